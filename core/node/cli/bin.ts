@@ -1,0 +1,15 @@
+#!/usr/bin/env node
+import { runCli } from './main';
+
+runCli(process.argv.slice(2), {
+  out: (t) => process.stdout.write(t),
+  err: (t) => process.stderr.write(t),
+}).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (e: unknown) => {
+    process.stderr.write(`aloud: internal error: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+    process.exitCode = 1;
+  },
+);

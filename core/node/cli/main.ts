@@ -1,0 +1,46 @@
+import { type CliCommand, type CliIo, UsageError } from './cliSupport';
+import { initCommand } from './commands/init';
+import { itemsCommand } from './commands/items';
+
+/** Every CLI command; names and output fields are a contract with pipelines: keep them stable. */
+const commands: CliCommand[] = [initCommand, itemsCommand];
+
+function helpText(): string {
+  const width = Math.max(...commands.map((c) => c.name.length));
+  return [
+    'Aloud — think-aloud annotation, offline.',
+    '',
+    'Usage: npm run -s aloud -- <command> [options]',
+    '',
+    ...commands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
+    '',
+    'Run a command with --help for its options.',
+    '',
+  ].join('\n');
+}
+
+export async function runCli(argv: string[], io: CliIo): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+    io.out(helpText());
+    return name === undefined ? 2 : 0;
+  }
+  const command = commands.find((c) => c.name === name);
+  if (!command) {
+    io.err(`aloud: unknown command "${name}" (try --help)\n`);
+    return 2;
+  }
+  if (rest.includes('--help') || rest.includes('-h')) {
+    io.out(`Usage: aloud ${command.usage}\n\n${command.summary}\n`);
+    return 0;
+  }
+  try {
+    return await command.run(rest, io);
+  } catch (e) {
+    if (e instanceof UsageError) {
+      io.err(`aloud ${name}: ${e.message}\n`);
+      return 2;
+    }
+    throw e;
+  }
+}

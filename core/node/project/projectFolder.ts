@@ -1,0 +1,74 @@
+import { cp, mkdir, readFile, readdir, stat, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ConfigError, parseProjectConfig, type ProjectConfig } from '../../common/project/projectConfig';
+import type { Item } from '../../common/items/item';
+import { parseItemsJsonl } from './itemsFile';
+import { ProjectError } from './projectError';
+
+export const CONFIG_FILE = 'aloud.yaml';
+
+/** The demo project shipped in the repo; used when no project is given. */
+export const DEMO_PROJECT_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../demo-project');
+
+
+export interface OpenProject {
+  dir: string;
+  configPath: string;
+  config: ProjectConfig;
+  /** the exact bytes of aloud.yaml, for config_sha256 in exports */
+  configText: string;
+}
+
+export async function loadProjectConfig(dir: string): Promise<OpenProject> {
+  const configPath = path.join(dir, CONFIG_FILE);
+  let configText: string;
+  try {
+    configText = await readFile(configPath, 'utf8');
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') throw new ProjectError(`${configPath}: not found — is ${dir} an Aloud project? Create one with: aloud init --project ${dir}`);
+    throw new ProjectError(`${configPath}: cannot read (${code ?? (e as Error).message})`);
+  }
+  try {
+    return { dir, configPath, config: parseProjectConfig(configText, configPath), configText };
+  } catch (e) {
+    if (e instanceof ConfigError) throw new ProjectError(e.message);
+    throw e;
+  }
+}
+
+export function itemsPath(project: OpenProject): string {
+  return path.resolve(project.dir, project.config.items);
+}
+
+export async function loadProjectItems(project: OpenProject): Promise<Item[]> {
+  const file = itemsPath(project);
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (e) {
+    throw new ProjectError(`${file}: cannot read items file (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+  }
+  return parseItemsJsonl(text, file);
+}
+
+/** Create a project folder: an empty one with a starter aloud.yaml, or a copy of the demo. */
+export async function initProject(dir: string, options: { demo: boolean }): Promise<OpenProject> {
+  const existing = await stat(dir).catch(() => null);
+  if (existing && !existing.isDirectory()) throw new ProjectError(`${dir}: exists and is not a folder`);
+  if (existing && (await readdir(dir)).length > 0) {
+    throw new ProjectError(`${dir}: folder is not empty; init never overwrites files — choose a new or empty folder`);
+  }
+  await mkdir(dir, { recursive: true });
+  if (options.demo) {
+    await cp(DEMO_PROJECT_DIR, dir, { recursive: true, errorOnExist: true, force: false });
+  } else {
+    const demoConfig = await readFile(path.join(DEMO_PROJECT_DIR, CONFIG_FILE), 'utf8');
+    const name = path.basename(path.resolve(dir));
+    const starter = demoConfig.replace(/^# .*\n/, '').replace(/^name: .*$/m, `name: ${JSON.stringify(name)}`);
+    await writeFile(path.join(dir, CONFIG_FILE), starter, { flag: 'wx' });
+    await writeFile(path.join(dir, 'items.jsonl'), '', { flag: 'wx' });
+  }
+  return loadProjectConfig(dir);
+}

@@ -1,0 +1,49 @@
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { cli } from '../../../helpers/cli';
+
+describe('aloud init / items', () => {
+  it('lists the demo project items when no project is given', async () => {
+    const { code, out } = await cli('items', '--json');
+    expect(code).toBe(0);
+    const items = JSON.parse(out) as Array<{ id: string; text: string }>;
+    expect(items.length).toBeGreaterThanOrEqual(20);
+    expect(new Set(items.map((i) => i.id)).size).toBe(items.length);
+    for (const item of items) expect(item.text.length).toBeGreaterThan(0);
+  });
+
+  it('creates a demo copy and lists its items', async () => {
+    const dir = path.join(await mkdtemp(path.join(tmpdir(), 'aloud-init-')), 'proj');
+    expect((await cli('init', '--project', dir, '--demo')).code).toBe(0);
+    const listed = JSON.parse((await cli('items', '--project', dir, '--json')).out) as unknown[];
+    expect(listed.length).toBeGreaterThanOrEqual(20);
+  });
+
+  it('never overwrites: init into a non-empty folder exits 2 and leaves files alone', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'aloud-init-'));
+    await writeFile(path.join(dir, 'aloud.yaml'), 'mine');
+    const { code, err } = await cli('init', '--project', dir);
+    expect(code).toBe(2);
+    expect(err).toContain('not empty');
+    expect(err.trim().split('\n')).toHaveLength(1);
+    expect(await readFile(path.join(dir, 'aloud.yaml'), 'utf8')).toBe('mine');
+  });
+
+  it('a bad items line is named by file and line', async () => {
+    const dir = path.join(await mkdtemp(path.join(tmpdir(), 'aloud-init-')), 'proj');
+    await cli('init', '--project', dir);
+    await writeFile(path.join(dir, 'items.jsonl'), '{"id":"a","text":"x"}\n{"id":"a","text":"y"}\n');
+    const { code, err } = await cli('items', '--project', dir, '--json');
+    expect(code).toBe(2);
+    expect(err).toContain('items.jsonl:2: duplicate item id "a"');
+  });
+
+  it('unknown options and commands exit 2 with one line', async () => {
+    const bad = await cli('items', '--bogus');
+    expect(bad.code).toBe(2);
+    expect(bad.err.trim().split('\n')).toHaveLength(1);
+    expect((await cli('nonsense')).code).toBe(2);
+  });
+});

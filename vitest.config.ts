@@ -1,0 +1,11 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    // Pure and Node tests run in the node environment; browser behaviour is tested in real Chromium.
+    environment: 'node',
+    include: ['test/**/*.test.ts', 'test/**/*.test.tsx'],
+    testTimeout: 30_000,
+    hookTimeout: 120_000,
+  },
+});
