@@ -1,0 +1,38 @@
+import type { AudioSignals, TranscriptSignals } from '../signals/signalTypes';
+import type { Segment } from '../transcript/segment';
+
+/** How a label came to be: spoken commit phrase, a click, or a keyboard shortcut. */
+export type LabelSource = 'voice' | 'click' | 'key';
+
+/** A committed label with where it was said (offsets into the item's verbatim transcript). */
+export interface CommitmentRecord {
+  label: string;
+  quote: string;
+  start: number;
+  end: number;
+  /** time on the item's audio timeline, when segment timestamps exist */
+  t_ms: number | null;
+  stem: string;
+}
+
+/** Everything the session knows about one item for one annotator: the fold's per-item output. */
+export interface ItemSessionState {
+  item_id: string;
+  /** WAV path relative to the project folder, null before any audio */
+  audio_path: string | null;
+  audio_ms: number;
+  /** verbatim: the engine's segment texts joined in order, never cleaned */
+  transcript: string;
+  segments: Segment[];
+  commitments: CommitmentRecord[];
+  final_label: string | null;
+  label_source: LabelSource | null;
+  /** the first label committed for the item, before any change (calibration: blind vs final) */
+  blind_label: string | null;
+  signals: (Partial<AudioSignals> & Partial<TranscriptSignals>) | null;
+  model: { name: string; sha256: string } | null;
+  /** ISO 8601 times */
+  started_at: string | null;
+  completed_at: string | null;
+  stale_results: number;
+}
