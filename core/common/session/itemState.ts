@@ -1,3 +1,4 @@
+import type { ParseDiagnostic } from '../parser/parseTypes';
 import type { AudioSignals, TranscriptSignals } from '../signals/signalTypes';
 import type { Segment } from '../transcript/segment';
 
@@ -13,6 +14,14 @@ export interface CommitmentRecord {
   /** time on the item's audio timeline, when segment timestamps exist */
   t_ms: number | null;
   stem: string;
+}
+
+/** A label given by a click or a keyboard shortcut (voice labels are commitments in the transcript). */
+export interface ManualLabelRecord {
+  label: string;
+  source: Exclude<LabelSource, 'voice'>;
+  /** ISO 8601 */
+  at: string;
 }
 
 /** Everything the session knows about one item for one annotator: the fold's per-item output. */
@@ -35,4 +44,8 @@ export interface ItemSessionState {
   started_at: string | null;
   completed_at: string | null;
   stale_results: number;
+  /** click/key labels in order (added by the session store; absent in states built before it) */
+  manual_labels?: ManualLabelRecord[];
+  /** mentions the parser saw but did not commit (negated, ambiguous, unknown label) */
+  parse_diagnostics?: ParseDiagnostic[];
 }

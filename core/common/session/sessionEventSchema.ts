@@ -1,0 +1,101 @@
+import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import { LABEL_SOURCES, RECORDING_STOP_REASONS, SESSION_EVENT_TYPES, type SessionEventType } from './sessionEvents';
+
+const itemId = { type: 'string', minLength: 1 } as const;
+const count = { type: 'integer', minimum: 0 } as const;
+const text = { type: 'string' } as const;
+const nullableString = { type: ['string', 'null'] } as const;
+const nullableCount = { type: ['integer', 'null'], minimum: 0 } as const;
+
+function object(properties: Record<string, unknown>): Record<string, unknown> {
+  return { type: 'object', additionalProperties: false, required: Object.keys(properties), properties };
+}
+
+const segment = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['t0_ms', 't1_ms', 'text'],
+  properties: {
+    t0_ms: { type: 'number', minimum: 0 },
+    t1_ms: { type: 'number', minimum: 0 },
+    text,
+    tokens: {
+      type: 'array',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['t0_ms', 't1_ms', 'text'],
+        properties: { t0_ms: { type: 'number' }, t1_ms: { type: 'number' }, text, p: { type: 'number' } },
+      },
+    },
+  },
+} as const;
+
+const pauseStats = object({ count, total_ms: { type: 'number', minimum: 0 }, longest_ms: { type: 'number', minimum: 0 }, long_count: count });
+
+/** JSON Schema of each event type's data at its current version (older versions are upcast before validation). */
+export const sessionEventDataSchemas: { readonly [T in SessionEventType]: Record<string, unknown> } = {
+  session_started: object({ annotator: { type: 'string', minLength: 1 }, project_name: text, sample_rate: { type: 'integer', minimum: 1 } }),
+  session_resumed: object({ pid: count, host: text }),
+  item_opened: object({ item_id: itemId }),
+  recording_started: object({ item_id: itemId, audio_path: { type: 'string', minLength: 1 }, offset_samples: count, device: nullableString }),
+  audio_appended: object({ item_id: itemId, offset_samples: count, samples: count }),
+  recording_stopped: object({ item_id: itemId, total_samples: count, reason: { enum: [...RECORDING_STOP_REASONS] }, error: nullableString }),
+  audio_recovered: object({ item_id: itemId, samples_logged: count, samples_total: count, header_repaired: { type: 'boolean' } }),
+  utterance_transcribed: object({
+    item_id: itemId,
+    utterance: count,
+    request_id: text,
+    start_sample: count,
+    end_sample: count,
+    segments: { type: 'array', items: segment },
+    model: object({ name: text, sha256: text }),
+  }),
+  label_committed: object({
+    item_id: itemId,
+    label: { type: 'string', minLength: 1 },
+    source: { enum: [...LABEL_SOURCES] },
+    quote: nullableString,
+    start: nullableCount,
+    end: nullableCount,
+    stem: nullableString,
+  }),
+  label_changed: object({ item_id: itemId, from: text, to: text, source: { enum: [...LABEL_SOURCES] } }),
+  item_completed: object({ item_id: itemId }),
+  stale_result: object({ item_id: itemId, request_id: text, reason: text }),
+  signals_computed: object({
+    item_id: itemId,
+    audio_samples: count,
+    audio: object({
+      silent_chunks: count,
+      total_chunks: count,
+      pauses: pauseStats,
+      time_to_first_speech_ms: { type: ['number', 'null'], minimum: 0 },
+    }),
+  }),
+  log_repaired: object({ torn_line: { type: 'integer', minimum: 1 }, torn_bytes: count, torn_file: text }),
+  note: object({ item_id: { type: ['string', 'null'], minLength: 1 }, text }),
+};
+
+const ajv = new Ajv2020({ allErrors: false, strict: true, allowUnionTypes: true });
+const validators = new Map<SessionEventType, ValidateFunction>(
+  SESSION_EVENT_TYPES.map((type) => [type, ajv.compile(sessionEventDataSchemas[type])]),
+);
+
+function describe(e: ErrorObject): string {
+  const where = `data${e.instancePath.replace(/\/(\d+)/g, '[$1]').replace(/\//g, '.')}`;
+  if (e.keyword === 'additionalProperties') {
+    return `${where}: unknown field "${String((e.params as { additionalProperty: string }).additionalProperty)}"`;
+  }
+  if (e.keyword === 'required') return `${where}: missing field "${String((e.params as { missingProperty: string }).missingProperty)}"`;
+  if (e.keyword === 'enum') return `${where} must be one of ${(e.params as { allowedValues: unknown[] }).allowedValues.join(', ')}`;
+  return `${where} ${e.message ?? 'is invalid'}`;
+}
+
+/** Null when the data fits the current version's schema, else what is wrong with it (naming the field). */
+export function checkEventData(type: SessionEventType, data: unknown): string | null {
+  const validate = validators.get(type)!;
+  if (validate(data)) return null;
+  const first = validate.errors?.[0];
+  return first ? describe(first) : 'data is invalid';
+}

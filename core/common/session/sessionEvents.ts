@@ -1,0 +1,103 @@
+import type { AudioSignals } from '../signals/signalTypes';
+import type { Segment } from '../transcript/segment';
+import type { LabelSource } from './itemState';
+
+/** Audio in the session store: 16 kHz mono, the rate the capture worklet and whisper.cpp use. */
+export const SESSION_SAMPLE_RATE = 16_000;
+
+/** Why a recording ended; everything except 'user' and 'end_of_input' is an interruption. */
+export type RecordingStopReason =
+  | 'user'
+  | 'end_of_input'
+  | 'item_changed'
+  | 'device_lost'
+  | 'write_error'
+  | 'closed'
+  | 'recovered';
+
+export const RECORDING_STOP_REASONS: readonly RecordingStopReason[] = [
+  'user', 'end_of_input', 'item_changed', 'device_lost', 'write_error', 'closed', 'recovered',
+];
+
+export const LABEL_SOURCES: readonly LabelSource[] = ['voice', 'click', 'key'];
+
+/** The data of every event type at its current version. */
+export interface SessionEventData {
+  /** first event of a log: who annotates and in which project */
+  session_started: { annotator: string; project_name: string; sample_rate: number };
+  /** a writer opened an existing log again (after a clean close or a crash) */
+  session_resumed: { pid: number; host: string };
+  /** the annotator navigated to an item; the last one is where a resumed session continues */
+  item_opened: { item_id: string };
+  /** audio_path is relative to the project folder; offset_samples is where this recording starts in the item's WAV */
+  recording_started: { item_id: string; audio_path: string; offset_samples: number; device: string | null };
+  /** audio made durable in the item's WAV (one event per fsync point, not per chunk) */
+  audio_appended: { item_id: string; offset_samples: number; samples: number };
+  recording_stopped: { item_id: string; total_samples: number; reason: RecordingStopReason; error: string | null };
+  /** on reopening after a crash: the WAV's real length (from its size) replaces what the log had seen */
+  audio_recovered: { item_id: string; samples_logged: number; samples_total: number; header_repaired: boolean };
+  /** segments are timed on the item's audio timeline */
+  utterance_transcribed: {
+    item_id: string;
+    utterance: number;
+    request_id: string;
+    start_sample: number;
+    end_sample: number;
+    segments: Segment[];
+    model: { name: string; sha256: string };
+  };
+  /** voice commitments are also derived from the transcript by the fold; this event records when the service saw them */
+  label_committed: {
+    item_id: string;
+    label: string;
+    source: LabelSource;
+    quote: string | null;
+    start: number | null;
+    end: number | null;
+    stem: string | null;
+  };
+  /** the item's final label changed (a record for auditors; the fold derives it) */
+  label_changed: { item_id: string; from: string; to: string; source: LabelSource };
+  item_completed: { item_id: string };
+  /** a transcription result that arrived for audio that is no longer current, and was not applied */
+  stale_result: { item_id: string; request_id: string; reason: string };
+  /** audio signals over the item's whole WAV, computed when a recording stops (so the fold stays pure) */
+  signals_computed: { item_id: string; audio_samples: number; audio: AudioSignals };
+  /** a torn last line (a write cut by a crash) was cut from the log; its bytes were kept in torn_file */
+  log_repaired: { torn_line: number; torn_bytes: number; torn_file: string };
+  note: { item_id: string | null; text: string };
+}
+
+export type SessionEventType = keyof SessionEventData;
+
+/** Current version of each event type; a change of an event's data gets a new version and an upcaster. */
+export const EVENT_VERSIONS: { readonly [T in SessionEventType]: number } = {
+  session_started: 1,
+  session_resumed: 1,
+  item_opened: 1,
+  recording_started: 1,
+  audio_appended: 1,
+  recording_stopped: 1,
+  audio_recovered: 1,
+  utterance_transcribed: 1,
+  label_committed: 1,
+  label_changed: 1,
+  item_completed: 1,
+  stale_result: 1,
+  signals_computed: 1,
+  log_repaired: 1,
+  note: 1,
+};
+
+export const SESSION_EVENT_TYPES = Object.keys(EVENT_VERSIONS) as SessionEventType[];
+
+/** One line of events.jsonl. */
+export type SessionEvent = {
+  [T in SessionEventType]: { v: number; seq: number; ts: string; type: T; data: SessionEventData[T] };
+}[SessionEventType];
+
+export type SessionEventOf<T extends SessionEventType> = Extract<SessionEvent, { type: T }>;
+
+export function isSessionEventType(type: string): type is SessionEventType {
+  return Object.prototype.hasOwnProperty.call(EVENT_VERSIONS, type);
+}

@@ -1,0 +1,130 @@
+import { checkEventData } from './sessionEventSchema';
+import { EVENT_VERSIONS, isSessionEventType, type SessionEvent, type SessionEventType } from './sessionEvents';
+
+/** Turns the data of version n of an event type into the data of version n + 1. */
+export type Upcaster = (data: unknown) => unknown;
+
+/** event type → version it upcasts from → upcaster; a chain runs until the current version. */
+export type UpcasterRegistry = Readonly<Partial<Record<SessionEventType, Readonly<Record<number, Upcaster>>>>>;
+
+/** Every event type is still at version 1, so nothing needs upcasting yet; a version bump adds its upcaster here. */
+export const EVENT_UPCASTERS: UpcasterRegistry = {};
+
+/** A corrupt session log, located by file and line; nothing is dropped silently. */
+export class SessionLogError extends Error {
+  override name = 'SessionLogError';
+  constructor(
+    readonly file: string,
+    readonly line: number,
+    readonly problem: string,
+  ) {
+    super(`${file}:${line}: ${problem}`);
+  }
+}
+
+/** The final line of the log that a crash cut mid-write: tolerated, reported, never silently dropped. */
+export interface TornLine {
+  line: number;
+  text: string;
+}
+
+export interface ParsedSessionLog {
+  events: SessionEvent[];
+  torn: TornLine | null;
+  /** the last event is complete but its newline was never written; a writer adds it before appending */
+  missingFinalNewline: boolean;
+}
+
+const EVENT_KEYS = new Set(['v', 'seq', 'ts', 'type', 'data']);
+
+/** Upcasts data written at `version` to the current version of `type`, or says what stops it. */
+export function upcastEventData(
+  type: SessionEventType,
+  version: number,
+  data: unknown,
+  upcasters: UpcasterRegistry = EVENT_UPCASTERS,
+): { data: unknown } | { problem: string } {
+  const current = EVENT_VERSIONS[type];
+  if (version > current) {
+    return { problem: `${type} v${version} is newer than this version of Aloud understands (v${current}); update Aloud to open this session` };
+  }
+  let upcast = data;
+  for (let v = version; v < current; v++) {
+    const step = upcasters[type]?.[v];
+    if (!step) return { problem: `${type} v${v} cannot be read: no upcaster from v${v} to v${v + 1}` };
+    upcast = step(upcast);
+  }
+  return { data: upcast };
+}
+
+/**
+ * One line of events.jsonl, checked and upcast to the current version; `expectedSeq` is the line's
+ * own number because seq counts lines from 1.
+ */
+export function parseEventLine(
+  raw: string,
+  file: string,
+  line: number,
+  upcasters: UpcasterRegistry = EVENT_UPCASTERS,
+): SessionEvent {
+  const fail = (problem: string): never => {
+    throw new SessionLogError(file, line, problem);
+  };
+  let value: unknown;
+  try {
+    value = JSON.parse(raw);
+  } catch (e) {
+    fail(`not valid JSON (${(e as Error).message})`);
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) fail('an event must be a JSON object {v, seq, ts, type, data}');
+  const record = value as Record<string, unknown>;
+  for (const key of Object.keys(record)) if (!EVENT_KEYS.has(key)) fail(`unknown field "${key}" (an event has v, seq, ts, type, data)`);
+  const { v, seq, ts, type, data } = record;
+  if (typeof type !== 'string') fail('field "type" must be a string');
+  if (!isSessionEventType(type as string)) fail(`unknown event type "${String(type)}"`);
+  const eventType = type as SessionEventType;
+  if (!Number.isInteger(v) || (v as number) < 0) fail('field "v" must be a non-negative integer');
+  if (seq !== line) fail(`field "seq" is ${JSON.stringify(seq)} but must be ${line}: seq counts events from 1 without gaps`);
+  if (typeof ts !== 'string' || Number.isNaN(Date.parse(ts))) fail('field "ts" must be an ISO 8601 time');
+  if (line === 1 && eventType !== 'session_started') fail(`the first event must be session_started, not ${eventType}`);
+  if (line > 1 && eventType === 'session_started') fail('session_started may only be the first event');
+  const upcast = upcastEventData(eventType, v as number, data, upcasters);
+  if ('problem' in upcast) return fail(upcast.problem);
+  const problem = checkEventData(eventType, upcast.data);
+  if (problem !== null) fail(`${eventType}: ${problem}`);
+  return { v: EVENT_VERSIONS[eventType], seq: line, ts: ts as string, type: eventType, data: upcast.data } as SessionEvent;
+}
+
+/**
+ * Parses the whole text of events.jsonl. A final line without its newline that is not valid JSON is
+ * a torn write (returned in `torn`); any other bad line, a gap in seq or an unknown type throws
+ * SessionLogError naming the file and line.
+ */
+export function parseSessionLog(
+  text: string,
+  file: string,
+  upcasters: UpcasterRegistry = EVENT_UPCASTERS,
+): ParsedSessionLog {
+  const lines = text.split('\n');
+  // After the last newline: '' for a complete log, else an unterminated final line.
+  const tail = lines.pop()!;
+  const events: SessionEvent[] = [];
+  lines.forEach((raw, index) => {
+    events.push(parseEventLine(raw, file, index + 1, upcasters));
+  });
+  if (tail === '') return { events, torn: null, missingFinalNewline: false };
+  const tailLine = lines.length + 1;
+  try {
+    JSON.parse(tail);
+  } catch {
+    return { events, torn: { line: tailLine, text: tail }, missingFinalNewline: false };
+  }
+  // Valid JSON: the write finished except its newline; it must still be a good event.
+  events.push(parseEventLine(tail, file, tailLine, upcasters));
+  return { events, torn: null, missingFinalNewline: true };
+}
+
+/** The text of one log line (without its newline) for an event. */
+export function formatEventLine(event: SessionEvent): string {
+  return JSON.stringify({ v: event.v, seq: event.seq, ts: event.ts, type: event.type, data: event.data });
+}

@@ -1,0 +1,59 @@
+import { open } from 'node:fs/promises';
+
+/** The part of a FileHandle the session store writes through; tests wrap it to inject ENOSPC or EROFS. */
+export interface DurableFile {
+  write(buffer: Uint8Array, offset: number, length: number, position: number): Promise<{ bytesWritten: number }>;
+  read(buffer: Uint8Array, offset: number, length: number, position: number): Promise<{ bytesRead: number }>;
+  sync(): Promise<void>;
+  truncate(length: number): Promise<void>;
+  stat(): Promise<{ size: number }>;
+  close(): Promise<void>;
+}
+
+/** How the store opens files it writes (the seam for fault injection). */
+export interface SessionFs {
+  open(path: string, flags: 'r' | 'r+' | 'w+' | 'wx+' | 'a+'): Promise<DurableFile>;
+}
+
+export const nodeSessionFs: SessionFs = {
+  open: (path, flags) => open(path, flags),
+};
+
+/** A failed write to a session file; the message names the file and says what was kept. */
+export class SessionWriteError extends Error {
+  override name = 'SessionWriteError';
+  constructor(
+    message: string,
+    readonly file: string,
+    readonly code: string | null,
+  ) {
+    super(message);
+  }
+}
+
+const CODE_TEXT: Record<string, string> = {
+  ENOSPC: 'no space left on the disk',
+  EDQUOT: 'disk quota exceeded',
+  EROFS: 'the folder is on a read-only file system',
+  EACCES: 'permission denied',
+  EPERM: 'operation not permitted',
+  EIO: 'input/output error from the disk',
+};
+
+/** "no space left on the disk (ENOSPC)" for an fs error, or its message. */
+export function describeFsError(e: unknown): { code: string | null; text: string } {
+  const code = (e as NodeJS.ErrnoException | null)?.code ?? null;
+  const known = code !== null ? CODE_TEXT[code] : undefined;
+  if (known) return { code, text: `${known} (${code})` };
+  return { code, text: code !== null ? `${(e as Error).message}` : String((e as Error | null)?.message ?? e) };
+}
+
+/** Writes all of `bytes` at `position`, looping over short writes. */
+export async function writeFully(file: DurableFile, bytes: Uint8Array, position: number): Promise<void> {
+  let done = 0;
+  while (done < bytes.length) {
+    const { bytesWritten } = await file.write(bytes, done, bytes.length - done, position + done);
+    if (bytesWritten <= 0) throw Object.assign(new Error('write made no progress'), { code: 'EIO' });
+    done += bytesWritten;
+  }
+}

@@ -1,0 +1,124 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { formatEventLine, parseSessionLog, SessionLogError, type UpcasterRegistry } from '../../../../core/common/session/sessionLog';
+import type { SessionEvent } from '../../../../core/common/session/sessionEvents';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const ts = '2024-05-01T10:00:00.000Z';
+
+function line(seq: number, type: string, data: unknown, v = 1): string {
+  return JSON.stringify({ v, seq, ts, type, data });
+}
+
+const started = line(1, 'session_started', { annotator: 'ana', project_name: 'demo', sample_rate: 16000 });
+const opened = (seq: number, item = 'demo-01') => line(seq, 'item_opened', { item_id: item });
+
+function problemOf(text: string, upcasters?: UpcasterRegistry): SessionLogError {
+  try {
+    parseSessionLog(text, 'sessions/ana/events.jsonl', upcasters);
+  } catch (e) {
+    if (e instanceof SessionLogError) return e;
+    throw e;
+  }
+  throw new Error('expected a SessionLogError');
+}
+
+describe('parseSessionLog', () => {
+  it('reads a complete log and round-trips every line through formatEventLine', () => {
+    const text = `${started}\n${opened(2)}\n${line(3, 'note', { item_id: null, text: 'headset crackles' })}\n`;
+    const { events, torn, missingFinalNewline } = parseSessionLog(text, 'events.jsonl');
+    expect(events.map((e) => e.type)).toEqual(['session_started', 'item_opened', 'note']);
+    expect(torn).toBeNull();
+    expect(missingFinalNewline).toBe(false);
+    expect(`${events.map(formatEventLine).join('\n')}\n`).toBe(text);
+  });
+
+  it('reports a torn last line (a cut write) and keeps every event before it', () => {
+    const full = opened(3, 'demo-02');
+    const text = `${started}\n${opened(2)}\n${full.slice(0, 25)}`;
+    const { events, torn } = parseSessionLog(text, 'events.jsonl');
+    expect(events).toHaveLength(2);
+    expect(torn).toEqual({ line: 3, text: full.slice(0, 25) });
+  });
+
+  it('accepts a complete last event whose newline was never written, and says so', () => {
+    const { events, torn, missingFinalNewline } = parseSessionLog(`${started}\n${opened(2)}`, 'events.jsonl');
+    expect(events).toHaveLength(2);
+    expect(torn).toBeNull();
+    expect(missingFinalNewline).toBe(true);
+  });
+
+  it('refuses bad JSON in the middle, naming the file and line', () => {
+    const e = problemOf(`${started}\n{"v":1,"seq":2,\n${opened(3)}\n`);
+    expect(e.line).toBe(2);
+    expect(e.message).toMatch(/^sessions\/ana\/events\.jsonl:2: not valid JSON/);
+  });
+
+  it('refuses a torn line that is not the last one', () => {
+    const e = problemOf(`${started}\n${opened(2).slice(0, 20)}\n${opened(3)}\n`);
+    expect(e.line).toBe(2);
+  });
+
+  it('refuses a gap or repeat in seq', () => {
+    expect(problemOf(`${started}\n${opened(3)}\n`).message).toContain('events.jsonl:2: field "seq" is 3 but must be 2');
+    expect(problemOf(`${started}\n${opened(2)}\n${opened(2)}\n`).line).toBe(3);
+  });
+
+  it('refuses an unknown event type, unknown fields and bad data, naming the field', () => {
+    expect(problemOf(`${started}\n${line(2, 'item_teleported', {})}\n`).message).toContain(':2: unknown event type "item_teleported"');
+    expect(problemOf(`${started}\n${JSON.stringify({ v: 1, seq: 2, ts, type: 'item_opened', data: { item_id: 'x' }, extra: 1 })}\n`).message).toContain(':2: unknown field "extra"');
+    const badSource = line(2, 'label_committed', { item_id: 'x', label: 'Polite', source: 'telepathy', quote: null, start: null, end: null, stem: null });
+    expect(problemOf(`${started}\n${badSource}\n`).message).toContain(':2: label_committed: data.source must be one of voice, click, key');
+    const missing = line(2, 'audio_appended', { item_id: 'x', offset_samples: 0 });
+    expect(problemOf(`${started}\n${missing}\n`).message).toContain('missing field "samples"');
+  });
+
+  it('requires session_started first and only first', () => {
+    expect(problemOf(`${opened(1)}\n`).message).toContain(':1: the first event must be session_started');
+    expect(problemOf(`${started}\n${started.replace('"seq":1', '"seq":2')}\n`).line).toBe(2);
+  });
+
+  it('refuses an event version newer than this build understands', () => {
+    const e = problemOf(`${started}\n${line(2, 'item_opened', { item_id: 'x' }, 2)}\n`);
+    expect(e.message).toContain(':2: item_opened v2 is newer than this version of Aloud understands (v1)');
+  });
+});
+
+describe('event upcasting', () => {
+  // A synthetic older version: label_committed v0 had {item, label, via}; v1 renamed the fields and added the quote.
+  const v0Upcasters: UpcasterRegistry = {
+    label_committed: {
+      0: (data) => {
+        const old = data as { item: string; label: string; via: string };
+        return { item_id: old.item, label: old.label, source: old.via, quote: null, start: null, end: null, stem: null };
+      },
+    },
+  };
+  const fixture = readFileSync(path.join(here, 'fixtures/label-committed-v0.jsonl'), 'utf8');
+
+  it('upcasts a v0 fixture line to the current version before checking it', () => {
+    const { events } = parseSessionLog(fixture, 'label-committed-v0.jsonl', v0Upcasters);
+    const committed = events.filter((e): e is Extract<SessionEvent, { type: 'label_committed' }> => e.type === 'label_committed');
+    expect(committed[0]).toEqual({
+      v: 1,
+      seq: 3,
+      ts: '2024-05-01T10:00:02.000Z',
+      type: 'label_committed',
+      data: { item_id: 'demo-01', label: 'Polite', source: 'key', quote: null, start: null, end: null, stem: null },
+    });
+    expect(committed[1]!.data.source).toBe('click');
+  });
+
+  it('without the upcaster the old line is an error naming the line', () => {
+    const e = problemOf(fixture);
+    expect(e.line).toBe(3);
+    expect(e.message).toContain('label_committed v0 cannot be read: no upcaster from v0 to v1');
+  });
+
+  it('an upcaster whose output does not fit the current schema is caught', () => {
+    const broken: UpcasterRegistry = { label_committed: { 0: (data) => data } };
+    expect(problemOf(fixture, broken).message).toContain(':3: label_committed: data: missing field "item_id"');
+  });
+});
