@@ -1,0 +1,298 @@
+import { readFile } from 'node:fs/promises';
+
+/** A WAV file decoded to mono samples (full scale ±1; float files may exceed it, they are not clipped). */
+export interface DecodedWav {
+  sampleRate: number;
+  /** channels in the file; `samples` is their mean */
+  channels: number;
+  /** bits per sample in the file (the container size for WAVE_FORMAT_EXTENSIBLE) */
+  bitsPerSample: number;
+  format: 'pcm' | 'float';
+  samples: Float32Array;
+  durationMs: number;
+  /**
+   * true when the data chunk's size field could not be trusted (0 with audio after it, 0xFFFFFFFF, or larger than
+   * the file: a recording cut by a crash) and the audio was read to the end of the file
+   */
+  truncatedHeader: boolean;
+}
+
+/** A file that is not a WAV we can read; the message names the file and what is wrong. */
+export class WavError extends Error {
+  override name = 'WavError';
+  constructor(readonly file: string, problem: string) {
+    super(`${file}: ${problem}`);
+  }
+}
+
+const WAVE_FORMAT_PCM = 0x0001;
+const WAVE_FORMAT_IEEE_FLOAT = 0x0003;
+const WAVE_FORMAT_EXTENSIBLE = 0xfffe;
+/** the 14 bytes after the format code in a KSDATAFORMAT_SUBTYPE_* GUID */
+const KSDATAFORMAT_GUID_TAIL = [0x00, 0x00, 0x00, 0x00, 0x10, 0x00, 0x80, 0x00, 0x00, 0xaa, 0x00, 0x38, 0x9b, 0x71];
+
+const knownFormats: Record<number, string> = {
+  0x0002: 'Microsoft ADPCM',
+  0x0006: 'A-law',
+  0x0007: 'µ-law',
+  0x0011: 'IMA ADPCM',
+  0x0031: 'GSM 6.10',
+  0x0050: 'MPEG',
+  0x0055: 'MP3',
+  0x0161: 'WMA',
+  0x1610: 'AAC',
+  0xf1ac: 'FLAC',
+};
+
+const convertHint = 'convert it to 16-bit PCM first, e.g. `sox in.wav -b 16 -e signed-integer out.wav`';
+
+export async function readWav(path: string): Promise<DecodedWav> {
+  let bytes: Uint8Array;
+  try {
+    bytes = await readFile(path);
+  } catch (e) {
+    const err = e as NodeJS.ErrnoException;
+    throw new WavError(path, `cannot read the file (${err.code ?? err.message})`);
+  }
+  return decodeWav(bytes, path);
+}
+
+interface FmtChunk {
+  formatTag: number;
+  channels: number;
+  sampleRate: number;
+  blockAlign: number;
+  bitsPerSample: number;
+}
+
+/**
+ * Decodes a RIFF/WAVE file: PCM 8/16/24/32-bit and IEEE float 32/64, plain or WAVE_FORMAT_EXTENSIBLE, chunks in any
+ * order (odd sizes padded to even), mixed down to mono as the mean of the channels. `name` is used in error messages.
+ */
+export function decodeWav(bytes: Uint8Array, name: string): DecodedWav {
+  const fail = (problem: string): never => {
+    throw new WavError(name, problem);
+  };
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const tag = (at: number): string => String.fromCharCode(bytes[at]!, bytes[at + 1]!, bytes[at + 2]!, bytes[at + 3]!);
+
+  if (bytes.length < 12) fail(bytes.length === 0 ? 'not a WAV file (the file is empty)' : 'not a WAV file (too short for a RIFF header)');
+  const riff = tag(0);
+  if (riff === 'RIFX') fail('big-endian WAV (RIFX) is not supported; ' + convertHint);
+  if (riff !== 'RIFF') fail('not a WAV file (no RIFF header)');
+  if (tag(8) !== 'WAVE') fail(`not a WAV file (RIFF type is ${JSON.stringify(tag(8))}, not "WAVE")`);
+
+  let fmt: FmtChunk | null = null;
+  let data: { start: number; end: number } | null = null;
+  let truncatedHeader = false;
+  let at = 12;
+  while (at + 8 <= bytes.length) {
+    const id = tag(at);
+    const size = view.getUint32(at + 4, true);
+    const body = at + 8;
+    if (id === 'data' && data === null) {
+      const rest = bytes.length - body;
+      // a recorder cut by a crash leaves 0 or 0xFFFFFFFF (or a stale, larger size): the audio runs to the end of the file
+      if (size === 0xffffffff || size > rest || (size === 0 && rest > 0)) {
+        data = { start: body, end: bytes.length };
+        truncatedHeader = true;
+        break;
+      }
+      data = { start: body, end: body + size };
+    } else if (body + size > bytes.length) {
+      if (fmt !== null && data !== null) break; // damaged metadata after the audio cannot change the audio
+      fail(`chunk "${printable(id)}" at byte ${at} claims ${size} bytes but the file ends ${bytes.length - body} bytes later`);
+    } else if (id === 'fmt ') {
+      if (fmt !== null) fail(`more than one "fmt " chunk (a second one at byte ${at})`);
+      fmt = parseFmt(view, body, size, fail);
+    }
+    at = body + size + (size % 2);
+  }
+  if (fmt === null) return fail('no "fmt " chunk (the format of the audio is unknown)');
+  if (data === null) return fail('no "data" chunk (the file holds no audio)');
+
+  const { formatTag, channels, sampleRate, blockAlign, bitsPerSample } = fmt;
+  const format = formatTag === WAVE_FORMAT_IEEE_FLOAT ? 'float' : 'pcm';
+  const frameCount = Math.floor((data.end - data.start) / blockAlign); // a partial last frame (cut mid-write) is dropped
+  const samples = new Float32Array(frameCount);
+  const bytesPerSample = bitsPerSample / 8;
+  const read = sampleReader(view, format, bitsPerSample);
+  let pos = data.start;
+  for (let f = 0; f < frameCount; f++) {
+    let sum = 0;
+    for (let c = 0; c < channels; c++) {
+      sum += read(pos);
+      pos += bytesPerSample;
+    }
+    samples[f] = channels === 1 ? sum : sum / channels;
+    pos += blockAlign - channels * bytesPerSample;
+  }
+  return {
+    sampleRate,
+    channels,
+    bitsPerSample,
+    format,
+    samples,
+    durationMs: (frameCount * 1000) / sampleRate,
+    truncatedHeader,
+  };
+}
+
+function parseFmt(view: DataView, at: number, size: number, fail: (problem: string) => never): FmtChunk {
+  if (size < 16) fail(`"fmt " chunk is ${size} bytes, shorter than the 16 a WAV format needs`);
+  let formatTag = view.getUint16(at, true);
+  const channels = view.getUint16(at + 2, true);
+  const sampleRate = view.getUint32(at + 4, true);
+  const blockAlign = view.getUint16(at + 12, true);
+  const bitsPerSample = view.getUint16(at + 14, true);
+  if (formatTag === WAVE_FORMAT_EXTENSIBLE) {
+    const cbSize = size >= 18 ? view.getUint16(at + 16, true) : 0;
+    if (size < 40 || cbSize < 22) fail(`WAVE_FORMAT_EXTENSIBLE "fmt " chunk is too short (${size} bytes) to hold its sub-format`);
+    formatTag = view.getUint16(at + 24, true);
+    const tail = KSDATAFORMAT_GUID_TAIL.every((b, k) => view.getUint8(at + 26 + k) === b);
+    if (!tail) fail('unsupported WAVE_FORMAT_EXTENSIBLE sub-format (not a standard KSDATAFORMAT GUID); ' + convertHint);
+  }
+  if (formatTag !== WAVE_FORMAT_PCM && formatTag !== WAVE_FORMAT_IEEE_FLOAT) {
+    const known = knownFormats[formatTag];
+    const hex = `0x${formatTag.toString(16).padStart(4, '0').toUpperCase()}`;
+    fail(`unsupported format ${hex}${known ? ` (${known})` : ''}; only PCM and IEEE float are read: ${convertHint}`);
+  }
+  if (channels === 0) fail('"fmt " chunk says 0 channels');
+  if (sampleRate === 0) fail('"fmt " chunk says a sample rate of 0 Hz');
+  const supportedBits = formatTag === WAVE_FORMAT_PCM ? [8, 16, 24, 32] : [32, 64];
+  if (!supportedBits.includes(bitsPerSample)) {
+    fail(`unsupported ${formatTag === WAVE_FORMAT_PCM ? 'PCM' : 'float'} sample size of ${bitsPerSample} bits (supported: ${supportedBits.join(', ')}); ${convertHint}`);
+  }
+  if (blockAlign < channels * (bitsPerSample / 8)) {
+    fail(`"fmt " chunk block align ${blockAlign} is too small for ${channels} channel(s) of ${bitsPerSample} bits`);
+  }
+  return { formatTag, channels, sampleRate, blockAlign, bitsPerSample };
+}
+
+function sampleReader(view: DataView, format: 'pcm' | 'float', bits: number): (at: number) => number {
+  if (format === 'float') return bits === 32 ? (at) => view.getFloat32(at, true) : (at) => view.getFloat64(at, true);
+  switch (bits) {
+    case 8:
+      return (at) => (view.getUint8(at) - 128) / 128; // 8-bit WAV is unsigned
+    case 16:
+      return (at) => view.getInt16(at, true) / 32768;
+    case 24:
+      return (at) => ((view.getUint8(at) | (view.getUint8(at + 1) << 8) | (view.getInt8(at + 2) << 16)) / 8388608);
+    default:
+      return (at) => view.getInt32(at, true) / 2147483648;
+  }
+}
+
+function printable(id: string): string {
+  return id.replace(/[^\x20-\x7e]/g, '?');
+}
+
+/** PCM 16-bit mono WAV bytes (44-byte header) of samples in ±1, rounded to the nearest step and clipped. */
+export function encodeWavPcm16(samples: Float32Array, sampleRate: number): Uint8Array {
+  if (!Number.isInteger(sampleRate) || sampleRate <= 0) throw new RangeError(`sampleRate must be a positive integer (got ${sampleRate})`);
+  const dataBytes = samples.length * 2;
+  const bytes = new Uint8Array(44 + dataBytes);
+  const view = new DataView(bytes.buffer);
+  const ascii = (at: number, text: string): void => {
+    for (let k = 0; k < 4; k++) bytes[at + k] = text.charCodeAt(k);
+  };
+  ascii(0, 'RIFF');
+  view.setUint32(4, 36 + dataBytes, true);
+  ascii(8, 'WAVE');
+  ascii(12, 'fmt ');
+  view.setUint32(16, 16, true);
+  view.setUint16(20, WAVE_FORMAT_PCM, true);
+  view.setUint16(22, 1, true);
+  view.setUint32(24, sampleRate, true);
+  view.setUint32(28, sampleRate * 2, true);
+  view.setUint16(32, 2, true);
+  view.setUint16(34, 16, true);
+  ascii(36, 'data');
+  view.setUint32(40, dataBytes, true);
+  for (let i = 0; i < samples.length; i++) {
+    const v = Math.round(samples[i]! * 32768);
+    view.setInt16(44 + 2 * i, v > 32767 ? 32767 : v < -32768 ? -32768 : v || 0, true);
+  }
+  return bytes;
+}
+
+const TARGET_RATE = 16000;
+/** zero crossings of the sinc on each side: sets the filter length and so the transition band */
+const SINC_ZEROS = 24;
+/** cut-off as a fraction of the lower Nyquist frequency, so that the transition band ends near 8 kHz */
+const ROLLOFF = 0.9;
+const KAISER_BETA = 8.6;
+/** above this many polyphase branches (odd rate ratios), the fractional position is rounded to 1/MAX_PHASES */
+const MAX_PHASES = 4096;
+
+/**
+ * Band-limited resampling to 16 kHz (what whisper needs): a Kaiser-windowed sinc low-pass at 0.9 × the lower
+ * Nyquist frequency, applied as a polyphase filter for the rate ratio. Returns the input itself at 16 kHz.
+ */
+export function resampleTo16k(samples: Float32Array, fromRate: number): Float32Array {
+  if (!Number.isInteger(fromRate) || fromRate <= 0) throw new RangeError(`sample rate must be a positive integer (got ${fromRate})`);
+  if (fromRate === TARGET_RATE) return samples;
+  const g = gcd(TARGET_RATE, fromRate);
+  const up = TARGET_RATE / g; // output step in input samples is down/up
+  const down = fromRate / g;
+  const phases = Math.min(up, MAX_PHASES);
+  const cutoff = Math.min(1, TARGET_RATE / fromRate) * ROLLOFF; // relative to the input Nyquist frequency
+  const half = Math.ceil(SINC_ZEROS / cutoff); // taps on each side, in input samples
+  const taps = 2 * half;
+  const bank = new Float64Array(phases * taps);
+  const besselBeta = besselI0(KAISER_BETA);
+  for (let p = 0; p < phases; p++) {
+    const frac = p / phases;
+    let sum = 0;
+    for (let k = 0; k < taps; k++) {
+      const x = k - half + 1 - frac; // distance of input sample (base - half + 1 + k) from the output position
+      const r = x / half;
+      const window = Math.abs(r) >= 1 ? 0 : besselI0(KAISER_BETA * Math.sqrt(1 - r * r)) / besselBeta;
+      const h = window * cutoff * sinc(cutoff * x);
+      bank[p * taps + k] = h;
+      sum += h;
+    }
+    for (let k = 0; k < taps; k++) bank[p * taps + k]! /= sum; // unit gain at DC for every phase
+  }
+
+  const outLength = Math.ceil((samples.length * up) / down);
+  const out = new Float32Array(outLength);
+  const n = samples.length;
+  for (let i = 0; i < outLength; i++) {
+    const position = i * down; // in units of 1/up input samples
+    const base = Math.floor(position / up);
+    const phase = up === phases ? position - base * up : Math.floor(((position - base * up) / up) * phases);
+    const first = base - half + 1;
+    const offset = phase * taps;
+    let acc = 0;
+    const kStart = first < 0 ? -first : 0;
+    const kEnd = Math.min(taps, n - first);
+    for (let k = kStart; k < kEnd; k++) acc += samples[first + k]! * bank[offset + k]!;
+    out[i] = acc;
+  }
+  return out;
+}
+
+function sinc(x: number): number {
+  if (x === 0) return 1;
+  const px = Math.PI * x;
+  return Math.sin(px) / px;
+}
+
+/** modified Bessel function of the first kind, order 0 (series), for the Kaiser window */
+function besselI0(x: number): number {
+  let sum = 1;
+  let term = 1;
+  const q = (x * x) / 4;
+  for (let k = 1; k < 50; k++) {
+    term *= q / (k * k);
+    sum += term;
+    if (term < sum * 1e-16) break;
+  }
+  return sum;
+}
+
+function gcd(a: number, b: number): number {
+  while (b !== 0) [a, b] = [b, a % b];
+  return a;
+}
