@@ -1,0 +1,10 @@
+/** A model file that cannot be used (missing, truncated, foreign, inconsistent); the message names the file and the problem. */
+export class ModelFileError extends Error {
+  override name = 'ModelFileError';
+  constructor(
+    readonly file: string,
+    readonly reason: string,
+  ) {
+    super(`${file}: ${reason}`);
+  }
+}

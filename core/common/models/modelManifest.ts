@@ -1,0 +1,139 @@
+import type { WhisperSizeClass } from './ggmlFormat';
+
+/** How a manifest entry's checksum was computed; the manifest names it rather than assuming one. */
+export type ChecksumAlgo = 'sha1' | 'sha256';
+
+export interface ModelChecksum {
+  algo: ChecksumAlgo;
+  /** lower-case hex digest */
+  value: string;
+}
+
+/** One known whisper model (models/manifest.json). */
+export interface ModelManifestEntry {
+  /** e.g. "tiny.en": the name aloud.yaml's thinkaloud.model refers to */
+  name: string;
+  /** file name in the models folder, e.g. "ggml-tiny.en.bin" */
+  file: string;
+  /** official download URL; https only */
+  url: string;
+  /** exact byte size, or null when no authoritative source states it (the download then relies on Content-Length and the checksum) */
+  bytes: number | null;
+  /** rounded size as published (MiB), for display only */
+  approx_mib: number;
+  checksum: ModelChecksum;
+  english_only: boolean;
+  size_class: Exclude<WhisperSizeClass, 'unknown'>;
+  /** where the URL, checksum and size come from */
+  source: string;
+}
+
+export interface ModelManifest {
+  manifest_version: 1;
+  /** name of the model used when a project does not choose one */
+  default: string;
+  models: ModelManifestEntry[];
+}
+
+/** A problem in models/manifest.json, named by field path. */
+export class ManifestError extends Error {
+  override name = 'ManifestError';
+  constructor(
+    readonly file: string,
+    readonly problems: string[],
+  ) {
+    super(problems.map((p) => `${file}: ${p}`).join('\n'));
+  }
+}
+
+const HEX_DIGITS: Record<ChecksumAlgo, number> = { sha1: 40, sha256: 64 };
+const SIZE_CLASSES = ['tiny', 'base', 'small', 'medium', 'large'] as const;
+const ENTRY_KEYS = ['name', 'file', 'url', 'bytes', 'approx_mib', 'checksum', 'english_only', 'size_class', 'source'] as const;
+/** Model names and file names stay plain so they are safe as paths and as CLI arguments. */
+const SAFE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** Parses and validates the manifest text; throws ManifestError listing every problem by field path. */
+export function parseModelManifest(text: string, file: string): ModelManifest {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (e) {
+    throw new ManifestError(file, [`not valid JSON (${(e as Error).message})`]);
+  }
+  const problems: string[] = [];
+  if (!isRecord(value)) throw new ManifestError(file, ['(top level): must be a JSON object']);
+  for (const key of Object.keys(value)) {
+    if (!['manifest_version', 'default', 'models'].includes(key)) problems.push(`${key}: unknown key (not allowed here)`);
+  }
+  if (value.manifest_version !== 1) problems.push(`manifest_version: must be 1 (got ${JSON.stringify(value.manifest_version)})`);
+  if (!Array.isArray(value.models) || value.models.length === 0) {
+    problems.push('models: must be a non-empty array');
+    throw new ManifestError(file, problems);
+  }
+  const names = new Map<string, number>();
+  const files = new Map<string, number>();
+  value.models.forEach((raw: unknown, i: number) => {
+    const at = `models[${i}]`;
+    if (!isRecord(raw)) {
+      problems.push(`${at}: must be an object`);
+      return;
+    }
+    for (const key of Object.keys(raw)) {
+      if (!(ENTRY_KEYS as readonly string[]).includes(key)) problems.push(`${at}.${key}: unknown key (not allowed here)`);
+    }
+    for (const key of ENTRY_KEYS) if (!(key in raw)) problems.push(`${at}: missing required key "${key}"`);
+    const { name, file: fileName, url, bytes, approx_mib, checksum, english_only, size_class, source } = raw;
+    if ('name' in raw) {
+      if (typeof name !== 'string' || !SAFE_NAME.test(name)) problems.push(`${at}.name: must be a plain name like "tiny.en"`);
+      else if (names.has(name)) problems.push(`${at}.name: duplicate model name "${name}" (also models[${names.get(name)}])`);
+      else names.set(name, i);
+    }
+    if ('file' in raw) {
+      if (typeof fileName !== 'string' || !SAFE_NAME.test(fileName) || !fileName.endsWith('.bin')) problems.push(`${at}.file: must be a plain file name ending in .bin`);
+      else if (files.has(fileName)) problems.push(`${at}.file: "${fileName}" is also models[${files.get(fileName)}].file`);
+      else files.set(fileName, i);
+    }
+    if ('url' in raw) {
+      const scheme = typeof url === 'string' ? /^([a-z][a-z0-9+.-]*):\/\/([^/?#]*)(\/[^\s]*)?$/i.exec(url) : null;
+      if (!scheme) problems.push(`${at}.url: must be an absolute URL`);
+      else if (scheme[1]?.toLowerCase() !== 'https') problems.push(`${at}.url: must use https (got ${scheme[1]}:)`);
+      else if (scheme[2]?.includes('@')) problems.push(`${at}.url: must not contain credentials`);
+      else if (!scheme[2] || !scheme[3] || scheme[3] === '/') problems.push(`${at}.url: must name a host and a file`);
+    }
+    if ('bytes' in raw && bytes !== null && !(Number.isSafeInteger(bytes) && (bytes as number) > 0)) {
+      problems.push(`${at}.bytes: must be a positive integer, or null when no authoritative size is known`);
+    }
+    if ('approx_mib' in raw && !(typeof approx_mib === 'number' && approx_mib > 0)) problems.push(`${at}.approx_mib: must be a positive number`);
+    if ('checksum' in raw) {
+      if (!isRecord(checksum)) problems.push(`${at}.checksum: must be {"algo": "sha1"|"sha256", "value": hex}`);
+      else {
+        for (const key of Object.keys(checksum)) if (key !== 'algo' && key !== 'value') problems.push(`${at}.checksum.${key}: unknown key (not allowed here)`);
+        const algo = checksum.algo;
+        if (algo !== 'sha1' && algo !== 'sha256') problems.push(`${at}.checksum.algo: must be "sha1" or "sha256"`);
+        else if (typeof checksum.value !== 'string' || !new RegExp(`^[0-9a-f]{${HEX_DIGITS[algo]}}$`).test(checksum.value)) {
+          problems.push(`${at}.checksum.value: must be ${HEX_DIGITS[algo]} lower-case hex digits for ${algo}`);
+        }
+      }
+    }
+    if ('english_only' in raw && typeof english_only !== 'boolean') problems.push(`${at}.english_only: must be true or false`);
+    if ('size_class' in raw && !(SIZE_CLASSES as readonly unknown[]).includes(size_class)) problems.push(`${at}.size_class: must be one of ${SIZE_CLASSES.join(', ')}`);
+    if ('source' in raw && !(typeof source === 'string' && source.trim().length > 0)) problems.push(`${at}.source: must say where the URL, checksum and size come from`);
+  });
+  if (typeof value.default !== 'string') problems.push('default: must be the name of one of the models');
+  else if (!names.has(value.default)) problems.push(`default: "${value.default}" is not one of the models`);
+  if (problems.length > 0) throw new ManifestError(file, problems);
+  return value as unknown as ModelManifest;
+}
+
+export function findManifestModel(manifest: ModelManifest, name: string): ModelManifestEntry | undefined {
+  return manifest.models.find((m) => m.name === name);
+}
+
+/** The manifest model whose checksum equals one of the file's digests, if any. */
+export function manifestModelWithDigest(manifest: ModelManifest, digests: { sha1: string; sha256: string }): ModelManifestEntry | undefined {
+  return manifest.models.find((m) => m.checksum.value === digests[m.checksum.algo]);
+}
