@@ -1,0 +1,132 @@
+import type { ParseResult } from '../parser/parseTypes';
+import { timeAtOffset, type SegmentSpan } from '../transcript/joinSegments';
+import type { TranscriptSignals } from './signalTypes';
+
+/** Segment spans of the transcript (as `joinSegments` returns them), giving commitments a time. */
+export interface TranscriptTiming {
+  spans: readonly SegmentSpan[];
+}
+
+/**
+ * A word token: a run of letters, marks, digits and "_" (the Unicode-aware `\b\w+\b`; marks are included so that
+ * scripts written with combining vowel signs are not cut into pieces). An apostrophe (' or ’) between two word
+ * characters joins them, so "don't" and "I’m" are one word each; a quote not inside a word separates.
+ */
+const wordPattern = /[\p{L}\p{M}\p{N}_]+(?:['\u2019][\p{L}\p{M}\p{N}_]+)*/gu;
+/** Between the words of a multi-word filler only whitespace or a hyphen may stand ("kind of", "kind-of", not "kind. Of"). */
+const fillerGap = /^[\s\-\u2010]+$/u;
+
+interface WordToken {
+  word: string;
+  start: number;
+  end: number;
+}
+
+/** Case- and compatibility-folded text: NFKC (full-width, ligatures), lower case, one apostrophe character. */
+function foldText(text: string): string {
+  return text.normalize('NFKC').toLowerCase().replace(/\u2019/gu, "'");
+}
+
+function tokenize(folded: string): WordToken[] {
+  const tokens: WordToken[] = [];
+  for (const m of folded.matchAll(wordPattern)) tokens.push({ word: m[0], start: m.index, end: m.index + m[0].length });
+  return tokens;
+}
+
+/** The word tokens of a text, folded (NFKC, lower case), in order: what word_count counts. */
+export function wordTokens(text: string): string[] {
+  return tokenize(foldText(text)).map((t) => t.word);
+}
+
+interface FillerPattern {
+  term: string;
+  words: string[];
+}
+
+/**
+ * Hesitation signals from the verbatim transcript and the parser's result.
+ * - word_count: word tokens (see `wordPattern`); filler words count as words too.
+ * - fillers: matched on folded word tokens, so "um" never matches inside "umbrella" and "i guess" matches "I guess";
+ *   scanning left to right, the longest filler starting at a token wins and consumes its tokens, so with "like" and
+ *   "kind of", "kind of like" counts each once. fillers_by_term has every configured term, 0 when unheard; when two
+ *   terms fold to the same words, the one listed first gets the count.
+ * - label_changes: consecutive commitments whose labels differ.
+ * - time_to_first/final_commit_ms: the time at the END offset of the first/final commitment, i.e. when its commit
+ *   phrase was complete; null without timing or without commitments.
+ */
+export function computeTranscriptSignals(
+  transcript: string,
+  parse: ParseResult,
+  fillers: readonly string[],
+  timing?: TranscriptTiming,
+): TranscriptSignals {
+  const folded = foldText(transcript);
+  const tokens = tokenize(folded);
+  const patterns = fillerPatterns(fillers);
+  const counts = new Map<string, number>(fillers.map((term) => [term, 0]));
+
+  // fillers that can start at a given word, longest first (stable: config order among equals)
+  const byFirstWord = new Map<string, FillerPattern[]>();
+  for (const p of [...patterns].sort((a, b) => b.words.length - a.words.length)) {
+    const list = byFirstWord.get(p.words[0]!) ?? [];
+    list.push(p);
+    byFirstWord.set(p.words[0]!, list);
+  }
+
+  let fillerCount = 0;
+  for (let i = 0; i < tokens.length; ) {
+    const match = byFirstWord.get(tokens[i]!.word)?.find((p) => fillerMatchesAt(p, tokens, i, folded));
+    if (match === undefined) {
+      i++;
+      continue;
+    }
+    counts.set(match.term, counts.get(match.term)! + 1);
+    fillerCount++;
+    i += match.words.length;
+  }
+
+  const commitments = parse.commitments;
+  let labelChanges = 0;
+  for (let k = 1; k < commitments.length; k++) {
+    if (commitments[k]!.label !== commitments[k - 1]!.label) labelChanges++;
+  }
+  const first = commitments[0];
+  const final = commitments[commitments.length - 1];
+  const commitTime = (end: number): number | null => {
+    if (timing === undefined) return null;
+    try {
+      return timeAtOffset(timing.spans, end);
+    } catch (e) {
+      throw new RangeError(`commitment end ${end} does not fit the segment timing: ${(e as Error).message}`);
+    }
+  };
+
+  return {
+    filler_count: fillerCount,
+    fillers_by_term: Object.fromEntries(counts),
+    word_count: tokens.length,
+    commitment_count: commitments.length,
+    label_changes: labelChanges,
+    time_to_first_commit_ms: first === undefined ? null : commitTime(first.end),
+    time_to_final_commit_ms: final === undefined ? null : commitTime(final.end),
+  };
+}
+
+function fillerPatterns(fillers: readonly string[]): FillerPattern[] {
+  return fillers.map((term, index) => {
+    const words = wordTokens(term);
+    if (words.length === 0) throw new RangeError(`fillers[${index}] (${JSON.stringify(term)}) contains no word`);
+    return { term, words };
+  });
+}
+
+function fillerMatchesAt(pattern: FillerPattern, tokens: readonly WordToken[], at: number, folded: string): boolean {
+  const { words } = pattern;
+  if (at + words.length > tokens.length) return false;
+  for (let k = 0; k < words.length; k++) {
+    const token = tokens[at + k]!;
+    if (token.word !== words[k]) return false;
+    if (k > 0 && !fillerGap.test(folded.slice(tokens[at + k - 1]!.end, token.start))) return false;
+  }
+  return true;
+}
