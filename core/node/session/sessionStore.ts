@@ -1,0 +1,209 @@
+import { mkdir, stat } from 'node:fs/promises';
+import { hostname } from 'node:os';
+import type { OpenProject } from '../project/projectFolder';
+import type { ItemSessionState } from '../../common/session/itemState';
+import { SessionFold, type SessionState } from '../../common/session/sessionFold';
+import { SESSION_SAMPLE_RATE, type SessionEvent, type SessionEventData, type SessionEventOf, type SessionEventType } from '../../common/session/sessionEvents';
+import type { UpcasterRegistry } from '../../common/session/sessionLog';
+import { WavWriter } from '../audio/wavWriter';
+import { itemAudioSignals } from './itemAudioSignals';
+import { describeFsError, nodeSessionFs, SessionWriteError, type SessionFs } from './sessionFs';
+import { acquireSessionLock, type HeldSessionLock, type LockOwner } from './sessionLock';
+import { SessionLogWriter, type TornLineReport } from './sessionLogFile';
+import { itemAudioRelativePath, resolveInSession, sessionPaths, type SessionPaths } from './sessionPaths';
+
+/** What opening a session for writing found and repaired; the UI and the CLI report all of it. */
+export interface SessionOpenReport {
+  created: boolean;
+  /** a lock left by a dead process that was taken over */
+  tookOverLock: LockOwner | null;
+  /** a torn last line of events.jsonl, cut away and kept in a .torn file */
+  torn: TornLineReport | null;
+  /** the recording a crash interrupted, now closed */
+  interruptedRecording: string | null;
+  /** items whose WAV differed from the log (length or header) and was repaired */
+  recoveredAudio: Array<SessionEventData['audio_recovered']>;
+}
+
+export interface OpenSessionOptions {
+  project: OpenProject;
+  annotator: string;
+  fs?: SessionFs;
+  now?: () => Date;
+  upcasters?: UpcasterRegistry;
+}
+
+/**
+ * One annotator's session in a project, open for writing: holds the lock, appends events (each one fsynced)
+ * and keeps the fold in step with them, and owns the per-item WAV writers. Opening repairs what a crash left:
+ * the torn line, WAV headers, the interrupted recording.
+ */
+export class SessionStore {
+  private readonly wavs = new Map<string, WavWriter>();
+  private appending: Promise<unknown> = Promise.resolve();
+  private closed = false;
+
+  private constructor(
+    readonly project: OpenProject,
+    readonly annotator: string,
+    readonly paths: SessionPaths,
+    private readonly log: SessionLogWriter,
+    private readonly fold: SessionFold,
+    private readonly lock: HeldSessionLock,
+    private readonly fs: SessionFs,
+    readonly report: SessionOpenReport,
+  ) {}
+
+  static async open(options: OpenSessionOptions): Promise<SessionStore> {
+    const { project, annotator } = options;
+    const fs = options.fs ?? nodeSessionFs;
+    const paths = sessionPaths(project.dir, annotator);
+    try {
+      await mkdir(paths.audioDir, { recursive: true });
+    } catch (e) {
+      throw new SessionWriteError(`cannot create ${paths.audioDir}: ${describeFsError(e).text}; Aloud needs a writable project folder to record`, paths.audioDir, describeFsError(e).code);
+    }
+    const lock = await acquireSessionLock(paths.lock, { sessionLabel: `the session of "${annotator}" in ${project.dir}`, ...(options.now ? { now: options.now } : {}) });
+    try {
+      const { writer, events, torn } = await SessionLogWriter.open(paths.events, { fs, ...(options.now ? { now: options.now } : {}), ...(options.upcasters ? { upcasters: options.upcasters } : {}) });
+      const fold = new SessionFold(project.config, paths.events);
+      for (const event of events) fold.apply(event);
+      const report: SessionOpenReport = { created: events.length === 0, tookOverLock: lock.tookOverFrom, torn, interruptedRecording: null, recoveredAudio: [] };
+      const store = new SessionStore(project, annotator, paths, writer, fold, lock, fs, report);
+      try {
+        await store.recover(events.length === 0);
+      } catch (e) {
+        await store.close().catch(() => undefined);
+        throw e;
+      }
+      return store;
+    } catch (e) {
+      await lock.release();
+      throw e;
+    }
+  }
+
+  /** First events of this opening: session_started or session_resumed, then the repairs of a crash. */
+  private async recover(isNew: boolean): Promise<void> {
+    const entries: Array<{ type: SessionEventType; data: SessionEventData[SessionEventType] }> = [];
+    const add = <T extends SessionEventType>(type: T, data: SessionEventData[T]): void => {
+      entries.push({ type, data });
+    };
+    if (isNew) {
+      add('session_started', { annotator: this.annotator, project_name: this.project.config.name, sample_rate: SESSION_SAMPLE_RATE });
+    } else {
+      add('session_resumed', { pid: process.pid, host: hostname() });
+    }
+    if (this.report.torn) {
+      add('log_repaired', { torn_line: this.report.torn.line, torn_bytes: this.report.torn.bytes, torn_file: this.report.torn.tornFile });
+    }
+    const ledger = this.fold.audioLedger();
+    const needSignals = new Set<string>();
+    for (const audio of ledger.items.values()) {
+      const wavPath = resolveInSession(this.paths, audio.audio_path);
+      const exists = await stat(wavPath).then(() => true, () => false);
+      if (!exists) {
+        throw new SessionWriteError(`${wavPath}: missing, but ${this.paths.events} records ${audio.samples} samples of "${audio.item_id}" in it; restore the file (Aloud will not record over a lost recording)`, wavPath, 'ENOENT');
+      }
+      const { writer, repair } = await WavWriter.open(wavPath, { sampleRate: SESSION_SAMPLE_RATE, fs: this.fs });
+      await writer.close();
+      if (repair && (repair.samples !== audio.samples || repair.headerRepaired || repair.truncatedBytes > 0)) {
+        const recovered = { item_id: audio.item_id, samples_logged: audio.samples, samples_total: repair.samples, header_repaired: repair.headerRepaired || repair.truncatedBytes > 0 };
+        add('audio_recovered', recovered);
+        this.report.recoveredAudio.push(recovered);
+        needSignals.add(audio.item_id);
+      }
+    }
+    if (ledger.openRecording) {
+      const itemId = ledger.openRecording.item_id;
+      const samples = this.report.recoveredAudio.find((r) => r.item_id === itemId)?.samples_total ?? ledger.items.get(itemId)!.samples;
+      add('recording_stopped', { item_id: itemId, total_samples: samples, reason: 'recovered', error: null });
+      this.report.interruptedRecording = itemId;
+      needSignals.add(itemId);
+    }
+    for (const itemId of needSignals) {
+      const wavPath = resolveInSession(this.paths, ledger.items.get(itemId)!.audio_path);
+      const { samples, audio } = await itemAudioSignals(wavPath, this.project.config.thinkaloud);
+      add('signals_computed', { item_id: itemId, audio_samples: samples, audio });
+    }
+    await this.appendAll(entries);
+  }
+
+  get seq(): number {
+    return this.log.seq;
+  }
+
+  /** Appends one event (fsynced) and applies it to the fold. */
+  async append<T extends SessionEventType>(type: T, data: SessionEventData[T]): Promise<SessionEventOf<T>> {
+    const [event] = await this.appendAll([{ type, data }]);
+    return event as SessionEventOf<T>;
+  }
+
+  /** Appends events as one commit point and applies them to the fold; calls are serialised. */
+  appendAll(entries: ReadonlyArray<{ type: SessionEventType; data: SessionEventData[SessionEventType] }>): Promise<SessionEvent[]> {
+    const run = this.appending.then(async () => {
+      if (this.closed) throw new Error(`${this.paths.events}: the session is closed`);
+      // Check against the fold first so an event that would make the log unreadable is never written.
+      this.fold.checkAppend(entries, this.log.seq + 1);
+      const events = await this.log.appendAll(entries);
+      for (const event of events) this.fold.apply(event);
+      return events;
+    });
+    this.appending = run.catch(() => undefined);
+    return run;
+  }
+
+  state(): SessionState {
+    return this.fold.state();
+  }
+
+  itemState(itemId: string): ItemSessionState | null {
+    return this.fold.itemState(itemId);
+  }
+
+  /** The item's WAV path relative to the project folder. */
+  audioPath(itemId: string): string {
+    return itemAudioRelativePath(this.paths, itemId);
+  }
+
+  absoluteAudioPath(itemId: string): string {
+    return resolveInSession(this.paths, this.audioPath(itemId));
+  }
+
+  /** The open WAV writer of an item, opened (and created) on first use. */
+  async audioWriter(itemId: string): Promise<WavWriter> {
+    let writer = this.wavs.get(itemId);
+    if (!writer) {
+      ({ writer } = await WavWriter.open(this.absoluteAudioPath(itemId), { sampleRate: SESSION_SAMPLE_RATE, fs: this.fs }));
+      this.wavs.set(itemId, writer);
+    }
+    return writer;
+  }
+
+  /** Closes an item's WAV writer (flushing unless `abandon`). */
+  async closeAudio(itemId: string, options: { abandon?: boolean } = {}): Promise<void> {
+    const writer = this.wavs.get(itemId);
+    if (!writer) return;
+    this.wavs.delete(itemId);
+    if (options.abandon) await writer.abandon();
+    else await writer.close();
+  }
+
+  /** Audio signals over the item's whole WAV, as logged in signals_computed. */
+  itemAudioSignals(itemId: string): ReturnType<typeof itemAudioSignals> {
+    return itemAudioSignals(this.absoluteAudioPath(itemId), this.project.config.thinkaloud);
+  }
+
+  /** Closes the WAVs and the log and releases the lock. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    await this.appending;
+    this.closed = true;
+    try {
+      for (const itemId of [...this.wavs.keys()]) await this.closeAudio(itemId).catch(() => undefined);
+      await this.log.close();
+    } finally {
+      await this.lock.release();
+    }
+  }
+}
