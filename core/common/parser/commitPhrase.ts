@@ -105,18 +105,32 @@ interface CompiledOptions {
   fillers: WordTrieNode;
 }
 
+/** Phrasings per pattern string (a pure function of it), so parseCommitments need not expand them each call. */
+const phrasingsCache = new Map<string, readonly string[][]>();
+const PHRASINGS_CACHE_LIMIT = 256;
+
+function phrasingsOf(pattern: string): readonly string[][] {
+  let phrasings = phrasingsCache.get(pattern);
+  if (!phrasings) {
+    phrasings = compileStemPattern(pattern).phrasings;
+    if (phrasingsCache.size >= PHRASINGS_CACHE_LIMIT) phrasingsCache.clear();
+    phrasingsCache.set(pattern, phrasings);
+  }
+  return phrasings;
+}
+
 function compileOptions(options: ParseOptions): CompiledOptions {
   const stems = newTrieNode();
   for (const language of options.languages) {
     const patterns = options.stems?.[language] ?? DEFAULT_STEMS[language] ?? [];
     patterns.forEach((pattern, index) => {
-      let compiled;
+      let phrasings;
       try {
-        compiled = compileStemPattern(pattern);
+        phrasings = phrasingsOf(pattern);
       } catch (e) {
         throw new Error(`stems.${language}[${index}]: ${(e as Error).message}`);
       }
-      for (const phrasing of compiled.phrasings) {
+      for (const phrasing of phrasings) {
         const node = trieInsert(stems, phrasing);
         node.stem ??= { pattern, language }; // the first pattern listed wins a phrasing two patterns share
       }
@@ -317,10 +331,10 @@ class TranscriptParse {
     return { kind: 'commitment', commitment, resumeAt: resolution.end };
   }
 
-  /** A label among the next `lookahead` words from `from`, not crossing a clause end. */
+  /** A label among the words from `from` to `from + lookahead`, not crossing a clause end (also not one just before `from`). */
   private labelWithinClause(from: number, lookahead: number): LabelResolution | null {
     for (let at = from; at < this.words.length && at <= from + lookahead; at++) {
-      if (at > from && this.gaps[at]! & GAP_CLAUSE_END) return null;
+      if (this.gaps[at]! & GAP_CLAUSE_END) return null;
       const resolution = this.compiled.labels.resolve(this.words, at);
       if (resolution) return resolution;
     }
