@@ -177,6 +177,12 @@ describe('negation', () => {
     expect(diagnosticKinds(negated)).toEqual(['negated']);
   });
 
+  it('a cue after a stem does not reach past the clause end into the next phrase', () => {
+    const result = parse('I label this not. I label this polite.');
+    expect(result.commitments).toMatchObject([{ label: 'Polite', quote: 'I label this polite', start: 18 }]);
+    expect(result.diagnostics).toEqual([]);
+  });
+
   it('a negated stem with no label after it reports nothing', () => {
     const result = parse("I wouldn't say that again.");
     expect(result).toEqual({ commitments: [], final_label: null, diagnostics: [] });
