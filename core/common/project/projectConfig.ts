@@ -1,4 +1,5 @@
 import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
+import { validateStemPattern } from '../parser/stemPattern';
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Node as YamlNode } from 'yaml';
 
 /** One label of the annotation schema, e.g. Polite with key "1" and per-language synonyms. */
@@ -263,6 +264,14 @@ function checkConfigRules(config: ProjectConfig, file: string, root: YamlNode | 
       }
     }
   });
+  for (const [lang, patterns] of Object.entries(config.thinkaloud.stems)) {
+    patterns.forEach((pattern, i) => {
+      const problem = validateStemPattern(pattern);
+      if (problem !== null) {
+        problems.push({ file, line: lineOf(['thinkaloud', 'stems', lang, String(i)]), path: `thinkaloud.stems.${lang}[${i}]`, message: `bad commit phrase pattern: ${problem}` });
+      }
+    });
+  }
   if (config.thinkaloud.long_pause_ms < config.thinkaloud.min_pause_ms) {
     problems.push({ file, line: lineOf(['thinkaloud', 'long_pause_ms']), path: 'thinkaloud.long_pause_ms', message: `must be at least min_pause_ms (${config.thinkaloud.min_pause_ms})` });
   }

@@ -1,9 +1,10 @@
 import { type CliCommand, type CliIo, UsageError } from './cliSupport';
+import { analyzeCommand } from './commands/analyze';
 import { initCommand } from './commands/init';
 import { itemsCommand } from './commands/items';
 
 /** Every CLI command; names and output fields are a contract with pipelines: keep them stable. */
-const commands: CliCommand[] = [initCommand, itemsCommand];
+const commands: CliCommand[] = [initCommand, itemsCommand, analyzeCommand];
 
 function helpText(): string {
   const width = Math.max(...commands.map((c) => c.name.length));

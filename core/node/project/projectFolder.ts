@@ -21,13 +21,19 @@ export interface OpenProject {
 }
 
 export async function loadProjectConfig(dir: string): Promise<OpenProject> {
-  const configPath = path.join(dir, CONFIG_FILE);
+  return loadProjectConfigFile(path.join(dir, CONFIG_FILE));
+}
+
+/** Loads a config file by path (e.g. `analyze --config`); the project folder is the file's folder. */
+export async function loadProjectConfigFile(configPath: string): Promise<OpenProject> {
+  const dir = path.dirname(configPath);
   let configText: string;
   try {
     configText = await readFile(configPath, 'utf8');
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') throw new ProjectError(`${configPath}: not found — is ${dir} an Aloud project? Create one with: aloud init --project ${dir}`);
+    if (code === 'EISDIR') throw new ProjectError(`${configPath}: is a folder, not a config file`);
     throw new ProjectError(`${configPath}: cannot read (${code ?? (e as Error).message})`);
   }
   try {

@@ -84,3 +84,12 @@ describe('parseProjectConfig', () => {
     expect(problemsOf(`${base}thinkaloud:\n  min_pause_ms: 500\n  long_pause_ms: 400\n`)[0]).toMatchObject({ path: 'thinkaloud.long_pause_ms', line: 12 });
   });
 });
+
+describe('thinkaloud.stems', () => {
+  it('rejects a malformed commit phrase pattern with its path and line', () => {
+    const problems = problemsOf(`${base}thinkaloud:\n  stems:\n    en: ["i vote", "i (pick"]\n`);
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toMatchObject({ path: 'thinkaloud.stems.en[1]', line: 12 });
+    expect(problems[0]!.message).toContain('bad commit phrase pattern');
+  });
+});

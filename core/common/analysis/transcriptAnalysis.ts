@@ -1,0 +1,58 @@
+import { createCommitParser } from '../parser/commitPhrase';
+import type { ParseDiagnostic, ParseOptions, ParseResult } from '../parser/parseTypes';
+import type { ProjectConfig } from '../project/projectConfig';
+import type { CommitmentRecord } from '../session/itemState';
+import type { TranscriptSignals } from '../signals/signalTypes';
+import { computeTranscriptSignals } from '../signals/transcriptSignals';
+import { joinSegments, timeAtOffset, type JoinedTranscript } from '../transcript/joinSegments';
+import type { Segment } from '../transcript/segment';
+
+export type AnalysisConfig = Pick<ProjectConfig, 'schema' | 'thinkaloud'>;
+
+export function parseOptionsOf(config: AnalysisConfig): ParseOptions {
+  return {
+    labels: config.schema.labels,
+    languages: config.thinkaloud.languages,
+    stems: config.thinkaloud.stems,
+    fillers: config.thinkaloud.fillers,
+  };
+}
+
+/** What the parser and the transcript signals say about one item's verbatim transcript. */
+export interface TranscriptAnalysis {
+  transcript: string;
+  final_label: string | null;
+  commitments: CommitmentRecord[];
+  diagnostics: ParseDiagnostic[];
+  parse: ParseResult;
+  signals: TranscriptSignals;
+}
+
+/**
+ * Analyses transcripts for one configuration (the commit parser is compiled once). Given segments, the
+ * transcript is their verbatim join and commitments get times; given plain text, times are null.
+ */
+export function createTranscriptAnalyzer(config: AnalysisConfig): (input: string | readonly Segment[]) => TranscriptAnalysis {
+  const parse = createCommitParser(parseOptionsOf(config));
+  return (input) => {
+    const joined: JoinedTranscript | null = typeof input === 'string' ? null : joinSegments(input);
+    const transcript = joined ? joined.text : (input as string);
+    const result = parse(transcript);
+    const commitments = result.commitments.map((c) => ({
+      label: c.label,
+      quote: c.quote,
+      start: c.start,
+      end: c.end,
+      t_ms: joined ? timeAtOffset(joined.spans, c.end) : null,
+      stem: c.stem,
+    }));
+    return {
+      transcript,
+      final_label: result.final_label,
+      commitments,
+      diagnostics: result.diagnostics,
+      parse: result,
+      signals: computeTranscriptSignals(transcript, result, config.thinkaloud.fillers, joined ? { spans: joined.spans } : undefined),
+    };
+  };
+}
