@@ -155,6 +155,12 @@ export class SessionFold {
     });
   }
 
+  /** One more than the highest utterance index transcribed for the item (0 when none). */
+  nextUtteranceIndex(itemId: string): number {
+    const utterances = this.items.get(itemId)?.utterances;
+    return utterances && utterances.size > 0 ? Math.max(...utterances.keys()) + 1 : 0;
+  }
+
   /** The item ids the log knows, in the order they were first seen. */
   itemIds(): string[] {
     return [...this.items.keys()];

@@ -161,6 +161,10 @@ export class SessionStore {
     return this.fold.itemState(itemId);
   }
 
+  nextUtteranceIndex(itemId: string): number {
+    return this.fold.nextUtteranceIndex(itemId);
+  }
+
   /** The item's WAV path relative to the project folder. */
   audioPath(itemId: string): string {
     return itemAudioRelativePath(this.paths, itemId);
