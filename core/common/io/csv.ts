@@ -1,0 +1,121 @@
+import { InputError, type InputProblem } from './inputProblem';
+
+/** One CSV record: the line where it starts (a quoted field may span lines) and its fields, unquoted. */
+export interface CsvRow {
+  line: number;
+  fields: string[];
+}
+
+export interface CsvTable {
+  header: string[];
+  headerLine: number;
+  rows: CsvRow[];
+}
+
+/**
+ * RFC 4180 CSV: comma separated, fields optionally in double quotes, "" for a quote inside quotes, records ended by
+ * CRLF (LF alone is accepted too), line breaks allowed inside quoted fields. The first record is the header: names
+ * must be non-empty and unique. Every row must have as many fields as the header. Empty lines carry nothing and are
+ * skipped.
+ */
+export function parseCsv(text: string, file: string): CsvTable {
+  const records = readRecords(text, file);
+  const problems: InputProblem[] = [];
+  const [headerRecord, ...rows] = records;
+  if (!headerRecord) throw new InputError([{ file, line: null, field: null, stage: 'parse', message: 'no header row: a CSV file must start with a row of column names' }]);
+  const seen = new Map<string, number>();
+  headerRecord.fields.forEach((name, i) => {
+    if (name === '') problems.push({ file, line: headerRecord.line, field: null, stage: 'parse', message: `header column ${i + 1} has no name` });
+    else if (seen.has(name)) problems.push({ file, line: headerRecord.line, field: name, stage: 'parse', message: `duplicate column "${name}" (columns ${seen.get(name)! + 1} and ${i + 1})` });
+    else seen.set(name, i);
+  });
+  const width = headerRecord.fields.length;
+  for (const row of rows) {
+    if (row.fields.length !== width) {
+      problems.push({ file, line: row.line, field: null, stage: 'parse', message: `row has ${row.fields.length} field${row.fields.length === 1 ? '' : 's'}, the header has ${width}` });
+    }
+  }
+  if (problems.length > 0) throw new InputError(problems);
+  return { header: headerRecord.fields, headerLine: headerRecord.line, rows };
+}
+
+function readRecords(text: string, file: string): CsvRow[] {
+  const records: CsvRow[] = [];
+  const fail = (line: number, message: string): never => {
+    throw new InputError([{ file, line, field: null, stage: 'parse', message }]);
+  };
+  let pos = 0;
+  let line = 1;
+  const n = text.length;
+  while (pos < n) {
+    const recordLine = line;
+    // an empty line: skip it (but keep counting lines)
+    if (text[pos] === '\n' || (text[pos] === '\r' && text[pos + 1] === '\n')) {
+      pos += text[pos] === '\r' ? 2 : 1;
+      line++;
+      continue;
+    }
+    const fields: string[] = [];
+    for (;;) {
+      let field = '';
+      if (text[pos] === '"') {
+        const quoteLine = line;
+        pos++;
+        for (;;) {
+          const q = text.indexOf('"', pos);
+          if (q < 0) fail(quoteLine, 'unterminated quoted field: the closing " is missing');
+          const chunk = text.slice(pos, q);
+          for (let i = chunk.indexOf('\n'); i >= 0; i = chunk.indexOf('\n', i + 1)) line++;
+          field += chunk;
+          if (text[q + 1] === '"') {
+            field += '"';
+            pos = q + 2;
+            continue;
+          }
+          pos = q + 1;
+          break;
+        }
+        const after = text[pos];
+        if (after !== undefined && after !== ',' && after !== '\n' && !(after === '\r' && text[pos + 1] === '\n')) {
+          fail(line, `unexpected ${JSON.stringify(after)} after a closing quote: a quoted field must end at "," or the line end`);
+        }
+      } else {
+        const start = pos;
+        while (pos < n) {
+          const c = text[pos];
+          if (c === ',' || c === '\n') break;
+          if (c === '\r') {
+            if (text[pos + 1] === '\n') break;
+            fail(line, 'bare carriage return outside quotes: end lines with CRLF or LF');
+          }
+          if (c === '"') fail(line, 'a double quote inside an unquoted field: quote the whole field and write the quote twice ("")');
+          pos++;
+        }
+        field = text.slice(start, pos);
+      }
+      fields.push(field);
+      if (text[pos] === ',') {
+        pos++;
+        continue;
+      }
+      if (text[pos] === '\r') pos++;
+      if (text[pos] === '\n') {
+        pos++;
+        line++;
+      }
+      break;
+    }
+    records.push({ line: recordLine, fields });
+  }
+  return records;
+}
+
+/** One CSV record, quoted where RFC 4180 requires it (comma, quote, CR or LF inside), without the line break. */
+export function formatCsvRecord(fields: readonly string[]): string {
+  return fields.map((f) => (/[",\r\n]/.test(f) ? `"${f.replace(/"/g, '""')}"` : f)).join(',');
+}
+
+/** A whole CSV document with CRLF line breaks, as RFC 4180 specifies. */
+export function formatCsv(header: readonly string[], rows: readonly (readonly string[])[]): string {
+  return [header, ...rows].map((r) => `${formatCsvRecord(r)}\r\n`).join('');
+}
