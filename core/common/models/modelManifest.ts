@@ -15,7 +15,7 @@ export interface ModelManifestEntry {
   name: string;
   /** file name in the models folder, e.g. "ggml-tiny.en.bin" */
   file: string;
-  /** official download URL; https only */
+  /** official download URL: https (http only to 127.0.0.1 / [::1], for tests and local mirrors) */
   url: string;
   /** exact byte size, or null when no authoritative source states it (the download then relies on Content-Length and the checksum) */
   bytes: number | null;
@@ -51,6 +51,8 @@ const SIZE_CLASSES = ['tiny', 'base', 'small', 'medium', 'large'] as const;
 const ENTRY_KEYS = ['name', 'file', 'url', 'bytes', 'approx_mib', 'checksum', 'english_only', 'size_class', 'source'] as const;
 /** Model names and file names stay plain so they are safe as paths and as CLI arguments. */
 const SAFE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+/** Plain http is only ever for a server on this machine (tests, local mirrors); the downloader still refuses it unless told. */
+const LOOPBACK_AUTHORITY = /^(127\.0\.0\.1|\[::1\])(:\d+)?$/;
 
 function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -100,7 +102,9 @@ export function parseModelManifest(text: string, file: string): ModelManifest {
     if ('url' in raw) {
       const scheme = typeof url === 'string' ? /^([a-z][a-z0-9+.-]*):\/\/([^/?#]*)(\/[^\s]*)?$/i.exec(url) : null;
       if (!scheme) problems.push(`${at}.url: must be an absolute URL`);
-      else if (scheme[1]?.toLowerCase() !== 'https') problems.push(`${at}.url: must use https (got ${scheme[1]}:)`);
+      else if (scheme[1]?.toLowerCase() !== 'https' && !(scheme[1]?.toLowerCase() === 'http' && LOOPBACK_AUTHORITY.test(scheme[2] ?? ''))) {
+        problems.push(`${at}.url: must use https (got ${scheme[1]}:)`);
+      }
       else if (scheme[2]?.includes('@')) problems.push(`${at}.url: must not contain credentials`);
       else if (!scheme[2] || !scheme[3] || scheme[3] === '/') problems.push(`${at}.url: must name a host and a file`);
     }

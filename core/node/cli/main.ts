@@ -2,9 +2,10 @@ import { type CliCommand, type CliIo, UsageError } from './cliSupport';
 import { analyzeCommand } from './commands/analyze';
 import { initCommand } from './commands/init';
 import { itemsCommand } from './commands/items';
+import { modelsCommand } from './commands/models';
 
 /** Every CLI command; names and output fields are a contract with pipelines: keep them stable. */
-const commands: CliCommand[] = [initCommand, itemsCommand, analyzeCommand];
+const commands: CliCommand[] = [initCommand, itemsCommand, analyzeCommand, modelsCommand];
 
 function helpText(): string {
   const width = Math.max(...commands.map((c) => c.name.length));

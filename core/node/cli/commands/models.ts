@@ -1,0 +1,232 @@
+import { parseArgs } from 'node:util';
+import { ManifestError, type ModelManifest } from '../../../common/models/modelManifest';
+import { ModelFileError } from '../../../common/models/modelFileError';
+import { ModelIndexError } from '../../../common/models/modelIndex';
+import { type InstalledModel, listInstalledModels } from '../../models/installedModels';
+import { loadModelManifest, MANIFEST_PATH } from '../../models/manifestFile';
+import { type DownloadProgress, downloadModel } from '../../models/modelDownload';
+import { ModelDownloadError, ModelStoreError } from '../../models/modelErrors';
+import { importModelFile } from '../../models/modelImport';
+import { resolveModelsDir } from '../../models/modelsDir';
+import { type CliIo, type CliCommand, printJson, UsageError, withUsageErrors } from '../cliSupport';
+
+const USAGE = [
+  'models list [--dir DIR] [--json]',
+  '       aloud models download NAME [--dir DIR] [--json]',
+  '       aloud models import FILE [--name NAME] [--dir DIR] [--json]',
+  '       aloud models verify [NAME] [--dir DIR] [--json]',
+  '',
+  'The models folder is --dir, else $ALOUD_MODELS_DIR, else the per-user folder (~/.local/share/aloud/models on Linux).',
+  '--manifest FILE uses another manifest; --allow-loopback-http lets download use http://127.0.0.1 (tests, local mirrors).',
+].join('\n');
+
+const MiB = 1024 * 1024;
+
+const mib = (bytes: number): string => `${(bytes / MiB).toFixed(1)} MiB`;
+
+/** One-line UsageErrors for every "bad file or argument" error of the model manager. */
+function asUsageError(e: unknown): never {
+  if (e instanceof ManifestError) throw new UsageError(e.problems.map((p) => `${e.file}: ${p}`).join('; '));
+  if (e instanceof ModelFileError || e instanceof ModelIndexError || e instanceof ModelStoreError) throw new UsageError(e.message.split('\n').join('; '));
+  throw e;
+}
+
+async function withModelErrors<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (e) {
+    return asUsageError(e);
+  }
+}
+
+/** Progress for people (a bar redrawn in place) or for pipelines (one JSON line per whole percent), always on stderr. */
+function progressReporter(io: CliIo, name: string, json: boolean): { onProgress: (p: DownloadProgress) => void; finish: () => void } {
+  let lastDraw = 0;
+  let lastPercent = -1;
+  let lastBytes = 0;
+  let drawn = false;
+  return {
+    onProgress(p) {
+      if (json) {
+        const step = p.percent === null ? Math.floor(p.received_bytes / (8 * MiB)) : Math.floor(p.percent);
+        if (step === lastPercent) return;
+        lastPercent = step;
+        io.err(`${JSON.stringify({ event: 'progress', name, ...p, percent: p.percent === null ? null : Math.round(p.percent * 10) / 10 })}\n`);
+        return;
+      }
+      const now = Date.now();
+      const done = p.total_bytes !== null && p.received_bytes >= p.total_bytes;
+      if (!done && now - lastDraw < 100 && p.received_bytes - lastBytes < 4 * MiB) return;
+      lastDraw = now;
+      lastBytes = p.received_bytes;
+      const width = 30;
+      const filled = p.percent === null ? 0 : Math.round((p.percent / 100) * width);
+      const bar = p.percent === null ? '?'.repeat(width) : `${'#'.repeat(filled)}${'-'.repeat(width - filled)}`;
+      const amount = p.total_bytes === null ? mib(p.received_bytes) : `${mib(p.received_bytes)} / ${mib(p.total_bytes)}`;
+      const percent = p.percent === null ? '  ?%' : `${p.percent.toFixed(0).padStart(3)}%`;
+      io.err(`\r${name} [${bar}] ${percent} ${amount}${p.resumed_from_bytes > 0 ? ' (resumed)' : ''}   `);
+      drawn = true;
+    },
+    finish() {
+      if (drawn) io.err('\n');
+      drawn = false;
+    },
+  };
+}
+
+async function loadManifestOption(file: string | undefined): Promise<ModelManifest> {
+  return withModelErrors(() => loadModelManifest(file ?? MANIFEST_PATH));
+}
+
+function modelOk(m: InstalledModel): boolean {
+  return m.problem === null && (m.expected_checksum === null || m.verified);
+}
+
+async function listCommand(args: string[], io: CliIo): Promise<number> {
+  const { values, positionals } = withUsageErrors(() =>
+    parseArgs({ args, strict: true, allowPositionals: true, options: { dir: { type: 'string' }, json: { type: 'boolean', default: false }, manifest: { type: 'string' } } }),
+  );
+  if (positionals.length > 0) throw new UsageError(`list takes no arguments (got "${positionals[0]}")`);
+  const manifest = await loadManifestOption(values.manifest);
+  const dir = resolveModelsDir(values.dir);
+  const installed = await withModelErrors(() => listInstalledModels(dir, { manifest }));
+  const models = manifest.models.map((entry) => {
+    const atName = installed.find((m) => m.file === entry.file);
+    const verified = installed.find((m) => m.manifest_name === entry.name);
+    const present = verified ?? atName;
+    return {
+      name: entry.name,
+      default: entry.name === manifest.default,
+      file: entry.file,
+      url: entry.url,
+      bytes: entry.bytes,
+      approx_mib: entry.approx_mib,
+      checksum: entry.checksum,
+      english_only: entry.english_only,
+      size_class: entry.size_class,
+      present: present !== undefined,
+      verified: verified !== undefined,
+      path: present?.path ?? null,
+    };
+  });
+  const other = installed.filter((m) => m.manifest_name === null && !manifest.models.some((e) => e.file === m.file));
+  if (values.json) {
+    printJson(io, { dir, default: manifest.default, models, other_installed: other });
+    return 0;
+  }
+  io.out(`models folder: ${dir}\n`);
+  for (const m of models) {
+    const state = m.verified ? 'installed, verified' : m.present ? 'present, CHECKSUM MISMATCH (run: aloud models verify)' : 'not installed';
+    io.out(`${m.default ? '*' : ' '} ${m.name.padEnd(10)} ${String(m.approx_mib).padStart(4)} MiB  ${state}\n`);
+  }
+  for (const m of other) io.out(`  ${m.name.padEnd(10)} ${mib(m.bytes).padStart(9)}  imported (not in the manifest)${m.problem ? `, UNUSABLE: ${m.problem}` : ''}\n`);
+  return 0;
+}
+
+async function downloadCommand(args: string[], io: CliIo): Promise<number> {
+  const { values, positionals } = withUsageErrors(() =>
+    parseArgs({
+      args,
+      strict: true,
+      allowPositionals: true,
+      options: { dir: { type: 'string' }, json: { type: 'boolean', default: false }, manifest: { type: 'string' }, 'allow-loopback-http': { type: 'boolean', default: false } },
+    }),
+  );
+  if (positionals.length !== 1) throw new UsageError('download takes exactly one model NAME (see: aloud models list)');
+  const name = positionals[0]!;
+  const manifest = await loadManifestOption(values.manifest);
+  const entry = manifest.models.find((m) => m.name === name);
+  if (!entry) throw new UsageError(`unknown model "${name}"; known: ${manifest.models.map((m) => m.name).join(', ')}`);
+  const progress = progressReporter(io, name, values.json);
+  const controller = new AbortController();
+  const interrupt = (): void => controller.abort();
+  process.once('SIGINT', interrupt);
+  try {
+    const result = await downloadModel(entry, {
+      dir: values.dir,
+      signal: controller.signal,
+      onProgress: progress.onProgress,
+      allowLoopbackHttp: values['allow-loopback-http'],
+    });
+    progress.finish();
+    if (values.json) printJson(io, result);
+    else io.out(`${name}: ${result.status === 'already-present' ? 'already present' : 'downloaded'} and verified (${result.checksum.algo} ${result.checksum.value}) → ${result.path}\n`);
+    return 0;
+  } catch (e) {
+    progress.finish();
+    if (controller.signal.aborted) {
+      io.err(`aloud models: download of ${name} interrupted; run the same command again to resume\n`);
+      return 130;
+    }
+    if (e instanceof ModelDownloadError) {
+      if (e.kind === 'url') throw new UsageError(e.message);
+      io.err(`aloud models: ${e.message}\n`);
+      return 1;
+    }
+    return asUsageError(e);
+  } finally {
+    process.removeListener('SIGINT', interrupt);
+  }
+}
+
+async function importCommand(args: string[], io: CliIo): Promise<number> {
+  const { values, positionals } = withUsageErrors(() =>
+    parseArgs({ args, strict: true, allowPositionals: true, options: { dir: { type: 'string' }, name: { type: 'string' }, json: { type: 'boolean', default: false }, manifest: { type: 'string' } } }),
+  );
+  if (positionals.length !== 1) throw new UsageError('import takes exactly one FILE');
+  const manifest = await loadManifestOption(values.manifest);
+  const result = await withModelErrors(() => importModelFile(positionals[0]!, { dir: values.dir, name: values.name, manifest }));
+  if (values.json) printJson(io, result);
+  else {
+    const what = result.verified ? `verified manifest model ${result.manifest_name}` : 'not in the manifest';
+    io.out(`${result.status === 'imported' ? 'imported' : 'already present'}: ${result.name} (${what}, ${result.header.size_class}, weights ${result.header.weights}) → ${result.path}\n`);
+  }
+  return 0;
+}
+
+async function verifyCommand(args: string[], io: CliIo): Promise<number> {
+  const { values, positionals } = withUsageErrors(() =>
+    parseArgs({ args, strict: true, allowPositionals: true, options: { dir: { type: 'string' }, json: { type: 'boolean', default: false }, manifest: { type: 'string' } } }),
+  );
+  if (positionals.length > 1) throw new UsageError('verify takes at most one model NAME');
+  const manifest = await loadManifestOption(values.manifest);
+  const dir = resolveModelsDir(values.dir);
+  const wanted = positionals[0];
+  const installed = await withModelErrors(() => listInstalledModels(dir, { manifest, rehash: true }));
+  const selected = wanted === undefined ? installed : installed.filter((m) => m.name === wanted || m.manifest_name === wanted || m.file === wanted);
+  if (wanted !== undefined && selected.length === 0) throw new UsageError(`model "${wanted}" is not installed in ${dir} (see: aloud models list)`);
+  const models = selected.map((m) => ({ ...m, ok: modelOk(m) }));
+  const allOk = models.every((m) => m.ok);
+  if (values.json) printJson(io, { dir, ok: allOk, models });
+  else {
+    if (models.length === 0) io.out(`no models installed in ${dir}\n`);
+    for (const m of models) {
+      const why = m.problem ?? (m.expected_checksum && !m.verified ? `checksum mismatch: expected ${m.expected_checksum.algo} ${m.expected_checksum.value}, got ${m.expected_checksum.algo === 'sha1' ? m.sha1 : m.sha256}` : '');
+      io.out(`${m.ok ? 'ok  ' : 'FAIL'} ${m.name.padEnd(10)} ${m.verified ? 'verified' : m.expected_checksum ? '' : 'not in the manifest'} ${why} ${m.path}\n`.replace(/ +/g, ' '));
+    }
+  }
+  return allOk ? 0 : 1;
+}
+
+export const modelsCommand: CliCommand = {
+  name: 'models',
+  summary: 'Whisper models: list what is known and installed, download (checksummed, resumable), import a local file, verify.',
+  usage: USAGE,
+  async run(argv, io) {
+    const [sub, ...rest] = argv;
+    switch (sub) {
+      case 'list':
+        return listCommand(rest, io);
+      case 'download':
+        return downloadCommand(rest, io);
+      case 'import':
+        return importCommand(rest, io);
+      case 'verify':
+        return verifyCommand(rest, io);
+      case undefined:
+        throw new UsageError('missing subcommand: list, download, import or verify');
+      default:
+        throw new UsageError(`unknown subcommand "${sub}" (expected list, download, import or verify)`);
+    }
+  },
+};

@@ -1,0 +1,99 @@
+import { readdir, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { type GgmlHeaderSummary, summarizeGgmlModel } from '../../common/models/ggmlFormat';
+import { ModelFileError } from '../../common/models/modelFileError';
+import type { InstalledModelRecord } from '../../common/models/modelIndex';
+import { type ModelChecksum, type ModelManifest, manifestModelWithDigest } from '../../common/models/modelManifest';
+import { checkGgmlModelFile } from './ggmlHeader';
+import { loadModelManifest } from './manifestFile';
+import { type FileDigests, digestFile } from './modelFiles';
+import { readModelIndex } from './modelIndexFile';
+import { resolveModelsDir } from './modelsDir';
+
+export interface InstalledModel {
+  /** the manifest name when the checksum matches one, else the name recorded at import, else from the file name */
+  name: string;
+  file: string;
+  path: string;
+  bytes: number;
+  sha256: string;
+  sha1: string;
+  /** the manifest model this file is (by checksum), or null */
+  manifest_name: string | null;
+  /** the checksum the manifest publishes for this file (matched by checksum or by file name), or null for other models */
+  expected_checksum: ModelChecksum | null;
+  /** the file's digest equals the manifest's published checksum */
+  verified: boolean;
+  source: 'download' | 'import' | 'unrecorded';
+  /** null when the header check failed; `problem` then says why */
+  header: GgmlHeaderSummary | null;
+  problem: string | null;
+}
+
+export interface ListInstalledOptions {
+  manifest?: ModelManifest;
+  /** hash every file again instead of reusing the index digests of unchanged files */
+  rehash?: boolean;
+  signal?: AbortSignal;
+}
+
+/** "ggml-base.en.bin" → "base.en": the name a file stands for when nothing else names it. */
+export function modelNameFromFile(file: string): string {
+  const stem = path.basename(file).replace(/\.bin$/i, '').replace(/^ggml-/i, '');
+  const plain = stem.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[^A-Za-z0-9]+/, '').replace(/-+$/, '');
+  return plain || 'imported';
+}
+
+async function digestsOf(file: string, size: number, mtimeMs: number, record: InstalledModelRecord | undefined, options: ListInstalledOptions): Promise<FileDigests> {
+  if (!options.rehash && record && record.bytes === size && record.mtime_ms === Math.trunc(mtimeMs)) {
+    return { bytes: record.bytes, sha1: record.sha1, sha256: record.sha256 };
+  }
+  return digestFile(file, options.signal);
+}
+
+/**
+ * Every model file in the models folder with its digests, whether it is a verified manifest model,
+ * and its ggml header summary (or the problem that makes it unusable). Reads only; `aloud doctor` calls it.
+ */
+export async function listInstalledModels(dir?: string, options: ListInstalledOptions = {}): Promise<InstalledModel[]> {
+  const folder = resolveModelsDir(dir);
+  const entries = await readdir(folder, { withFileTypes: true }).catch((e: NodeJS.ErrnoException) => {
+    if (e.code === 'ENOENT') return [];
+    throw e;
+  });
+  const manifest = options.manifest ?? (await loadModelManifest());
+  const index = await readModelIndex(folder);
+  const models: InstalledModel[] = [];
+  for (const entry of entries) {
+    if (!entry.isFile() || entry.name.startsWith('.') || !entry.name.toLowerCase().endsWith('.bin')) continue;
+    const file = path.join(folder, entry.name);
+    const stats = await stat(file);
+    const record = index.models.find((m) => m.file === entry.name);
+    const digests = await digestsOf(file, stats.size, stats.mtimeMs, record, options);
+    const match = manifestModelWithDigest(manifest, digests);
+    const filedAs = match ?? manifest.models.find((m) => m.file === entry.name);
+    let header: GgmlHeaderSummary | null = null;
+    let problem: string | null = null;
+    try {
+      header = summarizeGgmlModel(await checkGgmlModelFile(file));
+    } catch (e) {
+      if (!(e instanceof ModelFileError)) throw e;
+      problem = e.reason;
+    }
+    models.push({
+      name: match?.name ?? record?.name ?? modelNameFromFile(entry.name),
+      file: entry.name,
+      path: file,
+      bytes: digests.bytes,
+      sha256: digests.sha256,
+      sha1: digests.sha1,
+      manifest_name: match?.name ?? null,
+      expected_checksum: filedAs?.checksum ?? null,
+      verified: match !== undefined,
+      source: record?.source ?? 'unrecorded',
+      header,
+      problem,
+    });
+  }
+  return models.sort((a, b) => a.name.localeCompare(b.name));
+}

@@ -1,0 +1,133 @@
+import { randomUUID } from 'node:crypto';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { link, mkdir, rename, rm, stat, unlink } from 'node:fs/promises';
+import path from 'node:path';
+import { Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { type GgmlHeaderSummary, summarizeGgmlModel } from '../../common/models/ggmlFormat';
+import { findManifestModel, type ModelManifest, manifestModelWithDigest } from '../../common/models/modelManifest';
+import { checkGgmlModelFile } from './ggmlHeader';
+import { modelNameFromFile } from './installedModels';
+import { loadModelManifest } from './manifestFile';
+import { ModelStoreError } from './modelErrors';
+import { type FileDigests, digestFile, fsyncDir, fsyncFile, ModelDigester } from './modelFiles';
+import { readModelIndex, recordInstalledModel } from './modelIndexFile';
+import { resolveModelsDir } from './modelsDir';
+
+export interface ImportModelOptions {
+  dir?: string;
+  /** name for a model the manifest does not know; a file matching a manifest checksum always takes the manifest name */
+  name?: string;
+  manifest?: ModelManifest;
+  signal?: AbortSignal;
+}
+
+export interface ImportResult {
+  name: string;
+  file: string;
+  path: string;
+  bytes: number;
+  sha256: string;
+  sha1: string;
+  manifest_name: string | null;
+  verified: boolean;
+  status: 'imported' | 'already-present';
+  header: GgmlHeaderSummary;
+}
+
+const PLAIN_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+
+/** Puts temp at final without ever replacing an existing file (hard link fails if final exists); rename where links are unsupported. */
+async function placeWithoutClobbering(temp: string, final: string): Promise<'placed' | 'exists'> {
+  await fsyncFile(temp);
+  try {
+    await link(temp, final);
+    await unlink(temp);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST') return 'exists';
+    if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EXDEV' && code !== 'ENOSYS') throw e;
+    if (await stat(final).catch(() => null)) return 'exists';
+    await rename(temp, final);
+  }
+  await fsyncDir(path.dirname(final));
+  return 'placed';
+}
+
+/**
+ * Imports a local model file: checks its ggml header, copies it under a temporary name while hashing,
+ * fsyncs, then moves it to its final name and records it in models.json. A file matching a manifest
+ * checksum is recognised as that model. An existing different file is never overwritten.
+ */
+export async function importModelFile(source: string, options: ImportModelOptions = {}): Promise<ImportResult> {
+  const sourcePath = path.resolve(source);
+  await checkGgmlModelFile(sourcePath);
+  if (options.name !== undefined && !PLAIN_NAME.test(options.name)) {
+    throw new ModelStoreError(`--name "${options.name}": use letters, digits, dots, dashes and underscores only`);
+  }
+  const manifest = options.manifest ?? (await loadModelManifest());
+  const dir = resolveModelsDir(options.dir);
+  await mkdir(dir, { recursive: true });
+
+  const temp = path.join(dir, `.import-${process.pid}-${randomUUID()}.tmp`);
+  try {
+    const digester = new ModelDigester();
+    const meter = new Transform({
+      transform(chunk: Buffer, _encoding, done) {
+        digester.update(chunk);
+        done(null, chunk);
+      },
+    });
+    await pipeline(createReadStream(sourcePath, { highWaterMark: 1 << 20 }), meter, createWriteStream(temp, { flags: 'wx' }), { signal: options.signal });
+    const digests = digester.digest();
+    // The copy is what gets loaded later, so its header is the one that must be right.
+    const header = summarizeGgmlModel(await checkGgmlModelFile(temp));
+
+    const match = manifestModelWithDigest(manifest, digests);
+    let name: string;
+    let file: string;
+    if (match) {
+      name = match.name;
+      file = match.file;
+    } else {
+      name = options.name ?? modelNameFromFile(sourcePath);
+      const taken = findManifestModel(manifest, name);
+      if (taken) {
+        throw new ModelStoreError(
+          `${sourcePath}: "${name}" is a manifest model, but this file does not match its ${taken.checksum.algo} checksum ${taken.checksum.value}; import it under another --name`,
+        );
+      }
+      file = `ggml-${name}.bin`;
+      const fileTaken = manifest.models.find((m) => m.file === file);
+      if (fileTaken) throw new ModelStoreError(`${sourcePath}: file name ${file} belongs to manifest model "${fileTaken.name}"; import it under another --name`);
+    }
+    const finalPath = path.join(dir, file);
+    const base = { name, file, path: finalPath, bytes: digests.bytes, sha256: digests.sha256, sha1: digests.sha1, manifest_name: match?.name ?? null, verified: match !== undefined, header };
+
+    let status: ImportResult['status'] = 'imported';
+    if (sourcePath === finalPath || (await placeWithoutClobbering(temp, finalPath)) === 'exists') {
+      const existing: FileDigests = await digestFile(finalPath, options.signal);
+      if (existing.sha256 !== digests.sha256) {
+        throw new ModelStoreError(`${finalPath} already holds a different model (sha256 ${existing.sha256}); nothing was changed — import under another --name`);
+      }
+      status = 'already-present';
+    }
+    const recorded = (await readModelIndex(dir)).models.find((m) => m.file === file && m.sha256 === digests.sha256);
+    const finalStat = await stat(finalPath);
+    // Re-importing a file already here keeps its original record (e.g. a download) rather than relabelling it.
+    if (!recorded || status === 'imported') await recordInstalledModel(dir, {
+      name,
+      file,
+      bytes: digests.bytes,
+      sha256: digests.sha256,
+      sha1: digests.sha1,
+      source: 'import',
+      origin: sourcePath,
+      imported_at: new Date().toISOString(),
+      mtime_ms: Math.trunc(finalStat.mtimeMs),
+    });
+    return { ...base, status };
+  } finally {
+    await rm(temp, { force: true });
+  }
+}
