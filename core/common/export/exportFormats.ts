@@ -1,0 +1,88 @@
+import { formatCsv, type CsvTable } from '../io/csv';
+import { InputError, type InputProblem } from '../io/inputProblem';
+import type { LocatedValue } from '../io/jsonInput';
+import { JsonSyntaxError, parseStrictJson } from '../io/strictJson';
+import { EXPORT_FIELDS, type ExportRecordV1 } from './exportRecord';
+
+export type ExportFormat = 'jsonl' | 'json' | 'csv';
+export const EXPORT_FORMATS: readonly ExportFormat[] = ['jsonl', 'json', 'csv'];
+
+/** CSV columns holding nested values, written as JSON text. */
+const JSON_COLUMNS: ReadonlySet<string> = new Set(['commitments', 'segments', 'signals', 'audio', 'model']);
+/** CSV columns that may be null; an empty cell is null (so in CSV an empty transcript and no transcript look alike). */
+const NULLABLE_COLUMNS: ReadonlySet<string> = new Set([
+  'item_context_sha256', 'final_label', 'label_source', 'blind_label', 'transcript', 'started_at', 'completed_at',
+]);
+
+function inFieldOrder(record: ExportRecordV1): Record<string, unknown> {
+  const ordered: Record<string, unknown> = {};
+  for (const key of EXPORT_FIELDS) ordered[key] = record[key];
+  return ordered;
+}
+
+/** The bytes of an export file: JSON Lines (one record a line), a JSON array, or CSV (RFC 4180, CRLF). */
+export function serializeExport(records: readonly ExportRecordV1[], format: ExportFormat): string {
+  if (format === 'jsonl') return records.map((r) => `${JSON.stringify(inFieldOrder(r))}\n`).join('');
+  if (format === 'json') return `${JSON.stringify(records.map(inFieldOrder), null, 2)}\n`;
+  return formatCsv(EXPORT_FIELDS, records.map((r) => EXPORT_FIELDS.map((key) => csvCell(r[key]))));
+}
+
+function csvCell(value: unknown): string {
+  if (value === null) return '';
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number') return String(value);
+  return JSON.stringify(value);
+}
+
+/**
+ * CSV export rows back to record objects for the schema stage: the header must name exactly the export fields;
+ * JSON columns are parsed strictly (a bad cell is a parse problem of that column), empty nullable cells are null.
+ */
+export function exportCsvToValues(table: CsvTable, file: string): { records: LocatedValue[]; problems: InputProblem[] } {
+  const problems: InputProblem[] = [];
+  const header = new Set(table.header);
+  for (const field of EXPORT_FIELDS) {
+    if (!header.has(field)) problems.push({ file, line: table.headerLine, field, stage: 'schema', message: `the header has no column "${field}"` });
+  }
+  const known: ReadonlySet<string> = new Set(EXPORT_FIELDS);
+  for (const name of table.header) {
+    if (!known.has(name)) problems.push({ file, line: table.headerLine, field: name, stage: 'schema', message: 'unknown column (no additional properties are allowed)' });
+  }
+  if (problems.length > 0) return { records: [], problems };
+  const records: LocatedValue[] = [];
+  for (const row of table.rows) {
+    const value: Record<string, unknown> = {};
+    let rowOk = true;
+    table.header.forEach((name, i) => {
+      const cell = row.fields[i] ?? '';
+      if (name === 'schema_version') value[name] = /^-?\d+$/.test(cell) ? Number(cell) : cell;
+      else if (JSON_COLUMNS.has(name)) {
+        if (cell === '') value[name] = null;
+        else {
+          try {
+            value[name] = parseStrictJson(cell).value;
+          } catch (e) {
+            if (!(e instanceof JsonSyntaxError)) throw e;
+            rowOk = false;
+            problems.push({ file, line: row.line, field: name, stage: 'parse', message: `cell is not valid JSON: ${e.message}` });
+          }
+        }
+      } else value[name] = NULLABLE_COLUMNS.has(name) && cell === '' ? null : cell;
+    });
+    if (rowOk) records.push({ line: row.line, pointer: '', value, locate: () => row.line });
+  }
+  return { records, problems };
+}
+
+export function exportFormatFromFileName(file: string): ExportFormat | null {
+  const lower = file.toLowerCase();
+  if (lower.endsWith('.jsonl') || lower.endsWith('.ndjson')) return 'jsonl';
+  if (lower.endsWith('.json')) return 'json';
+  if (lower.endsWith('.csv')) return 'csv';
+  return null;
+}
+
+export function parseExportFormat(value: string): ExportFormat {
+  if ((EXPORT_FORMATS as readonly string[]).includes(value)) return value as ExportFormat;
+  throw new InputError([{ file: '(arguments)', line: null, field: 'format', stage: 'input', message: `unknown export format "${value}"` }]);
+}

@@ -1,0 +1,151 @@
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import type { InputProblem } from '../io/inputProblem';
+import { parseJsonDocument } from '../io/jsonInput';
+import { InputError } from '../io/inputProblem';
+import { schemaProblems } from '../io/schemaProblems';
+import { EXPORT_SCHEMA_VERSION, exportGaps, type ExportGap, type ExportRecordV1 } from './exportRecord';
+import type { ExportFormat } from './exportFormats';
+
+/** Written as FILE.receipt.json only after FILE is complete on disk: what was exported and how to check it. */
+export interface ExportReceiptV1 {
+  receipt_version: 1;
+  schema_version: 1;
+  /** the export's file name, without folder */
+  file: string;
+  format: ExportFormat;
+  sha256: string;
+  bytes: number;
+  records: number;
+  project: string;
+  counts: {
+    annotators: number;
+    items: number;
+    with_audio: number;
+    with_transcript: number;
+    with_final_label: number;
+    gaps: number;
+  };
+  gaps: ExportGap[];
+  app_version: string;
+  created_at: string;
+}
+
+export function receiptFileName(exportFile: string): string {
+  return `${exportFile}.receipt.json`;
+}
+
+export function buildExportReceipt(args: {
+  file: string;
+  format: ExportFormat;
+  sha256: string;
+  bytes: number;
+  records: readonly ExportRecordV1[];
+  project: string;
+  appVersion: string;
+  createdAt: string;
+}): ExportReceiptV1 {
+  const { records } = args;
+  const gaps = records.flatMap(exportGaps);
+  return {
+    receipt_version: 1,
+    schema_version: EXPORT_SCHEMA_VERSION,
+    file: args.file,
+    format: args.format,
+    sha256: args.sha256,
+    bytes: args.bytes,
+    records: records.length,
+    project: args.project,
+    counts: {
+      annotators: new Set(records.map((r) => r.annotator)).size,
+      items: new Set(records.map((r) => r.item_id)).size,
+      with_audio: records.filter((r) => r.audio !== null).length,
+      with_transcript: records.filter((r) => r.transcript !== null && r.transcript !== '').length,
+      with_final_label: records.filter((r) => r.final_label !== null).length,
+      gaps: gaps.length,
+    },
+    gaps,
+    app_version: args.appVersion,
+    created_at: args.createdAt,
+  };
+}
+
+const count = { type: 'integer', minimum: 0 } as const;
+
+export const exportReceiptJsonSchema = {
+  $schema: 'https://json-schema.org/draft/2020-12/schema',
+  $id: 'https://aloud.local/schemas/export-receipt.v1.json',
+  title: 'Aloud export receipt',
+  type: 'object',
+  additionalProperties: false,
+  required: ['receipt_version', 'schema_version', 'file', 'format', 'sha256', 'bytes', 'records', 'project', 'counts', 'gaps', 'app_version', 'created_at'],
+  properties: {
+    receipt_version: { const: 1 },
+    schema_version: { type: 'integer', minimum: 1 },
+    file: { type: 'string', minLength: 1 },
+    format: { enum: ['jsonl', 'json', 'csv'] },
+    sha256: { type: 'string', pattern: '^[0-9a-f]{64}$' },
+    bytes: count,
+    records: count,
+    project: { type: 'string' },
+    counts: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['annotators', 'items', 'with_audio', 'with_transcript', 'with_final_label', 'gaps'],
+      properties: { annotators: count, items: count, with_audio: count, with_transcript: count, with_final_label: count, gaps: count },
+    },
+    gaps: {
+      type: 'array',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['annotator', 'item_id', 'reason'],
+        properties: {
+          annotator: { type: 'string' },
+          item_id: { type: 'string' },
+          reason: { enum: ['no_audio', 'audio_file_missing', 'no_transcript', 'no_label'] },
+        },
+      },
+    },
+    app_version: { type: 'string' },
+    created_at: { type: 'string', minLength: 1 },
+  },
+} as const;
+
+const ajv = new Ajv2020({ allErrors: true, strict: true });
+const validateReceipt = ajv.compile(exportReceiptJsonSchema);
+
+/** What the export file actually is, to compare with its receipt. */
+export interface ExportFileFacts {
+  fileName: string;
+  /** null when the file name does not say */
+  format: ExportFormat | null;
+  sha256: string;
+  bytes: number;
+  /** records found, or null when the export itself could not be read far enough to count them */
+  records: number | null;
+}
+
+/** Every stage on a receipt's text, then the rule that it describes this very file (the sha256 must match). */
+export function receiptProblems(receiptText: string, receiptFile: string, actual: ExportFileFacts): InputProblem[] {
+  let doc;
+  try {
+    doc = parseJsonDocument(receiptText, receiptFile, 2);
+  } catch (e) {
+    if (e instanceof InputError) return e.problems;
+    throw e;
+  }
+  if (!validateReceipt(doc.value)) return schemaProblems(validateReceipt.errors, receiptFile, doc);
+  const receipt = doc.value as unknown as ExportReceiptV1;
+  const problems: InputProblem[] = [];
+  const rule = (field: keyof ExportReceiptV1, message: string): void => {
+    problems.push({ file: receiptFile, line: doc.locate(`/${field}`), field, stage: 'rule', message });
+  };
+  if (receipt.sha256 !== actual.sha256) rule('sha256', `the export's sha256 is ${actual.sha256}, the receipt says ${receipt.sha256}: the file changed after export`);
+  if (receipt.bytes !== actual.bytes) rule('bytes', `the export has ${actual.bytes} bytes, the receipt says ${receipt.bytes}`);
+  if (receipt.file !== actual.fileName) rule('file', `the receipt is for "${receipt.file}", not "${actual.fileName}"`);
+  if (actual.format !== null && receipt.format !== actual.format) rule('format', `the receipt says format ${receipt.format}, the file is ${actual.format}`);
+  if (receipt.schema_version !== EXPORT_SCHEMA_VERSION) rule('schema_version', `schema_version ${receipt.schema_version} is not supported (this Aloud writes and reads ${EXPORT_SCHEMA_VERSION})`);
+  if (actual.records !== null && receipt.records !== actual.records) rule('records', `the export has ${actual.records} records, the receipt says ${receipt.records}`);
+  if (receipt.counts.gaps !== receipt.gaps.length) rule('counts', `counts.gaps is ${receipt.counts.gaps} but ${receipt.gaps.length} gaps are listed`);
+  return problems;
+}

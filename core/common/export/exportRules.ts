@@ -1,0 +1,67 @@
+import type { InputProblem } from '../io/inputProblem';
+import type { LocatedValue } from '../io/jsonInput';
+import type { ExportRecordV1 } from './exportRecord';
+
+/** What a project says about its items and labels; without it only the rules internal to the file are checked. */
+export interface ExportProjectFacts {
+  name: string;
+  labels: readonly string[];
+  /** item id → sha256 of its text and of its context (null without context) */
+  items: ReadonlyMap<string, { textSha256: string; contextSha256: string | null }>;
+}
+
+/**
+ * The rule stage of an export, on records that passed the schema: no duplicate (annotator, item); every
+ * commitment's quote is the exact transcript substring at its offsets; a label source exactly when a label;
+ * segments do not end before they start; audio paths stay inside the project. With the project: every item id
+ * exists with the same text and context, every label is in the label schema, the project name matches.
+ */
+export function exportRuleProblems(records: readonly LocatedValue[], file: string, project: ExportProjectFacts | null): InputProblem[] {
+  const problems: InputProblem[] = [];
+  const firstLine = new Map<string, number>();
+  const labels = project ? new Set(project.labels) : null;
+  for (const located of records) {
+    const r = located.value as ExportRecordV1;
+    const at = (pointer: string, field: string, message: string): void => {
+      const prefix = located.pointer === '' ? '' : `[${located.pointer.slice(1)}].`;
+      problems.push({ file, line: located.locate(pointer), field: prefix + field, stage: 'rule', message });
+    };
+    const key = JSON.stringify([r.annotator, r.item_id]);
+    const first = firstLine.get(key);
+    if (first !== undefined) at('/item_id', 'item_id', `duplicate record for annotator "${r.annotator}" and item "${r.item_id}" (first on line ${first})`);
+    else firstLine.set(key, located.line);
+
+    r.commitments.forEach((c, i) => {
+      const where = `/commitments/${i}`;
+      if (r.transcript === null) at(where, `commitments[${i}].quote`, 'a commitment without a transcript: its quote cannot be checked');
+      else if (c.end < c.start || c.end > r.transcript.length) {
+        at(where, `commitments[${i}].end`, `offsets ${c.start}..${c.end} are outside the transcript (length ${r.transcript.length})`);
+      } else if (r.transcript.slice(c.start, c.end) !== c.quote) {
+        at(where, `commitments[${i}].quote`, `quote ${JSON.stringify(c.quote)} is not the transcript text at ${c.start}..${c.end} (${JSON.stringify(r.transcript.slice(c.start, c.end))})`);
+      }
+      if (labels && !labels.has(c.label)) at(where, `commitments[${i}].label`, `label "${c.label}" is not in the project's label schema`);
+    });
+    if ((r.final_label === null) !== (r.label_source === null)) {
+      at('/label_source', 'label_source', r.final_label === null ? 'a label source without a final label' : 'a final label needs its label_source');
+    }
+    r.segments.forEach((s, i) => {
+      if (s.t1_ms < s.t0_ms) at(`/segments/${i}`, `segments[${i}].t1_ms`, `segment ends (${s.t1_ms} ms) before it starts (${s.t0_ms} ms)`);
+    });
+    if (r.audio && (/^([/\\]|[A-Za-z]:)/.test(r.audio.path) || r.audio.path.split(/[/\\]/).includes('..'))) {
+      at('/audio/path', 'audio.path', `audio path "${r.audio.path}" must be relative to the project folder and stay inside it`);
+    }
+    if (!project || !labels) continue;
+    if (r.project !== project.name) at('/project', 'project', `project "${r.project}" is not this project ("${project.name}")`);
+    const item = project.items.get(r.item_id);
+    if (!item) at('/item_id', 'item_id', `item "${r.item_id}" does not exist in the project`);
+    else {
+      if (item.textSha256 !== r.item_text_sha256) at('/item_text_sha256', 'item_text_sha256', `item "${r.item_id}" has different text in the project now`);
+      if (item.contextSha256 !== r.item_context_sha256) at('/item_context_sha256', 'item_context_sha256', `item "${r.item_id}" has a different context in the project now`);
+    }
+    for (const field of ['final_label', 'blind_label'] as const) {
+      const label = r[field];
+      if (label !== null && !labels.has(label)) at(`/${field}`, field, `label "${label}" is not in the project's label schema (${[...labels].join(', ')})`);
+    }
+  }
+  return problems;
+}

@@ -1,0 +1,63 @@
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { parseCsv } from '../io/csv';
+import { InputError, type InputProblem } from '../io/inputProblem';
+import { parseJsonArrayDocument, readJsonLines, type LocatedValue } from '../io/jsonInput';
+import { schemaProblems } from '../io/schemaProblems';
+import { exportCsvToValues, type ExportFormat } from './exportFormats';
+import { exportRecordJsonSchema, type ExportRecordV1 } from './exportRecord';
+import { exportRuleProblems, type ExportProjectFacts } from './exportRules';
+
+const ajv = new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true });
+const validateRecord = ajv.compile<ExportRecordV1>(exportRecordJsonSchema);
+
+export interface ExportValidation {
+  /** records that passed the schema stage (rule problems are about these) */
+  records: ExportRecordV1[];
+  /** records the parse stage could read (for comparing with a receipt); null when the file could not be read */
+  parsedRecords: number | null;
+  problems: InputProblem[];
+}
+
+/**
+ * Parse, schema and rule stages on the text of an export (the input stage ran before, on bytes). A record that
+ * fails a stage is left out of the later ones, so every problem is listed once, at the earliest stage it shows.
+ */
+export function validateExportText(text: string, file: string, format: ExportFormat, project: ExportProjectFacts | null): ExportValidation {
+  const problems: InputProblem[] = [];
+  let parsed: LocatedValue[];
+  let parsedRecords: number;
+  try {
+    if (format === 'jsonl') {
+      const read = readJsonLines(text, file);
+      problems.push(...read.problems);
+      parsed = read.records;
+      parsedRecords = parsed.length + read.problems.length;
+    } else if (format === 'json') {
+      parsed = parseJsonArrayDocument(text, file, 'export records');
+      parsedRecords = parsed.length;
+    } else {
+      const table = parseCsv(text, file);
+      const converted = exportCsvToValues(table, file);
+      problems.push(...converted.problems);
+      parsed = converted.records;
+      parsedRecords = table.rows.length;
+    }
+  } catch (e) {
+    if (e instanceof InputError) return { records: [], parsedRecords: null, problems: e.problems };
+    throw e;
+  }
+  if (parsedRecords === 0 && problems.length === 0) {
+    problems.push({ file, line: null, field: null, stage: 'rule', message: 'the export has no records' });
+  }
+  const valid: LocatedValue[] = [];
+  for (const record of parsed) {
+    if (validateRecord(record.value)) valid.push(record);
+    else problems.push(...schemaProblems(validateRecord.errors, file, record));
+  }
+  problems.push(...exportRuleProblems(valid, file, project));
+  return {
+    records: valid.map((r) => r.value as ExportRecordV1),
+    parsedRecords,
+    problems,
+  };
+}

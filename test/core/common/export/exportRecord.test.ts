@@ -1,0 +1,69 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { describe, expect, it } from 'vitest';
+import { buildExportRecord, EXPORT_FIELDS, exportGaps, exportRecordJsonSchema } from '../../../../core/common/export/exportRecord';
+import { labelledState, SHA_AUDIO, validRecords } from './exportFixtures';
+
+const schemaFile = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../core/common/export/exportRecord.v1.schema.json');
+
+describe('export record v1', () => {
+  it('is a Draft 2020-12 schema in the repo with schema_version 1 and no additional properties at any level', () => {
+    const schema = JSON.parse(readFileSync(schemaFile, 'utf8')) as Record<string, unknown>;
+    expect(schema).toEqual(exportRecordJsonSchema);
+    expect(schema.$schema).toBe('https://json-schema.org/draft/2020-12/schema');
+    expect((schema.properties as Record<string, unknown>).schema_version).toEqual({ const: 1 });
+    expect(Object.keys(schema.properties as object)).toEqual([...EXPORT_FIELDS]);
+    expect(schema.required).toEqual([...EXPORT_FIELDS]);
+    const objectsWithoutClosedKeys: string[] = [];
+    const walk = (node: unknown, where: string): void => {
+      if (node === null || typeof node !== 'object') return;
+      const n = node as Record<string, unknown>;
+      const types = ([] as unknown[]).concat(n.type ?? []);
+      if (types.includes('object') && n.properties && n.additionalProperties !== false) objectsWithoutClosedKeys.push(where);
+      for (const [k, v] of Object.entries(n)) walk(v, `${where}/${k}`);
+    };
+    walk(schema, '');
+    expect(objectsWithoutClosedKeys).toEqual([]);
+  });
+
+  it('maps a folded state field by field, keeping the transcript verbatim', () => {
+    const [record] = validRecords();
+    const state = labelledState('item-1');
+    expect(record).toMatchObject({
+      schema_version: 1,
+      item_id: 'item-1',
+      final_label: 'Polite',
+      label_source: 'voice',
+      blind_label: 'Polite',
+      transcript: state.transcript,
+      audio: { path: 'sessions/ann/audio/item-1.wav', sha256: SHA_AUDIO, duration_ms: 5000 },
+      model: state.model,
+      started_at: state.started_at,
+      completed_at: state.completed_at,
+    });
+    expect(record!.commitments[0]!.quote).toBe(state.transcript.slice(record!.commitments[0]!.start, record!.commitments[0]!.end));
+    expect(Object.keys(record!)).toEqual([...EXPORT_FIELDS]);
+    const validate = new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true }).compile(exportRecordJsonSchema);
+    for (const r of validRecords()) expect(validate(r), JSON.stringify(validate.errors)).toBe(true);
+  });
+
+  it('copies only known fields, so extra fields the fold may add never leak into the contract', () => {
+    const state = { ...labelledState('x'), manual_labels: [], parse_diagnostics: [], extra: 1 } as ReturnType<typeof labelledState>;
+    state.segments = [{ t0_ms: 0, t1_ms: 1, text: 'a', confidence: 0.5 } as never];
+    const record = buildExportRecord({ project: 'p', annotator: 'a', item: { id: 'x', text: 't' }, itemTextSha256: '0'.repeat(64), itemContextSha256: null, state, audioSha256: null, appVersion: '1', configSha256: '0'.repeat(64), exportedAt: '2026-01-01T00:00:00Z' });
+    expect(record.segments).toEqual([{ t0_ms: 0, t1_ms: 1, text: 'a' }]);
+    expect(Object.keys(record)).toEqual([...EXPORT_FIELDS]);
+  });
+
+  it('leaves unknown values null and lists items without audio, transcript or label as gaps', () => {
+    const [, never] = validRecords();
+    expect(never).toMatchObject({ final_label: null, label_source: null, blind_label: null, transcript: null, signals: null, audio: null, model: null, started_at: null, commitments: [], segments: [] });
+    expect(exportGaps(never!).map((g) => g.reason)).toEqual(['no_audio', 'no_transcript', 'no_label']);
+    const partial = { ...labelledState('y'), signals: { silent_chunks: 3 } };
+    const record = buildExportRecord({ project: 'p', annotator: 'a', item: { id: 'y', text: 't' }, itemTextSha256: '0'.repeat(64), itemContextSha256: null, state: partial, audioSha256: null, appVersion: '1', configSha256: '0'.repeat(64), exportedAt: '2026-01-01T00:00:00Z' });
+    expect(record.signals).toMatchObject({ silent_chunks: 3, total_chunks: null, pauses: null, word_count: null });
+    expect(exportGaps(record).map((g) => g.reason)).toEqual(['audio_file_missing']);
+  });
+});
