@@ -1,34 +1,48 @@
 import type { Item } from '../../common/items/item';
+import { formatFromFileName, parseItemsText } from '../../common/items/itemsSource';
+import { InputError, type InputProblem } from '../../common/io/inputProblem';
+import type { InputLimits } from '../../common/io/inputText';
+import { readInputFile } from '../importing/inputFile';
 import { ProjectError } from './projectError';
 
-/** Items as JSON Lines: one object per line with a string `id` and `text`; other keys are metadata. */
+/** A rejected items file: the message is the first problem (file:line: ...), `problems` has them all. */
+export class ItemsFileError extends ProjectError {
+  constructor(readonly problems: InputProblem[], message: string) {
+    super(message);
+  }
+}
+
+function asProjectError(e: unknown): never {
+  if (e instanceof InputError) throw new ItemsFileError(e.problems, e.message);
+  throw e;
+}
+
+/** Items as JSON Lines through the strict parse, schema and rule stages (the text has passed the input stage). */
 export function parseItemsJsonl(text: string, file: string): Item[] {
-  const items: Item[] = [];
-  const seen = new Map<string, number>();
-  const lines = text.split('\n');
-  lines.forEach((raw, index) => {
-    const line = index + 1;
-    if (raw.trim() === '') return;
-    let value: unknown;
-    try {
-      value = JSON.parse(raw);
-    } catch (e) {
-      throw new ProjectError(`${file}:${line}: not valid JSON (${(e as Error).message})`);
+  try {
+    return parseItemsText(text, file, 'jsonl');
+  } catch (e) {
+    return asProjectError(e);
+  }
+}
+
+/** Reads an items file (.jsonl, .json or .csv) through every strict stage; a missing file is an error. */
+export async function readItemsFile(file: string, limits?: InputLimits): Promise<Item[]> {
+  const format = formatFromFileName(file);
+  try {
+    if (format === null) {
+      throw new InputError([{ file, line: null, field: null, stage: 'input', message: 'unknown items file type: use .jsonl, .json or .csv' }]);
     }
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-      throw new ProjectError(`${file}:${line}: an item must be a JSON object with "id" and "text"`);
-    }
-    const { id, text: itemText, context, meta, ...rest } = value as Record<string, unknown>;
-    if (typeof id !== 'string' || id.trim() === '') throw new ProjectError(`${file}:${line}: field "id" must be a non-empty string`);
-    if (typeof itemText !== 'string' || itemText.trim() === '') throw new ProjectError(`${file}:${line}: field "text" must be a non-empty string`);
-    if (context !== undefined && typeof context !== 'string') throw new ProjectError(`${file}:${line}: field "context" must be a string`);
-    if (meta !== undefined && (typeof meta !== 'object' || meta === null || Array.isArray(meta))) {
-      throw new ProjectError(`${file}:${line}: field "meta" must be an object`);
-    }
-    if (seen.has(id)) throw new ProjectError(`${file}:${line}: duplicate item id "${id}" (first on line ${seen.get(id)})`);
-    seen.set(id, line);
-    const metadata = { ...(meta as Record<string, unknown> | undefined), ...rest };
-    items.push({ id, text: itemText, ...(context !== undefined ? { context } : {}), ...(Object.keys(metadata).length ? { meta: metadata } : {}) });
-  });
-  return items;
+    const input = await readInputFile(file, { lineBased: format !== 'json', ...(limits ? { limits } : {}) });
+    return parseItemsText(input.text, file, format);
+  } catch (e) {
+    return asProjectError(e);
+  }
+}
+
+/** The project's items file format: one JSON object per line, id and text first, metadata under "meta". */
+export function formatItemsJsonl(items: readonly Item[]): string {
+  return items
+    .map((item) => `${JSON.stringify({ id: item.id, text: item.text, ...(item.context !== undefined ? { context: item.context } : {}), ...(item.meta ? { meta: item.meta } : {}) })}\n`)
+    .join('');
 }

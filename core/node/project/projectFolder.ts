@@ -3,7 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ConfigError, parseProjectConfig, type ProjectConfig } from '../../common/project/projectConfig';
 import type { Item } from '../../common/items/item';
-import { parseItemsJsonl } from './itemsFile';
+import { readItemsFile } from './itemsFile';
 import { ProjectError } from './projectError';
 
 export const CONFIG_FILE = 'aloud.yaml';
@@ -49,14 +49,7 @@ export function itemsPath(project: OpenProject): string {
 }
 
 export async function loadProjectItems(project: OpenProject): Promise<Item[]> {
-  const file = itemsPath(project);
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (e) {
-    throw new ProjectError(`${file}: cannot read items file (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
-  }
-  return parseItemsJsonl(text, file);
+  return readItemsFile(itemsPath(project));
 }
 
 /** Create a project folder: an empty one with a starter aloud.yaml, or a copy of the demo. */

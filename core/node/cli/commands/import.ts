@@ -1,0 +1,69 @@
+import { parseArgs } from 'node:util';
+import { InputError } from '../../../common/io/inputProblem';
+import { SessionLogError } from '../../../common/session/sessionLog';
+import { importIntoProject, type ImportKind } from '../../importing/itemsImport';
+import { inputLimitsFrom } from '../../importing/inputLimitsOption';
+import { ProjectError } from '../../project/projectError';
+import { loadProjectConfig } from '../../project/projectFolder';
+import { type CliCommand, printJson, requireOption, UsageError, withUsageErrors } from '../cliSupport';
+
+export const importCommand: CliCommand = {
+  name: 'import',
+  summary: 'Import items or a conversation export into a project, all or nothing (conversation gaps go to imports/).',
+  usage:
+    'import --project DIR --items FILE [--kind items|conversations] [--replace [--force]] [--dry-run] [--max-file-bytes N] [--max-line-bytes N] [--json]\n\n' +
+    'FILE is .jsonl, .json (an array) or .csv (header with id,text; other columns become metadata).\n' +
+    'Default: append new ids; an id already in the project must come with identical content.\n' +
+    '--replace: the file becomes the whole item list; removing or changing an item that has session data\n' +
+    '  (audio, transcript or label of any annotator) is refused unless --force.\n' +
+    '--kind conversations: one message per line (message_id, parent_id, role, text, session_id|message_tree_id);\n' +
+    '  each assistant reply to an opening user message becomes an item; excluded replies go to imports/<time>-gaps.jsonl.\n' +
+    '--json prints: messages, conversations, candidate_replies, included_pairs, gaps, distinct_user_contexts,\n' +
+    '  words_all_messages, words_eligible_messages, words_pairs, source_sha256 and the items_* counts.',
+  async run(argv, io) {
+    const { values } = withUsageErrors(() =>
+      parseArgs({ args: argv, strict: true, options: {
+        project: { type: 'string' },
+        items: { type: 'string' },
+        kind: { type: 'string', default: 'items' },
+        replace: { type: 'boolean', default: false },
+        force: { type: 'boolean', default: false },
+        'dry-run': { type: 'boolean', default: false },
+        'max-file-bytes': { type: 'string' },
+        'max-line-bytes': { type: 'string' },
+        json: { type: 'boolean', default: false },
+      } }),
+    );
+    const dir = requireOption(values.project, '--project');
+    const source = requireOption(values.items, '--items');
+    if (values.kind !== 'items' && values.kind !== 'conversations') throw new UsageError(`--kind must be items or conversations (got "${values.kind}")`);
+    if (values.force && !values.replace) throw new UsageError('--force only applies with --replace');
+    const limits = withUsageErrors(() => inputLimitsFrom(values));
+    try {
+      const project = await loadProjectConfig(dir);
+      const summary = await importIntoProject({
+        project,
+        source,
+        kind: values.kind as ImportKind,
+        mode: values.replace ? 'replace' : 'append',
+        force: values.force,
+        dryRun: values['dry-run'],
+        limits,
+      });
+      if (values.json) printJson(io, summary);
+      else {
+        const verb = summary.dry_run ? 'Would import' : 'Imported';
+        const gaps = summary.kind === 'conversations' ? `; ${summary.gaps.length} replies excluded${summary.gap_register ? ` (gap register: ${summary.gap_register})` : ''}` : '';
+        io.out(`${verb} ${summary.included_pairs.length} items from ${summary.source}: ${summary.items_added} added, ${summary.items_unchanged} unchanged, ${summary.items_changed.length} changed, ${summary.items_removed.length} removed; ${summary.items_total} items in ${summary.items_file}${gaps}\n`);
+      }
+      return 0;
+    } catch (e) {
+      if (e instanceof InputError) {
+        if (values.json) printJson(io, { problems: e.problems });
+        throw new UsageError(e.message);
+      }
+      if (e instanceof ProjectError || e instanceof SessionLogError) throw new UsageError(e.message);
+      throw e;
+    }
+  },
+};

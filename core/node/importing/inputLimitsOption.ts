@@ -1,0 +1,21 @@
+import { DEFAULT_INPUT_LIMITS, type InputLimits } from '../../common/io/inputText';
+
+const UNITS: Record<string, number> = { '': 1, b: 1, kib: 1024, mib: 1024 ** 2, gib: 1024 ** 3 };
+
+/** "65536", "64MiB", "1 KiB" → bytes; throws a message naming the option otherwise. */
+export function parseByteSize(value: string, option: string): number {
+  const match = /^(\d+)\s*([a-z]*)$/i.exec(value.trim());
+  const unit = UNITS[(match?.[2] ?? '').toLowerCase()];
+  if (!match || unit === undefined || Number(match[1]) <= 0) {
+    throw new Error(`${option} must be a positive number of bytes, optionally with KiB, MiB or GiB (got "${value}")`);
+  }
+  return Number(match[1]) * unit;
+}
+
+/** Limits from --max-file-bytes / --max-line-bytes, defaulting to 64 MiB a file and 1 MiB a line. */
+export function inputLimitsFrom(values: { 'max-file-bytes'?: string | undefined; 'max-line-bytes'?: string | undefined }): InputLimits {
+  return {
+    maxFileBytes: values['max-file-bytes'] === undefined ? DEFAULT_INPUT_LIMITS.maxFileBytes : parseByteSize(values['max-file-bytes'], '--max-file-bytes'),
+    maxLineBytes: values['max-line-bytes'] === undefined ? DEFAULT_INPUT_LIMITS.maxLineBytes : parseByteSize(values['max-line-bytes'], '--max-line-bytes'),
+  };
+}
