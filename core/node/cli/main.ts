@@ -1,11 +1,14 @@
 import { type CliCommand, type CliIo, UsageError } from './cliSupport';
 import { analyzeCommand } from './commands/analyze';
+import { exportCommand } from './commands/export';
+import { importCommand } from './commands/import';
 import { initCommand } from './commands/init';
 import { itemsCommand } from './commands/items';
+import { validateCommand } from './commands/validate';
 import { modelsCommand } from './commands/models';
 
 /** Every CLI command; names and output fields are a contract with pipelines: keep them stable. */
-const commands: CliCommand[] = [initCommand, itemsCommand, analyzeCommand, modelsCommand];
+const commands: CliCommand[] = [initCommand, itemsCommand, analyzeCommand, modelsCommand, importCommand, exportCommand, validateCommand];
 
 function helpText(): string {
   const width = Math.max(...commands.map((c) => c.name.length));

@@ -1,0 +1,73 @@
+import { parseArgs } from 'node:util';
+import { EXPORT_FORMATS, type ExportFormat } from '../../../common/export/exportFormats';
+import { TRANSCRIPT_FORMATS, type TranscriptFormat } from '../../../common/export/transcriptFormats';
+import { InputError } from '../../../common/io/inputProblem';
+import { SessionLogError } from '../../../common/session/sessionLog';
+import { exportSessions } from '../../export/exportSessions';
+import { projectSessionSource } from '../../export/projectSessions';
+import type { SessionSource } from '../../export/sessionSource';
+import { exportTranscripts } from '../../export/transcriptExport';
+import { ProjectError } from '../../project/projectError';
+import { loadProjectConfig } from '../../project/projectFolder';
+import { SessionNameError } from '../../session/sessionPaths';
+import { type CliCommand, type CliIo, printJson, requireOption, UsageError, withUsageErrors } from '../cliSupport';
+
+/** The export command over any session source (tests pass fixed states; the CLI reads the project's sessions). */
+export function makeExportCommand(sessions: SessionSource): CliCommand {
+  return {
+    name: 'export',
+    summary: 'Export labelled sessions (jsonl|json|csv, validated, with a receipt) or transcripts (txt|srt|vtt).',
+    usage:
+      'export --project DIR [--annotator NAME] --format jsonl|json|csv --out FILE [--json]\n       aloud export --project DIR [--annotator NAME] --format txt|srt|vtt --out DIR [--json]\n\n' +
+      'Records: one per annotator and project item, schema core/common/export/exportRecord.v1.schema.json; every record is\n' +
+      'validated first, the file is written atomically, then FILE.receipt.json (counts, gaps, sha256). One invalid record:\n' +
+      'exit 1, nothing written. Transcripts: DIR/<annotator>/<item>.<format> and DIR/transcripts.receipt.json.',
+    async run(argv: string[], io: CliIo) {
+      const { values } = withUsageErrors(() =>
+        parseArgs({ args: argv, strict: true, options: {
+          project: { type: 'string' },
+          annotator: { type: 'string' },
+          format: { type: 'string' },
+          out: { type: 'string' },
+          json: { type: 'boolean', default: false },
+        } }),
+      );
+      const dir = requireOption(values.project, '--project');
+      const format = requireOption(values.format, '--format');
+      const out = requireOption(values.out, '--out');
+      const isRecords = (EXPORT_FORMATS as readonly string[]).includes(format);
+      if (!isRecords && !(TRANSCRIPT_FORMATS as readonly string[]).includes(format)) {
+        throw new UsageError(`--format must be one of ${[...EXPORT_FORMATS, ...TRANSCRIPT_FORMATS].join(', ')} (got "${format}")`);
+      }
+      try {
+        const project = await loadProjectConfig(dir);
+        const annotator = values.annotator === undefined ? {} : { annotator: values.annotator };
+        if (!isRecords) {
+          const receipt = await exportTranscripts({ project, format: format as TranscriptFormat, outDir: out, sessions, ...annotator });
+          if (values.json) printJson(io, { out, receipt });
+          else io.out(`Wrote ${receipt.files.length} ${format} transcripts to ${out} (${receipt.gaps.length} items without transcript); receipt transcripts.receipt.json\n`);
+          return 0;
+        }
+        const result = await exportSessions({ project, format: format as ExportFormat, out, sessions, ...annotator });
+        for (const warning of result.warnings) io.err(`aloud export: warning: ${warning}\n`);
+        if (values.json) printJson(io, result);
+        else {
+          const { receipt } = result;
+          io.out(`Exported ${receipt.records} records (${receipt.counts.annotators} annotators, ${receipt.counts.items} items) to ${result.file}; ${receipt.counts.gaps} gaps; receipt ${result.receipt_file}\n`);
+        }
+        return 0;
+      } catch (e) {
+        if (e instanceof InputError) {
+          // session data that would make an invalid record: the export refuses as a whole and writes nothing
+          if (values.json) printJson(io, { problems: e.problems });
+          io.err(`aloud export: nothing written: ${e.message}\n`);
+          return 1;
+        }
+        if (e instanceof ProjectError || e instanceof SessionLogError || e instanceof SessionNameError) throw new UsageError(e.message);
+        throw e;
+      }
+    },
+  };
+}
+
+export const exportCommand: CliCommand = makeExportCommand(projectSessionSource);

@@ -1,0 +1,40 @@
+import { parseArgs } from 'node:util';
+import { stat } from 'node:fs/promises';
+import { validateExportFile } from '../../export/validateExport';
+import { inputLimitsFrom } from '../../importing/inputLimitsOption';
+import { ProjectError } from '../../project/projectError';
+import { loadProjectConfig } from '../../project/projectFolder';
+import { type CliCommand, printJson, UsageError, withUsageErrors } from '../cliSupport';
+
+export const validateCommand: CliCommand = {
+  name: 'validate',
+  summary: 'Check an export and its receipt through every stage; prints a JSON list of problems.',
+  usage:
+    'validate FILE [--project DIR] [--max-file-bytes N] [--max-line-bytes N]\n\n' +
+    'Stages: input (size, UTF-8), parse (one JSON value per line/file, duplicate keys, NaN), schema (JSON Schema),\n' +
+    'rule (duplicates, quotes at their offsets; with --project: item ids, texts, labels). FILE.receipt.json, when\n' +
+    'present, must match the file (sha256, bytes, records). Prints [{file, line, field, stage, message}, ...];\n' +
+    'exit 0 when the list is empty, 1 otherwise, 2 for a bad argument.',
+  async run(argv, io) {
+    const { values, positionals } = withUsageErrors(() =>
+      parseArgs({ args: argv, strict: true, allowPositionals: true, options: {
+        project: { type: 'string' },
+        'max-file-bytes': { type: 'string' },
+        'max-line-bytes': { type: 'string' },
+      } }),
+    );
+    if (positionals.length !== 1) throw new UsageError(positionals.length === 0 ? 'missing FILE to validate' : `expected one FILE, got ${positionals.length}`);
+    const file = positionals[0]!;
+    const limits = withUsageErrors(() => inputLimitsFrom(values));
+    if (!(await stat(file).catch(() => null))) throw new UsageError(`${file}: file not found`);
+    try {
+      const project = values.project === undefined ? undefined : await loadProjectConfig(values.project);
+      const result = await validateExportFile(file, { limits, ...(project ? { project } : {}) });
+      printJson(io, result.problems);
+      return result.problems.length === 0 ? 0 : 1;
+    } catch (e) {
+      if (e instanceof ProjectError) throw new UsageError(e.message);
+      throw e;
+    }
+  },
+};

@@ -1,0 +1,148 @@
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { readFile, stat, unlink } from 'node:fs/promises';
+import path from 'node:path';
+import { buildExportRecord, type ExportRecordV1 } from '../../common/export/exportRecord';
+import { serializeExport, type ExportFormat } from '../../common/export/exportFormats';
+import { buildExportReceipt, receiptFileName, type ExportReceiptV1 } from '../../common/export/exportReceipt';
+import type { ExportProjectFacts } from '../../common/export/exportRules';
+import { validateExportText } from '../../common/export/exportValidation';
+import type { Item } from '../../common/items/item';
+import { InputError } from '../../common/io/inputProblem';
+import { sha256Hex } from '../importing/inputFile';
+import { ProjectError } from '../project/projectError';
+import { loadProjectItems, type OpenProject } from '../project/projectFolder';
+import { appVersion } from './appVersion';
+import { writeFileAtomic } from './atomicFile';
+import type { AnnotatorStates, SessionSource } from './sessionSource';
+
+export interface ExportOptions {
+  project: OpenProject;
+  /** only this annotator; default every annotator with a session */
+  annotator?: string;
+  format: ExportFormat;
+  out: string;
+  sessions: SessionSource;
+  now?: () => Date;
+}
+
+export interface ExportResult {
+  file: string;
+  receipt_file: string;
+  receipt: ExportReceiptV1;
+  /** session states for item ids the project no longer has: not exported, listed so nothing vanishes silently */
+  skipped_states: Array<{ annotator: string; item_id: string }>;
+  warnings: string[];
+}
+
+/** What the rule stage needs to know about the project: its name, labels and each item's text and context hashes. */
+export function projectFacts(project: OpenProject, items: readonly Item[]): ExportProjectFacts {
+  return {
+    name: project.config.name,
+    labels: project.config.schema.labels.map((l) => l.name),
+    items: new Map(items.map((i) => [i.id, { textSha256: sha256Hex(i.text), contextSha256: i.context === undefined ? null : sha256Hex(i.context) }])),
+  };
+}
+
+export async function sha256OfFile(file: string): Promise<string> {
+  const hash = createHash('sha256');
+  for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
+  return hash.digest('hex');
+}
+
+/** The WAV's sha256, or null when the file is missing or the path leaves the project folder (the rules report that). */
+async function audioSha256(projectDir: string, relative: string): Promise<string | null> {
+  const root = path.resolve(projectDir);
+  const absolute = path.resolve(root, ...relative.split('/'));
+  if (!absolute.startsWith(root + path.sep)) return null;
+  try {
+    return await sha256OfFile(absolute);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw e;
+  }
+}
+
+/** One record per annotator and project item, in item order; items the annotator never opened have null values. */
+export async function buildExportRecords(
+  project: OpenProject,
+  items: readonly Item[],
+  sessions: readonly AnnotatorStates[],
+  exportedAt: string,
+): Promise<{ records: ExportRecordV1[]; skipped: ExportResult['skipped_states'] }> {
+  const facts = projectFacts(project, items);
+  const configSha256 = sha256Hex(await readFile(project.configPath));
+  const version = await appVersion();
+  const records: ExportRecordV1[] = [];
+  const skipped: ExportResult['skipped_states'] = [];
+  for (const session of sessions) {
+    const byItem = new Map(session.items.map((s) => [s.item_id, s]));
+    for (const item of items) {
+      const state = byItem.get(item.id) ?? null;
+      const hashes = facts.items.get(item.id)!;
+      records.push(
+        buildExportRecord({
+          project: project.config.name,
+          annotator: session.annotator,
+          item,
+          itemTextSha256: hashes.textSha256,
+          itemContextSha256: hashes.contextSha256,
+          state,
+          audioSha256: state?.audio_path ? await audioSha256(project.dir, state.audio_path) : null,
+          appVersion: version,
+          configSha256,
+          exportedAt,
+        }),
+      );
+    }
+    for (const state of session.items) if (!facts.items.has(state.item_id)) skipped.push({ annotator: session.annotator, item_id: state.item_id });
+  }
+  return { records, skipped };
+}
+
+/**
+ * Exports labelled sessions. Every record is validated (the same parse, schema and rule stages as `aloud validate`,
+ * on the exact bytes to be written) before anything is written; one invalid record fails the whole export and
+ * leaves no file and no receipt. The file is written to a temporary name, fsynced and renamed; the receipt only after.
+ */
+export async function exportSessions(options: ExportOptions): Promise<ExportResult> {
+  const { project, out, format } = options;
+  const now = options.now ?? (() => new Date());
+  const folder = await stat(path.dirname(path.resolve(out))).catch(() => null);
+  if (!folder?.isDirectory()) throw new ProjectError(`${out}: the folder ${path.dirname(path.resolve(out))} does not exist`);
+  const items = await loadProjectItems(project);
+  if (items.length === 0) throw new ProjectError(`${project.dir}: the project has no items to export`);
+  const known = await options.sessions.annotators(project);
+  const annotators = options.annotator === undefined ? known : [options.annotator];
+  if (options.annotator !== undefined && !known.includes(options.annotator)) {
+    throw new ProjectError(`${project.dir}: no session for annotator "${options.annotator}"${known.length ? ` (sessions: ${known.join(', ')})` : ''}`);
+  }
+  if (annotators.length === 0) throw new ProjectError(`${project.dir}: no annotator sessions to export yet`);
+  const sessions: AnnotatorStates[] = [];
+  for (const annotator of annotators) sessions.push(await options.sessions.load(project, annotator));
+
+  const { records, skipped } = await buildExportRecords(project, items, sessions, now().toISOString());
+  const text = serializeExport(records, format);
+  const checked = validateExportText(text, out, format, projectFacts(project, items));
+  if (checked.problems.length > 0) throw new InputError(checked.problems);
+
+  const bytes = Buffer.from(text, 'utf8');
+  const receiptFile = receiptFileName(out);
+  // a receipt left from an earlier export must never vouch for the new file, even for a moment
+  await unlink(receiptFile).catch((e: NodeJS.ErrnoException) => {
+    if (e.code !== 'ENOENT') throw e;
+  });
+  await writeFileAtomic(out, bytes);
+  const receipt = buildExportReceipt({
+    file: path.basename(out),
+    format,
+    sha256: sha256Hex(bytes),
+    bytes: bytes.length,
+    records,
+    project: project.config.name,
+    appVersion: await appVersion(),
+    createdAt: now().toISOString(),
+  });
+  await writeFileAtomic(receiptFile, `${JSON.stringify(receipt, null, 2)}\n`);
+  return { file: out, receipt_file: receiptFile, receipt, skipped_states: skipped, warnings: sessions.flatMap((s) => s.warnings) };
+}

@@ -1,0 +1,37 @@
+import { readdir, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { foldSession } from '../../common/session/sessionFold';
+import { EVENT_UPCASTERS } from '../../common/session/sessionLog';
+import type { OpenProject } from '../project/projectFolder';
+import { readSessionLog } from '../session/sessionLogFile';
+import { decodeFileName, sessionPaths } from '../session/sessionPaths';
+import type { AnnotatorStates, SessionSource } from './sessionSource';
+
+/**
+ * Sessions as the session store keeps them: sessions/<annotator>/events.jsonl, read without a lock and without
+ * repairing anything (an export never writes into sessions), folded by the store's pure fold. A torn last line
+ * (a crash mid-write) is left out, as the store does, and reported as a warning; other corruption throws.
+ */
+export const projectSessionSource: SessionSource = {
+  async annotators(project: OpenProject): Promise<string[]> {
+    const root = path.join(path.resolve(project.dir), 'sessions');
+    const entries = await readdir(root, { withFileTypes: true }).catch((e: NodeJS.ErrnoException) => {
+      if (e.code === 'ENOENT') return [];
+      throw e;
+    });
+    const names: string[] = [];
+    for (const entry of entries) {
+      if (!entry.isDirectory()) continue;
+      const hasLog = await stat(path.join(root, entry.name, 'events.jsonl')).then((s) => s.isFile(), () => false);
+      if (hasLog) names.push(decodeFileName(entry.name));
+    }
+    return names.sort();
+  },
+  async load(project: OpenProject, annotator: string): Promise<AnnotatorStates> {
+    const { events: file } = sessionPaths(project.dir, annotator);
+    const { events, torn } = await readSessionLog(file, EVENT_UPCASTERS);
+    const state = foldSession(events, project.config, file);
+    const warnings = torn ? [`${file}:${torn.line}: torn last line (a crash while writing) left out of the export`] : [];
+    return { annotator, items: state.items, warnings };
+  },
+};

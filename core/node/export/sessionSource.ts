@@ -1,0 +1,28 @@
+import type { ItemSessionState } from '../../common/session/itemState';
+import type { OpenProject } from '../project/projectFolder';
+
+/** One annotator's folded session, read without changing anything on disk. */
+export interface AnnotatorStates {
+  annotator: string;
+  items: ItemSessionState[];
+  /** things the export should report but that do not stop it, e.g. a torn last log line left by a crash */
+  warnings: string[];
+}
+
+/** Where exports get per-item session state from: the project's session folders, or states built by a test. */
+export interface SessionSource {
+  annotators(project: OpenProject): Promise<string[]>;
+  load(project: OpenProject, annotator: string): Promise<AnnotatorStates>;
+}
+
+/** A SessionSource over fixed states (tests, and callers that already hold the fold's output). */
+export function fixedSessionSource(sessions: readonly AnnotatorStates[]): SessionSource {
+  return {
+    annotators: async () => sessions.map((s) => s.annotator),
+    load: async (_project, annotator) => {
+      const found = sessions.find((s) => s.annotator === annotator);
+      if (!found) throw new Error(`no session for annotator "${annotator}"`);
+      return found;
+    },
+  };
+}

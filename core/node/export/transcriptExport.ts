@@ -1,0 +1,93 @@
+import { mkdir, stat, unlink } from 'node:fs/promises';
+import path from 'node:path';
+import { formatSrt, formatTranscriptTxt, formatVtt, type TranscriptFormat } from '../../common/export/transcriptFormats';
+import { sha256Hex } from '../importing/inputFile';
+import { ProjectError } from '../project/projectError';
+import { loadProjectItems, type OpenProject } from '../project/projectFolder';
+import { encodeFileName } from '../session/sessionPaths';
+import { appVersion } from './appVersion';
+import { writeFileAtomic } from './atomicFile';
+import type { SessionSource } from './sessionSource';
+
+export interface TranscriptFileEntry {
+  annotator: string;
+  item_id: string;
+  /** relative to the output folder, "/" separated */
+  path: string;
+  sha256: string;
+  bytes: number;
+}
+
+export interface TranscriptExportReceipt {
+  receipt_version: 1;
+  kind: 'transcripts';
+  format: TranscriptFormat;
+  project: string;
+  files: TranscriptFileEntry[];
+  /** items of the exported annotators with no transcript: no file is written for them */
+  gaps: Array<{ annotator: string; item_id: string; reason: 'no_transcript' }>;
+  app_version: string;
+  created_at: string;
+}
+
+export const TRANSCRIPT_RECEIPT = 'transcripts.receipt.json';
+
+/**
+ * Transcript-only export: OUT/<annotator>/<item>.<txt|srt|vtt> for each item with a transcript, names encoded as
+ * the session store encodes them (safe on every file system). Each file is written atomically; the receipt
+ * OUT/transcripts.receipt.json (sha256 of every file) is written last.
+ */
+export async function exportTranscripts(options: {
+  project: OpenProject;
+  annotator?: string;
+  format: TranscriptFormat;
+  outDir: string;
+  sessions: SessionSource;
+  now?: () => Date;
+}): Promise<TranscriptExportReceipt> {
+  const { project, format, outDir } = options;
+  const existing = await stat(outDir).catch(() => null);
+  if (existing && !existing.isDirectory()) throw new ProjectError(`${outDir}: exists and is not a folder (transcript exports write one file per item into a folder)`);
+  const items = await loadProjectItems(project);
+  const known = await options.sessions.annotators(project);
+  if (options.annotator !== undefined && !known.includes(options.annotator)) throw new ProjectError(`${project.dir}: no session for annotator "${options.annotator}"`);
+  const annotators = options.annotator === undefined ? known : [options.annotator];
+  if (annotators.length === 0) throw new ProjectError(`${project.dir}: no annotator sessions to export yet`);
+  // an earlier receipt must not vouch for files this export is about to replace
+  await unlink(path.join(outDir, TRANSCRIPT_RECEIPT)).catch((e: NodeJS.ErrnoException) => {
+    if (e.code !== 'ENOENT') throw e;
+  });
+  const files: TranscriptFileEntry[] = [];
+  const gaps: TranscriptExportReceipt['gaps'] = [];
+  for (const annotator of annotators) {
+    const { items: states } = await options.sessions.load(project, annotator);
+    const byItem = new Map(states.map((s) => [s.item_id, s]));
+    const folder = encodeFileName(annotator, 'annotator name');
+    for (const item of items) {
+      const state = byItem.get(item.id);
+      if (!state || (state.transcript === '' && state.segments.length === 0)) {
+        gaps.push({ annotator, item_id: item.id, reason: 'no_transcript' });
+        continue;
+      }
+      const content = format === 'txt' ? formatTranscriptTxt(state.transcript) : format === 'srt' ? formatSrt(state.segments) : formatVtt(state.segments);
+      const relative = `${folder}/${encodeFileName(item.id, 'item id')}.${format}`;
+      await mkdir(path.join(outDir, folder), { recursive: true });
+      const bytes = Buffer.from(content, 'utf8');
+      await writeFileAtomic(path.join(outDir, ...relative.split('/')), bytes);
+      files.push({ annotator, item_id: item.id, path: relative, sha256: sha256Hex(bytes), bytes: bytes.length });
+    }
+  }
+  const receipt: TranscriptExportReceipt = {
+    receipt_version: 1,
+    kind: 'transcripts',
+    format,
+    project: project.config.name,
+    files,
+    gaps,
+    app_version: await appVersion(),
+    created_at: (options.now ?? (() => new Date()))().toISOString(),
+  };
+  await mkdir(outDir, { recursive: true });
+  await writeFileAtomic(path.join(outDir, TRANSCRIPT_RECEIPT), `${JSON.stringify(receipt, null, 2)}\n`);
+  return receipt;
+}

@@ -1,0 +1,72 @@
+import { stat } from 'node:fs/promises';
+import path from 'node:path';
+import { exportFormatFromFileName } from '../../common/export/exportFormats';
+import { receiptFileName, receiptProblems } from '../../common/export/exportReceipt';
+import { validateExportText } from '../../common/export/exportValidation';
+import { InputError, type InputProblem } from '../../common/io/inputProblem';
+import type { InputLimits } from '../../common/io/inputText';
+import { readInputFile } from '../importing/inputFile';
+import { ItemsFileError } from '../project/itemsFile';
+import { loadProjectItems, type OpenProject } from '../project/projectFolder';
+import { projectFacts, sha256OfFile } from './exportSessions';
+
+export interface ExportFileValidation {
+  file: string;
+  format: string | null;
+  /** records the file holds, when it could be parsed */
+  records: number | null;
+  /** "ok" when a receipt is beside the file and matches, "absent" without one, "invalid" otherwise */
+  receipt: 'ok' | 'absent' | 'invalid';
+  problems: InputProblem[];
+}
+
+/**
+ * Every stage on an export file (input, parse, schema, rule; the project's items and labels when a project is
+ * given), then its receipt when FILE.receipt.json is beside it. Problems are collected, never thrown.
+ */
+export async function validateExportFile(file: string, options: { project?: OpenProject; limits?: InputLimits } = {}): Promise<ExportFileValidation> {
+  const problems: InputProblem[] = [];
+  const format = exportFormatFromFileName(file);
+  let records: number | null = null;
+  if (format === null) {
+    problems.push({ file, line: null, field: null, stage: 'input', message: 'unknown export file type: use .jsonl, .json or .csv' });
+  } else {
+    try {
+      const input = await readInputFile(file, { lineBased: format !== 'json', ...(options.limits ? { limits: options.limits } : {}) });
+      let facts = null;
+      if (options.project) {
+        try {
+          facts = projectFacts(options.project, await loadProjectItems(options.project));
+        } catch (e) {
+          if (!(e instanceof ItemsFileError)) throw e;
+          problems.push(...e.problems);
+        }
+      }
+      const checked = validateExportText(input.text, file, format, facts);
+      records = checked.parsedRecords;
+      problems.push(...checked.problems);
+    } catch (e) {
+      if (!(e instanceof InputError)) throw e;
+      problems.push(...e.problems);
+    }
+  }
+
+  const receiptFile = receiptFileName(file);
+  const receiptExists = await stat(receiptFile).then((s) => s.isFile(), () => false);
+  let receipt: ExportFileValidation['receipt'] = 'absent';
+  if (receiptExists) {
+    let receiptIssues: InputProblem[];
+    try {
+      const receiptInput = await readInputFile(receiptFile, { lineBased: false, ...(options.limits ? { limits: options.limits } : {}) });
+      const size = (await stat(file).catch(() => null))?.size ?? 0;
+      const sha256 = await sha256OfFile(file).catch(() => '');
+      receiptIssues = receiptProblems(receiptInput.text, receiptFile, { fileName: path.basename(file), format, sha256, bytes: size, records });
+    } catch (e) {
+      if (!(e instanceof InputError)) throw e;
+      receiptIssues = e.problems;
+    }
+    receipt = receiptIssues.length === 0 ? 'ok' : 'invalid';
+    problems.push(...receiptIssues);
+  }
+  return { file, format, records, receipt, problems };
+}
