@@ -13,7 +13,7 @@ export interface InstalledModelRecord {
   /** ISO time; downloaded_at for downloads, imported_at for imports */
   downloaded_at?: string;
   imported_at?: string;
-  /** modification time (whole ms) when hashed: while size and mtime are unchanged the digests can be reused */
+  /** modification time when hashed: while size and mtime (to the millisecond) are unchanged the digests can be reused */
   mtime_ms: number;
 }
 

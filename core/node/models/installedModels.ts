@@ -45,7 +45,7 @@ export function modelNameFromFile(file: string): string {
 }
 
 async function digestsOf(file: string, size: number, mtimeMs: number, record: InstalledModelRecord | undefined, options: ListInstalledOptions): Promise<FileDigests> {
-  if (!options.rehash && record && record.bytes === size && record.mtime_ms === Math.trunc(mtimeMs)) {
+  if (!options.rehash && record && record.bytes === size && Math.abs(record.mtime_ms - mtimeMs) < 1) {
     return { bytes: record.bytes, sha1: record.sha1, sha256: record.sha256 };
   }
   return digestFile(file, options.signal);

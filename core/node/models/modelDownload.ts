@@ -167,7 +167,7 @@ export async function downloadModel(entry: ModelManifestEntry, options: Download
       source: 'download',
       origin: entry.url,
       downloaded_at: new Date().toISOString(),
-      mtime_ms: Math.trunc(finalStat.mtimeMs),
+      mtime_ms: finalStat.mtimeMs,
     });
     return { ...resultBase(entry, finalPath, digests, header), status: 'downloaded', resumed_from_bytes: transfer.resumedFrom, restarted: transfer.restarted };
   } finally {

@@ -124,7 +124,7 @@ export async function importModelFile(source: string, options: ImportModelOption
       source: 'import',
       origin: sourcePath,
       imported_at: new Date().toISOString(),
-      mtime_ms: Math.trunc(finalStat.mtimeMs),
+      mtime_ms: finalStat.mtimeMs,
     });
     return { ...base, status };
   } finally {

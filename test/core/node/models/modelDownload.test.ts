@@ -175,8 +175,10 @@ describe('downloadModel from a local server', () => {
 
   it('refuses a second concurrent download of the same model', async () => {
     const entry = entryFor(server.url('/slow/model.bin'), payload);
-    const first = downloadModel(entry, { dir, allowLoopbackHttp: true });
-    await new Promise((r) => setTimeout(r, 20));
+    let transferring!: () => void;
+    const started = new Promise<void>((resolve) => (transferring = resolve));
+    const first = downloadModel(entry, { dir, allowLoopbackHttp: true, onProgress: () => transferring() });
+    await started;
     const second = await downloadError(downloadModel(entry, { dir, allowLoopbackHttp: true }));
     expect(second.kind).toBe('busy');
     expect((await first).status).toBe('downloaded');
