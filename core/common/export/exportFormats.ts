@@ -1,5 +1,5 @@
 import { formatCsv, type CsvTable } from '../io/csv';
-import { InputError, type InputProblem } from '../io/inputProblem';
+import type { InputProblem } from '../io/inputProblem';
 import type { LocatedValue } from '../io/jsonInput';
 import { JsonSyntaxError, parseStrictJson } from '../io/strictJson';
 import { EXPORT_FIELDS, type ExportRecordV1 } from './exportRecord';
@@ -80,9 +80,4 @@ export function exportFormatFromFileName(file: string): ExportFormat | null {
   if (lower.endsWith('.json')) return 'json';
   if (lower.endsWith('.csv')) return 'csv';
   return null;
-}
-
-export function parseExportFormat(value: string): ExportFormat {
-  if ((EXPORT_FORMATS as readonly string[]).includes(value)) return value as ExportFormat;
-  throw new InputError([{ file: '(arguments)', line: null, field: 'format', stage: 'input', message: `unknown export format "${value}"` }]);
 }

@@ -127,6 +127,23 @@ describe('aloud export (records)', () => {
     expect(existsSync(`${out}.receipt.json`)).toBe(true);
   });
 
+  it('re-exporting over a file replaces it and its receipt; a refused export leaves the earlier pair untouched', async () => {
+    const out = path.join(dir, 'again.jsonl');
+    expect((await cli('export', '--project', dir, '--annotator', 'bob', '--format', 'jsonl', '--out', out)).code).toBe(0);
+    expect((await cli('export', '--project', dir, '--format', 'jsonl', '--out', out)).code).toBe(0);
+    const receipt = await readJson<ExportReceiptV1>(`${out}.receipt.json`);
+    expect(receipt.sha256).toBe(sha256(await readFile(out)));
+    expect(receipt.counts.annotators).toBe(2);
+    const before = [await readFile(out), await readFile(`${out}.receipt.json`)];
+    const bad = { item_id: 'demo-01', audio_path: null, audio_ms: 0, transcript: 'x', segments: [], commitments: [], final_label: 'Rude', label_source: 'key' as const, blind_label: 'Rude', signals: null, model: null, started_at: null, completed_at: null, stale_results: 0 };
+    const refused = makeExportCommand(fixedSessionSource([{ annotator: 'x', items: [bad], warnings: [] }]));
+    let err = '';
+    expect(await refused.run(['--project', dir, '--format', 'jsonl', '--out', out], { out: () => undefined, err: (t) => (err += t) })).toBe(1);
+    expect(err).toContain('label "Rude" is not in the project\'s label schema');
+    expect([await readFile(out), await readFile(`${out}.receipt.json`)]).toEqual(before);
+    expect((await cli('validate', out, '--project', dir)).code).toBe(0);
+  });
+
   it('lists session states of items the project no longer has instead of dropping them silently', async () => {
     const orphan = { item_id: 'gone-1', audio_path: null, audio_ms: 0, transcript: '', segments: [], commitments: [], final_label: null, label_source: null, blind_label: null, signals: null, model: null, started_at: null, completed_at: null, stale_results: 0 };
     const command = makeExportCommand(fixedSessionSource([{ annotator: 'x', items: [orphan], warnings: ['a warning'] }]));
