@@ -48,6 +48,8 @@ class StrictJsonParser {
   private readonly maxDepth: number;
   private readonly trackDepth: number;
   private readonly lines = new Map<string, number>();
+  /** keys and indexes from the root to the value being read; a pointer is built from it only when needed */
+  private readonly path: Array<string | number> = [];
 
   constructor(
     private readonly text: string,
@@ -61,20 +63,26 @@ class StrictJsonParser {
   parseDocument(): StrictJsonResult {
     this.skipWhitespace();
     if (this.text.startsWith('```', this.pos)) {
-      this.fail('a Markdown code fence (```) is not JSON: the file must hold only the JSON value', '');
+      this.fail('a Markdown code fence (```) is not JSON: the file must hold only the JSON value');
     }
-    if (this.pos >= this.text.length) this.fail('no JSON value (empty)', '');
-    const value = this.parseValue('', 0);
+    if (this.pos >= this.text.length) this.fail('no JSON value (empty)');
+    const value = this.parseValue(0);
     this.skipWhitespace();
     if (this.pos < this.text.length) {
       const rest = this.text.startsWith('```', this.pos) ? ' (a Markdown code fence)' : '';
-      this.fail(`unexpected text after the JSON value${rest}: exactly one JSON value is allowed`, '');
+      this.fail(`unexpected text after the JSON value${rest}: exactly one JSON value is allowed`);
     }
     return { value, lines: this.lines };
   }
 
-  private fail(message: string, pointer: string): never {
-    throw new JsonSyntaxError(message, this.line, this.pos - this.lineStart + 1, pointer);
+  private pointer(): string {
+    let out = '';
+    for (const key of this.path) out = childPointer(out, key);
+    return out;
+  }
+
+  private fail(message: string): never {
+    throw new JsonSyntaxError(message, this.line, this.pos - this.lineStart + 1, this.pointer());
   }
 
   private skipWhitespace(): void {
@@ -90,33 +98,33 @@ class StrictJsonParser {
     }
   }
 
-  private parseValue(pointer: string, depth: number): unknown {
-    if (depth <= this.trackDepth) this.lines.set(pointer, this.line);
+  private parseValue(depth: number): unknown {
+    if (depth <= this.trackDepth) this.lines.set(this.pointer(), this.line);
     const c = this.text.charCodeAt(this.pos);
-    if (c === 0x7b /* { */) return this.parseObject(pointer, depth);
-    if (c === 0x5b /* [ */) return this.parseArray(pointer, depth);
-    if (c === 0x22 /* " */) return this.parseString(pointer);
-    if (c === 0x2d /* - */ || (c >= 0x30 && c <= 0x39)) return this.parseNumber(pointer);
-    if (Number.isNaN(c)) this.fail('unexpected end of input: a value is missing', pointer);
+    if (c === 0x7b /* { */) return this.parseObject(depth);
+    if (c === 0x5b /* [ */) return this.parseArray(depth);
+    if (c === 0x22 /* " */) return this.parseString();
+    if (c === 0x2d /* - */ || (c >= 0x30 && c <= 0x39)) return this.parseNumber();
+    if (Number.isNaN(c)) this.fail('unexpected end of input: a value is missing');
     WORD.lastIndex = this.pos;
     const word = WORD.exec(this.text)?.[0];
     if (word === 'true' || word === 'false' || word === 'null') {
       this.pos += word.length;
       return word === 'true' ? true : word === 'false' ? false : null;
     }
-    if (word === 'NaN' || word === 'Infinity') this.fail(`${word} is not allowed: JSON numbers must be finite`, pointer);
-    if (word !== undefined) this.fail(`unexpected word "${word.slice(0, 40)}": not a JSON value`, pointer);
-    if (c === 0x27 /* ' */) this.fail('strings must use double quotes, not single quotes', pointer);
-    if (c === 0xfeff) this.fail('byte order mark (U+FEFF) is only allowed at the very start of a file', pointer);
-    this.fail(`unexpected character ${describeChar(this.text, this.pos)}: not a JSON value`, pointer);
+    if (word === 'NaN' || word === 'Infinity') this.fail(`${word} is not allowed: JSON numbers must be finite`);
+    if (word !== undefined) this.fail(`unexpected word "${word.slice(0, 40)}": not a JSON value`);
+    if (c === 0x27 /* ' */) this.fail('strings must use double quotes, not single quotes');
+    if (c === 0xfeff) this.fail('byte order mark (U+FEFF) is only allowed at the very start of a file');
+    this.fail(`unexpected character ${describeChar(this.text, this.pos)}: not a JSON value`);
   }
 
-  private enter(pointer: string, depth: number): void {
-    if (depth >= this.maxDepth) this.fail(`nesting deeper than ${this.maxDepth} levels`, pointer);
+  private enter(depth: number): void {
+    if (depth >= this.maxDepth) this.fail(`nesting deeper than ${this.maxDepth} levels`);
   }
 
-  private parseObject(pointer: string, depth: number): Record<string, unknown> {
-    this.enter(pointer, depth);
+  private parseObject(depth: number): Record<string, unknown> {
+    this.enter(depth);
     this.pos++;
     const result: Record<string, unknown> = {};
     const keyLines = new Map<string, number>();
@@ -127,43 +135,48 @@ class StrictJsonParser {
     }
     for (;;) {
       if (this.text.charCodeAt(this.pos) !== 0x22) {
-        if (this.text.charCodeAt(this.pos) === 0x7d) this.fail('trailing comma before "}"', pointer);
-        this.fail(`expected a double-quoted key, found ${describeChar(this.text, this.pos)}`, pointer);
+        if (this.text.charCodeAt(this.pos) === 0x7d) this.fail('trailing comma before "}"');
+        this.fail(`expected a double-quoted key, found ${describeChar(this.text, this.pos)}`);
       }
       const keyLine = this.line;
-      const key = this.parseString(pointer);
-      const valuePointer = childPointer(pointer, key);
+      const key = this.parseString();
+      this.path.push(key);
       const firstLine = keyLines.get(key);
       if (firstLine !== undefined) {
-        this.fail(`duplicate key "${key}" (first on line ${firstLine}); JSON.parse would silently keep the last one`, valuePointer);
+        this.fail(`duplicate key "${key}" (first on line ${firstLine}); JSON.parse would silently keep the last one`);
       }
       keyLines.set(key, keyLine);
       this.skipWhitespace();
-      if (this.text.charCodeAt(this.pos) !== 0x3a /* : */) this.fail(`expected ":" after key "${key}"`, valuePointer);
+      if (this.text.charCodeAt(this.pos) !== 0x3a /* : */) this.fail(`expected ":" after key "${key}"`);
       this.pos++;
       this.skipWhitespace();
-      const value = this.parseValue(valuePointer, depth + 1);
+      const value = this.parseValue(depth + 1);
       // "__proto__" must become an own property, as with JSON.parse, never the prototype
       if (key === '__proto__') Object.defineProperty(result, key, { value, enumerable: true, writable: true, configurable: true });
       else result[key] = value;
       this.skipWhitespace();
       const next = this.text.charCodeAt(this.pos);
       if (next === 0x2c /* , */) {
+        this.path.pop();
         this.pos++;
         this.skipWhitespace();
         continue;
       }
       if (next === 0x7d) {
+        this.path.pop();
         this.pos++;
         return result;
       }
-      if (Number.isNaN(next)) this.fail('unexpected end of input: "}" is missing', pointer);
-      this.fail(`expected "," or "}" after the value of "${key}", found ${describeChar(this.text, this.pos)}`, valuePointer);
+      if (Number.isNaN(next)) {
+        this.path.pop();
+        this.fail('unexpected end of input: "}" is missing');
+      }
+      this.fail(`expected "," or "}" after the value of "${key}", found ${describeChar(this.text, this.pos)}`);
     }
   }
 
-  private parseArray(pointer: string, depth: number): unknown[] {
-    this.enter(pointer, depth);
+  private parseArray(depth: number): unknown[] {
+    this.enter(depth);
     this.pos++;
     const result: unknown[] = [];
     this.skipWhitespace();
@@ -172,49 +185,54 @@ class StrictJsonParser {
       return result;
     }
     for (;;) {
-      if (this.text.charCodeAt(this.pos) === 0x5d) this.fail('trailing comma before "]"', pointer);
-      const elementPointer = childPointer(pointer, result.length);
-      result.push(this.parseValue(elementPointer, depth + 1));
+      if (this.text.charCodeAt(this.pos) === 0x5d) this.fail('trailing comma before "]"');
+      this.path.push(result.length);
+      result.push(this.parseValue(depth + 1));
       this.skipWhitespace();
       const next = this.text.charCodeAt(this.pos);
       if (next === 0x2c) {
+        this.path.pop();
         this.pos++;
         this.skipWhitespace();
         continue;
       }
       if (next === 0x5d) {
+        this.path.pop();
         this.pos++;
         return result;
       }
-      if (Number.isNaN(next)) this.fail('unexpected end of input: "]" is missing', pointer);
-      this.fail(`expected "," or "]" after element ${result.length - 1}, found ${describeChar(this.text, this.pos)}`, elementPointer);
+      if (Number.isNaN(next)) {
+        this.path.pop();
+        this.fail('unexpected end of input: "]" is missing');
+      }
+      this.fail(`expected "," or "]" after element ${result.length - 1}, found ${describeChar(this.text, this.pos)}`);
     }
   }
 
-  private parseNumber(pointer: string): number {
-    if (this.text.startsWith('-Infinity', this.pos)) this.fail('-Infinity is not allowed: JSON numbers must be finite', pointer);
-    if (this.text.startsWith('-NaN', this.pos)) this.fail('NaN is not allowed: JSON numbers must be finite', pointer);
+  private parseNumber(): number {
+    if (this.text.startsWith('-Infinity', this.pos)) this.fail('-Infinity is not allowed: JSON numbers must be finite');
+    if (this.text.startsWith('-NaN', this.pos)) this.fail('NaN is not allowed: JSON numbers must be finite');
     NUMBER.lastIndex = this.pos;
     const match = NUMBER.exec(this.text)?.[0];
-    if (match === undefined || match === '-') this.fail('invalid number: a digit must follow "-"', pointer);
+    if (match === undefined || match === '-') this.fail('invalid number: a digit must follow "-"');
     const after = this.text.charCodeAt(this.pos + match.length);
-    if (after >= 0x30 && after <= 0x39 && /^-?0$/.test(match)) this.fail('invalid number: leading zeros are not allowed', pointer);
+    if (after >= 0x30 && after <= 0x39 && /^-?0$/.test(match)) this.fail('invalid number: leading zeros are not allowed');
     if (after === 0x2e /* . */ || after === 0x65 || after === 0x45) {
-      this.fail(`invalid number "${this.text.slice(this.pos, this.pos + match.length + 1)}": digits must follow "." and the exponent`, pointer);
+      this.fail(`invalid number "${this.text.slice(this.pos, this.pos + match.length + 1)}": digits must follow "." and the exponent`);
     }
     const value = Number(match);
-    if (!Number.isFinite(value)) this.fail(`number ${match.slice(0, 40)} is out of range (it would become Infinity)`, pointer);
+    if (!Number.isFinite(value)) this.fail(`number ${match.slice(0, 40)} is out of range (it would become Infinity)`);
     this.pos += match.length;
     return value;
   }
 
-  private parseString(pointer: string): string {
+  private parseString(): string {
     const text = this.text;
     this.pos++; // opening quote
     let out = '';
     let chunkStart = this.pos;
     for (;;) {
-      if (this.pos >= text.length) this.fail('unterminated string: the closing " is missing', pointer);
+      if (this.pos >= text.length) this.fail('unterminated string: the closing " is missing');
       const c = text.charCodeAt(this.pos);
       if (c === 0x22) {
         out += text.slice(chunkStart, this.pos);
@@ -222,7 +240,7 @@ class StrictJsonParser {
         return out;
       }
       if (c < 0x20) {
-        this.fail(`control character U+${c.toString(16).padStart(4, '0').toUpperCase()} must be escaped inside a string`, pointer);
+        this.fail(`control character U+${c.toString(16).padStart(4, '0').toUpperCase()} must be escaped inside a string`);
       }
       if (c >= 0xd800 && c <= 0xdfff) {
         const low = text.charCodeAt(this.pos + 1);
@@ -230,7 +248,7 @@ class StrictJsonParser {
           this.pos += 2;
           continue;
         }
-        this.fail(`lone surrogate U+${c.toString(16).toUpperCase()} is not valid Unicode`, pointer);
+        this.fail(`lone surrogate U+${c.toString(16).toUpperCase()} is not valid Unicode`);
       }
       if (c !== 0x5c /* \ */) {
         this.pos++;
@@ -248,14 +266,14 @@ class StrictJsonParser {
         case 'r': out += '\r'; break;
         case 't': out += '\t'; break;
         case 'u': {
-          const unit = this.readHex4(this.pos + 2, pointer);
+          const unit = this.readHex4(this.pos + 2);
           if (unit >= 0xd800 && unit <= 0xdbff) {
-            const low = text.startsWith('\\u', this.pos + 6) ? this.readHex4(this.pos + 8, pointer) : -1;
-            if (low < 0xdc00 || low > 0xdfff) this.fail(`lone surrogate \\u${unit.toString(16).toUpperCase()} is not valid Unicode`, pointer);
+            const low = text.startsWith('\\u', this.pos + 6) ? this.readHex4(this.pos + 8) : -1;
+            if (low < 0xdc00 || low > 0xdfff) this.fail(`lone surrogate \\u${unit.toString(16).toUpperCase()} is not valid Unicode`);
             out += String.fromCharCode(unit, low);
             this.pos += 6;
           } else if (unit >= 0xdc00 && unit <= 0xdfff) {
-            this.fail(`lone surrogate \\u${unit.toString(16).toUpperCase()} is not valid Unicode`, pointer);
+            this.fail(`lone surrogate \\u${unit.toString(16).toUpperCase()} is not valid Unicode`);
           } else {
             out += String.fromCharCode(unit);
           }
@@ -263,16 +281,16 @@ class StrictJsonParser {
           break;
         }
         default:
-          this.fail(`invalid escape "\\${e ?? ''}" in a string`, pointer);
+          this.fail(`invalid escape "\\${e ?? ''}" in a string`);
       }
       this.pos += 2;
       chunkStart = this.pos;
     }
   }
 
-  private readHex4(at: number, pointer: string): number {
+  private readHex4(at: number): number {
     const hex = this.text.slice(at, at + 4);
-    if (!/^[0-9a-fA-F]{4}$/.test(hex)) this.fail(`invalid \\u escape "\\u${hex}": four hex digits are required`, pointer);
+    if (!/^[0-9a-fA-F]{4}$/.test(hex)) this.fail(`invalid \\u escape "\\u${hex}": four hex digits are required`);
     return parseInt(hex, 16);
   }
 }

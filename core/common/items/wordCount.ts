@@ -5,7 +5,5 @@
 export const WORD_PATTERN = /[\p{L}\p{N}_]+/gu;
 
 export function countWords(text: string): number {
-  let n = 0;
-  for (const _ of text.matchAll(WORD_PATTERN)) n++;
-  return n;
+  return text.match(WORD_PATTERN)?.length ?? 0;
 }
