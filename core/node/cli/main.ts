@@ -6,9 +6,10 @@ import { initCommand } from './commands/init';
 import { itemsCommand } from './commands/items';
 import { validateCommand } from './commands/validate';
 import { modelsCommand } from './commands/models';
+import { sessionCommand } from './commands/session';
 
 /** Every CLI command; names and output fields are a contract with pipelines: keep them stable. */
-const commands: CliCommand[] = [initCommand, itemsCommand, analyzeCommand, modelsCommand, importCommand, exportCommand, validateCommand];
+const commands: CliCommand[] = [initCommand, itemsCommand, analyzeCommand, modelsCommand, importCommand, exportCommand, validateCommand, sessionCommand];
 
 function helpText(): string {
   const width = Math.max(...commands.map((c) => c.name.length));

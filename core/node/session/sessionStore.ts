@@ -1,5 +1,6 @@
 import { mkdir, stat } from 'node:fs/promises';
 import { hostname } from 'node:os';
+import path from 'node:path';
 import type { OpenProject } from '../project/projectFolder';
 import type { ItemSessionState } from '../../common/session/itemState';
 import { SessionFold, type SessionState } from '../../common/session/sessionFold';
@@ -58,10 +59,14 @@ export class SessionStore {
     const { project, annotator } = options;
     const fs = options.fs ?? nodeSessionFs;
     const paths = sessionPaths(project.dir, annotator);
-    try {
-      await mkdir(paths.audioDir, { recursive: true });
-    } catch (e) {
-      throw new SessionWriteError(`cannot create ${paths.audioDir}: ${describeFsError(e).text}; Aloud needs a writable project folder to record`, paths.audioDir, describeFsError(e).code);
+    // One level at a time: a recursive mkdir reports ENOENT instead of EROFS on a read-only file system.
+    for (const dir of [path.dirname(paths.dir), paths.dir, paths.audioDir]) {
+      try {
+        await mkdir(dir);
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code === 'EEXIST') continue;
+        throw new SessionWriteError(`cannot create ${dir}: ${describeFsError(e).text}; Aloud needs a writable project folder to record`, dir, describeFsError(e).code);
+      }
     }
     const lock = await acquireSessionLock(paths.lock, { sessionLabel: `the session of "${annotator}" in ${project.dir}`, ...(options.now ? { now: options.now } : {}) });
     try {

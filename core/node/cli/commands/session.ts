@@ -1,0 +1,203 @@
+import { parseArgs } from 'node:util';
+import type { ItemSessionState } from '../../../common/session/itemState';
+import { foldSession } from '../../../common/session/sessionFold';
+import { SessionLogError } from '../../../common/session/sessionLog';
+import { SESSION_SAMPLE_RATE } from '../../../common/session/sessionEvents';
+import { readWav, resampleTo16k, WavError } from '../../audio/wavFile';
+import { ProjectError } from '../../project/projectError';
+import { loadProjectConfig, loadProjectItems } from '../../project/projectFolder';
+import { openSessionEngine } from '../../session/sessionEngine';
+import { SessionEngineError } from '../../session/sessionModel';
+import { SessionWriteError } from '../../session/sessionFs';
+import { SessionLockedError } from '../../session/sessionLock';
+import { readSessionLog } from '../../session/sessionLogFile';
+import { SessionNameError, sessionPaths } from '../../session/sessionPaths';
+import { SessionService, SessionUsageError } from '../../session/sessionService';
+import type { SessionOpenReport } from '../../session/sessionStore';
+import { type CliCommand, type CliIo, printJson, requireOption, UsageError, withUsageErrors } from '../cliSupport';
+
+/** Audio is fed as the recorder delivers it: 200 ms chunks. */
+const CHUNK_MS = 200;
+
+const usage = [
+  'session ingest --project DIR --annotator NAME --item ID --wav FILE.wav [--realtime] [--model FILE] [--progress] [--json]',
+  '       aloud session show --project DIR --annotator NAME [--item ID] [--json]',
+].join('\n');
+
+function seconds(samples: number): string {
+  return `${(samples / SESSION_SAMPLE_RATE).toFixed(2)} s`;
+}
+
+/** One stderr line per thing the opening repaired, so nothing recovered goes unreported. */
+function reportRecovery(io: CliIo, report: SessionOpenReport): void {
+  const say = (text: string) => io.err(`aloud session: ${text}\n`);
+  if (report.tookOverLock) {
+    const o = report.tookOverLock;
+    say(`took over the lock of process ${o.pid} on ${o.host} (started ${o.started_at}), which is no longer running`);
+  }
+  if (report.torn) say(`events.jsonl line ${report.torn.line} was torn by a crash (${report.torn.bytes} bytes): cut from the log, kept in ${report.torn.tornFile}`);
+  for (const r of report.recoveredAudio) {
+    say(`recovered the audio of "${r.item_id}": ${seconds(r.samples_total)} on disk, the log had ${seconds(r.samples_logged)}${r.header_repaired ? '; WAV header repaired' : ''}`);
+  }
+  if (report.interruptedRecording) say(`the recording of "${report.interruptedRecording}" was interrupted; it is closed and its signals recomputed`);
+}
+
+/** Errors a person can act on become one line: exit 2 for bad input, SessionWriteError (disk) passes through. */
+async function withSessionErrors<T>(run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (e) {
+    if (
+      e instanceof ProjectError ||
+      e instanceof SessionLogError ||
+      e instanceof SessionLockedError ||
+      e instanceof SessionNameError ||
+      e instanceof SessionUsageError ||
+      e instanceof SessionEngineError ||
+      e instanceof WavError
+    ) {
+      throw new UsageError(e.message);
+    }
+    throw e;
+  }
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+async function ingest(argv: string[], io: CliIo): Promise<number> {
+  const { values } = withUsageErrors(() =>
+    parseArgs({
+      args: argv,
+      strict: true,
+      options: {
+        project: { type: 'string' },
+        annotator: { type: 'string' },
+        item: { type: 'string' },
+        wav: { type: 'string' },
+        model: { type: 'string' },
+        realtime: { type: 'boolean', default: false },
+        progress: { type: 'boolean', default: false },
+        json: { type: 'boolean', default: false },
+      },
+    }),
+  );
+  const projectDir = requireOption(values.project, '--project');
+  const annotator = requireOption(values.annotator, '--annotator');
+  const itemId = requireOption(values.item, '--item');
+  const wavFile = requireOption(values.wav, '--wav');
+  return withSessionErrors(async () => {
+    const project = await loadProjectConfig(projectDir);
+    const items = await loadProjectItems(project);
+    if (!items.some((item) => item.id === itemId)) throw new UsageError(`--item: "${itemId}" is not in ${project.config.items}`);
+    const wav = await readWav(wavFile);
+    const pcm = resampleTo16k(wav.samples, wav.sampleRate);
+    const engine = await openSessionEngine({ project, modelFile: values.model ?? null });
+    let service: SessionService;
+    try {
+      service = await SessionService.open({ project, annotator, items, engine });
+    } catch (e) {
+      await engine.transcriber.close();
+      throw e;
+    }
+    try {
+      reportRecovery(io, service.store.report);
+      const fed = await feed(service, itemId, pcm, wavFile, { realtime: values.realtime, progress: values.progress }, io);
+      await service.stopRecording('end_of_input');
+      await service.drainTranscriptions();
+      const item = service.itemState(itemId)!;
+      if (values.json) printJson(io, { annotator, item_id: itemId, fed_ms: Math.round((fed * 1000) / SESSION_SAMPLE_RATE), item });
+      else io.out(`${itemId}\t${(item.audio_ms / 1000).toFixed(2)} s\t${item.final_label ?? '(no label)'}\t${item.label_source ?? '-'}\t${item.transcript}\n`);
+    } finally {
+      await service.close();
+    }
+    return 0;
+  });
+}
+
+/** Feeds the clip in 200 ms chunks through the recorder's path, paced in real time when asked. Returns samples fed. */
+async function feed(
+  service: SessionService,
+  itemId: string,
+  pcm: Float32Array,
+  wavFile: string,
+  { realtime, progress }: { realtime: boolean; progress: boolean },
+  io: CliIo,
+): Promise<number> {
+  await service.openItem(itemId);
+  await service.startRecording({ device: `file:${wavFile}` });
+  const chunk = (SESSION_SAMPLE_RATE * CHUNK_MS) / 1000;
+  io.err(`aloud session ingest: recording "${itemId}" from ${wavFile} (${seconds(pcm.length)}, ${realtime ? 'real time' : 'as fast as possible'})\n`);
+  const start = Date.now();
+  let fed = 0;
+  for (let k = 0; fed < pcm.length; k++) {
+    if (realtime) await sleep(start + k * CHUNK_MS - Date.now());
+    const next = pcm.subarray(fed, Math.min(pcm.length, fed + chunk));
+    await service.appendAudio(next);
+    fed += next.length;
+    if (progress) io.err(`aloud session ingest: fed_ms=${Math.round((fed * 1000) / SESSION_SAMPLE_RATE)}\n`);
+  }
+  return fed;
+}
+
+async function show(argv: string[], io: CliIo): Promise<number> {
+  const { values } = withUsageErrors(() =>
+    parseArgs({
+      args: argv,
+      strict: true,
+      options: {
+        project: { type: 'string' },
+        annotator: { type: 'string' },
+        item: { type: 'string' },
+        json: { type: 'boolean', default: false },
+      },
+    }),
+  );
+  const projectDir = requireOption(values.project, '--project');
+  const annotator = requireOption(values.annotator, '--annotator');
+  return withSessionErrors(async () => {
+    const project = await loadProjectConfig(projectDir);
+    const paths = sessionPaths(project.dir, annotator);
+    const { events, torn } = await readSessionLog(paths.events);
+    if (events.length === 0) throw new UsageError(`no session of "${annotator}" in ${project.dir} (${paths.events} not found)`);
+    if (torn) {
+      io.err(`aloud session: ${paths.events}:${torn.line}: torn last line (a crash cut it); it is cut and kept in a .torn file when the session is next opened for writing\n`);
+    }
+    const state = foldSession(events, project.config, paths.events);
+    if (state.recording) io.err(`aloud session: the recording of "${state.recording.item_id}" was interrupted; opening the session for writing recovers it\n`);
+    let items: ItemSessionState[] = state.items;
+    if (values.item !== undefined) {
+      items = state.items.filter((i) => i.item_id === values.item);
+      if (items.length === 0) throw new UsageError(`--item: "${values.item}" has no events in the session of "${annotator}"`);
+    }
+    if (values.json) {
+      printJson(io, values.item !== undefined ? items[0] : { ...state, items });
+    } else {
+      for (const i of items) io.out(`${i.item_id}\t${(i.audio_ms / 1000).toFixed(2)} s\t${i.final_label ?? '(no label)'}\t${i.label_source ?? '-'}\t${i.transcript}\n`);
+    }
+    return 0;
+  });
+}
+
+export const sessionCommand: CliCommand = {
+  name: 'session',
+  summary: "Feed a WAV through the recorder's pipeline (ingest) or print an annotator's folded session (show).",
+  usage,
+  async run(argv, io) {
+    const [sub, ...rest] = argv;
+    if (sub === 'ingest') {
+      try {
+        return await ingest(rest, io);
+      } catch (e) {
+        if (e instanceof SessionWriteError) {
+          io.err(`aloud session ingest: ${e.message}\n`);
+          return 1;
+        }
+        throw e;
+      }
+    }
+    if (sub === 'show') return show(rest, io);
+    throw new UsageError(sub === undefined ? 'missing subcommand: ingest or show' : `unknown subcommand "${sub}" (ingest or show)`);
+  },
+};
