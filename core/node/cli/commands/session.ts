@@ -89,6 +89,7 @@ async function ingest(argv: string[], io: CliIo): Promise<number> {
   const wavFile = requireOption(values.wav, '--wav');
   return withSessionErrors(async () => {
     const project = await loadProjectConfig(projectDir);
+    sessionPaths(project.dir, annotator); // a name that cannot be a folder is refused before the model loads
     const items = await loadProjectItems(project);
     if (!items.some((item) => item.id === itemId)) throw new UsageError(`--item: "${itemId}" is not in ${project.config.items}`);
     const wav = await readWav(wavFile);

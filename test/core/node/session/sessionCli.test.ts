@@ -1,0 +1,103 @@
+import { appendFile, cp, mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { DEMO_PROJECT_DIR } from '../../../../core/node/project/projectFolder';
+import { sessionPaths } from '../../../../core/node/session/sessionPaths';
+import { cli } from '../../../helpers/cli';
+
+const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
+const model = path.resolve(repo, '../shared/models/for-tests-ggml-tiny.en.bin');
+const clip = path.resolve(repo, '../shared/fixtures/audio/commit-polite.wav');
+
+async function project(): Promise<string> {
+  const dir = path.join(await mkdtemp(path.join(tmpdir(), 'aloud-session-cli-')), 'proj');
+  await cp(DEMO_PROJECT_DIR, dir, { recursive: true });
+  return dir;
+}
+
+const ts = '2024-05-01T10:00:00.000Z';
+const line = (seq: number, type: string, data: unknown) => `${JSON.stringify({ v: 1, seq, ts, type, data })}\n`;
+
+async function writeLog(dir: string): Promise<string> {
+  const paths = sessionPaths(dir, 'ana');
+  await mkdir(paths.dir, { recursive: true });
+  const segments = [{ t0_ms: 0, t1_ms: 1800, text: ' Hmm, kind of polite. I label this polite.' }];
+  await writeFile(
+    paths.events,
+    line(1, 'session_started', { annotator: 'ana', project_name: 'politeness-demo', sample_rate: 16000 }) +
+      line(2, 'item_opened', { item_id: 'demo-01' }) +
+      line(3, 'utterance_transcribed', { item_id: 'demo-01', utterance: 0, request_id: 'r1', start_sample: 0, end_sample: 28800, segments, model: { name: 'tiny.en', sha256: 'x' } }) +
+      line(4, 'item_opened', { item_id: 'demo-02' }),
+  );
+  return paths.events;
+}
+
+describe('aloud session show', () => {
+  it('prints the folded state, or one item with the required fields', async () => {
+    const dir = await project();
+    await writeLog(dir);
+    const all = await cli('session', 'show', '--project', dir, '--annotator', 'ana', '--json');
+    expect(all.code).toBe(0);
+    const state = JSON.parse(all.out);
+    expect(state).toMatchObject({ annotator: 'ana', current_item: 'demo-02', recording: null });
+    expect(state.items.map((i: { item_id: string }) => i.item_id)).toEqual(['demo-01', 'demo-02']);
+    const one = await cli('session', 'show', '--project', dir, '--annotator', 'ana', '--item', 'demo-01', '--json');
+    const item = JSON.parse(one.out);
+    for (const field of ['audio_path', 'audio_ms', 'transcript', 'segments', 'commitments', 'final_label', 'label_source', 'signals']) expect(item).toHaveProperty(field);
+    expect(item).toMatchObject({ transcript: ' Hmm, kind of polite. I label this polite.', final_label: 'Polite', label_source: 'voice', audio_ms: 0, audio_path: null });
+    expect(item.commitments[0].quote).toBe('I label this polite');
+    expect(item.signals).toMatchObject({ filler_count: 2, commitment_count: 1 });
+  });
+
+  it('reports a torn last line without changing the log, and names the line of other corruption', async () => {
+    const dir = await project();
+    const events = await writeLog(dir);
+    await appendFile(events, '{"v":1,"seq":5,"ts":"2024-05-01T1');
+    const torn = await cli('session', 'show', '--project', dir, '--annotator', 'ana', '--json');
+    expect(torn.code).toBe(0);
+    expect(torn.err).toContain(`${events}:5: torn last line`);
+    await appendFile(events, '\n');
+    const corrupt = await cli('session', 'show', '--project', dir, '--annotator', 'ana', '--json');
+    expect(corrupt.code).toBe(2);
+    expect(corrupt.err.trim()).toMatch(new RegExp(`^aloud session: ${events.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:5: not valid JSON`));
+  });
+
+  it('bad arguments: one line, exit 2', async () => {
+    const dir = await project();
+    expect((await cli('session', 'show', '--project', dir, '--annotator', 'nobody')).err).toContain('no session of "nobody"');
+    expect((await cli('session', 'show', '--project', dir)).err).toBe('aloud session: missing required option --annotator\n');
+    expect((await cli('session', 'frobnicate')).err).toBe('aloud session: unknown subcommand "frobnicate" (ingest or show)\n');
+    await writeLog(dir);
+    const unknown = await cli('session', 'show', '--project', dir, '--annotator', 'ana', '--item', 'demo-99', '--json');
+    expect(unknown).toMatchObject({ code: 2, err: 'aloud session: --item: "demo-99" has no events in the session of "ana"\n' });
+  });
+});
+
+describe('aloud session ingest arguments', () => {
+  it('without a model: exit 2 and a line saying how to get one', async () => {
+    const dir = await project();
+    const saved = process.env.ALOUD_MODELS_DIR;
+    process.env.ALOUD_MODELS_DIR = await mkdtemp(path.join(tmpdir(), 'aloud-no-models-'));
+    const r = await cli('session', 'ingest', '--project', dir, '--annotator', 'ana', '--item', 'demo-01', '--wav', clip).finally(() => {
+      if (saved === undefined) delete process.env.ALOUD_MODELS_DIR;
+      else process.env.ALOUD_MODELS_DIR = saved;
+    });
+    expect(r.code).toBe(2);
+    expect(r.err.trim().split('\n')).toHaveLength(1);
+    expect(r.err).toContain('no whisper model "tiny.en"');
+    expect(r.err).toContain('aloud models download tiny.en');
+    expect(existsSync(path.join(dir, 'sessions'))).toBe(false);
+  });
+
+  it('an unknown item, a missing WAV and a bad annotator name are named', async () => {
+    const dir = await project();
+    const base = ['session', 'ingest', '--project', dir, '--annotator', 'ana', '--model', model];
+    expect((await cli(...base, '--item', 'nope', '--wav', clip)).err).toBe('aloud session: --item: "nope" is not in items.jsonl\n');
+    expect((await cli(...base, '--item', 'demo-01', '--wav', path.join(dir, 'missing.wav'))).err).toContain(`${path.join(dir, 'missing.wav')}: cannot read the file`);
+    const badName = await cli('session', 'ingest', '--project', dir, '--annotator', 'a\tb', '--item', 'demo-01', '--wav', clip, '--model', model);
+    expect(badName).toMatchObject({ code: 2, err: 'aloud session: annotator name "a\\tb" contains control characters\n' });
+  });
+});
