@@ -67,8 +67,8 @@ export interface SessionServiceEvents {
   event: [SessionEvent];
   /** an item's folded state changed (transcript, labels, audio, signals) */
   item: [ItemSessionState];
-  /** a write failed; recording has stopped and what was saved before is intact */
-  error: [SessionWriteError];
+  /** a write failed; recording has stopped and what was saved before is intact (not 'error': an unheard 'error' would throw) */
+  write_error: [SessionWriteError];
 }
 
 interface Recording {
@@ -273,7 +273,7 @@ export class SessionService extends EventEmitter<SessionServiceEvents> {
     } catch (e) {
       if (e instanceof SessionWriteError) {
         await this.abortRecording(e);
-        this.emit('error', e);
+        this.emit('write_error', e);
       }
       throw e;
     }

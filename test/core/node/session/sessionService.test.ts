@@ -154,7 +154,7 @@ describe('SessionService', () => {
     const fs = faultyFs({ affects: (p) => p.endsWith('.wav') });
     const service = await SessionService.open({ project, annotator: 'ana', items, fs });
     const errors: SessionWriteError[] = [];
-    service.on('error', (e) => errors.push(e));
+    service.on('write_error', (e) => errors.push(e));
     await service.openItem('demo-01');
     await service.startRecording();
     for (let i = 0; i < 5; i++) await service.appendAudio(chunk()); // 1 s: flushed
