@@ -1,0 +1,205 @@
+#!/usr/bin/env node
+// Compiles Aloud's whisper.cpp binding (core/node/engine/native) with the CPU's SIMD, once.
+// Run by `npm install` / `npm ci` (root postinstall) and by `npm run build:engine`.
+//
+//   node scripts/build-engine.mjs [--force]
+//
+// Environment:
+//   ALOUD_PORTABLE_BUILD=1     distributable build: x86-64-v3 (AVX2, FMA, F16C) or armv8-a (NEON) instead of
+//                              this CPU's full instruction set (-march=native / -mcpu=native)
+//   ALOUD_SKIP_ENGINE_BUILD=1  do not build (e.g. for renderer-only work); the engine then reports it is missing
+//   ALOUD_ENGINE_OPENMP=1      use OpenMP threads in ggml (default: ggml's own thread pool)
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const nativeDir = path.join(root, 'core/node/engine/native');
+const addonPath = path.join(nativeDir, 'build/Release/aloud_whisper.node');
+const stampPath = path.join(nativeDir, 'build/aloud-build-stamp.json');
+const require = createRequire(path.join(root, 'package.json'));
+
+const say = (line) => process.stderr.write(`aloud engine build: ${line}\n`);
+
+function fail(lines) {
+  for (const line of lines) say(line);
+  process.exit(1);
+}
+
+function toolchainAdvice() {
+  switch (process.platform) {
+    case 'darwin':
+      return ['Install the Xcode Command Line Tools: xcode-select --install (python3 and make come with them).'];
+    case 'win32':
+      return [
+        'Install Visual Studio Build Tools with the "Desktop development with C++" workload, and Python 3:',
+        '  winget install Microsoft.VisualStudio.2022.BuildTools Python.Python.3.12',
+      ];
+    default:
+      return [
+        'Install a C/C++ toolchain, make and python3:',
+        '  Debian/Ubuntu: sudo apt-get install build-essential python3',
+        '  Fedora/RHEL:   sudo dnf install gcc-c++ make python3',
+        '  Arch:          sudo pacman -S base-devel python',
+      ];
+  }
+}
+
+/** Compiler flags for the SIMD the build must have, and the whisper.cpp system-info features that prove it. */
+function simdTarget(portable) {
+  const arch = process.arch;
+  if (process.platform === 'win32') {
+    // MSVC has no "native": AVX2 (which implies FMA and F16C code paths in ggml) is the baseline either way.
+    return arch === 'x64'
+      ? { cflags: '', msvcArch: '/arch:AVX2', expect: ['AVX2 = 1'], label: 'MSVC /arch:AVX2' }
+      : { cflags: '', msvcArch: '', expect: arch === 'arm64' ? ['NEON = 1'] : [], label: 'MSVC default' };
+  }
+  if (arch === 'x64') {
+    const cflags = portable ? '-march=x86-64-v3' : '-march=native';
+    return { cflags, msvcArch: '', expect: ['AVX2 = 1', 'FMA = 1', 'F16C = 1'], label: cflags };
+  }
+  if (arch === 'arm64') {
+    // -mcpu=native is what whisper.cpp's own Makefile uses on aarch64; older Apple clang rejects -march=native.
+    const cflags = portable ? '-march=armv8-a' : '-mcpu=native';
+    return { cflags, msvcArch: '', expect: ['NEON = 1'], label: cflags };
+  }
+  return { cflags: '', msvcArch: '', expect: [], label: `no SIMD flags for ${arch}` };
+}
+
+function findNodeGyp() {
+  const candidates = [
+    process.env.npm_config_node_gyp,
+    path.resolve(path.dirname(process.execPath), '../lib/node_modules/npm/node_modules/node-gyp/bin/node-gyp.js'),
+    path.resolve(path.dirname(process.execPath), 'node_modules/npm/node_modules/node-gyp/bin/node-gyp.js'),
+  ];
+  try {
+    candidates.push(require.resolve('node-gyp/bin/node-gyp.js'));
+  } catch {
+    // not installed locally; npm's bundled copy is the usual one
+  }
+  return candidates.find((c) => c && existsSync(c));
+}
+
+function sha256(file) {
+  return createHash('sha256').update(readFileSync(file)).digest('hex');
+}
+
+function readStamp() {
+  try {
+    return readFileSync(stampPath, 'utf8');
+  } catch {
+    return '';
+  }
+}
+
+/** Loads the addon in a fresh process and returns whisper.cpp's system info, or throws with the reason. */
+function probeAddon() {
+  const probe = spawnSync(process.execPath, ['-e', `process.stdout.write(require(${JSON.stringify(addonPath)}).systemInfo())`], {
+    encoding: 'utf8',
+  });
+  if (probe.status !== 0) throw new Error((probe.stderr || `exit ${probe.status}`).trim().split('\n')[0]);
+  return probe.stdout;
+}
+
+function main() {
+  if (process.env.ALOUD_SKIP_ENGINE_BUILD === '1') {
+    say('skipped (ALOUD_SKIP_ENGINE_BUILD=1); transcription will not work until `npm run build:engine`.');
+    return;
+  }
+  const force = process.argv.includes('--force');
+  const portable = process.env.ALOUD_PORTABLE_BUILD === '1';
+  const openmp = process.env.ALOUD_ENGINE_OPENMP === '1';
+  const target = simdTarget(portable);
+
+  let whisperPackage;
+  try {
+    whisperPackage = path.dirname(require.resolve('smart-whisper/package.json'));
+  } catch {
+    fail(['the smart-whisper package (the whisper.cpp sources) is not installed: run `npm install` first.']);
+  }
+  const whisperVersion = JSON.parse(readFileSync(path.join(whisperPackage, 'package.json'), 'utf8')).version;
+  const whisperSourceSha = sha256(path.join(whisperPackage, 'whisper.cpp/src/whisper.cpp')).slice(0, 12);
+  const ownVersion = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).version;
+
+  const stamp = JSON.stringify({
+    flags: target.label,
+    portable,
+    openmp,
+    platform: process.platform,
+    arch: process.arch,
+    napi: process.versions.napi,
+    binding: sha256(path.join(nativeDir, 'aloud_whisper.cc')),
+    gyp: sha256(path.join(nativeDir, 'binding.gyp')),
+    whisper: `${whisperVersion}:${whisperSourceSha}`,
+  });
+  if (!force && existsSync(addonPath) && readStamp() === stamp) {
+    try {
+      probeAddon();
+      say(`up to date (${target.label}${portable ? ', portable' : ''}); --force rebuilds.`);
+      return;
+    } catch {
+      say('existing build does not load; rebuilding.');
+    }
+  }
+
+  const nodeGyp = findNodeGyp();
+  if (!nodeGyp) fail(['node-gyp was not found (it ships with npm).', ...toolchainAdvice()]);
+
+  const compileFlags = [target.label, portable ? 'portable' : 'native', openmp ? 'openmp' : 'ggml-threads'].join(', ');
+  mkdirSync(path.join(nativeDir, 'generated'), { recursive: true });
+  writeFileSync(
+    path.join(nativeDir, 'generated/aloud_build_info.h'),
+    [
+      '// Written by scripts/build-engine.mjs; not committed.',
+      `#define ALOUD_WHISPER_BINDING_VERSION ${JSON.stringify(`aloud-whisper ${ownVersion}`)}`,
+      `#define ALOUD_WHISPER_CPP_VERSION ${JSON.stringify(`vendored by smart-whisper ${whisperVersion} (whisper.cpp source sha256 ${whisperSourceSha})`)}`,
+      `#define ALOUD_WHISPER_COMPILE_FLAGS ${JSON.stringify(compileFlags)}`,
+      '',
+    ].join('\n'),
+  );
+
+  const env = { ...process.env };
+  if (target.cflags) {
+    env.CFLAGS = `${env.CFLAGS ?? ''} ${target.cflags}`.trim();
+    env.CXXFLAGS = `${env.CXXFLAGS ?? ''} ${target.cflags}`.trim();
+  }
+  if (target.msvcArch) env.ALOUD_ENGINE_MSVC_ARCH = target.msvcArch;
+  const args = [nodeGyp, 'rebuild', `--jobs=${availableParallelism()}`];
+  // Installed Node ships its headers; using them avoids a download (and works offline).
+  const localNode = path.resolve(path.dirname(process.execPath), '..');
+  if (existsSync(path.join(localNode, 'include/node/common.gypi'))) args.push(`--nodedir=${localNode}`);
+
+  say(`compiling whisper.cpp with ${target.label}${portable ? ' (portable build)' : ''}; this takes about a minute…`);
+  const started = Date.now();
+  const build = spawnSync(process.execPath, args, { cwd: nativeDir, env, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+  const logPath = path.join(nativeDir, 'generated/build.log');
+  writeFileSync(logPath, `${build.stdout ?? ''}${build.stderr ?? ''}`);
+  if (build.status !== 0) {
+    const tail = `${build.stdout ?? ''}${build.stderr ?? ''}`.trim().split('\n').slice(-25);
+    fail([
+      ...tail,
+      `compiling the whisper.cpp binding failed (node-gyp exit ${build.status ?? build.signal}; full log: ${logPath}).`,
+      ...toolchainAdvice(),
+      'Then run: npm run build:engine',
+    ]);
+  }
+
+  let systemInfo;
+  try {
+    systemInfo = probeAddon();
+  } catch (e) {
+    fail([`the binding was built but does not load: ${e.message}`, ...toolchainAdvice()]);
+  }
+  const missing = target.expect.filter((feature) => !systemInfo.includes(feature));
+  if (missing.length > 0) {
+    fail([`the binding was built without ${missing.join(', ')} (whisper.cpp reports: ${systemInfo}).`]);
+  }
+  writeFileSync(stampPath, stamp);
+  say(`done in ${Math.round((Date.now() - started) / 1000)} s: ${systemInfo}`);
+}
+
+main();
