@@ -1,3 +1,5 @@
+import { stat } from 'node:fs/promises';
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { ManifestError, type ModelManifest } from '../../../common/models/modelManifest';
 import { ModelFileError } from '../../../common/models/modelFileError';
@@ -90,7 +92,9 @@ async function listCommand(args: string[], io: CliIo): Promise<number> {
   const manifest = await loadManifestOption(values.manifest);
   const dir = resolveModelsDir(values.dir);
   const installed = await withModelErrors(() => listInstalledModels(dir, { manifest }));
-  const models = manifest.models.map((entry) => {
+  const partialBytes = async (file: string): Promise<number | null> => (await stat(path.join(dir, `${file}.part`)).catch(() => null))?.size ?? null;
+  const partials = await Promise.all(manifest.models.map((entry) => partialBytes(entry.file)));
+  const models = manifest.models.map((entry, i) => {
     const atName = installed.find((m) => m.file === entry.file);
     const verified = installed.find((m) => m.manifest_name === entry.name);
     const present = verified ?? atName;
@@ -107,6 +111,8 @@ async function listCommand(args: string[], io: CliIo): Promise<number> {
       present: present !== undefined,
       verified: verified !== undefined,
       path: present?.path ?? null,
+      /** bytes of an interrupted download that `models download` will resume, or null */
+      partial_bytes: partials[i] ?? null,
     };
   });
   const other = installed.filter((m) => m.manifest_name === null && !manifest.models.some((e) => e.file === m.file));
@@ -116,7 +122,8 @@ async function listCommand(args: string[], io: CliIo): Promise<number> {
   }
   io.out(`models folder: ${dir}\n`);
   for (const m of models) {
-    const state = m.verified ? 'installed, verified' : m.present ? 'present, CHECKSUM MISMATCH (run: aloud models verify)' : 'not installed';
+    const partial = m.partial_bytes === null ? '' : ` (${mib(m.partial_bytes)} downloaded; run download again to resume)`;
+    const state = m.verified ? 'installed, verified' : m.present ? 'present, CHECKSUM MISMATCH (run: aloud models verify)' : `not installed${partial}`;
     io.out(`${m.default ? '*' : ' '} ${m.name.padEnd(10)} ${String(m.approx_mib).padStart(4)} MiB  ${state}\n`);
   }
   for (const m of other) io.out(`  ${m.name.padEnd(10)} ${mib(m.bytes).padStart(9)}  imported (not in the manifest)${m.problem ? `, UNUSABLE: ${m.problem}` : ''}\n`);

@@ -31,11 +31,12 @@ describe('aloud models', () => {
   it('list --json shows the repository manifest with nothing installed in an empty folder', async () => {
     const { code, out } = await cli('models', 'list', '--dir', dir, '--json');
     expect(code).toBe(0);
-    const listed = JSON.parse(out) as { dir: string; default: string; models: Array<{ name: string; present: boolean; verified: boolean; checksum: { algo: string } }>; other_installed: unknown[] };
+    const listed = JSON.parse(out) as { dir: string; default: string; models: Array<{ name: string; present: boolean; verified: boolean; checksum: { algo: string }; partial_bytes: number | null }>; other_installed: unknown[] };
     expect(listed.dir).toBe(dir);
     expect(listed.default).toBe('tiny.en');
     expect(listed.models.map((m) => m.name)).toEqual(['tiny.en', 'tiny', 'base.en', 'base', 'small.en', 'small']);
     expect(listed.models.every((m) => !m.present && !m.verified && m.checksum.algo === 'sha1')).toBe(true);
+    expect(listed.models.every((m) => m.partial_bytes === null)).toBe(true);
     expect(listed.other_installed).toEqual([]);
   });
 
@@ -76,6 +77,10 @@ describe('aloud models', () => {
     oneLine(missing.err);
     expect(missing.err).toContain('HTTP 404 Not Found');
     expect(await readdir(dir)).toEqual([]);
+
+    await writeFile(path.join(dir, 'ggml-test-tiny.en.bin.part'), Buffer.alloc(4096));
+    const listed = JSON.parse((await cli('models', 'list', '--dir', dir, '--manifest', manifestFile, '--json')).out) as { models: Array<{ name: string; partial_bytes: number | null }> };
+    expect(listed.models.find((m) => m.name === 'test-tiny.en')?.partial_bytes).toBe(4096);
   });
 
   it('import --json recognises a manifest model; verify --json re-hashes and flags a damaged file', async () => {
