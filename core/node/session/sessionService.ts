@@ -1,43 +1,20 @@
 import { EventEmitter } from 'node:events';
+import type { UtteranceOutcome, UtteranceRequest } from '../../common/engine/transcriptionScheduler';
+import type { Utterance, UtteranceCutter } from '../../common/engine/utteranceCutter';
 import type { Item } from '../../common/items/item';
 import type { ItemSessionState, LabelSource } from '../../common/session/itemState';
 import type { SessionState } from '../../common/session/sessionFold';
 import { SESSION_SAMPLE_RATE, type RecordingStopReason, type SessionEvent, type SessionEventData, type SessionEventType } from '../../common/session/sessionEvents';
-import type { Segment } from '../../common/transcript/segment';
 import type { WavWriter } from '../audio/wavWriter';
 import { SessionWriteError } from './sessionFs';
 import { SessionStore, type OpenSessionOptions } from './sessionStore';
 
-/** An utterance the live cutter cut from one recording; samples count from the recording's start. */
-export interface CutUtterance {
-  index: number;
-  startSample: number;
-  endSample: number;
-  pcm: Float32Array;
-}
-
 /** The live utterance cutter of one recording (the engine's utteranceCutter). */
-export interface LiveCutter {
-  push(chunk: Float32Array): CutUtterance[];
-  flush(): CutUtterance[];
-}
-
-/** One utterance to transcribe; samples on the item's audio timeline. */
-export interface UtteranceRequest {
-  item_id: string;
-  utterance: number;
-  start_sample: number;
-  end_sample: number;
-  pcm: Float32Array;
-}
-
-export type UtteranceOutcome =
-  | { kind: 'accepted'; request_id: string; segments: Segment[]; model: { name: string; sha256: string } }
-  | { kind: 'stale'; request_id: string; reason: string };
+export type LiveCutter = Pick<UtteranceCutter, 'push' | 'flush'>;
 
 /**
  * What the session needs of the engine: transcribe utterances off the main thread, in order, with identity
- * checks (the engine's TranscriptionScheduler behind an adapter). Segment times come back on the item timeline.
+ * checks: the engine's TranscriptionScheduler provides it. Segment times come back on the item timeline.
  */
 export interface SessionTranscriber {
   transcribe(request: UtteranceRequest): Promise<UtteranceOutcome>;
@@ -322,7 +299,7 @@ export class SessionService extends EventEmitter<SessionServiceEvents> {
       .then((event) => this.emit('event', event), () => undefined);
   }
 
-  private transcribe(rec: Recording, cut: CutUtterance): void {
+  private transcribe(rec: Recording, cut: Utterance): void {
     if (!this.engine) return;
     const utterance = rec.utterance_base + cut.index;
     this.nextUtterance.set(rec.item_id, Math.max(this.nextUtterance.get(rec.item_id) ?? 0, utterance + 1));

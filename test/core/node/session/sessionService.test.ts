@@ -11,11 +11,11 @@ import {
   SessionService,
   SessionUsageError,
   SpokenLabelRequiredError,
-  type CutUtterance,
   type LiveCutter,
   type SessionEngine,
-  type UtteranceRequest,
 } from '../../../../core/node/session/sessionService';
+import type { UtteranceRequest } from '../../../../core/common/engine/transcriptionScheduler';
+import type { Utterance } from '../../../../core/common/engine/utteranceCutter';
 import { faultyFs } from './faultyFs';
 
 async function demo() {
@@ -30,7 +30,7 @@ function everySamples(size: number): LiveCutter {
   let buffered: number[] = [];
   let start = 0;
   let index = 0;
-  const take = (): CutUtterance => {
+  const take = (): Utterance => {
     const cut = { index: index++, startSample: start, endSample: start + buffered.length, pcm: Float32Array.from(buffered) };
     start += buffered.length;
     buffered = [];
@@ -38,7 +38,7 @@ function everySamples(size: number): LiveCutter {
   };
   return {
     push(chunk) {
-      const out: CutUtterance[] = [];
+      const out: Utterance[] = [];
       for (const s of chunk) {
         buffered.push(s);
         if (buffered.length === size) out.push(take());
