@@ -53,9 +53,9 @@ export const importCommand: CliCommand = {
       });
       if (values.json) printJson(io, summary);
       else {
-        const verb = summary.dry_run ? 'Would import' : 'Imported';
+        const dry = summary.dry_run ? 'Dry run, nothing written: ' : '';
         const gaps = summary.kind === 'conversations' ? `; ${summary.gaps.length} replies excluded${summary.gap_register ? ` (gap register: ${summary.gap_register})` : ''}` : '';
-        io.out(`${verb} ${summary.included_pairs.length} items from ${summary.source}: ${summary.items_added} added, ${summary.items_unchanged} unchanged, ${summary.items_changed.length} changed, ${summary.items_removed.length} removed; ${summary.items_total} items in ${summary.items_file}${gaps}\n`);
+        io.out(`${dry}${summary.included_pairs.length} items read from ${summary.source}: ${summary.items_added} added, ${summary.items_unchanged} unchanged, ${summary.items_changed.length} changed, ${summary.items_removed.length} removed; ${summary.items_total} items in ${summary.items_file}${gaps}\n`);
       }
       return 0;
     } catch (e) {
