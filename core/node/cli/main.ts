@@ -1,4 +1,5 @@
 import { type CliCommand, type CliIo, UsageError } from './cliSupport';
+import { agreementCommand } from './commands/agreement';
 import { analyzeCommand } from './commands/analyze';
 import { exportCommand } from './commands/export';
 import { importCommand } from './commands/import';
@@ -9,7 +10,7 @@ import { modelsCommand } from './commands/models';
 import { sessionCommand } from './commands/session';
 
 /** Every CLI command; names and output fields are a contract with pipelines: keep them stable. */
-const commands: CliCommand[] = [initCommand, itemsCommand, analyzeCommand, modelsCommand, importCommand, exportCommand, validateCommand, sessionCommand];
+const commands: CliCommand[] = [initCommand, itemsCommand, analyzeCommand, modelsCommand, importCommand, exportCommand, validateCommand, sessionCommand, agreementCommand];
 
 function helpText(): string {
   const width = Math.max(...commands.map((c) => c.name.length));
