@@ -1,10 +1,10 @@
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { copyFile, mkdir, mkdtemp, rename, stat, truncate, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, rename, rm, stat, truncate, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ModelFileError } from '../../../../core/common/models/modelFileError';
 import { checkGgmlModelFile } from '../../../../core/node/models/ggmlHeader';
 
@@ -30,6 +30,9 @@ describe('checkGgmlModelFile on files that are not models', () => {
   let dir: string;
   beforeAll(async () => {
     dir = await mkdtemp(path.join(tmpdir(), 'aloud-ggml-'));
+  });
+  afterAll(async () => {
+    await rm(dir, { recursive: true, force: true });
   });
 
   it('names a missing file, a folder, an empty file and a foreign file', async () => {
@@ -58,6 +61,9 @@ describe.skipIf(!haveShared)('checkGgmlModelFile on real model files', () => {
       await rename(partial, BENCH_MODEL);
     }
   }, 120_000);
+  afterAll(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
 
   it('accepts the vocab-only test model as weights "none"', async () => {
     const info = await checkGgmlModelFile(FOR_TESTS_MODEL);

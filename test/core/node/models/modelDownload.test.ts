@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { mkdtemp, readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -18,8 +18,13 @@ beforeAll(async () => {
 afterAll(async () => {
   await server.stop();
 });
+const created: string[] = [];
+afterAll(async () => {
+  await Promise.all(created.map((d) => rm(d, { recursive: true, force: true })));
+});
 beforeEach(async () => {
   dir = await mkdtemp(path.join(tmpdir(), 'aloud-download-'));
+  created.push(dir);
   server.requests.length = 0;
   server.resetDrop();
 });

@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
-import { mkdtemp, readdir, readFile, stat, utimes, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, readdir, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { ModelFileError } from '../../../../core/common/models/modelFileError';
 import { parseModelIndex } from '../../../../core/common/models/modelIndex';
 import { listInstalledModels, modelNameFromFile } from '../../../../core/node/models/installedModels';
@@ -18,9 +18,15 @@ const manifest = manifestOf(entryFor('https://example.org/ggml-test-tiny.en.bin'
 
 let dir: string;
 let work: string;
+const created: string[] = [];
+afterAll(async () => {
+  await Promise.all(created.map((d) => rm(d, { recursive: true, force: true })));
+});
 beforeEach(async () => {
   dir = await mkdtemp(path.join(tmpdir(), 'aloud-models-'));
+  created.push(dir);
   work = await mkdtemp(path.join(tmpdir(), 'aloud-import-src-'));
+  created.push(work);
 });
 
 async function sourceFile(name: string, bytes: Buffer | string): Promise<string> {

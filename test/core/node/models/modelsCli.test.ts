@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -7,6 +7,7 @@ import { entryFor, LocalModelServer, manifestOf, sha256Hex, syntheticVocabOnlyMo
 
 const payload = syntheticVocabOnlyModel();
 const server = new LocalModelServer(payload);
+let root: string;
 let dir: string;
 let manifestFile: string;
 
@@ -16,9 +17,15 @@ beforeAll(async () => {
 afterAll(async () => {
   await server.stop();
 });
+const created: string[] = [];
+afterAll(async () => {
+  await Promise.all(created.map((d) => rm(d, { recursive: true, force: true })));
+});
 beforeEach(async () => {
-  dir = await mkdtemp(path.join(tmpdir(), 'aloud-cli-models-'));
-  manifestFile = path.join(dir, '..', `${path.basename(dir)}-manifest.json`);
+  root = await mkdtemp(path.join(tmpdir(), 'aloud-cli-models-'));
+  created.push(root);
+  dir = path.join(root, 'models');
+  manifestFile = path.join(root, 'manifest.json');
   const manifest = manifestOf(entryFor(server.url('/range/ggml-test-tiny.en.bin'), payload), entryFor(server.url('/not-found/ggml-gone.bin'), payload, { name: 'gone', file: 'ggml-gone.bin' }));
   await writeFile(manifestFile, JSON.stringify(manifest));
 });
@@ -84,7 +91,7 @@ describe('aloud models', () => {
   });
 
   it('import --json recognises a manifest model; verify --json re-hashes and flags a damaged file', async () => {
-    const source = path.join(dir, '..', `${path.basename(dir)}-source.bin`);
+    const source = path.join(root, 'source.bin');
     await writeFile(source, payload);
     const imported = await cli('models', 'import', source, '--dir', dir, '--manifest', manifestFile, '--json');
     expect(imported.code).toBe(0);
@@ -105,19 +112,20 @@ describe('aloud models', () => {
   });
 
   it('bad files and arguments exit 2 with one line naming the file or field', async () => {
-    const foreign = path.join(dir, '..', `${path.basename(dir)}-notes.bin`);
+    const foreign = path.join(root, 'notes.bin');
     await writeFile(foreign, 'GGUF\x03\x00\x00\x00');
     const notModel = await cli('models', 'import', foreign, '--dir', dir, '--json');
     expect(notModel.code).toBe(2);
     expect(notModel.err).toBe(`aloud models: ${foreign}: is a GGUF file (llama.cpp-style container), not a whisper.cpp ggml model\n`);
 
-    const badManifest = path.join(dir, '..', `${path.basename(dir)}-bad.json`);
+    const badManifest = path.join(root, 'bad.json');
     await writeFile(badManifest, JSON.stringify({ manifest_version: 1, default: 'x', models: [{ name: 'x' }] }));
     const manifestErr = await cli('models', 'list', '--dir', dir, '--manifest', badManifest);
     expect(manifestErr.code).toBe(2);
     oneLine(manifestErr.err);
     expect(manifestErr.err).toContain(`${badManifest}: models[0]: missing required key "file"`);
 
+    await mkdir(dir, { recursive: true });
     await writeFile(path.join(dir, 'models.json'), '{"index_version": 1, "models": [{"name": 1}]}');
     const indexErr = await cli('models', 'list', '--dir', dir);
     expect(indexErr.code).toBe(2);
