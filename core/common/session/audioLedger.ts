@@ -74,9 +74,3 @@ export class AudioLedgerFold {
     }
   }
 }
-
-export function audioLedger(events: readonly SessionEvent[], file: string): AudioLedger {
-  const fold = new AudioLedgerFold(file);
-  for (const event of events) fold.apply(event);
-  return fold.ledger;
-}
