@@ -15,6 +15,7 @@ export function sessionEngineOver(
   options: { language: string; silenceThresholdDbfs: number; sampleRate: number },
 ): SessionEngine {
   return {
+    model,
     transcriber: new TranscriptionScheduler({ engine, model, hashAudio: sha256OfPcm, settings: { language: options.language }, sampleRate: options.sampleRate }),
     createCutter: () => new UtteranceCutter({ silenceThresholdDbfs: options.silenceThresholdDbfs, sampleRate: options.sampleRate }),
   };

@@ -26,6 +26,8 @@ export interface SessionTranscriber {
 export interface SessionEngine {
   transcriber: SessionTranscriber;
   createCutter(): LiveCutter;
+  /** the loaded model, for the UI and provenance */
+  model?: { name: string; sha256: string };
 }
 
 /** Completing an item needs a spoken label (thinkaloud.require_spoken_label) and it has none. */
@@ -103,6 +105,11 @@ export class SessionService extends EventEmitter<SessionServiceEvents> {
 
   get currentItem(): string | null {
     return this.store.state().current_item;
+  }
+
+  /** transcriptions sent and not yet logged (or found stale) */
+  get pendingTranscriptions(): number {
+    return this.inFlight.size;
   }
 
   get isRecording(): boolean {
