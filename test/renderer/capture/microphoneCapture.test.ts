@@ -70,10 +70,13 @@ function joinChunks(records: HarnessChunkRecord[]): Float32Array {
   return joined;
 }
 
-/** Index from which the recording repeats itself exactly every 10 ms: where the fake device ran out of file. */
+/**
+ * Index from which the recording repeats itself exactly every 10 ms: where the fake device ran out
+ * of file. The last 50 ms are left out: at stop() the resampler's filter tail is flushed against silence.
+ */
 function fakeFileEnd(recording: Float32Array): number {
   let end = FAKE_DEVICE_PERIOD;
-  for (let i = recording.length - 1; i >= FAKE_DEVICE_PERIOD; i--) {
+  for (let i = recording.length - 1 - 0.05 * RATE; i >= FAKE_DEVICE_PERIOD; i--) {
     const a = recording[i]!;
     const b = recording[i - FAKE_DEVICE_PERIOD]!;
     if (Math.abs(a - b) > 1e-6 + 1e-4 * Math.abs(a)) {
@@ -171,43 +174,49 @@ describe.skipIf(skipReason)(`microphone capture in headless Chromium${skipReason
 
     // The clip's length: the chunks up to the point where the fake device ran out of file.
     const fileEnd = fakeFileEnd(recording);
-    expect(recording.length - fileEnd, 'the recording goes on past the end of the file').toBeGreaterThan(0.3 * RATE);
+    expect(recording.length - fileEnd, 'the recording goes on past the end of the file').toBeGreaterThan(0.35 * RATE);
     expect(Math.abs(fileEnd - clip.length), `file ended at ${ms(fileEnd)} ms of recording; clip is ${ms(clip.length)} ms`).toBeLessThanOrEqual(0.25 * RATE);
 
-    // 16 kHz, nothing dropped or repeated: the clip's start and its last words sit 8.2 s apart in the recording too.
+    // 16 kHz, nothing dropped or repeated by us: the clip's opening and its last words sit 6.95 s
+    // apart in the recording too. A loaded machine can make Chromium's capture path slip by whole
+    // 10 ms device buffers (it pads an under-run); a slip of any other size, or more than 3, is ours.
     // (The first window starts 0.25 s in: the clip's first milliseconds may precede the recording.)
     const head = locate(recording, clip, 0.25 * RATE, 0.25 * RATE);
     const tail = locate(recording, clip, 7.2 * RATE, 7.2 * RATE + head.at - 0.25 * RATE);
     expect(head.correlation).toBeGreaterThan(0.95);
     expect(tail.correlation).toBeGreaterThan(0.95);
-    /** where clip sample 0 lies in the recording */
-    const offset = head.at - 0.25 * RATE;
-    expect(Math.abs(offset), 'the start of the clip is not lost').toBeLessThanOrEqual(0.05 * RATE);
-    expect(Math.abs(tail.at - 7.2 * RATE - offset), 'drift between start and end of the clip, in samples').toBeLessThanOrEqual(16);
+    /** where clip sample 0 lies in the recording, measured at the start and at the end of the clip */
+    const offsets = [head.at - 0.25 * RATE, tail.at - 7.2 * RATE];
+    expect(Math.abs(offsets[0]!), 'the start of the clip is not lost').toBeLessThanOrEqual(0.05 * RATE);
+    const drift = offsets[1]! - offsets[0]!;
+    const slips = Math.round(drift / FAKE_DEVICE_PERIOD);
+    expect(Math.abs(drift - slips * FAKE_DEVICE_PERIOD), `drift of ${drift} samples is not whole 10 ms buffers`).toBeLessThanOrEqual(2);
+    expect(Math.abs(slips), `drift of ${drift} samples`).toBeLessThanOrEqual(3);
 
     // Levels: the 2 s pause (5.097 s → 7.097 s of the clip) is silent, speech is loud, and each
-    // chunk's level is the clip's own level over the same samples.
-    const clipSeconds = (sample: number) => (sample - offset) / RATE;
-    const inPause = records.filter((r) => clipSeconds(r.startSample) >= 5.097 && clipSeconds(r.startSample + r.length) <= 7.097);
+    // chunk's level is the clip's own level over the same samples (under either offset, if it slipped).
+    const clipSeconds = (sample: number, offset = offsets[0]!) => (sample - offset) / RATE;
+    const within = (from: number, to: number, lo: number, hi: number) => offsets.every((o) => clipSeconds(from, o) >= lo && clipSeconds(to, o) <= hi);
+    const inPause = records.filter((r) => within(r.startSample, r.startSample + r.length, 5.097, 7.097));
     expect(inPause.length).toBeGreaterThanOrEqual(9);
     for (const r of inPause) expect(r.levelDbfs, `chunk at ${clipSeconds(r.startSample).toFixed(2)} s`).toBeLessThan(-45);
-    const lastWords = records.filter((r) => clipSeconds(r.startSample) >= 7.1 && clipSeconds(r.startSample + r.length) <= 8.3);
+    const lastWords = records.filter((r) => within(r.startSample, r.startSample + r.length, 7.1, 8.3));
     expect(lastWords.length).toBeGreaterThanOrEqual(5);
     for (const r of lastWords) expect(r.levelDbfs, `chunk at ${clipSeconds(r.startSample).toFixed(2)} s`).toBeGreaterThan(-35);
-    const firstPart = records.filter((r) => clipSeconds(r.startSample + r.length) <= 4.8).map((r) => r.levelDbfs).sort((a, b) => a - b);
+    const firstPart = records.filter((r) => within(r.startSample, r.startSample + r.length, 0, 4.8)).map((r) => r.levelDbfs).sort((a, b) => a - b);
     expect(firstPart[Math.floor(firstPart.length / 2)]!).toBeGreaterThan(-30);
     for (const r of records) {
-      const from = r.startSample - offset;
-      if (from < 0 || from + r.length > clip.length) continue;
-      const clipLevel = rmsDbfs(clip, from, from + r.length);
-      if (clipLevel > -50) expect(Math.abs(r.levelDbfs - clipLevel), `chunk at ${clipSeconds(r.startSample).toFixed(2)} s`).toBeLessThan(2);
       expect(r.peakDbfs).toBeGreaterThanOrEqual(r.levelDbfs);
+      const clipLevels = offsets.map((o) => r.startSample - o).filter((from) => from >= 0 && from + r.length <= clip.length).map((from) => rmsDbfs(clip, from, from + r.length));
+      if (clipLevels.length < offsets.length || Math.max(...clipLevels) <= -50) continue;
+      const closest = Math.min(...clipLevels.map((level) => Math.abs(r.levelDbfs - level)));
+      expect(closest, `chunk at ${clipSeconds(r.startSample).toFixed(2)} s: ${r.levelDbfs.toFixed(1)} dBFS vs the clip's ${clipLevels.map((l) => l.toFixed(1))}`).toBeLessThan(2);
     }
 
     // The 50 ms meter covers the same timeline and shows the pause too.
     expect(meters.map((m) => m.endSample).slice(0, 5)).toEqual([800, 1600, 2400, 3200, 4000]);
     expect(meters.at(-1)!.endSample).toBe(recording.length);
-    const meterInPause = meters.filter((m) => clipSeconds(m.endSample - 800) >= 5.2 && clipSeconds(m.endSample) <= 7.0);
+    const meterInPause = meters.filter((m) => within(m.endSample - 800, m.endSample, 5.2, 7.0));
     expect(meterInPause.length).toBeGreaterThan(30);
     for (const m of meterInPause) expect(m.levelDbfs).toBeLessThan(-45);
     return { started, fileEnd };
