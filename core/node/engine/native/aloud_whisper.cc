@@ -173,13 +173,54 @@ bool EncoderMayBegin(whisper_context*, whisper_state*, void* data) {
   return !static_cast<WhisperModel*>(data)->abort_requested.load();
 }
 
-class LoadWorker : public Napi::AsyncWorker {
+// Completion that survives a terminated worker thread: when its environment is shutting down, JavaScript
+// cannot run, so the job settles its native state and answers nobody (node-addon-api would otherwise throw
+// from the completion callback and abort the whole process).
+class JobWorker : public Napi::AsyncWorker {
+ public:
+  explicit JobWorker(Napi::Env env) : Napi::AsyncWorker(env), deferred_(Napi::Promise::Deferred::New(env)) {}
+  Napi::Promise Promise() { return deferred_.Promise(); }
+
+  void OnWorkComplete(Napi::Env env, napi_status status) override {
+    Settle();
+    if (status != napi_cancelled) {
+      napi_handle_scope scope = nullptr;
+      if (napi_open_handle_scope(env, &scope) == napi_ok) {
+        try {
+          if (failure_.empty()) {
+            Answer(env);
+          } else {
+            deferred_.Reject(CodedError(env, failure_code_, failure_).Value());
+          }
+        } catch (...) {
+          // the environment is going away; there is no one left to answer
+        }
+        napi_close_handle_scope(env, scope);
+      }
+    }
+    Destroy();
+  }
+
+ protected:
+  // Native bookkeeping after the job, run whether or not JavaScript can run.
+  virtual void Settle() {}
+  virtual void Answer(Napi::Env env) = 0;
+  void Fail(const char* code, const std::string& message) {
+    failure_code_ = code;
+    failure_ = message;
+  }
+
+  Napi::Promise::Deferred deferred_;
+
+ private:
+  const char* failure_code_ = "failed";
+  std::string failure_;
+};
+
+class LoadWorker : public JobWorker {
  public:
   LoadWorker(Napi::Env env, std::string path, bool flash_attn)
-      : Napi::AsyncWorker(env), deferred_(Napi::Promise::Deferred::New(env)), path_(std::move(path)),
-        flash_attn_(flash_attn) {}
-
-  Napi::Promise Promise() { return deferred_.Promise(); }
+      : JobWorker(env), path_(std::move(path)), flash_attn_(flash_attn) {}
 
   void Execute() override {
     LogMark();
@@ -189,12 +230,14 @@ class LoadWorker : public Napi::AsyncWorker {
     params.flash_attn = flash_attn_;
     context_ = whisper_init_from_file_with_params_no_state(path_.c_str(), params);
     if (context_ == nullptr) {
-      failure_ = LogProblems();
+      std::string reason = LogProblems();
+      Fail("model_load_failed", "whisper.cpp could not load " + path_ + ": " +
+                                    (reason.empty() ? "not a whisper.cpp ggml model, or truncated" : reason));
       return;
     }
     state_ = whisper_init_state(context_);
     if (state_ == nullptr) {
-      failure_ = "could not allocate the decoding state. " + LogProblems();
+      Fail("model_load_failed", "whisper.cpp could not allocate the decoding state for " + path_ + ". " + LogProblems());
       whisper_free(context_);
       context_ = nullptr;
       return;
@@ -202,45 +245,43 @@ class LoadWorker : public Napi::AsyncWorker {
     load_ms_ = MsSince(start);
   }
 
-  void OnOK() override {
-    Napi::Env env = Env();
-    if (context_ == nullptr) {
-      std::string reason = failure_.empty() ? "not a whisper.cpp ggml model, or truncated" : failure_;
-      deferred_.Reject(CodedError(env, "model_load_failed", "whisper.cpp could not load " + path_ + ": " + reason).Value());
-      return;
-    }
+ protected:
+  void Answer(Napi::Env env) override {
     Napi::FunctionReference* constructor = env.GetInstanceData<Napi::FunctionReference>();
     Napi::Object model = constructor->New({});
     WhisperModel* unwrapped = WhisperModel::Unwrap(model);
     unwrapped->context = context_;
     unwrapped->state = state_;
+    context_ = nullptr;
+    state_ = nullptr;
     model.Set("loadMs", Napi::Number::New(env, load_ms_));
     deferred_.Resolve(model);
   }
 
-  void OnError(const Napi::Error& error) override { deferred_.Reject(error.Value()); }
+ public:
+  ~LoadWorker() override {
+    // loaded but never handed to JavaScript (the environment went away): free it here
+    if (state_ != nullptr) whisper_free_state(state_);
+    if (context_ != nullptr) whisper_free(context_);
+  }
 
  private:
-  Napi::Promise::Deferred deferred_;
   std::string path_;
   bool flash_attn_;
   whisper_context* context_ = nullptr;
   whisper_state* state_ = nullptr;
-  std::string failure_;
   double load_ms_ = 0;
 };
 
-class TranscribeWorker : public Napi::AsyncWorker {
+class TranscribeWorker : public JobWorker {
  public:
   TranscribeWorker(Napi::Env env, WhisperModel* model, Napi::Object model_object, std::vector<float> pcm,
                    whisper_full_params params, std::string initial_prompt, std::string language)
-      : Napi::AsyncWorker(env), deferred_(Napi::Promise::Deferred::New(env)), model_(model),
+      : JobWorker(env), model_(model),
         pcm_(std::move(pcm)), params_(params), initial_prompt_(std::move(initial_prompt)),
         language_(std::move(language)) {
     model_ref_ = Napi::Persistent(model_object);
   }
-
-  Napi::Promise Promise() { return deferred_.Promise(); }
 
   void Execute() override {
     auto start = std::chrono::steady_clock::now();
@@ -251,16 +292,28 @@ class TranscribeWorker : public Napi::AsyncWorker {
     params_.encoder_begin_callback = EncoderMayBegin;
     params_.encoder_begin_callback_user_data = model_;
     whisper_context* ctx = model_->context;
-    if (fresh_state_) {
+    if (fresh_state_ && model_->state != nullptr) {
       auto t = std::chrono::steady_clock::now();
       whisper_free_state(model_->state);
       model_->state = whisper_init_state(ctx);
       state_ms_ = MsSince(t);
     }
+    if (model_->state == nullptr) model_->state = whisper_init_state(ctx);
+    if (model_->state == nullptr) {
+      Fail("transcribe_failed", "whisper.cpp could not allocate its decoding state (out of memory?)");
+      return;
+    }
     whisper_state* state = model_->state;
     status_ = whisper_full_with_state(ctx, state, params_, pcm_.data(), static_cast<int>(pcm_.size()));
     total_ms_ = MsSince(start);
-    if (model_->abort_requested.load() || status_ != 0) return;
+    if (model_->abort_requested.load()) {
+      Fail("aborted", "transcription aborted");
+      return;
+    }
+    if (status_ != 0) {
+      Fail("transcribe_failed", "whisper.cpp failed to transcribe (whisper_full returned " + std::to_string(status_) + ")");
+      return;
+    }
     const whisper_token eot = whisper_token_eot(ctx);
     const int n_segments = whisper_full_n_segments_from_state(state);
     segments_.reserve(n_segments);
@@ -283,21 +336,13 @@ class TranscribeWorker : public Napi::AsyncWorker {
     }
   }
 
-  void OnOK() override {
-    Napi::Env env = Env();
+  void Settle() override {
     model_->busy = false;
-    const bool aborted = model_->abort_requested.exchange(false);
+    model_->abort_requested.store(false);
+  }
+
+  void Answer(Napi::Env env) override {
     model_ref_.Reset();
-    if (aborted) {
-      deferred_.Reject(CodedError(env, "aborted", "transcription aborted").Value());
-      return;
-    }
-    if (status_ != 0) {
-      deferred_.Reject(CodedError(env, "transcribe_failed",
-                                  "whisper.cpp failed to transcribe (whisper_full returned " + std::to_string(status_) + ")")
-                           .Value());
-      return;
-    }
     Napi::Array segments = Napi::Array::New(env, segments_.size());
     for (size_t i = 0; i < segments_.size(); i++) {
       const SegmentOut& s = segments_[i];
@@ -327,15 +372,7 @@ class TranscribeWorker : public Napi::AsyncWorker {
     deferred_.Resolve(result);
   }
 
-  void OnError(const Napi::Error& error) override {
-    model_->busy = false;
-    model_->abort_requested.store(false);
-    model_ref_.Reset();
-    deferred_.Reject(error.Value());
-  }
-
  private:
-  Napi::Promise::Deferred deferred_;
   WhisperModel* model_;
   Napi::ObjectReference model_ref_;  // keeps the model alive (not collected) while the job runs
   std::vector<float> pcm_;
@@ -376,16 +413,14 @@ bool StopAfterEncode(void* data) {
   return clock->ended;
 }
 
-class EncodeWorker : public Napi::AsyncWorker {
+class EncodeWorker : public JobWorker {
  public:
   EncodeWorker(Napi::Env env, WhisperModel* model, Napi::Object model_object, std::vector<float> pcm,
                whisper_full_params params)
-      : Napi::AsyncWorker(env), deferred_(Napi::Promise::Deferred::New(env)), model_(model), pcm_(std::move(pcm)),
+      : JobWorker(env), model_(model), pcm_(std::move(pcm)),
         params_(params) {
     model_ref_ = Napi::Persistent(model_object);
   }
-
-  Napi::Promise Promise() { return deferred_.Promise(); }
 
   void Execute() override {
     EncodeClock clock;
@@ -394,19 +429,28 @@ class EncodeWorker : public Napi::AsyncWorker {
     params_.encoder_begin_callback_user_data = &clock;
     params_.abort_callback = StopAfterEncode;
     params_.abort_callback_user_data = &clock;
+    if (model_->state == nullptr) model_->state = whisper_init_state(model_->context);
+    if (model_->state == nullptr) {
+      Fail("transcribe_failed", "whisper.cpp could not allocate its decoding state (out of memory?)");
+      return;
+    }
     auto start = std::chrono::steady_clock::now();
     whisper_full_with_state(model_->context, model_->state, params_, pcm_.data(), static_cast<int>(pcm_.size()));
     if (!clock.ended) {
-      SetError("whisper.cpp did not run the encoder (is the audio at least 1 s long?)");
+      Fail(model_->abort_requested.load() ? "aborted" : "transcribe_failed",
+           model_->abort_requested.load() ? "encoding aborted" : "whisper.cpp did not run the encoder (is the audio at least 1 s long?)");
       return;
     }
     mel_ms_ = std::chrono::duration<double, std::milli>(clock.begin - start).count();
     encode_ms_ = std::chrono::duration<double, std::milli>(clock.end - clock.begin).count();
   }
 
-  void OnOK() override {
-    Napi::Env env = Env();
+  void Settle() override {
     model_->busy = false;
+    model_->abort_requested.store(false);
+  }
+
+  void Answer(Napi::Env env) override {
     model_ref_.Reset();
     Napi::Object result = Napi::Object::New(env);
     result.Set("melMs", Napi::Number::New(env, mel_ms_));
@@ -414,14 +458,7 @@ class EncodeWorker : public Napi::AsyncWorker {
     deferred_.Resolve(result);
   }
 
-  void OnError(const Napi::Error& error) override {
-    model_->busy = false;
-    model_ref_.Reset();
-    deferred_.Reject(error.Value());
-  }
-
  private:
-  Napi::Promise::Deferred deferred_;
   WhisperModel* model_;
   Napi::ObjectReference model_ref_;
   std::vector<float> pcm_;

@@ -1,0 +1,133 @@
+import type { Segment } from '../transcript/segment';
+
+/** whisper.cpp takes 16 kHz mono Float32 PCM, full scale 1.0. */
+export const ENGINE_SAMPLE_RATE = 16_000;
+
+/** How whisper.cpp decodes. Defaults: DEFAULT_DECODE_SETTINGS (decodeSettings.ts). */
+export interface DecodeSettings {
+  /** language code ("en"), or "auto" to detect */
+  language: string;
+  /** verbatim prompt so that fillers survive; "" for none */
+  initialPrompt: string;
+  /** per-token times in Segment.tokens */
+  tokenTimestamps: boolean;
+  /** whisper.cpp's non-speech token suppression; off so that "(laughs)", "hmm" and the like are kept */
+  suppressNonSpeechTokens: boolean;
+  /** first decoding temperature (0 = greedy) */
+  temperature: number;
+  /** fallback step: temperatures temperature, +inc, … up to 1.0; 0 disables fallback */
+  temperatureInc: number;
+  /** candidates sampled per fallback temperature */
+  bestOf: number;
+  /** compute threads; 0 = the engine's default */
+  threads: number;
+  /** encoder window in 20 ms frames; null = sized to the clip (audioCtxForSamples) */
+  audioCtx: number | null;
+}
+
+/** What ties a transcription to the utterance it was asked for. */
+export interface RequestIdentity {
+  request_id: string;
+  item_id: string;
+  utterance: number;
+  /** sha256 of the Float32 PCM bytes (little-endian), hex */
+  audio_sha256: string;
+  /** sha256 of the model file, hex */
+  model_sha256: string;
+}
+
+export interface TranscribeInput {
+  /** 16 kHz mono samples; the engine never modifies or keeps the caller's array */
+  pcm: Float32Array;
+  settings?: Partial<DecodeSettings>;
+  /** request_id, item_id and utterance are echoed; the hashes in the result are computed by the engine */
+  identity?: Pick<RequestIdentity, 'request_id' | 'item_id' | 'utterance'>;
+}
+
+export interface EngineTranscription {
+  /** times relative to the start of the PCM given, clamped to its duration; text exactly as whisper.cpp returned it */
+  segments: Segment[];
+  /** echo of the request's identity, with audio_sha256 of the PCM the engine ran and model_sha256 of the model it holds */
+  identity: RequestIdentity;
+  audio_ms: number;
+  audio_ctx: number;
+  /** wall time of the whisper.cpp call */
+  elapsed_ms: number;
+}
+
+export interface EncodeTiming {
+  mel_ms: number;
+  encode_ms: number;
+  audio_ctx: number;
+}
+
+export interface LoadedModelInfo {
+  path: string;
+  sha256: string;
+  /** whisper.cpp's model type: tiny, base, small, … */
+  type: string;
+  multilingual: boolean;
+  load_ms: number;
+}
+
+export interface EngineInfo {
+  /** our binding's name and version */
+  binding: string;
+  whisper_cpp: string;
+  /** whisper.cpp's system info line, as it prints it ("AVX = 1 | AVX2 = 1 | …") */
+  system_info: string;
+  /** the same features parsed: { AVX2: true, FMA: true, … } */
+  simd: Record<string, boolean>;
+  compile_flags: string;
+  threads: number;
+  model: LoadedModelInfo | null;
+}
+
+export type EngineErrorCode =
+  | 'binding_missing'
+  | 'model_invalid'
+  | 'model_load_failed'
+  | 'model_already_loaded'
+  | 'no_model'
+  | 'bad_audio'
+  | 'bad_settings'
+  | 'busy'
+  | 'aborted'
+  | 'transcribe_failed'
+  | 'engine_closed'
+  | 'engine_crashed'
+  | 'protocol';
+
+export class EngineError extends Error {
+  override name = 'EngineError';
+  constructor(
+    readonly code: EngineErrorCode,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** The whisper.cpp engine: in a worker (EngineClient) or in the calling thread (WhisperEngine in core/node). */
+export interface TranscriptionEngine {
+  /** Loads the model once; a second load of another model is refused (one model per engine/session). */
+  load(modelPath: string): Promise<EngineInfo>;
+  transcribe(input: TranscribeInput): Promise<EngineTranscription>;
+  /** Encoder pass only over `pcm` (benchmarks). */
+  encode(pcm: Float32Array, audioCtx?: number | null): Promise<EncodeTiming>;
+  /** Stops the running job: it rejects with EngineError('aborted'). No effect when idle. */
+  abort(): void;
+  info(): Promise<EngineInfo>;
+  /** Aborts any running job, frees the model; later calls fail with 'engine_closed'. */
+  close(): Promise<void>;
+}
+
+/** "AVX = 1 | AVX2 = 1 | NEON = 0 | …" → { AVX: true, AVX2: true, NEON: false, … } */
+export function parseSystemInfo(systemInfo: string): Record<string, boolean> {
+  const features: Record<string, boolean> = {};
+  for (const part of systemInfo.split('|')) {
+    const match = /^\s*([A-Za-z0-9_]+)\s*=\s*(\d+)\s*$/.exec(part);
+    if (match) features[match[1]!] = match[2] !== '0';
+  }
+  return features;
+}

@@ -1,0 +1,217 @@
+import { FRAME_MS, FrameLevelMeter } from '../signals/frameLevels';
+import { ENGINE_SAMPLE_RATE } from './engineTypes';
+
+/** A stretch of one recording to transcribe; samples count from the recording's first sample. */
+export interface Utterance {
+  /** 0, 1, 2, … in the order utterances end */
+  index: number;
+  startSample: number;
+  endSample: number;
+  /** a copy of samples [startSample, endSample) */
+  pcm: Float32Array;
+}
+
+export interface UtteranceCutterOptions {
+  /** a 20 ms frame is silent when its level (dBFS) is below this: the hesitation signals' rule and threshold */
+  silenceThresholdDbfs: number;
+  sampleRate?: number;
+  /** silence that ends an utterance (default 600 ms) */
+  minSilenceMs?: number;
+  /** longest utterance; a longer stretch of speech is cut at its quietest frame of the last 2 s (default 25 s) */
+  maxUtteranceMs?: number;
+  /** audio kept before the first voiced frame, so soft word onsets are not clipped (default 200 ms) */
+  keepBeforeSpeechMs?: number;
+  /** silence kept after the last voiced frame, so word endings are not clipped (default 300 ms) */
+  keepAfterSpeechMs?: number;
+  /** an utterance with less voiced audio than this is a click or a breath and is not sent (default 60 ms) */
+  minVoicedMs?: number;
+}
+
+/** How far back a forced cut (at maxUtteranceMs) looks for the quietest frame. */
+const FORCED_CUT_SEARCH_MS = 2000;
+
+function checkMs(name: string, value: number, min: number): number {
+  if (!Number.isFinite(value) || value < min) throw new RangeError(`utterance cutter option ${name} must be a number ≥ ${min} (got ${value})`);
+  return value;
+}
+
+/**
+ * Cuts a recording into utterances while it is recorded. Feed 16 kHz chunks of any size to `push`; each
+ * utterance is returned as soon as it ends, and `flush()` at recording stop returns the last one.
+ *
+ * Where cuts fall, on the 20 ms frame grid of the hesitation signals (FrameLevelMeter):
+ * - an utterance starts keepBeforeSpeechMs before its first voiced frame (never before the previous cut);
+ * - it ends after a silence of at least minSilenceMs: the cut is keepAfterSpeechMs after the last voiced frame;
+ * - speech longer than maxUtteranceMs is cut at the end of the quietest frame of its last 2 s, and the next
+ *   utterance starts right there, so no sample of continuous speech is lost;
+ * - silence between utterances is never sent; utterances with under minVoicedMs of voiced frames are dropped.
+ */
+export class UtteranceCutter {
+  readonly sampleRate: number;
+  private readonly threshold: number;
+  private readonly frameSize: number;
+  private readonly silenceFrames: number;
+  private readonly maxSamples: number;
+  private readonly keepBefore: number;
+  private readonly keepAfter: number;
+  private readonly minVoicedFrames: number;
+  private readonly searchFrames: number;
+  private readonly meter: FrameLevelMeter;
+
+  /** samples from absolute index bufferStart; only what a coming utterance may still need is kept */
+  private buffer = new Float32Array(ENGINE_SAMPLE_RATE * 4);
+  private bufferStart = 0;
+  private bufferLength = 0;
+  /** levels of the last frames, by frame index modulo the ring size (forced-cut search and resume) */
+  private readonly recentLevels: Float64Array;
+
+  private speechStartFrame: number | null = null;
+  private lastVoicedFrame = -1;
+  private voicedFrames = 0;
+  private utteranceStart = 0;
+  private lastCutEnd = 0;
+  private nextIndex = 0;
+  private flushed = false;
+
+  constructor(options: UtteranceCutterOptions) {
+    this.sampleRate = options.sampleRate ?? ENGINE_SAMPLE_RATE;
+    if (!Number.isFinite(options.silenceThresholdDbfs)) {
+      throw new RangeError(`utterance cutter option silenceThresholdDbfs must be a number (got ${options.silenceThresholdDbfs})`);
+    }
+    this.threshold = options.silenceThresholdDbfs;
+    this.meter = new FrameLevelMeter(this.sampleRate);
+    this.frameSize = this.meter.frameSize;
+    const ms = (value: number): number => Math.round((value * this.sampleRate) / 1000);
+    const minSilenceMs = checkMs('minSilenceMs', options.minSilenceMs ?? 600, FRAME_MS);
+    const maxUtteranceMs = checkMs('maxUtteranceMs', options.maxUtteranceMs ?? 25_000, FORCED_CUT_SEARCH_MS + FRAME_MS);
+    const keepAfterMs = checkMs('keepAfterSpeechMs', options.keepAfterSpeechMs ?? 300, 0);
+    if (keepAfterMs >= minSilenceMs) throw new RangeError(`utterance cutter option keepAfterSpeechMs (${keepAfterMs}) must be below minSilenceMs (${minSilenceMs})`);
+    this.silenceFrames = Math.ceil(minSilenceMs / FRAME_MS);
+    this.maxSamples = ms(maxUtteranceMs);
+    this.keepBefore = ms(checkMs('keepBeforeSpeechMs', options.keepBeforeSpeechMs ?? 200, 0));
+    this.keepAfter = ms(keepAfterMs);
+    this.minVoicedFrames = Math.ceil(checkMs('minVoicedMs', options.minVoicedMs ?? 60, 0) / FRAME_MS);
+    this.searchFrames = Math.round(FORCED_CUT_SEARCH_MS / FRAME_MS);
+    this.recentLevels = new Float64Array(Math.ceil(this.maxSamples / this.frameSize) + 2);
+  }
+
+  /** Samples pushed so far. */
+  get samplesSeen(): number {
+    return this.meter.samplesSeen;
+  }
+
+  /** Adds recorded samples; returns the utterances that ended within them. */
+  push(chunk: Float32Array): Utterance[] {
+    if (this.flushed) throw new Error('utterance cutter: push after flush (use a new cutter for a new recording)');
+    if (!(chunk instanceof Float32Array)) throw new TypeError('utterance cutter: chunk must be a Float32Array');
+    this.append(chunk);
+    const firstFrame = this.meter.framesCompleted;
+    const levels = this.meter.push(chunk);
+    const out: Utterance[] = [];
+    for (let i = 0; i < levels.length; i++) this.addFrame(firstFrame + i, levels[i]!, out);
+    this.trim();
+    return out;
+  }
+
+  /** At recording stop: the utterance still open, if it has speech. The cutter takes no more audio after. */
+  flush(): Utterance[] {
+    if (this.flushed) return [];
+    this.flushed = true;
+    if (this.speechStartFrame === null) return [];
+    let speechEnd = (this.lastVoicedFrame + 1) * this.frameSize;
+    const pending = this.meter.pendingLevel();
+    if (pending !== null && pending >= this.threshold) {
+      speechEnd = this.samplesSeen;
+      this.voicedFrames++;
+    }
+    const out: Utterance[] = [];
+    this.emit(Math.min(this.samplesSeen, speechEnd + this.keepAfter), out);
+    return out;
+  }
+
+  private addFrame(frame: number, level: number, out: Utterance[]): void {
+    const voiced = level >= this.threshold;
+    this.recentLevels[frame % this.recentLevels.length] = level;
+    const frameEnd = (frame + 1) * this.frameSize;
+    if (this.speechStartFrame === null) {
+      if (!voiced) return;
+      this.speechStartFrame = frame;
+      this.lastVoicedFrame = frame;
+      this.voicedFrames = 1;
+      this.utteranceStart = Math.max(this.lastCutEnd, frame * this.frameSize - this.keepBefore);
+      return;
+    }
+    if (voiced) {
+      this.lastVoicedFrame = frame;
+      this.voicedFrames++;
+    }
+    if (frame - this.lastVoicedFrame >= this.silenceFrames) {
+      this.emit((this.lastVoicedFrame + 1) * this.frameSize + this.keepAfter, out);
+    } else if (frameEnd - this.utteranceStart >= this.maxSamples) {
+      this.forcedCut(frame, out);
+    }
+  }
+
+  /** The utterance reached maxUtteranceMs: cut after the quietest recent frame, carry on with what follows. */
+  private forcedCut(frame: number, out: Utterance[]): void {
+    const firstCandidate = Math.max(this.speechStartFrame!, frame - this.searchFrames + 1, Math.ceil(this.utteranceStart / this.frameSize));
+    let cutFrame = frame;
+    let quietest = Infinity;
+    for (let f = frame; f >= firstCandidate; f--) {
+      const level = this.recentLevels[f % this.recentLevels.length]!;
+      if (level < quietest) {
+        quietest = level;
+        cutFrame = f;
+      }
+    }
+    const cutEnd = (cutFrame + 1) * this.frameSize;
+    const carried: number[] = [];
+    for (let f = cutFrame + 1; f <= frame; f++) if (this.recentLevels[f % this.recentLevels.length]! >= this.threshold) carried.push(f);
+    // The frames after the cut are not counted in the closing utterance.
+    this.voicedFrames -= carried.length;
+    this.emit(cutEnd, out);
+    if (carried.length > 0) {
+      this.speechStartFrame = carried[0]!;
+      this.lastVoicedFrame = carried[carried.length - 1]!;
+      this.voicedFrames = carried.length;
+      this.utteranceStart = cutEnd;
+    }
+  }
+
+  /** Ends the open utterance at `end` (absolute sample); sends it when it has enough voiced audio. */
+  private emit(end: number, out: Utterance[]): void {
+    const start = this.utteranceStart;
+    if (this.voicedFrames >= this.minVoicedFrames && end > start) {
+      const pcm = this.buffer.slice(start - this.bufferStart, end - this.bufferStart);
+      out.push({ index: this.nextIndex++, startSample: start, endSample: end, pcm });
+    }
+    this.lastCutEnd = end;
+    this.speechStartFrame = null;
+    this.lastVoicedFrame = -1;
+    this.voicedFrames = 0;
+  }
+
+  private append(chunk: Float32Array): void {
+    const needed = this.bufferLength + chunk.length;
+    if (needed > this.buffer.length) {
+      const grown = new Float32Array(Math.max(needed, this.buffer.length * 2));
+      grown.set(this.buffer.subarray(0, this.bufferLength));
+      this.buffer = grown;
+    }
+    this.buffer.set(chunk, this.bufferLength);
+    this.bufferLength = needed;
+  }
+
+  /** Drops samples no coming utterance can need: silence before the last keepBeforeSpeechMs. */
+  private trim(): void {
+    const keepFrom =
+      this.speechStartFrame !== null
+        ? this.utteranceStart
+        : Math.max(this.lastCutEnd, this.meter.framesCompleted * this.frameSize - this.keepBefore);
+    const drop = keepFrom - this.bufferStart;
+    if (drop < this.sampleRate) return;
+    this.buffer.copyWithin(0, drop, this.bufferLength);
+    this.bufferLength -= drop;
+    this.bufferStart = keepFrom;
+  }
+}

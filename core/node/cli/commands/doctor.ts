@@ -1,0 +1,92 @@
+import { arch, availableParallelism, cpus } from 'node:os';
+import { parseArgs } from 'node:util';
+import { EngineError, parseSystemInfo } from '../../../common/engine/engineTypes';
+import { defaultEngineThreads } from '../../engine/whisperEngine';
+import { loadWhisperAddon, whisperAddonPath } from '../../engine/whisperAddon';
+import { listInstalledModels } from '../../models/installedModels';
+import { resolveModelsDir } from '../../models/modelsDir';
+import { type CliCommand, printJson, withUsageErrors } from '../cliSupport';
+
+/** The SIMD features whisper.cpp must report for this CPU architecture (what the engine build guarantees). */
+function requiredSimd(): string[] {
+  if (arch() === 'x64') return ['AVX2', 'FMA', 'F16C'];
+  if (arch() === 'arm64') return ['NEON'];
+  return [];
+}
+
+export const doctorCommand: CliCommand = {
+  name: 'doctor',
+  summary: 'Check the whisper.cpp engine: binding, version, SIMD features, threads, and the models present and verified.',
+  usage: 'doctor [--models DIR] [--json]   (exit 1 when the binding is missing or lacks the SIMD it was built for)',
+  async run(argv, io) {
+    const { values } = withUsageErrors(() =>
+      parseArgs({ args: argv, strict: true, options: { models: { type: 'string' }, json: { type: 'boolean', default: false } } }),
+    );
+    const problems: string[] = [];
+    let engineRuns = true;
+    let binding: { version: string | null; path: string; compile_flags: string | null; error: string | null };
+    let whisper: { version: string | null; system_info: string | null; simd: Record<string, boolean> };
+    try {
+      const addon = loadWhisperAddon();
+      const systemInfo = addon.systemInfo();
+      binding = { version: addon.bindingVersion, path: whisperAddonPath(), compile_flags: addon.compileFlags, error: null };
+      whisper = { version: addon.whisperCppVersion, system_info: systemInfo, simd: parseSystemInfo(systemInfo) };
+      const missing = requiredSimd().filter((feature) => !whisper.simd[feature]);
+      if (missing.length > 0) {
+        engineRuns = false;
+        problems.push(`whisper.cpp was built without ${missing.join(', ')}: run \`npm run build:engine -- --force\``);
+      }
+    } catch (e) {
+      if (!(e instanceof EngineError)) throw e;
+      binding = { version: null, path: whisperAddonPath(), compile_flags: null, error: e.message };
+      whisper = { version: null, system_info: null, simd: {} };
+      engineRuns = false;
+      problems.push(e.message);
+    }
+
+    const modelsDir = resolveModelsDir(values.models);
+    let models: Array<Record<string, unknown>> = [];
+    try {
+      models = (await listInstalledModels(modelsDir)).map((m) => ({
+        name: m.name,
+        file: m.file,
+        path: m.path,
+        bytes: m.bytes,
+        sha256: m.sha256,
+        verified: m.verified,
+        manifest_name: m.manifest_name,
+        loadable: m.problem === null,
+        problem: m.problem,
+      }));
+    } catch (e) {
+      problems.push(`cannot list the models folder ${modelsDir}: ${(e as Error).message.split('\n')[0]}`);
+    }
+    if (models.length === 0) problems.push(`no model in ${modelsDir}: run \`aloud models download tiny.en\` or \`aloud models import FILE\``);
+
+    const report = {
+      ok: engineRuns,
+      binding,
+      whisper_cpp: whisper,
+      threads: defaultEngineThreads(),
+      cpu: { arch: arch(), cores: availableParallelism(), model: cpus()[0]?.model ?? null },
+      models_dir: modelsDir,
+      models,
+      problems,
+    };
+    if (values.json) {
+      printJson(io, report);
+    } else {
+      io.out(`binding      ${binding.version ?? 'MISSING'} (${binding.path})\n`);
+      io.out(`whisper.cpp  ${whisper.version ?? '-'}\n`);
+      io.out(`system info  ${whisper.system_info ?? '-'}\n`);
+      io.out(`build flags  ${binding.compile_flags ?? '-'}\n`);
+      io.out(`threads      ${report.threads} of ${report.cpu.cores} cores (${report.cpu.model ?? report.cpu.arch})\n`);
+      io.out(`models       ${modelsDir}\n`);
+      for (const m of models) {
+        io.out(`  ${String(m.name).padEnd(12)} ${m.verified ? 'verified' : 'unverified'}  ${m.loadable ? 'loadable' : `NOT LOADABLE: ${m.problem}`}  ${m.file}\n`);
+      }
+      for (const p of problems) io.out(`problem: ${p}\n`);
+    }
+    return report.ok ? 0 : 1;
+  },
+};

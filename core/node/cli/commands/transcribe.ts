@@ -1,0 +1,73 @@
+import { parseArgs } from 'node:util';
+import { EngineError } from '../../../common/engine/engineTypes';
+import { WavError } from '../../audio/wavFile';
+import { readWavFor16k } from '../../engine/audioInput';
+import { WhisperEngine } from '../../engine/whisperEngine';
+import { type CliCommand, printJson, requireOption, UsageError, withUsageErrors } from '../cliSupport';
+
+/** Engine and audio errors name the file and the problem: one line, exit 2. */
+export function asEngineUsageError(e: unknown): never {
+  if (e instanceof EngineError || e instanceof WavError) throw new UsageError(e.message.split('\n').join('; '));
+  throw e;
+}
+
+export function parseThreads(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const threads = Number(value);
+  if (!Number.isInteger(threads) || threads < 1 || threads > 256) throw new UsageError(`--threads must be an integer from 1 to 256 (got "${value}")`);
+  return threads;
+}
+
+export const transcribeCommand: CliCommand = {
+  name: 'transcribe',
+  summary: 'Transcribe a WAV file with whisper.cpp (verbatim: the disfluent prompt keeps fillers; text exactly as returned).',
+  usage: 'transcribe --model FILE --audio FILE.wav [--json] [--token-timestamps] [--prompt TEXT] [--language CODE|auto] [--threads N]',
+  async run(argv, io) {
+    const { values } = withUsageErrors(() =>
+      parseArgs({
+        args: argv,
+        strict: true,
+        options: {
+          model: { type: 'string' },
+          audio: { type: 'string' },
+          json: { type: 'boolean', default: false },
+          'token-timestamps': { type: 'boolean', default: false },
+          prompt: { type: 'string' },
+          language: { type: 'string' },
+          threads: { type: 'string' },
+        },
+      }),
+    );
+    const modelPath = requireOption(values.model, '--model');
+    const audioPath = requireOption(values.audio, '--audio');
+    const engine = new WhisperEngine({ threads: parseThreads(values.threads), warmUp: false });
+    try {
+      const audio = await readWavFor16k(audioPath);
+      if (audio.pcm.length === 0) throw new UsageError(`${audioPath}: the file holds no audio`);
+      const info = await engine.load(modelPath);
+      const result = await engine.transcribe({
+        pcm: audio.pcm,
+        settings: {
+          tokenTimestamps: values['token-timestamps'],
+          ...(values.prompt === undefined ? {} : { initialPrompt: values.prompt }),
+          ...(values.language === undefined ? {} : { language: values.language }),
+        },
+      });
+      if (values.json) {
+        printJson(io, {
+          segments: result.segments,
+          audio_ms: Math.round(result.audio_ms),
+          elapsed_ms: Math.round(result.elapsed_ms),
+          model: { path: info.model!.path, sha256: info.model!.sha256 },
+        });
+      } else {
+        for (const s of result.segments) io.out(`[${(s.t0_ms / 1000).toFixed(2)} → ${(s.t1_ms / 1000).toFixed(2)}]${s.text}\n`);
+      }
+      return 0;
+    } catch (e) {
+      return asEngineUsageError(e);
+    } finally {
+      await engine.close();
+    }
+  },
+};

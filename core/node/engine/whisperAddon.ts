@@ -1,0 +1,78 @@
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import { EngineError } from '../../common/engine/engineTypes';
+import type { Segment } from '../../common/transcript/segment';
+
+/** Overrides where the compiled binding is loaded from (packaged apps put it elsewhere). */
+export const WHISPER_ADDON_ENV = 'ALOUD_WHISPER_ADDON';
+
+export interface NativeTranscribeOptions {
+  threads?: number;
+  audioCtx?: number;
+  tokenTimestamps?: boolean;
+  suppressNonSpeechTokens?: boolean;
+  temperature?: number;
+  temperatureInc?: number;
+  bestOf?: number;
+  initialPrompt?: string;
+  language?: string;
+  /** a new decoding state per job, so the same audio always gives the same text */
+  freshState?: boolean;
+}
+
+export interface NativeModelInfo {
+  type: string;
+  multilingual: boolean;
+  nVocab: number;
+  nAudioCtx: number;
+  nAudioState: number;
+  nAudioLayer: number;
+  nTextLayer: number;
+  nMels: number;
+  ftype: number;
+}
+
+/** A loaded model in core/node/engine/native/aloud_whisper.cc; one job at a time. */
+export interface NativeWhisperModel {
+  readonly loadMs: number;
+  readonly busy: boolean;
+  transcribe(pcm: Float32Array, options: NativeTranscribeOptions): Promise<{ segments: Segment[]; totalMs: number; stateMs: number }>;
+  encode(pcm: Float32Array, options: { threads?: number; audioCtx?: number }): Promise<{ melMs: number; encodeMs: number }>;
+  /** true when a job was running and will stop */
+  abort(): boolean;
+  free(): void;
+  info(): NativeModelInfo;
+}
+
+export interface WhisperAddon {
+  loadModel(path: string, options?: { flashAttn?: boolean }): Promise<NativeWhisperModel>;
+  /** whisper.cpp's whisper_print_system_info() of the compiled code */
+  systemInfo(): string;
+  setLogToStderr(on: boolean): void;
+  bindingVersion: string;
+  whisperCppVersion: string;
+  compileFlags: string;
+}
+
+export function whisperAddonPath(env: NodeJS.ProcessEnv = process.env): string {
+  return env[WHISPER_ADDON_ENV] || fileURLToPath(new URL('./native/build/Release/aloud_whisper.node', import.meta.url));
+}
+
+let cached: WhisperAddon | null = null;
+
+/** The compiled binding, loaded once per thread; a missing or broken build says how to fix it. */
+export function loadWhisperAddon(): WhisperAddon {
+  if (cached) return cached;
+  const file = whisperAddonPath();
+  if (!existsSync(file)) {
+    throw new EngineError('binding_missing', `the whisper.cpp binding is not built (${file} is missing): run \`npm run build:engine\``);
+  }
+  try {
+    cached = createRequire(import.meta.url)(file) as WhisperAddon;
+  } catch (e) {
+    throw new EngineError('binding_missing', `the whisper.cpp binding ${file} does not load (${(e as Error).message.split('\n')[0]}): run \`npm run build:engine -- --force\``);
+  }
+  if (process.env.ALOUD_WHISPER_LOG === '1') cached.setLogToStderr(true);
+  return cached;
+}

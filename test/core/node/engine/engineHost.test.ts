@@ -1,0 +1,107 @@
+import path from 'node:path';
+import { MessageChannel } from 'node:worker_threads';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { EngineClient } from '../../../../core/common/engine/engineClient';
+import type { EngineReply } from '../../../../core/common/engine/engineProtocol';
+import { serveEngine } from '../../../../core/common/engine/engineService';
+import { EngineError } from '../../../../core/common/engine/engineTypes';
+import { spawnEngineWorker, startEngineWorker } from '../../../../core/node/engine/engineHost';
+import { enginePortFromMessagePort, enginePortFromWorker } from '../../../../core/node/engine/nodeEnginePort';
+import { sha256OfPcm, WhisperEngine } from '../../../../core/node/engine/whisperEngine';
+import { describeWithModels, ensureBenchModel, FOR_TESTS_MODEL, REPO, testClip } from './engineTestModels';
+
+async function rejection(promise: Promise<unknown>): Promise<EngineError> {
+  try {
+    await promise;
+  } catch (e) {
+    expect(e).toBeInstanceOf(EngineError);
+    return e as EngineError;
+  }
+  throw new Error('expected the call to fail');
+}
+
+describeWithModels('engine protocol over a worker_threads MessageChannel (real whisper.cpp, one thread)', () => {
+  const { port1, port2 } = new MessageChannel();
+  const client = new EngineClient(enginePortFromMessagePort(port2));
+  beforeAll(async () => {
+    serveEngine(enginePortFromMessagePort(port1), new WhisperEngine({ threads: 2, warmUp: false }));
+    await client.load(await ensureBenchModel());
+  }, 120_000);
+  afterAll(() => client.close());
+
+  it('answers requests sent together one by one, each with its own result', async () => {
+    const clips = [testClip(1.2, 1), testClip(1.4, 2), testClip(1.6, 3)];
+    const results = await Promise.all(clips.map((pcm, i) => client.transcribe({ pcm, identity: { request_id: `r${i}`, item_id: `item${i}`, utterance: i } })));
+    results.forEach((result, i) => {
+      expect(result.identity).toMatchObject({ request_id: `r${i}`, item_id: `item${i}`, utterance: i, audio_sha256: sha256OfPcm(clips[i]!) });
+      expect(result.audio_ms).toBeCloseTo(clips[i]!.length / 16, 6);
+    });
+    expect(client.pendingCount).toBe(0);
+  });
+
+  it('leaves the caller’s PCM usable (a copy is transferred)', async () => {
+    const pcm = testClip(1, 4);
+    await client.transcribe({ pcm });
+    expect(pcm.length).toBe(16000);
+    expect(pcm.buffer.byteLength).toBe(64000);
+  });
+
+  it('abort stops the running request only; the queued one still runs', async () => {
+    const long = client.transcribe({ pcm: testClip(30, 5), settings: { audioCtx: 1500 } });
+    const queued = client.transcribe({ pcm: testClip(1, 6) });
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    client.abort();
+    expect((await rejection(long)).code).toBe('aborted');
+    expect((await queued).audio_ms).toBe(1000);
+  });
+
+  it('replies to a malformed request with a protocol error naming what is wrong', async () => {
+    const { port1: a, port2: b } = new MessageChannel();
+    serveEngine(enginePortFromMessagePort(a), new WhisperEngine({ warmUp: false }));
+    const reply = new Promise<EngineReply>((resolve) => b.once('message', resolve));
+    b.postMessage({ seq: 5, kind: 'transcribe', input: { pcm: [1, 2, 3] } });
+    expect(await reply).toEqual({ seq: 5, ok: false, error: { code: 'protocol', message: 'transcribe.input.pcm must be a Float32Array' } });
+    b.close();
+  });
+});
+
+describeWithModels('engine worker thread (real whisper.cpp)', () => {
+  it('loads, transcribes off the main thread, reports a bad model clearly, and closes', async () => {
+    const engine = startEngineWorker({ threads: 2, warmUp: false });
+    try {
+      const refused = await rejection(engine.load(path.join(REPO, 'package.json')));
+      expect(refused.code).toBe('model_invalid');
+      expect(refused.message).toContain('package.json');
+
+      const info = await engine.load(FOR_TESTS_MODEL);
+      expect(info.model!.type).toBe('tiny');
+      expect(info.system_info).toMatch(/AVX2 = |NEON = /);
+
+      // The main thread keeps its event loop while whisper.cpp works in the worker.
+      let ticks = 0;
+      const timer = setInterval(() => ticks++, 5);
+      const started = performance.now();
+      const result = await engine.transcribe({ pcm: testClip(10, 7), settings: { audioCtx: 1500 } });
+      const elapsed = performance.now() - started;
+      clearInterval(timer);
+      expect(result.audio_ms).toBe(10_000);
+      if (elapsed > 100) expect(ticks).toBeGreaterThan(elapsed / 5 / 4);
+    } finally {
+      await engine.close();
+    }
+    expect((await rejection(engine.info())).code).toBe('engine_closed');
+  });
+
+  it('a worker that dies fails its pending requests with engine_crashed', async () => {
+    const worker = spawnEngineWorker({ warmUp: false });
+    const engine = new EngineClient(enginePortFromWorker(worker));
+    await engine.load(FOR_TESTS_MODEL);
+    const job = engine.transcribe({ pcm: testClip(20, 8), settings: { audioCtx: 1500 } });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    await worker.terminate();
+    const error = await rejection(job);
+    expect(error.code).toBe('engine_crashed');
+    expect(error.message).toMatch(/engine worker exited/);
+    expect((await rejection(engine.info())).code).toBe('engine_crashed');
+  });
+});
