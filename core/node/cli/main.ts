@@ -8,9 +8,12 @@ import { itemsCommand } from './commands/items';
 import { validateCommand } from './commands/validate';
 import { modelsCommand } from './commands/models';
 import { sessionCommand } from './commands/session';
+import { doctorCommand } from './commands/doctor';
+import { transcribeCommand } from './commands/transcribe';
+import { benchCommand } from './commands/bench';
 
 /** Every CLI command; names and output fields are a contract with pipelines: keep them stable. */
-const commands: CliCommand[] = [initCommand, itemsCommand, analyzeCommand, modelsCommand, importCommand, exportCommand, validateCommand, sessionCommand, agreementCommand];
+const commands: CliCommand[] = [initCommand, itemsCommand, analyzeCommand, modelsCommand, importCommand, exportCommand, validateCommand, sessionCommand, doctorCommand, transcribeCommand, benchCommand, agreementCommand];
 
 function helpText(): string {
   const width = Math.max(...commands.map((c) => c.name.length));
