@@ -1,0 +1,12 @@
+import type { AloudMethod } from '../../../core/common/contract/aloudApi';
+import type { AloudBridge } from '../../../core/common/contract/callOutcome';
+import type { ApiTransport } from './apiClient';
+
+/** Electron: the preload's `window.aloudBridge` (IPC underneath); item audio through the app's own protocol. */
+export function bridgeTransport(bridge: AloudBridge, origin = 'aloud://app'): ApiTransport {
+  return {
+    call: (method: AloudMethod, args: unknown[]) => bridge.call(method, args),
+    onEvent: (listener) => bridge.onEvent(listener),
+    itemAudioUrl: (itemId) => `${origin}/item-audio/${encodeURIComponent(itemId)}`,
+  };
+}

@@ -1,0 +1,68 @@
+import type { AloudEvent, AloudMethod } from '../../../core/common/contract/aloudApi';
+import type { CallOutcome } from '../../../core/common/contract/callOutcome';
+import type { ApiTransport } from './apiClient';
+
+async function outcomeOf(response: Response): Promise<CallOutcome> {
+  const text = await response.text();
+  try {
+    return JSON.parse(text) as CallOutcome;
+  } catch {
+    return { ok: false, error: { code: 'internal', message: `HTTP ${response.status}: ${text.slice(0, 200)}` } };
+  }
+}
+
+/**
+ * Browser mode: calls are POSTs to the local host (JSON, or the binary chunk frame for audio); events arrive
+ * as server-sent events read from a streaming fetch (so the same code runs in Chromium and in Node tests).
+ */
+export function httpTransport(baseUrl: string, init: { headers?: Record<string, string> } = {}): ApiTransport {
+  const headers = init.headers ?? {};
+  return {
+    async call(method: AloudMethod, args: unknown[]): Promise<CallOutcome> {
+      if (method === 'appendAudio') {
+        const frame = args[0] as Uint8Array;
+        const body = frame.byteOffset === 0 && frame.byteLength === frame.buffer.byteLength ? frame.buffer : frame.slice().buffer;
+        return outcomeOf(await fetch(`${baseUrl}/api/audio`, { method: 'POST', headers: { ...headers, 'content-type': 'application/octet-stream' }, body: body as ArrayBuffer, credentials: 'same-origin' }));
+      }
+      return outcomeOf(
+        await fetch(`${baseUrl}/api/call/${method}`, {
+          method: 'POST',
+          headers: { ...headers, 'content-type': 'application/json' },
+          body: JSON.stringify({ args }),
+          credentials: 'same-origin',
+        }),
+      );
+    },
+    onEvent(listener: (event: AloudEvent) => void): () => void {
+      const abort = new AbortController();
+      void (async () => {
+        while (!abort.signal.aborted) {
+          try {
+            const response = await fetch(`${baseUrl}/api/events`, { headers, signal: abort.signal, credentials: 'same-origin' });
+            if (!response.ok || !response.body) throw new Error(`events: HTTP ${response.status}`);
+            const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+            let buffer = '';
+            for (;;) {
+              const { value, done } = await reader.read();
+              if (done) break;
+              buffer += value;
+              let cut: number;
+              while ((cut = buffer.indexOf('\n\n')) >= 0) {
+                const message = buffer.slice(0, cut);
+                buffer = buffer.slice(cut + 2);
+                const data = message.split('\n').filter((l) => l.startsWith('data: ')).map((l) => l.slice(6)).join('\n');
+                if (data) listener(JSON.parse(data) as AloudEvent);
+              }
+            }
+          } catch {
+            if (abort.signal.aborted) return;
+          }
+          // The host went away or restarted: try again shortly.
+          await new Promise((r) => setTimeout(r, 1000));
+        }
+      })();
+      return () => abort.abort();
+    },
+    itemAudioUrl: (itemId) => `${baseUrl}/api/item-audio/${encodeURIComponent(itemId)}`,
+  };
+}

@@ -1,0 +1,131 @@
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { expect, it } from 'vitest';
+import { encodeChunkFrame } from '../../core/common/audio/chunkFrame';
+import type { AloudEvent, SessionView } from '../../core/common/contract/aloudApi';
+import { ApiError } from '../../core/common/contract/aloudApi';
+import { decodeWav } from '../../core/node/audio/wavFile';
+import type { ApiClient } from '../../renderer/src/contract/apiClient';
+
+export const repoRoot = path.resolve(import.meta.dirname, '../..');
+export const fixturesDir = path.resolve(repoRoot, '../shared/fixtures/audio');
+export const haveFixtures = existsSync(fixturesDir);
+
+async function rejection(p: Promise<unknown>): Promise<ApiError> {
+  try {
+    await p;
+  } catch (e) {
+    expect(e).toBeInstanceOf(ApiError);
+    return e as ApiError;
+  }
+  throw new Error('expected the call to fail');
+}
+
+/** Sends a WAV as the capture module would: 200 ms binary chunk frames on the recording's timeline. */
+export async function sendWav(client: ApiClient, file: string): Promise<number> {
+  const wav = decodeWav(await readFile(file), file);
+  expect(wav.sampleRate).toBe(16_000);
+  const step = 3200;
+  for (let start = 0; start < wav.samples.length; start += step) {
+    await client.appendAudio(encodeChunkFrame({ startSample: start, pcm: wav.samples.slice(start, start + step) }));
+  }
+  return wav.samples.length;
+}
+
+/**
+ * One suite for every transport: the same calls must behave the same over Electron IPC and over HTTP.
+ * `connect` gives a client over a fresh copy of the demo project (no whisper model: audio-only session).
+ */
+export function contractSuite(connect: () => Promise<{ client: ApiClient; mode: 'electron' | 'browser' }>): void {
+  it('describes the app and the project', async () => {
+    const { client, mode } = await connect();
+    const info = await client.appInfo();
+    expect(info.mode).toBe(mode);
+    expect(info.app_version).toMatch(/^\d+\.\d+\.\d+/);
+    const project = await client.project();
+    expect(project.name).toBe('politeness-demo');
+    expect(project.schema.labels.map((l) => l.name)).toEqual(['Polite', 'Impolite', 'Neutral']);
+    expect(project.items).toHaveLength(20);
+  });
+
+  it('refuses session calls before a session is open, and bad arguments with bad_request', async () => {
+    const { client } = await connect();
+    expect((await rejection(client.openItem('demo-01'))).code).toBe('conflict');
+    await client.openSession('ana');
+    expect((await rejection(client.openItem(42 as unknown as string))).code).toBe('bad_request');
+    expect((await rejection(client.commitLabel('Polite', 'voice' as 'click'))).code).toBe('bad_request');
+    expect((await rejection(client.exportSession('xml' as 'csv'))).code).toBe('bad_request');
+    expect((await rejection(client.openItem('no-such-item'))).message).toContain('no-such-item');
+  });
+
+  it('labels by key, keeps the first label as blind, and requires a spoken label to complete', async () => {
+    const { client } = await connect();
+    await client.openSession('ana');
+    await client.openItem('demo-08');
+    await client.commitLabel('Polite', 'click');
+    const view: SessionView = await client.commitLabel('Impolite', 'key');
+    const item = view.items.find((i) => i.item_id === 'demo-08')!;
+    expect(item).toMatchObject({ final_label: 'Impolite', label_source: 'key', blind_label: 'Polite' });
+    const refused = await rejection(client.completeItem());
+    expect(refused.code).toBe('spoken_label_required');
+    expect(refused.message).toContain('demo-08');
+  });
+
+  it.skipIf(!haveFixtures)('records binary audio chunks into the item and pushes events', async () => {
+    const { client } = await connect();
+    const events: AloudEvent[] = [];
+    const stop = client.onEvent((e) => events.push(e));
+    try {
+      await client.openSession('ana');
+      await client.openItem('demo-01');
+      // let the event stream connect before the recording starts
+      await new Promise((r) => setTimeout(r, 200));
+      await client.startRecording(null);
+      const fed = await sendWav(client, path.join(fixturesDir, 'commit-polite.wav'));
+      const view = await client.stopRecording();
+      const item = view.items.find((i) => i.item_id === 'demo-01')!;
+      expect(Math.abs(item.audio_ms - (fed * 1000) / 16_000)).toBeLessThan(1);
+      expect(item.audio_path).toMatch(/\.wav$/);
+      expect(item.signals?.pauses?.long_count).toBe(1);
+      await expect.poll(() => events.some((e) => e.type === 'recording' && e.item_id === null)).toBe(true);
+      expect(events.some((e) => e.type === 'recording' && e.item_id === 'demo-01')).toBe(true);
+      await expect.poll(() => events.some((e) => e.type === 'item' && e.item.item_id === 'demo-01')).toBe(true);
+    } finally {
+      stop();
+    }
+  });
+
+  it('refuses audio out of order and audio without a recording', async () => {
+    const { client } = await connect();
+    await client.openSession('ana');
+    await client.openItem('demo-02');
+    const frame = encodeChunkFrame({ startSample: 0, pcm: new Float32Array(1600) });
+    expect((await rejection(client.appendAudio(frame))).code).toBe('conflict');
+    await client.startRecording(null);
+    await client.appendAudio(frame);
+    const gap = await rejection(client.appendAudio(encodeChunkFrame({ startSample: 9999, pcm: new Float32Array(1600) })));
+    expect(gap.code).toBe('bad_request');
+    expect(gap.message).toContain('startSample');
+    const garbage = await rejection(client.appendAudio(new Uint8Array([1, 2, 3])));
+    expect(garbage.code).toBe('bad_request');
+    const view = await client.stopRecording();
+    expect(view.items.find((i) => i.item_id === 'demo-02')!.audio_ms).toBe(100);
+  });
+
+  it('exports the session to a validated file with a receipt, and reports agreement', async () => {
+    const { client } = await connect();
+    await client.openSession('ana');
+    await client.openItem('demo-03');
+    await client.commitLabel('Polite', 'click');
+    const summary = await client.exportSession('jsonl');
+    expect(summary.records).toBe(20);
+    expect(existsSync(summary.file)).toBe(true);
+    expect(existsSync(summary.receipt)).toBe(true);
+    const lines = (await readFile(summary.file, 'utf8')).trim().split('\n').map((l) => JSON.parse(l));
+    expect(lines.find((r) => r.item_id === 'demo-03')).toMatchObject({ annotator: 'ana', final_label: 'Polite', label_source: 'click' });
+    const agreement = await client.agreement();
+    expect(agreement.annotators).toEqual(['ana']);
+    expect(agreement.items).toBe(20);
+  });
+}

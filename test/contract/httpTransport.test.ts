@@ -1,0 +1,96 @@
+import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { AppService } from '../../core/node/app/appService';
+import { startHttpHost, type HttpHost } from '../../core/node/app/httpHost';
+import { initProject } from '../../core/node/project/projectFolder';
+import { createApiClient } from '../../renderer/src/contract/apiClient';
+import { httpTransport } from '../../renderer/src/contract/httpTransport';
+import { contractSuite, fixturesDir, haveFixtures, sendWav } from './contractSuite';
+
+const open: Array<{ app: AppService; host: HttpHost }> = [];
+afterEach(async () => {
+  for (const { app, host } of open.splice(0)) {
+    await host.close();
+    await app.close();
+  }
+});
+
+async function serve() {
+  const root = await mkdtemp(path.join(tmpdir(), 'aloud-http-'));
+  const projectDir = path.join(root, 'project');
+  await initProject(projectDir, { demo: true });
+  const rendererDir = path.join(root, 'renderer');
+  await mkdir(path.join(rendererDir, 'assets'), { recursive: true });
+  await writeFile(path.join(rendererDir, 'index.html'), '<!doctype html><title>Aloud</title>');
+  await writeFile(path.join(rendererDir, 'assets', 'app.js'), 'console.log(1)');
+  await writeFile(path.join(root, 'secret.txt'), 'outside');
+  const app = await AppService.open({ projectDir, mode: 'browser', openEngine: null });
+  const host = await startHttpHost({ app, rendererDir });
+  open.push({ app, host });
+  const cookie = { cookie: `aloud_token=${host.token}` };
+  return { app, host, cookie, client: createApiClient(httpTransport(host.origin, { headers: cookie })) };
+}
+
+describe('contract over HTTP (browser mode)', () => {
+  contractSuite(async () => ({ client: (await serve()).client, mode: 'browser' }));
+});
+
+describe('browser-mode host security', () => {
+  it('serves the page only after the token, then via an HttpOnly SameSite cookie', async () => {
+    const { host } = await serve();
+    const first = await fetch(host.url, { redirect: 'manual' });
+    expect(first.status).toBe(303);
+    expect(first.headers.get('set-cookie')).toMatch(/aloud_token=.*HttpOnly; SameSite=Strict/);
+    const page = await fetch(`${host.origin}/`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-security-policy')).toContain("script-src 'self'");
+    expect((await fetch(`${host.origin}/?token=wrong`)).status).toBe(403);
+  });
+
+  it('refuses API calls without the token, from another origin, or for another host name', async () => {
+    const { host, cookie } = await serve();
+    const call = (headers: Record<string, string>) =>
+      fetch(`${host.origin}/api/call/appInfo`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: '{"args":[]}' });
+    expect((await call({})).status).toBe(400);
+    expect((await call({ ...cookie, origin: 'http://evil.example' })).status).toBe(400);
+    expect((await call(cookie)).status).toBe(200);
+    // DNS rebinding: a foreign host name pointing at 127.0.0.1 is refused before anything else
+    const { request } = await import('node:http');
+    const status = await new Promise<number>((resolve, reject) => {
+      const req = request({ host: '127.0.0.1', port: host.port, path: '/api/call/appInfo', method: 'POST', headers: { host: `evil.example:${host.port}`, ...cookie } }, (res) => resolve(res.statusCode ?? 0));
+      req.on('error', reject);
+      req.end('{"args":[]}');
+    });
+    expect(status).toBe(421);
+  });
+
+  it('never serves files outside the renderer folder', async () => {
+    const { host } = await serve();
+    for (const p of ['/../secret.txt', '/%2e%2e/secret.txt', '/assets/%2e%2e%2f%2e%2e%2fsecret.txt', '/%00index.html']) {
+      const res = await fetch(`${host.origin}${p}`);
+      expect(await res.text()).not.toContain('outside');
+    }
+    expect(await (await fetch(`${host.origin}/assets/app.js`)).text()).toBe('console.log(1)');
+  });
+
+  it.skipIf(!haveFixtures)("serves an item's recording with byte ranges for seeking", async () => {
+    const { client, host, cookie } = await serve();
+    await client.openSession('ana');
+    await client.openItem('demo-01');
+    await client.startRecording(null);
+    await sendWav(client, path.join(fixturesDir, 'change-to-neutral.wav'));
+    await client.stopRecording();
+    const whole = await fetch(client.itemAudioUrl('demo-01'), { headers: cookie });
+    expect(whole.status).toBe(200);
+    const bytes = new Uint8Array(await whole.arrayBuffer());
+    expect(new TextDecoder().decode(bytes.slice(0, 4))).toBe('RIFF');
+    const part = await fetch(client.itemAudioUrl('demo-01'), { headers: { ...cookie, range: 'bytes=44-99' } });
+    expect(part.status).toBe(206);
+    expect(part.headers.get('content-range')).toBe(`bytes 44-99/${bytes.length}`);
+    expect((await part.arrayBuffer()).byteLength).toBe(56);
+    expect((await fetch(client.itemAudioUrl('demo-99'), { headers: cookie })).status).toBe(404);
+    expect(host.port).toBeGreaterThan(0);
+  });
+});
