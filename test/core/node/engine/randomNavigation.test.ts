@@ -1,0 +1,103 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { EngineClient } from '../../../../core/common/engine/engineClient';
+import { offsetSegments, TranscriptionScheduler, type UtteranceOutcome } from '../../../../core/common/engine/transcriptionScheduler';
+import type { Segment } from '../../../../core/common/transcript/segment';
+import { startEngineWorker } from '../../../../core/node/engine/engineHost';
+import { sha256OfPcm } from '../../../../core/node/engine/whisperEngine';
+import { describeWithModels, ensureBenchModel, testClip } from './engineTestModels';
+
+const STEPS = 400;
+const ITEMS = ['item-a', 'item-b', 'item-c', 'item-d', 'item-e', 'item-f'];
+
+function seeded(seed: number): () => number {
+  let state = seed;
+  return () => {
+    state = (state * 48271) % 2147483647;
+    return state / 2147483647;
+  };
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+describeWithModels('random navigation while the real engine transcribes (worker, tiny.en-sized random weights)', () => {
+  let engine: EngineClient;
+  let modelSha256: string;
+  // Distinct clips; the random-weight model gives each its own, reproducible, text.
+  const clips = Array.from({ length: 6 }, (_, i) => testClip(1.1 + 0.3 * i, 1000 + i));
+  const reference: Segment[][] = [];
+
+  beforeAll(async () => {
+    engine = startEngineWorker({ threads: 2, warmUp: false });
+    modelSha256 = (await engine.load(await ensureBenchModel())).model!.sha256;
+    for (const pcm of clips) reference.push((await engine.transcribe({ pcm })).segments);
+  }, 180_000);
+  afterAll(() => engine.close());
+
+  it(`attaches no result to another item or to an earlier visit over ${STEPS} random steps`, { timeout: 240_000 }, async () => {
+    expect(new Set(reference.map((segments) => segments.map((s) => s.text).join(''))).size).toBeGreaterThan(1);
+    const random = seeded(20240611);
+    let current = ITEMS[0]!;
+    let visit = 0;
+    const violations: string[] = [];
+    const requests = new Map<string, { item: string; visit: number }>();
+    const scheduler = new TranscriptionScheduler({
+      engine,
+      model: { name: 'bench-tiny.en', sha256: modelSha256 },
+      hashAudio: sha256OfPcm,
+      requestIdPrefix: 'nav-',
+      onEvent: (event) => {
+        if (event.type !== 'accepted') return;
+        // Accepted means the annotator is still on that item, in the visit that asked for it.
+        const asked = requests.get(event.identity.request_id)!;
+        if (event.identity.item_id !== current || asked.visit !== visit) {
+          violations.push(`${event.identity.request_id} for ${asked.item} (visit ${asked.visit}) accepted while on ${current} (visit ${visit})`);
+        }
+      },
+    });
+
+    const nextUtterance = new Map<string, number>();
+    const sent: Array<{ item: string; clip: number; startSample: number; outcome: Promise<UtteranceOutcome> }> = [];
+    let navigations = 0;
+    for (let step = 0; step < STEPS; step++) {
+      const action = random();
+      if (action < 0.3) {
+        const next = ITEMS[Math.floor(random() * ITEMS.length)]!;
+        if (next !== current) {
+          scheduler.cancelItem(current);
+          current = next;
+          visit++;
+          navigations++;
+        }
+      } else if (action < 0.75) {
+        const clip = Math.floor(random() * clips.length);
+        const utterance = nextUtterance.get(current) ?? 0;
+        nextUtterance.set(current, utterance + 1);
+        const startSample = Math.floor(random() * 20) * 16000;
+        const pcm = clips[clip]!;
+        const outcome = scheduler.transcribe({ item_id: current, utterance, start_sample: startSample, end_sample: startSample + pcm.length, pcm });
+        sent.push({ item: current, clip, startSample, outcome });
+        requests.set(`nav-${sent.length}`, { item: current, visit });
+      }
+      await sleep(Math.floor(random() * 40));
+    }
+    await scheduler.whenIdle();
+    const outcomes = await Promise.all(sent.map((s) => s.outcome));
+
+    const accepted = outcomes.filter((o) => o.kind === 'accepted');
+    const stale = outcomes.filter((o) => o.kind === 'stale');
+    expect(violations).toEqual([]);
+    outcomes.forEach((outcome, i) => {
+      expect(outcome.request_id).toBe(`nav-${i + 1}`);
+      if (outcome.kind !== 'accepted') return;
+      // the text and times are those of this request's own clip, moved to its place on its item's timeline
+      expect(outcome.segments).toEqual(offsetSegments(reference[sent[i]!.clip]!, (sent[i]!.startSample * 1000) / 16000));
+      expect(outcome.model).toEqual({ name: 'bench-tiny.en', sha256: modelSha256 });
+    });
+    expect(scheduler.transcribedCount).toBe(accepted.length);
+    expect(navigations).toBeGreaterThan(50);
+    expect(sent.length).toBeGreaterThan(100);
+    expect(accepted.length).toBeGreaterThan(0);
+    expect(stale.length).toBeGreaterThan(0);
+    expect(accepted.length + stale.length).toBe(sent.length);
+  });
+});
