@@ -4,6 +4,7 @@ import { analyzeCommand } from './commands/analyze';
 import { exportCommand } from './commands/export';
 import { importCommand } from './commands/import';
 import { initCommand } from './commands/init';
+import { serveCommand } from './commands/serve';
 import { itemsCommand } from './commands/items';
 import { validateCommand } from './commands/validate';
 import { modelsCommand } from './commands/models';
@@ -13,7 +14,7 @@ import { transcribeCommand } from './commands/transcribe';
 import { benchCommand } from './commands/bench';
 
 /** Every CLI command; names and output fields are a contract with pipelines: keep them stable. */
-const commands: CliCommand[] = [initCommand, itemsCommand, analyzeCommand, modelsCommand, importCommand, exportCommand, validateCommand, sessionCommand, doctorCommand, transcribeCommand, benchCommand, agreementCommand];
+const commands: CliCommand[] = [initCommand, itemsCommand, analyzeCommand, modelsCommand, importCommand, exportCommand, validateCommand, sessionCommand, doctorCommand, transcribeCommand, benchCommand, agreementCommand, serveCommand];
 
 function helpText(): string {
   const width = Math.max(...commands.map((c) => c.name.length));

@@ -1,0 +1,59 @@
+import { parseArgs } from 'node:util';
+import { AppService } from '../../app/appService';
+import { startHttpHost } from '../../app/httpHost';
+import { ensureRendererBuilt } from '../../app/rendererBuild';
+import { ProjectError } from '../../project/projectError';
+import { ensureUserDemoProject } from '../../project/userDemoProject';
+import { type CliCommand, UsageError, withUsageErrors } from '../cliSupport';
+
+export const serveCommand: CliCommand = {
+  name: 'serve',
+  summary: 'Browser mode: the app on http://127.0.0.1 (same API as the desktop app), until Ctrl-C. Without --project: your own copy of the demo.',
+  usage: 'serve [--project DIR] [--port N] [--model FILE] [--models-dir DIR] [--rebuild]',
+  async run(argv, io) {
+    const { values } = withUsageErrors(() =>
+      parseArgs({
+        args: argv,
+        strict: true,
+        options: {
+          project: { type: 'string' },
+          port: { type: 'string' },
+          model: { type: 'string' },
+          'models-dir': { type: 'string' },
+          rebuild: { type: 'boolean', default: false },
+        },
+      }),
+    );
+    const port = values.port === undefined ? 0 : Number(values.port);
+    if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port: "${values.port}" is not a port number (0–65535)`);
+    let app: AppService;
+    try {
+      app = await AppService.open({
+        projectDir: values.project ?? (await ensureUserDemoProject()),
+        mode: 'browser',
+        modelFile: values.model ?? null,
+        ...(values['models-dir'] ? { modelsDir: values['models-dir'] } : {}),
+      });
+    } catch (e) {
+      if (e instanceof ProjectError) throw new UsageError(e.message);
+      throw e;
+    }
+    const rendererDir = await ensureRendererBuilt((line) => io.err(`${line}\n`), { force: values.rebuild });
+    let host;
+    try {
+      host = await startHttpHost({ app, rendererDir, port });
+    } catch (e) {
+      await app.close();
+      throw new UsageError(`cannot listen on 127.0.0.1:${port} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+    }
+    io.out(`Aloud is running for project "${app.projectFolder.config.name}".\nOpen: ${host.url}\nPress Ctrl-C to stop (the session is saved as you go).\n`);
+    await new Promise<void>((resolve) => {
+      const stop = () => resolve();
+      process.once('SIGINT', stop);
+      process.once('SIGTERM', stop);
+    });
+    await host.close();
+    await app.close();
+    return 0;
+  },
+};

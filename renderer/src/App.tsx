@@ -1,0 +1,155 @@
+import { useCallback, useEffect, useState } from 'react';
+import type { AppInfo, ExportFormat, ProjectView, SessionView } from '../../core/common/contract/aloudApi';
+import type { ItemSessionState } from '../../core/common/session/itemState';
+import type { ApiClient } from './contract/apiClient';
+import { AgreementScreen } from './screens/AgreementScreen';
+import { LabelScreen } from './screens/LabelScreen';
+import { ReviewScreen } from './screens/ReviewScreen';
+import { StartScreen } from './screens/StartScreen';
+
+type Tab = 'label' | 'review' | 'agreement';
+
+const LAST_ANNOTATOR_KEY = 'aloud.lastAnnotator';
+
+/** Merges a pushed item state into the session view (events can arrive before or after a call's result). */
+function withItem(view: SessionView, item: ItemSessionState): SessionView {
+  const at = view.items.findIndex((i) => i.item_id === item.item_id);
+  const items = at < 0 ? [...view.items, item] : view.items.map((i, n) => (n === at ? item : i));
+  return { ...view, items };
+}
+
+export function App({ client }: { client: ApiClient }) {
+  const [info, setInfo] = useState<AppInfo | null>(null);
+  const [project, setProject] = useState<ProjectView | null>(null);
+  const [session, setSession] = useState<SessionView | null>(null);
+  const [tab, setTab] = useState<Tab>('label');
+  const [error, setError] = useState<string | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const [exportFormat, setExportFormat] = useState<ExportFormat>('jsonl');
+  const [busy, setBusy] = useState(false);
+
+  useEffect(() => {
+    Promise.all([client.appInfo(), client.project()]).then(
+      ([i, p]) => {
+        setInfo(i);
+        setProject(p);
+      },
+      (e: Error) => setError(`Cannot reach the Aloud host: ${e.message}`),
+    );
+    return client.onEvent((event) => {
+      if (event.type === 'item') setSession((s) => (s ? withItem(s, event.item) : s));
+      else if (event.type === 'recording') setSession((s) => (s ? { ...s, recording_item: event.item_id } : s));
+      else if (event.type === 'transcription') setSession((s) => (s ? { ...s, pending_transcriptions: event.pending } : s));
+      else if (event.type === 'error') setError(event.message);
+    });
+  }, [client]);
+
+  /** Runs a call, shows its error in the banner, and keeps the view it returns. */
+  const run = useCallback(async <T,>(task: () => Promise<T>): Promise<T | null> => {
+    try {
+      const result = await task();
+      return result;
+    } catch (e) {
+      setError((e as Error).message);
+      return null;
+    }
+  }, []);
+
+  const startSession = async (annotator: string) => {
+    const view = await run(() => client.openSession(annotator));
+    if (!view) return;
+    localStorage.setItem(LAST_ANNOTATOR_KEY, annotator);
+    setError(null);
+    if (view.recovered) setNotice(`Recovered after a crash: ${view.recovered}`);
+    setSession(view);
+    setInfo(await client.appInfo());
+    const first = view.current_item ?? project?.items[0]?.id;
+    if (first && view.current_item === null) {
+      const opened = await run(() => client.openItem(first));
+      if (opened) setSession(opened);
+    }
+  };
+
+  const doExport = async () => {
+    setBusy(true);
+    const summary = await run(() => client.exportSession(exportFormat));
+    setBusy(false);
+    if (summary) setNotice(`Exported ${summary.records} records (${summary.gaps} gaps) to ${summary.file}; receipt ${summary.receipt}`);
+  };
+
+  if (!project || !info) {
+    return <div className="loading">{error ?? 'Loading…'}</div>;
+  }
+  const labelled = session ? session.items.filter((i) => i.final_label !== null).length : 0;
+
+  return (
+    <div className="app">
+      <header className="topbar">
+        <div className="brand">Aloud</div>
+        <div className="project" title="project">{project.name}</div>
+        {session && (
+          <nav className="tabs" role="tablist">
+            {(['label', 'review', 'agreement'] as const).map((t) => (
+              <button key={t} role="tab" aria-selected={tab === t} className={tab === t ? 'tab active' : 'tab'} onClick={() => setTab(t)}>
+                {t === 'label' ? 'Label' : t === 'review' ? 'Review' : 'Agreement'}
+              </button>
+            ))}
+          </nav>
+        )}
+        <div className="spacer" />
+        {session && (
+          <>
+            <div className="progress" title={`${labelled} of ${project.items.length} items labelled`}>
+              <div className="progress-bar" style={{ width: `${(100 * labelled) / Math.max(1, project.items.length)}%` }} />
+              <span>
+                {labelled}/{project.items.length} labelled
+              </span>
+            </div>
+            {session.pending_transcriptions > 0 && <div className="pending">transcribing {session.pending_transcriptions}…</div>}
+            <div className="annotator" title="annotator">{session.annotator}</div>
+            <select aria-label="export format" value={exportFormat} onChange={(e) => setExportFormat(e.target.value as ExportFormat)}>
+              <option value="jsonl">JSONL</option>
+              <option value="json">JSON</option>
+              <option value="csv">CSV</option>
+            </select>
+            <button onClick={() => void doExport()} disabled={busy}>
+              {busy ? 'Exporting…' : 'Export'}
+            </button>
+          </>
+        )}
+      </header>
+      {!info.engine.available && session && (
+        <div className="banner warn" role="status">
+          No transcription: {info.engine.problem ?? 'no whisper model loaded'}. Audio is still recorded and kept; label by key or click.
+        </div>
+      )}
+      {error && (
+        <div className="banner error" role="alert">
+          {error}
+          <button className="link" onClick={() => setError(null)} aria-label="dismiss error">
+            ✕
+          </button>
+        </div>
+      )}
+      {notice && (
+        <div className="banner info" role="status">
+          {notice}
+          <button className="link" onClick={() => setNotice(null)} aria-label="dismiss">
+            ✕
+          </button>
+        </div>
+      )}
+      <main>
+        {!session ? (
+          <StartScreen project={project} lastAnnotator={localStorage.getItem(LAST_ANNOTATOR_KEY) ?? ''} onStart={(name) => void startSession(name)} />
+        ) : tab === 'label' ? (
+          <LabelScreen client={client} project={project} session={session} onSession={setSession} onError={setError} run={run} />
+        ) : tab === 'review' ? (
+          <ReviewScreen client={client} project={project} session={session} />
+        ) : (
+          <AgreementScreen client={client} project={project} />
+        )}
+      </main>
+    </div>
+  );
+}
