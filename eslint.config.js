@@ -9,7 +9,7 @@ const restrict = (groups, message) => ({
 });
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', '.tsbuild/**', 'dist/**', 'out/**', 'release/**', '**/*.d.ts'] },
+  { ignores: ['node_modules/**', '.bench/**', '.tsbuild/**', 'dist/**', 'out/**', 'release/**', '**/*.d.ts'] },
   ...tseslint.configs.recommended,
   {
     rules: {
