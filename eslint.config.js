@@ -33,4 +33,8 @@ export default tseslint.config(
     files: ['renderer/**/*.ts', 'renderer/**/*.tsx'],
     rules: restrict([...nodeBuiltins, 'electron', 'electron/*', '**/core/node/**', '**/electron/**'], 'The renderer talks only to the contract client (core/common); no Node, electron or core/node.'),
   },
+  {
+    files: ['electron/policy/**/*.ts', 'electron/preload/aloudBridge.ts', 'electron/main/appRequests.ts', 'electron/main/ipcCalls.ts', 'electron/main/startupProject.ts'],
+    rules: restrict(['electron', 'electron/*', 'react', 'react-dom', '**/renderer/**'], 'The shell holds no logic: policy and handlers are plain functions tested in Node, without electron.'),
+  },
 );
