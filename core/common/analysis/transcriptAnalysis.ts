@@ -4,7 +4,7 @@ import type { ProjectConfig } from '../project/projectConfig';
 import type { CommitmentRecord } from '../session/itemState';
 import type { TranscriptSignals } from '../signals/signalTypes';
 import { computeTranscriptSignals } from '../signals/transcriptSignals';
-import { joinSegments, timeAtOffset, type JoinedTranscript } from '../transcript/joinSegments';
+import { joinSegments, timeAtOffset, type JoinedTranscript, type SegmentSpan } from '../transcript/joinSegments';
 import type { Segment } from '../transcript/segment';
 
 export type AnalysisConfig = Pick<ProjectConfig, 'schema' | 'thinkaloud'>;
@@ -21,6 +21,8 @@ export function parseOptionsOf(config: AnalysisConfig): ParseOptions {
 /** What the parser and the transcript signals say about one item's verbatim transcript. */
 export interface TranscriptAnalysis {
   transcript: string;
+  /** where each segment stands in the transcript and on the timeline (empty for plain text) */
+  spans: SegmentSpan[];
   final_label: string | null;
   commitments: CommitmentRecord[];
   diagnostics: ParseDiagnostic[];
@@ -48,6 +50,7 @@ export function createTranscriptAnalyzer(config: AnalysisConfig): (input: string
     }));
     return {
       transcript,
+      spans: joined ? joined.spans : [],
       final_label: result.final_label,
       commitments,
       diagnostics: result.diagnostics,

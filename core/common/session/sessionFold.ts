@@ -1,14 +1,11 @@
-import { createCommitParser } from '../parser/commitPhrase';
-import type { ParseOptions, ParseResult } from '../parser/parseTypes';
+import { createTranscriptAnalyzer, type TranscriptAnalysis } from '../analysis/transcriptAnalysis';
 import type { ProjectConfig } from '../project/projectConfig';
-import { computeTranscriptSignals } from '../signals/transcriptSignals';
 import type { AudioSignals } from '../signals/signalTypes';
-import { joinSegments, timeAtOffset } from '../transcript/joinSegments';
 import type { Segment } from '../transcript/segment';
 import { AudioLedgerFold, type AudioLedger } from './audioLedger';
 import { checkEventData } from './sessionEventSchema';
 import { SessionLogError } from './sessionLog';
-import type { CommitmentRecord, ItemSessionState, LabelSource, ManualLabelRecord } from './itemState';
+import type { ItemSessionState, LabelSource, ManualLabelRecord } from './itemState';
 import { EVENT_VERSIONS, SESSION_SAMPLE_RATE, type SessionEvent, type SessionEventData, type SessionEventType } from './sessionEvents';
 
 /** A note the annotator or the store left in the log. */
@@ -34,15 +31,6 @@ export interface SessionState {
 
 /** What of the project configuration the fold reads: the parser's options and the filler list. */
 export type FoldConfig = Pick<ProjectConfig, 'schema' | 'thinkaloud'>;
-
-export function parseOptionsOf(config: FoldConfig): ParseOptions {
-  return {
-    labels: config.schema.labels,
-    languages: config.thinkaloud.languages,
-    stems: config.thinkaloud.stems,
-    fillers: config.thinkaloud.fillers,
-  };
-}
 
 interface Utterance {
   seq: number;
@@ -82,14 +70,14 @@ export class SessionFold {
   private projectName: string | null = null;
   private currentItem: string | null = null;
   private lastSeq = 0;
-  private readonly parse: (transcript: string) => ParseResult;
+  private readonly analyze: (segments: readonly Segment[]) => TranscriptAnalysis;
 
   constructor(
     private readonly config: FoldConfig,
     private readonly file = 'events.jsonl',
   ) {
     this.audio = new AudioLedgerFold(file);
-    this.parse = createCommitParser(parseOptionsOf(config));
+    this.analyze = createTranscriptAnalyzer(config);
   }
 
   apply(event: SessionEvent): void {
@@ -197,23 +185,15 @@ export class SessionFold {
     const samples = audio?.samples ?? 0;
     const utterances = [...item.utterances.entries()].sort((a, b) => a[0] - b[0]).map(([, u]) => u);
     const segments = utterances.flatMap((u) => u.segments);
-    const joined = joinSegments(segments);
-    const parse = this.parse(joined.text);
-    const commitments: CommitmentRecord[] = parse.commitments.map((c) => ({
-      label: c.label,
-      quote: c.quote,
-      start: c.start,
-      end: c.end,
-      t_ms: timeAtOffset(joined.spans, c.end),
-      stem: c.stem,
-    }));
+    const analysis = this.analyze(segments);
+    const { parse, commitments } = analysis;
 
     // Each utterance's end offset in the transcript, so a voice commitment gets the seq of the utterance that completed it.
     const utteranceEnds: Array<{ end: number; seq: number }> = [];
     let spanIndex = 0;
     for (const u of utterances) {
       spanIndex += u.segments.length;
-      const end = spanIndex === 0 ? 0 : joined.spans[spanIndex - 1]!.end;
+      const end = spanIndex === 0 ? 0 : analysis.spans[spanIndex - 1]!.end;
       utteranceEnds.push({ end, seq: u.seq });
     }
     const ordered: OrderedLabel[] = [
@@ -230,14 +210,14 @@ export class SessionFold {
 
     const audioSignals: AudioSignals | null = item.audioSignals && item.audioSignals.audio_samples === samples ? item.audioSignals.audio : null;
     const hasTranscript = utterances.length > 0;
-    const transcriptSignals = hasTranscript ? computeTranscriptSignals(joined.text, parse, this.config.thinkaloud.fillers, { spans: joined.spans }) : null;
+    const transcriptSignals = hasTranscript ? analysis.signals : null;
     const signals = audioSignals || transcriptSignals ? { ...audioSignals, ...transcriptSignals } : null;
 
     return {
       item_id: item.item_id,
       audio_path: audio?.audio_path ?? null,
       audio_ms: Math.round((samples * 1000) / SESSION_SAMPLE_RATE),
-      transcript: joined.text,
+      transcript: analysis.transcript,
       segments,
       commitments,
       final_label: last?.label ?? null,
