@@ -132,7 +132,7 @@ function main() {
     platform: process.platform,
     arch: process.arch,
     napi: process.versions.napi,
-    binding: sha256(path.join(nativeDir, 'aloud_whisper.cc')),
+    binding: ['aloud_whisper.cc', 'whisper_unity.cc'].map((f) => sha256(path.join(nativeDir, f))).join(':'),
     gyp: sha256(path.join(nativeDir, 'binding.gyp')),
     whisper: `${whisperVersion}:${whisperSourceSha}`,
   });

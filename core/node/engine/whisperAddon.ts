@@ -17,8 +17,6 @@ export interface NativeTranscribeOptions {
   bestOf?: number;
   initialPrompt?: string;
   language?: string;
-  /** a new decoding state per job, so the same audio always gives the same text */
-  freshState?: boolean;
 }
 
 export interface NativeModelInfo {
@@ -33,11 +31,14 @@ export interface NativeModelInfo {
   ftype: number;
 }
 
-/** A loaded model in core/node/engine/native/aloud_whisper.cc; one job at a time. */
+/**
+ * A loaded model in core/node/engine/native/aloud_whisper.cc; one job at a time, on one reused decoding state
+ * whose sampling is reseeded per job, so the same audio always gives the same text.
+ */
 export interface NativeWhisperModel {
   readonly loadMs: number;
   readonly busy: boolean;
-  transcribe(pcm: Float32Array, options: NativeTranscribeOptions): Promise<{ segments: Segment[]; totalMs: number; stateMs: number }>;
+  transcribe(pcm: Float32Array, options: NativeTranscribeOptions): Promise<{ segments: Segment[]; totalMs: number }>;
   encode(pcm: Float32Array, options: { threads?: number; audioCtx?: number }): Promise<{ melMs: number; encodeMs: number }>;
   /** true when a job was running and will stop */
   abort(): boolean;

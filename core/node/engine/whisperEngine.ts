@@ -116,7 +116,7 @@ export class WhisperEngine implements TranscriptionEngine {
     }
     try {
       const { sha256 } = await digest;
-      if (this.warmUp) await model.transcribe(new Float32Array(MIN_ENGINE_SAMPLES), { threads: this.threads, audioCtx: audioCtxForSamples(MIN_ENGINE_SAMPLES), temperatureInc: 0, freshState: true });
+      if (this.warmUp) await model.transcribe(new Float32Array(MIN_ENGINE_SAMPLES), { threads: this.threads, audioCtx: audioCtxForSamples(MIN_ENGINE_SAMPLES), temperatureInc: 0 });
       if (this.closed) throw new EngineError('engine_closed', 'the engine was closed while the model loaded');
       const native = model.info();
       this.model = model;
@@ -149,7 +149,6 @@ export class WhisperEngine implements TranscriptionEngine {
       bestOf: settings.bestOf,
       initialPrompt: settings.initialPrompt,
       language: settings.language,
-      freshState: true,
     });
     this.running = job.catch(() => undefined);
     let result;

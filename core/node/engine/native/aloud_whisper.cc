@@ -1,7 +1,8 @@
 // Aloud's N-API binding to whisper.cpp (the sources vendored by smart-whisper 0.8.1).
 // Ours rather than smart-whisper's own binding because that one dereferences a null context when a
 // load fails (a crash, not an error), cannot abort a running job, does not expose whisper.cpp's system
-// info, and allocates a fresh whisper_state for every clip. Everything heavy runs on the libuv pool.
+// info, and allocates a fresh whisper_state for every clip (slower, and resident memory creeps up with the
+// allocator's fragmentation). Everything heavy runs on the libuv pool.
 #include <napi.h>
 
 #include <atomic>
@@ -27,6 +28,9 @@
 #ifndef ALOUD_WHISPER_CPP_VERSION
 #define ALOUD_WHISPER_CPP_VERSION "unknown"
 #endif
+
+// whisper_unity.cc
+void aloud_whisper_reseed_sampling(struct whisper_state* state);
 
 namespace {
 
@@ -292,18 +296,13 @@ class TranscribeWorker : public JobWorker {
     params_.encoder_begin_callback = EncoderMayBegin;
     params_.encoder_begin_callback_user_data = model_;
     whisper_context* ctx = model_->context;
-    if (fresh_state_ && model_->state != nullptr) {
-      auto t = std::chrono::steady_clock::now();
-      whisper_free_state(model_->state);
-      model_->state = whisper_init_state(ctx);
-      state_ms_ = MsSince(t);
-    }
     if (model_->state == nullptr) model_->state = whisper_init_state(ctx);
     if (model_->state == nullptr) {
       Fail("transcribe_failed", "whisper.cpp could not allocate its decoding state (out of memory?)");
       return;
     }
     whisper_state* state = model_->state;
+    aloud_whisper_reseed_sampling(state);
     status_ = whisper_full_with_state(ctx, state, params_, pcm_.data(), static_cast<int>(pcm_.size()));
     total_ms_ = MsSince(start);
     if (model_->abort_requested.load()) {
@@ -368,7 +367,6 @@ class TranscribeWorker : public JobWorker {
     Napi::Object result = Napi::Object::New(env);
     result.Set("segments", segments);
     result.Set("totalMs", Napi::Number::New(env, total_ms_));
-    result.Set("stateMs", Napi::Number::New(env, state_ms_));
     deferred_.Resolve(result);
   }
 
@@ -381,10 +379,6 @@ class TranscribeWorker : public JobWorker {
   std::string language_;
   int status_ = 0;
   double total_ms_ = 0;
- public:
-  bool fresh_state_ = false;
-  double state_ms_ = 0;
- private:
   std::vector<SegmentOut> segments_;
 };
 
@@ -525,7 +519,6 @@ Napi::Value WhisperModel::Transcribe(const Napi::CallbackInfo& info) {
   busy = true;
   auto* worker = new TranscribeWorker(env, this, info.This().As<Napi::Object>(), std::move(pcm), params,
                                       std::move(initial_prompt), std::move(language));
-  worker->fresh_state_ = BoolOption(o, "freshState", false);
   worker->Queue();
   return worker->Promise();
 }

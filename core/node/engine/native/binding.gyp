@@ -11,7 +11,7 @@
       "target_name": "aloud_whisper",
       "sources": [
         "aloud_whisper.cc",
-        "<(whisper_dir)/src/whisper.cpp",
+        "whisper_unity.cc",
         "<(whisper_dir)/ggml/src/ggml.c",
         "<(whisper_dir)/ggml/src/ggml-alloc.c",
         "<(whisper_dir)/ggml/src/ggml-backend.c",
@@ -24,6 +24,7 @@
         "<(whisper_dir)/include",
         "<(whisper_dir)/ggml/include",
         "<(whisper_dir)/ggml/src",
+        "<(whisper_dir)/src",
       ],
       "dependencies": ["<!(node -p \"require('node-addon-api').targets\"):node_addon_api_except"],
       "defines": ["NDEBUG", "_XOPEN_SOURCE=600", "_GNU_SOURCE", "ALOUD_HAS_BUILD_INFO"],
