@@ -68,7 +68,7 @@ async function openProjectFromDialog(): Promise<void> {
   } catch (e) {
     tell('warning', 'Aloud could not remember this project for next time', (e as Error).message);
   }
-  mainWindow.webContents.reload();
+  mainWindow?.webContents.reload();
 }
 
 function createMainWindow(): BrowserWindow {
