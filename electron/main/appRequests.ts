@@ -1,7 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { Readable } from 'node:stream';
-import { parseByteRange } from '../policy/byteRanges';
+import { parseByteRange } from '../../core/common/http/byteRanges';
 import { SECURITY_HEADERS } from '../policy/csp';
 import { contentTypeFor, resolveFileInside, resolveRendererFile, routeAppRequest, type FileLookup } from '../policy/protocolFiles';
 

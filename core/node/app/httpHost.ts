@@ -7,6 +7,7 @@ import path from 'node:path';
 import { ApiError, type AloudEvent } from '../../common/contract/aloudApi';
 import { checkApiCall } from '../../common/contract/apiArgs';
 import { errorOutcome, type CallOutcome } from '../../common/contract/callOutcome';
+import { parseByteRange } from '../../common/http/byteRanges';
 import type { AppService } from './appService';
 import { toApiError } from './appService';
 
@@ -110,38 +111,19 @@ function sendText(res: ServerResponse, status: number, text: string): void {
   res.end(text);
 }
 
-/** A single `bytes=a-b` range over a file of `size` bytes; null for no or unusable Range (then the whole file). */
-export function parseByteRange(header: string | undefined, size: number): { start: number; end: number } | 'unsatisfiable' | null {
-  if (!header) return null;
-  const m = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
-  if (!m || (m[1] === '' && m[2] === '')) return null;
-  let start: number;
-  let end: number;
-  if (m[1] === '') {
-    const suffix = Number(m[2]);
-    if (suffix === 0) return 'unsatisfiable';
-    start = Math.max(0, size - suffix);
-    end = size - 1;
-  } else {
-    start = Number(m[1]);
-    end = m[2] === '' ? size - 1 : Math.min(Number(m[2]), size - 1);
-  }
-  if (start >= size || start > end) return 'unsatisfiable';
-  return { start, end };
-}
-
 async function sendFile(req: IncomingMessage, res: ServerResponse, file: string, headers: Record<string, string> = {}): Promise<void> {
   const info = await stat(file);
   const type = CONTENT_TYPES[path.extname(file).toLowerCase()] ?? 'application/octet-stream';
   const range = parseByteRange(req.headers.range, info.size);
   const base = { 'content-type': type, 'accept-ranges': 'bytes', 'x-content-type-options': 'nosniff', ...headers };
-  if (range === 'unsatisfiable') {
+  if (range.kind === 'unsatisfiable') {
     res.writeHead(416, { ...base, 'content-range': `bytes */${info.size}` });
     res.end();
     return;
   }
-  const { start, end } = range ?? { start: 0, end: info.size - 1 };
-  res.writeHead(range ? 206 : 200, { ...base, 'content-length': Math.max(0, end - start + 1), ...(range ? { 'content-range': `bytes ${start}-${end}/${info.size}` } : {}) });
+  const { start, end } = range.kind === 'span' ? range : { start: 0, end: info.size - 1 };
+  const partial = range.kind === 'span';
+  res.writeHead(partial ? 206 : 200, { ...base, 'content-length': Math.max(0, end - start + 1), ...(partial ? { 'content-range': `bytes ${start}-${end}/${info.size}` } : {}) });
   if (req.method === 'HEAD' || info.size === 0) {
     res.end();
     return;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseByteRange } from '../../../electron/policy/byteRanges';
+import { parseByteRange } from '../../../../core/common/http/byteRanges';
 
 const span = (start: number, end: number) => ({ kind: 'span', start, end });
 const whole = { kind: 'whole' };
