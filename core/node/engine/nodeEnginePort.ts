@@ -32,3 +32,22 @@ export function enginePortFromWorker(worker: Worker): EnginePort {
     },
   };
 }
+
+/** Electron's utility-process `process.parentPort` (or a MessagePortMain): messages arrive as `{ data }` events. */
+export interface ParentPortLike {
+  on(event: 'message', listener: (event: { data: unknown }) => void): unknown;
+  postMessage(message: unknown): void;
+}
+
+/**
+ * An EnginePort over Electron's utility-process parentPort, so the same engine worker entry serves the app from
+ * a utility process. Electron transfers only ports, so PCM arrives cloned; the process ends with its parent.
+ */
+export function enginePortFromParentPort(port: ParentPortLike): EnginePort {
+  return {
+    postMessage: (message) => port.postMessage(message),
+    onMessage: (handler) => port.on('message', (event) => handler(event.data)),
+    onClose: () => undefined,
+    close: () => undefined,
+  };
+}
