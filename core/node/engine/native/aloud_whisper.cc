@@ -16,6 +16,10 @@
 
 #include "whisper.h"
 
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
+
 #ifdef ALOUD_HAS_BUILD_INFO
 #include "aloud_build_info.h"
 #endif
@@ -81,6 +85,14 @@ std::string LogProblems() {
     out += line;
   }
   return out;
+}
+
+// glibc keeps freed job buffers in per-thread arenas (the libuv pool has several threads), so resident memory
+// would creep towards the sum of every thread's peak; give the free pages back after each job.
+void ReleaseFreedMemory() {
+#if defined(__GLIBC__)
+  malloc_trim(0);
+#endif
 }
 
 double MsSince(std::chrono::steady_clock::time_point start) {
@@ -338,6 +350,7 @@ class TranscribeWorker : public JobWorker {
   void Settle() override {
     model_->busy = false;
     model_->abort_requested.store(false);
+    ReleaseFreedMemory();
   }
 
   void Answer(Napi::Env env) override {
@@ -442,6 +455,7 @@ class EncodeWorker : public JobWorker {
   void Settle() override {
     model_->busy = false;
     model_->abort_requested.store(false);
+    ReleaseFreedMemory();
   }
 
   void Answer(Napi::Env env) override {
