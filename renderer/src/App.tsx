@@ -120,7 +120,10 @@ export function App({ client }: { client: ApiClient }) {
       </header>
       {!info.engine.available && session && (
         <div className="banner warn" role="status">
-          No transcription: {info.engine.problem ?? 'no whisper model loaded'}. Audio is still recorded and kept; label by key or click.
+          No transcription: {info.engine.problem ?? 'no whisper model loaded'}. Audio is still recorded and kept, and labels can be given by key or click
+          {project.thinkaloud.require_spoken_label
+            ? '; this project requires a spoken label to complete an item, so completing waits until a model is installed (aloud models download tiny.en) or require_spoken_label is set to false.'
+            : '.'}
         </div>
       )}
       {error && (

@@ -29,7 +29,7 @@ async function serve() {
   const app = await AppService.open({ projectDir, mode: 'browser', openEngine: null });
   const host = await startHttpHost({ app, rendererDir });
   open.push({ app, host });
-  const cookie = { cookie: `aloud_token=${host.token}` };
+  const cookie = { cookie: `aloud_token_${host.port}=${host.token}` };
   return { app, host, cookie, client: createApiClient(httpTransport(host.origin, { headers: cookie })) };
 }
 
@@ -42,7 +42,7 @@ describe('browser-mode host security', () => {
     const { host } = await serve();
     const first = await fetch(host.url, { redirect: 'manual' });
     expect(first.status).toBe(303);
-    expect(first.headers.get('set-cookie')).toMatch(/aloud_token=.*HttpOnly; SameSite=Strict/);
+    expect(first.headers.get('set-cookie')).toMatch(/aloud_token_\d+=.*HttpOnly; SameSite=Strict/);
     const page = await fetch(`${host.origin}/`);
     expect(page.status).toBe(200);
     expect(page.headers.get('content-security-policy')).toContain("script-src 'self'");
@@ -64,6 +64,29 @@ describe('browser-mode host security', () => {
       req.end('{"args":[]}');
     });
     expect(status).toBe(421);
+  });
+
+  it('gives the session to the page that opened it last; other pages are refused, never served the wrong session', async () => {
+    const { host, cookie, client: tabA } = await serve();
+    const tabB = createApiClient(httpTransport(host.origin, { headers: cookie }));
+    await tabA.openSession('ana');
+    await tabA.openItem('demo-01');
+    await tabB.openSession('ben');
+    await tabB.openItem('demo-05');
+    // tab A still shows ana on demo-01: its label must not land in ben's session on demo-05
+    const refused = await tabA.commitLabel('Neutral', 'key').then(
+      () => null,
+      (e: Error & { code?: string }) => e,
+    );
+    expect(refused?.code).toBe('conflict');
+    expect(refused?.message).toContain('reload this page');
+    const view = await tabB.session();
+    expect(view.annotator).toBe('ben');
+    expect(view.items.find((i) => i.item_id === 'demo-05')?.final_label ?? null).toBeNull();
+    // reading the project stays open to every page, and reopening takes the session over
+    expect((await tabA.project()).items).toHaveLength(20);
+    await tabA.openSession('ana');
+    expect((await tabA.commitLabel('Neutral', 'key')).annotator).toBe('ana');
   });
 
   it('never serves files outside the renderer folder', async () => {

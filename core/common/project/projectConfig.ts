@@ -1,4 +1,5 @@
 import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
+import { DEFAULT_STEMS } from '../parser/commitPhrase';
 import { validateStemPattern } from '../parser/stemPattern';
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Node as YamlNode } from 'yaml';
 
@@ -83,7 +84,7 @@ export const projectConfigJsonSchema = {
             required: ['name'],
             properties: {
               name: { type: 'string', minLength: 1, pattern: '\\S' },
-              key: { type: 'string', minLength: 1, maxLength: 1 },
+              key: { type: 'string', pattern: '^\\S$' },
               synonyms: {
                 type: 'object',
                 default: {},
@@ -229,6 +230,9 @@ export function parseProjectConfig(text: string, file = 'aloud.yaml'): ProjectCo
   return config;
 }
 
+/** Keys the label screen already uses: r records (Space, Enter and arrows are not single characters). */
+const RESERVED_KEYS = new Set(['r']);
+
 /** Rules JSON Schema cannot say: unique label names and keys, no synonym claimed by two labels. */
 function checkConfigRules(config: ProjectConfig, file: string, root: YamlNode | null, lc: LineCounter): void {
   const problems: ConfigProblem[] = [];
@@ -271,6 +275,25 @@ function checkConfigRules(config: ProjectConfig, file: string, root: YamlNode | 
         problems.push({ file, line: lineOf(['thinkaloud', 'stems', lang, String(i)]), path: `thinkaloud.stems.${lang}[${i}]`, message: `bad commit phrase pattern: ${problem}` });
       }
     });
+  }
+  config.schema.labels.forEach((label, i) => {
+    if (label.key !== undefined && RESERVED_KEYS.has(label.key.toLowerCase())) {
+      problems.push({ file, line: lineOf(['schema', 'labels', String(i), 'key']), path: `schema.labels[${i}].key`, message: `"${label.key}" is the record shortcut; choose another key` });
+    }
+  });
+  config.thinkaloud.languages.forEach((lang, i) => {
+    if (DEFAULT_STEMS[lang] === undefined && config.thinkaloud.stems[lang] === undefined) {
+      problems.push({
+        file,
+        line: lineOf(['thinkaloud', 'languages', String(i)]),
+        path: `thinkaloud.languages[${i}]`,
+        message: `no commit phrases for "${lang}": built in are ${Object.keys(DEFAULT_STEMS).join(', ')}; add thinkaloud.stems.${lang} to use another language`,
+      });
+    }
+  });
+  const itemsPath = config.items.replace(/\\/g, '/');
+  if (itemsPath.startsWith('/') || /^[a-zA-Z]:/.test(itemsPath) || itemsPath.split('/').includes('..')) {
+    problems.push({ file, line: lineOf(['items']), path: 'items', message: 'must be a path inside the project folder (relative, without "..")' });
   }
   if (config.thinkaloud.long_pause_ms < config.thinkaloud.min_pause_ms) {
     problems.push({ file, line: lineOf(['thinkaloud', 'long_pause_ms']), path: 'thinkaloud.long_pause_ms', message: `must be at least min_pause_ms (${config.thinkaloud.min_pause_ms})` });

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { ApiError, type AloudEvent } from '../../common/contract/aloudApi';
 import { checkApiCall } from '../../common/contract/apiArgs';
 import { errorOutcome, type CallOutcome } from '../../common/contract/callOutcome';
+import { CLIENT_HEADER } from '../../common/contract/transportHeaders';
 import { parseByteRange } from '../../common/http/byteRanges';
 import type { AppService } from './appService';
 import { toApiError } from './appService';
@@ -28,7 +29,10 @@ export const APP_CSP = [
 
 const MAX_JSON_BODY = 1024 * 1024;
 const MAX_AUDIO_BODY = 2 * 1024 * 1024;
-const TOKEN_COOKIE = 'aloud_token';
+/** Cookies ignore the port, so each host's cookie is named after its port (two `serve`s must not clash). */
+const tokenCookie = (port: number): string => `aloud_token_${port}`;
+/** Calls that only read the project or the app, allowed from any tab. */
+const READ_ONLY_METHODS = new Set(['appInfo', 'project', 'agreement', 'openSession']);
 
 const CONTENT_TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -77,10 +81,10 @@ function sameToken(a: string, b: string): boolean {
   return x.length === y.length && timingSafeEqual(x, y);
 }
 
-function cookieToken(req: IncomingMessage): string | null {
+function cookieToken(req: IncomingMessage, port: number): string | null {
   for (const part of (req.headers.cookie ?? '').split(';')) {
     const [name, ...rest] = part.trim().split('=');
-    if (name === TOKEN_COOKIE) return rest.join('=');
+    if (name === tokenCookie(port)) return rest.join('=');
   }
   return null;
 }
@@ -164,13 +168,22 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
     for (const res of eventStreams) res.write(line);
   });
   let port = 0;
+  /** the page that opened the session; calls from other pages would act on a session they do not show */
+  let sessionOwner: string | null = null;
+  const checkOwner = (req: IncomingMessage, method: string): void => {
+    if (READ_ONLY_METHODS.has(method) || sessionOwner === null) return;
+    const client = req.headers[CLIENT_HEADER];
+    if (client !== sessionOwner) {
+      throw new ApiError('conflict', 'the session is now open in another tab or window: reload this page to continue here');
+    }
+  };
   const allowedHosts = () => new Set([`127.0.0.1:${port}`, `localhost:${port}`]);
   const origins = () => new Set([`http://127.0.0.1:${port}`, `http://localhost:${port}`]);
 
   async function handleApi(req: IncomingMessage, res: ServerResponse, pathname: string): Promise<void> {
-    const cookie = cookieToken(req);
+    const cookie = cookieToken(req, port);
     if (cookie === null || !sameToken(cookie, token)) {
-      sendOutcome(res, errorOutcome(new ApiError('bad_request', 'missing or wrong access token: open the URL that `aloud serve` printed')));
+      sendOutcome(res, errorOutcome(new ApiError('bad_request', 'missing or wrong access token: Aloud was restarted or this link is old — open the URL that `aloud serve` printed in its terminal')));
       return;
     }
     if (pathname === '/api/events' && req.method === 'GET') {
@@ -212,6 +225,7 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
         if (req.headers['content-type'] !== 'application/octet-stream') throw new ApiError('bad_request', 'audio must be sent as application/octet-stream');
         const body = await readBody(req, MAX_AUDIO_BODY);
         const frame = new Uint8Array(body.buffer, body.byteOffset, body.byteLength);
+        checkOwner(req, 'appendAudio');
         const { args } = checkApiCall('appendAudio', [frame]);
         await options.app.appendAudio(args[0] as Uint8Array);
         outcome = { ok: true, result: null };
@@ -228,8 +242,13 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
         }
         if (call[1] === 'appendAudio') throw new ApiError('bad_request', 'send audio to /api/audio as binary');
         const { method, args } = checkApiCall(call[1], (parsed as { args?: unknown } | null)?.args);
+        checkOwner(req, method);
         const handler = options.app[method] as (...a: unknown[]) => Promise<unknown>;
         outcome = { ok: true, result: (await handler.apply(options.app, args)) ?? null };
+        if (method === 'openSession') {
+          const client = req.headers[CLIENT_HEADER];
+          sessionOwner = typeof client === 'string' && client !== '' ? client : null;
+        }
       }
     } catch (e) {
       outcome = errorOutcome(toApiError(e));
@@ -255,10 +274,10 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
       const given = url.searchParams.get('token');
       if (given !== null) {
         if (!sameToken(given, token)) {
-          sendText(res, 403, 'wrong access token');
+          sendText(res, 403, 'wrong access token: Aloud was restarted or this link is old — open the URL that `aloud serve` printed in its terminal');
           return;
         }
-        res.writeHead(303, { location: '/', 'set-cookie': `${TOKEN_COOKIE}=${token}; HttpOnly; SameSite=Strict; Path=/` });
+        res.writeHead(303, { location: '/', 'set-cookie': `${tokenCookie(port)}=${token}; HttpOnly; SameSite=Strict; Path=/` });
         res.end();
         return;
       }

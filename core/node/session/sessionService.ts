@@ -194,7 +194,7 @@ export class SessionService extends EventEmitter<SessionServiceEvents> {
       const state = this.store.itemState(itemId);
       if (this.store.project.config.thinkaloud.require_spoken_label && (state?.commitments.length ?? 0) === 0) {
         throw new SpokenLabelRequiredError(
-          `item "${itemId}" has no spoken label yet: say it, e.g. "I label this ${this.store.project.config.schema.labels[0]!.name.toLowerCase()}" (this project sets thinkaloud.require_spoken_label)`,
+          `item "${itemId}" has no spoken label yet: say it, e.g. "I label this ${this.store.project.config.schema.labels[0]!.name.toLowerCase()}" (thinkaloud.require_spoken_label is true; set it to false in aloud.yaml to complete items labelled by key or click)`,
         );
       }
       await this.append('item_completed', { item_id: itemId });

@@ -1,5 +1,7 @@
 import type { AloudEvent, AloudMethod } from '../../../core/common/contract/aloudApi';
+import { ApiError } from '../../../core/common/contract/aloudApi';
 import type { CallOutcome } from '../../../core/common/contract/callOutcome';
+import { CLIENT_HEADER } from '../../../core/common/contract/transportHeaders';
 import type { ApiTransport } from './apiClient';
 
 async function outcomeOf(response: Response): Promise<CallOutcome> {
@@ -15,17 +17,26 @@ async function outcomeOf(response: Response): Promise<CallOutcome> {
  * Browser mode: calls are POSTs to the local host (JSON, or the binary chunk frame for audio); events arrive
  * as server-sent events read from a streaming fetch (so the same code runs in Chromium and in Node tests).
  */
-export function httpTransport(baseUrl: string, init: { headers?: Record<string, string> } = {}): ApiTransport {
-  const headers = init.headers ?? {};
+export function httpTransport(baseUrl: string, init: { headers?: Record<string, string>; clientId?: string } = {}): ApiTransport {
+  // This page's id: the host refuses session calls from a page that no longer owns the session.
+  const headers = { [CLIENT_HEADER]: init.clientId ?? crypto.randomUUID(), ...init.headers };
+  /** fetch rejects only when the host cannot be reached at all */
+  const reach = async (url: string, request: RequestInit): Promise<Response> => {
+    try {
+      return await fetch(url, request);
+    } catch (e) {
+      throw new ApiError('internal', `cannot reach the Aloud host at ${baseUrl} (${(e as Error).message}): is \`aloud serve\` still running? What was saved before is kept; restart it and open the URL it prints`);
+    }
+  };
   return {
     async call(method: AloudMethod, args: unknown[]): Promise<CallOutcome> {
       if (method === 'appendAudio') {
         const frame = args[0] as Uint8Array;
         const body = frame.byteOffset === 0 && frame.byteLength === frame.buffer.byteLength ? frame.buffer : frame.slice().buffer;
-        return outcomeOf(await fetch(`${baseUrl}/api/audio`, { method: 'POST', headers: { ...headers, 'content-type': 'application/octet-stream' }, body: body as ArrayBuffer, credentials: 'same-origin' }));
+        return outcomeOf(await reach(`${baseUrl}/api/audio`, { method: 'POST', headers: { ...headers, 'content-type': 'application/octet-stream' }, body: body as ArrayBuffer, credentials: 'same-origin' }));
       }
       return outcomeOf(
-        await fetch(`${baseUrl}/api/call/${method}`, {
+        await reach(`${baseUrl}/api/call/${method}`, {
           method: 'POST',
           headers: { ...headers, 'content-type': 'application/json' },
           body: JSON.stringify({ args }),

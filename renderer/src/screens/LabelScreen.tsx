@@ -133,8 +133,10 @@ export function LabelScreen({ client, project, session, onSession, onError, run 
     return () => clearInterval(timer);
   }, [recording]);
 
-  // Leaving the screen stops the microphone; what was recorded is kept.
-  useEffect(() => () => void recorderRef.current?.stop(), []);
+  // Leaving the screen (another tab) stops the recording too; what was recorded is kept.
+  const stopRef = useRef(stopRecording);
+  stopRef.current = stopRecording;
+  useEffect(() => () => void stopRef.current(), []);
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {

@@ -31,7 +31,8 @@ export function StartScreen({ project, lastAnnotator, onStart }: { project: Proj
           </li>
           <li>
             Or press a label key ({project.schema.labels.filter((l) => l.key).map((l) => `${l.key} ${l.name}`).join(', ')}). <kbd>Enter</kbd> completes the
-            item and moves on; <kbd>←</kbd> <kbd>→</kbd> move between items.
+            item and moves on{project.thinkaloud.require_spoken_label ? ' (this project needs a spoken label for that)' : ''}; <kbd>←</kbd> <kbd>→</kbd> move between
+            items.
           </li>
         </ol>
         <p className="privacy">Audio and transcripts stay on this computer.</p>

@@ -4,6 +4,7 @@ import { TRANSCRIPT_FORMATS, type TranscriptFormat } from '../../../common/expor
 import { InputError } from '../../../common/io/inputProblem';
 import { SessionLogError } from '../../../common/session/sessionLog';
 import { exportSessions } from '../../export/exportSessions';
+import { checkExportTarget } from '../../export/exportTarget';
 import { projectSessionSource } from '../../export/projectSessions';
 import type { SessionSource } from '../../export/sessionSource';
 import { exportTranscripts } from '../../export/transcriptExport';
@@ -18,7 +19,7 @@ export function makeExportCommand(sessions: SessionSource): CliCommand {
     name: 'export',
     summary: 'Export labelled sessions (jsonl|json|csv, validated, with a receipt) or transcripts (txt|srt|vtt).',
     usage:
-      'export --project DIR [--annotator NAME] --format jsonl|json|csv --out FILE [--json]\n       aloud export --project DIR [--annotator NAME] --format txt|srt|vtt --out DIR [--json]\n\n' +
+      'export --project DIR [--annotator NAME] --format jsonl|json|csv --out FILE [--force] [--json]\n       aloud export --project DIR [--annotator NAME] --format txt|srt|vtt --out DIR [--json]\n\n' +
       'Records: one per annotator and project item, schema core/common/export/exportRecord.v1.schema.json; every record is\n' +
       'validated first, the file is written atomically, then FILE.receipt.json (counts, gaps, sha256). One invalid record:\n' +
       'exit 1, nothing written. Transcripts: DIR/<annotator>/<item>.<format> and DIR/transcripts.receipt.json.',
@@ -30,6 +31,7 @@ export function makeExportCommand(sessions: SessionSource): CliCommand {
           format: { type: 'string' },
           out: { type: 'string' },
           json: { type: 'boolean', default: false },
+          force: { type: 'boolean', default: false },
         } }),
       );
       const dir = requireOption(values.project, '--project');
@@ -42,6 +44,7 @@ export function makeExportCommand(sessions: SessionSource): CliCommand {
       try {
         const project = await loadProjectConfig(dir);
         const annotator = values.annotator === undefined ? {} : { annotator: values.annotator };
+        await checkExportTarget(project, out, isRecords ? 'file' : 'folder', { force: values.force });
         if (!isRecords) {
           const receipt = await exportTranscripts({ project, format: format as TranscriptFormat, outDir: out, sessions, ...annotator });
           if (values.json) printJson(io, { out, receipt });

@@ -93,3 +93,22 @@ describe('thinkaloud.stems', () => {
     expect(problems[0]!.message).toContain('bad commit phrase pattern');
   });
 });
+
+describe('rules that keep labelling possible', () => {
+  it('rejects a language without commit phrases, unless stems are given for it', () => {
+    expect(problemsOf(`${base}thinkaloud:\n  languages: [en, fr]\n`)[0]).toMatchObject({ path: 'thinkaloud.languages[1]', line: 11 });
+    expect(parseProjectConfig(`${base}thinkaloud:\n  languages: [fr]\n  stems: {fr: ["je choisis"]}\n`).thinkaloud.languages).toEqual(['fr']);
+  });
+
+  it('rejects a blank label key and the record shortcut', () => {
+    expect(problemsOf(base.replace('key: "1"', 'key: " "'))[0]).toMatchObject({ path: 'schema.labels[0].key', line: 6 });
+    expect(problemsOf(base.replace('key: "1"', 'key: "R"'))[0]!.message).toContain('record shortcut');
+  });
+
+  it('keeps the items file inside the project folder', () => {
+    for (const items of ['../other/items.jsonl', '/etc/items.jsonl', 'sub/../../x.jsonl', 'C:/items.jsonl']) {
+      expect(problemsOf(base.replace('items: items.jsonl', `items: "${items}"`))[0]).toMatchObject({ path: 'items', line: 9 });
+    }
+    expect(parseProjectConfig(base.replace('items: items.jsonl', 'items: data/items.csv')).items).toBe('data/items.csv');
+  });
+});

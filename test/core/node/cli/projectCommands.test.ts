@@ -2,6 +2,8 @@ import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { loadProjectConfig } from '../../../../core/node/project/projectFolder';
+import { SessionService } from '../../../../core/node/session/sessionService';
 import { cli } from '../../../helpers/cli';
 
 describe('aloud init / items', () => {
@@ -45,5 +47,33 @@ describe('aloud init / items', () => {
     expect(bad.code).toBe(2);
     expect(bad.err.trim().split('\n')).toHaveLength(1);
     expect((await cli('nonsense')).code).toBe(2);
+  });
+});
+
+describe('aloud export never writes over project data', () => {
+  it('refuses the items file, aloud.yaml, session files and a foreign existing file; replaces an earlier export', async () => {
+    const dir = path.join(await mkdtemp(path.join(tmpdir(), 'aloud-exp-')), 'proj');
+    await cli('init', '--project', dir, '--demo');
+    const items = await readFile(path.join(dir, 'items.jsonl'), 'utf8');
+    for (const target of ['items.jsonl', 'aloud.yaml', 'sessions/ana/events.jsonl', 'imports/x.jsonl']) {
+      const r = await cli('export', '--project', dir, '--format', 'jsonl', '--out', path.join(dir, target));
+      expect(r.code).toBe(2);
+      expect(r.err).toContain("the project's own data");
+    }
+    expect(await readFile(path.join(dir, 'items.jsonl'), 'utf8')).toBe(items);
+    const foreign = path.join(dir, 'notes.txt');
+    await writeFile(foreign, 'mine');
+    expect((await cli('export', '--project', dir, '--format', 'jsonl', '--out', foreign)).err).toContain('not an earlier Aloud export');
+    expect(await readFile(foreign, 'utf8')).toBe('mine');
+    const project = await loadProjectConfig(dir);
+    const session = await SessionService.open({ project, annotator: 'ana' });
+    await session.openItem('demo-01');
+    await session.commitLabel('Polite', 'click');
+    await session.close();
+    const out = path.join(dir, 'exports.jsonl');
+    expect((await cli('export', '--project', dir, '--format', 'jsonl', '--out', out)).code).toBe(0);
+    expect((await cli('export', '--project', dir, '--format', 'jsonl', '--out', out)).code).toBe(0);
+    expect((await cli('export', '--project', dir, '--format', 'jsonl', '--out', dir)).err).toContain('is a folder');
+    expect((await cli('export', '--project', dir, '--format', 'jsonl', '--out', foreign, '--force')).code).toBe(0);
   });
 });
