@@ -96,6 +96,15 @@ export function contractSuite(connect: () => Promise<{ client: ApiClient; mode: 
     }
   });
 
+  it('keeps notes with the item they were written on', async () => {
+    const { client } = await connect();
+    await client.openSession('ana');
+    await client.openItem('demo-04');
+    const view = await client.addNote('sarcastic?\nhard to tell');
+    expect(view.notes).toEqual([{ item_id: 'demo-04', text: 'sarcastic?\nhard to tell', ts: expect.any(String) }]);
+    expect((await client.session()).notes).toHaveLength(1);
+  });
+
   it('refuses audio out of order and audio without a recording', async () => {
     const { client } = await connect();
     await client.openSession('ana');

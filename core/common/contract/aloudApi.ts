@@ -32,6 +32,8 @@ export interface SessionView {
   pending_transcriptions: number;
   /** a torn last log line found (and set aside) when the session was opened */
   recovered: string | null;
+  /** the annotator's notes, oldest first */
+  notes: Array<{ item_id: string | null; text: string; ts: string }>;
 }
 
 export type ExportFormat = 'jsonl' | 'json' | 'csv';
@@ -75,7 +77,7 @@ export interface AloudApi {
   stopRecording(): Promise<SessionView>;
   commitLabel(label: string, source: 'click' | 'key'): Promise<SessionView>;
   completeItem(): Promise<SessionView>;
-  addNote(text: string): Promise<void>;
+  addNote(text: string): Promise<SessionView>;
   exportSession(format: ExportFormat): Promise<ExportSummary>;
   agreement(): Promise<AgreementReport>;
 }

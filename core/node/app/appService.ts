@@ -196,8 +196,11 @@ export class AppService implements AloudApi {
     });
   }
 
-  addNote(text: string): Promise<void> {
-    return this.withSession((s) => s.addNote(text));
+  addNote(text: string): Promise<SessionView> {
+    return this.withSession(async (s) => {
+      await s.addNote(text);
+      return this.view();
+    });
   }
 
   exportSession(format: ExportFormat): Promise<ExportSummary> {
@@ -253,6 +256,7 @@ export class AppService implements AloudApi {
       items: state.items,
       pending_transcriptions: s.pendingTranscriptions,
       recovered: this.sessionRecovered,
+      notes: state.notes.map(({ item_id, text, ts }) => ({ item_id, text, ts })),
     };
   }
 

@@ -306,13 +306,28 @@ export function LabelScreen({ client, project, session, onSession, onError, run 
           </dl>
         )}
 
+        {session.notes.some((n) => n.item_id === currentId) && (
+          <ul className="notes" aria-label="notes on this item">
+            {session.notes
+              .filter((n) => n.item_id === currentId)
+              .map((n, i) => (
+                <li key={i}>
+                  <span className="muted">{new Date(n.ts).toLocaleTimeString()}</span> {n.text}
+                </li>
+              ))}
+          </ul>
+        )}
         <form
           className="note"
           onSubmit={(e) => {
             e.preventDefault();
             const text = note.trim();
             if (!text) return;
-            void run(() => client.addNote(text)).then(() => setNote(''));
+            void run(() => client.addNote(text)).then((view) => {
+              if (!view) return;
+              onSession(view);
+              setNote('');
+            });
           }}
         >
           <input aria-label="note" value={note} onChange={(e) => setNote(e.target.value)} placeholder="Add a note for this item (optional)" />
