@@ -12,7 +12,8 @@ export interface ExportProjectFacts {
 
 /**
  * The rule stage of an export, on records that passed the schema: no duplicate (annotator, item); every
- * commitment's quote is the exact transcript substring at its offsets; a label source exactly when a label;
+ * commitment's quote is the exact transcript substring at its offsets; a label source exactly when a label; a
+ * voice label is the last commitment's;
  * segments do not end before they start; audio paths stay inside the project. With the project: every item id
  * exists with the same text and context, every label is in the label schema, the project name matches.
  */
@@ -43,6 +44,12 @@ export function exportRuleProblems(records: readonly LocatedValue[], file: strin
     });
     if ((r.final_label === null) !== (r.label_source === null)) {
       at('/label_source', 'label_source', r.final_label === null ? 'a label source without a final label' : 'a final label needs its label_source');
+    }
+    if (r.label_source === 'voice' && r.final_label !== null) {
+      // a spoken final label is the last commitment's: anything else was edited after the fact
+      const last = r.commitments[r.commitments.length - 1];
+      if (!last) at('/label_source', 'label_source', 'label_source is "voice" but the record has no commitment');
+      else if (last.label !== r.final_label) at('/final_label', 'final_label', `final label "${r.final_label}" by voice is not the last commitment's label ("${last.label}")`);
     }
     r.segments.forEach((s, i) => {
       if (s.t1_ms < s.t0_ms) at(`/segments/${i}`, `segments[${i}].t1_ms`, `segment ends (${s.t1_ms} ms) before it starts (${s.t0_ms} ms)`);

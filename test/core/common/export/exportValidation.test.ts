@@ -78,6 +78,8 @@ const cases: Case[] = [
   // rule stage, inside the file
   { name: 'a duplicate annotator and item', text: `${firstLine}\n${secondLine}\n${firstLine}\n`, expected: [['rule', 3, 'item_id']], fragment: 'duplicate record for annotator "ann" and item "item-1" (first on line 1)' },
   { name: 'a quote that is not the transcript text at its offsets', text: edit0((r) => (r.commitments[0]!.quote = 'I label this rude!')), expected: [['rule', 1, 'commitments[0].quote']], fragment: 'is not the transcript text' },
+  { name: 'a voice final label that is not the last commitment', text: edit0((r) => (r.final_label = 'Impolite')), expected: [['rule', 1, 'final_label']], fragment: 'is not the last commitment' },
+  { name: 'a voice label without any commitment', text: edit0((r) => (r.commitments = [])), expected: [['rule', 1, 'label_source']], fragment: 'no commitment' },
   { name: 'a quote shifted by one character', text: edit0((r) => { r.commitments[0]!.start = (r.commitments[0]!.start as number) + 1; r.commitments[0]!.end = (r.commitments[0]!.end as number) + 1; }), expected: [['rule', 1, 'commitments[0].quote']], fragment: 'is not the transcript text' },
   { name: 'offsets beyond the transcript', text: edit0((r) => (r.commitments[0]!.end = 500)), expected: [['rule', 1, 'commitments[0].end']], fragment: 'outside the transcript' },
   { name: 'an end before the start', text: edit0((r) => (r.commitments[0]!.end = 3)), expected: [['rule', 1, 'commitments[0].end']], fragment: 'outside the transcript' },
@@ -90,9 +92,9 @@ const cases: Case[] = [
   { name: 'an empty export', text: '\n', expected: [['rule', null, null]], fragment: 'no records' },
   // rule stage, against the project
   { name: 'an item id the project does not have', project: projectFactsFixture, text: edit0((r) => (r.item_id = 'item-9')), expected: [['rule', 1, 'item_id']], fragment: 'does not exist in the project' },
-  { name: 'a final label outside the label schema', project: projectFactsFixture, text: edit0((r) => { r.final_label = 'Rude'; r.blind_label = 'Polite'; }), expected: [['rule', 1, 'final_label']], fragment: 'not in the project\'s label schema' },
+  { name: 'a final label outside the label schema', project: projectFactsFixture, text: edit0((r) => { r.final_label = 'Rude'; r.label_source = 'key'; r.blind_label = 'Polite'; }), expected: [['rule', 1, 'final_label']], fragment: 'not in the project\'s label schema' },
   { name: 'a blind label outside the label schema', project: projectFactsFixture, text: edit0((r) => (r.blind_label = 'polite')), expected: [['rule', 1, 'blind_label']], fragment: 'not in the project\'s label schema' },
-  { name: 'a commitment label outside the label schema', project: projectFactsFixture, text: edit0((r) => (r.commitments[0]!.label = 'Kind')), expected: [['rule', 1, 'commitments[0].label']], fragment: 'not in the project\'s label schema' },
+  { name: 'a commitment label outside the label schema', project: projectFactsFixture, text: edit0((r) => { r.commitments[0]!.label = 'Kind'; r.label_source = 'key'; }), expected: [['rule', 1, 'commitments[0].label']], fragment: 'not in the project\'s label schema' },
   { name: 'an item whose text changed in the project', project: projectFactsFixture, text: edit0((r) => (r.item_text_sha256 = '3'.repeat(64))), expected: [['rule', 1, 'item_text_sha256']], fragment: 'different text' },
   { name: 'an item whose context changed in the project', project: projectFactsFixture, text: edit0((r) => (r.item_context_sha256 = '4'.repeat(64))), expected: [['rule', 1, 'item_context_sha256']], fragment: 'different context' },
   { name: 'another project', project: projectFactsFixture, text: edit0((r) => (r.project = 'other')), expected: [['rule', 1, 'project']], fragment: 'is not this project' },
