@@ -58,6 +58,7 @@ describeWithModels('random navigation while the real engine transcribes (worker,
     const nextUtterance = new Map<string, number>();
     const sent: Array<{ item: string; clip: number; startSample: number; outcome: Promise<UtteranceOutcome> }> = [];
     let navigations = 0;
+    let waits = 0;
     for (let step = 0; step < STEPS; step++) {
       const action = random();
       if (action < 0.3) {
@@ -78,7 +79,14 @@ describeWithModels('random navigation while the real engine transcribes (worker,
         sent.push({ item: current, clip, startSample, outcome });
         requests.set(`nav-${sent.length}`, { item: current, visit });
       }
-      await sleep(Math.floor(random() * 40));
+      if (random() < 0.08) {
+        // The annotator stops to read the transcript: what this visit asked for arrives while they stay.
+        // Without such pauses a loaded machine can answer every request after the annotator moved on.
+        await scheduler.whenIdle();
+        waits++;
+      } else {
+        await sleep(Math.floor(random() * 40));
+      }
     }
     await scheduler.whenIdle();
     const outcomes = await Promise.all(sent.map((s) => s.outcome));
@@ -95,6 +103,7 @@ describeWithModels('random navigation while the real engine transcribes (worker,
     });
     expect(scheduler.transcribedCount).toBe(accepted.length);
     expect(navigations).toBeGreaterThan(50);
+    expect(waits).toBeGreaterThan(10);
     expect(sent.length).toBeGreaterThan(100);
     expect(accepted.length).toBeGreaterThan(0);
     expect(stale.length).toBeGreaterThan(0);
