@@ -52,6 +52,12 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       io.err(`aloud ${name}: ${e.message}\n`);
       return 2;
     }
+    // A failed file operation (disk full, read-only, permissions) is the machine's state, not a bug: one line.
+    const errno = e as NodeJS.ErrnoException;
+    if (errno instanceof Error && typeof errno.code === 'string' && typeof errno.syscall === 'string') {
+      io.err(`aloud ${name}: ${errno.message}${errno.code === 'ENOSPC' ? ' (the disk is full; files written before are unchanged)' : ''}\n`);
+      return 1;
+    }
     throw e;
   }
 }

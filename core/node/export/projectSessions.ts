@@ -4,7 +4,7 @@ import { foldSession } from '../../common/session/sessionFold';
 import { EVENT_UPCASTERS } from '../../common/session/sessionLog';
 import type { OpenProject } from '../project/projectFolder';
 import { readSessionLog } from '../session/sessionLogFile';
-import { decodeFileName, sessionPaths } from '../session/sessionPaths';
+import { decodeFileName, normalizeAnnotatorName, sessionPaths } from '../session/sessionPaths';
 import type { AnnotatorStates, SessionSource } from './sessionSource';
 
 /**
@@ -27,7 +27,8 @@ export const projectSessionSource: SessionSource = {
     }
     return names.sort();
   },
-  async load(project: OpenProject, annotator: string): Promise<AnnotatorStates> {
+  async load(project: OpenProject, name: string): Promise<AnnotatorStates> {
+    const annotator = normalizeAnnotatorName(name);
     const { events: file } = sessionPaths(project.dir, annotator);
     const { events, torn } = await readSessionLog(file, EVENT_UPCASTERS);
     const state = foldSession(events, project.config, file);

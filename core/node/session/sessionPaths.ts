@@ -57,7 +57,13 @@ export interface SessionPaths {
   audioDir: string;
 }
 
+/** One spelling per person: "Zoë" typed precomposed or decomposed, or with a stray space, is one annotator. */
+export function normalizeAnnotatorName(annotator: string): string {
+  return annotator.normalize('NFC').trim();
+}
+
 export function sessionPaths(projectDir: string, annotator: string): SessionPaths {
+  annotator = normalizeAnnotatorName(annotator);
   const root = path.resolve(projectDir);
   const dir = path.join(root, 'sessions', encodeFileName(annotator, 'annotator name'));
   return { projectDir: root, dir, events: path.join(dir, 'events.jsonl'), lock: path.join(dir, '.lock'), audioDir: path.join(dir, 'audio') };

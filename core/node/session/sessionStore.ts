@@ -11,7 +11,7 @@ import { itemAudioSignals } from './itemAudioSignals';
 import { describeFsError, nodeSessionFs, SessionWriteError, type SessionFs } from './sessionFs';
 import { acquireSessionLock, type HeldSessionLock, type LockOwner } from './sessionLock';
 import { SessionLogWriter, type TornLineReport } from './sessionLogFile';
-import { itemAudioRelativePath, resolveInSession, sessionPaths, type SessionPaths } from './sessionPaths';
+import { itemAudioRelativePath, resolveInSession, normalizeAnnotatorName, sessionPaths, type SessionPaths } from './sessionPaths';
 
 /** What opening a session for writing found and repaired; the UI and the CLI report all of it. */
 export interface SessionOpenReport {
@@ -56,7 +56,8 @@ export class SessionStore {
   ) {}
 
   static async open(options: OpenSessionOptions): Promise<SessionStore> {
-    const { project, annotator } = options;
+    const { project } = options;
+    const annotator = normalizeAnnotatorName(options.annotator);
     const fs = options.fs ?? nodeSessionFs;
     const paths = sessionPaths(project.dir, annotator);
     // One level at a time: a recursive mkdir reports ENOENT instead of EROFS on a read-only file system.

@@ -46,7 +46,9 @@ export const serveCommand: CliCommand = {
       await app.close();
       throw new UsageError(`cannot listen on 127.0.0.1:${port} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
     }
-    io.out(`Aloud is running for project "${app.projectFolder.config.name}".\nOpen: ${host.url}\nPress Ctrl-C to stop (the session is saved as you go).\n`);
+    io.out(
+      `Aloud is running for project "${app.projectFolder.config.name}" (${app.projectFolder.dir}; exports go to its exports/ folder).\nOpen: ${host.url}\nPress Ctrl-C to stop (the session is saved as you go).\n`,
+    );
     await new Promise<void>((resolve) => {
       const stop = () => resolve();
       process.once('SIGINT', stop);
