@@ -122,8 +122,13 @@ export class AppService implements AloudApi {
         throw e;
       }
       this.engineModel = engine ? (engine.model ?? null) : null;
-      const torn = session.store.report.torn;
-      this.sessionRecovered = torn ? `the last line of the session log was torn by a crash (line ${torn.line}); it was set aside in ${torn.tornFile}` : null;
+      const { torn, interruptedRecording, recoveredAudio } = session.store.report;
+      const recovered = [
+        ...(torn ? [`the last line of the session log was torn (line ${torn.line}) and set aside in ${torn.tornFile}`] : []),
+        ...(interruptedRecording ? [`the recording of "${interruptedRecording}" was interrupted and has been closed`] : []),
+        ...recoveredAudio.map((a) => `the audio of "${a.item_id}" was repaired (${((a.samples_total * 1000) / 16_000 / 1000).toFixed(1)} s kept)`),
+      ];
+      this.sessionRecovered = recovered.length > 0 ? `${recovered.join('; ')}.` : null;
       session.on('item', (item) => this.emit({ type: 'item', item }));
       session.on('event', (event) => {
         if (event.type === 'recording_started') this.emit({ type: 'recording', item_id: event.data.item_id });
