@@ -37,12 +37,12 @@ export class EngineClient implements TranscriptionEngine {
 
   transcribe(input: TranscribeInput): Promise<EngineTranscription> {
     const pcm = input.pcm.slice();
-    return this.call({ kind: 'transcribe', input: { ...input, pcm } }, [pcm.buffer as ArrayBuffer]) as Promise<EngineTranscription>;
+    return this.call({ kind: 'transcribe', input: { ...input, pcm } }, pcm) as Promise<EngineTranscription>;
   }
 
   encode(pcm: Float32Array, audioCtx: number | null = null): Promise<EncodeTiming> {
     const copy = pcm.slice();
-    return this.call({ kind: 'encode', pcm: copy, audioCtx }, [copy.buffer as ArrayBuffer]) as Promise<EncodeTiming>;
+    return this.call({ kind: 'encode', pcm: copy, audioCtx }, copy) as Promise<EncodeTiming>;
   }
 
   /** Aborts the running job: the service runs requests in order, so that is the oldest pending one. */
@@ -76,13 +76,14 @@ export class EngineClient implements TranscriptionEngine {
     return this.pending.size;
   }
 
-  private call(body: RequestBody, transfer?: ArrayBuffer[]): Promise<unknown> {
+  /** `moved`: a PCM copy made for this request, whose buffer is transferred rather than cloned. */
+  private call(body: RequestBody, moved?: Float32Array): Promise<unknown> {
     if (this.closed) return Promise.reject(new EngineError(this.closed.code, this.closed.reason));
     const seq = this.nextSeq++;
     return new Promise((resolve, reject) => {
       this.pending.set(seq, { kind: body.kind, resolve, reject });
       try {
-        this.port.postMessage({ ...body, seq } as EngineRequest, transfer);
+        this.port.postMessage({ ...body, seq } as EngineRequest, moved ? [moved.buffer as ArrayBuffer] : undefined);
       } catch (e) {
         this.pending.delete(seq);
         reject(new EngineError('protocol', `could not send ${body.kind} to the engine: ${(e as Error).message}`));
