@@ -13,7 +13,7 @@ import { sha256Hex } from '../importing/inputFile';
 import { ProjectError } from '../project/projectError';
 import { loadProjectItems, type OpenProject } from '../project/projectFolder';
 import { appVersion } from './appVersion';
-import { writeFileAtomic } from './atomicFile';
+import { writeFileAtomic } from '../fs/atomicFile';
 import type { AnnotatorStates, SessionSource } from './sessionSource';
 
 export interface ExportOptions {

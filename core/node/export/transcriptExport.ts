@@ -6,7 +6,7 @@ import { ProjectError } from '../project/projectError';
 import { loadProjectItems, type OpenProject } from '../project/projectFolder';
 import { encodeFileName } from '../session/sessionPaths';
 import { appVersion } from './appVersion';
-import { writeFileAtomic } from './atomicFile';
+import { writeFileAtomic } from '../fs/atomicFile';
 import type { SessionSource } from './sessionSource';
 
 export interface TranscriptFileEntry {

@@ -9,7 +9,7 @@ import { InputError, type InputProblem } from '../../common/io/inputProblem';
 import type { InputLimits } from '../../common/io/inputText';
 import type { LocatedValue } from '../../common/io/jsonInput';
 import { countWords } from '../../common/items/wordCount';
-import { writeFileAtomic } from '../export/atomicFile';
+import { writeFileAtomic } from '../fs/atomicFile';
 import { itemsPath, type OpenProject } from '../project/projectFolder';
 import { formatItemsJsonl, readItemsFile } from '../project/itemsFile';
 import { readInputFile } from './inputFile';

@@ -2,6 +2,7 @@ import { createHash, type Hash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { open, readFile, rename, unlink } from 'node:fs/promises';
 import path from 'node:path';
+import { syncFolder } from '../fs/atomicFile';
 
 export interface FileDigests {
   bytes: number;
@@ -47,25 +48,11 @@ export async function fsyncFile(file: string): Promise<void> {
   }
 }
 
-/** Makes a rename durable; some platforms (Windows) cannot open a folder for fsync, which is harmless there. */
-export async function fsyncDir(dir: string): Promise<void> {
-  let handle;
-  try {
-    handle = await open(dir, 'r');
-    await handle.sync();
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    if (code !== 'EISDIR' && code !== 'EPERM' && code !== 'EINVAL' && code !== 'EBADF') throw e;
-  } finally {
-    await handle?.close();
-  }
-}
-
 /** fsync the finished temp file, rename it over the final name, fsync the folder: readers see the old file or the whole new one. */
 export async function moveIntoPlace(tempFile: string, finalFile: string): Promise<void> {
   await fsyncFile(tempFile);
   await rename(tempFile, finalFile);
-  await fsyncDir(path.dirname(finalFile));
+  await syncFolder(path.dirname(finalFile));
 }
 
 /** Writes text atomically (temp file in the same folder, fsync, rename). */

@@ -10,7 +10,8 @@ import { checkGgmlModelFile } from './ggmlHeader';
 import { modelNameFromFile } from './installedModels';
 import { loadModelManifest } from './manifestFile';
 import { ModelStoreError } from './modelErrors';
-import { type FileDigests, digestFile, fsyncDir, fsyncFile, ModelDigester } from './modelFiles';
+import { syncFolder } from '../fs/atomicFile';
+import { type FileDigests, digestFile, fsyncFile, ModelDigester } from './modelFiles';
 import { readModelIndex, recordInstalledModel } from './modelIndexFile';
 import { resolveModelsDir } from './modelsDir';
 
@@ -50,7 +51,7 @@ async function placeWithoutClobbering(temp: string, final: string): Promise<'pla
     if (await stat(final).catch(() => null)) return 'exists';
     await rename(temp, final);
   }
-  await fsyncDir(path.dirname(final));
+  await syncFolder(path.dirname(final));
   return 'placed';
 }
 
