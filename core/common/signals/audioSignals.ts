@@ -1,4 +1,4 @@
-import { FrameLevelMeter, frameLevelsDbfs, levelOfSumDbfs, rmsDbfs, samplesPerFrame } from './frameLevels';
+import { FrameLevelMeter, frameLevelsDbfs, rmsDbfs, samplesPerFrame } from './frameLevels';
 import type { AudioSignalOptions, AudioSignals } from './signalTypes';
 
 /**
@@ -41,14 +41,15 @@ export class AudioSignalMeter {
   private readonly grid: SignalGrid;
   private readonly frames: FrameLevelMeter;
   private readonly pauses: PauseTracker;
-  private chunkSum = 0;
-  private chunkFill = 0;
+  /** the chunk grid is a level meter with chunk-long blocks */
+  private readonly chunks: FrameLevelMeter;
   private fullChunks = 0;
   private silentFullChunks = 0;
 
   constructor(readonly sampleRate: number, options: AudioSignalOptions) {
     this.grid = signalGrid(sampleRate, options);
     this.frames = new FrameLevelMeter(sampleRate);
+    this.chunks = new FrameLevelMeter(sampleRate, options.chunk_seconds * 1000, this.grid.chunkSize);
     this.pauses = new PauseTracker(this.grid);
   }
 
@@ -56,27 +57,10 @@ export class AudioSignalMeter {
   push(chunk: Float32Array): number[] {
     const levels = this.frames.push(chunk);
     for (const level of levels) this.pauses.addFrame(level);
-
-    const size = this.grid.chunkSize;
-    let sum = this.chunkSum;
-    let fill = this.chunkFill;
-    let i = 0;
-    while (i < chunk.length) {
-      const stop = Math.min(chunk.length, i + size - fill);
-      fill += stop - i;
-      for (; i < stop; i++) {
-        const s = chunk[i]!;
-        sum += s * s;
-      }
-      if (fill === size) {
-        this.fullChunks++;
-        if (levelOfSumDbfs(sum, size) < this.grid.threshold) this.silentFullChunks++;
-        sum = 0;
-        fill = 0;
-      }
+    for (const chunkLevel of this.chunks.push(chunk)) {
+      this.fullChunks++;
+      if (chunkLevel < this.grid.threshold) this.silentFullChunks++;
     }
-    this.chunkSum = sum;
-    this.chunkFill = fill;
     return levels;
   }
 
@@ -84,9 +68,9 @@ export class AudioSignalMeter {
   result(): AudioSignals {
     let totalChunks = this.fullChunks;
     let silentChunks = this.silentFullChunks;
-    if (countsAsChunk(this.chunkFill, this.grid.chunkSize)) {
+    if (countsAsChunk(this.chunks.pendingSamples, this.grid.chunkSize)) {
       totalChunks++;
-      if (levelOfSumDbfs(this.chunkSum, this.chunkFill) < this.grid.threshold) silentChunks++;
+      if (this.chunks.pendingLevel()! < this.grid.threshold) silentChunks++;
     }
     const pauses = this.pauses.copy();
     const pending = this.frames.pendingLevel();

@@ -44,11 +44,12 @@ export class FrameLevelMeter {
   private frameFill = 0;
   private completed = 0;
 
-  constructor(readonly sampleRate: number, readonly frameMs = FRAME_MS) {
+  /** `frameSamples` sets the block length in samples directly (e.g. the signals' chunk grid) instead of from frameMs. */
+  constructor(readonly sampleRate: number, readonly frameMs = FRAME_MS, frameSamples?: number) {
     if (!Number.isFinite(sampleRate) || sampleRate <= 0) {
       throw new RangeError(`sampleRate must be a positive number (got ${sampleRate})`);
     }
-    this.frameSize = samplesPerFrame(sampleRate, frameMs);
+    this.frameSize = frameSamples ?? samplesPerFrame(sampleRate, frameMs);
     if (!(this.frameSize >= 1)) throw new RangeError(`a ${frameMs} ms frame at ${sampleRate} Hz holds no sample`);
   }
 
@@ -81,6 +82,11 @@ export class FrameLevelMeter {
   /** Level of the frame still being filled, measured over the samples it has; null when it has none. */
   pendingLevel(): number | null {
     return this.frameFill > 0 ? levelOfSumDbfs(this.frameSum, this.frameFill) : null;
+  }
+
+  /** Samples in the frame still being filled. */
+  get pendingSamples(): number {
+    return this.frameFill;
   }
 
   /** Frames completed so far; the next completed frame starts at `framesCompleted * frameSize`. */
