@@ -54,7 +54,7 @@ describe.skipIf(unavailable !== undefined)('browser mode, end to end in Chromium
     expect(await page.locator('.annotator').textContent()).toBe('ana');
   });
 
-  it('records the microphone with Space, keeps the audio and shows its pauses', async () => {
+  it('records the microphone with Space, keeps the audio and shows its pauses', { timeout: 90_000 }, async () => {
     await page.keyboard.press('Space');
     // opening the microphone and the audio graph can take seconds on a loaded 2-core machine
     await expect.poll(() => page.getByRole('button', { name: 'Stop' }).count(), { timeout: 30_000 }).toBe(1);

@@ -86,7 +86,7 @@ describe.skipIf(unavailable !== undefined)('the built renderer under the shellâ€
     await rm(work, { recursive: true, force: true });
   });
 
-  it('starts a session, records the microphone through the worklet, labels by key and plays the recording back with ranges', async () => {
+  it('starts a session, records the microphone through the worklet, labels by key and plays the recording back with ranges', { timeout: 90_000 }, async () => {
     const { port } = server.address() as AddressInfo;
     await page.goto(`http://127.0.0.1:${port}/`);
     await page.getByLabel('Your annotator name').fill('ana');
