@@ -3,7 +3,8 @@ import { readFile } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { parseByteRange } from '../../core/common/http/byteRanges';
 import { SECURITY_HEADERS } from '../policy/csp';
-import { contentTypeFor, resolveFileInside, resolveRendererFile, routeAppRequest, type FileLookup } from '../policy/protocolFiles';
+import { contentTypeFor, resolveFileInside, resolveRendererFile, type FileLookup } from '../../core/node/app/appFiles';
+import { routeAppRequest } from '../policy/protocolFiles';
 
 export interface AppRequestSources {
   appOrigin: string;

@@ -1,6 +1,6 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { realpath, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -8,7 +8,9 @@ import { ApiError, type AloudEvent } from '../../common/contract/aloudApi';
 import { checkApiCall } from '../../common/contract/apiArgs';
 import { errorOutcome, type CallOutcome } from '../../common/contract/callOutcome';
 import { CLIENT_HEADER } from '../../common/contract/transportHeaders';
+import { checkFileSegments, decodePathSegments } from '../../common/http/appPaths';
 import { parseByteRange } from '../../common/http/byteRanges';
+import { contentTypeFor, resolveRendererFile } from './appFiles';
 import type { AppService } from './appService';
 import { toApiError } from './appService';
 
@@ -33,19 +35,6 @@ const MAX_AUDIO_BODY = 2 * 1024 * 1024;
 const tokenCookie = (port: number): string => `aloud_token_${port}`;
 /** Calls that only read the project or the app, allowed from any tab. */
 const READ_ONLY_METHODS = new Set(['appInfo', 'project', 'agreement', 'openSession']);
-
-const CONTENT_TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.mjs': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.ico': 'image/x-icon',
-  '.json': 'application/json',
-  '.wav': 'audio/wav',
-  '.woff2': 'font/woff2',
-};
 
 const STATUS_OF: Record<ApiError['code'], number> = {
   bad_request: 400,
@@ -117,7 +106,7 @@ function sendText(res: ServerResponse, status: number, text: string): void {
 
 async function sendFile(req: IncomingMessage, res: ServerResponse, file: string, headers: Record<string, string> = {}): Promise<void> {
   const info = await stat(file);
-  const type = CONTENT_TYPES[path.extname(file).toLowerCase()] ?? 'application/octet-stream';
+  const type = contentTypeFor(file);
   const range = parseByteRange(req.headers.range, info.size);
   const base = { 'content-type': type, 'accept-ranges': 'bytes', 'x-content-type-options': 'nosniff', ...headers };
   if (range.kind === 'unsatisfiable') {
@@ -135,25 +124,12 @@ async function sendFile(req: IncomingMessage, res: ServerResponse, file: string,
   createReadStream(file, { start, end }).pipe(res);
 }
 
-/** A file of the built renderer for a URL path, or null: never outside the folder, whatever the path says. */
+/** A file of the built renderer for a URL path, or null: the same path rules as the desktop app's protocol. */
 export async function rendererFile(rendererDir: string, urlPath: string): Promise<string | null> {
-  let decoded: string;
-  try {
-    decoded = decodeURIComponent(urlPath);
-  } catch {
-    return null;
-  }
-  if (decoded.includes('\0')) return null;
-  const root = await realpath(rendererDir);
-  const candidate = path.resolve(root, `.${path.posix.normalize(`/${decoded}`)}`);
-  if (candidate !== root && !candidate.startsWith(root + path.sep)) return null;
-  try {
-    const real = await realpath(candidate);
-    if (!real.startsWith(root + path.sep)) return null;
-    return (await stat(real)).isFile() ? real : null;
-  } catch {
-    return null;
-  }
+  const decoded = decodePathSegments(urlPath);
+  if (!decoded.ok || checkFileSegments(decoded.segments)) return null;
+  const found = await resolveRendererFile(rendererDir, decoded.segments);
+  return found.ok ? found.file : null;
 }
 
 /**
