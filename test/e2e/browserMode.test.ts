@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
@@ -108,5 +108,43 @@ describe.skipIf(unavailable !== undefined)('browser mode, end to end in Chromium
     expect(record.audio.duration_ms).toBeGreaterThan(8700);
     // the one failed request the page made on purpose: completing without a spoken label (409)
     expect(browser.pageErrors.filter((e) => !e.includes('status of 409'))).toEqual([]);
+  });
+});
+
+describe.skipIf(chromiumUnavailableReason() !== undefined)('browser mode: completing by key when no spoken label is required', () => {
+  it('moves to the next open item on Enter and says when every item is done', { timeout: 90_000 }, async () => {
+    const rendererDir = await ensureRendererBuilt(() => undefined);
+    const projectDir = path.join(await mkdtemp(path.join(tmpdir(), 'aloud-e2e-keys-')), 'project');
+    await initProject(projectDir, { demo: true });
+    const config = await readFile(path.join(projectDir, 'aloud.yaml'), 'utf8');
+    await writeFile(path.join(projectDir, 'aloud.yaml'), `${config.trimEnd()}\n  require_spoken_label: false\n`);
+    await writeFile(path.join(projectDir, 'items.jsonl'), '{"id":"a","text":"Thanks, happy to help!"}\n{"id":"b","text":"Read the manual."}\n');
+    const app = await AppService.open({ projectDir, mode: 'browser', openEngine: null });
+    const host = await startHttpHost({ app, rendererDir });
+    const browser = await launchChromium();
+    try {
+      const page = await browser.newPage();
+      await page.goto(host.url);
+      await page.getByLabel('Your annotator name').fill('kim');
+      await page.getByRole('button', { name: 'Start labelling' }).click();
+      await expect.poll(() => page.getByLabel('reply to label').textContent()).toContain('happy to help');
+      await page.keyboard.press('1');
+      await expect.poll(() => page.locator('.final-label').textContent()).toBe('Polite');
+      await page.keyboard.press('Enter');
+      await expect.poll(() => page.getByLabel('reply to label').textContent()).toContain('Read the manual');
+      await page.keyboard.press('2');
+      await expect.poll(() => page.locator('.final-label').textContent()).toBe('Impolite');
+      await page.keyboard.press('Enter');
+      await expect.poll(() => page.locator('.all-done').textContent()).toContain('All 2 items are completed');
+      const view = await app.session();
+      expect(view.items.map((i) => [i.item_id, i.final_label, i.label_source, i.completed_at !== null])).toEqual([
+        ['a', 'Polite', 'key', true],
+        ['b', 'Impolite', 'key', true],
+      ]);
+    } finally {
+      await browser.close();
+      await host.close();
+      await app.close();
+    }
   });
 });

@@ -33,6 +33,7 @@ export function LabelScreen({ client, project, session, onSession, onError, run 
   const [recording, setRecording] = useState(false);
   const [starting, setStarting] = useState(false);
   const [stopping, setStopping] = useState(false);
+  const [allDone, setAllDone] = useState(false);
   const [elapsedMs, setElapsedMs] = useState(0);
   const [note, setNote] = useState('');
   const recorderRef = useRef<Recorder | null>(null);
@@ -119,10 +120,14 @@ export function LabelScreen({ client, project, session, onSession, onError, run 
     const view = await run(() => client.completeItem());
     if (!view) return;
     onSession(view);
-    const next = items[index + 1];
+    // Go on to the next item not completed yet (after this one, then from the top), or say that all are done.
+    const done = new Set(view.items.filter((i) => i.completed_at).map((i) => i.item_id));
+    const next = [...items.slice(index + 1), ...items.slice(0, index)].find((it) => !done.has(it.id));
     if (next) {
       const moved = await run(() => client.openItem(next.id));
       if (moved) onSession(moved);
+    } else {
+      setAllDone(true);
     }
   }, [client, index, items, onSession, run, stopRecording]);
 
@@ -238,6 +243,11 @@ export function LabelScreen({ client, project, session, onSession, onError, run 
           </button>
         </div>
 
+        {allDone && (
+          <div className="all-done" role="status">
+            All {items.length} items are completed. Export your session with the Export button, or go back to any item to change it.
+          </div>
+        )}
         <div className="verdict" aria-live="polite">
           {state?.final_label ? (
             <>
