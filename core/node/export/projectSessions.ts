@@ -33,6 +33,11 @@ export const projectSessionSource: SessionSource = {
     const { events, torn } = await readSessionLog(file, EVENT_UPCASTERS);
     const state = foldSession(events, project.config, file);
     const warnings = torn ? [`${file}:${torn.line}: torn last line (a crash while writing) left out of the export`] : [];
+    if (state.recording) {
+      warnings.push(
+        `${annotator} is recording "${state.recording.item_id}" (or was, when a crash stopped it; opening the session recovers it): that item's audio in this export is incomplete`,
+      );
+    }
     return { annotator, items: state.items, warnings };
   },
 };

@@ -77,3 +77,24 @@ describe('aloud export never writes over project data', () => {
     expect((await cli('export', '--project', dir, '--format', 'jsonl', '--out', foreign, '--force')).code).toBe(0);
   });
 });
+
+describe('aloud export during a recording', () => {
+  it('warns that the item being recorded has incomplete audio', async () => {
+    const dir = path.join(await mkdtemp(path.join(tmpdir(), 'aloud-exp-rec-')), 'proj');
+    await cli('init', '--project', dir, '--demo');
+    const session = await SessionService.open({ project: await loadProjectConfig(dir), annotator: 'ana' });
+    try {
+      await session.openItem('demo-02');
+      await session.startRecording();
+      await session.appendAudio(new Float32Array(16_000).fill(0.1));
+      const r = await cli('export', '--project', dir, '--format', 'jsonl', '--out', path.join(dir, 'live.jsonl'));
+      expect(r.code).toBe(0);
+      expect(r.err).toContain('ana is recording "demo-02"');
+      expect(r.err).toContain('incomplete');
+    } finally {
+      await session.close();
+    }
+    const after = await cli('export', '--project', dir, '--format', 'jsonl', '--out', path.join(dir, 'done.jsonl'));
+    expect(after.err).not.toContain('is recording');
+  });
+});
