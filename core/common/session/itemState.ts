@@ -48,4 +48,6 @@ export interface ItemSessionState {
   manual_labels?: ManualLabelRecord[];
   /** mentions the parser saw but did not commit (negated, ambiguous, unknown label) */
   parse_diagnostics?: ParseDiagnostic[];
+  /** sha256 of the item text the annotator saw when they last opened the item (null in older logs) */
+  item_text_sha256?: string | null;
 }

@@ -37,7 +37,7 @@ const pauseStats = object({ count, total_ms: { type: 'number', minimum: 0 }, lon
 export const sessionEventDataSchemas: { readonly [T in SessionEventType]: Record<string, unknown> } = {
   session_started: object({ annotator: { type: 'string', minLength: 1 }, project_name: text, sample_rate: { type: 'integer', minimum: 1 } }),
   session_resumed: object({ pid: count, host: text }),
-  item_opened: object({ item_id: itemId }),
+  item_opened: { type: 'object', additionalProperties: false, required: ['item_id'], properties: { item_id: itemId, text_sha256: { type: 'string', pattern: '^[0-9a-f]{64}$' } } },
   recording_started: object({ item_id: itemId, audio_path: { type: 'string', minLength: 1 }, offset_samples: count, device: nullableString }),
   audio_appended: object({ item_id: itemId, offset_samples: count, samples: count }),
   recording_stopped: object({ item_id: itemId, total_samples: count, reason: { enum: [...RECORDING_STOP_REASONS] }, error: nullableString }),

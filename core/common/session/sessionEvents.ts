@@ -28,7 +28,8 @@ export interface SessionEventData {
   /** a writer opened an existing log again (after a clean close or a crash) */
   session_resumed: { pid: number; host: string };
   /** the annotator navigated to an item; the last one is where a resumed session continues */
-  item_opened: { item_id: string };
+  /** text_sha256: the item text the annotator saw (absent in logs written before it was recorded) */
+  item_opened: { item_id: string; text_sha256?: string };
   /** audio_path is relative to the project folder; offset_samples is where this recording starts in the item's WAV */
   recording_started: { item_id: string; audio_path: string; offset_samples: number; device: string | null };
   /** audio made durable in the item's WAV (one event per fsync point, not per chunk) */

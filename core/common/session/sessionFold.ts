@@ -46,6 +46,8 @@ interface ItemFold {
   utterances: Map<number, Utterance>;
   manual: Array<ManualLabelRecord & { seq: number }>;
   audioSignals: SessionEventData['signals_computed'] | null;
+  /** sha256 of the item text when the annotator last opened it */
+  text_sha256: string | null;
 }
 
 /** A label in event order: voice commitments at the seq of the utterance that completed them. */
@@ -91,6 +93,7 @@ export class SessionFold {
       case 'item_opened': {
         const item = this.item(event.data.item_id);
         item.started_at ??= event.ts;
+        if (event.data.text_sha256 !== undefined) item.text_sha256 = event.data.text_sha256;
         this.currentItem = event.data.item_id;
         return;
       }
@@ -174,7 +177,7 @@ export class SessionFold {
   private item(itemId: string): ItemFold {
     let item = this.items.get(itemId);
     if (!item) {
-      item = { item_id: itemId, started_at: null, completed_at: null, stale_results: 0, utterances: new Map(), manual: [], audioSignals: null };
+      item = { item_id: itemId, started_at: null, completed_at: null, stale_results: 0, utterances: new Map(), manual: [], audioSignals: null, text_sha256: null };
       this.items.set(itemId, item);
     }
     return item;
@@ -230,6 +233,7 @@ export class SessionFold {
       stale_results: item.stale_results,
       manual_labels: item.manual.map(({ label, source, at }) => ({ label, source, at })),
       parse_diagnostics: parse.diagnostics,
+      item_text_sha256: item.text_sha256,
     };
   }
 }

@@ -15,6 +15,7 @@ import { loadProjectItems, type OpenProject } from '../project/projectFolder';
 import { appVersion } from './appVersion';
 import { writeFileAtomic } from '../fs/atomicFile';
 import type { AnnotatorStates, SessionSource } from './sessionSource';
+import { normalizeAnnotatorName } from '../session/sessionPaths';
 
 export interface ExportOptions {
   project: OpenProject;
@@ -69,17 +70,21 @@ export async function buildExportRecords(
   items: readonly Item[],
   sessions: readonly AnnotatorStates[],
   exportedAt: string,
-): Promise<{ records: ExportRecordV1[]; skipped: ExportResult['skipped_states'] }> {
+): Promise<{ records: ExportRecordV1[]; skipped: ExportResult['skipped_states']; warnings: string[] }> {
   const facts = projectFacts(project, items);
   const configSha256 = sha256Hex(await readFile(project.configPath));
   const version = await appVersion();
   const records: ExportRecordV1[] = [];
   const skipped: ExportResult['skipped_states'] = [];
+  const warnings: string[] = [];
   for (const session of sessions) {
     const byItem = new Map(session.items.map((s) => [s.item_id, s]));
     for (const item of items) {
       const state = byItem.get(item.id) ?? null;
       const hashes = facts.items.get(item.id)!;
+      if (state?.item_text_sha256 && state.item_text_sha256 !== hashes.textSha256) {
+        warnings.push(`${session.annotator} labelled "${item.id}" when its text was different; the project's text has changed since (e.g. import --replace), so this record's labels are for the old text`);
+      }
       records.push(
         buildExportRecord({
           project: project.config.name,
@@ -97,7 +102,7 @@ export async function buildExportRecords(
     }
     for (const state of session.items) if (!facts.items.has(state.item_id)) skipped.push({ annotator: session.annotator, item_id: state.item_id });
   }
-  return { records, skipped };
+  return { records, skipped, warnings };
 }
 
 /**
@@ -113,15 +118,16 @@ export async function exportSessions(options: ExportOptions): Promise<ExportResu
   const items = await loadProjectItems(project);
   if (items.length === 0) throw new ProjectError(`${project.dir}: the project has no items to export`);
   const known = await options.sessions.annotators(project);
-  const annotators = options.annotator === undefined ? known : [options.annotator];
-  if (options.annotator !== undefined && !known.includes(options.annotator)) {
-    throw new ProjectError(`${project.dir}: no session for annotator "${options.annotator}"${known.length ? ` (sessions: ${known.join(', ')})` : ''}`);
+  const wanted = options.annotator === undefined ? undefined : normalizeAnnotatorName(options.annotator);
+  const annotators = wanted === undefined ? known : [wanted];
+  if (wanted !== undefined && !known.includes(wanted)) {
+    throw new ProjectError(`${project.dir}: no session for annotator "${wanted}"${known.length ? ` (sessions: ${known.join(', ')})` : ''}`);
   }
   if (annotators.length === 0) throw new ProjectError(`${project.dir}: no annotator sessions to export yet`);
   const sessions: AnnotatorStates[] = [];
   for (const annotator of annotators) sessions.push(await options.sessions.load(project, annotator));
 
-  const { records, skipped } = await buildExportRecords(project, items, sessions, now().toISOString());
+  const { records, skipped, warnings: recordWarnings } = await buildExportRecords(project, items, sessions, now().toISOString());
   const text = serializeExport(records, format);
   const checked = validateExportText(text, out, format, projectFacts(project, items));
   if (checked.problems.length > 0) throw new InputError(checked.problems);
@@ -144,5 +150,5 @@ export async function exportSessions(options: ExportOptions): Promise<ExportResu
     createdAt: now().toISOString(),
   });
   await writeFileAtomic(receiptFile, `${JSON.stringify(receipt, null, 2)}\n`);
-  return { file: out, receipt_file: receiptFile, receipt, skipped_states: skipped, warnings: sessions.flatMap((s) => s.warnings) };
+  return { file: out, receipt_file: receiptFile, receipt, skipped_states: skipped, warnings: [...sessions.flatMap((s) => s.warnings), ...recordWarnings] };
 }

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import type { UtteranceOutcome, UtteranceRequest } from '../../common/engine/transcriptionScheduler';
 import type { Utterance, UtteranceCutter } from '../../common/engine/utteranceCutter';
@@ -123,7 +124,8 @@ export class SessionService extends EventEmitter<SessionServiceEvents> {
       const previous = this.currentItem;
       if (this.recording) await this.stop('item_changed');
       if (previous !== null && previous !== itemId) this.engine?.transcriber.cancelItem(previous);
-      await this.append('item_opened', { item_id: itemId });
+      const item = this.items?.get(itemId);
+      await this.append('item_opened', { item_id: itemId, ...(item ? { text_sha256: createHash('sha256').update(item.text).digest('hex') } : {}) });
     });
   }
 

@@ -2,7 +2,7 @@ import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadProjectConfig } from '../../../../core/node/project/projectFolder';
+import { loadProjectConfig, loadProjectItems } from '../../../../core/node/project/projectFolder';
 import { SessionService } from '../../../../core/node/session/sessionService';
 import { cli } from '../../../helpers/cli';
 
@@ -96,5 +96,25 @@ describe('aloud export during a recording', () => {
     }
     const after = await cli('export', '--project', dir, '--format', 'jsonl', '--out', path.join(dir, 'done.jsonl'));
     expect(after.err).not.toContain('is recording');
+  });
+});
+
+describe('aloud export after the item text changed', () => {
+  it('warns that the labels were given to the old text', async () => {
+    const dir = path.join(await mkdtemp(path.join(tmpdir(), 'aloud-exp-text-')), 'proj');
+    await cli('init', '--project', dir, '--demo');
+    const project = await loadProjectConfig(dir);
+    const session = await SessionService.open({ project, annotator: 'ana', items: await loadProjectItems(project) });
+    await session.openItem('demo-01');
+    await session.commitLabel('Polite', 'click');
+    await session.openItem('demo-02');
+    await session.commitLabel('Polite', 'click');
+    await session.close();
+    const itemsFile = path.join(dir, 'items.jsonl');
+    await writeFile(itemsFile, (await readFile(itemsFile, 'utf8')).replace('Thank you so much for your patience!', 'Whatever.'));
+    const r = await cli('export', '--project', dir, '--format', 'jsonl', '--out', path.join(dir, 'e.jsonl'));
+    expect(r.code).toBe(0);
+    expect(r.err).toContain('ana labelled "demo-01" when its text was different');
+    expect(r.err).not.toContain('"demo-02"');
   });
 });
