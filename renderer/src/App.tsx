@@ -56,18 +56,20 @@ export function App({ client }: { client: ApiClient }) {
   }, []);
 
   const startSession = async (annotator: string) => {
-    const view = await run(() => client.openSession(annotator));
+    let view = await run(() => client.openSession(annotator));
     if (!view) return;
+    // Open the first item on the host before showing it, so no key press can act before it is open.
+    const first = project?.items[0]?.id;
+    if (view.current_item === null && first) {
+      const opened = await run(() => client.openItem(first));
+      if (!opened) return;
+      view = opened;
+    }
     localStorage.setItem(LAST_ANNOTATOR_KEY, annotator);
     setError(null);
     if (view.recovered) setNotice(`Recovered after a crash: ${view.recovered}`);
     setSession(view);
     setInfo(await client.appInfo());
-    const first = view.current_item ?? project?.items[0]?.id;
-    if (first && view.current_item === null) {
-      const opened = await run(() => client.openItem(first));
-      if (opened) setSession(opened);
-    }
   };
 
   const doExport = async () => {

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { ProjectView, SessionView } from '../../../core/common/contract/aloudApi';
 import type { ItemSessionState } from '../../../core/common/session/itemState';
 import { WORKLET_URL } from '../app/client';
@@ -143,7 +143,8 @@ export function LabelScreen({ client, project, session, onSession, onError, run 
   stopRef.current = stopRecording;
   useEffect(() => () => void stopRef.current(), []);
 
-  useEffect(() => {
+  // Before paint: a key pressed as soon as the item shows must already be heard.
+  useLayoutEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (isTyping(e.target) || e.metaKey || e.ctrlKey || e.altKey) return;
       const label = project.schema.labels.find((l) => l.key !== undefined && l.key === e.key);
