@@ -67,6 +67,8 @@ interface OrderedLabel {
 export class SessionFold {
   private readonly audio: AudioLedgerFold;
   private readonly items = new Map<string, ItemFold>();
+  /** derived item states, dropped when an event for the item arrives */
+  private readonly derived = new Map<string, ItemSessionState>();
   private readonly notes: SessionNote[] = [];
   private annotator: string | null = null;
   private projectName: string | null = null;
@@ -85,6 +87,9 @@ export class SessionFold {
   apply(event: SessionEvent): void {
     this.audio.apply(event);
     this.lastSeq = event.seq;
+    // Every event that changes an item names it: only that item's derived state must be computed again.
+    const itemId = (event.data as { item_id?: unknown }).item_id;
+    if (typeof itemId === 'string') this.derived.delete(itemId);
     switch (event.type) {
       case 'session_started':
         this.annotator = event.data.annotator;
@@ -159,7 +164,7 @@ export class SessionFold {
 
   itemState(itemId: string): ItemSessionState | null {
     const item = this.items.get(itemId);
-    return item ? this.deriveItem(item) : null;
+    return item ? this.derivedItem(item) : null;
   }
 
   state(): SessionState {
@@ -168,7 +173,7 @@ export class SessionFold {
       project_name: this.projectName,
       current_item: this.currentItem,
       recording: this.audio.ledger.openRecording,
-      items: [...this.items.values()].map((item) => this.deriveItem(item)),
+      items: [...this.items.values()].map((item) => this.derivedItem(item)),
       notes: [...this.notes],
       last_seq: this.lastSeq,
     };
@@ -181,6 +186,16 @@ export class SessionFold {
       this.items.set(itemId, item);
     }
     return item;
+  }
+
+  /** The item's state, derived once per change: the UI asks for the whole session on every call. */
+  private derivedItem(item: ItemFold): ItemSessionState {
+    let state = this.derived.get(item.item_id);
+    if (!state) {
+      state = this.deriveItem(item);
+      this.derived.set(item.item_id, state);
+    }
+    return state;
   }
 
   private deriveItem(item: ItemFold): ItemSessionState {

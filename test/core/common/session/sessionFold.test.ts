@@ -150,3 +150,28 @@ describe('foldSession', () => {
     expect(fold.state().recording).toBeNull();
   });
 });
+
+describe('SessionFold derived item states', () => {
+  it('derives an item again only after an event for that item, and always equals a full replay', () => {
+    const { events, add } = logBuilder();
+    add('item_opened', { item_id: 'demo-01' });
+    add('utterance_transcribed', utterance('demo-01', 0, [seg(0, 1000, ' I label this polite.')]));
+    add('item_opened', { item_id: 'demo-02' });
+    const fold = new SessionFold(config);
+    for (const e of events) fold.apply(e);
+    const before = fold.state();
+    const first = before.items.find((i) => i.item_id === 'demo-01')!;
+    const second = before.items.find((i) => i.item_id === 'demo-02')!;
+    expect(fold.state().items[0]).toBe(first); // nothing changed: reused, not parsed again
+
+    fold.apply(add('utterance_transcribed', utterance('demo-02', 0, [seg(0, 900, ' My answer is impolite.')])));
+    const after = fold.state();
+    expect(after.items.find((i) => i.item_id === 'demo-01')).toBe(first);
+    const changed = after.items.find((i) => i.item_id === 'demo-02')!;
+    expect(changed).not.toBe(second);
+    expect(changed.final_label).toBe('Impolite');
+    fold.apply(add('label_committed', { item_id: 'demo-01', label: 'Neutral', source: 'key', quote: null, start: null, end: null, stem: null }));
+    expect(fold.itemState('demo-01')!.final_label).toBe('Neutral');
+    expect(fold.state()).toEqual(foldSession(events, config));
+  });
+});
