@@ -86,6 +86,14 @@ export function App({ client }: { client: ApiClient }) {
 
   return (
     <div className="app">
+      {session && tab === 'label' && (
+        <a className="skip-link" href="#controls" onClick={(e) => {
+          e.preventDefault();
+          document.querySelector<HTMLElement>('#controls button')?.focus();
+        }}>
+          Skip to controls
+        </a>
+      )}
       <header className="topbar">
         <div className="brand">Aloud</div>
         <div className="project" title="project">{project.name}</div>

@@ -78,6 +78,8 @@ export interface AloudApi {
   commitLabel(label: string, source: 'click' | 'key'): Promise<SessionView>;
   completeItem(): Promise<SessionView>;
   addNote(text: string): Promise<SessionView>;
+  /** the keep-talking cue was shown while recording, after silenceMs of silence (logged as a cue_shown event) */
+  logCue(cue: 'keep_talking', silenceMs: number): Promise<SessionView>;
   exportSession(format: ExportFormat): Promise<ExportSummary>;
   agreement(): Promise<AgreementReport>;
 }

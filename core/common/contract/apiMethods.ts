@@ -27,6 +27,10 @@ const text: ArgCheck = (value, where) => {
   if (value.length > MAX_TEXT) throw new ApiError('bad_request', `${where} is longer than ${MAX_TEXT} characters`);
 };
 
+const nonNegativeNumber: ArgCheck = (value, where) => {
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) throw new ApiError('bad_request', `${where} must be a number ≥ 0`);
+};
+
 /**
  * What a call may touch, for hosts that serve several pages at once (browser mode): `any-page` reads the app or
  * the project, `session-page` acts on the open session (only the page that opened it), `takes-session` opens one.
@@ -63,6 +67,13 @@ export const API_METHODS: { readonly [M in AloudMethod]: MethodSpec } = {
   },
   completeItem: { params: [], scope: 'session-page' },
   addNote: { params: [['text', text]], scope: 'session-page' },
+  logCue: {
+    params: [
+      ['cue', oneOf(['keep_talking'])],
+      ['silenceMs', nonNegativeNumber],
+    ],
+    scope: 'session-page',
+  },
   exportSession: { params: [['format', oneOf(EXPORT_FORMATS)]], scope: 'session-page' },
   agreement: { params: [], scope: 'any-page' },
 };

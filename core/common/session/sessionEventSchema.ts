@@ -75,6 +75,7 @@ export const sessionEventDataSchemas: { readonly [T in SessionEventType]: Record
   }),
   log_repaired: object({ torn_line: { type: 'integer', minimum: 1 }, torn_bytes: count, torn_file: text }),
   note: object({ item_id: { type: ['string', 'null'], minLength: 1 }, text }),
+  cue_shown: object({ item_id: itemId, cue: { enum: ['keep_talking'] }, silence_ms: count, audio_ms: count }),
 };
 
 const ajv = new Ajv2020({ allErrors: false, strict: true, allowUnionTypes: true });

@@ -67,6 +67,8 @@ export interface SessionEventData {
   /** a torn last line (a write cut by a crash) was cut from the log; its bytes were kept in torn_file */
   log_repaired: { torn_line: number; torn_bytes: number; torn_file: string };
   note: { item_id: string | null; text: string };
+  /** the app showed the neutral "Please keep talking" cue after silence_ms of silence, at audio_ms on the item's audio timeline */
+  cue_shown: { item_id: string; cue: 'keep_talking'; silence_ms: number; audio_ms: number };
 }
 
 export type SessionEventType = keyof SessionEventData;
@@ -88,6 +90,7 @@ export const EVENT_VERSIONS: { readonly [T in SessionEventType]: number } = {
   signals_computed: 1,
   log_repaired: 1,
   note: 1,
+  cue_shown: 1,
 };
 
 export const SESSION_EVENT_TYPES = Object.keys(EVENT_VERSIONS) as SessionEventType[];

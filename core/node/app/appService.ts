@@ -192,6 +192,13 @@ export class AppService implements AloudApi {
     });
   }
 
+  logCue(cue: 'keep_talking', silenceMs: number): Promise<SessionView> {
+    return this.withSession(async (s) => {
+      await s.logCue(cue, silenceMs);
+      return this.view();
+    });
+  }
+
   addNote(text: string): Promise<SessionView> {
     return this.withSession(async (s) => {
       await s.addNote(text);

@@ -89,7 +89,7 @@ export function LabelScreen({ client, project, session, onSession, onError, run,
           onSession(view);
         },
       ),
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- one queue per item list; the callbacks it uses are stable
+    // one queue per item list: the recorder and onSession it calls are read when a call runs
     [client, items],
   );
   const go = useCallback((to: number) => queue.goTo(to).catch((e: Error) => onError(e.message)), [onError, queue]);
