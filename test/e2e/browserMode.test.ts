@@ -70,8 +70,8 @@ describe.skipIf(unavailable !== undefined)('browser mode, end to end in Chromium
     await shootBoth(browser, page, '02-recording');
     await page.keyboard.press('Space');
     await expect.poll(() => page.locator('.clock').textContent(), { timeout: 15_000 }).toMatch(/s recorded$/);
-    await expect.poll(() => page.locator('mark.commit.final').textContent(), { timeout: 15_000 }).toBe('I label this polite');
-    expect(await page.locator('.filler').allTextContents()).toEqual(expect.arrayContaining(['Hmm', 'um', 'kind of', 'I guess']));
+    await expect.poll(() => page.locator('.transcript-text mark.commit.final').textContent(), { timeout: 15_000 }).toBe('I label this polite');
+    expect(await page.locator('.transcript-text .filler').allTextContents()).toEqual(expect.arrayContaining(['Hmm', 'um', 'kind of', 'I guess']));
     expect(await page.locator('.transcript .negation').textContent()).toContain('not label this impolite');
     expect(await page.locator('.final-label').textContent()).toBe('Polite');
     await expect.poll(() => page.getByLabel('hesitation signals').textContent()).toContain('Silent chunks');
@@ -211,11 +211,11 @@ describe.skipIf(chromiumUnavailableReason() !== undefined)('browser mode: many i
       await page.keyboard.press('Enter');
       await expect.poll(() => page.getByLabel('reply to label').textContent()).toBe('Reply number 351.');
       await shootBoth(browser, page, '11-many-items');
-      // Tab: the skip link first, and it lands on Record, past 400 sidebar entries
-      await page.locator('body').click({ position: { x: 1, y: 1 } });
-      await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
-      await page.keyboard.press('Tab');
+      // Tab: the skip link comes first (just before the tabs), lands on Record, and only one sidebar entry is in the Tab order
+      await page.getByRole('tab', { name: 'Label' }).focus();
+      await page.keyboard.press('Shift+Tab');
       expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Skip to controls');
+      expect(await page.locator('.item-link[tabindex="0"]').count()).toBe(1);
       await page.keyboard.press('Enter');
       expect(await page.evaluate(() => document.activeElement?.textContent)).toMatch(/Record/);
     } finally {

@@ -5,7 +5,7 @@ import RegionsPlugin from 'wavesurfer.js/dist/plugins/regions.esm.js';
 import TimelinePlugin from 'wavesurfer.js/dist/plugins/timeline.esm.js';
 import type { ProjectView, SessionView } from '../../../core/common/contract/aloudApi';
 import type { ItemSessionState, LabelSource } from '../../../core/common/session/itemState';
-import { filterReviewItems, NO_FILTER, pauseSpans, playingSegment, STATUS_CHOICES, type PauseSpan, type ReviewFilter } from '../app/reviewModel';
+import { filterReviewItems, NO_FILTER, pauseSpans, pcm16WavSamples, playingSegment, STATUS_CHOICES, type PauseSpan, type ReviewFilter } from '../app/reviewModel';
 import { PLAYBACK_RATES, reviewShortcut, stepRate } from '../app/shortcuts';
 import { formatClock } from '../app/transcriptMarks';
 import type { ApiClient } from '../contract/apiClient';
@@ -125,49 +125,66 @@ function Waveform({ client, project, state }: { client: ApiClient; project: Proj
   const { thinkaloud } = project;
 
   useEffect(() => {
-    if (!waveRef.current || !timelineRef.current || !audioRef.current) return;
-    const regions = RegionsPlugin.create();
-    const ws = WaveSurfer.create({
-      container: waveRef.current,
-      // our own element: labelled, and in the page for assistive technology and tests
-      media: audioRef.current,
-      url: client.itemAudioUrl(state.item_id),
-      height: 96,
-      sampleRate: 16_000,
-      waveColor: '#9aa8c7',
-      progressColor: '#2f5fd0',
-      cursorColor: '#1d2330',
-      normalize: true,
-      plugins: [
-        regions,
-        TimelinePlugin.create({ container: timelineRef.current, height: 18 }),
-        MinimapPlugin.create({ height: 24, waveColor: '#c4cce0', progressColor: '#7f97d6', overlayColor: 'rgba(47, 95, 208, 0.15)' }),
-      ],
-    });
-    wsRef.current = ws;
-    ws.on('decode', () => {
-      setReady(true);
-      const decoded = ws.getDecodedData();
-      const found = decoded ? pauseSpans(decoded.getChannelData(0), decoded.sampleRate, thinkaloud) : [];
-      setPauses(found);
-      for (const seg of state.segments) {
-        if (seg.t1_ms > seg.t0_ms) regions.addRegion({ start: seg.t0_ms / 1000, end: seg.t1_ms / 1000, color: 'rgba(47, 95, 208, 0.10)', drag: false, resize: false });
+    const container = waveRef.current;
+    const timeline = timelineRef.current;
+    const media = audioRef.current;
+    if (!container || !timeline || !media) return;
+    const url = client.itemAudioUrl(state.item_id);
+    media.src = url;
+    let ws: WaveSurfer | null = null;
+    const abort = new AbortController();
+    void (async () => {
+      try {
+        const response = await fetch(url, { signal: abort.signal, credentials: 'same-origin' });
+        if (!response.ok) throw new Error(`HTTP ${response.status}`);
+        const { samples, sampleRate } = pcm16WavSamples(await response.arrayBuffer());
+        if (abort.signal.aborted) return;
+        const found = pauseSpans(samples, sampleRate, thinkaloud);
+        setPauses(found);
+        const regions = RegionsPlugin.create();
+        ws = WaveSurfer.create({
+          container,
+          // our own element, with our own-origin URL; the samples are given, so wavesurfer fetches nothing itself
+          media,
+          peaks: [samples],
+          duration: samples.length / sampleRate,
+          height: 96,
+          waveColor: '#8d9bbd',
+          progressColor: '#2f5fd0',
+          cursorColor: '#1d2330',
+          normalize: true,
+          plugins: [
+            regions,
+            TimelinePlugin.create({ container: timeline, height: 18 }),
+            MinimapPlugin.create({ height: 24, waveColor: '#b9c2d8', progressColor: '#6f88c9', overlayColor: 'rgba(47, 95, 208, 0.15)' }),
+          ],
+        });
+        wsRef.current = ws;
+        ws.on('ready', () => {
+          for (const seg of state.segments) {
+            if (seg.t1_ms > seg.t0_ms) regions.addRegion({ start: seg.t0_ms / 1000, end: seg.t1_ms / 1000, color: 'rgba(47, 95, 208, 0.10)', drag: false, resize: false });
+          }
+          for (const p of found) {
+            regions.addRegion({ start: p.start_ms / 1000, end: p.end_ms / 1000, color: p.long ? 'rgba(176, 121, 31, 0.30)' : 'rgba(176, 121, 31, 0.14)', drag: false, resize: false });
+          }
+          for (const c of state.commitments) {
+            if (c.t_ms !== null) regions.addRegion({ start: c.t_ms / 1000, content: `▼ ${c.label}`, color: '#267349', drag: false, resize: false });
+          }
+          setReady(true);
+        });
+        ws.on('timeupdate', (t) => setNowMs(t * 1000));
+        ws.on('play', () => setPlaying(true));
+        ws.on('pause', () => setPlaying(false));
+        ws.on('finish', () => setPlaying(false));
+        ws.on('error', (e) => setProblem(`The recording could not be played: ${String((e as Error)?.message ?? e)}`));
+      } catch (e) {
+        if (!abort.signal.aborted) setProblem(`The recording could not be loaded: ${(e as Error).message}`);
       }
-      for (const p of found) {
-        regions.addRegion({ start: p.start_ms / 1000, end: p.end_ms / 1000, color: p.long ? 'rgba(176, 121, 31, 0.28)' : 'rgba(176, 121, 31, 0.12)', drag: false, resize: false });
-      }
-      for (const c of state.commitments) {
-        if (c.t_ms !== null) regions.addRegion({ start: c.t_ms / 1000, content: `▼ ${c.label}`, color: '#267349', drag: false, resize: false });
-      }
-    });
-    ws.on('timeupdate', (t) => setNowMs(t * 1000));
-    ws.on('play', () => setPlaying(true));
-    ws.on('pause', () => setPlaying(false));
-    ws.on('finish', () => setPlaying(false));
-    ws.on('error', (e) => setProblem(`The recording could not be loaded: ${String((e as Error)?.message ?? e)}`));
+    })();
     return () => {
+      abort.abort();
       wsRef.current = null;
-      ws.destroy();
+      ws?.destroy();
     };
   }, [client, state.item_id, state.segments, state.commitments, thinkaloud]);
 

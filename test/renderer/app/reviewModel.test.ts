@@ -58,3 +58,20 @@ describe('pause markers', () => {
     expect(playingSegment(segs, 2500)).toBe(-1);
   });
 });
+
+describe('pcm16WavSamples', () => {
+  it('reads the samples of a 16-bit mono WAV, and refuses other formats by name', async () => {
+    const { pcm16WavSamples } = await import('../../../renderer/src/app/reviewModel');
+    const { toneAndSilenceWav } = await import('../../e2e/appHarness');
+    const wav = toneAndSilenceWav([[0.5, 'tone'], [0.25, 'silence']]);
+    const { samples, sampleRate } = pcm16WavSamples(wav.buffer.slice(wav.byteOffset, wav.byteOffset + wav.byteLength) as ArrayBuffer);
+    expect(sampleRate).toBe(16_000);
+    expect(samples).toHaveLength(12_000);
+    expect(Math.max(...samples.slice(0, 8000))).toBeCloseTo(9000 / 32768, 3);
+    expect(samples.slice(8000).every((s) => s === 0)).toBe(true);
+    const stereo = Buffer.from(wav);
+    stereo.writeUInt16LE(2, 22);
+    expect(() => pcm16WavSamples(stereo.buffer.slice(stereo.byteOffset, stereo.byteOffset + stereo.byteLength) as ArrayBuffer)).toThrow('2 channel(s)');
+    expect(() => pcm16WavSamples(new ArrayBuffer(4))).toThrow('not a WAV file');
+  });
+});
