@@ -16,6 +16,8 @@ export interface AppInfo {
 
 export interface ProjectView {
   name: string;
+  /** the project folder (absent in hosts older than the projects panel) */
+  dir?: string;
   schema: LabelSchema;
   thinkaloud: ThinkAloudConfig;
   items: Item[];
@@ -99,6 +101,32 @@ export interface SettingsChange {
   previous: ThinkAloudSettings;
 }
 
+/** An items import: all or nothing; problems name the file, line and field. */
+export interface ImportOutcome {
+  ok: boolean;
+  added: number;
+  unchanged: number;
+  changed: number;
+  removed: number;
+  total: number;
+  problems: Array<{ file: string; line: number | null; field: string | null; message: string }>;
+}
+
+export interface NewProjectSpec {
+  /** full path of a new or empty folder */
+  dir: string;
+  name: string;
+  labels: Array<{ name: string; key: string | null }>;
+  /** full path of an items file (JSONL, JSON or CSV), imported strictly; null: no items yet */
+  items_file: string | null;
+}
+
+export interface ProjectChange {
+  project: ProjectView;
+  /** the items import, when one was asked for */
+  items: ImportOutcome | null;
+}
+
 export interface AgreementReport {
   annotators: string[];
   items: number;
@@ -155,6 +183,13 @@ export interface AloudApi {
   /** copies a local model file (full path) into the models folder, checked */
   importModel(file: string): Promise<ModelsView>;
   removeModel(name: string): Promise<ModelsView>;
+  /** recently opened project folders, newest first */
+  recentProjects(): Promise<Array<{ dir: string; name: string | null; problem: string | null }>>;
+  /** opens another project folder (closing the session); the page then starts again with an annotator */
+  openProject(dir: string): Promise<ProjectView>;
+  createProject(spec: NewProjectSpec): Promise<ProjectChange>;
+  /** imports items into the open project through the strict import (append or replace) */
+  importItems(file: string, mode: 'append' | 'replace'): Promise<ProjectChange>;
   /** changes thinkaloud settings in aloud.yaml (validated; nothing written when invalid) */
   updateThinkAloud(patch: Partial<ThinkAloudSettings>): Promise<SettingsChange>;
 }

@@ -11,6 +11,8 @@ import {
   type ExportFormat,
   type ExportSummary,
   type ModelsView,
+  type NewProjectSpec,
+  type ProjectChange,
   type ProjectView,
   type SessionView,
   type SettingsChange,
@@ -28,6 +30,7 @@ import { existingAnnotator } from '../../common/annotators/annotatorName';
 import type { ModelManifest } from '../../common/models/modelManifest';
 import { ModelsPanel } from './modelsPanel';
 import { writeThinkAloudSettings } from './projectSettings';
+import { createProjectFolder, importItemsInto, openProjectFolder, readRecent, rememberRecent } from './projectsPanel';
 import { SessionService, type SessionEngine } from '../session/sessionService';
 
 export interface AppServiceOptions {
@@ -47,6 +50,8 @@ export interface AppServiceOptions {
   modelManifest?: ModelManifest;
   /** tests only: model downloads may use plain http to 127.0.0.1 */
   allowLoopbackModelDownloads?: boolean;
+  /** the recent projects list (hosts pass defaultRecentFile()); absent: no list is kept (tests) */
+  recentFile?: string;
 }
 
 interface AppServiceEvents {
@@ -73,7 +78,7 @@ export class AppService implements AloudApi {
     private readonly options: AppServiceOptions,
     /** replaced when the app changes aloud.yaml (settings) */
     public projectFolder: OpenProject,
-    private readonly items: Item[],
+    private items: Item[],
   ) {
     this.modelsPanel = new ModelsPanel({
       ...(options.modelsDir ? { modelsDir: options.modelsDir } : {}),
@@ -90,7 +95,13 @@ export class AppService implements AloudApi {
   static async open(options: AppServiceOptions): Promise<AppService> {
     const project = await loadProjectConfig(options.projectDir);
     const items = await loadProjectItems(project);
-    return new AppService(options, project, items);
+    const service = new AppService(options, project, items);
+    await service.remember(project);
+    return service;
+  }
+
+  private async remember(project: OpenProject): Promise<void> {
+    if (this.options.recentFile) await rememberRecent(this.options.recentFile, path.resolve(project.dir)).catch(() => undefined);
   }
 
   /** Listen to session events; returns the function that stops listening. */
@@ -109,7 +120,7 @@ export class AppService implements AloudApi {
 
   async project(): Promise<ProjectView> {
     const { config } = this.projectFolder;
-    return { name: config.name, schema: config.schema, thinkaloud: config.thinkaloud, items: this.items };
+    return { name: config.name, dir: path.resolve(this.projectFolder.dir), schema: config.schema, thinkaloud: config.thinkaloud, items: this.items };
   }
 
   openSession(annotator: string): Promise<SessionView> {
@@ -310,6 +321,57 @@ export class AppService implements AloudApi {
       if (this.current) await this.reopenSessionNow();
       return { project: await this.project(), previous };
     });
+  }
+
+  async recentProjects(): Promise<Array<{ dir: string; name: string | null; problem: string | null }>> {
+    const dirs = this.options.recentFile ? await readRecent(this.options.recentFile) : [path.resolve(this.projectFolder.dir)];
+    return Promise.all(
+      dirs.map((dir) =>
+        loadProjectConfig(dir).then(
+          (p) => ({ dir, name: p.config.name, problem: null }),
+          (e: Error) => ({ dir, name: null, problem: e.message }),
+        ),
+      ),
+    );
+  }
+
+  openProject(dir: string): Promise<ProjectView> {
+    return this.serial(async () => {
+      const project = await openProjectFolder(dir);
+      await this.switchProject(project);
+      return this.project();
+    });
+  }
+
+  createProject(spec: NewProjectSpec): Promise<ProjectChange> {
+    return this.serial(async () => {
+      const { project, items } = await createProjectFolder(spec);
+      await this.switchProject(project);
+      return { project: await this.project(), items };
+    });
+  }
+
+  importItems(file: string, mode: 'append' | 'replace'): Promise<ProjectChange> {
+    return this.serial(async () => {
+      if (this.current?.isRecording) throw new ApiError('conflict', 'stop the recording before importing items');
+      const outcome = await importItemsInto(this.projectFolder, file, mode);
+      if (outcome.ok) {
+        this.items = await loadProjectItems(this.projectFolder);
+        if (this.current) await this.reopenSessionNow();
+      }
+      return { project: await this.project(), items: outcome };
+    });
+  }
+
+  /** Another project: the session closes (the page asks for an annotator again); inside serial(). */
+  private async switchProject(project: OpenProject): Promise<void> {
+    const items = await loadProjectItems(project).catch((e: Error) => {
+      throw new ApiError('bad_request', e.message);
+    });
+    await this.closeSession();
+    this.projectFolder = project;
+    this.items = items;
+    await this.remember(project);
   }
 
   async agreement(): Promise<AgreementReport> {

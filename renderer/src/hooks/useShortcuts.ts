@@ -6,8 +6,16 @@ export function isTypingTarget(target: EventTarget | null): boolean {
   return target instanceof HTMLElement && (target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName));
 }
 
+/**
+ * A button or link focused from the keyboard: Enter and Space activate it. After a mouse click the button keeps focus
+ * but is not :focus-visible, so Space still records rather than clicking the last label button again.
+ */
+export function isKeyboardControl(target: EventTarget | null): boolean {
+  return target instanceof HTMLElement && target.matches('a[href], button, [role="tab"]') && target.matches(':focus-visible');
+}
+
 export function keyPressOf(e: KeyboardEvent): KeyPress {
-  return { key: e.key, repeat: e.repeat, ctrlKey: e.ctrlKey, metaKey: e.metaKey, altKey: e.altKey, inField: isTypingTarget(e.target) };
+  return { key: e.key, repeat: e.repeat, ctrlKey: e.ctrlKey, metaKey: e.metaKey, altKey: e.altKey, inField: isTypingTarget(e.target), onControl: isKeyboardControl(e.target) };
 }
 
 /**
