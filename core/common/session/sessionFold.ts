@@ -39,7 +39,7 @@ export interface SessionState {
   /** the configuration (aloud.yaml sha256) and parser version the log last recorded (null in logs before they were) */
   config_sha256: string | null;
   parser_version: string | null;
-  /** some item's recorded voice labels were derived under another configuration than the current one */
+  /** some item's recorded voice labels were derived under another (recorded) configuration than the current one */
   config_changed: boolean;
 }
 
@@ -440,7 +440,8 @@ export class SessionFold {
       corrections,
       superseded_transcripts: superseded,
       parser_version: voice.at(-1)?.parser_version ?? null,
-      config_changed: this.currentConfigSha256 !== null && voice.some((v) => v.config_sha256 !== this.currentConfigSha256),
+      // a v1 log recorded no configuration: unknown is not "changed"
+      config_changed: this.currentConfigSha256 !== null && voice.some((v) => v.config_sha256 !== null && v.config_sha256 !== this.currentConfigSha256),
       labels_not_in_schema: [...new Set(history.map((h) => h.label).filter((l) => !this.labelNames.has(l)))],
       changed_after_completion: changedAfterCompletion,
     };
