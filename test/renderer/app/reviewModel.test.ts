@@ -7,7 +7,9 @@ const items = ['a', 'b', 'c', 'd'].map((id) => ({ id, text: id }));
 function state(id: string, more: Partial<ItemSessionState>): ItemSessionState {
   return {
     item_id: id, audio_path: null, audio_ms: 0, transcript: '', segments: [], commitments: [], final_label: null, label_source: null,
-    blind_label: null, signals: null, model: null, started_at: null, completed_at: null, stale_results: 0, ...more,
+    blind_label: null, signals: null, model: null, started_at: null, completed_at: null, stale_results: 0, label_history: [], segment_refs: [],
+    transcript_corrected: null, corrections: [], superseded_transcripts: [], parser_version: null, config_changed: false, labels_not_in_schema: [],
+    changed_after_completion: false, ...more,
   };
 }
 const states = new Map([
