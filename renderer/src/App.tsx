@@ -194,7 +194,7 @@ export function App({ client }: { client: ApiClient }) {
         ) : tab === 'label' ? (
           <LabelScreen client={client} project={project} session={session} onSession={setSession} onError={setError} run={run} deviceId={deviceId} keepTalkingSeconds={keepTalking} />
         ) : tab === 'review' ? (
-          <ReviewScreen client={client} project={project} session={session} />
+          <ReviewScreen client={client} project={project} session={session} onSession={setSession} onError={setError} />
         ) : tab === 'settings' ? (
           <SettingsScreen
             client={client}

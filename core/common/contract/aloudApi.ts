@@ -183,6 +183,12 @@ export interface AloudApi {
   /** copies a local model file (full path) into the models folder, checked */
   importModel(file: string): Promise<ModelsView>;
   removeModel(name: string): Promise<ModelsView>;
+  /** a reviewer's correction of one segment (the lead's transcript_corrected event; the verbatim text is kept) */
+  correctSegment(itemId: string, utterance: number, segment: number, text: string): Promise<SessionView>;
+  /** a label act of source "correction" from the corrected transcript */
+  rederiveLabelsFromCorrections(itemId: string): Promise<SessionView>;
+  /** transcribes recorded audio again (null: every item with audio and no transcript); earlier transcripts superseded */
+  transcribeLater(itemId: string | null): Promise<SessionView>;
   /** recently opened project folders, newest first */
   recentProjects(): Promise<Array<{ dir: string; name: string | null; problem: string | null }>>;
   /** opens another project folder (closing the session); the page then starts again with an annotator */

@@ -55,6 +55,9 @@ const newProjectSpec: ArgCheck = (value, where) => {
     if (l.key !== null && (typeof l.key !== 'string' || l.key.length !== 1)) throw new ApiError('bad_request', `${where}.labels[${i}].key must be one character or null`);
   });
 };
+const nonNegativeInteger: ArgCheck = (value, where) => {
+  if (!Number.isSafeInteger(value) || (value as number) < 0) throw new ApiError('bad_request', `${where} must be a whole number ≥ 0`);
+};
 const nonNegativeNumber: ArgCheck = (value, where) => {
   if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) throw new ApiError('bad_request', `${where} must be a number ≥ 0`);
 };
@@ -118,6 +121,17 @@ export const API_METHODS: { readonly [M in AloudMethod]: MethodSpec } = {
   importModel: { params: [['file', nonEmptyString(4096)]], scope: 'session-page' },
   removeModel: { params: [['name', nonEmptyString(200)]], scope: 'session-page' },
   updateThinkAloud: { params: [['patch', thinkAloudPatch]], scope: 'session-page' },
+  correctSegment: {
+    params: [
+      ['itemId', nonEmptyString()],
+      ['utterance', nonNegativeInteger],
+      ['segment', nonNegativeInteger],
+      ['text', text],
+    ],
+    scope: 'session-page',
+  },
+  rederiveLabelsFromCorrections: { params: [['itemId', nonEmptyString()]], scope: 'session-page' },
+  transcribeLater: { params: [['itemId', nullableString]], scope: 'session-page' },
   recentProjects: { params: [], scope: 'any-page' },
   openProject: { params: [['dir', nonEmptyString(4096)]], scope: 'takes-session' },
   createProject: { params: [['spec', newProjectSpec]], scope: 'takes-session' },

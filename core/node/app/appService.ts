@@ -29,6 +29,7 @@ import { engineScriptFile, openSessionEngine } from '../session/sessionEngine';
 import { existingAnnotator } from '../../common/annotators/annotatorName';
 import type { ModelManifest } from '../../common/models/modelManifest';
 import { ModelsPanel } from './modelsPanel';
+import { readWav } from '../audio/wavFile';
 import { writeThinkAloudSettings } from './projectSettings';
 import { createProjectFolder, importItemsInto, openProjectFolder, readRecent, rememberRecent } from './projectsPanel';
 import { SessionService, type SessionEngine } from '../session/sessionService';
@@ -320,6 +321,30 @@ export class AppService implements AloudApi {
       // the open session continues with the new settings (the log keeps what was recorded under the old ones)
       if (this.current) await this.reopenSessionNow();
       return { project: await this.project(), previous };
+    });
+  }
+
+  correctSegment(itemId: string, utterance: number, segment: number, text: string): Promise<SessionView> {
+    return this.withSession(async (s) => {
+      await s.correctSegment(itemId, utterance, segment, text);
+      return this.view();
+    });
+  }
+
+  rederiveLabelsFromCorrections(itemId: string): Promise<SessionView> {
+    return this.withSession(async (s) => {
+      await s.rederiveFromCorrections(itemId);
+      return this.view();
+    });
+  }
+
+  /** Audio recorded before a model existed (or any item's, again): transcribed now, earlier transcripts superseded. */
+  transcribeLater(itemId: string | null): Promise<SessionView> {
+    return this.withSession(async (s) => {
+      const ids = itemId !== null ? [itemId] : s.state().items.filter((i) => i.audio_ms > 0 && i.segments.length === 0).map((i) => i.item_id);
+      const read = async (file: string) => (await readWav(file)).samples;
+      for (const id of ids) await s.transcribeAgain(id, read, itemId === null ? 'transcribed later (no model when recorded)' : 'transcribed again from the app');
+      return this.view();
     });
   }
 

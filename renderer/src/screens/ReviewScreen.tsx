@@ -24,7 +24,7 @@ interface Props {
 const SOURCES: LabelSource[] = ['voice', 'click', 'key'];
 
 /** Quality checks: every item, filters, the waveform with segments, commitments and pauses, and playback by key. */
-export function ReviewScreen({ client, project, session }: Props) {
+export function ReviewScreen({ client, project, session, onSession, onError }: Props) {
   const states = useMemo(() => new Map(session.items.map((i) => [i.item_id, i])), [session.items]);
   const [filter, setFilter] = useState<ReviewFilter>(NO_FILTER);
   const shown = useMemo(() => filterReviewItems(project.items, states, filter), [filter, project.items, states]);
@@ -99,7 +99,7 @@ export function ReviewScreen({ client, project, session }: Props) {
           </div>
           <blockquote className="item-text compact">{item.text}</blockquote>
           {state && state.audio_ms > 0 ? (
-            <Waveform key={state.item_id + ':' + state.audio_ms} client={client} project={project} state={state} />
+            <Waveform key={state.item_id + ':' + state.audio_ms} client={client} project={project} state={state} onSession={onSession} onError={onError} />
           ) : (
             <p className="empty">No recording for this item yet. Record it on the Label tab.</p>
           )}
@@ -111,7 +111,20 @@ export function ReviewScreen({ client, project, session }: Props) {
   );
 }
 
-function Waveform({ client, project, state }: { client: ApiClient; project: ProjectView; state: ItemSessionState }) {
+function Waveform({
+  client,
+  project,
+  state,
+  onSession,
+  onError,
+}: {
+  client: ApiClient;
+  project: ProjectView;
+  state: ItemSessionState;
+  onSession?: ((view: SessionView) => void) | undefined;
+  onError?: ((message: string | null) => void) | undefined;
+}) {
+  const [editing, setEditing] = useState<{ n: number; text: string } | null>(null);
   const waveRef = useRef<HTMLDivElement | null>(null);
   const timelineRef = useRef<HTMLDivElement | null>(null);
   const wsRef = useRef<WaveSurfer | null>(null);
@@ -204,7 +217,21 @@ function Waveform({ client, project, state }: { client: ApiClient; project: Proj
     setRate(next);
     wsRef.current?.setPlaybackRate(next, true);
   };
+  const act = async (task: () => Promise<SessionView>) => {
+    try {
+      onSession?.(await task());
+      return true;
+    } catch (e) {
+      onError?.((e as Error).message);
+      return false;
+    }
+  };
+  const correctionOf = (n: number) => {
+    const ref = state.segment_refs[n];
+    return ref ? state.corrections.filter((c) => c.utterance === ref.utterance && c.segment === ref.segment).at(-1) : undefined;
+  };
   useShortcuts((press) => {
+    if (editing) return false;
     const action = reviewShortcut(press);
     if (!action) return false;
     if (action.kind === 'play-pause') void wsRef.current?.playPause();
@@ -251,27 +278,77 @@ function Waveform({ client, project, state }: { client: ApiClient; project: Proj
         <p className="muted">No transcript for this recording{state.stale_results > 0 ? ` (${state.stale_results} result(s) arrived too late)` : ''}.</p>
       ) : (
         <ol className="segments" aria-label="segments">
-          {state.segments.map((seg, n) => (
-            <li key={n} className={n === active ? 'segment playing' : 'segment'} aria-current={n === active ? 'true' : undefined}>
-              <button className="link time" onClick={() => seek(seg.t0_ms)} title="play from here">
-                {formatClock(seg.t0_ms)}
-              </button>
-              <span className="seg-text">
-                {seg.tokens && seg.tokens.length > 0
-                  ? seg.tokens.map((tok, k) => (
-                      <button key={k} className="word" onClick={() => seek(tok.t0_ms)} title={`play from ${formatClock(tok.t0_ms)}`}>
-                        {tok.text}
-                      </button>
-                    ))
-                  : seg.text}
-              </span>
-            </li>
-          ))}
+          {state.segments.map((seg, n) => {
+            const correction = correctionOf(n);
+            const ref = state.segment_refs[n];
+            return (
+              <li key={n} className={n === active ? 'segment playing' : 'segment'} aria-current={n === active ? 'true' : undefined}>
+                <button className="link time" onClick={() => seek(seg.t0_ms)} title="play from here">
+                  {formatClock(seg.t0_ms)}
+                </button>
+                {editing?.n === n ? (
+                  <form
+                    className="correct-form"
+                    onSubmit={(e) => {
+                      e.preventDefault();
+                      if (!ref) return;
+                      void act(() => client.correctSegment(state.item_id, ref.utterance, ref.segment, editing.text)).then((ok) => ok && setEditing(null));
+                    }}
+                  >
+                    <input aria-label={`corrected text of segment ${n + 1}`} value={editing.text} onChange={(e) => setEditing({ n, text: e.target.value })} autoFocus />
+                    <button type="submit" className="primary">
+                      Save correction
+                    </button>
+                    <button type="button" onClick={() => setEditing(null)}>
+                      Cancel
+                    </button>
+                  </form>
+                ) : (
+                  <span className="seg-text">
+                    {correction ? (
+                      <>
+                        <span className="corrected" aria-label={`corrected text of segment ${n + 1}`}>
+                          {correction.text}
+                        </span>
+                        <span className="verbatim muted" aria-label={`verbatim text of segment ${n + 1}`}>
+                          verbatim: {seg.text}
+                        </span>
+                      </>
+                    ) : seg.tokens && seg.tokens.length > 0 ? (
+                      seg.tokens.map((tok, k) => (
+                        <button key={k} className="word" onClick={() => seek(tok.t0_ms)} title={`play from ${formatClock(tok.t0_ms)}`}>
+                          {tok.text}
+                        </button>
+                      ))
+                    ) : (
+                      seg.text
+                    )}
+                  </span>
+                )}
+                {ref && editing?.n !== n && (
+                  <button className="link edit" onClick={() => setEditing({ n, text: correction?.text ?? seg.text.trim() })} aria-label={`correct segment ${n + 1}`}>
+                    Correct
+                  </button>
+                )}
+              </li>
+            );
+          })}
         </ol>
+      )}
+      {state.transcript_corrected !== null && (
+        <p className="row">
+          <button onClick={() => void act(() => client.rederiveLabelsFromCorrections(state.item_id))}>Label from the corrected text</button>
+          <span className="muted small">Adds a label of source “correction”; the spoken label stays in the history.</span>
+        </p>
       )}
       <div className="review-facts">
         <div>
           <h3>Commitments</h3>
+          {state.commitments.length > 0 && state.label_source !== 'voice' && state.final_label && (
+            <p className="muted small">
+              The final label, {state.final_label}, was given by {state.label_source} after these: none of them is the final label.
+            </p>
+          )}
           {state.commitments.length === 0 ? (
             <p className="muted">No spoken commitment.</p>
           ) : (
