@@ -3,7 +3,7 @@ import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFailed } from 'vitest';
 import { ensureRendererBuilt } from '../../core/node/app/rendererBuild';
 import { readSessionLog } from '../../core/node/session/sessionLogFile';
 import { sessionPaths } from '../../core/node/session/sessionPaths';
@@ -63,6 +63,12 @@ describe.skipIf(unavailable !== undefined)('first run, models and settings in Ch
     page = await browser.newPage();
   }, 120_000);
 
+  beforeEach((context) => {
+    onTestFailed(async () => {
+      await browser.screenshot(page, `failed-${context.task.name.slice(0, 30).replace(/\W+/g, '-')}`).catch(() => undefined);
+    });
+  });
+
   afterAll(async () => {
     await browser?.close();
     await served?.close().catch(() => undefined);
@@ -94,21 +100,21 @@ describe.skipIf(unavailable !== undefined)('first run, models and settings in Ch
     await shootBoth(browser, page, '13-settings');
   });
 
-  it('thresholds: written to aloud.yaml through its validation, a wrong value refused by field, and undo', async () => {
+  it('thresholds: written to aloud.yaml through its validation, a wrong value refused by field, and undo', { timeout: 60_000 }, async () => {
     const yaml = () => readFile(path.join(served.projectDir, 'aloud.yaml'), 'utf8');
     await page.getByLabel('Long pause (ms)').fill('1500');
     await page.getByRole('button', { name: /^Save 1 change/ }).click();
-    await expect.poll(() => page.getByRole('status').filter({ hasText: 'Saved to aloud.yaml' }).count()).toBe(1);
+    await expect.poll(() => page.getByRole('status').filter({ hasText: 'Saved to aloud.yaml' }).count(), { timeout: 20_000 }).toBe(1);
     expect(await yaml()).toMatch(/long_pause_ms: 1500/);
     expect(await yaml()).toContain('# Aloud demo project'); // comments kept
     expect((await served.app.project()).thinkaloud.long_pause_ms).toBe(1500);
     await page.getByLabel('Silence threshold (dBFS)').fill('5');
     await page.getByRole('button', { name: /^Save 1 change/ }).click();
-    await expect.poll(() => page.getByRole('alert').filter({ hasText: 'Not saved' }).textContent()).toContain('silence_threshold_dbfs');
+    await expect.poll(() => page.getByRole('alert').filter({ hasText: 'Not saved' }).textContent(), { timeout: 10_000 }).toContain('silence_threshold_dbfs');
     expect(await yaml()).not.toMatch(/silence_threshold_dbfs: 5/);
     await page.getByLabel('Silence threshold (dBFS)').fill('-45');
     await page.getByRole('button', { name: 'Undo last change' }).click();
-    await expect.poll(() => page.getByRole('status').filter({ hasText: 'Undone' }).count()).toBe(1);
+    await expect.poll(() => page.getByRole('status').filter({ hasText: 'Undone' }).count(), { timeout: 20_000 }).toBe(1);
     expect(await yaml()).toMatch(/long_pause_ms: 1000/);
   });
 
@@ -160,7 +166,49 @@ describe.skipIf(unavailable !== undefined)('first run, models and settings in Ch
     await expect.poll(() => page.locator('.export-summary').textContent(), { timeout: 15_000 }).toContain('40 records (20 items × Ana, kim)');
   });
 
+  it('projects: import items with a bad file (by line and field), create a project, open the recent one again', { timeout: 60_000 }, async () => {
+    const work = await mkdtemp(path.join(tmpdir(), 'aloud-e2e-projects-'));
+    const bad = path.join(work, 'bad-items.jsonl');
+    await writeFile(bad, '{"id": "n-1", "text": "Fine."}\n{"id": "n-2"}\n{"id": "n-1", "text": "Twice."}\n');
+    const good = path.join(work, 'good-items.jsonl');
+    await writeFile(good, '{"id": "n-1", "text": "Thanks a lot!"}\n{"id": "n-2", "text": "Whatever."}\n');
+    await page.getByRole('tab', { name: 'Project' }).click();
+    await page.getByLabel('Items file', { exact: true }).fill(bad);
+    await page.getByRole('button', { name: 'Import', exact: true }).click();
+    const problems = page.getByRole('alert').filter({ hasText: 'Nothing was imported' });
+    await expect.poll(() => problems.textContent()).toContain('bad-items.jsonl');
+    const cells = await problems.locator('tbody tr').first().locator('td').allTextContents();
+    expect(cells).toEqual(['bad-items.jsonl', '2', 'text', 'required field is missing']);
+    expect((await served.app.project()).items).toHaveLength(20);
+    await shootBoth(browser, page, '18-import-problems');
+    await page.getByLabel('Items file', { exact: true }).fill(good);
+    await page.getByRole('button', { name: 'Import', exact: true }).click();
+    await expect.poll(() => page.getByRole('status').filter({ hasText: 'Imported' }).textContent()).toContain('2 new');
+    expect((await served.app.project()).items).toHaveLength(22);
+    // a new project with its own labels and keys, items through the strict import
+    const demoDir = (await served.app.project()).dir!;
+    await page.getByLabel('New (or empty) folder').fill(path.join(work, 'tone-study'));
+    await page.getByLabel('Name', { exact: true }).fill('tone-study');
+    await page.getByLabel('Labels, one per line, each with its key').fill('Warm w\nCold c');
+    await page.getByLabel('Items file (optional)').fill(good);
+    await shootBoth(browser, page, '19-project-create');
+    await page.getByRole('button', { name: 'Create and open' }).click();
+    await expect.poll(() => page.locator('.start h1').textContent()).toBe('tone-study');
+    expect(await page.locator('.start .lead').textContent()).toContain('2 items · labels Warm, Cold');
+    expect((await served.app.project()).schema.labels.map((l) => [l.name, l.key])).toEqual([
+      ['Warm', 'w'],
+      ['Cold', 'c'],
+    ]);
+    await page.getByRole('button', { name: 'Open or create another project…' }).click();
+    await page.getByLabel('Open a project folder').fill(demoDir);
+    await page.getByRole('button', { name: 'Open', exact: true }).click();
+    await expect.poll(() => page.locator('.start h1').textContent()).toBe('politeness-demo');
+    await page.getByRole('button', { name: 'Ana', exact: true }).click();
+    await expect.poll(() => page.locator('.annotator').textContent()).toBe('Ana');
+  });
+
   it('with the host gone, recording says Aloud cannot be reached', async () => {
+    await page.getByRole('tab', { name: 'Label' }).click();
     await served.close();
     await page.keyboard.press('Space');
     await expect.poll(() => page.getByRole('alert').textContent(), { timeout: 20_000 }).toContain('Cannot reach Aloud');
