@@ -34,6 +34,11 @@ describe.skipIf(unavailable !== undefined)('browser mode, end to end in Chromium
             { text: ' Hmm, well. This reply is, um, kind of polite, I guess. I would not label this impolite.', delay_ms: 150 },
             { text: ' I label this polite.', delay_ms: 150 },
           ],
+          // slow on purpose: the key press below comes before these transcripts land
+          'demo-03': [
+            { text: ' Hmm, well. This reply is, um, kind of polite, I guess.', delay_ms: 1500 },
+            { text: ' I label this polite.', delay_ms: 1500 },
+          ],
         },
       }),
     );
@@ -107,6 +112,28 @@ describe.skipIf(unavailable !== undefined)('browser mode, end to end in Chromium
     await expect.poll(() => page.locator('.refusal').count()).toBe(1);
   });
 
+  it('the late transcript and the key press: the key given after the phrase is the final label, on screen and in the log', { timeout: 90_000 }, async () => {
+    await page.keyboard.press('ArrowRight');
+    await expect.poll(() => page.getByLabel('reply to label').textContent()).toContain('corrected total');
+    await page.keyboard.press('Space');
+    await expect.poll(() => page.getByRole('button', { name: 'Stop' }).count(), { timeout: 30_000 }).toBe(1);
+    await expect.poll(() => page.locator('.clock').textContent(), { timeout: 20_000 }).toMatch(/^(9|1\d)\.\d s$/);
+    await page.keyboard.press('Space');
+    await page.keyboard.press('2'); // while the transcripts are still on their way
+    await expect.poll(() => page.locator('.transcript-text mark.commit').count(), { timeout: 20_000 }).toBe(1);
+    await expect.poll(() => page.locator('.final-label').textContent()).toBe('Impolite');
+    expect(await page.locator('.verdict .source').textContent()).toBe('by key');
+    // the spoken commitment is shown, but not as the final label
+    expect(await page.locator('.transcript-text mark.commit.final').count()).toBe(0);
+    const item = (await served.app.session()).items.find((i) => i.item_id === 'demo-03')!;
+    expect(item.label_history.map((a) => [a.label, a.source])).toEqual([
+      ['Polite', 'voice'],
+      ['Impolite', 'key'],
+    ]);
+    await page.keyboard.press('ArrowLeft');
+    await expect.poll(() => page.getByLabel('reply to label').textContent()).toContain('great question');
+  });
+
   it('? lists every shortcut; Ctrl+G jumps to an item by id or text', async () => {
     await page.keyboard.press('?');
     const help = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
@@ -161,13 +188,13 @@ describe.skipIf(unavailable !== undefined)('browser mode, end to end in Chromium
     const count = () => page.locator('.filter-count').textContent();
     expect(await count()).toContain('20 of 20 items');
     await page.getByLabel('Status').selectOption('no-audio');
-    await expect.poll(count).toContain('19 of 20 items');
+    await expect.poll(count).toContain('18 of 20 items');
     await page.getByLabel('Status').selectOption('');
     await page.getByLabel('Label by').selectOption('key');
-    await expect.poll(count).toContain('1 of 20 items');
+    await expect.poll(count).toContain('2 of 20 items');
     await page.getByLabel('Label by').selectOption('');
     await page.getByLabel('Longest pause over (s)').fill('1.5');
-    await expect.poll(count).toContain('1 of 20 items');
+    await expect.poll(count).toContain('2 of 20 items');
     await shootBoth(browser, page, '08-review-filtered');
   });
 
@@ -182,7 +209,7 @@ describe.skipIf(unavailable !== undefined)('browser mode, end to end in Chromium
     const exported = (await page.locator('.export-summary').count()) > 0;
     if (exported) {
       const summary = (await page.locator('.export-summary').textContent())!;
-      expect(summary).toMatch(/20 records .*19 items have no audio/);
+      expect(summary).toMatch(/20 records .*18 items have no audio/);
       const file = (await page.locator('.export-summary code').first().textContent())!;
       const record = (await readFile(file, 'utf8')).split('\n').map((l) => (l ? JSON.parse(l) : null)).find((r) => r?.item_id === 'demo-01');
       expect(record).toMatchObject({ annotator: 'ana', final_label: 'Polite', label_source: 'voice' });
