@@ -1,4 +1,4 @@
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
@@ -19,15 +19,21 @@ export const SIZES = [
   { width: 1024, height: 640 },
 ] as const;
 
-/** Screenshots of the page at both sizes (`<name>-1280x800.png`, `<name>-1024x640.png`); the viewport is restored. */
-export async function shootBoth(browser: ChromiumSession, page: Page, name: string): Promise<string[]> {
+/**
+ * Screenshots of what a person sees at both window sizes (`<name>-1280x800.png`, `<name>-1024x640.png`): the viewport,
+ * not the full page (a full-page capture stretches 100vh, so scrolling panels would look unbounded). The size is restored.
+ */
+export async function shootBoth(_browser: ChromiumSession, page: Page, name: string): Promise<string[]> {
   const before = page.viewportSize();
   const files: string[] = [];
   for (const size of SIZES) {
     await page.setViewportSize(size);
     // let layout settle (resize observers redraw the waveform)
     await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
-    files.push(await browser.screenshot(page, `${name}-${size.width}x${size.height}`));
+    await mkdir(screenshotsDir, { recursive: true });
+    const file = path.join(screenshotsDir, `${name}-${size.width}x${size.height}.png`);
+    await page.screenshot({ path: file });
+    files.push(file);
   }
   if (before) await page.setViewportSize(before);
   return files;

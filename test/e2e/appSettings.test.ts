@@ -164,6 +164,7 @@ describe.skipIf(unavailable !== undefined)('first run, models and settings in Ch
     await page.getByLabel('export whose sessions').selectOption('all');
     await page.getByRole('button', { name: 'Export' }).click();
     await expect.poll(() => page.locator('.export-summary').textContent(), { timeout: 15_000 }).toContain('40 records (20 items × Ana, kim)');
+    await shootBoth(browser, page, '20-exported-all');
   });
 
   it('projects: import items with a bad file (by line and field), create a project, open the recent one again', { timeout: 60_000 }, async () => {
