@@ -246,6 +246,14 @@ export function App({ client }: { client: ApiClient }) {
               if (id) localStorage.setItem(DEVICE_KEY, id);
               else localStorage.removeItem(DEVICE_KEY);
             }}
+            untranscribed={{
+              count: session.items.filter((i) => i.audio_ms > 0 && i.segments.length === 0).length,
+              engineReady: info.engine.available,
+              transcribe: async () => {
+                const view = await run(() => client.transcribeLater(null));
+                if (view) setSession(view);
+              },
+            }}
             keepTalkingSeconds={keepTalking}
             onKeepTalking={(s) => {
               setKeepTalking(s);
