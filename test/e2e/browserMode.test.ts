@@ -249,6 +249,8 @@ describe.skipIf(chromiumUnavailableReason() !== undefined)('browser mode: many i
         const box = el.getBoundingClientRect();
         return box.top >= list.top && box.bottom <= list.bottom;
       })).toBe(true);
+      // only the list scrolled, not the page
+      expect(await page.evaluate(() => window.scrollY)).toBe(0);
       await page.keyboard.press('1');
       await page.keyboard.press('Enter');
       await expect.poll(() => page.getByLabel('reply to label').textContent()).toBe('Reply number 351.');

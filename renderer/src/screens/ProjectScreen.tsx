@@ -89,9 +89,15 @@ export function ProjectScreen({ client, project, onOpened, onImported }: Props) 
           <ul className="recent" aria-label="recent projects">
             {recent.map((r) => (
               <li key={r.dir}>
-                <button onClick={() => void open(r.dir)} disabled={r.dir === project.dir || r.problem !== null} title={r.problem ?? r.dir}>
-                  {r.name ?? '(cannot open)'}
-                </button>{' '}
+                {r.dir === project.dir ? (
+                  <span className="recent-current">
+                    <strong>{r.name}</strong> (open now)
+                  </span>
+                ) : (
+                  <button onClick={() => void open(r.dir)} disabled={r.problem !== null} title={r.problem ?? `open ${r.dir}`}>
+                    {r.name ?? '(cannot open)'}
+                  </button>
+                )}{' '}
                 <code className="small">{r.dir}</code>
                 {r.problem && <span className="bad small"> {r.problem}</span>}
               </li>

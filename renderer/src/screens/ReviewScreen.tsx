@@ -168,7 +168,7 @@ function Waveform({
           normalize: true,
           plugins: [
             regions,
-            TimelinePlugin.create({ container: timeline, height: 20, timeInterval: 0.5, primaryLabelInterval: 1, style: { fontSize: '11px', color: '#3b4253' } }),
+            TimelinePlugin.create({ container: timeline, height: 20, duration: samples.length / sampleRate, timeInterval: 0.5, primaryLabelInterval: 1, style: { fontSize: '11px', color: '#3b4253' } }),
             MinimapPlugin.create({ height: 24, waveColor: '#b9c2d8', progressColor: '#6f88c9', overlayColor: 'rgba(47, 95, 208, 0.15)' }),
           ],
         });
