@@ -14,6 +14,7 @@ import {
   type SessionView,
 } from '../../common/contract/aloudApi';
 import type { Item } from '../../common/items/item';
+import { resolveInside } from '../fs/resolveInside';
 import { toApiError } from './apiDispatcher';
 import { projectAgreement } from '../agreement/projectAgreement';
 import { appVersion } from '../export/appVersion';
@@ -203,6 +204,7 @@ export class AppService implements AloudApi {
       await s.drainTranscriptions();
       const dir = this.options.exportsDir ?? path.join(this.projectFolder.dir, 'exports');
       await mkdir(dir, { recursive: true });
+      if (!this.options.exportsDir) await resolveInside(this.projectFolder.dir, dir, 'write');
       const stamp = (this.options.now?.() ?? new Date()).toISOString().replace(/[:.]/g, '-');
       const safeName = s.store.annotator.replace(/[^\p{L}\p{N}_-]+/gu, '_').slice(0, 60) || 'annotator';
       const out = path.join(dir, `${safeName}-${stamp}.${format}`);
