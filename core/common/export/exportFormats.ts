@@ -1,4 +1,4 @@
-import { formatCsv, type CsvTable } from '../io/csv';
+import { escapeCsvFormula, formatCsv, unescapeCsvFormula, type CsvTable } from '../io/csv';
 import type { InputProblem } from '../io/inputProblem';
 import type { LocatedValue } from '../io/jsonInput';
 import { JsonSyntaxError, parseStrictJson } from '../io/strictJson';
@@ -29,7 +29,7 @@ export function serializeExport(records: readonly ExportRecordV1[], format: Expo
 
 function csvCell(value: unknown): string {
   if (value === null) return '';
-  if (typeof value === 'string') return value;
+  if (typeof value === 'string') return escapeCsvFormula(value);
   if (typeof value === 'number') return String(value);
   return JSON.stringify(value);
 }
@@ -54,7 +54,7 @@ export function exportCsvToValues(table: CsvTable, file: string): { records: Loc
     const value: Record<string, unknown> = {};
     let rowOk = true;
     table.header.forEach((name, i) => {
-      const cell = row.fields[i] ?? '';
+      const cell = unescapeCsvFormula(row.fields[i] ?? '');
       if (name === 'schema_version') value[name] = /^-?\d+$/.test(cell) ? Number(cell) : cell;
       else if (JSON_COLUMNS.has(name)) {
         if (cell === '') value[name] = null;
