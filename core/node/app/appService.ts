@@ -22,6 +22,7 @@ import { exportSessions } from '../export/exportSessions';
 import { projectSessionSource } from '../export/projectSessions';
 import { loadProjectConfig, loadProjectItems, type OpenProject } from '../project/projectFolder';
 import { openSessionEngine } from '../session/sessionEngine';
+import { normalizeAnnotatorName, sessionPaths } from '../session/sessionPaths';
 import { SessionService, type SessionEngine } from '../session/sessionService';
 
 export interface AppServiceOptions {
@@ -89,7 +90,13 @@ export class AppService implements AloudApi {
 
   openSession(annotator: string): Promise<SessionView> {
     return this.serial(async () => {
-      await this.closeSession();
+      // A bad name is refused before anything changes; another annotator's session stays open until this one
+      // has opened, so a refusal (a lock, a damaged log) leaves the annotator where they were.
+      const previous = this.current;
+      const reopening = previous !== null && previous.store.annotator === normalizeAnnotatorName(annotator);
+      sessionPaths(this.projectFolder.dir, annotator);
+      if (reopening) await this.closeSession();
+      const engineBefore = { problem: this.engineProblem, model: this.engineModel };
       let engine: SessionEngine | null = null;
       const openEngine = this.options.openEngine === undefined ? this.defaultEngine() : this.options.openEngine;
       this.engineProblem = null;
@@ -109,8 +116,10 @@ export class AppService implements AloudApi {
         session = await SessionService.open({ project: this.projectFolder, annotator, items: this.items, engine, ...(this.options.now ? { now: this.options.now } : {}) });
       } catch (e) {
         await engine?.transcriber.close().catch(() => undefined);
+        if (!reopening) ({ problem: this.engineProblem, model: this.engineModel } = engineBefore);
         throw e;
       }
+      if (!reopening) await this.closeSession();
       this.engineModel = engine ? (engine.model ?? null) : null;
       const { torn, interruptedRecording, recoveredAudio } = session.store.report;
       const recovered = [

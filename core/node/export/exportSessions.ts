@@ -7,8 +7,8 @@ import type { ExportProjectFacts } from '../../common/export/exportRules';
 import { validateExportText } from '../../common/export/exportValidation';
 import type { Item } from '../../common/items/item';
 import { InputError } from '../../common/io/inputProblem';
-import { resolveInside } from '../fs/resolveInside';
-import { sha256Hex, sha256OfFile } from '../fs/sha256';
+import { sha256Hex } from '../fs/sha256';
+import { exportedWavSha256 } from './wavCheck';
 import { ProjectError } from '../project/projectError';
 import { loadProjectItems, type OpenProject } from '../project/projectFolder';
 import { appVersion } from './appVersion';
@@ -44,19 +44,6 @@ export function projectFacts(project: OpenProject, items: readonly Item[]): Expo
   };
 }
 
-/** The WAV's sha256, or null when the file is missing or the path leaves the project folder (the rules report that). */
-async function audioSha256(projectDir: string, relative: string): Promise<string | null> {
-  // Inside the project after realpath: a WAV linked from elsewhere is not the recording.
-  const absolute = await resolveInside(projectDir, path.join(...relative.split('/')), 'read').catch(() => null);
-  if (absolute === null) return null;
-  try {
-    return await sha256OfFile(absolute);
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw e;
-  }
-}
-
 /** One record per annotator and project item, in item order; items the annotator never opened have null values. */
 export async function buildExportRecords(
   project: OpenProject,
@@ -86,7 +73,7 @@ export async function buildExportRecords(
           itemTextSha256: hashes.textSha256,
           itemContextSha256: hashes.contextSha256,
           state,
-          audioSha256: state?.audio_path ? await audioSha256(project.dir, state.audio_path) : null,
+          audioSha256: state?.audio_path ? await exportedWavSha256(project.dir, state.audio_path, state.audio_ms, (w) => warnings.push(`${session.annotator}: ${w}`)) : null,
           appVersion: version,
           configSha256,
           exportedAt,

@@ -10,6 +10,7 @@ import { ItemsFileError } from '../project/itemsFile';
 import { loadProjectItems, type OpenProject } from '../project/projectFolder';
 import { sha256OfFile } from '../fs/sha256';
 import { projectFacts } from './exportSessions';
+import { exportedWavProblems } from './wavCheck';
 
 export interface ExportFileValidation {
   file: string;
@@ -46,6 +47,7 @@ export async function validateExportFile(file: string, options: { project?: Open
       const checked = validateExportText(input.text, file, format, facts);
       records = checked.parsedRecords;
       problems.push(...checked.problems);
+      if (options.project) problems.push(...(await exportedWavProblems(options.project.dir, checked.records, file)));
     } catch (e) {
       if (!(e instanceof InputError)) throw e;
       problems.push(...e.problems);

@@ -1,4 +1,5 @@
-import { open, readFile, unlink } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { link, open, readFile, rename, unlink } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { describeFsError } from './sessionFs';
 
@@ -98,11 +99,16 @@ export async function acquireSessionLock(
     if (processIsAlive(existing.pid)) {
       throw new SessionLockedError(`${held} ${who}; close that Aloud window or command first`, file, existing);
     }
-    // Stale: its process is gone. Remove it only if it is still the same lock, then race for a fresh one.
-    const again = await readFile(file, 'utf8').catch(() => null);
-    if (again === existingText) {
-      await unlink(file).catch(() => undefined);
-      tookOverFrom = existing;
+    // Stale: its process is gone. Take it over atomically: rename it to a name only we use (one of several racing
+    // processes wins), then check that what we moved is the stale lock we read. If it is a fresh lock that another
+    // process took meanwhile, put it back with link(), which never replaces a lock created since.
+    const moved = `${file}.stale-${owner.pid}-${randomBytes(6).toString('hex')}`;
+    const won = await rename(file, moved).then(() => true, () => false);
+    if (won) {
+      const movedText = await readFile(moved, 'utf8').catch(() => null);
+      if (movedText === existingText) tookOverFrom = existing;
+      else await link(moved, file).catch(() => undefined);
+      await unlink(moved).catch(() => undefined);
     }
   }
   throw new SessionLockedError(`${options.sessionLabel}: could not take the lock ${file}; another process keeps taking it`, file, null);

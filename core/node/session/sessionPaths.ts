@@ -63,8 +63,16 @@ export function normalizeAnnotatorName(annotator: string): string {
   return annotator.normalize('NFC').trim();
 }
 
+/** Bidi overrides and isolates, and zero-width characters: they make one name look like another (or reversed). */
+const INVISIBLE_OR_BIDI = /[\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff\u180e\u00ad]/u;
+
 export function sessionPaths(projectDir: string, annotator: string): SessionPaths {
   annotator = normalizeAnnotatorName(annotator);
+  const hidden = INVISIBLE_OR_BIDI.exec(annotator);
+  if (hidden) {
+    const code = `U+${hidden[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
+    throw new SessionNameError(`annotator name ${JSON.stringify(annotator)} contains an invisible or text-direction character (${code} at position ${hidden.index + 1}); type the name without it`);
+  }
   const root = path.resolve(projectDir);
   const dir = path.join(root, 'sessions', encodeFileName(annotator, 'annotator name'));
   return { projectDir: root, dir, events: path.join(dir, 'events.jsonl'), lock: path.join(dir, '.lock'), audioDir: path.join(dir, 'audio') };
