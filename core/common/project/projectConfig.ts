@@ -213,6 +213,20 @@ export function parseProjectConfig(text: string, file = 'aloud.yaml'): ProjectCo
   if (unknownTag) {
     throw new ConfigError([{ file, line: unknownTag.linePos?.[0]?.line ?? lineCounter.linePos(unknownTag.pos[0]).line, path: '', message: `YAML: ${unknownTag.message.split('\n')[0]} (aloud.yaml uses plain YAML: no tags)` }]);
   }
+  // Known but foreign tags (!!binary, !!set, !!timestamp …) turn text into other types: only the JSON-like core ones pass.
+  let foreignTag: { tag: string; line: number | null } | null = null;
+  visit(doc, {
+    Node(_key, node) {
+      const tag = (node as { tag?: string }).tag;
+      if (tag === undefined || CORE_TAGS.has(tag)) return undefined;
+      foreignTag = { tag, line: node.range ? lineCounter.linePos(node.range[0]).line : null };
+      return visit.BREAK;
+    },
+  });
+  if (foreignTag !== null) {
+    const { tag, line } = foreignTag as { tag: string; line: number | null };
+    throw new ConfigError([{ file, line, path: '', message: `YAML: the tag ${tag} is not used in aloud.yaml (plain YAML: no tags)` }]);
+  }
   let value: unknown;
   try {
     // An alias bomb ("billion laughs") expands exponentially; a project config needs at most a handful of aliases.
@@ -250,6 +264,7 @@ export function parseProjectConfig(text: string, file = 'aloud.yaml'): ProjectCo
 }
 
 const MAX_YAML_ALIASES = 100;
+const CORE_TAGS: ReadonlySet<string> = new Set(['str', 'int', 'float', 'bool', 'null', 'seq', 'map'].map((t) => `tag:yaml.org,2002:${t}`));
 /** Control characters (NUL first) in names shown on screen and written into exports and file names. */
 const CONTROL_CHARACTER = /[\u0000-\u001f\u007f-\u009f]/;
 
