@@ -34,6 +34,14 @@ async function reopenRefused(project: Awaited<ReturnType<typeof recordedProject>
   await unchanged(victim, bytes);
 }
 
+/** Moves a session folder out of the project, links it back, and expects reopening to refuse and leave `file` in it as it was. */
+async function folderMovedOutAndLinked(project: Awaited<ReturnType<typeof recordedProject>>['project'], root: string, folder: string, file: string): Promise<void> {
+  const elsewhere = path.join(root, 'outside', path.basename(folder));
+  await rename(folder, elsewhere);
+  await symlink(elsewhere, folder);
+  await reopenRefused(project, folder, path.join(elsewhere, file), await readFile(path.join(elsewhere, file)));
+}
+
 const sessionCases: Array<HostileCase<null>> = [
   {
     name: 'reopening a session whose WAV is a symlink to a small file outside: refused, the file is not overwritten with a WAV header',
@@ -74,24 +82,14 @@ const sessionCases: Array<HostileCase<null>> = [
     name: 'the audio folder is a symlink to a folder outside: refused before any write',
     async run() {
       const { project, root, wav } = await recordedProject();
-      const audioDir = path.dirname(wav);
-      const elsewhere = path.join(root, 'outside', 'audio');
-      await rename(audioDir, elsewhere);
-      await symlink(elsewhere, audioDir);
-      const before = await readFile(path.join(elsewhere, 'demo-01.wav'));
-      await reopenRefused(project, audioDir, path.join(elsewhere, 'demo-01.wav'), before);
+      await folderMovedOutAndLinked(project, root, path.dirname(wav), 'demo-01.wav');
     },
   },
   {
     name: "the annotator's session folder is a symlink to a folder outside: refused, its log untouched",
     async run() {
       const { project, root } = await recordedProject();
-      const sessionDir = path.join(project.dir, 'sessions', 'ana');
-      const elsewhere = path.join(root, 'outside', 'ana');
-      await rename(sessionDir, elsewhere);
-      await symlink(elsewhere, sessionDir);
-      const before = await readFile(path.join(elsewhere, 'events.jsonl'));
-      await reopenRefused(project, sessionDir, path.join(elsewhere, 'events.jsonl'), before);
+      await folderMovedOutAndLinked(project, root, path.join(project.dir, 'sessions', 'ana'), 'events.jsonl');
     },
   },
   {
