@@ -1,5 +1,8 @@
 import { open } from 'node:fs/promises';
 import { sha256Hex } from '../fs/sha256';
+
+/** Kept for callers that import it from here; the helper lives in core/node/fs/sha256. */
+export { sha256Hex };
 import { InputError } from '../../common/io/inputProblem';
 import { decodeInputBytes, DEFAULT_INPUT_LIMITS, type InputLimits } from '../../common/io/inputText';
 
