@@ -21,7 +21,7 @@ import { appVersion } from '../export/appVersion';
 import { exportSessions } from '../export/exportSessions';
 import { projectSessionSource } from '../export/projectSessions';
 import { loadProjectConfig, loadProjectItems, type OpenProject } from '../project/projectFolder';
-import { openSessionEngine } from '../session/sessionEngine';
+import { engineScriptFile, openSessionEngine } from '../session/sessionEngine';
 import { normalizeAnnotatorName, sessionPaths } from '../session/sessionPaths';
 import { SessionService, type SessionEngine } from '../session/sessionService';
 
@@ -31,6 +31,8 @@ export interface AppServiceOptions {
   /** a whisper model file; otherwise the project's thinkaloud.model among the installed models */
   modelFile?: string | null;
   modelsDir?: string;
+  /** an engine script replacing whisper.cpp (tests, demos); default ALOUD_ENGINE_SCRIPT when set */
+  engineScript?: string | null;
   /** where exports go; default <project>/exports */
   exportsDir?: string;
   /** opens the engine for a session; default: the whisper worker (tests may pass null for audio-only sessions) */
@@ -218,7 +220,7 @@ export class AppService implements AloudApi {
       const safeName = s.store.annotator.replace(/[^\p{L}\p{N}_-]+/gu, '_').slice(0, 60) || 'annotator';
       const out = path.join(dir, `${safeName}-${stamp}.${format}`);
       const result = await exportSessions({ project: this.projectFolder, annotator: s.store.annotator, format, out, sessions: projectSessionSource });
-      return { file: result.file, receipt: result.receipt_file, records: result.receipt.records, gaps: result.receipt.counts.gaps, sha256: result.receipt.sha256 };
+      return { file: result.file, receipt: result.receipt_file, records: result.receipt.records, gaps: result.receipt.counts.gaps, summary: result.summary, sha256: result.receipt.sha256 };
     });
   }
 
@@ -239,7 +241,8 @@ export class AppService implements AloudApi {
   }
 
   private defaultEngine(): (project: OpenProject) => Promise<SessionEngine> {
-    return (project) => openSessionEngine({ project, modelFile: this.options.modelFile ?? null, ...(this.options.modelsDir ? { modelsDir: this.options.modelsDir } : {}) });
+    const engineScript = engineScriptFile(this.options.engineScript);
+    return (project) => openSessionEngine({ project, modelFile: this.options.modelFile ?? null, engineScript, ...(this.options.modelsDir ? { modelsDir: this.options.modelsDir } : {}) });
   }
 
   private async closeSession(): Promise<void> {

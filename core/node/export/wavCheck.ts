@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { ExportRecordV1 } from '../../common/export/exportRecord';
+import type { AnyExportRecord } from '../../common/export/exportRecord';
 import type { InputProblem } from '../../common/io/inputProblem';
 import { SESSION_SAMPLE_RATE } from '../../common/session/sessionEvents';
 import { decodeWav, WavError } from '../audio/wavFile';
@@ -57,7 +57,7 @@ export async function exportedWavSha256(projectDir: string, relative: string, du
 }
 
 /** For `validate --project`: every WAV an export references, checked again against the export's own record of it. */
-export async function exportedWavProblems(projectDir: string, records: readonly ExportRecordV1[], file: string): Promise<InputProblem[]> {
+export async function exportedWavProblems(projectDir: string, records: ReadonlyArray<Pick<AnyExportRecord, 'annotator' | 'item_id' | 'audio'>>, file: string): Promise<InputProblem[]> {
   const problems: InputProblem[] = [];
   for (const record of records) {
     if (!record.audio || record.audio.sha256 === null) continue;

@@ -133,7 +133,7 @@ add('an empty log (killed right after creating it) reopens as a new session', as
 add('a recording interrupted by a kill is closed on reopening (recording_stopped, reason recovered)', async () => {
   const { project } = await recordedProject();
   const store = await SessionStore.open({ project, annotator: 'ana' });
-  await store.append('item_opened', { item_id: 'demo-02' });
+  await store.append('item_opened', { item_id: 'demo-02', text_sha256: null });
   await store.append('recording_started', { item_id: 'demo-02', audio_path: store.audioPath('demo-02'), offset_samples: 0, device: null });
   const writer = await store.audioWriter('demo-02');
   writer.append(new Float32Array(1600));
@@ -150,7 +150,7 @@ add('the disk fills while recording: a storage error (507) names the WAV, the au
   const { project } = await freshProject();
   const fs = faultyFs({ affects: (p) => p.endsWith('.wav') });
   const store = await SessionStore.open({ project, annotator: 'ana', fs });
-  await store.append('item_opened', { item_id: 'demo-01' });
+  await store.append('item_opened', { item_id: 'demo-01', text_sha256: null });
   await store.append('recording_started', { item_id: 'demo-01', audio_path: store.audioPath('demo-01'), offset_samples: 0, device: null });
   const writer = await store.audioWriter('demo-01');
   writer.append(new Float32Array(1600));
