@@ -49,19 +49,8 @@ export interface ExportSummary {
   /** the gaps in words: "26 records; 12 have no audio, 13 have no label" */
   summary: string;
   sha256: string;
-  /** absent in hosts older than the summary in words */
-  counts?: ExportCounts;
   /** whose sessions the file holds */
   annotators?: string[];
-}
-
-/** What an export held, for a summary in words. */
-export interface ExportCounts {
-  annotators: number;
-  items: number;
-  with_audio: number;
-  with_transcript: number;
-  with_final_label: number;
 }
 
 /** The app's view of the whisper (and VAD) models: the manifest's, and any imported file. */

@@ -19,6 +19,7 @@ import {
   type ThinkAloudSettings,
 } from '../../common/contract/aloudApi';
 import type { Item } from '../../common/items/item';
+import { resolveInside } from '../fs/resolveInside';
 import { toApiError } from './apiDispatcher';
 import { projectAgreement } from '../agreement/projectAgreement';
 import { appVersion } from '../export/appVersion';
@@ -32,6 +33,7 @@ import { ModelsPanel } from './modelsPanel';
 import { readWav } from '../audio/wavFile';
 import { writeThinkAloudSettings } from './projectSettings';
 import { createProjectFolder, importItemsInto, openProjectFolder, readRecent, rememberRecent } from './projectsPanel';
+import { normalizeAnnotatorName, sessionPaths } from '../session/sessionPaths';
 import { SessionService, type SessionEngine } from '../session/sessionService';
 
 export interface AppServiceOptions {
@@ -132,8 +134,15 @@ export class AppService implements AloudApi {
     });
   }
 
+  /** Opens (or reopens) a session; inside serial(). */
   private async openSessionNow(annotator: string): Promise<SessionView> {
-    await this.closeSession();
+    // A bad name is refused before anything changes; another annotator's session stays open until this one
+    // has opened, so a refusal (a lock, a damaged log) leaves the annotator where they were.
+    const previous = this.current;
+    const reopening = previous !== null && previous.store.annotator === normalizeAnnotatorName(annotator);
+    sessionPaths(this.projectFolder.dir, annotator);
+    if (reopening) await this.closeSession();
+    const engineBefore = { problem: this.engineProblem, model: this.engineModel };
     let engine: SessionEngine | null = null;
     const openEngine = this.options.openEngine === undefined ? this.defaultEngine() : this.options.openEngine;
     this.engineProblem = null;
@@ -153,8 +162,10 @@ export class AppService implements AloudApi {
       session = await SessionService.open({ project: this.projectFolder, annotator, items: this.items, engine, ...(this.options.now ? { now: this.options.now } : {}) });
     } catch (e) {
       await engine?.transcriber.close().catch(() => undefined);
+      if (!reopening) ({ problem: this.engineProblem, model: this.engineModel } = engineBefore);
       throw e;
     }
+    if (!reopening) await this.closeSession();
     this.engineModel = engine ? (engine.model ?? null) : null;
     const { torn, interruptedRecording, recoveredAudio } = session.store.report;
     const recovered = [
@@ -254,6 +265,7 @@ export class AppService implements AloudApi {
       await s.drainTranscriptions();
       const dir = this.options.exportsDir ?? path.join(this.projectFolder.dir, 'exports');
       await mkdir(dir, { recursive: true });
+      if (!this.options.exportsDir) await resolveInside(this.projectFolder.dir, dir, 'write');
       const stamp = (this.options.now?.() ?? new Date()).toISOString().replace(/[:.]/g, '-');
       const safeName = s.store.annotator.replace(/[^\p{L}\p{N}_-]+/gu, '_').slice(0, 60) || 'annotator';
       const out = path.join(dir, `${safeName}-${stamp}.${format}`);
@@ -271,14 +283,13 @@ export class AppService implements AloudApi {
       const who = annotator === null ? 'all-annotators' : annotator.replace(/[^\p{L}\p{N}_-]+/gu, '_').slice(0, 60) || 'annotator';
       const out = path.join(dir, `${who}-${stamp}.${format}`);
       const result = await exportSessions({ project: this.projectFolder, ...(annotator === null ? {} : { annotator }), format, out, sessions: projectSessionSource });
-      const { counts } = result.receipt;
       return {
         file: result.file,
         receipt: result.receipt_file,
         records: result.receipt.records,
-        gaps: counts.gaps,
+        gaps: result.receipt.counts.gaps,
+        summary: result.summary,
         sha256: result.receipt.sha256,
-        counts: { annotators: counts.annotators, items: counts.items, with_audio: counts.with_audio, with_transcript: counts.with_transcript, with_final_label: counts.with_final_label },
         annotators: annotator === null ? await projectSessionSource.annotators(this.projectFolder) : [annotator],
       };
     });
