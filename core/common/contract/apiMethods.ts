@@ -133,8 +133,8 @@ export const API_METHODS: { readonly [M in AloudMethod]: MethodSpec } = {
   rederiveLabelsFromCorrections: { params: [['itemId', nonEmptyString()]], scope: 'session-page' },
   transcribeLater: { params: [['itemId', nullableString]], scope: 'session-page' },
   recentProjects: { params: [], scope: 'any-page' },
-  openProject: { params: [['dir', nonEmptyString(4096)]], scope: 'takes-session' },
-  createProject: { params: [['spec', newProjectSpec]], scope: 'takes-session' },
+  openProject: { params: [['dir', nonEmptyString(4096)]], scope: 'session-page' },
+  createProject: { params: [['spec', newProjectSpec]], scope: 'session-page' },
   importItems: {
     params: [
       ['file', nonEmptyString(4096)],
