@@ -129,6 +129,7 @@ function Waveform({
   const timelineRef = useRef<HTMLDivElement | null>(null);
   const wsRef = useRef<WaveSurfer | null>(null);
   const audioRef = useRef<HTMLAudioElement | null>(null);
+  const regionsRef = useRef<RegionsPlugin | null>(null);
   const [ready, setReady] = useState(false);
   const [playing, setPlaying] = useState(false);
   const [nowMs, setNowMs] = useState(0);
@@ -155,6 +156,7 @@ function Waveform({
         const found = pauseSpans(samples, sampleRate, thinkaloud);
         setPauses(found);
         const regions = RegionsPlugin.create();
+        regionsRef.current = regions;
         ws = WaveSurfer.create({
           container,
           // our own element, with our own-origin URL; the samples are given, so wavesurfer fetches nothing itself
@@ -173,18 +175,7 @@ function Waveform({
           ],
         });
         wsRef.current = ws;
-        ws.on('ready', () => {
-          for (const seg of state.segments) {
-            if (seg.t1_ms > seg.t0_ms) regions.addRegion({ start: seg.t0_ms / 1000, end: seg.t1_ms / 1000, color: 'rgba(47, 95, 208, 0.10)', drag: false, resize: false });
-          }
-          for (const p of found) {
-            regions.addRegion({ start: p.start_ms / 1000, end: p.end_ms / 1000, color: p.long ? 'rgba(176, 121, 31, 0.30)' : 'rgba(176, 121, 31, 0.14)', drag: false, resize: false });
-          }
-          for (const c of state.commitments) {
-            if (c.t_ms !== null) regions.addRegion({ start: c.t_ms / 1000, content: `▼ ${c.label}`, color: '#267349', drag: false, resize: false });
-          }
-          setReady(true);
-        });
+        ws.on('ready', () => setReady(true));
         ws.on('timeupdate', (t) => setNowMs(t * 1000));
         ws.on('play', () => setPlaying(true));
         ws.on('pause', () => setPlaying(false));
@@ -197,9 +188,29 @@ function Waveform({
     return () => {
       abort.abort();
       wsRef.current = null;
+      regionsRef.current = null;
+      setReady(false);
+      setPlaying(false);
       ws?.destroy();
     };
-  }, [client, state.item_id, state.segments, state.commitments, thinkaloud]);
+    // one waveform per recording: a correction or a new label redraws the markers below, not the player
+  }, [client, state.item_id, state.audio_ms, thinkaloud]);
+
+  // The markers: segments, pauses and commitments on the waveform.
+  useEffect(() => {
+    const regions = regionsRef.current;
+    if (!ready || !regions) return;
+    regions.clearRegions();
+    for (const seg of state.segments) {
+      if (seg.t1_ms > seg.t0_ms) regions.addRegion({ start: seg.t0_ms / 1000, end: seg.t1_ms / 1000, color: 'rgba(47, 95, 208, 0.10)', drag: false, resize: false });
+    }
+    for (const p of pauses) {
+      regions.addRegion({ start: p.start_ms / 1000, end: p.end_ms / 1000, color: p.long ? 'rgba(176, 121, 31, 0.30)' : 'rgba(176, 121, 31, 0.14)', drag: false, resize: false });
+    }
+    for (const c of state.commitments) {
+      if (c.t_ms !== null) regions.addRegion({ start: c.t_ms / 1000, content: `▼ ${c.label}`, color: '#267349', drag: false, resize: false });
+    }
+  }, [ready, pauses, state.segments, state.commitments]);
 
   const seek = (ms: number, play = true) => {
     const ws = wsRef.current;
