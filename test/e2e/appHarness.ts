@@ -136,3 +136,18 @@ export async function slowModelServer(payload: Buffer): Promise<{ url: string; r
     },
   };
 }
+
+/** Controls on the page a screen reader could not name (no text, label, aria-label or title), as short descriptions. */
+export function unlabelledControls(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const named = (el: HTMLElement): boolean => {
+      if (el.getAttribute('aria-label')?.trim() || el.getAttribute('aria-labelledby') || el.getAttribute('title')?.trim()) return true;
+      if (el instanceof HTMLButtonElement) return (el.textContent ?? '').trim() !== '';
+      const labels = (el as HTMLInputElement).labels;
+      return labels !== null && labels !== undefined && [...labels].some((l) => (l.textContent ?? '').trim() !== '');
+    };
+    return [...document.querySelectorAll<HTMLElement>('button, input, select, textarea')]
+      .filter((el) => !(el as HTMLInputElement).hidden && !named(el))
+      .map((el) => `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''}.${el.className}`);
+  });
+}

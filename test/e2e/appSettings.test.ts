@@ -8,7 +8,7 @@ import { ensureRendererBuilt } from '../../core/node/app/rendererBuild';
 import { readSessionLog } from '../../core/node/session/sessionLogFile';
 import { sessionPaths } from '../../core/node/session/sessionPaths';
 import { chromiumUnavailableReason, launchChromium, type ChromiumSession } from '../helpers/chromium';
-import { outside127, repoRoot, screenshotsDir, serveProject, shootBoth, slowModelServer, toneAndSilenceWav, watchRequests } from './appHarness';
+import { outside127, repoRoot, screenshotsDir, serveProject, shootBoth, slowModelServer, toneAndSilenceWav, unlabelledControls, watchRequests } from './appHarness';
 
 const testModel = path.resolve(repoRoot, '../shared/models/for-tests-ggml-tiny.en.bin');
 const unavailable = chromiumUnavailableReason([testModel]);
@@ -98,6 +98,7 @@ describe.skipIf(unavailable !== undefined)('first run, models and settings in Ch
     await page.getByRole('button', { name: 'Verify installed models' }).click();
     await expect.poll(() => page.getByRole('button', { name: 'Verify installed models' }).isEnabled()).toBe(true);
     await shootBoth(browser, page, '13-settings');
+    expect(await unlabelledControls(page)).toEqual([]);
   });
 
   it('thresholds: written to aloud.yaml through its validation, a wrong value refused by field, and undo', { timeout: 60_000 }, async () => {
@@ -193,6 +194,7 @@ describe.skipIf(unavailable !== undefined)('first run, models and settings in Ch
     await page.getByLabel('Labels, one per line, each with its key').fill('Warm w\nCold c');
     await page.getByLabel('Items file (optional)').fill(good);
     await shootBoth(browser, page, '19-project-create');
+    expect(await unlabelledControls(page)).toEqual([]);
     await page.getByRole('button', { name: 'Create and open' }).click();
     await expect.poll(() => page.locator('.start h1').textContent()).toBe('tone-study');
     expect(await page.locator('.start .lead').textContent()).toContain('2 items · labels Warm, Cold');

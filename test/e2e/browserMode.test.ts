@@ -6,7 +6,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureRendererBuilt } from '../../core/node/app/rendererBuild';
 import { chromiumUnavailableReason, launchChromium, type ChromiumSession } from '../helpers/chromium';
-import { fixtureAudio, outside127, screenshotsDir, serveProject, shootBoth, watchRequests } from './appHarness';
+import { fixtureAudio, outside127, screenshotsDir, serveProject, shootBoth, unlabelledControls, watchRequests } from './appHarness';
 
 const clip = fixtureAudio('commit-polite.wav');
 const unavailable = chromiumUnavailableReason([clip]);
@@ -81,6 +81,7 @@ describe.skipIf(unavailable !== undefined)('browser mode, end to end in Chromium
     expect(await page.locator('.final-label').textContent()).toBe('Polite');
     await expect.poll(() => page.getByLabel('hesitation signals').textContent()).toContain('Silent chunks');
     await shootBoth(browser, page, '03-transcript');
+    expect(await unlabelledControls(page)).toEqual([]);
     const view = await served.app.session();
     const item = view.items.find((i) => i.item_id === 'demo-01')!;
     // one recording, not three: the held key did not flip it
@@ -196,6 +197,7 @@ describe.skipIf(unavailable !== undefined)('browser mode, end to end in Chromium
     await page.getByLabel('Longest pause over (s)').fill('1.5');
     await expect.poll(count).toContain('2 of 20 items');
     await shootBoth(browser, page, '08-review-filtered');
+    expect(await unlabelledControls(page)).toEqual([]);
   });
 
   it('agreement and export with a summary in words', async () => {
