@@ -11,7 +11,7 @@ import { startEngineWorker } from '../../../core/node/engine/engineHost';
 import { whisperAddonPath } from '../../../core/node/engine/whisperAddon';
 import { initProject } from '../../../core/node/project/projectFolder';
 import { buildElectron } from '../../../scripts/build-electron.mjs';
-import { CONTENT_SECURITY_POLICY } from '../../../electron/policy/csp';
+import { CONTENT_SECURITY_POLICY } from '../../../core/common/contract/securityHeaders';
 
 const run = promisify(execFile);
 const REPO = path.resolve(import.meta.dirname, '../../..');
@@ -177,6 +177,7 @@ describe('main.js wired to a stand-in Electron (no binary needed)', () => {
     expect(report.devicePermission).toBe(false);
     expect(report.cancelled).toEqual({ remote: true, app: false });
     expect(report.spellChecker).toBe(false);
+    expect(report.download).toEqual({ handled: true, prevented: true });
     expect(report.navigationPrevented).toEqual({ remote: true, file: true, reload: false, subFrame: true, redirect: true, webview: true });
     expect(report.windowOpen).toEqual({ action: 'deny' });
 
