@@ -74,14 +74,14 @@ export function alphaOf(data: CoincidenceData, unitIndices?: ArrayLike<number>):
   for (let j = 0; j < count; j++) {
     const unit = data.units[unitIndices ? unitIndices[j]! : j]!;
     for (const [c, nc] of unit.counts) {
-      for (const [d, nd] of unit.counts) coincidence[c * k + d] += (nc * (c === d ? nd - 1 : nd)) / (unit.m - 1);
+      for (const [d, nd] of unit.counts) coincidence[c * k + d]! += (nc * (c === d ? nd - 1 : nd)) / (unit.m - 1);
     }
     n += unit.m;
   }
   const base = { level: data.level, pairable_units: count, pairable_values: n };
   if (count < 2) return { ...base, alpha: null, observed_disagreement: null, expected_disagreement: null, undefined_reason: 'fewer_than_two_pairable_units' };
   const marginals = new Float64Array(k);
-  for (let c = 0; c < k; c++) for (let d = 0; d < k; d++) marginals[c] += coincidence[c * k + d]!;
+  for (let c = 0; c < k; c++) for (let d = 0; d < k; d++) marginals[c]! += coincidence[c * k + d]!;
 
   const v = data.values;
   const delta2 = (c: number, d: number): number => {
