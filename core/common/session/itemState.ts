@@ -2,8 +2,8 @@ import type { ParseDiagnostic } from '../parser/parseTypes';
 import type { AudioSignals, TranscriptSignals } from '../signals/signalTypes';
 import type { Segment } from '../transcript/segment';
 
-/** How a label came to be: spoken commit phrase, a click, or a keyboard shortcut. */
-export type LabelSource = 'voice' | 'click' | 'key';
+/** How a label came to be: spoken commit phrase, a click, a keyboard shortcut, or a norming room's final vote. */
+export type LabelSource = 'voice' | 'click' | 'key' | 'room';
 
 /** A committed label with where it was said (offsets into the item's verbatim transcript). */
 export interface CommitmentRecord {

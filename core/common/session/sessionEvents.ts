@@ -19,7 +19,7 @@ export const RECORDING_STOP_REASONS: readonly RecordingStopReason[] = [
   'user', 'end_of_input', 'item_changed', 'device_lost', 'write_error', 'closed', 'recovered',
 ];
 
-export const LABEL_SOURCES: readonly LabelSource[] = ['voice', 'click', 'key'];
+export const LABEL_SOURCES: readonly LabelSource[] = ['voice', 'click', 'key', 'room'];
 
 /** The data of every event type at its current version. */
 export interface SessionEventData {
