@@ -107,8 +107,9 @@ export interface RoomView {
 export function roomView(state: RoomState, viewer: { role: 'member'; member_id: string } | { role: 'lead' }, metrics: RoomMetrics, chatAfter = 0): RoomView {
   const active = [...state.members.values()].filter((m) => !m.removed);
   const nameOf = (id: string | null): string => (id === null ? 'lead' : (state.members.get(id)?.name ?? '?'));
+  // in the order members joined, whoever voted first
   const byName = (votes: Map<string, string>): Record<string, string> =>
-    Object.fromEntries([...votes].filter(([id]) => state.members.get(id)?.removed === false).map(([id, label]) => [nameOf(id), label]));
+    Object.fromEntries(active.filter((m) => votes.has(m.member_id)).map((m) => [m.name, votes.get(m.member_id)!]));
   const items = [...state.items.values()].map((s): RoomItemView => {
     const view: RoomItemView = {
       item_id: s.item.id,

@@ -159,6 +159,10 @@ export async function startRoomListener(host: RoomHost, options: RoomListenerOpt
         return page(ROOM_PAGE_JS, 'text/javascript; charset=utf-8');
       case '/room.css':
         return page(ROOM_PAGE_CSS, 'text/css; charset=utf-8');
+      case '/favicon.ico':
+        // browsers ask for it; no icon, and no 404 in the member's console
+        res.writeHead(204, baseHeaders('image/x-icon'));
+        return void res.end();
       case '/api/join': {
         post();
         const body = await readJsonBody(req);
