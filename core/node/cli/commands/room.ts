@@ -49,9 +49,6 @@ async function serve(host: RoomHost, values: { lan?: boolean; address?: string; 
       throw new UsageError('--lan: this machine has no network address besides loopback; give one with --address');
     }
     address = found;
-  } else if (values.address !== undefined) {
-    await host.close();
-    throw new UsageError('--address needs --lan: opening the room beyond this machine must be explicit');
   }
   const listener = await startRoomListener(host, { address, port: parseCount(values.port, '--port', 0, 0, 65535) });
   const info = { code: host.code, url: listener.url, lead_url: listener.leadUrl, address: listener.address, port: listener.port, log: host.logFile, lan: address !== '127.0.0.1' };
@@ -96,6 +93,7 @@ export const roomCommand: CliCommand = {
         },
       }),
     );
+    if (values.address !== undefined && !values.lan) throw new UsageError('--address needs --lan: opening the room beyond this machine must be explicit');
     const project = await loadProjectConfig(requireOption(values.project, '--project')).catch(fail);
     if (sub === 'open') {
       if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`);

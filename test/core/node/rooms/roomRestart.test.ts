@@ -88,4 +88,28 @@ describe('a room host restarted mid-meeting', () => {
     expect(lines.map((e) => e.seq)).toEqual(lines.map((_, i) => i + 1));
     expect(lines.at(-1).type).toBe('item_revealed');
   });
+
+  it('a huddle opens over the items the team disagrees on, from the CLI', { timeout: 60_000 }, async () => {
+    const dir = path.join(await mkdtemp(path.join(tmpdir(), 'aloud-huddle-')), 'p');
+    expect((await cli('init', '--project', dir, '--demo')).code).toBe(0);
+    const { SessionService } = await import('../../../../core/node/session/sessionService');
+    const { loadProjectConfig, loadProjectItems } = await import('../../../../core/node/project/projectFolder');
+    const project = await loadProjectConfig(dir);
+    const items = await loadProjectItems(project);
+    for (const [annotator, labels] of [['ana', ['Polite', 'Polite', 'Neutral']], ['ben', ['Polite', 'Impolite', 'Polite']]] as const) {
+      const s = await SessionService.open({ project, annotator, items });
+      for (const [i, label] of labels.entries()) {
+        await s.openItem(`demo-0${i + 1}`);
+        await s.commitLabel(label, 'click');
+      }
+      await s.close();
+    }
+    expect((await cli('room', 'open', '--project', dir, '--address', '10.0.0.1')).err).toMatch(/--address needs --lan/);
+    const room = await roomProcess(['open', '--project', dir, '--huddle']);
+    const lead = new RoomClient(room.info.url, 'lead', decodeURIComponent(room.info.lead_url.split('#lead=')[1]!));
+    const view = await lead.view();
+    expect(view.items.map((i) => i.item_id)).toEqual(['demo-02', 'demo-03']);
+    const log = (await readFile(room.info.log, 'utf8')).split('\n')[0]!;
+    expect(JSON.parse(log).data.mode).toBe('huddle');
+  });
 });
