@@ -1,5 +1,3 @@
-import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
 import { readFile, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { buildExportRecord, type ExportRecordV1 } from '../../common/export/exportRecord';
@@ -9,7 +7,8 @@ import type { ExportProjectFacts } from '../../common/export/exportRules';
 import { validateExportText } from '../../common/export/exportValidation';
 import type { Item } from '../../common/items/item';
 import { InputError } from '../../common/io/inputProblem';
-import { sha256Hex } from '../importing/inputFile';
+import { resolveInside } from '../fs/resolveInside';
+import { sha256Hex, sha256OfFile } from '../fs/sha256';
 import { ProjectError } from '../project/projectError';
 import { loadProjectItems, type OpenProject } from '../project/projectFolder';
 import { appVersion } from './appVersion';
@@ -45,17 +44,11 @@ export function projectFacts(project: OpenProject, items: readonly Item[]): Expo
   };
 }
 
-export async function sha256OfFile(file: string): Promise<string> {
-  const hash = createHash('sha256');
-  for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
-  return hash.digest('hex');
-}
-
 /** The WAV's sha256, or null when the file is missing or the path leaves the project folder (the rules report that). */
 async function audioSha256(projectDir: string, relative: string): Promise<string | null> {
-  const root = path.resolve(projectDir);
-  const absolute = path.resolve(root, ...relative.split('/'));
-  if (!absolute.startsWith(root + path.sep)) return null;
+  // Inside the project after realpath: a WAV linked from elsewhere is not the recording.
+  const absolute = await resolveInside(projectDir, path.join(...relative.split('/')), 'read').catch(() => null);
+  if (absolute === null) return null;
   try {
     return await sha256OfFile(absolute);
   } catch (e) {

@@ -8,7 +8,8 @@ import type { InputLimits } from '../../common/io/inputText';
 import { readInputFile } from '../importing/inputFile';
 import { ItemsFileError } from '../project/itemsFile';
 import { loadProjectItems, type OpenProject } from '../project/projectFolder';
-import { projectFacts, sha256OfFile } from './exportSessions';
+import { sha256OfFile } from '../fs/sha256';
+import { projectFacts } from './exportSessions';
 
 export interface ExportFileValidation {
   file: string;

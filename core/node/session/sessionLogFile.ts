@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { ProjectPathError } from '../fs/resolveInside';
 import { EVENT_VERSIONS, type SessionEvent, type SessionEventData, type SessionEventOf, type SessionEventType } from '../../common/session/sessionEvents';
 import { formatEventLine, parseSessionLog, type TornLine, type UpcasterRegistry } from '../../common/session/sessionLog';
 import { describeFsError, nodeSessionFs, SessionWriteError, writeFully, type DurableFile, type SessionFs } from './sessionFs';
@@ -58,6 +59,7 @@ export class SessionLogWriter {
     try {
       handle = await fs.open(file, 'a+');
     } catch (e) {
+      if (e instanceof ProjectPathError) throw e;
       throw new SessionWriteError(`cannot open ${file} for writing: ${describeFsError(e).text}`, file, describeFsError(e).code);
     }
     try {

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { isInsideFolder } from '../fs/resolveInside';
 
 /** Longest encoded name we accept, leaving room for ".wav"/".lock" suffixes under the usual 255-byte limit. */
 const MAX_ENCODED_NAME = 200;
@@ -78,7 +79,7 @@ export function itemAudioRelativePath(paths: SessionPaths, itemId: string): stri
 /** Absolute path of a project-relative path from the log, refusing anything that leaves the session folder. */
 export function resolveInSession(paths: SessionPaths, relative: string): string {
   const absolute = path.resolve(paths.projectDir, ...relative.split('/'));
-  if (!absolute.startsWith(paths.dir + path.sep)) {
+  if (!isInsideFolder(paths.dir, absolute)) {
     throw new SessionNameError(`path ${JSON.stringify(relative)} points outside ${paths.dir}`);
   }
   return absolute;

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import type { UtteranceOutcome, UtteranceRequest } from '../../common/engine/transcriptionScheduler';
 import type { Utterance, UtteranceCutter } from '../../common/engine/utteranceCutter';
@@ -7,6 +6,7 @@ import type { ItemSessionState, LabelSource } from '../../common/session/itemSta
 import type { SessionState } from '../../common/session/sessionFold';
 import { SESSION_SAMPLE_RATE, type RecordingStopReason, type SessionEvent, type SessionEventData, type SessionEventType } from '../../common/session/sessionEvents';
 import type { WavWriter } from '../audio/wavWriter';
+import { sha256Hex } from '../fs/sha256';
 import { SessionWriteError } from './sessionFs';
 import { SessionStore, type OpenSessionOptions } from './sessionStore';
 
@@ -125,7 +125,7 @@ export class SessionService extends EventEmitter<SessionServiceEvents> {
       if (this.recording) await this.stop('item_changed');
       if (previous !== null && previous !== itemId) this.engine?.transcriber.cancelItem(previous);
       const item = this.items?.get(itemId);
-      await this.append('item_opened', { item_id: itemId, ...(item ? { text_sha256: createHash('sha256').update(item.text).digest('hex') } : {}) });
+      await this.append('item_opened', { item_id: itemId, ...(item ? { text_sha256: sha256Hex(item.text) } : {}) });
     });
   }
 
