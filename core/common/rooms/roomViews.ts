@@ -141,3 +141,14 @@ export function roomView(state: RoomState, viewer: { role: 'member'; member_id: 
     chat: state.chat.filter((c) => c.seq > chatAfter).map((c) => ({ seq: c.seq, ts: c.ts, from: nameOf(c.from), text: c.text })),
   };
 }
+
+/** What the app's lead panel shows: where members join, and the room as the lead sees it. */
+export interface LeadRoomStatus {
+  code: string;
+  /** the address members open (then type the code) */
+  url: string;
+  address: string;
+  lan: boolean;
+  log: string;
+  view: RoomView;
+}
