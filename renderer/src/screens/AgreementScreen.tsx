@@ -3,6 +3,7 @@ import type { AgreementReport, ProjectView } from '../../../core/common/contract
 import { type AgreementAnalysis, agreementAnalysis, explainUndefinedAlpha } from '../../../core/common/agreement/agreementAnalysis';
 import type { AlphaResult } from '../../../core/common/agreement/krippendorff';
 import type { ApiClient } from '../contract/apiClient';
+import { LeadRoomPanel } from '../rooms/LeadRoomPanel';
 
 /** The report's table as the analysis `aloud agreement` prints: same figures, same seed, same intervals. */
 export function analyseReport(report: AgreementReport, project: ProjectView): AgreementAnalysis {
@@ -167,6 +168,8 @@ export function AgreementScreen({ client, project }: { client: ApiClient; projec
           ))}
         </tbody>
       </table>
+
+      <LeadRoomPanel client={client} project={project} disagreements={analysis.disagreements.map((d) => d.item_id)} />
     </section>
   );
 }
