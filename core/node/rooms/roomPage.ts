@@ -174,6 +174,12 @@ export const ROOM_PAGE_JS = String.raw`
       list.appendChild(li);
     });
     box.appendChild(list);
+    if (!view.closed) {
+      var close = el('button', 'Close the room', 'close-room');
+      close.type = 'button';
+      close.addEventListener('click', function () { if (confirm('Close the room for everyone?')) send('/api/lead/close', {}); });
+      box.appendChild(close);
+    }
   }
 
   function render(view) {

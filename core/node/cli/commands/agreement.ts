@@ -60,10 +60,11 @@ export const agreementCommand: CliCommand = {
     '  --html FILE     also write a self-contained report (opens offline)',
   ].join('\n'),
   async run(argv, io) {
-    const { values } = withUsageErrors(() =>
+    const { values, positionals } = withUsageErrors(() =>
       parseArgs({
         args: argv,
         strict: true,
+        allowPositionals: true,
         options: {
           project: { type: 'string' },
           export: { type: 'string', multiple: true },
@@ -77,6 +78,11 @@ export const agreementCommand: CliCommand = {
         },
       }),
     );
+    // `--export a.jsonl b.jsonl`: files after --export are export files too
+    if (positionals.length > 0) {
+      if (!values.export) throw new UsageError(`unexpected argument "${positionals[0]}" (input files follow --export, --csv or --room)`);
+      values.export.push(...positionals);
+    }
     if (values.level !== undefined && !(ALPHA_LEVELS as readonly string[]).includes(values.level)) {
       throw new UsageError(`--level must be one of ${ALPHA_LEVELS.join(', ')}, not "${values.level}"`);
     }

@@ -54,6 +54,16 @@ describe('aloud agreement', () => {
     const csvExport = path.join(path.dirname(dir), 'all.csv');
     expect((await cli('export', '--project', dir, '--format', 'csv', '--out', csvExport)).code).toBe(0);
     expect(JSON.parse((await cli('agreement', '--export', csvExport, '--json')).out).alpha_blind).toBe(report.alpha_blind);
+    // one export per annotator, several files after one --export
+    const anaFile = path.join(path.dirname(dir), 'ana.jsonl');
+    const benFile = path.join(path.dirname(dir), 'ben.jsonl');
+    expect((await cli('export', '--project', dir, '--annotator', 'ana', '--format', 'jsonl', '--out', anaFile)).code).toBe(0);
+    expect((await cli('export', '--project', dir, '--annotator', 'ben', '--format', 'jsonl', '--out', benFile)).code).toBe(0);
+    expect(JSON.parse((await cli('agreement', '--export', anaFile, benFile, '--json')).out).alpha_blind).toBe(report.alpha_blind);
+    const twice = await cli('agreement', '--export', anaFile, exported);
+    expect(twice.code).toBe(2);
+    expect(twice.err).toMatch(/"ana" labels item "demo-01" here and in .*ana\.jsonl/);
+    expect((await cli('agreement', anaFile)).err).toMatch(/unexpected argument/);
   });
 
   it('a missing project exits 2 with one line', async () => {

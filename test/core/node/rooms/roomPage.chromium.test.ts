@@ -81,6 +81,22 @@ describe.skipIf(unavailable !== undefined)("a member's room page in Chromium", (
     await browser.screenshot(page, 'room-revealed');
   });
 
+  it("the lead's panel from the room listener (the link with #lead=…) reveals an item", { timeout: 60_000 }, async () => {
+    const leadPage = await browser.newPage();
+    leadPage.on('dialog', (d) => void d.accept());
+    await leadPage.goto(listener.leadUrl);
+    await expect.poll(() => leadPage.locator('#who').textContent()).toBe('You lead this room');
+    // the lead does not vote, and sees no unrevealed votes
+    expect(await leadPage.locator('article[data-item="r2"] button[data-label]').count()).toBe(0);
+    await ben.vote('r2', 'Neutral');
+    await expect.poll(() => leadPage.locator('article[data-item="r2"] .voted').textContent()).toBe('Voted: ben');
+    expect(await leadPage.locator('article[data-item="r2"]').textContent()).not.toContain('Neutral');
+    await leadPage.locator('article[data-item="r2"] button.reveal').click();
+    await expect.poll(() => leadPage.locator('article[data-item="r2"] .vote').allTextContents()).toEqual(['Neutral', 'Neutral']);
+    await expect.poll(() => page.locator('article[data-item="r2"]').textContent()).toContain('Blind votes');
+    await leadPage.close();
+  });
+
   it('a removed member is told so; the page made no request beyond the room listener and broke no CSP rule', { timeout: 60_000 }, async () => {
     const view = await lead.view();
     const ana = view.members.find((m) => m.name === 'ana')!;
