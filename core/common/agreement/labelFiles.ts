@@ -57,7 +57,7 @@ function exportRecordLabels(located: LocatedValue, file: string, problems: Input
     const nullable = field === 'blind_label' || field === 'final_label';
     if (!(typeof x === 'string' && x !== '') && !(nullable && x === null)) {
       ok = false;
-      problems.push({ file, line: located.locate(`/${field}`), field, stage: 'schema', message: `${field} must be ${nullable ? 'a label or null' : 'a non-empty string'}, not ${x === undefined ? 'missing' : describeJsonType(x)}` });
+      problems.push({ file, line: located.locate(`/${field}`), field, stage: 'schema', message: `${field} must be ${nullable ? 'a label or null' : 'a non-empty string'}, not ${x === undefined ? 'missing' : x === '' ? 'empty' : describeJsonType(x)}` });
     }
   }
   if (!ok) return null;
