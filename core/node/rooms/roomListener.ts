@@ -121,7 +121,11 @@ export async function startRoomListener(host: RoomHost, options: RoomListenerOpt
     const auth = req.headers.authorization ?? '';
     const token = auth.startsWith('Bearer ') ? auth.slice(7).trim() : '';
     const viewer = token ? host.authenticate(token) : null;
-    if (!viewer) throw new HttpFailure(token ? 403 : 401, token ? 'this token is not (or no longer) a member of the room' : 'join the room first');
+    if (!viewer) {
+      // a wrong token costs the address like any request without one, so guessing is as slow as it is hopeless
+      limit(anonymousLimiter, req.socket.remoteAddress ?? '?');
+      throw new HttpFailure(token ? 403 : 401, token ? 'this token is not (or no longer) a member of the room' : 'join the room first');
+    }
     limit(memberLimiter, token);
     return viewer;
   };

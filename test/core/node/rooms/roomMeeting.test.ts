@@ -305,6 +305,11 @@ describe('the room listener', () => {
     const wrong: number[] = [];
     for (let i = 0; i < 5; i++) wrong.push((await request(listener.url, 'POST', '/api/join', { body: { code: 'ZZZZZZ' === host.code ? 'YYYYYY' : 'ZZZZZZ', name: `g${i}` } })).status);
     expect(wrong).toEqual([403, 403, 403, 429, 429]);
+    // wrong tokens spend the address's budget too (anonymous burst 40 here, already partly used above)
+    const guesses: number[] = [];
+    for (let i = 0; i < 45; i++) guesses.push((await request(listener.url, 'GET', '/api/state?after=0', { token: `guess${i}` })).status);
+    expect(guesses.slice(0, 3)).toEqual([403, 403, 403]);
+    expect(guesses.at(-1)).toBe(429);
   });
 
   it('limits members (the default is 12)', async () => {
