@@ -59,7 +59,7 @@ const cases: Case[] = [
   { name: 'an upper-case sha256', text: edit0((r) => (r.item_text_sha256 = 'A'.repeat(64))), expected: [['schema', 1, 'item_text_sha256']], fragment: 'must match pattern' },
   { name: 'a short config_sha256', text: edit0((r) => (r.config_sha256 = 'abc')), expected: [['schema', 1, 'config_sha256']], fragment: 'must match pattern' },
   { name: 'an empty final_label', text: edit0((r) => (r.final_label = '')), expected: [['schema', 1, 'final_label']], fragment: 'fewer than 1' },
-  { name: 'an unknown label_source', text: edit0((r) => (r.label_source = 'mouse')), expected: [['schema', 1, 'label_source']], fragment: 'must be one of "voice", "click", "key", null' },
+  { name: 'an unknown label_source', text: edit0((r) => (r.label_source = 'mouse')), expected: [['schema', 1, 'label_source']], fragment: 'must be one of "voice", "click", "key", "room", null' },
   { name: 'commitments null', text: edit0((r) => (r.commitments = null as never)), expected: [['schema', 1, 'commitments']], fragment: 'must be array, not null' },
   { name: 'a negative commitment start', text: edit0((r) => (r.commitments[0]!.start = -1)), expected: [['schema', 1, 'commitments[0].start']], fragment: 'must be >= 0' },
   { name: 'a fractional commitment end', text: edit0((r) => (r.commitments[0]!.end = 10.5)), expected: [['schema', 1, 'commitments[0].end']], fragment: 'must be integer' },
