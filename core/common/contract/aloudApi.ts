@@ -87,6 +87,8 @@ export interface AloudApi {
   revealRoomItem(itemId: string): Promise<LeadRoomStatus>;
   removeRoomMember(memberId: string): Promise<LeadRoomStatus>;
   closeRoom(): Promise<null>;
+  /** a closed room's final votes as labels (source "room") of a new session per member */
+  writeBackRoom(code: string): Promise<Array<{ member_id: string; annotator: string; labels: number }>>;
 }
 
 export type AloudMethod = keyof AloudApi;

@@ -85,6 +85,7 @@ export const API_METHODS: { readonly [M in AloudMethod]: MethodSpec } = {
   revealRoomItem: { params: [['itemId', nonEmptyString()]], scope: 'any-page' },
   removeRoomMember: { params: [['memberId', nonEmptyString(100)]], scope: 'any-page' },
   closeRoom: { params: [], scope: 'any-page' },
+  writeBackRoom: { params: [['code', nonEmptyString(20)]], scope: 'any-page' },
 };
 
 /** The method names, in table order. */

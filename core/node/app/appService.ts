@@ -246,6 +246,10 @@ export class AppService implements AloudApi {
     return this.rooms.closeRoom().catch((e: unknown) => Promise.reject(roomApiError(e)));
   }
 
+  writeBackRoom(code: string): Promise<Array<{ member_id: string; annotator: string; labels: number }>> {
+    return this.rooms.writeBack(code).catch((e: unknown) => Promise.reject(roomApiError(e)));
+  }
+
   /** The WAV of an item in the open session (for review playback), or null when it has none. */
   itemAudioFile(itemId: string): string | null {
     const state = this.current?.itemState(itemId);

@@ -1,13 +1,14 @@
 import { agreementAnalysis } from '../../common/agreement/agreementAnalysis';
 import type { Item } from '../../common/items/item';
-import { DEFAULT_MAX_MEMBERS } from '../../common/rooms/roomEvents';
-import { RoomRuleError } from '../../common/rooms/roomFold';
+import { DEFAULT_MAX_MEMBERS, type RoomEventData } from '../../common/rooms/roomEvents';
+import { RoomLogError, RoomRuleError } from '../../common/rooms/roomFold';
 import type { LeadRoomStatus } from '../../common/rooms/roomViews';
 import { ApiError } from '../../common/contract/aloudApi';
 import { projectLabelSet } from '../agreement/agreementSources';
 import type { OpenProject } from '../project/projectFolder';
 import { RoomHost } from './roomHost';
 import { lanAddress, type RoomListener, startRoomListener } from './roomListener';
+import { writeBackRoomVotes } from './roomWriteBack';
 
 /**
  * The app's one norming room at a time: opens it over chosen items or as a huddle, serves it on its own listener
@@ -86,6 +87,28 @@ export class RoomController {
     await host.closeRoom();
     await this.shutdown();
     return null;
+  }
+
+  /** Final votes of a room (closed, or at least not open here) as new annotator sessions, source "room". */
+  async writeBack(code: string): Promise<RoomEventData['written_back']['sessions']> {
+    if (this.open?.host.code === code) throw new RoomRuleError(409, `room ${code} is still open: close it first, so the votes are final`);
+    let host: RoomHost;
+    try {
+      host = await RoomHost.resume(this.project.dir, code);
+    } catch (e) {
+      if (e instanceof RoomLogError) throw new RoomRuleError(404, e.message);
+      throw e;
+    }
+    try {
+      if (host.snapshot().written_back) throw new RoomRuleError(409, `room ${code} was written back already`);
+      const { sessions } = await writeBackRoomVotes(this.project, host.snapshot()).catch((e: unknown) => {
+        throw e instanceof Error && e.message.startsWith('a session "') ? new RoomRuleError(409, e.message) : e;
+      });
+      await host.recordWriteBack(sessions);
+      return sessions;
+    } finally {
+      await host.close();
+    }
   }
 
   /** Stops serving without ending the meeting (the app quits): `aloud room resume` continues it. */

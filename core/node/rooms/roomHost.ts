@@ -1,4 +1,5 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { stat } from 'node:fs/promises';
 import { roomCodeFromBytes } from '../../common/rooms/roomCode';
 import { type RoomEvent, type RoomEventData, type RoomEventType } from '../../common/rooms/roomEvents';
 import {
@@ -9,6 +10,7 @@ import {
   decideReveal,
   decideVote,
   foldRoom,
+  RoomLogError,
   RoomRuleError,
   type RoomState,
 } from '../../common/rooms/roomFold';
@@ -59,6 +61,8 @@ export class RoomHost {
   /** Opens an existing room again from its log (after a restart or a crash). */
   static async resume(projectDir: string, code: string): Promise<RoomHost> {
     const paths = roomPaths(projectDir, code);
+    const exists = await stat(paths.events).then((s) => s.isFile(), () => false);
+    if (!exists) throw new RoomLogError(`${paths.events}: no room ${code} in this project`);
     const unlock = await lockRoom(paths.lock);
     try {
       const { writer, events, repaired } = await RoomLogWriter.reopen(paths.events);

@@ -60,6 +60,8 @@ export function LeadRoomPanel({ client, project, disagreements }: { client: ApiC
   const { status, error, act } = useLeadRoom(client);
   const [chosen, setChosen] = useState<string[]>([]);
   const [lan, setLan] = useState(false);
+  const [closedCode, setClosedCode] = useState<string | null>(null);
+  const [writtenBack, setWrittenBack] = useState<string | null>(null);
 
   if (!status) {
     return (
@@ -91,6 +93,22 @@ export function LeadRoomPanel({ client, project, disagreements }: { client: ApiC
             </label>
           ))}
         </details>
+        {closedCode && !writtenBack && (
+          <p>
+            Room {closedCode} is closed.{' '}
+            <button
+              onClick={() =>
+                void client.writeBackRoom(closedCode).then(
+                  (sessions) => setWrittenBack(sessions.map((x) => `${x.annotator}: ${x.labels} label(s)`).join('; ') || 'no votes to write back'),
+                  (e: Error) => setWrittenBack(`not written back: ${e.message}`),
+                )
+              }
+            >
+              Write back the final votes as new sessions
+            </button>
+          </p>
+        )}
+        {writtenBack && <p className="written-back">{writtenBack}</p>}
         {error && <p className="banner error">{error}</p>}
       </section>
     );
@@ -150,7 +168,15 @@ export function LeadRoomPanel({ client, project, disagreements }: { client: ApiC
           );
         })}
       </ul>
-      <button onClick={() => void act(() => client.closeRoom())}>Close the room</button>
+      <button
+        onClick={() => {
+          setClosedCode(status.code);
+          setWrittenBack(null);
+          void act(() => client.closeRoom());
+        }}
+      >
+        Close the room
+      </button>
       <p className="muted">Log: {status.log}</p>
       {error && <p className="banner error">{error}</p>}
     </section>

@@ -84,6 +84,8 @@ describe.skipIf(unavailable !== undefined)("the lead's room panel in the app", (
     await page.getByRole('button', { name: 'Close the room' }).click();
     await expect.poll(() => page.getByRole('button', { name: /Huddle on the/ }).count()).toBe(1);
     expect(await app.room()).toBeNull();
+    await page.getByRole('button', { name: 'Write back the final votes as new sessions' }).click();
+    await expect.poll(() => page.locator('.written-back').textContent()).toBe(`ana (room ${code}): 1 label(s); ben (room ${code}): 1 label(s)`);
     expect(browser.pageErrors).toEqual([]);
   });
 });

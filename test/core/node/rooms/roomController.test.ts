@@ -53,5 +53,9 @@ describe('norming rooms through the app API', () => {
     await expect(fetch(status.url)).rejects.toThrow();
     const exported = JSON.parse((await cli('room', 'export', status.code, '--project', dir, '--json')).out);
     expect(exported.log.at(-1).type).toBe('room_closed');
+    const sessions = await app.writeBackRoom(status.code);
+    expect(sessions.map((x) => [x.annotator, x.labels])).toEqual([[`ana (room ${status.code})`, 1]]);
+    expect(await dispatchApiCall(app, 'writeBackRoom', [status.code])).toMatchObject({ ok: false, error: { code: 'conflict', message: expect.stringMatching(/written back already/) } });
+    expect(await dispatchApiCall(app, 'writeBackRoom', ['ZZZZZZ'])).toMatchObject({ ok: false, error: { code: 'not_found' } });
   });
 });
