@@ -9,6 +9,7 @@ import { readInputFile } from '../importing/inputFile';
 import { ItemsFileError } from '../project/itemsFile';
 import { loadProjectItems, type OpenProject } from '../project/projectFolder';
 import { sha256OfFile } from '../fs/sha256';
+import { isScriptedModel } from '../engine/scriptedEngine';
 import { projectFacts } from './exportSessions';
 
 export interface ExportFileValidation {
@@ -19,6 +20,13 @@ export interface ExportFileValidation {
   /** "ok" when a receipt is beside the file and matches, "absent" without one, "invalid" otherwise */
   receipt: 'ok' | 'absent' | 'invalid';
   problems: InputProblem[];
+  /** records transcribed by a scripted engine (tests, demos), never by whisper.cpp */
+  scripted_records: number;
+}
+
+/** Whether any record of a validated export came from a scripted engine. */
+export function hasScriptedModel(result: ExportFileValidation): boolean {
+  return result.scripted_records > 0;
 }
 
 /**
@@ -29,6 +37,7 @@ export async function validateExportFile(file: string, options: { project?: Open
   const problems: InputProblem[] = [];
   const format = exportFormatFromFileName(file);
   let records: number | null = null;
+  let scripted = 0;
   if (format === null) {
     problems.push({ file, line: null, field: null, stage: 'input', message: 'unknown export file type: use .jsonl, .json or .csv' });
   } else {
@@ -45,6 +54,10 @@ export async function validateExportFile(file: string, options: { project?: Open
       }
       const checked = validateExportText(input.text, file, format, facts);
       records = checked.parsedRecords;
+      scripted = checked.records.filter((r) => {
+        const model = (r as { model?: unknown; model_sha256?: unknown }).model ?? { sha256: (r as { model_sha256?: unknown }).model_sha256 };
+        return isScriptedModel(model as { sha256: string | null });
+      }).length;
       problems.push(...checked.problems);
     } catch (e) {
       if (!(e instanceof InputError)) throw e;
@@ -69,5 +82,5 @@ export async function validateExportFile(file: string, options: { project?: Open
     receipt = receiptIssues.length === 0 ? 'ok' : 'invalid';
     problems.push(...receiptIssues);
   }
-  return { file, format, records, receipt, problems };
+  return { file, format, records, receipt, problems, scripted_records: scripted };
 }
