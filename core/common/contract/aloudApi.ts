@@ -3,6 +3,7 @@
  * 127.0.0.1) are two transports of the same contract, and the same handlers serve both.
  */
 import type { AlphaResult } from '../agreement/krippendorff';
+import type { LeadRoomStatus } from '../rooms/roomViews';
 import type { Item } from '../items/item';
 import type { LabelSchema, ThinkAloudConfig } from '../project/projectConfig';
 import type { ItemSessionState } from '../session/itemState';
@@ -82,6 +83,14 @@ export interface AloudApi {
   addNote(text: string): Promise<SessionView>;
   exportSession(format: ExportFormat): Promise<ExportSummary>;
   agreement(): Promise<AgreementReport>;
+  /** norming rooms, the lead's side (one room at a time, on its own listener); itemIds null: a huddle on today's disagreements */
+  openRoom(itemIds: string[] | null, lan: boolean): Promise<LeadRoomStatus>;
+  room(): Promise<LeadRoomStatus | null>;
+  revealRoomItem(itemId: string): Promise<LeadRoomStatus>;
+  removeRoomMember(memberId: string): Promise<LeadRoomStatus>;
+  closeRoom(): Promise<null>;
+  /** a closed room's final votes as labels (source "room") of a new session per member */
+  writeBackRoom(code: string): Promise<Array<{ member_id: string; annotator: string; labels: number }>>;
 }
 
 export type AloudMethod = keyof AloudApi;
