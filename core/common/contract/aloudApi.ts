@@ -33,6 +33,10 @@ export interface SessionView {
   pending_transcriptions: number;
   /** a torn last log line found (and set aside) when the session was opened */
   recovered: string | null;
+  /** the item whose completion waits for its last transcriptions ("finishing transcription…"), if any */
+  finishing_item: string | null;
+  /** some recorded voice labels were derived under another aloud.yaml than the current one (kept as recorded) */
+  config_changed: boolean;
   /** the annotator's notes, oldest first */
   notes: Array<{ item_id: string | null; text: string; ts: string }>;
 }
@@ -64,6 +68,8 @@ export type AloudEvent =
   | { type: 'item'; item: ItemSessionState }
   | { type: 'recording'; item_id: string | null }
   | { type: 'transcription'; pending: number }
+  /** completing this item waits for its transcriptions (null: stopped waiting) */
+  | { type: 'finishing'; item_id: string | null }
   | { type: 'error'; message: string };
 
 /** Every method of the app API; arguments and results are plain JSON, except audio which is binary. */
@@ -97,7 +103,7 @@ export type AloudMethod = keyof AloudApi;
 
 /** An error crossing the contract: a code the UI can act on and a message a person can read. */
 export interface ApiErrorBody {
-  code: 'bad_request' | 'not_found' | 'conflict' | 'spoken_label_required' | 'engine' | 'storage' | 'internal';
+  code: 'bad_request' | 'not_found' | 'conflict' | 'spoken_label_required' | 'transcription_pending' | 'engine' | 'storage' | 'internal';
   message: string;
 }
 

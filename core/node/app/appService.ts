@@ -142,6 +142,7 @@ export class AppService implements AloudApi {
         this.emitPending();
       });
       session.on('write_error', (error) => this.emit({ type: 'error', message: error.message }));
+      session.on('finishing', (itemId) => this.emit({ type: 'finishing', item_id: itemId }));
       this.current = session;
       return this.view();
     });
@@ -295,6 +296,8 @@ export class AppService implements AloudApi {
       items: state.items,
       pending_transcriptions: s.pendingTranscriptions,
       recovered: this.sessionRecovered,
+      finishing_item: s.finishing,
+      config_changed: state.config_changed,
       notes: state.notes.map(({ item_id, text, ts }) => ({ item_id, text, ts })),
     };
   }
