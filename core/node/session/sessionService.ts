@@ -5,7 +5,7 @@ import { createTranscriptAnalyzer, type TranscriptAnalysis } from '../../common/
 import type { Item } from '../../common/items/item';
 import { PARSER_VERSION } from '../../common/parser/parserVersion';
 import type { ItemSessionState, LabelSource } from '../../common/session/itemState';
-import { joinSegments, timeAtOffset } from '../../common/transcript/joinSegments';
+import { joinSegments, timeAtOffsetByTokens } from '../../common/transcript/joinSegments';
 import type { Segment } from '../../common/transcript/segment';
 import type { SessionState } from '../../common/session/sessionFold';
 import {
@@ -554,7 +554,7 @@ export function voiceCommitmentsOf(
   const analysis = analyze(segments);
   const commitments = analysis.commitments.map((c) => {
     const at = spans.findIndex((span) => span.end >= c.end);
-    const t = spans.length > 0 ? timeAtOffset(spans, c.end) : null;
+    const t = spans.length > 0 ? timeAtOffsetByTokens(segments, spans, c.end) : null;
     return { label: c.label, quote: c.quote, start: c.start, end: c.end, stem: c.stem, audio_ms: t === null ? null : Math.round(t), utterance: at >= 0 ? owner[at]! : null };
   });
   return { commitments, diagnostics: analysis.diagnostics, final_label: analysis.final_label };
