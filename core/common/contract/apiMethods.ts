@@ -30,6 +30,11 @@ const text: ArgCheck = (value, where) => {
 const boolean: ArgCheck = (value, where) => {
   if (typeof value !== 'boolean') throw new ApiError('bad_request', `${where} must be true or false`);
 };
+const itemIdsOrNull: ArgCheck = (value, where) => {
+  if (value === null) return;
+  if (!Array.isArray(value) || value.length > 10_000) throw new ApiError('bad_request', `${where} must be a list of item ids, or null`);
+  value.forEach((id, i) => nonEmptyString()(id, `${where}[${i}]`));
+};
 /** the shape only; aloud.yaml's own validation judges the values */
 const thinkAloudPatch: ArgCheck = (value, where) => {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new ApiError('bad_request', `${where} must be an object`);
@@ -107,6 +112,18 @@ export const API_METHODS: { readonly [M in AloudMethod]: MethodSpec } = {
   },
   exportSession: { params: [['format', oneOf(EXPORT_FORMATS)]], scope: 'session-page' },
   agreement: { params: [], scope: 'any-page' },
+  openRoom: {
+    params: [
+      ['itemIds', itemIdsOrNull],
+      ['lan', boolean],
+    ],
+    scope: 'any-page',
+  },
+  room: { params: [], scope: 'any-page' },
+  revealRoomItem: { params: [['itemId', nonEmptyString()]], scope: 'any-page' },
+  removeRoomMember: { params: [['memberId', nonEmptyString(100)]], scope: 'any-page' },
+  closeRoom: { params: [], scope: 'any-page' },
+  writeBackRoom: { params: [['code', nonEmptyString(20)]], scope: 'any-page' },
   annotators: { params: [], scope: 'any-page' },
   exportProject: {
     params: [

@@ -22,6 +22,8 @@ import type { Item } from '../../common/items/item';
 import { resolveInside } from '../fs/resolveInside';
 import { toApiError } from './apiDispatcher';
 import { projectAgreement } from '../agreement/projectAgreement';
+import { RoomController, roomApiError } from '../rooms/roomController';
+import type { LeadRoomStatus } from '../../common/rooms/roomViews';
 import { appVersion } from '../export/appVersion';
 import { exportSessions } from '../export/exportSessions';
 import { projectSessionSource } from '../export/projectSessions';
@@ -76,13 +78,16 @@ export class AppService implements AloudApi {
   private lastPending = 0;
   private queue: Promise<unknown> = Promise.resolve();
   private readonly modelsPanel: ModelsPanel;
+  private readonly rooms: RoomController;
 
   private constructor(
     private readonly options: AppServiceOptions,
-    /** replaced when the app changes aloud.yaml (settings) */
+    /** replaced when the app changes aloud.yaml (settings) or opens another project */
     public projectFolder: OpenProject,
     private items: Item[],
   ) {
+    // rooms belong to the project the app opened with (a project opened later has no room until the app restarts)
+    this.rooms = new RoomController(projectFolder, items);
     this.modelsPanel = new ModelsPanel({
       ...(options.modelsDir ? { modelsDir: options.modelsDir } : {}),
       ...(options.modelManifest ? { manifest: options.modelManifest } : {}),
@@ -181,6 +186,7 @@ export class AppService implements AloudApi {
       this.emitPending();
     });
     session.on('write_error', (error) => this.emit({ type: 'error', message: error.message }));
+    session.on('finishing', (itemId) => this.emit({ type: 'finishing', item_id: itemId }));
     this.current = session;
     return this.view();
   }
@@ -415,6 +421,31 @@ export class AppService implements AloudApi {
     return report;
   }
 
+  // norming rooms: the controller holds the room; a refusal becomes the contract's error
+  openRoom(itemIds: string[] | null, lan: boolean): Promise<LeadRoomStatus> {
+    return this.rooms.openRoom(itemIds, lan).catch((e: unknown) => Promise.reject(roomApiError(e)));
+  }
+
+  async room(): Promise<LeadRoomStatus | null> {
+    return this.rooms.status();
+  }
+
+  revealRoomItem(itemId: string): Promise<LeadRoomStatus> {
+    return this.rooms.reveal(itemId).catch((e: unknown) => Promise.reject(roomApiError(e)));
+  }
+
+  removeRoomMember(memberId: string): Promise<LeadRoomStatus> {
+    return this.rooms.remove(memberId).catch((e: unknown) => Promise.reject(roomApiError(e)));
+  }
+
+  closeRoom(): Promise<null> {
+    return this.rooms.closeRoom().catch((e: unknown) => Promise.reject(roomApiError(e)));
+  }
+
+  writeBackRoom(code: string): Promise<Array<{ member_id: string; annotator: string; labels: number }>> {
+    return this.rooms.writeBack(code).catch((e: unknown) => Promise.reject(roomApiError(e)));
+  }
+
   /** The WAV of an item in the open session (for review playback), or null when it has none. */
   itemAudioFile(itemId: string): string | null {
     const state = this.current?.itemState(itemId);
@@ -424,6 +455,7 @@ export class AppService implements AloudApi {
 
   async close(): Promise<void> {
     await this.modelsPanel.close();
+    await this.rooms.shutdown();
     await this.serial(() => this.closeSession());
   }
 
@@ -464,6 +496,8 @@ export class AppService implements AloudApi {
       items: state.items,
       pending_transcriptions: s.pendingTranscriptions,
       recovered: this.sessionRecovered,
+      finishing_item: s.finishing,
+      config_changed: state.config_changed,
       notes: state.notes.map(({ item_id, text, ts }) => ({ item_id, text, ts })),
     };
   }

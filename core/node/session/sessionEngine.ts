@@ -9,7 +9,7 @@ import { sha256OfPcm } from '../engine/whisperEngine';
 import { resolveSessionModel, SessionEngineError } from './sessionModel';
 import type { SessionEngine } from './sessionService';
 
-/** The session's engine: the engine's TranscriptionScheduler (identity before success) and a live cutter per recording. */
+/** The session's engine: the engine's TranscriptionScheduler (identity before success; token times, so a commit phrase is timed to its word) and a live cutter per recording. */
 export function sessionEngineOver(
   engine: TranscriptionEngine,
   model: { name: string; sha256: string },
@@ -17,7 +17,7 @@ export function sessionEngineOver(
 ): SessionEngine {
   return {
     model,
-    transcriber: new TranscriptionScheduler({ engine, model, hashAudio: sha256OfPcm, settings: { language: options.language }, sampleRate: options.sampleRate }),
+    transcriber: new TranscriptionScheduler({ engine, model, hashAudio: sha256OfPcm, settings: { language: options.language, tokenTimestamps: true }, sampleRate: options.sampleRate }),
     createCutter: () => new UtteranceCutter({ silenceThresholdDbfs: options.silenceThresholdDbfs, sampleRate: options.sampleRate }),
   };
 }
