@@ -5,7 +5,7 @@ import { EVENT_VERSIONS, type SessionEventData } from '../../common/session/sess
 import type { OpenProject } from '../project/projectFolder';
 import { readSessionLog } from './sessionLogFile';
 import { sessionPaths } from './sessionPaths';
-import { voiceCommitmentsOf } from './sessionService';
+import { voiceCommitmentsOf } from '../../common/session/voiceCommitments';
 import { configSha256Of, SessionStore } from './sessionStore';
 
 /** What re-deriving one item's voice labels with the current configuration does (or would do). */
