@@ -78,7 +78,7 @@ describe.skipIf(unavailable !== undefined)('browser mode, end to end in Chromium
     await expect.poll(() => page.locator('.final-label').textContent()).toBe('Polite');
     expect(await page.locator('.verdict .source').textContent()).toBe('by key');
     await page.keyboard.press('Enter');
-    await expect.poll(() => page.getByRole('alert').textContent()).toContain('no spoken label yet');
+    await expect.poll(() => page.getByRole('alert').textContent()).toContain('needs a spoken label');
     await browser.screenshot(page, '03-labelled');
     await page.getByRole('button', { name: 'dismiss error' }).click();
     await page.keyboard.press('ArrowRight');

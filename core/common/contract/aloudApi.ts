@@ -3,6 +3,7 @@
  * 127.0.0.1) are two transports of the same contract, and the same handlers serve both.
  */
 import type { AlphaResult } from '../agreement/krippendorff';
+import type { LeadRoomStatus } from '../rooms/roomViews';
 import type { Item } from '../items/item';
 import type { LabelSchema, ThinkAloudConfig } from '../project/projectConfig';
 import type { ItemSessionState } from '../session/itemState';
@@ -32,6 +33,10 @@ export interface SessionView {
   pending_transcriptions: number;
   /** a torn last log line found (and set aside) when the session was opened */
   recovered: string | null;
+  /** the item whose completion waits for its last transcriptions ("finishing transcription…"), if any */
+  finishing_item: string | null;
+  /** some recorded voice labels were derived under another aloud.yaml than the current one (kept as recorded) */
+  config_changed: boolean;
   /** the annotator's notes, oldest first */
   notes: Array<{ item_id: string | null; text: string; ts: string }>;
 }
@@ -63,6 +68,8 @@ export type AloudEvent =
   | { type: 'item'; item: ItemSessionState }
   | { type: 'recording'; item_id: string | null }
   | { type: 'transcription'; pending: number }
+  /** completing this item waits for its transcriptions (null: stopped waiting) */
+  | { type: 'finishing'; item_id: string | null }
   | { type: 'error'; message: string };
 
 /** Every method of the app API; arguments and results are plain JSON, except audio which is binary. */
@@ -82,13 +89,21 @@ export interface AloudApi {
   addNote(text: string): Promise<SessionView>;
   exportSession(format: ExportFormat): Promise<ExportSummary>;
   agreement(): Promise<AgreementReport>;
+  /** norming rooms, the lead's side (one room at a time, on its own listener); itemIds null: a huddle on today's disagreements */
+  openRoom(itemIds: string[] | null, lan: boolean): Promise<LeadRoomStatus>;
+  room(): Promise<LeadRoomStatus | null>;
+  revealRoomItem(itemId: string): Promise<LeadRoomStatus>;
+  removeRoomMember(memberId: string): Promise<LeadRoomStatus>;
+  closeRoom(): Promise<null>;
+  /** a closed room's final votes as labels (source "room") of a new session per member */
+  writeBackRoom(code: string): Promise<Array<{ member_id: string; annotator: string; labels: number }>>;
 }
 
 export type AloudMethod = keyof AloudApi;
 
 /** An error crossing the contract: a code the UI can act on and a message a person can read. */
 export interface ApiErrorBody {
-  code: 'bad_request' | 'not_found' | 'conflict' | 'spoken_label_required' | 'engine' | 'storage' | 'internal';
+  code: 'bad_request' | 'not_found' | 'conflict' | 'spoken_label_required' | 'transcription_pending' | 'engine' | 'storage' | 'internal';
   message: string;
 }
 

@@ -27,6 +27,15 @@ const text: ArgCheck = (value, where) => {
   if (value.length > MAX_TEXT) throw new ApiError('bad_request', `${where} is longer than ${MAX_TEXT} characters`);
 };
 
+const boolean: ArgCheck = (value, where) => {
+  if (typeof value !== 'boolean') throw new ApiError('bad_request', `${where} must be true or false`);
+};
+const itemIdsOrNull: ArgCheck = (value, where) => {
+  if (value === null) return;
+  if (!Array.isArray(value) || value.length > 10_000) throw new ApiError('bad_request', `${where} must be a list of item ids, or null`);
+  value.forEach((id, i) => nonEmptyString()(id, `${where}[${i}]`));
+};
+
 /**
  * What a call may touch, for hosts that serve several pages at once (browser mode): `any-page` reads the app or
  * the project, `session-page` acts on the open session (only the page that opened it), `takes-session` opens one.
@@ -65,6 +74,18 @@ export const API_METHODS: { readonly [M in AloudMethod]: MethodSpec } = {
   addNote: { params: [['text', text]], scope: 'session-page' },
   exportSession: { params: [['format', oneOf(EXPORT_FORMATS)]], scope: 'session-page' },
   agreement: { params: [], scope: 'any-page' },
+  openRoom: {
+    params: [
+      ['itemIds', itemIdsOrNull],
+      ['lan', boolean],
+    ],
+    scope: 'any-page',
+  },
+  room: { params: [], scope: 'any-page' },
+  revealRoomItem: { params: [['itemId', nonEmptyString()]], scope: 'any-page' },
+  removeRoomMember: { params: [['memberId', nonEmptyString(100)]], scope: 'any-page' },
+  closeRoom: { params: [], scope: 'any-page' },
+  writeBackRoom: { params: [['code', nonEmptyString(20)]], scope: 'any-page' },
 };
 
 /** The method names, in table order. */

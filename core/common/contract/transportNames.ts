@@ -33,6 +33,7 @@ export const HTTP_STATUS_OF: Readonly<Record<ApiErrorBody['code'], number>> = {
   not_found: 404,
   conflict: 409,
   spoken_label_required: 409,
+  transcription_pending: 409,
   engine: 503,
   storage: 507,
   internal: 500,

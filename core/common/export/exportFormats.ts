@@ -36,8 +36,7 @@ export function serializeExport(records: readonly ExportRecordV2[], format: Expo
 
 function csvCell(value: string | number | boolean | null): string {
   if (value === null) return '';
-  if (typeof value === 'string') return escapeCsvFormula(value);
-  return String(value);
+  return typeof value === 'string' ? escapeCsvFormula(value) : String(value);
 }
 
 /** Which export a CSV header is: v1 (JSON columns such as `commitments`) or v2 (flat columns). */

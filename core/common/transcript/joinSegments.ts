@@ -64,3 +64,23 @@ export function timeAtOffset(spans: readonly SegmentSpan[], offset: number): num
   if (length === 0) return span.t1_ms;
   return span.t0_ms + ((offset - span.start) / length) * (span.t1_ms - span.t0_ms);
 }
+
+/**
+ * Time (ms) at a transcript offset, read off token times where the segment holding it has tokens whose texts
+ * join to exactly its text (whisper.cpp's per-token timestamps): the end of the token that holds the offset.
+ * Elsewhere, and when the tokens do not spell the segment, the linear interpolation of `timeAtOffset`.
+ */
+export function timeAtOffsetByTokens(segments: readonly Segment[], spans: readonly SegmentSpan[], offset: number): number | null {
+  const fallback = timeAtOffset(spans, offset);
+  const index = spans.findIndex((span) => span.end >= offset && span.start <= offset);
+  const segment = index >= 0 ? segments[index] : undefined;
+  const tokens = segment?.tokens;
+  if (!segment || !tokens || tokens.length === 0 || tokens.map((t) => t.text).join('') !== segment.text) return fallback;
+  const within = offset - spans[index]!.start;
+  let at = 0;
+  for (const token of tokens) {
+    at += token.text.length;
+    if (at >= within) return token.t1_ms;
+  }
+  return fallback;
+}

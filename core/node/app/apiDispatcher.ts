@@ -8,7 +8,7 @@ import { ProjectError } from '../project/projectError';
 import { SessionWriteError } from '../session/sessionFs';
 import { SessionLockedError } from '../session/sessionLock';
 import { SessionNameError } from '../session/sessionPaths';
-import { SessionUsageError, SpokenLabelRequiredError } from '../session/sessionService';
+import { SessionUsageError, SpokenLabelRequiredError, TranscriptionPendingError } from '../session/sessionService';
 
 /**
  * Maps a core error to one the contract carries. What a person got wrong or must resolve (a bad name, a damaged
@@ -17,6 +17,7 @@ import { SessionUsageError, SpokenLabelRequiredError } from '../session/sessionS
 export function toApiError(e: unknown): ApiError {
   if (e instanceof ApiError) return e;
   if (e instanceof SpokenLabelRequiredError) return new ApiError('spoken_label_required', e.message);
+  if (e instanceof TranscriptionPendingError) return new ApiError('transcription_pending', e.message);
   if (e instanceof SessionUsageError || e instanceof SessionLockedError) return new ApiError('conflict', e.message);
   if (e instanceof SessionWriteError) return new ApiError('storage', e.message);
   if (e instanceof SessionNameError || e instanceof ProjectError || e instanceof ChunkFrameError) return new ApiError('bad_request', e.message);

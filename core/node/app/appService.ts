@@ -17,6 +17,8 @@ import type { Item } from '../../common/items/item';
 import { resolveInside } from '../fs/resolveInside';
 import { toApiError } from './apiDispatcher';
 import { projectAgreement } from '../agreement/projectAgreement';
+import { RoomController, roomApiError } from '../rooms/roomController';
+import type { LeadRoomStatus } from '../../common/rooms/roomViews';
 import { appVersion } from '../export/appVersion';
 import { exportSessions } from '../export/exportSessions';
 import { projectSessionSource } from '../export/projectSessions';
@@ -58,12 +60,15 @@ export class AppService implements AloudApi {
   private nextSample = 0;
   private lastPending = 0;
   private queue: Promise<unknown> = Promise.resolve();
+  private readonly rooms: RoomController;
 
   private constructor(
     private readonly options: AppServiceOptions,
     readonly projectFolder: OpenProject,
     private readonly items: Item[],
-  ) {}
+  ) {
+    this.rooms = new RoomController(projectFolder, items);
+  }
 
   static async open(options: AppServiceOptions): Promise<AppService> {
     const project = await loadProjectConfig(options.projectDir);
@@ -137,6 +142,7 @@ export class AppService implements AloudApi {
         this.emitPending();
       });
       session.on('write_error', (error) => this.emit({ type: 'error', message: error.message }));
+      session.on('finishing', (itemId) => this.emit({ type: 'finishing', item_id: itemId }));
       this.current = session;
       return this.view();
     });
@@ -229,6 +235,31 @@ export class AppService implements AloudApi {
     return report;
   }
 
+  // norming rooms: the controller holds the room; a refusal becomes the contract's error
+  openRoom(itemIds: string[] | null, lan: boolean): Promise<LeadRoomStatus> {
+    return this.rooms.openRoom(itemIds, lan).catch((e: unknown) => Promise.reject(roomApiError(e)));
+  }
+
+  async room(): Promise<LeadRoomStatus | null> {
+    return this.rooms.status();
+  }
+
+  revealRoomItem(itemId: string): Promise<LeadRoomStatus> {
+    return this.rooms.reveal(itemId).catch((e: unknown) => Promise.reject(roomApiError(e)));
+  }
+
+  removeRoomMember(memberId: string): Promise<LeadRoomStatus> {
+    return this.rooms.remove(memberId).catch((e: unknown) => Promise.reject(roomApiError(e)));
+  }
+
+  closeRoom(): Promise<null> {
+    return this.rooms.closeRoom().catch((e: unknown) => Promise.reject(roomApiError(e)));
+  }
+
+  writeBackRoom(code: string): Promise<Array<{ member_id: string; annotator: string; labels: number }>> {
+    return this.rooms.writeBack(code).catch((e: unknown) => Promise.reject(roomApiError(e)));
+  }
+
   /** The WAV of an item in the open session (for review playback), or null when it has none. */
   itemAudioFile(itemId: string): string | null {
     const state = this.current?.itemState(itemId);
@@ -237,6 +268,7 @@ export class AppService implements AloudApi {
   }
 
   async close(): Promise<void> {
+    await this.rooms.shutdown();
     await this.serial(() => this.closeSession());
   }
 
@@ -264,6 +296,8 @@ export class AppService implements AloudApi {
       items: state.items,
       pending_transcriptions: s.pendingTranscriptions,
       recovered: this.sessionRecovered,
+      finishing_item: s.finishing,
+      config_changed: state.config_changed,
       notes: state.notes.map(({ item_id, text, ts }) => ({ item_id, text, ts })),
     };
   }

@@ -12,9 +12,10 @@ import { sessionCommand } from './commands/session';
 import { doctorCommand } from './commands/doctor';
 import { transcribeCommand } from './commands/transcribe';
 import { benchCommand } from './commands/bench';
+import { roomCommand } from './commands/room';
 
 /** Every CLI command; names and output fields are a contract with pipelines: keep them stable. */
-const commands: CliCommand[] = [initCommand, itemsCommand, analyzeCommand, modelsCommand, importCommand, exportCommand, validateCommand, sessionCommand, doctorCommand, transcribeCommand, benchCommand, agreementCommand, serveCommand];
+const commands: CliCommand[] = [initCommand, itemsCommand, analyzeCommand, modelsCommand, importCommand, exportCommand, validateCommand, sessionCommand, doctorCommand, transcribeCommand, benchCommand, agreementCommand, roomCommand, serveCommand];
 
 function helpText(): string {
   const width = Math.max(...commands.map((c) => c.name.length));

@@ -57,14 +57,22 @@ export async function exportedWavSha256(projectDir: string, relative: string, du
 }
 
 /** For `validate --project`: every WAV an export references, checked again against the export's own record of it. */
-export async function exportedWavProblems(projectDir: string, records: ReadonlyArray<Pick<AnyExportRecord, 'annotator' | 'item_id' | 'audio'>>, file: string): Promise<InputProblem[]> {
+export async function exportedWavProblems(projectDir: string, records: readonly AnyExportRecord[], file: string): Promise<InputProblem[]> {
   const problems: InputProblem[] = [];
   for (const record of records) {
-    if (!record.audio || record.audio.sha256 === null) continue;
-    const check = await checkSessionWav(projectDir, record.audio.path, { durationMs: record.audio.duration_ms, sha256: record.audio.sha256 });
+    const audio = exportedAudioOf(record);
+    if (!audio || audio.sha256 === null) continue;
+    const check = await checkSessionWav(projectDir, audio.path, { durationMs: audio.duration_ms, sha256: audio.sha256 });
     const where = `${record.annotator} / ${record.item_id}`;
-    if (check.status === 'missing') problems.push({ file, line: null, field: 'audio', stage: 'rule', message: `${where}: ${record.audio.path} is missing from the project` });
+    if (check.status === 'missing') problems.push({ file, line: null, field: 'audio', stage: 'rule', message: `${where}: ${audio.path} is missing from the project` });
     if (check.status === 'disagrees') problems.push({ file, line: null, field: 'audio', stage: 'rule', message: `${where}: ${check.problem}` });
   }
   return problems;
+}
+
+/** The audio a record references: `audio` of a JSON record, or the flat audio_* cells of a v2 CSV row. */
+function exportedAudioOf(record: AnyExportRecord): { path: string; sha256: string | null; duration_ms: number } | null {
+  if ('audio' in record) return record.audio;
+  const row = record as unknown as { audio_path: string | null; audio_sha256: string | null; audio_duration_ms: number | null };
+  return row.audio_path === null ? null : { path: row.audio_path, sha256: row.audio_sha256, duration_ms: row.audio_duration_ms ?? 0 };
 }

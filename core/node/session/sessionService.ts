@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import type { UtteranceOutcome, UtteranceRequest } from '../../common/engine/transcriptionScheduler';
 import type { Utterance, UtteranceCutter } from '../../common/engine/utteranceCutter';
@@ -6,7 +5,7 @@ import { createTranscriptAnalyzer, type TranscriptAnalysis } from '../../common/
 import type { Item } from '../../common/items/item';
 import { PARSER_VERSION } from '../../common/parser/parserVersion';
 import type { ItemSessionState, LabelSource } from '../../common/session/itemState';
-import { joinSegments, timeAtOffset } from '../../common/transcript/joinSegments';
+import { joinSegments, timeAtOffsetByTokens } from '../../common/transcript/joinSegments';
 import type { Segment } from '../../common/transcript/segment';
 import type { SessionState } from '../../common/session/sessionFold';
 import {
@@ -18,6 +17,7 @@ import {
   type VoiceCommitmentData,
 } from '../../common/session/sessionEvents';
 import type { WavWriter } from '../audio/wavWriter';
+import { sha256Hex } from '../fs/sha256';
 import { SessionWriteError } from './sessionFs';
 import { SessionStore, type OpenSessionOptions } from './sessionStore';
 
@@ -160,7 +160,7 @@ export class SessionService extends EventEmitter<SessionServiceEvents> {
       if (this.recording) await this.stop('item_changed');
       if (previous !== null && previous !== itemId) this.engine?.transcriber.cancelItem(previous);
       const item = this.items?.get(itemId);
-      await this.append('item_opened', { item_id: itemId, text_sha256: item ? createHash('sha256').update(item.text).digest('hex') : null });
+      await this.append('item_opened', { item_id: itemId, text_sha256: item ? sha256Hex(item.text) : null });
     });
   }
 
@@ -254,7 +254,7 @@ export class SessionService extends EventEmitter<SessionServiceEvents> {
         item_id: itemId,
         utterance,
         segment,
-        original_sha256: createHash('sha256').update(original.text).digest('hex'),
+        original_sha256: sha256Hex(original.text),
         text,
         annotator: this.store.annotator,
       });
@@ -554,7 +554,7 @@ export function voiceCommitmentsOf(
   const analysis = analyze(segments);
   const commitments = analysis.commitments.map((c) => {
     const at = spans.findIndex((span) => span.end >= c.end);
-    const t = spans.length > 0 ? timeAtOffset(spans, c.end) : null;
+    const t = spans.length > 0 ? timeAtOffsetByTokens(segments, spans, c.end) : null;
     return { label: c.label, quote: c.quote, start: c.start, end: c.end, stem: c.stem, audio_ms: t === null ? null : Math.round(t), utterance: at >= 0 ? owner[at]! : null };
   });
   return { commitments, diagnostics: analysis.diagnostics, final_label: analysis.final_label };

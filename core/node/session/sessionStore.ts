@@ -8,7 +8,7 @@ import { SESSION_SAMPLE_RATE, type SessionEvent, type SessionEventData, type Ses
 import type { UpcasterRegistry } from '../../common/session/sessionLog';
 import { PARSER_VERSION } from '../../common/parser/parserVersion';
 import { WavWriter } from '../audio/wavWriter';
-import { sha256Hex } from '../importing/inputFile';
+import { sha256Hex } from '../fs/sha256';
 import { itemAudioSignals } from './itemAudioSignals';
 import { describeFsError, nodeSessionFs, SessionWriteError, type SessionFs } from './sessionFs';
 import { resolveInside } from '../fs/resolveInside';

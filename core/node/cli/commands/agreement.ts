@@ -1,37 +1,131 @@
 import { parseArgs } from 'node:util';
-import type { AlphaResult } from '../../../common/agreement/krippendorff';
-import { projectAgreement } from '../../agreement/projectAgreement';
-import { ProjectError } from '../../project/projectError';
-import { loadProjectConfig } from '../../project/projectFolder';
-import { ensureUserDemoProject } from '../../project/userDemoProject';
+import { type AgreementAnalysis, agreementAnalysis, AgreementInputError, explainUndefinedAlpha } from '../../../common/agreement/agreementAnalysis';
+import { agreementHtml } from '../../../common/agreement/agreementHtml';
+import { ALPHA_LEVELS, type AlphaLevel, type AlphaResult, DEFAULT_BOOTSTRAP_RESAMPLES, DEFAULT_BOOTSTRAP_SEED } from '../../../common/agreement/krippendorff';
+import { InputError } from '../../../common/io/inputProblem';
+import { RoomLogError } from '../../../common/rooms/roomFold';
 import { SessionLogError } from '../../../common/session/sessionLog';
+import { csvLabelSet, exportLabelSet, type LabelSet, mergeLabelSets, projectLabelSet, roomLabelSet } from '../../agreement/agreementSources';
+import { writeFileAtomic } from '../../fs/atomicFile';
+import { ProjectError } from '../../project/projectError';
+import { loadProjectConfig, type OpenProject } from '../../project/projectFolder';
+import { ensureUserDemoProject } from '../../project/userDemoProject';
 import { type CliCommand, printJson, UsageError, withUsageErrors } from '../cliSupport';
 
-const formatAlpha = (r: AlphaResult): string =>
-  `${r.alpha === null ? 'undefined' : r.alpha.toFixed(3)} (${r.level}, ${r.pairable_units} ${r.pairable_units === 1 ? 'item' : 'items'} with two or more labels)`;
+const MAX_RESAMPLES = 100_000;
+
+const formatAlpha = (r: AlphaResult | null, ci: [number, number] | null): string => {
+  if (r === null) return 'none (this input has one label per pair)';
+  if (r.alpha === null) return `undefined — ${explainUndefinedAlpha(r)}`;
+  return `${r.alpha.toFixed(3)}${ci ? `  95% [${ci[0].toFixed(3)}, ${ci[1].toFixed(3)}]` : ''}  (${r.pairable_units} ${r.pairable_units === 1 ? 'item' : 'items'} with two or more labels)`;
+};
+
+export function parseCount(value: string | undefined, flag: string, fallback: number, min: number, max: number): number {
+  if (value === undefined) return fallback;
+  if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max) throw new UsageError(`${flag} must be a whole number from ${min} to ${max}, not "${value}"`);
+  return Number(value);
+}
+
+/** Reads every input the options name; with none, the project's sessions (the demo copy without --project). */
+export async function loadAgreementInputs(values: { project?: string; export?: string[]; csv?: string[]; room?: string[] }): Promise<{ project: OpenProject | null; sets: LabelSet[]; itemIds: string[] | undefined }> {
+  const files = [...(values.export ?? []), ...(values.csv ?? []), ...(values.room ?? [])];
+  const project = values.project !== undefined || files.length === 0 ? await loadProjectConfig(values.project ?? (await ensureUserDemoProject())) : null;
+  const sets: LabelSet[] = [];
+  let itemIds: string[] | undefined;
+  if (project && files.length === 0) {
+    const fromProject = await projectLabelSet(project);
+    sets.push(fromProject);
+    itemIds = fromProject.itemIds;
+  }
+  for (const file of values.export ?? []) sets.push(await exportLabelSet(file));
+  for (const file of values.csv ?? []) sets.push(await csvLabelSet(file));
+  for (const file of values.room ?? []) sets.push(await roomLabelSet(file));
+  return { project, sets, itemIds };
+}
 
 export const agreementCommand: CliCommand = {
   name: 'agreement',
-  summary: "Krippendorff's alpha between annotators, on first (blind) and final labels.",
-  usage: 'agreement [--project DIR] [--json]   (without --project: your own copy of the demo, as serve uses)',
+  summary: "Krippendorff's alpha between annotators on first (blind) and final labels, with bootstrap intervals.",
+  usage: [
+    'agreement [--project DIR] [--export FILE…] [--csv FILE] [--room FILE] [--level nominal|ordinal|interval|ratio]',
+    '                 [--bootstrap N] [--seed S] [--html FILE] [--json]',
+    '  --project DIR   alone: every annotator session of the project; with files: the project only gives the label',
+    '                  schema (order for ordinal, known labels). Without any input: your own copy of the demo.',
+    '  --export FILE   an `aloud export` file (.jsonl, .json or .csv; schema v1 or v2); repeatable',
+    '  --csv FILE      a table with header item,annotator,label (one label per pair: alpha_blind is null)',
+    '  --room FILE     a norming room log (rooms/<code>/events.jsonl): revealed items, blind vs current votes',
+    '  --level         default: ordinal for an ordered schema, else nominal; interval and ratio need numeric labels',
+    `  --bootstrap N   resamples for the 95% intervals (percentile bootstrap over items; default ${DEFAULT_BOOTSTRAP_RESAMPLES})`,
+    `  --seed S        the bootstrap's seed (default ${DEFAULT_BOOTSTRAP_SEED}); the same seed gives the same intervals`,
+    '  --html FILE     also write a self-contained report (opens offline)',
+  ].join('\n'),
   async run(argv, io) {
-    const { values } = withUsageErrors(() =>
-      parseArgs({ args: argv, strict: true, options: { project: { type: 'string' }, json: { type: 'boolean', default: false } } }),
+    const { values, positionals } = withUsageErrors(() =>
+      parseArgs({
+        args: argv,
+        strict: true,
+        allowPositionals: true,
+        options: {
+          project: { type: 'string' },
+          export: { type: 'string', multiple: true },
+          csv: { type: 'string', multiple: true },
+          room: { type: 'string', multiple: true },
+          level: { type: 'string' },
+          bootstrap: { type: 'string' },
+          seed: { type: 'string' },
+          html: { type: 'string' },
+          json: { type: 'boolean', default: false },
+        },
+      }),
     );
-    let report;
+    // `--export a.jsonl b.jsonl`: files after --export are export files too
+    if (positionals.length > 0) {
+      if (!values.export) throw new UsageError(`unexpected argument "${positionals[0]}" (input files follow --export, --csv or --room)`);
+      values.export.push(...positionals);
+    }
+    if (values.level !== undefined && !(ALPHA_LEVELS as readonly string[]).includes(values.level)) {
+      throw new UsageError(`--level must be one of ${ALPHA_LEVELS.join(', ')}, not "${values.level}"`);
+    }
+    const resamples = parseCount(values.bootstrap, '--bootstrap', DEFAULT_BOOTSTRAP_RESAMPLES, 1000, MAX_RESAMPLES);
+    const seed = parseCount(values.seed, '--seed', DEFAULT_BOOTSTRAP_SEED, 0, 2 ** 32 - 1);
+    let analysis: AgreementAnalysis;
+    let sets: LabelSet[];
     try {
-      report = await projectAgreement(await loadProjectConfig(values.project ?? (await ensureUserDemoProject())));
+      const inputs = await loadAgreementInputs(values);
+      sets = inputs.sets;
+      const schema = inputs.project?.config.schema ?? null;
+      const roomLabels = sets.find((s): s is LabelSet & { labels: string[] } => 'labels' in s)?.labels ?? null;
+      const level = (values.level as AlphaLevel | undefined) ?? (schema?.ordered ? 'ordinal' : 'nominal');
+      analysis = agreementAnalysis(mergeLabelSets(sets), {
+        level,
+        // a schema fixes the order and the known labels; a room fixes its labels; otherwise the labels seen
+        categories: schema ? schema.labels.map((l) => l.name) : roomLabels,
+        hasBlind: sets.some((s) => s.hasBlind),
+        resamples,
+        seed,
+        ...(inputs.itemIds ? { itemIds: inputs.itemIds } : {}),
+      });
     } catch (e) {
-      if (e instanceof ProjectError || e instanceof SessionLogError) throw new UsageError(e.message);
+      if (e instanceof ProjectError || e instanceof SessionLogError || e instanceof AgreementInputError || e instanceof InputError || e instanceof RoomLogError) throw new UsageError(e.message);
+      if (e instanceof Error && e.message.startsWith('krippendorffAlpha:')) throw new UsageError(e.message.replace('krippendorffAlpha: ', ''));
       throw e;
     }
-    for (const warning of report.warnings) io.err(`warning: ${warning}\n`);
-    if (values.json) {
-      printJson(io, report);
-    } else {
-      io.out(`annotators: ${report.annotators.join(', ') || '(none)'}\nitems: ${report.items}\n`);
-      io.out(`alpha, first (blind) labels: ${formatAlpha(report.blind)}\nalpha, final labels:         ${formatAlpha(report.final)}\n`);
+    for (const warning of sets.flatMap((s) => s.warnings)) io.err(`warning: ${warning}\n`);
+    if (analysis.ignored_labels > 0) io.err(`warning: ${analysis.ignored_labels} label(s) are not in the label schema and count as missing\n`);
+    if (values.html) {
+      await writeFileAtomic(values.html, agreementHtml(analysis, { title: 'Aloud agreement report', sources: sets.map((s) => s.source), generatedAt: new Date().toISOString() }));
     }
+    if (values.json) {
+      printJson(io, { ...analysis, sources: sets.map((s) => s.source) });
+      return 0;
+    }
+    const a = analysis;
+    io.out(`annotators: ${a.annotators.map((x) => x.annotator).join(', ') || '(none)'}\nitems: ${a.items}\nlevel: ${a.level}\n`);
+    io.out(`alpha, first (blind) labels: ${formatAlpha(a.blind, a.ci95_blind)}\nalpha, final labels:         ${formatAlpha(a.final, a.ci95_final)}\n`);
+    if (a.alpha_lift !== null) io.out(`lift (final − blind):        ${a.alpha_lift >= 0 ? '+' : ''}${a.alpha_lift.toFixed(3)}\n`);
+    io.out(`disagreements: ${a.disagreements.length}${a.disagreements.length ? ` (${a.disagreements.slice(0, 10).map((d) => d.item_id).join(', ')}${a.disagreements.length > 10 ? ', …' : ''})` : ''}\n`);
+    for (const x of a.annotators) io.out(`  ${x.annotator}: ${x.labels} labels, ${x.changes} changed, ${x.changes_toward_majority} toward the others' majority\n`);
+    if (values.html) io.out(`report: ${values.html}\n`);
     return 0;
   },
 };

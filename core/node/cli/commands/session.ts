@@ -5,7 +5,7 @@ import { SessionLogError } from '../../../common/session/sessionLog';
 import { SESSION_SAMPLE_RATE } from '../../../common/session/sessionEvents';
 import { readWav, resampleTo16k, WavError } from '../../audio/wavFile';
 import { ProjectError } from '../../project/projectError';
-import { loadProjectConfig, loadProjectItems } from '../../project/projectFolder';
+import { loadProjectConfig, loadProjectItems, type OpenProject } from '../../project/projectFolder';
 import { EngineScriptError } from '../../engine/scriptedEngine';
 import { engineScriptFile, openSessionEngine } from '../../session/sessionEngine';
 import { SessionEngineError } from '../../session/sessionModel';
@@ -14,7 +14,8 @@ import { SessionLockedError } from '../../session/sessionLock';
 import { readSessionLog } from '../../session/sessionLogFile';
 import { SessionNameError, sessionPaths } from '../../session/sessionPaths';
 import { reparseSession, SessionReparseError } from '../../session/sessionReparse';
-import { SessionService, SessionUsageError } from '../../session/sessionService';
+import { SessionService, SessionUsageError, type SessionEngine } from '../../session/sessionService';
+import type { Item } from '../../../common/items/item';
 import { configSha256Of, type SessionOpenReport } from '../../session/sessionStore';
 import { projectSessionSource } from '../../export/projectSessions';
 import { type CliCommand, type CliIo, printJson, requireOption, UsageError, withUsageErrors } from '../cliSupport';
@@ -45,6 +46,29 @@ function reportRecovery(io: CliIo, report: SessionOpenReport): void {
     say(`recovered the audio of "${r.item_id}": ${seconds(r.samples_total)} on disk, the log had ${seconds(r.samples_logged)}${r.header_repaired ? '; WAV header repaired' : ''}`);
   }
   if (report.interruptedRecording) say(`the recording of "${report.interruptedRecording}" was interrupted; it is closed and its signals recomputed`);
+}
+
+/**
+ * The engine (whisper.cpp, or a script — said on stderr, never silently) and the annotator's session for writing,
+ * with what opening it repaired reported.
+ */
+async function openTranscribingSession(
+  command: string,
+  options: { project: OpenProject; annotator: string; items: Item[]; model: string | undefined; engineScript: string | undefined },
+  io: CliIo,
+): Promise<{ service: SessionService; engine: SessionEngine }> {
+  const engineScript = engineScriptFile(options.engineScript);
+  if (engineScript) io.err(`aloud session ${command}: transcription is SCRIPTED from ${engineScript} (not whisper.cpp)\n`);
+  const engine = await openSessionEngine({ project: options.project, modelFile: options.model ?? null, engineScript });
+  let service: SessionService;
+  try {
+    service = await SessionService.open({ project: options.project, annotator: options.annotator, items: options.items, engine });
+  } catch (e) {
+    await engine.transcriber.close();
+    throw e;
+  }
+  reportRecovery(io, service.store.report);
+  return { service, engine };
 }
 
 /** Errors a person can act on become one line: exit 2 for bad input, SessionWriteError (disk) passes through. */
@@ -102,18 +126,8 @@ async function ingest(argv: string[], io: CliIo): Promise<number> {
     if (!items.some((item) => item.id === itemId)) throw new UsageError(`--item: "${itemId}" is not in ${project.config.items}`);
     const wav = await readWav(wavFile);
     const pcm = resampleTo16k(wav.samples, wav.sampleRate);
-    const engineScript = engineScriptFile(values['engine-script']);
-    if (engineScript) io.err(`aloud session ingest: transcription is SCRIPTED from ${engineScript} (not whisper.cpp)\n`);
-    const engine = await openSessionEngine({ project, modelFile: values.model ?? null, engineScript });
-    let service: SessionService;
+    const { service } = await openTranscribingSession('ingest', { project, annotator, items, model: values.model, engineScript: values['engine-script'] }, io);
     try {
-      service = await SessionService.open({ project, annotator, items, engine });
-    } catch (e) {
-      await engine.transcriber.close();
-      throw e;
-    }
-    try {
-      reportRecovery(io, service.store.report);
       const fed = await feed(service, itemId, pcm, wavFile, { realtime: values.realtime, progress: values.progress }, io);
       await service.stopRecording('end_of_input');
       await service.drainTranscriptions();
@@ -255,18 +269,8 @@ async function transcribeLater(argv: string[], io: CliIo): Promise<number> {
     if (values.item !== undefined && !logged.some((i) => i.item_id === values.item)) {
       throw new UsageError(`--item: "${values.item}" has no recorded audio in the session of "${annotator}"`);
     }
-    const engineScript = engineScriptFile(values['engine-script']);
-    if (engineScript) io.err(`aloud session transcribe: transcription is SCRIPTED from ${engineScript} (not whisper.cpp)\n`);
-    const engine = await openSessionEngine({ project, modelFile: values.model ?? null, engineScript });
-    let service: SessionService;
+    const { service, engine } = await openTranscribingSession('transcribe', { project, annotator, items, model: values.model, engineScript: values['engine-script'] }, io);
     try {
-      service = await SessionService.open({ project, annotator, items, engine });
-    } catch (e) {
-      await engine.transcriber.close();
-      throw e;
-    }
-    try {
-      reportRecovery(io, service.store.report);
       const recorded = service.state().items.filter((i) => i.audio_path !== null);
       // one item; or every item never transcribed, or transcribed with another model than this one (--all: every item)
       const wanted =

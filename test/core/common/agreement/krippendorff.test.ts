@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { krippendorffAlpha } from '../../../../core/common/agreement/krippendorff';
+import { alphaOf, bootstrapAlpha, coincidenceData, krippendorffAlpha } from '../../../../core/common/agreement/krippendorff';
 
 // Krippendorff (2011), "Computing Krippendorff's Alpha-Reliability", section C: 4 observers, 12 units,
-// values 1–5, missing data. Published results: nominal 0.743, ordinal 0.815.
+// values 1–5, missing data. Published results: nominal 0.743, ordinal 0.815, interval 0.849, ratio 0.797.
 const observers = [
   ['1', '2', '3', '3', '2', '1', '4', '1', '2', null, null, null],
   ['1', '2', '3', '3', '2', '2', '4', '1', '2', '5', null, '3'],
@@ -20,14 +20,34 @@ describe('krippendorffAlpha', () => {
     expect(r.pairable_values).toBe(40);
   });
 
-  it('reproduces the published ordinal alpha', () => {
-    expect(krippendorffAlpha(units, categories, 'ordinal').alpha).toBeCloseTo(0.815, 3);
+  it.each([
+    ['nominal', 0.743],
+    ['ordinal', 0.815],
+    ['interval', 0.849],
+    ['ratio', 0.797],
+  ] as const)('reproduces the published %s alpha to 3 decimals', (level, published) => {
+    const r = krippendorffAlpha(units, categories, level);
+    expect(Number(r.alpha!.toFixed(3))).toBe(published);
+    expect(r.pairable_values).toBe(40);
+  });
+
+  it('the category order matters for ordinal only, the values for interval and ratio', () => {
+    const shuffled = ['3', '1', '5', '2', '4'];
+    expect(krippendorffAlpha(units, shuffled, 'nominal').alpha).toBeCloseTo(0.743, 3);
+    expect(krippendorffAlpha(units, shuffled, 'interval').alpha).toBeCloseTo(0.849, 3);
+    expect(krippendorffAlpha(units, shuffled, 'ordinal').alpha).not.toBeCloseTo(0.815, 2);
+  });
+
+  it('interval and ratio refuse labels that are not numbers (ratio: negative ones)', () => {
+    expect(() => krippendorffAlpha([['a', 'b']], ['a', 'b'], 'interval')).toThrow(/numeric labels; "a"/);
+    expect(() => krippendorffAlpha([['1', '-1']], ['1', '-1'], 'ratio')).toThrow(/≥ 0/);
   });
 
   it('is 1 for perfect agreement with variation, and undefined without variation', () => {
     expect(krippendorffAlpha([['a', 'a'], ['b', 'b'], ['a', 'a', 'a']], ['a', 'b']).alpha).toBe(1);
     const flat = krippendorffAlpha([['a', 'a'], ['a', 'a']], ['a', 'b']);
     expect(flat.alpha).toBeNull();
+    expect(flat.undefined_reason).toBe('no_variation');
     expect(flat.expected_disagreement).toBe(0);
   });
 
@@ -37,10 +57,56 @@ describe('krippendorffAlpha', () => {
   });
 
   it('ignores units with a single value and is null with nothing pairable', () => {
-    expect(krippendorffAlpha([['a', null], [null, 'b']], ['a', 'b']).alpha).toBeNull();
+    const r = krippendorffAlpha([['a', null], [null, 'b']], ['a', 'b']);
+    expect(r.alpha).toBeNull();
+    expect(r.undefined_reason).toBe('fewer_than_two_pairable_units');
+  });
+
+  it('one pairable unit is undefined, never the 0.000 the coincidences would give', () => {
+    const r = krippendorffAlpha([['a', 'b'], ['a', null]], ['a', 'b']);
+    expect(r).toMatchObject({ alpha: null, pairable_units: 1, undefined_reason: 'fewer_than_two_pairable_units' });
   });
 
   it('rejects a value outside the categories', () => {
     expect(() => krippendorffAlpha([['a', 'c']], ['a', 'b'])).toThrow(/"c" is not one of the categories/);
+  });
+});
+
+describe('bootstrapAlpha', () => {
+  const data = coincidenceData(units, categories, 'nominal');
+
+  it('is seeded: the same seed gives the same interval, which brackets the point estimate', () => {
+    const a = bootstrapAlpha(data, 1000, 42);
+    const b = bootstrapAlpha(data, 1000, 42);
+    expect(a).toEqual(b);
+    const [lo, hi] = a.ci95!;
+    expect(lo).toBeLessThan(0.743);
+    expect(hi).toBeGreaterThan(0.743);
+    expect(hi).toBeLessThanOrEqual(1);
+    expect(a.defined_resamples).toBeGreaterThan(950);
+  });
+
+  it('is stable: other seeds move the bounds by little', () => {
+    const a = bootstrapAlpha(data, 2000, 1).ci95!;
+    const b = bootstrapAlpha(data, 2000, 7).ci95!;
+    expect(Math.abs(a[0] - b[0])).toBeLessThan(0.06);
+    expect(Math.abs(a[1] - b[1])).toBeLessThan(0.03);
+    expect(a).not.toEqual(b);
+  });
+
+  it('a resample of the units by index reproduces alpha of those units', () => {
+    const all = alphaOf(data).alpha;
+    expect(alphaOf(data, data.units.map((_, i) => i)).alpha).toBe(all);
+  });
+
+  it('has no interval where alpha is undefined', () => {
+    const flat = coincidenceData([['a', 'a'], ['a', 'a']], ['a', 'b'], 'nominal');
+    expect(bootstrapAlpha(flat, 1000, 1)).toMatchObject({ ci95: null, defined_resamples: 0 });
+  });
+
+  it('narrows with more units of the same agreement', () => {
+    const narrow = coincidenceData([...units, ...units, ...units, ...units], categories, 'nominal');
+    const w = (r: ReturnType<typeof bootstrapAlpha>) => r.ci95![1] - r.ci95![0];
+    expect(w(bootstrapAlpha(narrow, 1000, 3))).toBeLessThan(w(bootstrapAlpha(data, 1000, 3)));
   });
 });

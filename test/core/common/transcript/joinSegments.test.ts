@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { joinSegments, timeAtOffset, type SegmentSpan } from '../../../../core/common/transcript/joinSegments';
+import { joinSegments, timeAtOffset, timeAtOffsetByTokens, type SegmentSpan } from '../../../../core/common/transcript/joinSegments';
 import type { Segment } from '../../../../core/common/transcript/segment';
 
 const seg = (text: string, t0_ms: number, t1_ms: number): Segment => ({ t0_ms, t1_ms, text });
@@ -94,5 +94,22 @@ describe('timeAtOffset', () => {
     const many = joinSegments(Array.from({ length: 1000 }, (_, i) => seg(` w${String(i).padStart(3, '0')}`, i * 100, i * 100 + 80))).spans;
     for (const i of [0, 1, 499, 998, 999]) expect(timeAtOffset(many, i * 5 + 5)).toBe(i * 100 + 80);
     expect(timeAtOffset(many, 777 * 5 + 1)).toBe(777 * 100 + 16);
+  });
+});
+
+describe('timeAtOffsetByTokens', () => {
+  it('reads the end of the token holding the offset, and falls back to interpolation without usable tokens', () => {
+    const timed = { t0_ms: 0, t1_ms: 4000, text: ' Hmm. I label this polite.', tokens: [
+      { t0_ms: 0, t1_ms: 300, text: ' Hmm.' }, { t0_ms: 2500, t1_ms: 2700, text: ' I' }, { t0_ms: 2700, t1_ms: 2900, text: ' label' },
+      { t0_ms: 2900, t1_ms: 3100, text: ' this' }, { t0_ms: 3100, t1_ms: 3600, text: ' polite.' },
+    ] };
+    const { spans } = joinSegments([timed]);
+    // the end of "polite" (offset 25) is in the last token: 3600 ms, where characters alone would say ~3846 ms
+    expect(timeAtOffsetByTokens([timed], spans, 25)).toBe(3600);
+    expect(timeAtOffsetByTokens([timed], spans, 3)).toBe(300);
+    const spelledOtherwise = { ...timed, tokens: [{ t0_ms: 0, t1_ms: 4000, text: '[BLANK]' }] };
+    expect(timeAtOffsetByTokens([spelledOtherwise], spans, 25)).toBe(timeAtOffset(spans, 25));
+    const untimed = { t0_ms: 0, t1_ms: 4000, text: timed.text };
+    expect(timeAtOffsetByTokens([untimed], spans, 25)).toBe(timeAtOffset(spans, 25));
   });
 });

@@ -1,0 +1,103 @@
+import { type AgreementAnalysis, explainUndefinedAlpha } from './agreementAnalysis';
+
+/** The report allows nothing but its own inline style: no scripts, no fetches, nothing from a CDN. */
+export const AGREEMENT_REPORT_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'";
+
+const escapeHtml = (s: string): string =>
+  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+const fmt = (x: number | null): string => (x === null ? '—' : x.toFixed(3));
+
+/** α blind and final as bars with their 95% intervals as whiskers, on a −1…1 axis (α can be negative). */
+export function alphaChartSvg(rows: ReadonlyArray<{ name: string; alpha: number | null; ci95: [number, number] | null }>): string {
+  const width = 520;
+  const rowHeight = 44;
+  const left = 150;
+  const plot = width - left - 20;
+  const height = rows.length * rowHeight + 40;
+  const x = (a: number) => left + ((Math.max(-1, Math.min(1, a)) + 1) / 2) * plot;
+  const ticks = [-1, -0.5, 0, 0.5, 0.667, 0.8, 1];
+  const parts: string[] = [
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" role="img" aria-label="Krippendorff's alpha with 95% intervals">`,
+  ];
+  for (const t of ticks) {
+    parts.push(`<line x1="${x(t)}" y1="10" x2="${x(t)}" y2="${height - 25}" stroke="${t === 0 ? '#888' : '#ddd'}" stroke-dasharray="${t === 0.667 || t === 0.8 ? '4 3' : ''}"/>`);
+    parts.push(`<text x="${x(t)}" y="${height - 10}" font-size="11" text-anchor="middle" fill="#555">${t === 0.667 ? '.667' : t}</text>`);
+  }
+  rows.forEach((row, i) => {
+    const y = 20 + i * rowHeight;
+    parts.push(`<text x="${left - 8}" y="${y + 16}" font-size="13" text-anchor="end">${escapeHtml(row.name)}</text>`);
+    if (row.alpha === null) {
+      parts.push(`<text x="${x(0) + 6}" y="${y + 16}" font-size="12" fill="#a00">undefined (not enough data)</text>`);
+      return;
+    }
+    const x0 = x(0);
+    const xa = x(row.alpha);
+    parts.push(`<rect x="${Math.min(x0, xa)}" y="${y + 4}" width="${Math.abs(xa - x0)}" height="16" fill="${i === 0 ? '#9bb7d4' : '#2f6fad'}"/>`);
+    if (row.ci95) {
+      const [lo, hi] = row.ci95;
+      parts.push(`<line x1="${x(lo)}" y1="${y + 12}" x2="${x(hi)}" y2="${y + 12}" stroke="#222" stroke-width="1.5"/>`);
+      parts.push(`<line x1="${x(lo)}" y1="${y + 6}" x2="${x(lo)}" y2="${y + 18}" stroke="#222"/><line x1="${x(hi)}" y1="${y + 6}" x2="${x(hi)}" y2="${y + 18}" stroke="#222"/>`);
+    }
+    parts.push(`<text x="${Math.max(xa, row.ci95 ? x(row.ci95[1]) : xa) + 6}" y="${y + 16}" font-size="12">${fmt(row.alpha)}</text>`);
+  });
+  parts.push('</svg>');
+  return parts.join('');
+}
+
+/** A self-contained HTML report (one file, opens offline): chart, disagreements, per-annotator conformity. */
+export function agreementHtml(analysis: AgreementAnalysis, meta: { title: string; sources: readonly string[]; generatedAt: string }): string {
+  const a = analysis;
+  const ci = (c: [number, number] | null) => (c ? `[${c[0].toFixed(3)}, ${c[1].toFixed(3)}]` : '—');
+  const chartRows = [
+    ...(a.blind ? [{ name: 'blind (first)', alpha: a.alpha_blind, ci95: a.ci95_blind }] : []),
+    { name: a.blind ? 'final' : 'labels', alpha: a.alpha_final, ci95: a.ci95_final },
+  ];
+  const annotators = a.annotators.map((x) => x.annotator);
+  const notes = [a.blind && a.alpha_blind === null ? `Blind: ${explainUndefinedAlpha(a.blind)}.` : '', a.alpha_final === null ? `Final: ${explainUndefinedAlpha(a.final)}.` : '']
+    .filter(Boolean)
+    .map((n) => `<p class="warn">${escapeHtml(n)}</p>`)
+    .join('');
+  const disagreementRows = a.disagreements
+    .map(
+      (d) =>
+        `<tr><td><code>${escapeHtml(d.item_id)}</code></td><td>${d.distinct_labels}</td>${annotators
+          .map((name) => {
+            const final = d.labels[name];
+            const blind = d.blind_labels[name];
+            return `<td>${final === undefined ? '—' : escapeHtml(final)}${blind !== undefined && blind !== final ? ` <span class="muted">(first ${escapeHtml(blind)})</span>` : ''}</td>`;
+          })
+          .join('')}</tr>`,
+    )
+    .join('');
+  const conformityRows = a.annotators
+    .map((x) => `<tr><td>${escapeHtml(x.annotator)}</td><td>${x.labels}</td><td>${x.changes}</td><td>${x.changes_toward_majority}</td><td>${x.changes === 0 ? '—' : `${Math.round((100 * x.changes_toward_majority) / x.changes)}%`}</td></tr>`)
+    .join('');
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="${AGREEMENT_REPORT_CSP}">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(meta.title)}</title>
+<style>
+body{font:14px/1.45 system-ui,sans-serif;margin:2rem auto;max-width:960px;padding:0 1rem;color:#222}
+table{border-collapse:collapse;margin:.5rem 0 1.5rem}td,th{border:1px solid #ccc;padding:.25rem .5rem;text-align:left}
+th{background:#f3f3f3}.muted{color:#777}.warn{color:#a00}code{font-size:13px}
+</style></head><body>
+<h1>${escapeHtml(meta.title)}</h1>
+<p class="muted">Krippendorff's α, ${a.level} level · ${a.items} items · ${a.pairable_units} with two or more final labels (${a.pairable_values} values) · 95% intervals: ${a.bootstrap.method}, ${a.bootstrap.resamples} resamples, seed ${a.bootstrap.seed} · ${escapeHtml(meta.generatedAt)}</p>
+<p class="muted">Sources: ${meta.sources.map(escapeHtml).join(', ') || '—'}</p>
+<h2>Agreement, blind vs final</h2>
+${alphaChartSvg(chartRows)}
+<table><tr><th></th><th>α</th><th>95% interval</th></tr>
+${a.blind ? `<tr><td>blind (first labels)</td><td>${fmt(a.alpha_blind)}</td><td>${ci(a.ci95_blind)}</td></tr>` : ''}
+<tr><td>${a.blind ? 'final' : 'labels'}</td><td>${fmt(a.alpha_final)}</td><td>${ci(a.ci95_final)}</td></tr>
+${a.blind ? `<tr><td>lift (final − blind)</td><td>${fmt(a.alpha_lift)}</td><td></td></tr>` : ''}
+</table>
+${notes}
+<h2>Disagreements (${a.disagreements.length})</h2>
+${a.disagreements.length === 0 ? '<p class="muted">No item has differing final labels.</p>' : `<table><tr><th>item</th><th>distinct</th>${annotators.map((n) => `<th>${escapeHtml(n)}</th>`).join('')}</tr>${disagreementRows}</table>`}
+<h2>Per annotator: first → final</h2>
+<table><tr><th>annotator</th><th>labels</th><th>changes</th><th>toward the others' majority</th><th>share</th></tr>${conformityRows}</table>
+</body></html>
+`;
+}

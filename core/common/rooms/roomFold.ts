@@ -1,0 +1,211 @@
+import { majorityLabel } from '../agreement/agreementAnalysis';
+import type { AlphaLevel } from '../agreement/krippendorff';
+import { MAX_CHAT_CHARS, MAX_MEMBER_NAME_CHARS, type RoomEvent, type RoomEventData, type RoomItem } from './roomEvents';
+
+export interface RoomMember {
+  member_id: string;
+  name: string;
+  token_sha256: string;
+  removed: boolean;
+}
+
+export interface VoteChange {
+  seq: number;
+  ts: string;
+  member_id: string;
+  item_id: string;
+  /** null: the member's first vote on the item, cast after the reveal */
+  from: string | null;
+  to: string;
+  majority_of_others: string | null;
+}
+
+export interface RoomItemState {
+  item: RoomItem;
+  revealed: boolean;
+  /** the last vote each member cast before the reveal; frozen by it */
+  blind: Map<string, string>;
+  /** each member's vote now */
+  current: Map<string, string>;
+  /** votes after the reveal, in order */
+  changes: VoteChange[];
+}
+
+export interface ChatMessage {
+  seq: number;
+  ts: string;
+  from: string | null;
+  text: string;
+}
+
+export interface RoomState {
+  code: string;
+  project: string;
+  mode: 'items' | 'huddle';
+  labels: string[];
+  level: AlphaLevel;
+  max_members: number;
+  /** last applied seq */
+  seq: number;
+  members: Map<string, RoomMember>;
+  items: Map<string, RoomItemState>;
+  chat: ChatMessage[];
+  written_back: RoomEventData['written_back']['sessions'] | null;
+  closed: boolean;
+}
+
+/** A request the room's rules refuse; `status` is the HTTP status the listener answers with. */
+export class RoomRuleError extends Error {
+  override name = 'RoomRuleError';
+  constructor(
+    readonly status: 400 | 403 | 404 | 409,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export class RoomLogError extends Error {
+  override name = 'RoomLogError';
+}
+
+export function emptyRoom(opened: RoomEventData['room_opened']): RoomState {
+  return {
+    code: opened.code,
+    project: opened.project,
+    mode: opened.mode,
+    labels: [...opened.labels],
+    level: opened.level,
+    max_members: opened.max_members,
+    seq: 0,
+    members: new Map(),
+    items: new Map(opened.items.map((item) => [item.id, { item, revealed: false, blind: new Map(), current: new Map(), changes: [] }])),
+    chat: [],
+    written_back: null,
+    closed: false,
+  };
+}
+
+/** Applies one logged event (mutating the state); the log was written by the rules below, so it is trusted but checked for order. */
+export function applyRoomEvent(state: RoomState | null, event: RoomEvent, where = 'room log'): RoomState {
+  if (state === null) {
+    if (event.type !== 'room_opened') throw new RoomLogError(`${where}: the first event must be room_opened, not ${event.type}`);
+    const room = emptyRoom(event.data);
+    room.seq = event.seq;
+    return room;
+  }
+  if (event.seq !== state.seq + 1) throw new RoomLogError(`${where}: event seq ${event.seq} follows ${state.seq} (a gap or a repeat)`);
+  state.seq = event.seq;
+  const itemOf = (id: string) => {
+    const item = state.items.get(id);
+    if (!item) throw new RoomLogError(`${where}: seq ${event.seq} names unknown item "${id}"`);
+    return item;
+  };
+  switch (event.type) {
+    case 'room_opened':
+      throw new RoomLogError(`${where}: a second room_opened at seq ${event.seq}`);
+    case 'member_joined':
+      state.members.set(event.data.member_id, { ...event.data, removed: false });
+      break;
+    case 'member_removed': {
+      const m = state.members.get(event.data.member_id);
+      if (m) m.removed = true;
+      break;
+    }
+    case 'vote_cast': {
+      const { member_id, item_id, label, blind, previous, majority_of_others } = event.data;
+      const item = itemOf(item_id);
+      if (blind) item.blind.set(member_id, label);
+      else item.changes.push({ seq: event.seq, ts: event.ts, member_id, item_id, from: previous, to: label, majority_of_others });
+      item.current.set(member_id, label);
+      break;
+    }
+    case 'item_revealed':
+      itemOf(event.data.item_id).revealed = true;
+      break;
+    case 'chat':
+      state.chat.push({ seq: event.seq, ts: event.ts, from: event.data.from, text: event.data.text });
+      break;
+    case 'written_back':
+      state.written_back = event.data.sessions;
+      break;
+    case 'room_closed':
+      state.closed = true;
+      break;
+  }
+  return state;
+}
+
+export function foldRoom(events: readonly RoomEvent[], where?: string): RoomState {
+  let state: RoomState | null = null;
+  for (const e of events) state = applyRoomEvent(state, e, where);
+  if (state === null) throw new RoomLogError(`${where ?? 'room log'}: empty`);
+  return state;
+}
+
+/** The unique most common current vote among the other (not removed) members, or null. */
+export function majorityOfOthers(state: RoomState, item: RoomItemState, memberId: string): string | null {
+  const others = [...item.current].filter(([id]) => id !== memberId && state.members.get(id)?.removed === false).map(([, label]) => label);
+  return majorityLabel(others);
+}
+
+// ——— the rules: each checks a request against the state and returns the event data to log ———
+
+function openMember(state: RoomState, memberId: string): RoomMember {
+  const m = state.members.get(memberId);
+  if (!m || m.removed) throw new RoomRuleError(403, 'you are not a member of this room (removed by the lead, or never joined)');
+  return m;
+}
+
+function openRoom(state: RoomState): void {
+  if (state.closed) throw new RoomRuleError(409, 'the room is closed');
+}
+
+export function decideJoin(state: RoomState, name: string, memberId: string, tokenSha256: string): RoomEventData['member_joined'] {
+  openRoom(state);
+  const clean = name.normalize('NFC').trim();
+  if (clean === '') throw new RoomRuleError(400, 'give your name to join');
+  if ([...clean].length > MAX_MEMBER_NAME_CHARS) throw new RoomRuleError(400, `a name has at most ${MAX_MEMBER_NAME_CHARS} characters`);
+  if (/[\u0000-\u001f\u007f]/.test(clean)) throw new RoomRuleError(400, 'a name must not contain control characters');
+  const active = [...state.members.values()].filter((m) => !m.removed);
+  if (active.some((m) => m.name.toLowerCase() === clean.toLowerCase())) throw new RoomRuleError(409, `"${clean}" is already in the room; choose another name`);
+  if ([...state.members.values()].some((m) => m.removed && m.name.toLowerCase() === clean.toLowerCase())) {
+    throw new RoomRuleError(403, `"${clean}" was removed from this room by the lead`);
+  }
+  if (active.length >= state.max_members) throw new RoomRuleError(409, `the room is full (${state.max_members} members)`);
+  return { member_id: memberId, name: clean, token_sha256: tokenSha256 };
+}
+
+export function decideVote(state: RoomState, memberId: string, itemId: string, label: string): RoomEventData['vote_cast'] | null {
+  openRoom(state);
+  openMember(state, memberId);
+  const item = state.items.get(itemId);
+  if (!item) throw new RoomRuleError(404, `no item "${itemId}" in this room`);
+  if (!state.labels.includes(label)) throw new RoomRuleError(400, `"${label}" is not one of the labels (${state.labels.join(', ')})`);
+  const previous = item.current.get(memberId) ?? null;
+  if (previous === label) return null; // the same vote again changes nothing, so nothing is logged
+  if (!item.revealed) return { member_id: memberId, item_id: itemId, label, blind: true, previous: null, majority_of_others: null };
+  return { member_id: memberId, item_id: itemId, label, blind: false, previous, majority_of_others: majorityOfOthers(state, item, memberId) };
+}
+
+export function decideReveal(state: RoomState, itemId: string): RoomEventData['item_revealed'] {
+  openRoom(state);
+  const item = state.items.get(itemId);
+  if (!item) throw new RoomRuleError(404, `no item "${itemId}" in this room`);
+  if (item.revealed) throw new RoomRuleError(409, `item "${itemId}" is already revealed`);
+  return { item_id: itemId, blind_votes: item.blind.size };
+}
+
+export function decideRemove(state: RoomState, memberId: string): RoomEventData['member_removed'] {
+  openMember(state, memberId);
+  return { member_id: memberId };
+}
+
+export function decideChat(state: RoomState, from: string | null, text: string): RoomEventData['chat'] {
+  openRoom(state);
+  if (from !== null) openMember(state, from);
+  const clean = text.trim();
+  if (clean === '') throw new RoomRuleError(400, 'an empty message');
+  if ([...clean].length > MAX_CHAT_CHARS) throw new RoomRuleError(400, `a message has at most ${MAX_CHAT_CHARS} characters`);
+  return { from, text: clean };
+}

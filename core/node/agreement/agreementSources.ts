@@ -1,0 +1,76 @@
+import type { LabelRecord } from '../../common/agreement/agreementAnalysis';
+import { parseExportLabels, parseLabelCsv } from '../../common/agreement/labelFiles';
+import { exportFormatFromFileName } from '../../common/export/exportFormats';
+import { InputError } from '../../common/io/inputProblem';
+import { foldRoom } from '../../common/rooms/roomFold';
+import { roomLabelRecords } from '../../common/rooms/roomViews';
+import { projectSessionSource } from '../export/projectSessions';
+import type { SessionSource } from '../export/sessionSource';
+import { readInputFile } from '../importing/inputFile';
+import { loadProjectItems, type OpenProject } from '../project/projectFolder';
+import { readRoomLog } from '../rooms/roomLogFile';
+
+/** Labels from one input, with where they came from (for messages and the report). */
+export interface LabelSet {
+  source: string;
+  records: LabelRecord[];
+  /** false when the input has one label per pair (CSV) */
+  hasBlind: boolean;
+  warnings: string[];
+}
+
+/** Every annotator session of the project, read-only: blind (first) and final label per item. */
+export async function projectLabelSet(project: OpenProject, sessions: SessionSource = projectSessionSource): Promise<LabelSet & { itemIds: string[] }> {
+  const items = await loadProjectItems(project);
+  const names = await sessions.annotators(project);
+  const loaded = await Promise.all(names.map((name) => sessions.load(project, name)));
+  const records = loaded.flatMap((s) =>
+    s.items.filter((i) => i.blind_label !== null || i.final_label !== null).map((i) => ({ item_id: i.item_id, annotator: s.annotator, blind_label: i.blind_label, final_label: i.final_label })),
+  );
+  return { source: `${project.dir} (sessions)`, records, hasBlind: true, warnings: loaded.flatMap((s) => s.warnings), itemIds: items.map((i) => i.id) };
+}
+
+export async function csvLabelSet(file: string): Promise<LabelSet> {
+  const { text } = await readInputFile(file, { lineBased: false });
+  return { source: file, records: parseLabelCsv(text, file), hasBlind: false, warnings: [] };
+}
+
+export async function exportLabelSet(file: string): Promise<LabelSet> {
+  const format = exportFormatFromFileName(file);
+  if (format === null || (format !== 'jsonl' && format !== 'json' && format !== 'csv')) {
+    throw new InputError([{ file, line: null, field: null, stage: 'input', message: 'an export file ends in .jsonl, .json or .csv' }]);
+  }
+  const { text } = await readInputFile(file, { lineBased: format !== 'json' });
+  return { source: file, records: parseExportLabels(text, file, format), hasBlind: true, warnings: [] };
+}
+
+/** A norming room's log: the revealed items, blind = the vote before the reveal, final = the vote now. */
+export async function roomLabelSet(file: string): Promise<LabelSet & { labels: string[] }> {
+  const { events, torn } = await readRoomLog(file);
+  const state = foldRoom(events, file);
+  return {
+    source: file,
+    records: roomLabelRecords(state),
+    hasBlind: true,
+    labels: state.labels,
+    warnings: torn ? [`${file}:${torn.line}: torn last line (a crash while writing) left out`] : [],
+  };
+}
+
+/** One record per (item, annotator) across inputs: the same pair in two inputs is a mistake, named with both. */
+export function mergeLabelSets(sets: readonly LabelSet[]): LabelRecord[] {
+  const seen = new Map<string, string>();
+  const records: LabelRecord[] = [];
+  for (const set of sets) {
+    for (const r of set.records) {
+      const key = JSON.stringify([r.item_id, r.annotator]);
+      const before = seen.get(key);
+      if (before !== undefined) {
+        throw new InputError([{ file: set.source, line: null, field: null, stage: 'rule', message: `"${r.annotator}" labels item "${r.item_id}" here and in ${before}: give each annotator's labels once` }]);
+      }
+      seen.set(key, set.source);
+      records.push(r);
+    }
+  }
+  return records;
+}

@@ -1,0 +1,143 @@
+import { mkdir, open, readFile, rename, truncate, type FileHandle } from 'node:fs/promises';
+import path from 'node:path';
+import { normalizeRoomCode } from '../../common/rooms/roomCode';
+import { isRoomEventType, ROOM_EVENT_VERSIONS, type RoomEvent, type RoomEventData, type RoomEventType } from '../../common/rooms/roomEvents';
+import { RoomLogError } from '../../common/rooms/roomFold';
+import { syncFolder } from '../fs/atomicFile';
+
+/** rooms/<code>/ inside the project; the code is checked first, so it can never be a path. */
+export function roomPaths(projectDir: string, code: string): { dir: string; events: string; lock: string } {
+  const normal = normalizeRoomCode(code);
+  if (normal === null) throw new RoomLogError(`"${code}" is not a room code (six characters from ${'23456789ABCDEFGHJKMNPQRSTUVWXYZ'})`);
+  const dir = path.join(path.resolve(projectDir), 'rooms', normal);
+  return { dir, events: path.join(dir, 'events.jsonl'), lock: path.join(dir, '.lock') };
+}
+
+function checkEvent(value: unknown, file: string, line: number): RoomEvent {
+  const e = value as Partial<RoomEvent> | null;
+  if (typeof e !== 'object' || e === null || !isRoomEventType(e.type) || typeof e.seq !== 'number' || typeof e.ts !== 'string' || typeof e.data !== 'object' || e.data === null) {
+    throw new RoomLogError(`${file}:${line}: not a room event`);
+  }
+  if (e.v !== ROOM_EVENT_VERSIONS[e.type]) throw new RoomLogError(`${file}:${line}: ${e.type} version ${String(e.v)} is not known to this version of Aloud`);
+  return e as RoomEvent;
+}
+
+/**
+ * Reads a room log. A last line without its newline that does not parse is a write cut by a crash: it is left out
+ * and reported; any other bad line throws (the log is an audit trail, it is never silently skipped).
+ */
+export async function readRoomLog(file: string): Promise<{ events: RoomEvent[]; torn: { line: number; bytes: number } | null }> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') throw new RoomLogError(`${file}: no room log here`);
+    throw e;
+  }
+  const lines = text.split('\n');
+  const last = lines.pop()!; // "" when the file ends with a newline
+  const events: RoomEvent[] = [];
+  lines.forEach((line, i) => {
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch {
+      throw new RoomLogError(`${file}:${i + 1}: not JSON`);
+    }
+    events.push(checkEvent(value, file, i + 1));
+  });
+  let torn = null;
+  if (last !== '') {
+    try {
+      events.push(checkEvent(JSON.parse(last), file, lines.length + 1));
+    } catch {
+      torn = { line: lines.length + 1, bytes: Buffer.byteLength(last) };
+    }
+  }
+  return { events, torn };
+}
+
+/** Appends events, each made durable (fdatasync) before the caller acts on it: the log never misses a decision. */
+export class RoomLogWriter {
+  private constructor(
+    private readonly handle: FileHandle,
+    readonly file: string,
+  ) {}
+
+  /** A new room: the folder must not exist yet (a code is never reused). */
+  static async create(projectDir: string, code: string, opened: RoomEventData['room_opened'], now = new Date()): Promise<RoomLogWriter> {
+    const paths = roomPaths(projectDir, code);
+    await mkdir(path.dirname(paths.dir), { recursive: true });
+    try {
+      await mkdir(paths.dir);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'EEXIST') throw new RoomLogError(`${paths.dir}: a room with code ${code} exists already`);
+      throw e;
+    }
+    const handle = await open(paths.events, 'wx');
+    const writer = new RoomLogWriter(handle, paths.events);
+    await writer.append({ v: ROOM_EVENT_VERSIONS.room_opened, seq: 1, ts: now.toISOString(), type: 'room_opened', data: opened });
+    await syncFolder(paths.dir);
+    return writer;
+  }
+
+  /** An existing room after a restart: a torn last line is cut (kept beside the log as events.jsonl.torn-<n>). */
+  static async reopen(file: string): Promise<{ writer: RoomLogWriter; events: RoomEvent[]; repaired: boolean }> {
+    const { events, torn } = await readRoomLog(file);
+    if (torn) {
+      const text = await readFile(file);
+      const keep = text.length - torn.bytes;
+      const handle = await open(`${file}.torn-${Date.now()}`, 'wx');
+      await handle.writeFile(text.subarray(keep));
+      await handle.sync();
+      await handle.close();
+      await truncate(file, keep);
+    }
+    return { writer: new RoomLogWriter(await open(file, 'a'), file), events, repaired: torn !== null };
+  }
+
+  async append(event: RoomEvent): Promise<void> {
+    await this.handle.write(`${JSON.stringify(event)}\n`);
+    await this.handle.datasync();
+  }
+
+  close(): Promise<void> {
+    return this.handle.close();
+  }
+}
+
+export function newRoomEvent<T extends RoomEventType>(seq: number, type: T, data: RoomEventData[T], now = new Date()): RoomEvent {
+  return { v: ROOM_EVENT_VERSIONS[type], seq, ts: now.toISOString(), type, data } as RoomEvent;
+}
+
+/** An exclusive lock on a room folder: one host at a time writes its log. A lock left by a dead process is taken over. */
+export async function lockRoom(lockFile: string): Promise<() => Promise<void>> {
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      const handle = await open(lockFile, 'wx');
+      await handle.writeFile(String(process.pid));
+      await handle.close();
+      return async () => {
+        await rename(lockFile, `${lockFile}.released`).catch(() => undefined);
+      };
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+      const pid = Number(await readFile(lockFile, 'utf8').catch(() => ''));
+      if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && isAlive(pid)) {
+        throw new RoomLogError(`${lockFile}: the room is open in another process (pid ${pid})`);
+      }
+      if (pid === process.pid) throw new RoomLogError(`${lockFile}: the room is open already in this process`);
+      await rename(lockFile, `${lockFile}.stale`).catch(() => undefined);
+    }
+  }
+  throw new RoomLogError(`${lockFile}: could not take the room lock`);
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}

@@ -1,0 +1,259 @@
+/**
+ * The page members open in their browser, served by the room listener itself: no install, no CDN, no inline
+ * script (the CSP allows only these files). Votes and names are always set as text, never as HTML.
+ */
+export const ROOM_PAGE_CSP =
+  "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+
+export const ROOM_PAGE_HTML = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Aloud norming room</title>
+<link rel="stylesheet" href="/room.css">
+<script src="/room.js" defer></script>
+</head><body>
+<header><h1>Norming room <span id="code"></span></h1><div id="who"></div></header>
+<section id="join">
+  <p>Type the room code the lead read out, and your name.</p>
+  <label>Room code <input id="join-code" autocomplete="off" maxlength="12" spellcheck="false"></label>
+  <label>Your name <input id="join-name" autocomplete="name" maxlength="40"></label>
+  <button id="join-button" type="button">Join</button>
+  <p id="join-error" class="error" role="alert"></p>
+</section>
+<main id="room" hidden>
+  <p id="status" class="muted" role="status"></p>
+  <section id="metrics" aria-label="agreement"></section>
+  <section id="lead" hidden aria-label="lead"></section>
+  <section id="items" aria-label="items"></section>
+  <section id="chat" aria-label="chat">
+    <h2>Chat</h2>
+    <ol id="chat-log"></ol>
+    <input id="chat-text" maxlength="500" placeholder="Say something to the room">
+    <button id="chat-send" type="button">Send</button>
+  </section>
+</main>
+</body></html>
+`;
+
+export const ROOM_PAGE_CSS = `
+body{font:15px/1.45 system-ui,sans-serif;margin:0 auto;max-width:900px;padding:1rem;color:#222}
+h1{font-size:1.3rem}#code{font-family:monospace;letter-spacing:.15em}
+label{display:block;margin:.4rem 0}input{font:inherit;padding:.3rem}
+button{font:inherit;margin:.15rem;padding:.3rem .7rem;cursor:pointer}
+button.mine{background:#2f6fad;color:#fff;border-color:#2f6fad}
+.item{border:1px solid #ccc;border-radius:6px;padding:.6rem .8rem;margin:.7rem 0}
+.item.revealed{border-color:#2f6fad}.muted{color:#777}.error{color:#a00}
+.context{color:#555;font-style:italic;white-space:pre-wrap}.text{white-space:pre-wrap}
+table{border-collapse:collapse}td,th{border:1px solid #ddd;padding:.15rem .45rem;text-align:left}
+#metrics{display:flex;gap:1.5rem;flex-wrap:wrap}.alpha{font-size:1.6rem;font-weight:600}
+`;
+
+export const ROOM_PAGE_JS = String.raw`
+'use strict';
+(function () {
+  var $ = function (id) { return document.getElementById(id); };
+  var lead = /^#lead=/.test(location.hash) ? decodeURIComponent(location.hash.slice(6)) : null;
+  var token = lead || sessionStorage.getItem('aloud-room-token');
+  var seq = 0, chatSeq = 0, stopped = false, lastView = null;
+
+  function el(tag, text, cls) {
+    var e = document.createElement(tag);
+    if (text !== undefined && text !== null) e.textContent = String(text);
+    if (cls) e.className = cls;
+    return e;
+  }
+  function api(method, path, body) {
+    var headers = { 'Accept': 'application/json' };
+    if (token) headers['Authorization'] = 'Bearer ' + token;
+    if (body !== undefined) headers['Content-Type'] = 'application/json';
+    return fetch(path, { method: method, headers: headers, body: body === undefined ? undefined : JSON.stringify(body), cache: 'no-store' })
+      .then(function (r) {
+        return r.json().catch(function () { return {}; }).then(function (data) { return { status: r.status, data: data, retry: Number(r.headers.get('Retry-After') || '1') }; });
+      });
+  }
+  function fmt(x) { return x === null || x === undefined ? '—' : x.toFixed(3); }
+  function ci(c) { return c ? '[' + c[0].toFixed(2) + ', ' + c[1].toFixed(2) + ']' : ''; }
+  function why(reason) {
+    return reason === 'fewer_than_two_pairable_units' ? 'not enough data yet (needs two revealed items with two votes)' :
+      reason === 'no_variation' ? 'not enough data: every vote is the same' : '';
+  }
+
+  function renderMetrics(m) {
+    var box = $('metrics');
+    box.textContent = '';
+    [['Blind α', m.alpha_blind, m.ci95_blind, m.undefined_reason_blind], ['Current α', m.alpha_current, m.ci95_current, m.undefined_reason_current]].forEach(function (row) {
+      var d = el('div', null, 'metric');
+      d.appendChild(el('div', row[0] + ' (' + m.revealed_items + ' revealed)', 'muted'));
+      d.appendChild(el('div', fmt(row[1]), 'alpha'));
+      d.appendChild(el('div', row[1] === null ? why(row[3]) : '95% ' + ci(row[2]), 'muted'));
+      box.appendChild(d);
+    });
+    var t = el('table');
+    var h = el('tr');
+    ['member', 'votes', 'changes', 'toward the others’ majority'].forEach(function (x) { h.appendChild(el('th', x)); });
+    t.appendChild(h);
+    m.conformity.forEach(function (c) {
+      var r = el('tr');
+      [c.name, c.votes, c.changes, c.changes_toward_majority].forEach(function (x) { r.appendChild(el('td', x)); });
+      t.appendChild(r);
+    });
+    var wrap = el('div', null, 'conformity');
+    wrap.appendChild(t);
+    box.appendChild(wrap);
+  }
+
+  function votesTable(title, votes) {
+    var wrap = el('div');
+    wrap.appendChild(el('div', title, 'muted'));
+    var t = el('table');
+    Object.keys(votes).forEach(function (name) {
+      var r = el('tr');
+      r.appendChild(el('td', name));
+      r.appendChild(el('td', votes[name], 'vote'));
+      t.appendChild(r);
+    });
+    wrap.appendChild(t);
+    return wrap;
+  }
+
+  function renderItems(view) {
+    var box = $('items');
+    box.textContent = '';
+    view.items.forEach(function (item) {
+      var card = el('article', null, 'item' + (item.revealed ? ' revealed' : ''));
+      card.dataset.item = item.item_id;
+      card.appendChild(el('h3', item.item_id + (item.revealed ? ' · revealed' : ' · blind')));
+      if (item.context) card.appendChild(el('div', item.context, 'context'));
+      card.appendChild(el('div', item.text, 'text'));
+      card.appendChild(el('div', 'Voted: ' + (item.voted.length ? item.voted.join(', ') : 'nobody yet'), 'muted voted'));
+      if (view.me.role === 'member' && !view.closed) {
+        var buttons = el('div', null, 'labels');
+        view.labels.forEach(function (label) {
+          var b = el('button', label, item.my_vote === label ? 'mine' : '');
+          b.type = 'button';
+          b.dataset.label = label;
+          b.addEventListener('click', function () { send('/api/vote', { item_id: item.item_id, label: label }); });
+          buttons.appendChild(b);
+        });
+        card.appendChild(buttons);
+      }
+      if (view.me.role === 'lead' && !item.revealed && !view.closed) {
+        var reveal = el('button', 'Reveal', 'reveal');
+        reveal.type = 'button';
+        reveal.addEventListener('click', function () { send('/api/lead/reveal', { item_id: item.item_id }); });
+        card.appendChild(reveal);
+      }
+      if (item.revealed) {
+        card.appendChild(votesTable('Blind votes', item.blind_votes));
+        card.appendChild(votesTable('Votes now', item.current_votes));
+        if (item.changes.length) {
+          var list = el('ul', null, 'changes');
+          item.changes.forEach(function (c) {
+            list.appendChild(el('li', c.name + ': ' + (c.from === null ? 'first vote' : c.from) + ' → ' + c.to + ' (others’ majority: ' + (c.majority_of_others === null ? 'none' : c.majority_of_others) + ')'));
+          });
+          card.appendChild(list);
+        }
+      }
+      box.appendChild(card);
+    });
+  }
+
+  function renderLead(view) {
+    var box = $('lead');
+    box.hidden = view.me.role !== 'lead';
+    if (box.hidden) return;
+    box.textContent = '';
+    box.appendChild(el('h2', 'Lead: members (' + view.members.length + ' of ' + view.max_members + ')'));
+    var list = el('ul');
+    view.members.forEach(function (m) {
+      var li = el('li', m.name + ' ');
+      var b = el('button', 'Remove', 'remove');
+      b.type = 'button';
+      b.addEventListener('click', function () { if (confirm('Remove ' + m.name + '?')) send('/api/lead/remove', { member_id: m.member_id }); });
+      li.appendChild(b);
+      list.appendChild(li);
+    });
+    box.appendChild(list);
+    if (!view.closed) {
+      var close = el('button', 'Close the room', 'close-room');
+      close.type = 'button';
+      close.addEventListener('click', function () { if (confirm('Close the room for everyone?')) send('/api/lead/close', {}); });
+      box.appendChild(close);
+    }
+  }
+
+  function render(view) {
+    lastView = view;
+    $('code').textContent = view.code;
+    $('who').textContent = view.me.role === 'lead' ? 'You lead this room' : 'You are ' + view.me.name;
+    $('status').textContent = view.closed ? 'The room is closed.' : 'Vote on each item; votes stay hidden until the lead reveals the item.';
+    renderMetrics(view.metrics);
+    renderLead(view);
+    renderItems(view);
+    view.chat.forEach(function (c) {
+      $('chat-log').appendChild(el('li', c.from + ': ' + c.text));
+      chatSeq = Math.max(chatSeq, c.seq);
+    });
+  }
+
+  function send(path, body) {
+    return api('POST', path, body).then(function (r) {
+      if (r.status >= 400) $('status').textContent = r.data.error || ('request refused (' + r.status + ')');
+      else poll();
+    });
+  }
+
+  var timer = null, inflight = false, again = false;
+  function run() {
+    if (stopped) return;
+    inflight = true;
+    api('GET', '/api/state?after=' + seq + '&chat_after=' + chatSeq).then(function (r) {
+      inflight = false;
+      if (r.status === 401 || r.status === 403) {
+        stopped = true;
+        sessionStorage.removeItem('aloud-room-token');
+        $('status').textContent = r.data.error || 'You are no longer in this room.';
+        $('items').textContent = '';
+        return;
+      }
+      if (r.status === 200 && !r.data.unchanged) { seq = r.data.seq; render(r.data); }
+      if (again) { again = false; run(); return; }
+      timer = setTimeout(run, r.status === 429 ? r.retry * 1000 : 1000);
+    }, function () {
+      inflight = false;
+      $('status').textContent = 'The room host cannot be reached; retrying…';
+      timer = setTimeout(run, 2000);
+    });
+  }
+  /** one poll loop only: a poll asked for while one is in flight runs right after it */
+  function poll() {
+    if (stopped) return;
+    clearTimeout(timer);
+    if (inflight) { again = true; return; }
+    run();
+  }
+
+  function enter() {
+    $('join').hidden = true;
+    $('room').hidden = false;
+    poll();
+  }
+
+  $('join-code').value = new URLSearchParams(location.search).get('code') || '';
+  $('join-button').addEventListener('click', function () {
+    api('POST', '/api/join', { code: $('join-code').value, name: $('join-name').value }).then(function (r) {
+      if (r.status !== 200) { $('join-error').textContent = r.data.error || ('could not join (' + r.status + ')'); return; }
+      token = r.data.token;
+      sessionStorage.setItem('aloud-room-token', token);
+      enter();
+    });
+  });
+  $('chat-send').addEventListener('click', function () {
+    var text = $('chat-text').value;
+    if (!text.trim()) return;
+    send('/api/chat', { text: text }).then(function () { $('chat-text').value = ''; });
+  });
+  if (token) enter();
+  window.aloudRoom = { view: function () { return lastView; } };
+})();
+`;

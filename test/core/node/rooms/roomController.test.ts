@@ -1,0 +1,61 @@
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dispatchApiCall } from '../../../../core/node/app/apiDispatcher';
+import { AppService } from '../../../../core/node/app/appService';
+import { cli } from '../../../helpers/cli';
+import { RoomClient } from './roomClient';
+
+/** The lead's side of a room through the app API (the same dispatcher Electron IPC and browser mode use). */
+describe('norming rooms through the app API', () => {
+  let app: AppService;
+  let dir: string;
+
+  beforeAll(async () => {
+    dir = path.join(await mkdtemp(path.join(tmpdir(), 'aloud-room-app-')), 'p');
+    expect((await cli('init', '--project', dir, '--demo')).code).toBe(0);
+    app = await AppService.open({ projectDir: dir, mode: 'browser', openEngine: null });
+  });
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  it('checks the arguments, refuses a huddle without disagreements, opens a room on 127.0.0.1', async () => {
+    expect(await dispatchApiCall(app, 'openRoom', [['demo-01'], 'yes'])).toMatchObject({ ok: false, error: { code: 'bad_request' } });
+    expect(await dispatchApiCall(app, 'openRoom', ['demo-01', false])).toMatchObject({ ok: false, error: { code: 'bad_request' } });
+    expect(await dispatchApiCall(app, 'openRoom', [null, false])).toMatchObject({ ok: false, error: { code: 'conflict', message: expect.stringMatching(/no disagreements/) } });
+    expect(await dispatchApiCall(app, 'openRoom', [['nope'], false])).toMatchObject({ ok: false, error: { code: 'not_found' } });
+    expect(await app.room()).toBeNull();
+    const status = await app.openRoom(['demo-01', 'demo-02'], false);
+    expect(status).toMatchObject({ address: '127.0.0.1', lan: false });
+    expect(status.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/);
+    expect(status.view.items.map((i) => i.item_id)).toEqual(['demo-01', 'demo-02']);
+    expect(await dispatchApiCall(app, 'openRoom', [['demo-03'], false])).toMatchObject({ ok: false, error: { code: 'conflict' } });
+  });
+
+  it('the lead reveals and removes through the API while members vote in their browsers', async () => {
+    const status = (await app.room())!;
+    const ana = await RoomClient.join(status.url, status.code, 'ana');
+    const ben = await RoomClient.join(status.url, status.code, 'ben');
+    await ana.vote('demo-01', 'Polite');
+    await ben.vote('demo-01', 'Neutral');
+    const before = (await app.room())!.view.items[0]!;
+    expect(before).toMatchObject({ revealed: false, voted: ['ana', 'ben'] });
+    expect(before).not.toHaveProperty('blind_votes');
+    const after = await app.revealRoomItem('demo-01');
+    expect(after.view.items[0]!.blind_votes).toEqual({ ana: 'Polite', ben: 'Neutral' });
+    const benId = after.view.members.find((m) => m.name === 'ben')!.member_id!;
+    await app.removeRoomMember(benId);
+    expect((await ben.call('GET', '/api/state?after=0')).status).toBe(403);
+    expect(await app.closeRoom()).toBeNull();
+    expect(await app.room()).toBeNull();
+    await expect(fetch(status.url)).rejects.toThrow();
+    const exported = JSON.parse((await cli('room', 'export', status.code, '--project', dir, '--json')).out);
+    expect(exported.log.at(-1).type).toBe('room_closed');
+    const sessions = await app.writeBackRoom(status.code);
+    expect(sessions.map((x) => [x.annotator, x.labels])).toEqual([[`ana (room ${status.code})`, 1]]);
+    expect(await dispatchApiCall(app, 'writeBackRoom', [status.code])).toMatchObject({ ok: false, error: { code: 'conflict', message: expect.stringMatching(/written back already/) } });
+    expect(await dispatchApiCall(app, 'writeBackRoom', ['ZZZZZZ'])).toMatchObject({ ok: false, error: { code: 'not_found' } });
+  });
+});

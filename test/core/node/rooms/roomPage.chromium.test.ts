@@ -1,0 +1,109 @@
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RoomHost } from '../../../../core/node/rooms/roomHost';
+import { type RoomListener, startRoomListener } from '../../../../core/node/rooms/roomListener';
+import { chromiumUnavailableReason, launchChromium, type ChromiumSession } from '../../../helpers/chromium';
+import { RoomClient } from './roomClient';
+
+const unavailable = chromiumUnavailableReason();
+if (unavailable) console.warn(`skipping the room page test: ${unavailable}`);
+
+/** A member's page in headless Chromium, served by the room listener (no CDN, strict CSP), against live members. */
+describe.skipIf(unavailable !== undefined)("a member's room page in Chromium", () => {
+  let host: RoomHost;
+  let listener: RoomListener;
+  let browser: ChromiumSession;
+  let page: Page;
+  let ben: RoomClient;
+  let lead: RoomClient;
+  const requested: string[] = [];
+
+  beforeAll(async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'aloud-room-page-'));
+    host = await RoomHost.create(dir, {
+      project: 'politeness-demo',
+      mode: 'items',
+      items: [
+        { id: 'r1', text: 'Thanks a lot, that <b>helps</b>!' },
+        { id: 'r2', text: 'Whatever.', context: 'Can you help me?' },
+      ],
+      labels: ['Polite', 'Impolite', 'Neutral'],
+      level: 'nominal',
+      max_members: 12,
+    });
+    listener = await startRoomListener(host);
+    lead = new RoomClient(listener.url, 'lead', host.leadToken);
+    browser = await launchChromium({ fakeMediaDevices: false, acceptMediaPrompts: false });
+    page = await browser.newPage();
+    page.on('request', (r) => requested.push(r.url()));
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await listener?.close();
+    await host?.close();
+  });
+
+  it('joins with the code and votes blind; other votes stay hidden until the reveal', { timeout: 60_000 }, async () => {
+    await page.goto(listener.url);
+    await page.getByLabel('Room code').fill(host.code.toLowerCase());
+    await page.getByLabel('Your name').fill('ana');
+    await page.getByRole('button', { name: 'Join' }).click();
+    await expect.poll(() => page.locator('#who').textContent()).toBe('You are ana');
+    // item text is shown as text, never as markup
+    await expect.poll(() => page.locator('article[data-item="r1"] .text').textContent()).toBe('Thanks a lot, that <b>helps</b>!');
+    expect(await page.locator('article[data-item="r1"] b').count()).toBe(0);
+
+    ben = await RoomClient.join(listener.url, host.code, 'ben');
+    await ben.vote('r1', 'Impolite');
+    await page.locator('article[data-item="r1"] button[data-label="Polite"]').click();
+    await expect.poll(() => page.locator('article[data-item="r1"] button.mine').textContent()).toBe('Polite');
+    await expect.poll(() => page.locator('article[data-item="r1"] .voted').textContent()).toBe('Voted: ana, ben');
+    // ben's vote is nowhere on ana's page before the reveal
+    expect(await page.locator('article[data-item="r1"] .vote').count()).toBe(0);
+    expect(await page.locator('#items').textContent()).not.toContain('Blind votes');
+    await browser.screenshot(page, 'room-blind');
+  });
+
+  it('after the reveal shows blind and current votes, logs a change, and the live α', { timeout: 60_000 }, async () => {
+    expect((await lead.call('POST', '/api/lead/reveal', { item_id: 'r1' })).status).toBe(200);
+    await expect.poll(() => page.locator('article[data-item="r1"]').textContent()).toContain('Blind votes');
+    expect(await page.locator('article[data-item="r1"] .vote').allTextContents()).toEqual(['Polite', 'Impolite', 'Polite', 'Impolite']);
+    await page.locator('article[data-item="r1"] button[data-label="Impolite"]').click();
+    await expect.poll(() => page.locator('article[data-item="r1"] .changes').textContent()).toBe('ana: Polite → Impolite (others’ majority: Impolite)');
+    expect(await page.locator('#metrics').textContent()).toContain('not enough data yet');
+    await page.getByPlaceholder('Say something to the room').fill('fair point, ben');
+    await page.getByRole('button', { name: 'Send' }).click();
+    await expect.poll(() => page.locator('#chat-log').textContent()).toBe('ana: fair point, ben');
+    await browser.screenshot(page, 'room-revealed');
+  });
+
+  it("the lead's panel from the room listener (the link with #lead=…) reveals an item", { timeout: 60_000 }, async () => {
+    const leadPage = await browser.newPage();
+    leadPage.on('dialog', (d) => void d.accept());
+    await leadPage.goto(listener.leadUrl);
+    await expect.poll(() => leadPage.locator('#who').textContent()).toBe('You lead this room');
+    // the lead does not vote, and sees no unrevealed votes
+    expect(await leadPage.locator('article[data-item="r2"] button[data-label]').count()).toBe(0);
+    await ben.vote('r2', 'Neutral');
+    await expect.poll(() => leadPage.locator('article[data-item="r2"] .voted').textContent()).toBe('Voted: ben');
+    expect(await leadPage.locator('article[data-item="r2"]').textContent()).not.toContain('Neutral');
+    await leadPage.locator('article[data-item="r2"] button.reveal').click();
+    await expect.poll(() => leadPage.locator('article[data-item="r2"] .vote').allTextContents()).toEqual(['Neutral', 'Neutral']);
+    await expect.poll(() => page.locator('article[data-item="r2"]').textContent()).toContain('Blind votes');
+    await leadPage.close();
+  });
+
+  it('a removed member is told so; the page made no request beyond the room listener and broke no CSP rule', { timeout: 60_000 }, async () => {
+    const view = await lead.view();
+    const ana = view.members.find((m) => m.name === 'ana')!;
+    expect((await lead.call('POST', '/api/lead/remove', { member_id: ana.member_id })).status).toBe(200);
+    await expect.poll(() => page.locator('#status').textContent()).toMatch(/not \(or no longer\) a member/);
+    const origin = new URL(listener.url).origin;
+    expect(requested.filter((u) => !u.startsWith(origin))).toEqual([]);
+    expect(browser.pageErrors.filter((e) => !e.includes('403'))).toEqual([]);
+  });
+});
