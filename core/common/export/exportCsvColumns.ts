@@ -12,10 +12,36 @@ export interface CsvColumn {
   value: (r: ExportRecordV2) => string | number | boolean | null;
 }
 
-/** Lists in one cell are joined with this (documented; no JSON in cells). */
+/** Lists in one cell are joined with this (documented; no JSON in cells); inside an entry `\` and `|` are escaped with `\`. */
 export const CSV_LIST_SEPARATOR = ' | ';
 
-const join = (values: readonly string[]): string | null => (values.length === 0 ? null : values.join(CSV_LIST_SEPARATOR));
+const escapeEntry = (value: string): string => value.replace(/[\\|]/g, (c) => `\\${c}`);
+
+const join = (values: readonly string[]): string | null => (values.length === 0 ? null : values.map(escapeEntry).join(CSV_LIST_SEPARATOR));
+
+/** The entries of a list cell, unescaped (the inverse of how CSV_COLUMNS join them). */
+export function splitCsvList(cell: string): string[] {
+  const entries: string[] = [];
+  let current = '';
+  for (let i = 0; i < cell.length; i++) {
+    const c = cell[i]!;
+    if (c === '\\' && i + 1 < cell.length) current += cell[++i];
+    else if (cell.startsWith(CSV_LIST_SEPARATOR, i)) {
+      entries.push(current);
+      current = '';
+      i += CSV_LIST_SEPARATOR.length - 1;
+    } else current += c;
+  }
+  entries.push(current);
+  return entries;
+}
+
+/** One `source:label@time` entry of the label_history column, split back (a label may hold ':' or '@'). */
+export function parseHistoryEntry(entry: string): { source: string; label: string; at: string } | null {
+  const colon = entry.indexOf(':');
+  const at = entry.lastIndexOf('@');
+  return colon > 0 && at > colon ? { source: entry.slice(0, colon), label: entry.slice(colon + 1, at), at: entry.slice(at + 1) } : null;
+}
 
 /**
  * The flat columns of a v2 CSV export, in order: one per field or signal, lists joined with " | " (segments and

@@ -106,7 +106,7 @@ export interface ExportRecordV2 {
   transcript_corrected: string | null;
   corrections: Array<{ utterance: number; segment: number; original_text: string; text: string; annotator: string; at: string }>;
   segments: ExportSegmentV2[];
-  superseded_transcripts: Array<{ utterance: number; text: string; model: ExportModel; superseded_at: string; reason: string }>;
+  superseded_transcripts: Array<{ utterance: number; text: string; corrected_text: string | null; model: ExportModel; superseded_at: string; reason: string }>;
   signals: ExportSignals | null;
   audio: { path: string; sha256: string | null; duration_ms: number } | null;
   model: ExportModel | null;
@@ -192,7 +192,7 @@ export function buildExportRecord(input: ExportRecordInput): ExportRecordV2 {
       text: s.text,
       ...(s.tokens ? { tokens: s.tokens.map((t) => ({ t0_ms: t.t0_ms, t1_ms: t.t1_ms, text: t.text, ...(t.p !== undefined ? { p: t.p } : {}) })) } : {}),
     })),
-    superseded_transcripts: (state?.superseded_transcripts ?? []).map((t) => ({ utterance: t.utterance, text: t.text, model: exportModel(t.model), superseded_at: t.superseded_at, reason: t.reason })),
+    superseded_transcripts: (state?.superseded_transcripts ?? []).map((t) => ({ utterance: t.utterance, text: t.text, corrected_text: t.corrected_text, model: exportModel(t.model), superseded_at: t.superseded_at, reason: t.reason })),
     signals: state?.signals ? exportSignals(state.signals) : null,
     audio: state?.audio_path ? { path: state.audio_path, sha256: input.audioSha256, duration_ms: state.audio_ms } : null,
     model: state?.model ? exportModel(state.model) : null,

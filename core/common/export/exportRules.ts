@@ -1,5 +1,6 @@
 import type { InputProblem } from '../io/inputProblem';
 import type { LocatedValue } from '../io/jsonInput';
+import { parseHistoryEntry, splitCsvList } from './exportCsvColumns';
 import type { AnyExportRecord, ExportRecordV2 } from './exportRecord';
 
 /** What a project says about its items and labels; without it only the rules internal to the file are checked. */
@@ -53,7 +54,7 @@ export function exportRuleProblems(records: readonly LocatedValue[], file: strin
       if (!last) at('/label_source', 'label_source', 'label_source is "voice" but the record has no commitment');
       else if (last.label !== r.final_label) at('/final_label', 'final_label', `final label "${r.final_label}" by voice is not the last commitment's label ("${last.label}")`);
     }
-    if (r.schema_version === 2) timelineProblems(r, at);
+    if (r.schema_version === 2) timelineProblems(r, at, labels);
     r.segments.forEach((s, i) => {
       if (s.t1_ms < s.t0_ms) at(`/segments/${i}`, `segments[${i}].t1_ms`, `segment ends (${s.t1_ms} ms) before it starts (${s.t0_ms} ms)`);
     });
@@ -79,8 +80,23 @@ export function exportRuleProblems(records: readonly LocatedValue[], file: strin
 type At = (pointer: string, field: string, message: string) => void;
 
 /** v2: the labels are the timeline's — final the last act, blind the first, acts in the order they happened. */
-function timelineProblems(r: ExportRecordV2, at: At): void {
+function timelineProblems(r: ExportRecordV2, at: At, labels: ReadonlySet<string> | null): void {
   const history = r.label_history;
+  let changes = 0;
+  for (let i = 1; i < history.length; i++) if (history[i]!.label !== history[i - 1]!.label) changes++;
+  if (r.signals !== null && history.length > 0 && r.signals.label_changes !== changes) {
+    at('/signals/label_changes', 'signals.label_changes', `label_changes is ${String(r.signals.label_changes)} but the label history changes label ${changes} time(s)`);
+  }
+  r.labels_not_in_schema.forEach((label, i) => {
+    if (!history.some((h) => h.label === label)) at(`/labels_not_in_schema/${i}`, `labels_not_in_schema[${i}]`, `"${label}" is not a label of the history`);
+    if (labels?.has(label)) at(`/labels_not_in_schema/${i}`, `labels_not_in_schema[${i}]`, `"${label}" is in the project's label schema`);
+  });
+  if (labels) {
+    const declared = new Set(r.labels_not_in_schema);
+    history.forEach((h, i) => {
+      if (!labels.has(h.label) && !declared.has(h.label)) at(`/label_history/${i}/label`, `label_history[${i}].label`, `label "${h.label}" is not in the project's label schema`);
+    });
+  }
   const last = history[history.length - 1];
   const first = history[0];
   if ((last?.label ?? null) !== r.final_label) at('/final_label', 'final_label', `final label ${JSON.stringify(r.final_label)} is not the last label act's (${JSON.stringify(last?.label ?? null)})`);
@@ -104,13 +120,21 @@ export function csvRowRuleProblems(rows: readonly LocatedValue[], file: string, 
       problems.push({ file, line: located.line, field, stage: 'rule', message });
     };
     const key = JSON.stringify([r.annotator, r.item_id]);
-    const first = firstLine.get(key);
-    if (first !== undefined) at('item_id', `duplicate record for annotator "${String(r.annotator)}" and item "${String(r.item_id)}" (first on line ${first})`);
+    const firstSeen = firstLine.get(key);
+    if (firstSeen !== undefined) at('item_id', `duplicate record for annotator "${String(r.annotator)}" and item "${String(r.item_id)}" (first on line ${firstSeen})`);
     else firstLine.set(key, located.line);
     if ((r.final_label === null) !== (r.label_source === null)) at('label_source', r.final_label === null ? 'a label source without a final label' : 'a final label needs its label_source');
-    const history = typeof r.label_history === 'string' ? r.label_history.split(' | ') : [];
-    const lastAct = history[history.length - 1];
-    if (lastAct !== undefined && r.final_label !== null && !lastAct.includes(`:${String(r.final_label)}@`)) at('final_label', `final label "${String(r.final_label)}" is not the last label act's (${lastAct})`);
+    const history = typeof r.label_history === 'string' ? splitCsvList(r.label_history).map(parseHistoryEntry) : [];
+    if (history.some((h) => h === null)) at('label_history', 'an entry is not source:label@time');
+    const acts = history.filter((h): h is NonNullable<typeof h> => h !== null);
+    const first = acts[0];
+    const last = acts[acts.length - 1];
+    if ((last?.label ?? null) !== r.final_label) at('final_label', `final label ${JSON.stringify(r.final_label)} is not the last label act's (${JSON.stringify(last?.label ?? null)})`);
+    if ((last?.source ?? null) !== r.label_source) at('label_source', `label_source ${JSON.stringify(r.label_source)} is not the last label act's (${JSON.stringify(last?.source ?? null)})`);
+    if ((first?.label ?? null) !== r.blind_label) at('blind_label', `blind label ${JSON.stringify(r.blind_label)} is not the first label act's (${JSON.stringify(first?.label ?? null)})`);
+    let changes = 0;
+    for (let i = 1; i < acts.length; i++) if (acts[i]!.label !== acts[i - 1]!.label) changes++;
+    if (acts.length > 0 && r.label_changes !== changes) at('label_changes', `label_changes is ${String(r.label_changes)} but the label history changes label ${changes} time(s)`);
     if (typeof r.audio_path === 'string' && (/^([/\\]|[A-Za-z]:)/.test(r.audio_path) || r.audio_path.split(/[/\\]/).includes('..'))) {
       at('audio_path', `audio path "${r.audio_path}" must be relative to the project folder and stay inside it`);
     }
@@ -122,7 +146,11 @@ export function csvRowRuleProblems(rows: readonly LocatedValue[], file: string, 
       if (item.textSha256 !== r.item_text_sha256) at('item_text_sha256', `item "${String(r.item_id)}" has different text in the project now`);
       if (item.contextSha256 !== r.item_context_sha256) at('item_context_sha256', `item "${String(r.item_id)}" has a different context in the project now`);
     }
-    const declared = new Set(typeof r.labels_not_in_schema === 'string' ? r.labels_not_in_schema.split(' | ') : []);
+    const declared = new Set(typeof r.labels_not_in_schema === 'string' ? splitCsvList(r.labels_not_in_schema) : []);
+    for (const label of declared) {
+      if (labels.has(label)) at('labels_not_in_schema', `"${label}" is in the project's label schema`);
+      if (!acts.some((a) => a.label === label)) at('labels_not_in_schema', `"${label}" is not a label of the history`);
+    }
     for (const field of ['final_label', 'blind_label'] as const) {
       const label = r[field];
       if (typeof label === 'string' && !labels.has(label) && !declared.has(label)) at(field, `label "${label}" is not in the project's label schema (${[...labels].join(', ')})`);

@@ -54,6 +54,8 @@ export interface CorrectionRecord {
 export interface SupersededTranscript {
   utterance: number;
   text: string;
+  /** its text with the corrections made to it before it was superseded; null without */
+  corrected_text: string | null;
   model: { name: string; sha256: string; whisper_cpp?: string | null };
   superseded_at: string;
   reason: string;
@@ -100,6 +102,6 @@ export interface ItemSessionState {
   config_changed: boolean;
   /** labels in the history that the current label schema no longer has (kept, reported, never turned into null) */
   labels_not_in_schema: string[];
-  /** the final label changed after the item was completed */
+  /** a label act after the item was completed chose another label than its final one then (even if later undone) */
   changed_after_completion: boolean;
 }

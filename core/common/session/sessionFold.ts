@@ -95,7 +95,8 @@ interface ItemFold {
   voice: VoiceAct[];
   other: OtherAct[];
   diagnostics: ParseDiagnostic[];
-  corrections: Map<string, CorrectionRecord>;
+  /** every correction in the order made (the latest per segment applies) */
+  corrections: CorrectionRecord[];
   recordings: RecordingSpan[];
   audioSignals: SessionEventData['signals_computed'] | null;
   /** sha256 of the item text when the annotator last opened it */
@@ -196,14 +197,16 @@ export class SessionFold {
         const { item_id, label, source, quote, start, end, stem } = event.data;
         const item = this.item(item_id);
         if (source === 'voice') {
+          // a v1 log recorded no utterance or audio time: read them off its offsets in the transcript as it was then
+          const v1 = event.data.utterance === null && end !== null ? this.placeInTranscript(item, end) : null;
           item.voice.push({
             label,
             quote: quote ?? '',
             start: start ?? 0,
             end: end ?? 0,
             stem: stem ?? '',
-            audio_ms: event.data.audio_ms,
-            utterance: event.data.utterance,
+            audio_ms: event.data.audio_ms ?? v1?.audio_ms ?? null,
+            utterance: event.data.utterance ?? v1?.utterance ?? null,
             seq: event.seq,
             ts: event.ts,
             config_sha256: this.configInForce,
@@ -224,7 +227,7 @@ export class SessionFold {
         const { item_id, utterance, segment, text, annotator } = event.data;
         const item = this.item(item_id);
         const original = item.utterances.get(utterance)?.segments[segment]?.text ?? '';
-        item.corrections.set(correctionKey(utterance, segment), { utterance, segment, original_text: original, text, annotator, at: event.ts });
+        item.corrections.push({ utterance, segment, original_text: original, text, annotator, at: event.ts });
         return;
       }
       case 'item_completed': {
@@ -320,7 +323,7 @@ export class SessionFold {
         voice: [],
         other: [],
         diagnostics: [],
-        corrections: new Map(),
+        corrections: [],
         recordings: [],
         audioSignals: null,
         text_sha256: null,
@@ -328,6 +331,16 @@ export class SessionFold {
       this.items.set(itemId, item);
     }
     return item;
+  }
+
+  /** Where a transcript offset lies now: its utterance and audio time (for v1 voice acts, when they are applied). */
+  private placeInTranscript(item: ItemFold, offset: number): { utterance: number | null; audio_ms: number | null } {
+    const utterances = [...item.utterances.entries()].sort((a, b) => a[0] - b[0]);
+    const segments = utterances.flatMap(([, u]) => u.segments);
+    const owner = utterances.flatMap(([index, u]) => u.segments.map(() => index));
+    const { spans } = joinSegments(segments);
+    const at = spans.findIndex((span) => span.end >= offset);
+    return { utterance: at >= 0 ? owner[at]! : null, audio_ms: audioTimeAt(spans, offset) };
   }
 
   /** The item's state, derived once per change: the UI asks for the whole session on every call. */
@@ -363,16 +376,13 @@ export class SessionFold {
     const joined = joinSegments(segments);
     const transcript = joined.text;
 
-    const corrections = [...item.corrections.values()].sort((a, b) => a.utterance - b.utterance || a.segment - b.segment);
+    // corrections of current utterances (those of superseded ones stay with their transcript); the latest per segment applies
+    const corrections = item.corrections.filter((c) => item.utterances.has(c.utterance));
+    const latest = new Map(corrections.map((c) => [correctionKey(c.utterance, c.segment), c.text]));
     const transcriptCorrected =
-      corrections.length === 0
-        ? null
-        : joinSegments(segments.map((s, i) => ({ ...s, text: item.corrections.get(correctionKey(segmentRefs[i]!.utterance, segmentRefs[i]!.segment))?.text ?? s.text }))).text;
+      corrections.length === 0 ? null : joinSegments(segments.map((s, i) => ({ ...s, text: latest.get(correctionKey(segmentRefs[i]!.utterance, segmentRefs[i]!.segment)) ?? s.text }))).text;
 
-    // Voice acts as recorded; a v1 log recorded no audio time, so it is read off the offsets the log recorded.
-    const voice = item.voice
-      .map((v) => ({ ...v, audio_ms: v.audio_ms ?? audioTimeAt(joined.spans, v.end) }))
-      .sort((a, b) => (a.audio_ms ?? 0) - (b.audio_ms ?? 0) || a.seq - b.seq);
+    const voice = [...item.voice].sort((a, b) => (a.audio_ms ?? 0) - (b.audio_ms ?? 0) || a.seq - b.seq);
 
     const acts: Array<LabelAct & { at_ms: number; seq: number }> = [
       ...voice.map((v) => {
@@ -391,7 +401,8 @@ export class SessionFold {
     // the final label as it stood when the item was completed, against the final label now
     const completedSeq = item.completed_seq;
     const finalAtCompletion = completedSeq === null ? null : (acts.filter((a) => a.seq < completedSeq).at(-1)?.label ?? null);
-    const changedAfterCompletion = completedSeq !== null && last !== undefined && last.label !== finalAtCompletion;
+    // any act logged after completion with another label than the final one then (a change later undone still counts)
+    const changedAfterCompletion = completedSeq !== null && acts.some((a) => a.seq > completedSeq && a.label !== finalAtCompletion);
 
     const audioSignals: AudioSignals | null = item.audioSignals && item.audioSignals.audio_samples === samples ? item.audioSignals.audio : null;
     const hasTranscript = utterances.length > 0;
@@ -410,10 +421,15 @@ export class SessionFold {
           time_to_final_commit_ms: voice.at(-1)?.audio_ms ?? null,
         }
       : null;
-    const signals = audioSignals || transcriptSignals ? { ...audioSignals, ...transcriptSignals } : null;
+    const signals =
+      audioSignals || transcriptSignals || history.length > 0 ? { ...audioSignals, ...transcriptSignals, ...(history.length > 0 ? { label_changes: labelChanges } : {}) } : null;
     const superseded: SupersededTranscript[] = [...item.superseded.entries()]
       .sort((a, b) => a[0] - b[0])
-      .map(([utterance, s]) => ({ utterance, text: joinSegments(s.utterance.segments).text, model: s.utterance.model, superseded_at: s.at, reason: s.reason }));
+      .map(([utterance, s]) => {
+        const own = new Map(item.corrections.filter((c) => c.utterance === utterance).map((c) => [c.segment, c.text]));
+        const corrected = own.size === 0 ? null : joinSegments(s.utterance.segments.map((seg, i) => ({ ...seg, text: own.get(i) ?? seg.text }))).text;
+        return { utterance, text: joinSegments(s.utterance.segments).text, corrected_text: corrected, model: s.utterance.model, superseded_at: s.at, reason: s.reason };
+      });
     const manual: ManualLabelRecord[] = item.other.map(({ label, source, ts }) => ({ label, source, at: ts }));
 
     return {

@@ -28,7 +28,7 @@ import { appVersion } from '../export/appVersion';
 import { exportSessions } from '../export/exportSessions';
 import { projectSessionSource } from '../export/projectSessions';
 import { loadProjectConfig, loadProjectItems, type OpenProject } from '../project/projectFolder';
-import { engineScriptFile, openSessionEngine } from '../session/sessionEngine';
+import { openSessionEngine } from '../session/sessionEngine';
 import { existingAnnotator } from '../../common/annotators/annotatorName';
 import type { ModelManifest } from '../../common/models/modelManifest';
 import { ModelsPanel } from './modelsPanel';
@@ -197,10 +197,8 @@ export class AppService implements AloudApi {
 
   openItem(itemId: string): Promise<SessionView> {
     return this.withSession(async (s) => {
-      // Leaving an item cancels its queued transcriptions (the engine's rule), so let the item's last
-      // utterance, usually the one with the commit phrase, finish first.
+      // The item left behind keeps its pending transcriptions: they land on it while the annotator goes on.
       if (s.isRecording) await s.stopRecording();
-      await s.drainTranscriptions();
       await s.openItem(itemId);
       return this.view();
     });
@@ -230,9 +228,8 @@ export class AppService implements AloudApi {
 
   stopRecording(): Promise<SessionView> {
     return this.withSession(async (s) => {
+      // Not waiting for the last utterance here: a click right after stopping is logged when it happens.
       await s.stopRecording();
-      // The view returned includes the last utterance's transcript and any label it committed.
-      await s.drainTranscriptions();
       return this.view();
     });
   }
@@ -244,11 +241,15 @@ export class AppService implements AloudApi {
     });
   }
 
-  completeItem(): Promise<SessionView> {
-    return this.withSession(async (s) => {
+  /** Waits (bounded) for the item's transcriptions outside the call queue, so other calls go on meanwhile. */
+  async completeItem(): Promise<SessionView> {
+    const s = await this.serial(async () => this.requireSession());
+    try {
       await s.completeItem();
-      return this.view();
-    });
+    } catch (e) {
+      throw toApiError(e);
+    }
+    return this.serial(async () => this.view());
   }
 
   logCue(cue: 'keep_talking', silenceMs: number): Promise<SessionView> {
@@ -473,7 +474,8 @@ export class AppService implements AloudApi {
   }
 
   private defaultEngine(): (project: OpenProject) => Promise<SessionEngine> {
-    const engineScript = engineScriptFile(this.options.engineScript);
+    // only what the host was told (serve's --engine-script or ALOUD_ENGINE_SCRIPT, said on its console): never the environment here
+    const engineScript = this.options.engineScript ?? null;
     return (project) => openSessionEngine({ project, modelFile: this.options.modelFile ?? null, engineScript, ...(this.options.modelsDir ? { modelsDir: this.options.modelsDir } : {}) });
   }
 

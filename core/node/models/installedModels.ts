@@ -81,7 +81,8 @@ export async function listInstalledModels(dir?: string, options: ListInstalledOp
       problem = e.reason;
     }
     // The index holds the digest taken at import or download: different bytes now are not the model that was checked.
-    if (record && record.sha256 !== digests.sha256) problem = `the file's bytes changed since it was ${record.source === 'import' ? 'imported' : 'installed'} (sha256 then ${record.sha256}, now ${digests.sha256}); import or download it again`;
+    // (a manifest model is checked against its published checksum instead, which names the mismatch)
+    if (record && !filedAs && record.sha256 !== digests.sha256) problem = `the file's bytes changed since it was ${record.source === 'import' ? 'imported' : 'installed'} (sha256 then ${record.sha256}, now ${digests.sha256}); import or download it again`;
     models.push({
       name: match?.name ?? record?.name ?? modelNameFromFile(entry.name),
       file: entry.name,

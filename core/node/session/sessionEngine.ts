@@ -1,3 +1,4 @@
+import { SESSION_SAMPLE_RATE } from '../../common/session/sessionEvents';
 import { decodeLanguageFor } from '../../common/engine/decodeSettings';
 import type { TranscriptionEngine } from '../../common/engine/engineTypes';
 import { TranscriptionScheduler } from '../../common/engine/transcriptionScheduler';
@@ -35,7 +36,7 @@ export function engineScriptFile(flag: string | null | undefined, env: NodeJS.Pr
  */
 export async function openSessionEngine(options: { project: OpenProject; modelFile: string | null; modelsDir?: string; engineScript?: string | null }): Promise<SessionEngine> {
   const { thinkaloud } = options.project.config;
-  const decode = { language: decodeLanguageFor(thinkaloud.languages), silenceThresholdDbfs: thinkaloud.silence_threshold_dbfs, sampleRate: 16_000 };
+  const decode = { language: decodeLanguageFor(thinkaloud.languages), silenceThresholdDbfs: thinkaloud.silence_threshold_dbfs, sampleRate: SESSION_SAMPLE_RATE };
   if (options.engineScript) {
     const scripted = new ScriptedEngine(await loadEngineScript(options.engineScript));
     const info = await scripted.load(options.engineScript);

@@ -5,7 +5,7 @@ import { EVENT_VERSIONS, type SessionEventData } from '../../common/session/sess
 import type { OpenProject } from '../project/projectFolder';
 import { readSessionLog } from './sessionLogFile';
 import { sessionPaths } from './sessionPaths';
-import { voiceCommitmentsOf } from './sessionService';
+import { voiceCommitmentsOf } from '../../common/session/voiceCommitments';
 import { configSha256Of, SessionStore } from './sessionStore';
 
 /** What re-deriving one item's voice labels with the current configuration does (or would do). */
@@ -73,10 +73,12 @@ export async function reparseSession(project: OpenProject, annotator: string, op
   const paths = sessionPaths(project.dir, annotator);
   const { events: replayed } = await readSessionLog(paths.events);
   if (replayed.length === 0) throw new SessionReparseError(`no session of "${annotator}" in ${project.dir} (${paths.events} not found)`);
-  if (options.dryRun) {
-    const fold = new SessionFold(project.config, paths.events, { configSha256 });
-    for (const event of replayed) fold.apply(event);
-    return { annotator, dry_run: true, config_sha256: configSha256, parser_version: PARSER_VERSION, items: plan(fold).map((p) => p.item) };
+  const readOnly = new SessionFold(project.config, paths.events, { configSha256 });
+  for (const event of replayed) readOnly.apply(event);
+  const planned = plan(readOnly);
+  // nothing to write (or a dry run): the log is only read, no lock taken, no session_resumed appended
+  if (options.dryRun || planned.length === 0) {
+    return { annotator, dry_run: options.dryRun, config_sha256: configSha256, parser_version: PARSER_VERSION, items: planned.map((p) => p.item) };
   }
   const store = await SessionStore.open({ project, annotator });
   try {
@@ -84,9 +86,10 @@ export async function reparseSession(project: OpenProject, annotator: string, op
     replayed.splice(0, replayed.length, ...current);
     const fold = new SessionFold(project.config, paths.events, { configSha256 });
     for (const event of current) fold.apply(event);
-    const planned = plan(fold);
-    if (planned.length > 0) await store.appendAll(planned.map((p) => ({ type: 'labels_rederived' as const, data: p.data })));
-    return { annotator, dry_run: false, config_sha256: configSha256, parser_version: PARSER_VERSION, items: planned.map((p) => p.item) };
+    // planned again under the lock: the log may have grown since it was read
+    const underLock = plan(fold);
+    if (underLock.length > 0) await store.appendAll(underLock.map((p) => ({ type: 'labels_rederived' as const, data: p.data })));
+    return { annotator, dry_run: false, config_sha256: configSha256, parser_version: PARSER_VERSION, items: underLock.map((p) => p.item) };
   } finally {
     await store.close();
   }

@@ -5,8 +5,8 @@ import { createTranscriptAnalyzer, type TranscriptAnalysis } from '../../common/
 import type { Item } from '../../common/items/item';
 import { PARSER_VERSION } from '../../common/parser/parserVersion';
 import type { ItemSessionState, LabelSource } from '../../common/session/itemState';
-import { joinSegments, timeAtOffsetByTokens } from '../../common/transcript/joinSegments';
 import type { Segment } from '../../common/transcript/segment';
+import { voiceCommitmentsOf } from '../../common/session/voiceCommitments';
 import type { SessionState } from '../../common/session/sessionFold';
 import {
   SESSION_SAMPLE_RATE,
@@ -14,7 +14,6 @@ import {
   type SessionEvent,
   type SessionEventData,
   type SessionEventType,
-  type VoiceCommitmentData,
 } from '../../common/session/sessionEvents';
 import type { WavWriter } from '../audio/wavWriter';
 import { sha256Hex } from '../fs/sha256';
@@ -156,9 +155,9 @@ export class SessionService extends EventEmitter<SessionServiceEvents> {
   openItem(itemId: string): Promise<void> {
     return this.serial(async () => {
       if (this.items && !this.items.has(itemId)) throw new SessionUsageError(`item "${itemId}" is not in the project's items`);
-      const previous = this.currentItem;
+      // Utterances of the item left behind are still transcribed and logged to it (the identity check keeps
+      // every result on its own item): what the annotator said there, often the commit phrase, is never dropped.
       if (this.recording) await this.stop('item_changed');
-      if (previous !== null && previous !== itemId) this.engine?.transcriber.cancelItem(previous);
       const item = this.items?.get(itemId);
       await this.append('item_opened', { item_id: itemId, text_sha256: item ? sha256Hex(item.text) : null });
     });
@@ -237,7 +236,8 @@ export class SessionService extends EventEmitter<SessionServiceEvents> {
           `"${itemId}" needs a spoken label before it can be completed: say, for example, "I label this ${this.store.project.config.schema.labels[0]!.name.toLowerCase()}". Keys and clicks are kept but do not complete an item in this project.`,
         );
       }
-      await this.append('item_completed', { item_id: itemId });
+      // Enter pressed again on a completed item whose label has not changed since completes nothing new
+      if (!(state?.completed_at && !state.changed_after_completion)) await this.append('item_completed', { item_id: itemId });
       return this.emitItem(itemId);
     });
   }
@@ -283,21 +283,42 @@ export class SessionService extends EventEmitter<SessionServiceEvents> {
    * and the new utterances are logged and parsed like live ones. Resolves when they are logged.
    */
   async transcribeAgain(itemId: string, read: (absolutePath: string) => Promise<Float32Array>, reason: string): Promise<ItemSessionState> {
-    if (!this.engine) throw new SessionUsageError('no transcription engine is loaded: install or import a whisper model first');
-    const request = await this.serial(async () => {
+    const engine = this.engine;
+    if (!engine) throw new SessionUsageError('no transcription engine is loaded: install or import a whisper model first');
+    const { pcm, base } = await this.serial(async () => {
       if (this.recording?.item_id === itemId) throw new SessionUsageError(`"${itemId}" is being recorded; stop the recording first`);
       const state = this.store.itemState(itemId);
       if (!state?.audio_path) throw new SessionUsageError(`"${itemId}" has no recorded audio to transcribe`);
-      const pcm = await read(this.store.absoluteAudioPath(itemId));
-      const current = this.store.utterancesOf(itemId).map((u) => u.utterance);
-      if (current.length > 0) await this.append('transcripts_superseded', { item_id: itemId, utterances: current, reason });
-      return { pcm, base: this.utteranceBase(itemId) };
+      return { pcm: await read(this.store.absoluteAudioPath(itemId)), base: this.utteranceBase(itemId) };
     });
-    const cutter = this.engine.createCutter();
-    const cuts = [...cutter.push(request.pcm), ...cutter.flush()];
-    for (const cut of cuts) this.transcribe({ item_id: itemId, offset_samples: 0, utterance_base: request.base }, cut);
-    await this.waitForItem(itemId, Number.POSITIVE_INFINITY);
-    return this.emitItem(itemId);
+    const cutter = engine.createCutter();
+    const requests: UtteranceRequest[] = [...cutter.push(pcm), ...cutter.flush()].map((cut) => ({
+      item_id: itemId,
+      utterance: base + cut.index,
+      start_sample: cut.startSample,
+      end_sample: cut.endSample,
+      pcm: cut.pcm,
+    }));
+    this.nextUtterance.set(itemId, Math.max(this.nextUtterance.get(itemId) ?? 0, base + requests.length));
+    const outcomes = await Promise.all(requests.map((r) => engine.transcriber.transcribe(r)));
+    const stale = outcomes.find((o) => o.kind === 'stale');
+    // All or nothing: a failed pass leaves the current transcript and its labels as they were.
+    if (stale) throw new SessionUsageError(`"${itemId}" was not transcribed again: ${stale.reason}; its transcript and labels are unchanged`);
+    return this.serial(async () => {
+      const before = this.store.itemState(itemId);
+      const current = this.store.utterancesOf(itemId).map((u) => u.utterance);
+      await this.guardWrite(() =>
+        this.store.appendAll([
+          ...(current.length > 0 ? [{ type: 'transcripts_superseded' as const, data: { item_id: itemId, utterances: current, reason } }] : []),
+          ...requests.map((request, i) => {
+            const outcome = outcomes[i] as Extract<UtteranceOutcome, { kind: 'accepted' }>;
+            return { type: 'utterance_transcribed' as const, data: this.transcribedData(request, outcome) };
+          }),
+        ]),
+      );
+      await this.parseAndLog(itemId, new Set(requests.map((r) => r.utterance)), before?.final_label ?? null);
+      return this.emitItem(itemId);
+    });
   }
 
   addNote(text: string): Promise<void> {
@@ -318,7 +339,7 @@ export class SessionService extends EventEmitter<SessionServiceEvents> {
         const left = deadline - Date.now();
         if (left <= 0) {
           throw new TranscriptionPendingError(
-            `"${itemId}" is still being transcribed (${pending().length} utterance(s) after ${Math.round(waitMs / 1000)} s); its audio is saved — press Enter again in a moment`,
+            `"${itemId}" is still being transcribed (${pending().length} utterance(s) after ${(waitMs / 1000).toFixed(1)} s); its audio is saved — press Enter again in a moment`,
           );
         }
         let timer: ReturnType<typeof setTimeout> | undefined;
@@ -380,8 +401,9 @@ export class SessionService extends EventEmitter<SessionServiceEvents> {
   private async appendLabelAct(
     itemId: string,
     act: { label: string; source: LabelSource; quote: string | null; start: number | null; end: number | null; stem?: string | null; audio_ms?: number | null; utterance?: number | null },
+    options: { recordChange: boolean } = { recordChange: true },
   ): Promise<void> {
-    const before = this.store.itemState(itemId);
+    const before = this.store.itemState(itemId)?.final_label ?? null;
     await this.append('label_committed', {
       item_id: itemId,
       label: act.label,
@@ -394,10 +416,14 @@ export class SessionService extends EventEmitter<SessionServiceEvents> {
       utterance: act.utterance ?? null,
       parser_version: act.source === 'voice' || act.source === 'correction' ? PARSER_VERSION : null,
     });
+    if (options.recordChange) await this.recordChange(itemId, before, act.source);
+  }
+
+  /** A label_changed record when the item's final label is no longer `before` (never silent, also after completion). */
+  private async recordChange(itemId: string, before: string | null, source: LabelSource): Promise<void> {
     const after = this.store.itemState(itemId)!;
-    const from = before?.final_label ?? null;
-    if (from !== null && after.final_label !== null && from !== after.final_label) {
-      await this.append('label_changed', { item_id: itemId, from, to: after.final_label, source: act.source, after_completion: after.completed_at !== null });
+    if (before !== null && after.final_label !== null && before !== after.final_label) {
+      await this.append('label_changed', { item_id: itemId, from: before, to: after.final_label, source, after_completion: after.completed_at !== null });
     }
   }
 
@@ -515,7 +541,13 @@ export class SessionService extends EventEmitter<SessionServiceEvents> {
       await this.append('stale_result', { item_id: request.item_id, request_id: outcome.request_id, reason: outcome.reason });
       return;
     }
-    await this.append('utterance_transcribed', {
+    await this.append('utterance_transcribed', this.transcribedData(request, outcome));
+    await this.parseAndLog(request.item_id, new Set([request.utterance]));
+    this.emit('item', this.store.itemState(request.item_id)!);
+  }
+
+  private transcribedData(request: UtteranceRequest, outcome: Extract<UtteranceOutcome, { kind: 'accepted' }>): SessionEventData['utterance_transcribed'] {
+    return {
       item_id: request.item_id,
       utterance: request.utterance,
       request_id: outcome.request_id,
@@ -523,25 +555,25 @@ export class SessionService extends EventEmitter<SessionServiceEvents> {
       end_sample: request.end_sample,
       segments: outcome.segments,
       model: { name: outcome.model.name, sha256: outcome.model.sha256, whisper_cpp: this.engine?.whisperCpp ?? null },
-    });
-    await this.parseAndLog(request.item_id);
-    this.emit('item', this.store.itemState(request.item_id)!);
+    };
   }
 
   /**
-   * The parser runs once, here, when a transcription lands: over the item's current transcript with the session's
-   * configuration. What it found is logged — its diagnostics, and each commitment not yet recorded as a voice act
-   * with its quote, offsets, audio time and utterance — so the fold reads labels and never parses.
+   * The parser runs once, here, when transcriptions land: over the item's current transcript with the session's
+   * configuration (a phrase may begin in an earlier utterance). What it found is logged — its diagnostics, and each
+   * commitment that ends in the utterances that just landed, with its quote, offsets, audio time and utterance — so
+   * the fold reads labels and never parses. Earlier utterances keep the labels logged when they landed, whatever
+   * the configuration is now (only `session reparse` re-derives them). `finalBefore`: the final label before the
+   * batch, so a batch that changes it gets one label_changed record.
    */
-  private async parseAndLog(itemId: string): Promise<void> {
-    const recorded = this.store.itemState(itemId)?.commitments ?? [];
+  private async parseAndLog(itemId: string, landed: ReadonlySet<number>, finalBefore?: string | null): Promise<void> {
     const found = voiceCommitmentsOf(this.store.utterancesOf(itemId), this.analyze);
     await this.append('transcript_parsed', { item_id: itemId, parser_version: PARSER_VERSION, config_sha256: this.store.configSha256, diagnostics: found.diagnostics });
-    const seen = new Set(recorded.map((c) => `${c.start}:${c.end}:${c.label}`));
+    const batch = finalBefore !== undefined;
     for (const c of found.commitments) {
-      if (seen.has(`${c.start}:${c.end}:${c.label}`)) continue;
-      await this.appendLabelAct(itemId, { ...c, source: 'voice' });
+      if (c.utterance !== null && landed.has(c.utterance)) await this.appendLabelAct(itemId, { ...c, source: 'voice' }, { recordChange: !batch });
     }
+    if (batch) await this.recordChange(itemId, finalBefore, 'voice');
   }
 
   private emitItem(itemId: string): ItemSessionState {
@@ -551,22 +583,3 @@ export class SessionService extends EventEmitter<SessionServiceEvents> {
   }
 }
 
-/**
- * The voice commitments the parser finds in an item's current utterances, each with the audio time at the end of
- * its phrase and the utterance that holds it. Shared by live transcription, transcribe-later and `session reparse`.
- */
-export function voiceCommitmentsOf(
-  utterances: ReadonlyArray<{ utterance: number; segments: readonly Segment[] }>,
-  analyze: (segments: readonly Segment[]) => TranscriptAnalysis,
-): { commitments: VoiceCommitmentData[]; diagnostics: TranscriptAnalysis['diagnostics']; final_label: string | null } {
-  const segments = utterances.flatMap((u) => u.segments);
-  const owner = utterances.flatMap((u) => u.segments.map(() => u.utterance));
-  const { spans } = joinSegments(segments);
-  const analysis = analyze(segments);
-  const commitments = analysis.commitments.map((c) => {
-    const at = spans.findIndex((span) => span.end >= c.end);
-    const t = spans.length > 0 ? timeAtOffsetByTokens(segments, spans, c.end) : null;
-    return { label: c.label, quote: c.quote, start: c.start, end: c.end, stem: c.stem, audio_ms: t === null ? null : Math.round(t), utterance: at >= 0 ? owner[at]! : null };
-  });
-  return { commitments, diagnostics: analysis.diagnostics, final_label: analysis.final_label };
-}

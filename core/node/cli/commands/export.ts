@@ -20,7 +20,7 @@ export function makeExportCommand(sessions: SessionSource): CliCommand {
     summary: 'Export labelled sessions (jsonl|json|csv, validated, with a receipt) or transcripts (txt|srt|vtt).',
     usage:
       'export --project DIR [--annotator NAME] --format jsonl|json|csv --out FILE [--force] [--json]\n       aloud export --project DIR [--annotator NAME] --format txt|srt|vtt --out DIR [--json]\n\n' +
-      'Records: one per annotator and project item, schema core/common/export/exportRecord.v1.schema.json; every record is\n' +
+      'Records: one per annotator and project item, schema core/common/export/exportRecord.v2.schema.json; every record is\n' +
       'validated first, the file is written atomically, then FILE.receipt.json (counts, gaps, sha256). One invalid record:\n' +
       'exit 1, nothing written. Transcripts: DIR/<annotator>/<item>.<format> and DIR/transcripts.receipt.json.',
     async run(argv: string[], io: CliIo) {
@@ -56,7 +56,7 @@ export function makeExportCommand(sessions: SessionSource): CliCommand {
         if (values.json) printJson(io, result);
         else {
           const { receipt } = result;
-          io.out(`Exported ${result.summary} (${receipt.counts.annotators} annotators, ${receipt.counts.items} items) to ${result.file}; receipt ${result.receipt_file}\n`);
+          io.out(`Exported ${result.summary} (${receipt.counts.annotators} annotator${receipt.counts.annotators === 1 ? '' : 's'}, ${receipt.counts.items} item${receipt.counts.items === 1 ? '' : 's'}) to ${result.file}; receipt ${result.receipt_file}\n`);
         }
         return 0;
       } catch (e) {

@@ -263,6 +263,7 @@ async function transcribeLater(argv: string[], io: CliIo): Promise<number> {
     const paths = sessionPaths(project.dir, annotator);
     const { events } = await readSessionLog(paths.events);
     if (events.length === 0) throw new UsageError(`no session of "${annotator}" in ${project.dir} (${paths.events} not found)`);
+    if (values.item !== undefined && values.all) throw new UsageError('--item and --all cannot be combined: --item transcribes one item, --all every recorded item');
     const items = await loadProjectItems(project);
     // the item is checked before a model is loaded
     const logged = foldSession(events, project.config, paths.events).items.filter((i) => i.audio_path !== null);
@@ -286,6 +287,7 @@ async function transcribeLater(argv: string[], io: CliIo): Promise<number> {
         const after = await service.transcribeAgain(item.item_id, readSessionAudio, `transcribed again with ${engine.model?.name ?? 'another model'}`);
         done.push({ item_id: item.item_id, superseded_earlier: superseded, transcript: after.transcript, final_label: after.final_label, label_source: after.label_source, model: after.model });
       }
+      if (wanted.length === 0) io.err(`aloud session transcribe: nothing to transcribe: every recorded item of "${annotator}" is already transcribed with this model (--all transcribes them again)\n`);
       if (values.json) printJson(io, { annotator, model: engine.model ?? null, transcribed: done.length, items: done });
       else for (const d of done) io.out(`${d.item_id}\t${d.final_label ?? '(no label)'}\t${d.transcript}\n`);
     } finally {

@@ -37,7 +37,7 @@ export const validateCommand: CliCommand = {
         if (values['require-receipt']) result.problems.push({ file: missing, line: null, field: null, stage: 'input', message: 'no receipt beside the export: it cannot be checked against what Aloud wrote (--require-receipt)' });
         else io.err(`aloud validate: warning: no receipt (${missing}): the file cannot be checked against what Aloud wrote\n`);
       }
-      if (result.records !== null && result.problems.length === 0 && hasScriptedModel(result)) {
+      if (hasScriptedModel(result)) {
         io.err('aloud validate: warning: records were transcribed by a SCRIPTED engine (model sha256 scripted:…): test or demo data, not whisper.cpp\n');
       }
       printJson(io, result.problems);

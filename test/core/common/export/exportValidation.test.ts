@@ -102,10 +102,31 @@ const cases: Case[] = [
   { name: 'an audio path leaving the project', text: edit0((r) => ((r.audio as Record<string, unknown>).path = 'sessions/../../etc/x.wav')), expected: [['rule', 1, 'audio.path']], fragment: 'stay inside it' },
   { name: 'an absolute audio path', text: edit0((r) => ((r.audio as Record<string, unknown>).path = '/tmp/x.wav')), expected: [['rule', 1, 'audio.path']], fragment: 'must be relative' },
   { name: 'an empty export', text: '\n', expected: [['rule', null, null]], fragment: 'no records' },
+  { name: 'label_changes that the history does not show', text: edit0((r) => ((r.signals as Record<string, unknown>).label_changes = 2)), expected: [['rule', 1, 'signals.label_changes']], fragment: 'changes label 0 time(s)' },
+  {
+    name: 'a label declared missing from the schema that the history does not have',
+    text: edit0((r) => (r.labels_not_in_schema = ['Made-up'])),
+    expected: [['rule', 1, 'labels_not_in_schema[0]']],
+    fragment: 'is not a label of the history',
+  },
   // rule stage, against the project
+  {
+    name: 'a label outside the schema in the middle of the history',
+    project: projectFactsFixture,
+    text: edit0((r) => { r.label_history.unshift({ label: 'Rude', source: 'key', at: '2026-01-02T10:00:01.000Z', audio_ms: null, quote: null }); r.label_history.unshift({ label: 'Polite', source: 'key', at: '2026-01-02T10:00:00.500Z', audio_ms: null, quote: null }); (r.signals as Record<string, unknown>).label_changes = 2; }),
+    expected: [['rule', 1, 'label_history[1].label']],
+    fragment: 'not in the project\'s label schema',
+  },
+  {
+    name: 'a label declared missing that the schema has',
+    project: projectFactsFixture,
+    text: edit0((r) => (r.labels_not_in_schema = ['Polite'])),
+    expected: [['rule', 1, 'labels_not_in_schema[0]']],
+    fragment: 'is in the project\'s label schema',
+  },
   { name: 'an item id the project does not have', project: projectFactsFixture, text: edit0((r) => (r.item_id = 'item-9')), expected: [['rule', 1, 'item_id']], fragment: 'does not exist in the project' },
-  { name: 'a final label outside the label schema', project: projectFactsFixture, text: edit0((r) => { r.final_label = 'Rude'; r.label_source = 'key'; r.label_history.push({ label: 'Rude', source: 'key', at: '2026-01-02T10:00:07.000Z', audio_ms: null, quote: null }); }), expected: [['rule', 1, 'final_label']], fragment: 'not in the project\'s label schema' },
-  { name: 'a blind label outside the label schema', project: projectFactsFixture, text: edit0((r) => { r.blind_label = 'polite'; r.label_history.unshift({ label: 'polite', source: 'key', at: '2026-01-02T10:00:01.000Z', audio_ms: null, quote: null }); }), expected: [['rule', 1, 'blind_label']], fragment: 'not in the project\'s label schema' },
+  { name: 'a final label outside the label schema', project: projectFactsFixture, text: edit0((r) => { r.final_label = 'Rude'; r.label_source = 'key'; r.label_history.push({ label: 'Rude', source: 'key', at: '2026-01-02T10:00:07.000Z', audio_ms: null, quote: null }); (r.signals as Record<string, unknown>).label_changes = 1; }), expected: [['rule', 1, 'label_history[1].label'], ['rule', 1, 'final_label']], fragment: 'not in the project\'s label schema' },
+  { name: 'a blind label outside the label schema', project: projectFactsFixture, text: edit0((r) => { r.blind_label = 'polite'; r.label_history.unshift({ label: 'polite', source: 'key', at: '2026-01-02T10:00:01.000Z', audio_ms: null, quote: null }); (r.signals as Record<string, unknown>).label_changes = 1; }), expected: [['rule', 1, 'label_history[0].label'], ['rule', 1, 'blind_label']], fragment: 'not in the project\'s label schema' },
   {
     name: 'a label the schema no longer has, declared by the record (kept as recorded)',
     project: projectFactsFixture,
@@ -124,11 +145,25 @@ const cases: Case[] = [
   { name: 'a ragged CSV row', format: 'csv', text: `${csv}1,extra\r\n`, expected: [['parse', 4, null]], fragment: `the header has ${CSV_COLUMNS.length}` },
   { name: 'a CSV schema_version that is not a number', format: 'csv', text: csv.replace(/\r\n2,/, '\r\none,'), expected: [['schema', 2, 'schema_version']], fragment: 'must be 2' },
   {
+    name: 'a CSV blind label that is not the first act',
+    format: 'csv',
+    text: csv.replace(',,Polite,voice,Polite,voice:', ',,Polite,voice,Neutral,voice:'),
+    expected: [['rule', 2, 'blind_label']],
+    fragment: 'is not the first label act',
+  },
+  {
+    name: 'a CSV label source that is not the last act\'s',
+    format: 'csv',
+    text: csv.replace(',,Polite,voice,Polite,voice:', ',,Polite,key,Polite,voice:'),
+    expected: [['rule', 2, 'label_source']],
+    fragment: 'is not the last label act',
+  },
+  {
     name: 'a CSV final label that is not the last act',
     format: 'csv',
     text: csv.replace('ann,item-1,' + '1'.repeat(64) + ',,Polite,', 'ann,item-1,' + '1'.repeat(64) + ',,Neutral,'),
     expected: [['rule', 2, 'final_label']],
-    fragment: 'is not the last label act',
+    fragment: 'is not the last label act\'s',
   },
   // JSON exports
   { name: 'a JSON export that is an object', format: 'json', text: '{"records": []}', expected: [['schema', 1, null]], fragment: 'one JSON array of export records' },
@@ -207,3 +242,15 @@ describe('validateExportText: every stage, every problem, located', () => {
 });
 
 export type { ExportRecordV1 };
+
+describe('CSV list cells', () => {
+  it('escape | and \\ inside entries, so notes and labels with them split back exactly', async () => {
+    const { splitCsvList, parseHistoryEntry, CSV_COLUMNS: columns } = await import('../../../../core/common/export/exportCsvColumns');
+    const [record] = validRecords();
+    record!.notes = [{ text: 'with | pipe and \\ slash', at: '2026-01-02T10:00:08.000Z' }, { text: 'two', at: '2026-01-02T10:00:09.000Z' }];
+    const cell = columns.find((c) => c.name === 'notes')!.value(record!) as string;
+    expect(splitCsvList(cell)).toEqual(['with | pipe and \\ slash', 'two']);
+    expect(parseHistoryEntry('key:a:b@c@2026-01-02T10:00:08.000Z')).toEqual({ source: 'key', label: 'a:b@c', at: '2026-01-02T10:00:08.000Z' });
+    expect(parseHistoryEntry('nonsense')).toBeNull();
+  });
+});

@@ -176,7 +176,7 @@ describe('foldSession', () => {
     for (const e of events) fold.apply(e);
     const item = fold.itemState('a')!;
     expect(item.transcript).toBe(' I label this polite.');
-    expect(item.superseded_transcripts).toEqual([{ utterance: 0, text: ' I label this neutral.', model, superseded_at: events[4]!.ts, reason: 'transcribed again with base.en' }]);
+    expect(item.superseded_transcripts).toEqual([{ utterance: 0, text: ' I label this neutral.', corrected_text: null, model, superseded_at: events[4]!.ts, reason: 'transcribed again with base.en' }]);
     expect(item.label_history.map((h) => h.label)).toEqual(['Polite']);
     expect(fold.nextUtteranceIndex('a')).toBe(2);
   });
@@ -303,5 +303,53 @@ describe('a v1 log (before the record became the log)', () => {
     ]);
     expect(item).toMatchObject({ final_label: 'Neutral', label_source: 'key', blind_label: 'Polite', parser_version: null, config_changed: false });
     expect(state.notes.map((n) => n.text)).toEqual(['skipped: the reply is cut off']);
+  });
+});
+
+describe('review findings on the record', () => {
+  it('a v1 voice act gets its utterance when applied, so a later transcription supersedes it too', async () => {
+    const { parseSessionLog } = await import('../../../../core/common/session/sessionLog');
+    const { events } = parseSessionLog(readFileSync(path.join(here, 'fixtures/session-v1.jsonl'), 'utf8'), 'session-v1.jsonl');
+    const more: SessionEvent[] = [...events];
+    const next = <T extends SessionEventType>(type: T, data: SessionEventData[T]) =>
+      more.push({ v: EVENT_VERSIONS[type], seq: more.length + 1, ts: '2025-11-21T09:00:00.000Z', type, data } as SessionEvent);
+    next('transcripts_superseded', { item_id: 'demo-01', utterances: [0], reason: 'transcribed again' });
+    next('utterance_transcribed', utterance('demo-01', 1, [seg(0, 2000, ' Hmm, impolite maybe.')]));
+    const item = foldSession(more, config).items[0]!;
+    expect(item.label_history.map((h) => `${h.source}:${h.label}`)).toEqual(['key:Neutral']);
+  });
+
+  it('label_changes counts key and click changes on an item with no audio or transcript', () => {
+    const { events, add } = logBuilder();
+    add('item_opened', opened('a'));
+    add('label_committed', manual('a', 'Polite', 'key'));
+    add('label_committed', manual('a', 'Impolite', 'click'));
+    expect(foldSession(events, config).items[0]!.signals).toMatchObject({ label_changes: 1 });
+  });
+
+  it('corrections of superseded utterances go with them; every correction of a segment is kept, the latest applies', () => {
+    const { events, add } = logBuilder();
+    add('item_opened', opened('a'));
+    add('utterance_transcribed', utterance('a', 0, [seg(0, 1000, ' I label this polar.')]));
+    add('transcript_corrected', { item_id: 'a', utterance: 0, segment: 0, original_sha256: 'c'.repeat(64), text: ' I label this pole.', annotator: 'rev' });
+    add('transcript_corrected', { item_id: 'a', utterance: 0, segment: 0, original_sha256: 'c'.repeat(64), text: ' I label this polite.', annotator: 'rev' });
+    let item = foldSession(events, config).items[0]!;
+    expect(item.corrections.map((c) => c.text)).toEqual([' I label this pole.', ' I label this polite.']);
+    expect(item.transcript_corrected).toBe(' I label this polite.');
+    add('transcripts_superseded', { item_id: 'a', utterances: [0], reason: 'again' });
+    add('utterance_transcribed', utterance('a', 1, [seg(0, 1000, ' I label this polite.')]));
+    item = foldSession(events, config).items[0]!;
+    expect(item).toMatchObject({ corrections: [], transcript_corrected: null });
+    expect(item.superseded_transcripts[0]).toMatchObject({ text: ' I label this polar.', corrected_text: ' I label this polite.' });
+  });
+
+  it('a change after completion stays visible when it is undone', () => {
+    const { events, add } = logBuilder();
+    add('item_opened', opened('a'));
+    add('label_committed', manual('a', 'Polite', 'key'));
+    add('item_completed', { item_id: 'a' });
+    add('label_committed', manual('a', 'Neutral', 'key'));
+    add('label_committed', manual('a', 'Polite', 'key'));
+    expect(foldSession(events, config).items[0]).toMatchObject({ final_label: 'Polite', changed_after_completion: true });
   });
 });

@@ -1,7 +1,7 @@
 import { createTranscriptAnalyzer } from '../../../../core/common/analysis/transcriptAnalysis';
 import { PARSER_VERSION } from '../../../../core/common/parser/parserVersion';
 import type { OpenProject } from '../../../../core/node/project/projectFolder';
-import { voiceCommitmentsOf } from '../../../../core/node/session/sessionService';
+import { voiceCommitmentsOf } from '../../../../core/common/session/voiceCommitments';
 import { SessionStore } from '../../../../core/node/session/sessionStore';
 
 export const TEST_MODEL = { name: 'tiny.en', sha256: '5'.repeat(64), whisper_cpp: '1.9.1' };

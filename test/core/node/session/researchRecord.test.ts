@@ -1,4 +1,4 @@
-import { cp, mkdtemp, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -196,5 +196,65 @@ describe.skipIf(!haveClip)('the research record, through the real session path w
     expect(events.filter((e) => e.type === 'label_changed').map((e) => e.data)).toEqual([
       { item_id: 'demo-01', from: 'Polite', to: 'Neutral', source: 'key', after_completion: true },
     ]);
+  });
+});
+
+describe.skipIf(!haveClip)('review findings, through the real session path', () => {
+  it('recording again after the configuration changed keeps the labels logged before (only reparse re-derives)', async () => {
+    const setup = await demo();
+    let service = await open(setup, await script(setup.dir, { 'demo-01': [{ text: ' I label this polite.' }, { text: ' Hmm.' }] }));
+    await service.openItem('demo-01');
+    await record(service, (await readClip(clipFile)).subarray(0, 16000 * 2));
+    await service.drainTranscriptions();
+    await service.close();
+    const config = await readFile(path.join(setup.dir, 'aloud.yaml'), 'utf8');
+    await writeFile(path.join(setup.dir, 'aloud.yaml'), config.replace('name: Polite', 'name: Courteous').replace('[polite]', '[polite, courteous]'));
+    const project = await loadProjectConfig(setup.dir);
+    const again = { ...setup, project };
+    service = await open(again, await script(setup.dir, { 'demo-01': [{ text: ' Hmm.' }] }));
+    try {
+      await service.openItem('demo-01');
+      await record(service, (await readClip(clipFile)).subarray(0, 16000 * 2));
+      await service.drainTranscriptions();
+      const item = service.itemState('demo-01')!;
+      expect(item.label_history.map((h) => h.label)).toEqual(['Polite']);
+      expect(item).toMatchObject({ final_label: 'Polite', config_changed: true, labels_not_in_schema: ['Polite'] });
+    } finally {
+      await service.close();
+    }
+  });
+
+  it('leaving an item while its last utterance is transcribed keeps that utterance and its label', async () => {
+    const setup = await demo();
+    const service = await open(setup, await script(setup.dir, { 'demo-01': SAID }));
+    try {
+      await service.openItem('demo-01');
+      await record(service, await readClip(clipFile));
+      await service.openItem('demo-02');
+      await service.drainTranscriptions();
+      expect(service.itemState('demo-01')).toMatchObject({ final_label: 'Polite', stale_results: 0 });
+    } finally {
+      await service.close();
+    }
+  });
+
+  it('a transcribe-again pass that fails changes nothing: transcript and labels stay', async () => {
+    const setup = await demo();
+    let service = await open(setup, await script(setup.dir, { 'demo-01': SAID }));
+    await service.openItem('demo-01');
+    await record(service, await readClip(clipFile));
+    await service.drainTranscriptions();
+    const before = service.itemState('demo-01')!;
+    await service.close();
+    const failing = await openSessionEngine({ project: setup.project, modelFile: null, engineScript: await script(setup.dir, {}) });
+    const broken = { ...failing, transcriber: { transcribe: () => Promise.reject(new Error('engine crashed')), cancelItem: () => undefined, close: () => failing.transcriber.close() } };
+    service = await SessionService.open({ project: setup.project, annotator: 'ana', items: setup.items, engine: broken });
+    try {
+      await expect(service.transcribeAgain('demo-01', readClip, 'again')).rejects.toThrow('engine crashed');
+      const after = service.itemState('demo-01')!;
+      expect(after).toMatchObject({ transcript: before.transcript, final_label: 'Polite', superseded_transcripts: [] });
+    } finally {
+      await service.close();
+    }
   });
 });

@@ -4,7 +4,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { encodeWavPcm16 } from '../../../../core/node/audio/wavFile';
-import { DEMO_PROJECT_DIR } from '../../../../core/node/project/projectFolder';
+import { DEMO_PROJECT_DIR, loadProjectConfig } from '../../../../core/node/project/projectFolder';
+import { SessionStore } from '../../../../core/node/session/sessionStore';
 import { sessionPaths } from '../../../../core/node/session/sessionPaths';
 import { cli } from '../../../helpers/cli';
 
@@ -24,12 +25,16 @@ describe('a session log written before the record became the log (v1 events)', (
     expect(show.code, show.err).toBe(0);
     expect(JSON.parse(show.out)).toMatchObject({ final_label: 'Neutral', label_source: 'key', blind_label: 'Polite', config_changed: false, parser_version: null });
 
-    // opening for writing appends v2 events after the v1 ones; the log stays readable
+    // nothing to re-derive: reparse only reads
     const reparse = await cli('session', 'reparse', '--project', dir, '--annotator', 'ana', '--json');
     expect(reparse.code, reparse.err).toBe(0);
+    expect(JSON.parse(reparse.out)).toMatchObject({ changed: 0 });
+    // opening for writing appends v2 events after the v1 ones; the log stays readable
+    const store = await SessionStore.open({ project: await loadProjectConfig(dir), annotator: 'ana' });
+    await store.close();
     const lines = (await readFile(paths.events, 'utf8')).trimEnd().split('\n').map((l) => JSON.parse(l) as { v: number; type: string });
-    expect(lines.slice(0, 13).every((l) => l.v <= 1)).toBe(true);
-    expect(lines[13]).toMatchObject({ v: 2, type: 'session_resumed' });
+    expect(lines.slice(0, 14).every((l) => l.v <= 1)).toBe(true);
+    expect(lines[14]).toMatchObject({ v: 2, type: 'session_resumed' });
 
     const out = path.join(dir, 'v1.jsonl');
     const exported = await cli('export', '--project', dir, '--format', 'jsonl', '--out', out);
