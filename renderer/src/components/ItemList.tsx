@@ -32,8 +32,12 @@ export const ItemList = memo(function ItemList({ items, states, currentId, onOpe
     // scroll the list only (scrollIntoView would scroll the whole page too), and again when the window size changes
     const follow = () => {
       const list = listRef.current;
+      if (!list) return;
+      // the list ends at the window's bottom whatever banners stand above it, so the current item is really in view
+      const docTop = list.getBoundingClientRect().top + window.scrollY;
+      list.style.maxHeight = `${Math.max(160, window.innerHeight - docTop - 12)}px`;
       const el = currentRef.current;
-      if (!list || !el) return;
+      if (!el) return;
       const top = el.offsetTop;
       const bottom = top + el.offsetHeight;
       if (top < list.scrollTop) list.scrollTop = Math.max(0, top - 8);
