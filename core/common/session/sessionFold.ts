@@ -7,7 +7,7 @@ import type { Segment } from '../transcript/segment';
 import { AudioLedgerFold, type AudioLedger } from './audioLedger';
 import { checkEventData } from './sessionEventSchema';
 import { SessionLogError } from './sessionLog';
-import type { CommitmentRecord, CorrectionRecord, ItemSessionState, LabelAct, LabelSource, ManualLabelRecord, SupersededTranscript } from './itemState';
+import type { CommitmentRecord, CorrectionRecord, ItemSessionState, KeepTalkingCue, LabelAct, LabelSource, ManualLabelRecord, SupersededTranscript } from './itemState';
 import {
   EVENT_VERSIONS,
   SESSION_SAMPLE_RATE,
@@ -101,6 +101,8 @@ interface ItemFold {
   audioSignals: SessionEventData['signals_computed'] | null;
   /** sha256 of the item text when the annotator last opened it */
   text_sha256: string | null;
+  /** keep-talking cues shown while recording the item */
+  cues: KeepTalkingCue[];
 }
 
 const correctionKey = (utterance: number, segment: number): string => `${utterance}:${segment}`;
@@ -245,6 +247,9 @@ export class SessionFold {
       case 'note':
         this.notes.push({ seq: event.seq, ts: event.ts, item_id: event.data.item_id, text: event.data.text });
         return;
+      case 'cue_shown':
+        this.item(event.data.item_id).cues.push({ at: event.ts, silence_ms: event.data.silence_ms, audio_ms: event.data.audio_ms });
+        return;
       default:
         return;
     }
@@ -327,6 +332,7 @@ export class SessionFold {
         recordings: [],
         audioSignals: null,
         text_sha256: null,
+        cues: [],
       };
       this.items.set(itemId, item);
     }
@@ -460,6 +466,7 @@ export class SessionFold {
       config_changed: this.currentConfigSha256 !== null && voice.some((v) => v.config_sha256 !== null && v.config_sha256 !== this.currentConfigSha256),
       labels_not_in_schema: [...new Set(history.map((h) => h.label).filter((l) => !this.labelNames.has(l)))],
       changed_after_completion: changedAfterCompletion,
+      cues: [...item.cues],
     };
   }
 }
