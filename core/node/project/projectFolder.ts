@@ -3,6 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ConfigError, parseProjectConfig, type ProjectConfig } from '../../common/project/projectConfig';
 import type { Item } from '../../common/items/item';
+import type { LabelSchemaContext } from '../../common/reasoning/modelLabel';
 import { readItemsFile } from './itemsFile';
 import { ProjectError } from './projectError';
 
@@ -49,7 +50,12 @@ export function itemsPath(project: OpenProject): string {
 }
 
 export async function loadProjectItems(project: OpenProject): Promise<Item[]> {
-  return readItemsFile(itemsPath(project));
+  return readItemsFile(itemsPath(project), undefined, projectLabelSchema(project));
+}
+
+/** The labels and languages a model's answer (`model_label`) in the project's items is resolved against. */
+export function projectLabelSchema(project: OpenProject): LabelSchemaContext {
+  return { labels: project.config.schema.labels, languages: project.config.thinkaloud.languages };
 }
 
 /** Create a project folder: an empty one with a starter aloud.yaml, or a copy of the demo. */
