@@ -43,7 +43,8 @@ export const DEFAULT_STEMS: Record<string, readonly string[]> = {
   ],
 };
 
-const SINGLE_WORD_CUES = new Set(['not', 'never', 'cannot', 'nicht', 'nie', 'kein', 'keine', 'keinen', 'keinem', 'keiner', 'keines']);
+/** One-word negation cues (a word ending in "n't" is one too); the step-judgment parser uses the same set. */
+export const SINGLE_WORD_CUES = new Set(['not', 'never', 'cannot', 'nicht', 'nie', 'kein', 'keine', 'keinen', 'keinem', 'keiner', 'keines']);
 const CONJUNCTIONS = new Set(['or', 'and', 'oder', 'und']);
 const ALTERNATIVE_CONJUNCTIONS = new Set(['or', 'oder']);
 /** words after or/and that may stand before a second label and still make the mention ambiguous */
