@@ -2,7 +2,7 @@ import { createReadStream } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { parseByteRange } from '../../core/common/http/byteRanges';
-import { SECURITY_HEADERS } from '../policy/csp';
+import { SECURITY_HEADERS } from '../../core/common/contract/securityHeaders';
 import { contentTypeFor, resolveFileInside, resolveRendererFile, type FileLookup } from '../../core/node/app/appFiles';
 import { routeAppRequest } from '../policy/protocolFiles';
 

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { app, BrowserWindow, dialog, ipcMain, protocol, shell } from 'electron';
 import type { ExportSummary } from '../../core/common/contract/aloudApi';
-import { IPC_CALL_CHANNEL, IPC_EVENT_CHANNEL } from '../../core/common/contract/callOutcome';
+import { IPC_CALL_CHANNEL, IPC_EVENT_CHANNEL } from '../../core/common/contract/transportNames';
 import { AppService } from '../../core/node/app/appService';
 import type { PreferencesStore } from '../../core/node/preferences/preferences';
 import { DEMO_PROJECT_DIR } from '../../core/node/project/projectFolder';

@@ -1,4 +1,5 @@
 import { checkFileSegments, decodePathSegments } from '../../core/common/http/appPaths';
+import { ITEM_AUDIO_ROUTE } from '../../core/common/contract/transportNames';
 import { isAppUrl, parseStrictUrl } from './appOrigin';
 
 /** What a request of the app protocol asks for, after its path was decoded and checked. */
@@ -7,8 +8,6 @@ export type AppRoute =
   | { kind: 'item-audio'; itemId: string }
   | { kind: 'refused'; status: 400 | 403 | 404; reason: string };
 
-/** Prefix of the review-playback route: aloud://app/item-audio/<encoded item id>. */
-export const ITEM_AUDIO_ROUTE = 'item-audio';
 
 const refused = (status: 400 | 403 | 404, reason: string): AppRoute => ({ kind: 'refused', status, reason });
 

@@ -1,5 +1,6 @@
 import type { AloudEvent } from '../../core/common/contract/aloudApi';
-import { IPC_CALL_CHANNEL, IPC_EVENT_CHANNEL, type AloudBridge, type CallOutcome } from '../../core/common/contract/callOutcome';
+import type { AloudBridge, CallOutcome } from '../../core/common/contract/callOutcome';
+import { IPC_CALL_CHANNEL, IPC_EVENT_CHANNEL } from '../../core/common/contract/transportNames';
 
 /** The part of ipcRenderer the bridge uses; the page never sees it. */
 export interface BridgeIpc {

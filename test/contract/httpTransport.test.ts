@@ -2,6 +2,7 @@ import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { SECURITY_HEADERS } from '../../core/common/contract/securityHeaders';
 import { AppService } from '../../core/node/app/appService';
 import { startHttpHost, type HttpHost } from '../../core/node/app/httpHost';
 import { initProject } from '../../core/node/project/projectFolder';
@@ -87,6 +88,19 @@ describe('browser-mode host security', () => {
     expect((await tabA.project()).items).toHaveLength(20);
     await tabA.openSession('ana');
     expect((await tabA.commitLabel('Neutral', 'key')).annotator).toBe('ana');
+  });
+
+  it("sends the contract's security headers (the same as the desktop app's) on pages, API answers and refusals", async () => {
+    const { host, cookie } = await serve();
+    const responses = [
+      await fetch(`${host.origin}/`),
+      await fetch(`${host.origin}/api/call/appInfo`, { method: 'POST', headers: { 'content-type': 'application/json', ...cookie }, body: '{"args":[]}' }),
+      await fetch(`${host.origin}/api/call/appInfo`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"args":[]}' }),
+      await fetch(`${host.origin}/no-such.js`),
+    ];
+    for (const res of responses) {
+      for (const [name, value] of Object.entries(SECURITY_HEADERS)) expect(res.headers.get(name), `${res.url} ${res.status} ${name}`).toBe(value);
+    }
   });
 
   it('never serves files outside the renderer folder', async () => {

@@ -84,27 +84,6 @@ export interface AloudApi {
 
 export type AloudMethod = keyof AloudApi;
 
-/** The method names, for transports that must check what they are asked to call. */
-export const ALOUD_METHODS: readonly AloudMethod[] = [
-  'appInfo',
-  'project',
-  'openSession',
-  'session',
-  'openItem',
-  'startRecording',
-  'appendAudio',
-  'stopRecording',
-  'commitLabel',
-  'completeItem',
-  'addNote',
-  'exportSession',
-  'agreement',
-];
-
-export function isAloudMethod(name: unknown): name is AloudMethod {
-  return typeof name === 'string' && (ALOUD_METHODS as readonly string[]).includes(name);
-}
-
 /** An error crossing the contract: a code the UI can act on and a message a person can read. */
 export interface ApiErrorBody {
   code: 'bad_request' | 'not_found' | 'conflict' | 'spoken_label_required' | 'engine' | 'storage' | 'internal';

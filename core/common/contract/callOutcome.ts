@@ -23,7 +23,3 @@ export interface AloudBridge {
   call(method: string, args: unknown[]): Promise<CallOutcome>;
   onEvent(listener: (event: AloudEvent) => void): () => void;
 }
-
-/** IPC channel names shared by the preload and main. */
-export const IPC_CALL_CHANNEL = 'aloud:call';
-export const IPC_EVENT_CHANNEL = 'aloud:event';

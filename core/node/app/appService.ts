@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { CAPTURE_SAMPLE_RATE, ChunkFrameError, decodeChunkFrame } from '../../common/audio/chunkFrame';
+import { CAPTURE_SAMPLE_RATE, decodeChunkFrame } from '../../common/audio/chunkFrame';
 import {
   ApiError,
   type AgreementReport,
@@ -14,15 +14,14 @@ import {
   type SessionView,
 } from '../../common/contract/aloudApi';
 import type { Item } from '../../common/items/item';
+import { toApiError } from './apiDispatcher';
 import { projectAgreement } from '../agreement/projectAgreement';
 import { appVersion } from '../export/appVersion';
 import { exportSessions } from '../export/exportSessions';
 import { projectSessionSource } from '../export/projectSessions';
-import { ProjectError } from '../project/projectError';
 import { loadProjectConfig, loadProjectItems, type OpenProject } from '../project/projectFolder';
 import { openSessionEngine } from '../session/sessionEngine';
-import { SessionWriteError } from '../session/sessionFs';
-import { SessionService, SessionUsageError, SpokenLabelRequiredError, type SessionEngine } from '../session/sessionService';
+import { SessionService, type SessionEngine } from '../session/sessionService';
 
 export interface AppServiceOptions {
   projectDir: string;
@@ -35,16 +34,6 @@ export interface AppServiceOptions {
   /** opens the engine for a session; default: the whisper worker (tests may pass null for audio-only sessions) */
   openEngine?: ((project: OpenProject) => Promise<SessionEngine>) | null;
   now?: () => Date;
-}
-
-/** Maps a core error to one the contract carries; anything unexpected is 'internal' with its message. */
-export function toApiError(e: unknown): ApiError {
-  if (e instanceof ApiError) return e;
-  if (e instanceof SpokenLabelRequiredError) return new ApiError('spoken_label_required', e.message);
-  if (e instanceof SessionUsageError) return new ApiError('conflict', e.message);
-  if (e instanceof SessionWriteError) return new ApiError('storage', e.message);
-  if (e instanceof ProjectError || e instanceof ChunkFrameError) return new ApiError('bad_request', e.message);
-  return new ApiError('internal', e instanceof Error ? e.message : String(e));
 }
 
 interface AppServiceEvents {

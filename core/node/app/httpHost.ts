@@ -4,47 +4,23 @@ import { stat } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { ApiError, type AloudEvent } from '../../common/contract/aloudApi';
-import { checkApiCall } from '../../common/contract/apiArgs';
+import { ApiError, type AloudEvent, type AloudMethod } from '../../common/contract/aloudApi';
+import { API_METHODS } from '../../common/contract/apiMethods';
 import { errorOutcome, type CallOutcome } from '../../common/contract/callOutcome';
-import { CLIENT_HEADER } from '../../common/contract/transportHeaders';
+import { SECURITY_HEADERS } from '../../common/contract/securityHeaders';
+import { CLIENT_HEADER, HTTP_ROUTES, HTTP_STATUS_OF } from '../../common/contract/transportNames';
 import { checkFileSegments, decodePathSegments } from '../../common/http/appPaths';
 import { parseByteRange } from '../../common/http/byteRanges';
 import { contentTypeFor, resolveRendererFile } from './appFiles';
+import { dispatchApiCall, toApiError } from './apiDispatcher';
 import type { AppService } from './appService';
-import { toApiError } from './appService';
-
-/** The page's Content-Security-Policy: our own origin only; no eval, no inline script, no remote anything. */
-export const APP_CSP = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' data:",
-  "media-src 'self'",
-  "connect-src 'self'",
-  "worker-src 'self'",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "form-action 'none'",
-  "frame-ancestors 'none'",
-].join('; ');
 
 const MAX_JSON_BODY = 1024 * 1024;
 const MAX_AUDIO_BODY = 2 * 1024 * 1024;
 /** Cookies ignore the port, so each host's cookie is named after its port (two `serve`s must not clash). */
 const tokenCookie = (port: number): string => `aloud_token_${port}`;
-/** Calls that only read the project or the app, allowed from any tab. */
-const READ_ONLY_METHODS = new Set(['appInfo', 'project', 'agreement', 'openSession']);
-
-const STATUS_OF: Record<ApiError['code'], number> = {
-  bad_request: 400,
-  not_found: 404,
-  conflict: 409,
-  spoken_label_required: 409,
-  engine: 503,
-  storage: 507,
-  internal: 500,
-};
+/** The contract's security headers on every response (pages, API answers, audio, errors), in Node's lower case. */
+const SECURITY = Object.fromEntries(Object.entries(SECURITY_HEADERS).map(([name, value]) => [name.toLowerCase(), value]));
 
 export interface HttpHostOptions {
   app: AppService;
@@ -91,16 +67,16 @@ async function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
 
 function sendJson(res: ServerResponse, status: number, body: unknown): void {
   const text = JSON.stringify(body);
-  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', 'content-length': Buffer.byteLength(text) });
+  res.writeHead(status, { ...SECURITY, 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', 'content-length': Buffer.byteLength(text) });
   res.end(text);
 }
 
 function sendOutcome(res: ServerResponse, outcome: CallOutcome): void {
-  sendJson(res, outcome.ok ? 200 : STATUS_OF[outcome.error.code], outcome);
+  sendJson(res, outcome.ok ? 200 : HTTP_STATUS_OF[outcome.error.code], outcome);
 }
 
 function sendText(res: ServerResponse, status: number, text: string): void {
-  res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', 'content-length': Buffer.byteLength(text) });
+  res.writeHead(status, { ...SECURITY, 'content-type': 'text/plain; charset=utf-8', 'content-length': Buffer.byteLength(text) });
   res.end(text);
 }
 
@@ -108,7 +84,7 @@ async function sendFile(req: IncomingMessage, res: ServerResponse, file: string,
   const info = await stat(file);
   const type = contentTypeFor(file);
   const range = parseByteRange(req.headers.range, info.size);
-  const base = { 'content-type': type, 'accept-ranges': 'bytes', 'x-content-type-options': 'nosniff', ...headers };
+  const base = { ...SECURITY, 'content-type': type, 'accept-ranges': 'bytes', ...headers };
   if (range.kind === 'unsatisfiable') {
     res.writeHead(416, { ...base, 'content-range': `bytes */${info.size}` });
     res.end();
@@ -146,8 +122,8 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
   let port = 0;
   /** the page that opened the session; calls from other pages would act on a session they do not show */
   let sessionOwner: string | null = null;
-  const checkOwner = (req: IncomingMessage, method: string): void => {
-    if (READ_ONLY_METHODS.has(method) || sessionOwner === null) return;
+  const checkOwner = (req: IncomingMessage, method: AloudMethod): void => {
+    if (API_METHODS[method].scope !== 'session-page' || sessionOwner === null) return;
     const client = req.headers[CLIENT_HEADER];
     if (client !== sessionOwner) {
       throw new ApiError('conflict', 'the session is now open in another tab or window: reload this page to continue here');
@@ -162,20 +138,24 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
       sendOutcome(res, errorOutcome(new ApiError('bad_request', 'missing or wrong access token: Aloud was restarted or this link is old — open the URL that `aloud serve` printed in its terminal')));
       return;
     }
-    if (pathname === '/api/events' && req.method === 'GET') {
-      res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', connection: 'keep-alive' });
+    if (pathname === HTTP_ROUTES.events && req.method === 'GET') {
+      res.writeHead(200, { ...SECURITY, 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', connection: 'keep-alive' });
       res.write(': connected\n\n');
       eventStreams.add(res);
       req.on('close', () => eventStreams.delete(res));
       return;
     }
-    const itemAudio = /^\/api\/item-audio\/([^/]+)$/.exec(pathname);
-    if (itemAudio && (req.method === 'GET' || req.method === 'HEAD')) {
+    if (pathname.startsWith(HTTP_ROUTES.itemAudioPrefix) && (req.method === 'GET' || req.method === 'HEAD')) {
+      const encoded = pathname.slice(HTTP_ROUTES.itemAudioPrefix.length);
       let itemId: string;
       try {
-        itemId = decodeURIComponent(itemAudio[1]!);
+        itemId = decodeURIComponent(encoded);
       } catch {
         sendText(res, 400, 'bad item id');
+        return;
+      }
+      if (encoded === '' || encoded.includes('/')) {
+        sendText(res, 404, 'expected item-audio/<item id>');
         return;
       }
       const file = options.app.itemAudioFile(itemId);
@@ -195,19 +175,23 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
       sendOutcome(res, errorOutcome(new ApiError('bad_request', `requests from origin ${origin} are not accepted`)));
       return;
     }
+    const hooks = {
+      beforeCall: (method: AloudMethod) => checkOwner(req, method),
+      afterCall: (method: AloudMethod) => {
+        if (API_METHODS[method].scope !== 'takes-session') return;
+        const client = req.headers[CLIENT_HEADER];
+        sessionOwner = typeof client === 'string' && client !== '' ? client : null;
+      },
+    };
     let outcome: CallOutcome;
     try {
-      if (pathname === '/api/audio') {
-        if (req.headers['content-type'] !== 'application/octet-stream') throw new ApiError('bad_request', 'audio must be sent as application/octet-stream');
+      if (pathname.startsWith(HTTP_ROUTES.binaryPrefix)) {
+        const method = pathname.slice(HTTP_ROUTES.binaryPrefix.length);
+        if (!Object.hasOwn(API_METHODS, method) || !API_METHODS[method as AloudMethod].binary) throw new ApiError('not_found', `no binary API route ${pathname}`);
+        if (req.headers['content-type'] !== 'application/octet-stream') throw new ApiError('bad_request', 'binary arguments must be sent as application/octet-stream');
         const body = await readBody(req, MAX_AUDIO_BODY);
-        const frame = new Uint8Array(body.buffer, body.byteOffset, body.byteLength);
-        checkOwner(req, 'appendAudio');
-        const { args } = checkApiCall('appendAudio', [frame]);
-        await options.app.appendAudio(args[0] as Uint8Array);
-        outcome = { ok: true, result: null };
-      } else {
-        const call = /^\/api\/call\/([A-Za-z]+)$/.exec(pathname);
-        if (!call) throw new ApiError('not_found', `no API route ${pathname}`);
+        outcome = await dispatchApiCall(options.app, method, [new Uint8Array(body.buffer, body.byteOffset, body.byteLength)], hooks);
+      } else if (pathname.startsWith(HTTP_ROUTES.callPrefix)) {
         if (!(req.headers['content-type'] ?? '').startsWith('application/json')) throw new ApiError('bad_request', 'API calls must be sent as application/json');
         const body = await readBody(req, MAX_JSON_BODY);
         let parsed: unknown;
@@ -216,15 +200,10 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
         } catch {
           throw new ApiError('bad_request', 'request body is not valid JSON');
         }
-        if (call[1] === 'appendAudio') throw new ApiError('bad_request', 'send audio to /api/audio as binary');
-        const { method, args } = checkApiCall(call[1], (parsed as { args?: unknown } | null)?.args);
-        checkOwner(req, method);
-        const handler = options.app[method] as (...a: unknown[]) => Promise<unknown>;
-        outcome = { ok: true, result: (await handler.apply(options.app, args)) ?? null };
-        if (method === 'openSession') {
-          const client = req.headers[CLIENT_HEADER];
-          sessionOwner = typeof client === 'string' && client !== '' ? client : null;
-        }
+        const args = parsed !== null && typeof parsed === 'object' && Object.hasOwn(parsed, 'args') ? (parsed as { args: unknown }).args : undefined;
+        outcome = await dispatchApiCall(options.app, pathname.slice(HTTP_ROUTES.callPrefix.length), args, hooks);
+      } else {
+        throw new ApiError('not_found', `no API route ${pathname}`);
       }
     } catch (e) {
       outcome = errorOutcome(toApiError(e));
@@ -238,7 +217,13 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
         sendText(res, 421, 'wrong host name: open the app at http://127.0.0.1');
         return;
       }
-      const url = new URL(req.url ?? '/', `http://${req.headers.host}`);
+      let url: URL;
+      try {
+        url = new URL(req.url ?? '/', `http://${req.headers.host}`);
+      } catch {
+        sendText(res, 400, 'bad request path');
+        return;
+      }
       if (url.pathname.startsWith('/api/')) {
         await handleApi(req, res, url.pathname);
         return;
@@ -253,7 +238,7 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
           sendText(res, 403, 'wrong access token: Aloud was restarted or this link is old — open the URL that `aloud serve` printed in its terminal');
           return;
         }
-        res.writeHead(303, { location: '/', 'set-cookie': `${tokenCookie(port)}=${token}; HttpOnly; SameSite=Strict; Path=/` });
+        res.writeHead(303, { ...SECURITY, location: '/', 'set-cookie': `${tokenCookie(port)}=${token}; HttpOnly; SameSite=Strict; Path=/` });
         res.end();
         return;
       }
@@ -262,7 +247,7 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
         sendText(res, 404, 'not found');
         return;
       }
-      await sendFile(req, res, file, { 'content-security-policy': APP_CSP, 'cache-control': 'no-cache', 'referrer-policy': 'no-referrer' });
+      await sendFile(req, res, file, { 'cache-control': 'no-cache' });
     })().catch((e: unknown) => {
       if (!res.headersSent) sendText(res, 500, `internal error: ${(e as Error).message}`);
       else res.destroy();

@@ -1,4 +1,5 @@
 import type { AloudApi, AloudEvent, AloudMethod } from '../../../core/common/contract/aloudApi';
+import { apiOverCall } from '../../../core/common/contract/apiMethods';
 import { unwrapOutcome, type CallOutcome } from '../../../core/common/contract/callOutcome';
 
 /** How calls and events travel: Electron's preload bridge or HTTP on 127.0.0.1. */
@@ -14,23 +15,11 @@ export interface ApiClient extends AloudApi {
   itemAudioUrl(itemId: string): string;
 }
 
-/** The typed app API over a transport; errors come back as ApiError with the contract's code. */
+/** The typed app API over a transport, one function per entry of the contract's method table; errors come back as ApiError with the contract's code. */
 export function createApiClient(transport: ApiTransport): ApiClient {
-  const call = async <T>(method: AloudMethod, ...args: unknown[]): Promise<T> => unwrapOutcome(await transport.call(method, args)) as T;
+  const api = apiOverCall(async (method, args) => unwrapOutcome(await transport.call(method, args)));
   return {
-    appInfo: () => call('appInfo'),
-    project: () => call('project'),
-    openSession: (annotator) => call('openSession', annotator),
-    session: () => call('session'),
-    openItem: (itemId) => call('openItem', itemId),
-    startRecording: (device) => call('startRecording', device),
-    appendAudio: (frame) => call('appendAudio', frame),
-    stopRecording: () => call('stopRecording'),
-    commitLabel: (label, source) => call('commitLabel', label, source),
-    completeItem: () => call('completeItem'),
-    addNote: (text) => call('addNote', text),
-    exportSession: (format) => call('exportSession', format),
-    agreement: () => call('agreement'),
+    ...api,
     onEvent: (listener) => transport.onEvent(listener),
     itemAudioUrl: (itemId) => transport.itemAudioUrl(itemId),
   };

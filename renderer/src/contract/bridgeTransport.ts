@@ -1,5 +1,6 @@
 import type { AloudMethod } from '../../../core/common/contract/aloudApi';
 import type { AloudBridge } from '../../../core/common/contract/callOutcome';
+import { ITEM_AUDIO_ROUTE } from '../../../core/common/contract/transportNames';
 import type { ApiTransport } from './apiClient';
 
 /** Electron: the preload's `window.aloudBridge` (IPC underneath); item audio through the app's own protocol. */
@@ -7,6 +8,6 @@ export function bridgeTransport(bridge: AloudBridge, origin = 'aloud://app'): Ap
   return {
     call: (method: AloudMethod, args: unknown[]) => bridge.call(method, args),
     onEvent: (listener) => bridge.onEvent(listener),
-    itemAudioUrl: (itemId) => `${origin}/item-audio/${encodeURIComponent(itemId)}`,
+    itemAudioUrl: (itemId) => `${origin}/${ITEM_AUDIO_ROUTE}/${encodeURIComponent(itemId)}`,
   };
 }

@@ -1,7 +1,8 @@
 import type { AloudEvent, AloudMethod } from '../../../core/common/contract/aloudApi';
 import { ApiError } from '../../../core/common/contract/aloudApi';
 import type { CallOutcome } from '../../../core/common/contract/callOutcome';
-import { CLIENT_HEADER } from '../../../core/common/contract/transportHeaders';
+import { API_METHODS } from '../../../core/common/contract/apiMethods';
+import { binaryRoute, callRoute, CLIENT_HEADER, HTTP_ROUTES, itemAudioRoute } from '../../../core/common/contract/transportNames';
 import type { ApiTransport } from './apiClient';
 
 async function outcomeOf(response: Response): Promise<CallOutcome> {
@@ -30,13 +31,13 @@ export function httpTransport(baseUrl: string, init: { headers?: Record<string, 
   };
   return {
     async call(method: AloudMethod, args: unknown[]): Promise<CallOutcome> {
-      if (method === 'appendAudio') {
-        const frame = args[0] as Uint8Array;
+      if (API_METHODS[method].binary && args[0] instanceof Uint8Array) {
+        const frame = args[0];
         const body = frame.byteOffset === 0 && frame.byteLength === frame.buffer.byteLength ? frame.buffer : frame.slice().buffer;
-        return outcomeOf(await reach(`${baseUrl}/api/audio`, { method: 'POST', headers: { ...headers, 'content-type': 'application/octet-stream' }, body: body as ArrayBuffer, credentials: 'same-origin' }));
+        return outcomeOf(await reach(`${baseUrl}${binaryRoute(method)}`, { method: 'POST', headers: { ...headers, 'content-type': 'application/octet-stream' }, body: body as ArrayBuffer, credentials: 'same-origin' }));
       }
       return outcomeOf(
-        await reach(`${baseUrl}/api/call/${method}`, {
+        await reach(`${baseUrl}${callRoute(method)}`, {
           method: 'POST',
           headers: { ...headers, 'content-type': 'application/json' },
           body: JSON.stringify({ args }),
@@ -49,7 +50,7 @@ export function httpTransport(baseUrl: string, init: { headers?: Record<string, 
       void (async () => {
         while (!abort.signal.aborted) {
           try {
-            const response = await fetch(`${baseUrl}/api/events`, { headers, signal: abort.signal, credentials: 'same-origin' });
+            const response = await fetch(`${baseUrl}${HTTP_ROUTES.events}`, { headers, signal: abort.signal, credentials: 'same-origin' });
             if (!response.ok || !response.body) throw new Error(`events: HTTP ${response.status}`);
             const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
             let buffer = '';
@@ -74,6 +75,6 @@ export function httpTransport(baseUrl: string, init: { headers?: Record<string, 
       })();
       return () => abort.abort();
     },
-    itemAudioUrl: (itemId) => `${baseUrl}/api/item-audio/${encodeURIComponent(itemId)}`,
+    itemAudioUrl: (itemId) => `${baseUrl}${itemAudioRoute(itemId)}`,
   };
 }

@@ -11,7 +11,7 @@ import { startEngineWorker } from '../../../core/node/engine/engineHost';
 import { whisperAddonPath } from '../../../core/node/engine/whisperAddon';
 import { initProject } from '../../../core/node/project/projectFolder';
 import { buildElectron } from '../../../scripts/build-electron.mjs';
-import { CONTENT_SECURITY_POLICY } from '../../../electron/policy/csp';
+import { CONTENT_SECURITY_POLICY } from '../../../core/common/contract/securityHeaders';
 
 const run = promisify(execFile);
 const REPO = path.resolve(import.meta.dirname, '../../..');

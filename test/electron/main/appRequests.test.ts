@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAppRequestHandler } from '../../../electron/main/appRequests';
 import { APP_ORIGIN } from '../../../electron/policy/appOrigin';
-import { CONTENT_SECURITY_POLICY } from '../../../electron/policy/csp';
+import { CONTENT_SECURITY_POLICY } from '../../../core/common/contract/securityHeaders';
 
 let work: string;
 let handle: (request: Request) => Promise<Response>;

@@ -4,16 +4,12 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { encodeChunkFrame } from '../../../core/common/audio/chunkFrame';
 import type { AloudApi, SessionView } from '../../../core/common/contract/aloudApi';
-import { IPC_CALL_CHANNEL, IPC_EVENT_CHANNEL, type CallOutcome } from '../../../core/common/contract/callOutcome';
+import type { CallOutcome } from '../../../core/common/contract/callOutcome';
 import { AppService } from '../../../core/node/app/appService';
 import { initProject } from '../../../core/node/project/projectFolder';
 import { createAppRequestHandler } from '../../../electron/main/appRequests';
 import { handleIpcCall, type IpcCallSender } from '../../../electron/main/ipcCalls';
 import { APP_ORIGIN } from '../../../electron/policy/appOrigin';
-import { createAloudBridge, type BridgeIpc } from '../../../electron/preload/aloudBridge';
-import { createApiClient } from '../../../renderer/src/contract/apiClient';
-import { bridgeTransport } from '../../../renderer/src/contract/bridgeTransport';
-import { contractSuite } from '../../contract/contractSuite';
 
 let work: string;
 const apps: AppService[] = [];
@@ -49,40 +45,6 @@ async function refused(outcome: Promise<CallOutcome>): Promise<{ code: string; m
   if (settled.ok) throw new Error('expected the call to be refused');
   return settled.error;
 }
-
-/**
- * Electron's IPC as main.ts wires it, without the binary: the preload's bridge over a stand-in ipcRenderer whose
- * invoke structured-clones the call into handleIpcCall (audio arrives as a Node Buffer) and the outcome back.
- */
-function electronIpc(app: AppService): BridgeIpc {
-  const listeners = new Set<(event: unknown, ...args: unknown[]) => void>();
-  app.subscribe((event) => {
-    const payload = structuredClone(event);
-    for (const listener of listeners) listener({ sender: 'ipcRenderer' }, payload);
-  });
-  return {
-    async invoke(channel, method, args) {
-      expect(channel).toBe(IPC_CALL_CHANNEL);
-      const cloned = (structuredClone(args) as unknown[]).map((arg) => (arg instanceof Uint8Array ? Buffer.from(arg) : arg));
-      return structuredClone(await handleIpcCall(trusted, method, cloned, app));
-    },
-    on(channel, listener) {
-      expect(channel).toBe(IPC_EVENT_CHANNEL);
-      listeners.add(listener);
-    },
-    removeListener(channel, listener) {
-      expect(channel).toBe(IPC_EVENT_CHANNEL);
-      listeners.delete(listener);
-    },
-  };
-}
-
-describe('the contract over the preload bridge and handleIpcCall (stand-in IPC)', () => {
-  contractSuite(async () => {
-    const app = await demoService();
-    return { client: createApiClient(bridgeTransport(createAloudBridge(electronIpc(app)))), mode: 'electron' };
-  });
-});
 
 describe('handleIpcCall against a real AppService', () => {
   it('opens a session, opens an item, commits a label and shows it in the session view', async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { AloudEvent } from '../../../core/common/contract/aloudApi';
-import { IPC_CALL_CHANNEL, IPC_EVENT_CHANNEL } from '../../../core/common/contract/callOutcome';
+import { IPC_CALL_CHANNEL, IPC_EVENT_CHANNEL } from '../../../core/common/contract/transportNames';
 import { createAloudBridge, type BridgeIpc } from '../../../electron/preload/aloudBridge';
 
 type Listener = (event: unknown, ...args: unknown[]) => void;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CONTENT_SECURITY_POLICY, SECURITY_HEADERS } from '../../../electron/policy/csp';
+import { CONTENT_SECURITY_POLICY, SECURITY_HEADERS } from '../../../../core/common/contract/securityHeaders';
 
 function directives(policy: string): Map<string, string[]> {
   return new Map(

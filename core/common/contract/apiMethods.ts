@@ -1,0 +1,94 @@
+import { EXPORT_FORMATS } from '../export/exportFormats';
+import { ApiError, type AloudApi, type AloudMethod } from './aloudApi';
+
+type ArgCheck = (value: unknown, where: string) => void;
+
+const MAX_TEXT = 100_000;
+
+const nonEmptyString =
+  (max = 1000): ArgCheck =>
+  (value, where) => {
+    if (typeof value !== 'string' || value.trim() === '') throw new ApiError('bad_request', `${where} must be a non-empty string`);
+    if (value.length > max) throw new ApiError('bad_request', `${where} is longer than ${max} characters`);
+  };
+const oneOf =
+  (choices: readonly string[]): ArgCheck =>
+  (value, where) => {
+    if (typeof value !== 'string' || !choices.includes(value)) throw new ApiError('bad_request', `${where} must be one of ${choices.join(', ')}`);
+  };
+const nullableString: ArgCheck = (value, where) => {
+  if (value !== null) nonEmptyString()(value, where);
+};
+const bytes: ArgCheck = (value, where) => {
+  if (!(value instanceof Uint8Array)) throw new ApiError('bad_request', `${where} must be binary audio (a chunk frame)`);
+};
+const text: ArgCheck = (value, where) => {
+  if (typeof value !== 'string') throw new ApiError('bad_request', `${where} must be a string`);
+  if (value.length > MAX_TEXT) throw new ApiError('bad_request', `${where} is longer than ${MAX_TEXT} characters`);
+};
+
+/**
+ * What a call may touch, for hosts that serve several pages at once (browser mode): `any-page` reads the app or
+ * the project, `session-page` acts on the open session (only the page that opened it), `takes-session` opens one.
+ */
+export type MethodScope = 'any-page' | 'session-page' | 'takes-session';
+
+export interface MethodSpec {
+  /** each parameter's name and check, in order; every host runs them before the handler */
+  params: ReadonlyArray<readonly [string, ArgCheck]>;
+  scope: MethodScope;
+  /** the one argument is raw bytes (sent as a binary body over HTTP, a Buffer over IPC) */
+  binary?: true;
+}
+
+/**
+ * THE method table of the app API: adding a method is an entry here (TypeScript insists, because the table is keyed
+ * by AloudApi) plus its handler in AppService. The dispatcher, both transports and the client are derived from it.
+ */
+export const API_METHODS: { readonly [M in AloudMethod]: MethodSpec } = {
+  appInfo: { params: [], scope: 'any-page' },
+  project: { params: [], scope: 'any-page' },
+  openSession: { params: [['annotator', nonEmptyString(200)]], scope: 'takes-session' },
+  session: { params: [], scope: 'session-page' },
+  openItem: { params: [['itemId', nonEmptyString()]], scope: 'session-page' },
+  startRecording: { params: [['device', nullableString]], scope: 'session-page' },
+  appendAudio: { params: [['frame', bytes]], scope: 'session-page', binary: true },
+  stopRecording: { params: [], scope: 'session-page' },
+  commitLabel: {
+    params: [
+      ['label', nonEmptyString()],
+      ['source', oneOf(['click', 'key'])],
+    ],
+    scope: 'session-page',
+  },
+  completeItem: { params: [], scope: 'session-page' },
+  addNote: { params: [['text', text]], scope: 'session-page' },
+  exportSession: { params: [['format', oneOf(EXPORT_FORMATS)]], scope: 'session-page' },
+  agreement: { params: [], scope: 'any-page' },
+};
+
+/** The method names, in table order. */
+export const ALOUD_METHODS = Object.keys(API_METHODS) as readonly AloudMethod[];
+
+export function isAloudMethod(name: unknown): name is AloudMethod {
+  return typeof name === 'string' && Object.hasOwn(API_METHODS, name);
+}
+
+/** Checks a call from outside the trusted side: a known method, exactly its arguments, each of the right shape. */
+export function checkApiCall(method: unknown, args: unknown): { method: AloudMethod; args: unknown[] } {
+  if (!isAloudMethod(method)) throw new ApiError('bad_request', `unknown method ${JSON.stringify(method) ?? String(method)}`);
+  if (!Array.isArray(args)) throw new ApiError('bad_request', `${method}: arguments must be a list`);
+  const { params } = API_METHODS[method];
+  if (args.length !== params.length) {
+    throw new ApiError('bad_request', `${method}: expected ${params.length} argument(s) (${params.map(([n]) => n).join(', ') || 'none'}), got ${args.length}`);
+  }
+  params.forEach(([name, check], i) => check(args[i], `${method}: ${name}`));
+  return { method, args };
+}
+
+/** The typed API over one call function: every method of the table, none written out by hand. */
+export function apiOverCall(call: (method: AloudMethod, args: unknown[]) => Promise<unknown>): AloudApi {
+  const api: Record<string, (...args: unknown[]) => Promise<unknown>> = {};
+  for (const method of ALOUD_METHODS) api[method] = (...args) => call(method, args);
+  return api as unknown as AloudApi;
+}

@@ -1,0 +1,39 @@
+import type { ApiErrorBody } from './aloudApi';
+import type { AloudMethod } from './aloudApi';
+
+/** IPC channel names shared by the preload and main. */
+export const IPC_CALL_CHANNEL = 'aloud:call';
+export const IPC_EVENT_CHANNEL = 'aloud:event';
+
+/** Header with which each browser-mode page identifies itself (a random id per page load). */
+export const CLIENT_HEADER = 'x-aloud-client';
+
+/** Path segment of review playback, on both hosts: aloud://app/item-audio/<id> and http://127.0.0.1:port/api/item-audio/<id>. */
+export const ITEM_AUDIO_ROUTE = 'item-audio';
+
+/** Browser mode's HTTP routes; the host matches exactly these and the client builds exactly these. */
+export const HTTP_ROUTES = {
+  /** POST {args: [...]} as JSON to call a method */
+  callPrefix: '/api/call/',
+  /** POST the binary argument of a `binary` method (a chunk frame for appendAudio) */
+  binaryPrefix: '/api/binary/',
+  /** GET: server-sent events */
+  events: '/api/events',
+  /** GET/HEAD with Range: an item's recording */
+  itemAudioPrefix: `/api/${ITEM_AUDIO_ROUTE}/`,
+} as const;
+
+export const callRoute = (method: AloudMethod): string => `${HTTP_ROUTES.callPrefix}${method}`;
+export const binaryRoute = (method: AloudMethod): string => `${HTTP_ROUTES.binaryPrefix}${method}`;
+export const itemAudioRoute = (itemId: string): string => `${HTTP_ROUTES.itemAudioPrefix}${encodeURIComponent(itemId)}`;
+
+/** The HTTP status each contract error code is answered with (IPC carries the code alone). */
+export const HTTP_STATUS_OF: Readonly<Record<ApiErrorBody['code'], number>> = {
+  bad_request: 400,
+  not_found: 404,
+  conflict: 409,
+  spoken_label_required: 409,
+  engine: 503,
+  storage: 507,
+  internal: 500,
+};
