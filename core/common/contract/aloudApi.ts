@@ -6,6 +6,7 @@ import type { AlphaResult } from '../agreement/krippendorff';
 import type { Item } from '../items/item';
 import type { LabelSchema, ThinkAloudConfig } from '../project/projectConfig';
 import type { ItemSessionState } from '../session/itemState';
+import type { ReasoningView } from '../reasoning/reasoningReveal';
 
 export interface AppInfo {
   app_version: string;
@@ -78,6 +79,10 @@ export interface AloudApi {
   commitLabel(label: string, source: 'click' | 'key'): Promise<SessionView>;
   completeItem(): Promise<SessionView>;
   addNote(text: string): Promise<SessionView>;
+  /** the current item's model reasoning, if aloud.yaml reasoning.reveal allows it now; the first showing is logged */
+  showReasoning(): Promise<ReasoningView>;
+  /** judge step `index` (1-based) of the shown reasoning: 1 correct, 0 neutral, -1 wrong, null withdraws */
+  judgeStep(index: number, reward: 1 | 0 | -1 | null, source: 'click' | 'key'): Promise<SessionView>;
   exportSession(format: ExportFormat): Promise<ExportSummary>;
   agreement(): Promise<AgreementReport>;
 }

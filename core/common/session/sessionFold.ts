@@ -5,7 +5,8 @@ import type { Segment } from '../transcript/segment';
 import { AudioLedgerFold, type AudioLedger } from './audioLedger';
 import { checkEventData } from './sessionEventSchema';
 import { SessionLogError } from './sessionLog';
-import type { ItemSessionState, LabelSource, ManualLabelRecord } from './itemState';
+import type { ItemSessionState, LabelSource, ManualLabelRecord, ShownReasoning } from './itemState';
+import type { StepJudgmentRecord } from '../reasoning/stepJudgments';
 import { EVENT_VERSIONS, SESSION_SAMPLE_RATE, type SessionEvent, type SessionEventData, type SessionEventType } from './sessionEvents';
 
 /** A note the annotator or the store left in the log. */
@@ -48,6 +49,8 @@ interface ItemFold {
   audioSignals: SessionEventData['signals_computed'] | null;
   /** sha256 of the item text when the annotator last opened it */
   text_sha256: string | null;
+  reasoning: ShownReasoning | null;
+  step_judgments: StepJudgmentRecord[];
 }
 
 /** A label in event order: voice commitments at the seq of the utterance that completed them. */
@@ -128,6 +131,17 @@ export class SessionFold {
       case 'note':
         this.notes.push({ seq: event.seq, ts: event.ts, item_id: event.data.item_id, text: event.data.text });
         return;
+      case 'reasoning_shown': {
+        const { item_id, steps, model_label, audio_samples } = event.data;
+        // the first showing is the one that separates labels given before and after seeing the model
+        this.item(item_id).reasoning ??= { shown_at: event.ts, steps, model_label, audio_ms: Math.round((audio_samples * 1000) / SESSION_SAMPLE_RATE) };
+        return;
+      }
+      case 'step_judged': {
+        const { item_id, index, reward, source, kind, quote, audio_ms } = event.data;
+        this.item(item_id).step_judgments.push({ index, reward, source, kind, at: event.ts, audio_ms, quote });
+        return;
+      }
       default:
         return;
     }
@@ -182,7 +196,7 @@ export class SessionFold {
   private item(itemId: string): ItemFold {
     let item = this.items.get(itemId);
     if (!item) {
-      item = { item_id: itemId, started_at: null, completed_at: null, stale_results: 0, utterances: new Map(), manual: [], audioSignals: null, text_sha256: null };
+      item = { item_id: itemId, started_at: null, completed_at: null, stale_results: 0, utterances: new Map(), manual: [], audioSignals: null, text_sha256: null, reasoning: null, step_judgments: [] };
       this.items.set(itemId, item);
     }
     return item;
@@ -249,6 +263,8 @@ export class SessionFold {
       manual_labels: item.manual.map(({ label, source, at }) => ({ label, source, at })),
       parse_diagnostics: parse.diagnostics,
       item_text_sha256: item.text_sha256,
+      reasoning: item.reasoning,
+      step_judgments: [...item.step_judgments],
     };
   }
 }

@@ -14,6 +14,7 @@ import {
   type SessionView,
 } from '../../common/contract/aloudApi';
 import type { Item } from '../../common/items/item';
+import type { ReasoningView } from '../../common/reasoning/reasoningReveal';
 import { toApiError } from './apiDispatcher';
 import { projectAgreement } from '../agreement/projectAgreement';
 import { appVersion } from '../export/appVersion';
@@ -83,7 +84,8 @@ export class AppService implements AloudApi {
 
   async project(): Promise<ProjectView> {
     const { config } = this.projectFolder;
-    return { name: config.name, schema: config.schema, thinkaloud: config.thinkaloud, items: this.items };
+    // a model's reasoning reaches the page only through showReasoning, which keeps it hidden until it may be seen
+    return { name: config.name, schema: config.schema, thinkaloud: config.thinkaloud, items: this.items.map(withoutModelReasoning) };
   }
 
   openSession(annotator: string): Promise<SessionView> {
@@ -190,6 +192,17 @@ export class AppService implements AloudApi {
     });
   }
 
+  showReasoning(): Promise<ReasoningView> {
+    return this.withSession((s) => s.showReasoning());
+  }
+
+  judgeStep(index: number, reward: 1 | 0 | -1 | null, source: 'click' | 'key'): Promise<SessionView> {
+    return this.withSession(async (s) => {
+      await s.judgeStep(index, reward, source);
+      return this.view();
+    });
+  }
+
   addNote(text: string): Promise<SessionView> {
     return this.withSession(async (s) => {
       await s.addNote(text);
@@ -282,4 +295,9 @@ export class AppService implements AloudApi {
     this.queue = run.catch(() => undefined);
     return run;
   }
+}
+
+function withoutModelReasoning(item: Item): Item {
+  const { model_reasoning: _reasoning, model_steps: _steps, model_label: _label, ...rest } = item;
+  return rest;
 }

@@ -3,6 +3,11 @@ import { EventEmitter } from 'node:events';
 import type { UtteranceOutcome, UtteranceRequest } from '../../common/engine/transcriptionScheduler';
 import type { Utterance, UtteranceCutter } from '../../common/engine/utteranceCutter';
 import type { Item } from '../../common/items/item';
+import { parseStepJudgments, type StepReward } from '../../common/parser/stepJudgment';
+import { reasoningWithheld, type ReasoningView } from '../../common/reasoning/reasoningReveal';
+import { itemModelReasoning } from '../../common/reasoning/reasoningSteps';
+import { joinSegments, timeAtOffset } from '../../common/transcript/joinSegments';
+import type { Segment } from '../../common/transcript/segment';
 import type { ItemSessionState, LabelSource } from '../../common/session/itemState';
 import type { SessionState } from '../../common/session/sessionFold';
 import { SESSION_SAMPLE_RATE, type RecordingStopReason, type SessionEvent, type SessionEventData, type SessionEventType } from '../../common/session/sessionEvents';
@@ -204,6 +209,42 @@ export class SessionService extends EventEmitter<SessionServiceEvents> {
     });
   }
 
+  /**
+   * Shows the current item's model reasoning if aloud.yaml `reasoning.reveal` allows it now (after_blind: once
+   * the item has a label); the first showing is logged with the steps as shown. Withheld reasoning is not sent.
+   */
+  showReasoning(): Promise<ReasoningView> {
+    return this.serial(async () => {
+      const itemId = this.requireItem('show its reasoning');
+      const { reveal, split } = this.store.project.config.reasoning;
+      const model = this.items?.get(itemId) ? itemModelReasoning(this.items.get(itemId)!, split) : null;
+      const state = this.store.itemState(itemId);
+      const withheld = reasoningWithheld(reveal, model !== null && model.steps.length > 0, state?.blind_label ?? null, Boolean(state?.reasoning));
+      if (withheld === null && !state?.reasoning && model) {
+        const rec = this.recording?.item_id === itemId ? this.recording : null;
+        const samples = rec ? rec.writer.samples + rec.writer.pendingSamples : Math.round(((state?.audio_ms ?? 0) * SESSION_SAMPLE_RATE) / 1000);
+        await this.append('reasoning_shown', { item_id: itemId, steps: model.steps, model_label: model.label, split: model.split, reveal, audio_samples: samples });
+        this.emitItem(itemId);
+      }
+      const shown = this.store.itemState(itemId)?.reasoning ?? null;
+      return { item_id: itemId, reveal, shown: shown ? { shown_at: shown.shown_at, model_label: shown.model_label, steps: shown.steps } : null, withheld };
+    });
+  }
+
+  /** A step of the shown reasoning judged by a key or a click (null withdraws the step's judgment). */
+  judgeStep(index: number, reward: StepReward | null, source: 'click' | 'key'): Promise<ItemSessionState> {
+    return this.serial(async () => {
+      const itemId = this.requireItem('judge a step');
+      const shown = this.store.itemState(itemId)?.reasoning;
+      if (!shown) throw new SessionUsageError(`the model's reasoning of "${itemId}" has not been shown: steps can be judged once it is`);
+      if (!Number.isInteger(index) || index < 1 || index > shown.steps.length) {
+        throw new SessionUsageError(`step ${index} is not a step of the shown reasoning (steps 1 to ${shown.steps.length})`);
+      }
+      await this.append('step_judged', { item_id: itemId, index, reward, source, kind: 'step', quote: null, start: null, end: null, utterance: null, audio_ms: null });
+      return this.emitItem(itemId);
+    });
+  }
+
   addNote(text: string): Promise<void> {
     return this.serial(async () => {
       await this.append('note', { item_id: this.currentItem, text });
@@ -354,6 +395,7 @@ export class SessionService extends EventEmitter<SessionServiceEvents> {
       segments: outcome.segments,
       model: outcome.model,
     });
+    await this.logVoiceStepJudgments(request, outcome.segments);
     const after = this.store.itemState(request.item_id)!;
     const seen = new Set((before?.commitments ?? []).map((c) => `${c.start}:${c.end}:${c.label}`));
     for (const c of after.commitments) {
@@ -365,6 +407,33 @@ export class SessionService extends EventEmitter<SessionServiceEvents> {
       await this.append('label_changed', { item_id: request.item_id, from, to: after.final_label, source: 'voice' });
     }
     this.emit('item', after);
+  }
+
+  /**
+   * Step judgments spoken in one utterance, logged as it lands. Only phrases begun after the reasoning was shown
+   * count (nobody judges steps they have not seen); a phrase split across two utterances is not heard.
+   */
+  private async logVoiceStepJudgments(request: UtteranceRequest, segments: readonly Segment[]): Promise<void> {
+    const shown = this.store.itemState(request.item_id)?.reasoning;
+    if (!shown || shown.steps.length === 0) return;
+    const { thinkaloud } = this.store.project.config;
+    const joined = joinSegments(segments);
+    const { judgments } = parseStepJudgments(joined.text, { languages: thinkaloud.languages, stepCount: shown.steps.length, fillers: thinkaloud.fillers });
+    for (const j of judgments) {
+      if ((timeAtOffset(joined.spans, j.start) ?? 0) < shown.audio_ms) continue;
+      await this.append('step_judged', {
+        item_id: request.item_id,
+        index: j.index,
+        reward: j.reward,
+        source: 'voice',
+        kind: j.kind,
+        quote: j.quote,
+        start: j.start,
+        end: j.end,
+        utterance: request.utterance,
+        audio_ms: timeAtOffset(joined.spans, j.end),
+      });
+    }
   }
 
   private emitItem(itemId: string): ItemSessionState {
