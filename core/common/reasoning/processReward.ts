@@ -102,3 +102,58 @@ export function assertValidProcessReward(text: string, file: string): ProcessRew
   if (problems.length > 0) throw new InputError(problems);
   return records;
 }
+
+/** Written as FILE.receipt.json only after FILE is complete on disk. */
+export interface ProcessRewardReceipt {
+  receipt_version: 1;
+  kind: 'process-reward';
+  /** the export's file name, without folder */
+  file: string;
+  format: 'jsonl';
+  sha256: string;
+  bytes: number;
+  records: number;
+  project: string;
+  counts: {
+    annotators: number;
+    items: number;
+    /** records with at least one step reward */
+    judged_records: number;
+    /** steps with a reward, over all records */
+    judged_steps: number;
+    first_error_records: number;
+  };
+  app_version: string;
+  created_at: string;
+}
+
+export function buildProcessRewardReceipt(args: {
+  file: string;
+  sha256: string;
+  bytes: number;
+  records: readonly ProcessRewardRecord[];
+  project: string;
+  appVersion: string;
+  createdAt: string;
+}): ProcessRewardReceipt {
+  const { records } = args;
+  return {
+    receipt_version: 1,
+    kind: 'process-reward',
+    file: args.file,
+    format: 'jsonl',
+    sha256: args.sha256,
+    bytes: args.bytes,
+    records: records.length,
+    project: args.project,
+    counts: {
+      annotators: new Set(records.map((r) => r.annotator)).size,
+      items: new Set(records.map((r) => r.instance_id)).size,
+      judged_records: records.filter((r) => r.steps.some((s) => s.reward !== null)).length,
+      judged_steps: records.reduce((n, r) => n + r.steps.filter((s) => s.reward !== null).length, 0),
+      first_error_records: records.filter((r) => r.mode === 'first_error').length,
+    },
+    app_version: args.appVersion,
+    created_at: args.createdAt,
+  };
+}

@@ -1,0 +1,71 @@
+import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { ProcessRewardReceipt, ProcessRewardRecord } from '../../../../core/common/reasoning/processReward';
+import { validateProcessRewardText } from '../../../../core/common/reasoning/processReward';
+import { loadProjectConfig, type OpenProject } from '../../../../core/node/project/projectFolder';
+import { SessionStore } from '../../../../core/node/session/sessionStore';
+import { cli } from '../../../helpers/cli';
+
+const sha256 = (data: Buffer | string): string => createHash('sha256').update(data).digest('hex');
+
+let dir: string;
+let project: OpenProject;
+
+async function judgeSession(annotator: string, itemId: string, judgments: Array<[number, 1 | 0 | -1 | null, 'step' | 'first_error']>): Promise<void> {
+  const store = await SessionStore.open({ project, annotator });
+  try {
+    await store.append('item_opened', { item_id: itemId });
+    await store.append('label_committed', { item_id: itemId, label: 'Polite', source: 'key', quote: null, start: null, end: null, stem: null });
+    await store.append('reasoning_shown', { item_id: itemId, steps: ['a', 'b', 'c', 'd'], model_label: 'Polite', split: 'numbered', reveal: 'after_blind', audio_samples: 0 });
+    for (const [index, reward, kind] of judgments) {
+      await store.append('step_judged', { item_id: itemId, index, reward, source: 'key', kind, quote: null, start: null, end: null, utterance: null, audio_ms: null });
+    }
+  } finally {
+    await store.close();
+  }
+}
+
+beforeAll(async () => {
+  dir = path.join(await mkdtemp(path.join(tmpdir(), 'aloud-prm-')), 'proj');
+  expect((await cli('init', '--project', dir, '--demo')).code).toBe(0);
+  project = await loadProjectConfig(dir);
+  await judgeSession('ana', 'demo-03', [[1, 1, 'step'], [2, -1, 'step'], [2, -1, 'first_error'], [4, 0, 'step']]);
+  await judgeSession('ben', 'demo-03', [[1, 1, 'step'], [2, 1, 'step'], [3, -1, 'step'], [3, null, 'step']]);
+});
+
+describe('aloud export --format process-reward', () => {
+  it('writes one validated record per annotator per item with model reasoning, and a receipt for the exact bytes', async () => {
+    const out = path.join(dir, 'prm.jsonl');
+    const run = await cli('export', '--project', dir, '--format', 'process-reward', '--out', out, '--json');
+    expect(run.code, run.err).toBe(0);
+    const bytes = await readFile(out);
+    const records = bytes.toString('utf8').trimEnd().split('\n').map((l) => JSON.parse(l) as ProcessRewardRecord);
+    // demo items 01, 03, 08, 13, 15 carry reasoning: five records per annotator
+    expect(records.map((r) => `${r.annotator}/${r.instance_id}`)).toEqual(['ana/demo-01', 'ana/demo-03', 'ana/demo-08', 'ana/demo-13', 'ana/demo-15', 'ben/demo-01', 'ben/demo-03', 'ben/demo-08', 'ben/demo-13', 'ben/demo-15']);
+    expect(records[1]).toEqual({ instance_id: 'demo-03', annotator: 'ana', mode: 'first_error', steps: [{ index: 1, reward: 1 }, { index: 2, reward: -1 }, { index: 3, reward: null }, { index: 4, reward: 0 }] });
+    expect(records[6]).toEqual({ instance_id: 'demo-03', annotator: 'ben', mode: 'per_step', steps: [{ index: 1, reward: 1 }, { index: 2, reward: 1 }, { index: 3, reward: null }, { index: 4, reward: null }] });
+    // never shown: the item's steps by today's split, all unjudged
+    expect(records[0]!.steps.every((s) => s.reward === null)).toBe(true);
+    expect(validateProcessRewardText(bytes.toString('utf8'), out).problems).toEqual([]);
+    const receipt = JSON.parse(await readFile(`${out}.receipt.json`, 'utf8')) as ProcessRewardReceipt;
+    expect(JSON.parse(run.out).receipt).toEqual(receipt);
+    expect(receipt).toMatchObject({ kind: 'process-reward', file: 'prm.jsonl', sha256: sha256(bytes), bytes: bytes.length, records: 10 });
+    expect(receipt.counts).toEqual({ annotators: 2, items: 5, judged_records: 2, judged_steps: 5, first_error_records: 1 });
+  });
+
+  it('exports one annotator, and refuses to overwrite a file that is not an earlier export', async () => {
+    const out = path.join(dir, 'ana.jsonl');
+    expect((await cli('export', '--project', dir, '--format', 'process-reward', '--annotator', 'ana', '--out', out)).code).toBe(0);
+    expect((await readFile(out, 'utf8')).trimEnd().split('\n')).toHaveLength(5);
+    const stranger = path.join(dir, 'notes.jsonl');
+    await writeFile(stranger, 'mine\n');
+    const run = await cli('export', '--project', dir, '--format', 'process-reward', '--out', stranger);
+    expect(run.code).not.toBe(0);
+    expect(await readFile(stranger, 'utf8')).toBe('mine\n');
+    expect(existsSync(`${stranger}.receipt.json`)).toBe(false);
+  });
+});
