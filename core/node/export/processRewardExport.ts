@@ -19,6 +19,7 @@ import { normalizeAnnotatorName } from '../session/sessionPaths';
 import { appVersion } from './appVersion';
 import { receiptFileName } from '../../common/export/exportReceipt';
 import type { SessionSource } from './sessionSource';
+import { stepJudgmentAgreement, type StepAgreement } from '../../common/reasoning/stepAgreement';
 
 export interface ProcessRewardExportResult {
   file: string;
@@ -89,4 +90,15 @@ export async function exportProcessReward(options: { project: OpenProject; annot
   });
   await writeFileAtomic(receiptFile, `${JSON.stringify(receipt, null, 2)}\n`);
   return { file: out, receipt_file: receiptFile, receipt, warnings: sessions.flatMap((s) => s.warnings) };
+}
+
+/**
+ * Agreement on step judgments across every annotator of the project (ordinal alpha per step position and over all
+ * judged steps), on the rewards the process-reward export writes. For the agreement command to call.
+ */
+export async function projectStepAgreement(project: OpenProject, sessions: SessionSource): Promise<StepAgreement> {
+  const items = await loadProjectItems(project);
+  const loaded = [];
+  for (const annotator of await sessions.annotators(project)) loaded.push(await sessions.load(project, annotator));
+  return stepJudgmentAgreement(processRewardRecords(project, items, loaded));
 }

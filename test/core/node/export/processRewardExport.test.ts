@@ -8,6 +8,8 @@ import type { ProcessRewardReceipt, ProcessRewardRecord } from '../../../../core
 import { validateProcessRewardText } from '../../../../core/common/reasoning/processReward';
 import { loadProjectConfig, type OpenProject } from '../../../../core/node/project/projectFolder';
 import { SessionStore } from '../../../../core/node/session/sessionStore';
+import { projectStepAgreement } from '../../../../core/node/export/processRewardExport';
+import { projectSessionSource } from '../../../../core/node/export/projectSessions';
 import { cli } from '../../../helpers/cli';
 
 const sha256 = (data: Buffer | string): string => createHash('sha256').update(data).digest('hex');
@@ -69,3 +71,13 @@ describe('aloud export --format process-reward', () => {
     expect(existsSync(`${stranger}.receipt.json`)).toBe(false);
   });
 });
+
+describe('agreement on step judgments over the project', () => {
+  it('pairs the steps both annotators judged (steps 1 and 2 of demo-03)', async () => {
+    const result = await projectStepAgreement(project, projectSessionSource);
+    expect(result.annotators).toEqual(['ana', 'ben']);
+    expect(result.all_steps.pairable_units).toBe(2);
+    expect(result.by_position.map((p) => [p.index, p.pairable_units])).toEqual([[1, 1], [2, 1]]);
+  });
+});
+
