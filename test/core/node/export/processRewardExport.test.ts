@@ -73,11 +73,11 @@ describe('aloud export --format process-reward', () => {
 });
 
 describe('agreement on step judgments over the project', () => {
-  it('pairs the steps both annotators judged (steps 1 and 2 of demo-03)', async () => {
+  it('pairs the steps both annotators judged (steps 1 and 2 of demo-03); a position judged once is listed unpaired', async () => {
     const result = await projectStepAgreement(project, projectSessionSource);
     expect(result.annotators).toEqual(['ana', 'ben']);
     expect(result.all_steps.pairable_units).toBe(2);
-    expect(result.by_position.map((p) => [p.index, p.pairable_units])).toEqual([[1, 1], [2, 1]]);
+    expect(result.by_position.map((p) => [p.index, p.pairable_units])).toEqual([[1, 1], [2, 1], [4, 0]]); // step 4: judged by ana only, not pairable
   });
 });
 
