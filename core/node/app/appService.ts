@@ -21,7 +21,7 @@ import { appVersion } from '../export/appVersion';
 import { exportSessions } from '../export/exportSessions';
 import { projectSessionSource } from '../export/projectSessions';
 import { loadProjectConfig, loadProjectItems, type OpenProject } from '../project/projectFolder';
-import { openSessionEngine } from '../session/sessionEngine';
+import { engineScriptFile, openSessionEngine } from '../session/sessionEngine';
 import { SessionService, type SessionEngine } from '../session/sessionService';
 
 export interface AppServiceOptions {
@@ -30,6 +30,8 @@ export interface AppServiceOptions {
   /** a whisper model file; otherwise the project's thinkaloud.model among the installed models */
   modelFile?: string | null;
   modelsDir?: string;
+  /** an engine script replacing whisper.cpp (tests, demos); default ALOUD_ENGINE_SCRIPT when set */
+  engineScript?: string | null;
   /** where exports go; default <project>/exports */
   exportsDir?: string;
   /** opens the engine for a session; default: the whisper worker (tests may pass null for audio-only sessions) */
@@ -241,7 +243,8 @@ export class AppService implements AloudApi {
   }
 
   private defaultEngine(): (project: OpenProject) => Promise<SessionEngine> {
-    return (project) => openSessionEngine({ project, modelFile: this.options.modelFile ?? null, ...(this.options.modelsDir ? { modelsDir: this.options.modelsDir } : {}) });
+    const engineScript = engineScriptFile(this.options.engineScript);
+    return (project) => openSessionEngine({ project, modelFile: this.options.modelFile ?? null, engineScript, ...(this.options.modelsDir ? { modelsDir: this.options.modelsDir } : {}) });
   }
 
   private async closeSession(): Promise<void> {

@@ -4,6 +4,7 @@ import { TranscriptionScheduler } from '../../common/engine/transcriptionSchedul
 import { UtteranceCutter } from '../../common/engine/utteranceCutter';
 import type { OpenProject } from '../project/projectFolder';
 import { startEngineWorker } from '../engine/engineHost';
+import { loadEngineScript, ScriptedEngine } from '../engine/scriptedEngine';
 import { sha256OfPcm } from '../engine/whisperEngine';
 import { resolveSessionModel, SessionEngineError } from './sessionModel';
 import type { SessionEngine } from './sessionService';
@@ -21,8 +22,25 @@ export function sessionEngineOver(
   };
 }
 
-/** Loads the session's model in the engine worker (one load per session) and wraps it for the SessionService. */
-export async function openSessionEngine(options: { project: OpenProject; modelFile: string | null; modelsDir?: string }): Promise<SessionEngine> {
+/** The engine script to use instead of whisper.cpp: the command's flag, else ALOUD_ENGINE_SCRIPT (test suites), else none. */
+export function engineScriptFile(flag: string | null | undefined, env: NodeJS.ProcessEnv = process.env): string | null {
+  if (flag) return flag;
+  const fromEnv = env.ALOUD_ENGINE_SCRIPT;
+  return fromEnv ? fromEnv : null;
+}
+
+/**
+ * Loads the session's model in the engine worker (one load per session) and wraps it for the SessionService.
+ * With `engineScript`, scripted results replace whisper.cpp (model identity `scripted:<sha256 of the script>`).
+ */
+export async function openSessionEngine(options: { project: OpenProject; modelFile: string | null; modelsDir?: string; engineScript?: string | null }): Promise<SessionEngine> {
+  const { thinkaloud } = options.project.config;
+  const decode = { language: decodeLanguageFor(thinkaloud.languages), silenceThresholdDbfs: thinkaloud.silence_threshold_dbfs, sampleRate: 16_000 };
+  if (options.engineScript) {
+    const scripted = new ScriptedEngine(await loadEngineScript(options.engineScript));
+    await scripted.load(options.engineScript);
+    return sessionEngineOver(scripted, scripted.modelIdentity, decode);
+  }
   const model = await resolveSessionModel(options.project, options.modelFile, options.modelsDir);
   const engine = startEngineWorker();
   let sha256: string;
@@ -33,10 +51,5 @@ export async function openSessionEngine(options: { project: OpenProject; modelFi
     await engine.close().catch(() => undefined);
     throw new SessionEngineError(`cannot load the whisper model ${model.path}: ${(e as Error).message}`);
   }
-  const { thinkaloud } = options.project.config;
-  return sessionEngineOver(engine, { name: model.name, sha256 }, {
-    language: decodeLanguageFor(thinkaloud.languages),
-    silenceThresholdDbfs: thinkaloud.silence_threshold_dbfs,
-    sampleRate: 16_000,
-  });
+  return sessionEngineOver(engine, { name: model.name, sha256 }, decode);
 }

@@ -4,12 +4,13 @@ import { startHttpHost } from '../../app/httpHost';
 import { ensureRendererBuilt } from '../../app/rendererBuild';
 import { ProjectError } from '../../project/projectError';
 import { ensureUserDemoProject } from '../../project/userDemoProject';
+import { engineScriptFile } from '../../session/sessionEngine';
 import { type CliCommand, UsageError, withUsageErrors } from '../cliSupport';
 
 export const serveCommand: CliCommand = {
   name: 'serve',
   summary: 'Browser mode: the app on http://127.0.0.1 (same API as the desktop app), until Ctrl-C. Without --project: your own copy of the demo.',
-  usage: 'serve [--project DIR] [--port N] [--model FILE] [--models-dir DIR] [--rebuild]',
+  usage: 'serve [--project DIR] [--port N] [--model FILE] [--models-dir DIR] [--engine-script FILE.json] [--rebuild]',
   async run(argv, io) {
     const { values } = withUsageErrors(() =>
       parseArgs({
@@ -20,18 +21,22 @@ export const serveCommand: CliCommand = {
           port: { type: 'string' },
           model: { type: 'string' },
           'models-dir': { type: 'string' },
+          'engine-script': { type: 'string' },
           rebuild: { type: 'boolean', default: false },
         },
       }),
     );
     const port = values.port === undefined ? 0 : Number(values.port);
     if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port: "${values.port}" is not a port number (0–65535)`);
+    const engineScript = engineScriptFile(values['engine-script']);
+    if (engineScript) io.err(`aloud serve: transcription is SCRIPTED from ${engineScript} (not whisper.cpp); sessions record model "scripted"\n`);
     let app: AppService;
     try {
       app = await AppService.open({
         projectDir: values.project ?? (await ensureUserDemoProject()),
         mode: 'browser',
         modelFile: values.model ?? null,
+        engineScript,
         ...(values['models-dir'] ? { modelsDir: values['models-dir'] } : {}),
       });
     } catch (e) {

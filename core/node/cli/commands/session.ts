@@ -6,7 +6,8 @@ import { SESSION_SAMPLE_RATE } from '../../../common/session/sessionEvents';
 import { readWav, resampleTo16k, WavError } from '../../audio/wavFile';
 import { ProjectError } from '../../project/projectError';
 import { loadProjectConfig, loadProjectItems } from '../../project/projectFolder';
-import { openSessionEngine } from '../../session/sessionEngine';
+import { EngineScriptError } from '../../engine/scriptedEngine';
+import { engineScriptFile, openSessionEngine } from '../../session/sessionEngine';
 import { SessionEngineError } from '../../session/sessionModel';
 import { SessionWriteError } from '../../session/sessionFs';
 import { SessionLockedError } from '../../session/sessionLock';
@@ -20,7 +21,7 @@ import { type CliCommand, type CliIo, printJson, requireOption, UsageError, with
 const CHUNK_MS = 200;
 
 const usage = [
-  'session ingest --project DIR --annotator NAME --item ID --wav FILE.wav [--realtime] [--model FILE] [--progress] [--json]',
+  'session ingest --project DIR --annotator NAME --item ID --wav FILE.wav [--realtime] [--model FILE | --engine-script FILE.json] [--progress] [--json]',
   '       aloud session show --project DIR --annotator NAME [--item ID] [--json]',
 ].join('\n');
 
@@ -54,6 +55,7 @@ async function withSessionErrors<T>(run: () => Promise<T>): Promise<T> {
       e instanceof SessionNameError ||
       e instanceof SessionUsageError ||
       e instanceof SessionEngineError ||
+      e instanceof EngineScriptError ||
       e instanceof WavError
     ) {
       throw new UsageError(e.message);
@@ -77,6 +79,7 @@ async function ingest(argv: string[], io: CliIo): Promise<number> {
         item: { type: 'string' },
         wav: { type: 'string' },
         model: { type: 'string' },
+        'engine-script': { type: 'string' },
         realtime: { type: 'boolean', default: false },
         progress: { type: 'boolean', default: false },
         json: { type: 'boolean', default: false },
@@ -94,7 +97,9 @@ async function ingest(argv: string[], io: CliIo): Promise<number> {
     if (!items.some((item) => item.id === itemId)) throw new UsageError(`--item: "${itemId}" is not in ${project.config.items}`);
     const wav = await readWav(wavFile);
     const pcm = resampleTo16k(wav.samples, wav.sampleRate);
-    const engine = await openSessionEngine({ project, modelFile: values.model ?? null });
+    const engineScript = engineScriptFile(values['engine-script']);
+    if (engineScript) io.err(`aloud session ingest: transcription is SCRIPTED from ${engineScript} (not whisper.cpp)\n`);
+    const engine = await openSessionEngine({ project, modelFile: values.model ?? null, engineScript });
     let service: SessionService;
     try {
       service = await SessionService.open({ project, annotator, items, engine });
