@@ -46,6 +46,58 @@ export interface ExportSummary {
   records: number;
   gaps: number;
   sha256: string;
+  /** absent in hosts older than the summary in words */
+  counts?: ExportCounts;
+  /** whose sessions the file holds */
+  annotators?: string[];
+}
+
+/** What an export held, for a summary in words. */
+export interface ExportCounts {
+  annotators: number;
+  items: number;
+  with_audio: number;
+  with_transcript: number;
+  with_final_label: number;
+}
+
+/** The app's view of the whisper (and VAD) models: the manifest's, and any imported file. */
+export interface ModelsView {
+  /** the models folder */
+  dir: string;
+  /** the open project's thinkaloud.model */
+  project_model: string;
+  manifest_default: string;
+  models: Array<{
+    name: string;
+    file: string;
+    approx_mib: number;
+    bytes: number | null;
+    english_only: boolean;
+    kind: 'whisper' | 'vad';
+    installed: boolean;
+    /** the file matches the manifest's checksum; null when not installed */
+    verified: boolean | null;
+    problem: string | null;
+    downloading: boolean;
+    in_manifest: boolean;
+  }>;
+}
+
+/** The thinkaloud settings the app can change (written to aloud.yaml through its validation). */
+export interface ThinkAloudSettings {
+  model: string;
+  chunk_seconds: number;
+  silence_threshold_dbfs: number;
+  min_pause_ms: number;
+  long_pause_ms: number;
+  require_spoken_label: boolean;
+}
+
+export interface SettingsChange {
+  project: ProjectView;
+  /** the values before the change: send them back to undo it */
+  previous: ThinkAloudSettings;
 }
 
 export interface AgreementReport {
@@ -62,7 +114,16 @@ export type AloudEvent =
   | { type: 'item'; item: ItemSessionState }
   | { type: 'recording'; item_id: string | null }
   | { type: 'transcription'; pending: number }
-  | { type: 'error'; message: string };
+  | { type: 'error'; message: string }
+  | {
+      type: 'model_download';
+      name: string;
+      state: 'running' | 'done' | 'cancelled' | 'failed';
+      received_bytes: number;
+      total_bytes: number | null;
+      percent: number | null;
+      message: string | null;
+    };
 
 /** Every method of the app API; arguments and results are plain JSON, except audio which is binary. */
 export interface AloudApi {
@@ -83,8 +144,24 @@ export interface AloudApi {
   showReasoning(): Promise<ReasoningView>;
   /** judge step `index` (1-based) of the shown reasoning: 1 correct, 0 neutral, -1 wrong, null withdraws */
   judgeStep(index: number, reward: 1 | 0 | -1 | null, source: 'click' | 'key'): Promise<SessionView>;
+  /** the keep-talking cue was shown while recording, after silenceMs of silence (logged as a cue_shown event) */
+  logCue(cue: 'keep_talking', silenceMs: number): Promise<SessionView>;
   exportSession(format: ExportFormat): Promise<ExportSummary>;
   agreement(): Promise<AgreementReport>;
+  /** annotators with a session in this project (one spelling each) */
+  annotators(): Promise<string[]>;
+  /** every annotator's session (annotator null) or one annotator's */
+  exportProject(format: ExportFormat, annotator: string | null): Promise<ExportSummary>;
+  /** rehash: check every file's checksum again (verify) */
+  models(rehash: boolean): Promise<ModelsView>;
+  /** starts a download; progress and the outcome arrive as model_download events */
+  downloadModel(name: string): Promise<ModelsView>;
+  cancelModelDownload(name: string): Promise<ModelsView>;
+  /** copies a local model file (full path) into the models folder, checked */
+  importModel(file: string): Promise<ModelsView>;
+  removeModel(name: string): Promise<ModelsView>;
+  /** changes thinkaloud settings in aloud.yaml (validated; nothing written when invalid) */
+  updateThinkAloud(patch: Partial<ThinkAloudSettings>): Promise<SettingsChange>;
 }
 
 export type AloudMethod = keyof AloudApi;

@@ -33,6 +33,22 @@ const text: ArgCheck = (value, where) => {
   if (value.length > MAX_TEXT) throw new ApiError('bad_request', `${where} is longer than ${MAX_TEXT} characters`);
 };
 
+const boolean: ArgCheck = (value, where) => {
+  if (typeof value !== 'boolean') throw new ApiError('bad_request', `${where} must be true or false`);
+};
+/** the shape only; aloud.yaml's own validation judges the values */
+const thinkAloudPatch: ArgCheck = (value, where) => {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new ApiError('bad_request', `${where} must be an object`);
+  const types: Record<string, string> = { model: 'string', chunk_seconds: 'number', silence_threshold_dbfs: 'number', min_pause_ms: 'number', long_pause_ms: 'number', require_spoken_label: 'boolean' };
+  for (const [key, v] of Object.entries(value)) {
+    if (!(key in types)) throw new ApiError('bad_request', `${where}: thinkaloud.${key} cannot be changed from the app`);
+    if (typeof v !== types[key]) throw new ApiError('bad_request', `${where}: thinkaloud.${key} must be a ${types[key]}`);
+  }
+};
+const nonNegativeNumber: ArgCheck = (value, where) => {
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) throw new ApiError('bad_request', `${where} must be a number ≥ 0`);
+};
+
 /**
  * What a call may touch, for hosts that serve several pages at once (browser mode): `any-page` reads the app or
  * the project, `session-page` acts on the open session (only the page that opened it), `takes-session` opens one.
@@ -78,8 +94,29 @@ export const API_METHODS: { readonly [M in AloudMethod]: MethodSpec } = {
     ],
     scope: 'session-page',
   },
+  logCue: {
+    params: [
+      ['cue', oneOf(['keep_talking'])],
+      ['silenceMs', nonNegativeNumber],
+    ],
+    scope: 'session-page',
+  },
   exportSession: { params: [['format', oneOf(EXPORT_FORMATS)]], scope: 'session-page' },
   agreement: { params: [], scope: 'any-page' },
+  annotators: { params: [], scope: 'any-page' },
+  exportProject: {
+    params: [
+      ['format', oneOf(EXPORT_FORMATS)],
+      ['annotator', nullableString],
+    ],
+    scope: 'session-page',
+  },
+  models: { params: [['rehash', boolean]], scope: 'any-page' },
+  downloadModel: { params: [['name', nonEmptyString(200)]], scope: 'session-page' },
+  cancelModelDownload: { params: [['name', nonEmptyString(200)]], scope: 'session-page' },
+  importModel: { params: [['file', nonEmptyString(4096)]], scope: 'session-page' },
+  removeModel: { params: [['name', nonEmptyString(200)]], scope: 'session-page' },
+  updateThinkAloud: { params: [['patch', thinkAloudPatch]], scope: 'session-page' },
 };
 
 /** The method names, in table order. */

@@ -97,6 +97,7 @@ export const sessionEventDataSchemas: { readonly [T in SessionEventType]: Record
     utterance: nullableCount,
     audio_ms: { type: ['number', 'null'], minimum: 0 },
   }),
+  cue_shown: object({ item_id: itemId, cue: { enum: ['keep_talking'] }, silence_ms: count, audio_ms: count }),
 };
 
 const ajv = new Ajv2020({ allErrors: false, strict: true, allowUnionTypes: true });

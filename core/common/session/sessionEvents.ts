@@ -91,6 +91,8 @@ export interface SessionEventData {
     utterance: number | null;
     audio_ms: number | null;
   };
+  /** the app showed the neutral "Please keep talking" cue after silence_ms of silence, at audio_ms on the item's audio timeline */
+  cue_shown: { item_id: string; cue: 'keep_talking'; silence_ms: number; audio_ms: number };
 }
 
 export type SessionEventType = keyof SessionEventData;
@@ -114,6 +116,7 @@ export const EVENT_VERSIONS: { readonly [T in SessionEventType]: number } = {
   note: 1,
   reasoning_shown: 1,
   step_judged: 1,
+  cue_shown: 1,
 };
 
 export const SESSION_EVENT_TYPES = Object.keys(EVENT_VERSIONS) as SessionEventType[];

@@ -10,8 +10,11 @@ import {
   type AppInfo,
   type ExportFormat,
   type ExportSummary,
+  type ModelsView,
   type ProjectView,
   type SessionView,
+  type SettingsChange,
+  type ThinkAloudSettings,
 } from '../../common/contract/aloudApi';
 import type { Item } from '../../common/items/item';
 import type { ReasoningView } from '../../common/reasoning/reasoningReveal';
@@ -22,6 +25,10 @@ import { exportSessions } from '../export/exportSessions';
 import { projectSessionSource } from '../export/projectSessions';
 import { loadProjectConfig, loadProjectItems, type OpenProject } from '../project/projectFolder';
 import { engineScriptFile, openSessionEngine } from '../session/sessionEngine';
+import { existingAnnotator } from '../../common/annotators/annotatorName';
+import type { ModelManifest } from '../../common/models/modelManifest';
+import { ModelsPanel } from './modelsPanel';
+import { writeThinkAloudSettings } from './projectSettings';
 import { SessionService, type SessionEngine } from '../session/sessionService';
 
 export interface AppServiceOptions {
@@ -37,6 +44,10 @@ export interface AppServiceOptions {
   /** opens the engine for a session; default: the whisper worker (tests may pass null for audio-only sessions) */
   openEngine?: ((project: OpenProject) => Promise<SessionEngine>) | null;
   now?: () => Date;
+  /** the known models (default models/manifest.json); tests serve their own */
+  modelManifest?: ModelManifest;
+  /** tests only: model downloads may use plain http to 127.0.0.1 */
+  allowLoopbackModelDownloads?: boolean;
 }
 
 interface AppServiceEvents {
@@ -57,12 +68,25 @@ export class AppService implements AloudApi {
   private nextSample = 0;
   private lastPending = 0;
   private queue: Promise<unknown> = Promise.resolve();
+  private readonly modelsPanel: ModelsPanel;
 
   private constructor(
     private readonly options: AppServiceOptions,
-    readonly projectFolder: OpenProject,
+    /** replaced when the app changes aloud.yaml (settings) */
+    public projectFolder: OpenProject,
     private readonly items: Item[],
-  ) {}
+  ) {
+    this.modelsPanel = new ModelsPanel({
+      ...(options.modelsDir ? { modelsDir: options.modelsDir } : {}),
+      ...(options.modelManifest ? { manifest: options.modelManifest } : {}),
+      ...(options.allowLoopbackModelDownloads ? { allowLoopbackHttp: true } : {}),
+      emit: (event) => this.emit(event),
+      // a session without an engine loads the model that just arrived
+      onInstalled: async () => {
+        if (this.current && this.engineModel === null && this.options.openEngine === undefined) await this.reopenSession();
+      },
+    });
+  }
 
   static async open(options: AppServiceOptions): Promise<AppService> {
     const project = await loadProjectConfig(options.projectDir);
@@ -92,46 +116,52 @@ export class AppService implements AloudApi {
 
   openSession(annotator: string): Promise<SessionView> {
     return this.serial(async () => {
-      await this.closeSession();
-      let engine: SessionEngine | null = null;
-      const openEngine = this.options.openEngine === undefined ? this.defaultEngine() : this.options.openEngine;
-      this.engineProblem = null;
-      this.engineModel = null;
-      if (openEngine) {
-        try {
-          engine = await openEngine(this.projectFolder);
-        } catch (e) {
-          // Recording still works without a model: audio is kept and can be transcribed later.
-          this.engineProblem = (e as Error).message;
-        }
-      } else {
-        this.engineProblem = 'transcription is off for this session';
-      }
-      let session: SessionService;
-      try {
-        session = await SessionService.open({ project: this.projectFolder, annotator, items: this.items, engine, ...(this.options.now ? { now: this.options.now } : {}) });
-      } catch (e) {
-        await engine?.transcriber.close().catch(() => undefined);
-        throw e;
-      }
-      this.engineModel = engine ? (engine.model ?? null) : null;
-      const { torn, interruptedRecording, recoveredAudio } = session.store.report;
-      const recovered = [
-        ...(torn ? [`the last line of the session log was torn (line ${torn.line}) and set aside in ${torn.tornFile}`] : []),
-        ...(interruptedRecording ? [`the recording of "${interruptedRecording}" was interrupted and has been closed`] : []),
-        ...recoveredAudio.map((a) => `the audio of "${a.item_id}" was repaired (${((a.samples_total * 1000) / 16_000 / 1000).toFixed(1)} s kept)`),
-      ];
-      this.sessionRecovered = recovered.length > 0 ? `${recovered.join('; ')}.` : null;
-      session.on('item', (item) => this.emit({ type: 'item', item }));
-      session.on('event', (event) => {
-        if (event.type === 'recording_started') this.emit({ type: 'recording', item_id: event.data.item_id });
-        if (event.type === 'recording_stopped') this.emit({ type: 'recording', item_id: null });
-        this.emitPending();
-      });
-      session.on('write_error', (error) => this.emit({ type: 'error', message: error.message }));
-      this.current = session;
-      return this.view();
+      // one annotator, one spelling: "ana" continues the session of "Ana"
+      const existing = existingAnnotator(annotator, await projectSessionSource.annotators(this.projectFolder));
+      return this.openSessionNow(existing ?? annotator);
     });
+  }
+
+  private async openSessionNow(annotator: string): Promise<SessionView> {
+    await this.closeSession();
+    let engine: SessionEngine | null = null;
+    const openEngine = this.options.openEngine === undefined ? this.defaultEngine() : this.options.openEngine;
+    this.engineProblem = null;
+    this.engineModel = null;
+    if (openEngine) {
+      try {
+        engine = await openEngine(this.projectFolder);
+      } catch (e) {
+        // Recording still works without a model: audio is kept and can be transcribed later.
+        this.engineProblem = (e as Error).message;
+      }
+    } else {
+      this.engineProblem = 'transcription is off for this session';
+    }
+    let session: SessionService;
+    try {
+      session = await SessionService.open({ project: this.projectFolder, annotator, items: this.items, engine, ...(this.options.now ? { now: this.options.now } : {}) });
+    } catch (e) {
+      await engine?.transcriber.close().catch(() => undefined);
+      throw e;
+    }
+    this.engineModel = engine ? (engine.model ?? null) : null;
+    const { torn, interruptedRecording, recoveredAudio } = session.store.report;
+    const recovered = [
+      ...(torn ? [`the last line of the session log was torn (line ${torn.line}) and set aside in ${torn.tornFile}`] : []),
+      ...(interruptedRecording ? [`the recording of "${interruptedRecording}" was interrupted and has been closed`] : []),
+      ...recoveredAudio.map((a) => `the audio of "${a.item_id}" was repaired (${((a.samples_total * 1000) / 16_000 / 1000).toFixed(1)} s kept)`),
+    ];
+    this.sessionRecovered = recovered.length > 0 ? `${recovered.join('; ')}.` : null;
+    session.on('item', (item) => this.emit({ type: 'item', item }));
+    session.on('event', (event) => {
+      if (event.type === 'recording_started') this.emit({ type: 'recording', item_id: event.data.item_id });
+      if (event.type === 'recording_stopped') this.emit({ type: 'recording', item_id: null });
+      this.emitPending();
+    });
+    session.on('write_error', (error) => this.emit({ type: 'error', message: error.message }));
+    this.current = session;
+    return this.view();
   }
 
   async session(): Promise<SessionView> {
@@ -205,6 +235,13 @@ export class AppService implements AloudApi {
     });
   }
 
+  logCue(cue: 'keep_talking', silenceMs: number): Promise<SessionView> {
+    return this.withSession(async (s) => {
+      await s.logCue(cue, silenceMs);
+      return this.view();
+    });
+  }
+
   addNote(text: string): Promise<SessionView> {
     return this.withSession(async (s) => {
       await s.addNote(text);
@@ -226,6 +263,68 @@ export class AppService implements AloudApi {
     });
   }
 
+  exportProject(format: ExportFormat, annotator: string | null): Promise<ExportSummary> {
+    return this.withSession(async (s) => {
+      await s.drainTranscriptions();
+      const dir = this.options.exportsDir ?? path.join(this.projectFolder.dir, 'exports');
+      await mkdir(dir, { recursive: true });
+      const stamp = (this.options.now?.() ?? new Date()).toISOString().replace(/[:.]/g, '-');
+      const who = annotator === null ? 'all-annotators' : annotator.replace(/[^\p{L}\p{N}_-]+/gu, '_').slice(0, 60) || 'annotator';
+      const out = path.join(dir, `${who}-${stamp}.${format}`);
+      const result = await exportSessions({ project: this.projectFolder, ...(annotator === null ? {} : { annotator }), format, out, sessions: projectSessionSource });
+      const { counts } = result.receipt;
+      return {
+        file: result.file,
+        receipt: result.receipt_file,
+        records: result.receipt.records,
+        gaps: counts.gaps,
+        sha256: result.receipt.sha256,
+        counts: { annotators: counts.annotators, items: counts.items, with_audio: counts.with_audio, with_transcript: counts.with_transcript, with_final_label: counts.with_final_label },
+        annotators: annotator === null ? await projectSessionSource.annotators(this.projectFolder) : [annotator],
+      };
+    });
+  }
+
+  annotators(): Promise<string[]> {
+    return projectSessionSource.annotators(this.projectFolder);
+  }
+
+  async models(rehash: boolean): Promise<ModelsView> {
+    return this.modelsPanel.view(this.projectFolder.config.thinkaloud.model, rehash);
+  }
+
+  async downloadModel(name: string): Promise<ModelsView> {
+    await this.modelsPanel.download(name);
+    return this.models(false);
+  }
+
+  async cancelModelDownload(name: string): Promise<ModelsView> {
+    this.modelsPanel.cancel(name);
+    return this.models(false);
+  }
+
+  async importModel(file: string): Promise<ModelsView> {
+    await this.modelsPanel.importFile(file);
+    return this.models(false);
+  }
+
+  async removeModel(name: string): Promise<ModelsView> {
+    if (this.engineModel?.name === name) throw new ApiError('conflict', `${name} is the model this session transcribes with: choose another default model first`);
+    await this.modelsPanel.remove(name);
+    return this.models(false);
+  }
+
+  updateThinkAloud(patch: Partial<ThinkAloudSettings>): Promise<SettingsChange> {
+    return this.serial(async () => {
+      if (this.current?.isRecording) throw new ApiError('conflict', 'stop the recording before changing the project settings');
+      const { project, previous } = await writeThinkAloudSettings(this.projectFolder, patch);
+      this.projectFolder = project;
+      // the open session continues with the new settings (the log keeps what was recorded under the old ones)
+      if (this.current) await this.reopenSessionNow();
+      return { project: await this.project(), previous };
+    });
+  }
+
   async agreement(): Promise<AgreementReport> {
     const { warnings: _warnings, ...report } = await projectAgreement(this.projectFolder);
     return report;
@@ -239,7 +338,21 @@ export class AppService implements AloudApi {
   }
 
   async close(): Promise<void> {
+    await this.modelsPanel.close();
     await this.serial(() => this.closeSession());
+  }
+
+  private reopenSession(): Promise<void> {
+    return this.serial(() => this.reopenSessionNow());
+  }
+
+  /** Closes and opens the current annotator's session again (new settings or a new model); inside serial(). */
+  private async reopenSessionNow(): Promise<void> {
+    const annotator = this.current?.store.annotator;
+    if (!annotator || this.current?.isRecording) return;
+    await this.openSessionNow(annotator);
+    const view = this.view();
+    for (const item of view.items) this.emit({ type: 'item', item });
   }
 
   private defaultEngine(): (project: OpenProject) => Promise<SessionEngine> {

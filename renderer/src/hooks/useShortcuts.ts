@@ -1,0 +1,29 @@
+import { useLayoutEffect, useRef } from 'react';
+import type { KeyPress } from '../app/shortcuts';
+
+/** A key press went to something the user types into: then single keys are text, not shortcuts. */
+export function isTypingTarget(target: EventTarget | null): boolean {
+  return target instanceof HTMLElement && (target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName));
+}
+
+export function keyPressOf(e: KeyboardEvent): KeyPress {
+  return { key: e.key, repeat: e.repeat, ctrlKey: e.ctrlKey, metaKey: e.metaKey, altKey: e.altKey, inField: isTypingTarget(e.target) };
+}
+
+/**
+ * Window key presses to a handler; the handler returns true when it used the press (then the browser's default
+ * is prevented). Subscribed before paint, so a key pressed as soon as a screen shows is heard.
+ */
+export function useShortcuts(handler: (press: KeyPress, event: KeyboardEvent) => boolean, enabled = true): void {
+  const handlerRef = useRef(handler);
+  handlerRef.current = handler;
+  useLayoutEffect(() => {
+    if (!enabled) return;
+    const onKey = (e: KeyboardEvent) => {
+      if (e.defaultPrevented) return;
+      if (handlerRef.current(keyPressOf(e), e)) e.preventDefault();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [enabled]);
+}
