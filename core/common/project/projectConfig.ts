@@ -29,6 +29,8 @@ export interface ThinkAloudConfig {
   min_pause_ms: number;
   long_pause_ms: number;
   require_spoken_label: boolean;
+  /** how long completing an item waits for its pending transcriptions before it says so */
+  complete_wait_seconds: number;
 }
 
 /** When the Label screen shows a model's reasoning: after the annotator's own (blind) label, always, or never. */
@@ -69,6 +71,7 @@ export function defaultThinkAloud(): ThinkAloudConfig {
     min_pause_ms: 250,
     long_pause_ms: 1000,
     require_spoken_label: true,
+    complete_wait_seconds: 15,
   };
 }
 
@@ -138,6 +141,7 @@ export const projectConfigJsonSchema = {
         min_pause_ms: { type: 'integer', minimum: 20, default: 250 },
         long_pause_ms: { type: 'integer', minimum: 20, default: 1000 },
         require_spoken_label: { type: 'boolean', default: true },
+        complete_wait_seconds: { type: 'number', minimum: 0, maximum: 600, default: 15 },
       },
     },
     reasoning: {

@@ -3,8 +3,11 @@ import type { StepJudgmentRecord } from '../reasoning/stepJudgments';
 import type { AudioSignals, TranscriptSignals } from '../signals/signalTypes';
 import type { Segment } from '../transcript/segment';
 
-/** How a label came to be: spoken commit phrase, a click, or a keyboard shortcut. */
-export type LabelSource = 'voice' | 'click' | 'key';
+/**
+ * How a label came to be: a spoken commit phrase, a click, a keyboard shortcut, a reviewer's re-derivation from a
+ * corrected transcript, or a norming room's final vote.
+ */
+export type LabelSource = 'voice' | 'click' | 'key' | 'correction' | 'room';
 
 /** A committed label with where it was said (offsets into the item's verbatim transcript). */
 export interface CommitmentRecord {
@@ -17,12 +20,44 @@ export interface CommitmentRecord {
   stem: string;
 }
 
-/** A label given by a click or a keyboard shortcut (voice labels are commitments in the transcript). */
+/** A label given by a click, a key, a correction or a room (voice labels are commitments in the transcript). */
 export interface ManualLabelRecord {
   label: string;
   source: Exclude<LabelSource, 'voice'>;
   /** ISO 8601 */
   at: string;
+}
+
+/** One label act on the item's timeline: what was chosen, how, and when it happened (not when it was logged). */
+export interface LabelAct {
+  label: string;
+  source: LabelSource;
+  /** ISO 8601: a click or key at its event; a voice commitment when its phrase was said (audio time on the session clock) */
+  at: string;
+  /** voice: when the commit phrase was complete on the item's audio timeline; null for other sources */
+  audio_ms: number | null;
+  /** voice: the commit phrase as transcribed; correction: the phrase in the corrected text; else null */
+  quote: string | null;
+}
+
+/** A reviewer's correction of one segment: the verbatim text stays in `segments`, this is a layer over it. */
+export interface CorrectionRecord {
+  utterance: number;
+  segment: number;
+  /** the verbatim segment text the correction applies to */
+  original_text: string;
+  text: string;
+  annotator: string;
+  at: string;
+}
+
+/** A transcript that a later transcription of the same audio replaced; kept, never deleted. */
+export interface SupersededTranscript {
+  utterance: number;
+  text: string;
+  model: { name: string; sha256: string };
+  superseded_at: string;
+  reason: string;
 }
 
 /** Everything the session knows about one item for one annotator: the fold's per-item output. */
@@ -51,6 +86,22 @@ export interface ItemSessionState {
   parse_diagnostics?: ParseDiagnostic[];
   /** sha256 of the item text the annotator saw when they last opened the item (null in older logs) */
   item_text_sha256?: string | null;
+  /** every label act in the order it happened: final_label is the last one's, blind_label the first one's */
+  label_history: LabelAct[];
+  /** for each entry of `segments`: its utterance and its index within it (what a correction names) */
+  segment_refs: Array<{ utterance: number; segment: number }>;
+  /** the transcript with the reviewers' corrections applied; null when there are none */
+  transcript_corrected: string | null;
+  corrections: CorrectionRecord[];
+  superseded_transcripts: SupersededTranscript[];
+  /** the parser version that derived the current voice labels (null in logs before it was recorded, or without any) */
+  parser_version: string | null;
+  /** the voice labels were derived under a configuration other than the current one (see `aloud session reparse`) */
+  config_changed: boolean;
+  /** labels in the history that the current label schema no longer has (kept, reported, never turned into null) */
+  labels_not_in_schema: string[];
+  /** the final label changed after the item was completed */
+  changed_after_completion: boolean;
   /** the model's reasoning as first shown to the annotator (from the reasoning_shown event), null while never shown */
   reasoning?: ShownReasoning | null;
   /** step judgments in log order (keys, clicks and voice); the last per step stands */

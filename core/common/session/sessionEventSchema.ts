@@ -33,13 +33,36 @@ const segment = {
   },
 } as const;
 
+const sha256 = { type: 'string', pattern: '^[0-9a-f]{64}$' } as const;
+const nullableSha256 = { type: ['string', 'null'], pattern: '^[0-9a-f]{64}$' } as const;
+const nullableMs = { type: ['number', 'null'], minimum: 0 } as const;
+const labelName = { type: 'string', minLength: 1 } as const;
+const diagnostics = {
+  type: 'array',
+  items: object({
+    kind: { enum: ['negated', 'ambiguous', 'unknown_label'] },
+    quote: text,
+    start: count,
+    end: count,
+    stem: text,
+    message: text,
+  }),
+} as const;
+const voiceCommitment = object({ label: labelName, quote: text, start: count, end: count, stem: text, audio_ms: nullableMs, utterance: nullableCount });
+
 const pauseStats = object({ count, total_ms: { type: 'number', minimum: 0 }, longest_ms: { type: 'number', minimum: 0 }, long_count: count });
 
 /** JSON Schema of each event type's data at its current version (older versions are upcast before validation). */
 export const sessionEventDataSchemas: { readonly [T in SessionEventType]: Record<string, unknown> } = {
-  session_started: object({ annotator: { type: 'string', minLength: 1 }, project_name: text, sample_rate: { type: 'integer', minimum: 1 } }),
-  session_resumed: object({ pid: count, host: text }),
-  item_opened: { type: 'object', additionalProperties: false, required: ['item_id'], properties: { item_id: itemId, text_sha256: { type: 'string', pattern: '^[0-9a-f]{64}$' } } },
+  session_started: object({
+    annotator: { type: 'string', minLength: 1 },
+    project_name: text,
+    sample_rate: { type: 'integer', minimum: 1 },
+    config_sha256: nullableSha256,
+    parser_version: nullableString,
+  }),
+  session_resumed: object({ pid: count, host: text, config_sha256: nullableSha256, parser_version: nullableString }),
+  item_opened: object({ item_id: itemId, text_sha256: nullableSha256 }),
   recording_started: object({ item_id: itemId, audio_path: { type: 'string', minLength: 1 }, offset_samples: count, device: nullableString }),
   audio_appended: object({ item_id: itemId, offset_samples: count, samples: count }),
   recording_stopped: object({ item_id: itemId, total_samples: count, reason: { enum: [...RECORDING_STOP_REASONS] }, error: nullableString }),
@@ -61,8 +84,11 @@ export const sessionEventDataSchemas: { readonly [T in SessionEventType]: Record
     start: nullableCount,
     end: nullableCount,
     stem: nullableString,
+    audio_ms: nullableMs,
+    utterance: nullableCount,
+    parser_version: nullableString,
   }),
-  label_changed: object({ item_id: itemId, from: text, to: text, source: { enum: [...LABEL_SOURCES] } }),
+  label_changed: object({ item_id: itemId, from: text, to: text, source: { enum: [...LABEL_SOURCES] }, after_completion: { type: 'boolean' } }),
   item_completed: object({ item_id: itemId }),
   stale_result: object({ item_id: itemId, request_id: text, reason: text }),
   signals_computed: object({
@@ -98,6 +124,18 @@ export const sessionEventDataSchemas: { readonly [T in SessionEventType]: Record
     audio_ms: { type: ['number', 'null'], minimum: 0 },
   }),
   cue_shown: object({ item_id: itemId, cue: { enum: ['keep_talking'] }, silence_ms: count, audio_ms: count }),
+  transcript_parsed: object({ item_id: itemId, parser_version: text, config_sha256: nullableSha256, diagnostics }),
+  transcript_corrected: object({ item_id: itemId, utterance: count, segment: count, original_sha256: sha256, text, annotator: { type: 'string', minLength: 1 } }),
+  transcripts_superseded: object({ item_id: itemId, utterances: { type: 'array', items: count, minItems: 1 }, reason: text }),
+  labels_rederived: object({
+    item_id: itemId,
+    config_sha256: nullableSha256,
+    parser_version: text,
+    from_final: nullableString,
+    to_final: nullableString,
+    commitments: { type: 'array', items: voiceCommitment },
+    diagnostics,
+  }),
 };
 
 const ajv = new Ajv2020({ allErrors: false, strict: true, allowUnionTypes: true });

@@ -1,3 +1,4 @@
+import type { ParseDiagnostic } from '../parser/parseTypes';
 import type { AudioSignals } from '../signals/signalTypes';
 import type { Segment } from '../transcript/segment';
 import type { LabelSource } from './itemState';
@@ -22,17 +23,31 @@ export const RECORDING_STOP_REASONS: readonly RecordingStopReason[] = [
   'user', 'end_of_input', 'item_changed', 'device_lost', 'write_error', 'closed', 'recovered',
 ];
 
-export const LABEL_SOURCES: readonly LabelSource[] = ['voice', 'click', 'key'];
+export const LABEL_SOURCES: readonly LabelSource[] = ['voice', 'click', 'key', 'correction', 'room'];
+
+/** A voice commitment as the parser found it when a transcription landed (or when labels were re-derived). */
+export interface VoiceCommitmentData {
+  label: string;
+  quote: string;
+  /** offsets into the item's verbatim transcript (its current, not superseded, utterances) */
+  start: number;
+  end: number;
+  stem: string;
+  /** when the commit phrase was complete, on the item's audio timeline; null without segment times */
+  audio_ms: number | null;
+  /** the utterance holding the end of the phrase */
+  utterance: number | null;
+}
 
 /** The data of every event type at its current version. */
 export interface SessionEventData {
-  /** first event of a log: who annotates and in which project */
-  session_started: { annotator: string; project_name: string; sample_rate: number };
-  /** a writer opened an existing log again (after a clean close or a crash) */
-  session_resumed: { pid: number; host: string };
+  /** first event of a log: who annotates, in which project, under which configuration and parser */
+  session_started: { annotator: string; project_name: string; sample_rate: number; config_sha256: string | null; parser_version: string | null };
+  /** a writer opened an existing log again (after a clean close or a crash), with the configuration in force from now on */
+  session_resumed: { pid: number; host: string; config_sha256: string | null; parser_version: string | null };
   /** the annotator navigated to an item; the last one is where a resumed session continues */
-  /** text_sha256: the item text the annotator saw (absent in logs written before it was recorded) */
-  item_opened: { item_id: string; text_sha256?: string };
+  /** text_sha256: the item text the annotator saw (null in logs written before it was recorded) */
+  item_opened: { item_id: string; text_sha256: string | null };
   /** audio_path is relative to the project folder; offset_samples is where this recording starts in the item's WAV */
   recording_started: { item_id: string; audio_path: string; offset_samples: number; device: string | null };
   /** audio made durable in the item's WAV (one event per fsync point, not per chunk) */
@@ -50,7 +65,10 @@ export interface SessionEventData {
     segments: Segment[];
     model: { name: string; sha256: string };
   };
-  /** voice commitments are also derived from the transcript by the fold; this event records when the service saw them */
+  /**
+   * A label act. Voice: a commitment the parser found when a transcription landed (quote, offsets, audio time,
+   * parser version): the fold reads these and never parses. Click, key, correction, room: at the event's time.
+   */
   label_committed: {
     item_id: string;
     label: string;
@@ -59,9 +77,12 @@ export interface SessionEventData {
     start: number | null;
     end: number | null;
     stem: string | null;
+    audio_ms: number | null;
+    utterance: number | null;
+    parser_version: string | null;
   };
-  /** the item's final label changed (a record for auditors; the fold derives it) */
-  label_changed: { item_id: string; from: string; to: string; source: LabelSource };
+  /** the item's final label changed (a record for auditors; the fold derives it); after_completion: the item was already completed */
+  label_changed: { item_id: string; from: string; to: string; source: LabelSource; after_completion: boolean };
   item_completed: { item_id: string };
   /** a transcription result that arrived for audio that is no longer current, and was not applied */
   stale_result: { item_id: string; request_id: string; reason: string };
@@ -93,22 +114,38 @@ export interface SessionEventData {
   };
   /** the app showed the neutral "Please keep talking" cue after silence_ms of silence, at audio_ms on the item's audio timeline */
   cue_shown: { item_id: string; cue: 'keep_talking'; silence_ms: number; audio_ms: number };
+  /** the parser ran over the item's transcript when a transcription landed: what it saw but did not commit */
+  transcript_parsed: { item_id: string; parser_version: string; config_sha256: string | null; diagnostics: ParseDiagnostic[] };
+  /** a reviewer's correction of one segment's text; the verbatim segment is never changed */
+  transcript_corrected: { item_id: string; utterance: number; segment: number; original_sha256: string; text: string; annotator: string };
+  /** the item's audio was transcribed again (transcribe later, another model): these utterances no longer count */
+  transcripts_superseded: { item_id: string; utterances: number[]; reason: string };
+  /** `session reparse`: voice labels re-derived from the verbatim transcript with the configuration then in force */
+  labels_rederived: {
+    item_id: string;
+    config_sha256: string | null;
+    parser_version: string;
+    from_final: string | null;
+    to_final: string | null;
+    commitments: VoiceCommitmentData[];
+    diagnostics: ParseDiagnostic[];
+  };
 }
 
 export type SessionEventType = keyof SessionEventData;
 
 /** Current version of each event type; a change of an event's data gets a new version and an upcaster. */
 export const EVENT_VERSIONS: { readonly [T in SessionEventType]: number } = {
-  session_started: 1,
-  session_resumed: 1,
-  item_opened: 1,
+  session_started: 2,
+  session_resumed: 2,
+  item_opened: 2,
   recording_started: 1,
   audio_appended: 1,
   recording_stopped: 1,
   audio_recovered: 1,
   utterance_transcribed: 1,
-  label_committed: 1,
-  label_changed: 1,
+  label_committed: 2,
+  label_changed: 2,
   item_completed: 1,
   stale_result: 1,
   signals_computed: 1,
@@ -117,6 +154,10 @@ export const EVENT_VERSIONS: { readonly [T in SessionEventType]: number } = {
   reasoning_shown: 1,
   step_judged: 1,
   cue_shown: 1,
+  transcript_parsed: 1,
+  transcript_corrected: 1,
+  transcripts_superseded: 1,
+  labels_rederived: 1,
 };
 
 export const SESSION_EVENT_TYPES = Object.keys(EVENT_VERSIONS) as SessionEventType[];

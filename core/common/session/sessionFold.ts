@@ -1,13 +1,22 @@
-import { createTranscriptAnalyzer, type TranscriptAnalysis } from '../analysis/transcriptAnalysis';
+import type { ParseDiagnostic, ParseResult } from '../parser/parseTypes';
 import type { ProjectConfig } from '../project/projectConfig';
 import type { AudioSignals } from '../signals/signalTypes';
+import { computeTranscriptSignals } from '../signals/transcriptSignals';
+import { joinSegments, timeAtOffset, type SegmentSpan } from '../transcript/joinSegments';
 import type { Segment } from '../transcript/segment';
 import { AudioLedgerFold, type AudioLedger } from './audioLedger';
 import { checkEventData } from './sessionEventSchema';
 import { SessionLogError } from './sessionLog';
-import type { ItemSessionState, LabelSource, ManualLabelRecord, ShownReasoning } from './itemState';
+import type { CommitmentRecord, CorrectionRecord, ItemSessionState, LabelAct, LabelSource, ManualLabelRecord, ShownReasoning, SupersededTranscript } from './itemState';
 import type { StepJudgmentRecord } from '../reasoning/stepJudgments';
-import { EVENT_VERSIONS, SESSION_SAMPLE_RATE, type SessionEvent, type SessionEventData, type SessionEventType } from './sessionEvents';
+import {
+  EVENT_VERSIONS,
+  SESSION_SAMPLE_RATE,
+  type SessionEvent,
+  type SessionEventData,
+  type SessionEventType,
+  type VoiceCommitmentData,
+} from './sessionEvents';
 
 /** A note the annotator or the store left in the log. */
 export interface SessionNote {
@@ -28,10 +37,23 @@ export interface SessionState {
   items: ItemSessionState[];
   notes: SessionNote[];
   last_seq: number;
+  /** the configuration (aloud.yaml sha256) and parser version the log last recorded (null in logs before they were) */
+  config_sha256: string | null;
+  parser_version: string | null;
+  /** some item's recorded voice labels were derived under another (recorded) configuration than the current one */
+  config_changed: boolean;
 }
 
-/** What of the project configuration the fold reads: the parser's options and the filler list. */
+/**
+ * What of the project the fold reads: the label schema (to report labels it no longer has) and the filler list
+ * (filler counts are a cache over the verbatim text). Labels are never derived from it: they are read from the log.
+ */
 export type FoldConfig = Pick<ProjectConfig, 'schema' | 'thinkaloud'>;
+
+export interface FoldOptions {
+  /** sha256 of the current aloud.yaml: recorded labels derived under another one are flagged config_changed */
+  configSha256?: string | null;
+}
 
 interface Utterance {
   seq: number;
@@ -39,13 +61,43 @@ interface Utterance {
   model: { name: string; sha256: string };
 }
 
+/** A voice commitment read from the log, with the configuration it was derived under. */
+interface VoiceAct extends VoiceCommitmentData {
+  seq: number;
+  /** when the act was logged: its time when no recording holds its audio */
+  ts: string;
+  config_sha256: string | null;
+  parser_version: string | null;
+}
+
+interface OtherAct {
+  label: string;
+  source: Exclude<LabelSource, 'voice'>;
+  seq: number;
+  ts: string;
+  quote: string | null;
+}
+
+/** A recording on the session clock: where its audio starts in the item's WAV and when it started and stopped. */
+interface RecordingSpan {
+  offset_samples: number;
+  started_ms: number;
+  stopped_ms: number | null;
+}
+
 interface ItemFold {
   item_id: string;
   started_at: string | null;
   completed_at: string | null;
+  completed_seq: number | null;
   stale_results: number;
   utterances: Map<number, Utterance>;
-  manual: Array<ManualLabelRecord & { seq: number }>;
+  superseded: Map<number, { utterance: Utterance; at: string; reason: string }>;
+  voice: VoiceAct[];
+  other: OtherAct[];
+  diagnostics: ParseDiagnostic[];
+  corrections: Map<string, CorrectionRecord>;
+  recordings: RecordingSpan[];
   audioSignals: SessionEventData['signals_computed'] | null;
   /** sha256 of the item text when the annotator last opened it */
   text_sha256: string | null;
@@ -53,19 +105,15 @@ interface ItemFold {
   step_judgments: StepJudgmentRecord[];
 }
 
-/** A label in event order: voice commitments at the seq of the utterance that completed them. */
-interface OrderedLabel {
-  label: string;
-  source: LabelSource;
-  seq: number;
-  start: number;
-}
+const correctionKey = (utterance: number, segment: number): string => `${utterance}:${segment}`;
 
 /**
- * The pure fold of a session log. Events go in with `apply` (in seq order); `state()` derives each item's
- * transcript (joined segments, in utterance order), voice commitments (the parser over the whole transcript),
- * final and blind labels across voice, click and key by event order, and signals (audio signals logged at the
- * last stop while they still cover all the audio, plus transcript signals).
+ * The pure fold of a session log. Events go in with `apply` (in seq order); `state()` gives each item's verbatim
+ * transcript (current utterances in order; superseded ones kept aside), the correction layer over it, and one
+ * timeline of label acts: voice commitments as the log recorded them when their transcription landed, placed at
+ * the time their phrase was said (audio time mapped onto the session clock through the recording's start), and
+ * click, key, correction and room acts at their event time. Final label = the last act, blind label = the first.
+ * The fold never runs the parser: a changed configuration changes no label (see `aloud session reparse`).
  */
 export class SessionFold {
   private readonly audio: AudioLedgerFold;
@@ -77,14 +125,19 @@ export class SessionFold {
   private projectName: string | null = null;
   private currentItem: string | null = null;
   private lastSeq = 0;
-  private readonly analyze: (segments: readonly Segment[]) => TranscriptAnalysis;
+  private configInForce: string | null = null;
+  private parserInForce: string | null = null;
+  private readonly labelNames: ReadonlySet<string>;
+  private readonly currentConfigSha256: string | null;
 
   constructor(
     private readonly config: FoldConfig,
     private readonly file = 'events.jsonl',
+    options: FoldOptions = {},
   ) {
     this.audio = new AudioLedgerFold(file);
-    this.analyze = createTranscriptAnalyzer(config);
+    this.labelNames = new Set(config.schema.labels.map((l) => l.name));
+    this.currentConfigSha256 = options.configSha256 ?? null;
   }
 
   apply(event: SessionEvent): void {
@@ -97,31 +150,92 @@ export class SessionFold {
       case 'session_started':
         this.annotator = event.data.annotator;
         this.projectName = event.data.project_name;
+        this.configInForce = event.data.config_sha256;
+        this.parserInForce = event.data.parser_version;
+        return;
+      case 'session_resumed':
+        this.configInForce = event.data.config_sha256;
+        this.parserInForce = event.data.parser_version;
         return;
       case 'item_opened': {
         const item = this.item(event.data.item_id);
         item.started_at ??= event.ts;
-        if (event.data.text_sha256 !== undefined) item.text_sha256 = event.data.text_sha256;
+        if (event.data.text_sha256 !== null) item.text_sha256 = event.data.text_sha256;
         this.currentItem = event.data.item_id;
         return;
       }
-      case 'recording_started':
-        this.item(event.data.item_id).started_at ??= event.ts;
+      case 'recording_started': {
+        const item = this.item(event.data.item_id);
+        item.started_at ??= event.ts;
+        item.recordings.push({ offset_samples: event.data.offset_samples, started_ms: Date.parse(event.ts), stopped_ms: null });
         return;
+      }
+      case 'recording_stopped': {
+        const last = this.item(event.data.item_id).recordings.at(-1);
+        if (last && last.stopped_ms === null) last.stopped_ms = Date.parse(event.ts);
+        return;
+      }
       case 'utterance_transcribed': {
         const { item_id, utterance, segments, model } = event.data;
         this.item(item_id).utterances.set(utterance, { seq: event.seq, segments, model });
         return;
       }
-      case 'label_committed': {
-        const { item_id, label, source } = event.data;
-        // Voice commitments are derived from the transcript; the event only records when they were seen.
-        if (source !== 'voice') this.item(item_id).manual.push({ label, source, at: event.ts, seq: event.seq });
+      case 'transcripts_superseded': {
+        const item = this.item(event.data.item_id);
+        for (const index of event.data.utterances) {
+          const utterance = item.utterances.get(index);
+          if (!utterance) continue;
+          item.utterances.delete(index);
+          item.superseded.set(index, { utterance, at: event.ts, reason: event.data.reason });
+        }
+        // voice labels of superseded audio are replaced by those the new transcription finds
+        item.voice = item.voice.filter((v) => v.utterance === null || !item.superseded.has(v.utterance));
         return;
       }
-      case 'item_completed':
-        this.item(event.data.item_id).completed_at = event.ts;
+      case 'transcript_parsed':
+        this.item(event.data.item_id).diagnostics = event.data.diagnostics;
         return;
+      case 'label_committed': {
+        const { item_id, label, source, quote, start, end, stem } = event.data;
+        const item = this.item(item_id);
+        if (source === 'voice') {
+          item.voice.push({
+            label,
+            quote: quote ?? '',
+            start: start ?? 0,
+            end: end ?? 0,
+            stem: stem ?? '',
+            audio_ms: event.data.audio_ms,
+            utterance: event.data.utterance,
+            seq: event.seq,
+            ts: event.ts,
+            config_sha256: this.configInForce,
+            parser_version: event.data.parser_version ?? this.parserInForce,
+          });
+        } else {
+          item.other.push({ label, source, seq: event.seq, ts: event.ts, quote });
+        }
+        return;
+      }
+      case 'labels_rederived': {
+        const item = this.item(event.data.item_id);
+        item.voice = event.data.commitments.map((c) => ({ ...c, seq: event.seq, ts: event.ts, config_sha256: event.data.config_sha256, parser_version: event.data.parser_version }));
+        item.diagnostics = event.data.diagnostics;
+        return;
+      }
+      case 'transcript_corrected': {
+        const { item_id, utterance, segment, text, annotator } = event.data;
+        const item = this.item(item_id);
+        const original = item.utterances.get(utterance)?.segments[segment]?.text ?? '';
+        item.corrections.set(correctionKey(utterance, segment), { utterance, segment, original_text: original, text, annotator, at: event.ts });
+        return;
+      }
+      case 'item_completed': {
+        const item = this.item(event.data.item_id);
+        item.completed_at = event.ts;
+        item.completed_seq = event.seq;
+        return;
+      }
       case 'stale_result':
         this.item(event.data.item_id).stale_results++;
         return;
@@ -165,10 +279,19 @@ export class SessionFold {
     });
   }
 
-  /** One more than the highest utterance index transcribed for the item (0 when none). */
+  /** One more than the highest utterance index transcribed (or superseded) for the item (0 when none). */
   nextUtteranceIndex(itemId: string): number {
-    const utterances = this.items.get(itemId)?.utterances;
-    return utterances && utterances.size > 0 ? Math.max(...utterances.keys()) + 1 : 0;
+    const item = this.items.get(itemId);
+    if (!item) return 0;
+    const indices = [...item.utterances.keys(), ...item.superseded.keys()];
+    return indices.length > 0 ? Math.max(...indices) + 1 : 0;
+  }
+
+  /** The item's current (not superseded) utterances in order, with their segments: what a correction names. */
+  utterancesOf(itemId: string): Array<{ utterance: number; segments: readonly Segment[] }> {
+    const item = this.items.get(itemId);
+    if (!item) return [];
+    return [...item.utterances.entries()].sort((a, b) => a[0] - b[0]).map(([utterance, u]) => ({ utterance, segments: u.segments }));
   }
 
   /** The item ids the log knows, in the order they were first seen. */
@@ -182,21 +305,42 @@ export class SessionFold {
   }
 
   state(): SessionState {
+    const items = [...this.items.values()].map((item) => this.derivedItem(item));
     return {
       annotator: this.annotator,
       project_name: this.projectName,
       current_item: this.currentItem,
       recording: this.audio.ledger.openRecording,
-      items: [...this.items.values()].map((item) => this.derivedItem(item)),
+      items,
       notes: [...this.notes],
       last_seq: this.lastSeq,
+      config_sha256: this.configInForce,
+      parser_version: this.parserInForce,
+      config_changed: items.some((i) => i.config_changed),
     };
   }
 
   private item(itemId: string): ItemFold {
     let item = this.items.get(itemId);
     if (!item) {
-      item = { item_id: itemId, started_at: null, completed_at: null, stale_results: 0, utterances: new Map(), manual: [], audioSignals: null, text_sha256: null, reasoning: null, step_judgments: [] };
+      item = {
+        item_id: itemId,
+        started_at: null,
+        completed_at: null,
+        completed_seq: null,
+        stale_results: 0,
+        utterances: new Map(),
+        superseded: new Map(),
+        voice: [],
+        other: [],
+        diagnostics: [],
+        corrections: new Map(),
+        recordings: [],
+        audioSignals: null,
+        text_sha256: null,
+        reasoning: null,
+        step_judgments: [],
+      };
       this.items.set(itemId, item);
     }
     return item;
@@ -212,66 +356,126 @@ export class SessionFold {
     return state;
   }
 
+  /**
+   * When audio at `audioMs` on the item's timeline was said, on the session clock: the recording holding that
+   * sample started at a logged time; audio cannot have been said after its recording stopped (an ingest faster
+   * than real time). Null when no recording holds it.
+   */
+  private sessionTimeOfAudio(item: ItemFold, audioMs: number): number | null {
+    const sample = Math.round((audioMs * SESSION_SAMPLE_RATE) / 1000);
+    let holder: RecordingSpan | null = null;
+    for (const r of item.recordings) if (r.offset_samples <= sample) holder = r;
+    if (!holder) return null;
+    const at = holder.started_ms + ((sample - holder.offset_samples) * 1000) / SESSION_SAMPLE_RATE;
+    return holder.stopped_ms === null ? at : Math.min(at, holder.stopped_ms);
+  }
+
   private deriveItem(item: ItemFold): ItemSessionState {
     const audio = this.audio.ledger.items.get(item.item_id);
     const samples = audio?.samples ?? 0;
-    const utterances = [...item.utterances.entries()].sort((a, b) => a[0] - b[0]).map(([, u]) => u);
-    const segments = utterances.flatMap((u) => u.segments);
-    const analysis = this.analyze(segments);
-    const { parse, commitments } = analysis;
+    const utterances = [...item.utterances.entries()].sort((a, b) => a[0] - b[0]);
+    const segments = utterances.flatMap(([, u]) => u.segments);
+    const segmentRefs = utterances.flatMap(([utterance, u]) => u.segments.map((_, segment) => ({ utterance, segment })));
+    const joined = joinSegments(segments);
+    const transcript = joined.text;
 
-    // Each utterance's end offset in the transcript, so a voice commitment gets the seq of the utterance that completed it.
-    const utteranceEnds: Array<{ end: number; seq: number }> = [];
-    let spanIndex = 0;
-    for (const u of utterances) {
-      spanIndex += u.segments.length;
-      const end = spanIndex === 0 ? 0 : analysis.spans[spanIndex - 1]!.end;
-      utteranceEnds.push({ end, seq: u.seq });
-    }
-    const ordered: OrderedLabel[] = [
-      ...parse.commitments.map((c) => ({
-        label: c.label,
-        source: 'voice' as const,
-        seq: utteranceEnds.find((u) => u.end >= c.end)?.seq ?? this.lastSeq,
-        start: c.start,
-      })),
-      ...item.manual.map((m) => ({ label: m.label, source: m.source, seq: m.seq, start: 0 })),
-    ].sort((a, b) => a.seq - b.seq || a.start - b.start);
-    const first = ordered[0];
-    const last = ordered[ordered.length - 1];
+    const corrections = [...item.corrections.values()].sort((a, b) => a.utterance - b.utterance || a.segment - b.segment);
+    const transcriptCorrected =
+      corrections.length === 0
+        ? null
+        : joinSegments(segments.map((s, i) => ({ ...s, text: item.corrections.get(correctionKey(segmentRefs[i]!.utterance, segmentRefs[i]!.segment))?.text ?? s.text }))).text;
+
+    // Voice acts as recorded; a v1 log recorded no audio time, so it is read off the offsets the log recorded.
+    const voice = item.voice
+      .map((v) => ({ ...v, audio_ms: v.audio_ms ?? audioTimeAt(joined.spans, v.end) }))
+      .sort((a, b) => (a.audio_ms ?? 0) - (b.audio_ms ?? 0) || a.seq - b.seq);
+
+    const acts: Array<LabelAct & { at_ms: number; seq: number }> = [
+      ...voice.map((v) => {
+        const atMs = (v.audio_ms === null ? null : this.sessionTimeOfAudio(item, v.audio_ms)) ?? Date.parse(v.ts);
+        return { label: v.label, source: 'voice' as const, at: new Date(atMs).toISOString(), at_ms: atMs, audio_ms: v.audio_ms, quote: v.quote, seq: v.seq };
+      }),
+      ...item.other.map((o) => ({ label: o.label, source: o.source, at: o.ts, at_ms: Date.parse(o.ts), audio_ms: null, quote: o.quote, seq: o.seq })),
+    ].sort((a, b) => a.at_ms - b.at_ms || a.seq - b.seq);
+    const history: LabelAct[] = acts.map(({ label, source, at, audio_ms, quote }) => ({ label, source, at, audio_ms, quote }));
+    const first = history[0];
+    const last = history[history.length - 1];
+    let labelChanges = 0;
+    for (let k = 1; k < history.length; k++) if (history[k]!.label !== history[k - 1]!.label) labelChanges++;
+
+    const commitments: CommitmentRecord[] = voice.map((v) => ({ label: v.label, quote: v.quote, start: v.start, end: v.end, t_ms: v.audio_ms, stem: v.stem }));
+    // the final label as it stood when the item was completed, against the final label now
+    const completedSeq = item.completed_seq;
+    const finalAtCompletion = completedSeq === null ? null : (acts.filter((a) => a.seq < completedSeq).at(-1)?.label ?? null);
+    const changedAfterCompletion = completedSeq !== null && last !== undefined && last.label !== finalAtCompletion;
 
     const audioSignals: AudioSignals | null = item.audioSignals && item.audioSignals.audio_samples === samples ? item.audioSignals.audio : null;
     const hasTranscript = utterances.length > 0;
-    const transcriptSignals = hasTranscript ? analysis.signals : null;
+    // filler and word counts are a cache over the verbatim text; the commitment figures come from the recorded acts
+    const recordedParse: ParseResult = {
+      commitments: voice.map((v) => ({ label: v.label, quote: v.quote, start: v.start, end: v.end, stem: v.stem, language: '' })),
+      final_label: voice.at(-1)?.label ?? null,
+      diagnostics: item.diagnostics,
+    };
+    const transcriptSignals = hasTranscript
+      ? {
+          ...computeTranscriptSignals(transcript, { ...recordedParse, commitments: [] }, this.config.thinkaloud.fillers),
+          commitment_count: voice.length,
+          label_changes: labelChanges,
+          time_to_first_commit_ms: voice[0]?.audio_ms ?? null,
+          time_to_final_commit_ms: voice.at(-1)?.audio_ms ?? null,
+        }
+      : null;
     const signals = audioSignals || transcriptSignals ? { ...audioSignals, ...transcriptSignals } : null;
+    const superseded: SupersededTranscript[] = [...item.superseded.entries()]
+      .sort((a, b) => a[0] - b[0])
+      .map(([utterance, s]) => ({ utterance, text: joinSegments(s.utterance.segments).text, model: s.utterance.model, superseded_at: s.at, reason: s.reason }));
+    const manual: ManualLabelRecord[] = item.other.map(({ label, source, ts }) => ({ label, source, at: ts }));
 
     return {
       item_id: item.item_id,
       audio_path: audio?.audio_path ?? null,
       audio_ms: Math.round((samples * 1000) / SESSION_SAMPLE_RATE),
-      transcript: analysis.transcript,
+      transcript,
       segments,
       commitments,
       final_label: last?.label ?? null,
       label_source: last?.source ?? null,
       blind_label: first?.label ?? null,
       signals,
-      model: utterances.length > 0 ? utterances[utterances.length - 1]!.model : null,
+      model: utterances.length > 0 ? utterances[utterances.length - 1]![1].model : null,
       started_at: item.started_at,
       completed_at: item.completed_at,
       stale_results: item.stale_results,
-      manual_labels: item.manual.map(({ label, source, at }) => ({ label, source, at })),
-      parse_diagnostics: parse.diagnostics,
+      manual_labels: manual,
+      parse_diagnostics: item.diagnostics,
       item_text_sha256: item.text_sha256,
+      label_history: history,
+      segment_refs: segmentRefs,
+      transcript_corrected: transcriptCorrected,
+      corrections,
+      superseded_transcripts: superseded,
+      parser_version: voice.at(-1)?.parser_version ?? null,
+      // a v1 log recorded no configuration: unknown is not "changed"
+      config_changed: this.currentConfigSha256 !== null && voice.some((v) => v.config_sha256 !== null && v.config_sha256 !== this.currentConfigSha256),
+      labels_not_in_schema: [...new Set(history.map((h) => h.label).filter((l) => !this.labelNames.has(l)))],
+      changed_after_completion: changedAfterCompletion,
       reasoning: item.reasoning,
       step_judgments: [...item.step_judgments],
     };
   }
 }
 
+/** Audio time (rounded ms) at a transcript offset, or null when the transcript has no timing or the offset is outside it. */
+function audioTimeAt(spans: readonly SegmentSpan[], offset: number): number | null {
+  if (spans.length === 0 || offset > spans[spans.length - 1]!.end) return null;
+  const t = timeAtOffset(spans, offset);
+  return t === null ? null : Math.round(t);
+}
+
 /** The state of a whole log: the pure fold over its events. */
-export function foldSession(events: readonly SessionEvent[], config: FoldConfig, file = 'events.jsonl'): SessionState {
-  const fold = new SessionFold(config, file);
+export function foldSession(events: readonly SessionEvent[], config: FoldConfig, file = 'events.jsonl', options: FoldOptions = {}): SessionState {
+  const fold = new SessionFold(config, file, options);
   for (const event of events) fold.apply(event);
   return fold.state();
 }

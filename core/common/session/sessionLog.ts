@@ -7,8 +7,22 @@ export type Upcaster = (data: unknown) => unknown;
 /** event type → version it upcasts from → upcaster; a chain runs until the current version. */
 export type UpcasterRegistry = Readonly<Partial<Record<SessionEventType, Readonly<Record<number, Upcaster>>>>>;
 
-/** Every event type is still at version 1, so nothing needs upcasting yet; a version bump adds its upcaster here. */
-export const EVENT_UPCASTERS: UpcasterRegistry = {};
+const withFields =
+  (fields: Record<string, unknown>): Upcaster =>
+  (data) => ({ ...(data as Record<string, unknown>), ...fields });
+
+/**
+ * v1 → v2 of the events whose data changed when the log became the record (issue: the research record). What a
+ * v1 log did not record is null, never guessed: its configuration and parser, the audio time of a voice
+ * commitment (the fold then times it by its offsets in the transcript), whether a change came after completion.
+ */
+export const EVENT_UPCASTERS: UpcasterRegistry = {
+  session_started: { 1: withFields({ config_sha256: null, parser_version: null }) },
+  session_resumed: { 1: withFields({ config_sha256: null, parser_version: null }) },
+  item_opened: { 1: (data) => ({ text_sha256: null, ...(data as Record<string, unknown>) }) },
+  label_committed: { 1: withFields({ audio_ms: null, utterance: null, parser_version: null }) },
+  label_changed: { 1: withFields({ after_completion: false }) },
+};
 
 /** A corrupt session log, located by file and line; nothing is dropped silently. */
 export class SessionLogError extends Error {

@@ -5,6 +5,7 @@ import { EVENT_UPCASTERS } from '../../common/session/sessionLog';
 import type { OpenProject } from '../project/projectFolder';
 import { readSessionLog } from '../session/sessionLogFile';
 import { decodeFileName, normalizeAnnotatorName, sessionPaths } from '../session/sessionPaths';
+import { configSha256Of } from '../session/sessionStore';
 import type { AnnotatorStates, SessionSource } from './sessionSource';
 
 /**
@@ -31,13 +32,16 @@ export const projectSessionSource: SessionSource = {
     const annotator = normalizeAnnotatorName(name);
     const { events: file } = sessionPaths(project.dir, annotator);
     const { events, torn } = await readSessionLog(file, EVENT_UPCASTERS);
-    const state = foldSession(events, project.config, file);
+    const state = foldSession(events, project.config, file, { configSha256: configSha256Of(project) });
     const warnings = torn ? [`${file}:${torn.line}: torn last line (a crash while writing) left out of the export`] : [];
     if (state.recording) {
       warnings.push(
         `${annotator} is recording "${state.recording.item_id}" (or was, when a crash stopped it; opening the session recovers it): that item's audio in this export is incomplete`,
       );
     }
-    return { annotator, items: state.items, warnings };
+    if (state.config_changed) {
+      warnings.push(`${annotator}: some labels were derived under another aloud.yaml than the current one; they are exported as recorded (config_changed: true); \`aloud session reparse\` re-derives them`);
+    }
+    return { annotator, items: state.items, notes: state.notes, warnings };
   },
 };

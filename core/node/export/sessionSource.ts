@@ -1,10 +1,13 @@
 import type { ItemSessionState } from '../../common/session/itemState';
+import type { SessionNote } from '../../common/session/sessionFold';
 import type { OpenProject } from '../project/projectFolder';
 
 /** One annotator's folded session, read without changing anything on disk. */
 export interface AnnotatorStates {
   annotator: string;
   items: ItemSessionState[];
+  /** the annotator's notes, oldest first (item_id null: a note on the session) */
+  notes?: SessionNote[];
   /** things the export should report but that do not stop it, e.g. a torn last log line left by a crash */
   warnings: string[];
 }

@@ -2,15 +2,24 @@ import { createHash } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import type { UtteranceOutcome, UtteranceRequest } from '../../common/engine/transcriptionScheduler';
 import type { Utterance, UtteranceCutter } from '../../common/engine/utteranceCutter';
+import { createTranscriptAnalyzer, type TranscriptAnalysis } from '../../common/analysis/transcriptAnalysis';
 import type { Item } from '../../common/items/item';
 import { parseStepJudgments, type StepReward } from '../../common/parser/stepJudgment';
 import { reasoningWithheld, type ReasoningView } from '../../common/reasoning/reasoningReveal';
 import { itemModelReasoning } from '../../common/reasoning/reasoningSteps';
+import { PARSER_VERSION } from '../../common/parser/parserVersion';
+import type { ItemSessionState, LabelSource } from '../../common/session/itemState';
 import { joinSegments, timeAtOffset } from '../../common/transcript/joinSegments';
 import type { Segment } from '../../common/transcript/segment';
-import type { ItemSessionState, LabelSource } from '../../common/session/itemState';
 import type { SessionState } from '../../common/session/sessionFold';
-import { SESSION_SAMPLE_RATE, type RecordingStopReason, type SessionEvent, type SessionEventData, type SessionEventType } from '../../common/session/sessionEvents';
+import {
+  SESSION_SAMPLE_RATE,
+  type RecordingStopReason,
+  type SessionEvent,
+  type SessionEventData,
+  type SessionEventType,
+  type VoiceCommitmentData,
+} from '../../common/session/sessionEvents';
 import type { WavWriter } from '../audio/wavWriter';
 import { SessionWriteError } from './sessionFs';
 import { SessionStore, type OpenSessionOptions } from './sessionStore';
@@ -46,6 +55,11 @@ export class SessionUsageError extends Error {
   override name = 'SessionUsageError';
 }
 
+/** Completing an item waited for its transcriptions longer than thinkaloud.complete_wait_seconds. */
+export class TranscriptionPendingError extends Error {
+  override name = 'TranscriptionPendingError';
+}
+
 /** What the UI hears from the service. */
 export interface SessionServiceEvents {
   /** every event appended to the log */
@@ -54,6 +68,8 @@ export interface SessionServiceEvents {
   item: [ItemSessionState];
   /** a write failed; recording has stopped and what was saved before is intact (not 'error': an unheard 'error' would throw) */
   write_error: [SessionWriteError];
+  /** completing this item waits for its transcriptions (item id), or stopped waiting (null) */
+  finishing: [string | null];
 }
 
 interface Recording {
@@ -79,6 +95,10 @@ export const FLUSH_INTERVAL_MS = 1000;
 export class SessionService extends EventEmitter<SessionServiceEvents> {
   private recording: Recording | null = null;
   private readonly inFlight = new Set<Promise<void>>();
+  /** transcriptions sent and not yet logged, per item: completing an item waits for its own */
+  private readonly inFlightByItem = new Map<string, Set<Promise<void>>>();
+  private finishingItem: string | null = null;
+  private readonly analyze: (segments: readonly Segment[]) => TranscriptAnalysis;
   private readonly nextUtterance = new Map<string, number>();
   private queue: Promise<unknown> = Promise.resolve();
   private closed = false;
@@ -89,6 +109,7 @@ export class SessionService extends EventEmitter<SessionServiceEvents> {
     private readonly items: ReadonlyMap<string, Item> | null,
   ) {
     super();
+    this.analyze = createTranscriptAnalyzer(store.project.config);
   }
 
   /**
@@ -122,6 +143,16 @@ export class SessionService extends EventEmitter<SessionServiceEvents> {
     return this.recording !== null;
   }
 
+  /** the item whose completion is waiting for its transcriptions, if any */
+  get finishing(): string | null {
+    return this.finishingItem;
+  }
+
+  /** Transcriptions of this item sent and not yet logged. */
+  pendingFor(itemId: string): number {
+    return this.inFlightByItem.get(itemId)?.size ?? 0;
+  }
+
   /** Navigates to an item (stopping a running recording first); a resumed session starts at the last one opened. */
   openItem(itemId: string): Promise<void> {
     return this.serial(async () => {
@@ -130,7 +161,7 @@ export class SessionService extends EventEmitter<SessionServiceEvents> {
       if (this.recording) await this.stop('item_changed');
       if (previous !== null && previous !== itemId) this.engine?.transcriber.cancelItem(previous);
       const item = this.items?.get(itemId);
-      await this.append('item_opened', { item_id: itemId, ...(item ? { text_sha256: createHash('sha256').update(item.text).digest('hex') } : {}) });
+      await this.append('item_opened', { item_id: itemId, text_sha256: item ? createHash('sha256').update(item.text).digest('hex') : null });
     });
   }
 
@@ -181,27 +212,30 @@ export class SessionService extends EventEmitter<SessionServiceEvents> {
   commitLabel(label: string, source: Exclude<LabelSource, 'voice'>): Promise<ItemSessionState> {
     return this.serial(async () => {
       const itemId = this.requireItem('label');
-      const known = this.store.project.config.schema.labels.map((l) => l.name);
-      if (!known.includes(label)) throw new SessionUsageError(`"${label}" is not a label of this project (labels: ${known.join(', ')})`);
-      const before = this.store.itemState(itemId)?.final_label ?? null;
-      await this.append('label_committed', { item_id: itemId, label, source, quote: null, start: null, end: null, stem: null });
-      if (before !== null && before !== label) await this.append('label_changed', { item_id: itemId, from: before, to: label, source });
+      this.requireLabel(label);
+      await this.appendLabelAct(itemId, { label, source, quote: null, start: null, end: null });
       return this.emitItem(itemId);
     });
   }
 
   /**
-   * Marks the current item done (stopping a recording). With thinkaloud.require_spoken_label an item needs a
-   * voice commitment to be complete: click/key labels are kept but do not complete it on their own.
+   * Marks the current item done (stopping a recording). It first waits (at most thinkaloud.complete_wait_seconds)
+   * for the item's pending transcriptions, so "say it, then press Enter" works while the engine is behind. With
+   * thinkaloud.require_spoken_label an item needs a voice commitment to be complete: click/key labels are kept but
+   * do not complete it on their own.
    */
-  completeItem(): Promise<ItemSessionState> {
-    return this.serial(async () => {
-      const itemId = this.requireItem('complete');
+  async completeItem(options: { waitMs?: number } = {}): Promise<ItemSessionState> {
+    const itemId = await this.serial(async () => {
+      const id = this.requireItem('complete');
       if (this.recording) await this.stop('user');
+      return id;
+    });
+    await this.waitForItem(itemId, options.waitMs ?? this.store.project.config.thinkaloud.complete_wait_seconds * 1000);
+    return this.serial(async () => {
       const state = this.store.itemState(itemId);
       if (this.store.project.config.thinkaloud.require_spoken_label && (state?.commitments.length ?? 0) === 0) {
         throw new SpokenLabelRequiredError(
-          `item "${itemId}" has no spoken label yet: say it, e.g. "I label this ${this.store.project.config.schema.labels[0]!.name.toLowerCase()}" (thinkaloud.require_spoken_label is true; set it to false in aloud.yaml to complete items labelled by key or click)`,
+          `"${itemId}" needs a spoken label before it can be completed: say, for example, "I label this ${this.store.project.config.schema.labels[0]!.name.toLowerCase()}". Keys and clicks are kept but do not complete an item in this project.`,
         );
       }
       await this.append('item_completed', { item_id: itemId });
@@ -245,6 +279,64 @@ export class SessionService extends EventEmitter<SessionServiceEvents> {
     });
   }
 
+  /**
+   * A reviewer's correction of one segment's text, as a layer: the verbatim segment is never changed, and no label
+   * changes unless labels are re-derived from the corrected text (rederiveFromCorrections).
+   */
+  correctSegment(itemId: string, utterance: number, segment: number, text: string): Promise<ItemSessionState> {
+    return this.serial(async () => {
+      const original = this.store.utterancesOf(itemId).find((u) => u.utterance === utterance)?.segments[segment];
+      if (!original) throw new SessionUsageError(`"${itemId}" has no segment ${segment} in utterance ${utterance} (is it transcribed, or was it superseded?)`);
+      await this.append('transcript_corrected', {
+        item_id: itemId,
+        utterance,
+        segment,
+        original_sha256: createHash('sha256').update(original.text).digest('hex'),
+        text,
+        annotator: this.store.annotator,
+      });
+      return this.emitItem(itemId);
+    });
+  }
+
+  /**
+   * Re-derives the item's label from the corrected transcript with the current configuration: its final
+   * commitment becomes a label act of source "correction" (logged like any other act). Nothing found → no act.
+   */
+  rederiveFromCorrections(itemId: string): Promise<{ state: ItemSessionState; label: string | null }> {
+    return this.serial(async () => {
+      const state = this.store.itemState(itemId);
+      if (!state || state.transcript_corrected === null) throw new SessionUsageError(`"${itemId}" has no corrected transcript to derive a label from`);
+      const parsed = this.analyze([{ t0_ms: 0, t1_ms: 0, text: state.transcript_corrected }]);
+      const final = parsed.commitments.at(-1);
+      if (final) await this.appendLabelAct(itemId, { label: final.label, source: 'correction', quote: final.quote, start: final.start, end: final.end, stem: final.stem });
+      return { state: this.emitItem(itemId), label: final?.label ?? null };
+    });
+  }
+
+  /**
+   * Transcribes the item's recorded audio again (recorded without a model, or with another one): its current
+   * utterances are marked superseded (kept, never deleted), the whole WAV goes through the cutter and the engine,
+   * and the new utterances are logged and parsed like live ones. Resolves when they are logged.
+   */
+  async transcribeAgain(itemId: string, read: (absolutePath: string) => Promise<Float32Array>, reason: string): Promise<ItemSessionState> {
+    if (!this.engine) throw new SessionUsageError('no transcription engine is loaded: install or import a whisper model first');
+    const request = await this.serial(async () => {
+      if (this.recording?.item_id === itemId) throw new SessionUsageError(`"${itemId}" is being recorded; stop the recording first`);
+      const state = this.store.itemState(itemId);
+      if (!state?.audio_path) throw new SessionUsageError(`"${itemId}" has no recorded audio to transcribe`);
+      const pcm = await read(this.store.absoluteAudioPath(itemId));
+      const current = this.store.utterancesOf(itemId).map((u) => u.utterance);
+      if (current.length > 0) await this.append('transcripts_superseded', { item_id: itemId, utterances: current, reason });
+      return { pcm, base: this.utteranceBase(itemId) };
+    });
+    const cutter = this.engine.createCutter();
+    const cuts = [...cutter.push(request.pcm), ...cutter.flush()];
+    for (const cut of cuts) this.transcribe({ item_id: itemId, offset_samples: 0, utterance_base: request.base }, cut);
+    await this.waitForItem(itemId, Number.POSITIVE_INFINITY);
+    return this.emitItem(itemId);
+  }
+
   addNote(text: string): Promise<void> {
     return this.serial(async () => {
       await this.append('note', { item_id: this.currentItem, text });
@@ -260,6 +352,31 @@ export class SessionService extends EventEmitter<SessionServiceEvents> {
       const audio_ms = Math.round(((writer.samples + writer.pendingSamples) * 1000) / SESSION_SAMPLE_RATE);
       await this.append('cue_shown', { item_id, cue, silence_ms: Math.round(silenceMs), audio_ms });
     });
+  }
+
+  /** Waits until the item's transcriptions sent so far are logged; after `waitMs`, TranscriptionPendingError. */
+  private async waitForItem(itemId: string, waitMs: number): Promise<void> {
+    const pending = () => [...(this.inFlightByItem.get(itemId) ?? [])];
+    if (pending().length === 0) return;
+    this.finishingItem = itemId;
+    this.emit('finishing', itemId);
+    const deadline = Date.now() + waitMs;
+    try {
+      while (pending().length > 0) {
+        const left = deadline - Date.now();
+        if (left <= 0) {
+          throw new TranscriptionPendingError(
+            `"${itemId}" is still being transcribed (${pending().length} utterance(s) after ${Math.round(waitMs / 1000)} s); its audio is saved — press Enter again in a moment`,
+          );
+        }
+        let timer: ReturnType<typeof setTimeout> | undefined;
+        await Promise.race([Promise.all(pending()), new Promise((resolve) => (timer = setTimeout(resolve, Math.min(left, 2 ** 31 - 1))))]);
+        clearTimeout(timer);
+      }
+    } finally {
+      this.finishingItem = null;
+      this.emit('finishing', null);
+    }
   }
 
   /** Resolves when every transcription sent so far has been logged (or found stale). */
@@ -286,6 +403,39 @@ export class SessionService extends EventEmitter<SessionServiceEvents> {
     });
     this.queue = run.catch(() => undefined);
     return run;
+  }
+
+  private requireLabel(label: string): void {
+    const known = this.store.project.config.schema.labels.map((l) => l.name);
+    if (!known.includes(label)) throw new SessionUsageError(`"${label}" is not a label of this project (labels: ${known.join(', ')})`);
+  }
+
+  /**
+   * Logs one label act and, when it changes the item's final label, a label_changed record (saying when the
+   * item was already completed: a change after completion is never silent).
+   */
+  private async appendLabelAct(
+    itemId: string,
+    act: { label: string; source: LabelSource; quote: string | null; start: number | null; end: number | null; stem?: string | null; audio_ms?: number | null; utterance?: number | null },
+  ): Promise<void> {
+    const before = this.store.itemState(itemId);
+    await this.append('label_committed', {
+      item_id: itemId,
+      label: act.label,
+      source: act.source,
+      quote: act.quote,
+      start: act.start,
+      end: act.end,
+      stem: act.stem ?? null,
+      audio_ms: act.audio_ms ?? null,
+      utterance: act.utterance ?? null,
+      parser_version: act.source === 'voice' || act.source === 'correction' ? PARSER_VERSION : null,
+    });
+    const after = this.store.itemState(itemId)!;
+    const from = before?.final_label ?? null;
+    if (from !== null && after.final_label !== null && from !== after.final_label) {
+      await this.append('label_changed', { item_id: itemId, from, to: after.final_label, source: act.source, after_completion: after.completed_at !== null });
+    }
   }
 
   private requireItem(what: string): string {
@@ -360,7 +510,7 @@ export class SessionService extends EventEmitter<SessionServiceEvents> {
       .then((event) => this.emit('event', event), () => undefined);
   }
 
-  private transcribe(rec: Recording, cut: Utterance): void {
+  private transcribe(rec: Pick<Recording, 'item_id' | 'offset_samples' | 'utterance_base'>, cut: Utterance): void {
     if (!this.engine) return;
     const utterance = rec.utterance_base + cut.index;
     this.nextUtterance.set(rec.item_id, Math.max(this.nextUtterance.get(rec.item_id) ?? 0, utterance + 1));
@@ -380,8 +530,14 @@ export class SessionService extends EventEmitter<SessionServiceEvents> {
           this.append('stale_result', { item_id: request.item_id, request_id: `utterance-${utterance}`, reason: `transcription failed: ${(e as Error).message}` }),
         ).catch(() => undefined);
       })
-      .finally(() => this.inFlight.delete(job));
+      .finally(() => {
+        this.inFlight.delete(job);
+        this.inFlightByItem.get(request.item_id)?.delete(job);
+      });
     this.inFlight.add(job);
+    let forItem = this.inFlightByItem.get(request.item_id);
+    if (!forItem) this.inFlightByItem.set(request.item_id, (forItem = new Set()));
+    forItem.add(job);
   }
 
   /** Results may land while close() drains: they are still logged. */
@@ -396,7 +552,6 @@ export class SessionService extends EventEmitter<SessionServiceEvents> {
       await this.append('stale_result', { item_id: request.item_id, request_id: outcome.request_id, reason: outcome.reason });
       return;
     }
-    const before = this.store.itemState(request.item_id);
     await this.append('utterance_transcribed', {
       item_id: request.item_id,
       utterance: request.utterance,
@@ -406,18 +561,25 @@ export class SessionService extends EventEmitter<SessionServiceEvents> {
       segments: outcome.segments,
       model: outcome.model,
     });
+    await this.parseAndLog(request.item_id);
     await this.logVoiceStepJudgments(request, outcome.segments);
-    const after = this.store.itemState(request.item_id)!;
-    const seen = new Set((before?.commitments ?? []).map((c) => `${c.start}:${c.end}:${c.label}`));
-    for (const c of after.commitments) {
+    this.emit('item', this.store.itemState(request.item_id)!);
+  }
+
+  /**
+   * The parser runs once, here, when a transcription lands: over the item's current transcript with the session's
+   * configuration. What it found is logged — its diagnostics, and each commitment not yet recorded as a voice act
+   * with its quote, offsets, audio time and utterance — so the fold reads labels and never parses.
+   */
+  private async parseAndLog(itemId: string): Promise<void> {
+    const recorded = this.store.itemState(itemId)?.commitments ?? [];
+    const found = voiceCommitmentsOf(this.store.utterancesOf(itemId), this.analyze);
+    await this.append('transcript_parsed', { item_id: itemId, parser_version: PARSER_VERSION, config_sha256: this.store.configSha256, diagnostics: found.diagnostics });
+    const seen = new Set(recorded.map((c) => `${c.start}:${c.end}:${c.label}`));
+    for (const c of found.commitments) {
       if (seen.has(`${c.start}:${c.end}:${c.label}`)) continue;
-      await this.append('label_committed', { item_id: request.item_id, label: c.label, source: 'voice', quote: c.quote, start: c.start, end: c.end, stem: c.stem });
+      await this.appendLabelAct(itemId, { ...c, source: 'voice' });
     }
-    const from = before?.final_label ?? null;
-    if (from !== null && after.final_label !== null && from !== after.final_label) {
-      await this.append('label_changed', { item_id: request.item_id, from, to: after.final_label, source: 'voice' });
-    }
-    this.emit('item', after);
   }
 
   /**
@@ -452,4 +614,24 @@ export class SessionService extends EventEmitter<SessionServiceEvents> {
     this.emit('item', state);
     return state;
   }
+}
+
+/**
+ * The voice commitments the parser finds in an item's current utterances, each with the audio time at the end of
+ * its phrase and the utterance that holds it. Shared by live transcription, transcribe-later and `session reparse`.
+ */
+export function voiceCommitmentsOf(
+  utterances: ReadonlyArray<{ utterance: number; segments: readonly Segment[] }>,
+  analyze: (segments: readonly Segment[]) => TranscriptAnalysis,
+): { commitments: VoiceCommitmentData[]; diagnostics: TranscriptAnalysis['diagnostics']; final_label: string | null } {
+  const segments = utterances.flatMap((u) => u.segments);
+  const owner = utterances.flatMap((u) => u.segments.map(() => u.utterance));
+  const { spans } = joinSegments(segments);
+  const analysis = analyze(segments);
+  const commitments = analysis.commitments.map((c) => {
+    const at = spans.findIndex((span) => span.end >= c.end);
+    const t = spans.length > 0 ? timeAtOffset(spans, c.end) : null;
+    return { label: c.label, quote: c.quote, start: c.start, end: c.end, stem: c.stem, audio_ms: t === null ? null : Math.round(t), utterance: at >= 0 ? owner[at]! : null };
+  });
+  return { commitments, diagnostics: analysis.diagnostics, final_label: analysis.final_label };
 }

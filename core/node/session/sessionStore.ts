@@ -6,7 +6,9 @@ import type { ItemSessionState } from '../../common/session/itemState';
 import { SessionFold, type SessionState } from '../../common/session/sessionFold';
 import { SESSION_SAMPLE_RATE, type SessionEvent, type SessionEventData, type SessionEventOf, type SessionEventType } from '../../common/session/sessionEvents';
 import type { UpcasterRegistry } from '../../common/session/sessionLog';
+import { PARSER_VERSION } from '../../common/parser/parserVersion';
 import { WavWriter } from '../audio/wavWriter';
+import { sha256Hex } from '../importing/inputFile';
 import { itemAudioSignals } from './itemAudioSignals';
 import { describeFsError, nodeSessionFs, SessionWriteError, type SessionFs } from './sessionFs';
 import { acquireSessionLock, type HeldSessionLock, type LockOwner } from './sessionLock';
@@ -32,6 +34,11 @@ export interface OpenSessionOptions {
   fs?: SessionFs;
   now?: () => Date;
   upcasters?: UpcasterRegistry;
+}
+
+/** sha256 of the project's aloud.yaml bytes, as exports record it in config_sha256. */
+export function configSha256Of(project: Pick<OpenProject, 'configText'>): string {
+  return sha256Hex(Buffer.from(project.configText, 'utf8'));
 }
 
 /**
@@ -72,7 +79,7 @@ export class SessionStore {
     const lock = await acquireSessionLock(paths.lock, { sessionLabel: `the session of "${annotator}" in ${project.dir}`, ...(options.now ? { now: options.now } : {}) });
     try {
       const { writer, events, torn } = await SessionLogWriter.open(paths.events, { fs, ...(options.now ? { now: options.now } : {}), ...(options.upcasters ? { upcasters: options.upcasters } : {}) });
-      const fold = new SessionFold(project.config, paths.events);
+      const fold = new SessionFold(project.config, paths.events, { configSha256: configSha256Of(project) });
       for (const event of events) fold.apply(event);
       const report: SessionOpenReport = { created: events.length === 0, tookOverLock: lock.tookOverFrom, torn, interruptedRecording: null, recoveredAudio: [] };
       const store = new SessionStore(project, annotator, paths, writer, fold, lock, fs, report);
@@ -96,9 +103,9 @@ export class SessionStore {
       entries.push({ type, data });
     };
     if (isNew) {
-      add('session_started', { annotator: this.annotator, project_name: this.project.config.name, sample_rate: SESSION_SAMPLE_RATE });
+      add('session_started', { annotator: this.annotator, project_name: this.project.config.name, sample_rate: SESSION_SAMPLE_RATE, config_sha256: this.configSha256, parser_version: PARSER_VERSION });
     } else {
-      add('session_resumed', { pid: process.pid, host: hostname() });
+      add('session_resumed', { pid: process.pid, host: hostname(), config_sha256: this.configSha256, parser_version: PARSER_VERSION });
     }
     if (this.report.torn) {
       add('log_repaired', { torn_line: this.report.torn.line, torn_bytes: this.report.torn.bytes, torn_file: this.report.torn.tornFile });
@@ -133,6 +140,16 @@ export class SessionStore {
       add('signals_computed', { item_id: itemId, audio_samples: samples, audio });
     }
     await this.appendAll(entries);
+  }
+
+  /** sha256 of the aloud.yaml this session runs under: recorded when it opens, compared with what labels were derived under */
+  get configSha256(): string {
+    return configSha256Of(this.project);
+  }
+
+  /** The item's current utterances and their segments (what corrections and re-transcription name). */
+  utterancesOf(itemId: string): ReturnType<SessionFold['utterancesOf']> {
+    return this.fold.utterancesOf(itemId);
   }
 
   get seq(): number {

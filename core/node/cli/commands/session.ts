@@ -13,8 +13,10 @@ import { SessionWriteError } from '../../session/sessionFs';
 import { SessionLockedError } from '../../session/sessionLock';
 import { readSessionLog } from '../../session/sessionLogFile';
 import { SessionNameError, sessionPaths } from '../../session/sessionPaths';
+import { reparseSession, SessionReparseError } from '../../session/sessionReparse';
 import { SessionService, SessionUsageError } from '../../session/sessionService';
-import type { SessionOpenReport } from '../../session/sessionStore';
+import { configSha256Of, type SessionOpenReport } from '../../session/sessionStore';
+import { projectSessionSource } from '../../export/projectSessions';
 import { type CliCommand, type CliIo, printJson, requireOption, UsageError, withUsageErrors } from '../cliSupport';
 
 /** Audio is fed as the recorder delivers it: 200 ms chunks. */
@@ -23,6 +25,8 @@ const CHUNK_MS = 200;
 const usage = [
   'session ingest --project DIR --annotator NAME --item ID --wav FILE.wav [--realtime] [--model FILE | --engine-script FILE.json] [--progress] [--json]',
   '       aloud session show --project DIR --annotator NAME [--item ID] [--json]',
+  '       aloud session reparse --project DIR [--annotator NAME] [--dry-run] [--json]',
+  '       aloud session transcribe --project DIR --annotator NAME [--item ID] [--all] [--model FILE | --engine-script FILE.json] [--json]',
 ].join('\n');
 
 function seconds(samples: number): string {
@@ -56,6 +60,7 @@ async function withSessionErrors<T>(run: () => Promise<T>): Promise<T> {
       e instanceof SessionUsageError ||
       e instanceof SessionEngineError ||
       e instanceof EngineScriptError ||
+      e instanceof SessionReparseError ||
       e instanceof WavError
     ) {
       throw new UsageError(e.message);
@@ -170,7 +175,10 @@ async function show(argv: string[], io: CliIo): Promise<number> {
     if (torn) {
       io.err(`aloud session: ${paths.events}:${torn.line}: torn last line (a crash cut it); it is cut and kept in a .torn file when the session is next opened for writing\n`);
     }
-    const state = foldSession(events, project.config, paths.events);
+    const state = foldSession(events, project.config, paths.events, { configSha256: configSha256Of(project) });
+    if (state.config_changed) {
+      io.err(`aloud session: labels were derived under another ${project.configPath} than the current one; they are shown as recorded (re-derive them with: aloud session reparse --project ${projectDir} --annotator ${annotator})\n`);
+    }
     if (state.recording) io.err(`aloud session: the recording of "${state.recording.item_id}" was interrupted; opening the session for writing recovers it\n`);
     let items: ItemSessionState[] = state.items;
     if (values.item !== undefined) {
@@ -186,9 +194,108 @@ async function show(argv: string[], io: CliIo): Promise<number> {
   });
 }
 
+async function reparse(argv: string[], io: CliIo): Promise<number> {
+  const { values } = withUsageErrors(() =>
+    parseArgs({
+      args: argv,
+      strict: true,
+      options: {
+        project: { type: 'string' },
+        annotator: { type: 'string' },
+        'dry-run': { type: 'boolean', default: false },
+        json: { type: 'boolean', default: false },
+      },
+    }),
+  );
+  const projectDir = requireOption(values.project, '--project');
+  return withSessionErrors(async () => {
+    const project = await loadProjectConfig(projectDir);
+    const annotators = values.annotator !== undefined ? [values.annotator] : await projectSessionSource.annotators(project);
+    if (annotators.length === 0) throw new UsageError(`no annotator sessions in ${project.dir}`);
+    const results = [];
+    for (const annotator of annotators) results.push(await reparseSession(project, annotator, { dryRun: values['dry-run'] }));
+    const changed = results.reduce((n, r) => n + r.items.filter((i) => i.changed).length, 0);
+    if (values.json) printJson(io, { dry_run: values['dry-run'], config_sha256: results[0]!.config_sha256, parser_version: results[0]!.parser_version, changed, sessions: results });
+    else {
+      for (const r of results) {
+        for (const i of r.items) io.out(`${r.annotator}\t${i.item_id}\t${i.from ?? '(no label)'} → ${i.to ?? '(no label)'}${i.changed ? '' : '\t(same labels, now under the current configuration)'}\n`);
+      }
+      io.err(`aloud session reparse: ${changed} item(s) change${values['dry-run'] ? ' (dry run: nothing written)' : ''}\n`);
+    }
+    return 0;
+  });
+}
+
+async function transcribeLater(argv: string[], io: CliIo): Promise<number> {
+  const { values } = withUsageErrors(() =>
+    parseArgs({
+      args: argv,
+      strict: true,
+      options: {
+        project: { type: 'string' },
+        annotator: { type: 'string' },
+        item: { type: 'string' },
+        all: { type: 'boolean', default: false },
+        model: { type: 'string' },
+        'engine-script': { type: 'string' },
+        json: { type: 'boolean', default: false },
+      },
+    }),
+  );
+  const projectDir = requireOption(values.project, '--project');
+  const annotator = requireOption(values.annotator, '--annotator');
+  return withSessionErrors(async () => {
+    const project = await loadProjectConfig(projectDir);
+    const paths = sessionPaths(project.dir, annotator);
+    const { events } = await readSessionLog(paths.events);
+    if (events.length === 0) throw new UsageError(`no session of "${annotator}" in ${project.dir} (${paths.events} not found)`);
+    const items = await loadProjectItems(project);
+    const engineScript = engineScriptFile(values['engine-script']);
+    if (engineScript) io.err(`aloud session transcribe: transcription is SCRIPTED from ${engineScript} (not whisper.cpp)\n`);
+    const engine = await openSessionEngine({ project, modelFile: values.model ?? null, engineScript });
+    let service: SessionService;
+    try {
+      service = await SessionService.open({ project, annotator, items, engine });
+    } catch (e) {
+      await engine.transcriber.close();
+      throw e;
+    }
+    try {
+      reportRecovery(io, service.store.report);
+      const recorded = service.state().items.filter((i) => i.audio_path !== null);
+      let wanted = recorded;
+      if (values.item !== undefined) {
+        wanted = recorded.filter((i) => i.item_id === values.item);
+        if (wanted.length === 0) throw new UsageError(`--item: "${values.item}" has no recorded audio in the session of "${annotator}"`);
+      } else if (!values.all) {
+        // audio never transcribed, or transcribed with another model than this one
+        wanted = recorded.filter((i) => i.model === null || i.model.sha256 !== engine.model?.sha256);
+      }
+      const done = [];
+      for (const [k, item] of wanted.entries()) {
+        io.err(`aloud session transcribe: ${k + 1}/${wanted.length} ${item.item_id} (${(item.audio_ms / 1000).toFixed(1)} s)\n`);
+        const superseded = item.segments.length > 0;
+        const after = await service.transcribeAgain(item.item_id, readSessionAudio, `transcribed again with ${engine.model?.name ?? 'another model'}`);
+        done.push({ item_id: item.item_id, superseded_earlier: superseded, transcript: after.transcript, final_label: after.final_label, label_source: after.label_source, model: after.model });
+      }
+      if (values.json) printJson(io, { annotator, model: engine.model ?? null, transcribed: done.length, items: done });
+      else for (const d of done) io.out(`${d.item_id}\t${d.final_label ?? '(no label)'}\t${d.transcript}\n`);
+    } finally {
+      await service.close();
+    }
+    return 0;
+  });
+}
+
+/** An item's WAV as the engine takes it: 16 kHz mono Float32. */
+async function readSessionAudio(file: string): Promise<Float32Array> {
+  const wav = await readWav(file);
+  return resampleTo16k(wav.samples, wav.sampleRate);
+}
+
 export const sessionCommand: CliCommand = {
   name: 'session',
-  summary: "Feed a WAV through the recorder's pipeline (ingest) or print an annotator's folded session (show).",
+  summary: "Feed a WAV through the recorder's pipeline (ingest), print an annotator's folded session (show), re-derive labels with the current config (reparse), transcribe recorded audio later (transcribe).",
   usage,
   async run(argv, io) {
     const [sub, ...rest] = argv;
@@ -204,6 +311,8 @@ export const sessionCommand: CliCommand = {
       }
     }
     if (sub === 'show') return show(rest, io);
-    throw new UsageError(sub === undefined ? 'missing subcommand: ingest or show' : `unknown subcommand "${sub}" (ingest or show)`);
+    if (sub === 'reparse') return reparse(rest, io);
+    if (sub === 'transcribe') return transcribeLater(rest, io);
+    throw new UsageError(sub === undefined ? 'missing subcommand: ingest, show, reparse or transcribe' : `unknown subcommand "${sub}" (ingest, show, reparse or transcribe)`);
   },
 };

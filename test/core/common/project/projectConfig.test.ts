@@ -35,6 +35,7 @@ describe('parseProjectConfig', () => {
       min_pause_ms: 250,
       long_pause_ms: 1000,
       require_spoken_label: true,
+      complete_wait_seconds: 15,
     });
     expect(config.schema.labels.map((l) => l.name)).toEqual(['Polite', 'Impolite', 'Neutral']);
     expect(config.schema.labels[2]!.synonyms).toEqual({ de: ['neutral'] });

@@ -16,8 +16,9 @@ const toExport = createReasoningExport(schema, config.reasoning);
 function state(itemId: string, extra: Partial<ItemSessionState>): ItemSessionState {
   return {
     item_id: itemId, audio_path: null, audio_ms: 0, transcript: '', segments: [], commitments: [], final_label: null, label_source: null, blind_label: null,
-    signals: null, model: null, started_at: null, completed_at: null, stale_results: 0, ...extra,
-  };
+    signals: null, model: null, started_at: null, completed_at: null, stale_results: 0, label_history: [], segment_refs: [], transcript_corrected: null,
+    corrections: [], superseded_transcripts: [], parser_version: null, config_changed: false, labels_not_in_schema: [], changed_after_completion: false, ...extra,
+  } as ItemSessionState;
 }
 
 describe('reasoning fields of an export record', () => {

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { formatEventLine, parseSessionLog, SessionLogError, type UpcasterRegistry } from '../../../../core/common/session/sessionLog';
+import { EVENT_UPCASTERS, formatEventLine, parseSessionLog, SessionLogError, type UpcasterRegistry } from '../../../../core/common/session/sessionLog';
 import type { SessionEvent } from '../../../../core/common/session/sessionEvents';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -12,8 +12,8 @@ function line(seq: number, type: string, data: unknown, v = 1): string {
   return JSON.stringify({ v, seq, ts, type, data });
 }
 
-const started = line(1, 'session_started', { annotator: 'ana', project_name: 'demo', sample_rate: 16000 });
-const opened = (seq: number, item = 'demo-01') => line(seq, 'item_opened', { item_id: item });
+const started = line(1, 'session_started', { annotator: 'ana', project_name: 'demo', sample_rate: 16000, config_sha256: null, parser_version: null }, 2);
+const opened = (seq: number, item = 'demo-01') => line(seq, 'item_opened', { item_id: item, text_sha256: null }, 2);
 
 function problemOf(text: string, upcasters?: UpcasterRegistry): SessionLogError {
   try {
@@ -81,15 +81,17 @@ describe('parseSessionLog', () => {
   });
 
   it('refuses an event version newer than this build understands', () => {
-    const e = problemOf(`${started}\n${line(2, 'item_opened', { item_id: 'x' }, 2)}\n`);
-    expect(e.message).toContain(':2: item_opened v2 is newer than this version of Aloud understands (v1)');
+    const e = problemOf(`${started}\n${line(2, 'item_opened', { item_id: 'x' }, 3)}\n`);
+    expect(e.message).toContain(':2: item_opened v3 is newer than this version of Aloud understands (v2)');
   });
 });
 
 describe('event upcasting', () => {
   // A synthetic older version: label_committed v0 had {item, label, via}; v1 renamed the fields and added the quote.
   const v0Upcasters: UpcasterRegistry = {
+    ...EVENT_UPCASTERS,
     label_committed: {
+      ...EVENT_UPCASTERS.label_committed,
       0: (data) => {
         const old = data as { item: string; label: string; via: string };
         return { item_id: old.item, label: old.label, source: old.via, quote: null, start: null, end: null, stem: null };
@@ -101,12 +103,13 @@ describe('event upcasting', () => {
   it('upcasts a v0 fixture line to the current version before checking it', () => {
     const { events } = parseSessionLog(fixture, 'label-committed-v0.jsonl', v0Upcasters);
     const committed = events.filter((e): e is Extract<SessionEvent, { type: 'label_committed' }> => e.type === 'label_committed');
+    // v0 → v1 (the synthetic step) → v2 (the real one: no audio time, utterance or parser version recorded)
     expect(committed[0]).toEqual({
-      v: 1,
+      v: 2,
       seq: 3,
       ts: '2024-05-01T10:00:02.000Z',
       type: 'label_committed',
-      data: { item_id: 'demo-01', label: 'Polite', source: 'key', quote: null, start: null, end: null, stem: null },
+      data: { item_id: 'demo-01', label: 'Polite', source: 'key', quote: null, start: null, end: null, stem: null, audio_ms: null, utterance: null, parser_version: null },
     });
     expect(committed[1]!.data.source).toBe('click');
   });
@@ -118,7 +121,21 @@ describe('event upcasting', () => {
   });
 
   it('an upcaster whose output does not fit the current schema is caught', () => {
-    const broken: UpcasterRegistry = { label_committed: { 0: (data) => data } };
+    const broken: UpcasterRegistry = { ...EVENT_UPCASTERS, label_committed: { ...EVENT_UPCASTERS.label_committed, 0: (data) => data } };
     expect(problemOf(fixture, broken).message).toContain(':3: label_committed: data: missing field "item_id"');
+  });
+});
+
+describe('a log written by Aloud before the record became the log (all v1 events)', () => {
+  const v1 = readFileSync(path.join(here, 'fixtures/session-v1.jsonl'), 'utf8');
+
+  it('upcasts every changed event with nulls for what v1 did not record', () => {
+    const { events } = parseSessionLog(v1, 'session-v1.jsonl');
+    expect(events.every((e) => e.v === (['session_started', 'item_opened', 'label_committed', 'label_changed'].includes(e.type) ? 2 : 1))).toBe(true);
+    expect(events[0]!.data).toEqual({ annotator: 'ana', project_name: 'politeness-demo', sample_rate: 16000, config_sha256: null, parser_version: null });
+    expect(events[1]!.data).toEqual({ item_id: 'demo-01', text_sha256: '0'.repeat(64) });
+    expect(events[11]!.data).toEqual({ item_id: 'demo-02', text_sha256: null });
+    expect(events[7]!.data).toMatchObject({ source: 'voice', audio_ms: null, utterance: null, parser_version: null });
+    expect(events[9]!.data).toEqual({ item_id: 'demo-01', from: 'Polite', to: 'Neutral', source: 'key', after_completion: false });
   });
 });

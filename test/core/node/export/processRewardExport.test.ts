@@ -20,8 +20,8 @@ let project: OpenProject;
 async function judgeSession(annotator: string, itemId: string, judgments: Array<[number, 1 | 0 | -1 | null, 'step' | 'first_error']>): Promise<void> {
   const store = await SessionStore.open({ project, annotator });
   try {
-    await store.append('item_opened', { item_id: itemId });
-    await store.append('label_committed', { item_id: itemId, label: 'Polite', source: 'key', quote: null, start: null, end: null, stem: null });
+    await store.append('item_opened', { item_id: itemId, text_sha256: null });
+    await store.append('label_committed', { item_id: itemId, label: 'Polite', source: 'key', quote: null, start: null, end: null, stem: null, audio_ms: null, utterance: null, parser_version: null });
     await store.append('reasoning_shown', { item_id: itemId, steps: ['a', 'b', 'c', 'd'], model_label: 'Polite', split: 'numbered', reveal: 'after_blind', audio_samples: 0 });
     for (const [index, reward, kind] of judgments) {
       await store.append('step_judged', { item_id: itemId, index, reward, source: 'key', kind, quote: null, start: null, end: null, utterance: null, audio_ms: null });

@@ -1,4 +1,7 @@
+import { createTranscriptAnalyzer } from '../../../../core/common/analysis/transcriptAnalysis';
+import { PARSER_VERSION } from '../../../../core/common/parser/parserVersion';
 import type { OpenProject } from '../../../../core/node/project/projectFolder';
+import { voiceCommitmentsOf } from '../../../../core/node/session/sessionService';
 import { SessionStore } from '../../../../core/node/session/sessionStore';
 
 export const TEST_MODEL = { name: 'tiny.en', sha256: '5'.repeat(64) };
@@ -20,7 +23,7 @@ export async function recordSession(project: OpenProject, annotator: string, ite
   const store = await SessionStore.open({ project, annotator });
   try {
     for (const item of items) {
-      await store.append('item_opened', { item_id: item.id });
+      await store.append('item_opened', { item_id: item.id, text_sha256: null });
       if (item.said) {
         const samplesEach = 16_000;
         const total = samplesEach * item.said.length;
@@ -40,10 +43,14 @@ export async function recordSession(project: OpenProject, annotator: string, ite
             segments: [{ t0_ms: t0 + 100, t1_ms: t0 + 900, text }], model: TEST_MODEL,
           });
         }
+        // what the service logs when a transcription lands: the parser's voice commitments
+        for (const c of voiceCommitmentsOf(store.utterancesOf(item.id), createTranscriptAnalyzer(project.config)).commitments) {
+          await store.append('label_committed', { item_id: item.id, source: 'voice', ...c, parser_version: PARSER_VERSION });
+        }
         const { samples, audio } = await store.itemAudioSignals(item.id);
         await store.append('signals_computed', { item_id: item.id, audio_samples: samples, audio });
       }
-      if (item.click) await store.append('label_committed', { item_id: item.id, label: item.click, source: 'click', quote: null, start: null, end: null, stem: null });
+      if (item.click) await store.append('label_committed', { item_id: item.id, label: item.click, source: 'click', quote: null, start: null, end: null, stem: null, audio_ms: null, utterance: null, parser_version: null });
       if (item.complete) await store.append('item_completed', { item_id: item.id });
     }
   } finally {

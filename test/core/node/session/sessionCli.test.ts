@@ -30,7 +30,9 @@ async function writeLog(dir: string): Promise<string> {
     line(1, 'session_started', { annotator: 'ana', project_name: 'politeness-demo', sample_rate: 16000 }) +
       line(2, 'item_opened', { item_id: 'demo-01' }) +
       line(3, 'utterance_transcribed', { item_id: 'demo-01', utterance: 0, request_id: 'r1', start_sample: 0, end_sample: 28800, segments, model: { name: 'tiny.en', sha256: 'x' } }) +
-      line(4, 'item_opened', { item_id: 'demo-02' }),
+      // as the v1 service logged it when the transcription landed
+      line(4, 'label_committed', { item_id: 'demo-01', label: 'Polite', source: 'voice', quote: 'I label this polite', start: 23, end: 42, stem: 'i label (this|it)' }) +
+      line(5, 'item_opened', { item_id: 'demo-02' }),
   );
   return paths.events;
 }
@@ -55,21 +57,21 @@ describe('aloud session show', () => {
   it('reports a torn last line without changing the log, and names the line of other corruption', async () => {
     const dir = await project();
     const events = await writeLog(dir);
-    await appendFile(events, '{"v":1,"seq":5,"ts":"2024-05-01T1');
+    await appendFile(events, '{"v":1,"seq":6,"ts":"2024-05-01T1');
     const torn = await cli('session', 'show', '--project', dir, '--annotator', 'ana', '--json');
     expect(torn.code).toBe(0);
-    expect(torn.err).toContain(`${events}:5: torn last line`);
+    expect(torn.err).toContain(`${events}:6: torn last line`);
     await appendFile(events, '\n');
     const corrupt = await cli('session', 'show', '--project', dir, '--annotator', 'ana', '--json');
     expect(corrupt.code).toBe(2);
-    expect(corrupt.err.trim()).toMatch(new RegExp(`^aloud session: ${events.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:5: not valid JSON`));
+    expect(corrupt.err.trim()).toMatch(new RegExp(`^aloud session: ${events.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:6: not valid JSON`));
   });
 
   it('bad arguments: one line, exit 2', async () => {
     const dir = await project();
     expect((await cli('session', 'show', '--project', dir, '--annotator', 'nobody')).err).toContain('no session of "nobody"');
     expect((await cli('session', 'show', '--project', dir)).err).toBe('aloud session: missing required option --annotator\n');
-    expect((await cli('session', 'frobnicate')).err).toBe('aloud session: unknown subcommand "frobnicate" (ingest or show)\n');
+    expect((await cli('session', 'frobnicate')).err).toBe('aloud session: unknown subcommand "frobnicate" (ingest, show, reparse or transcribe)\n');
     await writeLog(dir);
     const unknown = await cli('session', 'show', '--project', dir, '--annotator', 'ana', '--item', 'demo-99', '--json');
     expect(unknown).toMatchObject({ code: 2, err: 'aloud session: --item: "demo-99" has no events in the session of "ana"\n' });

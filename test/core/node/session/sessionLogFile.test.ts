@@ -15,7 +15,7 @@ async function tempLog(): Promise<string> {
 
 async function startedLog(file: string): Promise<SessionLogWriter> {
   const { writer } = await SessionLogWriter.open(file, { now: clock });
-  await writer.append('session_started', { annotator: 'ana', project_name: 'demo', sample_rate: 16000 });
+  await writer.append('session_started', { annotator: 'ana', project_name: 'demo', sample_rate: 16000, config_sha256: null, parser_version: null });
   return writer;
 }
 
@@ -23,8 +23,8 @@ describe('SessionLogWriter', () => {
   it('appends one line per event with seq counting from 1, every append on disk when it resolves', async () => {
     const file = await tempLog();
     const writer = await startedLog(file);
-    const opened = await writer.append('item_opened', { item_id: 'demo-01' });
-    expect(opened).toEqual({ v: 1, seq: 2, ts: '2024-05-01T10:00:00.000Z', type: 'item_opened', data: { item_id: 'demo-01' } });
+    const opened = await writer.append('item_opened', { item_id: 'demo-01', text_sha256: null });
+    expect(opened).toEqual({ v: 2, seq: 2, ts: '2024-05-01T10:00:00.000Z', type: 'item_opened', data: { item_id: 'demo-01', text_sha256: null } });
     const [a, b] = await writer.appendAll([
       { type: 'note', data: { item_id: null, text: 'one' } },
       { type: 'note', data: { item_id: 'demo-01', text: 'two' } },
@@ -40,7 +40,7 @@ describe('SessionLogWriter', () => {
   it('cuts a torn last line on opening, keeps its bytes in a .torn file, and goes on after the good part', async () => {
     const file = await tempLog();
     const writer = await startedLog(file);
-    await writer.append('item_opened', { item_id: 'demo-01' });
+    await writer.append('item_opened', { item_id: 'demo-01', text_sha256: null });
     await writer.close();
     const good = await readFile(file, 'utf8');
     const tornText = '{"v":1,"seq":3,"ts":"2024-05-01T10:00:01.000Z","type":"audio_app';
@@ -52,7 +52,7 @@ describe('SessionLogWriter', () => {
     expect(reopened.torn).toEqual({ line: 3, bytes: tornText.length, tornFile: `${file}.line-3.${clock().getTime()}.torn` });
     expect(await readFile(reopened.torn!.tornFile, 'utf8')).toBe(tornText);
     expect(await readFile(file, 'utf8')).toBe(good);
-    expect((await reopened.writer.append('item_opened', { item_id: 'demo-02' })).seq).toBe(3);
+    expect((await reopened.writer.append('item_opened', { item_id: 'demo-02', text_sha256: null })).seq).toBe(3);
     await reopened.writer.close();
     expect((await readSessionLog(file)).events).toHaveLength(3);
   });
@@ -64,7 +64,7 @@ describe('SessionLogWriter', () => {
     await writeFile(file, (await readFile(file, 'utf8')).trimEnd());
     const reopened = await SessionLogWriter.open(file, { now: clock });
     expect(reopened.torn).toBeNull();
-    await reopened.writer.append('item_opened', { item_id: 'x' });
+    await reopened.writer.append('item_opened', { item_id: 'x', text_sha256: null });
     await reopened.writer.close();
     expect((await readSessionLog(file)).events).toHaveLength(2);
   });
@@ -72,8 +72,8 @@ describe('SessionLogWriter', () => {
   it('refuses a log corrupted in the middle, naming the line, and leaves it untouched', async () => {
     const file = await tempLog();
     const writer = await startedLog(file);
-    await writer.append('item_opened', { item_id: 'demo-01' });
-    await writer.append('item_opened', { item_id: 'demo-02' });
+    await writer.append('item_opened', { item_id: 'demo-01', text_sha256: null });
+    await writer.append('item_opened', { item_id: 'demo-02', text_sha256: null });
     await writer.close();
     const lines = (await readFile(file, 'utf8')).split('\n');
     lines[1] = lines[1]!.replace('item_opened', 'item_opend');
@@ -90,7 +90,7 @@ describe('SessionLogWriter', () => {
     const file = await tempLog();
     const fs = faultyFs({});
     const { writer } = await SessionLogWriter.open(file, { fs, now: clock });
-    await writer.append('session_started', { annotator: 'ana', project_name: 'demo', sample_rate: 16000 });
+    await writer.append('session_started', { annotator: 'ana', project_name: 'demo', sample_rate: 16000, config_sha256: null, parser_version: null });
     const before = await readFile(file, 'utf8');
     fs.setBudget(20);
     const error = await writer.append('note', { item_id: null, text: 'x'.repeat(200) }).then(() => null, (e: unknown) => e);

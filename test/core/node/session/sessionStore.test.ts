@@ -39,7 +39,7 @@ describe('SessionStore', () => {
     const refused = await SessionStore.open({ project, annotator: 'Ana' }).then(() => null, (e: unknown) => e);
     expect(refused).toBeInstanceOf(SessionLockedError);
     expect((refused as Error).message).toContain(`the session of "Ana" in ${project.dir} is already open for writing by process ${process.pid}`);
-    await store.append('item_opened', { item_id: 'demo-03' });
+    await store.append('item_opened', { item_id: 'demo-03', text_sha256: null });
     await store.close();
     await expect(stat(paths.lock)).rejects.toThrow();
 
@@ -60,8 +60,8 @@ describe('SessionStore', () => {
     await writeFile(
       paths.events,
       [
-        line(1, 'session_started', { annotator: 'ana', project_name: 'politeness-demo', sample_rate: 16000 }),
-        line(2, 'item_opened', { item_id: 'demo-01' }),
+        line(1, 'session_started', { annotator: 'ana', project_name: 'politeness-demo', sample_rate: 16000, config_sha256: null, parser_version: null }),
+        line(2, 'item_opened', { item_id: 'demo-01', text_sha256: null }),
         line(3, 'recording_started', { item_id: 'demo-01', audio_path: audioPath, offset_samples: 0, device: null }),
         line(4, 'audio_appended', { item_id: 'demo-01', offset_samples: 0, samples: 8000 }),
         line(5, 'audio_appended', { item_id: 'demo-01', offset_samples: 8000, samples: 8000 }),
@@ -104,7 +104,7 @@ describe('SessionStore', () => {
     await writeFile(
       paths.events,
       `${[
-        line(1, 'session_started', { annotator: 'ana', project_name: 'politeness-demo', sample_rate: 16000 }),
+        line(1, 'session_started', { annotator: 'ana', project_name: 'politeness-demo', sample_rate: 16000, config_sha256: null, parser_version: null }),
         line(2, 'recording_started', { item_id: 'x', audio_path: 'sessions/ana/audio/x.wav', offset_samples: 0, device: null }),
         line(3, 'audio_appended', { item_id: 'x', offset_samples: 0, samples: 800 }),
       ].join('\n')}\n`,
