@@ -15,7 +15,7 @@
  * is wrong"), negates; a `?` right after the phrase makes it a question; "wrong or right" is ambiguous.
  */
 import { DEFAULT_FILLERS } from '../project/projectConfig';
-import { SINGLE_WORD_CUES } from './commitPhrase';
+import { SINGLE_WORD_CUES } from './negationCues';
 import { GAP_CLAUSE_END, GAP_QUESTION, matchWords, normalizeForMatching } from './matchText';
 import { compileStemPattern } from './stemPattern';
 

@@ -1,4 +1,4 @@
-import { SINGLE_WORD_CUES } from '../parser/commitPhrase';
+import { SINGLE_WORD_CUES } from '../parser/negationCues';
 import { LabelMatcher } from '../parser/labelMatch';
 import { GAP_CLAUSE_END, matchWords } from '../parser/matchText';
 import type { LabelSchemaContext } from './modelLabel';
