@@ -55,7 +55,7 @@ export interface CorrectionRecord {
 export interface SupersededTranscript {
   utterance: number;
   text: string;
-  model: { name: string; sha256: string };
+  model: { name: string; sha256: string; whisper_cpp?: string | null };
   superseded_at: string;
   reason: string;
 }
@@ -75,7 +75,8 @@ export interface ItemSessionState {
   /** the first label committed for the item, before any change (calibration: blind vs final) */
   blind_label: string | null;
   signals: (Partial<AudioSignals> & Partial<TranscriptSignals>) | null;
-  model: { name: string; sha256: string } | null;
+  /** whisper_cpp: the engine version that transcribed it (null when not recorded) */
+  model: { name: string; sha256: string; whisper_cpp?: string | null } | null;
   /** ISO 8601 times */
   started_at: string | null;
   completed_at: string | null;

@@ -74,7 +74,7 @@ export const sessionEventDataSchemas: { readonly [T in SessionEventType]: Record
     start_sample: count,
     end_sample: count,
     segments: { type: 'array', items: segment },
-    model: object({ name: text, sha256: text }),
+    model: object({ name: text, sha256: text, whisper_cpp: nullableString }),
   }),
   label_committed: object({
     item_id: itemId,

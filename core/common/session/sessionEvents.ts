@@ -63,7 +63,8 @@ export interface SessionEventData {
     start_sample: number;
     end_sample: number;
     segments: Segment[];
-    model: { name: string; sha256: string };
+    /** whisper_cpp: the version of the engine that transcribed it (null in logs before it was recorded) */
+    model: { name: string; sha256: string; whisper_cpp: string | null };
   };
   /**
    * A label act. Voice: a commitment the parser found when a transcription landed (quote, offsets, audio time,
@@ -143,7 +144,7 @@ export const EVENT_VERSIONS: { readonly [T in SessionEventType]: number } = {
   audio_appended: 1,
   recording_stopped: 1,
   audio_recovered: 1,
-  utterance_transcribed: 1,
+  utterance_transcribed: 2,
   label_committed: 2,
   label_changed: 2,
   item_completed: 1,

@@ -58,7 +58,7 @@ export interface FoldOptions {
 interface Utterance {
   seq: number;
   segments: Segment[];
-  model: { name: string; sha256: string };
+  model: SessionEventData['utterance_transcribed']['model'];
 }
 
 /** A voice commitment read from the log, with the configuration it was derived under. */

@@ -22,6 +22,12 @@ export const EVENT_UPCASTERS: UpcasterRegistry = {
   item_opened: { 1: (data) => ({ text_sha256: null, ...(data as Record<string, unknown>) }) },
   label_committed: { 1: withFields({ audio_ms: null, utterance: null, parser_version: null }) },
   label_changed: { 1: withFields({ after_completion: false }) },
+  utterance_transcribed: {
+    1: (data) => {
+      const v1 = data as { model?: Record<string, unknown> };
+      return { ...v1, model: { ...v1.model, whisper_cpp: null } };
+    },
+  },
 };
 
 /** A corrupt session log, located by file and line; nothing is dropped silently. */

@@ -38,18 +38,20 @@ export async function openSessionEngine(options: { project: OpenProject; modelFi
   const decode = { language: decodeLanguageFor(thinkaloud.languages), silenceThresholdDbfs: thinkaloud.silence_threshold_dbfs, sampleRate: 16_000 };
   if (options.engineScript) {
     const scripted = new ScriptedEngine(await loadEngineScript(options.engineScript));
-    await scripted.load(options.engineScript);
-    return sessionEngineOver(scripted, scripted.modelIdentity, decode);
+    const info = await scripted.load(options.engineScript);
+    return { ...sessionEngineOver(scripted, scripted.modelIdentity, decode), whisperCpp: info.whisper_cpp };
   }
   const model = await resolveSessionModel(options.project, options.modelFile, options.modelsDir);
   const engine = startEngineWorker();
   let sha256: string;
+  let whisperCpp: string;
   try {
     const info = await engine.load(model.path);
     sha256 = info.model?.sha256 ?? '';
+    whisperCpp = info.whisper_cpp;
   } catch (e) {
     await engine.close().catch(() => undefined);
     throw new SessionEngineError(`cannot load the whisper model ${model.path}: ${(e as Error).message}`);
   }
-  return sessionEngineOver(engine, { name: model.name, sha256 }, decode);
+  return { ...sessionEngineOver(engine, { name: model.name, sha256 }, decode), whisperCpp };
 }

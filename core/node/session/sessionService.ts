@@ -43,6 +43,8 @@ export interface SessionEngine {
   createCutter(): LiveCutter;
   /** the loaded model, for the UI and provenance */
   model?: { name: string; sha256: string };
+  /** the engine's whisper.cpp version, recorded with every transcription */
+  whisperCpp?: string | null;
 }
 
 /** Completing an item needs a spoken label (thinkaloud.require_spoken_label) and it has none. */
@@ -559,7 +561,7 @@ export class SessionService extends EventEmitter<SessionServiceEvents> {
       start_sample: request.start_sample,
       end_sample: request.end_sample,
       segments: outcome.segments,
-      model: outcome.model,
+      model: { name: outcome.model.name, sha256: outcome.model.sha256, whisper_cpp: this.engine?.whisperCpp ?? null },
     });
     await this.parseAndLog(request.item_id);
     await this.logVoiceStepJudgments(request, outcome.segments);

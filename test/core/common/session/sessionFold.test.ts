@@ -11,7 +11,7 @@ import type { Segment } from '../../../../core/common/transcript/segment';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const config = parseProjectConfig(readFileSync(path.join(here, '../../../../demo-project/aloud.yaml'), 'utf8'));
-const model = { name: 'tiny.en', sha256: 'abc' };
+const model = { name: 'tiny.en', sha256: 'abc', whisper_cpp: null };
 const silence = { silent_chunks: 1, total_chunks: 2, pauses: { count: 0, total_ms: 0, longest_ms: 0, long_count: 0 }, time_to_first_speech_ms: 120 };
 
 /** Builds a log: each call adds the next event with seq and a ts one second later. */

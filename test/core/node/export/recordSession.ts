@@ -4,7 +4,7 @@ import type { OpenProject } from '../../../../core/node/project/projectFolder';
 import { voiceCommitmentsOf } from '../../../../core/node/session/sessionService';
 import { SessionStore } from '../../../../core/node/session/sessionStore';
 
-export const TEST_MODEL = { name: 'tiny.en', sha256: '5'.repeat(64) };
+export const TEST_MODEL = { name: 'tiny.en', sha256: '5'.repeat(64), whisper_cpp: '1.9.1' };
 
 export interface ScriptedItem {
   id: string;
