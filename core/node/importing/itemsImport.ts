@@ -61,7 +61,7 @@ export interface ImportSource {
   stats: Pick<ImportSummary, 'messages' | 'conversations' | 'candidate_replies' | 'included_pairs' | 'gaps' | 'distinct_user_contexts' | 'words_all_messages' | 'words_eligible_messages' | 'words_pairs' | 'messages_without_text'>;
 }
 
-const CONVERSATION_OPTIONAL_COLUMNS = ['parent_id', 'session_id', 'message_tree_id'];
+const CONVERSATION_OPTIONAL_COLUMNS = ['parent_id', 'session_id', 'message_tree_id', 'reasoning', 'reasoning_content', 'model_label'];
 
 /** `schema`: the project's labels, against which a model's answer (`model_label`) is resolved. */
 export async function readImportSource(file: string, kind: ImportKind, limits?: InputLimits, schema?: LabelSchemaContext): Promise<ImportSource> {
