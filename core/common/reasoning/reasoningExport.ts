@@ -56,3 +56,67 @@ export function createReasoningExport(schema: LabelSchemaContext, reasoning: Rea
     };
   };
 }
+
+const nullableString = { type: ['string', 'null'] } as const;
+const mention = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['label', 'negated', 'quote', 'start', 'end'],
+  properties: { label: { type: 'string' }, negated: { type: 'boolean' }, quote: { type: 'string' }, start: { type: 'integer', minimum: 0 }, end: { type: 'integer', minimum: 0 } },
+} as const;
+const nullableStep = { type: ['integer', 'null'], minimum: 1 } as const;
+const nullableBoolean = { type: ['boolean', 'null'] } as const;
+
+/** JSON Schema (Draft 2020-12) of each reasoning field of an export record, for the record schema to include. */
+export const reasoningExportFieldSchemas = {
+  model: {
+    type: ['object', 'null'],
+    additionalProperties: false,
+    required: ['label', 'steps', 'mentions'],
+    properties: {
+      label: nullableString,
+      steps: { type: 'array', items: { type: 'string' } },
+      mentions: {
+        type: 'array',
+        items: { type: 'object', additionalProperties: false, required: ['step', 'mentions'], properties: { step: { type: 'integer', minimum: 1 }, mentions: { type: 'array', items: mention } } },
+      },
+    },
+  },
+  step_judgments: {
+    type: 'array',
+    items: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['index', 'reward', 'source', 'kind', 'at', 'audio_ms', 'quote'],
+      properties: {
+        index: { type: 'integer', minimum: 1 },
+        reward: { enum: [1, 0, -1, null] },
+        source: { enum: ['voice', 'click', 'key'] },
+        kind: { enum: ['step', 'first_error'] },
+        at: { type: 'string', minLength: 1 },
+        audio_ms: { type: ['number', 'null'], minimum: 0 },
+        quote: nullableString,
+      },
+    },
+  },
+  reasoning_shown_at: nullableString,
+  human_mentions: { type: 'array', items: mention },
+  reasoning_features: {
+    type: ['object', 'null'],
+    additionalProperties: false,
+    required: ['human_labels_mentioned', 'model_labels_mentioned', 'human_final', 'model_final', 'finals_agree', 'first_contradicting_step', 'first_wrong_step', 'right_for_wrong_reason'],
+    properties: {
+      human_labels_mentioned: { type: 'array', items: { type: 'string' } },
+      model_labels_mentioned: { type: 'array', items: { type: 'string' } },
+      human_final: nullableString,
+      model_final: nullableString,
+      finals_agree: nullableBoolean,
+      first_contradicting_step: nullableStep,
+      first_wrong_step: nullableStep,
+      right_for_wrong_reason: nullableBoolean,
+    },
+  },
+} as const;
+
+/** The reasoning fields in the order an export record writes them (CSV columns hold them as JSON text, except the time). */
+export const REASONING_EXPORT_FIELDS = Object.keys(reasoningExportFieldSchemas) as Array<keyof ReasoningExportFields>;

@@ -3,7 +3,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseItemsText } from '../../../../core/common/items/itemsSource';
 import { parseProjectConfig } from '../../../../core/common/project/projectConfig';
-import { createReasoningExport } from '../../../../core/common/reasoning/reasoningExport';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { createReasoningExport, REASONING_EXPORT_FIELDS, reasoningExportFieldSchemas, type ReasoningExportFields } from '../../../../core/common/reasoning/reasoningExport';
 import type { ItemSessionState } from '../../../../core/common/session/itemState';
 
 const demo = path.resolve(__dirname, '../../../../demo-project');
@@ -21,10 +22,18 @@ function state(itemId: string, extra: Partial<ItemSessionState>): ItemSessionSta
   } as ItemSessionState;
 }
 
+const validateFields = new Ajv2020({ strict: true, allowUnionTypes: true, allErrors: true }).compile({
+  type: 'object', additionalProperties: false, required: [...REASONING_EXPORT_FIELDS], properties: reasoningExportFieldSchemas,
+});
+function valid(fields: ReasoningExportFields): ReasoningExportFields {
+  expect(validateFields(fields), JSON.stringify(validateFields.errors)).toBe(true);
+  return fields;
+}
+
 describe('reasoning fields of an export record', () => {
   it('demo-03 is right for a wrong reason once the annotator judges its second step wrong', () => {
     const shownAt = '2026-12-01T09:00:00.000Z';
-    const fields = toExport(
+    const fields = valid(toExport(
       item('demo-03'),
       state('demo-03', {
         transcript: ' An apology, so not rude. I label this polite. Step two is wrong.',
@@ -32,7 +41,7 @@ describe('reasoning fields of an export record', () => {
         reasoning: { shown_at: shownAt, steps: ['1. The reply opens with "I\'m sorry", an apology.', '2. An apology means the assistant admits it was rude to the user before.', '3. Admitting that you were rude is always polite.', '4. So the reply is polite.'], model_label: 'Polite', audio_ms: 2000 },
         step_judgments: [{ index: 2, reward: -1, source: 'voice', kind: 'step', at: '2026-12-01T09:00:05.000Z', audio_ms: 4100, quote: 'Step two is wrong' }],
       }),
-    );
+    ));
     expect(fields.reasoning_shown_at).toBe(shownAt);
     expect(fields.model!.label).toBe('Polite');
     expect(fields.model!.mentions.map((s) => s.mentions.map((m) => m.label))).toEqual([[], ['Impolite'], ['Impolite', 'Polite'], ['Polite']]);
@@ -50,13 +59,13 @@ describe('reasoning fields of an export record', () => {
   });
 
   it('before the reasoning is shown the model side comes from the item, and nothing about reasons is decided', () => {
-    const fields = toExport(item('demo-13'), state('demo-13', { final_label: 'Impolite' }));
+    const fields = valid(toExport(item('demo-13'), state('demo-13', { final_label: 'Impolite' })));
     expect(fields.reasoning_shown_at).toBeNull();
     expect(fields.model!.steps).toHaveLength(4);
     expect(fields.reasoning_features).toMatchObject({ finals_agree: false, first_wrong_step: null, right_for_wrong_reason: null, first_contradicting_step: 4 });
   });
 
   it('an item without reasoning has no model side and no features', () => {
-    expect(toExport(item('demo-02'), null)).toEqual({ model: null, step_judgments: [], reasoning_shown_at: null, human_mentions: [], reasoning_features: null });
+    expect(valid(toExport(item('demo-02'), null))).toEqual({ model: null, step_judgments: [], reasoning_shown_at: null, human_mentions: [], reasoning_features: null });
   });
 });
