@@ -99,6 +99,8 @@ export const STEP_PHRASES: Readonly<Record<string, LanguagePhrases>> = {
 const NUMBER_ALIASES: Readonly<Record<string, Readonly<Record<string, number>>>> = { de: { ein: 1, zwo: 2 } };
 
 const CONJUNCTIONS = new Set(['or', 'oder', 'and', 'und']);
+/** A first-error phrase needs a copula or the word "step" before its number. */
+const FIRST_ERROR_ANCHORS = new Set(['is', 'was', 'ist', 'war', 'step', 'schritt']);
 
 interface Trie<T> {
   next: Map<string, Trie<T>>;
@@ -268,6 +270,9 @@ export function createStepJudgmentParser(options: StepJudgmentOptions): (transcr
       // "the first error is step five" also when the optional "step" was heard after a filler
       const stepWord = longest(lang.step, words, at);
       if (stepWord) at = stepWord.end;
+      // "first error: step five" and "the first error is five" judge; "first mistake three" is too loose to
+      const said = words.slice(start, at);
+      if (!stepWord && !said.some((w) => FIRST_ERROR_ANCHORS.has(w))) return null;
       const index = number(lang, at);
       if (index === null) return null;
       if (cue >= 0) return diagnostic('negated', start, at + 1, `"${words[cue]}" negates "${quote(start, at + 1).quote}": nothing judged`);

@@ -58,7 +58,7 @@ describe('spoken step judgments', () => {
   });
 
   it('nothing else said judges anything', () => {
-    for (const transcript of ['The third step looks odd', 'step three', 'in step three it says wrong things', 'is step three wrong', 'I label this polite', 'step is wrong', 'steps three is wrong']) {
+    for (const transcript of ['the first mistake three', 'The third step looks odd', 'step three', 'in step three it says wrong things', 'is step three wrong', 'I label this polite', 'step is wrong', 'steps three is wrong']) {
       expect(parse(transcript)).toEqual({ judgments: [], diagnostics: [] });
     }
   });
