@@ -45,6 +45,8 @@ export interface ExportSummary {
   receipt: string;
   records: number;
   gaps: number;
+  /** the gaps in words: "26 records; 12 have no audio, 13 have no label" */
+  summary: string;
   sha256: string;
   /** absent in hosts older than the summary in words */
   counts?: ExportCounts;

@@ -2,7 +2,8 @@ import { formatCsv, type CsvTable } from '../io/csv';
 import type { InputProblem } from '../io/inputProblem';
 import type { LocatedValue } from '../io/jsonInput';
 import { JsonSyntaxError, parseStrictJson } from '../io/strictJson';
-import { EXPORT_FIELDS, type ExportRecordV1 } from './exportRecord';
+import { CSV_COLUMNS, readCsvCell } from './exportCsvColumns';
+import { EXPORT_FIELDS, EXPORT_FIELDS_V2, type ExportRecordV2 } from './exportRecord';
 
 export type ExportFormat = 'jsonl' | 'json' | 'csv';
 export const EXPORT_FORMATS: readonly ExportFormat[] = ['jsonl', 'json', 'csv'];
@@ -14,28 +15,59 @@ const NULLABLE_COLUMNS: ReadonlySet<string> = new Set([
   'item_context_sha256', 'final_label', 'label_source', 'blind_label', 'transcript', 'started_at', 'completed_at',
 ]);
 
-function inFieldOrder(record: ExportRecordV1): Record<string, unknown> {
+function inFieldOrder(record: ExportRecordV2): Record<string, unknown> {
   const ordered: Record<string, unknown> = {};
-  for (const key of EXPORT_FIELDS) ordered[key] = record[key];
+  for (const key of EXPORT_FIELDS_V2) ordered[key] = record[key];
   return ordered;
 }
 
-/** The bytes of an export file: JSON Lines (one record a line), a JSON array, or CSV (RFC 4180, CRLF). */
-export function serializeExport(records: readonly ExportRecordV1[], format: ExportFormat): string {
+/**
+ * The bytes of an export file: JSON Lines (one record a line), a JSON array, or CSV (RFC 4180, CRLF) with the flat
+ * columns of CSV_COLUMNS (no JSON in cells; segments and tokens only in JSONL and JSON).
+ */
+export function serializeExport(records: readonly ExportRecordV2[], format: ExportFormat): string {
   if (format === 'jsonl') return records.map((r) => `${JSON.stringify(inFieldOrder(r))}\n`).join('');
   if (format === 'json') return `${JSON.stringify(records.map(inFieldOrder), null, 2)}\n`;
-  return formatCsv(EXPORT_FIELDS, records.map((r) => EXPORT_FIELDS.map((key) => csvCell(r[key]))));
+  return formatCsv(
+    CSV_COLUMNS.map((c) => c.name),
+    records.map((r) => CSV_COLUMNS.map((c) => csvCell(c.value(r)))),
+  );
 }
 
-function csvCell(value: unknown): string {
+function csvCell(value: string | number | boolean | null): string {
   if (value === null) return '';
-  if (typeof value === 'string') return value;
-  if (typeof value === 'number') return String(value);
-  return JSON.stringify(value);
+  return String(value);
+}
+
+/** Which export a CSV header is: v1 (JSON columns such as `commitments`) or v2 (flat columns). */
+export function csvExportVersion(header: readonly string[]): 1 | 2 {
+  return header.includes('commitments') && !header.includes('label_history') ? 1 : 2;
+}
+
+/** v2 CSV rows back to typed cell objects for the schema stage: the header must be exactly the v2 columns. */
+export function exportCsvV2ToValues(table: CsvTable, file: string): { records: LocatedValue[]; problems: InputProblem[] } {
+  const problems: InputProblem[] = [];
+  const header = new Set(table.header);
+  for (const c of CSV_COLUMNS) {
+    if (!header.has(c.name)) problems.push({ file, line: table.headerLine, field: c.name, stage: 'schema', message: `the header has no column "${c.name}"` });
+  }
+  const known = new Map(CSV_COLUMNS.map((c) => [c.name, c]));
+  for (const name of table.header) {
+    if (!known.has(name)) problems.push({ file, line: table.headerLine, field: name, stage: 'schema', message: 'unknown column (no additional properties are allowed)' });
+  }
+  if (problems.length > 0) return { records: [], problems };
+  const records = table.rows.map((row): LocatedValue => {
+    const value: Record<string, unknown> = {};
+    table.header.forEach((name, i) => {
+      value[name] = readCsvCell(known.get(name)!, row.fields[i] ?? '');
+    });
+    return { line: row.line, pointer: '', value, locate: () => row.line };
+  });
+  return { records, problems };
 }
 
 /**
- * CSV export rows back to record objects for the schema stage: the header must name exactly the export fields;
+ * v1 CSV export rows back to record objects for the schema stage: the header must name exactly the v1 export fields;
  * JSON columns are parsed strictly (a bad cell is a parse problem of that column), empty nullable cells are null.
  */
 export function exportCsvToValues(table: CsvTable, file: string): { records: LocatedValue[]; problems: InputProblem[] } {

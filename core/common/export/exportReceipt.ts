@@ -3,13 +3,14 @@ import type { InputProblem } from '../io/inputProblem';
 import { parseJsonDocument } from '../io/jsonInput';
 import { InputError } from '../io/inputProblem';
 import { schemaProblems } from '../io/schemaProblems';
-import { EXPORT_SCHEMA_VERSION, exportGaps, type ExportGap, type ExportRecordV1 } from './exportRecord';
+import { EXPORT_SCHEMA_VERSION, exportGaps, READABLE_SCHEMA_VERSIONS, type AnyExportRecord, type ExportGap } from './exportRecord';
 import type { ExportFormat } from './exportFormats';
 
 /** Written as FILE.receipt.json only after FILE is complete on disk: what was exported and how to check it. */
 export interface ExportReceiptV1 {
   receipt_version: 1;
-  schema_version: 1;
+  /** the export's schema_version */
+  schema_version: number;
   /** the export's file name, without folder */
   file: string;
   format: ExportFormat;
@@ -39,7 +40,7 @@ export function buildExportReceipt(args: {
   format: ExportFormat;
   sha256: string;
   bytes: number;
-  records: readonly ExportRecordV1[];
+  records: readonly AnyExportRecord[];
   project: string;
   appVersion: string;
   createdAt: string;
@@ -144,7 +145,9 @@ export function receiptProblems(receiptText: string, receiptFile: string, actual
   if (receipt.bytes !== actual.bytes) rule('bytes', `the export has ${actual.bytes} bytes, the receipt says ${receipt.bytes}`);
   if (receipt.file !== actual.fileName) rule('file', `the receipt is for "${receipt.file}", not "${actual.fileName}"`);
   if (actual.format !== null && receipt.format !== actual.format) rule('format', `the receipt says format ${receipt.format}, the file is ${actual.format}`);
-  if (receipt.schema_version !== EXPORT_SCHEMA_VERSION) rule('schema_version', `schema_version ${receipt.schema_version} is not supported (this Aloud writes and reads ${EXPORT_SCHEMA_VERSION})`);
+  if (!READABLE_SCHEMA_VERSIONS.includes(receipt.schema_version)) {
+    rule('schema_version', `schema_version ${receipt.schema_version} is not supported (this Aloud writes ${EXPORT_SCHEMA_VERSION} and reads ${READABLE_SCHEMA_VERSIONS.join(', ')})`);
+  }
   if (actual.records !== null && receipt.records !== actual.records) rule('records', `the export has ${actual.records} records, the receipt says ${receipt.records}`);
   if (receipt.counts.gaps !== receipt.gaps.length) rule('counts', `counts.gaps is ${receipt.counts.gaps} but ${receipt.gaps.length} gaps are listed`);
   return problems;

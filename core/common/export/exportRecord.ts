@@ -1,11 +1,16 @@
 import type { Item } from '../items/item';
+import type { SessionNote } from '../session/sessionFold';
 import type { ItemSessionState, LabelSource } from '../session/itemState';
 import exportRecordSchemaV1 from './exportRecord.v1.schema.json';
+import exportRecordSchemaV2 from './exportRecord.v2.schema.json';
 
-export const EXPORT_SCHEMA_VERSION = 1;
+/** The schema version this Aloud writes; `validate` reads this one and every earlier one. */
+export const EXPORT_SCHEMA_VERSION = 2;
+export const READABLE_SCHEMA_VERSIONS: readonly number[] = [1, 2];
 
-/** The export contract (JSON Schema Draft 2020-12), versioned in the repo next to this file. */
-export const exportRecordJsonSchema: Record<string, unknown> = exportRecordSchemaV1;
+/** The export contract (JSON Schema Draft 2020-12) of each version, versioned in the repo next to this file. */
+export const exportRecordJsonSchemas: Readonly<Record<number, Record<string, unknown>>> = { 1: exportRecordSchemaV1, 2: exportRecordSchemaV2 };
+export const exportRecordJsonSchema: Record<string, unknown> = exportRecordSchemaV2;
 
 export interface ExportCommitment {
   label: string;
@@ -63,7 +68,72 @@ export interface ExportRecordV1 {
   exported_at: string;
 }
 
-/** Column order of CSV exports and key order of JSON records. */
+/** One label act of the timeline, as exported. */
+export interface ExportLabelAct {
+  label: string;
+  source: LabelSource;
+  at: string;
+  audio_ms: number | null;
+  quote: string | null;
+}
+
+export interface ExportSegmentV2 extends ExportSegment {
+  /** the utterance it belongs to and its index within it (what a correction names) */
+  utterance: number;
+  index: number;
+}
+
+export interface ExportModel {
+  name: string;
+  sha256: string | null;
+  whisper_cpp: string | null;
+}
+
+/** One annotator's work on one item (schema_version 2): v1 plus the whole label timeline, corrections, notes, provenance. */
+export interface ExportRecordV2 {
+  schema_version: 2;
+  project: string;
+  annotator: string;
+  item_id: string;
+  item_text_sha256: string;
+  item_context_sha256: string | null;
+  final_label: string | null;
+  label_source: LabelSource | null;
+  blind_label: string | null;
+  label_history: ExportLabelAct[];
+  commitments: ExportCommitment[];
+  transcript: string | null;
+  transcript_corrected: string | null;
+  corrections: Array<{ utterance: number; segment: number; original_text: string; text: string; annotator: string; at: string }>;
+  segments: ExportSegmentV2[];
+  superseded_transcripts: Array<{ utterance: number; text: string; model: ExportModel; superseded_at: string; reason: string }>;
+  signals: ExportSignals | null;
+  audio: { path: string; sha256: string | null; duration_ms: number } | null;
+  model: ExportModel | null;
+  notes: Array<{ text: string; at: string }>;
+  parser_version: string | null;
+  config_changed: boolean;
+  labels_not_in_schema: string[];
+  changed_after_completion: boolean;
+  app_version: string;
+  config_sha256: string;
+  started_at: string | null;
+  completed_at: string | null;
+  exported_at: string;
+}
+
+/** A record of any version `validate` reads. */
+export type AnyExportRecord = ExportRecordV1 | ExportRecordV2;
+
+/** Key order of v2 JSON records. */
+export const EXPORT_FIELDS_V2 = [
+  'schema_version', 'project', 'annotator', 'item_id', 'item_text_sha256', 'item_context_sha256', 'final_label', 'label_source',
+  'blind_label', 'label_history', 'commitments', 'transcript', 'transcript_corrected', 'corrections', 'segments',
+  'superseded_transcripts', 'signals', 'audio', 'model', 'notes', 'parser_version', 'config_changed', 'labels_not_in_schema',
+  'changed_after_completion', 'app_version', 'config_sha256', 'started_at', 'completed_at', 'exported_at',
+] as const satisfies ReadonlyArray<keyof ExportRecordV2>;
+
+/** Column order of v1 CSV exports and key order of v1 JSON records. */
 export const EXPORT_FIELDS = [
   'schema_version', 'project', 'annotator', 'item_id', 'item_text_sha256', 'item_context_sha256',
   'final_label', 'label_source', 'blind_label', 'commitments', 'transcript', 'segments', 'signals',
@@ -79,6 +149,8 @@ export interface ExportRecordInput {
   itemContextSha256: string | null;
   /** null when the annotator never opened the item */
   state: ItemSessionState | null;
+  /** the annotator's notes on this item */
+  notes: readonly SessionNote[];
   /** sha256 of the WAV at state.audio_path; null when the file is missing */
   audioSha256: string | null;
   appVersion: string;
@@ -86,13 +158,19 @@ export interface ExportRecordInput {
   exportedAt: string;
 }
 
+const exportModel = (m: { name: string; sha256: string; whisper_cpp?: string | null }): ExportModel => ({
+  name: m.name,
+  sha256: m.sha256 === '' ? null : m.sha256,
+  whisper_cpp: m.whisper_cpp ?? null,
+});
+
 /** Maps the folded session state to the export record; copies known fields only, so a record is never invented. */
-export function buildExportRecord(input: ExportRecordInput): ExportRecordV1 {
+export function buildExportRecord(input: ExportRecordInput): ExportRecordV2 {
   const { state } = input;
   // an empty transcript with no segments cannot tell "silent" from "not transcribed yet": unknown, so null
   const transcribed = state !== null && (state.segments.length > 0 || state.transcript !== '');
   return {
-    schema_version: 1,
+    schema_version: 2,
     project: input.project,
     annotator: input.annotator,
     item_id: input.item.id,
@@ -101,17 +179,28 @@ export function buildExportRecord(input: ExportRecordInput): ExportRecordV1 {
     final_label: state?.final_label ?? null,
     label_source: state?.label_source ?? null,
     blind_label: state?.blind_label ?? null,
+    label_history: (state?.label_history ?? []).map((a) => ({ label: a.label, source: a.source, at: a.at, audio_ms: a.audio_ms, quote: a.quote })),
     commitments: (state?.commitments ?? []).map((c) => ({ label: c.label, quote: c.quote, start: c.start, end: c.end, t_ms: c.t_ms, stem: c.stem })),
     transcript: transcribed ? state.transcript : null,
-    segments: (state?.segments ?? []).map((s) => ({
+    transcript_corrected: state?.transcript_corrected ?? null,
+    corrections: (state?.corrections ?? []).map((c) => ({ utterance: c.utterance, segment: c.segment, original_text: c.original_text, text: c.text, annotator: c.annotator, at: c.at })),
+    segments: (state?.segments ?? []).map((s, i) => ({
+      utterance: state!.segment_refs[i]?.utterance ?? 0,
+      index: state!.segment_refs[i]?.segment ?? 0,
       t0_ms: s.t0_ms,
       t1_ms: s.t1_ms,
       text: s.text,
       ...(s.tokens ? { tokens: s.tokens.map((t) => ({ t0_ms: t.t0_ms, t1_ms: t.t1_ms, text: t.text, ...(t.p !== undefined ? { p: t.p } : {}) })) } : {}),
     })),
+    superseded_transcripts: (state?.superseded_transcripts ?? []).map((t) => ({ utterance: t.utterance, text: t.text, model: exportModel(t.model), superseded_at: t.superseded_at, reason: t.reason })),
     signals: state?.signals ? exportSignals(state.signals) : null,
     audio: state?.audio_path ? { path: state.audio_path, sha256: input.audioSha256, duration_ms: state.audio_ms } : null,
-    model: state?.model ? { name: state.model.name, sha256: state.model.sha256 === '' ? null : state.model.sha256 } : null,
+    model: state?.model ? exportModel(state.model) : null,
+    notes: input.notes.filter((n) => n.item_id === input.item.id).map((n) => ({ text: n.text, at: n.ts })),
+    parser_version: state?.parser_version ?? null,
+    config_changed: state?.config_changed ?? false,
+    labels_not_in_schema: [...(state?.labels_not_in_schema ?? [])],
+    changed_after_completion: state?.changed_after_completion ?? false,
     app_version: input.appVersion,
     config_sha256: input.configSha256,
     started_at: state?.started_at ?? null,
@@ -138,6 +227,25 @@ function exportSignals(s: NonNullable<ItemSessionState['signals']>): ExportSigna
 
 export type ExportGapReason = 'no_audio' | 'audio_file_missing' | 'no_transcript' | 'no_label';
 
+/** What each gap means, in words (the export summary and the README use these). */
+export const EXPORT_GAP_MEANINGS: Readonly<Record<ExportGapReason, string>> = {
+  no_audio: 'no audio: the annotator never recorded this item (or never opened it)',
+  audio_file_missing: 'audio file missing: the log records audio but the WAV is not in the project folder',
+  no_transcript: 'no transcript: nothing was transcribed (recorded without a model, silent, or not recorded)',
+  no_label: 'no label: no label act (spoken, key, click) for this item',
+};
+
+/** "26 records; 12 items have no audio, 13 have no label" — gaps counted in words. */
+export function describeExportGaps(records: number, gaps: readonly ExportGap[]): string {
+  const by = new Map<ExportGapReason, number>();
+  for (const g of gaps) by.set(g.reason, (by.get(g.reason) ?? 0) + 1);
+  const words: Record<ExportGapReason, string> = { no_audio: 'no audio', audio_file_missing: 'a missing audio file', no_transcript: 'no transcript', no_label: 'no label' };
+  const parts = (['no_audio', 'audio_file_missing', 'no_transcript', 'no_label'] as const)
+    .filter((r) => by.has(r))
+    .map((r) => `${by.get(r)} ${by.get(r) === 1 ? 'has' : 'have'} ${words[r]}`);
+  return `${records} record${records === 1 ? '' : 's'}${parts.length > 0 ? `; ${parts.join(', ')}` : '; nothing missing'}`;
+}
+
 /** An item of an export that lacks audio, transcript or label; the record is still written, with nulls. */
 export interface ExportGap {
   annotator: string;
@@ -145,7 +253,7 @@ export interface ExportGap {
   reason: ExportGapReason;
 }
 
-export function exportGaps(record: ExportRecordV1): ExportGap[] {
+export function exportGaps(record: Pick<AnyExportRecord, 'annotator' | 'item_id' | 'audio' | 'transcript' | 'final_label'>): ExportGap[] {
   const gaps: ExportGap[] = [];
   const gap = (reason: ExportGapReason): void => {
     gaps.push({ annotator: record.annotator, item_id: record.item_id, reason });

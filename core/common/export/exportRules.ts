@@ -1,6 +1,6 @@
 import type { InputProblem } from '../io/inputProblem';
 import type { LocatedValue } from '../io/jsonInput';
-import type { ExportRecordV1 } from './exportRecord';
+import type { AnyExportRecord, ExportRecordV2 } from './exportRecord';
 
 /** What a project says about its items and labels; without it only the rules internal to the file are checked. */
 export interface ExportProjectFacts {
@@ -22,11 +22,13 @@ export function exportRuleProblems(records: readonly LocatedValue[], file: strin
   const firstLine = new Map<string, number>();
   const labels = project ? new Set(project.labels) : null;
   for (const located of records) {
-    const r = located.value as ExportRecordV1;
+    const r = located.value as AnyExportRecord;
     const at = (pointer: string, field: string, message: string): void => {
       const prefix = located.pointer === '' ? '' : `[${located.pointer.slice(1)}].`;
       problems.push({ file, line: located.locate(pointer), field: prefix + field, stage: 'rule', message });
     };
+    // v2 records say which of their labels the configuration no longer has: recorded labels, kept as they were
+    const declared = new Set(r.schema_version === 2 ? r.labels_not_in_schema : []);
     const key = JSON.stringify([r.annotator, r.item_id]);
     const first = firstLine.get(key);
     if (first !== undefined) at('/item_id', 'item_id', `duplicate record for annotator "${r.annotator}" and item "${r.item_id}" (first on line ${first})`);
@@ -40,7 +42,7 @@ export function exportRuleProblems(records: readonly LocatedValue[], file: strin
       } else if (r.transcript.slice(c.start, c.end) !== c.quote) {
         at(where, `commitments[${i}].quote`, `quote ${JSON.stringify(c.quote)} is not the transcript text at ${c.start}..${c.end} (${JSON.stringify(r.transcript.slice(c.start, c.end))})`);
       }
-      if (labels && !labels.has(c.label)) at(where, `commitments[${i}].label`, `label "${c.label}" is not in the project's label schema`);
+      if (labels && !labels.has(c.label) && !declared.has(c.label)) at(where, `commitments[${i}].label`, `label "${c.label}" is not in the project's label schema`);
     });
     if ((r.final_label === null) !== (r.label_source === null)) {
       at('/label_source', 'label_source', r.final_label === null ? 'a label source without a final label' : 'a final label needs its label_source');
@@ -51,6 +53,7 @@ export function exportRuleProblems(records: readonly LocatedValue[], file: strin
       if (!last) at('/label_source', 'label_source', 'label_source is "voice" but the record has no commitment');
       else if (last.label !== r.final_label) at('/final_label', 'final_label', `final label "${r.final_label}" by voice is not the last commitment's label ("${last.label}")`);
     }
+    if (r.schema_version === 2) timelineProblems(r, at);
     r.segments.forEach((s, i) => {
       if (s.t1_ms < s.t0_ms) at(`/segments/${i}`, `segments[${i}].t1_ms`, `segment ends (${s.t1_ms} ms) before it starts (${s.t0_ms} ms)`);
     });
@@ -67,7 +70,62 @@ export function exportRuleProblems(records: readonly LocatedValue[], file: strin
     }
     for (const field of ['final_label', 'blind_label'] as const) {
       const label = r[field];
-      if (label !== null && !labels.has(label)) at(`/${field}`, field, `label "${label}" is not in the project's label schema (${[...labels].join(', ')})`);
+      if (label !== null && !labels.has(label) && !declared.has(label)) at(`/${field}`, field, `label "${label}" is not in the project's label schema (${[...labels].join(', ')})`);
+    }
+  }
+  return problems;
+}
+
+type At = (pointer: string, field: string, message: string) => void;
+
+/** v2: the labels are the timeline's — final the last act, blind the first, acts in the order they happened. */
+function timelineProblems(r: ExportRecordV2, at: At): void {
+  const history = r.label_history;
+  const last = history[history.length - 1];
+  const first = history[0];
+  if ((last?.label ?? null) !== r.final_label) at('/final_label', 'final_label', `final label ${JSON.stringify(r.final_label)} is not the last label act's (${JSON.stringify(last?.label ?? null)})`);
+  if ((last?.source ?? null) !== r.label_source) at('/label_source', 'label_source', `label_source ${JSON.stringify(r.label_source)} is not the last label act's (${JSON.stringify(last?.source ?? null)})`);
+  if ((first?.label ?? null) !== r.blind_label) at('/blind_label', 'blind_label', `blind label ${JSON.stringify(r.blind_label)} is not the first label act's (${JSON.stringify(first?.label ?? null)})`);
+  for (let i = 1; i < history.length; i++) {
+    if (Date.parse(history[i]!.at) < Date.parse(history[i - 1]!.at)) at(`/label_history/${i}`, `label_history[${i}].at`, `label act at ${history[i]!.at} is before the one listed before it (${history[i - 1]!.at}): the history is in occurrence order`);
+  }
+  const voice = history.filter((h) => h.source === 'voice').length;
+  if (voice !== r.commitments.length) at('/label_history', 'label_history', `${voice} voice act(s) but ${r.commitments.length} commitment(s)`);
+}
+
+/** Rules on the rows of a v2 CSV (typed cells that passed the row schema): the rules that its flat columns allow. */
+export function csvRowRuleProblems(rows: readonly LocatedValue[], file: string, project: ExportProjectFacts | null): InputProblem[] {
+  const problems: InputProblem[] = [];
+  const firstLine = new Map<string, number>();
+  const labels = project ? new Set(project.labels) : null;
+  for (const located of rows) {
+    const r = located.value as Record<string, string | number | boolean | null>;
+    const at = (field: string, message: string): void => {
+      problems.push({ file, line: located.line, field, stage: 'rule', message });
+    };
+    const key = JSON.stringify([r.annotator, r.item_id]);
+    const first = firstLine.get(key);
+    if (first !== undefined) at('item_id', `duplicate record for annotator "${String(r.annotator)}" and item "${String(r.item_id)}" (first on line ${first})`);
+    else firstLine.set(key, located.line);
+    if ((r.final_label === null) !== (r.label_source === null)) at('label_source', r.final_label === null ? 'a label source without a final label' : 'a final label needs its label_source');
+    const history = typeof r.label_history === 'string' ? r.label_history.split(' | ') : [];
+    const lastAct = history[history.length - 1];
+    if (lastAct !== undefined && r.final_label !== null && !lastAct.includes(`:${String(r.final_label)}@`)) at('final_label', `final label "${String(r.final_label)}" is not the last label act's (${lastAct})`);
+    if (typeof r.audio_path === 'string' && (/^([/\\]|[A-Za-z]:)/.test(r.audio_path) || r.audio_path.split(/[/\\]/).includes('..'))) {
+      at('audio_path', `audio path "${r.audio_path}" must be relative to the project folder and stay inside it`);
+    }
+    if (!project || !labels) continue;
+    if (r.project !== project.name) at('project', `project "${String(r.project)}" is not this project ("${project.name}")`);
+    const item = project.items.get(String(r.item_id));
+    if (!item) at('item_id', `item "${String(r.item_id)}" does not exist in the project`);
+    else {
+      if (item.textSha256 !== r.item_text_sha256) at('item_text_sha256', `item "${String(r.item_id)}" has different text in the project now`);
+      if (item.contextSha256 !== r.item_context_sha256) at('item_context_sha256', `item "${String(r.item_id)}" has a different context in the project now`);
+    }
+    const declared = new Set(typeof r.labels_not_in_schema === 'string' ? r.labels_not_in_schema.split(' | ') : []);
+    for (const field of ['final_label', 'blind_label'] as const) {
+      const label = r[field];
+      if (typeof label === 'string' && !labels.has(label) && !declared.has(label)) at(field, `label "${label}" is not in the project's label schema (${[...labels].join(', ')})`);
     }
   }
   return problems;

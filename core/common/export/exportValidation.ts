@@ -3,16 +3,24 @@ import { parseCsv } from '../io/csv';
 import { InputError, type InputProblem } from '../io/inputProblem';
 import { parseJsonArrayDocument, readJsonLines, type LocatedValue } from '../io/jsonInput';
 import { schemaProblems } from '../io/schemaProblems';
-import { exportCsvToValues, type ExportFormat } from './exportFormats';
-import { exportRecordJsonSchema, type ExportRecordV1 } from './exportRecord';
-import { exportRuleProblems, type ExportProjectFacts } from './exportRules';
+import { csvRowJsonSchema } from './exportCsvColumns';
+import { csvExportVersion, exportCsvToValues, exportCsvV2ToValues, type ExportFormat } from './exportFormats';
+import { exportRecordJsonSchemas, READABLE_SCHEMA_VERSIONS, type AnyExportRecord } from './exportRecord';
+import { csvRowRuleProblems, exportRuleProblems, type ExportProjectFacts } from './exportRules';
 
 const ajv = new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true });
-const validateRecord = ajv.compile<ExportRecordV1>(exportRecordJsonSchema);
+const recordValidators = new Map(READABLE_SCHEMA_VERSIONS.map((v) => [v, ajv.compile<AnyExportRecord>(exportRecordJsonSchemas[v]!)]));
+const validateCsvRow = ajv.compile(csvRowJsonSchema());
+
+/** The schema a record claims (schema_version), or the newest when it claims none this Aloud reads. */
+function validatorFor(value: unknown): ReturnType<typeof ajv.compile> {
+  const version = (value as { schema_version?: unknown } | null)?.schema_version;
+  return recordValidators.get(typeof version === 'number' ? version : -1) ?? recordValidators.get(Math.max(...READABLE_SCHEMA_VERSIONS))!;
+}
 
 export interface ExportValidation {
-  /** records that passed the schema stage (rule problems are about these) */
-  records: ExportRecordV1[];
+  /** records that passed the schema stage (rule problems are about these); for a v2 CSV, its rows as typed cells */
+  records: AnyExportRecord[];
   /** records the parse stage could read (for comparing with a receipt); null when the file could not be read */
   parsedRecords: number | null;
   problems: InputProblem[];
@@ -26,6 +34,7 @@ export function validateExportText(text: string, file: string, format: ExportFor
   const problems: InputProblem[] = [];
   let parsed: LocatedValue[];
   let parsedRecords: number;
+  let flatCsv = false;
   try {
     if (format === 'jsonl') {
       const read = readJsonLines(text, file);
@@ -37,7 +46,8 @@ export function validateExportText(text: string, file: string, format: ExportFor
       parsedRecords = parsed.length;
     } else {
       const table = parseCsv(text, file);
-      const converted = exportCsvToValues(table, file);
+      flatCsv = csvExportVersion(table.header) === 2;
+      const converted = flatCsv ? exportCsvV2ToValues(table, file) : exportCsvToValues(table, file);
       problems.push(...converted.problems);
       parsed = converted.records;
       parsedRecords = table.rows.length;
@@ -51,12 +61,13 @@ export function validateExportText(text: string, file: string, format: ExportFor
   }
   const valid: LocatedValue[] = [];
   for (const record of parsed) {
-    if (validateRecord(record.value)) valid.push(record);
-    else problems.push(...schemaProblems(validateRecord.errors, file, record));
+    const validate = flatCsv ? validateCsvRow : validatorFor(record.value);
+    if (validate(record.value)) valid.push(record);
+    else problems.push(...schemaProblems(validate.errors, file, record));
   }
-  problems.push(...exportRuleProblems(valid, file, project));
+  problems.push(...(flatCsv ? csvRowRuleProblems(valid, file, project) : exportRuleProblems(valid, file, project)));
   return {
-    records: valid.map((r) => r.value as ExportRecordV1),
+    records: valid.map((r) => r.value as AnyExportRecord),
     parsedRecords,
     problems,
   };

@@ -259,7 +259,7 @@ export class AppService implements AloudApi {
       const safeName = s.store.annotator.replace(/[^\p{L}\p{N}_-]+/gu, '_').slice(0, 60) || 'annotator';
       const out = path.join(dir, `${safeName}-${stamp}.${format}`);
       const result = await exportSessions({ project: this.projectFolder, annotator: s.store.annotator, format, out, sessions: projectSessionSource });
-      return { file: result.file, receipt: result.receipt_file, records: result.receipt.records, gaps: result.receipt.counts.gaps, sha256: result.receipt.sha256 };
+      return { file: result.file, receipt: result.receipt_file, records: result.receipt.records, gaps: result.receipt.counts.gaps, summary: result.summary, sha256: result.receipt.sha256 };
     });
   }
 

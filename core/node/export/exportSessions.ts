@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { readFile, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
-import { buildExportRecord, type ExportRecordV1 } from '../../common/export/exportRecord';
+import { buildExportRecord, describeExportGaps, type ExportRecordV2 } from '../../common/export/exportRecord';
 import { serializeExport, type ExportFormat } from '../../common/export/exportFormats';
 import { buildExportReceipt, receiptFileName, type ExportReceiptV1 } from '../../common/export/exportReceipt';
 import type { ExportProjectFacts } from '../../common/export/exportRules';
@@ -29,6 +29,8 @@ export interface ExportOptions {
 
 export interface ExportResult {
   file: string;
+  /** what the export holds and lacks, in words: "26 records; 12 have no audio, 13 have no label" */
+  summary: string;
   receipt_file: string;
   receipt: ExportReceiptV1;
   /** session states for item ids the project no longer has: not exported, listed so nothing vanishes silently */
@@ -70,11 +72,11 @@ export async function buildExportRecords(
   items: readonly Item[],
   sessions: readonly AnnotatorStates[],
   exportedAt: string,
-): Promise<{ records: ExportRecordV1[]; skipped: ExportResult['skipped_states']; warnings: string[] }> {
+): Promise<{ records: ExportRecordV2[]; skipped: ExportResult['skipped_states']; warnings: string[] }> {
   const facts = projectFacts(project, items);
   const configSha256 = sha256Hex(await readFile(project.configPath));
   const version = await appVersion();
-  const records: ExportRecordV1[] = [];
+  const records: ExportRecordV2[] = [];
   const skipped: ExportResult['skipped_states'] = [];
   const warnings: string[] = [];
   for (const session of sessions) {
@@ -93,6 +95,7 @@ export async function buildExportRecords(
           itemTextSha256: hashes.textSha256,
           itemContextSha256: hashes.contextSha256,
           state,
+          notes: session.notes ?? [],
           audioSha256: state?.audio_path ? await audioSha256(project.dir, state.audio_path) : null,
           appVersion: version,
           configSha256,
@@ -150,5 +153,6 @@ export async function exportSessions(options: ExportOptions): Promise<ExportResu
     createdAt: now().toISOString(),
   });
   await writeFileAtomic(receiptFile, `${JSON.stringify(receipt, null, 2)}\n`);
-  return { file: out, receipt_file: receiptFile, receipt, skipped_states: skipped, warnings: [...sessions.flatMap((s) => s.warnings), ...recordWarnings] };
+  const sessionNotes = sessions.flatMap((s) => (s.notes ?? []).filter((n) => n.item_id === null).map((n) => `${s.annotator} wrote a note on no item (${n.ts}): ${JSON.stringify(n.text)}; records carry notes per item, so it is only here`));
+  return { file: out, summary: describeExportGaps(receipt.records, receipt.gaps), receipt_file: receiptFile, receipt, skipped_states: skipped, warnings: [...sessions.flatMap((s) => s.warnings), ...recordWarnings, ...sessionNotes] };
 }

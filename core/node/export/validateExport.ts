@@ -8,6 +8,7 @@ import type { InputLimits } from '../../common/io/inputText';
 import { readInputFile } from '../importing/inputFile';
 import { ItemsFileError } from '../project/itemsFile';
 import { loadProjectItems, type OpenProject } from '../project/projectFolder';
+import { isScriptedModel } from '../engine/scriptedEngine';
 import { projectFacts, sha256OfFile } from './exportSessions';
 
 export interface ExportFileValidation {
@@ -18,6 +19,13 @@ export interface ExportFileValidation {
   /** "ok" when a receipt is beside the file and matches, "absent" without one, "invalid" otherwise */
   receipt: 'ok' | 'absent' | 'invalid';
   problems: InputProblem[];
+  /** records transcribed by a scripted engine (tests, demos), never by whisper.cpp */
+  scripted_records: number;
+}
+
+/** Whether any record of a validated export came from a scripted engine. */
+export function hasScriptedModel(result: ExportFileValidation): boolean {
+  return result.scripted_records > 0;
 }
 
 /**
@@ -28,6 +36,7 @@ export async function validateExportFile(file: string, options: { project?: Open
   const problems: InputProblem[] = [];
   const format = exportFormatFromFileName(file);
   let records: number | null = null;
+  let scripted = 0;
   if (format === null) {
     problems.push({ file, line: null, field: null, stage: 'input', message: 'unknown export file type: use .jsonl, .json or .csv' });
   } else {
@@ -44,6 +53,10 @@ export async function validateExportFile(file: string, options: { project?: Open
       }
       const checked = validateExportText(input.text, file, format, facts);
       records = checked.parsedRecords;
+      scripted = checked.records.filter((r) => {
+        const model = (r as { model?: unknown; model_sha256?: unknown }).model ?? { sha256: (r as { model_sha256?: unknown }).model_sha256 };
+        return isScriptedModel(model as { sha256: string | null });
+      }).length;
       problems.push(...checked.problems);
     } catch (e) {
       if (!(e instanceof InputError)) throw e;
@@ -68,5 +81,5 @@ export async function validateExportFile(file: string, options: { project?: Open
     receipt = receiptIssues.length === 0 ? 'ok' : 'invalid';
     problems.push(...receiptIssues);
   }
-  return { file, format, records, receipt, problems };
+  return { file, format, records, receipt, problems, scripted_records: scripted };
 }

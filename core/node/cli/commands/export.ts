@@ -67,7 +67,7 @@ export function makeExportCommand(sessions: SessionSource): CliCommand {
         if (values.json) printJson(io, result);
         else {
           const { receipt } = result;
-          io.out(`Exported ${receipt.records} records (${receipt.counts.annotators} annotators, ${receipt.counts.items} items) to ${result.file}; ${receipt.counts.gaps} gaps; receipt ${result.receipt_file}\n`);
+          io.out(`Exported ${result.summary} (${receipt.counts.annotators} annotators, ${receipt.counts.items} items) to ${result.file}; receipt ${result.receipt_file}\n`);
         }
         return 0;
       } catch (e) {

@@ -250,6 +250,11 @@ async function transcribeLater(argv: string[], io: CliIo): Promise<number> {
     const { events } = await readSessionLog(paths.events);
     if (events.length === 0) throw new UsageError(`no session of "${annotator}" in ${project.dir} (${paths.events} not found)`);
     const items = await loadProjectItems(project);
+    // the item is checked before a model is loaded
+    const logged = foldSession(events, project.config, paths.events).items.filter((i) => i.audio_path !== null);
+    if (values.item !== undefined && !logged.some((i) => i.item_id === values.item)) {
+      throw new UsageError(`--item: "${values.item}" has no recorded audio in the session of "${annotator}"`);
+    }
     const engineScript = engineScriptFile(values['engine-script']);
     if (engineScript) io.err(`aloud session transcribe: transcription is SCRIPTED from ${engineScript} (not whisper.cpp)\n`);
     const engine = await openSessionEngine({ project, modelFile: values.model ?? null, engineScript });
@@ -263,14 +268,13 @@ async function transcribeLater(argv: string[], io: CliIo): Promise<number> {
     try {
       reportRecovery(io, service.store.report);
       const recorded = service.state().items.filter((i) => i.audio_path !== null);
-      let wanted = recorded;
-      if (values.item !== undefined) {
-        wanted = recorded.filter((i) => i.item_id === values.item);
-        if (wanted.length === 0) throw new UsageError(`--item: "${values.item}" has no recorded audio in the session of "${annotator}"`);
-      } else if (!values.all) {
-        // audio never transcribed, or transcribed with another model than this one
-        wanted = recorded.filter((i) => i.model === null || i.model.sha256 !== engine.model?.sha256);
-      }
+      // one item; or every item never transcribed, or transcribed with another model than this one (--all: every item)
+      const wanted =
+        values.item !== undefined
+          ? recorded.filter((i) => i.item_id === values.item)
+          : values.all
+            ? recorded
+            : recorded.filter((i) => i.model === null || i.model.sha256 !== engine.model?.sha256);
       const done = [];
       for (const [k, item] of wanted.entries()) {
         io.err(`aloud session transcribe: ${k + 1}/${wanted.length} ${item.item_id} (${(item.audio_ms / 1000).toFixed(1)} s)\n`);

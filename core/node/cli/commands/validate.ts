@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { stat } from 'node:fs/promises';
-import { validateExportFile } from '../../export/validateExport';
+import { hasScriptedModel, validateExportFile } from '../../export/validateExport';
 import { inputLimitsFrom } from '../../importing/inputLimitsOption';
 import { ProjectError } from '../../project/projectError';
 import { loadProjectConfig } from '../../project/projectFolder';
@@ -10,15 +10,17 @@ export const validateCommand: CliCommand = {
   name: 'validate',
   summary: 'Check an export and its receipt through every stage; prints a JSON list of problems.',
   usage:
-    'validate FILE [--project DIR] [--max-file-bytes N] [--max-line-bytes N]\n\n' +
+    'validate FILE [--project DIR] [--require-receipt] [--max-file-bytes N] [--max-line-bytes N]\n\n' +
     'Stages: input (size, UTF-8), parse (one JSON value per line/file, duplicate keys, NaN), schema (JSON Schema),\n' +
     'rule (duplicates, quotes at their offsets; with --project: item ids, texts, labels). FILE.receipt.json, when\n' +
-    'present, must match the file (sha256, bytes, records). Prints [{file, line, field, stage, message}, ...];\n' +
+    'present, must match the file (sha256, bytes, records); without one, a warning (a problem with --require-receipt).\n' +
+    'Reads schema_version 1 and 2. Prints [{file, line, field, stage, message}, ...];\n' +
     'exit 0 when the list is empty, 1 otherwise, 2 for a bad argument.',
   async run(argv, io) {
     const { values, positionals } = withUsageErrors(() =>
       parseArgs({ args: argv, strict: true, allowPositionals: true, options: {
         project: { type: 'string' },
+        'require-receipt': { type: 'boolean', default: false },
         'max-file-bytes': { type: 'string' },
         'max-line-bytes': { type: 'string' },
       } }),
@@ -30,6 +32,14 @@ export const validateCommand: CliCommand = {
     try {
       const project = values.project === undefined ? undefined : await loadProjectConfig(values.project);
       const result = await validateExportFile(file, { limits, ...(project ? { project } : {}) });
+      if (result.receipt === 'absent') {
+        const missing = `${file}.receipt.json`;
+        if (values['require-receipt']) result.problems.push({ file: missing, line: null, field: null, stage: 'input', message: 'no receipt beside the export: it cannot be checked against what Aloud wrote (--require-receipt)' });
+        else io.err(`aloud validate: warning: no receipt (${missing}): the file cannot be checked against what Aloud wrote\n`);
+      }
+      if (result.records !== null && result.problems.length === 0 && hasScriptedModel(result)) {
+        io.err('aloud validate: warning: records were transcribed by a SCRIPTED engine (model sha256 scripted:…): test or demo data, not whisper.cpp\n');
+      }
       printJson(io, result.problems);
       return result.problems.length === 0 ? 0 : 1;
     } catch (e) {

@@ -1,4 +1,4 @@
-import { buildExportRecord, type ExportRecordV1 } from '../../../../core/common/export/exportRecord';
+import { buildExportRecord, type ExportRecordV2 } from '../../../../core/common/export/exportRecord';
 import type { ExportProjectFacts } from '../../../../core/common/export/exportRules';
 import type { ItemSessionState } from '../../../../core/common/session/itemState';
 
@@ -33,16 +33,25 @@ export function labelledState(itemId: string): ItemSessionState {
       filler_count: 2, fillers_by_term: { hmm: 1, 'kind of': 1 }, word_count: 10, commitment_count: 1, label_changes: 0,
       time_to_first_commit_ms: 2600, time_to_final_commit_ms: 2600,
     },
-    model: { name: 'tiny.en', sha256: SHA_MODEL },
+    model: { name: 'tiny.en', sha256: SHA_MODEL, whisper_cpp: '1.9.1' },
     started_at: '2026-01-02T10:00:00.000Z',
     completed_at: '2026-01-02T10:00:09.500Z',
     stale_results: 0,
+    label_history: [{ label: 'Polite', source: 'voice', at: '2026-01-02T10:00:06.600Z', audio_ms: 2600, quote }],
+    segment_refs: [{ utterance: 0, segment: 0 }, { utterance: 1, segment: 0 }],
+    transcript_corrected: null,
+    corrections: [],
+    superseded_transcripts: [],
+    parser_version: 'aloud-commit-parser/1',
+    config_changed: false,
+    labels_not_in_schema: [],
+    changed_after_completion: false,
   };
 }
 
 /** Two records: item-1 labelled by voice, item-2 never opened (all nulls, three gaps). */
-export function validRecords(): ExportRecordV1[] {
-  const common = { project: 'politeness-demo', annotator: 'ann', appVersion: '0.1.0', configSha256: SHA_CONFIG, exportedAt: '2026-01-02T11:00:00Z' };
+export function validRecords(): ExportRecordV2[] {
+  const common = { project: 'politeness-demo', annotator: 'ann', appVersion: '0.1.0', configSha256: SHA_CONFIG, exportedAt: '2026-01-02T11:00:00Z', notes: [{ seq: 9, ts: '2026-01-02T10:00:08.000Z', item_id: 'item-1', text: 'sarcastic?' }] };
   return [
     buildExportRecord({ ...common, item: { id: 'item-1', text: 'Thanks!' }, itemTextSha256: SHA_TEXT_1, itemContextSha256: null, state: labelledState('item-1'), audioSha256: SHA_AUDIO }),
     buildExportRecord({ ...common, item: { id: 'item-2', text: 'No.', context: 'Hi?' }, itemTextSha256: SHA_TEXT_2, itemContextSha256: SHA_CONTEXT_2, state: null, audioSha256: null }),

@@ -3,19 +3,22 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
-import { buildExportRecord, EXPORT_FIELDS, exportGaps, exportRecordJsonSchema } from '../../../../core/common/export/exportRecord';
+import { buildExportRecord, describeExportGaps, EXPORT_FIELDS, EXPORT_FIELDS_V2, exportGaps, exportRecordJsonSchema, exportRecordJsonSchemas } from '../../../../core/common/export/exportRecord';
 import { labelledState, SHA_AUDIO, validRecords } from './exportFixtures';
 
-const schemaFile = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../core/common/export/exportRecord.v1.schema.json');
+const schemaFile = (v: number) => path.resolve(path.dirname(fileURLToPath(import.meta.url)), `../../../../core/common/export/exportRecord.v${v}.schema.json`);
 
-describe('export record v1', () => {
-  it('is a Draft 2020-12 schema in the repo with schema_version 1 and no additional properties at any level', () => {
-    const schema = JSON.parse(readFileSync(schemaFile, 'utf8')) as Record<string, unknown>;
-    expect(schema).toEqual(exportRecordJsonSchema);
+describe('export record v2', () => {
+  it.each([
+    [1, EXPORT_FIELDS as readonly string[]],
+    [2, EXPORT_FIELDS_V2 as readonly string[]],
+  ])('v%i is a Draft 2020-12 schema in the repo with its schema_version and no additional properties at any level', (version, fields) => {
+    const schema = JSON.parse(readFileSync(schemaFile(version), 'utf8')) as Record<string, unknown>;
+    expect(schema).toEqual(exportRecordJsonSchemas[version]);
     expect(schema.$schema).toBe('https://json-schema.org/draft/2020-12/schema');
-    expect((schema.properties as Record<string, unknown>).schema_version).toEqual({ const: 1 });
-    expect(Object.keys(schema.properties as object)).toEqual([...EXPORT_FIELDS]);
-    expect(schema.required).toEqual([...EXPORT_FIELDS]);
+    expect((schema.properties as Record<string, unknown>).schema_version).toEqual({ const: version });
+    expect(Object.keys(schema.properties as object)).toEqual([...fields]);
+    expect(schema.required).toEqual([...fields]);
     const objectsWithoutClosedKeys: string[] = [];
     const walk = (node: unknown, where: string): void => {
       if (node === null || typeof node !== 'object') return;
@@ -32,7 +35,7 @@ describe('export record v1', () => {
     const [record] = validRecords();
     const state = labelledState('item-1');
     expect(record).toMatchObject({
-      schema_version: 1,
+      schema_version: 2,
       item_id: 'item-1',
       final_label: 'Polite',
       label_source: 'voice',
@@ -44,7 +47,15 @@ describe('export record v1', () => {
       completed_at: state.completed_at,
     });
     expect(record!.commitments[0]!.quote).toBe(state.transcript.slice(record!.commitments[0]!.start, record!.commitments[0]!.end));
-    expect(Object.keys(record!)).toEqual([...EXPORT_FIELDS]);
+    expect(record).toMatchObject({
+      label_history: state.label_history,
+      notes: [{ text: 'sarcastic?', at: '2026-01-02T10:00:08.000Z' }],
+      parser_version: 'aloud-commit-parser/1',
+      config_changed: false,
+      model: { name: 'tiny.en', whisper_cpp: '1.9.1' },
+    });
+    expect(record!.segments.map((s) => [s.utterance, s.index])).toEqual([[0, 0], [1, 0]]);
+    expect(Object.keys(record!)).toEqual([...EXPORT_FIELDS_V2]);
     const validate = new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true }).compile(exportRecordJsonSchema);
     for (const r of validRecords()) expect(validate(r), JSON.stringify(validate.errors)).toBe(true);
   });
@@ -52,18 +63,24 @@ describe('export record v1', () => {
   it('copies only known fields, so extra fields the fold may add never leak into the contract', () => {
     const state = { ...labelledState('x'), manual_labels: [], parse_diagnostics: [], extra: 1 } as ReturnType<typeof labelledState>;
     state.segments = [{ t0_ms: 0, t1_ms: 1, text: 'a', confidence: 0.5 } as never];
-    const record = buildExportRecord({ project: 'p', annotator: 'a', item: { id: 'x', text: 't' }, itemTextSha256: '0'.repeat(64), itemContextSha256: null, state, audioSha256: null, appVersion: '1', configSha256: '0'.repeat(64), exportedAt: '2026-01-01T00:00:00Z' });
-    expect(record.segments).toEqual([{ t0_ms: 0, t1_ms: 1, text: 'a' }]);
-    expect(Object.keys(record)).toEqual([...EXPORT_FIELDS]);
+    const record = buildExportRecord({ project: 'p', annotator: 'a', item: { id: 'x', text: 't' }, itemTextSha256: '0'.repeat(64), itemContextSha256: null, state, notes: [], audioSha256: null, appVersion: '1', configSha256: '0'.repeat(64), exportedAt: '2026-01-01T00:00:00Z' });
+    expect(record.segments).toEqual([{ utterance: 0, index: 0, t0_ms: 0, t1_ms: 1, text: 'a' }]);
+    expect(Object.keys(record)).toEqual([...EXPORT_FIELDS_V2]);
   });
 
   it('leaves unknown values null and lists items without audio, transcript or label as gaps', () => {
     const [, never] = validRecords();
-    expect(never).toMatchObject({ final_label: null, label_source: null, blind_label: null, transcript: null, signals: null, audio: null, model: null, started_at: null, commitments: [], segments: [] });
+    expect(never).toMatchObject({ final_label: null, label_source: null, blind_label: null, transcript: null, signals: null, audio: null, model: null, started_at: null, commitments: [], segments: [], label_history: [], notes: [] });
     expect(exportGaps(never!).map((g) => g.reason)).toEqual(['no_audio', 'no_transcript', 'no_label']);
     const partial = { ...labelledState('y'), signals: { silent_chunks: 3 } };
-    const record = buildExportRecord({ project: 'p', annotator: 'a', item: { id: 'y', text: 't' }, itemTextSha256: '0'.repeat(64), itemContextSha256: null, state: partial, audioSha256: null, appVersion: '1', configSha256: '0'.repeat(64), exportedAt: '2026-01-01T00:00:00Z' });
+    const record = buildExportRecord({ project: 'p', annotator: 'a', item: { id: 'y', text: 't' }, itemTextSha256: '0'.repeat(64), itemContextSha256: null, state: partial, notes: [], audioSha256: null, appVersion: '1', configSha256: '0'.repeat(64), exportedAt: '2026-01-01T00:00:00Z' });
     expect(record.signals).toMatchObject({ silent_chunks: 3, total_chunks: null, pauses: null, word_count: null });
     expect(exportGaps(record).map((g) => g.reason)).toEqual(['audio_file_missing']);
+  });
+
+  it('says the gaps in words', () => {
+    const gaps = validRecords().flatMap(exportGaps);
+    expect(describeExportGaps(2, gaps)).toBe('2 records; 1 has no audio, 1 has no transcript, 1 has no label');
+    expect(describeExportGaps(1, [])).toBe('1 record; nothing missing');
   });
 });

@@ -1,12 +1,14 @@
 import { describe, expect, it } from 'vitest';
+import { CSV_COLUMNS } from '../../../../core/common/export/exportCsvColumns';
 import { serializeExport, type ExportFormat } from '../../../../core/common/export/exportFormats';
-import type { ExportRecordV1 } from '../../../../core/common/export/exportRecord';
+import { EXPORT_FIELDS, type ExportRecordV1 } from '../../../../core/common/export/exportRecord';
+import { formatCsv } from '../../../../core/common/io/csv';
 import type { ExportProjectFacts } from '../../../../core/common/export/exportRules';
 import { validateExportText } from '../../../../core/common/export/exportValidation';
 import type { InputStage } from '../../../../core/common/io/inputProblem';
 import { projectFactsFixture, validRecords } from './exportFixtures';
 
-type Rec = Record<string, unknown> & { commitments: Array<Record<string, unknown>>; segments: Array<Record<string, unknown>> };
+type Rec = Record<string, unknown> & { commitments: Array<Record<string, unknown>>; segments: Array<Record<string, unknown>>; label_history: Array<Record<string, unknown>> };
 const records = (): Rec[] => structuredClone(validRecords()) as unknown as Rec[];
 const jsonl = (rs: unknown[]): string => rs.map((r) => `${JSON.stringify(r)}\n`).join('');
 /** JSON Lines with record 0 changed by `edit` */
@@ -40,7 +42,7 @@ const csv = serializeExport(validRecords(), 'csv');
 const cases: Case[] = [
   // parse stage
   { name: 'a line that is not JSON', text: `${firstLine}\nnot json\n`, expected: [['parse', 2, null]], fragment: 'unexpected word "not"' },
-  { name: 'a duplicate key', text: `${firstLine.replace('{"schema_version":1,', '{"schema_version":1,"schema_version":1,')}\n`, expected: [['parse', 1, 'schema_version']], fragment: 'duplicate key' },
+  { name: 'a duplicate key', text: `${firstLine.replace('{"schema_version":2,', '{"schema_version":2,"schema_version":2,')}\n`, expected: [['parse', 1, 'schema_version']], fragment: 'duplicate key' },
   { name: 'NaN as a number', text: `${firstLine.replace('"duration_ms":5000', '"duration_ms":NaN')}\n`, expected: [['parse', 1, 'audio.duration_ms']], fragment: 'NaN is not allowed' },
   { name: 'Infinity as a number', text: `${firstLine.replace('"t_ms":2600', '"t_ms":Infinity')}\n`, expected: [['parse', 1, 'commitments[0].t_ms']], fragment: 'Infinity is not allowed' },
   { name: '-Infinity as a number', text: `${firstLine.replace('"audio_ms"', '"x"').replace('"time_to_first_speech_ms":40', '"time_to_first_speech_ms":-Infinity')}\n`, expected: [['parse', 1, 'signals.time_to_first_speech_ms']], fragment: '-Infinity' },
@@ -52,14 +54,17 @@ const cases: Case[] = [
   { name: 'text after the JSON array', format: 'json', text: `${prettyJson}garbage\n`, expected: [['parse', prettyJson.split('\n').length, null]], fragment: 'after the JSON value' },
   { name: 'a duplicate key deep in a JSON file', format: 'json', text: prettyJson.replace('"path": "sessions', '"path": "x", "path": "sessions'), expected: [['parse', lineOfNth(prettyJson, '"path"', 0), '[0].audio.path']], fragment: 'duplicate key "path"' },
   // schema stage
-  { name: 'schema_version 2', text: edit0((r) => (r.schema_version = 2)), expected: [['schema', 1, 'schema_version']], fragment: 'must be 1' },
+  { name: 'schema_version 3', text: edit0((r) => (r.schema_version = 3)), expected: [['schema', 1, 'schema_version']], fragment: 'must be 2' },
   { name: 'a missing exported_at', text: edit0((r) => delete r.exported_at), expected: [['schema', 1, 'exported_at']], fragment: 'required field is missing' },
-  { name: 'an unknown top-level field', text: edit0((r) => (r.notes = 'x')), expected: [['schema', 1, 'notes']], fragment: 'no additional properties' },
+  { name: 'an unknown top-level field', text: edit0((r) => (r.mood = 'x')), expected: [['schema', 1, 'mood']], fragment: 'no additional properties' },
+  { name: 'an unknown label act source', text: edit0((r) => (r.label_history[0]!.source = 'mouse')), expected: [['schema', 1, 'label_history[0].source']], fragment: 'must be one of' },
+  { name: 'a note without its time', text: edit0((r) => delete (r.notes as Array<Record<string, unknown>>)[0]!.at), expected: [['schema', 1, 'notes[0].at']], fragment: 'required field is missing' },
+  { name: 'a model sha256 that is neither a sha256 nor scripted', text: edit0((r) => ((r.model as Record<string, unknown>).sha256 = 'fake:' + 'b'.repeat(64))), expected: [['schema', 1, 'model.sha256']], fragment: 'must match pattern' },
   { name: 'an unknown commitment field', text: edit0((r) => (r.commitments[0]!.confidence = 1)), expected: [['schema', 1, 'commitments[0].confidence']], fragment: 'no additional properties' },
   { name: 'an upper-case sha256', text: edit0((r) => (r.item_text_sha256 = 'A'.repeat(64))), expected: [['schema', 1, 'item_text_sha256']], fragment: 'must match pattern' },
   { name: 'a short config_sha256', text: edit0((r) => (r.config_sha256 = 'abc')), expected: [['schema', 1, 'config_sha256']], fragment: 'must match pattern' },
   { name: 'an empty final_label', text: edit0((r) => (r.final_label = '')), expected: [['schema', 1, 'final_label']], fragment: 'fewer than 1' },
-  { name: 'an unknown label_source', text: edit0((r) => (r.label_source = 'mouse')), expected: [['schema', 1, 'label_source']], fragment: 'must be one of "voice", "click", "key", null' },
+  { name: 'an unknown label_source', text: edit0((r) => (r.label_source = 'mouse')), expected: [['schema', 1, 'label_source']], fragment: 'must be one of "voice", "click", "key", "correction", "room", null' },
   { name: 'commitments null', text: edit0((r) => (r.commitments = null as never)), expected: [['schema', 1, 'commitments']], fragment: 'must be array, not null' },
   { name: 'a negative commitment start', text: edit0((r) => (r.commitments[0]!.start = -1)), expected: [['schema', 1, 'commitments[0].start']], fragment: 'must be >= 0' },
   { name: 'a fractional commitment end', text: edit0((r) => (r.commitments[0]!.end = 10.5)), expected: [['schema', 1, 'commitments[0].end']], fragment: 'must be integer' },
@@ -78,31 +83,53 @@ const cases: Case[] = [
   // rule stage, inside the file
   { name: 'a duplicate annotator and item', text: `${firstLine}\n${secondLine}\n${firstLine}\n`, expected: [['rule', 3, 'item_id']], fragment: 'duplicate record for annotator "ann" and item "item-1" (first on line 1)' },
   { name: 'a quote that is not the transcript text at its offsets', text: edit0((r) => (r.commitments[0]!.quote = 'I label this rude!')), expected: [['rule', 1, 'commitments[0].quote']], fragment: 'is not the transcript text' },
-  { name: 'a voice final label that is not the last commitment', text: edit0((r) => (r.final_label = 'Impolite')), expected: [['rule', 1, 'final_label']], fragment: 'is not the last commitment' },
-  { name: 'a voice label without any commitment', text: edit0((r) => (r.commitments = [])), expected: [['rule', 1, 'label_source']], fragment: 'no commitment' },
+  { name: 'a voice final label that is not the last commitment', text: edit0((r) => (r.final_label = 'Impolite')), expected: [['rule', 1, 'final_label'], ['rule', 1, 'final_label']], fragment: 'is not the last commitment' },
+  { name: 'a voice label without any commitment', text: edit0((r) => (r.commitments = [])), expected: [['rule', 1, 'label_source'], ['rule', 1, 'label_history']], fragment: 'no commitment' },
+  { name: 'a blind label that is not the first act', text: edit0((r) => (r.blind_label = 'Neutral')), expected: [['rule', 1, 'blind_label']], fragment: 'is not the first label act' },
+  {
+    name: 'label acts out of occurrence order',
+    text: edit0((r) => r.label_history.unshift({ label: 'Polite', source: 'key', at: '2026-01-02T10:00:09.000Z', audio_ms: null, quote: null })),
+    expected: [['rule', 1, 'label_history[1].at']],
+    fragment: 'is before the one listed before it',
+  },
   { name: 'a quote shifted by one character', text: edit0((r) => { r.commitments[0]!.start = (r.commitments[0]!.start as number) + 1; r.commitments[0]!.end = (r.commitments[0]!.end as number) + 1; }), expected: [['rule', 1, 'commitments[0].quote']], fragment: 'is not the transcript text' },
   { name: 'offsets beyond the transcript', text: edit0((r) => (r.commitments[0]!.end = 500)), expected: [['rule', 1, 'commitments[0].end']], fragment: 'outside the transcript' },
   { name: 'an end before the start', text: edit0((r) => (r.commitments[0]!.end = 3)), expected: [['rule', 1, 'commitments[0].end']], fragment: 'outside the transcript' },
   { name: 'a commitment without transcript', text: edit0((r) => (r.transcript = null)), expected: [['rule', 1, 'commitments[0].quote']], fragment: 'without a transcript' },
-  { name: 'a final label without label_source', text: edit0((r) => (r.label_source = null)), expected: [['rule', 1, 'label_source']], fragment: 'needs its label_source' },
-  { name: 'a label_source without final label', text: edit0((r) => (r.final_label = null)), expected: [['rule', 1, 'label_source']], fragment: 'without a final label' },
+  { name: 'a final label without label_source', text: edit0((r) => (r.label_source = null)), expected: [['rule', 1, 'label_source'], ['rule', 1, 'label_source']], fragment: 'needs its label_source' },
+  { name: 'a label_source without final label', text: edit0((r) => (r.final_label = null)), expected: [['rule', 1, 'label_source'], ['rule', 1, 'final_label']], fragment: 'without a final label' },
   { name: 'a segment ending before it starts', text: edit0((r) => (r.segments[1]!.t1_ms = 2000)), expected: [['rule', 1, 'segments[1].t1_ms']], fragment: 'before it starts' },
   { name: 'an audio path leaving the project', text: edit0((r) => ((r.audio as Record<string, unknown>).path = 'sessions/../../etc/x.wav')), expected: [['rule', 1, 'audio.path']], fragment: 'stay inside it' },
   { name: 'an absolute audio path', text: edit0((r) => ((r.audio as Record<string, unknown>).path = '/tmp/x.wav')), expected: [['rule', 1, 'audio.path']], fragment: 'must be relative' },
   { name: 'an empty export', text: '\n', expected: [['rule', null, null]], fragment: 'no records' },
   // rule stage, against the project
   { name: 'an item id the project does not have', project: projectFactsFixture, text: edit0((r) => (r.item_id = 'item-9')), expected: [['rule', 1, 'item_id']], fragment: 'does not exist in the project' },
-  { name: 'a final label outside the label schema', project: projectFactsFixture, text: edit0((r) => { r.final_label = 'Rude'; r.label_source = 'key'; r.blind_label = 'Polite'; }), expected: [['rule', 1, 'final_label']], fragment: 'not in the project\'s label schema' },
-  { name: 'a blind label outside the label schema', project: projectFactsFixture, text: edit0((r) => (r.blind_label = 'polite')), expected: [['rule', 1, 'blind_label']], fragment: 'not in the project\'s label schema' },
-  { name: 'a commitment label outside the label schema', project: projectFactsFixture, text: edit0((r) => { r.commitments[0]!.label = 'Kind'; r.label_source = 'key'; }), expected: [['rule', 1, 'commitments[0].label']], fragment: 'not in the project\'s label schema' },
+  { name: 'a final label outside the label schema', project: projectFactsFixture, text: edit0((r) => { r.final_label = 'Rude'; r.label_source = 'key'; r.label_history.push({ label: 'Rude', source: 'key', at: '2026-01-02T10:00:07.000Z', audio_ms: null, quote: null }); }), expected: [['rule', 1, 'final_label']], fragment: 'not in the project\'s label schema' },
+  { name: 'a blind label outside the label schema', project: projectFactsFixture, text: edit0((r) => { r.blind_label = 'polite'; r.label_history.unshift({ label: 'polite', source: 'key', at: '2026-01-02T10:00:01.000Z', audio_ms: null, quote: null }); }), expected: [['rule', 1, 'blind_label']], fragment: 'not in the project\'s label schema' },
+  {
+    name: 'a label the schema no longer has, declared by the record (kept as recorded)',
+    project: projectFactsFixture,
+    text: edit0((r) => { r.final_label = 'Courteous'; r.blind_label = 'Courteous'; r.label_source = 'key'; r.commitments = []; r.label_history = [{ label: 'Courteous', source: 'key', at: '2026-01-02T10:00:01.000Z', audio_ms: null, quote: null }]; r.labels_not_in_schema = ['Courteous']; r.item_id = 'nope'; }),
+    expected: [['rule', 1, 'item_id']],
+    fragment: 'does not exist',
+  },
+  { name: 'a commitment label outside the label schema', project: projectFactsFixture, text: edit0((r) => { r.commitments[0]!.label = 'Kind'; r.label_source = 'key'; r.label_history.push({ label: 'Polite', source: 'key', at: '2026-01-02T10:00:07.000Z', audio_ms: null, quote: null }); }), expected: [['rule', 1, 'commitments[0].label']], fragment: 'not in the project\'s label schema' },
   { name: 'an item whose text changed in the project', project: projectFactsFixture, text: edit0((r) => (r.item_text_sha256 = '3'.repeat(64))), expected: [['rule', 1, 'item_text_sha256']], fragment: 'different text' },
   { name: 'an item whose context changed in the project', project: projectFactsFixture, text: edit0((r) => (r.item_context_sha256 = '4'.repeat(64))), expected: [['rule', 1, 'item_context_sha256']], fragment: 'different context' },
   { name: 'another project', project: projectFactsFixture, text: edit0((r) => (r.project = 'other')), expected: [['rule', 1, 'project']], fragment: 'is not this project' },
   // CSV exports
   { name: 'a CSV header without the transcript column', format: 'csv', text: csv.replace(',transcript,', ',words,'), expected: [['schema', 1, 'transcript'], ['schema', 1, 'words']], fragment: 'no column "transcript"' },
-  { name: 'a CSV cell with invalid JSON', format: 'csv', text: csv.replace('"[{""label"":', '"[{""label"" '), expected: [['parse', 2, 'commitments']], fragment: 'cell is not valid JSON' },
-  { name: 'a ragged CSV row', format: 'csv', text: `${csv}1,extra\r\n`, expected: [['parse', 4, null]], fragment: 'the header has 20' },
-  { name: 'a CSV schema_version that is not a number', format: 'csv', text: csv.replace(/\r\n1,/, '\r\none,'), expected: [['schema', 2, 'schema_version']], fragment: 'must be 1' },
+  { name: 'a CSV boolean that is not true or false', format: 'csv', text: csv.replace(',false,', ',no,'), expected: [['schema', 2, 'config_changed']], fragment: 'must be boolean' },
+  { name: 'a CSV count that is not a number', format: 'csv', text: csv.replace(',,0,0,sarcastic?,', ',,zero,0,sarcastic?,'), expected: [['schema', 2, 'correction_count']], fragment: 'must be integer' },
+  { name: 'a ragged CSV row', format: 'csv', text: `${csv}1,extra\r\n`, expected: [['parse', 4, null]], fragment: `the header has ${CSV_COLUMNS.length}` },
+  { name: 'a CSV schema_version that is not a number', format: 'csv', text: csv.replace(/\r\n2,/, '\r\none,'), expected: [['schema', 2, 'schema_version']], fragment: 'must be 2' },
+  {
+    name: 'a CSV final label that is not the last act',
+    format: 'csv',
+    text: csv.replace('ann,item-1,' + '1'.repeat(64) + ',,Polite,', 'ann,item-1,' + '1'.repeat(64) + ',,Neutral,'),
+    expected: [['rule', 2, 'final_label']],
+    fragment: 'is not the last label act',
+  },
   // JSON exports
   { name: 'a JSON export that is an object', format: 'json', text: '{"records": []}', expected: [['schema', 1, null]], fragment: 'one JSON array of export records' },
   { name: 'a wrong type deep in a JSON export, located by line', format: 'json', text: prettyJson.replace('"final_label": null', '"final_label": 5'), expected: [['schema', lineOfNth(prettyJson, '"final_label"', 1), '[1].final_label']], fragment: 'must be string or null, not number' },
@@ -119,8 +146,38 @@ describe('validateExportText: every stage, every problem, located', () => {
     }
   });
 
-  it('reads CSV back to the same records (nested columns as JSON, empty nullable cells as null)', () => {
-    expect(validateExportText(csv, 'e.csv', 'csv', null).records).toEqual(validRecords());
+  it('reads a v2 CSV back to typed flat cells: no JSON in cells, lists joined, empty nullable cells null', () => {
+    const [row] = validateExportText(csv, 'e.csv', 'csv', null).records as unknown as Array<Record<string, unknown>>;
+    const [record] = validRecords();
+    expect(row).toMatchObject({
+      schema_version: 2,
+      item_id: 'item-1',
+      final_label: 'Polite',
+      label_history: `voice:Polite@${record!.label_history[0]!.at}`,
+      commitment_quotes: 'I label this polite',
+      item_context_sha256: null,
+      notes: 'sarcastic?',
+      config_changed: false,
+      pause_count: 1,
+      fillers_by_term: 'hmm=1 | kind of=1',
+      word_count: 10,
+      whisper_cpp: '1.9.1',
+    });
+    expect(csv.split('\r\n')[0]).toBe(CSV_COLUMNS.map((c) => c.name).join(','));
+    expect(csv).not.toMatch(/[{[]""/);
+  });
+
+  it('still reads v1 exports (JSON Lines and CSV with JSON columns), with the project', () => {
+    const v1 = validRecords().map((r) => {
+      const old: Record<string, unknown> = { ...r, schema_version: 1, label_source: r.label_source, model: r.model ? { name: r.model.name, sha256: r.model.sha256 } : null };
+      old.segments = r.segments.map(({ utterance: _u, index: _i, ...s }) => s);
+      return Object.fromEntries(EXPORT_FIELDS.map((k) => [k, old[k]]));
+    });
+    expect(validateExportText(jsonl(v1), 'old.jsonl', 'jsonl', projectFactsFixture).problems).toEqual([]);
+    const cell = (v: unknown) => (v === null ? '' : typeof v === 'string' || typeof v === 'number' ? String(v) : JSON.stringify(v));
+    const v1csv = formatCsv(EXPORT_FIELDS, v1.map((r) => EXPORT_FIELDS.map((k) => cell(r[k]))));
+    expect(validateExportText(v1csv, 'old.csv', 'csv', projectFactsFixture).problems).toEqual([]);
+    expect(validateExportText(jsonl([{ ...v1[0], final_label: 'Impolite' }]), 'old.jsonl', 'jsonl', null).problems.map((p) => p.field)).toEqual(['final_label']);
   });
 
   it('has at least 40 malformed cases', () => {
@@ -143,6 +200,7 @@ describe('validateExportText: every stage, every problem, located', () => {
     expect(problems.map((p) => [p.stage, p.line, p.field])).toEqual([
       ['parse', 3, 'broken'],
       ['schema', 4, 'schema_version'],
+      ['rule', 2, 'label_source'],
       ['rule', 2, 'label_source'],
     ]);
   });

@@ -4,7 +4,8 @@ import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { ExportRecordV1 } from '../../../../core/common/export/exportRecord';
+import type { ExportRecordV2 } from '../../../../core/common/export/exportRecord';
+import type { ItemSessionState } from '../../../../core/common/session/itemState';
 import type { ExportReceiptV1 } from '../../../../core/common/export/exportReceipt';
 import type { InputProblem } from '../../../../core/common/io/inputProblem';
 import { makeExportCommand } from '../../../../core/node/cli/commands/export';
@@ -15,8 +16,13 @@ import { recordSession, TEST_MODEL } from './recordSession';
 
 const sha256 = (data: Buffer | string): string => createHash('sha256').update(data).digest('hex');
 const readJson = async <T>(file: string): Promise<T> => JSON.parse(await readFile(file, 'utf8')) as T;
-const readJsonl = async (file: string): Promise<ExportRecordV1[]> =>
-  (await readFile(file, 'utf8')).trimEnd().split('\n').map((l) => JSON.parse(l) as ExportRecordV1);
+const readJsonl = async (file: string): Promise<ExportRecordV2[]> =>
+  (await readFile(file, 'utf8')).trimEnd().split('\n').map((l) => JSON.parse(l) as ExportRecordV2);
+
+/** What the fold adds beyond v1's fields, empty: hand-made states for the export command. */
+const NOTHING_MORE: Pick<ItemSessionState, 'label_history' | 'segment_refs' | 'transcript_corrected' | 'corrections' | 'superseded_transcripts' | 'parser_version' | 'config_changed' | 'labels_not_in_schema' | 'changed_after_completion'> = {
+  label_history: [], segment_refs: [], transcript_corrected: null, corrections: [], superseded_transcripts: [], parser_version: null, config_changed: false, labels_not_in_schema: [], changed_after_completion: false,
+};
 
 let dir: string;
 let project: OpenProject;
@@ -44,7 +50,7 @@ describe('aloud export (records)', () => {
     const bytes = await readFile(out);
     const receipt = await readJson<ExportReceiptV1>(`${out}.receipt.json`);
     expect(printed.receipt).toEqual(receipt);
-    expect(receipt).toMatchObject({ schema_version: 1, file: 'export.jsonl', format: 'jsonl', sha256: sha256(bytes), bytes: bytes.length, records: 2 * itemCount });
+    expect(receipt).toMatchObject({ schema_version: 2, file: 'export.jsonl', format: 'jsonl', sha256: sha256(bytes), bytes: bytes.length, records: 2 * itemCount });
     expect(receipt.counts).toMatchObject({ annotators: 2, items: itemCount, with_audio: 3, with_transcript: 3, with_final_label: 4 });
 
     const records = await readJsonl(out);
@@ -108,7 +114,7 @@ describe('aloud export (records)', () => {
 
   it('one invalid record fails the whole export: exit 1, no file, no receipt, nothing partial', async () => {
     const out = path.join(dir, 'refused.jsonl');
-    const good = { item_id: 'demo-01', audio_path: null, audio_ms: 0, transcript: ' I label this polite.', segments: [{ t0_ms: 0, t1_ms: 900, text: ' I label this polite.' }], commitments: [{ label: 'Polite', quote: 'I label this polite', start: 1, end: 20, t_ms: 900, stem: 'x' }], final_label: 'Polite', label_source: 'voice' as const, blind_label: 'Polite', signals: null, model: null, started_at: null, completed_at: null, stale_results: 0 };
+    const good = { item_id: 'demo-01', audio_path: null, audio_ms: 0, transcript: ' I label this polite.', segments: [{ t0_ms: 0, t1_ms: 900, text: ' I label this polite.' }], commitments: [{ label: 'Polite', quote: 'I label this polite', start: 1, end: 20, t_ms: 900, stem: 'x' }], final_label: 'Polite', label_source: 'voice' as const, blind_label: 'Polite', signals: null, model: null, started_at: null, completed_at: null, stale_results: 0, ...NOTHING_MORE, segment_refs: [{ utterance: 0, segment: 0 }], label_history: [{ label: 'Polite', source: 'voice' as const, at: '2026-01-01T00:00:00.000Z', audio_ms: 900, quote: 'I label this polite' }] };
     const bad = { ...good, item_id: 'demo-02', commitments: [{ ...good.commitments[0]!, start: 2, end: 21 }] };
     const command = makeExportCommand(fixedSessionSource([{ annotator: 'x', items: [good, bad], warnings: [] }]));
     let err = '';
@@ -135,7 +141,7 @@ describe('aloud export (records)', () => {
     expect(receipt.sha256).toBe(sha256(await readFile(out)));
     expect(receipt.counts.annotators).toBe(2);
     const before = [await readFile(out), await readFile(`${out}.receipt.json`)];
-    const bad = { item_id: 'demo-01', audio_path: null, audio_ms: 0, transcript: 'x', segments: [], commitments: [], final_label: 'Rude', label_source: 'key' as const, blind_label: 'Rude', signals: null, model: null, started_at: null, completed_at: null, stale_results: 0 };
+    const bad = { item_id: 'demo-01', audio_path: null, audio_ms: 0, transcript: 'x', segments: [], commitments: [], final_label: 'Rude', label_source: 'key' as const, blind_label: 'Rude', signals: null, model: null, started_at: null, completed_at: null, stale_results: 0, ...NOTHING_MORE, label_history: [{ label: 'Rude', source: 'key' as const, at: '2026-01-01T00:00:00.000Z', audio_ms: null, quote: null }] };
     const refused = makeExportCommand(fixedSessionSource([{ annotator: 'x', items: [bad], warnings: [] }]));
     let err = '';
     expect(await refused.run(['--project', dir, '--format', 'jsonl', '--out', out], { out: () => undefined, err: (t) => (err += t) })).toBe(1);
@@ -145,7 +151,7 @@ describe('aloud export (records)', () => {
   });
 
   it('lists session states of items the project no longer has instead of dropping them silently', async () => {
-    const orphan = { item_id: 'gone-1', audio_path: null, audio_ms: 0, transcript: '', segments: [], commitments: [], final_label: null, label_source: null, blind_label: null, signals: null, model: null, started_at: null, completed_at: null, stale_results: 0 };
+    const orphan = { item_id: 'gone-1', audio_path: null, audio_ms: 0, transcript: '', segments: [], commitments: [], final_label: null, label_source: null, blind_label: null, signals: null, model: null, started_at: null, completed_at: null, stale_results: 0, ...NOTHING_MORE };
     const command = makeExportCommand(fixedSessionSource([{ annotator: 'x', items: [orphan], warnings: ['a warning'] }]));
     let stdout = '';
     let err = '';

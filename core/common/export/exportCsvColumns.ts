@@ -1,0 +1,114 @@
+import type { ExportRecordV2 } from './exportRecord';
+
+/** How a CSV cell is read back: the type its text stands for (an empty cell is null where nullable). */
+export type CsvCellType = 'string' | 'integer' | 'number' | 'boolean' | 'sha256' | 'timestamp';
+
+export interface CsvColumn {
+  name: string;
+  type: CsvCellType;
+  nullable: boolean;
+  /** one line for the README's column reference */
+  meaning: string;
+  value: (r: ExportRecordV2) => string | number | boolean | null;
+}
+
+/** Lists in one cell are joined with this (documented; no JSON in cells). */
+export const CSV_LIST_SEPARATOR = ' | ';
+
+const join = (values: readonly string[]): string | null => (values.length === 0 ? null : values.join(CSV_LIST_SEPARATOR));
+
+/**
+ * The flat columns of a v2 CSV export, in order: one per field or signal, lists joined with " | " (segments and
+ * tokens are only in JSONL and JSON). The README's column table is this list.
+ */
+export const CSV_COLUMNS: readonly CsvColumn[] = [
+  { name: 'schema_version', type: 'integer', nullable: false, meaning: 'always 2', value: (r) => r.schema_version },
+  { name: 'project', type: 'string', nullable: false, meaning: 'project name (aloud.yaml `name`)', value: (r) => r.project },
+  { name: 'annotator', type: 'string', nullable: false, meaning: 'annotator (one session each)', value: (r) => r.annotator },
+  { name: 'item_id', type: 'string', nullable: false, meaning: 'item id from the items file', value: (r) => r.item_id },
+  { name: 'item_text_sha256', type: 'sha256', nullable: false, meaning: 'sha256 of the item text (UTF-8)', value: (r) => r.item_text_sha256 },
+  { name: 'item_context_sha256', type: 'sha256', nullable: true, meaning: 'sha256 of the item context; empty without context', value: (r) => r.item_context_sha256 },
+  { name: 'final_label', type: 'string', nullable: true, meaning: 'label of the last label act (occurrence order)', value: (r) => r.final_label },
+  { name: 'label_source', type: 'string', nullable: true, meaning: 'how the final label was given: voice, click, key, correction, room', value: (r) => r.label_source },
+  { name: 'blind_label', type: 'string', nullable: true, meaning: 'label of the first label act (before any change)', value: (r) => r.blind_label },
+  {
+    name: 'label_history',
+    type: 'string',
+    nullable: true,
+    meaning: 'every label act in occurrence order as `source:label@time`, joined with " | "',
+    value: (r) => join(r.label_history.map((a) => `${a.source}:${a.label}@${a.at}`)),
+  },
+  { name: 'label_changes', type: 'integer', nullable: true, meaning: 'changes of label between consecutive acts, whatever their source', value: (r) => r.signals?.label_changes ?? null },
+  { name: 'commitment_labels', type: 'string', nullable: true, meaning: 'labels of the spoken commitments in audio order, joined with " | "', value: (r) => join(r.commitments.map((c) => c.label)) },
+  { name: 'commitment_quotes', type: 'string', nullable: true, meaning: 'the commit phrases as transcribed, joined with " | "', value: (r) => join(r.commitments.map((c) => c.quote)) },
+  { name: 'transcript', type: 'string', nullable: true, meaning: 'verbatim transcript; empty when nothing was transcribed', value: (r) => r.transcript },
+  { name: 'transcript_corrected', type: 'string', nullable: true, meaning: 'transcript with reviewers\' corrections; empty without corrections', value: (r) => r.transcript_corrected },
+  { name: 'correction_count', type: 'integer', nullable: false, meaning: 'segments corrected by a reviewer', value: (r) => r.corrections.length },
+  { name: 'superseded_count', type: 'integer', nullable: false, meaning: 'utterances whose transcript a later transcription replaced (kept in JSONL)', value: (r) => r.superseded_transcripts.length },
+  { name: 'notes', type: 'string', nullable: true, meaning: 'the annotator\'s notes on the item, joined with " | "', value: (r) => join(r.notes.map((n) => n.text)) },
+  { name: 'audio_path', type: 'string', nullable: true, meaning: 'WAV path relative to the project folder', value: (r) => r.audio?.path ?? null },
+  { name: 'audio_sha256', type: 'sha256', nullable: true, meaning: 'sha256 of the WAV; empty when the file is missing', value: (r) => r.audio?.sha256 ?? null },
+  { name: 'audio_duration_ms', type: 'number', nullable: true, meaning: 'recorded audio, ms', value: (r) => r.audio?.duration_ms ?? null },
+  { name: 'model_name', type: 'string', nullable: true, meaning: 'whisper model that transcribed it (`scripted` for test data)', value: (r) => r.model?.name ?? null },
+  { name: 'model_sha256', type: 'string', nullable: true, meaning: 'sha256 of the model file (`scripted:<sha256>` of an engine script)', value: (r) => r.model?.sha256 ?? null },
+  { name: 'whisper_cpp', type: 'string', nullable: true, meaning: 'whisper.cpp version of the engine', value: (r) => r.model?.whisper_cpp ?? null },
+  { name: 'parser_version', type: 'string', nullable: true, meaning: 'commit-phrase rules that derived the voice labels', value: (r) => r.parser_version },
+  { name: 'config_changed', type: 'boolean', nullable: false, meaning: 'voice labels were derived under another aloud.yaml than config_sha256', value: (r) => r.config_changed },
+  { name: 'labels_not_in_schema', type: 'string', nullable: true, meaning: 'labels in the history that the current schema lacks, joined with " | "', value: (r) => join(r.labels_not_in_schema) },
+  { name: 'changed_after_completion', type: 'boolean', nullable: false, meaning: 'the final label changed after the item was completed', value: (r) => r.changed_after_completion },
+  { name: 'silent_chunks', type: 'integer', nullable: true, meaning: 'chunks (thinkaloud.chunk_seconds) below the silence threshold', value: (r) => r.signals?.silent_chunks ?? null },
+  { name: 'total_chunks', type: 'integer', nullable: true, meaning: 'chunks of the recording', value: (r) => r.signals?.total_chunks ?? null },
+  { name: 'pause_count', type: 'integer', nullable: true, meaning: 'silent runs of at least min_pause_ms between speech', value: (r) => r.signals?.pauses?.count ?? null },
+  { name: 'pause_total_ms', type: 'number', nullable: true, meaning: 'their total length, ms', value: (r) => r.signals?.pauses?.total_ms ?? null },
+  { name: 'pause_longest_ms', type: 'number', nullable: true, meaning: 'the longest, ms', value: (r) => r.signals?.pauses?.longest_ms ?? null },
+  { name: 'pause_long_count', type: 'integer', nullable: true, meaning: 'pauses of at least long_pause_ms', value: (r) => r.signals?.pauses?.long_count ?? null },
+  { name: 'time_to_first_speech_ms', type: 'number', nullable: true, meaning: 'from the start of the audio to the first non-silent frame', value: (r) => r.signals?.time_to_first_speech_ms ?? null },
+  { name: 'filler_count', type: 'integer', nullable: true, meaning: 'fillers (thinkaloud.fillers) in the verbatim transcript', value: (r) => r.signals?.filler_count ?? null },
+  {
+    name: 'fillers_by_term',
+    type: 'string',
+    nullable: true,
+    meaning: 'per filler `term=count`, joined with " | "',
+    value: (r) => (r.signals?.fillers_by_term ? join(Object.entries(r.signals.fillers_by_term).map(([term, n]) => `${term}=${n}`)) : null),
+  },
+  { name: 'word_count', type: 'integer', nullable: true, meaning: 'words in the verbatim transcript', value: (r) => r.signals?.word_count ?? null },
+  { name: 'commitment_count', type: 'integer', nullable: true, meaning: 'spoken commitments', value: (r) => r.signals?.commitment_count ?? null },
+  { name: 'time_to_first_commit_ms', type: 'number', nullable: true, meaning: 'audio time when the first commit phrase was complete', value: (r) => r.signals?.time_to_first_commit_ms ?? null },
+  { name: 'time_to_final_commit_ms', type: 'number', nullable: true, meaning: 'audio time when the last commit phrase was complete', value: (r) => r.signals?.time_to_final_commit_ms ?? null },
+  { name: 'app_version', type: 'string', nullable: false, meaning: 'Aloud version that exported', value: (r) => r.app_version },
+  { name: 'config_sha256', type: 'sha256', nullable: false, meaning: 'sha256 of aloud.yaml at export', value: (r) => r.config_sha256 },
+  { name: 'started_at', type: 'timestamp', nullable: true, meaning: 'first opened or recorded', value: (r) => r.started_at },
+  { name: 'completed_at', type: 'timestamp', nullable: true, meaning: 'last completed', value: (r) => r.completed_at },
+  { name: 'exported_at', type: 'timestamp', nullable: false, meaning: 'time of the export', value: (r) => r.exported_at },
+];
+
+const TIMESTAMP = '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?(Z|[+-]\\d{2}:\\d{2})$';
+
+/** The JSON Schema of one CSV row read back as an object of typed cells (what `validate` checks a v2 CSV against). */
+export function csvRowJsonSchema(): Record<string, unknown> {
+  const properties: Record<string, unknown> = {};
+  for (const c of CSV_COLUMNS) {
+    const base: Record<string, unknown> =
+      c.type === 'sha256'
+        ? { type: 'string', pattern: '^[0-9a-f]{64}$' }
+        : c.type === 'timestamp'
+          ? { type: 'string', pattern: TIMESTAMP }
+          : c.type === 'integer'
+            ? { type: 'integer', minimum: 0 }
+            : c.type === 'number'
+              ? { type: 'number', minimum: 0 }
+              : { type: c.type };
+    const typeList = base.type as string;
+    properties[c.name] = c.name === 'schema_version' ? { const: 2 } : { ...base, type: c.nullable ? [typeList, 'null'] : typeList };
+  }
+  properties.label_source = { enum: ['voice', 'click', 'key', 'correction', 'room', null] };
+  return { type: 'object', additionalProperties: false, required: CSV_COLUMNS.map((c) => c.name), properties };
+}
+
+/** A CSV cell's text as the value it stands for; text that is not of the column's type stays text (the schema names it). */
+export function readCsvCell(column: CsvColumn, cell: string): unknown {
+  if (cell === '' && column.nullable) return null;
+  if (column.type === 'integer' || column.type === 'number') return /^-?\d+(\.\d+)?$/.test(cell) ? Number(cell) : cell;
+  if (column.type === 'boolean') return cell === 'true' ? true : cell === 'false' ? false : cell;
+  return cell;
+}
