@@ -1,34 +1,35 @@
 /**
  * The reasoning fields of one export record: the model's side as the annotator saw it, their step judgments,
  * when the reasoning was shown, and the deterministic features. Pure: the record mapping adds these fields.
+ * (`model` was taken since schema v1 by the whisper model, so the model's side is `model_reasoning`.)
  */
 import type { Item } from '../items/item';
 import type { ReasoningConfig } from '../project/projectConfig';
 import type { ItemSessionState } from '../session/itemState';
-import { createMentionFinder, type LabelMention } from './labelMentions';
+import { createMentionFinder } from './labelMentions';
 import type { LabelSchemaContext } from './modelLabel';
 import { reasoningFeatures, type ReasoningFeatures } from './reasoningFeatures';
 import { itemModelReasoning } from './reasoningSteps';
 import type { StepJudgmentRecord } from './stepJudgments';
 
-export interface ExportModelSide {
+/** The model's side of an item as exported: its answer and its steps. */
+export interface ExportModelReasoning {
   label: string | null;
   steps: string[];
-  /** labels each step names (negation-aware), for marking them beside the human transcript */
-  mentions: Array<{ step: number; mentions: LabelMention[] }>;
 }
 
 export interface ReasoningExportFields {
   /** the model's answer and steps as shown (else as the item holds them); null when the item has no reasoning */
-  model: ExportModelSide | null;
+  model_reasoning: ExportModelReasoning | null;
   step_judgments: StepJudgmentRecord[];
   /** ISO 8601; null when the annotator never saw the model's reasoning */
   reasoning_shown_at: string | null;
-  /** labels the annotator named in the transcript, negation-aware, with offsets into it */
-  human_mentions: LabelMention[];
   /** null when the item has no reasoning */
   reasoning_features: ReasoningFeatures | null;
 }
+
+/** The fields of a record without model reasoning (and of a record built without a label schema). */
+export const NO_REASONING: ReasoningExportFields = { model_reasoning: null, step_judgments: [], reasoning_shown_at: null, reasoning_features: null };
 
 /** Compile once per export (the label matcher), then map each record's item and state. */
 export function createReasoningExport(schema: LabelSchemaContext, reasoning: ReasoningConfig): (item: Item, state: ItemSessionState | null) => ReasoningExportFields {
@@ -37,18 +38,16 @@ export function createReasoningExport(schema: LabelSchemaContext, reasoning: Rea
     const shown = state?.reasoning ?? null;
     const fromItem = itemModelReasoning(item, reasoning.split);
     const side = shown ? { label: shown.model_label, steps: shown.steps } : fromItem ? { label: fromItem.label, steps: fromItem.steps } : null;
+    const judgments = (state?.step_judgments ?? []).map((j) => ({ ...j }));
+    if (!side) return { ...NO_REASONING, step_judgments: judgments };
     const human = state && state.transcript !== '' ? mentionsIn(state.transcript) : [];
-    const judgments = state?.step_judgments ?? [];
-    if (!side) return { model: null, step_judgments: judgments, reasoning_shown_at: null, human_mentions: human, reasoning_features: null };
-    const mentions = side.steps.map((text, i) => ({ step: i + 1, mentions: mentionsIn(text) }));
     return {
-      model: { label: side.label, steps: side.steps, mentions },
+      model_reasoning: { label: side.label, steps: [...side.steps] },
       step_judgments: judgments,
       reasoning_shown_at: shown?.shown_at ?? null,
-      human_mentions: human,
       reasoning_features: reasoningFeatures({
         human_mentions: human,
-        model_mentions: mentions,
+        model_mentions: side.steps.map((text, i) => ({ step: i + 1, mentions: mentionsIn(text) })),
         human_final: state?.final_label ?? null,
         model_final: side.label,
         step_judgments: judgments,
@@ -58,29 +57,16 @@ export function createReasoningExport(schema: LabelSchemaContext, reasoning: Rea
 }
 
 const nullableString = { type: ['string', 'null'] } as const;
-const mention = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['label', 'negated', 'quote', 'start', 'end'],
-  properties: { label: { type: 'string' }, negated: { type: 'boolean' }, quote: { type: 'string' }, start: { type: 'integer', minimum: 0 }, end: { type: 'integer', minimum: 0 } },
-} as const;
 const nullableStep = { type: ['integer', 'null'], minimum: 1 } as const;
 const nullableBoolean = { type: ['boolean', 'null'] } as const;
 
 /** JSON Schema (Draft 2020-12) of each reasoning field of an export record, for the record schema to include. */
 export const reasoningExportFieldSchemas = {
-  model: {
+  model_reasoning: {
     type: ['object', 'null'],
     additionalProperties: false,
-    required: ['label', 'steps', 'mentions'],
-    properties: {
-      label: nullableString,
-      steps: { type: 'array', items: { type: 'string' } },
-      mentions: {
-        type: 'array',
-        items: { type: 'object', additionalProperties: false, required: ['step', 'mentions'], properties: { step: { type: 'integer', minimum: 1 }, mentions: { type: 'array', items: mention } } },
-      },
-    },
+    required: ['label', 'steps'],
+    properties: { label: nullableString, steps: { type: 'array', items: { type: 'string' } } },
   },
   step_judgments: {
     type: 'array',
@@ -100,7 +86,6 @@ export const reasoningExportFieldSchemas = {
     },
   },
   reasoning_shown_at: nullableString,
-  human_mentions: { type: 'array', items: mention },
   reasoning_features: {
     type: ['object', 'null'],
     additionalProperties: false,

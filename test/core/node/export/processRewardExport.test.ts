@@ -81,3 +81,30 @@ describe('agreement on step judgments over the project', () => {
   });
 });
 
+describe('aloud export (records) with model reasoning', () => {
+  it('carries model_reasoning, step_judgments, reasoning_shown_at and the features in JSONL and CSV, and validates', async () => {
+    const jsonl = path.join(dir, 'records.jsonl');
+    expect((await cli('export', '--project', dir, '--format', 'jsonl', '--out', jsonl)).code).toBe(0);
+    const records = (await readFile(jsonl, 'utf8')).trimEnd().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const ana = records.find((r) => r.annotator === 'ana' && r.item_id === 'demo-03')!;
+    expect(ana.model_reasoning).toEqual({ label: 'Polite', steps: ['a', 'b', 'c', 'd'] });
+    expect(ana.reasoning_shown_at).toMatch(/^\d{4}-/);
+    expect((ana.step_judgments as unknown[]).length).toBe(4);
+    expect(ana.reasoning_features).toMatchObject({ human_final: 'Polite', model_final: 'Polite', finals_agree: true, first_wrong_step: 2, right_for_wrong_reason: true });
+    // an item without reasoning, and one never shown (model side from the item, nothing judged)
+    expect(records.find((r) => r.annotator === 'ana' && r.item_id === 'demo-02')).toMatchObject({ model_reasoning: null, step_judgments: [], reasoning_shown_at: null, reasoning_features: null });
+    expect(records.find((r) => r.annotator === 'ana' && r.item_id === 'demo-01')).toMatchObject({ reasoning_shown_at: null, reasoning_features: { first_wrong_step: null, right_for_wrong_reason: null } });
+    expect((await cli('validate', jsonl, '--project', dir)).code).toBe(0);
+
+    const csv = path.join(dir, 'records.csv');
+    expect((await cli('export', '--project', dir, '--format', 'csv', '--out', csv)).code).toBe(0);
+    const [header, ...rows] = (await readFile(csv, 'utf8')).trimEnd().split('\r\n');
+    const columns = header!.split(',');
+    const row = rows.map((r) => r.split(',')).find((cells) => cells[columns.indexOf('annotator')] === 'ben' && cells[columns.indexOf('item_id')] === 'demo-03')!;
+    const cell = (name: string) => row[columns.indexOf(name)];
+    expect([cell('model_label'), cell('model_steps'), cell('step_rewards'), cell('first_wrong_step'), cell('right_for_wrong_reason')]).toEqual(['Polite', '4', '1:1 | 2:1', '', 'false']);
+    const validated = await cli('validate', csv, '--project', dir);
+    expect(validated.code, validated.out + validated.err).toBe(0);
+  });
+});
+
