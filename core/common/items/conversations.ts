@@ -128,8 +128,8 @@ export function messagesFromRecords(records: readonly LocatedValue[], file: stri
     }
     if (modelLabel !== null && schema && matcher) {
       const resolved = resolveModelLabel(modelLabel, schema, matcher);
-      if ('problem' in resolved) rule('model_label', resolved.problem);
-      else modelLabel = resolved.label;
+      if (!('problem' in resolved)) modelLabel = resolved.label;
+      else if (schema.unresolved !== 'keep') rule('model_label', resolved.problem);
     }
     const extra: Record<string, unknown> = {};
     for (const [key, value] of Object.entries(v)) {

@@ -94,8 +94,8 @@ export function itemsFromRecords(records: readonly LocatedValue[], file: string,
     let modelLabel = model_label;
     if (model_label !== undefined && schema && matcher) {
       const resolved = resolveModelLabel(model_label, schema, matcher);
-      if ('problem' in resolved) at('model_label', resolved.problem);
-      else modelLabel = resolved.label;
+      if (!('problem' in resolved)) modelLabel = resolved.label;
+      else if (schema.unresolved !== 'keep') at('model_label', resolved.problem);
     }
     const metadata: Record<string, unknown> = { ...meta };
     for (const [key, value] of Object.entries(rest)) Object.defineProperty(metadata, key, { value, enumerable: true, writable: true, configurable: true });

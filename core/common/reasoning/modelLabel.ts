@@ -6,6 +6,11 @@ import type { LabelDef } from '../project/projectConfig';
 export interface LabelSchemaContext {
   labels: readonly LabelDef[];
   languages: readonly string[];
+  /**
+   * An answer that names no label (or two): `reject` (imports: a located error) or `keep` it as written (the
+   * project's own items file after a label was renamed: like a label act no longer in the schema, kept, never lost).
+   */
+  unresolved?: 'reject' | 'keep';
 }
 
 export type ModelLabelResolution = { label: string; via: 'name' | 'synonym' | 'fuzzy' } | { problem: string };

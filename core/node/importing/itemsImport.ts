@@ -207,7 +207,7 @@ async function readExistingItems(target: string, project: OpenProject): Promise<
     () => true,
     (e: NodeJS.ErrnoException) => (e.code === 'ENOENT' ? false : true),
   );
-  return exists ? readItemsFile(target, undefined, projectLabelSchema(project)) : [];
+  return exists ? readItemsFile(target, undefined, projectLabelSchema(project, 'keep')) : [];
 }
 
 /** A file-name-safe time stamp no earlier import in this folder has used. */

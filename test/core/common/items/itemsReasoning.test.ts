@@ -75,6 +75,13 @@ describe('items with model reasoning', () => {
     expect(first!.message).toContain(fragment);
   });
 
+  it('keeps an unresolvable model label as written when the schema says keep (the project\'s items after a rename)', () => {
+    expect(parseItemsText('{"id":"a","text":"x","model_label":"polite"}\n{"id":"b","text":"y","model_label":"Kind"}\n', 'i.jsonl', 'jsonl', { ...schema, unresolved: 'keep' })).toEqual([
+      { id: 'a', text: 'x', model_label: 'Polite' },
+      { id: 'b', text: 'y', model_label: 'Kind' },
+    ]);
+  });
+
   it('keeps a model label as written when no schema is given (nothing to resolve against)', () => {
     expect(parseItemsText('{"id":"a","text":"x","model_label":"purple"}\n', 'i.jsonl', 'jsonl')).toEqual([{ id: 'a', text: 'x', model_label: 'purple' }]);
   });
