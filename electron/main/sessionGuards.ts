@@ -1,4 +1,5 @@
 import { session, type WebContents } from 'electron';
+import { refuseDownload } from '../policy/downloads';
 import { isNavigationAllowed, isRequestAllowed } from '../policy/navigation';
 import { isPermissionAllowed } from '../policy/permissions';
 
@@ -21,6 +22,7 @@ export function guardSession(appOrigin: string): void {
   ses.setDevicePermissionHandler(() => false);
   ses.webRequest.onBeforeRequest((details, callback) => callback({ cancel: !isRequestAllowed(details.url, appOrigin) }));
   ses.setSpellCheckerEnabled(false);
+  ses.on('will-download', (event) => refuseDownload(event));
 }
 
 /** Every web contents (the window and anything it might spawn): no navigation away, no new windows, no webviews. */

@@ -5,13 +5,14 @@ import type { ApiClient } from './contract/apiClient';
 import { AgreementScreen } from './screens/AgreementScreen';
 import { LabelScreen } from './screens/LabelScreen';
 import { ReviewScreen } from './screens/ReviewScreen';
+import { ProjectScreen } from './screens/ProjectScreen';
 import { SettingsScreen } from './screens/SettingsScreen';
 import { StartScreen } from './screens/StartScreen';
 import { loadKeepTalkingSeconds, saveKeepTalkingSeconds } from './app/keepTalking';
 import { exportSummaryWords } from './app/exportSummary';
 
-type Tab = 'label' | 'review' | 'agreement' | 'settings';
-const TAB_NAMES: Record<Tab, string> = { label: 'Label', review: 'Review', agreement: 'Agreement', settings: 'Settings' };
+type Tab = 'label' | 'review' | 'agreement' | 'project' | 'settings';
+const TAB_NAMES: Record<Tab, string> = { label: 'Label', review: 'Review', agreement: 'Agreement', project: 'Project', settings: 'Settings' };
 const DEVICE_KEY = 'aloud.microphone';
 
 const LAST_ANNOTATOR_KEY = 'aloud.lastAnnotator';
@@ -36,6 +37,16 @@ export function App({ client }: { client: ApiClient }) {
   const [busy, setBusy] = useState(false);
   const [deviceId, setDeviceId] = useState<string | null>(() => localStorage.getItem(DEVICE_KEY));
   const [keepTalking, setKeepTalking] = useState<number | null>(() => loadKeepTalkingSeconds(localStorage));
+  const [choosingProject, setChoosingProject] = useState(false);
+  /** another project is open: its annotators start again from the start screen */
+  const projectOpened = (p: ProjectView) => {
+    setProject(p);
+    setSession(null);
+    setExported(null);
+    setChoosingProject(false);
+    setTab('label');
+    setError(null);
+  };
 
   useEffect(() => {
     Promise.all([client.appInfo(), client.project()]).then(
@@ -110,7 +121,7 @@ export function App({ client }: { client: ApiClient }) {
         <div className="project" title="project">{project.name}</div>
         {session && (
           <nav className="tabs" role="tablist">
-            {(['label', 'review', 'agreement', 'settings'] as const).map((t) => (
+            {(['label', 'review', 'agreement', 'project', 'settings'] as const).map((t) => (
               <button key={t} role="tab" aria-selected={tab === t} className={tab === t ? 'tab active' : 'tab'} onClick={() => setTab(t)}>
                 {TAB_NAMES[t]}
               </button>
@@ -146,8 +157,14 @@ export function App({ client }: { client: ApiClient }) {
       {!info.engine.available && session && (
         <div className="banner warn" role="status">
           <span>
-            No transcription yet: {info.engine.problem ?? 'no whisper model loaded'}. Audio is still recorded and kept, and labels can be given by key or click
-            {project.thinkaloud.require_spoken_label ? '; completing an item needs a spoken label, so it waits until a model is installed.' : '.'}
+            No transcription yet: the speech model “{project.thinkaloud.model}” is not available. Audio is still recorded and kept, and labels can be given by key or
+            click{project.thinkaloud.require_spoken_label ? '; completing an item needs a spoken label, so it waits until a model is installed' : ''}.
+            {info.engine.problem && (
+              <details className="small">
+                <summary>Details</summary>
+                {info.engine.problem}
+              </details>
+            )}
           </span>
           {tab !== 'settings' && (
             <button className="primary" onClick={() => setTab('settings')}>
@@ -189,12 +206,32 @@ export function App({ client }: { client: ApiClient }) {
         </div>
       )}
       <main>
-        {!session ? (
-          <StartScreen client={client} project={project} lastAnnotator={localStorage.getItem(LAST_ANNOTATOR_KEY) ?? ''} onStart={(name) => void startSession(name)} />
+        {!session && choosingProject ? (
+          <>
+            <p>
+              <button className="link" onClick={() => setChoosingProject(false)}>
+                ← Back to {project.name}
+              </button>
+            </p>
+            <ProjectScreen client={client} project={project} onOpened={projectOpened} onImported={setProject} />
+          </>
+        ) : !session ? (
+          <StartScreen
+            onChooseProject={() => setChoosingProject(true)} client={client} project={project} lastAnnotator={localStorage.getItem(LAST_ANNOTATOR_KEY) ?? ''} onStart={(name) => void startSession(name)} />
         ) : tab === 'label' ? (
           <LabelScreen client={client} project={project} session={session} onSession={setSession} onError={setError} run={run} deviceId={deviceId} keepTalkingSeconds={keepTalking} />
         ) : tab === 'review' ? (
-          <ReviewScreen client={client} project={project} session={session} />
+          <ReviewScreen client={client} project={project} session={session} onSession={setSession} onError={setError} />
+        ) : tab === 'project' ? (
+          <ProjectScreen
+            client={client}
+            project={project}
+            onOpened={projectOpened}
+            onImported={(p) => {
+              setProject(p);
+              void client.session().then(setSession, () => undefined);
+            }}
+          />
         ) : tab === 'settings' ? (
           <SettingsScreen
             client={client}
@@ -208,6 +245,14 @@ export function App({ client }: { client: ApiClient }) {
               setDeviceId(id);
               if (id) localStorage.setItem(DEVICE_KEY, id);
               else localStorage.removeItem(DEVICE_KEY);
+            }}
+            untranscribed={{
+              count: session.items.filter((i) => i.audio_ms > 0 && i.segments.length === 0).length,
+              engineReady: info.engine.available,
+              transcribe: async () => {
+                const view = await run(() => client.transcribeLater(null));
+                if (view) setSession(view);
+              },
             }}
             keepTalkingSeconds={keepTalking}
             onKeepTalking={(s) => {

@@ -17,6 +17,8 @@ export interface AppInfo {
 
 export interface ProjectView {
   name: string;
+  /** the project folder (absent in hosts older than the projects panel) */
+  dir?: string;
   schema: LabelSchema;
   thinkaloud: ThinkAloudConfig;
   items: Item[];
@@ -48,19 +50,8 @@ export interface ExportSummary {
   /** the gaps in words: "26 records; 12 have no audio, 13 have no label" */
   summary: string;
   sha256: string;
-  /** absent in hosts older than the summary in words */
-  counts?: ExportCounts;
   /** whose sessions the file holds */
   annotators?: string[];
-}
-
-/** What an export held, for a summary in words. */
-export interface ExportCounts {
-  annotators: number;
-  items: number;
-  with_audio: number;
-  with_transcript: number;
-  with_final_label: number;
 }
 
 /** The app's view of the whisper (and VAD) models: the manifest's, and any imported file. */
@@ -100,6 +91,32 @@ export interface SettingsChange {
   project: ProjectView;
   /** the values before the change: send them back to undo it */
   previous: ThinkAloudSettings;
+}
+
+/** An items import: all or nothing; problems name the file, line and field. */
+export interface ImportOutcome {
+  ok: boolean;
+  added: number;
+  unchanged: number;
+  changed: number;
+  removed: number;
+  total: number;
+  problems: Array<{ file: string; line: number | null; field: string | null; message: string }>;
+}
+
+export interface NewProjectSpec {
+  /** full path of a new or empty folder */
+  dir: string;
+  name: string;
+  labels: Array<{ name: string; key: string | null }>;
+  /** full path of an items file (JSONL, JSON or CSV), imported strictly; null: no items yet */
+  items_file: string | null;
+}
+
+export interface ProjectChange {
+  project: ProjectView;
+  /** the items import, when one was asked for */
+  items: ImportOutcome | null;
 }
 
 export interface AgreementReport {
@@ -162,6 +179,19 @@ export interface AloudApi {
   /** copies a local model file (full path) into the models folder, checked */
   importModel(file: string): Promise<ModelsView>;
   removeModel(name: string): Promise<ModelsView>;
+  /** a reviewer's correction of one segment (the lead's transcript_corrected event; the verbatim text is kept) */
+  correctSegment(itemId: string, utterance: number, segment: number, text: string): Promise<SessionView>;
+  /** a label act of source "correction" from the corrected transcript */
+  rederiveLabelsFromCorrections(itemId: string): Promise<SessionView>;
+  /** transcribes recorded audio again (null: every item with audio and no transcript); earlier transcripts superseded */
+  transcribeLater(itemId: string | null): Promise<SessionView>;
+  /** recently opened project folders, newest first */
+  recentProjects(): Promise<Array<{ dir: string; name: string | null; problem: string | null }>>;
+  /** opens another project folder (closing the session); the page then starts again with an annotator */
+  openProject(dir: string): Promise<ProjectView>;
+  createProject(spec: NewProjectSpec): Promise<ProjectChange>;
+  /** imports items into the open project through the strict import (append or replace) */
+  importItems(file: string, mode: 'append' | 'replace'): Promise<ProjectChange>;
   /** changes thinkaloud settings in aloud.yaml (validated; nothing written when invalid) */
   updateThinkAloud(patch: Partial<ThinkAloudSettings>): Promise<SettingsChange>;
 }

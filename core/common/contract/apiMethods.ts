@@ -45,6 +45,25 @@ const thinkAloudPatch: ArgCheck = (value, where) => {
     if (typeof v !== types[key]) throw new ApiError('bad_request', `${where}: thinkaloud.${key} must be a ${types[key]}`);
   }
 };
+const newProjectSpec: ArgCheck = (value, where) => {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new ApiError('bad_request', `${where} must be an object`);
+  const spec = value as Record<string, unknown>;
+  const known = new Set(['dir', 'name', 'labels', 'items_file']);
+  for (const key of Object.keys(spec)) if (!known.has(key)) throw new ApiError('bad_request', `${where}: unknown field "${key}"`);
+  nonEmptyString(4096)(spec.dir, `${where}.dir`);
+  nonEmptyString(200)(spec.name, `${where}.name`);
+  nullableString(spec.items_file ?? null, `${where}.items_file`);
+  if (!Array.isArray(spec.labels) || spec.labels.length === 0 || spec.labels.length > 50) throw new ApiError('bad_request', `${where}.labels must list 1–50 labels`);
+  spec.labels.forEach((label: unknown, i) => {
+    if (typeof label !== 'object' || label === null) throw new ApiError('bad_request', `${where}.labels[${i}] must be an object`);
+    const l = label as Record<string, unknown>;
+    nonEmptyString(100)(l.name, `${where}.labels[${i}].name`);
+    if (l.key !== null && (typeof l.key !== 'string' || l.key.length !== 1)) throw new ApiError('bad_request', `${where}.labels[${i}].key must be one character or null`);
+  });
+};
+const nonNegativeInteger: ArgCheck = (value, where) => {
+  if (!Number.isSafeInteger(value) || (value as number) < 0) throw new ApiError('bad_request', `${where} must be a whole number ≥ 0`);
+};
 const nonNegativeNumber: ArgCheck = (value, where) => {
   if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) throw new ApiError('bad_request', `${where} must be a number ≥ 0`);
 };
@@ -117,6 +136,27 @@ export const API_METHODS: { readonly [M in AloudMethod]: MethodSpec } = {
   importModel: { params: [['file', nonEmptyString(4096)]], scope: 'session-page' },
   removeModel: { params: [['name', nonEmptyString(200)]], scope: 'session-page' },
   updateThinkAloud: { params: [['patch', thinkAloudPatch]], scope: 'session-page' },
+  correctSegment: {
+    params: [
+      ['itemId', nonEmptyString()],
+      ['utterance', nonNegativeInteger],
+      ['segment', nonNegativeInteger],
+      ['text', text],
+    ],
+    scope: 'session-page',
+  },
+  rederiveLabelsFromCorrections: { params: [['itemId', nonEmptyString()]], scope: 'session-page' },
+  transcribeLater: { params: [['itemId', nullableString]], scope: 'session-page' },
+  recentProjects: { params: [], scope: 'any-page' },
+  openProject: { params: [['dir', nonEmptyString(4096)]], scope: 'session-page' },
+  createProject: { params: [['spec', newProjectSpec]], scope: 'session-page' },
+  importItems: {
+    params: [
+      ['file', nonEmptyString(4096)],
+      ['mode', oneOf(['append', 'replace'])],
+    ],
+    scope: 'session-page',
+  },
 };
 
 /** The method names, in table order. */

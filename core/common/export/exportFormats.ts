@@ -1,4 +1,4 @@
-import { formatCsv, type CsvTable } from '../io/csv';
+import { escapeCsvFormula, formatCsv, unescapeCsvFormula, type CsvTable } from '../io/csv';
 import type { InputProblem } from '../io/inputProblem';
 import type { LocatedValue } from '../io/jsonInput';
 import { JsonSyntaxError, parseStrictJson } from '../io/strictJson';
@@ -36,6 +36,7 @@ export function serializeExport(records: readonly ExportRecordV2[], format: Expo
 
 function csvCell(value: string | number | boolean | null): string {
   if (value === null) return '';
+  if (typeof value === 'string') return escapeCsvFormula(value);
   return String(value);
 }
 
@@ -59,7 +60,7 @@ export function exportCsvV2ToValues(table: CsvTable, file: string): { records: L
   const records = table.rows.map((row): LocatedValue => {
     const value: Record<string, unknown> = {};
     table.header.forEach((name, i) => {
-      value[name] = readCsvCell(known.get(name)!, row.fields[i] ?? '');
+      value[name] = readCsvCell(known.get(name)!, unescapeCsvFormula(row.fields[i] ?? ''));
     });
     return { line: row.line, pointer: '', value, locate: () => row.line };
   });
@@ -86,7 +87,7 @@ export function exportCsvToValues(table: CsvTable, file: string): { records: Loc
     const value: Record<string, unknown> = {};
     let rowOk = true;
     table.header.forEach((name, i) => {
-      const cell = row.fields[i] ?? '';
+      const cell = unescapeCsvFormula(row.fields[i] ?? '');
       if (name === 'schema_version') value[name] = /^-?\d+$/.test(cell) ? Number(cell) : cell;
       else if (JSON_COLUMNS.has(name)) {
         if (cell === '') value[name] = null;

@@ -119,3 +119,20 @@ export function formatCsvRecord(fields: readonly string[]): string {
 export function formatCsv(header: readonly string[], rows: readonly (readonly string[])[]): string {
   return [header, ...rows].map((r) => `${formatCsvRecord(r)}\r\n`).join('');
 }
+
+/** A cell a spreadsheet would run as a formula (OWASP CSV injection): = + - @, tab or CR first, after any apostrophes. */
+const FORMULA_START = /^'*[=+\-@\t\r]/;
+
+/**
+ * Defuses a text cell for spreadsheets (OWASP "CSV injection"): one apostrophe in front of a cell that starts with
+ * = + - @ tab or CR, so Excel, LibreOffice and Sheets show it as text instead of running it. Cells that already start
+ * with apostrophes before such a character get one more, so `unescapeCsvFormula` restores every value exactly.
+ */
+export function escapeCsvFormula(cell: string): string {
+  return FORMULA_START.test(cell) ? `'${cell}` : cell;
+}
+
+/** The inverse of escapeCsvFormula, for reading an export back (validate). */
+export function unescapeCsvFormula(cell: string): string {
+  return cell.startsWith("'") && FORMULA_START.test(cell.slice(1)) ? cell.slice(1) : cell;
+}

@@ -2,7 +2,7 @@ import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
 import { DEFAULT_STEMS } from '../parser/commitPhrase';
 import { validateStemPattern } from '../parser/stemPattern';
 import { REASONING_SPLITS, type ReasoningSplit } from '../reasoning/reasoningSteps';
-import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Node as YamlNode } from 'yaml';
+import { isMap, isScalar, isSeq, LineCounter, parseDocument, visit, type Node as YamlNode } from 'yaml';
 
 /** One label of the annotation schema, e.g. Polite with key "1" and per-language synonyms. */
 export interface LabelDef {
@@ -239,7 +239,40 @@ export function parseProjectConfig(text: string, file = 'aloud.yaml'): ProjectCo
       })),
     );
   }
-  const value: unknown = doc.toJS();
+  // A tag we do not know would be read as a plain string: say so instead of guessing what was meant.
+  const unknownTag = doc.warnings.find((w) => w.code === 'TAG_RESOLVE_FAILED');
+  if (unknownTag) {
+    throw new ConfigError([{ file, line: unknownTag.linePos?.[0]?.line ?? lineCounter.linePos(unknownTag.pos[0]).line, path: '', message: `YAML: ${unknownTag.message.split('\n')[0]} (aloud.yaml uses plain YAML: no tags)` }]);
+  }
+  // Known but foreign tags (!!binary, !!set, !!timestamp …) turn text into other types: only the JSON-like core ones pass.
+  let foreignTag: { tag: string; line: number | null } | null = null;
+  visit(doc, {
+    Node(_key, node) {
+      const tag = (node as { tag?: string }).tag;
+      if (tag === undefined || CORE_TAGS.has(tag)) return undefined;
+      foreignTag = { tag, line: node.range ? lineCounter.linePos(node.range[0]).line : null };
+      return visit.BREAK;
+    },
+  });
+  if (foreignTag !== null) {
+    const { tag, line } = foreignTag as { tag: string; line: number | null };
+    throw new ConfigError([{ file, line, path: '', message: `YAML: the tag ${tag} is not used in aloud.yaml (plain YAML: no tags)` }]);
+  }
+  let value: unknown;
+  try {
+    // An alias bomb ("billion laughs") expands exponentially; a project config needs at most a handful of aliases.
+    value = doc.toJS({ maxAliasCount: MAX_YAML_ALIASES });
+  } catch (e) {
+    if (!(e instanceof ReferenceError)) throw e;
+    let line: number | null = null;
+    visit(doc, {
+      Alias(_key, node) {
+        if (node.range) line = lineCounter.linePos(node.range[0]).line;
+        return visit.BREAK;
+      },
+    });
+    throw new ConfigError([{ file, line, path: '', message: `YAML: too many aliases expand (more than ${MAX_YAML_ALIASES}: an alias bomb?); write the values out` }]);
+  }
   if (!validateConfig(value)) {
     const seen = new Set<string>();
     const problems: ConfigProblem[] = [];
@@ -261,6 +294,11 @@ export function parseProjectConfig(text: string, file = 'aloud.yaml'): ProjectCo
   return config;
 }
 
+const MAX_YAML_ALIASES = 100;
+const CORE_TAGS: ReadonlySet<string> = new Set(['str', 'int', 'float', 'bool', 'null', 'seq', 'map'].map((t) => `tag:yaml.org,2002:${t}`));
+/** Control characters (NUL first) in names shown on screen and written into exports and file names. */
+const CONTROL_CHARACTER = /[\u0000-\u001f\u007f-\u009f]/;
+
 /** Keys the label screen already uses: r records (Space, Enter and arrows are not single characters). */
 const RESERVED_KEYS = new Set(['r']);
 
@@ -275,6 +313,9 @@ function checkConfigRules(config: ProjectConfig, file: string, root: YamlNode | 
   const keys = new Map<string, number>();
   const synonymOwner = new Map<string, string>();
   config.schema.labels.forEach((label, i) => {
+    if (CONTROL_CHARACTER.test(label.name)) {
+      problems.push({ file, line: lineOf(['schema', 'labels', String(i), 'name']), path: `schema.labels[${i}].name`, message: `label name ${JSON.stringify(label.name)} contains a control character` });
+    }
     const folded = label.name.normalize('NFKC').toLowerCase();
     if (names.has(folded)) {
       problems.push({ file, line: lineOf(['schema', 'labels', String(i), 'name']), path: `schema.labels[${i}].name`, message: `duplicate label name "${label.name}" (also labels[${names.get(folded)}])` });

@@ -123,7 +123,6 @@ export const sessionEventDataSchemas: { readonly [T in SessionEventType]: Record
     utterance: nullableCount,
     audio_ms: { type: ['number', 'null'], minimum: 0 },
   }),
-  cue_shown: object({ item_id: itemId, cue: { enum: ['keep_talking'] }, silence_ms: count, audio_ms: count }),
   transcript_parsed: object({ item_id: itemId, parser_version: text, config_sha256: nullableSha256, diagnostics }),
   transcript_corrected: object({ item_id: itemId, utterance: count, segment: count, original_sha256: sha256, text, annotator: { type: 'string', minLength: 1 } }),
   transcripts_superseded: object({ item_id: itemId, utterances: { type: 'array', items: count, minItems: 1 }, reason: text }),
@@ -136,6 +135,7 @@ export const sessionEventDataSchemas: { readonly [T in SessionEventType]: Record
     commitments: { type: 'array', items: voiceCommitment },
     diagnostics,
   }),
+  cue_shown: object({ item_id: itemId, cue: { enum: ['keep_talking'] }, silence_ms: count, audio_ms: count }),
 };
 
 const ajv = new Ajv2020({ allErrors: false, strict: true, allowUnionTypes: true });

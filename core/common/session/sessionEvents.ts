@@ -113,8 +113,6 @@ export interface SessionEventData {
     utterance: number | null;
     audio_ms: number | null;
   };
-  /** the app showed the neutral "Please keep talking" cue after silence_ms of silence, at audio_ms on the item's audio timeline */
-  cue_shown: { item_id: string; cue: 'keep_talking'; silence_ms: number; audio_ms: number };
   /** the parser ran over the item's transcript when a transcription landed: what it saw but did not commit */
   transcript_parsed: { item_id: string; parser_version: string; config_sha256: string | null; diagnostics: ParseDiagnostic[] };
   /** a reviewer's correction of one segment's text; the verbatim segment is never changed */
@@ -131,6 +129,8 @@ export interface SessionEventData {
     commitments: VoiceCommitmentData[];
     diagnostics: ParseDiagnostic[];
   };
+  /** the app showed the neutral "Please keep talking" cue after silence_ms of silence, at audio_ms on the item's audio timeline */
+  cue_shown: { item_id: string; cue: 'keep_talking'; silence_ms: number; audio_ms: number };
 }
 
 export type SessionEventType = keyof SessionEventData;
@@ -154,11 +154,11 @@ export const EVENT_VERSIONS: { readonly [T in SessionEventType]: number } = {
   note: 1,
   reasoning_shown: 1,
   step_judged: 1,
-  cue_shown: 1,
   transcript_parsed: 1,
   transcript_corrected: 1,
   transcripts_superseded: 1,
   labels_rederived: 1,
+  cue_shown: 1,
 };
 
 export const SESSION_EVENT_TYPES = Object.keys(EVENT_VERSIONS) as SessionEventType[];

@@ -11,6 +11,8 @@ import {
   type ExportFormat,
   type ExportSummary,
   type ModelsView,
+  type NewProjectSpec,
+  type ProjectChange,
   type ProjectView,
   type SessionView,
   type SettingsChange,
@@ -18,6 +20,7 @@ import {
 } from '../../common/contract/aloudApi';
 import type { Item } from '../../common/items/item';
 import type { ReasoningView } from '../../common/reasoning/reasoningReveal';
+import { resolveInside } from '../fs/resolveInside';
 import { toApiError } from './apiDispatcher';
 import { projectAgreement } from '../agreement/projectAgreement';
 import { appVersion } from '../export/appVersion';
@@ -28,7 +31,10 @@ import { engineScriptFile, openSessionEngine } from '../session/sessionEngine';
 import { existingAnnotator } from '../../common/annotators/annotatorName';
 import type { ModelManifest } from '../../common/models/modelManifest';
 import { ModelsPanel } from './modelsPanel';
+import { readWav } from '../audio/wavFile';
 import { writeThinkAloudSettings } from './projectSettings';
+import { createProjectFolder, importItemsInto, openProjectFolder, readRecent, rememberRecent } from './projectsPanel';
+import { normalizeAnnotatorName, sessionPaths } from '../session/sessionPaths';
 import { SessionService, type SessionEngine } from '../session/sessionService';
 
 export interface AppServiceOptions {
@@ -48,6 +54,8 @@ export interface AppServiceOptions {
   modelManifest?: ModelManifest;
   /** tests only: model downloads may use plain http to 127.0.0.1 */
   allowLoopbackModelDownloads?: boolean;
+  /** the recent projects list (hosts pass defaultRecentFile()); absent: no list is kept (tests) */
+  recentFile?: string;
 }
 
 interface AppServiceEvents {
@@ -74,7 +82,7 @@ export class AppService implements AloudApi {
     private readonly options: AppServiceOptions,
     /** replaced when the app changes aloud.yaml (settings) */
     public projectFolder: OpenProject,
-    private readonly items: Item[],
+    private items: Item[],
   ) {
     this.modelsPanel = new ModelsPanel({
       ...(options.modelsDir ? { modelsDir: options.modelsDir } : {}),
@@ -91,7 +99,13 @@ export class AppService implements AloudApi {
   static async open(options: AppServiceOptions): Promise<AppService> {
     const project = await loadProjectConfig(options.projectDir);
     const items = await loadProjectItems(project);
-    return new AppService(options, project, items);
+    const service = new AppService(options, project, items);
+    await service.remember(project);
+    return service;
+  }
+
+  private async remember(project: OpenProject): Promise<void> {
+    if (this.options.recentFile) await rememberRecent(this.options.recentFile, path.resolve(project.dir)).catch(() => undefined);
   }
 
   /** Listen to session events; returns the function that stops listening. */
@@ -111,7 +125,7 @@ export class AppService implements AloudApi {
   async project(): Promise<ProjectView> {
     const { config } = this.projectFolder;
     // a model's reasoning reaches the page only through showReasoning, which keeps it hidden until it may be seen
-    return { name: config.name, schema: config.schema, thinkaloud: config.thinkaloud, items: this.items.map(withoutModelReasoning) };
+    return { name: config.name, dir: path.resolve(this.projectFolder.dir), schema: config.schema, thinkaloud: config.thinkaloud, items: this.items.map(withoutModelReasoning) };
   }
 
   openSession(annotator: string): Promise<SessionView> {
@@ -122,8 +136,15 @@ export class AppService implements AloudApi {
     });
   }
 
+  /** Opens (or reopens) a session; inside serial(). */
   private async openSessionNow(annotator: string): Promise<SessionView> {
-    await this.closeSession();
+    // A bad name is refused before anything changes; another annotator's session stays open until this one
+    // has opened, so a refusal (a lock, a damaged log) leaves the annotator where they were.
+    const previous = this.current;
+    const reopening = previous !== null && previous.store.annotator === normalizeAnnotatorName(annotator);
+    sessionPaths(this.projectFolder.dir, annotator);
+    if (reopening) await this.closeSession();
+    const engineBefore = { problem: this.engineProblem, model: this.engineModel };
     let engine: SessionEngine | null = null;
     const openEngine = this.options.openEngine === undefined ? this.defaultEngine() : this.options.openEngine;
     this.engineProblem = null;
@@ -143,8 +164,10 @@ export class AppService implements AloudApi {
       session = await SessionService.open({ project: this.projectFolder, annotator, items: this.items, engine, ...(this.options.now ? { now: this.options.now } : {}) });
     } catch (e) {
       await engine?.transcriber.close().catch(() => undefined);
+      if (!reopening) ({ problem: this.engineProblem, model: this.engineModel } = engineBefore);
       throw e;
     }
+    if (!reopening) await this.closeSession();
     this.engineModel = engine ? (engine.model ?? null) : null;
     const { torn, interruptedRecording, recoveredAudio } = session.store.report;
     const recovered = [
@@ -255,6 +278,7 @@ export class AppService implements AloudApi {
       await s.drainTranscriptions();
       const dir = this.options.exportsDir ?? path.join(this.projectFolder.dir, 'exports');
       await mkdir(dir, { recursive: true });
+      if (!this.options.exportsDir) await resolveInside(this.projectFolder.dir, dir, 'write');
       const stamp = (this.options.now?.() ?? new Date()).toISOString().replace(/[:.]/g, '-');
       const safeName = s.store.annotator.replace(/[^\p{L}\p{N}_-]+/gu, '_').slice(0, 60) || 'annotator';
       const out = path.join(dir, `${safeName}-${stamp}.${format}`);
@@ -272,14 +296,13 @@ export class AppService implements AloudApi {
       const who = annotator === null ? 'all-annotators' : annotator.replace(/[^\p{L}\p{N}_-]+/gu, '_').slice(0, 60) || 'annotator';
       const out = path.join(dir, `${who}-${stamp}.${format}`);
       const result = await exportSessions({ project: this.projectFolder, ...(annotator === null ? {} : { annotator }), format, out, sessions: projectSessionSource });
-      const { counts } = result.receipt;
       return {
         file: result.file,
         receipt: result.receipt_file,
         records: result.receipt.records,
-        gaps: counts.gaps,
+        gaps: result.receipt.counts.gaps,
+        summary: result.summary,
         sha256: result.receipt.sha256,
-        counts: { annotators: counts.annotators, items: counts.items, with_audio: counts.with_audio, with_transcript: counts.with_transcript, with_final_label: counts.with_final_label },
         annotators: annotator === null ? await projectSessionSource.annotators(this.projectFolder) : [annotator],
       };
     });
@@ -323,6 +346,81 @@ export class AppService implements AloudApi {
       if (this.current) await this.reopenSessionNow();
       return { project: await this.project(), previous };
     });
+  }
+
+  correctSegment(itemId: string, utterance: number, segment: number, text: string): Promise<SessionView> {
+    return this.withSession(async (s) => {
+      await s.correctSegment(itemId, utterance, segment, text);
+      return this.view();
+    });
+  }
+
+  rederiveLabelsFromCorrections(itemId: string): Promise<SessionView> {
+    return this.withSession(async (s) => {
+      await s.rederiveFromCorrections(itemId);
+      return this.view();
+    });
+  }
+
+  /** Audio recorded before a model existed (or any item's, again): transcribed now, earlier transcripts superseded. */
+  transcribeLater(itemId: string | null): Promise<SessionView> {
+    return this.withSession(async (s) => {
+      const ids = itemId !== null ? [itemId] : s.state().items.filter((i) => i.audio_ms > 0 && i.segments.length === 0).map((i) => i.item_id);
+      const read = async (file: string) => (await readWav(file)).samples;
+      for (const id of ids) await s.transcribeAgain(id, read, itemId === null ? 'transcribed later (no model when recorded)' : 'transcribed again from the app');
+      return this.view();
+    });
+  }
+
+  async recentProjects(): Promise<Array<{ dir: string; name: string | null; problem: string | null }>> {
+    const dirs = this.options.recentFile ? await readRecent(this.options.recentFile) : [path.resolve(this.projectFolder.dir)];
+    return Promise.all(
+      dirs.map((dir) =>
+        loadProjectConfig(dir).then(
+          (p) => ({ dir, name: p.config.name, problem: null }),
+          (e: Error) => ({ dir, name: null, problem: e.message }),
+        ),
+      ),
+    );
+  }
+
+  openProject(dir: string): Promise<ProjectView> {
+    return this.serial(async () => {
+      const project = await openProjectFolder(dir);
+      await this.switchProject(project);
+      return this.project();
+    });
+  }
+
+  createProject(spec: NewProjectSpec): Promise<ProjectChange> {
+    return this.serial(async () => {
+      const { project, items } = await createProjectFolder(spec);
+      await this.switchProject(project);
+      return { project: await this.project(), items };
+    });
+  }
+
+  importItems(file: string, mode: 'append' | 'replace'): Promise<ProjectChange> {
+    return this.serial(async () => {
+      if (this.current?.isRecording) throw new ApiError('conflict', 'stop the recording before importing items');
+      const outcome = await importItemsInto(this.projectFolder, file, mode);
+      if (outcome.ok) {
+        this.items = await loadProjectItems(this.projectFolder);
+        if (this.current) await this.reopenSessionNow();
+      }
+      return { project: await this.project(), items: outcome };
+    });
+  }
+
+  /** Another project: the session closes (the page asks for an annotator again); inside serial(). */
+  private async switchProject(project: OpenProject): Promise<void> {
+    const items = await loadProjectItems(project).catch((e: Error) => {
+      throw new ApiError('bad_request', e.message);
+    });
+    await this.closeSession();
+    this.projectFolder = project;
+    this.items = items;
+    await this.remember(project);
   }
 
   async agreement(): Promise<AgreementReport> {

@@ -1,6 +1,4 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -10,7 +8,8 @@ import { errorOutcome, type CallOutcome } from '../../common/contract/callOutcom
 import { SECURITY_HEADERS } from '../../common/contract/securityHeaders';
 import { CLIENT_HEADER, HTTP_ROUTES, HTTP_STATUS_OF } from '../../common/contract/transportNames';
 import { checkFileSegments, decodePathSegments } from '../../common/http/appPaths';
-import { parseByteRange } from '../../common/http/byteRanges';
+import { answerFileRequest } from '../fs/rangedFile';
+import { resolveFileInside } from '../fs/resolveInside';
 import { contentTypeFor, resolveRendererFile } from './appFiles';
 import { dispatchApiCall, toApiError } from './apiDispatcher';
 import type { AppService } from './appService';
@@ -80,32 +79,20 @@ function sendText(res: ServerResponse, status: number, text: string): void {
   res.end(text);
 }
 
-async function sendFile(req: IncomingMessage, res: ServerResponse, file: string, headers: Record<string, string> = {}): Promise<void> {
-  const info = await stat(file);
-  const type = contentTypeFor(file);
-  const range = parseByteRange(req.headers.range, info.size);
-  const base = { ...SECURITY, 'content-type': type, 'accept-ranges': 'bytes', ...headers };
-  if (range.kind === 'unsatisfiable') {
-    res.writeHead(416, { ...base, 'content-range': `bytes */${info.size}` });
-    res.end();
-    return;
-  }
-  const { start, end } = range.kind === 'span' ? range : { start: 0, end: info.size - 1 };
-  const partial = range.kind === 'span';
-  res.writeHead(partial ? 206 : 200, { ...base, 'content-length': Math.max(0, end - start + 1), ...(partial ? { 'content-range': `bytes ${start}-${end}/${info.size}` } : {}) });
-  if (req.method === 'HEAD' || info.size === 0) {
-    res.end();
-    return;
-  }
-  createReadStream(file, { start, end }).pipe(res);
+/** A checked file through the shared ranged-file server. */
+function sendFile(req: IncomingMessage, res: ServerResponse, found: { file: string; size: number }, headers: Record<string, string>): void {
+  const answer = answerFileRequest(found, { method: req.method ?? 'GET', range: req.headers.range }, { 'content-type': contentTypeFor(found.file), ...headers });
+  res.writeHead(answer.status, { ...SECURITY, ...answer.headers });
+  if (answer.body) answer.body.pipe(res);
+  else res.end();
 }
 
 /** A file of the built renderer for a URL path, or null: the same path rules as the desktop app's protocol. */
-export async function rendererFile(rendererDir: string, urlPath: string): Promise<string | null> {
+export async function rendererFile(rendererDir: string, urlPath: string): Promise<{ file: string; size: number } | null> {
   const decoded = decodePathSegments(urlPath);
   if (!decoded.ok || checkFileSegments(decoded.segments)) return null;
   const found = await resolveRendererFile(rendererDir, decoded.segments);
-  return found.ok ? found.file : null;
+  return found.ok ? found : null;
 }
 
 /**
@@ -163,7 +150,12 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
         sendText(res, 404, `no audio for item "${itemId}" in the open session`);
         return;
       }
-      await sendFile(req, res, file, { 'cache-control': 'no-store' });
+      const found = await resolveFileInside(options.app.projectFolder.dir, file);
+      if (!found.ok) {
+        sendText(res, found.status, `recording ${found.reason}`);
+        return;
+      }
+      sendFile(req, res, found, { 'cache-control': 'no-store' });
       return;
     }
     if (req.method !== 'POST') {
@@ -247,7 +239,7 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
         sendText(res, 404, 'not found');
         return;
       }
-      await sendFile(req, res, file, { 'cache-control': 'no-cache' });
+      sendFile(req, res, file, { 'cache-control': 'no-cache' });
     })().catch((e: unknown) => {
       if (!res.headersSent) sendText(res, 500, `internal error: ${(e as Error).message}`);
       else res.destroy();

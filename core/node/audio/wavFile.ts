@@ -44,6 +44,10 @@ const knownFormats: Record<number, string> = {
   0xf1ac: 'FLAC',
 };
 
+/** Sample rates Aloud reads: telephone audio and up to studio rates; outside that a header is damaged or hostile. */
+export const MIN_WAV_SAMPLE_RATE = 4_000;
+export const MAX_WAV_SAMPLE_RATE = 384_000;
+
 const convertHint = 'convert it to 16-bit PCM first, e.g. `sox in.wav -b 16 -e signed-integer out.wav`';
 
 export async function readWav(path: string): Promise<DecodedWav> {
@@ -124,6 +128,8 @@ export function decodeWav(bytes: Uint8Array, name: string): DecodedWav {
       sum += read(pos);
       pos += bytesPerSample;
     }
+    // NaN or Infinity is no sound at all: refusing it beats ingesting a damaged file as silence.
+    if (format === 'float' && !Number.isFinite(sum)) fail(`float sample ${f} (byte ${pos - channels * bytesPerSample}) is ${Number.isNaN(sum) ? 'NaN' : 'infinite'}: the audio is damaged`);
     samples[f] = channels === 1 ? sum : sum / channels;
     pos += blockAlign - channels * bytesPerSample;
   }
@@ -158,7 +164,9 @@ function parseFmt(view: DataView, at: number, size: number, fail: (problem: stri
     fail(`unsupported format ${hex}${known ? ` (${known})` : ''}; only PCM and IEEE float are read: ${convertHint}`);
   }
   if (channels === 0) fail('"fmt " chunk says 0 channels');
-  if (sampleRate === 0) fail('"fmt " chunk says a sample rate of 0 Hz');
+  if (sampleRate < MIN_WAV_SAMPLE_RATE || sampleRate > MAX_WAV_SAMPLE_RATE) {
+    fail(`sample rate of ${sampleRate} Hz is outside ${MIN_WAV_SAMPLE_RATE}–${MAX_WAV_SAMPLE_RATE} Hz (a damaged header, or not speech audio); resample it, e.g. \`sox in.wav -r 16000 out.wav\``);
+  }
   const supportedBits = formatTag === WAVE_FORMAT_PCM ? [8, 16, 24, 32] : [32, 64];
   if (!supportedBits.includes(bitsPerSample)) {
     fail(`unsupported ${formatTag === WAVE_FORMAT_PCM ? 'PCM' : 'float'} sample size of ${bitsPerSample} bits (supported: ${supportedBits.join(', ')}); ${convertHint}`);

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { audioCtxForSamples, FULL_AUDIO_CTX, resolveDecodeSettings } from '../../common/engine/decodeSettings';
@@ -16,6 +15,7 @@ import {
 import { ModelFileError } from '../../common/models/modelFileError';
 import type { Segment } from '../../common/transcript/segment';
 import { checkGgmlModelFile } from '../models/ggmlHeader';
+import { sha256Hex } from '../fs/sha256';
 import { digestFile } from '../models/modelFiles';
 import { type NativeWhisperModel, loadWhisperAddon } from './whisperAddon';
 
@@ -31,7 +31,7 @@ export interface WhisperEngineOptions {
 
 /** sha256 (hex) of the PCM's Float32 bytes as they lie in memory (little-endian on every supported platform). */
 export function sha256OfPcm(pcm: Float32Array): string {
-  return createHash('sha256').update(new Uint8Array(pcm.buffer, pcm.byteOffset, pcm.byteLength)).digest('hex');
+  return sha256Hex(new Uint8Array(pcm.buffer, pcm.byteOffset, pcm.byteLength));
 }
 
 export function defaultEngineThreads(): number {

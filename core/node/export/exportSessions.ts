@@ -1,5 +1,3 @@
-import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
 import { readFile, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { buildExportRecord, describeExportGaps, type ExportRecordV2 } from '../../common/export/exportRecord';
@@ -9,7 +7,8 @@ import type { ExportProjectFacts } from '../../common/export/exportRules';
 import { validateExportText } from '../../common/export/exportValidation';
 import type { Item } from '../../common/items/item';
 import { InputError } from '../../common/io/inputProblem';
-import { sha256Hex } from '../importing/inputFile';
+import { sha256Hex } from '../fs/sha256';
+import { exportedWavSha256 } from './wavCheck';
 import { ProjectError } from '../project/projectError';
 import { loadProjectItems, projectLabelSchema, type OpenProject } from '../project/projectFolder';
 import { appVersion } from './appVersion';
@@ -48,25 +47,6 @@ export function projectFacts(project: OpenProject, items: readonly Item[]): Expo
   };
 }
 
-export async function sha256OfFile(file: string): Promise<string> {
-  const hash = createHash('sha256');
-  for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
-  return hash.digest('hex');
-}
-
-/** The WAV's sha256, or null when the file is missing or the path leaves the project folder (the rules report that). */
-async function audioSha256(projectDir: string, relative: string): Promise<string | null> {
-  const root = path.resolve(projectDir);
-  const absolute = path.resolve(root, ...relative.split('/'));
-  if (!absolute.startsWith(root + path.sep)) return null;
-  try {
-    return await sha256OfFile(absolute);
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw e;
-  }
-}
-
 /** One record per annotator and project item, in item order; items the annotator never opened have null values. */
 export async function buildExportRecords(
   project: OpenProject,
@@ -99,7 +79,7 @@ export async function buildExportRecords(
           state,
           notes: session.notes ?? [],
           reasoning: reasoningOf(item, state),
-          audioSha256: state?.audio_path ? await audioSha256(project.dir, state.audio_path) : null,
+          audioSha256: state?.audio_path ? await exportedWavSha256(project.dir, state.audio_path, state.audio_ms, (w) => warnings.push(`${session.annotator}: ${w}`)) : null,
           appVersion: version,
           configSha256,
           exportedAt,

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { isInsideFolder } from '../fs/resolveInside';
 import { ProjectError } from '../project/projectError';
 import { itemsPath, type OpenProject } from '../project/projectFolder';
 
@@ -11,7 +12,7 @@ async function realOrResolved(p: string): Promise<string> {
   return path.join(dir, path.basename(resolved));
 }
 
-const inside = (folder: string, file: string): boolean => file === folder || file.startsWith(folder + path.sep);
+const inside = (folder: string, file: string): boolean => file === folder || isInsideFolder(folder, file);
 
 /**
  * Where an export may be written: never over the project's own data (aloud.yaml, the items file, recorded

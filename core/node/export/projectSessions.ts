@@ -2,6 +2,7 @@ import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { foldSession } from '../../common/session/sessionFold';
 import { EVENT_UPCASTERS } from '../../common/session/sessionLog';
+import { ProjectError } from '../project/projectError';
 import type { OpenProject } from '../project/projectFolder';
 import { readSessionLog } from '../session/sessionLogFile';
 import { decodeFileName, normalizeAnnotatorName, sessionPaths } from '../session/sessionPaths';
@@ -23,8 +24,10 @@ export const projectSessionSource: SessionSource = {
     const names: string[] = [];
     for (const entry of entries) {
       if (!entry.isDirectory()) continue;
-      const hasLog = await stat(path.join(root, entry.name, 'events.jsonl')).then((s) => s.isFile(), () => false);
-      if (hasLog) names.push(decodeFileName(entry.name));
+      const log = path.join(root, entry.name, 'events.jsonl');
+      const info = await stat(log).catch(() => null);
+      if (info && !info.isFile()) throw new ProjectError(`${log}: is not a file, so this session cannot be exported; move it out of the project`);
+      if (info) names.push(decodeFileName(entry.name));
     }
     return names.sort();
   },
@@ -34,6 +37,7 @@ export const projectSessionSource: SessionSource = {
     const { events, torn } = await readSessionLog(file, EVENT_UPCASTERS);
     const state = foldSession(events, project.config, file, { configSha256: configSha256Of(project) });
     const warnings = torn ? [`${file}:${torn.line}: torn last line (a crash while writing) left out of the export`] : [];
+    if (events.length === 0) throw new ProjectError(`${file}: the session log is empty (the session was never started, or a crash cut it when it was created); open the session once, or move the folder out of the project`);
     if (state.recording) {
       warnings.push(
         `${annotator} is recording "${state.recording.item_id}" (or was, when a crash stopped it; opening the session recovers it): that item's audio in this export is incomplete`,

@@ -9,7 +9,9 @@ import { readInputFile } from '../importing/inputFile';
 import { ItemsFileError } from '../project/itemsFile';
 import { loadProjectItems, type OpenProject } from '../project/projectFolder';
 import { isScriptedModel } from '../engine/scriptedEngine';
-import { projectFacts, sha256OfFile } from './exportSessions';
+import { sha256OfFile } from '../fs/sha256';
+import { projectFacts } from './exportSessions';
+import { exportedWavProblems } from './wavCheck';
 
 export interface ExportFileValidation {
   file: string;
@@ -58,6 +60,7 @@ export async function validateExportFile(file: string, options: { project?: Open
         return isScriptedModel(model as { sha256: string | null });
       }).length;
       problems.push(...checked.problems);
+      if (options.project) problems.push(...(await exportedWavProblems(options.project.dir, checked.records, file)));
     } catch (e) {
       if (!(e instanceof InputError)) throw e;
       problems.push(...e.problems);

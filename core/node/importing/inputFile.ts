@@ -1,5 +1,8 @@
-import { createHash } from 'node:crypto';
 import { open } from 'node:fs/promises';
+import { sha256Hex } from '../fs/sha256';
+
+/** Kept for callers that import it from here; the helper lives in core/node/fs/sha256. */
+export { sha256Hex };
 import { InputError } from '../../common/io/inputProblem';
 import { decodeInputBytes, DEFAULT_INPUT_LIMITS, type InputLimits } from '../../common/io/inputText';
 
@@ -12,10 +15,6 @@ export interface InputFile {
 }
 
 const fatalUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
-
-export function sha256Hex(data: Uint8Array | string): string {
-  return createHash('sha256').update(data).digest('hex');
-}
 
 /**
  * The input stage on disk: refuses a file over the size limit before reading it whole (and again if it grew

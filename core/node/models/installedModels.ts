@@ -80,6 +80,8 @@ export async function listInstalledModels(dir?: string, options: ListInstalledOp
       if (!(e instanceof ModelFileError)) throw e;
       problem = e.reason;
     }
+    // The index holds the digest taken at import or download: different bytes now are not the model that was checked.
+    if (record && record.sha256 !== digests.sha256) problem = `the file's bytes changed since it was ${record.source === 'import' ? 'imported' : 'installed'} (sha256 then ${record.sha256}, now ${digests.sha256}); import or download it again`;
     models.push({
       name: match?.name ?? record?.name ?? modelNameFromFile(entry.name),
       file: entry.name,

@@ -1,5 +1,7 @@
 import { cp, mkdir, readFile, readdir, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { InputError, formatInputProblem } from '../../common/io/inputProblem';
+import { decodeInputBytes } from '../../common/io/inputText';
 import { fileURLToPath } from 'node:url';
 import { ConfigError, parseProjectConfig, type ProjectConfig } from '../../common/project/projectConfig';
 import type { Item } from '../../common/items/item';
@@ -21,6 +23,19 @@ export interface OpenProject {
   configText: string;
 }
 
+const MAX_CONFIG_BYTES = 1024 * 1024;
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/** aloud.yaml's text: strict UTF-8 (a wrong encoding would silently change label names), at most 1 MiB. */
+function configTextOf(bytes: Uint8Array, configPath: string): string {
+  try {
+    return decodeInputBytes(bytes, configPath, { limits: { maxFileBytes: MAX_CONFIG_BYTES, maxLineBytes: MAX_CONFIG_BYTES }, lineBased: false, decode: (b) => strictUtf8.decode(b) });
+  } catch (e) {
+    if (e instanceof InputError) throw new ProjectError(e.problems.map(formatInputProblem).join('; '));
+    throw e;
+  }
+}
+
 export async function loadProjectConfig(dir: string): Promise<OpenProject> {
   return loadProjectConfigFile(path.join(dir, CONFIG_FILE));
 }
@@ -30,8 +45,9 @@ export async function loadProjectConfigFile(configPath: string): Promise<OpenPro
   const dir = path.dirname(configPath);
   let configText: string;
   try {
-    configText = await readFile(configPath, 'utf8');
+    configText = configTextOf(await readFile(configPath), configPath);
   } catch (e) {
+    if (e instanceof ProjectError) throw e;
     const code = (e as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') throw new ProjectError(`${configPath}: not found — is ${dir} an Aloud project? Create one with: aloud init --project ${dir}`);
     if (code === 'EISDIR') throw new ProjectError(`${configPath}: is a folder, not a config file`);

@@ -1,4 +1,4 @@
-import { open } from 'node:fs/promises';
+import { openNoFollow } from '../fs/resolveInside';
 
 /** The part of a FileHandle the session store writes through; tests wrap it to inject ENOSPC or EROFS. */
 export interface DurableFile {
@@ -15,8 +15,9 @@ export interface SessionFs {
   open(path: string, flags: 'r' | 'r+' | 'w+' | 'wx+' | 'a+'): Promise<DurableFile>;
 }
 
+/** Session files are never opened through a symbolic link (O_NOFOLLOW), and never written through a hard link. */
 export const nodeSessionFs: SessionFs = {
-  open: (path, flags) => open(path, flags),
+  open: (path, flags) => openNoFollow(path, flags),
 };
 
 /** A failed write to a session file; the message names the file and says what was kept. */

@@ -68,7 +68,7 @@ export async function acquireSessionLock(
   };
   const text = `${JSON.stringify(owner)}\n`;
   let tookOverFrom: LockOwner | null = null;
-  for (let attempt = 0; attempt < 3; attempt++) {
+  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     try {
       const handle = await open(file, 'wx');
       try {
@@ -98,14 +98,39 @@ export async function acquireSessionLock(
     if (processIsAlive(existing.pid)) {
       throw new SessionLockedError(`${held} ${who}; close that Aloud window or command first`, file, existing);
     }
-    // Stale: its process is gone. Remove it only if it is still the same lock, then race for a fresh one.
-    const again = await readFile(file, 'utf8').catch(() => null);
-    if (again === existingText) {
-      await unlink(file).catch(() => undefined);
-      tookOverFrom = existing;
-    }
+    // Stale: its process is gone. Only the holder of the takeover mutex (created exclusively) may remove it, and only
+    // while it is still the stale lock it read: no one else ever removes a lock, and every new lock is created
+    // exclusively, so a fresh lock is never removed and exactly one process wins.
+    if (await removeStaleLock(file, existingText, text, owner)) tookOverFrom = existing;
+    else await new Promise((resolve) => setTimeout(resolve, 2 + Math.random() * 8));
   }
   throw new SessionLockedError(`${options.sessionLabel}: could not take the lock ${file}; another process keeps taking it`, file, null);
+}
+
+const MAX_ATTEMPTS = 50;
+
+/** Removes the stale lock under the takeover mutex `<lock>.takeover`; false when another process holds the mutex. */
+async function removeStaleLock(file: string, staleText: string, ownText: string, owner: LockOwner): Promise<boolean> {
+  const mutex = `${file}.takeover`;
+  let handle;
+  try {
+    handle = await open(mutex, 'wx');
+  } catch {
+    // A takeover whose process died midway leaves its mutex: clear it so the next attempt can go on.
+    const holder = parseOwner((await readFile(mutex, 'utf8').catch(() => null)) ?? '');
+    if (holder && holder.host === owner.host && !processIsAlive(holder.pid)) await unlink(mutex).catch(() => undefined);
+    return false;
+  }
+  try {
+    await handle.writeFile(ownText);
+    await handle.close();
+    const current = await readFile(file, 'utf8').catch(() => null);
+    if (current !== staleText) return false;
+    await unlink(file);
+    return true;
+  } finally {
+    await unlink(mutex).catch(() => undefined);
+  }
 }
 
 async function releaseLock(file: string, ownText: string): Promise<void> {

@@ -1,4 +1,6 @@
 import { readFile } from 'node:fs/promises';
+import { ProjectPathError } from '../fs/resolveInside';
+import { ProjectError } from '../project/projectError';
 import { EVENT_VERSIONS, type SessionEvent, type SessionEventData, type SessionEventOf, type SessionEventType } from '../../common/session/sessionEvents';
 import { formatEventLine, parseSessionLog, type TornLine, type UpcasterRegistry } from '../../common/session/sessionLog';
 import { describeFsError, nodeSessionFs, SessionWriteError, writeFully, type DurableFile, type SessionFs } from './sessionFs';
@@ -21,6 +23,7 @@ export async function readSessionLog(
     text = await readFile(file, 'utf8');
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { events: [], torn: null };
+    if ((e as NodeJS.ErrnoException).code === 'EISDIR') throw new ProjectError(`${file}: is a folder, not a session log; move it out of the project (the session's events are a file)`);
     throw new SessionWriteError(`cannot read ${file}: ${describeFsError(e).text}`, file, describeFsError(e).code);
   }
   const { events, torn } = parseSessionLog(text, file, upcasters);
@@ -58,6 +61,7 @@ export class SessionLogWriter {
     try {
       handle = await fs.open(file, 'a+');
     } catch (e) {
+      if (e instanceof ProjectPathError) throw e;
       throw new SessionWriteError(`cannot open ${file} for writing: ${describeFsError(e).text}`, file, describeFsError(e).code);
     }
     try {

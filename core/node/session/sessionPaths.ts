@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { isInsideFolder } from '../fs/resolveInside';
 
 /** Longest encoded name we accept, leaving room for ".wav"/".lock" suffixes under the usual 255-byte limit. */
 const MAX_ENCODED_NAME = 200;
@@ -62,8 +63,16 @@ export function normalizeAnnotatorName(annotator: string): string {
   return annotator.normalize('NFC').trim();
 }
 
+/** Bidi overrides and isolates, and zero-width characters: they make one name look like another (or reversed). */
+const INVISIBLE_OR_BIDI = /[\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff\u180e\u00ad]/u;
+
 export function sessionPaths(projectDir: string, annotator: string): SessionPaths {
   annotator = normalizeAnnotatorName(annotator);
+  const hidden = INVISIBLE_OR_BIDI.exec(annotator);
+  if (hidden) {
+    const code = `U+${hidden[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
+    throw new SessionNameError(`annotator name ${JSON.stringify(annotator)} contains an invisible or text-direction character (${code} at position ${hidden.index + 1}); type the name without it`);
+  }
   const root = path.resolve(projectDir);
   const dir = path.join(root, 'sessions', encodeFileName(annotator, 'annotator name'));
   return { projectDir: root, dir, events: path.join(dir, 'events.jsonl'), lock: path.join(dir, '.lock'), audioDir: path.join(dir, 'audio') };
@@ -78,7 +87,7 @@ export function itemAudioRelativePath(paths: SessionPaths, itemId: string): stri
 /** Absolute path of a project-relative path from the log, refusing anything that leaves the session folder. */
 export function resolveInSession(paths: SessionPaths, relative: string): string {
   const absolute = path.resolve(paths.projectDir, ...relative.split('/'));
-  if (!absolute.startsWith(paths.dir + path.sep)) {
+  if (!isInsideFolder(paths.dir, absolute)) {
     throw new SessionNameError(`path ${JSON.stringify(relative)} points outside ${paths.dir}`);
   }
   return absolute;

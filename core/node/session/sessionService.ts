@@ -345,17 +345,6 @@ export class SessionService extends EventEmitter<SessionServiceEvents> {
     });
   }
 
-  /** Logs that the keep-talking cue was shown during the running recording (so analyses can tell prompted speech). */
-  logCue(cue: 'keep_talking', silenceMs: number): Promise<void> {
-    return this.serial(async () => {
-      if (!this.recording) throw new SessionUsageError('the keep-talking cue is only shown while recording');
-      const { item_id, writer } = this.recording;
-      // where the cue falls on the item's audio timeline: every sample the writer holds so far
-      const audio_ms = Math.round(((writer.samples + writer.pendingSamples) * 1000) / SESSION_SAMPLE_RATE);
-      await this.append('cue_shown', { item_id, cue, silence_ms: Math.round(silenceMs), audio_ms });
-    });
-  }
-
   /** Waits until the item's transcriptions sent so far are logged; after `waitMs`, TranscriptionPendingError. */
   private async waitForItem(itemId: string, waitMs: number): Promise<void> {
     const pending = () => [...(this.inFlightByItem.get(itemId) ?? [])];
@@ -379,6 +368,17 @@ export class SessionService extends EventEmitter<SessionServiceEvents> {
       this.finishingItem = null;
       this.emit('finishing', null);
     }
+  }
+
+  /** Logs that the keep-talking cue was shown during the running recording (so analyses can tell prompted speech). */
+  logCue(cue: 'keep_talking', silenceMs: number): Promise<void> {
+    return this.serial(async () => {
+      if (!this.recording) throw new SessionUsageError('the keep-talking cue is only shown while recording');
+      const { item_id, writer } = this.recording;
+      // where the cue falls on the item's audio timeline: every sample the writer holds so far
+      const audio_ms = Math.round(((writer.samples + writer.pendingSamples) * 1000) / SESSION_SAMPLE_RATE);
+      await this.append('cue_shown', { item_id, cue, silence_ms: Math.round(silenceMs), audio_ms });
+    });
   }
 
   /** Resolves when every transcription sent so far has been logged (or found stale). */

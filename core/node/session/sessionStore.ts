@@ -11,6 +11,7 @@ import { WavWriter } from '../audio/wavWriter';
 import { sha256Hex } from '../importing/inputFile';
 import { itemAudioSignals } from './itemAudioSignals';
 import { describeFsError, nodeSessionFs, SessionWriteError, type SessionFs } from './sessionFs';
+import { resolveInside } from '../fs/resolveInside';
 import { acquireSessionLock, type HeldSessionLock, type LockOwner } from './sessionLock';
 import { SessionLogWriter, type TornLineReport } from './sessionLogFile';
 import { itemAudioRelativePath, resolveInSession, normalizeAnnotatorName, sessionPaths, type SessionPaths } from './sessionPaths';
@@ -69,6 +70,8 @@ export class SessionStore {
     const paths = sessionPaths(project.dir, annotator);
     // One level at a time: a recursive mkdir reports ENOENT instead of EROFS on a read-only file system.
     for (const dir of [path.dirname(paths.dir), paths.dir, paths.audioDir]) {
+      // Before creating anything: a linked folder would carry every later write out of the project.
+      await resolveInside(project.dir, dir, 'write');
       try {
         await mkdir(dir);
       } catch (e) {
@@ -113,7 +116,7 @@ export class SessionStore {
     const ledger = this.fold.audioLedger();
     const needSignals = new Set<string>();
     for (const audio of ledger.items.values()) {
-      const wavPath = resolveInSession(this.paths, audio.audio_path);
+      const wavPath = await resolveInside(this.project.dir, resolveInSession(this.paths, audio.audio_path), 'write');
       const exists = await stat(wavPath).then(() => true, () => false);
       if (!exists) {
         throw new SessionWriteError(`${wavPath}: missing, but ${this.paths.events} records ${audio.samples} samples of "${audio.item_id}" in it; restore the file (Aloud will not record over a lost recording)`, wavPath, 'ENOENT');
@@ -201,7 +204,7 @@ export class SessionStore {
   async audioWriter(itemId: string): Promise<WavWriter> {
     let writer = this.wavs.get(itemId);
     if (!writer) {
-      ({ writer } = await WavWriter.open(this.absoluteAudioPath(itemId), { sampleRate: SESSION_SAMPLE_RATE, fs: this.fs }));
+      ({ writer } = await WavWriter.open(await resolveInside(this.project.dir, this.absoluteAudioPath(itemId), 'write'), { sampleRate: SESSION_SAMPLE_RATE, fs: this.fs }));
       this.wavs.set(itemId, writer);
     }
     return writer;

@@ -86,3 +86,38 @@ export function pauseSpans(pcm: Float32Array, sampleRate: number, options: { sil
 export function playingSegment(segments: ReadonlyArray<{ t0_ms: number; t1_ms: number }>, ms: number): number {
   return segments.findIndex((s) => ms >= s.t0_ms && ms < s.t1_ms);
 }
+
+/**
+ * The samples of a 16-bit PCM mono WAV (what the session store writes), as floats. The review reads the file itself
+ * and hands the samples to the waveform, so the page never needs a blob: URL (the CSP allows media from our origin only).
+ */
+export function pcm16WavSamples(bytes: ArrayBuffer): { samples: Float32Array; sampleRate: number } {
+  const view = new DataView(bytes);
+  const tag = (at: number) => String.fromCharCode(view.getUint8(at), view.getUint8(at + 1), view.getUint8(at + 2), view.getUint8(at + 3));
+  if (bytes.byteLength < 12 || tag(0) !== 'RIFF' || tag(8) !== 'WAVE') throw new Error('not a WAV file');
+  let at = 12;
+  let sampleRate = 0;
+  let format = 0;
+  let channels = 0;
+  let bits = 0;
+  while (at + 8 <= bytes.byteLength) {
+    const id = tag(at);
+    const size = view.getUint32(at + 4, true);
+    const body = at + 8;
+    if (id === 'fmt ') {
+      format = view.getUint16(body, true);
+      channels = view.getUint16(body + 2, true);
+      sampleRate = view.getUint32(body + 4, true);
+      bits = view.getUint16(body + 14, true);
+    } else if (id === 'data') {
+      if (format !== 1 || channels !== 1 || bits !== 16) throw new Error(`WAV is not 16-bit PCM mono (format ${format}, ${channels} channel(s), ${bits} bits)`);
+      // the header may claim more than was written (a recording still open): read what is there
+      const end = Math.min(bytes.byteLength, body + size);
+      const samples = new Float32Array(Math.floor((end - body) / 2));
+      for (let i = 0; i < samples.length; i++) samples[i] = view.getInt16(body + i * 2, true) / 32768;
+      return { samples, sampleRate };
+    }
+    at = body + size + (size % 2);
+  }
+  throw new Error('WAV has no data chunk');
+}

@@ -19,6 +19,8 @@ export interface KeyPress {
   altKey: boolean;
   /** the press went to a text field, select or editable element */
   inField: boolean;
+  /** the press went to a link (Enter follows it) or to a button the user reached by keyboard (Enter and Space press it) */
+  onControl?: 'link' | 'button' | null;
 }
 
 /**
@@ -30,6 +32,7 @@ export function shortcutAction(press: KeyPress, labels: readonly LabelDef[]): Sh
   if (command && !press.altKey && press.key.toLowerCase() === 'g') return { kind: 'jump' };
   if (press.key === 'Escape') return press.inField ? { kind: 'leave-field' } : null;
   if (press.inField || command || press.altKey) return null;
+  if ((press.onControl === 'link' && press.key === 'Enter') || (press.onControl === 'button' && (press.key === 'Enter' || press.key === ' '))) return null;
   if (press.key === '?') return press.repeat ? null : { kind: 'help' };
   if (press.key === 'ArrowRight') return { kind: 'move', delta: 1 };
   if (press.key === 'ArrowLeft') return { kind: 'move', delta: -1 };
@@ -60,6 +63,7 @@ export type ReviewAction = { kind: 'play-pause' } | { kind: 'skip'; seconds: num
 
 export function reviewShortcut(press: KeyPress): ReviewAction | null {
   if (press.inField || press.ctrlKey || press.metaKey || press.altKey) return null;
+  if (press.onControl === 'button' && press.key === ' ') return null;
   if (press.key === ' ') return press.repeat ? null : { kind: 'play-pause' };
   if (press.key === 'j' || press.key === 'J') return { kind: 'skip', seconds: -5 };
   if (press.key === 'l' || press.key === 'L') return { kind: 'skip', seconds: 5 };

@@ -27,11 +27,19 @@ interface Props {
  */
 export const ItemList = memo(function ItemList({ items, states, currentId, onOpen, label = 'items' }: Props) {
   const currentRef = useRef<HTMLButtonElement | null>(null);
+  const listRef = useRef<HTMLElement | null>(null);
   useEffect(() => {
-    currentRef.current?.scrollIntoView({ block: 'nearest' });
+    // scroll the list only (scrollIntoView would scroll the whole page too)
+    const list = listRef.current;
+    const el = currentRef.current;
+    if (!list || !el) return;
+    const top = el.offsetTop;
+    const bottom = top + el.offsetHeight;
+    if (top < list.scrollTop) list.scrollTop = Math.max(0, top - 8);
+    else if (bottom > list.scrollTop + list.clientHeight) list.scrollTop = bottom - list.clientHeight + 8;
   }, [currentId]);
   return (
-    <aside className="item-list" aria-label={label}>
+    <aside className="item-list" aria-label={label} ref={listRef}>
       <ol>
         {items.map((it, n) => {
           const state = states.get(it.id);

@@ -16,7 +16,7 @@ export function TranscriptView({ state, fillers, listening, partial }: { state: 
       {pieces.length === 0 && !partial ? (
         <p className="muted">{listening ? 'Listening…' : 'Nothing transcribed yet.'}</p>
       ) : (
-        <p>
+        <p className="transcript-text">
           {pieces.map((p, n) => {
             switch (p.kind) {
               case 'text':

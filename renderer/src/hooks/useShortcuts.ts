@@ -6,8 +6,20 @@ export function isTypingTarget(target: EventTarget | null): boolean {
   return target instanceof HTMLElement && (target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName));
 }
 
+/**
+ * A link, or a button focused from the keyboard: Enter (and for buttons Space) activate it. After a mouse click a button
+ * keeps focus but is not :focus-visible, so Space still records rather than pressing the last label button again; tabs
+ * never take the keys (activating the open tab does nothing).
+ */
+export function controlKind(target: EventTarget | null): 'link' | 'button' | null {
+  if (!(target instanceof HTMLElement)) return null;
+  if (target.matches('a[href]')) return 'link';
+  if (target.matches('button:not([role="tab"])') && target.matches(':focus-visible')) return 'button';
+  return null;
+}
+
 export function keyPressOf(e: KeyboardEvent): KeyPress {
-  return { key: e.key, repeat: e.repeat, ctrlKey: e.ctrlKey, metaKey: e.metaKey, altKey: e.altKey, inField: isTypingTarget(e.target) };
+  return { key: e.key, repeat: e.repeat, ctrlKey: e.ctrlKey, metaKey: e.metaKey, altKey: e.altKey, inField: isTypingTarget(e.target), onControl: controlKind(e.target) };
 }
 
 /**

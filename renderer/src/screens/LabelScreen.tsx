@@ -40,6 +40,8 @@ export function LabelScreen({ client, project, session, onSession, onError, run,
   /** a refusal to complete, kept with the item it is about */
   const [refusal, setRefusal] = useState<{ itemId: string; message: string } | null>(null);
   const [cue, setCue] = useState(false);
+  /** text of the utterance still being spoken (the engine's partial results): shown greyed, never a transcript */
+  const [partial, setPartial] = useState<{ itemId: string; text: string } | null>(null);
 
   const states = useMemo(() => new Map(session.items.map((i) => [i.item_id, i])), [session.items]);
   const items = project.items;
@@ -157,6 +159,16 @@ export function LabelScreen({ client, project, session, onSession, onError, run,
   });
 
   useEffect(() => setAllDone(false), [currentId]);
+  useEffect(
+    () =>
+      client.onEvent((event) => {
+        // partial events come from engines that stream (the engine branch); older hosts never send them
+        const e = event as { type: string; item_id?: unknown; text?: unknown };
+        if (e.type === 'partial' && typeof e.item_id === 'string' && typeof e.text === 'string') setPartial({ itemId: e.item_id, text: e.text });
+        else if (event.type === 'item') setPartial((p) => (p && p.itemId === event.item.item_id ? null : p));
+      }),
+    [client],
+  );
 
   if (!item) return <p className="empty">This project has no items yet. Import some on the Project tab.</p>;
   const meterPct = Math.round((100 * (recorder.level - METER_FLOOR_DB)) / -METER_FLOOR_DB);
@@ -268,7 +280,7 @@ export function LabelScreen({ client, project, session, onSession, onError, run,
           )}
         </div>
 
-        <TranscriptView state={state} fillers={project.thinkaloud.fillers} listening={recorder.recording} />
+        <TranscriptView state={state} fillers={project.thinkaloud.fillers} listening={recorder.recording} partial={partial && partial.itemId === currentId ? partial.text : null} />
         {session.current_item && <ModelReasoningPanel client={client} itemId={session.current_item} state={state} onSession={onSession} run={run} />}
 
         {signals && (

@@ -5,7 +5,7 @@ import RegionsPlugin from 'wavesurfer.js/dist/plugins/regions.esm.js';
 import TimelinePlugin from 'wavesurfer.js/dist/plugins/timeline.esm.js';
 import type { ProjectView, SessionView } from '../../../core/common/contract/aloudApi';
 import type { ItemSessionState, LabelSource } from '../../../core/common/session/itemState';
-import { filterReviewItems, NO_FILTER, pauseSpans, playingSegment, STATUS_CHOICES, type PauseSpan, type ReviewFilter } from '../app/reviewModel';
+import { filterReviewItems, NO_FILTER, pauseSpans, pcm16WavSamples, playingSegment, STATUS_CHOICES, type PauseSpan, type ReviewFilter } from '../app/reviewModel';
 import { PLAYBACK_RATES, reviewShortcut, stepRate } from '../app/shortcuts';
 import { formatClock } from '../app/transcriptMarks';
 import type { ApiClient } from '../contract/apiClient';
@@ -25,7 +25,7 @@ interface Props {
 const SOURCES: LabelSource[] = ['voice', 'click', 'key'];
 
 /** Quality checks: every item, filters, the waveform with segments, commitments and pauses, and playback by key. */
-export function ReviewScreen({ client, project, session }: Props) {
+export function ReviewScreen({ client, project, session, onSession, onError }: Props) {
   const states = useMemo(() => new Map(session.items.map((i) => [i.item_id, i])), [session.items]);
   const [filter, setFilter] = useState<ReviewFilter>(NO_FILTER);
   const shown = useMemo(() => filterReviewItems(project.items, states, filter), [filter, project.items, states]);
@@ -100,7 +100,7 @@ export function ReviewScreen({ client, project, session }: Props) {
           </div>
           <blockquote className="item-text compact">{item.text}</blockquote>
           {state && state.audio_ms > 0 ? (
-            <Waveform key={state.item_id + ':' + state.audio_ms} client={client} project={project} state={state} />
+            <Waveform key={state.item_id + ':' + state.audio_ms} client={client} project={project} state={state} onSession={onSession} onError={onError} />
           ) : (
             <p className="empty">No recording for this item yet. Record it on the Label tab.</p>
           )}
@@ -113,11 +113,25 @@ export function ReviewScreen({ client, project, session }: Props) {
   );
 }
 
-function Waveform({ client, project, state }: { client: ApiClient; project: ProjectView; state: ItemSessionState }) {
+function Waveform({
+  client,
+  project,
+  state,
+  onSession,
+  onError,
+}: {
+  client: ApiClient;
+  project: ProjectView;
+  state: ItemSessionState;
+  onSession?: ((view: SessionView) => void) | undefined;
+  onError?: ((message: string | null) => void) | undefined;
+}) {
+  const [editing, setEditing] = useState<{ n: number; text: string } | null>(null);
   const waveRef = useRef<HTMLDivElement | null>(null);
   const timelineRef = useRef<HTMLDivElement | null>(null);
   const wsRef = useRef<WaveSurfer | null>(null);
   const audioRef = useRef<HTMLAudioElement | null>(null);
+  const regionsRef = useRef<RegionsPlugin | null>(null);
   const [ready, setReady] = useState(false);
   const [playing, setPlaying] = useState(false);
   const [nowMs, setNowMs] = useState(0);
@@ -127,51 +141,78 @@ function Waveform({ client, project, state }: { client: ApiClient; project: Proj
   const { thinkaloud } = project;
 
   useEffect(() => {
-    if (!waveRef.current || !timelineRef.current || !audioRef.current) return;
-    const regions = RegionsPlugin.create();
-    const ws = WaveSurfer.create({
-      container: waveRef.current,
-      // our own element: labelled, and in the page for assistive technology and tests
-      media: audioRef.current,
-      url: client.itemAudioUrl(state.item_id),
-      height: 96,
-      sampleRate: 16_000,
-      waveColor: '#9aa8c7',
-      progressColor: '#2f5fd0',
-      cursorColor: '#1d2330',
-      normalize: true,
-      plugins: [
-        regions,
-        TimelinePlugin.create({ container: timelineRef.current, height: 18 }),
-        MinimapPlugin.create({ height: 24, waveColor: '#c4cce0', progressColor: '#7f97d6', overlayColor: 'rgba(47, 95, 208, 0.15)' }),
-      ],
-    });
-    wsRef.current = ws;
-    ws.on('decode', () => {
-      setReady(true);
-      const decoded = ws.getDecodedData();
-      const found = decoded ? pauseSpans(decoded.getChannelData(0), decoded.sampleRate, thinkaloud) : [];
-      setPauses(found);
-      for (const seg of state.segments) {
-        if (seg.t1_ms > seg.t0_ms) regions.addRegion({ start: seg.t0_ms / 1000, end: seg.t1_ms / 1000, color: 'rgba(47, 95, 208, 0.10)', drag: false, resize: false });
+    const container = waveRef.current;
+    const timeline = timelineRef.current;
+    const media = audioRef.current;
+    if (!container || !timeline || !media) return;
+    const url = client.itemAudioUrl(state.item_id);
+    media.src = url;
+    let ws: WaveSurfer | null = null;
+    const abort = new AbortController();
+    void (async () => {
+      try {
+        const response = await fetch(url, { signal: abort.signal, credentials: 'same-origin' });
+        if (!response.ok) throw new Error(`HTTP ${response.status}`);
+        const { samples, sampleRate } = pcm16WavSamples(await response.arrayBuffer());
+        if (abort.signal.aborted) return;
+        const found = pauseSpans(samples, sampleRate, thinkaloud);
+        setPauses(found);
+        const regions = RegionsPlugin.create();
+        regionsRef.current = regions;
+        ws = WaveSurfer.create({
+          container,
+          // our own element, with our own-origin URL; the samples are given, so wavesurfer fetches nothing itself
+          media,
+          peaks: [samples],
+          duration: samples.length / sampleRate,
+          height: 96,
+          waveColor: '#8d9bbd',
+          progressColor: '#2f5fd0',
+          cursorColor: '#1d2330',
+          normalize: true,
+          plugins: [
+            regions,
+            TimelinePlugin.create({ container: timeline, height: 20, duration: samples.length / sampleRate, timeInterval: 0.5, primaryLabelInterval: 1, style: { fontSize: '11px', color: '#3b4253' } }),
+            MinimapPlugin.create({ height: 24, waveColor: '#b9c2d8', progressColor: '#6f88c9', overlayColor: 'rgba(47, 95, 208, 0.15)' }),
+          ],
+        });
+        wsRef.current = ws;
+        ws.on('ready', () => setReady(true));
+        ws.on('timeupdate', (t) => setNowMs(t * 1000));
+        ws.on('play', () => setPlaying(true));
+        ws.on('pause', () => setPlaying(false));
+        ws.on('finish', () => setPlaying(false));
+        ws.on('error', (e) => setProblem(`The recording could not be played: ${String((e as Error)?.message ?? e)}`));
+      } catch (e) {
+        if (!abort.signal.aborted) setProblem(`The recording could not be loaded: ${(e as Error).message}`);
       }
-      for (const p of found) {
-        regions.addRegion({ start: p.start_ms / 1000, end: p.end_ms / 1000, color: p.long ? 'rgba(176, 121, 31, 0.28)' : 'rgba(176, 121, 31, 0.12)', drag: false, resize: false });
-      }
-      for (const c of state.commitments) {
-        if (c.t_ms !== null) regions.addRegion({ start: c.t_ms / 1000, content: `▼ ${c.label}`, color: '#267349', drag: false, resize: false });
-      }
-    });
-    ws.on('timeupdate', (t) => setNowMs(t * 1000));
-    ws.on('play', () => setPlaying(true));
-    ws.on('pause', () => setPlaying(false));
-    ws.on('finish', () => setPlaying(false));
-    ws.on('error', (e) => setProblem(`The recording could not be loaded: ${String((e as Error)?.message ?? e)}`));
+    })();
     return () => {
+      abort.abort();
       wsRef.current = null;
-      ws.destroy();
+      regionsRef.current = null;
+      setReady(false);
+      setPlaying(false);
+      ws?.destroy();
     };
-  }, [client, state.item_id, state.segments, state.commitments, thinkaloud]);
+    // one waveform per recording: a correction or a new label redraws the markers below, not the player
+  }, [client, state.item_id, state.audio_ms, thinkaloud]);
+
+  // The markers: segments, pauses and commitments on the waveform.
+  useEffect(() => {
+    const regions = regionsRef.current;
+    if (!ready || !regions) return;
+    regions.clearRegions();
+    for (const seg of state.segments) {
+      if (seg.t1_ms > seg.t0_ms) regions.addRegion({ start: seg.t0_ms / 1000, end: seg.t1_ms / 1000, color: 'rgba(47, 95, 208, 0.10)', drag: false, resize: false });
+    }
+    for (const p of pauses) {
+      regions.addRegion({ start: p.start_ms / 1000, end: p.end_ms / 1000, color: p.long ? 'rgba(176, 121, 31, 0.30)' : 'rgba(176, 121, 31, 0.14)', drag: false, resize: false });
+    }
+    for (const c of state.commitments) {
+      if (c.t_ms !== null) regions.addRegion({ start: c.t_ms / 1000, content: `▼ ${c.label}`, color: '#267349', drag: false, resize: false });
+    }
+  }, [ready, pauses, state.segments, state.commitments]);
 
   const seek = (ms: number, play = true) => {
     const ws = wsRef.current;
@@ -189,7 +230,21 @@ function Waveform({ client, project, state }: { client: ApiClient; project: Proj
     setRate(next);
     wsRef.current?.setPlaybackRate(next, true);
   };
+  const act = async (task: () => Promise<SessionView>) => {
+    try {
+      onSession?.(await task());
+      return true;
+    } catch (e) {
+      onError?.((e as Error).message);
+      return false;
+    }
+  };
+  const correctionOf = (n: number) => {
+    const ref = state.segment_refs[n];
+    return ref ? state.corrections.filter((c) => c.utterance === ref.utterance && c.segment === ref.segment).at(-1) : undefined;
+  };
   useShortcuts((press) => {
+    if (editing) return false;
     const action = reviewShortcut(press);
     if (!action) return false;
     if (action.kind === 'play-pause') void wsRef.current?.playPause();
@@ -236,27 +291,77 @@ function Waveform({ client, project, state }: { client: ApiClient; project: Proj
         <p className="muted">No transcript for this recording{state.stale_results > 0 ? ` (${state.stale_results} result(s) arrived too late)` : ''}.</p>
       ) : (
         <ol className="segments" aria-label="segments">
-          {state.segments.map((seg, n) => (
-            <li key={n} className={n === active ? 'segment playing' : 'segment'} aria-current={n === active ? 'true' : undefined}>
-              <button className="link time" onClick={() => seek(seg.t0_ms)} title="play from here">
-                {formatClock(seg.t0_ms)}
-              </button>
-              <span className="seg-text">
-                {seg.tokens && seg.tokens.length > 0
-                  ? seg.tokens.map((tok, k) => (
-                      <button key={k} className="word" onClick={() => seek(tok.t0_ms)} title={`play from ${formatClock(tok.t0_ms)}`}>
-                        {tok.text}
-                      </button>
-                    ))
-                  : seg.text}
-              </span>
-            </li>
-          ))}
+          {state.segments.map((seg, n) => {
+            const correction = correctionOf(n);
+            const ref = state.segment_refs[n];
+            return (
+              <li key={n} className={n === active ? 'segment playing' : 'segment'} aria-current={n === active ? 'true' : undefined}>
+                <button className="link time" onClick={() => seek(seg.t0_ms)} title="play from here">
+                  {formatClock(seg.t0_ms)}
+                </button>
+                {editing?.n === n ? (
+                  <form
+                    className="correct-form"
+                    onSubmit={(e) => {
+                      e.preventDefault();
+                      if (!ref) return;
+                      void act(() => client.correctSegment(state.item_id, ref.utterance, ref.segment, editing.text)).then((ok) => ok && setEditing(null));
+                    }}
+                  >
+                    <input aria-label={`corrected text of segment ${n + 1}`} value={editing.text} onChange={(e) => setEditing({ n, text: e.target.value })} autoFocus />
+                    <button type="submit" className="primary">
+                      Save correction
+                    </button>
+                    <button type="button" onClick={() => setEditing(null)}>
+                      Cancel
+                    </button>
+                  </form>
+                ) : (
+                  <span className="seg-text">
+                    {correction ? (
+                      <>
+                        <span className="corrected" aria-label={`corrected text of segment ${n + 1}`}>
+                          {correction.text}
+                        </span>
+                        <span className="verbatim muted" aria-label={`verbatim text of segment ${n + 1}`}>
+                          verbatim: {seg.text}
+                        </span>
+                      </>
+                    ) : seg.tokens && seg.tokens.length > 0 ? (
+                      seg.tokens.map((tok, k) => (
+                        <button key={k} className="word" onClick={() => seek(tok.t0_ms)} title={`play from ${formatClock(tok.t0_ms)}`}>
+                          {tok.text}
+                        </button>
+                      ))
+                    ) : (
+                      seg.text
+                    )}
+                  </span>
+                )}
+                {ref && editing?.n !== n && (
+                  <button className="link edit" onClick={() => setEditing({ n, text: correction?.text ?? seg.text.trim() })} aria-label={`correct segment ${n + 1}`}>
+                    Correct
+                  </button>
+                )}
+              </li>
+            );
+          })}
         </ol>
+      )}
+      {state.transcript_corrected !== null && (
+        <p className="row">
+          <button onClick={() => void act(() => client.rederiveLabelsFromCorrections(state.item_id))}>Label from the corrected text</button>
+          <span className="muted small">Adds a label of source “correction”; the spoken label stays in the history.</span>
+        </p>
       )}
       <div className="review-facts">
         <div>
           <h3>Commitments</h3>
+          {state.commitments.length > 0 && state.label_source !== 'voice' && state.final_label && (
+            <p className="muted small">
+              The final label, {state.final_label}, was given by {state.label_source} after these: none of them is the final label.
+            </p>
+          )}
           {state.commitments.length === 0 ? (
             <p className="muted">No spoken commitment.</p>
           ) : (

@@ -18,6 +18,8 @@ interface Props {
   keepTalkingSeconds: number | null;
   onKeepTalking: (seconds: number | null) => void;
   onError: (message: string | null) => void;
+  /** recordings with audio and no transcript, and whether a model can transcribe them now */
+  untranscribed?: { count: number; engineReady: boolean; transcribe: () => Promise<void> };
 }
 
 const mib = (bytes: number | null): string => (bytes === null ? '?' : `${(bytes / (1024 * 1024)).toFixed(bytes < 10 * 1024 * 1024 ? 1 : 0)} MiB`);
@@ -30,10 +32,10 @@ const THRESHOLDS: ReadonlyArray<{ key: 'silence_threshold_dbfs' | 'min_pause_ms'
   { key: 'chunk_seconds', label: 'Chunk length', unit: 's', step: 0.5, meaning: 'Audio is judged silent or not in chunks of this length (the silent-chunk count).' },
 ];
 
-export function SettingsScreen({ client, project, onProject, deviceId, onDevice, keepTalkingSeconds, onKeepTalking, onError }: Props) {
+export function SettingsScreen({ client, project, onProject, deviceId, onDevice, keepTalkingSeconds, onKeepTalking, onError, untranscribed }: Props) {
   return (
     <div className="settings-screen">
-      <ModelsPanel client={client} project={project} onError={onError} />
+      <ModelsPanel client={client} project={project} onError={onError} untranscribed={untranscribed} />
       <MicrophonePanel deviceId={deviceId} onDevice={onDevice} />
       <ThresholdsPanel client={client} project={project} onProject={onProject} onError={onError} />
       <section className="panel" aria-labelledby="cue-title">
@@ -64,7 +66,8 @@ export function SettingsScreen({ client, project, onProject, deviceId, onDevice,
   );
 }
 
-function ModelsPanel({ client, project, onError }: { client: ApiClient; project: ProjectView; onError: (m: string | null) => void }) {
+function ModelsPanel({ client, project, onError, untranscribed }: { client: ApiClient; project: ProjectView; onError: (m: string | null) => void; untranscribed?: Props['untranscribed'] }) {
+  const [transcribing, setTranscribing] = useState(false);
   const [view, setView] = useState<ModelsView | null>(null);
   const [downloads, setDownloads] = useState<Record<string, Download>>({});
   const [importPath, setImportPath] = useState('');
@@ -159,6 +162,23 @@ function ModelsPanel({ client, project, onError }: { client: ApiClient; project:
             })}
           </tbody>
         </table>
+      )}
+      {untranscribed && untranscribed.count > 0 && untranscribed.engineReady && (
+        <div className="row transcribe-later" role="status">
+          <span>
+            {untranscribed.count} recording(s) have no transcript yet (made before a model was installed).
+          </span>
+          <button
+            className="primary"
+            disabled={transcribing}
+            onClick={() => {
+              setTranscribing(true);
+              void untranscribed.transcribe().finally(() => setTranscribing(false));
+            }}
+          >
+            {transcribing ? 'Transcribing…' : 'Transcribe them now'}
+          </button>
+        </div>
       )}
       <div className="row">
         <button

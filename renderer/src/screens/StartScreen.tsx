@@ -3,7 +3,19 @@ import { existingAnnotator } from '../../../core/common/annotators/annotatorName
 import type { ProjectView } from '../../../core/common/contract/aloudApi';
 import type { ApiClient } from '../contract/apiClient';
 
-export function StartScreen({ client, project, lastAnnotator, onStart }: { client: ApiClient; project: ProjectView; lastAnnotator: string; onStart: (annotator: string) => void }) {
+export function StartScreen({
+  client,
+  project,
+  lastAnnotator,
+  onStart,
+  onChooseProject,
+}: {
+  client: ApiClient;
+  project: ProjectView;
+  lastAnnotator: string;
+  onStart: (annotator: string) => void;
+  onChooseProject?: () => void;
+}) {
   const [name, setName] = useState(lastAnnotator);
   const [annotators, setAnnotators] = useState<string[]>([]);
   useEffect(() => {
@@ -17,6 +29,14 @@ export function StartScreen({ client, project, lastAnnotator, onStart }: { clien
       <h1>{project.name}</h1>
       <p className="lead">
         {project.items.length} items · labels {project.schema.labels.map((l) => l.name).join(', ')}
+        {onChooseProject && (
+          <>
+            {' · '}
+            <button className="link" onClick={onChooseProject}>
+              Open or create another project…
+            </button>
+          </>
+        )}
       </p>
       {annotators.length > 0 && (
         <div className="annotators" role="group" aria-label="existing annotators">

@@ -177,6 +177,7 @@ describe('main.js wired to a stand-in Electron (no binary needed)', () => {
     expect(report.devicePermission).toBe(false);
     expect(report.cancelled).toEqual({ remote: true, app: false });
     expect(report.spellChecker).toBe(false);
+    expect(report.download).toEqual({ handled: true, prevented: true });
     expect(report.navigationPrevented).toEqual({ remote: true, file: true, reload: false, subFrame: true, redirect: true, webview: true });
     expect(report.windowOpen).toEqual({ action: 'deny' });
 

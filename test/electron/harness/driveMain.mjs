@@ -69,6 +69,11 @@ report.devicePermission = recorded.session.devicePermission({ deviceType: 'usb',
 const filter = (url) => new Promise((resolve) => recorded.session.beforeRequest({ url }, (answer) => resolve(answer.cancel)));
 report.cancelled = { remote: await filter('https://example.com/x.js'), app: await filter('aloud://app/assets/a.js') };
 report.spellChecker = recorded.session.spellChecker;
+report.download = (() => {
+  let prevented = false;
+  recorded.session.willDownload?.({ preventDefault: () => (prevented = true) }, { getURL: () => 'https://example.com/x.exe', cancel: () => undefined });
+  return { handled: recorded.session.willDownload !== null, prevented };
+})();
 
 // Navigation and new windows
 const navigate = (name, details) => {

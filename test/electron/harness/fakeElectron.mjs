@@ -16,7 +16,7 @@ const recorded = {
   quitCompleted: false,
   shown: [],
   openDialogAnswer: { canceled: true, filePaths: [] },
-  session: { permissionRequest: null, permissionCheck: null, devicePermission: null, beforeRequest: null, spellChecker: null },
+  session: { permissionRequest: null, permissionCheck: null, devicePermission: null, beforeRequest: null, spellChecker: null, willDownload: null },
 };
 
 let resolveReady;
@@ -131,6 +131,9 @@ export const session = {
     setPermissionCheckHandler: (handler) => (recorded.session.permissionCheck = handler),
     setDevicePermissionHandler: (handler) => (recorded.session.devicePermission = handler),
     setSpellCheckerEnabled: (on) => (recorded.session.spellChecker = on),
+    on: (name, handler) => {
+      if (name === 'will-download') recorded.session.willDownload = handler;
+    },
     webRequest: { onBeforeRequest: (handler) => (recorded.session.beforeRequest = handler) },
   },
 };

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { APP_ORIGIN } from '../../../electron/policy/appOrigin';
-import { contentTypeFor, isInsideFolder, resolveFileInside, resolveRendererFile } from '../../../core/node/app/appFiles';
+import { contentTypeFor, resolveRendererFile } from '../../../core/node/app/appFiles';
+import { isInsideFolder, resolveFileInside } from '../../../core/node/fs/resolveInside';
 import { routeAppRequest } from '../../../electron/policy/protocolFiles';
 
 describe('routeAppRequest', () => {

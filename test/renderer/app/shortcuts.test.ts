@@ -32,6 +32,14 @@ describe('label screen shortcuts', () => {
     expect(shortcutAction(press('g', { inField: true, ctrlKey: true }), labels)).toEqual({ kind: 'jump' });
     expect(shortcutAction(press('G', { metaKey: true }), labels)).toEqual({ kind: 'jump' });
   });
+  it('Enter and Space on a button reached by keyboard press it; Enter on a link follows it', () => {
+    expect(shortcutAction(press('Enter', { onControl: 'button' }), labels)).toBeNull();
+    expect(shortcutAction(press(' ', { onControl: 'button' }), labels)).toBeNull();
+    expect(shortcutAction(press('1', { onControl: 'button' }), labels)).toEqual({ kind: 'label', label: 'Polite' });
+    expect(shortcutAction(press('Enter', { onControl: 'link' }), labels)).toBeNull();
+    expect(shortcutAction(press(' ', { onControl: 'link' }), labels)).toEqual({ kind: 'toggle-recording' });
+    expect(reviewShortcut(press(' ', { onControl: 'button' }))).toBeNull();
+  });
   it('modifier combinations other than Ctrl/Cmd+G are left to the browser', () => {
     expect(shortcutAction(press('1', { ctrlKey: true }), labels)).toBeNull();
     expect(shortcutAction(press('r', { metaKey: true }), labels)).toBeNull();

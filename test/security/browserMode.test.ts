@@ -1,0 +1,4 @@
+import { browserModeGroup } from './cases/browserMode.cases';
+import { runHostileGroup } from './hostile';
+
+runHostileGroup(browserModeGroup);

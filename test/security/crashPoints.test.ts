@@ -1,0 +1,4 @@
+import { crashPointsGroup } from './cases/crashPoints.cases';
+import { runHostileGroup } from './hostile';
+
+runHostileGroup(crashPointsGroup);

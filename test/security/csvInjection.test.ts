@@ -1,0 +1,4 @@
+import { csvInjectionGroup } from './cases/csvInjection.cases';
+import { runHostileGroup } from './hostile';
+
+runHostileGroup(csvInjectionGroup);

@@ -1,0 +1,4 @@
+import { electronPolicyGroup } from './cases/electronPolicy.cases';
+import { runHostileGroup } from './hostile';
+
+runHostileGroup(electronPolicyGroup);

@@ -1,0 +1,4 @@
+import { projectInputsGroup } from './cases/projectInputs.cases';
+import { runHostileGroup } from './hostile';
+
+runHostileGroup(projectInputsGroup);

@@ -1,0 +1,4 @@
+import { projectLinkGroup } from './cases/projectLinks.cases';
+import { runHostileGroup } from './hostile';
+
+runHostileGroup(projectLinkGroup);

@@ -1,0 +1,4 @@
+import { wavInputGroup } from './cases/wavInput.cases';
+import { runHostileGroup } from './hostile';
+
+runHostileGroup(wavInputGroup);
