@@ -47,10 +47,11 @@ describe.skipIf(unavailable !== undefined)('model reasoning on the Label screen'
     await page.getByRole('group', { name: 'judge step 2' }).getByRole('button', { name: '✗' }).click();
     await expect.poll(() => page.locator('.model-step[data-step="2"]').getAttribute('data-reward')).toBe('-1');
 
-    await page.keyboard.press('Space');
+    // focus is on the step's button (Space would press it): record with the record button
+    await page.locator('button.record').click();
     await expect.poll(() => page.getByRole('button', { name: 'Stop' }).count(), { timeout: 30_000 }).toBe(1);
     await expect.poll(() => page.locator('.clock').textContent(), { timeout: 20_000 }).toMatch(/^[2-9]\.\d s$/);
-    await page.keyboard.press('Space');
+    await page.getByRole('button', { name: 'Stop' }).click();
     await expect.poll(() => page.locator('.model-step[data-step="3"]').getAttribute('data-reward'), { timeout: 20_000 }).toBe('-1');
     expect(await page.locator('.model-step[data-step="3"] .step-source').textContent()).toBe('by voice');
     await shootBoth(browser, page, '20-model-reasoning');
