@@ -102,7 +102,8 @@ interface ItemFold {
   /** sha256 of the item text when the annotator last opened it */
   text_sha256: string | null;
   reasoning: ShownReasoning | null;
-  step_judgments: StepJudgmentRecord[];
+  /** with the utterance a spoken judgment came from (null for keys and clicks) */
+  step_judgments: Array<StepJudgmentRecord & { utterance: number | null }>;
 }
 
 const correctionKey = (utterance: number, segment: number): string => `${utterance}:${segment}`;
@@ -190,6 +191,8 @@ export class SessionFold {
         }
         // voice labels of superseded audio are replaced by those the new transcription finds
         item.voice = item.voice.filter((v) => v.utterance === null || !item.superseded.has(v.utterance));
+        // and so are spoken step judgments
+        item.step_judgments = item.step_judgments.filter((j) => j.utterance === null || !item.superseded.has(j.utterance));
         return;
       }
       case 'transcript_parsed':
@@ -252,8 +255,8 @@ export class SessionFold {
         return;
       }
       case 'step_judged': {
-        const { item_id, index, reward, source, kind, quote, audio_ms } = event.data;
-        this.item(item_id).step_judgments.push({ index, reward, source, kind, at: event.ts, audio_ms, quote });
+        const { item_id, index, reward, source, kind, quote, audio_ms, utterance } = event.data;
+        this.item(item_id).step_judgments.push({ index, reward, source, kind, at: event.ts, audio_ms, quote, utterance });
         return;
       }
       default:
@@ -461,7 +464,7 @@ export class SessionFold {
       labels_not_in_schema: [...new Set(history.map((h) => h.label).filter((l) => !this.labelNames.has(l)))],
       changed_after_completion: changedAfterCompletion,
       reasoning: item.reasoning,
-      step_judgments: [...item.step_judgments],
+      step_judgments: item.step_judgments.map(({ utterance: _utterance, ...judgment }) => judgment),
     };
   }
 }

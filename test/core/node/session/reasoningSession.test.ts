@@ -8,6 +8,7 @@ import { DEMO_PROJECT_DIR, loadProjectConfig, loadProjectItems } from '../../../
 import { readSessionLog } from '../../../../core/node/session/sessionLogFile';
 import { sessionPaths } from '../../../../core/node/session/sessionPaths';
 import { SessionService, SessionUsageError, type LiveCutter, type SessionEngine } from '../../../../core/node/session/sessionService';
+import { SessionStore } from '../../../../core/node/session/sessionStore';
 
 async function demo(reveal?: string) {
   const dir = path.join(await mkdtemp(path.join(tmpdir(), 'aloud-reasoning-')), 'proj');
@@ -132,3 +133,31 @@ describe('model reasoning in a session', () => {
     await service.close();
   });
 });
+
+describe('spoken step judgments and re-transcription', () => {
+  it('a superseded utterance takes its spoken step judgments with it; keys and clicks stay', async () => {
+    const { project } = await demo();
+    const store = await SessionStore.open({ project, annotator: 'ana' });
+    const judged = (index: number, source: 'voice' | 'key', utterance: number | null) => ({
+      item_id: 'demo-03', index, reward: -1 as const, source, kind: 'step' as const, quote: source === 'voice' ? 'step one is wrong' : null,
+      start: null, end: null, utterance, audio_ms: utterance === null ? null : 900,
+    });
+    try {
+      await store.append('item_opened', { item_id: 'demo-03', text_sha256: null });
+      await store.append('reasoning_shown', { item_id: 'demo-03', steps: ['a', 'b'], model_label: 'Polite', split: 'numbered', reveal: 'always', audio_samples: 0 });
+      await store.append('utterance_transcribed', {
+        item_id: 'demo-03', utterance: 0, request_id: 'r0', start_sample: 0, end_sample: 16000,
+        segments: [{ t0_ms: 0, t1_ms: 1000, text: ' Step one is wrong.' }], model: { name: 'scripted', sha256: '00', whisper_cpp: null },
+      });
+      await store.append('step_judged', judged(1, 'voice', 0));
+      await store.append('step_judged', judged(2, 'key', null));
+      expect(store.itemState('demo-03')!.step_judgments!.map((j) => [j.index, j.source])).toEqual([[1, 'voice'], [2, 'key']]);
+      await store.append('transcripts_superseded', { item_id: 'demo-03', utterances: [0], reason: 'transcribed again' });
+      expect(store.itemState('demo-03')!.step_judgments!.map((j) => [j.index, j.source])).toEqual([[2, 'key']]);
+      expect(store.itemState('demo-03')!.step_judgments![0]).not.toHaveProperty('utterance');
+    } finally {
+      await store.close();
+    }
+  });
+});
+
