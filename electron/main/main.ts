@@ -1,3 +1,4 @@
+import { defaultRecentFile } from '../../core/node/app/projectsPanel';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -42,7 +43,7 @@ function useService(next: AppService): void {
   });
 }
 
-const openService = (projectDir: string): Promise<AppService> => AppService.open({ projectDir, mode: 'electron' });
+const openService = (projectDir: string): Promise<AppService> => AppService.open({ projectDir, mode: 'electron', recentFile: defaultRecentFile() });
 
 function tell(type: 'warning' | 'error', message: string, detail: string): void {
   if (mainWindow) void dialog.showMessageBox(mainWindow, { type, message, detail });

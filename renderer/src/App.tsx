@@ -1,13 +1,19 @@
 import { useCallback, useEffect, useState } from 'react';
-import type { AppInfo, ExportFormat, ProjectView, SessionView } from '../../core/common/contract/aloudApi';
+import type { AppInfo, ExportFormat, ExportSummary, ProjectView, SessionView } from '../../core/common/contract/aloudApi';
 import type { ItemSessionState } from '../../core/common/session/itemState';
 import type { ApiClient } from './contract/apiClient';
 import { AgreementScreen } from './screens/AgreementScreen';
 import { LabelScreen } from './screens/LabelScreen';
 import { ReviewScreen } from './screens/ReviewScreen';
+import { ProjectScreen } from './screens/ProjectScreen';
+import { SettingsScreen } from './screens/SettingsScreen';
 import { StartScreen } from './screens/StartScreen';
+import { loadKeepTalkingSeconds, saveKeepTalkingSeconds } from './app/keepTalking';
+import { exportSummaryWords } from './app/exportSummary';
 
-type Tab = 'label' | 'review' | 'agreement';
+type Tab = 'label' | 'review' | 'agreement' | 'project' | 'settings';
+const TAB_NAMES: Record<Tab, string> = { label: 'Label', review: 'Review', agreement: 'Agreement', project: 'Project', settings: 'Settings' };
+const DEVICE_KEY = 'aloud.microphone';
 
 const LAST_ANNOTATOR_KEY = 'aloud.lastAnnotator';
 
@@ -26,7 +32,21 @@ export function App({ client }: { client: ApiClient }) {
   const [error, setError] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const [exportFormat, setExportFormat] = useState<ExportFormat>('jsonl');
+  const [exportScope, setExportScope] = useState<'mine' | 'all'>('mine');
+  const [exported, setExported] = useState<ExportSummary | null>(null);
   const [busy, setBusy] = useState(false);
+  const [deviceId, setDeviceId] = useState<string | null>(() => localStorage.getItem(DEVICE_KEY));
+  const [keepTalking, setKeepTalking] = useState<number | null>(() => loadKeepTalkingSeconds(localStorage));
+  const [choosingProject, setChoosingProject] = useState(false);
+  /** another project is open: its annotators start again from the start screen */
+  const projectOpened = (p: ProjectView) => {
+    setProject(p);
+    setSession(null);
+    setExported(null);
+    setChoosingProject(false);
+    setTab('label');
+    setError(null);
+  };
 
   useEffect(() => {
     Promise.all([client.appInfo(), client.project()]).then(
@@ -34,13 +54,14 @@ export function App({ client }: { client: ApiClient }) {
         setInfo(i);
         setProject(p);
       },
-      (e: Error) => setError(`Cannot reach the Aloud host: ${e.message}`),
+      (e: Error) => setError(`Cannot reach Aloud: ${e.message}`),
     );
     return client.onEvent((event) => {
       if (event.type === 'item') setSession((s) => (s ? withItem(s, event.item) : s));
       else if (event.type === 'recording') setSession((s) => (s ? { ...s, recording_item: event.item_id } : s));
       else if (event.type === 'transcription') setSession((s) => (s ? { ...s, pending_transcriptions: event.pending } : s));
       else if (event.type === 'error') setError(event.message);
+      else if (event.type === 'model_download' && event.state === 'done') void client.appInfo().then(setInfo, () => undefined);
     });
   }, [client]);
 
@@ -74,9 +95,10 @@ export function App({ client }: { client: ApiClient }) {
 
   const doExport = async () => {
     setBusy(true);
-    const summary = await run(() => client.exportSession(exportFormat));
+    setExported(null);
+    const summary = await run(() => client.exportProject(exportFormat, exportScope === 'all' ? null : (session?.annotator ?? null)));
     setBusy(false);
-    if (summary) setNotice(`Exported ${summary.records} records (${summary.gaps} gaps) to ${summary.file}; receipt ${summary.receipt}`);
+    if (summary) setExported(summary);
   };
 
   if (!project || !info) {
@@ -86,14 +108,22 @@ export function App({ client }: { client: ApiClient }) {
 
   return (
     <div className="app">
+      {session && tab === 'label' && (
+        <a className="skip-link" href="#controls" onClick={(e) => {
+          e.preventDefault();
+          document.querySelector<HTMLElement>('#controls button')?.focus();
+        }}>
+          Skip to controls
+        </a>
+      )}
       <header className="topbar">
         <div className="brand">Aloud</div>
         <div className="project" title="project">{project.name}</div>
         {session && (
           <nav className="tabs" role="tablist">
-            {(['label', 'review', 'agreement'] as const).map((t) => (
+            {(['label', 'review', 'agreement', 'project', 'settings'] as const).map((t) => (
               <button key={t} role="tab" aria-selected={tab === t} className={tab === t ? 'tab active' : 'tab'} onClick={() => setTab(t)}>
-                {t === 'label' ? 'Label' : t === 'review' ? 'Review' : 'Agreement'}
+                {TAB_NAMES[t]}
               </button>
             ))}
           </nav>
@@ -109,6 +139,10 @@ export function App({ client }: { client: ApiClient }) {
             </div>
             {session.pending_transcriptions > 0 && <div className="pending">transcribing {session.pending_transcriptions}…</div>}
             <div className="annotator" title="annotator">{session.annotator}</div>
+            <select aria-label="export whose sessions" value={exportScope} onChange={(e) => setExportScope(e.target.value as 'mine' | 'all')}>
+              <option value="mine">my session</option>
+              <option value="all">all annotators</option>
+            </select>
             <select aria-label="export format" value={exportFormat} onChange={(e) => setExportFormat(e.target.value as ExportFormat)}>
               <option value="jsonl">JSONL</option>
               <option value="json">JSON</option>
@@ -122,16 +156,43 @@ export function App({ client }: { client: ApiClient }) {
       </header>
       {!info.engine.available && session && (
         <div className="banner warn" role="status">
-          No transcription: {info.engine.problem ?? 'no whisper model loaded'}. Audio is still recorded and kept, and labels can be given by key or click
-          {project.thinkaloud.require_spoken_label
-            ? '; this project requires a spoken label to complete an item, so completing waits until a model is installed (aloud models download tiny.en) or require_spoken_label is set to false.'
-            : '.'}
+          <span>
+            No transcription yet: the speech model “{project.thinkaloud.model}” is not available. Audio is still recorded and kept, and labels can be given by key or
+            click{project.thinkaloud.require_spoken_label ? '; completing an item needs a spoken label, so it waits until a model is installed' : ''}.
+            {info.engine.problem && (
+              <details className="small">
+                <summary>Details</summary>
+                {info.engine.problem}
+              </details>
+            )}
+          </span>
+          {tab !== 'settings' && (
+            <button className="primary" onClick={() => setTab('settings')}>
+              Get a model…
+            </button>
+          )}
         </div>
       )}
       {error && (
         <div className="banner error" role="alert">
           {error}
           <button className="link" onClick={() => setError(null)} aria-label="dismiss error">
+            ✕
+          </button>
+        </div>
+      )}
+      {busy && (
+        <div className="banner info" role="status">
+          <span>Exporting…</span>
+          <progress aria-label="export progress" />
+        </div>
+      )}
+      {exported && (
+        <div className="banner info export-summary" role="status">
+          <span>
+            {exportSummaryWords(exported)} File: <code>{exported.file}</code>
+          </span>
+          <button className="link" onClick={() => setExported(null)} aria-label="dismiss">
             ✕
           </button>
         </div>
@@ -145,12 +206,61 @@ export function App({ client }: { client: ApiClient }) {
         </div>
       )}
       <main>
-        {!session ? (
-          <StartScreen project={project} lastAnnotator={localStorage.getItem(LAST_ANNOTATOR_KEY) ?? ''} onStart={(name) => void startSession(name)} />
+        {!session && choosingProject ? (
+          <>
+            <p>
+              <button className="link" onClick={() => setChoosingProject(false)}>
+                ← Back to {project.name}
+              </button>
+            </p>
+            <ProjectScreen client={client} project={project} onOpened={projectOpened} onImported={setProject} />
+          </>
+        ) : !session ? (
+          <StartScreen
+            onChooseProject={() => setChoosingProject(true)} client={client} project={project} lastAnnotator={localStorage.getItem(LAST_ANNOTATOR_KEY) ?? ''} onStart={(name) => void startSession(name)} />
         ) : tab === 'label' ? (
-          <LabelScreen client={client} project={project} session={session} onSession={setSession} onError={setError} run={run} />
+          <LabelScreen client={client} project={project} session={session} onSession={setSession} onError={setError} run={run} deviceId={deviceId} keepTalkingSeconds={keepTalking} />
         ) : tab === 'review' ? (
-          <ReviewScreen client={client} project={project} session={session} />
+          <ReviewScreen client={client} project={project} session={session} onSession={setSession} onError={setError} />
+        ) : tab === 'project' ? (
+          <ProjectScreen
+            client={client}
+            project={project}
+            onOpened={projectOpened}
+            onImported={(p) => {
+              setProject(p);
+              void client.session().then(setSession, () => undefined);
+            }}
+          />
+        ) : tab === 'settings' ? (
+          <SettingsScreen
+            client={client}
+            project={project}
+            onProject={(p) => {
+              setProject(p);
+              void client.appInfo().then(setInfo, () => undefined);
+            }}
+            deviceId={deviceId}
+            onDevice={(id) => {
+              setDeviceId(id);
+              if (id) localStorage.setItem(DEVICE_KEY, id);
+              else localStorage.removeItem(DEVICE_KEY);
+            }}
+            untranscribed={{
+              count: session.items.filter((i) => i.audio_ms > 0 && i.segments.length === 0).length,
+              engineReady: info.engine.available,
+              transcribe: async () => {
+                const view = await run(() => client.transcribeLater(null));
+                if (view) setSession(view);
+              },
+            }}
+            keepTalkingSeconds={keepTalking}
+            onKeepTalking={(s) => {
+              setKeepTalking(s);
+              saveKeepTalkingSeconds(localStorage, s);
+            }}
+            onError={setError}
+          />
         ) : (
           <AgreementScreen client={client} project={project} />
         )}

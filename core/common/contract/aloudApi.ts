@@ -7,6 +7,7 @@ import type { LeadRoomStatus } from '../rooms/roomViews';
 import type { Item } from '../items/item';
 import type { LabelSchema, ThinkAloudConfig } from '../project/projectConfig';
 import type { ItemSessionState } from '../session/itemState';
+import type { ReasoningView } from '../reasoning/reasoningReveal';
 
 export interface AppInfo {
   app_version: string;
@@ -17,6 +18,8 @@ export interface AppInfo {
 
 export interface ProjectView {
   name: string;
+  /** the project folder (absent in hosts older than the projects panel) */
+  dir?: string;
   schema: LabelSchema;
   thinkaloud: ThinkAloudConfig;
   items: Item[];
@@ -52,6 +55,73 @@ export interface ExportSummary {
   /** the gaps in words: "26 records; 12 have no audio, 13 have no label" */
   summary: string;
   sha256: string;
+  /** whose sessions the file holds */
+  annotators?: string[];
+}
+
+/** The app's view of the whisper (and VAD) models: the manifest's, and any imported file. */
+export interface ModelsView {
+  /** the models folder */
+  dir: string;
+  /** the open project's thinkaloud.model */
+  project_model: string;
+  manifest_default: string;
+  models: Array<{
+    name: string;
+    file: string;
+    approx_mib: number;
+    bytes: number | null;
+    english_only: boolean;
+    kind: 'whisper' | 'vad';
+    installed: boolean;
+    /** the file matches the manifest's checksum; null when not installed */
+    verified: boolean | null;
+    problem: string | null;
+    downloading: boolean;
+    in_manifest: boolean;
+  }>;
+}
+
+/** The thinkaloud settings the app can change (written to aloud.yaml through its validation). */
+export interface ThinkAloudSettings {
+  model: string;
+  chunk_seconds: number;
+  silence_threshold_dbfs: number;
+  min_pause_ms: number;
+  long_pause_ms: number;
+  require_spoken_label: boolean;
+}
+
+export interface SettingsChange {
+  project: ProjectView;
+  /** the values before the change: send them back to undo it */
+  previous: ThinkAloudSettings;
+}
+
+/** An items import: all or nothing; problems name the file, line and field. */
+export interface ImportOutcome {
+  ok: boolean;
+  added: number;
+  unchanged: number;
+  changed: number;
+  removed: number;
+  total: number;
+  problems: Array<{ file: string; line: number | null; field: string | null; message: string }>;
+}
+
+export interface NewProjectSpec {
+  /** full path of a new or empty folder */
+  dir: string;
+  name: string;
+  labels: Array<{ name: string; key: string | null }>;
+  /** full path of an items file (JSONL, JSON or CSV), imported strictly; null: no items yet */
+  items_file: string | null;
+}
+
+export interface ProjectChange {
+  project: ProjectView;
+  /** the items import, when one was asked for */
+  items: ImportOutcome | null;
 }
 
 export interface AgreementReport {
@@ -70,7 +140,16 @@ export type AloudEvent =
   | { type: 'transcription'; pending: number }
   /** completing this item waits for its transcriptions (null: stopped waiting) */
   | { type: 'finishing'; item_id: string | null }
-  | { type: 'error'; message: string };
+  | { type: 'error'; message: string }
+  | {
+      type: 'model_download';
+      name: string;
+      state: 'running' | 'done' | 'cancelled' | 'failed';
+      received_bytes: number;
+      total_bytes: number | null;
+      percent: number | null;
+      message: string | null;
+    };
 
 /** Every method of the app API; arguments and results are plain JSON, except audio which is binary. */
 export interface AloudApi {
@@ -87,6 +166,12 @@ export interface AloudApi {
   commitLabel(label: string, source: 'click' | 'key'): Promise<SessionView>;
   completeItem(): Promise<SessionView>;
   addNote(text: string): Promise<SessionView>;
+  /** the current item's model reasoning, if aloud.yaml reasoning.reveal allows it now; the first showing is logged */
+  showReasoning(): Promise<ReasoningView>;
+  /** judge step `index` (1-based) of the shown reasoning: 1 correct, 0 neutral, -1 wrong, null withdraws */
+  judgeStep(index: number, reward: 1 | 0 | -1 | null, source: 'click' | 'key'): Promise<SessionView>;
+  /** the keep-talking cue was shown while recording, after silenceMs of silence (logged as a cue_shown event) */
+  logCue(cue: 'keep_talking', silenceMs: number): Promise<SessionView>;
   exportSession(format: ExportFormat): Promise<ExportSummary>;
   agreement(): Promise<AgreementReport>;
   /** norming rooms, the lead's side (one room at a time, on its own listener); itemIds null: a huddle on today's disagreements */
@@ -97,6 +182,33 @@ export interface AloudApi {
   closeRoom(): Promise<null>;
   /** a closed room's final votes as labels (source "room") of a new session per member */
   writeBackRoom(code: string): Promise<Array<{ member_id: string; annotator: string; labels: number }>>;
+  /** annotators with a session in this project (one spelling each) */
+  annotators(): Promise<string[]>;
+  /** every annotator's session (annotator null) or one annotator's */
+  exportProject(format: ExportFormat, annotator: string | null): Promise<ExportSummary>;
+  /** rehash: check every file's checksum again (verify) */
+  models(rehash: boolean): Promise<ModelsView>;
+  /** starts a download; progress and the outcome arrive as model_download events */
+  downloadModel(name: string): Promise<ModelsView>;
+  cancelModelDownload(name: string): Promise<ModelsView>;
+  /** copies a local model file (full path) into the models folder, checked */
+  importModel(file: string): Promise<ModelsView>;
+  removeModel(name: string): Promise<ModelsView>;
+  /** a reviewer's correction of one segment (the lead's transcript_corrected event; the verbatim text is kept) */
+  correctSegment(itemId: string, utterance: number, segment: number, text: string): Promise<SessionView>;
+  /** a label act of source "correction" from the corrected transcript */
+  rederiveLabelsFromCorrections(itemId: string): Promise<SessionView>;
+  /** transcribes recorded audio again (null: every item with audio and no transcript); earlier transcripts superseded */
+  transcribeLater(itemId: string | null): Promise<SessionView>;
+  /** recently opened project folders, newest first */
+  recentProjects(): Promise<Array<{ dir: string; name: string | null; problem: string | null }>>;
+  /** opens another project folder (closing the session); the page then starts again with an annotator */
+  openProject(dir: string): Promise<ProjectView>;
+  createProject(spec: NewProjectSpec): Promise<ProjectChange>;
+  /** imports items into the open project through the strict import (append or replace) */
+  importItems(file: string, mode: 'append' | 'replace'): Promise<ProjectChange>;
+  /** changes thinkaloud settings in aloud.yaml (validated; nothing written when invalid) */
+  updateThinkAloud(patch: Partial<ThinkAloudSettings>): Promise<SettingsChange>;
 }
 
 export type AloudMethod = keyof AloudApi;

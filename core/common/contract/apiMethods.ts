@@ -19,6 +19,12 @@ const oneOf =
 const nullableString: ArgCheck = (value, where) => {
   if (value !== null) nonEmptyString()(value, where);
 };
+const stepIndex: ArgCheck = (value, where) => {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > 10_000) throw new ApiError('bad_request', `${where} must be a step number from 1`);
+};
+const stepReward: ArgCheck = (value, where) => {
+  if (value !== 1 && value !== 0 && value !== -1 && value !== null) throw new ApiError('bad_request', `${where} must be 1, 0, -1 or null`);
+};
 const bytes: ArgCheck = (value, where) => {
   if (!(value instanceof Uint8Array)) throw new ApiError('bad_request', `${where} must be binary audio (a chunk frame)`);
 };
@@ -34,6 +40,37 @@ const itemIdsOrNull: ArgCheck = (value, where) => {
   if (value === null) return;
   if (!Array.isArray(value) || value.length > 10_000) throw new ApiError('bad_request', `${where} must be a list of item ids, or null`);
   value.forEach((id, i) => nonEmptyString()(id, `${where}[${i}]`));
+};
+/** the shape only; aloud.yaml's own validation judges the values */
+const thinkAloudPatch: ArgCheck = (value, where) => {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new ApiError('bad_request', `${where} must be an object`);
+  const types: Record<string, string> = { model: 'string', chunk_seconds: 'number', silence_threshold_dbfs: 'number', min_pause_ms: 'number', long_pause_ms: 'number', require_spoken_label: 'boolean' };
+  for (const [key, v] of Object.entries(value)) {
+    if (!(key in types)) throw new ApiError('bad_request', `${where}: thinkaloud.${key} cannot be changed from the app`);
+    if (typeof v !== types[key]) throw new ApiError('bad_request', `${where}: thinkaloud.${key} must be a ${types[key]}`);
+  }
+};
+const newProjectSpec: ArgCheck = (value, where) => {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new ApiError('bad_request', `${where} must be an object`);
+  const spec = value as Record<string, unknown>;
+  const known = new Set(['dir', 'name', 'labels', 'items_file']);
+  for (const key of Object.keys(spec)) if (!known.has(key)) throw new ApiError('bad_request', `${where}: unknown field "${key}"`);
+  nonEmptyString(4096)(spec.dir, `${where}.dir`);
+  nonEmptyString(200)(spec.name, `${where}.name`);
+  nullableString(spec.items_file ?? null, `${where}.items_file`);
+  if (!Array.isArray(spec.labels) || spec.labels.length === 0 || spec.labels.length > 50) throw new ApiError('bad_request', `${where}.labels must list 1–50 labels`);
+  spec.labels.forEach((label: unknown, i) => {
+    if (typeof label !== 'object' || label === null) throw new ApiError('bad_request', `${where}.labels[${i}] must be an object`);
+    const l = label as Record<string, unknown>;
+    nonEmptyString(100)(l.name, `${where}.labels[${i}].name`);
+    if (l.key !== null && (typeof l.key !== 'string' || l.key.length !== 1)) throw new ApiError('bad_request', `${where}.labels[${i}].key must be one character or null`);
+  });
+};
+const nonNegativeInteger: ArgCheck = (value, where) => {
+  if (!Number.isSafeInteger(value) || (value as number) < 0) throw new ApiError('bad_request', `${where} must be a whole number ≥ 0`);
+};
+const nonNegativeNumber: ArgCheck = (value, where) => {
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) throw new ApiError('bad_request', `${where} must be a number ≥ 0`);
 };
 
 /**
@@ -72,6 +109,22 @@ export const API_METHODS: { readonly [M in AloudMethod]: MethodSpec } = {
   },
   completeItem: { params: [], scope: 'session-page' },
   addNote: { params: [['text', text]], scope: 'session-page' },
+  showReasoning: { params: [], scope: 'session-page' },
+  judgeStep: {
+    params: [
+      ['index', stepIndex],
+      ['reward', stepReward],
+      ['source', oneOf(['click', 'key'])],
+    ],
+    scope: 'session-page',
+  },
+  logCue: {
+    params: [
+      ['cue', oneOf(['keep_talking'])],
+      ['silenceMs', nonNegativeNumber],
+    ],
+    scope: 'session-page',
+  },
   exportSession: { params: [['format', oneOf(EXPORT_FORMATS)]], scope: 'session-page' },
   agreement: { params: [], scope: 'any-page' },
   openRoom: {
@@ -86,6 +139,41 @@ export const API_METHODS: { readonly [M in AloudMethod]: MethodSpec } = {
   removeRoomMember: { params: [['memberId', nonEmptyString(100)]], scope: 'any-page' },
   closeRoom: { params: [], scope: 'any-page' },
   writeBackRoom: { params: [['code', nonEmptyString(20)]], scope: 'any-page' },
+  annotators: { params: [], scope: 'any-page' },
+  exportProject: {
+    params: [
+      ['format', oneOf(EXPORT_FORMATS)],
+      ['annotator', nullableString],
+    ],
+    scope: 'session-page',
+  },
+  models: { params: [['rehash', boolean]], scope: 'any-page' },
+  downloadModel: { params: [['name', nonEmptyString(200)]], scope: 'session-page' },
+  cancelModelDownload: { params: [['name', nonEmptyString(200)]], scope: 'session-page' },
+  importModel: { params: [['file', nonEmptyString(4096)]], scope: 'session-page' },
+  removeModel: { params: [['name', nonEmptyString(200)]], scope: 'session-page' },
+  updateThinkAloud: { params: [['patch', thinkAloudPatch]], scope: 'session-page' },
+  correctSegment: {
+    params: [
+      ['itemId', nonEmptyString()],
+      ['utterance', nonNegativeInteger],
+      ['segment', nonNegativeInteger],
+      ['text', text],
+    ],
+    scope: 'session-page',
+  },
+  rederiveLabelsFromCorrections: { params: [['itemId', nonEmptyString()]], scope: 'session-page' },
+  transcribeLater: { params: [['itemId', nullableString]], scope: 'session-page' },
+  recentProjects: { params: [], scope: 'any-page' },
+  openProject: { params: [['dir', nonEmptyString(4096)]], scope: 'session-page' },
+  createProject: { params: [['spec', newProjectSpec]], scope: 'session-page' },
+  importItems: {
+    params: [
+      ['file', nonEmptyString(4096)],
+      ['mode', oneOf(['append', 'replace'])],
+    ],
+    scope: 'session-page',
+  },
 };
 
 /** The method names, in table order. */

@@ -1,4 +1,5 @@
 import type { ParseDiagnostic } from '../parser/parseTypes';
+import type { StepJudgmentRecord } from '../reasoning/stepJudgments';
 import type { AudioSignals, TranscriptSignals } from '../signals/signalTypes';
 import type { Segment } from '../transcript/segment';
 
@@ -104,4 +105,18 @@ export interface ItemSessionState {
   labels_not_in_schema: string[];
   /** a label act after the item was completed chose another label than its final one then (even if later undone) */
   changed_after_completion: boolean;
+  /** the model's reasoning as first shown to the annotator (from the reasoning_shown event), null while never shown */
+  reasoning?: ShownReasoning | null;
+  /** step judgments in log order (keys, clicks and voice); the last per step stands */
+  step_judgments?: StepJudgmentRecord[];
+}
+
+/** What the annotator was shown of a model's reasoning, and when. */
+export interface ShownReasoning {
+  /** ISO 8601: labels before this moment were given without seeing the model */
+  shown_at: string;
+  steps: string[];
+  model_label: string | null;
+  /** the item's audio length (ms) when it was shown: voice step judgments count only in audio after it */
+  audio_ms: number;
 }

@@ -10,10 +10,16 @@ import {
   type AppInfo,
   type ExportFormat,
   type ExportSummary,
+  type ModelsView,
+  type NewProjectSpec,
+  type ProjectChange,
   type ProjectView,
   type SessionView,
+  type SettingsChange,
+  type ThinkAloudSettings,
 } from '../../common/contract/aloudApi';
 import type { Item } from '../../common/items/item';
+import type { ReasoningView } from '../../common/reasoning/reasoningReveal';
 import { resolveInside } from '../fs/resolveInside';
 import { toApiError } from './apiDispatcher';
 import { projectAgreement } from '../agreement/projectAgreement';
@@ -24,6 +30,12 @@ import { exportSessions } from '../export/exportSessions';
 import { projectSessionSource } from '../export/projectSessions';
 import { loadProjectConfig, loadProjectItems, type OpenProject } from '../project/projectFolder';
 import { openSessionEngine } from '../session/sessionEngine';
+import { existingAnnotator } from '../../common/annotators/annotatorName';
+import type { ModelManifest } from '../../common/models/modelManifest';
+import { ModelsPanel } from './modelsPanel';
+import { readWav } from '../audio/wavFile';
+import { writeThinkAloudSettings } from './projectSettings';
+import { createProjectFolder, importItemsInto, openProjectFolder, readRecent, rememberRecent } from './projectsPanel';
 import { normalizeAnnotatorName, sessionPaths } from '../session/sessionPaths';
 import { SessionService, type SessionEngine } from '../session/sessionService';
 
@@ -40,6 +52,12 @@ export interface AppServiceOptions {
   /** opens the engine for a session; default: the whisper worker (tests may pass null for audio-only sessions) */
   openEngine?: ((project: OpenProject) => Promise<SessionEngine>) | null;
   now?: () => Date;
+  /** the known models (default models/manifest.json); tests serve their own */
+  modelManifest?: ModelManifest;
+  /** tests only: model downloads may use plain http to 127.0.0.1 */
+  allowLoopbackModelDownloads?: boolean;
+  /** the recent projects list (hosts pass defaultRecentFile()); absent: no list is kept (tests) */
+  recentFile?: string;
 }
 
 interface AppServiceEvents {
@@ -60,20 +78,38 @@ export class AppService implements AloudApi {
   private nextSample = 0;
   private lastPending = 0;
   private queue: Promise<unknown> = Promise.resolve();
+  private readonly modelsPanel: ModelsPanel;
   private readonly rooms: RoomController;
 
   private constructor(
     private readonly options: AppServiceOptions,
-    readonly projectFolder: OpenProject,
-    private readonly items: Item[],
+    /** replaced when the app changes aloud.yaml (settings) */
+    public projectFolder: OpenProject,
+    private items: Item[],
   ) {
     this.rooms = new RoomController(projectFolder, items);
+    this.modelsPanel = new ModelsPanel({
+      ...(options.modelsDir ? { modelsDir: options.modelsDir } : {}),
+      ...(options.modelManifest ? { manifest: options.modelManifest } : {}),
+      ...(options.allowLoopbackModelDownloads ? { allowLoopbackHttp: true } : {}),
+      emit: (event) => this.emit(event),
+      // a session without an engine loads the model that just arrived
+      onInstalled: async () => {
+        if (this.current && this.engineModel === null && this.options.openEngine === undefined) await this.reopenSession();
+      },
+    });
   }
 
   static async open(options: AppServiceOptions): Promise<AppService> {
     const project = await loadProjectConfig(options.projectDir);
     const items = await loadProjectItems(project);
-    return new AppService(options, project, items);
+    const service = new AppService(options, project, items);
+    await service.remember(project);
+    return service;
+  }
+
+  private async remember(project: OpenProject): Promise<void> {
+    if (this.options.recentFile) await rememberRecent(this.options.recentFile, path.resolve(project.dir)).catch(() => undefined);
   }
 
   /** Listen to session events; returns the function that stops listening. */
@@ -92,60 +128,68 @@ export class AppService implements AloudApi {
 
   async project(): Promise<ProjectView> {
     const { config } = this.projectFolder;
-    return { name: config.name, schema: config.schema, thinkaloud: config.thinkaloud, items: this.items };
+    // a model's reasoning reaches the page only through showReasoning, which keeps it hidden until it may be seen
+    return { name: config.name, dir: path.resolve(this.projectFolder.dir), schema: config.schema, thinkaloud: config.thinkaloud, items: this.items.map(withoutModelReasoning) };
   }
 
   openSession(annotator: string): Promise<SessionView> {
     return this.serial(async () => {
-      // A bad name is refused before anything changes; another annotator's session stays open until this one
-      // has opened, so a refusal (a lock, a damaged log) leaves the annotator where they were.
-      const previous = this.current;
-      const reopening = previous !== null && previous.store.annotator === normalizeAnnotatorName(annotator);
-      sessionPaths(this.projectFolder.dir, annotator);
-      if (reopening) await this.closeSession();
-      const engineBefore = { problem: this.engineProblem, model: this.engineModel };
-      let engine: SessionEngine | null = null;
-      const openEngine = this.options.openEngine === undefined ? this.defaultEngine() : this.options.openEngine;
-      this.engineProblem = null;
-      this.engineModel = null;
-      if (openEngine) {
-        try {
-          engine = await openEngine(this.projectFolder);
-        } catch (e) {
-          // Recording still works without a model: audio is kept and can be transcribed later.
-          this.engineProblem = (e as Error).message;
-        }
-      } else {
-        this.engineProblem = 'transcription is off for this session';
-      }
-      let session: SessionService;
-      try {
-        session = await SessionService.open({ project: this.projectFolder, annotator, items: this.items, engine, ...(this.options.now ? { now: this.options.now } : {}) });
-      } catch (e) {
-        await engine?.transcriber.close().catch(() => undefined);
-        if (!reopening) ({ problem: this.engineProblem, model: this.engineModel } = engineBefore);
-        throw e;
-      }
-      if (!reopening) await this.closeSession();
-      this.engineModel = engine ? (engine.model ?? null) : null;
-      const { torn, interruptedRecording, recoveredAudio } = session.store.report;
-      const recovered = [
-        ...(torn ? [`the last line of the session log was torn (line ${torn.line}) and set aside in ${torn.tornFile}`] : []),
-        ...(interruptedRecording ? [`the recording of "${interruptedRecording}" was interrupted and has been closed`] : []),
-        ...recoveredAudio.map((a) => `the audio of "${a.item_id}" was repaired (${((a.samples_total * 1000) / 16_000 / 1000).toFixed(1)} s kept)`),
-      ];
-      this.sessionRecovered = recovered.length > 0 ? `${recovered.join('; ')}.` : null;
-      session.on('item', (item) => this.emit({ type: 'item', item }));
-      session.on('event', (event) => {
-        if (event.type === 'recording_started') this.emit({ type: 'recording', item_id: event.data.item_id });
-        if (event.type === 'recording_stopped') this.emit({ type: 'recording', item_id: null });
-        this.emitPending();
-      });
-      session.on('write_error', (error) => this.emit({ type: 'error', message: error.message }));
-      session.on('finishing', (itemId) => this.emit({ type: 'finishing', item_id: itemId }));
-      this.current = session;
-      return this.view();
+      // one annotator, one spelling: "ana" continues the session of "Ana"
+      const existing = existingAnnotator(annotator, await projectSessionSource.annotators(this.projectFolder));
+      return this.openSessionNow(existing ?? annotator);
     });
+  }
+
+  /** Opens (or reopens) a session; inside serial(). */
+  private async openSessionNow(annotator: string): Promise<SessionView> {
+    // A bad name is refused before anything changes; another annotator's session stays open until this one
+    // has opened, so a refusal (a lock, a damaged log) leaves the annotator where they were.
+    const previous = this.current;
+    const reopening = previous !== null && previous.store.annotator === normalizeAnnotatorName(annotator);
+    sessionPaths(this.projectFolder.dir, annotator);
+    if (reopening) await this.closeSession();
+    const engineBefore = { problem: this.engineProblem, model: this.engineModel };
+    let engine: SessionEngine | null = null;
+    const openEngine = this.options.openEngine === undefined ? this.defaultEngine() : this.options.openEngine;
+    this.engineProblem = null;
+    this.engineModel = null;
+    if (openEngine) {
+      try {
+        engine = await openEngine(this.projectFolder);
+      } catch (e) {
+        // Recording still works without a model: audio is kept and can be transcribed later.
+        this.engineProblem = (e as Error).message;
+      }
+    } else {
+      this.engineProblem = 'transcription is off for this session';
+    }
+    let session: SessionService;
+    try {
+      session = await SessionService.open({ project: this.projectFolder, annotator, items: this.items, engine, ...(this.options.now ? { now: this.options.now } : {}) });
+    } catch (e) {
+      await engine?.transcriber.close().catch(() => undefined);
+      if (!reopening) ({ problem: this.engineProblem, model: this.engineModel } = engineBefore);
+      throw e;
+    }
+    if (!reopening) await this.closeSession();
+    this.engineModel = engine ? (engine.model ?? null) : null;
+    const { torn, interruptedRecording, recoveredAudio } = session.store.report;
+    const recovered = [
+      ...(torn ? [`the last line of the session log was torn (line ${torn.line}) and set aside in ${torn.tornFile}`] : []),
+      ...(interruptedRecording ? [`the recording of "${interruptedRecording}" was interrupted and has been closed`] : []),
+      ...recoveredAudio.map((a) => `the audio of "${a.item_id}" was repaired (${((a.samples_total * 1000) / 16_000 / 1000).toFixed(1)} s kept)`),
+    ];
+    this.sessionRecovered = recovered.length > 0 ? `${recovered.join('; ')}.` : null;
+    session.on('item', (item) => this.emit({ type: 'item', item }));
+    session.on('event', (event) => {
+      if (event.type === 'recording_started') this.emit({ type: 'recording', item_id: event.data.item_id });
+      if (event.type === 'recording_stopped') this.emit({ type: 'recording', item_id: null });
+      this.emitPending();
+    });
+    session.on('write_error', (error) => this.emit({ type: 'error', message: error.message }));
+    session.on('finishing', (itemId) => this.emit({ type: 'finishing', item_id: itemId }));
+    this.current = session;
+    return this.view();
   }
 
   async session(): Promise<SessionView> {
@@ -209,6 +253,24 @@ export class AppService implements AloudApi {
     return this.serial(async () => this.view());
   }
 
+  showReasoning(): Promise<ReasoningView> {
+    return this.withSession((s) => s.showReasoning());
+  }
+
+  judgeStep(index: number, reward: 1 | 0 | -1 | null, source: 'click' | 'key'): Promise<SessionView> {
+    return this.withSession(async (s) => {
+      await s.judgeStep(index, reward, source);
+      return this.view();
+    });
+  }
+
+  logCue(cue: 'keep_talking', silenceMs: number): Promise<SessionView> {
+    return this.withSession(async (s) => {
+      await s.logCue(cue, silenceMs);
+      return this.view();
+    });
+  }
+
   addNote(text: string): Promise<SessionView> {
     return this.withSession(async (s) => {
       await s.addNote(text);
@@ -229,6 +291,142 @@ export class AppService implements AloudApi {
       const result = await exportSessions({ project: this.projectFolder, annotator: s.store.annotator, format, out, sessions: projectSessionSource });
       return { file: result.file, receipt: result.receipt_file, records: result.receipt.records, gaps: result.receipt.counts.gaps, summary: result.summary, sha256: result.receipt.sha256 };
     });
+  }
+
+  exportProject(format: ExportFormat, annotator: string | null): Promise<ExportSummary> {
+    return this.withSession(async (s) => {
+      await s.drainTranscriptions();
+      const dir = this.options.exportsDir ?? path.join(this.projectFolder.dir, 'exports');
+      await mkdir(dir, { recursive: true });
+      const stamp = (this.options.now?.() ?? new Date()).toISOString().replace(/[:.]/g, '-');
+      const who = annotator === null ? 'all-annotators' : annotator.replace(/[^\p{L}\p{N}_-]+/gu, '_').slice(0, 60) || 'annotator';
+      const out = path.join(dir, `${who}-${stamp}.${format}`);
+      const result = await exportSessions({ project: this.projectFolder, ...(annotator === null ? {} : { annotator }), format, out, sessions: projectSessionSource });
+      return {
+        file: result.file,
+        receipt: result.receipt_file,
+        records: result.receipt.records,
+        gaps: result.receipt.counts.gaps,
+        summary: result.summary,
+        sha256: result.receipt.sha256,
+        annotators: annotator === null ? await projectSessionSource.annotators(this.projectFolder) : [annotator],
+      };
+    });
+  }
+
+  annotators(): Promise<string[]> {
+    return projectSessionSource.annotators(this.projectFolder);
+  }
+
+  async models(rehash: boolean): Promise<ModelsView> {
+    return this.modelsPanel.view(this.projectFolder.config.thinkaloud.model, rehash);
+  }
+
+  async downloadModel(name: string): Promise<ModelsView> {
+    await this.modelsPanel.download(name);
+    return this.models(false);
+  }
+
+  async cancelModelDownload(name: string): Promise<ModelsView> {
+    this.modelsPanel.cancel(name);
+    return this.models(false);
+  }
+
+  async importModel(file: string): Promise<ModelsView> {
+    await this.modelsPanel.importFile(file);
+    return this.models(false);
+  }
+
+  async removeModel(name: string): Promise<ModelsView> {
+    if (this.engineModel?.name === name) throw new ApiError('conflict', `${name} is the model this session transcribes with: choose another default model first`);
+    await this.modelsPanel.remove(name);
+    return this.models(false);
+  }
+
+  updateThinkAloud(patch: Partial<ThinkAloudSettings>): Promise<SettingsChange> {
+    return this.serial(async () => {
+      if (this.current?.isRecording) throw new ApiError('conflict', 'stop the recording before changing the project settings');
+      const { project, previous } = await writeThinkAloudSettings(this.projectFolder, patch);
+      this.projectFolder = project;
+      // the open session continues with the new settings (the log keeps what was recorded under the old ones)
+      if (this.current) await this.reopenSessionNow();
+      return { project: await this.project(), previous };
+    });
+  }
+
+  correctSegment(itemId: string, utterance: number, segment: number, text: string): Promise<SessionView> {
+    return this.withSession(async (s) => {
+      await s.correctSegment(itemId, utterance, segment, text);
+      return this.view();
+    });
+  }
+
+  rederiveLabelsFromCorrections(itemId: string): Promise<SessionView> {
+    return this.withSession(async (s) => {
+      await s.rederiveFromCorrections(itemId);
+      return this.view();
+    });
+  }
+
+  /** Audio recorded before a model existed (or any item's, again): transcribed now, earlier transcripts superseded. */
+  transcribeLater(itemId: string | null): Promise<SessionView> {
+    return this.withSession(async (s) => {
+      const ids = itemId !== null ? [itemId] : s.state().items.filter((i) => i.audio_ms > 0 && i.segments.length === 0).map((i) => i.item_id);
+      const read = async (file: string) => (await readWav(file)).samples;
+      for (const id of ids) await s.transcribeAgain(id, read, itemId === null ? 'transcribed later (no model when recorded)' : 'transcribed again from the app');
+      return this.view();
+    });
+  }
+
+  async recentProjects(): Promise<Array<{ dir: string; name: string | null; problem: string | null }>> {
+    const dirs = this.options.recentFile ? await readRecent(this.options.recentFile) : [path.resolve(this.projectFolder.dir)];
+    return Promise.all(
+      dirs.map((dir) =>
+        loadProjectConfig(dir).then(
+          (p) => ({ dir, name: p.config.name, problem: null }),
+          (e: Error) => ({ dir, name: null, problem: e.message }),
+        ),
+      ),
+    );
+  }
+
+  openProject(dir: string): Promise<ProjectView> {
+    return this.serial(async () => {
+      const project = await openProjectFolder(dir);
+      await this.switchProject(project);
+      return this.project();
+    });
+  }
+
+  createProject(spec: NewProjectSpec): Promise<ProjectChange> {
+    return this.serial(async () => {
+      const { project, items } = await createProjectFolder(spec);
+      await this.switchProject(project);
+      return { project: await this.project(), items };
+    });
+  }
+
+  importItems(file: string, mode: 'append' | 'replace'): Promise<ProjectChange> {
+    return this.serial(async () => {
+      if (this.current?.isRecording) throw new ApiError('conflict', 'stop the recording before importing items');
+      const outcome = await importItemsInto(this.projectFolder, file, mode);
+      if (outcome.ok) {
+        this.items = await loadProjectItems(this.projectFolder);
+        if (this.current) await this.reopenSessionNow();
+      }
+      return { project: await this.project(), items: outcome };
+    });
+  }
+
+  /** Another project: the session closes (the page asks for an annotator again); inside serial(). */
+  private async switchProject(project: OpenProject): Promise<void> {
+    const items = await loadProjectItems(project).catch((e: Error) => {
+      throw new ApiError('bad_request', e.message);
+    });
+    await this.closeSession();
+    this.projectFolder = project;
+    this.items = items;
+    await this.remember(project);
   }
 
   async agreement(): Promise<AgreementReport> {
@@ -270,7 +468,21 @@ export class AppService implements AloudApi {
 
   async close(): Promise<void> {
     await this.rooms.shutdown();
+    await this.modelsPanel.close();
     await this.serial(() => this.closeSession());
+  }
+
+  private reopenSession(): Promise<void> {
+    return this.serial(() => this.reopenSessionNow());
+  }
+
+  /** Closes and opens the current annotator's session again (new settings or a new model); inside serial(). */
+  private async reopenSessionNow(): Promise<void> {
+    const annotator = this.current?.store.annotator;
+    if (!annotator || this.current?.isRecording) return;
+    await this.openSessionNow(annotator);
+    const view = this.view();
+    for (const item of view.items) this.emit({ type: 'item', item });
   }
 
   private defaultEngine(): (project: OpenProject) => Promise<SessionEngine> {
@@ -332,4 +544,9 @@ export class AppService implements AloudApi {
     this.queue = run.catch(() => undefined);
     return run;
   }
+}
+
+function withoutModelReasoning(item: Item): Item {
+  const { model_reasoning: _reasoning, model_steps: _steps, model_label: _label, ...rest } = item;
+  return rest;
 }

@@ -3,8 +3,12 @@ import type { UtteranceOutcome, UtteranceRequest } from '../../common/engine/tra
 import type { Utterance, UtteranceCutter } from '../../common/engine/utteranceCutter';
 import { createTranscriptAnalyzer, type TranscriptAnalysis } from '../../common/analysis/transcriptAnalysis';
 import type { Item } from '../../common/items/item';
+import { parseStepJudgments, type StepReward } from '../../common/parser/stepJudgment';
+import { reasoningWithheld, type ReasoningView } from '../../common/reasoning/reasoningReveal';
+import { itemModelReasoning } from '../../common/reasoning/reasoningSteps';
 import { PARSER_VERSION } from '../../common/parser/parserVersion';
 import type { ItemSessionState, LabelSource } from '../../common/session/itemState';
+import { joinSegments, timeAtOffset } from '../../common/transcript/joinSegments';
 import type { Segment } from '../../common/transcript/segment';
 import { voiceCommitmentsOf } from '../../common/session/voiceCommitments';
 import type { SessionState } from '../../common/session/sessionFold';
@@ -243,6 +247,42 @@ export class SessionService extends EventEmitter<SessionServiceEvents> {
   }
 
   /**
+   * Shows the current item's model reasoning if aloud.yaml `reasoning.reveal` allows it now (after_blind: once
+   * the item has a label); the first showing is logged with the steps as shown. Withheld reasoning is not sent.
+   */
+  showReasoning(): Promise<ReasoningView> {
+    return this.serial(async () => {
+      const itemId = this.requireItem('show its reasoning');
+      const { reveal, split } = this.store.project.config.reasoning;
+      const model = this.items?.get(itemId) ? itemModelReasoning(this.items.get(itemId)!, split) : null;
+      const state = this.store.itemState(itemId);
+      const withheld = reasoningWithheld(reveal, model !== null && model.steps.length > 0, state?.blind_label ?? null, Boolean(state?.reasoning));
+      if (withheld === null && !state?.reasoning && model) {
+        const rec = this.recording?.item_id === itemId ? this.recording : null;
+        const samples = rec ? rec.writer.samples + rec.writer.pendingSamples : Math.round(((state?.audio_ms ?? 0) * SESSION_SAMPLE_RATE) / 1000);
+        await this.append('reasoning_shown', { item_id: itemId, steps: model.steps, model_label: model.label, split: model.split, reveal, audio_samples: samples });
+        this.emitItem(itemId);
+      }
+      const shown = this.store.itemState(itemId)?.reasoning ?? null;
+      return { item_id: itemId, reveal, shown: shown ? { shown_at: shown.shown_at, model_label: shown.model_label, steps: shown.steps } : null, withheld };
+    });
+  }
+
+  /** A step of the shown reasoning judged by a key or a click (null withdraws the step's judgment). */
+  judgeStep(index: number, reward: StepReward | null, source: 'click' | 'key'): Promise<ItemSessionState> {
+    return this.serial(async () => {
+      const itemId = this.requireItem('judge a step');
+      const shown = this.store.itemState(itemId)?.reasoning;
+      if (!shown) throw new SessionUsageError(`the model's reasoning of "${itemId}" has not been shown: steps can be judged once it is`);
+      if (!Number.isInteger(index) || index < 1 || index > shown.steps.length) {
+        throw new SessionUsageError(`step ${index} is not a step of the shown reasoning (steps 1 to ${shown.steps.length})`);
+      }
+      await this.append('step_judged', { item_id: itemId, index, reward, source, kind: 'step', quote: null, start: null, end: null, utterance: null, audio_ms: null });
+      return this.emitItem(itemId);
+    });
+  }
+
+  /**
    * A reviewer's correction of one segment's text, as a layer: the verbatim segment is never changed, and no label
    * changes unless labels are re-derived from the corrected text (rederiveFromCorrections).
    */
@@ -350,6 +390,17 @@ export class SessionService extends EventEmitter<SessionServiceEvents> {
       this.finishingItem = null;
       this.emit('finishing', null);
     }
+  }
+
+  /** Logs that the keep-talking cue was shown during the running recording (so analyses can tell prompted speech). */
+  logCue(cue: 'keep_talking', silenceMs: number): Promise<void> {
+    return this.serial(async () => {
+      if (!this.recording) throw new SessionUsageError('the keep-talking cue is only shown while recording');
+      const { item_id, writer } = this.recording;
+      // where the cue falls on the item's audio timeline: every sample the writer holds so far
+      const audio_ms = Math.round(((writer.samples + writer.pendingSamples) * 1000) / SESSION_SAMPLE_RATE);
+      await this.append('cue_shown', { item_id, cue, silence_ms: Math.round(silenceMs), audio_ms });
+    });
   }
 
   /** Resolves when every transcription sent so far has been logged (or found stale). */
@@ -532,6 +583,7 @@ export class SessionService extends EventEmitter<SessionServiceEvents> {
     }
     await this.append('utterance_transcribed', this.transcribedData(request, outcome));
     await this.parseAndLog(request.item_id, new Set([request.utterance]));
+    await this.logVoiceStepJudgments(request, outcome.segments);
     this.emit('item', this.store.itemState(request.item_id)!);
   }
 
@@ -563,6 +615,33 @@ export class SessionService extends EventEmitter<SessionServiceEvents> {
       if (c.utterance !== null && landed.has(c.utterance)) await this.appendLabelAct(itemId, { ...c, source: 'voice' }, { recordChange: !batch });
     }
     if (batch) await this.recordChange(itemId, finalBefore, 'voice');
+  }
+
+  /**
+   * Step judgments spoken in one utterance, logged as it lands. Only phrases begun after the reasoning was shown
+   * count (nobody judges steps they have not seen); a phrase split across two utterances is not heard.
+   */
+  private async logVoiceStepJudgments(request: UtteranceRequest, segments: readonly Segment[]): Promise<void> {
+    const shown = this.store.itemState(request.item_id)?.reasoning;
+    if (!shown || shown.steps.length === 0) return;
+    const { thinkaloud } = this.store.project.config;
+    const joined = joinSegments(segments);
+    const { judgments } = parseStepJudgments(joined.text, { languages: thinkaloud.languages, stepCount: shown.steps.length, fillers: thinkaloud.fillers });
+    for (const j of judgments) {
+      if ((timeAtOffset(joined.spans, j.start) ?? 0) < shown.audio_ms) continue;
+      await this.append('step_judged', {
+        item_id: request.item_id,
+        index: j.index,
+        reward: j.reward,
+        source: 'voice',
+        kind: j.kind,
+        quote: j.quote,
+        start: j.start,
+        end: j.end,
+        utterance: request.utterance,
+        audio_ms: timeAtOffset(joined.spans, j.end),
+      });
+    }
   }
 
   private emitItem(itemId: string): ItemSessionState {

@@ -1,10 +1,16 @@
-import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
-import type { ProjectView, SessionView } from '../../../core/common/contract/aloudApi';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { ApiError, type ProjectView, type SessionView } from '../../../core/common/contract/aloudApi';
 import type { ItemSessionState } from '../../../core/common/session/itemState';
-import { WORKLET_URL } from '../app/client';
-import { describeCaptureError, Recorder } from '../app/recorder';
-import { transcriptPieces } from '../app/transcriptMarks';
+import { SilenceWatch } from '../app/keepTalking';
+import { NavigationQueue, nextOpenItem } from '../app/navigation';
+import { shortcutAction, shortcutList } from '../app/shortcuts';
 import type { ApiClient } from '../contract/apiClient';
+import { JumpDialog, ShortcutHelp } from '../components/Dialogs';
+import { ItemList } from '../components/ItemList';
+import { ModelReasoningPanel } from '../components/ModelReasoningPanel';
+import { TranscriptView } from '../components/TranscriptView';
+import { METER_FLOOR_DB, useRecorder } from '../hooks/useRecorder';
+import { useShortcuts } from '../hooks/useShortcuts';
 
 interface Props {
   client: ApiClient;
@@ -13,99 +19,84 @@ interface Props {
   onSession: (view: SessionView) => void;
   onError: (message: string | null) => void;
   run: <T>(task: () => Promise<T>) => Promise<T | null>;
+  /** microphone chosen in Settings (null: the system default) */
+  deviceId?: string | null;
+  /** seconds of silence before the keep-talking cue; null: off */
+  keepTalkingSeconds?: number | null;
 }
 
-const METER_FLOOR_DB = -60;
-
-function itemStatus(state: ItemSessionState | undefined): 'done' | 'labelled' | 'audio' | 'new' {
-  if (!state) return 'new';
-  if (state.completed_at) return 'done';
-  if (state.final_label) return 'labelled';
-  return state.audio_ms > 0 ? 'audio' : 'new';
+/** The spoken-label rule in plain words, shown beside the label buttons before it matters. */
+export function spokenLabelRule(project: ProjectView): string {
+  const example = project.schema.labels[0]?.name ?? 'polite';
+  return project.thinkaloud.require_spoken_label
+    ? `To complete an item, say its label aloud, for example “I label this ${example.toLowerCase()}”. A key or a click sets the label too, but does not complete the item on its own.`
+    : `Say the label (“I label this ${example.toLowerCase()}”), press its key or click it; Enter completes the item.`;
 }
 
-function isTyping(target: EventTarget | null): boolean {
-  return target instanceof HTMLElement && (target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName));
-}
-
-export function LabelScreen({ client, project, session, onSession, onError, run }: Props) {
-  const [level, setLevel] = useState(METER_FLOOR_DB);
-  const [recording, setRecording] = useState(false);
-  const [starting, setStarting] = useState(false);
-  const [stopping, setStopping] = useState(false);
+export function LabelScreen({ client, project, session, onSession, onError, run, deviceId = null, keepTalkingSeconds = null }: Props) {
   const [allDone, setAllDone] = useState(false);
-  const [elapsedMs, setElapsedMs] = useState(0);
   const [note, setNote] = useState('');
-  const recorderRef = useRef<Recorder | null>(null);
-  const startedAt = useRef(0);
+  const [overlay, setOverlay] = useState<'jump' | 'help' | null>(null);
+  /** a refusal to complete, kept with the item it is about */
+  const [refusal, setRefusal] = useState<{ itemId: string; message: string } | null>(null);
+  const [cue, setCue] = useState(false);
+  /** text of the utterance still being spoken (the engine's partial results): shown greyed, never a transcript */
+  const [partial, setPartial] = useState<{ itemId: string; text: string } | null>(null);
 
   const states = useMemo(() => new Map(session.items.map((i) => [i.item_id, i])), [session.items]);
   const items = project.items;
   const currentId = session.current_item ?? items[0]?.id ?? null;
   const index = items.findIndex((i) => i.id === currentId);
   const item = index >= 0 ? items[index]! : null;
-  const state = currentId ? states.get(currentId) : undefined;
+  const state: ItemSessionState | undefined = currentId ? states.get(currentId) : undefined;
+  const indexRef = useRef(index);
+  indexRef.current = index;
 
-  const stopRecording = useCallback(async () => {
-    const recorder = recorderRef.current;
-    if (!recorder) return;
-    recorderRef.current = null;
-    setRecording(false);
-    setStopping(true);
-    setLevel(METER_FLOOR_DB);
-    try {
-      await recorder.stop();
+  const watchRef = useRef<SilenceWatch | null>(null);
+  const recorder = useRecorder(client, {
+    deviceId,
+    onError,
+    onMeter: (reading, elapsedMs) => {
+      const watch = watchRef.current;
+      if (!watch) return;
+      const silentMs = watch.reading(reading.peakDbfs, elapsedMs);
+      if (silentMs !== null) {
+        setCue(true);
+        void client.logCue('keep_talking', Math.round(silentMs)).catch(() => undefined);
+      } else if (!watch.showing) setCue(false);
+    },
+    onStopped: async (stopCapture) => {
+      watchRef.current = null;
+      setCue(false);
+      await stopCapture();
       const view = await run(() => client.stopRecording());
       if (view) onSession(view);
-    } finally {
-      setStopping(false);
-    }
-  }, [client, onSession, run]);
-
-  const startRecording = useCallback(async () => {
-    if (recorderRef.current || starting) return;
-    setStarting(true);
-    onError(null);
-    const recorder = new Recorder(
-      client,
-      {
-        onMeter: (r) => setLevel(Math.max(METER_FLOOR_DB, r.peakDbfs)),
-        onFailure: (message) => {
-          onError(`Recording stopped: ${message}. What was recorded so far is kept.`);
-          void stopRecording();
-        },
-      },
-      WORKLET_URL,
-    );
-    try {
-      await recorder.start(null);
-      recorderRef.current = recorder;
-      startedAt.current = performance.now();
-      setElapsedMs(0);
-      setRecording(true);
-    } catch (e) {
-      onError(`Cannot record: ${describeCaptureError(e)}`);
-    } finally {
-      setStarting(false);
-    }
-  }, [client, onError, starting, stopRecording]);
+    },
+  });
 
   const toggleRecording = useCallback(() => {
-    if (stopping) return;
-    if (recorderRef.current) void stopRecording();
-    else void startRecording();
-  }, [startRecording, stopRecording, stopping]);
+    if (!recorder.isActive()) watchRef.current = new SilenceWatch(keepTalkingSeconds === null ? null : keepTalkingSeconds * 1000, project.thinkaloud.silence_threshold_dbfs);
+    recorder.toggle();
+  }, [keepTalkingSeconds, project.thinkaloud.silence_threshold_dbfs, recorder]);
 
-  const go = useCallback(
-    async (delta: number) => {
-      const next = items[index + delta];
-      if (!next) return;
-      if (recorderRef.current) await stopRecording();
-      const view = await run(() => client.openItem(next.id));
-      if (view) onSession(view);
-    },
-    [client, index, items, onSession, run, stopRecording],
+  // Presses queue: each moves the target, and the host opens the latest one when the call before has answered.
+  const queue = useMemo(
+    () =>
+      new NavigationQueue(
+        () => items.length,
+        () => indexRef.current,
+        async (to) => {
+          if (recorder.isActive()) await recorder.stop();
+          const view = await client.openItem(items[to]!.id);
+          indexRef.current = to;
+          onSession(view);
+        },
+      ),
+    // one queue per item list: the recorder and onSession it calls are read when a call runs
+    [client, items],
   );
+  const go = useCallback((to: number) => queue.goTo(to).catch((e: Error) => onError(e.message)), [onError, queue]);
+  const move = useCallback((delta: number) => queue.move(delta).catch((e: Error) => onError(e.message)), [onError, queue]);
 
   const commit = useCallback(
     async (label: string, source: 'click' | 'key') => {
@@ -116,98 +107,94 @@ export function LabelScreen({ client, project, session, onSession, onError, run 
   );
 
   const complete = useCallback(async () => {
-    if (recorderRef.current) await stopRecording();
-    const view = await run(() => client.completeItem());
-    if (!view) return;
-    onSession(view);
-    // Go on to the next item not completed yet (after this one, then from the top), or say that all are done.
-    const done = new Set(view.items.filter((i) => i.completed_at).map((i) => i.item_id));
-    const next = [...items.slice(index + 1), ...items.slice(0, index)].find((it) => !done.has(it.id));
-    if (next) {
-      const moved = await run(() => client.openItem(next.id));
-      if (moved) onSession(moved);
-    } else {
-      setAllDone(true);
+    if (recorder.isActive()) await recorder.stop();
+    const at = indexRef.current;
+    let view: SessionView;
+    try {
+      view = await client.completeItem();
+    } catch (e) {
+      if (e instanceof ApiError && e.code === 'spoken_label_required' && currentId) {
+        setRefusal({
+          itemId: currentId,
+          message: `Not completed yet: this item needs a spoken label. Record and say, for example, “I label this ${(state?.final_label ?? project.schema.labels[0]?.name ?? 'polite').toLowerCase()}”, then press Enter.`,
+        });
+      } else onError((e as Error).message);
+      return;
     }
-  }, [client, index, items, onSession, run, stopRecording]);
+    setRefusal(null);
+    onSession(view);
+    const done = new Set(view.items.filter((i) => i.completed_at).map((i) => i.item_id));
+    const next = nextOpenItem(items, at, done);
+    if (next) await go(items.indexOf(next));
+    else setAllDone(true);
+  }, [client, currentId, go, items, onError, onSession, project.schema.labels, recorder, state?.final_label]);
 
-  // The recording clock.
-  useEffect(() => {
-    if (!recording) return;
-    const timer = setInterval(() => setElapsedMs(performance.now() - startedAt.current), 200);
-    return () => clearInterval(timer);
-  }, [recording]);
-
-  // Leaving the screen (another tab) stops the recording too; what was recorded is kept.
-  const stopRef = useRef(stopRecording);
-  stopRef.current = stopRecording;
-  useEffect(() => () => void stopRef.current(), []);
-
-  // Before paint: a key pressed as soon as the item shows must already be heard.
-  useLayoutEffect(() => {
-    const onKey = (e: KeyboardEvent) => {
-      if (isTyping(e.target) || e.metaKey || e.ctrlKey || e.altKey) return;
-      const label = project.schema.labels.find((l) => l.key !== undefined && l.key === e.key);
-      if (label) {
-        e.preventDefault();
-        void commit(label.name, 'key');
-      } else if (e.key === ' ' || e.key === 'r') {
-        e.preventDefault();
+  useShortcuts((press, event) => {
+    if (overlay !== null) return false;
+    const action = shortcutAction(press, project.schema.labels);
+    if (!action) return false;
+    switch (action.kind) {
+      case 'leave-field':
+        (event.target as HTMLElement).blur();
+        return true;
+      case 'jump':
+        setOverlay('jump');
+        return true;
+      case 'help':
+        setOverlay('help');
+        return true;
+      case 'label':
+        void commit(action.label, 'key');
+        return true;
+      case 'toggle-recording':
         toggleRecording();
-      } else if (e.key === 'Enter') {
-        e.preventDefault();
+        return true;
+      case 'complete':
         void complete();
-      } else if (e.key === 'ArrowRight') {
-        e.preventDefault();
-        void go(1);
-      } else if (e.key === 'ArrowLeft') {
-        e.preventDefault();
-        void go(-1);
-      }
-    };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, [commit, complete, go, project.schema.labels, toggleRecording]);
+        return true;
+      case 'move':
+        void move(action.delta);
+        return true;
+    }
+  });
 
-  if (!item) return <p className="empty">This project has no items yet. Import some with <code>aloud import</code>.</p>;
-  const pieces = transcriptPieces(state?.transcript ?? '', state?.commitments ?? [], state?.parse_diagnostics ?? []);
-  const meterPct = Math.round((100 * (level - METER_FLOOR_DB)) / -METER_FLOOR_DB);
+  useEffect(() => setAllDone(false), [currentId]);
+  useEffect(
+    () =>
+      client.onEvent((event) => {
+        // partial events come from engines that stream (the engine branch); older hosts never send them
+        const e = event as { type: string; item_id?: unknown; text?: unknown };
+        if (e.type === 'partial' && typeof e.item_id === 'string' && typeof e.text === 'string') setPartial({ itemId: e.item_id, text: e.text });
+        else if (event.type === 'item') setPartial((p) => (p && p.itemId === event.item.item_id ? null : p));
+      }),
+    [client],
+  );
+
+  if (!item) return <p className="empty">This project has no items yet. Import some on the Project tab.</p>;
+  const meterPct = Math.round((100 * (recorder.level - METER_FLOOR_DB)) / -METER_FLOOR_DB);
   const signals = state?.signals;
+  const itemRefusal = refusal && refusal.itemId === currentId ? refusal.message : null;
 
   return (
     <div className="label-screen">
-      <aside className="item-list" aria-label="items">
-        <ol>
-          {items.map((it, n) => {
-            const status = itemStatus(states.get(it.id));
-            return (
-              <li key={it.id}>
-                <button
-                  className={`item-link ${status} ${it.id === currentId ? 'current' : ''}`}
-                  aria-current={it.id === currentId ? 'true' : undefined}
-                  onClick={() => void go(n - index)}
-                  title={`${it.id}: ${status}`}
-                >
-                  <span className="dot" aria-hidden="true" />
-                  <span className="item-id">{it.id}</span>
-                  {states.get(it.id)?.final_label && <span className="item-label">{states.get(it.id)!.final_label}</span>}
-                </button>
-              </li>
-            );
-          })}
-        </ol>
-      </aside>
-      <section className="item-pane">
+      <ItemList items={items} states={states} currentId={currentId} onOpen={(n) => void go(n)} />
+      <section className="item-pane" aria-label="current item">
         <div className="item-head">
           <span className="counter">
             Item {index + 1} of {items.length} · <code>{item.id}</code>
           </span>
           <div className="nav">
-            <button onClick={() => void go(-1)} disabled={index <= 0} title="Previous item (←)">
+            <button onClick={() => setOverlay('jump')} title="Go to an item by id or text (Ctrl+G)">
+              Go to…
+            </button>
+            <button onClick={() => void move(-1)} disabled={index <= 0} title="Previous item (←)">
               ← Prev
             </button>
-            <button onClick={() => void go(1)} disabled={index >= items.length - 1} title="Next item (→)">
+            <button onClick={() => void move(1)} disabled={index >= items.length - 1} title="Next item (→)">
               Next →
+            </button>
+            <button onClick={() => setOverlay('help')} aria-label="keyboard shortcuts" title="Keyboard shortcuts (?)">
+              ?
             </button>
           </div>
         </div>
@@ -222,20 +209,44 @@ export function LabelScreen({ client, project, session, onSession, onError, run 
           {item.text}
         </blockquote>
 
-        <div className="record-row">
-          <button className={recording ? 'record on' : 'record'} onClick={toggleRecording} disabled={starting || stopping} aria-pressed={recording} title="Record / stop (Space)">
+        <div className="record-row" id="controls" tabIndex={-1}>
+          <button
+            className={recorder.recording ? 'record on' : 'record'}
+            onClick={toggleRecording}
+            disabled={recorder.starting || recorder.stopping}
+            aria-pressed={recorder.recording}
+            title="Record / stop (Space)"
+          >
             <span className="record-dot" aria-hidden="true" />
-            {recording ? 'Stop' : starting ? 'Starting…' : state && state.audio_ms > 0 ? 'Record more' : 'Record'}
+            {recorder.recording ? 'Stop' : recorder.starting ? 'Starting…' : state && state.audio_ms > 0 ? 'Record more' : 'Record'}
           </button>
-          <div className="meter" role="meter" aria-label="input level" aria-valuemin={METER_FLOOR_DB} aria-valuemax={0} aria-valuenow={Math.round(level)}>
-            <div className="meter-fill" style={{ width: `${recording ? meterPct : 0}%` }} />
+          <div className="meter" role="meter" aria-label="input level" aria-valuemin={METER_FLOOR_DB} aria-valuemax={0} aria-valuenow={Math.round(recorder.level)}>
+            <div className="meter-fill" style={{ width: `${recorder.recording ? meterPct : 0}%` }} />
           </div>
-          <span className="clock">{recording ? `${(elapsedMs / 1000).toFixed(1)} s` : stopping ? 'saving…' : state && state.audio_ms > 0 ? `${(state.audio_ms / 1000).toFixed(1)} s recorded` : ''}</span>
+          <span className="clock">
+            {recorder.recording
+              ? `${(recorder.elapsedMs / 1000).toFixed(1)} s`
+              : recorder.stopping
+                ? 'saving…'
+                : state && state.audio_ms > 0
+                  ? `${(state.audio_ms / 1000).toFixed(1)} s recorded`
+                  : ''}
+          </span>
+          {cue && (
+            <span className="keep-talking" role="status">
+              Please keep talking
+            </span>
+          )}
         </div>
 
         <div className="labels" role="group" aria-label="labels">
           {project.schema.labels.map((l) => (
-            <button key={l.name} className={state?.final_label === l.name ? 'label-btn chosen' : 'label-btn'} onClick={() => void commit(l.name, 'click')} aria-pressed={state?.final_label === l.name}>
+            <button
+              key={l.name}
+              className={state?.final_label === l.name ? 'label-btn chosen' : 'label-btn'}
+              onClick={() => void commit(l.name, 'click')}
+              aria-pressed={state?.final_label === l.name}
+            >
               {l.key && <kbd>{l.key}</kbd>} {l.name}
             </button>
           ))}
@@ -243,6 +254,14 @@ export function LabelScreen({ client, project, session, onSession, onError, run 
             Complete ⏎
           </button>
         </div>
+        <p className="rule" id="spoken-rule">
+          {spokenLabelRule(project)}
+        </p>
+        {itemRefusal && (
+          <div className="refusal" role="alert">
+            {itemRefusal}
+          </div>
+        )}
 
         {allDone && (
           <div className="all-done" role="status">
@@ -257,34 +276,12 @@ export function LabelScreen({ client, project, session, onSession, onError, run 
               {state.completed_at && <span className="done-tag"> · completed</span>}
             </>
           ) : (
-            <span className="muted">No label yet — say “I label this …” or press a key.</span>
+            <span className="muted">No label yet: say “I label this …” or press a label key.</span>
           )}
         </div>
 
-        <div className="transcript" aria-label="transcript">
-          <h3>
-            Transcript <span className="muted">(verbatim)</span>
-          </h3>
-          {pieces.length === 0 ? (
-            <p className="muted">{recording ? 'Listening…' : 'Nothing transcribed yet.'}</p>
-          ) : (
-            <p>
-              {pieces.map((p, n) =>
-                p.kind === 'text' ? (
-                  <span key={n}>{p.text}</span>
-                ) : p.kind === 'commit' ? (
-                  <mark key={n} className={p.final ? 'commit final' : 'commit'} title={`commits ${p.label}`}>
-                    {p.text}
-                  </mark>
-                ) : (
-                  <span key={n} className="mention" title={p.note}>
-                    {p.text}
-                  </span>
-                ),
-              )}
-            </p>
-          )}
-        </div>
+        <TranscriptView state={state} fillers={project.thinkaloud.fillers} listening={recorder.recording} partial={partial && partial.itemId === currentId ? partial.text : null} />
+        {session.current_item && <ModelReasoningPanel client={client} itemId={session.current_item} state={state} onSession={onSession} run={run} />}
 
         {signals && (
           <dl className="signals" aria-label="hesitation signals">
@@ -293,6 +290,14 @@ export function LabelScreen({ client, project, session, onSession, onError, run 
                 <dt>Pauses</dt>
                 <dd>
                   {signals.pauses.count} ({(signals.pauses.total_ms / 1000).toFixed(1)} s, longest {(signals.pauses.longest_ms / 1000).toFixed(1)} s)
+                </dd>
+              </>
+            )}
+            {signals.silent_chunks !== undefined && signals.total_chunks !== undefined && (
+              <>
+                <dt>Silent chunks</dt>
+                <dd>
+                  {signals.silent_chunks} of {signals.total_chunks} ({project.thinkaloud.chunk_seconds} s each, at or below {project.thinkaloud.silence_threshold_dbfs} dBFS)
                 </dd>
               </>
             )}
@@ -334,19 +339,24 @@ export function LabelScreen({ client, project, session, onSession, onError, run 
             e.preventDefault();
             const text = note.trim();
             if (!text) return;
+            const field = e.currentTarget.querySelector('input');
             void run(() => client.addNote(text)).then((view) => {
               if (!view) return;
               onSession(view);
               setNote('');
+              // back to the keys: the next "1" is a label, not a character in the note
+              field?.blur();
             });
           }}
         >
-          <input aria-label="note" value={note} onChange={(e) => setNote(e.target.value)} placeholder="Add a note for this item (optional)" />
+          <input aria-label="note" value={note} onChange={(e) => setNote(e.target.value)} placeholder="Add a note for this item (optional; Esc leaves the field)" />
           <button type="submit" disabled={!note.trim()}>
             Add note
           </button>
         </form>
       </section>
+      {overlay === 'jump' && <JumpDialog items={items} onJump={(n) => void go(n)} onClose={() => setOverlay(null)} />}
+      {overlay === 'help' && <ShortcutHelp shortcuts={shortcutList(project.schema.labels)} onClose={() => setOverlay(null)} />}
     </div>
   );
 }

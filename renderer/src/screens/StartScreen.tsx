@@ -1,38 +1,87 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
+import { existingAnnotator } from '../../../core/common/annotators/annotatorName';
 import type { ProjectView } from '../../../core/common/contract/aloudApi';
+import type { ApiClient } from '../contract/apiClient';
 
-export function StartScreen({ project, lastAnnotator, onStart }: { project: ProjectView; lastAnnotator: string; onStart: (annotator: string) => void }) {
+export function StartScreen({
+  client,
+  project,
+  lastAnnotator,
+  onStart,
+  onChooseProject,
+}: {
+  client: ApiClient;
+  project: ProjectView;
+  lastAnnotator: string;
+  onStart: (annotator: string) => void;
+  onChooseProject?: () => void;
+}) {
   const [name, setName] = useState(lastAnnotator);
+  const [annotators, setAnnotators] = useState<string[]>([]);
+  useEffect(() => {
+    client.annotators().then(setAnnotators, () => setAnnotators([]));
+  }, [client]);
   const trimmed = name.trim();
+  // "ana" and "Ana" are one annotator: continue the existing session under its spelling
+  const existing = trimmed ? existingAnnotator(trimmed, annotators) : null;
   return (
     <section className="start">
       <h1>{project.name}</h1>
       <p className="lead">
         {project.items.length} items · labels {project.schema.labels.map((l) => l.name).join(', ')}
+        {onChooseProject && (
+          <>
+            {' · '}
+            <button className="link" onClick={onChooseProject}>
+              Open or create another project…
+            </button>
+          </>
+        )}
       </p>
+      {annotators.length > 0 && (
+        <div className="annotators" role="group" aria-label="existing annotators">
+          <span className="muted">Continue as</span>
+          {annotators.map((a) => (
+            <button key={a} onClick={() => onStart(a)}>
+              {a}
+            </button>
+          ))}
+        </div>
+      )}
       <form
         onSubmit={(e) => {
           e.preventDefault();
-          if (trimmed) onStart(trimmed);
+          if (trimmed) onStart(existing ?? trimmed);
         }}
       >
         <label htmlFor="annotator">Your annotator name</label>
-        <input id="annotator" autoFocus value={name} onChange={(e) => setName(e.target.value)} placeholder="e.g. ana" maxLength={200} />
+        <input id="annotator" autoFocus value={name} onChange={(e) => setName(e.target.value)} placeholder="e.g. ana" maxLength={200} aria-describedby="annotator-hint" />
+        <span id="annotator-hint" className="muted small">
+          {existing && existing !== trimmed
+            ? `Continues the session of “${existing}” (names differing only in capitals or spaces are one annotator).`
+            : existing
+              ? `Continues your session.`
+              : trimmed
+                ? 'Starts a new session under this name.'
+                : '\u00a0'}
+        </span>
         <button type="submit" disabled={!trimmed}>
-          Start labelling
+          {existing ? `Continue as ${existing}` : 'Start labelling'}
         </button>
       </form>
       <div className="howto">
         <h2>How it works</h2>
         <ol>
-          <li>Read the reply and press <kbd>Space</kbd> to record. Think aloud: hesitations and second thoughts are welcome.</li>
+          <li>
+            Read the reply and press <kbd>Space</kbd> to record. Think aloud: hesitations and second thoughts are welcome.
+          </li>
           <li>
             Commit a label by saying it: <q>I label this polite</q>, <q>My answer is impolite</q>, <q>Final answer: neutral</q>. The last one counts.
           </li>
           <li>
-            Or press a label key ({project.schema.labels.filter((l) => l.key).map((l) => `${l.key} ${l.name}`).join(', ')}). <kbd>Enter</kbd> completes the
-            item and moves on{project.thinkaloud.require_spoken_label ? ' (this project needs a spoken label for that)' : ''}; <kbd>←</kbd> <kbd>→</kbd> move between
-            items.
+            Or press a label key ({project.schema.labels.filter((l) => l.key).map((l) => `${l.key} ${l.name}`).join(', ')}). <kbd>Enter</kbd> completes the item and moves on
+            {project.thinkaloud.require_spoken_label ? ' (in this project, only once you have said a label aloud)' : ''}; <kbd>←</kbd> <kbd>→</kbd> move between items, <kbd>?</kbd>{' '}
+            lists every shortcut.
           </li>
         </ol>
         <p className="privacy">Audio and transcripts stay on this computer.</p>

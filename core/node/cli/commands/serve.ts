@@ -1,3 +1,4 @@
+import { defaultRecentFile } from '../../app/projectsPanel';
 import { parseArgs } from 'node:util';
 import { AppService } from '../../app/appService';
 import { startHttpHost } from '../../app/httpHost';
@@ -38,6 +39,7 @@ export const serveCommand: CliCommand = {
         modelFile: values.model ?? null,
         engineScript,
         ...(values['models-dir'] ? { modelsDir: values['models-dir'] } : {}),
+        recentFile: defaultRecentFile(),
       });
     } catch (e) {
       if (e instanceof ProjectError) throw new UsageError(e.message);

@@ -1,0 +1,143 @@
+import { rm } from 'node:fs/promises';
+import path from 'node:path';
+import { ApiError, type AloudEvent, type ModelsView } from '../../common/contract/aloudApi';
+import type { ModelManifest } from '../../common/models/modelManifest';
+import { listInstalledModels } from '../models/installedModels';
+import { loadModelManifest } from '../models/manifestFile';
+import { downloadModel } from '../models/modelDownload';
+import { ModelDownloadError } from '../models/modelErrors';
+import { importModelFile } from '../models/modelImport';
+import { resolveModelsDir } from '../models/modelsDir';
+
+export interface ModelsPanelOptions {
+  modelsDir?: string;
+  /** the known models; default models/manifest.json (tests serve their own from 127.0.0.1) */
+  manifest?: ModelManifest;
+  /** tests only: accept plain http to 127.0.0.1 */
+  allowLoopbackHttp?: boolean;
+  emit(event: AloudEvent): void;
+  /** a model arrived (download or import): the session may now load it */
+  onInstalled?(name: string): Promise<void>;
+}
+
+/**
+ * The models panel behind the app API: what is known and installed, downloads that report progress as events and
+ * can be cancelled (the .part file stays, so the next download resumes), import of a local file, verify, remove.
+ */
+export class ModelsPanel {
+  private readonly downloads = new Map<string, AbortController>();
+  private manifest: ModelManifest | null;
+
+  constructor(private readonly options: ModelsPanelOptions) {
+    this.manifest = options.manifest ?? null;
+  }
+
+  get dir(): string {
+    return resolveModelsDir(this.options.modelsDir);
+  }
+
+  async view(projectModel: string, rehash = false): Promise<ModelsView> {
+    const manifest = await this.loadManifest();
+    const installed = await listInstalledModels(this.dir, { manifest, rehash });
+    const known = manifest.models.map((m) => {
+      const file = installed.find((i) => i.file === m.file || i.manifest_name === m.name);
+      return {
+        name: m.name,
+        file: m.file,
+        approx_mib: m.approx_mib,
+        bytes: file?.bytes ?? m.bytes,
+        english_only: m.english_only,
+        kind: /vad|silero/i.test(m.name) ? ('vad' as const) : ('whisper' as const),
+        installed: file !== undefined,
+        verified: file ? file.verified : null,
+        problem: file?.problem ?? null,
+        downloading: this.downloads.has(m.name),
+        in_manifest: true,
+      };
+    });
+    const extra = installed
+      .filter((i) => !known.some((k) => k.file === i.file))
+      .map((i) => ({
+        name: i.name,
+        file: i.file,
+        approx_mib: Math.round(i.bytes / (1024 * 1024)),
+        bytes: i.bytes,
+        english_only: false,
+        kind: /vad|silero/i.test(i.name) ? ('vad' as const) : ('whisper' as const),
+        installed: true,
+        verified: i.verified,
+        problem: i.problem,
+        downloading: false,
+        in_manifest: false,
+      }));
+    return { dir: this.dir, project_model: projectModel, manifest_default: manifest.default, models: [...known, ...extra] };
+  }
+
+  /** Starts a download in the background; progress and the outcome arrive as `model_download` events. */
+  async download(name: string): Promise<void> {
+    const manifest = await this.loadManifest();
+    const entry = manifest.models.find((m) => m.name === name);
+    if (!entry) throw new ApiError('not_found', `no model "${name}" in the models manifest (known: ${manifest.models.map((m) => m.name).join(', ')})`);
+    if (this.downloads.has(name)) throw new ApiError('conflict', `${name} is already downloading`);
+    const abort = new AbortController();
+    this.downloads.set(name, abort);
+    const emit = (data: Omit<Extract<AloudEvent, { type: 'model_download' }>, 'type' | 'name'>) => this.options.emit({ type: 'model_download', name, ...data });
+    emit({ state: 'running', received_bytes: 0, total_bytes: entry.bytes, percent: 0, message: null });
+    void downloadModel(entry, {
+      dir: this.dir,
+      signal: abort.signal,
+      ...(this.options.allowLoopbackHttp ? { allowLoopbackHttp: true } : {}),
+      onProgress: (p) => emit({ state: 'running', received_bytes: p.received_bytes, total_bytes: p.total_bytes, percent: p.percent, message: null }),
+    }).then(
+      async (result) => {
+        this.downloads.delete(name);
+        await this.options.onInstalled?.(name).catch(() => undefined);
+        emit({ state: 'done', received_bytes: result.bytes, total_bytes: result.bytes, percent: 100, message: result.resumed_from_bytes > 0 ? `resumed from ${result.resumed_from_bytes} bytes` : null });
+      },
+      (e: unknown) => {
+        this.downloads.delete(name);
+        const cancelled = abort.signal.aborted;
+        emit({
+          state: cancelled ? 'cancelled' : 'failed',
+          received_bytes: 0,
+          total_bytes: entry.bytes,
+          percent: null,
+          message: cancelled ? 'cancelled: what arrived is kept, and the next download continues from there' : e instanceof ModelDownloadError || e instanceof Error ? e.message : String(e),
+        });
+      },
+    );
+  }
+
+  cancel(name: string): void {
+    const abort = this.downloads.get(name);
+    if (!abort) throw new ApiError('conflict', `${name} is not downloading`);
+    abort.abort();
+  }
+
+  async importFile(file: string): Promise<string> {
+    if (!path.isAbsolute(file)) throw new ApiError('bad_request', `model file: give the full path of the file (got "${file}")`);
+    const result = await importModelFile(file, { dir: this.dir, manifest: await this.loadManifest() }).catch((e: Error) => {
+      throw new ApiError('bad_request', e.message);
+    });
+    await this.options.onInstalled?.(result.name).catch(() => undefined);
+    return result.name;
+  }
+
+  async remove(name: string): Promise<void> {
+    const manifest = await this.loadManifest();
+    const installed = await listInstalledModels(this.dir, { manifest });
+    const model = installed.find((i) => i.name === name || i.manifest_name === name);
+    if (!model) throw new ApiError('not_found', `model "${name}" is not installed in ${this.dir}`);
+    // the file name comes from the folder listing, never from the caller
+    await rm(path.join(this.dir, path.basename(model.file)), { force: true });
+  }
+
+  async close(): Promise<void> {
+    for (const abort of this.downloads.values()) abort.abort();
+  }
+
+  private async loadManifest(): Promise<ModelManifest> {
+    this.manifest ??= await loadModelManifest();
+    return this.manifest;
+  }
+}
