@@ -1,7 +1,7 @@
 import { arch, availableParallelism, cpus } from 'node:os';
 import { parseArgs } from 'node:util';
 import { EngineError, parseSystemInfo } from '../../../common/engine/engineTypes';
-import { defaultEngineThreads } from '../../engine/whisperEngine';
+import { defaultEngineThreads, ENGINE_FLASH_ATTN } from '../../engine/whisperEngine';
 import { loadWhisperAddon, whisperAddonPath } from '../../engine/whisperAddon';
 import { listInstalledModels } from '../../models/installedModels';
 import { resolveModelsDir } from '../../models/modelsDir';
@@ -26,11 +26,13 @@ export const doctorCommand: CliCommand = {
     let engineRuns = true;
     let binding: { version: string | null; path: string; compile_flags: string | null; error: string | null };
     let whisper: { version: string | null; system_info: string | null; simd: Record<string, boolean> };
+    let whisperVersion: string | null = null;
     try {
       const addon = loadWhisperAddon();
       const systemInfo = addon.systemInfo();
       binding = { version: addon.bindingVersion, path: whisperAddonPath(), compile_flags: addon.compileFlags, error: null };
       whisper = { version: addon.whisperCppVersion, system_info: systemInfo, simd: parseSystemInfo(systemInfo) };
+      whisperVersion = addon.whisperVersion ?? null;
       const missing = requiredSimd().filter((feature) => !whisper.simd[feature]);
       if (missing.length > 0) {
         engineRuns = false;
@@ -65,6 +67,10 @@ export const doctorCommand: CliCommand = {
 
     const report = {
       ok: engineRuns,
+      /** whisper_version() of the compiled whisper.cpp, e.g. "1.9.1" */
+      whisper_version: whisperVersion,
+      /** the engine loads every model with flash attention */
+      flash_attn: engineRuns && ENGINE_FLASH_ATTN,
       binding,
       whisper_cpp: whisper,
       threads: defaultEngineThreads(),
@@ -78,6 +84,7 @@ export const doctorCommand: CliCommand = {
     } else {
       io.out(`binding      ${binding.version ?? 'MISSING'} (${binding.path})\n`);
       io.out(`whisper.cpp  ${whisper.version ?? '-'}\n`);
+      io.out(`flash attn   ${report.flash_attn ? 'on' : 'off'}\n`);
       io.out(`system info  ${whisper.system_info ?? '-'}\n`);
       io.out(`build flags  ${binding.compile_flags ?? '-'}\n`);
       io.out(`threads      ${report.threads} of ${report.cpu.cores} cores (${report.cpu.model ?? report.cpu.arch})\n`);
