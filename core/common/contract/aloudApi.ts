@@ -61,6 +61,8 @@ export type AloudEvent =
   | { type: 'item'; item: ItemSessionState }
   | { type: 'recording'; item_id: string | null }
   | { type: 'transcription'; pending: number }
+  /** text of an utterance still being spoken: show it greyed, replace it with the final; never a transcript */
+  | { type: 'partial'; item_id: string; utterance: number; text: string }
   | { type: 'error'; message: string };
 
 /** Every method of the app API; arguments and results are plain JSON, except audio which is binary. */

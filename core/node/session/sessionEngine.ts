@@ -1,7 +1,8 @@
 import { decodeLanguageFor } from '../../common/engine/decodeSettings';
 import type { TranscriptionEngine } from '../../common/engine/engineTypes';
 import { TranscriptionScheduler } from '../../common/engine/transcriptionScheduler';
-import { UtteranceCutter } from '../../common/engine/utteranceCutter';
+import type { SpeechProbe } from '../../common/engine/speechProbe';
+import { liveCutterFactory, openVoiceActivity } from '../engine/liveEngine';
 import type { OpenProject } from '../project/projectFolder';
 import { startEngineWorker } from '../engine/engineHost';
 import { sha256OfPcm } from '../engine/whisperEngine';
@@ -12,17 +13,14 @@ import type { SessionEngine } from './sessionService';
 export function sessionEngineOver(
   engine: TranscriptionEngine,
   model: { name: string; sha256: string },
-  options: { language: string; silenceThresholdDbfs: number; sampleRate: number },
+  options: { language: string; silenceThresholdDbfs: number; sampleRate: number; speech?: SpeechProbe | null },
 ): SessionEngine {
-  return {
-    model,
-    transcriber: new TranscriptionScheduler({ engine, model, hashAudio: sha256OfPcm, settings: { language: options.language }, sampleRate: options.sampleRate }),
-    createCutter: () => new UtteranceCutter({ silenceThresholdDbfs: options.silenceThresholdDbfs, sampleRate: options.sampleRate }),
-  };
+  const transcriber = new TranscriptionScheduler({ engine, model, hashAudio: sha256OfPcm, settings: { language: options.language }, sampleRate: options.sampleRate });
+  return { model, transcriber, createCutter: liveCutterFactory(transcriber, options) };
 }
 
 /** Loads the session's model in the engine worker (one load per session) and wraps it for the SessionService. */
-export async function openSessionEngine(options: { project: OpenProject; modelFile: string | null; modelsDir?: string }): Promise<SessionEngine> {
+export async function openSessionEngine(options: { project: OpenProject; modelFile: string | null; modelsDir?: string }): Promise<SessionEngine & { voiceActivity: string }> {
   const model = await resolveSessionModel(options.project, options.modelFile, options.modelsDir);
   const engine = startEngineWorker();
   let sha256: string;
@@ -34,9 +32,12 @@ export async function openSessionEngine(options: { project: OpenProject; modelFi
     throw new SessionEngineError(`cannot load the whisper model ${model.path}: ${(e as Error).message}`);
   }
   const { thinkaloud } = options.project.config;
-  return sessionEngineOver(engine, { name: model.name, sha256 }, {
+  const voice = openVoiceActivity(options.modelsDir);
+  const session = sessionEngineOver(engine, { name: model.name, sha256 }, {
     language: decodeLanguageFor(thinkaloud.languages),
     silenceThresholdDbfs: thinkaloud.silence_threshold_dbfs,
     sampleRate: 16_000,
+    speech: voice.probe,
   });
+  return { ...session, voiceActivity: voice.note };
 }

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { EventEmitter } from 'node:events';
+import type { LivePartial, LiveRecordingContext } from '../../common/engine/liveUtterances';
 import type { UtteranceOutcome, UtteranceRequest } from '../../common/engine/transcriptionScheduler';
 import type { Utterance, UtteranceCutter } from '../../common/engine/utteranceCutter';
 import type { Item } from '../../common/items/item';
@@ -26,7 +27,8 @@ export interface SessionTranscriber {
 
 export interface SessionEngine {
   transcriber: SessionTranscriber;
-  createCutter(): LiveCutter;
+  /** with a context, the cutter may also show partial text and start finals early (engine's LiveUtterances) */
+  createCutter(context?: LiveRecordingContext): LiveCutter;
   /** the loaded model, for the UI and provenance */
   model?: { name: string; sha256: string };
 }
@@ -49,6 +51,8 @@ export interface SessionServiceEvents {
   item: [ItemSessionState];
   /** a write failed; recording has stopped and what was saved before is intact (not 'error': an unheard 'error' would throw) */
   write_error: [SessionWriteError];
+  /** text of the utterance being spoken, for display only: never logged, never parsed */
+  partial: [LivePartial];
 }
 
 interface Recording {
@@ -141,12 +145,14 @@ export class SessionService extends EventEmitter<SessionServiceEvents> {
         void this.serial(() => this.flushIfDue(true)).catch(() => undefined);
       }, FLUSH_INTERVAL_MS);
       timer.unref();
+      const base = this.utteranceBase(itemId);
+      const live = { item_id: itemId, utterance_base: base, offset_samples: offset, onPartial: (p: LivePartial) => this.emit('partial', p) };
       this.recording = {
         item_id: itemId,
         writer,
-        cutter: this.engine ? this.engine.createCutter() : { push: () => [], flush: () => [] },
+        cutter: this.engine ? this.engine.createCutter(live) : { push: () => [], flush: () => [] },
         offset_samples: offset,
-        utterance_base: this.utteranceBase(itemId),
+        utterance_base: base,
         last_flush_ms: Date.now(),
         timer,
       };
