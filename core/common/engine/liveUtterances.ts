@@ -1,6 +1,6 @@
 import type { RequestIdentity } from './engineTypes';
 import type { TranscriptionScheduler } from './transcriptionScheduler';
-import type { Utterance, UtteranceCutter } from './utteranceCutter';
+import type { OpenUtterance, Utterance, UtteranceCutter } from './utteranceCutter';
 
 /** Text of the utterance being spoken, for display only (greyed, replaced by the final). */
 export interface LivePartial {
@@ -60,6 +60,16 @@ export class LiveUtterances {
 
   get mode(): 'vad' | 'energy' {
     return this.options.cutter.mode;
+  }
+
+  /** The cutter's open utterance (benchmarks read its speech end). */
+  get open(): OpenUtterance | null {
+    return this.options.cutter.openUtterance;
+  }
+
+  /** Where the cutter puts the cut after the last speech frame, samples. */
+  get keepAfterSamples(): number {
+    return this.options.cutter.keepAfterSamples;
   }
 
   push(pcm: Float32Array): Utterance[] {

@@ -67,8 +67,8 @@ interface Job {
   onText?: (text: string, identity: RequestIdentity) => void;
 }
 
-/** Partials start only when the engine is idle and at most this often. */
-export const PARTIAL_MIN_INTERVAL_MS = 1000;
+/** Partials start only when the engine is idle, about once a second: 1 s of audio in capture chunks, less timer jitter. */
+export const PARTIAL_MIN_INTERVAL_MS = 950;
 
 const IDENTITY_FIELDS = ['request_id', 'item_id', 'utterance', 'audio_sha256', 'model_sha256'] as const;
 

@@ -143,6 +143,11 @@ export class UtteranceCutter {
     return this.seen;
   }
 
+  /** Silence kept after the last speech frame, samples (an utterance cut by silence ends this far after its speech). */
+  get keepAfterSamples(): number {
+    return this.keepAfter;
+  }
+
   /** The utterance open now, or null between utterances. */
   get openUtterance(): OpenUtterance | null {
     if (this.speechStartFrame === null) return null;

@@ -34,6 +34,8 @@ export interface WhisperEngineOptions {
   threads?: number;
   /** ggml thread-pool polling, 0 (sleep between graphs, never spin against other processes: default) to 100 */
   threadPoll?: number;
+  /** flash attention (default ENGINE_FLASH_ATTN; benchmarks of the 2024 build turn it off, as that engine ran) */
+  flashAttn?: boolean;
   /** run one short silent clip after loading so that the first real utterance is not slowed (default true) */
   warmUp?: boolean;
 }
@@ -88,6 +90,7 @@ export class WhisperEngine implements TranscriptionEngine {
   private readonly freeCores: FreeCoreWatch | null;
   private readonly threadPoll: number;
   private readonly warmUp: boolean;
+  private readonly flashAttn: boolean;
   private lastThreads: number;
 
   constructor(options: WhisperEngineOptions = {}) {
@@ -95,6 +98,7 @@ export class WhisperEngine implements TranscriptionEngine {
     this.freeCores = options.threads === undefined ? new FreeCoreWatch(this.threads) : null;
     this.threadPoll = options.threadPoll ?? 0;
     this.warmUp = options.warmUp ?? true;
+    this.flashAttn = options.flashAttn ?? ENGINE_FLASH_ATTN;
     this.lastThreads = this.threads;
   }
 
@@ -130,7 +134,7 @@ export class WhisperEngine implements TranscriptionEngine {
     const digest = digestFile(file);
     let model: NativeWhisperModel;
     try {
-      model = await addon.loadModel(file, { flashAttn: ENGINE_FLASH_ATTN });
+      model = await addon.loadModel(file, { flashAttn: this.flashAttn });
     } catch (e) {
       digest.catch(() => undefined);
       throw nativeFailure(e, 'model_load_failed');
@@ -241,7 +245,7 @@ export class WhisperEngine implements TranscriptionEngine {
       binding: addon.bindingVersion,
       whisper_cpp: addon.whisperCppVersion,
       whisper_version: addon.whisperVersion ?? null,
-      flash_attn: this.loaded ? this.loaded.flash_attn : ENGINE_FLASH_ATTN,
+      flash_attn: this.loaded ? this.loaded.flash_attn : this.flashAttn,
       thread_poll: this.threadPoll,
       threads_mode: this.freeCores ? 'free_cores' : 'fixed',
       last_threads: this.lastThreads,
