@@ -3,7 +3,10 @@ import { parseArgs } from 'node:util';
 import { EngineError, parseSystemInfo } from '../../../common/engine/engineTypes';
 import { defaultEngineThreads, ENGINE_FLASH_ATTN } from '../../engine/whisperEngine';
 import { loadWhisperAddon, whisperAddonPath } from '../../engine/whisperAddon';
+import { openVoiceActivity } from '../../engine/liveEngine';
 import { listInstalledModels } from '../../models/installedModels';
+import { loadModelManifest } from '../../models/manifestFile';
+import { digestFile } from '../../models/modelFiles';
 import { resolveModelsDir } from '../../models/modelsDir';
 import { type CliCommand, printJson, withUsageErrors } from '../cliSupport';
 
@@ -63,6 +66,16 @@ export const doctorCommand: CliCommand = {
     } catch (e) {
       problems.push(`cannot list the models folder ${modelsDir}: ${(e as Error).message.split('\n')[0]}`);
     }
+    // the live cutter's voice activity: Silero VAD when its model is in the folder, else the energy rule
+    let vad: { cutter: 'vad' | 'energy'; file: string | null; verified: boolean; note: string } = { cutter: 'energy', file: null, verified: false, note: 'the engine does not run' };
+    if (engineRuns) {
+      const voice = openVoiceActivity(modelsDir);
+      const expected = (await loadModelManifest()).vad?.checksum;
+      const file = voice.probe?.file ?? null;
+      const verified = file !== null && expected !== undefined && (await digestFile(file))[expected.algo] === expected.value;
+      vad = { cutter: voice.probe ? 'vad' : 'energy', file, verified, note: voice.note };
+      voice.probe?.free();
+    }
     if (models.length === 0) problems.push(`no model in ${modelsDir}: run \`aloud models download tiny.en\` or \`aloud models import FILE\``);
 
     const report = {
@@ -77,6 +90,7 @@ export const doctorCommand: CliCommand = {
       cpu: { arch: arch(), cores: availableParallelism(), model: cpus()[0]?.model ?? null },
       models_dir: modelsDir,
       models,
+      vad,
       problems,
     };
     if (values.json) {
@@ -92,6 +106,7 @@ export const doctorCommand: CliCommand = {
       for (const m of models) {
         io.out(`  ${String(m.name).padEnd(12)} ${m.verified ? 'verified' : 'unverified'}  ${m.loadable ? 'loadable' : `NOT LOADABLE: ${m.problem}`}  ${m.file}\n`);
       }
+      io.out(`cutter       ${vad.note}${vad.file && !vad.verified ? ' (NOT the published file: checksum differs)' : ''}\n`);
       for (const p of problems) io.out(`problem: ${p}\n`);
     }
     return report.ok ? 0 : 1;

@@ -31,6 +31,13 @@ describeWithModels('aloud doctor', () => {
       expect.objectContaining({ file: 'ggml-tiny.en.bin', loadable: true, verified: false, sha256: expect.stringMatching(/^[0-9a-f]{64}$/) }),
     ]);
     expect(report.problems).toEqual([]);
+    // no VAD model in the folder: the energy cutter, and doctor says so
+    expect(report.vad).toMatchObject({ cutter: 'energy', file: null, note: expect.stringContaining('no voice-activity model') });
+    await copyFile(path.join(FOR_TESTS_MODEL, '../for-tests-silero-v6.2.0-ggml.bin'), path.join(models, 'ggml-silero-v6.2.0.bin'));
+    const withVad = JSON.parse((await cli('doctor', '--models', models, '--json')).out);
+    expect(withVad.vad).toMatchObject({ cutter: 'vad', file: path.join(models, 'ggml-silero-v6.2.0.bin'), verified: true });
+    // the VAD file is not listed as a broken whisper model
+    expect(withVad.models.map((m: { file: string }) => m.file)).toEqual(['broken.bin', 'ggml-tiny.en.bin']);
   });
 
   it('says how to get a model when the folder has none', async () => {
