@@ -140,6 +140,8 @@ export type AloudEvent =
   | { type: 'transcription'; pending: number }
   /** completing this item waits for its transcriptions (null: stopped waiting) */
   | { type: 'finishing'; item_id: string | null }
+  /** text of an utterance still being spoken: show it greyed, replace it with the final; never a transcript */
+  | { type: 'partial'; item_id: string; utterance: number; text: string }
   | { type: 'error'; message: string }
   | {
       type: 'model_download';

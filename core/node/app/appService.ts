@@ -188,6 +188,7 @@ export class AppService implements AloudApi {
     });
     session.on('write_error', (error) => this.emit({ type: 'error', message: error.message }));
     session.on('finishing', (itemId) => this.emit({ type: 'finishing', item_id: itemId }));
+    session.on('partial', (p) => this.emit({ type: 'partial', item_id: p.item_id, utterance: p.utterance, text: p.text }));
     this.current = session;
     return this.view();
   }

@@ -1,4 +1,5 @@
 import { EventEmitter } from 'node:events';
+import type { LivePartial, LiveRecordingContext } from '../../common/engine/liveUtterances';
 import type { UtteranceOutcome, UtteranceRequest } from '../../common/engine/transcriptionScheduler';
 import type { Utterance, UtteranceCutter } from '../../common/engine/utteranceCutter';
 import { createTranscriptAnalyzer, type TranscriptAnalysis } from '../../common/analysis/transcriptAnalysis';
@@ -40,7 +41,8 @@ export interface SessionTranscriber {
 
 export interface SessionEngine {
   transcriber: SessionTranscriber;
-  createCutter(): LiveCutter;
+  /** with a context, the cutter may also show partial text and start finals early (engine's LiveUtterances) */
+  createCutter(context?: LiveRecordingContext): LiveCutter;
   /** the loaded model, for the UI and provenance */
   model?: { name: string; sha256: string };
   /** the engine's whisper.cpp version, recorded with every transcription */
@@ -72,6 +74,8 @@ export interface SessionServiceEvents {
   write_error: [SessionWriteError];
   /** completing this item waits for its transcriptions (item id), or stopped waiting (null) */
   finishing: [string | null];
+  /** text of the utterance being spoken, for display only: never logged, never parsed */
+  partial: [LivePartial];
 }
 
 interface Recording {
@@ -179,12 +183,14 @@ export class SessionService extends EventEmitter<SessionServiceEvents> {
         void this.serial(() => this.flushIfDue(true)).catch(() => undefined);
       }, FLUSH_INTERVAL_MS);
       timer.unref();
+      const base = this.utteranceBase(itemId);
+      const live = { item_id: itemId, utterance_base: base, offset_samples: offset, onPartial: (p: LivePartial) => this.emit('partial', p) };
       this.recording = {
         item_id: itemId,
         writer,
-        cutter: this.engine ? this.engine.createCutter() : { push: () => [], flush: () => [] },
+        cutter: this.engine ? this.engine.createCutter(live) : { push: () => [], flush: () => [] },
         offset_samples: offset,
-        utterance_base: this.utteranceBase(itemId),
+        utterance_base: base,
         last_flush_ms: Date.now(),
         timer,
       };
