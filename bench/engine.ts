@@ -171,7 +171,7 @@ async function main(): Promise<void> {
     contention_ratio_to_quiet_legacy: m(busy.legacy_f16) === null ? null : r1(m(busy.legacy_f16)! / m(t.legacy_f16)!),
     encode_30s_median_ms: { ours: m(enc.ours), whisper_cpp_1_9_bench: m(enc.whisper_bench_19), legacy_2024_ours: m(enc.legacy), whisper_cpp_2024_bench: m(enc.whisper_bench_2024) },
     encode_30s_runs_ms: Object.fromEntries(Object.entries(enc).map(([k, v]) => [k, v.map(Math.round)])),
-    encode_ratio_vs_whisper_cpp_1_9: r1((m(enc.ours)! / m(enc.whisper_bench_19)!) * 10) / 10,
+    encode_ratio_vs_whisper_cpp_1_9: Math.round((m(enc.ours)! / m(enc.whisper_bench_19)!) * 100) / 100,
     rss_mb_bundled_engine: memory,
   };
   if (values.json) {
