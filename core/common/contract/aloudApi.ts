@@ -7,6 +7,7 @@ import type { LeadRoomStatus } from '../rooms/roomViews';
 import type { Item } from '../items/item';
 import type { LabelSchema, ThinkAloudConfig } from '../project/projectConfig';
 import type { ItemSessionState } from '../session/itemState';
+import type { ReasoningView } from '../reasoning/reasoningReveal';
 
 export interface AppInfo {
   app_version: string;
@@ -139,6 +140,8 @@ export type AloudEvent =
   | { type: 'transcription'; pending: number }
   /** completing this item waits for its transcriptions (null: stopped waiting) */
   | { type: 'finishing'; item_id: string | null }
+  /** text of an utterance still being spoken: show it greyed, replace it with the final; never a transcript */
+  | { type: 'partial'; item_id: string; utterance: number; text: string }
   | { type: 'error'; message: string }
   | {
       type: 'model_download';
@@ -165,6 +168,10 @@ export interface AloudApi {
   commitLabel(label: string, source: 'click' | 'key'): Promise<SessionView>;
   completeItem(): Promise<SessionView>;
   addNote(text: string): Promise<SessionView>;
+  /** the current item's model reasoning, if aloud.yaml reasoning.reveal allows it now; the first showing is logged */
+  showReasoning(): Promise<ReasoningView>;
+  /** judge step `index` (1-based) of the shown reasoning: 1 correct, 0 neutral, -1 wrong, null withdraws */
+  judgeStep(index: number, reward: 1 | 0 | -1 | null, source: 'click' | 'key'): Promise<SessionView>;
   /** the keep-talking cue was shown while recording, after silenceMs of silence (logged as a cue_shown event) */
   logCue(cue: 'keep_talking', silenceMs: number): Promise<SessionView>;
   exportSession(format: ExportFormat): Promise<ExportSummary>;

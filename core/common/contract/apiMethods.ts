@@ -19,6 +19,12 @@ const oneOf =
 const nullableString: ArgCheck = (value, where) => {
   if (value !== null) nonEmptyString()(value, where);
 };
+const stepIndex: ArgCheck = (value, where) => {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > 10_000) throw new ApiError('bad_request', `${where} must be a step number from 1`);
+};
+const stepReward: ArgCheck = (value, where) => {
+  if (value !== 1 && value !== 0 && value !== -1 && value !== null) throw new ApiError('bad_request', `${where} must be 1, 0, -1 or null`);
+};
 const bytes: ArgCheck = (value, where) => {
   if (!(value instanceof Uint8Array)) throw new ApiError('bad_request', `${where} must be binary audio (a chunk frame)`);
 };
@@ -103,6 +109,15 @@ export const API_METHODS: { readonly [M in AloudMethod]: MethodSpec } = {
   },
   completeItem: { params: [], scope: 'session-page' },
   addNote: { params: [['text', text]], scope: 'session-page' },
+  showReasoning: { params: [], scope: 'session-page' },
+  judgeStep: {
+    params: [
+      ['index', stepIndex],
+      ['reward', stepReward],
+      ['source', oneOf(['click', 'key'])],
+    ],
+    scope: 'session-page',
+  },
   logCue: {
     params: [
       ['cue', oneOf(['keep_talking'])],

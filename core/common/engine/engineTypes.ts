@@ -53,6 +53,8 @@ export interface EngineTranscription {
   audio_ctx: number;
   /** wall time of the whisper.cpp call */
   elapsed_ms: number;
+  /** compute threads the job ran with */
+  threads?: number;
 }
 
 export interface EncodeTiming {
@@ -68,12 +70,24 @@ export interface LoadedModelInfo {
   type: string;
   multilingual: boolean;
   load_ms: number;
+  /** loaded with flash attention */
+  flash_attn: boolean;
 }
 
 export interface EngineInfo {
   /** our binding's name and version */
   binding: string;
   whisper_cpp: string;
+  /** whisper_version() of the compiled whisper.cpp ("1.9.1"); null for the 2024 build, which has none */
+  whisper_version: string | null;
+  /** flash attention: the loaded model's, else what a load will ask for */
+  flash_attn: boolean;
+  /** ggml thread-pool polling level (0 = sleep between graphs) */
+  thread_poll: number;
+  /** 'free_cores': threads chosen per job from the cores other processes leave free; 'fixed': `threads` always */
+  threads_mode: 'free_cores' | 'fixed';
+  /** threads of the latest job */
+  last_threads: number;
   /** whisper.cpp's system info line, as it prints it ("AVX = 1 | AVX2 = 1 | …") */
   system_info: string;
   /** the same features parsed: { AVX2: true, FMA: true, … } */

@@ -1,5 +1,6 @@
 import { FRAME_MS, FrameLevelMeter } from '../signals/frameLevels';
 import { ENGINE_SAMPLE_RATE } from './engineTypes';
+import { DEFAULT_SPEECH_THRESHOLD, SPEECH_HYSTERESIS, type SpeechProbe } from './speechProbe';
 
 /** A stretch of one recording to transcribe; samples count from the recording's first sample. */
 export interface Utterance {
@@ -11,17 +12,43 @@ export interface Utterance {
   pcm: Float32Array;
 }
 
+/** The utterance being spoken now (speech seen, not cut yet): what partial transcripts and speculation need. */
+export interface OpenUtterance {
+  /** the index it gets when it is cut (if it has enough speech) */
+  index: number;
+  startSample: number;
+  /** end of its last speech frame so far */
+  speechEndSample: number;
+  /** samples pushed so far */
+  samplesSeen: number;
+  /** silence since its last speech frame, ms */
+  silenceMs: number;
+  /** where the cut will fall if no more speech comes (speechEndSample + keepAfterSpeechMs) */
+  cutIfSilentSample: number;
+}
+
 export interface UtteranceCutterOptions {
-  /** a 20 ms frame is silent when its level (dBFS) is below this: the hesitation signals' rule and threshold */
+  /**
+   * energy cutter (no `speech` probe): a 20 ms frame is silent when its level (dBFS) is below this, the
+   * hesitation signals' rule and threshold
+   */
   silenceThresholdDbfs: number;
+  /**
+   * voice activity from a model (Silero VAD): frames are the probe's windows, speech is probability ≥
+   * speechThreshold (and goes on while ≥ speechThreshold − 0.15), so steady noise is not speech. Without
+   * it the cutter is the energy cutter.
+   */
+  speech?: SpeechProbe | null;
+  /** default 0.5 (Silero's) */
+  speechThreshold?: number;
   sampleRate?: number;
-  /** silence that ends an utterance (default 600 ms) */
+  /** silence that ends an utterance (default 600 ms with the energy rule, 350 ms with a speech probe) */
   minSilenceMs?: number;
   /** longest utterance; a longer stretch of speech is cut at its quietest frame of the last 2 s (default 25 s) */
   maxUtteranceMs?: number;
   /** audio kept before the first voiced frame, so soft word onsets are not clipped (default 200 ms) */
   keepBeforeSpeechMs?: number;
-  /** silence kept after the last voiced frame, so word endings are not clipped (default 300 ms) */
+  /** silence kept after the last voiced frame, so word endings are not clipped (default 300 ms; 200 ms with a speech probe) */
   keepAfterSpeechMs?: number;
   /** an utterance with less voiced audio than this is a click or a breath and is not sent (default 60 ms) */
   minVoicedMs?: number;
@@ -39,7 +66,8 @@ function checkMs(name: string, value: number, min: number): number {
  * Cuts a recording into utterances while it is recorded. Feed 16 kHz chunks of any size to `push`; each
  * utterance is returned as soon as it ends, and `flush()` at recording stop returns the last one.
  *
- * Where cuts fall, on the 20 ms frame grid of the hesitation signals (FrameLevelMeter):
+ * Frames are the 20 ms grid of the hesitation signals (FrameLevelMeter) with the energy rule, or the speech
+ * probe's windows (32 ms for Silero) with voice activity. Where cuts fall, on that grid:
  * - an utterance starts keepBeforeSpeechMs before its first voiced frame (never before the previous cut);
  * - it ends after a silence of at least minSilenceMs: the cut is keepAfterSpeechMs after the last voiced frame;
  * - speech longer than maxUtteranceMs is cut at the end of the quietest frame of its last 2 s, and the next
@@ -48,7 +76,16 @@ function checkMs(name: string, value: number, min: number): number {
  */
 export class UtteranceCutter {
   readonly sampleRate: number;
+  /** 'vad': speech probability from the probe; 'energy': frame level against silenceThresholdDbfs */
+  readonly mode: 'vad' | 'energy';
   private readonly threshold: number;
+  private readonly probe: SpeechProbe | null;
+  private readonly speechThreshold: number;
+  /** VAD mode: samples waiting for a whole probe window */
+  private pendingWindow: Float32Array;
+  private pendingFill = 0;
+  private framesDone = 0;
+  private seen = 0;
   private readonly frameSize: number;
   private readonly silenceFrames: number;
   private readonly maxSamples: number;
@@ -79,25 +116,58 @@ export class UtteranceCutter {
       throw new RangeError(`utterance cutter option silenceThresholdDbfs must be a number (got ${options.silenceThresholdDbfs})`);
     }
     this.threshold = options.silenceThresholdDbfs;
+    this.probe = options.speech ?? null;
+    this.mode = this.probe ? 'vad' : 'energy';
+    this.speechThreshold = options.speechThreshold ?? DEFAULT_SPEECH_THRESHOLD;
+    if (!(this.speechThreshold > 0 && this.speechThreshold < 1)) throw new RangeError(`utterance cutter option speechThreshold must be between 0 and 1 (got ${this.speechThreshold})`);
     this.meter = new FrameLevelMeter(this.sampleRate);
-    this.frameSize = this.meter.frameSize;
+    this.frameSize = this.probe ? this.probe.windowSamples : this.meter.frameSize;
+    this.pendingWindow = new Float32Array(this.probe ? this.frameSize : 0);
+    const frameMs = (this.frameSize * 1000) / this.sampleRate;
     const ms = (value: number): number => Math.round((value * this.sampleRate) / 1000);
-    const minSilenceMs = checkMs('minSilenceMs', options.minSilenceMs ?? 600, FRAME_MS);
+    const minSilenceMs = checkMs('minSilenceMs', options.minSilenceMs ?? (this.probe ? 350 : 600), FRAME_MS);
     const maxUtteranceMs = checkMs('maxUtteranceMs', options.maxUtteranceMs ?? 25_000, FORCED_CUT_SEARCH_MS + FRAME_MS);
-    const keepAfterMs = checkMs('keepAfterSpeechMs', options.keepAfterSpeechMs ?? 300, 0);
+    const keepAfterMs = checkMs('keepAfterSpeechMs', options.keepAfterSpeechMs ?? (this.probe ? 200 : 300), 0);
     if (keepAfterMs >= minSilenceMs) throw new RangeError(`utterance cutter option keepAfterSpeechMs (${keepAfterMs}) must be below minSilenceMs (${minSilenceMs})`);
-    this.silenceFrames = Math.ceil(minSilenceMs / FRAME_MS);
+    this.silenceFrames = Math.ceil(minSilenceMs / frameMs);
     this.maxSamples = ms(maxUtteranceMs);
     this.keepBefore = ms(checkMs('keepBeforeSpeechMs', options.keepBeforeSpeechMs ?? 200, 0));
     this.keepAfter = ms(keepAfterMs);
-    this.minVoicedFrames = Math.ceil(checkMs('minVoicedMs', options.minVoicedMs ?? 60, 0) / FRAME_MS);
-    this.searchFrames = Math.round(FORCED_CUT_SEARCH_MS / FRAME_MS);
+    this.minVoicedFrames = Math.ceil(checkMs('minVoicedMs', options.minVoicedMs ?? 60, 0) / frameMs);
+    this.searchFrames = Math.round(FORCED_CUT_SEARCH_MS / frameMs);
     this.recentLevels = new Float64Array(Math.ceil(this.maxSamples / this.frameSize) + 2);
   }
 
   /** Samples pushed so far. */
   get samplesSeen(): number {
-    return this.meter.samplesSeen;
+    return this.seen;
+  }
+
+  /** Silence kept after the last speech frame, samples (an utterance cut by silence ends this far after its speech). */
+  get keepAfterSamples(): number {
+    return this.keepAfter;
+  }
+
+  /** The utterance open now, or null between utterances. */
+  get openUtterance(): OpenUtterance | null {
+    if (this.speechStartFrame === null) return null;
+    const speechEnd = (this.lastVoicedFrame + 1) * this.frameSize;
+    return {
+      index: this.nextIndex,
+      startSample: this.utteranceStart,
+      speechEndSample: speechEnd,
+      samplesSeen: this.seen,
+      silenceMs: ((this.framesDone * this.frameSize - speechEnd) * 1000) / this.sampleRate,
+      cutIfSilentSample: speechEnd + this.keepAfter,
+    };
+  }
+
+  /** A copy of samples [start, end) of the recording, while the cutter still holds them (the open utterance's). */
+  audio(start: number, end: number): Float32Array {
+    if (start < this.bufferStart || end > this.bufferStart + this.bufferLength || end < start) {
+      throw new RangeError(`utterance cutter: samples ${start}–${end} are not held (held: ${this.bufferStart}–${this.bufferStart + this.bufferLength})`);
+    }
+    return this.buffer.slice(start - this.bufferStart, end - this.bufferStart);
   }
 
   /** Adds recorded samples; returns the utterances that ended within them. */
@@ -105,12 +175,42 @@ export class UtteranceCutter {
     if (this.flushed) throw new Error('utterance cutter: push after flush (use a new cutter for a new recording)');
     if (!(chunk instanceof Float32Array)) throw new TypeError('utterance cutter: chunk must be a Float32Array');
     this.append(chunk);
-    const firstFrame = this.meter.framesCompleted;
-    const levels = this.meter.push(chunk);
+    this.seen += chunk.length;
+    const firstFrame = this.framesDone;
+    const levels = this.probe ? this.probeFrames(chunk) : this.meter.push(chunk);
     const out: Utterance[] = [];
-    for (let i = 0; i < levels.length; i++) this.addFrame(firstFrame + i, levels[i]!, out);
+    for (let i = 0; i < levels.length; i++) {
+      this.framesDone = firstFrame + i + 1;
+      this.addFrame(firstFrame + i, levels[i]!, out);
+    }
     this.trim();
     return out;
+  }
+
+  /** VAD mode: the speech probability of every whole probe window this chunk completes. */
+  private probeFrames(chunk: Float32Array): ArrayLike<number> {
+    const size = this.frameSize;
+    const whole = Math.floor((this.pendingFill + chunk.length) / size);
+    if (whole === 0) {
+      this.pendingWindow.set(chunk, this.pendingFill);
+      this.pendingFill += chunk.length;
+      return [];
+    }
+    const windows = new Float32Array(whole * size);
+    windows.set(this.pendingWindow.subarray(0, this.pendingFill));
+    const used = whole * size - this.pendingFill;
+    windows.set(chunk.subarray(0, used), this.pendingFill);
+    this.pendingFill = chunk.length - used;
+    this.pendingWindow.set(chunk.subarray(used));
+    const probs = this.probe!.probabilities(windows);
+    if (probs.length !== whole) throw new Error(`speech probe returned ${probs.length} probabilities for ${whole} windows`);
+    return probs;
+  }
+
+  private isVoiced(level: number): boolean {
+    if (!this.probe) return level >= this.threshold;
+    // Silero's hysteresis: once speaking, a dip below the start threshold is still speech.
+    return level >= (this.speechStartFrame === null ? this.speechThreshold : this.speechThreshold - SPEECH_HYSTERESIS);
   }
 
   /** At recording stop: the utterance still open, if it has speech. The cutter takes no more audio after. */
@@ -119,10 +219,15 @@ export class UtteranceCutter {
     this.flushed = true;
     if (this.speechStartFrame === null) return [];
     let speechEnd = (this.lastVoicedFrame + 1) * this.frameSize;
-    const pending = this.meter.pendingLevel();
-    if (pending !== null && pending >= this.threshold) {
-      speechEnd = this.samplesSeen;
-      this.voicedFrames++;
+    if (this.probe) {
+      // the samples after the last whole window belong to speech that was still going on
+      if (this.lastVoicedFrame === this.framesDone - 1) speechEnd = this.samplesSeen;
+    } else {
+      const pending = this.meter.pendingLevel();
+      if (pending !== null && pending >= this.threshold) {
+        speechEnd = this.samplesSeen;
+        this.voicedFrames++;
+      }
     }
     const out: Utterance[] = [];
     this.emit(Math.min(this.samplesSeen, speechEnd + this.keepAfter), out);
@@ -130,7 +235,7 @@ export class UtteranceCutter {
   }
 
   private addFrame(frame: number, level: number, out: Utterance[]): void {
-    const voiced = level >= this.threshold;
+    const voiced = this.isVoiced(level);
     this.recentLevels[frame % this.recentLevels.length] = level;
     const frameEnd = (frame + 1) * this.frameSize;
     if (this.speechStartFrame === null) {
@@ -166,7 +271,7 @@ export class UtteranceCutter {
     }
     const cutEnd = (cutFrame + 1) * this.frameSize;
     const carried: number[] = [];
-    for (let f = cutFrame + 1; f <= frame; f++) if (this.recentLevels[f % this.recentLevels.length]! >= this.threshold) carried.push(f);
+    for (let f = cutFrame + 1; f <= frame; f++) if (this.isVoiced(this.recentLevels[f % this.recentLevels.length]!)) carried.push(f);
     // The frames after the cut are not counted in the closing utterance.
     this.voicedFrames -= carried.length;
     this.emit(cutEnd, out);
@@ -207,7 +312,7 @@ export class UtteranceCutter {
     const keepFrom =
       this.speechStartFrame !== null
         ? this.utteranceStart
-        : Math.max(this.lastCutEnd, this.meter.framesCompleted * this.frameSize - this.keepBefore);
+        : Math.max(this.lastCutEnd, this.framesDone * this.frameSize - this.keepBefore);
     const drop = keepFrom - this.bufferStart;
     if (drop < this.sampleRate) return;
     this.buffer.copyWithin(0, drop, this.bufferLength);

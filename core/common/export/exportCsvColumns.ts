@@ -1,4 +1,9 @@
 import type { ExportRecordV2 } from './exportRecord';
+import { lastJudgmentPerStep } from '../reasoning/stepJudgments';
+
+/** [step, reward] of each judged step's standing judgment, in step order. */
+const standingRewards = (judgments: ExportRecordV2['step_judgments']): Array<[number, number]> =>
+  [...lastJudgmentPerStep(judgments).values()].map((j) => [j.index, j.reward!]);
 
 /** How a CSV cell is read back: the type its text stands for (an empty cell is null where nullable). */
 export type CsvCellType = 'string' | 'integer' | 'number' | 'boolean' | 'sha256' | 'timestamp';
@@ -82,6 +87,20 @@ export const CSV_COLUMNS: readonly CsvColumn[] = [
   { name: 'config_changed', type: 'boolean', nullable: false, meaning: 'voice labels were derived under another aloud.yaml than config_sha256', value: (r) => r.config_changed },
   { name: 'labels_not_in_schema', type: 'string', nullable: true, meaning: 'labels in the history that the current schema lacks, joined with " | "', value: (r) => join(r.labels_not_in_schema) },
   { name: 'changed_after_completion', type: 'boolean', nullable: false, meaning: 'the final label changed after the item was completed', value: (r) => r.changed_after_completion },
+  { name: 'model_label', type: 'string', nullable: true, meaning: "the model's answer (a schema label); empty without model reasoning", value: (r) => r.model_reasoning?.label ?? null },
+  { name: 'model_steps', type: 'integer', nullable: true, meaning: "steps of the model's reasoning (the texts are in JSONL); empty without model reasoning", value: (r) => r.model_reasoning?.steps.length ?? null },
+  { name: 'reasoning_shown_at', type: 'timestamp', nullable: true, meaning: "when the model's reasoning was first shown; empty when never", value: (r) => r.reasoning_shown_at },
+  {
+    name: 'step_rewards',
+    type: 'string',
+    nullable: true,
+    meaning: 'each judged step\'s standing reward as `step:reward` (1, 0, -1), joined with " | "',
+    value: (r) => join(standingRewards(r.step_judgments).map(([index, reward]) => `${index}:${reward}`)),
+  },
+  { name: 'finals_agree', type: 'boolean', nullable: true, meaning: "the annotator's final label equals the model's", value: (r) => r.reasoning_features?.finals_agree ?? null },
+  { name: 'first_contradicting_step', type: 'integer', nullable: true, meaning: "first step naming a label other than the annotator's final (or it negated)", value: (r) => r.reasoning_features?.first_contradicting_step ?? null },
+  { name: 'first_wrong_step', type: 'integer', nullable: true, meaning: 'first step whose standing judgment is -1', value: (r) => r.reasoning_features?.first_wrong_step ?? null },
+  { name: 'right_for_wrong_reason', type: 'boolean', nullable: true, meaning: 'finals agree and the annotator judged a step wrong', value: (r) => r.reasoning_features?.right_for_wrong_reason ?? null },
   { name: 'silent_chunks', type: 'integer', nullable: true, meaning: 'chunks (thinkaloud.chunk_seconds) below the silence threshold', value: (r) => r.signals?.silent_chunks ?? null },
   { name: 'total_chunks', type: 'integer', nullable: true, meaning: 'chunks of the recording', value: (r) => r.signals?.total_chunks ?? null },
   { name: 'pause_count', type: 'integer', nullable: true, meaning: 'silent runs of at least min_pause_ms between speech', value: (r) => r.signals?.pauses?.count ?? null },

@@ -3,6 +3,7 @@ import type { SessionNote } from '../session/sessionFold';
 import type { ItemSessionState, LabelSource } from '../session/itemState';
 import exportRecordSchemaV1 from './exportRecord.v1.schema.json';
 import exportRecordSchemaV2 from './exportRecord.v2.schema.json';
+import { NO_REASONING, type ReasoningExportFields } from '../reasoning/reasoningExport';
 
 /** The schema version this Aloud writes; `validate` reads this one and every earlier one. */
 export const EXPORT_SCHEMA_VERSION = 2;
@@ -115,6 +116,11 @@ export interface ExportRecordV2 {
   config_changed: boolean;
   labels_not_in_schema: string[];
   changed_after_completion: boolean;
+  /** the model's answer and steps, the annotator's step judgments, when the reasoning was shown, the features */
+  model_reasoning: ReasoningExportFields['model_reasoning'];
+  step_judgments: ReasoningExportFields['step_judgments'];
+  reasoning_shown_at: string | null;
+  reasoning_features: ReasoningExportFields['reasoning_features'];
   app_version: string;
   config_sha256: string;
   started_at: string | null;
@@ -130,7 +136,8 @@ export const EXPORT_FIELDS_V2 = [
   'schema_version', 'project', 'annotator', 'item_id', 'item_text_sha256', 'item_context_sha256', 'final_label', 'label_source',
   'blind_label', 'label_history', 'commitments', 'transcript', 'transcript_corrected', 'corrections', 'segments',
   'superseded_transcripts', 'signals', 'audio', 'model', 'notes', 'parser_version', 'config_changed', 'labels_not_in_schema',
-  'changed_after_completion', 'app_version', 'config_sha256', 'started_at', 'completed_at', 'exported_at',
+  'changed_after_completion', 'model_reasoning', 'step_judgments', 'reasoning_shown_at', 'reasoning_features',
+  'app_version', 'config_sha256', 'started_at', 'completed_at', 'exported_at',
 ] as const satisfies ReadonlyArray<keyof ExportRecordV2>;
 
 /** Column order of v1 CSV exports and key order of v1 JSON records. */
@@ -156,6 +163,8 @@ export interface ExportRecordInput {
   appVersion: string;
   configSha256: string;
   exportedAt: string;
+  /** the item's model reasoning fields (core/common/reasoning/reasoningExport); absent: none */
+  reasoning?: ReasoningExportFields;
 }
 
 const exportModel = (m: { name: string; sha256: string; whisper_cpp?: string | null }): ExportModel => ({
@@ -201,6 +210,7 @@ export function buildExportRecord(input: ExportRecordInput): ExportRecordV2 {
     config_changed: state?.config_changed ?? false,
     labels_not_in_schema: [...(state?.labels_not_in_schema ?? [])],
     changed_after_completion: state?.changed_after_completion ?? false,
+    ...(input.reasoning ?? NO_REASONING),
     app_version: input.appVersion,
     config_sha256: input.configSha256,
     started_at: state?.started_at ?? null,

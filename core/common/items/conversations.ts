@@ -2,6 +2,8 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import { InputError, type InputProblem } from '../io/inputProblem';
 import type { LocatedValue } from '../io/jsonInput';
 import { schemaProblems } from '../io/schemaProblems';
+import { LabelMatcher } from '../parser/labelMatch';
+import { resolveModelLabel, type LabelSchemaContext } from '../reasoning/modelLabel';
 import type { Item } from './item';
 import { countWords } from './wordCount';
 
@@ -22,6 +24,11 @@ export const conversationMessageJsonSchema = {
     text: { type: ['string', 'null'] },
     session_id: { type: 'string', minLength: 1 },
     message_tree_id: { type: 'string', minLength: 1 },
+    /** the assistant turn's reasoning (chain of thought); `reasoning_content` is the name some chat APIs use */
+    reasoning: { type: ['string', 'null'] },
+    reasoning_content: { type: ['string', 'null'] },
+    /** the model's final answer about its own reply, when the export has one (resolved against the schema) */
+    model_label: { type: 'string', minLength: 1, pattern: '\\S' },
   },
 } as const;
 
@@ -38,6 +45,10 @@ export interface ConversationMessage {
   text: string | null;
   /** session_id, else message_tree_id */
   conversation_id: string;
+  /** the assistant turn's reasoning, null when absent or blank */
+  reasoning: string | null;
+  /** the model's final answer as a schema label name, null when absent */
+  model_label: string | null;
   /** fields beyond the known ones, kept as given */
   extra: Record<string, unknown>;
 }
@@ -84,10 +95,14 @@ export interface ConversationImport {
   words_pairs: number;
 }
 
-/** Schema stage for message records; every problem of the file is collected before rejecting. */
-export function messagesFromRecords(records: readonly LocatedValue[], file: string): ConversationMessage[] {
+/**
+ * Schema stage for message records (and the rules on reasoning fields); every problem of the file is collected
+ * before rejecting. With the project's label schema a `model_label` is resolved to a label name.
+ */
+export function messagesFromRecords(records: readonly LocatedValue[], file: string, schema?: LabelSchemaContext): ConversationMessage[] {
   const problems: InputProblem[] = [];
   const messages: ConversationMessage[] = [];
+  const matcher = schema ? new LabelMatcher(schema.labels, schema.languages) : null;
   for (const record of records) {
     if (!validateMessage(record.value)) {
       problems.push(...schemaProblems(validateMessage.errors, file, record));
@@ -98,6 +113,23 @@ export function messagesFromRecords(records: readonly LocatedValue[], file: stri
     if (conversation === undefined) {
       problems.push({ file, line: record.line, field: record.pointer === '' ? 'session_id' : `[${record.pointer.slice(1)}].session_id`, stage: 'schema', message: 'a message needs "session_id" or "message_tree_id" (the conversation it belongs to)' });
       continue;
+    }
+    const field = (name: string): string => (record.pointer === '' ? name : `[${record.pointer.slice(1)}].${name}`);
+    const given = (value: unknown): string | null => (typeof value === 'string' && value.trim() !== '' ? value : null);
+    const reasoning = given(v.reasoning);
+    const reasoningContent = given(v.reasoning_content);
+    let modelLabel = (v.model_label as string | undefined) ?? null;
+    const rule = (name: string, message: string): void => {
+      problems.push({ file, line: record.line, field: field(name), stage: 'rule', message });
+    };
+    if (reasoning !== null && reasoningContent !== null) rule('reasoning_content', 'give the reasoning as "reasoning" or as "reasoning_content", not both');
+    for (const name of ['reasoning', 'reasoning_content', 'model_label'] as const) {
+      if (v.role !== 'assistant' && given(v[name]) !== null) rule(name, `only an assistant message carries "${name}" (this one is ${String(v.role)})`);
+    }
+    if (modelLabel !== null && schema && matcher) {
+      const resolved = resolveModelLabel(modelLabel, schema, matcher);
+      if (!('problem' in resolved)) modelLabel = resolved.label;
+      else if (schema.unresolved !== 'keep') rule('model_label', resolved.problem);
     }
     const extra: Record<string, unknown> = {};
     for (const [key, value] of Object.entries(v)) {
@@ -110,6 +142,8 @@ export function messagesFromRecords(records: readonly LocatedValue[], file: stri
       role: v.role as MessageRole,
       text: (v.text as string | null | undefined) ?? null,
       conversation_id: conversation,
+      reasoning: reasoning ?? reasoningContent,
+      model_label: modelLabel,
       extra,
     });
   }
@@ -152,6 +186,8 @@ export function conversationsToItems(messages: readonly ConversationMessage[]): 
       id: reply.message_id,
       text: reply.text!,
       context: parent.text!,
+      ...(reply.reasoning !== null ? { model_reasoning: reply.reasoning } : {}),
+      ...(reply.model_label !== null ? { model_label: reply.model_label } : {}),
       meta: {
         conversation_id: reply.conversation_id,
         context_id: parent.message_id,

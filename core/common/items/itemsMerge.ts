@@ -1,4 +1,4 @@
-import type { Item } from './item';
+import { MODEL_FIELDS, type Item } from './item';
 
 /**
  * How an import combines with the project's items. append: existing items stay as they are, new ids are added
@@ -12,7 +12,7 @@ export interface ItemsMerge {
   items: Item[];
   added: string[];
   unchanged: string[];
-  /** ids present before and after whose text, context or metadata differ */
+  /** ids present before and after whose text, context, model reasoning or metadata differ */
   changed: string[];
   /** ids present before and not after (replace only) */
   removed: string[];
@@ -39,7 +39,13 @@ export function mergeItems(existing: readonly Item[], incoming: readonly Item[],
 }
 
 export function sameItem(a: Item, b: Item): boolean {
-  return a.id === b.id && a.text === b.text && a.context === b.context && canonicalJson(a.meta ?? {}) === canonicalJson(b.meta ?? {});
+  return (
+    a.id === b.id &&
+    a.text === b.text &&
+    a.context === b.context &&
+    MODEL_FIELDS.every((key) => canonicalJson(a[key] ?? null) === canonicalJson(b[key] ?? null)) &&
+    canonicalJson(a.meta ?? {}) === canonicalJson(b.meta ?? {})
+  );
 }
 
 /** JSON with object keys sorted, so metadata written in another key order still compares equal. */

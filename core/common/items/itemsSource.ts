@@ -3,6 +3,9 @@ import { parseCsv, type CsvTable } from '../io/csv';
 import { InputError, type InputProblem } from '../io/inputProblem';
 import { parseJsonArrayDocument, parseJsonLines, type LocatedValue } from '../io/jsonInput';
 import { schemaProblems } from '../io/schemaProblems';
+import { resolveModelLabel, type LabelSchemaContext } from '../reasoning/modelLabel';
+import { LabelMatcher } from '../parser/labelMatch';
+import { JsonSyntaxError, parseStrictJson } from '../io/strictJson';
 import type { Item } from './item';
 
 /** Formats a file of items (or of conversation messages) may have, chosen by file name. */
@@ -36,7 +39,7 @@ export function csvRowsAsValues(table: CsvTable): LocatedValue[] {
 
 const nonBlank = { type: 'string', minLength: 1, pattern: '\\S' } as const;
 
-/** JSON Schema (Draft 2020-12) of one item record; keys other than these four are kept as metadata. */
+/** JSON Schema (Draft 2020-12) of one item record; keys other than these are kept as metadata. */
 export const itemRecordJsonSchema = {
   $schema: 'https://json-schema.org/draft/2020-12/schema',
   $id: 'https://aloud.local/schemas/item.json',
@@ -47,6 +50,9 @@ export const itemRecordJsonSchema = {
     id: nonBlank,
     text: nonBlank,
     context: nonBlank,
+    model_reasoning: nonBlank,
+    model_steps: { type: 'array', minItems: 1, items: nonBlank },
+    model_label: nonBlank,
     meta: { type: 'object' },
   },
 } as const;
@@ -54,8 +60,11 @@ export const itemRecordJsonSchema = {
 const ajv = new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true });
 const validateItemRecord = ajv.compile(itemRecordJsonSchema);
 
-/** Schema and rule stages for item records: every problem of the file is collected before rejecting. */
-export function itemsFromRecords(records: readonly LocatedValue[], file: string): Item[] {
+/**
+ * Schema and rule stages for item records: every problem of the file is collected before rejecting. With the
+ * project's label schema, `model_label` is resolved to a label name (and must name exactly one label).
+ */
+export function itemsFromRecords(records: readonly LocatedValue[], file: string, schema?: LabelSchemaContext): Item[] {
   const schemaStage: InputProblem[] = [];
   for (const record of records) {
     if (!validateItemRecord(record.value)) schemaStage.push(...schemaProblems(validateItemRecord.errors, file, record));
@@ -65,8 +74,9 @@ export function itemsFromRecords(records: readonly LocatedValue[], file: string)
   const ruleStage: InputProblem[] = [];
   const firstLine = new Map<string, number>();
   const items: Item[] = [];
+  const matcher = schema ? new LabelMatcher(schema.labels, schema.languages) : null;
   for (const record of records) {
-    const { id, text, context, meta, ...rest } = record.value as { id: string; text: string; context?: string; meta?: Record<string, unknown> } & Record<string, unknown>;
+    const { id, text, context, meta, model_reasoning, model_steps, model_label, ...rest } = record.value as Item & Record<string, unknown>;
     const at = (field: string, message: string): void => {
       ruleStage.push({ file, line: record.line, field: fieldIn(record, field), stage: 'rule', message });
     };
@@ -78,9 +88,26 @@ export function itemsFromRecords(records: readonly LocatedValue[], file: string)
     for (const key of Object.keys(rest)) {
       if (meta && Object.hasOwn(meta, key)) at(key, `"${key}" is given both as a field and inside "meta"`);
     }
+    if (model_reasoning !== undefined && model_steps !== undefined) {
+      at('model_steps', 'give the model\'s reasoning either as "model_reasoning" (one text, split into steps) or as "model_steps" (a list), not both');
+    }
+    let modelLabel = model_label;
+    if (model_label !== undefined && schema && matcher) {
+      const resolved = resolveModelLabel(model_label, schema, matcher);
+      if (!('problem' in resolved)) modelLabel = resolved.label;
+      else if (schema.unresolved !== 'keep') at('model_label', resolved.problem);
+    }
     const metadata: Record<string, unknown> = { ...meta };
     for (const [key, value] of Object.entries(rest)) Object.defineProperty(metadata, key, { value, enumerable: true, writable: true, configurable: true });
-    items.push({ id, text, ...(context !== undefined ? { context } : {}), ...(Object.keys(metadata).length > 0 ? { meta: metadata } : {}) });
+    items.push({
+      id,
+      text,
+      ...(context !== undefined ? { context } : {}),
+      ...(model_reasoning !== undefined ? { model_reasoning } : {}),
+      ...(model_steps !== undefined ? { model_steps: [...model_steps] } : {}),
+      ...(modelLabel !== undefined ? { model_label: modelLabel } : {}),
+      ...(Object.keys(metadata).length > 0 ? { meta: metadata } : {}),
+    });
   }
   if (ruleStage.length > 0) throw new InputError(ruleStage);
   return items;
@@ -91,17 +118,36 @@ function fieldIn(record: LocatedValue, field: string): string {
 }
 
 /** Items from the text of a JSONL, JSON-array or CSV file (CSV: header row with id and text; other columns are metadata). */
-export function parseItemsText(text: string, file: string, format: TabularFormat): Item[] {
-  if (format !== 'csv') return itemsFromRecords(parseRecords(text, file, format, 'items'), file);
+export function parseItemsText(text: string, file: string, format: TabularFormat, schema?: LabelSchemaContext): Item[] {
+  if (format !== 'csv') return itemsFromRecords(parseRecords(text, file, format, 'items'), file, schema);
   const table = parseCsv(text, file);
   requireColumns(table, file, ['id', 'text']);
-  const records = csvRowsAsValues(table);
-  // An empty context cell means "no context"; other empty cells stay as given (metadata is kept verbatim).
+  return itemsFromRecords(itemCsvRecords(csvRowsAsValues(table), file), file, schema);
+}
+
+/** Optional item columns where an empty CSV cell means "absent" (other empty cells are metadata, kept verbatim). */
+export const ITEM_OPTIONAL_COLUMNS = ['context', 'model_reasoning', 'model_steps', 'model_label'];
+
+/**
+ * The CSV-only stage for item rows: empty optional cells become absent, and a `model_steps` cell, which holds a
+ * JSON array of strings, is parsed strictly (a bad cell is a parse problem of that row and column).
+ */
+export function itemCsvRecords(records: LocatedValue[], file: string): LocatedValue[] {
+  const problems: InputProblem[] = [];
   for (const record of records) {
-    const row = record.value as Record<string, string>;
-    if (row.context === '') delete row.context;
+    const row = record.value as Record<string, unknown>;
+    for (const column of ITEM_OPTIONAL_COLUMNS) if (row[column] === '') delete row[column];
+    if (typeof row.model_steps === 'string') {
+      try {
+        row.model_steps = parseStrictJson(row.model_steps).value;
+      } catch (e) {
+        if (!(e instanceof JsonSyntaxError)) throw e;
+        problems.push({ file, line: record.line, field: 'model_steps', stage: 'parse', message: `a model_steps cell holds a JSON array of strings, e.g. ["First …","Then …"]: ${e.message}` });
+      }
+    }
   }
-  return itemsFromRecords(records, file);
+  if (problems.length > 0) throw new InputError(problems);
+  return records;
 }
 
 /** Schema stage for a CSV header: names each missing column on the header line. */

@@ -28,11 +28,25 @@ export interface ModelManifestEntry {
   source: string;
 }
 
+/** The voice-activity model (Silero VAD, models/manifest.json `vad`), downloaded with the default whisper model. */
+export interface VadManifestEntry {
+  kind: 'vad';
+  name: string;
+  file: string;
+  url: string;
+  bytes: number | null;
+  approx_mib: number;
+  checksum: ModelChecksum;
+  source: string;
+}
+
 export interface ModelManifest {
   manifest_version: 1;
   /** name of the model used when a project does not choose one */
   default: string;
   models: ModelManifestEntry[];
+  /** the Silero VAD model the live cutter uses when it is present (optional: older manifests have none) */
+  vad?: VadManifestEntry;
 }
 
 /** A problem in models/manifest.json, named by field path. */
@@ -69,7 +83,7 @@ export function parseModelManifest(text: string, file: string): ModelManifest {
   const problems: string[] = [];
   if (!isRecord(value)) throw new ManifestError(file, ['(top level): must be a JSON object']);
   for (const key of Object.keys(value)) {
-    if (!['manifest_version', 'default', 'models'].includes(key)) problems.push(`${key}: unknown key (not allowed here)`);
+    if (!['manifest_version', 'default', 'models', 'vad'].includes(key)) problems.push(`${key}: unknown key (not allowed here)`);
   }
   if (value.manifest_version !== 1) problems.push(`manifest_version: must be 1 (got ${JSON.stringify(value.manifest_version)})`);
   if (!Array.isArray(value.models) || value.models.length === 0) {
@@ -127,10 +141,36 @@ export function parseModelManifest(text: string, file: string): ModelManifest {
     if ('size_class' in raw && !(SIZE_CLASSES as readonly unknown[]).includes(size_class)) problems.push(`${at}.size_class: must be one of ${SIZE_CLASSES.join(', ')}`);
     if ('source' in raw && !(typeof source === 'string' && source.trim().length > 0)) problems.push(`${at}.source: must say where the URL, checksum and size come from`);
   });
+  if ('vad' in value) checkVadEntry(value.vad, files, problems);
   if (typeof value.default !== 'string') problems.push('default: must be the name of one of the models');
   else if (!names.has(value.default)) problems.push(`default: "${value.default}" is not one of the models`);
   if (problems.length > 0) throw new ManifestError(file, problems);
   return value as unknown as ModelManifest;
+}
+
+const VAD_KEYS = ['kind', 'name', 'file', 'url', 'bytes', 'approx_mib', 'checksum', 'source'] as const;
+
+function checkVadEntry(raw: unknown, whisperFiles: ReadonlyMap<string, number>, problems: string[]): void {
+  if (!isRecord(raw)) {
+    problems.push('vad: must be an object');
+    return;
+  }
+  for (const key of Object.keys(raw)) if (!(VAD_KEYS as readonly string[]).includes(key)) problems.push(`vad.${key}: unknown key (not allowed here)`);
+  for (const key of VAD_KEYS) if (!(key in raw)) problems.push(`vad: missing required key "${key}"`);
+  if (raw.kind !== 'vad') problems.push('vad.kind: must be "vad"');
+  if (typeof raw.name !== 'string' || !SAFE_NAME.test(raw.name)) problems.push('vad.name: must be a plain name like "silero-v6.2.0"');
+  if (typeof raw.file !== 'string' || !SAFE_NAME.test(raw.file) || !raw.file.endsWith('.bin')) problems.push('vad.file: must be a plain file name ending in .bin');
+  else if (whisperFiles.has(raw.file)) problems.push(`vad.file: "${raw.file}" is also models[${whisperFiles.get(raw.file)}].file`);
+  const url = typeof raw.url === 'string' ? /^([a-z]+):\/\/([^/?#@\s]+)\/\S+$/i.exec(raw.url) : null;
+  const schemeOk = url && (url[1]!.toLowerCase() === 'https' || (url[1]!.toLowerCase() === 'http' && LOOPBACK_AUTHORITY.test(url[2]!)));
+  if (!schemeOk) problems.push('vad.url: must be an https URL naming a host and a file');
+  if (raw.bytes !== null && !(Number.isSafeInteger(raw.bytes) && (raw.bytes as number) > 0)) problems.push('vad.bytes: must be a positive integer, or null');
+  if (!(typeof raw.approx_mib === 'number' && raw.approx_mib > 0)) problems.push('vad.approx_mib: must be a positive number');
+  const checksum = raw.checksum;
+  if (!isRecord(checksum) || (checksum.algo !== 'sha1' && checksum.algo !== 'sha256') || typeof checksum.value !== 'string' || !new RegExp(`^[0-9a-f]{${HEX_DIGITS[checksum.algo]}}$`).test(checksum.value)) {
+    problems.push('vad.checksum: must be {"algo": "sha1"|"sha256", "value": lower-case hex}');
+  }
+  if (!(typeof raw.source === 'string' && raw.source.trim().length > 0)) problems.push('vad.source: must say where the URL, checksum and size come from');
 }
 
 export function findManifestModel(manifest: ModelManifest, name: string): ModelManifestEntry | undefined {

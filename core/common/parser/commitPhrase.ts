@@ -21,6 +21,7 @@ import { DEFAULT_FILLERS } from '../project/projectConfig';
 import { LabelMatcher, type LabelResolution } from './labelMatch';
 import { GAP_CLAUSE_END, GAP_PUNCTUATION, GAP_QUESTION, matchWords, normalizeForMatching, type MatchWords } from './matchText';
 import { compileStemPattern } from './stemPattern';
+import { SINGLE_WORD_CUES } from './negationCues';
 
 export { compileStemPattern, validateStemPattern } from './stemPattern';
 
@@ -43,7 +44,6 @@ export const DEFAULT_STEMS: Record<string, readonly string[]> = {
   ],
 };
 
-const SINGLE_WORD_CUES = new Set(['not', 'never', 'cannot', 'nicht', 'nie', 'kein', 'keine', 'keinen', 'keinem', 'keiner', 'keines']);
 const CONJUNCTIONS = new Set(['or', 'and', 'oder', 'und']);
 const ALTERNATIVE_CONJUNCTIONS = new Set(['or', 'oder']);
 /** words after or/and that may stand before a second label and still make the mention ambiguous */

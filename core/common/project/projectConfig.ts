@@ -1,6 +1,7 @@
 import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
 import { DEFAULT_STEMS } from '../parser/commitPhrase';
 import { validateStemPattern } from '../parser/stemPattern';
+import { REASONING_SPLITS, type ReasoningSplit } from '../reasoning/reasoningSteps';
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, visit, type Node as YamlNode } from 'yaml';
 
 /** One label of the annotation schema, e.g. Polite with key "1" and per-language synonyms. */
@@ -32,12 +33,27 @@ export interface ThinkAloudConfig {
   complete_wait_seconds: number;
 }
 
+/** When the Label screen shows a model's reasoning: after the annotator's own (blind) label, always, or never. */
+export type ReasoningReveal = 'after_blind' | 'always' | 'never';
+export const REASONING_REVEALS: readonly ReasoningReveal[] = ['after_blind', 'always', 'never'];
+
+/** aloud.yaml `reasoning`: how a model's reasoning text becomes steps, and when the annotator sees it. */
+export interface ReasoningConfig {
+  split: ReasoningSplit;
+  reveal: ReasoningReveal;
+}
+
+export function defaultReasoning(): ReasoningConfig {
+  return { split: 'auto', reveal: 'after_blind' };
+}
+
 export interface ProjectConfig {
   name: string;
   schema: LabelSchema;
   /** items file, relative to the project folder */
   items: string;
   thinkaloud: ThinkAloudConfig;
+  reasoning: ReasoningConfig;
 }
 
 export const DEFAULT_FILLERS: readonly string[] = [
@@ -128,6 +144,15 @@ export const projectConfigJsonSchema = {
         complete_wait_seconds: { type: 'number', minimum: 0, maximum: 600, default: 15 },
       },
     },
+    reasoning: {
+      type: 'object',
+      additionalProperties: false,
+      default: {},
+      properties: {
+        split: { enum: [...REASONING_SPLITS], default: 'auto' },
+        reveal: { enum: [...REASONING_REVEALS], default: 'after_blind' },
+      },
+    },
   },
 } as const;
 
@@ -189,6 +214,8 @@ function describeAjvError(e: ErrorObject): { path: string; message: string; poin
     message = 'unknown key (not allowed here)';
   } else if (e.keyword === 'required') {
     message = `missing required key "${String((e.params as { missingProperty: string }).missingProperty)}"`;
+  } else if (e.keyword === 'enum') {
+    message = `must be one of ${(e.params as { allowedValues: unknown[] }).allowedValues.map((v) => JSON.stringify(v)).join(', ')}`;
   } else if (e.keyword === 'propertyNames') {
     message = `key ${String((e.params as { propertyName: string }).propertyName)} must be a language code like "en"`;
   }

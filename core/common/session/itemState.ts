@@ -1,4 +1,5 @@
 import type { ParseDiagnostic } from '../parser/parseTypes';
+import type { StepJudgmentRecord } from '../reasoning/stepJudgments';
 import type { AudioSignals, TranscriptSignals } from '../signals/signalTypes';
 import type { Segment } from '../transcript/segment';
 
@@ -113,4 +114,18 @@ export interface ItemSessionState {
   changed_after_completion: boolean;
   /** keep-talking cues shown while recording (absent in states built before cues existed) */
   cues?: KeepTalkingCue[];
+  /** the model's reasoning as first shown to the annotator (from the reasoning_shown event), null while never shown */
+  reasoning?: ShownReasoning | null;
+  /** step judgments in log order (keys, clicks and voice); the last per step stands */
+  step_judgments?: StepJudgmentRecord[];
+}
+
+/** What the annotator was shown of a model's reasoning, and when. */
+export interface ShownReasoning {
+  /** ISO 8601: labels before this moment were given without seeing the model */
+  shown_at: string;
+  steps: string[];
+  model_label: string | null;
+  /** the item's audio length (ms) when it was shown: voice step judgments count only in audio after it */
+  audio_ms: number;
 }

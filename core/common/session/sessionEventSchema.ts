@@ -1,5 +1,7 @@
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import { LABEL_SOURCES, RECORDING_STOP_REASONS, SESSION_EVENT_TYPES, type SessionEventType } from './sessionEvents';
+import { REASONING_REVEALS } from '../project/projectConfig';
+import { STEP_JUDGMENT_SOURCES } from '../reasoning/stepJudgments';
 
 const itemId = { type: 'string', minLength: 1 } as const;
 const count = { type: 'integer', minimum: 0 } as const;
@@ -101,6 +103,26 @@ export const sessionEventDataSchemas: { readonly [T in SessionEventType]: Record
   }),
   log_repaired: object({ torn_line: { type: 'integer', minimum: 1 }, torn_bytes: count, torn_file: text }),
   note: object({ item_id: { type: ['string', 'null'], minLength: 1 }, text }),
+  reasoning_shown: object({
+    item_id: itemId,
+    steps: { type: 'array', items: text },
+    model_label: nullableString,
+    split: { enum: ['numbered', 'paragraphs', 'sentences', 'lines', 'none', 'given'] },
+    reveal: { enum: [...REASONING_REVEALS] },
+    audio_samples: count,
+  }),
+  step_judged: object({
+    item_id: itemId,
+    index: { type: 'integer', minimum: 1 },
+    reward: { enum: [1, 0, -1, null] },
+    source: { enum: [...STEP_JUDGMENT_SOURCES] },
+    kind: { enum: ['step', 'first_error'] },
+    quote: nullableString,
+    start: nullableCount,
+    end: nullableCount,
+    utterance: nullableCount,
+    audio_ms: { type: ['number', 'null'], minimum: 0 },
+  }),
   transcript_parsed: object({ item_id: itemId, parser_version: text, config_sha256: nullableSha256, diagnostics }),
   transcript_corrected: object({ item_id: itemId, utterance: count, segment: count, original_sha256: sha256, text, annotator: { type: 'string', minLength: 1 } }),
   transcripts_superseded: object({ item_id: itemId, utterances: { type: 'array', items: count, minItems: 1 }, reason: text }),

@@ -2,6 +2,9 @@ import type { ParseDiagnostic } from '../parser/parseTypes';
 import type { AudioSignals } from '../signals/signalTypes';
 import type { Segment } from '../transcript/segment';
 import type { LabelSource } from './itemState';
+import type { ReasoningReveal } from '../project/projectConfig';
+import type { AppliedSplit } from '../reasoning/reasoningSteps';
+import type { StepJudgmentSource } from '../reasoning/stepJudgments';
 
 /** Audio in the session store: 16 kHz mono, the rate the capture worklet and whisper.cpp use. */
 export const SESSION_SAMPLE_RATE = 16_000;
@@ -89,6 +92,27 @@ export interface SessionEventData {
   /** a torn last line (a write cut by a crash) was cut from the log; its bytes were kept in torn_file */
   log_repaired: { torn_line: number; torn_bytes: number; torn_file: string };
   note: { item_id: string | null; text: string };
+  /**
+   * The model's reasoning was shown to the annotator (the first time for this item): the steps as shown, so the
+   * log, not today's items file or split rule, says what was judged; audio_samples is the item's audio length then.
+   */
+  reasoning_shown: { item_id: string; steps: string[]; model_label: string | null; split: AppliedSplit; reveal: ReasoningReveal; audio_samples: number };
+  /**
+   * A step of the shown reasoning judged (+1 correct, 0 neutral, −1 wrong; null withdraws the step's judgment).
+   * Voice judgments carry the phrase, its offsets in that utterance's text, the utterance and the audio time.
+   */
+  step_judged: {
+    item_id: string;
+    index: number;
+    reward: 1 | 0 | -1 | null;
+    source: StepJudgmentSource;
+    kind: 'step' | 'first_error';
+    quote: string | null;
+    start: number | null;
+    end: number | null;
+    utterance: number | null;
+    audio_ms: number | null;
+  };
   /** the parser ran over the item's transcript when a transcription landed: what it saw but did not commit */
   transcript_parsed: { item_id: string; parser_version: string; config_sha256: string | null; diagnostics: ParseDiagnostic[] };
   /** a reviewer's correction of one segment's text; the verbatim segment is never changed */
@@ -128,6 +152,8 @@ export const EVENT_VERSIONS: { readonly [T in SessionEventType]: number } = {
   signals_computed: 1,
   log_repaired: 1,
   note: 1,
+  reasoning_shown: 1,
+  step_judged: 1,
   transcript_parsed: 1,
   transcript_corrected: 1,
   transcripts_superseded: 1,

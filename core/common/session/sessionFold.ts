@@ -7,7 +7,8 @@ import type { Segment } from '../transcript/segment';
 import { AudioLedgerFold, type AudioLedger } from './audioLedger';
 import { checkEventData } from './sessionEventSchema';
 import { SessionLogError } from './sessionLog';
-import type { CommitmentRecord, CorrectionRecord, ItemSessionState, KeepTalkingCue, LabelAct, LabelSource, ManualLabelRecord, SupersededTranscript } from './itemState';
+import type { CommitmentRecord, CorrectionRecord, ItemSessionState, KeepTalkingCue, LabelAct, LabelSource, ManualLabelRecord, ShownReasoning, SupersededTranscript } from './itemState';
+import type { StepJudgmentRecord } from '../reasoning/stepJudgments';
 import {
   EVENT_VERSIONS,
   SESSION_SAMPLE_RATE,
@@ -103,6 +104,9 @@ interface ItemFold {
   text_sha256: string | null;
   /** keep-talking cues shown while recording the item */
   cues: KeepTalkingCue[];
+  reasoning: ShownReasoning | null;
+  /** with the utterance a spoken judgment came from (null for keys and clicks) */
+  step_judgments: Array<StepJudgmentRecord & { utterance: number | null }>;
 }
 
 const correctionKey = (utterance: number, segment: number): string => `${utterance}:${segment}`;
@@ -190,6 +194,8 @@ export class SessionFold {
         }
         // voice labels of superseded audio are replaced by those the new transcription finds
         item.voice = item.voice.filter((v) => v.utterance === null || !item.superseded.has(v.utterance));
+        // and so are spoken step judgments
+        item.step_judgments = item.step_judgments.filter((j) => j.utterance === null || !item.superseded.has(j.utterance));
         return;
       }
       case 'transcript_parsed':
@@ -250,6 +256,17 @@ export class SessionFold {
       case 'cue_shown':
         this.item(event.data.item_id).cues.push({ at: event.ts, silence_ms: event.data.silence_ms, audio_ms: event.data.audio_ms });
         return;
+      case 'reasoning_shown': {
+        const { item_id, steps, model_label, audio_samples } = event.data;
+        // the first showing is the one that separates labels given before and after seeing the model
+        this.item(item_id).reasoning ??= { shown_at: event.ts, steps, model_label, audio_ms: Math.round((audio_samples * 1000) / SESSION_SAMPLE_RATE) };
+        return;
+      }
+      case 'step_judged': {
+        const { item_id, index, reward, source, kind, quote, audio_ms, utterance } = event.data;
+        this.item(item_id).step_judgments.push({ index, reward, source, kind, at: event.ts, audio_ms, quote, utterance });
+        return;
+      }
       default:
         return;
     }
@@ -333,6 +350,8 @@ export class SessionFold {
         audioSignals: null,
         text_sha256: null,
         cues: [],
+        reasoning: null,
+        step_judgments: [],
       };
       this.items.set(itemId, item);
     }
@@ -467,6 +486,8 @@ export class SessionFold {
       labels_not_in_schema: [...new Set(history.map((h) => h.label).filter((l) => !this.labelNames.has(l)))],
       changed_after_completion: changedAfterCompletion,
       cues: [...item.cues],
+      reasoning: item.reasoning,
+      step_judgments: item.step_judgments.map(({ utterance: _utterance, ...judgment }) => judgment),
     };
   }
 }

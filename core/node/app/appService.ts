@@ -19,6 +19,7 @@ import {
   type ThinkAloudSettings,
 } from '../../common/contract/aloudApi';
 import type { Item } from '../../common/items/item';
+import type { ReasoningView } from '../../common/reasoning/reasoningReveal';
 import { resolveInside } from '../fs/resolveInside';
 import { toApiError } from './apiDispatcher';
 import { projectAgreement } from '../agreement/projectAgreement';
@@ -128,7 +129,8 @@ export class AppService implements AloudApi {
 
   async project(): Promise<ProjectView> {
     const { config } = this.projectFolder;
-    return { name: config.name, dir: path.resolve(this.projectFolder.dir), schema: config.schema, thinkaloud: config.thinkaloud, items: this.items };
+    // a model's reasoning reaches the page only through showReasoning, which keeps it hidden until it may be seen
+    return { name: config.name, dir: path.resolve(this.projectFolder.dir), schema: config.schema, thinkaloud: config.thinkaloud, items: this.items.map(withoutModelReasoning) };
   }
 
   openSession(annotator: string): Promise<SessionView> {
@@ -187,6 +189,7 @@ export class AppService implements AloudApi {
     });
     session.on('write_error', (error) => this.emit({ type: 'error', message: error.message }));
     session.on('finishing', (itemId) => this.emit({ type: 'finishing', item_id: itemId }));
+    session.on('partial', (p) => this.emit({ type: 'partial', item_id: p.item_id, utterance: p.utterance, text: p.text }));
     this.current = session;
     return this.view();
   }
@@ -250,6 +253,17 @@ export class AppService implements AloudApi {
       throw toApiError(e);
     }
     return this.serial(async () => this.view());
+  }
+
+  showReasoning(): Promise<ReasoningView> {
+    return this.withSession((s) => s.showReasoning());
+  }
+
+  judgeStep(index: number, reward: 1 | 0 | -1 | null, source: 'click' | 'key'): Promise<SessionView> {
+    return this.withSession(async (s) => {
+      await s.judgeStep(index, reward, source);
+      return this.view();
+    });
   }
 
   logCue(cue: 'keep_talking', silenceMs: number): Promise<SessionView> {
@@ -532,4 +546,9 @@ export class AppService implements AloudApi {
     this.queue = run.catch(() => undefined);
     return run;
   }
+}
+
+function withoutModelReasoning(item: Item): Item {
+  const { model_reasoning: _reasoning, model_steps: _steps, model_label: _label, ...rest } = item;
+  return rest;
 }

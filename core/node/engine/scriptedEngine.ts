@@ -93,12 +93,15 @@ export function scriptedSegments(text: string, audioMs: number): Segment[] {
 }
 
 /**
- * A TranscriptionEngine that returns scripted text instead of running whisper.cpp: the n-th request of an item
- * gets the item's n-th result (after its delay), an empty transcript when the script has no more. Everything
- * around it (cutter, scheduler, identity check, parser, fold, UI) is the real code.
+ * A TranscriptionEngine that returns scripted text instead of running whisper.cpp: the n-th utterance of an item
+ * (in the order they are first asked for) gets the item's n-th result (after its delay), an empty transcript when
+ * the script has no more. Partial and speculative requests for an utterance get that utterance's result too, so
+ * they never use up the results of later utterances. Everything around it (cutter, VAD, scheduler, identity check,
+ * parser, fold, UI) is the real code.
  */
 export class ScriptedEngine implements TranscriptionEngine {
-  private readonly served = new Map<string, number>();
+  /** per item: utterance index → its result's position in the script */
+  private readonly served = new Map<string, Map<number, number>>();
   private running: { reject: (e: unknown) => void; timer: ReturnType<typeof setTimeout> } | null = null;
   private loaded: string | null = null;
   private closed = false;
@@ -118,9 +121,11 @@ export class ScriptedEngine implements TranscriptionEngine {
     if (this.closed) throw new EngineError('engine_closed', 'the scripted engine is closed');
     if (this.running) throw new EngineError('busy', 'the scripted engine runs one job at a time');
     const itemId = input.identity?.item_id ?? '';
-    const n = this.served.get(itemId) ?? 0;
-    this.served.set(itemId, n + 1);
-    const result = this.script.items.get(itemId)?.[n] ?? { text: '', delay_ms: 0 };
+    const utterance = input.identity?.utterance ?? 0;
+    let positions = this.served.get(itemId);
+    if (!positions) this.served.set(itemId, (positions = new Map()));
+    if (!positions.has(utterance)) positions.set(utterance, positions.size);
+    const result = this.script.items.get(itemId)?.[positions.get(utterance)!] ?? { text: '', delay_ms: 0 };
     const audioMs = (input.pcm.length * 1000) / ENGINE_SAMPLE_RATE;
     const started = Date.now();
     await new Promise<void>((resolve, reject) => {
@@ -159,11 +164,16 @@ export class ScriptedEngine implements TranscriptionEngine {
     return Promise.resolve({
       binding: 'aloud-scripted',
       whisper_cpp: 'scripted',
+      whisper_version: null,
+      flash_attn: false,
+      thread_poll: 0,
+      threads_mode: 'fixed',
+      last_threads: 0,
       system_info: `scripted engine: ${this.script.file}`,
       simd: {},
       compile_flags: '',
       threads: 0,
-      model: this.loaded === null ? null : { path: this.script.file, sha256: this.modelIdentity.sha256, type: 'scripted', multilingual: false, load_ms: 0 },
+      model: this.loaded === null ? null : { path: this.script.file, sha256: this.modelIdentity.sha256, type: 'scripted', multilingual: false, load_ms: 0, flash_attn: false },
     });
   }
 

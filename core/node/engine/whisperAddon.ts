@@ -17,6 +17,8 @@ export interface NativeTranscribeOptions {
   bestOf?: number;
   initialPrompt?: string;
   language?: string;
+  /** ggml thread-pool polling, 0 (sleep between graphs: the default) to 100 (spin) */
+  threadPoll?: number;
 }
 
 export interface NativeModelInfo {
@@ -29,6 +31,19 @@ export interface NativeModelInfo {
   nTextLayer: number;
   nMels: number;
   ftype: number;
+  /** flash attention on (absent in the 2024 legacy build) */
+  flashAttn?: boolean;
+}
+
+/**
+ * Silero VAD in whisper.cpp: one speech probability per `windowSamples` (512 = 32 ms at 16 kHz). detect() is
+ * synchronous and continues the model's state from the previous call unless `reset`.
+ */
+export interface NativeVadModel {
+  readonly windowSamples: number;
+  detect(pcm: Float32Array, reset?: boolean): Float32Array;
+  reset(): void;
+  free(): void;
 }
 
 /**
@@ -39,7 +54,7 @@ export interface NativeWhisperModel {
   readonly loadMs: number;
   readonly busy: boolean;
   transcribe(pcm: Float32Array, options: NativeTranscribeOptions): Promise<{ segments: Segment[]; totalMs: number }>;
-  encode(pcm: Float32Array, options: { threads?: number; audioCtx?: number }): Promise<{ melMs: number; encodeMs: number }>;
+  encode(pcm: Float32Array, options: { threads?: number; audioCtx?: number; threadPoll?: number }): Promise<{ melMs: number; encodeMs: number }>;
   /** true when a job was running and will stop */
   abort(): boolean;
   free(): void;
@@ -53,6 +68,10 @@ export interface WhisperAddon {
   setLogToStderr(on: boolean): void;
   bindingVersion: string;
   whisperCppVersion: string;
+  /** whisper_version() of the compiled sources, e.g. "1.9.1" (absent in the 2024 legacy build) */
+  whisperVersion?: string;
+  /** absent in the 2024 legacy build */
+  loadVad?(path: string, options?: { threads?: number }): NativeVadModel;
   compileFlags: string;
 }
 

@@ -17,14 +17,25 @@ import type { Segment } from '../../common/transcript/segment';
 import { checkGgmlModelFile } from '../models/ggmlHeader';
 import { sha256Hex } from '../fs/sha256';
 import { digestFile } from '../models/modelFiles';
+import { FreeCoreWatch } from './freeCores';
 import { type NativeWhisperModel, loadWhisperAddon } from './whisperAddon';
 
 /** whisper.cpp stops when less than 1 s of audio is left, so shorter clips are padded with silence to this. */
 export const MIN_ENGINE_SAMPLES = Math.round(1.1 * ENGINE_SAMPLE_RATE);
 
+/** whisper.cpp 1.9 runs attention as one fused flash-attention kernel; the engine always asks for it. */
+export const ENGINE_FLASH_ATTN = true;
+
 export interface WhisperEngineOptions {
-  /** compute threads (default: min(4, available cores)) */
+  /**
+   * compute threads. Default: chosen per job from the cores other processes leave free (FreeCoreWatch), at
+   * most min(4, available cores); a number fixes it.
+   */
   threads?: number;
+  /** ggml thread-pool polling, 0 (sleep between graphs, never spin against other processes: default) to 100 */
+  threadPoll?: number;
+  /** flash attention (default ENGINE_FLASH_ATTN; benchmarks of the 2024 build turn it off, as that engine ran) */
+  flashAttn?: boolean;
   /** run one short silent clip after loading so that the first real utterance is not slowed (default true) */
   warmUp?: boolean;
 }
@@ -76,11 +87,25 @@ export class WhisperEngine implements TranscriptionEngine {
   private running: Promise<unknown> | null = null;
   private closed = false;
   private readonly threads: number;
+  private readonly freeCores: FreeCoreWatch | null;
+  private readonly threadPoll: number;
   private readonly warmUp: boolean;
+  private readonly flashAttn: boolean;
+  private lastThreads: number;
 
   constructor(options: WhisperEngineOptions = {}) {
     this.threads = options.threads ?? defaultEngineThreads();
+    this.freeCores = options.threads === undefined ? new FreeCoreWatch(this.threads) : null;
+    this.threadPoll = options.threadPoll ?? 0;
     this.warmUp = options.warmUp ?? true;
+    this.flashAttn = options.flashAttn ?? ENGINE_FLASH_ATTN;
+    this.lastThreads = this.threads;
+  }
+
+  /** Threads for the next job: fixed, or the cores other processes leave free right now. */
+  private jobThreads(requested: number): number {
+    this.lastThreads = requested || (this.freeCores ? this.freeCores.threads() : this.threads);
+    return this.lastThreads;
   }
 
   load(modelPath: string): Promise<EngineInfo> {
@@ -109,18 +134,18 @@ export class WhisperEngine implements TranscriptionEngine {
     const digest = digestFile(file);
     let model: NativeWhisperModel;
     try {
-      model = await addon.loadModel(file);
+      model = await addon.loadModel(file, { flashAttn: this.flashAttn });
     } catch (e) {
       digest.catch(() => undefined);
       throw nativeFailure(e, 'model_load_failed');
     }
     try {
       const { sha256 } = await digest;
-      if (this.warmUp) await model.transcribe(new Float32Array(MIN_ENGINE_SAMPLES), { threads: this.threads, audioCtx: audioCtxForSamples(MIN_ENGINE_SAMPLES), temperatureInc: 0 });
+      if (this.warmUp) await model.transcribe(new Float32Array(MIN_ENGINE_SAMPLES), { threads: this.jobThreads(0), threadPoll: this.threadPoll, audioCtx: audioCtxForSamples(MIN_ENGINE_SAMPLES), temperatureInc: 0 });
       if (this.closed) throw new EngineError('engine_closed', 'the engine was closed while the model loaded');
       const native = model.info();
       this.model = model;
-      this.loaded = { path: file, sha256, type: native.type, multilingual: native.multilingual, load_ms: model.loadMs };
+      this.loaded = { path: file, sha256, type: native.type, multilingual: native.multilingual, load_ms: model.loadMs, flash_attn: native.flashAttn ?? false };
       return this.describe();
     } catch (e) {
       model.free();
@@ -139,8 +164,10 @@ export class WhisperEngine implements TranscriptionEngine {
       clip.set(pcm);
     }
     const audioCtx = settings.audioCtx ?? audioCtxForSamples(clip.length);
+    const threads = this.jobThreads(settings.threads);
     const job = model.transcribe(clip, {
-      threads: settings.threads || this.threads,
+      threads,
+      threadPoll: this.threadPoll,
       audioCtx,
       tokenTimestamps: settings.tokenTimestamps,
       suppressNonSpeechTokens: settings.suppressNonSpeechTokens,
@@ -172,6 +199,7 @@ export class WhisperEngine implements TranscriptionEngine {
       audio_ms: audioMs,
       audio_ctx: audioCtx,
       elapsed_ms: result.totalMs,
+      threads,
     };
   }
 
@@ -179,7 +207,7 @@ export class WhisperEngine implements TranscriptionEngine {
     const { model } = this.requireModel();
     checkPcm(pcm);
     const ctx = audioCtx ?? FULL_AUDIO_CTX;
-    const job = model.encode(pcm, { threads: this.threads, audioCtx: ctx });
+    const job = model.encode(pcm, { threads: this.jobThreads(0), threadPoll: this.threadPoll, audioCtx: ctx });
     this.running = job.catch(() => undefined);
     try {
       const timing = await job;
@@ -202,6 +230,7 @@ export class WhisperEngine implements TranscriptionEngine {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    this.freeCores?.stop();
     this.abort();
     await this.running;
     await this.loading?.done.catch(() => undefined);
@@ -215,6 +244,11 @@ export class WhisperEngine implements TranscriptionEngine {
     return {
       binding: addon.bindingVersion,
       whisper_cpp: addon.whisperCppVersion,
+      whisper_version: addon.whisperVersion ?? null,
+      flash_attn: this.loaded ? this.loaded.flash_attn : this.flashAttn,
+      thread_poll: this.threadPoll,
+      threads_mode: this.freeCores ? 'free_cores' : 'fixed',
+      last_threads: this.lastThreads,
       system_info: systemInfo,
       simd: parseSystemInfo(systemInfo),
       compile_flags: addon.compileFlags,

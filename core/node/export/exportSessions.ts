@@ -10,8 +10,9 @@ import { InputError } from '../../common/io/inputProblem';
 import { sha256Hex } from '../fs/sha256';
 import { exportedWavSha256 } from './wavCheck';
 import { ProjectError } from '../project/projectError';
-import { loadProjectItems, type OpenProject } from '../project/projectFolder';
+import { loadProjectItems, projectLabelSchema, type OpenProject } from '../project/projectFolder';
 import { appVersion } from './appVersion';
+import { createReasoningExport } from '../../common/reasoning/reasoningExport';
 import { writeFileAtomic } from '../fs/atomicFile';
 import type { AnnotatorStates, SessionSource } from './sessionSource';
 import { normalizeAnnotatorName } from '../session/sessionPaths';
@@ -57,6 +58,7 @@ export async function buildExportRecords(
   const configSha256 = sha256Hex(await readFile(project.configPath));
   const version = await appVersion();
   const records: ExportRecordV2[] = [];
+  const reasoningOf = createReasoningExport(projectLabelSchema(project), project.config.reasoning);
   const skipped: ExportResult['skipped_states'] = [];
   const warnings: string[] = [];
   for (const session of sessions) {
@@ -76,6 +78,7 @@ export async function buildExportRecords(
           itemContextSha256: hashes.contextSha256,
           state,
           notes: session.notes ?? [],
+          reasoning: reasoningOf(item, state),
           audioSha256: state?.audio_path ? await exportedWavSha256(project.dir, state.audio_path, state.audio_ms, (w) => warnings.push(`${session.annotator}: ${w}`)) : null,
           appVersion: version,
           configSha256,

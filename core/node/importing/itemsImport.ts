@@ -3,14 +3,15 @@ import path from 'node:path';
 import type { Item } from '../../common/items/item';
 import { conversationsToItems, messagesFromRecords, type ConversationGap } from '../../common/items/conversations';
 import { mergeItems, type ImportMode } from '../../common/items/itemsMerge';
-import { csvRowsAsValues, formatFromFileName, itemsFromRecords, parseRecords, requireColumns, type TabularFormat } from '../../common/items/itemsSource';
+import { csvRowsAsValues, formatFromFileName, itemCsvRecords, itemsFromRecords, parseRecords, requireColumns, type TabularFormat } from '../../common/items/itemsSource';
+import type { LabelSchemaContext } from '../../common/reasoning/modelLabel';
 import { parseCsv } from '../../common/io/csv';
 import { InputError, type InputProblem } from '../../common/io/inputProblem';
 import type { InputLimits } from '../../common/io/inputText';
 import type { LocatedValue } from '../../common/io/jsonInput';
 import { countWords } from '../../common/items/wordCount';
 import { writeFileAtomic } from '../fs/atomicFile';
-import { itemsPath, type OpenProject } from '../project/projectFolder';
+import { itemsPath, projectLabelSchema, type OpenProject } from '../project/projectFolder';
 import { formatItemsJsonl, readItemsFile } from '../project/itemsFile';
 import { readInputFile } from './inputFile';
 import { itemsWithSessionData } from './sessionItems';
@@ -60,9 +61,10 @@ export interface ImportSource {
   stats: Pick<ImportSummary, 'messages' | 'conversations' | 'candidate_replies' | 'included_pairs' | 'gaps' | 'distinct_user_contexts' | 'words_all_messages' | 'words_eligible_messages' | 'words_pairs' | 'messages_without_text'>;
 }
 
-const CONVERSATION_OPTIONAL_COLUMNS = ['parent_id', 'session_id', 'message_tree_id'];
+const CONVERSATION_OPTIONAL_COLUMNS = ['parent_id', 'session_id', 'message_tree_id', 'reasoning', 'reasoning_content', 'model_label'];
 
-export async function readImportSource(file: string, kind: ImportKind, limits?: InputLimits): Promise<ImportSource> {
+/** `schema`: the project's labels, against which a model's answer (`model_label`) is resolved. */
+export async function readImportSource(file: string, kind: ImportKind, limits?: InputLimits, schema?: LabelSchemaContext): Promise<ImportSource> {
   const format = formatFromFileName(file);
   if (format === null) {
     throw new InputError([{ file, line: null, field: null, stage: 'input', message: 'unknown file type: use .jsonl, .json or .csv' }]);
@@ -75,10 +77,12 @@ export async function readImportSource(file: string, kind: ImportKind, limits?: 
     requireColumns(table, file, kind === 'items' ? ['id', 'text'] : ['message_id', 'role', 'text']);
     records = csvRowsAsValues(table);
     // in CSV an empty cell is the only way to say "absent" for optional references and context
-    const optional = kind === 'items' ? ['context'] : CONVERSATION_OPTIONAL_COLUMNS;
-    for (const record of records) {
-      const row = record.value as Record<string, string>;
-      for (const column of optional) if (row[column] === '') delete row[column];
+    if (kind === 'items') records = itemCsvRecords(records, file);
+    else {
+      for (const record of records) {
+        const row = record.value as Record<string, string>;
+        for (const column of CONVERSATION_OPTIONAL_COLUMNS) if (row[column] === '') delete row[column];
+      }
     }
   } else {
     records = parseRecords(input.text, file, format, what);
@@ -86,7 +90,7 @@ export async function readImportSource(file: string, kind: ImportKind, limits?: 
   if (records.length === 0) throw new InputError([{ file, line: null, field: null, stage: 'rule', message: `the file has no ${what}` }]);
 
   if (kind === 'items') {
-    const items = itemsFromRecords(records, file);
+    const items = itemsFromRecords(records, file, schema);
     return {
       items,
       lines: new Map(items.map((item, i) => [item.id, records[i]!.line])),
@@ -106,7 +110,7 @@ export async function readImportSource(file: string, kind: ImportKind, limits?: 
       },
     };
   }
-  const messages = messagesFromRecords(records, file);
+  const messages = messagesFromRecords(records, file, schema);
   const { items, ...stats } = conversationsToItems(messages);
   const lineOf = new Map(messages.map((m) => [m.message_id, m.line]));
   return { items, lines: new Map(items.map((i) => [i.id, lineOf.get(i.id) ?? 0])), sha256: input.sha256, format, stats };
@@ -135,8 +139,8 @@ export async function importIntoProject(options: ImportOptions): Promise<ImportS
   if (formatFromFileName(target) !== 'jsonl') {
     throw new InputError([{ file: project.configPath, line: null, field: 'items', stage: 'rule', message: `import writes JSON Lines, but the project's items file is ${project.config.items}; point "items" at a .jsonl file` }]);
   }
-  const source = await readImportSource(file, options.kind, options.limits);
-  const existing = await readExistingItems(target);
+  const source = await readImportSource(file, options.kind, options.limits, projectLabelSchema(project));
+  const existing = await readExistingItems(target, project);
   const merged = mergeItems(existing, source.items, options.mode);
 
   const problems: InputProblem[] = [];
@@ -198,12 +202,12 @@ export async function importIntoProject(options: ImportOptions): Promise<ImportS
 }
 
 /** The project's current items; a project whose items file does not exist yet has none. */
-async function readExistingItems(target: string): Promise<Item[]> {
+async function readExistingItems(target: string, project: OpenProject): Promise<Item[]> {
   const exists = await stat(target).then(
     () => true,
     (e: NodeJS.ErrnoException) => (e.code === 'ENOENT' ? false : true),
   );
-  return exists ? readItemsFile(target) : [];
+  return exists ? readItemsFile(target, undefined, projectLabelSchema(project, 'keep')) : [];
 }
 
 /** A file-name-safe time stamp no earlier import in this folder has used. */

@@ -66,6 +66,8 @@ export async function listInstalledModels(dir?: string, options: ListInstalledOp
   const models: InstalledModel[] = [];
   for (const entry of entries) {
     if (!entry.isFile() || entry.name.startsWith('.') || !entry.name.toLowerCase().endsWith('.bin')) continue;
+    // the Silero VAD model lives beside the whisper models but is not one (see vadModelIn)
+    if (entry.name === manifest.vad?.file) continue;
     const file = path.join(folder, entry.name);
     const stats = await stat(file);
     const record = index.models.find((m) => m.file === entry.name);

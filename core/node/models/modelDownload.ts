@@ -7,7 +7,7 @@ import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { type GgmlHeaderSummary, summarizeGgmlModel } from '../../common/models/ggmlFormat';
 import { ModelFileError } from '../../common/models/modelFileError';
-import type { ModelChecksum, ModelManifestEntry } from '../../common/models/modelManifest';
+import type { ModelChecksum, ModelManifestEntry, VadManifestEntry } from '../../common/models/modelManifest';
 import { checkGgmlModelFile } from './ggmlHeader';
 import { ModelDownloadError } from './modelErrors';
 import { type FileDigests, digestFile, digestFileInto, ModelDigester, moveIntoPlace, tryLockFile } from './modelFiles';
@@ -49,7 +49,17 @@ export interface DownloadResult {
   resumed_from_bytes: number;
   /** the server ignored the Range request, so the .part was discarded and the download started over */
   restarted: boolean;
-  header: GgmlHeaderSummary;
+  /** the whisper model's ggml header; null for the VAD model (another layout, verified by its checksum) */
+  header: GgmlHeaderSummary | null;
+}
+
+/** A whisper model, or the Silero VAD model (manifest `vad`), which has no whisper header to check. */
+export type DownloadableModel = ModelManifestEntry | VadManifestEntry;
+
+const isVad = (entry: DownloadableModel): entry is VadManifestEntry => 'kind' in entry && entry.kind === 'vad';
+
+async function checkDownloaded(entry: DownloadableModel, file: string): Promise<GgmlHeaderSummary | null> {
+  return isVad(entry) ? null : summarizeGgmlModel(await checkGgmlModelFile(file));
 }
 
 const MAX_REDIRECTS = 5;
@@ -120,7 +130,7 @@ function digestFor(algo: ModelChecksum['algo'], digests: FileDigests): string {
  * the ggml header, then fsyncs and renames into place, so the final name only ever holds a verified
  * file. A checksum mismatch deletes the .part; a dropped connection or an abort keeps it for resuming.
  */
-export async function downloadModel(entry: ModelManifestEntry, options: DownloadModelOptions = {}): Promise<DownloadResult> {
+export async function downloadModel(entry: DownloadableModel, options: DownloadModelOptions = {}): Promise<DownloadResult> {
   assertDownloadUrlAllowed(entry.url, options.allowLoopbackHttp);
   const dir = resolveModelsDir(options.dir);
   await mkdir(dir, { recursive: true });
@@ -132,8 +142,7 @@ export async function downloadModel(entry: ModelManifestEntry, options: Download
     if ((await fileSize(finalPath)) > 0) {
       const digests = await digestFile(finalPath, options.signal);
       if (digestFor(entry.checksum.algo, digests) === entry.checksum.value) {
-        const info = await checkGgmlModelFile(finalPath);
-        return { ...resultBase(entry, finalPath, digests, summarizeGgmlModel(info)), status: 'already-present', resumed_from_bytes: 0, restarted: false };
+        return { ...resultBase(entry, finalPath, digests, await checkDownloaded(entry, finalPath)), status: 'already-present', resumed_from_bytes: 0, restarted: false };
       }
       // A damaged file at the final name stays until a verified download replaces it.
     }
@@ -148,9 +157,9 @@ export async function downloadModel(entry: ModelManifestEntry, options: Download
         { expected: entry.checksum.value, actual },
       );
     }
-    let header: GgmlHeaderSummary;
+    let header: GgmlHeaderSummary | null;
     try {
-      header = summarizeGgmlModel(await checkGgmlModelFile(partPath));
+      header = await checkDownloaded(entry, partPath);
     } catch (e) {
       if (!(e instanceof ModelFileError)) throw e;
       await rm(partPath, { force: true });
@@ -175,7 +184,7 @@ export async function downloadModel(entry: ModelManifestEntry, options: Download
   }
 }
 
-function resultBase(entry: ModelManifestEntry, file: string, digests: FileDigests, header: GgmlHeaderSummary) {
+function resultBase(entry: DownloadableModel, file: string, digests: FileDigests, header: GgmlHeaderSummary | null) {
   return { name: entry.name, file: entry.file, path: file, bytes: digests.bytes, sha1: digests.sha1, sha256: digests.sha256, checksum: entry.checksum, verified: true as const, header };
 }
 
@@ -186,7 +195,7 @@ interface Transfer {
 }
 
 /** Brings the .part file to the full download, continuing what is already there when the server allows. */
-async function transferToPart(entry: ModelManifestEntry, partPath: string, options: DownloadModelOptions): Promise<Transfer> {
+async function transferToPart(entry: DownloadableModel, partPath: string, options: DownloadModelOptions): Promise<Transfer> {
   let restarted = false;
   for (let attempt = 0; attempt < 2; attempt++) {
     const have = await fileSize(partPath);

@@ -1,4 +1,5 @@
-import type { Item } from '../../common/items/item';
+import { MODEL_FIELDS, type Item } from '../../common/items/item';
+import type { LabelSchemaContext } from '../../common/reasoning/modelLabel';
 import { formatFromFileName, parseItemsText } from '../../common/items/itemsSource';
 import { InputError, type InputProblem } from '../../common/io/inputProblem';
 import type { InputLimits } from '../../common/io/inputText';
@@ -18,23 +19,23 @@ function asProjectError(e: unknown): never {
 }
 
 /** Items as JSON Lines through the strict parse, schema and rule stages (the text has passed the input stage). */
-export function parseItemsJsonl(text: string, file: string): Item[] {
+export function parseItemsJsonl(text: string, file: string, schema?: LabelSchemaContext): Item[] {
   try {
-    return parseItemsText(text, file, 'jsonl');
+    return parseItemsText(text, file, 'jsonl', schema);
   } catch (e) {
     return asProjectError(e);
   }
 }
 
 /** Reads an items file (.jsonl, .json or .csv) through every strict stage; a missing file is an error. */
-export async function readItemsFile(file: string, limits?: InputLimits): Promise<Item[]> {
+export async function readItemsFile(file: string, limits?: InputLimits, schema?: LabelSchemaContext): Promise<Item[]> {
   const format = formatFromFileName(file);
   try {
     if (format === null) {
       throw new InputError([{ file, line: null, field: null, stage: 'input', message: 'unknown items file type: use .jsonl, .json or .csv' }]);
     }
     const input = await readInputFile(file, { lineBased: format !== 'json', ...(limits ? { limits } : {}) });
-    return parseItemsText(input.text, file, format);
+    return parseItemsText(input.text, file, format, schema);
   } catch (e) {
     return asProjectError(e);
   }
@@ -43,6 +44,9 @@ export async function readItemsFile(file: string, limits?: InputLimits): Promise
 /** The project's items file format: one JSON object per line, id and text first, metadata under "meta". */
 export function formatItemsJsonl(items: readonly Item[]): string {
   return items
-    .map((item) => `${JSON.stringify({ id: item.id, text: item.text, ...(item.context !== undefined ? { context: item.context } : {}), ...(item.meta ? { meta: item.meta } : {}) })}\n`)
+    .map((item) => {
+      const model = Object.fromEntries(MODEL_FIELDS.flatMap((key) => (item[key] !== undefined ? [[key, item[key]]] : [])));
+      return `${JSON.stringify({ id: item.id, text: item.text, ...(item.context !== undefined ? { context: item.context } : {}), ...model, ...(item.meta ? { meta: item.meta } : {}) })}\n`;
+    })
     .join('');
 }

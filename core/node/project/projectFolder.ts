@@ -5,6 +5,7 @@ import { decodeInputBytes } from '../../common/io/inputText';
 import { fileURLToPath } from 'node:url';
 import { ConfigError, parseProjectConfig, type ProjectConfig } from '../../common/project/projectConfig';
 import type { Item } from '../../common/items/item';
+import type { LabelSchemaContext } from '../../common/reasoning/modelLabel';
 import { readItemsFile } from './itemsFile';
 import { ProjectError } from './projectError';
 
@@ -65,7 +66,13 @@ export function itemsPath(project: OpenProject): string {
 }
 
 export async function loadProjectItems(project: OpenProject): Promise<Item[]> {
-  return readItemsFile(itemsPath(project));
+  // the project's own items keep a model answer that a later schema change left without a label (import rejects one)
+  return readItemsFile(itemsPath(project), undefined, projectLabelSchema(project, 'keep'));
+}
+
+/** The labels and languages a model's answer (`model_label`) in the project's items is resolved against. */
+export function projectLabelSchema(project: OpenProject, unresolved: 'reject' | 'keep' = 'reject'): LabelSchemaContext {
+  return { labels: project.config.schema.labels, languages: project.config.thinkaloud.languages, unresolved };
 }
 
 /** Create a project folder: an empty one with a starter aloud.yaml, or a copy of the demo. */

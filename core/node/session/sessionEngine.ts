@@ -2,7 +2,8 @@ import { SESSION_SAMPLE_RATE } from '../../common/session/sessionEvents';
 import { decodeLanguageFor } from '../../common/engine/decodeSettings';
 import type { TranscriptionEngine } from '../../common/engine/engineTypes';
 import { TranscriptionScheduler } from '../../common/engine/transcriptionScheduler';
-import { UtteranceCutter } from '../../common/engine/utteranceCutter';
+import type { SpeechProbe } from '../../common/engine/speechProbe';
+import { liveCutterFactory, openVoiceActivity } from '../engine/liveEngine';
 import type { OpenProject } from '../project/projectFolder';
 import { startEngineWorker } from '../engine/engineHost';
 import { loadEngineScript, ScriptedEngine } from '../engine/scriptedEngine';
@@ -14,13 +15,10 @@ import type { SessionEngine } from './sessionService';
 export function sessionEngineOver(
   engine: TranscriptionEngine,
   model: { name: string; sha256: string },
-  options: { language: string; silenceThresholdDbfs: number; sampleRate: number },
+  options: { language: string; silenceThresholdDbfs: number; sampleRate: number; speech?: SpeechProbe | null },
 ): SessionEngine {
-  return {
-    model,
-    transcriber: new TranscriptionScheduler({ engine, model, hashAudio: sha256OfPcm, settings: { language: options.language, tokenTimestamps: true }, sampleRate: options.sampleRate }),
-    createCutter: () => new UtteranceCutter({ silenceThresholdDbfs: options.silenceThresholdDbfs, sampleRate: options.sampleRate }),
-  };
+  const transcriber = new TranscriptionScheduler({ engine, model, hashAudio: sha256OfPcm, settings: { language: options.language, tokenTimestamps: true }, sampleRate: options.sampleRate });
+  return { model, transcriber, createCutter: liveCutterFactory(transcriber, options) };
 }
 
 /** The engine script to use instead of whisper.cpp: the command's flag, else ALOUD_ENGINE_SCRIPT (test suites), else none. */
@@ -32,15 +30,22 @@ export function engineScriptFile(flag: string | null | undefined, env: NodeJS.Pr
 
 /**
  * Loads the session's model in the engine worker (one load per session) and wraps it for the SessionService.
- * With `engineScript`, scripted results replace whisper.cpp (model identity `scripted:<sha256 of the script>`).
+ * With `engineScript`, scripted results replace whisper.cpp (model identity `scripted:<sha256 of the script>`);
+ * the cutter is the same (Silero VAD when its model is installed).
  */
-export async function openSessionEngine(options: { project: OpenProject; modelFile: string | null; modelsDir?: string; engineScript?: string | null }): Promise<SessionEngine> {
+export async function openSessionEngine(options: {
+  project: OpenProject;
+  modelFile: string | null;
+  modelsDir?: string;
+  engineScript?: string | null;
+}): Promise<SessionEngine & { voiceActivity: string }> {
   const { thinkaloud } = options.project.config;
-  const decode = { language: decodeLanguageFor(thinkaloud.languages), silenceThresholdDbfs: thinkaloud.silence_threshold_dbfs, sampleRate: SESSION_SAMPLE_RATE };
+  const voice = openVoiceActivity(options.modelsDir);
+  const decode = { language: decodeLanguageFor(thinkaloud.languages), silenceThresholdDbfs: thinkaloud.silence_threshold_dbfs, sampleRate: SESSION_SAMPLE_RATE, speech: voice.probe };
   if (options.engineScript) {
     const scripted = new ScriptedEngine(await loadEngineScript(options.engineScript));
     const info = await scripted.load(options.engineScript);
-    return { ...sessionEngineOver(scripted, scripted.modelIdentity, decode), whisperCpp: info.whisper_cpp };
+    return { ...sessionEngineOver(scripted, scripted.modelIdentity, decode), whisperCpp: info.whisper_cpp, voiceActivity: voice.note };
   }
   const model = await resolveSessionModel(options.project, options.modelFile, options.modelsDir);
   const engine = startEngineWorker();
@@ -54,5 +59,5 @@ export async function openSessionEngine(options: { project: OpenProject; modelFi
     await engine.close().catch(() => undefined);
     throw new SessionEngineError(`cannot load the whisper model ${model.path}: ${(e as Error).message}`);
   }
-  return { ...sessionEngineOver(engine, { name: model.name, sha256 }, decode), whisperCpp };
+  return { ...sessionEngineOver(engine, { name: model.name, sha256 }, decode), whisperCpp, voiceActivity: voice.note };
 }

@@ -1,10 +1,15 @@
 import { EventEmitter } from 'node:events';
+import type { LivePartial, LiveRecordingContext } from '../../common/engine/liveUtterances';
 import type { UtteranceOutcome, UtteranceRequest } from '../../common/engine/transcriptionScheduler';
 import type { Utterance, UtteranceCutter } from '../../common/engine/utteranceCutter';
 import { createTranscriptAnalyzer, type TranscriptAnalysis } from '../../common/analysis/transcriptAnalysis';
 import type { Item } from '../../common/items/item';
+import { parseStepJudgments, type StepReward } from '../../common/parser/stepJudgment';
+import { reasoningWithheld, type ReasoningView } from '../../common/reasoning/reasoningReveal';
+import { itemModelReasoning } from '../../common/reasoning/reasoningSteps';
 import { PARSER_VERSION } from '../../common/parser/parserVersion';
 import type { ItemSessionState, LabelSource } from '../../common/session/itemState';
+import { joinSegments, timeAtOffset } from '../../common/transcript/joinSegments';
 import type { Segment } from '../../common/transcript/segment';
 import { voiceCommitmentsOf } from '../../common/session/voiceCommitments';
 import type { SessionState } from '../../common/session/sessionFold';
@@ -36,7 +41,8 @@ export interface SessionTranscriber {
 
 export interface SessionEngine {
   transcriber: SessionTranscriber;
-  createCutter(): LiveCutter;
+  /** with a context, the cutter may also show partial text and start finals early (engine's LiveUtterances) */
+  createCutter(context?: LiveRecordingContext): LiveCutter;
   /** the loaded model, for the UI and provenance */
   model?: { name: string; sha256: string };
   /** the engine's whisper.cpp version, recorded with every transcription */
@@ -68,6 +74,8 @@ export interface SessionServiceEvents {
   write_error: [SessionWriteError];
   /** completing this item waits for its transcriptions (item id), or stopped waiting (null) */
   finishing: [string | null];
+  /** text of the utterance being spoken, for display only: never logged, never parsed */
+  partial: [LivePartial];
 }
 
 interface Recording {
@@ -175,12 +183,14 @@ export class SessionService extends EventEmitter<SessionServiceEvents> {
         void this.serial(() => this.flushIfDue(true)).catch(() => undefined);
       }, FLUSH_INTERVAL_MS);
       timer.unref();
+      const base = this.utteranceBase(itemId);
+      const live = { item_id: itemId, utterance_base: base, offset_samples: offset, onPartial: (p: LivePartial) => this.emit('partial', p) };
       this.recording = {
         item_id: itemId,
         writer,
-        cutter: this.engine ? this.engine.createCutter() : { push: () => [], flush: () => [] },
+        cutter: this.engine ? this.engine.createCutter(live) : { push: () => [], flush: () => [] },
         offset_samples: offset,
-        utterance_base: this.utteranceBase(itemId),
+        utterance_base: base,
         last_flush_ms: Date.now(),
         timer,
       };
@@ -238,6 +248,42 @@ export class SessionService extends EventEmitter<SessionServiceEvents> {
       }
       // Enter pressed again on a completed item whose label has not changed since completes nothing new
       if (!(state?.completed_at && !state.changed_after_completion)) await this.append('item_completed', { item_id: itemId });
+      return this.emitItem(itemId);
+    });
+  }
+
+  /**
+   * Shows the current item's model reasoning if aloud.yaml `reasoning.reveal` allows it now (after_blind: once
+   * the item has a label); the first showing is logged with the steps as shown. Withheld reasoning is not sent.
+   */
+  showReasoning(): Promise<ReasoningView> {
+    return this.serial(async () => {
+      const itemId = this.requireItem('show its reasoning');
+      const { reveal, split } = this.store.project.config.reasoning;
+      const model = this.items?.get(itemId) ? itemModelReasoning(this.items.get(itemId)!, split) : null;
+      const state = this.store.itemState(itemId);
+      const withheld = reasoningWithheld(reveal, model !== null && model.steps.length > 0, state?.blind_label ?? null, Boolean(state?.reasoning));
+      if (withheld === null && !state?.reasoning && model) {
+        const rec = this.recording?.item_id === itemId ? this.recording : null;
+        const samples = rec ? rec.writer.samples + rec.writer.pendingSamples : Math.round(((state?.audio_ms ?? 0) * SESSION_SAMPLE_RATE) / 1000);
+        await this.append('reasoning_shown', { item_id: itemId, steps: model.steps, model_label: model.label, split: model.split, reveal, audio_samples: samples });
+        this.emitItem(itemId);
+      }
+      const shown = this.store.itemState(itemId)?.reasoning ?? null;
+      return { item_id: itemId, reveal, shown: shown ? { shown_at: shown.shown_at, model_label: shown.model_label, steps: shown.steps } : null, withheld };
+    });
+  }
+
+  /** A step of the shown reasoning judged by a key or a click (null withdraws the step's judgment). */
+  judgeStep(index: number, reward: StepReward | null, source: 'click' | 'key'): Promise<ItemSessionState> {
+    return this.serial(async () => {
+      const itemId = this.requireItem('judge a step');
+      const shown = this.store.itemState(itemId)?.reasoning;
+      if (!shown) throw new SessionUsageError(`the model's reasoning of "${itemId}" has not been shown: steps can be judged once it is`);
+      if (!Number.isInteger(index) || index < 1 || index > shown.steps.length) {
+        throw new SessionUsageError(`step ${index} is not a step of the shown reasoning (steps 1 to ${shown.steps.length})`);
+      }
+      await this.append('step_judged', { item_id: itemId, index, reward, source, kind: 'step', quote: null, start: null, end: null, utterance: null, audio_ms: null });
       return this.emitItem(itemId);
     });
   }
@@ -543,6 +589,7 @@ export class SessionService extends EventEmitter<SessionServiceEvents> {
     }
     await this.append('utterance_transcribed', this.transcribedData(request, outcome));
     await this.parseAndLog(request.item_id, new Set([request.utterance]));
+    await this.logVoiceStepJudgments(request, outcome.segments);
     this.emit('item', this.store.itemState(request.item_id)!);
   }
 
@@ -574,6 +621,33 @@ export class SessionService extends EventEmitter<SessionServiceEvents> {
       if (c.utterance !== null && landed.has(c.utterance)) await this.appendLabelAct(itemId, { ...c, source: 'voice' }, { recordChange: !batch });
     }
     if (batch) await this.recordChange(itemId, finalBefore, 'voice');
+  }
+
+  /**
+   * Step judgments spoken in one utterance, logged as it lands. Only phrases begun after the reasoning was shown
+   * count (nobody judges steps they have not seen); a phrase split across two utterances is not heard.
+   */
+  private async logVoiceStepJudgments(request: UtteranceRequest, segments: readonly Segment[]): Promise<void> {
+    const shown = this.store.itemState(request.item_id)?.reasoning;
+    if (!shown || shown.steps.length === 0) return;
+    const { thinkaloud } = this.store.project.config;
+    const joined = joinSegments(segments);
+    const { judgments } = parseStepJudgments(joined.text, { languages: thinkaloud.languages, stepCount: shown.steps.length, fillers: thinkaloud.fillers });
+    for (const j of judgments) {
+      if ((timeAtOffset(joined.spans, j.start) ?? 0) < shown.audio_ms) continue;
+      await this.append('step_judged', {
+        item_id: request.item_id,
+        index: j.index,
+        reward: j.reward,
+        source: 'voice',
+        kind: j.kind,
+        quote: j.quote,
+        start: j.start,
+        end: j.end,
+        utterance: request.utterance,
+        audio_ms: timeAtOffset(joined.spans, j.end),
+      });
+    }
   }
 
   private emitItem(itemId: string): ItemSessionState {

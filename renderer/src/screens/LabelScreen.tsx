@@ -7,6 +7,7 @@ import { shortcutAction, shortcutList } from '../app/shortcuts';
 import type { ApiClient } from '../contract/apiClient';
 import { JumpDialog, ShortcutHelp } from '../components/Dialogs';
 import { ItemList } from '../components/ItemList';
+import { ModelReasoningPanel } from '../components/ModelReasoningPanel';
 import { TranscriptView } from '../components/TranscriptView';
 import { METER_FLOOR_DB, useRecorder } from '../hooks/useRecorder';
 import { useShortcuts } from '../hooks/useShortcuts';
@@ -287,6 +288,7 @@ export function LabelScreen({ client, project, session, onSession, onError, run,
         </div>
 
         <TranscriptView state={state} fillers={project.thinkaloud.fillers} listening={recorder.recording} partial={partial && partial.itemId === currentId ? partial.text : null} />
+        {session.current_item && <ModelReasoningPanel client={client} itemId={session.current_item} state={state} onSession={onSession} run={run} />}
 
         {signals && (
           <dl className="signals" aria-label="hesitation signals">

@@ -10,6 +10,7 @@ import { PLAYBACK_RATES, reviewShortcut, stepRate } from '../app/shortcuts';
 import { formatClock } from '../app/transcriptMarks';
 import type { ApiClient } from '../contract/apiClient';
 import { ItemList } from '../components/ItemList';
+import { ReasoningSideBySide } from '../components/ReasoningSideBySide';
 import { TranscriptView } from '../components/TranscriptView';
 import { useShortcuts } from '../hooks/useShortcuts';
 
@@ -103,6 +104,7 @@ export function ReviewScreen({ client, project, session, onSession, onError }: P
           ) : (
             <p className="empty">No recording for this item yet. Record it on the Label tab.</p>
           )}
+          {state?.reasoning && <ReasoningSideBySide project={project} state={state} />}
         </section>
       ) : (
         <p className="empty">No item matches the filter.</p>

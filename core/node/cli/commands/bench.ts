@@ -2,13 +2,20 @@ import { parseArgs } from 'node:util';
 import { readWavFor16k } from '../../engine/audioInput';
 import { benchEngine } from '../../engine/engineBench';
 import { startEngineWorker } from '../../engine/engineHost';
+import { benchLive } from '../../engine/liveBench';
 import { type CliCommand, printJson, requireOption, UsageError, withUsageErrors } from '../cliSupport';
 import { asEngineUsageError, parseThreads } from './transcribe';
 
 export const benchCommand: CliCommand = {
   name: 'bench',
   summary: 'Measure the engine: per-utterance latency (model loaded once, in the engine worker), 30 s encode, real-time factor, memory.',
-  usage: 'bench --model FILE --audio FILE.wav [--runs N (≥ 5, default 5)] [--threads N] [--json]',
+  usage: [
+    'bench --model FILE --audio FILE.wav [--runs N (≥ 5, default 5)] [--threads N] [--json]',
+    '       aloud bench --live --model FILE [--vad-model FILE] --audio FILE.wav [--load N] [--chunk-ms MS (default 200)] [--threads N] [--json]',
+    '  --live feeds the WAV in real time through the session path (cutter, VAD, partials, speculation, scheduler, engine, parser)',
+    '  and reports per utterance speech_end_ms, cut_ms, final_ms, final_after_cut_ms, final_after_speech_end_ms and partial times;',
+    '  --load N runs N CPU-bound processes beside it.',
+  ].join('\n'),
   async run(argv, io) {
     const { values } = withUsageErrors(() =>
       parseArgs({
@@ -20,11 +27,17 @@ export const benchCommand: CliCommand = {
           runs: { type: 'string', default: '5' },
           threads: { type: 'string' },
           json: { type: 'boolean', default: false },
+          live: { type: 'boolean', default: false },
+          'vad-model': { type: 'string' },
+          load: { type: 'string', default: '0' },
+          'chunk-ms': { type: 'string', default: '200' },
         },
       }),
     );
     const modelPath = requireOption(values.model, '--model');
     const audioPath = requireOption(values.audio, '--audio');
+    if (values.live) return runLive(values, modelPath, audioPath, io);
+    if (values['vad-model'] !== undefined || values.load !== '0') throw new UsageError('--vad-model and --load go with --live');
     const runs = Number(values.runs);
     if (!Number.isInteger(runs) || runs < 5 || runs > 1000) throw new UsageError(`--runs must be an integer from 5 to 1000 (got "${values.runs}")`);
     const threads = parseThreads(values.threads);
@@ -51,3 +64,35 @@ export const benchCommand: CliCommand = {
     }
   },
 };
+
+async function runLive(
+  values: { 'vad-model'?: string; load?: string; 'chunk-ms'?: string; threads?: string; json?: boolean },
+  modelPath: string,
+  audioPath: string,
+  io: Parameters<CliCommand['run']>[1],
+): Promise<number> {
+  const load = Number(values.load);
+  if (!Number.isInteger(load) || load < 0 || load > 16) throw new UsageError(`--load must be an integer from 0 to 16 (got "${values.load}")`);
+  const chunkMs = Number(values['chunk-ms']);
+  if (!Number.isInteger(chunkMs) || chunkMs < 20 || chunkMs > 1000) throw new UsageError(`--chunk-ms must be an integer from 20 to 1000 (got "${values['chunk-ms']}")`);
+  const threads = parseThreads(values.threads);
+  const audio = await readWavFor16k(audioPath).catch(asEngineUsageError);
+  if (audio.pcm.length === 0) throw new UsageError(`${audioPath}: the file holds no audio`);
+  try {
+    const report = await benchLive({ modelPath, vadModelPath: values['vad-model'] ?? null, pcm: audio.pcm, chunkMs, load, ...(threads === undefined ? {} : { threads }) });
+    if (values.json) {
+      printJson(io, { audio: { file: audioPath, duration_ms: Math.round(audio.durationMs) }, model: modelPath, vad_model: values['vad-model'] ?? null, ...report });
+      return 0;
+    }
+    io.out(`cutter             ${report.cutter === 'vad' ? 'Silero VAD' : 'energy (no --vad-model)'}, ${report.chunk_ms} ms chunks, ${report.load_processes} CPU-bound processes beside it\n`);
+    for (const u of report.utterances) {
+      io.out(`utterance ${u.utterance}: ${u.start_ms}–${u.end_ms} ms, speech end ${u.speech_end_ms}, cut ${u.cut_ms}, final ${u.final_ms} (+${u.final_after_cut_ms} after the cut, +${u.final_after_speech_end_ms} after speech)${u.speculative ? ' speculative' : ''}; partials at ${u.partial_ms.join(', ') || '-'}\n`);
+    }
+    io.out(`median final after cut          ${report.medians.final_after_cut_ms} ms\n`);
+    io.out(`median final after speech end   ${report.medians.final_after_speech_end_ms} ms\n`);
+    io.out(`partial updates                 ${report.partials_shown} shown; median gap ${report.medians.partial_gap_ms ?? '-'} ms, longest ${report.medians.max_partial_gap_ms ?? '-'} ms\n`);
+    return 0;
+  } catch (e) {
+    return asEngineUsageError(e);
+  }
+}

@@ -1,9 +1,12 @@
 import { arch, availableParallelism, cpus } from 'node:os';
 import { parseArgs } from 'node:util';
 import { EngineError, parseSystemInfo } from '../../../common/engine/engineTypes';
-import { defaultEngineThreads } from '../../engine/whisperEngine';
+import { defaultEngineThreads, ENGINE_FLASH_ATTN } from '../../engine/whisperEngine';
 import { loadWhisperAddon, whisperAddonPath } from '../../engine/whisperAddon';
+import { openVoiceActivity } from '../../engine/liveEngine';
 import { listInstalledModels } from '../../models/installedModels';
+import { loadModelManifest } from '../../models/manifestFile';
+import { digestFile } from '../../models/modelFiles';
 import { resolveModelsDir } from '../../models/modelsDir';
 import { type CliCommand, printJson, withUsageErrors } from '../cliSupport';
 
@@ -26,11 +29,13 @@ export const doctorCommand: CliCommand = {
     let engineRuns = true;
     let binding: { version: string | null; path: string; compile_flags: string | null; error: string | null };
     let whisper: { version: string | null; system_info: string | null; simd: Record<string, boolean> };
+    let whisperVersion: string | null = null;
     try {
       const addon = loadWhisperAddon();
       const systemInfo = addon.systemInfo();
       binding = { version: addon.bindingVersion, path: whisperAddonPath(), compile_flags: addon.compileFlags, error: null };
       whisper = { version: addon.whisperCppVersion, system_info: systemInfo, simd: parseSystemInfo(systemInfo) };
+      whisperVersion = addon.whisperVersion ?? null;
       const missing = requiredSimd().filter((feature) => !whisper.simd[feature]);
       if (missing.length > 0) {
         engineRuns = false;
@@ -61,16 +66,31 @@ export const doctorCommand: CliCommand = {
     } catch (e) {
       problems.push(`cannot list the models folder ${modelsDir}: ${(e as Error).message.split('\n')[0]}`);
     }
+    // the live cutter's voice activity: Silero VAD when its model is in the folder, else the energy rule
+    let vad: { cutter: 'vad' | 'energy'; file: string | null; verified: boolean; note: string } = { cutter: 'energy', file: null, verified: false, note: 'the engine does not run' };
+    if (engineRuns) {
+      const voice = openVoiceActivity(modelsDir);
+      const expected = (await loadModelManifest()).vad?.checksum;
+      const file = voice.probe?.file ?? null;
+      const verified = file !== null && expected !== undefined && (await digestFile(file))[expected.algo] === expected.value;
+      vad = { cutter: voice.probe ? 'vad' : 'energy', file, verified, note: voice.note };
+      voice.probe?.free();
+    }
     if (models.length === 0) problems.push(`no model in ${modelsDir}: run \`aloud models download tiny.en\` or \`aloud models import FILE\``);
 
     const report = {
       ok: engineRuns,
+      /** whisper_version() of the compiled whisper.cpp, e.g. "1.9.1" */
+      whisper_version: whisperVersion,
+      /** the engine loads every model with flash attention */
+      flash_attn: engineRuns && ENGINE_FLASH_ATTN,
       binding,
       whisper_cpp: whisper,
       threads: defaultEngineThreads(),
       cpu: { arch: arch(), cores: availableParallelism(), model: cpus()[0]?.model ?? null },
       models_dir: modelsDir,
       models,
+      vad,
       problems,
     };
     if (values.json) {
@@ -78,6 +98,7 @@ export const doctorCommand: CliCommand = {
     } else {
       io.out(`binding      ${binding.version ?? 'MISSING'} (${binding.path})\n`);
       io.out(`whisper.cpp  ${whisper.version ?? '-'}\n`);
+      io.out(`flash attn   ${report.flash_attn ? 'on' : 'off'}\n`);
       io.out(`system info  ${whisper.system_info ?? '-'}\n`);
       io.out(`build flags  ${binding.compile_flags ?? '-'}\n`);
       io.out(`threads      ${report.threads} of ${report.cpu.cores} cores (${report.cpu.model ?? report.cpu.arch})\n`);
@@ -85,6 +106,7 @@ export const doctorCommand: CliCommand = {
       for (const m of models) {
         io.out(`  ${String(m.name).padEnd(12)} ${m.verified ? 'verified' : 'unverified'}  ${m.loadable ? 'loadable' : `NOT LOADABLE: ${m.problem}`}  ${m.file}\n`);
       }
+      io.out(`cutter       ${vad.note}${vad.file && !vad.verified ? ' (NOT the published file: checksum differs)' : ''}\n`);
       for (const p of problems) io.out(`problem: ${p}\n`);
     }
     return report.ok ? 0 : 1;

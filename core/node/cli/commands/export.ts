@@ -4,6 +4,7 @@ import { TRANSCRIPT_FORMATS, type TranscriptFormat } from '../../../common/expor
 import { InputError } from '../../../common/io/inputProblem';
 import { SessionLogError } from '../../../common/session/sessionLog';
 import { exportSessions } from '../../export/exportSessions';
+import { exportProcessReward } from '../../export/processRewardExport';
 import { checkExportTarget } from '../../export/exportTarget';
 import { projectSessionSource } from '../../export/projectSessions';
 import type { SessionSource } from '../../export/sessionSource';
@@ -19,7 +20,8 @@ export function makeExportCommand(sessions: SessionSource): CliCommand {
     name: 'export',
     summary: 'Export labelled sessions (jsonl|json|csv, validated, with a receipt) or transcripts (txt|srt|vtt).',
     usage:
-      'export --project DIR [--annotator NAME] --format jsonl|json|csv --out FILE [--force] [--json]\n       aloud export --project DIR [--annotator NAME] --format txt|srt|vtt --out DIR [--json]\n\n' +
+      'export --project DIR [--annotator NAME] --format jsonl|json|csv --out FILE [--force] [--json]\n       aloud export --project DIR [--annotator NAME] --format txt|srt|vtt --out DIR [--json]\n' +
+      '       aloud export --project DIR [--annotator NAME] --format process-reward --out FILE.jsonl [--force] [--json]\n\n' +
       'Records: one per annotator and project item, schema core/common/export/exportRecord.v2.schema.json; every record is\n' +
       'validated first, the file is written atomically, then FILE.receipt.json (counts, gaps, sha256). One invalid record:\n' +
       'exit 1, nothing written. Transcripts: DIR/<annotator>/<item>.<format> and DIR/transcripts.receipt.json.',
@@ -37,9 +39,10 @@ export function makeExportCommand(sessions: SessionSource): CliCommand {
       const dir = requireOption(values.project, '--project');
       const format = requireOption(values.format, '--format');
       const out = requireOption(values.out, '--out');
-      const isRecords = (EXPORT_FORMATS as readonly string[]).includes(format);
+      const isProcessReward = format === 'process-reward';
+      const isRecords = isProcessReward || (EXPORT_FORMATS as readonly string[]).includes(format);
       if (!isRecords && !(TRANSCRIPT_FORMATS as readonly string[]).includes(format)) {
-        throw new UsageError(`--format must be one of ${[...EXPORT_FORMATS, ...TRANSCRIPT_FORMATS].join(', ')} (got "${format}")`);
+        throw new UsageError(`--format must be one of ${[...EXPORT_FORMATS, ...TRANSCRIPT_FORMATS, 'process-reward'].join(', ')} (got "${format}")`);
       }
       try {
         const project = await loadProjectConfig(dir);
@@ -49,6 +52,14 @@ export function makeExportCommand(sessions: SessionSource): CliCommand {
           const receipt = await exportTranscripts({ project, format: format as TranscriptFormat, outDir: out, sessions, ...annotator });
           if (values.json) printJson(io, { out, receipt });
           else io.out(`Wrote ${receipt.files.length} ${format} transcripts to ${out} (${receipt.gaps.length} items without transcript); receipt transcripts.receipt.json\n`);
+          return 0;
+        }
+        if (isProcessReward) {
+          // one record per annotator per item with model reasoning: {instance_id, annotator, mode, steps: [{index, reward}]}
+          const result = await exportProcessReward({ project, out, sessions, ...annotator });
+          for (const warning of result.warnings) io.err(`aloud export: warning: ${warning}\n`);
+          if (values.json) printJson(io, result);
+          else io.out(`Exported ${result.receipt.records} process-reward records (${result.receipt.counts.judged_records} with judged steps) to ${result.file}; receipt ${result.receipt_file}\n`);
           return 0;
         }
         const result = await exportSessions({ project, format: format as ExportFormat, out, sessions, ...annotator });

@@ -14,7 +14,7 @@ import { type CliIo, type CliCommand, printJson, UsageError, withUsageErrors } f
 
 const USAGE = [
   'models list [--dir DIR] [--json]',
-  '       aloud models download NAME [--dir DIR] [--json]',
+  '       aloud models download NAME [--no-vad] [--dir DIR] [--json]   (the default model brings the Silero VAD model with it)',
   '       aloud models import FILE [--name NAME] [--dir DIR] [--json]',
   '       aloud models verify [NAME] [--dir DIR] [--json]',
   '',
@@ -136,14 +136,22 @@ async function downloadCommand(args: string[], io: CliIo): Promise<number> {
       args,
       strict: true,
       allowPositionals: true,
-      options: { dir: { type: 'string' }, json: { type: 'boolean', default: false }, manifest: { type: 'string' }, 'allow-loopback-http': { type: 'boolean', default: false } },
+      options: {
+        dir: { type: 'string' },
+        json: { type: 'boolean', default: false },
+        manifest: { type: 'string' },
+        'allow-loopback-http': { type: 'boolean', default: false },
+        'no-vad': { type: 'boolean', default: false },
+      },
     }),
   );
   if (positionals.length !== 1) throw new UsageError('download takes exactly one model NAME (see: aloud models list)');
   const name = positionals[0]!;
   const manifest = await loadManifestOption(values.manifest);
-  const entry = manifest.models.find((m) => m.name === name);
-  if (!entry) throw new UsageError(`unknown model "${name}"; known: ${manifest.models.map((m) => m.name).join(', ')}`);
+  const entry = manifest.vad?.name === name ? manifest.vad : manifest.models.find((m) => m.name === name);
+  if (!entry) throw new UsageError(`unknown model "${name}"; known: ${[...manifest.models.map((m) => m.name), ...(manifest.vad ? [manifest.vad.name] : [])].join(', ')}`);
+  // The live cutter needs the VAD model; it comes with the default whisper model (it is under 1 MB).
+  const vadToo = name === manifest.default && manifest.vad && !values['no-vad'] ? manifest.vad : null;
   const progress = progressReporter(io, name, values.json);
   const controller = new AbortController();
   const interrupt = (): void => controller.abort();
@@ -156,8 +164,14 @@ async function downloadCommand(args: string[], io: CliIo): Promise<number> {
       allowLoopbackHttp: values['allow-loopback-http'],
     });
     progress.finish();
-    if (values.json) printJson(io, result);
-    else io.out(`${name}: ${result.status === 'already-present' ? 'already present' : 'downloaded'} and verified (${result.checksum.algo} ${result.checksum.value}) → ${result.path}\n`);
+    const vad = vadToo
+      ? await downloadModel(vadToo, { dir: values.dir, signal: controller.signal, allowLoopbackHttp: values['allow-loopback-http'] })
+      : null;
+    if (values.json) printJson(io, vad ? { ...result, vad } : result);
+    else {
+      io.out(`${name}: ${result.status === 'already-present' ? 'already present' : 'downloaded'} and verified (${result.checksum.algo} ${result.checksum.value}) → ${result.path}\n`);
+      if (vad) io.out(`${vad.name} (voice activity for the live cutter): ${vad.status === 'already-present' ? 'already present' : 'downloaded'} and verified (${vad.checksum.algo} ${vad.checksum.value}) → ${vad.path}\n`);
+    }
     return 0;
   } catch (e) {
     progress.finish();

@@ -1,8 +1,8 @@
-// Aloud's N-API binding to whisper.cpp (the sources vendored by smart-whisper 0.8.1).
-// Ours rather than smart-whisper's own binding because that one dereferences a null context when a
-// load fails (a crash, not an error), cannot abort a running job, does not expose whisper.cpp's system
-// info, and allocates a fresh whisper_state for every clip (slower, and resident memory creeps up with the
-// allocator's fragmentation). Everything heavy runs on the libuv pool.
+// Aloud's N-API binding to whisper.cpp 1.9.1 (the complete source tree nodejs-whisper 0.3.1 carries; see
+// binding.gyp). Ours rather than a package's own binding because those crash on a failed load, cannot abort
+// a running job, do not expose the system info, and allocate a fresh whisper_state for every clip (slower,
+// and resident memory creeps up with the allocator's fragmentation). Transcription runs on the libuv pool;
+// Silero VAD (a few hundred microseconds per 32 ms window) runs synchronously in the caller's thread.
 #include <napi.h>
 
 #include <atomic>
@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "ggml-cpu.h"
 #include "whisper.h"
 
 #if defined(__GLIBC__)
@@ -35,6 +36,8 @@
 
 // whisper_unity.cc
 void aloud_whisper_reseed_sampling(struct whisper_state* state);
+void aloud_whisper_use_threadpool(struct whisper_state* state, struct ggml_threadpool* pool);
+int aloud_whisper_vad_window(struct whisper_vad_context* vctx);
 
 namespace {
 
@@ -129,6 +132,13 @@ std::string StringOption(const Napi::Object& o, const char* key, const std::stri
   return v.As<Napi::String>().Utf8Value();
 }
 
+// ggml's thread-pool polling level: 0 (sleep between graphs, the default here) to 100 (spin hard).
+int PollOption(const Napi::Object& o) {
+  const int poll = IntOption(o, "threadPoll", 0);
+  if (poll < 0 || poll > 100) throw Napi::RangeError::New(o.Env(), "option threadPoll must be from 0 to 100");
+  return poll;
+}
+
 Napi::Error CodedError(Napi::Env env, const char* code, const std::string& message) {
   Napi::Error error = Napi::Error::New(env, message);
   error.Set("code", Napi::String::New(env, code));
@@ -152,6 +162,11 @@ struct SegmentOut {
 
 class WhisperModel;
 
+struct Constructors {
+  Napi::FunctionReference model;
+  Napi::FunctionReference vad;
+};
+
 // One model loaded per instance, one whisper_state reused by every job, at most one job at a time.
 class WhisperModel : public Napi::ObjectWrap<WhisperModel> {
  public:
@@ -163,11 +178,34 @@ class WhisperModel : public Napi::ObjectWrap<WhisperModel> {
   whisper_state* state = nullptr;
   std::atomic<bool> abort_requested{false};
   bool busy = false;
+  bool flash_attn = false;
+  ggml_threadpool* pool = nullptr;
+  int pool_threads = 0;
+  int pool_poll = -1;
+
+  // The state's compute threads: one pool kept across jobs, rebuilt only when the thread count or polling
+  // changes. poll 0 = workers sleep on a condition variable between graphs (never spin against other work).
+  void UsePool(int n_threads, int poll) {
+    if (pool != nullptr && pool_threads == n_threads && pool_poll == poll) return;
+    aloud_whisper_use_threadpool(state, nullptr);
+    if (pool != nullptr) ggml_threadpool_free(pool);
+    ggml_threadpool_params params = ggml_threadpool_params_default(n_threads);
+    params.poll = static_cast<uint32_t>(poll);
+    pool = ggml_threadpool_new(&params);
+    pool_threads = pool == nullptr ? 0 : n_threads;
+    pool_poll = poll;
+    aloud_whisper_use_threadpool(state, pool);
+  }
 
   void Release() {
-    if (state != nullptr) whisper_free_state(state);
+    if (state != nullptr) {
+      aloud_whisper_use_threadpool(state, nullptr);
+      whisper_free_state(state);
+    }
+    if (pool != nullptr) ggml_threadpool_free(pool);
     if (context != nullptr) whisper_free(context);
     state = nullptr;
+    pool = nullptr;
     context = nullptr;
   }
 
@@ -263,11 +301,11 @@ class LoadWorker : public JobWorker {
 
  protected:
   void Answer(Napi::Env env) override {
-    Napi::FunctionReference* constructor = env.GetInstanceData<Napi::FunctionReference>();
-    Napi::Object model = constructor->New({});
+    Napi::Object model = env.GetInstanceData<Constructors>()->model.New({});
     WhisperModel* unwrapped = WhisperModel::Unwrap(model);
     unwrapped->context = context_;
     unwrapped->state = state_;
+    unwrapped->flash_attn = flash_attn_;
     context_ = nullptr;
     state_ = nullptr;
     model.Set("loadMs", Napi::Number::New(env, load_ms_));
@@ -292,8 +330,8 @@ class LoadWorker : public JobWorker {
 class TranscribeWorker : public JobWorker {
  public:
   TranscribeWorker(Napi::Env env, WhisperModel* model, Napi::Object model_object, std::vector<float> pcm,
-                   whisper_full_params params, std::string initial_prompt, std::string language)
-      : JobWorker(env), model_(model),
+                   whisper_full_params params, std::string initial_prompt, std::string language, int poll)
+      : JobWorker(env), model_(model), poll_(poll),
         pcm_(std::move(pcm)), params_(params), initial_prompt_(std::move(initial_prompt)),
         language_(std::move(language)) {
     model_ref_ = Napi::Persistent(model_object);
@@ -314,6 +352,7 @@ class TranscribeWorker : public JobWorker {
       return;
     }
     whisper_state* state = model_->state;
+    model_->UsePool(params_.n_threads, poll_);
     aloud_whisper_reseed_sampling(state);
     status_ = whisper_full_with_state(ctx, state, params_, pcm_.data(), static_cast<int>(pcm_.size()));
     total_ms_ = MsSince(start);
@@ -385,6 +424,7 @@ class TranscribeWorker : public JobWorker {
 
  private:
   WhisperModel* model_;
+  int poll_;
   Napi::ObjectReference model_ref_;  // keeps the model alive (not collected) while the job runs
   std::vector<float> pcm_;
   whisper_full_params params_;
@@ -423,8 +463,8 @@ bool StopAfterEncode(void* data) {
 class EncodeWorker : public JobWorker {
  public:
   EncodeWorker(Napi::Env env, WhisperModel* model, Napi::Object model_object, std::vector<float> pcm,
-               whisper_full_params params)
-      : JobWorker(env), model_(model), pcm_(std::move(pcm)),
+               whisper_full_params params, int poll)
+      : JobWorker(env), model_(model), poll_(poll), pcm_(std::move(pcm)),
         params_(params) {
     model_ref_ = Napi::Persistent(model_object);
   }
@@ -441,6 +481,7 @@ class EncodeWorker : public JobWorker {
       Fail("transcribe_failed", "whisper.cpp could not allocate its decoding state (out of memory?)");
       return;
     }
+    model_->UsePool(params_.n_threads, poll_);
     auto start = std::chrono::steady_clock::now();
     whisper_full_with_state(model_->context, model_->state, params_, pcm_.data(), static_cast<int>(pcm_.size()));
     if (!clock.ended) {
@@ -468,6 +509,7 @@ class EncodeWorker : public JobWorker {
 
  private:
   WhisperModel* model_;
+  int poll_;
   Napi::ObjectReference model_ref_;
   std::vector<float> pcm_;
   whisper_full_params params_;
@@ -513,7 +555,7 @@ Napi::Value WhisperModel::Transcribe(const Napi::CallbackInfo& info) {
   params.n_threads = IntOption(o, "threads", params.n_threads);
   params.audio_ctx = IntOption(o, "audioCtx", 0);
   params.token_timestamps = BoolOption(o, "tokenTimestamps", false);
-  params.suppress_non_speech_tokens = BoolOption(o, "suppressNonSpeechTokens", false);
+  params.suppress_nst = BoolOption(o, "suppressNonSpeechTokens", false);
   params.suppress_blank = BoolOption(o, "suppressBlank", params.suppress_blank);
   params.temperature = FloatOption(o, "temperature", 0.0f);
   params.temperature_inc = FloatOption(o, "temperatureInc", params.temperature_inc);
@@ -528,11 +570,12 @@ Napi::Value WhisperModel::Transcribe(const Napi::CallbackInfo& info) {
   params.print_special = false;
   std::string initial_prompt = StringOption(o, "initialPrompt", "");
   std::string language = StringOption(o, "language", "en");
+  const int poll = PollOption(o);
 
   abort_requested.store(false);
   busy = true;
   auto* worker = new TranscribeWorker(env, this, info.This().As<Napi::Object>(), std::move(pcm), params,
-                                      std::move(initial_prompt), std::move(language));
+                                      std::move(initial_prompt), std::move(language), poll);
   worker->Queue();
   return worker->Promise();
 }
@@ -547,8 +590,9 @@ Napi::Value WhisperModel::Encode(const Napi::CallbackInfo& info) {
   params.audio_ctx = IntOption(o, "audioCtx", 0);
   params.temperature_inc = 0.0f;
   params.print_progress = false;
+  const int poll = PollOption(o);
   busy = true;
-  auto* worker = new EncodeWorker(env, this, info.This().As<Napi::Object>(), std::move(pcm), params);
+  auto* worker = new EncodeWorker(env, this, info.This().As<Napi::Object>(), std::move(pcm), params, poll);
   worker->Queue();
   return worker->Promise();
 }
@@ -578,6 +622,7 @@ Napi::Value WhisperModel::Info(const Napi::CallbackInfo& info) {
   out.Set("nTextLayer", Napi::Number::New(env, whisper_model_n_text_layer(context)));
   out.Set("nMels", Napi::Number::New(env, whisper_model_n_mels(context)));
   out.Set("ftype", Napi::Number::New(env, whisper_model_ftype(context)));
+  out.Set("flashAttn", Napi::Boolean::New(env, flash_attn));
   return out;
 }
 
@@ -587,9 +632,97 @@ Napi::Value LoadModel(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   if (info.Length() < 1 || !info[0].IsString()) throw Napi::TypeError::New(env, "loadModel(path) needs a file path");
   Napi::Object o = info.Length() > 1 && info[1].IsObject() ? info[1].As<Napi::Object>() : Napi::Object::New(env);
-  auto* worker = new LoadWorker(env, info[0].As<Napi::String>().Utf8Value(), BoolOption(o, "flashAttn", false));
+  auto* worker = new LoadWorker(env, info[0].As<Napi::String>().Utf8Value(), BoolOption(o, "flashAttn", true));
   worker->Queue();
   return worker->Promise();
+}
+
+
+// ---- Silero VAD through whisper.cpp's VAD API: speech probability per 512-sample (32 ms) window.
+
+// One VAD context; detect() is synchronous and keeps the LSTM state across calls (streaming) unless reset.
+class VadModel : public Napi::ObjectWrap<VadModel> {
+ public:
+  static Napi::Function Define(Napi::Env env) {
+    return DefineClass(env, "VadModel",
+                       {
+                           InstanceMethod<&VadModel::Detect>("detect"),
+                           InstanceMethod<&VadModel::Reset>("reset"),
+                           InstanceMethod<&VadModel::Free>("free"),
+                           InstanceAccessor<&VadModel::WindowSamples>("windowSamples"),
+                       });
+  }
+  explicit VadModel(const Napi::CallbackInfo& info) : Napi::ObjectWrap<VadModel>(info) {}
+  ~VadModel() override { Release(); }
+
+  whisper_vad_context* vad = nullptr;
+  int window = 512;
+
+  void Release() {
+    if (vad != nullptr) whisper_vad_free(vad);
+    vad = nullptr;
+  }
+
+ private:
+  void RequireLoaded(Napi::Env env) {
+    if (vad == nullptr) throw CodedError(env, "model_freed", "the VAD model was freed");
+  }
+
+  // detect(pcm: Float32Array, reset = false): Float32Array of one speech probability per window; a last
+  // partial window is zero-padded (callers that stream feed whole windows).
+  Napi::Value Detect(const Napi::CallbackInfo& info) {
+    Napi::Env env = info.Env();
+    RequireLoaded(env);
+    if (info.Length() < 1 || !info[0].IsTypedArray() ||
+        info[0].As<Napi::TypedArray>().TypedArrayType() != napi_float32_array) {
+      throw Napi::TypeError::New(env, "pcm must be a Float32Array of 16 kHz mono samples");
+    }
+    Napi::Float32Array pcm = info[0].As<Napi::Float32Array>();
+    const bool reset = info.Length() > 1 && info[1].ToBoolean().Value();
+    if (pcm.ElementLength() == 0) return Napi::Float32Array::New(env, 0);
+    const bool ok = reset ? whisper_vad_detect_speech(vad, pcm.Data(), static_cast<int>(pcm.ElementLength()))
+                          : whisper_vad_detect_speech_no_reset(vad, pcm.Data(), static_cast<int>(pcm.ElementLength()));
+    if (!ok) throw CodedError(env, "vad_failed", "whisper.cpp's VAD failed on this audio. " + LogProblems());
+    const int n = whisper_vad_n_probs(vad);
+    Napi::Float32Array out = Napi::Float32Array::New(env, n);
+    std::memcpy(out.Data(), whisper_vad_probs(vad), sizeof(float) * n);
+    return out;
+  }
+
+  Napi::Value Reset(const Napi::CallbackInfo& info) {
+    RequireLoaded(info.Env());
+    whisper_vad_reset_state(vad);
+    return info.Env().Undefined();
+  }
+
+  Napi::Value Free(const Napi::CallbackInfo& info) {
+    Release();
+    return info.Env().Undefined();
+  }
+
+  Napi::Value WindowSamples(const Napi::CallbackInfo& info) { return Napi::Number::New(info.Env(), window); }
+};
+
+// loadVad(path, { threads = 1 }): a Silero VAD model (ggml-silero-*.bin), loaded synchronously (about 1 MB).
+Napi::Value LoadVad(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  if (info.Length() < 1 || !info[0].IsString()) throw Napi::TypeError::New(env, "loadVad(path) needs a file path");
+  Napi::Object o = info.Length() > 1 && info[1].IsObject() ? info[1].As<Napi::Object>() : Napi::Object::New(env);
+  const std::string path = info[0].As<Napi::String>().Utf8Value();
+  whisper_vad_context_params params = whisper_vad_default_context_params();
+  params.n_threads = IntOption(o, "threads", 1);
+  params.use_gpu = false;
+  LogMark();
+  whisper_vad_context* vad = whisper_vad_init_from_file_with_params(path.c_str(), params);
+  if (vad == nullptr) {
+    std::string reason = LogProblems();
+    throw CodedError(env, "model_load_failed", "whisper.cpp could not load the VAD model " + path + ": " +
+                                                   (reason.empty() ? "not a Silero VAD ggml model, or truncated" : reason));
+  }
+  Napi::Object object = env.GetInstanceData<Constructors>()->vad.New({});
+  VadModel::Unwrap(object)->vad = vad;
+  VadModel::Unwrap(object)->window = aloud_whisper_vad_window(vad);
+  return object;
 }
 
 Napi::Value SystemInfo(const Napi::CallbackInfo& info) {
@@ -603,14 +736,17 @@ Napi::Value SetLogToStderr(const Napi::CallbackInfo& info) {
 
 Napi::Object Init(Napi::Env env, Napi::Object exports) {
   whisper_log_set(CaptureLog, nullptr);
-  auto* constructor = new Napi::FunctionReference();
-  *constructor = Napi::Persistent(WhisperModel::Define(env));
-  env.SetInstanceData<Napi::FunctionReference>(constructor);
+  auto* constructors = new Constructors();
+  constructors->model = Napi::Persistent(WhisperModel::Define(env));
+  constructors->vad = Napi::Persistent(VadModel::Define(env));
+  env.SetInstanceData<Constructors>(constructors);
   exports.Set("loadModel", Napi::Function::New(env, LoadModel));
   exports.Set("systemInfo", Napi::Function::New(env, SystemInfo));
   exports.Set("setLogToStderr", Napi::Function::New(env, SetLogToStderr));
   exports.Set("bindingVersion", Napi::String::New(env, ALOUD_WHISPER_BINDING_VERSION));
   exports.Set("whisperCppVersion", Napi::String::New(env, ALOUD_WHISPER_CPP_VERSION));
+  exports.Set("whisperVersion", Napi::String::New(env, whisper_version()));
+  exports.Set("loadVad", Napi::Function::New(env, LoadVad));
   exports.Set("compileFlags", Napi::String::New(env, ALOUD_WHISPER_COMPILE_FLAGS));
   return exports;
 }

@@ -31,9 +31,24 @@ const manifestWith = (models: unknown[], extra: Record<string, unknown> = {}): u
 describe('models/manifest.json', () => {
   const manifest = parseModelManifest(readFileSync(MANIFEST_FILE, 'utf8'), MANIFEST_FILE);
 
-  it('lists the six official models with tiny.en as default', () => {
+  it('lists the six official models and five quantized English ones, with tiny.en as default', () => {
     expect(manifest.default).toBe('tiny.en');
-    expect(manifest.models.map((m) => m.name)).toEqual(['tiny.en', 'tiny', 'base.en', 'base', 'small.en', 'small']);
+    expect(manifest.models.map((m) => m.name)).toEqual([
+      'tiny.en', 'tiny', 'base.en', 'base', 'small.en', 'small',
+      'tiny.en-q5_1', 'tiny.en-q8_0', 'base.en-q5_1', 'base.en-q8_0', 'small.en-q5_1',
+    ]);
+  });
+
+  it('names the Silero VAD model with its official URL, exact size and sha256', () => {
+    expect(manifest.vad).toEqual(expect.objectContaining({
+      kind: 'vad',
+      file: 'ggml-silero-v6.2.0.bin',
+      url: 'https://huggingface.co/ggml-org/whisper-vad/resolve/main/ggml-silero-v6.2.0.bin',
+      bytes: 885098,
+      checksum: { algo: 'sha256', value: '2aa269b785eeb53a82983a20501ddf7c1d9c48e33ab63a41391ac6c9f7fb6987' },
+    }));
+    expect(problemsOf(manifestWith([entry], { vad: { ...manifest.vad, url: 'http://example.org/x.bin' } }))).toEqual(['vad.url: must be an https URL naming a host and a file']);
+    expect(problemsOf(manifestWith([entry], { vad: { ...manifest.vad, file: 'ggml-tiny.en.bin' } }))).toEqual(['vad.file: "ggml-tiny.en.bin" is also models[0].file']);
   });
 
   it('points every model at the whisper.cpp Hugging Face repo with a cited checksum', () => {
@@ -41,14 +56,15 @@ describe('models/manifest.json', () => {
       expect(m.file).toBe(`ggml-${m.name}.bin`);
       expect(m.url).toBe(`https://huggingface.co/ggerganov/whisper.cpp/resolve/main/ggml-${m.name}.bin`);
       expect(m.checksum.algo).toBe('sha1');
-      expect(m.english_only).toBe(m.name.endsWith('.en'));
-      expect(m.size_class).toBe(m.name.replace(/\.en$/, ''));
-      expect(m.source).toContain('models/README.md');
+      expect(m.english_only).toBe(/\.en(-|$)/.test(m.name));
+      expect(m.size_class).toBe(m.name.replace(/\.en$/, '').replace(/-q\d_\d$/, '').replace(/\.en$/, ''));
+      expect(m.source).toMatch(/models\/README\.md|README\.md 'Available models'/);
       // no authoritative exact size is published; the manifest says so rather than guessing
       expect(m.bytes).toBeNull();
     }
     expect(findManifestModel(manifest, 'tiny.en')?.checksum.value).toBe('c78c86eb1a8faa21b369bcd33207cc90d64ae9df');
-    expect(new Set(manifest.models.map((m) => m.checksum.value)).size).toBe(6);
+    expect(findManifestModel(manifest, 'base.en-q8_0')?.checksum.value).toBe('bb1574182e9b924452bf0cd1510ac034d323e948');
+    expect(new Set(manifest.models.map((m) => m.checksum.value)).size).toBe(11);
   });
 });
 

@@ -62,3 +62,16 @@ describe('ScriptedEngine', () => {
     await expect(job).rejects.toBeInstanceOf(EngineError);
   });
 });
+
+describe('ScriptedEngine and partial or speculative requests', () => {
+  it('answers every request for an utterance with that utterance\'s result, so later utterances keep theirs', async () => {
+    const engine = new ScriptedEngine(script('{"items": {"a": [{"text": "first"}, {"text": "second"}]}}'));
+    const ask = async (utterance: number, request_id: string) =>
+      (await engine.transcribe({ pcm: new Float32Array(1600), identity: { request_id, item_id: 'a', utterance } })).segments.map((s) => s.text).join('');
+    expect(await ask(0, 'p1')).toBe('first'); // a partial of utterance 0
+    expect(await ask(0, 'p2')).toBe('first'); // another partial
+    expect(await ask(0, 'f3')).toBe('first'); // its final
+    expect(await ask(1, 'f4')).toBe('second');
+    expect(await ask(2, 'f5')).toBe('');
+  });
+});

@@ -27,7 +27,9 @@ describeWithModels('WhisperEngine on the for-tests tiny.en model (real whisper.c
   it('reports the binding, whisper.cpp system info with the SIMD it was built for, and the model', async () => {
     const info = await engine.info();
     expect(info.binding).toMatch(/^aloud-whisper /);
-    expect(info.whisper_cpp).toContain('smart-whisper 0.8.1');
+    expect(info.whisper_cpp).toContain('nodejs-whisper 0.3.1');
+    expect(info.whisper_version).toBe('1.9.1');
+    expect(info.flash_attn).toBe(true);
     if (arch() === 'x64') {
       expect(info.system_info).toContain('AVX2 = 1');
       expect(info.system_info).toContain('FMA = 1');
@@ -35,7 +37,7 @@ describeWithModels('WhisperEngine on the for-tests tiny.en model (real whisper.c
     }
     if (arch() === 'arm64') expect(info.simd.NEON).toBe(true);
     expect(info.threads).toBe(2);
-    expect(info.model).toMatchObject({ path: FOR_TESTS_MODEL, type: 'tiny', multilingual: false });
+    expect(info.model).toMatchObject({ path: FOR_TESTS_MODEL, type: 'tiny', multilingual: false, flash_attn: true });
     expect(info.model!.sha256).toBe(await sha256File(FOR_TESTS_MODEL));
   });
 

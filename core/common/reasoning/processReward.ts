@@ -1,0 +1,159 @@
+/**
+ * The process-reward export: one JSON Lines record per annotator per item with model reasoning, in the common
+ * step-reward shape `{instance_id, annotator, mode, steps: [{index, reward}]}` (reward +1 / 0 / −1, null where the
+ * step was not judged). Validated by its own JSON Schema and rules before it is written, like every export.
+ */
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { InputError, type InputProblem } from '../io/inputProblem';
+import { readJsonLines } from '../io/jsonInput';
+import { schemaProblems } from '../io/schemaProblems';
+import type { StepReward } from '../parser/stepJudgment';
+import { stepRewards, type ProcessRewardMode, type StepJudgmentRecord } from './stepJudgments';
+
+export interface ProcessRewardRecord {
+  /** the item id */
+  instance_id: string;
+  annotator: string;
+  mode: ProcessRewardMode;
+  steps: Array<{ index: number; reward: StepReward | null }>;
+}
+
+export const PROCESS_REWARD_FIELDS = ['instance_id', 'annotator', 'mode', 'steps'] as const;
+
+export const processRewardRecordJsonSchema = {
+  $schema: 'https://json-schema.org/draft/2020-12/schema',
+  $id: 'https://aloud.local/schemas/process-reward.v1.json',
+  title: 'Aloud process-reward record (one line of a process-reward export)',
+  type: 'object',
+  additionalProperties: false,
+  required: [...PROCESS_REWARD_FIELDS],
+  properties: {
+    instance_id: { type: 'string', minLength: 1 },
+    annotator: { type: 'string', minLength: 1 },
+    mode: { enum: ['per_step', 'first_error'] },
+    steps: {
+      type: 'array',
+      minItems: 1,
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['index', 'reward'],
+        properties: {
+          index: { type: 'integer', minimum: 1 },
+          reward: { enum: [1, 0, -1, null] },
+        },
+      },
+    },
+  },
+} as const;
+
+const ajv = new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true });
+const validateRecord = ajv.compile(processRewardRecordJsonSchema);
+
+/** One annotator's record of one item: the rewards of its `stepCount` steps from the judgments in log order. */
+export function buildProcessRewardRecord(args: { instanceId: string; annotator: string; stepCount: number; judgments: readonly StepJudgmentRecord[] }): ProcessRewardRecord {
+  const { mode, steps } = stepRewards(args.judgments, args.stepCount);
+  return { instance_id: args.instanceId, annotator: args.annotator, mode, steps };
+}
+
+export function serializeProcessReward(records: readonly ProcessRewardRecord[]): string {
+  return records.map((r) => `${JSON.stringify({ instance_id: r.instance_id, annotator: r.annotator, mode: r.mode, steps: r.steps.map((s) => ({ index: s.index, reward: s.reward })) })}\n`).join('');
+}
+
+/**
+ * Parse, schema and rule stages on the text of a process-reward export. Rules: steps are numbered 1, 2, 3, … in
+ * order; one record per annotator and instance; a first_error record has a −1 step and a reward for every step
+ * before its first −1.
+ */
+export function validateProcessRewardText(text: string, file: string): { records: ProcessRewardRecord[]; problems: InputProblem[] } {
+  const { records: parsed, problems } = readJsonLines(text, file);
+  if (parsed.length === 0 && problems.length === 0) problems.push({ file, line: null, field: null, stage: 'rule', message: 'the export has no records' });
+  const records: ProcessRewardRecord[] = [];
+  const seen = new Map<string, number>();
+  for (const located of parsed) {
+    if (!validateRecord(located.value)) {
+      problems.push(...schemaProblems(validateRecord.errors, file, located));
+      continue;
+    }
+    const record = located.value as unknown as ProcessRewardRecord;
+    const rule = (field: string, message: string): void => {
+      problems.push({ file, line: located.line, field, stage: 'rule', message });
+    };
+    record.steps.forEach((s, i) => {
+      if (s.index !== i + 1) rule(`steps[${i}].index`, `step ${i + 1} has index ${s.index}: steps are numbered 1, 2, 3, … in order`);
+    });
+    if (record.mode === 'first_error') {
+      const wrong = record.steps.findIndex((s) => s.reward === -1);
+      if (wrong < 0) rule('mode', 'a first_error record needs a step with reward -1 (the first error)');
+      else if (record.steps.slice(0, wrong).some((s) => s.reward === null)) rule('steps', 'in a first_error record every step before the first error has a reward');
+    }
+    const key = JSON.stringify([record.annotator, record.instance_id]);
+    const first = seen.get(key);
+    if (first !== undefined) rule('instance_id', `a second record for annotator "${record.annotator}" and instance "${record.instance_id}" (first on line ${first})`);
+    else seen.set(key, located.line);
+    records.push(record);
+  }
+  return { records, problems };
+}
+
+/** Throws InputError listing every problem, for a writer that must not write an invalid export. */
+export function assertValidProcessReward(text: string, file: string): ProcessRewardRecord[] {
+  const { records, problems } = validateProcessRewardText(text, file);
+  if (problems.length > 0) throw new InputError(problems);
+  return records;
+}
+
+/** Written as FILE.receipt.json only after FILE is complete on disk. */
+export interface ProcessRewardReceipt {
+  receipt_version: 1;
+  kind: 'process-reward';
+  /** the export's file name, without folder */
+  file: string;
+  format: 'jsonl';
+  sha256: string;
+  bytes: number;
+  records: number;
+  project: string;
+  counts: {
+    annotators: number;
+    items: number;
+    /** records with at least one step reward */
+    judged_records: number;
+    /** steps with a reward, over all records */
+    judged_steps: number;
+    first_error_records: number;
+  };
+  app_version: string;
+  created_at: string;
+}
+
+export function buildProcessRewardReceipt(args: {
+  file: string;
+  sha256: string;
+  bytes: number;
+  records: readonly ProcessRewardRecord[];
+  project: string;
+  appVersion: string;
+  createdAt: string;
+}): ProcessRewardReceipt {
+  const { records } = args;
+  return {
+    receipt_version: 1,
+    kind: 'process-reward',
+    file: args.file,
+    format: 'jsonl',
+    sha256: args.sha256,
+    bytes: args.bytes,
+    records: records.length,
+    project: args.project,
+    counts: {
+      annotators: new Set(records.map((r) => r.annotator)).size,
+      items: new Set(records.map((r) => r.instance_id)).size,
+      judged_records: records.filter((r) => r.steps.some((s) => s.reward !== null)).length,
+      judged_steps: records.reduce((n, r) => n + r.steps.filter((s) => s.reward !== null).length, 0),
+      first_error_records: records.filter((r) => r.mode === 'first_error').length,
+    },
+    app_version: args.appVersion,
+    created_at: args.createdAt,
+  };
+}

@@ -1,0 +1,197 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { cp, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { type LivePartial, LiveUtterances } from '../../common/engine/liveUtterances';
+import { ENGINE_SAMPLE_RATE } from '../../common/engine/engineTypes';
+import { type SchedulerEvent, TranscriptionScheduler } from '../../common/engine/transcriptionScheduler';
+import { UtteranceCutter } from '../../common/engine/utteranceCutter';
+import { DEMO_PROJECT_DIR, loadProjectConfig, loadProjectItems } from '../project/projectFolder';
+import { SessionService } from '../session/sessionService';
+import { median } from './engineBench';
+import { startEngineWorker } from './engineHost';
+import { SileroVad } from './sileroVad';
+import { sha256OfPcm } from './whisperEngine';
+
+export interface LiveBenchOptions {
+  modelPath: string;
+  vadModelPath: string | null;
+  /** 16 kHz mono */
+  pcm: Float32Array;
+  /** capture chunk (the app sends 200 ms) */
+  chunkMs: number;
+  /** CPU-bound processes to run beside it */
+  load: number;
+  threads?: number;
+}
+
+export interface LiveUtteranceFigures {
+  utterance: number;
+  start_ms: number;
+  end_ms: number;
+  /** end of the utterance's last speech frame (VAD or energy), audio time = wall time after audio start */
+  speech_end_ms: number;
+  /** wall time (after audio start) at which the cutter cut it */
+  cut_ms: number;
+  /** wall time at which its final text was in the session log */
+  final_ms: number;
+  final_after_cut_ms: number;
+  final_after_speech_end_ms: number;
+  /** the final was the speculative one, started before the cut */
+  speculative: boolean;
+  /** wall times of the partial texts shown while it was open */
+  partial_ms: number[];
+  /** time from the utterance's start to its first partial */
+  first_partial_ms: number | null;
+  /** gaps between consecutive partial updates while it was open */
+  partial_gaps_ms: number[];
+}
+
+export interface LiveBenchReport {
+  cutter: 'vad' | 'energy';
+  chunk_ms: number;
+  load_processes: number;
+  audio_ms: number;
+  utterances: LiveUtteranceFigures[];
+  medians: {
+    final_after_cut_ms: number;
+    final_after_speech_end_ms: number;
+    partial_gap_ms: number | null;
+    max_partial_gap_ms: number | null;
+  };
+  partials_shown: number;
+  speculations: { started: number; adopted: number; discarded: number };
+  engine_ms: { partial: number; final: number };
+  threads_last_job: number;
+}
+
+const round1 = (x: number): number => Math.round(x * 10) / 10;
+
+/** N processes that keep one core busy each until killed. */
+export function startCpuLoad(n: number): ChildProcess[] {
+  return Array.from({ length: n }, () => spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' }));
+}
+
+/**
+ * Feeds a WAV in real time (one chunk every chunkMs) through the real session path: SessionService on a
+ * temporary copy of the demo project, the live cutter (Silero VAD when given), partials and speculation,
+ * the scheduler, the engine worker, the parser and the session log. Times are wall times after the audio's start.
+ */
+export async function benchLive(options: LiveBenchOptions): Promise<LiveBenchReport> {
+  const dir = path.join(await mkdtemp(path.join(tmpdir(), 'aloud-bench-live-')), 'project');
+  await cp(DEMO_PROJECT_DIR, dir, { recursive: true });
+  const project = await loadProjectConfig(dir);
+  const engine = startEngineWorker(options.threads === undefined ? {} : { threads: options.threads });
+  const vad = options.vadModelPath ? SileroVad.load(options.vadModelPath) : null;
+  const load = startCpuLoad(options.load);
+  try {
+    const info = await engine.load(options.modelPath);
+    const model = { name: path.basename(options.modelPath), sha256: info.model!.sha256 };
+    const events: Array<{ at: number; event: SchedulerEvent }> = [];
+    let t0 = 0;
+    const now = (): number => performance.now() - t0;
+    const transcriber = new TranscriptionScheduler({ engine, model, hashAudio: sha256OfPcm, onEvent: (event) => events.push({ at: now(), event }) });
+    const cuts = new Map<number, { cut_ms: number; start: number; end: number; speech_end: number }>();
+    const speechEnd = new Map<number, number>();
+    let live: LiveUtterances | null = null;
+    const sessionEngine = {
+      model,
+      transcriber,
+      createCutter: (context?: ConstructorParameters<typeof LiveUtterances>[0]['context']) => {
+        vad?.reset();
+        const cutter = new UtteranceCutter({ silenceThresholdDbfs: project.config.thinkaloud.silence_threshold_dbfs, speech: vad });
+        live = new LiveUtterances({ cutter, scheduler: transcriber, context: context ?? { item_id: '', utterance_base: 0, offset_samples: 0 } });
+        const tracked = live;
+        return {
+          push(pcm: Float32Array) {
+            const out = tracked.push(pcm);
+            for (const u of out) cuts.set(u.index, { cut_ms: now(), start: u.startSample, end: u.endSample, speech_end: speechEnd.get(u.index) ?? u.endSample - tracked.keepAfterSamples });
+            const open = tracked.open;
+            if (open) speechEnd.set(open.index, open.speechEndSample);
+            return out;
+          },
+          flush() {
+            const out = tracked.flush();
+            for (const u of out) cuts.set(u.index, { cut_ms: now(), start: u.startSample, end: u.endSample, speech_end: Math.min(u.endSample, speechEnd.get(u.index) ?? u.endSample) });
+            return out;
+          },
+        };
+      },
+    };
+    const service = await SessionService.open({ project, annotator: 'bench', items: await loadProjectItems(project), engine: sessionEngine });
+    const partials: Array<LivePartial & { at: number }> = [];
+    const finals = new Map<number, number>();
+    service.on('partial', (p) => partials.push({ ...p, at: now() }));
+    service.on('event', (e) => {
+      if (e.type === 'utterance_transcribed') finals.set(e.data.utterance, now());
+    });
+    const itemId = (await loadProjectItems(project))[0]!.id;
+    await service.openItem(itemId);
+    await service.startRecording({ device: 'bench --live' });
+    const chunk = Math.round((options.chunkMs * ENGINE_SAMPLE_RATE) / 1000);
+    t0 = performance.now();
+    for (let at = 0, k = 1; at < options.pcm.length; at += chunk, k++) {
+      // chunk k is complete (and delivered) k × chunkMs after the audio starts, as from a microphone
+      const due = (Math.min(options.pcm.length, at + chunk) / ENGINE_SAMPLE_RATE) * 1000;
+      const wait = due - now();
+      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+      await service.appendAudio(options.pcm.subarray(at, at + chunk));
+    }
+    await service.stopRecording();
+    await service.drainTranscriptions();
+    const threads = (await engine.info()).last_threads;
+    await service.close();
+    const engineTime = transcriber.engineTime;
+
+    const ms = (samples: number): number => (samples / ENGINE_SAMPLE_RATE) * 1000;
+    const adopted = new Set(events.filter((e) => e.event.type === 'speculation_adopted').map((e) => (e.event as { identity: { utterance: number } }).identity.utterance));
+    const utterances: LiveUtteranceFigures[] = [...cuts.entries()]
+      .filter(([index]) => finals.has(index))
+      .map(([index, c]) => {
+        const final = finals.get(index)!;
+        const shown = partials.filter((p) => p.utterance === index && p.at <= c.cut_ms).map((p) => p.at);
+        const gaps = shown.slice(1).map((t, i) => t - shown[i]!);
+        return {
+          utterance: index,
+          start_ms: round1(ms(c.start)),
+          end_ms: round1(ms(c.end)),
+          speech_end_ms: round1(ms(c.speech_end)),
+          cut_ms: round1(c.cut_ms),
+          final_ms: round1(final),
+          final_after_cut_ms: round1(final - c.cut_ms),
+          final_after_speech_end_ms: round1(final - ms(c.speech_end)),
+          speculative: adopted.has(index),
+          partial_ms: shown.map(round1),
+          first_partial_ms: shown.length > 0 ? round1(shown[0]! - ms(c.start)) : null,
+          partial_gaps_ms: gaps.map(round1),
+        };
+      });
+    const allGaps = utterances.flatMap((u) => u.partial_gaps_ms);
+    return {
+      cutter: vad ? 'vad' : 'energy',
+      chunk_ms: options.chunkMs,
+      load_processes: options.load,
+      audio_ms: round1(ms(options.pcm.length)),
+      utterances,
+      medians: {
+        final_after_cut_ms: round1(median(utterances.map((u) => u.final_after_cut_ms))),
+        final_after_speech_end_ms: round1(median(utterances.map((u) => u.final_after_speech_end_ms))),
+        partial_gap_ms: allGaps.length > 0 ? round1(median(allGaps)) : null,
+        max_partial_gap_ms: allGaps.length > 0 ? round1(Math.max(...allGaps)) : null,
+      },
+      partials_shown: partials.length,
+      speculations: {
+        started: events.filter((e) => e.event.type === 'speculation_adopted' || e.event.type === 'speculation_discarded').length,
+        adopted: adopted.size,
+        discarded: events.filter((e) => e.event.type === 'speculation_discarded').length,
+      },
+      engine_ms: { partial: round1(engineTime.partial_ms), final: round1(engineTime.final_ms) },
+      threads_last_job: threads,
+    };
+  } finally {
+    for (const p of load) p.kill();
+    vad?.free();
+    await engine.close();
+    await rm(path.dirname(dir), { recursive: true, force: true });
+  }
+}

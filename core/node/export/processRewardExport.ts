@@ -1,0 +1,104 @@
+import { stat, unlink } from 'node:fs/promises';
+import path from 'node:path';
+import {
+  assertValidProcessReward,
+  buildProcessRewardReceipt,
+  buildProcessRewardRecord,
+  serializeProcessReward,
+  type ProcessRewardReceipt,
+  type ProcessRewardRecord,
+} from '../../common/reasoning/processReward';
+import { itemModelReasoning } from '../../common/reasoning/reasoningSteps';
+import type { Item } from '../../common/items/item';
+import type { ItemSessionState } from '../../common/session/itemState';
+import { writeFileAtomic } from '../fs/atomicFile';
+import { sha256Hex } from '../importing/inputFile';
+import { ProjectError } from '../project/projectError';
+import { loadProjectItems, type OpenProject } from '../project/projectFolder';
+import { normalizeAnnotatorName } from '../session/sessionPaths';
+import { appVersion } from './appVersion';
+import { receiptFileName } from '../../common/export/exportReceipt';
+import type { SessionSource } from './sessionSource';
+import { stepJudgmentAgreement, type StepAgreement } from '../../common/reasoning/stepAgreement';
+
+export interface ProcessRewardExportResult {
+  file: string;
+  receipt_file: string;
+  receipt: ProcessRewardReceipt;
+  warnings: string[];
+}
+
+/**
+ * The steps a record is about: those the annotator was shown (logged with reasoning_shown), else the item's
+ * reasoning split by today's rule (the annotator never saw it, so every reward is null).
+ */
+function stepCount(item: Item, state: ItemSessionState | null, project: OpenProject): number {
+  if (state?.reasoning) return state.reasoning.steps.length;
+  return itemModelReasoning(item, project.config.reasoning.split)?.steps.length ?? 0;
+}
+
+/** One record per annotator and project item with model reasoning, in annotator then item order. */
+export function processRewardRecords(project: OpenProject, items: readonly Item[], sessions: ReadonlyArray<{ annotator: string; items: readonly ItemSessionState[] }>): ProcessRewardRecord[] {
+  const records: ProcessRewardRecord[] = [];
+  for (const session of sessions) {
+    const byItem = new Map(session.items.map((s) => [s.item_id, s]));
+    for (const item of items) {
+      const state = byItem.get(item.id) ?? null;
+      const count = stepCount(item, state, project);
+      if (count === 0) continue;
+      records.push(buildProcessRewardRecord({ instanceId: item.id, annotator: session.annotator, stepCount: count, judgments: state?.step_judgments ?? [] }));
+    }
+  }
+  return records;
+}
+
+/**
+ * `aloud export --format process-reward`: validated (schema and rules, on the exact bytes) before anything is
+ * written, written atomically, the receipt last; an earlier receipt is removed first so it never vouches for new bytes.
+ */
+export async function exportProcessReward(options: { project: OpenProject; annotator?: string; out: string; sessions: SessionSource; now?: () => Date }): Promise<ProcessRewardExportResult> {
+  const { project, out } = options;
+  const now = options.now ?? (() => new Date());
+  const folder = await stat(path.dirname(path.resolve(out))).catch(() => null);
+  if (!folder?.isDirectory()) throw new ProjectError(`${out}: the folder ${path.dirname(path.resolve(out))} does not exist`);
+  const items = await loadProjectItems(project);
+  const known = await options.sessions.annotators(project);
+  const wanted = options.annotator === undefined ? undefined : normalizeAnnotatorName(options.annotator);
+  if (wanted !== undefined && !known.includes(wanted)) throw new ProjectError(`${project.dir}: no session for annotator "${wanted}"`);
+  const annotators = wanted === undefined ? known : [wanted];
+  if (annotators.length === 0) throw new ProjectError(`${project.dir}: no annotator sessions to export yet`);
+  const sessions = [];
+  for (const annotator of annotators) sessions.push(await options.sessions.load(project, annotator));
+  const records = processRewardRecords(project, items, sessions);
+  if (records.length === 0) throw new ProjectError(`${project.dir}: no item has model reasoning (model_reasoning or model_steps), so there is nothing to export as process rewards`);
+  const text = serializeProcessReward(records);
+  assertValidProcessReward(text, out);
+  const bytes = Buffer.from(text, 'utf8');
+  const receiptFile = receiptFileName(out);
+  await unlink(receiptFile).catch((e: NodeJS.ErrnoException) => {
+    if (e.code !== 'ENOENT') throw e;
+  });
+  await writeFileAtomic(out, bytes);
+  const receipt = buildProcessRewardReceipt({
+    file: path.basename(out),
+    sha256: sha256Hex(bytes),
+    bytes: bytes.length,
+    records,
+    project: project.config.name,
+    appVersion: await appVersion(),
+    createdAt: now().toISOString(),
+  });
+  await writeFileAtomic(receiptFile, `${JSON.stringify(receipt, null, 2)}\n`);
+  return { file: out, receipt_file: receiptFile, receipt, warnings: sessions.flatMap((s) => s.warnings) };
+}
+
+/**
+ * Agreement on step judgments across every annotator of the project (ordinal alpha per step position and over all
+ * judged steps), on the rewards the process-reward export writes. For the agreement command to call.
+ */
+export async function projectStepAgreement(project: OpenProject, sessions: SessionSource): Promise<StepAgreement> {
+  const items = await loadProjectItems(project);
+  const loaded = [];
+  for (const annotator of await sessions.annotators(project)) loaded.push(await sessions.load(project, annotator));
+  return stepJudgmentAgreement(processRewardRecords(project, items, loaded));
+}

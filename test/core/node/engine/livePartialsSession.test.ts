@@ -1,0 +1,84 @@
+// The session path with partials on: SessionService → LiveUtterances (VAD-style probe) → TranscriptionScheduler
+// → an engine double that answers partials with a label phrase. Partials reach the UI and nothing else.
+import { cp, mkdtemp, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { expect, it } from 'vitest';
+import type { EngineTranscription, TranscribeInput } from '../../../../core/common/engine/engineTypes';
+import type { LivePartial } from '../../../../core/common/engine/liveUtterances';
+import type { SpeechProbe } from '../../../../core/common/engine/speechProbe';
+import { TranscriptionScheduler } from '../../../../core/common/engine/transcriptionScheduler';
+import { liveCutterFactory } from '../../../../core/node/engine/liveEngine';
+import { sha256OfPcm } from '../../../../core/node/engine/whisperEngine';
+import { DEMO_PROJECT_DIR, loadProjectConfig, loadProjectItems } from '../../../../core/node/project/projectFolder';
+import { sessionPaths } from '../../../../core/node/session/sessionPaths';
+import { SessionService } from '../../../../core/node/session/sessionService';
+
+const MODEL = { name: 'double', sha256: 'd'.repeat(64) };
+
+const loudProbe: SpeechProbe = {
+  windowSamples: 512,
+  probabilities(pcm) {
+    const out = new Float32Array(pcm.length / 512);
+    for (let w = 0; w < out.length; w++) out[w] = Math.abs(pcm[w * 512 + 7]!) > 0.05 ? 0.9 : 0.01;
+    return out;
+  },
+  reset() {},
+};
+
+/** Partials (request ids with "p") hear a label phrase; finals hear thinking without one. Answers on the next turn. */
+const engine = {
+  jobs: [] as string[],
+  async transcribe(input: TranscribeInput): Promise<EngineTranscription> {
+    await new Promise((resolve) => setImmediate(resolve));
+    const partial = /p\d+$/.test(input.identity!.request_id);
+    this.jobs.push(partial ? 'partial' : 'final');
+    return {
+      segments: [{ t0_ms: 0, t1_ms: 500, text: partial ? ' I label this polite.' : ' Hmm, let me think about it.' }],
+      identity: { ...input.identity!, audio_sha256: sha256OfPcm(input.pcm), model_sha256: MODEL.sha256 },
+      audio_ms: input.pcm.length / 16,
+      audio_ctx: 200,
+      elapsed_ms: 1,
+    };
+  },
+  async close() {},
+};
+
+it('partials reach the UI but are never parsed, logged or stored as the transcript', async () => {
+  const dir = path.join(await mkdtemp(path.join(tmpdir(), 'aloud-partials-')), 'proj');
+  await cp(DEMO_PROJECT_DIR, dir, { recursive: true });
+  const project = await loadProjectConfig(dir);
+  let clock = 0;
+  const transcriber = new TranscriptionScheduler({ engine, model: MODEL, hashAudio: sha256OfPcm, now: () => clock, requestIdPrefix: 't' });
+  const sessionEngine = { model: MODEL, transcriber, createCutter: liveCutterFactory(transcriber, { silenceThresholdDbfs: -45, sampleRate: 16000, speech: loudProbe }) };
+  const service = await SessionService.open({ project, annotator: 'ana', items: await loadProjectItems(project), engine: sessionEngine });
+  const partials: LivePartial[] = [];
+  service.on('partial', (p) => partials.push(p));
+  await service.openItem('demo-01');
+  await service.startRecording();
+  const chunk = (loud: boolean): Float32Array => Float32Array.from({ length: 3200 }, (_, i) => (loud ? 0.3 * Math.sin(i / 2) : 0));
+  for (let i = 0; i < 15; i++) {
+    clock += 200;
+    await service.appendAudio(chunk(true));
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  for (let i = 0; i < 5; i++) {
+    clock += 200;
+    await service.appendAudio(chunk(false));
+  }
+  await service.stopRecording();
+  await service.drainTranscriptions();
+
+  expect(partials.length).toBeGreaterThanOrEqual(2);
+  expect(partials.every((p) => p.item_id === 'demo-01' && p.utterance === 0 && p.text === 'I label this polite.')).toBe(true);
+  expect(transcriber.partialCount).toBe(partials.length);
+  const item = service.itemState('demo-01')!;
+  expect(item.transcript).toBe(' Hmm, let me think about it.');
+  expect(item.commitments).toEqual([]);
+  expect(item.final_label).toBeNull();
+  await service.close();
+  const log = await readFile(sessionPaths(project.dir, 'ana').events, 'utf8');
+  expect(log).not.toContain('I label this polite');
+  expect(log).not.toContain('label_committed');
+  expect(engine.jobs).toContain('final');
+});
