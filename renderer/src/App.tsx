@@ -61,6 +61,7 @@ export function App({ client }: { client: ApiClient }) {
       else if (event.type === 'recording') setSession((s) => (s ? { ...s, recording_item: event.item_id } : s));
       else if (event.type === 'transcription') setSession((s) => (s ? { ...s, pending_transcriptions: event.pending } : s));
       else if (event.type === 'error') setError(event.message);
+      else if (event.type === 'finishing') setSession((s) => (s ? { ...s, finishing_item: event.item_id } : s));
       else if (event.type === 'model_download' && event.state === 'done') void client.appInfo().then(setInfo, () => undefined);
     });
   }, [client]);
@@ -179,6 +180,11 @@ export function App({ client }: { client: ApiClient }) {
           <button className="link" onClick={() => setError(null)} aria-label="dismiss error">
             ✕
           </button>
+        </div>
+      )}
+      {session?.config_changed && tab !== 'settings' && (
+        <div className="banner info" role="status">
+          Some spoken labels in this session were recognised under an earlier version of the project settings; they are kept as they were recorded.
         </div>
       )}
       {busy && (

@@ -138,6 +138,11 @@ describe.skipIf(unavailable !== undefined)('first run, models and settings in Ch
     expect(cues[0]!.cue).toBe('keep_talking');
     expect(cues[0]!.silence_ms).toBeGreaterThanOrEqual(2000);
     expect(cues[0]!.audio_ms).toBeGreaterThan(2500);
+    // and the review marks it on the waveform's timeline
+    await page.getByRole('tab', { name: 'Review' }).click();
+    await expect.poll(() => page.getByLabel('keep-talking cues').textContent(), { timeout: 15_000 }).toMatch(/after [2-9]\.\d s of silence/);
+    await shootBoth(browser, page, '14b-review-cue');
+    await page.getByRole('tab', { name: 'Label' }).click();
   });
 
   it('the start screen lists annotators; "ana" continues Ana; a second annotator shows on the agreement screen', { timeout: 60_000 }, async () => {

@@ -63,6 +63,13 @@ export interface SupersededTranscript {
 }
 
 /** Everything the session knows about one item for one annotator: the fold's per-item output. */
+/** The neutral "Please keep talking" cue, shown after silence_ms of silence at audio_ms on the item's audio. */
+export interface KeepTalkingCue {
+  at: string;
+  silence_ms: number;
+  audio_ms: number;
+}
+
 export interface ItemSessionState {
   item_id: string;
   /** WAV path relative to the project folder, null before any audio */
@@ -105,6 +112,8 @@ export interface ItemSessionState {
   labels_not_in_schema: string[];
   /** a label act after the item was completed chose another label than its final one then (even if later undone) */
   changed_after_completion: boolean;
+  /** keep-talking cues shown while recording (absent in states built before cues existed) */
+  cues?: KeepTalkingCue[];
   /** the model's reasoning as first shown to the annotator (from the reasoning_shown event), null while never shown */
   reasoning?: ShownReasoning | null;
   /** step judgments in log order (keys, clicks and voice); the last per step stands */

@@ -7,7 +7,7 @@ import type { Segment } from '../transcript/segment';
 import { AudioLedgerFold, type AudioLedger } from './audioLedger';
 import { checkEventData } from './sessionEventSchema';
 import { SessionLogError } from './sessionLog';
-import type { CommitmentRecord, CorrectionRecord, ItemSessionState, LabelAct, LabelSource, ManualLabelRecord, ShownReasoning, SupersededTranscript } from './itemState';
+import type { CommitmentRecord, CorrectionRecord, ItemSessionState, KeepTalkingCue, LabelAct, LabelSource, ManualLabelRecord, ShownReasoning, SupersededTranscript } from './itemState';
 import type { StepJudgmentRecord } from '../reasoning/stepJudgments';
 import {
   EVENT_VERSIONS,
@@ -102,6 +102,8 @@ interface ItemFold {
   audioSignals: SessionEventData['signals_computed'] | null;
   /** sha256 of the item text when the annotator last opened it */
   text_sha256: string | null;
+  /** keep-talking cues shown while recording the item */
+  cues: KeepTalkingCue[];
   reasoning: ShownReasoning | null;
   /** with the utterance a spoken judgment came from (null for keys and clicks) */
   step_judgments: Array<StepJudgmentRecord & { utterance: number | null }>;
@@ -251,6 +253,9 @@ export class SessionFold {
       case 'note':
         this.notes.push({ seq: event.seq, ts: event.ts, item_id: event.data.item_id, text: event.data.text });
         return;
+      case 'cue_shown':
+        this.item(event.data.item_id).cues.push({ at: event.ts, silence_ms: event.data.silence_ms, audio_ms: event.data.audio_ms });
+        return;
       case 'reasoning_shown': {
         const { item_id, steps, model_label, audio_samples } = event.data;
         // the first showing is the one that separates labels given before and after seeing the model
@@ -344,6 +349,7 @@ export class SessionFold {
         recordings: [],
         audioSignals: null,
         text_sha256: null,
+        cues: [],
         reasoning: null,
         step_judgments: [],
       };
@@ -479,6 +485,7 @@ export class SessionFold {
       config_changed: this.currentConfigSha256 !== null && voice.some((v) => v.config_sha256 !== null && v.config_sha256 !== this.currentConfigSha256),
       labels_not_in_schema: [...new Set(history.map((h) => h.label).filter((l) => !this.labelNames.has(l)))],
       changed_after_completion: changedAfterCompletion,
+      cues: [...item.cues],
       reasoning: item.reasoning,
       step_judgments: item.step_judgments.map(({ utterance: _utterance, ...judgment }) => judgment),
     };

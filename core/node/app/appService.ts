@@ -83,10 +83,11 @@ export class AppService implements AloudApi {
 
   private constructor(
     private readonly options: AppServiceOptions,
-    /** replaced when the app changes aloud.yaml (settings) */
+    /** replaced when the app changes aloud.yaml (settings) or opens another project */
     public projectFolder: OpenProject,
     private items: Item[],
   ) {
+    // rooms belong to the project the app opened with (a project opened later has no room until the app restarts)
     this.rooms = new RoomController(projectFolder, items);
     this.modelsPanel = new ModelsPanel({
       ...(options.modelsDir ? { modelsDir: options.modelsDir } : {}),
@@ -468,8 +469,8 @@ export class AppService implements AloudApi {
   }
 
   async close(): Promise<void> {
-    await this.rooms.shutdown();
     await this.modelsPanel.close();
+    await this.rooms.shutdown();
     await this.serial(() => this.closeSession());
   }
 

@@ -29,14 +29,23 @@ export const ItemList = memo(function ItemList({ items, states, currentId, onOpe
   const currentRef = useRef<HTMLButtonElement | null>(null);
   const listRef = useRef<HTMLElement | null>(null);
   useEffect(() => {
-    // scroll the list only (scrollIntoView would scroll the whole page too)
-    const list = listRef.current;
-    const el = currentRef.current;
-    if (!list || !el) return;
-    const top = el.offsetTop;
-    const bottom = top + el.offsetHeight;
-    if (top < list.scrollTop) list.scrollTop = Math.max(0, top - 8);
-    else if (bottom > list.scrollTop + list.clientHeight) list.scrollTop = bottom - list.clientHeight + 8;
+    // scroll the list only (scrollIntoView would scroll the whole page too), and again when the window size changes
+    const follow = () => {
+      const list = listRef.current;
+      if (!list) return;
+      // the list ends at the window's bottom whatever banners stand above it, so the current item is really in view
+      const docTop = list.getBoundingClientRect().top + window.scrollY;
+      list.style.maxHeight = `${Math.max(160, window.innerHeight - docTop - 12)}px`;
+      const el = currentRef.current;
+      if (!el) return;
+      const top = el.offsetTop;
+      const bottom = top + el.offsetHeight;
+      if (top < list.scrollTop) list.scrollTop = Math.max(0, top - 8);
+      else if (bottom > list.scrollTop + list.clientHeight) list.scrollTop = bottom - list.clientHeight + 8;
+    };
+    follow();
+    window.addEventListener('resize', follow);
+    return () => window.removeEventListener('resize', follow);
   }, [currentId]);
   return (
     <aside className="item-list" aria-label={label} ref={listRef}>

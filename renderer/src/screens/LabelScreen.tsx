@@ -118,6 +118,8 @@ export function LabelScreen({ client, project, session, onSession, onError, run,
           itemId: currentId,
           message: `Not completed yet: this item needs a spoken label. Record and say, for example, “I label this ${(state?.final_label ?? project.schema.labels[0]?.name ?? 'polite').toLowerCase()}”, then press Enter.`,
         });
+      } else if (e instanceof ApiError && e.code === 'transcription_pending' && currentId) {
+        setRefusal({ itemId: currentId, message: `Not completed yet: ${e.message}` });
       } else onError((e as Error).message);
       return;
     }
@@ -257,6 +259,11 @@ export function LabelScreen({ client, project, session, onSession, onError, run,
         <p className="rule" id="spoken-rule">
           {spokenLabelRule(project)}
         </p>
+        {session.finishing_item === currentId && (
+          <div className="finishing" role="status">
+            Finishing the transcript of this item before completing it…
+          </div>
+        )}
         {itemRefusal && (
           <div className="refusal" role="alert">
             {itemRefusal}

@@ -212,7 +212,10 @@ function Waveform({
     for (const c of state.commitments) {
       if (c.t_ms !== null) regions.addRegion({ start: c.t_ms / 1000, content: `▼ ${c.label}`, color: '#267349', drag: false, resize: false });
     }
-  }, [ready, pauses, state.segments, state.commitments]);
+    for (const cue of state.cues ?? []) {
+      regions.addRegion({ start: cue.audio_ms / 1000, content: '“keep talking”', color: '#6a3fb5', drag: false, resize: false });
+    }
+  }, [ready, pauses, state.segments, state.commitments, state.cues]);
 
   const seek = (ms: number, play = true) => {
     const ws = wsRef.current;
@@ -285,6 +288,12 @@ function Waveform({
         </span>
         <span className="legend muted">
           <span className="swatch seg" /> segment <span className="swatch pause" /> pause <span className="swatch commit" /> commitment
+          {(state.cues?.length ?? 0) > 0 && (
+            <>
+              {' '}
+              <span className="swatch cue" /> keep-talking cue
+            </>
+          )}
         </span>
       </div>
       {state.segments.length === 0 ? (
@@ -379,6 +388,21 @@ function Waveform({
             </ul>
           )}
         </div>
+        {(state.cues?.length ?? 0) > 0 && (
+          <div>
+            <h3>Keep-talking cues</h3>
+            <ul aria-label="keep-talking cues">
+              {state.cues!.map((cue, n) => (
+                <li key={n}>
+                  <button className="link time" onClick={() => seek(cue.audio_ms)}>
+                    {formatClock(cue.audio_ms)}
+                  </button>{' '}
+                  after {(cue.silence_ms / 1000).toFixed(1)} s of silence
+                </li>
+              ))}
+            </ul>
+          </div>
+        )}
         <div>
           <h3>Pauses</h3>
           {pauses.length === 0 ? (

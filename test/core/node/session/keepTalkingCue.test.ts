@@ -19,6 +19,8 @@ describe('keep-talking cue in the session log', () => {
     for (let i = 0; i < 10; i++) await service.appendAudio(new Float32Array(3200)); // 2 s
     await service.logCue('keep_talking', 6012.4);
     await service.stopRecording();
+    // the fold keeps the cue with its item (the review shows it on the waveform)
+    expect(service.itemState('demo-02')?.cues).toMatchObject([{ silence_ms: 6012, audio_ms: 2000 }]);
     await service.close();
     const log = await readSessionLog(sessionPaths(dir, 'ana').events);
     const cues = log.events.filter((e) => e.type === 'cue_shown');
