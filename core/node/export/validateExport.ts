@@ -46,6 +46,7 @@ export async function validateExportFile(file: string, options: { project?: Open
   } else {
     try {
       const input = await readInputFile(file, { lineBased: format !== 'json', ...(options.limits ? { limits: options.limits } : {}) });
+      // told by content, not the receipt: the receipt may be absent and is itself under check
       if (format === 'jsonl' && isProcessRewardText(input.text)) return await validateProcessRewardFile(file, input.text, options);
       let facts = null;
       if (options.project) {
