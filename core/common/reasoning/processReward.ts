@@ -5,7 +5,7 @@
  */
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { InputError, type InputProblem } from '../io/inputProblem';
-import { readJsonLines } from '../io/jsonInput';
+import { parseJsonDocument, readJsonLines } from '../io/jsonInput';
 import { schemaProblems } from '../io/schemaProblems';
 import type { StepReward } from '../parser/stepJudgment';
 import { stepRewards, type ProcessRewardMode, type StepJudgmentRecord } from './stepJudgments';
@@ -63,9 +63,9 @@ export function serializeProcessReward(records: readonly ProcessRewardRecord[]):
 /**
  * Parse, schema and rule stages on the text of a process-reward export. Rules: steps are numbered 1, 2, 3, … in
  * order; one record per annotator and instance; a first_error record has a −1 step and a reward for every step
- * before its first −1.
+ * before its first −1; with the project's item ids, every instance_id is one of them.
  */
-export function validateProcessRewardText(text: string, file: string): { records: ProcessRewardRecord[]; problems: InputProblem[] } {
+export function validateProcessRewardText(text: string, file: string, projectItemIds?: ReadonlySet<string>): { records: ProcessRewardRecord[]; problems: InputProblem[] } {
   const { records: parsed, problems } = readJsonLines(text, file);
   if (parsed.length === 0 && problems.length === 0) problems.push({ file, line: null, field: null, stage: 'rule', message: 'the export has no records' });
   const records: ProcessRewardRecord[] = [];
@@ -87,6 +87,7 @@ export function validateProcessRewardText(text: string, file: string): { records
       if (wrong < 0) rule('mode', 'a first_error record needs a step with reward -1 (the first error)');
       else if (record.steps.slice(0, wrong).some((s) => s.reward === null)) rule('steps', 'in a first_error record every step before the first error has a reward');
     }
+    if (projectItemIds && !projectItemIds.has(record.instance_id)) rule('instance_id', `instance "${record.instance_id}" does not exist in the project (instance_id is the item id)`);
     const key = JSON.stringify([record.annotator, record.instance_id]);
     const first = seen.get(key);
     if (first !== undefined) rule('instance_id', `a second record for annotator "${record.annotator}" and instance "${record.instance_id}" (first on line ${first})`);
@@ -94,6 +95,16 @@ export function validateProcessRewardText(text: string, file: string): { records
     records.push(record);
   }
   return { records, problems };
+}
+
+/**
+ * Whether a JSON Lines text is a process-reward export rather than records: some line is an object with
+ * `instance_id` and none has the records' `item_id`. Decided by content, not by the receipt: the receipt is
+ * optional and is itself what gets checked, and one edited line must not send the whole file to the wrong reader.
+ */
+export function isProcessRewardText(text: string): boolean {
+  const objects = readJsonLines(text, '').records.map((r) => r.value).filter((v): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v));
+  return objects.some((o) => 'instance_id' in o) && !objects.some((o) => 'item_id' in o);
 }
 
 /** Throws InputError listing every problem, for a writer that must not write an invalid export. */
@@ -156,4 +167,70 @@ export function buildProcessRewardReceipt(args: {
     app_version: args.appVersion,
     created_at: args.createdAt,
   };
+}
+
+const count = { type: 'integer', minimum: 0 } as const;
+
+export const processRewardReceiptJsonSchema = {
+  $schema: 'https://json-schema.org/draft/2020-12/schema',
+  $id: 'https://aloud.local/schemas/process-reward-receipt.v1.json',
+  title: 'Aloud process-reward export receipt',
+  type: 'object',
+  additionalProperties: false,
+  required: ['receipt_version', 'kind', 'file', 'format', 'sha256', 'bytes', 'records', 'project', 'counts', 'app_version', 'created_at'],
+  properties: {
+    receipt_version: { const: 1 },
+    kind: { const: 'process-reward' },
+    file: { type: 'string', minLength: 1 },
+    format: { const: 'jsonl' },
+    sha256: { type: 'string', pattern: '^[0-9a-f]{64}$' },
+    bytes: count,
+    records: count,
+    project: { type: 'string' },
+    counts: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['annotators', 'items', 'judged_records', 'judged_steps', 'first_error_records'],
+      properties: { annotators: count, items: count, judged_records: count, judged_steps: count, first_error_records: count },
+    },
+    app_version: { type: 'string' },
+    created_at: { type: 'string', minLength: 1 },
+  },
+} as const;
+
+const validateReceipt = ajv.compile(processRewardReceiptJsonSchema);
+
+/**
+ * Every stage on a process-reward receipt's text, then the rules that it describes this very file: sha256, bytes,
+ * name, and — when the export could be read — its record count and counts recomputed from the records.
+ */
+export function processRewardReceiptProblems(
+  receiptText: string,
+  receiptFile: string,
+  actual: { fileName: string; sha256: string; bytes: number; records: readonly ProcessRewardRecord[] | null },
+): InputProblem[] {
+  let doc;
+  try {
+    doc = parseJsonDocument(receiptText, receiptFile, 2);
+  } catch (e) {
+    if (e instanceof InputError) return e.problems;
+    throw e;
+  }
+  if (!validateReceipt(doc.value)) return schemaProblems(validateReceipt.errors, receiptFile, doc);
+  const receipt = doc.value as unknown as ProcessRewardReceipt;
+  const problems: InputProblem[] = [];
+  const rule = (pointer: string, message: string): void => {
+    problems.push({ file: receiptFile, line: doc.locate(pointer), field: pointer.slice(1).replace('/', '.'), stage: 'rule', message });
+  };
+  if (receipt.sha256 !== actual.sha256) rule('/sha256', `the export's sha256 is ${actual.sha256}, the receipt says ${receipt.sha256}: the file changed after export`);
+  if (receipt.bytes !== actual.bytes) rule('/bytes', `the export has ${actual.bytes} bytes, the receipt says ${receipt.bytes}`);
+  if (receipt.file !== actual.fileName) rule('/file', `the receipt is for "${receipt.file}", not "${actual.fileName}"`);
+  if (actual.records !== null) {
+    if (receipt.records !== actual.records.length) rule('/records', `the export has ${actual.records.length} records, the receipt says ${receipt.records}`);
+    const counts = buildProcessRewardReceipt({ ...receipt, appVersion: receipt.app_version, createdAt: receipt.created_at, records: actual.records }).counts;
+    for (const key of Object.keys(counts) as Array<keyof ProcessRewardReceipt['counts']>) {
+      if (receipt.counts[key] !== counts[key]) rule(`/counts/${key}`, `the export's records give counts.${key} ${counts[key]}, the receipt says ${receipt.counts[key]}`);
+    }
+  }
+  return problems;
 }

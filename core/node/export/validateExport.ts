@@ -12,6 +12,8 @@ import { isScriptedModel } from '../engine/scriptedEngine';
 import { sha256OfFile } from '../fs/sha256';
 import { projectFacts } from './exportSessions';
 import { exportedWavProblems } from './wavCheck';
+import { isProcessRewardText } from '../../common/reasoning/processReward';
+import { validateProcessRewardFile } from './validateProcessReward';
 
 export interface ExportFileValidation {
   file: string;
@@ -44,6 +46,8 @@ export async function validateExportFile(file: string, options: { project?: Open
   } else {
     try {
       const input = await readInputFile(file, { lineBased: format !== 'json', ...(options.limits ? { limits: options.limits } : {}) });
+      // told by content, not the receipt: the receipt may be absent and is itself under check
+      if (format === 'jsonl' && isProcessRewardText(input.text)) return await validateProcessRewardFile(file, input.text, options);
       let facts = null;
       if (options.project) {
         try {

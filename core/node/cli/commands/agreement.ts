@@ -6,6 +6,9 @@ import { InputError } from '../../../common/io/inputProblem';
 import { RoomLogError } from '../../../common/rooms/roomFold';
 import { SessionLogError } from '../../../common/session/sessionLog';
 import { csvLabelSet, exportLabelSet, type LabelSet, mergeLabelSets, projectLabelSet, roomLabelSet } from '../../agreement/agreementSources';
+import type { StepAgreement } from '../../../common/reasoning/stepAgreement';
+import { projectStepAgreement } from '../../export/processRewardExport';
+import { projectSessionSource } from '../../export/projectSessions';
 import { writeFileAtomic } from '../../fs/atomicFile';
 import { ProjectError } from '../../project/projectError';
 import { loadProjectConfig, type OpenProject } from '../../project/projectFolder';
@@ -18,6 +21,17 @@ const formatAlpha = (r: AlphaResult | null, ci: [number, number] | null): string
   if (r === null) return 'none (this input has one label per pair)';
   if (r.alpha === null) return `undefined — ${explainUndefinedAlpha(r)}`;
   return `${r.alpha.toFixed(3)}${ci ? `  95% [${ci[0].toFixed(3)}, ${ci[1].toFixed(3)}]` : ''}  (${r.pairable_units} ${r.pairable_units === 1 ? 'item' : 'items'} with two or more labels)`;
+};
+
+/** The `steps` object of `--json`: the reward scale −1 < 0 < +1 is ordered, so the level is always ordinal. */
+function stepsReport(steps: StepAgreement): { level: 'ordinal'; annotators: string[]; per_position: StepAgreement['by_position']; overall: StepAgreement['all_steps'] } {
+  return { level: 'ordinal', annotators: steps.annotators, per_position: steps.by_position, overall: steps.all_steps };
+}
+
+const formatStepAlpha = (r: AlphaResult): string => {
+  if (r.alpha !== null) return `${r.alpha.toFixed(3)}  (${r.pairable_units} ${r.pairable_units === 1 ? 'step' : 'steps'} judged by two or more annotators)`;
+  if (r.undefined_reason === 'no_variation') return 'undefined — not enough data: every judgment is the same, so agreement cannot be told from chance';
+  return `undefined — not enough data: ${r.pairable_units === 0 ? 'no step is' : 'only one step is'} judged by two or more annotators`;
 };
 
 export function parseCount(value: string | undefined, flag: string, fallback: number, min: number, max: number): number {
@@ -58,6 +72,8 @@ export const agreementCommand: CliCommand = {
     `  --bootstrap N   resamples for the 95% intervals (percentile bootstrap over items; default ${DEFAULT_BOOTSTRAP_RESAMPLES})`,
     `  --seed S        the bootstrap's seed (default ${DEFAULT_BOOTSTRAP_SEED}); the same seed gives the same intervals`,
     '  --html FILE     also write a self-contained report (opens offline)',
+    '  --steps         also ordinal alpha on spoken/keyed step judgments (-1 < 0 < +1) of model reasoning, per step',
+    '                  position and over all judged steps, from the project\'s sessions (not with input files)',
   ].join('\n'),
   async run(argv, io) {
     const { values, positionals } = withUsageErrors(() =>
@@ -75,6 +91,7 @@ export const agreementCommand: CliCommand = {
           seed: { type: 'string' },
           html: { type: 'string' },
           json: { type: 'boolean', default: false },
+          steps: { type: 'boolean', default: false },
         },
       }),
     );
@@ -88,8 +105,11 @@ export const agreementCommand: CliCommand = {
     }
     const resamples = parseCount(values.bootstrap, '--bootstrap', DEFAULT_BOOTSTRAP_RESAMPLES, 1000, MAX_RESAMPLES);
     const seed = parseCount(values.seed, '--seed', DEFAULT_BOOTSTRAP_SEED, 0, 2 ** 32 - 1);
+    // step judgments live only in session logs: exports, tables and room logs carry none to pair
+    if (values.steps && (values.export || values.csv || values.room)) throw new UsageError('--steps reads the step judgments of the project\'s sessions: use it with --project DIR alone, not with --export, --csv or --room');
     let analysis: AgreementAnalysis;
     let sets: LabelSet[];
+    let steps: StepAgreement | null = null;
     try {
       const inputs = await loadAgreementInputs(values);
       sets = inputs.sets;
@@ -105,6 +125,7 @@ export const agreementCommand: CliCommand = {
         seed,
         ...(inputs.itemIds ? { itemIds: inputs.itemIds } : {}),
       });
+      if (values.steps && inputs.project) steps = await projectStepAgreement(inputs.project, projectSessionSource);
     } catch (e) {
       if (e instanceof ProjectError || e instanceof SessionLogError || e instanceof AgreementInputError || e instanceof InputError || e instanceof RoomLogError) throw new UsageError(e.message);
       if (e instanceof Error && e.message.startsWith('krippendorffAlpha:')) throw new UsageError(e.message.replace('krippendorffAlpha: ', ''));
@@ -116,7 +137,7 @@ export const agreementCommand: CliCommand = {
       await writeFileAtomic(values.html, agreementHtml(analysis, { title: 'Aloud agreement report', sources: sets.map((s) => s.source), generatedAt: new Date().toISOString() }));
     }
     if (values.json) {
-      printJson(io, { ...analysis, sources: sets.map((s) => s.source) });
+      printJson(io, { ...analysis, sources: sets.map((s) => s.source), ...(steps ? { steps: stepsReport(steps) } : {}) });
       return 0;
     }
     const a = analysis;
@@ -125,6 +146,11 @@ export const agreementCommand: CliCommand = {
     if (a.alpha_lift !== null) io.out(`lift (final − blind):        ${a.alpha_lift >= 0 ? '+' : ''}${a.alpha_lift.toFixed(3)}\n`);
     io.out(`disagreements: ${a.disagreements.length}${a.disagreements.length ? ` (${a.disagreements.slice(0, 10).map((d) => d.item_id).join(', ')}${a.disagreements.length > 10 ? ', …' : ''})` : ''}\n`);
     for (const x of a.annotators) io.out(`  ${x.annotator}: ${x.labels} labels, ${x.changes} changed, ${x.changes_toward_majority} toward the others' majority\n`);
+    if (steps) {
+      io.out(`step judgments (ordinal, -1 < 0 < +1), all judged steps: ${formatStepAlpha(steps.all_steps)}\n`);
+      for (const p of steps.by_position) io.out(`  step ${p.index}: ${formatStepAlpha(p)}\n`);
+      if (steps.by_position.length === 0) io.out('  no step of model reasoning has been judged yet\n');
+    }
     if (values.html) io.out(`report: ${values.html}\n`);
     return 0;
   },

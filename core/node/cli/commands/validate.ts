@@ -14,7 +14,8 @@ export const validateCommand: CliCommand = {
     'Stages: input (size, UTF-8), parse (one JSON value per line/file, duplicate keys, NaN), schema (JSON Schema),\n' +
     'rule (duplicates, quotes at their offsets; with --project: item ids, texts, labels). FILE.receipt.json, when\n' +
     'present, must match the file (sha256, bytes, records); without one, a warning (a problem with --require-receipt).\n' +
-    'Reads schema_version 1 and 2. Prints [{file, line, field, stage, message}, ...];\n' +
+    'Reads schema_version 1 and 2, and process-reward exports (told by their records: instance_id, no item_id).\n' +
+    'Prints [{file, line, field, stage, message}, ...];\n' +
     'exit 0 when the list is empty, 1 otherwise, 2 for a bad argument.',
   async run(argv, io) {
     const { values, positionals } = withUsageErrors(() =>

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { krippendorffAlpha } from '../../../../core/common/agreement/krippendorff';
-import { buildProcessRewardRecord, serializeProcessReward, validateProcessRewardText, type ProcessRewardRecord } from '../../../../core/common/reasoning/processReward';
+import { buildProcessRewardRecord, isProcessRewardText, serializeProcessReward, validateProcessRewardText, type ProcessRewardRecord } from '../../../../core/common/reasoning/processReward';
 import { stepJudgmentAgreement } from '../../../../core/common/reasoning/stepAgreement';
 import type { StepJudgmentRecord } from '../../../../core/common/reasoning/stepJudgments';
 
@@ -63,5 +63,18 @@ describe('agreement on step judgments', () => {
     const result = stepJudgmentAgreement([record('a', 'ana', [1, -1]), record('a', 'ben', [1, -1]), record('b', 'ana', [0, null]), record('b', 'ben', [0, 1])]);
     expect(result.all_steps.alpha).toBe(1);
     expect(result.all_steps.pairable_units).toBe(3);
+  });
+});
+
+describe('isProcessRewardText', () => {
+  it('tells a process-reward export from records by its content, even with a broken or edited line', () => {
+    const prm = serializeProcessReward([buildProcessRewardRecord({ instanceId: 'i1', annotator: 'ana', stepCount: 2, judgments: [j(1, 1)] }), buildProcessRewardRecord({ instanceId: 'i2', annotator: 'ana', stepCount: 1, judgments: [] })]);
+    expect(isProcessRewardText(prm)).toBe(true);
+    expect(isProcessRewardText(`{"instance_id": "i1", "mode": "per_step"\n${prm}`)).toBe(true);
+    expect(isProcessRewardText(prm.replace('"instance_id":"i1"', '"id":"i1"'))).toBe(true);
+    expect(isProcessRewardText('{"schema_version": 2, "item_id": "i1", "annotator": "ana"}\n')).toBe(false);
+    // a records file with one stray instance_id stays a records file
+    expect(isProcessRewardText('{"item_id": "i1"}\n{"instance_id": "i1"}\n')).toBe(false);
+    expect(isProcessRewardText('')).toBe(false);
   });
 });
