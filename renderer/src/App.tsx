@@ -155,6 +155,14 @@ export function App({ client }: { client: ApiClient }) {
           </>
         )}
       </header>
+      {info.engine.model?.sha256.startsWith('scripted:') && (
+        <div className="banner warn" role="status">
+          <span>
+            Transcription is <strong>scripted</strong> (test or demo data from an engine script), not whisper.cpp: nothing said is really
+            transcribed, and exports say so.
+          </span>
+        </div>
+      )}
       {!info.engine.available && session && (
         <div className="banner warn" role="status">
           <span>

@@ -77,6 +77,7 @@ export const CSV_COLUMNS: readonly CsvColumn[] = [
   { name: 'correction_count', type: 'integer', nullable: false, meaning: 'segments corrected by a reviewer', value: (r) => r.corrections.length },
   { name: 'superseded_count', type: 'integer', nullable: false, meaning: 'utterances whose transcript a later transcription replaced (kept in JSONL)', value: (r) => r.superseded_transcripts.length },
   { name: 'notes', type: 'string', nullable: true, meaning: 'the annotator\'s notes on the item, joined with " | "', value: (r) => join(r.notes.map((n) => n.text)) },
+  { name: 'keep_talking_cues', type: 'integer', nullable: false, meaning: '"Please keep talking" cues shown while recording (prompted speech follows them)', value: (r) => r.keep_talking_cues.length },
   { name: 'audio_path', type: 'string', nullable: true, meaning: 'WAV path relative to the project folder', value: (r) => r.audio?.path ?? null },
   { name: 'audio_sha256', type: 'sha256', nullable: true, meaning: 'sha256 of the WAV; empty when the file is missing', value: (r) => r.audio?.sha256 ?? null },
   { name: 'audio_duration_ms', type: 'number', nullable: true, meaning: 'recorded audio, ms', value: (r) => r.audio?.duration_ms ?? null },

@@ -112,6 +112,8 @@ export interface ExportRecordV2 {
   audio: { path: string; sha256: string | null; duration_ms: number } | null;
   model: ExportModel | null;
   notes: Array<{ text: string; at: string }>;
+  /** the "Please keep talking" cues shown while recording */
+  keep_talking_cues: Array<{ at: string; silence_ms: number; audio_ms: number }>;
   parser_version: string | null;
   config_changed: boolean;
   labels_not_in_schema: string[];
@@ -135,7 +137,7 @@ export type AnyExportRecord = ExportRecordV1 | ExportRecordV2;
 export const EXPORT_FIELDS_V2 = [
   'schema_version', 'project', 'annotator', 'item_id', 'item_text_sha256', 'item_context_sha256', 'final_label', 'label_source',
   'blind_label', 'label_history', 'commitments', 'transcript', 'transcript_corrected', 'corrections', 'segments',
-  'superseded_transcripts', 'signals', 'audio', 'model', 'notes', 'parser_version', 'config_changed', 'labels_not_in_schema',
+  'superseded_transcripts', 'signals', 'audio', 'model', 'notes', 'keep_talking_cues', 'parser_version', 'config_changed', 'labels_not_in_schema',
   'changed_after_completion', 'model_reasoning', 'step_judgments', 'reasoning_shown_at', 'reasoning_features',
   'app_version', 'config_sha256', 'started_at', 'completed_at', 'exported_at',
 ] as const satisfies ReadonlyArray<keyof ExportRecordV2>;
@@ -206,6 +208,7 @@ export function buildExportRecord(input: ExportRecordInput): ExportRecordV2 {
     audio: state?.audio_path ? { path: state.audio_path, sha256: input.audioSha256, duration_ms: state.audio_ms } : null,
     model: state?.model ? exportModel(state.model) : null,
     notes: input.notes.filter((n) => n.item_id === input.item.id).map((n) => ({ text: n.text, at: n.ts })),
+    keep_talking_cues: (state?.cues ?? []).map((c) => ({ at: c.at, silence_ms: c.silence_ms, audio_ms: c.audio_ms })),
     parser_version: state?.parser_version ?? null,
     config_changed: state?.config_changed ?? false,
     labels_not_in_schema: [...(state?.labels_not_in_schema ?? [])],
