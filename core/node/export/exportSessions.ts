@@ -91,6 +91,40 @@ export async function buildExportRecords(
   return { records, skipped, warnings };
 }
 
+/** What every export reads: the project's items and the sessions of one annotator (or all), refused in words when empty. */
+export async function exportInputs(project: OpenProject, out: string, source: SessionSource, annotator?: string): Promise<{ items: Item[]; sessions: AnnotatorStates[] }> {
+  const folder = await stat(path.dirname(path.resolve(out))).catch(() => null);
+  if (!folder?.isDirectory()) throw new ProjectError(`${out}: the folder ${path.dirname(path.resolve(out))} does not exist`);
+  const items = await loadProjectItems(project);
+  if (items.length === 0) throw new ProjectError(`${project.dir}: the project has no items to export`);
+  const known = await source.annotators(project);
+  const wanted = annotator === undefined ? undefined : normalizeAnnotatorName(annotator);
+  const annotators = wanted === undefined ? known : [wanted];
+  if (wanted !== undefined && !known.includes(wanted)) {
+    throw new ProjectError(`${project.dir}: no session for annotator "${wanted}"${known.length ? ` (sessions: ${known.join(', ')})` : ''}`);
+  }
+  if (annotators.length === 0) throw new ProjectError(`${project.dir}: no annotator sessions to export yet`);
+  const sessions: AnnotatorStates[] = [];
+  for (const name of annotators) sessions.push(await source.load(project, name));
+  return { items, sessions };
+}
+
+/**
+ * Writes an export that has passed validation: an earlier receipt is removed first (it must never vouch for the new
+ * file, even for a moment), the file is written to a temporary name, fsynced and renamed, and the receipt last.
+ */
+export async function writeExportWithReceipt<R>(out: string, text: string, receiptFor: (bytes: Buffer) => R): Promise<{ receiptFile: string; receipt: R }> {
+  const bytes = Buffer.from(text, 'utf8');
+  const receiptFile = receiptFileName(out);
+  await unlink(receiptFile).catch((e: NodeJS.ErrnoException) => {
+    if (e.code !== 'ENOENT') throw e;
+  });
+  await writeFileAtomic(out, bytes);
+  const receipt = receiptFor(bytes);
+  await writeFileAtomic(receiptFile, `${JSON.stringify(receipt, null, 2)}\n`);
+  return { receiptFile, receipt };
+}
+
 /**
  * Exports labelled sessions. Every record is validated (the same parse, schema and rule stages as `aloud validate`,
  * on the exact bytes to be written) before anything is written; one invalid record fails the whole export and
@@ -99,43 +133,17 @@ export async function buildExportRecords(
 export async function exportSessions(options: ExportOptions): Promise<ExportResult> {
   const { project, out, format } = options;
   const now = options.now ?? (() => new Date());
-  const folder = await stat(path.dirname(path.resolve(out))).catch(() => null);
-  if (!folder?.isDirectory()) throw new ProjectError(`${out}: the folder ${path.dirname(path.resolve(out))} does not exist`);
-  const items = await loadProjectItems(project);
-  if (items.length === 0) throw new ProjectError(`${project.dir}: the project has no items to export`);
-  const known = await options.sessions.annotators(project);
-  const wanted = options.annotator === undefined ? undefined : normalizeAnnotatorName(options.annotator);
-  const annotators = wanted === undefined ? known : [wanted];
-  if (wanted !== undefined && !known.includes(wanted)) {
-    throw new ProjectError(`${project.dir}: no session for annotator "${wanted}"${known.length ? ` (sessions: ${known.join(', ')})` : ''}`);
-  }
-  if (annotators.length === 0) throw new ProjectError(`${project.dir}: no annotator sessions to export yet`);
-  const sessions: AnnotatorStates[] = [];
-  for (const annotator of annotators) sessions.push(await options.sessions.load(project, annotator));
+  const { items, sessions } = await exportInputs(project, out, options.sessions, options.annotator);
 
   const { records, skipped, warnings: recordWarnings } = await buildExportRecords(project, items, sessions, now().toISOString());
   const text = serializeExport(records, format);
   const checked = validateExportText(text, out, format, projectFacts(project, items));
   if (checked.problems.length > 0) throw new InputError(checked.problems);
 
-  const bytes = Buffer.from(text, 'utf8');
-  const receiptFile = receiptFileName(out);
-  // a receipt left from an earlier export must never vouch for the new file, even for a moment
-  await unlink(receiptFile).catch((e: NodeJS.ErrnoException) => {
-    if (e.code !== 'ENOENT') throw e;
-  });
-  await writeFileAtomic(out, bytes);
-  const receipt = buildExportReceipt({
-    file: path.basename(out),
-    format,
-    sha256: sha256Hex(bytes),
-    bytes: bytes.length,
-    records,
-    project: project.config.name,
-    appVersion: await appVersion(),
-    createdAt: now().toISOString(),
-  });
-  await writeFileAtomic(receiptFile, `${JSON.stringify(receipt, null, 2)}\n`);
+  const version = await appVersion();
+  const { receiptFile, receipt } = await writeExportWithReceipt(out, text, (bytes) =>
+    buildExportReceipt({ file: path.basename(out), format, sha256: sha256Hex(bytes), bytes: bytes.length, records, project: project.config.name, appVersion: version, createdAt: now().toISOString() }),
+  );
   const sessionNotes = sessions.flatMap((s) => (s.notes ?? []).filter((n) => n.item_id === null).map((n) => `${s.annotator} wrote a note on no item (${n.ts}): ${JSON.stringify(n.text)}; records carry notes per item, so it is only here`));
   return { file: out, summary: describeExportGaps(receipt.records, receipt.gaps), receipt_file: receiptFile, receipt, skipped_states: skipped, warnings: [...sessions.flatMap((s) => s.warnings), ...recordWarnings, ...sessionNotes] };
 }

@@ -1,4 +1,3 @@
-import { stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import {
   assertValidProcessReward,
@@ -11,13 +10,11 @@ import {
 import { itemModelReasoning } from '../../common/reasoning/reasoningSteps';
 import type { Item } from '../../common/items/item';
 import type { ItemSessionState } from '../../common/session/itemState';
-import { writeFileAtomic } from '../fs/atomicFile';
-import { sha256Hex } from '../importing/inputFile';
+import { sha256Hex } from '../fs/sha256';
 import { ProjectError } from '../project/projectError';
 import { loadProjectItems, type OpenProject } from '../project/projectFolder';
-import { normalizeAnnotatorName } from '../session/sessionPaths';
 import { appVersion } from './appVersion';
-import { receiptFileName } from '../../common/export/exportReceipt';
+import { exportInputs, writeExportWithReceipt } from './exportSessions';
 import type { SessionSource } from './sessionSource';
 import { stepJudgmentAgreement, type StepAgreement } from '../../common/reasoning/stepAgreement';
 
@@ -59,36 +56,15 @@ export function processRewardRecords(project: OpenProject, items: readonly Item[
 export async function exportProcessReward(options: { project: OpenProject; annotator?: string; out: string; sessions: SessionSource; now?: () => Date }): Promise<ProcessRewardExportResult> {
   const { project, out } = options;
   const now = options.now ?? (() => new Date());
-  const folder = await stat(path.dirname(path.resolve(out))).catch(() => null);
-  if (!folder?.isDirectory()) throw new ProjectError(`${out}: the folder ${path.dirname(path.resolve(out))} does not exist`);
-  const items = await loadProjectItems(project);
-  const known = await options.sessions.annotators(project);
-  const wanted = options.annotator === undefined ? undefined : normalizeAnnotatorName(options.annotator);
-  if (wanted !== undefined && !known.includes(wanted)) throw new ProjectError(`${project.dir}: no session for annotator "${wanted}"`);
-  const annotators = wanted === undefined ? known : [wanted];
-  if (annotators.length === 0) throw new ProjectError(`${project.dir}: no annotator sessions to export yet`);
-  const sessions = [];
-  for (const annotator of annotators) sessions.push(await options.sessions.load(project, annotator));
+  const { items, sessions } = await exportInputs(project, out, options.sessions, options.annotator);
   const records = processRewardRecords(project, items, sessions);
   if (records.length === 0) throw new ProjectError(`${project.dir}: no item has model reasoning (model_reasoning or model_steps), so there is nothing to export as process rewards`);
   const text = serializeProcessReward(records);
   assertValidProcessReward(text, out);
-  const bytes = Buffer.from(text, 'utf8');
-  const receiptFile = receiptFileName(out);
-  await unlink(receiptFile).catch((e: NodeJS.ErrnoException) => {
-    if (e.code !== 'ENOENT') throw e;
-  });
-  await writeFileAtomic(out, bytes);
-  const receipt = buildProcessRewardReceipt({
-    file: path.basename(out),
-    sha256: sha256Hex(bytes),
-    bytes: bytes.length,
-    records,
-    project: project.config.name,
-    appVersion: await appVersion(),
-    createdAt: now().toISOString(),
-  });
-  await writeFileAtomic(receiptFile, `${JSON.stringify(receipt, null, 2)}\n`);
+  const version = await appVersion();
+  const { receiptFile, receipt } = await writeExportWithReceipt(out, text, (bytes) =>
+    buildProcessRewardReceipt({ file: path.basename(out), sha256: sha256Hex(bytes), bytes: bytes.length, records, project: project.config.name, appVersion: version, createdAt: now().toISOString() }),
+  );
   return { file: out, receipt_file: receiptFile, receipt, warnings: sessions.flatMap((s) => s.warnings) };
 }
 
