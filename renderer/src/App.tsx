@@ -35,6 +35,7 @@ export function App({ client }: { client: ApiClient }) {
   const [exportScope, setExportScope] = useState<'mine' | 'all'>('mine');
   const [exported, setExported] = useState<ExportSummary | null>(null);
   const [busy, setBusy] = useState(false);
+  const [exportProgress, setExportProgress] = useState<{ done: number; total: number } | null>(null);
   const [deviceId, setDeviceId] = useState<string | null>(() => localStorage.getItem(DEVICE_KEY));
   const [keepTalking, setKeepTalking] = useState<number | null>(() => loadKeepTalkingSeconds(localStorage));
   const [choosingProject, setChoosingProject] = useState(false);
@@ -62,6 +63,7 @@ export function App({ client }: { client: ApiClient }) {
       else if (event.type === 'transcription') setSession((s) => (s ? { ...s, pending_transcriptions: event.pending } : s));
       else if (event.type === 'error') setError(event.message);
       else if (event.type === 'finishing') setSession((s) => (s ? { ...s, finishing_item: event.item_id } : s));
+      else if (event.type === 'export_progress') setExportProgress({ done: event.done, total: event.total });
       else if (event.type === 'model_download' && event.state === 'done') void client.appInfo().then(setInfo, () => undefined);
     });
   }, [client]);
@@ -96,6 +98,7 @@ export function App({ client }: { client: ApiClient }) {
 
   const doExport = async () => {
     setBusy(true);
+    setExportProgress(null);
     setExported(null);
     const summary = await run(() => client.exportProject(exportFormat, exportScope === 'all' ? null : (session?.annotator ?? null)));
     setBusy(false);
@@ -197,8 +200,8 @@ export function App({ client }: { client: ApiClient }) {
       )}
       {busy && (
         <div className="banner info" role="status">
-          <span>Exporting…</span>
-          <progress aria-label="export progress" />
+          <span>Exporting…{exportProgress ? ` ${exportProgress.done} of ${exportProgress.total} records` : ''}</span>
+          {exportProgress ? <progress aria-label="export progress" value={exportProgress.done} max={Math.max(1, exportProgress.total)} /> : <progress aria-label="export progress" />}
         </div>
       )}
       {exported && (

@@ -303,7 +303,21 @@ export class AppService implements AloudApi {
       const stamp = (this.options.now?.() ?? new Date()).toISOString().replace(/[:.]/g, '-');
       const who = annotator === null ? 'all-annotators' : annotator.replace(/[^\p{L}\p{N}_-]+/gu, '_').slice(0, 60) || 'annotator';
       const out = path.join(dir, `${who}-${stamp}.${format}`);
-      const result = await exportSessions({ project: this.projectFolder, ...(annotator === null ? {} : { annotator }), format, out, sessions: projectSessionSource });
+      let shown = -1;
+      const result = await exportSessions({
+        project: this.projectFolder,
+        ...(annotator === null ? {} : { annotator }),
+        format,
+        out,
+        sessions: projectSessionSource,
+        onProgress: ({ done, total }) => {
+          // about a hundred updates for a large project, not one per record
+          const step = Math.floor((100 * done) / Math.max(1, total));
+          if (step === shown) return;
+          shown = step;
+          this.emit({ type: 'export_progress', done, total });
+        },
+      });
       return {
         file: result.file,
         receipt: result.receipt_file,

@@ -17,7 +17,15 @@ import { writeFileAtomic } from '../fs/atomicFile';
 import type { AnnotatorStates, SessionSource } from './sessionSource';
 import { normalizeAnnotatorName } from '../session/sessionPaths';
 
+/** How far an export is: records built of all to build (the slow part: every referenced WAV is read and hashed). */
+export interface ExportProgress {
+  done: number;
+  total: number;
+}
+
 export interface ExportOptions {
+  /** called as records are built, and once more when the file and receipt are written */
+  onProgress?: (progress: ExportProgress) => void;
   project: OpenProject;
   /** only this annotator; default every annotator with a session */
   annotator?: string;
@@ -53,6 +61,7 @@ export async function buildExportRecords(
   items: readonly Item[],
   sessions: readonly AnnotatorStates[],
   exportedAt: string,
+  onProgress?: (progress: ExportProgress) => void,
 ): Promise<{ records: ExportRecordV2[]; skipped: ExportResult['skipped_states']; warnings: string[] }> {
   const facts = projectFacts(project, items);
   const configSha256 = sha256Hex(await readFile(project.configPath));
@@ -64,6 +73,7 @@ export async function buildExportRecords(
   for (const session of sessions) {
     const byItem = new Map(session.items.map((s) => [s.item_id, s]));
     for (const item of items) {
+      onProgress?.({ done: records.length, total: sessions.length * items.length });
       const state = byItem.get(item.id) ?? null;
       const hashes = facts.items.get(item.id)!;
       if (state?.item_text_sha256 && state.item_text_sha256 !== hashes.textSha256) {
@@ -135,7 +145,7 @@ export async function exportSessions(options: ExportOptions): Promise<ExportResu
   const now = options.now ?? (() => new Date());
   const { items, sessions } = await exportInputs(project, out, options.sessions, options.annotator);
 
-  const { records, skipped, warnings: recordWarnings } = await buildExportRecords(project, items, sessions, now().toISOString());
+  const { records, skipped, warnings: recordWarnings } = await buildExportRecords(project, items, sessions, now().toISOString(), options.onProgress);
   const text = serializeExport(records, format);
   const checked = validateExportText(text, out, format, projectFacts(project, items));
   if (checked.problems.length > 0) throw new InputError(checked.problems);
@@ -144,6 +154,7 @@ export async function exportSessions(options: ExportOptions): Promise<ExportResu
   const { receiptFile, receipt } = await writeExportWithReceipt(out, text, (bytes) =>
     buildExportReceipt({ file: path.basename(out), format, sha256: sha256Hex(bytes), bytes: bytes.length, records, project: project.config.name, appVersion: version, createdAt: now().toISOString() }),
   );
+  options.onProgress?.({ done: records.length, total: records.length });
   const sessionNotes = sessions.flatMap((s) => (s.notes ?? []).filter((n) => n.item_id === null).map((n) => `${s.annotator} wrote a note on no item (${n.ts}): ${JSON.stringify(n.text)}; records carry notes per item, so it is only here`));
   return { file: out, summary: describeExportGaps(receipt.records, receipt.gaps), receipt_file: receiptFile, receipt, skipped_states: skipped, warnings: [...sessions.flatMap((s) => s.warnings), ...recordWarnings, ...sessionNotes] };
 }
