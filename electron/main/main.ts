@@ -3,12 +3,13 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { app, BrowserWindow, dialog, ipcMain, protocol, shell } from 'electron';
-import type { ExportSummary } from '../../core/common/contract/aloudApi';
+import type { ExportSummary, PathKind } from '../../core/common/contract/aloudApi';
 import { IPC_CALL_CHANNEL, IPC_EVENT_CHANNEL } from '../../core/common/contract/transportNames';
 import { AppService } from '../../core/node/app/appService';
 import type { PreferencesStore } from '../../core/node/preferences/preferences';
 import { DEMO_PROJECT_DIR } from '../../core/node/project/projectFolder';
 import { APP_ORIGIN, APP_SCHEME } from '../policy/appOrigin';
+import { CHOOSE_PATH_DIALOGS } from '../policy/pathDialogs';
 import { secureWebPreferences } from '../policy/windowOptions';
 import { installAppMenu } from './appMenu';
 import { createAppRequestHandler } from './appRequests';
@@ -43,7 +44,14 @@ function useService(next: AppService): void {
   });
 }
 
-const openService = (projectDir: string): Promise<AppService> => AppService.open({ projectDir, mode: 'electron', recentFile: defaultRecentFile() });
+/** The Project screen's native dialogs: main shows them, the host validates what was picked like a typed path. */
+async function choosePath(kind: PathKind): Promise<string | null> {
+  if (!mainWindow) return null;
+  const picked = await dialog.showOpenDialog(mainWindow, { ...CHOOSE_PATH_DIALOGS[kind] });
+  return picked.canceled ? null : (picked.filePaths[0] ?? null);
+}
+
+const openService = (projectDir: string): Promise<AppService> => AppService.open({ projectDir, mode: 'electron', recentFile: defaultRecentFile(), choosePath });
 
 function tell(type: 'warning' | 'error', message: string, detail: string): void {
   if (mainWindow) void dialog.showMessageBox(mainWindow, { type, message, detail });

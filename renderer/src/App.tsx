@@ -230,7 +230,7 @@ export function App({ client }: { client: ApiClient }) {
                 ← Back to {project.name}
               </button>
             </p>
-            <ProjectScreen client={client} project={project} onOpened={projectOpened} onImported={setProject} />
+            <ProjectScreen client={client} project={project} onOpened={projectOpened} onImported={setProject} nativeDialogs={info.mode === 'electron'} />
           </>
         ) : !session ? (
           <StartScreen
@@ -243,6 +243,7 @@ export function App({ client }: { client: ApiClient }) {
           <ProjectScreen
             client={client}
             project={project}
+            nativeDialogs={info.mode === 'electron'}
             onOpened={projectOpened}
             onImported={(p) => {
               setProject(p);

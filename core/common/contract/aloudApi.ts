@@ -155,6 +155,10 @@ export type AloudEvent =
       message: string | null;
     };
 
+/** What a native dialog picks: a project folder to open, a (new or empty) folder to create one in, an items file. */
+export type PathKind = 'project-folder' | 'new-project-folder' | 'items-file';
+export const PATH_KINDS: readonly PathKind[] = ['project-folder', 'new-project-folder', 'items-file'];
+
 /** Every method of the app API; arguments and results are plain JSON, except audio which is binary. */
 export interface AloudApi {
   appInfo(): Promise<AppInfo>;
@@ -206,6 +210,8 @@ export interface AloudApi {
   transcribeLater(itemId: string | null): Promise<SessionView>;
   /** recently opened project folders, newest first */
   recentProjects(): Promise<Array<{ dir: string; name: string | null; problem: string | null }>>;
+  /** the desktop app's native dialog (null when cancelled); browser mode has none and says to type the path */
+  choosePath(kind: PathKind): Promise<string | null>;
   /** opens another project folder (closing the session); the page then starts again with an annotator */
   openProject(dir: string): Promise<ProjectView>;
   createProject(spec: NewProjectSpec): Promise<ProjectChange>;

@@ -1,5 +1,5 @@
 import { EXPORT_FORMATS } from '../export/exportFormats';
-import { ApiError, type AloudApi, type AloudMethod } from './aloudApi';
+import { ApiError, PATH_KINDS, type AloudApi, type AloudMethod } from './aloudApi';
 
 type ArgCheck = (value: unknown, where: string) => void;
 
@@ -165,6 +165,7 @@ export const API_METHODS: { readonly [M in AloudMethod]: MethodSpec } = {
   rederiveLabelsFromCorrections: { params: [['itemId', nonEmptyString()]], scope: 'session-page' },
   transcribeLater: { params: [['itemId', nullableString]], scope: 'session-page' },
   recentProjects: { params: [], scope: 'any-page' },
+  choosePath: { params: [['kind', oneOf(PATH_KINDS)]], scope: 'session-page' },
   openProject: { params: [['dir', nonEmptyString(4096)]], scope: 'session-page' },
   createProject: { params: [['spec', newProjectSpec]], scope: 'session-page' },
   importItems: {

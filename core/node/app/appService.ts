@@ -9,6 +9,7 @@ import {
   type AloudEvent,
   type AppInfo,
   type ExportFormat,
+  type PathKind,
   type ExportSummary,
   type ModelsView,
   type NewProjectSpec,
@@ -58,6 +59,8 @@ export interface AppServiceOptions {
   allowLoopbackModelDownloads?: boolean;
   /** the recent projects list (hosts pass defaultRecentFile()); absent: no list is kept (tests) */
   recentFile?: string;
+  /** the desktop shell's native dialog; browser mode has none (the page takes a typed path) */
+  choosePath?: (kind: PathKind) => Promise<string | null>;
 }
 
 interface AppServiceEvents {
@@ -392,6 +395,11 @@ export class AppService implements AloudApi {
       for (const id of ids) await s.transcribeAgain(id, read, itemId === null ? 'transcribed later (no model when recorded)' : 'transcribed again from the app');
       return this.view();
     });
+  }
+
+  async choosePath(kind: PathKind): Promise<string | null> {
+    if (!this.options.choosePath) throw new ApiError('not_found', 'this window has no file dialog (browser mode): type the full path instead');
+    return this.options.choosePath(kind);
   }
 
   async recentProjects(): Promise<Array<{ dir: string; name: string | null; problem: string | null }>> {

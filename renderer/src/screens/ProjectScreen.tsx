@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import type { ImportOutcome, ProjectView } from '../../../core/common/contract/aloudApi';
+import type { ImportOutcome, PathKind, ProjectView } from '../../../core/common/contract/aloudApi';
 import type { ApiClient } from '../contract/apiClient';
 
 interface Props {
@@ -9,6 +9,17 @@ interface Props {
   onOpened: (project: ProjectView) => void;
   /** items imported into the open project */
   onImported: (project: ProjectView) => void;
+  /** the desktop app: paths come from the native dialog (a typed path works too) */
+  nativeDialogs?: boolean;
+}
+
+/** "Choose…": the desktop app's native dialog fills the field it stands beside. */
+function ChooseButton({ client, kind, label, onPicked }: { client: ApiClient; kind: PathKind; label: string; onPicked: (path: string) => void }) {
+  return (
+    <button type="button" aria-label={label} onClick={() => void client.choosePath(kind).then((picked) => picked && onPicked(picked), () => undefined)}>
+      Choose…
+    </button>
+  );
 }
 
 /** "Polite 1" per line → labels with their keys. */
@@ -55,7 +66,7 @@ function Problems({ outcome }: { outcome: ImportOutcome }) {
   );
 }
 
-export function ProjectScreen({ client, project, onOpened, onImported }: Props) {
+export function ProjectScreen({ client, project, onOpened, onImported, nativeDialogs = false }: Props) {
   const [recent, setRecent] = useState<Array<{ dir: string; name: string | null; problem: string | null }>>([]);
   const [openDir, setOpenDir] = useState('');
   const [problem, setProblem] = useState<string | null>(null);
@@ -113,6 +124,7 @@ export function ProjectScreen({ client, project, onOpened, onImported }: Props) 
         >
           <label htmlFor="open-dir">Open a project folder</label>
           <input id="open-dir" value={openDir} onChange={(e) => setOpenDir(e.target.value)} placeholder="/full/path/to/project" />
+          {nativeDialogs && <ChooseButton client={client} kind="project-folder" label="choose a project folder" onPicked={(dir) => void open(dir)} />}
           <button type="submit" disabled={!openDir.trim()}>
             Open
           </button>
@@ -143,6 +155,7 @@ export function ProjectScreen({ client, project, onOpened, onImported }: Props) 
         >
           <label htmlFor="import-file">Items file</label>
           <input id="import-file" value={importFile} onChange={(e) => setImportFile(e.target.value)} placeholder="/full/path/to/items.jsonl" />
+          {nativeDialogs && <ChooseButton client={client} kind="items-file" label="choose an items file" onPicked={setImportFile} />}
           <select aria-label="import mode" value={importMode} onChange={(e) => setImportMode(e.target.value as 'append' | 'replace')}>
             <option value="append">add to the items</option>
             <option value="replace">replace the items</option>
@@ -175,6 +188,7 @@ export function ProjectScreen({ client, project, onOpened, onImported }: Props) 
         >
           <label htmlFor="create-dir">New (or empty) folder</label>
           <input id="create-dir" value={create.dir} onChange={(e) => setCreate({ ...create, dir: e.target.value })} placeholder="/full/path/to/new-project" />
+          {nativeDialogs && <ChooseButton client={client} kind="new-project-folder" label="choose a folder for the new project" onPicked={(dir) => setCreate((c) => ({ ...c, dir }))} />}
           <label htmlFor="create-name">Name</label>
           <input id="create-name" value={create.name} onChange={(e) => setCreate({ ...create, name: e.target.value })} />
           <label htmlFor="create-labels">Labels, one per line, each with its key</label>
