@@ -82,7 +82,8 @@ export class AppService implements AloudApi {
   private lastPending = 0;
   private queue: Promise<unknown> = Promise.resolve();
   private readonly modelsPanel: ModelsPanel;
-  private readonly rooms: RoomController;
+  /** norming rooms of the open project (a new controller when another project opens) */
+  private rooms: RoomController;
 
   private constructor(
     private readonly options: AppServiceOptions,
@@ -448,6 +449,9 @@ export class AppService implements AloudApi {
       throw new ApiError('bad_request', e.message);
     });
     await this.closeSession();
+    // a room belongs to its project: it is closed with it, and the next one opens in the new project
+    await this.rooms.shutdown();
+    this.rooms = new RoomController(project, items);
     this.projectFolder = project;
     this.items = items;
     await this.remember(project);
