@@ -1,4 +1,4 @@
-import { Ajv2020 } from 'ajv/dist/2020.js';
+import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import type { InputProblem } from '../io/inputProblem';
 import { parseJsonDocument } from '../io/jsonInput';
 import { InputError } from '../io/inputProblem';
@@ -126,29 +126,47 @@ export interface ExportFileFacts {
   records: number | null;
 }
 
-/** Every stage on a receipt's text, then the rule that it describes this very file (the sha256 must match). */
-export function receiptProblems(receiptText: string, receiptFile: string, actual: ExportFileFacts): InputProblem[] {
+/**
+ * The stages every receipt goes through: parse, its schema, then the rule that it describes this very file (sha256,
+ * bytes, name). Returns the problems so far, and — when the schema passed — the receipt and a `rule` that adds a
+ * located problem for the checks a kind of receipt adds.
+ */
+export function checkReceipt<R extends { sha256: string; bytes: number; file: string }>(
+  receiptText: string,
+  receiptFile: string,
+  validate: ValidateFunction,
+  actual: { fileName: string; sha256: string; bytes: number },
+): { problems: InputProblem[]; receipt: R | null; rule: (pointer: string, message: string) => void } {
+  const problems: InputProblem[] = [];
+  const none = { problems, receipt: null, rule: () => undefined };
   let doc;
   try {
     doc = parseJsonDocument(receiptText, receiptFile, 2);
   } catch (e) {
-    if (e instanceof InputError) return e.problems;
+    if (e instanceof InputError) return { ...none, problems: e.problems };
     throw e;
   }
-  if (!validateReceipt(doc.value)) return schemaProblems(validateReceipt.errors, receiptFile, doc);
-  const receipt = doc.value as unknown as ExportReceiptV1;
-  const problems: InputProblem[] = [];
-  const rule = (field: keyof ExportReceiptV1, message: string): void => {
-    problems.push({ file: receiptFile, line: doc.locate(`/${field}`), field, stage: 'rule', message });
+  if (!validate(doc.value)) return { ...none, problems: schemaProblems(validate.errors, receiptFile, doc) };
+  const located = doc;
+  const rule = (pointer: string, message: string): void => {
+    problems.push({ file: receiptFile, line: located.locate(pointer), field: pointer.slice(1).replace('/', '.'), stage: 'rule', message });
   };
-  if (receipt.sha256 !== actual.sha256) rule('sha256', `the export's sha256 is ${actual.sha256}, the receipt says ${receipt.sha256}: the file changed after export`);
-  if (receipt.bytes !== actual.bytes) rule('bytes', `the export has ${actual.bytes} bytes, the receipt says ${receipt.bytes}`);
-  if (receipt.file !== actual.fileName) rule('file', `the receipt is for "${receipt.file}", not "${actual.fileName}"`);
-  if (actual.format !== null && receipt.format !== actual.format) rule('format', `the receipt says format ${receipt.format}, the file is ${actual.format}`);
+  const receipt = doc.value as unknown as R;
+  if (receipt.sha256 !== actual.sha256) rule('/sha256', `the export's sha256 is ${actual.sha256}, the receipt says ${receipt.sha256}: the file changed after export`);
+  if (receipt.bytes !== actual.bytes) rule('/bytes', `the export has ${actual.bytes} bytes, the receipt says ${receipt.bytes}`);
+  if (receipt.file !== actual.fileName) rule('/file', `the receipt is for "${receipt.file}", not "${actual.fileName}"`);
+  return { problems, receipt, rule };
+}
+
+/** Every stage on a records export's receipt: checkReceipt, then its format, schema version, record and gap counts. */
+export function receiptProblems(receiptText: string, receiptFile: string, actual: ExportFileFacts): InputProblem[] {
+  const { problems, receipt, rule } = checkReceipt<ExportReceiptV1>(receiptText, receiptFile, validateReceipt, actual);
+  if (!receipt) return problems;
+  if (actual.format !== null && receipt.format !== actual.format) rule('/format', `the receipt says format ${receipt.format}, the file is ${actual.format}`);
   if (!READABLE_SCHEMA_VERSIONS.includes(receipt.schema_version)) {
-    rule('schema_version', `schema_version ${receipt.schema_version} is not supported (this Aloud writes ${EXPORT_SCHEMA_VERSION} and reads ${READABLE_SCHEMA_VERSIONS.join(', ')})`);
+    rule('/schema_version', `schema_version ${receipt.schema_version} is not supported (this Aloud writes ${EXPORT_SCHEMA_VERSION} and reads ${READABLE_SCHEMA_VERSIONS.join(', ')})`);
   }
-  if (actual.records !== null && receipt.records !== actual.records) rule('records', `the export has ${actual.records} records, the receipt says ${receipt.records}`);
-  if (receipt.counts.gaps !== receipt.gaps.length) rule('counts', `counts.gaps is ${receipt.counts.gaps} but ${receipt.gaps.length} gaps are listed`);
+  if (actual.records !== null && receipt.records !== actual.records) rule('/records', `the export has ${actual.records} records, the receipt says ${receipt.records}`);
+  if (receipt.counts.gaps !== receipt.gaps.length) rule('/counts', `counts.gaps is ${receipt.counts.gaps} but ${receipt.gaps.length} gaps are listed`);
   return problems;
 }

@@ -5,8 +5,9 @@
  */
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { InputError, type InputProblem } from '../io/inputProblem';
-import { parseJsonDocument, readJsonLines } from '../io/jsonInput';
+import { readJsonLines } from '../io/jsonInput';
 import { schemaProblems } from '../io/schemaProblems';
+import { checkReceipt } from '../export/exportReceipt';
 import type { StepReward } from '../parser/stepJudgment';
 import { stepRewards, type ProcessRewardMode, type StepJudgmentRecord } from './stepJudgments';
 
@@ -209,22 +210,8 @@ export function processRewardReceiptProblems(
   receiptFile: string,
   actual: { fileName: string; sha256: string; bytes: number; records: readonly ProcessRewardRecord[] | null },
 ): InputProblem[] {
-  let doc;
-  try {
-    doc = parseJsonDocument(receiptText, receiptFile, 2);
-  } catch (e) {
-    if (e instanceof InputError) return e.problems;
-    throw e;
-  }
-  if (!validateReceipt(doc.value)) return schemaProblems(validateReceipt.errors, receiptFile, doc);
-  const receipt = doc.value as unknown as ProcessRewardReceipt;
-  const problems: InputProblem[] = [];
-  const rule = (pointer: string, message: string): void => {
-    problems.push({ file: receiptFile, line: doc.locate(pointer), field: pointer.slice(1).replace('/', '.'), stage: 'rule', message });
-  };
-  if (receipt.sha256 !== actual.sha256) rule('/sha256', `the export's sha256 is ${actual.sha256}, the receipt says ${receipt.sha256}: the file changed after export`);
-  if (receipt.bytes !== actual.bytes) rule('/bytes', `the export has ${actual.bytes} bytes, the receipt says ${receipt.bytes}`);
-  if (receipt.file !== actual.fileName) rule('/file', `the receipt is for "${receipt.file}", not "${actual.fileName}"`);
+  const { problems, receipt, rule } = checkReceipt<ProcessRewardReceipt>(receiptText, receiptFile, validateReceipt, actual);
+  if (!receipt) return problems;
   if (actual.records !== null) {
     if (receipt.records !== actual.records.length) rule('/records', `the export has ${actual.records.length} records, the receipt says ${receipt.records}`);
     const counts = buildProcessRewardReceipt({ ...receipt, appVersion: receipt.app_version, createdAt: receipt.created_at, records: actual.records }).counts;
