@@ -3,12 +3,12 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { UtteranceRequest } from '../../../../core/common/engine/transcriptionScheduler';
-import type { Utterance } from '../../../../core/common/engine/utteranceCutter';
 import { DEMO_PROJECT_DIR, loadProjectConfig, loadProjectItems } from '../../../../core/node/project/projectFolder';
 import { readSessionLog } from '../../../../core/node/session/sessionLogFile';
 import { sessionPaths } from '../../../../core/node/session/sessionPaths';
-import { SessionService, SessionUsageError, type LiveCutter, type SessionEngine } from '../../../../core/node/session/sessionService';
+import { SessionService, SessionUsageError, type SessionEngine } from '../../../../core/node/session/sessionService';
 import { SessionStore } from '../../../../core/node/session/sessionStore';
+import { everySamples } from './everySamples';
 
 async function demo(reveal?: string) {
   const dir = path.join(await mkdtemp(path.join(tmpdir(), 'aloud-reasoning-')), 'proj');
@@ -21,34 +21,11 @@ async function demo(reveal?: string) {
   return { project, items: await loadProjectItems(project) };
 }
 
-/** Cuts every second of audio into one utterance. */
-function everySecond(): LiveCutter {
-  let buffered: number[] = [];
-  let start = 0;
-  let index = 0;
-  const take = (): Utterance => {
-    const cut = { index: index++, startSample: start, endSample: start + buffered.length, pcm: Float32Array.from(buffered) };
-    start += buffered.length;
-    buffered = [];
-    return cut;
-  };
-  return {
-    push(chunk) {
-      const out: Utterance[] = [];
-      for (const s of chunk) {
-        buffered.push(s);
-        if (buffered.length === 16000) out.push(take());
-      }
-      return out;
-    },
-    flush: () => (buffered.length > 0 ? [take()] : []),
-  };
-}
 
 function scriptedEngine(texts: string[]): SessionEngine {
   const requests: UtteranceRequest[] = [];
   return {
-    createCutter: everySecond,
+    createCutter: () => everySamples(16000),
     transcriber: {
       async transcribe(request) {
         requests.push(request);

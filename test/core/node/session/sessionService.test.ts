@@ -11,11 +11,10 @@ import {
   SessionService,
   SessionUsageError,
   SpokenLabelRequiredError,
-  type LiveCutter,
   type SessionEngine,
 } from '../../../../core/node/session/sessionService';
 import type { UtteranceRequest } from '../../../../core/common/engine/transcriptionScheduler';
-import type { Utterance } from '../../../../core/common/engine/utteranceCutter';
+import { everySamples } from './everySamples';
 import { faultyFs } from './faultyFs';
 
 async function demo() {
@@ -23,30 +22,6 @@ async function demo() {
   await cp(DEMO_PROJECT_DIR, dir, { recursive: true });
   const project = await loadProjectConfig(dir);
   return { project, items: await loadProjectItems(project) };
-}
-
-/** Service-logic double (the real engine is exercised by the ingest tests): cuts every `size` samples. */
-function everySamples(size: number): LiveCutter {
-  let buffered: number[] = [];
-  let start = 0;
-  let index = 0;
-  const take = (): Utterance => {
-    const cut = { index: index++, startSample: start, endSample: start + buffered.length, pcm: Float32Array.from(buffered) };
-    start += buffered.length;
-    buffered = [];
-    return cut;
-  };
-  return {
-    push(chunk) {
-      const out: Utterance[] = [];
-      for (const s of chunk) {
-        buffered.push(s);
-        if (buffered.length === size) out.push(take());
-      }
-      return out;
-    },
-    flush: () => (buffered.length > 0 ? [take()] : []),
-  };
 }
 
 /** Answers each utterance with the next scripted text, timed on the item timeline from its samples. */
