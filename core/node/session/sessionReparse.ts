@@ -1,7 +1,7 @@
 import { createTranscriptAnalyzer } from '../../common/analysis/transcriptAnalysis';
 import { PARSER_VERSION } from '../../common/parser/parserVersion';
 import { SessionFold } from '../../common/session/sessionFold';
-import { EVENT_VERSIONS, type SessionEventData } from '../../common/session/sessionEvents';
+import { EVENT_VERSIONS, type SessionEvent, type SessionEventData } from '../../common/session/sessionEvents';
 import type { OpenProject } from '../project/projectFolder';
 import { readSessionLog } from './sessionLogFile';
 import { sessionPaths } from './sessionPaths';
@@ -38,7 +38,12 @@ export interface ReparseResult {
 export async function reparseSession(project: OpenProject, annotator: string, options: { dryRun: boolean }): Promise<ReparseResult> {
   const configSha256 = configSha256Of(project);
   const analyze = createTranscriptAnalyzer(project.config);
-  const plan = (fold: SessionFold): Array<{ item: ReparsedItem; data: SessionEventData['labels_rederived'] }> => {
+  const paths = sessionPaths(project.dir, annotator);
+  /** What re-deriving does to the log `events`: one fold, each item's labels_rederived applied to it in turn (items are independent). */
+  const plan = (events: readonly SessionEvent[]): Array<{ item: ReparsedItem; data: SessionEventData['labels_rederived'] }> => {
+    const fold = new SessionFold(project.config, paths.events, { configSha256 });
+    for (const event of events) fold.apply(event);
+    let seq = events.length;
     const planned: Array<{ item: ReparsedItem; data: SessionEventData['labels_rederived'] }> = [];
     for (const itemId of fold.itemIds()) {
       const before = fold.itemState(itemId)!;
@@ -58,10 +63,8 @@ export async function reparseSession(project: OpenProject, annotator: string, op
         diagnostics: found.diagnostics,
       };
       // the final label after it: the whole timeline (clicks and keys stay) with the new voice labels
-      const trial = new SessionFold(project.config, 'reparse', { configSha256 });
-      for (const event of replayed) trial.apply(event);
-      trial.apply({ v: EVENT_VERSIONS.labels_rederived, seq: replayed.length + 1, ts: new Date().toISOString(), type: 'labels_rederived', data });
-      data.to_final = trial.itemState(itemId)!.final_label;
+      fold.apply({ v: EVENT_VERSIONS.labels_rederived, seq: ++seq, ts: new Date().toISOString(), type: 'labels_rederived', data });
+      data.to_final = fold.itemState(itemId)!.final_label;
       planned.push({
         item: { item_id: itemId, from: before.final_label, to: data.to_final, voice_from: before.commitments.map((c) => c.label), voice_to: found.commitments.map((c) => c.label), changed },
         data,
@@ -70,24 +73,17 @@ export async function reparseSession(project: OpenProject, annotator: string, op
     return planned;
   };
 
-  const paths = sessionPaths(project.dir, annotator);
-  const { events: replayed } = await readSessionLog(paths.events);
-  if (replayed.length === 0) throw new SessionReparseError(`no session of "${annotator}" in ${project.dir} (${paths.events} not found)`);
-  const readOnly = new SessionFold(project.config, paths.events, { configSha256 });
-  for (const event of replayed) readOnly.apply(event);
-  const planned = plan(readOnly);
+  const { events } = await readSessionLog(paths.events);
+  if (events.length === 0) throw new SessionReparseError(`no session of "${annotator}" in ${project.dir} (${paths.events} not found)`);
+  const planned = plan(events);
   // nothing to write (or a dry run): the log is only read, no lock taken, no session_resumed appended
   if (options.dryRun || planned.length === 0) {
     return { annotator, dry_run: options.dryRun, config_sha256: configSha256, parser_version: PARSER_VERSION, items: planned.map((p) => p.item) };
   }
   const store = await SessionStore.open({ project, annotator });
   try {
-    const { events: current } = await readSessionLog(paths.events);
-    replayed.splice(0, replayed.length, ...current);
-    const fold = new SessionFold(project.config, paths.events, { configSha256 });
-    for (const event of current) fold.apply(event);
     // planned again under the lock: the log may have grown since it was read
-    const underLock = plan(fold);
+    const underLock = plan((await readSessionLog(paths.events)).events);
     if (underLock.length > 0) await store.appendAll(underLock.map((p) => ({ type: 'labels_rederived' as const, data: p.data })));
     return { annotator, dry_run: false, config_sha256: configSha256, parser_version: PARSER_VERSION, items: underLock.map((p) => p.item) };
   } finally {
