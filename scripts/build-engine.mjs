@@ -14,7 +14,7 @@
 //   ALOUD_ENGINE_OPENMP=1      use OpenMP threads in ggml (default: ggml's own thread pool)
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
@@ -26,7 +26,7 @@ const engineDir = path.join(root, 'core/node/engine/native');
 /** What is built: the engine, or (--legacy) the 2024 build kept for comparison. */
 const flavour = legacy
   ? { dir: path.join(engineDir, 'legacy'), target: 'aloud_whisper_legacy', sources: ['aloud_whisper_legacy.cc', 'whisper_unity_legacy.cc'], pkg: 'smart-whisper', tree: 'whisper.cpp' }
-  : { dir: engineDir, target: 'aloud_whisper', sources: ['aloud_whisper.cc', 'whisper_unity.cc'], pkg: 'nodejs-whisper', tree: 'cpp/whisper.cpp' };
+  : { dir: engineDir, target: 'aloud_whisper', sources: ['aloud_whisper.cc', 'whisper_unity.cc', 'units/ggml_c.c', 'units/ggml_cpp.cpp', 'units/ggml_cpu_c.c', 'units/ggml_cpu_cpp.cpp'], pkg: 'nodejs-whisper', tree: 'cpp/whisper.cpp' };
 const nativeDir = flavour.dir;
 const addonPath = path.join(nativeDir, `build/Release/${flavour.target}.node`);
 const stampPath = path.join(nativeDir, 'build/aloud-build-stamp.json');
@@ -91,6 +91,37 @@ function findNodeGyp() {
     // not installed locally; npm's bundled copy is the usual one
   }
   return candidates.find((c) => c && existsSync(c));
+}
+
+/**
+ * Deletes the objects of an earlier build that `node-gyp rebuild` would not: gyp places the object of a source
+ * outside the binding's folder (the whisper.cpp tree in node_modules) at the source's relative path resolved from
+ * build/Release/obj.target/<target>, which climbs out of build/. A stale one there (from another source list or other
+ * compiler flags) is taken as up to date by make and linked; only .o and .d files are removed.
+ */
+function removeEscapedObjects(tree) {
+  const buildDir = path.join(nativeDir, 'build');
+  const objectRoot = path.resolve(buildDir, 'Release/obj.target', flavour.target, path.relative(nativeDir, tree));
+  if (objectRoot === tree || !path.relative(buildDir, objectRoot).startsWith('..')) return 0;
+  let removed = 0;
+  const walk = (dir) => {
+    let entries;
+    try {
+      entries = readdirSync(dir, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const entry of entries) {
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) walk(full);
+      else if (/\.(o|d)$/.test(entry.name)) {
+        rmSync(full, { force: true });
+        removed += 1;
+      }
+    }
+  };
+  walk(objectRoot);
+  return removed;
 }
 
 function sha256(file) {
@@ -192,6 +223,8 @@ function main() {
     env.CXXFLAGS = `${env.CXXFLAGS ?? ''} ${target.cflags}`.trim();
   }
   if (target.msvcArch) env.ALOUD_ENGINE_MSVC_ARCH = target.msvcArch;
+  const stale = removeEscapedObjects(tree);
+  if (stale > 0) say(`removed ${stale} object files of an earlier build outside build/.`);
   const args = [nodeGyp, 'rebuild', `--jobs=${availableParallelism()}`];
   // Installed Node ships its headers; using them avoids a download (and works offline).
   const localNode = path.resolve(path.dirname(process.execPath), '..');

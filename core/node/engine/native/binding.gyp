@@ -16,7 +16,7 @@
       "sources": [
         "aloud_whisper.cc",
         "whisper_unity.cc",
-        "<(whisper_dir)/ggml/src/ggml.c",
+        "units/ggml_c.c",
         "units/ggml_cpp.cpp",
         "<(whisper_dir)/ggml/src/ggml-alloc.c",
         "<(whisper_dir)/ggml/src/ggml-backend.cpp",
@@ -26,7 +26,7 @@
         "<(whisper_dir)/ggml/src/ggml-threading.cpp",
         "<(whisper_dir)/ggml/src/ggml-quants.c",
         "<(whisper_dir)/ggml/src/gguf.cpp",
-        "<(whisper_dir)/ggml/src/ggml-cpu/ggml-cpu.c",
+        "units/ggml_cpu_c.c",
         "units/ggml_cpu_cpp.cpp",
         "<(whisper_dir)/ggml/src/ggml-cpu/repack.cpp",
         "<(whisper_dir)/ggml/src/ggml-cpu/hbm.cpp",
