@@ -200,7 +200,7 @@ function main() {
   const nodeGyp = findNodeGyp();
   if (!nodeGyp) fail(['node-gyp was not found (it ships with npm).', ...toolchainAdvice()]);
 
-  const compileFlags = [target.label, portable ? 'portable' : 'native', openmp ? 'openmp' : 'ggml-threads'].join(', ');
+  const compileFlags = [target.label, portable ? 'portable' : 'native', openmp ? 'openmp' : 'ggml-threads', ...(legacy ? [] : ['llamafile-sgemm'])].join(', ');
   mkdirSync(path.join(nativeDir, 'generated'), { recursive: true });
   writeFileSync(
     path.join(nativeDir, 'generated/aloud_build_info.h'),
