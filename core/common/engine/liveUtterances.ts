@@ -23,7 +23,7 @@ export interface LiveUtterancesOptions {
   cutter: UtteranceCutter;
   scheduler: Pick<TranscriptionScheduler, 'partial' | 'partialAllowed' | 'speculate' | 'discardSpeculation'>;
   context: LiveRecordingContext;
-  /** start the final this long into a silence, before the cut (default 250 ms; null: never) */
+  /** start the final this long into a silence, before the cut (default 150 ms: as soon as the cut's audio, which keeps 150 ms after the speech with the VAD, is complete; null: never) */
   speculateAfterMs?: number | null;
   /** re-transcribe the open utterance for display (default true) */
   partials?: boolean;
@@ -40,7 +40,7 @@ export interface LiveUtteranceStats {
 
 /**
  * The live cutter of one recording, with partial text while an utterance is open and a speculative final once
- * the silence after it passes ~250 ms. Pushes return exactly the cutter's utterances (the session transcribes
+ * the silence after it passes 150 ms. Pushes return exactly the cutter's utterances (the session transcribes
  * them); the scheduler adopts a speculation whose span and audio equal the cut, so the final text is often
  * ready at the cut. Partials go only to `onPartial`: never to the scheduler's queue of finals, the log or the parser.
  */
@@ -53,7 +53,7 @@ export class LiveUtterances {
   private speculated: { utterance: number; speechEnd: number } | null = null;
 
   constructor(private readonly options: LiveUtterancesOptions) {
-    this.speculateAfterMs = options.speculateAfterMs === undefined ? 250 : options.speculateAfterMs;
+    this.speculateAfterMs = options.speculateAfterMs === undefined ? 150 : options.speculateAfterMs;
     this.partials = options.partials ?? true;
     this.minPartialSamples = Math.round(((options.minPartialAudioMs ?? 500) * options.cutter.sampleRate) / 1000);
   }

@@ -67,8 +67,13 @@ interface Job {
   onText?: (text: string, identity: RequestIdentity) => void;
 }
 
-/** Partials start only when the engine is idle, about once a second: 1 s of audio in capture chunks, less timer jitter. */
-export const PARTIAL_MIN_INTERVAL_MS = 950;
+/**
+ * Partial text comes about once a second: a partial starts at the first capture chunk at which, if it takes as
+ * long as the last one, its text lands at least this long after the last text. With the app's 50 ms chunks
+ * partials start 0.85–0.9 s apart (the chunk at which the rule first holds), and their texts come under 1 s apart
+ * while the engine keeps up (a partial of a longer utterance takes a little longer). Only when idle.
+ */
+export const PARTIAL_TEXT_INTERVAL_MS = 850;
 
 const IDENTITY_FIELDS = ['request_id', 'item_id', 'utterance', 'audio_sha256', 'model_sha256'] as const;
 
@@ -101,7 +106,6 @@ export class TranscriptionScheduler {
   private readonly speculations = new Map<string, Job>();
   private running: Job | null = null;
   private readonly now: () => number;
-  private lastPartialStart = -Infinity;
   private lastPartialEnd = -Infinity;
   private lastPartialMs = 0;
   private partialBusyMs = 0;
@@ -133,12 +137,12 @@ export class TranscriptionScheduler {
     return { partial_ms: this.partialBusyMs, final_ms: this.finalBusyMs };
   }
 
-  /** True when the engine is idle and running a partial now keeps partials at ≤ 1 per second and ≤ half the engine's time. */
+  /** True when the engine is idle, the next partial text is due (about a second after the last) and partials stay ≤ half the engine's time. */
   partialAllowed(): boolean {
     if (this.closed || this.running || this.queue.length > 0) return false;
-    const now = this.now();
+    const sinceText = this.now() - this.lastPartialEnd;
     // after a partial of d ms, wait at least d ms: partials never hold the engine more than half the time
-    return now - this.lastPartialStart >= PARTIAL_MIN_INTERVAL_MS && now - this.lastPartialEnd >= this.lastPartialMs;
+    return sinceText + this.lastPartialMs >= PARTIAL_TEXT_INTERVAL_MS && sinceText >= this.lastPartialMs;
   }
 
   /**
@@ -150,7 +154,6 @@ export class TranscriptionScheduler {
     if (!this.partialAllowed() || !(request.pcm instanceof Float32Array) || request.pcm.length === 0) return false;
     const job = this.newJob('partial', request, () => undefined, () => undefined);
     job.onText = onText;
-    this.lastPartialStart = this.now();
     this.queue.push(job);
     this.pump();
     return true;

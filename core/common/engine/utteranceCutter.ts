@@ -42,13 +42,13 @@ export interface UtteranceCutterOptions {
   /** default 0.5 (Silero's) */
   speechThreshold?: number;
   sampleRate?: number;
-  /** silence that ends an utterance (default 600 ms with the energy rule, 350 ms with a speech probe) */
+  /** silence that ends an utterance (default 600 ms with the energy rule, 300 ms with a speech probe) */
   minSilenceMs?: number;
   /** longest utterance; a longer stretch of speech is cut at its quietest frame of the last 2 s (default 25 s) */
   maxUtteranceMs?: number;
   /** audio kept before the first voiced frame, so soft word onsets are not clipped (default 200 ms) */
   keepBeforeSpeechMs?: number;
-  /** silence kept after the last voiced frame, so word endings are not clipped (default 300 ms; 200 ms with a speech probe) */
+  /** silence kept after the last voiced frame, so word endings are not clipped (default 300 ms; 150 ms with a speech probe, whose speech windows already end late: Silero pads speech by 30 ms) */
   keepAfterSpeechMs?: number;
   /** an utterance with less voiced audio than this is a click or a breath and is not sent (default 60 ms) */
   minVoicedMs?: number;
@@ -125,9 +125,9 @@ export class UtteranceCutter {
     this.pendingWindow = new Float32Array(this.probe ? this.frameSize : 0);
     const frameMs = (this.frameSize * 1000) / this.sampleRate;
     const ms = (value: number): number => Math.round((value * this.sampleRate) / 1000);
-    const minSilenceMs = checkMs('minSilenceMs', options.minSilenceMs ?? (this.probe ? 350 : 600), FRAME_MS);
+    const minSilenceMs = checkMs('minSilenceMs', options.minSilenceMs ?? (this.probe ? 300 : 600), FRAME_MS);
     const maxUtteranceMs = checkMs('maxUtteranceMs', options.maxUtteranceMs ?? 25_000, FORCED_CUT_SEARCH_MS + FRAME_MS);
-    const keepAfterMs = checkMs('keepAfterSpeechMs', options.keepAfterSpeechMs ?? (this.probe ? 200 : 300), 0);
+    const keepAfterMs = checkMs('keepAfterSpeechMs', options.keepAfterSpeechMs ?? (this.probe ? 150 : 300), 0);
     if (keepAfterMs >= minSilenceMs) throw new RangeError(`utterance cutter option keepAfterSpeechMs (${keepAfterMs}) must be below minSilenceMs (${minSilenceMs})`);
     this.silenceFrames = Math.ceil(minSilenceMs / frameMs);
     this.maxSamples = ms(maxUtteranceMs);

@@ -18,7 +18,7 @@ export interface LiveBenchOptions {
   vadModelPath: string | null;
   /** 16 kHz mono */
   pcm: Float32Array;
-  /** capture chunk (the app sends 200 ms) */
+  /** capture chunk (the app sends 50 ms) */
   chunkMs: number;
   /** CPU-bound processes to run beside it */
   load: number;

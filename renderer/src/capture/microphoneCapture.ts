@@ -34,7 +34,7 @@ export interface CaptureTotals {
 export interface CaptureOptions {
   /** a deviceId from listInputDevices(); omitted: the system default microphone */
   deviceId?: string;
-  /** chunk length, 100–250 ms; default 200 */
+  /** chunk length, 50–250 ms; default 50 (the cutter hears a silence end within 50 ms, so a final can land ≤ 400 ms after the speech) */
   chunkMs?: number;
   /** meter reading period, 10–250 ms; default 50 */
   meterMs?: number;
@@ -144,9 +144,9 @@ function stopTracks(stream: MediaStream): void {
  * `audio_failed`) when capture cannot start; later failures go to `options.onError`.
  */
 export async function startCapture(options: CaptureOptions): Promise<CaptureSession> {
-  const chunkMs = options.chunkMs ?? 200;
+  const chunkMs = options.chunkMs ?? 50;
   const meterMs = options.meterMs ?? 50;
-  checkRange('chunkMs', chunkMs, 100, 250);
+  checkRange('chunkMs', chunkMs, 50, 250);
   checkRange('meterMs', meterMs, 10, 250);
   if (options.contextSampleRate !== undefined) checkRange('contextSampleRate', options.contextSampleRate, 3000, 768_000);
   const processorOptions: CaptureProcessorOptions = {

@@ -11,7 +11,7 @@ export const benchCommand: CliCommand = {
   summary: 'Measure the engine: per-utterance latency (model loaded once, in the engine worker), 30 s encode, real-time factor, memory.',
   usage: [
     'bench --model FILE --audio FILE.wav [--runs N (≥ 5, default 5)] [--threads N] [--json]',
-    '       aloud bench --live --model FILE [--vad-model FILE] --audio FILE.wav [--load N] [--chunk-ms MS (default 200)] [--threads N] [--json]',
+    '       aloud bench --live --model FILE [--vad-model FILE] --audio FILE.wav [--load N] [--chunk-ms MS (default 50, as the app captures)] [--threads N] [--json]',
     '  --live feeds the WAV in real time through the session path (cutter, VAD, partials, speculation, scheduler, engine, parser)',
     '  and reports per utterance speech_end_ms, cut_ms, final_ms, final_after_cut_ms, final_after_speech_end_ms and partial times;',
     '  --load N runs N CPU-bound processes beside it.',
@@ -30,7 +30,7 @@ export const benchCommand: CliCommand = {
           live: { type: 'boolean', default: false },
           'vad-model': { type: 'string' },
           load: { type: 'string', default: '0' },
-          'chunk-ms': { type: 'string', default: '200' },
+          'chunk-ms': { type: 'string', default: '50' },
         },
       }),
     );

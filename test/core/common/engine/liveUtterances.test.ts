@@ -78,7 +78,7 @@ const flush = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 
 const speech = (ms: number): Float32Array => Float32Array.from({ length: ms * 16 }, (_, i) => 0.3 * Math.sin(i / 3));
 const silence = (ms: number): Float32Array => new Float32Array(ms * 16);
 
-/** `chunkMs`: the capture chunk (the app sends 100–250 ms) */
+/** `chunkMs`: the capture chunk (the app sends 50–250 ms; 50 by default) */
 function setup(chunkMs = 200) {
   let clock = 0;
   const engine = new ControlledEngine(() => clock);
@@ -125,6 +125,34 @@ describe('partial transcripts while an utterance is open', () => {
     expect(scheduler.transcribedCount).toBe(0);
     expect(events.some((e) => e.type === 'accepted')).toBe(false);
     expect(finals).toHaveLength(0);
+  });
+
+  it('come 0.9–1 s apart while the engine keeps up, though each takes longer than the last', async () => {
+    const { engine, feed, tick } = setup(100);
+    const shownAt: number[] = [];
+    let pending: { call: (typeof engine.calls)[number]; due: number } | null = null;
+    let clock = 0;
+    for (let fed = 0; fed < 8000; fed += 100) {
+      if (pending && pending.due <= clock + 100) {
+        tick(pending.due - clock);
+        pending.call.answer(' words');
+        await flush();
+        shownAt.push(pending.due);
+        tick(clock - pending.due); // back to the chunk clock: feed() moves it on by the chunk
+        pending = null;
+      }
+      const before = engine.calls.length;
+      feed(speech(100));
+      clock += 100;
+      // the audio so far grows, and so does each partial: 120 ms, then 40 ms more each time
+      if (engine.calls.length > before) pending = { call: engine.last, due: clock + 120 + 40 * (engine.calls.length - 1) };
+    }
+    const gaps = shownAt.slice(1).map((t, i) => t - shownAt[i]!);
+    expect(gaps.length).toBeGreaterThanOrEqual(5);
+    for (const gap of gaps) {
+      expect(gap).toBeGreaterThanOrEqual(900);
+      expect(gap).toBeLessThanOrEqual(1000);
+    }
   });
 
   it('never take more than half the engine time: after a partial of d ms the next waits at least d ms', async () => {
@@ -183,18 +211,39 @@ describe('identity check under partials', () => {
 });
 
 describe('speculative finals', () => {
-  it('start ~250 ms into the silence; the cut adopts the speculation, so the final is ready at the cut', async () => {
+  it('by default the final starts once 150 ms of silence complete the cut audio, and the cut comes at 300 ms', async () => {
+    const { engine, feed, cuts } = setup(50);
+    feed(speech(600)); // the last speech window ends at 608 ms (32 ms windows)
+    for (const c of engine.calls) c.answer(' partial');
+    await flush();
+    const before = engine.calls.length;
+    let speculatedAt: number | null = null;
+    let cutAt: number | null = null;
+    for (let fed = 50; fed <= 600 && cutAt === null; fed += 50) {
+      feed(silence(50));
+      if (speculatedAt === null && engine.calls.length > before) speculatedAt = fed;
+      if (cuts.length > 0) cutAt = fed;
+    }
+    // silence counted from the last speech window (608 ms) in whole windows: 192 ms ≥ 150 after 200 ms fed
+    // (128 ms after 150); the cut after 10 windows (320 ms) of silence, within the chunk that ends 350 ms into it
+    expect(speculatedAt).toBe(200);
+    expect(cutAt).toBe(350);
+    expect(cuts[0]!.endSample).toBe(608 * 16 + 150 * 16);
+  });
+
+  it('start before the cut; the cut adopts the speculation, so the final is ready at the cut', async () => {
     const { engine, events, feed, finals, cuts, scheduler } = setup(100);
     feed(speech(600));
     for (const c of engine.calls) c.answer(' partial'); // settle the partial
     await flush();
     const before = engine.calls.length;
-    feed(silence(200));
-    expect(engine.calls).toHaveLength(before); // 200 ms of silence: not yet
-    feed(silence(100)); // ~270 ms past the last speech window: the final starts, before the cut
+    feed(silence(100));
+    expect(engine.calls).toHaveLength(before); // under 150 ms past the last speech window: not yet
+    feed(silence(100)); // ≥ 150 ms: the final starts, before the cut
     expect(engine.calls).toHaveLength(before + 1);
+    feed(silence(100));
     expect(cuts).toHaveLength(0);
-    feed(silence(100)); // the cut (350 ms of silence)
+    feed(silence(100)); // the cut (300 ms of silence)
     const speculative = engine.calls[before]!;
     expect(speculative.input.identity!.request_id).toMatch(/^r\d+$/);
     expect(cuts).toHaveLength(1);
