@@ -15,7 +15,19 @@ export interface CsvColumn {
   /** one line for the README's column reference */
   meaning: string;
   value: (r: ExportRecordV2) => string | number | boolean | null;
+  /** a column added to v2 later: every export writes it, files written before may lack it */
+  optional?: boolean;
 }
+
+/** The voice-activity signals (Silero VAD), named vad_* beside the energy ones; empty when the VAD did not run. */
+const VAD_COLUMNS: CsvColumn[] = [
+  { name: 'vad_speech_ms', type: 'number', nullable: true, optional: true, meaning: 'total length heard as speech by the VAD, ms', value: (r) => r.signals?.vad_speech_ms ?? null },
+  { name: 'vad_pause_count', type: 'integer', nullable: true, optional: true, meaning: 'non-speech runs (VAD) of at least min_pause_ms between speech', value: (r) => r.signals?.vad_pauses?.count ?? null },
+  { name: 'vad_pause_total_ms', type: 'number', nullable: true, optional: true, meaning: 'their total length, ms', value: (r) => r.signals?.vad_pauses?.total_ms ?? null },
+  { name: 'vad_pause_longest_ms', type: 'number', nullable: true, optional: true, meaning: 'the longest, ms', value: (r) => r.signals?.vad_pauses?.longest_ms ?? null },
+  { name: 'vad_pause_long_count', type: 'integer', nullable: true, optional: true, meaning: 'VAD pauses of at least long_pause_ms', value: (r) => r.signals?.vad_pauses?.long_count ?? null },
+  { name: 'vad_time_to_first_speech_ms', type: 'number', nullable: true, optional: true, meaning: 'from the start of the audio to the first speech the VAD hears', value: (r) => r.signals?.vad_time_to_first_speech_ms ?? null },
+];
 
 /** Lists in one cell are joined with this (documented; no JSON in cells); inside an entry `\` and `|` are escaped with `\`. */
 export const CSV_LIST_SEPARATOR = ' | ';
@@ -121,6 +133,7 @@ export const CSV_COLUMNS: readonly CsvColumn[] = [
   { name: 'commitment_count', type: 'integer', nullable: true, meaning: 'spoken commitments', value: (r) => r.signals?.commitment_count ?? null },
   { name: 'time_to_first_commit_ms', type: 'number', nullable: true, meaning: 'audio time when the first commit phrase was complete', value: (r) => r.signals?.time_to_first_commit_ms ?? null },
   { name: 'time_to_final_commit_ms', type: 'number', nullable: true, meaning: 'audio time when the last commit phrase was complete', value: (r) => r.signals?.time_to_final_commit_ms ?? null },
+  ...VAD_COLUMNS,
   { name: 'app_version', type: 'string', nullable: false, meaning: 'Aloud version that exported', value: (r) => r.app_version },
   { name: 'config_sha256', type: 'sha256', nullable: false, meaning: 'sha256 of aloud.yaml at export', value: (r) => r.config_sha256 },
   { name: 'started_at', type: 'timestamp', nullable: true, meaning: 'first opened or recorded', value: (r) => r.started_at },
@@ -148,7 +161,7 @@ export function csvRowJsonSchema(): Record<string, unknown> {
     properties[c.name] = c.name === 'schema_version' ? { const: 2 } : { ...base, type: c.nullable ? [typeList, 'null'] : typeList };
   }
   properties.label_source = { enum: ['voice', 'click', 'key', 'correction', 'room', null] };
-  return { type: 'object', additionalProperties: false, required: CSV_COLUMNS.map((c) => c.name), properties };
+  return { type: 'object', additionalProperties: false, required: CSV_COLUMNS.filter((c) => !c.optional).map((c) => c.name), properties };
 }
 
 /** A CSV cell's text as the value it stands for; text that is not of the column's type stays text (the schema names it). */

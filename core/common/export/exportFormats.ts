@@ -49,7 +49,7 @@ export function exportCsvV2ToValues(table: CsvTable, file: string): { records: L
   const problems: InputProblem[] = [];
   const header = new Set(table.header);
   for (const c of CSV_COLUMNS) {
-    if (!header.has(c.name)) problems.push({ file, line: table.headerLine, field: c.name, stage: 'schema', message: `the header has no column "${c.name}"` });
+    if (!header.has(c.name) && !c.optional) problems.push({ file, line: table.headerLine, field: c.name, stage: 'schema', message: `the header has no column "${c.name}"` });
   }
   const known = new Map(CSV_COLUMNS.map((c) => [c.name, c]));
   for (const name of table.header) {

@@ -42,6 +42,13 @@ export interface ExportSignals {
   label_changes: number | null;
   time_to_first_commit_ms: number | null;
   time_to_final_commit_ms: number | null;
+  /**
+   * voice-activity signals (Silero VAD), beside the energy ones above: null when the VAD did not run. Written by
+   * every export since they were added; absent from files written before (the v2 schema does not require them).
+   */
+  vad_speech_ms?: number | null;
+  vad_pauses?: { count: number; total_ms: number; longest_ms: number; long_count: number } | null;
+  vad_time_to_first_speech_ms?: number | null;
 }
 
 /** One annotator's work on one item (schema_version 1). Field order here is the order written to files. */
@@ -235,6 +242,9 @@ function exportSignals(s: NonNullable<ItemSessionState['signals']>): ExportSigna
     label_changes: s.label_changes ?? null,
     time_to_first_commit_ms: s.time_to_first_commit_ms ?? null,
     time_to_final_commit_ms: s.time_to_final_commit_ms ?? null,
+    vad_speech_ms: s.vad_speech_ms ?? null,
+    vad_pauses: s.vad_pauses ? { count: s.vad_pauses.count, total_ms: s.vad_pauses.total_ms, longest_ms: s.vad_pauses.longest_ms, long_count: s.vad_pauses.long_count } : null,
+    vad_time_to_first_speech_ms: s.vad_time_to_first_speech_ms ?? null,
   };
 }
 

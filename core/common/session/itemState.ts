@@ -1,6 +1,7 @@
 import type { ParseDiagnostic } from '../parser/parseTypes';
 import type { StepJudgmentRecord } from '../reasoning/stepJudgments';
 import type { AudioSignals, TranscriptSignals } from '../signals/signalTypes';
+import type { VadSignals } from '../signals/vadSignals';
 import type { Segment } from '../transcript/segment';
 
 /**
@@ -83,7 +84,8 @@ export interface ItemSessionState {
   label_source: LabelSource | null;
   /** the first label committed for the item, before any change (calibration: blind vs final) */
   blind_label: string | null;
-  signals: (Partial<AudioSignals> & Partial<TranscriptSignals>) | null;
+  /** energy audio signals, the voice-activity ones (vad_*, when the VAD ran) and the transcript's */
+  signals: (Partial<AudioSignals> & Partial<VadSignals> & Partial<TranscriptSignals>) | null;
   /** whisper_cpp: the engine version that transcribed it (null when not recorded) */
   model: { name: string; sha256: string; whisper_cpp?: string | null } | null;
   /** ISO 8601 times */

@@ -100,6 +100,17 @@ export const sessionEventDataSchemas: { readonly [T in SessionEventType]: Record
       pauses: pauseStats,
       time_to_first_speech_ms: { type: ['number', 'null'], minimum: 0 },
     }),
+    vad: {
+      oneOf: [
+        { type: 'null' },
+        object({
+          vad_speech_ms: { type: 'number', minimum: 0 },
+          vad_pauses: pauseStats,
+          vad_time_to_first_speech_ms: { type: ['number', 'null'], minimum: 0 },
+          vad_window_ms: { type: 'number', exclusiveMinimum: 0 },
+        }),
+      ],
+    },
   }),
   log_repaired: object({ torn_line: { type: 'integer', minimum: 1 }, torn_bytes: count, torn_file: text }),
   note: object({ item_id: { type: ['string', 'null'], minLength: 1 }, text }),

@@ -1,5 +1,6 @@
 import type { ParseDiagnostic } from '../parser/parseTypes';
 import type { AudioSignals } from '../signals/signalTypes';
+import type { VadSignals } from '../signals/vadSignals';
 import type { Segment } from '../transcript/segment';
 import type { LabelSource } from './itemState';
 import type { ReasoningReveal } from '../project/projectConfig';
@@ -87,8 +88,12 @@ export interface SessionEventData {
   item_completed: { item_id: string };
   /** a transcription result that arrived for audio that is no longer current, and was not applied */
   stale_result: { item_id: string; request_id: string; reason: string };
-  /** audio signals over the item's whole WAV, computed when a recording stops (so the fold stays pure) */
-  signals_computed: { item_id: string; audio_samples: number; audio: AudioSignals };
+  /**
+   * audio signals over the item's whole WAV, computed when a recording stops (so the fold stays pure): the energy
+   * ones, and (v2) the voice-activity ones when the Silero VAD ran (null without its model, in v1 logs, and after
+   * a crash recovery, which runs before any engine)
+   */
+  signals_computed: { item_id: string; audio_samples: number; audio: AudioSignals; vad: VadSignals | null };
   /** a torn last line (a write cut by a crash) was cut from the log; its bytes were kept in torn_file */
   log_repaired: { torn_line: number; torn_bytes: number; torn_file: string };
   note: { item_id: string | null; text: string };
@@ -149,7 +154,7 @@ export const EVENT_VERSIONS: { readonly [T in SessionEventType]: number } = {
   label_changed: 2,
   item_completed: 1,
   stale_result: 1,
-  signals_computed: 1,
+  signals_computed: 2,
   log_repaired: 1,
   note: 1,
   reasoning_shown: 1,

@@ -1,6 +1,7 @@
 import type { ParseDiagnostic, ParseResult } from '../parser/parseTypes';
 import type { ProjectConfig } from '../project/projectConfig';
 import type { AudioSignals } from '../signals/signalTypes';
+import type { VadSignals } from '../signals/vadSignals';
 import { computeTranscriptSignals } from '../signals/transcriptSignals';
 import { joinSegments, timeAtOffset, type SegmentSpan } from '../transcript/joinSegments';
 import type { Segment } from '../transcript/segment';
@@ -429,7 +430,10 @@ export class SessionFold {
     // any act logged after completion with another label than the final one then (a change later undone still counts)
     const changedAfterCompletion = completedSeq !== null && acts.some((a) => a.seq > completedSeq && a.label !== finalAtCompletion);
 
-    const audioSignals: AudioSignals | null = item.audioSignals && item.audioSignals.audio_samples === samples ? item.audioSignals.audio : null;
+    const current = item.audioSignals && item.audioSignals.audio_samples === samples ? item.audioSignals : null;
+    const audioSignals: AudioSignals | null = current ? current.audio : null;
+    // the voice-activity signals sit beside the energy ones, named vad_*; absent when the VAD did not run
+    const vadSignals: VadSignals | null = current ? current.vad : null;
     const hasTranscript = utterances.length > 0;
     // filler and word counts are a cache over the verbatim text; the commitment figures come from the recorded acts
     const recordedParse: ParseResult = {
@@ -447,7 +451,9 @@ export class SessionFold {
         }
       : null;
     const signals =
-      audioSignals || transcriptSignals || history.length > 0 ? { ...audioSignals, ...transcriptSignals, ...(history.length > 0 ? { label_changes: labelChanges } : {}) } : null;
+      audioSignals || transcriptSignals || history.length > 0
+        ? { ...audioSignals, ...vadSignals, ...transcriptSignals, ...(history.length > 0 ? { label_changes: labelChanges } : {}) }
+        : null;
     const superseded: SupersededTranscript[] = [...item.superseded.entries()]
       .sort((a, b) => a[0] - b[0])
       .map(([utterance, s]) => {

@@ -22,6 +22,8 @@ export const EVENT_UPCASTERS: UpcasterRegistry = {
   item_opened: { 1: (data) => ({ text_sha256: null, ...(data as Record<string, unknown>) }) },
   label_committed: { 1: withFields({ audio_ms: null, utterance: null, parser_version: null }) },
   label_changed: { 1: withFields({ after_completion: false }) },
+  // v2 added the voice-activity signals; a v1 log never computed them
+  signals_computed: { 1: withFields({ vad: null }) },
   utterance_transcribed: {
     1: (data) => {
       const v1 = data as { model?: Record<string, unknown> };

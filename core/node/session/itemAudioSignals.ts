@@ -1,10 +1,27 @@
 import { computeAudioSignals } from '../../common/signals/audioSignals';
 import type { AudioSignals } from '../../common/signals/signalTypes';
+import { computeVadSignals, type VadSignals } from '../../common/signals/vadSignals';
 import type { ThinkAloudConfig } from '../../common/project/projectConfig';
 import { readWav } from '../audio/wavFile';
 
-/** Audio signals over an item's whole WAV (every recording of the item), with the project's thresholds. */
-export async function itemAudioSignals(wavPath: string, thinkaloud: ThinkAloudConfig): Promise<{ samples: number; audio: AudioSignals }> {
+/** What the signals need of the VAD: the speech probabilities of a whole recording, from a fresh state. */
+export interface WholeRecordingVad {
+  readonly windowSamples: number;
+  probabilitiesOf(pcm: Float32Array): Float32Array;
+}
+
+/** Silero VAD runs on 16 kHz audio only. */
+const VAD_SAMPLE_RATE = 16_000;
+
+/**
+ * Audio signals over an item's whole WAV (every recording of the item), with the project's thresholds: the energy
+ * signals always, the voice-activity ones (`vad_*`, same pause thresholds) when a VAD is given, else null.
+ */
+export async function itemAudioSignals(
+  wavPath: string,
+  thinkaloud: ThinkAloudConfig,
+  vad: WholeRecordingVad | null = null,
+): Promise<{ samples: number; audio: AudioSignals; vad: VadSignals | null }> {
   const wav = await readWav(wavPath);
   const audio = computeAudioSignals(wav.samples, wav.sampleRate, {
     chunk_seconds: thinkaloud.chunk_seconds,
@@ -12,5 +29,9 @@ export async function itemAudioSignals(wavPath: string, thinkaloud: ThinkAloudCo
     min_pause_ms: thinkaloud.min_pause_ms,
     long_pause_ms: thinkaloud.long_pause_ms,
   });
-  return { samples: wav.samples.length, audio };
+  const voice =
+    vad && wav.sampleRate === VAD_SAMPLE_RATE
+      ? computeVadSignals(vad.probabilitiesOf(wav.samples), vad.windowSamples, wav.sampleRate, { min_pause_ms: thinkaloud.min_pause_ms, long_pause_ms: thinkaloud.long_pause_ms })
+      : null;
+  return { samples: wav.samples.length, audio, vad: voice };
 }

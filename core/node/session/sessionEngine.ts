@@ -10,6 +10,7 @@ import { loadEngineScript, ScriptedEngine } from '../engine/scriptedEngine';
 import { sha256OfPcm } from '../engine/whisperEngine';
 import { resolveSessionModel, SessionEngineError } from './sessionModel';
 import type { SessionEngine } from './sessionService';
+import type { WholeRecordingVad } from './itemAudioSignals';
 
 /** The session's engine: the engine's TranscriptionScheduler (identity before success; token times, so a commit phrase is timed to its word) and a live cutter per recording. */
 export function sessionEngineOver(
@@ -18,7 +19,8 @@ export function sessionEngineOver(
   options: { language: string; silenceThresholdDbfs: number; sampleRate: number; speech?: SpeechProbe | null },
 ): SessionEngine {
   const transcriber = new TranscriptionScheduler({ engine, model, hashAudio: sha256OfPcm, settings: { language: options.language, tokenTimestamps: true }, sampleRate: options.sampleRate });
-  return { model, transcriber, createCutter: liveCutterFactory(transcriber, options) };
+  const vad = options.speech && 'probabilitiesOf' in options.speech ? (options.speech as SpeechProbe & WholeRecordingVad) : null;
+  return { model, transcriber, createCutter: liveCutterFactory(transcriber, options), vad };
 }
 
 /** The engine script to use instead of whisper.cpp: the command's flag, else ALOUD_ENGINE_SCRIPT (test suites), else none. */

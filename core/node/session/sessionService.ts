@@ -24,6 +24,7 @@ import type { WavWriter } from '../audio/wavWriter';
 import { sha256Hex } from '../fs/sha256';
 import { SessionWriteError } from './sessionFs';
 import { SessionStore, type OpenSessionOptions } from './sessionStore';
+import type { WholeRecordingVad } from './itemAudioSignals';
 
 /** The live utterance cutter of one recording (the engine's utteranceCutter). */
 export type LiveCutter = Pick<UtteranceCutter, 'push' | 'flush'>;
@@ -47,6 +48,8 @@ export interface SessionEngine {
   model?: { name: string; sha256: string };
   /** the engine's whisper.cpp version, recorded with every transcription */
   whisperCpp?: string | null;
+  /** the Silero VAD, for the vad_* signals over each item's whole WAV when a recording stops (none: null) */
+  vad?: WholeRecordingVad | null;
 }
 
 /** Completing an item needs a spoken label (thinkaloud.require_spoken_label) and it has none. */
@@ -525,9 +528,9 @@ export class SessionService extends EventEmitter<SessionServiceEvents> {
     this.recording = null;
     for (const utterance of rec.cutter.flush()) this.transcribe(rec, utterance);
     await this.guardWrite(() => this.store.closeAudio(rec.item_id));
-    const { samples, audio } = await this.store.itemAudioSignals(rec.item_id);
+    const { samples, audio, vad } = await this.store.itemAudioSignals(rec.item_id, this.engine?.vad ?? null);
     await this.append('recording_stopped', { item_id: rec.item_id, total_samples: rec.writer.samples, reason, error: null });
-    await this.append('signals_computed', { item_id: rec.item_id, audio_samples: samples, audio });
+    await this.append('signals_computed', { item_id: rec.item_id, audio_samples: samples, audio, vad });
     this.emitItem(rec.item_id);
   }
 

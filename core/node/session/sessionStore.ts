@@ -9,7 +9,7 @@ import type { UpcasterRegistry } from '../../common/session/sessionLog';
 import { PARSER_VERSION } from '../../common/parser/parserVersion';
 import { WavWriter } from '../audio/wavWriter';
 import { sha256Hex } from '../fs/sha256';
-import { itemAudioSignals } from './itemAudioSignals';
+import { itemAudioSignals, type WholeRecordingVad } from './itemAudioSignals';
 import { describeFsError, nodeSessionFs, SessionWriteError, type SessionFs } from './sessionFs';
 import { resolveInside } from '../fs/resolveInside';
 import { acquireSessionLock, type HeldSessionLock, type LockOwner } from './sessionLock';
@@ -139,8 +139,9 @@ export class SessionStore {
     }
     for (const itemId of needSignals) {
       const wavPath = resolveInSession(this.paths, ledger.items.get(itemId)!.audio_path);
+      // recovery runs before any engine: no VAD here (the next recording of the item computes its vad_* signals)
       const { samples, audio } = await itemAudioSignals(wavPath, this.project.config.thinkaloud);
-      add('signals_computed', { item_id: itemId, audio_samples: samples, audio });
+      add('signals_computed', { item_id: itemId, audio_samples: samples, audio, vad: null });
     }
     await this.appendAll(entries);
   }
@@ -219,9 +220,9 @@ export class SessionStore {
     else await writer.close();
   }
 
-  /** Audio signals over the item's whole WAV, as logged in signals_computed. */
-  itemAudioSignals(itemId: string): ReturnType<typeof itemAudioSignals> {
-    return itemAudioSignals(this.absoluteAudioPath(itemId), this.project.config.thinkaloud);
+  /** Audio signals over the item's whole WAV, as logged in signals_computed (the vad_* ones when a VAD is given). */
+  itemAudioSignals(itemId: string, vad: WholeRecordingVad | null = null): ReturnType<typeof itemAudioSignals> {
+    return itemAudioSignals(this.absoluteAudioPath(itemId), this.project.config.thinkaloud, vad);
   }
 
   /** Closes the WAVs and the log and releases the lock. */

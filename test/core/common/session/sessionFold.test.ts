@@ -214,7 +214,7 @@ describe('foldSession', () => {
     expect(state.recording).toEqual({ item_id: 'demo-01', since_seq: 3 });
     expect(state.items[0]).toMatchObject({ audio_path: 'sessions/ana/audio/demo-01.wav', audio_ms: 1500, signals: null, started_at: events[1]!.ts });
     add('recording_stopped', { item_id: 'demo-01', total_samples: 24000, reason: 'user', error: null });
-    add('signals_computed', { item_id: 'demo-01', audio_samples: 24000, audio: silence });
+    add('signals_computed', { item_id: 'demo-01', audio_samples: 24000, audio: silence, vad: null });
     add('stale_result', { item_id: 'demo-01', request_id: 'r9', reason: 'superseded' });
     add('item_completed', { item_id: 'demo-01' });
     add('item_opened', opened('demo-02'));

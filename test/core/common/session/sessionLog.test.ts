@@ -131,7 +131,7 @@ describe('a log written by Aloud before the record became the log (all v1 events
 
   it('upcasts every changed event with nulls for what v1 did not record', () => {
     const { events } = parseSessionLog(v1, 'session-v1.jsonl');
-    expect(events.every((e) => e.v === (['session_started', 'session_resumed', 'item_opened', 'label_committed', 'label_changed', 'utterance_transcribed'].includes(e.type) ? 2 : 1))).toBe(true);
+    expect(events.every((e) => e.v === (['session_started', 'session_resumed', 'item_opened', 'label_committed', 'label_changed', 'utterance_transcribed', 'signals_computed'].includes(e.type) ? 2 : 1))).toBe(true);
     expect(events[0]!.data).toEqual({ annotator: 'ana', project_name: 'politeness-demo', sample_rate: 16000, config_sha256: null, parser_version: null });
     expect(events[1]!.data).toEqual({ item_id: 'demo-01', text_sha256: '0'.repeat(64) });
     expect(events[11]!.data).toEqual({ item_id: 'demo-02', text_sha256: null });
@@ -139,5 +139,7 @@ describe('a log written by Aloud before the record became the log (all v1 events
     expect(events[9]!.data).toEqual({ item_id: 'demo-01', from: 'Polite', to: 'Neutral', source: 'key', after_completion: false });
     expect(events[13]!.data).toEqual({ pid: 4242, host: 'lab-laptop', config_sha256: null, parser_version: null });
     expect(events[6]!.data).toMatchObject({ model: { name: 'tiny.en', sha256: '5'.repeat(64), whisper_cpp: null } });
+    // the voice-activity signals came with signals_computed v2: a v1 log never computed them
+    expect(events[5]!).toMatchObject({ type: 'signals_computed', data: { item_id: 'demo-01', audio_samples: 32000, vad: null } });
   });
 });

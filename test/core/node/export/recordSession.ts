@@ -47,8 +47,8 @@ export async function recordSession(project: OpenProject, annotator: string, ite
         for (const c of voiceCommitmentsOf(store.utterancesOf(item.id), createTranscriptAnalyzer(project.config)).commitments) {
           await store.append('label_committed', { item_id: item.id, source: 'voice', ...c, parser_version: PARSER_VERSION });
         }
-        const { samples, audio } = await store.itemAudioSignals(item.id);
-        await store.append('signals_computed', { item_id: item.id, audio_samples: samples, audio });
+        const { samples, audio, vad } = await store.itemAudioSignals(item.id);
+        await store.append('signals_computed', { item_id: item.id, audio_samples: samples, audio, vad });
       }
       if (item.click) await store.append('label_committed', { item_id: item.id, label: item.click, source: 'click', quote: null, start: null, end: null, stem: null, audio_ms: null, utterance: null, parser_version: null });
       if (item.complete) await store.append('item_completed', { item_id: item.id });
