@@ -1,12 +1,11 @@
 /**
  * What the engine benchmarks and tests need, made once into the gitignored .bench/ folder: the tiny.en-sized
  * random-weight model and its quantized variants, a spoken clip (espeak-ng + sox), and whisper.cpp's own tools
- * built natively: 1.9.1's (CMake, from nodejs-whisper's sources) and, while it exists, the 2024 one that
- * smart-whisper vendors (nothing built here is committed).
+ * built natively: 1.9.1's (CMake, from nodejs-whisper's sources; nothing built here is committed).
  */
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { cp, mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, rename, rm } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -56,37 +55,6 @@ export async function ensureSpokenClip(file: string, text: string, seconds: numb
     await rm(raw, { force: true });
   }
   return file;
-}
-
-export interface WhisperCli {
-  /** whisper.cpp's examples/main (later renamed whisper-cli) */
-  main: string;
-  /** whisper.cpp's examples/bench: encoder and decoder timings */
-  bench: string;
-}
-
-/**
- * whisper.cpp's own CLI built natively with its Makefile (-march=native, OpenMP) from
- * node_modules/smart-whisper/whisper.cpp, into .bench/whisper.cpp. The npm package leaves out the Makefile's
- * scripts/get-flags.mk (it only adds compiler-version warning flags), so an empty one stands in for it.
- */
-export async function ensureWhisperCli(log: (line: string) => void = () => undefined): Promise<WhisperCli> {
-  const src = path.join(REPO, 'node_modules/smart-whisper/whisper.cpp');
-  const dir = path.join(BENCH_DIR, 'whisper.cpp');
-  const cli = { main: path.join(dir, 'main'), bench: path.join(dir, 'bench') };
-  if (existsSync(cli.main) && existsSync(cli.bench) && (await stat(cli.main)).mtimeMs > (await stat(src)).mtimeMs) return cli;
-  if (!existsSync(path.join(src, 'Makefile'))) throw new Error(`${src} is missing: run npm install`);
-  log(`building whisper.cpp's CLI natively into ${dir} (about a minute)…`);
-  await rm(dir, { recursive: true, force: true });
-  await cp(src, dir, { recursive: true });
-  await mkdir(path.join(dir, 'scripts'), { recursive: true });
-  await writeFile(path.join(dir, 'scripts/get-flags.mk'), '');
-  try {
-    await run('make', ['-C', dir, `-j${availableParallelism()}`, 'main', 'bench'], { maxBuffer: 64 * 1024 * 1024 });
-  } catch (e) {
-    throw new Error(`building whisper.cpp's CLI failed (needs make and a C++ compiler): ${(e as Error).message.split('\n').slice(-3).join(' ')}`);
-  }
-  return cli;
 }
 
 export interface WhisperCpp19Tools {

@@ -3,18 +3,16 @@
  *
  * With the tiny.en-sized random-weight model (same compute as tiny.en; f16, and q8_0/q5_1 made by whisper.cpp's
  * own quantizer) and espeak-ng speech:
- * 1. in-process latency of a 5 s utterance: the engine worker on whisper.cpp 1.9.1 (f16, q8_0, q5_1) and the
- *    previous engine on the 2024 whisper.cpp (f16) while its build exists (npm run build:engine:legacy);
+ * 1. in-process latency of a 5 s utterance: the engine worker on whisper.cpp 1.9.1 (f16, q8_0, q5_1);
  * 2. commit-polite.wav (8.75 s) in process, and through whisper.cpp's CLI spawned per clip with a shell command
- *    string as whisper-node does (1.9.1's whisper-cli, and the 2024 `main` while it exists), CLI defaults;
- * 3. the 5 s utterance with one CPU-bound process beside it (the contention row), both engines;
- * 4. encoder pass over a full 30 s window: ours vs whisper.cpp 1.9.1's own `whisper-bench` (and the 2024 pair);
+ *    string as whisper-node does (1.9.1's whisper-cli), CLI defaults;
+ * 3. the 5 s utterance with one CPU-bound process beside it (the contention row);
+ * 4. encoder pass over a full 30 s window: ours vs whisper.cpp 1.9.1's own `whisper-bench`;
  * 5. resident memory with the model loaded in the bundled engine host (as the packaged app runs it).
  * Each round runs every contender once, so that they share whatever else the machine does; the script prints
  * the load average before and after. Medians are reported.
  */
 import { exec, execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { build } from 'esbuild';
 import { loadavg } from 'node:os';
 import path from 'node:path';
@@ -26,7 +24,7 @@ import { startEngineWorker } from '../core/node/engine/engineHost';
 import { startCpuLoad } from '../core/node/engine/liveBench';
 import { WHISPER_ADDON_ENV, whisperAddonPath } from '../core/node/engine/whisperAddon';
 import { defaultEngineThreads } from '../core/node/engine/whisperEngine';
-import { BENCH_DIR, ensureBenchModel, ensureQuantizedBenchModel, ensureSpokenClip, ensureWhisperCli, ensureWhisperCpp19, REPO, SHARED } from './benchAssets';
+import { BENCH_DIR, ensureBenchModel, ensureQuantizedBenchModel, ensureSpokenClip, ensureWhisperCpp19, REPO, SHARED } from './benchAssets';
 
 const { values } = parseArgs({ options: { runs: { type: 'string', default: '11' }, json: { type: 'boolean', default: false } } });
 const runs = Math.max(5, Number(values.runs) || 11);
@@ -36,7 +34,6 @@ const log = (line: string): void => {
 const load = (): string => loadavg().map((x) => x.toFixed(2)).join(' ');
 const ms = (x: number): string => `${x.toFixed(0)} ms`;
 const r1 = (x: number): number => Math.round(x * 10) / 10;
-const LEGACY_ADDON = path.join(REPO, 'core/node/engine/native/legacy/build/Release/aloud_whisper_legacy.node');
 
 async function timeShell(command: string): Promise<number> {
   const started = performance.now();
@@ -52,18 +49,6 @@ async function timeShell(command: string): Promise<number> {
  */
 function contenderGone(): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, 1100));
-}
-
-/** An engine worker on the given addon (the env var is read when the worker loads it). */
-function engineOn(addon: string, options: Parameters<typeof startEngineWorker>[0]): EngineClient {
-  const before = process.env[WHISPER_ADDON_ENV];
-  process.env[WHISPER_ADDON_ENV] = addon;
-  try {
-    return startEngineWorker(options);
-  } finally {
-    if (before === undefined) delete process.env[WHISPER_ADDON_ENV];
-    else process.env[WHISPER_ADDON_ENV] = before;
-  }
 }
 
 async function timed(engine: EngineClient, pcm: Float32Array): Promise<number> {
@@ -89,8 +74,6 @@ async function main(): Promise<void> {
   const clip = await ensureSpokenClip(path.join(BENCH_DIR, 'utterance-5s.wav'), 'Hmm, this reply is, um, kind of polite I guess. I label this polite.', 5);
   const politeFile = path.join(SHARED, 'fixtures/audio/commit-polite.wav');
   const tools19 = await ensureWhisperCpp19(log);
-  const legacy = existsSync(LEGACY_ADDON);
-  const oldCli = legacy ? await ensureWhisperCli(log).catch(() => null) : null;
   const audio = (await readWavFor16k(clip)).pcm;
   const polite = (await readWavFor16k(politeFile)).pcm;
 
@@ -103,27 +86,21 @@ async function main(): Promise<void> {
   await engines.f16!.load(f16);
   await engines.q8_0!.load(q8);
   await engines.q5_1!.load(q5);
-  const old = legacy ? engineOn(LEGACY_ADDON, { threads, flashAttn: false }) : null;
-  if (old) await old.load(f16);
 
   // whisper-node style: one shell command (a new process, the model loaded again) per clip, the CLI's defaults.
   const cli19 = `"${tools19.cli}" -m "${f16}" -f "${politeFile}" -l en -t ${threads}`;
-  const cliOld = oldCli ? `"${oldCli.main}" -m "${f16}" -f "${politeFile}" -l en -t ${threads}` : null;
   await timeShell(cli19); // page cache warm, as for the in-process run
 
   // 1-2. Latency, the contenders interleaved in every round.
-  const t: Record<string, number[]> = { f16: [], q8_0: [], q5_1: [], legacy_f16: [], polite: [], polite_legacy: [], polite_cli_19: [], polite_cli_2024: [] };
+  const t: Record<string, number[]> = { f16: [], q8_0: [], q5_1: [], polite: [], polite_cli_19: [] };
   for (let i = 0; i < runs; i++) {
     for (const name of ['f16', 'q8_0', 'q5_1'] as const) t[name]!.push(await timed(engines[name]!, audio));
-    if (old) t.legacy_f16!.push(await timed(old, audio));
     t.polite!.push(await timed(engines.f16!, polite));
-    if (old) t.polite_legacy!.push(await timed(old, polite));
     t.polite_cli_19!.push(await timeShell(cli19));
-    if (cliOld) t.polite_cli_2024!.push(await timeShell(cliOld));
   }
 
-  // 3. Contention: one CPU-bound process beside the engine, the engines interleaved.
-  const busy: Record<string, number[]> = { f16: [], legacy_f16: [] };
+  // 3. Contention: one CPU-bound process beside the engine.
+  const busy: Record<string, number[]> = { f16: [] };
   const threadsUnderLoad: number[] = [];
   const hog = startCpuLoad(1);
   try {
@@ -131,7 +108,6 @@ async function main(): Promise<void> {
     for (let i = 0; i < Math.max(7, Math.ceil(runs / 2)); i++) {
       busy.f16!.push(await timed(engines.f16!, audio));
       threadsUnderLoad.push((await engines.f16!.info()).last_threads);
-      if (old) busy.legacy_f16!.push(await timed(old, audio));
     }
   } finally {
     for (const p of hog) p.kill();
@@ -140,16 +116,13 @@ async function main(): Promise<void> {
   // 4. Encoder pass over a full 30 s window (mel excluded in all).
   const window = new Float32Array(30 * 16000);
   for (let at = 0; at < window.length; at += audio.length) window.set(audio.subarray(0, window.length - at), at);
-  const enc: Record<string, number[]> = { ours: [], whisper_bench_19: [], legacy: [], whisper_bench_2024: [] };
+  const enc: Record<string, number[]> = { ours: [], whisper_bench_19: [] };
   for (let i = 0; i < Math.min(runs, 7); i++) {
     enc.ours!.push((await engines.f16!.encode(window, 1500)).encode_ms);
     enc.whisper_bench_19!.push(await encodeMs(tools19.bench, f16, threads));
-    if (old) enc.legacy!.push((await old.encode(window, 1500)).encode_ms);
-    if (oldCli) enc.whisper_bench_2024!.push(await encodeMs(oldCli.bench, f16, threads));
   }
   const info = await engines.f16!.info();
   for (const e of Object.values(engines)) await e.close();
-  await old?.close();
 
   // 5. Memory with tiny.en-sized weights loaded in the engine worker, bundled as in the app.
   const dist = path.join(BENCH_DIR, 'dist');
@@ -171,16 +144,14 @@ async function main(): Promise<void> {
     threads_quiet_max: threads,
     threads_under_load: threadsUnderLoad,
     runs,
-    utterance_5s_median_ms: { f16: quiet, q8_0: m(t.q8_0), q5_1: m(t.q5_1), legacy_2024_f16: m(t.legacy_f16) },
-    utterance_5s_runs_ms: Object.fromEntries(['f16', 'q8_0', 'q5_1', 'legacy_f16'].map((k) => [k, t[k]!.map(Math.round)])),
-    commit_polite_8_75s_median_ms: { in_process: m(t.polite), in_process_legacy_2024: m(t.polite_legacy), cli_per_clip_whisper_cpp_1_9: m(t.polite_cli_19), cli_per_clip_2024_main: m(t.polite_cli_2024) },
+    utterance_5s_median_ms: { f16: quiet, q8_0: m(t.q8_0), q5_1: m(t.q5_1) },
+    utterance_5s_runs_ms: Object.fromEntries(['f16', 'q8_0', 'q5_1'].map((k) => [k, t[k]!.map(Math.round)])),
+    commit_polite_8_75s_median_ms: { in_process: m(t.polite), cli_per_clip_whisper_cpp_1_9: m(t.polite_cli_19) },
     speedup_vs_cli_per_clip_1_9: r1(m(t.polite_cli_19)! / m(t.polite)!),
-    speedup_vs_cli_per_clip_2024: m(t.polite_cli_2024) === null ? null : r1(m(t.polite_cli_2024)! / m(t.polite)!),
-    contention_one_cpu_bound_process_median_ms: { f16: underLoad, legacy_2024_f16: m(busy.legacy_f16) },
-    contention_runs_ms: { f16: busy.f16!.map(Math.round), legacy_2024_f16: busy.legacy_f16!.map(Math.round) },
+    contention_one_cpu_bound_process_median_ms: { f16: underLoad },
+    contention_runs_ms: { f16: busy.f16!.map(Math.round) },
     contention_ratio_to_quiet: r1(underLoad / quiet),
-    contention_ratio_to_quiet_legacy: m(busy.legacy_f16) === null ? null : r1(m(busy.legacy_f16)! / m(t.legacy_f16)!),
-    encode_30s_median_ms: { ours: m(enc.ours), whisper_cpp_1_9_bench: m(enc.whisper_bench_19), legacy_2024_ours: m(enc.legacy), whisper_cpp_2024_bench: m(enc.whisper_bench_2024) },
+    encode_30s_median_ms: { ours: m(enc.ours), whisper_cpp_1_9_bench: m(enc.whisper_bench_19) },
     encode_30s_runs_ms: Object.fromEntries(Object.entries(enc).map(([k, v]) => [k, v.map(Math.round)])),
     encode_ratio_vs_whisper_cpp_1_9: Math.round((m(enc.ours)! / m(enc.whisper_bench_19)!) * 100) / 100,
     rss_mb_bundled_engine: memory,
@@ -196,14 +167,10 @@ async function main(): Promise<void> {
   log(`whisper.cpp ${figures.whisper_version}, flash attention ${figures.flash_attn ? 'on' : 'off'}, threads from free cores (≤ ${threads})`);
   log(`5 s utterance, in process, f16     median ${ms(u.f16)}   target ≤ 180 ms: ${verdict(u.f16 <= 180)}`);
   log(`5 s utterance, in process, q8_0    median ${ms(u.q8_0!)}    q5_1 ${ms(u.q5_1!)}`);
-  if (u.legacy_2024_f16 !== null) log(`5 s utterance, 2024 engine, f16    median ${ms(u.legacy_2024_f16)}  (same run)`);
   log(`commit-polite.wav (8.75 s) in process ${ms(p.in_process!)}; whisper-cli 1.9 per clip ${ms(p.cli_per_clip_whisper_cpp_1_9!)} → ${figures.speedup_vs_cli_per_clip_1_9}×; target ≥ 4×: ${verdict(figures.speedup_vs_cli_per_clip_1_9 >= 4)}`);
-  if (p.cli_per_clip_2024_main !== null) log(`   2024 main per clip ${ms(p.cli_per_clip_2024_main)} → ${figures.speedup_vs_cli_per_clip_2024}×; 2024 engine in process ${ms(p.in_process_legacy_2024 ?? NaN)}`);
   log(`5 s utterance beside one CPU-bound process: ${ms(underLoad)} = ${figures.contention_ratio_to_quiet}× quiet (threads ${threadsUnderLoad.join(',')}); target ≤ 2×: ${verdict(figures.contention_ratio_to_quiet <= 2)}`);
-  if (figures.contention_ratio_to_quiet_legacy !== null) log(`   2024 engine (2 threads, ggml's spinning pool): ${ms(figures.contention_one_cpu_bound_process_median_ms.legacy_2024_f16!)} = ${figures.contention_ratio_to_quiet_legacy}× its quiet`);
   const e = figures.encode_30s_median_ms;
   log(`encode, full 30 s window: ours ${ms(e.ours!)}, whisper.cpp 1.9 bench ${ms(e.whisper_cpp_1_9_bench!)} → ${figures.encode_ratio_vs_whisper_cpp_1_9}×; target ≤ 1.05×: ${verdict(figures.encode_ratio_vs_whisper_cpp_1_9 <= 1.05)}`);
-  if (e.legacy_2024_ours !== null) log(`   2024: ours ${ms(e.legacy_2024_ours)}, its bench ${ms(e.whisper_cpp_2024_bench ?? NaN)}`);
   log(`resident memory, bundled engine host with the model loaded: ${memory.loaded_mb} MB loaded, ${memory.after_utterances_mb} MB after 5 s utterances, ${memory.after_full_windows_mb} MB after 30 s windows   target ≤ 300 MB: ${verdict(bundledMb <= 300)}`);
   log(`load average after: ${load()}`);
 }

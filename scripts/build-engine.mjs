@@ -2,10 +2,9 @@
 // Compiles Aloud's whisper.cpp binding (core/node/engine/native) with the CPU's SIMD, once.
 // Run by `npm install` / `npm ci` (root postinstall) and by `npm run build:engine`.
 // The whisper.cpp sources: the complete 1.9.1 tree that nodejs-whisper carries (its own install scripts never
-// run: package.json allowScripts). `--legacy` builds instead the previous binding over smart-whisper's 2024
-// whisper.cpp (core/node/engine/native/legacy), only for `npm run bench:engine`'s side-by-side figures.
+// run: package.json allowScripts).
 //
-//   node scripts/build-engine.mjs [--force] [--legacy]
+//   node scripts/build-engine.mjs [--force]
 //
 // Environment:
 //   ALOUD_PORTABLE_BUILD=1     distributable build: x86-64-v3 (AVX2, FMA, F16C) or armv8-a (NEON) instead of
@@ -21,12 +20,14 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const legacy = process.argv.includes('--legacy');
-const engineDir = path.join(root, 'core/node/engine/native');
-/** What is built: the engine, or (--legacy) the 2024 build kept for comparison. */
-const flavour = legacy
-  ? { dir: path.join(engineDir, 'legacy'), target: 'aloud_whisper_legacy', sources: ['aloud_whisper_legacy.cc', 'whisper_unity_legacy.cc'], pkg: 'smart-whisper', tree: 'whisper.cpp' }
-  : { dir: engineDir, target: 'aloud_whisper', sources: ['aloud_whisper.cc', 'whisper_unity.cc', 'units/ggml_c.c', 'units/ggml_cpp.cpp', 'units/ggml_cpu_c.c', 'units/ggml_cpu_cpp.cpp'], pkg: 'nodejs-whisper', tree: 'cpp/whisper.cpp' };
+/** What is built: the binding, its own sources (for the up-to-date stamp), and where the whisper.cpp tree is. */
+const flavour = {
+  dir: path.join(root, 'core/node/engine/native'),
+  target: 'aloud_whisper',
+  sources: ['aloud_whisper.cc', 'whisper_unity.cc', 'units/ggml_c.c', 'units/ggml_cpp.cpp', 'units/ggml_cpu_c.c', 'units/ggml_cpu_cpp.cpp'],
+  pkg: 'nodejs-whisper',
+  tree: 'cpp/whisper.cpp',
+};
 const nativeDir = flavour.dir;
 const addonPath = path.join(nativeDir, `build/Release/${flavour.target}.node`);
 const stampPath = path.join(nativeDir, 'build/aloud-build-stamp.json');
@@ -200,7 +201,7 @@ function main() {
   const nodeGyp = findNodeGyp();
   if (!nodeGyp) fail(['node-gyp was not found (it ships with npm).', ...toolchainAdvice()]);
 
-  const compileFlags = [target.label, portable ? 'portable' : 'native', openmp ? 'openmp' : 'ggml-threads', ...(legacy ? [] : ['llamafile-sgemm'])].join(', ');
+  const compileFlags = [target.label, portable ? 'portable' : 'native', openmp ? 'openmp' : 'ggml-threads', 'llamafile-sgemm'].join(', ');
   mkdirSync(path.join(nativeDir, 'generated'), { recursive: true });
   writeFileSync(
     path.join(nativeDir, 'generated/aloud_build_info.h'),
@@ -208,9 +209,7 @@ function main() {
       '// Written by scripts/build-engine.mjs; not committed.',
       `#define ALOUD_WHISPER_BINDING_VERSION ${JSON.stringify(`aloud-whisper ${ownVersion}`)}`,
       `#define ALOUD_WHISPER_CPP_VERSION ${JSON.stringify(
-        legacy
-          ? `vendored by smart-whisper ${whisperVersion} (whisper.cpp source sha256 ${whisperSourceSha})`
-          : `${whisperCppVersion ?? 'unknown'} from nodejs-whisper ${whisperVersion} (ggml ${ggmlVersion ?? 'unknown'}, whisper.cpp source sha256 ${whisperSourceSha})`,
+        `${whisperCppVersion ?? 'unknown'} from nodejs-whisper ${whisperVersion} (ggml ${ggmlVersion ?? 'unknown'}, whisper.cpp source sha256 ${whisperSourceSha})`,
       )}`,
       `#define ALOUD_WHISPER_COMPILE_FLAGS ${JSON.stringify(compileFlags)}`,
       '',

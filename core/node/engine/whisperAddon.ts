@@ -31,7 +31,7 @@ export interface NativeModelInfo {
   nTextLayer: number;
   nMels: number;
   ftype: number;
-  /** flash attention on (absent in the 2024 legacy build) */
+  /** flash attention on */
   flashAttn?: boolean;
 }
 
@@ -68,9 +68,9 @@ export interface WhisperAddon {
   setLogToStderr(on: boolean): void;
   bindingVersion: string;
   whisperCppVersion: string;
-  /** whisper_version() of the compiled sources, e.g. "1.9.1" (absent in the 2024 legacy build) */
+  /** whisper_version() of the compiled sources, e.g. "1.9.1" (absent in an addon built from older sources) */
   whisperVersion?: string;
-  /** absent in the 2024 legacy build */
+  /** absent in an addon built from whisper.cpp before 1.7.6 */
   loadVad?(path: string, options?: { threads?: number }): NativeVadModel;
   compileFlags: string;
 }

@@ -34,7 +34,7 @@ export interface WhisperEngineOptions {
   threads?: number;
   /** ggml thread-pool polling, 0 (sleep between graphs, never spin against other processes: default) to 100 */
   threadPoll?: number;
-  /** flash attention (default ENGINE_FLASH_ATTN; benchmarks of the 2024 build turn it off, as that engine ran) */
+  /** flash attention (default ENGINE_FLASH_ATTN) */
   flashAttn?: boolean;
   /** run one short silent clip after loading so that the first real utterance is not slowed (default true) */
   warmUp?: boolean;
