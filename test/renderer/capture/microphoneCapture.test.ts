@@ -209,8 +209,10 @@ describe.skipIf(skipReason)(`microphone capture in headless Chromium${skipReason
     expect(firstPart[Math.floor(firstPart.length / 2)]!).toBeGreaterThan(-30);
     for (const r of records) {
       expect(r.peakDbfs).toBeGreaterThanOrEqual(r.levelDbfs);
-      const clipLevels = offsets.map((o) => r.startSample - o).filter((from) => from >= 0 && from + r.length <= clip.length).map((from) => rmsDbfs(clip, from, from + r.length));
-      if (clipLevels.length < offsets.length || Math.max(...clipLevels) <= -50) continue;
+      // a slip can fall anywhere between the two offsets: a 50 ms chunk may sit one device buffer either way
+      const candidates = offsets.flatMap((o) => [o - FAKE_DEVICE_PERIOD, o, o + FAKE_DEVICE_PERIOD]);
+      const clipLevels = candidates.map((o) => r.startSample - o).filter((from) => from >= 0 && from + r.length <= clip.length).map((from) => rmsDbfs(clip, from, from + r.length));
+      if (clipLevels.length < candidates.length || Math.max(...clipLevels) <= -50) continue;
       const closest = Math.min(...clipLevels.map((level) => Math.abs(r.levelDbfs - level)));
       expect(closest, `chunk at ${clipSeconds(r.startSample).toFixed(2)} s: ${r.levelDbfs.toFixed(1)} dBFS vs the clip's ${clipLevels.map((l) => l.toFixed(1))}`).toBeLessThan(2);
     }
