@@ -101,7 +101,8 @@ export class LiveUtterances {
       if (scheduler.discardSpeculation(context.item_id, utterance)) this.stats.speculations_discarded++;
       this.speculated = null;
     }
-    if (this.speculateAfterMs !== null && open.silenceMs >= this.speculateAfterMs && open.cutIfSilentSample <= open.samplesSeen) {
+    // (a click or a breath is dropped at its cut: nothing to speculate on)
+    if (this.speculateAfterMs !== null && open.willBeSent && open.silenceMs >= this.speculateAfterMs && open.cutIfSilentSample <= open.samplesSeen) {
       if (!this.speculated || this.speculated.utterance !== utterance) {
         scheduler.speculate(request(open.startSample, open.cutIfSilentSample));
         this.speculated = { utterance, speechEnd: open.speechEndSample };

@@ -70,8 +70,8 @@ interface Job {
 /**
  * Partial text comes about once a second: a partial starts at the first capture chunk at which, if it takes as
  * long as the last one, its text lands at least this long after the last text. With the app's 50 ms chunks
- * partials start 0.85–0.9 s apart (the chunk at which the rule first holds), and their texts come under 1 s apart
- * while the engine keeps up (a partial of a longer utterance takes a little longer). Only when idle.
+ * their texts come 0.85–1 s apart while the engine keeps up (a partial of a longer utterance takes a little
+ * longer). Only when idle.
  */
 export const PARTIAL_TEXT_INTERVAL_MS = 850;
 
@@ -107,6 +107,8 @@ export class TranscriptionScheduler {
   private running: Job | null = null;
   private readonly now: () => number;
   private lastPartialEnd = -Infinity;
+  /** when the last partial text was shown (an aborted partial shows none) */
+  private lastPartialText = -Infinity;
   private lastPartialMs = 0;
   private partialBusyMs = 0;
   private finalBusyMs = 0;
@@ -140,9 +142,11 @@ export class TranscriptionScheduler {
   /** True when the engine is idle, the next partial text is due (about a second after the last) and partials stay ≤ half the engine's time. */
   partialAllowed(): boolean {
     if (this.closed || this.running || this.queue.length > 0) return false;
-    const sinceText = this.now() - this.lastPartialEnd;
+    const now = this.now();
     // after a partial of d ms, wait at least d ms: partials never hold the engine more than half the time
-    return sinceText + this.lastPartialMs >= PARTIAL_TEXT_INTERVAL_MS && sinceText >= this.lastPartialMs;
+    if (now - this.lastPartialEnd < this.lastPartialMs) return false;
+    // the next text about a second after the last one; a partial a final or speculation aborted showed none
+    return now - this.lastPartialText + this.lastPartialMs >= PARTIAL_TEXT_INTERVAL_MS;
   }
 
   /**
@@ -362,6 +366,7 @@ export class TranscriptionScheduler {
     const got = result.identity as Partial<RequestIdentity> | undefined;
     if (IDENTITY_FIELDS.some((field) => got?.[field] !== job.identity[field])) return;
     this.partials++;
+    this.lastPartialText = this.now();
     const segments = offsetSegments(result.segments, job.offsetMs);
     const text = segments.map((s) => s.text).join('').trim();
     this.options.onEvent?.({ type: 'partial', identity: { ...job.identity }, text, segments, elapsed_ms: result.elapsed_ms });

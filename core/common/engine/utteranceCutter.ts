@@ -25,6 +25,8 @@ export interface OpenUtterance {
   silenceMs: number;
   /** where the cut will fall if no more speech comes (speechEndSample + keepAfterSpeechMs) */
   cutIfSilentSample: number;
+  /** whether it has enough voiced audio (minVoicedMs) to be sent when cut; a click or a breath has not */
+  willBeSent: boolean;
 }
 
 export interface UtteranceCutterOptions {
@@ -159,6 +161,7 @@ export class UtteranceCutter {
       samplesSeen: this.seen,
       silenceMs: ((this.framesDone * this.frameSize - speechEnd) * 1000) / this.sampleRate,
       cutIfSilentSample: speechEnd + this.keepAfter,
+      willBeSent: this.voicedFrames >= this.minVoicedFrames,
     };
   }
 

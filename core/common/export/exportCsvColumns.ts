@@ -133,12 +133,13 @@ export const CSV_COLUMNS: readonly CsvColumn[] = [
   { name: 'commitment_count', type: 'integer', nullable: true, meaning: 'spoken commitments', value: (r) => r.signals?.commitment_count ?? null },
   { name: 'time_to_first_commit_ms', type: 'number', nullable: true, meaning: 'audio time when the first commit phrase was complete', value: (r) => r.signals?.time_to_first_commit_ms ?? null },
   { name: 'time_to_final_commit_ms', type: 'number', nullable: true, meaning: 'audio time when the last commit phrase was complete', value: (r) => r.signals?.time_to_final_commit_ms ?? null },
-  ...VAD_COLUMNS,
   { name: 'app_version', type: 'string', nullable: false, meaning: 'Aloud version that exported', value: (r) => r.app_version },
   { name: 'config_sha256', type: 'sha256', nullable: false, meaning: 'sha256 of aloud.yaml at export', value: (r) => r.config_sha256 },
   { name: 'started_at', type: 'timestamp', nullable: true, meaning: 'first opened or recorded', value: (r) => r.started_at },
   { name: 'completed_at', type: 'timestamp', nullable: true, meaning: 'last completed', value: (r) => r.completed_at },
   { name: 'exported_at', type: 'timestamp', nullable: false, meaning: 'time of the export', value: (r) => r.exported_at },
+  // added later to v2: at the end, so that the columns before keep their places
+  ...VAD_COLUMNS,
 ];
 
 const TIMESTAMP = '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?(Z|[+-]\\d{2}:\\d{2})$';

@@ -33,7 +33,7 @@ export function frameLevelsDbfs(pcm: Float32Array, sampleRate: number, frameMs =
 
 /**
  * Incremental form of `frameLevelsDbfs` for audio that arrives in chunks while recording (the live
- * utterance cutter and the session store feed 200 ms chunks). Whatever the chunk sizes, the levels
+ * utterance cutter and the session store feed capture chunks, 50 ms in the app). Whatever the chunk sizes, the levels
  * `push` yields, followed by `pendingLevel()` at the end, are exactly (bit for bit) `frameLevelsDbfs`
  * of the concatenated audio, because squares are summed in the same order, one frame at a time.
  */

@@ -10,7 +10,7 @@ export const VAD_MODEL_FILE = 'ggml-silero-v6.2.0.bin';
 /**
  * Silero VAD v6 through whisper.cpp's VAD API, as a SpeechProbe for the live utterance cutter. Runs in the
  * calling thread (Silero is tiny: well under 1 ms per 32 ms window), continuing its LSTM state across calls
- * (whisper_vad_detect_speech_no_reset) so that 200 ms chunks give the probabilities of the whole recording.
+ * (whisper_vad_detect_speech_no_reset) so that capture chunks (50 ms in the app) give the probabilities of the whole recording.
  */
 export class SileroVad implements SpeechProbe {
   readonly windowSamples: number;

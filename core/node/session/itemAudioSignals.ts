@@ -29,9 +29,14 @@ export async function itemAudioSignals(
     min_pause_ms: thinkaloud.min_pause_ms,
     long_pause_ms: thinkaloud.long_pause_ms,
   });
-  const voice =
-    vad && wav.sampleRate === VAD_SAMPLE_RATE
-      ? computeVadSignals(vad.probabilitiesOf(wav.samples), vad.windowSamples, wav.sampleRate, { min_pause_ms: thinkaloud.min_pause_ms, long_pause_ms: thinkaloud.long_pause_ms })
-      : null;
+  let voice: VadSignals | null = null;
+  if (vad && wav.sampleRate === VAD_SAMPLE_RATE) {
+    try {
+      voice = computeVadSignals(vad.probabilitiesOf(wav.samples), vad.windowSamples, wav.sampleRate, { min_pause_ms: thinkaloud.min_pause_ms, long_pause_ms: thinkaloud.long_pause_ms });
+    } catch {
+      // a VAD that fails (freed, or whisper.cpp refuses the audio) leaves the vad_* signals out; the stop goes on
+      voice = null;
+    }
+  }
   return { samples: wav.samples.length, audio, vad: voice };
 }

@@ -334,14 +334,24 @@ export class SessionService extends EventEmitter<SessionServiceEvents> {
   async transcribeAgain(itemId: string, read: (absolutePath: string) => Promise<Float32Array>, reason: string): Promise<ItemSessionState> {
     const engine = this.engine;
     if (!engine) throw new SessionUsageError('no transcription engine is loaded: install or import a whisper model first');
-    const { pcm, base } = await this.serial(async () => {
-      if (this.recording?.item_id === itemId) throw new SessionUsageError(`"${itemId}" is being recorded; stop the recording first`);
+    // The cut and the VAD signals run in the call queue, where no recording can start: both use the session's one
+    // VAD, whose stream state a running recording's cutter depends on.
+    const { cuts, base, signals } = await this.serial(async () => {
+      if (this.recording) {
+        throw new SessionUsageError(
+          this.recording.item_id === itemId ? `"${itemId}" is being recorded; stop the recording first` : `"${this.recording.item_id}" is being recorded; stop the recording before transcribing "${itemId}" again`,
+        );
+      }
       const state = this.store.itemState(itemId);
       if (!state?.audio_path) throw new SessionUsageError(`"${itemId}" has no recorded audio to transcribe`);
-      return { pcm: await read(this.store.absoluteAudioPath(itemId)), base: this.utteranceBase(itemId) };
+      const pcm = await read(this.store.absoluteAudioPath(itemId));
+      const cutter = engine.createCutter();
+      const cut = [...cutter.push(pcm), ...cutter.flush()];
+      // recorded before the VAD model was there: its vad_* signals come with this pass
+      const vadSignals = engine.vad ? await this.store.itemAudioSignals(itemId, engine.vad) : null;
+      return { cuts: cut, base: this.utteranceBase(itemId), signals: vadSignals };
     });
-    const cutter = engine.createCutter();
-    const requests: UtteranceRequest[] = [...cutter.push(pcm), ...cutter.flush()].map((cut) => ({
+    const requests: UtteranceRequest[] = cuts.map((cut) => ({
       item_id: itemId,
       utterance: base + cut.index,
       start_sample: cut.startSample,
@@ -363,6 +373,7 @@ export class SessionService extends EventEmitter<SessionServiceEvents> {
             const outcome = outcomes[i] as Extract<UtteranceOutcome, { kind: 'accepted' }>;
             return { type: 'utterance_transcribed' as const, data: this.transcribedData(request, outcome) };
           }),
+          ...(signals?.vad ? [{ type: 'signals_computed' as const, data: { item_id: itemId, audio_samples: signals.samples, audio: signals.audio, vad: signals.vad } }] : []),
         ]),
       );
       await this.parseAndLog(itemId, new Set(requests.map((r) => r.utterance)), before?.final_label ?? null);

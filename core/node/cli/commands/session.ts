@@ -20,8 +20,8 @@ import { configSha256Of, type SessionOpenReport } from '../../session/sessionSto
 import { projectSessionSource } from '../../export/projectSessions';
 import { type CliCommand, type CliIo, printJson, requireOption, UsageError, withUsageErrors } from '../cliSupport';
 
-/** Audio is fed as the recorder delivers it: 200 ms chunks. */
-const CHUNK_MS = 200;
+/** Audio is fed as the recorder delivers it: 50 ms chunks. */
+const CHUNK_MS = 50;
 
 const usage = [
   'session ingest --project DIR --annotator NAME --item ID --wav FILE.wav [--realtime] [--model FILE | --engine-script FILE.json] [--progress] [--json]',
@@ -141,7 +141,7 @@ async function ingest(argv: string[], io: CliIo): Promise<number> {
   });
 }
 
-/** Feeds the clip in 200 ms chunks through the recorder's path, paced in real time when asked. Returns samples fed. */
+/** Feeds the clip in 50 ms chunks (as the app captures) through the recorder's path, paced in real time when asked. Returns samples fed. */
 async function feed(
   service: SessionService,
   itemId: string,

@@ -103,7 +103,7 @@ function setup(chunkMs = 200) {
 }
 
 describe('partial transcripts while an utterance is open', () => {
-  it('are shown at most once a second, only when the engine is idle, and never counted or accepted as finals', async () => {
+  it('are shown about once a second, only when the engine is idle, and never counted or accepted as finals', async () => {
     const { engine, scheduler, events, partials, feed, finals } = setup();
     feed(speech(1000));
     expect(engine.calls).toHaveLength(1);
@@ -116,7 +116,7 @@ describe('partial transcripts while an utterance is open', () => {
     expect(partials).toEqual([{ item_id: 'item-1', utterance: 0, text: 'I label this polite.' }]);
     feed(speech(1400));
     const partialCalls = engine.calls.filter((c) => c.input.identity!.request_id.startsWith('rp'));
-    // 2.8 s of speech: partial starts ≥ 1 s apart
+    // 2.8 s of speech: each text ≥ 0.85 s after the last, a partial waits as long as the last one took
     expect(partialCalls.length).toBeGreaterThanOrEqual(2);
     expect(partialCalls.length).toBeLessThanOrEqual(3);
     engine.last.answer(' I label this polite, or not.');
@@ -153,6 +153,37 @@ describe('partial transcripts while an utterance is open', () => {
       expect(gap).toBeGreaterThanOrEqual(900);
       expect(gap).toBeLessThanOrEqual(1000);
     }
+  });
+
+  it('a partial that a speculation aborted showed no text: the next one waits only for the busy rule, not another ~0.9 s', async () => {
+    const { engine, feed, tick, partials } = setup(50);
+    const isPartial = (c: Call): boolean => /^rp/.test(c.input.identity!.request_id);
+    feed(speech(600));
+    const first = engine.calls[0]!;
+    tick(100);
+    first.answer(' one');
+    await flush();
+    expect(partials).toHaveLength(1);
+    const shown = first.at + 100;
+    feed(speech(800));
+    const second = engine.calls.at(-1)!;
+    expect(isPartial(second)).toBe(true);
+    expect(second.at).toBeGreaterThanOrEqual(shown + 850 - 100);
+    // a short pause: the speculative final starts and aborts the running partial; speech resumes and discards it
+    feed(silence(200));
+    await flush();
+    expect(engine.aborts).toBe(1);
+    const abortedAt = engine.calls.at(-1)!.at;
+    const abortedFor = abortedAt - second.at;
+    feed(speech(50));
+    await flush();
+    expect(engine.aborts).toBe(2);
+    for (let fed = 0; fed < 1500 && !isPartial(engine.calls.at(-1)!); fed += 50) feed(speech(50));
+    const third = engine.calls.at(-1)!;
+    expect(isPartial(third)).toBe(true);
+    // the busy rule: at least as long after the abort as the aborted partial ran, and no more than a chunk later
+    expect(third.at - abortedAt).toBeGreaterThanOrEqual(abortedFor);
+    expect(third.at - abortedAt).toBeLessThanOrEqual(abortedFor + 50);
   });
 
   it('never take more than half the engine time: after a partial of d ms the next waits at least d ms', async () => {
@@ -229,6 +260,15 @@ describe('speculative finals', () => {
     expect(speculatedAt).toBe(200);
     expect(cutAt).toBe(350);
     expect(cuts[0]!.endSample).toBe(608 * 16 + 150 * 16);
+  });
+
+  it('are not started for a click: too little voiced audio to be sent at its cut', async () => {
+    const { engine, feed, cuts } = setup(50);
+    feed(new Float32Array(16 * 100));
+    feed(speech(30)); // one 32 ms window heard as speech; an utterance needs 60 ms
+    feed(silence(500));
+    expect(cuts).toHaveLength(0);
+    expect(engine.calls).toHaveLength(0);
   });
 
   it('start before the cut; the cut adopts the speculation, so the final is ready at the cut', async () => {

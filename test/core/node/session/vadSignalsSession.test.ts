@@ -126,6 +126,42 @@ describe.skipIf(!existsSync(VAD_MODEL) || !existsSync(JFK))('vad_* signals besid
     const validated = await cli('validate', olderCsv, '--project', dir);
     expect(validated.err).not.toMatch(/column|schema/);
     expect(validated.code).toBe(0);
+    // but not some of them: the vad_* columns come all together
+    const someGone = header.map((name, i) => (name === 'vad_pause_count' ? -1 : i)).filter((i) => i >= 0);
+    const cutCsv = path.join(dir, 'cut.csv');
+    await writeFile(cutCsv, `${[header, ...rows].map((r) => someGone.map((i) => quote(r[i] ?? '')).join(',')).join('\r\n')}\r\n`);
+    const refused = await cli('validate', cutCsv, '--project', dir);
+    expect(refused.code).not.toBe(0);
+    expect(`${refused.out}${refused.err}`).toMatch(/vad_pause_count.*the vad_\* columns come all together/);
+  });
+
+  it('transcribing a recording again once the VAD is installed logs its vad_* signals; never while anything records', { timeout: 60_000 }, async () => {
+    const { dir } = await recordJfk(path.join(tmpdir(), 'no-such-vad-model.bin'));
+    expect((await signalsEvents(dir)).map((e) => e.type === 'signals_computed' && e.data.vad)).toEqual([null]);
+    process.env[VAD_MODEL_ENV] = VAD_MODEL;
+    const project = await loadProjectConfig(dir);
+    const script = path.join(dir, 'script2.json');
+    await writeFile(script, JSON.stringify({ items: { 'demo-01': [{ text: ' And so.' }, { text: ' Ask not.' }, { text: ' What you can do.' }, { text: ' For your country.' }] } }));
+    const engine = await openSessionEngine({ project, modelFile: null, engineScript: script });
+    const service = await SessionService.open({ project, annotator: 'ana', items: await loadProjectItems(project), engine });
+    const read = async (file: string): Promise<Float32Array> => (await readWav(file)).samples;
+    try {
+      await service.openItem('demo-02');
+      await service.startRecording({ device: 'test' });
+      await expect(service.transcribeAgain('demo-01', read, 'test')).rejects.toThrow(/"demo-02" is being recorded; stop the recording before transcribing "demo-01" again/);
+      await service.stopRecording();
+      await service.transcribeAgain('demo-01', read, 'test');
+    } finally {
+      await service.close();
+    }
+    const computed = (await signalsEvents(dir)).filter((e) => e.type === 'signals_computed' && e.data.item_id === 'demo-01');
+    expect(computed).toHaveLength(2);
+    const last = computed.at(-1)!;
+    if (last.type !== 'signals_computed') throw new Error('unreachable');
+    expect(last.data.vad?.vad_pauses.count).toBe(3);
+    const show = await cli('session', 'show', '--project', dir, '--annotator', 'ana', '--json');
+    const shown = (JSON.parse(show.out) as { items: Array<{ item_id: string; signals: Record<string, unknown> }> }).items.find((i) => i.item_id === 'demo-01')!;
+    expect(shown.signals).toMatchObject({ vad_pauses: { count: 3 } });
   });
 });
 
