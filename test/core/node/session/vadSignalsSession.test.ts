@@ -7,6 +7,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ExportRecordV2 } from '../../../../core/common/export/exportRecord';
+import { formatCsv, parseCsv } from '../../../../core/common/io/csv';
 import { computeAudioSignals } from '../../../../core/common/signals/audioSignals';
 import { computeVadSignals } from '../../../../core/common/signals/vadSignals';
 import { readWav } from '../../../../core/node/audio/wavFile';
@@ -51,6 +52,18 @@ async function recordJfk(vadModel: string): Promise<{ dir: string; wav: string }
   return { dir, wav: path.join(sessionPaths(dir, 'ana').audioDir, 'demo-01.wav') };
 }
 
+/** The export's CSV as its header and the fields of each row. */
+async function readCsv(file: string): Promise<{ header: string[]; rows: string[][] }> {
+  const table = parseCsv(await readFile(file, 'utf8'), file);
+  return { header: table.header, rows: table.rows.map((r) => r.fields) };
+}
+
+/** The CSV with only the columns `keep` says yes to. */
+const withColumns = (header: string[], rows: string[][], keep: (name: string) => boolean): string => {
+  const at = header.map((name, i) => (keep(name) ? i : -1)).filter((i) => i >= 0);
+  return formatCsv(at.map((i) => header[i]!), rows.map((r) => at.map((i) => r[i] ?? '')));
+};
+
 async function signalsEvents(dir: string) {
   const log = await readSessionLog(sessionPaths(dir, 'ana').events);
   return log.events.filter((e) => e.type === 'signals_computed');
@@ -91,7 +104,7 @@ describe.skipIf(!existsSync(VAD_MODEL) || !existsSync(JFK))('vad_* signals besid
 
     const csv = path.join(dir, 'out.csv');
     expect((await cli('export', '--project', dir, '--format', 'csv', '--out', csv)).code).toBe(0);
-    const { header, rows } = readCsv(await readFile(csv, 'utf8'));
+    const { header, rows } = await readCsv(csv);
     const row = rows.find((r) => r[header.indexOf('item_id')] === 'demo-01')!;
     expect(Number(row[header.indexOf('vad_pause_count')])).toBe(3);
     expect(Number(row[header.indexOf('vad_speech_ms')])).toBe(expected.vad_speech_ms);
@@ -118,18 +131,16 @@ describe.skipIf(!existsSync(VAD_MODEL) || !existsSync(JFK))('vad_* signals besid
     expect((await cli('validate', older, '--project', dir)).code).toBe(0);
     const csv = path.join(dir, 'out.csv');
     expect((await cli('export', '--project', dir, '--format', 'csv', '--out', csv)).code).toBe(0);
-    const { header, rows } = readCsv(await readFile(csv, 'utf8'));
+    const { header, rows } = await readCsv(csv);
     expect(rows.find((r) => r[header.indexOf('item_id')] === 'demo-01')![header.indexOf('vad_pause_count')]).toBe('');
-    const keep = header.map((name, i) => (name.startsWith('vad_') ? -1 : i)).filter((i) => i >= 0);
     const olderCsv = path.join(dir, 'older.csv');
-    await writeFile(olderCsv, `${[header, ...rows].map((r) => keep.map((i) => quote(r[i] ?? '')).join(',')).join('\r\n')}\r\n`);
+    await writeFile(olderCsv, withColumns(header, rows, (name) => !name.startsWith('vad_')));
     const validated = await cli('validate', olderCsv, '--project', dir);
     expect(validated.err).not.toMatch(/column|schema/);
     expect(validated.code).toBe(0);
     // but not some of them: the vad_* columns come all together
-    const someGone = header.map((name, i) => (name === 'vad_pause_count' ? -1 : i)).filter((i) => i >= 0);
     const cutCsv = path.join(dir, 'cut.csv');
-    await writeFile(cutCsv, `${[header, ...rows].map((r) => someGone.map((i) => quote(r[i] ?? '')).join(',')).join('\r\n')}\r\n`);
+    await writeFile(cutCsv, withColumns(header, rows, (name) => name !== 'vad_pause_count'));
     const refused = await cli('validate', cutCsv, '--project', dir);
     expect(refused.code).not.toBe(0);
     expect(`${refused.out}${refused.err}`).toMatch(/vad_pause_count.*the vad_\* columns come all together/);
@@ -164,35 +175,3 @@ describe.skipIf(!existsSync(VAD_MODEL) || !existsSync(JFK))('vad_* signals besid
     expect(shown.signals).toMatchObject({ vad_pauses: { count: 3 } });
   });
 });
-
-const quote = (cell: string): string => (/[",\r\n]/.test(cell) ? `"${cell.replace(/"/g, '""')}"` : cell);
-
-/** A small RFC 4180 reader for the test (quoted cells with commas, quotes and line breaks). */
-function readCsv(text: string): { header: string[]; rows: string[][] } {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let cell = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i]!;
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') {
-        cell += '"';
-        i++;
-      } else if (c === '"') quoted = false;
-      else cell += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ',') {
-      row.push(cell);
-      cell = '';
-    } else if (c === '\n' || c === '\r') {
-      if (c === '\r' && text[i + 1] === '\n') i++;
-      row.push(cell);
-      rows.push(row);
-      row = [];
-      cell = '';
-    } else cell += c;
-  }
-  if (cell !== '' || row.length > 0) rows.push([...row, cell]);
-  return { header: rows[0]!, rows: rows.slice(1) };
-}
