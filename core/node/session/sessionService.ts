@@ -24,7 +24,7 @@ import type { WavWriter } from '../audio/wavWriter';
 import { sha256Hex } from '../fs/sha256';
 import { SessionWriteError } from './sessionFs';
 import { SessionStore, type OpenSessionOptions } from './sessionStore';
-import type { WholeRecordingVad } from './itemAudioSignals';
+import { audioSignalsOf, type WholeRecordingVad } from './itemAudioSignals';
 
 /** The live utterance cutter of one recording (the engine's utteranceCutter). */
 export type LiveCutter = Pick<UtteranceCutter, 'push' | 'flush'>;
@@ -347,8 +347,8 @@ export class SessionService extends EventEmitter<SessionServiceEvents> {
       const pcm = await read(this.store.absoluteAudioPath(itemId));
       const cutter = engine.createCutter();
       const cut = [...cutter.push(pcm), ...cutter.flush()];
-      // recorded before the VAD model was there: its vad_* signals come with this pass
-      const vadSignals = engine.vad ? await this.store.itemAudioSignals(itemId, engine.vad) : null;
+      // recorded before the VAD model was there: its vad_* signals come with this pass (over the audio just read)
+      const vadSignals = engine.vad ? audioSignalsOf(pcm, SESSION_SAMPLE_RATE, this.store.project.config.thinkaloud, engine.vad) : null;
       return { cuts: cut, base: this.utteranceBase(itemId), signals: vadSignals };
     });
     const requests: UtteranceRequest[] = cuts.map((cut) => ({
