@@ -100,13 +100,13 @@ async function main(): Promise<void> {
   }
 
   // 3. Contention: one CPU-bound process beside the engine.
-  const busy: Record<string, number[]> = { f16: [] };
+  const busy: number[] = [];
   const threadsUnderLoad: number[] = [];
   const hog = startCpuLoad(1);
   try {
     await new Promise((resolve) => setTimeout(resolve, 1500)); // the free-core watch sees the neighbour
     for (let i = 0; i < Math.max(7, Math.ceil(runs / 2)); i++) {
-      busy.f16!.push(await timed(engines.f16!, audio));
+      busy.push(await timed(engines.f16!, audio));
       threadsUnderLoad.push((await engines.f16!.info()).last_threads);
     }
   } finally {
@@ -136,7 +136,7 @@ async function main(): Promise<void> {
 
   const m = (xs: number[] | undefined): number | null => (xs && xs.length > 0 ? r1(median(xs)) : null);
   const quiet = m(t.f16)!;
-  const underLoad = m(busy.f16)!;
+  const underLoad = m(busy)!;
   const figures = {
     machine_load_after: load(),
     whisper_version: info.whisper_version,
@@ -149,7 +149,7 @@ async function main(): Promise<void> {
     commit_polite_8_75s_median_ms: { in_process: m(t.polite), cli_per_clip_whisper_cpp_1_9: m(t.polite_cli_19) },
     speedup_vs_cli_per_clip_1_9: r1(m(t.polite_cli_19)! / m(t.polite)!),
     contention_one_cpu_bound_process_median_ms: { f16: underLoad },
-    contention_runs_ms: { f16: busy.f16!.map(Math.round) },
+    contention_runs_ms: { f16: busy.map(Math.round) },
     contention_ratio_to_quiet: r1(underLoad / quiet),
     encode_30s_median_ms: { ours: m(enc.ours), whisper_cpp_1_9_bench: m(enc.whisper_bench_19) },
     encode_30s_runs_ms: Object.fromEntries(Object.entries(enc).map(([k, v]) => [k, v.map(Math.round)])),

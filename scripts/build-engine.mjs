@@ -20,16 +20,14 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-/** What is built: the binding, its own sources (for the up-to-date stamp), and where the whisper.cpp tree is. */
-const flavour = {
-  dir: path.join(root, 'core/node/engine/native'),
-  target: 'aloud_whisper',
-  sources: ['aloud_whisper.cc', 'whisper_unity.cc', 'units/ggml_c.c', 'units/ggml_cpp.cpp', 'units/ggml_cpu_c.c', 'units/ggml_cpu_cpp.cpp'],
-  pkg: 'nodejs-whisper',
-  tree: 'cpp/whisper.cpp',
-};
-const nativeDir = flavour.dir;
-const addonPath = path.join(nativeDir, `build/Release/${flavour.target}.node`);
+const nativeDir = path.join(root, 'core/node/engine/native');
+const TARGET = 'aloud_whisper';
+/** The binding's own sources, for the up-to-date stamp (binding.gyp lists them and the whisper.cpp ones). */
+const OWN_SOURCES = ['aloud_whisper.cc', 'whisper_unity.cc', 'units/ggml_c.c', 'units/ggml_cpp.cpp', 'units/ggml_cpu_c.c', 'units/ggml_cpu_cpp.cpp'];
+/** The package that carries the whisper.cpp sources, and where in it the tree is. */
+const WHISPER_PACKAGE = 'nodejs-whisper';
+const WHISPER_TREE = 'cpp/whisper.cpp';
+const addonPath = path.join(nativeDir, `build/Release/${TARGET}.node`);
 const stampPath = path.join(nativeDir, 'build/aloud-build-stamp.json');
 const require = createRequire(path.join(root, 'package.json'));
 
@@ -102,7 +100,7 @@ function findNodeGyp() {
  */
 function removeEscapedObjects(tree) {
   const buildDir = path.join(nativeDir, 'build');
-  const objectRoot = path.resolve(buildDir, 'Release/obj.target', flavour.target, path.relative(nativeDir, tree));
+  const objectRoot = path.resolve(buildDir, 'Release/obj.target', TARGET, path.relative(nativeDir, tree));
   if (objectRoot === tree || !path.relative(buildDir, objectRoot).startsWith('..')) return 0;
   let removed = 0;
   const walk = (dir) => {
@@ -158,12 +156,12 @@ function main() {
 
   let whisperPackage;
   try {
-    whisperPackage = path.dirname(require.resolve(`${flavour.pkg}/package.json`));
+    whisperPackage = path.dirname(require.resolve(`${WHISPER_PACKAGE}/package.json`));
   } catch {
-    fail([`the ${flavour.pkg} package (the whisper.cpp sources) is not installed: run \`npm install\` first.`]);
+    fail([`the ${WHISPER_PACKAGE} package (the whisper.cpp sources) is not installed: run \`npm install\` first.`]);
   }
   const whisperVersion = JSON.parse(readFileSync(path.join(whisperPackage, 'package.json'), 'utf8')).version;
-  const tree = path.join(whisperPackage, flavour.tree);
+  const tree = path.join(whisperPackage, WHISPER_TREE);
   const whisperSourceSha = sha256(path.join(tree, 'src/whisper.cpp')).slice(0, 12);
   const cmakeVersion = (file, pattern) => {
     try {
@@ -184,7 +182,7 @@ function main() {
     platform: process.platform,
     arch: process.arch,
     napi: process.versions.napi,
-    binding: flavour.sources.map((f) => sha256(path.join(nativeDir, f))).join(':'),
+    binding: OWN_SOURCES.map((f) => sha256(path.join(nativeDir, f))).join(':'),
     gyp: sha256(path.join(nativeDir, 'binding.gyp')),
     whisper: `${whisperVersion}:${whisperSourceSha}`,
   });
