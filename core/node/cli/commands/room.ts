@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { agreementAnalysis } from '../../../common/agreement/agreementAnalysis';
 import { InputError } from '../../../common/io/inputProblem';
 import { DEFAULT_MAX_MEMBERS, type RoomItem } from '../../../common/rooms/roomEvents';
-import { foldRoom, RoomLogError } from '../../../common/rooms/roomFold';
+import { foldRoom, RoomLogError, RoomRuleError } from '../../../common/rooms/roomFold';
 import { roomMetrics } from '../../../common/rooms/roomViews';
 import { SessionLogError } from '../../../common/session/sessionLog';
 import { exportLabelSet, mergeLabelSets, projectLabelSet } from '../../agreement/agreementSources';
@@ -29,7 +29,7 @@ const USAGE = [
 ].join('\n');
 
 function fail(e: unknown): never {
-  if (e instanceof ProjectError || e instanceof SessionLogError || e instanceof InputError || e instanceof RoomLogError) throw new UsageError(e.message);
+  if (e instanceof ProjectError || e instanceof SessionLogError || e instanceof InputError || e instanceof RoomLogError || e instanceof RoomRuleError) throw new UsageError(e.message);
   throw e;
 }
 
@@ -148,9 +148,8 @@ export const roomCommand: CliCommand = {
     if (sub === 'writeback') {
       const host = await RoomHost.resume(project.dir, code).catch(fail);
       try {
-        const result = await writeBackRoomVotes(project, host.snapshot()).catch((e: unknown) => {
-          throw e instanceof Error && e.message.startsWith('a session "') ? new UsageError(e.message) : e;
-        });
+        if (host.snapshot().written_back) throw new UsageError(`room ${host.code} was written back already`);
+        const result = await writeBackRoomVotes(project, host.snapshot()).catch(fail);
         await host.recordWriteBack(result.sessions);
         for (const w of result.warnings) io.err(`warning: ${w}\n`);
         if (values.json) printJson(io, result);
