@@ -56,13 +56,13 @@ export function makeExportCommand(sessions: SessionSource): CliCommand {
         }
         if (isProcessReward) {
           // one record per annotator per item with model reasoning: {instance_id, annotator, mode, steps: [{index, reward}]}
-          const result = await exportProcessReward({ project, out, sessions, ...annotator });
+          const result = await exportProcessReward({ project, out, sessions, force: values.force, ...annotator });
           for (const warning of result.warnings) io.err(`aloud export: warning: ${warning}\n`);
           if (values.json) printJson(io, result);
           else io.out(`Exported ${result.receipt.records} process-reward records (${result.receipt.counts.judged_records} with judged steps) to ${result.file}; receipt ${result.receipt_file}\n`);
           return 0;
         }
-        const result = await exportSessions({ project, format: format as ExportFormat, out, sessions, ...annotator });
+        const result = await exportSessions({ project, format: format as ExportFormat, out, sessions, force: values.force, ...annotator });
         for (const warning of result.warnings) io.err(`aloud export: warning: ${warning}\n`);
         if (values.json) printJson(io, result);
         else {
