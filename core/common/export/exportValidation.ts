@@ -62,7 +62,8 @@ export function validateExportText(text: string, file: string, format: ExportFor
       parsed = parseJsonArrayDocument(text, file, 'export records');
       parsedRecords = parsed.length;
     } else {
-      const table = parseCsv(text, file);
+      // an export's text cells hold what sessions hold (a note may carry a control character): JSONL escapes it, CSV cannot
+      const table = parseCsv(text, file, { rawControls: 'allow' });
       flatCsv = csvExportVersion(table.header) === 2;
       const converted = flatCsv ? exportCsvV2ToValues(table, file) : exportCsvToValues(table, file);
       problems.push(...converted.problems);
