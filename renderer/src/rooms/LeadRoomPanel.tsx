@@ -124,6 +124,12 @@ export function LeadRoomPanel({ client, project, disagreements }: { client: ApiC
         {view.max_members} members
       </p>
       <Metrics m={view.metrics} />
+      {view.log.full && (
+        <p className="banner room-log-full">
+          The room log is full ({Math.round(view.log.max_bytes / (1024 * 1024))} MB): members can no longer vote, chat or join. Reveal what is left and close
+          the room.
+        </p>
+      )}
       <table>
         <thead>
           <tr>
