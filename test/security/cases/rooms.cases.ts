@@ -403,29 +403,41 @@ add('write-back never fails on a name: a log from before names were checked (U+2
 });
 
 // 6. Write-back is resumable: a run cut short is finished by the next, never doubled.
-add('a write-back killed midway (one session half written, one folder with only .lock) is finished by the next run, each label once', async () => {
+/** A closed room of a fresh project in which each member cast the given final votes; returns the project and the code. */
+async function closedRoom(votes: Record<string, Record<string, string>>): Promise<{ project: OpenProject; code: string }> {
   const { project } = await freshProject();
   const room = await openRoomIn(project);
-  const names = ['ana', 'ben', 'cai'];
-  const members = [];
-  for (const n of names) members.push(await RoomClient.join(room.listener.url, room.host.code, n));
-  for (const m of members) for (const item of ['demo-01', 'demo-02', 'demo-03']) await m.vote(item, m.name === 'ben' ? 'Impolite' : 'Polite');
+  for (const [name, ballots] of Object.entries(votes)) {
+    const member = await RoomClient.join(room.listener.url, room.host.code, name);
+    for (const [item, label] of Object.entries(ballots)) await member.vote(item, label);
+  }
   await room.lead.call('POST', '/api/lead/close', {});
-  const code = room.host.code;
   await room.close();
+  return { project, code: room.host.code };
+}
+
+/** A session of `annotator` holding these label acts, as a person (or a write-back cut short) would have left it. */
+async function sessionWith(project: OpenProject, annotator: string, acts: Array<[item: string, label: string, source: 'room' | 'click']>): Promise<void> {
+  const session = await SessionService.open({ project, annotator, items: await loadProjectItems(project) });
+  for (const [item, label, source] of acts) {
+    await session.openItem(item);
+    await session.commitLabel(label, source);
+  }
+  await session.close();
+}
+
+add('a write-back killed midway (one session half written, one folder with only .lock) is finished by the next run, each label once', async () => {
+  const all = (label: string) => ({ 'demo-01': label, 'demo-02': label, 'demo-03': label });
+  const { project, code } = await closedRoom({ ana: all('Polite'), ben: all('Impolite'), cai: all('Polite') });
   // what a kill leaves: ana's session with one of three labels, ben's folder with only a lock of a dead process
-  const items = await loadProjectItems(project);
-  const ana = await SessionService.open({ project, annotator: `ana (room ${code})`, items });
-  await ana.openItem('demo-01');
-  await ana.commitLabel('Polite', 'room');
-  await ana.close();
+  await sessionWith(project, `ana (room ${code})`, [['demo-01', 'Polite', 'room']]);
   const ben = sessionPaths(project.dir, `ben (room ${code})`);
   await mkdir(ben.dir, { recursive: true });
   await writeFile(ben.lock, `${JSON.stringify({ pid: 2 ** 22 + 12345, host: (await import('node:os')).hostname(), started_at: '2026-01-01T10:00:00.000Z' })}\n`);
 
   const run = await cli('room', 'writeback', code, '--project', project.dir, '--json');
   expect(run.code, run.err).toBe(0);
-  for (const n of names) {
+  for (const n of ['ana', 'ben', 'cai']) {
     const { events } = await readSessionLog(sessionPaths(project.dir, `${n} (room ${code})`).events);
     const labels = events.filter((e) => e.type === 'label_committed').map((e) => (e.data as { item_id: string }).item_id);
     expect(labels, n).toEqual(['demo-01', 'demo-02', 'demo-03']);
@@ -437,20 +449,8 @@ add('a write-back killed midway (one session half written, one folder with only 
   expect(again.err).toMatch(/written back already/);
 });
 add("a session of the write-back's name that holds someone's own labels is never written into: refused before anything is written", async () => {
-  const { project } = await freshProject();
-  const room = await openRoomIn(project);
-  const ana = await RoomClient.join(room.listener.url, room.host.code, 'ana');
-  const ben = await RoomClient.join(room.listener.url, room.host.code, 'ben');
-  await ana.vote('demo-01', 'Polite');
-  await ben.vote('demo-01', 'Neutral');
-  await room.lead.call('POST', '/api/lead/close', {});
-  const code = room.host.code;
-  await room.close();
-  const items = await loadProjectItems(project);
-  const own = await SessionService.open({ project, annotator: `ben (room ${code})`, items });
-  await own.openItem('demo-01');
-  await own.commitLabel('Impolite', 'click');
-  await own.close();
+  const { project, code } = await closedRoom({ ana: { 'demo-01': 'Polite' }, ben: { 'demo-01': 'Neutral' } });
+  await sessionWith(project, `ben (room ${code})`, [['demo-01', 'Impolite', 'click']]);
   const run = await cli('room', 'writeback', code, '--project', project.dir);
   expect(run.code).toBe(2);
   expect(run.err).toMatch(/exists already and holds more than this room's votes/);
