@@ -10,8 +10,7 @@ import { projectSessionSource } from '../../export/projectSessions';
 import type { SessionSource } from '../../export/sessionSource';
 import { exportTranscripts } from '../../export/transcriptExport';
 import { INTEROP_FORMATS, isInteropFormat } from '../../../common/export/interop/interopFormats';
-import { exportInterop } from '../../export/interop/interopExport';
-import { openVoiceActivity } from '../../engine/liveEngine';
+import { exportInteropWithInstalledVad } from '../../export/interop/interopExport';
 import { ProjectError } from '../../project/projectError';
 import { loadProjectConfig } from '../../project/projectFolder';
 import { SessionNameError } from '../../session/sessionPaths';
@@ -57,17 +56,11 @@ export function makeExportCommand(sessions: SessionSource): CliCommand {
         const annotator = values.annotator === undefined ? {} : { annotator: values.annotator };
         await checkExportTarget(project, out, isRecords ? 'file' : 'folder', { force: values.force });
         if (isInteropFormat(format)) {
-          // the VAD places the pauses it counted while recording; only ELAN and Praat files have a tier for them
-          const voice = format === 'eaf' || format === 'textgrid' ? openVoiceActivity() : null;
-          try {
-            const result = await exportInterop({ project, format, outDir: out, sessions, force: values.force, vad: voice?.probe ?? null, ...annotator });
-            for (const warning of result.warnings) io.err(`aloud export: warning: ${warning}\n`);
-            if (values.json) printJson(io, result);
-            else io.out(`Exported ${result.summary} to ${out}; receipt ${result.receipt_file}\n`);
-            return 0;
-          } finally {
-            voice?.probe?.free();
-          }
+          const result = await exportInteropWithInstalledVad({ project, format, outDir: out, sessions, force: values.force, ...annotator });
+          for (const warning of result.warnings) io.err(`aloud export: warning: ${warning}\n`);
+          if (values.json) printJson(io, result);
+          else io.out(`Exported ${result.summary} to ${out}; receipt ${result.receipt_file}\n`);
+          return 0;
         }
         if (!isRecords) {
           const receipt = await exportTranscripts({ project, format: format as TranscriptFormat, outDir: out, sessions, ...annotator });

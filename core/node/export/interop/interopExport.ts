@@ -28,6 +28,7 @@ import { ProjectError } from '../../project/projectError';
 import { itemsPath, type OpenProject } from '../../project/projectFolder';
 import { encodeFileName, SessionNameError } from '../../session/sessionPaths';
 import type { WholeRecordingVad } from '../../session/itemAudioSignals';
+import { openVoiceActivity } from '../../engine/liveEngine';
 import { appVersion } from '../appVersion';
 import { buildExportRecords, exportInputs, projectFacts, type ExportProgress } from '../exportSessions';
 import { checkExportTarget } from '../exportTarget';
@@ -220,6 +221,16 @@ export async function exportInterop(options: InteropExportOptions): Promise<Inte
   const withoutAudio = records.length - recorded.length;
   const summary = `${recorded.length} recording${recorded.length === 1 ? '' : 's'} of ${receipt.annotators.length} annotator${receipt.annotators.length === 1 ? '' : 's'} in ${written.length} file${written.length === 1 ? '' : 's'}${withoutAudio > 0 ? `; ${withoutAudio} record${withoutAudio === 1 ? '' : 's'} without audio not in them` : ''}`;
   return { out: outDir, receipt_file: receiptFile, receipt, summary, warnings };
+}
+
+/** `exportInterop` with the installed voice-activity model, freed after (only ELAN and Praat files have a tier for VAD pauses). */
+export async function exportInteropWithInstalledVad(options: Omit<InteropExportOptions, 'vad'>): Promise<InteropExportResult> {
+  const voice = options.format === 'eaf' || options.format === 'textgrid' ? openVoiceActivity() : null;
+  try {
+    return await exportInterop({ ...options, vad: voice?.probe ?? null });
+  } finally {
+    voice?.probe?.free();
+  }
 }
 
 /**
