@@ -86,8 +86,10 @@ export async function exportInterop(options: InteropExportOptions): Promise<Inte
   const { items, sessions } = await exportInputs(project, outDir, options.sessions, options.annotator);
   const exportedAt = now().toISOString();
 
-  const total = (n: number): number => n * sessions.length * items.length;
-  const { records, warnings: recordWarnings } = await buildExportRecords(project, items, sessions, exportedAt, (p) => options.onProgress?.({ done: p.done, total: total(2) }));
+  // progress: the records (as every export builds them), then the documents, then the files, in equal parts
+  const n = sessions.length * items.length;
+  const progress = (phase: 0 | 1 | 2, done: number, of: number): void => options.onProgress?.({ done: phase * n + Math.floor((done * n) / Math.max(1, of)), total: 3 * n });
+  const { records, warnings: recordWarnings } = await buildExportRecords(project, items, sessions, exportedAt, (p) => progress(0, p.done, p.total));
   const checked = validateExportText(serializeExport(records, 'jsonl'), `${format} export`, 'jsonl', projectFacts(project, items));
   if (checked.problems.length > 0) throw new InputError(checked.problems);
 
@@ -112,7 +114,7 @@ export async function exportInterop(options: InteropExportOptions): Promise<Inte
 
   if (format === 'eaf' || format === 'textgrid') {
     for (const [i, r] of recorded.entries()) {
-      options.onProgress?.({ done: total(1) + Math.floor(i / 2), total: total(2) });
+      progress(1, i, recorded.length);
       const name = names.get(stateKey(r.annotator, r.item_id))!;
       const state = states.get(stateKey(r.annotator, r.item_id)) ?? null;
       const pauses = await pauseSpansOf(project, r, options.vad ?? null, warnings, pauseMisses);
@@ -189,7 +191,7 @@ export async function exportInterop(options: InteropExportOptions): Promise<Inte
   });
   const written: InteropFileEntry[] = [];
   for (const [i, file] of planned.entries()) {
-    options.onProgress?.({ done: total(1) + Math.floor((i * sessions.length * items.length) / Math.max(1, planned.length)), total: total(2) });
+    progress(2, i, planned.length);
     written.push(await writePlanned(project, outDir, file));
   }
   const writtenPaths = new Set(written.map((w) => w.path));
@@ -217,7 +219,7 @@ export async function exportInterop(options: InteropExportOptions): Promise<Inte
     created_at: now().toISOString(),
   };
   await writeFileAtomic(receiptFile, `${JSON.stringify(receipt, null, 2)}\n`);
-  options.onProgress?.({ done: total(2), total: total(2) });
+  options.onProgress?.({ done: 3 * n, total: 3 * n });
   const withoutAudio = records.length - recorded.length;
   const summary = `${recorded.length} recording${recorded.length === 1 ? '' : 's'} of ${receipt.annotators.length} annotator${receipt.annotators.length === 1 ? '' : 's'} in ${written.length} file${written.length === 1 ? '' : 's'}${withoutAudio > 0 ? `; ${withoutAudio} record${withoutAudio === 1 ? '' : 's'} without audio not in them` : ''}`;
   return { out: outDir, receipt_file: receiptFile, receipt, summary, warnings };

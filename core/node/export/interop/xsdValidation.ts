@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
-import { validateXML } from 'xmllint-wasm';
+import { createRequire } from 'node:module';
+import type { validateXML as ValidateXml } from 'xmllint-wasm';
 import type { InputProblem } from '../../../common/io/inputProblem';
 
 /** The formats' own schemas, shipped with Aloud so that `validate` needs no Debian tool (copies of ../shared/standards). */
@@ -10,6 +11,15 @@ export const XSD_FILES = {
 export type XmlSchemaName = keyof typeof XSD_FILES;
 
 const loaded = new Map<XmlSchemaName, string>();
+
+/**
+ * xmllint-wasm starts its worker from its own folder (__dirname), which a bundle does not have: it is required at run
+ * time from node_modules (the name in a variable keeps the bundler from inlining it), never bundled.
+ */
+function xmllint(): typeof ValidateXml {
+  const name = 'xmllint-wasm';
+  return (createRequire(import.meta.url)(name) as { validateXML: typeof ValidateXml }).validateXML;
+}
 
 async function schemaText(name: XmlSchemaName): Promise<string> {
   let text = loaded.get(name);
@@ -36,7 +46,7 @@ export async function xsdProblems(name: XmlSchemaName, documents: ReadonlyArray<
     while (end < documents.length && (end === start || bytes + documents[end]!.xml.length < BATCH_BYTES)) bytes += documents[end++]!.xml.length;
     const batch = documents.slice(start, end);
     // xmllint sees numbered names (any real file name could look like an option); problems are mapped back
-    const result = await validateXML({
+    const result = await xmllint()({
       xml: batch.map((d, i) => ({ fileName: `document${start + i}.xml`, contents: d.xml })),
       schema,
       initialMemoryPages: 256,
@@ -45,7 +55,7 @@ export async function xsdProblems(name: XmlSchemaName, documents: ReadonlyArray<
     for (const error of result.errors) {
       const index = /^document(\d+)\.xml/.exec(error.loc?.fileName ?? error.rawMessage)?.[1];
       const file = index === undefined ? (batch[0]?.file ?? '') : documents[Number(index)]!.file;
-      problems.push({ file, line: error.loc?.lineNumber ?? null, field: null, stage: 'schema', message: error.message.trim() });
+      problems.push({ file, line: error.loc?.lineNumber ?? null, field: null, stage: 'schema', message: error.message.replace(/^Schemas validity error : /, '').trim() });
     }
     start = end;
   }
