@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
-import type { AppInfo, ExportFormat, ExportSummary, ProjectView, SessionView } from '../../core/common/contract/aloudApi';
+import type { AppInfo, ExportSummary, ProjectExportFormat, ProjectView, SessionView } from '../../core/common/contract/aloudApi';
+import { INTEROP_FORMATS, INTEROP_FORMAT_TITLES } from '../../core/common/export/interop/interopFormats';
 import type { ItemSessionState } from '../../core/common/session/itemState';
 import type { ApiClient } from './contract/apiClient';
 import { AgreementScreen } from './screens/AgreementScreen';
@@ -31,7 +32,7 @@ export function App({ client }: { client: ApiClient }) {
   const [tab, setTab] = useState<Tab>('label');
   const [error, setError] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
-  const [exportFormat, setExportFormat] = useState<ExportFormat>('jsonl');
+  const [exportFormat, setExportFormat] = useState<ProjectExportFormat>('jsonl');
   const [exportScope, setExportScope] = useState<'mine' | 'all'>('mine');
   const [exported, setExported] = useState<ExportSummary | null>(null);
   const [busy, setBusy] = useState(false);
@@ -147,10 +148,17 @@ export function App({ client }: { client: ApiClient }) {
               <option value="mine">my session</option>
               <option value="all">all annotators</option>
             </select>
-            <select aria-label="export format" value={exportFormat} onChange={(e) => setExportFormat(e.target.value as ExportFormat)}>
+            <select aria-label="export format" value={exportFormat} onChange={(e) => setExportFormat(e.target.value as ProjectExportFormat)}>
               <option value="jsonl">JSONL</option>
               <option value="json">JSON</option>
               <option value="csv">CSV</option>
+              <optgroup label="for other tools (a folder)">
+                {INTEROP_FORMATS.map((f) => (
+                  <option key={f} value={f}>
+                    {INTEROP_FORMAT_TITLES[f]}
+                  </option>
+                ))}
+              </optgroup>
             </select>
             <button onClick={() => void doExport()} disabled={busy}>
               {busy ? 'Exporting…' : 'Export'}

@@ -45,6 +45,8 @@ export interface SessionView {
 }
 
 export type ExportFormat = 'jsonl' | 'json' | 'csv';
+/** What the Export menu offers: records, or a folder for another tool (core/common/export/interop/interopFormats). */
+export type ProjectExportFormat = ExportFormat | 'eaf' | 'textgrid' | 'qdpx' | 'hf' | 'maxqda';
 
 export interface ExportSummary {
   /** where the host wrote the file (the renderer never chooses a path) */
@@ -193,7 +195,7 @@ export interface AloudApi {
   /** annotators with a session in this project (one spelling each) */
   annotators(): Promise<string[]>;
   /** every annotator's session (annotator null) or one annotator's */
-  exportProject(format: ExportFormat, annotator: string | null): Promise<ExportSummary>;
+  exportProject(format: ProjectExportFormat, annotator: string | null): Promise<ExportSummary>;
   /** rehash: check every file's checksum again (verify) */
   models(rehash: boolean): Promise<ModelsView>;
   /** starts a download; progress and the outcome arrive as model_download events */

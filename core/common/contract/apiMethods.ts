@@ -1,4 +1,5 @@
 import { EXPORT_FORMATS } from '../export/exportFormats';
+import { INTEROP_FORMATS } from '../export/interop/interopFormats';
 import { ApiError, PATH_KINDS, type AloudApi, type AloudMethod } from './aloudApi';
 
 type ArgCheck = (value: unknown, where: string) => void;
@@ -142,7 +143,7 @@ export const API_METHODS: { readonly [M in AloudMethod]: MethodSpec } = {
   annotators: { params: [], scope: 'any-page' },
   exportProject: {
     params: [
-      ['format', oneOf(EXPORT_FORMATS)],
+      ['format', oneOf([...EXPORT_FORMATS, ...INTEROP_FORMATS])],
       ['annotator', nullableString],
     ],
     scope: 'session-page',

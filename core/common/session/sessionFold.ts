@@ -491,6 +491,11 @@ export class SessionFold {
       config_changed: this.currentConfigSha256 !== null && voice.some((v) => v.config_sha256 !== null && v.config_sha256 !== this.currentConfigSha256),
       labels_not_in_schema: [...new Set(history.map((h) => h.label).filter((l) => !this.labelNames.has(l)))],
       changed_after_completion: changedAfterCompletion,
+      recordings: item.recordings.map((r) => ({
+        offset_ms: Math.round((r.offset_samples * 1000) / SESSION_SAMPLE_RATE),
+        started_at: new Date(r.started_ms).toISOString(),
+        stopped_at: r.stopped_ms === null ? null : new Date(r.stopped_ms).toISOString(),
+      })),
       cues: [...item.cues],
       reasoning: item.reasoning,
       step_judgments: item.step_judgments.map(({ utterance: _utterance, ...judgment }) => judgment),

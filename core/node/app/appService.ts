@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import { mkdir } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { CAPTURE_SAMPLE_RATE, decodeChunkFrame } from '../../common/audio/chunkFrame';
 import {
@@ -11,6 +11,7 @@ import {
   type ExportFormat,
   type PathKind,
   type ExportSummary,
+  type ProjectExportFormat,
   type ModelsView,
   type NewProjectSpec,
   type ProjectChange,
@@ -28,6 +29,9 @@ import { RoomController, roomApiError } from '../rooms/roomController';
 import type { LeadRoomStatus } from '../../common/rooms/roomViews';
 import { appVersion } from '../export/appVersion';
 import { exportSessions } from '../export/exportSessions';
+import { exportInteropWithInstalledVad } from '../export/interop/interopExport';
+import { isInteropFormat } from '../../common/export/interop/interopFormats';
+import { sha256Hex } from '../fs/sha256';
 import { projectSessionSource } from '../export/projectSessions';
 import { loadProjectConfig, loadProjectItems, type OpenProject } from '../project/projectFolder';
 import { openSessionEngine } from '../session/sessionEngine';
@@ -299,28 +303,36 @@ export class AppService implements AloudApi {
     });
   }
 
-  exportProject(format: ExportFormat, annotator: string | null): Promise<ExportSummary> {
+  exportProject(format: ProjectExportFormat, annotator: string | null): Promise<ExportSummary> {
     return this.withSession(async (s) => {
       await s.drainTranscriptions();
       const dir = this.options.exportsDir ?? path.join(this.projectFolder.dir, 'exports');
       await mkdir(dir, { recursive: true });
       const stamp = (this.options.now?.() ?? new Date()).toISOString().replace(/[:.]/g, '-');
       const who = annotator === null ? 'all-annotators' : annotator.replace(/[^\p{L}\p{N}_-]+/gu, '_').slice(0, 60) || 'annotator';
-      const out = path.join(dir, `${who}-${stamp}.${format}`);
       let shown = -1;
+      const onProgress = ({ done, total }: { done: number; total: number }): void => {
+        // about a hundred updates for a large project, not one per record
+        const step = Math.floor((100 * done) / Math.max(1, total));
+        if (step === shown) return;
+        shown = step;
+        this.emit({ type: 'export_progress', done, total });
+      };
+      const annotators = async (): Promise<string[]> => (annotator === null ? await projectSessionSource.annotators(this.projectFolder) : [annotator]);
+      if (isInteropFormat(format)) {
+        // a folder per export: the files for the tool, and <format>.receipt.json with each file's sha256
+        const result = await exportInteropWithInstalledVad({ project: this.projectFolder, ...(annotator === null ? {} : { annotator }), format, outDir: path.join(dir, `${who}-${stamp}-${format}`), sessions: projectSessionSource, onProgress });
+        const receiptBytes = await readFile(result.receipt_file);
+        return { file: result.out, receipt: result.receipt_file, records: result.receipt.records, gaps: result.receipt.gaps.length, summary: result.summary, sha256: sha256Hex(receiptBytes), annotators: await annotators() };
+      }
+      const out = path.join(dir, `${who}-${stamp}.${format}`);
       const result = await exportSessions({
         project: this.projectFolder,
         ...(annotator === null ? {} : { annotator }),
         format,
         out,
         sessions: projectSessionSource,
-        onProgress: ({ done, total }) => {
-          // about a hundred updates for a large project, not one per record
-          const step = Math.floor((100 * done) / Math.max(1, total));
-          if (step === shown) return;
-          shown = step;
-          this.emit({ type: 'export_progress', done, total });
-        },
+        onProgress,
       });
       return {
         file: result.file,
@@ -329,7 +341,7 @@ export class AppService implements AloudApi {
         gaps: result.receipt.counts.gaps,
         summary: result.summary,
         sha256: result.receipt.sha256,
-        annotators: annotator === null ? await projectSessionSource.annotators(this.projectFolder) : [annotator],
+        annotators: await annotators(),
       };
     });
   }
