@@ -21,6 +21,7 @@ import {
 } from '../../common/contract/aloudApi';
 import type { Item } from '../../common/items/item';
 import type { ReasoningView } from '../../common/reasoning/reasoningReveal';
+import { SerialQueue } from '../../common/concurrency/serialQueue';
 import { resolveInside } from '../fs/resolveInside';
 import { toApiError } from './apiDispatcher';
 import { projectAgreement } from '../agreement/projectAgreement';
@@ -80,7 +81,9 @@ export class AppService implements AloudApi {
   /** next expected sample of the running recording: chunks must arrive in order and without gaps */
   private nextSample = 0;
   private lastPending = 0;
-  private queue: Promise<unknown> = Promise.resolve();
+  /** calls that touch the session or the project run one at a time, in arrival order */
+  private readonly calls = new SerialQueue(() => new ApiError('conflict', 'the app is closing'));
+  private closing: Promise<void> | null = null;
   private readonly modelsPanel: ModelsPanel;
   /** norming rooms of the open project (a new controller when another project opens) */
   private rooms: RoomController;
@@ -494,10 +497,14 @@ export class AppService implements AloudApi {
     return path.join(this.projectFolder.dir, state.audio_path);
   }
 
-  async close(): Promise<void> {
-    await this.modelsPanel.close();
-    await this.rooms.shutdown();
-    await this.serial(() => this.closeSession());
+  close(): Promise<void> {
+    this.closing ??= (async () => {
+      await this.modelsPanel.close();
+      await this.rooms.shutdown();
+      await this.serial(() => this.closeSession());
+      await this.calls.close();
+    })();
+    return this.closing;
   }
 
   private reopenSession(): Promise<void> {
@@ -566,11 +573,9 @@ export class AppService implements AloudApi {
 
   /** Calls run one at a time, in arrival order, like the session service itself. */
   private serial<T>(task: () => Promise<T>): Promise<T> {
-    const run = this.queue.then(task).catch((e: unknown) => {
+    return this.calls.run(task).catch((e: unknown) => {
       throw toApiError(e);
     });
-    this.queue = run.catch(() => undefined);
-    return run;
   }
 }
 

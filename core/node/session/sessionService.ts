@@ -22,6 +22,7 @@ import {
 } from '../../common/session/sessionEvents';
 import type { WavWriter } from '../audio/wavWriter';
 import { sha256Hex } from '../fs/sha256';
+import { SerialQueue } from '../../common/concurrency/serialQueue';
 import { SessionWriteError } from './sessionFs';
 import { SessionStore, type OpenSessionOptions } from './sessionStore';
 import { audioSignalsOf, type WholeRecordingVad } from './itemAudioSignals';
@@ -109,8 +110,8 @@ export class SessionService extends EventEmitter<SessionServiceEvents> {
   private finishingItem: string | null = null;
   private readonly analyze: (segments: readonly Segment[]) => TranscriptAnalysis;
   private readonly nextUtterance = new Map<string, number>();
-  private queue: Promise<unknown> = Promise.resolve();
-  private closed = false;
+  /** every call and every landing transcription, one at a time; refused once the session is closed */
+  private readonly calls = new SerialQueue(() => new SessionUsageError('the session is closed'));
 
   private constructor(
     readonly store: SessionStore,
@@ -430,23 +431,18 @@ export class SessionService extends EventEmitter<SessionServiceEvents> {
 
   /** Stops a running recording, waits for transcriptions, closes files and releases the lock. */
   async close(): Promise<void> {
-    if (this.closed) return;
+    if (this.calls.closed) return;
     await this.serial(async () => {
       if (this.recording) await this.stop('closed').catch(() => undefined);
     }).catch(() => undefined);
     await this.drainTranscriptions();
-    this.closed = true;
+    await this.calls.close();
     await this.engine?.transcriber.close();
     await this.store.close();
   }
 
   private serial<T>(task: () => Promise<T>): Promise<T> {
-    const run = this.queue.then(() => {
-      if (this.closed) throw new SessionUsageError('the session is closed');
-      return task();
-    });
-    this.queue = run.catch(() => undefined);
-    return run;
+    return this.calls.run(task);
   }
 
   private requireLabel(label: string): void {
@@ -572,10 +568,10 @@ export class SessionService extends EventEmitter<SessionServiceEvents> {
     };
     const job = this.engine.transcriber
       .transcribe(request)
-      .then((outcome) => this.serialIgnoringClose(() => this.logTranscription(request, outcome)))
+      .then((outcome) => this.serial(() => this.logTranscription(request, outcome)))
       .catch((e: unknown) => {
         if (e instanceof SessionWriteError) return;
-        return this.serialIgnoringClose(() =>
+        return this.serial(() =>
           this.append('stale_result', { item_id: request.item_id, request_id: `utterance-${utterance}`, reason: `transcription failed: ${(e as Error).message}` }),
         ).catch(() => undefined);
       })
@@ -587,13 +583,6 @@ export class SessionService extends EventEmitter<SessionServiceEvents> {
     let forItem = this.inFlightByItem.get(request.item_id);
     if (!forItem) this.inFlightByItem.set(request.item_id, (forItem = new Set()));
     forItem.add(job);
-  }
-
-  /** Results may land while close() drains: they are still logged. */
-  private serialIgnoringClose<T>(task: () => Promise<T>): Promise<T> {
-    const run = this.queue.then(task);
-    this.queue = run.catch(() => undefined);
-    return run;
   }
 
   private async logTranscription(request: UtteranceRequest, outcome: UtteranceOutcome): Promise<void> {

@@ -6,6 +6,7 @@ import type { ItemSessionState } from '../../common/session/itemState';
 import { SessionFold, type SessionState } from '../../common/session/sessionFold';
 import { SESSION_SAMPLE_RATE, type SessionEvent, type SessionEventData, type SessionEventOf, type SessionEventType } from '../../common/session/sessionEvents';
 import type { UpcasterRegistry } from '../../common/session/sessionLog';
+import { SerialQueue } from '../../common/concurrency/serialQueue';
 import { PARSER_VERSION } from '../../common/parser/parserVersion';
 import { WavWriter } from '../audio/wavWriter';
 import { sha256Hex } from '../fs/sha256';
@@ -49,8 +50,8 @@ export function configSha256Of(project: Pick<OpenProject, 'configText'>): string
  */
 export class SessionStore {
   private readonly wavs = new Map<string, WavWriter>();
-  private appending: Promise<unknown> = Promise.resolve();
-  private closed = false;
+  private readonly appends = new SerialQueue(() => new Error(`${this.paths.events}: the session is closed`));
+  private closing: Promise<void> | null = null;
 
   private constructor(
     readonly project: OpenProject,
@@ -168,16 +169,13 @@ export class SessionStore {
 
   /** Appends events as one commit point and applies them to the fold; calls are serialised. */
   appendAll(entries: ReadonlyArray<{ type: SessionEventType; data: SessionEventData[SessionEventType] }>): Promise<SessionEvent[]> {
-    const run = this.appending.then(async () => {
-      if (this.closed) throw new Error(`${this.paths.events}: the session is closed`);
+    return this.appends.run(async () => {
       // Check against the fold first so an event that would make the log unreadable is never written.
       this.fold.checkAppend(entries, this.log.seq + 1);
       const events = await this.log.appendAll(entries);
       for (const event of events) this.fold.apply(event);
       return events;
     });
-    this.appending = run.catch(() => undefined);
-    return run;
   }
 
   state(): SessionState {
@@ -226,15 +224,16 @@ export class SessionStore {
   }
 
   /** Closes the WAVs and the log and releases the lock. */
-  async close(): Promise<void> {
-    if (this.closed) return;
-    await this.appending;
-    this.closed = true;
-    try {
-      for (const itemId of [...this.wavs.keys()]) await this.closeAudio(itemId).catch(() => undefined);
-      await this.log.close();
-    } finally {
-      await this.lock.release();
-    }
+  close(): Promise<void> {
+    this.closing ??= (async () => {
+      await this.appends.close();
+      try {
+        for (const itemId of [...this.wavs.keys()]) await this.closeAudio(itemId).catch(() => undefined);
+        await this.log.close();
+      } finally {
+        await this.lock.release();
+      }
+    })();
+    return this.closing;
   }
 }
