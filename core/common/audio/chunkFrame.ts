@@ -16,10 +16,9 @@
  */
 
 export const CHUNK_FRAME_MAGIC = 'ALCF';
+import { AUDIO_SAMPLE_RATE } from './sampleRate';
 export const CHUNK_FRAME_VERSION = 1;
 export const CHUNK_FRAME_HEADER_BYTES = 24;
-/** The capture contract's sample rate: whisper.cpp wants 16 kHz mono. */
-export const CAPTURE_SAMPLE_RATE = 16_000;
 
 /** A run of mono samples placed on the recording's timeline. */
 export interface PcmChunk {
@@ -57,7 +56,7 @@ function checkStartSample(startSample: number): void {
  * be transferred to a worker, sent over IPC, or posted as a request body without another copy.
  */
 export function encodeChunkFrame(chunk: PcmChunk & { sampleRate?: number }): Uint8Array {
-  const sampleRate = chunk.sampleRate ?? CAPTURE_SAMPLE_RATE;
+  const sampleRate = chunk.sampleRate ?? AUDIO_SAMPLE_RATE;
   checkStartSample(chunk.startSample);
   if (!Number.isInteger(sampleRate) || sampleRate <= 0 || sampleRate > 0xffffffff) {
     throw new ChunkFrameError('sampleRate', `must be a positive whole number of Hz (got ${sampleRate})`);

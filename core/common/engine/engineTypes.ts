@@ -1,8 +1,5 @@
 import type { Segment } from '../transcript/segment';
 
-/** whisper.cpp takes 16 kHz mono Float32 PCM, full scale 1.0. */
-export const ENGINE_SAMPLE_RATE = 16_000;
-
 /** How whisper.cpp decodes. Defaults: DEFAULT_DECODE_SETTINGS (decodeSettings.ts). */
 export interface DecodeSettings {
   /** language code ("en"), or "auto" to detect */

@@ -12,12 +12,12 @@ import type { CommitmentRecord, CorrectionRecord, ItemSessionState, KeepTalkingC
 import type { StepJudgmentRecord } from '../reasoning/stepJudgments';
 import {
   EVENT_VERSIONS,
-  SESSION_SAMPLE_RATE,
   type SessionEvent,
   type SessionEventData,
   type SessionEventType,
   type VoiceCommitmentData,
 } from './sessionEvents';
+import { AUDIO_SAMPLE_RATE } from '../audio/sampleRate';
 
 /** A note the annotator or the store left in the log. */
 export interface SessionNote {
@@ -260,7 +260,7 @@ export class SessionFold {
       case 'reasoning_shown': {
         const { item_id, steps, model_label, audio_samples } = event.data;
         // the first showing is the one that separates labels given before and after seeing the model
-        this.item(item_id).reasoning ??= { shown_at: event.ts, steps, model_label, audio_ms: Math.round((audio_samples * 1000) / SESSION_SAMPLE_RATE) };
+        this.item(item_id).reasoning ??= { shown_at: event.ts, steps, model_label, audio_ms: Math.round((audio_samples * 1000) / AUDIO_SAMPLE_RATE) };
         return;
       }
       case 'step_judged': {
@@ -385,11 +385,11 @@ export class SessionFold {
    * than real time). Null when no recording holds it.
    */
   private sessionTimeOfAudio(item: ItemFold, audioMs: number): number | null {
-    const sample = Math.round((audioMs * SESSION_SAMPLE_RATE) / 1000);
+    const sample = Math.round((audioMs * AUDIO_SAMPLE_RATE) / 1000);
     let holder: RecordingSpan | null = null;
     for (const r of item.recordings) if (r.offset_samples <= sample) holder = r;
     if (!holder) return null;
-    const at = holder.started_ms + ((sample - holder.offset_samples) * 1000) / SESSION_SAMPLE_RATE;
+    const at = holder.started_ms + ((sample - holder.offset_samples) * 1000) / AUDIO_SAMPLE_RATE;
     return holder.stopped_ms === null ? at : Math.min(at, holder.stopped_ms);
   }
 
@@ -466,7 +466,7 @@ export class SessionFold {
     return {
       item_id: item.item_id,
       audio_path: audio?.audio_path ?? null,
-      audio_ms: Math.round((samples * 1000) / SESSION_SAMPLE_RATE),
+      audio_ms: Math.round((samples * 1000) / AUDIO_SAMPLE_RATE),
       transcript,
       segments,
       commitments,

@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { CAPTURE_SAMPLE_RATE, decodeChunkFrame } from '../../common/audio/chunkFrame';
+import { decodeChunkFrame } from '../../common/audio/chunkFrame';
 import {
   ApiError,
   type AgreementReport,
@@ -40,6 +40,7 @@ import { writeThinkAloudSettings } from './projectSettings';
 import { createProjectFolder, importItemsInto, openProjectFolder, readRecent, rememberRecent } from './projectsPanel';
 import { normalizeAnnotatorName, sessionPaths } from '../session/sessionPaths';
 import { SessionService, type SessionEngine } from '../session/sessionService';
+import { AUDIO_SAMPLE_RATE } from '../../common/audio/sampleRate';
 
 export interface AppServiceOptions {
   projectDir: string;
@@ -185,7 +186,7 @@ export class AppService implements AloudApi {
     const recovered = [
       ...(torn ? [`the last line of the session log was torn (line ${torn.line}) and set aside in ${torn.tornFile}`] : []),
       ...(interruptedRecording ? [`the recording of "${interruptedRecording}" was interrupted and has been closed`] : []),
-      ...recoveredAudio.map((a) => `the audio of "${a.item_id}" was repaired (${((a.samples_total * 1000) / 16_000 / 1000).toFixed(1)} s kept)`),
+      ...recoveredAudio.map((a) => `the audio of "${a.item_id}" was repaired (${(a.samples_total / AUDIO_SAMPLE_RATE).toFixed(1)} s kept)`),
     ];
     this.sessionRecovered = recovered.length > 0 ? `${recovered.join('; ')}.` : null;
     session.on('item', (item) => this.emit({ type: 'item', item }));
@@ -226,7 +227,7 @@ export class AppService implements AloudApi {
     return this.withSession(async (s) => {
       if (!s.isRecording) throw new ApiError('conflict', 'not recording: start a recording before sending audio');
       const chunk = decodeChunkFrame(frame);
-      if (chunk.sampleRate !== CAPTURE_SAMPLE_RATE) throw new ApiError('bad_request', `audio chunk frame: sampleRate: must be ${CAPTURE_SAMPLE_RATE} Hz (got ${chunk.sampleRate})`);
+      if (chunk.sampleRate !== AUDIO_SAMPLE_RATE) throw new ApiError('bad_request', `audio chunk frame: sampleRate: must be ${AUDIO_SAMPLE_RATE} Hz (got ${chunk.sampleRate})`);
       if (chunk.startSample !== this.nextSample) {
         throw new ApiError('bad_request', `audio chunk frame: startSample: ${chunk.startSample} does not continue the recording (expected ${this.nextSample})`);
       }

@@ -3,7 +3,6 @@ import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { type LivePartial, LiveUtterances } from '../../common/engine/liveUtterances';
-import { ENGINE_SAMPLE_RATE } from '../../common/engine/engineTypes';
 import { type SchedulerEvent, TranscriptionScheduler } from '../../common/engine/transcriptionScheduler';
 import { UtteranceCutter } from '../../common/engine/utteranceCutter';
 import { DEMO_PROJECT_DIR, loadProjectConfig, loadProjectItems } from '../project/projectFolder';
@@ -12,6 +11,7 @@ import { median } from './engineBench';
 import { startEngineWorker } from './engineHost';
 import { SileroVad } from './sileroVad';
 import { sha256OfPcm } from './whisperEngine';
+import { AUDIO_SAMPLE_RATE } from '../../common/audio/sampleRate';
 
 export interface LiveBenchOptions {
   modelPath: string;
@@ -128,11 +128,11 @@ export async function benchLive(options: LiveBenchOptions): Promise<LiveBenchRep
     const itemId = (await loadProjectItems(project))[0]!.id;
     await service.openItem(itemId);
     await service.startRecording({ device: 'bench --live' });
-    const chunk = Math.round((options.chunkMs * ENGINE_SAMPLE_RATE) / 1000);
+    const chunk = Math.round((options.chunkMs * AUDIO_SAMPLE_RATE) / 1000);
     t0 = performance.now();
     for (let at = 0, k = 1; at < options.pcm.length; at += chunk, k++) {
       // chunk k is complete (and delivered) k × chunkMs after the audio starts, as from a microphone
-      const due = (Math.min(options.pcm.length, at + chunk) / ENGINE_SAMPLE_RATE) * 1000;
+      const due = (Math.min(options.pcm.length, at + chunk) / AUDIO_SAMPLE_RATE) * 1000;
       const wait = due - now();
       if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
       await service.appendAudio(options.pcm.subarray(at, at + chunk));
@@ -143,7 +143,7 @@ export async function benchLive(options: LiveBenchOptions): Promise<LiveBenchRep
     await service.close();
     const engineTime = transcriber.engineTime;
 
-    const ms = (samples: number): number => (samples / ENGINE_SAMPLE_RATE) * 1000;
+    const ms = (samples: number): number => (samples / AUDIO_SAMPLE_RATE) * 1000;
     const adopted = new Set(events.filter((e) => e.event.type === 'speculation_adopted').map((e) => (e.event as { identity: { utterance: number } }).identity.utterance));
     const utterances: LiveUtteranceFigures[] = [...cuts.entries()]
       .filter(([index]) => finals.has(index))

@@ -1,4 +1,3 @@
-import { SESSION_SAMPLE_RATE } from '../../common/session/sessionEvents';
 import { decodeLanguageFor } from '../../common/engine/decodeSettings';
 import type { TranscriptionEngine } from '../../common/engine/engineTypes';
 import { TranscriptionScheduler } from '../../common/engine/transcriptionScheduler';
@@ -11,6 +10,7 @@ import { sha256OfPcm } from '../engine/whisperEngine';
 import { resolveSessionModel, SessionEngineError } from './sessionModel';
 import type { SessionEngine } from './sessionService';
 import type { WholeRecordingVad } from './itemAudioSignals';
+import { AUDIO_SAMPLE_RATE } from '../../common/audio/sampleRate';
 
 /** The session's engine: the engine's TranscriptionScheduler (identity before success; token times, so a commit phrase is timed to its word) and a live cutter per recording. */
 export function sessionEngineOver(
@@ -43,7 +43,7 @@ export async function openSessionEngine(options: {
 }): Promise<SessionEngine & { voiceActivity: string }> {
   const { thinkaloud } = options.project.config;
   const voice = openVoiceActivity(options.modelsDir);
-  const decode = { language: decodeLanguageFor(thinkaloud.languages), silenceThresholdDbfs: thinkaloud.silence_threshold_dbfs, sampleRate: SESSION_SAMPLE_RATE, speech: voice.probe };
+  const decode = { language: decodeLanguageFor(thinkaloud.languages), silenceThresholdDbfs: thinkaloud.silence_threshold_dbfs, sampleRate: AUDIO_SAMPLE_RATE, speech: voice.probe };
   if (options.engineScript) {
     const scripted = new ScriptedEngine(await loadEngineScript(options.engineScript));
     const info = await scripted.load(options.engineScript);

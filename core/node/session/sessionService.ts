@@ -14,7 +14,6 @@ import type { Segment } from '../../common/transcript/segment';
 import { voiceCommitmentsOf } from '../../common/session/voiceCommitments';
 import type { SessionState } from '../../common/session/sessionFold';
 import {
-  SESSION_SAMPLE_RATE,
   type RecordingStopReason,
   type SessionEvent,
   type SessionEventData,
@@ -26,6 +25,7 @@ import { SerialQueue } from '../../common/concurrency/serialQueue';
 import { SessionWriteError } from './sessionFs';
 import { SessionStore, type OpenSessionOptions } from './sessionStore';
 import { audioSignalsOf, type WholeRecordingVad } from './itemAudioSignals';
+import { AUDIO_SAMPLE_RATE } from '../../common/audio/sampleRate';
 
 /** The live utterance cutter of one recording (the engine's utteranceCutter). */
 export type LiveCutter = Pick<UtteranceCutter, 'push' | 'flush'>;
@@ -269,7 +269,7 @@ export class SessionService extends EventEmitter<SessionServiceEvents> {
       const withheld = reasoningWithheld(reveal, model !== null && model.steps.length > 0, state?.blind_label ?? null, Boolean(state?.reasoning));
       if (withheld === null && !state?.reasoning && model) {
         const rec = this.recording?.item_id === itemId ? this.recording : null;
-        const samples = rec ? rec.writer.samples + rec.writer.pendingSamples : Math.round(((state?.audio_ms ?? 0) * SESSION_SAMPLE_RATE) / 1000);
+        const samples = rec ? rec.writer.samples + rec.writer.pendingSamples : Math.round(((state?.audio_ms ?? 0) * AUDIO_SAMPLE_RATE) / 1000);
         await this.append('reasoning_shown', { item_id: itemId, steps: model.steps, model_label: model.label, split: model.split, reveal, audio_samples: samples });
         this.emitItem(itemId);
       }
@@ -349,7 +349,7 @@ export class SessionService extends EventEmitter<SessionServiceEvents> {
       const cutter = engine.createCutter();
       const cut = [...cutter.push(pcm), ...cutter.flush()];
       // recorded before the VAD model was there: its vad_* signals come with this pass (over the audio just read)
-      const vadSignals = engine.vad ? audioSignalsOf(pcm, SESSION_SAMPLE_RATE, this.store.project.config.thinkaloud, engine.vad) : null;
+      const vadSignals = engine.vad ? audioSignalsOf(pcm, AUDIO_SAMPLE_RATE, this.store.project.config.thinkaloud, engine.vad) : null;
       return { cuts: cut, base: this.utteranceBase(itemId), signals: vadSignals };
     });
     const requests: UtteranceRequest[] = cuts.map((cut) => ({
@@ -419,7 +419,7 @@ export class SessionService extends EventEmitter<SessionServiceEvents> {
       if (!this.recording) throw new SessionUsageError('the keep-talking cue is only shown while recording');
       const { item_id, writer } = this.recording;
       // where the cue falls on the item's audio timeline: every sample the writer holds so far
-      const audio_ms = Math.round(((writer.samples + writer.pendingSamples) * 1000) / SESSION_SAMPLE_RATE);
+      const audio_ms = Math.round(((writer.samples + writer.pendingSamples) * 1000) / AUDIO_SAMPLE_RATE);
       await this.append('cue_shown', { item_id, cue, silence_ms: Math.round(silenceMs), audio_ms });
     });
   }
@@ -515,7 +515,7 @@ export class SessionService extends EventEmitter<SessionServiceEvents> {
   private async flushIfDue(timerTick: boolean): Promise<void> {
     const rec = this.recording;
     if (!rec || rec.writer.pendingSamples === 0) return;
-    const due = rec.writer.pendingSamples >= SESSION_SAMPLE_RATE || Date.now() - rec.last_flush_ms >= FLUSH_INTERVAL_MS;
+    const due = rec.writer.pendingSamples >= AUDIO_SAMPLE_RATE || Date.now() - rec.last_flush_ms >= FLUSH_INTERVAL_MS;
     if (!due && !timerTick) return;
     await this.flushAudio(rec);
   }
@@ -549,7 +549,7 @@ export class SessionService extends EventEmitter<SessionServiceEvents> {
     clearInterval(rec.timer);
     await this.store.closeAudio(rec.item_id, { abandon: true }).catch(() => undefined);
     const logged = this.store.itemState(rec.item_id);
-    const samples = Math.round(((logged?.audio_ms ?? 0) * SESSION_SAMPLE_RATE) / 1000);
+    const samples = Math.round(((logged?.audio_ms ?? 0) * AUDIO_SAMPLE_RATE) / 1000);
     await this.store
       .append('recording_stopped', { item_id: rec.item_id, total_samples: samples, reason: 'write_error', error: error.message })
       .then((event) => this.emit('event', event), () => undefined);

@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { OpenProject } from '../project/projectFolder';
 import type { ItemSessionState } from '../../common/session/itemState';
 import { SessionFold, type SessionState } from '../../common/session/sessionFold';
-import { SESSION_SAMPLE_RATE, type SessionEvent, type SessionEventData, type SessionEventOf, type SessionEventType } from '../../common/session/sessionEvents';
+import { type SessionEvent, type SessionEventData, type SessionEventOf, type SessionEventType } from '../../common/session/sessionEvents';
 import type { UpcasterRegistry } from '../../common/session/sessionLog';
 import { SerialQueue } from '../../common/concurrency/serialQueue';
 import { PARSER_VERSION } from '../../common/parser/parserVersion';
@@ -16,6 +16,7 @@ import { resolveInside } from '../fs/resolveInside';
 import { acquireSessionLock, type HeldSessionLock, type LockOwner } from './sessionLock';
 import { SessionLogWriter, type TornLineReport } from './sessionLogFile';
 import { itemAudioRelativePath, resolveInSession, normalizeAnnotatorName, sessionPaths, type SessionPaths } from './sessionPaths';
+import { AUDIO_SAMPLE_RATE } from '../../common/audio/sampleRate';
 
 /** What opening a session for writing found and repaired; the UI and the CLI report all of it. */
 export interface SessionOpenReport {
@@ -107,7 +108,7 @@ export class SessionStore {
       entries.push({ type, data });
     };
     if (isNew) {
-      add('session_started', { annotator: this.annotator, project_name: this.project.config.name, sample_rate: SESSION_SAMPLE_RATE, config_sha256: this.configSha256, parser_version: PARSER_VERSION });
+      add('session_started', { annotator: this.annotator, project_name: this.project.config.name, sample_rate: AUDIO_SAMPLE_RATE, config_sha256: this.configSha256, parser_version: PARSER_VERSION });
     } else {
       add('session_resumed', { pid: process.pid, host: hostname(), config_sha256: this.configSha256, parser_version: PARSER_VERSION });
     }
@@ -122,7 +123,7 @@ export class SessionStore {
       if (!exists) {
         throw new SessionWriteError(`${wavPath}: missing, but ${this.paths.events} records ${audio.samples} samples of "${audio.item_id}" in it; restore the file (Aloud will not record over a lost recording)`, wavPath, 'ENOENT');
       }
-      const { writer, repair } = await WavWriter.open(wavPath, { sampleRate: SESSION_SAMPLE_RATE, fs: this.fs });
+      const { writer, repair } = await WavWriter.open(wavPath, { sampleRate: AUDIO_SAMPLE_RATE, fs: this.fs });
       await writer.close();
       if (repair && (repair.samples !== audio.samples || repair.headerRepaired || repair.truncatedBytes > 0)) {
         const recovered = { item_id: audio.item_id, samples_logged: audio.samples, samples_total: repair.samples, header_repaired: repair.headerRepaired || repair.truncatedBytes > 0 };
@@ -203,7 +204,7 @@ export class SessionStore {
   async audioWriter(itemId: string): Promise<WavWriter> {
     let writer = this.wavs.get(itemId);
     if (!writer) {
-      ({ writer } = await WavWriter.open(await resolveInside(this.project.dir, this.absoluteAudioPath(itemId), 'write'), { sampleRate: SESSION_SAMPLE_RATE, fs: this.fs }));
+      ({ writer } = await WavWriter.open(await resolveInside(this.project.dir, this.absoluteAudioPath(itemId), 'write'), { sampleRate: AUDIO_SAMPLE_RATE, fs: this.fs }));
       this.wavs.set(itemId, writer);
     }
     return writer;

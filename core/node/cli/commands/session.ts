@@ -2,7 +2,6 @@ import { parseArgs } from 'node:util';
 import type { ItemSessionState } from '../../../common/session/itemState';
 import { foldSession } from '../../../common/session/sessionFold';
 import { SessionLogError } from '../../../common/session/sessionLog';
-import { SESSION_SAMPLE_RATE } from '../../../common/session/sessionEvents';
 import { readWav, resampleTo16k, WavError } from '../../audio/wavFile';
 import { ProjectError } from '../../project/projectError';
 import { loadProjectConfig, loadProjectItems, type OpenProject } from '../../project/projectFolder';
@@ -19,6 +18,7 @@ import type { Item } from '../../../common/items/item';
 import { configSha256Of, type SessionOpenReport } from '../../session/sessionStore';
 import { projectSessionSource } from '../../export/projectSessions';
 import { type CliCommand, type CliIo, printJson, requireOption, UsageError, withUsageErrors } from '../cliSupport';
+import { AUDIO_SAMPLE_RATE } from '../../../common/audio/sampleRate';
 
 /** Audio is fed as the recorder delivers it: 50 ms chunks. */
 const CHUNK_MS = 50;
@@ -31,7 +31,7 @@ const usage = [
 ].join('\n');
 
 function seconds(samples: number): string {
-  return `${(samples / SESSION_SAMPLE_RATE).toFixed(2)} s`;
+  return `${(samples / AUDIO_SAMPLE_RATE).toFixed(2)} s`;
 }
 
 /** One stderr line per thing the opening repaired, so nothing recovered goes unreported. */
@@ -132,7 +132,7 @@ async function ingest(argv: string[], io: CliIo): Promise<number> {
       await service.stopRecording('end_of_input');
       await service.drainTranscriptions();
       const item = service.itemState(itemId)!;
-      if (values.json) printJson(io, { annotator, item_id: itemId, fed_ms: Math.round((fed * 1000) / SESSION_SAMPLE_RATE), item });
+      if (values.json) printJson(io, { annotator, item_id: itemId, fed_ms: Math.round((fed * 1000) / AUDIO_SAMPLE_RATE), item });
       else io.out(`${itemId}\t${(item.audio_ms / 1000).toFixed(2)} s\t${item.final_label ?? '(no label)'}\t${item.label_source ?? '-'}\t${item.transcript}\n`);
     } finally {
       await service.close();
@@ -152,7 +152,7 @@ async function feed(
 ): Promise<number> {
   await service.openItem(itemId);
   await service.startRecording({ device: `file:${wavFile}` });
-  const chunk = (SESSION_SAMPLE_RATE * CHUNK_MS) / 1000;
+  const chunk = (AUDIO_SAMPLE_RATE * CHUNK_MS) / 1000;
   io.err(`aloud session ingest: recording "${itemId}" from ${wavFile} (${seconds(pcm.length)}, ${realtime ? 'real time' : 'as fast as possible'})\n`);
   const start = Date.now();
   let fed = 0;
@@ -161,7 +161,7 @@ async function feed(
     const next = pcm.subarray(fed, Math.min(pcm.length, fed + chunk));
     await service.appendAudio(next);
     fed += next.length;
-    if (progress) io.err(`aloud session ingest: fed_ms=${Math.round((fed * 1000) / SESSION_SAMPLE_RATE)}\n`);
+    if (progress) io.err(`aloud session ingest: fed_ms=${Math.round((fed * 1000) / AUDIO_SAMPLE_RATE)}\n`);
   }
   return fed;
 }
