@@ -31,7 +31,7 @@ import { appVersion } from '../export/appVersion';
 import { exportSessions } from '../export/exportSessions';
 import { projectSessionSource } from '../export/projectSessions';
 import { loadProjectConfig, loadProjectItems, type OpenProject } from '../project/projectFolder';
-import { openSessionEngine } from '../session/sessionEngine';
+import { openSessionEngine, type SessionEngine } from '../engine/sessionEngine';
 import { existingAnnotator } from '../../common/annotators/annotatorName';
 import type { ModelManifest } from '../../common/models/modelManifest';
 import { ModelsPanel } from './modelsPanel';
@@ -39,7 +39,7 @@ import { readWav } from '../audio/wavFile';
 import { writeThinkAloudSettings } from './projectSettings';
 import { createProjectFolder, importItemsInto, openProjectFolder, readRecent, rememberRecent } from './projectsPanel';
 import { normalizeAnnotatorName, sessionPaths } from '../session/sessionPaths';
-import { SessionService, type SessionEngine } from '../session/sessionService';
+import { SessionService } from '../session/sessionService';
 import { AUDIO_SAMPLE_RATE } from '../../common/audio/sampleRate';
 
 export interface AppServiceOptions {

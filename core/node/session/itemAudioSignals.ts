@@ -2,14 +2,9 @@ import { computeAudioSignals } from '../../common/signals/audioSignals';
 import type { AudioSignals } from '../../common/signals/signalTypes';
 import { computeVadSignals, type VadSignals } from '../../common/signals/vadSignals';
 import type { ThinkAloudConfig } from '../../common/project/projectConfig';
+import type { WholeRecordingVad } from '../../common/engine/speechProbe';
 import { readWav } from '../audio/wavFile';
 import { AUDIO_SAMPLE_RATE } from '../../common/audio/sampleRate';
-
-/** What the signals need of the VAD: the speech probabilities of a whole recording, from a fresh state. */
-export interface WholeRecordingVad {
-  readonly windowSamples: number;
-  probabilitiesOf(pcm: Float32Array): Float32Array;
-}
 
 export interface ItemAudioSignals {
   samples: number;

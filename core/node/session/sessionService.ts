@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
-import type { LivePartial, LiveRecordingContext } from '../../common/engine/liveUtterances';
+import type { LivePartial } from '../../common/engine/liveUtterances';
 import type { UtteranceOutcome, UtteranceRequest } from '../../common/engine/transcriptionScheduler';
-import type { Utterance, UtteranceCutter } from '../../common/engine/utteranceCutter';
+import type { Utterance } from '../../common/engine/utteranceCutter';
 import { createTranscriptAnalyzer, type TranscriptAnalysis } from '../../common/analysis/transcriptAnalysis';
 import type { Item } from '../../common/items/item';
 import { parseStepJudgments, type StepReward } from '../../common/parser/stepJudgment';
@@ -23,35 +23,10 @@ import type { WavWriter } from '../audio/wavWriter';
 import { sha256Hex } from '../fs/sha256';
 import { SerialQueue } from '../../common/concurrency/serialQueue';
 import { SessionWriteError } from './sessionFs';
+import type { LiveCutter, SessionEngine } from '../engine/sessionEngine';
 import { SessionStore, type OpenSessionOptions } from './sessionStore';
-import { audioSignalsOf, type WholeRecordingVad } from './itemAudioSignals';
+import { audioSignalsOf } from './itemAudioSignals';
 import { AUDIO_SAMPLE_RATE } from '../../common/audio/sampleRate';
-
-/** The live utterance cutter of one recording (the engine's utteranceCutter). */
-export type LiveCutter = Pick<UtteranceCutter, 'push' | 'flush'>;
-
-/**
- * What the session needs of the engine: transcribe utterances off the main thread, in order, with identity
- * checks: the engine's TranscriptionScheduler provides it. Segment times come back on the item timeline.
- */
-export interface SessionTranscriber {
-  transcribe(request: UtteranceRequest): Promise<UtteranceOutcome>;
-  /** the annotator left the item: its queued requests end as stale */
-  cancelItem(itemId: string): void;
-  close(): Promise<void>;
-}
-
-export interface SessionEngine {
-  transcriber: SessionTranscriber;
-  /** with a context, the cutter may also show partial text and start finals early (engine's LiveUtterances) */
-  createCutter(context?: LiveRecordingContext): LiveCutter;
-  /** the loaded model, for the UI and provenance */
-  model?: { name: string; sha256: string };
-  /** the engine's whisper.cpp version, recorded with every transcription */
-  whisperCpp?: string | null;
-  /** the Silero VAD, for the vad_* signals over each item's whole WAV when a recording stops (none: null) */
-  vad?: WholeRecordingVad | null;
-}
 
 /** Completing an item needs a spoken label (thinkaloud.require_spoken_label) and it has none. */
 export class SpokenLabelRequiredError extends Error {

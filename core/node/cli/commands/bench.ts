@@ -1,8 +1,8 @@
 import { parseArgs } from 'node:util';
 import { readWavFor16k } from '../../engine/audioInput';
-import { benchEngine } from '../../engine/engineBench';
+import { benchEngine } from '../../bench/engineBench';
 import { startEngineWorker } from '../../engine/engineHost';
-import { benchLive } from '../../engine/liveBench';
+import { benchLive } from '../../bench/liveBench';
 import { type CliCommand, printJson, requireOption, UsageError, withUsageErrors } from '../cliSupport';
 import { asEngineUsageError, parseThreads } from './transcribe';
 

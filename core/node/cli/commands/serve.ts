@@ -5,7 +5,7 @@ import { startHttpHost } from '../../app/httpHost';
 import { ensureRendererBuilt } from '../../app/rendererBuild';
 import { ProjectError } from '../../project/projectError';
 import { ensureUserDemoProject } from '../../project/userDemoProject';
-import { engineScriptFile } from '../../session/sessionEngine';
+import { engineScriptFile } from '../../engine/sessionEngine';
 import { type CliCommand, UsageError, withUsageErrors } from '../cliSupport';
 
 export const serveCommand: CliCommand = {

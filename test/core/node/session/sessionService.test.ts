@@ -7,11 +7,11 @@ import { DEMO_PROJECT_DIR, loadProjectConfig, loadProjectItems } from '../../../
 import { SessionWriteError } from '../../../../core/node/session/sessionFs';
 import { readSessionLog } from '../../../../core/node/session/sessionLogFile';
 import { sessionPaths } from '../../../../core/node/session/sessionPaths';
+import type { SessionEngine } from '../../../../core/node/engine/sessionEngine';
 import {
   SessionService,
   SessionUsageError,
   SpokenLabelRequiredError,
-  type SessionEngine,
 } from '../../../../core/node/session/sessionService';
 import type { UtteranceRequest } from '../../../../core/common/engine/transcriptionScheduler';
 import { everySamples } from './everySamples';

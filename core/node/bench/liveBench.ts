@@ -2,15 +2,15 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { type LivePartial, LiveUtterances } from '../../common/engine/liveUtterances';
+import type { LivePartial, LiveRecordingContext } from '../../common/engine/liveUtterances';
 import { type SchedulerEvent, TranscriptionScheduler } from '../../common/engine/transcriptionScheduler';
-import { UtteranceCutter } from '../../common/engine/utteranceCutter';
 import { DEMO_PROJECT_DIR, loadProjectConfig, loadProjectItems } from '../project/projectFolder';
 import { SessionService } from '../session/sessionService';
 import { median } from './engineBench';
-import { startEngineWorker } from './engineHost';
-import { SileroVad } from './sileroVad';
-import { sha256OfPcm } from './whisperEngine';
+import { startEngineWorker } from '../engine/engineHost';
+import { liveCutterFactory } from '../engine/sessionEngine';
+import { SileroVad } from '../engine/sileroVad';
+import { sha256OfPcm } from '../engine/whisperEngine';
 import { AUDIO_SAMPLE_RATE } from '../../common/audio/sampleRate';
 
 export interface LiveBenchOptions {
@@ -93,15 +93,13 @@ export async function benchLive(options: LiveBenchOptions): Promise<LiveBenchRep
     const transcriber = new TranscriptionScheduler({ engine, model, hashAudio: sha256OfPcm, onEvent: (event) => events.push({ at: now(), event }) });
     const cuts = new Map<number, { cut_ms: number; start: number; end: number; speech_end: number }>();
     const speechEnd = new Map<number, number>();
-    let live: LiveUtterances | null = null;
+    const liveCutter = liveCutterFactory(transcriber, { silenceThresholdDbfs: project.config.thinkaloud.silence_threshold_dbfs, speech: vad });
     const sessionEngine = {
       model,
       transcriber,
-      createCutter: (context?: ConstructorParameters<typeof LiveUtterances>[0]['context']) => {
-        vad?.reset();
-        const cutter = new UtteranceCutter({ silenceThresholdDbfs: project.config.thinkaloud.silence_threshold_dbfs, speech: vad });
-        live = new LiveUtterances({ cutter, scheduler: transcriber, context: context ?? { item_id: '', utterance_base: 0, offset_samples: 0 } });
-        const tracked = live;
+      // the session's own cutter, watched: when it cuts, and where each utterance's speech ended
+      createCutter: (context?: LiveRecordingContext) => {
+        const tracked = liveCutter(context ?? { item_id: '', utterance_base: 0, offset_samples: 0 });
         return {
           push(pcm: Float32Array) {
             const out = tracked.push(pcm);
