@@ -17,6 +17,7 @@
 
 export const CHUNK_FRAME_MAGIC = 'ALCF';
 import { AUDIO_SAMPLE_RATE } from './sampleRate';
+import { Refusal } from '../contract/refusal';
 export const CHUNK_FRAME_VERSION = 1;
 export const CHUNK_FRAME_HEADER_BYTES = 24;
 
@@ -32,12 +33,12 @@ export interface DecodedChunkFrame extends PcmChunk {
 }
 
 /** A frame that cannot be decoded; `field` names the header field or sample that is wrong. */
-export class ChunkFrameError extends Error {
+export class ChunkFrameError extends Refusal {
   constructor(
     readonly field: string,
     message: string,
   ) {
-    super(`audio chunk frame: ${field}: ${message}`);
+    super('bad_request', `audio chunk frame: ${field}: ${message}`);
     this.name = 'ChunkFrameError';
   }
 }

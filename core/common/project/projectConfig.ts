@@ -3,6 +3,7 @@ import { DEFAULT_STEMS } from '../parser/commitPhrase';
 import { validateStemPattern } from '../parser/stemPattern';
 import { REASONING_SPLITS, type ReasoningSplit } from '../reasoning/reasoningSteps';
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, visit, type Node as YamlNode } from 'yaml';
+import { Refusal } from '../contract/refusal';
 
 /** One label of the annotation schema, e.g. Polite with key "1" and per-language synonyms. */
 export interface LabelDef {
@@ -164,9 +165,9 @@ export interface ConfigProblem {
   message: string;
 }
 
-export class ConfigError extends Error {
+export class ConfigError extends Refusal {
   constructor(readonly problems: ConfigProblem[]) {
-    super(problems.map(formatConfigProblem).join('\n'));
+    super('bad_request', problems.map(formatConfigProblem).join('\n'));
     this.name = 'ConfigError';
   }
 }

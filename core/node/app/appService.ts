@@ -1,9 +1,9 @@
 import { EventEmitter } from 'node:events';
+import { asRefusal, Refusal } from '../../common/contract/refusal';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { decodeChunkFrame } from '../../common/audio/chunkFrame';
 import {
-  ApiError,
   type AgreementReport,
   type AloudApi,
   type AloudEvent,
@@ -23,9 +23,8 @@ import type { Item } from '../../common/items/item';
 import type { ReasoningView } from '../../common/reasoning/reasoningReveal';
 import { SerialQueue } from '../../common/concurrency/serialQueue';
 import { resolveInside } from '../fs/resolveInside';
-import { toApiError } from './apiDispatcher';
 import { projectAgreement } from '../agreement/projectAgreement';
-import { RoomController, roomApiError } from '../rooms/roomController';
+import { RoomController } from '../rooms/roomController';
 import type { LeadRoomStatus } from '../../common/rooms/roomViews';
 import { appVersion } from '../export/appVersion';
 import { exportSessions } from '../export/exportSessions';
@@ -83,7 +82,7 @@ export class AppService implements AloudApi {
   private nextSample = 0;
   private lastPending = 0;
   /** calls that touch the session or the project run one at a time, in arrival order */
-  private readonly calls = new SerialQueue(() => new ApiError('conflict', 'the app is closing'));
+  private readonly calls = new SerialQueue(() => new Refusal('conflict', 'the app is closing'));
   private closing: Promise<void> | null = null;
   private readonly modelsPanel: ModelsPanel;
   /** norming rooms of the open project (a new controller when another project opens) */
@@ -225,11 +224,11 @@ export class AppService implements AloudApi {
 
   appendAudio(frame: Uint8Array): Promise<void> {
     return this.withSession(async (s) => {
-      if (!s.isRecording) throw new ApiError('conflict', 'not recording: start a recording before sending audio');
+      if (!s.isRecording) throw new Refusal('conflict', 'not recording: start a recording before sending audio');
       const chunk = decodeChunkFrame(frame);
-      if (chunk.sampleRate !== AUDIO_SAMPLE_RATE) throw new ApiError('bad_request', `audio chunk frame: sampleRate: must be ${AUDIO_SAMPLE_RATE} Hz (got ${chunk.sampleRate})`);
+      if (chunk.sampleRate !== AUDIO_SAMPLE_RATE) throw new Refusal('bad_request', `audio chunk frame: sampleRate: must be ${AUDIO_SAMPLE_RATE} Hz (got ${chunk.sampleRate})`);
       if (chunk.startSample !== this.nextSample) {
-        throw new ApiError('bad_request', `audio chunk frame: startSample: ${chunk.startSample} does not continue the recording (expected ${this.nextSample})`);
+        throw new Refusal('bad_request', `audio chunk frame: startSample: ${chunk.startSample} does not continue the recording (expected ${this.nextSample})`);
       }
       await s.appendAudio(chunk.pcm);
       this.nextSample += chunk.pcm.length;
@@ -258,7 +257,7 @@ export class AppService implements AloudApi {
     try {
       await s.completeItem();
     } catch (e) {
-      throw toApiError(e);
+      throw asRefusal(e);
     }
     return this.serial(async () => this.view());
   }
@@ -362,14 +361,14 @@ export class AppService implements AloudApi {
   }
 
   async removeModel(name: string): Promise<ModelsView> {
-    if (this.engineModel?.name === name) throw new ApiError('conflict', `${name} is the model this session transcribes with: choose another default model first`);
+    if (this.engineModel?.name === name) throw new Refusal('conflict', `${name} is the model this session transcribes with: choose another default model first`);
     await this.modelsPanel.remove(name);
     return this.models(false);
   }
 
   updateThinkAloud(patch: Partial<ThinkAloudSettings>): Promise<SettingsChange> {
     return this.serial(async () => {
-      if (this.current?.isRecording) throw new ApiError('conflict', 'stop the recording before changing the project settings');
+      if (this.current?.isRecording) throw new Refusal('conflict', 'stop the recording before changing the project settings');
       const { project, previous } = await writeThinkAloudSettings(this.projectFolder, patch);
       this.projectFolder = project;
       // the open session continues with the new settings (the log keeps what was recorded under the old ones)
@@ -403,7 +402,7 @@ export class AppService implements AloudApi {
   }
 
   async choosePath(kind: PathKind): Promise<string | null> {
-    if (!this.options.choosePath) throw new ApiError('not_found', 'this window has no file dialog (browser mode): type the full path instead');
+    if (!this.options.choosePath) throw new Refusal('not_found', 'this window has no file dialog (browser mode): type the full path instead');
     return this.options.choosePath(kind);
   }
 
@@ -437,7 +436,7 @@ export class AppService implements AloudApi {
 
   importItems(file: string, mode: 'append' | 'replace'): Promise<ProjectChange> {
     return this.serial(async () => {
-      if (this.current?.isRecording) throw new ApiError('conflict', 'stop the recording before importing items');
+      if (this.current?.isRecording) throw new Refusal('conflict', 'stop the recording before importing items');
       const outcome = await importItemsInto(this.projectFolder, file, mode);
       if (outcome.ok) {
         this.items = await loadProjectItems(this.projectFolder);
@@ -450,7 +449,7 @@ export class AppService implements AloudApi {
   /** Another project: the session closes (the page asks for an annotator again); inside serial(). */
   private async switchProject(project: OpenProject): Promise<void> {
     const items = await loadProjectItems(project).catch((e: Error) => {
-      throw new ApiError('bad_request', e.message);
+      throw new Refusal('bad_request', e.message);
     });
     await this.closeSession();
     // a room belongs to its project: it is closed with it, and the next one opens in the new project
@@ -468,7 +467,7 @@ export class AppService implements AloudApi {
 
   // norming rooms: the controller holds the room; a refusal becomes the contract's error
   openRoom(itemIds: string[] | null, lan: boolean): Promise<LeadRoomStatus> {
-    return this.rooms.openRoom(itemIds, lan).catch((e: unknown) => Promise.reject(roomApiError(e)));
+    return this.rooms.openRoom(itemIds, lan);
   }
 
   async room(): Promise<LeadRoomStatus | null> {
@@ -476,19 +475,19 @@ export class AppService implements AloudApi {
   }
 
   revealRoomItem(itemId: string): Promise<LeadRoomStatus> {
-    return this.rooms.reveal(itemId).catch((e: unknown) => Promise.reject(roomApiError(e)));
+    return this.rooms.reveal(itemId);
   }
 
   removeRoomMember(memberId: string): Promise<LeadRoomStatus> {
-    return this.rooms.remove(memberId).catch((e: unknown) => Promise.reject(roomApiError(e)));
+    return this.rooms.remove(memberId);
   }
 
   closeRoom(): Promise<null> {
-    return this.rooms.closeRoom().catch((e: unknown) => Promise.reject(roomApiError(e)));
+    return this.rooms.closeRoom();
   }
 
   writeBackRoom(code: string): Promise<Array<{ member_id: string; annotator: string; labels: number }>> {
-    return this.rooms.writeBack(code).catch((e: unknown) => Promise.reject(roomApiError(e)));
+    return this.rooms.writeBack(code);
   }
 
   /** The WAV of an item in the open session (for review playback), or null when it has none. */
@@ -564,7 +563,7 @@ export class AppService implements AloudApi {
   }
 
   private requireSession(): SessionService {
-    if (!this.current) throw new ApiError('conflict', 'no session is open: choose an annotator first');
+    if (!this.current) throw new Refusal('conflict', 'no session is open: choose an annotator first');
     return this.current;
   }
 
@@ -575,7 +574,7 @@ export class AppService implements AloudApi {
   /** Calls run one at a time, in arrival order, like the session service itself. */
   private serial<T>(task: () => Promise<T>): Promise<T> {
     return this.calls.run(task).catch((e: unknown) => {
-      throw toApiError(e);
+      throw asRefusal(e);
     });
   }
 }

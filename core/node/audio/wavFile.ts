@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { AUDIO_SAMPLE_RATE } from '../../common/audio/sampleRate';
+import { Refusal } from '../../common/contract/refusal';
 
 /** A WAV file decoded to mono samples (full scale ±1; float files may exceed it, they are not clipped). */
 export interface DecodedWav {
@@ -19,10 +20,10 @@ export interface DecodedWav {
 }
 
 /** A file that is not a WAV we can read; the message names the file and what is wrong. */
-export class WavError extends Error {
+export class WavError extends Refusal {
   override name = 'WavError';
   constructor(readonly file: string, problem: string) {
-    super(`${file}: ${problem}`);
+    super('conflict', `${file}: ${problem}`);
   }
 }
 

@@ -1,6 +1,11 @@
+import { Refusal } from '../../common/contract/refusal';
+
 /** A mistake in how the CLI was called or in a file it was given: exit 2 with one line. */
-export class UsageError extends Error {
+export class UsageError extends Refusal {
   override name = 'UsageError';
+  constructor(message: string) {
+    super('bad_request', message);
+  }
 }
 
 export interface CliIo {
@@ -12,7 +17,7 @@ export interface CliCommand {
   name: string;
   summary: string;
   usage: string;
-  /** Returns the exit code. Throws UsageError for bad arguments or files. */
+  /** Returns the exit code. Throws a Refusal (UsageError for bad arguments) for what a person can act on: cli/main maps its code to the exit. */
   run: (argv: string[], io: CliIo) => Promise<number>;
 }
 

@@ -5,6 +5,7 @@ import { JsonSyntaxError, parseStrictJson } from '../../common/io/strictJson';
 import type { Segment } from '../../common/transcript/segment';
 import { sha256OfPcm } from './whisperEngine';
 import { AUDIO_SAMPLE_RATE } from '../../common/audio/sampleRate';
+import { Refusal } from '../../common/contract/refusal';
 
 /** One scripted result: the text the "engine" returns for the next request of an item, after delay_ms. */
 export interface ScriptedResult {
@@ -28,8 +29,11 @@ export function isScriptedModel(model: { sha256: string | null } | null | undefi
 }
 
 /** A bad engine script: names the file and the field. */
-export class EngineScriptError extends Error {
+export class EngineScriptError extends Refusal {
   override name = 'EngineScriptError';
+  constructor(message: string) {
+    super('bad_request', message);
+  }
 }
 
 const MAX_DELAY_MS = 600_000;

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { isInsideFolder } from '../fs/resolveInside';
+import { Refusal } from '../../common/contract/refusal';
 
 /** Longest encoded name we accept, leaving room for ".wav"/".lock" suffixes under the usual 255-byte limit. */
 const MAX_ENCODED_NAME = 200;
@@ -7,8 +8,11 @@ const PLAIN = /^[a-z0-9_-]$/;
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 const WINDOWS_DEVICE = /^(con|prn|aux|nul|com[0-9]|lpt[0-9])$/;
 
-export class SessionNameError extends Error {
+export class SessionNameError extends Refusal {
   override name = 'SessionNameError';
+  constructor(message: string) {
+    super('bad_request', message);
+  }
 }
 
 function escapeByte(byte: number): string {

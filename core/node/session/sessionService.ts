@@ -22,26 +22,12 @@ import {
 import type { WavWriter } from '../audio/wavWriter';
 import { sha256Hex } from '../fs/sha256';
 import { SerialQueue } from '../../common/concurrency/serialQueue';
+import { SessionUsageError, SpokenLabelRequiredError, TranscriptionPendingError } from '../../common/session/sessionRefusals';
 import { SessionWriteError } from './sessionFs';
 import type { LiveCutter, SessionEngine } from '../engine/sessionEngine';
 import { SessionStore, type OpenSessionOptions } from './sessionStore';
 import { audioSignalsOf } from './itemAudioSignals';
 import { AUDIO_SAMPLE_RATE } from '../../common/audio/sampleRate';
-
-/** Completing an item needs a spoken label (thinkaloud.require_spoken_label) and it has none. */
-export class SpokenLabelRequiredError extends Error {
-  override name = 'SpokenLabelRequiredError';
-}
-
-/** A call that does not fit the session's state (no item open, not recording, unknown item or label). */
-export class SessionUsageError extends Error {
-  override name = 'SessionUsageError';
-}
-
-/** Completing an item waited for its transcriptions longer than thinkaloud.complete_wait_seconds. */
-export class TranscriptionPendingError extends Error {
-  override name = 'TranscriptionPendingError';
-}
 
 /** What the UI hears from the service. */
 export interface SessionServiceEvents {

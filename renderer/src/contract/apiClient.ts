@@ -15,7 +15,7 @@ export interface ApiClient extends AloudApi {
   itemAudioUrl(itemId: string): string;
 }
 
-/** The typed app API over a transport, one function per entry of the contract's method table; errors come back as ApiError with the contract's code. */
+/** The typed app API over a transport, one function per entry of the contract's method table; errors come back as a Refusal with the contract's code. */
 export function createApiClient(transport: ApiTransport): ApiClient {
   const api = apiOverCall(async (method, args) => unwrapOutcome(await transport.call(method, args)));
   return {

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { ApiError, type ProjectView, type SessionView } from '../../../core/common/contract/aloudApi';
+import { Refusal } from '../../../core/common/contract/refusal';
+import { type ProjectView, type SessionView } from '../../../core/common/contract/aloudApi';
 import type { ItemSessionState } from '../../../core/common/session/itemState';
 import { SilenceWatch } from '../app/keepTalking';
 import { NavigationQueue, nextOpenItem } from '../app/navigation';
@@ -113,12 +114,12 @@ export function LabelScreen({ client, project, session, onSession, onError, run,
     try {
       view = await client.completeItem();
     } catch (e) {
-      if (e instanceof ApiError && e.code === 'spoken_label_required' && currentId) {
+      if (e instanceof Refusal && e.code === 'spoken_label_required' && currentId) {
         setRefusal({
           itemId: currentId,
           message: `Not completed yet: this item needs a spoken label. Record and say, for example, “I label this ${(state?.final_label ?? project.schema.labels[0]?.name ?? 'polite').toLowerCase()}”, then press Enter.`,
         });
-      } else if (e instanceof ApiError && e.code === 'transcription_pending' && currentId) {
+      } else if (e instanceof Refusal && e.code === 'transcription_pending' && currentId) {
         setRefusal({ itemId: currentId, message: `Not completed yet: ${e.message}` });
       } else onError((e as Error).message);
       return;

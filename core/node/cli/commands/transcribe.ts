@@ -1,15 +1,7 @@
 import { parseArgs } from 'node:util';
-import { EngineError } from '../../../common/engine/engineTypes';
-import { WavError } from '../../audio/wavFile';
 import { readWavFor16k } from '../../engine/audioInput';
 import { WhisperEngine } from '../../engine/whisperEngine';
 import { type CliCommand, printJson, requireOption, UsageError, withUsageErrors } from '../cliSupport';
-
-/** Engine and audio errors name the file and the problem: one line, exit 2. */
-export function asEngineUsageError(e: unknown): never {
-  if (e instanceof EngineError || e instanceof WavError) throw new UsageError(e.message.split('\n').join('; '));
-  throw e;
-}
 
 export function parseThreads(value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
@@ -64,8 +56,6 @@ export const transcribeCommand: CliCommand = {
         for (const s of result.segments) io.out(`[${(s.t0_ms / 1000).toFixed(2)} → ${(s.t1_ms / 1000).toFixed(2)}]${s.text}\n`);
       }
       return 0;
-    } catch (e) {
-      return asEngineUsageError(e);
     } finally {
       await engine.close();
     }

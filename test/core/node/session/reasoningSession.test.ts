@@ -7,7 +7,8 @@ import { DEMO_PROJECT_DIR, loadProjectConfig, loadProjectItems } from '../../../
 import { readSessionLog } from '../../../../core/node/session/sessionLogFile';
 import { sessionPaths } from '../../../../core/node/session/sessionPaths';
 import type { SessionEngine } from '../../../../core/node/engine/sessionEngine';
-import { SessionService, SessionUsageError } from '../../../../core/node/session/sessionService';
+import { SessionService } from '../../../../core/node/session/sessionService';
+import { SessionUsageError } from '../../../../core/common/session/sessionRefusals';
 import { SessionStore } from '../../../../core/node/session/sessionStore';
 import { everySamples } from './everySamples';
 

@@ -8,11 +8,8 @@ import { SessionWriteError } from '../../../../core/node/session/sessionFs';
 import { readSessionLog } from '../../../../core/node/session/sessionLogFile';
 import { sessionPaths } from '../../../../core/node/session/sessionPaths';
 import type { SessionEngine } from '../../../../core/node/engine/sessionEngine';
-import {
-  SessionService,
-  SessionUsageError,
-  SpokenLabelRequiredError,
-} from '../../../../core/node/session/sessionService';
+import { SessionService } from '../../../../core/node/session/sessionService';
+import { SessionUsageError, SpokenLabelRequiredError } from '../../../../core/common/session/sessionRefusals';
 import type { UtteranceRequest } from '../../../../core/common/engine/transcriptionScheduler';
 import { everySamples } from './everySamples';
 import { faultyFs } from './faultyFs';
