@@ -104,9 +104,9 @@ export class SessionLogWriter {
     return event as SessionEventOf<T>;
   }
 
-  /** Appends events as one write and one fsync (one commit point); all of them or none are kept. */
-  appendAll(entries: ReadonlyArray<{ type: SessionEventType; data: SessionEventData[SessionEventType] }>): Promise<SessionEvent[]> {
-    return this.writes.run(() => this.write(entries));
+  /** Appends events as one write and one fsync (one commit point), all at `ts` (default: now); all of them or none are kept. */
+  appendAll(entries: ReadonlyArray<{ type: SessionEventType; data: SessionEventData[SessionEventType] }>, ts?: string): Promise<SessionEvent[]> {
+    return this.writes.run(() => this.write(entries, ts ?? this.now().toISOString()));
   }
 
   async close(): Promise<void> {
@@ -115,8 +115,7 @@ export class SessionLogWriter {
     await this.handle.close();
   }
 
-  private async write(entries: ReadonlyArray<{ type: SessionEventType; data: SessionEventData[SessionEventType] }>): Promise<SessionEvent[]> {
-    const ts = this.now().toISOString();
+  private async write(entries: ReadonlyArray<{ type: SessionEventType; data: SessionEventData[SessionEventType] }>, ts: string): Promise<SessionEvent[]> {
     const events = entries.map(
       (entry, i) => ({ v: EVENT_VERSIONS[entry.type], seq: this.lastSeq + 1 + i, ts, type: entry.type, data: entry.data }) as SessionEvent,
     );

@@ -3,7 +3,8 @@ import { hostname } from 'node:os';
 import path from 'node:path';
 import type { OpenProject } from '../project/projectFolder';
 import type { ItemSessionState } from '../../common/session/itemState';
-import { SessionFold, type SessionState } from '../../common/session/sessionFold';
+import { SessionFold, type SessionEntry, type SessionState } from '../../common/session/sessionFold';
+import type { SessionFacts } from '../../common/session/sessionRules';
 import { type SessionEvent, type SessionEventData, type SessionEventOf, type SessionEventType } from '../../common/session/sessionEvents';
 import type { UpcasterRegistry } from '../../common/session/sessionLog';
 import { SerialQueue } from '../../common/concurrency/serialQueue';
@@ -64,6 +65,7 @@ export class SessionStore {
     private readonly lock: HeldSessionLock,
     private readonly fs: SessionFs,
     readonly report: SessionOpenReport,
+    private readonly now: () => Date,
   ) {}
 
   static async open(options: OpenSessionOptions): Promise<SessionStore> {
@@ -88,7 +90,7 @@ export class SessionStore {
       const fold = new SessionFold(project.config, paths.events, { configSha256: configSha256Of(project) });
       for (const event of events) fold.apply(event);
       const report: SessionOpenReport = { created: events.length === 0, tookOverLock: lock.tookOverFrom, torn, interruptedRecording: null, recoveredAudio: [] };
-      const store = new SessionStore(project, annotator, paths, writer, fold, lock, fs, report);
+      const store = new SessionStore(project, annotator, paths, writer, fold, lock, fs, report, options.now ?? (() => new Date()));
       try {
         await store.recover(events.length === 0);
       } catch (e) {
@@ -104,9 +106,9 @@ export class SessionStore {
 
   /** First events of this opening: session_started or session_resumed, then the repairs of a crash. */
   private async recover(isNew: boolean): Promise<void> {
-    const entries: Array<{ type: SessionEventType; data: SessionEventData[SessionEventType] }> = [];
+    const entries: SessionEntry[] = [];
     const add = <T extends SessionEventType>(type: T, data: SessionEventData[T]): void => {
-      entries.push({ type, data });
+      entries.push({ type, data } as SessionEntry);
     };
     if (isNew) {
       add('session_started', { annotator: this.annotator, project_name: this.project.config.name, sample_rate: AUDIO_SAMPLE_RATE, config_sha256: this.configSha256, parser_version: PARSER_VERSION });
@@ -165,19 +167,35 @@ export class SessionStore {
 
   /** Appends one event (fsynced) and applies it to the fold. */
   async append<T extends SessionEventType>(type: T, data: SessionEventData[T]): Promise<SessionEventOf<T>> {
-    const [event] = await this.appendAll([{ type, data }]);
+    const [event] = await this.appendAll([{ type, data } as SessionEntry]);
     return event as SessionEventOf<T>;
   }
 
   /** Appends events as one commit point and applies them to the fold; calls are serialised. */
-  appendAll(entries: ReadonlyArray<{ type: SessionEventType; data: SessionEventData[SessionEventType] }>): Promise<SessionEvent[]> {
+  appendAll(entries: readonly SessionEntry[]): Promise<SessionEvent[]> {
+    return this.commit(() => entries);
+  }
+
+  /**
+   * Decides and appends in one step of the append queue: `decide` reads the fold as every earlier append left it and
+   * returns the events to append (or throws its refusal), which become one commit point at the time it decided.
+   */
+  commit(decide: (facts: SessionFold, at: string) => readonly SessionEntry[]): Promise<SessionEvent[]> {
     return this.appends.run(async () => {
+      const at = this.now().toISOString();
+      const entries = decide(this.fold, at);
+      if (entries.length === 0) return [];
       // Check against the fold first so an event that would make the log unreadable is never written.
       this.fold.checkAppend(entries, this.log.seq + 1);
-      const events = await this.log.appendAll(entries);
+      const events = await this.log.appendAll(entries, at);
       for (const event of events) this.fold.apply(event);
       return events;
     });
+  }
+
+  /** What the session's rules read: the fold, as the appends so far left it. */
+  get facts(): SessionFacts {
+    return this.fold;
   }
 
   state(): SessionState {

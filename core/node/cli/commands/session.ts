@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { asRefusal } from '../../../common/contract/refusal';
 import type { ItemSessionState } from '../../../common/session/itemState';
 import { foldSession } from '../../../common/session/sessionFold';
 import { readWav, resampleTo16k } from '../../audio/wavFile';
@@ -273,7 +274,14 @@ export const sessionCommand: CliCommand = {
   usage,
   async run(argv, io) {
     const [sub, ...rest] = argv;
-    if (sub === 'ingest') return ingest(rest, io);
+    if (sub === 'ingest') {
+      // the disk failing stops the recording: what was saved is kept, and the ingest says so in its own name
+      return ingest(rest, io).catch((e: unknown) => {
+        if (asRefusal(e).code !== 'storage') throw e;
+        io.err(`aloud session ingest: ${(e as Error).message}\n`);
+        return 1;
+      });
+    }
     if (sub === 'show') return show(rest, io);
     if (sub === 'reparse') return reparse(rest, io);
     if (sub === 'transcribe') return transcribeLater(rest, io);
