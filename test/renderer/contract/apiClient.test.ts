@@ -1,30 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { AloudEvent } from '../../../core/common/contract/aloudApi';
+import { eventStream } from '../../helpers/eventStream';
 import { createApiClient, type ApiTransport } from '../../../renderer/src/contract/apiClient';
-
-/** An event stream the test feeds by hand, counting how many streams were opened and are open. */
-function stream() {
-  const listeners = new Set<(event: AloudEvent) => void>();
-  let opened = 0;
-  return {
-    onEvent(listener: (event: AloudEvent) => void): () => void {
-      opened++;
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
-    send: (event: AloudEvent) => [...listeners].forEach((l) => l(event)),
-    get opened() {
-      return opened;
-    },
-    get open() {
-      return listeners.size;
-    },
-  };
-}
 
 describe('the contract client', () => {
   it('the client opens one stream from the host for all its listeners, and closes it when the last one stops', () => {
-    const events = stream();
+    const events = eventStream();
     const transport: ApiTransport = { call: () => Promise.reject(new Error('no calls here')), onEvent: (l) => events.onEvent(l), itemAudioUrl: (id) => id };
     const client = createApiClient(transport);
     const heard: string[] = [];

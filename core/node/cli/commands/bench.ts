@@ -1,9 +1,8 @@
-import { parseArgs } from 'node:util';
 import { readWavFor16k } from '../../engine/audioInput';
 import { benchEngine } from '../../bench/engineBench';
 import { startEngineWorker } from '../../engine/engineHost';
 import { benchLive } from '../../bench/liveBench';
-import { type CliCommand, printJson, requireOption, UsageError, withUsageErrors } from '../cliSupport';
+import { type CliCommand, printJson, requireOption, UsageError, parseOptions } from '../cliSupport';
 import { parseThreads } from './transcribe';
 
 export const benchCommand: CliCommand = {
@@ -17,23 +16,7 @@ export const benchCommand: CliCommand = {
     '  --load N runs N CPU-bound processes beside it.',
   ].join('\n'),
   async run(argv, io) {
-    const { values } = withUsageErrors(() =>
-      parseArgs({
-        args: argv,
-        strict: true,
-        options: {
-          model: { type: 'string' },
-          audio: { type: 'string' },
-          runs: { type: 'string', default: '5' },
-          threads: { type: 'string' },
-          json: { type: 'boolean', default: false },
-          live: { type: 'boolean', default: false },
-          'vad-model': { type: 'string' },
-          load: { type: 'string', default: '0' },
-          'chunk-ms': { type: 'string', default: '50' },
-        },
-      }),
-    );
+    const { values } = parseOptions(argv, { model: 'string', audio: 'string', runs: { default: '5' }, threads: 'string', json: false, live: false, 'vad-model': 'string', load: { default: '0' }, 'chunk-ms': { default: '50' } });
     const modelPath = requireOption(values.model, '--model');
     const audioPath = requireOption(values.audio, '--audio');
     if (values.live) return runLive(values, modelPath, audioPath, io);

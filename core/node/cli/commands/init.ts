@@ -1,5 +1,4 @@
-import { parseArgs } from 'node:util';
-import { type CliCommand, withUsageErrors, printJson, requireOption } from '../cliSupport';
+import { type CliCommand, parseOptions, printJson, requireOption } from '../cliSupport';
 import { initProject } from '../../project/projectFolder';
 
 export const initCommand: CliCommand = {
@@ -7,13 +6,7 @@ export const initCommand: CliCommand = {
   summary: 'Create a project folder (with --demo, a copy of the demo project).',
   usage: 'init --project DIR [--demo] [--json]',
   async run(argv, io) {
-    const { values } = withUsageErrors(() =>
-      parseArgs({ args: argv, strict: true, options: {
-        project: { type: 'string' },
-        demo: { type: 'boolean', default: false },
-        json: { type: 'boolean', default: false },
-      } }),
-    );
+    const { values } = parseOptions(argv, { project: 'string', demo: false, json: false });
     const dir = requireOption(values.project, '--project');
     const project = await initProject(dir, { demo: values.demo });
     if (values.json) printJson(io, { project: project.dir, config: project.configPath, name: project.config.name });

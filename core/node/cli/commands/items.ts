@@ -1,5 +1,4 @@
-import { parseArgs } from 'node:util';
-import { type CliCommand, withUsageErrors, printJson } from '../cliSupport';
+import { type CliCommand, parseOptions, printJson } from '../cliSupport';
 import { DEMO_PROJECT_DIR, loadProjectConfig, loadProjectItems } from '../../project/projectFolder';
 
 export const itemsCommand: CliCommand = {
@@ -7,12 +6,7 @@ export const itemsCommand: CliCommand = {
   summary: "List a project's items (the demo project when --project is not given).",
   usage: 'items [--project DIR] [--json]',
   async run(argv, io) {
-    const { values } = withUsageErrors(() =>
-      parseArgs({ args: argv, strict: true, options: {
-        project: { type: 'string' },
-        json: { type: 'boolean', default: false },
-      } }),
-    );
+    const { values } = parseOptions(argv, { project: 'string', json: false });
     const project = await loadProjectConfig(values.project ?? DEMO_PROJECT_DIR);
     const items = await loadProjectItems(project);
     if (values.json) printJson(io, items);

@@ -1,6 +1,5 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import type { ModelManifest } from '../../../common/models/modelManifest';
 import { type InstalledModel, listInstalledModels } from '../../models/installedModels';
 import { loadModelManifest, MANIFEST_PATH } from '../../models/manifestFile';
@@ -8,7 +7,7 @@ import { type DownloadProgress, downloadModel } from '../../models/modelDownload
 import { ModelDownloadError } from '../../models/modelErrors';
 import { importModelFile } from '../../models/modelImport';
 import { resolveModelsDir } from '../../models/modelsDir';
-import { type CliIo, type CliCommand, printJson, UsageError, withUsageErrors } from '../cliSupport';
+import { type CliIo, type CliCommand, printJson, UsageError, parseOptions } from '../cliSupport';
 
 const USAGE = [
   'models list [--dir DIR] [--json]',
@@ -68,9 +67,7 @@ function modelOk(m: InstalledModel): boolean {
 }
 
 async function listCommand(args: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = withUsageErrors(() =>
-    parseArgs({ args, strict: true, allowPositionals: true, options: { dir: { type: 'string' }, json: { type: 'boolean', default: false }, manifest: { type: 'string' } } }),
-  );
+  const { values, positionals } = parseOptions(args, { dir: 'string', json: false, manifest: 'string' }, { positionals: true });
   if (positionals.length > 0) throw new UsageError(`list takes no arguments (got "${positionals[0]}")`);
   const manifest = await loadManifestOption(values.manifest);
   const dir = resolveModelsDir(values.dir);
@@ -114,20 +111,7 @@ async function listCommand(args: string[], io: CliIo): Promise<number> {
 }
 
 async function downloadCommand(args: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = withUsageErrors(() =>
-    parseArgs({
-      args,
-      strict: true,
-      allowPositionals: true,
-      options: {
-        dir: { type: 'string' },
-        json: { type: 'boolean', default: false },
-        manifest: { type: 'string' },
-        'allow-loopback-http': { type: 'boolean', default: false },
-        'no-vad': { type: 'boolean', default: false },
-      },
-    }),
-  );
+  const { values, positionals } = parseOptions(args, { dir: 'string', json: false, manifest: 'string', 'allow-loopback-http': false, 'no-vad': false }, { positionals: true });
   if (positionals.length !== 1) throw new UsageError('download takes exactly one model NAME (see: aloud models list)');
   const name = positionals[0]!;
   const manifest = await loadManifestOption(values.manifest);
@@ -174,9 +158,7 @@ async function downloadCommand(args: string[], io: CliIo): Promise<number> {
 }
 
 async function importCommand(args: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = withUsageErrors(() =>
-    parseArgs({ args, strict: true, allowPositionals: true, options: { dir: { type: 'string' }, name: { type: 'string' }, json: { type: 'boolean', default: false }, manifest: { type: 'string' } } }),
-  );
+  const { values, positionals } = parseOptions(args, { dir: 'string', name: 'string', json: false, manifest: 'string' }, { positionals: true });
   if (positionals.length !== 1) throw new UsageError('import takes exactly one FILE');
   const manifest = await loadManifestOption(values.manifest);
   const result = await importModelFile(positionals[0]!, { dir: values.dir, name: values.name, manifest });
@@ -189,9 +171,7 @@ async function importCommand(args: string[], io: CliIo): Promise<number> {
 }
 
 async function verifyCommand(args: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = withUsageErrors(() =>
-    parseArgs({ args, strict: true, allowPositionals: true, options: { dir: { type: 'string' }, json: { type: 'boolean', default: false }, manifest: { type: 'string' } } }),
-  );
+  const { values, positionals } = parseOptions(args, { dir: 'string', json: false, manifest: 'string' }, { positionals: true });
   if (positionals.length > 1) throw new UsageError('verify takes at most one model NAME');
   const manifest = await loadManifestOption(values.manifest);
   const dir = resolveModelsDir(values.dir);

@@ -1,4 +1,3 @@
-import { parseArgs } from 'node:util';
 import { asRefusal } from '../../../common/contract/refusal';
 import type { ItemSessionState } from '../../../common/session/itemState';
 import { foldSession } from '../../../common/session/sessionFold';
@@ -12,7 +11,7 @@ import { SessionService } from '../../session/sessionService';
 import type { Item } from '../../../common/items/item';
 import { configSha256Of, type SessionOpenReport } from '../../session/sessionStore';
 import { projectSessionSource } from '../../export/projectSessions';
-import { type CliCommand, type CliIo, printJson, requireOption, UsageError, withUsageErrors } from '../cliSupport';
+import { type CliCommand, type CliIo, printJson, requireOption, UsageError, parseOptions } from '../cliSupport';
 import { AUDIO_SAMPLE_RATE } from '../../../common/audio/sampleRate';
 
 /** Audio is fed as the recorder delivers it: 50 ms chunks. */
@@ -71,23 +70,7 @@ function sleep(ms: number): Promise<void> {
 }
 
 async function ingest(argv: string[], io: CliIo): Promise<number> {
-  const { values } = withUsageErrors(() =>
-    parseArgs({
-      args: argv,
-      strict: true,
-      options: {
-        project: { type: 'string' },
-        annotator: { type: 'string' },
-        item: { type: 'string' },
-        wav: { type: 'string' },
-        model: { type: 'string' },
-        'engine-script': { type: 'string' },
-        realtime: { type: 'boolean', default: false },
-        progress: { type: 'boolean', default: false },
-        json: { type: 'boolean', default: false },
-      },
-    }),
-  );
+  const { values } = parseOptions(argv, { project: 'string', annotator: 'string', item: 'string', wav: 'string', model: 'string', 'engine-script': 'string', realtime: false, progress: false, json: false });
   const projectDir = requireOption(values.project, '--project');
   const annotator = requireOption(values.annotator, '--annotator');
   const itemId = requireOption(values.item, '--item');
@@ -137,25 +120,20 @@ async function feed(
   return fed;
 }
 
-async function show(argv: string[], io: CliIo): Promise<number> {
-  const { values } = withUsageErrors(() =>
-    parseArgs({
-      args: argv,
-      strict: true,
-      options: {
-        project: { type: 'string' },
-        annotator: { type: 'string' },
-        item: { type: 'string' },
-        json: { type: 'boolean', default: false },
-      },
-    }),
-  );
+/** The annotator's session log as it is on disk (read, never repaired), or the refusal that there is none. */
+async function loggedSession(values: { project?: string | undefined; annotator?: string | undefined }) {
   const projectDir = requireOption(values.project, '--project');
   const annotator = requireOption(values.annotator, '--annotator');
   const project = await loadProjectConfig(projectDir);
   const paths = sessionPaths(project.dir, annotator);
   const { events, torn } = await readSessionLog(paths.events);
   if (events.length === 0) throw new UsageError(`no session of "${annotator}" in ${project.dir} (${paths.events} not found)`);
+  return { projectDir, annotator, project, paths, events, torn };
+}
+
+async function show(argv: string[], io: CliIo): Promise<number> {
+  const { values } = parseOptions(argv, { project: 'string', annotator: 'string', item: 'string', json: false });
+  const { projectDir, annotator, project, paths, events, torn } = await loggedSession(values);
   if (torn) {
     io.err(`aloud session: ${paths.events}:${torn.line}: torn last line (a crash cut it); it is cut and kept in a .torn file when the session is next opened for writing\n`);
   }
@@ -178,18 +156,7 @@ async function show(argv: string[], io: CliIo): Promise<number> {
 }
 
 async function reparse(argv: string[], io: CliIo): Promise<number> {
-  const { values } = withUsageErrors(() =>
-    parseArgs({
-      args: argv,
-      strict: true,
-      options: {
-        project: { type: 'string' },
-        annotator: { type: 'string' },
-        'dry-run': { type: 'boolean', default: false },
-        json: { type: 'boolean', default: false },
-      },
-    }),
-  );
+  const { values } = parseOptions(argv, { project: 'string', annotator: 'string', 'dry-run': false, json: false });
   const projectDir = requireOption(values.project, '--project');
   const project = await loadProjectConfig(projectDir);
   const annotators = values.annotator !== undefined ? [values.annotator] : await projectSessionSource.annotators(project);
@@ -208,27 +175,8 @@ async function reparse(argv: string[], io: CliIo): Promise<number> {
 }
 
 async function transcribeLater(argv: string[], io: CliIo): Promise<number> {
-  const { values } = withUsageErrors(() =>
-    parseArgs({
-      args: argv,
-      strict: true,
-      options: {
-        project: { type: 'string' },
-        annotator: { type: 'string' },
-        item: { type: 'string' },
-        all: { type: 'boolean', default: false },
-        model: { type: 'string' },
-        'engine-script': { type: 'string' },
-        json: { type: 'boolean', default: false },
-      },
-    }),
-  );
-  const projectDir = requireOption(values.project, '--project');
-  const annotator = requireOption(values.annotator, '--annotator');
-  const project = await loadProjectConfig(projectDir);
-  const paths = sessionPaths(project.dir, annotator);
-  const { events } = await readSessionLog(paths.events);
-  if (events.length === 0) throw new UsageError(`no session of "${annotator}" in ${project.dir} (${paths.events} not found)`);
+  const { values } = parseOptions(argv, { project: 'string', annotator: 'string', item: 'string', all: false, model: 'string', 'engine-script': 'string', json: false });
+  const { annotator, project, paths, events } = await loggedSession(values);
   if (values.item !== undefined && values.all) throw new UsageError('--item and --all cannot be combined: --item transcribes one item, --all every recorded item');
   const items = await loadProjectItems(project);
   // the item is checked before a model is loaded

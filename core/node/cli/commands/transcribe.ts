@@ -1,7 +1,6 @@
-import { parseArgs } from 'node:util';
 import { readWavFor16k } from '../../engine/audioInput';
 import { WhisperEngine } from '../../engine/whisperEngine';
-import { type CliCommand, printJson, requireOption, UsageError, withUsageErrors } from '../cliSupport';
+import { type CliCommand, printJson, requireOption, UsageError, parseOptions } from '../cliSupport';
 
 export function parseThreads(value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
@@ -15,21 +14,7 @@ export const transcribeCommand: CliCommand = {
   summary: 'Transcribe a WAV file with whisper.cpp (verbatim: the disfluent prompt keeps fillers; text exactly as returned).',
   usage: 'transcribe --model FILE --audio FILE.wav [--json] [--token-timestamps] [--prompt TEXT] [--language CODE|auto] [--threads N]',
   async run(argv, io) {
-    const { values } = withUsageErrors(() =>
-      parseArgs({
-        args: argv,
-        strict: true,
-        options: {
-          model: { type: 'string' },
-          audio: { type: 'string' },
-          json: { type: 'boolean', default: false },
-          'token-timestamps': { type: 'boolean', default: false },
-          prompt: { type: 'string' },
-          language: { type: 'string' },
-          threads: { type: 'string' },
-        },
-      }),
-    );
+    const { values } = parseOptions(argv, { model: 'string', audio: 'string', json: false, 'token-timestamps': false, prompt: 'string', language: 'string', threads: 'string' });
     const modelPath = requireOption(values.model, '--model');
     const audioPath = requireOption(values.audio, '--audio');
     const engine = new WhisperEngine({ threads: parseThreads(values.threads), warmUp: false });

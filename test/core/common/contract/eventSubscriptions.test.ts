@@ -1,35 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import type { AloudEvent } from '../../../../core/common/contract/aloudApi';
+import { eventStream } from '../../../helpers/eventStream';
 import { ALOUD_EVENT_TYPES, eventSubscriptions, subscriptionName } from '../../../../core/common/contract/eventSubscriptions';
-
-/** An event stream the test feeds by hand, counting how many streams were opened and are open. */
-function stream() {
-  const listeners = new Set<(event: AloudEvent) => void>();
-  let opened = 0;
-  return {
-    onEvent(listener: (event: AloudEvent) => void): () => void {
-      opened++;
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
-    send: (event: AloudEvent) => [...listeners].forEach((l) => l(event)),
-    get opened() {
-      return opened;
-    },
-    get open() {
-      return listeners.size;
-    },
-  };
-}
 
 describe('typed event subscriptions, derived from the contract', () => {
   it('one subscription per event type of the contract, named after it', () => {
     expect(ALOUD_EVENT_TYPES.map(subscriptionName)).toEqual(['onItem', 'onRecording', 'onTranscription', 'onFinishing', 'onPartial', 'onError', 'onExportProgress', 'onModelDownload']);
-    expect(Object.keys(eventSubscriptions(stream().onEvent)).sort()).toEqual(ALOUD_EVENT_TYPES.map(subscriptionName).sort());
+    expect(Object.keys(eventSubscriptions(eventStream().onEvent)).sort()).toEqual(ALOUD_EVENT_TYPES.map(subscriptionName).sort());
   });
 
   it('a listener hears only its type, already narrowed, until it stops', () => {
-    const events = stream();
+    const events = eventStream();
     const on = eventSubscriptions(events.onEvent);
     const partials: string[] = [];
     const downloads: Array<string | null> = [];

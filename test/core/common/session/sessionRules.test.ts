@@ -32,8 +32,16 @@ function context(overrides: Partial<SessionRuleContext> = {}): SessionRuleContex
   return { config, items: new Map(items.map((i) => [i.id, i])), annotator: 'ana', configSha256: 'c'.repeat(64), analyze: createTranscriptAnalyzer(config), sha256, ...overrides };
 }
 
-/** A session fold and a clock: `write` appends what a rule returned, one second after the event before. */
-function session() {
+const landed = (utterance: number, segments: Segment[]) => ({
+  request: { item_id: 'i1', utterance, start_sample: 0, end_sample: 16000 },
+  outcome: { kind: 'accepted' as const, request_id: `r${utterance}`, segments, model: { name: 'tiny.en', sha256: 'm' } },
+});
+
+/**
+ * A session fold and a clock: `write` appends what a rule returned, one second after the event before; `open` opens
+ * an item, `say` lands a transcription of item i1.
+ */
+function session(ctx: SessionRuleContext = context()) {
   const fold = new SessionFold(config);
   let seq = 0;
   const at = (): string => new Date(Date.UTC(2025, 0, 1, 10, 0, seq + 1)).toISOString();
@@ -46,13 +54,13 @@ function session() {
     });
   };
   write([{ type: 'session_started', data: { annotator: 'ana', project_name: 'politeness-demo', sample_rate: 16000, config_sha256: 'c'.repeat(64), parser_version: PARSER_VERSION } }]);
-  return { fold, at, write };
+  const open = (itemId: string) => write(decideOpenItem(ctx, { itemId, recording: false }).entries);
+  const say = (utterance: number, segments: Segment[]) => {
+    const { request, outcome } = landed(utterance, segments);
+    return write(decideTranscriptionLanded(fold, ctx, request, outcome, null, at()));
+  };
+  return { fold, at, write, open, say, ctx };
 }
-
-const landed = (utterance: number, segments: Segment[]) => ({
-  request: { item_id: 'i1', utterance, start_sample: 0, end_sample: 16000 },
-  outcome: { kind: 'accepted' as const, request_id: `r${utterance}`, segments, model: { name: 'tiny.en', sha256: 'm' } },
-});
 const types = (entries: readonly SessionEntry[]) => entries.map((e) => e.type);
 
 describe('session rules (pure)', () => {
@@ -94,9 +102,8 @@ describe('session rules (pure)', () => {
   });
 
   it('the completion rule: a spoken label when the project requires one; completing an unchanged completed item adds nothing', () => {
-    const { fold, at, write } = session();
-    const ctx = context();
-    write(decideOpenItem(ctx, { itemId: 'i1', recording: false }).entries);
+    const { fold, at, write, open, say, ctx } = session();
+    open('i1');
     write(decideLabelAct(fold, ctx, { label: 'Polite', source: 'key' }, at()));
     let refusal: unknown;
     try {
@@ -109,8 +116,7 @@ describe('session rules (pure)', () => {
     // without the requirement a key label completes it
     const lenient = context({ config: { ...config, thinkaloud: { ...config.thinkaloud, require_spoken_label: false } } });
     expect(decideCompletion(fold, lenient, 'i1')).toEqual([{ type: 'item_completed', data: { item_id: 'i1' } }]);
-    const spoken = landed(0, [{ t0_ms: 0, t1_ms: 900, text: ' I label this polite.' }]);
-    write(decideTranscriptionLanded(fold, ctx, spoken.request, spoken.outcome, null, at()));
+    say(0, [{ t0_ms: 0, t1_ms: 900, text: ' I label this polite.' }]);
     write(decideCompletion(fold, ctx, 'i1'));
     expect(decideCompletion(fold, ctx, 'i1')).toEqual([]);
     write(decideLabelAct(fold, ctx, { label: 'Neutral', source: 'click' }, at()));
@@ -119,9 +125,8 @@ describe('session rules (pure)', () => {
   });
 
   it('a transcription landing: the utterance, the parse over the whole transcript, voice acts that end in it (a phrase may begin earlier), changes recorded', () => {
-    const { fold, at, write } = session();
-    const ctx = context();
-    write(decideOpenItem(ctx, { itemId: 'i1', recording: false }).entries);
+    const { fold, at, write, open, ctx } = session();
+    open('i1');
     const u0 = landed(0, [{ t0_ms: 0, t1_ms: 1000, text: ' My answer is impolite. I label this' }]);
     const first = decideTranscriptionLanded(fold, ctx, u0.request, u0.outcome, '1.9.1', at());
     expect(types(first)).toEqual(['utterance_transcribed', 'transcript_parsed', 'label_committed']);
@@ -140,13 +145,11 @@ describe('session rules (pure)', () => {
   });
 
   it('spoken step judgments count only once the reasoning was shown, and only in audio after that moment', () => {
-    const { fold, at, write } = session();
-    const ctx = context();
-    write(decideOpenItem(ctx, { itemId: 'i1', recording: false }).entries);
+    const { fold, at, write, open, say, ctx } = session();
+    open('i1');
     expect(reasoningViewOf(fold, ctx)).toMatchObject({ shown: null, withheld: 'blind_label_first' });
     expect(decideShowReasoning(fold, ctx, () => 0)).toEqual([]);
-    const early = landed(0, [{ t0_ms: 0, t1_ms: 1000, text: ' Step two is wrong. I label this polite.' }]);
-    write(decideTranscriptionLanded(fold, ctx, early.request, early.outcome, null, at()));
+    say(0, [{ t0_ms: 0, t1_ms: 1000, text: ' Step two is wrong. I label this polite.' }]);
     const shown = decideShowReasoning(fold, ctx, () => 32000);
     expect(shown).toEqual([{ type: 'reasoning_shown', data: { item_id: 'i1', steps: ['It thanks the asker.', 'So it is polite.'], model_label: 'Polite', split: 'given', reveal: 'after_blind', audio_samples: 32000 } }]);
     write(shown);
@@ -163,17 +166,15 @@ describe('session rules (pure)', () => {
   });
 
   it('judging a step before the reasoning was shown is refused', () => {
-    const { fold, write } = session();
-    write(decideOpenItem(context(), { itemId: 'i2', recording: false }).entries);
+    const { fold, open } = session();
+    open('i2');
     expect(() => decideJudgeStep(fold, { index: 1, reward: 0, source: 'click' })).toThrow(/has not been shown/);
   });
 
   it('transcribed again: current utterances superseded, the new ones parsed, one label change for the whole batch; a stale result changes nothing', () => {
-    const { fold, at, write } = session();
-    const ctx = context();
-    write(decideOpenItem(ctx, { itemId: 'i1', recording: false }).entries);
-    const old = landed(0, [{ t0_ms: 0, t1_ms: 1000, text: ' I label this impolite.' }]);
-    write(decideTranscriptionLanded(fold, ctx, old.request, old.outcome, null, at()));
+    const { fold, at, open, say, ctx } = session();
+    open('i1');
+    say(0, [{ t0_ms: 0, t1_ms: 1000, text: ' I label this impolite.' }]);
     const again = [landed(1, [{ t0_ms: 0, t1_ms: 800, text: ' I label this neutral.' }]), landed(2, [{ t0_ms: 900, t1_ms: 1800, text: ' I label this polite.' }])];
     const entries = decideTranscribedAgain(fold, ctx, { itemId: 'i1', reason: 'another model', transcriptions: again, whisperCpp: null, signals: null }, at());
     expect(types(entries)).toEqual(['transcripts_superseded', 'utterance_transcribed', 'utterance_transcribed', 'transcript_parsed', 'label_committed', 'label_committed', 'label_changed']);
@@ -186,11 +187,9 @@ describe('session rules (pure)', () => {
   });
 
   it('a correction names the verbatim text it replaces and changes no label; a label from the corrected text is an act of source correction', () => {
-    const { fold, at, write } = session();
-    const ctx = context();
-    write(decideOpenItem(ctx, { itemId: 'i1', recording: false }).entries);
-    const u = landed(0, [{ t0_ms: 0, t1_ms: 1000, text: ' I label this impolite.' }]);
-    write(decideTranscriptionLanded(fold, ctx, u.request, u.outcome, null, at()));
+    const { fold, at, write, open, say, ctx } = session();
+    open('i1');
+    say(0, [{ t0_ms: 0, t1_ms: 1000, text: ' I label this impolite.' }]);
     expect(() => decideLabelFromCorrections(fold, ctx, 'i1', at())).toThrow(/has no corrected transcript/);
     expect(() => decideCorrection(fold, ctx, { itemId: 'i1', utterance: 0, segment: 1, text: 'x' })).toThrow(/has no segment 1 in utterance 0/);
     const correction = decideCorrection(fold, ctx, { itemId: 'i1', utterance: 0, segment: 0, text: ' I label this polite.' });
