@@ -25,7 +25,7 @@ export interface LabelActInput {
 export function draftLabelAct(draft: SessionDraft, act: LabelActInput, options: { recordChange: boolean } = { recordChange: true }): void {
   const before = draft.state().final_label;
   draft.add('label_committed', {
-    item_id: draft.state().item_id,
+    item_id: draft.itemId,
     label: act.label,
     source: act.source,
     quote: act.quote,

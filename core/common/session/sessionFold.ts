@@ -24,6 +24,7 @@ export type SessionEntry = { [T in SessionEventType]: { type: T; data: SessionEv
 
 /** One item's events drafted before they are written, and the item as they leave it (SessionFold.draft). */
 export interface SessionDraft {
+  readonly itemId: string;
   readonly entries: readonly SessionEntry[];
   add<T extends SessionEventType>(type: T, data: SessionEventData[T]): void;
   /** the item after the events added so far */
@@ -309,6 +310,7 @@ export class SessionFold {
     let seq = this.lastSeq;
     const state = (): ItemSessionState => this.deriveItem(item);
     return {
+      itemId,
       entries,
       add: (type, data) => {
         if (AUDIO_EVENTS.has(type) || (data as { item_id?: unknown }).item_id !== itemId) throw new Error(`a draft of "${itemId}" cannot hold ${type}`);

@@ -97,7 +97,7 @@ export function decideTranscribedAgain(
  * configuration is now (only `session reparse` re-derives them). A batch records its one label change at the end.
  */
 function parseAndDraft(draft: SessionDraft, context: SessionRuleContext, landed: ReadonlySet<number>, batch?: { batchFinalBefore: string | null }): void {
-  const itemId = draft.state().item_id;
+  const itemId = draft.itemId;
   const found = voiceCommitmentsOf(draft.utterances(), context.analyze);
   draft.add('transcript_parsed', { item_id: itemId, parser_version: PARSER_VERSION, config_sha256: context.configSha256, diagnostics: found.diagnostics });
   for (const c of found.commitments) {
@@ -119,7 +119,7 @@ function draftVoiceStepJudgments(draft: SessionDraft, context: SessionRuleContex
   for (const j of judgments) {
     if ((timeAtOffset(joined.spans, j.start) ?? 0) < shown.audio_ms) continue;
     draft.add('step_judged', {
-      item_id: draft.state().item_id,
+      item_id: draft.itemId,
       index: j.index,
       reward: j.reward,
       source: 'voice',
