@@ -1,4 +1,4 @@
-import type { ExportFormat, ProjectView, SessionView } from '../../core/common/contract/aloudApi';
+import type { ExportFormat, ProjectView } from '../../core/common/contract/aloudApi';
 import type { ApiClient } from './contract/apiClient';
 import { AgreementScreen } from './screens/AgreementScreen';
 import { LabelScreen } from './screens/LabelScreen';
@@ -15,10 +15,9 @@ const TAB_NAMES: Record<Tab, string> = { label: 'Label', review: 'Review', agree
 const LAST_ANNOTATOR_KEY = 'aloud.lastAnnotator';
 
 export function App({ client }: { client: ApiClient }) {
-  const { state, dispatch, run, chooseDevice, chooseKeepTalking } = useAppStore(client);
+  const { state, dispatch, run, showError: setError, keepSession: onSession, chooseDevice, chooseKeepTalking } = useAppStore(client);
   const { info, project, session, tab, error, notice, choosingProject, exporting, deviceId, keepTalkingSeconds } = state;
   const projectOpened = (p: ProjectView) => dispatch({ type: 'projectOpened', project: p });
-  const setError = (message: string | null) => dispatch({ type: 'error', message });
   const refreshInfo = () => void client.appInfo().then((i) => dispatch({ type: 'info', info: i }), () => undefined);
 
   const startSession = async (annotator: string) => {
@@ -37,8 +36,6 @@ export function App({ client }: { client: ApiClient }) {
     dispatch({ type: 'session', session: view });
     dispatch({ type: 'info', info: await client.appInfo() });
   };
-
-  const onSession = (view: SessionView) => dispatch({ type: 'session', session: view });
 
   const doExport = async () => {
     dispatch({ type: 'exportStarted' });

@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useMemo, useReducer } from 'react';
+import type { SessionView } from '../../../core/common/contract/aloudApi';
 import { appReducer, initialAppState } from '../app/appState';
 import { loadKeepTalkingSeconds, saveKeepTalkingSeconds } from '../app/keepTalking';
 import { reportRefusalsTo, type RunCall } from '../app/runCall';
@@ -30,6 +31,9 @@ export function useAppStore(client: ApiClient) {
     };
   }, [client]);
   const run: RunCall = useMemo(() => reportRefusalsTo((message) => dispatch({ type: 'error', message })), []);
+  // stable across renders, like the setters they replace: screens keep them in their callbacks' dependencies
+  const showError = useCallback((message: string | null) => dispatch({ type: 'error', message }), []);
+  const keepSession = useCallback((session: SessionView) => dispatch({ type: 'session', session }), []);
   const chooseDevice = useCallback((deviceId: string | null) => {
     dispatch({ type: 'device', deviceId });
     if (deviceId) localStorage.setItem(DEVICE_KEY, deviceId);
@@ -39,5 +43,5 @@ export function useAppStore(client: ApiClient) {
     dispatch({ type: 'keepTalking', seconds });
     saveKeepTalkingSeconds(localStorage, seconds);
   }, []);
-  return { state, dispatch, run, chooseDevice, chooseKeepTalking };
+  return { state, dispatch, run, showError, keepSession, chooseDevice, chooseKeepTalking };
 }
