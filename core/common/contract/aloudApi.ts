@@ -8,6 +8,7 @@ import type { Item } from '../items/item';
 import type { LabelSchema, ThinkAloudConfig } from '../project/projectConfig';
 import type { ItemSessionState } from '../session/itemState';
 import type { ReasoningView } from '../reasoning/reasoningReveal';
+import type { RefusalCode } from './refusal';
 
 export interface AppInfo {
   app_version: string;
@@ -225,18 +226,8 @@ export interface AloudApi {
 
 export type AloudMethod = keyof AloudApi;
 
-/** An error crossing the contract: a code the UI can act on and a message a person can read. */
-export interface ApiErrorBody {
-  code: 'bad_request' | 'not_found' | 'conflict' | 'spoken_label_required' | 'transcription_pending' | 'engine' | 'storage' | 'internal';
+/** A refusal crossing the contract as data (CallOutcome): a code the UI can act on and a message a person can read. */
+export interface RefusalBody {
+  code: RefusalCode;
   message: string;
-}
-
-export class ApiError extends Error {
-  constructor(
-    readonly code: ApiErrorBody['code'],
-    message: string,
-  ) {
-    super(message);
-    this.name = 'ApiError';
-  }
 }

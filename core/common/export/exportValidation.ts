@@ -9,6 +9,19 @@ import type { ExportSummaryRecord } from './exportReceipt';
 import { exportRecordJsonSchemas, READABLE_SCHEMA_VERSIONS, type AnyExportRecord } from './exportRecord';
 import { csvRowRuleProblems, exportRuleProblems, type ExportProjectFacts } from './exportRules';
 
+/** What `aloud validate` found in one file: its format, its records, its receipt and every problem of every stage. */
+export interface ExportFileValidation {
+  file: string;
+  format: string | null;
+  /** records the file holds, when it could be parsed */
+  records: number | null;
+  /** "ok" when a receipt is beside the file and matches, "absent" without one, "invalid" otherwise */
+  receipt: 'ok' | 'absent' | 'invalid';
+  problems: InputProblem[];
+  /** records transcribed by a scripted engine (tests, demos), never by whisper.cpp */
+  scripted_records: number;
+}
+
 const ajv = new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true });
 const recordValidators = new Map(READABLE_SCHEMA_VERSIONS.map((v) => [v, ajv.compile<AnyExportRecord>(exportRecordJsonSchemas[v]!)]));
 const validateCsvRow = ajv.compile(csvRowJsonSchema());

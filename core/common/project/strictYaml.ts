@@ -1,5 +1,6 @@
 import type { ErrorObject } from 'ajv/dist/2020.js';
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, visit, type Node as YamlNode } from 'yaml';
+import { Refusal } from '../contract/refusal';
 
 /** A problem in a configuration file, located by key path and (where known) line. */
 export interface ConfigProblem {
@@ -9,9 +10,9 @@ export interface ConfigProblem {
   message: string;
 }
 
-export class ConfigError extends Error {
+export class ConfigError extends Refusal {
   constructor(readonly problems: ConfigProblem[]) {
-    super(problems.map(formatConfigProblem).join('\n'));
+    super('bad_request', problems.map(formatConfigProblem).join('\n'));
     this.name = 'ConfigError';
   }
 }

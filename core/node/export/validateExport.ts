@@ -2,7 +2,7 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { exportFormatFromFileName } from '../../common/export/exportFormats';
 import { receiptFileName, receiptProblems } from '../../common/export/exportReceipt';
-import { validateExportText, type ExportValidation } from '../../common/export/exportValidation';
+import { validateExportText, type ExportFileValidation, type ExportValidation } from '../../common/export/exportValidation';
 import { InputError, type InputProblem } from '../../common/io/inputProblem';
 import type { InputLimits } from '../../common/io/inputText';
 import { readInputFile } from '../importing/inputFile';
@@ -15,18 +15,6 @@ import { settleExportPair } from './exportTarget';
 import { exportedWavProblems } from './wavCheck';
 import { isProcessRewardText } from '../../common/reasoning/processReward';
 import { validateProcessRewardFile } from './validateProcessReward';
-
-export interface ExportFileValidation {
-  file: string;
-  format: string | null;
-  /** records the file holds, when it could be parsed */
-  records: number | null;
-  /** "ok" when a receipt is beside the file and matches, "absent" without one, "invalid" otherwise */
-  receipt: 'ok' | 'absent' | 'invalid';
-  problems: InputProblem[];
-  /** records transcribed by a scripted engine (tests, demos), never by whisper.cpp */
-  scripted_records: number;
-}
 
 /** Whether any record of a validated export came from a scripted engine. */
 export function hasScriptedModel(result: ExportFileValidation): boolean {

@@ -2,7 +2,6 @@ import { parseArgs } from 'node:util';
 import { EXPORT_FORMATS, type ExportFormat } from '../../../common/export/exportFormats';
 import { TRANSCRIPT_FORMATS, type TranscriptFormat } from '../../../common/export/transcriptFormats';
 import { InputError } from '../../../common/io/inputProblem';
-import { SessionLogError } from '../../../common/session/sessionLog';
 import { exportSessions } from '../../export/exportSessions';
 import { exportProcessReward } from '../../export/processRewardExport';
 import { checkExportTarget } from '../../export/exportTarget';
@@ -11,9 +10,7 @@ import type { SessionSource } from '../../export/sessionSource';
 import { exportTranscripts } from '../../export/transcriptExport';
 import { INTEROP_FORMATS, isInteropFormat } from '../../../common/export/interop/interopFormats';
 import { exportInteropWithInstalledVad } from '../../export/interop/interopExport';
-import { ProjectError } from '../../project/projectError';
 import { loadProjectConfig } from '../../project/projectFolder';
-import { SessionNameError } from '../../session/sessionPaths';
 import { type CliCommand, type CliIo, printJson, requireOption, UsageError, withUsageErrors } from '../cliSupport';
 
 /** The export command over any session source (tests pass fixed states; the CLI reads the project's sessions). */
@@ -91,7 +88,6 @@ export function makeExportCommand(sessions: SessionSource): CliCommand {
           io.err(`aloud export: nothing written: ${e.message}\n`);
           return 1;
         }
-        if (e instanceof ProjectError || e instanceof SessionLogError || e instanceof SessionNameError) throw new UsageError(e.message);
         throw e;
       }
     },

@@ -1,12 +1,10 @@
 import { parseArgs } from 'node:util';
 import { InputError } from '../../../common/io/inputProblem';
-import { SessionLogError } from '../../../common/session/sessionLog';
 import { importIntoProject, type ImportKind } from '../../importing/itemsImport';
 import { importCodebook } from '../../codebook/codebookImport';
 import { ConfigError } from '../../../common/project/projectConfig';
 import { inputLimitsFrom } from '../../importing/inputLimitsOption';
 import { ItemsFileError } from '../../project/itemsFile';
-import { ProjectError } from '../../project/projectError';
 import { loadProjectConfig } from '../../project/projectFolder';
 import { type CliCommand, type CliIo, printJson, requireOption, UsageError, withUsageErrors } from '../cliSupport';
 
@@ -74,9 +72,7 @@ export const importCommand: CliCommand = {
       if (e instanceof InputError || e instanceof ItemsFileError) {
         // a rejected source, or a project items file that no longer passes the strict stages
         if (values.json) printJson(io, { problems: e.problems });
-        throw new UsageError(e.message);
       }
-      if (e instanceof ProjectError || e instanceof SessionLogError) throw new UsageError(e.message);
       throw e;
     }
   },

@@ -3,7 +3,6 @@ import { stat } from 'node:fs/promises';
 import { hasScriptedModel, validateExportFile } from '../../export/validateExport';
 import { interopFormatOfFile, validateInteropFile } from '../../export/interop/validateInterop';
 import { inputLimitsFrom } from '../../importing/inputLimitsOption';
-import { ProjectError } from '../../project/projectError';
 import { loadProjectConfig } from '../../project/projectFolder';
 import { type CliCommand, printJson, UsageError, withUsageErrors } from '../cliSupport';
 
@@ -43,22 +42,17 @@ export const validateCommand: CliCommand = {
       printJson(io, result.problems);
       return result.problems.length === 0 ? 0 : 1;
     }
-    try {
-      const project = values.project === undefined ? undefined : await loadProjectConfig(values.project);
-      const result = await validateExportFile(file, { limits, ...(project ? { project } : {}) });
-      if (result.receipt === 'absent') {
-        const missing = `${file}.receipt.json`;
-        if (values['require-receipt']) result.problems.push({ file: missing, line: null, field: null, stage: 'input', message: 'no receipt beside the export: it cannot be checked against what Aloud wrote (--require-receipt)' });
-        else io.err(`aloud validate: warning: no receipt (${missing}): the file cannot be checked against what Aloud wrote\n`);
-      }
-      if (hasScriptedModel(result)) {
-        io.err('aloud validate: warning: records were transcribed by a SCRIPTED engine (model sha256 scripted:…): test or demo data, not whisper.cpp\n');
-      }
-      printJson(io, result.problems);
-      return result.problems.length === 0 ? 0 : 1;
-    } catch (e) {
-      if (e instanceof ProjectError) throw new UsageError(e.message);
-      throw e;
+    const project = values.project === undefined ? undefined : await loadProjectConfig(values.project);
+    const result = await validateExportFile(file, { limits, ...(project ? { project } : {}) });
+    if (result.receipt === 'absent') {
+      const missing = `${file}.receipt.json`;
+      if (values['require-receipt']) result.problems.push({ file: missing, line: null, field: null, stage: 'input', message: 'no receipt beside the export: it cannot be checked against what Aloud wrote (--require-receipt)' });
+      else io.err(`aloud validate: warning: no receipt (${missing}): the file cannot be checked against what Aloud wrote\n`);
     }
+    if (hasScriptedModel(result)) {
+      io.err('aloud validate: warning: records were transcribed by a SCRIPTED engine (model sha256 scripted:…): test or demo data, not whisper.cpp\n');
+    }
+    printJson(io, result.problems);
+    return result.problems.length === 0 ? 0 : 1;
   },
 };
