@@ -522,7 +522,7 @@ export class SessionFold {
       labels_not_in_schema: [...new Set(history.map((h) => h.label).filter((l) => !this.labelNames.has(l)))],
       changed_after_completion: changedAfterCompletion,
       recordings: item.recordings.map((r) => ({
-        offset_ms: Math.round((r.offset_samples * 1000) / SESSION_SAMPLE_RATE),
+        offset_ms: Math.round((r.offset_samples * 1000) / AUDIO_SAMPLE_RATE),
         started_at: new Date(r.started_ms).toISOString(),
         stopped_at: r.stopped_ms === null ? null : new Date(r.stopped_ms).toISOString(),
       })),

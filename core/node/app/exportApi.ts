@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { AloudApi, ExportSummary, ProjectExportFormat } from '../../common/contract/aloudApi';
 import { isInteropFormat } from '../../common/export/interop/interopFormats';
 import { exportSessions } from '../export/exportSessions';
+import { checkExportTarget } from '../export/exportTarget';
 import { exportInteropWithInstalledVad } from '../export/interop/interopExport';
 import { projectSessionSource } from '../export/projectSessions';
 import { resolveInside } from '../fs/resolveInside';
@@ -38,12 +39,12 @@ export function exportApi(app: AppContext) {
       const whoseSessions = annotator === null ? {} : { annotator };
       if (isInteropFormat(format)) {
         // a folder per export: the files for the tool, and <format>.receipt.json with each file's sha256
-        const outDir = (await exportFile(app, annotator, format)).replace(/\.[^.]+$/, `-${format}`);
+        const outDir = await exportTarget(app, annotator, format);
         const result = await exportInteropWithInstalledVad({ project: app.project, ...whoseSessions, format, outDir, sessions: projectSessionSource, ...onProgress });
         const receiptBytes = await readFile(result.receipt_file);
         return { file: result.out, receipt: result.receipt_file, records: result.receipt.records, gaps: result.receipt.gaps.length, summary: result.summary, sha256: sha256Hex(receiptBytes) };
       }
-      const result = await exportSessions({ project: app.project, ...whoseSessions, format, out: await exportFile(app, annotator, format), sessions: projectSessionSource, ...onProgress });
+      const result = await exportSessions({ project: app.project, ...whoseSessions, format, out: await exportTarget(app, annotator, format), sessions: projectSessionSource, ...onProgress });
       const { receipt } = result;
       return { file: result.file, receipt: result.receipt_file, records: receipt.records, gaps: receipt.counts.gaps, summary: result.summary, sha256: receipt.sha256 };
     });
@@ -56,12 +57,19 @@ export function exportApi(app: AppContext) {
   } satisfies Partial<AloudApi>;
 }
 
-/** Where an export goes: the exports folder (inside the project unless the host chose one), named by whose sessions and when. */
-async function exportFile(app: AppContext, annotator: string | null, format: ProjectExportFormat): Promise<string> {
+/**
+ * Where an export goes: the exports folder (inside the project unless the host chose one), named by whose sessions
+ * and when; a folder of its own for the interop formats. The target policy speaks first (the project's data, links),
+ * then the folder is made.
+ */
+async function exportTarget(app: AppContext, annotator: string | null, format: ProjectExportFormat): Promise<string> {
   const dir = app.options.exportsDir ?? path.join(app.project.dir, 'exports');
-  await mkdir(dir, { recursive: true });
-  if (!app.options.exportsDir) await resolveInside(app.project.dir, dir, 'write');
   const stamp = (app.options.now?.() ?? new Date()).toISOString().replace(/[:.]/g, '-');
   const who = annotator === null ? 'all-annotators' : annotator.replace(/[^\p{L}\p{N}_-]+/gu, '_').slice(0, 60) || 'annotator';
-  return path.join(dir, `${who}-${stamp}.${format}`);
+  const interop = isInteropFormat(format);
+  const out = path.join(dir, interop ? `${who}-${stamp}-${format}` : `${who}-${stamp}.${format}`);
+  await checkExportTarget(app.project, out, interop ? 'folder' : 'file', { force: false });
+  await mkdir(dir, { recursive: true });
+  if (!app.options.exportsDir) await resolveInside(app.project.dir, dir, 'write');
+  return out;
 }

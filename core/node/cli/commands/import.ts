@@ -2,7 +2,6 @@ import { parseArgs } from 'node:util';
 import { InputError } from '../../../common/io/inputProblem';
 import { importIntoProject, type ImportKind } from '../../importing/itemsImport';
 import { importCodebook } from '../../codebook/codebookImport';
-import { ConfigError } from '../../../common/project/projectConfig';
 import { inputLimitsFrom } from '../../importing/inputLimitsOption';
 import { ItemsFileError } from '../../project/itemsFile';
 import { loadProjectConfig } from '../../project/projectFolder';
@@ -90,11 +89,7 @@ async function runCodebookImport(dir: string, source: string, options: { replace
     }
     return 0;
   } catch (e) {
-    if (e instanceof InputError) {
-      if (options.json) printJson(io, { problems: e.problems });
-      throw new UsageError(e.message);
-    }
-    if (e instanceof ConfigError || e instanceof ProjectError) throw new UsageError(e.message.split('\n')[0]!);
+    if (e instanceof InputError && options.json) printJson(io, { problems: e.problems });
     throw e;
   }
 }

@@ -10,7 +10,7 @@ import { EXPORT_FIELDS_V2, type ExportRecordV2 } from '../../../../../core/commo
 import { hfColumns, hfRow } from '../../../../../core/common/export/interop/hfDataset';
 import type { InteropReceipt } from '../../../../../core/common/export/interop/interopFormats';
 import { TIER_NAMES } from '../../../../../core/common/export/interop/itemTimeline';
-import { VAD_MODEL_ENV } from '../../../../../core/node/engine/liveEngine';
+import { VAD_MODEL_ENV } from '../../../../../core/node/engine/sessionEngine';
 import { encodeFileName } from '../../../../../core/node/session/sessionPaths';
 import { cli } from '../../../../helpers/cli';
 import { EAF_XSD, haveFixtures, interopStudy, QDE_XSD, VAD_MODEL } from './interopSessions';

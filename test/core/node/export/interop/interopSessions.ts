@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readWav, resampleTo16k } from '../../../../../core/node/audio/wavFile';
-import { VAD_MODEL_ENV } from '../../../../../core/node/engine/liveEngine';
+import { VAD_MODEL_ENV } from '../../../../../core/node/engine/sessionEngine';
 import { DEMO_PROJECT_DIR, loadProjectConfig, loadProjectItems, type OpenProject } from '../../../../../core/node/project/projectFolder';
-import { openSessionEngine } from '../../../../../core/node/session/sessionEngine';
+import { openSessionEngine } from '../../../../../core/node/engine/sessionEngine';
 import { SessionService } from '../../../../../core/node/session/sessionService';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../..');
