@@ -6,7 +6,8 @@ import type { LeadRoomStatus } from '../../common/rooms/roomViews';
 import { projectLabelSet } from '../agreement/agreementSources';
 import type { OpenProject } from '../project/projectFolder';
 import { RoomHost } from './roomHost';
-import { lanAddress, type RoomListener, startRoomListener } from './roomListener';
+import { lanAddress, type RoomListener } from './roomHttp';
+import { startRoomListener } from './roomListener';
 import { writeBackRoomVotes } from './roomWriteBack';
 
 /**
