@@ -181,6 +181,8 @@ export interface AloudApi {
   showReasoning(): Promise<ReasoningView>;
   /** judge step `index` (1-based) of the shown reasoning: 1 correct, 0 neutral, -1 wrong, null withdraws */
   judgeStep(index: number, reward: 1 | 0 | -1 | null, source: 'click' | 'key'): Promise<SessionView>;
+  /** words of the open item's text selected (start and end: UTF-16 offsets at word boundaries), or cleared (both null) */
+  selectText(start: number | null, end: number | null): Promise<SessionView>;
   /** the keep-talking cue was shown while recording, after silenceMs of silence (logged as a cue_shown event) */
   logCue(cue: 'keep_talking', silenceMs: number): Promise<SessionView>;
   exportSession(format: ExportFormat): Promise<ExportSummary>;

@@ -71,6 +71,9 @@ const newProjectSpec: ArgCheck = (value, where) => {
 const nonNegativeInteger: ArgCheck = (value, where) => {
   if (!Number.isSafeInteger(value) || (value as number) < 0) throw new Refusal('bad_request', `${where} must be a whole number ≥ 0`);
 };
+const offsetOrNull: ArgCheck = (value, where) => {
+  if (value !== null && (!Number.isSafeInteger(value) || (value as number) < 0 || (value as number) > MAX_TEXT)) throw new Refusal('bad_request', `${where} must be a text offset (a whole number ≥ 0) or null`);
+};
 const nonNegativeNumber: ArgCheck = (value, where) => {
   if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) throw new Refusal('bad_request', `${where} must be a number ≥ 0`);
 };
@@ -117,6 +120,13 @@ export const API_METHODS: { readonly [M in AloudMethod]: MethodSpec } = {
       ['index', stepIndex],
       ['reward', stepReward],
       ['source', oneOf(['click', 'key'])],
+    ],
+    scope: 'session-page',
+  },
+  selectText: {
+    params: [
+      ['start', offsetOrNull],
+      ['end', offsetOrNull],
     ],
     scope: 'session-page',
   },

@@ -147,6 +147,8 @@ export const sessionEventDataSchemas: { readonly [T in SessionEventType]: Record
     diagnostics,
   }),
   cue_shown: object({ item_id: itemId, cue: { enum: ['keep_talking'] }, silence_ms: count, audio_ms: count }),
+  // null clears the selection; the object rules apply only to an object
+  text_selected: object({ item_id: itemId, span: { ...object({ start: count, end: count, quote: { type: 'string', minLength: 1 } }), type: ['object', 'null'] } }),
 };
 
 const ajv = new Ajv2020({ allErrors: false, strict: true, allowUnionTypes: true });

@@ -133,6 +133,11 @@ export interface SessionEventData {
   };
   /** the app showed the neutral "Please keep talking" cue after silence_ms of silence, at audio_ms on the item's audio timeline */
   cue_shown: { item_id: string; cue: 'keep_talking'; silence_ms: number; audio_ms: number };
+  /**
+   * the annotator selected words of the item text (UTF-16 offsets into the text she saw, item_opened's text_sha256;
+   * quote: the words as they read), or cleared her selection (null); the last one stands
+   */
+  text_selected: { item_id: string; span: { start: number; end: number; quote: string } | null };
 }
 
 export type SessionEventType = keyof SessionEventData;
@@ -161,6 +166,7 @@ export const EVENT_VERSIONS: { readonly [T in SessionEventType]: number } = {
   transcripts_superseded: 1,
   labels_rederived: 1,
   cue_shown: 1,
+  text_selected: 1,
 };
 
 export const SESSION_EVENT_TYPES = Object.keys(EVENT_VERSIONS) as SessionEventType[];
