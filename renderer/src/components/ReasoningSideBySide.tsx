@@ -4,7 +4,7 @@ import { createMentionFinder, type LabelMention } from '../../../core/common/rea
 import { reasoningFeatures } from '../../../core/common/reasoning/reasoningFeatures';
 import { lastJudgmentPerStep } from '../../../core/common/reasoning/stepJudgments';
 import type { ItemSessionState } from '../../../core/common/session/itemState';
-import { formatClock } from '../app/transcriptMarks';
+import { formatClock } from '../../../core/common/transcript/transcriptMarks';
 
 /** A text with its label mentions marked (negated ones apart), by the same matcher the export uses. */
 function marked(text: string, mentions: readonly LabelMention[]): ReactNode[] {
