@@ -4,6 +4,7 @@
  */
 import type { AlphaResult } from '../agreement/krippendorff';
 import type { LeadRoomStatus } from '../rooms/roomViews';
+import type { ShadowRoomStatus } from '../rooms/shadowViews';
 import type { Item } from '../items/item';
 import type { LabelSchema, ThinkAloudConfig } from '../project/projectConfig';
 import type { ItemSessionState } from '../session/itemState';
@@ -195,6 +196,16 @@ export interface AloudApi {
   closeRoom(): Promise<null>;
   /** a closed room's final votes as labels (source "room") of a new session per member */
   writeBackRoom(code: string): Promise<Array<{ member_id: string; annotator: string; labels: number }>>;
+  /**
+   * a shadow room of the open session: trainees watch the annotator label and think aloud, live, and practise against
+   * her (one room at a time, on its own listener; lan: open to the local network); her session is never written by it
+   */
+  openShadowRoom(lan: boolean): Promise<ShadowRoomStatus>;
+  shadowRoom(): Promise<ShadowRoomStatus | null>;
+  /** her audio to the trainees (off by default) */
+  shareShadowAudio(on: boolean): Promise<ShadowRoomStatus>;
+  removeShadowTrainee(memberId: string): Promise<ShadowRoomStatus>;
+  closeShadowRoom(): Promise<null>;
   /** annotators with a session in this project (one spelling each) */
   annotators(): Promise<string[]>;
   /** every annotator's session (annotator null) or one annotator's */

@@ -151,6 +151,12 @@ export const API_METHODS: { readonly [M in AloudMethod]: MethodSpec } = {
   removeRoomMember: { params: [['memberId', nonEmptyString(100)]], scope: 'any-page' },
   closeRoom: { params: [], scope: 'any-page' },
   writeBackRoom: { params: [['code', nonEmptyString(20)]], scope: 'any-page' },
+  // a shadow room shows the open session: only the page that opened it opens, steers and closes the room
+  openShadowRoom: { params: [['lan', boolean]], scope: 'session-page' },
+  shadowRoom: { params: [], scope: 'session-page' },
+  shareShadowAudio: { params: [['on', boolean]], scope: 'session-page' },
+  removeShadowTrainee: { params: [['memberId', nonEmptyString(100)]], scope: 'session-page' },
+  closeShadowRoom: { params: [], scope: 'session-page' },
   annotators: { params: [], scope: 'any-page' },
   exportProject: {
     params: [

@@ -215,11 +215,13 @@ export function applyShadowEvent(state: ShadowState | null, event: ShadowEvent, 
       item.ended = event.data.reason;
       item.recording = false;
       item.partial = null;
+      dropTrailingSilence(item);
       break;
     }
     case 'recording': {
       const item = itemOf(event.data.item_id);
       item.recording = event.data.on;
+      if (!event.data.on) dropTrailingSilence(item);
       break;
     }
     case 'text_selected': {
@@ -281,6 +283,11 @@ export function applyShadowEvent(state: ShadowState | null, event: ShadowEvent, 
       break;
   }
   return state;
+}
+
+/** A silence still running when the recording stops lies after the last speech: not a pause (as the signals count them). */
+function dropTrailingSilence(item: ShadowItemState): void {
+  if (item.pauses.at(-1)?.ended === false) item.pauses.pop();
 }
 
 export function foldShadowRoom(events: readonly ShadowEvent[], where?: string): ShadowState {
@@ -431,6 +438,8 @@ export function decideFeed(state: ShadowState, feed: Exclude<ShadowFeed, { kind:
     case 'partial': {
       if (!live) return [];
       const text = cut(feed.text);
+      // the engine tells the same text again while nothing new was heard: nothing new is shown
+      if (item!.partial?.utterance === feed.utterance && item!.partial.text === text) return [];
       return [{ type: 'partial', data: { item_id: itemId, utterance: feed.utterance, text, hidden: context.commitSpans(text) } }];
     }
     case 'selection': {

@@ -13,12 +13,14 @@ import { configSha256Of, type SessionOpenReport } from '../../session/sessionSto
 import { projectSessionSource } from '../../export/projectSessions';
 import { type CliCommand, type CliIo, printJson, requireOption, UsageError, parseOptions } from '../cliSupport';
 import { AUDIO_SAMPLE_RATE } from '../../../common/audio/sampleRate';
+import { connectShadowFeed } from '../../rooms/shadowFeedSocket';
+import { tapSession } from '../../rooms/shadowTap';
 
 /** Audio is fed as the recorder delivers it: 50 ms chunks. */
 const CHUNK_MS = 50;
 
 const usage = [
-  'session ingest --project DIR --annotator NAME --item ID --wav FILE.wav [--realtime] [--model FILE | --engine-script FILE.json] [--progress] [--json]',
+  'session ingest --project DIR --annotator NAME --item ID --wav FILE.wav [--realtime] [--model FILE | --engine-script FILE.json] [--shadow-room CODE] [--progress] [--json]',
   '       aloud session show --project DIR --annotator NAME [--item ID] [--json]',
   '       aloud session reparse --project DIR [--annotator NAME] [--dry-run] [--json]',
   '       aloud session transcribe --project DIR --annotator NAME [--item ID] [--all] [--model FILE | --engine-script FILE.json] [--json]',
@@ -70,7 +72,7 @@ function sleep(ms: number): Promise<void> {
 }
 
 async function ingest(argv: string[], io: CliIo): Promise<number> {
-  const { values } = parseOptions(argv, { project: 'string', annotator: 'string', item: 'string', wav: 'string', model: 'string', 'engine-script': 'string', realtime: false, progress: false, json: false });
+  const { values } = parseOptions(argv, { project: 'string', annotator: 'string', item: 'string', wav: 'string', model: 'string', 'engine-script': 'string', 'shadow-room': 'string', realtime: false, progress: false, json: false });
   const projectDir = requireOption(values.project, '--project');
   const annotator = requireOption(values.annotator, '--annotator');
   const itemId = requireOption(values.item, '--item');
@@ -81,7 +83,17 @@ async function ingest(argv: string[], io: CliIo): Promise<number> {
   if (!items.some((item) => item.id === itemId)) throw new UsageError(`--item: "${itemId}" is not in ${project.config.items}`);
   const wav = await readWav(wavFile);
   const pcm = resampleTo16k(wav.samples, wav.sampleRate);
-  const { service } = await openTranscribingSession('ingest', { project, annotator, items, model: values.model, engineScript: values['engine-script'] }, io);
+  // a shadow room watches this session through a one-way feed; whatever happens to the room, the session goes on
+  const room = values['shadow-room'] === undefined ? null : await connectShadowFeed(project.dir, values['shadow-room'], (problem) => io.err(`aloud session ingest: warning: ${problem}; the session goes on\n`));
+  let service: SessionService;
+  try {
+    ({ service } = await openTranscribingSession('ingest', { project, annotator, items, model: values.model, engineScript: values['engine-script'] }, io));
+  } catch (e) {
+    await room?.close();
+    throw e;
+  }
+  const untap = room ? tapSession(service, 'ingest', (record) => room.send(record)) : null;
+  if (room) io.err(`aloud session ingest: shadow room ${values['shadow-room']} is watching\n`);
   try {
     const fed = await feed(service, itemId, pcm, wavFile, { realtime: values.realtime, progress: values.progress }, io);
     await service.stopRecording('end_of_input');
@@ -90,7 +102,9 @@ async function ingest(argv: string[], io: CliIo): Promise<number> {
     if (values.json) printJson(io, { annotator, item_id: itemId, fed_ms: Math.round((fed * 1000) / AUDIO_SAMPLE_RATE), item });
     else io.out(`${itemId}\t${(item.audio_ms / 1000).toFixed(2)} s\t${item.final_label ?? '(no label)'}\t${item.label_source ?? '-'}\t${item.transcript}\n`);
   } finally {
+    untap?.();
     await service.close();
+    await room?.close();
   }
   return 0;
 }

@@ -215,6 +215,15 @@ describe('shadow room rules (pure)', () => {
     r.write(decidePause(r.s(), 'i1', { start_ms: 1000, ms: 1720, ended: true }));
     expect(r.s().items.get('i1')!.pauses).toEqual([{ start_ms: 1000, ms: 1720, ended: true }]);
     expect(decidePause(r.s(), 'i2', { start_ms: 0, ms: 300, ended: false })).toEqual([]);
+    // a silence still going on when the recording stops is not a pause
+    r.feed({ kind: 'recording', item_id: 'i1', on: true });
+    r.write(decidePause(r.s(), 'i1', { start_ms: 4000, ms: 300, ended: false }));
+    expect(r.s().items.get('i1')!.pauses).toHaveLength(2);
+    r.feed({ kind: 'recording', item_id: 'i1', on: false });
+    expect(r.s().items.get('i1')!.pauses).toEqual([{ start_ms: 1000, ms: 1720, ended: true }]);
+    // the same partial text again shows nothing new
+    r.feed({ kind: 'partial', item_id: 'i1', utterance: 3, text: ' so' });
+    expect(decideFeed(r.s(), { kind: 'partial', item_id: 'i1', utterance: 3, text: ' so' }, context)).toEqual([]);
     r.write(decideExpertGone(r.s(), 'feed_lost'));
     expect(r.events.slice(-2).map((e) => [e.type, e.data])).toEqual([
       ['item_left', { item_id: 'i1', reason: 'expert_left' }],
