@@ -97,9 +97,9 @@ const span = (o: Fields, key: string): { start: number; end: number; quote: stri
   if (!isObject(v)) return fail(key, 'must be an object or null');
   return { start: count(v, 'start'), end: count(v, 'end'), quote: str(v, 'quote') };
 };
-const source = (o: Fields): LabelSource => {
-  const v = o.source;
-  if (typeof v !== 'string' || !(LABEL_SOURCES as readonly string[]).includes(v)) return fail('source', `must be one of ${LABEL_SOURCES.join(', ')}`);
+const source = (o: Fields, key = 'source'): LabelSource => {
+  const v = o[key];
+  if (typeof v !== 'string' || !(LABEL_SOURCES as readonly string[]).includes(v)) return fail(key, `must be one of ${LABEL_SOURCES.join(', ')}`);
   return v as LabelSource;
 };
 
@@ -117,7 +117,7 @@ export function checkShadowFeed(value: unknown, pcm: (encoded: unknown) => Float
       return { kind: 'expert', annotator: str(o, 'annotator', 200), via: o.via };
     }
     case 'item': {
-      const prior = o.prior === null ? null : isObject(o.prior) ? { blind_label: str(o.prior, 'blind_label', 1000), final_label: str(o.prior, 'final_label', 1000), label_source: source(o.prior) } : fail('prior', 'must be an object or null');
+      const prior = o.prior === null ? null : isObject(o.prior) ? { blind_label: str(o.prior, 'blind_label', 1000), final_label: str(o.prior, 'final_label', 1000), label_source: source(o.prior, 'label_source') } : fail('prior', 'must be an object or null');
       const reasoning =
         o.reasoning === null
           ? null

@@ -100,7 +100,12 @@ export class RoomLogWriter<E extends object = RoomEvent> {
   }
 
   async append(event: E): Promise<void> {
-    await this.handle.write(`${JSON.stringify(event)}\n`);
+    await this.appendAll([event]);
+  }
+
+  /** Appends the events of one decision with one write and one fdatasync: they become durable together. */
+  async appendAll(events: readonly E[]): Promise<void> {
+    await this.handle.write(events.map((e) => `${JSON.stringify(e)}\n`).join(''));
     await this.handle.datasync();
   }
 

@@ -69,8 +69,10 @@ export async function serveShadowFeed(host: ShadowHost, projectDir: string): Pro
     let authenticated = false;
     let joined = false;
     let left = false;
+    let refused = false;
     let chain = Promise.resolve();
     const refuse = (message: string) => {
+      refused = true;
       if (socket.writable) socket.end(`${JSON.stringify({ error: message })}\n`);
       else socket.destroy();
     };
@@ -83,8 +85,9 @@ export async function serveShadowFeed(host: ShadowHost, projectDir: string): Pro
     onLines(
       socket,
       (text) => {
+        // lines that arrived before the session hung up are still shown; none after a refusal
         chain = chain.then(async () => {
-          if (socket.destroyed || socket.writableEnded) return;
+          if (refused) return;
           let value: unknown;
           try {
             value = JSON.parse(text);

@@ -118,14 +118,15 @@ export class ShadowHost {
     return this.state;
   }
 
+  /** The events of one decision: written and fsynced together, then applied in order, then waiting pages are woken. */
   private async log(entries: readonly ShadowEntry[]): Promise<void> {
-    for (const entry of entries) {
-      const event = newShadowEvent(this.state.seq + 1, entry.type, entry.data as never);
-      await this.writer.append(event);
-      this.state = applyShadowEvent(this.state, event, this.writer.file);
-      if (event.type === 'item_shown' || event.type === 'item_left' || event.type === 'recording' || event.type === 'audio_shared' || event.type === 'room_closed') this.followAudio();
-    }
-    if (entries.length > 0) this.wake();
+    if (entries.length === 0) return;
+    const now = new Date();
+    const events = entries.map((entry, i) => newShadowEvent(this.state.seq + 1 + i, entry.type, entry.data as never, now));
+    await this.writer.appendAll(events);
+    for (const event of events) this.state = applyShadowEvent(this.state, event, this.writer.file);
+    this.followAudio();
+    this.wake();
   }
 
   /** Pauses and shared audio follow the item on view and its recording; what no longer applies is dropped. */

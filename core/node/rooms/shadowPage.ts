@@ -69,7 +69,7 @@ mark.commit{background:#d7ecff;border-bottom:2px solid #2f6fad}mark.commit.final
 .hidden-label{background:#e6e6e6;color:#555;border-radius:3px;padding:0 .35em;font-size:.9em;white-space:nowrap}
 .partial{color:#8c959f;font-style:italic}.filler{color:#8c959f}.negation{text-decoration:line-through;text-decoration-color:#c62828}
 .mention{border-bottom:1px dotted #888}
-.pause{display:inline-block;margin-right:.5rem}.pause.ongoing{color:#b35900;font-weight:600}
+.pause.ongoing{color:#b35900;font-weight:600}
 ol.acts{margin:.2rem 0;padding-left:1.3rem}
 table{border-collapse:collapse;margin:.3rem 0}td,th{border:1px solid #d0d7de;padding:.2rem .5rem;text-align:left}
 th{background:#f6f8fa}tr.me td{background:#f5f9ff}
@@ -99,6 +99,13 @@ export const SHADOW_PAGE_JS = String.raw`
     return e;
   }
   function clear(node) { node.textContent = ''; return node; }
+  /** draws a part of the page again only when what it shows changed: a button under the mouse stays the same button */
+  function redraw(node, key, draw) {
+    if (node.dataset.key === key) return;
+    node.dataset.key = key;
+    clear(node);
+    draw(node);
+  }
   function api(method, path, body) {
     var headers = { 'Accept': 'application/json' };
     if (token) headers['Authorization'] = 'Bearer ' + token;
@@ -114,13 +121,14 @@ export const SHADOW_PAGE_JS = String.raw`
   var HIDDEN = 'her label — hidden until you answer';
 
   function renderText(item) {
-    var box = clear($('text'));
     var s = item.selection;
-    if (!s) { box.textContent = item.text; $('selection').textContent = ''; return; }
-    box.appendChild(document.createTextNode(item.text.slice(0, s.start)));
-    box.appendChild(el('mark', item.text.slice(s.start, s.end), 'selected'));
-    box.appendChild(document.createTextNode(item.text.slice(s.end)));
-    $('selection').textContent = 'She selected: “' + s.quote + '”';
+    $('selection').textContent = s ? 'She selected: “' + s.quote + '”' : '';
+    redraw($('text'), JSON.stringify([item.text, s]), function (box) {
+      if (!s) { box.textContent = item.text; return; }
+      box.appendChild(document.createTextNode(item.text.slice(0, s.start)));
+      box.appendChild(el('mark', item.text.slice(s.start, s.end), 'selected'));
+      box.appendChild(document.createTextNode(item.text.slice(s.end)));
+    });
   }
 
   function piece(p, labelsHidden) {
@@ -149,14 +157,17 @@ export const SHADOW_PAGE_JS = String.raw`
     var pauses = clear($('pauses'));
     if (item.pauses.length) {
       pauses.appendChild(document.createTextNode('Pauses: '));
-      item.pauses.forEach(function (p) {
-        pauses.appendChild(el('span', p.ended ? secs(p.ms) : '⏸ pausing ' + secs(p.ms) + '…', p.ended ? 'pause' : 'pause ongoing'));
+      item.pauses.forEach(function (p, i) {
+        if (i > 0) pauses.appendChild(document.createTextNode(' · '));
+        pauses.appendChild(el('span', p.ended ? secs(p.ms) : 'pausing ' + secs(p.ms) + '…', p.ended ? 'pause' : 'pause ongoing'));
       });
     }
   }
 
   function renderExpert(view, item) {
-    var box = clear($('expert'));
+    redraw($('expert'), JSON.stringify([view.expert.name, item.item_id, item.expert]), function (box) { drawExpert(view, item, box); });
+  }
+  function drawExpert(view, item, box) {
     var name = view.expert.name || 'the expert';
     if (!item.expert.shown) {
       box.appendChild(el('p', item.expert.has_labelled ? name + ' has given her label. Give yours first: hers stays hidden until you answer or skip.' : name + ' has not labelled this item yet.', 'muted'));
@@ -178,9 +189,13 @@ export const SHADOW_PAGE_JS = String.raw`
   }
 
   function renderPractice(view, item) {
-    var box = clear($('practice'));
-    if (view.me.role !== 'trainee') { box.hidden = true; return; }
-    box.hidden = false;
+    var box = $('practice');
+    box.hidden = view.me.role !== 'trainee';
+    if (box.hidden) return;
+    var writable = !view.closed && !view.log.full && !view.me.share_full;
+    redraw(box, JSON.stringify([item.item_id, item.live, item.practice.mine, writable, view.labels, item.expert.shown && item.expert.final_label]), function () { drawPractice(view, item, box, writable); });
+  }
+  function drawPractice(view, item, box, writable) {
     var mine = item.practice.mine;
     if (mine) {
       var p = el('p');
@@ -188,14 +203,17 @@ export const SHADOW_PAGE_JS = String.raw`
       p.appendChild(el('span', mine.label === null ? 'skipped' : mine.label, 'answer'));
       p.appendChild(document.createTextNode(' after ' + secs(mine.ms) + '. '));
       var fin = item.expert.shown ? item.expert.final_label : null;
-      if (mine.label !== null && fin) p.appendChild(el('span', mine.label === fin ? 'Same as hers.' : 'She said ' + fin + '.', mine.label === fin ? 'agree' : 'differ'));
+      var first = item.expert.shown ? item.expert.blind_label : null;
+      if (mine.label !== null && fin) {
+        p.appendChild(el('span', mine.label === fin ? 'Same as hers.' : 'She said ' + fin + '.', mine.label === fin ? 'agree' : 'differ'));
+        if (first && first !== fin) p.appendChild(document.createTextNode(mine.label === first ? ' Her first label was yours, ' + first + '.' : ' Her first label was ' + first + '.'));
+      }
       box.appendChild(p);
       return;
     }
     if (!item.live) { box.appendChild(el('p', 'You did not answer on this item.', 'muted')); return; }
     box.appendChild(el('h2', 'Your label for this item, before you see hers'));
     var row = el('div', null, 'labels');
-    var writable = !view.closed && !view.log.full && !view.me.share_full;
     view.labels.forEach(function (label) {
       var b = el('button', label);
       b.type = 'button';
@@ -216,7 +234,9 @@ export const SHADOW_PAGE_JS = String.raw`
     var box = $('reasoning');
     box.hidden = !item.reasoning;
     if (!item.reasoning) return;
-    clear(box);
+    redraw(box, JSON.stringify(item.reasoning), function () { drawReasoning(item, box); });
+  }
+  function drawReasoning(item, box) {
     box.appendChild(el('h2', 'The model’s reasoning (she has seen it)'));
     var ol = el('ol');
     item.reasoning.steps.forEach(function (s) { ol.appendChild(el('li', s)); });
@@ -251,7 +271,9 @@ export const SHADOW_PAGE_JS = String.raw`
   }
 
   function renderSummary(view) {
-    var box = clear($('summary'));
+    redraw($('summary'), JSON.stringify([view.expert.name, view.me, view.metrics]), function (box) { drawSummary(view, box); });
+  }
+  function drawSummary(view, box) {
     var m = view.metrics;
     box.appendChild(el('h2', 'Agreement with ' + (view.expert.name || 'the expert') + ' (' + m.items + ' item' + (m.items === 1 ? '' : 's') + ' done)'));
     if (!m.trainees.length) { box.appendChild(el('p', 'No trainees yet.', 'muted')); return; }
@@ -277,7 +299,9 @@ export const SHADOW_PAGE_JS = String.raw`
     var box = $('lead');
     box.hidden = view.me.role !== 'expert';
     if (box.hidden) return;
-    clear(box);
+    redraw(box, JSON.stringify([view.trainees, view.max_members, view.audio_shared, view.closed]), function () { drawLead(view, box); });
+  }
+  function drawLead(view, box) {
     box.appendChild(el('h2', 'Your room: ' + view.trainees.length + ' of ' + view.max_members + ' trainees'));
     var audio = el('button', view.audio_shared ? 'Stop sharing my audio' : 'Share my audio', view.audio_shared ? 'primary' : '');
     audio.type = 'button';

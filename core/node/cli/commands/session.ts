@@ -92,9 +92,12 @@ async function ingest(argv: string[], io: CliIo): Promise<number> {
     await room?.close();
     throw e;
   }
-  const untap = room ? tapSession(service, 'ingest', (record) => room.send(record)) : null;
-  if (room) io.err(`aloud session ingest: shadow room ${values['shadow-room']} is watching\n`);
+  let untap: (() => void) | null = null;
   try {
+    await service.openItem(itemId);
+    // the room sees her from the item she opened on: no other item of a resumed session flashes by first
+    untap = room ? tapSession(service, 'ingest', (record) => room.send(record)) : null;
+    if (room) io.err(`aloud session ingest: shadow room ${values['shadow-room']} is watching\n`);
     const fed = await feed(service, itemId, pcm, wavFile, { realtime: values.realtime, progress: values.progress }, io);
     await service.stopRecording('end_of_input');
     await service.drainTranscriptions();
@@ -109,7 +112,7 @@ async function ingest(argv: string[], io: CliIo): Promise<number> {
   return 0;
 }
 
-/** Feeds the clip in 50 ms chunks (as the app captures) through the recorder's path, paced in real time when asked. Returns samples fed. */
+/** Feeds the clip in 50 ms chunks (as the app captures) through the recorder's path, paced in real time when asked, to the open item. Returns samples fed. */
 async function feed(
   service: SessionService,
   itemId: string,
@@ -118,7 +121,6 @@ async function feed(
   { realtime, progress }: { realtime: boolean; progress: boolean },
   io: CliIo,
 ): Promise<number> {
-  await service.openItem(itemId);
   await service.startRecording({ device: `file:${wavFile}` });
   const chunk = (AUDIO_SAMPLE_RATE * CHUNK_MS) / 1000;
   io.err(`aloud session ingest: recording "${itemId}" from ${wavFile} (${seconds(pcm.length)}, ${realtime ? 'real time' : 'as fast as possible'})\n`);

@@ -234,6 +234,31 @@ describe('shadow room rules (pure)', () => {
 
   it('a feed record from another process is checked field by field', () => {
     const pcm = () => new Float32Array(0);
+    // every kind of record crosses the wire as it was sent
+    const records: ShadowFeed[] = [
+      { kind: 'expert', annotator: 'ana', via: 'ingest' },
+      {
+        kind: 'item',
+        item_id: 'i1',
+        prior: { blind_label: 'Neutral', final_label: 'Polite', label_source: 'key' },
+        utterances: [{ utterance: 0, segments: [{ t0_ms: 0, t1_ms: 900, text: ' Hi.' }] }],
+        commitments: [{ start: 1, end: 3, label: 'Polite' }],
+        diagnostics: [{ start: 0, end: 2, kind: 'negated', message: 'not' }],
+        selection: { start: 0, end: 6, quote: 'Thanks' },
+        reasoning: { steps: ['a', 'b'], model_label: null },
+        recording: true,
+        completed: false,
+      },
+      { kind: 'recording', item_id: 'i1', on: false },
+      { kind: 'partial', item_id: 'i1', utterance: 2, text: ' so' },
+      { kind: 'utterance', item_id: 'i1', utterance: 2, segments: [], commitments: [], diagnostics: [] },
+      { kind: 'label', item_id: 'i1', label: 'Polite', source: 'click', quote: null, audio_ms: null, blind_label: 'Neutral', final_label: 'Polite' },
+      { kind: 'selection', item_id: 'i1', span: { start: 0, end: 6, quote: 'Thanks' } },
+      { kind: 'reasoning', item_id: 'i1', steps: ['x'], model_label: 'Polite' },
+      { kind: 'completed', item_id: 'i1' },
+      { kind: 'left' },
+    ];
+    for (const record of records) expect(checkShadowFeed(JSON.parse(JSON.stringify(record)), pcm), record.kind).toEqual(record);
     expect(checkShadowFeed({ kind: 'partial', item_id: 'i1', utterance: 0, text: 'hi' }, pcm)).toEqual({ kind: 'partial', item_id: 'i1', utterance: 0, text: 'hi' });
     expect(() => checkShadowFeed({ kind: 'partial', item_id: 'i1', utterance: -1, text: 'hi' }, pcm)).toThrow(/utterance must be a whole number/);
     expect(() => checkShadowFeed({ kind: 'label', item_id: 'i1', label: 'Polite', source: 'trainee', quote: null, audio_ms: null, blind_label: 'Polite', final_label: 'Polite' }, pcm)).toThrow(/source must be one of/);

@@ -1,0 +1,98 @@
+import { useCallback, useEffect, useState } from 'react';
+import type { ShadowRoomStatus } from '../../../core/common/rooms/shadowViews';
+import type { ApiClient } from '../contract/apiClient';
+import { reportRefusalsTo } from '../app/runCall';
+
+const POLL_MS = 1500;
+
+/** The annotator's shadow room as she sees it, polled while open (trainees' pages poll the room's listener). */
+function useShadowRoom(client: ApiClient) {
+  const [status, setStatus] = useState<ShadowRoomStatus | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    let stopped = false;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const run = reportRefusalsTo((message) => !stopped && setError(message));
+    const poll = async () => {
+      const s = await run(() => client.shadowRoom());
+      if (stopped || s === undefined) return;
+      setStatus(s);
+      if (s) timer = setTimeout(() => void poll(), POLL_MS);
+    };
+    void poll();
+    return () => {
+      stopped = true;
+      clearTimeout(timer);
+    };
+  }, [client, status?.code]);
+  const act = useCallback(async (action: () => Promise<ShadowRoomStatus | null>) => {
+    const s = await reportRefusalsTo(setError)(action);
+    if (s === undefined) return;
+    setError(null);
+    setStatus(s);
+  }, []);
+  return { status, error, act };
+}
+
+/**
+ * The Label screen's shadow room: she opts in, gets a code and an address for her trainees, and keeps annotating as
+ * usual. Trainees see the item, the words she selects, her transcript as it forms, her labels (each trainee only
+ * after giving their own), her pauses and the model's reasoning once she has seen it; her audio only if she shares
+ * it. Her session is never written by the room.
+ */
+export function ShadowRoomPanel({ client }: { client: ApiClient }) {
+  const { status, error, act } = useShadowRoom(client);
+  const [asking, setAsking] = useState(false);
+  const [lan, setLan] = useState(false);
+
+  if (!status) {
+    return (
+      <div className="shadow-room">
+        {!asking ? (
+          <button type="button" className="link" onClick={() => setAsking(true)} title="Let trainees watch you label and think aloud, live">
+            Shadow room…
+          </button>
+        ) : (
+          <section className="shadow-offer" aria-label="shadow room">
+            <p>
+              <strong>Let trainees watch you, live.</strong> They see this item, the words you select, your transcript as it forms, your labels (each trainee
+              only after giving their own), your pauses and the model’s reasoning once you see it. Your audio only if you share it. Your session is not changed.
+            </p>
+            <label>
+              <input type="checkbox" checked={lan} onChange={(e) => setLan(e.target.checked)} /> Open to the local network (otherwise only this computer; traffic
+              is not encrypted: use a network you trust)
+            </label>
+            <div>
+              <button type="button" className="primary" onClick={() => void act(() => client.openShadowRoom(lan)).then(() => setAsking(false))}>
+                Open shadow room
+              </button>
+              <button type="button" onClick={() => setAsking(false)}>
+                Cancel
+              </button>
+            </div>
+            {error && <p className="banner error">{error}</p>}
+          </section>
+        )}
+      </div>
+    );
+  }
+  const { view } = status;
+  const names = view.trainees.map((t) => t.name);
+  return (
+    <section className="shadow-room open" aria-label="shadow room">
+      <span className="live-dot" aria-hidden="true" /> Shadow room <strong className="room-code">{status.code}</strong>
+      <span className="muted">
+        {' '}
+        · trainees open <code>{status.url}</code>
+        {status.lan ? ' (local network)' : ' (this computer only)'} · {names.length === 0 ? 'no trainees yet' : `${names.length} watching: ${names.join(', ')}`}
+      </span>
+      <label className="share-audio">
+        <input type="checkbox" checked={view.audio_shared} onChange={(e) => void act(() => client.shareShadowAudio(e.target.checked))} /> Share my audio
+      </label>
+      <button type="button" onClick={() => void act(() => client.closeShadowRoom())}>
+        Close room
+      </button>
+      {error && <p className="banner error">{error}</p>}
+    </section>
+  );
+}
