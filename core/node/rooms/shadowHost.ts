@@ -155,6 +155,11 @@ export class ShadowHost {
     return { role: 'trainee', member_id: id };
   }
 
+  /** The viewer is still in the room (a trainee the expert removed is not): asked again after a poll waited. */
+  admits(viewer: ShadowViewer): boolean {
+    return viewer.role === 'expert' || this.state.trainees.get(viewer.member_id)?.removed === false;
+  }
+
   join(name: string): Promise<{ member_id: string; name: string; token: string }> {
     return this.requests.run(async () => {
       const token = randomBytes(24).toString('base64url');

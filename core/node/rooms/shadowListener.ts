@@ -22,12 +22,16 @@ function queryNumber(request: RoomRequest<ShadowViewer>, key: string): number | 
   return n;
 }
 
-/** Waits (bounded) until `ready` or the request ends: the client hung up, or the room changed. */
+/**
+ * Waits (bounded) until `ready` or the request ends: the client hung up, or the room changed. A trainee removed
+ * meanwhile is refused, as their next request would be, rather than shown one more view.
+ */
 async function waitOn(request: RoomRequest<ShadowViewer>, host: ShadowHost, ms: number, ready: () => boolean): Promise<void> {
   const hungUp = new AbortController();
   request.res.once('close', () => hungUp.abort());
   const until = Date.now() + ms;
   while (!ready() && !hungUp.signal.aborted && Date.now() < until) await host.waitForChange(host.seq, until - Date.now(), hungUp.signal);
+  if (!host.admits(request.joined())) throw new HttpFailure(403, 'this token is not (or no longer) a member of the room');
 }
 
 /**
