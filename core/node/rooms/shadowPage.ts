@@ -62,18 +62,19 @@ blockquote.context{border-left-color:#aaa;font-style:italic;color:#555}
 mark.selected{background:#ffe08a;border-radius:2px;padding:0 .1em}
 section{margin:.6rem 0}
 #practice{padding:.5rem .7rem;border:1px dashed #2f6fad;border-radius:6px;background:#f5f9ff}
-#practice .answer{font-weight:600}
+#practice .answer{font-weight:600}#practice p{margin:.25rem 0}#practice h2{margin-top:0}
+kbd{font:.8em monospace;border:1px solid #c4cbd2;border-bottom-width:2px;border-radius:3px;padding:0 .3em;margin-right:.35em;background:#f6f8fa;color:#444}
 .agree{color:#1a7f37;font-weight:600}.differ{color:#b35900;font-weight:600}
-.transcript-text{white-space:pre-wrap;min-height:1.5em}
+.transcript-text{white-space:pre-line;min-height:1.5em}
 mark.commit{background:#d7ecff;border-bottom:2px solid #2f6fad}mark.commit.final{background:#b6dcff;font-weight:600}
 .hidden-label{background:#e6e6e6;color:#555;border-radius:3px;padding:0 .35em;font-size:.9em;white-space:nowrap}
 .partial{color:#8c959f;font-style:italic}.filler{color:#8c959f}.negation{text-decoration:line-through;text-decoration-color:#c62828}
 .mention{border-bottom:1px dotted #888}
 .pause.ongoing{color:#b35900;font-weight:600}
 ol.acts{margin:.2rem 0;padding-left:1.3rem}
-table{border-collapse:collapse;margin:.3rem 0}td,th{border:1px solid #d0d7de;padding:.2rem .5rem;text-align:left}
+table{border-collapse:collapse;margin:.3rem 0;width:100%}td,th{border:1px solid #d0d7de;padding:.2rem .5rem;text-align:left}
 th{background:#f6f8fa}tr.me td{background:#f5f9ff}
-#reasoning ol{padding-left:1.3rem}
+#reasoning ol{padding-left:1.3rem}#reasoning ol.own-numbers{list-style:none;padding-left:.3rem}
 `;
 
 export const SHADOW_PAGE_JS = String.raw`
@@ -214,15 +215,20 @@ export const SHADOW_PAGE_JS = String.raw`
     if (!item.live) { box.appendChild(el('p', 'You did not answer on this item.', 'muted')); return; }
     box.appendChild(el('h2', 'Your label for this item, before you see hers'));
     var row = el('div', null, 'labels');
-    view.labels.forEach(function (label) {
-      var b = el('button', label);
-      b.type = 'button';
+    view.labels.forEach(function (label, i) {
+      var b = el('button');
+      if (i < 9) b.appendChild(el('kbd', String(i + 1)));
+      b.appendChild(document.createTextNode(label));
+      b.title = i < 9 ? 'Answer ' + label + ' (key ' + (i + 1) + ')' : 'Answer ' + label;
       b.dataset.label = label;
       b.disabled = !writable;
       b.addEventListener('click', function () { practise(item.item_id, label); });
       row.appendChild(b);
     });
-    var skip = el('button', 'Skip', 'skip');
+    var skip = el('button', null, 'skip');
+    skip.appendChild(el('kbd', 'S'));
+    skip.appendChild(document.createTextNode('Skip'));
+    skip.title = 'Skip this item (key S)';
     skip.type = 'button';
     skip.disabled = !writable;
     skip.addEventListener('click', function () { practise(item.item_id, null); });
@@ -238,7 +244,9 @@ export const SHADOW_PAGE_JS = String.raw`
   }
   function drawReasoning(item, box) {
     box.appendChild(el('h2', 'The model’s reasoning (she has seen it)'));
-    var ol = el('ol');
+    // steps that carry their own numbers ("1. …") are not numbered twice
+    var numbered = item.reasoning.steps.every(function (s) { return /^\s*\d+[.)]\s/.test(s); });
+    var ol = el('ol', null, numbered ? 'own-numbers' : '');
     item.reasoning.steps.forEach(function (s) { ol.appendChild(el('li', s)); });
     box.appendChild(ol);
     if (item.reasoning.model_label) box.appendChild(el('p', 'The model’s answer: ' + item.reasoning.model_label, 'muted'));
@@ -442,6 +450,24 @@ export const SHADOW_PAGE_JS = String.raw`
     clearTimeout(timer);
     poll();
   }
+
+  // the practice keys: 1–9 answer with the n-th label, S skips; never while typing, never a held key
+  document.addEventListener('keydown', function (e) {
+    if (e.ctrlKey || e.metaKey || e.altKey || e.repeat || e.defaultPrevented) return;
+    var t = e.target;
+    if (t && (t.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(t.tagName))) return;
+    if ($('room').hidden) return;
+    var target = null;
+    if (/^[1-9]$/.test(e.key)) target = document.querySelectorAll('#practice button[data-label]')[Number(e.key) - 1] || null;
+    else if (e.key === 's' || e.key === 'S') target = document.querySelector('#practice button.skip');
+    if (!target || target.disabled) return;
+    e.preventDefault();
+    target.click();
+  });
+  // Enter in the join form joins, as in any form
+  ['join-code', 'join-name'].forEach(function (id) {
+    $(id).addEventListener('keydown', function (e) { if (e.key === 'Enter' && !e.isComposing) { e.preventDefault(); $('join-button').click(); } });
+  });
 
   $('join-code').value = new URLSearchParams(location.search).get('code') || '';
   $('join-button').addEventListener('click', function () {

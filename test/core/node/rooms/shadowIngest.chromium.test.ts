@@ -99,17 +99,19 @@ describe.skipIf(unavailable !== undefined)('a shadow room fed by session ingest,
       void room.done.then((r) => reject(new Error(`room shadow exited (${r.code}): ${r.err}`)));
     });
     browser = await launchChromium({ fakeMediaDevices: false, acceptMediaPrompts: false, screenshotsDir: screenshots });
-    const join = async (name: string) => {
+    const join = async (name: string, by: 'click' | 'Enter') => {
       const page = await browser.newPage();
       await page.goto(info.url);
       await page.getByLabel('Room code').fill(info.code);
       await page.getByLabel('Your name').fill(name);
-      await page.getByRole('button', { name: 'Join' }).click();
+      if (by === 'click') await page.getByRole('button', { name: 'Join' }).click();
+      else await page.getByLabel('Your name').press('Enter');
       await page.locator('#who', { hasText: `You are ${name} · shadowing ana` }).waitFor();
       return page;
     };
-    ben = await join('ben');
-    cy = await join('cy');
+    ben = await join('ben', 'click');
+    // a name typed and Enter: joins, as any form does
+    cy = await join('cy', 'Enter');
   }, 120_000);
 
   afterAll(async () => {
@@ -125,8 +127,10 @@ describe.skipIf(unavailable !== undefined)('a shadow room fed by session ingest,
     for (const page of [ben, cy]) await traceItem(page);
     const ingest = run(['session', 'ingest', '--project', dir, '--annotator', 'ana', '--item', 'demo-01', '--wav', politeClip, '--realtime', '--engine-script', script, '--shadow-room', info.code]);
     await expect.poll(() => ben.locator('#status').textContent(), { timeout: 30_000 }).toBe('Live: ana is labelling demo-01.');
-    // ben answers before she has labelled
-    await ben.locator('#practice button[data-label="Impolite"]').click();
+    // ben answers before she has labelled: by key 2 (the second label), after clicking the item's text
+    await expect.poll(() => ben.locator('#practice button[data-label="Impolite"]').textContent()).toBe('2Impolite');
+    await ben.locator('#text').click();
+    await ben.keyboard.press('2');
     await expect.poll(() => ben.locator('#practice .answer').textContent()).toBe('Impolite');
     await expect.poll(() => ben.locator('#rec').isVisible()).toBe(true);
     await ben.screenshot({ path: path.join(screenshots, 'shadow-trainee-live-1280x800.png') });
@@ -176,8 +180,11 @@ describe.skipIf(unavailable !== undefined)('a shadow room fed by session ingest,
     await expect.poll(() => cy.locator('#expert').textContent(), { timeout: 30_000 }).toBe('ana has given her label. Give yours first: hers stays hidden until you answer or skip.');
     expect(await cy.locator('#transcript-text').textContent()).not.toMatch(/impolite/i);
     await cy.screenshot({ path: path.join(screenshots, 'shadow-trainee-hidden-1280x800.png') });
+    // clicked, then keys: the answer is final, nothing more is logged
     await cy.locator('#practice button[data-label="Impolite"]').click();
     await expect.poll(() => cy.locator('#expert .expert-label').first().textContent()).toBe('Impolite');
+    await cy.keyboard.press('3');
+    await cy.keyboard.press('s');
     await ben.locator('#practice button[data-label="Neutral"]').click();
     await expect.poll(() => ben.locator('#practice .answer').textContent()).toBe('Neutral');
     expect((await ingest.done).code).toBe(0);
