@@ -136,7 +136,8 @@ export function isLive(state: ShadowState, itemId: string): boolean {
 }
 
 const TRAINEE_EVENTS = new Set<ShadowEvent['type']>(['trainee_joined', 'practice_vote']);
-const METRICS_EVENTS = new Set<ShadowEvent['type']>(['practice_vote', 'label_act', 'item_left', 'item_shown', 'trainee_removed', 'trainee_joined']);
+/** events that change what the agreement counts: items ending (or shown again) and who is in the room */
+const METRICS_EVENTS = new Set<ShadowEvent['type']>(['item_left', 'item_shown', 'trainee_removed', 'trainee_joined']);
 
 /** Applies one logged event (mutating the state); the log was written by the rules below, so it is trusted but checked for order. */
 export function applyShadowEvent(state: ShadowState | null, event: ShadowEvent, where = 'shadow room log'): ShadowState {
@@ -153,7 +154,9 @@ export function applyShadowEvent(state: ShadowState | null, event: ShadowEvent, 
   state.log_bytes += bytes;
   if (TRAINEE_EVENTS.has(event.type)) state.trainee_bytes += bytes;
   else state.feed_bytes += bytes;
-  if (METRICS_EVENTS.has(event.type)) state.metrics_version++;
+  // labels and answers on the live item count only once it ends: recomputing the bootstrap for each would delay her label
+  const endedItemVote = (event.type === 'label_act' || event.type === 'practice_vote') && !isLive(state, event.data.item_id);
+  if (METRICS_EVENTS.has(event.type) || endedItemVote) state.metrics_version++;
   const itemOf = (id: string): ShadowItemState => {
     const item = state.items.get(id);
     if (!item) throw new RoomLogError(`${where}: seq ${event.seq} names item "${id}", which was never shown`);

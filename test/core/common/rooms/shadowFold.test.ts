@@ -178,6 +178,32 @@ describe('shadow room rules (pure)', () => {
     expect(shadowMetrics(foldShadowRoom(r.events), 500, 3)).toEqual(m);
   });
 
+  it('the agreement is recomputed only when what it counts changes: not for her label or an answer on the live item', () => {
+    const r = room();
+    r.feed({ kind: 'expert', annotator: 'ana', via: 'ingest' });
+    const ben = r.join('ben');
+    const cy = r.join('cy');
+    for (const [item, label] of [['i1', 'Polite'], ['i2', 'Impolite'], ['i3', 'Neutral']] as const) {
+      r.show(item);
+      r.practise(ben, item, label);
+      r.label(item, label, label, 'key');
+      r.practise(cy, item, 'Polite');
+    }
+    // she goes back to i1 and changes her label: their answers stand, hers is new
+    r.show('i1');
+    r.label('i1', 'Neutral', 'Polite', 'voice');
+    r.feed({ kind: 'left' });
+    let before = foldShadowRoom(r.events.slice(0, 1));
+    for (let k = 2; k <= r.events.length; k++) {
+      const after = foldShadowRoom(r.events.slice(0, k));
+      const event = r.events[k - 1]!;
+      // the cache keyed by the version never goes stale
+      if (after.metrics_version === before.metrics_version) expect(shadowMetrics(after, 50), `${event.seq} ${event.type}`).toEqual(shadowMetrics(before, 50));
+      if (event.type === 'label_act' || event.type === 'practice_vote') expect(after.metrics_version, `${event.seq} ${event.type}`).toBe(before.metrics_version);
+      before = after;
+    }
+  });
+
   it('names: the norming rules, and nobody passes for the expert', () => {
     const r = room('Ana');
     expect(() => decideTraineeJoin(r.s(), 'Аna', 'x', 'f'.repeat(64))).toThrow(/looks like, the expert's name/);
