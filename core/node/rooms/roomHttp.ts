@@ -138,13 +138,29 @@ export interface RoomRequest<V> {
   json(status: number, body: unknown): void;
 }
 
-/** What a room listener serves: the room's own code, tokens and joins, its page files and its API routes. */
-export interface ServedRoom<V> {
+/** What a room host gives its listener: its code, the lead's token, its members' tokens and joins. */
+export interface ServedHost<V> {
   readonly code: string;
   readonly leadToken: string;
   /** the viewer a token belongs to, or null (an unknown token, a removed member) */
   authenticate(token: string): V | null;
   join(name: string): Promise<unknown>;
+}
+
+/** A route only the lead (or the expert) may call: POST, their token checked, the body acted on, answered with the room's seq. */
+export function leadRoute<V>(isLead: (viewer: V) => void, seq: () => number, act: (body: Record<string, unknown>) => Promise<void>): (request: RoomRequest<V>) => Promise<void> {
+  return async (request) => {
+    request.post();
+    isLead(request.joined());
+    await act(await request.body());
+    request.json(200, { seq: seq() });
+  };
+}
+
+/** What a room listener serves: the room's own code, tokens and joins, its page files and its API routes. */
+export interface ServedRoom<V> {
+  /** the room host itself (RoomHost, ShadowHost): read on each request */
+  host: ServedHost<V>;
   /** path → file of the page (GET only) */
   pages: Readonly<Record<string, { body: string; type: string }>>;
   /** path → handler, besides /api/join */
@@ -184,7 +200,7 @@ export async function startRoomServer<V>(room: ServedRoom<V>, options: RoomListe
       limit(anonymousLimiter, ip);
       return null;
     }
-    const viewer = room.authenticate(token);
+    const viewer = room.host.authenticate(token);
     if (!viewer) {
       limit(wrongTokenLimiter, ip, 'too many requests with a token that is not in the room');
       throw new HttpFailure(403, 'this token is not (or no longer) a member of the room');
@@ -243,12 +259,12 @@ export async function startRoomServer<V>(room: ServedRoom<V>, options: RoomListe
       const roomWait = wrongCodeRoomLimiter.wait(ROOM_KEY);
       if (roomWait !== null) throw tooMany(roomWait, 'too many wrong room codes for this room');
       const body = await request.body();
-      if (normalizeRoomCode(bodyText(body, 'code')) !== room.code) {
+      if (normalizeRoomCode(bodyText(body, 'code')) !== room.host.code) {
         wrongCodeLimiter.take(ip);
         wrongCodeRoomLimiter.take(ROOM_KEY);
         throw new HttpFailure(403, 'wrong room code');
       }
-      return request.json(200, await room.join(bodyText(body, 'name')));
+      return request.json(200, await room.host.join(bodyText(body, 'name')));
     }
     const handler = Object.hasOwn(room.routes, url.pathname) ? room.routes[url.pathname] : undefined;
     if (!handler) throw new HttpFailure(404, room.notFound);
@@ -280,7 +296,7 @@ export async function startRoomServer<V>(room: ServedRoom<V>, options: RoomListe
   const base = `http://${address}:${port}`;
   return {
     url: `${base}/`,
-    leadUrl: `${base}/#lead=${encodeURIComponent(room.leadToken)}`,
+    leadUrl: `${base}/#lead=${encodeURIComponent(room.host.leadToken)}`,
     address,
     port,
     close: () =>

@@ -1,5 +1,5 @@
 import type { RoomHost, RoomViewer } from './roomHost';
-import { bodyText, HttpFailure, type RoomListener, type RoomListenerOptions, type RoomRequest, startRoomServer } from './roomHttp';
+import { bodyText, HttpFailure, type RoomListener, type RoomListenerOptions, leadRoute, startRoomServer } from './roomHttp';
 import { ROOM_PAGE_CSS, ROOM_PAGE_HTML, ROOM_PAGE_JS } from './roomPage';
 
 function lead(viewer: RoomViewer): void {
@@ -12,20 +12,10 @@ function lead(viewer: RoomViewer): void {
  * keeps the address, Host, body and budget rules.
  */
 export function startRoomListener(host: RoomHost, options: RoomListenerOptions = {}): Promise<RoomListener> {
-  const leadAct = async (request: RoomRequest<RoomViewer>, act: (body: Record<string, unknown>) => Promise<void>) => {
-    request.post();
-    lead(request.joined());
-    await act(await request.body());
-    request.json(200, { seq: host.seq });
-  };
+  const leadAct = (act: (body: Record<string, unknown>) => Promise<void>) => leadRoute(lead, () => host.seq, act);
   return startRoomServer<RoomViewer>(
     {
-      get code() {
-        return host.code;
-      },
-      leadToken: host.leadToken,
-      authenticate: (token) => host.authenticate(token),
-      join: (name) => host.join(name),
+      host,
       pages: {
         '/': { body: ROOM_PAGE_HTML, type: 'text/html; charset=utf-8' },
         '/room.js': { body: ROOM_PAGE_JS, type: 'text/javascript; charset=utf-8' },
@@ -57,9 +47,9 @@ export function startRoomListener(host: RoomHost, options: RoomListenerOptions =
           await host.chat(viewer.role === 'member' ? viewer.member_id : null, bodyText(body, 'text'));
           request.json(200, { seq: host.seq });
         },
-        '/api/lead/reveal': (request) => leadAct(request, (body) => host.reveal(bodyText(body, 'item_id'))),
-        '/api/lead/remove': (request) => leadAct(request, (body) => host.remove(bodyText(body, 'member_id'))),
-        '/api/lead/close': (request) => leadAct(request, () => host.closeRoom()),
+        '/api/lead/reveal': leadAct((body) => host.reveal(bodyText(body, 'item_id'))),
+        '/api/lead/remove': leadAct((body) => host.remove(bodyText(body, 'member_id'))),
+        '/api/lead/close': leadAct(() => host.closeRoom()),
       },
     },
     options,

@@ -1,6 +1,6 @@
 import { AUDIO_SAMPLE_RATE } from '../../common/audio/sampleRate';
 import type { ShadowViewer } from '../../common/rooms/shadowViews';
-import { bodyText, HttpFailure, roomHeaders, type RoomListener, type RoomListenerOptions, type RoomRequest, startRoomServer } from './roomHttp';
+import { bodyText, HttpFailure, roomHeaders, type RoomListener, type RoomListenerOptions, type RoomRequest, leadRoute, startRoomServer } from './roomHttp';
 import type { ShadowHost } from './shadowHost';
 import { SHADOW_PAGE_CSS, SHADOW_PAGE_HTML, SHADOW_PAGE_JS } from './shadowPage';
 
@@ -42,20 +42,10 @@ async function waitOn(request: RoomRequest<ShadowViewer>, host: ShadowHost, ms: 
  * expert's session or the annotation API.
  */
 export function startShadowListener(host: ShadowHost, options: RoomListenerOptions = {}): Promise<RoomListener> {
-  const expertAct = async (request: RoomRequest<ShadowViewer>, act: (body: Record<string, unknown>) => Promise<void>) => {
-    request.post();
-    expert(request.joined());
-    await act(await request.body());
-    request.json(200, { seq: host.seq });
-  };
+  const expertAct = (act: (body: Record<string, unknown>) => Promise<void>) => leadRoute(expert, () => host.seq, act);
   return startRoomServer<ShadowViewer>(
     {
-      get code() {
-        return host.code;
-      },
-      leadToken: host.leadToken,
-      authenticate: (token) => host.authenticate(token),
-      join: (name) => host.join(name),
+      host,
       pages: {
         '/': { body: SHADOW_PAGE_HTML, type: 'text/html; charset=utf-8' },
         '/shadow.js': { body: SHADOW_PAGE_JS, type: 'text/javascript; charset=utf-8' },
@@ -104,13 +94,12 @@ export function startShadowListener(host: ShadowHost, options: RoomListenerOptio
           });
           request.res.end(Buffer.from(audio.samples.buffer, audio.samples.byteOffset, audio.samples.byteLength));
         },
-        '/api/lead/audio': (request) =>
-          expertAct(request, async (body) => {
+        '/api/lead/audio': expertAct(async (body) => {
             if (typeof body.on !== 'boolean') throw new HttpFailure(400, '"on" must be true or false');
             await host.shareAudio(body.on);
           }),
-        '/api/lead/remove': (request) => expertAct(request, (body) => host.remove(bodyText(body, 'member_id'))),
-        '/api/lead/close': (request) => expertAct(request, () => host.closeRoom()),
+        '/api/lead/remove': expertAct((body) => host.remove(bodyText(body, 'member_id'))),
+        '/api/lead/close': expertAct(() => host.closeRoom()),
       },
     },
     options,

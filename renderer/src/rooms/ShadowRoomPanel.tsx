@@ -1,38 +1,9 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
-import type { ShadowRoomStatus } from '../../../core/common/rooms/shadowViews';
+import { useRef, useState } from 'react';
 import type { ApiClient } from '../contract/apiClient';
-import { reportRefusalsTo } from '../app/runCall';
-
-const POLL_MS = 1500;
+import { usePolledRoom } from './usePolledRoom';
 
 /** The annotator's shadow room as she sees it, polled while open (trainees' pages poll the room's listener). */
-function useShadowRoom(client: ApiClient) {
-  const [status, setStatus] = useState<ShadowRoomStatus | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  useEffect(() => {
-    let stopped = false;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const run = reportRefusalsTo((message) => !stopped && setError(message));
-    const poll = async () => {
-      const s = await run(() => client.shadowRoom());
-      if (stopped || s === undefined) return;
-      setStatus(s);
-      if (s) timer = setTimeout(() => void poll(), POLL_MS);
-    };
-    void poll();
-    return () => {
-      stopped = true;
-      clearTimeout(timer);
-    };
-  }, [client, status?.code]);
-  const act = useCallback(async (action: () => Promise<ShadowRoomStatus | null>) => {
-    const s = await reportRefusalsTo(setError)(action);
-    if (s === undefined) return;
-    setError(null);
-    setStatus(s);
-  }, []);
-  return { status, error, act };
-}
+const readShadowRoom = (client: ApiClient) => client.shadowRoom();
 
 /**
  * Props for a label wrapping a checkbox: toggled with the mouse (on the box or its words), the box gives the focus
@@ -60,7 +31,7 @@ function usePointerToggle() {
  * it. Her session is never written by the room.
  */
 export function ShadowRoomPanel({ client }: { client: ApiClient }) {
-  const { status, error, act } = useShadowRoom(client);
+  const { status, error, act } = usePolledRoom(client, readShadowRoom);
   const [asking, setAsking] = useState(false);
   const [lan, setLan] = useState(false);
   const pointerToggle = usePointerToggle();

@@ -1,32 +1,9 @@
 import { expect } from 'vitest';
 import type { ShadowView } from '../../../../core/common/rooms/shadowViews';
-import { type Answer, request } from './roomClient';
+import { type Answer, RoomApiClient } from './roomClient';
 
 /** A simulated trainee (or the expert, with her token) of a shadow room: keeps every answer, to check what leaked. */
-export class ShadowClient {
-  readonly answers: Answer[] = [];
-  seq = 0;
-
-  constructor(
-    public base: string,
-    readonly name: string,
-    public token = '',
-  ) {}
-
-  static async join(base: string, code: string, name: string): Promise<ShadowClient> {
-    const client = new ShadowClient(base, name);
-    const r = await client.call('POST', '/api/join', { code, name });
-    expect(r.status, JSON.stringify(r.body)).toBe(200);
-    client.token = r.body.token as string;
-    return client;
-  }
-
-  async call(method: string, path: string, body?: unknown): Promise<Answer> {
-    const r = await request(this.base, method, path, { token: this.token, ...(body !== undefined ? { body } : {}) });
-    this.answers.push(r);
-    return r;
-  }
-
+export class ShadowClient extends RoomApiClient {
   /** The full view (after=0), as a newly opened page gets it. */
   async view(): Promise<ShadowView> {
     const r = await this.call('GET', '/api/state?after=0');
