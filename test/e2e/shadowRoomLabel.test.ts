@@ -67,6 +67,11 @@ describe.skipIf(unavailable !== undefined)('a shadow room opened from the Label 
     await page.mouse.up();
     await expect.poll(() => page.getByLabel('selected words').textContent()).toContain('Selected: “your patience”');
     await expect.poll(() => trainee.locator('#text mark.selected').textContent(), { timeout: 10_000 }).toBe('your patience');
+    // a trainee who reloads the page is still in the room, and sees it as it is
+    await trainee.reload();
+    await expect.poll(() => trainee.locator('#status').textContent(), { timeout: 15_000 }).toBe('Live: ana is labelling demo-01.');
+    expect(await trainee.locator('#join').isVisible()).toBe(false);
+    expect(await trainee.locator('#text mark.selected').textContent()).toBe('your patience');
   });
 
   it('after clicking "Share my audio" (its words or its box), Space records and the digits label: the click never leaves the box taking the keys', { timeout: 120_000 }, async () => {
@@ -116,6 +121,7 @@ describe.skipIf(unavailable !== undefined)('a shadow room opened from the Label 
   it('she closes the room: the trainee page says so, and her keys go on working', { timeout: 60_000 }, async () => {
     await page.getByRole('button', { name: 'Close room' }).click();
     await expect.poll(() => trainee.locator('#status').textContent(), { timeout: 15_000 }).toBe('The room was closed. Thank you for taking part.');
+    expect(await trainee.locator('#item-state').textContent()).toBe('the room closed on this item');
     await expect.poll(() => page.getByRole('button', { name: 'Shadow room…' }).count()).toBe(1);
     await page.keyboard.press('2');
     await expect.poll(() => page.locator('.label-btn.chosen').textContent(), { timeout: 10_000 }).toContain('Impolite');

@@ -260,7 +260,8 @@ export const SHADOW_PAGE_JS = String.raw`
     $('item').dataset.item = item.item_id;
     $('item-id').textContent = item.item_id;
     $('rec').hidden = !item.recording;
-    $('item-state').textContent = item.live ? (item.completed ? 'completed' : '') : 'she left this item' + (item.completed ? ' (completed)' : '');
+    var ended = item.ended === 'room_closed' ? 'the room closed on this item' : item.ended === 'expert_left' ? 'her session ended on this item' : 'she left this item';
+    $('item-state').textContent = item.live ? (item.completed ? 'completed' : '') : ended + (item.completed ? ' (completed)' : '');
     var ctx = $('context');
     ctx.hidden = !item.context;
     ctx.textContent = item.context || '';

@@ -24,6 +24,7 @@ interface Trace {
   transcript: string;
   partial: boolean;
   expert: string;
+  status: string;
 }
 
 /** Starts recording every change of the page's item as {time, transcript text, partial shown, her labels' text}. */
@@ -35,8 +36,9 @@ async function traceItem(page: Page): Promise<void> {
       const transcript = document.getElementById('transcript-text')?.textContent ?? '';
       const expert = document.getElementById('expert')?.textContent ?? '';
       const partial = document.querySelector('#transcript-text .partial') !== null;
+      const status = document.getElementById('status')?.textContent ?? '';
       const last = w.shadowTrace.at(-1);
-      if (!last || last.transcript !== transcript || last.expert !== expert || last.partial !== partial) w.shadowTrace.push({ t: Date.now(), transcript, partial, expert });
+      if (!last || last.transcript !== transcript || last.expert !== expert || last.partial !== partial || last.status !== status) w.shadowTrace.push({ t: Date.now(), transcript, partial, expert, status });
     };
     new MutationObserver(snap).observe(document.getElementById('room')!, { subtree: true, childList: true, characterData: true });
     snap();
@@ -139,6 +141,7 @@ describe.skipIf(unavailable !== undefined)('a shadow room fed by session ingest,
     expect(result.err).toContain(`shadow room ${info.code} is watching`);
     await expect.poll(() => ben.locator('#expert .final-line').textContent(), { timeout: 10_000 }).toBe('Her label: Polite');
     await expect.poll(() => ben.locator('#status').textContent()).toBe('ana has left. You can read the last item; the room waits for her to come back.');
+    expect(await ben.locator('#item-state').textContent()).toBe('her session ended on this item');
 
     const session = (await readSessionLog(sessionPaths(dir, 'ana').events)).events;
     const finals = session.filter((e) => e.type === 'utterance_transcribed').map((e) => ({ ts: Date.parse(e.ts), text: e.type === 'utterance_transcribed' ? e.data.segments.map((s) => s.text).join('').trim() : '' }));
@@ -155,17 +158,19 @@ describe.skipIf(unavailable !== undefined)('a shadow room fed by session ingest,
       expect(secondFinal, `${name}: the second final after the first`).toBeGreaterThan(firstFinal);
       // how long after her session logged each: the expert's screen hears the same event at that moment
       latencies.final.push(trace[firstFinal]!.t - finals[0]!.ts, trace[secondFinal]!.t - finals[1]!.ts);
-      const labelShown = trace.findIndex((s) => s.expert.includes(name === 'ben' ? 'Her label: Polite' : 'has given her label'));
+      // cy sees that she has labelled (hidden), or, when her session ended at once, her label with the item's end
+      const labelShown = trace.findIndex((s) => (name === 'ben' ? s.expert.includes('Her label: Polite') : /has given her label|Her label: Polite/.test(s.expert)));
       expect(labelShown, `${name}: her label arrived`).toBeGreaterThanOrEqual(0);
       latencies.label.push(trace[labelShown]!.t - Date.parse(label.ts));
     }
     // cy had not answered: while the item was live her label and her commit phrase were hidden from cy, never shown
     const cyTrace = await traceOf(cy);
-    const hidden = cyTrace.filter((s) => s.expert.includes('has given her label'));
-    expect(hidden.length).toBeGreaterThan(0);
-    expect(hidden.some((s) => s.transcript.includes('I guess. her label — hidden until you answer.'))).toBe(true);
-    const revealed = cyTrace.findIndex((s) => s.expert.includes('Polite'));
-    expect(cyTrace.slice(0, revealed).every((s) => !/label this polite/i.test(s.transcript) && !s.expert.includes('Polite'))).toBe(true);
+    const ended = cyTrace.findIndex((s) => s.status.startsWith('ana has left'));
+    expect(ended).toBeGreaterThan(0);
+    const live = cyTrace.slice(0, ended);
+    expect(live.every((s) => !/label this polite/i.test(s.transcript) && !s.expert.includes('Polite')), JSON.stringify(live)).toBe(true);
+    for (const s of live.filter((x) => x.expert.includes('has given her label'))) expect(s.transcript).toContain('I guess. her label — hidden until you answer.');
+    expect(cyTrace[ended]!.expert).toContain('Her label: Polite');
     // her item ended with her session: cy's practice on it is over, and everything is shown
     await expect.poll(() => cy.locator('#practice').textContent()).toBe('You did not answer on this item.');
     expect(await cy.locator('#answered').textContent()).toBe('Answers: ben Impolite');
