@@ -6,7 +6,7 @@ import { AudioSignalMeter, computeAudioSignals } from '../core/common/signals/au
 import { FrameLevelMeter, frameLevelsDbfs } from '../core/common/signals/frameLevels';
 import type { AudioSignalOptions } from '../core/common/signals/signalTypes';
 import { computeTranscriptSignals } from '../core/common/signals/transcriptSignals';
-import { DEFAULT_FILLERS } from '../core/common/project/projectConfig';
+import { DEFAULT_FILLERS } from '../core/common/signals/hesitationLists';
 import { decodeWav, encodeWavPcm16, resampleTo16k } from '../core/node/audio/wavFile';
 
 const RATE = 16000;

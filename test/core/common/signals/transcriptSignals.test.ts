@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Commitment, ParseResult } from '../../../../core/common/parser/parseTypes';
-import { DEFAULT_FILLERS } from '../../../../core/common/project/projectConfig';
+import { DEFAULT_FILLERS } from '../../../../core/common/signals/hesitationLists';
 import { computeTranscriptSignals, wordTokens } from '../../../../core/common/signals/transcriptSignals';
 import { joinSegments } from '../../../../core/common/transcript/joinSegments';
 
