@@ -4,36 +4,24 @@
  *
  *   [lead-ins] STEM [fillers] LABEL [fillers] (end | punctuation | closer)
  *
- * 1. Lead-ins. Before a stem that names its speaker ("I label this", "my answer is", "final answer"), only lead-ins
- *    and fillers may stand in its clause (a clause starts after . ! ? ; , : or a dash, and after but, and, so, aber,
- *    und, sondern; a comma next to a filler does not end one). Before a bare stem ("label this") the same holds for
- *    its whole sentence, since a bare verb takes the subject before it ("they would say so but label it polite").
- *    A German inverted stem ("wähle ich") needs a lead-in before it ("also wähle ich"; alone it asks). Anything else
- *    before the stem — another subject (someone, they, you, people, one, man, er), a past or abandoned intention
- *    (I was going to, I wanted to, I almost), a musing (maybe, vielleicht) or a question word — commits nothing.
- * 2. The label closes its phrase: after it (fillers aside) comes the end, punctuation, or a closer (and, because,
- *    I think, weil, finde ich, …). "I say polite things" names no label; "ich nehme höflich an" neither.
- * 3. Negation: a negation cue between the stem and the label, or before the stem in its clause, negates; its scope
- *    ends at the clause (so "I would not label this polite, final answer neutral" commits Neutral).
- * 4. Conditionals: a conditional word (if, unless, whether, wenn, falls, ob, …) anywhere in the sentence commits
- *    nothing, except the concessive and idiomatic ones (even if, as if, if you ask me, auch wenn, als ob).
- * 5. Tentative stems (conditional "I'd", "would", "würde", "wäre", or past "labeled") commit nothing when a contrast
- *    (but, though, aber, allerdings, …) follows the label in the same sentence: "I'd label it polite, but …".
- * 6. Reported speech: a clause ending in a saying verb before the stem ("she said, …") or one after the label
- *    ("…, he says") commits nothing; a hedge of one's own ("I think, …") is a lead-in. So does a clause that frames
- *    it as imagined ("imagine, …", "sagen wir, …").
- * 7. Repairs: after the label (fillers, commas and one sentence end aside), an editing term ("no", "no wait",
- *    "I mean", "sorry", "nein", "ich meine", …) or a filled pause followed by another label commits that label (the
- *    repair), never the first (the reparandum); an editing term followed by no label takes the phrase back, and a
- *    second label with nothing between makes it ambiguous. A retraction later in the sentence ("changed my mind",
- *    "doch nicht") takes it back too.
- * 8. Questions: a "?" between the stem and the label, or ending the sentence after the label, commits nothing,
- *    unless only a tag stands before it ("…, right?", "…, oder?").
- * 9. A musing word between the stem and the label (maybe, perhaps, vielleicht) commits nothing; German particles
- *    (mal, einfach, halt, eben, im Grunde) may stand there like fillers.
+ * The rules, as `aloud analyze --explain` prints them and the README lists them, are COMMIT_GRAMMAR_RULES below;
+ * the word lists after them are what the rules name.
  * Every list here is part of the grammar, versioned with PARSER_VERSION; none comes from aloud.yaml.
  */
 import { phraseSet } from './wordTrie';
+
+export const COMMIT_GRAMMAR_RULES: readonly string[] = [
+  'Lead-ins: before a phrase that names its speaker ("I label this", "my answer is", "final answer") only lead-ins (okay, so, well, I think, also, dann …) and fillers may stand in its clause; a clause starts after . ! ? ; , : or a dash, and after but, and, so, aber, und, sondern (a comma beside a filler starts none). Before a bare verb ("label this") the same holds for its whole sentence. A German inverted phrase ("nehme ich") needs a lead-in ("also nehme ich"). Anything else — another subject (someone, they, you, people, one, man, er), a past or abandoned intention (I was going to, I wanted to, I almost), a musing (maybe, vielleicht), a question word — commits nothing.',
+  'The label closes its phrase: after it (fillers aside) come the end, punctuation or a closer (and, because, I think, weil, finde ich …). "I say polite things" and "ich nehme höflich an" name no label.',
+  'Negation: a negation cue between the phrase and the label, or before the phrase in its clause, negates it; its scope ends with the clause, so "I would not label this polite, final answer neutral" commits Neutral.',
+  'Conditionals: if, unless, whether, suppose, imagine, wenn, falls, ob … anywhere in the sentence commit nothing; even if, as if, if you ask me, auch wenn, als ob, wenn ich ehrlich bin are no conditions.',
+  'Tentative phrases (I\'d, would, würde, wäre, or the past "labeled") commit nothing when but, though, except, aber, allerdings, obwohl … follow the label in the sentence: "I\'d label it polite, but …".',
+  'Reported and imagined speech: a clause before the phrase that ends in a saying verb ("she said, …") or frames it ("imagine, …", "sagen wir, …"), or a saying verb with another subject just after the label ("…, he says"), commits nothing; a hedge of one\'s own ("I think, …", "…, glaube ich") does not count.',
+  'Repairs: an editing term (no, no wait, I mean, sorry, actually, nein, ich meine …) or a filled pause and then another label commits that label (the repair), never the first; an editing term with no label after it takes the phrase back, and two labels with nothing between are ambiguous. Across a full stop, an editing term followed by a new commit phrase leaves both (a change of label). A retraction in the sentence (changed my mind, on second thought, just kidding, doch nicht) takes it back.',
+  'Questions: a "?" between the phrase and the label, or ending the sentence after the label, commits nothing, unless only a tag stands before it ("…, right?", "…, oder?").',
+  'A musing word between the phrase and the label (maybe, perhaps, vielleicht) commits nothing; German particles (mal, einfach, halt, eben, im Grunde) may stand there like fillers.',
+  'A label is named only by its spoken forms: its name, its synonyms in the active languages, and forms derived from them by fixed rules (see spokenForms.ts) — never by closeness of spelling.',
+];
 
 /** What may stand before a stem in its clause (before a bare stem: in its sentence). */
 export const LEAD_INS = phraseSet([

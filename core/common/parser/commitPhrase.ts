@@ -43,7 +43,7 @@ import {
 } from './commitGrammar';
 import { DEFAULT_STEMS } from './defaultStems';
 import { LabelMatcher, type LabelResolution } from './labelMatch';
-import { GAP_CLAUSE_END, GAP_PUNCTUATION, GAP_QUESTION, matchWords, normalizeForMatching, type MatchWords } from './matchText';
+import { GAP_CLAUSE_END, GAP_PUNCTUATION, GAP_QUESTION, matchWords, type MatchWords } from './matchText';
 import { compileStemPattern, type CompiledStem } from './stemPattern';
 import { SINGLE_WORD_CUES } from './negationCues';
 import { WordTrie } from './wordTrie';
@@ -617,9 +617,4 @@ export function createCommitParser(options: ParseOptions): (transcript: string) 
 /** Every commitment in a whole item transcript, in order, with the final label and the non-commits. */
 export function parseCommitments(transcript: string, options: ParseOptions): ParseResult {
   return createCommitParser(options)(transcript);
-}
-
-/** Normalised filler phrases the parser skips between a stem and its label (aloud.yaml's fillers and the filled pauses). */
-export function skippedFillers(options: Pick<ParseOptions, 'fillers'>): string[] {
-  return [...new Set([...(options.fillers ?? DEFAULT_FILLERS), ...FILLED_PAUSES].map(normalizeForMatching).filter((f) => f !== ''))];
 }

@@ -1,4 +1,6 @@
 import type { ParseResult } from '../parser/parseTypes';
+import { hesitationSignals } from './hesitation';
+import type { HesitationLists } from './hesitationLists';
 import { timeAtOffset, type SegmentSpan } from '../transcript/joinSegments';
 import type { TranscriptSignals } from './signalTypes';
 
@@ -43,10 +45,21 @@ interface FillerPattern {
   words: string[];
 }
 
+/** What the transcript signals are counted with: aloud.yaml's `thinkaloud` lists and languages. */
+export interface TranscriptSignalLists {
+  /** the legacy single list behind filler_count */
+  fillers: readonly string[];
+  languages: readonly string[];
+  /** per language, lists that replace the built-in ones (hesitationLists.ts) */
+  hesitation?: Readonly<Record<string, Partial<HesitationLists>>>;
+}
+
 /**
  * Hesitation signals from the verbatim transcript and the parser's result.
  * - word_count: word tokens (see `wordPattern`); filler words count as words too.
- * - fillers: matched on folded word tokens, so "um" never matches inside "umbrella" and "i guess" matches "I guess";
+ * - filled_pause_count, hedge_count, repetition_count, editing_term_count, hesitation_language: by category, in the
+ *   transcript's language (hesitation.ts).
+ * - fillers (the legacy single list, unchanged): matched on folded word tokens, so "um" never matches inside "umbrella" and "i guess" matches "I guess";
  *   scanning left to right, the longest filler starting at a token wins and consumes its tokens, so with "like" and
  *   "kind of", "kind of like" counts each once. fillers_by_term has every configured term, 0 when unheard; when two
  *   terms fold to the same words, the one listed first gets the count.
@@ -57,9 +70,10 @@ interface FillerPattern {
 export function computeTranscriptSignals(
   transcript: string,
   parse: ParseResult,
-  fillers: readonly string[],
+  lists: TranscriptSignalLists,
   timing?: TranscriptTiming,
 ): TranscriptSignals {
+  const { fillers } = lists;
   const folded = foldText(transcript);
   const tokens = tokenize(folded);
   const patterns = fillerPatterns(fillers);
@@ -104,6 +118,7 @@ export function computeTranscriptSignals(
   return {
     filler_count: fillerCount,
     fillers_by_term: Object.fromEntries(counts),
+    ...hesitationSignals(transcript, lists),
     word_count: tokens.length,
     commitment_count: commitments.length,
     label_changes: labelChanges,
