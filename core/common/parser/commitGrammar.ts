@@ -20,6 +20,7 @@ export const COMMIT_GRAMMAR_RULES: readonly string[] = [
   'Repairs: an editing term (no, no wait, I mean, sorry, actually, nein, ich meine …) or a filled pause and then another label commits that label (the repair), never the first; an editing term with no label after it takes the phrase back, and two labels with nothing between are ambiguous. Across a full stop, an editing term followed by a new commit phrase leaves both (a change of label). A retraction in the sentence (changed my mind, on second thought, just kidding, doch nicht) takes it back.',
   'Questions: a "?" between the phrase and the label, or ending the sentence after the label, commits nothing, unless only a tag stands before it ("…, right?", "…, oder?").',
   'A musing word between the phrase and the label (maybe, perhaps, vielleicht) commits nothing; German particles (mal, einfach, halt, eben, im Grunde) may stand there like fillers.',
+  'A sentence with more than 60 words before or after the phrase (whisper writing on without punctuation) is too long to judge: nothing committed.',
   'A label is named only by its spoken forms: its name, its synonyms in the active languages, and forms derived from them by fixed rules (see spokenForms.ts) — never by closeness of spelling.',
 ];
 

@@ -54,6 +54,8 @@ const ALTERNATIVE_CONJUNCTIONS = new Set(['or', 'oder']);
 const AMBIGUITY_LOOKAHEAD_WORDS = 2;
 /** words after a negation cue within which a label is still reported as negated ("not very polite") */
 const NEGATION_LOOKAHEAD_WORDS = 3;
+/** A sentence with more words than this before or after a phrase (whisper without punctuation) is too long to judge. */
+const MAX_SENTENCE_CONTEXT_WORDS = 60;
 /** Punctuation that ends a clause inside a sentence (a comma, colon or dash), unless a filler stands beside it. */
 const CLAUSE_PUNCTUATION = /[,:\u2013\u2014]|(^|\s)-(\s|$)/u;
 /** Quote marks and spaces: between two words they alone are no pause. */
@@ -345,6 +347,7 @@ class TranscriptParse {
   /** What stands before the stem at words[start]: rules 1, 3 and 6 of the grammar. */
   private context(start: number, stem: StemRef): StemContext {
     const sentence = this.sentenceStart[start]!;
+    if (start - sentence > MAX_SENTENCE_CONTEXT_WORDS) return { kind: 'blocked', from: start, why: `more than ${MAX_SENTENCE_CONTEXT_WORDS} words of its sentence stand before it: too long to judge` };
     const from = stem.kind === 'bare' ? sentence : this.clauseStart(start);
     const cue = this.cueIn(from, start);
     if (cue >= 0) return { kind: 'negated', cue };
@@ -532,6 +535,7 @@ class TranscriptParse {
       end = after.end;
     }
     const sentenceEnd = this.sentenceEnd[end - 1]!;
+    if (sentenceEnd - end > MAX_SENTENCE_CONTEXT_WORDS) return this.diagnostic('ambiguous', start, end, stem, `more than ${MAX_SENTENCE_CONTEXT_WORDS} words of its sentence follow "${said}": too long to judge: nothing committed`);
     const condition = this.conditionalIn(this.sentenceStart[start]!, sentenceEnd);
     if (condition >= 0) return this.diagnostic('ambiguous', start, end, stem, `"${this.words[condition]}" in the same sentence makes "${said}" conditional: nothing committed`);
     const reported = this.reportedAfter(end, sentenceEnd);

@@ -1,5 +1,6 @@
 import { SESSION_SAMPLE_RATE } from '../../common/session/sessionEvents';
 import { decodeLanguageFor } from '../../common/engine/decodeSettings';
+import { projectInitialPrompt } from '../../common/engine/initialPrompt';
 import type { TranscriptionEngine } from '../../common/engine/engineTypes';
 import { TranscriptionScheduler } from '../../common/engine/transcriptionScheduler';
 import type { SpeechProbe } from '../../common/engine/speechProbe';
@@ -16,9 +17,10 @@ import type { WholeRecordingVad } from './itemAudioSignals';
 export function sessionEngineOver(
   engine: TranscriptionEngine,
   model: { name: string; sha256: string },
-  options: { language: string; silenceThresholdDbfs: number; sampleRate: number; speech?: SpeechProbe | null },
+  options: { language: string; silenceThresholdDbfs: number; sampleRate: number; speech?: SpeechProbe | null; initialPrompt?: string },
 ): SessionEngine {
-  const transcriber = new TranscriptionScheduler({ engine, model, hashAudio: sha256OfPcm, settings: { language: options.language, tokenTimestamps: true }, sampleRate: options.sampleRate });
+  const settings = { language: options.language, tokenTimestamps: true, ...(options.initialPrompt === undefined ? {} : { initialPrompt: options.initialPrompt }) };
+  const transcriber = new TranscriptionScheduler({ engine, model, hashAudio: sha256OfPcm, settings, sampleRate: options.sampleRate });
   const vad = options.speech && 'probabilitiesOf' in options.speech ? (options.speech as SpeechProbe & WholeRecordingVad) : null;
   return { model, transcriber, createCutter: liveCutterFactory(transcriber, options), vad };
 }
@@ -41,9 +43,11 @@ export async function openSessionEngine(options: {
   modelsDir?: string;
   engineScript?: string | null;
 }): Promise<SessionEngine & { voiceActivity: string }> {
-  const { thinkaloud } = options.project.config;
+  const { thinkaloud, schema } = options.project.config;
   const voice = openVoiceActivity(options.modelsDir);
-  const decode = { language: decodeLanguageFor(thinkaloud.languages), silenceThresholdDbfs: thinkaloud.silence_threshold_dbfs, sampleRate: SESSION_SAMPLE_RATE, speech: voice.probe };
+  // whisper hears the project's words: label names, synonyms and commit phrases, then the filler prompt
+  const initialPrompt = projectInitialPrompt({ labels: schema.labels, languages: thinkaloud.languages, stems: thinkaloud.stems });
+  const decode = { language: decodeLanguageFor(thinkaloud.languages), silenceThresholdDbfs: thinkaloud.silence_threshold_dbfs, sampleRate: SESSION_SAMPLE_RATE, speech: voice.probe, initialPrompt };
   if (options.engineScript) {
     const scripted = new ScriptedEngine(await loadEngineScript(options.engineScript));
     const info = await scripted.load(options.engineScript);

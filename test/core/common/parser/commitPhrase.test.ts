@@ -540,3 +540,13 @@ describe('createCommitParser', () => {
     expect(parse(' ... ?! ')).toEqual({ commitments: [], final_label: null, diagnostics: [] });
   });
 });
+
+describe('sentences too long to judge', () => {
+  it('a phrase with more than 60 words of its sentence before or after it (no punctuation) commits nothing', () => {
+    const words = (n: number) => Array.from({ length: n }, (_, i) => `word${i}`).join(' ');
+    expect(committedLabels(parse(`${words(30)} and I label this polite.`))).toEqual(['Polite']);
+    expect(parse(`if ${words(70)} and I label this polite.`).commitments).toEqual([]);
+    expect(parse(`I label this polite and ${words(70)} if so.`).commitments).toEqual([]);
+    expect(committedLabels(parse(`${words(70)}. I label this polite. ${words(70)}`))).toEqual(['Polite']);
+  });
+});

@@ -106,6 +106,12 @@ describe('exports written before hesitation by category', () => {
     }
   });
 
+  it('session show carries the four counts and the language in signals, for a log written before they existed', async () => {
+    const shown = await cli('session', 'show', '--project', fixture, '--annotator', 'ana', '--item', 'demo-01', '--json');
+    expect(shown.code, shown.err).toBe(0);
+    expect((JSON.parse(shown.out) as { signals: Record<string, unknown> }).signals).toMatchObject({ filler_count: 4, filled_pause_count: 2, hedge_count: 2, repetition_count: 0, editing_term_count: 0, hesitation_language: 'en' });
+  });
+
   it('a new export carries the four counts and the language in signals and in CSV columns, and validates', async () => {
     const dir = await copyOfFixture();
     const jsonl = path.join(dir, 'exports', 'after.jsonl');
