@@ -10,6 +10,9 @@
  */
 import { phraseSet } from './wordTrie';
 
+/** A sentence with more words than this before or after a phrase (whisper without punctuation) is too long to judge. */
+export const MAX_SENTENCE_CONTEXT_WORDS = 60;
+
 export const COMMIT_GRAMMAR_RULES: readonly string[] = [
   'Lead-ins: before a phrase that names its speaker ("I label this", "my answer is", "final answer") only lead-ins (okay, so, well, I think, also, dann …) and fillers may stand in its clause; a clause starts after . ! ? ; , : or a dash, and after but, and, so, aber, und, sondern (a comma beside a filler starts none). Before a bare verb ("label this") the same holds for its whole sentence. A German inverted phrase ("nehme ich") needs a lead-in ("also nehme ich"). Anything else — another subject (someone, they, you, people, one, man, er), a past or abandoned intention (I was going to, I wanted to, I almost), a musing (maybe, vielleicht), a question word — commits nothing.',
   'The label closes its phrase: after it (fillers aside) come the end, punctuation or a closer (and, because, I think, weil, finde ich …). "I say polite things" and "ich nehme höflich an" name no label.',
@@ -20,7 +23,7 @@ export const COMMIT_GRAMMAR_RULES: readonly string[] = [
   'Repairs: an editing term (no, no wait, I mean, sorry, actually, nein, ich meine …) or a filled pause and then another label commits that label (the repair), never the first; an editing term with no label after it takes the phrase back, and two labels with nothing between are ambiguous. Across a full stop, an editing term followed by a new commit phrase leaves both (a change of label). A retraction in the sentence (changed my mind, on second thought, just kidding, doch nicht) takes it back.',
   'Questions: a "?" between the phrase and the label, or ending the sentence after the label, commits nothing, unless only a tag stands before it ("…, right?", "…, oder?").',
   'A musing word between the phrase and the label (maybe, perhaps, vielleicht) commits nothing; German particles (mal, einfach, halt, eben, im Grunde) may stand there like fillers.',
-  'A sentence with more than 60 words before or after the phrase (whisper writing on without punctuation) is too long to judge: nothing committed.',
+  `A sentence with more than ${MAX_SENTENCE_CONTEXT_WORDS} words before or after the phrase (whisper writing on without punctuation) is too long to judge: nothing committed.`,
   'A label is named only by its spoken forms: its name, its synonyms in the active languages, and forms derived from them by fixed rules (see spokenForms.ts) — never by closeness of spelling.',
 ];
 

@@ -29,6 +29,7 @@ import {
   FRAMES,
   FILLED_PAUSES,
   LEAD_INS,
+  MAX_SENTENCE_CONTEXT_WORDS,
   MUSINGS,
   NOT_CONDITIONAL,
   QUESTION_TAGS,
@@ -54,8 +55,6 @@ const ALTERNATIVE_CONJUNCTIONS = new Set(['or', 'oder']);
 const AMBIGUITY_LOOKAHEAD_WORDS = 2;
 /** words after a negation cue within which a label is still reported as negated ("not very polite") */
 const NEGATION_LOOKAHEAD_WORDS = 3;
-/** A sentence with more words than this before or after a phrase (whisper without punctuation) is too long to judge. */
-const MAX_SENTENCE_CONTEXT_WORDS = 60;
 /** Punctuation that ends a clause inside a sentence (a comma, colon or dash), unless a filler stands beside it. */
 const CLAUSE_PUNCTUATION = /[,:\u2013\u2014]|(^|\s)-(\s|$)/u;
 /** Quote marks and spaces: between two words they alone are no pause. */
