@@ -20,7 +20,7 @@ import { BENCH_DIR, ensureBenchModel, ensureSpokenClip, REPO } from '../bench/be
 import { DEFAULT_INITIAL_PROMPT } from '../core/common/engine/decodeSettings';
 import { estimatePromptTokens, projectInitialPrompt } from '../core/common/engine/initialPrompt';
 import { readWavFor16k } from '../core/node/engine/audioInput';
-import { median } from '../core/node/engine/engineBench';
+import { median } from '../core/node/bench/engineBench';
 import { startEngineWorker } from '../core/node/engine/engineHost';
 import { loadProjectConfig } from '../core/node/project/projectFolder';
 
