@@ -20,6 +20,7 @@
  * common words the transcript has most of (ties: the first listed).
  */
 import { hesitationListsFor, type HesitationLists } from './hesitationLists';
+import { offsetsInOriginal, TERM_GAP, WORD_PATTERN } from './wordTokens';
 
 export interface HesitationCounts {
   filled_pause_count: number;
@@ -33,7 +34,23 @@ export interface HesitationSignals extends HesitationCounts {
   hesitation_language: string;
 }
 
-type Category = 'editing_term' | 'hedge' | 'filled_pause';
+/** What a hesitation is counted as: each category has its `<category>_count`. */
+export type HesitationCategory = 'filled_pause' | 'hedge' | 'repetition' | 'editing_term';
+
+/** One hesitation heard: its category and where it stands, [start, end) in the text's UTF-16 offsets. */
+export interface HesitationOccurrence {
+  category: HesitationCategory;
+  start: number;
+  end: number;
+}
+
+/** What hesitation is counted with: the project's languages and aloud.yaml `thinkaloud.hesitation`. */
+export interface HesitationSettings {
+  languages: readonly string[];
+  hesitation?: Readonly<Record<string, Partial<HesitationLists>>>;
+}
+
+type Category = Exclude<HesitationCategory, 'repetition'>;
 
 interface Token {
   /** lower case, one apostrophe character */
@@ -44,15 +61,12 @@ interface Token {
   end: number;
 }
 
-/** A word token, as `word_count` counts them (letters, marks, digits, `_`, inner apostrophes). */
-const WORD = /[\p{L}\p{M}\p{N}_]+(?:['\u2019][\p{L}\p{M}\p{N}_]+)*/gu;
-const TERM_GAP = /^[\s\-\u2010]+$/u;
 const EDITING_GAP = /^[\s,\-\u2010]+$/u;
 const REPETITION_GAP = /^(?:[\s,\-\u2010-\u2015]|\.\.\.|\u2026)*$/u;
 
 function tokensOf(text: string): Token[] {
   const tokens: Token[] = [];
-  for (const m of text.matchAll(WORD)) tokens.push({ word: m[0].toLowerCase().replace(/\u2019/gu, "'"), raw: m[0], start: m.index, end: m.index + m[0].length });
+  for (const m of text.matchAll(WORD_PATTERN)) tokens.push({ word: m[0].toLowerCase().replace(/\u2019/gu, "'"), raw: m[0], start: m.index, end: m.index + m[0].length });
   return tokens;
 }
 
@@ -120,9 +134,8 @@ interface Term {
   words: string[];
 }
 
-/** The four counts of one transcript with one language's lists. */
-export function countHesitation(transcript: string, language: string, lists: HesitationLists): HesitationCounts {
-  const text = transcript.normalize('NFKC');
+/** The hesitations of one text (already NFKC) with one language's lists, in its offsets: terms left to right, then repetitions. */
+function scanHesitation(text: string, language: string, lists: HesitationLists): HesitationOccurrence[] {
   const tokens = tokensOf(text);
   const terms: Term[] = [];
   const add = (category: Category, list: readonly string[]): void => {
@@ -147,31 +160,47 @@ export function countHesitation(transcript: string, language: string, lists: Hes
     return terms.some((t) => t.category === 'filled_pause' && t.words.length === 1 && t.words[0] === word) || heldPauses.has(held(word));
   };
 
-  const counts: HesitationCounts = { filled_pause_count: 0, hedge_count: 0, repetition_count: 0, editing_term_count: 0 };
+  const found: HesitationOccurrence[] = [];
   for (let at = 0; at < tokens.length; ) {
-    let found: Term | null = null;
-    for (const term of terms) if (matchesAt(term, at) && (found === null || term.words.length > found.words.length)) found = term;
-    if (found === null && isFilledPause(at)) found = { category: 'filled_pause', term: tokens[at]!.word, words: [tokens[at]!.word] };
-    if (found === null || usedOtherwise(found.term, language, tokens, at, at + found.words.length, text)) {
+    let term: Term | null = null;
+    for (const candidate of terms) if (matchesAt(candidate, at) && (term === null || candidate.words.length > term.words.length)) term = candidate;
+    if (term === null && isFilledPause(at)) term = { category: 'filled_pause', term: tokens[at]!.word, words: [tokens[at]!.word] };
+    if (term === null || usedOtherwise(term.term, language, tokens, at, at + term.words.length, text)) {
       at++;
       continue;
     }
-    if (found.category === 'editing_term') counts.editing_term_count++;
-    else if (found.category === 'hedge') counts.hedge_count++;
-    else counts.filled_pause_count++;
-    at += found.words.length;
+    found.push({ category: term.category, start: tokens[at]!.start, end: tokens[at + term.words.length - 1]!.end });
+    at += term.words.length;
   }
   const exceptions = new Set(lists.repetition_exceptions.map((w) => w.normalize('NFKC').toLowerCase()));
   for (let at = 1; at < tokens.length; at++) {
     const word = tokens[at]!.word;
     if (word !== tokens[at - 1]!.word || exceptions.has(word) || isFilledPause(at)) continue;
-    if (REPETITION_GAP.test(text.slice(tokens[at - 1]!.end, tokens[at]!.start))) counts.repetition_count++;
+    if (REPETITION_GAP.test(text.slice(tokens[at - 1]!.end, tokens[at]!.start))) found.push({ category: 'repetition', start: tokens[at]!.start, end: tokens[at]!.end });
   }
+  return found;
+}
+
+/** The four counts of one transcript with one language's lists. */
+export function countHesitation(transcript: string, language: string, lists: HesitationLists): HesitationCounts {
+  const counts: HesitationCounts = { filled_pause_count: 0, hedge_count: 0, repetition_count: 0, editing_term_count: 0 };
+  for (const o of scanHesitation(transcript.normalize('NFKC'), language, lists)) counts[`${o.category}_count`]++;
   return counts;
 }
 
 /** The hesitation signals of a transcript under a project's languages and aloud.yaml `thinkaloud.hesitation`. */
-export function hesitationSignals(transcript: string, thinkaloud: { languages: readonly string[]; hesitation?: Readonly<Record<string, Partial<HesitationLists>>> }): HesitationSignals {
-  const language = transcriptLanguage(transcript, thinkaloud.languages);
-  return { ...countHesitation(transcript, language, hesitationListsFor(language, thinkaloud.hesitation)), hesitation_language: language };
+export function hesitationSignals(transcript: string, settings: HesitationSettings): HesitationSignals {
+  const language = transcriptLanguage(transcript, settings.languages);
+  return { ...countHesitation(transcript, language, hesitationListsFor(language, settings.hesitation)), hesitation_language: language };
+}
+
+/**
+ * Where the hesitations that the four counts count stand in the verbatim transcript ([start, end) in its UTF-16
+ * offsets; a repetition is the word said again): exactly `<category>_count` of each category.
+ */
+export function hesitationOccurrences(transcript: string, settings: HesitationSettings): HesitationOccurrence[] {
+  const language = transcriptLanguage(transcript, settings.languages);
+  const text = transcript.normalize('NFKC');
+  const toOriginal = offsetsInOriginal(transcript, text, (s) => s.normalize('NFKC'));
+  return scanHesitation(text, language, hesitationListsFor(language, settings.hesitation)).map((o) => ({ ...o, start: toOriginal(o.start), end: toOriginal(o.end) }));
 }

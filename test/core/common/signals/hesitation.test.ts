@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { countHesitation, hesitationSignals, transcriptLanguage } from '../../../../core/common/signals/hesitation';
+import { countHesitation, hesitationOccurrences, hesitationSignals, transcriptLanguage } from '../../../../core/common/signals/hesitation';
 import { DEFAULT_FILLERS, DEFAULT_HESITATION, hesitationListsFor } from '../../../../core/common/signals/hesitationLists';
 import { computeTranscriptSignals } from '../../../../core/common/signals/transcriptSignals';
 
@@ -93,5 +93,28 @@ describe("the transcript's language decides the lists", () => {
     expect(lists.filled_pauses).toEqual(DEFAULT_HESITATION.en!.filled_pauses);
     expect(hesitationSignals('Arguably, maybe, polite.', { languages: ['en'], hesitation: { en: { hedges: ['arguably'] } } }).hedge_count).toBe(1);
     expect(hesitationListsFor('fr')).toEqual({ filled_pauses: [], hedges: [], editing_terms: [], repetition_exceptions: [] });
+  });
+});
+
+describe('where each hesitation stands (the tiers of the ELAN and Praat exports)', () => {
+  const heard = (text: string, languages = ['en']) => hesitationOccurrences(text, { languages }).map((o) => `${o.category}:${text.slice(o.start, o.end)}`);
+
+  it('names each counted hesitation at its place in the verbatim transcript, as many of each as its count', () => {
+    const text = 'Um, uh, I think it is, sort of, polite. Maybe. I, I mean, no wait, the the reply is fine.';
+    expect(heard(text)).toEqual(['filled_pause:Um', 'filled_pause:uh', 'hedge:I think', 'hedge:sort of', 'hedge:Maybe', 'editing_term:I mean', 'editing_term:no wait', 'repetition:I', 'repetition:the']);
+    const counts = en(text);
+    for (const category of ['filled_pause', 'hedge', 'repetition', 'editing_term'] as const) {
+      expect(heard(text).filter((h) => h.startsWith(`${category}:`))).toHaveLength(counts[`${category}_count`]);
+    }
+  });
+
+  it('uses the same context rules and language as the counts', () => {
+    expect(heard('I like this reply, like, really.')).toEqual(['hedge:like']);
+    expect(heard('Ähm, wir treffen uns um drei Uhr, äh, ich glaube schon.', ['en', 'de'])).toEqual(['filled_pause:Ähm', 'filled_pause:äh', 'hedge:ich glaube']);
+  });
+
+  it('offsets are those of the verbatim text, also where NFKC changes it (full-width letters, a ligature, decomposed marks)', () => {
+    const text = 'ﬁne, ＵＭ, A\u0308hm, vielleicht.';
+    expect(hesitationOccurrences(text, { languages: ['de'] }).map((o) => text.slice(o.start, o.end))).toEqual(['ＵＭ', 'A\u0308hm', 'vielleicht']);
   });
 });
