@@ -1,9 +1,7 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { createCommitParser } from '../../../../core/common/parser/commitPhrase';
 import { expectQuotesExact, politeness } from './parserTestSupport';
+import { judge, loadCorpus } from './thinkAloudCorpus';
 
 /**
  * Think-aloud sentences as whisper writes them, English and German, each with the labels it commits (in order;
@@ -11,30 +9,7 @@ import { expectQuotesExact, politeness } from './parserTestSupport';
  * repairs taken back). A false commit (a label the sentence does not give) fails the test; a miss is reported, and
  * only the misses the corpus itself lists as known may occur.
  */
-interface CorpusRow {
-  lang: 'en' | 'de';
-  kind: string;
-  text: string;
-  expect: string[];
-  /** why the grammar misses this one (documented, expected) */
-  known_miss?: string;
-}
-
-const corpusFile = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures', 'thinkAloudCorpus.jsonl');
-const corpus: CorpusRow[] = readFileSync(corpusFile, 'utf8').trimEnd().split('\n').map((line) => JSON.parse(line) as CorpusRow);
-
-type Outcome = 'right' | 'false_commit' | 'miss';
-
-/** A false commit is a committed label the expected sequence does not hold at that point; a miss, an expected label not committed. */
-function judge(committed: readonly string[], expected: readonly string[]): Outcome {
-  let at = 0;
-  for (const label of committed) {
-    while (at < expected.length && expected[at] !== label) at++;
-    if (at === expected.length) return 'false_commit';
-    at++;
-  }
-  return committed.length === expected.length ? 'right' : 'miss';
-}
+const corpus = loadCorpus();
 
 describe('judge', () => {
   it('tells false commits from misses', () => {
