@@ -1,7 +1,7 @@
 export declare const REPO_ROOT: string;
 export declare const DEFAULT_OUT_DIR: string;
 
-type Bundles<T> = { main: T; preload: T; engineWorker: T };
+type Bundles<T> = { main: T; preload: T; engineProcess: T };
 
 /** Bundles main, preload and the engine worker into outDir (default out/electron). */
 export declare function buildElectron(options?: { outDir?: string; logLevel?: 'silent' | 'error' | 'warning' | 'info' }): Promise<{

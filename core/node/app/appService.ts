@@ -31,6 +31,7 @@ import { exportSessions } from '../export/exportSessions';
 import { projectSessionSource } from '../export/projectSessions';
 import { loadProjectConfig, loadProjectItems, type OpenProject } from '../project/projectFolder';
 import { openSessionEngine } from '../session/sessionEngine';
+import type { EngineSupervisorEvent } from '../engine/engineSupervisor';
 import { existingAnnotator } from '../../common/annotators/annotatorName';
 import type { ModelManifest } from '../../common/models/modelManifest';
 import { ModelsPanel } from './modelsPanel';
@@ -516,7 +517,13 @@ export class AppService implements AloudApi {
   private defaultEngine(): (project: OpenProject) => Promise<SessionEngine> {
     // only what the host was told (serve's --engine-script or ALOUD_ENGINE_SCRIPT, said on its console): never the environment here
     const engineScript = this.options.engineScript ?? null;
-    return (project) => openSessionEngine({ project, modelFile: this.options.modelFile ?? null, engineScript, ...(this.options.modelsDir ? { modelsDir: this.options.modelsDir } : {}) });
+    // the engine process's crashes, restarts and giving up reach the Label screen in words
+    const onEngineEvent = (event: EngineSupervisorEvent): void => {
+      if (event.type === 'started') return;
+      if (event.type === 'stopped') this.engineProblem = event.message;
+      this.emit({ type: 'engine', state: event.type, message: event.message });
+    };
+    return (project) => openSessionEngine({ project, modelFile: this.options.modelFile ?? null, engineScript, onEngineEvent, ...(this.options.modelsDir ? { modelsDir: this.options.modelsDir } : {}) });
   }
 
   private async closeSession(): Promise<void> {

@@ -17,7 +17,7 @@ export function spawnEngineWorker(options: StartEngineOptions = {}): Worker {
   const compiled = new URL('./engineWorker.js', import.meta.url);
   if (existsSync(fileURLToPath(compiled))) return new Worker(compiled, { workerData: { options: engineOptions } });
   const entry = new URL('./engineWorker.ts', import.meta.url).href;
-  return new Worker(new URL('./engineWorkerBootstrap.mjs', import.meta.url), { workerData: { entry, options: engineOptions } });
+  return new Worker(new URL('./engineSourceBootstrap.mjs', import.meta.url), { workerData: { entry, options: engineOptions } });
 }
 
 /**

@@ -5,7 +5,8 @@ import { TranscriptionScheduler } from '../../common/engine/transcriptionSchedul
 import type { SpeechProbe } from '../../common/engine/speechProbe';
 import { liveCutterFactory, openVoiceActivity } from '../engine/liveEngine';
 import type { OpenProject } from '../project/projectFolder';
-import { startEngineWorker } from '../engine/engineHost';
+import type { EngineSupervisorEvent } from '../engine/engineSupervisor';
+import { startEngineProcess } from '../engine/engineProcessHost';
 import { loadEngineScript, ScriptedEngine } from '../engine/scriptedEngine';
 import { sha256OfPcm } from '../engine/whisperEngine';
 import { resolveSessionModel, SessionEngineError } from './sessionModel';
@@ -31,7 +32,8 @@ export function engineScriptFile(flag: string | null | undefined, env: NodeJS.Pr
 }
 
 /**
- * Loads the session's model in the engine worker (one load per session) and wraps it for the SessionService.
+ * Loads the session's model in the engine process (one load per session; restarted with it after a crash, said
+ * through `onEngineEvent`) and wraps it for the SessionService.
  * With `engineScript`, scripted results replace whisper.cpp (model identity `scripted:<sha256 of the script>`);
  * the cutter is the same (Silero VAD when its model is installed).
  */
@@ -40,6 +42,7 @@ export async function openSessionEngine(options: {
   modelFile: string | null;
   modelsDir?: string;
   engineScript?: string | null;
+  onEngineEvent?: (event: EngineSupervisorEvent) => void;
 }): Promise<SessionEngine & { voiceActivity: string }> {
   const { thinkaloud } = options.project.config;
   const voice = openVoiceActivity(options.modelsDir);
@@ -50,7 +53,7 @@ export async function openSessionEngine(options: {
     return { ...sessionEngineOver(scripted, scripted.modelIdentity, decode), whisperCpp: info.whisper_cpp, voiceActivity: voice.note };
   }
   const model = await resolveSessionModel(options.project, options.modelFile, options.modelsDir);
-  const engine = startEngineWorker();
+  const engine = startEngineProcess({ modelName: model.name, ...(options.onEngineEvent ? { onEvent: options.onEngineEvent } : {}) });
   let sha256: string;
   let whisperCpp: string;
   try {

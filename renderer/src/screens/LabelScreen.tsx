@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { ApiError, type ProjectView, type SessionView } from '../../../core/common/contract/aloudApi';
+import { type AloudEvent, ApiError, type ProjectView, type SessionView } from '../../../core/common/contract/aloudApi';
 import type { ItemSessionState } from '../../../core/common/session/itemState';
 import { SilenceWatch } from '../app/keepTalking';
 import { NavigationQueue, nextOpenItem } from '../app/navigation';
@@ -33,6 +33,18 @@ export function spokenLabelRule(project: ProjectView): string {
     : `Say the label (“I label this ${example.toLowerCase()}”), press its key or click it; Enter completes the item.`;
 }
 
+/** The Label screen's line about the transcription engine: a crash, its restart, or transcription stopping for the session. */
+export function engineNoticeText(event: Extract<AloudEvent, { type: 'engine' }>): string {
+  switch (event.state) {
+    case 'crashed':
+      return 'The transcription engine stopped unexpectedly; it is restarting. Recording goes on and nothing recorded is lost.';
+    case 'restarted':
+      return 'Transcription restarted after the engine stopped unexpectedly. Nothing recorded was lost; waiting utterances are being transcribed now.';
+    case 'stopped':
+      return `Transcription stopped: ${event.message}. Your audio is kept: once the engine runs again, Settings offers to transcribe it.`;
+  }
+}
+
 export function LabelScreen({ client, project, session, onSession, onError, run, deviceId = null, keepTalkingSeconds = null }: Props) {
   const [allDone, setAllDone] = useState(false);
   const [note, setNote] = useState('');
@@ -42,6 +54,8 @@ export function LabelScreen({ client, project, session, onSession, onError, run,
   const [cue, setCue] = useState(false);
   /** text of the utterance still being spoken (the engine's partial results): shown greyed, never a transcript */
   const [partial, setPartial] = useState<{ itemId: string; text: string } | null>(null);
+  /** what happened to the transcription engine, in words: one line, replaced by the next event, never repeated */
+  const [engineNotice, setEngineNotice] = useState<string | null>(null);
 
   const states = useMemo(() => new Map(session.items.map((i) => [i.item_id, i])), [session.items]);
   const items = project.items;
@@ -168,6 +182,7 @@ export function LabelScreen({ client, project, session, onSession, onError, run,
         const e = event as { type: string; item_id?: unknown; text?: unknown };
         if (e.type === 'partial' && typeof e.item_id === 'string' && typeof e.text === 'string') setPartial({ itemId: e.item_id, text: e.text });
         else if (event.type === 'item') setPartial((p) => (p && p.itemId === event.item.item_id ? null : p));
+        else if (event.type === 'engine') setEngineNotice(engineNoticeText(event));
       }),
     [client],
   );
@@ -259,6 +274,11 @@ export function LabelScreen({ client, project, session, onSession, onError, run,
         <p className="rule" id="spoken-rule">
           {spokenLabelRule(project)}
         </p>
+        {engineNotice && (
+          <p className="engine-notice" role="status">
+            {engineNotice}
+          </p>
+        )}
         {session.finishing_item === currentId && (
           <div className="finishing" role="status">
             Finishing the transcript of this item before completing it…
