@@ -6,6 +6,7 @@ import { EngineClient } from '../../common/engine/engineClient';
 import { describeEngineExit, type EngineExit } from '../../common/engine/engineRestartPolicy';
 import type { EngineInfo, TranscriptionEngine } from '../../common/engine/engineTypes';
 import { type EngineProcessHandle, type EngineSupervisorEvent, SupervisedEngine } from './engineSupervisor';
+import { EngineRegistryEntry } from './engineRegistry';
 import { enginePortFromChildProcess, enginePortFromUtilityProcess, type UtilityProcessLike } from './nodeEnginePort';
 import type { WhisperEngineOptions } from './whisperEngine';
 
@@ -133,6 +134,7 @@ export function setEngineLauncher(next: EngineLauncher): void {
 }
 
 export interface StartEngineProcessOptions extends WhisperEngineOptions {
+  /** crashes, restarts and giving up, as they happen (the process is also listed for `aloud doctor`) */
   onEvent?: (event: EngineSupervisorEvent) => void;
   /** the model's name in messages (default: its path) */
   modelName?: string;
@@ -144,7 +146,12 @@ export interface StartEngineProcessOptions extends WhisperEngineOptions {
 export function startEngineProcess(options: StartEngineProcessOptions = {}): SupervisedEngine {
   const { onEvent, modelName, launch, ...engineOptions } = options;
   const start = launch ?? launcher;
-  return new SupervisedEngine(() => start(engineOptions), { ...(onEvent ? { onEvent } : {}), ...(modelName ? { modelName } : {}) });
+  const registry = new EngineRegistryEntry();
+  return new SupervisedEngine(() => start(engineOptions), {
+    ...(onEvent ? { onEvent } : {}),
+    ...(modelName ? { modelName } : {}),
+    onSupervision: (supervision) => registry.update(supervision),
+  });
 }
 
 /** `engine` with some of its methods replaced. */

@@ -27,6 +27,8 @@ export type EngineSupervisorEvent =
 export interface EngineSupervision {
   state: 'starting' | 'running' | 'restarting' | 'stopped' | 'closed';
   pid: number | null;
+  /** the model's name (or path) once loaded */
+  model: string | null;
   restarts: number;
   crashes: Array<{ at: number; pid: number | null; description: string }>;
   /** why transcription stopped for good, when it did */
@@ -35,6 +37,8 @@ export interface EngineSupervision {
 
 export interface SupervisedEngineOptions {
   onEvent?: (event: EngineSupervisorEvent) => void;
+  /** after every change of state, pid or restarts (the running-engines registry keeps it for `aloud doctor`) */
+  onSupervision?: (supervision: EngineSupervision) => void;
   /** a name for the model in messages (default: its path) */
   modelName?: string;
   now?: () => number;
@@ -83,6 +87,7 @@ export class SupervisedEngine implements TranscriptionEngine {
     return {
       state: this.state,
       pid: this.current?.pid ?? null,
+      model: this.modelPath === null ? null : this.modelName(this.modelPath),
       restarts: this.restarts,
       crashes: this.crashes.map((c) => ({ ...c })),
       stopped_because: this.stoppedBecause?.message ?? null,
@@ -105,6 +110,7 @@ export class SupervisedEngine implements TranscriptionEngine {
     });
     this.modelPath = modelPath;
     this.state = 'running';
+    this.options.onSupervision?.(this.supervision());
     for (const call of this.calls) if (!call.sentTo) this.send(call);
     return info;
   }
@@ -139,6 +145,7 @@ export class SupervisedEngine implements TranscriptionEngine {
   async close(): Promise<void> {
     if (this.state === 'closed') return;
     this.state = 'closed';
+    this.options.onSupervision?.(this.supervision());
     if (this.restartTimer) clearTimeout(this.restartTimer);
     for (const call of this.calls.splice(0)) call.reject(new EngineError('engine_closed', 'the engine was closed'));
     const handle = this.current;
@@ -156,6 +163,11 @@ export class SupervisedEngine implements TranscriptionEngine {
     await handle.exited;
   }
 
+  private tell(event: EngineSupervisorEvent): void {
+    this.options.onEvent?.(event);
+    this.options.onSupervision?.(this.supervision());
+  }
+
   private modelName(modelPath: string): string {
     return this.options.modelName ?? modelPath;
   }
@@ -169,7 +181,7 @@ export class SupervisedEngine implements TranscriptionEngine {
     const handle = this.startProcess();
     this.current = handle;
     void handle.exited.then((exit) => this.exited(handle, exit));
-    this.options.onEvent?.({ type: 'started', pid: handle.pid, message: `transcription engine running as process ${handle.pid ?? '?'} (aloud-engine)` });
+    this.tell({ type: 'started', pid: handle.pid, message: `transcription engine running as process ${handle.pid ?? '?'} (aloud-engine)` });
     return handle;
   }
 
@@ -221,12 +233,12 @@ export class SupervisedEngine implements TranscriptionEngine {
     for (const call of this.calls) call.sentTo = null;
     const decision = decideAfterCrash(this.crashTimes, at);
     const next = decision.action === 'restart' ? `; restarting it with ${this.modelName(this.modelPath)}` : '';
-    this.options.onEvent?.({ type: 'crashed', pid: handle.pid, exit, error, message: `${error.message}${next}` });
+    if (decision.action === 'restart') this.state = 'restarting';
+    this.tell({ type: 'crashed', pid: handle.pid, exit, error, message: `${error.message}${next}` });
     if (decision.action === 'stop') {
       this.stop(`the transcription engine crashed ${decision.crashesInWindow} times within a minute (last: ${exit.description}); transcription is off for this session, recording continues`);
       return;
     }
-    this.state = 'restarting';
     let release!: () => void;
     this.ready = new Promise((resolve) => (release = resolve));
     this.restartTimer = setTimeout(() => {
@@ -249,7 +261,7 @@ export class SupervisedEngine implements TranscriptionEngine {
     this.restarts++;
     this.state = 'running';
     const waiting = [...this.calls];
-    this.options.onEvent?.({
+    this.tell({
       type: 'restarted',
       pid: handle.pid,
       restarts: this.restarts,
@@ -263,7 +275,7 @@ export class SupervisedEngine implements TranscriptionEngine {
     this.state = 'stopped';
     this.stoppedBecause = new EngineError('engine_crashed', reason);
     for (const call of this.calls.splice(0)) call.reject(this.stoppedBecause);
-    this.options.onEvent?.({ type: 'stopped', restarts: this.restarts, message: reason });
+    this.tell({ type: 'stopped', restarts: this.restarts, message: reason });
     const handle = this.current;
     if (handle) void handle.engine.close().catch(() => undefined);
   }
