@@ -8,7 +8,7 @@ import { EngineError } from '../../../../core/common/engine/engineTypes';
 import { spawnEngineWorker, startEngineWorker } from '../../../../core/node/engine/engineHost';
 import { enginePortFromMessagePort, enginePortFromWorker } from '../../../../core/node/engine/nodeEnginePort';
 import { sha256OfPcm, WhisperEngine } from '../../../../core/node/engine/whisperEngine';
-import { describeWithModels, ensureBenchModel, FOR_TESTS_MODEL, REPO, testClip } from './engineTestModels';
+import { describeWithModels, testAssets, FOR_TESTS_MODEL, REPO, testClip } from './engineTestModels';
 
 async function rejection(promise: Promise<unknown>): Promise<EngineError> {
   try {
@@ -25,7 +25,7 @@ describeWithModels('engine protocol over a worker_threads MessageChannel (real w
   const client = new EngineClient(enginePortFromMessagePort(port2));
   beforeAll(async () => {
     serveEngine(enginePortFromMessagePort(port1), new WhisperEngine({ threads: 2, warmUp: false }));
-    await client.load(await ensureBenchModel());
+    await client.load(testAssets().benchModel);
   }, 120_000);
   afterAll(() => client.close());
 

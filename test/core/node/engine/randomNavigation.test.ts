@@ -4,7 +4,7 @@ import { offsetSegments, TranscriptionScheduler, type UtteranceOutcome } from '.
 import type { Segment } from '../../../../core/common/transcript/segment';
 import { startEngineWorker } from '../../../../core/node/engine/engineHost';
 import { sha256OfPcm } from '../../../../core/node/engine/whisperEngine';
-import { describeWithModels, ensureBenchModel, testClip } from './engineTestModels';
+import { describeWithModels, testAssets, testClip } from './engineTestModels';
 
 const STEPS = 400;
 const ITEMS = ['item-a', 'item-b', 'item-c', 'item-d', 'item-e', 'item-f'];
@@ -30,7 +30,7 @@ describeWithModels('random navigation while the real engine transcribes (worker,
     // One thread: the identity rules are under test, not speed; on a shared 2-core machine two lockstep ggml
     // threads ran these clips 6× slower than one (18 s vs 2.8 s for the six), and one thread is reproducible.
     engine = startEngineWorker({ threads: 1, warmUp: false });
-    modelSha256 = (await engine.load(await ensureBenchModel())).model!.sha256;
+    modelSha256 = (await engine.load(testAssets().benchModel)).model!.sha256;
     for (const pcm of clips) reference.push((await engine.transcribe({ pcm })).segments);
   }, 180_000);
   afterAll(() => engine.close());

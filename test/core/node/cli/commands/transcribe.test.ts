@@ -5,7 +5,7 @@ import { beforeAll, expect, it } from 'vitest';
 import type { Segment } from '../../../../../core/common/transcript/segment';
 import { encodeWavPcm16 } from '../../../../../core/node/audio/wavFile';
 import { cli } from '../../../../helpers/cli';
-import { describeWithModels, ensureBenchModel, FOR_TESTS_MODEL, REPO, testClip } from '../../engine/engineTestModels';
+import { describeWithModels, testAssets, FOR_TESTS_MODEL, REPO, testClip } from '../../engine/engineTestModels';
 
 let dir: string;
 let wav22k: string;
@@ -33,7 +33,7 @@ describeWithModels('aloud transcribe (real whisper.cpp)', () => {
   });
 
   it('gives segments with text, and token timestamps when asked (random-weight tiny.en)', async () => {
-    const model = await ensureBenchModel();
+    const model = testAssets().benchModel;
     const { code, out } = await cli('transcribe', '--model', model, '--audio', wav22k, '--json', '--token-timestamps');
     expect(code).toBe(0);
     const { segments } = JSON.parse(out) as { segments: Segment[] };
