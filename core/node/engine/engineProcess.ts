@@ -6,7 +6,8 @@ import { enginePortFromForkParent, enginePortFromParentPort, type ParentPortLike
 import { WhisperEngine } from './whisperEngine';
 
 process.title = ENGINE_PROCESS_TITLE;
-const engine = withProcessInfo(withCrashHook(new WhisperEngine(engineOptionsFromArgv(process.argv))));
+// the host's recording path is ours, not a neighbour: it ran in the engine's process when the engine was a thread
+const engine = withProcessInfo(withCrashHook(new WhisperEngine({ ...engineOptionsFromArgv(process.argv), hostIsOwn: true })));
 const utilityPort = (process as { parentPort?: ParentPortLike }).parentPort;
 
 if (utilityPort) {

@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { EngineError } from '../../../common/engine/engineTypes';
 import { WavError } from '../../audio/wavFile';
 import { readWavFor16k } from '../../engine/audioInput';
-import { WhisperEngine } from '../../engine/whisperEngine';
+import { startEngineProcess } from '../../engine/engineProcessHost';
 import { type CliCommand, printJson, requireOption, UsageError, withUsageErrors } from '../cliSupport';
 
 /** Engine and audio errors name the file and the problem: one line, exit 2. */
@@ -40,7 +40,15 @@ export const transcribeCommand: CliCommand = {
     );
     const modelPath = requireOption(values.model, '--model');
     const audioPath = requireOption(values.audio, '--audio');
-    const engine = new WhisperEngine({ threads: parseThreads(values.threads), warmUp: false });
+    // whisper.cpp in its own process: a native fault there is an error naming the signal, never this process's crash
+    const threads = parseThreads(values.threads);
+    const engine = startEngineProcess({
+      warmUp: false,
+      ...(threads === undefined ? {} : { threads }),
+      onEvent: (event) => {
+        if (event.type !== 'started') io.err(`aloud transcribe: ${event.message}\n`);
+      },
+    });
     try {
       const audio = await readWavFor16k(audioPath);
       if (audio.pcm.length === 0) throw new UsageError(`${audioPath}: the file holds no audio`);

@@ -6,7 +6,7 @@ import { encodeWavPcm16 } from '../../../../../core/node/audio/wavFile';
 import { cli } from '../../../../helpers/cli';
 import { describeWithModels, testAssets, testClip } from '../../engine/engineTestModels';
 
-describeWithModels('aloud bench (real whisper.cpp in the engine worker)', () => {
+describeWithModels('aloud bench (real whisper.cpp in the engine process)', () => {
   it('reports the median per-utterance latency over the runs, the 30 s encode, the real-time factor and memory', { timeout: 180_000 }, async () => {
     const dir = await mkdtemp(path.join(tmpdir(), 'aloud-bench-'));
     const wav = path.join(dir, 'clip.wav');
