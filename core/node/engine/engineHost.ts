@@ -21,8 +21,8 @@ export function spawnEngineWorker(options: StartEngineOptions = {}): Worker {
 }
 
 /**
- * Starts the whisper.cpp engine in a worker thread and returns its client. Recording and UI never wait on
- * the engine; closing the client ends the worker.
+ * Starts the whisper.cpp engine in a worker thread and returns its client; closing the client ends the worker. The
+ * app and the CLI use the engine process instead (engineProcessHost.ts), where a native fault cannot take them down.
  */
 export function startEngineWorker(options: StartEngineOptions = {}): EngineClient {
   return new EngineClient(enginePortFromWorker(spawnEngineWorker(options)));
