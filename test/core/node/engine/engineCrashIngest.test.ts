@@ -132,6 +132,41 @@ describe.skipIf(!haveShared)('the engine process dies during `session ingest --r
     },
   );
 
+  it('three crashes within a minute: transcription stops and says so once, the recording goes on to the end', { timeout: 300_000 }, async () => {
+    const projectDir = await demoProject('three-crashes');
+    const crashFile = path.join(work, 'crash-three-times');
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', path.join(REPO, 'core/node/cli/bin.ts'), 'session', 'ingest', '--project', projectDir, '--annotator', 'ana', '--item', 'demo-01', '--wav', longWav, '--model', FOR_TESTS_MODEL, '--realtime', '--progress'],
+      { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, [ENGINE_CRASH_FILE_ENV]: crashFile } },
+    );
+    const seen = { stderr: '', fedMs: 0 };
+    child.stdout.resume();
+    child.stderr.setEncoding('utf8');
+    child.stderr.on('data', (text: string) => {
+      seen.stderr += text;
+      for (const m of text.matchAll(/fed_ms=(\d+)/g)) seen.fedMs = Number(m[1]);
+    });
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    await until(child, seen, () => seen.fedMs >= 3000, 'recording');
+    for (let crash = 1; crash <= 3; crash++) {
+      await writeFile(crashFile, 'transcribe');
+      if (crash < 3) await until(child, seen, () => seen.stderr.includes(`, restart ${crash})`), `restart ${crash}`);
+    }
+    await until(child, seen, () => seen.stderr.includes('crashed 3 times within a minute'), 'giving up');
+    expect(await exited, seen.stderr).toBe(0);
+    expect(seen.stderr.match(/the transcription engine crashed 3 times within a minute \(last: killed by SIGSEGV \(segmentation fault\)\); transcription is off for this session, recording continues/g)).toHaveLength(1);
+
+    // every sample recorded; every utterance either transcribed before the stop or logged as not transcribed, saying why
+    const { events, transcribed } = await transcriptions(projectDir);
+    const wav = decodeWav(await readFile(path.join(sessionPaths(projectDir, 'ana').audioDir, 'demo-01.wav')), 'demo-01.wav');
+    expect(wav.samples).toEqual(longPcm);
+    const failed = events.filter((e) => e.type === 'stale_result');
+    expect(failed.length).toBeGreaterThan(0);
+    for (const e of failed) expect(e.type === 'stale_result' && e.data.reason).toMatch(/crashed 3 times within a minute/);
+    expect(new Set(transcribed.map((t) => t.utterance)).size).toBe(transcribed.length);
+  });
+
   it('a model that crashes the engine at load: one clear error, and the app still records', { timeout: 120_000 }, async () => {
     const projectDir = await demoProject('crash-at-load');
     const crashFile = path.join(work, 'crash-at-load.txt');
