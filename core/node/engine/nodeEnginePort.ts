@@ -40,10 +40,10 @@ export function enginePortFromWorker(worker: Worker): EnginePort {
  */
 export function enginePortFromChildProcess(child: ChildProcess, exited: Promise<{ description: string }>): EnginePort {
   return {
-    // a pipe cannot move a buffer's ownership: the Float32Array is copied into the message as raw bytes
+    // a pipe cannot move a buffer's ownership: the Float32Array is copied into the message as raw bytes. Once the
+    // channel is closed the process is gone or going: its exit fails the request (and the supervisor sends it again).
     postMessage: (message) => {
-      if (!child.connected) throw new Error('the engine process is not connected');
-      child.send(message);
+      if (child.connected) child.send(message);
     },
     onMessage: (handler) => child.on('message', handler),
     onClose: (handler) => void exited.then((exit) => handler(exit.description)),
@@ -104,8 +104,7 @@ export function enginePortFromUtilityProcess(child: UtilityProcessLike, exited: 
   });
   return {
     postMessage: (message) => {
-      if (gone) throw new Error('the engine process has exited');
-      child.postMessage(message);
+      if (!gone) child.postMessage(message);
     },
     onMessage: (handler) => child.on('message', handler),
     onClose: (handler) => void exited.then((exit) => handler(exit.description)),

@@ -41,6 +41,11 @@ const window = recorded.windows[0];
 const contents = window.webContents;
 
 if (scenario === 'engine') {
+  // never outlive a failed run (the driver's children end with it)
+  process.on('unhandledRejection', (e) => {
+    process.stderr.write(`driveMain: ${e instanceof Error ? e.message : String(e)}\n`);
+    process.exit(1);
+  });
   // a model is installed: the session's engine runs in a utility process, which then dies of SIGSEGV
   const call = recorded.ipcHandlers['aloud:call'];
   const trusted = { sender: contents, senderFrame: { url: 'aloud://app/index.html', parent: null } };

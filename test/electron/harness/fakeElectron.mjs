@@ -173,7 +173,9 @@ port.on('newListener', (event) => {
   listening = true;
   process.on('message', (message) => port.emit('message', { data: message }));
 });
-process.parentPort = port;`;
+process.parentPort = port;
+// Electron ends a utility process with its app: here, with the driver that forked it
+process.on('disconnect', () => process.exit(0));`;
 
 /**
  * Electron's utility process, played by a forked Node process with a parentPort; when it ends, app
