@@ -167,10 +167,12 @@ function engineWith(engine: TranscriptionEngine, replaced: Partial<Transcription
   };
 }
 
-/** The engine process's own info, added to every info() answer: pid, title and resident memory. */
+/** The engine process's own info, added to every load() and info() answer: pid, title and resident memory. */
 export function withProcessInfo(engine: TranscriptionEngine): TranscriptionEngine {
+  const withProcess = (info: EngineInfo): EngineInfo => ({ ...info, process: { pid: process.pid, title: process.title, rss_bytes: process.memoryUsage.rss() } });
   return engineWith(engine, {
-    info: async (): Promise<EngineInfo> => ({ ...(await engine.info()), process: { pid: process.pid, title: process.title, rss_bytes: process.memoryUsage.rss() } }),
+    load: async (modelPath) => withProcess(await engine.load(modelPath)),
+    info: async () => withProcess(await engine.info()),
   });
 }
 

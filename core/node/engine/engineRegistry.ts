@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { execFileSync } from 'node:child_process';
 import { tmpdir, userInfo } from 'node:os';
 import path from 'node:path';
+import { processIsAlive } from '../process/processAlive';
 import type { EngineSupervision } from './engineSupervisor';
 
 /** Where running engines are listed (default: a folder per user in the temp folder). */
@@ -62,15 +63,6 @@ function hostCommand(): string {
   return args.join(' ').slice(0, 120);
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 /** Resident memory of another process: /proc on Linux, `ps` elsewhere; null when it cannot be read. */
 export async function residentBytes(pid: number): Promise<number | null> {
   try {
@@ -105,11 +97,11 @@ export async function runningEngines(dir = engineRegistryDir()): Promise<Array<E
     } catch {
       continue;
     }
-    if (!Number.isSafeInteger(record.host_pid) || !alive(record.host_pid)) {
+    if (!Number.isSafeInteger(record.host_pid) || !processIsAlive(record.host_pid)) {
       rmSync(file, { force: true });
       continue;
     }
-    const rss = record.pid !== null && record.state !== 'stopped' && alive(record.pid) ? await residentBytes(record.pid) : null;
+    const rss = record.pid !== null && record.state !== 'stopped' && processIsAlive(record.pid) ? await residentBytes(record.pid) : null;
     engines.push({ ...record, rss_bytes: rss });
   }
   return engines;

@@ -61,6 +61,25 @@ async function until(child: ChildProcess, seen: { stderr: string }, condition: (
   }
 }
 
+/** `session ingest --realtime --progress` in a child process, its engine armed with the crash hook's file; stderr watched. */
+function ingestWithCrashHook(projectDir: string, crashFile: string) {
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', path.join(REPO, 'core/node/cli/bin.ts'), 'session', 'ingest', '--project', projectDir, '--annotator', 'ana', '--item', 'demo-01', '--wav', longWav, '--model', FOR_TESTS_MODEL, '--realtime', '--progress'],
+    { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, [ENGINE_CRASH_FILE_ENV]: crashFile } },
+  );
+  const seen = { stderr: '', fedMs: 0, pids: [] as number[] };
+  child.stdout.resume();
+  child.stderr.setEncoding('utf8');
+  child.stderr.on('data', (text: string) => {
+    seen.stderr += text;
+    for (const m of text.matchAll(/fed_ms=(\d+)/g)) seen.fedMs = Number(m[1]);
+    for (const m of text.matchAll(/transcription engine running as process (\d+) \(aloud-engine\)/g)) seen.pids.push(Number(m[1]));
+  });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return { child, seen, exited };
+}
+
 describe.skipIf(!haveShared)('the engine process dies during `session ingest --realtime`', () => {
   it(
     'SIGSEGV (test hook) mid-job and SIGKILL: the ingest finishes, every utterance is transcribed exactly once, the session validates, all audio kept',
@@ -75,20 +94,7 @@ describe.skipIf(!haveShared)('the engine process dies during `session ingest --r
 
       const projectDir = await demoProject('crashes');
       const crashFile = path.join(work, 'crash-next-transcribe');
-      const child = spawn(
-        process.execPath,
-        ['--import', 'tsx', path.join(REPO, 'core/node/cli/bin.ts'), 'session', 'ingest', '--project', projectDir, '--annotator', 'ana', '--item', 'demo-01', '--wav', longWav, '--model', FOR_TESTS_MODEL, '--realtime', '--progress'],
-        { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, [ENGINE_CRASH_FILE_ENV]: crashFile } },
-      );
-      const seen = { stderr: '', fedMs: 0, pids: [] as number[] };
-      child.stdout.resume();
-      child.stderr.setEncoding('utf8');
-      child.stderr.on('data', (text: string) => {
-        seen.stderr += text;
-        for (const m of text.matchAll(/fed_ms=(\d+)/g)) seen.fedMs = Number(m[1]);
-        for (const m of text.matchAll(/transcription engine running as process (\d+) \(aloud-engine\)/g)) seen.pids.push(Number(m[1]));
-      });
-      const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+      const { child, seen, exited } = ingestWithCrashHook(projectDir, crashFile);
 
       await until(child, seen, () => seen.pids.length === 1 && seen.fedMs >= 5000, 'recording with the engine running');
       const [first] = seen.pids;
@@ -135,19 +141,7 @@ describe.skipIf(!haveShared)('the engine process dies during `session ingest --r
   it('three crashes within a minute: transcription stops and says so once, the recording goes on to the end', { timeout: 300_000 }, async () => {
     const projectDir = await demoProject('three-crashes');
     const crashFile = path.join(work, 'crash-three-times');
-    const child = spawn(
-      process.execPath,
-      ['--import', 'tsx', path.join(REPO, 'core/node/cli/bin.ts'), 'session', 'ingest', '--project', projectDir, '--annotator', 'ana', '--item', 'demo-01', '--wav', longWav, '--model', FOR_TESTS_MODEL, '--realtime', '--progress'],
-      { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, [ENGINE_CRASH_FILE_ENV]: crashFile } },
-    );
-    const seen = { stderr: '', fedMs: 0 };
-    child.stdout.resume();
-    child.stderr.setEncoding('utf8');
-    child.stderr.on('data', (text: string) => {
-      seen.stderr += text;
-      for (const m of text.matchAll(/fed_ms=(\d+)/g)) seen.fedMs = Number(m[1]);
-    });
-    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    const { child, seen, exited } = ingestWithCrashHook(projectDir, crashFile);
     await until(child, seen, () => seen.fedMs >= 3000, 'recording');
     for (let crash = 1; crash <= 3; crash++) {
       await writeFile(crashFile, 'transcribe');

@@ -191,13 +191,19 @@ describe('SupervisedEngine (fake processes through the real EngineClient)', () =
     await engine.close();
   });
 
+  /** A job running in the first process when it is killed; returned during the backoff, before any restart. */
+  async function crashedDuringJob() {
+    const supervisor = supervised();
+    await supervisor.engine.load('/models/tiny.en.bin');
+    const job = supervisor.engine.transcribe(input(0));
+    await until(() => supervisor.processes[0]!.transcriptions.length === 1);
+    supervisor.processes[0]!.crash('SIGKILL');
+    await until(() => supervisor.engine.supervision().state === 'restarting');
+    return { ...supervisor, job };
+  }
+
   it('abort while restarting drops the job instead of sending it again', async () => {
-    const { engine, processes } = supervised();
-    await engine.load('/models/tiny.en.bin');
-    const job = engine.transcribe(input(0));
-    await until(() => processes[0]!.transcriptions.length === 1);
-    processes[0]!.crash('SIGKILL');
-    await until(() => engine.supervision().state === 'restarting');
+    const { engine, processes, job } = await crashedDuringJob();
     engine.abort();
     await expect(job).rejects.toMatchObject({ code: 'aborted' });
     await until(() => engine.supervision().state === 'running');
@@ -206,12 +212,7 @@ describe('SupervisedEngine (fake processes through the real EngineClient)', () =
   });
 
   it('close during the backoff starts no process and fails what waits with engine_closed', async () => {
-    const { engine, processes } = supervised();
-    await engine.load('/models/tiny.en.bin');
-    const job = engine.transcribe(input(0));
-    await until(() => processes[0]!.transcriptions.length === 1);
-    processes[0]!.crash('SIGKILL');
-    await until(() => engine.supervision().state === 'restarting');
+    const { engine, processes, job } = await crashedDuringJob();
     await engine.close();
     await expect(job).rejects.toMatchObject({ code: 'engine_closed' });
     await vi.advanceTimersByTimeAsync(5000);
