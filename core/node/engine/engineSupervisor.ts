@@ -47,7 +47,6 @@ export interface SupervisedEngineOptions {
 }
 
 interface Call {
-  kind: 'transcribe' | 'encode';
   run: (engine: TranscriptionEngine) => Promise<unknown>;
   resolve: (value: unknown) => void;
   reject: (error: unknown) => void;
@@ -116,11 +115,11 @@ export class SupervisedEngine implements TranscriptionEngine {
   }
 
   transcribe(input: TranscribeInput): Promise<EngineTranscription> {
-    return this.submit('transcribe', (engine) => engine.transcribe(input)) as Promise<EngineTranscription>;
+    return this.submit((engine) => engine.transcribe(input)) as Promise<EngineTranscription>;
   }
 
   encode(pcm: Float32Array, audioCtx: number | null = null): Promise<EncodeTiming> {
-    return this.submit('encode', (engine) => engine.encode(pcm, audioCtx)) as Promise<EncodeTiming>;
+    return this.submit((engine) => engine.encode(pcm, audioCtx)) as Promise<EncodeTiming>;
   }
 
   /** Stops the running job: in the process, or (while it restarts) before it is sent again. */
@@ -185,14 +184,14 @@ export class SupervisedEngine implements TranscriptionEngine {
     return handle;
   }
 
-  private submit(kind: Call['kind'], run: Call['run']): Promise<unknown> {
+  private submit(run: Call['run']): Promise<unknown> {
     try {
       this.refuseWhenDone();
     } catch (e) {
       return Promise.reject(e);
     }
     return new Promise((resolve, reject) => {
-      const call: Call = { kind, run, resolve, reject, sentTo: null };
+      const call: Call = { run, resolve, reject, sentTo: null };
       this.calls.push(call);
       if (this.state === 'running') this.send(call);
     });
@@ -225,7 +224,11 @@ export class SupervisedEngine implements TranscriptionEngine {
 
   private exited(handle: EngineProcessHandle, exit: EngineExit): void {
     if (handle !== this.current || this.state === 'closed') return;
-    if (this.modelPath === null) return; // the first load's own rejection reports it
+    if (this.modelPath === null) {
+      // before a model: the next call starts a new process (a crash in the first load is reported by load itself)
+      this.current = null;
+      return;
+    }
     const at = this.now();
     this.crashTimes.push(at);
     this.crashes.push({ at, pid: handle.pid, description: exit.description });
