@@ -16,10 +16,10 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { TranscriptionEngine } from '../core/common/engine/engineTypes';
 import { readWavFor16k } from '../core/node/engine/audioInput';
-import { median } from '../core/node/engine/engineBench';
+import { median } from '../core/node/bench/engineBench';
 import { startEngineWorker } from '../core/node/engine/engineHost';
 import { forkEngineProcess, startEngineProcess } from '../core/node/engine/engineProcessHost';
-import { benchLive } from '../core/node/engine/liveBench';
+import { benchLive } from '../core/node/bench/liveBench';
 import { WHISPER_ADDON_ENV, whisperAddonPath } from '../core/node/engine/whisperAddon';
 import { BENCH_DIR, ensureBenchModel, ensureSpokenClip, REPO, SHARED } from './benchAssets';
 

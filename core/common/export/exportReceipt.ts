@@ -35,12 +35,15 @@ export function receiptFileName(exportFile: string): string {
   return `${exportFile}.receipt.json`;
 }
 
+/** What a records receipt summarises of each record: all its summary fields are recomputed from these. */
+export type ExportSummaryRecord = Pick<AnyExportRecord, 'schema_version' | 'project' | 'annotator' | 'item_id' | 'audio' | 'transcript' | 'final_label'>;
+
 export function buildExportReceipt(args: {
   file: string;
   format: ExportFormat;
   sha256: string;
   bytes: number;
-  records: readonly AnyExportRecord[];
+  records: readonly ExportSummaryRecord[];
   project: string;
   appVersion: string;
   createdAt: string;
@@ -124,6 +127,11 @@ export interface ExportFileFacts {
   bytes: number;
   /** records found, or null when the export itself could not be read far enough to count them */
   records: number | null;
+  /**
+   * every record's summary fields, when the whole file passed the parse and schema stages: the receipt's project,
+   * schema_version, counts and gaps are then recomputed from them, as for process-reward receipts
+   */
+  summaries?: readonly ExportSummaryRecord[] | null;
 }
 
 /**
@@ -168,5 +176,31 @@ export function receiptProblems(receiptText: string, receiptFile: string, actual
   }
   if (actual.records !== null && receipt.records !== actual.records) rule('/records', `the export has ${actual.records} records, the receipt says ${receipt.records}`);
   if (receipt.counts.gaps !== receipt.gaps.length) rule('/counts', `counts.gaps is ${receipt.counts.gaps} but ${receipt.gaps.length} gaps are listed`);
+  if (actual.summaries) summaryProblems(receipt, actual.summaries, rule);
   return problems;
+}
+
+/** Every summary field of a records receipt against the same summary recomputed from the records themselves. */
+function summaryProblems(receipt: ExportReceiptV1, records: readonly ExportSummaryRecord[], rule: (pointer: string, message: string) => void): void {
+  const expected = buildExportReceipt({ ...receipt, appVersion: receipt.app_version, createdAt: receipt.created_at, records });
+  const projects = [...new Set(records.map((r) => r.project))];
+  if (projects.length > 0 && !(projects.length === 1 && projects[0] === receipt.project)) {
+    rule('/project', `the export's records are of project ${projects.map((p) => JSON.stringify(p)).join(', ')}, the receipt says ${JSON.stringify(receipt.project)}`);
+  }
+  const versions = [...new Set(records.map((r) => r.schema_version))];
+  if (versions.length === 1 && versions[0] !== receipt.schema_version) {
+    rule('/schema_version', `the export's records have schema_version ${versions[0]}, the receipt says ${receipt.schema_version}`);
+  }
+  for (const key of Object.keys(expected.counts) as Array<keyof ExportReceiptV1['counts']>) {
+    if (receipt.counts[key] !== expected.counts[key]) rule(`/counts/${key}`, `the export's records give counts.${key} ${expected.counts[key]}, the receipt says ${receipt.counts[key]}`);
+  }
+  const gapText = (g: ExportGap | undefined) => (g ? `${g.annotator} / ${g.item_id}: ${g.reason}` : 'none');
+  const at = Math.max(expected.gaps.length, receipt.gaps.length);
+  for (let i = 0; i < at; i++) {
+    const want = expected.gaps[i];
+    const have = receipt.gaps[i];
+    if (JSON.stringify(want) === JSON.stringify(have && { annotator: have.annotator, item_id: have.item_id, reason: have.reason })) continue;
+    rule(have ? `/gaps/${i}` : '/gaps', `gap ${i + 1} is ${gapText(want)} in the export's records, the receipt says ${gapText(have)}${expected.gaps.length !== receipt.gaps.length ? ` (the records have ${expected.gaps.length} gaps, the receipt lists ${receipt.gaps.length})` : ''}`);
+    break;
+  }
 }

@@ -5,8 +5,22 @@ import { parseJsonArrayDocument, readJsonLines, type LocatedValue } from '../io/
 import { schemaProblems } from '../io/schemaProblems';
 import { csvRowJsonSchema } from './exportCsvColumns';
 import { csvExportVersion, exportCsvToValues, exportCsvV2ToValues, type ExportFormat } from './exportFormats';
+import type { ExportSummaryRecord } from './exportReceipt';
 import { exportRecordJsonSchemas, READABLE_SCHEMA_VERSIONS, type AnyExportRecord } from './exportRecord';
 import { csvRowRuleProblems, exportRuleProblems, type ExportProjectFacts } from './exportRules';
+
+/** What `aloud validate` found in one file: its format, its records, its receipt and every problem of every stage. */
+export interface ExportFileValidation {
+  file: string;
+  format: string | null;
+  /** records the file holds, when it could be parsed */
+  records: number | null;
+  /** "ok" when a receipt is beside the file and matches, "absent" without one, "invalid" otherwise */
+  receipt: 'ok' | 'absent' | 'invalid';
+  problems: InputProblem[];
+  /** records transcribed by a scripted engine (tests, demos), never by whisper.cpp */
+  scripted_records: number;
+}
 
 const ajv = new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true });
 const recordValidators = new Map(READABLE_SCHEMA_VERSIONS.map((v) => [v, ajv.compile<AnyExportRecord>(exportRecordJsonSchemas[v]!)]));
@@ -23,7 +37,23 @@ export interface ExportValidation {
   records: AnyExportRecord[];
   /** records the parse stage could read (for comparing with a receipt); null when the file could not be read */
   parsedRecords: number | null;
+  /** every record's summary fields (a receipt's counts and gaps are recomputed from them); null unless every record passed the parse and schema stages */
+  summaries: ExportSummaryRecord[] | null;
   problems: InputProblem[];
+}
+
+/** The summary fields of a flat (v2) CSV row: its audio columns stand for the record's audio object. */
+function csvRowSummary(row: Record<string, unknown>): ExportSummaryRecord {
+  const audioPath = row.audio_path as string | null;
+  return {
+    schema_version: row.schema_version as 2,
+    project: row.project as string,
+    annotator: row.annotator as string,
+    item_id: row.item_id as string,
+    transcript: row.transcript as string | null,
+    final_label: row.final_label as string | null,
+    audio: audioPath === null ? null : { path: audioPath, sha256: row.audio_sha256 as string | null, duration_ms: row.audio_duration_ms as number },
+  };
 }
 
 /**
@@ -45,7 +75,8 @@ export function validateExportText(text: string, file: string, format: ExportFor
       parsed = parseJsonArrayDocument(text, file, 'export records');
       parsedRecords = parsed.length;
     } else {
-      const table = parseCsv(text, file);
+      // an export's text cells hold what sessions hold (a note may carry a control character): JSONL escapes it, CSV cannot
+      const table = parseCsv(text, file, { rawControls: 'allow' });
       flatCsv = csvExportVersion(table.header) === 2;
       const converted = flatCsv ? exportCsvV2ToValues(table, file) : exportCsvToValues(table, file);
       problems.push(...converted.problems);
@@ -53,7 +84,7 @@ export function validateExportText(text: string, file: string, format: ExportFor
       parsedRecords = table.rows.length;
     }
   } catch (e) {
-    if (e instanceof InputError) return { records: [], parsedRecords: null, problems: e.problems };
+    if (e instanceof InputError) return { records: [], parsedRecords: null, summaries: null, problems: e.problems };
     throw e;
   }
   if (parsedRecords === 0 && problems.length === 0) {
@@ -65,10 +96,12 @@ export function validateExportText(text: string, file: string, format: ExportFor
     if (validate(record.value)) valid.push(record);
     else problems.push(...schemaProblems(validate.errors, file, record));
   }
+  const whole = problems.length === 0 && valid.length === parsedRecords;
   problems.push(...(flatCsv ? csvRowRuleProblems(valid, file, project) : exportRuleProblems(valid, file, project)));
   return {
     records: valid.map((r) => r.value as AnyExportRecord),
     parsedRecords,
+    summaries: whole ? valid.map((r) => (flatCsv ? csvRowSummary(r.value as Record<string, unknown>) : (r.value as AnyExportRecord))) : null,
     problems,
   };
 }

@@ -12,14 +12,25 @@ export interface CsvTable {
   rows: CsvRow[];
 }
 
+/** Raw control characters JSON would refuse in a string; CSV keeps the tab and the line breaks it is made of. */
+const RAW_CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f]/;
+
+export interface CsvOptions {
+  /**
+   * 'refuse' (default): a raw control character (U+0000-U+001F but tab, CR and LF) in a field is a parse problem, as
+   * JSON refuses one in a string. 'allow' is for reading back an export, whose text cells hold what sessions hold.
+   */
+  rawControls?: 'refuse' | 'allow';
+}
+
 /**
  * RFC 4180 CSV: comma separated, fields optionally in double quotes, "" for a quote inside quotes, records ended by
  * CRLF (LF alone is accepted too), line breaks allowed inside quoted fields. The first record is the header: names
  * must be non-empty and unique. Every row must have as many fields as the header. Empty lines carry nothing and are
- * skipped.
+ * skipped. Raw control characters in a field are refused (see CsvOptions).
  */
-export function parseCsv(text: string, file: string): CsvTable {
-  const records = readRecords(text, file);
+export function parseCsv(text: string, file: string, options: CsvOptions = {}): CsvTable {
+  const records = readRecords(text, file, options.rawControls ?? 'refuse');
   const problems: InputProblem[] = [];
   const [headerRecord, ...rows] = records;
   if (!headerRecord) throw new InputError([{ file, line: null, field: null, stage: 'parse', message: 'no header row: a CSV file must start with a row of column names' }]);
@@ -39,7 +50,7 @@ export function parseCsv(text: string, file: string): CsvTable {
   return { header: headerRecord.fields, headerLine: headerRecord.line, rows };
 }
 
-function readRecords(text: string, file: string): CsvRow[] {
+function readRecords(text: string, file: string, rawControls: 'refuse' | 'allow'): CsvRow[] {
   const records: CsvRow[] = [];
   const fail = (line: number, message: string): never => {
     throw new InputError([{ file, line, field: null, stage: 'parse', message }]);
@@ -92,6 +103,14 @@ function readRecords(text: string, file: string): CsvRow[] {
           pos++;
         }
         field = text.slice(start, pos);
+      }
+      if (rawControls === 'refuse') {
+        const control = RAW_CONTROL.exec(field);
+        if (control) {
+          const code = `U+${control[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`;
+          const at = recordLine + (field.slice(0, control.index).match(/\n/g)?.length ?? 0);
+          fail(at, `field ${fields.length + 1} holds a raw control character (${code}); a CSV field may hold text, tabs and line breaks only (JSON refuses the same)`);
+        }
       }
       fields.push(field);
       if (text[pos] === ',') {

@@ -4,6 +4,7 @@ import type { LocatedValue } from '../io/jsonInput';
 import { schemaProblems } from '../io/schemaProblems';
 import { LabelMatcher } from '../parser/labelMatch';
 import { resolveModelLabel, type LabelSchemaContext } from '../reasoning/modelLabel';
+import { itemIdKey, itemIdProblem } from '../names/nameRules';
 import type { Item } from './item';
 import { countWords } from './wordCount';
 
@@ -158,13 +159,16 @@ const isSystemOrTool = (role: MessageRole): boolean => role === 'system' || role
  * Each assistant reply becomes one item with its direct user parent as context, when: the reply's id is unique,
  * its parent exists once, is a user message of the same conversation and opens the conversation (multi-turn and
  * system/tool context have no rule yet), and both texts are present and not blank. Otherwise the reply is a gap.
+ * Ids are compared as they read (itemIdKey: NFC, invisible characters removed) and a reply's id becomes the item's
+ * id in NFC, so one id in two Unicode forms is a duplicate, not two items.
  */
 export function conversationsToItems(messages: readonly ConversationMessage[]): ConversationImport {
   const byId = new Map<string, ConversationMessage[]>();
   for (const m of messages) {
-    const list = byId.get(m.message_id);
+    const key = itemIdKey(m.message_id);
+    const list = byId.get(key);
     if (list) list.push(m);
-    else byId.set(m.message_id, [m]);
+    else byId.set(key, [m]);
   }
   const items: Item[] = [];
   const gaps: ConversationGap[] = [];
@@ -179,11 +183,11 @@ export function conversationsToItems(messages: readonly ConversationMessage[]): 
       gaps.push({ reply_id: reply.message_id, ...gap, line: reply.line });
       continue;
     }
-    const parent = byId.get(reply.parent_id!)![0]!;
+    const parent = byId.get(itemIdKey(reply.parent_id!))![0]!;
     contexts.add(parent.message_id);
     wordsPairs += countWords(parent.text!) + countWords(reply.text!);
     items.push({
-      id: reply.message_id,
+      id: reply.message_id.normalize('NFC'),
       text: reply.text!,
       context: parent.text!,
       ...(reply.reasoning !== null ? { model_reasoning: reply.reasoning } : {}),
@@ -202,7 +206,7 @@ export function conversationsToItems(messages: readonly ConversationMessage[]): 
     else wordsAll += countWords(m.text);
   }
   let wordsEligible = 0;
-  for (const id of contexts) wordsEligible += countWords(byId.get(id)![0]!.text!);
+  for (const id of contexts) wordsEligible += countWords(byId.get(itemIdKey(id))![0]!.text!);
   for (const item of items) wordsEligible += countWords(item.text);
   return {
     items,
@@ -222,15 +226,17 @@ export function conversationsToItems(messages: readonly ConversationMessage[]): 
 type GapCause = Pick<ConversationGap, 'reference' | 'reason' | 'message'>;
 
 function replyGap(reply: ConversationMessage, byId: ReadonlyMap<string, ConversationMessage[]>): GapCause | null {
-  const own = byId.get(reply.message_id)!;
+  const own = byId.get(itemIdKey(reply.message_id))!;
   if (own.length > 1) {
-    return { reference: reply.message_id, reason: 'duplicate_message_id', message: `message id is used by ${own.length} messages (lines ${own.map((m) => m.line).join(', ')})` };
+    const forms = new Set(own.map((m) => m.message_id)).size > 1 ? ' (the same id once Unicode forms and invisible characters are set aside)' : '';
+    return { reference: reply.message_id, reason: 'duplicate_message_id', message: `message id is used by ${own.length} messages (lines ${own.map((m) => m.line).join(', ')})${forms}` };
   }
-  if (reply.message_id !== reply.message_id.trim() || /[\u0000-\u001f\u007f]/.test(reply.message_id)) {
-    return { reference: reply.message_id, reason: 'invalid_reply_id', message: 'the reply id has surrounding whitespace or a control character and cannot be an item id' };
+  const idProblem = /[\u0000-\u001f\u007f]/.test(reply.message_id) ? 'it contains a control character' : itemIdProblem(reply.message_id.normalize('NFC'));
+  if (idProblem !== null) {
+    return { reference: reply.message_id, reason: 'invalid_reply_id', message: `the reply id cannot be an item id: ${idProblem}` };
   }
   if (reply.parent_id === null) return { reference: null, reason: 'missing_parent_id', message: 'the reply has no parent_id, so it has no user context' };
-  const parents = byId.get(reply.parent_id);
+  const parents = byId.get(itemIdKey(reply.parent_id));
   if (!parents) return { reference: reply.parent_id, reason: 'parent_not_found', message: `parent message "${reply.parent_id}" is not in the file` };
   if (parents.length > 1) {
     return { reference: reply.parent_id, reason: 'ambiguous_parent', message: `parent id "${reply.parent_id}" is used by ${parents.length} messages (lines ${parents.map((m) => m.line).join(', ')})` };
@@ -244,7 +250,7 @@ function replyGap(reply: ConversationMessage, byId: ReadonlyMap<string, Conversa
   }
   if (!isUser(parent.role)) return { reference: reply.parent_id, reason: 'parent_not_user', message: `parent is an ${parent.role} message, not a user message` };
   if (parent.parent_id !== null) {
-    const earlier = byId.get(parent.parent_id)?.[0];
+    const earlier = byId.get(itemIdKey(parent.parent_id))?.[0];
     if (earlier && isSystemOrTool(earlier.role)) {
       return { reference: parent.parent_id, reason: 'system_or_tool_in_context', message: `the user message follows a ${earlier.role} message; system/tool context has no rule yet` };
     }

@@ -6,6 +6,7 @@ import { schemaProblems } from '../io/schemaProblems';
 import { resolveModelLabel, type LabelSchemaContext } from '../reasoning/modelLabel';
 import { LabelMatcher } from '../parser/labelMatch';
 import { JsonSyntaxError, parseStrictJson } from '../io/strictJson';
+import { itemIdKey, itemIdProblem } from '../names/nameRules';
 import type { Item } from './item';
 
 /** Formats a file of items (or of conversation messages) may have, chosen by file name. */
@@ -61,10 +62,18 @@ const ajv = new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true }
 const validateItemRecord = ajv.compile(itemRecordJsonSchema);
 
 /**
+ * Where item records come from. An import source is new input: its ids are NFC-normalised and must be ids a
+ * session can record (the file-name rules, counted as sessions count them; no invisible or text-direction
+ * characters). The project's own items file is read as it was written, so the sessions that name its ids still
+ * find them. Both refuse two ids that read the same (one id in two Unicode forms, or with an invisible character).
+ */
+export type ItemsSource = 'import' | 'project';
+
+/**
  * Schema and rule stages for item records: every problem of the file is collected before rejecting. With the
  * project's label schema, `model_label` is resolved to a label name (and must name exactly one label).
  */
-export function itemsFromRecords(records: readonly LocatedValue[], file: string, schema?: LabelSchemaContext): Item[] {
+export function itemsFromRecords(records: readonly LocatedValue[], file: string, schema?: LabelSchemaContext, source: ItemsSource = 'project'): Item[] {
   const schemaStage: InputProblem[] = [];
   for (const record of records) {
     if (!validateItemRecord(record.value)) schemaStage.push(...schemaProblems(validateItemRecord.errors, file, record));
@@ -72,19 +81,26 @@ export function itemsFromRecords(records: readonly LocatedValue[], file: string,
   if (schemaStage.length > 0) throw new InputError(schemaStage);
 
   const ruleStage: InputProblem[] = [];
-  const firstLine = new Map<string, number>();
+  const firstLine = new Map<string, { line: number; id: string }>();
   const items: Item[] = [];
   const matcher = schema ? new LabelMatcher(schema.labels, schema.languages) : null;
   for (const record of records) {
-    const { id, text, context, meta, model_reasoning, model_steps, model_label, ...rest } = record.value as Item & Record<string, unknown>;
+    const { id: given, text, context, meta, model_reasoning, model_steps, model_label, ...rest } = record.value as Item & Record<string, unknown>;
     const at = (field: string, message: string): void => {
       ruleStage.push({ file, line: record.line, field: fieldIn(record, field), stage: 'rule', message });
     };
-    if (id !== id.trim()) at('id', `item id ${JSON.stringify(id)} has leading or trailing whitespace; ids are compared exactly`);
+    const id = source === 'import' ? given.normalize('NFC') : given;
+    // two ids that read the same are named first, with both lines: that is the problem to fix
+    const key = itemIdKey(given);
+    const first = firstLine.get(key);
+    if (first === undefined) firstLine.set(key, { line: record.line, id: given });
+    else if (first.id === given) at('id', `duplicate item id "${given}" (first on line ${first.line})`);
+    else at('id', `item id ${JSON.stringify(given)} is item id ${JSON.stringify(first.id)} of line ${first.line} in another form (Unicode normalisation or an invisible character): one id, two items; give each item its own id`);
     if (/[\u0000-\u001f\u007f]/.test(id)) at('id', `item id ${JSON.stringify(id)} contains a control character`);
-    const first = firstLine.get(id);
-    if (first !== undefined) at('id', `duplicate item id "${id}" (first on line ${first})`);
-    else firstLine.set(id, record.line);
+    else if (source === 'import') {
+      const problem = itemIdProblem(id);
+      if (problem !== null && first === undefined) at('id', problem);
+    } else if (id !== id.trim()) at('id', `item id ${JSON.stringify(id)} has leading or trailing whitespace; ids are compared exactly`);
     for (const key of Object.keys(rest)) {
       if (meta && Object.hasOwn(meta, key)) at(key, `"${key}" is given both as a field and inside "meta"`);
     }
@@ -118,11 +134,11 @@ function fieldIn(record: LocatedValue, field: string): string {
 }
 
 /** Items from the text of a JSONL, JSON-array or CSV file (CSV: header row with id and text; other columns are metadata). */
-export function parseItemsText(text: string, file: string, format: TabularFormat, schema?: LabelSchemaContext): Item[] {
-  if (format !== 'csv') return itemsFromRecords(parseRecords(text, file, format, 'items'), file, schema);
+export function parseItemsText(text: string, file: string, format: TabularFormat, schema?: LabelSchemaContext, source: ItemsSource = 'project'): Item[] {
+  if (format !== 'csv') return itemsFromRecords(parseRecords(text, file, format, 'items'), file, schema, source);
   const table = parseCsv(text, file);
   requireColumns(table, file, ['id', 'text']);
-  return itemsFromRecords(itemCsvRecords(csvRowsAsValues(table), file), file, schema);
+  return itemsFromRecords(itemCsvRecords(csvRowsAsValues(table), file), file, schema, source);
 }
 
 /** Optional item columns where an empty CSV cell means "absent" (other empty cells are metadata, kept verbatim). */

@@ -15,8 +15,7 @@ export class RateLimiter {
     private readonly maxKeys = 10_000,
   ) {}
 
-  /** null: allowed; otherwise the seconds until one request would be allowed again */
-  take(key: string): number | null {
+  private refilled(key: string): { tokens: number; at: number } {
     const t = this.now();
     let bucket = this.buckets.get(key);
     if (!bucket) {
@@ -27,6 +26,18 @@ export class RateLimiter {
     }
     bucket.tokens = Math.min(this.limit.burst, bucket.tokens + ((t - bucket.at) / 1000) * this.limit.perSecond);
     bucket.at = t;
+    return bucket;
+  }
+
+  /** null: a request would be allowed now (nothing is spent); otherwise the seconds until one would be */
+  wait(key: string): number | null {
+    const bucket = this.refilled(key);
+    return bucket.tokens >= 1 ? null : Math.ceil((1 - bucket.tokens) / this.limit.perSecond);
+  }
+
+  /** null: allowed (one request is spent); otherwise the seconds until one request would be allowed again */
+  take(key: string): number | null {
+    const bucket = this.refilled(key);
     if (bucket.tokens >= 1) {
       bucket.tokens -= 1;
       return null;

@@ -60,3 +60,9 @@ export function isRoomEventType(type: unknown): type is RoomEventType {
 export const DEFAULT_MAX_MEMBERS = 12;
 export const MAX_CHAT_CHARS = 500;
 export const MAX_MEMBER_NAME_CHARS = 40;
+/** Bytes of the room log one member's own events (joining, votes, chat) may fill: about 2,000 votes or 900 long messages. */
+export const MAX_MEMBER_LOG_BYTES = 512 * 1024;
+/** Bytes of the room log before it is full: votes, chat and joins stop; the lead can still reveal, remove and close. */
+export const MAX_ROOM_LOG_BYTES = 4 * 1024 * 1024;
+/** Chat messages in one answer; the page asks for the next page with chat_after. */
+export const CHAT_PAGE_SIZE = 100;

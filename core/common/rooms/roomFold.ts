@@ -1,12 +1,17 @@
 import { majorityLabel } from '../agreement/agreementAnalysis';
 import type { AlphaLevel } from '../agreement/krippendorff';
-import { MAX_CHAT_CHARS, MAX_MEMBER_NAME_CHARS, type RoomEvent, type RoomEventData, type RoomItem } from './roomEvents';
+import { utf8Length } from '../names/nameRules';
+import { MAX_MEMBER_LOG_BYTES, MAX_ROOM_LOG_BYTES, type RoomEvent, type RoomEventData, type RoomItem } from './roomEvents';
+import { chatText, memberNameRefusal } from './roomNames';
+import { Refusal } from '../contract/refusal';
 
 export interface RoomMember {
   member_id: string;
   name: string;
   token_sha256: string;
   removed: boolean;
+  /** bytes of the log this member's own events take (joining, votes, chat) */
+  log_bytes: number;
 }
 
 export interface VoteChange {
@@ -52,21 +57,27 @@ export interface RoomState {
   chat: ChatMessage[];
   written_back: RoomEventData['written_back']['sessions'] | null;
   closed: boolean;
+  /** bytes of the log so far (each event as written, with its line break) */
+  log_bytes: number;
 }
 
 /** A request the room's rules refuse; `status` is the HTTP status the listener answers with. */
-export class RoomRuleError extends Error {
+export class RoomRuleError extends Refusal {
   override name = 'RoomRuleError';
   constructor(
     readonly status: 400 | 403 | 404 | 409,
     message: string,
   ) {
-    super(message);
+    super(status === 404 ? 'not_found' : status === 409 ? 'conflict' : 'bad_request', message);
   }
 }
 
-export class RoomLogError extends Error {
+/** A room log that cannot be read (missing, damaged). */
+export class RoomLogError extends Refusal {
   override name = 'RoomLogError';
+  constructor(message: string) {
+    super('conflict', message);
+  }
 }
 
 export function emptyRoom(opened: RoomEventData['room_opened']): RoomState {
@@ -83,7 +94,26 @@ export function emptyRoom(opened: RoomEventData['room_opened']): RoomState {
     chat: [],
     written_back: null,
     closed: false,
+    log_bytes: 0,
   };
+}
+
+/** Bytes an event takes in the log: its JSON line as the writer writes it (a parsed line gives back the same text). */
+export function roomEventBytes(event: RoomEvent): number {
+  return utf8Length(JSON.stringify(event)) + 1;
+}
+
+/** The member an event is counted against, or null (the lead's acts and the room's own events). */
+function authorOf(event: RoomEvent): string | null {
+  switch (event.type) {
+    case 'member_joined':
+    case 'vote_cast':
+      return event.data.member_id;
+    case 'chat':
+      return event.data.from;
+    default:
+      return null;
+  }
 }
 
 /** Applies one logged event (mutating the state); the log was written by the rules below, so it is trusted but checked for order. */
@@ -92,10 +122,13 @@ export function applyRoomEvent(state: RoomState | null, event: RoomEvent, where 
     if (event.type !== 'room_opened') throw new RoomLogError(`${where}: the first event must be room_opened, not ${event.type}`);
     const room = emptyRoom(event.data);
     room.seq = event.seq;
+    room.log_bytes = roomEventBytes(event);
     return room;
   }
   if (event.seq !== state.seq + 1) throw new RoomLogError(`${where}: event seq ${event.seq} follows ${state.seq} (a gap or a repeat)`);
   state.seq = event.seq;
+  const bytes = roomEventBytes(event);
+  state.log_bytes += bytes;
   const itemOf = (id: string) => {
     const item = state.items.get(id);
     if (!item) throw new RoomLogError(`${where}: seq ${event.seq} names unknown item "${id}"`);
@@ -105,7 +138,7 @@ export function applyRoomEvent(state: RoomState | null, event: RoomEvent, where 
     case 'room_opened':
       throw new RoomLogError(`${where}: a second room_opened at seq ${event.seq}`);
     case 'member_joined':
-      state.members.set(event.data.member_id, { ...event.data, removed: false });
+      state.members.set(event.data.member_id, { ...event.data, removed: false, log_bytes: 0 });
       break;
     case 'member_removed': {
       const m = state.members.get(event.data.member_id);
@@ -132,6 +165,11 @@ export function applyRoomEvent(state: RoomState | null, event: RoomEvent, where 
     case 'room_closed':
       state.closed = true;
       break;
+  }
+  const author = authorOf(event);
+  if (author !== null) {
+    const member = state.members.get(author);
+    if (member) member.log_bytes += bytes;
   }
   return state;
 }
@@ -161,29 +199,41 @@ function openRoom(state: RoomState): void {
   if (state.closed) throw new RoomRuleError(409, 'the room is closed');
 }
 
+/** Whether the log has room left for the room as a whole (false: the "room log full" state). */
+export function roomLogHasRoom(state: RoomState): boolean {
+  return state.log_bytes < MAX_ROOM_LOG_BYTES;
+}
+
+/** Refuses an event that would grow a full log, or a member's full share of it (reveal, remove and close never are). */
+function roomInLog(state: RoomState, member: RoomMember | null): void {
+  if (!roomLogHasRoom(state)) {
+    throw new RoomRuleError(409, `the room log is full (${MAX_ROOM_LOG_BYTES / (1024 * 1024)} MB): no more votes, chat or members; the lead can still reveal items and close the room`);
+  }
+  if (member && member.log_bytes >= MAX_MEMBER_LOG_BYTES) {
+    throw new RoomRuleError(409, `your share of the room log is full (${MAX_MEMBER_LOG_BYTES / 1024} KB of votes and chat); the lead can still reveal items and close the room`);
+  }
+}
+
 export function decideJoin(state: RoomState, name: string, memberId: string, tokenSha256: string): RoomEventData['member_joined'] {
   openRoom(state);
+  roomInLog(state, null);
   const clean = name.normalize('NFC').trim();
-  if (clean === '') throw new RoomRuleError(400, 'give your name to join');
-  if ([...clean].length > MAX_MEMBER_NAME_CHARS) throw new RoomRuleError(400, `a name has at most ${MAX_MEMBER_NAME_CHARS} characters`);
-  if (/[\u0000-\u001f\u007f]/.test(clean)) throw new RoomRuleError(400, 'a name must not contain control characters');
+  const refusal = memberNameRefusal(clean, state.code, state.members.values());
+  if (refusal) throw new RoomRuleError(refusal.status, refusal.message);
   const active = [...state.members.values()].filter((m) => !m.removed);
-  if (active.some((m) => m.name.toLowerCase() === clean.toLowerCase())) throw new RoomRuleError(409, `"${clean}" is already in the room; choose another name`);
-  if ([...state.members.values()].some((m) => m.removed && m.name.toLowerCase() === clean.toLowerCase())) {
-    throw new RoomRuleError(403, `"${clean}" was removed from this room by the lead`);
-  }
   if (active.length >= state.max_members) throw new RoomRuleError(409, `the room is full (${state.max_members} members)`);
   return { member_id: memberId, name: clean, token_sha256: tokenSha256 };
 }
 
 export function decideVote(state: RoomState, memberId: string, itemId: string, label: string): RoomEventData['vote_cast'] | null {
   openRoom(state);
-  openMember(state, memberId);
+  const member = openMember(state, memberId);
   const item = state.items.get(itemId);
   if (!item) throw new RoomRuleError(404, `no item "${itemId}" in this room`);
   if (!state.labels.includes(label)) throw new RoomRuleError(400, `"${label}" is not one of the labels (${state.labels.join(', ')})`);
   const previous = item.current.get(memberId) ?? null;
   if (previous === label) return null; // the same vote again changes nothing, so nothing is logged
+  roomInLog(state, member);
   if (!item.revealed) return { member_id: memberId, item_id: itemId, label, blind: true, previous: null, majority_of_others: null };
   return { member_id: memberId, item_id: itemId, label, blind: false, previous, majority_of_others: majorityOfOthers(state, item, memberId) };
 }
@@ -197,15 +247,16 @@ export function decideReveal(state: RoomState, itemId: string): RoomEventData['i
 }
 
 export function decideRemove(state: RoomState, memberId: string): RoomEventData['member_removed'] {
+  openRoom(state);
   openMember(state, memberId);
   return { member_id: memberId };
 }
 
 export function decideChat(state: RoomState, from: string | null, text: string): RoomEventData['chat'] {
   openRoom(state);
-  if (from !== null) openMember(state, from);
-  const clean = text.trim();
-  if (clean === '') throw new RoomRuleError(400, 'an empty message');
-  if ([...clean].length > MAX_CHAT_CHARS) throw new RoomRuleError(400, `a message has at most ${MAX_CHAT_CHARS} characters`);
-  return { from, text: clean };
+  const member = from === null ? null : openMember(state, from);
+  const checked = chatText(text);
+  if ('problem' in checked) throw new RoomRuleError(400, checked.problem);
+  roomInLog(state, member);
+  return { from, text: checked.text };
 }

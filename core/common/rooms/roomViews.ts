@@ -1,6 +1,7 @@
 import { agreementAnalysis, type LabelRecord } from '../agreement/agreementAnalysis';
 import type { AlphaUndefinedReason } from '../agreement/krippendorff';
-import type { RoomState } from './roomFold';
+import { CHAT_PAGE_SIZE, MAX_MEMBER_LOG_BYTES, MAX_ROOM_LOG_BYTES } from './roomEvents';
+import { roomLogHasRoom, type RoomState } from './roomFold';
 
 /** Votes of the revealed items as label records: blind = the vote before the reveal, final = the current vote. */
 export function roomLabelRecords(state: RoomState, options: { revealedOnly: boolean } = { revealedOnly: true }): LabelRecord[] {
@@ -89,15 +90,33 @@ export interface RoomView {
   labels: string[];
   level: string;
   closed: boolean;
-  /** the viewer: a member, or the lead */
-  me: { role: 'member'; member_id: string; name: string } | { role: 'lead' };
+  /** the viewer: a member (share_full: their share of the log is used up), or the lead */
+  me: { role: 'member'; member_id: string; name: string; share_full: boolean } | { role: 'lead' };
+  /** the room log's size and limit; full: no more votes, chat or members */
+  log: { bytes: number; max_bytes: number; member_max_bytes: number; full: boolean };
   /** members in the room; the lead sees their ids too, to remove one */
   members: Array<{ name: string; member_id?: string }>;
   max_members: number;
   items: RoomItemView[];
   metrics: RoomMetrics;
-  /** chat messages after the cursor */
-  chat: Array<{ seq: number; ts: string; from: string; text: string }>;
+  /**
+   * chat messages after the cursor, at most CHAT_PAGE_SIZE; chat_more: more follow (ask again with chat_after).
+   * role says who wrote it: the lead's messages are marked by the room, never by a name.
+   */
+  chat: Array<{ seq: number; ts: string; from: string; role: 'lead' | 'member'; text: string }>;
+  chat_more: boolean;
+}
+
+/** The first index of `chat` with seq > after (chat is in seq order). */
+function firstChatAfter(chat: RoomState['chat'], after: number): number {
+  let lo = 0;
+  let hi = chat.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (chat[mid]!.seq > after) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
 }
 
 /**
@@ -126,7 +145,12 @@ export function roomView(state: RoomState, viewer: { role: 'member'; member_id: 
     }
     return view;
   });
-  const me = viewer.role === 'lead' ? { role: 'lead' as const } : { role: 'member' as const, member_id: viewer.member_id, name: nameOf(viewer.member_id) };
+  const me =
+    viewer.role === 'lead'
+      ? { role: 'lead' as const }
+      : { role: 'member' as const, member_id: viewer.member_id, name: nameOf(viewer.member_id), share_full: (state.members.get(viewer.member_id)?.log_bytes ?? 0) >= MAX_MEMBER_LOG_BYTES };
+  const first = firstChatAfter(state.chat, chatAfter);
+  const page = state.chat.slice(first, first + CHAT_PAGE_SIZE);
   return {
     seq: state.seq,
     code: state.code,
@@ -138,7 +162,9 @@ export function roomView(state: RoomState, viewer: { role: 'member'; member_id: 
     max_members: state.max_members,
     items,
     metrics,
-    chat: state.chat.filter((c) => c.seq > chatAfter).map((c) => ({ seq: c.seq, ts: c.ts, from: nameOf(c.from), text: c.text })),
+    log: { bytes: state.log_bytes, max_bytes: MAX_ROOM_LOG_BYTES, member_max_bytes: MAX_MEMBER_LOG_BYTES, full: !roomLogHasRoom(state) },
+    chat: page.map((c) => ({ seq: c.seq, ts: c.ts, from: nameOf(c.from), role: c.from === null ? ('lead' as const) : ('member' as const), text: c.text })),
+    chat_more: first + page.length < state.chat.length,
   };
 }
 

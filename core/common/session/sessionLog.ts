@@ -1,5 +1,7 @@
+import { firstInvalidUtf8Offset } from '../io/inputText';
 import { checkEventData } from './sessionEventSchema';
 import { EVENT_VERSIONS, isSessionEventType, type SessionEvent, type SessionEventType } from './sessionEvents';
+import { Refusal } from '../contract/refusal';
 
 /** Turns the data of version n of an event type into the data of version n + 1. */
 export type Upcaster = (data: unknown) => unknown;
@@ -33,14 +35,14 @@ export const EVENT_UPCASTERS: UpcasterRegistry = {
 };
 
 /** A corrupt session log, located by file and line; nothing is dropped silently. */
-export class SessionLogError extends Error {
+export class SessionLogError extends Refusal {
   override name = 'SessionLogError';
   constructor(
     readonly file: string,
     readonly line: number,
     readonly problem: string,
   ) {
-    super(`${file}:${line}: ${problem}`);
+    super('conflict', `${file}:${line}: ${problem}`);
   }
 }
 
@@ -144,6 +146,43 @@ export function parseSessionLog(
   // Valid JSON: the write finished except its newline; it must still be a good event.
   events.push(parseEventLine(tail, file, tailLine, upcasters));
   return { events, torn: null, missingFinalNewline: true };
+}
+
+/** Decodes UTF-8 and throws on any malformed sequence (core/node passes TextDecoder('utf-8', { fatal: true })). */
+export type StrictUtf8Decoder = (bytes: Uint8Array) => string;
+
+/**
+ * parseSessionLog on the bytes of events.jsonl, decoded strictly: a malformed UTF-8 sequence in a complete line is a
+ * SessionLogError naming that line and byte (never a U+FFFD in the record, never the next line); in the final line
+ * without its newline it is a write a crash cut mid-character, so that line is torn.
+ */
+export function parseSessionLogBytes(bytes: Uint8Array, file: string, decode: StrictUtf8Decoder, upcasters: UpcasterRegistry = EVENT_UPCASTERS): ParsedSessionLog {
+  const end = bytes.lastIndexOf(0x0a) + 1;
+  const complete = bytes.subarray(0, end);
+  let text: string;
+  try {
+    text = decode(complete);
+  } catch {
+    const at = Math.max(0, firstInvalidUtf8Offset(complete));
+    let line = 1;
+    let lineStart = 0;
+    for (let i = 0; i < at; i++) {
+      if (complete[i] === 0x0a) {
+        line++;
+        lineStart = i + 1;
+      }
+    }
+    throw new SessionLogError(file, line, `not valid UTF-8: malformed byte 0x${(complete[at] ?? 0).toString(16).padStart(2, '0')} at byte ${at - lineStart + 1} of the line; the log was written as UTF-8, so this line was damaged after it was written`);
+  }
+  const tail = bytes.subarray(end);
+  let tailText: string;
+  try {
+    tailText = decode(tail);
+  } catch {
+    // the torn line's text, its cut character aside: only its line and bytes are used
+    return { ...parseSessionLog(text, file, upcasters), torn: { line: text.split('\n').length, text: String.fromCharCode(...tail.subarray(0, 4096)) } };
+  }
+  return parseSessionLog(text + tailText, file, upcasters);
 }
 
 /** The text of one log line (without its newline) for an event. */

@@ -1,4 +1,5 @@
-import { type CliCommand, type CliIo, UsageError } from './cliSupport';
+import { asRefusal, type Refusal } from '../../common/contract/refusal';
+import type { CliCommand, CliIo } from './cliSupport';
 import { agreementCommand } from './commands/agreement';
 import { analyzeCommand } from './commands/analyze';
 import { exportCommand } from './commands/export';
@@ -49,16 +50,20 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   try {
     return await command.run(rest, io);
   } catch (e) {
-    if (e instanceof UsageError) {
-      io.err(`aloud ${name}: ${e.message}\n`);
-      return 2;
-    }
     // A failed file operation (disk full, read-only, permissions) is the machine's state, not a bug: one line.
     const errno = e as NodeJS.ErrnoException;
     if (errno instanceof Error && typeof errno.code === 'string' && typeof errno.syscall === 'string') {
       io.err(`aloud ${name}: ${errno.message}${errno.code === 'ENOSPC' ? ' (the disk is full; files written before are unchanged)' : ''}\n`);
       return 1;
     }
-    throw e;
+    const refusal = asRefusal(e);
+    if (refusal.code === 'internal') throw e;
+    io.err(`aloud ${name}: ${refusal.message.split('\n').join('; ')}\n`);
+    return exitOf(refusal);
   }
+}
+
+/** The exit status of a refusal: storage that failed (the machine's state) exits 1, anything else a person can act on 2. */
+function exitOf(refusal: Refusal): number {
+  return refusal.code === 'storage' ? 1 : 2;
 }

@@ -1,8 +1,8 @@
-import { readFile, stat, unlink } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { buildExportRecord, describeExportGaps, type ExportRecordV2 } from '../../common/export/exportRecord';
 import { serializeExport, type ExportFormat } from '../../common/export/exportFormats';
-import { buildExportReceipt, receiptFileName, type ExportReceiptV1 } from '../../common/export/exportReceipt';
+import { buildExportReceipt, type ExportReceiptV1 } from '../../common/export/exportReceipt';
 import type { ExportProjectFacts } from '../../common/export/exportRules';
 import { validateExportText } from '../../common/export/exportValidation';
 import type { Item } from '../../common/items/item';
@@ -13,7 +13,7 @@ import { ProjectError } from '../project/projectError';
 import { loadProjectItems, projectLabelSchema, type OpenProject } from '../project/projectFolder';
 import { appVersion } from './appVersion';
 import { createReasoningExport } from '../../common/reasoning/reasoningExport';
-import { writeFileAtomic } from '../fs/atomicFile';
+import { writeExportWithReceipt } from './exportTarget';
 import type { AnnotatorStates, SessionSource } from './sessionSource';
 import { normalizeAnnotatorName } from '../session/sessionPaths';
 
@@ -32,6 +32,8 @@ export interface ExportOptions {
   format: ExportFormat;
   out: string;
   sessions: SessionSource;
+  /** replace a file at `out` that is not an earlier export (never the project's own data) */
+  force?: boolean;
   now?: () => Date;
 }
 
@@ -120,25 +122,10 @@ export async function exportInputs(project: OpenProject, out: string, source: Se
 }
 
 /**
- * Writes an export that has passed validation: an earlier receipt is removed first (it must never vouch for the new
- * file, even for a moment), the file is written to a temporary name, fsynced and renamed, and the receipt last.
- */
-export async function writeExportWithReceipt<R>(out: string, text: string, receiptFor: (bytes: Buffer) => R): Promise<{ receiptFile: string; receipt: R }> {
-  const bytes = Buffer.from(text, 'utf8');
-  const receiptFile = receiptFileName(out);
-  await unlink(receiptFile).catch((e: NodeJS.ErrnoException) => {
-    if (e.code !== 'ENOENT') throw e;
-  });
-  await writeFileAtomic(out, bytes);
-  const receipt = receiptFor(bytes);
-  await writeFileAtomic(receiptFile, `${JSON.stringify(receipt, null, 2)}\n`);
-  return { receiptFile, receipt };
-}
-
-/**
  * Exports labelled sessions. Every record is validated (the same parse, schema and rule stages as `aloud validate`,
  * on the exact bytes to be written) before anything is written; one invalid record fails the whole export and
- * leaves no file and no receipt. The file is written to a temporary name, fsynced and renamed; the receipt only after.
+ * leaves no file and no receipt. The file and its receipt are written as a pair (writeExportWithReceipt: the target
+ * policy, then a swap that a crash leaves old or new).
  */
 export async function exportSessions(options: ExportOptions): Promise<ExportResult> {
   const { project, out, format } = options;
@@ -151,8 +138,11 @@ export async function exportSessions(options: ExportOptions): Promise<ExportResu
   if (checked.problems.length > 0) throw new InputError(checked.problems);
 
   const version = await appVersion();
-  const { receiptFile, receipt } = await writeExportWithReceipt(out, text, (bytes) =>
-    buildExportReceipt({ file: path.basename(out), format, sha256: sha256Hex(bytes), bytes: bytes.length, records, project: project.config.name, appVersion: version, createdAt: now().toISOString() }),
+  const { receiptFile, receipt } = await writeExportWithReceipt(
+    out,
+    text,
+    (bytes) => buildExportReceipt({ file: path.basename(out), format, sha256: sha256Hex(bytes), bytes: bytes.length, records, project: project.config.name, appVersion: version, createdAt: now().toISOString() }),
+    { project, force: options.force ?? false },
   );
   options.onProgress?.({ done: records.length, total: records.length });
   const sessionNotes = sessions.flatMap((s) => (s.notes ?? []).filter((n) => n.item_id === null).map((n) => `${s.annotator} wrote a note on no item (${n.ts}): ${JSON.stringify(n.text)}; records carry notes per item, so it is only here`));

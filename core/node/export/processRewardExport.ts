@@ -14,7 +14,8 @@ import { sha256Hex } from '../fs/sha256';
 import { ProjectError } from '../project/projectError';
 import { loadProjectItems, type OpenProject } from '../project/projectFolder';
 import { appVersion } from './appVersion';
-import { exportInputs, writeExportWithReceipt } from './exportSessions';
+import { exportInputs } from './exportSessions';
+import { writeExportWithReceipt } from './exportTarget';
 import type { SessionSource } from './sessionSource';
 import { stepJudgmentAgreement, type StepAgreement } from '../../common/reasoning/stepAgreement';
 
@@ -51,9 +52,9 @@ export function processRewardRecords(project: OpenProject, items: readonly Item[
 
 /**
  * `aloud export --format process-reward`: validated (schema and rules, on the exact bytes) before anything is
- * written, written atomically, the receipt last; an earlier receipt is removed first so it never vouches for new bytes.
+ * written, then written with its receipt as a pair (writeExportWithReceipt).
  */
-export async function exportProcessReward(options: { project: OpenProject; annotator?: string; out: string; sessions: SessionSource; now?: () => Date }): Promise<ProcessRewardExportResult> {
+export async function exportProcessReward(options: { project: OpenProject; annotator?: string; out: string; sessions: SessionSource; force?: boolean; now?: () => Date }): Promise<ProcessRewardExportResult> {
   const { project, out } = options;
   const now = options.now ?? (() => new Date());
   const { items, sessions } = await exportInputs(project, out, options.sessions, options.annotator);
@@ -62,8 +63,11 @@ export async function exportProcessReward(options: { project: OpenProject; annot
   const text = serializeProcessReward(records);
   assertValidProcessReward(text, out);
   const version = await appVersion();
-  const { receiptFile, receipt } = await writeExportWithReceipt(out, text, (bytes) =>
-    buildProcessRewardReceipt({ file: path.basename(out), sha256: sha256Hex(bytes), bytes: bytes.length, records, project: project.config.name, appVersion: version, createdAt: now().toISOString() }),
+  const { receiptFile, receipt } = await writeExportWithReceipt(
+    out,
+    text,
+    (bytes) => buildProcessRewardReceipt({ file: path.basename(out), sha256: sha256Hex(bytes), bytes: bytes.length, records, project: project.config.name, appVersion: version, createdAt: now().toISOString() }),
+    { project, force: options.force ?? false },
   );
   return { file: out, receipt_file: receiptFile, receipt, warnings: sessions.flatMap((s) => s.warnings) };
 }

@@ -1,4 +1,4 @@
-import { mkdir, stat, unlink } from 'node:fs/promises';
+import { mkdir, realpath, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { formatSrt, formatTranscriptTxt, formatVtt, type TranscriptFormat } from '../../common/export/transcriptFormats';
 import { sha256Hex } from '../fs/sha256';
@@ -7,6 +7,8 @@ import { loadProjectItems, type OpenProject } from '../project/projectFolder';
 import { encodeFileName } from '../session/sessionPaths';
 import { appVersion } from './appVersion';
 import { writeFileAtomic } from '../fs/atomicFile';
+import { resolveInside } from '../fs/resolveInside';
+import { checkExportTarget } from './exportTarget';
 import type { SessionSource } from './sessionSource';
 
 export interface TranscriptFileEntry {
@@ -34,8 +36,10 @@ export const TRANSCRIPT_RECEIPT = 'transcripts.receipt.json';
 
 /**
  * Transcript-only export: OUT/<annotator>/<item>.<txt|srt|vtt> for each item with a transcript, names encoded as
- * the session store encodes them (safe on every file system). Each file is written atomically; the receipt
- * OUT/transcripts.receipt.json (sha256 of every file) is written last.
+ * the session store encodes them (safe on every file system). The folder goes through the same target policy as
+ * every export (never the project's data, never through a link), and so does every file in it (a link planted in
+ * OUT is refused, not followed). Each file is written atomically; the receipt OUT/transcripts.receipt.json
+ * (sha256 of every file) is written last.
  */
 export async function exportTranscripts(options: {
   project: OpenProject;
@@ -45,14 +49,15 @@ export async function exportTranscripts(options: {
   sessions: SessionSource;
   now?: () => Date;
 }): Promise<TranscriptExportReceipt> {
-  const { project, format, outDir } = options;
-  const existing = await stat(outDir).catch(() => null);
-  if (existing && !existing.isDirectory()) throw new ProjectError(`${outDir}: exists and is not a folder (transcript exports write one file per item into a folder)`);
+  const { project, format } = options;
+  await checkExportTarget(project, options.outDir, 'folder', { force: false });
   const items = await loadProjectItems(project);
   const known = await options.sessions.annotators(project);
   if (options.annotator !== undefined && !known.includes(options.annotator)) throw new ProjectError(`${project.dir}: no session for annotator "${options.annotator}"`);
   const annotators = options.annotator === undefined ? known : [options.annotator];
   if (annotators.length === 0) throw new ProjectError(`${project.dir}: no annotator sessions to export yet`);
+  await mkdir(options.outDir, { recursive: true });
+  const outDir = await realpath(options.outDir);
   // an earlier receipt must not vouch for files this export is about to replace
   await unlink(path.join(outDir, TRANSCRIPT_RECEIPT)).catch((e: NodeJS.ErrnoException) => {
     if (e.code !== 'ENOENT') throw e;
@@ -71,9 +76,10 @@ export async function exportTranscripts(options: {
       }
       const content = format === 'txt' ? formatTranscriptTxt(state.transcript) : format === 'srt' ? formatSrt(state.segments) : formatVtt(state.segments);
       const relative = `${folder}/${encodeFileName(item.id, 'item id')}.${format}`;
+      await resolveInside(outDir, folder, 'write');
       await mkdir(path.join(outDir, folder), { recursive: true });
       const bytes = Buffer.from(content, 'utf8');
-      await writeFileAtomic(path.join(outDir, ...relative.split('/')), bytes);
+      await writeFileAtomic(await resolveInside(outDir, relative, 'write'), bytes);
       files.push({ annotator, item_id: item.id, path: relative, sha256: sha256Hex(bytes), bytes: bytes.length });
     }
   }
@@ -87,7 +93,6 @@ export async function exportTranscripts(options: {
     app_version: await appVersion(),
     created_at: (options.now ?? (() => new Date()))().toISOString(),
   };
-  await mkdir(outDir, { recursive: true });
-  await writeFileAtomic(path.join(outDir, TRANSCRIPT_RECEIPT), `${JSON.stringify(receipt, null, 2)}\n`);
+  await writeFileAtomic(await resolveInside(outDir, TRANSCRIPT_RECEIPT, 'write'), `${JSON.stringify(receipt, null, 2)}\n`);
   return receipt;
 }

@@ -2,7 +2,7 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { exportFormatFromFileName } from '../../common/export/exportFormats';
 import { receiptFileName, receiptProblems } from '../../common/export/exportReceipt';
-import { validateExportText } from '../../common/export/exportValidation';
+import { validateExportText, type ExportFileValidation, type ExportValidation } from '../../common/export/exportValidation';
 import { InputError, type InputProblem } from '../../common/io/inputProblem';
 import type { InputLimits } from '../../common/io/inputText';
 import { readInputFile } from '../importing/inputFile';
@@ -11,21 +11,10 @@ import { loadProjectItems, type OpenProject } from '../project/projectFolder';
 import { isScriptedModel } from '../engine/scriptedEngine';
 import { sha256OfFile } from '../fs/sha256';
 import { projectFacts } from './exportSessions';
+import { settleExportPair } from './exportTarget';
 import { exportedWavProblems } from './wavCheck';
 import { isProcessRewardText } from '../../common/reasoning/processReward';
 import { validateProcessRewardFile } from './validateProcessReward';
-
-export interface ExportFileValidation {
-  file: string;
-  format: string | null;
-  /** records the file holds, when it could be parsed */
-  records: number | null;
-  /** "ok" when a receipt is beside the file and matches, "absent" without one, "invalid" otherwise */
-  receipt: 'ok' | 'absent' | 'invalid';
-  problems: InputProblem[];
-  /** records transcribed by a scripted engine (tests, demos), never by whisper.cpp */
-  scripted_records: number;
-}
 
 /** Whether any record of a validated export came from a scripted engine. */
 export function hasScriptedModel(result: ExportFileValidation): boolean {
@@ -38,8 +27,11 @@ export function hasScriptedModel(result: ExportFileValidation): boolean {
  */
 export async function validateExportFile(file: string, options: { project?: OpenProject; limits?: InputLimits } = {}): Promise<ExportFileValidation> {
   const problems: InputProblem[] = [];
+  // an export pair a crash cut short is finished (or undone) first: what is validated is the old pair or the new one
+  await settleExportPair(file).catch(() => undefined);
   const format = exportFormatFromFileName(file);
   let records: number | null = null;
+  let summaries: ExportValidation['summaries'] = null;
   let scripted = 0;
   if (format === null) {
     problems.push({ file, line: null, field: null, stage: 'input', message: 'unknown export file type: use .jsonl, .json or .csv' });
@@ -59,6 +51,7 @@ export async function validateExportFile(file: string, options: { project?: Open
       }
       const checked = validateExportText(input.text, file, format, facts);
       records = checked.parsedRecords;
+      summaries = checked.summaries;
       scripted = checked.records.filter((r) => {
         const model = (r as { model?: unknown; model_sha256?: unknown }).model ?? { sha256: (r as { model_sha256?: unknown }).model_sha256 };
         return isScriptedModel(model as { sha256: string | null });
@@ -80,7 +73,7 @@ export async function validateExportFile(file: string, options: { project?: Open
       const receiptInput = await readInputFile(receiptFile, { lineBased: false, ...(options.limits ? { limits: options.limits } : {}) });
       const size = (await stat(file).catch(() => null))?.size ?? 0;
       const sha256 = await sha256OfFile(file).catch(() => '');
-      receiptIssues = receiptProblems(receiptInput.text, receiptFile, { fileName: path.basename(file), format, sha256, bytes: size, records });
+      receiptIssues = receiptProblems(receiptInput.text, receiptFile, { fileName: path.basename(file), format, sha256, bytes: size, records, summaries });
     } catch (e) {
       if (!(e instanceof InputError)) throw e;
       receiptIssues = e.problems;

@@ -3,12 +3,12 @@ import path from 'node:path';
 import { receiptFileName } from '../../common/export/exportReceipt';
 import { InputError, type InputProblem } from '../../common/io/inputProblem';
 import type { InputLimits } from '../../common/io/inputText';
+import type { ExportFileValidation } from '../../common/export/exportValidation';
 import { processRewardReceiptProblems, validateProcessRewardText } from '../../common/reasoning/processReward';
 import { sha256OfFile } from '../fs/sha256';
 import { readInputFile } from '../importing/inputFile';
 import { ItemsFileError } from '../project/itemsFile';
 import { loadProjectItems, type OpenProject } from '../project/projectFolder';
-import type { ExportFileValidation } from './validateExport';
 
 /**
  * `aloud validate` on a process-reward export (its text already read): parse, schema and rule stages; with a

@@ -31,7 +31,7 @@ export const O_NOFOLLOW: number = constants.O_NOFOLLOW ?? 0;
 const LINK_HINT = 'Aloud does not read or write project data through links (projects travel as archives and git repos, so a link is input); replace it with the real file';
 
 /** Real path of the nearest existing ancestor of `p`, joined with the rest of `p`. */
-async function realOfNearest(p: string): Promise<string> {
+export async function realOfNearest(p: string): Promise<string> {
   const missing: string[] = [];
   let at = p;
   for (;;) {

@@ -10,6 +10,7 @@ import { InputError, type InputProblem } from '../../common/io/inputProblem';
 import type { InputLimits } from '../../common/io/inputText';
 import type { LocatedValue } from '../../common/io/jsonInput';
 import { countWords } from '../../common/items/wordCount';
+import { itemIdKey } from '../../common/names/nameRules';
 import { writeFileAtomic } from '../fs/atomicFile';
 import { itemsPath, projectLabelSchema, type OpenProject } from '../project/projectFolder';
 import { formatItemsJsonl, readItemsFile } from '../project/itemsFile';
@@ -90,7 +91,7 @@ export async function readImportSource(file: string, kind: ImportKind, limits?: 
   if (records.length === 0) throw new InputError([{ file, line: null, field: null, stage: 'rule', message: `the file has no ${what}` }]);
 
   if (kind === 'items') {
-    const items = itemsFromRecords(records, file, schema);
+    const items = itemsFromRecords(records, file, schema, 'import');
     return {
       items,
       lines: new Map(items.map((item, i) => [item.id, records[i]!.line])),
@@ -141,9 +142,18 @@ export async function importIntoProject(options: ImportOptions): Promise<ImportS
   }
   const source = await readImportSource(file, options.kind, options.limits, projectLabelSchema(project));
   const existing = await readExistingItems(target, project);
+  const problems: InputProblem[] = [];
+  // one id in two Unicode forms would be two items to the merge and one item to the eye
+  const existingByKey = new Map(existing.map((item) => [itemIdKey(item.id), item.id]));
+  for (const item of source.items) {
+    const known = existingByKey.get(itemIdKey(item.id));
+    if (known !== undefined && known !== item.id) {
+      problems.push({ file, line: source.lines.get(item.id) ?? null, field: 'id', stage: 'rule', message: `item id ${JSON.stringify(item.id)} is the project's item ${JSON.stringify(known)} (${target}) in another form (Unicode normalisation or an invisible character); use the project's id` });
+    }
+  }
+  if (problems.length > 0) throw new InputError(problems);
   const merged = mergeItems(existing, source.items, options.mode);
 
-  const problems: InputProblem[] = [];
   if (options.mode === 'append') {
     for (const id of merged.changed) {
       problems.push({ file, line: source.lines.get(id) ?? null, field: 'id', stage: 'rule', message: `item "${id}" already exists in ${target} with different content; use --replace to change it` });

@@ -3,7 +3,6 @@ import type { Item } from '../../common/items/item';
 import { DEFAULT_MAX_MEMBERS, type RoomEventData } from '../../common/rooms/roomEvents';
 import { RoomLogError, RoomRuleError } from '../../common/rooms/roomFold';
 import type { LeadRoomStatus } from '../../common/rooms/roomViews';
-import { ApiError } from '../../common/contract/aloudApi';
 import { projectLabelSet } from '../agreement/agreementSources';
 import type { OpenProject } from '../project/projectFolder';
 import { RoomHost } from './roomHost';
@@ -14,8 +13,13 @@ import { writeBackRoomVotes } from './roomWriteBack';
  * The app's one norming room at a time: opens it over chosen items or as a huddle, serves it on its own listener
  * (127.0.0.1 unless the lead asks for the local network), and acts for the lead. Errors are RoomRuleErrors.
  */
+/** How long a closed room's listener keeps answering, so every member's page learns the room was closed. */
+export const CLOSED_ROOM_LINGER_MS = 5 * 60_000;
+
 export class RoomController {
   private open: { host: RoomHost; listener: RoomListener } | null = null;
+  /** the listener of the room closed last: it answers with the closed room (nothing can change it) for a while */
+  private closed: { listener: RoomListener; timer: ReturnType<typeof setTimeout> } | null = null;
 
   constructor(
     private readonly project: OpenProject,
@@ -25,6 +29,7 @@ export class RoomController {
   /** itemIds null: a huddle over the items whose final labels differ across the project's sessions now */
   async openRoom(itemIds: readonly string[] | null, lan: boolean): Promise<LeadRoomStatus> {
     if (this.open) throw new RoomRuleError(409, `room ${this.open.host.code} is open; close it first`);
+    await this.stopClosedListener();
     let ids: readonly string[];
     if (itemIds === null) {
       const set = await projectLabelSet(this.project);
@@ -81,12 +86,31 @@ export class RoomController {
     return this.status()!;
   }
 
-  /** Ends the meeting: logs room_closed, stops the listener. The log stays in the project. */
+  /**
+   * Ends the meeting: logs room_closed (unless the lead's page closed it already) and releases the log. The listener
+   * keeps answering with the closed room for CLOSED_ROOM_LINGER_MS, so members see "The room was closed" instead of
+   * an unreachable host; nothing reaches the log any more (every rule refuses a closed room).
+   */
   async closeRoom(): Promise<null> {
     const host = this.require();
-    await host.closeRoom();
-    await this.shutdown();
+    if (!host.snapshot().closed) await host.closeRoom();
+    const { listener } = this.open!;
+    this.open = null;
+    await host.close();
+    await this.stopClosedListener();
+    const timer = setTimeout(() => void this.stopClosedListener(), CLOSED_ROOM_LINGER_MS);
+    timer.unref();
+    this.closed = { listener, timer };
     return null;
+  }
+
+  private async stopClosedListener(): Promise<void> {
+    const closed = this.closed;
+    this.closed = null;
+    if (closed) {
+      clearTimeout(closed.timer);
+      await closed.listener.close();
+    }
   }
 
   /** Final votes of a room (closed, or at least not open here) as new annotator sessions, source "room". */
@@ -101,9 +125,7 @@ export class RoomController {
     }
     try {
       if (host.snapshot().written_back) throw new RoomRuleError(409, `room ${code} was written back already`);
-      const { sessions } = await writeBackRoomVotes(this.project, host.snapshot()).catch((e: unknown) => {
-        throw e instanceof Error && e.message.startsWith('a session "') ? new RoomRuleError(409, e.message) : e;
-      });
+      const { sessions } = await writeBackRoomVotes(this.project, host.snapshot());
       await host.recordWriteBack(sessions);
       return sessions;
     } finally {
@@ -113,6 +135,7 @@ export class RoomController {
 
   /** Stops serving without ending the meeting (the app quits): `aloud room resume` continues it. */
   async shutdown(): Promise<void> {
+    await this.stopClosedListener();
     const open = this.open;
     this.open = null;
     if (open) {
@@ -120,10 +143,4 @@ export class RoomController {
       await open.host.close();
     }
   }
-}
-
-/** A room's refusal as the contract's error: its status says which code. */
-export function roomApiError(e: unknown): unknown {
-  if (!(e instanceof RoomRuleError)) return e;
-  return new ApiError(e.status === 404 ? 'not_found' : e.status === 409 ? 'conflict' : 'bad_request', e.message);
 }

@@ -7,26 +7,37 @@ import { RoomRuleError } from '../../common/rooms/roomFold';
 import type { RoomHost, RoomViewer } from './roomHost';
 import { ROOM_PAGE_CSP, ROOM_PAGE_CSS, ROOM_PAGE_HTML, ROOM_PAGE_JS } from './roomPage';
 
+/**
+ * The listener's budgets, each its own, so spending one never locks another: guessing tokens does not stop the page
+ * or joins of that address, and a join that succeeds spends or refills nothing of anyone's.
+ */
 export interface RoomListenerLimits {
-  /** every request carrying a token, per token */
+  /** every request carrying a member's (or the lead's) token, per token */
   member: RateLimit;
-  /** requests without a valid token (the page, joins, wrong codes), per address */
+  /** requests without a token (the page, its files, joins), per address */
   anonymous: RateLimit;
-  /** wrong room codes per address; a guessed code must take longer than any meeting */
+  /** requests with a token that is not (or no longer) in the room, per address */
+  wrongToken: RateLimit;
+  /** wrong room codes per address; once spent, every join from the address waits, with the right code too */
   wrongCode: RateLimit;
+  /** wrong room codes from every address together: another address brings no fresh budget */
+  wrongCodeRoom: RateLimit;
 }
 
 export const DEFAULT_ROOM_LIMITS: RoomListenerLimits = {
   member: { burst: 30, perSecond: 5 },
   anonymous: { burst: 30, perSecond: 2 },
+  wrongToken: { burst: 10, perSecond: 0.5 },
   wrongCode: { burst: 5, perSecond: 1 / 60 },
+  wrongCodeRoom: { burst: 30, perSecond: 1 / 60 },
 };
 
 export interface RoomListenerOptions {
   /** '127.0.0.1' (default) or an address of this machine on the local network, chosen explicitly by the lead */
   address?: string;
   port?: number;
-  limits?: RoomListenerLimits;
+  /** budgets to change (tests); the others are DEFAULT_ROOM_LIMITS */
+  limits?: Partial<RoomListenerLimits>;
 }
 
 export interface RoomListener {
@@ -39,6 +50,8 @@ export interface RoomListener {
 }
 
 const MAX_BODY_BYTES = 4096;
+/** the key of the budget the whole room shares */
+const ROOM_KEY = 'room';
 
 /** The first IPv4 address of this machine on a network (not loopback): where `--lan` listens when no address is given. */
 export function lanAddress(): string | null {
@@ -62,6 +75,9 @@ function baseHeaders(contentType: string): Record<string, string> {
   };
 }
 
+/** The client hung up before its request was read: nobody is left to answer, and nothing went wrong here. */
+class ClientGone extends Error {}
+
 class HttpFailure extends Error {
   constructor(
     readonly status: number,
@@ -78,10 +94,15 @@ async function readJsonBody(req: IncomingMessage): Promise<Record<string, unknow
   if (type !== 'application/json') throw new HttpFailure(415, 'send JSON (Content-Type: application/json)');
   const chunks: Buffer[] = [];
   let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > MAX_BODY_BYTES) throw new HttpFailure(413, `a request body has at most ${MAX_BODY_BYTES} bytes`);
-    chunks.push(chunk as Buffer);
+  try {
+    for await (const chunk of req) {
+      size += (chunk as Buffer).length;
+      if (size > MAX_BODY_BYTES) throw new HttpFailure(413, `a request body has at most ${MAX_BODY_BYTES} bytes`);
+      chunks.push(chunk as Buffer);
+    }
+  } catch (e) {
+    if (e instanceof HttpFailure) throw e;
+    throw new ClientGone();
   }
   let value: unknown;
   try {
@@ -106,27 +127,38 @@ const text = (body: Record<string, unknown>, key: string): string => {
  */
 export async function startRoomListener(host: RoomHost, options: RoomListenerOptions = {}): Promise<RoomListener> {
   const address = options.address ?? '127.0.0.1';
-  const limits = options.limits ?? DEFAULT_ROOM_LIMITS;
+  const limits = { ...DEFAULT_ROOM_LIMITS, ...options.limits };
   const memberLimiter = new RateLimiter(limits.member);
   const anonymousLimiter = new RateLimiter(limits.anonymous);
+  const wrongTokenLimiter = new RateLimiter(limits.wrongToken);
   const wrongCodeLimiter = new RateLimiter(limits.wrongCode);
+  const wrongCodeRoomLimiter = new RateLimiter(limits.wrongCodeRoom);
   let allowedHosts = new Set<string>();
 
-  const limit = (limiter: RateLimiter, key: string) => {
+  const tooMany = (wait: number, what: string) => new HttpFailure(429, `${what}; try again in ${wait} s`, { 'Retry-After': String(wait) });
+  const limit = (limiter: RateLimiter, key: string, what = 'too many requests') => {
     const wait = limiter.take(key);
-    if (wait !== null) throw new HttpFailure(429, `too many requests; try again in ${wait} s`, { 'Retry-After': String(wait) });
+    if (wait !== null) throw tooMany(wait, what);
   };
 
-  const viewerOf = (req: IncomingMessage): RoomViewer => {
+  /** Who is asking: null without a token; a wrong token is refused here, on its own budget. */
+  const viewerOf = (req: IncomingMessage, ip: string): RoomViewer | null => {
     const auth = req.headers.authorization ?? '';
     const token = auth.startsWith('Bearer ') ? auth.slice(7).trim() : '';
-    const viewer = token ? host.authenticate(token) : null;
+    if (token === '') {
+      limit(anonymousLimiter, ip);
+      return null;
+    }
+    const viewer = host.authenticate(token);
     if (!viewer) {
-      // a wrong token costs the address like any request without one, so guessing is as slow as it is hopeless
-      limit(anonymousLimiter, req.socket.remoteAddress ?? '?');
-      throw new HttpFailure(token ? 403 : 401, token ? 'this token is not (or no longer) a member of the room' : 'join the room first');
+      limit(wrongTokenLimiter, ip, 'too many requests with a token that is not in the room');
+      throw new HttpFailure(403, 'this token is not (or no longer) a member of the room');
     }
     limit(memberLimiter, token);
+    return viewer;
+  };
+  const joined = (viewer: RoomViewer | null): RoomViewer => {
+    if (!viewer) throw new HttpFailure(401, 'join the room first');
     return viewer;
   };
 
@@ -145,8 +177,7 @@ export async function startRoomListener(host: RoomHost, options: RoomListenerOpt
     const origin = req.headers.origin;
     if (method !== 'GET' && origin !== undefined && !allowedHosts.has(origin.replace(/^http:\/\//, '').toLowerCase())) throw new HttpFailure(403, 'cross-origin requests are refused');
     const ip = req.socket.remoteAddress ?? '?';
-    const isAnonymous = !(req.headers.authorization ?? '').startsWith('Bearer ');
-    if (isAnonymous) limit(anonymousLimiter, ip);
+    const asker = viewerOf(req, ip);
 
     const page = (body: string, type: string) => {
       if (method !== 'GET') throw new HttpFailure(405, 'GET only');
@@ -169,16 +200,22 @@ export async function startRoomListener(host: RoomHost, options: RoomListenerOpt
         return void res.end();
       case '/api/join': {
         post();
+        // checked before the code is: while a budget is spent, the right code waits like a wrong one
+        const addressWait = wrongCodeLimiter.wait(ip);
+        if (addressWait !== null) throw tooMany(addressWait, 'too many wrong room codes from this address');
+        const roomWait = wrongCodeRoomLimiter.wait(ROOM_KEY);
+        if (roomWait !== null) throw tooMany(roomWait, 'too many wrong room codes for this room');
         const body = await readJsonBody(req);
         if (normalizeRoomCode(text(body, 'code')) !== host.code) {
-          limit(wrongCodeLimiter, ip);
+          wrongCodeLimiter.take(ip);
+          wrongCodeRoomLimiter.take(ROOM_KEY);
           throw new HttpFailure(403, 'wrong room code');
         }
         return json(200, await host.join(text(body, 'name')));
       }
       case '/api/state': {
         if (method !== 'GET') throw new HttpFailure(405, 'GET only');
-        const viewer = viewerOf(req);
+        const viewer = joined(asker);
         const after = Number(url.searchParams.get('after') ?? '0');
         const chatAfter = Number(url.searchParams.get('chat_after') ?? '0');
         if (!Number.isInteger(after) || !Number.isInteger(chatAfter)) throw new HttpFailure(400, 'after and chat_after are event numbers');
@@ -187,7 +224,7 @@ export async function startRoomListener(host: RoomHost, options: RoomListenerOpt
       }
       case '/api/vote': {
         post();
-        const viewer = viewerOf(req);
+        const viewer = joined(asker);
         if (viewer.role !== 'member') throw new HttpFailure(403, 'the lead does not vote; join as a member to vote');
         const body = await readJsonBody(req);
         await host.vote(viewer.member_id, text(body, 'item_id'), text(body, 'label'));
@@ -195,7 +232,7 @@ export async function startRoomListener(host: RoomHost, options: RoomListenerOpt
       }
       case '/api/chat': {
         post();
-        const viewer = viewerOf(req);
+        const viewer = joined(asker);
         const body = await readJsonBody(req);
         await host.chat(viewer.role === 'member' ? viewer.member_id : null, text(body, 'text'));
         return json(200, { seq: host.seq });
@@ -204,7 +241,7 @@ export async function startRoomListener(host: RoomHost, options: RoomListenerOpt
       case '/api/lead/remove':
       case '/api/lead/close': {
         post();
-        lead(viewerOf(req));
+        lead(joined(asker));
         const body = await readJsonBody(req);
         if (url.pathname === '/api/lead/reveal') await host.reveal(text(body, 'item_id'));
         else if (url.pathname === '/api/lead/remove') await host.remove(text(body, 'member_id'));
@@ -218,9 +255,11 @@ export async function startRoomListener(host: RoomHost, options: RoomListenerOpt
 
   const server: Server = createServer((req, res) => {
     route(req, res).catch((e: unknown) => {
+      if (e instanceof ClientGone) return void res.destroy();
       const status = e instanceof HttpFailure || e instanceof RoomRuleError ? e.status : 500;
       const message = e instanceof HttpFailure || e instanceof RoomRuleError ? e.message : 'internal error';
-      if (status === 500) process.stderr.write(`room listener: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+      // one line on the lead's terminal, never a stack trace
+      if (status === 500) process.stderr.write(`room listener: internal error on ${req.method ?? '?'} ${new URL(req.url ?? '/', 'http://room.invalid').pathname}: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}\n`);
       if (res.headersSent) return void res.end();
       res.writeHead(status, { ...baseHeaders('application/json; charset=utf-8'), ...(e instanceof HttpFailure ? e.headers : {}) });
       res.end(JSON.stringify({ error: message }));

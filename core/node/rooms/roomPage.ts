@@ -46,13 +46,23 @@ button.mine{background:#2f6fad;color:#fff;border-color:#2f6fad}
 .context{color:#555;font-style:italic;white-space:pre-wrap}.text{white-space:pre-wrap}
 table{border-collapse:collapse}td,th{border:1px solid #ddd;padding:.15rem .45rem;text-align:left}
 #metrics{display:flex;gap:1.5rem;flex-wrap:wrap}.alpha{font-size:1.6rem;font-weight:600}
+#chat-log li.from-lead{background:#eef3fa}.lead-badge{background:#2f6fad;color:#fff;border-radius:3px;padding:0 .35rem;font-size:.85em}
+button:disabled,input:disabled{cursor:not-allowed;opacity:.55}
 `;
 
 export const ROOM_PAGE_JS = String.raw`
 'use strict';
 (function () {
   var $ = function (id) { return document.getElementById(id); };
-  var lead = /^#lead=/.test(location.hash) ? decodeURIComponent(location.hash.slice(6)) : null;
+  var lead = null;
+  if (/^#lead=/.test(location.hash)) {
+    lead = decodeURIComponent(location.hash.slice(6));
+    sessionStorage.setItem('aloud-room-lead', lead);
+    // the lead's token leaves the address bar (and this history entry) as soon as it is read
+    history.replaceState(null, '', location.pathname + location.search);
+  } else {
+    lead = sessionStorage.getItem('aloud-room-lead');
+  }
   var token = lead || sessionStorage.getItem('aloud-room-token');
   var seq = 0, chatSeq = 0, stopped = false, lastView = null;
 
@@ -126,11 +136,12 @@ export const ROOM_PAGE_JS = String.raw`
       if (item.context) card.appendChild(el('div', item.context, 'context'));
       card.appendChild(el('div', item.text, 'text'));
       card.appendChild(el('div', 'Voted: ' + (item.voted.length ? item.voted.join(', ') : 'nobody yet'), 'muted voted'));
-      if (view.me.role === 'member' && !view.closed) {
+      if (view.me.role === 'member') {
         var buttons = el('div', null, 'labels');
         view.labels.forEach(function (label) {
           var b = el('button', label, item.my_vote === label ? 'mine' : '');
           b.type = 'button';
+          b.disabled = !canWrite(view);
           b.dataset.label = label;
           b.addEventListener('click', function () { send('/api/vote', { item_id: item.item_id, label: label }); });
           buttons.appendChild(b);
@@ -182,16 +193,32 @@ export const ROOM_PAGE_JS = String.raw`
     }
   }
 
+  /** votes and chat are open: the room is not closed and the log (and this member's share of it) not full */
+  function canWrite(view) {
+    return !view.closed && !view.log.full && !(view.me.role === 'member' && view.me.share_full);
+  }
+  function statusOf(view) {
+    if (view.closed) return 'The room was closed. Thank you for taking part.';
+    if (view.log.full) return 'The room log is full: no more votes or chat. The lead can still reveal items and close the room.';
+    if (view.me.role === 'member' && view.me.share_full) return 'Your share of the room log is full: no more votes or chat from you. The lead can still reveal items.';
+    return 'Vote on each item; votes stay hidden until the lead reveals the item.';
+  }
+
   function render(view) {
     lastView = view;
     $('code').textContent = view.code;
     $('who').textContent = view.me.role === 'lead' ? 'You lead this room' : 'You are ' + view.me.name;
-    $('status').textContent = view.closed ? 'The room is closed.' : 'Vote on each item; votes stay hidden until the lead reveals the item.';
+    $('status').textContent = statusOf(view);
+    $('chat-text').disabled = $('chat-send').disabled = !canWrite(view);
     renderMetrics(view.metrics);
     renderLead(view);
     renderItems(view);
     view.chat.forEach(function (c) {
-      $('chat-log').appendChild(el('li', c.from + ': ' + c.text));
+      // who wrote it comes from the room (role), never from the name: a member cannot pass for the lead
+      var li = el('li', null, c.role === 'lead' ? 'from-lead' : 'from-member');
+      li.appendChild(c.role === 'lead' ? el('strong', 'Lead', 'lead-badge') : el('span', c.from, 'chat-name'));
+      li.appendChild(document.createTextNode(': ' + c.text));
+      $('chat-log').appendChild(li);
       chatSeq = Math.max(chatSeq, c.seq);
     });
   }
@@ -200,6 +227,7 @@ export const ROOM_PAGE_JS = String.raw`
     return api('POST', path, body).then(function (r) {
       if (r.status >= 400) $('status').textContent = r.data.error || ('request refused (' + r.status + ')');
       else poll();
+      return r;
     });
   }
 
@@ -212,11 +240,19 @@ export const ROOM_PAGE_JS = String.raw`
       if (r.status === 401 || r.status === 403) {
         stopped = true;
         sessionStorage.removeItem('aloud-room-token');
+        sessionStorage.removeItem('aloud-room-lead');
         $('status').textContent = r.data.error || 'You are no longer in this room.';
         $('items').textContent = '';
         return;
       }
-      if (r.status === 200 && !r.data.unchanged) { seq = r.data.seq; render(r.data); }
+      if (r.status === 200 && !r.data.unchanged) {
+        seq = r.data.seq;
+        render(r.data);
+        // a closed room changes no more: nothing left to ask
+        if (r.data.closed) { stopped = true; return; }
+        // more chat than one answer holds: ask for the next page right away
+        if (r.data.chat_more) { seq = 0; again = true; }
+      }
       if (again) { again = false; run(); return; }
       timer = setTimeout(run, r.status === 429 ? r.retry * 1000 : 1000);
     }, function () {
@@ -251,7 +287,7 @@ export const ROOM_PAGE_JS = String.raw`
   $('chat-send').addEventListener('click', function () {
     var text = $('chat-text').value;
     if (!text.trim()) return;
-    send('/api/chat', { text: text }).then(function () { $('chat-text').value = ''; });
+    send('/api/chat', { text: text }).then(function (r) { if (r.status < 400) $('chat-text').value = ''; });
   });
   if (token) enter();
   window.aloudRoom = { view: function () { return lastView; } };

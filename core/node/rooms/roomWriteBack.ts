@@ -1,61 +1,113 @@
 import { stat } from 'node:fs/promises';
 import type { RoomEventData } from '../../common/rooms/roomEvents';
-import type { RoomState } from '../../common/rooms/roomFold';
+import { type RoomMember, RoomRuleError, type RoomState } from '../../common/rooms/roomFold';
+import { writeBackAnnotatorName } from '../../common/rooms/roomNames';
+import type { SessionEvent } from '../../common/session/sessionEvents';
 import { loadProjectItems, type OpenProject } from '../project/projectFolder';
+import { readSessionLog } from '../session/sessionLogFile';
 import { SessionService } from '../session/sessionService';
 import { sessionPaths } from '../session/sessionPaths';
 
-/** The annotator a member's room votes are written as: never the member's own session, so nothing is overwritten. */
-export function roomAnnotatorName(memberName: string, code: string): string {
-  return `${memberName} (room ${code})`;
+interface WriteBackPlan {
+  member: RoomMember;
+  annotator: string;
+  /** item id → the member's final vote, in the room's item order */
+  votes: Map<string, string>;
+  note: string;
 }
 
 /**
- * Final room votes as labels (source "room") of a NEW annotator session per member. A session of that name that
- * exists already is refused before anything is written; items no longer in the project are left out and reported.
+ * What an earlier run of this write-back left in the member's session: the items already labelled. A session that
+ * holds anything else — another label, another source, acts a write-back never logs — is somebody's own, and the
+ * write-back refuses before anything is written.
+ */
+async function earlierWriteBack(project: OpenProject, plan: WriteBackPlan): Promise<{ labelled: Set<string>; noted: boolean }> {
+  const paths = sessionPaths(project.dir, plan.annotator);
+  const labelled = new Set<string>();
+  let noted = false;
+  if (!(await stat(paths.dir).then(() => true, () => false))) return { labelled, noted };
+  // a folder with only a lock (killed while the session was being created) reads as an empty log
+  const { events } = await readSessionLog(paths.events);
+  const foreign = (event: SessionEvent): boolean => {
+    switch (event.type) {
+      case 'session_started':
+        return event.data.annotator !== plan.annotator;
+      case 'session_resumed':
+      case 'log_repaired':
+      case 'item_opened':
+        return false;
+      case 'label_committed':
+        if (event.data.source !== 'room' || plan.votes.get(event.data.item_id) !== event.data.label) return true;
+        labelled.add(event.data.item_id);
+        return false;
+      case 'note':
+        noted ||= event.data.text === plan.note;
+        return event.data.text !== plan.note;
+      default:
+        return true;
+    }
+  };
+  const other = events.find(foreign);
+  if (other) {
+    throw new RoomRuleError(409, `a session "${plan.annotator}" exists already and holds more than this room's votes (${paths.events}:${other.seq}, ${other.type}): room votes are written back once, never over existing labels`);
+  }
+  return { labelled, noted };
+}
+
+/**
+ * Final room votes as labels (source "room") of a NEW annotator session per member. Resumable: a run cut short (the
+ * app or the process killed) is finished by the next one, which recognises the sessions it started by the room's
+ * code and the member (their labels are this member's votes, from this room, and nothing else) and adds only what is
+ * missing. A session of that name holding anything else is refused before anything is written. Items no longer in
+ * the project are left out and reported.
  */
 export async function writeBackRoomVotes(project: OpenProject, state: RoomState): Promise<{ sessions: RoomEventData['written_back']['sessions']; warnings: string[] }> {
   const items = await loadProjectItems(project);
   const known = new Set(items.map((i) => i.id));
   const schemaLabels = new Set(project.config.schema.labels.map((l) => l.name));
   const warnings: string[] = [];
-  const plans = [...state.members.values()]
+  const plans: WriteBackPlan[] = [...state.members.values()]
     .filter((m) => !m.removed)
     .map((m) => ({
       member: m,
-      annotator: roomAnnotatorName(m.name, state.code),
-      votes: [...state.items.entries()].flatMap(([itemId, item]) => {
-        const label = item.current.get(m.member_id);
-        if (label === undefined) return [];
-        if (!known.has(itemId)) {
-          warnings.push(`item "${itemId}" is not in the project's items any more: ${m.name}'s vote on it is not written back`);
-          return [];
-        }
-        if (!schemaLabels.has(label)) {
-          warnings.push(`"${label}" is not a label of the project any more: ${m.name}'s vote on "${itemId}" is not written back`);
-          return [];
-        }
-        return [[itemId, label] as const];
-      }),
+      annotator: writeBackAnnotatorName(m, state.code),
+      note: `final votes of ${m.name} in norming room ${state.code}`,
+      votes: new Map(
+        [...state.items.entries()].flatMap(([itemId, item]) => {
+          const label = item.current.get(m.member_id);
+          if (label === undefined) return [];
+          if (!known.has(itemId)) {
+            warnings.push(`item "${itemId}" is not in the project's items any more: ${m.name}'s vote on it is not written back`);
+            return [];
+          }
+          if (!schemaLabels.has(label)) {
+            warnings.push(`"${label}" is not a label of the project any more: ${m.name}'s vote on "${itemId}" is not written back`);
+            return [];
+          }
+          return [[itemId, label] as const];
+        }),
+      ),
     }))
-    .filter((p) => p.votes.length > 0);
-  for (const plan of plans) {
-    const exists = await stat(sessionPaths(project.dir, plan.annotator).dir).then(() => true, () => false);
-    if (exists) throw new Error(`a session "${plan.annotator}" exists already: room votes are written back once, never over existing labels`);
-  }
+    .filter((p) => p.votes.size > 0);
+  const earlier = [];
+  for (const plan of plans) earlier.push(await earlierWriteBack(project, plan));
   const sessions: RoomEventData['written_back']['sessions'] = [];
-  for (const plan of plans) {
-    const session = await SessionService.open({ project, annotator: plan.annotator, items });
-    try {
-      for (const [itemId, label] of plan.votes) {
-        await session.openItem(itemId);
-        await session.commitLabel(label, 'room');
+  for (const [i, plan] of plans.entries()) {
+    const { labelled, noted } = earlier[i]!;
+    if (labelled.size < plan.votes.size || !noted) {
+      const session = await SessionService.open({ project, annotator: plan.annotator, items });
+      try {
+        for (const [itemId, label] of plan.votes) {
+          if (labelled.has(itemId)) continue;
+          await session.openItem(itemId);
+          await session.commitLabel(label, 'room');
+        }
+        if (!noted) await session.addNote(plan.note);
+      } finally {
+        await session.close();
       }
-      await session.addNote(`final votes of ${plan.member.name} in norming room ${state.code}`);
-    } finally {
-      await session.close();
     }
-    sessions.push({ member_id: plan.member.member_id, annotator: plan.annotator, labels: plan.votes.length });
+    sessions.push({ member_id: plan.member.member_id, annotator: plan.annotator, labels: plan.votes.size });
   }
   return { sessions, warnings };
 }

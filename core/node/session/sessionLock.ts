@@ -2,6 +2,7 @@ import { open, readFile, unlink } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { processIsAlive } from '../process/processAlive';
 import { describeFsError } from './sessionFs';
+import { Refusal } from '../../common/contract/refusal';
 
 /** Contents of sessions/<annotator>/.lock. */
 export interface LockOwner {
@@ -12,14 +13,14 @@ export interface LockOwner {
 }
 
 /** The session is already open for writing by a live process (or one on another host). */
-export class SessionLockedError extends Error {
+export class SessionLockedError extends Refusal {
   override name = 'SessionLockedError';
   constructor(
     message: string,
     readonly lockFile: string,
     readonly owner: LockOwner | null,
   ) {
-    super(message);
+    super('conflict', message);
   }
 }
 

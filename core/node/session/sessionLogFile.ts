@@ -2,8 +2,13 @@ import { readFile } from 'node:fs/promises';
 import { ProjectPathError } from '../fs/resolveInside';
 import { ProjectError } from '../project/projectError';
 import { EVENT_VERSIONS, type SessionEvent, type SessionEventData, type SessionEventOf, type SessionEventType } from '../../common/session/sessionEvents';
-import { formatEventLine, parseSessionLog, type TornLine, type UpcasterRegistry } from '../../common/session/sessionLog';
+import { formatEventLine, parseSessionLogBytes, type TornLine, type UpcasterRegistry } from '../../common/session/sessionLog';
+import { SerialQueue } from '../../common/concurrency/serialQueue';
 import { describeFsError, nodeSessionFs, SessionWriteError, writeFully, type DurableFile, type SessionFs } from './sessionFs';
+
+const fatalUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+/** The log is UTF-8 as written: a malformed byte is named at its line, never read as U+FFFD. */
+const strictUtf8 = (bytes: Uint8Array): string => fatalUtf8.decode(bytes);
 
 /** A torn last line found on opening the log for writing: cut from the log, its bytes kept in `tornFile`. */
 export interface TornLineReport {
@@ -18,15 +23,15 @@ export async function readSessionLog(
   file: string,
   upcasters?: UpcasterRegistry,
 ): Promise<{ events: SessionEvent[]; torn: TornLine | null }> {
-  let text: string;
+  let bytes: Buffer;
   try {
-    text = await readFile(file, 'utf8');
+    bytes = await readFile(file);
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { events: [], torn: null };
     if ((e as NodeJS.ErrnoException).code === 'EISDIR') throw new ProjectError(`${file}: is a folder, not a session log; move it out of the project (the session's events are a file)`);
     throw new SessionWriteError(`cannot read ${file}: ${describeFsError(e).text}`, file, describeFsError(e).code);
   }
-  const { events, torn } = parseSessionLog(text, file, upcasters);
+  const { events, torn } = parseSessionLogBytes(bytes, file, strictUtf8, upcasters);
   return { events, torn };
 }
 
@@ -35,8 +40,7 @@ export async function readSessionLog(
  * event is a commit point; a failed append is cut back so the log never keeps half a line it knows about.
  */
 export class SessionLogWriter {
-  private queue: Promise<unknown> = Promise.resolve();
-  private closed = false;
+  private readonly writes = new SerialQueue(() => new Error(`${this.file}: session log is closed`));
 
   private constructor(
     readonly file: string,
@@ -68,7 +72,7 @@ export class SessionLogWriter {
       const { size } = await handle.stat();
       const bytes = Buffer.alloc(size);
       if (size > 0) await readFully(handle, bytes);
-      const parsed = parseSessionLog(bytes.toString('utf8'), file, options.upcasters);
+      const parsed = parseSessionLogBytes(bytes, file, strictUtf8, options.upcasters);
       let goodSize = size;
       let torn: TornLineReport | null = null;
       if (parsed.torn) {
@@ -104,23 +108,18 @@ export class SessionLogWriter {
     return event as SessionEventOf<T>;
   }
 
-  /** Appends events as one write and one fsync (one commit point); all of them or none are kept. */
-  appendAll(entries: ReadonlyArray<{ type: SessionEventType; data: SessionEventData[SessionEventType] }>): Promise<SessionEvent[]> {
-    const run = this.queue.then(() => this.write(entries));
-    this.queue = run.catch(() => undefined);
-    return run;
+  /** Appends events as one write and one fsync (one commit point), all at `ts` (default: now); all of them or none are kept. */
+  appendAll(entries: ReadonlyArray<{ type: SessionEventType; data: SessionEventData[SessionEventType] }>, ts?: string): Promise<SessionEvent[]> {
+    return this.writes.run(() => this.write(entries, ts ?? this.now().toISOString()));
   }
 
   async close(): Promise<void> {
-    if (this.closed) return;
-    this.closed = true;
-    await this.queue;
+    if (this.writes.closed) return;
+    await this.writes.close();
     await this.handle.close();
   }
 
-  private async write(entries: ReadonlyArray<{ type: SessionEventType; data: SessionEventData[SessionEventType] }>): Promise<SessionEvent[]> {
-    if (this.closed) throw new Error(`${this.file}: session log is closed`);
-    const ts = this.now().toISOString();
+  private async write(entries: ReadonlyArray<{ type: SessionEventType; data: SessionEventData[SessionEventType] }>, ts: string): Promise<SessionEvent[]> {
     const events = entries.map(
       (entry, i) => ({ v: EVENT_VERSIONS[entry.type], seq: this.lastSeq + 1 + i, ts, type: entry.type, data: entry.data }) as SessionEvent,
     );

@@ -2,6 +2,7 @@ import { useCallback, useEffect, useState } from 'react';
 import type { ProjectView } from '../../../core/common/contract/aloudApi';
 import type { LeadRoomStatus, RoomMetrics } from '../../../core/common/rooms/roomViews';
 import type { ApiClient } from '../contract/apiClient';
+import { reportRefusalsTo } from '../app/runCall';
 
 const POLL_MS = 1500;
 
@@ -12,32 +13,26 @@ export function useLeadRoom(client: ApiClient) {
   useEffect(() => {
     let stopped = false;
     let timer: ReturnType<typeof setTimeout> | undefined;
-    const poll = () =>
-      client.room().then(
-        (s) => {
-          if (stopped) return;
-          setStatus(s);
-          if (s) timer = setTimeout(poll, POLL_MS);
-        },
-        (e: Error) => !stopped && setError(e.message),
-      );
+    const run = reportRefusalsTo((message) => !stopped && setError(message));
+    const poll = async () => {
+      const s = await run(() => client.room());
+      if (stopped || s === undefined) return;
+      setStatus(s);
+      if (s) timer = setTimeout(() => void poll(), POLL_MS);
+    };
     void poll();
     return () => {
       stopped = true;
       clearTimeout(timer);
     };
   }, [client, status?.code]);
-  const act = useCallback(
-    (action: () => Promise<LeadRoomStatus | null>) =>
-      action().then(
-        (s) => {
-          setError(null);
-          setStatus(s);
-        },
-        (e: Error) => setError(e.message),
-      ),
-    [],
-  );
+  const act = useCallback(async (action: () => Promise<LeadRoomStatus | null>) => {
+    // a refusal is said in the panel, and the room stays as it was shown
+    const s = await reportRefusalsTo(setError)(action);
+    if (s === undefined) return;
+    setError(null);
+    setStatus(s);
+  }, []);
   return { status, error, act };
 }
 
@@ -124,6 +119,12 @@ export function LeadRoomPanel({ client, project, disagreements }: { client: ApiC
         {view.max_members} members
       </p>
       <Metrics m={view.metrics} />
+      {view.log.full && (
+        <p className="banner room-log-full">
+          The room log is full ({Math.round(view.log.max_bytes / (1024 * 1024))} MB): members can no longer vote, chat or join. Reveal what is left and close
+          the room.
+        </p>
+      )}
       <table>
         <thead>
           <tr>

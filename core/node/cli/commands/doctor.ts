@@ -5,7 +5,7 @@ import { defaultEngineThreads, ENGINE_FLASH_ATTN } from '../../engine/whisperEng
 import { type CpuGuardReport, leftOutFeatures, type LeftOutFeature, loadWhisperAddon, whisperAddonPath } from '../../engine/whisperAddon';
 import { startEngineProcess } from '../../engine/engineProcessHost';
 import { runningEngines } from '../../engine/engineRegistry';
-import { openVoiceActivity } from '../../engine/liveEngine';
+import { openVoiceActivity } from '../../engine/sessionEngine';
 import { listInstalledModels } from '../../models/installedModels';
 import { loadModelManifest } from '../../models/manifestFile';
 import { digestFile } from '../../models/modelFiles';

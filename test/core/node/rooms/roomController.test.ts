@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dispatchApiCall } from '../../../../core/node/app/apiDispatcher';
 import { AppService } from '../../../../core/node/app/appService';
 import { cli } from '../../../helpers/cli';
-import { RoomClient } from './roomClient';
+import { request, RoomClient } from './roomClient';
 
 /** The lead's side of a room through the app API (the same dispatcher Electron IPC and browser mode use). */
 describe('norming rooms through the app API', () => {
@@ -50,12 +50,21 @@ describe('norming rooms through the app API', () => {
     expect((await ben.call('GET', '/api/state?after=0')).status).toBe(403);
     expect(await app.closeRoom()).toBeNull();
     expect(await app.room()).toBeNull();
-    await expect(fetch(status.url)).rejects.toThrow();
+    // the closed room's listener stays a while, so members learn the room was closed: nothing can change it any more
+    expect(((await ana.call('GET', '/api/state?after=0')).body as { closed?: boolean }).closed).toBe(true);
+    expect((await ana.call('POST', '/api/vote', { item_id: 'demo-01', label: 'Neutral' })).status).toBe(409);
+    expect((await ana.call('POST', '/api/chat', { text: 'still here?' })).status).toBe(409);
+    expect((await request(status.url, 'POST', '/api/join', { body: { code: status.code, name: 'cai' } })).status).toBe(409);
     const exported = JSON.parse((await cli('room', 'export', status.code, '--project', dir, '--json')).out);
     expect(exported.log.at(-1).type).toBe('room_closed');
     const sessions = await app.writeBackRoom(status.code);
     expect(sessions.map((x) => [x.annotator, x.labels])).toEqual([[`ana (room ${status.code})`, 1]]);
     expect(await dispatchApiCall(app, 'writeBackRoom', [status.code])).toMatchObject({ ok: false, error: { code: 'conflict', message: expect.stringMatching(/written back already/) } });
     expect(await dispatchApiCall(app, 'writeBackRoom', ['ZZZZZZ'])).toMatchObject({ ok: false, error: { code: 'not_found' } });
+    // the next room ends the closed room's listener
+    const next = await app.openRoom(['demo-03'], false);
+    await expect(fetch(status.url)).rejects.toThrow();
+    expect(next.code).not.toBe(status.code);
+    await app.closeRoom();
   });
 });

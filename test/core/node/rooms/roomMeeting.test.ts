@@ -246,7 +246,7 @@ describe('a norming room with five members over loopback', () => {
     // never twice, never over existing labels
     const again = await cli('room', 'writeback', host.code, '--project', dir);
     expect(again.code).toBe(2);
-    expect(again.err).toMatch(/exists already/);
+    expect(again.err).toMatch(/written back already/);
   });
 });
 
@@ -259,7 +259,7 @@ describe('the room listener', () => {
     dir = await demoProject();
     host = await openRoom(dir, ['demo-01']);
     listener = await startRoomListener(host, {
-      limits: { member: { burst: 4, perSecond: 0.01 }, anonymous: { burst: 40, perSecond: 0.01 }, wrongCode: { burst: 3, perSecond: 0.01 } },
+      limits: { member: { burst: 4, perSecond: 0.01 }, anonymous: { burst: 40, perSecond: 0.01 }, wrongToken: { burst: 40, perSecond: 0.01 }, wrongCode: { burst: 3, perSecond: 0.01 } },
     });
   });
   afterAll(async () => {
@@ -305,7 +305,7 @@ describe('the room listener', () => {
     const wrong: number[] = [];
     for (let i = 0; i < 5; i++) wrong.push((await request(listener.url, 'POST', '/api/join', { body: { code: 'ZZZZZZ' === host.code ? 'YYYYYY' : 'ZZZZZZ', name: `g${i}` } })).status);
     expect(wrong).toEqual([403, 403, 403, 429, 429]);
-    // wrong tokens spend the address's budget too (anonymous burst 40 here, already partly used above)
+    // wrong tokens spend a budget of their own (burst 40 here)
     const guesses: number[] = [];
     for (let i = 0; i < 45; i++) guesses.push((await request(listener.url, 'GET', '/api/state?after=0', { token: `guess${i}` })).status);
     expect(guesses.slice(0, 3)).toEqual([403, 403, 403]);

@@ -3,6 +3,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { initProject, loadProjectConfig, loadProjectItems } from '../../../../core/node/project/projectFolder';
+import { RoomController } from '../../../../core/node/rooms/roomController';
 import { RoomHost } from '../../../../core/node/rooms/roomHost';
 import { type RoomListener, startRoomListener } from '../../../../core/node/rooms/roomListener';
 import { chromiumUnavailableReason, launchChromium, type ChromiumSession } from '../../../helpers/chromium';
@@ -78,6 +80,11 @@ describe.skipIf(unavailable !== undefined)("a member's room page in Chromium", (
     await page.getByPlaceholder('Say something to the room').fill('fair point, ben');
     await page.getByRole('button', { name: 'Send' }).click();
     await expect.poll(() => page.locator('#chat-log').textContent()).toBe('ana: fair point, ben');
+    // the lead's message is marked by the room, not by a name anyone could type
+    expect((await lead.call('POST', '/api/chat', { text: 'thanks both' })).status).toBe(200);
+    await expect.poll(() => page.locator('#chat-log li.from-lead').textContent()).toBe('Lead: thanks both');
+    expect(await page.locator('#chat-log li.from-lead .lead-badge').count()).toBe(1);
+    expect(await page.locator('#chat-log li.from-member .lead-badge').count()).toBe(0);
     await browser.screenshot(page, 'room-revealed');
   });
 
@@ -86,6 +93,12 @@ describe.skipIf(unavailable !== undefined)("a member's room page in Chromium", (
     leadPage.on('dialog', (d) => void d.accept());
     await leadPage.goto(listener.leadUrl);
     await expect.poll(() => leadPage.locator('#who').textContent()).toBe('You lead this room');
+    // the lead's token leaves the address bar and the history entry once read; a reload still leads (tab storage)
+    expect(leadPage.url()).not.toContain('lead=');
+    expect(await leadPage.evaluate(() => location.href)).toBe(listener.url);
+    await leadPage.reload();
+    await expect.poll(() => leadPage.locator('#who').textContent()).toBe('You lead this room');
+    expect(leadPage.url()).not.toContain(host.leadToken);
     // the lead does not vote, and sees no unrevealed votes
     expect(await leadPage.locator('article[data-item="r2"] button[data-label]').count()).toBe(0);
     await ben.vote('r2', 'Neutral');
@@ -97,6 +110,13 @@ describe.skipIf(unavailable !== undefined)("a member's room page in Chromium", (
     await leadPage.close();
   });
 
+  it('a long chat arrives page by page (100 messages an answer) until the page has all of it', { timeout: 60_000 }, async () => {
+    const before = await page.locator('#chat-log li').count();
+    for (let i = 0; i < 230; i++) await host.chat(null, `note ${i}`);
+    await expect.poll(() => page.locator('#chat-log li').count(), { timeout: 20_000 }).toBe(before + 230);
+    expect(await page.locator('#chat-log li').last().textContent()).toBe('Lead: note 229');
+  });
+
   it('a removed member is told so; the page made no request beyond the room listener and broke no CSP rule', { timeout: 60_000 }, async () => {
     const view = await lead.view();
     const ana = view.members.find((m) => m.name === 'ana')!;
@@ -105,5 +125,48 @@ describe.skipIf(unavailable !== undefined)("a member's room page in Chromium", (
     const origin = new URL(listener.url).origin;
     expect(requested.filter((u) => !u.startsWith(origin))).toEqual([]);
     expect(browser.pageErrors.filter((e) => !e.includes('403'))).toEqual([]);
+  });
+});
+
+/** The app closes the room (the lead's panel): members' pages say so and their controls go quiet. */
+describe.skipIf(unavailable !== undefined)('a room closed by the lead, on a member page in Chromium', () => {
+  let controller: RoomController;
+  let browser: ChromiumSession;
+
+  beforeAll(async () => {
+    const dir = path.join(await mkdtemp(path.join(tmpdir(), 'aloud-room-closed-')), 'p');
+    await initProject(dir, { demo: true });
+    const project = await loadProjectConfig(dir);
+    controller = new RoomController(project, await loadProjectItems(project));
+    browser = await launchChromium({ fakeMediaDevices: false, acceptMediaPrompts: false });
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await controller?.shutdown();
+  });
+
+  it('shows "The room was closed" and disables the votes and the chat, instead of retrying an unreachable host', { timeout: 60_000 }, async () => {
+    const status = await controller.openRoom(['demo-01', 'demo-02'], false);
+    const page = await browser.newPage();
+    await page.goto(status.url);
+    await page.getByLabel('Room code').fill(status.code);
+    await page.getByLabel('Your name').fill('ana');
+    await page.getByRole('button', { name: 'Join' }).click();
+    await expect.poll(() => page.locator('#who').textContent()).toBe('You are ana');
+    await page.locator('article[data-item="demo-01"] button[data-label="Polite"]').click();
+    await expect.poll(() => page.locator('article[data-item="demo-01"] button.mine').textContent()).toBe('Polite');
+
+    expect(await controller.closeRoom()).toBeNull();
+    await expect.poll(() => page.locator('#status').textContent(), { timeout: 15_000 }).toMatch(/^The room was closed/);
+    const votes = page.locator('article button[data-label]');
+    expect(await votes.count()).toBe(6);
+    for (const b of await votes.all()) expect(await b.isDisabled()).toBe(true);
+    expect(await page.getByPlaceholder('Say something to the room').isDisabled()).toBe(true);
+    expect(await page.getByRole('button', { name: 'Send' }).isDisabled()).toBe(true);
+    // and it stays so: the page stops asking a room that can change no more
+    expect(await page.locator('#status').textContent()).not.toContain('cannot be reached');
+    await browser.screenshot(page, 'room-closed-member');
+    expect(browser.pageErrors).toEqual([]);
   });
 });

@@ -1,0 +1,4 @@
+import { exportsGroup } from './cases/exports.cases';
+import { runHostileGroup } from './hostile';
+
+runHostileGroup(exportsGroup);

@@ -1,0 +1,4 @@
+import { importsGroup } from './cases/imports.cases';
+import { runHostileGroup } from './hostile';
+
+runHostileGroup(importsGroup);

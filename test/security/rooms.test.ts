@@ -1,0 +1,4 @@
+import { roomsGroup } from './cases/rooms.cases';
+import { runHostileGroup } from './hostile';
+
+runHostileGroup(roomsGroup);
