@@ -6,6 +6,7 @@
  * Every file is written under a temporary name and renamed into place, so a reader never sees a partial one.
  */
 import { execFile } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
@@ -26,6 +27,11 @@ const MAKE_BENCH_MODEL = path.join(SHARED, 'tools/make-bench-model.mjs');
 /** true when ../shared holds the for-tests model and the bench-model tool */
 export const haveSharedModels = existsSync(FOR_TESTS_MODEL) && existsSync(MAKE_BENCH_MODEL);
 
+/** A temporary name beside `file`, unique to this call: two makers of one asset (processes or calls) never share one. */
+function partialNameFor(file: string, suffix = '.partial'): string {
+  return `${file}.${process.pid}-${randomUUID().slice(0, 8)}${suffix}`;
+}
+
 /**
  * The tiny.en-sized random-weight model at `file` (about 78 MB, 15 s to make). Written under a temporary name
  * and renamed into place, so concurrent callers never read a partial file.
@@ -34,7 +40,7 @@ export async function ensureBenchModel(file = path.join(BENCH_DIR, 'engine/bench
   if (existsSync(file)) return file;
   if (!haveSharedModels) throw new Error(`${FOR_TESTS_MODEL} or ${MAKE_BENCH_MODEL} is absent: ../shared beside the repository holds the for-tests model the bench model is made from`);
   await mkdir(path.dirname(file), { recursive: true });
-  const partial = `${file}.${process.pid}.partial`;
+  const partial = partialNameFor(file);
   try {
     await run(process.execPath, [MAKE_BENCH_MODEL, FOR_TESTS_MODEL, partial]);
     await rename(partial, file);
@@ -48,15 +54,17 @@ export async function ensureBenchModel(file = path.join(BENCH_DIR, 'engine/bench
 export async function ensureSpokenClip(file: string, text: string, seconds: number): Promise<string> {
   if (existsSync(file)) return file;
   await mkdir(path.dirname(file), { recursive: true });
-  const raw = `${file}.espeak.wav`;
+  const raw = partialNameFor(file, '.espeak.wav');
+  const partial = partialNameFor(file, '.partial.wav');
   try {
     await run('espeak-ng', ['-s', '150', '-w', raw, text]);
-    await run('sox', [raw, '-r', '16000', '-c', '1', '-b', '16', `${file}.partial.wav`, 'pad', '0', String(seconds), 'trim', '0', String(seconds)]);
-    await rename(`${file}.partial.wav`, file);
+    await run('sox', [raw, '-r', '16000', '-c', '1', '-b', '16', partial, 'pad', '0', String(seconds), 'trim', '0', String(seconds)]);
+    await rename(partial, file);
   } catch (e) {
     throw new Error(`making ${path.basename(file)} needs espeak-ng and sox (Debian: apt-get install espeak-ng sox): ${(e as Error).message.split('\n')[0]}`);
   } finally {
     await rm(raw, { force: true });
+    await rm(partial, { force: true });
   }
   return file;
 }
@@ -130,7 +138,7 @@ export async function ensureQuantizeTool(log: (line: string) => void = () => und
   if (existsSync(tool)) return tool;
   if (!existsSync(path.join(WHISPER_TREE, 'examples/quantize/quantize.cpp'))) throw new Error(`${WHISPER_TREE} is missing: run npm install`);
   log("compiling whisper.cpp 1.9.1's quantizer (about a minute)…");
-  const objects = path.join(BENCH_DIR, `tools/quantize-${process.pid}`);
+  const objects = partialNameFor(path.join(BENCH_DIR, 'tools/quantize'), '.objects');
   await mkdir(objects, { recursive: true });
   const include = ['ggml/include', 'ggml/src', 'examples', 'include'].map((d) => `-I${path.join(WHISPER_TREE, d)}`);
   const compile = (source: string): Promise<string> => {
@@ -147,7 +155,7 @@ export async function ensureQuantizeTool(log: (line: string) => void = () => und
         for (let source = queue.shift(); source !== undefined; source = queue.shift()) built.push(await compile(source));
       }),
     );
-    const partial = `${tool}.${process.pid}.partial`;
+    const partial = partialNameFor(tool);
     await run(process.env.CXX ?? 'c++', [...built, '-o', partial, '-lpthread', '-lm', '-ldl']);
     await rename(partial, tool);
   } catch (e) {
@@ -171,7 +179,7 @@ export async function ensureQuantizedBenchModel(type: QuantizedType, log: (line:
   if (existsSync(file)) return file;
   const f16 = await ensureBenchModel();
   const quantize = await ensureQuantizeTool(log);
-  const partial = `${file}.${process.pid}.partial`;
+  const partial = partialNameFor(file);
   try {
     await run(quantize, [f16, partial, type], { maxBuffer: 64 * 1024 * 1024 });
     await rename(partial, file);
@@ -217,7 +225,7 @@ export async function ensureF32BenchModel(): Promise<string> {
     }
     offset = record.end;
   }
-  const partial = `${file}.${process.pid}.partial`;
+  const partial = partialNameFor(file);
   try {
     await writeFile(partial, Buffer.concat(parts));
     await rename(partial, file);
