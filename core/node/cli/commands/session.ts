@@ -3,6 +3,7 @@ import type { ItemSessionState } from '../../../common/session/itemState';
 import { foldSession } from '../../../common/session/sessionFold';
 import { readWav, resampleTo16k } from '../../audio/wavFile';
 import { loadProjectConfig, loadProjectItems, type OpenProject } from '../../project/projectFolder';
+import type { EngineSupervisorEvent } from '../../engine/engineSupervisor';
 import { engineScriptFile, openSessionEngine, type SessionEngine } from '../../engine/sessionEngine';
 import { readSessionLog } from '../../session/sessionLogFile';
 import { sessionPaths } from '../../session/sessionPaths';
@@ -50,12 +51,16 @@ function reportRecovery(io: CliIo, report: SessionOpenReport): void {
  */
 async function openTranscribingSession(
   command: string,
-  options: { project: OpenProject; annotator: string; items: Item[]; model: string | undefined; engineScript: string | undefined },
+  options: { project: OpenProject; annotator: string; items: Item[]; model: string | undefined; engineScript: string | undefined; progress?: boolean },
   io: CliIo,
 ): Promise<{ service: SessionService; engine: SessionEngine }> {
   const engineScript = engineScriptFile(options.engineScript);
   if (engineScript) io.err(`aloud session ${command}: transcription is SCRIPTED from ${engineScript} (not whisper.cpp)\n`);
-  const engine = await openSessionEngine({ project: options.project, modelFile: options.model ?? null, engineScript });
+  // the engine process's crashes and restarts (and with --progress its pid), one line each
+  const onEngineEvent = (event: EngineSupervisorEvent) => {
+    if (event.type !== 'started' || options.progress) io.err(`aloud session ${command}: ${event.message}\n`);
+  };
+  const engine = await openSessionEngine({ project: options.project, modelFile: options.model ?? null, engineScript, onEngineEvent });
   let service: SessionService;
   try {
     service = await SessionService.open({ project: options.project, annotator: options.annotator, items: options.items, engine });
@@ -87,7 +92,7 @@ async function ingest(argv: string[], io: CliIo): Promise<number> {
   const room = values['shadow-room'] === undefined ? null : await connectShadowFeed(project.dir, values['shadow-room'], (problem) => io.err(`aloud session ingest: warning: ${problem}; the session goes on\n`));
   let service: SessionService;
   try {
-    ({ service } = await openTranscribingSession('ingest', { project, annotator, items, model: values.model, engineScript: values['engine-script'] }, io));
+    ({ service } = await openTranscribingSession('ingest', { project, annotator, items, model: values.model, engineScript: values['engine-script'], progress: values.progress }, io));
   } catch (e) {
     await room?.close();
     throw e;
