@@ -6,7 +6,7 @@ import type { LeadRoomStatus } from '../../common/rooms/roomViews';
 import { projectLabelSet } from '../agreement/agreementSources';
 import type { OpenProject } from '../project/projectFolder';
 import { RoomHost } from './roomHost';
-import { lanAddress, type RoomListener } from './roomHttp';
+import { lanAddress, type RoomListener, servedStatus } from './roomHttp';
 import { startRoomListener } from './roomListener';
 import { writeBackRoomVotes } from './roomWriteBack';
 
@@ -69,7 +69,7 @@ export class RoomController {
   status(): LeadRoomStatus | null {
     if (!this.open) return null;
     const { host, listener } = this.open;
-    return { code: host.code, url: listener.url, address: listener.address, lan: listener.address !== '127.0.0.1', log: host.logFile, view: host.view({ role: 'lead' }) };
+    return { ...servedStatus(host, listener), view: host.view({ role: 'lead' }) };
   }
 
   private require(): RoomHost {

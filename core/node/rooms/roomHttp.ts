@@ -52,6 +52,11 @@ const MAX_BODY_BYTES = 4096;
 /** the key of the budget the whole room shares */
 const ROOM_KEY = 'room';
 
+/** What the lead's panel (or the expert's) shows of a served room: the code, where to open it, and its log. */
+export function servedStatus(host: { code: string; logFile: string }, listener: RoomListener): { code: string; url: string; address: string; lan: boolean; log: string } {
+  return { code: host.code, url: listener.url, address: listener.address, lan: listener.address !== '127.0.0.1', log: host.logFile };
+}
+
 /** The first IPv4 address of this machine on a network (not loopback): where `--lan` listens when no address is given. */
 export function lanAddress(): string | null {
   for (const list of Object.values(networkInterfaces())) {

@@ -3,7 +3,7 @@ import { DEFAULT_MAX_MEMBERS } from '../../common/rooms/roomEvents';
 import { RoomRuleError } from '../../common/rooms/roomFold';
 import type { ShadowRoomStatus } from '../../common/rooms/shadowViews';
 import { CLOSED_ROOM_LINGER_MS } from './roomController';
-import { lanAddress, type RoomListener } from './roomHttp';
+import { lanAddress, type RoomListener, servedStatus } from './roomHttp';
 import { ShadowHost, type ShadowProject } from './shadowHost';
 import { startShadowListener } from './shadowListener';
 import { tapSession, type TappedSession } from './shadowTap';
@@ -75,7 +75,7 @@ export class ShadowController {
   status(): ShadowRoomStatus | null {
     if (!this.open) return null;
     const { host, listener } = this.open;
-    return { code: host.code, url: listener.url, address: listener.address, lan: listener.address !== '127.0.0.1', log: host.logFile, view: host.view({ role: 'expert' }) };
+    return { ...servedStatus(host, listener), view: host.view({ role: 'expert' }) };
   }
 
   private require(): ShadowHost {

@@ -1,4 +1,4 @@
-import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readSessionLog } from '../../../../core/node/session/sessionLogFile';
 import { sessionPaths } from '../../../../core/node/session/sessionPaths';
 import { cli } from '../../../helpers/cli';
+import { netnsUnavailable, twoMachines } from '../../../helpers/netns';
 
 /**
  * A shadow room opened to the LAN between two network namespaces joined by a veth pair (addresses from
@@ -14,24 +15,13 @@ import { cli } from '../../../helpers/cli';
  * one, a trainee's machine in the other. Needs root and iproute2; skipped otherwise. No other address is touched.
  */
 const tag = String(process.pid % 250);
-const EXPERT_NS = `aloud-shadow-expert-${tag}`;
-const TRAINEE_NS = `aloud-shadow-trainee-${tag}`;
-const EXPERT_IP = `10.232.${tag}.1`;
-const TRAINEE_IP = `10.232.${tag}.2`;
+const machines = twoMachines({ a: `aloud-shadow-expert-${tag}`, b: `aloud-shadow-trainee-${tag}`, link: 'als' }, '10.232', tag);
+const [EXPERT_NS, TRAINEE_NS, EXPERT_IP] = [machines.a.ns, machines.b.ns, machines.a.ip];
 const clip = path.resolve(import.meta.dirname, '../../../../../shared/fixtures/audio/commit-polite.wav');
 
-function netnsUnavailable(): string | undefined {
-  if (process.getuid?.() !== 0) return 'not root';
-  if (!existsSync(clip)) return `fixture ${clip} is absent`;
-  const probe = spawnSync('ip', ['netns', 'add', `aloud-sprobe-${tag}`], { encoding: 'utf8' });
-  if (probe.status !== 0) return `ip netns unavailable: ${probe.stderr.trim() || probe.error?.message}`;
-  spawnSync('ip', ['netns', 'del', `aloud-sprobe-${tag}`]);
-  return undefined;
-}
-const unavailable = netnsUnavailable();
+const unavailable = existsSync(clip) ? netnsUnavailable(`aloud-sprobe-${tag}`) : `fixture ${clip} is absent`;
 if (unavailable) console.warn(`skipping the LAN shadow room test: ${unavailable}`);
 
-const ip = (...args: string[]) => execFileSync('ip', args, { stdio: 'pipe' });
 const bin = path.resolve('core/node/cli/bin.ts');
 
 /** A process in a namespace; done resolves with its exit code and output. */
@@ -83,17 +73,7 @@ describe.skipIf(unavailable !== undefined)('a shadow room opened to the LAN (two
   let info: { code: string; url: string; address: string; port: number; lan: boolean; log: string };
 
   beforeAll(async () => {
-    ip('netns', 'add', EXPERT_NS);
-    ip('netns', 'add', TRAINEE_NS);
-    ip('link', 'add', `als-e${tag}`, 'type', 'veth', 'peer', 'name', `als-t${tag}`);
-    ip('link', 'set', `als-e${tag}`, 'netns', EXPERT_NS);
-    ip('link', 'set', `als-t${tag}`, 'netns', TRAINEE_NS);
-    ip('-n', EXPERT_NS, 'addr', 'add', `${EXPERT_IP}/24`, 'dev', `als-e${tag}`);
-    ip('-n', TRAINEE_NS, 'addr', 'add', `${TRAINEE_IP}/24`, 'dev', `als-t${tag}`);
-    for (const [ns, dev] of [[EXPERT_NS, `als-e${tag}`], [TRAINEE_NS, `als-t${tag}`]] as const) {
-      ip('-n', ns, 'link', 'set', dev, 'up');
-      ip('-n', ns, 'link', 'set', 'lo', 'up');
-    }
+    machines.up();
     dir = path.join(await mkdtemp(path.join(tmpdir(), 'aloud-shadow-lan-')), 'p');
     expect((await cli('init', '--project', dir, '--demo')).code).toBe(0);
     script = path.join(dir, '..', 'engine-script.json');
@@ -115,7 +95,7 @@ describe.skipIf(unavailable !== undefined)('a shadow room opened to the LAN (two
       room.child.kill('SIGTERM');
       await room.done;
     }
-    for (const ns of [EXPERT_NS, TRAINEE_NS]) spawnSync('ip', ['netns', 'del', ns]);
+    machines.down();
   });
 
   it('a trainee on another machine watches her transcript grow and her label arrive, practises first, and reaches nothing else', { timeout: 240_000 }, async () => {
