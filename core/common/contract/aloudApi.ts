@@ -35,6 +35,8 @@ export interface SessionView {
   items: ItemSessionState[];
   /** transcriptions queued or running */
   pending_transcriptions: number;
+  /** the same per item: an item listed here has words still being transcribed ("transcribing…" where its label goes) */
+  pending_items: Record<string, number>;
   /** a torn last log line found (and set aside) when the session was opened */
   recovered: string | null;
   /** the item whose completion waits for its last transcriptions ("finishing transcription…"), if any */
@@ -140,7 +142,8 @@ export interface AgreementReport {
 export type AloudEvent =
   | { type: 'item'; item: ItemSessionState }
   | { type: 'recording'; item_id: string | null }
-  | { type: 'transcription'; pending: number }
+  /** transcriptions queued or running, in all and per item */
+  | { type: 'transcription'; pending: number; items: Record<string, number> }
   /** completing this item waits for its transcriptions (null: stopped waiting) */
   | { type: 'finishing'; item_id: string | null }
   /** text of an utterance still being spoken: show it greyed, replace it with the final; never a transcript */
@@ -174,7 +177,10 @@ export interface AloudApi {
   /** one binary chunk frame (core/common/audio/chunkFrame) of the current recording */
   appendAudio(frame: Uint8Array): Promise<void>;
   stopRecording(): Promise<SessionView>;
+  /** a label act; on a completed item a change of its label is refused (code confirmation_required) until confirmed */
   commitLabel(label: string, source: 'click' | 'key'): Promise<SessionView>;
+  /** the same act once the annotator has confirmed changing a completed item's label (a change after completion) */
+  confirmLabelChange(label: string, source: 'click' | 'key'): Promise<SessionView>;
   completeItem(): Promise<SessionView>;
   addNote(text: string): Promise<SessionView>;
   /** the current item's model reasoning, if aloud.yaml reasoning.reveal allows it now; the first showing is logged */
@@ -209,6 +215,8 @@ export interface AloudApi {
   correctSegment(itemId: string, utterance: number, segment: number, text: string): Promise<SessionView>;
   /** a label act of source "correction" from the corrected transcript */
   rederiveLabelsFromCorrections(itemId: string): Promise<SessionView>;
+  /** the label that would set (the corrected text's last commitment), or null when it commits to none; nothing is logged */
+  labelFromCorrections(itemId: string): Promise<{ label: string; quote: string } | null>;
   /** transcribes recorded audio again (null: every item with audio and no transcript); earlier transcripts superseded */
   transcribeLater(itemId: string | null): Promise<SessionView>;
   /** recently opened project folders, newest first */

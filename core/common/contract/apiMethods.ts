@@ -109,6 +109,13 @@ export const API_METHODS: { readonly [M in AloudMethod]: MethodSpec } = {
     ],
     scope: 'session-page',
   },
+  confirmLabelChange: {
+    params: [
+      ['label', nonEmptyString()],
+      ['source', oneOf(['click', 'key'])],
+    ],
+    scope: 'session-page',
+  },
   completeItem: { params: [], scope: 'session-page' },
   addNote: { params: [['text', text]], scope: 'session-page' },
   showReasoning: { params: [], scope: 'session-page' },
@@ -165,6 +172,7 @@ export const API_METHODS: { readonly [M in AloudMethod]: MethodSpec } = {
     scope: 'session-page',
   },
   rederiveLabelsFromCorrections: { params: [['itemId', nonEmptyString()]], scope: 'session-page' },
+  labelFromCorrections: { params: [['itemId', nonEmptyString()]], scope: 'session-page' },
   transcribeLater: { params: [['itemId', nullableString]], scope: 'session-page' },
   recentProjects: { params: [], scope: 'any-page' },
   choosePath: { params: [['kind', oneOf(PATH_KINDS)]], scope: 'session-page' },

@@ -1,8 +1,8 @@
 import { PARSER_VERSION } from '../parser/parserVersion';
 import type { ProjectConfig } from '../project/projectConfig';
-import type { LabelSource } from './itemState';
+import type { ItemSessionState, LabelSource } from './itemState';
 import type { SessionDraft, SessionEntry } from './sessionFold';
-import { SessionUsageError, SpokenLabelRequiredError } from './sessionRefusals';
+import { LabelChangeNeedsConfirmationError, SessionUsageError, SpokenLabelRequiredError } from './sessionRefusals';
 import { requireOpenItem, type SessionFacts, type SessionRuleContext } from './sessionRules';
 
 /** One label act as the log records it; voice acts carry where the phrase was said, the others nulls. */
@@ -47,11 +47,30 @@ export function recordLabelChange(draft: SessionDraft, before: string | null, so
   }
 }
 
-/** A label given by a click or a key (or a room's final vote, written back), on the open item, from the project's labels. */
-export function decideLabelAct(facts: SessionFacts, context: Pick<SessionRuleContext, 'config'>, command: { label: string; source: Exclude<LabelSource, 'voice'> }, at: string): readonly SessionEntry[] {
+/**
+ * A label given by a click or a key (or a room's final vote, written back), on the open item, from the project's
+ * labels. On a completed item a key or a click that would change its label is refused until it is confirmed
+ * (`confirmed`): one stray key press never changes a finished item silently. The same label again changes nothing and
+ * needs no confirmation.
+ */
+export function decideLabelAct(
+  facts: SessionFacts,
+  context: Pick<SessionRuleContext, 'config'>,
+  command: { label: string; source: Exclude<LabelSource, 'voice'>; confirmed?: boolean },
+  at: string,
+): readonly SessionEntry[] {
   const itemId = requireOpenItem(facts, 'label');
   const known = context.config.schema.labels.map((l) => l.name);
   if (!known.includes(command.label)) throw new SessionUsageError(`"${command.label}" is not a label of this project (labels: ${known.join(', ')})`);
+  const state = facts.itemState(itemId);
+  if (state?.completed_at && state.final_label !== null && state.final_label !== command.label && !command.confirmed) {
+    throw new LabelChangeNeedsConfirmationError(
+      `"${itemId}" is completed with the label ${state.final_label}: changing it to ${command.label} is a change after completion, so it needs your confirmation`,
+      itemId,
+      state.final_label,
+      command.label,
+    );
+  }
   const draft = facts.draft(itemId, at);
   draftLabelAct(draft, { label: command.label, source: command.source, quote: null, start: null, end: null });
   return draft.entries;
@@ -97,9 +116,21 @@ function exampleLabel(config: Pick<ProjectConfig, 'schema'>): string {
 export function decideLabelFromCorrections(facts: SessionFacts, context: Pick<SessionRuleContext, 'analyze'>, itemId: string, at: string): readonly SessionEntry[] {
   const state = facts.itemState(itemId);
   if (!state || state.transcript_corrected === null) throw new SessionUsageError(`"${itemId}" has no corrected transcript to derive a label from`);
-  const final = context.analyze([{ t0_ms: 0, t1_ms: 0, text: state.transcript_corrected }]).commitments.at(-1);
+  const final = correctedTextCommitment(state, context.analyze);
   if (!final) return [];
   const draft = facts.draft(itemId, at);
   draftLabelAct(draft, { label: final.label, source: 'correction', quote: final.quote, start: final.start, end: final.end, stem: final.stem });
   return draft.entries;
+}
+
+/**
+ * The commitment a label from the corrected text would take (its last one), or null when the corrected text commits
+ * to none: the rule above, and what Review says on its button before anyone presses it.
+ */
+export function correctedTextCommitment(
+  state: Pick<ItemSessionState, 'transcript_corrected'>,
+  analyze: SessionRuleContext['analyze'],
+): ReturnType<SessionRuleContext['analyze']>['commitments'][number] | null {
+  if (state.transcript_corrected === null) return null;
+  return analyze([{ t0_ms: 0, t1_ms: 0, text: state.transcript_corrected }]).commitments.at(-1) ?? null;
 }

@@ -32,6 +32,7 @@ export function sessionApi(app: AppContext) {
     // not waiting for the last utterance here: a click right after stopping is logged when it happens
     stopRecording: () => withView((s) => s.stopRecording()),
     commitLabel: (label, source) => withView((s) => s.commitLabel(label, source)),
+    confirmLabelChange: (label, source) => withView((s) => s.commitLabel(label, source, { confirmed: true })),
     /** waits (bounded) for the item's transcriptions outside the call queue, so other calls go on meanwhile */
     completeItem: async () => {
       const s = await app.calls.run(async () => app.session.require());
@@ -44,6 +45,7 @@ export function sessionApi(app: AppContext) {
     addNote: (text) => withView((s) => s.addNote(text)),
     correctSegment: (itemId, utterance, segment, text) => withView((s) => s.correctSegment(itemId, utterance, segment, text)),
     rederiveLabelsFromCorrections: (itemId) => withView((s) => s.rederiveFromCorrections(itemId)),
+    labelFromCorrections: (itemId) => app.calls.run(async () => app.session.require().labelFromCorrections(itemId)),
     /** audio recorded before a model existed (or any item's, again): transcribed now, earlier transcripts superseded */
     transcribeLater: (itemId) =>
       withView(async (s) => {

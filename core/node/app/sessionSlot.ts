@@ -40,7 +40,7 @@ export class SessionSlot {
   private engineModel: { name: string; sha256: string } | null = null;
   /** next expected sample of the running recording: chunks must arrive in order and without gaps */
   private nextSample = 0;
-  private lastPending = 0;
+  private lastPending = '{}';
 
   constructor(private readonly app: SessionSlotHost) {}
 
@@ -155,6 +155,7 @@ export class SessionSlot {
       recording_item: state.recording?.item_id ?? null,
       items: state.items,
       pending_transcriptions: s.pendingTranscriptions,
+      pending_items: s.pendingByItem,
       recovered: this.recovered,
       finishing_item: s.finishing,
       config_changed: state.config_changed,
@@ -174,13 +175,15 @@ export class SessionSlot {
     session.on('write_error', (error) => emit({ type: 'error', message: error.message }));
     session.on('finishing', (itemId) => emit({ type: 'finishing', item_id: itemId }));
     session.on('partial', (p) => emit({ type: 'partial', item_id: p.item_id, utterance: p.utterance, text: p.text }));
+    session.on('pending', () => this.emitPending());
   }
 
   private emitPending(): void {
-    const pending = this.current?.pendingTranscriptions ?? 0;
-    if (pending === this.lastPending) return;
-    this.lastPending = pending;
-    this.app.emit({ type: 'transcription', pending });
+    const items = this.current?.pendingByItem ?? {};
+    const key = JSON.stringify(items);
+    if (key === this.lastPending) return;
+    this.lastPending = key;
+    this.app.emit({ type: 'transcription', pending: this.current?.pendingTranscriptions ?? 0, items });
   }
 
   private defaultEngine(): (project: OpenProject) => Promise<SessionEngine> {

@@ -9,7 +9,7 @@ import type { Item } from '../../common/items/item';
 import type { StepReward } from '../../common/parser/stepJudgment';
 import type { ReasoningView } from '../../common/reasoning/reasoningReveal';
 import type { ItemSessionState, LabelSource } from '../../common/session/itemState';
-import { decideCompletion, decideLabelAct, decideLabelFromCorrections } from '../../common/session/labelRules';
+import { correctedTextCommitment, decideCompletion, decideLabelAct, decideLabelFromCorrections } from '../../common/session/labelRules';
 import { decideJudgeStep, decideShowReasoning, reasoningViewOf } from '../../common/session/reasoningRules';
 import type { RecordingStopReason, SessionEvent, SessionEventData, SessionEventType } from '../../common/session/sessionEvents';
 import type { SessionEntry, SessionFold, SessionState } from '../../common/session/sessionFold';
@@ -36,6 +36,8 @@ export interface SessionServiceEvents {
   finishing: [string | null];
   /** text of the utterance being spoken, for display only: never logged, never parsed */
   partial: [LivePartial];
+  /** the transcriptions sent and not yet logged changed: how many per item */
+  pending: [Record<string, number>];
 }
 
 interface Recording {
@@ -60,7 +62,7 @@ export const FLUSH_INTERVAL_MS = 1000;
  */
 export class SessionService extends EventEmitter<SessionServiceEvents> {
   private recording: Recording | null = null;
-  private readonly transcriptions = new PendingTranscriptions();
+  private readonly transcriptions = new PendingTranscriptions(() => this.emit('pending', this.transcriptions.counts()));
   private finishingItem: string | null = null;
   private readonly rules: SessionRuleContext;
   /** every call and every landing transcription, one at a time; refused once the session is closed */
@@ -115,6 +117,11 @@ export class SessionService extends EventEmitter<SessionServiceEvents> {
   /** Transcriptions of this item sent and not yet logged. */
   pendingFor(itemId: string): number {
     return this.transcriptions.pendingFor(itemId);
+  }
+
+  /** Items with transcriptions sent and not yet logged, and how many each. */
+  get pendingByItem(): Record<string, number> {
+    return this.transcriptions.counts();
   }
 
   /**
@@ -174,10 +181,13 @@ export class SessionService extends EventEmitter<SessionServiceEvents> {
     });
   }
 
-  /** A label given by a click or a key (or a room's vote written back). Returns the item's state after it. */
-  commitLabel(label: string, source: Exclude<LabelSource, 'voice'>): Promise<ItemSessionState> {
+  /**
+   * A label given by a click or a key (or a room's vote written back). Returns the item's state after it. A change of
+   * a completed item's label is refused unless `confirmed` (decideLabelAct).
+   */
+  commitLabel(label: string, source: Exclude<LabelSource, 'voice'>, options: { confirmed?: boolean } = {}): Promise<ItemSessionState> {
     return this.calls.run(async () => {
-      await this.commit((facts, at) => decideLabelAct(facts, this.rules, { label, source }, at));
+      await this.commit((facts, at) => decideLabelAct(facts, this.rules, { label, source, confirmed: options.confirmed ?? false }, at));
       return this.emitItem(this.store.facts.currentItemId!);
     });
   }
@@ -232,6 +242,13 @@ export class SessionService extends EventEmitter<SessionServiceEvents> {
       const act = events.find((e) => e.type === 'label_committed');
       return { state: this.emitItem(itemId), label: act?.type === 'label_committed' ? act.data.label : null };
     });
+  }
+
+  /** The label a re-derivation from the corrected text would set (correctedTextCommitment), without logging anything. */
+  labelFromCorrections(itemId: string): { label: string; quote: string } | null {
+    const state = this.store.itemState(itemId);
+    const found = state ? correctedTextCommitment(state, this.rules.analyze) : null;
+    return found ? { label: found.label, quote: found.quote } : null;
   }
 
   /**

@@ -11,7 +11,7 @@ import { completionRuleText, decideCompletion, decideLabelAct, decideLabelFromCo
 import { decideJudgeStep, decideShowReasoning, reasoningViewOf } from '../../../../core/common/session/reasoningRules';
 import { EVENT_VERSIONS, type SessionEvent } from '../../../../core/common/session/sessionEvents';
 import { SessionFold, type SessionEntry } from '../../../../core/common/session/sessionFold';
-import { SessionUsageError, SpokenLabelRequiredError } from '../../../../core/common/session/sessionRefusals';
+import { LabelChangeNeedsConfirmationError, SessionUsageError, SpokenLabelRequiredError } from '../../../../core/common/session/sessionRefusals';
 import { decideCompletionStart, decideCue, decideNote, decideOpenItem, type SessionRuleContext } from '../../../../core/common/session/sessionRules';
 import { decideCorrection, decideTranscribedAgain, decideTranscriptionFailed, decideTranscriptionLanded } from '../../../../core/common/session/transcriptionRules';
 import type { Segment } from '../../../../core/common/transcript/segment';
@@ -97,7 +97,17 @@ describe('session rules (pure)', () => {
     expect(types(decideLabelAct(fold, ctx, { label: 'Polite', source: 'key' }, at()))).toEqual(['label_committed']);
     write(decideLabelAct(fold, ctx, { label: 'Impolite', source: 'key' }, at()));
     write([{ type: 'item_completed', data: { item_id: 'i1' } }]);
-    const afterCompletion = decideLabelAct(fold, ctx, { label: 'Neutral', source: 'click' }, at());
+    // a completed item's label changes only once the annotator has said yes; the same label again needs no yes
+    let refusal: unknown;
+    try {
+      decideLabelAct(fold, ctx, { label: 'Neutral', source: 'click' }, at());
+    } catch (e) {
+      refusal = e;
+    }
+    expect(refusal).toBeInstanceOf(LabelChangeNeedsConfirmationError);
+    expect(refusal).toMatchObject({ code: 'confirmation_required', itemId: 'i1', from: 'Impolite', to: 'Neutral' });
+    expect(types(decideLabelAct(fold, ctx, { label: 'Impolite', source: 'key' }, at()))).toEqual(['label_committed']);
+    const afterCompletion = decideLabelAct(fold, ctx, { label: 'Neutral', source: 'click', confirmed: true }, at());
     expect(afterCompletion[1]).toEqual({ type: 'label_changed', data: { item_id: 'i1', from: 'Impolite', to: 'Neutral', source: 'click', after_completion: true } });
   });
 
@@ -119,7 +129,7 @@ describe('session rules (pure)', () => {
     say(0, [{ t0_ms: 0, t1_ms: 900, text: ' I label this polite.' }]);
     write(decideCompletion(fold, ctx, 'i1'));
     expect(decideCompletion(fold, ctx, 'i1')).toEqual([]);
-    write(decideLabelAct(fold, ctx, { label: 'Neutral', source: 'click' }, at()));
+    write(decideLabelAct(fold, ctx, { label: 'Neutral', source: 'click', confirmed: true }, at()));
     expect(decideCompletion(fold, ctx, 'i1')).toEqual([{ type: 'item_completed', data: { item_id: 'i1' } }]);
     expect(completionRuleText(config)).toContain('say its label aloud');
   });
