@@ -15,6 +15,8 @@ export interface LabelActInput {
   stem?: string | null;
   audio_ms?: number | null;
   utterance?: number | null;
+  /** a reviewer's act (a label from their corrections); absent or null: the annotator's own */
+  reviewer?: string | null;
 }
 
 /**
@@ -35,15 +37,16 @@ export function draftLabelAct(draft: SessionDraft, act: LabelActInput, options: 
     audio_ms: act.audio_ms ?? null,
     utterance: act.utterance ?? null,
     parser_version: act.source === 'voice' || act.source === 'correction' ? PARSER_VERSION : null,
+    reviewer: act.reviewer ?? null,
   });
-  if (options.recordChange) recordLabelChange(draft, before, act.source);
+  if (options.recordChange) recordLabelChange(draft, before, act.source, act.reviewer ?? null);
 }
 
 /** A label_changed record when the item's final label is no longer `before` (never silent, also after completion). */
-export function recordLabelChange(draft: SessionDraft, before: string | null, source: LabelSource): void {
+export function recordLabelChange(draft: SessionDraft, before: string | null, source: LabelSource, reviewer: string | null = null): void {
   const after = draft.state();
   if (before !== null && after.final_label !== null && before !== after.final_label) {
-    draft.add('label_changed', { item_id: after.item_id, from: before, to: after.final_label, source, after_completion: after.completed_at !== null });
+    draft.add('label_changed', { item_id: after.item_id, from: before, to: after.final_label, source, after_completion: after.completed_at !== null, reviewer });
   }
 }
 
@@ -111,15 +114,16 @@ function exampleLabel(config: Pick<ProjectConfig, 'schema'>): string {
 
 /**
  * A label from the reviewers' corrected transcript, with the configuration in force: its final commitment becomes a
- * label act of source "correction" (logged like any other act). Nothing found: no act.
+ * label act of source "correction" (logged like any other act), carrying the reviewer when it is not the annotator
+ * who derives it. Nothing found: no act.
  */
-export function decideLabelFromCorrections(facts: SessionFacts, context: Pick<SessionRuleContext, 'analyze'>, itemId: string, at: string): readonly SessionEntry[] {
+export function decideLabelFromCorrections(facts: SessionFacts, context: Pick<SessionRuleContext, 'analyze' | 'reviewer'>, itemId: string, at: string): readonly SessionEntry[] {
   const state = facts.itemState(itemId);
   if (!state || state.transcript_corrected === null) throw new SessionUsageError(`"${itemId}" has no corrected transcript to derive a label from`);
   const final = correctedTextCommitment(state, context.analyze);
   if (!final) return [];
   const draft = facts.draft(itemId, at);
-  draftLabelAct(draft, { label: final.label, source: 'correction', quote: final.quote, start: final.start, end: final.end, stem: final.stem });
+  draftLabelAct(draft, { label: final.label, source: 'correction', quote: final.quote, start: final.start, end: final.end, stem: final.stem, reviewer: context.reviewer });
   return draft.entries;
 }
 

@@ -15,7 +15,7 @@ import type { RecordingStopReason, SessionEvent, SessionEventData, SessionEventT
 import type { SessionEntry, SessionFold, SessionState } from '../../common/session/sessionFold';
 import { SessionUsageError, TranscriptionPendingError } from '../../common/session/sessionRefusals';
 import { decideCompletionStart, decideCue, decideNote, decideOpenItem, requireOpenItem, type SessionRuleContext } from '../../common/session/sessionRules';
-import { decideCorrection, decideTranscribedAgain, decideTranscriptionFailed, decideTranscriptionLanded } from '../../common/session/transcriptionRules';
+import { decideCorrection, decideTranscribedAgain, decideTranscriptionFailed, decideTranscriptionLanded, type EngineIdentity } from '../../common/session/transcriptionRules';
 import type { WavWriter } from '../audio/wavWriter';
 import type { LiveCutter, SessionEngine } from '../engine/sessionEngine';
 import { sha256Hex } from '../fs/sha256';
@@ -72,10 +72,21 @@ export class SessionService extends EventEmitter<SessionServiceEvents> {
     readonly store: SessionStore,
     private readonly engine: SessionEngine | null,
     items: ReadonlyMap<string, Item> | null,
+    reviewer: string | null,
   ) {
     super();
     const { config } = store.project;
-    this.rules = { config, items, annotator: store.annotator, configSha256: store.configSha256, analyze: createTranscriptAnalyzer(config), sha256: sha256Hex };
+    this.rules = { config, items, annotator: store.annotator, reviewer: reviewer ?? null, configSha256: store.configSha256, analyze: createTranscriptAnalyzer(config), sha256: sha256Hex };
+  }
+
+  /** who this session's acts are by, when not its annotator (a reviewer's corrections) */
+  get reviewer(): string | null {
+    return this.rules.reviewer;
+  }
+
+  /** What the engine says of itself with every transcription and signal: whisper.cpp's version and the VAD. */
+  private get engineIdentity(): EngineIdentity {
+    return { whisperCpp: this.engine?.whisperCpp ?? null, vad: this.engine?.vad ? (this.engine.vadModel ?? null) : null };
   }
 
   /**
@@ -85,7 +96,7 @@ export class SessionService extends EventEmitter<SessionServiceEvents> {
   static async open(options: OpenSessionOptions & { engine?: SessionEngine | null; items?: readonly Item[] }): Promise<SessionService> {
     const store = await SessionStore.open(options);
     const items = options.items ? new Map(options.items.map((item) => [item.id, item])) : null;
-    return new SessionService(store, options.engine ?? null, items);
+    return new SessionService(store, options.engine ?? null, items, options.reviewer ?? null);
   }
 
   state(): SessionState {
@@ -271,7 +282,7 @@ export class SessionService extends EventEmitter<SessionServiceEvents> {
       const pcm = await read(this.store.absoluteAudioPath(itemId));
       const cutter = engine.createCutter();
       // recorded before the VAD model was there: its vad_* signals come with this pass (over the audio just read)
-      const vadSignals = engine.vad ? audioSignalsOf(pcm, AUDIO_SAMPLE_RATE, this.rules.config.thinkaloud, engine.vad) : null;
+      const vadSignals = engine.vad ? audioSignalsOf(pcm, AUDIO_SAMPLE_RATE, this.rules.config.thinkaloud, engine.vad, this.store.takeStarts(itemId)) : null;
       return { cuts: [...cutter.push(pcm), ...cutter.flush()], base: this.utteranceBase(itemId), signals: vadSignals };
     });
     const requests: UtteranceRequest[] = cuts.map((cut) => ({ item_id: itemId, utterance: base + cut.index, start_sample: cut.startSample, end_sample: cut.endSample, pcm: cut.pcm }));
@@ -279,7 +290,7 @@ export class SessionService extends EventEmitter<SessionServiceEvents> {
     const outcomes = await Promise.all(requests.map((r) => engine.transcriber.transcribe(r)));
     const transcriptions = requests.map((request, i) => ({ request, outcome: outcomes[i]! }));
     return this.calls.run(async () => {
-      await this.commit((facts, at) => decideTranscribedAgain(facts, this.rules, { itemId, reason, transcriptions, whisperCpp: this.engine?.whisperCpp ?? null, signals }, at));
+      await this.commit((facts, at) => decideTranscribedAgain(facts, this.rules, { itemId, reason, transcriptions, engine: this.engineIdentity, signals }, at));
       return this.emitItem(itemId);
     });
   }
@@ -394,9 +405,9 @@ export class SessionService extends EventEmitter<SessionServiceEvents> {
     this.recording = null;
     for (const utterance of rec.cutter.flush()) this.transcribe(rec, utterance);
     await this.guardWrite(() => this.store.closeAudio(rec.item_id));
-    const { samples, audio, vad } = await this.store.itemAudioSignals(rec.item_id, this.engine?.vad ?? null);
+    const { samples, audio, vad, takes } = await this.store.itemAudioSignals(rec.item_id, this.engine?.vad ?? null);
     await this.append('recording_stopped', { item_id: rec.item_id, total_samples: rec.writer.samples, reason, error: null });
-    await this.append('signals_computed', { item_id: rec.item_id, audio_samples: samples, audio, vad });
+    await this.append('signals_computed', { item_id: rec.item_id, audio_samples: samples, audio, vad, vad_model: vad ? this.engineIdentity.vad : null, takes });
     this.emitItem(rec.item_id);
   }
 
@@ -431,7 +442,7 @@ export class SessionService extends EventEmitter<SessionServiceEvents> {
   }
 
   private async logTranscription(request: UtteranceRequest, outcome: UtteranceOutcome): Promise<void> {
-    await this.commit((facts, at) => decideTranscriptionLanded(facts, this.rules, request, outcome, this.engine?.whisperCpp ?? null, at));
+    await this.commit((facts, at) => decideTranscriptionLanded(facts, this.rules, request, outcome, this.engineIdentity, at));
     if (outcome.kind === 'accepted') this.emit('item', this.store.itemState(request.item_id)!);
   }
 

@@ -196,7 +196,7 @@ describe.skipIf(!haveClip)('the research record, through the real session path w
     }
     const { events } = await readSessionLog(sessionPaths(setup.dir, 'ana').events);
     expect(events.filter((e) => e.type === 'label_changed').map((e) => e.data)).toEqual([
-      { item_id: 'demo-01', from: 'Polite', to: 'Neutral', source: 'key', after_completion: true },
+      { item_id: 'demo-01', from: 'Polite', to: 'Neutral', source: 'key', after_completion: true, reviewer: null },
     ]);
   });
 });
