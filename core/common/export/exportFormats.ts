@@ -2,8 +2,9 @@ import { escapeCsvFormula, formatCsv, unescapeCsvFormula, type CsvTable } from '
 import type { InputProblem } from '../io/inputProblem';
 import type { LocatedValue } from '../io/jsonInput';
 import { JsonSyntaxError, parseStrictJson } from '../io/strictJson';
-import { CSV_COLUMNS, readCsvCell } from './exportCsvColumns';
-import { EXPORT_FIELDS, EXPORT_FIELDS_V2, type ExportRecordV2 } from './exportRecord';
+import type { Item } from '../items/item';
+import { csvColumnsOf, ITEM_CSV_COLUMNS, readCsvCell, type CsvColumn } from './exportCsvColumns';
+import { EXPORT_FIELDS, EXPORT_FIELDS_V3, type ExportRecord } from './exportRecord';
 
 export type ExportFormat = 'jsonl' | 'json' | 'csv';
 export const EXPORT_FORMATS: readonly ExportFormat[] = ['jsonl', 'json', 'csv'];
@@ -15,22 +16,25 @@ const NULLABLE_COLUMNS: ReadonlySet<string> = new Set([
   'item_context_sha256', 'final_label', 'label_source', 'blind_label', 'transcript', 'started_at', 'completed_at',
 ]);
 
-function inFieldOrder(record: ExportRecordV2): Record<string, unknown> {
+function inFieldOrder(record: ExportRecord): Record<string, unknown> {
   const ordered: Record<string, unknown> = {};
-  for (const key of EXPORT_FIELDS_V2) ordered[key] = record[key];
+  for (const key of EXPORT_FIELDS_V3) ordered[key] = record[key];
   return ordered;
 }
 
 /**
  * The bytes of an export file: JSON Lines (one record a line), a JSON array, or CSV (RFC 4180, CRLF) with the flat
- * columns of CSV_COLUMNS (no JSON in cells; segments and tokens only in JSONL and JSON).
+ * columns of CSV_COLUMNS (no JSON in cells; segments and tokens only in JSONL and JSON). `items` (CSV only, `--with-items`):
+ * the item's text, context and further fields in columns of their own at the end.
  */
-export function serializeExport(records: readonly ExportRecordV2[], format: ExportFormat): string {
+export function serializeExport(records: readonly ExportRecord[], format: ExportFormat, options: { items?: ReadonlyMap<string, Item> } = {}): string {
   if (format === 'jsonl') return records.map((r) => `${JSON.stringify(inFieldOrder(r))}\n`).join('');
   if (format === 'json') return `${JSON.stringify(records.map(inFieldOrder), null, 2)}\n`;
+  const columns = csvColumnsOf(3);
+  const items = options.items;
   return formatCsv(
-    CSV_COLUMNS.map((c) => c.name),
-    records.map((r) => CSV_COLUMNS.map((c) => csvCell(c.value(r)))),
+    [...columns.map((c) => c.name), ...(items ? ITEM_CSV_COLUMNS.map((c) => c.name) : [])],
+    records.map((r) => [...columns.map((c) => csvCell(c.value(r))), ...(items ? ITEM_CSV_COLUMNS.map((c) => csvCell(c.value(items.get(r.item_id)))) : [])]),
   );
 }
 
@@ -39,15 +43,17 @@ function csvCell(value: string | number | boolean | null): string {
   return typeof value === 'string' ? escapeCsvFormula(value) : String(value);
 }
 
-/** Which export a CSV header is: v1 (JSON columns such as `commitments`) or v2 (flat columns). */
-export function csvExportVersion(header: readonly string[]): 1 | 2 {
-  return header.includes('commitments') && !header.includes('label_history') ? 1 : 2;
+/** Which export a CSV header is: v1 (JSON columns such as `commitments`), v2 (flat columns) or v3 (flat, with `completed`). */
+export function csvExportVersion(header: readonly string[]): 1 | 2 | 3 {
+  if (header.includes('commitments') && !header.includes('label_history')) return 1;
+  return header.includes('completed') ? 3 : 2;
 }
 
-/** v2 CSV rows back to typed cell objects for the schema stage: the header must be exactly the v2 columns. */
-export function exportCsvV2ToValues(table: CsvTable, file: string): { records: LocatedValue[]; problems: InputProblem[] } {
+/** Flat (v2, v3) CSV rows back to typed cell objects for the schema stage: the header must be exactly that version's columns. */
+export function exportCsvFlatToValues(table: CsvTable, file: string, version: 2 | 3): { records: LocatedValue[]; problems: InputProblem[] } {
   const problems: InputProblem[] = [];
   const header = new Set(table.header);
+  const CSV_COLUMNS = csvColumnsOf(version);
   for (const c of CSV_COLUMNS) {
     if (!header.has(c.name) && !c.optional) problems.push({ file, line: table.headerLine, field: c.name, stage: 'schema', message: `the header has no column "${c.name}"` });
   }
@@ -59,7 +65,14 @@ export function exportCsvV2ToValues(table: CsvTable, file: string): { records: L
       if (!header.has(c.name)) problems.push({ file, line: table.headerLine, field: c.name, stage: 'schema', message: `the header has no column "${c.name}" (it has ${optionalPresent.map((p) => p.name).join(', ')}: the vad_* columns come all together)` });
     }
   }
-  const known = new Map(CSV_COLUMNS.map((c) => [c.name, c]));
+  const itemColumns = version === 3 ? ITEM_CSV_COLUMNS.filter((c) => header.has(c.name)) : [];
+  if (itemColumns.length > 0 && itemColumns.length < ITEM_CSV_COLUMNS.length) {
+    for (const c of ITEM_CSV_COLUMNS) {
+      if (!header.has(c.name)) problems.push({ file, line: table.headerLine, field: c.name, stage: 'schema', message: `the header has no column "${c.name}" (the item columns of --with-items come all together)` });
+    }
+  }
+  const cellTypes: Array<Pick<CsvColumn, 'name' | 'type' | 'nullable'>> = [...CSV_COLUMNS, ...(version === 3 ? ITEM_CSV_COLUMNS.map((c) => ({ name: c.name, type: 'string' as const, nullable: true })) : [])];
+  const known = new Map(cellTypes.map((c) => [c.name, c]));
   for (const name of table.header) {
     if (!known.has(name)) problems.push({ file, line: table.headerLine, field: name, stage: 'schema', message: 'unknown column (no additional properties are allowed)' });
   }

@@ -27,6 +27,11 @@ export interface ExportReceiptV1 {
     gaps: number;
   };
   gaps: ExportGap[];
+  /**
+   * the project's aloud.yaml the export was made under, whole (a methods section quotes the thresholds, phrases and
+   * labels from it) with its sha256 (the records' config_sha256); absent in receipts written before it was kept
+   */
+  config?: { sha256: string; yaml: string };
   app_version: string;
   created_at: string;
 }
@@ -47,6 +52,7 @@ export function buildExportReceipt(args: {
   project: string;
   appVersion: string;
   createdAt: string;
+  config?: { sha256: string; yaml: string };
 }): ExportReceiptV1 {
   const { records } = args;
   const gaps = records.flatMap(exportGaps);
@@ -68,6 +74,7 @@ export function buildExportReceipt(args: {
       gaps: gaps.length,
     },
     gaps,
+    ...(args.config ? { config: { sha256: args.config.sha256, yaml: args.config.yaml } } : {}),
     app_version: args.appVersion,
     created_at: args.createdAt,
   };
@@ -109,6 +116,12 @@ export const exportReceiptJsonSchema = {
           reason: { enum: ['no_audio', 'audio_file_missing', 'no_transcript', 'no_label'] },
         },
       },
+    },
+    config: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['sha256', 'yaml'],
+      properties: { sha256: { type: 'string', pattern: '^[0-9a-f]{64}$' }, yaml: { type: 'string' } },
     },
     app_version: { type: 'string' },
     created_at: { type: 'string', minLength: 1 },

@@ -4,7 +4,7 @@ import { InputError, type InputProblem } from '../io/inputProblem';
 import { parseJsonArrayDocument, readJsonLines, type LocatedValue } from '../io/jsonInput';
 import { schemaProblems } from '../io/schemaProblems';
 import { csvRowJsonSchema } from './exportCsvColumns';
-import { csvExportVersion, exportCsvToValues, exportCsvV2ToValues, type ExportFormat } from './exportFormats';
+import { csvExportVersion, exportCsvFlatToValues, exportCsvToValues, type ExportFormat } from './exportFormats';
 import type { ExportSummaryRecord } from './exportReceipt';
 import { exportRecordJsonSchemas, READABLE_SCHEMA_VERSIONS, type AnyExportRecord } from './exportRecord';
 import { csvRowRuleProblems, exportRuleProblems, type ExportProjectFacts } from './exportRules';
@@ -24,7 +24,7 @@ export interface ExportFileValidation {
 
 const ajv = new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true });
 const recordValidators = new Map(READABLE_SCHEMA_VERSIONS.map((v) => [v, ajv.compile<AnyExportRecord>(exportRecordJsonSchemas[v]!)]));
-const validateCsvRow = ajv.compile(csvRowJsonSchema());
+const csvRowValidators = { 2: ajv.compile(csvRowJsonSchema(2)), 3: ajv.compile(csvRowJsonSchema(3)) };
 
 /** The schema a record claims (schema_version), or the newest when it claims none this Aloud reads. */
 function validatorFor(value: unknown): ReturnType<typeof ajv.compile> {
@@ -42,11 +42,11 @@ export interface ExportValidation {
   problems: InputProblem[];
 }
 
-/** The summary fields of a flat (v2) CSV row: its audio columns stand for the record's audio object. */
+/** The summary fields of a flat (v2, v3) CSV row: its audio columns stand for the record's audio object. */
 function csvRowSummary(row: Record<string, unknown>): ExportSummaryRecord {
   const audioPath = row.audio_path as string | null;
   return {
-    schema_version: row.schema_version as 2,
+    schema_version: row.schema_version as 2 | 3,
     project: row.project as string,
     annotator: row.annotator as string,
     item_id: row.item_id as string,
@@ -64,7 +64,7 @@ export function validateExportText(text: string, file: string, format: ExportFor
   const problems: InputProblem[] = [];
   let parsed: LocatedValue[];
   let parsedRecords: number;
-  let flatCsv = false;
+  let flatCsv: 2 | 3 | null = null;
   try {
     if (format === 'jsonl') {
       const read = readJsonLines(text, file);
@@ -77,8 +77,9 @@ export function validateExportText(text: string, file: string, format: ExportFor
     } else {
       // an export's text cells hold what sessions hold (a note may carry a control character): JSONL escapes it, CSV cannot
       const table = parseCsv(text, file, { rawControls: 'allow' });
-      flatCsv = csvExportVersion(table.header) === 2;
-      const converted = flatCsv ? exportCsvV2ToValues(table, file) : exportCsvToValues(table, file);
+      const version = csvExportVersion(table.header);
+      flatCsv = version === 1 ? null : version;
+      const converted = flatCsv ? exportCsvFlatToValues(table, file, flatCsv) : exportCsvToValues(table, file);
       problems.push(...converted.problems);
       parsed = converted.records;
       parsedRecords = table.rows.length;
@@ -92,7 +93,7 @@ export function validateExportText(text: string, file: string, format: ExportFor
   }
   const valid: LocatedValue[] = [];
   for (const record of parsed) {
-    const validate = flatCsv ? validateCsvRow : validatorFor(record.value);
+    const validate = flatCsv ? csvRowValidators[flatCsv] : validatorFor(record.value);
     if (validate(record.value)) valid.push(record);
     else problems.push(...schemaProblems(validate.errors, file, record));
   }

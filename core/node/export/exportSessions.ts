@@ -1,6 +1,6 @@
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { buildExportRecord, describeExportGaps, type ExportRecordV2 } from '../../common/export/exportRecord';
+import { buildExportRecord, describeExportGaps, type ExportRecord } from '../../common/export/exportRecord';
 import { serializeExport, type ExportFormat } from '../../common/export/exportFormats';
 import { buildExportReceipt, type ExportReceiptV1 } from '../../common/export/exportReceipt';
 import type { ExportProjectFacts } from '../../common/export/exportRules';
@@ -35,6 +35,8 @@ export interface ExportOptions {
   /** replace a file at `out` that is not an earlier export (never the project's own data) */
   force?: boolean;
   now?: () => Date;
+  /** CSV: the item's text, context and further fields in columns of their own (`--with-items`) */
+  withItems?: boolean;
 }
 
 export interface ExportResult {
@@ -64,11 +66,11 @@ export async function buildExportRecords(
   sessions: readonly AnnotatorStates[],
   exportedAt: string,
   onProgress?: (progress: ExportProgress) => void,
-): Promise<{ records: ExportRecordV2[]; skipped: ExportResult['skipped_states']; warnings: string[] }> {
+): Promise<{ records: ExportRecord[]; skipped: ExportResult['skipped_states']; warnings: string[] }> {
   const facts = projectFacts(project, items);
   const configSha256 = sha256Hex(await readFile(project.configPath));
   const version = await appVersion();
-  const records: ExportRecordV2[] = [];
+  const records: ExportRecord[] = [];
   const reasoningOf = createReasoningExport(projectLabelSchema(project), project.config.reasoning);
   const skipped: ExportResult['skipped_states'] = [];
   const warnings: string[] = [];
@@ -90,6 +92,7 @@ export async function buildExportRecords(
           itemContextSha256: hashes.contextSha256,
           state,
           notes: session.notes ?? [],
+          sessionKind: session.kind ?? 'annotator',
           reasoning: reasoningOf(item, state),
           audioSha256: state?.audio_path ? await exportedWavSha256(project.dir, state.audio_path, state.audio_ms, (w) => warnings.push(`${session.annotator}: ${w}`)) : null,
           appVersion: version,
@@ -133,7 +136,8 @@ export async function exportSessions(options: ExportOptions): Promise<ExportResu
   const { items, sessions } = await exportInputs(project, out, options.sessions, options.annotator);
 
   const { records, skipped, warnings: recordWarnings } = await buildExportRecords(project, items, sessions, now().toISOString(), options.onProgress);
-  const text = serializeExport(records, format);
+  const text = serializeExport(records, format, options.withItems ? { items: new Map(items.map((i) => [i.id, i])) } : {});
+  const configBytes = await readFile(project.configPath);
   const checked = validateExportText(text, out, format, projectFacts(project, items));
   if (checked.problems.length > 0) throw new InputError(checked.problems);
 
@@ -141,7 +145,7 @@ export async function exportSessions(options: ExportOptions): Promise<ExportResu
   const { receiptFile, receipt } = await writeExportWithReceipt(
     out,
     text,
-    (bytes) => buildExportReceipt({ file: path.basename(out), format, sha256: sha256Hex(bytes), bytes: bytes.length, records, project: project.config.name, appVersion: version, createdAt: now().toISOString() }),
+    (bytes) => buildExportReceipt({ file: path.basename(out), format, sha256: sha256Hex(bytes), bytes: bytes.length, records, project: project.config.name, appVersion: version, createdAt: now().toISOString(), config: { sha256: sha256Hex(configBytes), yaml: configBytes.toString('utf8') } }),
     { project, force: options.force ?? false },
   );
   options.onProgress?.({ done: records.length, total: records.length });
