@@ -2,6 +2,7 @@ import { parseCsv } from '../io/csv';
 import { InputError, type InputProblem } from '../io/inputProblem';
 import { describeJsonType, type LocatedValue, parseJsonArrayDocument, parseJsonLines } from '../io/jsonInput';
 import type { LabelRecord } from './agreementAnalysis';
+import { countedLabels, type CountableItem, type CountingReport, type CountingRules } from './countingRules';
 
 /** The columns of a label table for `aloud agreement --csv`: one label per annotator and item. */
 export const LABEL_CSV_COLUMNS = ['item', 'annotator', 'label'] as const;
@@ -44,7 +45,37 @@ export function parseLabelCsv(text: string, file: string): LabelRecord[] {
 /** Fields every export schema version has (v1 and v2); anything else in a record (v2's label_history…) is left alone. */
 const EXPORT_LABEL_FIELDS = ['item_id', 'annotator', 'blind_label', 'final_label'] as const;
 
-function exportRecordLabels(located: LocatedValue, file: string, problems: InputProblem[]): LabelRecord | null {
+/** The annotator, kind and countable work of one export record (v1, v2 or v3; JSON or a CSV row). */
+interface CountableRecord extends CountableItem {
+  annotator: string;
+  kind: 'annotator' | 'room';
+}
+
+/**
+ * What a record says about counting, read as its version recorded it: v3 says whether the item was completed, the kind
+ * of session and who made each act; v1 and v2 (and CSV rows) say when it was completed and, in v3 CSV, the
+ * annotator's own final label beside the final one.
+ */
+function countableOf(record: Record<string, unknown>, labels: LabelRecord): CountableRecord {
+  const completed = typeof record.completed === 'boolean' ? record.completed : typeof record.completed_at === 'string' && record.completed_at !== '';
+  const kind = record.session_kind === 'room' ? 'room' : 'annotator';
+  const history = record.label_history;
+  let acts: CountableItem['acts'];
+  if (Array.isArray(history) && history.every((a) => typeof (a as { label?: unknown })?.label === 'string')) {
+    acts = (history as Array<{ label: string; reviewer?: unknown }>).map((a) => ({ label: a.label, reviewer: typeof a.reviewer === 'string' ? a.reviewer : null }));
+  } else {
+    // a row without the timeline: the blind and the final label, the annotator's own final beside a reviewer's (v3 CSV)
+    const own = typeof record.own_final_label === 'string' && record.own_final_label !== '' ? record.own_final_label : 'own_final_label' in record ? null : labels.final_label;
+    acts = [
+      ...(labels.blind_label !== null ? [{ label: labels.blind_label, reviewer: null }] : []),
+      ...(own !== null ? [{ label: own, reviewer: null }] : []),
+      ...(labels.final_label !== null && labels.final_label !== own ? [{ label: labels.final_label, reviewer: 'a reviewer' }] : []),
+    ];
+  }
+  return { item_id: labels.item_id, annotator: labels.annotator, kind, completed, acts };
+}
+
+function exportRecordLabels(located: LocatedValue, file: string, problems: InputProblem[]): CountableRecord | null {
   const v = located.value;
   if (typeof v !== 'object' || v === null || Array.isArray(v)) {
     problems.push({ file, line: located.line, field: null, stage: 'schema', message: `an export record must be an object, not ${describeJsonType(v)}` });
@@ -61,11 +92,22 @@ function exportRecordLabels(located: LocatedValue, file: string, problems: Input
     }
   }
   if (!ok) return null;
-  return { item_id: record.item_id as string, annotator: record.annotator as string, blind_label: record.blind_label as string | null, final_label: record.final_label as string | null };
+  return countableOf(record, { item_id: record.item_id as string, annotator: record.annotator as string, blind_label: record.blind_label as string | null, final_label: record.final_label as string | null });
 }
 
-/** Labels from an `aloud export` file (jsonl, json or csv; schema v1 or v2), read tolerantly: only the label fields count. */
+/** The CSV columns that say how to count a record, when the file has them (v2: completed_at; v3: completed, session_kind, own_final_label). */
+const EXPORT_COUNTING_COLUMNS = ['completed_at', 'completed', 'session_kind', 'own_final_label'] as const;
+
+/** Labels from an `aloud export` file (jsonl, json or csv; schema v1, v2 or v3), every label as it is (no counting rule applied). */
 export function parseExportLabels(text: string, file: string, format: 'jsonl' | 'json' | 'csv'): LabelRecord[] {
+  return readExportLabels(text, file, format, { includeIncomplete: true, includeReviewers: true, includeRooms: true }).records;
+}
+
+/**
+ * Labels from an `aloud export` file read tolerantly (only the label fields and those that say how to count them),
+ * counted under the rules (countingRules): a v1 or v2 record counts as completed when it has a completion time.
+ */
+export function readExportLabels(text: string, file: string, format: 'jsonl' | 'json' | 'csv', rules: CountingRules): { records: LabelRecord[]; report: CountingReport } {
   const problems: InputProblem[] = [];
   let located: LocatedValue[];
   if (format === 'csv') {
@@ -76,16 +118,21 @@ export function parseExportLabels(text: string, file: string, format: 'jsonl' | 
     }
     if (problems.length > 0) throw new InputError(problems);
     located = table.rows.map((row) => {
-      const value = Object.fromEntries(EXPORT_LABEL_FIELDS.map((f) => {
+      const value: Record<string, unknown> = Object.fromEntries(EXPORT_LABEL_FIELDS.map((f) => {
         const cell = row.fields[column.get(f)!]!;
         return [f, cell === '' && (f === 'blind_label' || f === 'final_label') ? null : cell];
       }));
+      for (const f of EXPORT_COUNTING_COLUMNS) {
+        if (!column.has(f)) continue;
+        const cell = row.fields[column.get(f)!]!;
+        value[f] = f === 'completed' ? cell === 'true' : cell;
+      }
       return { line: row.line, pointer: '', value, locate: () => row.line };
     });
   } else {
     located = format === 'jsonl' ? parseJsonLines(text, file) : parseJsonArrayDocument(text, file, 'export records');
   }
-  const records: LabelRecord[] = [];
+  const records: CountableRecord[] = [];
   const firstLine = new Map<string, number>();
   for (const value of located) {
     const r = exportRecordLabels(value, file, problems);
@@ -100,5 +147,12 @@ export function parseExportLabels(text: string, file: string, format: 'jsonl' | 
     records.push(r);
   }
   if (problems.length > 0) throw new InputError(problems);
-  return records;
+  // one counting session per annotator (and kind), in the file's order
+  const sessions = new Map<string, { annotator: string; kind: 'annotator' | 'room'; items: CountableRecord[] }>();
+  for (const r of records) {
+    const key = JSON.stringify([r.annotator, r.kind]);
+    if (!sessions.has(key)) sessions.set(key, { annotator: r.annotator, kind: r.kind, items: [] });
+    sessions.get(key)!.items.push(r);
+  }
+  return countedLabels([...sessions.values()], rules);
 }

@@ -58,7 +58,7 @@ export function recordLabelChange(draft: SessionDraft, before: string | null, so
  */
 export function decideLabelAct(
   facts: SessionFacts,
-  context: Pick<SessionRuleContext, 'config'>,
+  context: Pick<SessionRuleContext, 'config'> & Partial<Pick<SessionRuleContext, 'reviewer'>>,
   command: { label: string; source: Exclude<LabelSource, 'voice'>; confirmed?: boolean },
   at: string,
 ): readonly SessionEntry[] {
@@ -75,7 +75,8 @@ export function decideLabelAct(
     );
   }
   const draft = facts.draft(itemId, at);
-  draftLabelAct(draft, { label: command.label, source: command.source, quote: null, start: null, end: null });
+  // a reviewer's click or key is the reviewer's act, never the annotator's
+  draftLabelAct(draft, { label: command.label, source: command.source, quote: null, start: null, end: null, reviewer: context.reviewer ?? null });
   return draft.entries;
 }
 
