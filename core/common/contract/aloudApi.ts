@@ -45,6 +45,10 @@ export interface SessionView {
   config_changed: boolean;
   /** the annotator's notes, oldest first */
   notes: Array<{ item_id: string | null; text: string; ts: string }>;
+  /** who is reviewing this annotator's session (their corrections and labels carry the name); null: the annotator works */
+  reviewer: string | null;
+  /** an annotator's own session, or a norming room's votes written back */
+  kind: 'annotator' | 'room';
 }
 
 export type ExportFormat = 'jsonl' | 'json' | 'csv';
@@ -171,6 +175,8 @@ export interface AloudApi {
   project(): Promise<ProjectView>;
   /** opens (or resumes) this annotator's session; recovers after a crash */
   openSession(annotator: string): Promise<SessionView>;
+  /** opens an existing annotator's session for review under the reviewer's own name: their corrections and labels carry it */
+  reviewSession(annotator: string, reviewer: string): Promise<SessionView>;
   session(): Promise<SessionView>;
   openItem(itemId: string): Promise<SessionView>;
   startRecording(device: string | null): Promise<SessionView>;

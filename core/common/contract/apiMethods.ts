@@ -97,6 +97,7 @@ export const API_METHODS: { readonly [M in AloudMethod]: MethodSpec } = {
   appInfo: { params: [], scope: 'any-page' },
   project: { params: [], scope: 'any-page' },
   openSession: { params: [['annotator', nonEmptyString(200)]], scope: 'takes-session' },
+  reviewSession: { params: [['annotator', nonEmptyString(200)], ['reviewer', nonEmptyString(200)]], scope: 'takes-session' },
   session: { params: [], scope: 'session-page' },
   openItem: { params: [['itemId', nonEmptyString()]], scope: 'session-page' },
   startRecording: { params: [['device', nullableString]], scope: 'session-page' },

@@ -1,6 +1,8 @@
 import type { AloudApi, SessionView } from '../../common/contract/aloudApi';
 import { existingAnnotator } from '../../common/annotators/annotatorName';
 import { readWav } from '../audio/wavFile';
+import { Refusal } from '../../common/contract/refusal';
+import { normalizeAnnotatorName } from '../session/sessionPaths';
 import { projectSessionSource } from '../export/projectSessions';
 import type { SessionService } from '../session/sessionService';
 import type { AppContext } from './appContext';
@@ -23,6 +25,14 @@ export function sessionApi(app: AppContext) {
         // one annotator, one spelling: "ana" continues the session of "Ana"
         const existing = existingAnnotator(annotator, await projectSessionSource.annotators(app.project));
         return app.session.openSession(existing ?? annotator);
+      }),
+    reviewSession: (annotator, reviewer) =>
+      app.calls.run(async () => {
+        // a reviewer opens a session that exists, under its spelling; their own name is theirs (never the annotator's)
+        const existing = existingAnnotator(annotator, await projectSessionSource.annotators(app.project));
+        if (!existing) throw new Refusal('not_found', `"${annotator}" has no session in this project to review`);
+        if (normalizeAnnotatorName(reviewer) === existing) return app.session.openSession(existing);
+        return app.session.openSession(existing, normalizeAnnotatorName(reviewer));
       }),
     session: async () => app.session.view(),
     // the item left behind keeps its pending transcriptions: they land on it while the annotator goes on

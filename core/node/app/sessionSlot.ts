@@ -64,7 +64,7 @@ export class SessionSlot {
   }
 
   /** Opens (or reopens) the annotator's session; run inside the app's call queue. */
-  async openSession(annotator: string): Promise<SessionView> {
+  async openSession(annotator: string, reviewer: string | null = null): Promise<SessionView> {
     const { options, project, items } = this.app;
     // A bad name is refused before anything changes; another annotator's session stays open until this one
     // has opened, so a refusal (a lock, a damaged log) leaves the annotator where they were.
@@ -89,7 +89,7 @@ export class SessionSlot {
     }
     let session: SessionService;
     try {
-      session = await SessionService.open({ project, annotator, items, engine, ...(options.now ? { now: options.now } : {}) });
+      session = await SessionService.open({ project, annotator, items, engine, reviewer, ...(options.now ? { now: options.now } : {}) });
     } catch (e) {
       await engine?.transcriber.close().catch(() => undefined);
       if (!reopening) ({ problem: this.engineProblem, model: this.engineModel } = engineBefore);
@@ -113,7 +113,7 @@ export class SessionSlot {
   async reopen(): Promise<void> {
     const annotator = this.current?.store.annotator;
     if (!annotator || this.current?.isRecording) return;
-    await this.openSession(annotator);
+    await this.openSession(annotator, this.current?.reviewer ?? null);
     for (const item of this.view().items) this.app.emit({ type: 'item', item });
   }
 
@@ -160,6 +160,8 @@ export class SessionSlot {
       finishing_item: s.finishing,
       config_changed: state.config_changed,
       notes: state.notes.map(({ item_id, text, ts }) => ({ item_id, text, ts })),
+      reviewer: s.reviewer,
+      kind: state.kind,
     };
   }
 

@@ -16,6 +16,8 @@ const session: SessionView = {
   finishing_item: null,
   config_changed: false,
   notes: [],
+  reviewer: null,
+  kind: 'annotator',
 };
 
 function reduce(state: AppState, ...actions: Parameters<typeof appReducer>[1][]): AppState {
