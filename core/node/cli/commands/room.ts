@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { agreementAnalysis } from '../../../common/agreement/agreementAnalysis';
+import { finalLabelDisagreements } from '../../../common/agreement/agreementAnalysis';
 import { InputError } from '../../../common/io/inputProblem';
 import { DEFAULT_MAX_MEMBERS, type RoomItem } from '../../../common/rooms/roomEvents';
 import { foldRoom, RoomLogError, RoomRuleError } from '../../../common/rooms/roomFold';
@@ -35,8 +35,8 @@ function fail(e: unknown): never {
 
 async function huddleItems(project: OpenProject, exports: readonly string[]): Promise<string[]> {
   const sets = exports.length > 0 ? await Promise.all(exports.map(exportLabelSet)) : [await projectLabelSet(project)];
-  const analysis = agreementAnalysis(mergeLabelSets(sets), { level: 'nominal', categories: project.config.schema.labels.map((l) => l.name), hasBlind: true, resamples: 1000 });
-  return analysis.disagreements.map((d) => d.item_id);
+  // only the disagreement list: no alpha, no bootstrap
+  return finalLabelDisagreements(mergeLabelSets(sets), { level: 'nominal', categories: project.config.schema.labels.map((l) => l.name), hasBlind: true }).map((d) => d.item_id);
 }
 
 /** Serves the room until SIGINT/SIGTERM (or `stop`, for tests), then closes the log cleanly. */
