@@ -1,4 +1,5 @@
-import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
+import type { ValidateFunction } from 'ajv/dist/2020.js';
+import { compileOnFirstUse, sharedAjv } from '../io/schemaValidator';
 import type { InputProblem } from '../io/inputProblem';
 import { parseJsonDocument } from '../io/jsonInput';
 import { InputError } from '../io/inputProblem';
@@ -115,8 +116,8 @@ export const exportReceiptJsonSchema = {
   },
 } as const;
 
-const ajv = new Ajv2020({ allErrors: true, strict: true });
-const validateReceipt = ajv.compile(exportReceiptJsonSchema);
+const ajv = sharedAjv({ allErrors: true, strict: true, allowUnionTypes: true });
+const validateReceipt = compileOnFirstUse(() => ajv.compile(exportReceiptJsonSchema));
 
 /** What the export file actually is, to compare with its receipt. */
 export interface ExportFileFacts {

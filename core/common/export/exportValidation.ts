@@ -1,4 +1,5 @@
-import { Ajv2020 } from 'ajv/dist/2020.js';
+import type { ValidateFunction } from 'ajv/dist/2020.js';
+import { compileOnFirstUse, sharedAjv } from '../io/schemaValidator';
 import { parseCsv } from '../io/csv';
 import { InputError, type InputProblem } from '../io/inputProblem';
 import { parseJsonArrayDocument, readJsonLines, type LocatedValue } from '../io/jsonInput';
@@ -9,12 +10,12 @@ import type { ExportSummaryRecord } from './exportReceipt';
 import { exportRecordJsonSchemas, READABLE_SCHEMA_VERSIONS, type AnyExportRecord } from './exportRecord';
 import { csvRowRuleProblems, exportRuleProblems, type ExportProjectFacts } from './exportRules';
 
-const ajv = new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true });
-const recordValidators = new Map(READABLE_SCHEMA_VERSIONS.map((v) => [v, ajv.compile<AnyExportRecord>(exportRecordJsonSchemas[v]!)]));
-const validateCsvRow = ajv.compile(csvRowJsonSchema());
+const ajv = sharedAjv({ allErrors: true, strict: true, allowUnionTypes: true });
+const recordValidators = new Map(READABLE_SCHEMA_VERSIONS.map((v) => [v, compileOnFirstUse(() => ajv.compile<AnyExportRecord>(exportRecordJsonSchemas[v]!))]));
+const validateCsvRow = compileOnFirstUse(() => ajv.compile(csvRowJsonSchema()));
 
 /** The schema a record claims (schema_version), or the newest when it claims none this Aloud reads. */
-function validatorFor(value: unknown): ReturnType<typeof ajv.compile> {
+function validatorFor(value: unknown): ValidateFunction {
   const version = (value as { schema_version?: unknown } | null)?.schema_version;
   return recordValidators.get(typeof version === 'number' ? version : -1) ?? recordValidators.get(Math.max(...READABLE_SCHEMA_VERSIONS))!;
 }

@@ -1,4 +1,5 @@
-import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
+import type { ErrorObject } from 'ajv/dist/2020.js';
+import { compileOnFirstUse, sharedAjv } from '../io/schemaValidator';
 import { DEFAULT_STEMS } from '../parser/commitPhrase';
 import { validateStemPattern } from '../parser/stemPattern';
 import { REASONING_SPLITS, type ReasoningSplit } from '../reasoning/reasoningSteps';
@@ -177,8 +178,8 @@ export function formatConfigProblem(p: ConfigProblem): string {
   return `${where}: ${p.path || '(top level)'}: ${p.message}`;
 }
 
-const ajv = new Ajv2020({ allErrors: true, useDefaults: true, strict: true });
-const validateConfig = ajv.compile(projectConfigJsonSchema);
+const ajv = sharedAjv({ allErrors: true, useDefaults: true, strict: true });
+const validateConfig = compileOnFirstUse(() => ajv.compile(projectConfigJsonSchema));
 
 /** Key path like "thinkaloud.min_pause_ms" or "schema.labels[2].name" from a JSON pointer. */
 function pointerToPath(pointer: string): string {

@@ -3,7 +3,7 @@
  * step-reward shape `{instance_id, annotator, mode, steps: [{index, reward}]}` (reward +1 / 0 / −1, null where the
  * step was not judged). Validated by its own JSON Schema and rules before it is written, like every export.
  */
-import { Ajv2020 } from 'ajv/dist/2020.js';
+import { compileOnFirstUse, sharedAjv } from '../io/schemaValidator';
 import { InputError, type InputProblem } from '../io/inputProblem';
 import { readJsonLines } from '../io/jsonInput';
 import { schemaProblems } from '../io/schemaProblems';
@@ -48,8 +48,8 @@ export const processRewardRecordJsonSchema = {
   },
 } as const;
 
-const ajv = new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true });
-const validateRecord = ajv.compile(processRewardRecordJsonSchema);
+const ajv = sharedAjv({ allErrors: true, strict: true, allowUnionTypes: true });
+const validateRecord = compileOnFirstUse(() => ajv.compile(processRewardRecordJsonSchema));
 
 /** One annotator's record of one item: the rewards of its `stepCount` steps from the judgments in log order. */
 export function buildProcessRewardRecord(args: { instanceId: string; annotator: string; stepCount: number; judgments: readonly StepJudgmentRecord[] }): ProcessRewardRecord {
@@ -199,7 +199,7 @@ export const processRewardReceiptJsonSchema = {
   },
 } as const;
 
-const validateReceipt = ajv.compile(processRewardReceiptJsonSchema);
+const validateReceipt = compileOnFirstUse(() => ajv.compile(processRewardReceiptJsonSchema));
 
 /**
  * Every stage on a process-reward receipt's text, then the rules that it describes this very file: sha256, bytes,

@@ -10,7 +10,7 @@ export interface CliIo {
 
 export interface CliCommand {
   name: string;
-  summary: string;
+  /** the one-line summary is in the command table (core/node/cli/main.ts), so --help loads no command */
   usage: string;
   /** Returns the exit code. Throws UsageError for bad arguments or files. */
   run: (argv: string[], io: CliIo) => Promise<number>;

@@ -59,7 +59,6 @@ export async function loadAgreementInputs(values: { project?: string; export?: s
 
 export const agreementCommand: CliCommand = {
   name: 'agreement',
-  summary: "Krippendorff's alpha between annotators on first (blind) and final labels, with bootstrap intervals.",
   usage: [
     'agreement [--project DIR] [--export FILE…] [--csv FILE] [--room FILE] [--level nominal|ordinal|interval|ratio]',
     '                 [--bootstrap N] [--seed S] [--html FILE] [--json]',

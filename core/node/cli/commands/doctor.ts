@@ -19,7 +19,6 @@ function requiredSimd(): string[] {
 
 export const doctorCommand: CliCommand = {
   name: 'doctor',
-  summary: 'Check the whisper.cpp engine: binding, version, SIMD features, threads, and the models present and verified.',
   usage: 'doctor [--models DIR] [--json]   (exit 1 when the binding is missing or lacks the SIMD it was built for)',
   async run(argv, io) {
     const { values } = withUsageErrors(() =>

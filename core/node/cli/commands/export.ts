@@ -18,7 +18,6 @@ import { type CliCommand, type CliIo, printJson, requireOption, UsageError, with
 export function makeExportCommand(sessions: SessionSource): CliCommand {
   return {
     name: 'export',
-    summary: 'Export labelled sessions (jsonl|json|csv, validated, with a receipt) or transcripts (txt|srt|vtt).',
     usage:
       'export --project DIR [--annotator NAME] --format jsonl|json|csv --out FILE [--force] [--json]\n       aloud export --project DIR [--annotator NAME] --format txt|srt|vtt --out DIR [--json]\n' +
       '       aloud export --project DIR [--annotator NAME] --format process-reward --out FILE.jsonl [--force] [--json]\n\n' +

@@ -10,7 +10,6 @@ import { type CliCommand, printJson, requireOption, UsageError, withUsageErrors 
 
 export const importCommand: CliCommand = {
   name: 'import',
-  summary: 'Import items or a conversation export into a project, all or nothing (conversation gaps go to imports/).',
   usage:
     'import --project DIR --items FILE [--kind items|conversations] [--replace [--force]] [--dry-run] [--max-file-bytes N] [--max-line-bytes N] [--json]\n\n' +
     'FILE is .jsonl, .json (an array) or .csv (header with id,text; other columns become metadata).\n' +

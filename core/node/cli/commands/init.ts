@@ -5,7 +5,6 @@ import { ProjectError } from '../../project/projectError';
 
 export const initCommand: CliCommand = {
   name: 'init',
-  summary: 'Create a project folder (with --demo, a copy of the demo project).',
   usage: 'init --project DIR [--demo] [--json]',
   async run(argv, io) {
     const { values } = withUsageErrors(() =>

@@ -5,7 +5,6 @@ import { ProjectError } from '../../project/projectError';
 
 export const itemsCommand: CliCommand = {
   name: 'items',
-  summary: "List a project's items (the demo project when --project is not given).",
   usage: 'items [--project DIR] [--json]',
   async run(argv, io) {
     const { values } = withUsageErrors(() =>

@@ -71,7 +71,6 @@ async function serve(host: RoomHost, values: { lan?: boolean; address?: string; 
 
 export const roomCommand: CliCommand = {
   name: 'room',
-  summary: 'Norming rooms: blind votes, reveal, discussion, live agreement; members join from a browser.',
   usage: USAGE,
   async run(argv, io) {
     const [sub, ...rest] = argv;

@@ -10,7 +10,6 @@ import { type CliCommand, UsageError, withUsageErrors } from '../cliSupport';
 
 export const serveCommand: CliCommand = {
   name: 'serve',
-  summary: 'Browser mode: the app on http://127.0.0.1 (same API as the desktop app), until Ctrl-C. Without --project: your own copy of the demo.',
   usage: 'serve [--project DIR] [--port N] [--model FILE] [--models-dir DIR] [--engine-script FILE.json] [--rebuild]',
   async run(argv, io) {
     const { values } = withUsageErrors(() =>

@@ -305,7 +305,6 @@ async function readSessionAudio(file: string): Promise<Float32Array> {
 
 export const sessionCommand: CliCommand = {
   name: 'session',
-  summary: "Feed a WAV through the recorder's pipeline (ingest), print an annotator's folded session (show), re-derive labels with the current config (reparse), transcribe recorded audio later (transcribe).",
   usage,
   async run(argv, io) {
     const [sub, ...rest] = argv;

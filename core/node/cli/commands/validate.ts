@@ -8,7 +8,6 @@ import { type CliCommand, printJson, UsageError, withUsageErrors } from '../cliS
 
 export const validateCommand: CliCommand = {
   name: 'validate',
-  summary: 'Check an export and its receipt through every stage; prints a JSON list of problems.',
   usage:
     'validate FILE [--project DIR] [--require-receipt] [--max-file-bytes N] [--max-line-bytes N]\n\n' +
     'Stages: input (size, UTF-8), parse (one JSON value per line/file, duplicate keys, NaN), schema (JSON Schema),\n' +
