@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Compiles the CLI to JavaScript once, so a command starts without a TypeScript loader:
-//   out/cli/aloud.mjs        the CLI (core/node/cli/bin.ts), and out/cli/chunks/ the commands it loads when they run
+//   out/cli/aloud.mjs        the CLI (core/node/cli/bin.ts), and out/cli/aloud-*.mjs the commands it loads when they run
+//                            (beside it: core modules find repo files relative to the bundle's folder)
 //   out/cli/engineWorker.js  the whisper engine worker it starts (engineHost looks for it beside itself)
 //   out/cli/aloud.stamp.json what the bundle was built from and wrote, with each file's size and modification time
 //
@@ -54,17 +55,17 @@ function writeInPlace(file, contents) {
 
 /** Removes chunks no build has written for an hour (a CLI started before a rebuild may still load its own). */
 function pruneChunks(outDir, current) {
-  const dir = path.join(outDir, 'chunks');
   const hourAgo = Date.now() - 3_600_000;
-  for (const name of readdirSync(dir)) {
-    const file = path.join(dir, name);
+  for (const name of readdirSync(outDir)) {
+    if (!/^aloud-.+-[A-Z0-9]{8}\.mjs(\.map)?$/.test(name)) continue;
+    const file = path.join(outDir, name);
     if (current.has(file.replace(/\.map$/, ''))) continue;
     if ((statSync(file, { throwIfNoEntry: false })?.mtimeMs ?? Infinity) < hourAgo) rmSync(file, { force: true });
   }
 }
 
 /**
- * Builds the CLI and the engine worker beside it: the CLI is split by command (chunks/, named by content), so a
+ * Builds the CLI and the engine worker beside it: the CLI is split by command (aloud-*.mjs, named by content), so a
  * start parses only the command it runs. Every file is written under a temporary name and moved into place, chunks
  * first and the entry last, then the stamp; chunks of earlier builds stay an hour for CLIs still running them.
  */
@@ -88,7 +89,7 @@ export async function buildCliBundle({ outDir = CLI_OUT_DIR, logLevel = 'warning
     external: ['vite', 'esbuild', 'tsx', 'electron'],
   };
   const [cli, engine] = await Promise.all([
-    build({ ...common, entryPoints: { aloud: 'core/node/cli/bin.ts' }, outdir: outDir, splitting: true, chunkNames: 'chunks/[name]-[hash]', outExtension: { '.js': '.mjs' } }),
+    build({ ...common, entryPoints: { aloud: 'core/node/cli/bin.ts' }, outdir: outDir, splitting: true, chunkNames: 'aloud-[name]-[hash]', outExtension: { '.js': '.mjs' } }),
     build({ ...common, entryPoints: ['core/node/engine/engineWorker.ts'], outfile: path.join(outDir, 'engineWorker.js') }),
   ]);
   const bundle = path.join(outDir, 'aloud.mjs');

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildCliBundle, cliBundleIsStale } from '../../scripts/build-cli.mjs';
+import { DEFAULT_STUDY_SHAPE, writeScaleStudy } from '../../bench/scaleStudy';
 import { cli } from '../helpers/cli';
 
 const run = promisify(execFile);
@@ -28,6 +29,19 @@ describe('scripts/build-cli.mjs', () => {
     expect(entry).not.toContain('exportRecordJsonSchemas');
     const items = await run(process.execPath, [bundle, 'items', '--project', path.join(REPO, 'demo-project')], { cwd: tmpdir() });
     expect(items.stdout).toBe((await cli('items', '--project', path.join(REPO, 'demo-project'))).out);
+  });
+
+  it('finds the files core modules locate from their own source (demo project, package.json) from a command chunk', async () => {
+    const demo = path.join(outDir, 'demo');
+    await run(process.execPath, [bundle, 'init', '--project', demo, '--demo']);
+    expect((await run(process.execPath, [bundle, 'items', '--project', demo])).stdout.split('\n')[0]).toMatch(/^demo-01\t/);
+    const study = path.join(outDir, 'study');
+    await writeScaleStudy(study, { ...DEFAULT_STUDY_SHAPE, items: 12, annotators: ['ana', 'ben'] });
+    const out = path.join(outDir, 'study.jsonl');
+    await run(process.execPath, [bundle, 'export', '--project', study, '--format', 'jsonl', '--out', out]);
+    const version = (JSON.parse(await readFile(path.join(REPO, 'package.json'), 'utf8')) as { version: string }).version;
+    const first = JSON.parse((await readFile(out, 'utf8')).split('\n')[0]!) as { app_version: string };
+    expect(first.app_version).toBe(version);
   });
 
   it('a bad command is refused as the sources refuse it, exit code included', async () => {
