@@ -52,9 +52,10 @@ interface Contender {
   cwd: string;
 }
 
-/** One measured command: elapsed seconds and peak resident memory in MB; null when it failed. */
+/** One measured command: elapsed seconds, processor seconds (user + system: robust on a shared machine), peak resident memory. */
 interface Measure {
   seconds: number;
+  cpu_s: number;
   rss_mb: number;
   ok: boolean;
   note?: string;
@@ -123,7 +124,7 @@ const exec = promisify(execFile);
 async function measureExit(contender: Contender, args: string[]): Promise<Measure> {
   const marker = '@@aloud-bench';
   try {
-    const { stderr } = await exec('/usr/bin/time', ['-f', `${marker} %e %M`, ...contender.command, ...args], { cwd: contender.cwd, maxBuffer: 1024 * 1024 * 1024 });
+    const { stderr } = await exec('/usr/bin/time', ['-f', `${marker} %e %U %S %M`, ...contender.command, ...args], { cwd: contender.cwd, maxBuffer: 1024 * 1024 * 1024 });
     return parseTime(stderr, true);
   } catch (e) {
     const err = e as { stderr?: string; code?: number };
@@ -134,8 +135,8 @@ async function measureExit(contender: Contender, args: string[]): Promise<Measur
 
   function parseTime(stderr: string, ok: boolean): Measure {
     const line = stderr.split('\n').find((l) => l.startsWith(marker));
-    const [, seconds, kb] = line?.split(' ') ?? [];
-    return { seconds: Number(seconds ?? NaN), rss_mb: Number(kb ?? NaN) / 1024, ok };
+    const [, seconds, user, system, kb] = line?.split(' ') ?? [];
+    return { seconds: Number(seconds ?? NaN), cpu_s: Number(user ?? NaN) + Number(system ?? NaN), rss_mb: Number(kb ?? NaN) / 1024, ok };
   }
 }
 
@@ -158,9 +159,12 @@ function measureFirstLine(contender: Contender, args: string[]): Promise<Measure
       const seconds = (performance.now() - started) / 1000;
       const status = await readFile(`/proc/${child.pid}/status`, 'utf8').catch(() => '');
       const hwm = /VmHWM:\s+(\d+) kB/.exec(status);
-      await finish({ seconds, rss_mb: hwm ? Number(hwm[1]) / 1024 : NaN, ok: true });
+      // utime and stime, fields 14 and 15 of /proc/PID/stat, in clock ticks (100 a second on Linux)
+      const stat = (await readFile(`/proc/${child.pid}/stat`, 'utf8').catch(() => '')).split(') ')[1]?.split(' ') ?? [];
+      const cpu = (Number(stat[11]) + Number(stat[12])) / 100;
+      await finish({ seconds, cpu_s: cpu, rss_mb: hwm ? Number(hwm[1]) / 1024 : NaN, ok: true });
     });
-    child.on('exit', (code) => void finish({ seconds: (performance.now() - started) / 1000, rss_mb: NaN, ok: false, note: stderr.split('\n')[0]?.slice(0, 160) ?? `exit ${code}` }));
+    child.on('exit', (code) => void finish({ seconds: (performance.now() - started) / 1000, cpu_s: NaN, rss_mb: NaN, ok: false, note: stderr.split('\n')[0]?.slice(0, 160) ?? `exit ${code}` }));
   });
 }
 
@@ -177,6 +181,7 @@ interface Row {
   study: string;
   contender: string;
   seconds: number;
+  cpu_s: number;
   rss_mb: number;
   runs: number;
   failed: string | null;
@@ -186,10 +191,18 @@ const rows: Row[] = [];
 
 function report(section: string, step: string, study: string, contender: string, measures: readonly Measure[]): void {
   const failed = measures.find((m) => !m.ok);
-  const row: Row = { section, step, study, contender, seconds: median(measures.map((m) => m.seconds)), rss_mb: Math.max(...measures.map((m) => m.rss_mb).filter(Number.isFinite), NaN), runs: measures.length, failed: failed ? (failed.note ?? 'failed') : null };
+  const rssOf = measures.map((m) => m.rss_mb).filter(Number.isFinite);
+  const row: Row = {
+    section, step, study, contender,
+    seconds: median(measures.map((m) => m.seconds)),
+    cpu_s: median(measures.map((m) => m.cpu_s)),
+    rss_mb: rssOf.length > 0 ? Math.max(...rssOf) : NaN,
+    runs: measures.length,
+    failed: failed ? (failed.note ?? 'failed') : null,
+  };
   rows.push(row);
   const rss = Number.isFinite(row.rss_mb) ? `${row.rss_mb.toFixed(0).padStart(5)} MB` : '     ? MB';
-  say(`  ${step.padEnd(22)} ${study.padEnd(10)} ${contender.padEnd(8)} ${row.seconds.toFixed(2).padStart(7)} s  ${rss}${row.failed ? `  FAILED: ${row.failed}` : ''}`);
+  say(`  ${step.padEnd(22)} ${study.padEnd(10)} ${contender.padEnd(8)} ${row.seconds.toFixed(2).padStart(7)} s  cpu ${row.cpu_s.toFixed(2).padStart(6)} s  ${rss}${row.failed ? `  FAILED: ${row.failed}` : ''}`);
 }
 
 /** Every contender runs each step once per round, so they share whatever else the machine does. */
@@ -233,13 +246,13 @@ function growth(): void {
   const small = `3×${sizes[0]! / 1000}k`;
   const large = `3×${sizes[sizes.length - 1]! / 1000}k`;
   const factor = sizes[sizes.length - 1]! / sizes[0]!;
-  say(`\nGrowth ${small} → ${large} (${factor}× the items); time ratio, and the part above a start-up of the CLI (--help):`);
+  say(`\nGrowth ${small} → ${large} (${factor}× the items): time ratios, and the processor time above a CLI start (--help):`);
   for (const row of rows.filter((r) => r.study === large)) {
     const from = rows.find((r) => r.study === small && r.step === row.step && r.contender === row.contender);
-    const start = rows.find((r) => r.step === 'aloud --help' && r.contender === row.contender)?.seconds ?? 0;
+    const start = rows.find((r) => r.step === 'aloud --help' && r.contender === row.contender)?.cpu_s ?? 0;
     if (!from || row.failed || from.failed) continue;
-    const work = (row.seconds - start) / Math.max(0.001, from.seconds - start);
-    say(`  ${row.step.padEnd(22)} ${row.contender.padEnd(8)} ×${(row.seconds / from.seconds).toFixed(1)} (work ×${work.toFixed(1)}), memory ${from.rss_mb.toFixed(0)} → ${row.rss_mb.toFixed(0)} MB`);
+    const work = (row.cpu_s - start) / Math.max(0.001, from.cpu_s - start);
+    say(`  ${row.step.padEnd(22)} ${row.contender.padEnd(8)} wall ×${(row.seconds / from.seconds).toFixed(1)}, cpu ×${(row.cpu_s / from.cpu_s).toFixed(1)} (above start-up ×${work.toFixed(1)}), memory ${from.rss_mb.toFixed(0)} → ${row.rss_mb.toFixed(0)} MB`);
   }
 }
 

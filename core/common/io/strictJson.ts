@@ -41,6 +41,26 @@ export function parseStrictJson(text: string, options: StrictJsonOptions = {}): 
   return new StrictJsonParser(text, options).parseDocument();
 }
 
+/** Where a value inside a larger document starts, for reading one element of a document at a time. */
+export interface StrictJsonValueAt {
+  /** offset in `text` where the value (or whitespace before it) starts */
+  start: number;
+  /** the line of `start`, and the offset in `text` where that line begins (negative: the line began before `text`) */
+  line: number;
+  lineStart: number;
+  /** keys and indexes from the document's root to the value: pointers, tracked depths and the depth limit count from the root */
+  path: ReadonlyArray<string | number>;
+}
+
+/**
+ * One value inside a document (an element of a top-level array read piece by piece): parsed exactly as
+ * parseStrictJson parses it in place, with the same messages, lines, columns and pointers, stopping after the value.
+ * Returns where it stopped (whitespace after the value skipped) and the line there.
+ */
+export function parseStrictJsonValueAt(text: string, at: StrictJsonValueAt, options: Omit<StrictJsonOptions, 'firstLine'> = {}): StrictJsonResult & { end: number; line: number; lineStart: number } {
+  return new StrictJsonParser(text, { ...options, firstLine: at.line }).parseValueAt(at);
+}
+
 class StrictJsonParser {
   private pos = 0;
   private line: number;
@@ -58,6 +78,16 @@ class StrictJsonParser {
     this.line = options.firstLine ?? 1;
     this.maxDepth = options.maxDepth ?? 256;
     this.trackDepth = options.trackLinesToDepth ?? 0;
+  }
+
+  parseValueAt(at: StrictJsonValueAt): StrictJsonResult & { end: number; line: number; lineStart: number } {
+    this.pos = at.start;
+    this.lineStart = at.lineStart;
+    this.path.push(...at.path);
+    this.skipWhitespace();
+    const value = this.parseValue(at.path.length);
+    this.skipWhitespace();
+    return { value, lines: this.lines, end: this.pos, line: this.line, lineStart: this.lineStart };
   }
 
   parseDocument(): StrictJsonResult {

@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { stat } from 'node:fs/promises';
 import { hasScriptedModel, validateExportFile } from '../../export/validateExport';
-import { inputLimitsFrom } from '../../importing/inputLimitsOption';
+import { streamLimitsFrom } from '../../importing/inputLimitsOption';
 import { ProjectError } from '../../project/projectError';
 import { loadProjectConfig } from '../../project/projectFolder';
 import { type CliCommand, printJson, UsageError, withUsageErrors } from '../cliSupport';
@@ -9,7 +9,9 @@ import { type CliCommand, printJson, UsageError, withUsageErrors } from '../cliS
 export const validateCommand: CliCommand = {
   name: 'validate',
   usage:
-    'validate FILE [--project DIR] [--require-receipt] [--max-file-bytes N] [--max-line-bytes N]\n\n' +
+    'validate FILE [--project DIR] [--require-receipt] [--max-line-bytes N] [--max-record-bytes N] [--max-file-bytes N]\n\n' +
+    'The file is read record by record: exports of any size, limited per line (1 MiB) and per record (4 MiB: an element of a\n' +
+    '.json, a CSV record across its lines); per file only with --max-file-bytes.\n' +
     'Stages: input (size, UTF-8), parse (one JSON value per line/file, duplicate keys, NaN), schema (JSON Schema),\n' +
     'rule (duplicates, quotes at their offsets; with --project: item ids, texts, labels). FILE.receipt.json, when\n' +
     'present, must match the file (sha256, bytes, records); without one, a warning (a problem with --require-receipt).\n' +
@@ -23,11 +25,12 @@ export const validateCommand: CliCommand = {
         'require-receipt': { type: 'boolean', default: false },
         'max-file-bytes': { type: 'string' },
         'max-line-bytes': { type: 'string' },
+        'max-record-bytes': { type: 'string' },
       } }),
     );
     if (positionals.length !== 1) throw new UsageError(positionals.length === 0 ? 'missing FILE to validate' : `expected one FILE, got ${positionals.length}`);
     const file = positionals[0]!;
-    const limits = withUsageErrors(() => inputLimitsFrom(values));
+    const limits = withUsageErrors(() => streamLimitsFrom(values));
     if (!(await stat(file).catch(() => null))) throw new UsageError(`${file}: file not found`);
     try {
       const project = values.project === undefined ? undefined : await loadProjectConfig(values.project);
