@@ -8,15 +8,16 @@ export interface SchemaCompiler {
 }
 
 /**
- * One Ajv per set of options for the whole process, made on the first compile: an instance compiles the JSON Schema
- * 2020-12 meta-schema on its first schema (about 150 ms), so modules with the same options share it.
+ * One Ajv per set of options for the whole process, made on the first compile. The app's schemas are constants,
+ * checked against the JSON Schema 2020-12 meta-schema by a test (test/core/common/io/schemaValidator.test.ts), so
+ * a run does not compile the meta-schema (about 150 ms an instance) to check them again.
  */
 export function sharedAjv(options: Options): SchemaCompiler {
   const key = JSON.stringify(options, Object.keys(options).sort());
   return {
     compile<T>(schema: object): ValidateFunction<T> {
       let ajv = instances.get(key);
-      if (!ajv) instances.set(key, (ajv = new Ajv2020(options)));
+      if (!ajv) instances.set(key, (ajv = new Ajv2020({ ...options, validateSchema: false })));
       return ajv.compile<T>(schema);
     },
   };

@@ -6,6 +6,8 @@ export class UsageError extends Error {
 export interface CliIo {
   out: (text: string) => void;
   err: (text: string) => void;
+  /** stderr is a terminal: long work may draw a progress line there */
+  terminal?: boolean;
 }
 
 export interface CliCommand {

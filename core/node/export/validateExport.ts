@@ -46,7 +46,7 @@ function recordAudio(record: AnyExportRecord): { path: string; sha256: string | 
  * read as a stream, record by record: the limits are per line and per record (and per file only when one is given),
  * and what the receipt is checked against (record count, counts, gaps, sha256, size) is kept as the records go by.
  */
-export async function validateExportFile(file: string, options: { project?: OpenProject; limits?: StreamLimits } = {}): Promise<ExportFileValidation> {
+export async function validateExportFile(file: string, options: { project?: OpenProject; limits?: StreamLimits; onProgress?: (readBytes: number, totalBytes: number) => void } = {}): Promise<ExportFileValidation> {
   const limits = options.limits ?? DEFAULT_STREAM_LIMITS;
   const problems: InputProblem[] = [];
   // an export pair a crash cut short is finished (or undone) first: what is validated is the old pair or the new one
@@ -82,7 +82,7 @@ export async function validateExportFile(file: string, options: { project?: Open
   });
   const reader = new ExportTextReader(file, format, check, limits.maxRecordBytes);
   let parseFailure: InputProblem[] | null = null;
-  const input = await streamInputFile(file, { limits, lineBased: format !== 'json' }, (text) => {
+  const input = await streamInputFile(file, { limits, lineBased: format !== 'json', ...(options.onProgress ? { onBytes: options.onProgress } : {}) }, (text) => {
     if (parseFailure) return;
     try {
       reader.push(text);

@@ -46,7 +46,11 @@ function incompleteTail(bytes: Uint8Array): number {
  * an input problem is found no more text goes out (the caller drops what it made of the text before, as the input
  * stage refuses a file as a whole), but the file is still read to the end to list every overlong line and hash it.
  */
-export async function streamInputFile(file: string, options: { limits: StreamLimits; lineBased: boolean; chunkBytes?: number }, onText: (text: string) => void): Promise<StreamedInput> {
+export async function streamInputFile(
+  file: string,
+  options: { limits: StreamLimits; lineBased: boolean; chunkBytes?: number; onBytes?: (read: number, total: number) => void },
+  onText: (text: string) => void,
+): Promise<StreamedInput> {
   const { limits } = options;
   const hash = createHash('sha256');
   const problem = (line: number | null, message: string): InputProblem => ({ file, line, field: null, stage: 'input', message });
@@ -87,6 +91,7 @@ export async function streamInputFile(file: string, options: { limits: StreamLim
     for (;;) {
       const { bytesRead } = await handle.read(chunk, 0, chunkBytes, null);
       if (bytesRead === 0) break;
+      options.onBytes?.(total + bytesRead, info.size);
       let data = chunk.subarray(0, bytesRead);
       hash.update(data);
       if (tooBig) {

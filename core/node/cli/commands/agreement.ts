@@ -14,6 +14,7 @@ import { ProjectError } from '../../project/projectError';
 import { loadProjectConfig, type OpenProject } from '../../project/projectFolder';
 import { ensureUserDemoProject } from '../../project/userDemoProject';
 import { type CliCommand, printJson, UsageError, withUsageErrors } from '../cliSupport';
+import { progressLine } from '../progressLine';
 
 const MAX_RESAMPLES = 100_000;
 
@@ -41,7 +42,10 @@ export function parseCount(value: string | undefined, flag: string, fallback: nu
 }
 
 /** Reads every input the options name; with none, the project's sessions (the demo copy without --project). */
-export async function loadAgreementInputs(values: { project?: string; export?: string[]; csv?: string[]; room?: string[] }): Promise<{ project: OpenProject | null; sets: LabelSet[]; itemIds: string[] | undefined }> {
+export async function loadAgreementInputs(
+  values: { project?: string; export?: string[]; csv?: string[]; room?: string[] },
+  onBytes?: (read: number, total: number) => void,
+): Promise<{ project: OpenProject | null; sets: LabelSet[]; itemIds: string[] | undefined }> {
   const files = [...(values.export ?? []), ...(values.csv ?? []), ...(values.room ?? [])];
   const project = values.project !== undefined || files.length === 0 ? await loadProjectConfig(values.project ?? (await ensureUserDemoProject())) : null;
   const sets: LabelSet[] = [];
@@ -51,7 +55,7 @@ export async function loadAgreementInputs(values: { project?: string; export?: s
     sets.push(fromProject);
     itemIds = fromProject.itemIds;
   }
-  for (const file of values.export ?? []) sets.push(await exportLabelSet(file));
+  for (const file of values.export ?? []) sets.push(await exportLabelSet(file, onBytes));
   for (const file of values.csv ?? []) sets.push(await csvLabelSet(file));
   for (const file of values.room ?? []) sets.push(await roomLabelSet(file));
   return { project, sets, itemIds };
@@ -110,7 +114,8 @@ export const agreementCommand: CliCommand = {
     let sets: LabelSet[];
     let steps: StepAgreement | null = null;
     try {
-      const inputs = await loadAgreementInputs(values);
+      const progress = progressLine(io, 'aloud agreement', 'bytes');
+      const inputs = await loadAgreementInputs(values, progress.report).finally(progress.end);
       sets = inputs.sets;
       const schema = inputs.project?.config.schema ?? null;
       const roomLabels = sets.find((s): s is LabelSet & { labels: string[] } => 'labels' in s)?.labels ?? null;

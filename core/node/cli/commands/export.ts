@@ -13,6 +13,7 @@ import { ProjectError } from '../../project/projectError';
 import { loadProjectConfig } from '../../project/projectFolder';
 import { SessionNameError } from '../../session/sessionPaths';
 import { type CliCommand, type CliIo, printJson, requireOption, UsageError, withUsageErrors } from '../cliSupport';
+import { progressLine } from '../progressLine';
 
 /** The export command over any session source (tests pass fixed states; the CLI reads the project's sessions). */
 export function makeExportCommand(sessions: SessionSource): CliCommand {
@@ -61,7 +62,8 @@ export function makeExportCommand(sessions: SessionSource): CliCommand {
           else io.out(`Exported ${result.receipt.records} process-reward records (${result.receipt.counts.judged_records} with judged steps) to ${result.file}; receipt ${result.receipt_file}\n`);
           return 0;
         }
-        const result = await exportSessions({ project, format: format as ExportFormat, out, sessions, force: values.force, ...annotator });
+        const progress = progressLine(io, 'aloud export', 'records');
+        const result = await exportSessions({ project, format: format as ExportFormat, out, sessions, force: values.force, onProgress: ({ done, total }) => progress.report(done, total), ...annotator }).finally(progress.end);
         for (const warning of result.warnings) io.err(`aloud export: warning: ${warning}\n`);
         if (values.json) printJson(io, result);
         else {

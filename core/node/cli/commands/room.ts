@@ -34,7 +34,7 @@ function fail(e: unknown): never {
 }
 
 async function huddleItems(project: OpenProject, exports: readonly string[]): Promise<string[]> {
-  const sets = exports.length > 0 ? await Promise.all(exports.map(exportLabelSet)) : [await projectLabelSet(project)];
+  const sets = exports.length > 0 ? await Promise.all(exports.map((file) => exportLabelSet(file))) : [await projectLabelSet(project)];
   // only the disagreement list: no alpha, no bootstrap
   return finalLabelDisagreements(mergeLabelSets(sets), { level: 'nominal', categories: project.config.schema.labels.map((l) => l.name), hasBlind: true }).map((d) => d.item_id);
 }

@@ -5,6 +5,7 @@ import { streamLimitsFrom } from '../../importing/inputLimitsOption';
 import { ProjectError } from '../../project/projectError';
 import { loadProjectConfig } from '../../project/projectFolder';
 import { type CliCommand, printJson, UsageError, withUsageErrors } from '../cliSupport';
+import { progressLine } from '../progressLine';
 
 export const validateCommand: CliCommand = {
   name: 'validate',
@@ -34,7 +35,9 @@ export const validateCommand: CliCommand = {
     if (!(await stat(file).catch(() => null))) throw new UsageError(`${file}: file not found`);
     try {
       const project = values.project === undefined ? undefined : await loadProjectConfig(values.project);
-      const result = await validateExportFile(file, { limits, ...(project ? { project } : {}) });
+      const progress = progressLine(io, 'aloud validate', 'bytes');
+      const result = await validateExportFile(file, { limits, onProgress: progress.report, ...(project ? { project } : {}) });
+      progress.end();
       if (result.receipt === 'absent') {
         const missing = `${file}.receipt.json`;
         if (values['require-receipt']) result.problems.push({ file: missing, line: null, field: null, stage: 'input', message: 'no receipt beside the export: it cannot be checked against what Aloud wrote (--require-receipt)' });
