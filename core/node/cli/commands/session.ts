@@ -19,6 +19,7 @@ import type { Item } from '../../../common/items/item';
 import { configSha256Of, type SessionOpenReport } from '../../session/sessionStore';
 import { projectSessionSource } from '../../export/projectSessions';
 import { type CliCommand, type CliIo, printJson, requireOption, UsageError, withUsageErrors } from '../cliSupport';
+import { packCommand, PACK_USAGE, unpackCommand } from './sessionPack';
 
 /** Audio is fed as the recorder delivers it: 50 ms chunks. */
 const CHUNK_MS = 50;
@@ -28,6 +29,7 @@ const usage = [
   '       aloud session show --project DIR --annotator NAME [--item ID] [--json]',
   '       aloud session reparse --project DIR [--annotator NAME] [--dry-run] [--json]',
   '       aloud session transcribe --project DIR --annotator NAME [--item ID] [--all] [--model FILE | --engine-script FILE.json] [--json]',
+  PACK_USAGE,
 ].join('\n');
 
 function seconds(samples: number): string {
@@ -322,6 +324,8 @@ export const sessionCommand: CliCommand = {
     if (sub === 'show') return show(rest, io);
     if (sub === 'reparse') return reparse(rest, io);
     if (sub === 'transcribe') return transcribeLater(rest, io);
-    throw new UsageError(sub === undefined ? 'missing subcommand: ingest, show, reparse or transcribe' : `unknown subcommand "${sub}" (ingest, show, reparse or transcribe)`);
+    if (sub === 'pack') return packCommand(rest, io);
+    if (sub === 'unpack') return unpackCommand(rest, io);
+    throw new UsageError(sub === undefined ? 'missing subcommand: ingest, show, reparse, transcribe, pack or unpack' : `unknown subcommand "${sub}" (ingest, show, reparse, transcribe, pack or unpack)`);
   },
 };

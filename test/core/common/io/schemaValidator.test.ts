@@ -9,6 +9,7 @@ import { compileOnFirstUse, sharedAjv } from '../../../../core/common/io/schemaV
 import { projectConfigJsonSchema } from '../../../../core/common/project/projectConfig';
 import { processRewardReceiptJsonSchema, processRewardRecordJsonSchema } from '../../../../core/common/reasoning/processReward';
 import { sessionEventDataSchemas } from '../../../../core/common/session/sessionEventSchema';
+import { packManifestJsonSchema } from '../../../../core/common/packs/sessionPack';
 
 describe('the app\'s JSON Schemas', () => {
   it('are valid JSON Schema 2020-12 (runs compile them without checking against the meta-schema)', () => {
@@ -22,6 +23,7 @@ describe('the app\'s JSON Schemas', () => {
       'project config': projectConfigJsonSchema,
       'process-reward record': processRewardRecordJsonSchema,
       'process-reward receipt': processRewardReceiptJsonSchema,
+      'session pack manifest': packManifestJsonSchema,
       ...Object.fromEntries(Object.entries(sessionEventDataSchemas).map(([type, s]) => [`event ${type}`, s])),
     };
     for (const [name, schema] of Object.entries(schemas)) expect(ajv.validateSchema(schema), `${name}: ${ajv.errorsText()}`).toBe(true);
