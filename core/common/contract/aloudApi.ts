@@ -46,6 +46,17 @@ export interface SessionView {
 
 export type ExportFormat = 'jsonl' | 'json' | 'csv';
 
+/** Project → Collect…: what collecting an annotator's session pack did (aloud session unpack). */
+export interface CollectSummary {
+  annotator: string;
+  /** added: a new session; extended: events appended to the held one; unchanged: nothing new */
+  status: 'added' | 'extended' | 'unchanged';
+  /** events appended by this pack, and the session's events now */
+  appended: number;
+  events: number;
+  audio_files: number;
+}
+
 export interface ExportSummary {
   /** where the host wrote the file (the renderer never chooses a path) */
   file: string;
@@ -145,6 +156,8 @@ export type AloudEvent =
   | { type: 'error'; message: string }
   /** an export running: records built of all (the file and receipt are written when done = total) */
   | { type: 'export_progress'; done: number; total: number }
+  /** a session pack being collected: bytes read of all (checked before anything is written) */
+  | { type: 'collect_progress'; done: number; total: number }
   | {
       type: 'model_download';
       name: string;
@@ -155,9 +168,9 @@ export type AloudEvent =
       message: string | null;
     };
 
-/** What a native dialog picks: a project folder to open, a (new or empty) folder to create one in, an items file. */
-export type PathKind = 'project-folder' | 'new-project-folder' | 'items-file';
-export const PATH_KINDS: readonly PathKind[] = ['project-folder', 'new-project-folder', 'items-file'];
+/** What a native dialog picks: a project folder to open, a (new or empty) folder to create one in, an items file, a session pack. */
+export type PathKind = 'project-folder' | 'new-project-folder' | 'items-file' | 'pack-file';
+export const PATH_KINDS: readonly PathKind[] = ['project-folder', 'new-project-folder', 'items-file', 'pack-file'];
 
 /** Every method of the app API; arguments and results are plain JSON, except audio which is binary. */
 export interface AloudApi {
@@ -217,6 +230,8 @@ export interface AloudApi {
   createProject(spec: NewProjectSpec): Promise<ProjectChange>;
   /** imports items into the open project through the strict import (append or replace) */
   importItems(file: string, mode: 'append' | 'replace'): Promise<ProjectChange>;
+  /** Project → Collect…: an annotator's session pack (full path) into the open project, checked first; progress as collect_progress events */
+  collectPack(file: string): Promise<CollectSummary>;
   /** changes thinkaloud settings in aloud.yaml (validated; nothing written when invalid) */
   updateThinkAloud(patch: Partial<ThinkAloudSettings>): Promise<SettingsChange>;
 }

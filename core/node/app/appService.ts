@@ -8,6 +8,7 @@ import {
   type AloudApi,
   type AloudEvent,
   type AppInfo,
+  type CollectSummary,
   type ExportFormat,
   type PathKind,
   type ExportSummary,
@@ -37,6 +38,7 @@ import { ModelsPanel } from './modelsPanel';
 import { readWav } from '../audio/wavFile';
 import { writeThinkAloudSettings } from './projectSettings';
 import { createProjectFolder, importItemsInto, openProjectFolder, readRecent, rememberRecent } from './projectsPanel';
+import { collectPack } from './collectPacks';
 import { normalizeAnnotatorName, sessionPaths } from '../session/sessionPaths';
 import { SessionService, type SessionEngine } from '../session/sessionService';
 
@@ -441,6 +443,10 @@ export class AppService implements AloudApi {
       }
       return { project: await this.project(), items: outcome };
     });
+  }
+
+  collectPack(file: string): Promise<CollectSummary> {
+    return this.serial(() => collectPack(this.projectFolder, file, (event) => this.emit(event)));
   }
 
   /** Another project: the session closes (the page asks for an annotator again); inside serial(). */
