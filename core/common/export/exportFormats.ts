@@ -15,7 +15,17 @@ const NULLABLE_COLUMNS: ReadonlySet<string> = new Set([
   'item_context_sha256', 'final_label', 'label_source', 'blind_label', 'transcript', 'started_at', 'completed_at',
 ]);
 
+/** The record with its keys in EXPORT_FIELDS_V2 order (itself when they already are, as buildExportRecord makes them). */
 function inFieldOrder(record: ExportRecordV2): Record<string, unknown> {
+  let i = 0;
+  let inOrder = true;
+  for (const key in record) {
+    if (key !== EXPORT_FIELDS_V2[i++]) {
+      inOrder = false;
+      break;
+    }
+  }
+  if (inOrder && i === EXPORT_FIELDS_V2.length) return record as unknown as Record<string, unknown>;
   const ordered: Record<string, unknown> = {};
   for (const key of EXPORT_FIELDS_V2) ordered[key] = record[key];
   return ordered;
