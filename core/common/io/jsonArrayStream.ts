@@ -1,6 +1,6 @@
 import { InputError } from './inputProblem';
 import { describeJsonType, syntaxProblem, type LocatedValue } from './jsonInput';
-import { JsonSyntaxError, parseStrictJson, parseStrictJsonValueAt } from './strictJson';
+import { JsonCursor, JsonSyntaxError, parseStrictJson, parseStrictJsonValueAt } from './strictJson';
 
 /** UTF-8 length of text[from, to) without encoding it. */
 export function utf8Length(text: string, from = 0, to = text.length): number {
@@ -28,11 +28,8 @@ type State = 'start' | 'first' | 'element' | 'after' | 'comma' | 'done' | 'scala
  * longer than maxRecordBytes (UTF-8) throws an input problem instead of being held.
  */
 export class JsonArrayStream {
-  private buffer = '';
-  private pos = 0;
-  /** line of `pos` and where that line starts in `buffer` (negative once the line's start was dropped) */
-  private line = 1;
-  private lineStart = 0;
+  /** the text held (one element and what follows it), the place read up to, its line and that line's start */
+  private readonly at = new JsonCursor('');
   private state: State = 'start';
   private index = 0;
   /** the element being scanned: where it starts, how far the scan got and its nesting and string state there */
@@ -51,7 +48,7 @@ export class JsonArrayStream {
 
   /** The next piece of the document's text (a BOM at the very start already removed by the input stage). */
   push(text: string): void {
-    this.buffer += text;
+    this.at.text += text;
     this.advance(false);
     this.compact();
   }
@@ -64,11 +61,11 @@ export class JsonArrayStream {
       let value: unknown;
       try {
         // from the start of its line, so columns count as in the whole text (only whitespace comes before it)
-        value = parseStrictJson(this.buffer.slice(Math.max(0, this.lineStart)), { firstLine: this.line }).value;
+        value = parseStrictJson(this.at.text.slice(Math.max(0, this.at.lineStart)), { firstLine: this.at.line }).value;
       } catch (e) {
         throw new InputError([syntaxProblem(e, this.file)]);
       }
-      throw new InputError([{ file: this.file, line: this.line, field: null, stage: 'schema', message: `the file must hold one JSON array of ${this.what}, not ${describeJsonType(value)}` }]);
+      throw new InputError([{ file: this.file, line: this.at.line, field: null, stage: 'schema', message: `the file must hold one JSON array of ${this.what}, not ${describeJsonType(value)}` }]);
     }
     if (this.state === 'start') this.fail('no JSON value (empty)');
     if (this.state === 'after') this.fail('unexpected end of input: "]" is missing');
@@ -82,28 +79,13 @@ export class JsonArrayStream {
 
   private fail(message: string, path: ReadonlyArray<string | number> = []): never {
     const pointer = path.map((p) => `/${p}`).join('');
-    throw new InputError([syntaxProblem(new JsonSyntaxError(message, this.line, this.pos - this.lineStart + 1, pointer), this.file)]);
-  }
-
-  /** Skips JSON whitespace, counting lines; false when the buffer ran out. */
-  private skipWhitespace(): boolean {
-    const text = this.buffer;
-    while (this.pos < text.length) {
-      const c = text.charCodeAt(this.pos);
-      if (c === 0x20 || c === 0x09 || c === 0x0d) this.pos++;
-      else if (c === 0x0a) {
-        this.pos++;
-        this.line++;
-        this.lineStart = this.pos;
-      } else return true;
-    }
-    return false;
+    throw new InputError([syntaxProblem(new JsonSyntaxError(message, this.at.line, this.at.pos - this.at.lineStart + 1, pointer), this.file)]);
   }
 
   private advance(atEnd: boolean): void {
     for (;;) {
       if (this.state === 'scalar') {
-        if (Number.isFinite(this.maxRecordBytes) && (this.buffer.length - this.pos) * 3 > this.maxRecordBytes && utf8Length(this.buffer, this.pos) > this.maxRecordBytes) this.tooLong();
+        if (Number.isFinite(this.maxRecordBytes) && (this.at.text.length - this.at.pos) * 3 > this.maxRecordBytes && utf8Length(this.at.text, this.at.pos) > this.maxRecordBytes) this.tooLong();
         return;
       }
       if (this.state === 'element') {
@@ -111,23 +93,23 @@ export class JsonArrayStream {
         this.readElement();
         continue;
       }
-      if (!this.skipWhitespace()) return;
-      const c = this.buffer.charCodeAt(this.pos);
+      if (!this.at.skipWhitespace()) return;
+      const c = this.at.text.charCodeAt(this.at.pos);
       switch (this.state) {
         case 'start':
-          if (this.buffer.startsWith('```', this.pos)) this.fail('a Markdown code fence (```) is not JSON: the file must hold only the JSON value');
+          if (this.at.text.startsWith('```', this.at.pos)) this.fail('a Markdown code fence (```) is not JSON: the file must hold only the JSON value');
           if (c !== 0x5b /* [ */) {
             // the document is one other value: held whole to be told apart (a syntax error, or valid JSON of another type)
-            if (!atEnd && this.buffer.length - this.pos < 3 && '```'.startsWith(this.buffer.slice(this.pos))) return;
+            if (!atEnd && this.at.text.length - this.at.pos < 3 && '```'.startsWith(this.at.text.slice(this.at.pos))) return;
             this.state = 'scalar';
             continue;
           }
-          this.pos++;
+          this.at.pos++;
           this.state = 'first';
           continue;
         case 'first':
           if (c === 0x5d /* ] */) {
-            this.pos++;
+            this.at.pos++;
             this.state = 'done';
             continue;
           }
@@ -139,20 +121,20 @@ export class JsonArrayStream {
           continue;
         case 'after':
           if (c === 0x2c /* , */) {
-            this.pos++;
+            this.at.pos++;
             this.state = 'comma';
             continue;
           }
           if (c === 0x5d) {
-            this.pos++;
+            this.at.pos++;
             this.state = 'done';
             continue;
           }
-          this.fail(`expected "," or "]" after element ${this.index - 1}, found ${describeChar(this.buffer, this.pos)}`, [this.index - 1]);
+          this.fail(`expected "," or "]" after element ${this.index - 1}, found ${describeChar(this.at.text, this.at.pos)}`, [this.index - 1]);
           break;
         case 'done': {
-          const rest = this.buffer.startsWith('```', this.pos) ? ' (a Markdown code fence)' : '';
-          if (!rest && !atEnd && this.buffer.length - this.pos < 3 && '```'.startsWith(this.buffer.slice(this.pos))) return;
+          const rest = this.at.text.startsWith('```', this.at.pos) ? ' (a Markdown code fence)' : '';
+          if (!rest && !atEnd && this.at.text.length - this.at.pos < 3 && '```'.startsWith(this.at.text.slice(this.at.pos))) return;
           this.fail(`unexpected text after the JSON value${rest}: exactly one JSON value is allowed`);
         }
       }
@@ -161,8 +143,8 @@ export class JsonArrayStream {
 
   private startElement(): void {
     this.state = 'element';
-    this.scanFrom = this.pos;
-    this.scanPos = this.pos;
+    this.scanFrom = this.at.pos;
+    this.scanPos = this.at.pos;
     this.scanDepth = 0;
     this.inString = false;
     this.escaped = false;
@@ -173,7 +155,7 @@ export class JsonArrayStream {
    * parser judges the rest) reached a "," or "]" outside any string and bracket, or the text ended.
    */
   private elementComplete(atEnd: boolean): boolean {
-    const text = this.buffer;
+    const text = this.at.text;
     let i = this.scanPos;
     for (; i < text.length; i++) {
       const c = text.charCodeAt(i);
@@ -198,13 +180,13 @@ export class JsonArrayStream {
 
   private tooLong(): never {
     const what = this.state === 'scalar' ? 'the JSON value' : `element ${this.index}`;
-    throw new InputError([{ file: this.file, line: this.line, field: this.state === 'scalar' ? null : `[${this.index}]`, stage: 'input', message: `${what} (from line ${this.line}) is over the limit of ${this.maxRecordBytes} bytes a record` }]);
+    throw new InputError([{ file: this.file, line: this.at.line, field: this.state === 'scalar' ? null : `[${this.index}]`, stage: 'input', message: `${what} (from line ${this.at.line}) is over the limit of ${this.maxRecordBytes} bytes a record` }]);
   }
 
   private readElement(): void {
     let parsed;
     try {
-      parsed = parseStrictJsonValueAt(this.buffer, { start: this.pos, line: this.line, lineStart: this.lineStart, path: [this.index] }, { trackLinesToDepth: 3 });
+      parsed = parseStrictJsonValueAt(this.at.text, { start: this.at.pos, line: this.at.line, lineStart: this.at.lineStart, path: [this.index] }, { trackLinesToDepth: 3 });
     } catch (e) {
       throw new InputError([syntaxProblem(e, this.file)]);
     }
@@ -217,10 +199,10 @@ export class JsonArrayStream {
         if (p === prefix || p === '') return lines.get(prefix) ?? 1;
       }
     };
-    const element: LocatedValue = { line: lines.get(prefix) ?? this.line, pointer: prefix, value: parsed.value, locate };
-    this.pos = parsed.end;
-    this.line = parsed.line;
-    this.lineStart = parsed.lineStart;
+    const element: LocatedValue = { line: lines.get(prefix) ?? this.at.line, pointer: prefix, value: parsed.value, locate };
+    this.at.pos = parsed.end;
+    this.at.line = parsed.line;
+    this.at.lineStart = parsed.lineStart;
     this.index++;
     this.state = 'after';
     this.onElement(element);
@@ -228,11 +210,11 @@ export class JsonArrayStream {
 
   /** Drops the text already read, keeping positions and columns right. */
   private compact(): void {
-    const keep = this.state === 'element' ? this.scanFrom : this.pos;
+    const keep = this.state === 'element' ? this.scanFrom : this.at.pos;
     if (keep < 65_536 || this.state === 'scalar') return;
-    this.buffer = this.buffer.slice(keep);
-    this.pos -= keep;
-    this.lineStart -= keep;
+    this.at.text = this.at.text.slice(keep);
+    this.at.pos -= keep;
+    this.at.lineStart -= keep;
     if (this.state === 'element') {
       this.scanFrom -= keep;
       this.scanPos -= keep;

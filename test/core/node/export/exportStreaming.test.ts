@@ -50,7 +50,7 @@ beforeAll(async () => {
 
 describe('exports written record by record', () => {
   for (const format of ['jsonl', 'json', 'csv'] as const) {
-    it(`${format}: byte for byte the text of the whole record list, and the receipt built from all records`, async () => {
+    it(`${format}: byte for byte the text of the whole record list, and the receipt built from all records`, { timeout: 120_000 }, async () => {
       for (const project of [study, spoken]) {
         const out = path.join(root, `${path.basename(project.dir)}.${format}`);
         const result = await exportSessions({ project, format, out, sessions: projectSessionSource, now: () => EXPORTED_AT });
@@ -76,7 +76,7 @@ describe('exports written record by record', () => {
 });
 
 describe('validate reads exports as streams', () => {
-  it('says of every export what the whole-text validation says (records, problems, receipt), a file past 1 MiB included', async () => {
+  it('says of every export what the whole-text validation says (records, problems, receipt), a file past 1 MiB included', { timeout: 120_000 }, async () => {
     const facts = projectFacts(study, await loadProjectItems(study));
     for (const format of ['jsonl', 'json', 'csv'] as const) {
       const out = path.join(root, `study.${format}`);
@@ -90,7 +90,7 @@ describe('validate reads exports as streams', () => {
     }
   });
 
-  it('finds what the whole-text validation finds in a damaged export (past the first MiB), with the same lines', async () => {
+  it('finds what the whole-text validation finds in a damaged export (past the first MiB), with the same lines', { timeout: 120_000 }, async () => {
     const facts = projectFacts(study, await loadProjectItems(study));
     for (const format of ['jsonl', 'json', 'csv'] as const) {
       const text = await readFile(path.join(root, `study.${format}`), 'utf8');
@@ -112,7 +112,7 @@ describe('validate reads exports as streams', () => {
     }
   });
 
-  it('reads an export over the old 64 MiB file limit (limits are per line and record), and refuses it only when asked', async () => {
+  it('reads an export over the old 64 MiB file limit (limits are per line and record), and refuses it only when asked', { timeout: 180_000 }, async () => {
     const out = path.join(root, 'study.jsonl');
     const first = JSON.parse((await readFile(out, 'utf8')).split('\n')[0]!) as ExportRecordV2;
     // long records: 1,100 lines of 62 KB (a transcript-like note), 68 MB in all
