@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -10,6 +11,8 @@ import { buildExportReceipt } from '../../../../core/common/export/exportReceipt
 import { EXPORT_FIELDS_V2, type ExportRecordV2 } from '../../../../core/common/export/exportRecord';
 import { validateExportText } from '../../../../core/common/export/exportValidation';
 import { formatCsv } from '../../../../core/common/io/csv';
+import { InputError } from '../../../../core/common/io/inputProblem';
+import { fixedSessionSource } from '../../../../core/node/export/sessionSource';
 import { buildExportRecords, exportInputs, exportSessions, projectFacts } from '../../../../core/node/export/exportSessions';
 import { projectSessionSource } from '../../../../core/node/export/projectSessions';
 import { validateExportFile } from '../../../../core/node/export/validateExport';
@@ -65,6 +68,32 @@ describe('exports written record by record', () => {
       }
     });
   }
+
+  it('refuses as the whole-text validation refuses: the same problems at the same lines, nothing written', async () => {
+    const states = (await projectSessionSource.load(spoken, 'Ann Example')).items;
+    const demo01 = states.find((s) => s.item_id === 'demo-01')!;
+    // a quote moved off its offsets, and a note with a lone surrogate (JSON escapes it; the strict reader refuses it)
+    const bad = { ...demo01, commitments: demo01.commitments.map((c) => ({ ...c, start: c.start + 1, end: c.end + 1 })) };
+    const sessions = fixedSessionSource([{ annotator: 'x', items: [bad, ...states.filter((s) => s !== demo01)], notes: [{ seq: 9, item_id: 'demo-03', text: 'cut \ud800 here', ts: '2026-01-01T00:00:00.000Z' }], warnings: [] }]);
+    const facts = projectFacts(spoken, await loadProjectItems(spoken));
+    for (const format of ['jsonl', 'json', 'csv'] as const) {
+      const out = path.join(root, `refused.${format}`);
+      const error = await exportSessions({ project: spoken, format, out, sessions, now: () => EXPORTED_AT }).then(() => null, (e: unknown) => e);
+      const { items, sessions: loaded } = await exportInputs(spoken, out, sessions);
+      const { records } = await buildExportRecords(spoken, items, loaded, EXPORTED_AT.toISOString());
+      const expected = validateExportText(wholeText(records, format), out, format, facts).problems;
+      if (format === 'csv') {
+        // its flat columns keep no offsets and a CSV cell holds any text: nothing to refuse, as validate finds nothing
+        expect([error, expected], format).toEqual([null, []]);
+        continue;
+      }
+      expect(expected.length, format).toBeGreaterThan(0);
+      expect(error, format).toBeInstanceOf(InputError);
+      expect((error as InputError).problems, format).toEqual(expected);
+      expect(existsSync(out)).toBe(false);
+      expect(existsSync(`${out}.receipt.json`)).toBe(false);
+    }
+  });
 
   it('reports progress record by record, then once when written', async () => {
     const seen: Array<[number, number]> = [];
