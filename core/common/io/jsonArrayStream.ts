@@ -152,19 +152,33 @@ export class JsonArrayStream {
 
   /**
    * Whether the element starting at scanFrom is wholly in the buffer: the scan (strings and nesting only; the strict
-   * parser judges the rest) reached a "," or "]" outside any string and bracket, or the text ended.
+   * parser judges the rest) reached a "," or "]" outside any string and bracket, or the text ended. A scan that ends
+   * late only holds more text; the parser then reads the element and stops at its true end.
    */
   private elementComplete(atEnd: boolean): boolean {
     const text = this.at.text;
     let i = this.scanPos;
     for (; i < text.length; i++) {
-      const c = text.charCodeAt(i);
       if (this.inString) {
-        if (this.escaped) this.escaped = false;
-        else if (c === 0x5c) this.escaped = true;
-        else if (c === 0x22) this.inString = false;
+        if (this.escaped) {
+          this.escaped = false;
+          continue;
+        }
+        // to the string's next quote at native speed; it ends the string unless an odd run of backslashes escapes it
+        const quote = text.indexOf('"', i);
+        const end = quote < 0 ? text.length : quote;
+        let backslashes = 0;
+        while (end - backslashes - 1 >= i && text.charCodeAt(end - backslashes - 1) === 0x5c) backslashes++;
+        if (quote < 0) {
+          this.escaped = backslashes % 2 === 1;
+          i = text.length;
+          break;
+        }
+        if (backslashes % 2 === 0) this.inString = false;
+        i = quote;
         continue;
       }
+      const c = text.charCodeAt(i);
       if (c === 0x22) this.inString = true;
       else if (c === 0x7b || c === 0x5b) this.scanDepth++;
       else if (c === 0x7d || c === 0x5d) {
@@ -184,22 +198,29 @@ export class JsonArrayStream {
   }
 
   private readElement(): void {
+    const where = { start: this.at.pos, line: this.at.line, lineStart: this.at.lineStart, path: [this.index] };
     let parsed;
     try {
-      parsed = parseStrictJsonValueAt(this.at.text, { start: this.at.pos, line: this.at.line, lineStart: this.at.lineStart, path: [this.index] }, { trackLinesToDepth: 3 });
+      // the element's own line only: the lines of its fields are worked out if a problem asks for one (below)
+      parsed = parseStrictJsonValueAt(this.at.text, where, { trackLinesToDepth: 1 });
     } catch (e) {
       throw new InputError([syntaxProblem(e, this.file)]);
     }
-    const { lines } = parsed;
     const prefix = `/${this.index}`;
+    const line = parsed.lines.get(prefix) ?? this.at.line;
+    // the element's text, kept only as long as its LocatedValue is: to parse it again with lines to depth 3 on demand
+    const text = this.at.text.slice(where.start, parsed.end);
+    let lines: Map<string, number> | null = null;
     const locate = (pointer: string): number => {
+      if (pointer === '') return line;
+      lines ??= parseStrictJsonValueAt(text, { ...where, start: 0, lineStart: where.lineStart - where.start }, { trackLinesToDepth: 3 }).lines;
       for (let p = prefix + pointer; ; p = p.slice(0, p.lastIndexOf('/'))) {
-        const line = lines.get(p);
-        if (line !== undefined) return line;
-        if (p === prefix || p === '') return lines.get(prefix) ?? 1;
+        const found = lines.get(p);
+        if (found !== undefined) return found;
+        if (p === prefix || p === '') return line;
       }
     };
-    const element: LocatedValue = { line: lines.get(prefix) ?? this.at.line, pointer: prefix, value: parsed.value, locate };
+    const element: LocatedValue = { line, pointer: prefix, value: parsed.value, locate };
     this.at.pos = parsed.end;
     this.at.line = parsed.line;
     this.at.lineStart = parsed.lineStart;

@@ -45,6 +45,7 @@ const sample = JSON.stringify(
   [
     { a: [1, { b: 'x, ]} "quoted"' }], text: 'Grüße 🎙 \\ "', n: -1.5e3 },
     { a: [], text: '', n: 0 },
+    { a: ['\\', '\\"', '"\\\\', '\\\\\\"]'], text: 'x\\\\', n: 1 },
     [1, 2, [3]],
     'a string element',
     null,
