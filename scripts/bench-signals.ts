@@ -8,8 +8,8 @@ import type { AudioSignalOptions } from '../core/common/signals/signalTypes';
 import { computeTranscriptSignals } from '../core/common/signals/transcriptSignals';
 import { DEFAULT_FILLERS } from '../core/common/project/projectConfig';
 import { decodeWav, encodeWavPcm16, resampleTo16k } from '../core/node/audio/wavFile';
+import { AUDIO_SAMPLE_RATE } from '../core/common/audio/sampleRate';
 
-const RATE = 16000;
 const SECONDS = 600;
 const options: AudioSignalOptions = { chunk_seconds: 1, silence_threshold_dbfs: -45, min_pause_ms: 250, long_pause_ms: 1000 };
 
@@ -20,10 +20,10 @@ function speechLike(samples: number): Float32Array {
   const pcm = new Float32Array(samples);
   let i = 0;
   while (i < samples) {
-    const talk = Math.floor(RATE * (0.2 + random() * 2.8));
+    const talk = Math.floor(AUDIO_SAMPLE_RATE * (0.2 + random() * 2.8));
     const amp = 0.05 + random() * 0.4;
     for (let k = 0; k < talk && i < samples; k++, i++) pcm[i] = amp * (random() * 2 - 1);
-    const pause = Math.floor(RATE * (0.1 + random() * 1.9));
+    const pause = Math.floor(AUDIO_SAMPLE_RATE * (0.1 + random() * 1.9));
     for (let k = 0; k < pause && i < samples; k++, i++) pcm[i] = 1e-5 * (random() * 2 - 1);
   }
   return pcm;
@@ -42,22 +42,22 @@ function time(label: string, runs: number, work: () => unknown): void {
   console.log(`${label.padEnd(58)} median ${median.toFixed(1).padStart(7)} ms   min ${ms[0]!.toFixed(1).padStart(7)} ms   (${runs} runs)`);
 }
 
-const pcm = speechLike(RATE * SECONDS);
-console.log(`${SECONDS / 60}-minute recording, ${pcm.length.toLocaleString('en')} samples at ${RATE} Hz; node ${process.version}`);
+const pcm = speechLike(AUDIO_SAMPLE_RATE * SECONDS);
+console.log(`${SECONDS / 60}-minute recording, ${pcm.length.toLocaleString('en')} samples at ${AUDIO_SAMPLE_RATE} Hz; node ${process.version}`);
 
-time('frameLevelsDbfs (batch)', 9, () => frameLevelsDbfs(pcm, RATE));
-time('computeAudioSignals (batch)', 9, () => computeAudioSignals(pcm, RATE, options));
+time('frameLevelsDbfs (batch)', 9, () => frameLevelsDbfs(pcm, AUDIO_SAMPLE_RATE));
+time('computeAudioSignals (batch)', 9, () => computeAudioSignals(pcm, AUDIO_SAMPLE_RATE, options));
 time('FrameLevelMeter, 200 ms chunks', 9, () => {
-  const meter = new FrameLevelMeter(RATE);
+  const meter = new FrameLevelMeter(AUDIO_SAMPLE_RATE);
   for (let at = 0; at < pcm.length; at += 3200) meter.push(pcm.subarray(at, at + 3200));
 });
 time('AudioSignalMeter, 200 ms chunks + result()', 9, () => {
-  const meter = new AudioSignalMeter(RATE, options);
+  const meter = new AudioSignalMeter(AUDIO_SAMPLE_RATE, options);
   for (let at = 0; at < pcm.length; at += 3200) meter.push(pcm.subarray(at, at + 3200));
   return meter.result();
 });
 {
-  const meter = new AudioSignalMeter(RATE, options);
+  const meter = new AudioSignalMeter(AUDIO_SAMPLE_RATE, options);
   const perChunk: number[] = [];
   for (let at = 0; at < pcm.length; at += 3200) {
     const t = performance.now();
@@ -69,7 +69,7 @@ time('AudioSignalMeter, 200 ms chunks + result()', 9, () => {
   console.log(`${'AudioSignalMeter: one 200 ms push + result(), p50 / p99'.padEnd(58)} ${(perChunk[perChunk.length >> 1]! * 1000).toFixed(1)} µs / ${(perChunk[Math.floor(perChunk.length * 0.99)]! * 1000).toFixed(1)} µs`);
 }
 
-const wavBytes = encodeWavPcm16(pcm, RATE);
+const wavBytes = encodeWavPcm16(pcm, AUDIO_SAMPLE_RATE);
 time(`decodeWav, 16-bit mono (${(wavBytes.length / 1e6).toFixed(1)} MB)`, 5, () => decodeWav(wavBytes, 'bench.wav'));
 const oneMinute48k = Float32Array.from({ length: 48000 * 60 }, (_, i) => 0.3 * Math.sin((2 * Math.PI * 440 * i) / 48000));
 time('resampleTo16k, 1 minute at 48 kHz', 3, () => resampleTo16k(oneMinute48k, 48000));

@@ -1,4 +1,5 @@
-import { ApiError, type AloudApi } from '../../core/common/contract/aloudApi';
+import { type AloudApi } from '../../core/common/contract/aloudApi';
+import { Refusal } from '../../core/common/contract/refusal';
 import { errorOutcome, type CallOutcome } from '../../core/common/contract/callOutcome';
 import { dispatchApiCall } from '../../core/node/app/apiDispatcher';
 import { isTrustedSender } from '../policy/ipcSender';
@@ -18,6 +19,6 @@ export async function handleIpcCall(sender: IpcCallSender, method: unknown, args
     { senderUrl: sender.senderFrameUrl, isMainFrame: sender.isMainFrame, senderId: sender.senderId, mainWindowId: sender.mainWindowId },
     sender.appOrigin,
   );
-  if (!trusted) return errorOutcome(new ApiError('bad_request', 'refused: this call did not come from the top frame of the Aloud window'));
+  if (!trusted) return errorOutcome(new Refusal('bad_request', 'refused: this call did not come from the top frame of the Aloud window'));
   return dispatchApiCall(api, method, args);
 }

@@ -1,6 +1,5 @@
-import { useCallback, useEffect, useState } from 'react';
-import type { AppInfo, ExportFormat, ExportSummary, ProjectView, SessionView } from '../../core/common/contract/aloudApi';
-import type { ItemSessionState } from '../../core/common/session/itemState';
+import type { ProjectExportFormat, ProjectView } from '../../core/common/contract/aloudApi';
+import { INTEROP_FORMATS, INTEROP_FORMAT_TITLES } from '../../core/common/export/interop/interopFormats';
 import type { ApiClient } from './contract/apiClient';
 import { AgreementScreen } from './screens/AgreementScreen';
 import { LabelScreen } from './screens/LabelScreen';
@@ -8,76 +7,19 @@ import { ReviewScreen } from './screens/ReviewScreen';
 import { ProjectScreen } from './screens/ProjectScreen';
 import { SettingsScreen } from './screens/SettingsScreen';
 import { StartScreen } from './screens/StartScreen';
-import { loadKeepTalkingSeconds, saveKeepTalkingSeconds } from './app/keepTalking';
 import { exportSummaryWords } from './app/exportSummary';
+import type { Tab } from './app/appState';
+import { useAppStore } from './hooks/useAppStore';
 
-type Tab = 'label' | 'review' | 'agreement' | 'project' | 'settings';
 const TAB_NAMES: Record<Tab, string> = { label: 'Label', review: 'Review', agreement: 'Agreement', project: 'Project', settings: 'Settings' };
-const DEVICE_KEY = 'aloud.microphone';
 
 const LAST_ANNOTATOR_KEY = 'aloud.lastAnnotator';
 
-/** Merges a pushed item state into the session view (events can arrive before or after a call's result). */
-function withItem(view: SessionView, item: ItemSessionState): SessionView {
-  const at = view.items.findIndex((i) => i.item_id === item.item_id);
-  const items = at < 0 ? [...view.items, item] : view.items.map((i, n) => (n === at ? item : i));
-  return { ...view, items };
-}
-
 export function App({ client }: { client: ApiClient }) {
-  const [info, setInfo] = useState<AppInfo | null>(null);
-  const [project, setProject] = useState<ProjectView | null>(null);
-  const [session, setSession] = useState<SessionView | null>(null);
-  const [tab, setTab] = useState<Tab>('label');
-  const [error, setError] = useState<string | null>(null);
-  const [notice, setNotice] = useState<string | null>(null);
-  const [exportFormat, setExportFormat] = useState<ExportFormat>('jsonl');
-  const [exportScope, setExportScope] = useState<'mine' | 'all'>('mine');
-  const [exported, setExported] = useState<ExportSummary | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [exportProgress, setExportProgress] = useState<{ done: number; total: number } | null>(null);
-  const [deviceId, setDeviceId] = useState<string | null>(() => localStorage.getItem(DEVICE_KEY));
-  const [keepTalking, setKeepTalking] = useState<number | null>(() => loadKeepTalkingSeconds(localStorage));
-  const [choosingProject, setChoosingProject] = useState(false);
-  /** another project is open: its annotators start again from the start screen */
-  const projectOpened = (p: ProjectView) => {
-    setProject(p);
-    setSession(null);
-    setExported(null);
-    setChoosingProject(false);
-    setTab('label');
-    setError(null);
-  };
-
-  useEffect(() => {
-    Promise.all([client.appInfo(), client.project()]).then(
-      ([i, p]) => {
-        setInfo(i);
-        setProject(p);
-      },
-      (e: Error) => setError(`Cannot reach Aloud: ${e.message}`),
-    );
-    return client.onEvent((event) => {
-      if (event.type === 'item') setSession((s) => (s ? withItem(s, event.item) : s));
-      else if (event.type === 'recording') setSession((s) => (s ? { ...s, recording_item: event.item_id } : s));
-      else if (event.type === 'transcription') setSession((s) => (s ? { ...s, pending_transcriptions: event.pending } : s));
-      else if (event.type === 'error') setError(event.message);
-      else if (event.type === 'finishing') setSession((s) => (s ? { ...s, finishing_item: event.item_id } : s));
-      else if (event.type === 'export_progress') setExportProgress({ done: event.done, total: event.total });
-      else if (event.type === 'model_download' && event.state === 'done') void client.appInfo().then(setInfo, () => undefined);
-    });
-  }, [client]);
-
-  /** Runs a call, shows its error in the banner, and keeps the view it returns. */
-  const run = useCallback(async <T,>(task: () => Promise<T>): Promise<T | null> => {
-    try {
-      const result = await task();
-      return result;
-    } catch (e) {
-      setError((e as Error).message);
-      return null;
-    }
-  }, []);
+  const { state, dispatch, run, showError: setError, keepSession: onSession, chooseDevice, chooseKeepTalking } = useAppStore(client);
+  const { info, project, session, tab, error, notice, choosingProject, exporting, deviceId, keepTalkingSeconds } = state;
+  const projectOpened = (p: ProjectView) => dispatch({ type: 'projectOpened', project: p });
+  const refreshInfo = () => void client.appInfo().then((i) => dispatch({ type: 'info', info: i }), () => undefined);
 
   const startSession = async (annotator: string) => {
     let view = await run(() => client.openSession(annotator));
@@ -91,18 +33,15 @@ export function App({ client }: { client: ApiClient }) {
     }
     localStorage.setItem(LAST_ANNOTATOR_KEY, annotator);
     setError(null);
-    if (view.recovered) setNotice(`Recovered after a crash: ${view.recovered}`);
-    setSession(view);
-    setInfo(await client.appInfo());
+    if (view.recovered) dispatch({ type: 'notice', message: `Recovered after a crash: ${view.recovered}` });
+    dispatch({ type: 'session', session: view });
+    dispatch({ type: 'info', info: await client.appInfo() });
   };
 
   const doExport = async () => {
-    setBusy(true);
-    setExportProgress(null);
-    setExported(null);
-    const summary = await run(() => client.exportProject(exportFormat, exportScope === 'all' ? null : (session?.annotator ?? null)));
-    setBusy(false);
-    if (summary) setExported(summary);
+    dispatch({ type: 'exportStarted' });
+    const summary = await run(() => client.exportProject(exporting.format, exporting.scope === 'all' ? null : (session?.annotator ?? null)));
+    dispatch({ type: 'exportFinished', summary: summary ?? null });
   };
 
   if (!project || !info) {
@@ -126,7 +65,7 @@ export function App({ client }: { client: ApiClient }) {
         {session && (
           <nav className="tabs" role="tablist">
             {(['label', 'review', 'agreement', 'project', 'settings'] as const).map((t) => (
-              <button key={t} role="tab" aria-selected={tab === t} className={tab === t ? 'tab active' : 'tab'} onClick={() => setTab(t)}>
+              <button key={t} role="tab" aria-selected={tab === t} className={tab === t ? 'tab active' : 'tab'} onClick={() => dispatch({ type: 'tab', tab: t })}>
                 {TAB_NAMES[t]}
               </button>
             ))}
@@ -143,17 +82,24 @@ export function App({ client }: { client: ApiClient }) {
             </div>
             {session.pending_transcriptions > 0 && <div className="pending">transcribing {session.pending_transcriptions}…</div>}
             <div className="annotator" title="annotator">{session.annotator}</div>
-            <select aria-label="export whose sessions" value={exportScope} onChange={(e) => setExportScope(e.target.value as 'mine' | 'all')}>
+            <select aria-label="export whose sessions" value={exporting.scope} onChange={(e) => dispatch({ type: 'exportChoice', scope: e.target.value as 'mine' | 'all' })}>
               <option value="mine">my session</option>
               <option value="all">all annotators</option>
             </select>
-            <select aria-label="export format" value={exportFormat} onChange={(e) => setExportFormat(e.target.value as ExportFormat)}>
+            <select aria-label="export format" value={exporting.format} onChange={(e) => dispatch({ type: 'exportChoice', format: e.target.value as ProjectExportFormat })}>
               <option value="jsonl">JSONL</option>
               <option value="json">JSON</option>
               <option value="csv">CSV</option>
+              <optgroup label="for other tools (a folder)">
+                {INTEROP_FORMATS.map((f) => (
+                  <option key={f} value={f}>
+                    {INTEROP_FORMAT_TITLES[f]}
+                  </option>
+                ))}
+              </optgroup>
             </select>
-            <button onClick={() => void doExport()} disabled={busy}>
-              {busy ? 'Exporting…' : 'Export'}
+            <button onClick={() => void doExport()} disabled={exporting.busy}>
+              {exporting.busy ? 'Exporting…' : 'Export'}
             </button>
           </>
         )}
@@ -179,7 +125,7 @@ export function App({ client }: { client: ApiClient }) {
             )}
           </span>
           {tab !== 'settings' && (
-            <button className="primary" onClick={() => setTab('settings')}>
+            <button className="primary" onClick={() => dispatch({ type: 'tab', tab: 'settings' })}>
               Get a model…
             </button>
           )}
@@ -198,18 +144,22 @@ export function App({ client }: { client: ApiClient }) {
           Some spoken labels in this session were recognised under an earlier version of the project settings; they are kept as they were recorded.
         </div>
       )}
-      {busy && (
+      {exporting.busy && (
         <div className="banner info" role="status">
-          <span>Exporting…{exportProgress ? ` ${exportProgress.done} of ${exportProgress.total} records` : ''}</span>
-          {exportProgress ? <progress aria-label="export progress" value={exportProgress.done} max={Math.max(1, exportProgress.total)} /> : <progress aria-label="export progress" />}
+          <span>Exporting…{exporting.progress ? ` ${exporting.progress.done} of ${exporting.progress.total} records` : ''}</span>
+          {exporting.progress ? (
+            <progress aria-label="export progress" value={exporting.progress.done} max={Math.max(1, exporting.progress.total)} />
+          ) : (
+            <progress aria-label="export progress" />
+          )}
         </div>
       )}
-      {exported && (
+      {exporting.done && (
         <div className="banner info export-summary" role="status">
           <span>
-            {exportSummaryWords(exported)} File: <code>{exported.file}</code>
+            {exportSummaryWords(exporting.done)} File: <code>{exporting.done.file}</code>
           </span>
-          <button className="link" onClick={() => setExported(null)} aria-label="dismiss">
+          <button className="link" onClick={() => dispatch({ type: 'exportFinished', summary: null })} aria-label="dismiss">
             ✕
           </button>
         </div>
@@ -217,7 +167,7 @@ export function App({ client }: { client: ApiClient }) {
       {notice && (
         <div className="banner info" role="status">
           {notice}
-          <button className="link" onClick={() => setNotice(null)} aria-label="dismiss">
+          <button className="link" onClick={() => dispatch({ type: 'notice', message: null })} aria-label="dismiss">
             ✕
           </button>
         </div>
@@ -226,19 +176,24 @@ export function App({ client }: { client: ApiClient }) {
         {!session && choosingProject ? (
           <>
             <p>
-              <button className="link" onClick={() => setChoosingProject(false)}>
+              <button className="link" onClick={() => dispatch({ type: 'choosingProject', choosing: false })}>
                 ← Back to {project.name}
               </button>
             </p>
-            <ProjectScreen client={client} project={project} onOpened={projectOpened} onImported={setProject} nativeDialogs={info.mode === 'electron'} />
+            <ProjectScreen client={client} project={project} onOpened={projectOpened} onImported={(p) => dispatch({ type: 'project', project: p })} nativeDialogs={info.mode === 'electron'} />
           </>
         ) : !session ? (
           <StartScreen
-            onChooseProject={() => setChoosingProject(true)} client={client} project={project} lastAnnotator={localStorage.getItem(LAST_ANNOTATOR_KEY) ?? ''} onStart={(name) => void startSession(name)} />
+            onChooseProject={() => dispatch({ type: 'choosingProject', choosing: true })}
+            client={client}
+            project={project}
+            lastAnnotator={localStorage.getItem(LAST_ANNOTATOR_KEY) ?? ''}
+            onStart={(name) => void startSession(name)}
+          />
         ) : tab === 'label' ? (
-          <LabelScreen client={client} project={project} session={session} onSession={setSession} onError={setError} run={run} deviceId={deviceId} keepTalkingSeconds={keepTalking} />
+          <LabelScreen client={client} project={project} session={session} onSession={onSession} onError={setError} run={run} deviceId={deviceId} keepTalkingSeconds={keepTalkingSeconds} />
         ) : tab === 'review' ? (
-          <ReviewScreen client={client} project={project} session={session} onSession={setSession} onError={setError} />
+          <ReviewScreen client={client} project={project} session={session} onSession={onSession} run={run} />
         ) : tab === 'project' ? (
           <ProjectScreen
             client={client}
@@ -246,8 +201,8 @@ export function App({ client }: { client: ApiClient }) {
             nativeDialogs={info.mode === 'electron'}
             onOpened={projectOpened}
             onImported={(p) => {
-              setProject(p);
-              void client.session().then(setSession, () => undefined);
+              dispatch({ type: 'project', project: p });
+              void client.session().then(onSession, () => undefined);
             }}
           />
         ) : tab === 'settings' ? (
@@ -255,29 +210,23 @@ export function App({ client }: { client: ApiClient }) {
             client={client}
             project={project}
             onProject={(p) => {
-              setProject(p);
-              void client.appInfo().then(setInfo, () => undefined);
+              dispatch({ type: 'project', project: p });
+              refreshInfo();
             }}
             deviceId={deviceId}
-            onDevice={(id) => {
-              setDeviceId(id);
-              if (id) localStorage.setItem(DEVICE_KEY, id);
-              else localStorage.removeItem(DEVICE_KEY);
-            }}
+            onDevice={chooseDevice}
             untranscribed={{
               count: session.items.filter((i) => i.audio_ms > 0 && i.segments.length === 0).length,
               engineReady: info.engine.available,
               transcribe: async () => {
                 const view = await run(() => client.transcribeLater(null));
-                if (view) setSession(view);
+                if (view) onSession(view);
               },
             }}
-            keepTalkingSeconds={keepTalking}
-            onKeepTalking={(s) => {
-              setKeepTalking(s);
-              saveKeepTalkingSeconds(localStorage, s);
-            }}
+            keepTalkingSeconds={keepTalkingSeconds}
+            onKeepTalking={chooseKeepTalking}
             onError={setError}
+            run={run}
           />
         ) : (
           <AgreementScreen client={client} project={project} />

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { expect, it } from 'vitest';
 import { encodeChunkFrame } from '../../core/common/audio/chunkFrame';
 import type { AloudEvent, SessionView } from '../../core/common/contract/aloudApi';
-import { ApiError } from '../../core/common/contract/aloudApi';
+import { Refusal as ApiError } from '../../core/common/contract/refusal';
 import { decodeWav } from '../../core/node/audio/wavFile';
 import type { ApiClient } from '../../renderer/src/contract/apiClient';
 

@@ -7,6 +7,7 @@ import {
   DEFAULT_BOOTSTRAP_RESAMPLES,
   DEFAULT_BOOTSTRAP_SEED,
 } from './krippendorff';
+import { Refusal } from '../contract/refusal';
 
 /** One annotator's labels on one item, from any source (session, export, CSV, room). */
 export interface LabelRecord {
@@ -78,8 +79,11 @@ export interface AgreementAnalysis {
   ignored_labels: number;
 }
 
-export class AgreementInputError extends Error {
+export class AgreementInputError extends Refusal {
   override name = 'AgreementInputError';
+  constructor(message: string) {
+    super('bad_request', message);
+  }
 }
 
 const isNumeric = (s: string): boolean => s.trim() !== '' && Number.isFinite(Number(s));

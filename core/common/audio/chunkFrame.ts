@@ -16,10 +16,10 @@
  */
 
 export const CHUNK_FRAME_MAGIC = 'ALCF';
+import { AUDIO_SAMPLE_RATE } from './sampleRate';
+import { Refusal } from '../contract/refusal';
 export const CHUNK_FRAME_VERSION = 1;
 export const CHUNK_FRAME_HEADER_BYTES = 24;
-/** The capture contract's sample rate: whisper.cpp wants 16 kHz mono. */
-export const CAPTURE_SAMPLE_RATE = 16_000;
 
 /** A run of mono samples placed on the recording's timeline. */
 export interface PcmChunk {
@@ -33,12 +33,12 @@ export interface DecodedChunkFrame extends PcmChunk {
 }
 
 /** A frame that cannot be decoded; `field` names the header field or sample that is wrong. */
-export class ChunkFrameError extends Error {
+export class ChunkFrameError extends Refusal {
   constructor(
     readonly field: string,
     message: string,
   ) {
-    super(`audio chunk frame: ${field}: ${message}`);
+    super('bad_request', `audio chunk frame: ${field}: ${message}`);
     this.name = 'ChunkFrameError';
   }
 }
@@ -57,7 +57,7 @@ function checkStartSample(startSample: number): void {
  * be transferred to a worker, sent over IPC, or posted as a request body without another copy.
  */
 export function encodeChunkFrame(chunk: PcmChunk & { sampleRate?: number }): Uint8Array {
-  const sampleRate = chunk.sampleRate ?? CAPTURE_SAMPLE_RATE;
+  const sampleRate = chunk.sampleRate ?? AUDIO_SAMPLE_RATE;
   checkStartSample(chunk.startSample);
   if (!Number.isInteger(sampleRate) || sampleRate <= 0 || sampleRate > 0xffffffff) {
     throw new ChunkFrameError('sampleRate', `must be a positive whole number of Hz (got ${sampleRate})`);

@@ -8,6 +8,7 @@ import type { Item } from '../items/item';
 import type { LabelSchema, ThinkAloudConfig } from '../project/projectConfig';
 import type { ItemSessionState } from '../session/itemState';
 import type { ReasoningView } from '../reasoning/reasoningReveal';
+import type { RefusalCode } from './refusal';
 
 export interface AppInfo {
   app_version: string;
@@ -45,6 +46,8 @@ export interface SessionView {
 }
 
 export type ExportFormat = 'jsonl' | 'json' | 'csv';
+/** What the Export menu offers: records, or a folder for another tool (core/common/export/interop/interopFormats). */
+export type ProjectExportFormat = ExportFormat | 'eaf' | 'textgrid' | 'qdpx' | 'hf' | 'maxqda';
 
 /** Project → Collect…: what collecting an annotator's session pack did (aloud session unpack). */
 export interface CollectSummary {
@@ -206,7 +209,7 @@ export interface AloudApi {
   /** annotators with a session in this project (one spelling each) */
   annotators(): Promise<string[]>;
   /** every annotator's session (annotator null) or one annotator's */
-  exportProject(format: ExportFormat, annotator: string | null): Promise<ExportSummary>;
+  exportProject(format: ProjectExportFormat, annotator: string | null): Promise<ExportSummary>;
   /** rehash: check every file's checksum again (verify) */
   models(rehash: boolean): Promise<ModelsView>;
   /** starts a download; progress and the outcome arrive as model_download events */
@@ -238,18 +241,8 @@ export interface AloudApi {
 
 export type AloudMethod = keyof AloudApi;
 
-/** An error crossing the contract: a code the UI can act on and a message a person can read. */
-export interface ApiErrorBody {
-  code: 'bad_request' | 'not_found' | 'conflict' | 'spoken_label_required' | 'transcription_pending' | 'engine' | 'storage' | 'internal';
+/** A refusal crossing the contract as data (CallOutcome): a code the UI can act on and a message a person can read. */
+export interface RefusalBody {
+  code: RefusalCode;
   message: string;
-}
-
-export class ApiError extends Error {
-  constructor(
-    readonly code: ApiErrorBody['code'],
-    message: string,
-  ) {
-    super(message);
-    this.name = 'ApiError';
-  }
 }

@@ -1,5 +1,7 @@
 import { EXPORT_FORMATS } from '../export/exportFormats';
-import { ApiError, PATH_KINDS, type AloudApi, type AloudMethod } from './aloudApi';
+import { INTEROP_FORMATS } from '../export/interop/interopFormats';
+import { Refusal } from './refusal';
+import { PATH_KINDS, type AloudApi, type AloudMethod } from './aloudApi';
 
 type ArgCheck = (value: unknown, where: string) => void;
 
@@ -8,69 +10,69 @@ const MAX_TEXT = 100_000;
 const nonEmptyString =
   (max = 1000): ArgCheck =>
   (value, where) => {
-    if (typeof value !== 'string' || value.trim() === '') throw new ApiError('bad_request', `${where} must be a non-empty string`);
-    if (value.length > max) throw new ApiError('bad_request', `${where} is longer than ${max} characters`);
+    if (typeof value !== 'string' || value.trim() === '') throw new Refusal('bad_request', `${where} must be a non-empty string`);
+    if (value.length > max) throw new Refusal('bad_request', `${where} is longer than ${max} characters`);
   };
 const oneOf =
   (choices: readonly string[]): ArgCheck =>
   (value, where) => {
-    if (typeof value !== 'string' || !choices.includes(value)) throw new ApiError('bad_request', `${where} must be one of ${choices.join(', ')}`);
+    if (typeof value !== 'string' || !choices.includes(value)) throw new Refusal('bad_request', `${where} must be one of ${choices.join(', ')}`);
   };
 const nullableString: ArgCheck = (value, where) => {
   if (value !== null) nonEmptyString()(value, where);
 };
 const stepIndex: ArgCheck = (value, where) => {
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > 10_000) throw new ApiError('bad_request', `${where} must be a step number from 1`);
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > 10_000) throw new Refusal('bad_request', `${where} must be a step number from 1`);
 };
 const stepReward: ArgCheck = (value, where) => {
-  if (value !== 1 && value !== 0 && value !== -1 && value !== null) throw new ApiError('bad_request', `${where} must be 1, 0, -1 or null`);
+  if (value !== 1 && value !== 0 && value !== -1 && value !== null) throw new Refusal('bad_request', `${where} must be 1, 0, -1 or null`);
 };
 const bytes: ArgCheck = (value, where) => {
-  if (!(value instanceof Uint8Array)) throw new ApiError('bad_request', `${where} must be binary audio (a chunk frame)`);
+  if (!(value instanceof Uint8Array)) throw new Refusal('bad_request', `${where} must be binary audio (a chunk frame)`);
 };
 const text: ArgCheck = (value, where) => {
-  if (typeof value !== 'string') throw new ApiError('bad_request', `${where} must be a string`);
-  if (value.length > MAX_TEXT) throw new ApiError('bad_request', `${where} is longer than ${MAX_TEXT} characters`);
+  if (typeof value !== 'string') throw new Refusal('bad_request', `${where} must be a string`);
+  if (value.length > MAX_TEXT) throw new Refusal('bad_request', `${where} is longer than ${MAX_TEXT} characters`);
 };
 
 const boolean: ArgCheck = (value, where) => {
-  if (typeof value !== 'boolean') throw new ApiError('bad_request', `${where} must be true or false`);
+  if (typeof value !== 'boolean') throw new Refusal('bad_request', `${where} must be true or false`);
 };
 const itemIdsOrNull: ArgCheck = (value, where) => {
   if (value === null) return;
-  if (!Array.isArray(value) || value.length > 10_000) throw new ApiError('bad_request', `${where} must be a list of item ids, or null`);
+  if (!Array.isArray(value) || value.length > 10_000) throw new Refusal('bad_request', `${where} must be a list of item ids, or null`);
   value.forEach((id, i) => nonEmptyString()(id, `${where}[${i}]`));
 };
 /** the shape only; aloud.yaml's own validation judges the values */
 const thinkAloudPatch: ArgCheck = (value, where) => {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new ApiError('bad_request', `${where} must be an object`);
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Refusal('bad_request', `${where} must be an object`);
   const types: Record<string, string> = { model: 'string', chunk_seconds: 'number', silence_threshold_dbfs: 'number', min_pause_ms: 'number', long_pause_ms: 'number', require_spoken_label: 'boolean' };
   for (const [key, v] of Object.entries(value)) {
-    if (!(key in types)) throw new ApiError('bad_request', `${where}: thinkaloud.${key} cannot be changed from the app`);
-    if (typeof v !== types[key]) throw new ApiError('bad_request', `${where}: thinkaloud.${key} must be a ${types[key]}`);
+    if (!(key in types)) throw new Refusal('bad_request', `${where}: thinkaloud.${key} cannot be changed from the app`);
+    if (typeof v !== types[key]) throw new Refusal('bad_request', `${where}: thinkaloud.${key} must be a ${types[key]}`);
   }
 };
 const newProjectSpec: ArgCheck = (value, where) => {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new ApiError('bad_request', `${where} must be an object`);
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Refusal('bad_request', `${where} must be an object`);
   const spec = value as Record<string, unknown>;
   const known = new Set(['dir', 'name', 'labels', 'items_file']);
-  for (const key of Object.keys(spec)) if (!known.has(key)) throw new ApiError('bad_request', `${where}: unknown field "${key}"`);
+  for (const key of Object.keys(spec)) if (!known.has(key)) throw new Refusal('bad_request', `${where}: unknown field "${key}"`);
   nonEmptyString(4096)(spec.dir, `${where}.dir`);
   nonEmptyString(200)(spec.name, `${where}.name`);
   nullableString(spec.items_file ?? null, `${where}.items_file`);
-  if (!Array.isArray(spec.labels) || spec.labels.length === 0 || spec.labels.length > 50) throw new ApiError('bad_request', `${where}.labels must list 1–50 labels`);
+  if (!Array.isArray(spec.labels) || spec.labels.length === 0 || spec.labels.length > 50) throw new Refusal('bad_request', `${where}.labels must list 1–50 labels`);
   spec.labels.forEach((label: unknown, i) => {
-    if (typeof label !== 'object' || label === null) throw new ApiError('bad_request', `${where}.labels[${i}] must be an object`);
+    if (typeof label !== 'object' || label === null) throw new Refusal('bad_request', `${where}.labels[${i}] must be an object`);
     const l = label as Record<string, unknown>;
     nonEmptyString(100)(l.name, `${where}.labels[${i}].name`);
-    if (l.key !== null && (typeof l.key !== 'string' || l.key.length !== 1)) throw new ApiError('bad_request', `${where}.labels[${i}].key must be one character or null`);
+    if (l.key !== null && (typeof l.key !== 'string' || l.key.length !== 1)) throw new Refusal('bad_request', `${where}.labels[${i}].key must be one character or null`);
   });
 };
 const nonNegativeInteger: ArgCheck = (value, where) => {
-  if (!Number.isSafeInteger(value) || (value as number) < 0) throw new ApiError('bad_request', `${where} must be a whole number ≥ 0`);
+  if (!Number.isSafeInteger(value) || (value as number) < 0) throw new Refusal('bad_request', `${where} must be a whole number ≥ 0`);
 };
 const nonNegativeNumber: ArgCheck = (value, where) => {
-  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) throw new ApiError('bad_request', `${where} must be a number ≥ 0`);
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) throw new Refusal('bad_request', `${where} must be a number ≥ 0`);
 };
 
 /**
@@ -142,7 +144,7 @@ export const API_METHODS: { readonly [M in AloudMethod]: MethodSpec } = {
   annotators: { params: [], scope: 'any-page' },
   exportProject: {
     params: [
-      ['format', oneOf(EXPORT_FORMATS)],
+      ['format', oneOf([...EXPORT_FORMATS, ...INTEROP_FORMATS])],
       ['annotator', nullableString],
     ],
     scope: 'session-page',
@@ -187,11 +189,11 @@ export function isAloudMethod(name: unknown): name is AloudMethod {
 
 /** Checks a call from outside the trusted side: a known method, exactly its arguments, each of the right shape. */
 export function checkApiCall(method: unknown, args: unknown): { method: AloudMethod; args: unknown[] } {
-  if (!isAloudMethod(method)) throw new ApiError('bad_request', `unknown method ${JSON.stringify(method) ?? String(method)}`);
-  if (!Array.isArray(args)) throw new ApiError('bad_request', `${method}: arguments must be a list`);
+  if (!isAloudMethod(method)) throw new Refusal('bad_request', `unknown method ${JSON.stringify(method) ?? String(method)}`);
+  if (!Array.isArray(args)) throw new Refusal('bad_request', `${method}: arguments must be a list`);
   const { params } = API_METHODS[method];
   if (args.length !== params.length) {
-    throw new ApiError('bad_request', `${method}: expected ${params.length} argument(s) (${params.map(([n]) => n).join(', ') || 'none'}), got ${args.length}`);
+    throw new Refusal('bad_request', `${method}: expected ${params.length} argument(s) (${params.map(([n]) => n).join(', ') || 'none'}), got ${args.length}`);
   }
   params.forEach(([name, check], i) => check(args[i], `${method}: ${name}`));
   return { method, args };

@@ -1,18 +1,19 @@
-import { ApiError, type AloudEvent, type ApiErrorBody } from './aloudApi';
+import type { AloudEvent, RefusalBody } from './aloudApi';
+import { Refusal } from './refusal';
 
 /**
  * What a transport carries back for one call. Errors travel as data (code + message) because neither
  * Electron IPC nor HTTP preserves an Error's class or fields.
  */
-export type CallOutcome = { ok: true; result: unknown } | { ok: false; error: ApiErrorBody };
+export type CallOutcome = { ok: true; result: unknown } | { ok: false; error: RefusalBody };
 
-export function errorOutcome(e: ApiError): CallOutcome {
+export function errorOutcome(e: Refusal): CallOutcome {
   return { ok: false, error: { code: e.code, message: e.message } };
 }
 
 export function unwrapOutcome(outcome: CallOutcome): unknown {
   if (outcome.ok) return outcome.result;
-  throw new ApiError(outcome.error.code, outcome.error.message);
+  throw new Refusal(outcome.error.code, outcome.error.message);
 }
 
 /**

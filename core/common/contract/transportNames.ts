@@ -1,5 +1,5 @@
-import type { ApiErrorBody } from './aloudApi';
 import type { AloudMethod } from './aloudApi';
+import type { RefusalCode } from './refusal';
 
 /** IPC channel names shared by the preload and main. */
 export const IPC_CALL_CHANNEL = 'aloud:call';
@@ -28,7 +28,7 @@ export const binaryRoute = (method: AloudMethod): string => `${HTTP_ROUTES.binar
 export const itemAudioRoute = (itemId: string): string => `${HTTP_ROUTES.itemAudioPrefix}${encodeURIComponent(itemId)}`;
 
 /** The HTTP status each contract error code is answered with (IPC carries the code alone). */
-export const HTTP_STATUS_OF: Readonly<Record<ApiErrorBody['code'], number>> = {
+export const HTTP_STATUS_OF: Readonly<Record<RefusalCode, number>> = {
   bad_request: 400,
   not_found: 404,
   conflict: 409,

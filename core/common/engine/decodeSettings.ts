@@ -1,4 +1,5 @@
-import { type DecodeSettings, ENGINE_SAMPLE_RATE, EngineError } from './engineTypes';
+import { type DecodeSettings, EngineError } from './engineTypes';
+import { AUDIO_SAMPLE_RATE } from '../audio/sampleRate';
 
 /** A short disfluent prompt makes whisper keep fillers ("um", "uh") instead of cleaning them away. */
 export const DEFAULT_INITIAL_PROMPT = 'Um, uh, hmm, er, ah.';
@@ -23,7 +24,7 @@ export const DEFAULT_DECODE_SETTINGS: Readonly<DecodeSettings> = Object.freeze({
 });
 
 /** Encoder window for a clip: min(1500, ceil(seconds × 50) + 128) frames, so short utterances encode fast. */
-export function audioCtxForSamples(sampleCount: number, sampleRate = ENGINE_SAMPLE_RATE): number {
+export function audioCtxForSamples(sampleCount: number, sampleRate = AUDIO_SAMPLE_RATE): number {
   const seconds = sampleCount / sampleRate;
   return Math.min(FULL_AUDIO_CTX, Math.ceil(seconds * 50) + 128);
 }

@@ -1,7 +1,5 @@
 import type { Segment } from '../transcript/segment';
-
-/** whisper.cpp takes 16 kHz mono Float32 PCM, full scale 1.0. */
-export const ENGINE_SAMPLE_RATE = 16_000;
+import { Refusal, type RefusalOf } from '../contract/refusal';
 
 /** How whisper.cpp decodes. Defaults: DEFAULT_DECODE_SETTINGS (decodeSettings.ts). */
 export interface DecodeSettings {
@@ -112,13 +110,17 @@ export type EngineErrorCode =
   | 'engine_crashed'
   | 'protocol';
 
-export class EngineError extends Error {
+export class EngineError extends Error implements RefusalOf {
   override name = 'EngineError';
   constructor(
     readonly code: EngineErrorCode,
     message: string,
   ) {
     super(message);
+  }
+
+  toRefusal(): Refusal {
+    return new Refusal('engine', this.message);
   }
 }
 

@@ -12,6 +12,12 @@ export interface SpeechProbe {
   reset(): void;
 }
 
+/** What the vad_* signals need of the VAD: the speech probabilities of a whole recording, from a fresh state. */
+export interface WholeRecordingVad {
+  readonly windowSamples: number;
+  probabilitiesOf(pcm: Float32Array): Float32Array;
+}
+
 /** Silero's own rule: speech starts at ≥ threshold and goes on while ≥ threshold − 0.15 (whisper.cpp's VAD too). */
 export const DEFAULT_SPEECH_THRESHOLD = 0.5;
 export const SPEECH_HYSTERESIS = 0.15;

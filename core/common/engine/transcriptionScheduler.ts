@@ -1,6 +1,7 @@
 import type { Segment } from '../transcript/segment';
 import { resolveDecodeSettings } from './decodeSettings';
-import { type DecodeSettings, ENGINE_SAMPLE_RATE, type EngineTranscription, type RequestIdentity, type TranscriptionEngine } from './engineTypes';
+import { type DecodeSettings, type EngineTranscription, type RequestIdentity, type TranscriptionEngine } from './engineTypes';
+import { AUDIO_SAMPLE_RATE } from '../audio/sampleRate';
 
 /** One utterance of an item to transcribe; samples on the item's audio timeline. */
 export interface UtteranceRequest {
@@ -123,7 +124,7 @@ export class TranscriptionScheduler {
 
   constructor(private readonly options: TranscriptionSchedulerOptions) {
     this.settings = resolveDecodeSettings(options.settings);
-    this.sampleRate = options.sampleRate ?? ENGINE_SAMPLE_RATE;
+    this.sampleRate = options.sampleRate ?? AUDIO_SAMPLE_RATE;
     this.prefix = options.requestIdPrefix ?? randomPrefix();
     const clock = (globalThis as { performance?: { now(): number } }).performance;
     this.now = options.now ?? (() => (clock ? clock.now() : Date.now()));

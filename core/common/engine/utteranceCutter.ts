@@ -1,6 +1,6 @@
 import { FRAME_MS, FrameLevelMeter } from '../signals/frameLevels';
-import { ENGINE_SAMPLE_RATE } from './engineTypes';
 import { DEFAULT_SPEECH_THRESHOLD, SPEECH_HYSTERESIS, type SpeechProbe } from './speechProbe';
+import { AUDIO_SAMPLE_RATE } from '../audio/sampleRate';
 
 /** A stretch of one recording to transcribe; samples count from the recording's first sample. */
 export interface Utterance {
@@ -98,7 +98,7 @@ export class UtteranceCutter {
   private readonly meter: FrameLevelMeter;
 
   /** samples from absolute index bufferStart; only what a coming utterance may still need is kept */
-  private buffer = new Float32Array(ENGINE_SAMPLE_RATE * 4);
+  private buffer = new Float32Array(AUDIO_SAMPLE_RATE * 4);
   private bufferStart = 0;
   private bufferLength = 0;
   /** levels of the last frames, by frame index modulo the ring size (forced-cut search and resume) */
@@ -113,7 +113,7 @@ export class UtteranceCutter {
   private flushed = false;
 
   constructor(options: UtteranceCutterOptions) {
-    this.sampleRate = options.sampleRate ?? ENGINE_SAMPLE_RATE;
+    this.sampleRate = options.sampleRate ?? AUDIO_SAMPLE_RATE;
     if (!Number.isFinite(options.silenceThresholdDbfs)) {
       throw new RangeError(`utterance cutter option silenceThresholdDbfs must be a number (got ${options.silenceThresholdDbfs})`);
     }

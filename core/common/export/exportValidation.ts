@@ -12,6 +12,19 @@ import { ExportReceiptTally, type ExportSummaryRecord } from './exportReceipt';
 import { exportRecordJsonSchemas, READABLE_SCHEMA_VERSIONS, type AnyExportRecord, type ExportRecordV2 } from './exportRecord';
 import { csvRowRuleChecker, exportRuleChecker, type ExportProjectFacts, type RuleChecker } from './exportRules';
 
+/** What `aloud validate` found in one file: its format, its records, its receipt and every problem of every stage. */
+export interface ExportFileValidation {
+  file: string;
+  format: string | null;
+  /** records the file holds, when it could be parsed */
+  records: number | null;
+  /** "ok" when a receipt is beside the file and matches, "absent" without one, "invalid" otherwise */
+  receipt: 'ok' | 'absent' | 'invalid';
+  problems: InputProblem[];
+  /** records transcribed by a scripted engine (tests, demos), never by whisper.cpp */
+  scripted_records: number;
+}
+
 const ajv = sharedAjv({ allErrors: true, strict: true, allowUnionTypes: true });
 const recordValidators = new Map(READABLE_SCHEMA_VERSIONS.map((v) => [v, compileOnFirstUse(() => ajv.compile<AnyExportRecord>(exportRecordJsonSchemas[v]!))]));
 const validateCsvRow = compileOnFirstUse(() => ajv.compile(csvRowJsonSchema()));

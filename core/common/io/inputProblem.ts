@@ -1,3 +1,4 @@
+import { Refusal } from '../contract/refusal';
 /**
  * Where strict input failed. Stages run in this order and a later stage only sees what passed the earlier ones:
  * input (size, UTF-8) | parse (JSON/CSV syntax, duplicate keys, NaN) | schema (JSON Schema) | rule (ids, references, identity).
@@ -16,9 +17,9 @@ export interface InputProblem {
 }
 
 /** Thrown when a file is rejected; carries every problem found by the stage that failed. */
-export class InputError extends Error {
+export class InputError extends Refusal {
   constructor(readonly problems: InputProblem[]) {
-    super(summarizeProblems(problems));
+    super('bad_request', summarizeProblems(problems));
     this.name = 'InputError';
   }
 }

@@ -1,10 +1,12 @@
+import { Refusal } from '../contract/refusal';
+
 /** A model file that cannot be used (missing, truncated, foreign, inconsistent); the message names the file and the problem. */
-export class ModelFileError extends Error {
+export class ModelFileError extends Refusal {
   override name = 'ModelFileError';
   constructor(
     readonly file: string,
     readonly reason: string,
   ) {
-    super(`${file}: ${reason}`);
+    super('bad_request', `${file}: ${reason}`);
   }
 }

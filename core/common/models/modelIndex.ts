@@ -1,3 +1,4 @@
+import { Refusal } from '../contract/refusal';
 /** models.json in the models folder: what was downloaded or imported, with its digests. */
 
 export interface InstalledModelRecord {
@@ -26,8 +27,12 @@ export function emptyModelIndex(): ModelIndex {
   return { index_version: 1, models: [] };
 }
 
-export class ModelIndexError extends Error {
+/** A damaged models.json: a person must repair or remove it. */
+export class ModelIndexError extends Refusal {
   override name = 'ModelIndexError';
+  constructor(message: string) {
+    super('conflict', message);
+  }
 }
 
 const RECORD_KEYS = ['name', 'file', 'bytes', 'sha256', 'sha1', 'source', 'origin', 'downloaded_at', 'imported_at', 'mtime_ms'];

@@ -1,4 +1,5 @@
 import type { WhisperSizeClass } from './ggmlFormat';
+import { Refusal } from '../contract/refusal';
 
 /** How a manifest entry's checksum was computed; the manifest names it rather than assuming one. */
 export type ChecksumAlgo = 'sha1' | 'sha256';
@@ -50,13 +51,13 @@ export interface ModelManifest {
 }
 
 /** A problem in models/manifest.json, named by field path. */
-export class ManifestError extends Error {
+export class ManifestError extends Refusal {
   override name = 'ManifestError';
   constructor(
     readonly file: string,
     readonly problems: string[],
   ) {
-    super(problems.map((p) => `${file}: ${p}`).join('\n'));
+    super('bad_request', problems.map((p) => `${file}: ${p}`).join('\n'));
   }
 }
 

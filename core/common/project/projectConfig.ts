@@ -1,9 +1,11 @@
-import type { ErrorObject } from 'ajv/dist/2020.js';
 import { compileOnFirstUse, sharedAjv } from '../io/schemaValidator';
 import { DEFAULT_STEMS } from '../parser/commitPhrase';
 import { validateStemPattern } from '../parser/stemPattern';
 import { REASONING_SPLITS, type ReasoningSplit } from '../reasoning/reasoningSteps';
-import { isMap, isScalar, isSeq, LineCounter, parseDocument, visit, type Node as YamlNode } from 'yaml';
+import type { LineCounter, Node as YamlNode } from 'yaml';
+import { ConfigError, nodeAt, readStrictYaml, schemaConfigProblems, type ConfigProblem } from './strictYaml';
+
+export { ConfigError, formatConfigProblem, type ConfigProblem } from './strictYaml';
 
 /** One label of the annotation schema, e.g. Polite with key "1" and per-language synonyms. */
 export interface LabelDef {
@@ -158,146 +160,21 @@ export const projectConfigJsonSchema = {
   },
 } as const;
 
-/** A problem in a configuration file, located by key path and (where known) line. */
-export interface ConfigProblem {
-  file: string;
-  line: number | null;
-  path: string;
-  message: string;
-}
-
-export class ConfigError extends Error {
-  constructor(readonly problems: ConfigProblem[]) {
-    super(problems.map(formatConfigProblem).join('\n'));
-    this.name = 'ConfigError';
-  }
-}
-
-export function formatConfigProblem(p: ConfigProblem): string {
-  const where = p.line === null ? p.file : `${p.file}:${p.line}`;
-  return `${where}: ${p.path || '(top level)'}: ${p.message}`;
-}
-
 const ajv = sharedAjv({ allErrors: true, useDefaults: true, strict: true });
 const validateConfig = compileOnFirstUse(() => ajv.compile(projectConfigJsonSchema));
-
-/** Key path like "thinkaloud.min_pause_ms" or "schema.labels[2].name" from a JSON pointer. */
-function pointerToPath(pointer: string): string {
-  const parts = pointer.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
-  let out = '';
-  for (const part of parts) out += /^\d+$/.test(part) ? `[${part}]` : out ? `.${part}` : part;
-  return out;
-}
-
-function nodeAt(root: YamlNode | null, segments: string[]): YamlNode | null {
-  let node: YamlNode | null = root;
-  for (const seg of segments) {
-    if (isMap(node)) {
-      const pair = node.items.find((p) => isScalar(p.key) && String(p.key.value) === seg);
-      if (!pair) return node;
-      node = (pair.value as YamlNode | null) ?? (pair.key as YamlNode);
-    } else if (isSeq(node)) {
-      const child = node.items[Number(seg)] as YamlNode | undefined;
-      if (!child) return node;
-      node = child;
-    } else {
-      return node;
-    }
-  }
-  return node;
-}
-
-function describeAjvError(e: ErrorObject): { path: string; message: string; pointer: string } {
-  let pointer = e.instancePath;
-  let message = e.message ?? 'is invalid';
-  if (e.keyword === 'additionalProperties') {
-    const key = String((e.params as { additionalProperty: string }).additionalProperty);
-    pointer = `${pointer}/${key}`;
-    message = 'unknown key (not allowed here)';
-  } else if (e.keyword === 'required') {
-    message = `missing required key "${String((e.params as { missingProperty: string }).missingProperty)}"`;
-  } else if (e.keyword === 'enum') {
-    message = `must be one of ${(e.params as { allowedValues: unknown[] }).allowedValues.map((v) => JSON.stringify(v)).join(', ')}`;
-  } else if (e.keyword === 'propertyNames') {
-    message = `key ${String((e.params as { propertyName: string }).propertyName)} must be a language code like "en"`;
-  }
-  return { path: pointerToPath(pointer), message, pointer };
-}
 
 /**
  * Parse and validate the text of an aloud.yaml. Returns the config with defaults applied, or
  * throws ConfigError listing every problem with its key path and line.
  */
 export function parseProjectConfig(text: string, file = 'aloud.yaml'): ProjectConfig {
-  const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter, uniqueKeys: true, prettyErrors: false });
-  if (doc.errors.length > 0) {
-    throw new ConfigError(
-      doc.errors.map((err) => ({
-        file,
-        line: err.linePos?.[0]?.line ?? lineCounter.linePos(err.pos[0]).line,
-        path: '',
-        message: `YAML syntax: ${err.message.split('\n')[0] ?? err.code}`,
-      })),
-    );
-  }
-  // A tag we do not know would be read as a plain string: say so instead of guessing what was meant.
-  const unknownTag = doc.warnings.find((w) => w.code === 'TAG_RESOLVE_FAILED');
-  if (unknownTag) {
-    throw new ConfigError([{ file, line: unknownTag.linePos?.[0]?.line ?? lineCounter.linePos(unknownTag.pos[0]).line, path: '', message: `YAML: ${unknownTag.message.split('\n')[0]} (aloud.yaml uses plain YAML: no tags)` }]);
-  }
-  // Known but foreign tags (!!binary, !!set, !!timestamp …) turn text into other types: only the JSON-like core ones pass.
-  let foreignTag: { tag: string; line: number | null } | null = null;
-  visit(doc, {
-    Node(_key, node) {
-      const tag = (node as { tag?: string }).tag;
-      if (tag === undefined || CORE_TAGS.has(tag)) return undefined;
-      foreignTag = { tag, line: node.range ? lineCounter.linePos(node.range[0]).line : null };
-      return visit.BREAK;
-    },
-  });
-  if (foreignTag !== null) {
-    const { tag, line } = foreignTag as { tag: string; line: number | null };
-    throw new ConfigError([{ file, line, path: '', message: `YAML: the tag ${tag} is not used in aloud.yaml (plain YAML: no tags)` }]);
-  }
-  let value: unknown;
-  try {
-    // An alias bomb ("billion laughs") expands exponentially; a project config needs at most a handful of aliases.
-    value = doc.toJS({ maxAliasCount: MAX_YAML_ALIASES });
-  } catch (e) {
-    if (!(e instanceof ReferenceError)) throw e;
-    let line: number | null = null;
-    visit(doc, {
-      Alias(_key, node) {
-        if (node.range) line = lineCounter.linePos(node.range[0]).line;
-        return visit.BREAK;
-      },
-    });
-    throw new ConfigError([{ file, line, path: '', message: `YAML: too many aliases expand (more than ${MAX_YAML_ALIASES}: an alias bomb?); write the values out` }]);
-  }
-  if (!validateConfig(value)) {
-    const seen = new Set<string>();
-    const problems: ConfigProblem[] = [];
-    for (const e of validateConfig.errors ?? []) {
-      // propertyNames reports twice (the name and the wrapper); keep the informative one.
-      if (e.keyword === 'propertyNames' && e.propertyName === undefined) continue;
-      const { path, message, pointer } = describeAjvError(e);
-      const key = `${path}|${message}`;
-      if (seen.has(key)) continue;
-      seen.add(key);
-      const node = nodeAt(doc.contents as YamlNode | null, pointer.split('/').slice(1));
-      const offset = node?.range?.[0];
-      problems.push({ file, line: offset === undefined ? null : lineCounter.linePos(offset).line, path, message });
-    }
-    throw new ConfigError(problems);
-  }
+  const { value, root, lineCounter } = readStrictYaml(text, file, 'aloud.yaml');
+  if (!validateConfig(value)) throw new ConfigError(schemaConfigProblems(validateConfig.errors, file, root, lineCounter));
   const config = value as unknown as ProjectConfig;
-  checkConfigRules(config, file, doc.contents as YamlNode | null, lineCounter);
+  checkConfigRules(config, file, root, lineCounter);
   return config;
 }
 
-const MAX_YAML_ALIASES = 100;
-const CORE_TAGS: ReadonlySet<string> = new Set(['str', 'int', 'float', 'bool', 'null', 'seq', 'map'].map((t) => `tag:yaml.org,2002:${t}`));
 /** Control characters (NUL first) in names shown on screen and written into exports and file names. */
 const CONTROL_CHARACTER = /[\u0000-\u001f\u007f-\u009f]/;
 

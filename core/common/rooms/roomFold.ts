@@ -3,6 +3,7 @@ import type { AlphaLevel } from '../agreement/krippendorff';
 import { utf8Length } from '../names/nameRules';
 import { MAX_MEMBER_LOG_BYTES, MAX_ROOM_LOG_BYTES, type RoomEvent, type RoomEventData, type RoomItem } from './roomEvents';
 import { chatText, memberNameRefusal } from './roomNames';
+import { Refusal } from '../contract/refusal';
 
 export interface RoomMember {
   member_id: string;
@@ -61,18 +62,22 @@ export interface RoomState {
 }
 
 /** A request the room's rules refuse; `status` is the HTTP status the listener answers with. */
-export class RoomRuleError extends Error {
+export class RoomRuleError extends Refusal {
   override name = 'RoomRuleError';
   constructor(
     readonly status: 400 | 403 | 404 | 409,
     message: string,
   ) {
-    super(message);
+    super(status === 404 ? 'not_found' : status === 409 ? 'conflict' : 'bad_request', message);
   }
 }
 
-export class RoomLogError extends Error {
+/** A room log that cannot be read (missing, damaged). */
+export class RoomLogError extends Refusal {
   override name = 'RoomLogError';
+  constructor(message: string) {
+    super('conflict', message);
+  }
 }
 
 export function emptyRoom(opened: RoomEventData['room_opened']): RoomState {

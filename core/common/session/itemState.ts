@@ -114,12 +114,23 @@ export interface ItemSessionState {
   labels_not_in_schema: string[];
   /** a label act after the item was completed chose another label than its final one then (even if later undone) */
   changed_after_completion: boolean;
+  /** the item's recordings in order: where each begins on the item's audio and when it started and stopped (absent in states built before) */
+  recordings?: RecordingRecord[];
   /** keep-talking cues shown while recording (absent in states built before cues existed) */
   cues?: KeepTalkingCue[];
   /** the model's reasoning as first shown to the annotator (from the reasoning_shown event), null while never shown */
   reasoning?: ShownReasoning | null;
   /** step judgments in log order (keys, clicks and voice); the last per step stands */
   step_judgments?: StepJudgmentRecord[];
+}
+
+/** One recording of an item: audio from offset_ms on the item's timeline was recorded from started_at on. */
+export interface RecordingRecord {
+  offset_ms: number;
+  /** ISO 8601 */
+  started_at: string;
+  /** ISO 8601; null while recording (or when a crash cut the recording) */
+  stopped_at: string | null;
 }
 
 /** What the annotator was shown of a model's reasoning, and when. */

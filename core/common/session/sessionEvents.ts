@@ -7,9 +7,6 @@ import type { ReasoningReveal } from '../project/projectConfig';
 import type { AppliedSplit } from '../reasoning/reasoningSteps';
 import type { StepJudgmentSource } from '../reasoning/stepJudgments';
 
-/** Audio in the session store: 16 kHz mono, the rate the capture worklet and whisper.cpp use. */
-export const SESSION_SAMPLE_RATE = 16_000;
-
 /** Why a recording ended; everything except 'user' and 'end_of_input' is an interruption. */
 export type RecordingStopReason =
   | 'user'

@@ -12,12 +12,26 @@ import type { CommitmentRecord, CorrectionRecord, ItemSessionState, KeepTalkingC
 import type { StepJudgmentRecord } from '../reasoning/stepJudgments';
 import {
   EVENT_VERSIONS,
-  SESSION_SAMPLE_RATE,
   type SessionEvent,
   type SessionEventData,
   type SessionEventType,
   type VoiceCommitmentData,
 } from './sessionEvents';
+import { AUDIO_SAMPLE_RATE } from '../audio/sampleRate';
+
+/** An event to append: its type and data (the log gives it v, seq and ts). */
+export type SessionEntry = { [T in SessionEventType]: { type: T; data: SessionEventData[T] } }[SessionEventType];
+
+/** One item's events drafted before they are written, and the item as they leave it (SessionFold.draft). */
+export interface SessionDraft {
+  readonly itemId: string;
+  readonly entries: readonly SessionEntry[];
+  add<T extends SessionEventType>(type: T, data: SessionEventData[T]): void;
+  /** the item after the events added so far */
+  state(): ItemSessionState;
+  /** its current utterances after them */
+  utterances(): Array<{ utterance: number; segments: readonly Segment[] }>;
+}
 
 /** A note the annotator or the store left in the log. */
 export interface SessionNote {
@@ -150,7 +164,10 @@ export class SessionFold {
     this.lastSeq = event.seq;
     // Every event that changes an item names it: only that item's derived state must be computed again.
     const itemId = (event.data as { item_id?: unknown }).item_id;
-    if (typeof itemId === 'string') this.derived.delete(itemId);
+    if (typeof itemId === 'string') {
+      this.derived.delete(itemId);
+      if (ITEM_EVENTS.has(event.type)) this.applyToItem(this.item(itemId), event);
+    }
     switch (event.type) {
       case 'session_started':
         this.annotator = event.data.annotator;
@@ -162,31 +179,39 @@ export class SessionFold {
         this.configInForce = event.data.config_sha256;
         this.parserInForce = event.data.parser_version;
         return;
-      case 'item_opened': {
-        const item = this.item(event.data.item_id);
-        item.started_at ??= event.ts;
-        if (event.data.text_sha256 !== null) item.text_sha256 = event.data.text_sha256;
+      case 'item_opened':
         this.currentItem = event.data.item_id;
         return;
-      }
-      case 'recording_started': {
-        const item = this.item(event.data.item_id);
+      case 'note':
+        this.notes.push({ seq: event.seq, ts: event.ts, item_id: event.data.item_id, text: event.data.text });
+        return;
+      default:
+        return;
+    }
+  }
+
+  /** What one event does to the item it names (a note names an item without changing it). */
+  private applyToItem(item: ItemFold, event: SessionEvent): void {
+    switch (event.type) {
+      case 'item_opened':
+        item.started_at ??= event.ts;
+        if (event.data.text_sha256 !== null) item.text_sha256 = event.data.text_sha256;
+        return;
+      case 'recording_started':
         item.started_at ??= event.ts;
         item.recordings.push({ offset_samples: event.data.offset_samples, started_ms: Date.parse(event.ts), stopped_ms: null });
         return;
-      }
       case 'recording_stopped': {
-        const last = this.item(event.data.item_id).recordings.at(-1);
-        if (last && last.stopped_ms === null) last.stopped_ms = Date.parse(event.ts);
+        const last = item.recordings.at(-1);
+        if (last && last.stopped_ms === null) item.recordings[item.recordings.length - 1] = { ...last, stopped_ms: Date.parse(event.ts) };
         return;
       }
       case 'utterance_transcribed': {
-        const { item_id, utterance, segments, model } = event.data;
-        this.item(item_id).utterances.set(utterance, { seq: event.seq, segments, model });
+        const { utterance, segments, model } = event.data;
+        item.utterances.set(utterance, { seq: event.seq, segments, model });
         return;
       }
       case 'transcripts_superseded': {
-        const item = this.item(event.data.item_id);
         for (const index of event.data.utterances) {
           const utterance = item.utterances.get(index);
           if (!utterance) continue;
@@ -200,11 +225,10 @@ export class SessionFold {
         return;
       }
       case 'transcript_parsed':
-        this.item(event.data.item_id).diagnostics = event.data.diagnostics;
+        item.diagnostics = event.data.diagnostics;
         return;
       case 'label_committed': {
-        const { item_id, label, source, quote, start, end, stem } = event.data;
-        const item = this.item(item_id);
+        const { label, source, quote, start, end, stem } = event.data;
         if (source === 'voice') {
           // a v1 log recorded no utterance or audio time: read them off its offsets in the transcript as it was then
           const v1 = event.data.utterance === null && end !== null ? this.placeInTranscript(item, end) : null;
@@ -226,51 +250,76 @@ export class SessionFold {
         }
         return;
       }
-      case 'labels_rederived': {
-        const item = this.item(event.data.item_id);
+      case 'labels_rederived':
         item.voice = event.data.commitments.map((c) => ({ ...c, seq: event.seq, ts: event.ts, config_sha256: event.data.config_sha256, parser_version: event.data.parser_version }));
         item.diagnostics = event.data.diagnostics;
         return;
-      }
       case 'transcript_corrected': {
-        const { item_id, utterance, segment, text, annotator } = event.data;
-        const item = this.item(item_id);
+        const { utterance, segment, text, annotator } = event.data;
         const original = item.utterances.get(utterance)?.segments[segment]?.text ?? '';
         item.corrections.push({ utterance, segment, original_text: original, text, annotator, at: event.ts });
         return;
       }
-      case 'item_completed': {
-        const item = this.item(event.data.item_id);
+      case 'item_completed':
         item.completed_at = event.ts;
         item.completed_seq = event.seq;
         return;
-      }
       case 'stale_result':
-        this.item(event.data.item_id).stale_results++;
+        item.stale_results++;
         return;
       case 'signals_computed':
-        this.item(event.data.item_id).audioSignals = event.data;
-        return;
-      case 'note':
-        this.notes.push({ seq: event.seq, ts: event.ts, item_id: event.data.item_id, text: event.data.text });
+        item.audioSignals = event.data;
         return;
       case 'cue_shown':
-        this.item(event.data.item_id).cues.push({ at: event.ts, silence_ms: event.data.silence_ms, audio_ms: event.data.audio_ms });
+        item.cues.push({ at: event.ts, silence_ms: event.data.silence_ms, audio_ms: event.data.audio_ms });
         return;
       case 'reasoning_shown': {
-        const { item_id, steps, model_label, audio_samples } = event.data;
+        const { steps, model_label, audio_samples } = event.data;
         // the first showing is the one that separates labels given before and after seeing the model
-        this.item(item_id).reasoning ??= { shown_at: event.ts, steps, model_label, audio_ms: Math.round((audio_samples * 1000) / SESSION_SAMPLE_RATE) };
+        item.reasoning ??= { shown_at: event.ts, steps, model_label, audio_ms: Math.round((audio_samples * 1000) / AUDIO_SAMPLE_RATE) };
         return;
       }
       case 'step_judged': {
-        const { item_id, index, reward, source, kind, quote, audio_ms, utterance } = event.data;
-        this.item(item_id).step_judgments.push({ index, reward, source, kind, at: event.ts, audio_ms, quote, utterance });
+        const { index, reward, source, kind, quote, audio_ms, utterance } = event.data;
+        item.step_judgments.push({ index, reward, source, kind, at: event.ts, audio_ms, quote, utterance });
         return;
       }
       default:
         return;
     }
+  }
+
+  /** The item the annotator last opened: where a resumed session continues. */
+  get currentItemId(): string | null {
+    return this.currentItem;
+  }
+
+  /** The recording the log says is running (started and not stopped), if any. */
+  get openRecording(): { item_id: string; since_seq: number } | null {
+    return this.audio.ledger.openRecording;
+  }
+
+  /**
+   * A draft of one item's events at `ts`: each event added is applied to a copy of the item, so a rule can read
+   * the item as its own events leave it (a label change, a batch of transcriptions) before anything is written.
+   * The fold itself is unchanged; only events about the item that leave its audio as it is may be drafted.
+   */
+  draft(itemId: string, ts: string): SessionDraft {
+    const item = cloneItem(this.items.get(itemId) ?? emptyItem(itemId));
+    const entries: SessionEntry[] = [];
+    let seq = this.lastSeq;
+    const state = (): ItemSessionState => this.deriveItem(item);
+    return {
+      itemId,
+      entries,
+      add: (type, data) => {
+        if (AUDIO_EVENTS.has(type) || (data as { item_id?: unknown }).item_id !== itemId) throw new Error(`a draft of "${itemId}" cannot hold ${type}`);
+        entries.push({ type, data } as SessionEntry);
+        this.applyToItem(item, { v: EVENT_VERSIONS[type], seq: ++seq, ts, type, data } as SessionEvent);
+      },
+      state,
+      utterances: () => utterancesOf(item),
+    };
   }
 
   /** What the log says about each item's WAV and the running recording. */
@@ -302,8 +351,7 @@ export class SessionFold {
   /** The item's current (not superseded) utterances in order, with their segments: what a correction names. */
   utterancesOf(itemId: string): Array<{ utterance: number; segments: readonly Segment[] }> {
     const item = this.items.get(itemId);
-    if (!item) return [];
-    return [...item.utterances.entries()].sort((a, b) => a[0] - b[0]).map(([utterance, u]) => ({ utterance, segments: u.segments }));
+    return item ? utterancesOf(item) : [];
   }
 
   /** The item ids the log knows, in the order they were first seen. */
@@ -335,25 +383,7 @@ export class SessionFold {
   private item(itemId: string): ItemFold {
     let item = this.items.get(itemId);
     if (!item) {
-      item = {
-        item_id: itemId,
-        started_at: null,
-        completed_at: null,
-        completed_seq: null,
-        stale_results: 0,
-        utterances: new Map(),
-        superseded: new Map(),
-        voice: [],
-        other: [],
-        diagnostics: [],
-        corrections: [],
-        recordings: [],
-        audioSignals: null,
-        text_sha256: null,
-        cues: [],
-        reasoning: null,
-        step_judgments: [],
-      };
+      item = emptyItem(itemId);
       this.items.set(itemId, item);
     }
     return item;
@@ -385,11 +415,11 @@ export class SessionFold {
    * than real time). Null when no recording holds it.
    */
   private sessionTimeOfAudio(item: ItemFold, audioMs: number): number | null {
-    const sample = Math.round((audioMs * SESSION_SAMPLE_RATE) / 1000);
+    const sample = Math.round((audioMs * AUDIO_SAMPLE_RATE) / 1000);
     let holder: RecordingSpan | null = null;
     for (const r of item.recordings) if (r.offset_samples <= sample) holder = r;
     if (!holder) return null;
-    const at = holder.started_ms + ((sample - holder.offset_samples) * 1000) / SESSION_SAMPLE_RATE;
+    const at = holder.started_ms + ((sample - holder.offset_samples) * 1000) / AUDIO_SAMPLE_RATE;
     return holder.stopped_ms === null ? at : Math.min(at, holder.stopped_ms);
   }
 
@@ -466,7 +496,7 @@ export class SessionFold {
     return {
       item_id: item.item_id,
       audio_path: audio?.audio_path ?? null,
-      audio_ms: Math.round((samples * 1000) / SESSION_SAMPLE_RATE),
+      audio_ms: Math.round((samples * 1000) / AUDIO_SAMPLE_RATE),
       transcript,
       segments,
       commitments,
@@ -491,11 +521,66 @@ export class SessionFold {
       config_changed: this.currentConfigSha256 !== null && voice.some((v) => v.config_sha256 !== null && v.config_sha256 !== this.currentConfigSha256),
       labels_not_in_schema: [...new Set(history.map((h) => h.label).filter((l) => !this.labelNames.has(l)))],
       changed_after_completion: changedAfterCompletion,
+      recordings: item.recordings.map((r) => ({
+        offset_ms: Math.round((r.offset_samples * 1000) / AUDIO_SAMPLE_RATE),
+        started_at: new Date(r.started_ms).toISOString(),
+        stopped_at: r.stopped_ms === null ? null : new Date(r.stopped_ms).toISOString(),
+      })),
       cues: [...item.cues],
       reasoning: item.reasoning,
       step_judgments: item.step_judgments.map(({ utterance: _utterance, ...judgment }) => judgment),
     };
   }
+}
+
+/** The events that change what the fold keeps of their item (applyToItem); the others name an item and leave it be. */
+const ITEM_EVENTS: ReadonlySet<SessionEventType> = new Set([
+  'item_opened', 'recording_started', 'recording_stopped', 'utterance_transcribed', 'transcripts_superseded', 'transcript_parsed', 'label_committed',
+  'labels_rederived', 'transcript_corrected', 'item_completed', 'stale_result', 'signals_computed', 'cue_shown', 'reasoning_shown', 'step_judged',
+]);
+
+/** Events that move the audio ledger: never drafted, because a draft copies one item and not the ledger. */
+const AUDIO_EVENTS: ReadonlySet<SessionEventType> = new Set(['recording_started', 'audio_appended', 'recording_stopped', 'audio_recovered']);
+
+function emptyItem(itemId: string): ItemFold {
+  return {
+    item_id: itemId,
+    started_at: null,
+    completed_at: null,
+    completed_seq: null,
+    stale_results: 0,
+    utterances: new Map(),
+    superseded: new Map(),
+    voice: [],
+    other: [],
+    diagnostics: [],
+    corrections: [],
+    recordings: [],
+    audioSignals: null,
+    text_sha256: null,
+    cues: [],
+    reasoning: null,
+    step_judgments: [],
+  };
+}
+
+/** A copy that events can be applied to without touching the original (its records are never changed in place). */
+function cloneItem(item: ItemFold): ItemFold {
+  return {
+    ...item,
+    utterances: new Map(item.utterances),
+    superseded: new Map(item.superseded),
+    voice: [...item.voice],
+    other: [...item.other],
+    corrections: [...item.corrections],
+    recordings: [...item.recordings],
+    cues: [...item.cues],
+    step_judgments: [...item.step_judgments],
+  };
+}
+
+function utterancesOf(item: ItemFold): Array<{ utterance: number; segments: readonly Segment[] }> {
+  return [...item.utterances.entries()].sort((a, b) => a[0] - b[0]).map(([utterance, u]) => ({ utterance, segments: u.segments }));
 }
 
 /** Audio time (rounded ms) at a transcript offset, or null when the transcript has no timing or the offset is outside it. */

@@ -1,6 +1,7 @@
 import { firstInvalidUtf8Offset } from '../io/inputText';
 import { checkEventData } from './sessionEventSchema';
 import { EVENT_VERSIONS, isSessionEventType, type SessionEvent, type SessionEventType } from './sessionEvents';
+import { Refusal } from '../contract/refusal';
 
 /** Turns the data of version n of an event type into the data of version n + 1. */
 export type Upcaster = (data: unknown) => unknown;
@@ -34,14 +35,14 @@ export const EVENT_UPCASTERS: UpcasterRegistry = {
 };
 
 /** A corrupt session log, located by file and line; nothing is dropped silently. */
-export class SessionLogError extends Error {
+export class SessionLogError extends Refusal {
   override name = 'SessionLogError';
   constructor(
     readonly file: string,
     readonly line: number,
     readonly problem: string,
   ) {
-    super(`${file}:${line}: ${problem}`);
+    super('conflict', `${file}:${line}: ${problem}`);
   }
 }
 

@@ -33,6 +33,16 @@ export function computeAudioSignals(pcm: Float32Array, sampleRate: number, optio
   return { silent_chunks: silentChunks, total_chunks: totalChunks, ...pauses.summary() };
 }
 
+/** The pauses `computeAudioSignals` counts, as spans on the item's audio (ms from t=0), in order. */
+export function energyPauseSpans(pcm: Float32Array, sampleRate: number, options: AudioSignalOptions): Array<{ t0_ms: number; t1_ms: number }> {
+  const grid = signalGrid(sampleRate, options);
+  const spans: Array<{ t0_ms: number; t1_ms: number }> = [];
+  const pauses = new PauseTracker(grid, (startFrame, frames) => spans.push({ t0_ms: startFrame * grid.frameMs, t1_ms: (startFrame + frames) * grid.frameMs }));
+  const levels = frameLevelsDbfs(pcm, sampleRate);
+  for (let f = 0; f < levels.length; f++) pauses.addFrame(levels[f]!);
+  return spans;
+}
+
 /**
  * The same signals computed while recording: push the audio in chunks of any size, ask for `result()` at any
  * time. The result equals `computeAudioSignals` of all the audio pushed so far, exactly.
@@ -127,7 +137,11 @@ class PauseTracker {
   private longestFrames = 0;
   private longCount = 0;
 
-  constructor(private readonly grid: SignalGrid) {}
+  /** onPause: told of each pause counted (its first silent frame and length in frames) */
+  constructor(
+    private readonly grid: SignalGrid,
+    private readonly onPause?: (startFrame: number, frames: number) => void,
+  ) {}
 
   addFrame(level: number): void {
     const index = this.frameIndex++;
@@ -144,13 +158,14 @@ class PauseTracker {
         this.totalFrames += this.silentRun;
         if (this.silentRun > this.longestFrames) this.longestFrames = this.silentRun;
         if (ms >= this.grid.longPauseMs) this.longCount++;
+        this.onPause?.(index - this.silentRun, this.silentRun);
       }
       this.silentRun = 0;
     }
   }
 
   copy(): PauseTracker {
-    return Object.assign(new PauseTracker(this.grid), this);
+    return Object.assign(new PauseTracker(this.grid, this.onPause), this);
   }
 
   summary(): Pick<AudioSignals, 'pauses' | 'time_to_first_speech_ms'> {

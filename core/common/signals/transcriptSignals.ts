@@ -62,28 +62,10 @@ export function computeTranscriptSignals(
 ): TranscriptSignals {
   const folded = foldText(transcript);
   const tokens = tokenize(folded);
-  const patterns = fillerPatterns(fillers);
   const counts = new Map<string, number>(fillers.map((term) => [term, 0]));
-
-  // fillers that can start at a given word, longest first (stable: config order among equals)
-  const byFirstWord = new Map<string, FillerPattern[]>();
-  for (const p of [...patterns].sort((a, b) => b.words.length - a.words.length)) {
-    const list = byFirstWord.get(p.words[0]!) ?? [];
-    list.push(p);
-    byFirstWord.set(p.words[0]!, list);
-  }
-
-  let fillerCount = 0;
-  for (let i = 0; i < tokens.length; ) {
-    const match = byFirstWord.get(tokens[i]!.word)?.find((p) => fillerMatchesAt(p, tokens, i, folded));
-    if (match === undefined) {
-      i++;
-      continue;
-    }
-    counts.set(match.term, counts.get(match.term)! + 1);
-    fillerCount++;
-    i += match.words.length;
-  }
+  const matches = matchFillers(tokens, folded, fillerPatterns(fillers));
+  for (const m of matches) counts.set(m.term, counts.get(m.term)! + 1);
+  const fillerCount = matches.length;
 
   const commitments = parse.commitments;
   let labelChanges = 0;
@@ -110,6 +92,56 @@ export function computeTranscriptSignals(
     time_to_first_commit_ms: first === undefined ? null : commitTime(first.end),
     time_to_final_commit_ms: final === undefined ? null : commitTime(final.end),
   };
+}
+
+/**
+ * Fillers left to right, the longest filler starting at a token winning and consuming its tokens (so with "like"
+ * and "kind of", "kind of like" is two fillers).
+ */
+function matchFillers(tokens: readonly WordToken[], folded: string, patterns: readonly FillerPattern[]): Array<{ term: string; first: number; last: number }> {
+  // fillers that can start at a given word, longest first (stable: config order among equals)
+  const byFirstWord = new Map<string, FillerPattern[]>();
+  for (const p of [...patterns].sort((a, b) => b.words.length - a.words.length)) {
+    const list = byFirstWord.get(p.words[0]!) ?? [];
+    list.push(p);
+    byFirstWord.set(p.words[0]!, list);
+  }
+  const matches: Array<{ term: string; first: number; last: number }> = [];
+  for (let i = 0; i < tokens.length; ) {
+    const match = byFirstWord.get(tokens[i]!.word)?.find((p) => fillerMatchesAt(p, tokens, i, folded));
+    if (match === undefined) {
+      i++;
+      continue;
+    }
+    matches.push({ term: match.term, first: i, last: i + match.words.length - 1 });
+    i += match.words.length;
+  }
+  return matches;
+}
+
+/**
+ * Where the fillers `filler_count` counts stand in the verbatim transcript: [start, end) in its UTF-16 offsets.
+ * Matching runs on the folded text; offsets are mapped back code point by code point (folding one code point at a
+ * time gives the same text for ordinary input; where it does not, offsets are scaled, never outside the text).
+ */
+export function fillerOccurrences(transcript: string, fillers: readonly string[]): Array<{ term: string; start: number; end: number }> {
+  const folded = foldText(transcript);
+  const tokens = tokenize(folded);
+  const toOriginal = foldedToOriginalOffsets(transcript, folded);
+  return matchFillers(tokens, folded, fillerPatterns(fillers)).map((m) => ({ term: m.term, start: toOriginal(tokens[m.first]!.start), end: toOriginal(tokens[m.last]!.end) }));
+}
+
+function foldedToOriginalOffsets(original: string, folded: string): (offset: number) => number {
+  const map: number[] = [];
+  let at = 0;
+  for (const ch of original) {
+    const piece = foldText(ch);
+    for (let k = 0; k < piece.length; k++) map.push(at);
+    at += ch.length;
+  }
+  map.push(original.length);
+  if (map.length === folded.length + 1) return (offset) => map[offset]!;
+  return (offset) => Math.min(original.length, Math.round((offset * original.length) / Math.max(1, folded.length)));
 }
 
 function fillerPatterns(fillers: readonly string[]): FillerPattern[] {

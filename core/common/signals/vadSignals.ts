@@ -26,14 +26,11 @@ export interface VadSignalOptions {
   min_speech_ms?: number;
 }
 
-/** The VAD signals of one recording from its speech probabilities (one per window, in order from t = 0). */
-export function computeVadSignals(probabilities: ArrayLike<number>, windowSamples: number, sampleRate: number, options: VadSignalOptions): VadSignals {
-  if (!(windowSamples > 0) || !(sampleRate > 0)) throw new RangeError('windowSamples and sampleRate must be positive');
-  if (!(options.min_pause_ms >= 0) || !(options.long_pause_ms >= 0)) throw new RangeError('min_pause_ms and long_pause_ms must be numbers ≥ 0');
+/** Speech runs [start, end) in windows, by Silero's hysteresis; runs shorter than min_speech_ms are clicks, not speech. */
+export function vadSpeechRuns(probabilities: ArrayLike<number>, windowSamples: number, sampleRate: number, options: Pick<VadSignalOptions, 'threshold' | 'min_speech_ms'>): Array<[number, number]> {
   const threshold = options.threshold ?? DEFAULT_SPEECH_THRESHOLD;
   const windowMs = (windowSamples * 1000) / sampleRate;
   const minSpeechWindows = Math.ceil((options.min_speech_ms ?? 250) / windowMs);
-  // speech runs [start, end) in windows, Silero's hysteresis; runs shorter than min_speech_ms are clicks, not speech
   const runs: Array<[number, number]> = [];
   let runStart = -1;
   for (let w = 0; w <= probabilities.length; w++) {
@@ -44,10 +41,29 @@ export function computeVadSignals(probabilities: ArrayLike<number>, windowSample
       runStart = -1;
     }
   }
-  const pauses: PauseStats = { count: 0, total_ms: 0, longest_ms: 0, long_count: 0 };
+  return runs;
+}
+
+/** The non-speech runs of at least minPauseMs between speech runs, as spans (ms from t = 0): the pauses `computeVadSignals` counts. */
+export function pausesBetween(runs: ReadonlyArray<readonly [number, number]>, windowMs: number, minPauseMs: number): Array<{ t0_ms: number; t1_ms: number }> {
+  const pauses: Array<{ t0_ms: number; t1_ms: number }> = [];
   for (let i = 1; i < runs.length; i++) {
-    const pauseMs = (runs[i]![0] - runs[i - 1]![1]) * windowMs;
-    if (pauseMs < options.min_pause_ms) continue;
+    const t0 = runs[i - 1]![1] * windowMs;
+    const t1 = runs[i]![0] * windowMs;
+    if (t1 - t0 >= minPauseMs) pauses.push({ t0_ms: t0, t1_ms: t1 });
+  }
+  return pauses;
+}
+
+/** The VAD signals of one recording from its speech probabilities (one per window, in order from t = 0). */
+export function computeVadSignals(probabilities: ArrayLike<number>, windowSamples: number, sampleRate: number, options: VadSignalOptions): VadSignals {
+  if (!(windowSamples > 0) || !(sampleRate > 0)) throw new RangeError('windowSamples and sampleRate must be positive');
+  if (!(options.min_pause_ms >= 0) || !(options.long_pause_ms >= 0)) throw new RangeError('min_pause_ms and long_pause_ms must be numbers ≥ 0');
+  const windowMs = (windowSamples * 1000) / sampleRate;
+  const runs = vadSpeechRuns(probabilities, windowSamples, sampleRate, options);
+  const pauses: PauseStats = { count: 0, total_ms: 0, longest_ms: 0, long_count: 0 };
+  for (const pause of pausesBetween(runs, windowMs, options.min_pause_ms)) {
+    const pauseMs = pause.t1_ms - pause.t0_ms;
     pauses.count++;
     pauses.total_ms += pauseMs;
     pauses.longest_ms = Math.max(pauses.longest_ms, pauseMs);

@@ -1,5 +1,5 @@
-import { ApiError, type AloudEvent, type CollectSummary } from '../../common/contract/aloudApi';
-import { PackRefusedError, unpackSession } from '../packs/sessionPack';
+import type { AloudEvent, CollectSummary } from '../../common/contract/aloudApi';
+import { unpackSession } from '../packs/sessionPack';
 import type { OpenProject } from '../project/projectFolder';
 
 /**
@@ -10,22 +10,17 @@ import type { OpenProject } from '../project/projectFolder';
 export async function collectPack(project: OpenProject, file: string, emit: (event: AloudEvent) => void): Promise<CollectSummary> {
   let shown = -1;
   let size = 0;
-  try {
-    const result = await unpackSession({
-      project,
-      file,
-      onProgress: (done, total) => {
-        size = total;
-        const step = Math.floor((100 * done) / Math.max(1, total));
-        if (step === shown) return;
-        shown = step;
-        emit({ type: 'collect_progress', done, total });
-      },
-    });
-    emit({ type: 'collect_progress', done: size, total: size });
-    return { annotator: result.annotator, status: result.status, appended: result.appended, events: result.events_after, audio_files: result.audio_files };
-  } catch (e) {
-    if (e instanceof PackRefusedError) throw new ApiError('conflict', e.message);
-    throw e;
-  }
+  const result = await unpackSession({
+    project,
+    file,
+    onProgress: (done, total) => {
+      size = total;
+      const step = Math.floor((100 * done) / Math.max(1, total));
+      if (step === shown) return;
+      shown = step;
+      emit({ type: 'collect_progress', done, total });
+    },
+  });
+  emit({ type: 'collect_progress', done: size, total: size });
+  return { annotator: result.annotator, status: result.status, appended: result.appended, events: result.events_after, audio_files: result.audio_files };
 }

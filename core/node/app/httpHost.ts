@@ -1,8 +1,9 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { asRefusal, Refusal } from '../../common/contract/refusal';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { ApiError, type AloudEvent, type AloudMethod } from '../../common/contract/aloudApi';
+import { type AloudEvent, type AloudMethod } from '../../common/contract/aloudApi';
 import { API_METHODS } from '../../common/contract/apiMethods';
 import { errorOutcome, type CallOutcome } from '../../common/contract/callOutcome';
 import { SECURITY_HEADERS } from '../../common/contract/securityHeaders';
@@ -11,7 +12,7 @@ import { checkFileSegments, decodePathSegments } from '../../common/http/appPath
 import { answerFileRequest } from '../fs/rangedFile';
 import { resolveFileInside } from '../fs/resolveInside';
 import { contentTypeFor, resolveRendererFile } from './appFiles';
-import { dispatchApiCall, toApiError } from './apiDispatcher';
+import { dispatchApiCall } from './apiDispatcher';
 import type { AppService } from './appService';
 
 const MAX_JSON_BODY = 1024 * 1024;
@@ -58,7 +59,7 @@ async function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   let size = 0;
   for await (const chunk of req as AsyncIterable<Buffer>) {
     size += chunk.length;
-    if (size > limit) throw new ApiError('bad_request', `request body larger than ${limit} bytes`);
+    if (size > limit) throw new Refusal('bad_request', `request body larger than ${limit} bytes`);
     chunks.push(chunk);
   }
   return Buffer.concat(chunks);
@@ -113,7 +114,7 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
     if (API_METHODS[method].scope !== 'session-page' || sessionOwner === null) return;
     const client = req.headers[CLIENT_HEADER];
     if (client !== sessionOwner) {
-      throw new ApiError('conflict', 'the session is now open in another tab or window: reload this page to continue here');
+      throw new Refusal('conflict', 'the session is now open in another tab or window: reload this page to continue here');
     }
   };
   const allowedHosts = () => new Set([`127.0.0.1:${port}`, `localhost:${port}`]);
@@ -122,7 +123,7 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
   async function handleApi(req: IncomingMessage, res: ServerResponse, pathname: string): Promise<void> {
     const cookie = cookieToken(req, port);
     if (cookie === null || !sameToken(cookie, token)) {
-      sendOutcome(res, errorOutcome(new ApiError('bad_request', 'missing or wrong access token: Aloud was restarted or this link is old — open the URL that `aloud serve` printed in its terminal')));
+      sendOutcome(res, errorOutcome(new Refusal('bad_request', 'missing or wrong access token: Aloud was restarted or this link is old — open the URL that `aloud serve` printed in its terminal')));
       return;
     }
     if (pathname === HTTP_ROUTES.events && req.method === 'GET') {
@@ -164,7 +165,7 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
     }
     const origin = req.headers.origin;
     if (origin !== undefined && !origins().has(origin)) {
-      sendOutcome(res, errorOutcome(new ApiError('bad_request', `requests from origin ${origin} are not accepted`)));
+      sendOutcome(res, errorOutcome(new Refusal('bad_request', `requests from origin ${origin} are not accepted`)));
       return;
     }
     const hooks = {
@@ -179,26 +180,26 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
     try {
       if (pathname.startsWith(HTTP_ROUTES.binaryPrefix)) {
         const method = pathname.slice(HTTP_ROUTES.binaryPrefix.length);
-        if (!Object.hasOwn(API_METHODS, method) || !API_METHODS[method as AloudMethod].binary) throw new ApiError('not_found', `no binary API route ${pathname}`);
-        if (req.headers['content-type'] !== 'application/octet-stream') throw new ApiError('bad_request', 'binary arguments must be sent as application/octet-stream');
+        if (!Object.hasOwn(API_METHODS, method) || !API_METHODS[method as AloudMethod].binary) throw new Refusal('not_found', `no binary API route ${pathname}`);
+        if (req.headers['content-type'] !== 'application/octet-stream') throw new Refusal('bad_request', 'binary arguments must be sent as application/octet-stream');
         const body = await readBody(req, MAX_AUDIO_BODY);
         outcome = await dispatchApiCall(options.app, method, [new Uint8Array(body.buffer, body.byteOffset, body.byteLength)], hooks);
       } else if (pathname.startsWith(HTTP_ROUTES.callPrefix)) {
-        if (!(req.headers['content-type'] ?? '').startsWith('application/json')) throw new ApiError('bad_request', 'API calls must be sent as application/json');
+        if (!(req.headers['content-type'] ?? '').startsWith('application/json')) throw new Refusal('bad_request', 'API calls must be sent as application/json');
         const body = await readBody(req, MAX_JSON_BODY);
         let parsed: unknown;
         try {
           parsed = JSON.parse(body.toString('utf8'));
         } catch {
-          throw new ApiError('bad_request', 'request body is not valid JSON');
+          throw new Refusal('bad_request', 'request body is not valid JSON');
         }
         const args = parsed !== null && typeof parsed === 'object' && Object.hasOwn(parsed, 'args') ? (parsed as { args: unknown }).args : undefined;
         outcome = await dispatchApiCall(options.app, pathname.slice(HTTP_ROUTES.callPrefix.length), args, hooks);
       } else {
-        throw new ApiError('not_found', `no API route ${pathname}`);
+        throw new Refusal('not_found', `no API route ${pathname}`);
       }
     } catch (e) {
-      outcome = errorOutcome(toApiError(e));
+      outcome = errorOutcome(asRefusal(e));
     }
     sendOutcome(res, outcome);
   }

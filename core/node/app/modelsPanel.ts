@@ -1,6 +1,7 @@
 import { rm } from 'node:fs/promises';
+import { Refusal } from '../../common/contract/refusal';
 import path from 'node:path';
-import { ApiError, type AloudEvent, type ModelsView } from '../../common/contract/aloudApi';
+import { type AloudEvent, type ModelsView } from '../../common/contract/aloudApi';
 import type { ModelManifest } from '../../common/models/modelManifest';
 import { listInstalledModels } from '../models/installedModels';
 import { loadModelManifest } from '../models/manifestFile';
@@ -77,8 +78,8 @@ export class ModelsPanel {
   async download(name: string): Promise<void> {
     const manifest = await this.loadManifest();
     const entry = manifest.models.find((m) => m.name === name);
-    if (!entry) throw new ApiError('not_found', `no model "${name}" in the models manifest (known: ${manifest.models.map((m) => m.name).join(', ')})`);
-    if (this.downloads.has(name)) throw new ApiError('conflict', `${name} is already downloading`);
+    if (!entry) throw new Refusal('not_found', `no model "${name}" in the models manifest (known: ${manifest.models.map((m) => m.name).join(', ')})`);
+    if (this.downloads.has(name)) throw new Refusal('conflict', `${name} is already downloading`);
     const abort = new AbortController();
     this.downloads.set(name, abort);
     const emit = (data: Omit<Extract<AloudEvent, { type: 'model_download' }>, 'type' | 'name'>) => this.options.emit({ type: 'model_download', name, ...data });
@@ -110,14 +111,14 @@ export class ModelsPanel {
 
   cancel(name: string): void {
     const abort = this.downloads.get(name);
-    if (!abort) throw new ApiError('conflict', `${name} is not downloading`);
+    if (!abort) throw new Refusal('conflict', `${name} is not downloading`);
     abort.abort();
   }
 
   async importFile(file: string): Promise<string> {
-    if (!path.isAbsolute(file)) throw new ApiError('bad_request', `model file: give the full path of the file (got "${file}")`);
+    if (!path.isAbsolute(file)) throw new Refusal('bad_request', `model file: give the full path of the file (got "${file}")`);
     const result = await importModelFile(file, { dir: this.dir, manifest: await this.loadManifest() }).catch((e: Error) => {
-      throw new ApiError('bad_request', e.message);
+      throw new Refusal('bad_request', e.message);
     });
     await this.options.onInstalled?.(result.name).catch(() => undefined);
     return result.name;
@@ -127,7 +128,7 @@ export class ModelsPanel {
     const manifest = await this.loadManifest();
     const installed = await listInstalledModels(this.dir, { manifest });
     const model = installed.find((i) => i.name === name || i.manifest_name === name);
-    if (!model) throw new ApiError('not_found', `model "${name}" is not installed in ${this.dir}`);
+    if (!model) throw new Refusal('not_found', `model "${name}" is not installed in ${this.dir}`);
     // the file name comes from the folder listing, never from the caller
     await rm(path.join(this.dir, path.basename(model.file)), { force: true });
   }

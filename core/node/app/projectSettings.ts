@@ -1,6 +1,7 @@
 import { parseDocument } from 'yaml';
-import { ApiError, type ThinkAloudSettings } from '../../common/contract/aloudApi';
-import { ConfigError, parseProjectConfig } from '../../common/project/projectConfig';
+import { Refusal } from '../../common/contract/refusal';
+import { type ThinkAloudSettings } from '../../common/contract/aloudApi';
+import { parseProjectConfig } from '../../common/project/projectConfig';
 import { writeFileAtomic } from '../models/modelFiles';
 import { loadProjectConfigFile, type OpenProject } from '../project/projectFolder';
 
@@ -21,16 +22,12 @@ export async function writeThinkAloudSettings(project: OpenProject, patch: Parti
   const previous = thinkAloudSettings(project);
   const doc = parseDocument(project.configText);
   for (const [key, value] of Object.entries(patch)) {
-    if (!EDITABLE_THINKALOUD.includes(key as keyof ThinkAloudSettings)) throw new ApiError('bad_request', `thinkaloud.${key} cannot be changed from the app (edit ${project.configPath})`);
+    if (!EDITABLE_THINKALOUD.includes(key as keyof ThinkAloudSettings)) throw new Refusal('bad_request', `thinkaloud.${key} cannot be changed from the app (edit ${project.configPath})`);
     doc.setIn(['thinkaloud', key], value);
   }
   const text = doc.toString();
-  try {
-    parseProjectConfig(text, project.configPath);
-  } catch (e) {
-    if (e instanceof ConfigError) throw new ApiError('bad_request', e.message);
-    throw e;
-  }
+  // refuses (ConfigError) with file, line and key before anything is written
+  parseProjectConfig(text, project.configPath);
   await writeFileAtomic(project.configPath, text);
   return { project: await loadProjectConfigFile(project.configPath), previous };
 }

@@ -1,14 +1,14 @@
 import { mkdir, readFile, stat } from 'node:fs/promises';
+import { Refusal } from '../../common/contract/refusal';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import { stringify } from 'yaml';
-import { ApiError, type ImportOutcome, type NewProjectSpec } from '../../common/contract/aloudApi';
+import { type ImportOutcome, type NewProjectSpec } from '../../common/contract/aloudApi';
 import { InputError } from '../../common/io/inputProblem';
-import { ConfigError, parseProjectConfig } from '../../common/project/projectConfig';
+import { parseProjectConfig } from '../../common/project/projectConfig';
 import { importIntoProject } from '../importing/itemsImport';
 import { writeFileAtomic } from '../models/modelFiles';
 import { CONFIG_FILE, initProject, loadProjectConfig, type OpenProject } from '../project/projectFolder';
-import { ProjectError } from '../project/projectError';
 
 const MAX_RECENT = 10;
 
@@ -35,26 +35,20 @@ export async function rememberRecent(file: string, dir: string): Promise<void> {
 
 /** A folder typed by a person: absolute, and an Aloud project (its aloud.yaml loads). */
 export async function openProjectFolder(dir: string): Promise<OpenProject> {
-  if (!path.isAbsolute(dir)) throw new ApiError('bad_request', `project folder: give the full path (got "${dir}")`);
+  if (!path.isAbsolute(dir)) throw new Refusal('bad_request', `project folder: give the full path (got "${dir}")`);
   const info = await stat(dir).catch(() => null);
-  if (!info?.isDirectory()) throw new ApiError('not_found', `${dir}: no such folder`);
-  try {
-    return await loadProjectConfig(dir);
-  } catch (e) {
-    if (e instanceof ProjectError) throw new ApiError('bad_request', e.message);
-    throw e;
-  }
+  if (!info?.isDirectory()) throw new Refusal('not_found', `${dir}: no such folder`);
+  return loadProjectConfig(dir);
 }
 
 /** Problems of an import, by file, line and field, or the counts of a finished one: the import is all or nothing. */
 export async function importItemsInto(project: OpenProject, file: string, mode: 'append' | 'replace'): Promise<ImportOutcome> {
-  if (!path.isAbsolute(file)) throw new ApiError('bad_request', `items file: give the full path (got "${file}")`);
+  if (!path.isAbsolute(file)) throw new Refusal('bad_request', `items file: give the full path (got "${file}")`);
   try {
     const s = await importIntoProject({ project, source: file, kind: 'items', mode, force: false, dryRun: false });
     return { ok: true, added: s.items_added, unchanged: s.items_unchanged, changed: s.items_changed.length, removed: s.items_removed.length, total: s.items_total, problems: [] };
   } catch (e) {
     if (e instanceof InputError) return { ok: false, added: 0, unchanged: 0, changed: 0, removed: 0, total: 0, problems: e.problems.map(({ file: f, line, field, message }) => ({ file: f, line, field, message })) };
-    if (e instanceof ProjectError) throw new ApiError('bad_request', e.message);
     throw e;
   }
 }
@@ -64,22 +58,13 @@ export async function importItemsInto(project: OpenProject, file: string, mode: 
  * loading), and items through the strict import when a file is given. A refused items file leaves the project without items.
  */
 export async function createProjectFolder(spec: NewProjectSpec): Promise<{ project: OpenProject; items: ImportOutcome | null }> {
-  if (!path.isAbsolute(spec.dir)) throw new ApiError('bad_request', `project folder: give the full path (got "${spec.dir}")`);
+  if (!path.isAbsolute(spec.dir)) throw new Refusal('bad_request', `project folder: give the full path (got "${spec.dir}")`);
   const labels = spec.labels.map((l) => ({ name: l.name.trim(), ...(l.key ? { key: l.key } : {}) }));
   const config = { name: spec.name.trim(), schema: { name: 'labels', ordered: false, labels }, items: 'items.jsonl', thinkaloud: { model: 'tiny.en', languages: ['en'] } };
   const text = `# Aloud project, created in the app\n${stringify(config)}`;
-  try {
-    parseProjectConfig(text, path.join(spec.dir, CONFIG_FILE));
-  } catch (e) {
-    if (e instanceof ConfigError) throw new ApiError('bad_request', e.message);
-    throw e;
-  }
-  try {
-    await initProject(spec.dir, { demo: false });
-  } catch (e) {
-    if (e instanceof ProjectError) throw new ApiError('bad_request', e.message);
-    throw e;
-  }
+  // both refuse with what is wrong (a ConfigError, a ProjectError) before anything is written
+  parseProjectConfig(text, path.join(spec.dir, CONFIG_FILE));
+  await initProject(spec.dir, { demo: false });
   await writeFileAtomic(path.join(spec.dir, CONFIG_FILE), text);
   const project = await loadProjectConfig(spec.dir);
   const items = spec.items_file ? await importItemsInto(project, spec.items_file, 'replace') : null;

@@ -1,4 +1,6 @@
 import { readFile } from 'node:fs/promises';
+import { AUDIO_SAMPLE_RATE } from '../../common/audio/sampleRate';
+import { Refusal } from '../../common/contract/refusal';
 
 /** A WAV file decoded to mono samples (full scale ±1; float files may exceed it, they are not clipped). */
 export interface DecodedWav {
@@ -18,10 +20,10 @@ export interface DecodedWav {
 }
 
 /** A file that is not a WAV we can read; the message names the file and what is wrong. */
-export class WavError extends Error {
+export class WavError extends Refusal {
   override name = 'WavError';
   constructor(readonly file: string, problem: string) {
-    super(`${file}: ${problem}`);
+    super('conflict', `${file}: ${problem}`);
   }
 }
 
@@ -224,7 +226,6 @@ export function encodeWavPcm16(samples: Float32Array, sampleRate: number): Uint8
   return bytes;
 }
 
-const TARGET_RATE = 16000;
 /** zero crossings of the sinc on each side: sets the filter length and so the transition band */
 const SINC_ZEROS = 24;
 /** cut-off as a fraction of the lower Nyquist frequency, so that the transition band ends near 8 kHz */
@@ -239,12 +240,12 @@ const MAX_PHASES = 4096;
  */
 export function resampleTo16k(samples: Float32Array, fromRate: number): Float32Array {
   if (!Number.isInteger(fromRate) || fromRate <= 0) throw new RangeError(`sample rate must be a positive integer (got ${fromRate})`);
-  if (fromRate === TARGET_RATE) return samples;
-  const g = gcd(TARGET_RATE, fromRate);
-  const up = TARGET_RATE / g; // output step in input samples is down/up
+  if (fromRate === AUDIO_SAMPLE_RATE) return samples;
+  const g = gcd(AUDIO_SAMPLE_RATE, fromRate);
+  const up = AUDIO_SAMPLE_RATE / g; // output step in input samples is down/up
   const down = fromRate / g;
   const phases = Math.min(up, MAX_PHASES);
-  const cutoff = Math.min(1, TARGET_RATE / fromRate) * ROLLOFF; // relative to the input Nyquist frequency
+  const cutoff = Math.min(1, AUDIO_SAMPLE_RATE / fromRate) * ROLLOFF; // relative to the input Nyquist frequency
   const half = Math.ceil(SINC_ZEROS / cutoff); // taps on each side, in input samples
   const taps = 2 * half;
   const bank = new Float64Array(phases * taps);

@@ -1,4 +1,5 @@
-import { type CliCommand, type CliIo, UsageError } from './cliSupport';
+import { asRefusal, type Refusal } from '../../common/contract/refusal';
+import type { CliCommand, CliIo } from './cliSupport';
 
 /** A command by name and summary; its module is loaded only when it runs, so `--help` and each command load only what they use. */
 interface CommandEntry {
@@ -13,7 +14,7 @@ const commands: CommandEntry[] = [
   { name: 'items', summary: "List a project's items (the demo project when --project is not given).", load: async () => (await import('./commands/items')).itemsCommand },
   { name: 'analyze', summary: 'Commit phrases and hesitation signals of one transcript (and its audio).', load: async () => (await import('./commands/analyze')).analyzeCommand },
   { name: 'models', summary: 'Whisper models: list what is known and installed, download (checksummed, resumable), import a local file, verify.', load: async () => (await import('./commands/models')).modelsCommand },
-  { name: 'import', summary: 'Import items or a conversation export into a project, all or nothing (conversation gaps go to imports/).', load: async () => (await import('./commands/import')).importCommand },
+  { name: 'import', summary: 'Import items or a conversation export into a project, all or nothing (conversation gaps go to imports/); or a QDA codebook.', load: async () => (await import('./commands/import')).importCommand },
   { name: 'export', summary: 'Export labelled sessions (jsonl|json|csv, validated, with a receipt) or transcripts (txt|srt|vtt).', load: async () => (await import('./commands/export')).exportCommand },
   { name: 'validate', summary: 'Check an export and its receipt through every stage; prints a JSON list of problems.', load: async () => (await import('./commands/validate')).validateCommand },
   {
@@ -62,16 +63,20 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   try {
     return await command.run(rest, io);
   } catch (e) {
-    if (e instanceof UsageError) {
-      io.err(`aloud ${name}: ${e.message}\n`);
-      return 2;
-    }
     // A failed file operation (disk full, read-only, permissions) is the machine's state, not a bug: one line.
     const errno = e as NodeJS.ErrnoException;
     if (errno instanceof Error && typeof errno.code === 'string' && typeof errno.syscall === 'string') {
       io.err(`aloud ${name}: ${errno.message}${errno.code === 'ENOSPC' ? ' (the disk is full; files written before are unchanged)' : ''}\n`);
       return 1;
     }
-    throw e;
+    const refusal = asRefusal(e);
+    if (refusal.code === 'internal') throw e;
+    io.err(`aloud ${name}: ${refusal.message.split('\n').join('; ')}\n`);
+    return exitOf(refusal);
   }
+}
+
+/** The exit status of a refusal: storage that failed (the machine's state) exits 1, anything else a person can act on 2. */
+function exitOf(refusal: Refusal): number {
+  return refusal.code === 'storage' ? 1 : 2;
 }

@@ -1,9 +1,11 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { ENGINE_SAMPLE_RATE, EngineError, type EncodeTiming, type EngineInfo, type EngineTranscription, type TranscribeInput, type TranscriptionEngine } from '../../common/engine/engineTypes';
+import { EngineError, type EncodeTiming, type EngineInfo, type EngineTranscription, type TranscribeInput, type TranscriptionEngine } from '../../common/engine/engineTypes';
 import { JsonSyntaxError, parseStrictJson } from '../../common/io/strictJson';
 import type { Segment } from '../../common/transcript/segment';
 import { sha256OfPcm } from './whisperEngine';
+import { AUDIO_SAMPLE_RATE } from '../../common/audio/sampleRate';
+import { Refusal } from '../../common/contract/refusal';
 
 /** One scripted result: the text the "engine" returns for the next request of an item, after delay_ms. */
 export interface ScriptedResult {
@@ -27,8 +29,11 @@ export function isScriptedModel(model: { sha256: string | null } | null | undefi
 }
 
 /** A bad engine script: names the file and the field. */
-export class EngineScriptError extends Error {
+export class EngineScriptError extends Refusal {
   override name = 'EngineScriptError';
+  constructor(message: string) {
+    super('bad_request', message);
+  }
 }
 
 const MAX_DELAY_MS = 600_000;
@@ -126,7 +131,7 @@ export class ScriptedEngine implements TranscriptionEngine {
     if (!positions) this.served.set(itemId, (positions = new Map()));
     if (!positions.has(utterance)) positions.set(utterance, positions.size);
     const result = this.script.items.get(itemId)?.[positions.get(utterance)!] ?? { text: '', delay_ms: 0 };
-    const audioMs = (input.pcm.length * 1000) / ENGINE_SAMPLE_RATE;
+    const audioMs = (input.pcm.length * 1000) / AUDIO_SAMPLE_RATE;
     const started = Date.now();
     await new Promise<void>((resolve, reject) => {
       const timer = setTimeout(resolve, result.delay_ms);

@@ -3,7 +3,6 @@ import path from 'node:path';
 import { audioCtxForSamples, FULL_AUDIO_CTX, resolveDecodeSettings } from '../../common/engine/decodeSettings';
 import {
   type EncodeTiming,
-  ENGINE_SAMPLE_RATE,
   type EngineInfo,
   type EngineTranscription,
   EngineError,
@@ -19,9 +18,10 @@ import { sha256Hex } from '../fs/sha256';
 import { digestFile } from '../models/modelFiles';
 import { FreeCoreWatch } from './freeCores';
 import { type NativeWhisperModel, loadWhisperAddon } from './whisperAddon';
+import { AUDIO_SAMPLE_RATE } from '../../common/audio/sampleRate';
 
 /** whisper.cpp stops when less than 1 s of audio is left, so shorter clips are padded with silence to this. */
-export const MIN_ENGINE_SAMPLES = Math.round(1.1 * ENGINE_SAMPLE_RATE);
+export const MIN_ENGINE_SAMPLES = Math.round(1.1 * AUDIO_SAMPLE_RATE);
 
 /** whisper.cpp 1.9 runs attention as one fused flash-attention kernel; the engine always asks for it. */
 export const ENGINE_FLASH_ATTN = true;
@@ -186,7 +186,7 @@ export class WhisperEngine implements TranscriptionEngine {
     } finally {
       this.running = null;
     }
-    const audioMs = (pcm.length / ENGINE_SAMPLE_RATE) * 1000;
+    const audioMs = (pcm.length / AUDIO_SAMPLE_RATE) * 1000;
     return {
       segments: result.segments.map((s) => clampSegment(s, audioMs)),
       identity: {

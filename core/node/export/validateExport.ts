@@ -3,7 +3,7 @@ import path from 'node:path';
 import { exportFormatFromFileName } from '../../common/export/exportFormats';
 import { receiptProblems } from '../../common/export/exportReceipt';
 import { checkReceiptBeside } from './receiptBeside';
-import { ExportRecordsCheck, ExportTextReader } from '../../common/export/exportValidation';
+import { ExportRecordsCheck, ExportTextReader, type ExportFileValidation } from '../../common/export/exportValidation';
 import type { AnyExportRecord } from '../../common/export/exportRecord';
 import { InputError, type InputProblem } from '../../common/io/inputProblem';
 import { DEFAULT_STREAM_LIMITS, streamInputFile, type StreamLimits } from '../importing/inputStream';
@@ -15,18 +15,6 @@ import { projectFacts } from './exportSessions';
 import { settleExportPair } from './exportTarget';
 import { type ExportedAudio, exportedWavProblems } from './wavCheck';
 import { isProcessRewardFile, validateProcessRewardFile } from './validateProcessReward';
-
-export interface ExportFileValidation {
-  file: string;
-  format: string | null;
-  /** records the file holds, when it could be parsed */
-  records: number | null;
-  /** "ok" when a receipt is beside the file and matches, "absent" without one, "invalid" otherwise */
-  receipt: 'ok' | 'absent' | 'invalid';
-  problems: InputProblem[];
-  /** records transcribed by a scripted engine (tests, demos), never by whisper.cpp */
-  scripted_records: number;
-}
 
 /** Whether any record of a validated export came from a scripted engine. */
 export function hasScriptedModel(result: ExportFileValidation): boolean {

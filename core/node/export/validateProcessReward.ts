@@ -7,7 +7,7 @@ import { streamInputFile, type StreamLimits } from '../importing/inputStream';
 import { ItemsFileError } from '../project/itemsFile';
 import { loadProjectItems, type OpenProject } from '../project/projectFolder';
 import { checkReceiptBeside } from './receiptBeside';
-import type { ExportFileValidation } from './validateExport';
+import type { ExportFileValidation } from '../../common/export/exportValidation';
 
 /** Stops reading once the kind of a JSON Lines export is known. */
 class KindKnown extends Error {}

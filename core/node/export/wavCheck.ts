@@ -1,10 +1,10 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { InputProblem } from '../../common/io/inputProblem';
-import { SESSION_SAMPLE_RATE } from '../../common/session/sessionEvents';
 import { decodeWav, WavError } from '../audio/wavFile';
 import { ProjectPathError, resolveInside } from '../fs/resolveInside';
 import { sha256Hex } from '../fs/sha256';
+import { AUDIO_SAMPLE_RATE } from '../../common/audio/sampleRate';
 
 /** What a referenced session WAV holds, checked against what the log (or an export) says it holds. */
 export type WavCheck = { status: 'ok'; sha256: string } | { status: 'missing' } | { status: 'disagrees'; problem: string };
@@ -33,11 +33,11 @@ export async function checkSessionWav(projectDir: string, relative: string, expe
     if (e instanceof WavError) return { status: 'disagrees', problem: e.message };
     throw e;
   }
-  if (wav.format !== 'pcm' || wav.bitsPerSample !== 16 || wav.channels !== 1 || wav.sampleRate !== SESSION_SAMPLE_RATE) {
-    return disagrees(`not a session recording (${wav.format} ${wav.bitsPerSample}-bit, ${wav.channels} channel(s), ${wav.sampleRate} Hz; sessions write 16-bit PCM mono at ${SESSION_SAMPLE_RATE} Hz)`);
+  if (wav.format !== 'pcm' || wav.bitsPerSample !== 16 || wav.channels !== 1 || wav.sampleRate !== AUDIO_SAMPLE_RATE) {
+    return disagrees(`not a session recording (${wav.format} ${wav.bitsPerSample}-bit, ${wav.channels} channel(s), ${wav.sampleRate} Hz; sessions write 16-bit PCM mono at ${AUDIO_SAMPLE_RATE} Hz)`);
   }
   if (wav.truncatedHeader) return disagrees("the WAV header's data size does not match the file (a crash, or the file was cut); open the session once to repair it");
-  const durationMs = Math.round((wav.samples.length * 1000) / SESSION_SAMPLE_RATE);
+  const durationMs = Math.round((wav.samples.length * 1000) / AUDIO_SAMPLE_RATE);
   if (durationMs !== expected.durationMs) return disagrees(`holds ${durationMs} ms of audio, the session log ${expected.durationMs} ms`);
   const sha256 = sha256Hex(bytes);
   if (expected.sha256 && expected.sha256 !== sha256) return disagrees(`sha256 is ${sha256}, the export recorded ${expected.sha256} (the file changed since)`);

@@ -21,6 +21,7 @@ import { appVersion } from '../export/appVersion';
 import { projectFacts } from '../export/exportSessions';
 import { syncFolder } from '../fs/atomicFile';
 import { sha256Hex } from '../fs/sha256';
+import { Refusal } from '../../common/contract/refusal';
 import { ProjectError } from '../project/projectError';
 import { loadProjectItems, type OpenProject } from '../project/projectFolder';
 import { acquireSessionLock } from '../session/sessionLock';
@@ -29,8 +30,11 @@ import { normalizeAnnotatorName, sessionPaths } from '../session/sessionPaths';
 import { readTar, TarFormatError, TarWriter } from './tarArchive';
 
 /** A pack that is refused: nothing of it was written into the project. The message names what differs. */
-export class PackRefusedError extends ProjectError {
+export class PackRefusedError extends Refusal {
   override name = 'PackRefusedError';
+  constructor(message: string) {
+    super('conflict', message);
+  }
 }
 
 export interface PackResult {

@@ -3,7 +3,6 @@ import type { Item } from '../../common/items/item';
 import { DEFAULT_MAX_MEMBERS, type RoomEventData } from '../../common/rooms/roomEvents';
 import { RoomLogError, RoomRuleError } from '../../common/rooms/roomFold';
 import type { LeadRoomStatus } from '../../common/rooms/roomViews';
-import { ApiError } from '../../common/contract/aloudApi';
 import { projectLabelSet } from '../agreement/agreementSources';
 import type { OpenProject } from '../project/projectFolder';
 import { RoomHost } from './roomHost';
@@ -144,10 +143,4 @@ export class RoomController {
       await open.host.close();
     }
   }
-}
-
-/** A room's refusal as the contract's error: its status says which code. */
-export function roomApiError(e: unknown): unknown {
-  if (!(e instanceof RoomRuleError)) return e;
-  return new ApiError(e.status === 404 ? 'not_found' : e.status === 409 ? 'conflict' : 'bad_request', e.message);
 }

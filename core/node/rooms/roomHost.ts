@@ -15,6 +15,7 @@ import {
   type RoomState,
 } from '../../common/rooms/roomFold';
 import { type RoomMetrics, roomMetrics, type RoomView, roomView } from '../../common/rooms/roomViews';
+import { SerialQueue } from '../../common/concurrency/serialQueue';
 import { lockRoom, newRoomEvent, RoomLogWriter, roomPaths } from './roomLogFile';
 
 export type RoomViewer = { role: 'member'; member_id: string } | { role: 'lead' };
@@ -34,7 +35,8 @@ export function newRoomCode(): string {
  * only in this process: a restarted host gives the lead a new one; members' tokens are checked by their hashes in the log.
  */
 export class RoomHost {
-  private queue: Promise<unknown> = Promise.resolve();
+  /** requests run one at a time: each decision sees the state the previous one left */
+  private readonly requests = new SerialQueue(() => new RoomRuleError(409, 'the room is no longer served here'));
   private metricsCache: { seq: number; metrics: RoomMetrics } | null = null;
   readonly leadToken = randomBytes(24).toString('base64url');
   private readonly tokenIndex = new Map<string, string>();
@@ -90,13 +92,6 @@ export class RoomHost {
     return this.state;
   }
 
-  /** Requests run one at a time: each decision sees the state the previous one left. */
-  private serial<T>(work: () => Promise<T>): Promise<T> {
-    const next = this.queue.then(work, work);
-    this.queue = next.catch(() => undefined);
-    return next;
-  }
-
   private async log<T extends RoomEventType>(type: T, data: RoomEventData[T]): Promise<void> {
     const event = newRoomEvent(this.state.seq + 1, type, data);
     await this.writer.append(event);
@@ -115,7 +110,7 @@ export class RoomHost {
   }
 
   join(name: string): Promise<{ member_id: string; name: string; token: string }> {
-    return this.serial(async () => {
+    return this.requests.run(async () => {
       const token = randomBytes(24).toString('base64url');
       const memberId = `m${randomBytes(6).toString('hex')}`;
       const data = decideJoin(this.state, name, memberId, sha256(token));
@@ -126,33 +121,33 @@ export class RoomHost {
   }
 
   vote(memberId: string, itemId: string, label: string): Promise<void> {
-    return this.serial(async () => {
+    return this.requests.run(async () => {
       const data = decideVote(this.state, memberId, itemId, label);
       if (data) await this.log('vote_cast', data);
     });
   }
 
   reveal(itemId: string): Promise<void> {
-    return this.serial(() => this.log('item_revealed', decideReveal(this.state, itemId)));
+    return this.requests.run(() => this.log('item_revealed', decideReveal(this.state, itemId)));
   }
 
   remove(memberId: string): Promise<void> {
-    return this.serial(() => this.log('member_removed', decideRemove(this.state, memberId)));
+    return this.requests.run(() => this.log('member_removed', decideRemove(this.state, memberId)));
   }
 
   chat(from: string | null, text: string): Promise<void> {
-    return this.serial(() => this.log('chat', decideChat(this.state, from, text)));
+    return this.requests.run(() => this.log('chat', decideChat(this.state, from, text)));
   }
 
   closeRoom(): Promise<void> {
-    return this.serial(async () => {
+    return this.requests.run(async () => {
       if (this.state.closed) throw new RoomRuleError(409, 'the room is closed already');
       await this.log('room_closed', {});
     });
   }
 
   recordWriteBack(sessions: RoomEventData['written_back']['sessions']): Promise<void> {
-    return this.serial(() => this.log('written_back', { sessions }));
+    return this.requests.run(() => this.log('written_back', { sessions }));
   }
 
   metrics(): RoomMetrics {
@@ -166,7 +161,7 @@ export class RoomHost {
 
   /** Stops writing; the log stays as it is (a room can be resumed later). */
   async close(): Promise<void> {
-    await this.queue;
+    await this.requests.close();
     await this.writer.close();
     await this.unlock();
   }

@@ -2,16 +2,9 @@ import { computeAudioSignals } from '../../common/signals/audioSignals';
 import type { AudioSignals } from '../../common/signals/signalTypes';
 import { computeVadSignals, type VadSignals } from '../../common/signals/vadSignals';
 import type { ThinkAloudConfig } from '../../common/project/projectConfig';
+import type { WholeRecordingVad } from '../../common/engine/speechProbe';
 import { readWav } from '../audio/wavFile';
-
-/** What the signals need of the VAD: the speech probabilities of a whole recording, from a fresh state. */
-export interface WholeRecordingVad {
-  readonly windowSamples: number;
-  probabilitiesOf(pcm: Float32Array): Float32Array;
-}
-
-/** Silero VAD runs on 16 kHz audio only. */
-const VAD_SAMPLE_RATE = 16_000;
+import { AUDIO_SAMPLE_RATE } from '../../common/audio/sampleRate';
 
 export interface ItemAudioSignals {
   samples: number;
@@ -37,7 +30,7 @@ export function audioSignalsOf(samples: Float32Array, sampleRate: number, thinka
     long_pause_ms: thinkaloud.long_pause_ms,
   });
   let voice: VadSignals | null = null;
-  if (vad && sampleRate === VAD_SAMPLE_RATE) {
+  if (vad && sampleRate === AUDIO_SAMPLE_RATE) {
     try {
       voice = computeVadSignals(vad.probabilitiesOf(samples), vad.windowSamples, sampleRate, { min_pause_ms: thinkaloud.min_pause_ms, long_pause_ms: thinkaloud.long_pause_ms });
     } catch {

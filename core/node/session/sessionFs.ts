@@ -1,4 +1,5 @@
 import { openNoFollow } from '../fs/resolveInside';
+import { Refusal, type RefusalOf } from '../../common/contract/refusal';
 
 /** The part of a FileHandle the session store writes through; tests wrap it to inject ENOSPC or EROFS. */
 export interface DurableFile {
@@ -21,14 +22,19 @@ export const nodeSessionFs: SessionFs = {
 };
 
 /** A failed write to a session file; the message names the file and says what was kept. */
-export class SessionWriteError extends Error {
+export class SessionWriteError extends Error implements RefusalOf {
   override name = 'SessionWriteError';
   constructor(
     message: string,
     readonly file: string,
+    /** the file system's error code (ENOSPC, EROFS, …) */
     readonly code: string | null,
   ) {
     super(message);
+  }
+
+  toRefusal(): Refusal {
+    return new Refusal('storage', this.message);
   }
 }
 

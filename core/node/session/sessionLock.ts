@@ -1,6 +1,7 @@
 import { open, readFile, unlink } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { describeFsError } from './sessionFs';
+import { Refusal } from '../../common/contract/refusal';
 
 /** Contents of sessions/<annotator>/.lock. */
 export interface LockOwner {
@@ -11,14 +12,14 @@ export interface LockOwner {
 }
 
 /** The session is already open for writing by a live process (or one on another host). */
-export class SessionLockedError extends Error {
+export class SessionLockedError extends Refusal {
   override name = 'SessionLockedError';
   constructor(
     message: string,
     readonly lockFile: string,
     readonly owner: LockOwner | null,
   ) {
-    super(message);
+    super('conflict', message);
   }
 }
 

@@ -3,6 +3,7 @@ import { ProjectPathError } from '../fs/resolveInside';
 import { ProjectError } from '../project/projectError';
 import { EVENT_VERSIONS, type SessionEvent, type SessionEventData, type SessionEventOf, type SessionEventType } from '../../common/session/sessionEvents';
 import { formatEventLine, parseSessionLogBytes, type TornLine, type UpcasterRegistry } from '../../common/session/sessionLog';
+import { SerialQueue } from '../../common/concurrency/serialQueue';
 import { describeFsError, nodeSessionFs, SessionWriteError, writeFully, type DurableFile, type SessionFs } from './sessionFs';
 
 const fatalUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
@@ -39,8 +40,7 @@ export async function readSessionLog(
  * event is a commit point; a failed append is cut back so the log never keeps half a line it knows about.
  */
 export class SessionLogWriter {
-  private queue: Promise<unknown> = Promise.resolve();
-  private closed = false;
+  private readonly writes = new SerialQueue(() => new Error(`${this.file}: session log is closed`));
 
   private constructor(
     readonly file: string,
@@ -108,23 +108,18 @@ export class SessionLogWriter {
     return event as SessionEventOf<T>;
   }
 
-  /** Appends events as one write and one fsync (one commit point); all of them or none are kept. */
-  appendAll(entries: ReadonlyArray<{ type: SessionEventType; data: SessionEventData[SessionEventType] }>): Promise<SessionEvent[]> {
-    const run = this.queue.then(() => this.write(entries));
-    this.queue = run.catch(() => undefined);
-    return run;
+  /** Appends events as one write and one fsync (one commit point), all at `ts` (default: now); all of them or none are kept. */
+  appendAll(entries: ReadonlyArray<{ type: SessionEventType; data: SessionEventData[SessionEventType] }>, ts?: string): Promise<SessionEvent[]> {
+    return this.writes.run(() => this.write(entries, ts ?? this.now().toISOString()));
   }
 
   async close(): Promise<void> {
-    if (this.closed) return;
-    this.closed = true;
-    await this.queue;
+    if (this.writes.closed) return;
+    await this.writes.close();
     await this.handle.close();
   }
 
-  private async write(entries: ReadonlyArray<{ type: SessionEventType; data: SessionEventData[SessionEventType] }>): Promise<SessionEvent[]> {
-    if (this.closed) throw new Error(`${this.file}: session log is closed`);
-    const ts = this.now().toISOString();
+  private async write(entries: ReadonlyArray<{ type: SessionEventType; data: SessionEventData[SessionEventType] }>, ts: string): Promise<SessionEvent[]> {
     const events = entries.map(
       (entry, i) => ({ v: EVENT_VERSIONS[entry.type], seq: this.lastSeq + 1 + i, ts, type: entry.type, data: entry.data }) as SessionEvent,
     );

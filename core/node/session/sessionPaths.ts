@@ -1,9 +1,13 @@
 import path from 'node:path';
 import { annotatorNameProblem, encodedFileName, fileNameProblem, normalizeAnnotatorName } from '../../common/names/nameRules';
 import { isInsideFolder } from '../fs/resolveInside';
+import { Refusal } from '../../common/contract/refusal';
 
-export class SessionNameError extends Error {
+export class SessionNameError extends Refusal {
   override name = 'SessionNameError';
+  constructor(message: string) {
+    super('bad_request', message);
+  }
 }
 
 /** The file name of an annotator name or item id (core/common/names/nameRules), or SessionNameError saying why not. */

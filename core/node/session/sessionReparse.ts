@@ -7,6 +7,7 @@ import { streamSessionLog } from './sessionLogStream';
 import { sessionPaths } from './sessionPaths';
 import { voiceCommitmentsOf } from '../../common/session/voiceCommitments';
 import { configSha256Of, SessionStore } from './sessionStore';
+import { Refusal } from '../../common/contract/refusal';
 
 /** What re-deriving one item's voice labels with the current configuration does (or would do). */
 export interface ReparsedItem {
@@ -93,6 +94,9 @@ export async function reparseSession(project: OpenProject, annotator: string, op
   }
 }
 
-export class SessionReparseError extends Error {
+export class SessionReparseError extends Refusal {
   override name = 'SessionReparseError';
+  constructor(message: string) {
+    super('not_found', message);
+  }
 }

@@ -1,71 +1,28 @@
 import { EventEmitter } from 'node:events';
-import type { LivePartial, LiveRecordingContext } from '../../common/engine/liveUtterances';
+import { createTranscriptAnalyzer } from '../../common/analysis/transcriptAnalysis';
+import { AUDIO_SAMPLE_RATE } from '../../common/audio/sampleRate';
+import { SerialQueue } from '../../common/concurrency/serialQueue';
+import type { LivePartial } from '../../common/engine/liveUtterances';
 import type { UtteranceOutcome, UtteranceRequest } from '../../common/engine/transcriptionScheduler';
-import type { Utterance, UtteranceCutter } from '../../common/engine/utteranceCutter';
-import { createTranscriptAnalyzer, type TranscriptAnalysis } from '../../common/analysis/transcriptAnalysis';
+import type { Utterance } from '../../common/engine/utteranceCutter';
 import type { Item } from '../../common/items/item';
-import { parseStepJudgments, type StepReward } from '../../common/parser/stepJudgment';
-import { reasoningWithheld, type ReasoningView } from '../../common/reasoning/reasoningReveal';
-import { itemModelReasoning } from '../../common/reasoning/reasoningSteps';
-import { PARSER_VERSION } from '../../common/parser/parserVersion';
+import type { StepReward } from '../../common/parser/stepJudgment';
+import type { ReasoningView } from '../../common/reasoning/reasoningReveal';
 import type { ItemSessionState, LabelSource } from '../../common/session/itemState';
-import { joinSegments, timeAtOffset } from '../../common/transcript/joinSegments';
-import type { Segment } from '../../common/transcript/segment';
-import { voiceCommitmentsOf } from '../../common/session/voiceCommitments';
-import type { SessionState } from '../../common/session/sessionFold';
-import {
-  SESSION_SAMPLE_RATE,
-  type RecordingStopReason,
-  type SessionEvent,
-  type SessionEventData,
-  type SessionEventType,
-} from '../../common/session/sessionEvents';
+import { decideCompletion, decideLabelAct, decideLabelFromCorrections } from '../../common/session/labelRules';
+import { decideJudgeStep, decideShowReasoning, reasoningViewOf } from '../../common/session/reasoningRules';
+import type { RecordingStopReason, SessionEvent, SessionEventData, SessionEventType } from '../../common/session/sessionEvents';
+import type { SessionEntry, SessionFold, SessionState } from '../../common/session/sessionFold';
+import { SessionUsageError, TranscriptionPendingError } from '../../common/session/sessionRefusals';
+import { decideCompletionStart, decideCue, decideNote, decideOpenItem, requireOpenItem, type SessionRuleContext } from '../../common/session/sessionRules';
+import { decideCorrection, decideTranscribedAgain, decideTranscriptionFailed, decideTranscriptionLanded } from '../../common/session/transcriptionRules';
 import type { WavWriter } from '../audio/wavWriter';
+import type { LiveCutter, SessionEngine } from '../engine/sessionEngine';
 import { sha256Hex } from '../fs/sha256';
+import { audioSignalsOf } from './itemAudioSignals';
+import { PendingTranscriptions } from './pendingTranscriptions';
 import { SessionWriteError } from './sessionFs';
 import { SessionStore, type OpenSessionOptions } from './sessionStore';
-import { audioSignalsOf, type WholeRecordingVad } from './itemAudioSignals';
-
-/** The live utterance cutter of one recording (the engine's utteranceCutter). */
-export type LiveCutter = Pick<UtteranceCutter, 'push' | 'flush'>;
-
-/**
- * What the session needs of the engine: transcribe utterances off the main thread, in order, with identity
- * checks: the engine's TranscriptionScheduler provides it. Segment times come back on the item timeline.
- */
-export interface SessionTranscriber {
-  transcribe(request: UtteranceRequest): Promise<UtteranceOutcome>;
-  /** the annotator left the item: its queued requests end as stale */
-  cancelItem(itemId: string): void;
-  close(): Promise<void>;
-}
-
-export interface SessionEngine {
-  transcriber: SessionTranscriber;
-  /** with a context, the cutter may also show partial text and start finals early (engine's LiveUtterances) */
-  createCutter(context?: LiveRecordingContext): LiveCutter;
-  /** the loaded model, for the UI and provenance */
-  model?: { name: string; sha256: string };
-  /** the engine's whisper.cpp version, recorded with every transcription */
-  whisperCpp?: string | null;
-  /** the Silero VAD, for the vad_* signals over each item's whole WAV when a recording stops (none: null) */
-  vad?: WholeRecordingVad | null;
-}
-
-/** Completing an item needs a spoken label (thinkaloud.require_spoken_label) and it has none. */
-export class SpokenLabelRequiredError extends Error {
-  override name = 'SpokenLabelRequiredError';
-}
-
-/** A call that does not fit the session's state (no item open, not recording, unknown item or label). */
-export class SessionUsageError extends Error {
-  override name = 'SessionUsageError';
-}
-
-/** Completing an item waited for its transcriptions longer than thinkaloud.complete_wait_seconds. */
-export class TranscriptionPendingError extends Error {
-  override name = 'TranscriptionPendingError';
-}
 
 /** What the UI hears from the service. */
 export interface SessionServiceEvents {
@@ -97,28 +54,26 @@ interface Recording {
 export const FLUSH_INTERVAL_MS = 1000;
 
 /**
- * The one session API the UI and headless ingest call: navigate items, record audio, label by click or key,
- * complete items. Audio goes to the item's WAV (durable at least every second), through the live utterance
- * cutter to the transcriber; each transcription is logged, and the parser's new voice commitments with it.
+ * The one session API the UI and headless ingest call. The rules are pure functions in core/common/session; this is
+ * their shell: one queue for every call and every landing transcription, the recording (the item's WAV, durable at
+ * least every second, and the live cutter), the engine's jobs, and appending what the rules decide.
  */
 export class SessionService extends EventEmitter<SessionServiceEvents> {
   private recording: Recording | null = null;
-  private readonly inFlight = new Set<Promise<void>>();
-  /** transcriptions sent and not yet logged, per item: completing an item waits for its own */
-  private readonly inFlightByItem = new Map<string, Set<Promise<void>>>();
+  private readonly transcriptions = new PendingTranscriptions();
   private finishingItem: string | null = null;
-  private readonly analyze: (segments: readonly Segment[]) => TranscriptAnalysis;
-  private readonly nextUtterance = new Map<string, number>();
-  private queue: Promise<unknown> = Promise.resolve();
-  private closed = false;
+  private readonly rules: SessionRuleContext;
+  /** every call and every landing transcription, one at a time; refused once the session is closed */
+  private readonly calls = new SerialQueue(() => new SessionUsageError('the session is closed'));
 
   private constructor(
     readonly store: SessionStore,
     private readonly engine: SessionEngine | null,
-    private readonly items: ReadonlyMap<string, Item> | null,
+    items: ReadonlyMap<string, Item> | null,
   ) {
     super();
-    this.analyze = createTranscriptAnalyzer(store.project.config);
+    const { config } = store.project;
+    this.rules = { config, items, annotator: store.annotator, configSha256: store.configSha256, analyze: createTranscriptAnalyzer(config), sha256: sha256Hex };
   }
 
   /**
@@ -145,7 +100,7 @@ export class SessionService extends EventEmitter<SessionServiceEvents> {
 
   /** transcriptions sent and not yet logged (or found stale) */
   get pendingTranscriptions(): number {
-    return this.inFlight.size;
+    return this.transcriptions.size;
   }
 
   get isRecording(): boolean {
@@ -159,31 +114,31 @@ export class SessionService extends EventEmitter<SessionServiceEvents> {
 
   /** Transcriptions of this item sent and not yet logged. */
   pendingFor(itemId: string): number {
-    return this.inFlightByItem.get(itemId)?.size ?? 0;
+    return this.transcriptions.pendingFor(itemId);
   }
 
-  /** Navigates to an item (stopping a running recording first); a resumed session starts at the last one opened. */
+  /**
+   * Navigates to an item; a resumed session starts at the last one opened. Utterances of the item left behind are
+   * still transcribed and logged to it (the identity check keeps every result on its own item).
+   */
   openItem(itemId: string): Promise<void> {
-    return this.serial(async () => {
-      if (this.items && !this.items.has(itemId)) throw new SessionUsageError(`item "${itemId}" is not in the project's items`);
-      // Utterances of the item left behind are still transcribed and logged to it (the identity check keeps
-      // every result on its own item): what the annotator said there, often the commit phrase, is never dropped.
-      if (this.recording) await this.stop('item_changed');
-      const item = this.items?.get(itemId);
-      await this.append('item_opened', { item_id: itemId, text_sha256: item ? sha256Hex(item.text) : null });
+    return this.calls.run(async () => {
+      const { stopRecording, entries } = decideOpenItem(this.rules, { itemId, recording: this.recording !== null });
+      if (stopRecording) await this.stop(stopRecording);
+      await this.commit(() => entries);
     });
   }
 
   /** Starts recording the current item; audio continues the item's WAV after what it already holds. */
   startRecording(options: { device?: string | null } = {}): Promise<void> {
-    return this.serial(async () => {
-      const itemId = this.requireItem('record');
+    return this.calls.run(async () => {
+      const itemId = requireOpenItem(this.store.facts, 'record');
       if (this.recording) throw new SessionUsageError(`already recording "${this.recording.item_id}"`);
       const writer = await this.guardWrite(() => this.store.audioWriter(itemId));
       const offset = writer.samples;
       await this.append('recording_started', { item_id: itemId, audio_path: this.store.audioPath(itemId), offset_samples: offset, device: options.device ?? null });
       const timer = setInterval(() => {
-        void this.serial(() => this.flushIfDue(true)).catch(() => undefined);
+        void this.calls.run(() => this.flushIfDue(true)).catch(() => undefined);
       }, FLUSH_INTERVAL_MS);
       timer.unref();
       const base = this.utteranceBase(itemId);
@@ -202,7 +157,7 @@ export class SessionService extends EventEmitter<SessionServiceEvents> {
 
   /** Adds captured audio (16 kHz mono, full scale 1.0) to the running recording. */
   appendAudio(pcm: Float32Array): Promise<void> {
-    return this.serial(async () => {
+    return this.calls.run(async () => {
       const rec = this.recording;
       if (!rec) throw new SessionUsageError('not recording: call startRecording first');
       rec.writer.append(pcm);
@@ -213,198 +168,149 @@ export class SessionService extends EventEmitter<SessionServiceEvents> {
 
   /** Stops the recording: the last audio is flushed, the last utterance sent, audio signals computed and logged. */
   stopRecording(reason: RecordingStopReason = 'user'): Promise<void> {
-    return this.serial(async () => {
+    return this.calls.run(async () => {
       if (!this.recording) throw new SessionUsageError('not recording');
       await this.stop(reason);
     });
   }
 
-  /** A label given by a click or a key. Returns the item's state after it. */
+  /** A label given by a click or a key (or a room's vote written back). Returns the item's state after it. */
   commitLabel(label: string, source: Exclude<LabelSource, 'voice'>): Promise<ItemSessionState> {
-    return this.serial(async () => {
-      const itemId = this.requireItem('label');
-      this.requireLabel(label);
-      await this.appendLabelAct(itemId, { label, source, quote: null, start: null, end: null });
-      return this.emitItem(itemId);
+    return this.calls.run(async () => {
+      await this.commit((facts, at) => decideLabelAct(facts, this.rules, { label, source }, at));
+      return this.emitItem(this.store.facts.currentItemId!);
     });
   }
 
   /**
    * Marks the current item done (stopping a recording). It first waits (at most thinkaloud.complete_wait_seconds)
-   * for the item's pending transcriptions, so "say it, then press Enter" works while the engine is behind. With
-   * thinkaloud.require_spoken_label an item needs a voice commitment to be complete: click/key labels are kept but
-   * do not complete it on their own.
+   * for the item's pending transcriptions, so "say it, then press Enter" works while the engine is behind; then the
+   * completion rule (decideCompletion) decides.
    */
   async completeItem(options: { waitMs?: number } = {}): Promise<ItemSessionState> {
-    const itemId = await this.serial(async () => {
-      const id = this.requireItem('complete');
-      if (this.recording) await this.stop('user');
-      return id;
+    const itemId = await this.calls.run(async () => {
+      const start = decideCompletionStart(this.store.facts, this.recording !== null);
+      if (start.stopRecording) await this.stop(start.stopRecording);
+      return start.itemId;
     });
-    await this.waitForItem(itemId, options.waitMs ?? this.store.project.config.thinkaloud.complete_wait_seconds * 1000);
-    return this.serial(async () => {
-      const state = this.store.itemState(itemId);
-      if (this.store.project.config.thinkaloud.require_spoken_label && (state?.commitments.length ?? 0) === 0) {
-        throw new SpokenLabelRequiredError(
-          `"${itemId}" needs a spoken label before it can be completed: say, for example, "I label this ${this.store.project.config.schema.labels[0]!.name.toLowerCase()}". Keys and clicks are kept but do not complete an item in this project.`,
-        );
-      }
-      // Enter pressed again on a completed item whose label has not changed since completes nothing new
-      if (!(state?.completed_at && !state.changed_after_completion)) await this.append('item_completed', { item_id: itemId });
+    await this.waitForItem(itemId, options.waitMs ?? this.rules.config.thinkaloud.complete_wait_seconds * 1000);
+    return this.calls.run(async () => {
+      await this.commit((facts) => decideCompletion(facts, this.rules, itemId));
       return this.emitItem(itemId);
     });
   }
 
-  /**
-   * Shows the current item's model reasoning if aloud.yaml `reasoning.reveal` allows it now (after_blind: once
-   * the item has a label); the first showing is logged with the steps as shown. Withheld reasoning is not sent.
-   */
+  /** The current item's model reasoning, shown (and the first showing logged) when aloud.yaml `reasoning.reveal` allows it now. */
   showReasoning(): Promise<ReasoningView> {
-    return this.serial(async () => {
-      const itemId = this.requireItem('show its reasoning');
-      const { reveal, split } = this.store.project.config.reasoning;
-      const model = this.items?.get(itemId) ? itemModelReasoning(this.items.get(itemId)!, split) : null;
-      const state = this.store.itemState(itemId);
-      const withheld = reasoningWithheld(reveal, model !== null && model.steps.length > 0, state?.blind_label ?? null, Boolean(state?.reasoning));
-      if (withheld === null && !state?.reasoning && model) {
-        const rec = this.recording?.item_id === itemId ? this.recording : null;
-        const samples = rec ? rec.writer.samples + rec.writer.pendingSamples : Math.round(((state?.audio_ms ?? 0) * SESSION_SAMPLE_RATE) / 1000);
-        await this.append('reasoning_shown', { item_id: itemId, steps: model.steps, model_label: model.label, split: model.split, reveal, audio_samples: samples });
-        this.emitItem(itemId);
-      }
-      const shown = this.store.itemState(itemId)?.reasoning ?? null;
-      return { item_id: itemId, reveal, shown: shown ? { shown_at: shown.shown_at, model_label: shown.model_label, steps: shown.steps } : null, withheld };
+    return this.calls.run(async () => {
+      const shown = await this.commit((facts) => decideShowReasoning(facts, this.rules, (itemId) => this.audioSamples(itemId)));
+      for (const event of shown) if (event.type === 'reasoning_shown') this.emitItem(event.data.item_id);
+      return reasoningViewOf(this.store.facts, this.rules);
     });
   }
 
   /** A step of the shown reasoning judged by a key or a click (null withdraws the step's judgment). */
   judgeStep(index: number, reward: StepReward | null, source: 'click' | 'key'): Promise<ItemSessionState> {
-    return this.serial(async () => {
-      const itemId = this.requireItem('judge a step');
-      const shown = this.store.itemState(itemId)?.reasoning;
-      if (!shown) throw new SessionUsageError(`the model's reasoning of "${itemId}" has not been shown: steps can be judged once it is`);
-      if (!Number.isInteger(index) || index < 1 || index > shown.steps.length) {
-        throw new SessionUsageError(`step ${index} is not a step of the shown reasoning (steps 1 to ${shown.steps.length})`);
-      }
-      await this.append('step_judged', { item_id: itemId, index, reward, source, kind: 'step', quote: null, start: null, end: null, utterance: null, audio_ms: null });
-      return this.emitItem(itemId);
+    return this.calls.run(async () => {
+      await this.commit((facts) => decideJudgeStep(facts, { index, reward, source }));
+      return this.emitItem(this.store.facts.currentItemId!);
     });
   }
 
-  /**
-   * A reviewer's correction of one segment's text, as a layer: the verbatim segment is never changed, and no label
-   * changes unless labels are re-derived from the corrected text (rederiveFromCorrections).
-   */
+  /** A reviewer's correction of one segment's text, as a layer over the verbatim one (decideCorrection). */
   correctSegment(itemId: string, utterance: number, segment: number, text: string): Promise<ItemSessionState> {
-    return this.serial(async () => {
-      const original = this.store.utterancesOf(itemId).find((u) => u.utterance === utterance)?.segments[segment];
-      if (!original) throw new SessionUsageError(`"${itemId}" has no segment ${segment} in utterance ${utterance} (is it transcribed, or was it superseded?)`);
-      await this.append('transcript_corrected', {
-        item_id: itemId,
-        utterance,
-        segment,
-        original_sha256: sha256Hex(original.text),
-        text,
-        annotator: this.store.annotator,
-      });
+    return this.calls.run(async () => {
+      await this.commit((facts) => decideCorrection(facts, this.rules, { itemId, utterance, segment, text }));
       return this.emitItem(itemId);
     });
   }
 
-  /**
-   * Re-derives the item's label from the corrected transcript with the current configuration: its final
-   * commitment becomes a label act of source "correction" (logged like any other act). Nothing found → no act.
-   */
+  /** A label act of source "correction" from the item's corrected transcript, if it commits to one (decideLabelFromCorrections). */
   rederiveFromCorrections(itemId: string): Promise<{ state: ItemSessionState; label: string | null }> {
-    return this.serial(async () => {
-      const state = this.store.itemState(itemId);
-      if (!state || state.transcript_corrected === null) throw new SessionUsageError(`"${itemId}" has no corrected transcript to derive a label from`);
-      const parsed = this.analyze([{ t0_ms: 0, t1_ms: 0, text: state.transcript_corrected }]);
-      const final = parsed.commitments.at(-1);
-      if (final) await this.appendLabelAct(itemId, { label: final.label, source: 'correction', quote: final.quote, start: final.start, end: final.end, stem: final.stem });
-      return { state: this.emitItem(itemId), label: final?.label ?? null };
+    return this.calls.run(async () => {
+      const events = await this.commit((facts, at) => decideLabelFromCorrections(facts, this.rules, itemId, at));
+      const act = events.find((e) => e.type === 'label_committed');
+      return { state: this.emitItem(itemId), label: act?.type === 'label_committed' ? act.data.label : null };
     });
   }
 
   /**
-   * Transcribes the item's recorded audio again (recorded without a model, or with another one): its current
-   * utterances are marked superseded (kept, never deleted), the whole WAV goes through the cutter and the engine,
-   * and the new utterances are logged and parsed like live ones. Resolves when they are logged.
+   * Transcribes the item's recorded audio again (recorded without a model, or with another one): the whole WAV goes
+   * through the cutter and the engine, and the rule for a second transcription (decideTranscribedAgain) logs the
+   * result, all or nothing. Resolves when it is logged.
    */
   async transcribeAgain(itemId: string, read: (absolutePath: string) => Promise<Float32Array>, reason: string): Promise<ItemSessionState> {
     const engine = this.engine;
     if (!engine) throw new SessionUsageError('no transcription engine is loaded: install or import a whisper model first');
     // The cut and the VAD signals run in the call queue, where no recording can start: both use the session's one
     // VAD, whose stream state a running recording's cutter depends on.
-    const { cuts, base, signals } = await this.serial(async () => {
+    const { cuts, base, signals } = await this.calls.run(async () => {
       if (this.recording) {
         throw new SessionUsageError(
           this.recording.item_id === itemId ? `"${itemId}" is being recorded; stop the recording first` : `"${this.recording.item_id}" is being recorded; stop the recording before transcribing "${itemId}" again`,
         );
       }
-      const state = this.store.itemState(itemId);
-      if (!state?.audio_path) throw new SessionUsageError(`"${itemId}" has no recorded audio to transcribe`);
+      if (!this.store.itemState(itemId)?.audio_path) throw new SessionUsageError(`"${itemId}" has no recorded audio to transcribe`);
       const pcm = await read(this.store.absoluteAudioPath(itemId));
       const cutter = engine.createCutter();
-      const cut = [...cutter.push(pcm), ...cutter.flush()];
       // recorded before the VAD model was there: its vad_* signals come with this pass (over the audio just read)
-      const vadSignals = engine.vad ? audioSignalsOf(pcm, SESSION_SAMPLE_RATE, this.store.project.config.thinkaloud, engine.vad) : null;
-      return { cuts: cut, base: this.utteranceBase(itemId), signals: vadSignals };
+      const vadSignals = engine.vad ? audioSignalsOf(pcm, AUDIO_SAMPLE_RATE, this.rules.config.thinkaloud, engine.vad) : null;
+      return { cuts: [...cutter.push(pcm), ...cutter.flush()], base: this.utteranceBase(itemId), signals: vadSignals };
     });
-    const requests: UtteranceRequest[] = cuts.map((cut) => ({
-      item_id: itemId,
-      utterance: base + cut.index,
-      start_sample: cut.startSample,
-      end_sample: cut.endSample,
-      pcm: cut.pcm,
-    }));
-    this.nextUtterance.set(itemId, Math.max(this.nextUtterance.get(itemId) ?? 0, base + requests.length));
+    const requests: UtteranceRequest[] = cuts.map((cut) => ({ item_id: itemId, utterance: base + cut.index, start_sample: cut.startSample, end_sample: cut.endSample, pcm: cut.pcm }));
+    this.transcriptions.reserve(itemId, base + requests.length);
     const outcomes = await Promise.all(requests.map((r) => engine.transcriber.transcribe(r)));
-    const stale = outcomes.find((o) => o.kind === 'stale');
-    // All or nothing: a failed pass leaves the current transcript and its labels as they were.
-    if (stale) throw new SessionUsageError(`"${itemId}" was not transcribed again: ${stale.reason}; its transcript and labels are unchanged`);
-    return this.serial(async () => {
-      const before = this.store.itemState(itemId);
-      const current = this.store.utterancesOf(itemId).map((u) => u.utterance);
-      await this.guardWrite(() =>
-        this.store.appendAll([
-          ...(current.length > 0 ? [{ type: 'transcripts_superseded' as const, data: { item_id: itemId, utterances: current, reason } }] : []),
-          ...requests.map((request, i) => {
-            const outcome = outcomes[i] as Extract<UtteranceOutcome, { kind: 'accepted' }>;
-            return { type: 'utterance_transcribed' as const, data: this.transcribedData(request, outcome) };
-          }),
-          ...(signals?.vad ? [{ type: 'signals_computed' as const, data: { item_id: itemId, audio_samples: signals.samples, audio: signals.audio, vad: signals.vad } }] : []),
-        ]),
-      );
-      await this.parseAndLog(itemId, new Set(requests.map((r) => r.utterance)), before?.final_label ?? null);
+    const transcriptions = requests.map((request, i) => ({ request, outcome: outcomes[i]! }));
+    return this.calls.run(async () => {
+      await this.commit((facts, at) => decideTranscribedAgain(facts, this.rules, { itemId, reason, transcriptions, whisperCpp: this.engine?.whisperCpp ?? null, signals }, at));
       return this.emitItem(itemId);
     });
   }
 
   addNote(text: string): Promise<void> {
-    return this.serial(async () => {
-      await this.append('note', { item_id: this.currentItem, text });
+    return this.calls.run(async () => {
+      await this.commit((facts) => decideNote(facts, text));
     });
+  }
+
+  /** Logs that the keep-talking cue was shown during the running recording (so analyses can tell prompted speech). */
+  logCue(cue: 'keep_talking', silenceMs: number): Promise<void> {
+    return this.calls.run(async () => {
+      const rec = this.recording;
+      const recording = rec ? { item_id: rec.item_id, audio_ms: Math.round((this.audioSamples(rec.item_id) * 1000) / AUDIO_SAMPLE_RATE) } : null;
+      await this.commit(() => decideCue(recording, cue, silenceMs));
+    });
+  }
+
+  /** Resolves when every transcription sent so far has been logged (or found stale). */
+  drainTranscriptions(): Promise<void> {
+    return this.transcriptions.drain();
+  }
+
+  /** Stops a running recording, waits for transcriptions, closes files and releases the lock. */
+  async close(): Promise<void> {
+    if (this.calls.closed) return;
+    await this.calls
+      .run(async () => {
+        if (this.recording) await this.stop('closed').catch(() => undefined);
+      })
+      .catch(() => undefined);
+    await this.drainTranscriptions();
+    await this.calls.close();
+    await this.engine?.transcriber.close();
+    await this.store.close();
   }
 
   /** Waits until the item's transcriptions sent so far are logged; after `waitMs`, TranscriptionPendingError. */
   private async waitForItem(itemId: string, waitMs: number): Promise<void> {
-    const pending = () => [...(this.inFlightByItem.get(itemId) ?? [])];
-    if (pending().length === 0) return;
+    if (this.transcriptions.pendingFor(itemId) === 0) return;
     this.finishingItem = itemId;
     this.emit('finishing', itemId);
-    const deadline = Date.now() + waitMs;
     try {
-      while (pending().length > 0) {
-        const left = deadline - Date.now();
-        if (left <= 0) {
-          throw new TranscriptionPendingError(
-            `"${itemId}" is still being transcribed (${pending().length} utterance(s) after ${(waitMs / 1000).toFixed(1)} s); its audio is saved — press Enter again in a moment`,
-          );
-        }
-        let timer: ReturnType<typeof setTimeout> | undefined;
-        await Promise.race([Promise.all(pending()), new Promise((resolve) => (timer = setTimeout(resolve, Math.min(left, 2 ** 31 - 1))))]);
-        clearTimeout(timer);
+      if (!(await this.transcriptions.settleWithin(itemId, waitMs))) {
+        throw new TranscriptionPendingError(
+          `"${itemId}" is still being transcribed (${this.transcriptions.pendingFor(itemId)} utterance(s) after ${(waitMs / 1000).toFixed(1)} s); its audio is saved — press Enter again in a moment`,
+        );
       }
     } finally {
       this.finishingItem = null;
@@ -412,95 +318,27 @@ export class SessionService extends EventEmitter<SessionServiceEvents> {
     }
   }
 
-  /** Logs that the keep-talking cue was shown during the running recording (so analyses can tell prompted speech). */
-  logCue(cue: 'keep_talking', silenceMs: number): Promise<void> {
-    return this.serial(async () => {
-      if (!this.recording) throw new SessionUsageError('the keep-talking cue is only shown while recording');
-      const { item_id, writer } = this.recording;
-      // where the cue falls on the item's audio timeline: every sample the writer holds so far
-      const audio_ms = Math.round(((writer.samples + writer.pendingSamples) * 1000) / SESSION_SAMPLE_RATE);
-      await this.append('cue_shown', { item_id, cue, silence_ms: Math.round(silenceMs), audio_ms });
-    });
-  }
-
-  /** Resolves when every transcription sent so far has been logged (or found stale). */
-  async drainTranscriptions(): Promise<void> {
-    while (this.inFlight.size > 0) await Promise.all([...this.inFlight]);
-  }
-
-  /** Stops a running recording, waits for transcriptions, closes files and releases the lock. */
-  async close(): Promise<void> {
-    if (this.closed) return;
-    await this.serial(async () => {
-      if (this.recording) await this.stop('closed').catch(() => undefined);
-    }).catch(() => undefined);
-    await this.drainTranscriptions();
-    this.closed = true;
-    await this.engine?.transcriber.close();
-    await this.store.close();
-  }
-
-  private serial<T>(task: () => Promise<T>): Promise<T> {
-    const run = this.queue.then(() => {
-      if (this.closed) throw new SessionUsageError('the session is closed');
-      return task();
-    });
-    this.queue = run.catch(() => undefined);
-    return run;
-  }
-
-  private requireLabel(label: string): void {
-    const known = this.store.project.config.schema.labels.map((l) => l.name);
-    if (!known.includes(label)) throw new SessionUsageError(`"${label}" is not a label of this project (labels: ${known.join(', ')})`);
-  }
-
-  /**
-   * Logs one label act and, when it changes the item's final label, a label_changed record (saying when the
-   * item was already completed: a change after completion is never silent).
-   */
-  private async appendLabelAct(
-    itemId: string,
-    act: { label: string; source: LabelSource; quote: string | null; start: number | null; end: number | null; stem?: string | null; audio_ms?: number | null; utterance?: number | null },
-    options: { recordChange: boolean } = { recordChange: true },
-  ): Promise<void> {
-    const before = this.store.itemState(itemId)?.final_label ?? null;
-    await this.append('label_committed', {
-      item_id: itemId,
-      label: act.label,
-      source: act.source,
-      quote: act.quote,
-      start: act.start,
-      end: act.end,
-      stem: act.stem ?? null,
-      audio_ms: act.audio_ms ?? null,
-      utterance: act.utterance ?? null,
-      parser_version: act.source === 'voice' || act.source === 'correction' ? PARSER_VERSION : null,
-    });
-    if (options.recordChange) await this.recordChange(itemId, before, act.source);
-  }
-
-  /** A label_changed record when the item's final label is no longer `before` (never silent, also after completion). */
-  private async recordChange(itemId: string, before: string | null, source: LabelSource): Promise<void> {
-    const after = this.store.itemState(itemId)!;
-    if (before !== null && after.final_label !== null && before !== after.final_label) {
-      await this.append('label_changed', { item_id: itemId, from: before, to: after.final_label, source, after_completion: after.completed_at !== null });
-    }
-  }
-
-  private requireItem(what: string): string {
-    const itemId = this.currentItem;
-    if (itemId === null) throw new SessionUsageError(`no item is open: open one before you ${what}`);
-    return itemId;
+  /** Samples the item's WAV holds: the running recording's, unflushed ones included, or what the log knows. */
+  private audioSamples(itemId: string): number {
+    const rec = this.recording?.item_id === itemId ? this.recording : null;
+    return rec ? rec.writer.samples + rec.writer.pendingSamples : Math.round(((this.store.itemState(itemId)?.audio_ms ?? 0) * AUDIO_SAMPLE_RATE) / 1000);
   }
 
   /** Utterance indices go on across recordings of an item: after those logged and those still in flight. */
   private utteranceBase(itemId: string): number {
-    return Math.max(this.nextUtterance.get(itemId) ?? 0, this.store.nextUtteranceIndex(itemId));
+    return this.transcriptions.nextUtteranceIndex(itemId, this.store.nextUtteranceIndex(itemId));
   }
 
+  /** Appends what a rule decided (one commit point), and tells the UI. */
+  private async commit(decide: (facts: SessionFold, at: string) => readonly SessionEntry[]): Promise<SessionEvent[]> {
+    const events = await this.guardWrite(() => this.store.commit(decide));
+    for (const event of events) this.emit('event', event);
+    return events;
+  }
+
+  /** The recording's own events (started, audio made durable, stopped, signals): no rule decides them. */
   private async append<T extends SessionEventType>(type: T, data: SessionEventData[T]): Promise<void> {
-    const event = await this.guardWrite(() => this.store.append(type, data));
-    this.emit('event', event);
+    await this.commit(() => [{ type, data } as SessionEntry]);
   }
 
   /** Runs a write; a failed write stops the recording cleanly and is reported to the UI, then rethrown. */
@@ -519,7 +357,7 @@ export class SessionService extends EventEmitter<SessionServiceEvents> {
   private async flushIfDue(timerTick: boolean): Promise<void> {
     const rec = this.recording;
     if (!rec || rec.writer.pendingSamples === 0) return;
-    const due = rec.writer.pendingSamples >= SESSION_SAMPLE_RATE || Date.now() - rec.last_flush_ms >= FLUSH_INTERVAL_MS;
+    const due = rec.writer.pendingSamples >= AUDIO_SAMPLE_RATE || Date.now() - rec.last_flush_ms >= FLUSH_INTERVAL_MS;
     if (!due && !timerTick) return;
     await this.flushAudio(rec);
   }
@@ -553,115 +391,31 @@ export class SessionService extends EventEmitter<SessionServiceEvents> {
     clearInterval(rec.timer);
     await this.store.closeAudio(rec.item_id, { abandon: true }).catch(() => undefined);
     const logged = this.store.itemState(rec.item_id);
-    const samples = Math.round(((logged?.audio_ms ?? 0) * SESSION_SAMPLE_RATE) / 1000);
+    const samples = Math.round(((logged?.audio_ms ?? 0) * AUDIO_SAMPLE_RATE) / 1000);
     await this.store
       .append('recording_stopped', { item_id: rec.item_id, total_samples: samples, reason: 'write_error', error: error.message })
       .then((event) => this.emit('event', event), () => undefined);
   }
 
+  /** Sends a cut utterance to the engine; its outcome lands in the call queue, where its rule logs it. */
   private transcribe(rec: Pick<Recording, 'item_id' | 'offset_samples' | 'utterance_base'>, cut: Utterance): void {
     if (!this.engine) return;
     const utterance = rec.utterance_base + cut.index;
-    this.nextUtterance.set(rec.item_id, Math.max(this.nextUtterance.get(rec.item_id) ?? 0, utterance + 1));
-    const request: UtteranceRequest = {
-      item_id: rec.item_id,
-      utterance,
-      start_sample: rec.offset_samples + cut.startSample,
-      end_sample: rec.offset_samples + cut.endSample,
-      pcm: cut.pcm,
-    };
+    this.transcriptions.reserve(rec.item_id, utterance + 1);
+    const request: UtteranceRequest = { item_id: rec.item_id, utterance, start_sample: rec.offset_samples + cut.startSample, end_sample: rec.offset_samples + cut.endSample, pcm: cut.pcm };
     const job = this.engine.transcriber
       .transcribe(request)
-      .then((outcome) => this.serialIgnoringClose(() => this.logTranscription(request, outcome)))
+      .then((outcome) => this.calls.run(() => this.logTranscription(request, outcome)))
       .catch((e: unknown) => {
         if (e instanceof SessionWriteError) return;
-        return this.serialIgnoringClose(() =>
-          this.append('stale_result', { item_id: request.item_id, request_id: `utterance-${utterance}`, reason: `transcription failed: ${(e as Error).message}` }),
-        ).catch(() => undefined);
-      })
-      .finally(() => {
-        this.inFlight.delete(job);
-        this.inFlightByItem.get(request.item_id)?.delete(job);
+        return this.calls.run(() => this.commit(() => decideTranscriptionFailed(request, (e as Error).message))).then(() => undefined, () => undefined);
       });
-    this.inFlight.add(job);
-    let forItem = this.inFlightByItem.get(request.item_id);
-    if (!forItem) this.inFlightByItem.set(request.item_id, (forItem = new Set()));
-    forItem.add(job);
-  }
-
-  /** Results may land while close() drains: they are still logged. */
-  private serialIgnoringClose<T>(task: () => Promise<T>): Promise<T> {
-    const run = this.queue.then(task);
-    this.queue = run.catch(() => undefined);
-    return run;
+    this.transcriptions.track(request.item_id, job);
   }
 
   private async logTranscription(request: UtteranceRequest, outcome: UtteranceOutcome): Promise<void> {
-    if (outcome.kind === 'stale') {
-      await this.append('stale_result', { item_id: request.item_id, request_id: outcome.request_id, reason: outcome.reason });
-      return;
-    }
-    await this.append('utterance_transcribed', this.transcribedData(request, outcome));
-    await this.parseAndLog(request.item_id, new Set([request.utterance]));
-    await this.logVoiceStepJudgments(request, outcome.segments);
-    this.emit('item', this.store.itemState(request.item_id)!);
-  }
-
-  private transcribedData(request: UtteranceRequest, outcome: Extract<UtteranceOutcome, { kind: 'accepted' }>): SessionEventData['utterance_transcribed'] {
-    return {
-      item_id: request.item_id,
-      utterance: request.utterance,
-      request_id: outcome.request_id,
-      start_sample: request.start_sample,
-      end_sample: request.end_sample,
-      segments: outcome.segments,
-      model: { name: outcome.model.name, sha256: outcome.model.sha256, whisper_cpp: this.engine?.whisperCpp ?? null },
-    };
-  }
-
-  /**
-   * The parser runs once, here, when transcriptions land: over the item's current transcript with the session's
-   * configuration (a phrase may begin in an earlier utterance). What it found is logged — its diagnostics, and each
-   * commitment that ends in the utterances that just landed, with its quote, offsets, audio time and utterance — so
-   * the fold reads labels and never parses. Earlier utterances keep the labels logged when they landed, whatever
-   * the configuration is now (only `session reparse` re-derives them). `finalBefore`: the final label before the
-   * batch, so a batch that changes it gets one label_changed record.
-   */
-  private async parseAndLog(itemId: string, landed: ReadonlySet<number>, finalBefore?: string | null): Promise<void> {
-    const found = voiceCommitmentsOf(this.store.utterancesOf(itemId), this.analyze);
-    await this.append('transcript_parsed', { item_id: itemId, parser_version: PARSER_VERSION, config_sha256: this.store.configSha256, diagnostics: found.diagnostics });
-    const batch = finalBefore !== undefined;
-    for (const c of found.commitments) {
-      if (c.utterance !== null && landed.has(c.utterance)) await this.appendLabelAct(itemId, { ...c, source: 'voice' }, { recordChange: !batch });
-    }
-    if (batch) await this.recordChange(itemId, finalBefore, 'voice');
-  }
-
-  /**
-   * Step judgments spoken in one utterance, logged as it lands. Only phrases begun after the reasoning was shown
-   * count (nobody judges steps they have not seen); a phrase split across two utterances is not heard.
-   */
-  private async logVoiceStepJudgments(request: UtteranceRequest, segments: readonly Segment[]): Promise<void> {
-    const shown = this.store.itemState(request.item_id)?.reasoning;
-    if (!shown || shown.steps.length === 0) return;
-    const { thinkaloud } = this.store.project.config;
-    const joined = joinSegments(segments);
-    const { judgments } = parseStepJudgments(joined.text, { languages: thinkaloud.languages, stepCount: shown.steps.length, fillers: thinkaloud.fillers });
-    for (const j of judgments) {
-      if ((timeAtOffset(joined.spans, j.start) ?? 0) < shown.audio_ms) continue;
-      await this.append('step_judged', {
-        item_id: request.item_id,
-        index: j.index,
-        reward: j.reward,
-        source: 'voice',
-        kind: j.kind,
-        quote: j.quote,
-        start: j.start,
-        end: j.end,
-        utterance: request.utterance,
-        audio_ms: timeAtOffset(joined.spans, j.end),
-      });
-    }
+    await this.commit((facts, at) => decideTranscriptionLanded(facts, this.rules, request, outcome, this.engine?.whisperCpp ?? null, at));
+    if (outcome.kind === 'accepted') this.emit('item', this.store.itemState(request.item_id)!);
   }
 
   private emitItem(itemId: string): ItemSessionState {
@@ -670,4 +424,3 @@ export class SessionService extends EventEmitter<SessionServiceEvents> {
     return state;
   }
 }
-

@@ -3,18 +3,22 @@ import { hostname } from 'node:os';
 import path from 'node:path';
 import type { OpenProject } from '../project/projectFolder';
 import type { ItemSessionState } from '../../common/session/itemState';
-import { SessionFold, type SessionState } from '../../common/session/sessionFold';
-import { SESSION_SAMPLE_RATE, type SessionEvent, type SessionEventData, type SessionEventOf, type SessionEventType } from '../../common/session/sessionEvents';
+import { SessionFold, type SessionEntry, type SessionState } from '../../common/session/sessionFold';
+import type { SessionFacts } from '../../common/session/sessionRules';
+import { type SessionEvent, type SessionEventData, type SessionEventOf, type SessionEventType } from '../../common/session/sessionEvents';
 import type { UpcasterRegistry } from '../../common/session/sessionLog';
+import { SerialQueue } from '../../common/concurrency/serialQueue';
 import { PARSER_VERSION } from '../../common/parser/parserVersion';
 import { WavWriter } from '../audio/wavWriter';
 import { sha256Hex } from '../fs/sha256';
-import { itemAudioSignals, type WholeRecordingVad } from './itemAudioSignals';
+import type { WholeRecordingVad } from '../../common/engine/speechProbe';
+import { itemAudioSignals } from './itemAudioSignals';
 import { describeFsError, nodeSessionFs, SessionWriteError, type SessionFs } from './sessionFs';
 import { resolveInside } from '../fs/resolveInside';
 import { acquireSessionLock, type HeldSessionLock, type LockOwner } from './sessionLock';
 import { SessionLogWriter, type TornLineReport } from './sessionLogFile';
 import { itemAudioRelativePath, resolveInSession, normalizeAnnotatorName, sessionPaths, type SessionPaths } from './sessionPaths';
+import { AUDIO_SAMPLE_RATE } from '../../common/audio/sampleRate';
 
 /** What opening a session for writing found and repaired; the UI and the CLI report all of it. */
 export interface SessionOpenReport {
@@ -49,8 +53,8 @@ export function configSha256Of(project: Pick<OpenProject, 'configText'>): string
  */
 export class SessionStore {
   private readonly wavs = new Map<string, WavWriter>();
-  private appending: Promise<unknown> = Promise.resolve();
-  private closed = false;
+  private readonly appends = new SerialQueue(() => new Error(`${this.paths.events}: the session is closed`));
+  private closing: Promise<void> | null = null;
 
   private constructor(
     readonly project: OpenProject,
@@ -61,6 +65,7 @@ export class SessionStore {
     private readonly lock: HeldSessionLock,
     private readonly fs: SessionFs,
     readonly report: SessionOpenReport,
+    private readonly now: () => Date,
   ) {}
 
   static async open(options: OpenSessionOptions): Promise<SessionStore> {
@@ -85,7 +90,7 @@ export class SessionStore {
       const fold = new SessionFold(project.config, paths.events, { configSha256: configSha256Of(project) });
       for (const event of events) fold.apply(event);
       const report: SessionOpenReport = { created: events.length === 0, tookOverLock: lock.tookOverFrom, torn, interruptedRecording: null, recoveredAudio: [] };
-      const store = new SessionStore(project, annotator, paths, writer, fold, lock, fs, report);
+      const store = new SessionStore(project, annotator, paths, writer, fold, lock, fs, report, options.now ?? (() => new Date()));
       try {
         await store.recover(events.length === 0);
       } catch (e) {
@@ -101,12 +106,12 @@ export class SessionStore {
 
   /** First events of this opening: session_started or session_resumed, then the repairs of a crash. */
   private async recover(isNew: boolean): Promise<void> {
-    const entries: Array<{ type: SessionEventType; data: SessionEventData[SessionEventType] }> = [];
+    const entries: SessionEntry[] = [];
     const add = <T extends SessionEventType>(type: T, data: SessionEventData[T]): void => {
-      entries.push({ type, data });
+      entries.push({ type, data } as SessionEntry);
     };
     if (isNew) {
-      add('session_started', { annotator: this.annotator, project_name: this.project.config.name, sample_rate: SESSION_SAMPLE_RATE, config_sha256: this.configSha256, parser_version: PARSER_VERSION });
+      add('session_started', { annotator: this.annotator, project_name: this.project.config.name, sample_rate: AUDIO_SAMPLE_RATE, config_sha256: this.configSha256, parser_version: PARSER_VERSION });
     } else {
       add('session_resumed', { pid: process.pid, host: hostname(), config_sha256: this.configSha256, parser_version: PARSER_VERSION });
     }
@@ -121,7 +126,7 @@ export class SessionStore {
       if (!exists) {
         throw new SessionWriteError(`${wavPath}: missing, but ${this.paths.events} records ${audio.samples} samples of "${audio.item_id}" in it; restore the file (Aloud will not record over a lost recording)`, wavPath, 'ENOENT');
       }
-      const { writer, repair } = await WavWriter.open(wavPath, { sampleRate: SESSION_SAMPLE_RATE, fs: this.fs });
+      const { writer, repair } = await WavWriter.open(wavPath, { sampleRate: AUDIO_SAMPLE_RATE, fs: this.fs });
       await writer.close();
       if (repair && (repair.samples !== audio.samples || repair.headerRepaired || repair.truncatedBytes > 0)) {
         const recovered = { item_id: audio.item_id, samples_logged: audio.samples, samples_total: repair.samples, header_repaired: repair.headerRepaired || repair.truncatedBytes > 0 };
@@ -162,22 +167,35 @@ export class SessionStore {
 
   /** Appends one event (fsynced) and applies it to the fold. */
   async append<T extends SessionEventType>(type: T, data: SessionEventData[T]): Promise<SessionEventOf<T>> {
-    const [event] = await this.appendAll([{ type, data }]);
+    const [event] = await this.appendAll([{ type, data } as SessionEntry]);
     return event as SessionEventOf<T>;
   }
 
   /** Appends events as one commit point and applies them to the fold; calls are serialised. */
-  appendAll(entries: ReadonlyArray<{ type: SessionEventType; data: SessionEventData[SessionEventType] }>): Promise<SessionEvent[]> {
-    const run = this.appending.then(async () => {
-      if (this.closed) throw new Error(`${this.paths.events}: the session is closed`);
+  appendAll(entries: readonly SessionEntry[]): Promise<SessionEvent[]> {
+    return this.commit(() => entries);
+  }
+
+  /**
+   * Decides and appends in one step of the append queue: `decide` reads the fold as every earlier append left it and
+   * returns the events to append (or throws its refusal), which become one commit point at the time it decided.
+   */
+  commit(decide: (facts: SessionFold, at: string) => readonly SessionEntry[]): Promise<SessionEvent[]> {
+    return this.appends.run(async () => {
+      const at = this.now().toISOString();
+      const entries = decide(this.fold, at);
+      if (entries.length === 0) return [];
       // Check against the fold first so an event that would make the log unreadable is never written.
       this.fold.checkAppend(entries, this.log.seq + 1);
-      const events = await this.log.appendAll(entries);
+      const events = await this.log.appendAll(entries, at);
       for (const event of events) this.fold.apply(event);
       return events;
     });
-    this.appending = run.catch(() => undefined);
-    return run;
+  }
+
+  /** What the session's rules read: the fold, as the appends so far left it. */
+  get facts(): SessionFacts {
+    return this.fold;
   }
 
   state(): SessionState {
@@ -205,7 +223,7 @@ export class SessionStore {
   async audioWriter(itemId: string): Promise<WavWriter> {
     let writer = this.wavs.get(itemId);
     if (!writer) {
-      ({ writer } = await WavWriter.open(await resolveInside(this.project.dir, this.absoluteAudioPath(itemId), 'write'), { sampleRate: SESSION_SAMPLE_RATE, fs: this.fs }));
+      ({ writer } = await WavWriter.open(await resolveInside(this.project.dir, this.absoluteAudioPath(itemId), 'write'), { sampleRate: AUDIO_SAMPLE_RATE, fs: this.fs }));
       this.wavs.set(itemId, writer);
     }
     return writer;
@@ -226,15 +244,16 @@ export class SessionStore {
   }
 
   /** Closes the WAVs and the log and releases the lock. */
-  async close(): Promise<void> {
-    if (this.closed) return;
-    await this.appending;
-    this.closed = true;
-    try {
-      for (const itemId of [...this.wavs.keys()]) await this.closeAudio(itemId).catch(() => undefined);
-      await this.log.close();
-    } finally {
-      await this.lock.release();
-    }
+  close(): Promise<void> {
+    this.closing ??= (async () => {
+      await this.appends.close();
+      try {
+        for (const itemId of [...this.wavs.keys()]) await this.closeAudio(itemId).catch(() => undefined);
+        await this.log.close();
+      } finally {
+        await this.lock.release();
+      }
+    })();
+    return this.closing;
   }
 }

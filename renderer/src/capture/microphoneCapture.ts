@@ -1,8 +1,8 @@
-import { CAPTURE_SAMPLE_RATE } from '../../../core/common/audio/chunkFrame';
 import { rmsDbfs } from '../../../core/common/signals/frameLevels';
 import { CaptureError, audioFailure, captureErrorFromMediaError } from './captureErrors';
 import { CAPTURE_PROCESSOR_NAME, captureWorkletModuleSource } from './captureWorklet';
 import type { CaptureProcessorOptions, CaptureWorkletCommand, CaptureWorkletMessage } from './captureWorklet';
+import { AUDIO_SAMPLE_RATE } from '../../../core/common/audio/sampleRate';
 
 /** One chunk of 16 kHz mono audio. `pcm.buffer` holds exactly these samples and is transferable. */
 export interface CaptureChunk {
@@ -150,9 +150,9 @@ export async function startCapture(options: CaptureOptions): Promise<CaptureSess
   checkRange('meterMs', meterMs, 10, 250);
   if (options.contextSampleRate !== undefined) checkRange('contextSampleRate', options.contextSampleRate, 3000, 768_000);
   const processorOptions: CaptureProcessorOptions = {
-    outputRate: CAPTURE_SAMPLE_RATE,
-    chunkSamples: Math.round((CAPTURE_SAMPLE_RATE * chunkMs) / 1000),
-    meterSamples: Math.round((CAPTURE_SAMPLE_RATE * meterMs) / 1000),
+    outputRate: AUDIO_SAMPLE_RATE,
+    chunkSamples: Math.round((AUDIO_SAMPLE_RATE * chunkMs) / 1000),
+    meterSamples: Math.round((AUDIO_SAMPLE_RATE * meterMs) / 1000),
   };
 
   const mediaDevices = typeof navigator === 'undefined' ? undefined : navigator.mediaDevices;
@@ -162,7 +162,7 @@ export async function startCapture(options: CaptureOptions): Promise<CaptureSess
   if (typeof AudioWorkletNode === 'undefined') throw new CaptureError('unsupported', 'AudioWorklet is missing');
 
   // The audio graph is ready before the microphone opens, so the first words are not lost to set-up time.
-  const requestedRate = options.contextSampleRate ?? CAPTURE_SAMPLE_RATE;
+  const requestedRate = options.contextSampleRate ?? AUDIO_SAMPLE_RATE;
   let graph: AudioGraph;
   try {
     graph = await openAudioGraph(requestedRate, processorOptions, options.workletModuleUrl);
@@ -234,7 +234,7 @@ export async function startCapture(options: CaptureOptions): Promise<CaptureSess
 }
 
 class MicrophoneCapture implements CaptureSession {
-  readonly sampleRate = CAPTURE_SAMPLE_RATE;
+  readonly sampleRate = AUDIO_SAMPLE_RATE;
   readonly contextSampleRate: number;
   readonly resampling: boolean;
   readonly device: { deviceId: string; label: string };
@@ -255,7 +255,7 @@ class MicrophoneCapture implements CaptureSession {
     readonly chunkSamples: number,
   ) {
     this.contextSampleRate = graph.context.sampleRate;
-    this.resampling = graph.context.sampleRate !== CAPTURE_SAMPLE_RATE;
+    this.resampling = graph.context.sampleRate !== AUDIO_SAMPLE_RATE;
     this.device = { deviceId: track.getSettings().deviceId ?? '', label: track.label };
     this.finished = new Promise((resolve) => (this.resolveFinished = resolve));
     graph.node.port.onmessage = (event: MessageEvent<CaptureWorkletMessage>) => this.receive(event.data);
@@ -312,7 +312,7 @@ class MicrophoneCapture implements CaptureSession {
       closeQuietly(this.graph.context);
       const totals: CaptureTotals = {
         samples: this.deliveredSamples,
-        durationMs: (this.deliveredSamples * 1000) / CAPTURE_SAMPLE_RATE,
+        durationMs: (this.deliveredSamples * 1000) / AUDIO_SAMPLE_RATE,
         chunks: this.deliveredChunks,
         endedBy,
       };

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { CollectSummary } from '../../../core/common/contract/aloudApi';
 import type { ApiClient } from '../contract/apiClient';
+import { reportRefusalsTo } from '../app/runCall';
 
 interface Props {
   client: ApiClient;
@@ -27,19 +28,19 @@ export function CollectPanel({ client, nativeDialogs, onCollected }: Props) {
   const [progress, setProgress] = useState<{ done: number; total: number } | null>(null);
   const [outcome, setOutcome] = useState<{ ok: boolean; text: string } | null>(null);
 
-  useEffect(() => client.onEvent((event) => void (event.type === 'collect_progress' && setProgress({ done: event.done, total: event.total }))), [client]);
+  useEffect(() => client.onCollectProgress((event) => setProgress({ done: event.done, total: event.total })), [client]);
 
-  const collect = (path: string) => {
+  // a refusal (what differs, a lock, a damaged pack) is said in this panel, beside the pack
+  const run = reportRefusalsTo((message) => setOutcome({ ok: false, text: message }));
+  const collect = async (path: string) => {
     setBusy(true);
     setOutcome(null);
     setProgress(null);
-    void client.collectPack(path).then(
-      (result) => {
-        setOutcome({ ok: true, text: says(result) });
-        onCollected();
-      },
-      (e: Error) => setOutcome({ ok: false, text: e.message }),
-    ).finally(() => setBusy(false));
+    const result = await run(() => client.collectPack(path));
+    setBusy(false);
+    if (!result) return;
+    setOutcome({ ok: true, text: says(result) });
+    onCollected();
   };
 
   return (
@@ -53,13 +54,13 @@ export function CollectPanel({ client, nativeDialogs, onCollected }: Props) {
         className="row"
         onSubmit={(e) => {
           e.preventDefault();
-          if (file.trim()) collect(file.trim());
+          if (file.trim()) void collect(file.trim());
         }}
       >
         <label htmlFor="collect-file">Session pack</label>
         <input id="collect-file" value={file} onChange={(e) => setFile(e.target.value)} placeholder="/full/path/to/annotator.aloudpack" />
         {nativeDialogs && (
-          <button type="button" aria-label="choose a session pack" disabled={busy} onClick={() => void client.choosePath('pack-file').then((picked) => picked && (setFile(picked), collect(picked)), () => undefined)}>
+          <button type="button" aria-label="choose a session pack" disabled={busy} onClick={() => void client.choosePath('pack-file').then((picked) => picked && (setFile(picked), void collect(picked)), () => undefined)}>
             Collect…
           </button>
         )}

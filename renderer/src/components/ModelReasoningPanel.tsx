@@ -4,13 +4,14 @@ import type { ReasoningView } from '../../../core/common/reasoning/reasoningReve
 import { lastJudgmentPerStep } from '../../../core/common/reasoning/stepJudgments';
 import type { ItemSessionState } from '../../../core/common/session/itemState';
 import type { ApiClient } from '../contract/apiClient';
+import type { RunCall } from '../app/runCall';
 
 interface Props {
   client: ApiClient;
   itemId: string;
   state: ItemSessionState | undefined;
   onSession: (view: SessionView) => void;
-  run: <T>(task: () => Promise<T>) => Promise<T | null>;
+  run: RunCall;
 }
 
 const VERDICTS = [

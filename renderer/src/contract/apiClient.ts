@@ -1,6 +1,7 @@
 import type { AloudApi, AloudEvent, AloudMethod } from '../../../core/common/contract/aloudApi';
 import { apiOverCall } from '../../../core/common/contract/apiMethods';
 import { unwrapOutcome, type CallOutcome } from '../../../core/common/contract/callOutcome';
+import { eventSubscriptions, type AloudEventSubscriptions } from '../../../core/common/contract/eventSubscriptions';
 
 /** How calls and events travel: Electron's preload bridge or HTTP on 127.0.0.1. */
 export interface ApiTransport {
@@ -10,17 +11,38 @@ export interface ApiTransport {
   itemAudioUrl(itemId: string): string;
 }
 
-export interface ApiClient extends AloudApi {
+/** The app API, the typed event subscriptions (onItem, onPartial, …) and every event at once (onEvent). */
+export interface ApiClient extends AloudApi, AloudEventSubscriptions {
   onEvent(listener: (event: AloudEvent) => void): () => void;
   itemAudioUrl(itemId: string): string;
 }
 
-/** The typed app API over a transport, one function per entry of the contract's method table; errors come back as ApiError with the contract's code. */
+/**
+ * The typed app API over a transport, one function per entry of the contract's method table (errors come back as a
+ * Refusal with the contract's code), and one typed subscription per event type of the contract.
+ */
 export function createApiClient(transport: ApiTransport): ApiClient {
   const api = apiOverCall(async (method, args) => unwrapOutcome(await transport.call(method, args)));
+  // one stream from the host for every listener of the page (a browser allows few connections per host)
+  const listeners = new Set<{ hear: (event: AloudEvent) => void }>();
+  let stopStream: (() => void) | null = null;
+  const onEvent = (hear: (event: AloudEvent) => void): (() => void) => {
+    const listener = { hear };
+    listeners.add(listener);
+    stopStream ??= transport.onEvent((event) => {
+      for (const l of [...listeners]) l.hear(event);
+    });
+    return () => {
+      listeners.delete(listener);
+      if (listeners.size > 0) return;
+      stopStream?.();
+      stopStream = null;
+    };
+  };
   return {
     ...api,
-    onEvent: (listener) => transport.onEvent(listener),
+    ...eventSubscriptions(onEvent),
+    onEvent,
     itemAudioUrl: (itemId) => transport.itemAudioUrl(itemId),
   };
 }

@@ -1,5 +1,5 @@
 import type { AloudEvent, AloudMethod } from '../../../core/common/contract/aloudApi';
-import { ApiError } from '../../../core/common/contract/aloudApi';
+import { Refusal } from '../../../core/common/contract/refusal';
 import type { CallOutcome } from '../../../core/common/contract/callOutcome';
 import { API_METHODS } from '../../../core/common/contract/apiMethods';
 import { binaryRoute, callRoute, CLIENT_HEADER, HTTP_ROUTES, itemAudioRoute } from '../../../core/common/contract/transportNames';
@@ -26,7 +26,7 @@ export function httpTransport(baseUrl: string, init: { headers?: Record<string, 
     try {
       return await fetch(url, request);
     } catch (e) {
-      throw new ApiError('internal', `cannot reach the Aloud host at ${baseUrl} (${(e as Error).message}): is \`aloud serve\` still running? What was saved before is kept; restart it and open the URL it prints`);
+      throw new Refusal('internal', `cannot reach the Aloud host at ${baseUrl} (${(e as Error).message}): is \`aloud serve\` still running? What was saved before is kept; restart it and open the URL it prints`);
     }
   };
   return {

@@ -2,6 +2,7 @@ import { useCallback, useEffect, useState } from 'react';
 import type { ProjectView } from '../../../core/common/contract/aloudApi';
 import type { LeadRoomStatus, RoomMetrics } from '../../../core/common/rooms/roomViews';
 import type { ApiClient } from '../contract/apiClient';
+import { reportRefusalsTo } from '../app/runCall';
 
 const POLL_MS = 1500;
 
@@ -12,32 +13,26 @@ export function useLeadRoom(client: ApiClient) {
   useEffect(() => {
     let stopped = false;
     let timer: ReturnType<typeof setTimeout> | undefined;
-    const poll = () =>
-      client.room().then(
-        (s) => {
-          if (stopped) return;
-          setStatus(s);
-          if (s) timer = setTimeout(poll, POLL_MS);
-        },
-        (e: Error) => !stopped && setError(e.message),
-      );
+    const run = reportRefusalsTo((message) => !stopped && setError(message));
+    const poll = async () => {
+      const s = await run(() => client.room());
+      if (stopped || s === undefined) return;
+      setStatus(s);
+      if (s) timer = setTimeout(() => void poll(), POLL_MS);
+    };
     void poll();
     return () => {
       stopped = true;
       clearTimeout(timer);
     };
   }, [client, status?.code]);
-  const act = useCallback(
-    (action: () => Promise<LeadRoomStatus | null>) =>
-      action().then(
-        (s) => {
-          setError(null);
-          setStatus(s);
-        },
-        (e: Error) => setError(e.message),
-      ),
-    [],
-  );
+  const act = useCallback(async (action: () => Promise<LeadRoomStatus | null>) => {
+    // a refusal is said in the panel, and the room stays as it was shown
+    const s = await reportRefusalsTo(setError)(action);
+    if (s === undefined) return;
+    setError(null);
+    setStatus(s);
+  }, []);
   return { status, error, act };
 }
 

@@ -4,6 +4,7 @@ import { type AgreementAnalysis, agreementAnalysis, explainUndefinedAlpha } from
 import type { AlphaResult } from '../../../core/common/agreement/krippendorff';
 import type { ApiClient } from '../contract/apiClient';
 import { LeadRoomPanel } from '../rooms/LeadRoomPanel';
+import { reportRefusalsTo } from '../app/runCall';
 
 /** The report's table as the analysis `aloud agreement` prints: same figures, same seed, same intervals. */
 export function analyseReport(report: AgreementReport, project: ProjectView): AgreementAnalysis {
@@ -71,7 +72,7 @@ export function AgreementScreen({ client, project }: { client: ApiClient; projec
   const [reloads, setReloads] = useState(0);
 
   useEffect(() => {
-    client.agreement().then(setReport, (e: Error) => setError(e.message));
+    void reportRefusalsTo(setError)(() => client.agreement()).then((r) => r && setReport(r));
   }, [client, reloads]);
   const analysis = useMemo(() => (report ? analyseReport(report, project) : null), [report, project]);
 

@@ -1,5 +1,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { ApiError, type ProjectView, type SessionView } from '../../../core/common/contract/aloudApi';
+import type { ProjectView, SessionView } from '../../../core/common/contract/aloudApi';
+import { Refusal } from '../../../core/common/contract/refusal';
+import { completionRuleText, spokenLabelRequiredText } from '../../../core/common/session/labelRules';
 import type { ItemSessionState } from '../../../core/common/session/itemState';
 import { SilenceWatch } from '../app/keepTalking';
 import { NavigationQueue, nextOpenItem } from '../app/navigation';
@@ -11,6 +13,7 @@ import { ModelReasoningPanel } from '../components/ModelReasoningPanel';
 import { TranscriptView } from '../components/TranscriptView';
 import { METER_FLOOR_DB, useRecorder } from '../hooks/useRecorder';
 import { useShortcuts } from '../hooks/useShortcuts';
+import type { RunCall } from '../app/runCall';
 
 interface Props {
   client: ApiClient;
@@ -18,19 +21,11 @@ interface Props {
   session: SessionView;
   onSession: (view: SessionView) => void;
   onError: (message: string | null) => void;
-  run: <T>(task: () => Promise<T>) => Promise<T | null>;
+  run: RunCall;
   /** microphone chosen in Settings (null: the system default) */
   deviceId?: string | null;
   /** seconds of silence before the keep-talking cue; null: off */
   keepTalkingSeconds?: number | null;
-}
-
-/** The spoken-label rule in plain words, shown beside the label buttons before it matters. */
-export function spokenLabelRule(project: ProjectView): string {
-  const example = project.schema.labels[0]?.name ?? 'polite';
-  return project.thinkaloud.require_spoken_label
-    ? `To complete an item, say its label aloud, for example “I label this ${example.toLowerCase()}”. A key or a click sets the label too, but does not complete the item on its own.`
-    : `Say the label (“I label this ${example.toLowerCase()}”), press its key or click it; Enter completes the item.`;
 }
 
 export function LabelScreen({ client, project, session, onSession, onError, run, deviceId = null, keepTalkingSeconds = null }: Props) {
@@ -113,12 +108,9 @@ export function LabelScreen({ client, project, session, onSession, onError, run,
     try {
       view = await client.completeItem();
     } catch (e) {
-      if (e instanceof ApiError && e.code === 'spoken_label_required' && currentId) {
-        setRefusal({
-          itemId: currentId,
-          message: `Not completed yet: this item needs a spoken label. Record and say, for example, “I label this ${(state?.final_label ?? project.schema.labels[0]?.name ?? 'polite').toLowerCase()}”, then press Enter.`,
-        });
-      } else if (e instanceof ApiError && e.code === 'transcription_pending' && currentId) {
+      if (e instanceof Refusal && e.code === 'spoken_label_required' && currentId) {
+        setRefusal({ itemId: currentId, message: spokenLabelRequiredText(project, state?.final_label ?? null) });
+      } else if (e instanceof Refusal && e.code === 'transcription_pending' && currentId) {
         setRefusal({ itemId: currentId, message: `Not completed yet: ${e.message}` });
       } else onError((e as Error).message);
       return;
@@ -129,7 +121,7 @@ export function LabelScreen({ client, project, session, onSession, onError, run,
     const next = nextOpenItem(items, at, done);
     if (next) await go(items.indexOf(next));
     else setAllDone(true);
-  }, [client, currentId, go, items, onError, onSession, project.schema.labels, recorder, state?.final_label]);
+  }, [client, currentId, go, items, onError, onSession, project, recorder, state?.final_label]);
 
   useShortcuts((press, event) => {
     if (overlay !== null) return false;
@@ -161,16 +153,15 @@ export function LabelScreen({ client, project, session, onSession, onError, run,
   });
 
   useEffect(() => setAllDone(false), [currentId]);
-  useEffect(
-    () =>
-      client.onEvent((event) => {
-        // partial events come from engines that stream (the engine branch); older hosts never send them
-        const e = event as { type: string; item_id?: unknown; text?: unknown };
-        if (e.type === 'partial' && typeof e.item_id === 'string' && typeof e.text === 'string') setPartial({ itemId: e.item_id, text: e.text });
-        else if (event.type === 'item') setPartial((p) => (p && p.itemId === event.item.item_id ? null : p));
-      }),
-    [client],
-  );
+  useEffect(() => {
+    // the text of the utterance being spoken, until the item's transcript (its final) replaces it
+    const stopPartials = client.onPartial((event) => setPartial({ itemId: event.item_id, text: event.text }));
+    const stopItems = client.onItem((event) => setPartial((p) => (p && p.itemId === event.item.item_id ? null : p)));
+    return () => {
+      stopPartials();
+      stopItems();
+    };
+  }, [client]);
 
   if (!item) return <p className="empty">This project has no items yet. Import some on the Project tab.</p>;
   const meterPct = Math.round((100 * (recorder.level - METER_FLOOR_DB)) / -METER_FLOOR_DB);
@@ -257,7 +248,7 @@ export function LabelScreen({ client, project, session, onSession, onError, run,
           </button>
         </div>
         <p className="rule" id="spoken-rule">
-          {spokenLabelRule(project)}
+          {completionRuleText(project)}
         </p>
         {session.finishing_item === currentId && (
           <div className="finishing" role="status">

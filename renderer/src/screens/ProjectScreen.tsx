@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { ImportOutcome, PathKind, ProjectView } from '../../../core/common/contract/aloudApi';
 import type { ApiClient } from '../contract/apiClient';
+import { reportRefusalsTo } from '../app/runCall';
 import { CollectPanel } from '../components/CollectPanel';
 
 interface Props {
@@ -81,13 +82,12 @@ export function ProjectScreen({ client, project, onOpened, onImported, nativeDia
     client.recentProjects().then(setRecent, () => setRecent([]));
   }, [client, project.dir]);
 
+  // a refusal is said on this screen, beside what was asked
+  const run = reportRefusalsTo(setProblem);
   const open = async (dir: string) => {
     setProblem(null);
-    try {
-      onOpened(await client.openProject(dir));
-    } catch (e) {
-      setProblem((e as Error).message);
-    }
+    const opened = await run(() => client.openProject(dir));
+    if (opened) onOpened(opened);
   };
 
   return (
@@ -178,15 +178,11 @@ export function ProjectScreen({ client, project, onOpened, onImported, nativeDia
             e.preventDefault();
             setProblem(null);
             setCreateOutcome(null);
-            void client
-              .createProject({ dir: create.dir.trim(), name: create.name.trim(), labels: parseLabelLines(create.labels), items_file: create.items.trim() || null })
-              .then(
-                (change) => {
-                  setCreateOutcome(change.items);
-                  onOpened(change.project);
-                },
-                (err: Error) => setProblem(err.message),
-              );
+            void run(() => client.createProject({ dir: create.dir.trim(), name: create.name.trim(), labels: parseLabelLines(create.labels), items_file: create.items.trim() || null })).then((change) => {
+              if (!change) return;
+              setCreateOutcome(change.items);
+              onOpened(change.project);
+            });
           }}
         >
           <label htmlFor="create-dir">New (or empty) folder</label>

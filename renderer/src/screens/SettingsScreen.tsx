@@ -6,6 +6,7 @@ import { listInputDevices, type InputDevice } from '../capture/inputDevices';
 import { startCapture, type CaptureSession } from '../capture/microphoneCapture';
 import type { ApiClient } from '../contract/apiClient';
 import { METER_FLOOR_DB } from '../hooks/useRecorder';
+import { reportRefusalsTo, type RunCall } from '../app/runCall';
 
 type Download = Extract<AloudEvent, { type: 'model_download' }>;
 
@@ -18,6 +19,8 @@ interface Props {
   keepTalkingSeconds: number | null;
   onKeepTalking: (seconds: number | null) => void;
   onError: (message: string | null) => void;
+  /** runs a call, showing a refusal in the app's banner */
+  run: RunCall;
   /** recordings with audio and no transcript, and whether a model can transcribe them now */
   untranscribed?: { count: number; engineReady: boolean; transcribe: () => Promise<void> };
 }
@@ -32,10 +35,10 @@ const THRESHOLDS: ReadonlyArray<{ key: 'silence_threshold_dbfs' | 'min_pause_ms'
   { key: 'chunk_seconds', label: 'Chunk length', unit: 's', step: 0.5, meaning: 'Audio is judged silent or not in chunks of this length (the silent-chunk count).' },
 ];
 
-export function SettingsScreen({ client, project, onProject, deviceId, onDevice, keepTalkingSeconds, onKeepTalking, onError, untranscribed }: Props) {
+export function SettingsScreen({ client, project, onProject, deviceId, onDevice, keepTalkingSeconds, onKeepTalking, onError, run, untranscribed }: Props) {
   return (
     <div className="settings-screen">
-      <ModelsPanel client={client} project={project} onError={onError} untranscribed={untranscribed} />
+      <ModelsPanel client={client} project={project} run={run} untranscribed={untranscribed} />
       <MicrophonePanel deviceId={deviceId} onDevice={onDevice} />
       <ThresholdsPanel client={client} project={project} onProject={onProject} onError={onError} />
       <section className="panel" aria-labelledby="cue-title">
@@ -66,30 +69,28 @@ export function SettingsScreen({ client, project, onProject, deviceId, onDevice,
   );
 }
 
-function ModelsPanel({ client, project, onError, untranscribed }: { client: ApiClient; project: ProjectView; onError: (m: string | null) => void; untranscribed?: Props['untranscribed'] }) {
+function ModelsPanel({ client, project, run, untranscribed }: { client: ApiClient; project: ProjectView; run: RunCall; untranscribed?: Props['untranscribed'] }) {
   const [transcribing, setTranscribing] = useState(false);
   const [view, setView] = useState<ModelsView | null>(null);
   const [downloads, setDownloads] = useState<Record<string, Download>>({});
   const [importPath, setImportPath] = useState('');
   const [verifying, setVerifying] = useState(false);
 
-  const refresh = useCallback((rehash = false) => client.models(rehash).then(setView, (e: Error) => onError(e.message)), [client, onError]);
+  const act = useCallback(
+    async (task: () => Promise<ModelsView>) => {
+      const next = await run(task);
+      if (next) setView(next);
+    },
+    [run],
+  );
+  const refresh = useCallback((rehash = false) => act(() => client.models(rehash)), [act, client]);
   useEffect(() => {
     void refresh();
-    return client.onEvent((event) => {
-      if (event.type !== 'model_download') return;
+    return client.onModelDownload((event) => {
       setDownloads((d) => ({ ...d, [event.name]: event }));
       if (event.state !== 'running') void refresh();
     });
   }, [client, refresh]);
-
-  const act = async (task: () => Promise<ModelsView>) => {
-    try {
-      setView(await task());
-    } catch (e) {
-      onError((e as Error).message);
-    }
-  };
 
   return (
     <section className="panel" aria-labelledby="models-title">
@@ -278,16 +279,14 @@ function ThresholdsPanel({ client, project, onProject, onError }: { client: ApiC
 
   const apply = async (patch: Partial<ThinkAloudSettings>, isUndo: boolean) => {
     setProblem(null);
-    try {
-      const change = await client.updateThinkAloud(patch);
-      onProject(change.project);
-      setDraft({});
-      setUndo(isUndo ? null : change.previous);
-      setSaved(isUndo ? 'Undone: aloud.yaml has its earlier values again.' : 'Saved to aloud.yaml.');
-      onError(null);
-    } catch (e) {
-      setProblem((e as Error).message);
-    }
+    // a refused change is said beside the thresholds, not in the banner
+    const change = await reportRefusalsTo(setProblem)(() => client.updateThinkAloud(patch));
+    if (!change) return;
+    onProject(change.project);
+    setDraft({});
+    setUndo(isUndo ? null : change.previous);
+    setSaved(isUndo ? 'Undone: aloud.yaml has its earlier values again.' : 'Saved to aloud.yaml.');
+    onError(null);
   };
 
   return (

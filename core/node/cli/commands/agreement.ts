@@ -1,16 +1,12 @@
 import { parseArgs } from 'node:util';
-import { type AgreementAnalysis, agreementAnalysis, AgreementInputError, explainUndefinedAlpha } from '../../../common/agreement/agreementAnalysis';
+import { type AgreementAnalysis, agreementAnalysis, explainUndefinedAlpha } from '../../../common/agreement/agreementAnalysis';
 import { agreementHtml } from '../../../common/agreement/agreementHtml';
 import { ALPHA_LEVELS, type AlphaLevel, type AlphaResult, DEFAULT_BOOTSTRAP_RESAMPLES, DEFAULT_BOOTSTRAP_SEED } from '../../../common/agreement/krippendorff';
-import { InputError } from '../../../common/io/inputProblem';
-import { RoomLogError } from '../../../common/rooms/roomFold';
-import { SessionLogError } from '../../../common/session/sessionLog';
 import { csvLabelSet, exportLabelSet, type LabelSet, mergeLabelSets, projectLabelSet, roomLabelSet } from '../../agreement/agreementSources';
 import type { StepAgreement } from '../../../common/reasoning/stepAgreement';
 import { projectStepAgreement } from '../../export/processRewardExport';
 import { projectSessionSource } from '../../export/projectSessions';
 import { writeFileAtomic } from '../../fs/atomicFile';
-import { ProjectError } from '../../project/projectError';
 import { loadProjectConfig, type OpenProject } from '../../project/projectFolder';
 import { ensureUserDemoProject } from '../../project/userDemoProject';
 import { type CliCommand, printJson, UsageError, withUsageErrors } from '../cliSupport';
@@ -131,7 +127,6 @@ export const agreementCommand: CliCommand = {
       });
       if (values.steps && inputs.project) steps = await projectStepAgreement(inputs.project, projectSessionSource);
     } catch (e) {
-      if (e instanceof ProjectError || e instanceof SessionLogError || e instanceof AgreementInputError || e instanceof InputError || e instanceof RoomLogError) throw new UsageError(e.message);
       if (e instanceof Error && e.message.startsWith('krippendorffAlpha:')) throw new UsageError(e.message.replace('krippendorffAlpha: ', ''));
       throw e;
     }

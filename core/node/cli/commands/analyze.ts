@@ -4,8 +4,7 @@ import { createTranscriptAnalyzer, type AnalysisConfig } from '../../../common/a
 import { defaultThinkAloud, type LabelDef } from '../../../common/project/projectConfig';
 import { computeAudioSignals } from '../../../common/signals/audioSignals';
 import type { Segment } from '../../../common/transcript/segment';
-import { readWav, WavError } from '../../audio/wavFile';
-import { ProjectError } from '../../project/projectError';
+import { readWav } from '../../audio/wavFile';
 import { loadProjectConfigFile } from '../../project/projectFolder';
 import { type CliCommand, printJson, UsageError, withUsageErrors } from '../cliSupport';
 
@@ -87,12 +86,7 @@ export const analyzeCommand: CliCommand = {
 
     let config: AnalysisConfig;
     if (values.config !== undefined) {
-      try {
-        config = (await loadProjectConfigFile(values.config)).config;
-      } catch (e) {
-        if (e instanceof ProjectError) throw new UsageError(e.message);
-        throw e;
-      }
+      config = (await loadProjectConfigFile(values.config)).config;
     } else {
       config = { schema: { name: 'cli', ordered: false, labels: [] }, thinkaloud: defaultThinkAloud() };
     }
@@ -108,15 +102,9 @@ export const analyzeCommand: CliCommand = {
     const analysis = createTranscriptAnalyzer(config)(input);
     let audioSignals = {};
     if (values.audio !== undefined) {
-      try {
-        const wav = await readWav(values.audio);
-        audioSignals = { audio_ms: Math.round(wav.durationMs), ...computeAudioSignals(wav.samples, wav.sampleRate, config.thinkaloud) };
-      } catch (e) {
-        if (e instanceof WavError) throw new UsageError(e.message);
-        const code = (e as NodeJS.ErrnoException).code;
-        if (code) throw new UsageError(`${values.audio}: cannot read (${code})`);
-        throw e;
-      }
+      // a file that cannot be read or is no WAV refuses with its name (WavError)
+      const wav = await readWav(values.audio);
+      audioSignals = { audio_ms: Math.round(wav.durationMs), ...computeAudioSignals(wav.samples, wav.sampleRate, config.thinkaloud) };
     }
     printJson(io, {
       final_label: analysis.final_label,

@@ -1,10 +1,9 @@
-import { parseArgs } from 'node:util';
 import { readWavFor16k } from '../../engine/audioInput';
-import { benchEngine } from '../../engine/engineBench';
+import { benchEngine } from '../../bench/engineBench';
 import { startEngineWorker } from '../../engine/engineHost';
-import { benchLive } from '../../engine/liveBench';
-import { type CliCommand, printJson, requireOption, UsageError, withUsageErrors } from '../cliSupport';
-import { asEngineUsageError, parseThreads } from './transcribe';
+import { benchLive } from '../../bench/liveBench';
+import { type CliCommand, printJson, requireOption, UsageError, parseOptions } from '../cliSupport';
+import { parseThreads } from './transcribe';
 
 export const benchCommand: CliCommand = {
   name: 'bench',
@@ -16,23 +15,7 @@ export const benchCommand: CliCommand = {
     '  --load N runs N CPU-bound processes beside it.',
   ].join('\n'),
   async run(argv, io) {
-    const { values } = withUsageErrors(() =>
-      parseArgs({
-        args: argv,
-        strict: true,
-        options: {
-          model: { type: 'string' },
-          audio: { type: 'string' },
-          runs: { type: 'string', default: '5' },
-          threads: { type: 'string' },
-          json: { type: 'boolean', default: false },
-          live: { type: 'boolean', default: false },
-          'vad-model': { type: 'string' },
-          load: { type: 'string', default: '0' },
-          'chunk-ms': { type: 'string', default: '50' },
-        },
-      }),
-    );
+    const { values } = parseOptions(argv, { model: 'string', audio: 'string', runs: { default: '5' }, threads: 'string', json: false, live: false, 'vad-model': 'string', load: { default: '0' }, 'chunk-ms': { default: '50' } });
     const modelPath = requireOption(values.model, '--model');
     const audioPath = requireOption(values.audio, '--audio');
     if (values.live) return runLive(values, modelPath, audioPath, io);
@@ -40,7 +23,7 @@ export const benchCommand: CliCommand = {
     const runs = Number(values.runs);
     if (!Number.isInteger(runs) || runs < 5 || runs > 1000) throw new UsageError(`--runs must be an integer from 5 to 1000 (got "${values.runs}")`);
     const threads = parseThreads(values.threads);
-    const audio = await readWavFor16k(audioPath).catch(asEngineUsageError);
+    const audio = await readWavFor16k(audioPath);
     if (audio.pcm.length === 0) throw new UsageError(`${audioPath}: the file holds no audio`);
     const engine = startEngineWorker(threads === undefined ? {} : { threads });
     try {
@@ -56,8 +39,6 @@ export const benchCommand: CliCommand = {
         io.out(`resident memory    ${report.rss_mb} MB\n`);
       }
       return 0;
-    } catch (e) {
-      return asEngineUsageError(e);
     } finally {
       await engine.close();
     }
@@ -75,23 +56,19 @@ async function runLive(
   const chunkMs = Number(values['chunk-ms']);
   if (!Number.isInteger(chunkMs) || chunkMs < 20 || chunkMs > 1000) throw new UsageError(`--chunk-ms must be an integer from 20 to 1000 (got "${values['chunk-ms']}")`);
   const threads = parseThreads(values.threads);
-  const audio = await readWavFor16k(audioPath).catch(asEngineUsageError);
+  const audio = await readWavFor16k(audioPath);
   if (audio.pcm.length === 0) throw new UsageError(`${audioPath}: the file holds no audio`);
-  try {
-    const report = await benchLive({ modelPath, vadModelPath: values['vad-model'] ?? null, pcm: audio.pcm, chunkMs, load, ...(threads === undefined ? {} : { threads }) });
-    if (values.json) {
-      printJson(io, { audio: { file: audioPath, duration_ms: Math.round(audio.durationMs) }, model: modelPath, vad_model: values['vad-model'] ?? null, ...report });
-      return 0;
-    }
-    io.out(`cutter             ${report.cutter === 'vad' ? 'Silero VAD' : 'energy (no --vad-model)'}, ${report.chunk_ms} ms chunks, ${report.load_processes} CPU-bound processes beside it\n`);
-    for (const u of report.utterances) {
-      io.out(`utterance ${u.utterance}: ${u.start_ms}–${u.end_ms} ms, speech end ${u.speech_end_ms}, cut ${u.cut_ms}, final ${u.final_ms} (+${u.final_after_cut_ms} after the cut, +${u.final_after_speech_end_ms} after speech)${u.speculative ? ' speculative' : ''}; partials at ${u.partial_ms.join(', ') || '-'}\n`);
-    }
-    io.out(`median final after cut          ${report.medians.final_after_cut_ms} ms\n`);
-    io.out(`median final after speech end   ${report.medians.final_after_speech_end_ms} ms\n`);
-    io.out(`partial updates                 ${report.partials_shown} shown; median gap ${report.medians.partial_gap_ms ?? '-'} ms, longest ${report.medians.max_partial_gap_ms ?? '-'} ms\n`);
+  const report = await benchLive({ modelPath, vadModelPath: values['vad-model'] ?? null, pcm: audio.pcm, chunkMs, load, ...(threads === undefined ? {} : { threads }) });
+  if (values.json) {
+    printJson(io, { audio: { file: audioPath, duration_ms: Math.round(audio.durationMs) }, model: modelPath, vad_model: values['vad-model'] ?? null, ...report });
     return 0;
-  } catch (e) {
-    return asEngineUsageError(e);
   }
+  io.out(`cutter             ${report.cutter === 'vad' ? 'Silero VAD' : 'energy (no --vad-model)'}, ${report.chunk_ms} ms chunks, ${report.load_processes} CPU-bound processes beside it\n`);
+  for (const u of report.utterances) {
+    io.out(`utterance ${u.utterance}: ${u.start_ms}–${u.end_ms} ms, speech end ${u.speech_end_ms}, cut ${u.cut_ms}, final ${u.final_ms} (+${u.final_after_cut_ms} after the cut, +${u.final_after_speech_end_ms} after speech)${u.speculative ? ' speculative' : ''}; partials at ${u.partial_ms.join(', ') || '-'}\n`);
+  }
+  io.out(`median final after cut          ${report.medians.final_after_cut_ms} ms\n`);
+  io.out(`median final after speech end   ${report.medians.final_after_speech_end_ms} ms\n`);
+  io.out(`partial updates                 ${report.partials_shown} shown; median gap ${report.medians.partial_gap_ms ?? '-'} ms, longest ${report.medians.max_partial_gap_ms ?? '-'} ms\n`);
+  return 0;
 }

@@ -3,7 +3,7 @@ import { parseArgs } from 'node:util';
 import { EngineError, parseSystemInfo } from '../../../common/engine/engineTypes';
 import { defaultEngineThreads, ENGINE_FLASH_ATTN } from '../../engine/whisperEngine';
 import { loadWhisperAddon, whisperAddonPath } from '../../engine/whisperAddon';
-import { openVoiceActivity } from '../../engine/liveEngine';
+import { openVoiceActivity } from '../../engine/sessionEngine';
 import { listInstalledModels } from '../../models/installedModels';
 import { loadModelManifest } from '../../models/manifestFile';
 import { digestFile } from '../../models/modelFiles';

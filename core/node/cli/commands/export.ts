@@ -2,16 +2,15 @@ import { parseArgs } from 'node:util';
 import { EXPORT_FORMATS, type ExportFormat } from '../../../common/export/exportFormats';
 import { TRANSCRIPT_FORMATS, type TranscriptFormat } from '../../../common/export/transcriptFormats';
 import { InputError } from '../../../common/io/inputProblem';
-import { SessionLogError } from '../../../common/session/sessionLog';
 import { exportSessions } from '../../export/exportSessions';
 import { exportProcessReward } from '../../export/processRewardExport';
 import { checkExportTarget } from '../../export/exportTarget';
 import { projectSessionSource } from '../../export/projectSessions';
 import type { SessionSource } from '../../export/sessionSource';
 import { exportTranscripts } from '../../export/transcriptExport';
-import { ProjectError } from '../../project/projectError';
+import { INTEROP_FORMATS, isInteropFormat } from '../../../common/export/interop/interopFormats';
+import { exportInteropWithInstalledVad } from '../../export/interop/interopExport';
 import { loadProjectConfig } from '../../project/projectFolder';
-import { SessionNameError } from '../../session/sessionPaths';
 import { type CliCommand, type CliIo, printJson, requireOption, UsageError, withUsageErrors } from '../cliSupport';
 import { progressLine } from '../progressLine';
 
@@ -21,10 +20,15 @@ export function makeExportCommand(sessions: SessionSource): CliCommand {
     name: 'export',
     usage:
       'export --project DIR [--annotator NAME] --format jsonl|json|csv --out FILE [--force] [--json]\n       aloud export --project DIR [--annotator NAME] --format txt|srt|vtt --out DIR [--json]\n' +
-      '       aloud export --project DIR [--annotator NAME] --format process-reward --out FILE.jsonl [--force] [--json]\n\n' +
+      '       aloud export --project DIR [--annotator NAME] --format process-reward --out FILE.jsonl [--force] [--json]\n' +
+      '       aloud export --project DIR [--annotator NAME] --format eaf|textgrid|qdpx|hf|maxqda --out DIR [--force] [--json]\n\n' +
       'Records: one per annotator and project item, schema core/common/export/exportRecord.v2.schema.json; every record is\n' +
       'validated first, the file is written atomically, then FILE.receipt.json (counts, gaps, sha256). One invalid record:\n' +
-      'exit 1, nothing written. Transcripts: DIR/<annotator>/<item>.<format> and DIR/transcripts.receipt.json.',
+      'exit 1, nothing written. Transcripts: DIR/<annotator>/<item>.<format> and DIR/transcripts.receipt.json.\n' +
+      'eaf (ELAN), textgrid (Praat), maxqda (MAXQDA/NVivo transcripts): DIR/<annotator>/<item>.<ext> beside a copy of its WAV;\n' +
+      'qdpx (REFI-QDA project for ATLAS.ti, NVivo, MAXQDA, QualCoder): DIR/<project>.qdpx; hf (Hugging Face audiofolder):\n' +
+      'DIR/audio/, metadata.jsonl, parquet/records.parquet, README.md. All checked first (XSDs included), then written,\n' +
+      'then DIR/<format>.receipt.json with the sha256 of every file. Files in DIR that no earlier export wrote: refused without --force.',
     async run(argv: string[], io: CliIo) {
       const { values } = withUsageErrors(() =>
         parseArgs({ args: argv, strict: true, options: {
@@ -41,13 +45,20 @@ export function makeExportCommand(sessions: SessionSource): CliCommand {
       const out = requireOption(values.out, '--out');
       const isProcessReward = format === 'process-reward';
       const isRecords = isProcessReward || (EXPORT_FORMATS as readonly string[]).includes(format);
-      if (!isRecords && !(TRANSCRIPT_FORMATS as readonly string[]).includes(format)) {
-        throw new UsageError(`--format must be one of ${[...EXPORT_FORMATS, ...TRANSCRIPT_FORMATS, 'process-reward'].join(', ')} (got "${format}")`);
+      if (!isRecords && !isInteropFormat(format) && !(TRANSCRIPT_FORMATS as readonly string[]).includes(format)) {
+        throw new UsageError(`--format must be one of ${[...EXPORT_FORMATS, ...TRANSCRIPT_FORMATS, 'process-reward', ...INTEROP_FORMATS].join(', ')} (got "${format}")`);
       }
       try {
         const project = await loadProjectConfig(dir);
         const annotator = values.annotator === undefined ? {} : { annotator: values.annotator };
         await checkExportTarget(project, out, isRecords ? 'file' : 'folder', { force: values.force });
+        if (isInteropFormat(format)) {
+          const result = await exportInteropWithInstalledVad({ project, format, outDir: out, sessions, force: values.force, ...annotator });
+          for (const warning of result.warnings) io.err(`aloud export: warning: ${warning}\n`);
+          if (values.json) printJson(io, result);
+          else io.out(`Exported ${result.summary} to ${out}; receipt ${result.receipt_file}\n`);
+          return 0;
+        }
         if (!isRecords) {
           const receipt = await exportTranscripts({ project, format: format as TranscriptFormat, outDir: out, sessions, ...annotator });
           if (values.json) printJson(io, { out, receipt });
@@ -78,7 +89,6 @@ export function makeExportCommand(sessions: SessionSource): CliCommand {
           io.err(`aloud export: nothing written: ${e.message}\n`);
           return 1;
         }
-        if (e instanceof ProjectError || e instanceof SessionLogError || e instanceof SessionNameError) throw new UsageError(e.message);
         throw e;
       }
     },

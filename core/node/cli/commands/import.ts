@@ -1,17 +1,17 @@
 import { parseArgs } from 'node:util';
 import { InputError } from '../../../common/io/inputProblem';
-import { SessionLogError } from '../../../common/session/sessionLog';
 import { importIntoProject, type ImportKind } from '../../importing/itemsImport';
+import { importCodebook } from '../../codebook/codebookImport';
 import { inputLimitsFrom } from '../../importing/inputLimitsOption';
 import { ItemsFileError } from '../../project/itemsFile';
-import { ProjectError } from '../../project/projectError';
 import { loadProjectConfig } from '../../project/projectFolder';
-import { type CliCommand, printJson, requireOption, UsageError, withUsageErrors } from '../cliSupport';
+import { type CliCommand, type CliIo, printJson, requireOption, UsageError, withUsageErrors } from '../cliSupport';
 
 export const importCommand: CliCommand = {
   name: 'import',
   usage:
-    'import --project DIR --items FILE [--kind items|conversations] [--replace [--force]] [--dry-run] [--max-file-bytes N] [--max-line-bytes N] [--json]\n\n' +
+    'import --project DIR --items FILE [--kind items|conversations] [--replace [--force]] [--dry-run] [--max-file-bytes N] [--max-line-bytes N] [--json]\n' +
+    '       aloud import --project DIR --codebook FILE.qdc|FILE.qdpx [--replace] [--dry-run] [--json]\n\n' +
     'FILE is .jsonl, .json (an array) or .csv (header with id,text; other columns become metadata).\n' +
     'Default: append new ids; an id already in the project must come with identical content.\n' +
     '--replace: the file becomes the whole item list; removing or changing an item that has session data\n' +
@@ -19,12 +19,16 @@ export const importCommand: CliCommand = {
     '--kind conversations: one message per line (message_id, parent_id, role, text, session_id|message_tree_id);\n' +
     '  each assistant reply to an opening user message becomes an item; excluded replies go to imports/<time>-gaps.jsonl.\n' +
     '--json prints: messages, conversations, candidate_replies, included_pairs, gaps, distinct_user_contexts,\n' +
-    '  words_all_messages, words_eligible_messages, words_pairs, source_sha256 and the items_* counts.',
+    '  words_all_messages, words_eligible_messages, words_pairs, source_sha256 and the items_* counts.\n' +
+    '--codebook: the CodeBook of a REFI-QDA codebook (.qdc) or project (.qdpx) from ATLAS.ti, NVivo, MAXQDA, QualCoder\n' +
+    '  becomes codebook.yaml beside aloud.yaml (nested codes as parent, descriptions as definitions); --replace replaces\n' +
+    '  an existing one. --json prints codes, top_level, nested, depth, not_codable, without_definition, codebook_file.',
   async run(argv, io) {
     const { values } = withUsageErrors(() =>
       parseArgs({ args: argv, strict: true, options: {
         project: { type: 'string' },
         items: { type: 'string' },
+        codebook: { type: 'string' },
         kind: { type: 'string', default: 'items' },
         replace: { type: 'boolean', default: false },
         force: { type: 'boolean', default: false },
@@ -35,6 +39,11 @@ export const importCommand: CliCommand = {
       } }),
     );
     const dir = requireOption(values.project, '--project');
+    if (values.codebook !== undefined) {
+      if (values.items !== undefined) throw new UsageError('--codebook and --items are separate imports: give one');
+      if (values.force) throw new UsageError('--force only applies to --items with --replace');
+      return runCodebookImport(dir, values.codebook, { replace: values.replace, dryRun: values['dry-run'], json: values.json }, io);
+    }
     const source = requireOption(values.items, '--items');
     if (values.kind !== 'items' && values.kind !== 'conversations') throw new UsageError(`--kind must be items or conversations (got "${values.kind}")`);
     if (values.force && !values.replace) throw new UsageError('--force only applies with --replace');
@@ -61,10 +70,25 @@ export const importCommand: CliCommand = {
       if (e instanceof InputError || e instanceof ItemsFileError) {
         // a rejected source, or a project items file that no longer passes the strict stages
         if (values.json) printJson(io, { problems: e.problems });
-        throw new UsageError(e.message);
       }
-      if (e instanceof ProjectError || e instanceof SessionLogError) throw new UsageError(e.message);
       throw e;
     }
   },
 };
+
+async function runCodebookImport(dir: string, source: string, options: { replace: boolean; dryRun: boolean; json: boolean }, io: CliIo): Promise<number> {
+  try {
+    const project = await loadProjectConfig(dir);
+    const summary = await importCodebook({ project, source, replace: options.replace, dryRun: options.dryRun });
+    if (options.json) printJson(io, summary);
+    else {
+      const dry = summary.dry_run ? 'Dry run, nothing written: ' : '';
+      const empty = summary.without_definition.length > 0 ? `; ${summary.without_definition.length} without a description (empty definition: write one in ${summary.codebook_file})` : '';
+      io.out(`${dry}${summary.codes} codes read from ${summary.source} (${summary.top_level} top-level, ${summary.nested} nested, ${summary.depth} level${summary.depth === 1 ? '' : 's'})${empty}; codebook ${summary.codebook_file}\n`);
+    }
+    return 0;
+  } catch (e) {
+    if (e instanceof InputError && options.json) printJson(io, { problems: e.problems });
+    throw e;
+  }
+}

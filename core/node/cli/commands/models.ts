@@ -1,16 +1,13 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
-import { ManifestError, type ModelManifest } from '../../../common/models/modelManifest';
-import { ModelFileError } from '../../../common/models/modelFileError';
-import { ModelIndexError } from '../../../common/models/modelIndex';
+import type { ModelManifest } from '../../../common/models/modelManifest';
 import { type InstalledModel, listInstalledModels } from '../../models/installedModels';
 import { loadModelManifest, MANIFEST_PATH } from '../../models/manifestFile';
 import { type DownloadProgress, downloadModel } from '../../models/modelDownload';
-import { ModelDownloadError, ModelStoreError } from '../../models/modelErrors';
+import { ModelDownloadError } from '../../models/modelErrors';
 import { importModelFile } from '../../models/modelImport';
 import { resolveModelsDir } from '../../models/modelsDir';
-import { type CliIo, type CliCommand, printJson, UsageError, withUsageErrors } from '../cliSupport';
+import { type CliIo, type CliCommand, printJson, UsageError, parseOptions } from '../cliSupport';
 
 const USAGE = [
   'models list [--dir DIR] [--json]',
@@ -25,21 +22,6 @@ const USAGE = [
 const MiB = 1024 * 1024;
 
 const mib = (bytes: number): string => `${(bytes / MiB).toFixed(1)} MiB`;
-
-/** One-line UsageErrors for every "bad file or argument" error of the model manager. */
-function asUsageError(e: unknown): never {
-  if (e instanceof ManifestError) throw new UsageError(e.problems.map((p) => `${e.file}: ${p}`).join('; '));
-  if (e instanceof ModelFileError || e instanceof ModelIndexError || e instanceof ModelStoreError) throw new UsageError(e.message.split('\n').join('; '));
-  throw e;
-}
-
-async function withModelErrors<T>(work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (e) {
-    return asUsageError(e);
-  }
-}
 
 /** Progress for people (a bar redrawn in place) or for pipelines (one JSON line per whole percent), always on stderr. */
 function progressReporter(io: CliIo, name: string, json: boolean): { onProgress: (p: DownloadProgress) => void; finish: () => void } {
@@ -77,7 +59,7 @@ function progressReporter(io: CliIo, name: string, json: boolean): { onProgress:
 }
 
 async function loadManifestOption(file: string | undefined): Promise<ModelManifest> {
-  return withModelErrors(() => loadModelManifest(file ?? MANIFEST_PATH));
+  return loadModelManifest(file ?? MANIFEST_PATH);
 }
 
 function modelOk(m: InstalledModel): boolean {
@@ -85,13 +67,11 @@ function modelOk(m: InstalledModel): boolean {
 }
 
 async function listCommand(args: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = withUsageErrors(() =>
-    parseArgs({ args, strict: true, allowPositionals: true, options: { dir: { type: 'string' }, json: { type: 'boolean', default: false }, manifest: { type: 'string' } } }),
-  );
+  const { values, positionals } = parseOptions(args, { dir: 'string', json: false, manifest: 'string' }, { positionals: true });
   if (positionals.length > 0) throw new UsageError(`list takes no arguments (got "${positionals[0]}")`);
   const manifest = await loadManifestOption(values.manifest);
   const dir = resolveModelsDir(values.dir);
-  const installed = await withModelErrors(() => listInstalledModels(dir, { manifest }));
+  const installed = await listInstalledModels(dir, { manifest });
   const partialBytes = async (file: string): Promise<number | null> => (await stat(path.join(dir, `${file}.part`)).catch(() => null))?.size ?? null;
   const partials = await Promise.all(manifest.models.map((entry) => partialBytes(entry.file)));
   const models = manifest.models.map((entry, i) => {
@@ -131,20 +111,7 @@ async function listCommand(args: string[], io: CliIo): Promise<number> {
 }
 
 async function downloadCommand(args: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = withUsageErrors(() =>
-    parseArgs({
-      args,
-      strict: true,
-      allowPositionals: true,
-      options: {
-        dir: { type: 'string' },
-        json: { type: 'boolean', default: false },
-        manifest: { type: 'string' },
-        'allow-loopback-http': { type: 'boolean', default: false },
-        'no-vad': { type: 'boolean', default: false },
-      },
-    }),
-  );
+  const { values, positionals } = parseOptions(args, { dir: 'string', json: false, manifest: 'string', 'allow-loopback-http': false, 'no-vad': false }, { positionals: true });
   if (positionals.length !== 1) throw new UsageError('download takes exactly one model NAME (see: aloud models list)');
   const name = positionals[0]!;
   const manifest = await loadManifestOption(values.manifest);
@@ -179,24 +146,22 @@ async function downloadCommand(args: string[], io: CliIo): Promise<number> {
       io.err(`aloud models: download of ${name} interrupted; run the same command again to resume\n`);
       return 130;
     }
-    if (e instanceof ModelDownloadError) {
-      if (e.kind === 'url') throw new UsageError(e.message);
+    // a download that failed on the way (network, HTTP, checksum) exits 1: running it again resumes it
+    if (e instanceof ModelDownloadError && e.code !== 'bad_request') {
       io.err(`aloud models: ${e.message}\n`);
       return 1;
     }
-    return asUsageError(e);
+    throw e;
   } finally {
     process.removeListener('SIGINT', interrupt);
   }
 }
 
 async function importCommand(args: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = withUsageErrors(() =>
-    parseArgs({ args, strict: true, allowPositionals: true, options: { dir: { type: 'string' }, name: { type: 'string' }, json: { type: 'boolean', default: false }, manifest: { type: 'string' } } }),
-  );
+  const { values, positionals } = parseOptions(args, { dir: 'string', name: 'string', json: false, manifest: 'string' }, { positionals: true });
   if (positionals.length !== 1) throw new UsageError('import takes exactly one FILE');
   const manifest = await loadManifestOption(values.manifest);
-  const result = await withModelErrors(() => importModelFile(positionals[0]!, { dir: values.dir, name: values.name, manifest }));
+  const result = await importModelFile(positionals[0]!, { dir: values.dir, name: values.name, manifest });
   if (values.json) printJson(io, result);
   else {
     const what = result.verified ? `verified manifest model ${result.manifest_name}` : 'not in the manifest';
@@ -206,14 +171,12 @@ async function importCommand(args: string[], io: CliIo): Promise<number> {
 }
 
 async function verifyCommand(args: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = withUsageErrors(() =>
-    parseArgs({ args, strict: true, allowPositionals: true, options: { dir: { type: 'string' }, json: { type: 'boolean', default: false }, manifest: { type: 'string' } } }),
-  );
+  const { values, positionals } = parseOptions(args, { dir: 'string', json: false, manifest: 'string' }, { positionals: true });
   if (positionals.length > 1) throw new UsageError('verify takes at most one model NAME');
   const manifest = await loadManifestOption(values.manifest);
   const dir = resolveModelsDir(values.dir);
   const wanted = positionals[0];
-  const installed = await withModelErrors(() => listInstalledModels(dir, { manifest, rehash: true }));
+  const installed = await listInstalledModels(dir, { manifest, rehash: true });
   const selected = wanted === undefined ? installed : installed.filter((m) => m.name === wanted || m.manifest_name === wanted || m.file === wanted);
   if (wanted !== undefined && selected.length === 0) throw new UsageError(`model "${wanted}" is not installed in ${dir} (see: aloud models list)`);
   const models = selected.map((m) => ({ ...m, ok: modelOk(m) }));

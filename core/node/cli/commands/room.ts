@@ -1,12 +1,9 @@
 import { parseArgs } from 'node:util';
 import { finalLabelDisagreements } from '../../../common/agreement/agreementAnalysis';
-import { InputError } from '../../../common/io/inputProblem';
 import { DEFAULT_MAX_MEMBERS, type RoomItem } from '../../../common/rooms/roomEvents';
-import { foldRoom, RoomLogError, RoomRuleError } from '../../../common/rooms/roomFold';
+import { foldRoom } from '../../../common/rooms/roomFold';
 import { roomMetrics } from '../../../common/rooms/roomViews';
-import { SessionLogError } from '../../../common/session/sessionLog';
 import { exportLabelSet, mergeLabelSets, projectLabelSet } from '../../agreement/agreementSources';
-import { ProjectError } from '../../project/projectError';
 import { loadProjectConfig, loadProjectItems, type OpenProject } from '../../project/projectFolder';
 import { RoomHost } from '../../rooms/roomHost';
 import { lanAddress, startRoomListener } from '../../rooms/roomListener';
@@ -27,11 +24,6 @@ const USAGE = [
   '  export    the room log and its metrics (α blind vs current, conformity)',
   '  writeback final votes as labels (source "room") of a new annotator session "<name> (room CODE)" per member',
 ].join('\n');
-
-function fail(e: unknown): never {
-  if (e instanceof ProjectError || e instanceof SessionLogError || e instanceof InputError || e instanceof RoomLogError || e instanceof RoomRuleError) throw new UsageError(e.message);
-  throw e;
-}
 
 async function huddleItems(project: OpenProject, exports: readonly string[]): Promise<string[]> {
   const sets = exports.length > 0 ? await Promise.all(exports.map((file) => exportLabelSet(file))) : [await projectLabelSet(project)];
@@ -93,13 +85,13 @@ export const roomCommand: CliCommand = {
       }),
     );
     if (values.address !== undefined && !values.lan) throw new UsageError('--address needs --lan: opening the room beyond this machine must be explicit');
-    const project = await loadProjectConfig(requireOption(values.project, '--project')).catch(fail);
+    const project = await loadProjectConfig(requireOption(values.project, '--project'));
     if (sub === 'open') {
       if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`);
       if ((values.items === undefined) === !values.huddle) throw new UsageError('give either --items ID,ID… or --huddle');
-      const all = await loadProjectItems(project).catch(fail);
+      const all = await loadProjectItems(project);
       const byId = new Map(all.map((i) => [i.id, i]));
-      const ids = values.huddle ? await huddleItems(project, values.export ?? []).catch(fail) : values.items!.split(',').map((s) => s.trim()).filter(Boolean);
+      const ids = values.huddle ? await huddleItems(project, values.export ?? []) : values.items!.split(',').map((s) => s.trim()).filter(Boolean);
       if (ids.length === 0) throw new UsageError(values.huddle ? 'no disagreements to huddle on: every item has one final label across annotators' : '--items is empty');
       const items: RoomItem[] = ids.map((id) => {
         const item = byId.get(id);
@@ -114,25 +106,19 @@ export const roomCommand: CliCommand = {
         labels: schema.labels.map((l) => l.name),
         level: schema.ordered ? 'ordinal' : 'nominal',
         max_members: parseCount(values['max-members'], '--max-members', DEFAULT_MAX_MEMBERS, 2, 50),
-      }).catch(fail);
+      });
       return serve(host, values, io);
     }
     const code = positionals[0];
     if (code === undefined) throw new UsageError(`room ${sub ?? ''}: give the room code`);
     if (sub === 'resume') {
-      const host = await RoomHost.resume(project.dir, code).catch(fail);
+      const host = await RoomHost.resume(project.dir, code);
       if (host.repaired) io.err('warning: a torn last line (a crash while writing) was cut from the log and kept beside it\n');
       return serve(host, values, io);
     }
     if (sub === 'export') {
-      const file = (() => {
-        try {
-          return roomPaths(project.dir, code).events;
-        } catch (e) {
-          return fail(e);
-        }
-      })();
-      const { events, torn } = await readRoomLog(file).catch(fail);
+      const file = roomPaths(project.dir, code).events;
+      const { events, torn } = await readRoomLog(file);
       if (torn) io.err(`warning: ${file}:${torn.line}: torn last line (a crash while writing) left out\n`);
       const state = foldRoom(events, file);
       const metrics = roomMetrics(state);
@@ -145,10 +131,10 @@ export const roomCommand: CliCommand = {
       return 0;
     }
     if (sub === 'writeback') {
-      const host = await RoomHost.resume(project.dir, code).catch(fail);
+      const host = await RoomHost.resume(project.dir, code);
       try {
         if (host.snapshot().written_back) throw new UsageError(`room ${host.code} was written back already`);
-        const result = await writeBackRoomVotes(project, host.snapshot()).catch(fail);
+        const result = await writeBackRoomVotes(project, host.snapshot());
         await host.recordWriteBack(result.sessions);
         for (const w of result.warnings) io.err(`warning: ${w}\n`);
         if (values.json) printJson(io, result);

@@ -1,49 +1,28 @@
 import { defaultRecentFile } from '../../app/projectsPanel';
-import { parseArgs } from 'node:util';
 import { AppService } from '../../app/appService';
 import { startHttpHost } from '../../app/httpHost';
 import { ensureRendererBuilt } from '../../app/rendererBuild';
-import { ProjectError } from '../../project/projectError';
 import { ensureUserDemoProject } from '../../project/userDemoProject';
-import { engineScriptFile } from '../../session/sessionEngine';
-import { type CliCommand, UsageError, withUsageErrors } from '../cliSupport';
+import { engineScriptFile } from '../../engine/sessionEngine';
+import { type CliCommand, UsageError, parseOptions } from '../cliSupport';
 
 export const serveCommand: CliCommand = {
   name: 'serve',
   usage: 'serve [--project DIR] [--port N] [--model FILE] [--models-dir DIR] [--engine-script FILE.json] [--rebuild]',
   async run(argv, io) {
-    const { values } = withUsageErrors(() =>
-      parseArgs({
-        args: argv,
-        strict: true,
-        options: {
-          project: { type: 'string' },
-          port: { type: 'string' },
-          model: { type: 'string' },
-          'models-dir': { type: 'string' },
-          'engine-script': { type: 'string' },
-          rebuild: { type: 'boolean', default: false },
-        },
-      }),
-    );
+    const { values } = parseOptions(argv, { project: 'string', port: 'string', model: 'string', 'models-dir': 'string', 'engine-script': 'string', rebuild: false });
     const port = values.port === undefined ? 0 : Number(values.port);
     if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port: "${values.port}" is not a port number (0–65535)`);
     const engineScript = engineScriptFile(values['engine-script']);
     if (engineScript) io.err(`aloud serve: transcription is SCRIPTED from ${engineScript} (not whisper.cpp); sessions record model "scripted"\n`);
-    let app: AppService;
-    try {
-      app = await AppService.open({
-        projectDir: values.project ?? (await ensureUserDemoProject()),
-        mode: 'browser',
-        modelFile: values.model ?? null,
-        engineScript,
-        ...(values['models-dir'] ? { modelsDir: values['models-dir'] } : {}),
-        recentFile: defaultRecentFile(),
-      });
-    } catch (e) {
-      if (e instanceof ProjectError) throw new UsageError(e.message);
-      throw e;
-    }
+    const app = await AppService.open({
+      projectDir: values.project ?? (await ensureUserDemoProject()),
+      mode: 'browser',
+      modelFile: values.model ?? null,
+      engineScript,
+      ...(values['models-dir'] ? { modelsDir: values['models-dir'] } : {}),
+      recentFile: defaultRecentFile(),
+    });
     const rendererDir = await ensureRendererBuilt((line) => io.err(`${line}\n`), { force: values.rebuild });
     let host;
     try {

@@ -1,24 +1,18 @@
-import { parseArgs } from 'node:util';
+import { asRefusal } from '../../../common/contract/refusal';
 import type { ItemSessionState } from '../../../common/session/itemState';
 import { foldSession } from '../../../common/session/sessionFold';
-import { SessionLogError } from '../../../common/session/sessionLog';
-import { SESSION_SAMPLE_RATE } from '../../../common/session/sessionEvents';
-import { readWav, resampleTo16k, WavError } from '../../audio/wavFile';
-import { ProjectError } from '../../project/projectError';
+import { readWav, resampleTo16k } from '../../audio/wavFile';
 import { loadProjectConfig, loadProjectItems, type OpenProject } from '../../project/projectFolder';
-import { EngineScriptError } from '../../engine/scriptedEngine';
-import { engineScriptFile, openSessionEngine } from '../../session/sessionEngine';
-import { SessionEngineError } from '../../session/sessionModel';
-import { SessionWriteError } from '../../session/sessionFs';
-import { SessionLockedError } from '../../session/sessionLock';
+import { engineScriptFile, openSessionEngine, type SessionEngine } from '../../engine/sessionEngine';
 import { readSessionLog } from '../../session/sessionLogFile';
-import { SessionNameError, sessionPaths } from '../../session/sessionPaths';
-import { reparseSession, SessionReparseError } from '../../session/sessionReparse';
-import { SessionService, SessionUsageError, type SessionEngine } from '../../session/sessionService';
+import { sessionPaths } from '../../session/sessionPaths';
+import { reparseSession } from '../../session/sessionReparse';
+import { SessionService } from '../../session/sessionService';
 import type { Item } from '../../../common/items/item';
 import { configSha256Of, type SessionOpenReport } from '../../session/sessionStore';
 import { projectSessionSource } from '../../export/projectSessions';
-import { type CliCommand, type CliIo, printJson, requireOption, UsageError, withUsageErrors } from '../cliSupport';
+import { type CliCommand, type CliIo, printJson, requireOption, UsageError, parseOptions } from '../cliSupport';
+import { AUDIO_SAMPLE_RATE } from '../../../common/audio/sampleRate';
 import { packCommand, PACK_USAGE, unpackCommand } from './sessionPack';
 
 /** Audio is fed as the recorder delivers it: 50 ms chunks. */
@@ -33,7 +27,7 @@ const usage = [
 ].join('\n');
 
 function seconds(samples: number): string {
-  return `${(samples / SESSION_SAMPLE_RATE).toFixed(2)} s`;
+  return `${(samples / AUDIO_SAMPLE_RATE).toFixed(2)} s`;
 }
 
 /** One stderr line per thing the opening repaired, so nothing recovered goes unreported. */
@@ -73,74 +67,34 @@ async function openTranscribingSession(
   return { service, engine };
 }
 
-/** Errors a person can act on become one line: exit 2 for bad input, SessionWriteError (disk) passes through. */
-async function withSessionErrors<T>(run: () => Promise<T>): Promise<T> {
-  try {
-    return await run();
-  } catch (e) {
-    if (
-      e instanceof ProjectError ||
-      e instanceof SessionLogError ||
-      e instanceof SessionLockedError ||
-      e instanceof SessionNameError ||
-      e instanceof SessionUsageError ||
-      e instanceof SessionEngineError ||
-      e instanceof EngineScriptError ||
-      e instanceof SessionReparseError ||
-      e instanceof WavError
-    ) {
-      throw new UsageError(e.message);
-    }
-    throw e;
-  }
-}
-
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 async function ingest(argv: string[], io: CliIo): Promise<number> {
-  const { values } = withUsageErrors(() =>
-    parseArgs({
-      args: argv,
-      strict: true,
-      options: {
-        project: { type: 'string' },
-        annotator: { type: 'string' },
-        item: { type: 'string' },
-        wav: { type: 'string' },
-        model: { type: 'string' },
-        'engine-script': { type: 'string' },
-        realtime: { type: 'boolean', default: false },
-        progress: { type: 'boolean', default: false },
-        json: { type: 'boolean', default: false },
-      },
-    }),
-  );
+  const { values } = parseOptions(argv, { project: 'string', annotator: 'string', item: 'string', wav: 'string', model: 'string', 'engine-script': 'string', realtime: false, progress: false, json: false });
   const projectDir = requireOption(values.project, '--project');
   const annotator = requireOption(values.annotator, '--annotator');
   const itemId = requireOption(values.item, '--item');
   const wavFile = requireOption(values.wav, '--wav');
-  return withSessionErrors(async () => {
-    const project = await loadProjectConfig(projectDir);
-    sessionPaths(project.dir, annotator); // a name that cannot be a folder is refused before the model loads
-    const items = await loadProjectItems(project);
-    if (!items.some((item) => item.id === itemId)) throw new UsageError(`--item: "${itemId}" is not in ${project.config.items}`);
-    const wav = await readWav(wavFile);
-    const pcm = resampleTo16k(wav.samples, wav.sampleRate);
-    const { service } = await openTranscribingSession('ingest', { project, annotator, items, model: values.model, engineScript: values['engine-script'] }, io);
-    try {
-      const fed = await feed(service, itemId, pcm, wavFile, { realtime: values.realtime, progress: values.progress }, io);
-      await service.stopRecording('end_of_input');
-      await service.drainTranscriptions();
-      const item = service.itemState(itemId)!;
-      if (values.json) printJson(io, { annotator, item_id: itemId, fed_ms: Math.round((fed * 1000) / SESSION_SAMPLE_RATE), item });
-      else io.out(`${itemId}\t${(item.audio_ms / 1000).toFixed(2)} s\t${item.final_label ?? '(no label)'}\t${item.label_source ?? '-'}\t${item.transcript}\n`);
-    } finally {
-      await service.close();
-    }
-    return 0;
-  });
+  const project = await loadProjectConfig(projectDir);
+  sessionPaths(project.dir, annotator); // a name that cannot be a folder is refused before the model loads
+  const items = await loadProjectItems(project);
+  if (!items.some((item) => item.id === itemId)) throw new UsageError(`--item: "${itemId}" is not in ${project.config.items}`);
+  const wav = await readWav(wavFile);
+  const pcm = resampleTo16k(wav.samples, wav.sampleRate);
+  const { service } = await openTranscribingSession('ingest', { project, annotator, items, model: values.model, engineScript: values['engine-script'] }, io);
+  try {
+    const fed = await feed(service, itemId, pcm, wavFile, { realtime: values.realtime, progress: values.progress }, io);
+    await service.stopRecording('end_of_input');
+    await service.drainTranscriptions();
+    const item = service.itemState(itemId)!;
+    if (values.json) printJson(io, { annotator, item_id: itemId, fed_ms: Math.round((fed * 1000) / AUDIO_SAMPLE_RATE), item });
+    else io.out(`${itemId}\t${(item.audio_ms / 1000).toFixed(2)} s\t${item.final_label ?? '(no label)'}\t${item.label_source ?? '-'}\t${item.transcript}\n`);
+  } finally {
+    await service.close();
+  }
+  return 0;
 }
 
 /** Feeds the clip in 50 ms chunks (as the app captures) through the recorder's path, paced in real time when asked. Returns samples fed. */
@@ -154,7 +108,7 @@ async function feed(
 ): Promise<number> {
   await service.openItem(itemId);
   await service.startRecording({ device: `file:${wavFile}` });
-  const chunk = (SESSION_SAMPLE_RATE * CHUNK_MS) / 1000;
+  const chunk = (AUDIO_SAMPLE_RATE * CHUNK_MS) / 1000;
   io.err(`aloud session ingest: recording "${itemId}" from ${wavFile} (${seconds(pcm.length)}, ${realtime ? 'real time' : 'as fast as possible'})\n`);
   const start = Date.now();
   let fed = 0;
@@ -163,140 +117,99 @@ async function feed(
     const next = pcm.subarray(fed, Math.min(pcm.length, fed + chunk));
     await service.appendAudio(next);
     fed += next.length;
-    if (progress) io.err(`aloud session ingest: fed_ms=${Math.round((fed * 1000) / SESSION_SAMPLE_RATE)}\n`);
+    if (progress) io.err(`aloud session ingest: fed_ms=${Math.round((fed * 1000) / AUDIO_SAMPLE_RATE)}\n`);
   }
   return fed;
 }
 
-async function show(argv: string[], io: CliIo): Promise<number> {
-  const { values } = withUsageErrors(() =>
-    parseArgs({
-      args: argv,
-      strict: true,
-      options: {
-        project: { type: 'string' },
-        annotator: { type: 'string' },
-        item: { type: 'string' },
-        json: { type: 'boolean', default: false },
-      },
-    }),
-  );
+/** The annotator's session log as it is on disk (read, never repaired), or the refusal that there is none. */
+async function loggedSession(values: { project?: string | undefined; annotator?: string | undefined }) {
   const projectDir = requireOption(values.project, '--project');
   const annotator = requireOption(values.annotator, '--annotator');
-  return withSessionErrors(async () => {
-    const project = await loadProjectConfig(projectDir);
-    const paths = sessionPaths(project.dir, annotator);
-    const { events, torn } = await readSessionLog(paths.events);
-    if (events.length === 0) throw new UsageError(`no session of "${annotator}" in ${project.dir} (${paths.events} not found)`);
-    if (torn) {
-      io.err(`aloud session: ${paths.events}:${torn.line}: torn last line (a crash cut it); it is cut and kept in a .torn file when the session is next opened for writing\n`);
-    }
-    const state = foldSession(events, project.config, paths.events, { configSha256: configSha256Of(project) });
-    if (state.config_changed) {
-      io.err(`aloud session: labels were derived under another ${project.configPath} than the current one; they are shown as recorded (re-derive them with: aloud session reparse --project ${projectDir} --annotator ${annotator})\n`);
-    }
-    if (state.recording) io.err(`aloud session: the recording of "${state.recording.item_id}" was interrupted; opening the session for writing recovers it\n`);
-    let items: ItemSessionState[] = state.items;
-    if (values.item !== undefined) {
-      items = state.items.filter((i) => i.item_id === values.item);
-      if (items.length === 0) throw new UsageError(`--item: "${values.item}" has no events in the session of "${annotator}"`);
-    }
-    if (values.json) {
-      printJson(io, values.item !== undefined ? items[0] : { ...state, items });
-    } else {
-      for (const i of items) io.out(`${i.item_id}\t${(i.audio_ms / 1000).toFixed(2)} s\t${i.final_label ?? '(no label)'}\t${i.label_source ?? '-'}\t${i.transcript}\n`);
-    }
-    return 0;
-  });
+  const project = await loadProjectConfig(projectDir);
+  const paths = sessionPaths(project.dir, annotator);
+  const { events, torn } = await readSessionLog(paths.events);
+  if (events.length === 0) throw new UsageError(`no session of "${annotator}" in ${project.dir} (${paths.events} not found)`);
+  return { projectDir, annotator, project, paths, events, torn };
+}
+
+async function show(argv: string[], io: CliIo): Promise<number> {
+  const { values } = parseOptions(argv, { project: 'string', annotator: 'string', item: 'string', json: false });
+  const { projectDir, annotator, project, paths, events, torn } = await loggedSession(values);
+  if (torn) {
+    io.err(`aloud session: ${paths.events}:${torn.line}: torn last line (a crash cut it); it is cut and kept in a .torn file when the session is next opened for writing\n`);
+  }
+  const state = foldSession(events, project.config, paths.events, { configSha256: configSha256Of(project) });
+  if (state.config_changed) {
+    io.err(`aloud session: labels were derived under another ${project.configPath} than the current one; they are shown as recorded (re-derive them with: aloud session reparse --project ${projectDir} --annotator ${annotator})\n`);
+  }
+  if (state.recording) io.err(`aloud session: the recording of "${state.recording.item_id}" was interrupted; opening the session for writing recovers it\n`);
+  let items: ItemSessionState[] = state.items;
+  if (values.item !== undefined) {
+    items = state.items.filter((i) => i.item_id === values.item);
+    if (items.length === 0) throw new UsageError(`--item: "${values.item}" has no events in the session of "${annotator}"`);
+  }
+  if (values.json) {
+    printJson(io, values.item !== undefined ? items[0] : { ...state, items });
+  } else {
+    for (const i of items) io.out(`${i.item_id}\t${(i.audio_ms / 1000).toFixed(2)} s\t${i.final_label ?? '(no label)'}\t${i.label_source ?? '-'}\t${i.transcript}\n`);
+  }
+  return 0;
 }
 
 async function reparse(argv: string[], io: CliIo): Promise<number> {
-  const { values } = withUsageErrors(() =>
-    parseArgs({
-      args: argv,
-      strict: true,
-      options: {
-        project: { type: 'string' },
-        annotator: { type: 'string' },
-        'dry-run': { type: 'boolean', default: false },
-        json: { type: 'boolean', default: false },
-      },
-    }),
-  );
+  const { values } = parseOptions(argv, { project: 'string', annotator: 'string', 'dry-run': false, json: false });
   const projectDir = requireOption(values.project, '--project');
-  return withSessionErrors(async () => {
-    const project = await loadProjectConfig(projectDir);
-    const annotators = values.annotator !== undefined ? [values.annotator] : await projectSessionSource.annotators(project);
-    if (annotators.length === 0) throw new UsageError(`no annotator sessions in ${project.dir}`);
-    const results = [];
-    for (const annotator of annotators) results.push(await reparseSession(project, annotator, { dryRun: values['dry-run'] }));
-    const changed = results.reduce((n, r) => n + r.items.filter((i) => i.changed).length, 0);
-    if (values.json) printJson(io, { dry_run: values['dry-run'], config_sha256: results[0]!.config_sha256, parser_version: results[0]!.parser_version, changed, sessions: results });
-    else {
-      for (const r of results) {
-        for (const i of r.items) io.out(`${r.annotator}\t${i.item_id}\t${i.from ?? '(no label)'} → ${i.to ?? '(no label)'}${i.changed ? '' : '\t(same labels, now under the current configuration)'}\n`);
-      }
-      io.err(`aloud session reparse: ${changed} item(s) change${values['dry-run'] ? ' (dry run: nothing written)' : ''}\n`);
+  const project = await loadProjectConfig(projectDir);
+  const annotators = values.annotator !== undefined ? [values.annotator] : await projectSessionSource.annotators(project);
+  if (annotators.length === 0) throw new UsageError(`no annotator sessions in ${project.dir}`);
+  const results = [];
+  for (const annotator of annotators) results.push(await reparseSession(project, annotator, { dryRun: values['dry-run'] }));
+  const changed = results.reduce((n, r) => n + r.items.filter((i) => i.changed).length, 0);
+  if (values.json) printJson(io, { dry_run: values['dry-run'], config_sha256: results[0]!.config_sha256, parser_version: results[0]!.parser_version, changed, sessions: results });
+  else {
+    for (const r of results) {
+      for (const i of r.items) io.out(`${r.annotator}\t${i.item_id}\t${i.from ?? '(no label)'} → ${i.to ?? '(no label)'}${i.changed ? '' : '\t(same labels, now under the current configuration)'}\n`);
     }
-    return 0;
-  });
+    io.err(`aloud session reparse: ${changed} item(s) change${values['dry-run'] ? ' (dry run: nothing written)' : ''}\n`);
+  }
+  return 0;
 }
 
 async function transcribeLater(argv: string[], io: CliIo): Promise<number> {
-  const { values } = withUsageErrors(() =>
-    parseArgs({
-      args: argv,
-      strict: true,
-      options: {
-        project: { type: 'string' },
-        annotator: { type: 'string' },
-        item: { type: 'string' },
-        all: { type: 'boolean', default: false },
-        model: { type: 'string' },
-        'engine-script': { type: 'string' },
-        json: { type: 'boolean', default: false },
-      },
-    }),
-  );
-  const projectDir = requireOption(values.project, '--project');
-  const annotator = requireOption(values.annotator, '--annotator');
-  return withSessionErrors(async () => {
-    const project = await loadProjectConfig(projectDir);
-    const paths = sessionPaths(project.dir, annotator);
-    const { events } = await readSessionLog(paths.events);
-    if (events.length === 0) throw new UsageError(`no session of "${annotator}" in ${project.dir} (${paths.events} not found)`);
-    if (values.item !== undefined && values.all) throw new UsageError('--item and --all cannot be combined: --item transcribes one item, --all every recorded item');
-    const items = await loadProjectItems(project);
-    // the item is checked before a model is loaded
-    const logged = foldSession(events, project.config, paths.events).items.filter((i) => i.audio_path !== null);
-    if (values.item !== undefined && !logged.some((i) => i.item_id === values.item)) {
-      throw new UsageError(`--item: "${values.item}" has no recorded audio in the session of "${annotator}"`);
+  const { values } = parseOptions(argv, { project: 'string', annotator: 'string', item: 'string', all: false, model: 'string', 'engine-script': 'string', json: false });
+  const { annotator, project, paths, events } = await loggedSession(values);
+  if (values.item !== undefined && values.all) throw new UsageError('--item and --all cannot be combined: --item transcribes one item, --all every recorded item');
+  const items = await loadProjectItems(project);
+  // the item is checked before a model is loaded
+  const logged = foldSession(events, project.config, paths.events).items.filter((i) => i.audio_path !== null);
+  if (values.item !== undefined && !logged.some((i) => i.item_id === values.item)) {
+    throw new UsageError(`--item: "${values.item}" has no recorded audio in the session of "${annotator}"`);
+  }
+  const { service, engine } = await openTranscribingSession('transcribe', { project, annotator, items, model: values.model, engineScript: values['engine-script'] }, io);
+  try {
+    const recorded = service.state().items.filter((i) => i.audio_path !== null);
+    // one item; or every item never transcribed, or transcribed with another model than this one (--all: every item)
+    const wanted =
+      values.item !== undefined
+        ? recorded.filter((i) => i.item_id === values.item)
+        : values.all
+          ? recorded
+          : recorded.filter((i) => i.model === null || i.model.sha256 !== engine.model?.sha256);
+    const done = [];
+    for (const [k, item] of wanted.entries()) {
+      io.err(`aloud session transcribe: ${k + 1}/${wanted.length} ${item.item_id} (${(item.audio_ms / 1000).toFixed(1)} s)\n`);
+      const superseded = item.segments.length > 0;
+      const after = await service.transcribeAgain(item.item_id, readSessionAudio, `transcribed again with ${engine.model?.name ?? 'another model'}`);
+      done.push({ item_id: item.item_id, superseded_earlier: superseded, transcript: after.transcript, final_label: after.final_label, label_source: after.label_source, model: after.model });
     }
-    const { service, engine } = await openTranscribingSession('transcribe', { project, annotator, items, model: values.model, engineScript: values['engine-script'] }, io);
-    try {
-      const recorded = service.state().items.filter((i) => i.audio_path !== null);
-      // one item; or every item never transcribed, or transcribed with another model than this one (--all: every item)
-      const wanted =
-        values.item !== undefined
-          ? recorded.filter((i) => i.item_id === values.item)
-          : values.all
-            ? recorded
-            : recorded.filter((i) => i.model === null || i.model.sha256 !== engine.model?.sha256);
-      const done = [];
-      for (const [k, item] of wanted.entries()) {
-        io.err(`aloud session transcribe: ${k + 1}/${wanted.length} ${item.item_id} (${(item.audio_ms / 1000).toFixed(1)} s)\n`);
-        const superseded = item.segments.length > 0;
-        const after = await service.transcribeAgain(item.item_id, readSessionAudio, `transcribed again with ${engine.model?.name ?? 'another model'}`);
-        done.push({ item_id: item.item_id, superseded_earlier: superseded, transcript: after.transcript, final_label: after.final_label, label_source: after.label_source, model: after.model });
-      }
-      if (wanted.length === 0) io.err(`aloud session transcribe: nothing to transcribe: every recorded item of "${annotator}" is already transcribed with this model (--all transcribes them again)\n`);
-      if (values.json) printJson(io, { annotator, model: engine.model ?? null, transcribed: done.length, items: done });
-      else for (const d of done) io.out(`${d.item_id}\t${d.final_label ?? '(no label)'}\t${d.transcript}\n`);
-    } finally {
-      await service.close();
-    }
-    return 0;
-  });
+    if (wanted.length === 0) io.err(`aloud session transcribe: nothing to transcribe: every recorded item of "${annotator}" is already transcribed with this model (--all transcribes them again)\n`);
+    if (values.json) printJson(io, { annotator, model: engine.model ?? null, transcribed: done.length, items: done });
+    else for (const d of done) io.out(`${d.item_id}\t${d.final_label ?? '(no label)'}\t${d.transcript}\n`);
+  } finally {
+    await service.close();
+  }
+  return 0;
 }
 
 /** An item's WAV as the engine takes it: 16 kHz mono Float32. */
@@ -311,15 +224,12 @@ export const sessionCommand: CliCommand = {
   async run(argv, io) {
     const [sub, ...rest] = argv;
     if (sub === 'ingest') {
-      try {
-        return await ingest(rest, io);
-      } catch (e) {
-        if (e instanceof SessionWriteError) {
-          io.err(`aloud session ingest: ${e.message}\n`);
-          return 1;
-        }
-        throw e;
-      }
+      // the disk failing stops the recording: what was saved is kept, and the ingest says so in its own name
+      return ingest(rest, io).catch((e: unknown) => {
+        if (asRefusal(e).code !== 'storage') throw e;
+        io.err(`aloud session ingest: ${(e as Error).message}\n`);
+        return 1;
+      });
     }
     if (sub === 'show') return show(rest, io);
     if (sub === 'reparse') return reparse(rest, io);

@@ -1,11 +1,6 @@
-import { parseArgs } from 'node:util';
-import { SessionLogError } from '../../../common/session/sessionLog';
 import { packSession, PackRefusedError, unpackSession } from '../../packs/sessionPack';
-import { ProjectError } from '../../project/projectError';
 import { loadProjectConfig } from '../../project/projectFolder';
-import { SessionLockedError } from '../../session/sessionLock';
-import { SessionNameError } from '../../session/sessionPaths';
-import { type CliIo, printJson, requireOption, UsageError, withUsageErrors } from '../cliSupport';
+import { type CliIo, parseOptions, printJson, requireOption, UsageError } from '../cliSupport';
 import { progressLine } from '../progressLine';
 
 export const PACK_USAGE = [
@@ -17,35 +12,26 @@ const size = (bytes: number): string => (bytes >= 1024 * 1024 ? `${(bytes / 1024
 
 /** `aloud session pack`: the annotator's log and audio as one file, with its manifest, for the lead to collect. */
 export async function packCommand(argv: string[], io: CliIo): Promise<number> {
-  const { values } = withUsageErrors(() =>
-    parseArgs({ args: argv, strict: true, options: { project: { type: 'string' }, annotator: { type: 'string' }, out: { type: 'string' }, force: { type: 'boolean', default: false }, json: { type: 'boolean', default: false } } }),
-  );
+  const { values } = parseOptions(argv, { project: 'string', annotator: 'string', out: 'string', force: false, json: false });
   const dir = requireOption(values.project, '--project');
   const annotator = requireOption(values.annotator, '--annotator');
   const out = requireOption(values.out, '--out');
-  try {
-    const project = await loadProjectConfig(dir);
-    const progress = progressLine(io, 'aloud session pack', 'bytes');
-    const result = await packSession({ project, annotator, out, force: values.force, onProgress: progress.report }).finally(progress.end);
-    if (values.json) printJson(io, result);
-    else io.out(`Packed the session of "${result.annotator}" (${result.events} events, ${result.audio_files} audio files, ${size(result.bytes)}) into ${result.file}\n`);
-    return 0;
-  } catch (e) {
-    if (e instanceof ProjectError || e instanceof SessionLogError || e instanceof SessionLockedError || e instanceof SessionNameError) throw new UsageError(e.message);
-    throw e;
-  }
+  const project = await loadProjectConfig(dir);
+  const progress = progressLine(io, 'aloud session pack', 'bytes');
+  const result = await packSession({ project, annotator, out, force: values.force, onProgress: progress.report }).finally(progress.end);
+  if (values.json) printJson(io, result);
+  else io.out(`Packed the session of "${result.annotator}" (${result.events} events, ${result.audio_files} audio files, ${size(result.bytes)}) into ${result.file}\n`);
+  return 0;
 }
 
 /** `aloud session unpack`: checks a pack against the project, then adds the session or extends the one held. */
 export async function unpackCommand(argv: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = withUsageErrors(() =>
-    parseArgs({ args: argv, strict: true, allowPositionals: true, options: { project: { type: 'string' }, json: { type: 'boolean', default: false } } }),
-  );
+  const { values, positionals } = parseOptions(argv, { project: 'string', json: false }, { positionals: true });
   if (positionals.length !== 1) throw new UsageError(positionals.length === 0 ? 'missing FILE.aloudpack to unpack' : `expected one pack, got ${positionals.length}`);
   const dir = requireOption(values.project, '--project');
+  const project = await loadProjectConfig(dir);
+  const progress = progressLine(io, 'aloud session unpack', 'bytes');
   try {
-    const project = await loadProjectConfig(dir);
-    const progress = progressLine(io, 'aloud session unpack', 'bytes');
     const result = await unpackSession({ project, file: positionals[0]!, onProgress: progress.report }).finally(progress.end);
     if (values.json) printJson(io, result);
     else if (result.status === 'added') io.out(`Added the session of "${result.annotator}": ${result.events_after} events, ${result.audio_files} audio files\n`);
@@ -53,12 +39,10 @@ export async function unpackCommand(argv: string[], io: CliIo): Promise<number> 
     else io.out(`The session of "${result.annotator}" is already up to date (${result.events_after} events)\n`);
     return 0;
   } catch (e) {
-    if (e instanceof PackRefusedError) {
-      if (values.json) printJson(io, { refused: e.message });
-      io.err(`aloud session unpack: ${e.message}\n`);
-      return 1;
-    }
-    if (e instanceof ProjectError || e instanceof SessionLogError || e instanceof SessionLockedError || e instanceof SessionNameError) throw new UsageError(e.message);
-    throw e;
+    // a refused pack is a finding about the pack (exit 1, like validate's problems), not a mistake in the call
+    if (!(e instanceof PackRefusedError)) throw e;
+    if (values.json) printJson(io, { refused: e.message });
+    io.err(`aloud session unpack: ${e.message}\n`);
+    return 1;
   }
 }

@@ -1,15 +1,6 @@
-import { parseArgs } from 'node:util';
-import { EngineError } from '../../../common/engine/engineTypes';
-import { WavError } from '../../audio/wavFile';
 import { readWavFor16k } from '../../engine/audioInput';
 import { WhisperEngine } from '../../engine/whisperEngine';
-import { type CliCommand, printJson, requireOption, UsageError, withUsageErrors } from '../cliSupport';
-
-/** Engine and audio errors name the file and the problem: one line, exit 2. */
-export function asEngineUsageError(e: unknown): never {
-  if (e instanceof EngineError || e instanceof WavError) throw new UsageError(e.message.split('\n').join('; '));
-  throw e;
-}
+import { type CliCommand, printJson, requireOption, UsageError, parseOptions } from '../cliSupport';
 
 export function parseThreads(value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
@@ -22,21 +13,7 @@ export const transcribeCommand: CliCommand = {
   name: 'transcribe',
   usage: 'transcribe --model FILE --audio FILE.wav [--json] [--token-timestamps] [--prompt TEXT] [--language CODE|auto] [--threads N]',
   async run(argv, io) {
-    const { values } = withUsageErrors(() =>
-      parseArgs({
-        args: argv,
-        strict: true,
-        options: {
-          model: { type: 'string' },
-          audio: { type: 'string' },
-          json: { type: 'boolean', default: false },
-          'token-timestamps': { type: 'boolean', default: false },
-          prompt: { type: 'string' },
-          language: { type: 'string' },
-          threads: { type: 'string' },
-        },
-      }),
-    );
+    const { values } = parseOptions(argv, { model: 'string', audio: 'string', json: false, 'token-timestamps': false, prompt: 'string', language: 'string', threads: 'string' });
     const modelPath = requireOption(values.model, '--model');
     const audioPath = requireOption(values.audio, '--audio');
     const engine = new WhisperEngine({ threads: parseThreads(values.threads), warmUp: false });
@@ -63,8 +40,6 @@ export const transcribeCommand: CliCommand = {
         for (const s of result.segments) io.out(`[${(s.t0_ms / 1000).toFixed(2)} → ${(s.t1_ms / 1000).toFixed(2)}]${s.text}\n`);
       }
       return 0;
-    } catch (e) {
-      return asEngineUsageError(e);
     } finally {
       await engine.close();
     }

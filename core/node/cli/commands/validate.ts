@@ -1,8 +1,8 @@
 import { parseArgs } from 'node:util';
 import { stat } from 'node:fs/promises';
 import { hasScriptedModel, validateExportFile } from '../../export/validateExport';
+import { interopFormatOfFile, validateInteropFile } from '../../export/interop/validateInterop';
 import { streamLimitsFrom } from '../../importing/inputLimitsOption';
-import { ProjectError } from '../../project/projectError';
 import { loadProjectConfig } from '../../project/projectFolder';
 import { type CliCommand, printJson, UsageError, withUsageErrors } from '../cliSupport';
 import { progressLine } from '../progressLine';
@@ -17,6 +17,8 @@ export const validateCommand: CliCommand = {
     'rule (duplicates, quotes at their offsets; with --project: item ids, texts, labels). FILE.receipt.json, when\n' +
     'present, must match the file (sha256, bytes, records); without one, a warning (a problem with --require-receipt).\n' +
     'Reads schema_version 1 and 2, and process-reward exports (told by their records: instance_id, no item_id).\n' +
+    'FILE.eaf: against the ELAN EAF 3.0 XSD; FILE.qdpx: the zip layout and project.qde against the REFI-QDA XSD;\n' +
+    'both against the export receipt (<format>.receipt.json) beside them or one folder up, when there is one.\n' +
     'Prints [{file, line, field, stage, message}, ...];\n' +
     'exit 0 when the list is empty, 1 otherwise, 2 for a bad argument.',
   async run(argv, io) {
@@ -33,24 +35,29 @@ export const validateCommand: CliCommand = {
     const file = positionals[0]!;
     const limits = withUsageErrors(() => streamLimitsFrom(values));
     if (!(await stat(file).catch(() => null))) throw new UsageError(`${file}: file not found`);
-    try {
-      const project = values.project === undefined ? undefined : await loadProjectConfig(values.project);
-      const progress = progressLine(io, 'aloud validate', 'bytes');
-      const result = await validateExportFile(file, { limits, onProgress: progress.report, ...(project ? { project } : {}) });
-      progress.end();
+    const interop = interopFormatOfFile(file);
+    if (interop !== null) {
+      const result = await validateInteropFile(file, interop);
       if (result.receipt === 'absent') {
-        const missing = `${file}.receipt.json`;
-        if (values['require-receipt']) result.problems.push({ file: missing, line: null, field: null, stage: 'input', message: 'no receipt beside the export: it cannot be checked against what Aloud wrote (--require-receipt)' });
-        else io.err(`aloud validate: warning: no receipt (${missing}): the file cannot be checked against what Aloud wrote\n`);
-      }
-      if (hasScriptedModel(result)) {
-        io.err('aloud validate: warning: records were transcribed by a SCRIPTED engine (model sha256 scripted:…): test or demo data, not whisper.cpp\n');
+        if (values['require-receipt']) result.problems.push({ file, line: null, field: null, stage: 'input', message: `no ${interop}.receipt.json lists this file: it cannot be checked against what Aloud wrote (--require-receipt)` });
+        else io.err(`aloud validate: warning: no export receipt lists ${file}: checked against its schema only\n`);
       }
       printJson(io, result.problems);
       return result.problems.length === 0 ? 0 : 1;
-    } catch (e) {
-      if (e instanceof ProjectError) throw new UsageError(e.message);
-      throw e;
     }
+    const project = values.project === undefined ? undefined : await loadProjectConfig(values.project);
+    const progress = progressLine(io, 'aloud validate', 'bytes');
+    const result = await validateExportFile(file, { limits, onProgress: progress.report, ...(project ? { project } : {}) });
+    progress.end();
+    if (result.receipt === 'absent') {
+      const missing = `${file}.receipt.json`;
+      if (values['require-receipt']) result.problems.push({ file: missing, line: null, field: null, stage: 'input', message: 'no receipt beside the export: it cannot be checked against what Aloud wrote (--require-receipt)' });
+      else io.err(`aloud validate: warning: no receipt (${missing}): the file cannot be checked against what Aloud wrote\n`);
+    }
+    if (hasScriptedModel(result)) {
+      io.err('aloud validate: warning: records were transcribed by a SCRIPTED engine (model sha256 scripted:…): test or demo data, not whisper.cpp\n');
+    }
+    printJson(io, result.problems);
+    return result.problems.length === 0 ? 0 : 1;
   },
 };

@@ -10,6 +10,7 @@ import { projectConfigJsonSchema } from '../../../../core/common/project/project
 import { processRewardReceiptJsonSchema, processRewardRecordJsonSchema } from '../../../../core/common/reasoning/processReward';
 import { sessionEventDataSchemas } from '../../../../core/common/session/sessionEventSchema';
 import { packManifestJsonSchema } from '../../../../core/common/packs/sessionPack';
+import { codebookJsonSchema } from '../../../../core/common/codebook/codebook';
 
 describe('the app\'s JSON Schemas', () => {
   it('are valid JSON Schema 2020-12 (runs compile them without checking against the meta-schema)', () => {
@@ -24,6 +25,7 @@ describe('the app\'s JSON Schemas', () => {
       'process-reward record': processRewardRecordJsonSchema,
       'process-reward receipt': processRewardReceiptJsonSchema,
       'session pack manifest': packManifestJsonSchema,
+      codebook: codebookJsonSchema,
       ...Object.fromEntries(Object.entries(sessionEventDataSchemas).map(([type, s]) => [`event ${type}`, s])),
     };
     for (const [name, schema] of Object.entries(schemas)) expect(ajv.validateSchema(schema), `${name}: ${ajv.errorsText()}`).toBe(true);

@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError, type AloudApi } from '../../../../core/common/contract/aloudApi';
+import { type AloudApi } from '../../../../core/common/contract/aloudApi';
+import { Refusal as ApiError } from '../../../../core/common/contract/refusal';
 import { ALOUD_METHODS, API_METHODS, apiOverCall } from '../../../../core/common/contract/apiMethods';
 import { SessionLogError } from '../../../../core/common/session/sessionLog';
-import { dispatchApiCall, toApiError } from '../../../../core/node/app/apiDispatcher';
+import { dispatchApiCall } from '../../../../core/node/app/apiDispatcher';
+import { asRefusal as toApiError } from '../../../../core/common/contract/refusal';
 import { AppService } from '../../../../core/node/app/appService';
 import { SessionLockedError } from '../../../../core/node/session/sessionLock';
 import { SessionNameError } from '../../../../core/node/session/sessionPaths';

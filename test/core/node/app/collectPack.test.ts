@@ -2,7 +2,8 @@ import { cp, mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ApiError, type AloudEvent } from '../../../../core/common/contract/aloudApi';
+import type { AloudEvent } from '../../../../core/common/contract/aloudApi';
+import { Refusal } from '../../../../core/common/contract/refusal';
 import { AppService } from '../../../../core/node/app/appService';
 import { packSession } from '../../../../core/node/packs/sessionPack';
 import { DEMO_PROJECT_DIR, loadProjectConfig } from '../../../../core/node/project/projectFolder';
@@ -41,7 +42,7 @@ describe('Project → Collect… in the app', () => {
       await recordSession(other, 'bob', [{ id: 'demo-01', click: 'Polite' }]);
       await packSession({ project: { ...other, config: { ...other.config, name: 'someone-else' } }, annotator: 'bob', out: bob });
       const refused = await app.collectPack(bob).catch((e: unknown) => e);
-      expect(refused).toBeInstanceOf(ApiError);
+      expect(refused).toBeInstanceOf(Refusal);
       expect(refused).toMatchObject({ code: 'conflict' });
       expect((refused as Error).message).toMatch(/it is a pack of project "someone-else", this project is "politeness-demo"; nothing was unpacked/);
       expect(await app.annotators()).toEqual(['ana']);

@@ -1,10 +1,11 @@
-import { cp, mkdtemp } from 'node:fs/promises';
+import { cp, mkdtemp, readdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { AloudEvent } from '../../../../core/common/contract/aloudApi';
 import { AppService } from '../../../../core/node/app/appService';
-import { DEMO_PROJECT_DIR } from '../../../../core/node/project/projectFolder';
+import { DEMO_PROJECT_DIR, loadProjectConfig } from '../../../../core/node/project/projectFolder';
+import { recordSession } from '../export/recordSession';
 
 describe('export from the app', () => {
   it('reports progress as records are built, ending at all of them, and sums up the gaps in words', async () => {
@@ -29,6 +30,30 @@ describe('export from the app', () => {
       expect(progress.map((p) => p.done)).toEqual([...progress.map((p) => p.done)].sort((a, b) => a - b));
       expect(progress.at(-1)).toEqual({ done: 2 * items, total: 2 * items });
       expect(summary.summary).toMatch(/^\d+ records; /);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('exports a folder for ELAN from the Export menu, with progress to the end and the receipt\'s sha256', async () => {
+    const dir = path.join(await mkdtemp(path.join(tmpdir(), 'aloud-export-interop-')), 'proj');
+    await cp(DEMO_PROJECT_DIR, dir, { recursive: true });
+    await recordSession(await loadProjectConfig(dir), 'ana', [{ id: 'demo-01', said: [' Hmm, well.', ' I label this polite.'] }]);
+    const app = await AppService.open({ projectDir: dir, mode: 'browser', openEngine: null });
+    const progress: Array<{ done: number; total: number }> = [];
+    app.subscribe((event: AloudEvent) => {
+      if (event.type === 'export_progress') progress.push({ done: event.done, total: event.total });
+    });
+    try {
+      await app.openSession('ana');
+      const summary = await app.exportProject('eaf', null);
+      expect(summary.summary).toBe('1 recording of 1 annotator in 2 files; 19 records without audio not in them');
+      expect(path.basename(summary.file)).toMatch(/^all-annotators-.*-eaf$/);
+      expect((await readdir(path.join(summary.file, 'ana'))).sort()).toEqual(['demo-01.eaf', 'demo-01.wav']);
+      expect(path.basename(summary.receipt)).toBe('eaf.receipt.json');
+      expect(summary.sha256).toMatch(/^[0-9a-f]{64}$/);
+      expect(progress.map((p) => p.done)).toEqual([...progress.map((p) => p.done)].sort((a, b) => a - b));
+      expect(progress.at(-1)!.done).toBe(progress.at(-1)!.total);
     } finally {
       await app.close();
     }

@@ -2,7 +2,7 @@ import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../../../../core/common/contract/aloudApi';
+import { Refusal as ApiError } from '../../../../core/common/contract/refusal';
 import { AppService } from '../../../../core/node/app/appService';
 import { writeThinkAloudSettings } from '../../../../core/node/app/projectSettings';
 import { readRecent } from '../../../../core/node/app/projectsPanel';

@@ -8,7 +8,7 @@ import type { EngineTranscription, TranscribeInput } from '../../../../core/comm
 import type { LivePartial } from '../../../../core/common/engine/liveUtterances';
 import type { SpeechProbe } from '../../../../core/common/engine/speechProbe';
 import { TranscriptionScheduler } from '../../../../core/common/engine/transcriptionScheduler';
-import { liveCutterFactory } from '../../../../core/node/engine/liveEngine';
+import { liveCutterFactory } from '../../../../core/node/engine/sessionEngine';
 import { sha256OfPcm } from '../../../../core/node/engine/whisperEngine';
 import { DEMO_PROJECT_DIR, loadProjectConfig, loadProjectItems } from '../../../../core/node/project/projectFolder';
 import { sessionPaths } from '../../../../core/node/session/sessionPaths';
@@ -50,7 +50,7 @@ it('partials reach the UI but are never parsed, logged or stored as the transcri
   const project = await loadProjectConfig(dir);
   let clock = 0;
   const transcriber = new TranscriptionScheduler({ engine, model: MODEL, hashAudio: sha256OfPcm, now: () => clock, requestIdPrefix: 't' });
-  const sessionEngine = { model: MODEL, transcriber, createCutter: liveCutterFactory(transcriber, { silenceThresholdDbfs: -45, sampleRate: 16000, speech: loudProbe }) };
+  const sessionEngine = { model: MODEL, transcriber, createCutter: liveCutterFactory(transcriber, { silenceThresholdDbfs: -45, speech: loudProbe }) };
   const service = await SessionService.open({ project, annotator: 'ana', items: await loadProjectItems(project), engine: sessionEngine });
   const partials: LivePartial[] = [];
   service.on('partial', (p) => partials.push(p));

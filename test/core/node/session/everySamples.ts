@@ -1,5 +1,5 @@
 import type { Utterance } from '../../../../core/common/engine/utteranceCutter';
-import type { LiveCutter } from '../../../../core/node/session/sessionService';
+import type { LiveCutter } from '../../../../core/node/engine/sessionEngine';
 
 /** Service-logic double (the real engine is exercised by the ingest tests): cuts every `size` samples. */
 export function everySamples(size: number): LiveCutter {

@@ -5,7 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { DEMO_PROJECT_DIR, loadProjectConfig, loadProjectItems } from '../../../../core/node/project/projectFolder';
 import { readSessionLog } from '../../../../core/node/session/sessionLogFile';
 import { sessionPaths } from '../../../../core/node/session/sessionPaths';
-import { SessionService, SessionUsageError } from '../../../../core/node/session/sessionService';
+import { SessionService } from '../../../../core/node/session/sessionService';
+import { SessionUsageError } from '../../../../core/common/session/sessionRefusals';
 
 describe('keep-talking cue in the session log', () => {
   it('logs cue_shown with the item, the silence and where it fell on the audio timeline; refused when not recording', async () => {

@@ -6,7 +6,9 @@ import type { UtteranceRequest } from '../../../../core/common/engine/transcript
 import { DEMO_PROJECT_DIR, loadProjectConfig, loadProjectItems } from '../../../../core/node/project/projectFolder';
 import { readSessionLog } from '../../../../core/node/session/sessionLogFile';
 import { sessionPaths } from '../../../../core/node/session/sessionPaths';
-import { SessionService, SessionUsageError, type SessionEngine } from '../../../../core/node/session/sessionService';
+import type { SessionEngine } from '../../../../core/node/engine/sessionEngine';
+import { SessionService } from '../../../../core/node/session/sessionService';
+import { SessionUsageError } from '../../../../core/common/session/sessionRefusals';
 import { SessionStore } from '../../../../core/node/session/sessionStore';
 import { everySamples } from './everySamples';
 

@@ -6,10 +6,11 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { readWav, resampleTo16k } from '../../../../core/node/audio/wavFile';
 import { DEMO_PROJECT_DIR, loadProjectConfig, loadProjectItems, type OpenProject } from '../../../../core/node/project/projectFolder';
-import { openSessionEngine } from '../../../../core/node/session/sessionEngine';
+import { openSessionEngine } from '../../../../core/node/engine/sessionEngine';
 import { readSessionLog } from '../../../../core/node/session/sessionLogFile';
 import { sessionPaths } from '../../../../core/node/session/sessionPaths';
-import { SessionService, SpokenLabelRequiredError, TranscriptionPendingError } from '../../../../core/node/session/sessionService';
+import { SessionService } from '../../../../core/node/session/sessionService';
+import { SpokenLabelRequiredError, TranscriptionPendingError } from '../../../../core/common/session/sessionRefusals';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
 const clipFile = path.resolve(repo, '../shared/fixtures/audio/commit-polite.wav');

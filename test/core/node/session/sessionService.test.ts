@@ -7,12 +7,9 @@ import { DEMO_PROJECT_DIR, loadProjectConfig, loadProjectItems } from '../../../
 import { SessionWriteError } from '../../../../core/node/session/sessionFs';
 import { readSessionLog } from '../../../../core/node/session/sessionLogFile';
 import { sessionPaths } from '../../../../core/node/session/sessionPaths';
-import {
-  SessionService,
-  SessionUsageError,
-  SpokenLabelRequiredError,
-  type SessionEngine,
-} from '../../../../core/node/session/sessionService';
+import type { SessionEngine } from '../../../../core/node/engine/sessionEngine';
+import { SessionService } from '../../../../core/node/session/sessionService';
+import { SessionUsageError, SpokenLabelRequiredError } from '../../../../core/common/session/sessionRefusals';
 import type { UtteranceRequest } from '../../../../core/common/engine/transcriptionScheduler';
 import { everySamples } from './everySamples';
 import { faultyFs } from './faultyFs';

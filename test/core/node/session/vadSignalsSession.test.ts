@@ -11,10 +11,10 @@ import { formatCsv, parseCsv } from '../../../../core/common/io/csv';
 import { computeAudioSignals } from '../../../../core/common/signals/audioSignals';
 import { computeVadSignals } from '../../../../core/common/signals/vadSignals';
 import { readWav } from '../../../../core/node/audio/wavFile';
-import { VAD_MODEL_ENV } from '../../../../core/node/engine/liveEngine';
+import { openSessionEngine, VAD_MODEL_ENV } from '../../../../core/node/engine/sessionEngine';
 import { SileroVad } from '../../../../core/node/engine/sileroVad';
 import { DEMO_PROJECT_DIR, loadProjectConfig, loadProjectItems } from '../../../../core/node/project/projectFolder';
-import { openSessionEngine } from '../../../../core/node/session/sessionEngine';
+
 import { readSessionLog } from '../../../../core/node/session/sessionLogFile';
 import { sessionPaths } from '../../../../core/node/session/sessionPaths';
 import { SessionService } from '../../../../core/node/session/sessionService';

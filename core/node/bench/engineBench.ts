@@ -1,6 +1,7 @@
-import { ENGINE_SAMPLE_RATE, type TranscriptionEngine } from '../../common/engine/engineTypes';
+import type { TranscriptionEngine } from '../../common/engine/engineTypes';
 import { audioCtxForSamples, FULL_AUDIO_CTX } from '../../common/engine/decodeSettings';
 import { UtteranceCutter } from '../../common/engine/utteranceCutter';
+import { AUDIO_SAMPLE_RATE } from '../../common/audio/sampleRate';
 
 export interface EngineBenchOptions {
   engine: TranscriptionEngine;
@@ -39,10 +40,10 @@ export function median(values: readonly number[]): number {
 const round1 = (x: number): number => Math.round(x * 10) / 10;
 
 function benchUtterances(pcm: Float32Array, threshold: number): Array<{ start: number; pcm: Float32Array }> {
-  if (pcm.length <= 25 * ENGINE_SAMPLE_RATE) return [{ start: 0, pcm }];
+  if (pcm.length <= 25 * AUDIO_SAMPLE_RATE) return [{ start: 0, pcm }];
   const cutter = new UtteranceCutter({ silenceThresholdDbfs: threshold });
   const cut = [...cutter.push(pcm), ...cutter.flush()];
-  return cut.length > 0 ? cut.map((u) => ({ start: u.startSample, pcm: u.pcm })) : [{ start: 0, pcm: pcm.subarray(0, 25 * ENGINE_SAMPLE_RATE) }];
+  return cut.length > 0 ? cut.map((u) => ({ start: u.startSample, pcm: u.pcm })) : [{ start: 0, pcm: pcm.subarray(0, 25 * AUDIO_SAMPLE_RATE) }];
 }
 
 /** The engine loaded once, then every utterance transcribed `runs` times, then `runs` full-window encodes. */
@@ -61,12 +62,12 @@ export async function benchEngine(options: EngineBenchOptions): Promise<EngineBe
       perUtterance[i]!.push(ms);
     }
   }
-  const window = new Float32Array(30 * ENGINE_SAMPLE_RATE);
+  const window = new Float32Array(30 * AUDIO_SAMPLE_RATE);
   for (let at = 0; at < window.length; at += options.pcm.length) window.set(options.pcm.subarray(0, window.length - at), at);
   const encodes: number[] = [];
   for (let run = 0; run < runs; run++) encodes.push((await engine.encode(window, FULL_AUDIO_CTX)).encode_ms);
 
-  const audioMs = utterances.reduce((sum, u) => sum + (u.pcm.length / ENGINE_SAMPLE_RATE) * 1000, 0);
+  const audioMs = utterances.reduce((sum, u) => sum + (u.pcm.length / AUDIO_SAMPLE_RATE) * 1000, 0);
   const processingMs = perUtterance.reduce((sum, ms) => sum + median(ms), 0);
   const model = info.model!;
   return {
@@ -75,8 +76,8 @@ export async function benchEngine(options: EngineBenchOptions): Promise<EngineBe
     system_info: info.system_info,
     runs,
     utterances: utterances.map((u) => ({
-      start_ms: round1((u.start / ENGINE_SAMPLE_RATE) * 1000),
-      duration_ms: round1((u.pcm.length / ENGINE_SAMPLE_RATE) * 1000),
+      start_ms: round1((u.start / AUDIO_SAMPLE_RATE) * 1000),
+      duration_ms: round1((u.pcm.length / AUDIO_SAMPLE_RATE) * 1000),
       audio_ctx: audioCtxForSamples(u.pcm.length),
     })),
     latencies_ms: latencies.map(round1),

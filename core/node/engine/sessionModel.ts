@@ -2,10 +2,14 @@ import { stat } from 'node:fs/promises';
 import type { OpenProject } from '../project/projectFolder';
 import { listInstalledModels } from '../models/installedModels';
 import { resolveModelsDir } from '../models/modelsDir';
+import { Refusal } from '../../common/contract/refusal';
 
 /** No usable whisper model for a session; the message says how to get one. */
-export class SessionEngineError extends Error {
+export class SessionEngineError extends Refusal {
   override name = 'SessionEngineError';
+  constructor(message: string) {
+    super('engine', message);
+  }
 }
 
 /**

@@ -2,16 +2,16 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { type LivePartial, LiveUtterances } from '../../common/engine/liveUtterances';
-import { ENGINE_SAMPLE_RATE } from '../../common/engine/engineTypes';
+import type { LivePartial, LiveRecordingContext } from '../../common/engine/liveUtterances';
 import { type SchedulerEvent, TranscriptionScheduler } from '../../common/engine/transcriptionScheduler';
-import { UtteranceCutter } from '../../common/engine/utteranceCutter';
 import { DEMO_PROJECT_DIR, loadProjectConfig, loadProjectItems } from '../project/projectFolder';
 import { SessionService } from '../session/sessionService';
 import { median } from './engineBench';
-import { startEngineWorker } from './engineHost';
-import { SileroVad } from './sileroVad';
-import { sha256OfPcm } from './whisperEngine';
+import { startEngineWorker } from '../engine/engineHost';
+import { liveCutterFactory } from '../engine/sessionEngine';
+import { SileroVad } from '../engine/sileroVad';
+import { sha256OfPcm } from '../engine/whisperEngine';
+import { AUDIO_SAMPLE_RATE } from '../../common/audio/sampleRate';
 
 export interface LiveBenchOptions {
   modelPath: string;
@@ -93,15 +93,13 @@ export async function benchLive(options: LiveBenchOptions): Promise<LiveBenchRep
     const transcriber = new TranscriptionScheduler({ engine, model, hashAudio: sha256OfPcm, onEvent: (event) => events.push({ at: now(), event }) });
     const cuts = new Map<number, { cut_ms: number; start: number; end: number; speech_end: number }>();
     const speechEnd = new Map<number, number>();
-    let live: LiveUtterances | null = null;
+    const liveCutter = liveCutterFactory(transcriber, { silenceThresholdDbfs: project.config.thinkaloud.silence_threshold_dbfs, speech: vad });
     const sessionEngine = {
       model,
       transcriber,
-      createCutter: (context?: ConstructorParameters<typeof LiveUtterances>[0]['context']) => {
-        vad?.reset();
-        const cutter = new UtteranceCutter({ silenceThresholdDbfs: project.config.thinkaloud.silence_threshold_dbfs, speech: vad });
-        live = new LiveUtterances({ cutter, scheduler: transcriber, context: context ?? { item_id: '', utterance_base: 0, offset_samples: 0 } });
-        const tracked = live;
+      // the session's own cutter, watched: when it cuts, and where each utterance's speech ended
+      createCutter: (context?: LiveRecordingContext) => {
+        const tracked = liveCutter(context ?? { item_id: '', utterance_base: 0, offset_samples: 0 });
         return {
           push(pcm: Float32Array) {
             const out = tracked.push(pcm);
@@ -128,11 +126,11 @@ export async function benchLive(options: LiveBenchOptions): Promise<LiveBenchRep
     const itemId = (await loadProjectItems(project))[0]!.id;
     await service.openItem(itemId);
     await service.startRecording({ device: 'bench --live' });
-    const chunk = Math.round((options.chunkMs * ENGINE_SAMPLE_RATE) / 1000);
+    const chunk = Math.round((options.chunkMs * AUDIO_SAMPLE_RATE) / 1000);
     t0 = performance.now();
     for (let at = 0, k = 1; at < options.pcm.length; at += chunk, k++) {
       // chunk k is complete (and delivered) k × chunkMs after the audio starts, as from a microphone
-      const due = (Math.min(options.pcm.length, at + chunk) / ENGINE_SAMPLE_RATE) * 1000;
+      const due = (Math.min(options.pcm.length, at + chunk) / AUDIO_SAMPLE_RATE) * 1000;
       const wait = due - now();
       if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
       await service.appendAudio(options.pcm.subarray(at, at + chunk));
@@ -143,7 +141,7 @@ export async function benchLive(options: LiveBenchOptions): Promise<LiveBenchRep
     await service.close();
     const engineTime = transcriber.engineTime;
 
-    const ms = (samples: number): number => (samples / ENGINE_SAMPLE_RATE) * 1000;
+    const ms = (samples: number): number => (samples / AUDIO_SAMPLE_RATE) * 1000;
     const adopted = new Set(events.filter((e) => e.event.type === 'speculation_adopted').map((e) => (e.event as { identity: { utterance: number } }).identity.utterance));
     const utterances: LiveUtteranceFigures[] = [...cuts.entries()]
       .filter(([index]) => finals.has(index))

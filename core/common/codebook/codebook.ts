@@ -1,0 +1,113 @@
+import { compileOnFirstUse, sharedAjv } from '../io/schemaValidator';
+import { stringify } from 'yaml';
+import { ConfigError, lineAt, readStrictYaml, schemaConfigProblems, type ConfigProblem } from '../project/strictYaml';
+
+/** The project's codebook file, beside aloud.yaml. */
+export const CODEBOOK_FILE = 'codebook.yaml';
+
+/** One code of the codebook: what it means, an example and a counter-example, its parent code, its key while coding. */
+export interface CodeDef {
+  name: string;
+  /** what a unit must show to get this code (a QDA tool's code description) */
+  definition: string;
+  example?: string;
+  counter_example?: string;
+  /** the name of the code this one is nested under */
+  parent?: string;
+  /** one character that applies the code while coding */
+  key?: string;
+}
+
+export interface Codebook {
+  codes: CodeDef[];
+}
+
+const text = { type: 'string' } as const;
+const name = { type: 'string', minLength: 1, pattern: '\\S' } as const;
+
+export const codebookJsonSchema = {
+  $schema: 'https://json-schema.org/draft/2020-12/schema',
+  $id: 'https://aloud.local/schemas/codebook.json',
+  title: 'Aloud codebook (codebook.yaml)',
+  type: 'object',
+  additionalProperties: false,
+  required: ['codes'],
+  properties: {
+    codes: {
+      type: 'array',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['name', 'definition'],
+        properties: { name, definition: text, example: text, counter_example: text, parent: name, key: { type: 'string', pattern: '^\\S$' } },
+      },
+    },
+  },
+} as const;
+
+const ajv = sharedAjv({ allErrors: true, strict: true });
+const validateCodebook = compileOnFirstUse(() => ajv.compile(codebookJsonSchema));
+
+const CONTROL_CHARACTER = /[\u0000-\u001f\u007f-\u009f]/;
+/** Names are compared as people read them: "Doubt" and "ｄoubt" (full width) or "doubt" are one code. */
+const folded = (s: string): string => s.normalize('NFKC').toLowerCase();
+
+/**
+ * codebook.yaml read strictly (plain YAML, no unknown keys) and checked: every code has a name and a definition,
+ * names are unique, a parent names another code and no code is its own ancestor, keys are single characters used once.
+ * Throws ConfigError with every problem located by key path and line.
+ */
+export function parseCodebook(source: string, file = CODEBOOK_FILE): Codebook {
+  const { value, root, lineCounter } = readStrictYaml(source, file, CODEBOOK_FILE);
+  if (!validateCodebook(value)) throw new ConfigError(schemaConfigProblems(validateCodebook.errors, file, root, lineCounter));
+  const codebook = value as unknown as Codebook;
+  const problems = codebookProblems(codebook, file, (segments) => lineAt(root, lineCounter, segments));
+  if (problems.length > 0) throw new ConfigError(problems);
+  return codebook;
+}
+
+/** The rules a schema cannot say, on a codebook from any source (a file, an import); lines where known. */
+export function codebookProblems(codebook: Codebook, file: string, lineOf: (segments: string[]) => number | null = () => null): ConfigProblem[] {
+  const problems: ConfigProblem[] = [];
+  const at = (i: number, key: string, message: string): void => {
+    problems.push({ file, line: lineOf(['codes', String(i), key]), path: `codes[${i}].${key}`, message });
+  };
+  const byName = new Map<string, number>();
+  const keys = new Map<string, number>();
+  codebook.codes.forEach((code, i) => {
+    if (CONTROL_CHARACTER.test(code.name)) at(i, 'name', `code name ${JSON.stringify(code.name)} contains a control character`);
+    if (code.name !== code.name.trim()) at(i, 'name', `code name ${JSON.stringify(code.name)} has leading or trailing spaces`);
+    const seen = byName.get(folded(code.name));
+    if (seen !== undefined) at(i, 'name', `duplicate code name "${code.name}" (also codes[${seen}])`);
+    else byName.set(folded(code.name), i);
+    if (code.key !== undefined) {
+      const other = keys.get(code.key);
+      if (other !== undefined) at(i, 'key', `key "${code.key}" is already used by codes[${other}]`);
+      else keys.set(code.key, i);
+    }
+  });
+  codebook.codes.forEach((code, i) => {
+    if (code.parent === undefined) return;
+    const parent = byName.get(folded(code.parent));
+    if (parent === undefined) return at(i, 'parent', `parent "${code.parent}" is not a code of this codebook`);
+    if (parent === i) return at(i, 'parent', `code "${code.name}" cannot be its own parent`);
+    // walk up: a cycle would make a code its own ancestor
+    const visited = new Set<number>([i]);
+    for (let up: number | undefined = parent; up !== undefined; ) {
+      if (visited.has(up)) return at(i, 'parent', `parents form a cycle through "${code.name}"`);
+      visited.add(up);
+      const next: string | undefined = codebook.codes[up]!.parent;
+      up = next === undefined ? undefined : byName.get(folded(next));
+    }
+    return undefined;
+  });
+  return problems;
+}
+
+/** codebook.yaml's text: a comment saying what it is, then `codes:` with each code's keys in a fixed order. */
+export function formatCodebook(codebook: Codebook, header: string): string {
+  const order: ReadonlyArray<keyof CodeDef> = ['name', 'definition', 'example', 'counter_example', 'parent', 'key'];
+  const codes = codebook.codes.map((c) => Object.fromEntries(order.filter((k) => c[k] !== undefined).map((k) => [k, c[k]])));
+  const comments = header.split('\n').map((line) => `# ${line}`.trimEnd()).join('\n');
+  return `${comments}\n${stringify({ codes }, { lineWidth: 0 })}`;
+}

@@ -1,0 +1,114 @@
+import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import type { InputProblem } from '../io/inputProblem';
+import { InputError } from '../io/inputProblem';
+import { codebookProblems, type CodeDef, type Codebook } from './codebook';
+
+/** The REFI-QDA namespaces a codebook comes in: a codebook file (.qdc) or a project (.qde inside a .qdpx). */
+export const QDA_CODEBOOK_NAMESPACE = 'urn:QDA-XML:codebook:1.0';
+export const QDA_PROJECT_NAMESPACE = 'urn:QDA-XML:project:1.0';
+
+const GUID_PLAIN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** A GUID as the standard's GUIDType allows: plain, or in braces. */
+const isGuid = (s: string): boolean => GUID_PLAIN.test(s) || (s.startsWith('{') && s.endsWith('}') && GUID_PLAIN.test(s.slice(1, -1)));
+
+/** A code as the QDA tool wrote it, with where it sits in the tree. */
+export interface QdaCode {
+  guid: string;
+  name: string;
+  isCodable: boolean;
+  description: string | null;
+  /** names from the top of the tree down to this code's parent */
+  path: string[];
+}
+
+export interface QdaCodebookImport {
+  codebook: Codebook;
+  /** every code read, in document order (depth first) */
+  codes: QdaCode[];
+  /** which namespace the file was in: a codebook file or a project */
+  kind: 'codebook' | 'project';
+}
+
+type XmlNode = Record<string, unknown>;
+
+/**
+ * Reads the CodeBook of a REFI-QDA codebook (.qdc: `<CodeBook xmlns="urn:QDA-XML:codebook:1.0">`) or project
+ * (.qde: `<Project xmlns="urn:QDA-XML:project:1.0">`, any namespace prefix), as ATLAS.ti, NVivo, MAXQDA, QualCoder
+ * and Transana write them: nested `<Code guid name isCodable>` with `<Description>`. Codes become the plain codebook
+ * (description → definition, nesting → parent); GUIDs are checked (well formed, unique) and not kept. Every problem
+ * is located by the code's path in the tree; none → the codebook, else InputError and nothing.
+ */
+export function parseQdaCodebook(xml: string, file: string): QdaCodebookImport {
+  const syntax = XMLValidator.validate(xml, { allowBooleanAttributes: false });
+  if (syntax !== true) throw new InputError([{ file, line: syntax.err.line, field: null, stage: 'parse', message: `not well-formed XML: ${syntax.err.msg}` }]);
+  const parser = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '@_', htmlEntities: true, parseTagValue: false, parseAttributeValue: false, trimValues: false, isArray: (name) => /(^|:)Code$/.test(name) });
+  const doc = parser.parse(xml) as XmlNode;
+  const rootName = Object.keys(doc).find((k) => !k.startsWith('?') && !k.startsWith('#'));
+  const fail = (message: string, field: string | null = null): never => {
+    throw new InputError([{ file, line: null, field, stage: 'schema', message }]);
+  };
+  if (rootName === undefined) return fail('no root element');
+  const [prefix, local] = rootName.includes(':') ? [rootName.slice(0, rootName.indexOf(':')), rootName.slice(rootName.indexOf(':') + 1)] : ['', rootName];
+  const root = doc[rootName] as XmlNode;
+  const namespace = typeof root === 'object' ? (root[prefix ? `@_xmlns:${prefix}` : '@_xmlns'] as string | undefined) : undefined;
+  const tag = (name: string): string => (prefix ? `${prefix}:${name}` : name);
+  let codebookNode: XmlNode | undefined;
+  let kind: QdaCodebookImport['kind'];
+  if (local === 'CodeBook' && namespace === QDA_CODEBOOK_NAMESPACE) {
+    kind = 'codebook';
+    codebookNode = root;
+  } else if (local === 'Project' && namespace === QDA_PROJECT_NAMESPACE) {
+    kind = 'project';
+    codebookNode = root[tag('CodeBook')] as XmlNode | undefined;
+    if (codebookNode === undefined) return fail('the project has no CodeBook');
+  } else {
+    return fail(`the root element is <${rootName}>${namespace ? ` in namespace ${namespace}` : ' without a namespace'}: a REFI-QDA codebook is <CodeBook xmlns="${QDA_CODEBOOK_NAMESPACE}"> (.qdc) or <Project xmlns="${QDA_PROJECT_NAMESPACE}"> (.qdpx)`);
+  }
+  const codesNode = codebookNode[tag('Codes')] as XmlNode | undefined;
+  if (codesNode === undefined || typeof codesNode !== 'object') return fail('the CodeBook has no <Codes>', 'CodeBook');
+
+  const problems: InputProblem[] = [];
+  const codes: QdaCode[] = [];
+  const guids = new Map<string, string>();
+  const walk = (list: unknown, path: string[]): void => {
+    for (const node of (list ?? []) as XmlNode[]) {
+      const name = typeof node['@_name'] === 'string' ? (node['@_name'] as string) : '';
+      const where = [...path, name || '(no name)'].join(' / ');
+      const say = (message: string): void => {
+        problems.push({ file, line: null, field: where, stage: 'schema', message });
+      };
+      const guid = typeof node['@_guid'] === 'string' ? (node['@_guid'] as string) : '';
+      if (guid === '') say('the Code has no guid');
+      else if (!isGuid(guid)) say(`guid "${guid}" is not a GUID`);
+      else if (guids.has(guid.toLowerCase())) say(`guid ${guid} is also the guid of ${guids.get(guid.toLowerCase())}`);
+      else guids.set(guid.toLowerCase(), where);
+      if (name.trim() === '') say('the Code has no name');
+      const codable = node['@_isCodable'];
+      if (codable !== 'true' && codable !== 'false' && codable !== '1' && codable !== '0') say(`isCodable is ${codable === undefined ? 'missing' : `"${String(codable)}"`} (the standard requires true or false)`);
+      const description = textOf(node[tag('Description')]);
+      codes.push({ guid, name: name.trim(), isCodable: codable === 'true' || codable === '1', description, path });
+      walk(node[tag('Code')], [...path, name.trim()]);
+    }
+  };
+  walk(codesNode[tag('Code')], []);
+  if (codes.length === 0 && problems.length === 0) problems.push({ file, line: null, field: 'CodeBook', stage: 'schema', message: 'the CodeBook has no codes' });
+  if (problems.length > 0) throw new InputError(problems);
+
+  const codebook: Codebook = {
+    codes: codes.map((c): CodeDef => ({ name: c.name, definition: c.description ?? '', ...(c.path.length > 0 ? { parent: c.path.at(-1)! } : {}) })),
+  };
+  const rules = codebookProblems(codebook, file).map((p): InputProblem => {
+    const index = Number(/^codes\[(\d+)\]/.exec(p.path)?.[1] ?? -1);
+    const code = codes[index];
+    return { file, line: null, field: code ? [...code.path, code.name].join(' / ') : p.path, stage: 'rule', message: `${p.message.replace(/\(also codes\[(\d+)\]\)/, (_m, j: string) => `(also ${[...codes[Number(j)]!.path, codes[Number(j)]!.name].join(' / ')})`)}; Aloud's codebook names each code once` };
+  });
+  if (rules.length > 0) throw new InputError(rules);
+  return { codebook, codes, kind };
+}
+
+/** An element's text: a string, or an object's #text (mixed content), trimmed; null when absent or empty. */
+function textOf(value: unknown): string | null {
+  if (value === undefined || value === null) return null;
+  const text = typeof value === 'string' ? value : typeof value === 'object' && typeof (value as XmlNode)['#text'] === 'string' ? ((value as XmlNode)['#text'] as string) : '';
+  return text.trim() === '' ? null : text.trim();
+}

@@ -1,0 +1,105 @@
+import { PARSER_VERSION } from '../parser/parserVersion';
+import type { ProjectConfig } from '../project/projectConfig';
+import type { LabelSource } from './itemState';
+import type { SessionDraft, SessionEntry } from './sessionFold';
+import { SessionUsageError, SpokenLabelRequiredError } from './sessionRefusals';
+import { requireOpenItem, type SessionFacts, type SessionRuleContext } from './sessionRules';
+
+/** One label act as the log records it; voice acts carry where the phrase was said, the others nulls. */
+export interface LabelActInput {
+  label: string;
+  source: LabelSource;
+  quote: string | null;
+  start: number | null;
+  end: number | null;
+  stem?: string | null;
+  audio_ms?: number | null;
+  utterance?: number | null;
+}
+
+/**
+ * Drafts one label act and, when it changes the item's final label, the label_changed record after it (saying when
+ * the item was already completed: a change after completion is never silent). `recordChange: false` leaves the
+ * record to the caller, which drafts a batch of acts and records the batch's one change (recordLabelChange).
+ */
+export function draftLabelAct(draft: SessionDraft, act: LabelActInput, options: { recordChange: boolean } = { recordChange: true }): void {
+  const before = draft.state().final_label;
+  draft.add('label_committed', {
+    item_id: draft.itemId,
+    label: act.label,
+    source: act.source,
+    quote: act.quote,
+    start: act.start,
+    end: act.end,
+    stem: act.stem ?? null,
+    audio_ms: act.audio_ms ?? null,
+    utterance: act.utterance ?? null,
+    parser_version: act.source === 'voice' || act.source === 'correction' ? PARSER_VERSION : null,
+  });
+  if (options.recordChange) recordLabelChange(draft, before, act.source);
+}
+
+/** A label_changed record when the item's final label is no longer `before` (never silent, also after completion). */
+export function recordLabelChange(draft: SessionDraft, before: string | null, source: LabelSource): void {
+  const after = draft.state();
+  if (before !== null && after.final_label !== null && before !== after.final_label) {
+    draft.add('label_changed', { item_id: after.item_id, from: before, to: after.final_label, source, after_completion: after.completed_at !== null });
+  }
+}
+
+/** A label given by a click or a key (or a room's final vote, written back), on the open item, from the project's labels. */
+export function decideLabelAct(facts: SessionFacts, context: Pick<SessionRuleContext, 'config'>, command: { label: string; source: Exclude<LabelSource, 'voice'> }, at: string): readonly SessionEntry[] {
+  const itemId = requireOpenItem(facts, 'label');
+  const known = context.config.schema.labels.map((l) => l.name);
+  if (!known.includes(command.label)) throw new SessionUsageError(`"${command.label}" is not a label of this project (labels: ${known.join(', ')})`);
+  const draft = facts.draft(itemId, at);
+  draftLabelAct(draft, { label: command.label, source: command.source, quote: null, start: null, end: null });
+  return draft.entries;
+}
+
+/**
+ * THE rule for completing an item (called once its transcriptions have landed): with thinkaloud.require_spoken_label
+ * an item needs a voice commitment; click and key labels are kept but do not complete it on their own. Enter
+ * pressed again on a completed item whose label has not changed since completes nothing new.
+ */
+export function decideCompletion(facts: SessionFacts, context: Pick<SessionRuleContext, 'config'>, itemId: string): readonly SessionEntry[] {
+  const state = facts.itemState(itemId);
+  const { config } = context;
+  if (config.thinkaloud.require_spoken_label && (state?.commitments.length ?? 0) === 0) {
+    throw new SpokenLabelRequiredError(
+      `"${itemId}" needs a spoken label before it can be completed: say, for example, "I label this ${exampleLabel(config)}". Keys and clicks are kept but do not complete an item in this project.`,
+    );
+  }
+  if (state?.completed_at && !state.changed_after_completion) return [];
+  return [{ type: 'item_completed', data: { item_id: itemId } }];
+}
+
+/** The completion rule in plain words, for the Label screen, before it matters. */
+export function completionRuleText(config: Pick<ProjectConfig, 'schema' | 'thinkaloud'>): string {
+  return config.thinkaloud.require_spoken_label
+    ? `To complete an item, say its label aloud, for example “I label this ${exampleLabel(config)}”. A key or a click sets the label too, but does not complete the item on its own.`
+    : `Say the label (“I label this ${exampleLabel(config)}”), press its key or click it; Enter completes the item.`;
+}
+
+/** What the Label screen says when completing was refused for want of a spoken label (`label`: the label to suggest). */
+export function spokenLabelRequiredText(config: Pick<ProjectConfig, 'schema'>, label: string | null): string {
+  return `Not completed yet: this item needs a spoken label. Record and say, for example, “I label this ${(label ?? exampleLabel(config)).toLowerCase()}”, then press Enter.`;
+}
+
+function exampleLabel(config: Pick<ProjectConfig, 'schema'>): string {
+  return (config.schema.labels[0]?.name ?? 'polite').toLowerCase();
+}
+
+/**
+ * A label from the reviewers' corrected transcript, with the configuration in force: its final commitment becomes a
+ * label act of source "correction" (logged like any other act). Nothing found: no act.
+ */
+export function decideLabelFromCorrections(facts: SessionFacts, context: Pick<SessionRuleContext, 'analyze'>, itemId: string, at: string): readonly SessionEntry[] {
+  const state = facts.itemState(itemId);
+  if (!state || state.transcript_corrected === null) throw new SessionUsageError(`"${itemId}" has no corrected transcript to derive a label from`);
+  const final = context.analyze([{ t0_ms: 0, t1_ms: 0, text: state.transcript_corrected }]).commitments.at(-1);
+  if (!final) return [];
+  const draft = facts.draft(itemId, at);
+  draftLabelAct(draft, { label: final.label, source: 'correction', quote: final.quote, start: final.start, end: final.end, stem: final.stem });
+  return draft.entries;
+}

@@ -1,0 +1,25 @@
+import { Refusal } from '../contract/refusal';
+
+/** A call that does not fit the session's state (no item open, not recording, unknown item or label). */
+export class SessionUsageError extends Refusal {
+  override name = 'SessionUsageError';
+  constructor(message: string) {
+    super('conflict', message);
+  }
+}
+
+/** Completing an item needs a spoken label (thinkaloud.require_spoken_label) and it has none. */
+export class SpokenLabelRequiredError extends Refusal {
+  override name = 'SpokenLabelRequiredError';
+  constructor(message: string) {
+    super('spoken_label_required', message);
+  }
+}
+
+/** Completing an item waited for its transcriptions longer than thinkaloud.complete_wait_seconds. */
+export class TranscriptionPendingError extends Refusal {
+  override name = 'TranscriptionPendingError';
+  constructor(message: string) {
+    super('transcription_pending', message);
+  }
+}

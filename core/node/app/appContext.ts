@@ -1,0 +1,105 @@
+import { EventEmitter } from 'node:events';
+import path from 'node:path';
+import { SerialQueue } from '../../common/concurrency/serialQueue';
+import type { AloudEvent, AppInfo, PathKind, ProjectView } from '../../common/contract/aloudApi';
+import { Refusal } from '../../common/contract/refusal';
+import type { Item } from '../../common/items/item';
+import type { ModelManifest } from '../../common/models/modelManifest';
+import { loadProjectItems, type OpenProject } from '../project/projectFolder';
+import { RoomController } from '../rooms/roomController';
+import { ModelsPanel } from './modelsPanel';
+import { rememberRecent } from './projectsPanel';
+import { SessionSlot, type SessionSlotOptions } from './sessionSlot';
+
+export interface AppServiceOptions extends SessionSlotOptions {
+  projectDir: string;
+  mode: AppInfo['mode'];
+  /** where exports go; default <project>/exports */
+  exportsDir?: string;
+  /** the known models (default models/manifest.json); tests serve their own */
+  modelManifest?: ModelManifest;
+  /** tests only: model downloads may use plain http to 127.0.0.1 */
+  allowLoopbackModelDownloads?: boolean;
+  /** the recent projects list (hosts pass defaultRecentFile()); absent: no list is kept (tests) */
+  recentFile?: string;
+  /** the desktop shell's native dialog; browser mode has none (the page takes a typed path) */
+  choosePath?: (kind: PathKind) => Promise<string | null>;
+}
+
+/**
+ * What every domain of the app API shares: one project and its items, one annotator session, the rooms of the
+ * project, the models panel, the events the page hears, and the one queue in which the calls that touch the session
+ * or the project run, in arrival order (each handler takes it where it needs it: `calls.run`).
+ */
+export class AppContext {
+  readonly calls = new SerialQueue(() => new Refusal('conflict', 'the app is closing'));
+  readonly session: SessionSlot;
+  readonly models: ModelsPanel;
+  /** norming rooms of the open project (a new controller when another project opens) */
+  rooms: RoomController;
+  private readonly events = new EventEmitter<{ event: [AloudEvent] }>();
+
+  constructor(
+    readonly options: AppServiceOptions,
+    /** replaced when the app changes aloud.yaml (settings) or opens another project */
+    public project: OpenProject,
+    public items: Item[],
+  ) {
+    this.session = new SessionSlot(this);
+    this.rooms = new RoomController(project, items);
+    this.models = new ModelsPanel({
+      ...(options.modelsDir ? { modelsDir: options.modelsDir } : {}),
+      ...(options.modelManifest ? { manifest: options.modelManifest } : {}),
+      ...(options.allowLoopbackModelDownloads ? { allowLoopbackHttp: true } : {}),
+      emit: (event) => this.emit(event),
+      // a session without an engine loads the model that just arrived
+      onInstalled: async () => {
+        if (this.session.open && this.session.model === null && this.options.openEngine === undefined) await this.calls.run(() => this.session.reopen());
+      },
+    });
+  }
+
+  emit(event: AloudEvent): void {
+    this.events.emit('event', event);
+  }
+
+  subscribe(listener: (event: AloudEvent) => void): () => void {
+    this.events.on('event', listener);
+    return () => this.events.off('event', listener);
+  }
+
+  /** The project as the page sees it: a model's reasoning reaches it only through showReasoning, which keeps it hidden until it may be seen. */
+  projectView(): ProjectView {
+    const { config } = this.project;
+    return { name: config.name, dir: path.resolve(this.project.dir), schema: config.schema, thinkaloud: config.thinkaloud, items: this.items.map(withoutModelReasoning) };
+  }
+
+  async remember(project: OpenProject): Promise<void> {
+    if (this.options.recentFile) await rememberRecent(this.options.recentFile, path.resolve(project.dir)).catch(() => undefined);
+  }
+
+  /** Another project: the session closes (the page asks for an annotator again), and so does its room; inside the call queue. */
+  async switchProject(project: OpenProject): Promise<void> {
+    const items = await loadProjectItems(project).catch((e: Error) => {
+      throw new Refusal('bad_request', e.message);
+    });
+    await this.session.close();
+    await this.rooms.shutdown();
+    this.rooms = new RoomController(project, items);
+    this.project = project;
+    this.items = items;
+    await this.remember(project);
+  }
+
+  async close(): Promise<void> {
+    await this.models.close();
+    await this.rooms.shutdown();
+    await this.calls.run(() => this.session.close());
+    await this.calls.close();
+  }
+}
+
+function withoutModelReasoning(item: Item): Item {
+  const { model_reasoning: _reasoning, model_steps: _steps, model_label: _label, ...rest } = item;
+  return rest;
+}

@@ -1,0 +1,75 @@
+import { mkdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { AloudApi, ExportSummary, ProjectExportFormat } from '../../common/contract/aloudApi';
+import { isInteropFormat } from '../../common/export/interop/interopFormats';
+import { exportSessions } from '../export/exportSessions';
+import { checkExportTarget } from '../export/exportTarget';
+import { exportInteropWithInstalledVad } from '../export/interop/interopExport';
+import { projectSessionSource } from '../export/projectSessions';
+import { resolveInside } from '../fs/resolveInside';
+import { sha256Hex } from '../fs/sha256';
+import type { SessionService } from '../session/sessionService';
+import type { AppContext } from './appContext';
+
+type ExportProgress = (p: { done: number; total: number }) => void;
+
+/**
+ * The export domain of the app API: the open session, or the project's sessions (one annotator's or everyone's),
+ * written by the host into the exports folder (the page never names a path), after the running transcriptions land.
+ */
+export function exportApi(app: AppContext) {
+  /** about a hundred updates for a large project, not one per record */
+  const progressEvents = (): ExportProgress => {
+    let shown = -1;
+    return ({ done, total }) => {
+      const step = Math.floor((100 * done) / Math.max(1, total));
+      if (step === shown) return;
+      shown = step;
+      app.emit({ type: 'export_progress', done, total });
+    };
+  };
+  /** `whose`: the annotator whose session is exported (from the open session), or null for everyone's */
+  const exportAs = (format: ProjectExportFormat, whose: (open: SessionService) => string | null, options: { progress: boolean }): Promise<ExportSummary> =>
+    app.calls.run(async () => {
+      const session = app.session.require();
+      const annotator = whose(session);
+      // transcriptions still running would be missing from the export: wait for them first
+      await session.drainTranscriptions();
+      const onProgress = options.progress ? { onProgress: progressEvents() } : {};
+      const whoseSessions = annotator === null ? {} : { annotator };
+      if (isInteropFormat(format)) {
+        // a folder per export: the files for the tool, and <format>.receipt.json with each file's sha256
+        const outDir = await exportTarget(app, annotator, format);
+        const result = await exportInteropWithInstalledVad({ project: app.project, ...whoseSessions, format, outDir, sessions: projectSessionSource, ...onProgress });
+        const receiptBytes = await readFile(result.receipt_file);
+        return { file: result.out, receipt: result.receipt_file, records: result.receipt.records, gaps: result.receipt.gaps.length, summary: result.summary, sha256: sha256Hex(receiptBytes) };
+      }
+      const result = await exportSessions({ project: app.project, ...whoseSessions, format, out: await exportTarget(app, annotator, format), sessions: projectSessionSource, ...onProgress });
+      const { receipt } = result;
+      return { file: result.file, receipt: result.receipt_file, records: receipt.records, gaps: receipt.counts.gaps, summary: result.summary, sha256: receipt.sha256 };
+    });
+  return {
+    exportSession: (format) => exportAs(format, (open) => open.store.annotator, { progress: false }),
+    exportProject: async (format, annotator) => ({
+      ...(await exportAs(format, () => annotator, { progress: true })),
+      annotators: annotator === null ? await projectSessionSource.annotators(app.project) : [annotator],
+    }),
+  } satisfies Partial<AloudApi>;
+}
+
+/**
+ * Where an export goes: the exports folder (inside the project unless the host chose one), named by whose sessions
+ * and when; a folder of its own for the interop formats. The target policy speaks first (the project's data, links),
+ * then the folder is made.
+ */
+async function exportTarget(app: AppContext, annotator: string | null, format: ProjectExportFormat): Promise<string> {
+  const dir = app.options.exportsDir ?? path.join(app.project.dir, 'exports');
+  const stamp = (app.options.now?.() ?? new Date()).toISOString().replace(/[:.]/g, '-');
+  const who = annotator === null ? 'all-annotators' : annotator.replace(/[^\p{L}\p{N}_-]+/gu, '_').slice(0, 60) || 'annotator';
+  const interop = isInteropFormat(format);
+  const out = path.join(dir, interop ? `${who}-${stamp}-${format}` : `${who}-${stamp}.${format}`);
+  await checkExportTarget(app.project, out, interop ? 'folder' : 'file', { force: false });
+  await mkdir(dir, { recursive: true });
+  if (!app.options.exportsDir) await resolveInside(app.project.dir, dir, 'write');
+  return out;
+}

@@ -1,0 +1,53 @@
+import path from 'node:path';
+import type { AloudApi } from '../../common/contract/aloudApi';
+import { Refusal } from '../../common/contract/refusal';
+import { projectSessionSource } from '../export/projectSessions';
+import { loadProjectConfig, loadProjectItems } from '../project/projectFolder';
+import type { AppContext } from './appContext';
+import { collectPack } from './collectPacks';
+import { createProjectFolder, importItemsInto, openProjectFolder, readRecent } from './projectsPanel';
+
+/** The projects domain of the app API: the open project, its annotators, recent projects, opening, creating, importing items, collecting session packs. */
+export function projectsApi(app: AppContext) {
+  return {
+    project: async () => app.projectView(),
+    annotators: () => projectSessionSource.annotators(app.project),
+    recentProjects: async () => {
+      const dirs = app.options.recentFile ? await readRecent(app.options.recentFile) : [path.resolve(app.project.dir)];
+      return Promise.all(
+        dirs.map((dir) =>
+          loadProjectConfig(dir).then(
+            (p) => ({ dir, name: p.config.name, problem: null }),
+            (e: Error) => ({ dir, name: null, problem: e.message }),
+          ),
+        ),
+      );
+    },
+    choosePath: async (kind) => {
+      if (!app.options.choosePath) throw new Refusal('not_found', 'this window has no file dialog (browser mode): type the full path instead');
+      return app.options.choosePath(kind);
+    },
+    openProject: (dir) =>
+      app.calls.run(async () => {
+        await app.switchProject(await openProjectFolder(dir));
+        return app.projectView();
+      }),
+    createProject: (spec) =>
+      app.calls.run(async () => {
+        const { project, items } = await createProjectFolder(spec);
+        await app.switchProject(project);
+        return { project: app.projectView(), items };
+      }),
+    importItems: (file, mode) =>
+      app.calls.run(async () => {
+        if (app.session.open?.isRecording) throw new Refusal('conflict', 'stop the recording before importing items');
+        const outcome = await importItemsInto(app.project, file, mode);
+        if (outcome.ok) {
+          app.items = await loadProjectItems(app.project);
+          await app.session.reopen();
+        }
+        return { project: app.projectView(), items: outcome };
+      }),
+    collectPack: (file) => app.calls.run(() => collectPack(app.project, file, (event) => app.emit(event))),
+  } satisfies Partial<AloudApi>;
+}

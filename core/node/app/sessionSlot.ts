@@ -1,0 +1,191 @@
+import { decodeChunkFrame } from '../../common/audio/chunkFrame';
+import { AUDIO_SAMPLE_RATE } from '../../common/audio/sampleRate';
+import type { AloudEvent, AppInfo, SessionView } from '../../common/contract/aloudApi';
+import { Refusal } from '../../common/contract/refusal';
+import type { Item } from '../../common/items/item';
+import { openSessionEngine, type SessionEngine } from '../engine/sessionEngine';
+import type { OpenProject } from '../project/projectFolder';
+import { normalizeAnnotatorName, sessionPaths } from '../session/sessionPaths';
+import { SessionService } from '../session/sessionService';
+
+/** How the app opens a session's engine and clock (AppServiceOptions). */
+export interface SessionSlotOptions {
+  /** a whisper model file; otherwise the project's thinkaloud.model among the installed models */
+  modelFile?: string | null;
+  modelsDir?: string;
+  /** an engine script replacing whisper.cpp (tests, demos); default ALOUD_ENGINE_SCRIPT when set */
+  engineScript?: string | null;
+  /** opens the engine for a session; default: the whisper worker (tests may pass null for audio-only sessions) */
+  openEngine?: ((project: OpenProject) => Promise<SessionEngine>) | null;
+  now?: () => Date;
+}
+
+/** What the slot reads of the app: its options, the open project and its items, and where its events go. */
+export interface SessionSlotHost {
+  readonly options: SessionSlotOptions;
+  readonly project: OpenProject;
+  readonly items: Item[];
+  emit(event: AloudEvent): void;
+}
+
+/**
+ * The one annotator session the app has open, with the engine it transcribes with: opening (the engine first; a
+ * session that cannot open leaves the one before open), reopening under new settings or a new model, the view the
+ * page gets, the session's events as the contract's, and the order of the audio chunks a recording receives.
+ */
+export class SessionSlot {
+  private current: SessionService | null = null;
+  private recovered: string | null = null;
+  private engineProblem: string | null = null;
+  private engineModel: { name: string; sha256: string } | null = null;
+  /** next expected sample of the running recording: chunks must arrive in order and without gaps */
+  private nextSample = 0;
+  private lastPending = 0;
+
+  constructor(private readonly app: SessionSlotHost) {}
+
+  get open(): SessionService | null {
+    return this.current;
+  }
+
+  /** The open session, or the refusal that says to choose an annotator first. */
+  require(): SessionService {
+    if (!this.current) throw new Refusal('conflict', 'no session is open: choose an annotator first');
+    return this.current;
+  }
+
+  engineInfo(): AppInfo['engine'] {
+    return { available: this.engineModel !== null, model: this.engineModel, problem: this.engineProblem };
+  }
+
+  /** The model the open session transcribes with, if any. */
+  get model(): { name: string; sha256: string } | null {
+    return this.engineModel;
+  }
+
+  /** Opens (or reopens) the annotator's session; run inside the app's call queue. */
+  async openSession(annotator: string): Promise<SessionView> {
+    const { options, project, items } = this.app;
+    // A bad name is refused before anything changes; another annotator's session stays open until this one
+    // has opened, so a refusal (a lock, a damaged log) leaves the annotator where they were.
+    const previous = this.current;
+    const reopening = previous !== null && previous.store.annotator === normalizeAnnotatorName(annotator);
+    sessionPaths(project.dir, annotator);
+    if (reopening) await this.close();
+    const engineBefore = { problem: this.engineProblem, model: this.engineModel };
+    let engine: SessionEngine | null = null;
+    const openEngine = options.openEngine === undefined ? this.defaultEngine() : options.openEngine;
+    this.engineProblem = null;
+    this.engineModel = null;
+    if (openEngine) {
+      try {
+        engine = await openEngine(project);
+      } catch (e) {
+        // Recording still works without a model: audio is kept and can be transcribed later.
+        this.engineProblem = (e as Error).message;
+      }
+    } else {
+      this.engineProblem = 'transcription is off for this session';
+    }
+    let session: SessionService;
+    try {
+      session = await SessionService.open({ project, annotator, items, engine, ...(options.now ? { now: options.now } : {}) });
+    } catch (e) {
+      await engine?.transcriber.close().catch(() => undefined);
+      if (!reopening) ({ problem: this.engineProblem, model: this.engineModel } = engineBefore);
+      throw e;
+    }
+    if (!reopening) await this.close();
+    this.engineModel = engine ? (engine.model ?? null) : null;
+    const { torn, interruptedRecording, recoveredAudio } = session.store.report;
+    const recovered = [
+      ...(torn ? [`the last line of the session log was torn (line ${torn.line}) and set aside in ${torn.tornFile}`] : []),
+      ...(interruptedRecording ? [`the recording of "${interruptedRecording}" was interrupted and has been closed`] : []),
+      ...recoveredAudio.map((a) => `the audio of "${a.item_id}" was repaired (${(a.samples_total / AUDIO_SAMPLE_RATE).toFixed(1)} s kept)`),
+    ];
+    this.recovered = recovered.length > 0 ? `${recovered.join('; ')}.` : null;
+    this.forward(session);
+    this.current = session;
+    return this.view();
+  }
+
+  /** Closes and opens the current annotator's session again (new settings, items or model); inside the call queue. */
+  async reopen(): Promise<void> {
+    const annotator = this.current?.store.annotator;
+    if (!annotator || this.current?.isRecording) return;
+    await this.openSession(annotator);
+    for (const item of this.view().items) this.app.emit({ type: 'item', item });
+  }
+
+  async close(): Promise<void> {
+    const s = this.current;
+    this.current = null;
+    if (s) {
+      s.removeAllListeners();
+      await s.close();
+    }
+  }
+
+  /** Starts recording the open item; its chunks are numbered from 0. */
+  async startRecording(device: string | null): Promise<void> {
+    await this.require().startRecording({ device });
+    this.nextSample = 0;
+  }
+
+  /** One chunk frame of the running recording: 16 kHz, in order and without gaps. */
+  async appendAudio(frame: Uint8Array): Promise<void> {
+    const s = this.require();
+    if (!s.isRecording) throw new Refusal('conflict', 'not recording: start a recording before sending audio');
+    const chunk = decodeChunkFrame(frame);
+    if (chunk.sampleRate !== AUDIO_SAMPLE_RATE) throw new Refusal('bad_request', `audio chunk frame: sampleRate: must be ${AUDIO_SAMPLE_RATE} Hz (got ${chunk.sampleRate})`);
+    if (chunk.startSample !== this.nextSample) {
+      throw new Refusal('bad_request', `audio chunk frame: startSample: ${chunk.startSample} does not continue the recording (expected ${this.nextSample})`);
+    }
+    await s.appendAudio(chunk.pcm);
+    this.nextSample += chunk.pcm.length;
+    this.emitPending();
+  }
+
+  view(): SessionView {
+    const s = this.require();
+    const state = s.state();
+    return {
+      annotator: s.store.annotator,
+      current_item: state.current_item,
+      recording_item: state.recording?.item_id ?? null,
+      items: state.items,
+      pending_transcriptions: s.pendingTranscriptions,
+      recovered: this.recovered,
+      finishing_item: s.finishing,
+      config_changed: state.config_changed,
+      notes: state.notes.map(({ item_id, text, ts }) => ({ item_id, text, ts })),
+    };
+  }
+
+  /** The session's own events, as the contract's events. */
+  private forward(session: SessionService): void {
+    const emit = (event: AloudEvent) => this.app.emit(event);
+    session.on('item', (item) => emit({ type: 'item', item }));
+    session.on('event', (event) => {
+      if (event.type === 'recording_started') emit({ type: 'recording', item_id: event.data.item_id });
+      if (event.type === 'recording_stopped') emit({ type: 'recording', item_id: null });
+      this.emitPending();
+    });
+    session.on('write_error', (error) => emit({ type: 'error', message: error.message }));
+    session.on('finishing', (itemId) => emit({ type: 'finishing', item_id: itemId }));
+    session.on('partial', (p) => emit({ type: 'partial', item_id: p.item_id, utterance: p.utterance, text: p.text }));
+  }
+
+  private emitPending(): void {
+    const pending = this.current?.pendingTranscriptions ?? 0;
+    if (pending === this.lastPending) return;
+    this.lastPending = pending;
+    this.app.emit({ type: 'transcription', pending });
+  }
+
+  private defaultEngine(): (project: OpenProject) => Promise<SessionEngine> {
+    // only what the host was told (serve's --engine-script or ALOUD_ENGINE_SCRIPT, said on its console): never the environment here
+    const { modelFile, engineScript, modelsDir } = this.app.options;
+    return (project) => openSessionEngine({ project, modelFile: modelFile ?? null, engineScript: engineScript ?? null, ...(modelsDir ? { modelsDir } : {}) });
+  }
+}

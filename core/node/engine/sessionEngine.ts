@@ -1,0 +1,135 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { decodeLanguageFor } from '../../common/engine/decodeSettings';
+import type { TranscriptionEngine } from '../../common/engine/engineTypes';
+import { type LiveRecordingContext, LiveUtterances } from '../../common/engine/liveUtterances';
+import type { SpeechProbe, WholeRecordingVad } from '../../common/engine/speechProbe';
+import { TranscriptionScheduler, type UtteranceOutcome, type UtteranceRequest } from '../../common/engine/transcriptionScheduler';
+import { UtteranceCutter } from '../../common/engine/utteranceCutter';
+import { resolveModelsDir } from '../models/modelsDir';
+import type { OpenProject } from '../project/projectFolder';
+import { startEngineWorker } from './engineHost';
+import { loadEngineScript, ScriptedEngine } from './scriptedEngine';
+import { resolveSessionModel, SessionEngineError } from './sessionModel';
+import { SileroVad, VAD_MODEL_FILE } from './sileroVad';
+import { sha256OfPcm } from './whisperEngine';
+
+/** The live utterance cutter of one recording (the engine's utteranceCutter). */
+export type LiveCutter = Pick<UtteranceCutter, 'push' | 'flush'>;
+
+/**
+ * What the session needs of the engine: transcribe utterances off the main thread, in order, with identity
+ * checks: the engine's TranscriptionScheduler provides it. Segment times come back on the item timeline.
+ */
+export interface SessionTranscriber {
+  transcribe(request: UtteranceRequest): Promise<UtteranceOutcome>;
+  /** the annotator left the item: its queued requests end as stale */
+  cancelItem(itemId: string): void;
+  close(): Promise<void>;
+}
+
+/** The engine as a session uses it: the transcriber, a cutter per recording, the model's identity and the VAD. */
+export interface SessionEngine {
+  transcriber: SessionTranscriber;
+  /** with a context, the cutter may also show partial text and start finals early (engine's LiveUtterances) */
+  createCutter(context?: LiveRecordingContext): LiveCutter;
+  /** the loaded model, for the UI and provenance */
+  model?: { name: string; sha256: string };
+  /** the engine's whisper.cpp version, recorded with every transcription */
+  whisperCpp?: string | null;
+  /** the Silero VAD, for the vad_* signals over each item's whole WAV when a recording stops (none: null) */
+  vad?: WholeRecordingVad | null;
+}
+
+/** Overrides where the Silero VAD model is looked for (default: the models folder). */
+export const VAD_MODEL_ENV = 'ALOUD_VAD_MODEL';
+
+export interface VoiceActivity {
+  /** the VAD, or null: the cutter then uses the energy rule */
+  probe: SileroVad | null;
+  /** one line saying which cutter runs and why, for doctor, bench and the session's UI */
+  note: string;
+}
+
+/** The Silero VAD model of the models folder (or $ALOUD_VAD_MODEL), or the reason the energy cutter is used instead. */
+export function openVoiceActivity(modelsDir?: string, env: NodeJS.ProcessEnv = process.env): VoiceActivity {
+  const file = env[VAD_MODEL_ENV] || path.join(resolveModelsDir(modelsDir, env), VAD_MODEL_FILE);
+  if (!existsSync(file)) {
+    return { probe: null, note: `energy cutter (frame level against the project's silence threshold): no voice-activity model at ${file}; \`aloud models download tiny.en\` fetches it` };
+  }
+  try {
+    return { probe: SileroVad.load(file), note: `Silero VAD cutter (${file})` };
+  } catch (e) {
+    return { probe: null, note: `energy cutter: the voice-activity model ${file} does not load (${(e as Error).message})` };
+  }
+}
+
+/** How a session's cutter decides: the project's silence threshold, and the VAD when there is one. */
+export interface CutterSettings {
+  silenceThresholdDbfs: number;
+  speech?: SpeechProbe | null;
+}
+
+/**
+ * The session's cutter per recording: Silero VAD when there is a probe (its stream reset for each recording),
+ * else the energy rule; with a recording context, wrapped in LiveUtterances for partials and speculation.
+ */
+export function liveCutterFactory(scheduler: TranscriptionScheduler, options: CutterSettings): {
+  (context: LiveRecordingContext): LiveUtterances;
+  (context?: LiveRecordingContext): UtteranceCutter | LiveUtterances;
+} {
+  const create = (context?: LiveRecordingContext): UtteranceCutter | LiveUtterances => {
+    options.speech?.reset();
+    const cutter = new UtteranceCutter({ silenceThresholdDbfs: options.silenceThresholdDbfs, speech: options.speech ?? null });
+    return context ? new LiveUtterances({ cutter, scheduler, context }) : cutter;
+  };
+  return create as ReturnType<typeof liveCutterFactory>;
+}
+
+/** The session's engine: the engine's TranscriptionScheduler (identity before success; token times, so a commit phrase is timed to its word) and a live cutter per recording. */
+export function sessionEngineOver(engine: TranscriptionEngine, model: { name: string; sha256: string }, options: CutterSettings & { language: string }): SessionEngine {
+  const transcriber = new TranscriptionScheduler({ engine, model, hashAudio: sha256OfPcm, settings: { language: options.language, tokenTimestamps: true } });
+  const vad = options.speech && 'probabilitiesOf' in options.speech ? (options.speech as SpeechProbe & WholeRecordingVad) : null;
+  return { model, transcriber, createCutter: liveCutterFactory(transcriber, options), vad };
+}
+
+/** The engine script to use instead of whisper.cpp: the command's flag, else ALOUD_ENGINE_SCRIPT (test suites), else none. */
+export function engineScriptFile(flag: string | null | undefined, env: NodeJS.ProcessEnv = process.env): string | null {
+  if (flag) return flag;
+  const fromEnv = env.ALOUD_ENGINE_SCRIPT;
+  return fromEnv ? fromEnv : null;
+}
+
+/**
+ * Loads the session's model in the engine worker (one load per session) and wraps it for the SessionService.
+ * With `engineScript`, scripted results replace whisper.cpp (model identity `scripted:<sha256 of the script>`);
+ * the cutter is the same (Silero VAD when its model is installed).
+ */
+export async function openSessionEngine(options: {
+  project: OpenProject;
+  modelFile: string | null;
+  modelsDir?: string;
+  engineScript?: string | null;
+}): Promise<SessionEngine & { voiceActivity: string }> {
+  const { thinkaloud } = options.project.config;
+  const voice = openVoiceActivity(options.modelsDir);
+  const decode = { language: decodeLanguageFor(thinkaloud.languages), silenceThresholdDbfs: thinkaloud.silence_threshold_dbfs, speech: voice.probe };
+  if (options.engineScript) {
+    const scripted = new ScriptedEngine(await loadEngineScript(options.engineScript));
+    const info = await scripted.load(options.engineScript);
+    return { ...sessionEngineOver(scripted, scripted.modelIdentity, decode), whisperCpp: info.whisper_cpp, voiceActivity: voice.note };
+  }
+  const model = await resolveSessionModel(options.project, options.modelFile, options.modelsDir);
+  const engine = startEngineWorker();
+  let sha256: string;
+  let whisperCpp: string;
+  try {
+    const info = await engine.load(model.path);
+    sha256 = info.model?.sha256 ?? '';
+    whisperCpp = info.whisper_cpp;
+  } catch (e) {
+    await engine.close().catch(() => undefined);
+    throw new SessionEngineError(`cannot load the whisper model ${model.path}: ${(e as Error).message}`);
+  }
+  return { ...sessionEngineOver(engine, { name: model.name, sha256 }, decode), whisperCpp, voiceActivity: voice.note };
+}

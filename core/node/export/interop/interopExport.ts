@@ -1,0 +1,456 @@
+import { createHash } from 'node:crypto';
+import { open, readFile, rename, stat, unlink, mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { Zip, ZipDeflate, ZipPassThrough } from 'fflate';
+import { parquetWriteBuffer } from 'hyparquet-writer';
+import { exportGaps, type ExportRecordV2 } from '../../../common/export/exportRecord';
+import { serializeExport } from '../../../common/export/exportFormats';
+import { validateExportText } from '../../../common/export/exportValidation';
+import { eafDocument } from '../../../common/export/interop/eafDocument';
+import { datasetCard, hfColumns, hfRow, type HfColumn } from '../../../common/export/interop/hfDataset';
+import { interopReceiptFileName, type InteropFileEntry, type InteropFormat, type InteropReceipt } from '../../../common/export/interop/interopFormats';
+import { buildItemTimeline } from '../../../common/export/interop/itemTimeline';
+import { maxqdaTranscript } from '../../../common/export/interop/maxqdaTranscript';
+import { qdpxProject } from '../../../common/export/interop/qdpxProject';
+import { textGridDocument } from '../../../common/export/interop/textGridDocument';
+import { xmlForbiddenCharacter } from '../../../common/export/interop/xmlText';
+import { InputError, type InputProblem } from '../../../common/io/inputProblem';
+import type { Item } from '../../../common/items/item';
+import type { ItemSessionState } from '../../../common/session/itemState';
+import { energyPauseSpans } from '../../../common/signals/audioSignals';
+import { pausesBetween, vadSpeechRuns } from '../../../common/signals/vadSignals';
+import { decodeWav } from '../../audio/wavFile';
+import { syncFolder, writeFileAtomic } from '../../fs/atomicFile';
+import { resolveInside } from '../../fs/resolveInside';
+import { sha256Hex } from '../../fs/sha256';
+import { ProjectError } from '../../project/projectError';
+import { itemsPath, type OpenProject } from '../../project/projectFolder';
+import { encodeFileName, SessionNameError } from '../../session/sessionPaths';
+import type { WholeRecordingVad } from '../../../common/engine/speechProbe';
+import { openVoiceActivity } from '../../engine/sessionEngine';
+import { appVersion } from '../appVersion';
+import { buildExportRecords, exportInputs, projectFacts, type ExportProgress } from '../exportSessions';
+import { checkExportTarget } from '../exportTarget';
+import type { SessionSource } from '../sessionSource';
+import { xsdProblems } from './xsdValidation';
+
+export interface InteropExportOptions {
+  project: OpenProject;
+  /** only this annotator; default every annotator with a session */
+  annotator?: string;
+  format: InteropFormat;
+  /** the export folder (created when missing; its parent must exist) */
+  outDir: string;
+  sessions: SessionSource;
+  /** replace files in the folder that no earlier export of this format wrote */
+  force?: boolean;
+  now?: () => Date;
+  /** records built, then recordings written: done of total */
+  onProgress?: (progress: ExportProgress) => void;
+  /** the voice-activity model, to place the VAD pauses the records count; without it those tiers stay empty (a warning says so) */
+  vad?: WholeRecordingVad | null;
+}
+
+export interface InteropExportResult {
+  out: string;
+  receipt_file: string;
+  receipt: InteropReceipt;
+  /** "12 recordings of 2 annotators in 25 files; 8 records without audio" */
+  summary: string;
+  warnings: string[];
+}
+
+/** A file of the export: text, bytes, or a session WAV copied as it is (its sha256 checked against the record's). */
+type PlannedFile = { path: string } & ({ text: string } | { bytes: Uint8Array } | { wav: string; sha256: string } | { qdpx: { xml: string; files: Array<{ path: string; content: { text: string } | { wav: string; sha256: string } }> } });
+
+/** A stable GUID for a key: sha256 of project and key, laid out as a name-based (version 5 style) UUID. */
+export function stableGuid(project: string, key: string): string {
+  const hex = sha256Hex(`aloud\u0000${project}\u0000${key}`);
+  const variant = ((parseInt(hex[16]!, 16) & 0x3) | 0x8).toString(16);
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}
+
+const stateKey = (annotator: string, itemId: string): string => `${annotator}\u0000${itemId}`;
+
+/**
+ * `aloud export --format eaf|textgrid|qdpx|hf|maxqda --out DIR`: from the same records as every export (the v2
+ * records of the sessions' fold, validated the same way), files for ELAN, Praat, QDA tools, Hugging Face or
+ * MAXQDA/NVivo. Everything is built and checked (file names, characters XML cannot hold, the formats' XSDs) before
+ * the first byte is written; then the files, each atomically, and `<format>.receipt.json` (sha256 of every file) last.
+ */
+export async function exportInterop(options: InteropExportOptions): Promise<InteropExportResult> {
+  const { project, format, outDir } = options;
+  const now = options.now ?? (() => new Date());
+  await checkExportTarget(project, outDir, 'folder', { force: options.force ?? false });
+  const { items, sessions } = await exportInputs(project, outDir, options.sessions, options.annotator);
+  const exportedAt = now().toISOString();
+
+  // progress: the records (as every export builds them), then the documents, then the files, in equal parts
+  const n = sessions.length * items.length;
+  const progress = (phase: 0 | 1 | 2, done: number, of: number): void => options.onProgress?.({ done: phase * n + Math.floor((done * n) / Math.max(1, of)), total: 3 * n });
+  const { records, warnings: recordWarnings } = await buildExportRecords(project, items, sessions, exportedAt, (p) => progress(0, p.done, p.total));
+  const checked = validateExportText(serializeExport(records, 'jsonl'), `${format} export`, 'jsonl', projectFacts(project, items));
+  if (checked.problems.length > 0) throw new InputError(checked.problems);
+
+  const recorded = records.filter((r) => r.audio !== null && r.audio.sha256 !== null);
+  if (recorded.length === 0) {
+    throw new ProjectError(`${project.dir}: no recordings to export (${records.length} records, none with its WAV in the project); ${format} files are made of the audio and its transcript; labels without audio export as jsonl, json or csv`);
+  }
+  const names = fileNamesOf(project, items, recorded, format);
+  if (format === 'eaf' || format === 'qdpx') {
+    const problems = xmlCharacterProblems(project, items, recorded, format);
+    if (problems.length > 0) throw new InputError(problems);
+  }
+
+  const states = new Map<string, ItemSessionState>();
+  for (const s of sessions) for (const state of s.items) states.set(stateKey(s.annotator, state.item_id), state);
+  const warnings: string[] = [...sessions.flatMap((s) => s.warnings), ...recordWarnings];
+  const version = await appVersion();
+  const labels = project.config.schema.labels.map((l) => l.name);
+  const planned: PlannedFile[] = [];
+  const xmlDocuments: Array<{ file: string; xml: string }> = [];
+  const pauseMisses = { vadMissing: 0 };
+
+  if (format === 'eaf' || format === 'textgrid') {
+    for (const [i, r] of recorded.entries()) {
+      progress(1, i, recorded.length);
+      const name = names.get(stateKey(r.annotator, r.item_id))!;
+      const state = states.get(stateKey(r.annotator, r.item_id)) ?? null;
+      const pauses = await pauseSpansOf(project, r, options.vad ?? null, warnings, pauseMisses);
+      const timeline = buildItemTimeline({
+        record: r,
+        labels,
+        recordings: state?.recordings ?? [],
+        reasoningShownAudioMs: state?.reasoning?.audio_ms ?? null,
+        energyPauses: pauses.energy,
+        vadPauses: pauses.vad,
+        longPauseMs: project.config.thinkaloud.long_pause_ms,
+        fillers: project.config.thinkaloud.fillers,
+      });
+      const wavPath = `${name}.wav`;
+      planned.push({ path: wavPath, wav: r.audio!.path, sha256: r.audio!.sha256! });
+      if (format === 'eaf') {
+        const file = `${name}.eaf`;
+        const xml = eafDocument(timeline, {
+          author: r.annotator,
+          date: exportedAt,
+          mediaUrl: pathToFileURL(path.resolve(outDir, ...wavPath.split('/'))).href,
+          relativeMediaUrl: `./${path.posix.basename(wavPath)}`,
+          properties: [['aloud:project', project.config.name], ['aloud:item_id', r.item_id], ['aloud:final_label', r.final_label ?? ''], ['aloud:blind_label', r.blind_label ?? ''], ['aloud:app_version', version]],
+        });
+        xmlDocuments.push({ file, xml });
+        planned.push({ path: file, text: xml });
+      } else planned.push({ path: `${name}.TextGrid`, text: textGridDocument(timeline) });
+    }
+  } else if (format === 'maxqda') {
+    for (const r of recorded) {
+      const name = names.get(stateKey(r.annotator, r.item_id))!;
+      planned.push({ path: `${name}.wav`, wav: r.audio!.path, sha256: r.audio!.sha256! }, { path: `${name}.txt`, text: maxqdaTranscript(r.segments) });
+    }
+  } else if (format === 'hf') {
+    planned.push(...hfDataset(project, items, records, recorded, names, version, exportedAt));
+  } else {
+    const qdpx = qdpxProject({
+      project: project.config.name,
+      labels: project.config.schema.labels,
+      items,
+      records,
+      guidOf: (key) => stableGuid(project.config.name, key),
+      appVersion: version,
+      createdAt: exportedAt,
+    });
+    const file = `${names.get('')!}.qdpx`;
+    xmlDocuments.push({ file: `${file}/project.qde`, xml: qdpx.xml });
+    const byPath = new Map(recorded.map((r) => [r.audio!.path, r.audio!.sha256!]));
+    planned.push({
+      path: file,
+      qdpx: { xml: qdpx.xml, files: qdpx.files.map((f) => ({ path: f.path, content: 'wav' in f.content ? { wav: f.content.wav, sha256: byPath.get(f.content.wav)! } : f.content })) },
+    });
+  }
+  if (pauseMisses.vadMissing > 0) {
+    warnings.push(`${pauseMisses.vadMissing} recording(s) have VAD pauses but no voice-activity model is installed here, so their "pauses (VAD)" tiers are empty (the counts are in the records)`);
+  }
+
+  // the last checks before writing: every XML document holds only characters XML allows, and passes its format's XSD
+  const xmlProblems: InputProblem[] = xmlDocuments.flatMap((d) => {
+    const bad = xmlForbiddenCharacter(d.xml);
+    return bad === null ? [] : [{ file: d.file, line: null, field: null, stage: 'rule' as const, message: `holds ${bad}, which XML 1.0 cannot carry` }];
+  });
+  if (xmlProblems.length === 0 && xmlDocuments.length > 0) xmlProblems.push(...(await xsdProblems(format === 'eaf' ? 'eaf' : 'qde', xmlDocuments)));
+  if (xmlProblems.length > 0) throw new InputError(xmlProblems);
+
+  const receiptFile = path.join(outDir, interopReceiptFileName(format));
+  const earlier = await earlierFiles(receiptFile);
+  await refuseForeignFiles(outDir, planned, earlier, options.force ?? false);
+
+  // writing: the earlier receipt goes first (it must never vouch for new files), then the files, the receipt last
+  await mkdir(outDir, { recursive: true });
+  await unlink(receiptFile).catch((e: NodeJS.ErrnoException) => {
+    if (e.code !== 'ENOENT') throw e;
+  });
+  const written: InteropFileEntry[] = [];
+  for (const [i, file] of planned.entries()) {
+    progress(2, i, planned.length);
+    written.push(await writePlanned(project, outDir, file));
+  }
+  const writtenPaths = new Set(written.map((w) => w.path));
+  for (const old of earlier.values()) {
+    if (writtenPaths.has(old.path)) continue;
+    // a file of the earlier export that this one does not write: removed only while it is still what that export wrote
+    const target = path.join(outDir, ...old.path.split('/'));
+    const bytes = await readFile(target).catch(() => null);
+    if (bytes && sha256Hex(bytes) === old.sha256) await unlink(target);
+  }
+
+  const receipt: InteropReceipt = {
+    receipt_version: 1,
+    kind: 'interop',
+    format,
+    schema_version: 2,
+    project: project.config.name,
+    records: records.length,
+    recordings: recorded.length,
+    annotators: sessions.map((s) => s.annotator),
+    files: written,
+    gaps: records.flatMap(exportGaps),
+    warnings,
+    app_version: version,
+    created_at: now().toISOString(),
+  };
+  await writeFileAtomic(receiptFile, `${JSON.stringify(receipt, null, 2)}\n`);
+  options.onProgress?.({ done: 3 * n, total: 3 * n });
+  const withoutAudio = records.length - recorded.length;
+  const summary = `${recorded.length} recording${recorded.length === 1 ? '' : 's'} of ${receipt.annotators.length} annotator${receipt.annotators.length === 1 ? '' : 's'} in ${written.length} file${written.length === 1 ? '' : 's'}${withoutAudio > 0 ? `; ${withoutAudio} record${withoutAudio === 1 ? '' : 's'} without audio not in them` : ''}`;
+  return { out: outDir, receipt_file: receiptFile, receipt, summary, warnings };
+}
+
+/** `exportInterop` with the installed voice-activity model, freed after (only ELAN and Praat files have a tier for VAD pauses). */
+export async function exportInteropWithInstalledVad(options: Omit<InteropExportOptions, 'vad'>): Promise<InteropExportResult> {
+  const voice = options.format === 'eaf' || options.format === 'textgrid' ? openVoiceActivity() : null;
+  try {
+    return await exportInterop({ ...options, vad: voice?.probe ?? null });
+  } finally {
+    voice?.probe?.free();
+  }
+}
+
+/**
+ * The file name stem of each recording (`<annotator>/<item>`, encoded as the session store encodes names) and, under
+ * the key '', the .qdpx's (the project name). Every item id of the project must make a file name (the export is all
+ * or nothing): a name that cannot is refused with the item named.
+ */
+function fileNamesOf(project: OpenProject, items: readonly Item[], recorded: readonly ExportRecordV2[], format: InteropFormat): Map<string, string> {
+  const names = new Map<string, string>();
+  const items_file = path.relative(project.dir, itemsPath(project)) || itemsPath(project);
+  const encode = (name: string, what: string, where: string): string => {
+    try {
+      return encodeFileName(name, what);
+    } catch (e) {
+      if (e instanceof SessionNameError) throw new ProjectError(`${where}: ${e.message}; ${format} files are named by it, so nothing was written (rename it)`);
+      throw e;
+    }
+  };
+  if (format === 'qdpx') {
+    let stem: string;
+    try {
+      stem = encodeFileName(project.config.name, 'project name');
+    } catch {
+      stem = 'project';
+    }
+    names.set('', stem);
+    return names;
+  }
+  for (const item of items) encode(item.id, 'item id', `${items_file}: item ${JSON.stringify(item.id.length > 60 ? `${item.id.slice(0, 60)}…` : item.id)}`);
+  for (const r of recorded) names.set(stateKey(r.annotator, r.item_id), `${encode(r.annotator, 'annotator name', `annotator ${JSON.stringify(r.annotator)}`)}/${encodeFileName(r.item_id, 'item id')}`);
+  return names;
+}
+
+/** Every text an XML export would carry that XML 1.0 cannot: located by annotator, item and field, never dropped or replaced. */
+function xmlCharacterProblems(project: OpenProject, items: readonly Item[], recorded: readonly ExportRecordV2[], format: InteropFormat): InputProblem[] {
+  const problems: InputProblem[] = [];
+  const config = path.join(project.dir, 'aloud.yaml');
+  const say = (file: string, field: string, text: string): void => {
+    const bad = xmlForbiddenCharacter(text);
+    if (bad !== null) problems.push({ file, line: null, field, stage: 'rule', message: `holds ${bad}, a character XML 1.0 cannot carry, so no .${format} can hold it; remove it (Aloud neither drops nor replaces it)` });
+  };
+  say(config, 'name', project.config.name);
+  project.config.schema.labels.forEach((l, i) => say(config, `schema.labels[${i}].name`, l.name));
+  if (format === 'qdpx') {
+    const file = itemsPath(project);
+    for (const item of items) {
+      say(file, `${item.id}.id`, item.id);
+      if (item.context !== undefined) say(file, `${item.id}.context`, item.context);
+    }
+  }
+  for (const r of recorded) {
+    const walk = (value: unknown, field: string): void => {
+      if (typeof value === 'string') say(`${r.annotator} / ${r.item_id}`, field, value);
+      else if (Array.isArray(value)) value.forEach((v, i) => walk(v, `${field}[${i}]`));
+      else if (value !== null && typeof value === 'object') for (const [k, v] of Object.entries(value)) walk(v, field === '' ? k : `${field}.${k}`);
+    };
+    walk(r, '');
+  }
+  return problems;
+}
+
+/** The energy and VAD pauses a record counts, as spans, when the audio gives exactly what the record says (else null and a warning). */
+async function pauseSpansOf(project: OpenProject, r: ExportRecordV2, vad: WholeRecordingVad | null, warnings: string[], misses: { vadMissing: number }): Promise<{ energy: Array<{ t0_ms: number; t1_ms: number }> | null; vad: Array<{ t0_ms: number; t1_ms: number }> | null }> {
+  const t = project.config.thinkaloud;
+  const wav = decodeWav(await readFile(await resolveInside(project.dir, path.join(...r.audio!.path.split('/')), 'read')), r.audio!.path);
+  const where = `${r.annotator} / ${r.item_id}`;
+  const same = (spans: ReadonlyArray<{ t0_ms: number; t1_ms: number }>, stats: { count: number; total_ms: number }): boolean =>
+    spans.length === stats.count && Math.abs(spans.reduce((sum, p) => sum + (p.t1_ms - p.t0_ms), 0) - stats.total_ms) < 1e-6;
+  let energy: Array<{ t0_ms: number; t1_ms: number }> | null = null;
+  const recordedPauses = r.signals?.pauses ?? null;
+  if (recordedPauses) {
+    const spans = energyPauseSpans(wav.samples, wav.sampleRate, { chunk_seconds: t.chunk_seconds, silence_threshold_dbfs: t.silence_threshold_dbfs, min_pause_ms: t.min_pause_ms, long_pause_ms: t.long_pause_ms });
+    if (same(spans, recordedPauses)) energy = spans;
+    else warnings.push(`${where}: the audio gives ${spans.length} energy pauses under today's aloud.yaml, the record ${recordedPauses.count}; the "pauses (energy)" tier is left empty rather than disagree with the record`);
+  }
+  let voice: Array<{ t0_ms: number; t1_ms: number }> | null = null;
+  const recordedVad = r.signals?.vad_pauses ?? null;
+  if (recordedVad && !vad) misses.vadMissing++;
+  if (recordedVad && vad) {
+    const windowMs = (vad.windowSamples * 1000) / wav.sampleRate;
+    const spans = pausesBetween(vadSpeechRuns(vad.probabilitiesOf(wav.samples), vad.windowSamples, wav.sampleRate, {}), windowMs, t.min_pause_ms);
+    if (same(spans, recordedVad)) voice = spans;
+    else warnings.push(`${where}: the voice-activity model gives ${spans.length} pauses, the record ${recordedVad.count} (another VAD model?); the "pauses (VAD)" tier is left empty`);
+  }
+  return { energy, vad: voice };
+}
+
+function hfDataset(project: OpenProject, items: readonly Item[], records: readonly ExportRecordV2[], recorded: readonly ExportRecordV2[], names: ReadonlyMap<string, string>, version: string, createdAt: string): PlannedFile[] {
+  const columns = hfColumns();
+  const rows = recorded.map((r) => hfRow(r, `audio/${names.get(stateKey(r.annotator, r.item_id))!}.wav`, columns));
+  const parquetFile = 'parquet/records.parquet';
+  const card = datasetCard({
+    project: project.config.name,
+    rows: rows.length,
+    annotators: [...new Set(recorded.map((r) => r.annotator))],
+    items: new Set(recorded.map((r) => r.item_id)).size,
+    labels: project.config.schema.labels.map((l) => l.name),
+    languages: project.config.thinkaloud.languages,
+    columns,
+    models: [...new Map(recorded.flatMap((r) => (r.model ? [[`${r.model.name}\u0000${r.model.sha256}`, r.model] as const] : []))).values()],
+    parserVersions: [...new Set(recorded.flatMap((r) => (r.parser_version ? [r.parser_version] : [])))],
+    thinkaloud: project.config.thinkaloud,
+    withoutAudio: records.length - recorded.length,
+    appVersion: version,
+    createdAt,
+    parquetFile,
+  });
+  return [
+    ...recorded.map((r) => ({ path: `audio/${names.get(stateKey(r.annotator, r.item_id))!}.wav`, wav: r.audio!.path, sha256: r.audio!.sha256! })),
+    { path: 'metadata.jsonl', text: rows.map((row) => `${JSON.stringify(row)}\n`).join('') },
+    { path: parquetFile, bytes: parquetOf(columns, rows, version) },
+    { path: 'README.md', text: card },
+  ];
+}
+
+const PARQUET_TYPES = { string: 'STRING', json: 'STRING', int32: 'INT32', float64: 'DOUBLE', bool: 'BOOLEAN' } as const;
+
+function parquetOf(columns: readonly HfColumn[], rows: ReadonlyArray<Record<string, unknown>>, version: string): Uint8Array {
+  const buffer = parquetWriteBuffer({
+    columnData: columns.map((c) => ({ name: c.name, data: rows.map((row) => row[c.name] ?? null), type: PARQUET_TYPES[c.type] })),
+    createdBy: `Aloud ${version}`,
+  });
+  return new Uint8Array(buffer);
+}
+
+/** The files an earlier export of this format wrote into the folder, by path (its receipt's list). */
+async function earlierFiles(receiptFile: string): Promise<Map<string, InteropFileEntry>> {
+  const text = await readFile(receiptFile, 'utf8').catch((e: NodeJS.ErrnoException) => {
+    if (e.code === 'ENOENT') return null;
+    throw e;
+  });
+  if (text === null) return new Map();
+  let files: unknown;
+  try {
+    files = (JSON.parse(text) as { files?: unknown }).files;
+  } catch {
+    throw new ProjectError(`${receiptFile}: is not a receipt Aloud wrote (not JSON); move it away, or pass --force`);
+  }
+  if (!Array.isArray(files) || !files.every((f) => typeof f?.path === 'string' && typeof f?.sha256 === 'string')) {
+    throw new ProjectError(`${receiptFile}: is not a receipt Aloud wrote (no files list); move it away, or pass --force`);
+  }
+  return new Map((files as InteropFileEntry[]).map((f) => [f.path, f]));
+}
+
+/** Files already in the folder that this export would replace are refused unless an earlier export of it wrote them (or --force). */
+async function refuseForeignFiles(outDir: string, planned: readonly PlannedFile[], earlier: ReadonlyMap<string, InteropFileEntry>, force: boolean): Promise<void> {
+  if (force) return;
+  const foreign: string[] = [];
+  for (const file of planned) {
+    if (earlier.has(file.path)) continue;
+    if (await stat(path.join(outDir, ...file.path.split('/'))).then(() => true, () => false)) foreign.push(file.path);
+  }
+  if (foreign.length > 0) {
+    throw new ProjectError(`--out ${outDir}: ${foreign[0]}${foreign.length > 1 ? ` and ${foreign.length - 1} more` : ''} already exist${foreign.length > 1 ? '' : 's'} and no earlier export wrote them; choose another folder or pass --force to replace them`);
+  }
+}
+
+/** A session WAV's bytes, refused when they are no longer what the record's sha256 says (changed during the export). */
+async function sessionWav(project: OpenProject, relative: string, sha256: string): Promise<Buffer> {
+  const bytes = await readFile(await resolveInside(project.dir, path.join(...relative.split('/')), 'read'));
+  if (sha256Hex(bytes) !== sha256) throw new ProjectError(`${relative}: changed while exporting (its sha256 is no longer the one recorded); export again`);
+  return bytes;
+}
+
+async function writePlanned(project: OpenProject, outDir: string, file: PlannedFile): Promise<InteropFileEntry> {
+  const target = path.join(outDir, ...file.path.split('/'));
+  await mkdir(path.dirname(target), { recursive: true });
+  if ('qdpx' in file) return { path: file.path, ...(await writeQdpx(project, target, file.qdpx)) };
+  const bytes = 'text' in file ? Buffer.from(file.text, 'utf8') : 'bytes' in file ? file.bytes : await sessionWav(project, file.wav, file.sha256);
+  await writeFileAtomic(target, bytes);
+  return { path: file.path, sha256: sha256Hex(bytes), bytes: bytes.length };
+}
+
+/**
+ * A .qdpx as the standard lays it out: a zip with `project.qde` and `Sources/<guid>.<ext>`, written as a stream
+ * (recordings stored, texts deflated) to a temporary name, fsynced and renamed like every export file.
+ */
+async function writeQdpx(project: OpenProject, target: string, qdpx: Extract<PlannedFile, { qdpx: unknown }>['qdpx']): Promise<{ sha256: string; bytes: number }> {
+  const temp = `${target}.${process.pid}.tmp`;
+  const handle = await open(temp, 'w');
+  const hash = createHash('sha256');
+  let bytes = 0;
+  const pending: Uint8Array[] = [];
+  let failure: Error | null = null;
+  const zip = new Zip((error, chunk) => {
+    if (error) failure = error;
+    else pending.push(chunk);
+  });
+  const flush = async (): Promise<void> => {
+    if (failure) throw failure;
+    for (const chunk of pending.splice(0)) {
+      hash.update(chunk);
+      bytes += chunk.length;
+      await handle.write(chunk);
+    }
+  };
+  const add = async (name: string, data: Uint8Array, stored: boolean): Promise<void> => {
+    const entry = stored ? new ZipPassThrough(name) : new ZipDeflate(name, { level: 6 });
+    zip.add(entry);
+    entry.push(data, true);
+    await flush();
+  };
+  try {
+    await add('project.qde', Buffer.from(qdpx.xml, 'utf8'), false);
+    for (const f of qdpx.files) {
+      if ('text' in f.content) await add(f.path, Buffer.from(f.content.text, 'utf8'), false);
+      else await add(f.path, await sessionWav(project, f.content.wav, f.content.sha256), true);
+    }
+    zip.end();
+    await flush();
+    await handle.sync();
+  } catch (e) {
+    await handle.close();
+    await unlink(temp).catch(() => undefined);
+    throw e;
+  }
+  await handle.close();
+  await rename(temp, target);
+  await syncFolder(path.dirname(target));
+  return { sha256: hash.digest('hex'), bytes };
+}

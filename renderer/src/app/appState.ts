@@ -1,0 +1,119 @@
+import type { AloudEvent, AppInfo, ExportSummary, ProjectExportFormat, ProjectView, SessionView } from '../../../core/common/contract/aloudApi';
+import type { ItemSessionState } from '../../../core/common/session/itemState';
+
+export type Tab = 'label' | 'review' | 'agreement' | 'project' | 'settings';
+
+/** Everything the app's frame keeps: what the host said (info, project, session, as events update them) and the annotator's choices. */
+export interface AppState {
+  info: AppInfo | null;
+  project: ProjectView | null;
+  session: SessionView | null;
+  tab: Tab;
+  /** the banner: a refusal, an unreachable host, a failed write */
+  error: string | null;
+  notice: string | null;
+  choosingProject: boolean;
+  exporting: { format: ProjectExportFormat; scope: 'mine' | 'all'; busy: boolean; progress: { done: number; total: number } | null; done: ExportSummary | null };
+  /** microphone chosen in Settings (null: the system default) */
+  deviceId: string | null;
+  /** seconds of silence before the keep-talking cue; null: off */
+  keepTalkingSeconds: number | null;
+}
+
+export type AppAction =
+  | { type: 'loaded'; info: AppInfo; project: ProjectView }
+  | { type: 'info'; info: AppInfo }
+  /** the open project's view changed (settings, imported items) */
+  | { type: 'project'; project: ProjectView }
+  /** another project is open: its annotators start again from the start screen */
+  | { type: 'projectOpened'; project: ProjectView }
+  | { type: 'session'; session: SessionView }
+  | { type: 'event'; event: AloudEvent }
+  | { type: 'tab'; tab: Tab }
+  | { type: 'error'; message: string | null }
+  | { type: 'notice'; message: string | null }
+  | { type: 'choosingProject'; choosing: boolean }
+  | { type: 'exportChoice'; format?: ProjectExportFormat; scope?: 'mine' | 'all' }
+  | { type: 'exportStarted' }
+  | { type: 'exportFinished'; summary: ExportSummary | null }
+  | { type: 'device'; deviceId: string | null }
+  | { type: 'keepTalking'; seconds: number | null };
+
+export function initialAppState(saved: { deviceId: string | null; keepTalkingSeconds: number | null }): AppState {
+  return {
+    info: null,
+    project: null,
+    session: null,
+    tab: 'label',
+    error: null,
+    notice: null,
+    choosingProject: false,
+    exporting: { format: 'jsonl', scope: 'mine', busy: false, progress: null, done: null },
+    ...saved,
+  };
+}
+
+/** Merges a pushed item state into the session view (events can arrive before or after a call's result). */
+export function withItem(view: SessionView, item: ItemSessionState): SessionView {
+  const at = view.items.findIndex((i) => i.item_id === item.item_id);
+  const items = at < 0 ? [...view.items, item] : view.items.map((i, n) => (n === at ? item : i));
+  return { ...view, items };
+}
+
+/** What an event of the host changes in the app's state (events about a session change nothing before one is open). */
+function applyEvent(state: AppState, event: AloudEvent): AppState {
+  const session = (change: (s: SessionView) => SessionView): AppState => (state.session ? { ...state, session: change(state.session) } : state);
+  switch (event.type) {
+    case 'item':
+      return session((s) => withItem(s, event.item));
+    case 'recording':
+      return session((s) => ({ ...s, recording_item: event.item_id }));
+    case 'transcription':
+      return session((s) => ({ ...s, pending_transcriptions: event.pending }));
+    case 'finishing':
+      return session((s) => ({ ...s, finishing_item: event.item_id }));
+    case 'error':
+      return { ...state, error: event.message };
+    case 'export_progress':
+      return { ...state, exporting: { ...state.exporting, progress: { done: event.done, total: event.total } } };
+    default:
+      // partial texts belong to the Label screen, downloads to the models panel
+      return state;
+  }
+}
+
+/** The app's one reducer: every change of the frame's state is an action here. */
+export function appReducer(state: AppState, action: AppAction): AppState {
+  switch (action.type) {
+    case 'loaded':
+      return { ...state, info: action.info, project: action.project };
+    case 'info':
+      return { ...state, info: action.info };
+    case 'project':
+      return { ...state, project: action.project };
+    case 'projectOpened':
+      return { ...state, project: action.project, session: null, exporting: { ...state.exporting, done: null }, choosingProject: false, tab: 'label', error: null };
+    case 'session':
+      return { ...state, session: action.session };
+    case 'event':
+      return applyEvent(state, action.event);
+    case 'tab':
+      return { ...state, tab: action.tab };
+    case 'error':
+      return { ...state, error: action.message };
+    case 'notice':
+      return { ...state, notice: action.message };
+    case 'choosingProject':
+      return { ...state, choosingProject: action.choosing };
+    case 'exportChoice':
+      return { ...state, exporting: { ...state.exporting, ...(action.format ? { format: action.format } : {}), ...(action.scope ? { scope: action.scope } : {}) } };
+    case 'exportStarted':
+      return { ...state, exporting: { ...state.exporting, busy: true, progress: null, done: null } };
+    case 'exportFinished':
+      return { ...state, exporting: { ...state.exporting, busy: false, done: action.summary } };
+    case 'device':
+      return { ...state, deviceId: action.deviceId };
+    case 'keepTalking':
+      return { ...state, keepTalkingSeconds: action.seconds };
+  }
+}

@@ -1,0 +1,107 @@
+import type { SessionView } from '../../../core/common/contract/aloudApi';
+import type { ItemSessionState } from '../../../core/common/session/itemState';
+import { formatClock } from '../app/transcriptMarks';
+import type { RunCall } from '../app/runCall';
+import type { ApiClient } from '../contract/apiClient';
+
+/** The segment being corrected and its text so far. */
+export type SegmentEdit = { n: number; text: string } | null;
+
+interface Props {
+  client: ApiClient;
+  state: ItemSessionState;
+  /** the segment playing now (highlighted) */
+  active: number;
+  seek: (ms: number) => void;
+  editing: SegmentEdit;
+  onEditing: (edit: SegmentEdit) => void;
+  run: RunCall;
+  onSession?: ((view: SessionView) => void) | undefined;
+}
+
+/**
+ * The correction editor: the item's segments (click a time or a word to play from there), each correctable as a layer
+ * over the verbatim text, which stays beside the correction; and a label from the corrected text.
+ */
+export function SegmentCorrections({ client, state, active, seek, editing, onEditing, run, onSession }: Props) {
+  const act = async (task: () => Promise<SessionView>): Promise<boolean> => {
+    const view = await run(task);
+    if (view) onSession?.(view);
+    return view !== undefined;
+  };
+  const correctionOf = (n: number) => {
+    const ref = state.segment_refs[n];
+    return ref ? state.corrections.filter((c) => c.utterance === ref.utterance && c.segment === ref.segment).at(-1) : undefined;
+  };
+  return (
+    <>
+      {state.segments.length === 0 ? (
+        <p className="muted">No transcript for this recording{state.stale_results > 0 ? ` (${state.stale_results} result(s) arrived too late)` : ''}.</p>
+      ) : (
+        <ol className="segments" aria-label="segments">
+          {state.segments.map((seg, n) => {
+            const correction = correctionOf(n);
+            const ref = state.segment_refs[n];
+            return (
+              <li key={n} className={n === active ? 'segment playing' : 'segment'} aria-current={n === active ? 'true' : undefined}>
+                <button className="link time" onClick={() => seek(seg.t0_ms)} title="play from here">
+                  {formatClock(seg.t0_ms)}
+                </button>
+                {editing?.n === n ? (
+                  <form
+                    className="correct-form"
+                    onSubmit={(e) => {
+                      e.preventDefault();
+                      if (!ref) return;
+                      void act(() => client.correctSegment(state.item_id, ref.utterance, ref.segment, editing.text)).then((ok) => ok && onEditing(null));
+                    }}
+                  >
+                    <input aria-label={`corrected text of segment ${n + 1}`} value={editing.text} onChange={(e) => onEditing({ n, text: e.target.value })} autoFocus />
+                    <button type="submit" className="primary">
+                      Save correction
+                    </button>
+                    <button type="button" onClick={() => onEditing(null)}>
+                      Cancel
+                    </button>
+                  </form>
+                ) : (
+                  <span className="seg-text">
+                    {correction ? (
+                      <>
+                        <span className="corrected" aria-label={`corrected text of segment ${n + 1}`}>
+                          {correction.text}
+                        </span>
+                        <span className="verbatim muted" aria-label={`verbatim text of segment ${n + 1}`}>
+                          verbatim: {seg.text}
+                        </span>
+                      </>
+                    ) : seg.tokens && seg.tokens.length > 0 ? (
+                      seg.tokens.map((tok, k) => (
+                        <button key={k} className="word" onClick={() => seek(tok.t0_ms)} title={`play from ${formatClock(tok.t0_ms)}`}>
+                          {tok.text}
+                        </button>
+                      ))
+                    ) : (
+                      seg.text
+                    )}
+                  </span>
+                )}
+                {ref && editing?.n !== n && (
+                  <button className="link edit" onClick={() => onEditing({ n, text: correction?.text ?? seg.text.trim() })} aria-label={`correct segment ${n + 1}`}>
+                    Correct
+                  </button>
+                )}
+              </li>
+            );
+          })}
+        </ol>
+      )}
+      {state.transcript_corrected !== null && (
+        <p className="row">
+          <button onClick={() => void act(() => client.rederiveLabelsFromCorrections(state.item_id))}>Label from the corrected text</button>
+          <span className="muted small">Adds a label of source “correction”; the spoken label stays in the history.</span>
+        </p>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import type { ProjectView, SessionView } from '../../../core/common/contract/aloudApi';
+import type { ItemSessionState } from '../../../core/common/session/itemState';
+import { appReducer, initialAppState, type AppState } from '../../../renderer/src/app/appState';
+
+const project = { name: 'p', schema: { name: 's', ordered: false, labels: [] }, thinkaloud: {}, items: [] } as unknown as ProjectView;
+const item = (item_id: string, final_label: string | null) => ({ item_id, final_label }) as unknown as ItemSessionState;
+const session: SessionView = {
+  annotator: 'ana',
+  current_item: 'i1',
+  recording_item: null,
+  items: [item('i1', null)],
+  pending_transcriptions: 0,
+  recovered: null,
+  finishing_item: null,
+  config_changed: false,
+  notes: [],
+};
+
+function reduce(state: AppState, ...actions: Parameters<typeof appReducer>[1][]): AppState {
+  return actions.reduce(appReducer, state);
+}
+
+describe('the app store', () => {
+  const start = initialAppState({ deviceId: null, keepTalkingSeconds: 10 });
+
+  it("folds the host's events into the session view: an item replaced or added, recording, pending transcriptions, the item finishing", () => {
+    const s = reduce(
+      start,
+      { type: 'session', session },
+      { type: 'event', event: { type: 'item', item: item('i1', 'Polite') } },
+      { type: 'event', event: { type: 'item', item: item('i2', null) } },
+      { type: 'event', event: { type: 'recording', item_id: 'i2' } },
+      { type: 'event', event: { type: 'transcription', pending: 2 } },
+      { type: 'event', event: { type: 'finishing', item_id: 'i2' } },
+    );
+    expect(s.session).toMatchObject({ items: [{ item_id: 'i1', final_label: 'Polite' }, { item_id: 'i2' }], recording_item: 'i2', pending_transcriptions: 2, finishing_item: 'i2' });
+  });
+
+  it('session events before a session is open change nothing; an error event reaches the banner; export progress the export', () => {
+    expect(reduce(start, { type: 'event', event: { type: 'item', item: item('i1', 'x') } })).toBe(start);
+    expect(reduce(start, { type: 'event', event: { type: 'error', message: 'disk full' } }).error).toBe('disk full');
+    expect(reduce(start, { type: 'exportStarted' }, { type: 'event', event: { type: 'export_progress', done: 3, total: 9 } }).exporting).toMatchObject({ busy: true, progress: { done: 3, total: 9 } });
+    expect(reduce(start, { type: 'event', event: { type: 'partial', item_id: 'i1', utterance: 0, text: 'x' } })).toBe(start);
+  });
+
+  it('another project starts again from the start screen: no session, no export summary, the Label tab, no error', () => {
+    const busy = reduce(start, { type: 'session', session }, { type: 'tab', tab: 'settings' }, { type: 'error', message: 'x' }, { type: 'exportFinished', summary: { file: 'f' } as never });
+    const s = reduce(busy, { type: 'projectOpened', project });
+    expect(s).toMatchObject({ project, session: null, tab: 'label', error: null, choosingProject: false, exporting: { done: null } });
+    expect(s.keepTalkingSeconds).toBe(10);
+  });
+});
