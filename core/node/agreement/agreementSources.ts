@@ -23,17 +23,24 @@ export interface LabelSet {
  * Every annotator session of the project, read-only: blind (first) and final label per item. One session is folded
  * at a time and only its labels are kept.
  */
-export async function projectLabelSet(project: OpenProject, sessions: SessionSource = projectSessionSource): Promise<LabelSet & { itemIds: string[] }> {
+export async function projectLabelSet(
+  project: OpenProject,
+  sessions: SessionSource = projectSessionSource,
+  onSession?: (read: number, total: number) => void,
+): Promise<LabelSet & { itemIds: string[] }> {
   const items = await loadProjectItems(project);
   const records: LabelRecord[] = [];
   const warnings: string[] = [];
-  for (const name of await sessions.annotators(project)) {
+  const names = await sessions.annotators(project);
+  for (const [read, name] of names.entries()) {
+    onSession?.(read, names.length);
     const session = await sessions.load(project, name);
     for (const i of session.items) {
       if (i.blind_label !== null || i.final_label !== null) records.push({ item_id: i.item_id, annotator: session.annotator, blind_label: i.blind_label, final_label: i.final_label });
     }
     warnings.push(...session.warnings);
   }
+  onSession?.(names.length, names.length);
   return { source: `${project.dir} (sessions)`, records, hasBlind: true, warnings, itemIds: items.map((i) => i.id) };
 }
 

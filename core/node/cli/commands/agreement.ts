@@ -41,13 +41,14 @@ export function parseCount(value: string | undefined, flag: string, fallback: nu
 export async function loadAgreementInputs(
   values: { project?: string; export?: string[]; csv?: string[]; room?: string[] },
   onBytes?: (read: number, total: number) => void,
+  onSession?: (read: number, total: number) => void,
 ): Promise<{ project: OpenProject | null; sets: LabelSet[]; itemIds: string[] | undefined }> {
   const files = [...(values.export ?? []), ...(values.csv ?? []), ...(values.room ?? [])];
   const project = values.project !== undefined || files.length === 0 ? await loadProjectConfig(values.project ?? (await ensureUserDemoProject())) : null;
   const sets: LabelSet[] = [];
   let itemIds: string[] | undefined;
   if (project && files.length === 0) {
-    const fromProject = await projectLabelSet(project);
+    const fromProject = await projectLabelSet(project, undefined, onSession);
     sets.push(fromProject);
     itemIds = fromProject.itemIds;
   }
@@ -111,7 +112,8 @@ export const agreementCommand: CliCommand = {
     let steps: StepAgreement | null = null;
     try {
       const progress = progressLine(io, 'aloud agreement', 'bytes');
-      const inputs = await loadAgreementInputs(values, progress.report).finally(progress.end);
+      const sessionProgress = progressLine(io, 'aloud agreement', 'sessions');
+      const inputs = await loadAgreementInputs(values, progress.report, sessionProgress.report).finally(() => (progress.end(), sessionProgress.end()));
       sets = inputs.sets;
       const schema = inputs.project?.config.schema ?? null;
       const roomLabels = sets.find((s): s is LabelSet & { labels: string[] } => 'labels' in s)?.labels ?? null;

@@ -14,6 +14,7 @@ import { projectSessionSource } from '../../export/projectSessions';
 import { type CliCommand, type CliIo, printJson, requireOption, UsageError, parseOptions } from '../cliSupport';
 import { AUDIO_SAMPLE_RATE } from '../../../common/audio/sampleRate';
 import { packCommand, PACK_USAGE, unpackCommand } from './sessionPack';
+import { progressLine } from '../progressLine';
 
 /** Audio is fed as the recorder delivers it: 50 ms chunks. */
 const CHUNK_MS = 50;
@@ -164,7 +165,12 @@ async function reparse(argv: string[], io: CliIo): Promise<number> {
   const annotators = values.annotator !== undefined ? [values.annotator] : await projectSessionSource.annotators(project);
   if (annotators.length === 0) throw new UsageError(`no annotator sessions in ${project.dir}`);
   const results = [];
-  for (const annotator of annotators) results.push(await reparseSession(project, annotator, { dryRun: values['dry-run'] }));
+  const progress = progressLine(io, 'aloud session reparse', 'sessions');
+  for (const [done, annotator] of annotators.entries()) {
+    progress.report(done, annotators.length);
+    results.push(await reparseSession(project, annotator, { dryRun: values['dry-run'] }));
+  }
+  progress.end();
   const changed = results.reduce((n, r) => n + r.items.filter((i) => i.changed).length, 0);
   if (values.json) printJson(io, { dry_run: values['dry-run'], config_sha256: results[0]!.config_sha256, parser_version: results[0]!.parser_version, changed, sessions: results });
   else {
