@@ -23,6 +23,8 @@ export interface CountableItem {
   completed: boolean;
   /** every label act in occurrence order, with the reviewer whose act it is (null: the annotator's) */
   acts: ReadonlyArray<{ label: string; reviewer: string | null }>;
+  /** the blind label as the source recorded it, when it has one (a file row without the timeline); absent: the first act's */
+  blind?: string | null;
 }
 
 export interface CountableSession {
@@ -60,7 +62,7 @@ export function countedLabels(sessions: readonly CountableSession[], rules: Coun
       const acts = rules.includeReviewers ? item.acts : item.acts.filter((a) => a.reviewer === null);
       if (acts.length !== item.acts.length && acts.at(-1)?.label !== item.acts.at(-1)?.label) report.reviewer_labels_left_out++;
       if (acts.length === 0) continue;
-      records.push({ item_id: item.item_id, annotator: session.annotator, blind_label: acts[0]!.label, final_label: acts.at(-1)!.label });
+      records.push({ item_id: item.item_id, annotator: session.annotator, blind_label: item.blind !== undefined ? item.blind : acts[0]!.label, final_label: acts.at(-1)!.label });
     }
   }
   return { records, report };

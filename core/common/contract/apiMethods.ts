@@ -186,6 +186,7 @@ export const API_METHODS: { readonly [M in AloudMethod]: MethodSpec } = {
     ],
     scope: 'session-page',
   },
+  collectPack: { params: [['file', nonEmptyString(4096)]], scope: 'session-page' },
 };
 
 /** The method names, in table order. */

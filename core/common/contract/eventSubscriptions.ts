@@ -12,7 +12,9 @@ const EVENT_TYPES: { readonly [T in AloudEventType]: true } = {
   partial: true,
   error: true,
   export_progress: true,
+  collect_progress: true,
   model_download: true,
+  engine: true,
 };
 export const ALOUD_EVENT_TYPES = Object.keys(EVENT_TYPES) as readonly AloudEventType[];
 

@@ -11,6 +11,7 @@ import { writeFileAtomic } from '../../fs/atomicFile';
 import { loadProjectConfig, type OpenProject } from '../../project/projectFolder';
 import { ensureUserDemoProject } from '../../project/userDemoProject';
 import { type CliCommand, printJson, UsageError, withUsageErrors } from '../cliSupport';
+import { progressLine } from '../progressLine';
 
 const MAX_RESAMPLES = 100_000;
 
@@ -41,17 +42,19 @@ export function parseCount(value: string | undefined, flag: string, fallback: nu
 export async function loadAgreementInputs(
   values: { project?: string; export?: string[]; csv?: string[]; room?: string[] },
   rules: CountingRules = DEFAULT_COUNTING,
+  onBytes?: (read: number, total: number) => void,
+  onSession?: (read: number, total: number) => void,
 ): Promise<{ project: OpenProject | null; sets: LabelSet[]; itemIds: string[] | undefined }> {
   const files = [...(values.export ?? []), ...(values.csv ?? []), ...(values.room ?? [])];
   const project = values.project !== undefined || files.length === 0 ? await loadProjectConfig(values.project ?? (await ensureUserDemoProject())) : null;
   const sets: LabelSet[] = [];
   let itemIds: string[] | undefined;
   if (project && files.length === 0) {
-    const fromProject = await projectLabelSet(project, projectSessionSource, rules);
+    const fromProject = await projectLabelSet(project, undefined, rules, onSession);
     sets.push(fromProject);
     itemIds = fromProject.itemIds;
   }
-  for (const file of values.export ?? []) sets.push(await exportLabelSet(file, rules));
+  for (const file of values.export ?? []) sets.push(await exportLabelSet(file, rules, onBytes));
   for (const file of values.csv ?? []) sets.push(await csvLabelSet(file));
   for (const file of values.room ?? []) sets.push(await roomLabelSet(file));
   return { project, sets, itemIds };
@@ -59,7 +62,6 @@ export async function loadAgreementInputs(
 
 export const agreementCommand: CliCommand = {
   name: 'agreement',
-  summary: "Krippendorff's alpha between annotators on first (blind) and final labels, with bootstrap intervals.",
   usage: [
     'agreement [--project DIR] [--export FILE…] [--csv FILE] [--room FILE] [--level nominal|ordinal|interval|ratio]',
     '                 [--bootstrap N] [--seed S] [--html FILE] [--json] [--include-incomplete] [--include-reviewers] [--include-rooms]',
@@ -118,7 +120,9 @@ export const agreementCommand: CliCommand = {
     let steps: StepAgreement | null = null;
     try {
       const rules: CountingRules = { includeIncomplete: values['include-incomplete'], includeReviewers: values['include-reviewers'], includeRooms: values['include-rooms'] };
-      const inputs = await loadAgreementInputs(values, rules);
+      const progress = progressLine(io, 'aloud agreement', 'bytes');
+      const sessionProgress = progressLine(io, 'aloud agreement', 'sessions');
+      const inputs = await loadAgreementInputs(values, rules, progress.report, sessionProgress.report).finally(() => (progress.end(), sessionProgress.end()));
       sets = inputs.sets;
       const schema = inputs.project?.config.schema ?? null;
       const roomLabels = sets.find((s): s is LabelSet & { labels: string[] } => 'labels' in s)?.labels ?? null;

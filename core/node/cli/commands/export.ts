@@ -12,12 +12,12 @@ import { INTEROP_FORMATS, isInteropFormat } from '../../../common/export/interop
 import { exportInteropWithInstalledVad } from '../../export/interop/interopExport';
 import { loadProjectConfig } from '../../project/projectFolder';
 import { type CliCommand, type CliIo, printJson, requireOption, UsageError, withUsageErrors } from '../cliSupport';
+import { progressLine } from '../progressLine';
 
 /** The export command over any session source (tests pass fixed states; the CLI reads the project's sessions). */
 export function makeExportCommand(sessions: SessionSource): CliCommand {
   return {
     name: 'export',
-    summary: 'Export labelled sessions (jsonl|json|csv, validated, with a receipt) or transcripts (txt|srt|vtt).',
     usage:
       'export --project DIR [--annotator NAME] --format jsonl|json|csv --out FILE [--with-items] [--force] [--json]\n       aloud export --project DIR [--annotator NAME] --format txt|srt|vtt --out DIR [--json]\n' +
       '       aloud export --project DIR [--annotator NAME] --format process-reward --out FILE.jsonl [--force] [--json]\n' +
@@ -75,7 +75,8 @@ export function makeExportCommand(sessions: SessionSource): CliCommand {
           return 0;
         }
         if (values['with-items'] && format !== 'csv') throw new UsageError('--with-items adds columns to a csv export (jsonl and json records carry the item hashes)');
-        const result = await exportSessions({ project, format: format as ExportFormat, out, sessions, force: values.force, withItems: values['with-items'], ...annotator });
+        const progress = progressLine(io, 'aloud export', 'records');
+        const result = await exportSessions({ project, format: format as ExportFormat, out, sessions, force: values.force, withItems: values['with-items'], onProgress: ({ done, total }) => progress.report(done, total), ...annotator }).finally(progress.end);
         for (const warning of result.warnings) io.err(`aloud export: warning: ${warning}\n`);
         if (values.json) printJson(io, result);
         else {
