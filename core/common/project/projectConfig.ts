@@ -1,4 +1,4 @@
-import { Ajv2020 } from 'ajv/dist/2020.js';
+import { compileOnFirstUse, sharedAjv } from '../io/schemaValidator';
 import { DEFAULT_STEMS } from '../parser/defaultStems';
 import { validateStemPattern } from '../parser/stemPattern';
 import { REASONING_SPLITS, type ReasoningSplit } from '../reasoning/reasoningSteps';
@@ -171,8 +171,8 @@ export const projectConfigJsonSchema = {
   },
 } as const;
 
-const ajv = new Ajv2020({ allErrors: true, useDefaults: true, strict: true });
-const validateConfig = ajv.compile(projectConfigJsonSchema);
+const ajv = sharedAjv({ allErrors: true, useDefaults: true, strict: true });
+const validateConfig = compileOnFirstUse(() => ajv.compile(projectConfigJsonSchema));
 
 /**
  * Parse and validate the text of an aloud.yaml. Returns the config with defaults applied, or

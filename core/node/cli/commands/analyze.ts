@@ -66,7 +66,6 @@ async function readTranscriptFile(file: string): Promise<string | Segment[]> {
 
 export const analyzeCommand: CliCommand = {
   name: 'analyze',
-  summary: 'Commit phrases and hesitation signals of one transcript (and its audio).',
   usage:
     'analyze (--labels "Polite,Impolite,Neutral" | --config aloud.yaml) [--lang en,de] (--text "..." | --transcript FILE[.json] | --explain) [--audio FILE.wav] [--explain]',
   async run(argv, io) {
