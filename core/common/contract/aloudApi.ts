@@ -35,6 +35,8 @@ export interface SessionView {
   items: ItemSessionState[];
   /** transcriptions queued or running */
   pending_transcriptions: number;
+  /** the same per item: an item listed here has words still being transcribed ("transcribing…" where its label goes) */
+  pending_items: Record<string, number>;
   /** a torn last log line found (and set aside) when the session was opened */
   recovered: string | null;
   /** the item whose completion waits for its last transcriptions ("finishing transcription…"), if any */
@@ -43,11 +45,26 @@ export interface SessionView {
   config_changed: boolean;
   /** the annotator's notes, oldest first */
   notes: Array<{ item_id: string | null; text: string; ts: string }>;
+  /** who is reviewing this annotator's session (their corrections and labels carry the name); null: the annotator works */
+  reviewer: string | null;
+  /** an annotator's own session, or a norming room's votes written back */
+  kind: 'annotator' | 'room';
 }
 
 export type ExportFormat = 'jsonl' | 'json' | 'csv';
 /** What the Export menu offers: records, or a folder for another tool (core/common/export/interop/interopFormats). */
 export type ProjectExportFormat = ExportFormat | 'eaf' | 'textgrid' | 'qdpx' | 'hf' | 'maxqda';
+
+/** Project → Collect…: what collecting an annotator's session pack did (aloud session unpack). */
+export interface CollectSummary {
+  annotator: string;
+  /** added: a new session; extended: events appended to the held one; unchanged: nothing new */
+  status: 'added' | 'extended' | 'unchanged';
+  /** events appended by this pack, and the session's events now */
+  appended: number;
+  events: number;
+  audio_files: number;
+}
 
 export interface ExportSummary {
   /** where the host wrote the file (the renderer never chooses a path) */
@@ -140,7 +157,8 @@ export interface AgreementReport {
 export type AloudEvent =
   | { type: 'item'; item: ItemSessionState }
   | { type: 'recording'; item_id: string | null }
-  | { type: 'transcription'; pending: number }
+  /** transcriptions queued or running, in all and per item */
+  | { type: 'transcription'; pending: number; items: Record<string, number> }
   /** completing this item waits for its transcriptions (null: stopped waiting) */
   | { type: 'finishing'; item_id: string | null }
   /** text of an utterance still being spoken: show it greyed, replace it with the final; never a transcript */
@@ -150,6 +168,8 @@ export type AloudEvent =
   | { type: 'engine'; state: 'crashed' | 'restarted' | 'stopped'; message: string }
   /** an export running: records built of all (the file and receipt are written when done = total) */
   | { type: 'export_progress'; done: number; total: number }
+  /** a session pack being collected: bytes read of all (checked before anything is written) */
+  | { type: 'collect_progress'; done: number; total: number }
   | {
       type: 'model_download';
       name: string;
@@ -160,9 +180,9 @@ export type AloudEvent =
       message: string | null;
     };
 
-/** What a native dialog picks: a project folder to open, a (new or empty) folder to create one in, an items file. */
-export type PathKind = 'project-folder' | 'new-project-folder' | 'items-file';
-export const PATH_KINDS: readonly PathKind[] = ['project-folder', 'new-project-folder', 'items-file'];
+/** What a native dialog picks: a project folder to open, a (new or empty) folder to create one in, an items file, a session pack. */
+export type PathKind = 'project-folder' | 'new-project-folder' | 'items-file' | 'pack-file';
+export const PATH_KINDS: readonly PathKind[] = ['project-folder', 'new-project-folder', 'items-file', 'pack-file'];
 
 /** Every method of the app API; arguments and results are plain JSON, except audio which is binary. */
 export interface AloudApi {
@@ -170,13 +190,18 @@ export interface AloudApi {
   project(): Promise<ProjectView>;
   /** opens (or resumes) this annotator's session; recovers after a crash */
   openSession(annotator: string): Promise<SessionView>;
+  /** opens an existing annotator's session for review under the reviewer's own name: their corrections and labels carry it */
+  reviewSession(annotator: string, reviewer: string): Promise<SessionView>;
   session(): Promise<SessionView>;
   openItem(itemId: string): Promise<SessionView>;
   startRecording(device: string | null): Promise<SessionView>;
   /** one binary chunk frame (core/common/audio/chunkFrame) of the current recording */
   appendAudio(frame: Uint8Array): Promise<void>;
   stopRecording(): Promise<SessionView>;
+  /** a label act; on a completed item a change of its label is refused (code confirmation_required) until confirmed */
   commitLabel(label: string, source: 'click' | 'key'): Promise<SessionView>;
+  /** the same act once the annotator has confirmed changing a completed item's label (a change after completion) */
+  confirmLabelChange(label: string, source: 'click' | 'key'): Promise<SessionView>;
   completeItem(): Promise<SessionView>;
   addNote(text: string): Promise<SessionView>;
   /** the current item's model reasoning, if aloud.yaml reasoning.reveal allows it now; the first showing is logged */
@@ -211,6 +236,8 @@ export interface AloudApi {
   correctSegment(itemId: string, utterance: number, segment: number, text: string): Promise<SessionView>;
   /** a label act of source "correction" from the corrected transcript */
   rederiveLabelsFromCorrections(itemId: string): Promise<SessionView>;
+  /** the label that would set (the corrected text's last commitment), or null when it commits to none; nothing is logged */
+  labelFromCorrections(itemId: string): Promise<{ label: string; quote: string } | null>;
   /** transcribes recorded audio again (null: every item with audio and no transcript); earlier transcripts superseded */
   transcribeLater(itemId: string | null): Promise<SessionView>;
   /** recently opened project folders, newest first */
@@ -222,6 +249,8 @@ export interface AloudApi {
   createProject(spec: NewProjectSpec): Promise<ProjectChange>;
   /** imports items into the open project through the strict import (append or replace) */
   importItems(file: string, mode: 'append' | 'replace'): Promise<ProjectChange>;
+  /** Project → Collect…: an annotator's session pack (full path) into the open project, checked first; progress as collect_progress events */
+  collectPack(file: string): Promise<CollectSummary>;
   /** changes thinkaloud settings in aloud.yaml (validated; nothing written when invalid) */
   updateThinkAloud(patch: Partial<ThinkAloudSettings>): Promise<SettingsChange>;
 }

@@ -1,7 +1,7 @@
 import type { InputProblem } from '../io/inputProblem';
 import type { LocatedValue } from '../io/jsonInput';
 import { parseHistoryEntry, splitCsvList } from './exportCsvColumns';
-import type { AnyExportRecord, ExportRecordV2 } from './exportRecord';
+import { ownFinalLabel, type AnyExportRecord, type ExportRecordV2, type ExportRecordV3 } from './exportRecord';
 
 /** What a project says about its items and labels; without it only the rules internal to the file are checked. */
 export interface ExportProjectFacts {
@@ -19,17 +19,26 @@ export interface ExportProjectFacts {
  * exists with the same text and context, every label is in the label schema, the project name matches.
  */
 export function exportRuleProblems(records: readonly LocatedValue[], file: string, project: ExportProjectFacts | null): InputProblem[] {
-  const problems: InputProblem[] = [];
+  const check = exportRuleChecker(file, project);
+  return records.flatMap((r) => check(r));
+}
+
+/** One record's rule problems at a time, remembering the (annotator, item) pairs seen: the rule stage of a stream. */
+export type RuleChecker = (located: LocatedValue) => InputProblem[];
+
+/** exportRuleProblems record by record (same rules, same order of problems). */
+export function exportRuleChecker(file: string, project: ExportProjectFacts | null): RuleChecker {
   const firstLine = new Map<string, number>();
   const labels = project ? new Set(project.labels) : null;
-  for (const located of records) {
+  return (located) => {
+    const problems: InputProblem[] = [];
     const r = located.value as AnyExportRecord;
     const at = (pointer: string, field: string, message: string): void => {
       const prefix = located.pointer === '' ? '' : `[${located.pointer.slice(1)}].`;
       problems.push({ file, line: located.locate(pointer), field: prefix + field, stage: 'rule', message });
     };
     // v2 records say which of their labels the configuration no longer has: recorded labels, kept as they were
-    const declared = new Set(r.schema_version === 2 ? r.labels_not_in_schema : []);
+    const declared = new Set(r.schema_version !== 1 ? r.labels_not_in_schema : []);
     const key = JSON.stringify([r.annotator, r.item_id]);
     const first = firstLine.get(key);
     if (first !== undefined) at('/item_id', 'item_id', `duplicate record for annotator "${r.annotator}" and item "${r.item_id}" (first on line ${first})`);
@@ -54,14 +63,15 @@ export function exportRuleProblems(records: readonly LocatedValue[], file: strin
       if (!last) at('/label_source', 'label_source', 'label_source is "voice" but the record has no commitment');
       else if (last.label !== r.final_label) at('/final_label', 'final_label', `final label "${r.final_label}" by voice is not the last commitment's label ("${last.label}")`);
     }
-    if (r.schema_version === 2) timelineProblems(r, at, labels);
+    if (r.schema_version !== 1) timelineProblems(r, at, labels);
+    if (r.schema_version === 3) methodsProblems(r, at);
     r.segments.forEach((s, i) => {
       if (s.t1_ms < s.t0_ms) at(`/segments/${i}`, `segments[${i}].t1_ms`, `segment ends (${s.t1_ms} ms) before it starts (${s.t0_ms} ms)`);
     });
     if (r.audio && (/^([/\\]|[A-Za-z]:)/.test(r.audio.path) || r.audio.path.split(/[/\\]/).includes('..'))) {
       at('/audio/path', 'audio.path', `audio path "${r.audio.path}" must be relative to the project folder and stay inside it`);
     }
-    if (!project || !labels) continue;
+    if (!project || !labels) return problems;
     if (r.project !== project.name) at('/project', 'project', `project "${r.project}" is not this project ("${project.name}")`);
     const item = project.items.get(r.item_id);
     if (!item) at('/item_id', 'item_id', `item "${r.item_id}" does not exist in the project`);
@@ -73,14 +83,22 @@ export function exportRuleProblems(records: readonly LocatedValue[], file: strin
       const label = r[field];
       if (label !== null && !labels.has(label) && !declared.has(label)) at(`/${field}`, field, `label "${label}" is not in the project's label schema (${[...labels].join(', ')})`);
     }
-  }
-  return problems;
+    return problems;
+  };
 }
 
 type At = (pointer: string, field: string, message: string) => void;
 
+/** v3: the annotator's own final label is their last act's; completed exactly when there is a completion time. */
+function methodsProblems(r: ExportRecordV3, at: At): void {
+  const own = ownFinalLabel(r.label_history);
+  if (r.own_final_label !== own) at('/own_final_label', 'own_final_label', `own_final_label ${JSON.stringify(r.own_final_label)} is not the annotator's last act's (${JSON.stringify(own)}; a reviewer's acts are left out)`);
+  if (r.completed !== (r.completed_at !== null)) at('/completed', 'completed', `completed is ${String(r.completed)} but completed_at is ${JSON.stringify(r.completed_at)}`);
+  if (r.first_completed_at !== null && r.completed_at === null) at('/first_completed_at', 'first_completed_at', 'first_completed_at without completed_at: an item completed once has a last completion');
+}
+
 /** v2: the labels are the timeline's — final the last act, blind the first, acts in the order they happened. */
-function timelineProblems(r: ExportRecordV2, at: At, labels: ReadonlySet<string> | null): void {
+function timelineProblems(r: ExportRecordV2 | ExportRecordV3, at: At, labels: ReadonlySet<string> | null): void {
   const history = r.label_history;
   let changes = 0;
   for (let i = 1; i < history.length; i++) if (history[i]!.label !== history[i - 1]!.label) changes++;
@@ -111,10 +129,16 @@ function timelineProblems(r: ExportRecordV2, at: At, labels: ReadonlySet<string>
 
 /** Rules on the rows of a v2 CSV (typed cells that passed the row schema): the rules that its flat columns allow. */
 export function csvRowRuleProblems(rows: readonly LocatedValue[], file: string, project: ExportProjectFacts | null): InputProblem[] {
-  const problems: InputProblem[] = [];
+  const check = csvRowRuleChecker(file, project);
+  return rows.flatMap((r) => check(r));
+}
+
+/** csvRowRuleProblems row by row. */
+export function csvRowRuleChecker(file: string, project: ExportProjectFacts | null): RuleChecker {
   const firstLine = new Map<string, number>();
   const labels = project ? new Set(project.labels) : null;
-  for (const located of rows) {
+  return (located) => {
+    const problems: InputProblem[] = [];
     const r = located.value as Record<string, string | number | boolean | null>;
     const at = (field: string, message: string): void => {
       problems.push({ file, line: located.line, field, stage: 'rule', message });
@@ -135,10 +159,11 @@ export function csvRowRuleProblems(rows: readonly LocatedValue[], file: string, 
     let changes = 0;
     for (let i = 1; i < acts.length; i++) if (acts[i]!.label !== acts[i - 1]!.label) changes++;
     if (acts.length > 0 && r.label_changes !== changes) at('label_changes', `label_changes is ${String(r.label_changes)} but the label history changes label ${changes} time(s)`);
+    if (r.schema_version === 3 && r.completed !== (r.completed_at !== null)) at('completed', `completed is ${String(r.completed)} but completed_at is ${JSON.stringify(r.completed_at)}`);
     if (typeof r.audio_path === 'string' && (/^([/\\]|[A-Za-z]:)/.test(r.audio_path) || r.audio_path.split(/[/\\]/).includes('..'))) {
       at('audio_path', `audio path "${r.audio_path}" must be relative to the project folder and stay inside it`);
     }
-    if (!project || !labels) continue;
+    if (!project || !labels) return problems;
     if (r.project !== project.name) at('project', `project "${String(r.project)}" is not this project ("${project.name}")`);
     const item = project.items.get(String(r.item_id));
     if (!item) at('item_id', `item "${String(r.item_id)}" does not exist in the project`);
@@ -155,6 +180,6 @@ export function csvRowRuleProblems(rows: readonly LocatedValue[], file: string, 
       const label = r[field];
       if (typeof label === 'string' && !labels.has(label) && !declared.has(label)) at(field, `label "${label}" is not in the project's label schema (${[...labels].join(', ')})`);
     }
-  }
-  return problems;
+    return problems;
+  };
 }

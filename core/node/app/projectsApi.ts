@@ -1,16 +1,18 @@
 import path from 'node:path';
 import type { AloudApi } from '../../common/contract/aloudApi';
 import { Refusal } from '../../common/contract/refusal';
-import { projectSessionSource } from '../export/projectSessions';
+import { annotatorSessions } from '../export/projectSessions';
 import { loadProjectConfig, loadProjectItems } from '../project/projectFolder';
 import type { AppContext } from './appContext';
+import { collectPack } from './collectPacks';
 import { createProjectFolder, importItemsInto, openProjectFolder, readRecent } from './projectsPanel';
 
-/** The projects domain of the app API: the open project, its annotators, recent projects, opening, creating, importing items. */
+/** The projects domain of the app API: the open project, its annotators, recent projects, opening, creating, importing items, collecting session packs. */
 export function projectsApi(app: AppContext) {
   return {
     project: async () => app.projectView(),
-    annotators: () => projectSessionSource.annotators(app.project),
+    // "Continue as" offers the annotators' own sessions, never a room's write-back
+    annotators: () => annotatorSessions(app.project),
     recentProjects: async () => {
       const dirs = app.options.recentFile ? await readRecent(app.options.recentFile) : [path.resolve(app.project.dir)];
       return Promise.all(
@@ -47,5 +49,6 @@ export function projectsApi(app: AppContext) {
         }
         return { project: app.projectView(), items: outcome };
       }),
+    collectPack: (file) => app.calls.run(() => collectPack(app.project, file, (event) => app.emit(event))),
   } satisfies Partial<AloudApi>;
 }

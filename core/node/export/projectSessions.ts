@@ -1,17 +1,46 @@
-import { readdir, stat } from 'node:fs/promises';
+import { open, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { foldSession } from '../../common/session/sessionFold';
+import { SessionFold } from '../../common/session/sessionFold';
 import { EVENT_UPCASTERS } from '../../common/session/sessionLog';
 import { ProjectError } from '../project/projectError';
 import type { OpenProject } from '../project/projectFolder';
-import { readSessionLog } from '../session/sessionLogFile';
+import { streamSessionLog } from '../session/sessionLogStream';
 import { decodeFileName, normalizeAnnotatorName, sessionPaths } from '../session/sessionPaths';
 import { configSha256Of } from '../session/sessionStore';
 import type { AnnotatorStates, SessionSource } from './sessionSource';
 
 /**
- * Sessions as the session store keeps them: sessions/<annotator>/events.jsonl, read without a lock and without
- * repairing anything (an export never writes into sessions), folded by the store's pure fold. A torn last line
+ * The annotators' own sessions, the names "Continue as" offers: a norming room's write-back (session_started says
+ * kind "room"; before kinds were recorded, a "<name> (room CODE)" session of a room the project has) is left out.
+ */
+export async function annotatorSessions(project: OpenProject): Promise<string[]> {
+  const names = await projectSessionSource.annotators(project);
+  const own: string[] = [];
+  for (const name of names) if ((await sessionKindOf(project, name)) === 'annotator') own.push(name);
+  return own;
+}
+
+/** A session's kind from its first line only (cheap: no fold). */
+async function sessionKindOf(project: OpenProject, name: string): Promise<'annotator' | 'room'> {
+  const file = await open(sessionPaths(project.dir, name).events, 'r').catch(() => null);
+  if (!file) return 'annotator';
+  try {
+    const { bytesRead, buffer } = await file.read(Buffer.alloc(4096), 0, 4096, 0);
+    const first = buffer.subarray(0, bytesRead).toString('utf8').split('\n')[0]!;
+    const kind = (JSON.parse(first) as { data?: { kind?: unknown } }).data?.kind;
+    if (kind === 'room' || kind === 'annotator') return kind;
+  } catch {
+    // a first line that does not read: the export and the session say what is wrong with it; here it is an annotator's
+  } finally {
+    await file.close();
+  }
+  const code = /\(room ([A-Z0-9]+)\)$/.exec(name)?.[1];
+  return code && (await stat(path.join(project.dir, 'rooms', code)).then(() => true, () => false)) ? 'room' : 'annotator';
+}
+
+/**
+ * Sessions as the session store keeps them: sessions/<annotator>/events.jsonl, read a chunk at a time without a lock
+ * and without repairing anything (an export never writes into sessions), folded by the store's pure fold. A torn last line
  * (a crash mid-write) is left out, as the store does, and reported as a warning; other corruption throws.
  */
 export const projectSessionSource: SessionSource = {
@@ -34,10 +63,12 @@ export const projectSessionSource: SessionSource = {
   async load(project: OpenProject, name: string): Promise<AnnotatorStates> {
     const annotator = normalizeAnnotatorName(name);
     const { events: file } = sessionPaths(project.dir, annotator);
-    const { events, torn } = await readSessionLog(file, EVENT_UPCASTERS);
-    const state = foldSession(events, project.config, file, { configSha256: configSha256Of(project) });
+    // folded as it is read: the log is never held whole
+    const fold = new SessionFold(project.config, file, { configSha256: configSha256Of(project) });
+    const { events, torn } = await streamSessionLog(file, (event) => fold.apply(event), { upcasters: EVENT_UPCASTERS });
+    const state = fold.state();
     const warnings = torn ? [`${file}:${torn.line}: torn last line (a crash while writing) left out of the export`] : [];
-    if (events.length === 0) throw new ProjectError(`${file}: the session log is empty (the session was never started, or a crash cut it when it was created); open the session once, or move the folder out of the project`);
+    if (events === 0) throw new ProjectError(`${file}: the session log is empty (the session was never started, or a crash cut it when it was created); open the session once, or move the folder out of the project`);
     if (state.recording) {
       warnings.push(
         `${annotator} is recording "${state.recording.item_id}" (or was, when a crash stopped it; opening the session recovers it): that item's audio in this export is incomplete`,
@@ -46,6 +77,6 @@ export const projectSessionSource: SessionSource = {
     if (state.config_changed) {
       warnings.push(`${annotator}: some labels were derived under another aloud.yaml than the current one; they are exported as recorded (config_changed: true); \`aloud session reparse\` re-derives them`);
     }
-    return { annotator, items: state.items, notes: state.notes, warnings };
+    return { annotator, kind: state.kind, items: state.items, notes: state.notes, warnings };
   },
 };

@@ -1,4 +1,4 @@
-import type { ExportRecordV2 } from '../exportRecord';
+import type { ExportRecord } from '../exportRecord';
 import { joinSegments, timeAtOffset } from '../../transcript/joinSegments';
 import { escapeXmlText, xmlAttributes } from './xmlText';
 
@@ -17,7 +17,7 @@ export interface QdpxInput {
   labels: ReadonlyArray<{ name: string; synonyms: Record<string, string[]> }>;
   items: ReadonlyArray<{ id: string; text: string; context?: string }>;
   /** every record of the export; those with audio become AudioSources */
-  records: readonly ExportRecordV2[];
+  records: readonly ExportRecord[];
   /** a stable GUID for a key (the same key gives the same GUID in every export) */
   guidOf: (key: string) => string;
   appVersion: string;
@@ -37,7 +37,12 @@ const VARIABLES: readonly QdaVariable[] = [
   { name: 'final_label', type: 'Text', description: 'the last label act of the item (recordings only)' },
   { name: 'blind_label', type: 'Text', description: 'the first label act, before any change or the model\'s reasoning (recordings only)' },
   { name: 'label_source', type: 'Text', description: 'how the final label was given: voice, click, key, correction or room (recordings only)' },
-  { name: 'filler_count', type: 'Integer', description: 'fillers heard (aloud.yaml thinkaloud.fillers); on a case, over all its recordings' },
+  { name: 'filler_count', type: 'Integer', description: 'fillers heard (the legacy single list, aloud.yaml thinkaloud.fillers); on a case, over all its recordings' },
+  { name: 'filled_pause_count', type: 'Integer', description: 'filled pauses (um, uh, äh) of the transcript\'s language; on a case, the sum' },
+  { name: 'hedge_count', type: 'Integer', description: 'hedges (maybe, I think, vielleicht); on a case, the sum' },
+  { name: 'repetition_count', type: 'Integer', description: 'words said again at once ("I, I"); on a case, the sum' },
+  { name: 'editing_term_count', type: 'Integer', description: 'editing terms (no wait, I mean, ich meine); on a case, the sum' },
+  { name: 'hesitation_language', type: 'Text', description: 'the language whose hesitation lists counted (recordings only)' },
   { name: 'pause_count', type: 'Integer', description: 'energy pauses of at least min_pause_ms between speech; on a case, the sum' },
   { name: 'long_pause_count', type: 'Integer', description: 'energy pauses of at least long_pause_ms; on a case, the sum' },
   { name: 'vad_pause_count', type: 'Integer', description: 'voice-activity (Silero VAD) pauses, when the VAD ran; on a case, the sum over those' },
@@ -93,11 +98,11 @@ export function qdpxProject(input: QdpxInput): { xml: string; files: QdpxSourceF
   out.push('  <Variables>', ...VARIABLES.map((v) => `    <Variable${xmlAttributes({ guid: variableGuid.get(v.name), name: v.name, typeOfVariable: v.type })}><Description>${escapeXmlText(v.description)}</Description></Variable>`), '  </Variables>');
 
   const recorded = input.records.filter((r) => r.audio !== null);
-  const sourceGuid = (r: ExportRecordV2): string => guidOf(`audio:${r.annotator}:${r.item_id}`);
+  const sourceGuid = (r: ExportRecord): string => guidOf(`audio:${r.annotator}:${r.item_id}`);
   out.push('  <Cases>');
   for (const annotator of annotators) {
     const own = recorded.filter((r) => r.annotator === annotator);
-    const sum = (pick: (r: ExportRecordV2) => number | null | undefined): number | null => {
+    const sum = (pick: (r: ExportRecord) => number | null | undefined): number | null => {
       const values = own.map(pick).filter((v): v is number => typeof v === 'number');
       return values.length === 0 ? null : values.reduce((a, b) => a + b, 0);
     };
@@ -109,6 +114,10 @@ export function qdpxProject(input: QdpxInput): { xml: string; files: QdpxSourceF
           items_recorded: own.length,
           items_with_final_label: input.records.filter((r) => r.annotator === annotator && r.final_label !== null).length,
           filler_count: sum((r) => r.signals?.filler_count),
+          filled_pause_count: sum((r) => r.signals?.filled_pause_count),
+          hedge_count: sum((r) => r.signals?.hedge_count),
+          repetition_count: sum((r) => r.signals?.repetition_count),
+          editing_term_count: sum((r) => r.signals?.editing_term_count),
           pause_count: sum((r) => r.signals?.pauses?.count),
           long_pause_count: sum((r) => r.signals?.pauses?.long_count),
           vad_pause_count: sum((r) => r.signals?.vad_pauses?.count),
@@ -146,6 +155,11 @@ export function qdpxProject(input: QdpxInput): { xml: string; files: QdpxSourceF
           blind_label: r.blind_label,
           label_source: r.label_source,
           filler_count: r.signals?.filler_count ?? null,
+          filled_pause_count: r.signals?.filled_pause_count ?? null,
+          hedge_count: r.signals?.hedge_count ?? null,
+          repetition_count: r.signals?.repetition_count ?? null,
+          editing_term_count: r.signals?.editing_term_count ?? null,
+          hesitation_language: r.signals?.hesitation_language ?? null,
           pause_count: r.signals?.pauses?.count ?? null,
           long_pause_count: r.signals?.pauses?.long_count ?? null,
           vad_pause_count: r.signals?.vad_pauses?.count ?? null,
@@ -162,7 +176,7 @@ export function qdpxProject(input: QdpxInput): { xml: string; files: QdpxSourceF
   return { xml: out.join('\n'), files };
 }
 
-function transcriptElement(r: ExportRecordV2, guidOf: (key: string) => string, codeGuid: ReadonlyMap<string, string>, user: string | undefined, files: QdpxSourceFile[]): string[] {
+function transcriptElement(r: ExportRecord, guidOf: (key: string) => string, codeGuid: ReadonlyMap<string, string>, user: string | undefined, files: QdpxSourceFile[]): string[] {
   const text = r.transcript!;
   const guid = guidOf(`transcript:${r.annotator}:${r.item_id}`);
   files.push({ path: `Sources/${guid}.txt`, content: { text } });
