@@ -16,6 +16,9 @@ import { createReasoningExport } from '../../common/reasoning/reasoningExport';
 import { writeExportWithReceipt } from './exportTarget';
 import type { AnnotatorStates, SessionSource } from './sessionSource';
 import { normalizeAnnotatorName } from '../session/sessionPaths';
+import { protocolKey, type ProtocolCoding } from '../../common/coding/codingFold';
+import { protocolCodings, unitsCsv, unitsFileName, type UnitsReceiptV1 } from '../../common/coding/codingExport';
+import { unitsOfItem } from '../../common/coding/codingUnits';
 
 /** How far an export is: records built of all to build (the slow part: every referenced WAV is read and hashed). */
 export interface ExportProgress {
@@ -46,6 +49,9 @@ export interface ExportResult {
   /** session states for item ids the project no longer has: not exported, listed so nothing vanishes silently */
   skipped_states: Array<{ annotator: string; item_id: string }>;
   warnings: string[];
+  /** CSV exports of coded protocols: the units file beside it (one row per unit) and its receipt */
+  units_file?: string;
+  units_receipt?: UnitsReceiptV1;
 }
 
 /** What the rule stage needs to know about the project: its name, labels and each item's text and context hashes. */
@@ -64,8 +70,11 @@ export async function buildExportRecords(
   sessions: readonly AnnotatorStates[],
   exportedAt: string,
   onProgress?: (progress: ExportProgress) => void,
+  /** every annotator's session as a coder (their codings of anyone's protocols); default: those of `sessions` */
+  coders: readonly AnnotatorStates[] = sessions,
 ): Promise<{ records: ExportRecordV2[]; skipped: ExportResult['skipped_states']; warnings: string[] }> {
   const facts = projectFacts(project, items);
+  const codingsOf = protocolCodingIndex(coders);
   const configSha256 = sha256Hex(await readFile(project.configPath));
   const version = await appVersion();
   const records: ExportRecordV2[] = [];
@@ -91,6 +100,7 @@ export async function buildExportRecords(
           state,
           notes: session.notes ?? [],
           reasoning: reasoningOf(item, state),
+          codings: state ? protocolCodings(unitsOfItem(state, project.config.coding.unit), project.config.coding.unit, codingsOf(session.annotator, item.id)) : null,
           audioSha256: state?.audio_path ? await exportedWavSha256(project.dir, state.audio_path, state.audio_ms, (w) => warnings.push(`${session.annotator}: ${w}`)) : null,
           appVersion: version,
           configSha256,
@@ -103,8 +113,23 @@ export async function buildExportRecords(
   return { records, skipped, warnings };
 }
 
-/** What every export reads: the project's items and the sessions of one annotator (or all), refused in words when empty. */
-export async function exportInputs(project: OpenProject, out: string, source: SessionSource, annotator?: string): Promise<{ items: Item[]; sessions: AnnotatorStates[] }> {
+/** Each coder's work on a protocol, looked up by the protocol's annotator and item. */
+function protocolCodingIndex(coders: readonly AnnotatorStates[]): (annotator: string, itemId: string) => Array<{ coder: string; coding: ProtocolCoding }> {
+  const index = new Map<string, Array<{ coder: string; coding: ProtocolCoding }>>();
+  for (const c of coders) {
+    for (const p of c.codings?.protocols ?? []) {
+      const key = protocolKey(p.annotator, p.item_id);
+      index.set(key, [...(index.get(key) ?? []), { coder: c.annotator, coding: p }]);
+    }
+  }
+  return (annotator, itemId) => index.get(protocolKey(annotator, itemId)) ?? [];
+}
+
+/**
+ * What every export reads: the project's items and the sessions of one annotator (or all), refused in words when
+ * empty, and every session as a coder (one annotator's protocols are coded in the others' logs).
+ */
+export async function exportInputs(project: OpenProject, out: string, source: SessionSource, annotator?: string, options: { coders: boolean } = { coders: true }): Promise<{ items: Item[]; sessions: AnnotatorStates[]; coders: AnnotatorStates[] }> {
   const folder = await stat(path.dirname(path.resolve(out))).catch(() => null);
   if (!folder?.isDirectory()) throw new ProjectError(`${out}: the folder ${path.dirname(path.resolve(out))} does not exist`);
   const items = await loadProjectItems(project);
@@ -118,7 +143,9 @@ export async function exportInputs(project: OpenProject, out: string, source: Se
   if (annotators.length === 0) throw new ProjectError(`${project.dir}: no annotator sessions to export yet`);
   const sessions: AnnotatorStates[] = [];
   for (const name of annotators) sessions.push(await source.load(project, name));
-  return { items, sessions };
+  const coders = [...sessions];
+  if (options.coders) for (const name of known) if (!annotators.includes(name)) coders.push(await source.load(project, name));
+  return { items, sessions, coders };
 }
 
 /**
@@ -130,9 +157,9 @@ export async function exportInputs(project: OpenProject, out: string, source: Se
 export async function exportSessions(options: ExportOptions): Promise<ExportResult> {
   const { project, out, format } = options;
   const now = options.now ?? (() => new Date());
-  const { items, sessions } = await exportInputs(project, out, options.sessions, options.annotator);
+  const { items, sessions, coders } = await exportInputs(project, out, options.sessions, options.annotator);
 
-  const { records, skipped, warnings: recordWarnings } = await buildExportRecords(project, items, sessions, now().toISOString(), options.onProgress);
+  const { records, skipped, warnings: recordWarnings } = await buildExportRecords(project, items, sessions, now().toISOString(), options.onProgress, coders);
   const text = serializeExport(records, format);
   const checked = validateExportText(text, out, format, projectFacts(project, items));
   if (checked.problems.length > 0) throw new InputError(checked.problems);
@@ -144,7 +171,30 @@ export async function exportSessions(options: ExportOptions): Promise<ExportResu
     (bytes) => buildExportReceipt({ file: path.basename(out), format, sha256: sha256Hex(bytes), bytes: bytes.length, records, project: project.config.name, appVersion: version, createdAt: now().toISOString() }),
     { project, force: options.force ?? false },
   );
+  // CSV has no room for nested codings: one row per unit in a file of its own beside it, with its own receipt
+  const units = format === 'csv' && records.some((r) => r.codings) ? await writeUnitsFile(out, records, { project, force: options.force ?? false, version, createdAt: now().toISOString() }) : null;
   options.onProgress?.({ done: records.length, total: records.length });
   const sessionNotes = sessions.flatMap((s) => (s.notes ?? []).filter((n) => n.item_id === null).map((n) => `${s.annotator} wrote a note on no item (${n.ts}): ${JSON.stringify(n.text)}; records carry notes per item, so it is only here`));
-  return { file: out, summary: describeExportGaps(receipt.records, receipt.gaps), receipt_file: receiptFile, receipt, skipped_states: skipped, warnings: [...sessions.flatMap((s) => s.warnings), ...recordWarnings, ...sessionNotes] };
+  return {
+    file: out,
+    summary: describeExportGaps(receipt.records, receipt.gaps),
+    receipt_file: receiptFile,
+    receipt,
+    skipped_states: skipped,
+    warnings: [...sessions.flatMap((s) => s.warnings), ...recordWarnings, ...sessionNotes],
+    ...(units ? { units_file: units.file, units_receipt: units.receipt } : {}),
+  };
+}
+
+/** `<export>.units.csv` and its receipt beside a CSV export, written as a pair like the export itself. */
+async function writeUnitsFile(out: string, records: readonly ExportRecordV2[], options: { project: OpenProject; force: boolean; version: string; createdAt: string }): Promise<{ file: string; receipt: UnitsReceiptV1 }> {
+  const file = path.join(path.dirname(out), unitsFileName(path.basename(out)));
+  const { text, rows } = unitsCsv(records);
+  const { receipt } = await writeExportWithReceipt(
+    file,
+    text,
+    (bytes): UnitsReceiptV1 => ({ receipt_version: 1, kind: 'units', file: path.basename(file), records_file: path.basename(out), sha256: sha256Hex(bytes), bytes: bytes.length, rows, project: options.project.config.name, app_version: options.version, created_at: options.createdAt }),
+    { project: options.project, force: options.force },
+  );
+  return { file, receipt };
 }

@@ -57,7 +57,7 @@ export function processRewardRecords(project: OpenProject, items: readonly Item[
 export async function exportProcessReward(options: { project: OpenProject; annotator?: string; out: string; sessions: SessionSource; force?: boolean; now?: () => Date }): Promise<ProcessRewardExportResult> {
   const { project, out } = options;
   const now = options.now ?? (() => new Date());
-  const { items, sessions } = await exportInputs(project, out, options.sessions, options.annotator);
+  const { items, sessions } = await exportInputs(project, out, options.sessions, options.annotator, { coders: false });
   const records = processRewardRecords(project, items, sessions);
   if (records.length === 0) throw new ProjectError(`${project.dir}: no item has model reasoning (model_reasoning or model_steps), so there is nothing to export as process rewards`);
   const text = serializeProcessReward(records);

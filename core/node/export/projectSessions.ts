@@ -1,6 +1,6 @@
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { foldSession } from '../../common/session/sessionFold';
+import { SessionFold } from '../../common/session/sessionFold';
 import { EVENT_UPCASTERS } from '../../common/session/sessionLog';
 import { ProjectError } from '../project/projectError';
 import type { OpenProject } from '../project/projectFolder';
@@ -35,7 +35,9 @@ export const projectSessionSource: SessionSource = {
     const annotator = normalizeAnnotatorName(name);
     const { events: file } = sessionPaths(project.dir, annotator);
     const { events, torn } = await readSessionLog(file, EVENT_UPCASTERS);
-    const state = foldSession(events, project.config, file, { configSha256: configSha256Of(project) });
+    const fold = new SessionFold(project.config, file, { configSha256: configSha256Of(project) });
+    for (const event of events) fold.apply(event);
+    const state = fold.state();
     const warnings = torn ? [`${file}:${torn.line}: torn last line (a crash while writing) left out of the export`] : [];
     if (events.length === 0) throw new ProjectError(`${file}: the session log is empty (the session was never started, or a crash cut it when it was created); open the session once, or move the folder out of the project`);
     if (state.recording) {
@@ -46,6 +48,6 @@ export const projectSessionSource: SessionSource = {
     if (state.config_changed) {
       warnings.push(`${annotator}: some labels were derived under another aloud.yaml than the current one; they are exported as recorded (config_changed: true); \`aloud session reparse\` re-derives them`);
     }
-    return { annotator, items: state.items, notes: state.notes, warnings };
+    return { annotator, items: state.items, notes: state.notes, warnings, codings: fold.coding.codings() };
   },
 };

@@ -15,6 +15,7 @@ import { settleExportPair } from './exportTarget';
 import { exportedWavProblems } from './wavCheck';
 import { isProcessRewardText } from '../../common/reasoning/processReward';
 import { validateProcessRewardFile } from './validateProcessReward';
+import { isUnitsCsvText, unitsReceiptProblems, validateUnitsCsvText } from '../../common/coding/codingExport';
 
 /** Whether any record of a validated export came from a scripted engine. */
 export function hasScriptedModel(result: ExportFileValidation): boolean {
@@ -40,6 +41,7 @@ export async function validateExportFile(file: string, options: { project?: Open
       const input = await readInputFile(file, { lineBased: format !== 'json', ...(options.limits ? { limits: options.limits } : {}) });
       // told by content, not the receipt: the receipt may be absent and is itself under check
       if (format === 'jsonl' && isProcessRewardText(input.text)) return await validateProcessRewardFile(file, input.text, options);
+      if (format === 'csv' && isUnitsCsvText(input.text)) return await validateUnitsFile(file, input.text);
       let facts = null;
       if (options.project) {
         try {
@@ -82,4 +84,25 @@ export async function validateExportFile(file: string, options: { project?: Open
     problems.push(...receiptIssues);
   }
   return { file, format, records, receipt, problems, scripted_records: scripted };
+}
+
+/** `aloud validate` on a units file beside a CSV export (told by its header): its rows, then its receipt when present. */
+async function validateUnitsFile(file: string, text: string): Promise<ExportFileValidation> {
+  const checked = validateUnitsCsvText(text, file);
+  const problems = [...checked.problems];
+  const receiptFile = receiptFileName(file);
+  let receipt: ExportFileValidation['receipt'] = 'absent';
+  if (await stat(receiptFile).then((s) => s.isFile(), () => false)) {
+    let receiptIssues: InputProblem[];
+    try {
+      const receiptInput = await readInputFile(receiptFile, { lineBased: false });
+      receiptIssues = unitsReceiptProblems(receiptInput.text, receiptFile, { fileName: path.basename(file), sha256: await sha256OfFile(file), bytes: (await stat(file)).size, rows: checked.rows });
+    } catch (e) {
+      if (!(e instanceof InputError)) throw e;
+      receiptIssues = e.problems;
+    }
+    receipt = receiptIssues.length === 0 ? 'ok' : 'invalid';
+    problems.push(...receiptIssues);
+  }
+  return { file, format: 'csv', records: checked.rows, receipt, problems, scripted_records: 0 };
 }
