@@ -128,9 +128,11 @@ export function codingApi(app: AppContext) {
         protocols.sort((a, b) => (order.get(a.item_id) ?? Infinity) - (order.get(b.item_id) ?? Infinity) || (a.annotator < b.annotator ? -1 : a.annotator > b.annotator ? 1 : 0));
         const proposals: CodeProposal[] = [];
         const named = new Set<string>();
+        // blind: another coder's proposal names words they found in a unit, so it waits until this coder finished that item
+        const seen = (p: CodeProposal): boolean => p.coder === coder || othersCodesVisible(coding, open.store.coding.protocolCoding(p.annotator, p.item_id));
         for (const p of sessions.flatMap((s) => s.codings?.proposals ?? []).sort((a, b) => (a.at < b.at ? -1 : 1))) {
           const key = p.name.normalize('NFKC').toLowerCase();
-          if (named.has(key) || ('codebook' in loaded && findCode(loaded.codebook, p.name))) continue;
+          if (!seen(p) || named.has(key) || ('codebook' in loaded && findCode(loaded.codebook, p.name))) continue;
           named.add(key);
           proposals.push(p);
         }
