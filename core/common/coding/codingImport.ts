@@ -2,9 +2,8 @@ import { findCode } from '../codebook/codebook';
 import { parseCsv, unescapeCsvFormula } from '../io/csv';
 import { InputError, type InputProblem } from '../io/inputProblem';
 import type { SessionEntry } from '../session/sessionFold';
-import type { CodeActData } from '../session/sessionEvents';
 import type { CodingFold } from './codingFold';
-import type { CodingContext, ProtocolFacts } from './codingRules';
+import { codeActData, type CodingContext, type ProtocolFacts } from './codingRules';
 
 /** The columns of `aloud import --codings FILE.csv`; memo is optional. `annotator` is whose protocol, `coder` who coded it. */
 export const CODINGS_CSV_COLUMNS = ['item', 'annotator', 'unit', 'coder', 'code'] as const;
@@ -132,20 +131,7 @@ export function decideImportedCodings(rows: readonly CodingRow[], facts: CodingI
   for (const { row, protocol, code, unit } of accepted) {
     const entries = byCoder.get(row.coder) ?? [];
     byCoder.set(row.coder, entries);
-    const data: CodeActData = {
-      annotator: protocol.annotator,
-      item_id: protocol.item_id,
-      unit: unit.unit,
-      unit_text: unit.text,
-      unit_t0_ms: unit.t0_ms,
-      unit_t1_ms: unit.t1_ms,
-      code,
-      coder: row.coder,
-      codebook_version: codebook.version,
-      source: 'import',
-      after_finished: false,
-      undo_of: null,
-    };
+    const data = codeActData(protocol, unit, code, row.coder, codebook.version, 'import', false);
     entries.push({ type: 'code_applied', data });
     if (row.memo !== null) entries.push({ type: 'coding_memo', data: { annotator: protocol.annotator, item_id: protocol.item_id, unit: unit.unit, code, coder: row.coder, text: row.memo, codebook_version: codebook.version } });
     finished.set(JSON.stringify([row.coder, protocol.annotator, protocol.item_id]), { coder: row.coder, protocol });

@@ -58,7 +58,8 @@ function requireCode(codebook: Codebook, code: string): string {
 
 const sameName = (a: string, b: string): boolean => a.normalize('NFKC').toLowerCase() === b.normalize('NFKC').toLowerCase();
 
-function act(protocol: ProtocolFacts, unit: CodingUnit, code: string, coder: string, version: string, source: CodeActSource, afterFinished: boolean, undoOf: number | null = null): CodeActData {
+/** A code act's data: the protocol, the unit as it reads now, the code, who and under which codebook version. */
+export function codeActData(protocol: Pick<ProtocolFacts, 'annotator' | 'item_id'>, unit: CodingUnit, code: string, coder: string, version: string, source: CodeActSource, afterFinished: boolean, undoOf: number | null = null): CodeActData {
   return {
     annotator: protocol.annotator,
     item_id: protocol.item_id,
@@ -94,13 +95,13 @@ export function decideCodeAct(
   const code = command.action === 'remove' && has(command.code) ? command.code : requireCode(codebook, command.code);
   const apply = command.action === 'apply' || (command.action === 'toggle' && !has(code));
   const afterFinished = fold.protocolCoding(protocol.annotator, protocol.item_id)?.finished != null;
-  if (!apply) return has(code) ? [{ type: 'code_removed', data: act(protocol, unit, code, context.coder, version, command.source, afterFinished) }] : [];
+  if (!apply) return has(code) ? [{ type: 'code_removed', data: codeActData(protocol, unit, code, context.coder, version, command.source, afterFinished) }] : [];
   if (has(code)) return [];
   const entries: SessionEntry[] = [];
   if (codebook.exclusive) {
-    for (const other of standing) entries.push({ type: 'code_removed', data: act(protocol, unit, other.code, context.coder, version, 'replaced', afterFinished) });
+    for (const other of standing) entries.push({ type: 'code_removed', data: codeActData(protocol, unit, other.code, context.coder, version, 'replaced', afterFinished) });
   }
-  entries.push({ type: 'code_applied', data: act(protocol, unit, code, context.coder, version, command.source, afterFinished) });
+  entries.push({ type: 'code_applied', data: codeActData(protocol, unit, code, context.coder, version, command.source, afterFinished) });
   return entries;
 }
 

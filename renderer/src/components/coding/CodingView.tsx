@@ -6,7 +6,7 @@ import type { RunCall } from '../../app/runCall';
 import { formatClock } from '../../app/transcriptMarks';
 import type { ApiClient } from '../../contract/apiClient';
 import { useShortcuts } from '../../hooks/useShortcuts';
-import { Modal } from '../Dialogs';
+import { Modal, ShortcutTable } from '../Dialogs';
 import { CodebookPanel } from './CodebookPanel';
 import { codingShortcut, codingShortcutList } from './codingKeys';
 import './coding.css';
@@ -393,7 +393,7 @@ export function CodingView({ client, project, run, onLeave }: Props) {
               </div>
             ))}
           </dl>
-          <ShortcutList codes={codes} />
+          <ShortcutTable shortcuts={codingShortcutList(codes)} />
         </Modal>
       )}
       {memoUnit !== null && view && (
@@ -405,28 +405,6 @@ export function CodingView({ client, project, run, onLeave }: Props) {
         />
       )}
     </div>
-  );
-}
-
-function ShortcutList({ codes }: { codes: readonly CodeDef[] }) {
-  return (
-    <table className="shortcut-table">
-      <tbody>
-        {codingShortcutList(codes).map((s) => (
-          <tr key={s.what}>
-            <td>
-              {s.keys.map((k, n) => (
-                <span key={k}>
-                  {n > 0 && ' '}
-                  <kbd>{k}</kbd>
-                </span>
-              ))}
-            </td>
-            <td>{s.what}</td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
   );
 }
 
