@@ -173,6 +173,11 @@ describe.skipIf(unavailable !== undefined)('coding the protocols in Chromium', (
     // finished: now bob's codes are shown beside hers
     await expect.poll(() => page.locator('.code-chip.other').allTextContents(), { timeout: 10_000 }).toEqual(['bob: Doubts', 'bob: Cites the guideline']);
     await shootBoth(browser, page, '33-coding-revealed');
+    // having seen bob's, she clicks his code onto u1 too: the record keeps it (after finishing), α will not count it
+    await page.locator('.coding-unit[data-unit="u1"] .unit-text').click();
+    await page.locator('.code-list').getByRole('button', { name: /Cites the guideline/ }).click();
+    await expect.poll(() => mineOn('u1')).toEqual(['Cites the guideline×']);
+    // the keys work after those clicks: Enter goes on to the next protocol
     await press('Enter');
     await expect.poll(protocolHead).toContain('demo-02');
     expect(await page.locator('.code-chip.other').count()).toBe(0);
@@ -186,6 +191,11 @@ describe.skipIf(unavailable !== undefined)('coding the protocols in Chromium', (
     await press('d');
     await press('Enter');
     await expect.poll(() => page.locator('.code-chip.other').count()).toBe(1);
+    // a protocol clicked in the list: the keys act on it
+    await page.locator('.coding-protocols').getByRole('button', { name: /demo-01/ }).click();
+    await expect.poll(protocolHead).toContain('demo-01');
+    await press('ArrowDown');
+    await expect.poll(() => current().getAttribute('data-unit')).toBe('u1');
   });
 
   it('the Agreement tab shows α per code, as agreement --codes computes it', { timeout: 60_000 }, async () => {
@@ -199,8 +209,11 @@ describe.skipIf(unavailable !== undefined)('coding the protocols in Chromium', (
     expect(await alphaOf('Cites the guideline')).toBe('0.606');
     expect(await alphaOf('Reasons')).toBe('0.000');
     expect(await alphaOf('thanks the user')).toBe('not enough data: the code never varies');
+    // blind coding: cat's Cites on 01u1, clicked after she saw bob's, is not in α (above) but is said
+    expect(await page.locator('.code-agreement .basis').textContent()).toContain('1 unit recoded after finishing counts as first given');
     const report = await app.codeAgreement();
     expect(report.codes.find((c) => c.code === 'Doubts')!.alpha).toBeCloseTo(0.7111, 4);
+    expect(report).toMatchObject({ basis: 'blind', changed_after_finished: 1 });
     expect(await page.locator('table.code-disagreements tbody tr').count()).toBe(report.disagreements.length);
     expect(await page.locator('table.code-disagreements').textContent()).toContain('It thanks the user.');
     await page.locator('.code-agreement').scrollIntoViewIfNeeded();

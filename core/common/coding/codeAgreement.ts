@@ -36,7 +36,15 @@ export interface CodeAgreementOptions {
   detailsVisible?: (annotator: string, itemId: string) => boolean;
   /** how many of the units the coders disagree on most to list */
   disagreementLimit?: number;
+  /**
+   * which codes count: `current` (the codes standing now), or `blind` (each unit's codes when the coder first finished
+   * the item with it: in blind coding, before the others' codes were shown to them). Default current.
+   */
+  basis?: CodesBasis;
 }
+
+/** The codes agreement is computed on: as they stand now, or as each coder gave them before finishing (blind). */
+export type CodesBasis = 'current' | 'blind';
 
 /** Agreement on one code: α on its presence (1) or absence (0) on each unit, over the coders who finished the unit's item. */
 export interface CodeAlpha {
@@ -94,6 +102,9 @@ export interface CodeAgreement {
   disagreements: UnitDisagreement[];
   /** protocols a coder coded without finishing: left out of α (their uncoded units are not "no code" yet) */
   unfinished: number;
+  basis: CodesBasis;
+  /** units of finished items whose codes a coder changed after first finishing them (blind: not in α; current: in α) */
+  changed_after_finished: number;
   codes_by_label: { final: CodesByLabel[]; blind: CodesByLabel[] };
   codes_by_hesitation: CodesByHesitation;
   bootstrap: { method: 'percentile, resampling units with replacement'; resamples: number; seed: number };
@@ -122,11 +133,14 @@ export function codeAgreement(coders: readonly CoderProtocols[], protocols: read
   const info = new Map(protocols.map((p) => [protocolKey(p.annotator, p.item_id), p]));
   const rows = new Map<string, UnitRow>();
   const names = coders.map((c) => c.coder);
+  const basis = options.basis ?? 'current';
   let unfinished = 0;
+  let changedAfterFinished = 0;
   const seenCodes = new Set<string>();
   for (const { coder, protocols: own } of coders) {
     for (const p of own) {
       for (const u of p.units) for (const c of u.codes) seenCodes.add(c.code);
+      if (basis === 'blind') for (const given of Object.values(p.first_finished_codes)) for (const c of given) seenCodes.add(c);
       if (!p.finished) {
         if (p.units.some((u) => u.codes.length > 0)) unfinished++;
         continue;
@@ -135,7 +149,10 @@ export function codeAgreement(coders: readonly CoderProtocols[], protocols: read
         const key = `${protocolKey(p.annotator, p.item_id)}\u0000${unit}`;
         let row = rows.get(key);
         if (!row) rows.set(key, (row = { annotator: p.annotator, item_id: p.item_id, unit, values: new Map() }));
-        row.values.set(coder, [...new Set(p.units.filter((u) => u.unit === unit).flatMap((u) => u.codes.map((c) => c.code)))]);
+        const now = [...new Set(p.units.filter((u) => u.unit === unit).flatMap((u) => u.codes.map((c) => c.code)))];
+        const first = p.first_finished_codes[unit] ?? now;
+        if (first.length !== now.length || first.some((c) => !now.includes(c))) changedAfterFinished++;
+        row.values.set(coder, basis === 'blind' ? first : now);
       }
     }
   }
@@ -208,6 +225,8 @@ export function codeAgreement(coders: readonly CoderProtocols[], protocols: read
     pairable_units: pairable.length,
     disagreements,
     unfinished,
+    basis,
+    changed_after_finished: changedAfterFinished,
     codes_by_label: codesByLabel(coders, protocols, codeNames),
     codes_by_hesitation: codesByHesitation(coders, protocols, codeNames, options.longPauseMs),
     bootstrap: { method: 'percentile, resampling units with replacement', resamples, seed },

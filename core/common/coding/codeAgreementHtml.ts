@@ -7,6 +7,14 @@ const ci = (c: [number, number] | null): string => (c ? `[${c[0].toFixed(3)}, ${
 const reason = (r: string | null): string => (r === 'no_variation' ? 'not enough data: the code never varies' : r === 'fewer_than_two_pairable_units' ? 'not enough data: fewer than two units coded by two coders' : '');
 const seconds = (ms: number | null): string => (ms === null ? '' : `${(ms / 1000).toFixed(1)} s`);
 
+/** Which codes α counts, said where it is not the codes standing now. */
+export function basisNote(a: Pick<CodeAgreement, 'basis' | 'changed_after_finished'>): string {
+  const n = a.changed_after_finished;
+  const recoded = `${n} ${n === 1 ? 'unit' : 'units'} recoded after finishing`;
+  if (a.basis === 'current') return n > 0 ? ` · ${recoded}, counted as they stand now` : '';
+  return ` · blind coding: α on the codes each coder gave before the others' were shown${n > 0 ? ` (${recoded} ${n === 1 ? 'counts' : 'count'} as first given)` : ''}`;
+}
+
 /** The codes section of the `--html` report: α per code (and overall), the units coders disagree on, codes beside labels and pauses. */
 export function codeAgreementHtml(a: CodeAgreement & { codebook_version: string | null }): string {
   const coders = a.coders.map((c) => c.coder);
@@ -26,7 +34,7 @@ export function codeAgreementHtml(a: CodeAgreement & { codebook_version: string 
       : `<h3>${title}</h3><table><tr><th>label</th><th>protocols</th>${codeNames.map((c) => `<th>${escapeHtml(c)}</th>`).join('')}</tr>${table.map((r) => `<tr><td>${escapeHtml(r.label)}</td><td>${r.protocols}</td>${codeNames.map((c) => `<td>${r.codes[c] ?? 0}</td>`).join('')}</tr>`).join('')}</table>`;
   const h = a.codes_by_hesitation;
   return `<h2>Agreement on codes</h2>
-<p class="muted">Codebook version ${escapeHtml(a.codebook_version ?? '—')} · coders: ${coders.map(escapeHtml).join(', ') || '—'} · ${a.pairable_units} units coded by two or more coders who finished the item${a.unfinished > 0 ? ` · ${a.unfinished} protocol(s) coded but not finished, left out` : ''}</p>
+<p class="muted">Codebook version ${escapeHtml(a.codebook_version ?? '—')} · coders: ${coders.map(escapeHtml).join(', ') || '—'} · ${a.pairable_units} units coded by two or more coders who finished the item${a.unfinished > 0 ? ` · ${a.unfinished} protocol(s) coded but not finished, left out` : ''}${basisNote(a)}</p>
 ${alphaChartSvg(a.codes.map((c) => ({ name: c.code, alpha: c.alpha, ci95: c.ci95 })))}
 <table><tr><th>code</th><th>α (presence)</th><th>95% interval</th><th>pairable units</th><th>codings</th><th></th></tr>${rows}</table>
 ${overall}

@@ -30,6 +30,11 @@ export interface ProtocolCoding {
   units: CodedUnit[];
   /** the last time the coder finished the item, and the units it had then; null while not finished */
   finished: { at: string; units: string[]; codebook_version: string } | null;
+  /**
+   * per unit, the codes it had when the coder first finished the item with it: in blind coding, the codes given
+   * before the other coders' codes were shown (agreement counts these; later changes are the record's too)
+   */
+  first_finished_codes: Record<string, string[]>;
 }
 
 export interface CodeProposal {
@@ -74,6 +79,7 @@ interface ProtocolFold {
   /** keyed by unit id and words: the same id with other words (never made by Aloud's unit rules) stays apart */
   units: Map<string, UnitFold>;
   finished: ProtocolCoding['finished'];
+  firstFinished: Map<string, string[]>;
 }
 
 export const protocolKey = (annotator: string, itemId: string): string => `${annotator}\u0000${itemId}`;
@@ -128,9 +134,16 @@ export class CodingFold {
       case 'code_proposed':
         this.proposals.push({ seq: event.seq, at: event.ts, ...event.data });
         return;
-      case 'coding_finished':
-        this.protocol(event.data.annotator, event.data.item_id).finished = { at: event.ts, units: [...event.data.units], codebook_version: event.data.codebook_version };
+      case 'coding_finished': {
+        const protocol = this.protocol(event.data.annotator, event.data.item_id);
+        protocol.finished = { at: event.ts, units: [...event.data.units], codebook_version: event.data.codebook_version };
+        for (const unit of event.data.units) {
+          if (protocol.firstFinished.has(unit)) continue;
+          const held = [...protocol.units.values()].filter((u) => u.unit === unit).flatMap((u) => [...u.codes.keys()]);
+          protocol.firstFinished.set(unit, [...new Set(held)]);
+        }
         return;
+      }
       default:
         return;
     }
@@ -162,7 +175,7 @@ export class CodingFold {
   private protocol(annotator: string, itemId: string): ProtocolFold {
     const key = protocolKey(annotator, itemId);
     let found = this.protocols.get(key);
-    if (!found) this.protocols.set(key, (found = { annotator, item_id: itemId, units: new Map(), finished: null }));
+    if (!found) this.protocols.set(key, (found = { annotator, item_id: itemId, units: new Map(), finished: null, firstFinished: new Map() }));
     return found;
   }
 
@@ -196,7 +209,7 @@ function readProtocol(p: ProtocolFold): ProtocolCoding {
   const units = [...p.units.values()]
     .map((u) => ({ unit: u.unit, unit_text: u.unit_text, t0_ms: u.t0_ms, t1_ms: u.t1_ms, codes: [...u.codes.values()] }))
     .sort((a, b) => compareUnits(a.unit, b.unit));
-  return { annotator: p.annotator, item_id: p.item_id, units, finished: p.finished };
+  return { annotator: p.annotator, item_id: p.item_id, units, finished: p.finished, first_finished_codes: Object.fromEntries(p.firstFinished) };
 }
 
 /** A coder's codings from their whole log (the export and agreement read logs without the session fold's state). */

@@ -102,6 +102,8 @@ export async function projectCodeAgreement(
   const result = codeAgreement(coderCodings(loaded), protocolInfos(project, loaded), {
     codebook: 'codebook' in codebook ? codebook.codebook : null,
     longPauseMs: project.config.thinkaloud.long_pause_ms,
+    // blind coding: α on the codes each coder gave before the others' were shown to them
+    basis: project.config.coding.blind ? 'blind' : 'current',
     ...options,
   });
   const warnings = loaded.flatMap((s) => s.warnings);

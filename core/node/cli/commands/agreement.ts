@@ -7,7 +7,7 @@ import type { StepAgreement } from '../../../common/reasoning/stepAgreement';
 import { projectStepAgreement } from '../../export/processRewardExport';
 import { projectSessionSource } from '../../export/projectSessions';
 import { projectCodeAgreement } from '../../coding/projectCoding';
-import { codeAgreementHtml } from '../../../common/coding/codeAgreementHtml';
+import { basisNote, codeAgreementHtml } from '../../../common/coding/codeAgreementHtml';
 import { writeFileAtomic } from '../../fs/atomicFile';
 import { loadProjectConfig, type OpenProject } from '../../project/projectFolder';
 import { ensureUserDemoProject } from '../../project/userDemoProject';
@@ -79,7 +79,8 @@ export const agreementCommand: CliCommand = {
     '  --steps         also ordinal alpha on spoken/keyed step judgments (-1 < 0 < +1) of model reasoning, per step',
     '                  position and over all judged steps, from the project\'s sessions (not with input files)',
     '  --codes         also agreement on the codes of the codebook (from the project\'s sessions): per code, alpha on presence/',
-    '                  absence per unit over the coders who finished the item (nominal, binary) with the bootstrap interval;',
+    '                  absence per unit over the coders who finished the item (nominal, binary) with the bootstrap interval',
+    '                  (with coding.blind: on the codes each coder gave before the others\' were shown to them);',
     '                  overall alpha when codebook.yaml is exclusive; the units the coders disagree on most; codes beside the',
     '                  labels (final and blind) and by hesitation. --json gains codes [{code, alpha, ci95, pairable_units,',
     '                  undefined_reason, ...}], overall (exclusive codebooks) and coding (the rest).',
@@ -165,7 +166,7 @@ export const agreementCommand: CliCommand = {
       if (steps.by_position.length === 0) io.out('  no step of model reasoning has been judged yet\n');
     }
     if (codes) {
-      io.out(`codes (alpha on presence per unit, ${codes.pairable_units} units coded by two or more coders; codebook ${codes.codebook_version ?? 'none'}):\n`);
+      io.out(`codes (alpha on presence per unit, ${codes.pairable_units} units coded by two or more coders; codebook ${codes.codebook_version ?? 'none'}${basisNote(codes).replace(' · ', '; ')}):\n`);
       for (const c of codes.codes) io.out(`  ${c.code}: ${c.alpha === null ? `undefined — ${c.undefined_reason === 'no_variation' ? 'not enough data: the code never varies' : 'not enough data: fewer than two units coded by two coders'}` : `${c.alpha.toFixed(3)}${c.ci95 ? `  95% [${c.ci95[0].toFixed(3)}, ${c.ci95[1].toFixed(3)}]` : ''}`}\n`);
       if (codes.overall) io.out(`  overall (exclusive): ${codes.overall.alpha === null ? 'undefined — not enough data' : codes.overall.alpha.toFixed(3)}\n`);
       if (codes.codes.length === 0) io.out('  the project has no codes yet (codebook.yaml)\n');

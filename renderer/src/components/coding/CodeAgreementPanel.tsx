@@ -34,6 +34,13 @@ export function CodeAgreementPanel({ client, reloads }: { client: ApiClient; rel
         {coders.join(', ') || 'none yet'} · {report.pairable_units} units coded by two or more
         {report.unfinished > 0 && ` · ${report.unfinished} protocol(s) coded but not finished, left out`}
       </p>
+      {report.basis === 'blind' && (
+        <p className="muted basis">
+          Blind coding: α is on the codes each coder gave before the others&rsquo; were shown to them
+          {report.changed_after_finished === 1 && ' (1 unit recoded after finishing counts as first given; the export has it as it stands now)'}
+          {report.changed_after_finished > 1 && ` (${report.changed_after_finished} units recoded after finishing count as first given; the export has them as they stand now)`}.
+        </p>
+      )}
       <table className="code-alphas">
         <thead>
           <tr>

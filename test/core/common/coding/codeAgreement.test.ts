@@ -95,6 +95,36 @@ describe('agreement on codes', () => {
     expect(result.codes[0]!.alpha).toBeCloseTo(4 / 9, 12);
   });
 
+  it('in blind coding α counts the codes each coder gave before the others\' were shown; changes after finishing are counted apart', () => {
+    const { infos, facts } = anaProtocols();
+    const protocol = facts.get('demo-01')!;
+    const a = coder('A', facts, { 'demo-01': ['u0'] });
+    // B finishes with Doubts on u1, sees A's codes, then moves Doubts to u0
+    const log = sessionLog('B');
+    const ctx = contextFor('B', { blind: true });
+    log.append(decideCodeAct(log.fold.coding, ctx, protocol, { unit: 'u1', code: 'Doubts', action: 'apply', source: 'key' }));
+    log.append(decideFinishCoding(log.fold.coding, ctx, protocol));
+    log.append(decideCodeAct(log.fold.coding, ctx, protocol, { unit: 'u1', code: 'Doubts', action: 'remove', source: 'click' }));
+    log.append(decideCodeAct(log.fold.coding, ctx, protocol, { unit: 'u0', code: 'Doubts', action: 'apply', source: 'click' }));
+    expect(log.fold.coding.protocolCoding('ana', 'demo-01')!.first_finished_codes).toEqual({ u0: [], u1: ['Doubts'], u2: [] });
+    const b = { coder: 'B', protocols: log.fold.coding.codings().protocols };
+    const options = { codebook: codebookOf().codebook, longPauseMs: 1000 };
+
+    // as they stand now, A and B agree on every unit: u0 1 1, u1 0 0, u2 0 0
+    const current = codeAgreement([a, b], infos, options);
+    expect(current).toMatchObject({ basis: 'current', changed_after_finished: 2 });
+    expect(current.codes[0]!.alpha).toBe(1);
+    // blind (as given before finishing): u0 1 0, u1 0 1, u2 0 0; n = 6, o(0,0) = 2, o(0,1) = o(1,0) = 2, n_0 = 4, n_1 = 2:
+    //   α = 1 − (n − 1)·(o01 + o10) / (n_0·n_1 + n_1·n_0) = 1 − 5·4/16 = −0.25
+    const blind = codeAgreement([a, b], infos, { ...options, basis: 'blind' });
+    expect(blind).toMatchObject({ basis: 'blind', changed_after_finished: 2 });
+    expect(blind.codes[0]!.alpha).toBeCloseTo(-0.25, 12);
+    expect(blind.disagreements.map((d) => [d.unit, d.codes])).toEqual([
+      ['u0', { A: ['Doubts'], B: [] }],
+      ['u1', { A: [], B: ['Doubts'] }],
+    ]);
+  });
+
   it('a protocol coded but not finished counts nowhere in α, and is said', () => {
     const { infos, facts } = anaProtocols();
     const log = sessionLog('D');

@@ -150,7 +150,7 @@ describe('codings in the record', () => {
     for (const c of report.codes) expect(Object.keys(c)).toEqual(expect.arrayContaining(['code', 'alpha', 'ci95', 'pairable_units', 'undefined_reason']));
     // 7 units (3 + 2 + 2), both coders finished all three items
     expect(report.codes[0]).toMatchObject({ code: 'Doubts', pairable_units: 7 });
-    expect(report.coding).toMatchObject({ pairable_units: 7, unit: 'utterance', exclusive: false });
+    expect(report.coding).toMatchObject({ pairable_units: 7, unit: 'utterance', exclusive: false, basis: 'current', changed_after_finished: 0 });
     expect((report.coding.codes_by_label as { final: Array<{ label: string }> }).final.map((r) => r.label)).toEqual(['Impolite', 'Neutral', 'Polite']);
     const html = path.join(dir, '..', 'report.html');
     expect((await cli('agreement', '--project', dir, '--codes', '--html', html)).code).toBe(0);
