@@ -3,7 +3,7 @@ import { parseCsv, unescapeCsvFormula } from '../io/csv';
 import { InputError, type InputProblem } from '../io/inputProblem';
 import type { SessionEntry } from '../session/sessionFold';
 import type { CodingFold } from './codingFold';
-import { codeActData, type CodingContext, type ProtocolFacts } from './codingRules';
+import { codeActData, sameName, type CodingContext, type ProtocolFacts } from './codingRules';
 
 /** The columns of `aloud import --codings FILE.csv`; memo is optional. `annotator` is whose protocol, `coder` who coded it. */
 export const CODINGS_CSV_COLUMNS = ['item', 'annotator', 'unit', 'coder', 'code'] as const;
@@ -93,7 +93,7 @@ export function decideImportedCodings(rows: readonly CodingRow[], facts: CodingI
       say(row.line, 'item', `the transcript of "${row.item}" by ${row.annotator} is not final (the item is not completed): its units could still change`);
       continue;
     }
-    if (!context.config.own_protocols && protocol.annotator.normalize('NFKC').toLowerCase() === row.coder.normalize('NFKC').toLowerCase()) {
+    if (!context.config.own_protocols && sameName(protocol.annotator, row.coder)) {
       say(row.line, 'coder', `"${row.coder}" codes their own protocol, and this project codes only other annotators' protocols (aloud.yaml coding.own_protocols: false)`);
     }
     const unit = protocol.units.find((u) => u.unit === row.unit);

@@ -56,7 +56,8 @@ function requireCode(codebook: Codebook, code: string): string {
   return def.name;
 }
 
-const sameName = (a: string, b: string): boolean => a.normalize('NFKC').toLowerCase() === b.normalize('NFKC').toLowerCase();
+/** A coder and an annotator are one person when their names read the same ("Ana", "ana"). */
+export const sameName = (a: string, b: string): boolean => a.normalize('NFKC').toLowerCase() === b.normalize('NFKC').toLowerCase();
 
 /** A code act's data: the protocol, the unit as it reads now, the code, who and under which codebook version. */
 export function codeActData(protocol: Pick<ProtocolFacts, 'annotator' | 'item_id'>, unit: CodingUnit, code: string, coder: string, version: string, source: CodeActSource, afterFinished: boolean, undoOf: number | null = null): CodeActData {

@@ -10,6 +10,7 @@ import {
   decideProposeCode,
   decideUndoCoding,
   othersCodesVisible,
+  sameName,
   type ProtocolFacts,
 } from '../../common/coding/codingRules';
 import { codingItemView, type CodingItemView, type CodingOverview } from '../../common/coding/codingViews';
@@ -106,7 +107,7 @@ export function codingApi(app: AppContext) {
         const sessions = await reader.all(open);
         const { coding } = app.project.config;
         const protocols = sessions
-          .filter((s) => coding.own_protocols || s.annotator !== coder)
+          .filter((s) => coding.own_protocols || !sameName(s.annotator, coder))
           .flatMap((s) =>
             s.items
               .filter((state) => state.segments.length > 0)

@@ -46,5 +46,6 @@ export function codingShortcutList(codes: readonly CodeDef[]): Array<{ keys: str
     { keys: ['n'], what: 'Propose the selected words of the unit as a new code (in vivo)' },
     { keys: ['PgDn', 'PgUp'], what: 'Next / previous protocol' },
     { keys: ['?'], what: 'The codebook’s definitions and these shortcuts' },
+    { keys: ['Esc'], what: 'Close this list or the memo' },
   ];
 }
