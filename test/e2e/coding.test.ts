@@ -114,9 +114,16 @@ describe.skipIf(unavailable !== undefined)('coding the protocols in Chromium', (
     await press('Enter');
     await expect.poll(protocolHead).toContain('demo-03');
 
-    // demo-03: Doubts on u0
+    // demo-03: Doubts on u0 and at once a memo on it (m right after d: the memo waits for the code's answer)
     await press('d');
-    await expect.poll(() => mineOn('u0')).toEqual(['Doubts×']);
+    await press('m');
+    const memo = page.getByRole('dialog', { name: 'Memo on u0' });
+    await expect.poll(() => memo.count()).toBe(1);
+    await memo.getByRole('textbox').fill('hedges twice');
+    await memo.getByRole('button', { name: 'Save memo' }).click();
+    await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
+    await expect.poll(() => page.locator('.coding-unit[data-unit="u0"] .memo-mark').getAttribute('title')).toBe('memo: hedges twice');
+    expect(await mineOn('u0')).toEqual(['Doubts ✎×']);
     await press('Enter');
     await expect.poll(() => page.locator('.coding-notice').textContent()).toContain('Every protocol you can code is finished');
 
@@ -143,6 +150,7 @@ describe.skipIf(unavailable !== undefined)('coding the protocols in Chromium', (
       '+demo-03/u0/Doubts/key',
     ]);
     expect(events.filter((e) => e.type === 'coding_finished').map((e) => (e.data as { item_id: string }).item_id)).toEqual(['demo-01', 'demo-02', 'demo-03']);
+    expect(events.filter((e) => e.type === 'coding_memo').map((e) => e.data)).toMatchObject([{ item_id: 'demo-03', unit: 'u0', code: 'Doubts', text: 'hedges twice' }]);
     expect(events.filter((e) => e.type === 'code_proposed').map((e) => (e.data as { name: string }).name)).toEqual(['thanks the user']);
     expect(await unlabelledControls(page)).toEqual([]);
   });

@@ -38,8 +38,26 @@ function nextOpenProtocol(protocols: readonly ProtocolSummary[], from: ProtocolR
  */
 export function CodingView({ client, project, run, onLeave }: Props) {
   const [overview, setOverview] = useState<CodingOverview | null>(null);
-  const [at, setAt] = useState<ProtocolRef | null>(null);
-  const [view, setView] = useState<CodingItemView | null>(null);
+  const [at, setAtState] = useState<ProtocolRef | null>(null);
+  const [view, setViewState] = useState<CodingItemView | null>(null);
+  /** the protocol shown and its view as of now, for answers that arrive after the coder moved on */
+  const atNow = useRef<ProtocolRef | null>(null);
+  const viewNow = useRef<CodingItemView | null>(null);
+  const setAt = (next: ProtocolRef) => {
+    atNow.current = next;
+    setAtState(next);
+  };
+  const setView = (next: CodingItemView) => {
+    viewNow.current = next;
+    setViewState(next);
+  };
+  /** the coder's acts go to the host one after another, in the order of the keys (none lost, none overtaking) */
+  const acts = useRef<Promise<unknown>>(Promise.resolve());
+  const inTurn = (act: () => Promise<void>): Promise<void> => {
+    const next = acts.current.then(act, act);
+    acts.current = next.catch(() => undefined);
+    return next;
+  };
   const [unitIndex, setUnitIndex] = useState(0);
   const [shownCode, setShownCode] = useState<string | null>(null);
   const [help, setHelp] = useState(false);
@@ -70,7 +88,7 @@ export function CodingView({ client, project, run, onLeave }: Props) {
     if (!at) return;
     let live = true;
     void run(() => client.codingItem(at.annotator, at.item_id)).then((v) => {
-      if (!live || !v) return;
+      if (!live || !v || !sameProtocol(v, atNow.current)) return;
       setView(v);
       setUnitIndex(Math.max(0, v.units.findIndex((u) => u.unit === landOn.current)));
       landOn.current = null;
@@ -95,7 +113,7 @@ export function CodingView({ client, project, run, onLeave }: Props) {
    */
   const took = (v: CodingItemView | undefined, follow = false): void => {
     if (!v) return;
-    setView(v);
+    if (sameProtocol(v, atNow.current)) setView(v);
     setOverview((o) =>
       o && {
         ...o,
@@ -110,16 +128,23 @@ export function CodingView({ client, project, run, onLeave }: Props) {
     }
   };
 
-  const toggle = async (code: string, source: 'key' | 'click', onUnit = unit?.unit) => {
-    if (!view || !onUnit) return;
-    took(await run(() => client.codeUnit(view.annotator, view.item_id, onUnit, code, 'toggle', source)));
+  /** a code on the unit the coder is on when they press its key (or on the unit of a clicked ×) */
+  const toggle = (code: string, source: 'key' | 'click', onUnit = unit?.unit) => {
+    const on = view;
+    if (!on || !onUnit) return;
+    void inTurn(async () => took(await run(() => client.codeUnit(on.annotator, on.item_id, onUnit, code, 'toggle', source))));
   };
 
-  const finish = async () => {
-    if (!view || !overview) return;
-    const v = await run(() => client.finishCoding(view.annotator, view.item_id));
-    if (!v) return;
+  const finish = () => {
+    const on = view;
+    if (!on || !overview) return;
+    void inTurn(() => finished(on));
+  };
+  const finished = async (on: ProtocolRef) => {
+    const v = await run(() => client.finishCoding(on.annotator, on.item_id));
+    if (!v || !overview) return;
     took(v);
+    if (!sameProtocol(v, atNow.current)) return;
     const next = nextOpenProtocol(overview.protocols.map((p) => (sameProtocol(p, v) ? { ...p, finished_at: v.finished_at } : p)), v);
     // blind coding: the others' codes are shown now; go on only when there are none to look at
     if (v.others && v.others.length > 0) setNotice(`Finished. The other coders' codes on ${v.item_id} are shown now.${next ? ' Press Enter again, or PgDn, for the next protocol.' : ''}`);
@@ -129,28 +154,43 @@ export function CodingView({ client, project, run, onLeave }: Props) {
     } else setNotice('Finished. Every protocol you can code is finished.');
   };
 
-  const undo = async () => {
+  const undo = () => void inTurn(undone);
+  const undone = async () => {
     const v = await run(() => client.undoCoding());
     if (!v) return;
-    if (!view || view.annotator !== v.annotator || view.item_id !== v.item_id) {
+    if (!sameProtocol(v, atNow.current)) {
       landOn.current = v.changed_unit;
       setAt({ annotator: v.annotator, item_id: v.item_id });
     }
     took(v, true);
   };
 
-  const propose = async () => {
-    if (!view || !selection) {
+  const propose = () => {
+    const on = view;
+    const picked = selection;
+    if (!on || !picked) {
       setNotice('Select words of a unit with the mouse first, then press n (or the button) to propose them as a new code.');
       return;
     }
-    const v = await run(() => client.proposeCode(view.annotator, view.item_id, selection.unit, selection.quote));
-    if (!v) return;
-    took(v);
     setSelection(null);
     window.getSelection()?.removeAllRanges();
-    setNotice(`Proposed “${selection.quote}” as a new code; the lead can add it to the codebook.`);
-    await refresh();
+    void inTurn(async () => {
+      const v = await run(() => client.proposeCode(on.annotator, on.item_id, picked.unit, picked.quote));
+      if (!v) return;
+      took(v);
+      setNotice(`Proposed “${picked.quote}” as a new code; the lead can add it to the codebook.`);
+      await refresh();
+    });
+  };
+
+  /** a memo on the unit's codes: asked once the acts before it are answered (a code key just pressed counts) */
+  const memo = () => {
+    const onUnit = unit?.unit;
+    if (!onUnit) return;
+    void inTurn(async () => {
+      if ((viewNow.current?.mine[onUnit]?.length ?? 0) > 0) setMemoUnit(onUnit);
+      else setNotice('A memo belongs to a coding: give the unit a code first.');
+    });
   };
 
   const move = (delta: number) => setUnitIndex((i) => Math.max(0, Math.min(units.length - 1, i + delta)));
@@ -182,20 +222,19 @@ export function CodingView({ client, project, run, onLeave }: Props) {
         moveProtocol(action.delta);
         break;
       case 'code':
-        void toggle(action.code, 'key');
+        toggle(action.code, 'key');
         break;
       case 'finish':
-        if (!afterFinishNext()) void finish();
+        if (!afterFinishNext()) finish();
         break;
       case 'undo':
-        void undo();
+        undo();
         break;
       case 'memo':
-        if (unit && (view?.mine[unit.unit]?.length ?? 0) > 0) setMemoUnit(unit.unit);
-        else setNotice('A memo belongs to a coding: give the unit a code first.');
+        memo();
         break;
       case 'propose':
-        void propose();
+        propose();
         break;
       case 'help':
         setHelp((h) => !h);
@@ -254,7 +293,11 @@ export function CodingView({ client, project, run, onLeave }: Props) {
             );
           })}
         </ol>
-        {overview.protocols.length === 0 && <p className="empty">No protocol to code yet: annotators' completed items appear here.</p>}
+        {overview.protocols.length === 0 && (
+          <p className="empty">
+            {overview.own_protocols ? 'No protocol to code yet: annotators’ completed items appear here.' : 'No protocol of another annotator yet: this project codes only others’ protocols (coding.own_protocols: false), so yours are not listed.'}
+          </p>
+        )}
       </aside>
 
       <section className="coding-main" aria-label="units of the protocol">
@@ -279,13 +322,13 @@ export function CodingView({ client, project, run, onLeave }: Props) {
                 {view.finished_at ? ' · finished' : ''}
               </span>
               <span className="nav">
-                <button onClick={() => void undo()} title="Undo the last code act (Ctrl+Z)">
+                <button onClick={undo} title="Undo the last code act (Ctrl+Z)">
                   Undo
                 </button>
                 <button onClick={() => setHelp(true)} title="Definitions and shortcuts (?)">
                   Definitions
                 </button>
-                <button className="primary" onClick={() => (afterFinishNext() ? undefined : void finish())} title="Finish the item (Enter)">
+                <button className="primary" onClick={() => afterFinishNext() || finish()} title="Finish the item (Enter)">
                   {view.finished_at ? 'Next protocol' : 'Finish item'} <kbd>Enter</kbd>
                 </button>
               </span>
@@ -324,7 +367,7 @@ export function CodingView({ client, project, run, onLeave }: Props) {
                             {c.memo && <span className="memo-mark" title={`memo: ${c.memo}`}> ✎</span>}
                             <button className="link" aria-label={`remove ${c.code} from ${u.unit}`} onClick={(e) => {
                               e.stopPropagation();
-                              void toggle(c.code, 'click', u.unit);
+                              toggle(c.code, 'click', u.unit);
                             }}>
                               ×
                             </button>
@@ -340,7 +383,7 @@ export function CodingView({ client, project, run, onLeave }: Props) {
                         {selection?.unit === u.unit && (
                           <button className="propose" onClick={(e) => {
                             e.stopPropagation();
-                            void propose();
+                            propose();
                           }}>
                             Propose “{selection.quote}” as a code <kbd>n</kbd>
                           </button>
@@ -377,7 +420,7 @@ export function CodingView({ client, project, run, onLeave }: Props) {
         run={run}
         overview={overview}
         onOverview={setOverview}
-        onApply={(code) => void toggle(code, 'click')}
+        onApply={(code) => toggle(code, 'click')}
         applied={new Set((unit && view?.mine[unit.unit]?.map((c) => c.code)) ?? [])}
         shown={definition}
         onShow={setShownCode}
@@ -409,7 +452,7 @@ export function CodingView({ client, project, run, onLeave }: Props) {
           unit={memoUnit}
           codes={view.mine[memoUnit] ?? []}
           onClose={() => setMemoUnit(null)}
-          onSave={async (code, text) => took(await run(() => client.writeCodingMemo(view.annotator, view.item_id, memoUnit, code, text)))}
+          onSave={(code, text) => inTurn(async () => took(await run(() => client.writeCodingMemo(view.annotator, view.item_id, memoUnit, code, text))))}
         />
       )}
     </div>
