@@ -229,4 +229,21 @@ describe.skipIf(unavailable !== undefined)('coding the protocols in Chromium', (
     expect(outside127(requests)).toEqual([]);
     expect(browser.pageErrors).toEqual([]);
   });
+
+  it('keys typed faster than the host answers do what they do slowly: a code after PgDn codes the next protocol', { timeout: 60_000 }, async () => {
+    await startAs('dan');
+    expect(await protocolHead()).toContain('demo-01');
+    // no waiting between the keys
+    for (const key of ['d', 'ArrowDown', 'd', 'g', 'PageDown', 'g']) await page.keyboard.press(key);
+    await expect.poll(protocolHead).toContain('demo-02');
+    await expect.poll(() => mineOn('u0')).toEqual(['Cites the guideline×']);
+    const file = sessionPaths(dir, 'dan').events;
+    const acts = parseSessionLog(await readFile(file, 'utf8'), file)
+      .events.filter((e) => e.type === 'code_applied' || e.type === 'code_removed')
+      .map((e) => {
+        const d = e.data as { item_id: string; unit: string; code: string };
+        return `${e.type === 'code_applied' ? '+' : '-'}${d.item_id}/${d.unit}/${d.code}`;
+      });
+    expect(acts).toEqual(['+demo-01/u0/Doubts', '+demo-01/u1/Doubts', '+demo-01/u1/Cites the guideline', '+demo-02/u0/Cites the guideline']);
+  });
 });

@@ -1,6 +1,5 @@
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import type { CodeDef } from '../../../../core/common/codebook/codebook';
-import type { CodingItemView, CodingOverview, ProtocolSummary } from '../../../../core/common/coding/codingViews';
 import type { ProjectView } from '../../../../core/common/contract/aloudApi';
 import type { RunCall } from '../../app/runCall';
 import { formatClock } from '../../app/transcriptMarks';
@@ -9,6 +8,7 @@ import { useShortcuts } from '../../hooks/useShortcuts';
 import { Modal, ShortcutTable } from '../Dialogs';
 import { CodebookPanel } from './CodebookPanel';
 import { codingShortcut, codingShortcutList } from './codingKeys';
+import { sameProtocol, useCodingDesk } from './useCodingDesk';
 import './coding.css';
 
 interface Props {
@@ -18,86 +18,19 @@ interface Props {
   onLeave: () => void;
 }
 
-type ProtocolRef = Pick<ProtocolSummary, 'annotator' | 'item_id'>;
-const sameProtocol = (a: ProtocolRef | null, b: ProtocolRef | null): boolean => a !== null && b !== null && a.annotator === b.annotator && a.item_id === b.item_id;
-
-/** The next protocol to code after `from`: a final one this coder has not finished (wrapping around), or null. */
-function nextOpenProtocol(protocols: readonly ProtocolSummary[], from: ProtocolRef | null): ProtocolSummary | null {
-  const at = protocols.findIndex((p) => sameProtocol(p, from));
-  for (let k = 1; k <= protocols.length; k++) {
-    const p = protocols[(at + k + protocols.length) % protocols.length]!;
-    if (p.final && p.finished_at === null && !sameProtocol(p, from)) return p;
-  }
-  return null;
-}
-
 /**
  * Coding in Review: the coder (the session's annotator) codes the units of a protocol with the codebook's codes,
  * keyboard first (codingKeys), with the definitions at hand. What the page shows of the other coders is what the host
  * sent: in blind coding nothing of theirs until this coder finished the item.
  */
 export function CodingView({ client, project, run, onLeave }: Props) {
-  const [overview, setOverview] = useState<CodingOverview | null>(null);
-  const [at, setAtState] = useState<ProtocolRef | null>(null);
-  const [view, setViewState] = useState<CodingItemView | null>(null);
-  /** the protocol shown and its view as of now, for answers that arrive after the coder moved on */
-  const atNow = useRef<ProtocolRef | null>(null);
-  const viewNow = useRef<CodingItemView | null>(null);
-  const setAt = (next: ProtocolRef) => {
-    atNow.current = next;
-    setAtState(next);
-  };
-  const setView = (next: CodingItemView) => {
-    viewNow.current = next;
-    setViewState(next);
-  };
-  /** the coder's acts go to the host one after another, in the order of the keys (none lost, none overtaking) */
-  const acts = useRef<Promise<unknown>>(Promise.resolve());
-  const inTurn = (act: () => Promise<void>): Promise<void> => {
-    const next = acts.current.then(act, act);
-    acts.current = next.catch(() => undefined);
-    return next;
-  };
-  const [unitIndex, setUnitIndex] = useState(0);
+  const desk = useCodingDesk(client, run);
+  const { overview, view, at, unitIndex, notice, setNotice } = desk;
   const [shownCode, setShownCode] = useState<string | null>(null);
   const [help, setHelp] = useState(false);
   const [memoUnit, setMemoUnit] = useState<string | null>(null);
   const [selection, setSelection] = useState<{ unit: string; quote: string } | null>(null);
-  const [notice, setNotice] = useState<string | null>(null);
   const unitRefs = useRef(new Map<string, HTMLLIElement>());
-  /** the unit to land on when the protocol being opened has loaded (an undo in another protocol) */
-  const landOn = useRef<string | null>(null);
-
-  const refresh = useCallback(async () => {
-    const fresh = await run(() => client.codingOverview());
-    if (fresh) setOverview(fresh);
-    return fresh;
-  }, [client, run]);
-
-  useEffect(() => {
-    void refresh().then((fresh) => {
-      if (fresh && !at) {
-        const first = nextOpenProtocol(fresh.protocols, null) ?? fresh.protocols.find((p) => p.final) ?? null;
-        if (first) setAt({ annotator: first.annotator, item_id: first.item_id });
-      }
-    });
-    // the overview is loaded once when the view opens; acts update it below
-  }, []);
-
-  useEffect(() => {
-    if (!at) return;
-    let live = true;
-    void run(() => client.codingItem(at.annotator, at.item_id)).then((v) => {
-      if (!live || !v || !sameProtocol(v, atNow.current)) return;
-      setView(v);
-      setUnitIndex(Math.max(0, v.units.findIndex((u) => u.unit === landOn.current)));
-      landOn.current = null;
-      setSelection(null);
-    });
-    return () => {
-      live = false;
-    };
-  }, [at, client, run]);
 
   const codes: CodeDef[] = useMemo(() => overview?.codebook?.codes ?? [], [overview]);
   const units = view?.units ?? [];
@@ -106,109 +39,16 @@ export function CodingView({ client, project, run, onLeave }: Props) {
   useEffect(() => {
     if (unit) unitRefs.current.get(unit.unit)?.scrollIntoView?.({ block: 'nearest' });
   }, [unit]);
-
-  /**
-   * An act's answer is the protocol's view; the overview's line for it follows from it. Only an undo moves to the unit
-   * it changed: the answer to a code key may come after the coder has moved on.
-   */
-  const took = (v: CodingItemView | undefined, follow = false): void => {
-    if (!v) return;
-    if (sameProtocol(v, atNow.current)) setView(v);
-    setOverview((o) =>
-      o && {
-        ...o,
-        protocols: o.protocols.map((p) =>
-          p.annotator === v.annotator && p.item_id === v.item_id ? { ...p, coded_units: Object.values(v.mine).filter((c) => c.length > 0).length, finished_at: v.finished_at } : p,
-        ),
-      },
-    );
-    if (follow && v.changed_unit !== null) {
-      const i = v.units.findIndex((u) => u.unit === v.changed_unit);
-      if (i >= 0) setUnitIndex(i);
-    }
-  };
-
-  /** a code on the unit the coder is on when they press its key (or on the unit of a clicked ×) */
-  const toggle = (code: string, source: 'key' | 'click', onUnit = unit?.unit) => {
-    const on = view;
-    if (!on || !onUnit) return;
-    void inTurn(async () => took(await run(() => client.codeUnit(on.annotator, on.item_id, onUnit, code, 'toggle', source))));
-  };
-
-  const finish = () => {
-    const on = view;
-    if (!on || !overview) return;
-    void inTurn(() => finished(on));
-  };
-  const finished = async (on: ProtocolRef) => {
-    const v = await run(() => client.finishCoding(on.annotator, on.item_id));
-    if (!v || !overview) return;
-    took(v);
-    if (!sameProtocol(v, atNow.current)) return;
-    const next = nextOpenProtocol(overview.protocols.map((p) => (sameProtocol(p, v) ? { ...p, finished_at: v.finished_at } : p)), v);
-    // blind coding: the others' codes are shown now; go on only when there are none to look at
-    if (v.others && v.others.length > 0) setNotice(`Finished. The other coders' codes on ${v.item_id} are shown now.${next ? ' Press Enter again, or PgDn, for the next protocol.' : ''}`);
-    else if (next) {
-      setNotice(null);
-      setAt({ annotator: next.annotator, item_id: next.item_id });
-    } else setNotice('Finished. Every protocol you can code is finished.');
-  };
-
-  const undo = () => void inTurn(undone);
-  const undone = async () => {
-    const v = await run(() => client.undoCoding());
-    if (!v) return;
-    if (!sameProtocol(v, atNow.current)) {
-      landOn.current = v.changed_unit;
-      setAt({ annotator: v.annotator, item_id: v.item_id });
-    }
-    took(v, true);
-  };
+  useEffect(() => setSelection(null), [at]);
 
   const propose = () => {
-    const on = view;
-    const picked = selection;
-    if (!on || !picked) {
+    if (!selection) {
       setNotice('Select words of a unit with the mouse first, then press n (or the button) to propose them as a new code.');
       return;
     }
+    desk.propose(selection);
     setSelection(null);
     window.getSelection()?.removeAllRanges();
-    void inTurn(async () => {
-      const v = await run(() => client.proposeCode(on.annotator, on.item_id, picked.unit, picked.quote));
-      if (!v) return;
-      took(v);
-      setNotice(`Proposed “${picked.quote}” as a new code; the lead can add it to the codebook.`);
-      await refresh();
-    });
-  };
-
-  /** a memo on the unit's codes: asked once the acts before it are answered (a code key just pressed counts) */
-  const memo = () => {
-    const onUnit = unit?.unit;
-    if (!onUnit) return;
-    void inTurn(async () => {
-      if ((viewNow.current?.mine[onUnit]?.length ?? 0) > 0) setMemoUnit(onUnit);
-      else setNotice('A memo belongs to a coding: give the unit a code first.');
-    });
-  };
-
-  const move = (delta: number) => setUnitIndex((i) => Math.max(0, Math.min(units.length - 1, i + delta)));
-  const moveProtocol = (delta: number) => {
-    if (!overview) return;
-    const final = overview.protocols.filter((p) => p.final);
-    const i = final.findIndex((p) => sameProtocol(p, at));
-    const next = final[Math.max(0, Math.min(final.length - 1, i + delta))];
-    if (next) setAt({ annotator: next.annotator, item_id: next.item_id });
-  };
-
-  const afterFinishNext = (): boolean => {
-    if (!view?.finished_at || !overview) return false;
-    const next = nextOpenProtocol(overview.protocols, view);
-    if (!next) return false;
-    setNotice(null);
-    setAt({ annotator: next.annotator, item_id: next.item_id });
-    return true;
   };
 
   useShortcuts((press) => {
@@ -216,22 +56,22 @@ export function CodingView({ client, project, run, onLeave }: Props) {
     if (!action) return false;
     switch (action.kind) {
       case 'unit':
-        move(action.delta);
+        desk.moveUnit(action.delta);
         break;
       case 'protocol':
-        moveProtocol(action.delta);
+        desk.moveProtocol(action.delta);
         break;
       case 'code':
-        toggle(action.code, 'key');
+        desk.toggle(action.code, 'key');
         break;
       case 'finish':
-        if (!afterFinishNext()) finish();
+        desk.finishOrNext();
         break;
       case 'undo':
-        undo();
+        desk.undo();
         break;
       case 'memo':
-        memo();
+        desk.memoTarget(setMemoUnit);
         break;
       case 'propose':
         propose();
@@ -281,7 +121,7 @@ export function CodingView({ client, project, run, onLeave }: Props) {
                   tabIndex={current ? 0 : -1}
                   disabled={!p.final}
                   title={p.final ? `${p.annotator} on ${p.item_id}: ${p.coded_units} of ${p.units} units coded${p.finished_at ? ', finished' : ''}` : `${p.annotator} has not completed ${p.item_id}: its transcript is not final`}
-                  onClick={() => setAt({ annotator: p.annotator, item_id: p.item_id })}
+                  onClick={() => desk.openProtocol(p)}
                 >
                   <span className="dot" aria-hidden="true" />
                   <span className="protocol-name">
@@ -322,13 +162,13 @@ export function CodingView({ client, project, run, onLeave }: Props) {
                 {view.finished_at ? ' · finished' : ''}
               </span>
               <span className="nav">
-                <button onClick={undo} title="Undo the last code act (Ctrl+Z)">
+                <button onClick={desk.undo} title="Undo the last code act (Ctrl+Z)">
                   Undo
                 </button>
                 <button onClick={() => setHelp(true)} title="Definitions and shortcuts (?)">
                   Definitions
                 </button>
-                <button className="primary" onClick={() => afterFinishNext() || finish()} title="Finish the item (Enter)">
+                <button className="primary" onClick={desk.finishOrNext} title="Finish the item (Enter)">
                   {view.finished_at ? 'Next protocol' : 'Finish item'} <kbd>Enter</kbd>
                 </button>
               </span>
@@ -349,7 +189,7 @@ export function CodingView({ client, project, run, onLeave }: Props) {
                     className={`coding-unit ${current ? 'current' : ''}`}
                     aria-current={current ? 'true' : undefined}
                     data-unit={u.unit}
-                    onClick={() => setUnitIndex(i)}
+                    onClick={() => desk.selectUnit(i)}
                   >
                     <span className="unit-id muted" title={`${formatClock(u.t0_ms)}–${formatClock(u.t1_ms)}`}>
                       {u.unit}
@@ -367,7 +207,7 @@ export function CodingView({ client, project, run, onLeave }: Props) {
                             {c.memo && <span className="memo-mark" title={`memo: ${c.memo}`}> ✎</span>}
                             <button className="link" aria-label={`remove ${c.code} from ${u.unit}`} onClick={(e) => {
                               e.stopPropagation();
-                              toggle(c.code, 'click', u.unit);
+                              desk.toggle(c.code, 'click', u.unit);
                             }}>
                               ×
                             </button>
@@ -419,8 +259,8 @@ export function CodingView({ client, project, run, onLeave }: Props) {
         client={client}
         run={run}
         overview={overview}
-        onOverview={setOverview}
-        onApply={(code) => toggle(code, 'click')}
+        onOverview={desk.setOverview}
+        onApply={(code) => desk.toggle(code, 'click')}
         applied={new Set((unit && view?.mine[unit.unit]?.map((c) => c.code)) ?? [])}
         shown={definition}
         onShow={setShownCode}
@@ -452,7 +292,7 @@ export function CodingView({ client, project, run, onLeave }: Props) {
           unit={memoUnit}
           codes={view.mine[memoUnit] ?? []}
           onClose={() => setMemoUnit(null)}
-          onSave={(code, text) => inTurn(async () => took(await run(() => client.writeCodingMemo(view.annotator, view.item_id, memoUnit, code, text))))}
+          onSave={(code, text) => desk.writeMemo(memoUnit, code, text)}
         />
       )}
     </div>
