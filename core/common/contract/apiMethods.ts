@@ -71,6 +71,11 @@ const newProjectSpec: ArgCheck = (value, where) => {
 const unitId: ArgCheck = (value, where) => {
   if (typeof value !== 'string' || !/^u(0|[1-9]\d{0,8})(\.s(0|[1-9]\d{0,5}))?$/.test(value)) throw new Refusal('bad_request', `${where} must be a unit id such as u3 or u3.s1`);
 };
+/** a protocol to code: whose (the annotator) and which item */
+const protocolParams: ReadonlyArray<readonly [string, ArgCheck]> = [
+  ['annotator', nonEmptyString(200)],
+  ['itemId', nonEmptyString()],
+];
 /** a new code: the codebook's own validation judges the values */
 const codeSpec: ArgCheck = (value, where) => {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Refusal('bad_request', `${where} must be an object`);
@@ -192,50 +197,14 @@ export const API_METHODS: { readonly [M in AloudMethod]: MethodSpec } = {
     scope: 'session-page',
   },
   codingOverview: { params: [], scope: 'session-page' },
-  codingItem: {
-    params: [
-      ['annotator', nonEmptyString(200)],
-      ['itemId', nonEmptyString()],
-    ],
-    scope: 'session-page',
-  },
+  codingItem: { params: [...protocolParams], scope: 'session-page' },
   codeUnit: {
-    params: [
-      ['annotator', nonEmptyString(200)],
-      ['itemId', nonEmptyString()],
-      ['unit', unitId],
-      ['code', nonEmptyString(200)],
-      ['action', oneOf(['apply', 'remove', 'toggle'])],
-      ['source', oneOf(['key', 'click'])],
-    ],
+    params: [...protocolParams, ['unit', unitId], ['code', nonEmptyString(200)], ['action', oneOf(['apply', 'remove', 'toggle'])], ['source', oneOf(['key', 'click'])]],
     scope: 'session-page',
   },
-  writeCodingMemo: {
-    params: [
-      ['annotator', nonEmptyString(200)],
-      ['itemId', nonEmptyString()],
-      ['unit', unitId],
-      ['code', nonEmptyString(200)],
-      ['text', text],
-    ],
-    scope: 'session-page',
-  },
-  proposeCode: {
-    params: [
-      ['annotator', nonEmptyString(200)],
-      ['itemId', nonEmptyString()],
-      ['unit', unitId],
-      ['quote', nonEmptyString(1000)],
-    ],
-    scope: 'session-page',
-  },
-  finishCoding: {
-    params: [
-      ['annotator', nonEmptyString(200)],
-      ['itemId', nonEmptyString()],
-    ],
-    scope: 'session-page',
-  },
+  writeCodingMemo: { params: [...protocolParams, ['unit', unitId], ['code', nonEmptyString(200)], ['text', text]], scope: 'session-page' },
+  proposeCode: { params: [...protocolParams, ['unit', unitId], ['quote', nonEmptyString(1000)]], scope: 'session-page' },
+  finishCoding: { params: [...protocolParams], scope: 'session-page' },
   undoCoding: { params: [], scope: 'session-page' },
   addCode: { params: [['code', codeSpec]], scope: 'session-page' },
   codeAgreement: { params: [], scope: 'session-page' },
