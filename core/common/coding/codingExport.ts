@@ -45,7 +45,7 @@ const list = (entries: readonly string[]): string => entries.join(' | ');
  * the current transcript, the annotator's labels, the coders who finished the item (`coders`), the codes as
  * `coder=code` entries and the memos as `coder=code=memo` entries, joined with " | " (names escaped as above).
  */
-export function unitsCsv(records: readonly ExportRecordV2[]): { text: string; rows: number } {
+export function unitsCsv(records: ReadonlyArray<Pick<ExportRecordV2, 'project' | 'annotator' | 'item_id' | 'final_label' | 'blind_label' | 'codings'>>): { text: string; rows: number } {
   const rows: string[][] = [];
   for (const r of records) {
     if (!r.codings) continue;
