@@ -208,6 +208,7 @@ export const API_METHODS: { readonly [M in AloudMethod]: MethodSpec } = {
   undoCoding: { params: [], scope: 'session-page' },
   addCode: { params: [['code', codeSpec]], scope: 'session-page' },
   codeAgreement: { params: [], scope: 'session-page' },
+  collectPack: { params: [['file', nonEmptyString(4096)]], scope: 'session-page' },
 };
 
 /** The method names, in table order. */

@@ -1,4 +1,5 @@
-import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
+import { compileOnFirstUse, sharedAjv } from '../io/schemaValidator';
 import { CODE_ACT_SOURCES, LABEL_SOURCES, RECORDING_STOP_REASONS, SESSION_EVENT_TYPES, type SessionEventType } from './sessionEvents';
 import { REASONING_REVEALS } from '../project/projectConfig';
 import { STEP_JUDGMENT_SOURCES } from '../reasoning/stepJudgments';
@@ -171,9 +172,9 @@ export const sessionEventDataSchemas: { readonly [T in SessionEventType]: Record
   coding_finished: object({ annotator: name, item_id: itemId, coder: name, units: { type: 'array', items: unitId, uniqueItems: true }, codebook_version: text }),
 };
 
-const ajv = new Ajv2020({ allErrors: false, strict: true, allowUnionTypes: true });
+const ajv = sharedAjv({ allErrors: false, strict: true, allowUnionTypes: true });
 const validators = new Map<SessionEventType, ValidateFunction>(
-  SESSION_EVENT_TYPES.map((type) => [type, ajv.compile(sessionEventDataSchemas[type])]),
+  SESSION_EVENT_TYPES.map((type) => [type, compileOnFirstUse(() => ajv.compile(sessionEventDataSchemas[type]))]),
 );
 
 function describe(e: ErrorObject): string {
