@@ -1,6 +1,6 @@
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { buildExportRecord, describeExportGaps, type ExportRecordV2 } from '../../common/export/exportRecord';
+import { buildExportRecord, describeExportGaps, type ExportRecord } from '../../common/export/exportRecord';
 import { exportTextWriter, type ExportFormat } from '../../common/export/exportFormats';
 import { ExportReceiptTally, type ExportReceiptV1 } from '../../common/export/exportReceipt';
 import type { ExportProjectFacts } from '../../common/export/exportRules';
@@ -40,6 +40,8 @@ export interface ExportOptions {
   /** replace a file at `out` that is not an earlier export (never the project's own data) */
   force?: boolean;
   now?: () => Date;
+  /** CSV: the item's text, context and further fields in columns of their own (`--with-items`) */
+  withItems?: boolean;
 }
 
 export interface ExportResult {
@@ -96,6 +98,8 @@ export interface ExportContext {
   items: readonly Item[];
   facts: ExportProjectFacts;
   configSha256: string;
+  /** the aloud.yaml bytes the export is made under (kept whole in the receipt) */
+  configText: string;
   appVersion: string;
   exportedAt: string;
   reasoningOf: (item: Item, state: ItemSessionState | null) => ReasoningExportFields;
@@ -108,7 +112,7 @@ export async function exportContext(project: OpenProject, items: readonly Item[]
     project,
     items,
     facts: projectFacts(project, items),
-    configSha256: sha256Hex(await readFile(project.configPath)),
+    ...(await readFile(project.configPath).then((bytes) => ({ configSha256: sha256Hex(bytes), configText: bytes.toString('utf8') }))),
     appVersion: await appVersion(),
     exportedAt,
     reasoningOf: createReasoningExport(projectLabelSchema(project), project.config.reasoning),
@@ -120,7 +124,7 @@ export async function exportContext(project: OpenProject, items: readonly Item[]
  * built as they are asked for: each record's WAV is read and hashed when its record is built, and nothing is kept.
  * `warn` hears what the export should report (audio that disagrees with the log, labels given to a since-changed text).
  */
-export async function* annotatorExportRecords(context: ExportContext, session: AnnotatorStates, warn: (warning: string) => void): AsyncGenerator<ExportRecordV2> {
+export async function* annotatorExportRecords(context: ExportContext, session: AnnotatorStates, warn: (warning: string) => void): AsyncGenerator<ExportRecord> {
   const { project } = context;
   const byItem = new Map(session.items.map((s) => [s.item_id, s]));
   for (const item of context.items) {
@@ -137,6 +141,7 @@ export async function* annotatorExportRecords(context: ExportContext, session: A
       itemContextSha256: hashes.contextSha256,
       state,
       notes: session.notes ?? [],
+      sessionKind: session.kind ?? 'annotator',
       reasoning: context.reasoningOf(item, state),
       codings: state ? protocolCodings(unitsOfItem(state, project.config.coding.unit), project.config.coding.unit, context.codingsOf(session.annotator, item.id)) : null,
       audioSha256: state?.audio_path ? await exportedWavSha256(project.dir, state.audio_path, state.audio_ms, (w) => warn(`${session.annotator}: ${w}`)) : null,
@@ -164,9 +169,9 @@ export async function buildExportRecords(
   onProgress?: (progress: ExportProgress) => void,
   /** every annotator's session as a coder (their codings of anyone's protocols); default: those of `sessions` */
   coders: ReadonlyArray<Pick<AnnotatorStates, 'annotator' | 'codings'>> = sessions,
-): Promise<{ records: ExportRecordV2[]; skipped: ExportResult['skipped_states']; warnings: string[] }> {
+): Promise<{ records: ExportRecord[]; skipped: ExportResult['skipped_states']; warnings: string[] }> {
   const context = await exportContext(project, items, exportedAt, codingIndex(coders));
-  const records: ExportRecordV2[] = [];
+  const records: ExportRecord[] = [];
   const skipped: ExportResult['skipped_states'] = [];
   const warnings: string[] = [];
   for (const session of sessions) {
@@ -224,7 +229,7 @@ export async function exportSessions(options: ExportOptions): Promise<ExportResu
   const context = await exportContext(project, items, now().toISOString(), await projectCodingIndex(project, options.sessions));
   const total = annotators.length * items.length;
   /** what units.csv needs of the records with codings (kept: small beside the records) */
-  const coded: Array<Pick<ExportRecordV2, 'project' | 'annotator' | 'item_id' | 'final_label' | 'blind_label' | 'codings'>> = [];
+  const coded: Array<Pick<ExportRecord, 'project' | 'annotator' | 'item_id' | 'final_label' | 'blind_label' | 'codings'>> = [];
   const sessionWarnings: string[] = [];
   const recordWarnings: string[] = [];
   const sessionNotes: string[] = [];
@@ -234,7 +239,7 @@ export async function exportSessions(options: ExportOptions): Promise<ExportResu
   const { receiptFile, receipt } = await writeExportPair(
     out,
     async (sink) => {
-      const text = exportTextWriter(format);
+      const text = exportTextWriter(format, options.withItems ? { items: new Map(items.map((i) => [i.id, i])) } : {});
       const check = new ExportWriteCheck(out, format, context.facts);
       check.written(text.head);
       await sink.write(text.head);
@@ -262,7 +267,7 @@ export async function exportSessions(options: ExportOptions): Promise<ExportResu
       const problems = check.finish();
       if (problems.length > 0) throw new InputError(problems);
     },
-    (written) => tally.receipt({ file: path.basename(out), format, sha256: written.sha256, bytes: written.bytes, project: project.config.name, appVersion: context.appVersion, createdAt: now().toISOString() }),
+    (written) => tally.receipt({ file: path.basename(out), format, sha256: written.sha256, bytes: written.bytes, project: project.config.name, appVersion: context.appVersion, createdAt: now().toISOString(), config: { sha256: context.configSha256, yaml: context.configText } }),
     { project, force: options.force ?? false },
   );
   // CSV has no room for nested codings: one row per unit in a file of its own beside it, with its own receipt

@@ -14,8 +14,8 @@ function anaProtocols(): { infos: ProtocolInfo[]; facts: Map<string, ProtocolFac
   talkedThrough(ana, 'demo-02', [' Rude, really.']);
   talkedThrough(ana, 'demo-03', [' Neutral, I guess.']);
   talkedThrough(ana, 'demo-04', [' Polite.']);
-  ana.add('label_committed', { item_id: 'demo-01', label: 'Polite', source: 'key', quote: null, start: null, end: null, stem: null, audio_ms: null, utterance: null, parser_version: null });
-  ana.add('label_committed', { item_id: 'demo-02', label: 'Impolite', source: 'key', quote: null, start: null, end: null, stem: null, audio_ms: null, utterance: null, parser_version: null });
+  ana.add('label_committed', { item_id: 'demo-01', label: 'Polite', source: 'key', quote: null, start: null, end: null, stem: null, audio_ms: null, utterance: null, parser_version: null, reviewer: null });
+  ana.add('label_committed', { item_id: 'demo-02', label: 'Impolite', source: 'key', quote: null, start: null, end: null, stem: null, audio_ms: null, utterance: null, parser_version: null, reviewer: null });
   const infos: ProtocolInfo[] = [];
   const facts = new Map<string, ProtocolFacts>();
   for (const item of ['demo-01', 'demo-02', 'demo-03', 'demo-04']) {

@@ -45,7 +45,7 @@ export function sessionLog(annotator: string) {
   const append = (entries: readonly SessionEntry[]): void => {
     for (const entry of entries) add(entry.type, entry.data as never);
   };
-  add('session_started', { annotator, project_name: 'politeness-demo', sample_rate: 16000, config_sha256: null, parser_version: PARSER_VERSION });
+  add('session_started', { annotator, project_name: 'politeness-demo', sample_rate: 16000, config_sha256: null, parser_version: PARSER_VERSION, kind: null, room: null });
   return { events, fold, add, append };
 }
 
@@ -54,7 +54,7 @@ export function talkedThrough(log: ReturnType<typeof sessionLog>, itemId: string
   log.add('item_opened', { item_id: itemId, text_sha256: null });
   utterances.forEach((said, index) => {
     const segments = typeof said === 'string' ? [{ t0_ms: index * 2000 + 100, t1_ms: index * 2000 + 1500, text: said }] : said;
-    log.add('utterance_transcribed', { item_id: itemId, utterance: index, request_id: `r${index}`, start_sample: 0, end_sample: 0, segments, model: { name: 'tiny.en', sha256: 'abc', whisper_cpp: null } });
+    log.add('utterance_transcribed', { item_id: itemId, utterance: index, request_id: `r${index}`, start_sample: 0, end_sample: 0, segments, model: { name: 'tiny.en', sha256: 'abc', whisper_cpp: null, vad: null } });
   });
   if (options.complete ?? true) log.add('item_completed', { item_id: itemId });
 }

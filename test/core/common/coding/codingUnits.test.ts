@@ -42,7 +42,7 @@ describe('units of a protocol', () => {
     talkedThrough(ana, 'demo-01', [' Hmm, this is kind of polar. Well.', ' I label this polite.']);
     for (const kind of ['utterance', 'sentence'] as const) {
       const before = unitsOfItem(ana.fold.itemState('demo-01')!, kind);
-      ana.add('transcript_corrected', { item_id: 'demo-01', utterance: 0, segment: 0, original_sha256: sha256(' Hmm, this is kind of polar. Well.'), text: ' Hmm, this is kind of polite and. Well. Okay.', annotator: 'lead' });
+      ana.add('transcript_corrected', { item_id: 'demo-01', utterance: 0, segment: 0, original_sha256: sha256(' Hmm, this is kind of polar. Well.'), text: ' Hmm, this is kind of polite and. Well. Okay.', annotator: 'lead', reviewer: null });
       const after = unitsOfItem(ana.fold.itemState('demo-01')!, kind);
       expect(ana.fold.itemState('demo-01')!.transcript_corrected).toContain('polite and');
       expect(after).toEqual(before);
@@ -62,7 +62,7 @@ describe('units of a protocol', () => {
 
     // transcribed again (another model): utterance 0 is superseded, the new words are utterance 1
     ana.add('transcripts_superseded', { item_id: 'demo-01', utterances: [0], reason: 'transcribed again' });
-    ana.add('utterance_transcribed', { item_id: 'demo-01', utterance: 1, request_id: 'r1', start_sample: 0, end_sample: 0, segments: [{ t0_ms: 100, t1_ms: 1500, text: ' I think it is rather rude.' }], model: { name: 'base.en', sha256: 'def', whisper_cpp: null } });
+    ana.add('utterance_transcribed', { item_id: 'demo-01', utterance: 1, request_id: 'r1', start_sample: 0, end_sample: 0, segments: [{ t0_ms: 100, t1_ms: 1500, text: ' I think it is rather rude.' }], model: { name: 'base.en', sha256: 'def', whisper_cpp: null, vad: null } });
     expect(protocol().units.map((u) => [u.unit, u.text])).toEqual([['u1', 'I think it is rather rude.']]);
 
     const view = codingItemView(contextFor('bob'), { ...protocol(), item_text: 'x' }, bob.fold.coding.protocolCoding('ana', 'demo-01'), []);

@@ -6,7 +6,7 @@ import { unzipSync } from 'fflate';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
 import { parseCodebook } from '../../../../core/common/codebook/codebook';
-import { exportRecordJsonSchemas, type ExportRecordV2 } from '../../../../core/common/export/exportRecord';
+import { exportRecordJsonSchemas, upcastExportRecordV2, type ExportRecord, type ExportRecordV2 } from '../../../../core/common/export/exportRecord';
 import { parseCsv } from '../../../../core/common/io/csv';
 import { parseSessionLog } from '../../../../core/common/session/sessionLog';
 import { sessionPaths } from '../../../../core/node/session/sessionPaths';
@@ -164,7 +164,7 @@ describe('codings in the record', () => {
     const { dir } = await codedStudy();
     const out = path.join(dir, '..', 'records.jsonl');
     expect((await cli('export', '--project', dir, '--format', 'jsonl', '--out', out)).code).toBe(0);
-    const records = (await readFile(out, 'utf8')).trimEnd().split('\n').map((l) => JSON.parse(l) as ExportRecordV2);
+    const records = (await readFile(out, 'utf8')).trimEnd().split('\n').map((l) => JSON.parse(l) as ExportRecord);
     const ana01 = records.find((r) => r.annotator === 'ana' && r.item_id === 'demo-01')!;
     expect(ana01.codings).toMatchObject({
       unit_kind: 'utterance',
@@ -179,14 +179,19 @@ describe('codings in the record', () => {
     // an export of Ana alone still carries the codings others made of her protocols
     const aloneOut = path.join(dir, '..', 'ana.json');
     expect((await cli('export', '--project', dir, '--annotator', 'ana', '--format', 'json', '--out', aloneOut)).code).toBe(0);
-    expect((JSON.parse(await readFile(aloneOut, 'utf8')) as ExportRecordV2[]).find((r) => r.item_id === 'demo-01')!.codings!.coders).toHaveLength(2);
+    expect((JSON.parse(await readFile(aloneOut, 'utf8')) as ExportRecord[]).find((r) => r.item_id === 'demo-01')!.codings!.coders).toHaveLength(2);
 
-    // a v2 file written before codings existed still validates
+    // a file written before codings came to its version still validates
     const before = path.join(dir, '..', 'before.jsonl');
     await writeFile(before, records.map((r) => JSON.stringify({ ...r, codings: undefined })).join('\n') + '\n');
     expect(JSON.parse((await cli('validate', before)).out)).toEqual([]);
-    const validate = new Ajv2020({ strict: true, allowUnionTypes: true }).compile(exportRecordJsonSchemas[2]!);
+    const validate = new Ajv2020({ strict: true, allowUnionTypes: true }).compile(exportRecordJsonSchemas[ana01.schema_version]!);
     for (const r of records) expect(validate(r), JSON.stringify(validate.errors)).toBe(true);
+    // a v2 record's codings are kept when it is read as v3
+    const { session_kind: _k, own_final_label: _o, vad_model: _v, completed: _c, first_completed_at: _f, time_to_complete_ms: _t, time_open_ms: _m, ...v2Fields } = ana01;
+    const v2: ExportRecordV2 = { ...v2Fields, schema_version: 2, label_history: ana01.label_history.map(({ reviewer: _r, ...a }) => a), corrections: ana01.corrections.map(({ reviewer: _r, ...c }) => c) };
+    expect(new Ajv2020({ strict: true, allowUnionTypes: true }).compile(exportRecordJsonSchemas[2]!)(v2)).toBe(true);
+    expect(upcastExportRecordV2(v2).codings).toEqual(ana01.codings);
 
     const csv = path.join(dir, '..', 'records.csv');
     const run = await cli('export', '--project', dir, '--format', 'csv', '--out', csv, '--json');
