@@ -299,20 +299,20 @@ export class SessionService extends EventEmitter<SessionServiceEvents> {
     });
   }
 
-  /** Words of the open item's text selected (or the selection cleared, null), by the rule in textSelection. */
-  selectText(span: { start: number; end: number } | null): Promise<ItemSessionState> {
-    return this.calls.run(async () => {
-      await this.commit((facts) => decideTextSelection(facts, this.rules, span));
-      return this.emitItem(this.store.facts.currentItemId!);
-    });
-  }
-
   /**
    * A coding act of this session's annotator as a coder (the coding rules, core/common/coding/codingRules), decided
    * on their own log in the call queue and appended as one commit point.
    */
   recordCoding(decide: (facts: SessionFold, at: string) => readonly SessionEntry[]): Promise<SessionEvent[]> {
     return this.calls.run(() => this.commit(decide));
+  }
+
+  /** Words of the open item's text selected (or the selection cleared, null), by the rule in textSelection. */
+  selectText(span: { start: number; end: number } | null): Promise<ItemSessionState> {
+    return this.calls.run(async () => {
+      await this.commit((facts) => decideTextSelection(facts, this.rules, span));
+      return this.emitItem(this.store.facts.currentItemId!);
+    });
   }
 
   addNote(text: string): Promise<void> {
