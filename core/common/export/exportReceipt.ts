@@ -5,6 +5,7 @@ import { InputError } from '../io/inputProblem';
 import { schemaProblems } from '../io/schemaProblems';
 import { EXPORT_SCHEMA_VERSION, exportGaps, READABLE_SCHEMA_VERSIONS, type AnyExportRecord, type ExportGap } from './exportRecord';
 import type { ExportFormat } from './exportFormats';
+import { deidentificationReceiptJsonSchema, type DeidentificationReceipt } from '../deidentify/deidentifyReceipt';
 
 /** Written as FILE.receipt.json only after FILE is complete on disk: what was exported and how to check it. */
 export interface ExportReceiptV1 {
@@ -29,6 +30,8 @@ export interface ExportReceiptV1 {
   gaps: ExportGap[];
   app_version: string;
   created_at: string;
+  /** present only on a de-identified export: the list, the method and what was hidden (core/common/deidentify) */
+  deidentification?: DeidentificationReceipt;
 }
 
 export function receiptFileName(exportFile: string): string {
@@ -47,6 +50,7 @@ export function buildExportReceipt(args: {
   project: string;
   appVersion: string;
   createdAt: string;
+  deidentification?: DeidentificationReceipt;
 }): ExportReceiptV1 {
   const { records } = args;
   const gaps = records.flatMap(exportGaps);
@@ -70,6 +74,7 @@ export function buildExportReceipt(args: {
     gaps,
     app_version: args.appVersion,
     created_at: args.createdAt,
+    ...(args.deidentification ? { deidentification: args.deidentification } : {}),
   };
 }
 
@@ -112,6 +117,7 @@ export const exportReceiptJsonSchema = {
     },
     app_version: { type: 'string' },
     created_at: { type: 'string', minLength: 1 },
+    deidentification: deidentificationReceiptJsonSchema,
   },
 } as const;
 

@@ -16,6 +16,8 @@ import { createReasoningExport } from '../../common/reasoning/reasoningExport';
 import { writeExportWithReceipt } from './exportTarget';
 import type { AnnotatorStates, SessionSource } from './sessionSource';
 import { normalizeAnnotatorName } from '../session/sessionPaths';
+import { deidentifyRecordsExport } from '../deidentify/deidentifiedRecords';
+import { describeDeidentification } from '../../common/deidentify/deidentifyReceipt';
 
 /** How far an export is: records built of all to build (the slow part: every referenced WAV is read and hashed). */
 export interface ExportProgress {
@@ -35,6 +37,8 @@ export interface ExportOptions {
   /** replace a file at `out` that is not an earlier export (never the project's own data) */
   force?: boolean;
   now?: () => Date;
+  /** hide what deidentify.yaml lists: placeholders in the texts, masked copies of the recordings beside the file */
+  deidentify?: boolean;
 }
 
 export interface ExportResult {
@@ -132,7 +136,10 @@ export async function exportSessions(options: ExportOptions): Promise<ExportResu
   const now = options.now ?? (() => new Date());
   const { items, sessions } = await exportInputs(project, out, options.sessions, options.annotator);
 
-  const { records, skipped, warnings: recordWarnings } = await buildExportRecords(project, items, sessions, now().toISOString(), options.onProgress);
+  const built = await buildExportRecords(project, items, sessions, now().toISOString(), options.onProgress);
+  const { skipped, warnings: recordWarnings } = built;
+  const deidentified = options.deidentify ? await deidentifyRecordsExport(project, built.records, out, options.force ?? false) : null;
+  const records = deidentified?.records ?? built.records;
   const text = serializeExport(records, format);
   const checked = validateExportText(text, out, format, projectFacts(project, items));
   if (checked.problems.length > 0) throw new InputError(checked.problems);
@@ -141,10 +148,11 @@ export async function exportSessions(options: ExportOptions): Promise<ExportResu
   const { receiptFile, receipt } = await writeExportWithReceipt(
     out,
     text,
-    (bytes) => buildExportReceipt({ file: path.basename(out), format, sha256: sha256Hex(bytes), bytes: bytes.length, records, project: project.config.name, appVersion: version, createdAt: now().toISOString() }),
+    (bytes) => buildExportReceipt({ file: path.basename(out), format, sha256: sha256Hex(bytes), bytes: bytes.length, records, project: project.config.name, appVersion: version, createdAt: now().toISOString(), ...(deidentified ? { deidentification: deidentified.deidentification } : {}) }),
     { project, force: options.force ?? false },
   );
   options.onProgress?.({ done: records.length, total: records.length });
   const sessionNotes = sessions.flatMap((s) => (s.notes ?? []).filter((n) => n.item_id === null).map((n) => `${s.annotator} wrote a note on no item (${n.ts}): ${JSON.stringify(n.text)}; records carry notes per item, so it is only here`));
-  return { file: out, summary: describeExportGaps(receipt.records, receipt.gaps), receipt_file: receiptFile, receipt, skipped_states: skipped, warnings: [...sessions.flatMap((s) => s.warnings), ...recordWarnings, ...sessionNotes] };
+  const summary = describeExportGaps(receipt.records, receipt.gaps) + (receipt.deidentification ? `; ${describeDeidentification(receipt.deidentification)}` : '');
+  return { file: out, summary, receipt_file: receiptFile, receipt, skipped_states: skipped, warnings: [...sessions.flatMap((s) => s.warnings), ...recordWarnings, ...sessionNotes] };
 }

@@ -15,6 +15,7 @@ import { settleExportPair } from './exportTarget';
 import { exportedWavProblems } from './wavCheck';
 import { isProcessRewardText } from '../../common/reasoning/processReward';
 import { validateProcessRewardFile } from './validateProcessReward';
+import { deidentifiedExportProblems, receiptDeidentification } from '../deidentify/validateDeidentified';
 
 /** Whether any record of a validated export came from a scripted engine. */
 export function hasScriptedModel(result: ExportFileValidation): boolean {
@@ -33,6 +34,8 @@ export async function validateExportFile(file: string, options: { project?: Open
   let records: number | null = null;
   let summaries: ExportValidation['summaries'] = null;
   let scripted = 0;
+  // a de-identified export's recordings are the masked copies beside it, not the project's
+  const deidentified = await receiptDeidentification(receiptFileName(file));
   if (format === null) {
     problems.push({ file, line: null, field: null, stage: 'input', message: 'unknown export file type: use .jsonl, .json or .csv' });
   } else {
@@ -57,7 +60,8 @@ export async function validateExportFile(file: string, options: { project?: Open
         return isScriptedModel(model as { sha256: string | null });
       }).length;
       problems.push(...checked.problems);
-      if (options.project) problems.push(...(await exportedWavProblems(options.project.dir, checked.records, file)));
+      if (options.project && !deidentified) problems.push(...(await exportedWavProblems(options.project.dir, checked.records, file)));
+      if (deidentified) problems.push(...(await deidentifiedExportProblems(file, receiptFileName(file), deidentified, checked.records as unknown as Array<Record<string, unknown>>, options.project)));
     } catch (e) {
       if (!(e instanceof InputError)) throw e;
       problems.push(...e.problems);

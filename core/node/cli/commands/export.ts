@@ -11,6 +11,7 @@ import { exportTranscripts } from '../../export/transcriptExport';
 import { INTEROP_FORMATS, isInteropFormat } from '../../../common/export/interop/interopFormats';
 import { exportInteropWithInstalledVad } from '../../export/interop/interopExport';
 import { loadProjectConfig } from '../../project/projectFolder';
+import { loadDeidentifyList } from '../../deidentify/deidentifyProject';
 import { type CliCommand, type CliIo, printJson, requireOption, UsageError, withUsageErrors } from '../cliSupport';
 
 /** The export command over any session source (tests pass fixed states; the CLI reads the project's sessions). */
@@ -19,16 +20,19 @@ export function makeExportCommand(sessions: SessionSource): CliCommand {
     name: 'export',
     summary: 'Export labelled sessions (jsonl|json|csv, validated, with a receipt) or transcripts (txt|srt|vtt).',
     usage:
-      'export --project DIR [--annotator NAME] --format jsonl|json|csv --out FILE [--force] [--json]\n       aloud export --project DIR [--annotator NAME] --format txt|srt|vtt --out DIR [--json]\n' +
+      'export --project DIR [--annotator NAME] --format jsonl|json|csv --out FILE [--force] [--deidentify] [--json]\n       aloud export --project DIR [--annotator NAME] --format txt|srt|vtt --out DIR [--json]\n' +
       '       aloud export --project DIR [--annotator NAME] --format process-reward --out FILE.jsonl [--force] [--json]\n' +
-      '       aloud export --project DIR [--annotator NAME] --format eaf|textgrid|qdpx|hf|maxqda --out DIR [--force] [--json]\n\n' +
+      '       aloud export --project DIR [--annotator NAME] --format eaf|textgrid|qdpx|hf|maxqda --out DIR [--force] [--deidentify] [--json]\n\n' +
       'Records: one per annotator and project item, schema core/common/export/exportRecord.v2.schema.json; every record is\n' +
       'validated first, the file is written atomically, then FILE.receipt.json (counts, gaps, sha256). One invalid record:\n' +
       'exit 1, nothing written. Transcripts: DIR/<annotator>/<item>.<format> and DIR/transcripts.receipt.json.\n' +
       'eaf (ELAN), textgrid (Praat), maxqda (MAXQDA/NVivo transcripts): DIR/<annotator>/<item>.<ext> beside a copy of its WAV;\n' +
       'qdpx (REFI-QDA project for ATLAS.ti, NVivo, MAXQDA, QualCoder): DIR/<project>.qdpx; hf (Hugging Face audiofolder):\n' +
       'DIR/audio/, metadata.jsonl, parquet/records.parquet, README.md. All checked first (XSDs included), then written,\n' +
-      'then DIR/<format>.receipt.json with the sha256 of every file. Files in DIR that no earlier export wrote: refused without --force.',
+      'then DIR/<format>.receipt.json with the sha256 of every file. Files in DIR that no earlier export wrote: refused without --force.\n' +
+      '--deidentify (records and eaf|textgrid|qdpx|hf|maxqda): what deidentify.yaml lists and the built-in patterns become\n' +
+      'placeholders ([PERSON-1]) in every text field, their audio is silenced (or toned) in copies of the recordings, and the\n' +
+      'receipt states it (list version, spans per class, hidden sample ranges); records exports put the copies in FILE.audio/.',
     async run(argv: string[], io: CliIo) {
       const { values } = withUsageErrors(() =>
         parseArgs({ args: argv, strict: true, options: {
@@ -38,6 +42,7 @@ export function makeExportCommand(sessions: SessionSource): CliCommand {
           out: { type: 'string' },
           json: { type: 'boolean', default: false },
           force: { type: 'boolean', default: false },
+          deidentify: { type: 'boolean', default: false },
         } }),
       );
       const dir = requireOption(values.project, '--project');
@@ -48,12 +53,18 @@ export function makeExportCommand(sessions: SessionSource): CliCommand {
       if (!isRecords && !isInteropFormat(format) && !(TRANSCRIPT_FORMATS as readonly string[]).includes(format)) {
         throw new UsageError(`--format must be one of ${[...EXPORT_FORMATS, ...TRANSCRIPT_FORMATS, 'process-reward', ...INTEROP_FORMATS].join(', ')} (got "${format}")`);
       }
+      if (values.deidentify && !isInteropFormat(format) && !(EXPORT_FORMATS as readonly string[]).includes(format)) {
+        throw new UsageError(`--deidentify works with ${[...EXPORT_FORMATS, ...INTEROP_FORMATS].join(', ')}; ${format} exports cannot be de-identified yet`);
+      }
       try {
         const project = await loadProjectConfig(dir);
+        const list = await loadDeidentifyList(project);
+        if (!values.deidentify && list) io.err(`aloud export: note: this export is NOT de-identified, although the project has ${list.file} (add --deidentify to hide what it lists)\n`);
+        const deidentify = values.deidentify ? { deidentify: true } : {};
         const annotator = values.annotator === undefined ? {} : { annotator: values.annotator };
         await checkExportTarget(project, out, isRecords ? 'file' : 'folder', { force: values.force });
         if (isInteropFormat(format)) {
-          const result = await exportInteropWithInstalledVad({ project, format, outDir: out, sessions, force: values.force, ...annotator });
+          const result = await exportInteropWithInstalledVad({ project, format, outDir: out, sessions, force: values.force, ...annotator, ...deidentify });
           for (const warning of result.warnings) io.err(`aloud export: warning: ${warning}\n`);
           if (values.json) printJson(io, result);
           else io.out(`Exported ${result.summary} to ${out}; receipt ${result.receipt_file}\n`);
@@ -73,7 +84,7 @@ export function makeExportCommand(sessions: SessionSource): CliCommand {
           else io.out(`Exported ${result.receipt.records} process-reward records (${result.receipt.counts.judged_records} with judged steps) to ${result.file}; receipt ${result.receipt_file}\n`);
           return 0;
         }
-        const result = await exportSessions({ project, format: format as ExportFormat, out, sessions, force: values.force, ...annotator });
+        const result = await exportSessions({ project, format: format as ExportFormat, out, sessions, force: values.force, ...annotator, ...deidentify });
         for (const warning of result.warnings) io.err(`aloud export: warning: ${warning}\n`);
         if (values.json) printJson(io, result);
         else {

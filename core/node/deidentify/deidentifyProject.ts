@@ -1,0 +1,145 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { ExportRecordV2 } from '../../common/export/exportRecord';
+import { hiddenSampleRanges, maskSamples, type SampleRange } from '../../common/deidentify/audioMask';
+import { DEIDENTIFY_FILE, parseDeidentifyList, type DeidentifyList, type HiddenAudio } from '../../common/deidentify/deidentifyList';
+import { deidentifyRecord, NO_DECISIONS, type RecordDecisions } from '../../common/deidentify/deidentifyRecord';
+import { deidentificationReceipt, type DeidentificationReceipt, type HiddenAudioEntry } from '../../common/deidentify/deidentifyReceipt';
+import { SpanMatcher } from '../../common/deidentify/spanMatcher';
+import { ConfigError } from '../../common/project/strictYaml';
+import { resolveInside } from '../fs/resolveInside';
+import { sha256Hex } from '../fs/sha256';
+import { ProjectError } from '../project/projectError';
+import type { OpenProject } from '../project/projectFolder';
+
+/** A project's deidentify.yaml, read and checked, with the sha256 of its bytes (the receipt's list identity). */
+export interface LoadedDeidentifyList {
+  file: string;
+  list: DeidentifyList;
+  sha256: string;
+  matcher: SpanMatcher;
+}
+
+export function deidentifyListPath(project: OpenProject): string {
+  return path.join(project.dir, DEIDENTIFY_FILE);
+}
+
+/** The project's list, or null when it has none; a bad list is an error naming file, line and key. */
+export async function loadDeidentifyList(project: OpenProject): Promise<LoadedDeidentifyList | null> {
+  const file = deidentifyListPath(project);
+  let bytes: Buffer;
+  try {
+    bytes = await readFile(await resolveInside(project.dir, DEIDENTIFY_FILE, 'read'));
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT' || (e as { status?: number }).status === 404) return null;
+    throw new ProjectError(`${file}: cannot read (${(e as Error).message})`);
+  }
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    throw new ProjectError(`${file}: not valid UTF-8`);
+  }
+  try {
+    const list = parseDeidentifyList(text, file);
+    return { file, list, sha256: sha256Hex(bytes), matcher: new SpanMatcher(list) };
+  } catch (e) {
+    if (e instanceof ConfigError) throw new ProjectError(e.message);
+    throw e;
+  }
+}
+
+/** Where the PCM samples of a 16-bit WAV are: the data chunk's offset and length, walking the RIFF chunks. */
+export function wavDataRange(bytes: Uint8Array, name: string): { offset: number; samples: number; sampleRate: number } {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const tag = (at: number): string => String.fromCharCode(...bytes.subarray(at, at + 4));
+  if (bytes.length < 12 || tag(0) !== 'RIFF' || tag(8) !== 'WAVE') throw new ProjectError(`${name}: not a WAV file`);
+  let sampleRate = 0;
+  for (let at = 12; at + 8 <= bytes.length; ) {
+    const size = view.getUint32(at + 4, true);
+    if (tag(at) === 'fmt ') {
+      if (view.getUint16(at + 8, true) !== 1 || view.getUint16(at + 10, true) !== 1 || view.getUint16(at + 22, true) !== 16) throw new ProjectError(`${name}: not 16-bit PCM mono, which de-identification writes`);
+      sampleRate = view.getUint32(at + 12, true);
+    }
+    if (tag(at) === 'data') return { offset: at + 8, samples: Math.floor(Math.min(size, bytes.length - at - 8) / 2), sampleRate };
+    at += 8 + size + (size % 2);
+  }
+  throw new ProjectError(`${name}: the WAV has no data chunk`);
+}
+
+/** A copy of a WAV with the ranges silenced or toned: same length, same header, every other byte as it was. */
+export function maskWavBytes(bytes: Uint8Array, ranges: readonly SampleRange[], mode: HiddenAudio, name: string): Buffer {
+  const out = Buffer.from(bytes);
+  const { offset, samples, sampleRate } = wavDataRange(out, name);
+  // the data chunk may start at an odd offset: mask a copy of the samples and put them back
+  const pcm = new Int16Array(samples);
+  for (let i = 0; i < samples; i++) pcm[i] = out.readInt16LE(offset + 2 * i);
+  maskSamples(pcm, ranges, mode, sampleRate);
+  for (const r of ranges) for (let i = r.start; i < Math.min(r.end, samples); i++) out.writeInt16LE(pcm[i]!, offset + 2 * i);
+  return out;
+}
+
+const recordKey = (annotator: string, itemId: string): string => `${annotator}\u0000${itemId}`;
+
+/** The records of one export de-identified, with what their audio must hide and the receipt's statement. */
+export interface DeidentifiedExport {
+  records: ExportRecordV2[];
+  /** per annotator and item: the sample ranges of its recording to hide */
+  rangesOf(annotator: string, itemId: string): SampleRange[];
+  /** a recording's WAV bytes, hidden spans masked */
+  maskWav(annotator: string, itemId: string, bytes: Uint8Array, name: string): Buffer;
+  /** the receipt's statement, given where each masked WAV was written (relative to the receipt) */
+  receipt(paths: ReadonlyMap<string, string>): DeidentificationReceipt;
+}
+
+export interface ReviewDecisionSource {
+  decisionsOf(record: ExportRecordV2): RecordDecisions;
+  counts: DeidentificationReceipt['review'];
+}
+
+export const NO_REVIEW: ReviewDecisionSource = { decisionsOf: () => NO_DECISIONS, counts: { accepted: 0, rejected: 0, added: 0 } };
+
+/**
+ * De-identifies the records of an export. Refuses, before anything is written, a record whose annotator name or
+ * item id holds a listed term or pattern: those name files and fields, and no placeholder may change them.
+ */
+export function deidentifyExport(loaded: LoadedDeidentifyList, records: readonly ExportRecordV2[], review: ReviewDecisionSource, sampleRate: number): DeidentifiedExport {
+  const { list, matcher } = loaded;
+  for (const r of records) {
+    for (const [what, name] of [['annotator name', r.annotator], ['item id', r.item_id]] as const) {
+      const found = matcher.find(name)[0];
+      if (found) throw new ProjectError(`${what} ${JSON.stringify(name)} holds a ${found.class} that ${DEIDENTIFY_FILE} hides; a de-identified export names files and records by it, so nothing was written (rename it)`);
+    }
+  }
+  const counts: Record<string, number> = {};
+  const ranges = new Map<string, SampleRange[]>();
+  const out = records.map((r) => {
+    const result = deidentifyRecord(r, matcher, review.decisionsOf(r));
+    for (const [c, n] of Object.entries(result.counts)) counts[c] = (counts[c] ?? 0) + n;
+    if (r.audio) {
+      const sampleCount = Math.round((r.audio.duration_ms * sampleRate) / 1000);
+      ranges.set(recordKey(r.annotator, r.item_id), hiddenSampleRanges(result.audio_spans, list.margin_ms, sampleRate, sampleCount));
+    }
+    return result.record;
+  });
+  const rangesOf = (annotator: string, itemId: string): SampleRange[] => ranges.get(recordKey(annotator, itemId)) ?? [];
+  return {
+    records: out,
+    rangesOf,
+    maskWav: (annotator, itemId, bytes, name) => {
+      const { samples } = wavDataRange(bytes, name);
+      // the ranges were cut to the record's length; a WAV holds exactly that many samples (its sha256 was checked)
+      return maskWavBytes(bytes, rangesOf(annotator, itemId).map((x) => ({ start: x.start, end: Math.min(x.end, samples) })), list.audio, name);
+    },
+    receipt: (paths) => {
+      const hidden: HiddenAudioEntry[] = [];
+      for (const r of records) {
+        const p = paths.get(recordKey(r.annotator, r.item_id));
+        if (p !== undefined) hidden.push({ annotator: r.annotator, item_id: r.item_id, path: p, sample_rate: sampleRate, ranges: rangesOf(r.annotator, r.item_id) });
+      }
+      return deidentificationReceipt(list, loaded.sha256, counts, review.counts, hidden);
+    },
+  };
+}
+
+export { recordKey as deidentifiedRecordKey };

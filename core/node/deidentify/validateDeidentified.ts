@@ -1,0 +1,76 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { firstUnmaskedSample } from '../../common/deidentify/audioMask';
+import type { DeidentificationReceipt } from '../../common/deidentify/deidentifyReceipt';
+import { leaksIn } from '../../common/deidentify/leakCheck';
+import { SpanMatcher } from '../../common/deidentify/spanMatcher';
+import type { InputProblem } from '../../common/io/inputProblem';
+import { resolveInside } from '../fs/resolveInside';
+import { sha256Hex } from '../fs/sha256';
+import type { OpenProject } from '../project/projectFolder';
+import { loadDeidentifyList, wavDataRange } from './deidentifyProject';
+
+/** The `deidentification` statement of a receipt file, when it has one (read leniently: the receipt's own check is elsewhere). */
+export async function receiptDeidentification(receiptFile: string): Promise<DeidentificationReceipt | null> {
+  try {
+    const value = JSON.parse(await readFile(receiptFile, 'utf8')) as { deidentification?: DeidentificationReceipt };
+    return value.deidentification?.deidentified === true ? value.deidentification : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * What a de-identified export must hold: no listed term (the project's deidentify.yaml, with --project) and no
+ * built-in pattern the receipt names in any text field of any record, and every hidden audio range of every
+ * recording silent or tone, as the receipt says, in a WAV whose sha256 is the record's. Problems name the record,
+ * the field and the class, never the text found.
+ */
+export async function deidentifiedExportProblems(
+  file: string,
+  receiptFile: string,
+  statement: DeidentificationReceipt,
+  records: ReadonlyArray<Record<string, unknown>>,
+  project: OpenProject | undefined,
+): Promise<InputProblem[]> {
+  const problems: InputProblem[] = [];
+  const rule = (where: string, field: string | null, message: string): void => {
+    problems.push({ file: where, line: null, field, stage: 'rule', message });
+  };
+  const loaded = project ? await loadDeidentifyList(project) : null;
+  const matcher = new SpanMatcher({ terms: loaded?.list.terms ?? [], patterns: statement.patterns, languages: statement.languages as Array<'en' | 'de'> });
+  records.forEach((record, i) => {
+    for (const leak of leaksIn(record, matcher)) {
+      rule(file, leak.field, `record ${i + 1} (${String(record.annotator)} / ${String(record.item_id)}): ${leak.field} holds a ${leak.class} at offset ${leak.at} that a de-identified export must not hold`);
+    }
+  });
+
+  const folder = path.dirname(path.resolve(file));
+  const listed = new Map(statement.hidden_audio.map((h) => [`${h.annotator}\u0000${h.item_id}`, h]));
+  for (const record of records) {
+    const audio = (record.audio ?? (typeof record.audio_path === 'string' ? { path: record.audio_path, sha256: record.audio_sha256 } : null)) as { path: string; sha256: string | null } | null;
+    if (!audio || audio.sha256 === null) continue;
+    const where = `${String(record.annotator)} / ${String(record.item_id)}`;
+    const entry = listed.get(`${String(record.annotator)}\u0000${String(record.item_id)}`);
+    if (!entry) {
+      rule(receiptFile, 'deidentification.hidden_audio', `${where}: its recording is not among the de-identified ones: it may still hold what was hidden`);
+      continue;
+    }
+    let bytes: Buffer;
+    try {
+      bytes = await readFile(await resolveInside(folder, path.join(...entry.path.split('/')), 'read'));
+    } catch (e) {
+      rule(receiptFile, 'deidentification.hidden_audio', `${where}: ${entry.path} cannot be read beside the export (${(e as Error).message})`);
+      continue;
+    }
+    if (sha256Hex(bytes) !== audio.sha256) rule(file, 'audio', `${where}: ${entry.path} is not the recording the record names (its sha256 differs)`);
+    const { offset, samples } = wavDataRange(bytes, entry.path);
+    const pcm = new Int16Array(samples);
+    for (let k = 0; k < samples; k++) pcm[k] = bytes.readInt16LE(offset + 2 * k);
+    for (const range of entry.ranges) {
+      const at = firstUnmaskedSample(pcm, range, statement.audio, entry.sample_rate);
+      if (at !== null) rule(entry.path, 'audio', `${where}: sample ${at} (${((at * 1000) / entry.sample_rate).toFixed(1)} ms) lies in a hidden span (${range.start}–${range.end}) but is not ${statement.audio}`);
+    }
+  }
+  return problems;
+}
