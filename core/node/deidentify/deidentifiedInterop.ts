@@ -25,7 +25,7 @@ export async function deidentifiedInterop(project: OpenProject, records: readonl
 }> {
   const loaded = await requireDeidentifyList(project);
   const hit = loaded.matcher.find(project.config.name)[0];
-  if (hit) throw new ProjectError(`project name ${JSON.stringify(project.config.name)} holds a ${hit.class} that ${DEIDENTIFY_FILE} hides; de-identified files are named and titled by it, so nothing was written (rename the project in aloud.yaml)`);
+  if (hit) throw new ProjectError(`project name ${JSON.stringify(project.config.name)} holds what ${DEIDENTIFY_FILE} hides as ${hit.class}; de-identified files are named and titled by it, so nothing was written (rename the project in aloud.yaml)`);
   const review = await loadReviewDecisions(project, [...new Set(records.map((r) => r.annotator))]);
   const deidentified = deidentifyExport(loaded, records, review, AUDIO_SAMPLE_RATE);
   const bySessionPath = new Map(records.flatMap((r) => (r.audio ? [[r.audio.path, r] as const] : [])));

@@ -108,7 +108,7 @@ export function deidentifyExport(loaded: LoadedDeidentifyList, records: readonly
   for (const r of records) {
     for (const [what, name] of [['annotator name', r.annotator], ['item id', r.item_id]] as const) {
       const found = matcher.find(name)[0];
-      if (found) throw new ProjectError(`${what} ${JSON.stringify(name)} holds a ${found.class} that ${DEIDENTIFY_FILE} hides; a de-identified export names files and records by it, so nothing was written (rename it)`);
+      if (found) throw new ProjectError(`${what} ${JSON.stringify(name)} holds what ${DEIDENTIFY_FILE} hides as ${found.class}; a de-identified export names files and records by it, so nothing was written (rename it)`);
     }
   }
   const counts: Record<string, number> = {};
