@@ -9,6 +9,9 @@ import type { LabelSchema, ThinkAloudConfig } from '../project/projectConfig';
 import type { ItemSessionState } from '../session/itemState';
 import type { ReasoningView } from '../reasoning/reasoningReveal';
 import type { RefusalCode } from './refusal';
+import type { DeidentifyReviewView } from '../deidentify/reviewView';
+import type { SpanRef } from '../deidentify/deidentifyRecord';
+import type { ReviewDecisionKind } from '../deidentify/reviewDecisions';
 
 export interface AppInfo {
   app_version: string;
@@ -222,6 +225,10 @@ export interface AloudApi {
   importItems(file: string, mode: 'append' | 'replace'): Promise<ProjectChange>;
   /** changes thinkaloud settings in aloud.yaml (validated; nothing written when invalid) */
   updateThinkAloud(patch: Partial<ThinkAloudSettings>): Promise<SettingsChange>;
+  /** what a de-identified export would hide in one item of the open session, with the review decisions in force */
+  deidentifyReview(itemId: string): Promise<DeidentifyReviewView>;
+  /** the open session's annotator accepts or rejects a match, or adds a span (words of one segment) with its class */
+  decideDeidentify(itemId: string, decision: ReviewDecisionKind, span: SpanRef, cls: string): Promise<DeidentifyReviewView>;
 }
 
 export type AloudMethod = keyof AloudApi;

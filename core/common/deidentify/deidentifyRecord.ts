@@ -51,7 +51,7 @@ export function segmentSpans(text: string, ref: Omit<SpanRef, 'start' | 'end'>, 
 }
 
 /** Where each token's text sits in its segment's text; null for a token that cannot be placed. */
-function tokenOffsets(segment: ExportSegmentV2): Array<{ start: number; end: number } | null> {
+export function tokenOffsets(segment: ExportSegmentV2): Array<{ start: number; end: number } | null> {
   let at = 0;
   return (segment.tokens ?? []).map((t) => {
     const found = t.text === '' ? at : segment.text.indexOf(t.text, at);
@@ -62,7 +62,7 @@ function tokenOffsets(segment: ExportSegmentV2): Array<{ start: number; end: num
 }
 
 /** The audio time of a text span: the tokens it touches, else its share of the segment's time. */
-function spanTime(segment: ExportSegmentV2, offsets: ReadonlyArray<{ start: number; end: number } | null>, span: { start: number; end: number }, textLength: number): { t0_ms: number; t1_ms: number } {
+export function spanTime(segment: ExportSegmentV2, offsets: ReadonlyArray<{ start: number; end: number } | null>, span: { start: number; end: number }, textLength: number): { t0_ms: number; t1_ms: number } {
   const touched = (segment.tokens ?? []).filter((_, i) => {
     const o = offsets[i];
     return o !== null && o !== undefined && o.start < span.end && span.start < o.end;
