@@ -88,6 +88,17 @@ describe.skipIf(unavailable !== undefined)('de-identification review in Chromium
     expect(outside127(requests)).toEqual([]);
   });
 
+  it('the Export menu says when an export is not de-identified, and makes a de-identified one when asked', { timeout: 120_000 }, async () => {
+    const summary = page.locator('.export-summary');
+    await page.getByRole('button', { name: 'Export', exact: true }).click();
+    await expect.poll(() => summary.textContent(), { timeout: 30_000 }).toMatch(/NOT de-identified/u);
+    await page.getByRole('button', { name: 'dismiss' }).click();
+    await page.getByLabel('de-identified').check();
+    await page.getByRole('button', { name: 'Export', exact: true }).click();
+    await expect.poll(() => summary.textContent(), { timeout: 30_000 }).toMatch(/de-identified \(list version 7: 1 ORG, 3 PERSON, 2 PHONE; audio: silence/u);
+    expect(await summary.textContent()).not.toMatch(/NOT de-identified/u);
+  });
+
   it('the de-identified export follows the review: Leipzig kept, "manager" hidden, the counts in the receipt', { timeout: 120_000 }, async () => {
     await app.close();
     const out = path.join(path.dirname(projectDir), 'reviewed.jsonl');

@@ -200,6 +200,8 @@ export interface AloudApi {
   annotators(): Promise<string[]>;
   /** every annotator's session (annotator null) or one annotator's */
   exportProject(format: ProjectExportFormat, annotator: string | null): Promise<ExportSummary>;
+  /** the same export, de-identified by the project's deidentify.yaml (placeholders, masked recordings, the receipt says so) */
+  exportDeidentified(format: ProjectExportFormat, annotator: string | null): Promise<ExportSummary>;
   /** rehash: check every file's checksum again (verify) */
   models(rehash: boolean): Promise<ModelsView>;
   /** starts a download; progress and the outcome arrive as model_download events */

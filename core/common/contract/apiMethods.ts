@@ -185,6 +185,13 @@ export const API_METHODS: { readonly [M in AloudMethod]: MethodSpec } = {
     ],
     scope: 'session-page',
   },
+  exportDeidentified: {
+    params: [
+      ['format', oneOf([...EXPORT_FORMATS, ...INTEROP_FORMATS])],
+      ['annotator', nullableString],
+    ],
+    scope: 'session-page',
+  },
   deidentifyReview: { params: [['itemId', nonEmptyString()]], scope: 'session-page' },
   decideDeidentify: {
     params: [

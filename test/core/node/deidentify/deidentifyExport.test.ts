@@ -121,3 +121,29 @@ describe.skipIf(!canSpeak)('aloud export --deidentify (a spoken name, the script
     expect(plain.err.split('\n').filter((l) => /NOT de-identified/u.test(l))).toHaveLength(1);
   });
 });
+
+describe.skipIf(!canSpeak)('aloud export --deidentify as CSV, hidden audio as a tone', () => {
+  it('writes placeholders in the CSV cells, a 1 kHz tone in the hidden spans, and validate reads both back', { timeout: 240_000 }, async () => {
+    const { dir } = await spokenNameProject();
+    await writeFile(path.join(dir, 'deidentify.yaml'), 'terms:\n  - {text: Sarah, class: PERSON}\n  - {text: Leipzig, class: PLACE}\naudio: tone\nmargin_ms: 50\n');
+    const out = path.join(path.dirname(dir), 'study.csv');
+    const run = await cli('export', '--project', dir, '--format', 'csv', '--out', out, '--deidentify');
+    expect(run.code).toBe(0);
+    expect(run.out).toMatch(/de-identified \(list version unversioned: 3 PERSON, 2 PHONE, 1 PLACE; audio: tone, margin 50 ms\)/u);
+    const csv = await readFile(out, 'utf8');
+    expect(csv).not.toMatch(NAMES);
+    expect(csv).toContain('This sounds like my manager [PERSON-1] from [PLACE-1]. I would call [PERSON-1] at [PHONE-1], I label this polite.');
+    expect((await cli('validate', out, '--project', dir)).out).toBe('[]\n');
+
+    const receipt = JSON.parse(await readFile(`${out}.receipt.json`, 'utf8')) as { deidentification: DeidentificationReceipt };
+    const hidden = receipt.deidentification.hidden_audio[0]!;
+    const masked = await readFile(path.join(path.dirname(out), ...hidden.path.split('/')));
+    const { offset } = wavDataRange(masked, 'masked');
+    for (const r of hidden.ranges) expect(rmsDbfs(masked, offset, r.start, r.end)).toBeCloseTo(-23, 0);
+
+    await writeFile(out, csv.replace('manager [PERSON-1]', 'manager SARAH'));
+    const leak = await cli('validate', out, '--project', dir);
+    expect(leak.code).toBe(1);
+    expect(JSON.parse(leak.out).filter((p: { message: string }) => /transcript holds a PERSON/u.test(p.message))).toHaveLength(1);
+  });
+});
