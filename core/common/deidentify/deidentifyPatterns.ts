@@ -45,6 +45,7 @@ const EN_ORDINALS = 'first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|
 const DE_ORDINALS = 'ersten|zweiten|dritten|vierten|fünften|sechsten|siebten|achten|neunten|zehnten|elften|zwölften|erster|zweiter|dritter|vierter|fünfter';
 const DAY = '(?:[0-2]?\\d|3[01])';
 const YEAR = '(?:\\d{4}|\\d{2})';
+const MONTH = '(?:0?[1-9]|1[0-2])';
 
 const DATE_COMMON = [
   `\\d{4}-\\d{1,2}-\\d{1,2}`,
@@ -56,7 +57,8 @@ const DATE_EN = [
   `(?:${EN_MONTHS}) \\d{4}`,
 ];
 const DATE_DE = [
-  `${DAY}\\. ?\\d{1,2}\\.(?: ?\\d{4})?`,
+  // "12.05.2024", "1.2.", "3. 5. 2021"; never "1. 1." (a numbered list) without a year
+  `${DAY}\\.(?:${MONTH}\\.(?:\\d{4}|\\d{2})?|\\s${MONTH}\\.\\s?\\d{4})`,
   `(?:${DAY}\\.|${DE_ORDINALS}) ?(?:${DE_MONTHS})(?: \\d{4})?`,
   `(?:${DE_MONTHS}) \\d{4}`,
 ];

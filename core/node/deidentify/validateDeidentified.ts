@@ -74,3 +74,62 @@ export async function deidentifiedExportProblems(
   }
   return problems;
 }
+
+const XML_ENTITIES: Readonly<Record<string, string>> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
+/** The text nodes of an XML document, entities decoded: what a tool shows as text (attributes are names and ids). */
+export function xmlTextNodes(xml: string): string[] {
+  return [...xml.matchAll(/>([^<]+)</gu)]
+    .map((m) => m[1]!.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/giu, (whole, e: string) => (e.startsWith('#x') ? String.fromCodePoint(parseInt(e.slice(2), 16)) : e.startsWith('#') ? String.fromCodePoint(Number(e.slice(1))) : (XML_ENTITIES[e] ?? whole))))
+    .filter((t) => t.trim() !== '');
+}
+
+/**
+ * `aloud validate FILE.eaf|FILE.qdpx` of a de-identified interop export (its receipt, beside it or one folder up,
+ * says so): no listed term or pattern in the file's texts (the EAF's annotations and properties; the QDPX's
+ * project.qde texts and transcripts), and, for an EAF, the hidden ranges of the recording beside it silent or tone.
+ */
+export async function deidentifiedInteropProblems(file: string, format: 'eaf' | 'qdpx', project: OpenProject | undefined): Promise<InputProblem[]> {
+  const { unzipSync } = await import('fflate');
+  let receiptFolder = path.dirname(path.resolve(file));
+  let statement: DeidentificationReceipt | null = null;
+  for (const dir of [receiptFolder, path.dirname(receiptFolder)]) {
+    statement = await receiptDeidentification(path.join(dir, `${format}.receipt.json`));
+    if (statement) {
+      receiptFolder = dir;
+      break;
+    }
+  }
+  if (!statement) return [];
+  const loaded = project ? await loadDeidentifyList(project) : null;
+  const matcher = new SpanMatcher({ terms: loaded?.list.terms ?? [], patterns: statement.patterns, languages: statement.languages as Array<'en' | 'de'> });
+  const bytes = await readFile(file);
+  const texts: Array<{ where: string; text: string }> = [];
+  if (format === 'eaf') for (const text of xmlTextNodes(bytes.toString('utf8'))) texts.push({ where: file, text });
+  else {
+    for (const [name, content] of Object.entries(unzipSync(new Uint8Array(bytes)))) {
+      const text = Buffer.from(content).toString('utf8');
+      if (name === 'project.qde') for (const t of xmlTextNodes(text)) texts.push({ where: `${file}!${name}`, text: t });
+      else if (name.endsWith('.txt')) texts.push({ where: `${file}!${name}`, text });
+    }
+  }
+  const problems: InputProblem[] = [];
+  for (const { where, text } of texts) {
+    for (const leak of matcher.find(text)) problems.push({ file: where, line: null, field: null, stage: 'rule', message: `a text holds a ${leak.class} that a de-identified export must not hold` });
+  }
+  if (format === 'eaf') {
+    const wav = path.relative(receiptFolder, path.resolve(file)).replace(/\\/gu, '/').replace(/\.eaf$/iu, '.wav');
+    const entry = statement.hidden_audio.find((h) => h.path === wav);
+    if (!entry) problems.push({ file, line: null, field: null, stage: 'rule', message: `${wav} is not among the de-identified recordings of the receipt` });
+    else {
+      const audio = await readFile(path.join(receiptFolder, ...wav.split('/')));
+      const { offset, samples } = wavDataRange(audio, wav);
+      const pcm = new Int16Array(samples);
+      for (let k = 0; k < samples; k++) pcm[k] = audio.readInt16LE(offset + 2 * k);
+      for (const range of entry.ranges) {
+        const at = firstUnmaskedSample(pcm, range, statement.audio, entry.sample_rate);
+        if (at !== null) problems.push({ file: wav, line: null, field: 'audio', stage: 'rule', message: `sample ${at} lies in a hidden span (${range.start}–${range.end}) but is not ${statement.audio}` });
+      }
+    }
+  }
+  return problems;
+}

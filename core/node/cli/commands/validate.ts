@@ -4,6 +4,7 @@ import { hasScriptedModel, validateExportFile } from '../../export/validateExpor
 import { interopFormatOfFile, validateInteropFile } from '../../export/interop/validateInterop';
 import { inputLimitsFrom } from '../../importing/inputLimitsOption';
 import { loadProjectConfig } from '../../project/projectFolder';
+import { deidentifiedInteropProblems } from '../../deidentify/validateDeidentified';
 import { type CliCommand, printJson, UsageError, withUsageErrors } from '../cliSupport';
 
 export const validateCommand: CliCommand = {
@@ -35,6 +36,8 @@ export const validateCommand: CliCommand = {
     const interop = interopFormatOfFile(file);
     if (interop !== null) {
       const result = await validateInteropFile(file, interop);
+      // a de-identified export: its texts and hidden audio too
+      result.problems.push(...(await deidentifiedInteropProblems(file, interop, values.project === undefined ? undefined : await loadProjectConfig(values.project))));
       if (result.receipt === 'absent') {
         if (values['require-receipt']) result.problems.push({ file, line: null, field: null, stage: 'input', message: `no ${interop}.receipt.json lists this file: it cannot be checked against what Aloud wrote (--require-receipt)` });
         else io.err(`aloud validate: warning: no export receipt lists ${file}: checked against its schema only\n`);

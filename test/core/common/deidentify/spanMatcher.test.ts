@@ -52,6 +52,7 @@ describe('SpanMatcher: built-in patterns (en and de)', () => {
       ['3. März 2021', 'DATE'], ['12.05.2024', 'DATE'], ['1.2.', 'DATE'], ['dritten Mai', 'DATE'],
     ]);
     expect(found('it may be so, in may')).toEqual([]);
+    expect(found('1. 1. The reply, 2. 2. it says, am 3. 5. 2021')).toEqual([['3. 5. 2021', 'DATE']]);
   });
 
   it('finds a pattern split across two of whisper\'s tokens, since it matches on the joined text', () => {

@@ -66,6 +66,27 @@ describe.skipIf(!canSpeak)('aloud export --deidentify for ELAN, Praat, REFI-QDA,
     }, 120_000);
   }
 
+  it('validate checks a de-identified .eaf and .qdpx for listed terms and patterns, and the hidden audio beside the .eaf', async () => {
+    const eaf = path.join(path.dirname(dir), 'out-eaf', 'bob', 'demo-01.eaf');
+    const qdpx = (await readdir(path.join(path.dirname(dir), 'out-qdpx'))).find((f) => f.endsWith('.qdpx'))!;
+    expect((await cli('validate', eaf, '--project', dir)).out).toBe('[]\n');
+    expect((await cli('validate', path.join(path.dirname(dir), 'out-qdpx', qdpx), '--project', dir)).out).toBe('[]\n');
+    const { writeFile } = await import('node:fs/promises');
+    const xml = await readFile(eaf, 'utf8');
+    await writeFile(eaf, xml.replace('[PLACE-1]', 'Leipzig'));
+    const wav = path.join(path.dirname(eaf), 'demo-01.wav');
+    const audio = await readFile(wav);
+    const receipt = JSON.parse(await readFile(path.join(path.dirname(dir), 'out-eaf', 'eaf.receipt.json'), 'utf8')) as InteropReceipt;
+    const range = receipt.deidentification!.hidden_audio[0]!.ranges[0]!;
+    audio.writeInt16LE(777, 44 + 2 * range.start);
+    await writeFile(wav, audio);
+    const run = await cli('validate', eaf, '--project', dir);
+    expect(run.code).toBe(1);
+    const messages = (JSON.parse(run.out) as Array<{ message: string }>).map((p) => p.message);
+    expect(messages).toContain('a text holds a PLACE that a de-identified export must not hold');
+    expect(messages).toContain(`sample ${range.start} lies in a hidden span (${range.start}–${range.end}) but is not silence`);
+  });
+
   it('refuses when an item id would carry a hidden term into a file name, and writes nothing', async () => {
     const { writeFile } = await import('node:fs/promises');
     await writeFile(path.join(dir, 'deidentify.yaml'), 'terms:\n  - {text: Sarah, class: PERSON}\n  - {text: demo-01, class: ORG}\n');
