@@ -20,7 +20,7 @@ export function makeExportCommand(sessions: SessionSource): CliCommand {
     name: 'export',
     summary: 'Export labelled sessions (jsonl|json|csv, validated, with a receipt) or transcripts (txt|srt|vtt).',
     usage:
-      'export --project DIR [--annotator NAME] --format jsonl|json|csv --out FILE [--force] [--deidentify] [--json]\n       aloud export --project DIR [--annotator NAME] --format txt|srt|vtt --out DIR [--json]\n' +
+      'export --project DIR [--annotator NAME] --format jsonl|json|csv --out FILE [--force] [--deidentify] [--json]\n       aloud export --project DIR [--annotator NAME] --format txt|srt|vtt --out DIR [--deidentify] [--json]\n' +
       '       aloud export --project DIR [--annotator NAME] --format process-reward --out FILE.jsonl [--force] [--json]\n' +
       '       aloud export --project DIR [--annotator NAME] --format eaf|textgrid|qdpx|hf|maxqda --out DIR [--force] [--deidentify] [--json]\n\n' +
       'Records: one per annotator and project item, schema core/common/export/exportRecord.v2.schema.json; every record is\n' +
@@ -30,7 +30,7 @@ export function makeExportCommand(sessions: SessionSource): CliCommand {
       'qdpx (REFI-QDA project for ATLAS.ti, NVivo, MAXQDA, QualCoder): DIR/<project>.qdpx; hf (Hugging Face audiofolder):\n' +
       'DIR/audio/, metadata.jsonl, parquet/records.parquet, README.md. All checked first (XSDs included), then written,\n' +
       'then DIR/<format>.receipt.json with the sha256 of every file. Files in DIR that no earlier export wrote: refused without --force.\n' +
-      '--deidentify (records and eaf|textgrid|qdpx|hf|maxqda): what deidentify.yaml lists and the built-in patterns become\n' +
+      '--deidentify (every format but process-reward): what deidentify.yaml lists and the built-in patterns become\n' +
       'placeholders ([PERSON-1]) in every text field, their audio is silenced (or toned) in copies of the recordings, and the\n' +
       'receipt states it (list version, spans per class, hidden sample ranges); records exports put the copies in FILE.audio/.',
     async run(argv: string[], io: CliIo) {
@@ -53,9 +53,7 @@ export function makeExportCommand(sessions: SessionSource): CliCommand {
       if (!isRecords && !isInteropFormat(format) && !(TRANSCRIPT_FORMATS as readonly string[]).includes(format)) {
         throw new UsageError(`--format must be one of ${[...EXPORT_FORMATS, ...TRANSCRIPT_FORMATS, 'process-reward', ...INTEROP_FORMATS].join(', ')} (got "${format}")`);
       }
-      if (values.deidentify && !isInteropFormat(format) && !(EXPORT_FORMATS as readonly string[]).includes(format)) {
-        throw new UsageError(`--deidentify works with ${[...EXPORT_FORMATS, ...INTEROP_FORMATS].join(', ')}; ${format} exports cannot be de-identified yet`);
-      }
+      if (values.deidentify && isProcessReward) throw new UsageError('--deidentify: process-reward exports hold no transcript text or audio; export them without it');
       try {
         const project = await loadProjectConfig(dir);
         const list = await loadDeidentifyList(project);
@@ -71,7 +69,7 @@ export function makeExportCommand(sessions: SessionSource): CliCommand {
           return 0;
         }
         if (!isRecords) {
-          const receipt = await exportTranscripts({ project, format: format as TranscriptFormat, outDir: out, sessions, ...annotator });
+          const receipt = await exportTranscripts({ project, format: format as TranscriptFormat, outDir: out, sessions, ...annotator, ...deidentify });
           if (values.json) printJson(io, { out, receipt });
           else io.out(`Wrote ${receipt.files.length} ${format} transcripts to ${out} (${receipt.gaps.length} items without transcript); receipt transcripts.receipt.json\n`);
           return 0;

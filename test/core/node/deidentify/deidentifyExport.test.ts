@@ -115,6 +115,19 @@ describe.skipIf(!canSpeak)('aloud export --deidentify (a spoken name, the script
     expect(audible.out).toMatch(new RegExp(`sample ${range.start + 10} .*lies in a hidden span`, 'u'));
   });
 
+  it('writes de-identified transcripts (txt, srt, vtt) with the same placeholders, and its receipt says so', async () => {
+    for (const format of ['txt', 'srt', 'vtt']) {
+      const folder = path.join(path.dirname(dir), `transcripts-${format}`);
+      const run = await cli('export', '--project', dir, '--format', format, '--out', folder, '--deidentify');
+      expect(run.code).toBe(0);
+      const text = await readFile(path.join(folder, 'bob', `demo-01.${format}`), 'utf8');
+      expect(text).not.toMatch(NAMES);
+      expect(text).toContain('I would call [PERSON-1] at [PHONE-1], I label this polite.');
+      const receipt = JSON.parse(await readFile(path.join(folder, 'transcripts.receipt.json'), 'utf8'));
+      expect(receipt.deidentification).toMatchObject({ deidentified: true, list_version: '7' });
+    }
+  });
+
   it('an export without --deidentify of a project with a list says so in one line', async () => {
     const plain = await cli('export', '--project', dir, '--format', 'csv', '--out', path.join(path.dirname(dir), 'plain.csv'));
     expect(plain.code).toBe(0);
