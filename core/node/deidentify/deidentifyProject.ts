@@ -67,15 +67,22 @@ export function wavDataRange(bytes: Uint8Array, name: string): { offset: number;
   throw new ProjectError(`${name}: the WAV has no data chunk`);
 }
 
+/** A 16-bit WAV's samples, as they are in its data chunk. */
+export function wavSamples(bytes: Uint8Array, name: string): { pcm: Int16Array; offset: number; sampleRate: number } {
+  const { offset, samples, sampleRate } = wavDataRange(bytes, name);
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const pcm = new Int16Array(samples);
+  for (let i = 0; i < samples; i++) pcm[i] = view.getInt16(offset + 2 * i, true);
+  return { pcm, offset, sampleRate };
+}
+
 /** A copy of a WAV with the ranges silenced or toned: same length, same header, every other byte as it was. */
 export function maskWavBytes(bytes: Uint8Array, ranges: readonly SampleRange[], mode: HiddenAudio, name: string): Buffer {
   const out = Buffer.from(bytes);
-  const { offset, samples, sampleRate } = wavDataRange(out, name);
   // the data chunk may start at an odd offset: mask a copy of the samples and put them back
-  const pcm = new Int16Array(samples);
-  for (let i = 0; i < samples; i++) pcm[i] = out.readInt16LE(offset + 2 * i);
+  const { pcm, offset, sampleRate } = wavSamples(out, name);
   maskSamples(pcm, ranges, mode, sampleRate);
-  for (const r of ranges) for (let i = r.start; i < Math.min(r.end, samples); i++) out.writeInt16LE(pcm[i]!, offset + 2 * i);
+  for (const r of ranges) for (let i = r.start; i < Math.min(r.end, pcm.length); i++) out.writeInt16LE(pcm[i]!, offset + 2 * i);
   return out;
 }
 

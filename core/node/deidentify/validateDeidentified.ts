@@ -8,7 +8,7 @@ import type { InputProblem } from '../../common/io/inputProblem';
 import { resolveInside } from '../fs/resolveInside';
 import { sha256Hex } from '../fs/sha256';
 import type { OpenProject } from '../project/projectFolder';
-import { loadDeidentifyList, wavDataRange } from './deidentifyProject';
+import { loadDeidentifyList, wavSamples } from './deidentifyProject';
 
 /** The `deidentification` statement of a receipt file, when it has one (read leniently: the receipt's own check is elsewhere). */
 export async function receiptDeidentification(receiptFile: string): Promise<DeidentificationReceipt | null> {
@@ -64,9 +64,7 @@ export async function deidentifiedExportProblems(
       continue;
     }
     if (sha256Hex(bytes) !== audio.sha256) rule(file, 'audio', `${where}: ${entry.path} is not the recording the record names (its sha256 differs)`);
-    const { offset, samples } = wavDataRange(bytes, entry.path);
-    const pcm = new Int16Array(samples);
-    for (let k = 0; k < samples; k++) pcm[k] = bytes.readInt16LE(offset + 2 * k);
+    const { pcm } = wavSamples(bytes, entry.path);
     for (const range of entry.ranges) {
       const at = firstUnmaskedSample(pcm, range, statement.audio, entry.sample_rate);
       if (at !== null) rule(entry.path, 'audio', `${where}: sample ${at} (${((at * 1000) / entry.sample_rate).toFixed(1)} ms) lies in a hidden span (${range.start}–${range.end}) but is not ${statement.audio}`);
@@ -122,9 +120,7 @@ export async function deidentifiedInteropProblems(file: string, format: 'eaf' | 
     if (!entry) problems.push({ file, line: null, field: null, stage: 'rule', message: `${wav} is not among the de-identified recordings of the receipt` });
     else {
       const audio = await readFile(path.join(receiptFolder, ...wav.split('/')));
-      const { offset, samples } = wavDataRange(audio, wav);
-      const pcm = new Int16Array(samples);
-      for (let k = 0; k < samples; k++) pcm[k] = audio.readInt16LE(offset + 2 * k);
+      const { pcm } = wavSamples(audio, wav);
       for (const range of entry.ranges) {
         const at = firstUnmaskedSample(pcm, range, statement.audio, entry.sample_rate);
         if (at !== null) problems.push({ file: wav, line: null, field: 'audio', stage: 'rule', message: `sample ${at} lies in a hidden span (${range.start}–${range.end}) but is not ${statement.audio}` });

@@ -17,7 +17,8 @@ function rmsDbfs(bytes: Buffer, offset: number, start: number, end: number): num
   return 10 * Math.log10(sum / Math.max(1, end - start));
 }
 
-const NAMES = /sarah|leipzig|555/iu;
+// the phone number as said ("555" alone may occur in a sha256 or a GUID)
+const NAMES = /sarah|leipzig|555 ?1234/iu;
 
 describe.skipIf(!canSpeak)('aloud export --deidentify (a spoken name, the scripted engine with token times)', () => {
   let dir: string;
