@@ -8,7 +8,8 @@ import { TranscriptionScheduler, type UtteranceOutcome, type UtteranceRequest } 
 import { UtteranceCutter } from '../../common/engine/utteranceCutter';
 import { resolveModelsDir } from '../models/modelsDir';
 import type { OpenProject } from '../project/projectFolder';
-import { startEngineWorker } from './engineHost';
+import type { EngineSupervisorEvent } from './engineSupervisor';
+import { startEngineProcess } from './engineProcessHost';
 import { loadEngineScript, ScriptedEngine } from './scriptedEngine';
 import { resolveSessionModel, SessionEngineError } from './sessionModel';
 import { SileroVad, VAD_MODEL_FILE } from './sileroVad';
@@ -101,7 +102,8 @@ export function engineScriptFile(flag: string | null | undefined, env: NodeJS.Pr
 }
 
 /**
- * Loads the session's model in the engine worker (one load per session) and wraps it for the SessionService.
+ * Loads the session's model in the engine process (one load per session; restarted with it after a crash, said
+ * through `onEngineEvent`) and wraps it for the SessionService.
  * With `engineScript`, scripted results replace whisper.cpp (model identity `scripted:<sha256 of the script>`);
  * the cutter is the same (Silero VAD when its model is installed).
  */
@@ -110,6 +112,7 @@ export async function openSessionEngine(options: {
   modelFile: string | null;
   modelsDir?: string;
   engineScript?: string | null;
+  onEngineEvent?: (event: EngineSupervisorEvent) => void;
 }): Promise<SessionEngine & { voiceActivity: string }> {
   const { thinkaloud } = options.project.config;
   const voice = openVoiceActivity(options.modelsDir);
@@ -120,7 +123,7 @@ export async function openSessionEngine(options: {
     return { ...sessionEngineOver(scripted, scripted.modelIdentity, decode), whisperCpp: info.whisper_cpp, voiceActivity: voice.note };
   }
   const model = await resolveSessionModel(options.project, options.modelFile, options.modelsDir);
-  const engine = startEngineWorker();
+  const engine = startEngineProcess({ modelName: model.name, ...(options.onEngineEvent ? { onEvent: options.onEngineEvent } : {}) });
   let sha256: string;
   let whisperCpp: string;
   try {

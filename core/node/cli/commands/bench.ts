@@ -1,13 +1,13 @@
 import { readWavFor16k } from '../../engine/audioInput';
 import { benchEngine } from '../../bench/engineBench';
-import { startEngineWorker } from '../../engine/engineHost';
+import { startEngineProcess } from '../../engine/engineProcessHost';
 import { benchLive } from '../../bench/liveBench';
 import { type CliCommand, printJson, requireOption, UsageError, parseOptions } from '../cliSupport';
 import { parseThreads } from './transcribe';
 
 export const benchCommand: CliCommand = {
   name: 'bench',
-  summary: 'Measure the engine: per-utterance latency (model loaded once, in the engine worker), 30 s encode, real-time factor, memory.',
+  summary: 'Measure the engine: per-utterance latency (model loaded once, in the engine process), 30 s encode, real-time factor, memory.',
   usage: [
     'bench --model FILE --audio FILE.wav [--runs N (≥ 5, default 5)] [--threads N] [--json]',
     '       aloud bench --live --model FILE [--vad-model FILE] --audio FILE.wav [--load N] [--chunk-ms MS (default 50, as the app captures)] [--threads N] [--json]',
@@ -26,7 +26,7 @@ export const benchCommand: CliCommand = {
     const threads = parseThreads(values.threads);
     const audio = await readWavFor16k(audioPath);
     if (audio.pcm.length === 0) throw new UsageError(`${audioPath}: the file holds no audio`);
-    const engine = startEngineWorker(threads === undefined ? {} : { threads });
+    const engine = startEngineProcess(threads === undefined ? {} : { threads });
     try {
       const report = await benchEngine({ engine, modelPath, pcm: audio.pcm, runs });
       if (values.json) {
