@@ -70,8 +70,12 @@ export async function appendReviewDecision(project: OpenProject, annotator: stri
   await mkdir(path.dirname(file), { recursive: true });
   const seq = (await readReviewLog(project, annotator)).length + 1;
   const target = await resolveInside(project.dir, path.relative(project.dir, file), 'write');
-  const handle = await open(target, 'a');
+  const handle = await open(target, 'a+');
   try {
+    // a last line a crash cut short was never a decision: cut it off, so the new line starts a line of its own
+    const { size } = await handle.stat();
+    const text = size === 0 ? '' : (await readFile(target, 'utf8'));
+    if (text !== '' && !text.endsWith('\n')) await handle.truncate(Buffer.byteLength(text.slice(0, text.lastIndexOf('\n') + 1)));
     await handle.write(`${JSON.stringify({ v: REVIEW_EVENT_VERSION, seq, ts: now.toISOString(), type: REVIEW_EVENT_TYPE, data })}\n`);
     await handle.sync();
   } finally {
