@@ -18,6 +18,8 @@ export const validateCommand: CliCommand = {
     'Reads schema_version 1 and 2, and process-reward exports (told by their records: instance_id, no item_id).\n' +
     'FILE.eaf: against the ELAN EAF 3.0 XSD; FILE.qdpx: the zip layout and project.qde against the REFI-QDA XSD;\n' +
     'both against the export receipt (<format>.receipt.json) beside them or one folder up, when there is one.\n' +
+    'A de-identified export (its receipt says so): no term of the project\'s deidentify.yaml (with --project) and no\n' +
+    'pattern the receipt names in any text field, and every hidden audio range silence (or the tone).\n' +
     'Prints [{file, line, field, stage, message}, ...];\n' +
     'exit 0 when the list is empty, 1 otherwise, 2 for a bad argument.',
   async run(argv, io) {
