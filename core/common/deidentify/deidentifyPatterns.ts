@@ -23,20 +23,22 @@ export const BEFORE = '(?<![\\p{L}\\p{N}_])';
 export const AFTER = '(?![\\p{L}\\p{N}_])';
 
 const TLD = '(?:com|org|net|edu|gov|io|info|eu|de|at|ch|uk|fr|it|nl|es|co)';
-const LABEL = '[\\p{L}\\p{N}](?:[\\p{L}\\p{N}-]*[\\p{L}\\p{N}])?';
+// every repetition is bounded (an address part, a domain label, a phone's groups): a hostile 100 000-character note
+// of "a.a.a…" or "1 1 1…" must not make a match try every start against the whole rest of the text
+const LABEL = '[\\p{L}\\p{N}](?:[\\p{L}\\p{N}-]{0,61}[\\p{L}\\p{N}])?';
 
 const EMAIL = [
-  `[\\p{L}\\p{N}._%+-]*[\\p{L}\\p{N}]@${LABEL}(?:\\.${LABEL})*\\.\\p{L}{2,}`,
+  `[\\p{L}\\p{N}._%+-]{0,63}[\\p{L}\\p{N}]@${LABEL}(?:\\.${LABEL}){0,8}\\.\\p{L}{2,24}`,
   // as spoken and transcribed: "anna at example dot com", "anna ät beispiel punkt de"
-  `[\\p{L}\\p{N}._-]+ (?:at|ät) ${LABEL}(?: (?:dot|punkt) ${LABEL})* (?:dot|punkt) ${TLD}`,
+  `[\\p{L}\\p{N}._-]{1,64} (?:at|ät) ${LABEL}(?: (?:dot|punkt) ${LABEL}){0,4} (?:dot|punkt) ${TLD}`,
 ];
 
 const URL = [
-  `(?:https?://|www\\.)[^\\s<>"]*[^\\s<>".,;:!?)\\]'’]`,
-  `${LABEL}(?:\\.${LABEL})*\\.${TLD}(?:/[^\\s<>"]*[^\\s<>".,;:!?)\\]'’])?`,
+  `(?:https?://|www\\.)[^\\s<>"]{0,2000}[^\\s<>".,;:!?)\\]'’]`,
+  `${LABEL}(?:\\.${LABEL}){0,8}\\.${TLD}(?:/[^\\s<>"]{0,2000}[^\\s<>".,;:!?)\\]'’])?`,
 ];
 
-const PHONE = `(?:\\+|00)?(?:\\(\\d{1,5}\\)|\\d)(?:[ ./-]?(?:\\(\\d{1,5}\\)|\\d))+`;
+const PHONE = `(?:\\+|00)?(?:\\(\\d{1,5}\\)|\\d)(?:[ ./-]?(?:\\(\\d{1,5}\\)|\\d)){1,24}`;
 const DIGITS = `\\d{${LONG_DIGIT_RUN},}`;
 
 const EN_MONTHS = 'january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec';

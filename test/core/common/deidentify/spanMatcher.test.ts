@@ -65,3 +65,14 @@ describe('SpanMatcher: built-in patterns (en and de)', () => {
     expect(none.find('anna@example.com 555-1234 2024-01-05')).toEqual([]);
   });
 });
+
+describe('SpanMatcher on hostile text', () => {
+  it('gets through 100 000-character notes built to make patterns backtrack, and still finds what is in them', () => {
+    const all = new SpanMatcher(parseDeidentifyList('terms:\n  - {text: Sarah, class: PERSON}\n'));
+    for (const unit of ['a.', '1 ', 'a@', 'http://x', 'a at b dot ', 'x-']) {
+      const text = `${unit.repeat(Math.ceil(100_000 / unit.length)).slice(0, 100_000)} Sarah`;
+      const spans = all.find(text);
+      expect(spans.at(-1), unit).toMatchObject({ class: 'PERSON', end: text.length });
+    }
+  });
+});
