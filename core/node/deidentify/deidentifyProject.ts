@@ -24,6 +24,9 @@ export function deidentifyListPath(project: OpenProject): string {
   return path.join(project.dir, DEIDENTIFY_FILE);
 }
 
+/** 100 000 terms of 200 characters with their classes fit; a bigger file is a mistake or hostile. */
+const MAX_LIST_BYTES = 32 * 1024 * 1024;
+
 /** The project's list, or null when it has none; a bad list is an error naming file, line and key. */
 export async function loadDeidentifyList(project: OpenProject): Promise<LoadedDeidentifyList | null> {
   const file = deidentifyListPath(project);
@@ -34,6 +37,7 @@ export async function loadDeidentifyList(project: OpenProject): Promise<LoadedDe
     if ((e as NodeJS.ErrnoException).code === 'ENOENT' || (e as { status?: number }).status === 404) return null;
     throw new ProjectError(`${file}: cannot read (${(e as Error).message})`);
   }
+  if (bytes.length > MAX_LIST_BYTES) throw new ProjectError(`${file}: ${bytes.length} bytes, more than a list of what to hide needs (at most ${MAX_LIST_BYTES})`);
   let text: string;
   try {
     text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
