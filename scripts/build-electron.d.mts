@@ -11,3 +11,8 @@ export declare function buildElectron(options?: { outDir?: string; logLevel?: 's
   /** modules each bundle still imports at run time */
   externals: Bundles<string[]>;
 }>;
+
+/** esbuild plugin: each core module's import.meta.url becomes its source file's location, relative to a bundle in outDir. */
+export declare function sourceLocationPlugin(outDir: string): { name: string; setup: (builder: unknown) => void };
+/** Banner of an ES module bundle whose CommonJS dependencies call require(). */
+export declare const ESM_REQUIRE_BANNER: string;

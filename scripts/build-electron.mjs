@@ -11,7 +11,6 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { build } from 'esbuild';
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const DEFAULT_OUT_DIR = path.join(REPO_ROOT, 'out/electron');
@@ -27,7 +26,7 @@ const KEEP_BUNDLE_URL = new Set([
   'core/node/engine/engineProcessHost.ts',
 ]);
 
-function sourceLocationPlugin(outDir) {
+export function sourceLocationPlugin(outDir) {
   return {
     name: 'aloud-source-location',
     setup(builder) {
@@ -45,7 +44,7 @@ function sourceLocationPlugin(outDir) {
 }
 
 // CommonJS dependencies inside an ES module bundle still call require() for Node built-ins.
-const ESM_REQUIRE_BANNER = "import { createRequire as __aloudCreateRequire } from 'node:module'; const require = __aloudCreateRequire(import.meta.url);";
+export const ESM_REQUIRE_BANNER = "import { createRequire as __aloudCreateRequire } from 'node:module'; const require = __aloudCreateRequire(import.meta.url);";
 
 /** Modules a bundle still loads at run time (esbuild's metafile: imports left external). */
 function externalImports(result) {
@@ -58,6 +57,8 @@ function externalImports(result) {
 
 /** Builds the three bundles; returns their paths, the source files each one holds and what each still imports. */
 export async function buildElectron({ outDir = DEFAULT_OUT_DIR, logLevel = 'warning' } = {}) {
+  // loaded here, not at the top: the CLI launcher imports this module's plugin only when it rebuilds
+  const { build } = await import('esbuild');
   const common = { bundle: true, absWorkingDir: REPO_ROOT, sourcemap: 'linked', logLevel, metafile: true, legalComments: 'none' };
   const nodeBundle = {
     ...common,

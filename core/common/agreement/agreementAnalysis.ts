@@ -117,10 +117,17 @@ export function majorityLabel(labels: readonly string[]): string | null {
   return tie ? null : best;
 }
 
-/** Agreement on blind and final labels with bootstrap intervals, the disagreement list and per-annotator conformity. */
-export function agreementAnalysis(records: readonly LabelRecord[], options: AgreementOptions): AgreementAnalysis {
-  const resamples = options.resamples ?? DEFAULT_BOOTSTRAP_RESAMPLES;
-  const seed = options.seed ?? DEFAULT_BOOTSTRAP_SEED;
+/** The records as a table: annotators and items in first-seen order (the given item order first), labels outside the categories left out. */
+interface LabelTable {
+  categories: string[];
+  annotators: string[];
+  itemIds: string[];
+  byItem: Map<string, Map<string, { blind: string | null; final: string | null; majority?: string | null }>>;
+  /** labels left out because they are not among the categories */
+  ignored: number;
+}
+
+function labelTable(records: readonly LabelRecord[], options: Pick<AgreementOptions, 'level' | 'categories' | 'hasBlind' | 'itemIds'>): LabelTable {
   const seen = records.flatMap((r) => [r.blind_label, r.final_label].filter((l): l is string => l !== null));
   const categories = options.categories ? [...options.categories] : categoriesOf(seen, options.level);
   const known = new Set(categories);
@@ -132,11 +139,15 @@ export function agreementAnalysis(records: readonly LabelRecord[], options: Agre
     return null;
   };
   const annotators: string[] = [];
+  const annotatorSet = new Set<string>();
   const itemIds: string[] = [...(options.itemIds ?? [])];
   const itemSet = new Set(itemIds);
-  const byItem = new Map<string, Map<string, { blind: string | null; final: string | null; majority?: string | null }>>();
+  const byItem: LabelTable['byItem'] = new Map();
   for (const r of records) {
-    if (!annotators.includes(r.annotator)) annotators.push(r.annotator);
+    if (!annotatorSet.has(r.annotator)) {
+      annotatorSet.add(r.annotator);
+      annotators.push(r.annotator);
+    }
     if (!itemSet.has(r.item_id)) {
       itemSet.add(r.item_id);
       itemIds.push(r.item_id);
@@ -145,17 +156,14 @@ export function agreementAnalysis(records: readonly LabelRecord[], options: Agre
     if (!row) byItem.set(r.item_id, (row = new Map()));
     row.set(r.annotator, { blind: options.hasBlind ? keep(r.blind_label) : null, final: keep(r.final_label), ...(r.majority_at_change !== undefined ? { majority: r.majority_at_change } : {}) });
   }
-  const unitsOf = (key: 'blind' | 'final') => itemIds.map((id) => annotators.map((a) => byItem.get(id)?.get(a)?.[key] ?? null));
-  const measure = (key: 'blind' | 'final') => {
-    const data = coincidenceData(unitsOf(key), categories, options.level);
-    return { result: alphaOf(data), ci: bootstrapAlpha(data, resamples, seed).ci95 };
-  };
-  const final = measure('final');
-  const blind = options.hasBlind ? measure('blind') : null;
+  return { categories, annotators, itemIds, byItem, ignored };
+}
 
+/** Items whose final labels differ, most distinct labels first (equal counts keep the item order). */
+function disagreementsOf(table: LabelTable): Disagreement[] {
   const disagreements: Disagreement[] = [];
-  for (const id of itemIds) {
-    const row = byItem.get(id);
+  for (const id of table.itemIds) {
+    const row = table.byItem.get(id);
     if (!row) continue;
     const labels: Record<string, string> = {};
     const blindLabels: Record<string, string> = {};
@@ -168,6 +176,31 @@ export function agreementAnalysis(records: readonly LabelRecord[], options: Agre
   }
   // stable sort: equal counts keep the item order
   disagreements.sort((x, y) => y.distinct_labels - x.distinct_labels);
+  return disagreements;
+}
+
+/**
+ * Only the disagreement list of agreementAnalysis (the same items in the same order), without alpha or its
+ * intervals: what a huddle needs to choose its items.
+ */
+export function finalLabelDisagreements(records: readonly LabelRecord[], options: Pick<AgreementOptions, 'level' | 'categories' | 'hasBlind' | 'itemIds'>): Disagreement[] {
+  return disagreementsOf(labelTable(records, options));
+}
+
+/** Agreement on blind and final labels with bootstrap intervals, the disagreement list and per-annotator conformity. */
+export function agreementAnalysis(records: readonly LabelRecord[], options: AgreementOptions): AgreementAnalysis {
+  const resamples = options.resamples ?? DEFAULT_BOOTSTRAP_RESAMPLES;
+  const seed = options.seed ?? DEFAULT_BOOTSTRAP_SEED;
+  const table = labelTable(records, options);
+  const { categories, annotators, itemIds, byItem } = table;
+  const unitsOf = (key: 'blind' | 'final') => itemIds.map((id) => annotators.map((a) => byItem.get(id)?.get(a)?.[key] ?? null));
+  const measure = (key: 'blind' | 'final') => {
+    const data = coincidenceData(unitsOf(key), categories, options.level);
+    return { result: alphaOf(data), ci: bootstrapAlpha(data, resamples, seed).ci95 };
+  };
+  const final = measure('final');
+  const blind = options.hasBlind ? measure('blind') : null;
+  const disagreements = disagreementsOf(table);
 
   const conformity = annotators.map((annotator): AnnotatorConformity => {
     let labels = 0;
@@ -206,7 +239,7 @@ export function agreementAnalysis(records: readonly LabelRecord[], options: Agre
     blind: blind?.result ?? null,
     final: final.result,
     bootstrap: { method: 'percentile, resampling units with replacement', resamples, seed },
-    ignored_labels: ignored,
+    ignored_labels: table.ignored,
   };
 }
 

@@ -65,7 +65,7 @@ export function coincidenceData(units: ReadonlyArray<ReadonlyArray<string | null
   return { level, categories, values, units: pairable };
 }
 
-/** Alpha over the units at the given indices of `data.units` (all of them by default; repeats allowed, for the bootstrap). */
+/** Alpha over the units at the given indices of `data.units` (all of them by default; repeats allowed). */
 export function alphaOf(data: CoincidenceData, unitIndices?: ArrayLike<number>): AlphaResult {
   const k = data.categories.length;
   const coincidence = new Float64Array(k * k);
@@ -78,8 +78,14 @@ export function alphaOf(data: CoincidenceData, unitIndices?: ArrayLike<number>):
     }
     n += unit.m;
   }
-  const base = { level: data.level, pairable_units: count, pairable_values: n };
-  if (count < 2) return { ...base, alpha: null, observed_disagreement: null, expected_disagreement: null, undefined_reason: 'fewer_than_two_pairable_units' };
+  return alphaOfCoincidences(data, coincidence, count, n);
+}
+
+/** Alpha from a coincidence matrix o_ck (k × k, row-major) of `units` pairable units holding `n` values. */
+function alphaOfCoincidences(data: CoincidenceData, coincidence: Float64Array, units: number, n: number): AlphaResult {
+  const k = data.categories.length;
+  const base = { level: data.level, pairable_units: units, pairable_values: n };
+  if (units < 2) return { ...base, alpha: null, observed_disagreement: null, expected_disagreement: null, undefined_reason: 'fewer_than_two_pairable_units' };
   const marginals = new Float64Array(k);
   for (let c = 0; c < k; c++) for (let d = 0; d < k; d++) marginals[c]! += coincidence[c * k + d]!;
 
@@ -123,6 +129,63 @@ export function alphaOf(data: CoincidenceData, unitIndices?: ArrayLike<number>):
 }
 
 /**
+ * The pairable units grouped by kind (the same category counts): alpha depends on a unit only through its kind, so
+ * a resample is summed up by how often each kind was drawn, and its coincidences are those counts times each kind's.
+ */
+export interface UnitKinds {
+  /** kind of each pairable unit, by index into data.units */
+  kindOf: Uint32Array;
+  /** per kind: its coincidence cells (index c·k + d, o_cd of one unit) and its number of values m */
+  kinds: ReadonlyArray<{ cells: Uint32Array; weights: Float64Array; m: number }>;
+}
+
+export function unitKinds(data: CoincidenceData): UnitKinds {
+  const k = data.categories.length;
+  const byKey = new Map<string, number>();
+  const kinds: Array<{ cells: Uint32Array; weights: Float64Array; m: number }> = [];
+  const kindOf = new Uint32Array(data.units.length);
+  data.units.forEach((unit, u) => {
+    const counts = [...unit.counts].sort((x, y) => x[0] - y[0]);
+    const key = counts.map(([c, nc]) => `${c}:${nc}`).join(',');
+    let kind = byKey.get(key);
+    if (kind === undefined) {
+      const cells: number[] = [];
+      const weights: number[] = [];
+      for (const [c, nc] of counts) {
+        for (const [d, nd] of counts) {
+          cells.push(c * k + d);
+          weights.push((nc * (c === d ? nd - 1 : nd)) / (unit.m - 1));
+        }
+      }
+      kind = kinds.length;
+      kinds.push({ cells: Uint32Array.from(cells), weights: Float64Array.from(weights), m: unit.m });
+      byKey.set(key, kind);
+    }
+    kindOf[u] = kind;
+  });
+  return { kindOf, kinds };
+}
+
+/**
+ * Alpha of one bootstrap resample given as how often each kind of unit was drawn (`drawn[kind]`): the same statistic
+ * as alphaOf over the drawn units, in time that does not grow with the number of units.
+ */
+export function alphaOfKindCounts(data: CoincidenceData, kinds: UnitKinds, drawn: ArrayLike<number>): AlphaResult {
+  const k = data.categories.length;
+  const coincidence = new Float64Array(k * k);
+  let units = 0;
+  let n = 0;
+  kinds.kinds.forEach((kind, i) => {
+    const times = drawn[i]!;
+    if (times === 0) return;
+    units += times;
+    n += times * kind.m;
+    for (let j = 0; j < kind.cells.length; j++) coincidence[kind.cells[j]!]! += times * kind.weights[j]!;
+  });
+  return alphaOfCoincidences(data, coincidence, units, n);
+}
+
+/**
  * @param units each unit's values, one per coder, null where that coder gave none
  * @param categories all categories in order (the order matters for the ordinal metric); values not listed throw
  */
@@ -156,7 +219,8 @@ export const DEFAULT_BOOTSTRAP_SEED = 1;
 
 /**
  * A percentile bootstrap over units: each resample draws as many pairable units as there are, with replacement, and
- * recomputes alpha (marginals and all). Units, not single pairs, are resampled because the values within a unit are
+ * recomputes alpha (marginals and all), from how often each kind of unit was drawn (unitKinds): the cost of a resample
+ * is its draws, not a pass over every value. Units, not single pairs, are resampled because the values within a unit are
  * not independent (Hayes & Krippendorff's 2007 procedure resamples pairs with the expected disagreement held fixed,
  * which understates the uncertainty of small samples); the unit bootstrap is the one that needs no such assumption.
  */
@@ -166,11 +230,14 @@ export function bootstrapAlpha(data: CoincidenceData, resamples = DEFAULT_BOOTST
   if (point.alpha === null) return { ci95: null, resamples, defined_resamples: 0, seed };
   const random = seededRandom(seed);
   const size = data.units.length;
-  const draw = new Uint32Array(size);
+  const kinds = unitKinds(data);
+  const drawn = new Float64Array(kinds.kinds.length);
   const alphas: number[] = [];
   for (let r = 0; r < resamples; r++) {
-    for (let j = 0; j < size; j++) draw[j] = Math.floor(random() * size);
-    const a = alphaOf(data, draw).alpha;
+    // the same draws as resampling the units themselves (same generator, same order); only their kinds are counted
+    drawn.fill(0);
+    for (let j = 0; j < size; j++) drawn[kinds.kindOf[Math.floor(random() * size)]!]!++;
+    const a = alphaOfKindCounts(data, kinds, drawn).alpha;
     if (a !== null) alphas.push(a);
   }
   if (alphas.length === 0) return { ci95: null, resamples, defined_resamples: 0, seed };

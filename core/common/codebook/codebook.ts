@@ -1,4 +1,4 @@
-import { Ajv2020 } from 'ajv/dist/2020.js';
+import { compileOnFirstUse, sharedAjv } from '../io/schemaValidator';
 import { stringify } from 'yaml';
 import { ConfigError, lineAt, readStrictYaml, schemaConfigProblems, type ConfigProblem } from '../project/strictYaml';
 
@@ -45,8 +45,8 @@ export const codebookJsonSchema = {
   },
 } as const;
 
-const ajv = new Ajv2020({ allErrors: true, strict: true });
-const validateCodebook = ajv.compile(codebookJsonSchema);
+const ajv = sharedAjv({ allErrors: true, strict: true });
+const validateCodebook = compileOnFirstUse(() => ajv.compile(codebookJsonSchema));
 
 const CONTROL_CHARACTER = /[\u0000-\u001f\u007f-\u009f]/;
 /** Names are compared as people read them: "Doubt" and "ｄoubt" (full width) or "doubt" are one code. */

@@ -52,6 +52,17 @@ export type ExportFormat = 'jsonl' | 'json' | 'csv';
 /** What the Export menu offers: records, or a folder for another tool (core/common/export/interop/interopFormats). */
 export type ProjectExportFormat = ExportFormat | 'eaf' | 'textgrid' | 'qdpx' | 'hf' | 'maxqda';
 
+/** Project → Collect…: what collecting an annotator's session pack did (aloud session unpack). */
+export interface CollectSummary {
+  annotator: string;
+  /** added: a new session; extended: events appended to the held one; unchanged: nothing new */
+  status: 'added' | 'extended' | 'unchanged';
+  /** events appended by this pack, and the session's events now */
+  appended: number;
+  events: number;
+  audio_files: number;
+}
+
 export interface ExportSummary {
   /** where the host wrote the file (the renderer never chooses a path) */
   file: string;
@@ -153,6 +164,8 @@ export type AloudEvent =
   | { type: 'engine'; state: 'crashed' | 'restarted' | 'stopped'; message: string }
   /** an export running: records built of all (the file and receipt are written when done = total) */
   | { type: 'export_progress'; done: number; total: number }
+  /** a session pack being collected: bytes read of all (checked before anything is written) */
+  | { type: 'collect_progress'; done: number; total: number }
   | {
       type: 'model_download';
       name: string;
@@ -163,9 +176,9 @@ export type AloudEvent =
       message: string | null;
     };
 
-/** What a native dialog picks: a project folder to open, a (new or empty) folder to create one in, an items file. */
-export type PathKind = 'project-folder' | 'new-project-folder' | 'items-file';
-export const PATH_KINDS: readonly PathKind[] = ['project-folder', 'new-project-folder', 'items-file'];
+/** What a native dialog picks: a project folder to open, a (new or empty) folder to create one in, an items file, a session pack. */
+export type PathKind = 'project-folder' | 'new-project-folder' | 'items-file' | 'pack-file';
+export const PATH_KINDS: readonly PathKind[] = ['project-folder', 'new-project-folder', 'items-file', 'pack-file'];
 
 /** Every method of the app API; arguments and results are plain JSON, except audio which is binary. */
 export interface AloudApi {
@@ -227,6 +240,8 @@ export interface AloudApi {
   createProject(spec: NewProjectSpec): Promise<ProjectChange>;
   /** imports items into the open project through the strict import (append or replace) */
   importItems(file: string, mode: 'append' | 'replace'): Promise<ProjectChange>;
+  /** Project → Collect…: an annotator's session pack (full path) into the open project, checked first; progress as collect_progress events */
+  collectPack(file: string): Promise<CollectSummary>;
   /** changes thinkaloud settings in aloud.yaml (validated; nothing written when invalid) */
   updateThinkAloud(patch: Partial<ThinkAloudSettings>): Promise<SettingsChange>;
   /** what a de-identified export would hide in one item of the open session, with the review decisions in force */

@@ -185,6 +185,7 @@ export const API_METHODS: { readonly [M in AloudMethod]: MethodSpec } = {
     ],
     scope: 'session-page',
   },
+  collectPack: { params: [['file', nonEmptyString(4096)]], scope: 'session-page' },
   exportDeidentified: {
     params: [
       ['format', oneOf([...EXPORT_FORMATS, ...INTEROP_FORMATS])],

@@ -12,6 +12,7 @@ const EVENT_TYPES: { readonly [T in AloudEventType]: true } = {
   partial: true,
   error: true,
   export_progress: true,
+  collect_progress: true,
   model_download: true,
   engine: true,
 };

@@ -1,4 +1,4 @@
-import { escapeCsvFormula, formatCsv, unescapeCsvFormula, type CsvTable } from '../io/csv';
+import { escapeCsvFormula, formatCsvRecord, unescapeCsvFormula, type CsvRow } from '../io/csv';
 import type { InputProblem } from '../io/inputProblem';
 import type { LocatedValue } from '../io/jsonInput';
 import { JsonSyntaxError, parseStrictJson } from '../io/strictJson';
@@ -15,7 +15,17 @@ const NULLABLE_COLUMNS: ReadonlySet<string> = new Set([
   'item_context_sha256', 'final_label', 'label_source', 'blind_label', 'transcript', 'started_at', 'completed_at',
 ]);
 
+/** The record with its keys in EXPORT_FIELDS_V2 order (itself when they already are, as buildExportRecord makes them). */
 function inFieldOrder(record: ExportRecordV2): Record<string, unknown> {
+  let i = 0;
+  let inOrder = true;
+  for (const key in record) {
+    if (key !== EXPORT_FIELDS_V2[i++]) {
+      inOrder = false;
+      break;
+    }
+  }
+  if (inOrder && i === EXPORT_FIELDS_V2.length) return record as unknown as Record<string, unknown>;
   const ordered: Record<string, unknown> = {};
   for (const key of EXPORT_FIELDS_V2) ordered[key] = record[key];
   return ordered;
@@ -26,12 +36,35 @@ function inFieldOrder(record: ExportRecordV2): Record<string, unknown> {
  * columns of CSV_COLUMNS (no JSON in cells; segments and tokens only in JSONL and JSON).
  */
 export function serializeExport(records: readonly ExportRecordV2[], format: ExportFormat): string {
-  if (format === 'jsonl') return records.map((r) => `${JSON.stringify(inFieldOrder(r))}\n`).join('');
-  if (format === 'json') return `${JSON.stringify(records.map(inFieldOrder), null, 2)}\n`;
-  return formatCsv(
-    CSV_COLUMNS.map((c) => c.name),
-    records.map((r) => CSV_COLUMNS.map((c) => csvCell(c.value(r)))),
-  );
+  const writer = exportTextWriter(format);
+  return writer.head + records.map((r, i) => writer.record(r, i)).join('') + writer.tail(records.length);
+}
+
+/** An export's text in pieces, so it can be written record by record: head, each record's text in turn, tail. */
+export interface ExportTextWriter {
+  head: string;
+  /** the text of the record at `index` (the separator before it included) */
+  record(record: ExportRecordV2, index: number): string;
+  tail(records: number): string;
+}
+
+/** The pieces of serializeExport: their concatenation is byte for byte the text serializeExport gives. */
+export function exportTextWriter(format: ExportFormat): ExportTextWriter {
+  if (format === 'jsonl') return { head: '', record: (r) => `${JSON.stringify(inFieldOrder(r))}\n`, tail: () => '' };
+  if (format === 'json') {
+    // JSON.stringify(array, null, 2) puts each element on its own lines one level in; JSON strings hold no raw line breaks
+    return {
+      head: '[',
+      record: (r, index) => `${index === 0 ? '\n  ' : ',\n  '}${JSON.stringify(inFieldOrder(r), null, 2).replace(/\n/g, '\n  ')}`,
+      tail: (records) => (records === 0 ? ']\n' : '\n]\n'),
+    };
+  }
+  return { head: `${formatCsvRecord(CSV_COLUMNS.map((c) => c.name))}\r\n`, record: (r) => `${formatCsvRecord(csvRowCells(r))}\r\n`, tail: () => '' };
+}
+
+/** A record's CSV cells, in CSV_COLUMNS order, formula-escaped as exports write them. */
+export function csvRowCells(record: ExportRecordV2): string[] {
+  return CSV_COLUMNS.map((c) => csvCell(c.value(record)));
 }
 
 function csvCell(value: string | number | boolean | null): string {
@@ -44,74 +77,93 @@ export function csvExportVersion(header: readonly string[]): 1 | 2 {
   return header.includes('commitments') && !header.includes('label_history') ? 1 : 2;
 }
 
+/**
+ * How the rows of an export CSV become values for the schema stage, one row at a time: the header's problems (a v2
+ * header must be exactly the v2 columns, a v1 header the v1 export fields), and each row's value or its problems.
+ */
+export interface ExportCsvRows {
+  /** a v2 (flat) CSV: rows are typed cells, checked by the row schema */
+  flat: boolean;
+  headerProblems: InputProblem[];
+  row(row: CsvRow): { value: LocatedValue; problems?: undefined } | { value?: undefined; problems: InputProblem[] };
+}
+
+export function exportCsvRows(header: readonly string[], headerLine: number, file: string): ExportCsvRows {
+  return csvExportVersion(header) === 2 ? exportCsvV2Rows(header, headerLine, file) : exportCsvV1Rows(header, headerLine, file);
+}
+
 /** v2 CSV rows back to typed cell objects for the schema stage: the header must be exactly the v2 columns. */
-export function exportCsvV2ToValues(table: CsvTable, file: string): { records: LocatedValue[]; problems: InputProblem[] } {
+function exportCsvV2Rows(header: readonly string[], headerLine: number, file: string): ExportCsvRows {
   const problems: InputProblem[] = [];
-  const header = new Set(table.header);
+  const names = new Set(header);
   for (const c of CSV_COLUMNS) {
-    if (!header.has(c.name) && !c.optional) problems.push({ file, line: table.headerLine, field: c.name, stage: 'schema', message: `the header has no column "${c.name}"` });
+    if (!names.has(c.name) && !c.optional) problems.push({ file, line: headerLine, field: c.name, stage: 'schema', message: `the header has no column "${c.name}"` });
   }
-  // columns added to v2 later come all together or not at all (a file cut down by hand is not a v2 export)
-  const optional = CSV_COLUMNS.filter((c) => c.optional);
-  const optionalPresent = optional.filter((c) => header.has(c.name));
-  if (optionalPresent.length > 0 && optionalPresent.length < optional.length) {
+  // columns added to v2 later come all together, group by group, or not at all (a file cut down by hand is not a v2 export)
+  for (const group of new Set(CSV_COLUMNS.flatMap((c) => (c.optional ? [c.optional] : [])))) {
+    const optional = CSV_COLUMNS.filter((c) => c.optional === group);
+    const optionalPresent = optional.filter((c) => names.has(c.name));
+    if (optionalPresent.length === 0 || optionalPresent.length === optional.length) continue;
     for (const c of optional) {
-      if (!header.has(c.name)) problems.push({ file, line: table.headerLine, field: c.name, stage: 'schema', message: `the header has no column "${c.name}" (it has ${optionalPresent.map((p) => p.name).join(', ')}: the vad_* columns come all together)` });
+      if (!names.has(c.name)) problems.push({ file, line: headerLine, field: c.name, stage: 'schema', message: `the header has no column "${c.name}" (it has ${optionalPresent.map((p) => p.name).join(', ')}: the ${group === 'vad' ? 'vad_*' : group} columns come all together)` });
     }
   }
   const known = new Map(CSV_COLUMNS.map((c) => [c.name, c]));
-  for (const name of table.header) {
-    if (!known.has(name)) problems.push({ file, line: table.headerLine, field: name, stage: 'schema', message: 'unknown column (no additional properties are allowed)' });
+  for (const name of header) {
+    if (!known.has(name)) problems.push({ file, line: headerLine, field: name, stage: 'schema', message: 'unknown column (no additional properties are allowed)' });
   }
-  if (problems.length > 0) return { records: [], problems };
-  const records = table.rows.map((row): LocatedValue => {
-    const value: Record<string, unknown> = {};
-    table.header.forEach((name, i) => {
-      value[name] = readCsvCell(known.get(name)!, unescapeCsvFormula(row.fields[i] ?? ''));
-    });
-    return { line: row.line, pointer: '', value, locate: () => row.line };
-  });
-  return { records, problems };
+  const columns = header.map((name) => known.get(name)!);
+  return {
+    flat: true,
+    headerProblems: problems,
+    row: (row) => {
+      const value: Record<string, unknown> = {};
+      columns.forEach((column, i) => {
+        value[column.name] = readCsvCell(column, unescapeCsvFormula(row.fields[i] ?? ''));
+      });
+      return { value: { line: row.line, pointer: '', value, locate: () => row.line } };
+    },
+  };
 }
 
 /**
  * v1 CSV export rows back to record objects for the schema stage: the header must name exactly the v1 export fields;
  * JSON columns are parsed strictly (a bad cell is a parse problem of that column), empty nullable cells are null.
  */
-export function exportCsvToValues(table: CsvTable, file: string): { records: LocatedValue[]; problems: InputProblem[] } {
+function exportCsvV1Rows(header: readonly string[], headerLine: number, file: string): ExportCsvRows {
   const problems: InputProblem[] = [];
-  const header = new Set(table.header);
+  const names = new Set(header);
   for (const field of EXPORT_FIELDS) {
-    if (!header.has(field)) problems.push({ file, line: table.headerLine, field, stage: 'schema', message: `the header has no column "${field}"` });
+    if (!names.has(field)) problems.push({ file, line: headerLine, field, stage: 'schema', message: `the header has no column "${field}"` });
   }
   const known: ReadonlySet<string> = new Set(EXPORT_FIELDS);
-  for (const name of table.header) {
-    if (!known.has(name)) problems.push({ file, line: table.headerLine, field: name, stage: 'schema', message: 'unknown column (no additional properties are allowed)' });
+  for (const name of header) {
+    if (!known.has(name)) problems.push({ file, line: headerLine, field: name, stage: 'schema', message: 'unknown column (no additional properties are allowed)' });
   }
-  if (problems.length > 0) return { records: [], problems };
-  const records: LocatedValue[] = [];
-  for (const row of table.rows) {
-    const value: Record<string, unknown> = {};
-    let rowOk = true;
-    table.header.forEach((name, i) => {
-      const cell = unescapeCsvFormula(row.fields[i] ?? '');
-      if (name === 'schema_version') value[name] = /^-?\d+$/.test(cell) ? Number(cell) : cell;
-      else if (JSON_COLUMNS.has(name)) {
-        if (cell === '') value[name] = null;
-        else {
-          try {
-            value[name] = parseStrictJson(cell).value;
-          } catch (e) {
-            if (!(e instanceof JsonSyntaxError)) throw e;
-            rowOk = false;
-            problems.push({ file, line: row.line, field: name, stage: 'parse', message: `cell is not valid JSON: ${e.message}` });
+  return {
+    flat: false,
+    headerProblems: problems,
+    row: (row) => {
+      const value: Record<string, unknown> = {};
+      const cellProblems: InputProblem[] = [];
+      header.forEach((name, i) => {
+        const cell = unescapeCsvFormula(row.fields[i] ?? '');
+        if (name === 'schema_version') value[name] = /^-?\d+$/.test(cell) ? Number(cell) : cell;
+        else if (JSON_COLUMNS.has(name)) {
+          if (cell === '') value[name] = null;
+          else {
+            try {
+              value[name] = parseStrictJson(cell).value;
+            } catch (e) {
+              if (!(e instanceof JsonSyntaxError)) throw e;
+              cellProblems.push({ file, line: row.line, field: name, stage: 'parse', message: `cell is not valid JSON: ${e.message}` });
+            }
           }
-        }
-      } else value[name] = NULLABLE_COLUMNS.has(name) && cell === '' ? null : cell;
-    });
-    if (rowOk) records.push({ line: row.line, pointer: '', value, locate: () => row.line });
-  }
-  return { records, problems };
+        } else value[name] = NULLABLE_COLUMNS.has(name) && cell === '' ? null : cell;
+      });
+      return cellProblems.length > 0 ? { problems: cellProblems } : { value: { line: row.line, pointer: '', value, locate: () => row.line } };
+    },
+  };
 }
 
 export function exportFormatFromFileName(file: string): ExportFormat | null {

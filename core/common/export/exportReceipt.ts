@@ -1,4 +1,5 @@
-import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
+import type { ValidateFunction } from 'ajv/dist/2020.js';
+import { compileOnFirstUse, sharedAjv } from '../io/schemaValidator';
 import type { InputProblem } from '../io/inputProblem';
 import { parseJsonDocument } from '../io/jsonInput';
 import { InputError } from '../io/inputProblem';
@@ -52,30 +53,60 @@ export function buildExportReceipt(args: {
   createdAt: string;
   deidentification?: DeidentificationReceipt;
 }): ExportReceiptV1 {
-  const { records } = args;
-  const gaps = records.flatMap(exportGaps);
-  return {
-    receipt_version: 1,
-    schema_version: EXPORT_SCHEMA_VERSION,
-    file: args.file,
-    format: args.format,
-    sha256: args.sha256,
-    bytes: args.bytes,
-    records: records.length,
-    project: args.project,
-    counts: {
-      annotators: new Set(records.map((r) => r.annotator)).size,
-      items: new Set(records.map((r) => r.item_id)).size,
-      with_audio: records.filter((r) => r.audio !== null).length,
-      with_transcript: records.filter((r) => r.transcript !== null && r.transcript !== '').length,
-      with_final_label: records.filter((r) => r.final_label !== null).length,
-      gaps: gaps.length,
-    },
-    gaps,
-    app_version: args.appVersion,
-    created_at: args.createdAt,
-    ...(args.deidentification ? { deidentification: args.deidentification } : {}),
-  };
+  const tally = new ExportReceiptTally();
+  for (const record of args.records) tally.add(record);
+  return tally.receipt(args);
+}
+
+/**
+ * A records receipt's counts and gaps kept as records go by (an export writing them, a validator reading them), so
+ * nobody holds the records to build or check it.
+ */
+export class ExportReceiptTally {
+  records = 0;
+  private readonly annotators = new Set<string>();
+  private readonly items = new Set<string>();
+  private withAudio = 0;
+  private withTranscript = 0;
+  private withFinalLabel = 0;
+  readonly gaps: ExportGap[] = [];
+  /** distinct project names and schema versions of the records, in first-seen order */
+  readonly projects = new Set<string>();
+  readonly schemaVersions = new Set<number>();
+
+  add(record: ExportSummaryRecord): void {
+    this.records++;
+    this.annotators.add(record.annotator);
+    this.items.add(record.item_id);
+    if (record.audio !== null) this.withAudio++;
+    if (record.transcript !== null && record.transcript !== '') this.withTranscript++;
+    if (record.final_label !== null) this.withFinalLabel++;
+    this.projects.add(record.project);
+    this.schemaVersions.add(record.schema_version);
+    this.gaps.push(...exportGaps(record));
+  }
+
+  counts(): ExportReceiptV1['counts'] {
+    return { annotators: this.annotators.size, items: this.items.size, with_audio: this.withAudio, with_transcript: this.withTranscript, with_final_label: this.withFinalLabel, gaps: this.gaps.length };
+  }
+
+  receipt(args: { file: string; format: ExportFormat; sha256: string; bytes: number; project: string; appVersion: string; createdAt: string; deidentification?: DeidentificationReceipt }): ExportReceiptV1 {
+    return {
+      receipt_version: 1,
+      schema_version: EXPORT_SCHEMA_VERSION,
+      file: args.file,
+      format: args.format,
+      sha256: args.sha256,
+      bytes: args.bytes,
+      records: this.records,
+      project: args.project,
+      counts: this.counts(),
+      gaps: this.gaps,
+      app_version: args.appVersion,
+      created_at: args.createdAt,
+      ...(args.deidentification ? { deidentification: args.deidentification } : {}),
+    };
+  }
 }
 
 const count = { type: 'integer', minimum: 0 } as const;
@@ -121,8 +152,8 @@ export const exportReceiptJsonSchema = {
   },
 } as const;
 
-const ajv = new Ajv2020({ allErrors: true, strict: true });
-const validateReceipt = ajv.compile(exportReceiptJsonSchema);
+const ajv = sharedAjv({ allErrors: true, strict: true, allowUnionTypes: true });
+const validateReceipt = compileOnFirstUse(() => ajv.compile(exportReceiptJsonSchema));
 
 /** What the export file actually is, to compare with its receipt. */
 export interface ExportFileFacts {
@@ -134,10 +165,10 @@ export interface ExportFileFacts {
   /** records found, or null when the export itself could not be read far enough to count them */
   records: number | null;
   /**
-   * every record's summary fields, when the whole file passed the parse and schema stages: the receipt's project,
-   * schema_version, counts and gaps are then recomputed from them, as for process-reward receipts
+   * every record's summary fields (or their tally, kept as a stream was read), when the whole file passed the parse
+   * and schema stages: the receipt's project, schema_version, counts and gaps are then recomputed from them
    */
-  summaries?: readonly ExportSummaryRecord[] | null;
+  summaries?: readonly ExportSummaryRecord[] | ExportReceiptTally | null;
 }
 
 /**
@@ -187,13 +218,19 @@ export function receiptProblems(receiptText: string, receiptFile: string, actual
 }
 
 /** Every summary field of a records receipt against the same summary recomputed from the records themselves. */
-function summaryProblems(receipt: ExportReceiptV1, records: readonly ExportSummaryRecord[], rule: (pointer: string, message: string) => void): void {
-  const expected = buildExportReceipt({ ...receipt, appVersion: receipt.app_version, createdAt: receipt.created_at, records });
-  const projects = [...new Set(records.map((r) => r.project))];
+function summaryProblems(receipt: ExportReceiptV1, records: readonly ExportSummaryRecord[] | ExportReceiptTally, rule: (pointer: string, message: string) => void): void {
+  let tally: ExportReceiptTally;
+  if (records instanceof ExportReceiptTally) tally = records;
+  else {
+    tally = new ExportReceiptTally();
+    for (const r of records) tally.add(r);
+  }
+  const expected = { counts: tally.counts(), gaps: tally.gaps };
+  const projects = [...tally.projects];
   if (projects.length > 0 && !(projects.length === 1 && projects[0] === receipt.project)) {
     rule('/project', `the export's records are of project ${projects.map((p) => JSON.stringify(p)).join(', ')}, the receipt says ${JSON.stringify(receipt.project)}`);
   }
-  const versions = [...new Set(records.map((r) => r.schema_version))];
+  const versions = [...tally.schemaVersions];
   if (versions.length === 1 && versions[0] !== receipt.schema_version) {
     rule('/schema_version', `the export's records have schema_version ${versions[0]}, the receipt says ${receipt.schema_version}`);
   }
@@ -205,7 +242,7 @@ function summaryProblems(receipt: ExportReceiptV1, records: readonly ExportSumma
   for (let i = 0; i < at; i++) {
     const want = expected.gaps[i];
     const have = receipt.gaps[i];
-    if (JSON.stringify(want) === JSON.stringify(have && { annotator: have.annotator, item_id: have.item_id, reason: have.reason })) continue;
+    if (want && have && want.annotator === have.annotator && want.item_id === have.item_id && want.reason === have.reason) continue;
     rule(have ? `/gaps/${i}` : '/gaps', `gap ${i + 1} is ${gapText(want)} in the export's records, the receipt says ${gapText(have)}${expected.gaps.length !== receipt.gaps.length ? ` (the records have ${expected.gaps.length} gaps, the receipt lists ${receipt.gaps.length})` : ''}`);
     break;
   }

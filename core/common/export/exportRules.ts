@@ -19,10 +19,19 @@ export interface ExportProjectFacts {
  * exists with the same text and context, every label is in the label schema, the project name matches.
  */
 export function exportRuleProblems(records: readonly LocatedValue[], file: string, project: ExportProjectFacts | null): InputProblem[] {
-  const problems: InputProblem[] = [];
+  const check = exportRuleChecker(file, project);
+  return records.flatMap((r) => check(r));
+}
+
+/** One record's rule problems at a time, remembering the (annotator, item) pairs seen: the rule stage of a stream. */
+export type RuleChecker = (located: LocatedValue) => InputProblem[];
+
+/** exportRuleProblems record by record (same rules, same order of problems). */
+export function exportRuleChecker(file: string, project: ExportProjectFacts | null): RuleChecker {
   const firstLine = new Map<string, number>();
   const labels = project ? new Set(project.labels) : null;
-  for (const located of records) {
+  return (located) => {
+    const problems: InputProblem[] = [];
     const r = located.value as AnyExportRecord;
     const at = (pointer: string, field: string, message: string): void => {
       const prefix = located.pointer === '' ? '' : `[${located.pointer.slice(1)}].`;
@@ -61,7 +70,7 @@ export function exportRuleProblems(records: readonly LocatedValue[], file: strin
     if (r.audio && (/^([/\\]|[A-Za-z]:)/.test(r.audio.path) || r.audio.path.split(/[/\\]/).includes('..'))) {
       at('/audio/path', 'audio.path', `audio path "${r.audio.path}" must be relative to the project folder and stay inside it`);
     }
-    if (!project || !labels) continue;
+    if (!project || !labels) return problems;
     if (r.project !== project.name) at('/project', 'project', `project "${r.project}" is not this project ("${project.name}")`);
     const item = project.items.get(r.item_id);
     if (!item) at('/item_id', 'item_id', `item "${r.item_id}" does not exist in the project`);
@@ -73,8 +82,8 @@ export function exportRuleProblems(records: readonly LocatedValue[], file: strin
       const label = r[field];
       if (label !== null && !labels.has(label) && !declared.has(label)) at(`/${field}`, field, `label "${label}" is not in the project's label schema (${[...labels].join(', ')})`);
     }
-  }
-  return problems;
+    return problems;
+  };
 }
 
 type At = (pointer: string, field: string, message: string) => void;
@@ -111,10 +120,16 @@ function timelineProblems(r: ExportRecordV2, at: At, labels: ReadonlySet<string>
 
 /** Rules on the rows of a v2 CSV (typed cells that passed the row schema): the rules that its flat columns allow. */
 export function csvRowRuleProblems(rows: readonly LocatedValue[], file: string, project: ExportProjectFacts | null): InputProblem[] {
-  const problems: InputProblem[] = [];
+  const check = csvRowRuleChecker(file, project);
+  return rows.flatMap((r) => check(r));
+}
+
+/** csvRowRuleProblems row by row. */
+export function csvRowRuleChecker(file: string, project: ExportProjectFacts | null): RuleChecker {
   const firstLine = new Map<string, number>();
   const labels = project ? new Set(project.labels) : null;
-  for (const located of rows) {
+  return (located) => {
+    const problems: InputProblem[] = [];
     const r = located.value as Record<string, string | number | boolean | null>;
     const at = (field: string, message: string): void => {
       problems.push({ file, line: located.line, field, stage: 'rule', message });
@@ -138,7 +153,7 @@ export function csvRowRuleProblems(rows: readonly LocatedValue[], file: string, 
     if (typeof r.audio_path === 'string' && (/^([/\\]|[A-Za-z]:)/.test(r.audio_path) || r.audio_path.split(/[/\\]/).includes('..'))) {
       at('audio_path', `audio path "${r.audio_path}" must be relative to the project folder and stay inside it`);
     }
-    if (!project || !labels) continue;
+    if (!project || !labels) return problems;
     if (r.project !== project.name) at('project', `project "${String(r.project)}" is not this project ("${project.name}")`);
     const item = project.items.get(String(r.item_id));
     if (!item) at('item_id', `item "${String(r.item_id)}" does not exist in the project`);
@@ -155,6 +170,6 @@ export function csvRowRuleProblems(rows: readonly LocatedValue[], file: string, 
       const label = r[field];
       if (typeof label === 'string' && !labels.has(label) && !declared.has(label)) at(field, `label "${label}" is not in the project's label schema (${[...labels].join(', ')})`);
     }
-  }
-  return problems;
+    return problems;
+  };
 }

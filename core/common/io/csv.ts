@@ -30,33 +30,116 @@ export interface CsvOptions {
  * skipped. Raw control characters in a field are refused (see CsvOptions).
  */
 export function parseCsv(text: string, file: string, options: CsvOptions = {}): CsvTable {
-  const records = readRecords(text, file, options.rawControls ?? 'refuse');
-  const problems: InputProblem[] = [];
-  const [headerRecord, ...rows] = records;
-  if (!headerRecord) throw new InputError([{ file, line: null, field: null, stage: 'parse', message: 'no header row: a CSV file must start with a row of column names' }]);
-  const seen = new Map<string, number>();
-  headerRecord.fields.forEach((name, i) => {
-    if (name === '') problems.push({ file, line: headerRecord.line, field: null, stage: 'parse', message: `header column ${i + 1} has no name` });
-    else if (seen.has(name)) problems.push({ file, line: headerRecord.line, field: name, stage: 'parse', message: `duplicate column "${name}" (columns ${seen.get(name)! + 1} and ${i + 1})` });
-    else seen.set(name, i);
-  });
-  const width = headerRecord.fields.length;
-  for (const row of rows) {
-    if (row.fields.length !== width) {
-      problems.push({ file, line: row.line, field: null, stage: 'parse', message: `row has ${row.fields.length} field${row.fields.length === 1 ? '' : 's'}, the header has ${width}` });
-    }
-  }
-  if (problems.length > 0) throw new InputError(problems);
-  return { header: headerRecord.fields, headerLine: headerRecord.line, rows };
+  const rows: CsvRow[] = [];
+  let header: CsvRow | null = null;
+  const stream = new CsvStream(file, options, { onHeader: (h) => (header = h), onRow: (row) => rows.push(row) });
+  stream.push(text);
+  stream.end();
+  const headerRecord = header as CsvRow | null;
+  return { header: headerRecord!.fields, headerLine: headerRecord!.line, rows };
 }
 
-function readRecords(text: string, file: string, rawControls: 'refuse' | 'allow'): CsvRow[] {
+/** Header problems: every column needs a name, and names are unique. */
+function headerProblems(header: CsvRow, file: string): InputProblem[] {
+  const problems: InputProblem[] = [];
+  const seen = new Map<string, number>();
+  header.fields.forEach((name, i) => {
+    if (name === '') problems.push({ file, line: header.line, field: null, stage: 'parse', message: `header column ${i + 1} has no name` });
+    else if (seen.has(name)) problems.push({ file, line: header.line, field: name, stage: 'parse', message: `duplicate column "${name}" (columns ${seen.get(name)! + 1} and ${i + 1})` });
+    else seen.set(name, i);
+  });
+  return problems;
+}
+
+/**
+ * parseCsv a piece of text at a time: records are cut only at a line break outside quotes, read by the same reader,
+ * and handed on as they complete (the header first), so only one record is held. The header's problems and every
+ * row of the wrong width are collected and thrown together at the end, as parseCsv throws them; a syntax error throws
+ * at once with that one problem (parseCsv finds it before any width check). A record longer than maxRecordBytes
+ * (UTF-16 units of text, at least its UTF-8 bytes' count in characters) is an input problem instead of being held.
+ */
+export class CsvStream {
+  private buffer = '';
+  /** where the unread text starts in `buffer`, how far the quote scan got, and whether it is inside quotes there */
+  private scanPos = 0;
+  private inQuotes = false;
+  private line = 1;
+  private header: CsvRow | null = null;
+  private readonly problems: InputProblem[] = [];
+  private readonly rawControls: 'refuse' | 'allow';
+
+  constructor(
+    private readonly file: string,
+    options: CsvOptions,
+    private readonly sink: { onHeader: (header: CsvRow) => void; onRow: (row: CsvRow) => void },
+    private readonly maxRecordBytes = Number.POSITIVE_INFINITY,
+  ) {
+    this.rawControls = options.rawControls ?? 'refuse';
+  }
+
+  push(text: string): void {
+    this.buffer += text;
+    let cut = -1;
+    for (let i = this.scanPos; i < this.buffer.length; i++) {
+      const c = this.buffer.charCodeAt(i);
+      if (c === 0x22) this.inQuotes = !this.inQuotes;
+      else if (c === 0x0a && !this.inQuotes) cut = i + 1;
+    }
+    this.scanPos = this.buffer.length;
+    if (cut > 0) {
+      this.read(this.buffer.slice(0, cut));
+      this.buffer = this.buffer.slice(cut);
+      this.scanPos = this.buffer.length;
+    } else if (this.buffer.length > this.maxRecordBytes) {
+      // a quote left open runs to the end: the reader names the syntax error, if there is one, before the limit does
+      readRecords(this.buffer, this.file, this.rawControls, this.line);
+      throw new InputError([{ file: this.file, line: this.line, field: null, stage: 'input', message: `the record from line ${this.line} is over the limit of ${this.maxRecordBytes} bytes a record` }]);
+    }
+  }
+
+  end(): void {
+    if (this.buffer.length > 0) this.read(this.buffer);
+    this.buffer = '';
+    if (!this.header) throw new InputError([{ file: this.file, line: null, field: null, stage: 'parse', message: 'no header row: a CSV file must start with a row of column names' }]);
+    if (this.problems.length > 0) throw new InputError(this.problems);
+  }
+
+  /** rows read so far (without the header) */
+  rows = 0;
+
+  private read(text: string): void {
+    const records = readRecords(text, this.file, this.rawControls, this.line);
+    this.line += countLineBreaks(text);
+    for (const record of records) {
+      if (!this.header) {
+        this.header = record;
+        this.problems.push(...headerProblems(record, this.file));
+        this.sink.onHeader(record);
+        continue;
+      }
+      const width = this.header.fields.length;
+      if (record.fields.length !== width) {
+        this.problems.push({ file: this.file, line: record.line, field: null, stage: 'parse', message: `row has ${record.fields.length} field${record.fields.length === 1 ? '' : 's'}, the header has ${width}` });
+      }
+      this.rows++;
+      this.sink.onRow(record);
+    }
+  }
+}
+
+function countLineBreaks(text: string): number {
+  let n = 0;
+  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) n++;
+  return n;
+}
+
+function readRecords(text: string, file: string, rawControls: 'refuse' | 'allow', firstLine = 1): CsvRow[] {
   const records: CsvRow[] = [];
   const fail = (line: number, message: string): never => {
     throw new InputError([{ file, line, field: null, stage: 'parse', message }]);
   };
   let pos = 0;
-  let line = 1;
+  let line = firstLine;
   const n = text.length;
   while (pos < n) {
     const recordLine = line;

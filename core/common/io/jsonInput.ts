@@ -1,5 +1,4 @@
 import { InputError, pointerToField, type InputProblem } from './inputProblem';
-import { splitLines } from './inputText';
 import { JsonSyntaxError, parseStrictJson } from './strictJson';
 
 /** One JSON value read from a file, with a way to find the line of any field inside it. */
@@ -25,16 +24,45 @@ export function syntaxProblem(e: unknown, file: string, prefix = ''): InputProbl
 export function readJsonLines(text: string, file: string): { records: LocatedValue[]; problems: InputProblem[] } {
   const records: LocatedValue[] = [];
   const problems: InputProblem[] = [];
-  for (const { line, text: lineText } of splitLines(text)) {
-    if (lineText.trim() === '') continue;
+  const stream = new JsonLinesStream(file, (r) => records.push(r), (p) => problems.push(p));
+  stream.push(text);
+  stream.end();
+  return { records, problems };
+}
+
+/** readJsonLines a piece of text at a time: each line is parsed when its line break arrives (the last one at the end). */
+export class JsonLinesStream {
+  private partial = '';
+  private line = 0;
+
+  constructor(
+    private readonly file: string,
+    private readonly onRecord: (record: LocatedValue) => void,
+    private readonly onProblem: (problem: InputProblem) => void,
+  ) {}
+
+  push(text: string): void {
+    const parts = (this.partial + text).split('\n');
+    this.partial = parts.pop()!;
+    for (const part of parts) this.readLine(part);
+  }
+
+  end(): void {
+    if (this.partial !== '') this.readLine(this.partial);
+    this.partial = '';
+  }
+
+  private readLine(raw: string): void {
+    const line = ++this.line;
+    const lineText = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
+    if (lineText.trim() === '') return;
     try {
       const { value } = parseStrictJson(lineText, { firstLine: line });
-      records.push({ line, pointer: '', value, locate: () => line });
+      this.onRecord({ line, pointer: '', value, locate: () => line });
     } catch (e) {
-      problems.push(syntaxProblem(e, file));
+      this.onProblem(syntaxProblem(e, this.file));
     }
   }
-  return { records, problems };
 }
 
 /** JSON Lines that must all parse: throws InputError listing every line that does not. */

@@ -41,23 +41,76 @@ export function parseStrictJson(text: string, options: StrictJsonOptions = {}): 
   return new StrictJsonParser(text, options).parseDocument();
 }
 
-class StrictJsonParser {
-  private pos = 0;
-  private line: number;
-  private lineStart = 0;
+/** Where a value inside a larger document starts, for reading one element of a document at a time. */
+export interface StrictJsonValueAt {
+  /** offset in `text` where the value (or whitespace before it) starts */
+  start: number;
+  /** the line of `start`, and the offset in `text` where that line begins (negative: the line began before `text`) */
+  line: number;
+  lineStart: number;
+  /** keys and indexes from the document's root to the value: pointers, tracked depths and the depth limit count from the root */
+  path: ReadonlyArray<string | number>;
+}
+
+/**
+ * One value inside a document (an element of a top-level array read piece by piece): parsed exactly as
+ * parseStrictJson parses it in place, with the same messages, lines, columns and pointers, stopping after the value.
+ * Returns where it stopped (whitespace after the value skipped) and the line there.
+ */
+export function parseStrictJsonValueAt(text: string, at: StrictJsonValueAt, options: Omit<StrictJsonOptions, 'firstLine'> = {}): StrictJsonResult & { end: number; line: number; lineStart: number } {
+  return new StrictJsonParser(text, { ...options, firstLine: at.line }).parseValueAt(at);
+}
+
+/**
+ * A place in JSON text: its offset, its line and where that line starts (columns count from there; negative when the
+ * line began before `text`, in a reader that dropped what it had read). What the parser and a streaming reader share.
+ */
+export class JsonCursor {
+  pos = 0;
+  lineStart = 0;
+
+  constructor(
+    public text: string,
+    public line = 1,
+  ) {}
+
+  /** Skips JSON whitespace, counting lines; false when the text ran out. */
+  skipWhitespace(): boolean {
+    const text = this.text;
+    while (this.pos < text.length) {
+      const c = text.charCodeAt(this.pos);
+      if (c === 0x20 || c === 0x09 || c === 0x0d) this.pos++;
+      else if (c === 0x0a) {
+        this.pos++;
+        this.line++;
+        this.lineStart = this.pos;
+      } else return true;
+    }
+    return false;
+  }
+}
+
+class StrictJsonParser extends JsonCursor {
   private readonly maxDepth: number;
   private readonly trackDepth: number;
   private readonly lines = new Map<string, number>();
   /** keys and indexes from the root to the value being read; a pointer is built from it only when needed */
   private readonly path: Array<string | number> = [];
 
-  constructor(
-    private readonly text: string,
-    options: StrictJsonOptions,
-  ) {
-    this.line = options.firstLine ?? 1;
+  constructor(text: string, options: StrictJsonOptions) {
+    super(text, options.firstLine ?? 1);
     this.maxDepth = options.maxDepth ?? 256;
     this.trackDepth = options.trackLinesToDepth ?? 0;
+  }
+
+  parseValueAt(at: StrictJsonValueAt): StrictJsonResult & { end: number; line: number; lineStart: number } {
+    this.pos = at.start;
+    this.lineStart = at.lineStart;
+    this.path.push(...at.path);
+    this.skipWhitespace();
+    const value = this.parseValue(at.path.length);
+    this.skipWhitespace();
+    return { value, lines: this.lines, end: this.pos, line: this.line, lineStart: this.lineStart };
   }
 
   parseDocument(): StrictJsonResult {
@@ -83,19 +136,6 @@ class StrictJsonParser {
 
   private fail(message: string): never {
     throw new JsonSyntaxError(message, this.line, this.pos - this.lineStart + 1, this.pointer());
-  }
-
-  private skipWhitespace(): void {
-    const text = this.text;
-    while (this.pos < text.length) {
-      const c = text.charCodeAt(this.pos);
-      if (c === 0x20 || c === 0x09 || c === 0x0d) this.pos++;
-      else if (c === 0x0a) {
-        this.pos++;
-        this.line++;
-        this.lineStart = this.pos;
-      } else break;
-    }
   }
 
   private parseValue(depth: number): unknown {

@@ -1,4 +1,4 @@
-import { Ajv2020 } from 'ajv/dist/2020.js';
+import { compileOnFirstUse, sharedAjv } from '../io/schemaValidator';
 import { InputError, type InputProblem } from '../io/inputProblem';
 import type { LocatedValue } from '../io/jsonInput';
 import { schemaProblems } from '../io/schemaProblems';
@@ -35,8 +35,8 @@ export const conversationMessageJsonSchema = {
 
 const KNOWN_FIELDS = new Set(Object.keys(conversationMessageJsonSchema.properties));
 
-const ajv = new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true });
-const validateMessage = ajv.compile(conversationMessageJsonSchema);
+const ajv = sharedAjv({ allErrors: true, strict: true, allowUnionTypes: true });
+const validateMessage = compileOnFirstUse(() => ajv.compile(conversationMessageJsonSchema));
 
 export interface ConversationMessage {
   line: number;

@@ -1,4 +1,4 @@
-import { Ajv2020 } from 'ajv/dist/2020.js';
+import { compileOnFirstUse, sharedAjv } from '../io/schemaValidator';
 import { parseCsv, type CsvTable } from '../io/csv';
 import { InputError, type InputProblem } from '../io/inputProblem';
 import { parseJsonArrayDocument, parseJsonLines, type LocatedValue } from '../io/jsonInput';
@@ -58,8 +58,8 @@ export const itemRecordJsonSchema = {
   },
 } as const;
 
-const ajv = new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true });
-const validateItemRecord = ajv.compile(itemRecordJsonSchema);
+const ajv = sharedAjv({ allErrors: true, strict: true, allowUnionTypes: true });
+const validateItemRecord = compileOnFirstUse(() => ajv.compile(itemRecordJsonSchema));
 
 /**
  * Where item records come from. An import source is new input: its ids are NFC-normalised and must be ids a

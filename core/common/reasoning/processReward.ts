@@ -3,9 +3,9 @@
  * step-reward shape `{instance_id, annotator, mode, steps: [{index, reward}]}` (reward +1 / 0 / −1, null where the
  * step was not judged). Validated by its own JSON Schema and rules before it is written, like every export.
  */
-import { Ajv2020 } from 'ajv/dist/2020.js';
+import { compileOnFirstUse, sharedAjv } from '../io/schemaValidator';
 import { InputError, type InputProblem } from '../io/inputProblem';
-import { readJsonLines } from '../io/jsonInput';
+import { JsonLinesStream, readJsonLines, type LocatedValue } from '../io/jsonInput';
 import { schemaProblems } from '../io/schemaProblems';
 import { checkReceipt } from '../export/exportReceipt';
 import type { StepReward } from '../parser/stepJudgment';
@@ -48,8 +48,8 @@ export const processRewardRecordJsonSchema = {
   },
 } as const;
 
-const ajv = new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true });
-const validateRecord = ajv.compile(processRewardRecordJsonSchema);
+const ajv = sharedAjv({ allErrors: true, strict: true, allowUnionTypes: true });
+const validateRecord = compileOnFirstUse(() => ajv.compile(processRewardRecordJsonSchema));
 
 /** One annotator's record of one item: the rewards of its `stepCount` steps from the judgments in log order. */
 export function buildProcessRewardRecord(args: { instanceId: string; annotator: string; stepCount: number; judgments: readonly StepJudgmentRecord[] }): ProcessRewardRecord {
@@ -67,18 +67,69 @@ export function serializeProcessReward(records: readonly ProcessRewardRecord[]):
  * before its first −1; with the project's item ids, every instance_id is one of them.
  */
 export function validateProcessRewardText(text: string, file: string, projectItemIds?: ReadonlySet<string>): { records: ProcessRewardRecord[]; problems: InputProblem[] } {
-  const { records: parsed, problems } = readJsonLines(text, file);
-  if (parsed.length === 0 && problems.length === 0) problems.push({ file, line: null, field: null, stage: 'rule', message: 'the export has no records' });
   const records: ProcessRewardRecord[] = [];
-  const seen = new Map<string, number>();
-  for (const located of parsed) {
+  const check = new ProcessRewardCheck(file, projectItemIds, (r) => records.push(r));
+  const lines = new JsonLinesStream(file, (r) => check.record(r), (p) => check.unreadable(p));
+  lines.push(text);
+  lines.end();
+  return { records, problems: check.finish().problems };
+}
+
+/** The counts of a process-reward receipt, kept as records go by. */
+export class ProcessRewardTally {
+  records = 0;
+  private readonly annotators = new Set<string>();
+  private readonly items = new Set<string>();
+  private judgedRecords = 0;
+  private judgedSteps = 0;
+  private firstErrorRecords = 0;
+
+  add(record: ProcessRewardRecord): void {
+    this.records++;
+    this.annotators.add(record.annotator);
+    this.items.add(record.instance_id);
+    const judged = record.steps.filter((s) => s.reward !== null).length;
+    if (judged > 0) this.judgedRecords++;
+    this.judgedSteps += judged;
+    if (record.mode === 'first_error') this.firstErrorRecords++;
+  }
+
+  counts(): ProcessRewardReceipt['counts'] {
+    return { annotators: this.annotators.size, items: this.items.size, judged_records: this.judgedRecords, judged_steps: this.judgedSteps, first_error_records: this.firstErrorRecords };
+  }
+}
+
+/**
+ * The schema and rule stages of a process-reward export one record at a time (problems grouped by stage, each in
+ * file order), with the receipt's counts of the records that passed the schema.
+ */
+export class ProcessRewardCheck {
+  private readonly parseProblems: InputProblem[] = [];
+  private readonly stageProblems: InputProblem[] = [];
+  private readonly seen = new Map<string, number>();
+  private parsed = 0;
+  readonly tally = new ProcessRewardTally();
+
+  constructor(
+    private readonly file: string,
+    private readonly projectItemIds?: ReadonlySet<string>,
+    private readonly onRecord?: (record: ProcessRewardRecord) => void,
+  ) {}
+
+  unreadable(problem: InputProblem): void {
+    this.parseProblems.push(problem);
+  }
+
+  record(located: LocatedValue): void {
+    this.parsed++;
+    const { file } = this;
     if (!validateRecord(located.value)) {
-      problems.push(...schemaProblems(validateRecord.errors, file, located));
-      continue;
+      this.stageProblems.push(...schemaProblems(validateRecord.errors, file, located));
+      return;
     }
     const record = located.value as unknown as ProcessRewardRecord;
     const rule = (field: string, message: string): void => {
-      problems.push({ file, line: located.line, field, stage: 'rule', message });
+      this.stageProblems.push({ file, line: located.line, field, stage: 'rule', message });
     };
     record.steps.forEach((s, i) => {
       if (s.index !== i + 1) rule(`steps[${i}].index`, `step ${i + 1} has index ${s.index}: steps are numbered 1, 2, 3, … in order`);
@@ -88,14 +139,20 @@ export function validateProcessRewardText(text: string, file: string, projectIte
       if (wrong < 0) rule('mode', 'a first_error record needs a step with reward -1 (the first error)');
       else if (record.steps.slice(0, wrong).some((s) => s.reward === null)) rule('steps', 'in a first_error record every step before the first error has a reward');
     }
-    if (projectItemIds && !projectItemIds.has(record.instance_id)) rule('instance_id', `instance "${record.instance_id}" does not exist in the project (instance_id is the item id)`);
+    if (this.projectItemIds && !this.projectItemIds.has(record.instance_id)) rule('instance_id', `instance "${record.instance_id}" does not exist in the project (instance_id is the item id)`);
     const key = JSON.stringify([record.annotator, record.instance_id]);
-    const first = seen.get(key);
+    const first = this.seen.get(key);
     if (first !== undefined) rule('instance_id', `a second record for annotator "${record.annotator}" and instance "${record.instance_id}" (first on line ${first})`);
-    else seen.set(key, located.line);
-    records.push(record);
+    else this.seen.set(key, located.line);
+    this.tally.add(record);
+    this.onRecord?.(record);
   }
-  return { records, problems };
+
+  finish(): { problems: InputProblem[] } {
+    const problems = [...this.parseProblems];
+    if (this.parsed === 0 && problems.length === 0) problems.push({ file: this.file, line: null, field: null, stage: 'rule', message: 'the export has no records' });
+    return { problems: [...problems, ...this.stageProblems] };
+  }
 }
 
 /**
@@ -143,12 +200,17 @@ export function buildProcessRewardReceipt(args: {
   file: string;
   sha256: string;
   bytes: number;
-  records: readonly ProcessRewardRecord[];
+  records: readonly ProcessRewardRecord[] | ProcessRewardTally;
   project: string;
   appVersion: string;
   createdAt: string;
 }): ProcessRewardReceipt {
-  const { records } = args;
+  let tally: ProcessRewardTally;
+  if (args.records instanceof ProcessRewardTally) tally = args.records;
+  else {
+    tally = new ProcessRewardTally();
+    for (const record of args.records) tally.add(record);
+  }
   return {
     receipt_version: 1,
     kind: 'process-reward',
@@ -156,15 +218,9 @@ export function buildProcessRewardReceipt(args: {
     format: 'jsonl',
     sha256: args.sha256,
     bytes: args.bytes,
-    records: records.length,
+    records: tally.records,
     project: args.project,
-    counts: {
-      annotators: new Set(records.map((r) => r.annotator)).size,
-      items: new Set(records.map((r) => r.instance_id)).size,
-      judged_records: records.filter((r) => r.steps.some((s) => s.reward !== null)).length,
-      judged_steps: records.reduce((n, r) => n + r.steps.filter((s) => s.reward !== null).length, 0),
-      first_error_records: records.filter((r) => r.mode === 'first_error').length,
-    },
+    counts: tally.counts(),
     app_version: args.appVersion,
     created_at: args.createdAt,
   };
@@ -199,7 +255,7 @@ export const processRewardReceiptJsonSchema = {
   },
 } as const;
 
-const validateReceipt = ajv.compile(processRewardReceiptJsonSchema);
+const validateReceipt = compileOnFirstUse(() => ajv.compile(processRewardReceiptJsonSchema));
 
 /**
  * Every stage on a process-reward receipt's text, then the rules that it describes this very file: sha256, bytes,
@@ -208,13 +264,14 @@ const validateReceipt = ajv.compile(processRewardReceiptJsonSchema);
 export function processRewardReceiptProblems(
   receiptText: string,
   receiptFile: string,
-  actual: { fileName: string; sha256: string; bytes: number; records: readonly ProcessRewardRecord[] | null },
+  actual: { fileName: string; sha256: string; bytes: number; records: readonly ProcessRewardRecord[] | ProcessRewardTally | null },
 ): InputProblem[] {
   const { problems, receipt, rule } = checkReceipt<ProcessRewardReceipt>(receiptText, receiptFile, validateReceipt, actual);
   if (!receipt) return problems;
   if (actual.records !== null) {
-    if (receipt.records !== actual.records.length) rule('/records', `the export has ${actual.records.length} records, the receipt says ${receipt.records}`);
-    const counts = buildProcessRewardReceipt({ ...receipt, appVersion: receipt.app_version, createdAt: receipt.created_at, records: actual.records }).counts;
+    const recomputed = buildProcessRewardReceipt({ ...receipt, appVersion: receipt.app_version, createdAt: receipt.created_at, records: actual.records });
+    if (receipt.records !== recomputed.records) rule('/records', `the export has ${recomputed.records} records, the receipt says ${receipt.records}`);
+    const { counts } = recomputed;
     for (const key of Object.keys(counts) as Array<keyof ProcessRewardReceipt['counts']>) {
       if (receipt.counts[key] !== counts[key]) rule(`/counts/${key}`, `the export's records give counts.${key} ${counts[key]}, the receipt says ${receipt.counts[key]}`);
     }

@@ -1,4 +1,5 @@
-import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
+import { compileOnFirstUse, sharedAjv } from '../io/schemaValidator';
 import { LABEL_SOURCES, RECORDING_STOP_REASONS, SESSION_EVENT_TYPES, type SessionEventType } from './sessionEvents';
 import { REASONING_REVEALS } from '../project/projectConfig';
 import { STEP_JUDGMENT_SOURCES } from '../reasoning/stepJudgments';
@@ -149,9 +150,9 @@ export const sessionEventDataSchemas: { readonly [T in SessionEventType]: Record
   cue_shown: object({ item_id: itemId, cue: { enum: ['keep_talking'] }, silence_ms: count, audio_ms: count }),
 };
 
-const ajv = new Ajv2020({ allErrors: false, strict: true, allowUnionTypes: true });
+const ajv = sharedAjv({ allErrors: false, strict: true, allowUnionTypes: true });
 const validators = new Map<SessionEventType, ValidateFunction>(
-  SESSION_EVENT_TYPES.map((type) => [type, ajv.compile(sessionEventDataSchemas[type])]),
+  SESSION_EVENT_TYPES.map((type) => [type, compileOnFirstUse(() => ajv.compile(sessionEventDataSchemas[type]))]),
 );
 
 function describe(e: ErrorObject): string {

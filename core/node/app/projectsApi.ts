@@ -4,9 +4,10 @@ import { Refusal } from '../../common/contract/refusal';
 import { projectSessionSource } from '../export/projectSessions';
 import { loadProjectConfig, loadProjectItems } from '../project/projectFolder';
 import type { AppContext } from './appContext';
+import { collectPack } from './collectPacks';
 import { createProjectFolder, importItemsInto, openProjectFolder, readRecent } from './projectsPanel';
 
-/** The projects domain of the app API: the open project, its annotators, recent projects, opening, creating, importing items. */
+/** The projects domain of the app API: the open project, its annotators, recent projects, opening, creating, importing items, collecting session packs. */
 export function projectsApi(app: AppContext) {
   return {
     project: async () => app.projectView(),
@@ -47,5 +48,6 @@ export function projectsApi(app: AppContext) {
         }
         return { project: app.projectView(), items: outcome };
       }),
+    collectPack: (file) => app.calls.run(() => collectPack(app.project, file, (event) => app.emit(event))),
   } satisfies Partial<AloudApi>;
 }

@@ -9,6 +9,7 @@ process.stdout.on('error', (e: NodeJS.ErrnoException) => {
 runCli(process.argv.slice(2), {
   out: (t) => process.stdout.write(t),
   err: (t) => process.stderr.write(t),
+  terminal: process.stderr.isTTY === true,
 }).then(
   (code) => {
     process.exitCode = code;

@@ -12,11 +12,13 @@ export class UsageError extends Refusal {
 export interface CliIo {
   out: (text: string) => void;
   err: (text: string) => void;
+  /** stderr is a terminal: long work may draw a progress line there */
+  terminal?: boolean;
 }
 
 export interface CliCommand {
   name: string;
-  summary: string;
+  /** the one-line summary is in the command table (core/node/cli/main.ts), so --help loads no command */
   usage: string;
   /** Returns the exit code. Throws a Refusal (UsageError for bad arguments) for what a person can act on: cli/main maps its code to the exit. */
   run: (argv: string[], io: CliIo) => Promise<number>;

@@ -1,22 +1,34 @@
 import { asRefusal, type Refusal } from '../../common/contract/refusal';
 import type { CliCommand, CliIo } from './cliSupport';
-import { agreementCommand } from './commands/agreement';
-import { analyzeCommand } from './commands/analyze';
-import { exportCommand } from './commands/export';
-import { importCommand } from './commands/import';
-import { initCommand } from './commands/init';
-import { serveCommand } from './commands/serve';
-import { itemsCommand } from './commands/items';
-import { validateCommand } from './commands/validate';
-import { modelsCommand } from './commands/models';
-import { sessionCommand } from './commands/session';
-import { doctorCommand } from './commands/doctor';
-import { transcribeCommand } from './commands/transcribe';
-import { benchCommand } from './commands/bench';
-import { roomCommand } from './commands/room';
+
+/** A command by name and summary; its module is loaded only when it runs, so `--help` and each command load only what they use. */
+interface CommandEntry {
+  name: string;
+  summary: string;
+  load: () => Promise<CliCommand>;
+}
 
 /** Every CLI command; names and output fields are a contract with pipelines: keep them stable. */
-const commands: CliCommand[] = [initCommand, itemsCommand, analyzeCommand, modelsCommand, importCommand, exportCommand, validateCommand, sessionCommand, doctorCommand, transcribeCommand, benchCommand, agreementCommand, roomCommand, serveCommand];
+const commands: CommandEntry[] = [
+  { name: 'init', summary: 'Create a project folder (with --demo, a copy of the demo project).', load: async () => (await import('./commands/init')).initCommand },
+  { name: 'items', summary: "List a project's items (the demo project when --project is not given).", load: async () => (await import('./commands/items')).itemsCommand },
+  { name: 'analyze', summary: 'Commit phrases and hesitation signals of one transcript (and its audio).', load: async () => (await import('./commands/analyze')).analyzeCommand },
+  { name: 'models', summary: 'Whisper models: list what is known and installed, download (checksummed, resumable), import a local file, verify.', load: async () => (await import('./commands/models')).modelsCommand },
+  { name: 'import', summary: 'Import items or a conversation export into a project, all or nothing (conversation gaps go to imports/); or a QDA codebook.', load: async () => (await import('./commands/import')).importCommand },
+  { name: 'export', summary: 'Export labelled sessions (jsonl|json|csv, validated, with a receipt) or transcripts (txt|srt|vtt).', load: async () => (await import('./commands/export')).exportCommand },
+  { name: 'validate', summary: 'Check an export and its receipt through every stage; prints a JSON list of problems.', load: async () => (await import('./commands/validate')).validateCommand },
+  {
+    name: 'session',
+    summary: "Feed a WAV through the recorder's pipeline (ingest), print an annotator's folded session (show), re-derive labels with the current config (reparse), transcribe recorded audio later (transcribe), carry a session between laptops (pack, unpack).",
+    load: async () => (await import('./commands/session')).sessionCommand,
+  },
+  { name: 'doctor', summary: 'Check the whisper.cpp engine: binding, version, SIMD features and what this machine does not allow, the engine process (pid, memory, restarts), threads, and the models present and verified; with --project, a synced project folder.', load: async () => (await import('./commands/doctor')).doctorCommand },
+  { name: 'transcribe', summary: 'Transcribe a WAV file with whisper.cpp (verbatim: the disfluent prompt keeps fillers; text exactly as returned).', load: async () => (await import('./commands/transcribe')).transcribeCommand },
+  { name: 'bench', summary: 'Measure the engine: per-utterance latency (model loaded once, in the engine process), 30 s encode, real-time factor, memory.', load: async () => (await import('./commands/bench')).benchCommand },
+  { name: 'agreement', summary: "Krippendorff's alpha between annotators on first (blind) and final labels, with bootstrap intervals.", load: async () => (await import('./commands/agreement')).agreementCommand },
+  { name: 'room', summary: 'Norming rooms: blind votes, reveal, discussion, live agreement; members join from a browser.', load: async () => (await import('./commands/room')).roomCommand },
+  { name: 'serve', summary: 'Browser mode: the app on http://127.0.0.1 (same API as the desktop app), until Ctrl-C. Without --project: your own copy of the demo.', load: async () => (await import('./commands/serve')).serveCommand },
+];
 
 function helpText(): string {
   const width = Math.max(...commands.map((c) => c.name.length));
@@ -38,13 +50,14 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     io.out(helpText());
     return name === undefined ? 2 : 0;
   }
-  const command = commands.find((c) => c.name === name);
-  if (!command) {
+  const entry = commands.find((c) => c.name === name);
+  if (!entry) {
     io.err(`aloud: unknown command "${name}" (try --help)\n`);
     return 2;
   }
+  const command = await entry.load();
   if (rest.includes('--help') || rest.includes('-h')) {
-    io.out(`Usage: aloud ${command.usage}\n\n${command.summary}\n`);
+    io.out(`Usage: aloud ${command.usage}\n\n${entry.summary}\n`);
     return 0;
   }
   try {

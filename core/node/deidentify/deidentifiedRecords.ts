@@ -11,7 +11,7 @@ import { ProjectError } from '../project/projectError';
 import type { OpenProject } from '../project/projectFolder';
 import { encodeFileName } from '../session/sessionPaths';
 import { checkExportTarget } from '../export/exportTarget';
-import { deidentifiedRecordKey, deidentifyExport, loadDeidentifyList, type LoadedDeidentifyList } from './deidentifyProject';
+import { Deidentifier, deidentifiedRecordKey, loadDeidentifyList, refuseHiddenNames, type LoadedDeidentifyList } from './deidentifyProject';
 import { loadReviewDecisions } from './reviewLog';
 
 /** The project's list, required: a de-identified export without one would hide nothing and say it did. */
@@ -26,37 +26,46 @@ export function deidentifiedAudioFolder(out: string): string {
   return `${out}.audio`;
 }
 
+/** A records export being de-identified as its records stream by. */
+export interface DeidentifiedRecords {
+  /** one record with placeholders; its recording written, masked, beside the export, which the record then names */
+  record(record: ExportRecordV2): Promise<ExportRecordV2>;
+  /** the receipt's statement, once every record went by */
+  receipt(): DeidentificationReceipt;
+}
+
 /**
- * The records of a jsonl/json/csv export, de-identified: texts with placeholders, and each recording written,
- * masked, to `<out>.audio/<annotator>/<item>.wav`, which the record's audio path and sha256 then name (relative to
- * the export's folder). The session WAVs are read, never written. Returns the receipt's statement.
+ * A jsonl/json/csv export, de-identified: texts with placeholders, and each recording written, masked, to
+ * `<out>.audio/<annotator>/<item>.wav`, which the record's audio path and sha256 then name (relative to the export's
+ * folder). The session WAVs are read, never written. Names holding a hidden term are refused before anything is written.
  */
-export async function deidentifyRecordsExport(project: OpenProject, records: readonly ExportRecordV2[], out: string, force: boolean): Promise<{ records: ExportRecordV2[]; deidentification: DeidentificationReceipt }> {
+export async function deidentifiedRecords(project: OpenProject, out: string, force: boolean, annotators: readonly string[], itemIds: readonly string[]): Promise<DeidentifiedRecords> {
   const loaded = await requireDeidentifyList(project);
-  const review = await loadReviewDecisions(project, [...new Set(records.map((r) => r.annotator))]);
-  const deidentified = deidentifyExport(loaded, records, review, AUDIO_SAMPLE_RATE);
+  refuseHiddenNames(loaded.matcher, [...annotators.map((a) => ['annotator name', a] as const), ...itemIds.map((i) => ['item id', i] as const)]);
+  const review = await loadReviewDecisions(project, annotators);
+  const deidentifier = new Deidentifier(loaded, review, AUDIO_SAMPLE_RATE);
   const folder = deidentifiedAudioFolder(out);
-  const withAudio = deidentified.records.filter((r) => r.audio !== null && r.audio.sha256 !== null);
-  if (withAudio.length > 0) {
-    await checkExportTarget(project, folder, 'folder', { force });
-    await mkdir(folder, { recursive: true });
-  }
+  let folderChecked = false;
   const paths = new Map<string, string>();
-  const result: ExportRecordV2[] = [];
-  for (const r of deidentified.records) {
-    if (r.audio === null || r.audio.sha256 === null) {
-      result.push(r);
-      continue;
-    }
-    const bytes = await readFile(await resolveInside(project.dir, path.join(...r.audio.path.split('/')), 'read'));
-    if (sha256Hex(bytes) !== r.audio.sha256) throw new ProjectError(`${r.audio.path}: changed while exporting (its sha256 is no longer the one recorded); export again`);
-    const masked = deidentified.maskWav(r.annotator, r.item_id, bytes, r.audio.path);
-    const relative = `${path.basename(folder)}/${encodeFileName(r.annotator, 'annotator name')}/${encodeFileName(r.item_id, 'item id')}.wav`;
-    const target = path.join(path.dirname(folder), ...relative.split('/'));
-    await mkdir(path.dirname(target), { recursive: true });
-    await writeFileAtomic(target, masked);
-    paths.set(deidentifiedRecordKey(r.annotator, r.item_id), relative);
-    result.push({ ...r, audio: { ...r.audio, path: relative, sha256: sha256Hex(masked) } });
-  }
-  return { records: result, deidentification: deidentified.receipt(paths) };
+  return {
+    async record(record) {
+      const r = deidentifier.record(record);
+      if (r.audio === null || r.audio.sha256 === null) return r;
+      if (!folderChecked) {
+        await checkExportTarget(project, folder, 'folder', { force });
+        await mkdir(folder, { recursive: true });
+        folderChecked = true;
+      }
+      const bytes = await readFile(await resolveInside(project.dir, path.join(...r.audio.path.split('/')), 'read'));
+      if (sha256Hex(bytes) !== r.audio.sha256) throw new ProjectError(`${r.audio.path}: changed while exporting (its sha256 is no longer the one recorded); export again`);
+      const masked = deidentifier.maskWav(r.annotator, r.item_id, bytes, r.audio.path);
+      const relative = `${path.basename(folder)}/${encodeFileName(r.annotator, 'annotator name')}/${encodeFileName(r.item_id, 'item id')}.wav`;
+      const target = path.join(path.dirname(folder), ...relative.split('/'));
+      await mkdir(path.dirname(target), { recursive: true });
+      await writeFileAtomic(target, masked);
+      paths.set(deidentifiedRecordKey(r.annotator, r.item_id), relative);
+      return { ...r, audio: { ...r.audio, path: relative, sha256: sha256Hex(masked) } };
+    },
+    receipt: () => deidentifier.receipt(paths),
+  };
 }

@@ -110,46 +110,72 @@ export interface ReviewDecisionSource {
 
 export const NO_REVIEW: ReviewDecisionSource = { decisionsOf: () => NO_DECISIONS, counts: { accepted: 0, rejected: 0, added: 0 } };
 
-/**
- * De-identifies the records of an export. Refuses, before anything is written, a record whose annotator name or
- * item id holds a listed term or pattern: those name files and fields, and no placeholder may change them.
- */
-export function deidentifyExport(loaded: LoadedDeidentifyList, records: readonly ExportRecordV2[], review: ReviewDecisionSource, sampleRate: number): DeidentifiedExport {
-  const { list, matcher } = loaded;
-  for (const r of records) {
-    for (const [what, name] of [['annotator name', r.annotator], ['item id', r.item_id]] as const) {
-      const found = matcher.find(name)[0];
-      if (found) throw new ProjectError(`${what} ${JSON.stringify(name)} holds what ${DEIDENTIFY_FILE} hides as ${found.class}; a de-identified export names files and records by it, so nothing was written (rename it)`);
-    }
+/** Refuses a name that holds a listed term or pattern: it names files and fields, and no placeholder may change it. */
+export function refuseHiddenNames(matcher: SpanMatcher, names: ReadonlyArray<readonly [what: string, name: string]>): void {
+  for (const [what, name] of names) {
+    const found = matcher.find(name)[0];
+    if (found) throw new ProjectError(`${what} ${JSON.stringify(name)} holds what ${DEIDENTIFY_FILE} hides as ${found.class}; a de-identified export names files and records by it, so nothing was written (rename it)`);
   }
-  const counts: Record<string, number> = {};
-  const ranges = new Map<string, SampleRange[]>();
-  const out = records.map((r) => {
-    const result = deidentifyRecord(r, matcher, review.decisionsOf(r));
-    for (const [c, n] of Object.entries(result.counts)) counts[c] = (counts[c] ?? 0) + n;
+}
+
+/**
+ * De-identifies records one at a time (a streamed export) and keeps what the receipt states: the spans per class
+ * and each recording's hidden sample ranges.
+ */
+export class Deidentifier {
+  private readonly counts: Record<string, number> = {};
+  private readonly ranges = new Map<string, SampleRange[]>();
+  private readonly order: Array<{ annotator: string; item_id: string }> = [];
+
+  constructor(
+    private readonly loaded: LoadedDeidentifyList,
+    private readonly review: ReviewDecisionSource,
+    private readonly sampleRate: number,
+  ) {}
+
+  record(r: ExportRecordV2): ExportRecordV2 {
+    const result = deidentifyRecord(r, this.loaded.matcher, this.review.decisionsOf(r));
+    for (const [c, n] of Object.entries(result.counts)) this.counts[c] = (this.counts[c] ?? 0) + n;
+    this.order.push({ annotator: r.annotator, item_id: r.item_id });
     if (r.audio) {
-      const sampleCount = Math.round((r.audio.duration_ms * sampleRate) / 1000);
-      ranges.set(recordKey(r.annotator, r.item_id), hiddenSampleRanges(result.audio_spans, list.margin_ms, sampleRate, sampleCount));
+      const sampleCount = Math.round((r.audio.duration_ms * this.sampleRate) / 1000);
+      this.ranges.set(recordKey(r.annotator, r.item_id), hiddenSampleRanges(result.audio_spans, this.loaded.list.margin_ms, this.sampleRate, sampleCount));
     }
     return result.record;
-  });
-  const rangesOf = (annotator: string, itemId: string): SampleRange[] => ranges.get(recordKey(annotator, itemId)) ?? [];
+  }
+
+  rangesOf(annotator: string, itemId: string): SampleRange[] {
+    return this.ranges.get(recordKey(annotator, itemId)) ?? [];
+  }
+
+  /** a recording's WAV bytes, hidden spans masked */
+  maskWav(annotator: string, itemId: string, bytes: Uint8Array, name: string): Buffer {
+    const { samples } = wavDataRange(bytes, name);
+    // the ranges were cut to the record's length; a WAV holds exactly that many samples (its sha256 was checked)
+    return maskWavBytes(bytes, this.rangesOf(annotator, itemId).map((x) => ({ start: x.start, end: Math.min(x.end, samples) })), this.loaded.list.audio, name);
+  }
+
+  /** the receipt's statement, given where each masked WAV was written (relative to the receipt) */
+  receipt(paths: ReadonlyMap<string, string>): DeidentificationReceipt {
+    const hidden: HiddenAudioEntry[] = [];
+    for (const r of this.order) {
+      const p = paths.get(recordKey(r.annotator, r.item_id));
+      if (p !== undefined) hidden.push({ annotator: r.annotator, item_id: r.item_id, path: p, sample_rate: this.sampleRate, ranges: this.rangesOf(r.annotator, r.item_id) });
+    }
+    return deidentificationReceipt(this.loaded.list, this.loaded.sha256, this.counts, this.review.counts, hidden);
+  }
+}
+
+/** The records of one export de-identified at once (the interop and transcript exports, which hold them all). */
+export function deidentifyExport(loaded: LoadedDeidentifyList, records: readonly ExportRecordV2[], review: ReviewDecisionSource, sampleRate: number): DeidentifiedExport {
+  refuseHiddenNames(loaded.matcher, records.flatMap((r) => [['annotator name', r.annotator], ['item id', r.item_id]] as const));
+  const deidentifier = new Deidentifier(loaded, review, sampleRate);
+  const out = records.map((r) => deidentifier.record(r));
   return {
     records: out,
-    rangesOf,
-    maskWav: (annotator, itemId, bytes, name) => {
-      const { samples } = wavDataRange(bytes, name);
-      // the ranges were cut to the record's length; a WAV holds exactly that many samples (its sha256 was checked)
-      return maskWavBytes(bytes, rangesOf(annotator, itemId).map((x) => ({ start: x.start, end: Math.min(x.end, samples) })), list.audio, name);
-    },
-    receipt: (paths) => {
-      const hidden: HiddenAudioEntry[] = [];
-      for (const r of records) {
-        const p = paths.get(recordKey(r.annotator, r.item_id));
-        if (p !== undefined) hidden.push({ annotator: r.annotator, item_id: r.item_id, path: p, sample_rate: sampleRate, ranges: rangesOf(r.annotator, r.item_id) });
-      }
-      return deidentificationReceipt(list, loaded.sha256, counts, review.counts, hidden);
-    },
+    rangesOf: (annotator, itemId) => deidentifier.rangesOf(annotator, itemId),
+    maskWav: (annotator, itemId, bytes, name) => deidentifier.maskWav(annotator, itemId, bytes, name),
+    receipt: (paths) => deidentifier.receipt(paths),
   };
 }
 

@@ -21,56 +21,68 @@ export async function receiptDeidentification(receiptFile: string): Promise<Deid
 }
 
 /**
- * What a de-identified export must hold: no listed term (the project's deidentify.yaml, with --project) and no
- * built-in pattern the receipt names in any text field of any record, and every hidden audio range of every
- * recording silent or tone, as the receipt says, in a WAV whose sha256 is the record's. Problems name the record,
- * the field and the class, never the text found.
+ * What a de-identified export must hold, checked as its records stream by: no listed term (the project's
+ * deidentify.yaml, with --project) and no built-in pattern the receipt names in any text field of any record, and
+ * every hidden audio range of every recording silent or tone, as the receipt says, in a WAV whose sha256 is the
+ * record's. Problems name the record, the field and the class, never the text found.
  */
-export async function deidentifiedExportProblems(
-  file: string,
-  receiptFile: string,
-  statement: DeidentificationReceipt,
-  records: ReadonlyArray<Record<string, unknown>>,
-  project: OpenProject | undefined,
-): Promise<InputProblem[]> {
-  const problems: InputProblem[] = [];
-  const rule = (where: string, field: string | null, message: string): void => {
-    problems.push({ file: where, line: null, field, stage: 'rule', message });
-  };
-  const loaded = project ? await loadDeidentifyList(project) : null;
-  const matcher = new SpanMatcher({ terms: loaded?.list.terms ?? [], patterns: statement.patterns, languages: statement.languages as Array<'en' | 'de'> });
-  records.forEach((record, i) => {
-    for (const leak of leaksIn(record, matcher)) {
-      rule(file, leak.field, `record ${i + 1} (${String(record.annotator)} / ${String(record.item_id)}): ${leak.field} holds a ${leak.class} at offset ${leak.at} that a de-identified export must not hold`);
-    }
-  });
+export class DeidentifiedExportCheck {
+  private readonly problems: InputProblem[] = [];
+  private readonly audio: Array<{ annotator: string; item_id: string; sha256: string }> = [];
+  private index = 0;
 
-  const folder = path.dirname(path.resolve(file));
-  const listed = new Map(statement.hidden_audio.map((h) => [`${h.annotator}\u0000${h.item_id}`, h]));
-  for (const record of records) {
-    const audio = (record.audio ?? (typeof record.audio_path === 'string' ? { path: record.audio_path, sha256: record.audio_sha256 } : null)) as { path: string; sha256: string | null } | null;
-    if (!audio || audio.sha256 === null) continue;
-    const where = `${String(record.annotator)} / ${String(record.item_id)}`;
-    const entry = listed.get(`${String(record.annotator)}\u0000${String(record.item_id)}`);
-    if (!entry) {
-      rule(receiptFile, 'deidentification.hidden_audio', `${where}: its recording is not among the de-identified ones: it may still hold what was hidden`);
-      continue;
-    }
-    let bytes: Buffer;
-    try {
-      bytes = await readFile(await resolveInside(folder, path.join(...entry.path.split('/')), 'read'));
-    } catch (e) {
-      rule(receiptFile, 'deidentification.hidden_audio', `${where}: ${entry.path} cannot be read beside the export (${(e as Error).message})`);
-      continue;
-    }
-    if (sha256Hex(bytes) !== audio.sha256) rule(file, 'audio', `${where}: ${entry.path} is not the recording the record names (its sha256 differs)`);
-    const { pcm } = wavSamples(bytes, entry.path);
-    for (const range of entry.ranges) {
-      const at = firstUnmaskedSample(pcm, range, statement.audio, entry.sample_rate);
-      if (at !== null) rule(entry.path, 'audio', `${where}: sample ${at} (${((at * 1000) / entry.sample_rate).toFixed(1)} ms) lies in a hidden span (${range.start}–${range.end}) but is not ${statement.audio}`);
-    }
+  private constructor(
+    private readonly file: string,
+    private readonly receiptFile: string,
+    private readonly statement: DeidentificationReceipt,
+    private readonly matcher: SpanMatcher,
+  ) {}
+
+  static async open(file: string, receiptFile: string, statement: DeidentificationReceipt, project: OpenProject | undefined): Promise<DeidentifiedExportCheck> {
+    const loaded = project ? await loadDeidentifyList(project) : null;
+    const matcher = new SpanMatcher({ terms: loaded?.list.terms ?? [], patterns: statement.patterns, languages: statement.languages as Array<'en' | 'de'> });
+    return new DeidentifiedExportCheck(file, receiptFile, statement, matcher);
   }
-  return problems;
+
+  private rule(where: string, field: string | null, message: string): void {
+    this.problems.push({ file: where, line: null, field, stage: 'rule', message });
+  }
+
+  record(record: Record<string, unknown>): void {
+    const n = ++this.index;
+    for (const leak of leaksIn(record, this.matcher)) {
+      this.rule(this.file, leak.field, `record ${n} (${String(record.annotator)} / ${String(record.item_id)}): ${leak.field} holds a ${leak.class} at offset ${leak.at} that a de-identified export must not hold`);
+    }
+    const audio = (record.audio ?? (typeof record.audio_path === 'string' ? { path: record.audio_path, sha256: record.audio_sha256 } : null)) as { path: string; sha256: string | null } | null;
+    if (audio && typeof audio.sha256 === 'string') this.audio.push({ annotator: String(record.annotator), item_id: String(record.item_id), sha256: audio.sha256 });
+  }
+
+  async finish(): Promise<InputProblem[]> {
+    const folder = path.dirname(path.resolve(this.file));
+    const listed = new Map(this.statement.hidden_audio.map((h) => [`${h.annotator}\u0000${h.item_id}`, h]));
+    for (const a of this.audio) {
+      const where = `${a.annotator} / ${a.item_id}`;
+      const entry = listed.get(`${a.annotator}\u0000${a.item_id}`);
+      if (!entry) {
+        this.rule(this.receiptFile, 'deidentification.hidden_audio', `${where}: its recording is not among the de-identified ones: it may still hold what was hidden`);
+        continue;
+      }
+      let bytes: Buffer;
+      try {
+        bytes = await readFile(await resolveInside(folder, path.join(...entry.path.split('/')), 'read'));
+      } catch (e) {
+        this.rule(this.receiptFile, 'deidentification.hidden_audio', `${where}: ${entry.path} cannot be read beside the export (${(e as Error).message})`);
+        continue;
+      }
+      if (sha256Hex(bytes) !== a.sha256) this.rule(this.file, 'audio', `${where}: ${entry.path} is not the recording the record names (its sha256 differs)`);
+      const { pcm } = wavSamples(bytes, entry.path);
+      for (const range of entry.ranges) {
+        const at = firstUnmaskedSample(pcm, range, this.statement.audio, entry.sample_rate);
+        if (at !== null) this.rule(entry.path, 'audio', `${where}: sample ${at} (${((at * 1000) / entry.sample_rate).toFixed(1)} ms) lies in a hidden span (${range.start}–${range.end}) but is not ${this.statement.audio}`);
+      }
+    }
+    return this.problems;
+  }
 }
 
 const XML_ENTITIES: Readonly<Record<string, string>> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { decodeLanguageFor } from '../../common/engine/decodeSettings';
+import { projectInitialPrompt } from '../../common/engine/initialPrompt';
 import type { TranscriptionEngine } from '../../common/engine/engineTypes';
 import { type LiveRecordingContext, LiveUtterances } from '../../common/engine/liveUtterances';
 import type { SpeechProbe, WholeRecordingVad } from '../../common/engine/speechProbe';
@@ -88,8 +89,9 @@ export function liveCutterFactory(scheduler: TranscriptionScheduler, options: Cu
 }
 
 /** The session's engine: the engine's TranscriptionScheduler (identity before success; token times, so a commit phrase is timed to its word) and a live cutter per recording. */
-export function sessionEngineOver(engine: TranscriptionEngine, model: { name: string; sha256: string }, options: CutterSettings & { language: string }): SessionEngine {
-  const transcriber = new TranscriptionScheduler({ engine, model, hashAudio: sha256OfPcm, settings: { language: options.language, tokenTimestamps: true } });
+export function sessionEngineOver(engine: TranscriptionEngine, model: { name: string; sha256: string }, options: CutterSettings & { language: string; initialPrompt?: string }): SessionEngine {
+  const settings = { language: options.language, tokenTimestamps: true, ...(options.initialPrompt === undefined ? {} : { initialPrompt: options.initialPrompt }) };
+  const transcriber = new TranscriptionScheduler({ engine, model, hashAudio: sha256OfPcm, settings });
   const vad = options.speech && 'probabilitiesOf' in options.speech ? (options.speech as SpeechProbe & WholeRecordingVad) : null;
   return { model, transcriber, createCutter: liveCutterFactory(transcriber, options), vad };
 }
@@ -114,9 +116,11 @@ export async function openSessionEngine(options: {
   engineScript?: string | null;
   onEngineEvent?: (event: EngineSupervisorEvent) => void;
 }): Promise<SessionEngine & { voiceActivity: string }> {
-  const { thinkaloud } = options.project.config;
+  const { thinkaloud, schema } = options.project.config;
   const voice = openVoiceActivity(options.modelsDir);
-  const decode = { language: decodeLanguageFor(thinkaloud.languages), silenceThresholdDbfs: thinkaloud.silence_threshold_dbfs, speech: voice.probe };
+  // whisper hears the project's words: label names, synonyms and commit phrases, then the filler prompt
+  const initialPrompt = projectInitialPrompt({ labels: schema.labels, languages: thinkaloud.languages, stems: thinkaloud.stems });
+  const decode = { language: decodeLanguageFor(thinkaloud.languages), silenceThresholdDbfs: thinkaloud.silence_threshold_dbfs, speech: voice.probe, initialPrompt };
   if (options.engineScript) {
     const scripted = new ScriptedEngine(await loadEngineScript(options.engineScript));
     const info = await scripted.load(options.engineScript);

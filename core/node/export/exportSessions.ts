@@ -1,10 +1,10 @@
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { buildExportRecord, describeExportGaps, type ExportRecordV2 } from '../../common/export/exportRecord';
-import { serializeExport, type ExportFormat } from '../../common/export/exportFormats';
-import { buildExportReceipt, type ExportReceiptV1 } from '../../common/export/exportReceipt';
+import { exportTextWriter, type ExportFormat } from '../../common/export/exportFormats';
+import { ExportReceiptTally, type ExportReceiptV1 } from '../../common/export/exportReceipt';
 import type { ExportProjectFacts } from '../../common/export/exportRules';
-import { validateExportText } from '../../common/export/exportValidation';
+import { ExportWriteCheck } from '../../common/export/exportValidation';
 import type { Item } from '../../common/items/item';
 import { InputError } from '../../common/io/inputProblem';
 import { sha256Hex } from '../fs/sha256';
@@ -12,11 +12,12 @@ import { exportedWavSha256 } from './wavCheck';
 import { ProjectError } from '../project/projectError';
 import { loadProjectItems, projectLabelSchema, type OpenProject } from '../project/projectFolder';
 import { appVersion } from './appVersion';
-import { createReasoningExport } from '../../common/reasoning/reasoningExport';
-import { writeExportWithReceipt } from './exportTarget';
+import { createReasoningExport, type ReasoningExportFields } from '../../common/reasoning/reasoningExport';
+import type { ItemSessionState } from '../../common/session/itemState';
+import { writeExportPair } from './exportTarget';
 import type { AnnotatorStates, SessionSource } from './sessionSource';
 import { normalizeAnnotatorName } from '../session/sessionPaths';
-import { deidentifyRecordsExport } from '../deidentify/deidentifiedRecords';
+import { deidentifiedRecords } from '../deidentify/deidentifiedRecords';
 import { describeDeidentification } from '../../common/deidentify/deidentifyReceipt';
 
 /** How far an export is: records built of all to build (the slow part: every referenced WAV is read and hashed). */
@@ -61,7 +62,69 @@ export function projectFacts(project: OpenProject, items: readonly Item[]): Expo
   };
 }
 
-/** One record per annotator and project item, in item order; items the annotator never opened have null values. */
+/** What every record of one export shares: the project, its items and their hashes, the config's digest, the app version, the time. */
+export interface ExportContext {
+  project: OpenProject;
+  items: readonly Item[];
+  facts: ExportProjectFacts;
+  configSha256: string;
+  appVersion: string;
+  exportedAt: string;
+  reasoningOf: (item: Item, state: ItemSessionState | null) => ReasoningExportFields;
+}
+
+export async function exportContext(project: OpenProject, items: readonly Item[], exportedAt: string): Promise<ExportContext> {
+  return {
+    project,
+    items,
+    facts: projectFacts(project, items),
+    configSha256: sha256Hex(await readFile(project.configPath)),
+    appVersion: await appVersion(),
+    exportedAt,
+    reasoningOf: createReasoningExport(projectLabelSchema(project), project.config.reasoning),
+  };
+}
+
+/**
+ * One annotator's records, one per project item in item order (items the annotator never opened have null values),
+ * built as they are asked for: each record's WAV is read and hashed when its record is built, and nothing is kept.
+ * `warn` hears what the export should report (audio that disagrees with the log, labels given to a since-changed text).
+ */
+export async function* annotatorExportRecords(context: ExportContext, session: AnnotatorStates, warn: (warning: string) => void): AsyncGenerator<ExportRecordV2> {
+  const { project } = context;
+  const byItem = new Map(session.items.map((s) => [s.item_id, s]));
+  for (const item of context.items) {
+    const state = byItem.get(item.id) ?? null;
+    const hashes = context.facts.items.get(item.id)!;
+    if (state?.item_text_sha256 && state.item_text_sha256 !== hashes.textSha256) {
+      warn(`${session.annotator} labelled "${item.id}" when its text was different; the project's text has changed since (e.g. import --replace), so this record's labels are for the old text`);
+    }
+    yield buildExportRecord({
+      project: project.config.name,
+      annotator: session.annotator,
+      item,
+      itemTextSha256: hashes.textSha256,
+      itemContextSha256: hashes.contextSha256,
+      state,
+      notes: session.notes ?? [],
+      reasoning: context.reasoningOf(item, state),
+      audioSha256: state?.audio_path ? await exportedWavSha256(project.dir, state.audio_path, state.audio_ms, (w) => warn(`${session.annotator}: ${w}`)) : null,
+      appVersion: context.appVersion,
+      configSha256: context.configSha256,
+      exportedAt: context.exportedAt,
+    });
+  }
+}
+
+/** Session states of item ids the project no longer has: not exported, listed so nothing vanishes silently. */
+function skippedStates(context: ExportContext, session: AnnotatorStates): ExportResult['skipped_states'] {
+  return session.items.filter((state) => !context.facts.items.has(state.item_id)).map((state) => ({ annotator: session.annotator, item_id: state.item_id }));
+}
+
+/**
+ * Every record at once, for writers that need them all (a small export, a test); exports themselves write
+ * annotatorExportRecords as they come.
+ */
 export async function buildExportRecords(
   project: OpenProject,
   items: readonly Item[],
@@ -69,46 +132,22 @@ export async function buildExportRecords(
   exportedAt: string,
   onProgress?: (progress: ExportProgress) => void,
 ): Promise<{ records: ExportRecordV2[]; skipped: ExportResult['skipped_states']; warnings: string[] }> {
-  const facts = projectFacts(project, items);
-  const configSha256 = sha256Hex(await readFile(project.configPath));
-  const version = await appVersion();
+  const context = await exportContext(project, items, exportedAt);
   const records: ExportRecordV2[] = [];
-  const reasoningOf = createReasoningExport(projectLabelSchema(project), project.config.reasoning);
   const skipped: ExportResult['skipped_states'] = [];
   const warnings: string[] = [];
   for (const session of sessions) {
-    const byItem = new Map(session.items.map((s) => [s.item_id, s]));
-    for (const item of items) {
+    for await (const record of annotatorExportRecords(context, session, (w) => warnings.push(w))) {
       onProgress?.({ done: records.length, total: sessions.length * items.length });
-      const state = byItem.get(item.id) ?? null;
-      const hashes = facts.items.get(item.id)!;
-      if (state?.item_text_sha256 && state.item_text_sha256 !== hashes.textSha256) {
-        warnings.push(`${session.annotator} labelled "${item.id}" when its text was different; the project's text has changed since (e.g. import --replace), so this record's labels are for the old text`);
-      }
-      records.push(
-        buildExportRecord({
-          project: project.config.name,
-          annotator: session.annotator,
-          item,
-          itemTextSha256: hashes.textSha256,
-          itemContextSha256: hashes.contextSha256,
-          state,
-          notes: session.notes ?? [],
-          reasoning: reasoningOf(item, state),
-          audioSha256: state?.audio_path ? await exportedWavSha256(project.dir, state.audio_path, state.audio_ms, (w) => warnings.push(`${session.annotator}: ${w}`)) : null,
-          appVersion: version,
-          configSha256,
-          exportedAt,
-        }),
-      );
+      records.push(record);
     }
-    for (const state of session.items) if (!facts.items.has(state.item_id)) skipped.push({ annotator: session.annotator, item_id: state.item_id });
+    skipped.push(...skippedStates(context, session));
   }
   return { records, skipped, warnings };
 }
 
-/** What every export reads: the project's items and the sessions of one annotator (or all), refused in words when empty. */
-export async function exportInputs(project: OpenProject, out: string, source: SessionSource, annotator?: string): Promise<{ items: Item[]; sessions: AnnotatorStates[] }> {
+/** Who an export is of: the project's items and the annotators with a session (or the one asked for), refused in words when empty. */
+export async function exportAnnotators(project: OpenProject, out: string, source: SessionSource, annotator?: string): Promise<{ items: Item[]; annotators: string[] }> {
   const folder = await stat(path.dirname(path.resolve(out))).catch(() => null);
   if (!folder?.isDirectory()) throw new ProjectError(`${out}: the folder ${path.dirname(path.resolve(out))} does not exist`);
   const items = await loadProjectItems(project);
@@ -120,39 +159,73 @@ export async function exportInputs(project: OpenProject, out: string, source: Se
     throw new ProjectError(`${project.dir}: no session for annotator "${wanted}"${known.length ? ` (sessions: ${known.join(', ')})` : ''}`);
   }
   if (annotators.length === 0) throw new ProjectError(`${project.dir}: no annotator sessions to export yet`);
+  return { items, annotators };
+}
+
+/** exportAnnotators with every session loaded at once (for exports small enough to hold them all). */
+export async function exportInputs(project: OpenProject, out: string, source: SessionSource, annotator?: string): Promise<{ items: Item[]; sessions: AnnotatorStates[] }> {
+  const { items, annotators } = await exportAnnotators(project, out, source, annotator);
   const sessions: AnnotatorStates[] = [];
   for (const name of annotators) sessions.push(await source.load(project, name));
   return { items, sessions };
 }
 
 /**
- * Exports labelled sessions. Every record is validated (the same parse, schema and rule stages as `aloud validate`,
- * on the exact bytes to be written) before anything is written; one invalid record fails the whole export and
- * leaves no file and no receipt. The file and its receipt are written as a pair (writeExportWithReceipt: the target
+ * Exports labelled sessions, record by record: one annotator's session is folded at a time, each record is built,
+ * checked as it is written (ExportWriteCheck: the same parse, schema and rule stages as `aloud validate`, on the
+ * record's own text) and appended to the new file under its hidden name, its sha256 and the receipt's counts kept as
+ * it goes; memory holds one session and one record, not the export. One invalid record fails the whole export and
+ * leaves no file and no receipt. The file and its receipt are written as a pair (writeExportPair: the target
  * policy, then a swap that a crash leaves old or new).
  */
 export async function exportSessions(options: ExportOptions): Promise<ExportResult> {
   const { project, out, format } = options;
   const now = options.now ?? (() => new Date());
-  const { items, sessions } = await exportInputs(project, out, options.sessions, options.annotator);
+  const { items, annotators } = await exportAnnotators(project, out, options.sessions, options.annotator);
+  const context = await exportContext(project, items, now().toISOString());
+  const total = annotators.length * items.length;
+  const sessionWarnings: string[] = [];
+  const recordWarnings: string[] = [];
+  const sessionNotes: string[] = [];
+  const skipped: ExportResult['skipped_states'] = [];
+  const tally = new ExportReceiptTally();
+  const deidentified = options.deidentify ? await deidentifiedRecords(project, out, options.force ?? false, annotators, items.map((i) => i.id)) : null;
 
-  const built = await buildExportRecords(project, items, sessions, now().toISOString(), options.onProgress);
-  const { skipped, warnings: recordWarnings } = built;
-  const deidentified = options.deidentify ? await deidentifyRecordsExport(project, built.records, out, options.force ?? false) : null;
-  const records = deidentified?.records ?? built.records;
-  const text = serializeExport(records, format);
-  const checked = validateExportText(text, out, format, projectFacts(project, items));
-  if (checked.problems.length > 0) throw new InputError(checked.problems);
-
-  const version = await appVersion();
-  const { receiptFile, receipt } = await writeExportWithReceipt(
+  const { receiptFile, receipt } = await writeExportPair(
     out,
-    text,
-    (bytes) => buildExportReceipt({ file: path.basename(out), format, sha256: sha256Hex(bytes), bytes: bytes.length, records, project: project.config.name, appVersion: version, createdAt: now().toISOString(), ...(deidentified ? { deidentification: deidentified.deidentification } : {}) }),
+    async (sink) => {
+      const text = exportTextWriter(format);
+      const check = new ExportWriteCheck(out, format, context.facts);
+      check.written(text.head);
+      await sink.write(text.head);
+      let index = 0;
+      for (const annotator of annotators) {
+        const session = await options.sessions.load(project, annotator);
+        sessionWarnings.push(...session.warnings);
+        for await (const built of annotatorExportRecords(context, session, (w) => recordWarnings.push(w))) {
+          options.onProgress?.({ done: index, total });
+          const record = deidentified ? await deidentified.record(built) : built;
+          const piece = text.record(record, index);
+          check.record(record, piece, index);
+          tally.add(record);
+          await sink.write(piece);
+          index++;
+        }
+        skipped.push(...skippedStates(context, session));
+        for (const note of session.notes ?? []) {
+          if (note.item_id === null) sessionNotes.push(`${session.annotator} wrote a note on no item (${note.ts}): ${JSON.stringify(note.text)}; records carry notes per item, so it is only here`);
+        }
+      }
+      const tail = text.tail(index);
+      check.written(tail);
+      await sink.write(tail);
+      const problems = check.finish();
+      if (problems.length > 0) throw new InputError(problems);
+    },
+    (written) => tally.receipt({ file: path.basename(out), format, sha256: written.sha256, bytes: written.bytes, project: project.config.name, appVersion: context.appVersion, createdAt: now().toISOString(), ...(deidentified ? { deidentification: deidentified.receipt() } : {}) }),
     { project, force: options.force ?? false },
   );
-  options.onProgress?.({ done: records.length, total: records.length });
-  const sessionNotes = sessions.flatMap((s) => (s.notes ?? []).filter((n) => n.item_id === null).map((n) => `${s.annotator} wrote a note on no item (${n.ts}): ${JSON.stringify(n.text)}; records carry notes per item, so it is only here`));
+  options.onProgress?.({ done: receipt.records, total: receipt.records });
   const summary = describeExportGaps(receipt.records, receipt.gaps) + (receipt.deidentification ? `; ${describeDeidentification(receipt.deidentification)}` : '');
-  return { file: out, summary, receipt_file: receiptFile, receipt, skipped_states: skipped, warnings: [...sessions.flatMap((s) => s.warnings), ...recordWarnings, ...sessionNotes] };
+  return { file: out, summary, receipt_file: receiptFile, receipt, skipped_states: skipped, warnings: [...sessionWarnings, ...recordWarnings, ...sessionNotes] };
 }

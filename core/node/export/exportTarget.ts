@@ -1,4 +1,5 @@
-import { lstat, open, readFile, realpath, rename, stat, unlink } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { type FileHandle, lstat, open, readFile, realpath, rename, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { receiptFileName, receiptProblems } from '../../common/export/exportReceipt';
 import { exportFormatFromFileName } from '../../common/export/exportFormats';
@@ -138,17 +139,71 @@ async function writeDurably(file: string, data: string | Uint8Array): Promise<vo
   }
 }
 
+/** Where an export's text goes as it is made: appended in order; the file's size and sha256 are kept as it grows. */
+export interface ExportSink {
+  write(text: string): Promise<void>;
+}
+
+/** What the receipt of an export pair is made from: the written file's sha256 and size. */
+export interface WrittenExport {
+  sha256: string;
+  bytes: number;
+}
+
+/** An export file written under its hidden name a piece at a time: buffered, hashed as it goes, synced at the end. */
+class PendingExportFile implements ExportSink {
+  private readonly hash = createHash('sha256');
+  private pieces: Buffer[] = [];
+  private buffered = 0;
+  bytes = 0;
+
+  private constructor(private readonly handle: FileHandle) {}
+
+  static async create(file: string): Promise<PendingExportFile> {
+    return new PendingExportFile(await open(file, 'wx'));
+  }
+
+  async write(text: string): Promise<void> {
+    const piece = Buffer.from(text, 'utf8');
+    this.hash.update(piece);
+    this.bytes += piece.length;
+    this.pieces.push(piece);
+    this.buffered += piece.length;
+    if (this.buffered >= 1 << 20) await this.flush();
+  }
+
+  private async flush(): Promise<void> {
+    if (this.buffered === 0) return;
+    const data = Buffer.concat(this.pieces, this.buffered);
+    this.pieces = [];
+    this.buffered = 0;
+    for (let done = 0; done < data.length; ) done += (await this.handle.write(data, done)).bytesWritten;
+  }
+
+  async finish(): Promise<WrittenExport> {
+    await this.flush();
+    await this.handle.sync();
+    await this.handle.close();
+    return { sha256: this.hash.digest('hex'), bytes: this.bytes };
+  }
+
+  async abandon(): Promise<void> {
+    await this.handle.close().catch(() => undefined);
+  }
+}
+
 /**
  * Writes an export and its receipt as a pair that a crash leaves old or new, never mixed: the target is checked
- * (checkExportTarget: the project's data, links, earlier exports), the new file and then the new receipt are
- * written complete under hidden names (the receipt last: the commit point), then the file and the receipt are
- * renamed into place. A crash before the commit point leaves the old pair; after it, settleExportPair (run by the
- * next export or validation of the file) finishes the swap.
+ * (checkExportTarget: the project's data, links, earlier exports), the new file is written complete under a hidden
+ * name as `produce` makes it (record by record: nothing holds the whole text), then the new receipt (the commit
+ * point), then the file and the receipt are renamed into place. `produce` throwing (an invalid record, a full disk)
+ * removes the half-written file and leaves the old pair. A crash before the commit point leaves the old pair; after
+ * it, settleExportPair (run by the next export or validation of the file) finishes the swap.
  */
-export async function writeExportWithReceipt<R>(
+export async function writeExportPair<R>(
   out: string,
-  text: string,
-  receiptFor: (bytes: Buffer) => R,
+  produce: (sink: ExportSink) => Promise<void>,
+  receiptFor: (written: WrittenExport) => R,
   policy: ExportTargetPolicy & { crashPoint?: (step: ExportPairStep) => Promise<void> },
 ): Promise<{ receiptFile: string; receipt: R }> {
   await checkExportTarget(policy.project, out, 'file', { force: policy.force });
@@ -156,15 +211,20 @@ export async function writeExportWithReceipt<R>(
   await settleExportPair(target);
   const step = policy.crashPoint ?? (() => Promise.resolve());
   const pending = pendingNames(target);
-  const bytes = Buffer.from(text, 'utf8');
-  const receipt = receiptFor(bytes);
+  let file: PendingExportFile | null = null;
+  let receipt: R;
   try {
-    await writeDurably(pending.file, bytes);
+    file = await PendingExportFile.create(pending.file);
+    await produce(file);
+    const written = await file.finish();
+    file = null;
+    receipt = receiptFor(written);
     await step('new-file-written');
     await writeDurably(pending.receiptPart, `${JSON.stringify(receipt, null, 2)}\n`);
     await rename(pending.receiptPart, pending.receipt);
   } catch (e) {
     // before the commit point: the old pair stands; the half-written new one goes
+    await file?.abandon();
     for (const leftover of [pending.file, pending.receiptPart]) await unlink(leftover).catch(() => undefined);
     throw e;
   }
@@ -177,4 +237,14 @@ export async function writeExportWithReceipt<R>(
   await syncFolder(path.dirname(target));
   await step('receipt-swapped');
   return { receiptFile, receipt };
+}
+
+/** writeExportPair of a text already made (a small export, a test). */
+export function writeExportWithReceipt<R>(
+  out: string,
+  text: string,
+  receiptFor: (written: WrittenExport) => R,
+  policy: ExportTargetPolicy & { crashPoint?: (step: ExportPairStep) => Promise<void> },
+): Promise<{ receiptFile: string; receipt: R }> {
+  return writeExportPair(out, (sink) => sink.write(text), receiptFor, policy);
 }

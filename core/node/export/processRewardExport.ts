@@ -1,21 +1,23 @@
 import path from 'node:path';
 import {
-  assertValidProcessReward,
   buildProcessRewardReceipt,
   buildProcessRewardRecord,
+  ProcessRewardCheck,
   serializeProcessReward,
   type ProcessRewardReceipt,
   type ProcessRewardRecord,
 } from '../../common/reasoning/processReward';
+import { InputError } from '../../common/io/inputProblem';
+import { syntaxProblem } from '../../common/io/jsonInput';
+import { parseStrictJson } from '../../common/io/strictJson';
 import { itemModelReasoning } from '../../common/reasoning/reasoningSteps';
 import type { Item } from '../../common/items/item';
 import type { ItemSessionState } from '../../common/session/itemState';
-import { sha256Hex } from '../fs/sha256';
 import { ProjectError } from '../project/projectError';
 import { loadProjectItems, type OpenProject } from '../project/projectFolder';
 import { appVersion } from './appVersion';
-import { exportInputs } from './exportSessions';
-import { writeExportWithReceipt } from './exportTarget';
+import { exportAnnotators } from './exportSessions';
+import { writeExportPair } from './exportTarget';
 import type { SessionSource } from './sessionSource';
 import { stepJudgmentAgreement, type StepAgreement } from '../../common/reasoning/stepAgreement';
 
@@ -51,25 +53,42 @@ export function processRewardRecords(project: OpenProject, items: readonly Item[
 }
 
 /**
- * `aloud export --format process-reward`: validated (schema and rules, on the exact bytes) before anything is
- * written, then written with its receipt as a pair (writeExportWithReceipt).
+ * `aloud export --format process-reward`: one annotator's session at a time, each record checked (schema and rules,
+ * on the exact line written) and appended as it is made, then written with its receipt as a pair (writeExportPair).
  */
 export async function exportProcessReward(options: { project: OpenProject; annotator?: string; out: string; sessions: SessionSource; force?: boolean; now?: () => Date }): Promise<ProcessRewardExportResult> {
   const { project, out } = options;
   const now = options.now ?? (() => new Date());
-  const { items, sessions } = await exportInputs(project, out, options.sessions, options.annotator);
-  const records = processRewardRecords(project, items, sessions);
-  if (records.length === 0) throw new ProjectError(`${project.dir}: no item has model reasoning (model_reasoning or model_steps), so there is nothing to export as process rewards`);
-  const text = serializeProcessReward(records);
-  assertValidProcessReward(text, out);
+  const { items, annotators } = await exportAnnotators(project, out, options.sessions, options.annotator);
   const version = await appVersion();
-  const { receiptFile, receipt } = await writeExportWithReceipt(
+  const warnings: string[] = [];
+  const check = new ProcessRewardCheck(out);
+  const { receiptFile, receipt } = await writeExportPair(
     out,
-    text,
-    (bytes) => buildProcessRewardReceipt({ file: path.basename(out), sha256: sha256Hex(bytes), bytes: bytes.length, records, project: project.config.name, appVersion: version, createdAt: now().toISOString() }),
+    async (sink) => {
+      let line = 0;
+      for (const annotator of annotators) {
+        const session = await options.sessions.load(project, annotator);
+        warnings.push(...session.warnings);
+        for (const record of processRewardRecords(project, items, [session])) {
+          const text = serializeProcessReward([record]);
+          const at = ++line;
+          try {
+            check.record({ line: at, pointer: '', value: parseStrictJson(text.slice(0, -1), { firstLine: at }).value, locate: () => at });
+          } catch (e) {
+            check.unreadable(syntaxProblem(e, out));
+          }
+          await sink.write(text);
+        }
+      }
+      if (line === 0) throw new ProjectError(`${project.dir}: no item has model reasoning (model_reasoning or model_steps), so there is nothing to export as process rewards`);
+      const { problems } = check.finish();
+      if (problems.length > 0) throw new InputError(problems);
+    },
+    (written) => buildProcessRewardReceipt({ file: path.basename(out), sha256: written.sha256, bytes: written.bytes, records: check.tally, project: project.config.name, appVersion: version, createdAt: now().toISOString() }),
     { project, force: options.force ?? false },
   );
-  return { file: out, receipt_file: receiptFile, receipt, warnings: sessions.flatMap((s) => s.warnings) };
+  return { file: out, receipt_file: receiptFile, receipt, warnings };
 }
 
 /**

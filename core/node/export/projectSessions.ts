@@ -1,17 +1,17 @@
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { foldSession } from '../../common/session/sessionFold';
+import { SessionFold } from '../../common/session/sessionFold';
 import { EVENT_UPCASTERS } from '../../common/session/sessionLog';
 import { ProjectError } from '../project/projectError';
 import type { OpenProject } from '../project/projectFolder';
-import { readSessionLog } from '../session/sessionLogFile';
+import { streamSessionLog } from '../session/sessionLogStream';
 import { decodeFileName, normalizeAnnotatorName, sessionPaths } from '../session/sessionPaths';
 import { configSha256Of } from '../session/sessionStore';
 import type { AnnotatorStates, SessionSource } from './sessionSource';
 
 /**
- * Sessions as the session store keeps them: sessions/<annotator>/events.jsonl, read without a lock and without
- * repairing anything (an export never writes into sessions), folded by the store's pure fold. A torn last line
+ * Sessions as the session store keeps them: sessions/<annotator>/events.jsonl, read a chunk at a time without a lock
+ * and without repairing anything (an export never writes into sessions), folded by the store's pure fold. A torn last line
  * (a crash mid-write) is left out, as the store does, and reported as a warning; other corruption throws.
  */
 export const projectSessionSource: SessionSource = {
@@ -34,10 +34,12 @@ export const projectSessionSource: SessionSource = {
   async load(project: OpenProject, name: string): Promise<AnnotatorStates> {
     const annotator = normalizeAnnotatorName(name);
     const { events: file } = sessionPaths(project.dir, annotator);
-    const { events, torn } = await readSessionLog(file, EVENT_UPCASTERS);
-    const state = foldSession(events, project.config, file, { configSha256: configSha256Of(project) });
+    // folded as it is read: the log is never held whole
+    const fold = new SessionFold(project.config, file, { configSha256: configSha256Of(project) });
+    const { events, torn } = await streamSessionLog(file, (event) => fold.apply(event), { upcasters: EVENT_UPCASTERS });
+    const state = fold.state();
     const warnings = torn ? [`${file}:${torn.line}: torn last line (a crash while writing) left out of the export`] : [];
-    if (events.length === 0) throw new ProjectError(`${file}: the session log is empty (the session was never started, or a crash cut it when it was created); open the session once, or move the folder out of the project`);
+    if (events === 0) throw new ProjectError(`${file}: the session log is empty (the session was never started, or a crash cut it when it was created); open the session once, or move the folder out of the project`);
     if (state.recording) {
       warnings.push(
         `${annotator} is recording "${state.recording.item_id}" (or was, when a crash stopped it; opening the session recovers it): that item's audio in this export is incomplete`,

@@ -7,6 +7,7 @@ import { loadProjectItems, type OpenProject } from '../project/projectFolder';
 import { encodeFileName } from '../session/sessionPaths';
 import { appVersion } from './appVersion';
 import { writeFileAtomic } from '../fs/atomicFile';
+import { AtomicFileBatch } from '../fs/atomicFileBatch';
 import { resolveInside } from '../fs/resolveInside';
 import { checkExportTarget } from './exportTarget';
 import type { SessionSource } from './sessionSource';
@@ -42,8 +43,8 @@ export const TRANSCRIPT_RECEIPT = 'transcripts.receipt.json';
  * Transcript-only export: OUT/<annotator>/<item>.<txt|srt|vtt> for each item with a transcript, names encoded as
  * the session store encodes them (safe on every file system). The folder goes through the same target policy as
  * every export (never the project's data, never through a link), and so does every file in it (a link planted in
- * OUT is refused, not followed). Each file is written atomically; the receipt OUT/transcripts.receipt.json
- * (sha256 of every file) is written last.
+ * OUT is refused, not followed). Each file is written atomically (in synced batches: AtomicFileBatch); the receipt
+ * OUT/transcripts.receipt.json (sha256 of every file) is written last, once every file is in place and durable.
  */
 export async function exportTranscripts(options: {
   project: OpenProject;
@@ -71,24 +72,36 @@ export async function exportTranscripts(options: {
   });
   const files: TranscriptFileEntry[] = [];
   const gaps: TranscriptExportReceipt['gaps'] = [];
-  for (const annotator of annotators) {
-    const { items: states } = hide ? { items: hide.states(annotator) } : await options.sessions.load(project, annotator);
-    const byItem = new Map(states.map((s) => [s.item_id, s]));
-    const folder = encodeFileName(annotator, 'annotator name');
-    for (const item of items) {
-      const state = byItem.get(item.id);
-      if (!state || (state.transcript === '' && state.segments.length === 0)) {
-        gaps.push({ annotator, item_id: item.id, reason: 'no_transcript' });
-        continue;
+  const batch = new AtomicFileBatch();
+  try {
+    for (const annotator of annotators) {
+      const { items: states } = hide ? { items: hide.states(annotator) } : await options.sessions.load(project, annotator);
+      const byItem = new Map(states.map((s) => [s.item_id, s]));
+      const folder = encodeFileName(annotator, 'annotator name');
+      let folderReady = false;
+      for (const item of items) {
+        const state = byItem.get(item.id);
+        if (!state || (state.transcript === '' && state.segments.length === 0)) {
+          gaps.push({ annotator, item_id: item.id, reason: 'no_transcript' });
+          continue;
+        }
+        const content = format === 'txt' ? formatTranscriptTxt(state.transcript) : format === 'srt' ? formatSrt(state.segments) : formatVtt(state.segments);
+        const relative = `${folder}/${encodeFileName(item.id, 'item id')}.${format}`;
+        if (!folderReady) {
+          await resolveInside(outDir, folder, 'write');
+          await mkdir(path.join(outDir, folder), { recursive: true });
+          folderReady = true;
+        }
+        const bytes = Buffer.from(content, 'utf8');
+        await batch.add(await resolveInside(outDir, relative, 'write'), bytes);
+        files.push({ annotator, item_id: item.id, path: relative, sha256: sha256Hex(bytes), bytes: bytes.length });
       }
-      const content = format === 'txt' ? formatTranscriptTxt(state.transcript) : format === 'srt' ? formatSrt(state.segments) : formatVtt(state.segments);
-      const relative = `${folder}/${encodeFileName(item.id, 'item id')}.${format}`;
-      await resolveInside(outDir, folder, 'write');
-      await mkdir(path.join(outDir, folder), { recursive: true });
-      const bytes = Buffer.from(content, 'utf8');
-      await writeFileAtomic(await resolveInside(outDir, relative, 'write'), bytes);
-      files.push({ annotator, item_id: item.id, path: relative, sha256: sha256Hex(bytes), bytes: bytes.length });
     }
+    // every file in place and durable before the receipt that lists them
+    await batch.flush();
+  } catch (e) {
+    await batch.abandon();
+    throw e;
   }
   const receipt: TranscriptExportReceipt = {
     receipt_version: 1,

@@ -1,6 +1,5 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { AnyExportRecord } from '../../common/export/exportRecord';
 import type { InputProblem } from '../../common/io/inputProblem';
 import { decodeWav, WavError } from '../audio/wavFile';
 import { ProjectPathError, resolveInside } from '../fs/resolveInside';
@@ -56,23 +55,22 @@ export async function exportedWavSha256(projectDir: string, relative: string, du
   return null;
 }
 
+/** What `validate --project` checks of a record with audio: whose it is and the audio it recorded. */
+export interface ExportedAudio {
+  annotator: string;
+  item_id: string;
+  audio: { path: string; sha256: string | null; duration_ms: number };
+}
+
 /** For `validate --project`: every WAV an export references, checked again against the export's own record of it. */
-export async function exportedWavProblems(projectDir: string, records: readonly AnyExportRecord[], file: string): Promise<InputProblem[]> {
+export async function exportedWavProblems(projectDir: string, records: readonly ExportedAudio[], file: string): Promise<InputProblem[]> {
   const problems: InputProblem[] = [];
-  for (const record of records) {
-    const audio = exportedAudioOf(record);
-    if (!audio || audio.sha256 === null) continue;
+  for (const { annotator, item_id, audio } of records) {
+    if (audio.sha256 === null) continue;
     const check = await checkSessionWav(projectDir, audio.path, { durationMs: audio.duration_ms, sha256: audio.sha256 });
-    const where = `${record.annotator} / ${record.item_id}`;
+    const where = `${annotator} / ${item_id}`;
     if (check.status === 'missing') problems.push({ file, line: null, field: 'audio', stage: 'rule', message: `${where}: ${audio.path} is missing from the project` });
     if (check.status === 'disagrees') problems.push({ file, line: null, field: 'audio', stage: 'rule', message: `${where}: ${check.problem}` });
   }
   return problems;
-}
-
-/** The audio a record references: `audio` of a JSON record, or the flat audio_* cells of a v2 CSV row. */
-function exportedAudioOf(record: AnyExportRecord): { path: string; sha256: string | null; duration_ms: number } | null {
-  if ('audio' in record) return record.audio;
-  const row = record as unknown as { audio_path: string | null; audio_sha256: string | null; audio_duration_ms: number | null };
-  return row.audio_path === null ? null : { path: row.audio_path, sha256: row.audio_sha256, duration_ms: row.audio_duration_ms ?? 0 };
 }

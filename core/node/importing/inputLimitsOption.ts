@@ -1,4 +1,5 @@
 import { DEFAULT_INPUT_LIMITS, type InputLimits } from '../../common/io/inputText';
+import { DEFAULT_STREAM_LIMITS, type StreamLimits } from './inputStream';
 
 const UNITS: Record<string, number> = { '': 1, b: 1, kib: 1024, mib: 1024 ** 2, gib: 1024 ** 3 };
 
@@ -17,5 +18,17 @@ export function inputLimitsFrom(values: { 'max-file-bytes'?: string | undefined;
   return {
     maxFileBytes: values['max-file-bytes'] === undefined ? DEFAULT_INPUT_LIMITS.maxFileBytes : parseByteSize(values['max-file-bytes'], '--max-file-bytes'),
     maxLineBytes: values['max-line-bytes'] === undefined ? DEFAULT_INPUT_LIMITS.maxLineBytes : parseByteSize(values['max-line-bytes'], '--max-line-bytes'),
+  };
+}
+
+/**
+ * Limits for reading an export as a stream, from --max-file-bytes / --max-line-bytes / --max-record-bytes: per line
+ * (1 MiB) and per record (4 MiB) by default; per file only when --max-file-bytes is given.
+ */
+export function streamLimitsFrom(values: { 'max-file-bytes'?: string | undefined; 'max-line-bytes'?: string | undefined; 'max-record-bytes'?: string | undefined }): StreamLimits {
+  return {
+    maxFileBytes: values['max-file-bytes'] === undefined ? null : parseByteSize(values['max-file-bytes'], '--max-file-bytes'),
+    maxLineBytes: values['max-line-bytes'] === undefined ? DEFAULT_STREAM_LIMITS.maxLineBytes : parseByteSize(values['max-line-bytes'], '--max-line-bytes'),
+    maxRecordBytes: values['max-record-bytes'] === undefined ? DEFAULT_STREAM_LIMITS.maxRecordBytes : parseByteSize(values['max-record-bytes'], '--max-record-bytes'),
   };
 }

@@ -1,4 +1,4 @@
-import { agreementAnalysis } from '../../common/agreement/agreementAnalysis';
+import { finalLabelDisagreements } from '../../common/agreement/agreementAnalysis';
 import type { Item } from '../../common/items/item';
 import { DEFAULT_MAX_MEMBERS, type RoomEventData } from '../../common/rooms/roomEvents';
 import { RoomLogError, RoomRuleError } from '../../common/rooms/roomFold';
@@ -33,7 +33,7 @@ export class RoomController {
     let ids: readonly string[];
     if (itemIds === null) {
       const set = await projectLabelSet(this.project);
-      ids = agreementAnalysis(set.records, { level: 'nominal', categories: this.project.config.schema.labels.map((l) => l.name), hasBlind: true, itemIds: set.itemIds }).disagreements.map((d) => d.item_id);
+      ids = finalLabelDisagreements(set.records, { level: 'nominal', categories: this.project.config.schema.labels.map((l) => l.name), hasBlind: true, itemIds: set.itemIds }).map((d) => d.item_id);
       if (ids.length === 0) throw new RoomRuleError(409, 'no disagreements to huddle on: every item has one final label across annotators');
     } else {
       ids = itemIds;

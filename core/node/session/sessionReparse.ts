@@ -1,9 +1,9 @@
 import { createTranscriptAnalyzer } from '../../common/analysis/transcriptAnalysis';
 import { PARSER_VERSION } from '../../common/parser/parserVersion';
 import { SessionFold } from '../../common/session/sessionFold';
-import { EVENT_VERSIONS, type SessionEvent, type SessionEventData } from '../../common/session/sessionEvents';
+import { EVENT_VERSIONS, type SessionEventData } from '../../common/session/sessionEvents';
 import type { OpenProject } from '../project/projectFolder';
-import { readSessionLog } from './sessionLogFile';
+import { streamSessionLog } from './sessionLogStream';
 import { sessionPaths } from './sessionPaths';
 import { voiceCommitmentsOf } from '../../common/session/voiceCommitments';
 import { configSha256Of, SessionStore } from './sessionStore';
@@ -40,11 +40,15 @@ export async function reparseSession(project: OpenProject, annotator: string, op
   const configSha256 = configSha256Of(project);
   const analyze = createTranscriptAnalyzer(project.config);
   const paths = sessionPaths(project.dir, annotator);
-  /** What re-deriving does to the log `events`: one fold, each item's labels_rederived applied to it in turn (items are independent). */
-  const plan = (events: readonly SessionEvent[]): Array<{ item: ReparsedItem; data: SessionEventData['labels_rederived'] }> => {
+  /**
+   * What re-deriving does to the log: one fold, advanced as the log is read (never held whole), then each item's
+   * labels_rederived applied to it in turn (items are independent).
+   */
+  const plan = async (): Promise<Array<{ item: ReparsedItem; data: SessionEventData['labels_rederived'] }>> => {
     const fold = new SessionFold(project.config, paths.events, { configSha256 });
-    for (const event of events) fold.apply(event);
-    let seq = events.length;
+    const { events } = await streamSessionLog(paths.events, (event) => fold.apply(event));
+    if (events === 0) throw new SessionReparseError(`no session of "${annotator}" in ${project.dir} (${paths.events} not found)`);
+    let seq = events;
     const planned: Array<{ item: ReparsedItem; data: SessionEventData['labels_rederived'] }> = [];
     for (const itemId of fold.itemIds()) {
       const before = fold.itemState(itemId)!;
@@ -74,9 +78,7 @@ export async function reparseSession(project: OpenProject, annotator: string, op
     return planned;
   };
 
-  const { events } = await readSessionLog(paths.events);
-  if (events.length === 0) throw new SessionReparseError(`no session of "${annotator}" in ${project.dir} (${paths.events} not found)`);
-  const planned = plan(events);
+  const planned = await plan();
   // nothing to write (or a dry run): the log is only read, no lock taken, no session_resumed appended
   if (options.dryRun || planned.length === 0) {
     return { annotator, dry_run: options.dryRun, config_sha256: configSha256, parser_version: PARSER_VERSION, items: planned.map((p) => p.item) };
@@ -84,7 +86,7 @@ export async function reparseSession(project: OpenProject, annotator: string, op
   const store = await SessionStore.open({ project, annotator });
   try {
     // planned again under the lock: the log may have grown since it was read
-    const underLock = plan((await readSessionLog(paths.events)).events);
+    const underLock = await plan();
     if (underLock.length > 0) await store.appendAll(underLock.map((p) => ({ type: 'labels_rederived' as const, data: p.data })));
     return { annotator, dry_run: false, config_sha256: configSha256, parser_version: PARSER_VERSION, items: underLock.map((p) => p.item) };
   } finally {

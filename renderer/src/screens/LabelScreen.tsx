@@ -15,6 +15,8 @@ import { METER_FLOOR_DB, useRecorder } from '../hooks/useRecorder';
 import { useShortcuts } from '../hooks/useShortcuts';
 import type { RunCall } from '../app/runCall';
 
+const plural = (count: number, word: string): string => `${count} ${word}${count === 1 ? '' : 's'}`;
+
 interface Props {
   client: ApiClient;
   project: ProjectView;
@@ -331,6 +333,15 @@ export function LabelScreen({ client, project, session, onSession, onError, run,
               <>
                 <dt>Fillers</dt>
                 <dd>{signals.filler_count}</dd>
+              </>
+            )}
+            {signals.filled_pause_count !== undefined && (
+              <>
+                <dt>Hesitation</dt>
+                <dd>
+                  {plural(signals.filled_pause_count, 'filled pause')}, {plural(signals.hedge_count ?? 0, 'hedge')}, {plural(signals.repetition_count ?? 0, 'repetition')}, {plural(signals.editing_term_count ?? 0, 'editing term')}
+                  {signals.hesitation_language && ` (${signals.hesitation_language})`}
+                </dd>
               </>
             )}
             {signals.label_changes !== undefined && (

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import type { ImportOutcome, PathKind, ProjectView } from '../../../core/common/contract/aloudApi';
 import type { ApiClient } from '../contract/apiClient';
 import { reportRefusalsTo } from '../app/runCall';
+import { CollectPanel } from '../components/CollectPanel';
 
 interface Props {
   client: ApiClient;
@@ -166,6 +167,8 @@ export function ProjectScreen({ client, project, onOpened, onImported, nativeDia
         </form>
         {importOutcome && (importOutcome.ok ? <p role="status" className="good">Imported: {importOutcome.added} new, {importOutcome.unchanged} unchanged, {importOutcome.total} items in all.</p> : <Problems outcome={importOutcome} />)}
       </section>
+
+      <CollectPanel client={client} nativeDialogs={nativeDialogs} onCollected={() => void client.project().then(onImported, () => undefined)} />
 
       <section className="panel" aria-labelledby="create-title">
         <h2 id="create-title">Create a project</h2>

@@ -10,6 +10,7 @@ import { writeFileAtomic } from '../../fs/atomicFile';
 import { loadProjectConfig, type OpenProject } from '../../project/projectFolder';
 import { ensureUserDemoProject } from '../../project/userDemoProject';
 import { type CliCommand, printJson, UsageError, withUsageErrors } from '../cliSupport';
+import { progressLine } from '../progressLine';
 
 const MAX_RESAMPLES = 100_000;
 
@@ -37,17 +38,21 @@ export function parseCount(value: string | undefined, flag: string, fallback: nu
 }
 
 /** Reads every input the options name; with none, the project's sessions (the demo copy without --project). */
-export async function loadAgreementInputs(values: { project?: string; export?: string[]; csv?: string[]; room?: string[] }): Promise<{ project: OpenProject | null; sets: LabelSet[]; itemIds: string[] | undefined }> {
+export async function loadAgreementInputs(
+  values: { project?: string; export?: string[]; csv?: string[]; room?: string[] },
+  onBytes?: (read: number, total: number) => void,
+  onSession?: (read: number, total: number) => void,
+): Promise<{ project: OpenProject | null; sets: LabelSet[]; itemIds: string[] | undefined }> {
   const files = [...(values.export ?? []), ...(values.csv ?? []), ...(values.room ?? [])];
   const project = values.project !== undefined || files.length === 0 ? await loadProjectConfig(values.project ?? (await ensureUserDemoProject())) : null;
   const sets: LabelSet[] = [];
   let itemIds: string[] | undefined;
   if (project && files.length === 0) {
-    const fromProject = await projectLabelSet(project);
+    const fromProject = await projectLabelSet(project, undefined, onSession);
     sets.push(fromProject);
     itemIds = fromProject.itemIds;
   }
-  for (const file of values.export ?? []) sets.push(await exportLabelSet(file));
+  for (const file of values.export ?? []) sets.push(await exportLabelSet(file, onBytes));
   for (const file of values.csv ?? []) sets.push(await csvLabelSet(file));
   for (const file of values.room ?? []) sets.push(await roomLabelSet(file));
   return { project, sets, itemIds };
@@ -55,7 +60,6 @@ export async function loadAgreementInputs(values: { project?: string; export?: s
 
 export const agreementCommand: CliCommand = {
   name: 'agreement',
-  summary: "Krippendorff's alpha between annotators on first (blind) and final labels, with bootstrap intervals.",
   usage: [
     'agreement [--project DIR] [--export FILE…] [--csv FILE] [--room FILE] [--level nominal|ordinal|interval|ratio]',
     '                 [--bootstrap N] [--seed S] [--html FILE] [--json]',
@@ -107,7 +111,9 @@ export const agreementCommand: CliCommand = {
     let sets: LabelSet[];
     let steps: StepAgreement | null = null;
     try {
-      const inputs = await loadAgreementInputs(values);
+      const progress = progressLine(io, 'aloud agreement', 'bytes');
+      const sessionProgress = progressLine(io, 'aloud agreement', 'sessions');
+      const inputs = await loadAgreementInputs(values, progress.report, sessionProgress.report).finally(() => (progress.end(), sessionProgress.end()));
       sets = inputs.sets;
       const schema = inputs.project?.config.schema ?? null;
       const roomLabels = sets.find((s): s is LabelSet & { labels: string[] } => 'labels' in s)?.labels ?? null;

@@ -7,7 +7,6 @@ import { parseThreads } from './transcribe';
 
 export const benchCommand: CliCommand = {
   name: 'bench',
-  summary: 'Measure the engine: per-utterance latency (model loaded once, in the engine process), 30 s encode, real-time factor, memory.',
   usage: [
     'bench --model FILE --audio FILE.wav [--runs N (≥ 5, default 5)] [--threads N] [--json]',
     '       aloud bench --live --model FILE [--vad-model FILE] --audio FILE.wav [--load N] [--chunk-ms MS (default 50, as the app captures)] [--threads N] [--json]',

@@ -11,6 +11,7 @@ import { loadModelManifest } from '../../models/manifestFile';
 import { digestFile } from '../../models/modelFiles';
 import { resolveModelsDir } from '../../models/modelsDir';
 import { type CliCommand, printJson, withUsageErrors } from '../cliSupport';
+import { doctorProject, DOCTOR_PROJECT_USAGE } from './doctorProject';
 
 /** The SIMD features whisper.cpp must report for this CPU architecture (what the engine build guarantees). */
 function requiredSimd(): string[] {
@@ -56,12 +57,12 @@ async function checkEngineProcess(model: { name: string; path: string } | undefi
 
 export const doctorCommand: CliCommand = {
   name: 'doctor',
-  summary: 'Check the whisper.cpp engine: binding, version, SIMD features and what this machine does not allow, the engine process (pid, memory, restarts), threads, and the models present and verified.',
-  usage: 'doctor [--models DIR] [--json]   (exit 1 when the binding is missing, lacks the SIMD it was built for, or its engine process does not start)',
+  usage: `doctor [--models DIR] [--json]   (exit 1 when the binding is missing, lacks the SIMD it was built for, or its engine process does not start)\n${DOCTOR_PROJECT_USAGE}`,
   async run(argv, io) {
     const { values } = withUsageErrors(() =>
-      parseArgs({ args: argv, strict: true, options: { models: { type: 'string' }, json: { type: 'boolean', default: false } } }),
+      parseArgs({ args: argv, strict: true, options: { models: { type: 'string' }, json: { type: 'boolean', default: false }, project: { type: 'string' } } }),
     );
+    if (values.project !== undefined) return doctorProject(values.project, values.json, io);
     const problems: string[] = [];
     let engineRuns = true;
     let binding: { version: string | null; path: string; compile_flags: string | null; error: string | null };

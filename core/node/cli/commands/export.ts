@@ -13,12 +13,12 @@ import { exportInteropWithInstalledVad } from '../../export/interop/interopExpor
 import { loadProjectConfig } from '../../project/projectFolder';
 import { loadDeidentifyList } from '../../deidentify/deidentifyProject';
 import { type CliCommand, type CliIo, printJson, requireOption, UsageError, withUsageErrors } from '../cliSupport';
+import { progressLine } from '../progressLine';
 
 /** The export command over any session source (tests pass fixed states; the CLI reads the project's sessions). */
 export function makeExportCommand(sessions: SessionSource): CliCommand {
   return {
     name: 'export',
-    summary: 'Export labelled sessions (jsonl|json|csv, validated, with a receipt) or transcripts (txt|srt|vtt).',
     usage:
       'export --project DIR [--annotator NAME] --format jsonl|json|csv --out FILE [--force] [--deidentify] [--json]\n       aloud export --project DIR [--annotator NAME] --format txt|srt|vtt --out DIR [--deidentify] [--json]\n' +
       '       aloud export --project DIR [--annotator NAME] --format process-reward --out FILE.jsonl [--force] [--json]\n' +
@@ -82,7 +82,8 @@ export function makeExportCommand(sessions: SessionSource): CliCommand {
           else io.out(`Exported ${result.receipt.records} process-reward records (${result.receipt.counts.judged_records} with judged steps) to ${result.file}; receipt ${result.receipt_file}\n`);
           return 0;
         }
-        const result = await exportSessions({ project, format: format as ExportFormat, out, sessions, force: values.force, ...annotator, ...deidentify });
+        const progress = progressLine(io, 'aloud export', 'records');
+        const result = await exportSessions({ project, format: format as ExportFormat, out, sessions, force: values.force, onProgress: ({ done, total }) => progress.report(done, total), ...annotator, ...deidentify }).finally(progress.end);
         for (const warning of result.warnings) io.err(`aloud export: warning: ${warning}\n`);
         if (values.json) printJson(io, result);
         else {

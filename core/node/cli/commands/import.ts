@@ -9,7 +9,6 @@ import { type CliCommand, type CliIo, printJson, requireOption, UsageError, with
 
 export const importCommand: CliCommand = {
   name: 'import',
-  summary: 'Import items or a conversation export into a project, all or nothing (conversation gaps go to imports/); or a QDA codebook.',
   usage:
     'import --project DIR --items FILE [--kind items|conversations] [--replace [--force]] [--dry-run] [--max-file-bytes N] [--max-line-bytes N] [--json]\n' +
     '       aloud import --project DIR --codebook FILE.qdc|FILE.qdpx [--replace] [--dry-run] [--json]\n\n' +

@@ -3,7 +3,6 @@ import { initProject } from '../../project/projectFolder';
 
 export const initCommand: CliCommand = {
   name: 'init',
-  summary: 'Create a project folder (with --demo, a copy of the demo project).',
   usage: 'init --project DIR [--demo] [--json]',
   async run(argv, io) {
     const { values } = parseOptions(argv, { project: 'string', demo: false, json: false });

@@ -3,7 +3,6 @@ import { DEMO_PROJECT_DIR, loadProjectConfig, loadProjectItems } from '../../pro
 
 export const itemsCommand: CliCommand = {
   name: 'items',
-  summary: "List a project's items (the demo project when --project is not given).",
   usage: 'items [--project DIR] [--json]',
   async run(argv, io) {
     const { values } = parseOptions(argv, { project: 'string', json: false });

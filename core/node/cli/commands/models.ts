@@ -194,7 +194,6 @@ async function verifyCommand(args: string[], io: CliIo): Promise<number> {
 
 export const modelsCommand: CliCommand = {
   name: 'models',
-  summary: 'Whisper models: list what is known and installed, download (checksummed, resumable), import a local file, verify.',
   usage: USAGE,
   async run(argv, io) {
     const [sub, ...rest] = argv;

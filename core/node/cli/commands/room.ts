@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { agreementAnalysis } from '../../../common/agreement/agreementAnalysis';
+import { finalLabelDisagreements } from '../../../common/agreement/agreementAnalysis';
 import { DEFAULT_MAX_MEMBERS, type RoomItem } from '../../../common/rooms/roomEvents';
 import { foldRoom } from '../../../common/rooms/roomFold';
 import { roomMetrics } from '../../../common/rooms/roomViews';
@@ -26,9 +26,9 @@ const USAGE = [
 ].join('\n');
 
 async function huddleItems(project: OpenProject, exports: readonly string[]): Promise<string[]> {
-  const sets = exports.length > 0 ? await Promise.all(exports.map(exportLabelSet)) : [await projectLabelSet(project)];
-  const analysis = agreementAnalysis(mergeLabelSets(sets), { level: 'nominal', categories: project.config.schema.labels.map((l) => l.name), hasBlind: true, resamples: 1000 });
-  return analysis.disagreements.map((d) => d.item_id);
+  const sets = exports.length > 0 ? await Promise.all(exports.map((file) => exportLabelSet(file))) : [await projectLabelSet(project)];
+  // only the disagreement list: no alpha, no bootstrap
+  return finalLabelDisagreements(mergeLabelSets(sets), { level: 'nominal', categories: project.config.schema.labels.map((l) => l.name), hasBlind: true }).map((d) => d.item_id);
 }
 
 /** Serves the room until SIGINT/SIGTERM (or `stop`, for tests), then closes the log cleanly. */
@@ -63,7 +63,6 @@ async function serve(host: RoomHost, values: { lan?: boolean; address?: string; 
 
 export const roomCommand: CliCommand = {
   name: 'room',
-  summary: 'Norming rooms: blind votes, reveal, discussion, live agreement; members join from a browser.',
   usage: USAGE,
   async run(argv, io) {
     const [sub, ...rest] = argv;

@@ -8,7 +8,6 @@ import { type CliCommand, UsageError, parseOptions } from '../cliSupport';
 
 export const serveCommand: CliCommand = {
   name: 'serve',
-  summary: 'Browser mode: the app on http://127.0.0.1 (same API as the desktop app), until Ctrl-C. Without --project: your own copy of the demo.',
   usage: 'serve [--project DIR] [--port N] [--model FILE] [--models-dir DIR] [--engine-script FILE.json] [--rebuild]',
   async run(argv, io) {
     const { values } = parseOptions(argv, { project: 'string', port: 'string', model: 'string', 'models-dir': 'string', 'engine-script': 'string', rebuild: false });

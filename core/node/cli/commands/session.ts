@@ -14,6 +14,8 @@ import { configSha256Of, type SessionOpenReport } from '../../session/sessionSto
 import { projectSessionSource } from '../../export/projectSessions';
 import { type CliCommand, type CliIo, printJson, requireOption, UsageError, parseOptions } from '../cliSupport';
 import { AUDIO_SAMPLE_RATE } from '../../../common/audio/sampleRate';
+import { packCommand, PACK_USAGE, unpackCommand } from './sessionPack';
+import { progressLine } from '../progressLine';
 
 /** Audio is fed as the recorder delivers it: 50 ms chunks. */
 const CHUNK_MS = 50;
@@ -23,6 +25,7 @@ const usage = [
   '       aloud session show --project DIR --annotator NAME [--item ID] [--json]',
   '       aloud session reparse --project DIR [--annotator NAME] [--dry-run] [--json]',
   '       aloud session transcribe --project DIR --annotator NAME [--item ID] [--all] [--model FILE | --engine-script FILE.json] [--json]',
+  PACK_USAGE,
 ].join('\n');
 
 function seconds(samples: number): string {
@@ -167,7 +170,12 @@ async function reparse(argv: string[], io: CliIo): Promise<number> {
   const annotators = values.annotator !== undefined ? [values.annotator] : await projectSessionSource.annotators(project);
   if (annotators.length === 0) throw new UsageError(`no annotator sessions in ${project.dir}`);
   const results = [];
-  for (const annotator of annotators) results.push(await reparseSession(project, annotator, { dryRun: values['dry-run'] }));
+  const progress = progressLine(io, 'aloud session reparse', 'sessions');
+  for (const [done, annotator] of annotators.entries()) {
+    progress.report(done, annotators.length);
+    results.push(await reparseSession(project, annotator, { dryRun: values['dry-run'] }));
+  }
+  progress.end();
   const changed = results.reduce((n, r) => n + r.items.filter((i) => i.changed).length, 0);
   if (values.json) printJson(io, { dry_run: values['dry-run'], config_sha256: results[0]!.config_sha256, parser_version: results[0]!.parser_version, changed, sessions: results });
   else {
@@ -223,7 +231,6 @@ async function readSessionAudio(file: string): Promise<Float32Array> {
 
 export const sessionCommand: CliCommand = {
   name: 'session',
-  summary: "Feed a WAV through the recorder's pipeline (ingest), print an annotator's folded session (show), re-derive labels with the current config (reparse), transcribe recorded audio later (transcribe).",
   usage,
   async run(argv, io) {
     const [sub, ...rest] = argv;
@@ -238,6 +245,8 @@ export const sessionCommand: CliCommand = {
     if (sub === 'show') return show(rest, io);
     if (sub === 'reparse') return reparse(rest, io);
     if (sub === 'transcribe') return transcribeLater(rest, io);
-    throw new UsageError(sub === undefined ? 'missing subcommand: ingest, show, reparse or transcribe' : `unknown subcommand "${sub}" (ingest, show, reparse or transcribe)`);
+    if (sub === 'pack') return packCommand(rest, io);
+    if (sub === 'unpack') return unpackCommand(rest, io);
+    throw new UsageError(sub === undefined ? 'missing subcommand: ingest, show, reparse, transcribe, pack or unpack' : `unknown subcommand "${sub}" (ingest, show, reparse, transcribe, pack or unpack)`);
   },
 };

@@ -11,7 +11,6 @@ export function parseThreads(value: string | undefined): number | undefined {
 
 export const transcribeCommand: CliCommand = {
   name: 'transcribe',
-  summary: 'Transcribe a WAV file with whisper.cpp (verbatim: the disfluent prompt keeps fillers; text exactly as returned).',
   usage: 'transcribe --model FILE --audio FILE.wav [--json] [--token-timestamps] [--prompt TEXT] [--language CODE|auto] [--threads N]',
   async run(argv, io) {
     const { values } = parseOptions(argv, { model: 'string', audio: 'string', json: false, 'token-timestamps': false, prompt: 'string', language: 'string', threads: 'string' });

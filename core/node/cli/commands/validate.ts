@@ -2,16 +2,18 @@ import { parseArgs } from 'node:util';
 import { stat } from 'node:fs/promises';
 import { hasScriptedModel, validateExportFile } from '../../export/validateExport';
 import { interopFormatOfFile, validateInteropFile } from '../../export/interop/validateInterop';
-import { inputLimitsFrom } from '../../importing/inputLimitsOption';
+import { streamLimitsFrom } from '../../importing/inputLimitsOption';
 import { loadProjectConfig } from '../../project/projectFolder';
 import { deidentifiedInteropProblems } from '../../deidentify/validateDeidentified';
 import { type CliCommand, printJson, UsageError, withUsageErrors } from '../cliSupport';
+import { progressLine } from '../progressLine';
 
 export const validateCommand: CliCommand = {
   name: 'validate',
-  summary: 'Check an export and its receipt through every stage; prints a JSON list of problems.',
   usage:
-    'validate FILE [--project DIR] [--require-receipt] [--max-file-bytes N] [--max-line-bytes N]\n\n' +
+    'validate FILE [--project DIR] [--require-receipt] [--max-line-bytes N] [--max-record-bytes N] [--max-file-bytes N]\n\n' +
+    'The file is read record by record: exports of any size, limited per line (1 MiB) and per record (4 MiB: an element of a\n' +
+    '.json, a CSV record across its lines); per file only with --max-file-bytes.\n' +
     'Stages: input (size, UTF-8), parse (one JSON value per line/file, duplicate keys, NaN), schema (JSON Schema),\n' +
     'rule (duplicates, quotes at their offsets; with --project: item ids, texts, labels). FILE.receipt.json, when\n' +
     'present, must match the file (sha256, bytes, records); without one, a warning (a problem with --require-receipt).\n' +
@@ -29,11 +31,12 @@ export const validateCommand: CliCommand = {
         'require-receipt': { type: 'boolean', default: false },
         'max-file-bytes': { type: 'string' },
         'max-line-bytes': { type: 'string' },
+        'max-record-bytes': { type: 'string' },
       } }),
     );
     if (positionals.length !== 1) throw new UsageError(positionals.length === 0 ? 'missing FILE to validate' : `expected one FILE, got ${positionals.length}`);
     const file = positionals[0]!;
-    const limits = withUsageErrors(() => inputLimitsFrom(values));
+    const limits = withUsageErrors(() => streamLimitsFrom(values));
     if (!(await stat(file).catch(() => null))) throw new UsageError(`${file}: file not found`);
     const interop = interopFormatOfFile(file);
     if (interop !== null) {
@@ -48,7 +51,9 @@ export const validateCommand: CliCommand = {
       return result.problems.length === 0 ? 0 : 1;
     }
     const project = values.project === undefined ? undefined : await loadProjectConfig(values.project);
-    const result = await validateExportFile(file, { limits, ...(project ? { project } : {}) });
+    const progress = progressLine(io, 'aloud validate', 'bytes');
+    const result = await validateExportFile(file, { limits, onProgress: progress.report, ...(project ? { project } : {}) });
+    progress.end();
     if (result.receipt === 'absent') {
       const missing = `${file}.receipt.json`;
       if (values['require-receipt']) result.problems.push({ file: missing, line: null, field: null, stage: 'input', message: 'no receipt beside the export: it cannot be checked against what Aloud wrote (--require-receipt)' });

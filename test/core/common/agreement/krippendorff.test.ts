@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { alphaOf, bootstrapAlpha, coincidenceData, krippendorffAlpha } from '../../../../core/common/agreement/krippendorff';
+import { alphaOf, alphaOfKindCounts, bootstrapAlpha, type CoincidenceData, coincidenceData, krippendorffAlpha, seededRandom, unitKinds } from '../../../../core/common/agreement/krippendorff';
 
 // Krippendorff (2011), "Computing Krippendorff's Alpha-Reliability", section C: 4 observers, 12 units,
 // values 1–5, missing data. Published results: nominal 0.743, ordinal 0.815, interval 0.849, ratio 0.797.
@@ -108,5 +108,71 @@ describe('bootstrapAlpha', () => {
     const narrow = coincidenceData([...units, ...units, ...units, ...units], categories, 'nominal');
     const w = (r: ReturnType<typeof bootstrapAlpha>) => r.ci95![1] - r.ci95![0];
     expect(w(bootstrapAlpha(narrow, 1000, 3))).toBeLessThan(w(bootstrapAlpha(data, 1000, 3)));
+  });
+});
+
+describe('bootstrapAlpha resamples on kinds of units', () => {
+  /** The resampling as it was: alpha recomputed from the drawn units themselves, value by value. */
+  function unitByUnitInterval(data: CoincidenceData, resamples: number, seed: number): [number, number] | null {
+    const random = seededRandom(seed);
+    const size = data.units.length;
+    const draw = new Uint32Array(size);
+    const alphas: number[] = [];
+    for (let r = 0; r < resamples; r++) {
+      for (let j = 0; j < size; j++) draw[j] = Math.floor(random() * size);
+      const a = alphaOf(data, draw).alpha;
+      if (a !== null) alphas.push(a);
+    }
+    if (alphas.length === 0) return null;
+    alphas.sort((x, y) => x - y);
+    const q = (p: number): number => {
+      const h = (alphas.length - 1) * p;
+      const lo = Math.floor(h);
+      const hi = Math.min(lo + 1, alphas.length - 1);
+      return alphas[lo]! + (h - lo) * (alphas[hi]! - alphas[lo]!);
+    };
+    return [q(0.025), q(0.975)];
+  }
+
+  /** Seeded reliability data: `coders` coders, `items` units, labels from `labels`, some missing. */
+  function randomUnits(seed: number, items: number, coders: number, labels: readonly string[]): Array<Array<string | null>> {
+    const random = seededRandom(seed);
+    return Array.from({ length: items }, () => {
+      const truth = Math.floor(random() * labels.length);
+      return Array.from({ length: coders }, () => {
+        const r = random();
+        if (r < 0.1) return null;
+        return labels[r < 0.75 ? truth : Math.floor(random() * labels.length)]!;
+      });
+    });
+  }
+
+  it('gives the very intervals of resampling unit by unit for two and three coders (the same draws; sums of halves are exact)', () => {
+    for (const level of ['nominal', 'ordinal', 'interval', 'ratio'] as const) {
+      for (const coders of [2, 3]) {
+        const data = coincidenceData(randomUnits(coders * 11, 300, coders, ['1', '2', '3', '4', '5']), ['1', '2', '3', '4', '5'], level);
+        expect(bootstrapAlpha(data, 1000, 5).ci95).toEqual(unitByUnitInterval(data, 1000, 5));
+      }
+    }
+    const published = coincidenceData(units, categories, 'nominal');
+    expect(bootstrapAlpha(published, 1000, 42).ci95).toEqual(unitByUnitInterval(published, 1000, 42));
+  });
+
+  it('agrees with resampling unit by unit to rounding for more coders (weights in thirds, summed in another order)', () => {
+    const data = coincidenceData(randomUnits(3, 200, 5, ['a', 'b', 'c']), ['a', 'b', 'c'], 'nominal');
+    const fast = bootstrapAlpha(data, 1000, 9).ci95!;
+    const slow = unitByUnitInterval(data, 1000, 9)!;
+    expect(Math.abs(fast[0] - slow[0])).toBeLessThan(1e-12);
+    expect(Math.abs(fast[1] - slow[1])).toBeLessThan(1e-12);
+  });
+
+  it('alpha of kind counts is alpha of the units they stand for', () => {
+    const data = coincidenceData(randomUnits(8, 120, 4, ['1', '2', '3']), ['1', '2', '3'], 'ordinal');
+    const kinds = unitKinds(data);
+    const picked = [0, 0, 5, 17, 17, 17, 40, 99, 119, 3];
+    const drawn = new Float64Array(kinds.kinds.length);
+    for (const u of picked) drawn[kinds.kindOf[u]!]!++;
+    expect(kinds.kinds.length).toBeLessThan(data.units.length);
+    expect(alphaOfKindCounts(data, kinds, drawn).alpha).toBeCloseTo(alphaOf(data, picked).alpha!, 12);
   });
 });

@@ -1,0 +1,17 @@
+#!/usr/bin/env node
+// `npm run aloud -- …`: the compiled CLI (out/cli/aloud.mjs), compiled again first when a source changed since it
+// was built (a stamp of sizes and times, checked in milliseconds), so development never runs stale code.
+import { pathToFileURL } from 'node:url';
+import { ensureCliBundle } from './build-cli.mjs';
+
+let bundle;
+try {
+  bundle = await ensureCliBundle();
+} catch (e) {
+  // no compiler at hand (an install without scripts): the same CLI from source, slower to start
+  process.stderr.write(`aloud: the compiled CLI could not be built (${e instanceof Error ? e.message.split('\n')[0] : String(e)}); running from source\n`);
+  const { register } = await import('tsx/esm/api');
+  register();
+  await import('../core/node/cli/bin.ts');
+}
+if (bundle) await import(pathToFileURL(bundle).href);
