@@ -105,12 +105,20 @@ export const API_METHODS: { readonly [M in AloudMethod]: MethodSpec } = {
   appInfo: { params: [], scope: 'any-page' },
   project: { params: [], scope: 'any-page' },
   openSession: { params: [['annotator', nonEmptyString(200)]], scope: 'takes-session' },
+  reviewSession: { params: [['annotator', nonEmptyString(200)], ['reviewer', nonEmptyString(200)]], scope: 'takes-session' },
   session: { params: [], scope: 'session-page' },
   openItem: { params: [['itemId', nonEmptyString()]], scope: 'session-page' },
   startRecording: { params: [['device', nullableString]], scope: 'session-page' },
   appendAudio: { params: [['frame', bytes]], scope: 'session-page', binary: true },
   stopRecording: { params: [], scope: 'session-page' },
   commitLabel: {
+    params: [
+      ['label', nonEmptyString()],
+      ['source', oneOf(['click', 'key'])],
+    ],
+    scope: 'session-page',
+  },
+  confirmLabelChange: {
     params: [
       ['label', nonEmptyString()],
       ['source', oneOf(['click', 'key'])],
@@ -173,6 +181,7 @@ export const API_METHODS: { readonly [M in AloudMethod]: MethodSpec } = {
     scope: 'session-page',
   },
   rederiveLabelsFromCorrections: { params: [['itemId', nonEmptyString()]], scope: 'session-page' },
+  labelFromCorrections: { params: [['itemId', nonEmptyString()]], scope: 'session-page' },
   transcribeLater: { params: [['itemId', nullableString]], scope: 'session-page' },
   recentProjects: { params: [], scope: 'any-page' },
   choosePath: { params: [['kind', oneOf(PATH_KINDS)]], scope: 'session-page' },

@@ -31,8 +31,11 @@ export interface HiddenAudioSpan {
   class: string;
 }
 
-export interface DeidentifiedRecord {
-  record: ExportRecordV2;
+/** Any export record of v2 or later: the texts de-identification rewrites are the same, every other field is kept. */
+export type DeidentifiableRecord = Omit<ExportRecordV2, 'schema_version'> & { schema_version: number };
+
+export interface DeidentifiedRecord<R extends DeidentifiableRecord = ExportRecordV2> {
+  record: R;
   audio_spans: HiddenAudioSpan[];
   /** spans hidden per class in the record's own texts (segments, corrections, superseded transcripts, notes) */
   counts: Record<string, number>;
@@ -79,7 +82,7 @@ export function spanTime(segment: ExportSegmentV2, offsets: ReadonlyArray<{ star
  * notes, the model's steps), commitments' offsets moved with their quotes, labels and times untouched; and the
  * audio spans to hide. Pure: the audio and the files are the caller's.
  */
-export function deidentifyRecord(record: ExportRecordV2, matcher: SpanMatcher, decisions: RecordDecisions = NO_DECISIONS): DeidentifiedRecord {
+export function deidentifyRecord<R extends DeidentifiableRecord>(record: R, matcher: SpanMatcher, decisions: RecordDecisions = NO_DECISIONS): DeidentifiedRecord<R> {
   const numbers = new PlaceholderNumbers();
   const counts: Record<string, number> = {};
   const count = (spans: readonly TextSpan[]): void => {
@@ -135,7 +138,8 @@ export function deidentifyRecord(record: ExportRecordV2, matcher: SpanMatcher, d
       ? joinSegments(segments.map((s, i) => ({ ...s, text: correctedTexts[i]! }))).text
       : free(record.transcript_corrected);
 
-  const out: ExportRecordV2 = {
+  // the spread keeps every field of a later version (v3's reviewer on acts and corrections) as it was
+  const out = {
     ...record,
     label_history: record.label_history.map((a) => ({ ...a, quote: a.quote === null ? null : free(a.quote) })),
     commitments: record.commitments.map((c) => {
@@ -161,7 +165,7 @@ export function deidentifyRecord(record: ExportRecordV2, matcher: SpanMatcher, d
     model_reasoning: record.model_reasoning === null ? null : { ...record.model_reasoning, steps: record.model_reasoning.steps.map(free) },
     step_judgments: record.step_judgments.map((j) => ({ ...j, quote: j.quote === null ? null : free(j.quote) })),
   };
-  return { record: out, audio_spans: audioSpans, counts };
+  return { record: out as R, audio_spans: audioSpans, counts };
 }
 
 /**

@@ -1,7 +1,7 @@
 import { AUDIO_SAMPLE_RATE } from '../../common/audio/sampleRate';
-import type { ExportRecordV2 } from '../../common/export/exportRecord';
 import { DEIDENTIFY_FILE } from '../../common/deidentify/deidentifyList';
 import type { DeidentificationReceipt } from '../../common/deidentify/deidentifyReceipt';
+import type { DeidentifiableRecord } from '../../common/deidentify/deidentifyRecord';
 import { ProjectError } from '../project/projectError';
 import type { OpenProject } from '../project/projectFolder';
 import { deidentifiedRecordKey, deidentifyExport } from './deidentifyProject';
@@ -18,8 +18,8 @@ export interface WavMasks {
  * Hugging Face and MAXQDA files are made from these records, so every text they carry holds the placeholders,
  * and every WAV they carry (copied, zipped or in the dataset) is the masked one.
  */
-export async function deidentifiedInterop(project: OpenProject, records: readonly ExportRecordV2[]): Promise<{
-  records: ExportRecordV2[];
+export async function deidentifiedInterop<R extends DeidentifiableRecord>(project: OpenProject, records: readonly R[]): Promise<{
+  records: R[];
   masks: WavMasks;
   receipt(files: ReadonlyArray<{ path: string; wav: string }>): DeidentificationReceipt;
 }> {

@@ -1,9 +1,9 @@
 import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { ExportRecordV2 } from '../../common/export/exportRecord';
 import { AUDIO_SAMPLE_RATE } from '../../common/audio/sampleRate';
 import { DEIDENTIFY_FILE } from '../../common/deidentify/deidentifyList';
 import type { DeidentificationReceipt } from '../../common/deidentify/deidentifyReceipt';
+import type { DeidentifiableRecord } from '../../common/deidentify/deidentifyRecord';
 import { writeFileAtomic } from '../fs/atomicFile';
 import { resolveInside } from '../fs/resolveInside';
 import { sha256Hex } from '../fs/sha256';
@@ -29,7 +29,7 @@ export function deidentifiedAudioFolder(out: string): string {
 /** A records export being de-identified as its records stream by. */
 export interface DeidentifiedRecords {
   /** one record with placeholders; its recording written, masked, beside the export, which the record then names */
-  record(record: ExportRecordV2): Promise<ExportRecordV2>;
+  record<R extends DeidentifiableRecord>(record: R): Promise<R>;
   /** the receipt's statement, once every record went by */
   receipt(): DeidentificationReceipt;
 }

@@ -1,9 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { ExportRecordV2 } from '../../common/export/exportRecord';
 import { hiddenSampleRanges, maskSamples, type SampleRange } from '../../common/deidentify/audioMask';
 import { DEIDENTIFY_FILE, parseDeidentifyList, type DeidentifyList, type HiddenAudio } from '../../common/deidentify/deidentifyList';
-import { deidentifyRecord, NO_DECISIONS, type RecordDecisions } from '../../common/deidentify/deidentifyRecord';
+import { deidentifyRecord, NO_DECISIONS, type DeidentifiableRecord, type RecordDecisions } from '../../common/deidentify/deidentifyRecord';
 import { deidentificationReceipt, type DeidentificationReceipt, type HiddenAudioEntry } from '../../common/deidentify/deidentifyReceipt';
 import { SpanMatcher } from '../../common/deidentify/spanMatcher';
 import { ConfigError } from '../../common/project/strictYaml';
@@ -93,8 +92,8 @@ export function maskWavBytes(bytes: Uint8Array, ranges: readonly SampleRange[], 
 const recordKey = (annotator: string, itemId: string): string => `${annotator}\u0000${itemId}`;
 
 /** The records of one export de-identified, with what their audio must hide and the receipt's statement. */
-export interface DeidentifiedExport {
-  records: ExportRecordV2[];
+export interface DeidentifiedExport<R extends DeidentifiableRecord> {
+  records: R[];
   /** per annotator and item: the sample ranges of its recording to hide */
   rangesOf(annotator: string, itemId: string): SampleRange[];
   /** a recording's WAV bytes, hidden spans masked */
@@ -104,7 +103,7 @@ export interface DeidentifiedExport {
 }
 
 export interface ReviewDecisionSource {
-  decisionsOf(record: ExportRecordV2): RecordDecisions;
+  decisionsOf(record: DeidentifiableRecord): RecordDecisions;
   counts: DeidentificationReceipt['review'];
 }
 
@@ -133,7 +132,7 @@ export class Deidentifier {
     private readonly sampleRate: number,
   ) {}
 
-  record(r: ExportRecordV2): ExportRecordV2 {
+  record<R extends DeidentifiableRecord>(r: R): R {
     const result = deidentifyRecord(r, this.loaded.matcher, this.review.decisionsOf(r));
     for (const [c, n] of Object.entries(result.counts)) this.counts[c] = (this.counts[c] ?? 0) + n;
     this.order.push({ annotator: r.annotator, item_id: r.item_id });
@@ -167,7 +166,7 @@ export class Deidentifier {
 }
 
 /** The records of one export de-identified at once (the interop and transcript exports, which hold them all). */
-export function deidentifyExport(loaded: LoadedDeidentifyList, records: readonly ExportRecordV2[], review: ReviewDecisionSource, sampleRate: number): DeidentifiedExport {
+export function deidentifyExport<R extends DeidentifiableRecord>(loaded: LoadedDeidentifyList, records: readonly R[], review: ReviewDecisionSource, sampleRate: number): DeidentifiedExport<R> {
   refuseHiddenNames(loaded.matcher, records.flatMap((r) => [['annotator name', r.annotator], ['item id', r.item_id]] as const));
   const deidentifier = new Deidentifier(loaded, review, sampleRate);
   const out = records.map((r) => deidentifier.record(r));
