@@ -9,6 +9,9 @@ import type { LabelSchema, ThinkAloudConfig } from '../project/projectConfig';
 import type { ItemSessionState } from '../session/itemState';
 import type { ReasoningView } from '../reasoning/reasoningReveal';
 import type { RefusalCode } from './refusal';
+import type { CodeDef } from '../codebook/codebook';
+import type { CodeAgreement } from '../coding/codeAgreement';
+import type { CodingItemView, CodingOverview } from '../coding/codingViews';
 import type { DeidentifyReviewView } from '../deidentify/reviewView';
 import type { SpanRef } from '../deidentify/deidentifyRecord';
 import type { ReviewDecisionKind } from '../deidentify/reviewDecisions';
@@ -258,11 +261,32 @@ export interface AloudApi {
   collectPack(file: string): Promise<CollectSummary>;
   /** changes thinkaloud settings in aloud.yaml (validated; nothing written when invalid) */
   updateThinkAloud(patch: Partial<ThinkAloudSettings>): Promise<SettingsChange>;
+  /** coding: the codebook, the coding settings, the protocols with this coder's progress, the in-vivo proposals */
+  codingOverview(): Promise<CodingOverview>;
+  /** one annotator's protocol of an item as this coder may see it (others' codes only when blind coding allows) */
+  codingItem(annotator: string, itemId: string): Promise<CodingItemView>;
+  /** apply, remove or toggle a code on a unit (a code_applied / code_removed event in the coder's own log) */
+  codeUnit(annotator: string, itemId: string, unit: string, code: string, action: 'apply' | 'remove' | 'toggle', source: 'key' | 'click'): Promise<CodingItemView>;
+  /** the coder's memo on a code standing on a unit ('' clears it) */
+  writeCodingMemo(annotator: string, itemId: string, unit: string, code: string, text: string): Promise<CodingItemView>;
+  /** words of a unit proposed as a new code (in vivo); the lead adds it to the codebook */
+  proposeCode(annotator: string, itemId: string, unit: string, quote: string): Promise<CodingItemView>;
+  /** the coder has finished coding the protocol (in blind coding, the others' codes may then be seen) */
+  finishCoding(annotator: string, itemId: string): Promise<CodingItemView>;
+  /** takes back the coder's last code act; answers with the protocol it was on */
+  undoCoding(): Promise<CodingItemView>;
+  /** adds a code to codebook.yaml (validated like the file; its comments kept) */
+  addCode(code: CodeDef): Promise<CodingOverview>;
+  /** agreement on codes: α per code, overall when exclusive, the units coders disagree on, codes beside labels and pauses */
+  codeAgreement(): Promise<CodeAgreementReport>;
   /** what a de-identified export would hide in one item of the open session, with the review decisions in force */
   deidentifyReview(itemId: string): Promise<DeidentifyReviewView>;
   /** the open session's annotator accepts or rejects a match, or adds a span (words of one segment) with its class */
   decideDeidentify(itemId: string, decision: ReviewDecisionKind, span: SpanRef, cls: string): Promise<DeidentifyReviewView>;
 }
+
+/** `agreement --codes` as the Agreement tab gets it: the figures, the codebook it was computed under, the unit rule. */
+export type CodeAgreementReport = CodeAgreement & { codebook_version: string | null; exclusive: boolean; unit: string };
 
 export type AloudMethod = keyof AloudApi;
 

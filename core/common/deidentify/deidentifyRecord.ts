@@ -164,6 +164,10 @@ export function deidentifyRecord<R extends DeidentifiableRecord>(record: R, matc
     notes: record.notes.map((n) => ({ ...n, text: freeCounted(n.text) })),
     model_reasoning: record.model_reasoning === null ? null : { ...record.model_reasoning, steps: record.model_reasoning.steps.map(free) },
     step_judgments: record.step_judgments.map((j) => ({ ...j, quote: j.quote === null ? null : free(j.quote) })),
+    // coded units hold transcript words and coders' memos: placeholders there too
+    ...(record.codings
+      ? { codings: { ...record.codings, units: record.codings.units.map((u) => ({ ...u, text: free(u.text), codes: Object.fromEntries(Object.entries(u.codes).map(([coder, given]) => [coder, given.map((c) => ({ ...c, memo: c.memo === null ? null : free(c.memo) }))])) })) } }
+      : {}),
   };
   return { record: out as R, audio_spans: audioSpans, counts };
 }

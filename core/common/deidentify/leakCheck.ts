@@ -42,6 +42,14 @@ export function recordTexts(record: Record<string, unknown>): RecordText[] {
       if (isObject(s) && Array.isArray(s.tokens)) add(`segments[${i}].tokens`, s.tokens.map((t) => (isObject(t) && str(t.text) ? t.text : '')).join(''));
     });
   }
+  const codings = record.codings;
+  if (isObject(codings) && Array.isArray(codings.units)) {
+    codings.units.forEach((u, i) => {
+      if (!isObject(u)) return;
+      add(`codings.units[${i}].text`, u.text);
+      if (isObject(u.codes)) for (const given of Object.values(u.codes)) if (Array.isArray(given)) given.forEach((c) => isObject(c) && add(`codings.units[${i}].memo`, c.memo));
+    });
+  }
   const reasoning = record.model_reasoning;
   if (isObject(reasoning) && Array.isArray(reasoning.steps)) reasoning.steps.forEach((s, i) => add(`model_reasoning.steps[${i}]`, s));
   return out;

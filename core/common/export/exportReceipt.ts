@@ -56,6 +56,7 @@ export function buildExportReceipt(args: {
   project: string;
   appVersion: string;
   createdAt: string;
+  config?: { sha256: string; yaml: string };
   deidentification?: DeidentificationReceipt;
 }): ExportReceiptV1 {
   const tally = new ExportReceiptTally();

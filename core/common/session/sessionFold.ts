@@ -19,6 +19,7 @@ import {
   type VoiceCommitmentData,
 } from './sessionEvents';
 import { AUDIO_SAMPLE_RATE } from '../audio/sampleRate';
+import { CodingFold } from '../coding/codingFold';
 
 /** An event to append: its type and data (the log gives it v, seq and ts). */
 export type SessionEntry = { [T in SessionEventType]: { type: T; data: SessionEventData[T] } }[SessionEventType];
@@ -150,6 +151,8 @@ const correctionKey = (utterance: number, segment: number): string => `${utteran
  */
 export class SessionFold {
   private readonly audio: AudioLedgerFold;
+  /** the coder's coding acts on protocols (their own or other annotators'), folded beside the items */
+  readonly coding = new CodingFold();
   private readonly items = new Map<string, ItemFold>();
   /** derived item states, dropped when an event for the item arrives */
   private readonly derived = new Map<string, ItemSessionState>();
@@ -181,6 +184,7 @@ export class SessionFold {
 
   apply(event: SessionEvent): void {
     this.audio.apply(event);
+    if (CodingFold.applies(event)) this.coding.apply(event);
     this.lastSeq = event.seq;
     this.followOpenItem(event);
     // Every event that changes an item names it: only that item's derived state must be computed again.

@@ -19,7 +19,7 @@ const commands: CommandEntry[] = [
   { name: 'validate', summary: 'Check an export and its receipt through every stage; prints a JSON list of problems.', load: async () => (await import('./commands/validate')).validateCommand },
   {
     name: 'session',
-    summary: "Feed a WAV through the recorder's pipeline (ingest), print an annotator's folded session (show), re-derive labels with the current config (reparse), transcribe recorded audio later (transcribe), carry a session between laptops (pack, unpack).",
+    summary: "Feed a WAV through the recorder's pipeline (ingest), print an annotator's folded session (show), re-derive labels with the current config (reparse), transcribe recorded audio later (transcribe), carry a session between laptops (pack, unpack), list the units of coding (units).",
     load: async () => (await import('./commands/session')).sessionCommand,
   },
   { name: 'doctor', summary: 'Check the whisper.cpp engine: binding, version, SIMD features and what this machine does not allow, the engine process (pid, memory, restarts), threads, and the models present and verified; with --project, a synced project folder.', load: async () => (await import('./commands/doctor')).doctorCommand },

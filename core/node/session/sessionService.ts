@@ -295,6 +295,14 @@ export class SessionService extends EventEmitter<SessionServiceEvents> {
     });
   }
 
+  /**
+   * A coding act of this session's annotator as a coder (the coding rules, core/common/coding/codingRules), decided
+   * on their own log in the call queue and appended as one commit point.
+   */
+  recordCoding(decide: (facts: SessionFold, at: string) => readonly SessionEntry[]): Promise<SessionEvent[]> {
+    return this.calls.run(() => this.commit(decide));
+  }
+
   addNote(text: string): Promise<void> {
     return this.calls.run(async () => {
       await this.commit((facts) => decideNote(facts, text));

@@ -11,6 +11,7 @@ import { ReviewFacts } from '../components/ReviewFacts';
 import { SegmentCorrections, type SegmentEdit } from '../components/SegmentCorrections';
 import { ReasoningSideBySide } from '../components/ReasoningSideBySide';
 import { TranscriptView } from '../components/TranscriptView';
+import { CodingView } from '../components/coding/CodingView';
 import { DeidentifyReview } from '../components/deidentify/DeidentifyReview';
 import { useShortcuts } from '../hooks/useShortcuts';
 import { useWaveform } from '../hooks/useWaveform';
@@ -35,10 +36,15 @@ export function ReviewScreen({ client, project, session, onSession, run }: Props
   const item = project.items.find((i) => i.id === itemId) ?? null;
   const state = itemId ? states.get(itemId) : undefined;
   const labels = project.schema.labels.map((l) => l.name);
+  const [coding, setCoding] = useState(false);
+  if (coding) return <CodingView client={client} project={project} run={run} onLeave={() => setCoding(false)} />;
 
   return (
     <div className="review-screen">
       <div className="review-side">
+        <button className="code-protocols" onClick={() => setCoding(true)} title="Code the protocols' units with the project's codebook">
+          Code protocols…
+        </button>
         <fieldset className="filters" aria-label="filters">
           <legend>Show items</legend>
           <label>

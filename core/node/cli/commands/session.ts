@@ -1,4 +1,5 @@
 import { asRefusal } from '../../../common/contract/refusal';
+import { isTranscriptFinal, unitsOfItem } from '../../../common/coding/codingUnits';
 import type { ItemSessionState } from '../../../common/session/itemState';
 import { foldSession } from '../../../common/session/sessionFold';
 import { readWav, resampleTo16k } from '../../audio/wavFile';
@@ -26,6 +27,10 @@ const usage = [
   '       aloud session reparse --project DIR [--annotator NAME] [--dry-run] [--json]',
   '       aloud session transcribe --project DIR --annotator NAME [--item ID] [--all] [--model FILE | --engine-script FILE.json] [--json]',
   PACK_USAGE,
+  '       aloud session units --project DIR --annotator NAME [--item ID] [--json]',
+  '',
+  'units: the units of coding of the annotator\'s protocols (aloud.yaml coding.unit: utterance or sentence) for items whose',
+  'transcript is final (completed): item_id, unit (u<utterance>[.s<sentence>]), text (verbatim), t0_ms, t1_ms.',
 ].join('\n');
 
 function seconds(samples: number): string {
@@ -163,6 +168,25 @@ async function show(argv: string[], io: CliIo): Promise<number> {
   return 0;
 }
 
+/** `session units`: the annotator's protocols cut into units of coding, as a coder (or `import --codings`) names them. */
+async function units(argv: string[], io: CliIo): Promise<number> {
+  const { values } = parseOptions(argv, { project: 'string', annotator: 'string', item: 'string', json: false });
+  const { annotator, project, paths, events } = await loggedSession(values);
+  const state = foldSession(events, project.config, paths.events, { configSha256: configSha256Of(project) });
+  let items = state.items.filter((i) => i.segments.length > 0);
+  if (values.item !== undefined) {
+    items = items.filter((i) => i.item_id === values.item);
+    if (items.length === 0) throw new UsageError(`--item: "${values.item}" has no transcript in the session of "${annotator}"`);
+    if (!isTranscriptFinal(items[0]!)) throw new UsageError(`--item: the transcript of "${values.item}" is not final (the item is not completed), so its units could still change`);
+  }
+  const notFinal = items.filter((i) => !isTranscriptFinal(i)).map((i) => i.item_id);
+  if (notFinal.length > 0) io.err(`aloud session units: left out, transcript not final yet (item not completed): ${notFinal.join(', ')}\n`);
+  const listed = items.filter(isTranscriptFinal).flatMap((i) => unitsOfItem(i, project.config.coding.unit)).map(({ item_id, unit, text, t0_ms, t1_ms }) => ({ item_id, unit, text, t0_ms, t1_ms }));
+  if (values.json) printJson(io, listed);
+  else for (const u of listed) io.out(`${u.item_id}\t${u.unit}\t${(u.t0_ms / 1000).toFixed(2)}–${(u.t1_ms / 1000).toFixed(2)} s\t${u.text}\n`);
+  return 0;
+}
+
 async function reparse(argv: string[], io: CliIo): Promise<number> {
   const { values } = parseOptions(argv, { project: 'string', annotator: 'string', 'dry-run': false, json: false });
   const projectDir = requireOption(values.project, '--project');
@@ -247,6 +271,7 @@ export const sessionCommand: CliCommand = {
     if (sub === 'transcribe') return transcribeLater(rest, io);
     if (sub === 'pack') return packCommand(rest, io);
     if (sub === 'unpack') return unpackCommand(rest, io);
-    throw new UsageError(sub === undefined ? 'missing subcommand: ingest, show, reparse, transcribe, pack or unpack' : `unknown subcommand "${sub}" (ingest, show, reparse, transcribe, pack or unpack)`);
+    if (sub === 'units') return units(rest, io);
+    throw new UsageError(sub === undefined ? 'missing subcommand: ingest, show, reparse, transcribe, pack, unpack or units' : `unknown subcommand "${sub}" (ingest, show, reparse, transcribe, pack, unpack or units)`);
   },
 };
