@@ -2,6 +2,7 @@ import { mkdir, stat } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import path from 'node:path';
 import type { OpenProject } from '../project/projectFolder';
+import type { CodingFold } from '../../common/coding/codingFold';
 import type { ItemSessionState } from '../../common/session/itemState';
 import { SessionFold, type SessionEntry, type SessionState } from '../../common/session/sessionFold';
 import type { SessionFacts } from '../../common/session/sessionRules';
@@ -220,6 +221,11 @@ export class SessionStore {
 
   state(): SessionState {
     return this.fold.state();
+  }
+
+  /** What this annotator coded as a coder, as their log holds it (the coding fold beside the items). */
+  get coding(): CodingFold {
+    return this.fold.coding;
   }
 
   itemState(itemId: string): ItemSessionState | null {
