@@ -140,6 +140,8 @@ export class SessionFold {
   /** derived item states, dropped when an event for the item arrives */
   private readonly derived = new Map<string, ItemSessionState>();
   private readonly notes: SessionNote[] = [];
+  /** items whose recorded voice labels were derived under another configuration than the current one */
+  private readonly configChangedItems = new Set<string>();
   private annotator: string | null = null;
   private projectName: string | null = null;
   private currentItem: string | null = null;
@@ -166,7 +168,11 @@ export class SessionFold {
     const itemId = (event.data as { item_id?: unknown }).item_id;
     if (typeof itemId === 'string') {
       this.derived.delete(itemId);
-      if (ITEM_EVENTS.has(event.type)) this.applyToItem(this.item(itemId), event);
+      if (ITEM_EVENTS.has(event.type)) {
+        const item = this.item(itemId);
+        this.applyToItem(item, event);
+        this.noteConfigChange(item);
+      }
     }
     switch (event.type) {
       case 'session_started':
@@ -289,6 +295,32 @@ export class SessionFold {
     }
   }
 
+  /** Keeps the session's config_changed current as each event arrives, so it is read without visiting every item. */
+  private noteConfigChange(item: ItemFold): void {
+    if (this.voiceUnderOtherConfig(item)) this.configChangedItems.add(item.item_id);
+    else this.configChangedItems.delete(item.item_id);
+  }
+
+  private voiceUnderOtherConfig(item: ItemFold): boolean {
+    // a v1 log recorded no configuration: unknown is not "changed"
+    return this.currentConfigSha256 !== null && item.voice.some((v) => v.config_sha256 !== null && v.config_sha256 !== this.currentConfigSha256);
+  }
+
+  /** Some item's recorded voice labels were derived under another configuration than the current one. */
+  get configChanged(): boolean {
+    return this.configChangedItems.size > 0;
+  }
+
+  /** How many notes the log holds. */
+  get noteCount(): number {
+    return this.notes.length;
+  }
+
+  /** The notes from the `start`-th on (0: all), oldest first. */
+  notesFrom(start: number): SessionNote[] {
+    return this.notes.slice(start);
+  }
+
   /** The item the annotator last opened: where a resumed session continues. */
   get currentItemId(): string | null {
     return this.currentItem;
@@ -332,7 +364,7 @@ export class SessionFold {
    * data or audio that does not follow on. A writer calls this before writing, so it never writes a log it cannot read.
    */
   checkAppend(entries: ReadonlyArray<{ type: SessionEventType; data: unknown }>, firstSeq: number): void {
-    const audio = this.audio.clone();
+    const audio = this.audio.clone(new Set(entries.map((entry) => (entry.data as { item_id?: unknown }).item_id).filter((id): id is string => typeof id === 'string')));
     entries.forEach((entry, i) => {
       const problem = checkEventData(entry.type, entry.data);
       if (problem !== null) throw new SessionLogError(this.file, firstSeq + i, `${entry.type}: ${problem}`);
@@ -376,7 +408,7 @@ export class SessionFold {
       last_seq: this.lastSeq,
       config_sha256: this.configInForce,
       parser_version: this.parserInForce,
-      config_changed: items.some((i) => i.config_changed),
+      config_changed: this.configChanged,
     };
   }
 
@@ -517,8 +549,7 @@ export class SessionFold {
       corrections,
       superseded_transcripts: superseded,
       parser_version: voice.at(-1)?.parser_version ?? null,
-      // a v1 log recorded no configuration: unknown is not "changed"
-      config_changed: this.currentConfigSha256 !== null && voice.some((v) => v.config_sha256 !== null && v.config_sha256 !== this.currentConfigSha256),
+      config_changed: this.voiceUnderOtherConfig(item),
       labels_not_in_schema: [...new Set(history.map((h) => h.label).filter((l) => !this.labelNames.has(l)))],
       changed_after_completion: changedAfterCompletion,
       recordings: item.recordings.map((r) => ({

@@ -3,7 +3,7 @@ import { hostname } from 'node:os';
 import path from 'node:path';
 import type { OpenProject } from '../project/projectFolder';
 import type { ItemSessionState } from '../../common/session/itemState';
-import { SessionFold, type SessionEntry, type SessionState } from '../../common/session/sessionFold';
+import { SessionFold, type SessionEntry, type SessionNote, type SessionState } from '../../common/session/sessionFold';
 import type { SessionFacts } from '../../common/session/sessionRules';
 import { type SessionEvent, type SessionEventData, type SessionEventOf, type SessionEventType } from '../../common/session/sessionEvents';
 import type { UpcasterRegistry } from '../../common/session/sessionLog';
@@ -40,6 +40,9 @@ export interface OpenSessionOptions {
   now?: () => Date;
   upcasters?: UpcasterRegistry;
 }
+
+/** What a session view holds besides its items and notes, as the fold has it after the last append. */
+export type SessionFields = Pick<SessionState, 'current_item' | 'recording' | 'config_changed'> & { note_count: number };
 
 /** sha256 of the project's aloud.yaml bytes, as exports record it in config_sha256. */
 export function configSha256Of(project: Pick<OpenProject, 'configText'>): string {
@@ -198,8 +201,19 @@ export class SessionStore {
     return this.fold;
   }
 
+  /** The whole session: visits every item (opening a session, a full view); an act reads the fields below instead. */
   state(): SessionState {
     return this.fold.state();
+  }
+
+  /** The session's own fields, read off the fold as it stands (no item is visited). */
+  fields(): SessionFields {
+    return { current_item: this.fold.currentItemId, recording: this.fold.openRecording, config_changed: this.fold.configChanged, note_count: this.fold.noteCount };
+  }
+
+  /** The notes from the `start`-th on, oldest first. */
+  notesFrom(start: number): SessionNote[] {
+    return this.fold.notesFrom(start);
   }
 
   itemState(itemId: string): ItemSessionState | null {
