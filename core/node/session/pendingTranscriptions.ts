@@ -15,8 +15,8 @@ export class PendingTranscriptions {
     return this.byItem.get(itemId)?.size ?? 0;
   }
 
-  /** A job of the item: counted until it settles (its failure is the job's own to report). */
-  track(itemId: string, job: Promise<void>): void {
+  /** A job of the item: counted until it settles (its failure is the job's own to report); resolves when it no longer counts. */
+  track(itemId: string, job: Promise<void>): Promise<void> {
     const settled = job.catch(() => undefined).finally(() => {
       this.all.delete(settled);
       this.byItem.get(itemId)?.delete(settled);
@@ -25,6 +25,7 @@ export class PendingTranscriptions {
     let forItem = this.byItem.get(itemId);
     if (!forItem) this.byItem.set(itemId, (forItem = new Set()));
     forItem.add(settled);
+    return settled;
   }
 
   /** The utterance numbers of the item below `next` are taken. */

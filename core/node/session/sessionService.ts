@@ -32,6 +32,8 @@ export interface SessionServiceEvents {
   item: [ItemSessionState];
   /** a write failed; recording has stopped and what was saved before is intact (not 'error': an unheard 'error' would throw) */
   write_error: [SessionWriteError];
+  /** a transcription settled (logged, found stale or failed): the count still pending */
+  transcriptions: [number];
   /** completing this item waits for its transcriptions (item id), or stopped waiting (null) */
   finishing: [string | null];
   /** text of the utterance being spoken, for display only: never logged, never parsed */
@@ -95,7 +97,7 @@ export class SessionService extends EventEmitter<SessionServiceEvents> {
   }
 
   get currentItem(): string | null {
-    return this.store.state().current_item;
+    return this.store.facts.currentItemId;
   }
 
   /** transcriptions sent and not yet logged (or found stale) */
@@ -410,7 +412,7 @@ export class SessionService extends EventEmitter<SessionServiceEvents> {
         if (e instanceof SessionWriteError) return;
         return this.calls.run(() => this.commit(() => decideTranscriptionFailed(request, (e as Error).message))).then(() => undefined, () => undefined);
       });
-    this.transcriptions.track(request.item_id, job);
+    void this.transcriptions.track(request.item_id, job).then(() => this.emit('transcriptions', this.transcriptions.size));
   }
 
   private async logTranscription(request: UtteranceRequest, outcome: UtteranceOutcome): Promise<void> {
