@@ -42,7 +42,33 @@ export interface SessionView {
   /** some recorded voice labels were derived under another aloud.yaml than the current one (kept as recorded) */
   config_changed: boolean;
   /** the annotator's notes, oldest first */
-  notes: Array<{ item_id: string | null; text: string; ts: string }>;
+  notes: SessionNoteView[];
+}
+
+/** A note as the page shows it. */
+export interface SessionNoteView {
+  item_id: string | null;
+  text: string;
+  ts: string;
+}
+
+/**
+ * What a call that acts on the open session answers instead of the whole view (whose size grows with the study): the
+ * items whose fold changed since the last view or patch the host handed out, each whole as the fold now has it, the
+ * notes added since then, and the session's own fields. Derived from the fold after the events were appended;
+ * `applySessionPatch` (sessionPatch.ts) turns the view before into the view after. Only openSession and session()
+ * answer the whole view.
+ */
+export interface SessionPatch {
+  /** items changed, in the order their first change was logged (an item new to the session is added at the end) */
+  changed_items: ItemSessionState[];
+  /** notes added, oldest first */
+  added_notes: SessionNoteView[];
+  current_item: string | null;
+  recording_item: string | null;
+  pending_transcriptions: number;
+  finishing_item: string | null;
+  config_changed: boolean;
 }
 
 export type ExportFormat = 'jsonl' | 'json' | 'csv';
@@ -182,20 +208,20 @@ export interface AloudApi {
   /** opens (or resumes) this annotator's session; recovers after a crash */
   openSession(annotator: string): Promise<SessionView>;
   session(): Promise<SessionView>;
-  openItem(itemId: string): Promise<SessionView>;
-  startRecording(device: string | null): Promise<SessionView>;
+  openItem(itemId: string): Promise<SessionPatch>;
+  startRecording(device: string | null): Promise<SessionPatch>;
   /** one binary chunk frame (core/common/audio/chunkFrame) of the current recording */
   appendAudio(frame: Uint8Array): Promise<void>;
-  stopRecording(): Promise<SessionView>;
-  commitLabel(label: string, source: 'click' | 'key'): Promise<SessionView>;
-  completeItem(): Promise<SessionView>;
-  addNote(text: string): Promise<SessionView>;
+  stopRecording(): Promise<SessionPatch>;
+  commitLabel(label: string, source: 'click' | 'key'): Promise<SessionPatch>;
+  completeItem(): Promise<SessionPatch>;
+  addNote(text: string): Promise<SessionPatch>;
   /** the current item's model reasoning, if aloud.yaml reasoning.reveal allows it now; the first showing is logged */
   showReasoning(): Promise<ReasoningView>;
   /** judge step `index` (1-based) of the shown reasoning: 1 correct, 0 neutral, -1 wrong, null withdraws */
-  judgeStep(index: number, reward: 1 | 0 | -1 | null, source: 'click' | 'key'): Promise<SessionView>;
+  judgeStep(index: number, reward: 1 | 0 | -1 | null, source: 'click' | 'key'): Promise<SessionPatch>;
   /** the keep-talking cue was shown while recording, after silenceMs of silence (logged as a cue_shown event) */
-  logCue(cue: 'keep_talking', silenceMs: number): Promise<SessionView>;
+  logCue(cue: 'keep_talking', silenceMs: number): Promise<SessionPatch>;
   exportSession(format: ExportFormat): Promise<ExportSummary>;
   agreement(): Promise<AgreementReport>;
   /** norming rooms, the lead's side (one room at a time, on its own listener); itemIds null: a huddle on today's disagreements */
@@ -219,11 +245,11 @@ export interface AloudApi {
   importModel(file: string): Promise<ModelsView>;
   removeModel(name: string): Promise<ModelsView>;
   /** a reviewer's correction of one segment (the lead's transcript_corrected event; the verbatim text is kept) */
-  correctSegment(itemId: string, utterance: number, segment: number, text: string): Promise<SessionView>;
+  correctSegment(itemId: string, utterance: number, segment: number, text: string): Promise<SessionPatch>;
   /** a label act of source "correction" from the corrected transcript */
-  rederiveLabelsFromCorrections(itemId: string): Promise<SessionView>;
+  rederiveLabelsFromCorrections(itemId: string): Promise<SessionPatch>;
   /** transcribes recorded audio again (null: every item with audio and no transcript); earlier transcripts superseded */
-  transcribeLater(itemId: string | null): Promise<SessionView>;
+  transcribeLater(itemId: string | null): Promise<SessionPatch>;
   /** recently opened project folders, newest first */
   recentProjects(): Promise<Array<{ dir: string; name: string | null; problem: string | null }>>;
   /** the desktop app's native dialog (null when cancelled); browser mode has none and says to type the path */

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import type { SessionView } from '../../../core/common/contract/aloudApi';
+import type { SessionUpdate } from '../../../core/common/contract/sessionPatch';
 import type { ReasoningView } from '../../../core/common/reasoning/reasoningReveal';
 import { lastJudgmentPerStep } from '../../../core/common/reasoning/stepJudgments';
 import type { ItemSessionState } from '../../../core/common/session/itemState';
@@ -10,7 +10,7 @@ interface Props {
   client: ApiClient;
   itemId: string;
   state: ItemSessionState | undefined;
-  onSession: (view: SessionView) => void;
+  onSession: (update: SessionUpdate) => void;
   run: RunCall;
 }
 

@@ -1,4 +1,4 @@
-import type { SessionView } from '../../../core/common/contract/aloudApi';
+import type { SessionUpdate } from '../../../core/common/contract/sessionPatch';
 import type { ItemSessionState } from '../../../core/common/session/itemState';
 import { formatClock } from '../app/transcriptMarks';
 import type { RunCall } from '../app/runCall';
@@ -16,7 +16,7 @@ interface Props {
   editing: SegmentEdit;
   onEditing: (edit: SegmentEdit) => void;
   run: RunCall;
-  onSession?: ((view: SessionView) => void) | undefined;
+  onSession?: ((update: SessionUpdate) => void) | undefined;
 }
 
 /**
@@ -24,7 +24,7 @@ interface Props {
  * over the verbatim text, which stays beside the correction; and a label from the corrected text.
  */
 export function SegmentCorrections({ client, state, active, seek, editing, onEditing, run, onSession }: Props) {
-  const act = async (task: () => Promise<SessionView>): Promise<boolean> => {
+  const act = async (task: () => Promise<SessionUpdate>): Promise<boolean> => {
     const view = await run(task);
     if (view) onSession?.(view);
     return view !== undefined;
