@@ -2,7 +2,7 @@
  * Label acts at study size, through the app's own HTTP API in browser mode (figures only; nothing is asserted): the
  * acts section of `npm run bench:scale`, or on its own:
  *
- *   tsx bench/scaleActs.ts [--against DIR] [--no-full] [--keep DIR] [--items N (default 10000)] [--json]
+ *   tsx bench/scaleActs.ts [--against DIR] [--no-full | --only-full] [--keep DIR] [--items N (default 10000)] [--window N (default 100)] [--json]
  *
  * An annotator labels by key as the Label screen does (openItem, commitLabel, completeItem per item) with the page's
  * event stream open. For each contender (this checkout; with --against, an earlier one, interleaved):
@@ -25,7 +25,7 @@ import { DEFAULT_STUDY_SHAPE, studyItemId, writeScaleStudy } from './scaleStudy'
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 let ITEMS = 10_000;
-const WINDOW = 100;
+let WINDOW = 100;
 const ANNOTATORS = ['annotator-01', 'annotator-02', 'annotator-03'];
 const LABELS = ['Polite', 'Impolite', 'Neutral'];
 
@@ -34,11 +34,13 @@ export interface ActSectionOptions {
   root: string;
   /** an earlier checkout to compare with (its TypeScript source), or null */
   against: string | null;
-  /** also the whole 3 × 10,000 pass through the API (this checkout only) */
-  full: boolean;
+  /** also the whole 3 × 10,000 pass through the API (this checkout only); 'only': that pass alone */
+  full: boolean | 'only';
   say: (line: string) => void;
   /** items of the study (default 10,000; smaller for a quick look) */
   items?: number;
+  /** items per annotator timed at the start and at the end (default 100) */
+  window?: number;
 }
 
 /** Times of one kind of call: milliseconds and answer sizes (bytes). */
@@ -266,14 +268,15 @@ function printWindows(say: (line: string) => void, name: string, windows: ActFig
 /** The acts section: prints its figures and returns them. */
 export async function actSection(options: ActSectionOptions): Promise<ActFigures[]> {
   const { root, against, say } = options;
+  WINDOW = Math.max(1, options.window ?? 100);
   ITEMS = Math.max(2 * WINDOW, options.items ?? 10_000);
   await mkdir(root, { recursive: true });
   say(`\nLabel acts through the app's HTTP API (browser mode), ${ANNOTATORS.length} annotators, ${ITEMS} items (openItem, commitLabel by key, completeItem; goal: label act median ≤ 5 ms, p95 ≤ 20 ms at the 10,000th item; open ≤ 1 s; RSS ≤ 400 MB)`);
   const fresh = await studyProject(path.join(root, 'acts-fresh'), ITEMS, 0);
-  const nearlyFull = await studyProject(path.join(root, 'acts-9900'), ITEMS, ITEMS - WINDOW);
+  const nearlyFull = options.full === 'only' ? '' : await studyProject(path.join(root, 'acts-9900'), ITEMS, ITEMS - WINDOW);
   const contenders = [{ name: 'after', repo: REPO }, ...(against ? [{ name: 'before', repo: path.resolve(against) }] : [])].reverse();
   const figures: ActFigures[] = [];
-  for (const contender of contenders) {
+  for (const contender of options.full === 'only' ? [] : contenders) {
     say(`  ${contender.name}: items 1–${WINDOW} and ${ITEMS - WINDOW + 1}–${ITEMS} (the ${ITEMS - WINDOW} before them written as the app logs a study), opening after a restart…`);
     figures.push(await sampled(contender.name, contender.repo, root, fresh, nearlyFull));
   }
@@ -293,10 +296,10 @@ export async function actSection(options: ActSectionOptions): Promise<ActFigures
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const { values } = parseArgs({ options: { against: { type: 'string' }, 'no-full': { type: 'boolean', default: false }, keep: { type: 'string' }, json: { type: 'boolean', default: false }, items: { type: 'string', default: '10000' } } });
+  const { values } = parseArgs({ options: { against: { type: 'string' }, 'no-full': { type: 'boolean', default: false }, 'only-full': { type: 'boolean', default: false }, keep: { type: 'string' }, json: { type: 'boolean', default: false }, items: { type: 'string', default: '10000' }, window: { type: 'string', default: '100' } } });
   const root = values.keep ? path.resolve(values.keep) : await mkdtemp(path.join(tmpdir(), 'aloud-acts-'));
   try {
-    const figures = await actSection({ root, against: values.against ?? null, full: !values['no-full'], items: Number(values.items), say: (line) => !values.json && process.stdout.write(`${line}\n`) });
+    const figures = await actSection({ root, against: values.against ?? null, full: values['only-full'] ? 'only' : !values['no-full'], items: Number(values.items), window: Number(values.window), say: (line) => !values.json && process.stdout.write(`${line}\n`) });
     if (values.json) process.stdout.write(`${JSON.stringify(figures, null, 2)}\n`);
   } finally {
     if (!values.keep) await rm(root, { recursive: true, force: true });
