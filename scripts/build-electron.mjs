@@ -2,7 +2,8 @@
 // Bundles the Electron shell with esbuild into out/electron/:
 //   main.js         the main process (ESM; 'electron' stays external, everything else is bundled)
 //   preload.cjs     the preload (CommonJS: sandboxed preloads can only be one classic script that requires 'electron')
-//   engineWorker.js the whisper engine worker thread, started from main by core/node/engine/engineHost.ts
+//   engineProcess.js the whisper engine's own process (aloud-engine), an Electron utility process started from main
+//                    (electron/main/engineLauncher.ts)
 //
 //   node scripts/build-electron.mjs [--out DIR]
 //
@@ -20,8 +21,9 @@ export const DEFAULT_OUT_DIR = path.join(REPO_ROOT, 'out/electron');
  * source file's location, relative to the bundle: the app keeps the repo layout (out/, package.json, core/.../native).
  */
 const KEEP_BUNDLE_URL = new Set([
-  // looks for the compiled engineWorker.js beside itself, i.e. beside main.js
+  // look for the compiled engineWorker.js / engineProcess.js beside themselves, i.e. beside the bundle
   'core/node/engine/engineHost.ts',
+  'core/node/engine/engineProcessHost.ts',
 ]);
 
 export function sourceLocationPlugin(outDir) {
@@ -69,18 +71,18 @@ export async function buildElectron({ outDir = DEFAULT_OUT_DIR, logLevel = 'warn
   const outputs = {
     main: path.join(outDir, 'main.js'),
     preload: path.join(outDir, 'preload.cjs'),
-    engineWorker: path.join(outDir, 'engineWorker.js'),
+    engineProcess: path.join(outDir, 'engineProcess.js'),
   };
-  const [main, preload, engineWorker] = await Promise.all([
+  const [main, preload, engineProcess] = await Promise.all([
     build({ ...nodeBundle, entryPoints: ['electron/main/main.ts'], outfile: outputs.main, external: ['electron'] }),
     build({ ...common, entryPoints: ['electron/preload/preload.ts'], outfile: outputs.preload, platform: 'browser', format: 'cjs', target: 'chrome120', external: ['electron'] }),
-    build({ ...nodeBundle, entryPoints: ['core/node/engine/engineWorker.ts'], outfile: outputs.engineWorker }),
+    build({ ...nodeBundle, entryPoints: ['core/node/engine/engineProcess.ts'], outfile: outputs.engineProcess }),
   ]);
   const inputs = (result) => Object.keys(result.metafile.inputs);
   return {
     outputs,
-    inputs: { main: inputs(main), preload: inputs(preload), engineWorker: inputs(engineWorker) },
-    externals: { main: externalImports(main), preload: externalImports(preload), engineWorker: externalImports(engineWorker) },
+    inputs: { main: inputs(main), preload: inputs(preload), engineProcess: inputs(engineProcess) },
+    externals: { main: externalImports(main), preload: externalImports(preload), engineProcess: externalImports(engineProcess) },
   };
 }
 

@@ -1,5 +1,7 @@
 #!/usr/bin/env node
-// Compiles Aloud's whisper.cpp binding (core/node/engine/native) with the CPU's SIMD, once.
+// Compiles Aloud's whisper.cpp binding (core/node/engine/native) with the CPU's SIMD, once. What the CPU advertises
+// but the OS does not let a process run (AMX in some virtual machines) is left out (native/cpu_probe.c decides,
+// scripts/engineIsa.mjs turns that into flags); `aloud doctor --json` lists it under left_out.
 // Run by `npm install` / `npm ci` (root postinstall) and by `npm run build:engine`.
 // The whisper.cpp sources: the complete 1.9.1 tree that nodejs-whisper carries (its own install scripts never
 // run: package.json allowScripts).
@@ -18,12 +20,13 @@ import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
+import { isaPlan, leftOutDefine } from './engineIsa.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const nativeDir = path.join(root, 'core/node/engine/native');
 const TARGET = 'aloud_whisper';
 /** The binding's own sources, for the up-to-date stamp (binding.gyp lists them and the whisper.cpp ones). */
-const OWN_SOURCES = ['aloud_whisper.cc', 'whisper_unity.cc', 'units/ggml_c.c', 'units/ggml_cpp.cpp', 'units/ggml_cpu_c.c', 'units/ggml_cpu_cpp.cpp'];
+const OWN_SOURCES = ['aloud_whisper.cc', 'whisper_unity.cc', 'cpu_guard.h', 'cpu_probe.c', 'units/ggml_c.c', 'units/ggml_cpp.cpp', 'units/ggml_cpu_c.c', 'units/ggml_cpu_cpp.cpp'];
 /** The package that carries the whisper.cpp sources, and where in it the tree is. */
 const WHISPER_PACKAGE = 'nodejs-whisper';
 const WHISPER_TREE = 'cpp/whisper.cpp';
@@ -127,6 +130,31 @@ function sha256(file) {
   return createHash('sha256').update(readFileSync(file)).digest('hex');
 }
 
+/**
+ * Compiles and runs native/cpu_probe.c (cpu_guard.h): whether this machine lets a process run AMX, CPU and OS
+ * both. Returns its report, or { error } when it could not be compiled or run.
+ */
+function probeCpu() {
+  if (process.platform === 'win32' || process.arch !== 'x64') return { amx: { cpu: false, os_enabled: false, permitted: false, runs: false, reason: 'not checked on this platform' } };
+  const compiler = process.env.CC || 'cc';
+  const exe = path.join(nativeDir, 'generated/cpu_probe');
+  const compiled = spawnSync(compiler, ['-O1', '-o', exe, path.join(nativeDir, 'cpu_probe.c')], { encoding: 'utf8' });
+  if (compiled.status !== 0) return { error: `${compiler} could not compile the CPU probe: ${(compiled.stderr || compiled.error?.message || '').trim().split('\n')[0]}` };
+  const ran = spawnSync(exe, [], { encoding: 'utf8' });
+  if (ran.status !== 0) return { error: `the CPU probe ${ran.signal ? `was killed by ${ran.signal}` : `exited with ${ran.status}`}` };
+  try {
+    return JSON.parse(ran.stdout);
+  } catch {
+    return { error: `the CPU probe printed ${JSON.stringify(ran.stdout.slice(0, 100))}` };
+  }
+}
+
+/** The flags among `flags` that the C compiler accepts (an old one that knows no AMX cannot turn it on either). */
+function acceptedFlags(flags) {
+  const compiler = process.env.CC || 'cc';
+  return flags.filter((flag) => spawnSync(compiler, [flag, '-x', 'c', '-E', '-o', process.platform === 'win32' ? 'NUL' : '/dev/null', '-'], { input: '', encoding: 'utf8' }).status === 0);
+}
+
 function readStamp() {
   try {
     return readFileSync(stampPath, 'utf8');
@@ -153,6 +181,9 @@ function main() {
   const portable = process.env.ALOUD_PORTABLE_BUILD === '1';
   const openmp = process.env.ALOUD_ENGINE_OPENMP === '1';
   const target = simdTarget(portable);
+  mkdirSync(path.join(nativeDir, 'generated'), { recursive: true });
+  const isa = isaPlan(probeCpu(), { arch: process.arch, native: !portable && process.platform !== 'win32' });
+  const withoutFlags = acceptedFlags(isa.cflags);
 
   let whisperPackage;
   try {
@@ -177,6 +208,8 @@ function main() {
 
   const stamp = JSON.stringify({
     flags: target.label,
+    left_out: isa.leftOut.map((l) => `${l.feature}: ${l.reason}`),
+    without: withoutFlags,
     portable,
     openmp,
     platform: process.platform,
@@ -199,8 +232,7 @@ function main() {
   const nodeGyp = findNodeGyp();
   if (!nodeGyp) fail(['node-gyp was not found (it ships with npm).', ...toolchainAdvice()]);
 
-  const compileFlags = [target.label, portable ? 'portable' : 'native', openmp ? 'openmp' : 'ggml-threads', 'llamafile-sgemm'].join(', ');
-  mkdirSync(path.join(nativeDir, 'generated'), { recursive: true });
+  const compileFlags = [[target.label, ...withoutFlags].join(' '), portable ? 'portable' : 'native', openmp ? 'openmp' : 'ggml-threads', 'llamafile-sgemm'].join(', ');
   writeFileSync(
     path.join(nativeDir, 'generated/aloud_build_info.h'),
     [
@@ -210,15 +242,19 @@ function main() {
         `${whisperCppVersion ?? 'unknown'} from nodejs-whisper ${whisperVersion} (ggml ${ggmlVersion ?? 'unknown'}, whisper.cpp source sha256 ${whisperSourceSha})`,
       )}`,
       `#define ALOUD_WHISPER_COMPILE_FLAGS ${JSON.stringify(compileFlags)}`,
+      `#define ALOUD_ENGINE_LEFT_OUT ${leftOutDefine(isa.leftOut)}`,
       '',
     ].join('\n'),
   );
 
   const env = { ...process.env, ALOUD_WHISPER_CPP_VERSION: whisperCppVersion ?? 'unknown', ALOUD_GGML_VERSION: ggmlVersion ?? 'unknown' };
-  if (target.cflags) {
-    env.CFLAGS = `${env.CFLAGS ?? ''} ${target.cflags}`.trim();
-    env.CXXFLAGS = `${env.CXXFLAGS ?? ''} ${target.cflags}`.trim();
+  // what this machine does not allow comes after -march=native, which would otherwise turn it back on
+  const cflags = [target.cflags, ...withoutFlags].filter((f) => f !== '').join(' ');
+  if (cflags) {
+    env.CFLAGS = `${env.CFLAGS ?? ''} ${cflags}`.trim();
+    env.CXXFLAGS = `${env.CXXFLAGS ?? ''} ${cflags}`.trim();
   }
+  for (const l of isa.leftOut) say(`leaving out ${l.feature}: ${l.reason} (${l.effect})`);
   if (target.msvcArch) env.ALOUD_ENGINE_MSVC_ARCH = target.msvcArch;
   const stale = removeEscapedObjects(tree);
   if (stale > 0) say(`removed ${stale} object files of an earlier build outside build/.`);
@@ -251,6 +287,9 @@ function main() {
   const missing = target.expect.filter((feature) => !systemInfo.includes(feature));
   if (missing.length > 0) {
     fail([`the binding was built without ${missing.join(', ')} (whisper.cpp reports: ${systemInfo}).`]);
+  }
+  if (isa.leftOut.length > 0 && systemInfo.includes('AMX_INT8 = 1')) {
+    fail([`the binding was built with AMX although this machine does not allow it (whisper.cpp reports: ${systemInfo}).`]);
   }
   writeFileSync(stampPath, stamp);
   say(`done in ${Math.round((Date.now() - started) / 1000)} s: ${systemInfo}`);

@@ -16,12 +16,15 @@ import { createAppRequestHandler } from './appRequests';
 import { handleIpcCall } from './ipcCalls';
 import { openAppPreferences } from './preferencesStore';
 import { guardSession, guardWebContents } from './sessionGuards';
+import { utilityProcessEngineLauncher } from './engineLauncher';
+import { setEngineLauncher } from '../../core/node/engine/engineProcessHost';
 import { openStartupProject } from './startupProject';
 
-// Layout of the bundle (scripts/build-electron.mjs): out/electron/{main.js,preload.cjs,engineWorker.js}, out/renderer/.
+// Layout of the bundle (scripts/build-electron.mjs): out/electron/{main.js,preload.cjs,engineProcess.js}, out/renderer/.
 const BUNDLE_DIR = path.dirname(fileURLToPath(import.meta.url));
 const RENDERER_ROOT = path.resolve(BUNDLE_DIR, '../renderer');
 const PRELOAD_FILE = path.join(BUNDLE_DIR, 'preload.cjs');
+const ENGINE_PROCESS_FILE = path.join(BUNDLE_DIR, 'engineProcess.js');
 const APP_PAGE = `${APP_ORIGIN}/index.html`;
 const DEV_TOOLS = !app.isPackaged;
 
@@ -95,6 +98,8 @@ async function start(): Promise<void> {
     throw new Error(`${path.join(RENDERER_ROOT, 'index.html')} is missing: build the app first (npm run build)`);
   }
   guardSession(APP_ORIGIN);
+  // whisper.cpp runs in a utility process: a native fault there restarts the engine, never the window
+  setEngineLauncher(utilityProcessEngineLauncher(ENGINE_PROCESS_FILE));
   protocol.handle(
     APP_SCHEME,
     createAppRequestHandler({

@@ -83,6 +83,8 @@ describe.skipIf(unavailable !== undefined)('browser mode, end to end in Chromium
     expect(await page.locator('.transcript-text .negation').textContent()).toContain('not label this impolite');
     expect(await page.locator('.final-label').textContent()).toBe('Polite');
     await expect.poll(() => page.getByLabel('hesitation signals').textContent()).toContain('Silent chunks');
+    // hesitation by category: Hmm, um (filled pauses), kind of, I guess (hedges)
+    expect(await page.getByLabel('hesitation signals').textContent()).toContain('Hesitation2 filled pauses, 2 hedges, 0 repetitions, 0 editing terms (en)');
     await shootBoth(browser, page, '03-transcript');
     expect(await unlabelledControls(page)).toEqual([]);
     const view = await served.app.session();

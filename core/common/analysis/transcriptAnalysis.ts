@@ -55,7 +55,7 @@ export function createTranscriptAnalyzer(config: AnalysisConfig): (input: string
       commitments,
       diagnostics: result.diagnostics,
       parse: result,
-      signals: computeTranscriptSignals(transcript, result, config.thinkaloud.fillers, joined ? { spans: joined.spans } : undefined),
+      signals: computeTranscriptSignals(transcript, result, config.thinkaloud, joined ? { spans: joined.spans } : undefined),
     };
   };
 }

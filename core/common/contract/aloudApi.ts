@@ -183,6 +183,8 @@ export type AloudEvent =
   /** text of an utterance still being spoken: show it greyed, replace it with the final; never a transcript */
   | { type: 'partial'; item_id: string; utterance: number; text: string }
   | { type: 'error'; message: string }
+  /** the transcription engine's process died ('crashed'), came back with its model ('restarted') or gave up ('stopped') */
+  | { type: 'engine'; state: 'crashed' | 'restarted' | 'stopped'; message: string }
   /** an export running: records built of all (the file and receipt are written when done = total) */
   | { type: 'export_progress'; done: number; total: number }
   /** a session pack being collected: bytes read of all (checked before anything is written) */

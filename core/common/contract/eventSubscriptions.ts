@@ -14,6 +14,7 @@ const EVENT_TYPES: { readonly [T in AloudEventType]: true } = {
   export_progress: true,
   collect_progress: true,
   model_download: true,
+  engine: true,
 };
 export const ALOUD_EVENT_TYPES = Object.keys(EVENT_TYPES) as readonly AloudEventType[];
 

@@ -93,6 +93,16 @@ export interface EngineInfo {
   compile_flags: string;
   threads: number;
   model: LoadedModelInfo | null;
+  /** the process the engine runs in, when it has one of its own (aloud-engine) */
+  process?: EngineProcessInfo;
+}
+
+export interface EngineProcessInfo {
+  pid: number;
+  /** its process title: "aloud-engine" */
+  title: string;
+  /** resident memory */
+  rss_bytes: number;
 }
 
 export type EngineErrorCode =
@@ -124,7 +134,7 @@ export class EngineError extends Error implements RefusalOf {
   }
 }
 
-/** The whisper.cpp engine: in a worker (EngineClient) or in the calling thread (WhisperEngine in core/node). */
+/** The whisper.cpp engine: in its own process or a worker (EngineClient), or in the calling thread (WhisperEngine in core/node). */
 export interface TranscriptionEngine {
   /** Loads the model once; a second load of another model is refused (one model per engine/session). */
   load(modelPath: string): Promise<EngineInfo>;

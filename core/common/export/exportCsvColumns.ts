@@ -15,18 +15,27 @@ export interface CsvColumn {
   /** one line for the README's column reference */
   meaning: string;
   value: (r: ExportRecordV2) => string | number | boolean | null;
-  /** a column added to v2 later: every export writes it, files written before may lack it */
-  optional?: boolean;
+  /** a column added to v2 later, with the others of its group: every export writes it, files written before may lack the group */
+  optional?: 'vad' | 'hesitation';
 }
 
 /** The voice-activity signals (Silero VAD), named vad_* beside the energy ones; empty when the VAD did not run. */
 const VAD_COLUMNS: CsvColumn[] = [
-  { name: 'vad_speech_ms', type: 'number', nullable: true, optional: true, meaning: 'total length heard as speech by the VAD, ms', value: (r) => r.signals?.vad_speech_ms ?? null },
-  { name: 'vad_pause_count', type: 'integer', nullable: true, optional: true, meaning: 'non-speech runs (VAD) of at least min_pause_ms between speech', value: (r) => r.signals?.vad_pauses?.count ?? null },
-  { name: 'vad_pause_total_ms', type: 'number', nullable: true, optional: true, meaning: 'their total length, ms', value: (r) => r.signals?.vad_pauses?.total_ms ?? null },
-  { name: 'vad_pause_longest_ms', type: 'number', nullable: true, optional: true, meaning: 'the longest, ms', value: (r) => r.signals?.vad_pauses?.longest_ms ?? null },
-  { name: 'vad_pause_long_count', type: 'integer', nullable: true, optional: true, meaning: 'VAD pauses of at least long_pause_ms', value: (r) => r.signals?.vad_pauses?.long_count ?? null },
-  { name: 'vad_time_to_first_speech_ms', type: 'number', nullable: true, optional: true, meaning: 'from the start of the audio to the first speech the VAD hears', value: (r) => r.signals?.vad_time_to_first_speech_ms ?? null },
+  { name: 'vad_speech_ms', type: 'number', nullable: true, optional: 'vad', meaning: 'total length heard as speech by the VAD, ms', value: (r) => r.signals?.vad_speech_ms ?? null },
+  { name: 'vad_pause_count', type: 'integer', nullable: true, optional: 'vad', meaning: 'non-speech runs (VAD) of at least min_pause_ms between speech', value: (r) => r.signals?.vad_pauses?.count ?? null },
+  { name: 'vad_pause_total_ms', type: 'number', nullable: true, optional: 'vad', meaning: 'their total length, ms', value: (r) => r.signals?.vad_pauses?.total_ms ?? null },
+  { name: 'vad_pause_longest_ms', type: 'number', nullable: true, optional: 'vad', meaning: 'the longest, ms', value: (r) => r.signals?.vad_pauses?.longest_ms ?? null },
+  { name: 'vad_pause_long_count', type: 'integer', nullable: true, optional: 'vad', meaning: 'VAD pauses of at least long_pause_ms', value: (r) => r.signals?.vad_pauses?.long_count ?? null },
+  { name: 'vad_time_to_first_speech_ms', type: 'number', nullable: true, optional: 'vad', meaning: 'from the start of the audio to the first speech the VAD hears', value: (r) => r.signals?.vad_time_to_first_speech_ms ?? null },
+];
+
+/** Hesitation by category in the transcript's language, beside the legacy filler_count; empty without a transcript. */
+const HESITATION_COLUMNS: CsvColumn[] = [
+  { name: 'filled_pause_count', type: 'integer', nullable: true, optional: 'hesitation', meaning: "filled pauses (um, uh, äh) of the transcript's language", value: (r) => r.signals?.filled_pause_count ?? null },
+  { name: 'hedge_count', type: 'integer', nullable: true, optional: 'hesitation', meaning: 'hedges (maybe, I think, vielleicht)', value: (r) => r.signals?.hedge_count ?? null },
+  { name: 'repetition_count', type: 'integer', nullable: true, optional: 'hesitation', meaning: 'words said again at once ("I, I")', value: (r) => r.signals?.repetition_count ?? null },
+  { name: 'editing_term_count', type: 'integer', nullable: true, optional: 'hesitation', meaning: 'editing terms (no wait, I mean, ich meine)', value: (r) => r.signals?.editing_term_count ?? null },
+  { name: 'hesitation_language', type: 'string', nullable: true, optional: 'hesitation', meaning: 'the language whose hesitation lists counted', value: (r) => r.signals?.hesitation_language ?? null },
 ];
 
 /** Lists in one cell are joined with this (documented; no JSON in cells); inside an entry `\` and `|` are escaped with `\`. */
@@ -140,6 +149,7 @@ export const CSV_COLUMNS: readonly CsvColumn[] = [
   { name: 'exported_at', type: 'timestamp', nullable: false, meaning: 'time of the export', value: (r) => r.exported_at },
   // added later to v2: at the end, so that the columns before keep their places
   ...VAD_COLUMNS,
+  ...HESITATION_COLUMNS,
 ];
 
 const TIMESTAMP = '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?(Z|[+-]\\d{2}:\\d{2})$';

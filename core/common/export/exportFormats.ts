@@ -99,12 +99,13 @@ function exportCsvV2Rows(header: readonly string[], headerLine: number, file: st
   for (const c of CSV_COLUMNS) {
     if (!names.has(c.name) && !c.optional) problems.push({ file, line: headerLine, field: c.name, stage: 'schema', message: `the header has no column "${c.name}"` });
   }
-  // columns added to v2 later come all together or not at all (a file cut down by hand is not a v2 export)
-  const optional = CSV_COLUMNS.filter((c) => c.optional);
-  const optionalPresent = optional.filter((c) => names.has(c.name));
-  if (optionalPresent.length > 0 && optionalPresent.length < optional.length) {
+  // columns added to v2 later come all together, group by group, or not at all (a file cut down by hand is not a v2 export)
+  for (const group of new Set(CSV_COLUMNS.flatMap((c) => (c.optional ? [c.optional] : [])))) {
+    const optional = CSV_COLUMNS.filter((c) => c.optional === group);
+    const optionalPresent = optional.filter((c) => names.has(c.name));
+    if (optionalPresent.length === 0 || optionalPresent.length === optional.length) continue;
     for (const c of optional) {
-      if (!names.has(c.name)) problems.push({ file, line: headerLine, field: c.name, stage: 'schema', message: `the header has no column "${c.name}" (it has ${optionalPresent.map((p) => p.name).join(', ')}: the vad_* columns come all together)` });
+      if (!names.has(c.name)) problems.push({ file, line: headerLine, field: c.name, stage: 'schema', message: `the header has no column "${c.name}" (it has ${optionalPresent.map((p) => p.name).join(', ')}: the ${group === 'vad' ? 'vad_*' : group} columns come all together)` });
     }
   }
   const known = new Map(CSV_COLUMNS.map((c) => [c.name, c]));

@@ -49,6 +49,15 @@ export interface ExportSignals {
   vad_speech_ms?: number | null;
   vad_pauses?: { count: number; total_ms: number; longest_ms: number; long_count: number } | null;
   vad_time_to_first_speech_ms?: number | null;
+  /**
+   * hesitation by category in the transcript's language (signals/hesitation.ts), beside the legacy filler_count: null
+   * without a transcript. Written by every export since they were added; absent from files written before.
+   */
+  filled_pause_count?: number | null;
+  hedge_count?: number | null;
+  repetition_count?: number | null;
+  editing_term_count?: number | null;
+  hesitation_language?: string | null;
 }
 
 /** One annotator's work on one item (schema_version 1). Field order here is the order written to files. */
@@ -245,6 +254,11 @@ function exportSignals(s: NonNullable<ItemSessionState['signals']>): ExportSigna
     vad_speech_ms: s.vad_speech_ms ?? null,
     vad_pauses: s.vad_pauses ? { count: s.vad_pauses.count, total_ms: s.vad_pauses.total_ms, longest_ms: s.vad_pauses.longest_ms, long_count: s.vad_pauses.long_count } : null,
     vad_time_to_first_speech_ms: s.vad_time_to_first_speech_ms ?? null,
+    filled_pause_count: s.filled_pause_count ?? null,
+    hedge_count: s.hedge_count ?? null,
+    repetition_count: s.repetition_count ?? null,
+    editing_term_count: s.editing_term_count ?? null,
+    hesitation_language: s.hesitation_language ?? null,
   };
 }
 

@@ -251,6 +251,10 @@ export async function readGgmlPreamble(source: ByteSource, file: string): Promis
   hparams.ftype %= QUANTIZATION_VERSION_FACTOR;
   const weight_type = FTYPE_WEIGHT_TYPE.get(hparams.ftype);
   if (weight_type === undefined) throw problem(`ftype = ${hparams.ftype} is not a weight type whisper.cpp can load`);
+  if (weight_type === 'f32') {
+    // whisper.cpp 1.9.1 loads it, then aborts in the encoder: GGML_ASSERT(src0->type == GGML_TYPE_F16) in im2col
+    throw problem('ftype = 0 (f32 weights): whisper.cpp 1.9.1 cannot run an f32 model (its encoder convolution takes f16 kernels only); use an f16 or quantized file of the model');
+  }
 
   const melHead = await reader.take(8, 'the mel filter header');
   const mel = { n_mel: melHead.getInt32(0, true), n_fft: melHead.getInt32(4, true) };
@@ -416,6 +420,14 @@ const shape = (ne: readonly number[]): string => `[${ne.join(', ')}]`;
 export async function inspectGgmlModel(source: ByteSource, file: string): Promise<GgmlModelInfo> {
   const preamble = await readGgmlPreamble(source, file);
   const expected = expectedWhisperTensors(preamble);
+  const ragged = expected.find((t) => tensorDataBytes(t.type, t.ne) === null);
+  if (ragged) {
+    const block = TENSOR_TYPES[ragged.type].block;
+    throw new ModelFileError(
+      file,
+      `a ${ragged.type} model needs rows of whole ${block}-value blocks, but '${ragged.name}' has rows of ${ragged.ne[0]} values (n_audio_state = ${preamble.hparams.n_audio_state}): whisper.cpp cannot load it; quantize this model as q4_0, q4_1, q5_0, q5_1 or q8_0`,
+    );
+  }
   const byName = new Map(expected.map((t) => [t.name, t]));
   const expectedBytes = expectedModelBytes(preamble);
   const seen = new Map<string, number>();
@@ -453,13 +465,22 @@ export async function inspectGgmlModel(source: ByteSource, file: string): Promis
   }
 
   const h = preamble.hparams;
+  const size_class = whisperSizeClass(h);
+  if (seen.size === 0 && size_class === 'unknown') {
+    // whisper.cpp loads a vocab-only file as an empty model and allocates every tensor the header implies
+    const gb = (expectedBytes - preamble.tensors_offset) / 1e9;
+    throw new ModelFileError(
+      file,
+      `holds no weights (a vocab-only file) and its dimensions match no whisper model (n_audio_state = ${h.n_audio_state}, ${h.n_audio_layer} encoder and ${h.n_text_layer} decoder layers): whisper.cpp would allocate ${gb >= 1 ? `about ${gb.toFixed(0)} GB` : `${(gb * 1000).toFixed(0)} MB`} for weights the file does not hold`,
+    );
+  }
   return {
     file,
     file_bytes: source.size,
     hparams: h,
     quantization_version: preamble.quantization_version,
     weight_type: preamble.weight_type,
-    size_class: whisperSizeClass(h),
+    size_class,
     multilingual: h.n_vocab >= 51865,
     mel: preamble.mel,
     vocab_tokens: preamble.vocab_tokens,

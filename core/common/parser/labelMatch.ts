@@ -1,10 +1,12 @@
 /**
- * Finding which label a spoken word (or words) names, most exact first: a label name or a synonym
- * (longest phrase first, names before synonyms at equal length), then a fuzzy match accepted only
- * when exactly one label is close enough.
+ * Finding which label words name: a label name, a synonym or (where asked for) a derived spoken form, longest phrase
+ * first, names before synonyms before derived forms at equal length. `resolve` then tries a fuzzy match, accepted
+ * only when exactly one label is close enough: for a whole answer written by a model, never for free speech (the
+ * commit parser and label mentions use `exact` only).
  */
 import type { LabelDef } from '../project/projectConfig';
 import { normalizeForMatching } from './matchText';
+import { spokenFormsOf } from './spokenForms';
 
 /** Fuzzy matches need at least this normalised edit similarity to a label name or synonym. */
 export const FUZZY_MIN_SIMILARITY = 0.8;
@@ -15,13 +17,17 @@ interface PhraseNode {
   names: number[];
   /** labels (by index) that have this exact phrase as a synonym */
   synonyms: number[];
+  /** labels (by index) that have this exact phrase as a derived spoken form (spokenForms.ts) */
+  derived: number[];
 }
 
 export type LabelResolution =
   /** one label, named by words [start, end) */
-  | { kind: 'label'; label: number; end: number; via: 'name' | 'synonym' | 'fuzzy' }
+  | { kind: 'label'; label: number; end: number; via: LabelMatchVia }
   /** several labels are equally good for the words [start, end): nothing can be decided */
-  | { kind: 'tie'; labels: number[]; end: number; via: 'name' | 'synonym' | 'fuzzy' };
+  | { kind: 'tie'; labels: number[]; end: number; via: LabelMatchVia };
+
+export type LabelMatchVia = 'name' | 'synonym' | 'derived' | 'fuzzy';
 
 interface FuzzyPhrase {
   label: number;
@@ -30,10 +36,10 @@ interface FuzzyPhrase {
 }
 
 function newNode(): PhraseNode {
-  return { next: new Map(), names: [], synonyms: [] };
+  return { next: new Map(), names: [], synonyms: [], derived: [] };
 }
 
-function addPhrase(root: PhraseNode, words: string[], label: number, kind: 'names' | 'synonyms'): void {
+function addPhrase(root: PhraseNode, words: string[], label: number, kind: 'names' | 'synonyms' | 'derived'): void {
   let node = root;
   for (const word of words) {
     let child = node.next.get(word);
@@ -73,7 +79,8 @@ export class LabelMatcher {
   private readonly fuzzyPhrases: FuzzyPhrase[] = [];
   private readonly longestFuzzyWords: number;
 
-  constructor(labels: readonly LabelDef[], languages: readonly string[]) {
+  /** `derivedForms`: also match the derived spoken forms (the commit parser); off for text that was written, not heard */
+  constructor(labels: readonly LabelDef[], languages: readonly string[], options: { derivedForms?: boolean } = {}) {
     const fuzzySeen = new Set<string>();
     const addFuzzy = (label: number, text: string): void => {
       const key = `${label}\u0000${text}`;
@@ -101,6 +108,11 @@ export class LabelMatcher {
       }
     });
     this.longestFuzzyWords = Math.max(1, ...this.fuzzyPhrases.map((p) => p.wordCount));
+    if (options.derivedForms) {
+      spokenFormsOf(labels, languages).forEach(({ forms }, index) => {
+        for (const form of forms) if (form.source === 'derived') addPhrase(this.active, form.text.split(' '), index, 'derived');
+      });
+    }
   }
 
   /** The longest exact label name or active synonym starting at words[start], or null. */
@@ -165,9 +177,9 @@ function longestExact(root: PhraseNode, words: readonly string[], start: number)
   for (let j = start; j < words.length; j++) {
     node = node.next.get(words[j]!);
     if (!node) break;
-    const via = node.names.length > 0 ? 'name' : node.synonyms.length > 0 ? 'synonym' : null;
+    const via = node.names.length > 0 ? 'name' : node.synonyms.length > 0 ? 'synonym' : node.derived.length > 0 ? 'derived' : null;
     if (via === null) continue;
-    const labels = via === 'name' ? node.names : node.synonyms;
+    const labels = via === 'name' ? node.names : via === 'synonym' ? node.synonyms : node.derived;
     found = labels.length === 1 ? { kind: 'label', label: labels[0]!, end: j + 1, via } : { kind: 'tie', labels: [...labels], end: j + 1, via };
   }
   return found;

@@ -5,7 +5,9 @@
  *   normalises to nothing (the `:` in `(is|:)`) makes the whole group optional;
  * - `a/b/c` inside a word position is shorthand for `(a|b|c)`;
  * - a group written against the previous word without a space attaches to it: `I('d| would)` gives
- *   "I'd" and "I would" (an alternative starting with a space starts a new word).
+ *   "I'd" and "I would" (an alternative starting with a space starts a new word);
+ * - `{label}` marks where the label stands when words follow it (German puts the verb last: `ich würde {label}
+ *   (sagen|nehmen)`); without it the label follows the pattern.
  * A pattern is compiled into every phrasing it allows, each normalised like a transcript.
  */
 import { normalizeForMatching } from './matchText';
@@ -13,9 +15,14 @@ import { normalizeForMatching } from './matchText';
 export interface CompiledStem {
   /** the pattern exactly as written */
   pattern: string;
-  /** every phrasing the pattern allows, as normalised word sequences, without duplicates */
+  /** every phrasing the pattern allows before the label, as normalised word sequences, without duplicates */
   phrasings: string[][];
+  /** with `{label}`: every phrasing that must follow the label; null when the label ends the phrase */
+  tail: string[][] | null;
 }
+
+/** Where the label stands in a pattern whose words go on after it. */
+export const LABEL_SLOT = '{label}';
 
 /** Cap on phrasings per pattern: a pattern of many groups multiplies out (6 groups of 5 = 15,625). */
 export const MAX_STEM_PHRASINGS = 4096;
@@ -100,10 +107,19 @@ function expand(elements: PatternElement[]): string[][] {
   return [...phrasings.values()];
 }
 
+function compilePart(part: string): string[][] {
+  if (normalizeForMatching(part.replace(/[()|/]/g, ' ')) === '') throw new StemPatternProblem('the stem pattern has no words');
+  return expand(readElements(part));
+}
+
 function compile(pattern: string): CompiledStem {
   if (typeof pattern !== 'string') throw new StemPatternProblem('a stem pattern must be a string');
-  if (normalizeForMatching(pattern.replace(/[()|/]/g, ' ')) === '') throw new StemPatternProblem('the stem pattern has no words');
-  return { pattern, phrasings: expand(readElements(pattern)) };
+  const [head, tail, ...more] = pattern.split(LABEL_SLOT);
+  if (more.length > 0) throw new StemPatternProblem(`${LABEL_SLOT} stands more than once: a phrase names one label`);
+  if (tail !== undefined && normalizeForMatching(tail.replace(/[()|/]/g, ' ')) === '') {
+    throw new StemPatternProblem(`nothing follows ${LABEL_SLOT}: leave it out when the label ends the phrase`);
+  }
+  return { pattern, phrasings: compilePart(head!), tail: tail === undefined ? null : compilePart(tail) };
 }
 
 /** The problem with a stem pattern, in one line, or null when the pattern is well-formed. */

@@ -14,7 +14,7 @@
  * A negation cue between the copula and the verdict, or earlier in the same clause ("I don't think step three
  * is wrong"), negates; a `?` right after the phrase makes it a question; "wrong or right" is ambiguous.
  */
-import { DEFAULT_FILLERS } from '../project/projectConfig';
+import { DEFAULT_FILLERS } from '../signals/hesitationLists';
 import { SINGLE_WORD_CUES } from './negationCues';
 import { GAP_CLAUSE_END, GAP_QUESTION, matchWords, normalizeForMatching } from './matchText';
 import { compileStemPattern } from './stemPattern';

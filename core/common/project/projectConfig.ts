@@ -1,7 +1,8 @@
 import { compileOnFirstUse, sharedAjv } from '../io/schemaValidator';
-import { DEFAULT_STEMS } from '../parser/commitPhrase';
+import { DEFAULT_STEMS } from '../parser/defaultStems';
 import { validateStemPattern } from '../parser/stemPattern';
 import { REASONING_SPLITS, type ReasoningSplit } from '../reasoning/reasoningSteps';
+import { DEFAULT_FILLERS, HESITATION_LIST_NAMES, type HesitationLists } from '../signals/hesitationLists';
 import type { LineCounter, Node as YamlNode } from 'yaml';
 import { ConfigError, nodeAt, readStrictYaml, schemaConfigProblems, type ConfigProblem } from './strictYaml';
 
@@ -26,7 +27,10 @@ export interface ThinkAloudConfig {
   languages: string[];
   /** language → stem patterns; a language listed here replaces that language's default stems */
   stems: Record<string, string[]>;
+  /** the legacy single filler list behind filler_count */
   fillers: string[];
+  /** language → hesitation lists that replace that language's built-in ones (signals/hesitationLists.ts) */
+  hesitation: Record<string, Partial<HesitationLists>>;
   chunk_seconds: number;
   silence_threshold_dbfs: number;
   min_pause_ms: number;
@@ -59,16 +63,13 @@ export interface ProjectConfig {
   reasoning: ReasoningConfig;
 }
 
-export const DEFAULT_FILLERS: readonly string[] = [
-  'um', 'uh', 'hmm', 'er', 'like', 'i guess', 'maybe', 'i think', 'sort of', 'kind of',
-];
-
 export function defaultThinkAloud(): ThinkAloudConfig {
   return {
     model: 'tiny.en',
     languages: ['en'],
     stems: {},
     fillers: [...DEFAULT_FILLERS],
+    hesitation: {},
     chunk_seconds: 1.0,
     silence_threshold_dbfs: -45,
     min_pause_ms: 250,
@@ -139,6 +140,16 @@ export const projectConfigJsonSchema = {
           additionalProperties: { ...stringList, minItems: 1 },
         },
         fillers: { ...stringList, default: [...DEFAULT_FILLERS] },
+        hesitation: {
+          type: 'object',
+          default: {},
+          propertyNames: { pattern: '^[a-z]{2,3}$' },
+          additionalProperties: {
+            type: 'object',
+            additionalProperties: false,
+            properties: Object.fromEntries(HESITATION_LIST_NAMES.map((list) => [list, stringList])),
+          },
+        },
         // every number is bounded both ways: 1e26 ms is no pause, and 1e-300 s chunks would never end
         chunk_seconds: { type: 'number', minimum: 0.01, maximum: 60, default: 1.0 },
         silence_threshold_dbfs: { type: 'number', maximum: 0, minimum: -120, default: -45 },
@@ -226,6 +237,15 @@ function checkConfigRules(config: ProjectConfig, file: string, root: YamlNode | 
         problems.push({ file, line: lineOf(['thinkaloud', 'stems', lang, String(i)]), path: `thinkaloud.stems.${lang}[${i}]`, message: `bad commit phrase pattern: ${problem}` });
       }
     });
+  }
+  for (const [lang, lists] of Object.entries(config.thinkaloud.hesitation)) {
+    for (const [list, terms] of Object.entries(lists)) {
+      terms.forEach((term, i) => {
+        if (!/[\p{L}\p{N}]/u.test(term)) {
+          problems.push({ file, line: lineOf(['thinkaloud', 'hesitation', lang, list, String(i)]), path: `thinkaloud.hesitation.${lang}.${list}[${i}]`, message: `${JSON.stringify(term)} has no word to count` });
+        }
+      });
+    }
   }
   config.schema.labels.forEach((label, i) => {
     if (label.key !== undefined && RESERVED_KEYS.has(label.key.toLowerCase())) {

@@ -1,4 +1,4 @@
-import { LabelMatcher } from '../parser/labelMatch';
+import { LabelMatcher, type LabelMatchVia } from '../parser/labelMatch';
 import { matchWords } from '../parser/matchText';
 import type { LabelDef } from '../project/projectConfig';
 
@@ -13,7 +13,7 @@ export interface LabelSchemaContext {
   unresolved?: 'reject' | 'keep';
 }
 
-export type ModelLabelResolution = { label: string; via: 'name' | 'synonym' | 'fuzzy' } | { problem: string };
+export type ModelLabelResolution = { label: string; via: LabelMatchVia } | { problem: string };
 
 /**
  * The schema label a model's final answer names, by the same staged matcher as spoken labels (name, then synonym,

@@ -505,7 +505,7 @@ export class SessionFold {
     };
     const transcriptSignals = hasTranscript
       ? {
-          ...computeTranscriptSignals(transcript, { ...recordedParse, commitments: [] }, this.config.thinkaloud.fillers),
+          ...computeTranscriptSignals(transcript, { ...recordedParse, commitments: [] }, this.config.thinkaloud),
           commitment_count: voice.length,
           label_changes: labelChanges,
           time_to_first_commit_ms: voice[0]?.audio_ms ?? null,

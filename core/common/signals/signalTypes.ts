@@ -1,3 +1,5 @@
+import type { HesitationSignals } from './hesitation';
+
 /** Hesitation signals from the audio (see the definitions; pure arithmetic). */
 export interface PauseStats {
   count: number;
@@ -17,7 +19,8 @@ export interface AudioSignals {
 }
 
 /** Hesitation signals from the verbatim transcript and the parser's commitments. */
-export interface TranscriptSignals {
+export interface TranscriptSignals extends HesitationSignals {
+  /** the legacy single filler list (thinkaloud.fillers), every category summed, no context rules */
   filler_count: number;
   fillers_by_term: Record<string, number>;
   word_count: number;

@@ -1,20 +1,13 @@
 import type { ParseResult } from '../parser/parseTypes';
+import { hesitationSignals, type HesitationSettings } from './hesitation';
 import { timeAtOffset, type SegmentSpan } from '../transcript/joinSegments';
 import type { TranscriptSignals } from './signalTypes';
+import { offsetsInOriginal, TERM_GAP, WORD_PATTERN } from './wordTokens';
 
 /** Segment spans of the transcript (as `joinSegments` returns them), giving commitments a time. */
 export interface TranscriptTiming {
   spans: readonly SegmentSpan[];
 }
-
-/**
- * A word token: a run of letters, marks, digits and "_" (the Unicode-aware `\b\w+\b`; marks are included so that
- * scripts written with combining vowel signs are not cut into pieces). An apostrophe (' or ’) between two word
- * characters joins them, so "don't" and "I’m" are one word each; a quote not inside a word separates.
- */
-const wordPattern = /[\p{L}\p{M}\p{N}_]+(?:['\u2019][\p{L}\p{M}\p{N}_]+)*/gu;
-/** Between the words of a multi-word filler only whitespace or a hyphen may stand ("kind of", "kind-of", not "kind. Of"). */
-const fillerGap = /^[\s\-\u2010]+$/u;
 
 interface WordToken {
   word: string;
@@ -29,7 +22,7 @@ function foldText(text: string): string {
 
 function tokenize(folded: string): WordToken[] {
   const tokens: WordToken[] = [];
-  for (const m of folded.matchAll(wordPattern)) tokens.push({ word: m[0], start: m.index, end: m.index + m[0].length });
+  for (const m of folded.matchAll(WORD_PATTERN)) tokens.push({ word: m[0], start: m.index, end: m.index + m[0].length });
   return tokens;
 }
 
@@ -43,10 +36,18 @@ interface FillerPattern {
   words: string[];
 }
 
+/** What the transcript signals are counted with: aloud.yaml's `thinkaloud` lists and languages. */
+export interface TranscriptSignalLists extends HesitationSettings {
+  /** the legacy single list behind filler_count */
+  fillers: readonly string[];
+}
+
 /**
  * Hesitation signals from the verbatim transcript and the parser's result.
- * - word_count: word tokens (see `wordPattern`); filler words count as words too.
- * - fillers: matched on folded word tokens, so "um" never matches inside "umbrella" and "i guess" matches "I guess";
+ * - word_count: word tokens (see `WORD_PATTERN`); filler words count as words too.
+ * - filled_pause_count, hedge_count, repetition_count, editing_term_count, hesitation_language: by category, in the
+ *   transcript's language (hesitation.ts).
+ * - fillers (the legacy single list, unchanged): matched on folded word tokens, so "um" never matches inside "umbrella" and "i guess" matches "I guess";
  *   scanning left to right, the longest filler starting at a token wins and consumes its tokens, so with "like" and
  *   "kind of", "kind of like" counts each once. fillers_by_term has every configured term, 0 when unheard; when two
  *   terms fold to the same words, the one listed first gets the count.
@@ -57,9 +58,10 @@ interface FillerPattern {
 export function computeTranscriptSignals(
   transcript: string,
   parse: ParseResult,
-  fillers: readonly string[],
+  lists: TranscriptSignalLists,
   timing?: TranscriptTiming,
 ): TranscriptSignals {
+  const { fillers } = lists;
   const folded = foldText(transcript);
   const tokens = tokenize(folded);
   const counts = new Map<string, number>(fillers.map((term) => [term, 0]));
@@ -86,6 +88,7 @@ export function computeTranscriptSignals(
   return {
     filler_count: fillerCount,
     fillers_by_term: Object.fromEntries(counts),
+    ...hesitationSignals(transcript, lists),
     word_count: tokens.length,
     commitment_count: commitments.length,
     label_changes: labelChanges,
@@ -127,21 +130,8 @@ function matchFillers(tokens: readonly WordToken[], folded: string, patterns: re
 export function fillerOccurrences(transcript: string, fillers: readonly string[]): Array<{ term: string; start: number; end: number }> {
   const folded = foldText(transcript);
   const tokens = tokenize(folded);
-  const toOriginal = foldedToOriginalOffsets(transcript, folded);
+  const toOriginal = offsetsInOriginal(transcript, folded, foldText);
   return matchFillers(tokens, folded, fillerPatterns(fillers)).map((m) => ({ term: m.term, start: toOriginal(tokens[m.first]!.start), end: toOriginal(tokens[m.last]!.end) }));
-}
-
-function foldedToOriginalOffsets(original: string, folded: string): (offset: number) => number {
-  const map: number[] = [];
-  let at = 0;
-  for (const ch of original) {
-    const piece = foldText(ch);
-    for (let k = 0; k < piece.length; k++) map.push(at);
-    at += ch.length;
-  }
-  map.push(original.length);
-  if (map.length === folded.length + 1) return (offset) => map[offset]!;
-  return (offset) => Math.min(original.length, Math.round((offset * original.length) / Math.max(1, folded.length)));
 }
 
 function fillerPatterns(fillers: readonly string[]): FillerPattern[] {
@@ -158,7 +148,7 @@ function fillerMatchesAt(pattern: FillerPattern, tokens: readonly WordToken[], a
   for (let k = 0; k < words.length; k++) {
     const token = tokens[at + k]!;
     if (token.word !== words[k]) return false;
-    if (k > 0 && !fillerGap.test(folded.slice(tokens[at + k - 1]!.end, token.start))) return false;
+    if (k > 0 && !TERM_GAP.test(folded.slice(tokens[at + k - 1]!.end, token.start))) return false;
   }
   return true;
 }

@@ -3,6 +3,7 @@ import { AUDIO_SAMPLE_RATE } from '../../common/audio/sampleRate';
 import type { AloudEvent, AppInfo, SessionPatch, SessionView } from '../../common/contract/aloudApi';
 import { Refusal } from '../../common/contract/refusal';
 import type { Item } from '../../common/items/item';
+import type { EngineSupervisorEvent } from '../engine/engineSupervisor';
 import { openSessionEngine, type SessionEngine } from '../engine/sessionEngine';
 import type { OpenProject } from '../project/projectFolder';
 import { normalizeAnnotatorName, sessionPaths } from '../session/sessionPaths';
@@ -15,7 +16,7 @@ export interface SessionSlotOptions {
   modelsDir?: string;
   /** an engine script replacing whisper.cpp (tests, demos); default ALOUD_ENGINE_SCRIPT when set */
   engineScript?: string | null;
-  /** opens the engine for a session; default: the whisper worker (tests may pass null for audio-only sessions) */
+  /** opens the engine for a session; default: whisper.cpp in the engine process (tests may pass null for audio-only sessions) */
   openEngine?: ((project: OpenProject) => Promise<SessionEngine>) | null;
   now?: () => Date;
 }
@@ -259,6 +260,12 @@ export class SessionSlot {
   private defaultEngine(): (project: OpenProject) => Promise<SessionEngine> {
     // only what the host was told (serve's --engine-script or ALOUD_ENGINE_SCRIPT, said on its console): never the environment here
     const { modelFile, engineScript, modelsDir } = this.app.options;
-    return (project) => openSessionEngine({ project, modelFile: modelFile ?? null, engineScript: engineScript ?? null, ...(modelsDir ? { modelsDir } : {}) });
+    // the engine process's crashes, restarts and giving up reach the Label screen in words
+    const onEngineEvent = (event: EngineSupervisorEvent): void => {
+      if (event.type === 'started') return;
+      if (event.type === 'stopped') this.engineProblem = event.message;
+      this.app.emit({ type: 'engine', state: event.type, message: event.message });
+    };
+    return (project) => openSessionEngine({ project, modelFile: modelFile ?? null, engineScript: engineScript ?? null, onEngineEvent, ...(modelsDir ? { modelsDir } : {}) });
   }
 }

@@ -26,7 +26,7 @@ export interface EngineBenchReport {
   encode_runs_ms: number[];
   /** processing time ÷ audio duration at the median latency (0.05 = 20× faster than real time) */
   realtime_factor: number;
-  /** resident memory of this process (engine included) after the runs */
+  /** resident memory of the engine's own process after the runs (this process's when the engine runs in it) */
   rss_mb: number;
 }
 
@@ -70,6 +70,7 @@ export async function benchEngine(options: EngineBenchOptions): Promise<EngineBe
   const audioMs = utterances.reduce((sum, u) => sum + (u.pcm.length / AUDIO_SAMPLE_RATE) * 1000, 0);
   const processingMs = perUtterance.reduce((sum, ms) => sum + median(ms), 0);
   const model = info.model!;
+  const after = await engine.info();
   return {
     model: { path: model.path, sha256: model.sha256, type: model.type, load_ms: round1(model.load_ms) },
     threads: info.threads,
@@ -85,6 +86,6 @@ export async function benchEngine(options: EngineBenchOptions): Promise<EngineBe
     encode_ms_30s: round1(median(encodes)),
     encode_runs_ms: encodes.map(round1),
     realtime_factor: Math.round((processingMs / audioMs) * 1000) / 1000,
-    rss_mb: round1(process.memoryUsage().rss / (1024 * 1024)),
+    rss_mb: round1((after.process?.rss_bytes ?? process.memoryUsage().rss) / (1024 * 1024)),
   };
 }

@@ -8,6 +8,7 @@ import { DEMO_PROJECT_DIR, loadProjectConfig, loadProjectItems } from '../projec
 import { SessionService } from '../session/sessionService';
 import { median } from './engineBench';
 import { startEngineWorker } from '../engine/engineHost';
+import { startEngineProcess } from '../engine/engineProcessHost';
 import { liveCutterFactory } from '../engine/sessionEngine';
 import { SileroVad } from '../engine/sileroVad';
 import { sha256OfPcm } from '../engine/whisperEngine';
@@ -23,6 +24,8 @@ export interface LiveBenchOptions {
   /** CPU-bound processes to run beside it */
   load: number;
   threads?: number;
+  /** where whisper.cpp runs: its own process, as the app runs it (default), or a worker thread (for comparison) */
+  engineHost?: 'process' | 'worker';
 }
 
 export interface LiveUtteranceFigures {
@@ -75,13 +78,15 @@ export function startCpuLoad(n: number): ChildProcess[] {
 /**
  * Feeds a WAV in real time (one chunk every chunkMs) through the real session path: SessionService on a
  * temporary copy of the demo project, the live cutter (Silero VAD when given), partials and speculation,
- * the scheduler, the engine worker, the parser and the session log. Times are wall times after the audio's start.
+ * the scheduler, the engine (its own process, or a worker thread), the parser and the session log. Times are wall
+ * times after the audio's start.
  */
 export async function benchLive(options: LiveBenchOptions): Promise<LiveBenchReport> {
   const dir = path.join(await mkdtemp(path.join(tmpdir(), 'aloud-bench-live-')), 'project');
   await cp(DEMO_PROJECT_DIR, dir, { recursive: true });
   const project = await loadProjectConfig(dir);
-  const engine = startEngineWorker(options.threads === undefined ? {} : { threads: options.threads });
+  const threads = options.threads === undefined ? {} : { threads: options.threads };
+  const engine = options.engineHost === 'worker' ? startEngineWorker(threads) : startEngineProcess(threads);
   const vad = options.vadModelPath ? SileroVad.load(options.vadModelPath) : null;
   const load = startCpuLoad(options.load);
   try {

@@ -17,12 +17,12 @@ export function spawnEngineWorker(options: StartEngineOptions = {}): Worker {
   const compiled = new URL('./engineWorker.js', import.meta.url);
   if (existsSync(fileURLToPath(compiled))) return new Worker(compiled, { workerData: { options: engineOptions } });
   const entry = new URL('./engineWorker.ts', import.meta.url).href;
-  return new Worker(new URL('./engineWorkerBootstrap.mjs', import.meta.url), { workerData: { entry, options: engineOptions } });
+  return new Worker(new URL('./engineSourceBootstrap.mjs', import.meta.url), { workerData: { entry, options: engineOptions } });
 }
 
 /**
- * Starts the whisper.cpp engine in a worker thread and returns its client. Recording and UI never wait on
- * the engine; closing the client ends the worker.
+ * Starts the whisper.cpp engine in a worker thread and returns its client; closing the client ends the worker. The
+ * app and the CLI use the engine process instead (engineProcessHost.ts), where a native fault cannot take them down.
  */
 export function startEngineWorker(options: StartEngineOptions = {}): EngineClient {
   return new EngineClient(enginePortFromWorker(spawnEngineWorker(options)));

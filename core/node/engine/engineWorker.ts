@@ -1,8 +1,9 @@
-// Entry of the engine: serves the engine protocol from a worker thread (the port it was given, or its
-// parentPort) or, started as an Electron utility process, on process.parentPort.
+// Entry of the engine as a worker thread (engineHost.ts): serves the engine protocol on the port it was given, or its
+// parentPort. The app and the CLI run the engine in a process of its own (engineProcess.ts); the worker remains for
+// tests and for measuring what the process costs against it (bench/engineHostCost.ts).
 import { type MessagePort, parentPort, workerData } from 'node:worker_threads';
 import { serveEngine } from '../../common/engine/engineService';
-import { enginePortFromMessagePort, enginePortFromParentPort, type ParentPortLike } from './nodeEnginePort';
+import { enginePortFromMessagePort } from './nodeEnginePort';
 import { WhisperEngine, type WhisperEngineOptions } from './whisperEngine';
 
 interface EngineWorkerData {
@@ -12,8 +13,5 @@ interface EngineWorkerData {
 
 const data = (workerData ?? {}) as EngineWorkerData;
 const threadPort = data.port ?? parentPort;
-const utilityPort = (process as { parentPort?: ParentPortLike }).parentPort;
-const engine = new WhisperEngine(data.options);
-if (threadPort) serveEngine(enginePortFromMessagePort(threadPort), engine);
-else if (utilityPort) serveEngine(enginePortFromParentPort(utilityPort), engine);
-else throw new Error('engineWorker.ts runs as a worker thread (engineHost.ts) or an Electron utility process');
+if (!threadPort) throw new Error('engineWorker.ts runs as a worker thread (engineHost.ts)');
+serveEngine(enginePortFromMessagePort(threadPort), new WhisperEngine(data.options));

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { decodeLanguageFor } from '../../common/engine/decodeSettings';
+import { projectInitialPrompt } from '../../common/engine/initialPrompt';
 import type { TranscriptionEngine } from '../../common/engine/engineTypes';
 import { type LiveRecordingContext, LiveUtterances } from '../../common/engine/liveUtterances';
 import type { SpeechProbe, WholeRecordingVad } from '../../common/engine/speechProbe';
@@ -8,7 +9,8 @@ import { TranscriptionScheduler, type UtteranceOutcome, type UtteranceRequest } 
 import { UtteranceCutter } from '../../common/engine/utteranceCutter';
 import { resolveModelsDir } from '../models/modelsDir';
 import type { OpenProject } from '../project/projectFolder';
-import { startEngineWorker } from './engineHost';
+import type { EngineSupervisorEvent } from './engineSupervisor';
+import { startEngineProcess } from './engineProcessHost';
 import { loadEngineScript, ScriptedEngine } from './scriptedEngine';
 import { resolveSessionModel, SessionEngineError } from './sessionModel';
 import { SileroVad, VAD_MODEL_FILE } from './sileroVad';
@@ -87,8 +89,9 @@ export function liveCutterFactory(scheduler: TranscriptionScheduler, options: Cu
 }
 
 /** The session's engine: the engine's TranscriptionScheduler (identity before success; token times, so a commit phrase is timed to its word) and a live cutter per recording. */
-export function sessionEngineOver(engine: TranscriptionEngine, model: { name: string; sha256: string }, options: CutterSettings & { language: string }): SessionEngine {
-  const transcriber = new TranscriptionScheduler({ engine, model, hashAudio: sha256OfPcm, settings: { language: options.language, tokenTimestamps: true } });
+export function sessionEngineOver(engine: TranscriptionEngine, model: { name: string; sha256: string }, options: CutterSettings & { language: string; initialPrompt?: string }): SessionEngine {
+  const settings = { language: options.language, tokenTimestamps: true, ...(options.initialPrompt === undefined ? {} : { initialPrompt: options.initialPrompt }) };
+  const transcriber = new TranscriptionScheduler({ engine, model, hashAudio: sha256OfPcm, settings });
   const vad = options.speech && 'probabilitiesOf' in options.speech ? (options.speech as SpeechProbe & WholeRecordingVad) : null;
   return { model, transcriber, createCutter: liveCutterFactory(transcriber, options), vad };
 }
@@ -101,7 +104,8 @@ export function engineScriptFile(flag: string | null | undefined, env: NodeJS.Pr
 }
 
 /**
- * Loads the session's model in the engine worker (one load per session) and wraps it for the SessionService.
+ * Loads the session's model in the engine process (one load per session; restarted with it after a crash, said
+ * through `onEngineEvent`) and wraps it for the SessionService.
  * With `engineScript`, scripted results replace whisper.cpp (model identity `scripted:<sha256 of the script>`);
  * the cutter is the same (Silero VAD when its model is installed).
  */
@@ -110,17 +114,20 @@ export async function openSessionEngine(options: {
   modelFile: string | null;
   modelsDir?: string;
   engineScript?: string | null;
+  onEngineEvent?: (event: EngineSupervisorEvent) => void;
 }): Promise<SessionEngine & { voiceActivity: string }> {
-  const { thinkaloud } = options.project.config;
+  const { thinkaloud, schema } = options.project.config;
   const voice = openVoiceActivity(options.modelsDir);
-  const decode = { language: decodeLanguageFor(thinkaloud.languages), silenceThresholdDbfs: thinkaloud.silence_threshold_dbfs, speech: voice.probe };
+  // whisper hears the project's words: label names, synonyms and commit phrases, then the filler prompt
+  const initialPrompt = projectInitialPrompt({ labels: schema.labels, languages: thinkaloud.languages, stems: thinkaloud.stems });
+  const decode = { language: decodeLanguageFor(thinkaloud.languages), silenceThresholdDbfs: thinkaloud.silence_threshold_dbfs, speech: voice.probe, initialPrompt };
   if (options.engineScript) {
     const scripted = new ScriptedEngine(await loadEngineScript(options.engineScript));
     const info = await scripted.load(options.engineScript);
     return { ...sessionEngineOver(scripted, scripted.modelIdentity, decode), whisperCpp: info.whisper_cpp, voiceActivity: voice.note };
   }
   const model = await resolveSessionModel(options.project, options.modelFile, options.modelsDir);
-  const engine = startEngineWorker();
+  const engine = startEngineProcess({ modelName: model.name, ...(options.onEngineEvent ? { onEvent: options.onEngineEvent } : {}) });
   let sha256: string;
   let whisperCpp: string;
   try {

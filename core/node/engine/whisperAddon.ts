@@ -73,6 +73,38 @@ export interface WhisperAddon {
   /** absent in an addon built from whisper.cpp before 1.7.6 */
   loadVad?(path: string, options?: { threads?: number }): NativeVadModel;
   compileFlags: string;
+  /** what this machine lets the engine run of what the build holds (absent in older builds) */
+  cpuGuard?(): CpuGuardReport;
+  /** JSON: the instruction sets the build was compiled without, and why (scripts/engineIsa.mjs) */
+  leftOut?: string;
+}
+
+export interface CpuGuardReport {
+  amx: { cpu: boolean; os_enabled: boolean; permitted: boolean; runs: boolean; compiled: boolean; used: boolean; reason: string };
+}
+
+/** An instruction set the engine does without on this machine: left out of the build, or compiled in and not dispatched. */
+export interface LeftOutFeature {
+  feature: string;
+  reason: string;
+  /** 'build': compiled without it (flags); 'run time': compiled in, never dispatched here */
+  where: 'build' | 'run time';
+  flags?: string[];
+  effect?: string;
+}
+
+/** What the addon reports it does without here, build and run time together. */
+export function leftOutFeatures(addon: WhisperAddon): LeftOutFeature[] {
+  let built: Array<Omit<LeftOutFeature, 'where'>> = [];
+  try {
+    built = JSON.parse(addon.leftOut ?? '[]') as Array<Omit<LeftOutFeature, 'where'>>;
+  } catch {
+    built = [];
+  }
+  const out: LeftOutFeature[] = built.map((l) => ({ ...l, where: 'build' }));
+  const amx = addon.cpuGuard?.().amx;
+  if (amx?.compiled && !amx.runs) out.push({ feature: 'AMX (amx_tile, amx_int8)', reason: amx.reason, where: 'run time', effect: 'ggml is compiled with AMX kernels but never dispatches to them on this machine' });
+  return out;
 }
 
 export function whisperAddonPath(env: NodeJS.ProcessEnv = process.env): string {

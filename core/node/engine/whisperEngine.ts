@@ -16,7 +16,7 @@ import type { Segment } from '../../common/transcript/segment';
 import { checkGgmlModelFile } from '../models/ggmlHeader';
 import { sha256Hex } from '../fs/sha256';
 import { digestFile } from '../models/modelFiles';
-import { FreeCoreWatch } from './freeCores';
+import { FreeCoreWatch, processCpuMs } from './freeCores';
 import { type NativeWhisperModel, loadWhisperAddon } from './whisperAddon';
 import { AUDIO_SAMPLE_RATE } from '../../common/audio/sampleRate';
 
@@ -38,6 +38,8 @@ export interface WhisperEngineOptions {
   flashAttn?: boolean;
   /** run one short silent clip after loading so that the first real utterance is not slowed (default true) */
   warmUp?: boolean;
+  /** the engine runs in a process of its own: its host's CPU time counts as the engine's own when choosing threads */
+  hostIsOwn?: boolean;
 }
 
 /** sha256 (hex) of the PCM's Float32 bytes as they lie in memory (little-endian on every supported platform). */
@@ -95,7 +97,8 @@ export class WhisperEngine implements TranscriptionEngine {
 
   constructor(options: WhisperEngineOptions = {}) {
     this.threads = options.threads ?? defaultEngineThreads();
-    this.freeCores = options.threads === undefined ? new FreeCoreWatch(this.threads) : null;
+    const host = process.ppid;
+    this.freeCores = options.threads === undefined ? new FreeCoreWatch(this.threads, 500, options.hostIsOwn ? () => processCpuMs(host) : undefined) : null;
     this.threadPoll = options.threadPoll ?? 0;
     this.warmUp = options.warmUp ?? true;
     this.flashAttn = options.flashAttn ?? ENGINE_FLASH_ATTN;

@@ -1,5 +1,6 @@
 import { open, readFile, unlink } from 'node:fs/promises';
 import { hostname } from 'node:os';
+import { processIsAlive } from '../process/processAlive';
 import { describeFsError } from './sessionFs';
 import { Refusal } from '../../common/contract/refusal';
 
@@ -29,16 +30,6 @@ export interface HeldSessionLock {
   /** the dead process whose lock was taken over, when there was one */
   tookOverFrom: LockOwner | null;
   release(): Promise<void>;
-}
-
-function processIsAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    // EPERM: it exists but belongs to someone else.
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 function parseOwner(text: string): LockOwner | null {

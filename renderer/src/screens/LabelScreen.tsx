@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import type { ProjectView, SessionPatch, SessionView } from '../../../core/common/contract/aloudApi';
+import type { AloudEvent, ProjectView, SessionPatch, SessionView } from '../../../core/common/contract/aloudApi';
 import { applySessionPatch, type SessionUpdate } from '../../../core/common/contract/sessionPatch';
 import { Refusal } from '../../../core/common/contract/refusal';
 import { completionRuleText, spokenLabelRequiredText } from '../../../core/common/session/labelRules';
@@ -16,6 +16,8 @@ import { METER_FLOOR_DB, useRecorder } from '../hooks/useRecorder';
 import { useShortcuts } from '../hooks/useShortcuts';
 import type { RunCall } from '../app/runCall';
 
+const plural = (count: number, word: string): string => `${count} ${word}${count === 1 ? '' : 's'}`;
+
 interface Props {
   client: ApiClient;
   project: ProjectView;
@@ -29,6 +31,18 @@ interface Props {
   keepTalkingSeconds?: number | null;
 }
 
+/** The Label screen's line about the transcription engine: a crash, its restart, or transcription stopping for the session. */
+export function engineNoticeText(event: Extract<AloudEvent, { type: 'engine' }>): string {
+  switch (event.state) {
+    case 'crashed':
+      return 'The transcription engine stopped unexpectedly; it is restarting. Recording goes on and nothing recorded is lost.';
+    case 'restarted':
+      return 'Transcription restarted after the engine stopped unexpectedly. Nothing recorded was lost; waiting utterances are being transcribed now.';
+    case 'stopped':
+      return `Transcription stopped: ${event.message}. Your audio is kept: once the engine runs again, Settings offers to transcribe it.`;
+  }
+}
+
 export function LabelScreen({ client, project, session, onSession, onError, run, deviceId = null, keepTalkingSeconds = null }: Props) {
   const [allDone, setAllDone] = useState(false);
   const [note, setNote] = useState('');
@@ -38,6 +52,8 @@ export function LabelScreen({ client, project, session, onSession, onError, run,
   const [cue, setCue] = useState(false);
   /** text of the utterance still being spoken (the engine's partial results): shown greyed, never a transcript */
   const [partial, setPartial] = useState<{ itemId: string; text: string } | null>(null);
+  /** what happened to the transcription engine, in words: one line, replaced by the next event, never repeated */
+  const [engineNotice, setEngineNotice] = useState<string | null>(null);
 
   const states = useMemo(() => new Map(session.items.map((i) => [i.item_id, i])), [session.items]);
   const items = project.items;
@@ -161,9 +177,12 @@ export function LabelScreen({ client, project, session, onSession, onError, run,
     // the text of the utterance being spoken, until the item's transcript (its final) replaces it
     const stopPartials = client.onPartial((event) => setPartial({ itemId: event.item_id, text: event.text }));
     const stopItems = client.onItem((event) => setPartial((p) => (p && p.itemId === event.item.item_id ? null : p)));
+    // what happened to the transcription engine, in words
+    const stopEngine = client.onEngine((event) => setEngineNotice(engineNoticeText(event)));
     return () => {
       stopPartials();
       stopItems();
+      stopEngine();
     };
   }, [client]);
 
@@ -254,6 +273,11 @@ export function LabelScreen({ client, project, session, onSession, onError, run,
         <p className="rule" id="spoken-rule">
           {completionRuleText(project)}
         </p>
+        {engineNotice && (
+          <p className="engine-notice" role="status">
+            {engineNotice}
+          </p>
+        )}
         {session.finishing_item === currentId && (
           <div className="finishing" role="status">
             Finishing the transcript of this item before completing it…
@@ -313,6 +337,15 @@ export function LabelScreen({ client, project, session, onSession, onError, run,
               <>
                 <dt>Fillers</dt>
                 <dd>{signals.filler_count}</dd>
+              </>
+            )}
+            {signals.filled_pause_count !== undefined && (
+              <>
+                <dt>Hesitation</dt>
+                <dd>
+                  {plural(signals.filled_pause_count, 'filled pause')}, {plural(signals.hedge_count ?? 0, 'hedge')}, {plural(signals.repetition_count ?? 0, 'repetition')}, {plural(signals.editing_term_count ?? 0, 'editing term')}
+                  {signals.hesitation_language && ` (${signals.hesitation_language})`}
+                </dd>
               </>
             )}
             {signals.label_changes !== undefined && (

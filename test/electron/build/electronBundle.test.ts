@@ -4,11 +4,11 @@ import { copyFile, mkdir, mkdtemp, readdir, readFile, rename, rm, writeFile } fr
 import { builtinModules } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEngineWorker } from '../../../core/node/engine/engineHost';
+import { forkEngineProcess } from '../../../core/node/engine/engineProcessHost';
 import { whisperAddonPath } from '../../../core/node/engine/whisperAddon';
+import { FOR_TESTS_MODEL } from '../../../bench/benchAssets';
 import { initProject } from '../../../core/node/project/projectFolder';
 import { buildElectron } from '../../../scripts/build-electron.mjs';
 import { CONTENT_SECURITY_POLICY } from '../../../core/common/contract/securityHeaders';
@@ -36,26 +36,27 @@ async function sourceFiles(dir: string): Promise<string[]> {
 const isBuiltin = (name: string) => name.startsWith('node:') || builtinModules.includes(name);
 
 describe('scripts/build-electron.mjs', () => {
-  it('writes main.js, preload.cjs and engineWorker.js', () => {
-    expect(built.outputs).toEqual({ main: path.join(outDir, 'main.js'), preload: path.join(outDir, 'preload.cjs'), engineWorker: path.join(outDir, 'engineWorker.js') });
+  it('writes main.js, preload.cjs and engineProcess.js', () => {
+    expect(built.outputs).toEqual({ main: path.join(outDir, 'main.js'), preload: path.join(outDir, 'preload.cjs'), engineProcess: path.join(outDir, 'engineProcess.js') });
     for (const file of Object.values(built.outputs)) expect(existsSync(file), file).toBe(true);
     expect(built.inputs.main).toEqual(expect.arrayContaining(['electron/main/main.ts', 'electron/policy/permissions.ts', 'core/node/app/appService.ts']));
-    expect(built.inputs.engineWorker).toContain('core/node/engine/engineWorker.ts');
+    expect(built.inputs.engineProcess).toContain('core/node/engine/engineProcess.ts');
+    expect(built.inputs.main).toContain('electron/main/engineLauncher.ts');
   });
 
   it('runs as a command that lists what it wrote', async () => {
     const cliOut = path.join(work, 'cli-out');
     const { stdout } = await run(process.execPath, [path.join(REPO, 'scripts/build-electron.mjs'), '--out', cliOut], { cwd: work });
-    for (const name of ['main.js', 'preload.cjs', 'engineWorker.js']) {
+    for (const name of ['main.js', 'preload.cjs', 'engineProcess.js']) {
       expect(stdout).toContain(name);
       expect(existsSync(path.join(cliOut, name)), name).toBe(true);
     }
   });
 
-  it('main and the engine worker load nothing at run time but electron and Node built-ins', () => {
+  it('main and the engine process load nothing at run time but electron and Node built-ins', () => {
     expect(built.externals.main).toContain('electron');
     expect(built.externals.main.filter((name) => name !== 'electron' && !isBuiltin(name))).toEqual([]);
-    expect(built.externals.engineWorker.filter((name) => !isBuiltin(name))).toEqual([]);
+    expect(built.externals.engineProcess.filter((name) => !isBuiltin(name))).toEqual([]);
   });
 
   it('the preload is one CommonJS script that requires electron only and exposes one object', async () => {
@@ -71,8 +72,8 @@ describe('scripts/build-electron.mjs', () => {
     const main = await readFile(path.join(outDir, 'main.js'), 'utf8');
     const relative = path.relative(outDir, path.join(REPO, 'core/node/export/appVersion.ts')).split(path.sep).join('/');
     expect(main).toContain(`new URL(${JSON.stringify(relative)}, import.meta.url)`);
-    // engineHost keeps the bundle's own URL: it starts the engineWorker.js written beside main.js.
-    expect(main).toContain('new URL("./engineWorker.js", import.meta.url)');
+    // engineProcessHost keeps the bundle's own URL: it finds the engineProcess.js written beside main.js.
+    expect(main).toContain('new URL("./engineProcess.js", import.meta.url)');
   });
 });
 
@@ -147,11 +148,11 @@ describe('main.js wired to a stand-in Electron (no binary needed)', () => {
     await mkdir(path.join(work, 'no-models'));
   });
 
-  async function drive(scenario: 'run' | 'unbuilt'): Promise<Record<string, any>> { // eslint-disable-line @typescript-eslint/no-explicit-any
+  async function drive(scenario: 'run' | 'unbuilt' | 'engine', env: Record<string, string> = {}): Promise<Record<string, any>> { // eslint-disable-line @typescript-eslint/no-explicit-any
     const { stdout } = await run(process.execPath, [path.join(HARNESS, 'driveMain.mjs'), path.join(outDir, 'main.js'), fakeElectron, scenario], {
       cwd: work,
-      env: { ...process.env, FAKE_ELECTRON_USER_DATA: userData, PROJECT_B: projectB, NOT_A_PROJECT: notAProject, ALOUD_MODELS_DIR: path.join(work, 'no-models') },
-      timeout: 60_000,
+      env: { ...process.env, FAKE_ELECTRON_USER_DATA: userData, PROJECT_B: projectB, NOT_A_PROJECT: notAProject, ALOUD_MODELS_DIR: path.join(work, 'no-models'), ...env },
+      timeout: 120_000,
     });
     return JSON.parse(stdout.trim().split('\n').at(-1)!);
   }
@@ -202,6 +203,36 @@ describe('main.js wired to a stand-in Electron (no binary needed)', () => {
     expect(report.quit).toEqual({ lockBeforeQuit: true, completedImmediately: false, lockAfterQuit: false, requests: 2 });
   });
 
+  it.skipIf(!existsSync(whisperAddonPath()) || !existsSync(FOR_TESTS_MODEL))(
+    'runs whisper.cpp in a utility process titled aloud-engine; a SIGSEGV there restarts it and tells the page, and the app records on',
+    { timeout: 180_000 },
+    async () => {
+      const engineUserData = path.join(work, 'user-data-engine');
+      const engineProject = path.join(work, 'projects', 'engine');
+      const models = path.join(work, 'models-engine');
+      await initProject(engineProject, { demo: true });
+      await mkdir(engineUserData, { recursive: true });
+      await writeFile(path.join(engineUserData, 'preferences.json'), JSON.stringify({ last_project: engineProject }));
+      await mkdir(models, { recursive: true });
+      // the demo project's model is tiny.en: the vocab-only test model under that name (unverified, loadable)
+      await copyFile(FOR_TESTS_MODEL, path.join(models, 'ggml-tiny.en.bin'));
+
+      const report = await drive('engine', { FAKE_ELECTRON_USER_DATA: engineUserData, ALOUD_MODELS_DIR: models });
+
+      expect(report.appInfo.engine).toMatchObject({ available: true, problem: null });
+      expect(report.utilityProcesses).toHaveLength(2);
+      for (const p of report.utilityProcesses) expect(p).toMatchObject({ module: 'engineProcess.js', title: 'aloud-engine', serviceName: 'aloud-engine' });
+      const [first, second] = report.utilityProcesses;
+      expect(report.engineEvents).toEqual([
+        { type: 'engine', state: 'crashed', message: `the engine process ${first.pid} stopped: killed by SIGSEGV (segmentation fault); restarting it with tiny.en` },
+        { type: 'engine', state: 'restarted', message: `transcription restarted (process ${second.pid}, restart 1) with tiny.en` },
+      ]);
+      expect(report.afterRestart).toBe(true);
+      // quitting closed the session and with it the engine process
+      expect(report.secondAlive).toBe(false);
+    },
+  );
+
   it('without a built renderer it says how to build and exits', async () => {
     await rename(path.join(work, 'out', 'renderer'), path.join(work, 'out', 'renderer-away'));
     try {
@@ -217,16 +248,18 @@ describe('main.js wired to a stand-in Electron (no binary needed)', () => {
   });
 });
 
-describe.skipIf(!existsSync(whisperAddonPath()))('the bundled engine worker', () => {
-  it('starts as a worker thread, loads the whisper binding from the bundle and refuses a file that is not a model', async () => {
-    const engine = startEngineWorker({ workerEntry: pathToFileURL(path.join(outDir, 'engineWorker.js')), warmUp: false });
+describe.skipIf(!existsSync(whisperAddonPath()))('the bundled engine process', () => {
+  it('starts as its own process titled aloud-engine, loads the whisper binding from the bundle and refuses a file that is not a model', async () => {
+    const handle = forkEngineProcess({ warmUp: false }, { script: path.join(outDir, 'engineProcess.js'), args: [] });
     try {
-      const info = await engine.info();
+      const info = await handle.engine.info();
       expect(info.whisper_cpp).toMatch(/\d/);
       expect(info.model).toBeNull();
-      await expect(engine.load(path.join(REPO, 'package.json'))).rejects.toMatchObject({ code: 'model_invalid' });
+      expect(info.process).toMatchObject({ pid: handle.pid, title: 'aloud-engine' });
+      await expect(handle.engine.load(path.join(REPO, 'package.json'))).rejects.toMatchObject({ code: 'model_invalid' });
     } finally {
-      await engine.close();
+      await handle.engine.close();
     }
+    expect((await handle.exited).description).toBe('exited with code 0');
   });
 });

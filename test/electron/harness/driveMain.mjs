@@ -1,5 +1,5 @@
 // Runs the bundled main.js against fakeElectron.mjs and prints what Electron would have seen, as one JSON line.
-//   node driveMain.mjs <main.js> <fake electron module> <scenario: run | unbuilt>
+//   node driveMain.mjs <main.js> <fake electron module> <scenario: run | unbuilt | engine>
 // Environment: FAKE_ELECTRON_USER_DATA, PROJECT_B (a second project folder), NOT_A_PROJECT (a plain folder).
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
@@ -39,6 +39,38 @@ if (scenario === 'unbuilt') {
 await until(() => recorded.windows.length === 1 && recorded.windows[0].loadedUrl, 'the window');
 const window = recorded.windows[0];
 const contents = window.webContents;
+
+if (scenario === 'engine') {
+  // never outlive a failed run (the driver's children end with it)
+  process.on('unhandledRejection', (e) => {
+    process.stderr.write(`driveMain: ${e instanceof Error ? e.message : String(e)}\n`);
+    process.exit(1);
+  });
+  // a model is installed: the session's engine runs in a utility process, which then dies of SIGSEGV
+  const call = recorded.ipcHandlers['aloud:call'];
+  const trusted = { sender: contents, senderFrame: { url: 'aloud://app/index.html', parent: null } };
+  await call(trusted, 'openSession', ['ana']);
+  await call(trusted, 'openItem', ['demo-01']);
+  report.appInfo = (await call(trusted, 'appInfo', [])).result;
+  const first = recorded.utilityProcesses[0];
+  process.kill(first.pid, 'SIGSEGV');
+  await until(() => contents.sent.some(([, event]) => event.type === 'engine' && event.state === 'restarted'), 'the restart', 60_000);
+  report.engineEvents = contents.sent.filter(([, event]) => event.type === 'engine').map(([, event]) => event);
+  report.utilityProcesses = recorded.utilityProcesses.map((p) => ({ module: path.basename(p.modulePath), title: p.args[0], serviceName: p.serviceName, pid: p.pid }));
+  report.afterRestart = (await call(trusted, 'startRecording', [null])).ok;
+  app.quit();
+  await until(() => recorded.quitCompleted, 'the quit');
+  report.secondAlive = (() => {
+    try {
+      process.kill(recorded.utilityProcesses[1].pid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  })();
+  process.stdout.write(`${JSON.stringify(report)}\n`);
+  process.exit(0);
+}
 report.window = { loadedUrl: window.loadedUrl, webPreferences: window.options.webPreferences };
 report.messages = [...recorded.messages];
 

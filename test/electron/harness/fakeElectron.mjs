@@ -1,6 +1,8 @@
 // A stand-in for the 'electron' module (the binary is not available in tests): records what main.js asks of
 // Electron and lets a driver play Electron's part (ready, IPC calls, protocol requests, permission prompts, quit).
+import { fork } from 'node:child_process';
 import { EventEmitter } from 'node:events';
+import { constants } from 'node:os';
 
 const recorded = {
   privilegedSchemes: null,
@@ -17,6 +19,7 @@ const recorded = {
   shown: [],
   openDialogAnswer: { canceled: true, filePaths: [] },
   session: { permissionRequest: null, permissionCheck: null, devicePermission: null, beforeRequest: null, spellChecker: null, willDownload: null },
+  utilityProcesses: [],
 };
 
 let resolveReady;
@@ -157,6 +160,58 @@ export const shell = {
   openPath: () => Promise.resolve(''),
 };
 
+/**
+ * In a utility process Electron gives the child a `process.parentPort`: messages arrive as `{ data }`, queued until
+ * the child listens (as Node's own channel queues them until process.on('message')).
+ */
+const PARENT_PORT = `import { EventEmitter } from 'node:events';
+const port = new EventEmitter();
+port.postMessage = (message) => process.send(message);
+let listening = false;
+port.on('newListener', (event) => {
+  if (event !== 'message' || listening) return;
+  listening = true;
+  process.on('message', (message) => port.emit('message', { data: message }));
+});
+process.parentPort = port;
+// Electron ends a utility process with its app: here, with the driver that forked it
+process.on('disconnect', () => process.exit(0));`;
+
+/**
+ * Electron's utility process, played by a forked Node process with a parentPort; when it ends, app
+ * 'child-process-gone' reports it as Chromium does (the signal's number as the exit code), after the 'exit' event.
+ */
+class FakeUtilityProcess extends EventEmitter {
+  constructor(modulePath, args, options) {
+    super();
+    const child = fork(modulePath, args, {
+      execArgv: ['--import', `data:text/javascript,${encodeURIComponent(PARENT_PORT)}`],
+      serialization: 'advanced',
+      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+    });
+    this.child = child;
+    this.pid = child.pid;
+    this.stderr = child.stderr;
+    recorded.utilityProcesses.push({ modulePath, args, serviceName: options?.serviceName ?? null, pid: child.pid });
+    child.on('message', (message) => this.emit('message', message));
+    child.on('exit', (code, signal) => {
+      const number = signal ? constants.signals[signal] : null;
+      this.emit('exit', number ?? code);
+      if (number) app.emit('child-process-gone', {}, { type: 'Utility', reason: signal === 'SIGKILL' ? 'killed' : 'crashed', exitCode: number, serviceName: options?.serviceName, name: options?.serviceName });
+    });
+  }
+  postMessage(message) {
+    this.child.send(message);
+  }
+  kill() {
+    return this.child.kill();
+  }
+}
+
+export const utilityProcess = {
+  fork: (modulePath, args, options) => new FakeUtilityProcess(modulePath, args, options),
+};
+
 /** The driver's handle: fire 'ready' and read what was recorded. */
 export const fake = {
   recorded,
@@ -167,4 +222,4 @@ export const fake = {
   },
 };
 
-export default { app, BrowserWindow, protocol, ipcMain, session, Menu, dialog, shell, fake };
+export default { app, BrowserWindow, protocol, ipcMain, session, Menu, dialog, shell, utilityProcess, fake };

@@ -207,6 +207,9 @@ describe.skipIf(skipReason)(`microphone capture in headless Chromium${skipReason
     expect(lastWords[Math.floor(lastWords.length / 4)]!).toBeGreaterThan(-35);
     const firstPart = records.filter((r) => within(r.startSample, r.startSample + r.length, 0, 4.8)).map((r) => r.levelDbfs).sort((a, b) => a - b);
     expect(firstPart[Math.floor(firstPart.length / 2)]!).toBeGreaterThan(-30);
+    // A chunk in which a slip happened holds the pad between two stretches of the clip, so it matches no single
+    // offset: at most one such chunk per slip.
+    const straddling: string[] = [];
     for (const r of records) {
       expect(r.peakDbfs).toBeGreaterThanOrEqual(r.levelDbfs);
       // a slip can fall anywhere between the two offsets: a 50 ms chunk may sit one device buffer either way
@@ -214,8 +217,9 @@ describe.skipIf(skipReason)(`microphone capture in headless Chromium${skipReason
       const clipLevels = candidates.map((o) => r.startSample - o).filter((from) => from >= 0 && from + r.length <= clip.length).map((from) => rmsDbfs(clip, from, from + r.length));
       if (clipLevels.length < candidates.length || Math.max(...clipLevels) <= -50) continue;
       const closest = Math.min(...clipLevels.map((level) => Math.abs(r.levelDbfs - level)));
-      expect(closest, `chunk at ${clipSeconds(r.startSample).toFixed(2)} s: ${r.levelDbfs.toFixed(1)} dBFS vs the clip's ${clipLevels.map((l) => l.toFixed(1))}`).toBeLessThan(2);
+      if (closest >= 2) straddling.push(`chunk at ${clipSeconds(r.startSample).toFixed(2)} s: ${r.levelDbfs.toFixed(1)} dBFS vs the clip's ${clipLevels.map((l) => l.toFixed(1))}`);
     }
+    expect(straddling.length, `${slips} slip(s): ${straddling.join('; ')}`).toBeLessThanOrEqual(Math.abs(slips));
 
     // The 50 ms meter covers the same timeline and shows the pause too.
     expect(meters.map((m) => m.endSample).slice(0, 5)).toEqual([800, 1600, 2400, 3200, 4000]);

@@ -1,4 +1,5 @@
 import { exportRecordJsonSchemas, type ExportRecordV2 } from '../exportRecord';
+import { hesitationListsFor, type HesitationLists } from '../../signals/hesitationLists';
 
 /** How a column of the dataset holds its values (Hugging Face `dtype`; Parquet type beside it). */
 export type HfColumnType = 'string' | 'int32' | 'float64' | 'bool' | 'json';
@@ -78,7 +79,15 @@ export interface DatasetCardInput {
   columns: readonly HfColumn[];
   models: ReadonlyArray<{ name: string; sha256: string | null; whisper_cpp: string | null }>;
   parserVersions: readonly string[];
-  thinkaloud: { fillers: readonly string[]; silence_threshold_dbfs: number; min_pause_ms: number; long_pause_ms: number; chunk_seconds: number };
+  thinkaloud: {
+    fillers: readonly string[];
+    /** aloud.yaml's per-language hesitation lists (the built-in ones where none is given) */
+    hesitation?: Readonly<Record<string, Partial<HesitationLists>>>;
+    silence_threshold_dbfs: number;
+    min_pause_ms: number;
+    long_pause_ms: number;
+    chunk_seconds: number;
+  };
   /** records of the export left out because they have no audio */
   withoutAudio: number;
   appVersion: string;
@@ -87,6 +96,17 @@ export interface DatasetCardInput {
 }
 
 const yamlString = (s: string): string => JSON.stringify(s);
+const quoted = (terms: readonly string[]): string => terms.map((f) => `"${f}"`).join(', ');
+
+/** The lists each category counted, per language, as a methods section states them. */
+function hesitationMethods(languages: readonly string[], configured: Readonly<Record<string, Partial<HesitationLists>>> | undefined): string {
+  return languages
+    .map((language) => {
+      const lists = hesitationListsFor(language, configured);
+      return `${language}: \`signals_filled_pause_count\` counts ${quoted(lists.filled_pauses) || 'nothing'}, \`signals_hedge_count\` ${quoted(lists.hedges) || 'nothing'}, \`signals_editing_term_count\` ${quoted(lists.editing_terms) || 'nothing'}`;
+    })
+    .join('; ');
+}
 
 /**
  * The dataset card (README.md): YAML metadata (pretty name, languages, task, size, features) and a methods paragraph
@@ -143,7 +163,8 @@ export function datasetCard(input: DatasetCardInput): string {
       + `The transcript is verbatim (\`transcript\`); reviewers' corrections are a separate layer (\`transcript_corrected\`, \`corrections\`). `
       + `Labels were committed from fixed spoken phrases by a deterministic rule parser (version ${input.parserVersions.length > 0 ? input.parserVersions.join(', ') : 'none recorded'}; the last commitment wins), or by key or click. `
       + '`blind_label` is the first label act of the item, given before any change and before the model\'s reasoning was shown; `final_label` is the last label act, `label_source` says how it was given, `label_history` lists every act in order. '
-      + `Hesitation signals are arithmetic: fillers are the words or phrases ${t.fillers.map((f) => `"${f}"`).join(', ')} counted in the verbatim transcript; `
+      + `Hesitation signals are arithmetic: fillers (\`signals_filler_count\`, the legacy single list) are the words or phrases ${quoted(t.fillers)} counted in the verbatim transcript; `
+      + `by category, in the transcript's language (\`signals_hesitation_language\`), ${hesitationMethods(input.languages, t.hesitation)}, each with context rules (e.g. \`like\` as a verb, "what kind of", German \`um\` before a time are not counted), and \`signals_repetition_count\` counts a word said again at once; `
       + `a pause is a run of 20 ms frames below ${t.silence_threshold_dbfs} dBFS of at least ${t.min_pause_ms} ms between speech (a long pause at least ${t.long_pause_ms} ms); `
       + `silent chunks are ${t.chunk_seconds} s chunks below the same threshold; \`signals_vad_*\` are the same pauses by voice activity (Silero VAD), when it ran.`,
     '',

@@ -1,6 +1,7 @@
 import type { ExportRecordV2, ExportSegmentV2 } from '../exportRecord';
 import type { RecordingRecord } from '../../session/itemState';
 import type { StepJudgmentRecord } from '../../reasoning/stepJudgments';
+import { hesitationOccurrences, type HesitationCategory, type HesitationSettings } from '../../signals/hesitation';
 import { fillerOccurrences } from '../../signals/transcriptSignals';
 import { joinSegments, timeAtOffset } from '../../transcript/joinSegments';
 
@@ -15,6 +16,10 @@ export const TIER_NAMES = [
   'pauses (energy)',
   'pauses (VAD)',
   'hesitations',
+  'filled pauses',
+  'hedges',
+  'repetitions',
+  'editing terms',
   'keep-talking cues',
   'model steps',
   'step judgments',
@@ -59,8 +64,19 @@ export interface ItemTimelineInput {
   energyPauses: ReadonlyArray<{ t0_ms: number; t1_ms: number }> | null;
   vadPauses: ReadonlyArray<{ t0_ms: number; t1_ms: number }> | null;
   longPauseMs: number;
+  /** the legacy single list, for the `hesitations` tier */
   fillers: readonly string[];
+  /** the project's languages and hesitation lists, for a tier per category (the record's filled_pause_count, …) */
+  hesitation: HesitationSettings;
 }
+
+/** The tier of each hesitation category: the spans its `<category>_count` counts (as on every tier, one left without length joins the one before). */
+const CATEGORY_TIERS: ReadonlyArray<[HesitationCategory, TierName]> = [
+  ['filled_pause', 'filled pauses'],
+  ['hedge', 'hedges'],
+  ['repetition', 'repetitions'],
+  ['editing_term', 'editing terms'],
+];
 
 /**
  * The tiers of one annotator's work on one item, on the item's audio timeline. Times come from the record: segment
@@ -101,7 +117,11 @@ export function buildItemTimeline(input: ItemTimelineInput): ItemTimeline {
     const ms = Math.round(p.t1_ms - p.t0_ms);
     return `${ms >= input.longPauseMs ? 'long pause' : 'pause'} ${ms} ms`;
   };
-  const hesitations = record.transcript === null ? [] : fillerOccurrences(record.transcript, input.fillers).map((f) => ({ t0_ms: at(f.start), t1_ms: at(f.end), text: record.transcript!.slice(f.start, f.end) }));
+  const transcript = record.transcript ?? '';
+  const heard = (span: { start: number; end: number }): TimedSpan => ({ t0_ms: at(span.start), t1_ms: at(span.end), text: transcript.slice(span.start, span.end) });
+  const hesitations = fillerOccurrences(transcript, input.fillers).map(heard);
+  const byCategory = hesitationOccurrences(transcript, input.hesitation);
+  const categoryTiers = CATEGORY_TIERS.map(([category, name]): TimelineTier => ({ name, kind: 'interval', spans: layIntervals(byCategory.filter((o) => o.category === category).map(heard), duration) }));
 
   const cues = inTimeOrder(record.keep_talking_cues.map((c) => ({ t: c.audio_ms, text: `keep talking (after ${c.silence_ms} ms of silence)` })));
   const cueTimes = distinctInstants(cues.map((c) => c.t), duration);
@@ -118,6 +138,7 @@ export function buildItemTimeline(input: ItemTimelineInput): ItemTimeline {
     { name: 'pauses (energy)', kind: 'interval', spans: layIntervals((input.energyPauses ?? []).map((p) => ({ ...p, text: pauseText(p) })), duration) },
     { name: 'pauses (VAD)', kind: 'interval', spans: layIntervals((input.vadPauses ?? []).map((p) => ({ ...p, text: pauseText(p) })), duration) },
     { name: 'hesitations', kind: 'interval', spans: layIntervals(hesitations, duration) },
+    ...categoryTiers,
     { name: 'keep-talking cues', kind: 'point', points: cues.map((c, i) => ({ t_ms: cueTimes[i]!, text: c.text })) },
     { name: 'model steps', kind: 'interval', spans: steps },
     { name: 'step judgments', kind: 'interval', parent: 'model steps', spans: judgments },

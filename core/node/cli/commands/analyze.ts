@@ -1,6 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
-import { createTranscriptAnalyzer, type AnalysisConfig } from '../../../common/analysis/transcriptAnalysis';
+import { createTranscriptAnalyzer, parseOptionsOf, type AnalysisConfig } from '../../../common/analysis/transcriptAnalysis';
+import { explainCommitRules } from '../../../common/parser/commitExplain';
+import { hesitationListsFor } from '../../../common/signals/hesitationLists';
 import { defaultThinkAloud, type LabelDef } from '../../../common/project/projectConfig';
 import { computeAudioSignals } from '../../../common/signals/audioSignals';
 import type { Segment } from '../../../common/transcript/segment';
@@ -65,7 +67,7 @@ async function readTranscriptFile(file: string): Promise<string | Segment[]> {
 export const analyzeCommand: CliCommand = {
   name: 'analyze',
   usage:
-    'analyze (--labels "Polite,Impolite,Neutral" | --config aloud.yaml) [--lang en,de] (--text "..." | --transcript FILE[.json]) [--audio FILE.wav]',
+    'analyze (--labels "Polite,Impolite,Neutral" | --config aloud.yaml) [--lang en,de] (--text "..." | --transcript FILE[.json] | --explain) [--audio FILE.wav] [--explain]',
   async run(argv, io) {
     const { values } = withUsageErrors(() =>
       parseArgs({
@@ -78,11 +80,13 @@ export const analyzeCommand: CliCommand = {
           text: { type: 'string' },
           transcript: { type: 'string' },
           audio: { type: 'string' },
+          explain: { type: 'boolean', default: false },
         },
       }),
     );
     if (values.labels === undefined && values.config === undefined) throw new UsageError('give the labels: --labels "A,B,C" or --config aloud.yaml');
-    if ((values.text === undefined) === (values.transcript === undefined)) throw new UsageError('give exactly one of --text "..." or --transcript FILE');
+    if (values.text !== undefined && values.transcript !== undefined) throw new UsageError('give exactly one of --text "..." or --transcript FILE');
+    if (values.text === undefined && values.transcript === undefined && !values.explain) throw new UsageError('give exactly one of --text "..." or --transcript FILE (or --explain)');
 
     let config: AnalysisConfig;
     if (values.config !== undefined) {
@@ -98,6 +102,14 @@ export const analyzeCommand: CliCommand = {
     }
     if (values.lang !== undefined) config = { ...config, thinkaloud: { ...config.thinkaloud, languages: languagesFromList(values.lang) } };
 
+    // --explain: every input of the parser and of the hesitation counts, listed (the spoken forms of each label among them)
+    const explain = values.explain
+      ? { ...explainCommitRules(parseOptionsOf(config)), hesitation: Object.fromEntries(config.thinkaloud.languages.map((l) => [l, hesitationListsFor(l, config.thinkaloud.hesitation)])) }
+      : null;
+    if (values.text === undefined && values.transcript === undefined) {
+      printJson(io, { explain });
+      return 0;
+    }
     const input = values.text ?? (await readTranscriptFile(values.transcript!));
     const analysis = createTranscriptAnalyzer(config)(input);
     let audioSignals = {};
@@ -113,6 +125,7 @@ export const analyzeCommand: CliCommand = {
       ...analysis.signals,
       ...audioSignals,
       transcript: analysis.transcript,
+      ...(explain ? { explain } : {}),
     });
     return 0;
   },

@@ -1,6 +1,6 @@
 import { readWavFor16k } from '../../engine/audioInput';
 import { benchEngine } from '../../bench/engineBench';
-import { startEngineWorker } from '../../engine/engineHost';
+import { startEngineProcess } from '../../engine/engineProcessHost';
 import { benchLive } from '../../bench/liveBench';
 import { type CliCommand, printJson, requireOption, UsageError, parseOptions } from '../cliSupport';
 import { parseThreads } from './transcribe';
@@ -25,7 +25,7 @@ export const benchCommand: CliCommand = {
     const threads = parseThreads(values.threads);
     const audio = await readWavFor16k(audioPath);
     if (audio.pcm.length === 0) throw new UsageError(`${audioPath}: the file holds no audio`);
-    const engine = startEngineWorker(threads === undefined ? {} : { threads });
+    const engine = startEngineProcess(threads === undefined ? {} : { threads });
     try {
       const report = await benchEngine({ engine, modelPath, pcm: audio.pcm, runs });
       if (values.json) {

@@ -3,6 +3,7 @@ import type { ItemSessionState } from '../../../common/session/itemState';
 import { foldSession } from '../../../common/session/sessionFold';
 import { readWav, resampleTo16k } from '../../audio/wavFile';
 import { loadProjectConfig, loadProjectItems, type OpenProject } from '../../project/projectFolder';
+import type { EngineSupervisorEvent } from '../../engine/engineSupervisor';
 import { engineScriptFile, openSessionEngine, type SessionEngine } from '../../engine/sessionEngine';
 import { readSessionLog } from '../../session/sessionLogFile';
 import { sessionPaths } from '../../session/sessionPaths';
@@ -51,12 +52,16 @@ function reportRecovery(io: CliIo, report: SessionOpenReport): void {
  */
 async function openTranscribingSession(
   command: string,
-  options: { project: OpenProject; annotator: string; items: Item[]; model: string | undefined; engineScript: string | undefined },
+  options: { project: OpenProject; annotator: string; items: Item[]; model: string | undefined; engineScript: string | undefined; progress?: boolean },
   io: CliIo,
 ): Promise<{ service: SessionService; engine: SessionEngine }> {
   const engineScript = engineScriptFile(options.engineScript);
   if (engineScript) io.err(`aloud session ${command}: transcription is SCRIPTED from ${engineScript} (not whisper.cpp)\n`);
-  const engine = await openSessionEngine({ project: options.project, modelFile: options.model ?? null, engineScript });
+  // the engine process's crashes and restarts (and with --progress its pid), one line each
+  const onEngineEvent = (event: EngineSupervisorEvent) => {
+    if (event.type !== 'started' || options.progress) io.err(`aloud session ${command}: ${event.message}\n`);
+  };
+  const engine = await openSessionEngine({ project: options.project, modelFile: options.model ?? null, engineScript, onEngineEvent });
   let service: SessionService;
   try {
     service = await SessionService.open({ project: options.project, annotator: options.annotator, items: options.items, engine });
@@ -84,7 +89,7 @@ async function ingest(argv: string[], io: CliIo): Promise<number> {
   if (!items.some((item) => item.id === itemId)) throw new UsageError(`--item: "${itemId}" is not in ${project.config.items}`);
   const wav = await readWav(wavFile);
   const pcm = resampleTo16k(wav.samples, wav.sampleRate);
-  const { service } = await openTranscribingSession('ingest', { project, annotator, items, model: values.model, engineScript: values['engine-script'] }, io);
+  const { service } = await openTranscribingSession('ingest', { project, annotator, items, model: values.model, engineScript: values['engine-script'], progress: values.progress }, io);
   try {
     const fed = await feed(service, itemId, pcm, wavFile, { realtime: values.realtime, progress: values.progress }, io);
     await service.stopRecording('end_of_input');

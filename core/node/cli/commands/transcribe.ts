@@ -1,5 +1,5 @@
 import { readWavFor16k } from '../../engine/audioInput';
-import { WhisperEngine } from '../../engine/whisperEngine';
+import { startEngineProcess } from '../../engine/engineProcessHost';
 import { type CliCommand, printJson, requireOption, UsageError, parseOptions } from '../cliSupport';
 
 export function parseThreads(value: string | undefined): number | undefined {
@@ -16,7 +16,15 @@ export const transcribeCommand: CliCommand = {
     const { values } = parseOptions(argv, { model: 'string', audio: 'string', json: false, 'token-timestamps': false, prompt: 'string', language: 'string', threads: 'string' });
     const modelPath = requireOption(values.model, '--model');
     const audioPath = requireOption(values.audio, '--audio');
-    const engine = new WhisperEngine({ threads: parseThreads(values.threads), warmUp: false });
+    // whisper.cpp in its own process: a native fault there is an error naming the signal, never this process's crash
+    const threads = parseThreads(values.threads);
+    const engine = startEngineProcess({
+      warmUp: false,
+      ...(threads === undefined ? {} : { threads }),
+      onEvent: (event) => {
+        if (event.type !== 'started') io.err(`aloud transcribe: ${event.message}\n`);
+      },
+    });
     try {
       const audio = await readWavFor16k(audioPath);
       if (audio.pcm.length === 0) throw new UsageError(`${audioPath}: the file holds no audio`);

@@ -33,11 +33,19 @@
 #ifndef ALOUD_WHISPER_CPP_VERSION
 #define ALOUD_WHISPER_CPP_VERSION "unknown"
 #endif
+#ifndef ALOUD_ENGINE_LEFT_OUT
+#define ALOUD_ENGINE_LEFT_OUT "[]"
+#endif
+
+#include "cpu_guard.h"
 
 // whisper_unity.cc
 void aloud_whisper_reseed_sampling(struct whisper_state* state);
 void aloud_whisper_use_threadpool(struct whisper_state* state, struct ggml_threadpool* pool);
 int aloud_whisper_vad_window(struct whisper_vad_context* vctx);
+// units/ggml_cpu_cpp.cpp
+aloud_amx_check aloud_amx_status(void);
+bool aloud_amx_compiled(void);
 
 namespace {
 
@@ -729,6 +737,24 @@ Napi::Value SystemInfo(const Napi::CallbackInfo& info) {
   return Napi::String::New(info.Env(), whisper_print_system_info());
 }
 
+// cpuGuard(): what this machine lets the engine run of what the build holds ({ amx: { cpu, os_enabled, permitted,
+// runs, compiled, used, reason } }); ggml's AMX kernels are used only when compiled in and `runs`.
+Napi::Value CpuGuard(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  const aloud_amx_check amx = aloud_amx_status();
+  Napi::Object out = Napi::Object::New(env);
+  Napi::Object a = Napi::Object::New(env);
+  a.Set("cpu", Napi::Boolean::New(env, amx.cpu != 0));
+  a.Set("os_enabled", Napi::Boolean::New(env, amx.os_enabled != 0));
+  a.Set("permitted", Napi::Boolean::New(env, amx.permitted != 0));
+  a.Set("runs", Napi::Boolean::New(env, amx.runs != 0));
+  a.Set("compiled", Napi::Boolean::New(env, aloud_amx_compiled()));
+  a.Set("used", Napi::Boolean::New(env, aloud_amx_compiled() && amx.runs != 0));
+  a.Set("reason", Napi::String::New(env, amx.reason));
+  out.Set("amx", a);
+  return out;
+}
+
 Napi::Value SetLogToStderr(const Napi::CallbackInfo& info) {
   g_log_to_stderr.store(info.Length() > 0 && info[0].ToBoolean().Value());
   return info.Env().Undefined();
@@ -748,6 +774,9 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   exports.Set("whisperVersion", Napi::String::New(env, whisper_version()));
   exports.Set("loadVad", Napi::Function::New(env, LoadVad));
   exports.Set("compileFlags", Napi::String::New(env, ALOUD_WHISPER_COMPILE_FLAGS));
+  exports.Set("cpuGuard", Napi::Function::New(env, CpuGuard));
+  // JSON: the instruction sets scripts/build-engine.mjs compiled without, and why
+  exports.Set("leftOut", Napi::String::New(env, ALOUD_ENGINE_LEFT_OUT));
   return exports;
 }
 

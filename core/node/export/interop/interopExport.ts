@@ -127,6 +127,7 @@ export async function exportInterop(options: InteropExportOptions): Promise<Inte
         vadPauses: pauses.vad,
         longPauseMs: project.config.thinkaloud.long_pause_ms,
         fillers: project.config.thinkaloud.fillers,
+        hesitation: project.config.thinkaloud,
       });
       const wavPath = `${name}.wav`;
       planned.push({ path: wavPath, wav: r.audio!.path, sha256: r.audio!.sha256! });

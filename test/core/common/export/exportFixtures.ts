@@ -32,6 +32,7 @@ export function labelledState(itemId: string): ItemSessionState {
       silent_chunks: 1, total_chunks: 5, pauses: { count: 1, total_ms: 200, longest_ms: 200, long_count: 0 }, time_to_first_speech_ms: 40,
       filler_count: 2, fillers_by_term: { hmm: 1, 'kind of': 1 }, word_count: 10, commitment_count: 1, label_changes: 0,
       time_to_first_commit_ms: 2600, time_to_final_commit_ms: 2600,
+      filled_pause_count: 1, hedge_count: 1, repetition_count: 0, editing_term_count: 0, hesitation_language: 'en',
     },
     model: { name: 'tiny.en', sha256: SHA_MODEL, whisper_cpp: '1.9.1' },
     started_at: '2026-01-02T10:00:00.000Z',

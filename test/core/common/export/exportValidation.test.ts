@@ -206,9 +206,9 @@ describe('validateExportText: every stage, every problem, located', () => {
     const v1 = validRecords().map((r) => {
       const old: Record<string, unknown> = { ...r, schema_version: 1, label_source: r.label_source, model: r.model ? { name: r.model.name, sha256: r.model.sha256 } : null };
       old.segments = r.segments.map(({ utterance: _u, index: _i, ...s }) => s);
-      // the voice-activity signals came with v2 exports
+      // the voice-activity signals and hesitation by category came with v2 exports
       if (r.signals) {
-        const { vad_speech_ms: _s, vad_pauses: _p, vad_time_to_first_speech_ms: _t, ...signals } = r.signals;
+        const { vad_speech_ms: _s, vad_pauses: _p, vad_time_to_first_speech_ms: _t, filled_pause_count: _f, hedge_count: _h, repetition_count: _r, editing_term_count: _e, hesitation_language: _l, ...signals } = r.signals;
         old.signals = signals;
       }
       return Object.fromEntries(EXPORT_FIELDS.map((k) => [k, old[k]]));

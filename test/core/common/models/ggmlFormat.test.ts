@@ -161,6 +161,31 @@ describe.skipIf(!haveShared)('ggml whisper model format (vocab-only test model)'
     expect((await rejection(withInt32(testModel, FIELD.ftype, 5))).reason).toContain('ftype = 5 is not a weight type whisper.cpp can load');
     expect((await rejection(withInt32(testModel, 48, 79))).reason).toContain('mel filters have 79 bands but n_mels = 80');
   });
+
+  it('refuses what whisper.cpp 1.9.1 cannot run: f32 weights, rows that are not whole quantization blocks', async () => {
+    expect((await rejection(withInt32(testModel, FIELD.ftype, 0))).reason).toBe(
+      'header: ftype = 0 (f32 weights): whisper.cpp 1.9.1 cannot run an f32 model (its encoder convolution takes f16 kernels only); use an f16 or quantized file of the model',
+    );
+    // tiny's rows are 384 values: not whole 256-value k-quant blocks, even with no weights in the file
+    expect((await rejection(withInt32(testModel, FIELD.ftype, 12))).reason).toBe(
+      "a q4_k model needs rows of whole 256-value blocks, but 'encoder.blocks.0.mlp.0.weight' has rows of 384 values (n_audio_state = 384): whisper.cpp cannot load it; quantize this model as q4_0, q4_1, q5_0, q5_1 or q8_0",
+    );
+    // base (512) is whole blocks: q4_k is fine there
+    let base = withInt32(withInt32(testModel, FIELD.n_audio_state, 512), FIELD.n_text_state, 512);
+    base = withInt32(withInt32(withInt32(base, FIELD.n_audio_layer, 6), 36, 6), FIELD.ftype, 12);
+    base = withInt32(withInt32(base, FIELD.n_audio_head, 8), 32, 8);
+    expect(await inspect(base)).toMatchObject({ size_class: 'base', weight_type: 'q4_k', weights: 'none' });
+  });
+
+  it('refuses a vocab-only file whose dimensions match no whisper model, saying what whisper.cpp would allocate', async () => {
+    let huge = testModel;
+    for (const [offset, value] of [[FIELD.n_audio_state, 8192], [FIELD.n_audio_head, 64], [FIELD.n_audio_layer, 32], [FIELD.n_text_state, 8192], [32, 64], [36, 32]] as const) huge = withInt32(huge, offset, value);
+    expect((await rejection(huge)).reason).toBe(
+      'holds no weights (a vocab-only file) and its dimensions match no whisper model (n_audio_state = 8192, 32 encoder and 32 decoder layers): whisper.cpp would allocate about 122 GB for weights the file does not hold',
+    );
+    // the same shape with every weight present is a (large) model like any other: its size is checked instead
+    expect(whisperSizeClass({ n_audio_layer: 32, n_audio_state: 8192 })).toBe('unknown');
+  });
 });
 
 describe('foreign files', () => {

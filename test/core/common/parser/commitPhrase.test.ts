@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { LabelDef } from '../../../../core/common/project/projectConfig';
-import { createCommitParser, DEFAULT_STEMS } from '../../../../core/common/parser/commitPhrase';
+import { createCommitParser } from '../../../../core/common/parser/commitPhrase';
+import { DEFAULT_STEMS } from '../../../../core/common/parser/defaultStems';
 import type { ParseOptions } from '../../../../core/common/parser/parseTypes';
 import { bilingual, committedLabels, diagnosticKinds, english, expectQuotesExact, german, parse, politeness } from './parserTestSupport';
 
-const [EN_I_LABEL, EN_MODAL, EN_LABEL_THIS, EN_MY_ANSWER, EN_FINAL, EN_CHOOSE, EN_DEFINITELY] = DEFAULT_STEMS.en!;
+const [EN_I_LABEL, EN_MODAL, EN_LABEL_THIS, EN_MY_ANSWER, EN_FINAL, , EN_CHOOSE, , , , EN_DEFINITELY] = DEFAULT_STEMS.en!;
 const [DE_ICH_WAEHLE, DE_MEINE_ANTWORT, DE_ENDGUELTIG, DE_BEWERTE] = DEFAULT_STEMS.de!;
 
 function labelsNamed(...names: string[]): LabelDef[] {
@@ -120,10 +121,19 @@ describe('negation', () => {
     },
   );
 
-  it('a comma does not end the clause: "Not rude, I label this polite"', () => {
-    const result = parse('Not rude, I label this polite');
-    expect(result.commitments).toEqual([]);
-    expect(diagnosticKinds(result)).toEqual(['negated']);
+  it('a comma ends the clause, so a negation before it does not reach the next phrase: "Not rude, I label this polite"', () => {
+    expect(committedLabels(parse('Not rude, I label this polite'))).toEqual(['Polite']);
+    const result = parse('I would not label this polite, final answer neutral.');
+    expect(committedLabels(result)).toEqual(['Neutral']);
+    expect(result.diagnostics).toMatchObject([{ kind: 'negated', quote: 'not label this polite' }]);
+  });
+
+  it('"but" and "aber" end the clause too; a comma beside a filler does not', () => {
+    expect(committedLabels(parse("I don't like it but I label this neutral."))).toEqual(['Neutral']);
+    expect(committedLabels(parse('Ich mag es nicht aber ich nehme neutral.', german))).toEqual(['Neutral']);
+    const filler = parse('I would not, uh, label this polite.');
+    expect(filler.commitments).toEqual([]);
+    expect(diagnosticKinds(filler)).toEqual(['negated']);
   });
 
   it('"no longer" blocks', () => {
@@ -154,17 +164,19 @@ describe('negation', () => {
   });
 
   it('German "nicht" before the stem blocks in the same clause only', () => {
-    expect(diagnosticKinds(parse('Das ist nicht höflich, ich wähle höflich.', german))).toEqual(['negated']);
+    expect(diagnosticKinds(parse('Ich bin nicht sicher ich wähle höflich.', german))).toEqual(['negated']);
+    expect(committedLabels(parse('Das ist nicht höflich, ich wähle unhöflich.', german))).toEqual(['Impolite']);
     const later = parse('Das ist nicht höflich. Ich wähle unhöflich.', german);
     expect(committedLabels(later)).toEqual(['Impolite']);
     expect(later.diagnostics).toEqual([]);
   });
 
-  it('German "kein"/"keine" block', () => {
-    const result = parse('Kein Zweifel, ich wähle unhöflich.', german);
+  it('German "kein"/"keine" block in their clause', () => {
+    const result = parse('Kein Zweifel ich wähle unhöflich.', german);
     expect(result.commitments).toEqual([]);
-    expect(result.diagnostics).toMatchObject([{ kind: 'negated', quote: 'Kein Zweifel, ich wähle unhöflich' }]);
+    expect(result.diagnostics).toMatchObject([{ kind: 'negated', quote: 'Kein Zweifel ich wähle unhöflich' }]);
     expect(diagnosticKinds(parse('Ich wähle keine höflich.', german))).toEqual(['negated']);
+    expect(committedLabels(parse('Kein Zweifel, ich wähle unhöflich.', german))).toEqual(['Impolite']);
   });
 
   it('a label that contains a cue is a label, not a negation', () => {
@@ -231,33 +243,35 @@ describe('labels contained in other labels', () => {
   });
 });
 
-describe('fuzzy labels', () => {
-  it('"polit" → Polite and "impolit" → Impolite', () => {
-    expect(parse('I label this polit.').commitments).toMatchObject([{ label: 'Polite', quote: 'I label this polit' }]);
-    expect(parse('I label this impolit.').commitments).toMatchObject([{ label: 'Impolite', quote: 'I label this impolit' }]);
+describe('spoken forms, never fuzzy guessing', () => {
+  it('a misspelt label commits nothing: "polit", "courteus"', () => {
+    expect(parse('I label this polit.').commitments).toEqual([]);
+    expect(parse('I label this courteus.').commitments).toEqual([]);
   });
 
-  it('a fuzzy synonym counts: "courteus" → Polite', () => {
-    expect(committedLabels(parse('I label this courteus.'))).toEqual(['Polite']);
+  it('derived forms of a name commit: split and hyphenated prefixes, "in" heard for "im"', () => {
+    for (const said of ['in polite', 'im polite', 'im-polite', 'in-polite']) {
+      expect(parse(`My answer is ${said}.`).commitments).toMatchObject([{ label: 'Impolite', quote: `My answer is ${said}` }]);
+    }
+    expect(committedLabels(parse('Meine Antwort ist un-höflich.', german))).toEqual(['Impolite']);
   });
 
-  it('a tie between two labels is rejected as ambiguous', () => {
-    const options: ParseOptions = { labels: labelsNamed('Polite', 'Polity'), languages: ['en'] };
-    const result = parse('I label this polits.', options);
-    expect(result.commitments).toEqual([]);
-    expect(result.diagnostics).toMatchObject([{ kind: 'ambiguous', quote: 'I label this polits' }]);
+  it('compound names: "not-toxic" and "nottoxic" name "Not toxic"', () => {
+    const options: ParseOptions = { labels: labelsNamed('Toxic', 'Not toxic'), languages: ['en'] };
+    expect(committedLabels(parse('I label this not-toxic.', options))).toEqual(['Not toxic']);
+    expect(committedLabels(parse('I label this nottoxic.', options))).toEqual(['Not toxic']);
   });
 
-  it('below 0.8 similarity is not a label: "rule" is not "rude"', () => {
-    const result = parse('I label this rule.');
-    expect(result.commitments).toEqual([]);
-    expect(result.diagnostics).toMatchObject([{ kind: 'unknown_label', quote: 'I label this rule' }]);
+  it('a derived form two labels share names neither: "in polite" with labels Impolite and Inpolite', () => {
+    const options: ParseOptions = { labels: labelsNamed('Impolite', 'Inpolite', 'Polite'), languages: ['en'] };
+    expect(parse('My answer is in polite.', options).commitments).toEqual([]);
+    expect(committedLabels(parse('My answer is inpolite.', options))).toEqual(['Inpolite']);
   });
 
-  it('never fuzzily turns an exact label word into another label: "very impolite" is not "Very polite"', () => {
+  it('"very impolite" is not "Very polite"', () => {
     const options: ParseOptions = { labels: labelsNamed('Very polite', 'Polite', 'Impolite'), languages: ['en'] };
-    expect(parse('I label this very impolite.', options).commitments).toEqual([]);
-    expect(committedLabels(parse('I label this very polit.', options))).toEqual(['Very polite']);
+    expect(committedLabels(parse('I label this very impolite.', options))).toEqual([]);
+    expect(committedLabels(parse('I label this very polite.', options))).toEqual(['Very polite']);
   });
 });
 
@@ -373,10 +387,12 @@ describe('fillers between stem and label', () => {
     expect(committedLabels(parse('My answer is, I think, kind of, rude.'))).toEqual(['Impolite']);
   });
 
-  it('options.fillers replaces the defaults', () => {
+  it('options.fillers replaces the default fillers; filled pauses (um, äh) are always skipped', () => {
     const options: ParseOptions = { ...english, fillers: ['you know'] };
     expect(committedLabels(parse('I label this, you know, polite.', options))).toEqual(['Polite']);
-    expect(parse('I label this um polite.', options).commitments).toEqual([]);
+    expect(parse('I label this sort of polite.', options).commitments).toEqual([]);
+    expect(committedLabels(parse('I label this um polite.', options))).toEqual(['Polite']);
+    expect(committedLabels(parse('Ich wähle, ähm, höflich.', german))).toEqual(['Polite']);
   });
 
   it('nothing else may stand between: "I label this reply polite" commits nothing', () => {
@@ -418,7 +434,7 @@ describe('questions do not commit', () => {
   it('"Should I label this polite? No, rude." commits nothing', () => {
     const result = parse('Should I label this polite? No, rude.');
     expect(result.commitments).toEqual([]);
-    expect(result.diagnostics).toMatchObject([{ kind: 'ambiguous', quote: 'I label this polite' }]);
+    expect(result.diagnostics).toMatchObject([{ kind: 'ambiguous', quote: 'Should I label this polite' }]);
   });
 
   it('a question elsewhere, or a tag question after other words, does not block', () => {
@@ -522,5 +538,15 @@ describe('createCommitParser', () => {
   it('an empty or punctuation-only transcript has no commitments', () => {
     expect(parse('')).toEqual({ commitments: [], final_label: null, diagnostics: [] });
     expect(parse(' ... ?! ')).toEqual({ commitments: [], final_label: null, diagnostics: [] });
+  });
+});
+
+describe('sentences too long to judge', () => {
+  it('a phrase with more than 60 words of its sentence before or after it (no punctuation) commits nothing', () => {
+    const words = (n: number) => Array.from({ length: n }, (_, i) => `word${i}`).join(' ');
+    expect(committedLabels(parse(`${words(30)} and I label this polite.`))).toEqual(['Polite']);
+    expect(parse(`if ${words(70)} and I label this polite.`).commitments).toEqual([]);
+    expect(parse(`I label this polite and ${words(70)} if so.`).commitments).toEqual([]);
+    expect(committedLabels(parse(`${words(70)}. I label this polite. ${words(70)}`))).toEqual(['Polite']);
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { compileStemPattern, DEFAULT_STEMS, validateStemPattern } from '../../../../core/common/parser/commitPhrase';
+import { DEFAULT_STEMS } from '../../../../core/common/parser/defaultStems';
+import { compileStemPattern, validateStemPattern } from '../../../../core/common/parser/stemPattern';
 import { MAX_STEM_PHRASINGS } from '../../../../core/common/parser/stemPattern';
 
 function phrasings(pattern: string): string[] {
@@ -39,10 +40,23 @@ describe('compileStemPattern', () => {
     expect(phrasings('I’ll ﬁnally pick')).toEqual(["i'll finally pick"]);
   });
 
-  it('every default stem compiles, and the first English one has 12 phrasings', () => {
+  it('every default stem compiles, and the first English ones have 3 × 12 and 4 × 8 × 3 × 2 × 2 phrasings', () => {
     for (const patterns of Object.values(DEFAULT_STEMS)) for (const pattern of patterns) expect(validateStemPattern(pattern)).toBeNull();
-    expect(phrasings(DEFAULT_STEMS.en![0]!)).toHaveLength(12);
-    expect(phrasings(DEFAULT_STEMS.en![1]!)).toHaveLength(4 * 6 * 3 * 2 * 2);
+    expect(phrasings(DEFAULT_STEMS.en![0]!)).toHaveLength(3 * 12);
+    expect(phrasings(DEFAULT_STEMS.en![1]!)).toHaveLength(4 * 8 * 3 * 2 * 2);
+  });
+
+  it("a glued group gives contractions, and a group whose alternative is only punctuation is optional: \"answer's\"", () => {
+    expect(phrasings("my answer('s| is| :)")).toEqual(['my answer', 'my answer is', "my answer's"]);
+  });
+
+  it('{label} marks words that follow the label: they compile apart', () => {
+    const compiled = compileStemPattern('ich würde {label} (sagen|nehmen)');
+    expect(compiled.phrasings).toEqual([['ich', 'würde']]);
+    expect(compiled.tail).toEqual([['sagen'], ['nehmen']]);
+    expect(compileStemPattern('I label this').tail).toBeNull();
+    expect(validateStemPattern('ich {label} x {label} y')).toMatch(/{label} stands more than once/);
+    expect(validateStemPattern('ich würde {label}')).toMatch(/nothing follows {label}/);
   });
 });
 

@@ -30,6 +30,7 @@ describe('parseProjectConfig', () => {
       languages: ['en'],
       stems: {},
       fillers: ['um', 'uh', 'hmm', 'er', 'like', 'i guess', 'maybe', 'i think', 'sort of', 'kind of'],
+      hesitation: {},
       chunk_seconds: 1.0,
       silence_threshold_dbfs: -45,
       min_pause_ms: 250,
@@ -39,6 +40,16 @@ describe('parseProjectConfig', () => {
     });
     expect(config.schema.labels.map((l) => l.name)).toEqual(['Polite', 'Impolite', 'Neutral']);
     expect(config.schema.labels[2]!.synonyms).toEqual({ de: ['neutral'] });
+  });
+
+  it('reads per-language hesitation lists, and names a term with no word by its key path and line', () => {
+    const config = parseProjectConfig(`${base}thinkaloud:\n  hesitation:\n    de: {hedges: [vielleicht, quasi]}\n`);
+    expect(config.thinkaloud.hesitation).toEqual({ de: { hedges: ['vielleicht', 'quasi'] } });
+    expect(() => parseProjectConfig(`${base}thinkaloud:\n  hesitation:\n    en:\n      hedges: [maybe, "..."]\n`)).toThrow(
+      /aloud\.yaml:\d+: thinkaloud\.hesitation\.en\.hedges\[1\]: "\.\.\." has no word to count/,
+    );
+    expect(() => parseProjectConfig(`${base}thinkaloud:\n  hesitation:\n    en: {pauses: [um]}\n`)).toThrow(/thinkaloud\.hesitation\.en\.pauses: unknown key/);
+    expect(() => parseProjectConfig(`${base}thinkaloud:\n  hesitation:\n    English: {hedges: [maybe]}\n`)).toThrow(/thinkaloud\.hesitation: must match pattern/);
   });
 
   it('keeps given values and defaults only the missing ones', () => {

@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { Commitment, ParseResult } from '../../../../core/common/parser/parseTypes';
-import { DEFAULT_FILLERS } from '../../../../core/common/project/projectConfig';
+import { DEFAULT_FILLERS } from '../../../../core/common/signals/hesitationLists';
 import { computeTranscriptSignals, wordTokens } from '../../../../core/common/signals/transcriptSignals';
 import { joinSegments } from '../../../../core/common/transcript/joinSegments';
 
 const noParse: ParseResult = { commitments: [], final_label: null, diagnostics: [] };
+const english = { fillers: DEFAULT_FILLERS, languages: ['en'] };
 
 /** A commitment of `label` whose quote is the first occurrence of `quote` in `transcript` (after `from`). */
 function commitment(transcript: string, quote: string, label: string, from = 0): Commitment {
@@ -18,7 +19,7 @@ function parseOf(commitments: Commitment[]): ParseResult {
 }
 
 const fillersOf = (transcript: string, fillers: readonly string[] = DEFAULT_FILLERS) => {
-  const s = computeTranscriptSignals(transcript, noParse, fillers);
+  const s = computeTranscriptSignals(transcript, noParse, { fillers, languages: ['en'] });
   return { count: s.filler_count, byTerm: s.fillers_by_term };
 };
 
@@ -38,9 +39,9 @@ describe('word tokens', () => {
   });
 
   it('word_count counts every word, fillers included', () => {
-    expect(computeTranscriptSignals(' Hmm, well. This reply is, um, kind of polite, I guess.', noParse, DEFAULT_FILLERS).word_count).toBe(11);
-    expect(computeTranscriptSignals('', noParse, DEFAULT_FILLERS).word_count).toBe(0);
-    expect(computeTranscriptSignals(' ... !', noParse, DEFAULT_FILLERS).word_count).toBe(0);
+    expect(computeTranscriptSignals(' Hmm, well. This reply is, um, kind of polite, I guess.', noParse, english).word_count).toBe(11);
+    expect(computeTranscriptSignals('', noParse, english).word_count).toBe(0);
+    expect(computeTranscriptSignals(' ... !', noParse, english).word_count).toBe(0);
   });
 });
 
@@ -97,15 +98,20 @@ describe('commitments', () => {
       commitment(t, 'answer: neutral', 'neutral'),
       commitment(t, 'answer: neutral', 'neutral', t.indexOf('neutral') + 1),
     ]);
-    const s = computeTranscriptSignals(t, parse, DEFAULT_FILLERS);
+    const s = computeTranscriptSignals(t, parse, english);
     expect(s).toMatchObject({ commitment_count: 4, label_changes: 2, time_to_first_commit_ms: null, time_to_final_commit_ms: null });
   });
 
   it('no commitments: zero counts and null times, even with timing', () => {
     const joined = joinSegments([{ t0_ms: 0, t1_ms: 1000, text: ' Hmm.' }]);
-    expect(computeTranscriptSignals(joined.text, noParse, [], joined)).toEqual({
+    expect(computeTranscriptSignals(joined.text, noParse, { fillers: [], languages: ['en'] }, joined)).toEqual({
       filler_count: 0,
       fillers_by_term: {},
+      filled_pause_count: 1,
+      hedge_count: 0,
+      repetition_count: 0,
+      editing_term_count: 0,
+      hesitation_language: 'en',
       word_count: 1,
       commitment_count: 0,
       label_changes: 0,
@@ -124,7 +130,7 @@ describe('commitments', () => {
     const t = joined.text;
     const first = commitment(t, 'My answer is impolite', 'impolite'); // ends at offset 22 of 23 in span 1
     const final = commitment(t, 'answer: neutral', 'neutral', 30); // ends at offset 62 = span 3 start 40 + 22
-    const s = computeTranscriptSignals(t, parseOf([first, final]), DEFAULT_FILLERS, joined);
+    const s = computeTranscriptSignals(t, parseOf([first, final]), english, joined);
     expect(first.end).toBe(22);
     expect(final.end).toBe(62);
     expect(s.time_to_first_commit_ms).toBeCloseTo((22 / 23) * 1700, 9);
@@ -135,6 +141,6 @@ describe('commitments', () => {
   it('a commitment that does not fit the timing is an error, not a made-up time', () => {
     const joined = joinSegments([{ t0_ms: 0, t1_ms: 500, text: ' short' }]);
     const parse = parseOf([{ label: 'polite', quote: 'x', start: 40, end: 41, stem: 's', language: 'en' }]);
-    expect(() => computeTranscriptSignals(joined.text, parse, [], joined)).toThrow(/commitment end 41 does not fit the segment timing/);
+    expect(() => computeTranscriptSignals(joined.text, parse, { fillers: [], languages: ['en'] }, joined)).toThrow(/commitment end 41 does not fit the segment timing/);
   });
 });

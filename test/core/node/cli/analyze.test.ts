@@ -77,6 +77,36 @@ describe('aloud analyze', () => {
     expect(out.time_to_first_speech_ms).toBeLessThan(200);
   });
 
+  it('prints hesitation by category for English, beside the legacy filler_count', async () => {
+    const out = await analyze(...labels, '--text', "Um, I, I like this reply. It's kind of polite, I think. No wait, I label this polite.");
+    expect(out).toMatchObject({ filled_pause_count: 1, hedge_count: 2, repetition_count: 1, editing_term_count: 1, hesitation_language: 'en' });
+    // the legacy single list counts "like" (a verb here) too
+    expect(out.filler_count).toBe(4);
+    expect(out.final_label).toBe('Polite');
+  });
+
+  it('prints hesitation by category for German with --lang de (German lists and rules)', async () => {
+    const out = await analyze(...labels, '--lang', 'de', '--text', 'Ähm, wir sehen uns um drei Uhr. Ich, ich glaube, äh, nein warte, ich wähle Impolite.');
+    expect(out).toMatchObject({ filled_pause_count: 2, hedge_count: 1, repetition_count: 1, editing_term_count: 1, hesitation_language: 'de' });
+    // the legacy list counts the preposition "um" and misses "Ähm"
+    expect(out.filler_count).toBe(1);
+    expect(out.final_label).toBe('Impolite');
+  });
+
+  it('--explain lists the spoken forms of every label, the commit phrases, the grammar and the hesitation lists', async () => {
+    const { code, out } = await cli('analyze', ...labels, '--lang', 'en,de', '--explain');
+    expect(code).toBe(0);
+    const { explain } = JSON.parse(out) as { explain: { labels: Array<{ label: string; forms: Array<{ text: string; source: string }> }>; commit_phrases: Record<string, Array<{ pattern: string }>>; grammar: string[]; hesitation: Record<string, { filled_pauses: string[] }> } };
+    expect(explain.labels.map((l) => l.label)).toEqual(['Polite', 'Impolite', 'Neutral']);
+    expect(explain.labels[1]!.forms).toEqual(expect.arrayContaining([{ text: 'impolite', source: 'name', language: null }, expect.objectContaining({ text: 'in polite', source: 'derived', rule: 'split prefix' })]));
+    expect(Object.keys(explain.commit_phrases)).toEqual(['en', 'de']);
+    expect(explain.commit_phrases.en![0]).toMatchObject({ pattern: 'I (label|labeled|labelled) this/it/that (one) (as)', source: 'built-in' });
+    expect(explain.grammar.length).toBeGreaterThan(5);
+    expect(explain.hesitation.de!.filled_pauses).toContain('ähm');
+    // with a text, the explanation comes beside the analysis
+    expect((await analyze(...labels, '--text', 'My answer is in polite.', '--explain'))).toMatchObject({ final_label: 'Impolite', explain: { grammar: explain.grammar } });
+  });
+
   const badCases: Array<[string, string[], RegExp]> = [
     ['no labels', ['--text', 'x'], /--labels/],
     ['no text', [...labels], /exactly one of --text/],

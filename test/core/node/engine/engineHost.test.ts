@@ -5,10 +5,11 @@ import { EngineClient } from '../../../../core/common/engine/engineClient';
 import type { EngineReply } from '../../../../core/common/engine/engineProtocol';
 import { serveEngine } from '../../../../core/common/engine/engineService';
 import { EngineError } from '../../../../core/common/engine/engineTypes';
-import { spawnEngineWorker, startEngineWorker } from '../../../../core/node/engine/engineHost';
-import { enginePortFromMessagePort, enginePortFromWorker } from '../../../../core/node/engine/nodeEnginePort';
+import { startEngineWorker } from '../../../../core/node/engine/engineHost';
+import { forkEngineProcess } from '../../../../core/node/engine/engineProcessHost';
+import { enginePortFromMessagePort } from '../../../../core/node/engine/nodeEnginePort';
 import { sha256OfPcm, WhisperEngine } from '../../../../core/node/engine/whisperEngine';
-import { describeWithModels, ensureBenchModel, FOR_TESTS_MODEL, REPO, testClip } from './engineTestModels';
+import { describeWithModels, testAssets, FOR_TESTS_MODEL, REPO, testClip } from './engineTestModels';
 
 async function rejection(promise: Promise<unknown>): Promise<EngineError> {
   try {
@@ -25,7 +26,7 @@ describeWithModels('engine protocol over a worker_threads MessageChannel (real w
   const client = new EngineClient(enginePortFromMessagePort(port2));
   beforeAll(async () => {
     serveEngine(enginePortFromMessagePort(port1), new WhisperEngine({ threads: 2, warmUp: false }));
-    await client.load(await ensureBenchModel());
+    await client.load(testAssets().benchModel);
   }, 120_000);
   afterAll(() => client.close());
 
@@ -65,9 +66,10 @@ describeWithModels('engine protocol over a worker_threads MessageChannel (real w
   });
 });
 
-describeWithModels('engine worker thread (real whisper.cpp)', () => {
-  it('loads, transcribes off the main thread, reports a bad model clearly, and closes', async () => {
-    const engine = startEngineWorker({ threads: 2, warmUp: false });
+describeWithModels('engine process (real whisper.cpp), as the app and the CLI run it', () => {
+  it('loads, transcribes away from the host, reports a bad model clearly, and closes', { timeout: 120_000 }, async () => {
+    const handle = forkEngineProcess({ threads: 2, warmUp: false });
+    const engine = handle.engine;
     try {
       const refused = await rejection(engine.load(path.join(REPO, 'package.json')));
       expect(refused.code).toBe('model_invalid');
@@ -76,32 +78,44 @@ describeWithModels('engine worker thread (real whisper.cpp)', () => {
       const info = await engine.load(FOR_TESTS_MODEL);
       expect(info.model!.type).toBe('tiny');
       expect(info.system_info).toMatch(/AVX2 = |NEON = /);
+      expect(info.process).toMatchObject({ pid: handle.pid, title: 'aloud-engine' });
+      expect(info.process!.pid).not.toBe(process.pid);
 
-      // The main thread keeps its event loop while whisper.cpp works in the worker.
-      let ticks = 0;
-      const timer = setInterval(() => ticks++, 5);
-      const started = performance.now();
-      const result = await engine.transcribe({ pcm: testClip(10, 7), settings: { audioCtx: 1500 } });
-      const elapsed = performance.now() - started;
-      clearInterval(timer);
-      expect(result.audio_ms).toBe(10_000);
-      if (elapsed > 100) expect(ticks).toBeGreaterThan(elapsed / 5 / 4);
+      // The host keeps its event loop while whisper.cpp works in the engine process: its timers run before the job
+      // answers (an engine on the host's thread would answer first, its work done before any timer could fire).
+      const job = engine.transcribe({ pcm: testClip(10, 7), settings: { audioCtx: 1500 } });
+      const timerRan = new Promise<'timer'>((resolve) => setTimeout(() => resolve('timer'), 0));
+      expect(await Promise.race([timerRan, job.then(() => 'job' as const)])).toBe('timer');
+      expect((await job).audio_ms).toBe(10_000);
     } finally {
       await engine.close();
     }
     expect((await rejection(engine.info())).code).toBe('engine_closed');
+    expect((await handle.exited).description).toBe('exited with code 0');
   });
 
-  it('a worker that dies fails its pending requests with engine_crashed', async () => {
-    const worker = spawnEngineWorker({ warmUp: false });
-    const engine = new EngineClient(enginePortFromWorker(worker));
-    await engine.load(FOR_TESTS_MODEL);
-    const job = engine.transcribe({ pcm: testClip(20, 8), settings: { audioCtx: 1500 } });
+  it('an engine process that dies fails its pending requests with engine_crashed naming the signal', { timeout: 120_000 }, async () => {
+    const handle = forkEngineProcess({ warmUp: false });
+    await handle.engine.load(FOR_TESTS_MODEL);
+    const job = handle.engine.transcribe({ pcm: testClip(20, 8), settings: { audioCtx: 1500 } });
     await new Promise((resolve) => setTimeout(resolve, 20));
-    await worker.terminate();
+    process.kill(handle.pid!, 'SIGKILL');
     const error = await rejection(job);
     expect(error.code).toBe('engine_crashed');
-    expect(error.message).toMatch(/engine worker exited/);
-    expect((await rejection(engine.info())).code).toBe('engine_crashed');
+    expect(error.message).toBe('the engine stopped: killed by SIGKILL');
+    expect((await rejection(handle.engine.info())).code).toBe('engine_crashed');
+  });
+});
+
+describeWithModels('engine worker thread (real whisper.cpp), kept to measure the engine process against', () => {
+  it('loads, transcribes and closes', { timeout: 120_000 }, async () => {
+    const engine = startEngineWorker({ threads: 2, warmUp: false });
+    try {
+      expect((await engine.load(FOR_TESTS_MODEL)).model!.type).toBe('tiny');
+      expect((await engine.transcribe({ pcm: testClip(2, 9) })).audio_ms).toBe(2000);
+    } finally {
+      await engine.close();
+    }
+    expect((await rejection(engine.info())).code).toBe('engine_closed');
   });
 });

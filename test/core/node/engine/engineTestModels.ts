@@ -1,15 +1,23 @@
-import { describe } from 'vitest';
+import { describe, inject } from 'vitest';
 import { haveSharedModels } from '../../../../bench/benchAssets';
+import type { TestAssets } from '../../../setup/testAssets';
 
-export { ensureBenchModel, FOR_TESTS_MODEL, REPO, SHARED } from '../../../../bench/benchAssets';
+export { FOR_TESTS_MODEL, REPO, SHARED } from '../../../../bench/benchAssets';
 
 export const haveTestModels = haveSharedModels;
 if (!haveTestModels) {
-  console.warn('[engine tests] SKIPPED: ../shared (the whisper test models, see /work/shared/models/README.md) is absent, so there is no model to run the real engine on');
+  console.warn('[engine tests] SKIPPED: ../shared (the whisper test models, beside the repository) is absent, so there is no model to run the real engine on');
 }
 
 /** describe() when the shared test models exist, skipped (with the warning above) when they do not. */
 export const describeWithModels: ReturnType<typeof describe.skipIf> = describe.skipIf(!haveTestModels);
+
+/** The generated models and clips the global setup made (test/setup/testAssets.ts); only inside describeWithModels. */
+export function testAssets(): TestAssets {
+  const assets = inject('testAssets');
+  if (!assets) throw new Error('no generated test assets: ../shared is absent (use describeWithModels)');
+  return assets;
+}
 
 /** Deterministic test audio: a mix of tones and noise that differs with `seed`, at about -20 dBFS. */
 export function testClip(seconds: number, seed: number): Float32Array {

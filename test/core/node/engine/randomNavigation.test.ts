@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { EngineClient } from '../../../../core/common/engine/engineClient';
+import type { TranscriptionEngine } from '../../../../core/common/engine/engineTypes';
 import { offsetSegments, TranscriptionScheduler, type UtteranceOutcome } from '../../../../core/common/engine/transcriptionScheduler';
 import type { Segment } from '../../../../core/common/transcript/segment';
-import { startEngineWorker } from '../../../../core/node/engine/engineHost';
+import { startEngineProcess } from '../../../../core/node/engine/engineProcessHost';
 import { sha256OfPcm } from '../../../../core/node/engine/whisperEngine';
-import { describeWithModels, ensureBenchModel, testClip } from './engineTestModels';
+import { describeWithModels, testAssets, testClip } from './engineTestModels';
 
 const STEPS = 400;
 const ITEMS = ['item-a', 'item-b', 'item-c', 'item-d', 'item-e', 'item-f'];
@@ -20,7 +20,7 @@ function seeded(seed: number): () => number {
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 describeWithModels('random navigation while the real engine transcribes (worker, tiny.en-sized random weights)', () => {
-  let engine: EngineClient;
+  let engine: TranscriptionEngine;
   let modelSha256: string;
   // Distinct clips; the random-weight model gives each its own, reproducible, text.
   const clips = Array.from({ length: 6 }, (_, i) => testClip(1.1 + 0.3 * i, 1000 + i));
@@ -29,8 +29,8 @@ describeWithModels('random navigation while the real engine transcribes (worker,
   beforeAll(async () => {
     // One thread: the identity rules are under test, not speed; on a shared 2-core machine two lockstep ggml
     // threads ran these clips 6× slower than one (18 s vs 2.8 s for the six), and one thread is reproducible.
-    engine = startEngineWorker({ threads: 1, warmUp: false });
-    modelSha256 = (await engine.load(await ensureBenchModel())).model!.sha256;
+    engine = startEngineProcess({ threads: 1, warmUp: false });
+    modelSha256 = (await engine.load(testAssets().benchModel)).model!.sha256;
     for (const pcm of clips) reference.push((await engine.transcribe({ pcm })).segments);
   }, 180_000);
   afterAll(() => engine.close());

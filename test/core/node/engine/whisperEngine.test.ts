@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { EngineError } from '../../../../core/common/engine/engineTypes';
 import { MIN_ENGINE_SAMPLES, sha256OfPcm, WhisperEngine } from '../../../../core/node/engine/whisperEngine';
-import { describeWithModels, ensureBenchModel, FOR_TESTS_MODEL, REPO, testClip } from './engineTestModels';
+import { describeWithModels, testAssets, FOR_TESTS_MODEL, REPO, testClip } from './engineTestModels';
 
 async function engineError(promise: Promise<unknown>): Promise<EngineError> {
   try {
@@ -99,7 +99,7 @@ describeWithModels('WhisperEngine model checks (real whisper.cpp)', () => {
     const missing = path.join(dir, 'nope.bin');
     const foreign = path.join(REPO, 'package.json');
     const truncated = path.join(dir, 'truncated.bin');
-    await copyFile(await ensureBenchModel(), truncated);
+    await copyFile(testAssets().benchModel, truncated);
     const handle = await open(truncated, 'r+');
     await handle.truncate(20_000_000);
     await handle.close();
@@ -126,7 +126,7 @@ describeWithModels('WhisperEngine model checks (real whisper.cpp)', () => {
 describeWithModels('WhisperEngine on a tiny.en-sized random-weight model (real whisper.cpp)', () => {
   const engine = new WhisperEngine({ threads: 2 });
   beforeAll(async () => {
-    await engine.load(await ensureBenchModel());
+    await engine.load(testAssets().benchModel);
   }, 120_000);
   afterAll(() => engine.close());
 

@@ -1,20 +1,12 @@
-import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { copyFile, mkdir, mkdtemp, rename, rm, stat, truncate, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, rm, stat, truncate, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ModelFileError } from '../../../../core/common/models/modelFileError';
 import { checkGgmlModelFile } from '../../../../core/node/models/ggmlHeader';
+import { FOR_TESTS_MODEL, haveTestModels, testAssets } from '../engine/engineTestModels';
 
-const REPO = path.resolve(import.meta.dirname, '../../../..');
-const FOR_TESTS_MODEL = path.resolve(REPO, '../shared/models/for-tests-ggml-tiny.en.bin');
-const MAKE_BENCH_MODEL = path.resolve(REPO, '../shared/tools/make-bench-model.mjs');
-/** Cached in the gitignored .bench/ folder: writing it takes about 15 s. */
-const BENCH_MODEL = path.join(REPO, '.bench', 'bench-tiny.en.bin');
-const haveShared = existsSync(FOR_TESTS_MODEL) && existsSync(MAKE_BENCH_MODEL);
-if (!haveShared) console.warn(`skipping ggml file tests on real model files: ${FOR_TESTS_MODEL} or ${MAKE_BENCH_MODEL} is absent (../shared)`);
+const haveShared = haveTestModels;
 
 async function fileError(file: string): Promise<ModelFileError> {
   try {
@@ -52,15 +44,11 @@ describe('checkGgmlModelFile on files that are not models', () => {
 
 describe.skipIf(!haveShared)('checkGgmlModelFile on real model files', () => {
   let dir: string;
+  let BENCH_MODEL: string;
   beforeAll(async () => {
     dir = await mkdtemp(path.join(tmpdir(), 'aloud-ggml-'));
-    if (!existsSync(BENCH_MODEL)) {
-      await mkdir(path.dirname(BENCH_MODEL), { recursive: true });
-      const partial = `${BENCH_MODEL}.${process.pid}.tmp`;
-      await promisify(execFile)(process.execPath, [MAKE_BENCH_MODEL, FOR_TESTS_MODEL, partial]);
-      await rename(partial, BENCH_MODEL);
-    }
-  }, 120_000);
+    BENCH_MODEL = testAssets().benchModel;
+  });
   afterAll(async () => {
     await rm(dir, { recursive: true, force: true });
   });

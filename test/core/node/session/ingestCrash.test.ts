@@ -89,7 +89,8 @@ afterAll(async () => {
 });
 
 describe.skipIf(!haveShared)('headless ingest survives kill -9', () => {
-  it(`recovers after SIGKILL at ${KILLS} random moments: audio within 1 s of what was fed, valid WAV header, replayable log, same item`, { timeout: 180_000 }, async () => {
+  // each run starts the CLI and its engine process: minutes on a busy 2-core machine
+  it(`recovers after SIGKILL at ${KILLS} random moments: audio within 1 s of what was fed, valid WAV header, replayable log, same item`, { timeout: 900_000 }, async () => {
     const project = await demoProject(work);
     const paths = sessionPaths(project.dir, 'ana');
     let recoveredMs = 0;
@@ -103,7 +104,7 @@ describe.skipIf(!haveShared)('headless ingest survives kill -9', () => {
       if (anyMoment) {
         await sleep(Math.random() * 2000);
       } else {
-        while (seen.recordingAt === null && child.exitCode === null && Date.now() - spawnedAt < 30_000) await sleep(10);
+        while (seen.recordingAt === null && child.exitCode === null && Date.now() - spawnedAt < 180_000) await sleep(10);
         expect(seen.recordingAt, `run ${k} never started recording: ${seen.stderr}`).not.toBeNull();
         await sleep(Math.random() * MAX_RECORDING_MS);
       }

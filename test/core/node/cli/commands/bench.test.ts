@@ -4,14 +4,14 @@ import path from 'node:path';
 import { expect, it } from 'vitest';
 import { encodeWavPcm16 } from '../../../../../core/node/audio/wavFile';
 import { cli } from '../../../../helpers/cli';
-import { describeWithModels, ensureBenchModel, testClip } from '../../engine/engineTestModels';
+import { describeWithModels, testAssets, testClip } from '../../engine/engineTestModels';
 
-describeWithModels('aloud bench (real whisper.cpp in the engine worker)', () => {
+describeWithModels('aloud bench (real whisper.cpp in the engine process)', () => {
   it('reports the median per-utterance latency over the runs, the 30 s encode, the real-time factor and memory', { timeout: 180_000 }, async () => {
     const dir = await mkdtemp(path.join(tmpdir(), 'aloud-bench-'));
     const wav = path.join(dir, 'clip.wav');
     await writeFile(wav, encodeWavPcm16(testClip(2, 9), 16000));
-    const model = await ensureBenchModel();
+    const model = testAssets().benchModel;
     const { code, out, err } = await cli('bench', '--model', model, '--audio', wav, '--runs', '5', '--json');
     expect(err).toBe('');
     expect(code).toBe(0);

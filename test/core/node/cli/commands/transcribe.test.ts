@@ -4,8 +4,9 @@ import path from 'node:path';
 import { beforeAll, expect, it } from 'vitest';
 import type { Segment } from '../../../../../core/common/transcript/segment';
 import { encodeWavPcm16 } from '../../../../../core/node/audio/wavFile';
+import { ENGINE_CRASH_FILE_ENV } from '../../../../../core/node/engine/engineProcessHost';
 import { cli } from '../../../../helpers/cli';
-import { describeWithModels, ensureBenchModel, FOR_TESTS_MODEL, REPO, testClip } from '../../engine/engineTestModels';
+import { describeWithModels, testAssets, FOR_TESTS_MODEL, REPO, testClip } from '../../engine/engineTestModels';
 
 let dir: string;
 let wav22k: string;
@@ -33,7 +34,7 @@ describeWithModels('aloud transcribe (real whisper.cpp)', () => {
   });
 
   it('gives segments with text, and token timestamps when asked (random-weight tiny.en)', async () => {
-    const model = await ensureBenchModel();
+    const model = testAssets().benchModel;
     const { code, out } = await cli('transcribe', '--model', model, '--audio', wav22k, '--json', '--token-timestamps');
     expect(code).toBe(0);
     const { segments } = JSON.parse(out) as { segments: Segment[] };
@@ -46,6 +47,26 @@ describeWithModels('aloud transcribe (real whisper.cpp)', () => {
     const text = await cli('transcribe', '--model', model, '--audio', wav22k);
     expect(text.code).toBe(0);
     expect(text.out).toMatch(/^\[\d+\.\d\d → \d+\.\d\d\]/);
+  });
+
+  it('whisper.cpp runs in its own process: a crash there is one line naming the signal, or (mid-job) a restart that still answers', { timeout: 120_000 }, async () => {
+    const crashFile = path.join(dir, 'crash.txt');
+    process.env[ENGINE_CRASH_FILE_ENV] = crashFile;
+    try {
+      await writeFile(crashFile, 'load');
+      const atLoad = await cli('transcribe', '--model', FOR_TESTS_MODEL, '--audio', wav22k);
+      expect(atLoad.code).toBe(2);
+      expect(atLoad.err.trim().split('\n')).toHaveLength(1);
+      expect(atLoad.err).toMatch(/^aloud transcribe: the engine process crashed while loading .*for-tests-ggml-tiny\.en\.bin \(killed by SIGSEGV \(segmentation fault\)\)/);
+
+      await writeFile(crashFile, 'transcribe');
+      const midJob = await cli('transcribe', '--model', FOR_TESTS_MODEL, '--audio', wav22k, '--json');
+      expect(midJob.code, midJob.err).toBe(0);
+      expect(JSON.parse(midJob.out).audio_ms).toBe(3000);
+      expect(midJob.err).toMatch(/^aloud transcribe: the engine process \d+ stopped: killed by SIGSEGV \(segmentation fault\); restarting it with .*\naloud transcribe: transcription restarted \(process \d+, restart 1\) with .*; the waiting utterance is transcribed now\n$/);
+    } finally {
+      delete process.env[ENGINE_CRASH_FILE_ENV];
+    }
   });
 
   it('a bad model, audio file or option exits 2 with one line naming it', async () => {

@@ -107,6 +107,11 @@ describe.skipIf(!haveFixtures)('interop exports of a study with two annotators, 
       expect(values('pauses (energy)')).toHaveLength(r.signals!.pauses!.count);
       if (r.signals?.vad_pauses && existsSync(VAD_MODEL)) expect(values('pauses (VAD)')).toHaveLength(r.signals.vad_pauses.count);
       expect(values('model steps')).toHaveLength(r.model_reasoning?.steps.length ?? 0);
+      // hesitation by category: a tier each, holding what the record's counts count
+      expect(values('filled pauses')).toHaveLength(r.signals!.filled_pause_count!);
+      expect(values('hedges')).toHaveLength(r.signals!.hedge_count!);
+      expect(values('repetitions')).toHaveLength(r.signals!.repetition_count!);
+      expect(values('editing terms')).toHaveLength(r.signals!.editing_term_count!);
       // every label act is under the controlled vocabulary of the project's labels
       expect(tier('label acts').match(/CVE_REF="cve_label_\d+"/g) ?? []).toHaveLength(r.label_history.length);
     }
@@ -115,6 +120,9 @@ describe.skipIf(!haveFixtures)('interop exports of a study with two annotators, 
     expect(xml).toContain('<CVE_VALUE LANG_REF="und">Polite</CVE_VALUE>');
     expect(xml.slice(xml.indexOf('TIER_ID="corrected"'))).toMatch(/<ANNOTATION_VALUE> I label this polite\.<\/ANNOTATION_VALUE>/);
     expect(xml.slice(xml.indexOf('TIER_ID="hesitations"'))).toMatch(/<ANNOTATION_VALUE>um<\/ANNOTATION_VALUE>/);
+    const zoeTier = (name: string): string[] => [...xml.slice(xml.indexOf(`TIER_ID="${name}"`), xml.indexOf('</TIER>', xml.indexOf(`TIER_ID="${name}"`))).matchAll(/<ANNOTATION_VALUE>([^<]*)<\/ANNOTATION_VALUE>/g)].map((m) => m[1]!);
+    expect([zoeTier('filled pauses'), zoeTier('hedges')]).toEqual([['Hmm', 'um'], ['kind of', 'I guess']]);
+    expect(zoe.signals).toMatchObject({ filled_pause_count: 2, hedge_count: 2, repetition_count: 0, editing_term_count: 0, hesitation_language: 'en' });
     const judged = recorded().find((r) => r.annotator === 'Zoë Example' && r.item_id === 'demo-03')!;
     const judgedXml = await readFile(path.join(out('eaf'), ...`${stem(judged)}.eaf`.split('/')), 'utf8');
     expect(judgedXml.slice(judgedXml.indexOf('TIER_ID="step judgments"'))).toMatch(/<ANNOTATION_VALUE>-1 wrong, click at [^<]+<\/ANNOTATION_VALUE>/);
@@ -176,6 +184,7 @@ describe.skipIf(!haveFixtures)('interop exports of a study with two annotators, 
       expect(rows('pauses (energy)')).toHaveLength(r.signals!.pauses!.count);
       expect(rows('words').map((row) => row[3]).join(' ')).toBe(r.segments.map((s) => s.text.trim()).join(' '));
       expect(rows('model steps')).toHaveLength(r.model_reasoning?.steps.length ?? 0);
+      expect([rows('filled pauses').length, rows('hedges').length, rows('repetitions').length, rows('editing terms').length]).toEqual([r.signals!.filled_pause_count, r.signals!.hedge_count, r.signals!.repetition_count, r.signals!.editing_term_count]);
     }
   });
 
@@ -199,7 +208,13 @@ describe.skipIf(!haveFixtures)('interop exports of a study with two annotators, 
     const selections = [...qde.matchAll(/<TranscriptSelection [^>]*name="([^"]*)"[^>]*>\s*<Coding [^>]*><CodeRef targetGUID="([^"]+)"\/>/g)];
     const commitments = recorded().flatMap((r) => r.commitments);
     expect(selections.map((m) => [m[1], m[2]])).toEqual(commitments.map((c) => [c.quote.replace(/"/g, '&quot;'), codes.get(c.label)]));
-    for (const variable of ['final_label', 'blind_label', 'label_source', 'filler_count', 'pause_count', 'model']) expect(qde).toMatch(new RegExp(`<Variable guid="[^"]+" name="${variable}"`));
+    for (const variable of ['final_label', 'blind_label', 'label_source', 'filler_count', 'filled_pause_count', 'hedge_count', 'repetition_count', 'editing_term_count', 'hesitation_language', 'pause_count', 'model']) expect(qde).toMatch(new RegExp(`<Variable guid="[^"]+" name="${variable}"`));
+    // the hesitation counts of each recording, and on each case their sum
+    const variableGuid = (name: string): string => qde.match(new RegExp(`<Variable guid="([^"]+)" name="${name}"`))![1]!;
+    const valuesOf = (name: string): number[] => [...qde.matchAll(new RegExp(`<VariableRef targetGUID="${variableGuid(name)}"/><IntegerValue>(\\d+)</IntegerValue>`, 'g'))].map((m) => Number(m[1]));
+    const bobAndZoe = (pick: (r: ExportRecordV2) => number): number[] => ['Zoë Example', 'bob'].map((a) => recorded().filter((r) => r.annotator === a).reduce((n, r) => n + pick(r), 0));
+    expect(valuesOf('filled_pause_count')).toEqual([...bobAndZoe((r) => r.signals!.filled_pause_count!), ...recorded().map((r) => r.signals!.filled_pause_count)]);
+    expect(valuesOf('hedge_count')).toEqual([...bobAndZoe((r) => r.signals!.hedge_count!), ...recorded().map((r) => r.signals!.hedge_count)]);
     // each transcript file is the verbatim transcript, with sync points at every segment's edges
     for (const r of recorded()) {
       const transcript = Object.entries(zip).find(([name, bytes]) => name.endsWith('.txt') && new TextDecoder().decode(bytes) === r.transcript);
@@ -247,6 +262,7 @@ describe.skipIf(!haveFixtures)('interop exports of a study with two annotators, 
     expect(card).toMatch(/by scripted \(sha256 scripted:[0-9a-f]{64}/);
     expect(card).toContain('deterministic rule parser (version ');
     expect(card).toContain('"um", "uh"');
+    expect(card).toContain('en: `signals_filled_pause_count` counts "um", "uh", "er"');
     expect(card).toContain('`blind_label` is the first label act');
   });
 
