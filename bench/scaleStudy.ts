@@ -91,7 +91,7 @@ export async function writeScaleStudy(dir: string, shape: ScaleStudyShape): Prom
       if (!out.write(`${lines.join('\n')}\n`)) await once(out, 'drain');
       lines.length = 0;
     };
-    log('session_started', { annotator, project_name: project.config.name, sample_rate: 16_000, config_sha256: configSha256, parser_version: PARSER_VERSION });
+    log('session_started', { annotator, project_name: project.config.name, sample_rate: 16_000, config_sha256: configSha256, parser_version: PARSER_VERSION, kind: 'annotator', room: null });
     for (let i = 0; i < shape.items; i++) {
       const id = studyItemId(i);
       const given = random() < 0.8 ? truth[i]! : LABELS[Math.floor(random() * LABELS.length)]!;
@@ -99,18 +99,18 @@ export async function writeScaleStudy(dir: string, shape: ScaleStudyShape): Prom
       let labelled = true;
       if (i % shape.spokenEvery === 0) {
         const text = ` Hmm, I think it is kind of ${SPOKEN[given as keyof typeof SPOKEN]}. I label this ${SPOKEN[given as keyof typeof SPOKEN]}.`;
-        const utterance = { item_id: id, utterance: 0, request_id: 'r0', start_sample: 0, end_sample: 48_000, segments: [{ t0_ms: 120, t1_ms: 2_900, text }], model: MODEL };
+        const utterance = { item_id: id, utterance: 0, request_id: 'r0', start_sample: 0, end_sample: 48_000, segments: [{ t0_ms: 120, t1_ms: 2_900, text }], model: { ...MODEL, vad: null } };
         log('utterance_transcribed', utterance);
         for (const c of voiceCommitmentsOf([{ utterance: 0, segments: utterance.segments }], analyze).commitments) {
-          log('label_committed', { item_id: id, source: 'voice', ...c, parser_version: PARSER_VERSION });
+          log('label_committed', { item_id: id, source: 'voice', ...c, parser_version: PARSER_VERSION, reviewer: null });
         }
       } else if (random() < 0.97) {
-        log('label_committed', { item_id: id, label: given, source: 'key', quote: null, start: null, end: null, stem: null, audio_ms: null, utterance: null, parser_version: null });
+        log('label_committed', { item_id: id, label: given, source: 'key', quote: null, start: null, end: null, stem: null, audio_ms: null, utterance: null, parser_version: null, reviewer: null });
       } else labelled = false;
       if (labelled && given !== truth[i] && random() < 0.25) {
         // a change of mind, as the app logs it: the new act, then the change record
-        log('label_committed', { item_id: id, label: truth[i]!, source: 'key', quote: null, start: null, end: null, stem: null, audio_ms: null, utterance: null, parser_version: null });
-        log('label_changed', { item_id: id, from: given, to: truth[i]!, source: 'key', after_completion: false });
+        log('label_committed', { item_id: id, label: truth[i]!, source: 'key', quote: null, start: null, end: null, stem: null, audio_ms: null, utterance: null, parser_version: null, reviewer: null });
+        log('label_changed', { item_id: id, from: given, to: truth[i]!, source: 'key', after_completion: false, reviewer: null });
       }
       log('item_completed', { item_id: id });
       if (lines.length >= 2_000) await flush();

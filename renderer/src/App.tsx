@@ -22,8 +22,9 @@ export function App({ client }: { client: ApiClient }) {
   const projectOpened = (p: ProjectView) => dispatch({ type: 'projectOpened', project: p });
   const refreshInfo = () => void client.appInfo().then((i) => dispatch({ type: 'info', info: i }), () => undefined);
 
-  const startSession = async (annotator: string) => {
-    let view = await run(() => client.openSession(annotator));
+  /** reviewer: someone else opens the annotator's session to review it; their corrections and labels carry their name */
+  const startSession = async (annotator: string, reviewer: string | null = null) => {
+    let view = await run(() => (reviewer ? client.reviewSession(annotator, reviewer) : client.openSession(annotator)));
     if (!view) return;
     // Open the first item on the host before showing it, so no key press can act before it is open.
     const first = project?.items[0]?.id;
@@ -32,7 +33,7 @@ export function App({ client }: { client: ApiClient }) {
       if (!opened) return;
       view = applySessionPatch(view, opened);
     }
-    localStorage.setItem(LAST_ANNOTATOR_KEY, annotator);
+    localStorage.setItem(LAST_ANNOTATOR_KEY, reviewer ?? annotator);
     setError(null);
     if (view.recovered) dispatch({ type: 'notice', message: `Recovered after a crash: ${view.recovered}` });
     dispatch({ type: 'session', session: view });
@@ -82,7 +83,10 @@ export function App({ client }: { client: ApiClient }) {
               </span>
             </div>
             {session.pending_transcriptions > 0 && <div className="pending">transcribing {session.pending_transcriptions}…</div>}
-            <div className="annotator" title="annotator">{session.annotator}</div>
+            <div className="annotator" title={session.reviewer ? `${session.annotator}'s session, reviewed by ${session.reviewer}` : 'annotator'}>
+              {session.annotator}
+              {session.reviewer && <span className="muted"> · reviewed by {session.reviewer}</span>}
+            </div>
             <select aria-label="export whose sessions" value={exporting.scope} onChange={(e) => dispatch({ type: 'exportChoice', scope: e.target.value as 'mine' | 'all' })}>
               <option value="mine">my session</option>
               <option value="all">all annotators</option>
@@ -105,6 +109,14 @@ export function App({ client }: { client: ApiClient }) {
           </>
         )}
       </header>
+      {session?.reviewer && (
+        <div className="banner" role="status">
+          <span>
+            Reviewing <strong>{session.annotator}</strong>’s session as <strong>{session.reviewer}</strong>: your corrections, and labels you give or derive from them, are
+            recorded as yours — never as {session.annotator}’s own.
+          </span>
+        </div>
+      )}
       {info.engine.model?.sha256.startsWith('scripted:') && (
         <div className="banner warn" role="status">
           <span>
@@ -190,6 +202,7 @@ export function App({ client }: { client: ApiClient }) {
             project={project}
             lastAnnotator={localStorage.getItem(LAST_ANNOTATOR_KEY) ?? ''}
             onStart={(name) => void startSession(name)}
+            onReview={(annotator, reviewer) => void startSession(annotator, reviewer)}
           />
         ) : tab === 'label' ? (
           <LabelScreen client={client} project={project} session={session} onSession={onSession} onError={setError} run={run} deviceId={deviceId} keepTalkingSeconds={keepTalkingSeconds} />

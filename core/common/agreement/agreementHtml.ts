@@ -46,7 +46,10 @@ export function alphaChartSvg(rows: ReadonlyArray<{ name: string; alpha: number 
 }
 
 /** A self-contained HTML report (one file, opens offline): chart, disagreements, per-annotator conformity. */
-export function agreementHtml(analysis: AgreementAnalysis, meta: { title: string; sources: readonly string[]; generatedAt: string }): string {
+export function agreementHtml(
+  analysis: AgreementAnalysis,
+  meta: { title: string; sources: readonly string[]; generatedAt: string; counting?: readonly string[]; scriptedItems?: number },
+): string {
   const a = analysis;
   const ci = (c: [number, number] | null) => (c ? `[${c[0].toFixed(3)}, ${c[1].toFixed(3)}]` : '—');
   const chartRows = [
@@ -86,6 +89,8 @@ th{background:#f3f3f3}.muted{color:#777}.warn{color:#a00}code{font-size:13px}
 <h1>${escapeHtml(meta.title)}</h1>
 <p class="muted">Krippendorff's α, ${a.level} level · ${a.items} items · ${a.pairable_units} with two or more final labels (${a.pairable_values} values) · 95% intervals: ${a.bootstrap.method}, ${a.bootstrap.resamples} resamples, seed ${a.bootstrap.seed} · ${escapeHtml(meta.generatedAt)}</p>
 <p class="muted">Sources: ${meta.sources.map(escapeHtml).join(', ') || '—'}</p>
+${(meta.counting ?? []).map((line) => `<p class="muted counting">${escapeHtml(line)}</p>`).join('')}
+${meta.scriptedItems ? `<p class="warn scripted">Scripted data: ${meta.scriptedItems} item${meta.scriptedItems === 1 ? ' was' : 's were'} transcribed by a scripted engine (tests, demos), not by whisper.cpp. These figures are not a study's.</p>` : ''}
 <h2>Agreement, blind vs final</h2>
 ${alphaChartSvg(chartRows)}
 <table><tr><th></th><th>α</th><th>95% interval</th></tr>

@@ -3,6 +3,7 @@ import { InputError, type InputProblem } from '../io/inputProblem';
 import { describeJsonType, JsonLinesStream, type LocatedValue } from '../io/jsonInput';
 import { JsonArrayStream } from '../io/jsonArrayStream';
 import type { LabelRecord } from './agreementAnalysis';
+import { countedLabels, type CountableItem, type CountingReport, type CountingRules } from './countingRules';
 
 /** The columns of a label table for `aloud agreement --csv`: one label per annotator and item. */
 export const LABEL_CSV_COLUMNS = ['item', 'annotator', 'label'] as const;
@@ -73,10 +74,53 @@ export class LabelCsvReader {
   }
 }
 
-/** Fields every export schema version has (v1 and v2); anything else in a record (v2's label_history…) is left alone. */
+/** Fields every export schema version has (v1, v2, v3); anything else in a record (v2's label_history…) is left alone. */
 const EXPORT_LABEL_FIELDS = ['item_id', 'annotator', 'blind_label', 'final_label'] as const;
 
-function exportRecordLabels(located: LocatedValue, file: string, problems: InputProblem[]): LabelRecord | null {
+/** The CSV columns that say how to count a record, when the file has them (v1, v2: completed_at; v3: completed, session_kind, own_final_label). */
+const EXPORT_COUNTING_COLUMNS = ['completed_at', 'completed', 'session_kind', 'own_final_label'] as const;
+
+/** One export record as agreement counts it: whose, which kind of session, completed or not, each act with whose it is. */
+export interface CountableRecord extends CountableItem {
+  annotator: string;
+  kind: 'annotator' | 'room';
+}
+
+/**
+ * What a record says about counting, read as its version recorded it: v3 says whether the item was completed, the kind
+ * of session and who made each act; v1 and v2 (and CSV rows) say when it was completed and, in v3 CSV, the
+ * annotator's own final label beside the final one. The record's blind label stays its first label.
+ */
+function countableOf(record: Record<string, unknown>, labels: LabelRecord): CountableRecord {
+  const completed = typeof record.completed === 'boolean' ? record.completed : typeof record.completed_at === 'string' && record.completed_at !== '';
+  const kind = record.session_kind === 'room' ? 'room' : 'annotator';
+  const history = record.label_history;
+  let acts: CountableItem['acts'];
+  if (Array.isArray(history) && history.length > 0 && history.every((a) => typeof (a as { label?: unknown } | null)?.label === 'string')) {
+    acts = (history as Array<{ label: string; reviewer?: unknown }>).map((a) => ({ label: a.label, reviewer: typeof a.reviewer === 'string' ? a.reviewer : null }));
+  } else {
+    // a row without the timeline: the final label, and the annotator's own final before a reviewer's (v3 CSV)
+    const own = typeof record.own_final_label === 'string' && record.own_final_label !== '' ? record.own_final_label : 'own_final_label' in record ? null : labels.final_label;
+    acts = [
+      ...(own !== null ? [{ label: own, reviewer: null }] : []),
+      ...(labels.final_label !== null && labels.final_label !== own ? [{ label: labels.final_label, reviewer: 'a reviewer' }] : []),
+    ];
+  }
+  return { item_id: labels.item_id, annotator: labels.annotator, kind, completed, acts, blind: labels.blind_label };
+}
+
+/** Export records counted under the rules, one counting session per annotator and kind (in the file's order). */
+export function countExportRecords(records: readonly CountableRecord[], rules: CountingRules): { records: LabelRecord[]; report: CountingReport } {
+  const sessions = new Map<string, { annotator: string; kind: 'annotator' | 'room'; items: CountableRecord[] }>();
+  for (const r of records) {
+    const key = JSON.stringify([r.annotator, r.kind]);
+    if (!sessions.has(key)) sessions.set(key, { annotator: r.annotator, kind: r.kind, items: [] });
+    sessions.get(key)!.items.push(r);
+  }
+  return countedLabels([...sessions.values()], rules);
+}
+
+function exportRecordLabels(located: LocatedValue, file: string, problems: InputProblem[]): CountableRecord | null {
   const v = located.value;
   if (typeof v !== 'object' || v === null || Array.isArray(v)) {
     problems.push({ file, line: located.line, field: null, stage: 'schema', message: `an export record must be an object, not ${describeJsonType(v)}` });
@@ -93,16 +137,21 @@ function exportRecordLabels(located: LocatedValue, file: string, problems: Input
     }
   }
   if (!ok) return null;
-  return { item_id: record.item_id as string, annotator: record.annotator as string, blind_label: record.blind_label as string | null, final_label: record.final_label as string | null };
+  return countableOf(record, { item_id: record.item_id as string, annotator: record.annotator as string, blind_label: record.blind_label as string | null, final_label: record.final_label as string | null });
 }
 
-/** Labels from an `aloud export` file (jsonl, json or csv; schema v1 or v2), read tolerantly: only the label fields count. */
+/** Labels from an `aloud export` file (jsonl, json or csv; schema v1, v2 or v3), read tolerantly, every label as it is (no counting rule). */
 export function parseExportLabels(text: string, file: string, format: 'jsonl' | 'json' | 'csv'): LabelRecord[] {
-  const records: LabelRecord[] = [];
+  return readExportLabels(text, file, format, { includeIncomplete: true, includeReviewers: true, includeRooms: true }).records;
+}
+
+/** Labels from an `aloud export` file's text counted under the rules (countingRules). */
+export function readExportLabels(text: string, file: string, format: 'jsonl' | 'json' | 'csv', rules: CountingRules): { records: LabelRecord[]; report: CountingReport } {
+  const records: CountableRecord[] = [];
   const reader = new ExportLabelsReader(file, format, (r) => records.push(r));
   reader.push(text);
   reader.end();
-  return records;
+  return countExportRecords(records, rules);
 }
 
 /**
@@ -122,7 +171,7 @@ export class ExportLabelsReader {
   constructor(
     private readonly file: string,
     format: 'jsonl' | 'json' | 'csv',
-    private readonly onRecord: (record: LabelRecord) => void,
+    private readonly onRecord: (record: CountableRecord) => void,
     maxRecordBytes?: number,
   ) {
     if (format === 'jsonl') this.feed = new JsonLinesStream(file, (v) => this.record(v), (p) => this.parseProblems.push(p));
@@ -148,10 +197,15 @@ export class ExportLabelsReader {
 
   private row(row: CsvRow): void {
     if (this.headerProblems.length > 0) return;
-    const value = Object.fromEntries(EXPORT_LABEL_FIELDS.map((f) => {
+    const value: Record<string, unknown> = Object.fromEntries(EXPORT_LABEL_FIELDS.map((f) => {
       const cell = row.fields[this.column.get(f)!] ?? '';
       return [f, cell === '' && (f === 'blind_label' || f === 'final_label') ? null : cell];
     }));
+    for (const f of EXPORT_COUNTING_COLUMNS) {
+      if (!this.column.has(f)) continue;
+      const cell = row.fields[this.column.get(f)!] ?? '';
+      value[f] = f === 'completed' ? cell === 'true' : cell;
+    }
     this.record({ line: row.line, pointer: '', value, locate: () => row.line });
   }
 

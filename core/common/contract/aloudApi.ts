@@ -35,6 +35,8 @@ export interface SessionView {
   items: ItemSessionState[];
   /** transcriptions queued or running */
   pending_transcriptions: number;
+  /** the same per item: an item listed here has words still being transcribed ("transcribing…" where its label goes) */
+  pending_items: Record<string, number>;
   /** a torn last log line found (and set aside) when the session was opened */
   recovered: string | null;
   /** the item whose completion waits for its last transcriptions ("finishing transcription…"), if any */
@@ -43,6 +45,10 @@ export interface SessionView {
   config_changed: boolean;
   /** the annotator's notes, oldest first */
   notes: SessionNoteView[];
+  /** who is reviewing this annotator's session (their corrections and labels carry the name); null: the annotator works */
+  reviewer: string | null;
+  /** an annotator's own session, or a norming room's votes written back */
+  kind: 'annotator' | 'room';
 }
 
 /** A note as the page shows it. */
@@ -67,6 +73,7 @@ export interface SessionPatch {
   current_item: string | null;
   recording_item: string | null;
   pending_transcriptions: number;
+  pending_items: Record<string, number>;
   finishing_item: string | null;
   config_changed: boolean;
 }
@@ -177,7 +184,8 @@ export interface AgreementReport {
 export type AloudEvent =
   | { type: 'item'; item: ItemSessionState }
   | { type: 'recording'; item_id: string | null }
-  | { type: 'transcription'; pending: number }
+  /** transcriptions queued or running, in all and per item */
+  | { type: 'transcription'; pending: number; items: Record<string, number> }
   /** completing this item waits for its transcriptions (null: stopped waiting) */
   | { type: 'finishing'; item_id: string | null }
   /** text of an utterance still being spoken: show it greyed, replace it with the final; never a transcript */
@@ -209,13 +217,18 @@ export interface AloudApi {
   project(): Promise<ProjectView>;
   /** opens (or resumes) this annotator's session; recovers after a crash */
   openSession(annotator: string): Promise<SessionView>;
+  /** opens an existing annotator's session for review under the reviewer's own name: their corrections and labels carry it */
+  reviewSession(annotator: string, reviewer: string): Promise<SessionView>;
   session(): Promise<SessionView>;
   openItem(itemId: string): Promise<SessionPatch>;
   startRecording(device: string | null): Promise<SessionPatch>;
   /** one binary chunk frame (core/common/audio/chunkFrame) of the current recording */
   appendAudio(frame: Uint8Array): Promise<void>;
   stopRecording(): Promise<SessionPatch>;
+  /** a label act; on a completed item a change of its label is refused (code confirmation_required) until confirmed */
   commitLabel(label: string, source: 'click' | 'key'): Promise<SessionPatch>;
+  /** the same act once the annotator has confirmed changing a completed item's label (a change after completion) */
+  confirmLabelChange(label: string, source: 'click' | 'key'): Promise<SessionPatch>;
   completeItem(): Promise<SessionPatch>;
   addNote(text: string): Promise<SessionPatch>;
   /** the current item's model reasoning, if aloud.yaml reasoning.reveal allows it now; the first showing is logged */
@@ -250,6 +263,8 @@ export interface AloudApi {
   correctSegment(itemId: string, utterance: number, segment: number, text: string): Promise<SessionPatch>;
   /** a label act of source "correction" from the corrected transcript */
   rederiveLabelsFromCorrections(itemId: string): Promise<SessionPatch>;
+  /** the label that would set (the corrected text's last commitment), or null when it commits to none; nothing is logged */
+  labelFromCorrections(itemId: string): Promise<{ label: string; quote: string } | null>;
   /** transcribes recorded audio again (null: every item with audio and no transcript); earlier transcripts superseded */
   transcribeLater(itemId: string | null): Promise<SessionPatch>;
   /** recently opened project folders, newest first */

@@ -102,12 +102,21 @@ export const API_METHODS: { readonly [M in AloudMethod]: MethodSpec & AnswerSpec
   appInfo: { params: [], scope: 'any-page' },
   project: { params: [], scope: 'any-page' },
   openSession: { params: [['annotator', nonEmptyString(200)]], scope: 'takes-session' },
+  reviewSession: { params: [['annotator', nonEmptyString(200)], ['reviewer', nonEmptyString(200)]], scope: 'takes-session' },
   session: { params: [], scope: 'session-page' },
   openItem: { params: [['itemId', nonEmptyString()]], scope: 'session-page', answer: 'session-patch' },
   startRecording: { params: [['device', nullableString]], scope: 'session-page', answer: 'session-patch' },
   appendAudio: { params: [['frame', bytes]], scope: 'session-page', binary: true },
   stopRecording: { params: [], scope: 'session-page', answer: 'session-patch' },
   commitLabel: {
+    params: [
+      ['label', nonEmptyString()],
+      ['source', oneOf(['click', 'key'])],
+    ],
+    scope: 'session-page',
+    answer: 'session-patch',
+  },
+  confirmLabelChange: {
     params: [
       ['label', nonEmptyString()],
       ['source', oneOf(['click', 'key'])],
@@ -174,6 +183,7 @@ export const API_METHODS: { readonly [M in AloudMethod]: MethodSpec & AnswerSpec
     answer: 'session-patch',
   },
   rederiveLabelsFromCorrections: { params: [['itemId', nonEmptyString()]], scope: 'session-page', answer: 'session-patch' },
+  labelFromCorrections: { params: [['itemId', nonEmptyString()]], scope: 'session-page' },
   transcribeLater: { params: [['itemId', nullableString]], scope: 'session-page', answer: 'session-patch' },
   recentProjects: { params: [], scope: 'any-page' },
   choosePath: { params: [['kind', oneOf(PATH_KINDS)]], scope: 'session-page' },

@@ -1,5 +1,15 @@
 /** What a refusal means to whoever hears it: the HTTP status (transportNames), the CLI's exit, the UI's next step. */
-export type RefusalCode = 'bad_request' | 'not_found' | 'conflict' | 'spoken_label_required' | 'transcription_pending' | 'engine' | 'storage' | 'internal';
+export type RefusalCode =
+  | 'bad_request'
+  | 'not_found'
+  | 'conflict'
+  | 'spoken_label_required'
+  | 'transcription_pending'
+  /** the act would change a completed item's label: the person confirms it first */
+  | 'confirmation_required'
+  | 'engine'
+  | 'storage'
+  | 'internal';
 
 /**
  * The one refusal type: a rule, a check or a resource says no, with a code the hosts act on and a message a person

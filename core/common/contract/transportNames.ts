@@ -34,6 +34,7 @@ export const HTTP_STATUS_OF: Readonly<Record<RefusalCode, number>> = {
   conflict: 409,
   spoken_label_required: 409,
   transcription_pending: 409,
+  confirmation_required: 409,
   engine: 503,
   storage: 507,
   internal: 500,

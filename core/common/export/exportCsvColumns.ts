@@ -1,8 +1,9 @@
-import type { ExportRecordV2 } from './exportRecord';
+import type { Item } from '../items/item';
+import type { ExportRecord } from './exportRecord';
 import { lastJudgmentPerStep } from '../reasoning/stepJudgments';
 
 /** [step, reward] of each judged step's standing judgment, in step order. */
-const standingRewards = (judgments: ExportRecordV2['step_judgments']): Array<[number, number]> =>
+const standingRewards = (judgments: ExportRecord['step_judgments']): Array<[number, number]> =>
   [...lastJudgmentPerStep(judgments).values()].map((j) => [j.index, j.reward!]);
 
 /** How a CSV cell is read back: the type its text stands for (an empty cell is null where nullable). */
@@ -14,9 +15,18 @@ export interface CsvColumn {
   nullable: boolean;
   /** one line for the README's column reference */
   meaning: string;
-  value: (r: ExportRecordV2) => string | number | boolean | null;
+  value: (r: ExportRecord) => string | number | boolean | null;
   /** a column added to v2 later, with the others of its group: every export writes it, files written before may lack the group */
   optional?: 'vad' | 'hesitation';
+  /** the schema version that added the column (absent: 2); a v2 file has none of the later ones */
+  since?: 3;
+}
+
+/** A column written only with `--with-items`: what the annotator saw, from the items file. */
+export interface ItemCsvColumn {
+  name: string;
+  meaning: string;
+  value: (item: Item | undefined) => string | null;
 }
 
 /** The voice-activity signals (Silero VAD), named vad_* beside the energy ones; empty when the VAD did not run. */
@@ -36,6 +46,37 @@ const HESITATION_COLUMNS: CsvColumn[] = [
   { name: 'repetition_count', type: 'integer', nullable: true, optional: 'hesitation', meaning: 'words said again at once ("I, I")', value: (r) => r.signals?.repetition_count ?? null },
   { name: 'editing_term_count', type: 'integer', nullable: true, optional: 'hesitation', meaning: 'editing terms (no wait, I mean, ich meine)', value: (r) => r.signals?.editing_term_count ?? null },
   { name: 'hesitation_language', type: 'string', nullable: true, optional: 'hesitation', meaning: 'the language whose hesitation lists counted', value: (r) => r.signals?.hesitation_language ?? null },
+];
+
+/** The methods metadata of v3, at the end of the v3 columns (the v2 columns keep their places). */
+const V3_COLUMNS: CsvColumn[] = [
+  { name: 'session_kind', type: 'string', nullable: false, since: 3, meaning: "annotator: the annotator's own session; room: a norming room's votes written back", value: (r) => r.session_kind },
+  { name: 'own_final_label', type: 'string', nullable: true, since: 3, meaning: "label of the annotator's own last act (a reviewer's acts left out): what agreement counts", value: (r) => r.own_final_label },
+  {
+    name: 'reviewed_by',
+    type: 'string',
+    nullable: true,
+    since: 3,
+    meaning: 'reviewers whose corrections or labels are in the record, joined with " | "',
+    value: (r) => join([...new Set([...r.label_history, ...r.corrections].flatMap((a) => (a.reviewer ? [a.reviewer] : [])))]),
+  },
+  { name: 'completed', type: 'boolean', nullable: false, since: 3, meaning: 'the item was completed (Enter) at least once', value: (r) => r.completed },
+  { name: 'first_completed_at', type: 'timestamp', nullable: true, since: 3, meaning: 'when the item was first completed', value: (r) => r.first_completed_at },
+  { name: 'time_to_complete_ms', type: 'number', nullable: true, since: 3, meaning: 'from first opening to first completion, ms', value: (r) => r.time_to_complete_ms },
+  { name: 'time_open_ms', type: 'number', nullable: true, since: 3, meaning: 'total time the item was open on screen, ms', value: (r) => r.time_open_ms },
+  { name: 'model_vad_name', type: 'string', nullable: true, since: 3, meaning: 'voice-activity model that cut the audio and computed vad_*; empty: the energy rule', value: (r) => r.vad_model?.name ?? null },
+  { name: 'model_vad_sha256', type: 'sha256', nullable: true, since: 3, meaning: 'sha256 of that model file', value: (r) => r.vad_model?.sha256 ?? null },
+];
+
+/** `--with-items`: the item's text, context and further fields, at the very end (absent from exports without the flag). */
+export const ITEM_CSV_COLUMNS: readonly ItemCsvColumn[] = [
+  { name: 'item_text', meaning: 'the item text as the annotator saw it', value: (item) => item?.text ?? null },
+  { name: 'item_context', meaning: 'the user message it answers; empty without context', value: (item) => item?.context ?? null },
+  {
+    name: 'item_metadata',
+    meaning: 'the items file\'s further fields as `key=value` (values as JSON text when not strings), joined with " | "',
+    value: (item) => (item?.meta ? join(Object.entries(item.meta).map(([k, v]) => `${k}=${typeof v === 'string' ? v : JSON.stringify(v)}`)) : null),
+  },
 ];
 
 /** Lists in one cell are joined with this (documented; no JSON in cells); inside an entry `\` and `|` are escaped with `\`. */
@@ -74,7 +115,7 @@ export function parseHistoryEntry(entry: string): { source: string; label: strin
  * tokens are only in JSONL and JSON). The README's column table is this list.
  */
 export const CSV_COLUMNS: readonly CsvColumn[] = [
-  { name: 'schema_version', type: 'integer', nullable: false, meaning: 'always 2', value: (r) => r.schema_version },
+  { name: 'schema_version', type: 'integer', nullable: false, meaning: '3 (2 in files written before v3)', value: (r) => r.schema_version },
   { name: 'project', type: 'string', nullable: false, meaning: 'project name (aloud.yaml `name`)', value: (r) => r.project },
   { name: 'annotator', type: 'string', nullable: false, meaning: 'annotator (one session each)', value: (r) => r.annotator },
   { name: 'item_id', type: 'string', nullable: false, meaning: 'item id from the items file', value: (r) => r.item_id },
@@ -150,14 +191,21 @@ export const CSV_COLUMNS: readonly CsvColumn[] = [
   // added later to v2: at the end, so that the columns before keep their places
   ...VAD_COLUMNS,
   ...HESITATION_COLUMNS,
+  ...V3_COLUMNS,
 ];
+
+/** The columns of a flat CSV of one schema version (2 or 3). */
+export function csvColumnsOf(version: 2 | 3): readonly CsvColumn[] {
+  return CSV_COLUMNS.filter((c) => (c.since ?? 2) <= version);
+}
 
 const TIMESTAMP = '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?(Z|[+-]\\d{2}:\\d{2})$';
 
-/** The JSON Schema of one CSV row read back as an object of typed cells (what `validate` checks a v2 CSV against). */
-export function csvRowJsonSchema(): Record<string, unknown> {
+/** The JSON Schema of one CSV row of a version read back as an object of typed cells (what `validate` checks a flat CSV against). */
+export function csvRowJsonSchema(version: 2 | 3): Record<string, unknown> {
   const properties: Record<string, unknown> = {};
-  for (const c of CSV_COLUMNS) {
+  const columns = csvColumnsOf(version);
+  for (const c of columns) {
     const base: Record<string, unknown> =
       c.type === 'sha256'
         ? { type: 'string', pattern: '^[0-9a-f]{64}$' }
@@ -169,14 +217,18 @@ export function csvRowJsonSchema(): Record<string, unknown> {
               ? { type: 'number', minimum: 0 }
               : { type: c.type };
     const typeList = base.type as string;
-    properties[c.name] = c.name === 'schema_version' ? { const: 2 } : { ...base, type: c.nullable ? [typeList, 'null'] : typeList };
+    properties[c.name] = c.name === 'schema_version' ? { const: version } : { ...base, type: c.nullable ? [typeList, 'null'] : typeList };
   }
   properties.label_source = { enum: ['voice', 'click', 'key', 'correction', 'room', null] };
-  return { type: 'object', additionalProperties: false, required: CSV_COLUMNS.filter((c) => !c.optional).map((c) => c.name), properties };
+  if (version === 3) {
+    properties.session_kind = { enum: ['annotator', 'room'] };
+    for (const c of ITEM_CSV_COLUMNS) properties[c.name] = { type: ['string', 'null'] };
+  }
+  return { type: 'object', additionalProperties: false, required: columns.filter((c) => !c.optional).map((c) => c.name), properties };
 }
 
 /** A CSV cell's text as the value it stands for; text that is not of the column's type stays text (the schema names it). */
-export function readCsvCell(column: CsvColumn, cell: string): unknown {
+export function readCsvCell(column: Pick<CsvColumn, 'type' | 'nullable'>, cell: string): unknown {
   if (cell === '' && column.nullable) return null;
   if (column.type === 'integer' || column.type === 'number') return /^-?\d+(\.\d+)?$/.test(cell) ? Number(cell) : cell;
   if (column.type === 'boolean') return cell === 'true' ? true : cell === 'false' ? false : cell;

@@ -2,8 +2,9 @@ import { escapeCsvFormula, formatCsvRecord, unescapeCsvFormula, type CsvRow } fr
 import type { InputProblem } from '../io/inputProblem';
 import type { LocatedValue } from '../io/jsonInput';
 import { JsonSyntaxError, parseStrictJson } from '../io/strictJson';
-import { CSV_COLUMNS, readCsvCell } from './exportCsvColumns';
-import { EXPORT_FIELDS, EXPORT_FIELDS_V2, type ExportRecordV2 } from './exportRecord';
+import type { Item } from '../items/item';
+import { csvColumnsOf, ITEM_CSV_COLUMNS, readCsvCell, type CsvColumn } from './exportCsvColumns';
+import { EXPORT_FIELDS, EXPORT_FIELDS_V3, type ExportRecord } from './exportRecord';
 
 export type ExportFormat = 'jsonl' | 'json' | 'csv';
 export const EXPORT_FORMATS: readonly ExportFormat[] = ['jsonl', 'json', 'csv'];
@@ -15,19 +16,19 @@ const NULLABLE_COLUMNS: ReadonlySet<string> = new Set([
   'item_context_sha256', 'final_label', 'label_source', 'blind_label', 'transcript', 'started_at', 'completed_at',
 ]);
 
-/** The record with its keys in EXPORT_FIELDS_V2 order (itself when they already are, as buildExportRecord makes them). */
-function inFieldOrder(record: ExportRecordV2): Record<string, unknown> {
+/** The record with its keys in EXPORT_FIELDS_V3 order (itself when they already are, as buildExportRecord makes them). */
+function inFieldOrder(record: ExportRecord): Record<string, unknown> {
   let i = 0;
   let inOrder = true;
   for (const key in record) {
-    if (key !== EXPORT_FIELDS_V2[i++]) {
+    if (key !== EXPORT_FIELDS_V3[i++]) {
       inOrder = false;
       break;
     }
   }
-  if (inOrder && i === EXPORT_FIELDS_V2.length) return record as unknown as Record<string, unknown>;
+  if (inOrder && i === EXPORT_FIELDS_V3.length) return record as unknown as Record<string, unknown>;
   const ordered: Record<string, unknown> = {};
-  for (const key of EXPORT_FIELDS_V2) ordered[key] = record[key];
+  for (const key of EXPORT_FIELDS_V3) ordered[key] = record[key];
   return ordered;
 }
 
@@ -35,8 +36,8 @@ function inFieldOrder(record: ExportRecordV2): Record<string, unknown> {
  * The bytes of an export file: JSON Lines (one record a line), a JSON array, or CSV (RFC 4180, CRLF) with the flat
  * columns of CSV_COLUMNS (no JSON in cells; segments and tokens only in JSONL and JSON).
  */
-export function serializeExport(records: readonly ExportRecordV2[], format: ExportFormat): string {
-  const writer = exportTextWriter(format);
+export function serializeExport(records: readonly ExportRecord[], format: ExportFormat, options: ExportTextOptions = {}): string {
+  const writer = exportTextWriter(format, options);
   return writer.head + records.map((r, i) => writer.record(r, i)).join('') + writer.tail(records.length);
 }
 
@@ -44,12 +45,17 @@ export function serializeExport(records: readonly ExportRecordV2[], format: Expo
 export interface ExportTextWriter {
   head: string;
   /** the text of the record at `index` (the separator before it included) */
-  record(record: ExportRecordV2, index: number): string;
+  record(record: ExportRecord, index: number): string;
   tail(records: number): string;
 }
 
+/** `items` (CSV only, `--with-items`): the item's text, context and further fields in columns of their own at the end. */
+export interface ExportTextOptions {
+  items?: ReadonlyMap<string, Item>;
+}
+
 /** The pieces of serializeExport: their concatenation is byte for byte the text serializeExport gives. */
-export function exportTextWriter(format: ExportFormat): ExportTextWriter {
+export function exportTextWriter(format: ExportFormat, options: ExportTextOptions = {}): ExportTextWriter {
   if (format === 'jsonl') return { head: '', record: (r) => `${JSON.stringify(inFieldOrder(r))}\n`, tail: () => '' };
   if (format === 'json') {
     // JSON.stringify(array, null, 2) puts each element on its own lines one level in; JSON strings hold no raw line breaks
@@ -59,12 +65,15 @@ export function exportTextWriter(format: ExportFormat): ExportTextWriter {
       tail: (records) => (records === 0 ? ']\n' : '\n]\n'),
     };
   }
-  return { head: `${formatCsvRecord(CSV_COLUMNS.map((c) => c.name))}\r\n`, record: (r) => `${formatCsvRecord(csvRowCells(r))}\r\n`, tail: () => '' };
+  const items = options.items;
+  const names = [...csvColumnsOf(3).map((c) => c.name), ...(items ? ITEM_CSV_COLUMNS.map((c) => c.name) : [])];
+  const cells = (r: ExportRecord) => [...csvRowCells(r), ...(items ? ITEM_CSV_COLUMNS.map((c) => csvCell(c.value(items.get(r.item_id)))) : [])];
+  return { head: `${formatCsvRecord(names)}\r\n`, record: (r) => `${formatCsvRecord(cells(r))}\r\n`, tail: () => '' };
 }
 
-/** A record's CSV cells, in CSV_COLUMNS order, formula-escaped as exports write them. */
-export function csvRowCells(record: ExportRecordV2): string[] {
-  return CSV_COLUMNS.map((c) => csvCell(c.value(record)));
+/** A record's CSV cells, in the v3 column order, formula-escaped as exports write them. */
+export function csvRowCells(record: ExportRecord): string[] {
+  return csvColumnsOf(3).map((c) => csvCell(c.value(record)));
 }
 
 function csvCell(value: string | number | boolean | null): string {
@@ -72,9 +81,10 @@ function csvCell(value: string | number | boolean | null): string {
   return typeof value === 'string' ? escapeCsvFormula(value) : String(value);
 }
 
-/** Which export a CSV header is: v1 (JSON columns such as `commitments`) or v2 (flat columns). */
-export function csvExportVersion(header: readonly string[]): 1 | 2 {
-  return header.includes('commitments') && !header.includes('label_history') ? 1 : 2;
+/** Which export a CSV header is: v1 (JSON columns such as `commitments`), v2 (flat columns) or v3 (flat, with `completed`). */
+export function csvExportVersion(header: readonly string[]): 1 | 2 | 3 {
+  if (header.includes('commitments') && !header.includes('label_history')) return 1;
+  return header.includes('completed') ? 3 : 2;
 }
 
 /**
@@ -82,20 +92,22 @@ export function csvExportVersion(header: readonly string[]): 1 | 2 {
  * header must be exactly the v2 columns, a v1 header the v1 export fields), and each row's value or its problems.
  */
 export interface ExportCsvRows {
-  /** a v2 (flat) CSV: rows are typed cells, checked by the row schema */
-  flat: boolean;
+  /** a flat CSV (v2 or v3): rows are typed cells, checked by that version's row schema; null: v1 */
+  flat: 2 | 3 | null;
   headerProblems: InputProblem[];
   row(row: CsvRow): { value: LocatedValue; problems?: undefined } | { value?: undefined; problems: InputProblem[] };
 }
 
 export function exportCsvRows(header: readonly string[], headerLine: number, file: string): ExportCsvRows {
-  return csvExportVersion(header) === 2 ? exportCsvV2Rows(header, headerLine, file) : exportCsvV1Rows(header, headerLine, file);
+  const version = csvExportVersion(header);
+  return version === 1 ? exportCsvV1Rows(header, headerLine, file) : exportCsvFlatRows(header, headerLine, file, version);
 }
 
-/** v2 CSV rows back to typed cell objects for the schema stage: the header must be exactly the v2 columns. */
-function exportCsvV2Rows(header: readonly string[], headerLine: number, file: string): ExportCsvRows {
+/** Flat (v2, v3) CSV rows back to typed cell objects for the schema stage: the header must be exactly that version's columns. */
+function exportCsvFlatRows(header: readonly string[], headerLine: number, file: string, version: 2 | 3): ExportCsvRows {
   const problems: InputProblem[] = [];
   const names = new Set(header);
+  const CSV_COLUMNS = csvColumnsOf(version);
   for (const c of CSV_COLUMNS) {
     if (!names.has(c.name) && !c.optional) problems.push({ file, line: headerLine, field: c.name, stage: 'schema', message: `the header has no column "${c.name}"` });
   }
@@ -108,13 +120,20 @@ function exportCsvV2Rows(header: readonly string[], headerLine: number, file: st
       if (!names.has(c.name)) problems.push({ file, line: headerLine, field: c.name, stage: 'schema', message: `the header has no column "${c.name}" (it has ${optionalPresent.map((p) => p.name).join(', ')}: the ${group === 'vad' ? 'vad_*' : group} columns come all together)` });
     }
   }
-  const known = new Map(CSV_COLUMNS.map((c) => [c.name, c]));
+  const itemColumns = version === 3 ? ITEM_CSV_COLUMNS.filter((c) => names.has(c.name)) : [];
+  if (itemColumns.length > 0 && itemColumns.length < ITEM_CSV_COLUMNS.length) {
+    for (const c of ITEM_CSV_COLUMNS) {
+      if (!names.has(c.name)) problems.push({ file, line: headerLine, field: c.name, stage: 'schema', message: `the header has no column "${c.name}" (the item columns of --with-items come all together)` });
+    }
+  }
+  const cellTypes: Array<Pick<CsvColumn, 'name' | 'type' | 'nullable'>> = [...CSV_COLUMNS, ...(version === 3 ? ITEM_CSV_COLUMNS.map((c) => ({ name: c.name, type: 'string' as const, nullable: true })) : [])];
+  const known = new Map(cellTypes.map((c) => [c.name, c]));
   for (const name of header) {
     if (!known.has(name)) problems.push({ file, line: headerLine, field: name, stage: 'schema', message: 'unknown column (no additional properties are allowed)' });
   }
   const columns = header.map((name) => known.get(name)!);
   return {
-    flat: true,
+    flat: version,
     headerProblems: problems,
     row: (row) => {
       const value: Record<string, unknown> = {};
@@ -141,7 +160,7 @@ function exportCsvV1Rows(header: readonly string[], headerLine: number, file: st
     if (!known.has(name)) problems.push({ file, line: headerLine, field: name, stage: 'schema', message: 'unknown column (no additional properties are allowed)' });
   }
   return {
-    flat: false,
+    flat: null,
     headerProblems: problems,
     row: (row) => {
       const value: Record<string, unknown> = {};

@@ -28,6 +28,11 @@ export interface ExportReceiptV1 {
     gaps: number;
   };
   gaps: ExportGap[];
+  /**
+   * the project's aloud.yaml the export was made under, whole (a methods section quotes the thresholds, phrases and
+   * labels from it) with its sha256 (the records' config_sha256); absent in receipts written before it was kept
+   */
+  config?: { sha256: string; yaml: string };
   app_version: string;
   created_at: string;
 }
@@ -86,7 +91,7 @@ export class ExportReceiptTally {
     return { annotators: this.annotators.size, items: this.items.size, with_audio: this.withAudio, with_transcript: this.withTranscript, with_final_label: this.withFinalLabel, gaps: this.gaps.length };
   }
 
-  receipt(args: { file: string; format: ExportFormat; sha256: string; bytes: number; project: string; appVersion: string; createdAt: string }): ExportReceiptV1 {
+  receipt(args: { file: string; format: ExportFormat; sha256: string; bytes: number; project: string; appVersion: string; createdAt: string; config?: { sha256: string; yaml: string } }): ExportReceiptV1 {
     return {
       receipt_version: 1,
       schema_version: EXPORT_SCHEMA_VERSION,
@@ -98,6 +103,7 @@ export class ExportReceiptTally {
       project: args.project,
       counts: this.counts(),
       gaps: this.gaps,
+      ...(args.config ? { config: { sha256: args.config.sha256, yaml: args.config.yaml } } : {}),
       app_version: args.appVersion,
       created_at: args.createdAt,
     };
@@ -140,6 +146,12 @@ export const exportReceiptJsonSchema = {
           reason: { enum: ['no_audio', 'audio_file_missing', 'no_transcript', 'no_label'] },
         },
       },
+    },
+    config: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['sha256', 'yaml'],
+      properties: { sha256: { type: 'string', pattern: '^[0-9a-f]{64}$' }, yaml: { type: 'string' } },
     },
     app_version: { type: 'string' },
     created_at: { type: 'string', minLength: 1 },

@@ -1,17 +1,19 @@
 import type { Item } from '../items/item';
 import type { SessionNote } from '../session/sessionFold';
 import type { ItemSessionState, LabelSource } from '../session/itemState';
+import type { ModelIdentity, SessionKind } from '../session/sessionEvents';
 import exportRecordSchemaV1 from './exportRecord.v1.schema.json';
 import exportRecordSchemaV2 from './exportRecord.v2.schema.json';
+import exportRecordSchemaV3 from './exportRecord.v3.schema.json';
 import { NO_REASONING, type ReasoningExportFields } from '../reasoning/reasoningExport';
 
 /** The schema version this Aloud writes; `validate` reads this one and every earlier one. */
-export const EXPORT_SCHEMA_VERSION = 2;
-export const READABLE_SCHEMA_VERSIONS: readonly number[] = [1, 2];
+export const EXPORT_SCHEMA_VERSION = 3;
+export const READABLE_SCHEMA_VERSIONS: readonly number[] = [1, 2, 3];
 
 /** The export contract (JSON Schema Draft 2020-12) of each version, versioned in the repo next to this file. */
-export const exportRecordJsonSchemas: Readonly<Record<number, Record<string, unknown>>> = { 1: exportRecordSchemaV1, 2: exportRecordSchemaV2 };
-export const exportRecordJsonSchema: Record<string, unknown> = exportRecordSchemaV2;
+export const exportRecordJsonSchemas: Readonly<Record<number, Record<string, unknown>>> = { 1: exportRecordSchemaV1, 2: exportRecordSchemaV2, 3: exportRecordSchemaV3 };
+export const exportRecordJsonSchema: Record<string, unknown> = exportRecordSchemaV3;
 
 export interface ExportCommitment {
   label: string;
@@ -146,8 +148,60 @@ export interface ExportRecordV2 {
   exported_at: string;
 }
 
+/** A label act of v3: who made it, when it was not the session's annotator. */
+export interface ExportLabelActV3 extends ExportLabelAct {
+  reviewer: string | null;
+}
+
+export type ExportCorrectionV3 = ExportRecordV2['corrections'][number] & { reviewer: string | null };
+
+/**
+ * One annotator's work on one item (schema_version 3): v2 plus the methods metadata — the kind of session, the
+ * annotator's own final label (a reviewer's acts left out), who made each act and correction, the VAD model, whether
+ * and when the item was completed and the time on it.
+ */
+export interface ExportRecordV3 extends Omit<ExportRecordV2, 'schema_version' | 'label_history' | 'corrections'> {
+  schema_version: 3;
+  session_kind: SessionKind;
+  own_final_label: string | null;
+  label_history: ExportLabelActV3[];
+  corrections: ExportCorrectionV3[];
+  vad_model: ModelIdentity | null;
+  completed: boolean;
+  first_completed_at: string | null;
+  time_to_complete_ms: number | null;
+  time_open_ms: number | null;
+}
+
+/** The record this Aloud writes. */
+export type ExportRecord = ExportRecordV3;
+
 /** A record of any version `validate` reads. */
-export type AnyExportRecord = ExportRecordV1 | ExportRecordV2;
+export type AnyExportRecord = ExportRecordV1 | ExportRecordV2 | ExportRecordV3;
+
+/**
+ * A v2 record read as v3: what v2 did not record is null or its v2 meaning — every act the annotator's (v2 logged
+ * none as a reviewer's), completed when it has a completion time, an annotator's session, no VAD named.
+ */
+export function upcastExportRecordV2(record: ExportRecordV2): ExportRecordV3 {
+  const { schema_version: _version, label_history, corrections, ...rest } = record;
+  const v3: Record<string, unknown> = {
+    ...rest,
+    schema_version: 3,
+    session_kind: 'annotator',
+    own_final_label: record.final_label,
+    label_history: label_history.map((a) => ({ ...a, reviewer: null })),
+    corrections: corrections.map((c) => ({ ...c, reviewer: null })),
+    vad_model: null,
+    completed: record.completed_at !== null,
+    first_completed_at: null,
+    time_to_complete_ms: null,
+    time_open_ms: null,
+  };
+  const ordered: Record<string, unknown> = {};
+  for (const key of EXPORT_FIELDS_V3) ordered[key] = v3[key];
+  return ordered as unknown as ExportRecordV3;
+}
 
 /** Key order of v2 JSON records. */
 export const EXPORT_FIELDS_V2 = [
@@ -157,6 +211,15 @@ export const EXPORT_FIELDS_V2 = [
   'changed_after_completion', 'model_reasoning', 'step_judgments', 'reasoning_shown_at', 'reasoning_features',
   'app_version', 'config_sha256', 'started_at', 'completed_at', 'exported_at',
 ] as const satisfies ReadonlyArray<keyof ExportRecordV2>;
+
+/** Key order of v3 JSON records: v2's, each new field beside the one it qualifies. */
+export const EXPORT_FIELDS_V3 = [
+  'schema_version', 'project', 'annotator', 'session_kind', 'item_id', 'item_text_sha256', 'item_context_sha256', 'final_label', 'own_final_label',
+  'label_source', 'blind_label', 'label_history', 'commitments', 'transcript', 'transcript_corrected', 'corrections', 'segments',
+  'superseded_transcripts', 'signals', 'audio', 'model', 'vad_model', 'notes', 'keep_talking_cues', 'parser_version', 'config_changed', 'labels_not_in_schema',
+  'changed_after_completion', 'model_reasoning', 'step_judgments', 'reasoning_shown_at', 'reasoning_features',
+  'app_version', 'config_sha256', 'started_at', 'completed_at', 'completed', 'first_completed_at', 'time_to_complete_ms', 'time_open_ms', 'exported_at',
+] as const satisfies ReadonlyArray<keyof ExportRecordV3>;
 
 /** Column order of v1 CSV exports and key order of v1 JSON records. */
 export const EXPORT_FIELDS = [
@@ -176,6 +239,8 @@ export interface ExportRecordInput {
   state: ItemSessionState | null;
   /** the annotator's notes on this item */
   notes: readonly SessionNote[];
+  /** an annotator's own session or a room's write-back (default: an annotator's) */
+  sessionKind?: SessionKind;
   /** sha256 of the WAV at state.audio_path; null when the file is missing */
   audioSha256: string | null;
   appVersion: string;
@@ -192,25 +257,27 @@ const exportModel = (m: { name: string; sha256: string; whisper_cpp?: string | n
 });
 
 /** Maps the folded session state to the export record; copies known fields only, so a record is never invented. */
-export function buildExportRecord(input: ExportRecordInput): ExportRecordV2 {
+export function buildExportRecord(input: ExportRecordInput): ExportRecordV3 {
   const { state } = input;
   // an empty transcript with no segments cannot tell "silent" from "not transcribed yet": unknown, so null
   const transcribed = state !== null && (state.segments.length > 0 || state.transcript !== '');
   return {
-    schema_version: 2,
+    schema_version: 3,
     project: input.project,
     annotator: input.annotator,
+    session_kind: input.sessionKind ?? 'annotator',
     item_id: input.item.id,
     item_text_sha256: input.itemTextSha256,
     item_context_sha256: input.itemContextSha256,
     final_label: state?.final_label ?? null,
+    own_final_label: state ? ownFinalLabel(state.label_history) : null,
     label_source: state?.label_source ?? null,
     blind_label: state?.blind_label ?? null,
-    label_history: (state?.label_history ?? []).map((a) => ({ label: a.label, source: a.source, at: a.at, audio_ms: a.audio_ms, quote: a.quote })),
+    label_history: (state?.label_history ?? []).map((a) => ({ label: a.label, source: a.source, at: a.at, audio_ms: a.audio_ms, quote: a.quote, reviewer: a.reviewer ?? null })),
     commitments: (state?.commitments ?? []).map((c) => ({ label: c.label, quote: c.quote, start: c.start, end: c.end, t_ms: c.t_ms, stem: c.stem })),
     transcript: transcribed ? state.transcript : null,
     transcript_corrected: state?.transcript_corrected ?? null,
-    corrections: (state?.corrections ?? []).map((c) => ({ utterance: c.utterance, segment: c.segment, original_text: c.original_text, text: c.text, annotator: c.annotator, at: c.at })),
+    corrections: (state?.corrections ?? []).map((c) => ({ utterance: c.utterance, segment: c.segment, original_text: c.original_text, text: c.text, annotator: c.annotator, reviewer: c.reviewer ?? null, at: c.at })),
     segments: (state?.segments ?? []).map((s, i) => ({
       utterance: state!.segment_refs[i]?.utterance ?? 0,
       index: state!.segment_refs[i]?.segment ?? 0,
@@ -223,6 +290,7 @@ export function buildExportRecord(input: ExportRecordInput): ExportRecordV2 {
     signals: state?.signals ? exportSignals(state.signals) : null,
     audio: state?.audio_path ? { path: state.audio_path, sha256: input.audioSha256, duration_ms: state.audio_ms } : null,
     model: state?.model ? exportModel(state.model) : null,
+    vad_model: state?.vad_model ? { name: state.vad_model.name, sha256: state.vad_model.sha256 } : (state?.model?.vad ?? null),
     notes: input.notes.filter((n) => n.item_id === input.item.id).map((n) => ({ text: n.text, at: n.ts })),
     keep_talking_cues: (state?.cues ?? []).map((c) => ({ at: c.at, silence_ms: c.silence_ms, audio_ms: c.audio_ms })),
     parser_version: state?.parser_version ?? null,
@@ -234,8 +302,17 @@ export function buildExportRecord(input: ExportRecordInput): ExportRecordV2 {
     config_sha256: input.configSha256,
     started_at: state?.started_at ?? null,
     completed_at: state?.completed_at ?? null,
+    completed: (state?.completed_at ?? null) !== null,
+    first_completed_at: state?.first_completed_at ?? state?.completed_at ?? null,
+    time_to_complete_ms: state?.time_to_complete_ms ?? null,
+    time_open_ms: state ? (state.time_open_ms ?? null) : null,
     exported_at: input.exportedAt,
   };
+}
+
+/** The label of the annotator's own last act: a reviewer's acts (labels from their corrections) are theirs, not the annotator's. */
+export function ownFinalLabel(history: ReadonlyArray<{ label: string; reviewer?: string | null }>): string | null {
+  return history.filter((a) => (a.reviewer ?? null) === null).at(-1)?.label ?? null;
 }
 
 function exportSignals(s: NonNullable<ItemSessionState['signals']>): ExportSignals {

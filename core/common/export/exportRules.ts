@@ -1,7 +1,7 @@
 import type { InputProblem } from '../io/inputProblem';
 import type { LocatedValue } from '../io/jsonInput';
 import { parseHistoryEntry, splitCsvList } from './exportCsvColumns';
-import type { AnyExportRecord, ExportRecordV2 } from './exportRecord';
+import { ownFinalLabel, type AnyExportRecord, type ExportRecordV2, type ExportRecordV3 } from './exportRecord';
 
 /** What a project says about its items and labels; without it only the rules internal to the file are checked. */
 export interface ExportProjectFacts {
@@ -38,7 +38,7 @@ export function exportRuleChecker(file: string, project: ExportProjectFacts | nu
       problems.push({ file, line: located.locate(pointer), field: prefix + field, stage: 'rule', message });
     };
     // v2 records say which of their labels the configuration no longer has: recorded labels, kept as they were
-    const declared = new Set(r.schema_version === 2 ? r.labels_not_in_schema : []);
+    const declared = new Set(r.schema_version !== 1 ? r.labels_not_in_schema : []);
     const key = JSON.stringify([r.annotator, r.item_id]);
     const first = firstLine.get(key);
     if (first !== undefined) at('/item_id', 'item_id', `duplicate record for annotator "${r.annotator}" and item "${r.item_id}" (first on line ${first})`);
@@ -63,7 +63,8 @@ export function exportRuleChecker(file: string, project: ExportProjectFacts | nu
       if (!last) at('/label_source', 'label_source', 'label_source is "voice" but the record has no commitment');
       else if (last.label !== r.final_label) at('/final_label', 'final_label', `final label "${r.final_label}" by voice is not the last commitment's label ("${last.label}")`);
     }
-    if (r.schema_version === 2) timelineProblems(r, at, labels);
+    if (r.schema_version !== 1) timelineProblems(r, at, labels);
+    if (r.schema_version === 3) methodsProblems(r, at);
     r.segments.forEach((s, i) => {
       if (s.t1_ms < s.t0_ms) at(`/segments/${i}`, `segments[${i}].t1_ms`, `segment ends (${s.t1_ms} ms) before it starts (${s.t0_ms} ms)`);
     });
@@ -88,8 +89,16 @@ export function exportRuleChecker(file: string, project: ExportProjectFacts | nu
 
 type At = (pointer: string, field: string, message: string) => void;
 
+/** v3: the annotator's own final label is their last act's; completed exactly when there is a completion time. */
+function methodsProblems(r: ExportRecordV3, at: At): void {
+  const own = ownFinalLabel(r.label_history);
+  if (r.own_final_label !== own) at('/own_final_label', 'own_final_label', `own_final_label ${JSON.stringify(r.own_final_label)} is not the annotator's last act's (${JSON.stringify(own)}; a reviewer's acts are left out)`);
+  if (r.completed !== (r.completed_at !== null)) at('/completed', 'completed', `completed is ${String(r.completed)} but completed_at is ${JSON.stringify(r.completed_at)}`);
+  if (r.first_completed_at !== null && r.completed_at === null) at('/first_completed_at', 'first_completed_at', 'first_completed_at without completed_at: an item completed once has a last completion');
+}
+
 /** v2: the labels are the timeline's — final the last act, blind the first, acts in the order they happened. */
-function timelineProblems(r: ExportRecordV2, at: At, labels: ReadonlySet<string> | null): void {
+function timelineProblems(r: ExportRecordV2 | ExportRecordV3, at: At, labels: ReadonlySet<string> | null): void {
   const history = r.label_history;
   let changes = 0;
   for (let i = 1; i < history.length; i++) if (history[i]!.label !== history[i - 1]!.label) changes++;
@@ -150,6 +159,7 @@ export function csvRowRuleChecker(file: string, project: ExportProjectFacts | nu
     let changes = 0;
     for (let i = 1; i < acts.length; i++) if (acts[i]!.label !== acts[i - 1]!.label) changes++;
     if (acts.length > 0 && r.label_changes !== changes) at('label_changes', `label_changes is ${String(r.label_changes)} but the label history changes label ${changes} time(s)`);
+    if (r.schema_version === 3 && r.completed !== (r.completed_at !== null)) at('completed', `completed is ${String(r.completed)} but completed_at is ${JSON.stringify(r.completed_at)}`);
     if (typeof r.audio_path === 'string' && (/^([/\\]|[A-Za-z]:)/.test(r.audio_path) || r.audio_path.split(/[/\\]/).includes('..'))) {
       at('audio_path', `audio path "${r.audio_path}" must be relative to the project folder and stay inside it`);
     }

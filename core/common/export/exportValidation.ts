@@ -6,10 +6,10 @@ import { JsonLinesStream, syntaxProblem, type LocatedValue } from '../io/jsonInp
 import { JsonArrayStream } from '../io/jsonArrayStream';
 import { schemaProblems } from '../io/schemaProblems';
 import { parseStrictJson, parseStrictJsonValueAt } from '../io/strictJson';
-import { CSV_COLUMNS, csvRowJsonSchema } from './exportCsvColumns';
+import { csvColumnsOf, csvRowJsonSchema } from './exportCsvColumns';
 import { csvRowCells, exportCsvRows, type ExportCsvRows, type ExportFormat } from './exportFormats';
 import { ExportReceiptTally, type ExportSummaryRecord } from './exportReceipt';
-import { exportRecordJsonSchemas, READABLE_SCHEMA_VERSIONS, type AnyExportRecord, type ExportRecordV2 } from './exportRecord';
+import { exportRecordJsonSchemas, READABLE_SCHEMA_VERSIONS, type AnyExportRecord, type ExportRecord } from './exportRecord';
 import { csvRowRuleChecker, exportRuleChecker, type ExportProjectFacts, type RuleChecker } from './exportRules';
 
 /** What `aloud validate` found in one file: its format, its records, its receipt and every problem of every stage. */
@@ -27,7 +27,7 @@ export interface ExportFileValidation {
 
 const ajv = sharedAjv({ allErrors: true, strict: true, allowUnionTypes: true });
 const recordValidators = new Map(READABLE_SCHEMA_VERSIONS.map((v) => [v, compileOnFirstUse(() => ajv.compile<AnyExportRecord>(exportRecordJsonSchemas[v]!))]));
-const validateCsvRow = compileOnFirstUse(() => ajv.compile(csvRowJsonSchema()));
+const csvRowValidators = { 2: compileOnFirstUse(() => ajv.compile(csvRowJsonSchema(2))), 3: compileOnFirstUse(() => ajv.compile(csvRowJsonSchema(3))) };
 
 /** The schema a record claims (schema_version), or the newest when it claims none this Aloud reads. */
 function validatorFor(value: unknown): ValidateFunction {
@@ -45,11 +45,11 @@ export interface ExportValidation {
   problems: InputProblem[];
 }
 
-/** The summary fields of a flat (v2) CSV row: its audio columns stand for the record's audio object. */
+/** The summary fields of a flat (v2, v3) CSV row: its audio columns stand for the record's audio object. */
 function csvRowSummary(row: Record<string, unknown>): ExportSummaryRecord {
   const audioPath = row.audio_path as string | null;
   return {
-    schema_version: row.schema_version as 2,
+    schema_version: row.schema_version as 2 | 3,
     project: row.project as string,
     annotator: row.annotator as string,
     item_id: row.item_id as string,
@@ -80,21 +80,21 @@ export class ExportRecordsCheck {
     private readonly project: ExportProjectFacts | null,
     /** a record that passed the schema stage (its rule problems, if any, are listed) */
     private readonly onValid?: (record: AnyExportRecord) => void,
-    private flat = false,
+    private flat: 2 | 3 | null = null,
   ) {
     this.ruleCheck = flat ? csvRowRuleChecker(file, project) : exportRuleChecker(file, project);
   }
 
-  /** From here on the records are the typed rows of a v2 CSV (their own schema and rules). */
-  flatRows(): void {
-    this.flat = true;
+  /** From here on the records are the typed rows of a flat (v2, v3) CSV (their own schema and rules). */
+  flatRows(version: 2 | 3): void {
+    this.flat = version;
     this.ruleCheck = csvRowRuleChecker(this.file, this.project);
   }
 
   /** A record the parse stage read: its schema stage, then its rule stage when it passes. */
   record(located: LocatedValue): void {
     this.parsedRecords++;
-    const validate = this.flat ? validateCsvRow : validatorFor(located.value);
+    const validate = this.flat ? csvRowValidators[this.flat] : validatorFor(located.value);
     if (!validate(located.value)) {
       this.schemaStage.push(...schemaProblems(validate.errors, this.file, located));
       return;
@@ -146,7 +146,7 @@ export class ExportTextReader {
         {
           onHeader: (header) => {
             this.csvRows = exportCsvRows(header.fields, header.line, file);
-            if (this.csvRows.flat) check.flatRows();
+            if (this.csvRows.flat) check.flatRows(this.csvRows.flat);
             check.fileProblems(this.csvRows.headerProblems);
           },
           onRow: (row) => {
@@ -215,8 +215,8 @@ export class ExportWriteCheck {
     project: ExportProjectFacts | null,
   ) {
     this.check = new ExportRecordsCheck(file, project);
-    this.csvRows = format === 'csv' ? exportCsvRows(CSV_COLUMNS.map((c) => c.name), 1, file) : null;
-    if (this.csvRows?.flat) this.check.flatRows();
+    this.csvRows = format === 'csv' ? exportCsvRows(csvColumnsOf(3).map((c) => c.name), 1, file) : null;
+    if (this.csvRows?.flat) this.check.flatRows(this.csvRows.flat);
   }
 
   /** Text written that is not a record (a header, the brackets of a JSON array). */
@@ -225,7 +225,7 @@ export class ExportWriteCheck {
   }
 
   /** A record and its text, as the writer is about to write them (record `index` of the file). */
-  record(record: ExportRecordV2, text: string, index: number): void {
+  record(record: ExportRecord, text: string, index: number): void {
     const line = this.line;
     this.line += lineBreaks(text);
     if (this.jsonSyntax) return;

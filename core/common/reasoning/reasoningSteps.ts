@@ -29,6 +29,12 @@ export interface ReasoningSteps {
 /** "1.", "2)", "3:", "Step 4", "Step 4:", "Schritt 5 -", optionally in markdown bold; "1.5" and "10:30" are not step numbers. */
 const NUMBERED_LINE = /^\s*(?:\*\*|__)?(?:(?:step|schritt)\s+(\d{1,3})(?!\d)|(\d{1,3})[.):](?!\d))/iu;
 
+/** The step number a step's own text starts with ("4. So …" → 4), or null: then a screen numbers the step itself. */
+export function ownStepNumber(text: string): number | null {
+  const m = NUMBERED_LINE.exec(text);
+  return m ? Number(m[1] ?? m[2]) : null;
+}
+
 interface NumberedLine {
   line: number;
   number: number;

@@ -39,6 +39,8 @@ export interface LabelAct {
   audio_ms: number | null;
   /** voice: the commit phrase as transcribed; correction: the phrase in the corrected text; else null */
   quote: string | null;
+  /** the reviewer whose act this is (a label from their corrections); null: the annotator's own (absent in states built before) */
+  reviewer?: string | null;
 }
 
 /** A reviewer's correction of one segment: the verbatim text stays in `segments`, this is a layer over it. */
@@ -48,7 +50,10 @@ export interface CorrectionRecord {
   /** the verbatim segment text the correction applies to */
   original_text: string;
   text: string;
+  /** whose session */
   annotator: string;
+  /** who corrected, when not that annotator; null: the annotator (or not recorded in older logs) */
+  reviewer?: string | null;
   at: string;
 }
 
@@ -86,8 +91,10 @@ export interface ItemSessionState {
   blind_label: string | null;
   /** energy audio signals, the voice-activity ones (vad_*, when the VAD ran) and the transcript's */
   signals: (Partial<AudioSignals> & Partial<VadSignals> & Partial<TranscriptSignals>) | null;
-  /** whisper_cpp: the engine version that transcribed it (null when not recorded) */
-  model: { name: string; sha256: string; whisper_cpp?: string | null } | null;
+  /** whisper_cpp: the engine version that transcribed it (null when not recorded); vad: the VAD that cut its utterances */
+  model: { name: string; sha256: string; whisper_cpp?: string | null; vad?: { name: string; sha256: string } | null } | null;
+  /** the voice-activity model of the item's vad_* signals (null: none ran, or not recorded); absent in states built before */
+  vad_model?: { name: string; sha256: string } | null;
   /** ISO 8601 times */
   started_at: string | null;
   completed_at: string | null;
@@ -116,6 +123,15 @@ export interface ItemSessionState {
   changed_after_completion: boolean;
   /** the item's recordings in order: where each begins on the item's audio and when it started and stopped (absent in states built before) */
   recordings?: RecordingRecord[];
+  /** when the item was first completed (completed_at is the last time) */
+  first_completed_at?: string | null;
+  /** from the item's first opening to its first completion, ms; null while never completed (or never opened) */
+  time_to_complete_ms?: number | null;
+  /**
+   * how long the item was open, ms: from each opening to the next opening of any item; a sitting that ends (the log
+   * ends, or the session is opened again) ends the item's time at the sitting's last event
+   */
+  time_open_ms?: number;
   /** keep-talking cues shown while recording (absent in states built before cues existed) */
   cues?: KeepTalkingCue[];
   /** the model's reasoning as first shown to the annotator (from the reasoning_shown event), null while never shown */
@@ -126,6 +142,7 @@ export interface ItemSessionState {
 
 /** One recording of an item: audio from offset_ms on the item's timeline was recorded from started_at on. */
 export interface RecordingRecord {
+  /** where it begins on the item's audio, ms (exact: samples / 16) */
   offset_ms: number;
   /** ISO 8601 */
   started_at: string;

@@ -1,8 +1,8 @@
 import { PARSER_VERSION } from '../parser/parserVersion';
 import type { ProjectConfig } from '../project/projectConfig';
-import type { LabelSource } from './itemState';
+import type { ItemSessionState, LabelSource } from './itemState';
 import type { SessionDraft, SessionEntry } from './sessionFold';
-import { SessionUsageError, SpokenLabelRequiredError } from './sessionRefusals';
+import { LabelChangeNeedsConfirmationError, SessionUsageError, SpokenLabelRequiredError } from './sessionRefusals';
 import { requireOpenItem, type SessionFacts, type SessionRuleContext } from './sessionRules';
 
 /** One label act as the log records it; voice acts carry where the phrase was said, the others nulls. */
@@ -15,6 +15,8 @@ export interface LabelActInput {
   stem?: string | null;
   audio_ms?: number | null;
   utterance?: number | null;
+  /** a reviewer's act (a label from their corrections); absent or null: the annotator's own */
+  reviewer?: string | null;
 }
 
 /**
@@ -35,25 +37,46 @@ export function draftLabelAct(draft: SessionDraft, act: LabelActInput, options: 
     audio_ms: act.audio_ms ?? null,
     utterance: act.utterance ?? null,
     parser_version: act.source === 'voice' || act.source === 'correction' ? PARSER_VERSION : null,
+    reviewer: act.reviewer ?? null,
   });
-  if (options.recordChange) recordLabelChange(draft, before, act.source);
+  if (options.recordChange) recordLabelChange(draft, before, act.source, act.reviewer ?? null);
 }
 
 /** A label_changed record when the item's final label is no longer `before` (never silent, also after completion). */
-export function recordLabelChange(draft: SessionDraft, before: string | null, source: LabelSource): void {
+export function recordLabelChange(draft: SessionDraft, before: string | null, source: LabelSource, reviewer: string | null = null): void {
   const after = draft.state();
   if (before !== null && after.final_label !== null && before !== after.final_label) {
-    draft.add('label_changed', { item_id: after.item_id, from: before, to: after.final_label, source, after_completion: after.completed_at !== null });
+    draft.add('label_changed', { item_id: after.item_id, from: before, to: after.final_label, source, after_completion: after.completed_at !== null, reviewer });
   }
 }
 
-/** A label given by a click or a key (or a room's final vote, written back), on the open item, from the project's labels. */
-export function decideLabelAct(facts: SessionFacts, context: Pick<SessionRuleContext, 'config'>, command: { label: string; source: Exclude<LabelSource, 'voice'> }, at: string): readonly SessionEntry[] {
+/**
+ * A label given by a click or a key (or a room's final vote, written back), on the open item, from the project's
+ * labels. On a completed item a key or a click that would change its label is refused until it is confirmed
+ * (`confirmed`): one stray key press never changes a finished item silently. The same label again changes nothing and
+ * needs no confirmation.
+ */
+export function decideLabelAct(
+  facts: SessionFacts,
+  context: Pick<SessionRuleContext, 'config'> & Partial<Pick<SessionRuleContext, 'reviewer'>>,
+  command: { label: string; source: Exclude<LabelSource, 'voice'>; confirmed?: boolean },
+  at: string,
+): readonly SessionEntry[] {
   const itemId = requireOpenItem(facts, 'label');
   const known = context.config.schema.labels.map((l) => l.name);
   if (!known.includes(command.label)) throw new SessionUsageError(`"${command.label}" is not a label of this project (labels: ${known.join(', ')})`);
+  const state = facts.itemState(itemId);
+  if (state?.completed_at && state.final_label !== null && state.final_label !== command.label && !command.confirmed) {
+    throw new LabelChangeNeedsConfirmationError(
+      `"${itemId}" is completed with the label ${state.final_label}: changing it to ${command.label} is a change after completion, so it needs your confirmation`,
+      itemId,
+      state.final_label,
+      command.label,
+    );
+  }
   const draft = facts.draft(itemId, at);
-  draftLabelAct(draft, { label: command.label, source: command.source, quote: null, start: null, end: null });
+  // a reviewer's click or key is the reviewer's act, never the annotator's
+  draftLabelAct(draft, { label: command.label, source: command.source, quote: null, start: null, end: null, reviewer: context.reviewer ?? null });
   return draft.entries;
 }
 
@@ -92,14 +115,27 @@ function exampleLabel(config: Pick<ProjectConfig, 'schema'>): string {
 
 /**
  * A label from the reviewers' corrected transcript, with the configuration in force: its final commitment becomes a
- * label act of source "correction" (logged like any other act). Nothing found: no act.
+ * label act of source "correction" (logged like any other act), carrying the reviewer when it is not the annotator
+ * who derives it. Nothing found: no act.
  */
-export function decideLabelFromCorrections(facts: SessionFacts, context: Pick<SessionRuleContext, 'analyze'>, itemId: string, at: string): readonly SessionEntry[] {
+export function decideLabelFromCorrections(facts: SessionFacts, context: Pick<SessionRuleContext, 'analyze' | 'reviewer'>, itemId: string, at: string): readonly SessionEntry[] {
   const state = facts.itemState(itemId);
   if (!state || state.transcript_corrected === null) throw new SessionUsageError(`"${itemId}" has no corrected transcript to derive a label from`);
-  const final = context.analyze([{ t0_ms: 0, t1_ms: 0, text: state.transcript_corrected }]).commitments.at(-1);
+  const final = correctedTextCommitment(state, context.analyze);
   if (!final) return [];
   const draft = facts.draft(itemId, at);
-  draftLabelAct(draft, { label: final.label, source: 'correction', quote: final.quote, start: final.start, end: final.end, stem: final.stem });
+  draftLabelAct(draft, { label: final.label, source: 'correction', quote: final.quote, start: final.start, end: final.end, stem: final.stem, reviewer: context.reviewer });
   return draft.entries;
+}
+
+/**
+ * The commitment a label from the corrected text would take (its last one), or null when the corrected text commits
+ * to none: the rule above, and what Review says on its button before anyone presses it.
+ */
+export function correctedTextCommitment(
+  state: Pick<ItemSessionState, 'transcript_corrected'>,
+  analyze: SessionRuleContext['analyze'],
+): ReturnType<SessionRuleContext['analyze']>['commitments'][number] | null {
+  if (state.transcript_corrected === null) return null;
+  return analyze([{ t0_ms: 0, t1_ms: 0, text: state.transcript_corrected }]).commitments.at(-1) ?? null;
 }

@@ -1,6 +1,6 @@
 import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import { compileOnFirstUse, sharedAjv } from '../io/schemaValidator';
-import { LABEL_SOURCES, RECORDING_STOP_REASONS, SESSION_EVENT_TYPES, type SessionEventType } from './sessionEvents';
+import { LABEL_SOURCES, RECORDING_STOP_REASONS, SESSION_EVENT_TYPES, SESSION_KINDS, type SessionEventType } from './sessionEvents';
 import { REASONING_REVEALS } from '../project/projectConfig';
 import { STEP_JUDGMENT_SOURCES } from '../reasoning/stepJudgments';
 
@@ -51,6 +51,10 @@ const diagnostics = {
 } as const;
 const voiceCommitment = object({ label: labelName, quote: text, start: count, end: count, stem: text, audio_ms: nullableMs, utterance: nullableCount });
 
+const modelIdentity = object({ name: { type: 'string', minLength: 1 }, sha256: { type: 'string', minLength: 1 } });
+const nullableModelIdentity = { oneOf: [{ type: 'null' }, modelIdentity] } as const;
+const reviewer = { type: ['string', 'null'], minLength: 1 } as const;
+
 const pauseStats = object({ count, total_ms: { type: 'number', minimum: 0 }, longest_ms: { type: 'number', minimum: 0 }, long_count: count });
 
 /** JSON Schema of each event type's data at its current version (older versions are upcast before validation). */
@@ -61,8 +65,10 @@ export const sessionEventDataSchemas: { readonly [T in SessionEventType]: Record
     sample_rate: { type: 'integer', minimum: 1 },
     config_sha256: nullableSha256,
     parser_version: nullableString,
+    kind: { enum: [...SESSION_KINDS, null] },
+    room: { oneOf: [{ type: 'null' }, object({ code: { type: 'string', minLength: 1 }, member_id: { type: 'string', minLength: 1 } })] },
   }),
-  session_resumed: object({ pid: count, host: text, config_sha256: nullableSha256, parser_version: nullableString }),
+  session_resumed: object({ pid: count, host: text, config_sha256: nullableSha256, parser_version: nullableString, reviewer }),
   item_opened: object({ item_id: itemId, text_sha256: nullableSha256 }),
   recording_started: object({ item_id: itemId, audio_path: { type: 'string', minLength: 1 }, offset_samples: count, device: nullableString }),
   audio_appended: object({ item_id: itemId, offset_samples: count, samples: count }),
@@ -75,7 +81,7 @@ export const sessionEventDataSchemas: { readonly [T in SessionEventType]: Record
     start_sample: count,
     end_sample: count,
     segments: { type: 'array', items: segment },
-    model: object({ name: text, sha256: text, whisper_cpp: nullableString }),
+    model: object({ name: text, sha256: text, whisper_cpp: nullableString, vad: nullableModelIdentity }),
   }),
   label_committed: object({
     item_id: itemId,
@@ -88,8 +94,9 @@ export const sessionEventDataSchemas: { readonly [T in SessionEventType]: Record
     audio_ms: nullableMs,
     utterance: nullableCount,
     parser_version: nullableString,
+    reviewer,
   }),
-  label_changed: object({ item_id: itemId, from: text, to: text, source: { enum: [...LABEL_SOURCES] }, after_completion: { type: 'boolean' } }),
+  label_changed: object({ item_id: itemId, from: text, to: text, source: { enum: [...LABEL_SOURCES] }, after_completion: { type: 'boolean' }, reviewer }),
   item_completed: object({ item_id: itemId }),
   stale_result: object({ item_id: itemId, request_id: text, reason: text }),
   signals_computed: object({
@@ -112,6 +119,8 @@ export const sessionEventDataSchemas: { readonly [T in SessionEventType]: Record
         }),
       ],
     },
+    vad_model: nullableModelIdentity,
+    takes: { oneOf: [{ type: 'null' }, { type: 'array', items: count, minItems: 1 }] },
   }),
   log_repaired: object({ torn_line: { type: 'integer', minimum: 1 }, torn_bytes: count, torn_file: text }),
   note: object({ item_id: { type: ['string', 'null'], minLength: 1 }, text }),
@@ -136,7 +145,7 @@ export const sessionEventDataSchemas: { readonly [T in SessionEventType]: Record
     audio_ms: { type: ['number', 'null'], minimum: 0 },
   }),
   transcript_parsed: object({ item_id: itemId, parser_version: text, config_sha256: nullableSha256, diagnostics }),
-  transcript_corrected: object({ item_id: itemId, utterance: count, segment: count, original_sha256: sha256, text, annotator: { type: 'string', minLength: 1 } }),
+  transcript_corrected: object({ item_id: itemId, utterance: count, segment: count, original_sha256: sha256, text, annotator: { type: 'string', minLength: 1 }, reviewer }),
   transcripts_superseded: object({ item_id: itemId, utterances: { type: 'array', items: count, minItems: 1 }, reason: text }),
   labels_rederived: object({
     item_id: itemId,

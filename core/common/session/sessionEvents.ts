@@ -37,12 +37,39 @@ export interface VoiceCommitmentData {
   utterance: number | null;
 }
 
+/**
+ * What kind of session a log is: an annotator's own work, or a norming room's votes written back as labels (kept
+ * apart: not an annotator of the project's agreement unless asked for). null: a log from before kinds were recorded.
+ */
+export type SessionKind = 'annotator' | 'room';
+export const SESSION_KINDS: readonly SessionKind[] = ['annotator', 'room'];
+
+/** A model file named by what it is and its bytes' sha256 (the VAD beside the whisper model). */
+export interface ModelIdentity {
+  name: string;
+  sha256: string;
+}
+
 /** The data of every event type at its current version. */
 export interface SessionEventData {
-  /** first event of a log: who annotates, in which project, under which configuration and parser */
-  session_started: { annotator: string; project_name: string; sample_rate: number; config_sha256: string | null; parser_version: string | null };
-  /** a writer opened an existing log again (after a clean close or a crash), with the configuration in force from now on */
-  session_resumed: { pid: number; host: string; config_sha256: string | null; parser_version: string | null };
+  /**
+   * first event of a log: who annotates, in which project, under which configuration and parser; (v3) the kind of
+   * session and, for a room's write-back, the room and member whose votes it holds
+   */
+  session_started: {
+    annotator: string;
+    project_name: string;
+    sample_rate: number;
+    config_sha256: string | null;
+    parser_version: string | null;
+    kind: SessionKind | null;
+    room: { code: string; member_id: string } | null;
+  };
+  /**
+   * a writer opened an existing log again (after a clean close or a crash), with the configuration in force from now
+   * on; (v3) `reviewer`: someone other than the annotator opened it to review (their corrections carry their name)
+   */
+  session_resumed: { pid: number; host: string; config_sha256: string | null; parser_version: string | null; reviewer: string | null };
   /** the annotator navigated to an item; the last one is where a resumed session continues */
   /** text_sha256: the item text the annotator saw (null in logs written before it was recorded) */
   item_opened: { item_id: string; text_sha256: string | null };
@@ -53,7 +80,7 @@ export interface SessionEventData {
   recording_stopped: { item_id: string; total_samples: number; reason: RecordingStopReason; error: string | null };
   /** on reopening after a crash: the WAV's real length (from its size) replaces what the log had seen */
   audio_recovered: { item_id: string; samples_logged: number; samples_total: number; header_repaired: boolean };
-  /** segments are timed on the item's audio timeline */
+  /** segments are timed on the item's audio timeline; (v3) model.vad: the voice-activity model that cut the utterance (null: the energy rule, or not recorded) */
   utterance_transcribed: {
     item_id: string;
     utterance: number;
@@ -62,11 +89,13 @@ export interface SessionEventData {
     end_sample: number;
     segments: Segment[];
     /** whisper_cpp: the version of the engine that transcribed it (null in logs before it was recorded) */
-    model: { name: string; sha256: string; whisper_cpp: string | null };
+    model: { name: string; sha256: string; whisper_cpp: string | null; vad: ModelIdentity | null };
   };
   /**
    * A label act. Voice: a commitment the parser found when a transcription landed (quote, offsets, audio time,
    * parser version): the fold reads these and never parses. Click, key, correction, room: at the event's time.
+   * (v3) reviewer: the act is a reviewer's (a label from their corrections), never the annotator's own; null: the
+   * annotator's (or, in a log from before, not recorded).
    */
   label_committed: {
     item_id: string;
@@ -79,18 +108,24 @@ export interface SessionEventData {
     audio_ms: number | null;
     utterance: number | null;
     parser_version: string | null;
+    reviewer: string | null;
   };
-  /** the item's final label changed (a record for auditors; the fold derives it); after_completion: the item was already completed */
-  label_changed: { item_id: string; from: string; to: string; source: LabelSource; after_completion: boolean };
+  /**
+   * the item's final label changed (a record for auditors; the fold derives it); after_completion: the item was
+   * already completed; (v3) reviewer: the change is a reviewer's act
+   */
+  label_changed: { item_id: string; from: string; to: string; source: LabelSource; after_completion: boolean; reviewer: string | null };
   item_completed: { item_id: string };
   /** a transcription result that arrived for audio that is no longer current, and was not applied */
   stale_result: { item_id: string; request_id: string; reason: string };
   /**
    * audio signals over the item's whole WAV, computed when a recording stops (so the fold stays pure): the energy
    * ones, and (v2) the voice-activity ones when the Silero VAD ran (null without its model, in v1 logs, and after
-   * a crash recovery, which runs before any engine)
+   * a crash recovery, which runs before any engine). (v3) vad_model: the VAD that computed them; takes: where each
+   * recording (take) begins in the WAV, in samples — pauses are found within a take, never across two; null: the
+   * whole WAV as one (logs from before)
    */
-  signals_computed: { item_id: string; audio_samples: number; audio: AudioSignals; vad: VadSignals | null };
+  signals_computed: { item_id: string; audio_samples: number; audio: AudioSignals; vad: VadSignals | null; vad_model: ModelIdentity | null; takes: number[] | null };
   /** a torn last line (a write cut by a crash) was cut from the log; its bytes were kept in torn_file */
   log_repaired: { torn_line: number; torn_bytes: number; torn_file: string };
   note: { item_id: string | null; text: string };
@@ -117,8 +152,11 @@ export interface SessionEventData {
   };
   /** the parser ran over the item's transcript when a transcription landed: what it saw but did not commit */
   transcript_parsed: { item_id: string; parser_version: string; config_sha256: string | null; diagnostics: ParseDiagnostic[] };
-  /** a reviewer's correction of one segment's text; the verbatim segment is never changed */
-  transcript_corrected: { item_id: string; utterance: number; segment: number; original_sha256: string; text: string; annotator: string };
+  /**
+   * a correction of one segment's text; the verbatim segment is never changed. `annotator`: whose session; (v2)
+   * `reviewer`: who corrected, when not that annotator (null: the annotator, or not recorded in a v1 log)
+   */
+  transcript_corrected: { item_id: string; utterance: number; segment: number; original_sha256: string; text: string; annotator: string; reviewer: string | null };
   /** the item's audio was transcribed again (transcribe later, another model): these utterances no longer count */
   transcripts_superseded: { item_id: string; utterances: number[]; reason: string };
   /** `session reparse`: voice labels re-derived from the verbatim transcript with the configuration then in force */
@@ -139,25 +177,25 @@ export type SessionEventType = keyof SessionEventData;
 
 /** Current version of each event type; a change of an event's data gets a new version and an upcaster. */
 export const EVENT_VERSIONS: { readonly [T in SessionEventType]: number } = {
-  session_started: 2,
-  session_resumed: 2,
+  session_started: 3,
+  session_resumed: 3,
   item_opened: 2,
   recording_started: 1,
   audio_appended: 1,
   recording_stopped: 1,
   audio_recovered: 1,
-  utterance_transcribed: 2,
-  label_committed: 2,
-  label_changed: 2,
+  utterance_transcribed: 3,
+  label_committed: 3,
+  label_changed: 3,
   item_completed: 1,
   stale_result: 1,
-  signals_computed: 2,
+  signals_computed: 3,
   log_repaired: 1,
   note: 1,
   reasoning_shown: 1,
   step_judged: 1,
   transcript_parsed: 1,
-  transcript_corrected: 1,
+  transcript_corrected: 2,
   transcripts_superseded: 1,
   labels_rederived: 1,
   cue_shown: 1,

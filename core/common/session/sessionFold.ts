@@ -13,6 +13,7 @@ import type { StepJudgmentRecord } from '../reasoning/stepJudgments';
 import {
   EVENT_VERSIONS,
   type SessionEvent,
+  type SessionKind,
   type SessionEventData,
   type SessionEventType,
   type VoiceCommitmentData,
@@ -57,6 +58,13 @@ export interface SessionState {
   parser_version: string | null;
   /** some item's recorded voice labels were derived under another (recorded) configuration than the current one */
   config_changed: boolean;
+  /**
+   * an annotator's own session, or a norming room's votes written back (kept apart from the annotators): as
+   * session_started says; a log from before kinds were recorded is a room's when it holds room votes
+   */
+  kind: SessionKind;
+  /** the room and member a write-back session holds the votes of (null: not one, or not recorded) */
+  room: { code: string; member_id: string } | null;
 }
 
 /**
@@ -91,6 +99,7 @@ interface OtherAct {
   seq: number;
   ts: string;
   quote: string | null;
+  reviewer: string | null;
 }
 
 /** A recording on the session clock: where its audio starts in the item's WAV and when it started and stopped. */
@@ -103,8 +112,13 @@ interface RecordingSpan {
 interface ItemFold {
   item_id: string;
   started_at: string | null;
+  /** the first item_opened of the item (time on item starts here) */
+  first_opened_at: string | null;
   completed_at: string | null;
+  first_completed_at: string | null;
   completed_seq: number | null;
+  /** the item was open this long, ms, in the intervals that have ended */
+  open_ms: number;
   stale_results: number;
   utterances: Map<number, Utterance>;
   superseded: Map<number, { utterance: Utterance; at: string; reason: string }>;
@@ -148,6 +162,12 @@ export class SessionFold {
   private lastSeq = 0;
   private configInForce: string | null = null;
   private parserInForce: string | null = null;
+  private kind: SessionKind | null = null;
+  private room: { code: string; member_id: string } | null = null;
+  private hasRoomActs = false;
+  /** the item open now and since when (time on item); the time of the last event so far */
+  private openItem: { item_id: string; since_ms: number } | null = null;
+  private lastEventMs: number | null = null;
   private readonly labelNames: ReadonlySet<string>;
   private readonly currentConfigSha256: string | null;
 
@@ -164,6 +184,7 @@ export class SessionFold {
   apply(event: SessionEvent): void {
     this.audio.apply(event);
     this.lastSeq = event.seq;
+    this.followOpenItem(event);
     // Every event that changes an item names it: only that item's derived state must be computed again.
     const itemId = (event.data as { item_id?: unknown }).item_id;
     if (typeof itemId === 'string') {
@@ -180,6 +201,8 @@ export class SessionFold {
         this.projectName = event.data.project_name;
         this.configInForce = event.data.config_sha256;
         this.parserInForce = event.data.parser_version;
+        this.kind = event.data.kind;
+        this.room = event.data.room;
         return;
       case 'session_resumed':
         this.configInForce = event.data.config_sha256;
@@ -196,11 +219,34 @@ export class SessionFold {
     }
   }
 
+  /**
+   * Time on item: an item is open from its item_opened to the next item_opened; a new sitting (session_started or
+   * session_resumed) ends the open item's time at the last event before it, since nothing says when the app closed.
+   */
+  private followOpenItem(event: SessionEvent): void {
+    const at = Date.parse(event.ts);
+    const open = this.openItem;
+    if (open) this.derived.delete(open.item_id);
+    const close = (until: number) => {
+      if (!open) return;
+      const item = this.items.get(open.item_id);
+      if (item) item.open_ms += Math.max(0, until - open.since_ms);
+      this.openItem = null;
+    };
+    if (event.type === 'session_started' || event.type === 'session_resumed') close(this.lastEventMs ?? at);
+    else if (event.type === 'item_opened') {
+      close(at);
+      this.openItem = { item_id: event.data.item_id, since_ms: at };
+    }
+    this.lastEventMs = Math.max(this.lastEventMs ?? at, at);
+  }
+
   /** What one event does to the item it names (a note names an item without changing it). */
   private applyToItem(item: ItemFold, event: SessionEvent): void {
     switch (event.type) {
       case 'item_opened':
         item.started_at ??= event.ts;
+        item.first_opened_at ??= event.ts;
         if (event.data.text_sha256 !== null) item.text_sha256 = event.data.text_sha256;
         return;
       case 'recording_started':
@@ -252,7 +298,8 @@ export class SessionFold {
             parser_version: event.data.parser_version ?? this.parserInForce,
           });
         } else {
-          item.other.push({ label, source, seq: event.seq, ts: event.ts, quote });
+          item.other.push({ label, source, seq: event.seq, ts: event.ts, quote, reviewer: event.data.reviewer });
+          if (source === 'room') this.hasRoomActs = true;
         }
         return;
       }
@@ -261,13 +308,14 @@ export class SessionFold {
         item.diagnostics = event.data.diagnostics;
         return;
       case 'transcript_corrected': {
-        const { utterance, segment, text, annotator } = event.data;
+        const { utterance, segment, text, annotator, reviewer } = event.data;
         const original = item.utterances.get(utterance)?.segments[segment]?.text ?? '';
-        item.corrections.push({ utterance, segment, original_text: original, text, annotator, at: event.ts });
+        item.corrections.push({ utterance, segment, original_text: original, text, annotator, reviewer, at: event.ts });
         return;
       }
       case 'item_completed':
         item.completed_at = event.ts;
+        item.first_completed_at ??= event.ts;
         item.completed_seq = event.seq;
         return;
       case 'stale_result':
@@ -409,6 +457,8 @@ export class SessionFold {
       config_sha256: this.configInForce,
       parser_version: this.parserInForce,
       config_changed: this.configChanged,
+      kind: this.kind ?? (this.hasRoomActs ? 'room' : 'annotator'),
+      room: this.room,
     };
   }
 
@@ -475,11 +525,11 @@ export class SessionFold {
     const acts: Array<LabelAct & { at_ms: number; seq: number }> = [
       ...voice.map((v) => {
         const atMs = (v.audio_ms === null ? null : this.sessionTimeOfAudio(item, v.audio_ms)) ?? Date.parse(v.ts);
-        return { label: v.label, source: 'voice' as const, at: new Date(atMs).toISOString(), at_ms: atMs, audio_ms: v.audio_ms, quote: v.quote, seq: v.seq };
+        return { label: v.label, source: 'voice' as const, at: new Date(atMs).toISOString(), at_ms: atMs, audio_ms: v.audio_ms, quote: v.quote, reviewer: null, seq: v.seq };
       }),
-      ...item.other.map((o) => ({ label: o.label, source: o.source, at: o.ts, at_ms: Date.parse(o.ts), audio_ms: null, quote: o.quote, seq: o.seq })),
+      ...item.other.map((o) => ({ label: o.label, source: o.source, at: o.ts, at_ms: Date.parse(o.ts), audio_ms: null, quote: o.quote, reviewer: o.reviewer, seq: o.seq })),
     ].sort((a, b) => a.at_ms - b.at_ms || a.seq - b.seq);
-    const history: LabelAct[] = acts.map(({ label, source, at, audio_ms, quote }) => ({ label, source, at, audio_ms, quote }));
+    const history: LabelAct[] = acts.map(({ label, source, at, audio_ms, quote, reviewer }) => ({ label, source, at, audio_ms, quote, reviewer }));
     const first = history[0];
     const last = history[history.length - 1];
     let labelChanges = 0;
@@ -552,8 +602,12 @@ export class SessionFold {
       config_changed: this.voiceUnderOtherConfig(item),
       labels_not_in_schema: [...new Set(history.map((h) => h.label).filter((l) => !this.labelNames.has(l)))],
       changed_after_completion: changedAfterCompletion,
+      vad_model: current?.vad_model ?? null,
+      first_completed_at: item.first_completed_at,
+      time_to_complete_ms: item.first_completed_at !== null && item.first_opened_at !== null ? Math.max(0, Date.parse(item.first_completed_at) - Date.parse(item.first_opened_at)) : null,
+      time_open_ms: item.open_ms + (this.openItem?.item_id === item.item_id && this.lastEventMs !== null ? Math.max(0, this.lastEventMs - this.openItem.since_ms) : 0),
       recordings: item.recordings.map((r) => ({
-        offset_ms: Math.round((r.offset_samples * 1000) / AUDIO_SAMPLE_RATE),
+        offset_ms: (r.offset_samples * 1000) / AUDIO_SAMPLE_RATE,
         started_at: new Date(r.started_ms).toISOString(),
         stopped_at: r.stopped_ms === null ? null : new Date(r.stopped_ms).toISOString(),
       })),
@@ -577,8 +631,11 @@ function emptyItem(itemId: string): ItemFold {
   return {
     item_id: itemId,
     started_at: null,
+    first_opened_at: null,
     completed_at: null,
+    first_completed_at: null,
     completed_seq: null,
+    open_ms: 0,
     stale_results: 0,
     utterances: new Map(),
     superseded: new Map(),

@@ -19,19 +19,29 @@ const withFields =
  * commitment (the fold then times it by its offsets in the transcript), whether a change came after completion.
  */
 export const EVENT_UPCASTERS: UpcasterRegistry = {
-  session_started: { 1: withFields({ config_sha256: null, parser_version: null }) },
-  session_resumed: { 1: withFields({ config_sha256: null, parser_version: null }) },
+  // v3 (issue 18): the kind of session; a log from before did not say (the fold tells a room's write-back by its acts)
+  session_started: { 1: withFields({ config_sha256: null, parser_version: null }), 2: withFields({ kind: null, room: null }) },
+  // v3: who opened the log when it was not the annotator; before, only annotators (or someone "continuing as" one) did
+  session_resumed: { 1: withFields({ config_sha256: null, parser_version: null }), 2: withFields({ reviewer: null }) },
   item_opened: { 1: (data) => ({ text_sha256: null, ...(data as Record<string, unknown>) }) },
-  label_committed: { 1: withFields({ audio_ms: null, utterance: null, parser_version: null }) },
-  label_changed: { 1: withFields({ after_completion: false }) },
-  // v2 added the voice-activity signals; a v1 log never computed them
-  signals_computed: { 1: withFields({ vad: null }) },
+  // v3: a reviewer's act says whose it is; before, every act was logged as the annotator's
+  label_committed: { 1: withFields({ audio_ms: null, utterance: null, parser_version: null }), 2: withFields({ reviewer: null }) },
+  label_changed: { 1: withFields({ after_completion: false }), 2: withFields({ reviewer: null }) },
+  // v2 added the voice-activity signals; a v1 log never computed them. v3: which VAD, and the takes the pauses stay within
+  signals_computed: { 1: withFields({ vad: null }), 2: withFields({ vad_model: null, takes: null }) },
   utterance_transcribed: {
     1: (data) => {
       const v1 = data as { model?: Record<string, unknown> };
       return { ...v1, model: { ...v1.model, whisper_cpp: null } };
     },
+    // v3: the VAD that cut the utterance was not recorded before
+    2: (data) => {
+      const v2 = data as { model?: Record<string, unknown> };
+      return { ...v2, model: { ...v2.model, vad: null } };
+    },
   },
+  // v2: who corrected, when not the annotator; a v1 log recorded only the session's annotator
+  transcript_corrected: { 1: withFields({ reviewer: null }) },
 };
 
 /** A corrupt session log, located by file and line; nothing is dropped silently. */

@@ -23,3 +23,16 @@ export class TranscriptionPendingError extends Refusal {
     super('transcription_pending', message);
   }
 }
+
+/** A key or click would change the label of a completed item: nothing is logged until the annotator confirms it. */
+export class LabelChangeNeedsConfirmationError extends Refusal {
+  override name = 'LabelChangeNeedsConfirmationError';
+  constructor(
+    message: string,
+    readonly itemId: string,
+    readonly from: string,
+    readonly to: string,
+  ) {
+    super('confirmation_required', message);
+  }
+}

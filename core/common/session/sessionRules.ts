@@ -27,7 +27,10 @@ export interface SessionRuleContext {
   config: Pick<ProjectConfig, 'schema' | 'thinkaloud' | 'reasoning'>;
   /** the project's items by id; null: any item id is accepted (a session opened without the items list) */
   items: ReadonlyMap<string, Item> | null;
+  /** whose session this is */
   annotator: string;
+  /** who acts, when it is not that annotator: a reviewer correcting it (their corrections and labels carry the name) */
+  reviewer: string | null;
   /** sha256 of the aloud.yaml the session runs under */
   configSha256: string;
   /** the commit-phrase parser and signals of that configuration (compiled once per session) */

@@ -7,7 +7,7 @@ import { joinSegments, timeAtOffset } from '../transcript/joinSegments';
 import type { Segment } from '../transcript/segment';
 import { draftLabelAct, recordLabelChange } from './labelRules';
 import type { SessionDraft, SessionEntry } from './sessionFold';
-import type { SessionEventData } from './sessionEvents';
+import type { ModelIdentity, SessionEventData } from './sessionEvents';
 import { SessionUsageError } from './sessionRefusals';
 import type { SessionFacts, SessionRuleContext } from './sessionRules';
 import { voiceCommitmentsOf } from './voiceCommitments';
@@ -16,11 +16,17 @@ import { voiceCommitmentsOf } from './voiceCommitments';
 export interface LandedTranscription {
   request: Omit<UtteranceRequest, 'pcm'>;
   outcome: Extract<UtteranceOutcome, { kind: 'accepted' }>;
-  /** the engine's whisper.cpp version, recorded with the transcription */
-  whisperCpp: string | null;
+  engine: EngineIdentity;
 }
 
-function transcribedData({ request, outcome, whisperCpp }: LandedTranscription): SessionEventData['utterance_transcribed'] {
+/** What the engine says of itself with every transcription: its whisper.cpp version and the VAD that cut the audio. */
+export interface EngineIdentity {
+  whisperCpp: string | null;
+  /** the voice-activity model of the cutter (null: the energy rule) */
+  vad: ModelIdentity | null;
+}
+
+function transcribedData({ request, outcome, engine }: LandedTranscription): SessionEventData['utterance_transcribed'] {
   return {
     item_id: request.item_id,
     utterance: request.utterance,
@@ -28,7 +34,7 @@ function transcribedData({ request, outcome, whisperCpp }: LandedTranscription):
     start_sample: request.start_sample,
     end_sample: request.end_sample,
     segments: outcome.segments,
-    model: { name: outcome.model.name, sha256: outcome.model.sha256, whisper_cpp: whisperCpp },
+    model: { name: outcome.model.name, sha256: outcome.model.sha256, whisper_cpp: engine.whisperCpp, vad: engine.vad },
   };
 }
 
@@ -41,12 +47,12 @@ export function decideTranscriptionLanded(
   context: SessionRuleContext,
   request: Omit<UtteranceRequest, 'pcm'>,
   outcome: UtteranceOutcome,
-  whisperCpp: string | null,
+  engine: EngineIdentity,
   at: string,
 ): readonly SessionEntry[] {
   if (outcome.kind === 'stale') return [{ type: 'stale_result', data: { item_id: request.item_id, request_id: outcome.request_id, reason: outcome.reason } }];
   const draft = facts.draft(request.item_id, at);
-  draft.add('utterance_transcribed', transcribedData({ request, outcome, whisperCpp }));
+  draft.add('utterance_transcribed', transcribedData({ request, outcome, engine }));
   parseAndDraft(draft, context, new Set([request.utterance]));
   draftVoiceStepJudgments(draft, context, request.utterance, outcome.segments);
   return draft.entries;
@@ -69,8 +75,9 @@ export function decideTranscribedAgain(
     itemId: string;
     reason: string;
     transcriptions: ReadonlyArray<{ request: Omit<UtteranceRequest, 'pcm'>; outcome: UtteranceOutcome }>;
-    whisperCpp: string | null;
-    signals: { samples: number; audio: AudioSignals; vad: VadSignals | null } | null;
+    engine: EngineIdentity;
+    /** the VAD signals of this pass, within the item's takes (their starts, in samples) */
+    signals: { samples: number; audio: AudioSignals; vad: VadSignals | null; takes: number[] } | null;
   },
   at: string,
 ): readonly SessionEntry[] {
@@ -82,9 +89,12 @@ export function decideTranscribedAgain(
   const draft = facts.draft(itemId, at);
   if (current.length > 0) draft.add('transcripts_superseded', { item_id: itemId, utterances: current, reason: command.reason });
   for (const { request, outcome } of command.transcriptions) {
-    draft.add('utterance_transcribed', transcribedData({ request, outcome: outcome as LandedTranscription['outcome'], whisperCpp: command.whisperCpp }));
+    draft.add('utterance_transcribed', transcribedData({ request, outcome: outcome as LandedTranscription['outcome'], engine: command.engine }));
   }
-  if (command.signals?.vad) draft.add('signals_computed', { item_id: itemId, audio_samples: command.signals.samples, audio: command.signals.audio, vad: command.signals.vad });
+  if (command.signals?.vad) {
+    const { samples, audio, vad, takes } = command.signals;
+    draft.add('signals_computed', { item_id: itemId, audio_samples: samples, audio, vad, vad_model: command.engine.vad, takes });
+  }
   parseAndDraft(draft, context, new Set(command.transcriptions.map((t) => t.request.utterance)), { batchFinalBefore: before });
   return draft.entries;
 }
@@ -139,11 +149,11 @@ function draftVoiceStepJudgments(draft: SessionDraft, context: SessionRuleContex
  */
 export function decideCorrection(
   facts: SessionFacts,
-  context: Pick<SessionRuleContext, 'annotator' | 'sha256'>,
+  context: Pick<SessionRuleContext, 'annotator' | 'reviewer' | 'sha256'>,
   command: { itemId: string; utterance: number; segment: number; text: string },
 ): readonly SessionEntry[] {
   const { itemId, utterance, segment, text } = command;
   const original = facts.utterancesOf(itemId).find((u) => u.utterance === utterance)?.segments[segment];
   if (!original) throw new SessionUsageError(`"${itemId}" has no segment ${segment} in utterance ${utterance} (is it transcribed, or was it superseded?)`);
-  return [{ type: 'transcript_corrected', data: { item_id: itemId, utterance, segment, original_sha256: context.sha256(original.text), text, annotator: context.annotator } }];
+  return [{ type: 'transcript_corrected', data: { item_id: itemId, utterance, segment, original_sha256: context.sha256(original.text), text, annotator: context.annotator, reviewer: context.reviewer } }];
 }

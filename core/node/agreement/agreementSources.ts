@@ -1,11 +1,13 @@
 import type { LabelRecord } from '../../common/agreement/agreementAnalysis';
-import { ExportLabelsReader, LabelCsvReader } from '../../common/agreement/labelFiles';
+import { countExportRecords, type CountableRecord, ExportLabelsReader, LabelCsvReader } from '../../common/agreement/labelFiles';
+import { countedLabels, DEFAULT_COUNTING, type CountableSession, type CountingReport, type CountingRules } from '../../common/agreement/countingRules';
+import { isScriptedModel } from '../engine/scriptedEngine';
 import { exportFormatFromFileName } from '../../common/export/exportFormats';
 import { InputError } from '../../common/io/inputProblem';
 import { foldRoom } from '../../common/rooms/roomFold';
 import { roomLabelRecords } from '../../common/rooms/roomViews';
 import { projectSessionSource } from '../export/projectSessions';
-import type { SessionSource } from '../export/sessionSource';
+import type { AnnotatorStates, SessionSource } from '../export/sessionSource';
 import { DEFAULT_STREAM_LIMITS, streamInputFile } from '../importing/inputStream';
 import { loadProjectItems, type OpenProject } from '../project/projectFolder';
 import { readRoomLog } from '../rooms/roomLogFile';
@@ -17,31 +19,47 @@ export interface LabelSet {
   /** false when the input has one label per pair (CSV) */
   hasBlind: boolean;
   warnings: string[];
+  /** what the counting rules left out (sessions and export files; a CSV table or a room log has nothing to leave out) */
+  counting?: CountingReport;
+  /** items transcribed by a scripted engine (tests, demos), never by whisper.cpp: a report says so */
+  scriptedItems?: number;
+}
+
+/** A folded session as agreement counts it: completed items (a room's write-back holds finished votes only), each act with whose it is. */
+export function countableSession(s: AnnotatorStates): CountableSession {
+  const kind = s.kind ?? 'annotator';
+  return {
+    annotator: s.annotator,
+    kind,
+    items: s.items.map((i) => ({ item_id: i.item_id, completed: kind === 'room' || i.completed_at !== null, acts: i.label_history.map((a) => ({ label: a.label, reviewer: a.reviewer ?? null })) })),
+  };
 }
 
 /**
- * Every annotator session of the project, read-only: blind (first) and final label per item. One session is folded
- * at a time and only its labels are kept.
+ * Every session of the project, read-only, counted under the rules (countingRules): blind (first) and final label per
+ * item. One session is folded at a time and only its label acts are kept.
  */
 export async function projectLabelSet(
   project: OpenProject,
   sessions: SessionSource = projectSessionSource,
+  rules: CountingRules = DEFAULT_COUNTING,
   onSession?: (read: number, total: number) => void,
 ): Promise<LabelSet & { itemIds: string[] }> {
   const items = await loadProjectItems(project);
-  const records: LabelRecord[] = [];
+  const countable: CountableSession[] = [];
   const warnings: string[] = [];
+  let scriptedItems = 0;
   const names = await sessions.annotators(project);
   for (const [read, name] of names.entries()) {
     onSession?.(read, names.length);
     const session = await sessions.load(project, name);
-    for (const i of session.items) {
-      if (i.blind_label !== null || i.final_label !== null) records.push({ item_id: i.item_id, annotator: session.annotator, blind_label: i.blind_label, final_label: i.final_label });
-    }
+    countable.push(countableSession(session));
+    scriptedItems += session.items.filter((i) => isScriptedModel(i.model)).length;
     warnings.push(...session.warnings);
   }
   onSession?.(names.length, names.length);
-  return { source: `${project.dir} (sessions)`, records, hasBlind: true, warnings, itemIds: items.map((i) => i.id) };
+  const { records, report } = countedLabels(countable, rules);
+  return { source: `${project.dir} (sessions)`, records, hasBlind: true, warnings, itemIds: items.map((i) => i.id), counting: report, scriptedItems };
 }
 
 /** Reads a file through the input stage as a stream into `reader`; the input stage's problems refuse it as a whole. */
@@ -58,14 +76,15 @@ export async function csvLabelSet(file: string): Promise<LabelSet> {
 }
 
 /** The labels of an `aloud export` file of any size, read record by record (limits per line and per record). */
-export async function exportLabelSet(file: string, onBytes?: (read: number, total: number) => void): Promise<LabelSet> {
+export async function exportLabelSet(file: string, rules: CountingRules = DEFAULT_COUNTING, onBytes?: (read: number, total: number) => void): Promise<LabelSet> {
   const format = exportFormatFromFileName(file);
   if (format === null || (format !== 'jsonl' && format !== 'json' && format !== 'csv')) {
     throw new InputError([{ file, line: null, field: null, stage: 'input', message: 'an export file ends in .jsonl, .json or .csv' }]);
   }
-  const records: LabelRecord[] = [];
-  await readStreamed(file, format !== 'json', new ExportLabelsReader(file, format, (r) => records.push(r), DEFAULT_STREAM_LIMITS.maxRecordBytes), onBytes);
-  return { source: file, records, hasBlind: true, warnings: [] };
+  const countable: CountableRecord[] = [];
+  await readStreamed(file, format !== 'json', new ExportLabelsReader(file, format, (r) => countable.push(r), DEFAULT_STREAM_LIMITS.maxRecordBytes), onBytes);
+  const { records, report } = countExportRecords(countable, rules);
+  return { source: file, records, hasBlind: true, warnings: [], counting: report };
 }
 
 /** A norming room's log: the revealed items, blind = the vote before the reveal, final = the vote now. */

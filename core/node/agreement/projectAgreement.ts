@@ -1,21 +1,26 @@
-import { agreementReport, type AnnotatorLabels } from '../../common/agreement/agreementReport';
+import { agreementReport } from '../../common/agreement/agreementReport';
+import { countedLabels, DEFAULT_COUNTING, type CountableSession } from '../../common/agreement/countingRules';
+import { countableSession } from './agreementSources';
 import type { AgreementReport } from '../../common/contract/aloudApi';
 import { projectSessionSource } from '../export/projectSessions';
 import type { SessionSource } from '../export/sessionSource';
 import { loadProjectItems, type OpenProject } from '../project/projectFolder';
 
 /**
- * Agreement over every annotator session in the project (read-only: no lock taken, nothing repaired). One session is
- * folded at a time and only its labels are kept.
+ * Agreement over the project's annotator sessions under the default counting rules (completed items, the annotators'
+ * own labels, no room write-backs), read-only: no lock taken, nothing repaired. One session is folded at a time and
+ * only its label acts are kept.
  */
 export async function projectAgreement(project: OpenProject, sessions: SessionSource = projectSessionSource): Promise<AgreementReport & { warnings: string[] }> {
   const items = await loadProjectItems(project);
-  const labels: AnnotatorLabels[] = [];
+  const countable: CountableSession[] = [];
   const warnings: string[] = [];
   for (const name of await sessions.annotators(project)) {
     const session = await sessions.load(project, name);
-    labels.push({ annotator: session.annotator, items: session.items.map((i) => ({ item_id: i.item_id, blind_label: i.blind_label, final_label: i.final_label })) });
+    countable.push(countableSession(session));
     warnings.push(...session.warnings);
   }
+  const { records } = countedLabels(countable, DEFAULT_COUNTING);
+  const labels = [...new Set(records.map((r) => r.annotator))].map((annotator) => ({ annotator, items: records.filter((r) => r.annotator === annotator) }));
   return { ...agreementReport(project.config.schema, items.map((i) => i.id), labels), warnings };
 }

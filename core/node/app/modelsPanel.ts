@@ -1,9 +1,9 @@
-import { rm } from 'node:fs/promises';
+import { rm, stat } from 'node:fs/promises';
 import { Refusal } from '../../common/contract/refusal';
 import path from 'node:path';
 import { type AloudEvent, type ModelsView } from '../../common/contract/aloudApi';
 import type { ModelManifest } from '../../common/models/modelManifest';
-import { listInstalledModels } from '../models/installedModels';
+import { installedVadModel, listInstalledModels } from '../models/installedModels';
 import { loadModelManifest } from '../models/manifestFile';
 import { downloadModel } from '../models/modelDownload';
 import { ModelDownloadError } from '../models/modelErrors';
@@ -71,14 +71,31 @@ export class ModelsPanel {
         downloading: false,
         in_manifest: false,
       }));
-    return { dir: this.dir, project_model: projectModel, manifest_default: manifest.default, models: [...known, ...extra] };
+    // the Silero VAD model: its own row (it cuts utterances and gives the vad_* signals), downloadable and verifiable
+    const vad = await installedVadModel(this.dir, { manifest, rehash });
+    const vadRow = vad
+      ? [{
+          name: vad.name,
+          file: vad.file,
+          approx_mib: vad.approx_mib,
+          bytes: vad.bytes ?? manifest.vad!.bytes,
+          english_only: false,
+          kind: 'vad' as const,
+          installed: vad.present,
+          verified: vad.verified,
+          problem: vad.problem,
+          downloading: this.downloads.has(vad.name),
+          in_manifest: true,
+        }]
+      : [];
+    return { dir: this.dir, project_model: projectModel, manifest_default: manifest.default, models: [...known, ...vadRow, ...extra] };
   }
 
   /** Starts a download in the background; progress and the outcome arrive as `model_download` events. */
   async download(name: string): Promise<void> {
     const manifest = await this.loadManifest();
-    const entry = manifest.models.find((m) => m.name === name);
-    if (!entry) throw new Refusal('not_found', `no model "${name}" in the models manifest (known: ${manifest.models.map((m) => m.name).join(', ')})`);
+    const entry = manifest.vad?.name === name ? manifest.vad : manifest.models.find((m) => m.name === name);
+    if (!entry) throw new Refusal('not_found', `no model "${name}" in the models manifest (known: ${[...manifest.models.map((m) => m.name), ...(manifest.vad ? [manifest.vad.name] : [])].join(', ')})`);
     if (this.downloads.has(name)) throw new Refusal('conflict', `${name} is already downloading`);
     const abort = new AbortController();
     this.downloads.set(name, abort);
@@ -126,9 +143,9 @@ export class ModelsPanel {
 
   async remove(name: string): Promise<void> {
     const manifest = await this.loadManifest();
-    const installed = await listInstalledModels(this.dir, { manifest });
+    const installed = [...(await listInstalledModels(this.dir, { manifest })), ...(manifest.vad ? [{ name: manifest.vad.name, manifest_name: manifest.vad.name, file: manifest.vad.file }] : [])];
     const model = installed.find((i) => i.name === name || i.manifest_name === name);
-    if (!model) throw new Refusal('not_found', `model "${name}" is not installed in ${this.dir}`);
+    if (!model || !(await stat(path.join(this.dir, path.basename(model.file))).catch(() => null))) throw new Refusal('not_found', `model "${name}" is not installed in ${this.dir}`);
     // the file name comes from the folder listing, never from the caller
     await rm(path.join(this.dir, path.basename(model.file)), { force: true });
   }

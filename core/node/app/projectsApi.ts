@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { AloudApi } from '../../common/contract/aloudApi';
 import { Refusal } from '../../common/contract/refusal';
-import { projectSessionSource } from '../export/projectSessions';
+import { annotatorSessions } from '../export/projectSessions';
 import { loadProjectConfig, loadProjectItems } from '../project/projectFolder';
 import type { AppContext } from './appContext';
 import { collectPack } from './collectPacks';
@@ -11,7 +11,8 @@ import { createProjectFolder, importItemsInto, openProjectFolder, readRecent } f
 export function projectsApi(app: AppContext) {
   return {
     project: async () => app.projectView(),
-    annotators: () => projectSessionSource.annotators(app.project),
+    // "Continue as" offers the annotators' own sessions, never a room's write-back
+    annotators: () => annotatorSessions(app.project),
     recentProjects: async () => {
       const dirs = app.options.recentFile ? await readRecent(app.options.recentFile) : [path.resolve(app.project.dir)];
       return Promise.all(

@@ -1,6 +1,8 @@
 import type { AloudApi, SessionPatch } from '../../common/contract/aloudApi';
 import { existingAnnotator } from '../../common/annotators/annotatorName';
 import { readWav } from '../audio/wavFile';
+import { Refusal } from '../../common/contract/refusal';
+import { normalizeAnnotatorName } from '../session/sessionPaths';
 import { projectSessionSource } from '../export/projectSessions';
 import type { SessionService } from '../session/sessionService';
 import type { AppContext } from './appContext';
@@ -22,6 +24,14 @@ export function sessionApi(app: AppContext) {
         const existing = existingAnnotator(annotator, await projectSessionSource.annotators(app.project));
         return app.session.openSession(existing ?? annotator);
       }),
+    reviewSession: (annotator, reviewer) =>
+      app.calls.run(async () => {
+        // a reviewer opens a session that exists, under its spelling; their own name is theirs (never the annotator's)
+        const existing = existingAnnotator(annotator, await projectSessionSource.annotators(app.project));
+        if (!existing) throw new Refusal('not_found', `"${annotator}" has no session in this project to review`);
+        if (normalizeAnnotatorName(reviewer) === existing) return app.session.openSession(existing);
+        return app.session.openSession(existing, normalizeAnnotatorName(reviewer));
+      }),
     session: async () => app.session.view(),
     // the item left behind keeps its pending transcriptions: they land on it while the annotator goes on
     openItem: (itemId) => withPatch((s) => s.openItem(itemId)),
@@ -30,6 +40,7 @@ export function sessionApi(app: AppContext) {
     // not waiting for the last utterance here: a click right after stopping is logged when it happens
     stopRecording: () => withPatch((s) => s.stopRecording()),
     commitLabel: (label, source) => withPatch((s) => s.commitLabel(label, source)),
+    confirmLabelChange: (label, source) => withPatch((s) => s.commitLabel(label, source, { confirmed: true })),
     /** waits (bounded) for the item's transcriptions outside the call queue, so other calls go on meanwhile */
     completeItem: async () => {
       await app.calls.run(async () => app.session.require());
@@ -41,6 +52,7 @@ export function sessionApi(app: AppContext) {
     addNote: (text) => withPatch((s) => s.addNote(text)),
     correctSegment: (itemId, utterance, segment, text) => withPatch((s) => s.correctSegment(itemId, utterance, segment, text)),
     rederiveLabelsFromCorrections: (itemId) => withPatch((s) => s.rederiveFromCorrections(itemId)),
+    labelFromCorrections: (itemId) => app.calls.run(async () => app.session.require().labelFromCorrections(itemId)),
     /** audio recorded before a model existed (or any item's, again): transcribed now, earlier transcripts superseded */
     transcribeLater: (itemId) =>
       withPatch(async (s) => {

@@ -41,7 +41,7 @@ export class SessionSlot {
   private engineModel: { name: string; sha256: string } | null = null;
   /** next expected sample of the running recording: chunks must arrive in order and without gaps */
   private nextSample = 0;
-  private lastPending = 0;
+  private lastPending = '{}';
   /** items whose fold changed since the page last got the view or a patch, in the order of their first change */
   private readonly changedItems = new Set<string>();
   /** notes the page has (the view's, and those patches added) */
@@ -72,7 +72,7 @@ export class SessionSlot {
   }
 
   /** Opens (or reopens) the annotator's session; run inside the app's call queue. */
-  async openSession(annotator: string): Promise<SessionView> {
+  async openSession(annotator: string, reviewer: string | null = null): Promise<SessionView> {
     const { options, project, items } = this.app;
     // A bad name is refused before anything changes; another annotator's session stays open until this one
     // has opened, so a refusal (a lock, a damaged log) leaves the annotator where they were.
@@ -97,7 +97,7 @@ export class SessionSlot {
     }
     let session: SessionService;
     try {
-      session = await SessionService.open({ project, annotator, items, engine, ...(options.now ? { now: options.now } : {}) });
+      session = await SessionService.open({ project, annotator, items, engine, reviewer, ...(options.now ? { now: options.now } : {}) });
     } catch (e) {
       await engine?.transcriber.close().catch(() => undefined);
       if (!reopening) ({ problem: this.engineProblem, model: this.engineModel } = engineBefore);
@@ -121,7 +121,7 @@ export class SessionSlot {
   async reopen(): Promise<void> {
     const annotator = this.current?.store.annotator;
     if (!annotator || this.current?.isRecording) return;
-    await this.openSession(annotator);
+    await this.openSession(annotator, this.current?.reviewer ?? null);
     for (const item of this.view().items) this.app.emit({ type: 'item', item });
   }
 
@@ -167,10 +167,13 @@ export class SessionSlot {
       recording_item: state.recording?.item_id ?? null,
       items: state.items,
       pending_transcriptions: s.pendingTranscriptions,
+      pending_items: s.pendingByItem,
       recovered: this.recovered,
       finishing_item: s.finishing,
       config_changed: state.config_changed,
       notes: state.notes.map(({ item_id, text, ts }) => ({ item_id, text, ts })),
+      reviewer: s.reviewer,
+      kind: state.kind,
     };
   }
 
@@ -208,6 +211,7 @@ export class SessionSlot {
       current_item: fields.current_item,
       recording_item: fields.recording?.item_id ?? null,
       pending_transcriptions: s.pendingTranscriptions,
+      pending_items: s.pendingByItem,
       finishing_item: s.finishing,
       config_changed: fields.config_changed,
     };
@@ -229,7 +233,6 @@ export class SessionSlot {
         });
       }
     });
-    session.on('transcriptions', () => this.emitPending());
     session.on('item', (item) => emit({ type: 'item', item }));
     session.on('event', (event) => {
       if (event.type === 'recording_started') emit({ type: 'recording', item_id: event.data.item_id });
@@ -239,6 +242,7 @@ export class SessionSlot {
     session.on('write_error', (error) => emit({ type: 'error', message: error.message }));
     session.on('finishing', (itemId) => emit({ type: 'finishing', item_id: itemId }));
     session.on('partial', (p) => emit({ type: 'partial', item_id: p.item_id, utterance: p.utterance, text: p.text }));
+    session.on('pending', () => this.emitPending());
   }
 
   /** The changed items as item events (for changes no act answers with), as the fold has them now. */
@@ -251,10 +255,11 @@ export class SessionSlot {
   }
 
   private emitPending(): void {
-    const pending = this.current?.pendingTranscriptions ?? 0;
-    if (pending === this.lastPending) return;
-    this.lastPending = pending;
-    this.app.emit({ type: 'transcription', pending });
+    const items = this.current?.pendingByItem ?? {};
+    const key = JSON.stringify(items);
+    if (key === this.lastPending) return;
+    this.lastPending = key;
+    this.app.emit({ type: 'transcription', pending: this.current?.pendingTranscriptions ?? 0, items });
   }
 
   private defaultEngine(): (project: OpenProject) => Promise<SessionEngine> {

@@ -1,10 +1,12 @@
-import { existsSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { decodeLanguageFor } from '../../common/engine/decodeSettings';
 import { projectInitialPrompt } from '../../common/engine/initialPrompt';
 import type { TranscriptionEngine } from '../../common/engine/engineTypes';
 import { type LiveRecordingContext, LiveUtterances } from '../../common/engine/liveUtterances';
 import type { SpeechProbe, WholeRecordingVad } from '../../common/engine/speechProbe';
+import type { ModelIdentity } from '../../common/session/sessionEvents';
 import { TranscriptionScheduler, type UtteranceOutcome, type UtteranceRequest } from '../../common/engine/transcriptionScheduler';
 import { UtteranceCutter } from '../../common/engine/utteranceCutter';
 import { resolveModelsDir } from '../models/modelsDir';
@@ -41,6 +43,8 @@ export interface SessionEngine {
   whisperCpp?: string | null;
   /** the Silero VAD, for the vad_* signals over each item's whole WAV when a recording stops (none: null) */
   vad?: WholeRecordingVad | null;
+  /** which VAD model that is (name and file sha256), recorded beside the whisper model */
+  vadModel?: ModelIdentity | null;
 }
 
 /** Overrides where the Silero VAD model is looked for (default: the models folder). */
@@ -49,6 +53,8 @@ export const VAD_MODEL_ENV = 'ALOUD_VAD_MODEL';
 export interface VoiceActivity {
   /** the VAD, or null: the cutter then uses the energy rule */
   probe: SileroVad | null;
+  /** its model's name and sha256, as records name it */
+  identity: ModelIdentity | null;
   /** one line saying which cutter runs and why, for doctor, bench and the session's UI */
   note: string;
 }
@@ -57,13 +63,19 @@ export interface VoiceActivity {
 export function openVoiceActivity(modelsDir?: string, env: NodeJS.ProcessEnv = process.env): VoiceActivity {
   const file = env[VAD_MODEL_ENV] || path.join(resolveModelsDir(modelsDir, env), VAD_MODEL_FILE);
   if (!existsSync(file)) {
-    return { probe: null, note: `energy cutter (frame level against the project's silence threshold): no voice-activity model at ${file}; \`aloud models download tiny.en\` fetches it` };
+    return { probe: null, identity: null, note: `energy cutter (frame level against the project's silence threshold): no voice-activity model at ${file}; \`aloud models download tiny.en\` fetches it` };
   }
   try {
-    return { probe: SileroVad.load(file), note: `Silero VAD cutter (${file})` };
+    const probe = SileroVad.load(file);
+    return { probe, identity: vadModelIdentity(file), note: `Silero VAD cutter (${file})` };
   } catch (e) {
-    return { probe: null, note: `energy cutter: the voice-activity model ${file} does not load (${(e as Error).message})` };
+    return { probe: null, identity: null, note: `energy cutter: the voice-activity model ${file} does not load (${(e as Error).message})` };
   }
+}
+
+/** A VAD model file as the record names it: `silero-v6.2.0` (the file name without ggml- and .bin) and its sha256. */
+export function vadModelIdentity(file: string): ModelIdentity {
+  return { name: path.basename(file).replace(/^ggml-/, '').replace(/\.bin$/, ''), sha256: createHash('sha256').update(readFileSync(file)).digest('hex') };
 }
 
 /** How a session's cutter decides: the project's silence threshold, and the VAD when there is one. */
@@ -89,11 +101,11 @@ export function liveCutterFactory(scheduler: TranscriptionScheduler, options: Cu
 }
 
 /** The session's engine: the engine's TranscriptionScheduler (identity before success; token times, so a commit phrase is timed to its word) and a live cutter per recording. */
-export function sessionEngineOver(engine: TranscriptionEngine, model: { name: string; sha256: string }, options: CutterSettings & { language: string; initialPrompt?: string }): SessionEngine {
+export function sessionEngineOver(engine: TranscriptionEngine, model: { name: string; sha256: string }, options: CutterSettings & { language: string; initialPrompt?: string; vadModel?: ModelIdentity | null }): SessionEngine {
   const settings = { language: options.language, tokenTimestamps: true, ...(options.initialPrompt === undefined ? {} : { initialPrompt: options.initialPrompt }) };
   const transcriber = new TranscriptionScheduler({ engine, model, hashAudio: sha256OfPcm, settings });
   const vad = options.speech && 'probabilitiesOf' in options.speech ? (options.speech as SpeechProbe & WholeRecordingVad) : null;
-  return { model, transcriber, createCutter: liveCutterFactory(transcriber, options), vad };
+  return { model, transcriber, createCutter: liveCutterFactory(transcriber, options), vad, vadModel: options.speech ? (options.vadModel ?? null) : null };
 }
 
 /** The engine script to use instead of whisper.cpp: the command's flag, else ALOUD_ENGINE_SCRIPT (test suites), else none. */
@@ -120,7 +132,7 @@ export async function openSessionEngine(options: {
   const voice = openVoiceActivity(options.modelsDir);
   // whisper hears the project's words: label names, synonyms and commit phrases, then the filler prompt
   const initialPrompt = projectInitialPrompt({ labels: schema.labels, languages: thinkaloud.languages, stems: thinkaloud.stems });
-  const decode = { language: decodeLanguageFor(thinkaloud.languages), silenceThresholdDbfs: thinkaloud.silence_threshold_dbfs, speech: voice.probe, initialPrompt };
+  const decode = { language: decodeLanguageFor(thinkaloud.languages), silenceThresholdDbfs: thinkaloud.silence_threshold_dbfs, speech: voice.probe, initialPrompt, vadModel: voice.identity };
   if (options.engineScript) {
     const scripted = new ScriptedEngine(await loadEngineScript(options.engineScript));
     const info = await scripted.load(options.engineScript);

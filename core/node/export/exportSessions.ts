@@ -1,6 +1,6 @@
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { buildExportRecord, describeExportGaps, type ExportRecordV2 } from '../../common/export/exportRecord';
+import { buildExportRecord, describeExportGaps, type ExportRecord } from '../../common/export/exportRecord';
 import { exportTextWriter, type ExportFormat } from '../../common/export/exportFormats';
 import { ExportReceiptTally, type ExportReceiptV1 } from '../../common/export/exportReceipt';
 import type { ExportProjectFacts } from '../../common/export/exportRules';
@@ -36,6 +36,8 @@ export interface ExportOptions {
   /** replace a file at `out` that is not an earlier export (never the project's own data) */
   force?: boolean;
   now?: () => Date;
+  /** CSV: the item's text, context and further fields in columns of their own (`--with-items`) */
+  withItems?: boolean;
 }
 
 export interface ExportResult {
@@ -64,6 +66,8 @@ export interface ExportContext {
   items: readonly Item[];
   facts: ExportProjectFacts;
   configSha256: string;
+  /** the aloud.yaml bytes the export is made under (kept whole in the receipt) */
+  configText: string;
   appVersion: string;
   exportedAt: string;
   reasoningOf: (item: Item, state: ItemSessionState | null) => ReasoningExportFields;
@@ -74,7 +78,7 @@ export async function exportContext(project: OpenProject, items: readonly Item[]
     project,
     items,
     facts: projectFacts(project, items),
-    configSha256: sha256Hex(await readFile(project.configPath)),
+    ...(await readFile(project.configPath).then((bytes) => ({ configSha256: sha256Hex(bytes), configText: bytes.toString('utf8') }))),
     appVersion: await appVersion(),
     exportedAt,
     reasoningOf: createReasoningExport(projectLabelSchema(project), project.config.reasoning),
@@ -86,7 +90,7 @@ export async function exportContext(project: OpenProject, items: readonly Item[]
  * built as they are asked for: each record's WAV is read and hashed when its record is built, and nothing is kept.
  * `warn` hears what the export should report (audio that disagrees with the log, labels given to a since-changed text).
  */
-export async function* annotatorExportRecords(context: ExportContext, session: AnnotatorStates, warn: (warning: string) => void): AsyncGenerator<ExportRecordV2> {
+export async function* annotatorExportRecords(context: ExportContext, session: AnnotatorStates, warn: (warning: string) => void): AsyncGenerator<ExportRecord> {
   const { project } = context;
   const byItem = new Map(session.items.map((s) => [s.item_id, s]));
   for (const item of context.items) {
@@ -103,6 +107,7 @@ export async function* annotatorExportRecords(context: ExportContext, session: A
       itemContextSha256: hashes.contextSha256,
       state,
       notes: session.notes ?? [],
+      sessionKind: session.kind ?? 'annotator',
       reasoning: context.reasoningOf(item, state),
       audioSha256: state?.audio_path ? await exportedWavSha256(project.dir, state.audio_path, state.audio_ms, (w) => warn(`${session.annotator}: ${w}`)) : null,
       appVersion: context.appVersion,
@@ -127,9 +132,9 @@ export async function buildExportRecords(
   sessions: readonly AnnotatorStates[],
   exportedAt: string,
   onProgress?: (progress: ExportProgress) => void,
-): Promise<{ records: ExportRecordV2[]; skipped: ExportResult['skipped_states']; warnings: string[] }> {
+): Promise<{ records: ExportRecord[]; skipped: ExportResult['skipped_states']; warnings: string[] }> {
   const context = await exportContext(project, items, exportedAt);
-  const records: ExportRecordV2[] = [];
+  const records: ExportRecord[] = [];
   const skipped: ExportResult['skipped_states'] = [];
   const warnings: string[] = [];
   for (const session of sessions) {
@@ -189,7 +194,7 @@ export async function exportSessions(options: ExportOptions): Promise<ExportResu
   const { receiptFile, receipt } = await writeExportPair(
     out,
     async (sink) => {
-      const text = exportTextWriter(format);
+      const text = exportTextWriter(format, options.withItems ? { items: new Map(items.map((i) => [i.id, i])) } : {});
       const check = new ExportWriteCheck(out, format, context.facts);
       check.written(text.head);
       await sink.write(text.head);
@@ -216,7 +221,7 @@ export async function exportSessions(options: ExportOptions): Promise<ExportResu
       const problems = check.finish();
       if (problems.length > 0) throw new InputError(problems);
     },
-    (written) => tally.receipt({ file: path.basename(out), format, sha256: written.sha256, bytes: written.bytes, project: project.config.name, appVersion: context.appVersion, createdAt: now().toISOString() }),
+    (written) => tally.receipt({ file: path.basename(out), format, sha256: written.sha256, bytes: written.bytes, project: project.config.name, appVersion: context.appVersion, createdAt: now().toISOString(), config: { sha256: context.configSha256, yaml: context.configText } }),
     { project, force: options.force ?? false },
   );
   options.onProgress?.({ done: receipt.records, total: receipt.records });

@@ -1,4 +1,4 @@
-import { readdir, stat } from 'node:fs/promises';
+import { open, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { SessionFold } from '../../common/session/sessionFold';
 import { EVENT_UPCASTERS } from '../../common/session/sessionLog';
@@ -8,6 +8,35 @@ import { streamSessionLog } from '../session/sessionLogStream';
 import { decodeFileName, normalizeAnnotatorName, sessionPaths } from '../session/sessionPaths';
 import { configSha256Of } from '../session/sessionStore';
 import type { AnnotatorStates, SessionSource } from './sessionSource';
+
+/**
+ * The annotators' own sessions, the names "Continue as" offers: a norming room's write-back (session_started says
+ * kind "room"; before kinds were recorded, a "<name> (room CODE)" session of a room the project has) is left out.
+ */
+export async function annotatorSessions(project: OpenProject): Promise<string[]> {
+  const names = await projectSessionSource.annotators(project);
+  const own: string[] = [];
+  for (const name of names) if ((await sessionKindOf(project, name)) === 'annotator') own.push(name);
+  return own;
+}
+
+/** A session's kind from its first line only (cheap: no fold). */
+async function sessionKindOf(project: OpenProject, name: string): Promise<'annotator' | 'room'> {
+  const file = await open(sessionPaths(project.dir, name).events, 'r').catch(() => null);
+  if (!file) return 'annotator';
+  try {
+    const { bytesRead, buffer } = await file.read(Buffer.alloc(4096), 0, 4096, 0);
+    const first = buffer.subarray(0, bytesRead).toString('utf8').split('\n')[0]!;
+    const kind = (JSON.parse(first) as { data?: { kind?: unknown } }).data?.kind;
+    if (kind === 'room' || kind === 'annotator') return kind;
+  } catch {
+    // a first line that does not read: the export and the session say what is wrong with it; here it is an annotator's
+  } finally {
+    await file.close();
+  }
+  const code = /\(room ([A-Z0-9]+)\)$/.exec(name)?.[1];
+  return code && (await stat(path.join(project.dir, 'rooms', code)).then(() => true, () => false)) ? 'room' : 'annotator';
+}
 
 /**
  * Sessions as the session store keeps them: sessions/<annotator>/events.jsonl, read a chunk at a time without a lock
@@ -48,6 +77,6 @@ export const projectSessionSource: SessionSource = {
     if (state.config_changed) {
       warnings.push(`${annotator}: some labels were derived under another aloud.yaml than the current one; they are exported as recorded (config_changed: true); \`aloud session reparse\` re-derives them`);
     }
-    return { annotator, items: state.items, notes: state.notes, warnings };
+    return { annotator, kind: state.kind, items: state.items, notes: state.notes, warnings };
   },
 };

@@ -1,10 +1,13 @@
 import type { ItemSessionState } from '../../common/session/itemState';
 import type { SessionNote } from '../../common/session/sessionFold';
+import type { SessionKind } from '../../common/session/sessionEvents';
 import type { OpenProject } from '../project/projectFolder';
 
 /** One annotator's folded session, read without changing anything on disk. */
 export interface AnnotatorStates {
   annotator: string;
+  /** an annotator's own session, or a norming room's votes written back (absent: an annotator's) */
+  kind?: SessionKind;
   items: ItemSessionState[];
   /** the annotator's notes, oldest first (item_id null: a note on the session) */
   notes?: SessionNote[];

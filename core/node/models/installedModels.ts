@@ -102,3 +102,41 @@ export async function listInstalledModels(dir?: string, options: ListInstalledOp
   }
   return models.sort((a, b) => a.name.localeCompare(b.name));
 }
+
+/** The Silero VAD model the manifest names, as installed in the models folder (or not). */
+export interface InstalledVadModel {
+  name: string;
+  file: string;
+  path: string;
+  approx_mib: number;
+  present: boolean;
+  bytes: number | null;
+  sha256: string | null;
+  expected_checksum: ModelChecksum;
+  /** the file's digest equals the manifest's checksum; null when absent */
+  verified: boolean | null;
+  problem: string | null;
+}
+
+/** The VAD model's row (null when the manifest names none): present, and verified against the manifest's checksum. */
+export async function installedVadModel(dir?: string, options: ListInstalledOptions = {}): Promise<InstalledVadModel | null> {
+  const manifest = options.manifest ?? (await loadModelManifest());
+  const entry = manifest.vad;
+  if (!entry) return null;
+  const folder = resolveModelsDir(dir);
+  const file = path.join(folder, entry.file);
+  const base = { name: entry.name, file: entry.file, path: file, approx_mib: entry.approx_mib, expected_checksum: entry.checksum };
+  const stats = await stat(file).catch(() => null);
+  if (!stats?.isFile()) return { ...base, present: false, bytes: null, sha256: null, verified: null, problem: null };
+  const record = (await readModelIndex(folder)).models.find((m) => m.file === entry.file);
+  const digests = await digestsOf(file, stats.size, stats.mtimeMs, record, options);
+  const verified = digests[entry.checksum.algo] === entry.checksum.value;
+  return {
+    ...base,
+    present: true,
+    bytes: digests.bytes,
+    sha256: digests.sha256,
+    verified,
+    problem: verified ? null : `checksum mismatch: expected ${entry.checksum.algo} ${entry.checksum.value}, got ${digests[entry.checksum.algo]}; download it again (aloud models download ${entry.name})`,
+  };
+}

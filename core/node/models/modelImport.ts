@@ -33,7 +33,10 @@ export interface ImportResult {
   manifest_name: string | null;
   verified: boolean;
   status: 'imported' | 'already-present';
-  header: GgmlHeaderSummary;
+  /** the whisper model's header; null for the VAD model (a ggml file, but not a whisper model) */
+  header: GgmlHeaderSummary | null;
+  /** a whisper model, or the Silero VAD model the manifest names (recognised by its checksum) */
+  kind: 'whisper' | 'vad';
 }
 
 const PLAIN_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
@@ -62,11 +65,14 @@ async function placeWithoutClobbering(temp: string, final: string): Promise<'pla
  */
 export async function importModelFile(source: string, options: ImportModelOptions = {}): Promise<ImportResult> {
   const sourcePath = path.resolve(source);
-  await checkGgmlModelFile(sourcePath);
+  const manifest = options.manifest ?? (await loadModelManifest());
+  // the Silero VAD model is a ggml file but no whisper model: it is recognised by the manifest's checksum
+  const vadEntry = manifest.vad && (await stat(sourcePath).catch(() => null))?.size === manifest.vad.bytes ? manifest.vad : null;
+  const vad = vadEntry && vadEntry.checksum.value === (await digestFile(sourcePath, options.signal))[vadEntry.checksum.algo] ? vadEntry : null;
+  if (!vad) await checkGgmlModelFile(sourcePath);
   if (options.name !== undefined && !PLAIN_NAME.test(options.name)) {
     throw new ModelStoreError(`--name "${options.name}": use letters, digits, dots, dashes and underscores only`);
   }
-  const manifest = options.manifest ?? (await loadModelManifest());
   const dir = resolveModelsDir(options.dir);
   await mkdir(dir, { recursive: true });
 
@@ -82,12 +88,16 @@ export async function importModelFile(source: string, options: ImportModelOption
     await pipeline(createReadStream(sourcePath, { highWaterMark: 1 << 20 }), meter, createWriteStream(temp, { flags: 'wx' }), { signal: options.signal });
     const digests = digester.digest();
     // The copy is what gets loaded later, so its header is the one that must be right.
-    const header = summarizeGgmlModel(await checkGgmlModelFile(temp));
+    const header = vad ? null : summarizeGgmlModel(await checkGgmlModelFile(temp));
+    if (vad && digests[vad.checksum.algo] !== vad.checksum.value) throw new ModelStoreError(`${sourcePath}: the file changed while it was imported; nothing was changed`);
 
-    const match = manifestModelWithDigest(manifest, digests);
+    const match = vad ? undefined : manifestModelWithDigest(manifest, digests);
     let name: string;
     let file: string;
-    if (match) {
+    if (vad) {
+      name = vad.name;
+      file = vad.file;
+    } else if (match) {
       name = match.name;
       file = match.file;
     } else {
@@ -103,7 +113,7 @@ export async function importModelFile(source: string, options: ImportModelOption
       if (fileTaken) throw new ModelStoreError(`${sourcePath}: file name ${file} belongs to manifest model "${fileTaken.name}"; import it under another --name`);
     }
     const finalPath = path.join(dir, file);
-    const base = { name, file, path: finalPath, bytes: digests.bytes, sha256: digests.sha256, sha1: digests.sha1, manifest_name: match?.name ?? null, verified: match !== undefined, header };
+    const base = { name, file, path: finalPath, bytes: digests.bytes, sha256: digests.sha256, sha1: digests.sha1, manifest_name: vad?.name ?? match?.name ?? null, verified: vad !== null || match !== undefined, header, kind: vad ? ('vad' as const) : ('whisper' as const) };
 
     let status: ImportResult['status'] = 'imported';
     if (sourcePath === finalPath || (await placeWithoutClobbering(temp, finalPath)) === 'exists') {

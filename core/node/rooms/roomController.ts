@@ -4,6 +4,8 @@ import { DEFAULT_MAX_MEMBERS, type RoomEventData } from '../../common/rooms/room
 import { RoomLogError, RoomRuleError } from '../../common/rooms/roomFold';
 import type { LeadRoomStatus } from '../../common/rooms/roomViews';
 import { projectLabelSet } from '../agreement/agreementSources';
+import { HUDDLE_COUNTING } from '../../common/agreement/countingRules';
+import { projectSessionSource } from '../export/projectSessions';
 import type { OpenProject } from '../project/projectFolder';
 import { RoomHost } from './roomHost';
 import { lanAddress, type RoomListener, startRoomListener } from './roomListener';
@@ -32,7 +34,7 @@ export class RoomController {
     await this.stopClosedListener();
     let ids: readonly string[];
     if (itemIds === null) {
-      const set = await projectLabelSet(this.project);
+      const set = await projectLabelSet(this.project, projectSessionSource, HUDDLE_COUNTING);
       ids = finalLabelDisagreements(set.records, { level: 'nominal', categories: this.project.config.schema.labels.map((l) => l.name), hasBlind: true, itemIds: set.itemIds }).map((d) => d.item_id);
       if (ids.length === 0) throw new RoomRuleError(409, 'no disagreements to huddle on: every item has one final label across annotators');
     } else {

@@ -13,6 +13,8 @@ interface WriteBackPlan {
   annotator: string;
   /** item id → the member's final vote, in the room's item order */
   votes: Map<string, string>;
+  /** item id → the member's blind vote (before the reveal), when it differs from the final one */
+  blind: Map<string, string>;
   note: string;
 }
 
@@ -21,11 +23,12 @@ interface WriteBackPlan {
  * holds anything else — another label, another source, acts a write-back never logs — is somebody's own, and the
  * write-back refuses before anything is written.
  */
-async function earlierWriteBack(project: OpenProject, plan: WriteBackPlan): Promise<{ labelled: Set<string>; noted: boolean }> {
+async function earlierWriteBack(project: OpenProject, plan: WriteBackPlan): Promise<{ labelled: Set<string>; blindLogged: Set<string>; noted: boolean }> {
   const paths = sessionPaths(project.dir, plan.annotator);
   const labelled = new Set<string>();
+  const blindLogged = new Set<string>();
   let noted = false;
-  if (!(await stat(paths.dir).then(() => true, () => false))) return { labelled, noted };
+  if (!(await stat(paths.dir).then(() => true, () => false))) return { labelled, blindLogged, noted };
   // a folder with only a lock (killed while the session was being created) reads as an empty log
   const { events } = await readSessionLog(paths.events);
   const foreign = (event: SessionEvent): boolean => {
@@ -36,10 +39,17 @@ async function earlierWriteBack(project: OpenProject, plan: WriteBackPlan): Prom
       case 'log_repaired':
       case 'item_opened':
         return false;
-      case 'label_committed':
-        if (event.data.source !== 'room' || plan.votes.get(event.data.item_id) !== event.data.label) return true;
-        labelled.add(event.data.item_id);
+      case 'label_committed': {
+        if (event.data.source !== 'room') return true;
+        const id = event.data.item_id;
+        if (plan.votes.get(id) === event.data.label) labelled.add(id);
+        else if (plan.blind.get(id) === event.data.label && !labelled.has(id)) blindLogged.add(id);
+        else return true;
         return false;
+      }
+      case 'label_changed':
+        // the change from a blind vote to the final one, as the session logs it
+        return event.data.source !== 'room';
       case 'note':
         noted ||= event.data.text === plan.note;
         return event.data.text !== plan.note;
@@ -51,11 +61,13 @@ async function earlierWriteBack(project: OpenProject, plan: WriteBackPlan): Prom
   if (other) {
     throw new RoomRuleError(409, `a session "${plan.annotator}" exists already and holds more than this room's votes (${paths.events}:${other.seq}, ${other.type}): room votes are written back once, never over existing labels`);
   }
-  return { labelled, noted };
+  return { labelled, blindLogged, noted };
 }
 
 /**
- * Final room votes as labels (source "room") of a NEW annotator session per member. Resumable: a run cut short (the
+ * Room votes as labels (source "room") of a NEW session per member, of kind "room" (kept apart from the annotators: out
+ * of project agreement unless asked for, not offered to "Continue as"): the blind vote first when the member changed
+ * it after the reveal, then the final vote, so the session's blind and final labels are the room's. Resumable: a run cut short (the
  * app or the process killed) is finished by the next one, which recognises the sessions it started by the room's
  * code and the member (their labels are this member's votes, from this room, and nothing else) and adds only what is
  * missing. A session of that name holding anything else is refused before anything is written. Items no longer in
@@ -72,6 +84,10 @@ export async function writeBackRoomVotes(project: OpenProject, state: RoomState)
       member: m,
       annotator: writeBackAnnotatorName(m, state.code),
       note: `final votes of ${m.name} in norming room ${state.code}`,
+      blind: new Map([...state.items.entries()].flatMap(([itemId, item]) => {
+        const blind = item.blind.get(m.member_id);
+        return blind !== undefined && blind !== item.current.get(m.member_id) && known.has(itemId) && schemaLabels.has(blind) ? [[itemId, blind] as const] : [];
+      })),
       votes: new Map(
         [...state.items.entries()].flatMap(([itemId, item]) => {
           const label = item.current.get(m.member_id);
@@ -93,13 +109,15 @@ export async function writeBackRoomVotes(project: OpenProject, state: RoomState)
   for (const plan of plans) earlier.push(await earlierWriteBack(project, plan));
   const sessions: RoomEventData['written_back']['sessions'] = [];
   for (const [i, plan] of plans.entries()) {
-    const { labelled, noted } = earlier[i]!;
+    const { labelled, blindLogged, noted } = earlier[i]!;
     if (labelled.size < plan.votes.size || !noted) {
-      const session = await SessionService.open({ project, annotator: plan.annotator, items });
+      const session = await SessionService.open({ project, annotator: plan.annotator, items, kind: 'room', room: { code: state.code, member_id: plan.member.member_id } });
       try {
         for (const [itemId, label] of plan.votes) {
           if (labelled.has(itemId)) continue;
           await session.openItem(itemId);
+          const blind = plan.blind.get(itemId);
+          if (blind !== undefined && !blindLogged.has(itemId)) await session.commitLabel(blind, 'room');
           await session.commitLabel(label, 'room');
         }
         if (!noted) await session.addNote(plan.note);

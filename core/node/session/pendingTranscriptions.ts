@@ -7,6 +7,9 @@ export class PendingTranscriptions {
   private readonly byItem = new Map<string, Set<Promise<void>>>();
   private readonly nextUtterance = new Map<string, number>();
 
+  /** `onChange` hears every job sent and every job settled (the UI's "transcribing…" per item) */
+  constructor(private readonly onChange: () => void = () => undefined) {}
+
   get size(): number {
     return this.all.size;
   }
@@ -15,17 +18,23 @@ export class PendingTranscriptions {
     return this.byItem.get(itemId)?.size ?? 0;
   }
 
-  /** A job of the item: counted until it settles (its failure is the job's own to report); resolves when it no longer counts. */
-  track(itemId: string, job: Promise<void>): Promise<void> {
+  /** Items with jobs not yet settled, and how many each. */
+  counts(): Record<string, number> {
+    return Object.fromEntries([...this.byItem].filter(([, jobs]) => jobs.size > 0).map(([itemId, jobs]) => [itemId, jobs.size]));
+  }
+
+  /** A job of the item: counted until it settles (its failure is the job's own to report). */
+  track(itemId: string, job: Promise<void>): void {
     const settled = job.catch(() => undefined).finally(() => {
       this.all.delete(settled);
       this.byItem.get(itemId)?.delete(settled);
+      this.onChange();
     });
     this.all.add(settled);
     let forItem = this.byItem.get(itemId);
     if (!forItem) this.byItem.set(itemId, (forItem = new Set()));
     forItem.add(settled);
-    return settled;
+    this.onChange();
   }
 
   /** The utterance numbers of the item below `next` are taken. */

@@ -9,13 +9,13 @@ import type { Item } from '../../common/items/item';
 import type { StepReward } from '../../common/parser/stepJudgment';
 import type { ReasoningView } from '../../common/reasoning/reasoningReveal';
 import type { ItemSessionState, LabelSource } from '../../common/session/itemState';
-import { decideCompletion, decideLabelAct, decideLabelFromCorrections } from '../../common/session/labelRules';
+import { correctedTextCommitment, decideCompletion, decideLabelAct, decideLabelFromCorrections } from '../../common/session/labelRules';
 import { decideJudgeStep, decideShowReasoning, reasoningViewOf } from '../../common/session/reasoningRules';
 import type { RecordingStopReason, SessionEvent, SessionEventData, SessionEventType } from '../../common/session/sessionEvents';
 import type { SessionEntry, SessionFold, SessionState } from '../../common/session/sessionFold';
 import { SessionUsageError, TranscriptionPendingError } from '../../common/session/sessionRefusals';
 import { decideCompletionStart, decideCue, decideNote, decideOpenItem, requireOpenItem, type SessionRuleContext } from '../../common/session/sessionRules';
-import { decideCorrection, decideTranscribedAgain, decideTranscriptionFailed, decideTranscriptionLanded } from '../../common/session/transcriptionRules';
+import { decideCorrection, decideTranscribedAgain, decideTranscriptionFailed, decideTranscriptionLanded, type EngineIdentity } from '../../common/session/transcriptionRules';
 import type { WavWriter } from '../audio/wavWriter';
 import type { LiveCutter, SessionEngine } from '../engine/sessionEngine';
 import { sha256Hex } from '../fs/sha256';
@@ -32,12 +32,12 @@ export interface SessionServiceEvents {
   item: [ItemSessionState];
   /** a write failed; recording has stopped and what was saved before is intact (not 'error': an unheard 'error' would throw) */
   write_error: [SessionWriteError];
-  /** a transcription settled (logged, found stale or failed): the count still pending */
-  transcriptions: [number];
   /** completing this item waits for its transcriptions (item id), or stopped waiting (null) */
   finishing: [string | null];
   /** text of the utterance being spoken, for display only: never logged, never parsed */
   partial: [LivePartial];
+  /** the transcriptions sent and not yet logged changed: how many per item */
+  pending: [Record<string, number>];
 }
 
 interface Recording {
@@ -62,7 +62,7 @@ export const FLUSH_INTERVAL_MS = 1000;
  */
 export class SessionService extends EventEmitter<SessionServiceEvents> {
   private recording: Recording | null = null;
-  private readonly transcriptions = new PendingTranscriptions();
+  private readonly transcriptions = new PendingTranscriptions(() => this.emit('pending', this.transcriptions.counts()));
   private finishingItem: string | null = null;
   private readonly rules: SessionRuleContext;
   /** every call and every landing transcription, one at a time; refused once the session is closed */
@@ -72,10 +72,21 @@ export class SessionService extends EventEmitter<SessionServiceEvents> {
     readonly store: SessionStore,
     private readonly engine: SessionEngine | null,
     items: ReadonlyMap<string, Item> | null,
+    reviewer: string | null,
   ) {
     super();
     const { config } = store.project;
-    this.rules = { config, items, annotator: store.annotator, configSha256: store.configSha256, analyze: createTranscriptAnalyzer(config), sha256: sha256Hex };
+    this.rules = { config, items, annotator: store.annotator, reviewer: reviewer ?? null, configSha256: store.configSha256, analyze: createTranscriptAnalyzer(config), sha256: sha256Hex };
+  }
+
+  /** who this session's acts are by, when not its annotator (a reviewer's corrections) */
+  get reviewer(): string | null {
+    return this.rules.reviewer;
+  }
+
+  /** What the engine says of itself with every transcription and signal: whisper.cpp's version and the VAD. */
+  private get engineIdentity(): EngineIdentity {
+    return { whisperCpp: this.engine?.whisperCpp ?? null, vad: this.engine?.vad ? (this.engine.vadModel ?? null) : null };
   }
 
   /**
@@ -85,7 +96,7 @@ export class SessionService extends EventEmitter<SessionServiceEvents> {
   static async open(options: OpenSessionOptions & { engine?: SessionEngine | null; items?: readonly Item[] }): Promise<SessionService> {
     const store = await SessionStore.open(options);
     const items = options.items ? new Map(options.items.map((item) => [item.id, item])) : null;
-    return new SessionService(store, options.engine ?? null, items);
+    return new SessionService(store, options.engine ?? null, items, options.reviewer ?? null);
   }
 
   state(): SessionState {
@@ -117,6 +128,11 @@ export class SessionService extends EventEmitter<SessionServiceEvents> {
   /** Transcriptions of this item sent and not yet logged. */
   pendingFor(itemId: string): number {
     return this.transcriptions.pendingFor(itemId);
+  }
+
+  /** Items with transcriptions sent and not yet logged, and how many each. */
+  get pendingByItem(): Record<string, number> {
+    return this.transcriptions.counts();
   }
 
   /**
@@ -176,10 +192,13 @@ export class SessionService extends EventEmitter<SessionServiceEvents> {
     });
   }
 
-  /** A label given by a click or a key (or a room's vote written back). Returns the item's state after it. */
-  commitLabel(label: string, source: Exclude<LabelSource, 'voice'>): Promise<ItemSessionState> {
+  /**
+   * A label given by a click or a key (or a room's vote written back). Returns the item's state after it. A change of
+   * a completed item's label is refused unless `confirmed` (decideLabelAct).
+   */
+  commitLabel(label: string, source: Exclude<LabelSource, 'voice'>, options: { confirmed?: boolean } = {}): Promise<ItemSessionState> {
     return this.calls.run(async () => {
-      await this.commit((facts, at) => decideLabelAct(facts, this.rules, { label, source }, at));
+      await this.commit((facts, at) => decideLabelAct(facts, this.rules, { label, source, confirmed: options.confirmed ?? false }, at));
       return this.emitItem(this.store.facts.currentItemId!);
     });
   }
@@ -236,6 +255,13 @@ export class SessionService extends EventEmitter<SessionServiceEvents> {
     });
   }
 
+  /** The label a re-derivation from the corrected text would set (correctedTextCommitment), without logging anything. */
+  labelFromCorrections(itemId: string): { label: string; quote: string } | null {
+    const state = this.store.itemState(itemId);
+    const found = state ? correctedTextCommitment(state, this.rules.analyze) : null;
+    return found ? { label: found.label, quote: found.quote } : null;
+  }
+
   /**
    * Transcribes the item's recorded audio again (recorded without a model, or with another one): the whole WAV goes
    * through the cutter and the engine, and the rule for a second transcription (decideTranscribedAgain) logs the
@@ -256,7 +282,7 @@ export class SessionService extends EventEmitter<SessionServiceEvents> {
       const pcm = await read(this.store.absoluteAudioPath(itemId));
       const cutter = engine.createCutter();
       // recorded before the VAD model was there: its vad_* signals come with this pass (over the audio just read)
-      const vadSignals = engine.vad ? audioSignalsOf(pcm, AUDIO_SAMPLE_RATE, this.rules.config.thinkaloud, engine.vad) : null;
+      const vadSignals = engine.vad ? audioSignalsOf(pcm, AUDIO_SAMPLE_RATE, this.rules.config.thinkaloud, engine.vad, this.store.takeStarts(itemId)) : null;
       return { cuts: [...cutter.push(pcm), ...cutter.flush()], base: this.utteranceBase(itemId), signals: vadSignals };
     });
     const requests: UtteranceRequest[] = cuts.map((cut) => ({ item_id: itemId, utterance: base + cut.index, start_sample: cut.startSample, end_sample: cut.endSample, pcm: cut.pcm }));
@@ -264,7 +290,7 @@ export class SessionService extends EventEmitter<SessionServiceEvents> {
     const outcomes = await Promise.all(requests.map((r) => engine.transcriber.transcribe(r)));
     const transcriptions = requests.map((request, i) => ({ request, outcome: outcomes[i]! }));
     return this.calls.run(async () => {
-      await this.commit((facts, at) => decideTranscribedAgain(facts, this.rules, { itemId, reason, transcriptions, whisperCpp: this.engine?.whisperCpp ?? null, signals }, at));
+      await this.commit((facts, at) => decideTranscribedAgain(facts, this.rules, { itemId, reason, transcriptions, engine: this.engineIdentity, signals }, at));
       return this.emitItem(itemId);
     });
   }
@@ -379,9 +405,9 @@ export class SessionService extends EventEmitter<SessionServiceEvents> {
     this.recording = null;
     for (const utterance of rec.cutter.flush()) this.transcribe(rec, utterance);
     await this.guardWrite(() => this.store.closeAudio(rec.item_id));
-    const { samples, audio, vad } = await this.store.itemAudioSignals(rec.item_id, this.engine?.vad ?? null);
+    const { samples, audio, vad, takes } = await this.store.itemAudioSignals(rec.item_id, this.engine?.vad ?? null);
     await this.append('recording_stopped', { item_id: rec.item_id, total_samples: rec.writer.samples, reason, error: null });
-    await this.append('signals_computed', { item_id: rec.item_id, audio_samples: samples, audio, vad });
+    await this.append('signals_computed', { item_id: rec.item_id, audio_samples: samples, audio, vad, vad_model: vad ? this.engineIdentity.vad : null, takes });
     this.emitItem(rec.item_id);
   }
 
@@ -412,11 +438,11 @@ export class SessionService extends EventEmitter<SessionServiceEvents> {
         if (e instanceof SessionWriteError) return;
         return this.calls.run(() => this.commit(() => decideTranscriptionFailed(request, (e as Error).message))).then(() => undefined, () => undefined);
       });
-    void this.transcriptions.track(request.item_id, job).then(() => this.emit('transcriptions', this.transcriptions.size));
+    this.transcriptions.track(request.item_id, job);
   }
 
   private async logTranscription(request: UtteranceRequest, outcome: UtteranceOutcome): Promise<void> {
-    await this.commit((facts, at) => decideTranscriptionLanded(facts, this.rules, request, outcome, this.engine?.whisperCpp ?? null, at));
+    await this.commit((facts, at) => decideTranscriptionLanded(facts, this.rules, request, outcome, this.engineIdentity, at));
     if (outcome.kind === 'accepted') this.emit('item', this.store.itemState(request.item_id)!);
   }
 

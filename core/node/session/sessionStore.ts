@@ -5,7 +5,8 @@ import type { OpenProject } from '../project/projectFolder';
 import type { ItemSessionState } from '../../common/session/itemState';
 import { SessionFold, type SessionEntry, type SessionNote, type SessionState } from '../../common/session/sessionFold';
 import type { SessionFacts } from '../../common/session/sessionRules';
-import { type SessionEvent, type SessionEventData, type SessionEventOf, type SessionEventType } from '../../common/session/sessionEvents';
+import { type SessionEvent, type SessionEventData, type SessionEventOf, type SessionEventType, type SessionKind } from '../../common/session/sessionEvents';
+import { SessionUsageError } from '../../common/session/sessionRefusals';
 import type { UpcasterRegistry } from '../../common/session/sessionLog';
 import { SerialQueue } from '../../common/concurrency/serialQueue';
 import { PARSER_VERSION } from '../../common/parser/parserVersion';
@@ -39,6 +40,14 @@ export interface OpenSessionOptions {
   fs?: SessionFs;
   now?: () => Date;
   upcasters?: UpcasterRegistry;
+  /**
+   * someone other than the annotator opens the log to review it (their corrections carry the name): logged in
+   * session_resumed; a reviewer never creates a session
+   */
+  reviewer?: string | null;
+  /** a new session's kind (default an annotator's own) and, for a room's write-back, the room and member */
+  kind?: SessionKind;
+  room?: { code: string; member_id: string } | null;
 }
 
 /** What a session view holds besides its items and notes, as the fold has it after the last append. */
@@ -69,6 +78,7 @@ export class SessionStore {
     private readonly fs: SessionFs,
     readonly report: SessionOpenReport,
     private readonly now: () => Date,
+    private readonly opening: Pick<OpenSessionOptions, 'reviewer' | 'kind' | 'room'>,
   ) {}
 
   static async open(options: OpenSessionOptions): Promise<SessionStore> {
@@ -76,6 +86,8 @@ export class SessionStore {
     const annotator = normalizeAnnotatorName(options.annotator);
     const fs = options.fs ?? nodeSessionFs;
     const paths = sessionPaths(project.dir, annotator);
+    // a reviewer corrects a session that exists; never one of their own making
+    if (options.reviewer && !(await stat(paths.events).then((info) => info.size > 0, () => false))) throw new SessionUsageError(`"${annotator}" has no session to review in ${project.dir}`);
     // One level at a time: a recursive mkdir reports ENOENT instead of EROFS on a read-only file system.
     for (const dir of [path.dirname(paths.dir), paths.dir, paths.audioDir]) {
       // Before creating anything: a linked folder would carry every later write out of the project.
@@ -93,7 +105,7 @@ export class SessionStore {
       const fold = new SessionFold(project.config, paths.events, { configSha256: configSha256Of(project) });
       for (const event of events) fold.apply(event);
       const report: SessionOpenReport = { created: events.length === 0, tookOverLock: lock.tookOverFrom, torn, interruptedRecording: null, recoveredAudio: [] };
-      const store = new SessionStore(project, annotator, paths, writer, fold, lock, fs, report, options.now ?? (() => new Date()));
+      const store = new SessionStore(project, annotator, paths, writer, fold, lock, fs, report, options.now ?? (() => new Date()), { reviewer: options.reviewer ?? null, kind: options.kind ?? 'annotator', room: options.room ?? null });
       try {
         await store.recover(events.length === 0);
       } catch (e) {
@@ -114,9 +126,17 @@ export class SessionStore {
       entries.push({ type, data } as SessionEntry);
     };
     if (isNew) {
-      add('session_started', { annotator: this.annotator, project_name: this.project.config.name, sample_rate: AUDIO_SAMPLE_RATE, config_sha256: this.configSha256, parser_version: PARSER_VERSION });
+      add('session_started', {
+        annotator: this.annotator,
+        project_name: this.project.config.name,
+        sample_rate: AUDIO_SAMPLE_RATE,
+        config_sha256: this.configSha256,
+        parser_version: PARSER_VERSION,
+        kind: this.opening.kind ?? 'annotator',
+        room: this.opening.room ?? null,
+      });
     } else {
-      add('session_resumed', { pid: process.pid, host: hostname(), config_sha256: this.configSha256, parser_version: PARSER_VERSION });
+      add('session_resumed', { pid: process.pid, host: hostname(), config_sha256: this.configSha256, parser_version: PARSER_VERSION, reviewer: this.opening.reviewer ?? null });
     }
     if (this.report.torn) {
       add('log_repaired', { torn_line: this.report.torn.line, torn_bytes: this.report.torn.bytes, torn_file: this.report.torn.tornFile });
@@ -148,8 +168,8 @@ export class SessionStore {
     for (const itemId of needSignals) {
       const wavPath = resolveInSession(this.paths, ledger.items.get(itemId)!.audio_path);
       // recovery runs before any engine: no VAD here (the next recording of the item computes its vad_* signals)
-      const { samples, audio } = await itemAudioSignals(wavPath, this.project.config.thinkaloud);
-      add('signals_computed', { item_id: itemId, audio_samples: samples, audio, vad: null });
+      const { samples, audio, takes } = await itemAudioSignals(wavPath, this.project.config.thinkaloud, null, this.takeStarts(itemId));
+      add('signals_computed', { item_id: itemId, audio_samples: samples, audio, vad: null, vad_model: null, takes });
     }
     await this.appendAll(entries);
   }
@@ -252,9 +272,14 @@ export class SessionStore {
     else await writer.close();
   }
 
-  /** Audio signals over the item's whole WAV, as logged in signals_computed (the vad_* ones when a VAD is given). */
+  /** Audio signals over the item's WAV within its takes, as logged in signals_computed (the vad_* ones when a VAD is given). */
   itemAudioSignals(itemId: string, vad: WholeRecordingVad | null = null): ReturnType<typeof itemAudioSignals> {
-    return itemAudioSignals(this.absoluteAudioPath(itemId), this.project.config.thinkaloud, vad);
+    return itemAudioSignals(this.absoluteAudioPath(itemId), this.project.config.thinkaloud, vad, this.takeStarts(itemId));
+  }
+
+  /** Where each recording of the item begins in its WAV, in samples (the log's recording_started offsets). */
+  takeStarts(itemId: string): number[] {
+    return (this.fold.itemState(itemId)?.recordings ?? []).map((r) => Math.round((r.offset_ms * AUDIO_SAMPLE_RATE) / 1000));
   }
 
   /** Closes the WAVs and the log and releases the lock. */

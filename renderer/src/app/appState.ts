@@ -63,7 +63,7 @@ function applyEvent(state: AppState, event: AloudEvent): AppState {
     case 'recording':
       return session((s) => ({ ...s, recording_item: event.item_id }));
     case 'transcription':
-      return session((s) => ({ ...s, pending_transcriptions: event.pending }));
+      return session((s) => ({ ...s, pending_transcriptions: event.pending, pending_items: event.items }));
     case 'finishing':
       return session((s) => ({ ...s, finishing_item: event.item_id }));
     case 'error':

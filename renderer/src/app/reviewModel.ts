@@ -87,6 +87,19 @@ export function playingSegment(segments: ReadonlyArray<{ t0_ms: number; t1_ms: n
   return segments.findIndex((s) => ms >= s.t0_ms && ms < s.t1_ms);
 }
 
+/** A segment key pressed this close after a segment's start goes to the one before it (as media players do). */
+const PREVIOUS_SEGMENT_GRACE_MS = 500;
+
+/**
+ * Where ↓ / ↑ take the review: the start of the first segment after the playing position, or of the segment before
+ * it (the current segment's own start when the position is well into it). Null: there is no such segment.
+ */
+export function segmentStartAfter(segments: ReadonlyArray<{ t0_ms: number }>, nowMs: number, delta: 1 | -1): number | null {
+  if (delta > 0) return segments.find((s) => s.t0_ms > nowMs + 1)?.t0_ms ?? null;
+  const earlier = segments.filter((s) => s.t0_ms < nowMs - PREVIOUS_SEGMENT_GRACE_MS);
+  return earlier.at(-1)?.t0_ms ?? segments[0]?.t0_ms ?? null;
+}
+
 /**
  * The samples of a 16-bit PCM mono WAV (what the session store writes), as floats. The review reads the file itself
  * and hands the samples to the waveform, so the page never needs a blob: URL (the CSP allows media from our origin only).

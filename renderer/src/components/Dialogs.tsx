@@ -2,12 +2,16 @@ import { useEffect, useRef, useState } from 'react';
 import type { Item } from '../../../core/common/items/item';
 import { searchItems } from '../app/navigation';
 
-/** A modal layer: Esc or a click outside closes it; focus goes into it and comes back when it closes. */
+/**
+ * A modal layer: Esc or a click outside closes it; focus goes into it — into its first field when it has one, so what
+ * is typed lands there — and comes back when it closes.
+ */
 export function Modal({ title, onClose, children }: { title: string; onClose: () => void; children: React.ReactNode }) {
   const boxRef = useRef<HTMLDivElement | null>(null);
   useEffect(() => {
     const before = document.activeElement as HTMLElement | null;
-    const first = boxRef.current?.querySelector<HTMLElement>('input, button, select, [tabindex="0"]');
+    const box = boxRef.current;
+    const first = box?.querySelector<HTMLElement>('input, textarea, select') ?? box?.querySelector<HTMLElement>('button, [tabindex="0"]');
     first?.focus();
     return () => before?.focus?.();
   }, []);

@@ -62,12 +62,24 @@ export const ItemList = memo(function ItemList({ items, states, currentId, onOpe
                 aria-current={current ? 'true' : undefined}
                 tabIndex={current ? 0 : -1}
                 onClick={() => onOpen(n)}
-                title={`${it.id}: ${STATUS_WORDS[status]}`}
+                title={`${it.id}: ${STATUS_WORDS[status]}${state?.changed_after_completion ? ', label changed after completion' : ''}`}
               >
                 <span className="dot" aria-hidden="true" />
                 <span className="item-id">{it.id}</span>
-                <span className="visually-hidden">, {STATUS_WORDS[status]}</span>
-                {state?.final_label && <span className="item-label">{state.final_label}</span>}
+                <span className="visually-hidden">
+                  , {STATUS_WORDS[status]}
+                  {state?.changed_after_completion ? ', label changed after completion' : ''}
+                </span>
+                {state?.final_label && (
+                  <span className="item-label">
+                    {state.final_label}
+                    {state.changed_after_completion && (
+                      <span className="item-changed" aria-hidden="true">
+                        *
+                      </span>
+                    )}
+                  </span>
+                )}
               </button>
             </li>
           );

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { SessionUpdate } from '../../../core/common/contract/sessionPatch';
 import type { ReasoningView } from '../../../core/common/reasoning/reasoningReveal';
+import { ownStepNumber } from '../../../core/common/reasoning/reasoningSteps';
 import { lastJudgmentPerStep } from '../../../core/common/reasoning/stepJudgments';
 import type { ItemSessionState } from '../../../core/common/session/itemState';
 import type { ApiClient } from '../contract/apiClient';
@@ -67,12 +68,17 @@ export function ModelReasoningPanel({ client, itemId, state, onSession, run }: P
           const judged = standing.get(index);
           return (
             <li key={index} className="model-step" data-step={index} data-reward={judged ? String(judged.reward) : ''}>
-              <span className="step-text">{text}</span>
+              <span className="step-text">
+                {/* "step three" must be findable: a step the text does not number itself gets its number */}
+                {ownStepNumber(text) !== index && <span className="step-number">{index}.</span>}
+                {text}
+              </span>
               <span className="step-judge" role="group" aria-label={`judge step ${index}`}>
                 {VERDICTS.map((v) => (
                   <button
                     key={v.reward}
                     aria-pressed={judged?.reward === v.reward}
+                    data-verdict={v.name}
                     title={`Step ${index} is ${v.name} (or say “step ${index} is ${v.name}”)`}
                     onClick={() => void judge(index, judged?.reward === v.reward ? null : v.reward)}
                   >

@@ -2,6 +2,7 @@ import { useMemo, type ReactNode } from 'react';
 import type { ProjectView } from '../../../core/common/contract/aloudApi';
 import { createMentionFinder, type LabelMention } from '../../../core/common/reasoning/labelMentions';
 import { reasoningFeatures } from '../../../core/common/reasoning/reasoningFeatures';
+import { ownStepNumber } from '../../../core/common/reasoning/reasoningSteps';
 import { lastJudgmentPerStep } from '../../../core/common/reasoning/stepJudgments';
 import type { ItemSessionState } from '../../../core/common/session/itemState';
 import { formatClock } from '../app/transcriptMarks';
@@ -71,7 +72,10 @@ export function ReasoningSideBySide({ project, state }: { project: ProjectView; 
             const judged = standing.get(i + 1);
             return (
               <li key={i} data-step={i + 1} data-reward={judged ? String(judged.reward) : ''}>
-                <span className="step-text">{marked(text, stepMentions[i]!.mentions)}</span>
+                <span className="step-text">
+                  {ownStepNumber(text) !== i + 1 && <span className="step-number">{i + 1}.</span>}
+                  {marked(text, stepMentions[i]!.mentions)}
+                </span>
                 <span className="step-verdict">{judged ? `${REWARD_WORDS[String(judged.reward)]} (${judged.source}${judged.quote ? `: “${judged.quote}”` : ''})` : 'not judged'}</span>
               </li>
             );

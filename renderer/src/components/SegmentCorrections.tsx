@@ -1,3 +1,4 @@
+import { useEffect, useState } from 'react';
 import type { SessionUpdate } from '../../../core/common/contract/sessionPatch';
 import type { ItemSessionState } from '../../../core/common/session/itemState';
 import { formatClock } from '../app/transcriptMarks';
@@ -24,6 +25,21 @@ interface Props {
  * over the verbatim text, which stays beside the correction; and a label from the corrected text.
  */
 export function SegmentCorrections({ client, state, active, seek, editing, onEditing, run, onSession }: Props) {
+  // the label the button would set, asked of the host (the same rule it applies when pressed)
+  const [fromCorrections, setFromCorrections] = useState<{ label: string; quote: string } | null>(null);
+  const corrected = state.transcript_corrected;
+  useEffect(() => {
+    let live = true;
+    setFromCorrections(null);
+    if (corrected === null) return;
+    void client.labelFromCorrections(state.item_id).then(
+      (found) => live && setFromCorrections(found),
+      () => undefined,
+    );
+    return () => {
+      live = false;
+    };
+  }, [client, corrected, state.item_id]);
   const act = async (task: () => Promise<SessionUpdate>): Promise<boolean> => {
     const view = await run(task);
     if (view) onSession?.(view);
@@ -98,8 +114,18 @@ export function SegmentCorrections({ client, state, active, seek, editing, onEdi
       )}
       {state.transcript_corrected !== null && (
         <p className="row">
-          <button onClick={() => void act(() => client.rederiveLabelsFromCorrections(state.item_id))}>Label from the corrected text</button>
-          <span className="muted small">Adds a label of source “correction”; the spoken label stays in the history.</span>
+          {fromCorrections ? (
+            <>
+              <button onClick={() => void act(() => client.rederiveLabelsFromCorrections(state.item_id))}>Set the label {fromCorrections.label} from the corrected text</button>
+              <span className="muted small">
+                The corrected text commits to {fromCorrections.label} (“{fromCorrections.quote}”). This adds a label of source “correction”
+                {state.final_label === fromCorrections.label ? ` (the label is ${fromCorrections.label} already)` : state.final_label ? ` in place of ${state.final_label}` : ''}; the earlier
+                labels stay in the history.
+              </span>
+            </>
+          ) : (
+            <span className="muted small">The corrected text commits to no label, so no label can be set from it.</span>
+          )}
         </p>
       )}
     </>

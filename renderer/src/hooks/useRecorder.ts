@@ -16,8 +16,13 @@ export interface RecorderControls {
   start(): Promise<void>;
   /** stops and waits until every chunk is stored and the host has stopped the recording */
   stop(): Promise<void>;
-  /** start or stop; ignored while a stop is being saved */
+  /** start or stop; while starting, a toggle stops it once started (and another toggle takes that back); ignored while a stop is being saved */
   toggle(): void;
+  /**
+   * Resolves once no start and no stop is under way: a stop has stored its last chunk and the host has stopped the
+   * recording (what Enter and the arrows wait for, so they never cut a recording's end short).
+   */
+  idle(): Promise<void>;
   /** true while a recorder is open (synchronous: no render needed) */
   isActive(): boolean;
 }
@@ -42,31 +47,38 @@ export function useRecorder(client: ApiClient, options: RecorderOptions): Record
   const [stopping, setStopping] = useState(false);
   const [elapsedMs, setElapsedMs] = useState(0);
   const recorderRef = useRef<Recorder | null>(null);
-  const startingRef = useRef(false);
-  const stoppingRef = useRef(false);
+  const startingRef = useRef<Promise<void> | null>(null);
+  const stoppingRef = useRef<Promise<void> | null>(null);
+  /** a toggle while the recording was starting: it stops as soon as it has started (no press is lost) */
+  const stopWhenStartedRef = useRef(false);
   const startedAt = useRef(0);
   const optionsRef = useRef(options);
   optionsRef.current = options;
 
   const stop = useCallback(async () => {
     const recorder = recorderRef.current;
-    if (!recorder) return;
+    if (!recorder) return stoppingRef.current ?? undefined;
     recorderRef.current = null;
-    stoppingRef.current = true;
     setRecording(false);
     setStopping(true);
     setLevel(METER_FLOOR_DB);
-    try {
-      await optionsRef.current.onStopped(() => recorder.stop());
-    } finally {
-      stoppingRef.current = false;
-      setStopping(false);
-    }
+    const stopping = (async () => {
+      try {
+        await optionsRef.current.onStopped(() => recorder.stop());
+      } finally {
+        stoppingRef.current = null;
+        setStopping(false);
+      }
+    })();
+    stoppingRef.current = stopping;
+    return stopping;
   }, []);
 
   const start = useCallback(async () => {
     if (recorderRef.current || startingRef.current) return;
-    startingRef.current = true;
+    let started!: () => void;
+    startingRef.current = new Promise<void>((resolve) => (started = resolve));
+    stopWhenStartedRef.current = false;
     setStarting(true);
     optionsRef.current.onError(null);
     const recorder = new Recorder(
@@ -89,6 +101,7 @@ export function useRecorder(client: ApiClient, options: RecorderOptions): Record
       startedAt.current = performance.now();
       setElapsedMs(0);
       setRecording(true);
+      if (stopWhenStartedRef.current) void stop();
     } catch (e) {
       // The worklet and the session both live on the host: when it is gone, say so rather than blame the audio system.
       const reachable = await client.appInfo().then(
@@ -97,13 +110,22 @@ export function useRecorder(client: ApiClient, options: RecorderOptions): Record
       );
       optionsRef.current.onError(reachable ? `Cannot record: ${describeCaptureError(e)}` : 'Cannot reach Aloud: the app is not running any more (or the connection was lost). Start it again and reload this page; what was saved is kept.');
     } finally {
-      startingRef.current = false;
+      startingRef.current = null;
+      started();
       setStarting(false);
     }
   }, [client, stop]);
 
+  const idle = useCallback(async () => {
+    while (startingRef.current || stoppingRef.current) await (startingRef.current ?? stoppingRef.current);
+  }, []);
+
   const toggle = useCallback(() => {
-    if (stoppingRef.current || startingRef.current) return;
+    if (startingRef.current) {
+      stopWhenStartedRef.current = !stopWhenStartedRef.current;
+      return;
+    }
+    if (stoppingRef.current) return;
     if (recorderRef.current) void stop();
     else void start();
   }, [start, stop]);
@@ -118,5 +140,5 @@ export function useRecorder(client: ApiClient, options: RecorderOptions): Record
   // Leaving the screen (another tab) stops the recording too; what was recorded is kept.
   useEffect(() => () => void stop(), [stop]);
 
-  return { recording, starting, stopping, level, elapsedMs, start, stop, toggle, isActive: () => recorderRef.current !== null };
+  return { recording, starting, stopping, level, elapsedMs, start, stop, toggle, idle, isActive: () => recorderRef.current !== null };
 }

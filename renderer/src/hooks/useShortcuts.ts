@@ -1,20 +1,25 @@
 import { useLayoutEffect, useRef } from 'react';
+import { PRESSABLE_CONTROLS } from '../app/focusPolicy';
 import type { KeyPress } from '../app/shortcuts';
 
 /** A key press went to something the user types into: then single keys are text, not shortcuts. */
 export function isTypingTarget(target: EventTarget | null): boolean {
-  return target instanceof HTMLElement && (target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName));
+  if (!(target instanceof HTMLElement)) return false;
+  if (target.isContentEditable || ['TEXTAREA', 'SELECT'].includes(target.tagName)) return true;
+  return target instanceof HTMLInputElement && !NOT_TYPED_INPUTS.has(target.type);
 }
 
+const NOT_TYPED_INPUTS = new Set(['checkbox', 'radio', 'button', 'submit', 'reset', 'range', 'color', 'file', 'image']);
+
 /**
- * A link, or a button focused from the keyboard: Enter (and for buttons Space) activate it. After a mouse click a button
- * keeps focus but is not :focus-visible, so Space still records rather than pressing the last label button again; tabs
- * never take the keys (activating the open tab does nothing).
+ * A link, or a control that has the focus: Enter (and for controls Space) activate it. A click never leaves a control
+ * focused (focusPolicy), so a focused control is one the user reached with Tab, and its keys are its own; a press on
+ * the page itself (body) is the screen's.
  */
 export function controlKind(target: EventTarget | null): 'link' | 'button' | null {
   if (!(target instanceof HTMLElement)) return null;
   if (target.matches('a[href]')) return 'link';
-  if (target.matches('button:not([role="tab"])') && target.matches(':focus-visible')) return 'button';
+  if (target.matches(PRESSABLE_CONTROLS)) return 'button';
   return null;
 }
 

@@ -18,6 +18,21 @@ import type { RunCall } from '../app/runCall';
 
 const plural = (count: number, word: string): string => `${count} ${word}${count === 1 ? '' : 's'}`;
 
+/** A refusal to complete and the reason it holds by: it is shown only while that reason is still true. */
+interface CompletionRefusal {
+  itemId: string;
+  code: 'spoken_label_required' | 'transcription_pending';
+  message: string;
+}
+
+/** A key or click that would change a completed item's label, shown for a yes before anything is logged. */
+interface PendingLabelChange {
+  itemId: string;
+  label: string;
+  source: 'click' | 'key';
+  from: string;
+}
+
 interface Props {
   client: ApiClient;
   project: ProjectView;
@@ -47,8 +62,13 @@ export function LabelScreen({ client, project, session, onSession, onError, run,
   const [allDone, setAllDone] = useState(false);
   const [note, setNote] = useState('');
   const [overlay, setOverlay] = useState<'jump' | 'help' | null>(null);
-  /** a refusal to complete, kept with the item it is about */
-  const [refusal, setRefusal] = useState<{ itemId: string; message: string } | null>(null);
+  /** a refusal to complete, kept with the item it is about while its reason holds */
+  const [refusal, setRefusal] = useState<CompletionRefusal | null>(null);
+  /** a key or click that would change a completed item's label, waiting for the annotator's yes */
+  const [pendingChange, setPendingChange] = useState<PendingLabelChange | null>(null);
+  /** Enter is being carried out: the recording is being saved, then the host completes */
+  const [completing, setCompleting] = useState(false);
+  const completingRef = useRef(false);
   const [cue, setCue] = useState(false);
   /** text of the utterance still being spoken (the engine's partial results): shown greyed, never a transcript */
   const [partial, setPartial] = useState<{ itemId: string; text: string } | null>(null);
@@ -90,6 +110,9 @@ export function LabelScreen({ client, project, session, onSession, onError, run,
   });
 
   const toggleRecording = useCallback(() => {
+    // while Enter completes the item, Space must not start a recording on it (or on the next one before it opens)
+    if (completingRef.current) return;
+    setPendingChange(null);
     if (!recorder.isActive()) watchRef.current = new SilenceWatch(keepTalkingSeconds === null ? null : keepTalkingSeconds * 1000, project.thinkaloud.silence_threshold_dbfs);
     recorder.toggle();
   }, [keepTalkingSeconds, project.thinkaloud.silence_threshold_dbfs, recorder]);
@@ -101,6 +124,8 @@ export function LabelScreen({ client, project, session, onSession, onError, run,
         () => items.length,
         () => indexRef.current,
         async (to) => {
+          // a stop under way delivers its last chunk first, then the host opens the other item
+          await recorder.idle();
           if (recorder.isActive()) await recorder.stop();
           const view = await client.openItem(items[to]!.id);
           indexRef.current = to;
@@ -110,43 +135,99 @@ export function LabelScreen({ client, project, session, onSession, onError, run,
     // one queue per item list: the recorder and onSession it calls are read when a call runs
     [client, items],
   );
-  const go = useCallback((to: number) => queue.goTo(to).catch((e: Error) => onError(e.message)), [onError, queue]);
-  const move = useCallback((delta: number) => queue.move(delta).catch((e: Error) => onError(e.message)), [onError, queue]);
+  /** navigation calls under way: the item pane says it is busy (aria-busy) until the host has opened the item */
+  const [navigating, setNavigating] = useState(0);
+  const navigate = useCallback(
+    async (to: () => Promise<void>) => {
+      setNavigating((n) => n + 1);
+      try {
+        await to();
+      } catch (e) {
+        onError((e as Error).message);
+      } finally {
+        setNavigating((n) => n - 1);
+      }
+    },
+    [onError],
+  );
+  const go = useCallback((to: number) => navigate(() => queue.goTo(to)), [navigate, queue]);
+  const move = useCallback((delta: number) => navigate(() => queue.move(delta)), [navigate, queue]);
+
+  const confirmChange = useCallback(async () => {
+    const change = pendingChange;
+    setPendingChange(null);
+    if (!change || change.itemId !== currentId) return;
+    const view = await run(() => client.confirmLabelChange(change.label, change.source));
+    if (view) onSession(view);
+  }, [client, currentId, onSession, pendingChange, run]);
 
   const commit = useCallback(
     async (label: string, source: 'click' | 'key') => {
-      const view = await run(() => client.commitLabel(label, source));
-      if (view) onSession(view);
+      // the second press of a change waiting for its yes is the yes: one act, logged once
+      if (pendingChange && pendingChange.itemId === currentId && pendingChange.label === label) {
+        await confirmChange();
+        return;
+      }
+      setPendingChange(null);
+      try {
+        onSession(await client.commitLabel(label, source));
+      } catch (e) {
+        if (e instanceof Refusal && e.code === 'confirmation_required' && currentId) {
+          setPendingChange({ itemId: currentId, label, source, from: state?.final_label ?? '' });
+        } else onError((e as Error).message);
+      }
     },
-    [client, onSession, run],
+    [client, confirmChange, currentId, onError, onSession, pendingChange, state?.final_label],
   );
 
   const complete = useCallback(async () => {
-    if (recorder.isActive()) await recorder.stop();
-    const at = indexRef.current;
-    let patch: SessionPatch;
+    // one Enter, one completion: a second press while the first is being carried out does nothing more
+    if (completingRef.current) return;
+    completingRef.current = true;
+    setCompleting(true);
+    setPendingChange(null);
     try {
-      patch = await client.completeItem();
-    } catch (e) {
-      if (e instanceof Refusal && e.code === 'spoken_label_required' && currentId) {
-        setRefusal({ itemId: currentId, message: spokenLabelRequiredText(project, state?.final_label ?? null) });
-      } else if (e instanceof Refusal && e.code === 'transcription_pending' && currentId) {
-        setRefusal({ itemId: currentId, message: `Not completed yet: ${e.message}` });
-      } else onError((e as Error).message);
-      return;
+      // Space just before Enter: the stop stores its last chunk and the host stops the recording first
+      await recorder.idle();
+      if (recorder.isActive()) await recorder.stop();
+      const at = indexRef.current;
+      let patch: SessionPatch;
+      try {
+        patch = await client.completeItem();
+      } catch (e) {
+        if (e instanceof Refusal && e.code === 'spoken_label_required' && currentId) {
+          setRefusal({ itemId: currentId, code: e.code, message: spokenLabelRequiredText(project, state?.final_label ?? null) });
+        } else if (e instanceof Refusal && e.code === 'transcription_pending' && currentId) {
+          setRefusal({ itemId: currentId, code: e.code, message: `Not completed yet: ${e.message}` });
+        } else onError((e as Error).message);
+        return;
+      }
+      setRefusal(null);
+      onSession(patch);
+      const done = new Set(applySessionPatch(sessionRef.current, patch).items.filter((i) => i.completed_at).map((i) => i.item_id));
+      const next = nextOpenItem(items, at, done);
+      if (next) await go(items.indexOf(next));
+      else setAllDone(true);
+    } finally {
+      completingRef.current = false;
+      setCompleting(false);
     }
-    setRefusal(null);
-    onSession(patch);
-    const done = new Set(applySessionPatch(sessionRef.current, patch).items.filter((i) => i.completed_at).map((i) => i.item_id));
-    const next = nextOpenItem(items, at, done);
-    if (next) await go(items.indexOf(next));
-    else setAllDone(true);
   }, [client, currentId, go, items, onError, onSession, project, recorder, state?.final_label]);
 
   useShortcuts((press, event) => {
     if (overlay !== null) return false;
+    // a change of a completed item's label waits for its yes: Enter (or its key again) says yes, Esc or anything else no
+    if (pendingChange && !press.inField && !press.onControl && press.key === 'Escape') {
+      setPendingChange(null);
+      return true;
+    }
     const action = shortcutAction(press, project.schema.labels);
     if (!action) return false;
+    if (pendingChange && action.kind === 'complete') {
+      void confirmChange();
+      return true;
+    }
+    if (pendingChange && action.kind !== 'label') setPendingChange(null);
     switch (action.kind) {
       case 'leave-field':
         (event.target as HTMLElement).blur();
@@ -189,12 +270,17 @@ export function LabelScreen({ client, project, session, onSession, onError, run,
   if (!item) return <p className="empty">This project has no items yet. Import some on the Project tab.</p>;
   const meterPct = Math.round((100 * (recorder.level - METER_FLOOR_DB)) / -METER_FLOOR_DB);
   const signals = state?.signals;
-  const itemRefusal = refusal && refusal.itemId === currentId ? refusal.message : null;
+  const transcribing = currentId !== null && (session.pending_items?.[currentId] ?? 0) > 0;
+  const refusalHolds = (r: CompletionRefusal): boolean =>
+    r.itemId === currentId && !state?.completed_at && (r.code === 'spoken_label_required' ? (state?.commitments.length ?? 0) === 0 : transcribing);
+  const itemRefusal = refusal && refusalHolds(refusal) ? refusal.message : null;
+  const change = pendingChange && pendingChange.itemId === currentId ? pendingChange : null;
+  const changeKey = change ? project.schema.labels.find((l) => l.name === change.label)?.key : undefined;
 
   return (
     <div className="label-screen">
       <ItemList items={items} states={states} currentId={currentId} onOpen={(n) => void go(n)} />
-      <section className="item-pane" aria-label="current item">
+      <section className="item-pane" aria-label="current item" aria-busy={navigating > 0 || completing}>
         <div className="item-head">
           <span className="counter">
             Item {index + 1} of {items.length} · <code>{item.id}</code>
@@ -273,6 +359,11 @@ export function LabelScreen({ client, project, session, onSession, onError, run,
         <p className="rule" id="spoken-rule">
           {completionRuleText(project)}
         </p>
+        {completing && session.finishing_item !== currentId && (
+          <div className="finishing" role="status">
+            {recorder.stopping ? 'Saving the end of the recording before completing the item…' : 'Completing…'}
+          </div>
+        )}
         {engineNotice && (
           <p className="engine-notice" role="status">
             {engineNotice}
@@ -281,6 +372,24 @@ export function LabelScreen({ client, project, session, onSession, onError, run,
         {session.finishing_item === currentId && (
           <div className="finishing" role="status">
             Finishing the transcript of this item before completing it…
+          </div>
+        )}
+        {change && (
+          <div className="confirm-change" role="alertdialog" aria-label="change a completed item's label">
+            <span>
+              This item is completed with <strong>{change.from}</strong>. Change its label to <strong>{change.label}</strong>? It will be recorded as a change after completion.
+            </span>
+            <button className="primary" onClick={() => void confirmChange()}>
+              Change to {change.label} <kbd>⏎</kbd>
+              {changeKey && (
+                <>
+                  {' '}or <kbd>{changeKey}</kbd>
+                </>
+              )}
+            </button>
+            <button onClick={() => setPendingChange(null)}>
+              Keep {change.from} <kbd>Esc</kbd>
+            </button>
           </div>
         )}
         {itemRefusal && (
@@ -300,7 +409,18 @@ export function LabelScreen({ client, project, session, onSession, onError, run,
               Label: <strong className="final-label">{state.final_label}</strong> <span className="source">by {state.label_source}</span>
               {state.blind_label && state.blind_label !== state.final_label && <span className="blind"> · first said {state.blind_label}</span>}
               {state.completed_at && <span className="done-tag"> · completed</span>}
+              {state.changed_after_completion && (
+                <span className="after-completion" title="A label act after the item was completed chose another label (kept in the record as a change after completion)">
+                  {' '}
+                  · changed after completion
+                </span>
+              )}
+              {transcribing && !recorder.recording && <span className="transcribing"> · transcribing what you said…</span>}
             </>
+          ) : transcribing && !recorder.recording ? (
+            <span className="transcribing">Transcribing what you said… a spoken label shows here as soon as its words are recognised.</span>
+          ) : recorder.stopping ? (
+            <span className="muted">Saving the recording…</span>
           ) : (
             <span className="muted">No label yet: say “I label this …” or press a label key.</span>
           )}

@@ -2,9 +2,9 @@ import { useMemo, useState } from 'react';
 import type { ProjectView, SessionView } from '../../../core/common/contract/aloudApi';
 import type { SessionUpdate } from '../../../core/common/contract/sessionPatch';
 import type { ItemSessionState, LabelSource } from '../../../core/common/session/itemState';
-import { filterReviewItems, NO_FILTER, playingSegment, STATUS_CHOICES, type ReviewFilter } from '../app/reviewModel';
+import { filterReviewItems, NO_FILTER, playingSegment, segmentStartAfter, STATUS_CHOICES, type ReviewFilter } from '../app/reviewModel';
 import type { RunCall } from '../app/runCall';
-import { PLAYBACK_RATES, reviewShortcut, stepRate } from '../app/shortcuts';
+import { PLAYBACK_RATES, REVIEW_SHORTCUTS, reviewShortcut, stepRate } from '../app/shortcuts';
 import { formatClock } from '../app/transcriptMarks';
 import type { ApiClient } from '../contract/apiClient';
 import { ItemList } from '../components/ItemList';
@@ -121,14 +121,29 @@ function Waveform({ client, project, state, onSession, run }: { client: ApiClien
   const { thinkaloud } = project;
   const player = useWaveform(client, state, thinkaloud);
   const { ready, playing, nowMs, rate } = player;
-  useShortcuts((press) => {
-    if (editing) return false;
+  useShortcuts((press, event) => {
+    if (editing && !press.inField) return false;
     const action = reviewShortcut(press);
     if (!action) return false;
-    if (action.kind === 'play-pause') player.playPause();
-    else if (action.kind === 'skip') player.skip(action.seconds);
-    else player.changeRate(stepRate(rate, action.step));
-    return true;
+    switch (action.kind) {
+      case 'leave-field':
+        (event.target as HTMLElement).blur();
+        return true;
+      case 'play-pause':
+        player.playPause();
+        return true;
+      case 'skip':
+        player.skip(action.seconds);
+        return true;
+      case 'speed':
+        player.changeRate(stepRate(rate, action.step));
+        return true;
+      case 'segment': {
+        const to = segmentStartAfter(state.segments, nowMs, action.delta > 0 ? 1 : -1);
+        if (to !== null) player.seek(to);
+        return true;
+      }
+    }
   });
 
   return (
@@ -170,6 +185,17 @@ function Waveform({ client, project, state, onSession, run }: { client: ApiClien
           )}
         </span>
       </div>
+      <p className="muted small review-keys" aria-label="review keys">
+        {REVIEW_SHORTCUTS.map((k, n) => (
+          <span key={k.what}>
+            {n > 0 && ' · '}
+            {k.keys.map((key) => (
+              <kbd key={key}>{key}</kbd>
+            ))}{' '}
+            {k.what}
+          </span>
+        ))}
+      </p>
       <SegmentCorrections client={client} state={state} active={playingSegment(state.segments, nowMs)} seek={player.seek} editing={editing} onEditing={setEditing} run={run} onSession={onSession} />
       <ReviewFacts state={state} pauses={player.pauses} ready={ready} seek={player.seek} />
       <TranscriptView state={state} fillers={thinkaloud.fillers} listening={false} />

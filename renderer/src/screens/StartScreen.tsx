@@ -8,12 +8,15 @@ export function StartScreen({
   project,
   lastAnnotator,
   onStart,
+  onReview,
   onChooseProject,
 }: {
   client: ApiClient;
   project: ProjectView;
   lastAnnotator: string;
   onStart: (annotator: string) => void;
+  /** opens an annotator's session for review under the typed name */
+  onReview?: (annotator: string, reviewer: string) => void;
   onChooseProject?: () => void;
 }) {
   const [name, setName] = useState(lastAnnotator);
@@ -69,6 +72,18 @@ export function StartScreen({
           {existing ? `Continue as ${existing}` : 'Start labelling'}
         </button>
       </form>
+      {onReview && trimmed && annotators.some((a) => a !== existing) && (
+        <div className="annotators review-as" role="group" aria-label="review a session">
+          <span className="muted">Review, as {trimmed}, the session of</span>
+          {annotators
+            .filter((a) => a !== existing)
+            .map((a) => (
+              <button key={a} onClick={() => onReview(a, trimmed)}>
+                {a}
+              </button>
+            ))}
+        </div>
+      )}
       <div className="howto">
         <h2>How it works</h2>
         <ol>

@@ -11,10 +11,13 @@ const session: SessionView = {
   recording_item: null,
   items: [item('i1', null)],
   pending_transcriptions: 0,
+  pending_items: {},
   recovered: null,
   finishing_item: null,
   config_changed: false,
   notes: [],
+  reviewer: null,
+  kind: 'annotator',
 };
 
 function reduce(state: AppState, ...actions: Parameters<typeof appReducer>[1][]): AppState {
@@ -31,10 +34,10 @@ describe('the app store', () => {
       { type: 'event', event: { type: 'item', item: item('i1', 'Polite') } },
       { type: 'event', event: { type: 'item', item: item('i2', null) } },
       { type: 'event', event: { type: 'recording', item_id: 'i2' } },
-      { type: 'event', event: { type: 'transcription', pending: 2 } },
+      { type: 'event', event: { type: 'transcription', pending: 2, items: { i2: 2 } } },
       { type: 'event', event: { type: 'finishing', item_id: 'i2' } },
     );
-    expect(s.session).toMatchObject({ items: [{ item_id: 'i1', final_label: 'Polite' }, { item_id: 'i2' }], recording_item: 'i2', pending_transcriptions: 2, finishing_item: 'i2' });
+    expect(s.session).toMatchObject({ items: [{ item_id: 'i1', final_label: 'Polite' }, { item_id: 'i2' }], recording_item: 'i2', pending_transcriptions: 2, pending_items: { i2: 2 }, finishing_item: 'i2' });
   });
 
   it('session events before a session is open change nothing; an error event reaches the banner; export progress the export', () => {

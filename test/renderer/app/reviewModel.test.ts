@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ItemSessionState } from '../../../core/common/session/itemState';
 import { computeAudioSignals } from '../../../core/common/signals/audioSignals';
-import { filterReviewItems, NO_FILTER, pauseSpans, playingSegment } from '../../../renderer/src/app/reviewModel';
+import { filterReviewItems, NO_FILTER, pauseSpans, playingSegment, segmentStartAfter } from '../../../renderer/src/app/reviewModel';
 
 const items = ['a', 'b', 'c', 'd'].map((id) => ({ id, text: id }));
 function state(id: string, more: Partial<ItemSessionState>): ItemSessionState {
@@ -75,5 +75,21 @@ describe('pcm16WavSamples', () => {
     stereo.writeUInt16LE(2, 22);
     expect(() => pcm16WavSamples(stereo.buffer.slice(stereo.byteOffset, stereo.byteOffset + stereo.byteLength) as ArrayBuffer)).toThrow('2 channel(s)');
     expect(() => pcm16WavSamples(new ArrayBuffer(4))).toThrow('not a WAV file');
+  });
+});
+
+describe('segment keys', () => {
+  const segs = [{ t0_ms: 0 }, { t0_ms: 2000 }, { t0_ms: 5000 }];
+  it('↓ goes to the start of the first segment after the position; none after the last', () => {
+    expect(segmentStartAfter(segs, 0, 1)).toBe(2000);
+    expect(segmentStartAfter(segs, 2000, 1)).toBe(5000);
+    expect(segmentStartAfter(segs, 3500, 1)).toBe(5000);
+    expect(segmentStartAfter(segs, 5200, 1)).toBeNull();
+  });
+  it('↑ goes to the start of the segment playing, or to the one before when the position is just past its start', () => {
+    expect(segmentStartAfter(segs, 3500, -1)).toBe(2000);
+    expect(segmentStartAfter(segs, 2100, -1)).toBe(0);
+    expect(segmentStartAfter(segs, 100, -1)).toBe(0);
+    expect(segmentStartAfter([], 100, -1)).toBeNull();
   });
 });

@@ -40,6 +40,14 @@ describe('label screen shortcuts', () => {
     expect(shortcutAction(press(' ', { onControl: 'link' }), labels)).toEqual({ kind: 'toggle-recording' });
     expect(reviewShortcut(press(' ', { onControl: 'button' }))).toBeNull();
   });
+  it('Esc gives the keys back from a text field or a control reached with Tab; on the page itself it does nothing', () => {
+    expect(shortcutAction(press('Escape', { onControl: 'button' }), labels)).toEqual({ kind: 'leave-field' });
+    expect(shortcutAction(press('Escape', { onControl: 'link' }), labels)).toEqual({ kind: 'leave-field' });
+    expect(shortcutAction(press('Escape'), labels)).toBeNull();
+    expect(reviewShortcut(press('Escape', { inField: true }))).toEqual({ kind: 'leave-field' });
+    expect(reviewShortcut(press('Escape', { onControl: 'button' }))).toEqual({ kind: 'leave-field' });
+    expect(reviewShortcut(press('Escape'))).toBeNull();
+  });
   it('modifier combinations other than Ctrl/Cmd+G are left to the browser', () => {
     expect(shortcutAction(press('1', { ctrlKey: true }), labels)).toBeNull();
     expect(shortcutAction(press('r', { metaKey: true }), labels)).toBeNull();
@@ -59,6 +67,12 @@ describe('review shortcuts', () => {
     expect(reviewShortcut(press('L'))).toEqual({ kind: 'skip', seconds: 5 });
     expect(reviewShortcut(press('['))).toEqual({ kind: 'speed', step: -1 });
     expect(reviewShortcut(press(']', { inField: true }))).toBeNull();
+  });
+  it('↓ and ↑ go to the next and the previous segment; Enter on a control reached with Tab stays the control\'s', () => {
+    expect(reviewShortcut(press('ArrowDown'))).toEqual({ kind: 'segment', delta: 1 });
+    expect(reviewShortcut(press('ArrowUp', { repeat: true }))).toEqual({ kind: 'segment', delta: -1 });
+    expect(reviewShortcut(press('ArrowDown', { inField: true }))).toBeNull();
+    expect(reviewShortcut(press('Enter', { onControl: 'button' }))).toBeNull();
   });
   it('speed steps stay within 0.5–2×', () => {
     expect(stepRate(1, 1)).toBe(1.25);

@@ -1,4 +1,4 @@
-import { exportRecordJsonSchemas, type ExportRecordV2 } from '../exportRecord';
+import { EXPORT_SCHEMA_VERSION, exportRecordJsonSchemas, type ExportRecord } from '../exportRecord';
 import { hesitationListsFor, type HesitationLists } from '../../signals/hesitationLists';
 
 /** How a column of the dataset holds its values (Hugging Face `dtype`; Parquet type beside it). */
@@ -18,7 +18,7 @@ type SchemaNode = Record<string, unknown>;
  * become columns named with "_" (audio.path → audio_path, signals.pauses.count → signals_pauses_count), a list or a
  * map (segments, label_history, fillers_by_term, …) one column of JSON text; `file_name` (audiofolder) comes first.
  */
-export function hfColumns(schema: SchemaNode = exportRecordJsonSchemas[2]!): HfColumn[] {
+export function hfColumns(schema: SchemaNode = exportRecordJsonSchemas[EXPORT_SCHEMA_VERSION]!): HfColumn[] {
   const defs = (schema.$defs ?? {}) as Record<string, SchemaNode>;
   const resolve = (node: SchemaNode): SchemaNode => (typeof node.$ref === 'string' ? resolve(defs[node.$ref.replace('#/$defs/', '')]!) : node);
   const columns: HfColumn[] = [{ name: 'file_name', path: [], type: 'string' }];
@@ -46,7 +46,7 @@ function columnType(node: SchemaNode, types: unknown[]): HfColumnType {
 export type HfCell = string | number | boolean | null;
 
 /** One dataset row: the record's values under `hfColumns` (JSON text for lists and maps; null where a parent is null). */
-export function hfRow(record: ExportRecordV2, fileName: string, columns: readonly HfColumn[]): Record<string, HfCell> {
+export function hfRow(record: ExportRecord, fileName: string, columns: readonly HfColumn[]): Record<string, HfCell> {
   const row: Record<string, HfCell> = {};
   for (const column of columns) {
     if (column.path.length === 0) {

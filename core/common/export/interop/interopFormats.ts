@@ -30,7 +30,7 @@ export interface InteropReceipt {
   kind: 'interop';
   format: InteropFormat;
   /** the export record schema the files were made from */
-  schema_version: 2;
+  schema_version: number;
   project: string;
   /** records (annotator × item) the export was made from, and those of them with a recording */
   records: number;

@@ -1,4 +1,4 @@
-import type { ExportRecordV2, ExportSegmentV2 } from '../exportRecord';
+import type { ExportRecord, ExportSegmentV2 } from '../exportRecord';
 import type { RecordingRecord } from '../../session/itemState';
 import type { StepJudgmentRecord } from '../../reasoning/stepJudgments';
 import { hesitationOccurrences, type HesitationCategory, type HesitationSettings } from '../../signals/hesitation';
@@ -55,7 +55,7 @@ export interface ItemTimeline {
 
 /** What the record does not hold and the timeline needs: from the same fold (recordings) and from the WAV (pause spans). */
 export interface ItemTimelineInput {
-  record: ExportRecordV2;
+  record: ExportRecord;
   labels: readonly string[];
   recordings: readonly RecordingRecord[];
   /** the item's audio length when the reasoning was shown; null when it never was */
@@ -256,7 +256,7 @@ function judgmentText(j: StepJudgmentRecord): string {
  * The model's steps side by side over the audio recorded after the reasoning was shown (the whole audio when
  * nothing was recorded after, or it was never shown), and with each step every judgment of it in log order.
  */
-function modelStepSpans(record: ExportRecordV2, shownAudioMs: number | null, duration: number): { steps: TimedSpan[]; judgments: TimedSpan[] } {
+function modelStepSpans(record: ExportRecord, shownAudioMs: number | null, duration: number): { steps: TimedSpan[]; judgments: TimedSpan[] } {
   const steps = record.model_reasoning?.steps ?? [];
   if (steps.length === 0) return { steps: [], judgments: [] };
   let from = shownAudioMs === null ? 0 : Math.round(shownAudioMs);

@@ -1,4 +1,4 @@
-import type { ExportRecordV2 } from '../exportRecord';
+import type { ExportRecord } from '../exportRecord';
 import { joinSegments, timeAtOffset } from '../../transcript/joinSegments';
 import { escapeXmlText, xmlAttributes } from './xmlText';
 
@@ -17,7 +17,7 @@ export interface QdpxInput {
   labels: ReadonlyArray<{ name: string; synonyms: Record<string, string[]> }>;
   items: ReadonlyArray<{ id: string; text: string; context?: string }>;
   /** every record of the export; those with audio become AudioSources */
-  records: readonly ExportRecordV2[];
+  records: readonly ExportRecord[];
   /** a stable GUID for a key (the same key gives the same GUID in every export) */
   guidOf: (key: string) => string;
   appVersion: string;
@@ -98,11 +98,11 @@ export function qdpxProject(input: QdpxInput): { xml: string; files: QdpxSourceF
   out.push('  <Variables>', ...VARIABLES.map((v) => `    <Variable${xmlAttributes({ guid: variableGuid.get(v.name), name: v.name, typeOfVariable: v.type })}><Description>${escapeXmlText(v.description)}</Description></Variable>`), '  </Variables>');
 
   const recorded = input.records.filter((r) => r.audio !== null);
-  const sourceGuid = (r: ExportRecordV2): string => guidOf(`audio:${r.annotator}:${r.item_id}`);
+  const sourceGuid = (r: ExportRecord): string => guidOf(`audio:${r.annotator}:${r.item_id}`);
   out.push('  <Cases>');
   for (const annotator of annotators) {
     const own = recorded.filter((r) => r.annotator === annotator);
-    const sum = (pick: (r: ExportRecordV2) => number | null | undefined): number | null => {
+    const sum = (pick: (r: ExportRecord) => number | null | undefined): number | null => {
       const values = own.map(pick).filter((v): v is number => typeof v === 'number');
       return values.length === 0 ? null : values.reduce((a, b) => a + b, 0);
     };
@@ -176,7 +176,7 @@ export function qdpxProject(input: QdpxInput): { xml: string; files: QdpxSourceF
   return { xml: out.join('\n'), files };
 }
 
-function transcriptElement(r: ExportRecordV2, guidOf: (key: string) => string, codeGuid: ReadonlyMap<string, string>, user: string | undefined, files: QdpxSourceFile[]): string[] {
+function transcriptElement(r: ExportRecord, guidOf: (key: string) => string, codeGuid: ReadonlyMap<string, string>, user: string | undefined, files: QdpxSourceFile[]): string[] {
   const text = r.transcript!;
   const guid = guidOf(`transcript:${r.annotator}:${r.item_id}`);
   files.push({ path: `Sources/${guid}.txt`, content: { text } });

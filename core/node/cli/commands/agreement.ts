@@ -3,6 +3,7 @@ import { type AgreementAnalysis, agreementAnalysis, explainUndefinedAlpha } from
 import { agreementHtml } from '../../../common/agreement/agreementHtml';
 import { ALPHA_LEVELS, type AlphaLevel, type AlphaResult, DEFAULT_BOOTSTRAP_RESAMPLES, DEFAULT_BOOTSTRAP_SEED } from '../../../common/agreement/krippendorff';
 import { csvLabelSet, exportLabelSet, type LabelSet, mergeLabelSets, projectLabelSet, roomLabelSet } from '../../agreement/agreementSources';
+import { DEFAULT_COUNTING, describeCounting, mergeCountingReports, type CountingRules } from '../../../common/agreement/countingRules';
 import type { StepAgreement } from '../../../common/reasoning/stepAgreement';
 import { projectStepAgreement } from '../../export/processRewardExport';
 import { projectSessionSource } from '../../export/projectSessions';
@@ -40,6 +41,7 @@ export function parseCount(value: string | undefined, flag: string, fallback: nu
 /** Reads every input the options name; with none, the project's sessions (the demo copy without --project). */
 export async function loadAgreementInputs(
   values: { project?: string; export?: string[]; csv?: string[]; room?: string[] },
+  rules: CountingRules = DEFAULT_COUNTING,
   onBytes?: (read: number, total: number) => void,
   onSession?: (read: number, total: number) => void,
 ): Promise<{ project: OpenProject | null; sets: LabelSet[]; itemIds: string[] | undefined }> {
@@ -48,11 +50,11 @@ export async function loadAgreementInputs(
   const sets: LabelSet[] = [];
   let itemIds: string[] | undefined;
   if (project && files.length === 0) {
-    const fromProject = await projectLabelSet(project, undefined, onSession);
+    const fromProject = await projectLabelSet(project, undefined, rules, onSession);
     sets.push(fromProject);
     itemIds = fromProject.itemIds;
   }
-  for (const file of values.export ?? []) sets.push(await exportLabelSet(file, onBytes));
+  for (const file of values.export ?? []) sets.push(await exportLabelSet(file, rules, onBytes));
   for (const file of values.csv ?? []) sets.push(await csvLabelSet(file));
   for (const file of values.room ?? []) sets.push(await roomLabelSet(file));
   return { project, sets, itemIds };
@@ -62,16 +64,19 @@ export const agreementCommand: CliCommand = {
   name: 'agreement',
   usage: [
     'agreement [--project DIR] [--export FILE…] [--csv FILE] [--room FILE] [--level nominal|ordinal|interval|ratio]',
-    '                 [--bootstrap N] [--seed S] [--html FILE] [--json]',
+    '                 [--bootstrap N] [--seed S] [--html FILE] [--json] [--include-incomplete] [--include-reviewers] [--include-rooms]',
     '  --project DIR   alone: every annotator session of the project; with files: the project only gives the label',
     '                  schema (order for ordinal, known labels). Without any input: your own copy of the demo.',
-    '  --export FILE   an `aloud export` file (.jsonl, .json or .csv; schema v1 or v2); repeatable',
+    '  --export FILE   an `aloud export` file (.jsonl, .json or .csv; schema v1, v2 or v3); repeatable',
     '  --csv FILE      a table with header item,annotator,label (one label per pair: alpha_blind is null)',
     '  --room FILE     a norming room log (rooms/<code>/events.jsonl): revealed items, blind vs current votes',
     '  --level         default: ordinal for an ordered schema, else nominal; interval and ratio need numeric labels',
     `  --bootstrap N   resamples for the 95% intervals (percentile bootstrap over items; default ${DEFAULT_BOOTSTRAP_RESAMPLES})`,
     `  --seed S        the bootstrap's seed (default ${DEFAULT_BOOTSTRAP_SEED}); the same seed gives the same intervals`,
     '  --html FILE     also write a self-contained report (opens offline)',
+    '  --include-incomplete  count labels of items never completed (default: completed items only)',
+    "  --include-reviewers   count a reviewer's label from their corrections as the annotator's (default: the annotator's own)",
+    '  --include-rooms       count norming-room write-back sessions as annotators (default: left out)',
     '  --steps         also ordinal alpha on spoken/keyed step judgments (-1 < 0 < +1) of model reasoning, per step',
     '                  position and over all judged steps, from the project\'s sessions (not with input files)',
   ].join('\n'),
@@ -92,6 +97,9 @@ export const agreementCommand: CliCommand = {
           html: { type: 'string' },
           json: { type: 'boolean', default: false },
           steps: { type: 'boolean', default: false },
+          'include-incomplete': { type: 'boolean', default: false },
+          'include-reviewers': { type: 'boolean', default: false },
+          'include-rooms': { type: 'boolean', default: false },
         },
       }),
     );
@@ -111,9 +119,10 @@ export const agreementCommand: CliCommand = {
     let sets: LabelSet[];
     let steps: StepAgreement | null = null;
     try {
+      const rules: CountingRules = { includeIncomplete: values['include-incomplete'], includeReviewers: values['include-reviewers'], includeRooms: values['include-rooms'] };
       const progress = progressLine(io, 'aloud agreement', 'bytes');
       const sessionProgress = progressLine(io, 'aloud agreement', 'sessions');
-      const inputs = await loadAgreementInputs(values, progress.report, sessionProgress.report).finally(() => (progress.end(), sessionProgress.end()));
+      const inputs = await loadAgreementInputs(values, rules, progress.report, sessionProgress.report).finally(() => (progress.end(), sessionProgress.end()));
       sets = inputs.sets;
       const schema = inputs.project?.config.schema ?? null;
       const roomLabels = sets.find((s): s is LabelSet & { labels: string[] } => 'labels' in s)?.labels ?? null;
@@ -134,13 +143,19 @@ export const agreementCommand: CliCommand = {
     }
     for (const warning of sets.flatMap((s) => s.warnings)) io.err(`warning: ${warning}\n`);
     if (analysis.ignored_labels > 0) io.err(`warning: ${analysis.ignored_labels} label(s) are not in the label schema and count as missing\n`);
+    const counted = sets.flatMap((s) => (s.counting ? [s.counting] : []));
+    const counting = counted.length > 0 ? describeCounting(mergeCountingReports(counted)) : [];
+    const scriptedItems = sets.reduce((n, s) => n + (s.scriptedItems ?? 0), 0);
     if (values.html) {
-      await writeFileAtomic(values.html, agreementHtml(analysis, { title: 'Aloud agreement report', sources: sets.map((s) => s.source), generatedAt: new Date().toISOString() }));
+      await writeFileAtomic(values.html, agreementHtml(analysis, { title: 'Aloud agreement report', sources: sets.map((s) => s.source), generatedAt: new Date().toISOString(), counting, scriptedItems }));
     }
     if (values.json) {
-      printJson(io, { ...analysis, sources: sets.map((s) => s.source), ...(steps ? { steps: stepsReport(steps) } : {}) });
+      const countingJson = counted.length > 0 ? { ...mergeCountingReports(counted), said: counting } : null;
+      printJson(io, { ...analysis, sources: sets.map((s) => s.source), counting: countingJson, scripted_items: scriptedItems, ...(steps ? { steps: stepsReport(steps) } : {}) });
       return 0;
     }
+    for (const line of counting) io.out(`${line}\n`);
+    if (scriptedItems > 0) io.out(`scripted data: ${scriptedItems} item(s) transcribed by a scripted engine, not whisper.cpp\n`);
     const a = analysis;
     io.out(`annotators: ${a.annotators.map((x) => x.annotator).join(', ') || '(none)'}\nitems: ${a.items}\nlevel: ${a.level}\n`);
     io.out(`alpha, first (blind) labels: ${formatAlpha(a.blind, a.ci95_blind)}\nalpha, final labels:         ${formatAlpha(a.final, a.ci95_final)}\n`);

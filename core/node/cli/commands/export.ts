@@ -19,12 +19,12 @@ export function makeExportCommand(sessions: SessionSource): CliCommand {
   return {
     name: 'export',
     usage:
-      'export --project DIR [--annotator NAME] --format jsonl|json|csv --out FILE [--force] [--json]\n       aloud export --project DIR [--annotator NAME] --format txt|srt|vtt --out DIR [--json]\n' +
+      'export --project DIR [--annotator NAME] --format jsonl|json|csv --out FILE [--with-items] [--force] [--json]\n       aloud export --project DIR [--annotator NAME] --format txt|srt|vtt --out DIR [--json]\n' +
       '       aloud export --project DIR [--annotator NAME] --format process-reward --out FILE.jsonl [--force] [--json]\n' +
       '       aloud export --project DIR [--annotator NAME] --format eaf|textgrid|qdpx|hf|maxqda --out DIR [--force] [--json]\n\n' +
-      'Records: one per annotator and project item, schema core/common/export/exportRecord.v2.schema.json; every record is\n' +
+      'Records: one per annotator and project item, schema core/common/export/exportRecord.v3.schema.json; every record is\n' +
       'validated first, the file is written atomically, then FILE.receipt.json (counts, gaps, sha256). One invalid record:\n' +
-      'exit 1, nothing written. Transcripts: DIR/<annotator>/<item>.<format> and DIR/transcripts.receipt.json.\n' +
+      'exit 1, nothing written. --with-items (csv): the item text, context and further fields in columns of their own. Transcripts: DIR/<annotator>/<item>.<format> and DIR/transcripts.receipt.json.\n' +
       'eaf (ELAN), textgrid (Praat), maxqda (MAXQDA/NVivo transcripts): DIR/<annotator>/<item>.<ext> beside a copy of its WAV;\n' +
       'qdpx (REFI-QDA project for ATLAS.ti, NVivo, MAXQDA, QualCoder): DIR/<project>.qdpx; hf (Hugging Face audiofolder):\n' +
       'DIR/audio/, metadata.jsonl, parquet/records.parquet, README.md. All checked first (XSDs included), then written,\n' +
@@ -38,6 +38,7 @@ export function makeExportCommand(sessions: SessionSource): CliCommand {
           out: { type: 'string' },
           json: { type: 'boolean', default: false },
           force: { type: 'boolean', default: false },
+          'with-items': { type: 'boolean', default: false },
         } }),
       );
       const dir = requireOption(values.project, '--project');
@@ -73,8 +74,9 @@ export function makeExportCommand(sessions: SessionSource): CliCommand {
           else io.out(`Exported ${result.receipt.records} process-reward records (${result.receipt.counts.judged_records} with judged steps) to ${result.file}; receipt ${result.receipt_file}\n`);
           return 0;
         }
+        if (values['with-items'] && format !== 'csv') throw new UsageError('--with-items adds columns to a csv export (jsonl and json records carry the item hashes)');
         const progress = progressLine(io, 'aloud export', 'records');
-        const result = await exportSessions({ project, format: format as ExportFormat, out, sessions, force: values.force, onProgress: ({ done, total }) => progress.report(done, total), ...annotator }).finally(progress.end);
+        const result = await exportSessions({ project, format: format as ExportFormat, out, sessions, force: values.force, withItems: values['with-items'], onProgress: ({ done, total }) => progress.report(done, total), ...annotator }).finally(progress.end);
         for (const warning of result.warnings) io.err(`aloud export: warning: ${warning}\n`);
         if (values.json) printJson(io, result);
         else {

@@ -1,7 +1,7 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { ModelManifest } from '../../../common/models/modelManifest';
-import { type InstalledModel, listInstalledModels } from '../../models/installedModels';
+import { type InstalledModel, installedVadModel, listInstalledModels } from '../../models/installedModels';
 import { loadModelManifest, MANIFEST_PATH } from '../../models/manifestFile';
 import { type DownloadProgress, downloadModel } from '../../models/modelDownload';
 import { ModelDownloadError } from '../../models/modelErrors';
@@ -96,8 +96,9 @@ async function listCommand(args: string[], io: CliIo): Promise<number> {
     };
   });
   const other = installed.filter((m) => m.manifest_name === null && !manifest.models.some((e) => e.file === m.file));
+  const vad = await installedVadModel(dir, { manifest });
   if (values.json) {
-    printJson(io, { dir, default: manifest.default, models, other_installed: other });
+    printJson(io, { dir, default: manifest.default, models, other_installed: other, vad });
     return 0;
   }
   io.out(`models folder: ${dir}\n`);
@@ -107,6 +108,10 @@ async function listCommand(args: string[], io: CliIo): Promise<number> {
     io.out(`${m.default ? '*' : ' '} ${m.name.padEnd(10)} ${String(m.approx_mib).padStart(4)} MiB  ${state}\n`);
   }
   for (const m of other) io.out(`  ${m.name.padEnd(10)} ${mib(m.bytes).padStart(9)}  imported (not in the manifest)${m.problem ? `, UNUSABLE: ${m.problem}` : ''}\n`);
+  if (vad) {
+    const state = vad.verified ? 'installed, verified' : vad.present ? 'present, CHECKSUM MISMATCH (run: aloud models verify)' : `not installed (aloud models download ${vad.name}, or import the file)`;
+    io.out(`  ${vad.name} ${String(vad.approx_mib)} MiB  voice activity (VAD): ${state}\n`);
+  }
   return 0;
 }
 
@@ -164,8 +169,9 @@ async function importCommand(args: string[], io: CliIo): Promise<number> {
   const result = await importModelFile(positionals[0]!, { dir: values.dir, name: values.name, manifest });
   if (values.json) printJson(io, result);
   else {
-    const what = result.verified ? `verified manifest model ${result.manifest_name}` : 'not in the manifest';
-    io.out(`${result.status === 'imported' ? 'imported' : 'already present'}: ${result.name} (${what}, ${result.header.size_class}, weights ${result.header.weights}) → ${result.path}\n`);
+    const what = result.kind === 'vad' ? 'the voice-activity (VAD) model, verified' : result.verified ? `verified manifest model ${result.manifest_name}` : 'not in the manifest';
+    const header = result.header ? `, ${result.header.size_class}, weights ${result.header.weights}` : '';
+    io.out(`${result.status === 'imported' ? 'imported' : 'already present'}: ${result.name} (${what}${header}) → ${result.path}\n`);
   }
   return 0;
 }
@@ -177,17 +183,21 @@ async function verifyCommand(args: string[], io: CliIo): Promise<number> {
   const dir = resolveModelsDir(values.dir);
   const wanted = positionals[0];
   const installed = await listInstalledModels(dir, { manifest, rehash: true });
+  const vadModel = await installedVadModel(dir, { manifest, rehash: true });
+  const vadWanted = vadModel?.present && (wanted === undefined || wanted === vadModel.name || wanted === vadModel.file) ? vadModel : null;
   const selected = wanted === undefined ? installed : installed.filter((m) => m.name === wanted || m.manifest_name === wanted || m.file === wanted);
-  if (wanted !== undefined && selected.length === 0) throw new UsageError(`model "${wanted}" is not installed in ${dir} (see: aloud models list)`);
+  if (wanted !== undefined && selected.length === 0 && !vadWanted) throw new UsageError(`model "${wanted}" is not installed in ${dir} (see: aloud models list)`);
   const models = selected.map((m) => ({ ...m, ok: modelOk(m) }));
-  const allOk = models.every((m) => m.ok);
-  if (values.json) printJson(io, { dir, ok: allOk, models });
+  const vad = vadWanted ? { ...vadWanted, ok: vadWanted.verified === true } : null;
+  const allOk = models.every((m) => m.ok) && (vad?.ok ?? true);
+  if (values.json) printJson(io, { dir, ok: allOk, models, vad });
   else {
     if (models.length === 0) io.out(`no models installed in ${dir}\n`);
     for (const m of models) {
       const why = m.problem ?? (m.expected_checksum && !m.verified ? `checksum mismatch: expected ${m.expected_checksum.algo} ${m.expected_checksum.value}, got ${m.expected_checksum.algo === 'sha1' ? m.sha1 : m.sha256}` : '');
       io.out(`${m.ok ? 'ok  ' : 'FAIL'} ${m.name.padEnd(10)} ${m.verified ? 'verified' : m.expected_checksum ? '' : 'not in the manifest'} ${why} ${m.path}\n`.replace(/ +/g, ' '));
     }
+    if (vad) io.out(`${vad.ok ? 'ok  ' : 'FAIL'} ${vad.name} voice activity (VAD) ${vad.ok ? 'verified' : vad.problem ?? ''} ${vad.path}\n`.replace(/ +/g, ' '));
   }
   return allOk ? 0 : 1;
 }

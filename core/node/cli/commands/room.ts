@@ -4,6 +4,8 @@ import { DEFAULT_MAX_MEMBERS, type RoomItem } from '../../../common/rooms/roomEv
 import { foldRoom } from '../../../common/rooms/roomFold';
 import { roomMetrics } from '../../../common/rooms/roomViews';
 import { exportLabelSet, mergeLabelSets, projectLabelSet } from '../../agreement/agreementSources';
+import { HUDDLE_COUNTING } from '../../../common/agreement/countingRules';
+import { projectSessionSource } from '../../export/projectSessions';
 import { loadProjectConfig, loadProjectItems, type OpenProject } from '../../project/projectFolder';
 import { RoomHost } from '../../rooms/roomHost';
 import { lanAddress, startRoomListener } from '../../rooms/roomListener';
@@ -26,7 +28,7 @@ const USAGE = [
 ].join('\n');
 
 async function huddleItems(project: OpenProject, exports: readonly string[]): Promise<string[]> {
-  const sets = exports.length > 0 ? await Promise.all(exports.map((file) => exportLabelSet(file))) : [await projectLabelSet(project)];
+  const sets = exports.length > 0 ? await Promise.all(exports.map((file) => exportLabelSet(file, HUDDLE_COUNTING))) : [await projectLabelSet(project, projectSessionSource, HUDDLE_COUNTING)];
   // only the disagreement list: no alpha, no bootstrap
   return finalLabelDisagreements(mergeLabelSets(sets), { level: 'nominal', categories: project.config.schema.labels.map((l) => l.name), hasBlind: true }).map((d) => d.item_id);
 }

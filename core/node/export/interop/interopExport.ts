@@ -4,7 +4,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Zip, ZipDeflate, ZipPassThrough } from 'fflate';
 import { parquetWriteBuffer } from 'hyparquet-writer';
-import { exportGaps, type ExportRecordV2 } from '../../../common/export/exportRecord';
+import { EXPORT_SCHEMA_VERSION, exportGaps, type ExportRecord } from '../../../common/export/exportRecord';
 import { serializeExport } from '../../../common/export/exportFormats';
 import { validateExportText } from '../../../common/export/exportValidation';
 import { eafDocument } from '../../../common/export/interop/eafDocument';
@@ -208,7 +208,7 @@ export async function exportInterop(options: InteropExportOptions): Promise<Inte
     receipt_version: 1,
     kind: 'interop',
     format,
-    schema_version: 2,
+    schema_version: EXPORT_SCHEMA_VERSION,
     project: project.config.name,
     records: records.length,
     recordings: recorded.length,
@@ -241,7 +241,7 @@ export async function exportInteropWithInstalledVad(options: Omit<InteropExportO
  * the key '', the .qdpx's (the project name). Every item id of the project must make a file name (the export is all
  * or nothing): a name that cannot is refused with the item named.
  */
-function fileNamesOf(project: OpenProject, items: readonly Item[], recorded: readonly ExportRecordV2[], format: InteropFormat): Map<string, string> {
+function fileNamesOf(project: OpenProject, items: readonly Item[], recorded: readonly ExportRecord[], format: InteropFormat): Map<string, string> {
   const names = new Map<string, string>();
   const items_file = path.relative(project.dir, itemsPath(project)) || itemsPath(project);
   const encode = (name: string, what: string, where: string): string => {
@@ -268,7 +268,7 @@ function fileNamesOf(project: OpenProject, items: readonly Item[], recorded: rea
 }
 
 /** Every text an XML export would carry that XML 1.0 cannot: located by annotator, item and field, never dropped or replaced. */
-function xmlCharacterProblems(project: OpenProject, items: readonly Item[], recorded: readonly ExportRecordV2[], format: InteropFormat): InputProblem[] {
+function xmlCharacterProblems(project: OpenProject, items: readonly Item[], recorded: readonly ExportRecord[], format: InteropFormat): InputProblem[] {
   const problems: InputProblem[] = [];
   const config = path.join(project.dir, 'aloud.yaml');
   const say = (file: string, field: string, text: string): void => {
@@ -296,7 +296,7 @@ function xmlCharacterProblems(project: OpenProject, items: readonly Item[], reco
 }
 
 /** The energy and VAD pauses a record counts, as spans, when the audio gives exactly what the record says (else null and a warning). */
-async function pauseSpansOf(project: OpenProject, r: ExportRecordV2, vad: WholeRecordingVad | null, warnings: string[], misses: { vadMissing: number }): Promise<{ energy: Array<{ t0_ms: number; t1_ms: number }> | null; vad: Array<{ t0_ms: number; t1_ms: number }> | null }> {
+async function pauseSpansOf(project: OpenProject, r: ExportRecord, vad: WholeRecordingVad | null, warnings: string[], misses: { vadMissing: number }): Promise<{ energy: Array<{ t0_ms: number; t1_ms: number }> | null; vad: Array<{ t0_ms: number; t1_ms: number }> | null }> {
   const t = project.config.thinkaloud;
   const wav = decodeWav(await readFile(await resolveInside(project.dir, path.join(...r.audio!.path.split('/')), 'read')), r.audio!.path);
   const where = `${r.annotator} / ${r.item_id}`;
@@ -321,7 +321,7 @@ async function pauseSpansOf(project: OpenProject, r: ExportRecordV2, vad: WholeR
   return { energy, vad: voice };
 }
 
-function hfDataset(project: OpenProject, items: readonly Item[], records: readonly ExportRecordV2[], recorded: readonly ExportRecordV2[], names: ReadonlyMap<string, string>, version: string, createdAt: string): PlannedFile[] {
+function hfDataset(project: OpenProject, items: readonly Item[], records: readonly ExportRecord[], recorded: readonly ExportRecord[], names: ReadonlyMap<string, string>, version: string, createdAt: string): PlannedFile[] {
   const columns = hfColumns();
   const rows = recorded.map((r) => hfRow(r, `audio/${names.get(stateKey(r.annotator, r.item_id))!}.wav`, columns));
   const parquetFile = 'parquet/records.parquet';

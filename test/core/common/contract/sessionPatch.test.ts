@@ -10,10 +10,13 @@ const view: SessionView = {
   recording_item: null,
   items: [item('i1', null), item('i2', 'Polite')],
   pending_transcriptions: 0,
+  pending_items: {},
   recovered: 'a torn line was set aside',
   finishing_item: null,
   config_changed: false,
   notes: [{ item_id: 'i1', text: 'first', ts: '2026-01-01T00:00:00.000Z' }],
+  reviewer: null,
+  kind: 'annotator',
 };
 const patch = (over: Partial<SessionPatch>): SessionPatch => ({
   changed_items: [],
@@ -21,6 +24,7 @@ const patch = (over: Partial<SessionPatch>): SessionPatch => ({
   current_item: 'i1',
   recording_item: null,
   pending_transcriptions: 0,
+  pending_items: {},
   finishing_item: null,
   config_changed: false,
   ...over,
@@ -35,6 +39,7 @@ describe('applying a session patch', () => {
         added_notes: [{ item_id: 'i3', text: 'second', ts: '2026-01-01T00:01:00.000Z' }],
         current_item: 'i3',
         pending_transcriptions: 2,
+        pending_items: { i3: 2 },
         config_changed: true,
       }),
     );

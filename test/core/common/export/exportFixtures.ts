@@ -1,4 +1,4 @@
-import { buildExportRecord, type ExportRecordV2 } from '../../../../core/common/export/exportRecord';
+import { buildExportRecord, type ExportRecord } from '../../../../core/common/export/exportRecord';
 import type { ExportProjectFacts } from '../../../../core/common/export/exportRules';
 import type { ItemSessionState } from '../../../../core/common/session/itemState';
 
@@ -51,7 +51,7 @@ export function labelledState(itemId: string): ItemSessionState {
 }
 
 /** Two records: item-1 labelled by voice, item-2 never opened (all nulls, three gaps). */
-export function validRecords(): ExportRecordV2[] {
+export function validRecords(): ExportRecord[] {
   const common = { project: 'politeness-demo', annotator: 'ann', appVersion: '0.1.0', configSha256: SHA_CONFIG, exportedAt: '2026-01-02T11:00:00Z', notes: [{ seq: 9, ts: '2026-01-02T10:00:08.000Z', item_id: 'item-1', text: 'sarcastic?' }] };
   return [
     buildExportRecord({ ...common, item: { id: 'item-1', text: 'Thanks!' }, itemTextSha256: SHA_TEXT_1, itemContextSha256: null, state: labelledState('item-1'), audioSha256: SHA_AUDIO }),

@@ -3,15 +3,16 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
-import { buildExportRecord, describeExportGaps, EXPORT_FIELDS, EXPORT_FIELDS_V2, exportGaps, exportRecordJsonSchema, exportRecordJsonSchemas } from '../../../../core/common/export/exportRecord';
+import { buildExportRecord, describeExportGaps, EXPORT_FIELDS, EXPORT_FIELDS_V2, EXPORT_FIELDS_V3, exportGaps, exportRecordJsonSchema, exportRecordJsonSchemas } from '../../../../core/common/export/exportRecord';
 import { labelledState, SHA_AUDIO, validRecords } from './exportFixtures';
 
 const schemaFile = (v: number) => path.resolve(path.dirname(fileURLToPath(import.meta.url)), `../../../../core/common/export/exportRecord.v${v}.schema.json`);
 
-describe('export record v2', () => {
+describe('export record v3 (v1 and v2 still read)', () => {
   it.each([
     [1, EXPORT_FIELDS as readonly string[]],
     [2, EXPORT_FIELDS_V2 as readonly string[]],
+    [3, EXPORT_FIELDS_V3 as readonly string[]],
   ])('v%i is a Draft 2020-12 schema in the repo with its schema_version and no additional properties at any level', (version, fields) => {
     const schema = JSON.parse(readFileSync(schemaFile(version), 'utf8')) as Record<string, unknown>;
     expect(schema).toEqual(exportRecordJsonSchemas[version]);
@@ -35,7 +36,8 @@ describe('export record v2', () => {
     const [record] = validRecords();
     const state = labelledState('item-1');
     expect(record).toMatchObject({
-      schema_version: 2,
+      schema_version: 3,
+      session_kind: 'annotator',
       item_id: 'item-1',
       final_label: 'Polite',
       label_source: 'voice',
@@ -48,14 +50,14 @@ describe('export record v2', () => {
     });
     expect(record!.commitments[0]!.quote).toBe(state.transcript.slice(record!.commitments[0]!.start, record!.commitments[0]!.end));
     expect(record).toMatchObject({
-      label_history: state.label_history,
+      label_history: state.label_history.map((a) => ({ ...a, reviewer: null })),
       notes: [{ text: 'sarcastic?', at: '2026-01-02T10:00:08.000Z' }],
       parser_version: 'aloud-commit-parser/1',
       config_changed: false,
       model: { name: 'tiny.en', whisper_cpp: '1.9.1' },
     });
     expect(record!.segments.map((s) => [s.utterance, s.index])).toEqual([[0, 0], [1, 0]]);
-    expect(Object.keys(record!)).toEqual([...EXPORT_FIELDS_V2]);
+    expect(Object.keys(record!)).toEqual([...EXPORT_FIELDS_V3]);
     const validate = new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true }).compile(exportRecordJsonSchema);
     for (const r of validRecords()) expect(validate(r), JSON.stringify(validate.errors)).toBe(true);
   });
@@ -65,7 +67,35 @@ describe('export record v2', () => {
     state.segments = [{ t0_ms: 0, t1_ms: 1, text: 'a', confidence: 0.5 } as never];
     const record = buildExportRecord({ project: 'p', annotator: 'a', item: { id: 'x', text: 't' }, itemTextSha256: '0'.repeat(64), itemContextSha256: null, state, notes: [], audioSha256: null, appVersion: '1', configSha256: '0'.repeat(64), exportedAt: '2026-01-01T00:00:00Z' });
     expect(record.segments).toEqual([{ utterance: 0, index: 0, t0_ms: 0, t1_ms: 1, text: 'a' }]);
-    expect(Object.keys(record)).toEqual([...EXPORT_FIELDS_V2]);
+    expect(Object.keys(record)).toEqual([...EXPORT_FIELDS_V3]);
+  });
+
+  it("methods metadata: completed, the time on the item, the VAD model, and whose act each one is (a reviewer's never the annotator's own)", () => {
+    const state = {
+      ...labelledState('x'),
+      first_completed_at: '2026-01-02T10:00:09.500Z',
+      time_to_complete_ms: 9500,
+      time_open_ms: 12000,
+      vad_model: { name: 'silero-v6.2.0', sha256: 'e'.repeat(64) },
+    };
+    state.label_history = [...state.label_history, { label: 'Neutral', source: 'correction', at: '2026-01-02T10:01:00.000Z', audio_ms: null, quote: 'I label this neutral', reviewer: 'lead' }];
+    state.final_label = 'Neutral';
+    state.label_source = 'correction';
+    state.corrections = [{ utterance: 1, segment: 0, original_text: ' I label this polite.', text: ' I label this neutral.', annotator: 'ann', reviewer: 'lead', at: '2026-01-02T10:00:59.000Z' }];
+    const record = buildExportRecord({ project: 'p', annotator: 'ann', sessionKind: 'annotator', item: { id: 'x', text: 't' }, itemTextSha256: '0'.repeat(64), itemContextSha256: null, state, notes: [], audioSha256: null, appVersion: '1', configSha256: '0'.repeat(64), exportedAt: '2026-01-03T00:00:00Z' });
+    expect(record).toMatchObject({
+      final_label: 'Neutral',
+      own_final_label: 'Polite',
+      completed: true,
+      first_completed_at: '2026-01-02T10:00:09.500Z',
+      time_to_complete_ms: 9500,
+      time_open_ms: 12000,
+      vad_model: { name: 'silero-v6.2.0', sha256: 'e'.repeat(64) },
+    });
+    expect(record.label_history.map((a) => a.reviewer)).toEqual([null, 'lead']);
+    expect(record.corrections[0]).toMatchObject({ annotator: 'ann', reviewer: 'lead' });
+    const never = buildExportRecord({ project: 'p', annotator: 'ann', item: { id: 'y', text: 't' }, itemTextSha256: '0'.repeat(64), itemContextSha256: null, state: null, notes: [], audioSha256: null, appVersion: '1', configSha256: '0'.repeat(64), exportedAt: '2026-01-03T00:00:00Z' });
+    expect(never).toMatchObject({ completed: false, own_final_label: null, time_open_ms: null, time_to_complete_ms: null, vad_model: null, session_kind: 'annotator' });
   });
 
   it('leaves unknown values null and lists items without audio, transcript or label as gaps', () => {

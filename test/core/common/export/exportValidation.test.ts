@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { CSV_COLUMNS } from '../../../../core/common/export/exportCsvColumns';
+import { CSV_COLUMNS, csvColumnsOf } from '../../../../core/common/export/exportCsvColumns';
 import { serializeExport, type ExportFormat } from '../../../../core/common/export/exportFormats';
-import { EXPORT_FIELDS, type ExportRecordV1 } from '../../../../core/common/export/exportRecord';
+import { EXPORT_FIELDS, EXPORT_FIELDS_V3, upcastExportRecordV2, type ExportRecordV1 } from '../../../../core/common/export/exportRecord';
 import { formatCsv } from '../../../../core/common/io/csv';
 import type { ExportProjectFacts } from '../../../../core/common/export/exportRules';
 import { validateExportText } from '../../../../core/common/export/exportValidation';
@@ -42,7 +42,7 @@ const csv = serializeExport(validRecords(), 'csv');
 const cases: Case[] = [
   // parse stage
   { name: 'a line that is not JSON', text: `${firstLine}\nnot json\n`, expected: [['parse', 2, null]], fragment: 'unexpected word "not"' },
-  { name: 'a duplicate key', text: `${firstLine.replace('{"schema_version":2,', '{"schema_version":2,"schema_version":2,')}\n`, expected: [['parse', 1, 'schema_version']], fragment: 'duplicate key' },
+  { name: 'a duplicate key', text: `${firstLine.replace('{"schema_version":3,', '{"schema_version":3,"schema_version":3,')}\n`, expected: [['parse', 1, 'schema_version']], fragment: 'duplicate key' },
   { name: 'NaN as a number', text: `${firstLine.replace('"duration_ms":5000', '"duration_ms":NaN')}\n`, expected: [['parse', 1, 'audio.duration_ms']], fragment: 'NaN is not allowed' },
   { name: 'Infinity as a number', text: `${firstLine.replace('"t_ms":2600', '"t_ms":Infinity')}\n`, expected: [['parse', 1, 'commitments[0].t_ms']], fragment: 'Infinity is not allowed' },
   { name: '-Infinity as a number', text: `${firstLine.replace('"audio_ms"', '"x"').replace('"time_to_first_speech_ms":40', '"time_to_first_speech_ms":-Infinity')}\n`, expected: [['parse', 1, 'signals.time_to_first_speech_ms']], fragment: '-Infinity' },
@@ -54,7 +54,7 @@ const cases: Case[] = [
   { name: 'text after the JSON array', format: 'json', text: `${prettyJson}garbage\n`, expected: [['parse', prettyJson.split('\n').length, null]], fragment: 'after the JSON value' },
   { name: 'a duplicate key deep in a JSON file', format: 'json', text: prettyJson.replace('"path": "sessions', '"path": "x", "path": "sessions'), expected: [['parse', lineOfNth(prettyJson, '"path"', 0), '[0].audio.path']], fragment: 'duplicate key "path"' },
   // schema stage
-  { name: 'schema_version 3', text: edit0((r) => (r.schema_version = 3)), expected: [['schema', 1, 'schema_version']], fragment: 'must be 2' },
+  { name: 'schema_version 4', text: edit0((r) => (r.schema_version = 4)), expected: [['schema', 1, 'schema_version']], fragment: 'must be 3' },
   { name: 'a missing exported_at', text: edit0((r) => delete r.exported_at), expected: [['schema', 1, 'exported_at']], fragment: 'required field is missing' },
   { name: 'an unknown top-level field', text: edit0((r) => (r.mood = 'x')), expected: [['schema', 1, 'mood']], fragment: 'no additional properties' },
   { name: 'an unknown label act source', text: edit0((r) => (r.label_history[0]!.source = 'mouse')), expected: [['schema', 1, 'label_history[0].source']], fragment: 'must be one of' },
@@ -88,7 +88,7 @@ const cases: Case[] = [
   { name: 'a blind label that is not the first act', text: edit0((r) => (r.blind_label = 'Neutral')), expected: [['rule', 1, 'blind_label']], fragment: 'is not the first label act' },
   {
     name: 'label acts out of occurrence order',
-    text: edit0((r) => r.label_history.unshift({ label: 'Polite', source: 'key', at: '2026-01-02T10:00:09.000Z', audio_ms: null, quote: null })),
+    text: edit0((r) => r.label_history.unshift({ label: 'Polite', source: 'key', at: '2026-01-02T10:00:09.000Z', audio_ms: null, quote: null, reviewer: null })),
     expected: [['rule', 1, 'label_history[1].at']],
     fragment: 'is before the one listed before it',
   },
@@ -113,7 +113,7 @@ const cases: Case[] = [
   {
     name: 'a label outside the schema in the middle of the history',
     project: projectFactsFixture,
-    text: edit0((r) => { r.label_history.unshift({ label: 'Rude', source: 'key', at: '2026-01-02T10:00:01.000Z', audio_ms: null, quote: null }); r.label_history.unshift({ label: 'Polite', source: 'key', at: '2026-01-02T10:00:00.500Z', audio_ms: null, quote: null }); (r.signals as Record<string, unknown>).label_changes = 2; }),
+    text: edit0((r) => { r.label_history.unshift({ label: 'Rude', source: 'key', at: '2026-01-02T10:00:01.000Z', audio_ms: null, quote: null, reviewer: null }); r.label_history.unshift({ label: 'Polite', source: 'key', at: '2026-01-02T10:00:00.500Z', audio_ms: null, quote: null, reviewer: null }); (r.signals as Record<string, unknown>).label_changes = 2; }),
     expected: [['rule', 1, 'label_history[1].label']],
     fragment: 'not in the project\'s label schema',
   },
@@ -125,16 +125,16 @@ const cases: Case[] = [
     fragment: 'is in the project\'s label schema',
   },
   { name: 'an item id the project does not have', project: projectFactsFixture, text: edit0((r) => (r.item_id = 'item-9')), expected: [['rule', 1, 'item_id']], fragment: 'does not exist in the project' },
-  { name: 'a final label outside the label schema', project: projectFactsFixture, text: edit0((r) => { r.final_label = 'Rude'; r.label_source = 'key'; r.label_history.push({ label: 'Rude', source: 'key', at: '2026-01-02T10:00:07.000Z', audio_ms: null, quote: null }); (r.signals as Record<string, unknown>).label_changes = 1; }), expected: [['rule', 1, 'label_history[1].label'], ['rule', 1, 'final_label']], fragment: 'not in the project\'s label schema' },
-  { name: 'a blind label outside the label schema', project: projectFactsFixture, text: edit0((r) => { r.blind_label = 'polite'; r.label_history.unshift({ label: 'polite', source: 'key', at: '2026-01-02T10:00:01.000Z', audio_ms: null, quote: null }); (r.signals as Record<string, unknown>).label_changes = 1; }), expected: [['rule', 1, 'label_history[0].label'], ['rule', 1, 'blind_label']], fragment: 'not in the project\'s label schema' },
+  { name: 'a final label outside the label schema', project: projectFactsFixture, text: edit0((r) => { r.final_label = 'Rude'; r.own_final_label = 'Rude'; r.label_source = 'key'; r.label_history.push({ label: 'Rude', source: 'key', at: '2026-01-02T10:00:07.000Z', audio_ms: null, quote: null, reviewer: null }); (r.signals as Record<string, unknown>).label_changes = 1; }), expected: [['rule', 1, 'label_history[1].label'], ['rule', 1, 'final_label']], fragment: 'not in the project\'s label schema' },
+  { name: 'a blind label outside the label schema', project: projectFactsFixture, text: edit0((r) => { r.blind_label = 'polite'; r.label_history.unshift({ label: 'polite', source: 'key', at: '2026-01-02T10:00:01.000Z', audio_ms: null, quote: null, reviewer: null }); (r.signals as Record<string, unknown>).label_changes = 1; }), expected: [['rule', 1, 'label_history[0].label'], ['rule', 1, 'blind_label']], fragment: 'not in the project\'s label schema' },
   {
     name: 'a label the schema no longer has, declared by the record (kept as recorded)',
     project: projectFactsFixture,
-    text: edit0((r) => { r.final_label = 'Courteous'; r.blind_label = 'Courteous'; r.label_source = 'key'; r.commitments = []; r.label_history = [{ label: 'Courteous', source: 'key', at: '2026-01-02T10:00:01.000Z', audio_ms: null, quote: null }]; r.labels_not_in_schema = ['Courteous']; r.item_id = 'nope'; }),
+    text: edit0((r) => { r.final_label = 'Courteous'; r.own_final_label = 'Courteous'; r.blind_label = 'Courteous'; r.label_source = 'key'; r.commitments = []; r.label_history = [{ label: 'Courteous', source: 'key', at: '2026-01-02T10:00:01.000Z', audio_ms: null, quote: null, reviewer: null }]; r.labels_not_in_schema = ['Courteous']; r.item_id = 'nope'; }),
     expected: [['rule', 1, 'item_id']],
     fragment: 'does not exist',
   },
-  { name: 'a commitment label outside the label schema', project: projectFactsFixture, text: edit0((r) => { r.commitments[0]!.label = 'Kind'; r.label_source = 'key'; r.label_history.push({ label: 'Polite', source: 'key', at: '2026-01-02T10:00:07.000Z', audio_ms: null, quote: null }); }), expected: [['rule', 1, 'commitments[0].label']], fragment: 'not in the project\'s label schema' },
+  { name: 'a commitment label outside the label schema', project: projectFactsFixture, text: edit0((r) => { r.commitments[0]!.label = 'Kind'; r.label_source = 'key'; r.label_history.push({ label: 'Polite', source: 'key', at: '2026-01-02T10:00:07.000Z', audio_ms: null, quote: null, reviewer: null }); }), expected: [['rule', 1, 'commitments[0].label']], fragment: 'not in the project\'s label schema' },
   { name: 'an item whose text changed in the project', project: projectFactsFixture, text: edit0((r) => (r.item_text_sha256 = '3'.repeat(64))), expected: [['rule', 1, 'item_text_sha256']], fragment: 'different text' },
   { name: 'an item whose context changed in the project', project: projectFactsFixture, text: edit0((r) => (r.item_context_sha256 = '4'.repeat(64))), expected: [['rule', 1, 'item_context_sha256']], fragment: 'different context' },
   { name: 'another project', project: projectFactsFixture, text: edit0((r) => (r.project = 'other')), expected: [['rule', 1, 'project']], fragment: 'is not this project' },
@@ -143,7 +143,11 @@ const cases: Case[] = [
   { name: 'a CSV boolean that is not true or false', format: 'csv', text: csv.replace(',false,', ',no,'), expected: [['schema', 2, 'config_changed']], fragment: 'must be boolean' },
   { name: 'a CSV count that is not a number', format: 'csv', text: csv.replace(',,0,0,sarcastic?,', ',,zero,0,sarcastic?,'), expected: [['schema', 2, 'correction_count']], fragment: 'must be integer' },
   { name: 'a ragged CSV row', format: 'csv', text: `${csv}1,extra\r\n`, expected: [['parse', 4, null]], fragment: `the header has ${CSV_COLUMNS.length}` },
-  { name: 'a CSV schema_version that is not a number', format: 'csv', text: csv.replace(/\r\n2,/, '\r\none,'), expected: [['schema', 2, 'schema_version']], fragment: 'must be 2' },
+  { name: 'a CSV schema_version that is not a number', format: 'csv', text: csv.replace(/\r\n3,/, '\r\none,'), expected: [['schema', 2, 'schema_version']], fragment: 'must be 3' },
+  { name: 'a v3 CSV row completed without a completion time', format: 'csv', text: csv.replace(/,true,2026-01-02T10:00:09.500Z,/, ',false,2026-01-02T10:00:09.500Z,'), expected: [['rule', 2, 'completed']], fragment: 'completed is false' },
+  { name: "an own final label that is not the annotator's last act", text: edit0((r) => (r.own_final_label = 'Neutral')), expected: [['rule', 1, 'own_final_label']], fragment: "is not the annotator's last act's" },
+  { name: 'a label act without its reviewer (v3)', text: edit0((r) => delete (r.label_history[0] as Record<string, unknown>).reviewer), expected: [['schema', 1, 'label_history[0].reviewer']], fragment: 'required field is missing' },
+  { name: 'completed that contradicts completed_at', text: edit0((r) => (r.completed = false)), expected: [['rule', 1, 'completed']], fragment: 'completed is false' },
   {
     name: 'a CSV blind label that is not the first act',
     format: 'csv',
@@ -185,7 +189,12 @@ describe('validateExportText: every stage, every problem, located', () => {
     const [row] = validateExportText(csv, 'e.csv', 'csv', null).records as unknown as Array<Record<string, unknown>>;
     const [record] = validRecords();
     expect(row).toMatchObject({
-      schema_version: 2,
+      schema_version: 3,
+      session_kind: 'annotator',
+      own_final_label: 'Polite',
+      reviewed_by: null,
+      completed: true,
+      model_vad_name: null,
       item_id: 'item-1',
       final_label: 'Polite',
       label_history: `voice:Polite@${record!.label_history[0]!.at}`,
@@ -220,6 +229,40 @@ describe('validateExportText: every stage, every problem, located', () => {
     expect(validateExportText(jsonl([{ ...v1[0], final_label: 'Impolite' }]), 'old.jsonl', 'jsonl', null).problems.map((p) => p.field)).toEqual(['final_label']);
   });
 
+  it('still reads v2 exports (JSON Lines and flat CSV); a v2 record upcast to v3 validates as v3', () => {
+    const v3 = validRecords();
+    const v2 = v3.map((r) => {
+      const { session_kind: _k, own_final_label: _o, vad_model: _v, completed: _c, first_completed_at: _f, time_to_complete_ms: _t, time_open_ms: _m, ...rest } = r;
+      return { ...rest, schema_version: 2 as const, label_history: r.label_history.map(({ reviewer: _r, ...a }) => a), corrections: r.corrections.map(({ reviewer: _r, ...c }) => c) };
+    });
+    expect(validateExportText(jsonl(v2), 'v2.jsonl', 'jsonl', projectFactsFixture).problems).toEqual([]);
+    const v2csv = formatCsv(csvColumnsOf(2).map((c) => c.name), v3.map((r) => csvColumnsOf(2).map((c) => { const v = c.value(r); return v === null ? '' : String(v); }).map((cell, i) => (i === 0 ? '2' : cell))));
+    expect(validateExportText(v2csv, 'v2.csv', 'csv', projectFactsFixture).problems).toEqual([]);
+    // v2 without the VAD columns (written before they existed) still reads too
+    const upcast = v2.map(upcastExportRecordV2);
+    expect(validateExportText(jsonl(upcast), 'up.jsonl', 'jsonl', projectFactsFixture).problems).toEqual([]);
+    expect(upcast[0]).toMatchObject({ schema_version: 3, completed: true, own_final_label: 'Polite', session_kind: 'annotator', vad_model: null, time_open_ms: null });
+    expect(upcast[1]).toMatchObject({ completed: false, own_final_label: null });
+    expect(Object.keys(upcast[0]!)).toEqual([...EXPORT_FIELDS_V3]);
+  });
+
+  it('--with-items: the item text, context and further fields in columns of their own, validated like the rest', () => {
+    const items = new Map([
+      ['item-1', { id: 'item-1', text: 'Thanks!', meta: { source: 'chat-7', turn: 3 } }],
+      ['item-2', { id: 'item-2', text: 'No.', context: 'Hi?' }],
+    ]);
+    const text = serializeExport(validRecords(), 'csv', { items });
+    expect(text.split('\r\n')[0]!.endsWith(',item_text,item_context,item_metadata')).toBe(true);
+    const { problems, records: rows } = validateExportText(text, 'e.csv', 'csv', projectFactsFixture);
+    expect(problems).toEqual([]);
+    expect(rows.map((r) => [(r as unknown as Record<string, unknown>).item_text, (r as unknown as Record<string, unknown>).item_context, (r as unknown as Record<string, unknown>).item_metadata])).toEqual([
+      ['Thanks!', null, 'source=chat-7 | turn=3'],
+      ['No.', 'Hi?', null],
+    ]);
+    const cut = text.replace(',item_context,item_metadata', '').replace(/,,source=chat-7 \| turn=3/, '').replace(/,Hi\?,/, '');
+    expect(validateExportText(cut, 'e.csv', 'csv', null).problems.map((p) => p.field)).toContain('item_context');
+  });
+
   it('has at least 40 malformed cases', () => {
     expect(cases.length).toBeGreaterThanOrEqual(40);
   });
@@ -235,7 +278,7 @@ describe('validateExportText: every stage, every problem, located', () => {
   it('lists every problem across records and stages in one run', () => {
     const rs = records();
     rs[1]!.label_source = 'voice';
-    const text = `${jsonl(rs)}{"broken": \n${JSON.stringify({ ...rs[0], schema_version: 3 })}\n`;
+    const text = `${jsonl(rs)}{"broken": \n${JSON.stringify({ ...rs[0], schema_version: 4 })}\n`;
     const { problems } = validateExportText(text, 'e.jsonl', 'jsonl', null);
     expect(problems.map((p) => [p.stage, p.line, p.field])).toEqual([
       ['parse', 3, 'broken'],

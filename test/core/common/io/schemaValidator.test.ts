@@ -17,7 +17,8 @@ describe('the app\'s JSON Schemas', () => {
     const ajv = new Ajv2020({ strict: true, allowUnionTypes: true });
     const schemas: Record<string, object> = {
       ...Object.fromEntries(Object.entries(exportRecordJsonSchemas).map(([v, s]) => [`export record v${v}`, s])),
-      'export csv row': csvRowJsonSchema(),
+      'export csv row v2': csvRowJsonSchema(2),
+      'export csv row v3': csvRowJsonSchema(3),
       'export receipt': exportReceiptJsonSchema,
       item: itemRecordJsonSchema,
       'conversation message': conversationMessageJsonSchema,

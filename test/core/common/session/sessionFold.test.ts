@@ -11,7 +11,7 @@ import type { Segment } from '../../../../core/common/transcript/segment';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const config = parseProjectConfig(readFileSync(path.join(here, '../../../../demo-project/aloud.yaml'), 'utf8'));
-const model = { name: 'tiny.en', sha256: 'abc', whisper_cpp: null };
+const model = { name: 'tiny.en', sha256: 'abc', whisper_cpp: null, vad: null };
 const silence = { silent_chunks: 1, total_chunks: 2, pauses: { count: 0, total_ms: 0, longest_ms: 0, long_count: 0 }, time_to_first_speech_ms: 120 };
 
 /** Builds a log: each call adds the next event with seq and a ts one second later. */
@@ -23,7 +23,7 @@ function logBuilder() {
     events.push(event);
     return event;
   };
-  add('session_started', { annotator: 'ana', project_name: 'politeness-demo', sample_rate: 16000, config_sha256: CONFIG_A, parser_version: PARSER_VERSION });
+  add('session_started', { annotator: 'ana', project_name: 'politeness-demo', sample_rate: 16000, config_sha256: CONFIG_A, parser_version: PARSER_VERSION, kind: 'annotator', room: null });
   return { events, add };
 }
 
@@ -32,12 +32,12 @@ const CONFIG_B = 'b'.repeat(64);
 
 /** A click or key act. */
 function manual(item_id: string, label: string, source: 'click' | 'key' | 'correction'): SessionEventData['label_committed'] {
-  return { item_id, label, source, quote: null, start: null, end: null, stem: null, audio_ms: null, utterance: null, parser_version: null };
+  return { item_id, label, source, quote: null, start: null, end: null, stem: null, audio_ms: null, utterance: null, parser_version: null, reviewer: null };
 }
 
 /** A voice act as the service logs it when a transcription lands. */
 function voice(item_id: string, label: string, at: { quote: string; start: number; audio_ms: number | null; utterance: number }): SessionEventData['label_committed'] {
-  return { item_id, label, source: 'voice', quote: at.quote, start: at.start, end: at.start + at.quote.length, stem: 'i label this', audio_ms: at.audio_ms, utterance: at.utterance, parser_version: PARSER_VERSION };
+  return { item_id, label, source: 'voice', quote: at.quote, start: at.start, end: at.start + at.quote.length, stem: 'i label this', audio_ms: at.audio_ms, utterance: at.utterance, parser_version: PARSER_VERSION, reviewer: null };
 }
 
 const opened = (item_id: string): SessionEventData['item_opened'] => ({ item_id, text_sha256: null });
@@ -141,7 +141,7 @@ describe('foldSession', () => {
     expect(changed.config_changed).toBe(true);
     expect(changed.items[0]).toMatchObject({ final_label: 'Polite', config_changed: true, labels_not_in_schema: ['Polite'] });
     // a session resumed under the new configuration does not make old labels current
-    add('session_resumed', { pid: 1, host: 'h', config_sha256: CONFIG_B, parser_version: PARSER_VERSION });
+    add('session_resumed', { pid: 1, host: 'h', config_sha256: CONFIG_B, parser_version: PARSER_VERSION, reviewer: null });
     expect(foldSession(events, renamed, 'events.jsonl', { configSha256: CONFIG_B }).items[0]!.config_changed).toBe(true);
     // re-derived labels replace the voice acts, under the configuration of the reparse
     add('labels_rederived', { item_id: 'a', config_sha256: CONFIG_B, parser_version: PARSER_VERSION, from_final: 'Polite', to_final: null, commitments: [], diagnostics: [] });
@@ -153,12 +153,12 @@ describe('foldSession', () => {
     const { events, add } = logBuilder();
     add('item_opened', opened('a'));
     add('utterance_transcribed', utterance('a', 0, [seg(0, 1000, ' I label this polar.'), seg(1000, 2000, ' Hmm.')]));
-    add('transcript_corrected', { item_id: 'a', utterance: 0, segment: 0, original_sha256: 'c'.repeat(64), text: ' I label this polite.', annotator: 'rev' });
+    add('transcript_corrected', { item_id: 'a', utterance: 0, segment: 0, original_sha256: 'c'.repeat(64), text: ' I label this polite.', annotator: 'rev', reviewer: null });
     const item = foldSession(events, config).items[0]!;
     expect(item.transcript).toBe(' I label this polar. Hmm.');
     expect(item.segments[0]!.text).toBe(' I label this polar.');
     expect(item.transcript_corrected).toBe(' I label this polite. Hmm.');
-    expect(item.corrections).toEqual([{ utterance: 0, segment: 0, original_text: ' I label this polar.', text: ' I label this polite.', annotator: 'rev', at: events[3]!.ts }]);
+    expect(item.corrections).toEqual([{ utterance: 0, segment: 0, original_text: ' I label this polar.', text: ' I label this polite.', annotator: 'rev', reviewer: null, at: events[3]!.ts }]);
     expect(item.final_label).toBeNull();
     add('label_committed', { ...manual('a', 'Polite', 'correction'), quote: 'I label this polite' });
     expect(foldSession(events, config).items[0]).toMatchObject({ final_label: 'Polite', label_source: 'correction' });
@@ -214,7 +214,7 @@ describe('foldSession', () => {
     expect(state.recording).toEqual({ item_id: 'demo-01', since_seq: 3 });
     expect(state.items[0]).toMatchObject({ audio_path: 'sessions/ana/audio/demo-01.wav', audio_ms: 1500, signals: null, started_at: events[1]!.ts });
     add('recording_stopped', { item_id: 'demo-01', total_samples: 24000, reason: 'user', error: null });
-    add('signals_computed', { item_id: 'demo-01', audio_samples: 24000, audio: silence, vad: null });
+    add('signals_computed', { item_id: 'demo-01', audio_samples: 24000, audio: silence, vad: null, vad_model: null, takes: [0] });
     add('stale_result', { item_id: 'demo-01', request_id: 'r9', reason: 'superseded' });
     add('item_completed', { item_id: 'demo-01' });
     add('item_opened', opened('demo-02'));
@@ -298,8 +298,8 @@ describe('a v1 log (before the record became the log)', () => {
     const item = state.items[0]!;
     expect(item.label_history).toEqual([
       // " Um, I label this polite." ends at offset 24 of 25 in a 0–2000 ms segment: 1920 ms after the recording began (09:00:03)
-      { label: 'Polite', source: 'voice', at: '2025-11-20T09:00:04.920Z', audio_ms: 1920, quote: 'I label this polite' },
-      { label: 'Neutral', source: 'key', at: '2025-11-20T09:00:09.000Z', audio_ms: null, quote: null },
+      { label: 'Polite', source: 'voice', at: '2025-11-20T09:00:04.920Z', audio_ms: 1920, quote: 'I label this polite', reviewer: null },
+      { label: 'Neutral', source: 'key', at: '2025-11-20T09:00:09.000Z', audio_ms: null, quote: null, reviewer: null },
     ]);
     expect(item).toMatchObject({ final_label: 'Neutral', label_source: 'key', blind_label: 'Polite', parser_version: null, config_changed: false });
     expect(state.notes.map((n) => n.text)).toEqual(['skipped: the reply is cut off']);
@@ -331,8 +331,8 @@ describe('review findings on the record', () => {
     const { events, add } = logBuilder();
     add('item_opened', opened('a'));
     add('utterance_transcribed', utterance('a', 0, [seg(0, 1000, ' I label this polar.')]));
-    add('transcript_corrected', { item_id: 'a', utterance: 0, segment: 0, original_sha256: 'c'.repeat(64), text: ' I label this pole.', annotator: 'rev' });
-    add('transcript_corrected', { item_id: 'a', utterance: 0, segment: 0, original_sha256: 'c'.repeat(64), text: ' I label this polite.', annotator: 'rev' });
+    add('transcript_corrected', { item_id: 'a', utterance: 0, segment: 0, original_sha256: 'c'.repeat(64), text: ' I label this pole.', annotator: 'rev', reviewer: null });
+    add('transcript_corrected', { item_id: 'a', utterance: 0, segment: 0, original_sha256: 'c'.repeat(64), text: ' I label this polite.', annotator: 'rev', reviewer: null });
     let item = foldSession(events, config).items[0]!;
     expect(item.corrections.map((c) => c.text)).toEqual([' I label this pole.', ' I label this polite.']);
     expect(item.transcript_corrected).toBe(' I label this polite.');
@@ -351,5 +351,38 @@ describe('review findings on the record', () => {
     add('label_committed', manual('a', 'Neutral', 'key'));
     add('label_committed', manual('a', 'Polite', 'key'));
     expect(foldSession(events, config).items[0]).toMatchObject({ final_label: 'Polite', changed_after_completion: true });
+  });
+});
+
+describe('methods metadata in the fold', () => {
+  it('time on item: first opening to first completion, and every stretch the item was open (a new sitting ends it at the last event)', () => {
+    const { events, add } = logBuilder(); // session_started at :01, each event one second later
+    add('item_opened', opened('a')); // :02
+    add('note', { item_id: 'a', text: 'hm' }); // :03
+    add('item_completed', { item_id: 'a' }); // :04
+    add('item_opened', opened('b')); // :05 — a was open 3 s
+    add('note', { item_id: 'b', text: 'x' }); // :06
+    add('session_resumed', { pid: 1, host: 'h', config_sha256: CONFIG_A, parser_version: PARSER_VERSION, reviewer: null }); // :07 — b ends at :06
+    add('item_opened', opened('a')); // :08
+    add('item_completed', { item_id: 'a' }); // :09 — a open 1 s more, so far
+    const state = foldSession(events, config);
+    const [a, b] = [state.items.find((i) => i.item_id === 'a')!, state.items.find((i) => i.item_id === 'b')!];
+    expect(a).toMatchObject({ time_to_complete_ms: 2000, time_open_ms: 4000, first_completed_at: events[3]!.ts, completed_at: events[8]!.ts });
+    expect(b).toMatchObject({ time_to_complete_ms: null, time_open_ms: 1000, first_completed_at: null });
+  });
+
+  it("the kind of session: as session_started says; a room's write-back from before kinds were recorded is told by its room acts", () => {
+    const { events, add } = logBuilder();
+    add('item_opened', opened('a'));
+    add('label_committed', manual('a', 'Polite', 'click'));
+    expect(foldSession(events, config)).toMatchObject({ kind: 'annotator', room: null });
+    const room = logBuilder();
+    room.events[0] = { ...room.events[0]!, data: { ...(room.events[0]!.data as SessionEventData['session_started']), kind: 'room', room: { code: 'NS4V2U', member_id: 'm1' } } } as SessionEvent;
+    expect(foldSession(room.events, config)).toMatchObject({ kind: 'room', room: { code: 'NS4V2U', member_id: 'm1' } });
+    const old = logBuilder();
+    old.events[0] = { ...old.events[0]!, data: { ...(old.events[0]!.data as SessionEventData['session_started']), kind: null } } as SessionEvent;
+    old.add('item_opened', opened('a'));
+    old.add('label_committed', { ...manual('a', 'Polite', 'click'), source: 'room' });
+    expect(foldSession(old.events, config).kind).toBe('room');
   });
 });

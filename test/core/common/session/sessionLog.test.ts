@@ -3,16 +3,19 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { EVENT_UPCASTERS, formatEventLine, parseSessionLog, SessionLogError, type UpcasterRegistry } from '../../../../core/common/session/sessionLog';
-import type { SessionEvent } from '../../../../core/common/session/sessionEvents';
+import { EVENT_VERSIONS, type SessionEvent } from '../../../../core/common/session/sessionEvents';
+import { foldSession } from '../../../../core/common/session/sessionFold';
+import { parseProjectConfig } from '../../../../core/common/project/projectConfig';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const ts = '2024-05-01T10:00:00.000Z';
+const config = parseProjectConfig(readFileSync(path.join(here, '../../../../demo-project/aloud.yaml'), 'utf8'));
 
 function line(seq: number, type: string, data: unknown, v = 1): string {
   return JSON.stringify({ v, seq, ts, type, data });
 }
 
-const started = line(1, 'session_started', { annotator: 'ana', project_name: 'demo', sample_rate: 16000, config_sha256: null, parser_version: null }, 2);
+const started = line(1, 'session_started', { annotator: 'ana', project_name: 'demo', sample_rate: 16000, config_sha256: null, parser_version: null, kind: 'annotator', room: null }, 3);
 const opened = (seq: number, item = 'demo-01') => line(seq, 'item_opened', { item_id: item, text_sha256: null }, 2);
 
 function problemOf(text: string, upcasters?: UpcasterRegistry): SessionLogError {
@@ -103,13 +106,13 @@ describe('event upcasting', () => {
   it('upcasts a v0 fixture line to the current version before checking it', () => {
     const { events } = parseSessionLog(fixture, 'label-committed-v0.jsonl', v0Upcasters);
     const committed = events.filter((e): e is Extract<SessionEvent, { type: 'label_committed' }> => e.type === 'label_committed');
-    // v0 → v1 (the synthetic step) → v2 (the real one: no audio time, utterance or parser version recorded)
+    // v0 → v1 (the synthetic step) → v2 → v3 (the real ones: no audio time, utterance, parser version or reviewer recorded)
     expect(committed[0]).toEqual({
-      v: 2,
+      v: 3,
       seq: 3,
       ts: '2024-05-01T10:00:02.000Z',
       type: 'label_committed',
-      data: { item_id: 'demo-01', label: 'Polite', source: 'key', quote: null, start: null, end: null, stem: null, audio_ms: null, utterance: null, parser_version: null },
+      data: { item_id: 'demo-01', label: 'Polite', source: 'key', quote: null, start: null, end: null, stem: null, audio_ms: null, utterance: null, parser_version: null, reviewer: null },
     });
     expect(committed[1]!.data.source).toBe('click');
   });
@@ -131,15 +134,35 @@ describe('a log written by Aloud before the record became the log (all v1 events
 
   it('upcasts every changed event with nulls for what v1 did not record', () => {
     const { events } = parseSessionLog(v1, 'session-v1.jsonl');
-    expect(events.every((e) => e.v === (['session_started', 'session_resumed', 'item_opened', 'label_committed', 'label_changed', 'utterance_transcribed', 'signals_computed'].includes(e.type) ? 2 : 1))).toBe(true);
-    expect(events[0]!.data).toEqual({ annotator: 'ana', project_name: 'politeness-demo', sample_rate: 16000, config_sha256: null, parser_version: null });
+    expect(events.every((e) => e.v === EVENT_VERSIONS[e.type])).toBe(true);
+    expect(events[0]!.data).toEqual({ annotator: 'ana', project_name: 'politeness-demo', sample_rate: 16000, config_sha256: null, parser_version: null, kind: null, room: null });
     expect(events[1]!.data).toEqual({ item_id: 'demo-01', text_sha256: '0'.repeat(64) });
     expect(events[11]!.data).toEqual({ item_id: 'demo-02', text_sha256: null });
     expect(events[7]!.data).toMatchObject({ source: 'voice', audio_ms: null, utterance: null, parser_version: null });
-    expect(events[9]!.data).toEqual({ item_id: 'demo-01', from: 'Polite', to: 'Neutral', source: 'key', after_completion: false });
-    expect(events[13]!.data).toEqual({ pid: 4242, host: 'lab-laptop', config_sha256: null, parser_version: null });
-    expect(events[6]!.data).toMatchObject({ model: { name: 'tiny.en', sha256: '5'.repeat(64), whisper_cpp: null } });
+    expect(events[9]!.data).toEqual({ item_id: 'demo-01', from: 'Polite', to: 'Neutral', source: 'key', after_completion: false, reviewer: null });
+    expect(events[13]!.data).toEqual({ pid: 4242, host: 'lab-laptop', config_sha256: null, parser_version: null, reviewer: null });
+    expect(events[6]!.data).toMatchObject({ model: { name: 'tiny.en', sha256: '5'.repeat(64), whisper_cpp: null, vad: null } });
     // the voice-activity signals came with signals_computed v2: a v1 log never computed them
-    expect(events[5]!).toMatchObject({ type: 'signals_computed', data: { item_id: 'demo-01', audio_samples: 32000, vad: null } });
+    expect(events[5]!).toMatchObject({ type: 'signals_computed', data: { item_id: 'demo-01', audio_samples: 32000, vad: null, vad_model: null, takes: null } });
+  });
+});
+
+describe('a v2 log (before reviewers, session kinds, the VAD model and takes were recorded)', () => {
+  const v2 = readFileSync(path.join(here, 'fixtures/session-v2.jsonl'), 'utf8');
+
+  it('upcasts to v3 with nulls for what v2 did not record; its acts stay the annotator\'s', () => {
+    const { events } = parseSessionLog(v2, 'session-v2.jsonl');
+    expect(events.every((e) => e.v === EVENT_VERSIONS[e.type])).toBe(true);
+    expect(events[0]!.data).toMatchObject({ annotator: 'ana', kind: null, room: null });
+    expect(events[5]!.data).toMatchObject({ vad: null, vad_model: null, takes: null });
+    expect(events[6]!.data).toMatchObject({ model: { whisper_cpp: '1.8.2', vad: null } });
+    expect(events[7]!.data).toMatchObject({ source: 'key', reviewer: null });
+    expect(events[9]!.data).toMatchObject({ pid: 4242, reviewer: null });
+    expect(events[10]!.data).toMatchObject({ annotator: 'ana', reviewer: null });
+    expect(events[12]!.data).toEqual({ item_id: 'demo-01', from: 'Neutral', to: 'Polite', source: 'correction', after_completion: true, reviewer: null });
+    const state = foldSession(events, config);
+    expect(state.kind).toBe('annotator');
+    expect(state.items[0]).toMatchObject({ final_label: 'Polite', vad_model: null, time_to_complete_ms: 7000 });
+    expect(state.items[0]!.label_history.map((a) => a.reviewer)).toEqual([null, null]);
   });
 });

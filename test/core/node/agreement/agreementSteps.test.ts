@@ -17,7 +17,7 @@ async function judge(annotator: string, judgments: Judgment[]): Promise<void> {
   try {
     for (const itemId of [...new Set(judgments.map(([item]) => item))]) {
       await store.append('item_opened', { item_id: itemId, text_sha256: null });
-      await store.append('label_committed', { item_id: itemId, label: 'Polite', source: 'key', quote: null, start: null, end: null, stem: null, audio_ms: null, utterance: null, parser_version: null });
+      await store.append('label_committed', { item_id: itemId, label: 'Polite', source: 'key', quote: null, start: null, end: null, stem: null, audio_ms: null, utterance: null, parser_version: null, reviewer: null });
       await store.append('reasoning_shown', { item_id: itemId, steps: ['a', 'b', 'c', 'd'], model_label: 'Polite', split: 'numbered', reveal: 'after_blind', audio_samples: 0 });
       for (const [item, index, reward] of judgments) {
         if (item !== itemId) continue;

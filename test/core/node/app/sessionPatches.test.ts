@@ -75,7 +75,7 @@ function pageStore(app: AppService) {
 describe('every act on the session answers with a patch', () => {
   it('the method table marks exactly the acts on the open session as answering with a patch', () => {
     expect([...SESSION_PATCH_METHODS].sort()).toEqual(
-      ['addNote', 'commitLabel', 'completeItem', 'correctSegment', 'judgeStep', 'logCue', 'openItem', 'rederiveLabelsFromCorrections', 'startRecording', 'stopRecording', 'transcribeLater'].sort(),
+      ['addNote', 'commitLabel', 'completeItem', 'confirmLabelChange', 'correctSegment', 'judgeStep', 'logCue', 'openItem', 'rederiveLabelsFromCorrections', 'startRecording', 'stopRecording', 'transcribeLater'].sort(),
     );
   });
 });
@@ -105,7 +105,7 @@ describe.skipIf(!haveClip)('a page that applies patches shows what a full reload
       } catch (e) {
         const refusal = asRefusal(e);
         // the session's rules refuse some random acts (no label yet, no transcript, not recording): data, not failure
-        expect(['conflict', 'bad_request', 'spoken_label_required', 'transcription_pending'], `${name}: ${refusal.message}`).toContain(refusal.code);
+        expect(['conflict', 'bad_request', 'spoken_label_required', 'transcription_pending', 'confirmation_required'], `${name}: ${refusal.message}`).toContain(refusal.code);
         refused.set(name, (refused.get(name) ?? 0) + 1);
       }
       if (name === 'openItem' || name === 'completeItem' || name === 'stopRecording') recording = null;
@@ -125,6 +125,8 @@ describe.skipIf(!haveClip)('a page that applies patches shows what a full reload
         [18, () => act('openItem', () => app.openItem(pick(itemIds.slice(0, 6))))],
         [22, () => act('commitLabel', () => app.commitLabel(pick(['Polite', 'Impolite', 'Neutral']), pick(['click', 'key'] as const)))],
         [8, () => act('completeItem', () => app.completeItem())],
+        // a completed item's label changes only once the annotator confirms it
+        [4, () => act('confirmLabelChange', () => app.confirmLabelChange(pick(['Polite', 'Impolite', 'Neutral']), pick(['click', 'key'] as const)))],
         [6, () => act('addNote', () => app.addNote(`note ${Math.floor(random() * 1000)}`))],
         [
           12,

@@ -4,7 +4,7 @@ import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { ExportRecordV2 } from '../../../../core/common/export/exportRecord';
+import type { ExportRecord } from '../../../../core/common/export/exportRecord';
 import type { ItemSessionState } from '../../../../core/common/session/itemState';
 import type { ExportReceiptV1 } from '../../../../core/common/export/exportReceipt';
 import type { InputProblem } from '../../../../core/common/io/inputProblem';
@@ -16,8 +16,8 @@ import { recordSession, TEST_MODEL } from './recordSession';
 
 const sha256 = (data: Buffer | string): string => createHash('sha256').update(data).digest('hex');
 const readJson = async <T>(file: string): Promise<T> => JSON.parse(await readFile(file, 'utf8')) as T;
-const readJsonl = async (file: string): Promise<ExportRecordV2[]> =>
-  (await readFile(file, 'utf8')).trimEnd().split('\n').map((l) => JSON.parse(l) as ExportRecordV2);
+const readJsonl = async (file: string): Promise<ExportRecord[]> =>
+  (await readFile(file, 'utf8')).trimEnd().split('\n').map((l) => JSON.parse(l) as ExportRecord);
 
 /** What the fold adds beyond v1's fields, empty: hand-made states for the export command. */
 const NOTHING_MORE: Pick<ItemSessionState, 'label_history' | 'segment_refs' | 'transcript_corrected' | 'corrections' | 'superseded_transcripts' | 'parser_version' | 'config_changed' | 'labels_not_in_schema' | 'changed_after_completion'> = {
@@ -50,7 +50,7 @@ describe('aloud export (records)', () => {
     const bytes = await readFile(out);
     const receipt = await readJson<ExportReceiptV1>(`${out}.receipt.json`);
     expect(printed.receipt).toEqual(receipt);
-    expect(receipt).toMatchObject({ schema_version: 2, file: 'export.jsonl', format: 'jsonl', sha256: sha256(bytes), bytes: bytes.length, records: 2 * itemCount });
+    expect(receipt).toMatchObject({ schema_version: 3, file: 'export.jsonl', format: 'jsonl', sha256: sha256(bytes), bytes: bytes.length, records: 2 * itemCount });
     expect(receipt.counts).toMatchObject({ annotators: 2, items: itemCount, with_audio: 3, with_transcript: 3, with_final_label: 4 });
 
     const records = await readJsonl(out);
@@ -87,6 +87,34 @@ describe('aloud export (records)', () => {
     const validated = await cli('validate', out, '--project', dir);
     expect(JSON.parse(validated.out)).toEqual([]);
     expect(validated.code).toBe(0);
+  });
+
+  it('v3 methods metadata: completed and time on item per record, the whole aloud.yaml in the receipt, the items with --with-items', async () => {
+    const out = path.join(dir, 'methods.jsonl');
+    expect((await cli('export', '--project', dir, '--format', 'jsonl', '--out', out)).code).toBe(0);
+    const records = (await readFile(out, 'utf8')).trimEnd().split('\n').map((l) => JSON.parse(l) as ExportRecord);
+    const of = (annotator: string, item: string) => records.find((r) => r.annotator === annotator && r.item_id === item)!;
+    expect(of('Ann Example', 'demo-01')).toMatchObject({ schema_version: 3, session_kind: 'annotator', completed: true, own_final_label: 'Polite' });
+    expect(of('Ann Example', 'demo-01').time_to_complete_ms).toEqual(expect.any(Number));
+    expect(of('Ann Example', 'demo-01').time_open_ms).toEqual(expect.any(Number));
+    // labelled, never completed: the record says so (agreement leaves it out by default)
+    expect(of('Ann Example', 'demo-02')).toMatchObject({ completed: false, completed_at: null, first_completed_at: null, time_to_complete_ms: null, final_label: 'Neutral' });
+    expect(of('Ann Example', 'demo-05')).toMatchObject({ completed: false, time_open_ms: null, own_final_label: null });
+    const receipt = await readJson<ExportReceiptV1>(`${out}.receipt.json`);
+    const yaml = await readFile(path.join(dir, 'aloud.yaml'), 'utf8');
+    expect(receipt.config).toEqual({ sha256: sha256(yaml), yaml });
+
+    const csv = path.join(dir, 'items.csv');
+    expect((await cli('export', '--project', dir, '--format', 'csv', '--out', csv, '--with-items')).code).toBe(0);
+    const [header, firstRow] = (await readFile(csv, 'utf8')).split('\r\n');
+    expect(header!.split(',').slice(-3)).toEqual(['item_text', 'item_context', 'item_metadata']);
+    const firstText = JSON.parse((await readFile(path.join(dir, 'items.jsonl'), 'utf8')).split('\n')[0]!).text as string;
+    expect(firstRow).toContain(firstText.replace(/"/g, '""'));
+    const validated = await cli('validate', csv, '--project', dir);
+    expect(validated.code, validated.out).toBe(0);
+    const refused = await cli('export', '--project', dir, '--format', 'jsonl', '--out', path.join(dir, 'x.jsonl'), '--with-items');
+    expect(refused.code).toBe(2);
+    expect(refused.err).toMatch(/--with-items adds columns to a csv export/);
   });
 
   it('--annotator exports one annotator; an unknown one is a one-line usage error', async () => {

@@ -8,7 +8,7 @@ import { DEFAULT_STUDY_SHAPE, writeScaleStudy } from '../../../../bench/scaleStu
 import { CSV_COLUMNS } from '../../../../core/common/export/exportCsvColumns';
 import { csvRowCells, type ExportFormat } from '../../../../core/common/export/exportFormats';
 import { buildExportReceipt } from '../../../../core/common/export/exportReceipt';
-import { EXPORT_FIELDS_V2, type ExportRecordV2 } from '../../../../core/common/export/exportRecord';
+import { EXPORT_FIELDS_V2, type ExportRecord } from '../../../../core/common/export/exportRecord';
 import { validateExportText } from '../../../../core/common/export/exportValidation';
 import { formatCsv } from '../../../../core/common/io/csv';
 import { InputError } from '../../../../core/common/io/inputProblem';
@@ -24,7 +24,7 @@ const sha256 = (data: Buffer | string): string => createHash('sha256').update(da
 const EXPORTED_AT = new Date('2026-02-03T04:05:06.000Z');
 
 /** The export texts as they were written before exports streamed: the whole record list, serialized at once. */
-function wholeText(records: readonly ExportRecordV2[], format: ExportFormat): string {
+function wholeText(records: readonly ExportRecord[], format: ExportFormat): string {
   const ordered = records.map((r) => Object.fromEntries(EXPORT_FIELDS_V2.map((k) => [k, r[k]])));
   if (format === 'jsonl') return ordered.map((r) => `${JSON.stringify(r)}\n`).join('');
   if (format === 'json') return `${JSON.stringify(ordered, null, 2)}\n`;
@@ -143,7 +143,7 @@ describe('validate reads exports as streams', () => {
 
   it('reads an export over the old 64 MiB file limit (limits are per line and record), and refuses it only when asked', { timeout: 180_000 }, async () => {
     const out = path.join(root, 'study.jsonl');
-    const first = JSON.parse((await readFile(out, 'utf8')).split('\n')[0]!) as ExportRecordV2;
+    const first = JSON.parse((await readFile(out, 'utf8')).split('\n')[0]!) as ExportRecord;
     // long records: 1,100 lines of 62 KB (a transcript-like note), 68 MB in all
     const note = 'x'.repeat(62_000);
     const lines: string[] = [];

@@ -21,7 +21,7 @@ async function judgeSession(annotator: string, itemId: string, judgments: Array<
   const store = await SessionStore.open({ project, annotator });
   try {
     await store.append('item_opened', { item_id: itemId, text_sha256: null });
-    await store.append('label_committed', { item_id: itemId, label: 'Polite', source: 'key', quote: null, start: null, end: null, stem: null, audio_ms: null, utterance: null, parser_version: null });
+    await store.append('label_committed', { item_id: itemId, label: 'Polite', source: 'key', quote: null, start: null, end: null, stem: null, audio_ms: null, utterance: null, parser_version: null, reviewer: null });
     await store.append('reasoning_shown', { item_id: itemId, steps: ['a', 'b', 'c', 'd'], model_label: 'Polite', split: 'numbered', reveal: 'after_blind', audio_samples: 0 });
     for (const [index, reward, kind] of judgments) {
       await store.append('step_judged', { item_id: itemId, index, reward, source: 'key', kind, quote: null, start: null, end: null, utterance: null, audio_ms: null });

@@ -40,17 +40,17 @@ export async function recordSession(project: OpenProject, annotator: string, ite
           const t0 = utterance * 1000;
           await store.append('utterance_transcribed', {
             item_id: item.id, utterance, request_id: `r${utterance}`, start_sample: utterance * samplesEach, end_sample: (utterance + 1) * samplesEach,
-            segments: [{ t0_ms: t0 + 100, t1_ms: t0 + 900, text }], model: TEST_MODEL,
+            segments: [{ t0_ms: t0 + 100, t1_ms: t0 + 900, text }], model: { ...TEST_MODEL, vad: null },
           });
         }
         // what the service logs when a transcription lands: the parser's voice commitments
         for (const c of voiceCommitmentsOf(store.utterancesOf(item.id), createTranscriptAnalyzer(project.config)).commitments) {
-          await store.append('label_committed', { item_id: item.id, source: 'voice', ...c, parser_version: PARSER_VERSION });
+          await store.append('label_committed', { item_id: item.id, source: 'voice', ...c, parser_version: PARSER_VERSION, reviewer: null });
         }
-        const { samples, audio, vad } = await store.itemAudioSignals(item.id);
-        await store.append('signals_computed', { item_id: item.id, audio_samples: samples, audio, vad });
+        const { samples, audio, vad, takes } = await store.itemAudioSignals(item.id);
+        await store.append('signals_computed', { item_id: item.id, audio_samples: samples, audio, vad, vad_model: null, takes });
       }
-      if (item.click) await store.append('label_committed', { item_id: item.id, label: item.click, source: 'click', quote: null, start: null, end: null, stem: null, audio_ms: null, utterance: null, parser_version: null });
+      if (item.click) await store.append('label_committed', { item_id: item.id, label: item.click, source: 'click', quote: null, start: null, end: null, stem: null, audio_ms: null, utterance: null, parser_version: null, reviewer: null });
       if (item.complete) await store.append('item_completed', { item_id: item.id });
     }
   } finally {

@@ -36,7 +36,7 @@ describe('aloud validate', () => {
   it.each([
     ['invalid UTF-8 on line 2', 'bad-utf8.jsonl', () => Buffer.concat([Buffer.from(valid.split('\n')[0]! + '\n'), Buffer.from([0x7b, 0xff, 0x7d, 0x0a])]), [], 2],
     ['a file over --max-file-bytes', 'big.jsonl', () => valid, ['--max-file-bytes', '100'], null],
-    ['a line over --max-line-bytes', 'long.jsonl', () => valid, ['--max-line-bytes', '1KiB'], 1],
+    ['a line over --max-line-bytes', 'long.jsonl', () => valid, ['--max-line-bytes', '2KiB'], 1],
     ['an unknown file type', 'export.txt', () => valid, [], null],
   ] as const)('reports %s at the input stage', async (_name, file, content, args, line) => {
     const { code, problems } = await validate(file, content(), ...args);

@@ -32,7 +32,7 @@ beforeAll(async () => {
   const store = await SessionStore.open({ project: await loadProjectConfig(dir), annotator: 'ana' });
   try {
     await store.append('item_opened', { item_id: 'demo-03', text_sha256: null });
-    await store.append('label_committed', { item_id: 'demo-03', label: 'Polite', source: 'key', quote: null, start: null, end: null, stem: null, audio_ms: null, utterance: null, parser_version: null });
+    await store.append('label_committed', { item_id: 'demo-03', label: 'Polite', source: 'key', quote: null, start: null, end: null, stem: null, audio_ms: null, utterance: null, parser_version: null, reviewer: null });
     await store.append('reasoning_shown', { item_id: 'demo-03', steps: ['a', 'b', 'c'], model_label: 'Polite', split: 'numbered', reveal: 'after_blind', audio_samples: 0 });
     await store.append('step_judged', { item_id: 'demo-03', index: 2, reward: -1, source: 'key', kind: 'first_error', quote: null, start: null, end: null, utterance: null, audio_ms: null });
   } finally {

@@ -129,6 +129,28 @@ describe('aloud models', () => {
     expect(human.out).toMatch(/^FAIL test-tiny\.en checksum mismatch: expected sha1 [0-9a-f]{40}, got [0-9a-f]{40} \//);
   });
 
+  it('the Silero VAD model: listed with its own row, imported from a local file (not refused as a whisper model), verified', async () => {
+    const silero = path.resolve('..', 'shared', 'models', 'for-tests-silero-v6.2.0-ggml.bin');
+    const before = JSON.parse((await cli('models', 'list', '--dir', dir, '--json')).out) as { vad: { name: string; present: boolean; verified: boolean | null } };
+    expect(before.vad).toMatchObject({ name: 'silero-v6.2.0', present: false, verified: null });
+    expect((await cli('models', 'list', '--dir', dir)).out).toMatch(/silero-v6\.2\.0 .*voice activity \(VAD\): not installed/);
+    const imported = await cli('models', 'import', silero, '--dir', dir, '--json');
+    expect(imported.code, imported.err).toBe(0);
+    expect(JSON.parse(imported.out)).toMatchObject({ kind: 'vad', name: 'silero-v6.2.0', file: 'ggml-silero-v6.2.0.bin', verified: true, status: 'imported', header: null });
+    expect(await readdir(dir)).toContain('ggml-silero-v6.2.0.bin');
+    const after = JSON.parse((await cli('models', 'list', '--dir', dir, '--json')).out) as { vad: { present: boolean; verified: boolean }; other_installed: unknown[] };
+    expect(after.vad).toMatchObject({ present: true, verified: true });
+    expect(after.other_installed).toEqual([]);
+    const verified = await cli('models', 'verify', 'silero-v6.2.0', '--dir', dir, '--json');
+    expect(verified.code).toBe(0);
+    expect(JSON.parse(verified.out)).toMatchObject({ ok: true, vad: { name: 'silero-v6.2.0', ok: true } });
+    // damaged after import: verify names it and fails
+    await writeFile(path.join(dir, 'ggml-silero-v6.2.0.bin'), Buffer.alloc(885098, 1));
+    const damaged = await cli('models', 'verify', '--dir', dir);
+    expect(damaged.code).toBe(1);
+    expect(damaged.out).toMatch(/FAIL silero-v6\.2\.0 voice activity \(VAD\) checksum mismatch/);
+  });
+
   it('bad files and arguments exit 2 with one line naming the file or field', async () => {
     const foreign = path.join(root, 'notes.bin');
     await writeFile(foreign, 'GGUF\x03\x00\x00\x00');

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { agreementAnalysis } from '../../../../core/common/agreement/agreementAnalysis';
 import type { RoomView } from '../../../../core/common/rooms/roomViews';
 import { projectLabelSet } from '../../../../core/node/agreement/agreementSources';
+import { annotatorSessions, projectSessionSource } from '../../../../core/node/export/projectSessions';
 import { loadProjectConfig } from '../../../../core/node/project/projectFolder';
 import { RoomHost } from '../../../../core/node/rooms/roomHost';
 import { type RoomListener, startRoomListener } from '../../../../core/node/rooms/roomListener';
@@ -232,12 +233,23 @@ describe('a norming room with five members over loopback', () => {
     expect(wb.code, wb.err).toBe(0);
     const { sessions } = JSON.parse(wb.out);
     expect(sessions.map((s: { annotator: string }) => s.annotator)).toEqual([`ana (room ${host.code})`, `ben (room ${host.code})`, `cai (room ${host.code})`, `eve (room ${host.code})`]);
-    const labels = await projectLabelSet(await loadProjectConfig(dir));
+    // write-backs are sessions of their own kind: out of project agreement unless asked for
+    const byDefault = await projectLabelSet(await loadProjectConfig(dir));
+    expect(byDefault.records.filter((r) => r.annotator.includes('(room '))).toEqual([]);
+    expect(byDefault.counting!.room_sessions_left_out).toHaveLength(4);
+    const labels = await projectLabelSet(await loadProjectConfig(dir), projectSessionSource, { includeRooms: true, includeIncomplete: false, includeReviewers: false });
     const ana = labels.records.filter((r) => r.annotator === `ana (room ${host.code})`);
     expect(ana.map((r) => [r.item_id, r.final_label])).toEqual([['demo-01', 'Impolite'], ['demo-02', 'Polite'], ['demo-03', 'Neutral']]);
+    // the blind votes too: ana changed one vote after the reveal, so one item's blind label differs from its final one
+    expect(ana.filter((r) => r.blind_label !== r.final_label)).toHaveLength(1);
     const { sessionPaths } = await import('../../../../core/node/session/sessionPaths');
     const events = (await readFile(sessionPaths(dir, `ana (room ${host.code})`).events, 'utf8')).trim().split('\n').map((l) => JSON.parse(l));
-    expect(events.filter((e) => e.type === 'label_committed').map((e) => e.data.source)).toEqual(['room', 'room', 'room']);
+    expect(events[0].data).toMatchObject({ kind: 'room', room: { code: host.code } });
+    expect(events.filter((e) => e.type === 'label_committed').map((e) => e.data.source)).toEqual(['room', 'room', 'room', 'room']);
+    // not offered to "Continue as"
+    const { projectSessionSource: source } = await import('../../../../core/node/export/projectSessions');
+    expect((await source.annotators(await loadProjectConfig(dir))).some((a) => a.includes('(room '))).toBe(true);
+    expect(await annotatorSessions(await loadProjectConfig(dir))).not.toContainEqual(expect.stringContaining('(room '));
     // the room sessions export and validate like any other (label_source "room")
     const out = path.join(path.dirname(dir), 'with-room.jsonl');
     const exportRun = await cli('export', '--project', dir, '--format', 'jsonl', '--out', out);

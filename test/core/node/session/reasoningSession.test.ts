@@ -126,7 +126,7 @@ describe('spoken step judgments and re-transcription', () => {
       await store.append('reasoning_shown', { item_id: 'demo-03', steps: ['a', 'b'], model_label: 'Polite', split: 'numbered', reveal: 'always', audio_samples: 0 });
       await store.append('utterance_transcribed', {
         item_id: 'demo-03', utterance: 0, request_id: 'r0', start_sample: 0, end_sample: 16000,
-        segments: [{ t0_ms: 0, t1_ms: 1000, text: ' Step one is wrong.' }], model: { name: 'scripted', sha256: '00', whisper_cpp: null },
+        segments: [{ t0_ms: 0, t1_ms: 1000, text: ' Step one is wrong.' }], model: { name: 'scripted', sha256: '00', whisper_cpp: null, vad: null },
       });
       await store.append('step_judged', judged(1, 'voice', 0));
       await store.append('step_judged', judged(2, 'key', null));

@@ -181,21 +181,22 @@ describe.skipIf(!haveClip)('the research record, through the real session path w
     }
   });
 
-  it('a label key on a completed item is a logged change after completion, visible in the state', async () => {
+  it('a label key on a completed item asks first, then is a logged change after completion, visible in the state', async () => {
     const setup = await demo();
     const service = await open(setup, await script(setup.dir, { 'demo-01': [{ text: ' I label this polite.' }] }));
     try {
       await service.openItem('demo-01');
       await record(service, (await readClip(clipFile)).subarray(0, 16000 * 2));
       await service.completeItem();
-      const after = await service.commitLabel('Neutral', 'key');
+      await expect(service.commitLabel('Neutral', 'key')).rejects.toMatchObject({ code: 'confirmation_required' });
+      const after = await service.commitLabel('Neutral', 'key', { confirmed: true });
       expect(after).toMatchObject({ final_label: 'Neutral', changed_after_completion: true });
     } finally {
       await service.close();
     }
     const { events } = await readSessionLog(sessionPaths(setup.dir, 'ana').events);
     expect(events.filter((e) => e.type === 'label_changed').map((e) => e.data)).toEqual([
-      { item_id: 'demo-01', from: 'Polite', to: 'Neutral', source: 'key', after_completion: true },
+      { item_id: 'demo-01', from: 'Polite', to: 'Neutral', source: 'key', after_completion: true, reviewer: null },
     ]);
   });
 });

@@ -13,7 +13,7 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const fixture = path.resolve(here, '../../common/session/fixtures/session-v1.jsonl');
 
 describe('a session log written before the record became the log (v1 events)', () => {
-  it('opens, folds, resumes for writing and exports as v2, with what v1 did not record left null', async () => {
+  it('opens, folds, resumes for writing and exports as v3, with what v1 did not record left null', async () => {
     const dir = path.join(await mkdtemp(path.join(tmpdir(), 'aloud-v1-')), 'proj');
     await cp(DEMO_PROJECT_DIR, dir, { recursive: true });
     const paths = sessionPaths(dir, 'ana');
@@ -29,19 +29,19 @@ describe('a session log written before the record became the log (v1 events)', (
     const reparse = await cli('session', 'reparse', '--project', dir, '--annotator', 'ana', '--json');
     expect(reparse.code, reparse.err).toBe(0);
     expect(JSON.parse(reparse.out)).toMatchObject({ changed: 0 });
-    // opening for writing appends v2 events after the v1 ones; the log stays readable
+    // opening for writing appends current events after the v1 ones; the log stays readable
     const store = await SessionStore.open({ project: await loadProjectConfig(dir), annotator: 'ana' });
     await store.close();
     const lines = (await readFile(paths.events, 'utf8')).trimEnd().split('\n').map((l) => JSON.parse(l) as { v: number; type: string });
     expect(lines.slice(0, 14).every((l) => l.v <= 1)).toBe(true);
-    expect(lines[14]).toMatchObject({ v: 2, type: 'session_resumed' });
+    expect(lines[14]).toMatchObject({ v: 3, type: 'session_resumed' });
 
     const out = path.join(dir, 'v1.jsonl');
     const exported = await cli('export', '--project', dir, '--format', 'jsonl', '--out', out);
     expect(exported.code, exported.err).toBe(0);
     const record = JSON.parse((await readFile(out, 'utf8')).split('\n')[0]!);
     expect(record).toMatchObject({
-      schema_version: 2,
+      schema_version: 3,
       item_id: 'demo-01',
       final_label: 'Neutral',
       blind_label: 'Polite',

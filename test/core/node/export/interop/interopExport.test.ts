@@ -6,7 +6,7 @@ import path from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { unzipSync } from 'fflate';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { EXPORT_FIELDS_V2, type ExportRecordV2 } from '../../../../../core/common/export/exportRecord';
+import { EXPORT_FIELDS_V3, type ExportRecord } from '../../../../../core/common/export/exportRecord';
 import { hfColumns, hfRow } from '../../../../../core/common/export/interop/hfDataset';
 import type { InteropReceipt } from '../../../../../core/common/export/interop/interopFormats';
 import { TIER_NAMES } from '../../../../../core/common/export/interop/itemTimeline';
@@ -26,10 +26,10 @@ const haveTool = (tool: string): boolean => {
 };
 
 let dir: string;
-let records: ExportRecordV2[];
+let records: ExportRecord[];
 const out = (format: string): string => path.join(dir, '..', `out-${format}`);
-const recorded = (): ExportRecordV2[] => records.filter((r) => r.audio !== null);
-const stem = (r: ExportRecordV2): string => `${encodeFileName(r.annotator, 'annotator name')}/${encodeFileName(r.item_id, 'item id')}`;
+const recorded = (): ExportRecord[] => records.filter((r) => r.audio !== null);
+const stem = (r: ExportRecord): string => `${encodeFileName(r.annotator, 'annotator name')}/${encodeFileName(r.item_id, 'item id')}`;
 const readReceipt = async (format: string): Promise<InteropReceipt> => JSON.parse(await readFile(path.join(out(format), `${format}.receipt.json`), 'utf8')) as InteropReceipt;
 
 async function filesUnder(root: string, prefix = ''): Promise<string[]> {
@@ -51,7 +51,7 @@ async function expectReceiptCoversFolder(format: string): Promise<InteropReceipt
     const bytes = await readFile(path.join(out(format), ...f.path.split('/')));
     expect({ path: f.path, sha256: sha256(bytes), bytes: bytes.length }).toEqual(f);
   }
-  expect(receipt).toMatchObject({ kind: 'interop', format, schema_version: 2, records: records.length, recordings: recorded().length, annotators: ['Zoë Example', 'bob'] });
+  expect(receipt).toMatchObject({ kind: 'interop', format, schema_version: 3, records: records.length, recordings: recorded().length, annotators: ['Zoë Example', 'bob'] });
   return receipt;
 }
 
@@ -59,7 +59,7 @@ beforeAll(async () => {
   ({ dir } = await interopStudy());
   const jsonl = path.join(dir, '..', 'records.jsonl');
   expect((await cli('export', '--project', dir, '--format', 'jsonl', '--out', jsonl)).code).toBe(0);
-  records = (await readFile(jsonl, 'utf8')).trimEnd().split('\n').map((l) => JSON.parse(l) as ExportRecordV2);
+  records = (await readFile(jsonl, 'utf8')).trimEnd().split('\n').map((l) => JSON.parse(l) as ExportRecord);
   const previous = process.env[VAD_MODEL_ENV];
   if (existsSync(VAD_MODEL)) process.env[VAD_MODEL_ENV] = VAD_MODEL;
   try {
@@ -212,7 +212,7 @@ describe.skipIf(!haveFixtures)('interop exports of a study with two annotators, 
     // the hesitation counts of each recording, and on each case their sum
     const variableGuid = (name: string): string => qde.match(new RegExp(`<Variable guid="([^"]+)" name="${name}"`))![1]!;
     const valuesOf = (name: string): number[] => [...qde.matchAll(new RegExp(`<VariableRef targetGUID="${variableGuid(name)}"/><IntegerValue>(\\d+)</IntegerValue>`, 'g'))].map((m) => Number(m[1]));
-    const bobAndZoe = (pick: (r: ExportRecordV2) => number): number[] => ['Zoë Example', 'bob'].map((a) => recorded().filter((r) => r.annotator === a).reduce((n, r) => n + pick(r), 0));
+    const bobAndZoe = (pick: (r: ExportRecord) => number): number[] => ['Zoë Example', 'bob'].map((a) => recorded().filter((r) => r.annotator === a).reduce((n, r) => n + pick(r), 0));
     expect(valuesOf('filled_pause_count')).toEqual([...bobAndZoe((r) => r.signals!.filled_pause_count!), ...recorded().map((r) => r.signals!.filled_pause_count)]);
     expect(valuesOf('hedge_count')).toEqual([...bobAndZoe((r) => r.signals!.hedge_count!), ...recorded().map((r) => r.signals!.hedge_count)]);
     // each transcript file is the verbatim transcript, with sync points at every segment's edges
@@ -226,7 +226,7 @@ describe.skipIf(!haveFixtures)('interop exports of a study with two annotators, 
     expect(validated.code, validated.out).toBe(0);
   });
 
-  it('Hugging Face: audiofolder metadata keyed by file_name, a Parquet file DuckDB reads back equal to it, every v2 field in the columns, a dataset card', async () => {
+  it('Hugging Face: audiofolder metadata keyed by file_name, a Parquet file DuckDB reads back equal to it, every v3 field in the columns, a dataset card', async () => {
     await expectReceiptCoversFolder('hf');
     const metadata = (await readFile(path.join(out('hf'), 'metadata.jsonl'), 'utf8')).trimEnd().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
     const columns = hfColumns();
@@ -235,7 +235,7 @@ describe.skipIf(!haveFixtures)('interop exports of a study with two annotators, 
     // the rows are the JSONL export's records, flattened (exported_at aside: each export has its own time)
     const expected = recorded().map((r) => hfRow({ ...r, exported_at: metadata[0]!.exported_at as string }, `audio/${stem(r)}.wav`, columns));
     expect(metadata).toEqual(expected);
-    for (const field of EXPORT_FIELDS_V2) expect(columns.some((c) => c.path[0] === field), field).toBe(true);
+    for (const field of EXPORT_FIELDS_V3) expect(columns.some((c) => c.path[0] === field), field).toBe(true);
 
     const db = await DuckDBInstance.create(':memory:');
     const connection = await db.connect();
