@@ -184,7 +184,11 @@ export class SessionFold {
   apply(event: SessionEvent): void {
     this.audio.apply(event);
     this.lastSeq = event.seq;
+    const timedBefore = this.openItem?.item_id;
     this.followOpenItem(event);
+    // the open item's time on item runs with every event, and the one left behind stops: both derive again
+    if (timedBefore !== undefined) this.derived.delete(timedBefore);
+    if (this.openItem) this.derived.delete(this.openItem.item_id);
     // Every event that changes an item names it: only that item's derived state must be computed again.
     const itemId = (event.data as { item_id?: unknown }).item_id;
     if (typeof itemId === 'string') {
@@ -352,6 +356,11 @@ export class SessionFold {
   private voiceUnderOtherConfig(item: ItemFold): boolean {
     // a v1 log recorded no configuration: unknown is not "changed"
     return this.currentConfigSha256 !== null && item.voice.some((v) => v.config_sha256 !== null && v.config_sha256 !== this.currentConfigSha256);
+  }
+
+  /** The item whose time on item runs now (its derived state changes with every event), if any. */
+  get timedItemId(): string | null {
+    return this.openItem?.item_id ?? null;
   }
 
   /** Some item's recorded voice labels were derived under another configuration than the current one. */

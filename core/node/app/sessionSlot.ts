@@ -220,10 +220,15 @@ export class SessionSlot {
   /** The session's own events, as the contract's events. */
   private forward(session: SessionService): void {
     const emit = (event: AloudEvent) => this.app.emit(event);
+    let timed: string | null = session.store.timedItem;
     session.on('event', (event) => {
       const itemId = (event.data as { item_id?: unknown }).item_id;
-      if (typeof itemId !== 'string') return;
-      this.changedItems.add(itemId);
+      if (typeof itemId === 'string') this.changedItems.add(itemId);
+      // the open item's time on item runs with every event; the one left behind stops
+      if (timed !== null) this.changedItems.add(timed);
+      timed = session.store.timedItem;
+      if (timed !== null) this.changedItems.add(timed);
+      if (this.changedItems.size === 0) return;
       // a transcription landing, audio made durable by the timer, a failed engine: no act will answer with it
       if (this.acting === 0 && !this.pushScheduled) {
         this.pushScheduled = true;

@@ -231,6 +231,11 @@ export class SessionStore {
     return { current_item: this.fold.currentItemId, recording: this.fold.openRecording, config_changed: this.fold.configChanged, note_count: this.fold.noteCount };
   }
 
+  /** The item whose time on item runs now: every event changes its view. */
+  get timedItem(): string | null {
+    return this.fold.timedItemId;
+  }
+
   /** The notes from the `start`-th on, oldest first. */
   notesFrom(start: number): SessionNote[] {
     return this.fold.notesFrom(start);
