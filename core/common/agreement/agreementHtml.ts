@@ -48,7 +48,7 @@ export function alphaChartSvg(rows: ReadonlyArray<{ name: string; alpha: number 
 /** A self-contained HTML report (one file, opens offline): chart, disagreements, per-annotator conformity. */
 export function agreementHtml(
   analysis: AgreementAnalysis,
-  meta: { title: string; sources: readonly string[]; generatedAt: string; counting?: readonly string[]; scriptedItems?: number },
+  meta: { title: string; sources: readonly string[]; generatedAt: string; counting?: readonly string[]; scriptedItems?: number; /** more sections (agreement on codes), as HTML */ sections?: string },
 ): string {
   const a = analysis;
   const ci = (c: [number, number] | null) => (c ? `[${c[0].toFixed(3)}, ${c[1].toFixed(3)}]` : '—');
@@ -103,6 +103,6 @@ ${notes}
 ${a.disagreements.length === 0 ? '<p class="muted">No item has differing final labels.</p>' : `<table><tr><th>item</th><th>distinct</th>${annotators.map((n) => `<th>${escapeHtml(n)}</th>`).join('')}</tr>${disagreementRows}</table>`}
 <h2>Per annotator: first → final</h2>
 <table><tr><th>annotator</th><th>labels</th><th>changes</th><th>toward the others' majority</th><th>share</th></tr>${conformityRows}</table>
-</body></html>
+${meta.sections ?? ''}</body></html>
 `;
 }

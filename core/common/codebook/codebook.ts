@@ -20,7 +20,12 @@ export interface CodeDef {
 
 export interface Codebook {
   codes: CodeDef[];
+  /** one code per unit (a coder choosing another code replaces the first); agreement then also has an overall α */
+  exclusive?: boolean;
 }
+
+/** Keys the coding view uses itself (memo, new code from the selected words, the definitions list): no code may take them. */
+export const CODING_VIEW_KEYS: Readonly<Record<string, string>> = { m: 'memo', n: 'new code from the selected words', '?': 'definitions and shortcuts' };
 
 const text = { type: 'string' } as const;
 const name = { type: 'string', minLength: 1, pattern: '\\S' } as const;
@@ -33,6 +38,7 @@ export const codebookJsonSchema = {
   additionalProperties: false,
   required: ['codes'],
   properties: {
+    exclusive: { type: 'boolean' },
     codes: {
       type: 'array',
       items: {
@@ -82,7 +88,9 @@ export function codebookProblems(codebook: Codebook, file: string, lineOf: (segm
     else byName.set(folded(code.name), i);
     if (code.key !== undefined) {
       const other = keys.get(code.key);
-      if (other !== undefined) at(i, 'key', `key "${code.key}" is already used by codes[${other}]`);
+      const reserved = CODING_VIEW_KEYS[code.key.toLowerCase()];
+      if (reserved !== undefined) at(i, 'key', `key "${code.key}" is the coding view's shortcut for the ${reserved}; choose another`);
+      else if (other !== undefined) at(i, 'key', `key "${code.key}" is already used by codes[${other}]`);
       else keys.set(code.key, i);
     }
   });
@@ -109,5 +117,22 @@ export function formatCodebook(codebook: Codebook, header: string): string {
   const order: ReadonlyArray<keyof CodeDef> = ['name', 'definition', 'example', 'counter_example', 'parent', 'key'];
   const codes = codebook.codes.map((c) => Object.fromEntries(order.filter((k) => c[k] !== undefined).map((k) => [k, c[k]])));
   const comments = header.split('\n').map((line) => `# ${line}`.trimEnd()).join('\n');
-  return `${comments}\n${stringify({ codes }, { lineWidth: 0 })}`;
+  return `${comments}\n${stringify({ ...(codebook.exclusive !== undefined ? { exclusive: codebook.exclusive } : {}), codes }, { lineWidth: 0 })}`;
+}
+
+/**
+ * The codebook's version: a hash of what its codes mean (names, definitions, examples, counter-examples, nesting)
+ * and whether it is exclusive, so it changes whenever a definition changes; the order of the codes and their keys
+ * do not change it. Every coding act records the version it was made under.
+ */
+export function codebookVersion(codebook: Codebook, sha256: (text: string) => string): string {
+  const meaning = [...codebook.codes]
+    .sort((a, b) => (folded(a.name) < folded(b.name) ? -1 : folded(a.name) > folded(b.name) ? 1 : 0))
+    .map((c) => [c.name, c.definition, c.example ?? null, c.counter_example ?? null, c.parent ?? null]);
+  return sha256(JSON.stringify({ exclusive: codebook.exclusive ?? false, codes: meaning })).slice(0, 12);
+}
+
+/** A code of the codebook by name as people read it ("doubts" finds "Doubts"), or undefined. */
+export function findCode(codebook: Codebook, name: string): CodeDef | undefined {
+  return codebook.codes.find((c) => folded(c.name) === folded(name));
 }

@@ -2,6 +2,7 @@ import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import type { InputProblem } from '../io/inputProblem';
 import { InputError } from '../io/inputProblem';
 import { codebookProblems, type CodeDef, type Codebook } from './codebook';
+import { escapeXmlText, xmlAttributes } from '../export/interop/xmlText';
 
 /** The REFI-QDA namespaces a codebook comes in: a codebook file (.qdc) or a project (.qde inside a .qdpx). */
 export const QDA_CODEBOOK_NAMESPACE = 'urn:QDA-XML:codebook:1.0';
@@ -111,4 +112,36 @@ function textOf(value: unknown): string | null {
   if (value === undefined || value === null) return null;
   const text = typeof value === 'string' ? value : typeof value === 'object' && typeof (value as XmlNode)['#text'] === 'string' ? ((value as XmlNode)['#text'] as string) : '';
   return text.trim() === '' ? null : text.trim();
+}
+
+/** The codebook's codes as nested Code elements (a code under its parent, as codebook.yaml nests them). */
+export function codebookTree(codes: readonly CodeDef[], guids: ReadonlyMap<string, string>, indent: string): string[] {
+  const lines: string[] = [];
+  const names = new Set(codes.map((c) => c.name));
+  const emit = (parent: string | undefined, depth: string): void => {
+    for (const code of codes.filter((c) => (parent === undefined ? c.parent === undefined || !names.has(c.parent) : c.parent === parent))) {
+      const description = [code.definition, code.example ? `Example: ${code.example}` : '', code.counter_example ? `Counter-example: ${code.counter_example}` : ''].filter(Boolean).join('\n');
+      const children = codes.some((c) => c.parent === code.name);
+      const open = `${depth}<Code${xmlAttributes({ guid: guids.get(code.name), name: code.name, isCodable: true })}>${description ? `<Description>${escapeXmlText(description)}</Description>` : ''}`;
+      if (!children) {
+        lines.push(`${open}</Code>`);
+        continue;
+      }
+      lines.push(open);
+      emit(code.name, `${depth}  `);
+      lines.push(`${depth}</Code>`);
+    }
+  };
+  emit(undefined, indent);
+  return lines;
+}
+
+/**
+ * The codebook as a REFI-QDA codebook file (.qdc: `<CodeBook xmlns="urn:QDA-XML:codebook:1.0">`), the way QDA tools
+ * exchange codebooks: each code with its GUID (stable: `guidOf`), its definition, example and counter-example as the
+ * description, nested under its parent.
+ */
+export function formatQdaCodebook(codebook: Codebook, guidOf: (key: string) => string, origin: string): string {
+  const guids = new Map(codebook.codes.map((c) => [c.name, guidOf(`code:codebook:${c.name}`)]));
+  return ['<?xml version="1.0" encoding="UTF-8"?>', `<CodeBook${xmlAttributes({ xmlns: QDA_CODEBOOK_NAMESPACE, origin })}>`, '  <Codes>', ...codebookTree(codebook.codes, guids, '    '), '  </Codes>', '</CodeBook>', ''].join('\n');
 }

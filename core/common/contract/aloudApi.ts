@@ -4,11 +4,15 @@
  */
 import type { AlphaResult } from '../agreement/krippendorff';
 import type { LeadRoomStatus } from '../rooms/roomViews';
+import type { ShadowRoomStatus } from '../rooms/shadowViews';
 import type { Item } from '../items/item';
 import type { LabelSchema, ThinkAloudConfig } from '../project/projectConfig';
 import type { ItemSessionState } from '../session/itemState';
 import type { ReasoningView } from '../reasoning/reasoningReveal';
 import type { RefusalCode } from './refusal';
+import type { CodeDef } from '../codebook/codebook';
+import type { CodeAgreement } from '../coding/codeAgreement';
+import type { CodingItemView, CodingOverview } from '../coding/codingViews';
 
 export interface AppInfo {
   app_version: string;
@@ -235,6 +239,8 @@ export interface AloudApi {
   showReasoning(): Promise<ReasoningView>;
   /** judge step `index` (1-based) of the shown reasoning: 1 correct, 0 neutral, -1 wrong, null withdraws */
   judgeStep(index: number, reward: 1 | 0 | -1 | null, source: 'click' | 'key'): Promise<SessionPatch>;
+  /** words of the open item's text selected (start and end: UTF-16 offsets at word boundaries), or cleared (both null) */
+  selectText(start: number | null, end: number | null): Promise<SessionPatch>;
   /** the keep-talking cue was shown while recording, after silenceMs of silence (logged as a cue_shown event) */
   logCue(cue: 'keep_talking', silenceMs: number): Promise<SessionPatch>;
   exportSession(format: ExportFormat): Promise<ExportSummary>;
@@ -247,6 +253,16 @@ export interface AloudApi {
   closeRoom(): Promise<null>;
   /** a closed room's final votes as labels (source "room") of a new session per member */
   writeBackRoom(code: string): Promise<Array<{ member_id: string; annotator: string; labels: number }>>;
+  /**
+   * a shadow room of the open session: trainees watch the annotator label and think aloud, live, and practise against
+   * her (one room at a time, on its own listener; lan: open to the local network); her session is never written by it
+   */
+  openShadowRoom(lan: boolean): Promise<ShadowRoomStatus>;
+  shadowRoom(): Promise<ShadowRoomStatus | null>;
+  /** her audio to the trainees (off by default) */
+  shareShadowAudio(on: boolean): Promise<ShadowRoomStatus>;
+  removeShadowTrainee(memberId: string): Promise<ShadowRoomStatus>;
+  closeShadowRoom(): Promise<null>;
   /** annotators with a session in this project (one spelling each) */
   annotators(): Promise<string[]>;
   /** every annotator's session (annotator null) or one annotator's */
@@ -280,7 +296,28 @@ export interface AloudApi {
   collectPack(file: string): Promise<CollectSummary>;
   /** changes thinkaloud settings in aloud.yaml (validated; nothing written when invalid) */
   updateThinkAloud(patch: Partial<ThinkAloudSettings>): Promise<SettingsChange>;
+  /** coding: the codebook, the coding settings, the protocols with this coder's progress, the in-vivo proposals */
+  codingOverview(): Promise<CodingOverview>;
+  /** one annotator's protocol of an item as this coder may see it (others' codes only when blind coding allows) */
+  codingItem(annotator: string, itemId: string): Promise<CodingItemView>;
+  /** apply, remove or toggle a code on a unit (a code_applied / code_removed event in the coder's own log) */
+  codeUnit(annotator: string, itemId: string, unit: string, code: string, action: 'apply' | 'remove' | 'toggle', source: 'key' | 'click'): Promise<CodingItemView>;
+  /** the coder's memo on a code standing on a unit ('' clears it) */
+  writeCodingMemo(annotator: string, itemId: string, unit: string, code: string, text: string): Promise<CodingItemView>;
+  /** words of a unit proposed as a new code (in vivo); the lead adds it to the codebook */
+  proposeCode(annotator: string, itemId: string, unit: string, quote: string): Promise<CodingItemView>;
+  /** the coder has finished coding the protocol (in blind coding, the others' codes may then be seen) */
+  finishCoding(annotator: string, itemId: string): Promise<CodingItemView>;
+  /** takes back the coder's last code act; answers with the protocol it was on */
+  undoCoding(): Promise<CodingItemView>;
+  /** adds a code to codebook.yaml (validated like the file; its comments kept) */
+  addCode(code: CodeDef): Promise<CodingOverview>;
+  /** agreement on codes: α per code, overall when exclusive, the units coders disagree on, codes beside labels and pauses */
+  codeAgreement(): Promise<CodeAgreementReport>;
 }
+
+/** `agreement --codes` as the Agreement tab gets it: the figures, the codebook it was computed under, the unit rule. */
+export type CodeAgreementReport = CodeAgreement & { codebook_version: string | null; exclusive: boolean; unit: string };
 
 export type AloudMethod = keyof AloudApi;
 

@@ -68,8 +68,30 @@ const newProjectSpec: ArgCheck = (value, where) => {
     if (l.key !== null && (typeof l.key !== 'string' || l.key.length !== 1)) throw new Refusal('bad_request', `${where}.labels[${i}].key must be one character or null`);
   });
 };
+const unitId: ArgCheck = (value, where) => {
+  if (typeof value !== 'string' || !/^u(0|[1-9]\d{0,8})(\.s(0|[1-9]\d{0,5}))?$/.test(value)) throw new Refusal('bad_request', `${where} must be a unit id such as u3 or u3.s1`);
+};
+/** a protocol to code: whose (the annotator) and which item */
+const protocolParams: ReadonlyArray<readonly [string, ArgCheck]> = [
+  ['annotator', nonEmptyString(200)],
+  ['itemId', nonEmptyString()],
+];
+/** a new code: the codebook's own validation judges the values */
+const codeSpec: ArgCheck = (value, where) => {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Refusal('bad_request', `${where} must be an object`);
+  const spec = value as Record<string, unknown>;
+  const known = new Set(['name', 'definition', 'example', 'counter_example', 'parent', 'key']);
+  for (const key of Object.keys(spec)) if (!known.has(key)) throw new Refusal('bad_request', `${where}: unknown field "${key}"`);
+  nonEmptyString(200)(spec.name, `${where}.name`);
+  text(spec.definition, `${where}.definition`);
+  for (const key of ['example', 'counter_example', 'parent', 'key']) if (spec[key] !== undefined) text(spec[key], `${where}.${key}`);
+};
+
 const nonNegativeInteger: ArgCheck = (value, where) => {
   if (!Number.isSafeInteger(value) || (value as number) < 0) throw new Refusal('bad_request', `${where} must be a whole number ≥ 0`);
+};
+const offsetOrNull: ArgCheck = (value, where) => {
+  if (value !== null && (!Number.isSafeInteger(value) || (value as number) < 0 || (value as number) > MAX_TEXT)) throw new Refusal('bad_request', `${where} must be a text offset (a whole number ≥ 0) or null`);
 };
 const nonNegativeNumber: ArgCheck = (value, where) => {
   if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) throw new Refusal('bad_request', `${where} must be a number ≥ 0`);
@@ -136,6 +158,14 @@ export const API_METHODS: { readonly [M in AloudMethod]: MethodSpec & AnswerSpec
     scope: 'session-page',
     answer: 'session-patch',
   },
+  selectText: {
+    params: [
+      ['start', offsetOrNull],
+      ['end', offsetOrNull],
+    ],
+    scope: 'session-page',
+    answer: 'session-patch',
+  },
   logCue: {
     params: [
       ['cue', oneOf(['keep_talking'])],
@@ -158,6 +188,12 @@ export const API_METHODS: { readonly [M in AloudMethod]: MethodSpec & AnswerSpec
   removeRoomMember: { params: [['memberId', nonEmptyString(100)]], scope: 'any-page' },
   closeRoom: { params: [], scope: 'any-page' },
   writeBackRoom: { params: [['code', nonEmptyString(20)]], scope: 'any-page' },
+  // a shadow room shows the open session: only the page that opened it opens, steers and closes the room
+  openShadowRoom: { params: [['lan', boolean]], scope: 'session-page' },
+  shadowRoom: { params: [], scope: 'session-page' },
+  shareShadowAudio: { params: [['on', boolean]], scope: 'session-page' },
+  removeShadowTrainee: { params: [['memberId', nonEmptyString(100)]], scope: 'session-page' },
+  closeShadowRoom: { params: [], scope: 'session-page' },
   annotators: { params: [], scope: 'any-page' },
   exportProject: {
     params: [
@@ -196,6 +232,18 @@ export const API_METHODS: { readonly [M in AloudMethod]: MethodSpec & AnswerSpec
     ],
     scope: 'session-page',
   },
+  codingOverview: { params: [], scope: 'session-page' },
+  codingItem: { params: [...protocolParams], scope: 'session-page' },
+  codeUnit: {
+    params: [...protocolParams, ['unit', unitId], ['code', nonEmptyString(200)], ['action', oneOf(['apply', 'remove', 'toggle'])], ['source', oneOf(['key', 'click'])]],
+    scope: 'session-page',
+  },
+  writeCodingMemo: { params: [...protocolParams, ['unit', unitId], ['code', nonEmptyString(200)], ['text', text]], scope: 'session-page' },
+  proposeCode: { params: [...protocolParams, ['unit', unitId], ['quote', nonEmptyString(1000)]], scope: 'session-page' },
+  finishCoding: { params: [...protocolParams], scope: 'session-page' },
+  undoCoding: { params: [], scope: 'session-page' },
+  addCode: { params: [['code', codeSpec]], scope: 'session-page' },
+  codeAgreement: { params: [], scope: 'session-page' },
   collectPack: { params: [['file', nonEmptyString(4096)]], scope: 'session-page' },
 };
 

@@ -108,6 +108,22 @@ export interface ExportModel {
   whisper_cpp: string | null;
 }
 
+/** A coder's code on a unit, as exported. */
+export interface ExportCode {
+  code: string;
+  memo: string | null;
+  applied_at: string;
+  codebook_version: string;
+  after_finished: boolean;
+}
+
+/** The protocol's units of coding and the codes each coder gave them. */
+export interface ExportCodings {
+  unit_kind: 'utterance' | 'sentence';
+  coders: Array<{ coder: string; finished_at: string | null }>;
+  units: Array<{ unit: string; text: string; t0_ms: number; t1_ms: number; current: boolean; codes: Record<string, ExportCode[]> }>;
+}
+
 /** One annotator's work on one item (schema_version 2): v1 plus the whole label timeline, corrections, notes, provenance. */
 export interface ExportRecordV2 {
   schema_version: 2;
@@ -141,12 +157,17 @@ export interface ExportRecordV2 {
   step_judgments: ReasoningExportFields['step_judgments'];
   reasoning_shown_at: string | null;
   reasoning_features: ReasoningExportFields['reasoning_features'];
+  /** added to v2 later (optional in the schema): null when no coder coded the protocol */
+  codings?: ExportCodings | null;
   app_version: string;
   config_sha256: string;
   started_at: string | null;
   completed_at: string | null;
   exported_at: string;
 }
+
+/** Fields added to v2 after its first files were written: every export writes them, the schema does not require them. */
+export const EXPORT_OPTIONAL_FIELDS_V2: ReadonlyArray<keyof ExportRecordV2> = ['codings'];
 
 /** A label act of v3: who made it, when it was not the session's annotator. */
 export interface ExportLabelActV3 extends ExportLabelAct {
@@ -176,6 +197,9 @@ export interface ExportRecordV3 extends Omit<ExportRecordV2, 'schema_version' | 
 /** The record this Aloud writes. */
 export type ExportRecord = ExportRecordV3;
 
+/** Fields of v3 that its first files (written before coding came to v3) do not have: the schema does not require them. */
+export const EXPORT_OPTIONAL_FIELDS_V3: ReadonlyArray<keyof ExportRecordV3> = ['codings'];
+
 /** A record of any version `validate` reads. */
 export type AnyExportRecord = ExportRecordV1 | ExportRecordV2 | ExportRecordV3;
 
@@ -197,6 +221,7 @@ export function upcastExportRecordV2(record: ExportRecordV2): ExportRecordV3 {
     first_completed_at: null,
     time_to_complete_ms: null,
     time_open_ms: null,
+    codings: record.codings ?? null,
   };
   const ordered: Record<string, unknown> = {};
   for (const key of EXPORT_FIELDS_V3) ordered[key] = v3[key];
@@ -208,7 +233,7 @@ export const EXPORT_FIELDS_V2 = [
   'schema_version', 'project', 'annotator', 'item_id', 'item_text_sha256', 'item_context_sha256', 'final_label', 'label_source',
   'blind_label', 'label_history', 'commitments', 'transcript', 'transcript_corrected', 'corrections', 'segments',
   'superseded_transcripts', 'signals', 'audio', 'model', 'notes', 'keep_talking_cues', 'parser_version', 'config_changed', 'labels_not_in_schema',
-  'changed_after_completion', 'model_reasoning', 'step_judgments', 'reasoning_shown_at', 'reasoning_features',
+  'changed_after_completion', 'model_reasoning', 'step_judgments', 'reasoning_shown_at', 'reasoning_features', 'codings',
   'app_version', 'config_sha256', 'started_at', 'completed_at', 'exported_at',
 ] as const satisfies ReadonlyArray<keyof ExportRecordV2>;
 
@@ -217,7 +242,7 @@ export const EXPORT_FIELDS_V3 = [
   'schema_version', 'project', 'annotator', 'session_kind', 'item_id', 'item_text_sha256', 'item_context_sha256', 'final_label', 'own_final_label',
   'label_source', 'blind_label', 'label_history', 'commitments', 'transcript', 'transcript_corrected', 'corrections', 'segments',
   'superseded_transcripts', 'signals', 'audio', 'model', 'vad_model', 'notes', 'keep_talking_cues', 'parser_version', 'config_changed', 'labels_not_in_schema',
-  'changed_after_completion', 'model_reasoning', 'step_judgments', 'reasoning_shown_at', 'reasoning_features',
+  'changed_after_completion', 'model_reasoning', 'step_judgments', 'reasoning_shown_at', 'reasoning_features', 'codings',
   'app_version', 'config_sha256', 'started_at', 'completed_at', 'completed', 'first_completed_at', 'time_to_complete_ms', 'time_open_ms', 'exported_at',
 ] as const satisfies ReadonlyArray<keyof ExportRecordV3>;
 
@@ -248,6 +273,8 @@ export interface ExportRecordInput {
   exportedAt: string;
   /** the item's model reasoning fields (core/common/reasoning/reasoningExport); absent: none */
   reasoning?: ReasoningExportFields;
+  /** the coders' codings of this protocol (core/common/coding/codingExport); absent or null: none */
+  codings?: ExportCodings | null;
 }
 
 const exportModel = (m: { name: string; sha256: string; whisper_cpp?: string | null }): ExportModel => ({
@@ -298,6 +325,7 @@ export function buildExportRecord(input: ExportRecordInput): ExportRecordV3 {
     labels_not_in_schema: [...(state?.labels_not_in_schema ?? [])],
     changed_after_completion: state?.changed_after_completion ?? false,
     ...(input.reasoning ?? NO_REASONING),
+    codings: input.codings ?? null,
     app_version: input.appVersion,
     config_sha256: input.configSha256,
     started_at: state?.started_at ?? null,

@@ -54,6 +54,23 @@ export function defaultReasoning(): ReasoningConfig {
   return { split: 'auto', reveal: 'after_blind' };
 }
 
+/** What a unit of coding is: an utterance as the cutter made it, or a sentence within it. */
+export type CodingUnitKind = 'utterance' | 'sentence';
+export const CODING_UNIT_KINDS: readonly CodingUnitKind[] = ['utterance', 'sentence'];
+
+/** aloud.yaml `coding`: how protocols are cut into units, and who may see and code what. */
+export interface CodingConfig {
+  unit: CodingUnitKind;
+  /** a coder sees other coders' codes on an item only once they have finished coding it themselves */
+  blind: boolean;
+  /** a coder may code their own protocols (false: only other annotators') */
+  own_protocols: boolean;
+}
+
+export function defaultCoding(): CodingConfig {
+  return { unit: 'utterance', blind: false, own_protocols: true };
+}
+
 export interface ProjectConfig {
   name: string;
   schema: LabelSchema;
@@ -61,6 +78,7 @@ export interface ProjectConfig {
   items: string;
   thinkaloud: ThinkAloudConfig;
   reasoning: ReasoningConfig;
+  coding: CodingConfig;
 }
 
 export function defaultThinkAloud(): ThinkAloudConfig {
@@ -166,6 +184,16 @@ export const projectConfigJsonSchema = {
       properties: {
         split: { enum: [...REASONING_SPLITS], default: 'auto' },
         reveal: { enum: [...REASONING_REVEALS], default: 'after_blind' },
+      },
+    },
+    coding: {
+      type: 'object',
+      additionalProperties: false,
+      default: {},
+      properties: {
+        unit: { enum: [...CODING_UNIT_KINDS], default: 'utterance' },
+        blind: { type: 'boolean', default: false },
+        own_protocols: { type: 'boolean', default: true },
       },
     },
   },

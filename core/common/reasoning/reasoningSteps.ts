@@ -1,3 +1,5 @@
+import { sentenceSpans } from '../transcript/sentences';
+
 /**
  * A model's reasoning as numbered steps, so an annotator can judge "step three" and a process-reward record can
  * say which step earned which reward. The rule is fixed and documented (README, "Model reasoning"):
@@ -78,18 +80,8 @@ function byParagraphs(text: string): string[] {
   return tidy(text.split(/(?:\r\n|\r|\n)[ \t]*(?:\r\n|\r|\n)\s*/));
 }
 
-const SENTENCE_END = /[.!?\u2026]+["'\u2019\u201d)\]]*(?=\s+[^\s\p{Ll}])/gu;
-
 function bySentences(text: string): string[] {
-  const pieces: string[] = [];
-  let from = 0;
-  for (const m of text.matchAll(SENTENCE_END)) {
-    const end = m.index + m[0].length;
-    pieces.push(text.slice(from, end));
-    from = end;
-  }
-  pieces.push(text.slice(from));
-  return tidy(pieces);
+  return tidy(sentenceSpans(text).map(([start, end]) => text.slice(start, end)));
 }
 
 /** The steps of a reasoning text by the configured rule. */

@@ -1,6 +1,6 @@
 import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import { compileOnFirstUse, sharedAjv } from '../io/schemaValidator';
-import { LABEL_SOURCES, RECORDING_STOP_REASONS, SESSION_EVENT_TYPES, SESSION_KINDS, type SessionEventType } from './sessionEvents';
+import { CODE_ACT_SOURCES, LABEL_SOURCES, RECORDING_STOP_REASONS, SESSION_EVENT_TYPES, SESSION_KINDS, type SessionEventType } from './sessionEvents';
 import { REASONING_REVEALS } from '../project/projectConfig';
 import { STEP_JUDGMENT_SOURCES } from '../reasoning/stepJudgments';
 
@@ -51,6 +51,22 @@ const diagnostics = {
 } as const;
 const voiceCommitment = object({ label: labelName, quote: text, start: count, end: count, stem: text, audio_ms: nullableMs, utterance: nullableCount });
 
+const name = { type: 'string', minLength: 1 } as const;
+const unitId = { type: 'string', pattern: '^u(0|[1-9][0-9]{0,8})(\\.s(0|[1-9][0-9]{0,5}))?$' } as const;
+const codeAct = object({
+  annotator: name,
+  item_id: itemId,
+  unit: unitId,
+  unit_text: text,
+  unit_t0_ms: { type: 'number', minimum: 0 },
+  unit_t1_ms: { type: 'number', minimum: 0 },
+  code: name,
+  coder: name,
+  codebook_version: text,
+  source: { enum: [...CODE_ACT_SOURCES] },
+  after_finished: { type: 'boolean' },
+  undo_of: { type: ['integer', 'null'], minimum: 1 },
+});
 const modelIdentity = object({ name: { type: 'string', minLength: 1 }, sha256: { type: 'string', minLength: 1 } });
 const nullableModelIdentity = { oneOf: [{ type: 'null' }, modelIdentity] } as const;
 const reviewer = { type: ['string', 'null'], minLength: 1 } as const;
@@ -157,6 +173,13 @@ export const sessionEventDataSchemas: { readonly [T in SessionEventType]: Record
     diagnostics,
   }),
   cue_shown: object({ item_id: itemId, cue: { enum: ['keep_talking'] }, silence_ms: count, audio_ms: count }),
+  code_applied: codeAct,
+  code_removed: codeAct,
+  coding_memo: object({ annotator: name, item_id: itemId, unit: unitId, code: name, coder: name, text, codebook_version: text }),
+  code_proposed: object({ annotator: name, item_id: itemId, unit: unitId, name: { type: 'string', minLength: 1, maxLength: 200 }, quote: text, coder: name }),
+  coding_finished: object({ annotator: name, item_id: itemId, coder: name, units: { type: 'array', items: unitId, uniqueItems: true }, codebook_version: text }),
+  // null clears the selection; the object rules apply only to an object
+  text_selected: object({ item_id: itemId, span: { ...object({ start: count, end: count, quote: { type: 'string', minLength: 1 } }), type: ['object', 'null'] } }),
 };
 
 const ajv = sharedAjv({ allErrors: false, strict: true, allowUnionTypes: true });

@@ -37,6 +37,31 @@ export interface VoiceCommitmentData {
   utterance: number | null;
 }
 
+/** How a coding act came to be: a key or a click in the coding view, an `import --codings`, an undo; a removal may replace a code (exclusive codebook). */
+export type CodeActSource = 'key' | 'click' | 'import' | 'undo' | 'replaced';
+export const CODE_ACT_SOURCES: readonly CodeActSource[] = ['key', 'click', 'import', 'undo', 'replaced'];
+
+/**
+ * A coding act, logged by the coder in their own log: which annotator's protocol (item, unit), the unit's words and
+ * times as they were coded (so the act stays with its unit whatever the protocol's transcript becomes), the code, the
+ * codebook version in force, whether the coder had finished the item before (then, in blind coding, they had seen the
+ * other coders' codes), and the act it undoes (its seq) when it is an undo.
+ */
+export interface CodeActData {
+  annotator: string;
+  item_id: string;
+  unit: string;
+  unit_text: string;
+  unit_t0_ms: number;
+  unit_t1_ms: number;
+  code: string;
+  coder: string;
+  codebook_version: string;
+  source: CodeActSource;
+  after_finished: boolean;
+  undo_of: number | null;
+}
+
 /**
  * What kind of session a log is: an annotator's own work, or a norming room's votes written back as labels (kept
  * apart: not an annotator of the project's agreement unless asked for). null: a log from before kinds were recorded.
@@ -171,6 +196,21 @@ export interface SessionEventData {
   };
   /** the app showed the neutral "Please keep talking" cue after silence_ms of silence, at audio_ms on the item's audio timeline */
   cue_shown: { item_id: string; cue: 'keep_talking'; silence_ms: number; audio_ms: number };
+  /** a coder applied a code to a unit of an annotator's protocol */
+  code_applied: CodeActData;
+  /** a coder removed a code from a unit (by key or click, by undoing, or replaced by another code of an exclusive codebook) */
+  code_removed: CodeActData;
+  /** the coder's memo on one coding (unit and code); an empty text clears it */
+  coding_memo: { annotator: string; item_id: string; unit: string; code: string; coder: string; text: string; codebook_version: string };
+  /** an in-vivo code: words the coder selected in a unit, proposed as the name of a new code (the lead adds it to the codebook) */
+  code_proposed: { annotator: string; item_id: string; unit: string; name: string; quote: string; coder: string };
+  /** the coder has finished coding the item's protocol: every unit listed got the codes it has (no code: none applies) */
+  coding_finished: { annotator: string; item_id: string; coder: string; units: string[]; codebook_version: string };
+  /**
+   * the annotator selected words of the item text (UTF-16 offsets into the text she saw, item_opened's text_sha256;
+   * quote: the words as they read), or cleared her selection (null); the last one stands
+   */
+  text_selected: { item_id: string; span: { start: number; end: number; quote: string } | null };
 }
 
 export type SessionEventType = keyof SessionEventData;
@@ -199,6 +239,12 @@ export const EVENT_VERSIONS: { readonly [T in SessionEventType]: number } = {
   transcripts_superseded: 1,
   labels_rederived: 1,
   cue_shown: 1,
+  code_applied: 1,
+  code_removed: 1,
+  coding_memo: 1,
+  code_proposed: 1,
+  coding_finished: 1,
+  text_selected: 1,
 };
 
 export const SESSION_EVENT_TYPES = Object.keys(EVENT_VERSIONS) as SessionEventType[];

@@ -8,7 +8,7 @@ import type { Segment } from '../transcript/segment';
 import { AudioLedgerFold, type AudioLedger } from './audioLedger';
 import { checkEventData } from './sessionEventSchema';
 import { SessionLogError } from './sessionLog';
-import type { CommitmentRecord, CorrectionRecord, ItemSessionState, KeepTalkingCue, LabelAct, LabelSource, ManualLabelRecord, ShownReasoning, SupersededTranscript } from './itemState';
+import type { CommitmentRecord, CorrectionRecord, ItemSessionState, KeepTalkingCue, LabelAct, LabelSource, ManualLabelRecord, ShownReasoning, SupersededTranscript, TextSelection } from './itemState';
 import type { StepJudgmentRecord } from '../reasoning/stepJudgments';
 import {
   EVENT_VERSIONS,
@@ -19,6 +19,7 @@ import {
   type VoiceCommitmentData,
 } from './sessionEvents';
 import { AUDIO_SAMPLE_RATE } from '../audio/sampleRate';
+import { CodingFold } from '../coding/codingFold';
 
 /** An event to append: its type and data (the log gives it v, seq and ts). */
 export type SessionEntry = { [T in SessionEventType]: { type: T; data: SessionEventData[T] } }[SessionEventType];
@@ -136,6 +137,7 @@ interface ItemFold {
   reasoning: ShownReasoning | null;
   /** with the utterance a spoken judgment came from (null for keys and clicks) */
   step_judgments: Array<StepJudgmentRecord & { utterance: number | null }>;
+  selection: TextSelection | null;
 }
 
 const correctionKey = (utterance: number, segment: number): string => `${utterance}:${segment}`;
@@ -150,6 +152,8 @@ const correctionKey = (utterance: number, segment: number): string => `${utteran
  */
 export class SessionFold {
   private readonly audio: AudioLedgerFold;
+  /** the coder's coding acts on protocols (their own or other annotators'), folded beside the items */
+  readonly coding = new CodingFold();
   private readonly items = new Map<string, ItemFold>();
   /** derived item states, dropped when an event for the item arrives */
   private readonly derived = new Map<string, ItemSessionState>();
@@ -183,6 +187,7 @@ export class SessionFold {
 
   apply(event: SessionEvent): void {
     this.audio.apply(event);
+    if (CodingFold.applies(event)) this.coding.apply(event);
     this.lastSeq = event.seq;
     const timedBefore = this.openItem?.item_id;
     this.followOpenItem(event);
@@ -330,6 +335,9 @@ export class SessionFold {
         return;
       case 'cue_shown':
         item.cues.push({ at: event.ts, silence_ms: event.data.silence_ms, audio_ms: event.data.audio_ms });
+        return;
+      case 'text_selected':
+        item.selection = event.data.span === null ? null : { ...event.data.span, at: event.ts };
         return;
       case 'reasoning_shown': {
         const { steps, model_label, audio_samples } = event.data;
@@ -623,6 +631,7 @@ export class SessionFold {
       cues: [...item.cues],
       reasoning: item.reasoning,
       step_judgments: item.step_judgments.map(({ utterance: _utterance, ...judgment }) => judgment),
+      selection: item.selection,
     };
   }
 }
@@ -631,6 +640,7 @@ export class SessionFold {
 const ITEM_EVENTS: ReadonlySet<SessionEventType> = new Set([
   'item_opened', 'recording_started', 'recording_stopped', 'utterance_transcribed', 'transcripts_superseded', 'transcript_parsed', 'label_committed',
   'labels_rederived', 'transcript_corrected', 'item_completed', 'stale_result', 'signals_computed', 'cue_shown', 'reasoning_shown', 'step_judged',
+  'text_selected',
 ]);
 
 /** Events that move the audio ledger: never drafted, because a draft copies one item and not the ledger. */
@@ -658,6 +668,7 @@ function emptyItem(itemId: string): ItemFold {
     cues: [],
     reasoning: null,
     step_judgments: [],
+    selection: null,
   };
 }
 

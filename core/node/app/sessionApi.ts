@@ -1,7 +1,7 @@
 import type { AloudApi, SessionPatch } from '../../common/contract/aloudApi';
+import { Refusal } from '../../common/contract/refusal';
 import { existingAnnotator } from '../../common/annotators/annotatorName';
 import { readWav } from '../audio/wavFile';
-import { Refusal } from '../../common/contract/refusal';
 import { normalizeAnnotatorName } from '../session/sessionPaths';
 import { projectSessionSource } from '../export/projectSessions';
 import type { SessionService } from '../session/sessionService';
@@ -48,6 +48,11 @@ export function sessionApi(app: AppContext) {
     },
     showReasoning: () => app.calls.run(() => app.session.require().showReasoning()),
     judgeStep: (index, reward, source) => withPatch((s) => s.judgeStep(index, reward, source)),
+    selectText: (start, end) =>
+      withPatch((s) => {
+        if ((start === null) !== (end === null)) throw new Refusal('bad_request', 'selectText: give both start and end, or neither (to clear the selection)');
+        return s.selectText(start === null || end === null ? null : { start, end });
+      }),
     logCue: (cue, silenceMs) => withPatch((s) => s.logCue(cue, silenceMs)),
     addNote: (text) => withPatch((s) => s.addNote(text)),
     correctSegment: (itemId, utterance, segment, text) => withPatch((s) => s.correctSegment(itemId, utterance, segment, text)),

@@ -27,6 +27,8 @@ export interface SessionSlotHost {
   readonly project: OpenProject;
   readonly items: Item[];
   emit(event: AloudEvent): void;
+  /** the annotator's session opened, or closed (null): what listens to it (a shadow room's tap) follows */
+  sessionChanged(session: SessionService | null): Promise<void>;
 }
 
 /**
@@ -114,6 +116,7 @@ export class SessionSlot {
     this.recovered = recovered.length > 0 ? `${recovered.join('; ')}.` : null;
     this.forward(session);
     this.current = session;
+    await this.app.sessionChanged(session);
     return this.view();
   }
 
@@ -130,6 +133,7 @@ export class SessionSlot {
     this.current = null;
     this.changedItems.clear();
     if (s) {
+      await this.app.sessionChanged(null);
       s.removeAllListeners();
       await s.close();
     }

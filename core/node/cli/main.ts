@@ -19,14 +19,14 @@ const commands: CommandEntry[] = [
   { name: 'validate', summary: 'Check an export and its receipt through every stage; prints a JSON list of problems.', load: async () => (await import('./commands/validate')).validateCommand },
   {
     name: 'session',
-    summary: "Feed a WAV through the recorder's pipeline (ingest), print an annotator's folded session (show), re-derive labels with the current config (reparse), transcribe recorded audio later (transcribe), carry a session between laptops (pack, unpack).",
+    summary: "Feed a WAV through the recorder's pipeline (ingest), print an annotator's folded session (show), re-derive labels with the current config (reparse), transcribe recorded audio later (transcribe), carry a session between laptops (pack, unpack), list the units of coding (units).",
     load: async () => (await import('./commands/session')).sessionCommand,
   },
   { name: 'doctor', summary: 'Check the whisper.cpp engine: binding, version, SIMD features and what this machine does not allow, the engine process (pid, memory, restarts), threads, and the models present and verified; with --project, a synced project folder.', load: async () => (await import('./commands/doctor')).doctorCommand },
   { name: 'transcribe', summary: 'Transcribe a WAV file with whisper.cpp (verbatim: the disfluent prompt keeps fillers; text exactly as returned).', load: async () => (await import('./commands/transcribe')).transcribeCommand },
   { name: 'bench', summary: 'Measure the engine: per-utterance latency (model loaded once, in the engine process), 30 s encode, real-time factor, memory.', load: async () => (await import('./commands/bench')).benchCommand },
   { name: 'agreement', summary: "Krippendorff's alpha between annotators on first (blind) and final labels, with bootstrap intervals.", load: async () => (await import('./commands/agreement')).agreementCommand },
-  { name: 'room', summary: 'Norming rooms: blind votes, reveal, discussion, live agreement; members join from a browser.', load: async () => (await import('./commands/room')).roomCommand },
+  { name: 'room', summary: 'Norming rooms (blind votes, reveal, discussion, live agreement) and shadow rooms (trainees watch an expert live and practise); members join from a browser.', load: async () => (await import('./commands/room')).roomCommand },
   { name: 'serve', summary: 'Browser mode: the app on http://127.0.0.1 (same API as the desktop app), until Ctrl-C. Without --project: your own copy of the demo.', load: async () => (await import('./commands/serve')).serveCommand },
 ];
 

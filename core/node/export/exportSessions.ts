@@ -17,6 +17,10 @@ import type { ItemSessionState } from '../../common/session/itemState';
 import { writeExportPair } from './exportTarget';
 import type { AnnotatorStates, SessionSource } from './sessionSource';
 import { normalizeAnnotatorName } from '../session/sessionPaths';
+import { protocolKey, type ProtocolCoding } from '../../common/coding/codingFold';
+import { protocolCodings, unitsCsv, unitsFileName, type UnitsReceiptV1 } from '../../common/coding/codingExport';
+import { unitsOfItem } from '../../common/coding/codingUnits';
+import { writeExportWithReceipt } from './exportTarget';
 
 /** How far an export is: records built of all to build (the slow part: every referenced WAV is read and hashed). */
 export interface ExportProgress {
@@ -49,6 +53,34 @@ export interface ExportResult {
   /** session states for item ids the project no longer has: not exported, listed so nothing vanishes silently */
   skipped_states: Array<{ annotator: string; item_id: string }>;
   warnings: string[];
+  /** CSV exports of coded protocols: the units file beside it (one row per unit) and its receipt */
+  units_file?: string;
+  units_receipt?: UnitsReceiptV1;
+}
+
+/** Each coder's work on a protocol, looked up by the protocol's annotator and item. */
+export type CodingIndex = (annotator: string, itemId: string) => Array<{ coder: string; coding: ProtocolCoding }>;
+
+/** The index of every coder's codings (one annotator's protocols are coded in the others' logs). */
+export function codingIndex(coders: ReadonlyArray<Pick<AnnotatorStates, 'annotator' | 'codings'>>): CodingIndex {
+  const index = new Map<string, Array<{ coder: string; coding: ProtocolCoding }>>();
+  for (const c of coders) {
+    for (const p of c.codings?.protocols ?? []) {
+      const key = protocolKey(p.annotator, p.item_id);
+      index.set(key, [...(index.get(key) ?? []), { coder: c.annotator, coding: p }]);
+    }
+  }
+  return (annotator, itemId) => index.get(protocolKey(annotator, itemId)) ?? [];
+}
+
+/** Every session's codings, read one session at a time (only the codings are kept). */
+export async function projectCodingIndex(project: OpenProject, source: SessionSource): Promise<CodingIndex> {
+  const coders: Array<Pick<AnnotatorStates, 'annotator' | 'codings'>> = [];
+  for (const name of await source.annotators(project)) {
+    const { annotator, codings } = await source.load(project, name);
+    if ((codings?.protocols.length ?? 0) > 0) coders.push({ annotator, codings });
+  }
+  return codingIndex(coders);
 }
 
 /** What the rule stage needs to know about the project: its name, labels and each item's text and context hashes. */
@@ -71,10 +103,12 @@ export interface ExportContext {
   appVersion: string;
   exportedAt: string;
   reasoningOf: (item: Item, state: ItemSessionState | null) => ReasoningExportFields;
+  codingsOf: CodingIndex;
 }
 
-export async function exportContext(project: OpenProject, items: readonly Item[], exportedAt: string): Promise<ExportContext> {
+export async function exportContext(project: OpenProject, items: readonly Item[], exportedAt: string, codingsOf: CodingIndex = () => []): Promise<ExportContext> {
   return {
+    codingsOf,
     project,
     items,
     facts: projectFacts(project, items),
@@ -109,6 +143,7 @@ export async function* annotatorExportRecords(context: ExportContext, session: A
       notes: session.notes ?? [],
       sessionKind: session.kind ?? 'annotator',
       reasoning: context.reasoningOf(item, state),
+      codings: state ? protocolCodings(unitsOfItem(state, project.config.coding.unit), project.config.coding.unit, context.codingsOf(session.annotator, item.id)) : null,
       audioSha256: state?.audio_path ? await exportedWavSha256(project.dir, state.audio_path, state.audio_ms, (w) => warn(`${session.annotator}: ${w}`)) : null,
       appVersion: context.appVersion,
       configSha256: context.configSha256,
@@ -132,8 +167,10 @@ export async function buildExportRecords(
   sessions: readonly AnnotatorStates[],
   exportedAt: string,
   onProgress?: (progress: ExportProgress) => void,
+  /** every annotator's session as a coder (their codings of anyone's protocols); default: those of `sessions` */
+  coders: ReadonlyArray<Pick<AnnotatorStates, 'annotator' | 'codings'>> = sessions,
 ): Promise<{ records: ExportRecord[]; skipped: ExportResult['skipped_states']; warnings: string[] }> {
-  const context = await exportContext(project, items, exportedAt);
+  const context = await exportContext(project, items, exportedAt, codingIndex(coders));
   const records: ExportRecord[] = [];
   const skipped: ExportResult['skipped_states'] = [];
   const warnings: string[] = [];
@@ -163,12 +200,17 @@ export async function exportAnnotators(project: OpenProject, out: string, source
   return { items, annotators };
 }
 
-/** exportAnnotators with every session loaded at once (for exports small enough to hold them all). */
-export async function exportInputs(project: OpenProject, out: string, source: SessionSource, annotator?: string): Promise<{ items: Item[]; sessions: AnnotatorStates[] }> {
+/**
+ * exportAnnotators with every session loaded at once (for exports small enough to hold them all), and every session
+ * as a coder (one annotator's protocols are coded in the others' logs).
+ */
+export async function exportInputs(project: OpenProject, out: string, source: SessionSource, annotator?: string): Promise<{ items: Item[]; sessions: AnnotatorStates[]; coders: AnnotatorStates[] }> {
   const { items, annotators } = await exportAnnotators(project, out, source, annotator);
   const sessions: AnnotatorStates[] = [];
   for (const name of annotators) sessions.push(await source.load(project, name));
-  return { items, sessions };
+  const coders = [...sessions];
+  for (const name of await source.annotators(project)) if (!annotators.includes(name)) coders.push(await source.load(project, name));
+  return { items, sessions, coders };
 }
 
 /**
@@ -183,8 +225,11 @@ export async function exportSessions(options: ExportOptions): Promise<ExportResu
   const { project, out, format } = options;
   const now = options.now ?? (() => new Date());
   const { items, annotators } = await exportAnnotators(project, out, options.sessions, options.annotator);
-  const context = await exportContext(project, items, now().toISOString());
+  // the codings first: any coder's log may hold codings of the protocols exported
+  const context = await exportContext(project, items, now().toISOString(), await projectCodingIndex(project, options.sessions));
   const total = annotators.length * items.length;
+  /** what units.csv needs of the records with codings (kept: small beside the records) */
+  const coded: Array<Pick<ExportRecord, 'project' | 'annotator' | 'item_id' | 'final_label' | 'blind_label' | 'codings'>> = [];
   const sessionWarnings: string[] = [];
   const recordWarnings: string[] = [];
   const sessionNotes: string[] = [];
@@ -207,6 +252,7 @@ export async function exportSessions(options: ExportOptions): Promise<ExportResu
           const piece = text.record(record, index);
           check.record(record, piece, index);
           tally.add(record);
+          if (record.codings) coded.push({ project: record.project, annotator: record.annotator, item_id: record.item_id, final_label: record.final_label, blind_label: record.blind_label, codings: record.codings });
           await sink.write(piece);
           index++;
         }
@@ -224,6 +270,29 @@ export async function exportSessions(options: ExportOptions): Promise<ExportResu
     (written) => tally.receipt({ file: path.basename(out), format, sha256: written.sha256, bytes: written.bytes, project: project.config.name, appVersion: context.appVersion, createdAt: now().toISOString(), config: { sha256: context.configSha256, yaml: context.configText } }),
     { project, force: options.force ?? false },
   );
+  // CSV has no room for nested codings: one row per unit in a file of its own beside it, with its own receipt
+  const units = format === 'csv' && coded.length > 0 ? await writeUnitsFile(out, coded, { project, force: options.force ?? false, version: context.appVersion, createdAt: now().toISOString() }) : null;
   options.onProgress?.({ done: receipt.records, total: receipt.records });
-  return { file: out, summary: describeExportGaps(receipt.records, receipt.gaps), receipt_file: receiptFile, receipt, skipped_states: skipped, warnings: [...sessionWarnings, ...recordWarnings, ...sessionNotes] };
+  return {
+    file: out,
+    summary: describeExportGaps(receipt.records, receipt.gaps),
+    receipt_file: receiptFile,
+    receipt,
+    skipped_states: skipped,
+    warnings: [...sessionWarnings, ...recordWarnings, ...sessionNotes],
+    ...(units ? { units_file: units.file, units_receipt: units.receipt } : {}),
+  };
+}
+
+/** `<export>.units.csv` and its receipt beside a CSV export, written as a pair like the export itself. */
+async function writeUnitsFile(out: string, records: Parameters<typeof unitsCsv>[0], options: { project: OpenProject; force: boolean; version: string; createdAt: string }): Promise<{ file: string; receipt: UnitsReceiptV1 }> {
+  const file = path.join(path.dirname(out), unitsFileName(path.basename(out)));
+  const { text, rows } = unitsCsv(records);
+  const { receipt } = await writeExportWithReceipt(
+    file,
+    text,
+    (written): UnitsReceiptV1 => ({ receipt_version: 1, kind: 'units', file: path.basename(file), records_file: path.basename(out), sha256: written.sha256, bytes: written.bytes, rows, project: options.project.config.name, app_version: options.version, created_at: options.createdAt }),
+    { project: options.project, force: options.force },
+  );
+  return { file, receipt };
 }

@@ -6,6 +6,8 @@ import { exportFormatFromFileName } from '../../common/export/exportFormats';
 import { JsonSyntaxError, parseStrictJson } from '../../common/io/strictJson';
 import type { InputProblem } from '../../common/io/inputProblem';
 import { processRewardReceiptProblems } from '../../common/reasoning/processReward';
+import { unitsReceiptProblems } from '../../common/coding/codingExport';
+import { CODEBOOK_FILE } from '../../common/codebook/codebook';
 import { syncFolder } from '../fs/atomicFile';
 import { isInsideFolder, realOfNearest } from '../fs/resolveInside';
 import { sha256Hex } from '../fs/sha256';
@@ -42,6 +44,7 @@ async function realTarget(out: string): Promise<string> {
 const EARLIER_EXPORT_RECEIPTS: ReadonlyArray<(text: string, receiptFile: string, file: { fileName: string; sha256: string; bytes: number }) => InputProblem[]> = [
   (text, receiptFile, file) => receiptProblems(text, receiptFile, { ...file, format: exportFormatFromFileName(file.fileName), records: null }),
   (text, receiptFile, file) => processRewardReceiptProblems(text, receiptFile, { ...file, records: null }),
+  (text, receiptFile, file) => unitsReceiptProblems(text, receiptFile, { ...file, rows: null }),
 ];
 
 /** Whether `file` is an earlier Aloud export: its receipt beside it validates and names this very file (name, size, sha256). */
@@ -63,11 +66,11 @@ export async function isEarlierExport(file: string): Promise<boolean> {
 export async function checkExportTarget(project: OpenProject, out: string, kind: 'file' | 'folder', options: { force: boolean }): Promise<void> {
   const target = await realTarget(out);
   const projectDir = await realpath(project.dir).catch(() => path.resolve(project.dir));
-  const protectedFiles = [await realOfNearest(project.configPath), await realOfNearest(itemsPath(project))];
+  const protectedFiles = [await realOfNearest(project.configPath), await realOfNearest(itemsPath(project)), await realOfNearest(path.join(project.dir, CODEBOOK_FILE))];
   const protectedFolders = await Promise.all(PROJECT_DATA_FOLDERS.map((f) => realOfNearest(path.join(projectDir, f))));
   if (protectedFiles.includes(target) || protectedFolders.some((f) => inside(f, target) || (kind === 'folder' && inside(target, f)))) {
     throw new ProjectError(
-      `--out ${out}: ${target === path.resolve(out) ? 'that is' : `leads to ${target}, which is`} the project's own data (aloud.yaml, items, ${PROJECT_DATA_FOLDERS.join(', ')}); exports never write there, --force or not: choose another path, e.g. ${path.join(project.dir, 'exports')}`,
+      `--out ${out}: ${target === path.resolve(out) ? 'that is' : `leads to ${target}, which is`} the project's own data (aloud.yaml, items, codebook.yaml, ${PROJECT_DATA_FOLDERS.join(', ')}); exports never write there, --force or not: choose another path, e.g. ${path.join(project.dir, 'exports')}`,
     );
   }
   if (kind === 'file') await settleExportPair(target);

@@ -1,3 +1,4 @@
+import type { CoderCodings } from '../../common/coding/codingFold';
 import type { ItemSessionState } from '../../common/session/itemState';
 import type { SessionNote } from '../../common/session/sessionFold';
 import type { SessionKind } from '../../common/session/sessionEvents';
@@ -13,6 +14,8 @@ export interface AnnotatorStates {
   notes?: SessionNote[];
   /** things the export should report but that do not stop it, e.g. a torn last log line left by a crash */
   warnings: string[];
+  /** what the annotator coded as a coder (their coding events); absent: sources that hold none */
+  codings?: CoderCodings;
 }
 
 /** Where exports get per-item session state from: the project's session folders, or states built by a test. */

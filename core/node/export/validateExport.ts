@@ -1,4 +1,4 @@
-import { stat } from 'node:fs/promises';
+import { open, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { exportFormatFromFileName } from '../../common/export/exportFormats';
 import { receiptProblems } from '../../common/export/exportReceipt';
@@ -15,6 +15,8 @@ import { projectFacts } from './exportSessions';
 import { settleExportPair } from './exportTarget';
 import { type ExportedAudio, exportedWavProblems } from './wavCheck';
 import { isProcessRewardFile, validateProcessRewardFile } from './validateProcessReward';
+import { isUnitsCsvText, unitsReceiptProblems, validateUnitsCsvText } from '../../common/coding/codingExport';
+import { readInputFile } from '../importing/inputFile';
 
 /** Whether any record of a validated export came from a scripted engine. */
 export function hasScriptedModel(result: ExportFileValidation): boolean {
@@ -49,6 +51,7 @@ export async function validateExportFile(file: string, options: { project?: Open
   }
   // told by content, not the receipt: the receipt may be absent and is itself under check
   if (format === 'jsonl' && (await isProcessRewardFile(file, limits))) return validateProcessRewardFile(file, { ...options, limits });
+  if (format === 'csv' && (await isUnitsCsvFile(file))) return validateUnitsFile(file);
 
   let facts = null;
   if (options.project) {
@@ -102,4 +105,36 @@ export async function validateExportFile(file: string, options: { project?: Open
     receiptProblems(text, receiptFile, { fileName: path.basename(file), format, sha256: input.sha256, bytes: input.bytes, records, summaries }),
   );
   return { file, format, records, receipt: beside.receipt, problems: [...problems, ...beside.problems], scripted_records: records === null ? 0 : scripted };
+}
+
+/** A units file beside a CSV export, told by its header (its first line). */
+async function isUnitsCsvFile(file: string): Promise<boolean> {
+  const handle = await open(file, 'r').catch(() => null);
+  if (!handle) return false;
+  try {
+    const head = Buffer.alloc(1024);
+    const { bytesRead } = await handle.read(head, 0, head.length, 0);
+    return isUnitsCsvText(head.subarray(0, bytesRead).toString('utf8'));
+  } finally {
+    await handle.close();
+  }
+}
+
+/** `aloud validate` on a units file beside a CSV export: its rows, then its receipt when present. */
+async function validateUnitsFile(file: string): Promise<ExportFileValidation> {
+  let rows: number | null = null;
+  const problems: InputProblem[] = [];
+  try {
+    const input = await readInputFile(file, { lineBased: true });
+    const checked = validateUnitsCsvText(input.text, file);
+    rows = checked.rows;
+    problems.push(...checked.problems);
+  } catch (e) {
+    if (!(e instanceof InputError)) throw e;
+    problems.push(...e.problems);
+  }
+  const bytes = (await stat(file)).size;
+  const sha256 = await sha256OfFile(file);
+  const beside = await checkReceiptBeside(file, bytes, (text, receiptFile) => unitsReceiptProblems(text, receiptFile, { fileName: path.basename(file), sha256, bytes, rows }));
+  return { file, format: 'csv', records: rows, receipt: beside.receipt, problems: [...problems, ...beside.problems], scripted_records: 0 };
 }

@@ -2,6 +2,7 @@ import { mkdir, stat } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import path from 'node:path';
 import type { OpenProject } from '../project/projectFolder';
+import type { CodingFold } from '../../common/coding/codingFold';
 import type { ItemSessionState } from '../../common/session/itemState';
 import { SessionFold, type SessionEntry, type SessionNote, type SessionState } from '../../common/session/sessionFold';
 import type { SessionFacts } from '../../common/session/sessionRules';
@@ -239,6 +240,11 @@ export class SessionStore {
   /** The notes from the `start`-th on, oldest first. */
   notesFrom(start: number): SessionNote[] {
     return this.fold.notesFrom(start);
+  }
+
+  /** What this annotator coded as a coder, as their log holds it (the coding fold beside the items). */
+  get coding(): CodingFold {
+    return this.fold.coding;
   }
 
   itemState(itemId: string): ItemSessionState | null {

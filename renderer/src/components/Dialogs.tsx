@@ -82,23 +82,30 @@ export function JumpDialog({ items, onJump, onClose }: { items: readonly Item[];
 export function ShortcutHelp({ shortcuts, onClose }: { shortcuts: Array<{ keys: string[]; what: string }>; onClose: () => void }) {
   return (
     <Modal title="Keyboard shortcuts" onClose={onClose}>
-      <table className="shortcut-table">
-        <tbody>
-          {shortcuts.map((s) => (
-            <tr key={s.what}>
-              <td>
-                {s.keys.map((k, n) => (
-                  <span key={k}>
-                    {n > 0 && ' '}
-                    <kbd>{k}</kbd>
-                  </span>
-                ))}
-              </td>
-              <td>{s.what}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <ShortcutTable shortcuts={shortcuts} />
     </Modal>
+  );
+}
+
+/** Keys and what they do, as a table (the shortcut lists of the screens). */
+export function ShortcutTable({ shortcuts }: { shortcuts: ReadonlyArray<{ keys: string[]; what: string }> }) {
+  return (
+    <table className="shortcut-table">
+      <tbody>
+        {shortcuts.map((s) => (
+          <tr key={s.what}>
+            <td>
+              {s.keys.map((k, n) => (
+                <span key={k}>
+                  {n > 0 && ' '}
+                  <kbd>{k}</kbd>
+                </span>
+              ))}
+            </td>
+            <td>{s.what}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
   );
 }

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { SessionUpdate } from '../../../core/common/contract/sessionPatch';
 import type { ItemSessionState } from '../../../core/common/session/itemState';
-import { formatClock } from '../app/transcriptMarks';
+import { formatClock } from '../../../core/common/transcript/transcriptMarks';
 import type { RunCall } from '../app/runCall';
 import type { ApiClient } from '../contract/apiClient';
 

@@ -4,6 +4,7 @@ import { type AgreementAnalysis, agreementAnalysis, explainUndefinedAlpha } from
 import type { AlphaResult } from '../../../core/common/agreement/krippendorff';
 import type { ApiClient } from '../contract/apiClient';
 import { LeadRoomPanel } from '../rooms/LeadRoomPanel';
+import { CodeAgreementPanel } from '../components/coding/CodeAgreementPanel';
 import { reportRefusalsTo } from '../app/runCall';
 
 /** The report's table as the analysis `aloud agreement` prints: same figures, same seed, same intervals. */
@@ -169,6 +170,8 @@ export function AgreementScreen({ client, project }: { client: ApiClient; projec
           ))}
         </tbody>
       </table>
+
+      <CodeAgreementPanel client={client} reloads={reloads} />
 
       <LeadRoomPanel client={client} project={project} disagreements={analysis.disagreements.map((d) => d.item_id)} />
     </section>

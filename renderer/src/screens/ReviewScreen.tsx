@@ -5,13 +5,14 @@ import type { ItemSessionState, LabelSource } from '../../../core/common/session
 import { filterReviewItems, NO_FILTER, playingSegment, segmentStartAfter, STATUS_CHOICES, type ReviewFilter } from '../app/reviewModel';
 import type { RunCall } from '../app/runCall';
 import { PLAYBACK_RATES, REVIEW_SHORTCUTS, reviewShortcut, stepRate } from '../app/shortcuts';
-import { formatClock } from '../app/transcriptMarks';
+import { formatClock } from '../../../core/common/transcript/transcriptMarks';
 import type { ApiClient } from '../contract/apiClient';
 import { ItemList } from '../components/ItemList';
 import { ReviewFacts } from '../components/ReviewFacts';
 import { SegmentCorrections, type SegmentEdit } from '../components/SegmentCorrections';
 import { ReasoningSideBySide } from '../components/ReasoningSideBySide';
 import { TranscriptView } from '../components/TranscriptView';
+import { CodingView } from '../components/coding/CodingView';
 import { useShortcuts } from '../hooks/useShortcuts';
 import { useWaveform } from '../hooks/useWaveform';
 
@@ -35,10 +36,15 @@ export function ReviewScreen({ client, project, session, onSession, run }: Props
   const item = project.items.find((i) => i.id === itemId) ?? null;
   const state = itemId ? states.get(itemId) : undefined;
   const labels = project.schema.labels.map((l) => l.name);
+  const [coding, setCoding] = useState(false);
+  if (coding) return <CodingView client={client} project={project} run={run} onLeave={() => setCoding(false)} />;
 
   return (
     <div className="review-screen">
       <div className="review-side">
+        <button className="code-protocols" onClick={() => setCoding(true)} title="Code the protocols' units with the project's codebook">
+          Code protocols…
+        </button>
         <fieldset className="filters" aria-label="filters">
           <legend>Show items</legend>
           <label>

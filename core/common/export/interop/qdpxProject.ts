@@ -1,3 +1,6 @@
+import type { CodeDef } from '../../codebook/codebook';
+import { codebookTree } from '../../codebook/qdaCodebook';
+import { protocolUnits } from '../../coding/codingUnits';
 import type { ExportRecord } from '../exportRecord';
 import { joinSegments, timeAtOffset } from '../../transcript/joinSegments';
 import { escapeXmlText, xmlAttributes } from './xmlText';
@@ -18,6 +21,8 @@ export interface QdpxInput {
   items: ReadonlyArray<{ id: string; text: string; context?: string }>;
   /** every record of the export; those with audio become AudioSources */
   records: readonly ExportRecord[];
+  /** the project's codebook (codebook.yaml): its codes join the labels in the CodeBook, nested as there; null: none */
+  codebook?: { codes: readonly CodeDef[]; version: string } | null;
   /** a stable GUID for a key (the same key gives the same GUID in every export) */
   guidOf: (key: string) => string;
   appVersion: string;
@@ -70,7 +75,12 @@ export function qdpxProject(input: QdpxInput): { xml: string; files: QdpxSourceF
   const { guidOf } = input;
   const files: QdpxSourceFile[] = [];
   const annotators = [...new Set(input.records.map((r) => r.annotator))];
-  const userGuid = new Map(annotators.map((a) => [a, guidOf(`user:${a}`)]));
+  // coders are users too: their codings name them as creatingUser
+  const coders = [...new Set(input.records.flatMap((r) => r.codings?.coders.map((c) => c.coder) ?? []))].filter((c) => !annotators.includes(c));
+  const userGuid = new Map([...annotators, ...coders].map((a) => [a, guidOf(`user:${a}`)]));
+  const codeDefs = codebookCodes(input);
+  const codebookGuid = new Map(codeDefs.map((c) => [c.name, guidOf(`code:codebook:${c.name}`)]));
+  const notes: string[] = [];
   const labelNames = [...new Set([...input.labels.map((l) => l.name), ...input.records.flatMap((r) => r.label_history.map((h) => h.label))])];
   const codeGuid = new Map(labelNames.map((l) => [l, guidOf(`code:label:${l}`)]));
   const variableGuid = new Map(VARIABLES.map((v) => [v.name, guidOf(`variable:${v.name}`)]));
@@ -86,7 +96,7 @@ export function qdpxProject(input: QdpxInput): { xml: string; files: QdpxSourceF
 
   out.push('<?xml version="1.0" encoding="UTF-8"?>');
   out.push(`<Project${xmlAttributes({ xmlns: QDA_PROJECT_NAMESPACE, name: input.project, origin: `Aloud ${input.appVersion}`, creationDateTime: input.createdAt })}>`);
-  out.push('  <Users>', ...annotators.map((a) => `    <User${xmlAttributes({ guid: userGuid.get(a), name: a })}/>`), '  </Users>');
+  out.push('  <Users>', ...[...annotators, ...coders].map((a) => `    <User${xmlAttributes({ guid: userGuid.get(a), name: a })}/>`), '  </Users>');
   out.push('  <CodeBook>', '    <Codes>');
   for (const label of labelNames) {
     const def = input.labels.find((l) => l.name === label);
@@ -94,6 +104,7 @@ export function qdpxProject(input: QdpxInput): { xml: string; files: QdpxSourceF
     const description = def ? `Label of the project's schema${synonyms ? ` (synonyms ${synonyms})` : ''}` : 'A label in the sessions that the project\'s schema no longer has';
     out.push(`      <Code${xmlAttributes({ guid: codeGuid.get(label), name: label, isCodable: true })}><Description>${escapeXmlText(description)}</Description></Code>`);
   }
+  out.push(...codebookTree(codeDefs, codebookGuid, '      '));
   out.push('    </Codes>', '  </CodeBook>');
   out.push('  <Variables>', ...VARIABLES.map((v) => `    <Variable${xmlAttributes({ guid: variableGuid.get(v.name), name: v.name, typeOfVariable: v.type })}><Description>${escapeXmlText(v.description)}</Description></Variable>`), '  </Variables>');
 
@@ -145,7 +156,7 @@ export function qdpxProject(input: QdpxInput): { xml: string; files: QdpxSourceF
     files.push({ path: `Sources/${guid}.wav`, content: { wav: r.audio!.path } });
     out.push(`    <AudioSource${xmlAttributes({ guid, name: `${r.annotator} / ${r.item_id}`, path: internal(guid, 'wav'), creatingUser: user, creationDateTime: r.started_at ?? input.createdAt })}>`);
     out.push(`      <Description>${escapeXmlText(`${r.annotator} thinking aloud on item ${r.item_id} (${r.audio!.duration_ms} ms, sha256 ${r.audio!.sha256 ?? 'unknown'})`)}</Description>`);
-    if (r.transcript !== null) out.push(...transcriptElement(r, guidOf, codeGuid, user, files));
+    if (r.transcript !== null) out.push(...transcriptElement(r, guidOf, codeGuid, user, files, { codes: codebookGuid, users: userGuid, notes, createdAt: input.createdAt }));
     out.push(
       ...variableValues(
         {
@@ -171,12 +182,39 @@ export function qdpxProject(input: QdpxInput): { xml: string; files: QdpxSourceF
     out.push('    </AudioSource>');
   }
   out.push('  </Sources>');
-  out.push(`  <Description>${escapeXmlText(`Exported by Aloud ${input.appVersion} at ${input.createdAt}: think-aloud recordings with verbatim transcripts; commit phrases coded with their label.`)}</Description>`);
+  if (notes.length > 0) out.push('  <Notes>', ...notes, '  </Notes>');
+  out.push(`  <Description>${escapeXmlText(`Exported by Aloud ${input.appVersion} at ${input.createdAt}: think-aloud recordings with verbatim transcripts; commit phrases coded with their label${codeDefs.length > 0 ? `; the protocols' units coded with the codebook${input.codebook ? ` (version ${input.codebook.version})` : ''} by their coders` : ''}.`)}</Description>`);
   out.push('</Project>', '');
   return { xml: out.join('\n'), files };
 }
 
-function transcriptElement(r: ExportRecord, guidOf: (key: string) => string, codeGuid: ReadonlyMap<string, string>, user: string | undefined, files: QdpxSourceFile[]): string[] {
+/** The codebook's codes and any code the codings use that the codebook no longer has (at the top, described so). */
+function codebookCodes(input: QdpxInput): CodeDef[] {
+  const codes: CodeDef[] = [...(input.codebook?.codes ?? [])];
+  const known = new Set(codes.map((c) => c.name));
+  for (const r of input.records) {
+    for (const u of r.codings?.units ?? []) {
+      for (const given of Object.values(u.codes)) {
+        for (const c of given) {
+          if (known.has(c.code)) continue;
+          known.add(c.code);
+          codes.push({ name: c.code, definition: 'a code in the codings that the project\'s codebook no longer has' });
+        }
+      }
+    }
+  }
+  return codes;
+}
+
+interface CodingTargets {
+  codes: ReadonlyMap<string, string>;
+  users: ReadonlyMap<string, string>;
+  /** Note elements collected for the project's Notes (the coders' memos) */
+  notes: string[];
+  createdAt: string;
+}
+
+function transcriptElement(r: ExportRecord, guidOf: (key: string) => string, codeGuid: ReadonlyMap<string, string>, user: string | undefined, files: QdpxSourceFile[], coding: CodingTargets): string[] {
   const text = r.transcript!;
   const guid = guidOf(`transcript:${r.annotator}:${r.item_id}`);
   files.push({ path: `Sources/${guid}.txt`, content: { text } });
@@ -200,6 +238,13 @@ function transcriptElement(r: ExportRecord, guidOf: (key: string) => string, cod
     const to = point(c.end, endTime);
     return { c, i, from, to };
   });
+  // the units of the current transcript that coders coded: a selection each, from its first to its last character
+  const offsets = r.codings ? new Map(protocolUnits(r.item_id, r.segments, r.codings.unit_kind).map((u) => [`${u.unit}\u0000${u.text}`, u])) : new Map();
+  const unitSelections = (r.codings?.units ?? []).flatMap((u) => {
+    const at = offsets.get(`${u.unit}\u0000${u.text}`);
+    if (!u.current || !at || Object.values(u.codes).every((c) => c.length === 0)) return [];
+    return [{ u, from: point(at.start, timeAtOffset(spans, at.start) ?? u.t0_ms), to: point(at.end, timeAtOffset(spans, at.end) ?? u.t1_ms) }];
+  });
   const pointGuid = (key: string): string => guidOf(`sync:${r.annotator}:${r.item_id}:${key}`);
   const lines = [`      <Transcript${xmlAttributes({ guid, name: `${r.annotator} / ${r.item_id} (verbatim)`, plainTextPath: internal(guid, 'txt') })}>`];
   const ordered = [...points.entries()].sort((a, b) => a[1].position - b[1].position || a[1].time - b[1].time);
@@ -208,6 +253,21 @@ function transcriptElement(r: ExportRecord, guidOf: (key: string) => string, cod
     const code = codeGuid.get(c.label);
     lines.push(`        <TranscriptSelection${xmlAttributes({ guid: guidOf(`selection:${r.annotator}:${r.item_id}:${i}`), name: c.quote, fromSyncPoint: pointGuid(from), toSyncPoint: pointGuid(to), creatingUser: user })}>`);
     if (code) lines.push(`          <Coding${xmlAttributes({ guid: guidOf(`coding:${r.annotator}:${r.item_id}:${i}`), creatingUser: user })}><CodeRef${xmlAttributes({ targetGUID: code })}/></Coding>`);
+    lines.push('        </TranscriptSelection>');
+  }
+  for (const { u, from, to } of unitSelections) {
+    const key = `${r.annotator}:${r.item_id}:${u.unit}`;
+    lines.push(`        <TranscriptSelection${xmlAttributes({ guid: guidOf(`unit:${key}`), name: `${u.unit}: ${u.text}`, fromSyncPoint: pointGuid(from), toSyncPoint: pointGuid(to) })}>`);
+    for (const [coder, given] of Object.entries(u.codes)) {
+      for (const c of given) {
+        const codingKey = `${key}:${coder}:${c.code}`;
+        const noteRef = c.memo === null ? '' : `<NoteRef${xmlAttributes({ targetGUID: guidOf(`memo:${codingKey}`) })}/>`;
+        lines.push(`          <Coding${xmlAttributes({ guid: guidOf(`coding:unit:${codingKey}`), creatingUser: coding.users.get(coder), creationDateTime: c.applied_at })}><CodeRef${xmlAttributes({ targetGUID: coding.codes.get(c.code) })}/>${noteRef}</Coding>`);
+        if (c.memo !== null) {
+          coding.notes.push(`    <Note${xmlAttributes({ guid: guidOf(`memo:${codingKey}`), name: `${coder}: ${c.code} on ${r.annotator} / ${r.item_id} ${u.unit}`, creatingUser: coding.users.get(coder), creationDateTime: c.applied_at })}><PlainTextContent>${escapeXmlText(c.memo)}</PlainTextContent></Note>`);
+        }
+      }
+    }
     lines.push('        </TranscriptSelection>');
   }
   lines.push('      </Transcript>');

@@ -7,6 +7,8 @@ import { DEFAULT_COUNTING, describeCounting, mergeCountingReports, type Counting
 import type { StepAgreement } from '../../../common/reasoning/stepAgreement';
 import { projectStepAgreement } from '../../export/processRewardExport';
 import { projectSessionSource } from '../../export/projectSessions';
+import { projectCodeAgreement } from '../../coding/projectCoding';
+import { basisNote, codeAgreementHtml } from '../../../common/coding/codeAgreementHtml';
 import { writeFileAtomic } from '../../fs/atomicFile';
 import { loadProjectConfig, type OpenProject } from '../../project/projectFolder';
 import { ensureUserDemoProject } from '../../project/userDemoProject';
@@ -31,6 +33,12 @@ const formatStepAlpha = (r: AlphaResult): string => {
   if (r.undefined_reason === 'no_variation') return 'undefined — not enough data: every judgment is the same, so agreement cannot be told from chance';
   return `undefined — not enough data: ${r.pairable_units === 0 ? 'no step is' : 'only one step is'} judged by two or more annotators`;
 };
+
+/** What `--codes` adds to `--json`: `codes` (per code), `overall` when the codebook is exclusive, and `coding` (the rest). */
+function codesReport(report: Awaited<ReturnType<typeof projectCodeAgreement>>): Record<string, unknown> {
+  const { codes, overall, warnings: _warnings, ...coding } = report;
+  return { codes, ...(overall ? { overall } : {}), coding };
+}
 
 export function parseCount(value: string | undefined, flag: string, fallback: number, min: number, max: number): number {
   if (value === undefined) return fallback;
@@ -64,7 +72,7 @@ export const agreementCommand: CliCommand = {
   name: 'agreement',
   usage: [
     'agreement [--project DIR] [--export FILE…] [--csv FILE] [--room FILE] [--level nominal|ordinal|interval|ratio]',
-    '                 [--bootstrap N] [--seed S] [--html FILE] [--json] [--include-incomplete] [--include-reviewers] [--include-rooms]',
+    '                 [--bootstrap N] [--seed S] [--html FILE] [--steps] [--codes] [--json] [--include-incomplete] [--include-reviewers] [--include-rooms]',
     '  --project DIR   alone: every annotator session of the project; with files: the project only gives the label',
     '                  schema (order for ordinal, known labels). Without any input: your own copy of the demo.',
     '  --export FILE   an `aloud export` file (.jsonl, .json or .csv; schema v1, v2 or v3); repeatable',
@@ -79,6 +87,12 @@ export const agreementCommand: CliCommand = {
     '  --include-rooms       count norming-room write-back sessions as annotators (default: left out)',
     '  --steps         also ordinal alpha on spoken/keyed step judgments (-1 < 0 < +1) of model reasoning, per step',
     '                  position and over all judged steps, from the project\'s sessions (not with input files)',
+    '  --codes         also agreement on the codes of the codebook (from the project\'s sessions): per code, alpha on presence/',
+    '                  absence per unit over the coders who finished the item (nominal, binary) with the bootstrap interval',
+    '                  (with coding.blind: on the codes each coder gave before the others\' were shown to them);',
+    '                  overall alpha when codebook.yaml is exclusive; the units the coders disagree on most; codes beside the',
+    '                  labels (final and blind) and by hesitation. --json gains codes [{code, alpha, ci95, pairable_units,',
+    '                  undefined_reason, ...}], overall (exclusive codebooks) and coding (the rest).',
   ].join('\n'),
   async run(argv, io) {
     const { values, positionals } = withUsageErrors(() =>
@@ -97,6 +111,7 @@ export const agreementCommand: CliCommand = {
           html: { type: 'string' },
           json: { type: 'boolean', default: false },
           steps: { type: 'boolean', default: false },
+          codes: { type: 'boolean', default: false },
           'include-incomplete': { type: 'boolean', default: false },
           'include-reviewers': { type: 'boolean', default: false },
           'include-rooms': { type: 'boolean', default: false },
@@ -115,9 +130,12 @@ export const agreementCommand: CliCommand = {
     const seed = parseCount(values.seed, '--seed', DEFAULT_BOOTSTRAP_SEED, 0, 2 ** 32 - 1);
     // step judgments live only in session logs: exports, tables and room logs carry none to pair
     if (values.steps && (values.export || values.csv || values.room)) throw new UsageError('--steps reads the step judgments of the project\'s sessions: use it with --project DIR alone, not with --export, --csv or --room');
+    // codings live only in the coders' session logs
+    if (values.codes && (values.export || values.csv || values.room)) throw new UsageError('--codes reads the codings in the project\'s sessions: use it with --project DIR alone, not with --export, --csv or --room');
     let analysis: AgreementAnalysis;
     let sets: LabelSet[];
     let steps: StepAgreement | null = null;
+    let codes: Awaited<ReturnType<typeof projectCodeAgreement>> | null = null;
     try {
       const rules: CountingRules = { includeIncomplete: values['include-incomplete'], includeReviewers: values['include-reviewers'], includeRooms: values['include-rooms'] };
       const progress = progressLine(io, 'aloud agreement', 'bytes');
@@ -137,21 +155,22 @@ export const agreementCommand: CliCommand = {
         ...(inputs.itemIds ? { itemIds: inputs.itemIds } : {}),
       });
       if (values.steps && inputs.project) steps = await projectStepAgreement(inputs.project, projectSessionSource);
+      if (values.codes && inputs.project) codes = await projectCodeAgreement(inputs.project, projectSessionSource, { resamples, seed });
     } catch (e) {
       if (e instanceof Error && e.message.startsWith('krippendorffAlpha:')) throw new UsageError(e.message.replace('krippendorffAlpha: ', ''));
       throw e;
     }
-    for (const warning of sets.flatMap((s) => s.warnings)) io.err(`warning: ${warning}\n`);
+    for (const warning of [...sets.flatMap((s) => s.warnings), ...(codes?.warnings ?? [])]) io.err(`warning: ${warning}\n`);
     if (analysis.ignored_labels > 0) io.err(`warning: ${analysis.ignored_labels} label(s) are not in the label schema and count as missing\n`);
     const counted = sets.flatMap((s) => (s.counting ? [s.counting] : []));
     const counting = counted.length > 0 ? describeCounting(mergeCountingReports(counted)) : [];
     const scriptedItems = sets.reduce((n, s) => n + (s.scriptedItems ?? 0), 0);
     if (values.html) {
-      await writeFileAtomic(values.html, agreementHtml(analysis, { title: 'Aloud agreement report', sources: sets.map((s) => s.source), generatedAt: new Date().toISOString(), counting, scriptedItems }));
+      await writeFileAtomic(values.html, agreementHtml(analysis, { title: 'Aloud agreement report', sources: sets.map((s) => s.source), generatedAt: new Date().toISOString(), counting, scriptedItems, ...(codes ? { sections: codeAgreementHtml(codes) } : {}) }));
     }
     if (values.json) {
       const countingJson = counted.length > 0 ? { ...mergeCountingReports(counted), said: counting } : null;
-      printJson(io, { ...analysis, sources: sets.map((s) => s.source), counting: countingJson, scripted_items: scriptedItems, ...(steps ? { steps: stepsReport(steps) } : {}) });
+      printJson(io, { ...analysis, sources: sets.map((s) => s.source), counting: countingJson, scripted_items: scriptedItems, ...(steps ? { steps: stepsReport(steps) } : {}), ...(codes ? codesReport(codes) : {}) });
       return 0;
     }
     for (const line of counting) io.out(`${line}\n`);
@@ -166,6 +185,12 @@ export const agreementCommand: CliCommand = {
       io.out(`step judgments (ordinal, -1 < 0 < +1), all judged steps: ${formatStepAlpha(steps.all_steps)}\n`);
       for (const p of steps.by_position) io.out(`  step ${p.index}: ${formatStepAlpha(p)}\n`);
       if (steps.by_position.length === 0) io.out('  no step of model reasoning has been judged yet\n');
+    }
+    if (codes) {
+      io.out(`codes (alpha on presence per unit, ${codes.pairable_units} units coded by two or more coders; codebook ${codes.codebook_version ?? 'none'}${basisNote(codes).replace(' · ', '; ')}):\n`);
+      for (const c of codes.codes) io.out(`  ${c.code}: ${c.alpha === null ? `undefined — ${c.undefined_reason === 'no_variation' ? 'not enough data: the code never varies' : 'not enough data: fewer than two units coded by two coders'}` : `${c.alpha.toFixed(3)}${c.ci95 ? `  95% [${c.ci95[0].toFixed(3)}, ${c.ci95[1].toFixed(3)}]` : ''}`}\n`);
+      if (codes.overall) io.out(`  overall (exclusive): ${codes.overall.alpha === null ? 'undefined — not enough data' : codes.overall.alpha.toFixed(3)}\n`);
+      if (codes.codes.length === 0) io.out('  the project has no codes yet (codebook.yaml)\n');
     }
     if (values.html) io.out(`report: ${values.html}\n`);
     return 0;

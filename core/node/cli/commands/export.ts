@@ -11,6 +11,7 @@ import { exportTranscripts } from '../../export/transcriptExport';
 import { INTEROP_FORMATS, isInteropFormat } from '../../../common/export/interop/interopFormats';
 import { exportInteropWithInstalledVad } from '../../export/interop/interopExport';
 import { loadProjectConfig } from '../../project/projectFolder';
+import { exportQdc } from '../../coding/codebookExport';
 import { type CliCommand, type CliIo, printJson, requireOption, UsageError, withUsageErrors } from '../cliSupport';
 import { progressLine } from '../progressLine';
 
@@ -21,14 +22,17 @@ export function makeExportCommand(sessions: SessionSource): CliCommand {
     usage:
       'export --project DIR [--annotator NAME] --format jsonl|json|csv --out FILE [--with-items] [--force] [--json]\n       aloud export --project DIR [--annotator NAME] --format txt|srt|vtt --out DIR [--json]\n' +
       '       aloud export --project DIR [--annotator NAME] --format process-reward --out FILE.jsonl [--force] [--json]\n' +
-      '       aloud export --project DIR [--annotator NAME] --format eaf|textgrid|qdpx|hf|maxqda --out DIR [--force] [--json]\n\n' +
+      '       aloud export --project DIR [--annotator NAME] --format eaf|textgrid|qdpx|hf|maxqda --out DIR [--force] [--json]\n' +
+      '       aloud export --project DIR --format qdc --out FILE.qdc [--force] [--json]\n\n' +
       'Records: one per annotator and project item, schema core/common/export/exportRecord.v3.schema.json; every record is\n' +
       'validated first, the file is written atomically, then FILE.receipt.json (counts, gaps, sha256). One invalid record:\n' +
       'exit 1, nothing written. --with-items (csv): the item text, context and further fields in columns of their own. Transcripts: DIR/<annotator>/<item>.<format> and DIR/transcripts.receipt.json.\n' +
       'eaf (ELAN), textgrid (Praat), maxqda (MAXQDA/NVivo transcripts): DIR/<annotator>/<item>.<ext> beside a copy of its WAV;\n' +
       'qdpx (REFI-QDA project for ATLAS.ti, NVivo, MAXQDA, QualCoder): DIR/<project>.qdpx; hf (Hugging Face audiofolder):\n' +
       'DIR/audio/, metadata.jsonl, parquet/records.parquet, README.md. All checked first (XSDs included), then written,\n' +
-      'then DIR/<format>.receipt.json with the sha256 of every file. Files in DIR that no earlier export wrote: refused without --force.',
+      'then DIR/<format>.receipt.json with the sha256 of every file. Files in DIR that no earlier export wrote: refused without --force.\n' +
+      'A CSV export of coded protocols also writes FILE.units.csv (one row per unit, its codes by coder) and its receipt.\n' +
+      'qdc: the project\'s codebook.yaml as a REFI-QDA codebook (.qdc) for QDA tools, checked against the REFI-QDA schema.',
     async run(argv: string[], io: CliIo) {
       const { values } = withUsageErrors(() =>
         parseArgs({ args: argv, strict: true, options: {
@@ -44,10 +48,17 @@ export function makeExportCommand(sessions: SessionSource): CliCommand {
       const dir = requireOption(values.project, '--project');
       const format = requireOption(values.format, '--format');
       const out = requireOption(values.out, '--out');
+      if (format === 'qdc') {
+        if (values.annotator !== undefined) throw new UsageError('--annotator does not apply to --format qdc (the codebook is the project\'s)');
+        const result = await exportQdc({ project: await loadProjectConfig(dir), out, force: values.force });
+        if (values.json) printJson(io, result);
+        else io.out(`Exported the codebook (${result.codes} codes, version ${result.codebook_version}) to ${out}\n`);
+        return 0;
+      }
       const isProcessReward = format === 'process-reward';
       const isRecords = isProcessReward || (EXPORT_FORMATS as readonly string[]).includes(format);
       if (!isRecords && !isInteropFormat(format) && !(TRANSCRIPT_FORMATS as readonly string[]).includes(format)) {
-        throw new UsageError(`--format must be one of ${[...EXPORT_FORMATS, ...TRANSCRIPT_FORMATS, 'process-reward', ...INTEROP_FORMATS].join(', ')} (got "${format}")`);
+        throw new UsageError(`--format must be one of ${[...EXPORT_FORMATS, ...TRANSCRIPT_FORMATS, 'process-reward', ...INTEROP_FORMATS, 'qdc'].join(', ')} (got "${format}")`);
       }
       try {
         const project = await loadProjectConfig(dir);
@@ -81,7 +92,7 @@ export function makeExportCommand(sessions: SessionSource): CliCommand {
         if (values.json) printJson(io, result);
         else {
           const { receipt } = result;
-          io.out(`Exported ${result.summary} (${receipt.counts.annotators} annotator${receipt.counts.annotators === 1 ? '' : 's'}, ${receipt.counts.items} item${receipt.counts.items === 1 ? '' : 's'}) to ${result.file}; receipt ${result.receipt_file}\n`);
+          io.out(`Exported ${result.summary} (${receipt.counts.annotators} annotator${receipt.counts.annotators === 1 ? '' : 's'}, ${receipt.counts.items} item${receipt.counts.items === 1 ? '' : 's'}) to ${result.file}; receipt ${result.receipt_file}${result.units_file ? `; units ${result.units_file}` : ''}\n`);
         }
         return 0;
       } catch (e) {

@@ -34,6 +34,7 @@ import { buildExportRecords, exportInputs, projectFacts, type ExportProgress } f
 import { checkExportTarget } from '../exportTarget';
 import type { SessionSource } from '../sessionSource';
 import { xsdProblems } from './xsdValidation';
+import { loadCodebook } from '../../coding/projectCoding';
 
 export interface InteropExportOptions {
   project: OpenProject;
@@ -83,13 +84,13 @@ export async function exportInterop(options: InteropExportOptions): Promise<Inte
   const { project, format, outDir } = options;
   const now = options.now ?? (() => new Date());
   await checkExportTarget(project, outDir, 'folder', { force: options.force ?? false });
-  const { items, sessions } = await exportInputs(project, outDir, options.sessions, options.annotator);
+  const { items, sessions, coders } = await exportInputs(project, outDir, options.sessions, options.annotator);
   const exportedAt = now().toISOString();
 
   // progress: the records (as every export builds them), then the documents, then the files, in equal parts
   const n = sessions.length * items.length;
   const progress = (phase: 0 | 1 | 2, done: number, of: number): void => options.onProgress?.({ done: phase * n + Math.floor((done * n) / Math.max(1, of)), total: 3 * n });
-  const { records, warnings: recordWarnings } = await buildExportRecords(project, items, sessions, exportedAt, (p) => progress(0, p.done, p.total));
+  const { records, warnings: recordWarnings } = await buildExportRecords(project, items, sessions, exportedAt, (p) => progress(0, p.done, p.total), coders);
   const checked = validateExportText(serializeExport(records, 'jsonl'), `${format} export`, 'jsonl', projectFacts(project, items));
   if (checked.problems.length > 0) throw new InputError(checked.problems);
 
@@ -152,11 +153,14 @@ export async function exportInterop(options: InteropExportOptions): Promise<Inte
   } else if (format === 'hf') {
     planned.push(...hfDataset(project, items, records, recorded, names, version, exportedAt));
   } else {
+    const loaded = await loadCodebook(project);
+    if ('problem' in loaded && !loaded.missing) warnings.push(`the codebook is not in the .qdpx: ${loaded.problem}`);
     const qdpx = qdpxProject({
       project: project.config.name,
       labels: project.config.schema.labels,
       items,
       records,
+      codebook: 'codebook' in loaded ? { codes: loaded.codebook.codes, version: loaded.version } : null,
       guidOf: (key) => stableGuid(project.config.name, key),
       appVersion: version,
       createdAt: exportedAt,

@@ -45,6 +45,11 @@ describe('codebook.yaml', () => {
     ]);
     expect(problemsOf('codes:\n  - {name: A, definition: a, key: x}\n  - {name: B, definition: b, key: x}\n')).toEqual(['codebook.yaml:3: codes[1].key: key "x" is already used by codes[0]']);
     expect(problemsOf('codes:\n  - {name: A, definition: a, key: xy}\n')).toEqual(['codebook.yaml:2: codes[0].key: must match pattern "^\\S$"']);
+    // the coding view's own keys (memo, in-vivo proposal, the definitions list) are no code's
+    expect(problemsOf('codes:\n  - {name: A, definition: a}\n  - {name: B, definition: b, key: M}\n  - {name: C, definition: c, key: "?"}\n')).toEqual([
+      'codebook.yaml:3: codes[1].key: key "M" is the coding view\'s shortcut for the memo; choose another',
+      'codebook.yaml:4: codes[2].key: key "?" is the coding view\'s shortcut for the definitions and shortcuts; choose another',
+    ]);
     expect(problemsOf('codes: [\n')[0]).toMatch(/^codebook\.yaml:2: \(top level\): YAML syntax/);
     expect(problemsOf('codes:\n  - {name: "  ", definition: a}\n')).toEqual(['codebook.yaml:2: codes[0].name: must match pattern "\\S"']);
   });

@@ -3,23 +3,24 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
-import { buildExportRecord, describeExportGaps, EXPORT_FIELDS, EXPORT_FIELDS_V2, EXPORT_FIELDS_V3, exportGaps, exportRecordJsonSchema, exportRecordJsonSchemas } from '../../../../core/common/export/exportRecord';
+import { buildExportRecord, describeExportGaps, EXPORT_FIELDS, EXPORT_FIELDS_V2, EXPORT_FIELDS_V3, EXPORT_OPTIONAL_FIELDS_V2, EXPORT_OPTIONAL_FIELDS_V3, exportGaps, exportRecordJsonSchema, exportRecordJsonSchemas } from '../../../../core/common/export/exportRecord';
 import { labelledState, SHA_AUDIO, validRecords } from './exportFixtures';
 
 const schemaFile = (v: number) => path.resolve(path.dirname(fileURLToPath(import.meta.url)), `../../../../core/common/export/exportRecord.v${v}.schema.json`);
 
 describe('export record v3 (v1 and v2 still read)', () => {
   it.each([
-    [1, EXPORT_FIELDS as readonly string[]],
-    [2, EXPORT_FIELDS_V2 as readonly string[]],
-    [3, EXPORT_FIELDS_V3 as readonly string[]],
-  ])('v%i is a Draft 2020-12 schema in the repo with its schema_version and no additional properties at any level', (version, fields) => {
+    [1, EXPORT_FIELDS as readonly string[], [] as readonly string[]],
+    [2, EXPORT_FIELDS_V2 as readonly string[], EXPORT_OPTIONAL_FIELDS_V2 as readonly string[]],
+    [3, EXPORT_FIELDS_V3 as readonly string[], EXPORT_OPTIONAL_FIELDS_V3 as readonly string[]],
+  ])('v%i is a Draft 2020-12 schema in the repo with its schema_version and no additional properties at any level', (version, fields, optional) => {
     const schema = JSON.parse(readFileSync(schemaFile(version), 'utf8')) as Record<string, unknown>;
     expect(schema).toEqual(exportRecordJsonSchemas[version]);
     expect(schema.$schema).toBe('https://json-schema.org/draft/2020-12/schema');
     expect((schema.properties as Record<string, unknown>).schema_version).toEqual({ const: version });
     expect(Object.keys(schema.properties as object)).toEqual([...fields]);
-    expect(schema.required).toEqual([...fields]);
+    // fields added to a version later are not required, so files written before them still validate
+    expect(schema.required).toEqual(fields.filter((f) => !optional.includes(f)));
     const objectsWithoutClosedKeys: string[] = [];
     const walk = (node: unknown, where: string): void => {
       if (node === null || typeof node !== 'object') return;

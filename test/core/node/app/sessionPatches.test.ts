@@ -75,7 +75,7 @@ function pageStore(app: AppService) {
 describe('every act on the session answers with a patch', () => {
   it('the method table marks exactly the acts on the open session as answering with a patch', () => {
     expect([...SESSION_PATCH_METHODS].sort()).toEqual(
-      ['addNote', 'commitLabel', 'completeItem', 'confirmLabelChange', 'correctSegment', 'judgeStep', 'logCue', 'openItem', 'rederiveLabelsFromCorrections', 'startRecording', 'stopRecording', 'transcribeLater'].sort(),
+      ['addNote', 'commitLabel', 'completeItem', 'confirmLabelChange', 'correctSegment', 'judgeStep', 'logCue', 'openItem', 'rederiveLabelsFromCorrections', 'selectText', 'startRecording', 'stopRecording', 'transcribeLater'].sort(),
     );
   });
 });

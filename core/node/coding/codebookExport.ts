@@ -1,0 +1,46 @@
+import path from 'node:path';
+import { formatQdaCodebook, parseQdaCodebook, QDA_CODEBOOK_NAMESPACE, QDA_PROJECT_NAMESPACE } from '../../common/codebook/qdaCodebook';
+import { InputError } from '../../common/io/inputProblem';
+import { appVersion } from '../export/appVersion';
+import { checkExportTarget } from '../export/exportTarget';
+import { stableGuid } from '../export/interop/interopExport';
+import { xsdProblems } from '../export/interop/xsdValidation';
+import { writeFileAtomic } from '../fs/atomicFile';
+import { sha256Hex } from '../fs/sha256';
+import { ProjectError } from '../project/projectError';
+import type { OpenProject } from '../project/projectFolder';
+import { loadCodebook } from './projectCoding';
+
+export interface QdcExportSummary {
+  file: string;
+  sha256: string;
+  bytes: number;
+  codes: number;
+  codebook_version: string;
+}
+
+/**
+ * `aloud export --format qdc --out FILE.qdc`: the project's codebook as a REFI-QDA codebook for ATLAS.ti, NVivo,
+ * MAXQDA, QualCoder. Checked before it is written: its CodeBook against the REFI-QDA schema (the codebook part of the
+ * project schema, in a project around it) and read back by Aloud's own codebook import with the same codes and nesting.
+ */
+export async function exportQdc(options: { project: OpenProject; out: string; force: boolean }): Promise<QdcExportSummary> {
+  const { project, out } = options;
+  const loaded = await loadCodebook(project);
+  if ('problem' in loaded) throw new ProjectError(`nothing to export: ${loaded.problem}`);
+  await checkExportTarget(project, out, 'file', { force: options.force });
+  const version = await appVersion();
+  const xml = formatQdaCodebook(loaded.codebook, (key) => stableGuid(project.config.name, key), `Aloud ${version} (codebook version ${loaded.version})`);
+  const asProject = xml
+    .replace(`<CodeBook xmlns="${QDA_CODEBOOK_NAMESPACE}"`, `<Project xmlns="${QDA_PROJECT_NAMESPACE}" name="codebook check"><CodeBook`)
+    .replace(/ origin="[^"]*">/, '>')
+    .replace('</CodeBook>', '</CodeBook></Project>');
+  const problems = await xsdProblems('qde', [{ file: path.basename(out), xml: asProject }]);
+  if (problems.length > 0) throw new InputError(problems);
+  const back = parseQdaCodebook(xml, out).codebook.codes;
+  const same = back.length === loaded.codebook.codes.length && back.every((c, i) => c.name === loaded.codebook.codes[i]!.name && (c.parent ?? null) === (loaded.codebook.codes[i]!.parent ?? null));
+  if (!same) throw new Error('the .qdc does not read back as the codebook it was written from');
+  await writeFileAtomic(out, xml);
+  const bytes = Buffer.from(xml, 'utf8');
+  return { file: out, sha256: sha256Hex(bytes), bytes: bytes.length, codes: loaded.codebook.codes.length, codebook_version: loaded.version };
+}

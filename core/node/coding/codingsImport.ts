@@ -1,0 +1,103 @@
+import { existingAnnotator } from '../../common/annotators/annotatorName';
+import { decideImportedCodings, parseCodingsCsv, type CodingImportFacts } from '../../common/coding/codingImport';
+import type { ProtocolFacts } from '../../common/coding/codingRules';
+import { asRefusal } from '../../common/contract/refusal';
+import type { SessionEntry } from '../../common/session/sessionFold';
+import { projectSessionSource } from '../export/projectSessions';
+import type { AnnotatorStates } from '../export/sessionSource';
+import { readInputFile } from '../importing/inputFile';
+import { loadProjectItems, type OpenProject } from '../project/projectFolder';
+import { normalizeAnnotatorName, sessionPaths } from '../session/sessionPaths';
+import { SessionStore } from '../session/sessionStore';
+import { codingContext, loadCodebook, protocolFacts } from './projectCoding';
+
+export interface CodingsImportSummary {
+  source: string;
+  source_sha256: string;
+  rows: number;
+  /** per coder: codings and memos logged, protocols finished, whether their session was made by this import */
+  coders: Array<{ coder: string; codings: number; memos: number; protocols: number; new_session: boolean }>;
+  codebook_version: string;
+  dry_run: boolean;
+}
+
+/**
+ * `aloud import --project DIR --codings FILE.csv`: codings made elsewhere become each coder's own coding events, all or
+ * nothing. Every row is checked against the project read-only first (no session is made or opened for a refused file);
+ * then the coders' sessions are opened (each one's lock; a coder at work in the app refuses the import before anything
+ * is written), decided again on the logs as they are now, and each coder's events appended as one commit point.
+ */
+export async function importCodings(options: { project: OpenProject; source: string; dryRun: boolean }): Promise<CodingsImportSummary> {
+  const { project, source } = options;
+  const input = await readInputFile(source, { lineBased: true });
+  const rows = parseCodingsCsv(input.text, source);
+  const items = new Set((await loadProjectItems(project)).map((i) => i.id));
+  const annotators = await projectSessionSource.annotators(project);
+  // one person, one spelling: "Bob" in the table is the session of "bob"
+  const canonical = (name: string): string => existingAnnotator(name, annotators) ?? normalizeAnnotatorName(name);
+  for (const row of rows) {
+    row.annotator = canonical(row.annotator);
+    row.coder = canonical(row.coder);
+  }
+  const loaded = new Map<string, AnnotatorStates>();
+  const sessionOf = async (name: string): Promise<AnnotatorStates | null> => {
+    if (!annotators.includes(name)) return null;
+    if (!loaded.has(name)) loaded.set(name, await projectSessionSource.load(project, name));
+    return loaded.get(name)!;
+  };
+  for (const name of new Set(rows.flatMap((r) => [r.annotator, r.coder]))) await sessionOf(name);
+  const codebook = await loadCodebook(project);
+  const context = codingContext(project, '', codebook);
+
+  const protocol = (annotator: string, item: string): ProtocolFacts | string => {
+    if (!items.has(item)) return `"${item}" is not an item of the project`;
+    const session = loaded.get(annotator);
+    if (!session) return `"${annotator}" has no session in this project (sessions: ${annotators.join(', ') || 'none'})`;
+    const state = session.items.find((i) => i.item_id === item);
+    if (!state || state.segments.length === 0) return `${annotator} has no transcript of "${item}"`;
+    return protocolFacts(project, annotator, state);
+  };
+  const coderProblem = (coder: string): string | null => {
+    try {
+      sessionPaths(project.dir, coder);
+      return null;
+    } catch (e) {
+      return asRefusal(e).message;
+    }
+  };
+  const facts = (coderFold: CodingImportFacts['coderFold']): CodingImportFacts => ({ file: source, protocol, coderFold, coderProblem, context });
+  const readOnly = decideImportedCodings(rows, facts((coder) => {
+    const codings = loaded.get(coder)?.codings;
+    return codings ? { protocolCoding: (a, i) => codings.protocols.find((p) => p.annotator === a && p.item_id === i) ?? null } : null;
+  }));
+  const summary = (decided: Map<string, SessionEntry[]>): CodingsImportSummary => ({
+    source,
+    source_sha256: input.sha256,
+    rows: rows.length,
+    coders: [...decided].map(([coder, entries]) => ({
+      coder,
+      codings: entries.filter((e) => e.type === 'code_applied').length,
+      memos: entries.filter((e) => e.type === 'coding_memo').length,
+      protocols: entries.filter((e) => e.type === 'coding_finished').length,
+      new_session: !annotators.includes(coder),
+    })),
+    codebook_version: 'version' in codebook ? codebook.version : '',
+    dry_run: options.dryRun,
+  });
+  if (options.dryRun) return summary(readOnly);
+
+  // existing sessions first: a lock held elsewhere refuses the import before any session is made
+  const coders = [...readOnly.keys()].sort((a, b) => Number(!annotators.includes(a)) - Number(!annotators.includes(b)));
+  const stores: SessionStore[] = [];
+  try {
+    for (const coder of coders) stores.push(await SessionStore.open({ project, annotator: coder }));
+    const decided = decideImportedCodings(rows, facts((coder) => stores.find((s) => s.annotator === coder)?.coding ?? null));
+    for (const store of stores) {
+      const entries = decided.get(store.annotator) ?? [];
+      await store.commit(() => entries);
+    }
+    return summary(decided);
+  } finally {
+    for (const store of stores) await store.close().catch(() => undefined);
+  }
+}
