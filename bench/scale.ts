@@ -25,6 +25,7 @@ import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs, promisify } from 'node:util';
 import { DEFAULT_STUDY_SHAPE, writeScaleStudy } from './scaleStudy';
+import { actSection, type ActFigures } from './scaleActs';
 import { CLI_BUNDLE, ensureCliBundle } from '../scripts/build-cli.mjs';
 
 const { values } = parseArgs({
@@ -265,6 +266,7 @@ async function main(): Promise<void> {
   if (values.against) contenders.push({ name: 'before', command: [process.execPath, '--import', 'tsx', path.join(path.resolve(values.against), 'core/node/cli/bin.ts')], cwd: path.resolve(values.against) });
   const root = values.keep ? path.resolve(values.keep) : await mkdtemp(path.join(tmpdir(), 'aloud-scale-'));
   await mkdir(root, { recursive: true });
+  let acts: ActFigures[] = [];
   say(`Aloud scale benchmark — ${runs} round(s), contenders: ${contenders.map((c) => c.name).join(', ')}; load ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
   try {
     /** The sections of the benchmark, in order; each prints its own rows. */
@@ -279,6 +281,8 @@ async function main(): Promise<void> {
         },
       },
       { name: 'cli', run: async () => (say('\nCLI start'), cliStart(contenders, runs * 5)) },
+      // label acts and opening a session through the app's HTTP API (bench/scaleActs.ts)
+      { name: 'acts', run: async () => void (acts = await actSection({ root: path.join(root, 'acts'), against: values.against ?? null, full: true, say })) },
       {
         name: 'large',
         run: async () => {
@@ -303,7 +307,7 @@ async function main(): Promise<void> {
     for (const section of SECTIONS) await section.run();
     growth();
     say(`\nload ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
-    if (values.json) process.stdout.write(`${JSON.stringify({ runs, rows }, null, 2)}\n`);
+    if (values.json) process.stdout.write(`${JSON.stringify({ runs, rows, acts }, null, 2)}\n`);
   } finally {
     if (!values.keep) await rm(root, { recursive: true, force: true });
   }

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import type { ProjectExportFormat, ProjectView } from '../../core/common/contract/aloudApi';
+import { applySessionPatch } from '../../core/common/contract/sessionPatch';
 import { INTEROP_FORMATS, INTEROP_FORMAT_TITLES } from '../../core/common/export/interop/interopFormats';
 import type { ApiClient } from './contract/apiClient';
 import { AgreementScreen } from './screens/AgreementScreen';
@@ -32,7 +33,7 @@ export function App({ client }: { client: ApiClient }) {
     if (view.current_item === null && first) {
       const opened = await run(() => client.openItem(first));
       if (!opened) return;
-      view = opened;
+      view = applySessionPatch(view, opened);
     }
     localStorage.setItem(LAST_ANNOTATOR_KEY, reviewer ?? annotator);
     setError(null);

@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { expect, it } from 'vitest';
 import { encodeChunkFrame } from '../../core/common/audio/chunkFrame';
-import type { AloudEvent, SessionView } from '../../core/common/contract/aloudApi';
+import type { AloudEvent, SessionPatch } from '../../core/common/contract/aloudApi';
 import { Refusal as ApiError } from '../../core/common/contract/refusal';
 import { decodeWav } from '../../core/node/audio/wavFile';
 import type { ApiClient } from '../../renderer/src/contract/apiClient';
@@ -64,8 +64,10 @@ export function contractSuite(connect: () => Promise<{ client: ApiClient; mode: 
     await client.openSession('ana');
     await client.openItem('demo-08');
     await client.commitLabel('Polite', 'click');
-    const view: SessionView = await client.commitLabel('Impolite', 'key');
-    const item = view.items.find((i) => i.item_id === 'demo-08')!;
+    const patch: SessionPatch = await client.commitLabel('Impolite', 'key');
+    // an act answers with the item it changed, not the whole session
+    expect(patch.changed_items.map((i) => i.item_id)).toEqual(['demo-08']);
+    const item = patch.changed_items[0]!;
     expect(item).toMatchObject({ final_label: 'Impolite', label_source: 'key', blind_label: 'Polite' });
     const refused = await rejection(client.completeItem());
     expect(refused.code).toBe('spoken_label_required');
@@ -83,8 +85,8 @@ export function contractSuite(connect: () => Promise<{ client: ApiClient; mode: 
       await new Promise((r) => setTimeout(r, 200));
       await client.startRecording(null);
       const fed = await sendWav(client, path.join(fixturesDir, 'commit-polite.wav'));
-      const view = await client.stopRecording();
-      const item = view.items.find((i) => i.item_id === 'demo-01')!;
+      const patch = await client.stopRecording();
+      const item = patch.changed_items.find((i) => i.item_id === 'demo-01')!;
       expect(Math.abs(item.audio_ms - (fed * 1000) / 16_000)).toBeLessThan(1);
       expect(item.audio_path).toMatch(/\.wav$/);
       expect(item.signals?.pauses?.long_count).toBe(1);
@@ -100,8 +102,8 @@ export function contractSuite(connect: () => Promise<{ client: ApiClient; mode: 
     const { client } = await connect();
     await client.openSession('ana');
     await client.openItem('demo-04');
-    const view = await client.addNote('sarcastic?\nhard to tell');
-    expect(view.notes).toEqual([{ item_id: 'demo-04', text: 'sarcastic?\nhard to tell', ts: expect.any(String) }]);
+    const patch = await client.addNote('sarcastic?\nhard to tell');
+    expect(patch.added_notes).toEqual([{ item_id: 'demo-04', text: 'sarcastic?\nhard to tell', ts: expect.any(String) }]);
     expect((await client.session()).notes).toHaveLength(1);
   });
 
@@ -118,8 +120,8 @@ export function contractSuite(connect: () => Promise<{ client: ApiClient; mode: 
     expect(gap.message).toContain('startSample');
     const garbage = await rejection(client.appendAudio(new Uint8Array([1, 2, 3])));
     expect(garbage.code).toBe('bad_request');
-    const view = await client.stopRecording();
-    expect(view.items.find((i) => i.item_id === 'demo-02')!.audio_ms).toBe(100);
+    const patch = await client.stopRecording();
+    expect(patch.changed_items.find((i) => i.item_id === 'demo-02')!.audio_ms).toBe(100);
   });
 
   it('exports the session to a validated file with a receipt, and reports agreement', async () => {

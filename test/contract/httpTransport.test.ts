@@ -87,7 +87,7 @@ describe('browser-mode host security', () => {
     // reading the project stays open to every page, and reopening takes the session over
     expect((await tabA.project()).items).toHaveLength(20);
     await tabA.openSession('ana');
-    expect((await tabA.commitLabel('Neutral', 'key')).annotator).toBe('ana');
+    expect((await tabA.commitLabel('Neutral', 'key')).changed_items.map((i) => i.final_label)).toEqual(['Neutral']);
   });
 
   it("sends the contract's security headers (the same as the desktop app's) on pages, API answers and refusals", async () => {

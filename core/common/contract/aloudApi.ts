@@ -51,11 +51,38 @@ export interface SessionView {
   /** some recorded voice labels were derived under another aloud.yaml than the current one (kept as recorded) */
   config_changed: boolean;
   /** the annotator's notes, oldest first */
-  notes: Array<{ item_id: string | null; text: string; ts: string }>;
+  notes: SessionNoteView[];
   /** who is reviewing this annotator's session (their corrections and labels carry the name); null: the annotator works */
   reviewer: string | null;
   /** an annotator's own session, or a norming room's votes written back */
   kind: 'annotator' | 'room';
+}
+
+/** A note as the page shows it. */
+export interface SessionNoteView {
+  item_id: string | null;
+  text: string;
+  ts: string;
+}
+
+/**
+ * What a call that acts on the open session answers instead of the whole view (whose size grows with the study): the
+ * items whose fold changed since the last view or patch the host handed out, each whole as the fold now has it, the
+ * notes added since then, and the session's own fields. Derived from the fold after the events were appended;
+ * `applySessionPatch` (sessionPatch.ts) turns the view before into the view after. Only openSession and session()
+ * answer the whole view.
+ */
+export interface SessionPatch {
+  /** items changed, in the order their first change was logged (an item new to the session is added at the end) */
+  changed_items: ItemSessionState[];
+  /** notes added, oldest first */
+  added_notes: SessionNoteView[];
+  current_item: string | null;
+  recording_item: string | null;
+  pending_transcriptions: number;
+  pending_items: Record<string, number>;
+  finishing_item: string | null;
+  config_changed: boolean;
 }
 
 export type ExportFormat = 'jsonl' | 'json' | 'csv';
@@ -200,25 +227,25 @@ export interface AloudApi {
   /** opens an existing annotator's session for review under the reviewer's own name: their corrections and labels carry it */
   reviewSession(annotator: string, reviewer: string): Promise<SessionView>;
   session(): Promise<SessionView>;
-  openItem(itemId: string): Promise<SessionView>;
-  startRecording(device: string | null): Promise<SessionView>;
+  openItem(itemId: string): Promise<SessionPatch>;
+  startRecording(device: string | null): Promise<SessionPatch>;
   /** one binary chunk frame (core/common/audio/chunkFrame) of the current recording */
   appendAudio(frame: Uint8Array): Promise<void>;
-  stopRecording(): Promise<SessionView>;
+  stopRecording(): Promise<SessionPatch>;
   /** a label act; on a completed item a change of its label is refused (code confirmation_required) until confirmed */
-  commitLabel(label: string, source: 'click' | 'key'): Promise<SessionView>;
+  commitLabel(label: string, source: 'click' | 'key'): Promise<SessionPatch>;
   /** the same act once the annotator has confirmed changing a completed item's label (a change after completion) */
-  confirmLabelChange(label: string, source: 'click' | 'key'): Promise<SessionView>;
-  completeItem(): Promise<SessionView>;
-  addNote(text: string): Promise<SessionView>;
+  confirmLabelChange(label: string, source: 'click' | 'key'): Promise<SessionPatch>;
+  completeItem(): Promise<SessionPatch>;
+  addNote(text: string): Promise<SessionPatch>;
   /** the current item's model reasoning, if aloud.yaml reasoning.reveal allows it now; the first showing is logged */
   showReasoning(): Promise<ReasoningView>;
   /** judge step `index` (1-based) of the shown reasoning: 1 correct, 0 neutral, -1 wrong, null withdraws */
-  judgeStep(index: number, reward: 1 | 0 | -1 | null, source: 'click' | 'key'): Promise<SessionView>;
+  judgeStep(index: number, reward: 1 | 0 | -1 | null, source: 'click' | 'key'): Promise<SessionPatch>;
   /** words of the open item's text selected (start and end: UTF-16 offsets at word boundaries), or cleared (both null) */
-  selectText(start: number | null, end: number | null): Promise<SessionView>;
+  selectText(start: number | null, end: number | null): Promise<SessionPatch>;
   /** the keep-talking cue was shown while recording, after silenceMs of silence (logged as a cue_shown event) */
-  logCue(cue: 'keep_talking', silenceMs: number): Promise<SessionView>;
+  logCue(cue: 'keep_talking', silenceMs: number): Promise<SessionPatch>;
   exportSession(format: ExportFormat): Promise<ExportSummary>;
   agreement(): Promise<AgreementReport>;
   /** norming rooms, the lead's side (one room at a time, on its own listener); itemIds null: a huddle on today's disagreements */
@@ -254,13 +281,13 @@ export interface AloudApi {
   importModel(file: string): Promise<ModelsView>;
   removeModel(name: string): Promise<ModelsView>;
   /** a reviewer's correction of one segment (the lead's transcript_corrected event; the verbatim text is kept) */
-  correctSegment(itemId: string, utterance: number, segment: number, text: string): Promise<SessionView>;
+  correctSegment(itemId: string, utterance: number, segment: number, text: string): Promise<SessionPatch>;
   /** a label act of source "correction" from the corrected transcript */
-  rederiveLabelsFromCorrections(itemId: string): Promise<SessionView>;
+  rederiveLabelsFromCorrections(itemId: string): Promise<SessionPatch>;
   /** the label that would set (the corrected text's last commitment), or null when it commits to none; nothing is logged */
   labelFromCorrections(itemId: string): Promise<{ label: string; quote: string } | null>;
   /** transcribes recorded audio again (null: every item with audio and no transcript); earlier transcripts superseded */
-  transcribeLater(itemId: string | null): Promise<SessionView>;
+  transcribeLater(itemId: string | null): Promise<SessionPatch>;
   /** recently opened project folders, newest first */
   recentProjects(): Promise<Array<{ dir: string; name: string | null; problem: string | null }>>;
   /** the desktop app's native dialog (null when cancelled); browser mode has none and says to type the path */

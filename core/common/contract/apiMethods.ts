@@ -1,7 +1,7 @@
 import { EXPORT_FORMATS } from '../export/exportFormats';
 import { INTEROP_FORMATS } from '../export/interop/interopFormats';
 import { Refusal } from './refusal';
-import { PATH_KINDS, type AloudApi, type AloudMethod } from './aloudApi';
+import { PATH_KINDS, type AloudApi, type AloudMethod, type SessionPatch } from './aloudApi';
 
 type ArgCheck = (value: unknown, where: string) => void;
 
@@ -117,28 +117,34 @@ export interface MethodSpec {
   scope: MethodScope;
   /** the one argument is raw bytes (sent as a binary body over HTTP, a Buffer over IPC) */
   binary?: true;
+  /** the answer is a SessionPatch (aloudApi.ts): what the act changed, to apply to the view the page holds (sessionPatch.ts) */
+  answer?: 'session-patch';
 }
+
+/** A method answers with a patch exactly when the table says so: TypeScript holds the two together. */
+type AnswerSpec<M extends AloudMethod> = Awaited<ReturnType<AloudApi[M]>> extends SessionPatch ? { answer: 'session-patch' } : { answer?: never };
 
 /**
  * THE method table of the app API: adding a method is an entry here (TypeScript insists, because the table is keyed
  * by AloudApi) plus its handler in AppService. The dispatcher, both transports and the client are derived from it.
  */
-export const API_METHODS: { readonly [M in AloudMethod]: MethodSpec } = {
+export const API_METHODS: { readonly [M in AloudMethod]: MethodSpec & AnswerSpec<M> } = {
   appInfo: { params: [], scope: 'any-page' },
   project: { params: [], scope: 'any-page' },
   openSession: { params: [['annotator', nonEmptyString(200)]], scope: 'takes-session' },
   reviewSession: { params: [['annotator', nonEmptyString(200)], ['reviewer', nonEmptyString(200)]], scope: 'takes-session' },
   session: { params: [], scope: 'session-page' },
-  openItem: { params: [['itemId', nonEmptyString()]], scope: 'session-page' },
-  startRecording: { params: [['device', nullableString]], scope: 'session-page' },
+  openItem: { params: [['itemId', nonEmptyString()]], scope: 'session-page', answer: 'session-patch' },
+  startRecording: { params: [['device', nullableString]], scope: 'session-page', answer: 'session-patch' },
   appendAudio: { params: [['frame', bytes]], scope: 'session-page', binary: true },
-  stopRecording: { params: [], scope: 'session-page' },
+  stopRecording: { params: [], scope: 'session-page', answer: 'session-patch' },
   commitLabel: {
     params: [
       ['label', nonEmptyString()],
       ['source', oneOf(['click', 'key'])],
     ],
     scope: 'session-page',
+    answer: 'session-patch',
   },
   confirmLabelChange: {
     params: [
@@ -146,9 +152,10 @@ export const API_METHODS: { readonly [M in AloudMethod]: MethodSpec } = {
       ['source', oneOf(['click', 'key'])],
     ],
     scope: 'session-page',
+    answer: 'session-patch',
   },
-  completeItem: { params: [], scope: 'session-page' },
-  addNote: { params: [['text', text]], scope: 'session-page' },
+  completeItem: { params: [], scope: 'session-page', answer: 'session-patch' },
+  addNote: { params: [['text', text]], scope: 'session-page', answer: 'session-patch' },
   showReasoning: { params: [], scope: 'session-page' },
   judgeStep: {
     params: [
@@ -157,6 +164,7 @@ export const API_METHODS: { readonly [M in AloudMethod]: MethodSpec } = {
       ['source', oneOf(['click', 'key'])],
     ],
     scope: 'session-page',
+    answer: 'session-patch',
   },
   selectText: {
     params: [
@@ -164,6 +172,7 @@ export const API_METHODS: { readonly [M in AloudMethod]: MethodSpec } = {
       ['end', offsetOrNull],
     ],
     scope: 'session-page',
+    answer: 'session-patch',
   },
   logCue: {
     params: [
@@ -171,6 +180,7 @@ export const API_METHODS: { readonly [M in AloudMethod]: MethodSpec } = {
       ['silenceMs', nonNegativeNumber],
     ],
     scope: 'session-page',
+    answer: 'session-patch',
   },
   exportSession: { params: [['format', oneOf(EXPORT_FORMATS)]], scope: 'session-page' },
   agreement: { params: [], scope: 'any-page' },
@@ -214,10 +224,11 @@ export const API_METHODS: { readonly [M in AloudMethod]: MethodSpec } = {
       ['text', text],
     ],
     scope: 'session-page',
+    answer: 'session-patch',
   },
-  rederiveLabelsFromCorrections: { params: [['itemId', nonEmptyString()]], scope: 'session-page' },
+  rederiveLabelsFromCorrections: { params: [['itemId', nonEmptyString()]], scope: 'session-page', answer: 'session-patch' },
   labelFromCorrections: { params: [['itemId', nonEmptyString()]], scope: 'session-page' },
-  transcribeLater: { params: [['itemId', nullableString]], scope: 'session-page' },
+  transcribeLater: { params: [['itemId', nullableString]], scope: 'session-page', answer: 'session-patch' },
   recentProjects: { params: [], scope: 'any-page' },
   choosePath: { params: [['kind', oneOf(PATH_KINDS)]], scope: 'session-page' },
   openProject: { params: [['dir', nonEmptyString(4096)]], scope: 'session-page' },
@@ -263,6 +274,9 @@ export const API_METHODS: { readonly [M in AloudMethod]: MethodSpec } = {
 
 /** The method names, in table order. */
 export const ALOUD_METHODS = Object.keys(API_METHODS) as readonly AloudMethod[];
+
+/** The acts on the open session: each answers with a SessionPatch. */
+export const SESSION_PATCH_METHODS: readonly AloudMethod[] = ALOUD_METHODS.filter((method) => API_METHODS[method].answer === 'session-patch');
 
 export function isAloudMethod(name: unknown): name is AloudMethod {
   return typeof name === 'string' && Object.hasOwn(API_METHODS, name);

@@ -25,10 +25,16 @@ export class AudioLedgerFold {
 
   constructor(private readonly file: string) {}
 
-  /** An independent copy, to try events on before they are written. */
-  clone(): AudioLedgerFold {
+  /**
+   * An independent copy, to try events on before they are written: of the given items only (an audio event changes
+   * the item it names and the running recording), so trying one act costs the same in a session of any size.
+   */
+  clone(itemIds: Iterable<string> = this.ledger.items.keys()): AudioLedgerFold {
     const copy = new AudioLedgerFold(this.file);
-    for (const [id, audio] of this.ledger.items) copy.ledger.items.set(id, { ...audio });
+    for (const id of itemIds) {
+      const audio = this.ledger.items.get(id);
+      if (audio) copy.ledger.items.set(id, { ...audio });
+    }
     copy.ledger.openRecording = this.ledger.openRecording ? { ...this.ledger.openRecording } : null;
     return copy;
   }

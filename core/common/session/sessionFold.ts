@@ -158,6 +158,8 @@ export class SessionFold {
   /** derived item states, dropped when an event for the item arrives */
   private readonly derived = new Map<string, ItemSessionState>();
   private readonly notes: SessionNote[] = [];
+  /** items whose recorded voice labels were derived under another configuration than the current one */
+  private readonly configChangedItems = new Set<string>();
   private annotator: string | null = null;
   private projectName: string | null = null;
   private currentItem: string | null = null;
@@ -187,12 +189,20 @@ export class SessionFold {
     this.audio.apply(event);
     if (CodingFold.applies(event)) this.coding.apply(event);
     this.lastSeq = event.seq;
+    const timedBefore = this.openItem?.item_id;
     this.followOpenItem(event);
+    // the open item's time on item runs with every event, and the one left behind stops: both derive again
+    if (timedBefore !== undefined) this.derived.delete(timedBefore);
+    if (this.openItem) this.derived.delete(this.openItem.item_id);
     // Every event that changes an item names it: only that item's derived state must be computed again.
     const itemId = (event.data as { item_id?: unknown }).item_id;
     if (typeof itemId === 'string') {
       this.derived.delete(itemId);
-      if (ITEM_EVENTS.has(event.type)) this.applyToItem(this.item(itemId), event);
+      if (ITEM_EVENTS.has(event.type)) {
+        const item = this.item(itemId);
+        this.applyToItem(item, event);
+        this.noteConfigChange(item);
+      }
     }
     switch (event.type) {
       case 'session_started':
@@ -345,6 +355,37 @@ export class SessionFold {
     }
   }
 
+  /** Keeps the session's config_changed current as each event arrives, so it is read without visiting every item. */
+  private noteConfigChange(item: ItemFold): void {
+    if (this.voiceUnderOtherConfig(item)) this.configChangedItems.add(item.item_id);
+    else this.configChangedItems.delete(item.item_id);
+  }
+
+  private voiceUnderOtherConfig(item: ItemFold): boolean {
+    // a v1 log recorded no configuration: unknown is not "changed"
+    return this.currentConfigSha256 !== null && item.voice.some((v) => v.config_sha256 !== null && v.config_sha256 !== this.currentConfigSha256);
+  }
+
+  /** The item whose time on item runs now (its derived state changes with every event), if any. */
+  get timedItemId(): string | null {
+    return this.openItem?.item_id ?? null;
+  }
+
+  /** Some item's recorded voice labels were derived under another configuration than the current one. */
+  get configChanged(): boolean {
+    return this.configChangedItems.size > 0;
+  }
+
+  /** How many notes the log holds. */
+  get noteCount(): number {
+    return this.notes.length;
+  }
+
+  /** The notes from the `start`-th on (0: all), oldest first. */
+  notesFrom(start: number): SessionNote[] {
+    return this.notes.slice(start);
+  }
+
   /** The item the annotator last opened: where a resumed session continues. */
   get currentItemId(): string | null {
     return this.currentItem;
@@ -388,7 +429,7 @@ export class SessionFold {
    * data or audio that does not follow on. A writer calls this before writing, so it never writes a log it cannot read.
    */
   checkAppend(entries: ReadonlyArray<{ type: SessionEventType; data: unknown }>, firstSeq: number): void {
-    const audio = this.audio.clone();
+    const audio = this.audio.clone(new Set(entries.map((entry) => (entry.data as { item_id?: unknown }).item_id).filter((id): id is string => typeof id === 'string')));
     entries.forEach((entry, i) => {
       const problem = checkEventData(entry.type, entry.data);
       if (problem !== null) throw new SessionLogError(this.file, firstSeq + i, `${entry.type}: ${problem}`);
@@ -432,7 +473,7 @@ export class SessionFold {
       last_seq: this.lastSeq,
       config_sha256: this.configInForce,
       parser_version: this.parserInForce,
-      config_changed: items.some((i) => i.config_changed),
+      config_changed: this.configChanged,
       kind: this.kind ?? (this.hasRoomActs ? 'room' : 'annotator'),
       room: this.room,
     };
@@ -575,8 +616,7 @@ export class SessionFold {
       corrections,
       superseded_transcripts: superseded,
       parser_version: voice.at(-1)?.parser_version ?? null,
-      // a v1 log recorded no configuration: unknown is not "changed"
-      config_changed: this.currentConfigSha256 !== null && voice.some((v) => v.config_sha256 !== null && v.config_sha256 !== this.currentConfigSha256),
+      config_changed: this.voiceUnderOtherConfig(item),
       labels_not_in_schema: [...new Set(history.map((h) => h.label).filter((l) => !this.labelNames.has(l)))],
       changed_after_completion: changedAfterCompletion,
       vad_model: current?.vad_model ?? null,

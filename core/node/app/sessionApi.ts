@@ -1,4 +1,4 @@
-import type { AloudApi, SessionView } from '../../common/contract/aloudApi';
+import type { AloudApi, SessionPatch } from '../../common/contract/aloudApi';
 import { Refusal } from '../../common/contract/refusal';
 import { existingAnnotator } from '../../common/annotators/annotatorName';
 import { readWav } from '../audio/wavFile';
@@ -10,15 +10,13 @@ import type { AppContext } from './appContext';
 /**
  * The session domain of the app API: the annotator's session, navigation, recording, labels, completion, the model's
  * reasoning, notes, cues, corrections and transcribing again. Each handler hands the call to the session (where the
- * rules decide) in the app's call queue and answers with the session view; none re-checks a session rule.
+ * rules decide) in the app's call queue and answers with what changed (a SessionPatch: the changed items and the
+ * session's fields), so an act costs the same at the 10,000th item as at the first; only opening a session answers the
+ * whole view. None re-checks a session rule.
  */
 export function sessionApi(app: AppContext) {
-  /** a call on the open session, in the call queue, answered with the session view */
-  const withView = (task: (s: SessionService) => Promise<unknown>): Promise<SessionView> =>
-    app.calls.run(async () => {
-      await task(app.session.require());
-      return app.session.view();
-    });
+  /** a call on the open session, in the call queue, answered with what it changed */
+  const withPatch = (task: (s: SessionService) => Promise<unknown>): Promise<SessionPatch> => app.calls.run(() => app.session.act(task));
   return {
     openSession: (annotator) =>
       app.calls.run(async () => {
@@ -36,34 +34,33 @@ export function sessionApi(app: AppContext) {
       }),
     session: async () => app.session.view(),
     // the item left behind keeps its pending transcriptions: they land on it while the annotator goes on
-    openItem: (itemId) => withView((s) => s.openItem(itemId)),
-    startRecording: (device) => withView(() => app.session.startRecording(device)),
+    openItem: (itemId) => withPatch((s) => s.openItem(itemId)),
+    startRecording: (device) => withPatch(() => app.session.startRecording(device)),
     appendAudio: (frame) => app.calls.run(() => app.session.appendAudio(frame)),
     // not waiting for the last utterance here: a click right after stopping is logged when it happens
-    stopRecording: () => withView((s) => s.stopRecording()),
-    commitLabel: (label, source) => withView((s) => s.commitLabel(label, source)),
-    confirmLabelChange: (label, source) => withView((s) => s.commitLabel(label, source, { confirmed: true })),
+    stopRecording: () => withPatch((s) => s.stopRecording()),
+    commitLabel: (label, source) => withPatch((s) => s.commitLabel(label, source)),
+    confirmLabelChange: (label, source) => withPatch((s) => s.commitLabel(label, source, { confirmed: true })),
     /** waits (bounded) for the item's transcriptions outside the call queue, so other calls go on meanwhile */
     completeItem: async () => {
-      const s = await app.calls.run(async () => app.session.require());
-      await s.completeItem();
-      return app.calls.run(async () => app.session.view());
+      await app.calls.run(async () => app.session.require());
+      return app.session.act((s) => s.completeItem());
     },
     showReasoning: () => app.calls.run(() => app.session.require().showReasoning()),
-    judgeStep: (index, reward, source) => withView((s) => s.judgeStep(index, reward, source)),
+    judgeStep: (index, reward, source) => withPatch((s) => s.judgeStep(index, reward, source)),
     selectText: (start, end) =>
-      withView((s) => {
+      withPatch((s) => {
         if ((start === null) !== (end === null)) throw new Refusal('bad_request', 'selectText: give both start and end, or neither (to clear the selection)');
         return s.selectText(start === null || end === null ? null : { start, end });
       }),
-    logCue: (cue, silenceMs) => withView((s) => s.logCue(cue, silenceMs)),
-    addNote: (text) => withView((s) => s.addNote(text)),
-    correctSegment: (itemId, utterance, segment, text) => withView((s) => s.correctSegment(itemId, utterance, segment, text)),
-    rederiveLabelsFromCorrections: (itemId) => withView((s) => s.rederiveFromCorrections(itemId)),
+    logCue: (cue, silenceMs) => withPatch((s) => s.logCue(cue, silenceMs)),
+    addNote: (text) => withPatch((s) => s.addNote(text)),
+    correctSegment: (itemId, utterance, segment, text) => withPatch((s) => s.correctSegment(itemId, utterance, segment, text)),
+    rederiveLabelsFromCorrections: (itemId) => withPatch((s) => s.rederiveFromCorrections(itemId)),
     labelFromCorrections: (itemId) => app.calls.run(async () => app.session.require().labelFromCorrections(itemId)),
     /** audio recorded before a model existed (or any item's, again): transcribed now, earlier transcripts superseded */
     transcribeLater: (itemId) =>
-      withView(async (s) => {
+      withPatch(async (s) => {
         const ids = itemId !== null ? [itemId] : s.state().items.filter((i) => i.audio_ms > 0 && i.segments.length === 0).map((i) => i.item_id);
         const read = async (file: string) => (await readWav(file)).samples;
         for (const id of ids) await s.transcribeAgain(id, read, itemId === null ? 'transcribed later (no model when recorded)' : 'transcribed again from the app');

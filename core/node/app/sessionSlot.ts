@@ -1,6 +1,6 @@
 import { decodeChunkFrame } from '../../common/audio/chunkFrame';
 import { AUDIO_SAMPLE_RATE } from '../../common/audio/sampleRate';
-import type { AloudEvent, AppInfo, SessionView } from '../../common/contract/aloudApi';
+import type { AloudEvent, AppInfo, SessionPatch, SessionView } from '../../common/contract/aloudApi';
 import { Refusal } from '../../common/contract/refusal';
 import type { Item } from '../../common/items/item';
 import type { EngineSupervisorEvent } from '../engine/engineSupervisor';
@@ -44,6 +44,13 @@ export class SessionSlot {
   /** next expected sample of the running recording: chunks must arrive in order and without gaps */
   private nextSample = 0;
   private lastPending = '{}';
+  /** items whose fold changed since the page last got the view or a patch, in the order of their first change */
+  private readonly changedItems = new Set<string>();
+  /** notes the page has (the view's, and those patches added) */
+  private notesSent = 0;
+  /** acts running: what changes meanwhile travels in their patches; a change outside any act is pushed as an item event */
+  private acting = 0;
+  private pushScheduled = false;
 
   constructor(private readonly app: SessionSlotHost) {}
 
@@ -124,6 +131,7 @@ export class SessionSlot {
   async close(): Promise<void> {
     const s = this.current;
     this.current = null;
+    this.changedItems.clear();
     if (s) {
       await this.app.sessionChanged(null);
       s.removeAllListeners();
@@ -151,9 +159,12 @@ export class SessionSlot {
     this.emitPending();
   }
 
+  /** The whole session, for opening it (the only answer that visits every item). */
   view(): SessionView {
     const s = this.require();
     const state = s.state();
+    this.changedItems.clear();
+    this.notesSent = state.notes.length;
     return {
       annotator: s.store.annotator,
       current_item: state.current_item,
@@ -170,9 +181,67 @@ export class SessionSlot {
     };
   }
 
+  /**
+   * Runs an act on the open session and answers with what changed (patch). An act refused after it changed something
+   * (a recording stopped before a refused completion) pushes those items, so the page never misses a change.
+   */
+  async act(task: (s: SessionService) => Promise<unknown>): Promise<SessionPatch> {
+    this.acting++;
+    try {
+      await task(this.require());
+      return this.patch();
+    } catch (e) {
+      this.pushChanged();
+      throw e;
+    } finally {
+      this.acting--;
+    }
+  }
+
+  /**
+   * What changed since the page last got the view or a patch: each changed item as the fold has it now (after the
+   * events were appended), the notes added and the session's fields. Its cost follows the change, not the session.
+   */
+  patch(): SessionPatch {
+    const s = this.require();
+    const fields = s.store.fields();
+    const changed = [...this.changedItems].flatMap((itemId) => s.itemState(itemId) ?? []);
+    this.changedItems.clear();
+    const added = s.store.notesFrom(this.notesSent).map(({ item_id, text, ts }) => ({ item_id, text, ts }));
+    this.notesSent = fields.note_count;
+    return {
+      changed_items: changed,
+      added_notes: added,
+      current_item: fields.current_item,
+      recording_item: fields.recording?.item_id ?? null,
+      pending_transcriptions: s.pendingTranscriptions,
+      pending_items: s.pendingByItem,
+      finishing_item: s.finishing,
+      config_changed: fields.config_changed,
+    };
+  }
+
   /** The session's own events, as the contract's events. */
   private forward(session: SessionService): void {
     const emit = (event: AloudEvent) => this.app.emit(event);
+    let timed: string | null = session.store.timedItem;
+    session.on('event', (event) => {
+      const itemId = (event.data as { item_id?: unknown }).item_id;
+      if (typeof itemId === 'string') this.changedItems.add(itemId);
+      // the open item's time on item runs with every event; the one left behind stops
+      if (timed !== null) this.changedItems.add(timed);
+      timed = session.store.timedItem;
+      if (timed !== null) this.changedItems.add(timed);
+      if (this.changedItems.size === 0) return;
+      // a transcription landing, audio made durable by the timer, a failed engine: no act will answer with it
+      if (this.acting === 0 && !this.pushScheduled) {
+        this.pushScheduled = true;
+        queueMicrotask(() => {
+          this.pushScheduled = false;
+          if (this.acting === 0) this.pushChanged();
+        });
+      }
+    });
     session.on('item', (item) => emit({ type: 'item', item }));
     session.on('event', (event) => {
       if (event.type === 'recording_started') emit({ type: 'recording', item_id: event.data.item_id });
@@ -183,6 +252,15 @@ export class SessionSlot {
     session.on('finishing', (itemId) => emit({ type: 'finishing', item_id: itemId }));
     session.on('partial', (p) => emit({ type: 'partial', item_id: p.item_id, utterance: p.utterance, text: p.text }));
     session.on('pending', () => this.emitPending());
+  }
+
+  /** The changed items as item events (for changes no act answers with), as the fold has them now. */
+  private pushChanged(): void {
+    const s = this.current;
+    if (!s) return;
+    const changed = [...this.changedItems].flatMap((itemId) => s.itemState(itemId) ?? []);
+    this.changedItems.clear();
+    for (const item of changed) this.app.emit({ type: 'item', item });
   }
 
   private emitPending(): void {

@@ -111,7 +111,7 @@ export class SessionService extends EventEmitter<SessionServiceEvents> {
   }
 
   get currentItem(): string | null {
-    return this.store.state().current_item;
+    return this.store.facts.currentItemId;
   }
 
   /** transcriptions sent and not yet logged (or found stale) */

@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { OpenProject } from '../project/projectFolder';
 import type { CodingFold } from '../../common/coding/codingFold';
 import type { ItemSessionState } from '../../common/session/itemState';
-import { SessionFold, type SessionEntry, type SessionState } from '../../common/session/sessionFold';
+import { SessionFold, type SessionEntry, type SessionNote, type SessionState } from '../../common/session/sessionFold';
 import type { SessionFacts } from '../../common/session/sessionRules';
 import { type SessionEvent, type SessionEventData, type SessionEventOf, type SessionEventType, type SessionKind } from '../../common/session/sessionEvents';
 import { SessionUsageError } from '../../common/session/sessionRefusals';
@@ -50,6 +50,9 @@ export interface OpenSessionOptions {
   kind?: SessionKind;
   room?: { code: string; member_id: string } | null;
 }
+
+/** What a session view holds besides its items and notes, as the fold has it after the last append. */
+export type SessionFields = Pick<SessionState, 'current_item' | 'recording' | 'config_changed'> & { note_count: number };
 
 /** sha256 of the project's aloud.yaml bytes, as exports record it in config_sha256. */
 export function configSha256Of(project: Pick<OpenProject, 'configText'>): string {
@@ -219,8 +222,24 @@ export class SessionStore {
     return this.fold;
   }
 
+  /** The whole session: visits every item (opening a session, a full view); an act reads the fields below instead. */
   state(): SessionState {
     return this.fold.state();
+  }
+
+  /** The session's own fields, read off the fold as it stands (no item is visited). */
+  fields(): SessionFields {
+    return { current_item: this.fold.currentItemId, recording: this.fold.openRecording, config_changed: this.fold.configChanged, note_count: this.fold.noteCount };
+  }
+
+  /** The item whose time on item runs now: every event changes its view. */
+  get timedItem(): string | null {
+    return this.fold.timedItemId;
+  }
+
+  /** The notes from the `start`-th on, oldest first. */
+  notesFrom(start: number): SessionNote[] {
+    return this.fold.notesFrom(start);
   }
 
   /** What this annotator coded as a coder, as their log holds it (the coding fold beside the items). */

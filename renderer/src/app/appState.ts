@@ -1,5 +1,5 @@
 import type { AloudEvent, AppInfo, ExportSummary, ProjectExportFormat, ProjectView, SessionView } from '../../../core/common/contract/aloudApi';
-import type { ItemSessionState } from '../../../core/common/session/itemState';
+import { updateSessionView, withItem, type SessionUpdate } from '../../../core/common/contract/sessionPatch';
 
 export type Tab = 'label' | 'review' | 'agreement' | 'project' | 'settings';
 
@@ -27,7 +27,8 @@ export type AppAction =
   | { type: 'project'; project: ProjectView }
   /** another project is open: its annotators start again from the start screen */
   | { type: 'projectOpened'; project: ProjectView }
-  | { type: 'session'; session: SessionView }
+  /** a call's answer: a whole view (opening the session) replaces it, a patch (every act) is applied to it */
+  | { type: 'session'; session: SessionUpdate }
   | { type: 'event'; event: AloudEvent }
   | { type: 'tab'; tab: Tab }
   | { type: 'error'; message: string | null }
@@ -51,13 +52,6 @@ export function initialAppState(saved: { deviceId: string | null; keepTalkingSec
     exporting: { format: 'jsonl', scope: 'mine', busy: false, progress: null, done: null },
     ...saved,
   };
-}
-
-/** Merges a pushed item state into the session view (events can arrive before or after a call's result). */
-export function withItem(view: SessionView, item: ItemSessionState): SessionView {
-  const at = view.items.findIndex((i) => i.item_id === item.item_id);
-  const items = at < 0 ? [...view.items, item] : view.items.map((i, n) => (n === at ? item : i));
-  return { ...view, items };
 }
 
 /** What an event of the host changes in the app's state (events about a session change nothing before one is open). */
@@ -94,7 +88,7 @@ export function appReducer(state: AppState, action: AppAction): AppState {
     case 'projectOpened':
       return { ...state, project: action.project, session: null, exporting: { ...state.exporting, done: null }, choosingProject: false, tab: 'label', error: null };
     case 'session':
-      return { ...state, session: action.session };
+      return { ...state, session: updateSessionView(state.session, action.session) };
     case 'event':
       return applyEvent(state, action.event);
     case 'tab':

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import type { SessionView } from '../../../core/common/contract/aloudApi';
+import type { SessionUpdate } from '../../../core/common/contract/sessionPatch';
 import type { ReasoningView } from '../../../core/common/reasoning/reasoningReveal';
 import { ownStepNumber } from '../../../core/common/reasoning/reasoningSteps';
 import { lastJudgmentPerStep } from '../../../core/common/reasoning/stepJudgments';
@@ -11,7 +11,7 @@ interface Props {
   client: ApiClient;
   itemId: string;
   state: ItemSessionState | undefined;
-  onSession: (view: SessionView) => void;
+  onSession: (update: SessionUpdate) => void;
   run: RunCall;
 }
 

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import type { SessionView } from '../../../core/common/contract/aloudApi';
+import type { SessionUpdate } from '../../../core/common/contract/sessionPatch';
 import type { ItemSessionState } from '../../../core/common/session/itemState';
 import { formatClock } from '../../../core/common/transcript/transcriptMarks';
 import type { RunCall } from '../app/runCall';
@@ -17,7 +17,7 @@ interface Props {
   editing: SegmentEdit;
   onEditing: (edit: SegmentEdit) => void;
   run: RunCall;
-  onSession?: ((view: SessionView) => void) | undefined;
+  onSession?: ((update: SessionUpdate) => void) | undefined;
 }
 
 /**
@@ -40,7 +40,7 @@ export function SegmentCorrections({ client, state, active, seek, editing, onEdi
       live = false;
     };
   }, [client, corrected, state.item_id]);
-  const act = async (task: () => Promise<SessionView>): Promise<boolean> => {
+  const act = async (task: () => Promise<SessionUpdate>): Promise<boolean> => {
     const view = await run(task);
     if (view) onSession?.(view);
     return view !== undefined;

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useMemo, useReducer } from 'react';
-import type { SessionView } from '../../../core/common/contract/aloudApi';
+import type { SessionUpdate } from '../../../core/common/contract/sessionPatch';
 import { appReducer, initialAppState } from '../app/appState';
 import { loadKeepTalkingSeconds, saveKeepTalkingSeconds } from '../app/keepTalking';
 import { reportRefusalsTo, type RunCall } from '../app/runCall';
@@ -33,7 +33,8 @@ export function useAppStore(client: ApiClient) {
   const run: RunCall = useMemo(() => reportRefusalsTo((message) => dispatch({ type: 'error', message })), []);
   // stable across renders, like the setters they replace: screens keep them in their callbacks' dependencies
   const showError = useCallback((message: string | null) => dispatch({ type: 'error', message }), []);
-  const keepSession = useCallback((session: SessionView) => dispatch({ type: 'session', session }), []);
+  // a call's answer about the session: a whole view replaces the one kept, an act's patch is applied to it
+  const keepSession = useCallback((session: SessionUpdate) => dispatch({ type: 'session', session }), []);
   const chooseDevice = useCallback((deviceId: string | null) => {
     dispatch({ type: 'device', deviceId });
     if (deviceId) localStorage.setItem(DEVICE_KEY, deviceId);

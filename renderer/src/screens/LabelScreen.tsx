@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import type { AloudEvent, ProjectView, SessionView } from '../../../core/common/contract/aloudApi';
+import type { AloudEvent, ProjectView, SessionPatch, SessionView } from '../../../core/common/contract/aloudApi';
+import { applySessionPatch, type SessionUpdate } from '../../../core/common/contract/sessionPatch';
 import { Refusal } from '../../../core/common/contract/refusal';
 import { completionRuleText, spokenLabelRequiredText } from '../../../core/common/session/labelRules';
 import type { ItemSessionState } from '../../../core/common/session/itemState';
@@ -38,7 +39,7 @@ interface Props {
   client: ApiClient;
   project: ProjectView;
   session: SessionView;
-  onSession: (view: SessionView) => void;
+  onSession: (update: SessionUpdate) => void;
   onError: (message: string | null) => void;
   run: RunCall;
   /** microphone chosen in Settings (null: the system default) */
@@ -84,6 +85,9 @@ export function LabelScreen({ client, project, session, onSession, onError, run,
   const state: ItemSessionState | undefined = currentId ? states.get(currentId) : undefined;
   const indexRef = useRef(index);
   indexRef.current = index;
+  /** the view as last rendered: an act's patch applies to it (a callback made before then holds an older one) */
+  const sessionRef = useRef(session);
+  sessionRef.current = session;
 
   const watchRef = useRef<SilenceWatch | null>(null);
   const recorder = useRecorder(client, {
@@ -189,9 +193,9 @@ export function LabelScreen({ client, project, session, onSession, onError, run,
       await recorder.idle();
       if (recorder.isActive()) await recorder.stop();
       const at = indexRef.current;
-      let view: SessionView;
+      let patch: SessionPatch;
       try {
-        view = await client.completeItem();
+        patch = await client.completeItem();
       } catch (e) {
         if (e instanceof Refusal && e.code === 'spoken_label_required' && currentId) {
           setRefusal({ itemId: currentId, code: e.code, message: spokenLabelRequiredText(project, state?.final_label ?? null) });
@@ -201,8 +205,8 @@ export function LabelScreen({ client, project, session, onSession, onError, run,
         return;
       }
       setRefusal(null);
-      onSession(view);
-      const done = new Set(view.items.filter((i) => i.completed_at).map((i) => i.item_id));
+      onSession(patch);
+      const done = new Set(applySessionPatch(sessionRef.current, patch).items.filter((i) => i.completed_at).map((i) => i.item_id));
       const next = nextOpenItem(items, at, done);
       if (next) await go(items.indexOf(next));
       else setAllDone(true);

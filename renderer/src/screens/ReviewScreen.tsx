@@ -1,5 +1,6 @@
 import { useMemo, useState } from 'react';
 import type { ProjectView, SessionView } from '../../../core/common/contract/aloudApi';
+import type { SessionUpdate } from '../../../core/common/contract/sessionPatch';
 import type { ItemSessionState, LabelSource } from '../../../core/common/session/itemState';
 import { filterReviewItems, NO_FILTER, playingSegment, segmentStartAfter, STATUS_CHOICES, type ReviewFilter } from '../app/reviewModel';
 import type { RunCall } from '../app/runCall';
@@ -20,7 +21,7 @@ interface Props {
   client: ApiClient;
   project: ProjectView;
   session: SessionView;
-  onSession?: (view: SessionView) => void;
+  onSession?: (update: SessionUpdate) => void;
   /** runs a call, showing a refusal in the app's banner */
   run: RunCall;
 }
@@ -122,7 +123,7 @@ export function ReviewScreen({ client, project, session, onSession, run }: Props
 }
 
 /** The player of one recording: its lifecycle (useWaveform), the transport, the correction editor and the facts. */
-function Waveform({ client, project, state, onSession, run }: { client: ApiClient; project: ProjectView; state: ItemSessionState; onSession?: ((view: SessionView) => void) | undefined; run: RunCall }) {
+function Waveform({ client, project, state, onSession, run }: { client: ApiClient; project: ProjectView; state: ItemSessionState; onSession?: ((update: SessionUpdate) => void) | undefined; run: RunCall }) {
   const [editing, setEditing] = useState<SegmentEdit>(null);
   const { thinkaloud } = project;
   const player = useWaveform(client, state, thinkaloud);

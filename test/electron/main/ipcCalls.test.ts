@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { encodeChunkFrame } from '../../../core/common/audio/chunkFrame';
-import type { AloudApi, SessionView } from '../../../core/common/contract/aloudApi';
+import type { AloudApi, SessionPatch, SessionView } from '../../../core/common/contract/aloudApi';
 import type { CallOutcome } from '../../../core/common/contract/callOutcome';
 import { AppService } from '../../../core/node/app/appService';
 import { initProject } from '../../../core/node/project/projectFolder';
@@ -51,7 +51,7 @@ describe('handleIpcCall against a real AppService', () => {
     const app = await demoService();
     const opened = (await ok(handleIpcCall(trusted, 'openSession', ['ana'], app))) as SessionView;
     expect(opened).toMatchObject({ annotator: 'ana', current_item: null, recording_item: null });
-    expect(((await ok(handleIpcCall(trusted, 'openItem', ['demo-04'], app))) as SessionView).current_item).toBe('demo-04');
+    expect(((await ok(handleIpcCall(trusted, 'openItem', ['demo-04'], app))) as SessionPatch).current_item).toBe('demo-04');
     await ok(handleIpcCall(trusted, 'commitLabel', ['Neutral', 'click'], app));
     const view = (await ok(handleIpcCall(trusted, 'session', [], app))) as SessionView;
     expect(view.items.find((item) => item.item_id === 'demo-04')).toMatchObject({ final_label: 'Neutral', label_source: 'click', blind_label: 'Neutral' });
@@ -103,8 +103,8 @@ describe('handleIpcCall against a real AppService', () => {
       pooled.set(frame, 5);
       expect(await ok(handleIpcCall(trusted, 'appendAudio', [pooled.subarray(5)], app))).toBeNull();
     }
-    const view = (await ok(handleIpcCall(trusted, 'stopRecording', [], app))) as SessionView;
-    expect(view.items.find((item) => item.item_id === 'demo-05')?.audio_ms).toBe(1000);
+    const patch = (await ok(handleIpcCall(trusted, 'stopRecording', [], app))) as SessionPatch;
+    expect(patch.changed_items.find((item) => item.item_id === 'demo-05')?.audio_ms).toBe(1000);
 
     const wavFile = app.itemAudioFile('demo-05')!;
     const wav = new Uint8Array(await readFile(wavFile));

@@ -29,7 +29,7 @@ describe('model reasoning over the app API', () => {
     expect(shown).toMatchObject({ ok: true, result: { withheld: null, shown: { model_label: 'Polite' } } });
     const judged = await dispatchApiCall(service, 'judgeStep', [2, -1, 'click']);
     expect(judged.ok).toBe(true);
-    const item = (judged as { result: { items: Array<{ item_id: string; step_judgments: unknown[] }> } }).result.items.find((i) => i.item_id === 'demo-03')!;
+    const item = (judged as { result: { changed_items: Array<{ item_id: string; step_judgments: unknown[] }> } }).result.changed_items.find((i) => i.item_id === 'demo-03')!;
     expect(item.step_judgments).toMatchObject([{ index: 2, reward: -1, source: 'click', kind: 'step' }]);
     await service.close();
   });

@@ -31,7 +31,7 @@ describe('reviewing a session under the reviewer\'s own name', () => {
     expect(view).toMatchObject({ annotator: 'Ana', reviewer: 'Lead', kind: 'annotator' });
     await app.openItem('demo-01');
     const after = await app.commitLabel('Impolite', 'key');
-    expect(after.items.find((i) => i.item_id === 'demo-01')!.label_history.map((a) => [a.label, a.reviewer])).toEqual([['Polite', null], ['Impolite', 'Lead']]);
+    expect(after.changed_items.find((i) => i.item_id === 'demo-01')!.label_history.map((a) => [a.label, a.reviewer])).toEqual([['Polite', null], ['Impolite', 'Lead']]);
     // the annotator themselves, opening again, is no reviewer
     expect(await app.openSession('Ana')).toMatchObject({ reviewer: null });
     const log = (await readFile(sessionPaths(dir, 'Ana').events, 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as { type: string; data: Record<string, unknown> });

@@ -181,8 +181,8 @@ describe.skipIf(!haveShared)('the engine process dies during `session ingest --r
       await app.startRecording(null);
       const second = new Float32Array(16000).map((_, i) => 0.2 * Math.sin(i / 5));
       await app.appendAudio(encodeChunkFrame({ startSample: 0, sampleRate: 16000, pcm: second }));
-      const view = await app.stopRecording();
-      expect(view.items.find((i) => i.item_id === 'demo-01')?.audio_ms).toBe(1000);
+      const patch = await app.stopRecording();
+      expect(patch.changed_items.find((i) => i.item_id === 'demo-01')?.audio_ms).toBe(1000);
     } finally {
       delete process.env[ENGINE_CRASH_FILE_ENV];
       await app?.close();

@@ -1,0 +1,39 @@
+import type { ItemSessionState } from '../session/itemState';
+import type { SessionPatch, SessionView } from './aloudApi';
+
+/** A call's answer about the session: the whole view (openSession, session) or what changed (every act). */
+export type SessionUpdate = SessionView | SessionPatch;
+
+export function isSessionPatch(update: SessionUpdate): update is SessionPatch {
+  return 'changed_items' in update;
+}
+
+/** The view with one item's state put in its place (an item new to the view goes at the end, as the fold orders them). */
+export function withItem(view: SessionView, item: ItemSessionState): SessionView {
+  return withItems(view, [item]);
+}
+
+function withItems(view: SessionView, changed: readonly ItemSessionState[]): SessionView {
+  if (changed.length === 0) return view;
+  const byId = new Map(changed.map((item) => [item.item_id, item]));
+  const items = view.items.map((item) => {
+    const next = byId.get(item.item_id);
+    if (!next) return item;
+    byId.delete(item.item_id);
+    return next;
+  });
+  return { ...view, items: byId.size === 0 ? items : [...items, ...byId.values()] };
+}
+
+/** The view after a patch: the view before it with the changed items replaced, the notes added and the session's fields set. */
+export function applySessionPatch(view: SessionView, patch: SessionPatch): SessionView {
+  const { changed_items, added_notes, ...fields } = patch;
+  const next = withItems(view, changed_items);
+  return { ...next, ...fields, notes: added_notes.length === 0 ? view.notes : [...view.notes, ...added_notes] };
+}
+
+/** What the page keeps after a call's answer: a whole view replaces it, a patch is applied to it (no view yet: nothing to patch). */
+export function updateSessionView(view: SessionView | null, update: SessionUpdate): SessionView | null {
+  if (!isSessionPatch(update)) return update;
+  return view === null ? null : applySessionPatch(view, update);
+}
