@@ -33,10 +33,12 @@ const r1 = (x: number): number => Math.round(x * 10) / 10;
 const load = (): string => loadavg().map((x) => x.toFixed(2)).join(' ');
 const mb = (bytes: number | undefined): number => r1((bytes ?? 0) / (1024 * 1024));
 
-async function timed(engine: TranscriptionEngine, pcm: Float32Array, id: string): Promise<number> {
+/** The call's wall time, and what of it whisper.cpp did not spend (the way there and back: PCM out, result in). */
+async function timed(engine: TranscriptionEngine, pcm: Float32Array, id: string): Promise<{ wall: number; transport: number }> {
   const started = performance.now();
-  await engine.transcribe({ pcm, identity: { request_id: id, item_id: 'bench', utterance: 0 } });
-  return performance.now() - started;
+  const result = await engine.transcribe({ pcm, identity: { request_id: id, item_id: 'bench', utterance: 0 } });
+  const wall = performance.now() - started;
+  return { wall, transport: wall - result.elapsed_ms };
 }
 
 async function main(): Promise<void> {
@@ -51,10 +53,15 @@ async function main(): Promise<void> {
   await worker.load(model);
   await child.load(model);
   const utterance: Record<'worker' | 'process', number[]> = { worker: [], process: [] };
+  const transport: Record<'worker' | 'process', number[]> = { worker: [], process: [] };
   for (let i = 0; i < rounds; i++) {
     // alternate who goes first, so that neither always follows the other
     const order = i % 2 === 0 ? (['worker', 'process'] as const) : (['process', 'worker'] as const);
-    for (const host of order) utterance[host].push(await timed(host === 'worker' ? worker : child, pcm, `${host}-${i}`));
+    for (const host of order) {
+      const call = await timed(host === 'worker' ? worker : child, pcm, `${host}-${i}`);
+      utterance[host].push(call.wall);
+      transport[host].push(call.transport);
+    }
   }
   await worker.close();
   await child.close();
@@ -98,6 +105,8 @@ async function main(): Promise<void> {
     /** the ratio round by round (each round's process call against the worker call beside it), median */
     utterance_5s_paired_ratio_median: Math.round(median(utterance.process.map((p, i) => p / utterance.worker[i]!)) * 1000) / 1000,
     utterance_5s_runs_ms: { worker: utterance.worker.map(Math.round), process: utterance.process.map(Math.round) },
+    /** wall time minus whisper.cpp's own time: what crossing to the worker or the process costs a call, median */
+    utterance_5s_transport_median_ms: { worker: m(transport.worker), process: m(transport.process) },
     live_rounds: liveRounds,
     final_after_speech_end_median_ms: { worker: m(live.worker), process: m(live.process) },
     final_after_speech_end_process_vs_worker: Math.round((median(live.process) / median(live.worker)) * 1000) / 1000,
@@ -111,6 +120,8 @@ async function main(): Promise<void> {
   const u = figures.utterance_5s_median_ms;
   const l = figures.final_after_speech_end_median_ms;
   log(`5 s utterance, ${rounds} rounds: worker ${u.worker} ms, process ${u.process} ms → process/worker ${figures.utterance_5s_process_vs_worker}, paired ${figures.utterance_5s_paired_ratio_median} (target ≤ 1.05)`);
+  const c = figures.utterance_5s_transport_median_ms;
+  log(`  of which the way there and back (wall time minus whisper.cpp's own): worker ${c.worker} ms, process ${c.process} ms`);
   log(`live final after speech end, ${liveRounds} runs each: worker ${l.worker} ms, process ${l.process} ms → ${figures.final_after_speech_end_process_vs_worker} (target ≤ 1.05)`);
   log(`engine process RSS (bundled, tiny.en-sized f16): ${idle} MB idle, ${loaded} MB loaded, ${afterUtterances} MB after 5 s utterances, ${afterWindows} MB after 30 s windows (target ≤ 300 MB)`);
   log(`load average after: ${load()}`);

@@ -4,6 +4,7 @@
  */
 import type { AlphaResult } from '../agreement/krippendorff';
 import type { LeadRoomStatus } from '../rooms/roomViews';
+import type { ShadowRoomStatus } from '../rooms/shadowViews';
 import type { Item } from '../items/item';
 import type { LabelSchema, ThinkAloudConfig } from '../project/projectConfig';
 import type { ItemSessionState } from '../session/itemState';
@@ -211,6 +212,8 @@ export interface AloudApi {
   showReasoning(): Promise<ReasoningView>;
   /** judge step `index` (1-based) of the shown reasoning: 1 correct, 0 neutral, -1 wrong, null withdraws */
   judgeStep(index: number, reward: 1 | 0 | -1 | null, source: 'click' | 'key'): Promise<SessionView>;
+  /** words of the open item's text selected (start and end: UTF-16 offsets at word boundaries), or cleared (both null) */
+  selectText(start: number | null, end: number | null): Promise<SessionView>;
   /** the keep-talking cue was shown while recording, after silenceMs of silence (logged as a cue_shown event) */
   logCue(cue: 'keep_talking', silenceMs: number): Promise<SessionView>;
   exportSession(format: ExportFormat): Promise<ExportSummary>;
@@ -223,6 +226,16 @@ export interface AloudApi {
   closeRoom(): Promise<null>;
   /** a closed room's final votes as labels (source "room") of a new session per member */
   writeBackRoom(code: string): Promise<Array<{ member_id: string; annotator: string; labels: number }>>;
+  /**
+   * a shadow room of the open session: trainees watch the annotator label and think aloud, live, and practise against
+   * her (one room at a time, on its own listener; lan: open to the local network); her session is never written by it
+   */
+  openShadowRoom(lan: boolean): Promise<ShadowRoomStatus>;
+  shadowRoom(): Promise<ShadowRoomStatus | null>;
+  /** her audio to the trainees (off by default) */
+  shareShadowAudio(on: boolean): Promise<ShadowRoomStatus>;
+  removeShadowTrainee(memberId: string): Promise<ShadowRoomStatus>;
+  closeShadowRoom(): Promise<null>;
   /** annotators with a session in this project (one spelling each) */
   annotators(): Promise<string[]>;
   /** every annotator's session (annotator null) or one annotator's */

@@ -90,6 +90,9 @@ const codeSpec: ArgCheck = (value, where) => {
 const nonNegativeInteger: ArgCheck = (value, where) => {
   if (!Number.isSafeInteger(value) || (value as number) < 0) throw new Refusal('bad_request', `${where} must be a whole number ≥ 0`);
 };
+const offsetOrNull: ArgCheck = (value, where) => {
+  if (value !== null && (!Number.isSafeInteger(value) || (value as number) < 0 || (value as number) > MAX_TEXT)) throw new Refusal('bad_request', `${where} must be a text offset (a whole number ≥ 0) or null`);
+};
 const nonNegativeNumber: ArgCheck = (value, where) => {
   if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) throw new Refusal('bad_request', `${where} must be a number ≥ 0`);
 };
@@ -147,6 +150,13 @@ export const API_METHODS: { readonly [M in AloudMethod]: MethodSpec } = {
     ],
     scope: 'session-page',
   },
+  selectText: {
+    params: [
+      ['start', offsetOrNull],
+      ['end', offsetOrNull],
+    ],
+    scope: 'session-page',
+  },
   logCue: {
     params: [
       ['cue', oneOf(['keep_talking'])],
@@ -168,6 +178,12 @@ export const API_METHODS: { readonly [M in AloudMethod]: MethodSpec } = {
   removeRoomMember: { params: [['memberId', nonEmptyString(100)]], scope: 'any-page' },
   closeRoom: { params: [], scope: 'any-page' },
   writeBackRoom: { params: [['code', nonEmptyString(20)]], scope: 'any-page' },
+  // a shadow room shows the open session: only the page that opened it opens, steers and closes the room
+  openShadowRoom: { params: [['lan', boolean]], scope: 'session-page' },
+  shadowRoom: { params: [], scope: 'session-page' },
+  shareShadowAudio: { params: [['on', boolean]], scope: 'session-page' },
+  removeShadowTrainee: { params: [['memberId', nonEmptyString(100)]], scope: 'session-page' },
+  closeShadowRoom: { params: [], scope: 'session-page' },
   annotators: { params: [], scope: 'any-page' },
   exportProject: {
     params: [

@@ -53,6 +53,7 @@ export function buildExportReceipt(args: {
   project: string;
   appVersion: string;
   createdAt: string;
+  config?: { sha256: string; yaml: string };
 }): ExportReceiptV1 {
   const tally = new ExportReceiptTally();
   for (const record of args.records) tally.add(record);

@@ -138,6 +138,17 @@ export interface ItemSessionState {
   reasoning?: ShownReasoning | null;
   /** step judgments in log order (keys, clicks and voice); the last per step stands */
   step_judgments?: StepJudgmentRecord[];
+  /** the words of the item text the annotator selected last (null: none, or cleared; absent in states built before) */
+  selection?: TextSelection | null;
+}
+
+/** Words of the item text the annotator selected: [start, end) in UTF-16 offsets of the text she saw. */
+export interface TextSelection {
+  start: number;
+  end: number;
+  quote: string;
+  /** ISO 8601 */
+  at: string;
 }
 
 /** One recording of an item: audio from offset_ms on the item's timeline was recorded from started_at on. */

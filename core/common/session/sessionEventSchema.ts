@@ -178,6 +178,8 @@ export const sessionEventDataSchemas: { readonly [T in SessionEventType]: Record
   coding_memo: object({ annotator: name, item_id: itemId, unit: unitId, code: name, coder: name, text, codebook_version: text }),
   code_proposed: object({ annotator: name, item_id: itemId, unit: unitId, name: { type: 'string', minLength: 1, maxLength: 200 }, quote: text, coder: name }),
   coding_finished: object({ annotator: name, item_id: itemId, coder: name, units: { type: 'array', items: unitId, uniqueItems: true }, codebook_version: text }),
+  // null clears the selection; the object rules apply only to an object
+  text_selected: object({ item_id: itemId, span: { ...object({ start: count, end: count, quote: { type: 'string', minLength: 1 } }), type: ['object', 'null'] } }),
 };
 
 const ajv = sharedAjv({ allErrors: false, strict: true, allowUnionTypes: true });

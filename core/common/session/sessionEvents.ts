@@ -206,6 +206,11 @@ export interface SessionEventData {
   code_proposed: { annotator: string; item_id: string; unit: string; name: string; quote: string; coder: string };
   /** the coder has finished coding the item's protocol: every unit listed got the codes it has (no code: none applies) */
   coding_finished: { annotator: string; item_id: string; coder: string; units: string[]; codebook_version: string };
+  /**
+   * the annotator selected words of the item text (UTF-16 offsets into the text she saw, item_opened's text_sha256;
+   * quote: the words as they read), or cleared her selection (null); the last one stands
+   */
+  text_selected: { item_id: string; span: { start: number; end: number; quote: string } | null };
 }
 
 export type SessionEventType = keyof SessionEventData;
@@ -239,6 +244,7 @@ export const EVENT_VERSIONS: { readonly [T in SessionEventType]: number } = {
   coding_memo: 1,
   code_proposed: 1,
   coding_finished: 1,
+  text_selected: 1,
 };
 
 export const SESSION_EVENT_TYPES = Object.keys(EVENT_VERSIONS) as SessionEventType[];

@@ -8,7 +8,7 @@ import type { Segment } from '../transcript/segment';
 import { AudioLedgerFold, type AudioLedger } from './audioLedger';
 import { checkEventData } from './sessionEventSchema';
 import { SessionLogError } from './sessionLog';
-import type { CommitmentRecord, CorrectionRecord, ItemSessionState, KeepTalkingCue, LabelAct, LabelSource, ManualLabelRecord, ShownReasoning, SupersededTranscript } from './itemState';
+import type { CommitmentRecord, CorrectionRecord, ItemSessionState, KeepTalkingCue, LabelAct, LabelSource, ManualLabelRecord, ShownReasoning, SupersededTranscript, TextSelection } from './itemState';
 import type { StepJudgmentRecord } from '../reasoning/stepJudgments';
 import {
   EVENT_VERSIONS,
@@ -137,6 +137,7 @@ interface ItemFold {
   reasoning: ShownReasoning | null;
   /** with the utterance a spoken judgment came from (null for keys and clicks) */
   step_judgments: Array<StepJudgmentRecord & { utterance: number | null }>;
+  selection: TextSelection | null;
 }
 
 const correctionKey = (utterance: number, segment: number): string => `${utterance}:${segment}`;
@@ -324,6 +325,9 @@ export class SessionFold {
         return;
       case 'cue_shown':
         item.cues.push({ at: event.ts, silence_ms: event.data.silence_ms, audio_ms: event.data.audio_ms });
+        return;
+      case 'text_selected':
+        item.selection = event.data.span === null ? null : { ...event.data.span, at: event.ts };
         return;
       case 'reasoning_shown': {
         const { steps, model_label, audio_samples } = event.data;
@@ -587,6 +591,7 @@ export class SessionFold {
       cues: [...item.cues],
       reasoning: item.reasoning,
       step_judgments: item.step_judgments.map(({ utterance: _utterance, ...judgment }) => judgment),
+      selection: item.selection,
     };
   }
 }
@@ -595,6 +600,7 @@ export class SessionFold {
 const ITEM_EVENTS: ReadonlySet<SessionEventType> = new Set([
   'item_opened', 'recording_started', 'recording_stopped', 'utterance_transcribed', 'transcripts_superseded', 'transcript_parsed', 'label_committed',
   'labels_rederived', 'transcript_corrected', 'item_completed', 'stale_result', 'signals_computed', 'cue_shown', 'reasoning_shown', 'step_judged',
+  'text_selected',
 ]);
 
 /** Events that move the audio ledger: never drafted, because a draft copies one item and not the ledger. */
@@ -622,6 +628,7 @@ function emptyItem(itemId: string): ItemFold {
     cues: [],
     reasoning: null,
     step_judgments: [],
+    selection: null,
   };
 }
 

@@ -7,6 +7,8 @@ import type { Item } from '../../common/items/item';
 import type { ModelManifest } from '../../common/models/modelManifest';
 import { loadProjectItems, type OpenProject } from '../project/projectFolder';
 import { RoomController } from '../rooms/roomController';
+import { ShadowController } from '../rooms/shadowController';
+import type { SessionService } from '../session/sessionService';
 import { ModelsPanel } from './modelsPanel';
 import { rememberRecent } from './projectsPanel';
 import { SessionSlot, type SessionSlotOptions } from './sessionSlot';
@@ -37,6 +39,8 @@ export class AppContext {
   readonly models: ModelsPanel;
   /** norming rooms of the open project (a new controller when another project opens) */
   rooms: RoomController;
+  /** the shadow room of the annotator's session, if she opened one (a new controller when another project opens) */
+  shadow: ShadowController;
   private readonly events = new EventEmitter<{ event: [AloudEvent] }>();
 
   constructor(
@@ -47,6 +51,7 @@ export class AppContext {
   ) {
     this.session = new SessionSlot(this);
     this.rooms = new RoomController(project, items);
+    this.shadow = new ShadowController({ dir: project.dir, config: project.config, items });
     this.models = new ModelsPanel({
       ...(options.modelsDir ? { modelsDir: options.modelsDir } : {}),
       ...(options.modelManifest ? { manifest: options.modelManifest } : {}),
@@ -57,6 +62,10 @@ export class AppContext {
         if (this.session.open && this.session.model === null && this.options.openEngine === undefined) await this.calls.run(() => this.session.reopen());
       },
     });
+  }
+
+  sessionChanged(session: SessionService | null): Promise<void> {
+    return this.shadow.follow(session);
   }
 
   emit(event: AloudEvent): void {
@@ -85,7 +94,9 @@ export class AppContext {
     });
     await this.session.close();
     await this.rooms.shutdown();
+    await this.shadow.shutdown();
     this.rooms = new RoomController(project, items);
+    this.shadow = new ShadowController({ dir: project.dir, config: project.config, items });
     this.project = project;
     this.items = items;
     await this.remember(project);
@@ -94,6 +105,7 @@ export class AppContext {
   async close(): Promise<void> {
     await this.models.close();
     await this.rooms.shutdown();
+    await this.shadow.shutdown();
     await this.calls.run(() => this.session.close());
     await this.calls.close();
   }

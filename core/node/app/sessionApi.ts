@@ -1,7 +1,7 @@
 import type { AloudApi, SessionView } from '../../common/contract/aloudApi';
+import { Refusal } from '../../common/contract/refusal';
 import { existingAnnotator } from '../../common/annotators/annotatorName';
 import { readWav } from '../audio/wavFile';
-import { Refusal } from '../../common/contract/refusal';
 import { normalizeAnnotatorName } from '../session/sessionPaths';
 import { projectSessionSource } from '../export/projectSessions';
 import type { SessionService } from '../session/sessionService';
@@ -51,6 +51,11 @@ export function sessionApi(app: AppContext) {
     },
     showReasoning: () => app.calls.run(() => app.session.require().showReasoning()),
     judgeStep: (index, reward, source) => withView((s) => s.judgeStep(index, reward, source)),
+    selectText: (start, end) =>
+      withView((s) => {
+        if ((start === null) !== (end === null)) throw new Refusal('bad_request', 'selectText: give both start and end, or neither (to clear the selection)');
+        return s.selectText(start === null || end === null ? null : { start, end });
+      }),
     logCue: (cue, silenceMs) => withView((s) => s.logCue(cue, silenceMs)),
     addNote: (text) => withView((s) => s.addNote(text)),
     correctSegment: (itemId, utterance, segment, text) => withView((s) => s.correctSegment(itemId, utterance, segment, text)),

@@ -27,6 +27,8 @@ export interface SessionSlotHost {
   readonly project: OpenProject;
   readonly items: Item[];
   emit(event: AloudEvent): void;
+  /** the annotator's session opened, or closed (null): what listens to it (a shadow room's tap) follows */
+  sessionChanged(session: SessionService | null): Promise<void>;
 }
 
 /**
@@ -107,6 +109,7 @@ export class SessionSlot {
     this.recovered = recovered.length > 0 ? `${recovered.join('; ')}.` : null;
     this.forward(session);
     this.current = session;
+    await this.app.sessionChanged(session);
     return this.view();
   }
 
@@ -122,6 +125,7 @@ export class SessionSlot {
     const s = this.current;
     this.current = null;
     if (s) {
+      await this.app.sessionChanged(null);
       s.removeAllListeners();
       await s.close();
     }

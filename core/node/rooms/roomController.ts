@@ -8,7 +8,8 @@ import { HUDDLE_COUNTING } from '../../common/agreement/countingRules';
 import { projectSessionSource } from '../export/projectSessions';
 import type { OpenProject } from '../project/projectFolder';
 import { RoomHost } from './roomHost';
-import { lanAddress, type RoomListener, startRoomListener } from './roomListener';
+import { lanAddress, type RoomListener, servedStatus } from './roomHttp';
+import { startRoomListener } from './roomListener';
 import { writeBackRoomVotes } from './roomWriteBack';
 
 /**
@@ -70,7 +71,7 @@ export class RoomController {
   status(): LeadRoomStatus | null {
     if (!this.open) return null;
     const { host, listener } = this.open;
-    return { code: host.code, url: listener.url, address: listener.address, lan: listener.address !== '127.0.0.1', log: host.logFile, view: host.view({ role: 'lead' }) };
+    return { ...servedStatus(host, listener), view: host.view({ role: 'lead' }) };
   }
 
   private require(): RoomHost {

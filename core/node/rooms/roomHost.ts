@@ -54,9 +54,9 @@ export class RoomHost {
   static async create(projectDir: string, opened: Omit<RoomEventData['room_opened'], 'code'> & { code?: string }): Promise<RoomHost> {
     const code = opened.code ?? newRoomCode();
     const data: RoomEventData['room_opened'] = { ...opened, code };
-    const writer = await RoomLogWriter.create(projectDir, code, data);
-    const unlock = await lockRoom(roomPaths(projectDir, code).lock);
     const events: RoomEvent[] = [newRoomEvent(1, 'room_opened', data)];
+    const writer = await RoomLogWriter.create(projectDir, code, events[0]!);
+    const unlock = await lockRoom(roomPaths(projectDir, code).lock);
     return new RoomHost(projectDir, writer, foldRoom(events), unlock, false);
   }
 

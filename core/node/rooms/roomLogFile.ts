@@ -13,7 +13,10 @@ export function roomPaths(projectDir: string, code: string): { dir: string; even
   return { dir, events: path.join(dir, 'events.jsonl'), lock: path.join(dir, '.lock') };
 }
 
-function checkEvent(value: unknown, file: string, line: number): RoomEvent {
+/** Checks one parsed line of a log: an event of its kind at a version this Aloud knows (throws RoomLogError naming the line). */
+export type RoomEventCheck<E> = (value: unknown, file: string, line: number) => E;
+
+export function checkRoomEvent(value: unknown, file: string, line: number): RoomEvent {
   const e = value as Partial<RoomEvent> | null;
   if (typeof e !== 'object' || e === null || !isRoomEventType(e.type) || typeof e.seq !== 'number' || typeof e.ts !== 'string' || typeof e.data !== 'object' || e.data === null) {
     throw new RoomLogError(`${file}:${line}: not a room event`);
@@ -26,7 +29,7 @@ function checkEvent(value: unknown, file: string, line: number): RoomEvent {
  * Reads a room log. A last line without its newline that does not parse is a write cut by a crash: it is left out
  * and reported; any other bad line throws (the log is an audit trail, it is never silently skipped).
  */
-export async function readRoomLog(file: string): Promise<{ events: RoomEvent[]; torn: { line: number; bytes: number } | null }> {
+export async function readRoomLog<E = RoomEvent>(file: string, check: RoomEventCheck<E> = checkRoomEvent as RoomEventCheck<E>): Promise<{ events: E[]; torn: { line: number; bytes: number } | null }> {
   let text: string;
   try {
     text = await readFile(file, 'utf8');
@@ -36,7 +39,7 @@ export async function readRoomLog(file: string): Promise<{ events: RoomEvent[]; 
   }
   const lines = text.split('\n');
   const last = lines.pop()!; // "" when the file ends with a newline
-  const events: RoomEvent[] = [];
+  const events: E[] = [];
   lines.forEach((line, i) => {
     let value: unknown;
     try {
@@ -44,12 +47,12 @@ export async function readRoomLog(file: string): Promise<{ events: RoomEvent[]; 
     } catch {
       throw new RoomLogError(`${file}:${i + 1}: not JSON`);
     }
-    events.push(checkEvent(value, file, i + 1));
+    events.push(check(value, file, i + 1));
   });
   let torn = null;
   if (last !== '') {
     try {
-      events.push(checkEvent(JSON.parse(last), file, lines.length + 1));
+      events.push(check(JSON.parse(last), file, lines.length + 1));
     } catch {
       torn = { line: lines.length + 1, bytes: Buffer.byteLength(last) };
     }
@@ -58,14 +61,14 @@ export async function readRoomLog(file: string): Promise<{ events: RoomEvent[]; 
 }
 
 /** Appends events, each made durable (fdatasync) before the caller acts on it: the log never misses a decision. */
-export class RoomLogWriter {
+export class RoomLogWriter<E extends object = RoomEvent> {
   private constructor(
     private readonly handle: FileHandle,
     readonly file: string,
   ) {}
 
-  /** A new room: the folder must not exist yet (a code is never reused). */
-  static async create(projectDir: string, code: string, opened: RoomEventData['room_opened'], now = new Date()): Promise<RoomLogWriter> {
+  /** A new room: the folder must not exist yet (a code is never reused); `first` is its opening event. */
+  static async create<E extends object>(projectDir: string, code: string, first: E): Promise<RoomLogWriter<E>> {
     const paths = roomPaths(projectDir, code);
     await mkdir(path.dirname(paths.dir), { recursive: true });
     try {
@@ -75,15 +78,15 @@ export class RoomLogWriter {
       throw e;
     }
     const handle = await open(paths.events, 'wx');
-    const writer = new RoomLogWriter(handle, paths.events);
-    await writer.append({ v: ROOM_EVENT_VERSIONS.room_opened, seq: 1, ts: now.toISOString(), type: 'room_opened', data: opened });
+    const writer = new RoomLogWriter<E>(handle, paths.events);
+    await writer.append(first);
     await syncFolder(paths.dir);
     return writer;
   }
 
   /** An existing room after a restart: a torn last line is cut (kept beside the log as events.jsonl.torn-<n>). */
-  static async reopen(file: string): Promise<{ writer: RoomLogWriter; events: RoomEvent[]; repaired: boolean }> {
-    const { events, torn } = await readRoomLog(file);
+  static async reopen<E extends object = RoomEvent>(file: string, check: RoomEventCheck<E> = checkRoomEvent as unknown as RoomEventCheck<E>): Promise<{ writer: RoomLogWriter<E>; events: E[]; repaired: boolean }> {
+    const { events, torn } = await readRoomLog(file, check);
     if (torn) {
       const text = await readFile(file);
       const keep = text.length - torn.bytes;
@@ -93,11 +96,16 @@ export class RoomLogWriter {
       await handle.close();
       await truncate(file, keep);
     }
-    return { writer: new RoomLogWriter(await open(file, 'a'), file), events, repaired: torn !== null };
+    return { writer: new RoomLogWriter<E>(await open(file, 'a'), file), events, repaired: torn !== null };
   }
 
-  async append(event: RoomEvent): Promise<void> {
-    await this.handle.write(`${JSON.stringify(event)}\n`);
+  async append(event: E): Promise<void> {
+    await this.appendAll([event]);
+  }
+
+  /** Appends the events of one decision with one write and one fdatasync: they become durable together. */
+  async appendAll(events: readonly E[]): Promise<void> {
+    await this.handle.write(events.map((e) => `${JSON.stringify(e)}\n`).join(''));
     await this.handle.datasync();
   }
 

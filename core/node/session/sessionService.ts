@@ -15,6 +15,7 @@ import type { RecordingStopReason, SessionEvent, SessionEventData, SessionEventT
 import type { SessionEntry, SessionFold, SessionState } from '../../common/session/sessionFold';
 import { SessionUsageError, TranscriptionPendingError } from '../../common/session/sessionRefusals';
 import { decideCompletionStart, decideCue, decideNote, decideOpenItem, requireOpenItem, type SessionRuleContext } from '../../common/session/sessionRules';
+import { decideTextSelection } from '../../common/session/textSelection';
 import { decideCorrection, decideTranscribedAgain, decideTranscriptionFailed, decideTranscriptionLanded, type EngineIdentity } from '../../common/session/transcriptionRules';
 import type { WavWriter } from '../audio/wavWriter';
 import type { LiveCutter, SessionEngine } from '../engine/sessionEngine';
@@ -36,6 +37,8 @@ export interface SessionServiceEvents {
   finishing: [string | null];
   /** text of the utterance being spoken, for display only: never logged, never parsed */
   partial: [LivePartial];
+  /** audio the running recording received, where it lies on the item's timeline (a shadow room's tap listens) */
+  audio: [{ item_id: string; start_sample: number; pcm: Float32Array }];
   /** the transcriptions sent and not yet logged changed: how many per item */
   pending: [Record<string, number>];
 }
@@ -179,6 +182,7 @@ export class SessionService extends EventEmitter<SessionServiceEvents> {
       const rec = this.recording;
       if (!rec) throw new SessionUsageError('not recording: call startRecording first');
       rec.writer.append(pcm);
+      this.emit('audio', { item_id: rec.item_id, start_sample: rec.writer.samples + rec.writer.pendingSamples - pcm.length, pcm });
       for (const utterance of rec.cutter.push(pcm)) this.transcribe(rec, utterance);
       await this.flushIfDue(false);
     });
@@ -301,6 +305,14 @@ export class SessionService extends EventEmitter<SessionServiceEvents> {
    */
   recordCoding(decide: (facts: SessionFold, at: string) => readonly SessionEntry[]): Promise<SessionEvent[]> {
     return this.calls.run(() => this.commit(decide));
+  }
+
+  /** Words of the open item's text selected (or the selection cleared, null), by the rule in textSelection. */
+  selectText(span: { start: number; end: number } | null): Promise<ItemSessionState> {
+    return this.calls.run(async () => {
+      await this.commit((facts) => decideTextSelection(facts, this.rules, span));
+      return this.emitItem(this.store.facts.currentItemId!);
+    });
   }
 
   addNote(text: string): Promise<void> {

@@ -5,7 +5,7 @@ import { reasoningFeatures } from '../../../core/common/reasoning/reasoningFeatu
 import { ownStepNumber } from '../../../core/common/reasoning/reasoningSteps';
 import { lastJudgmentPerStep } from '../../../core/common/reasoning/stepJudgments';
 import type { ItemSessionState } from '../../../core/common/session/itemState';
-import { formatClock } from '../app/transcriptMarks';
+import { formatClock } from '../../../core/common/transcript/transcriptMarks';
 
 /** A text with its label mentions marked (negated ones apart), by the same matcher the export uses. */
 function marked(text: string, mentions: readonly LabelMention[]): ReactNode[] {

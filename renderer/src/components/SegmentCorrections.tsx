@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { SessionView } from '../../../core/common/contract/aloudApi';
 import type { ItemSessionState } from '../../../core/common/session/itemState';
-import { formatClock } from '../app/transcriptMarks';
+import { formatClock } from '../../../core/common/transcript/transcriptMarks';
 import type { RunCall } from '../app/runCall';
 import type { ApiClient } from '../contract/apiClient';
 

@@ -1,5 +1,5 @@
 import type { ItemSessionState } from '../../../core/common/session/itemState';
-import { transcriptPieces } from '../app/transcriptMarks';
+import { transcriptPieces } from '../../../core/common/transcript/transcriptMarks';
 
 /** The verbatim transcript with commit phrases, negated mentions and fillers marked, and a key to the marks. */
 export function TranscriptView({ state, fillers, listening, partial }: { state: ItemSessionState | undefined; fillers: readonly string[]; listening: boolean; partial?: string | null }) {

@@ -1,40 +1,14 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useState } from 'react';
 import type { ProjectView } from '../../../core/common/contract/aloudApi';
-import type { LeadRoomStatus, RoomMetrics } from '../../../core/common/rooms/roomViews';
+import type { RoomMetrics } from '../../../core/common/rooms/roomViews';
 import type { ApiClient } from '../contract/apiClient';
-import { reportRefusalsTo } from '../app/runCall';
-
-const POLL_MS = 1500;
+import { usePolledRoom } from './usePolledRoom';
 
 /** The room as the lead sees it, polled while open (members' pages poll the room listener the same way). */
 export function useLeadRoom(client: ApiClient) {
-  const [status, setStatus] = useState<LeadRoomStatus | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  useEffect(() => {
-    let stopped = false;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const run = reportRefusalsTo((message) => !stopped && setError(message));
-    const poll = async () => {
-      const s = await run(() => client.room());
-      if (stopped || s === undefined) return;
-      setStatus(s);
-      if (s) timer = setTimeout(() => void poll(), POLL_MS);
-    };
-    void poll();
-    return () => {
-      stopped = true;
-      clearTimeout(timer);
-    };
-  }, [client, status?.code]);
-  const act = useCallback(async (action: () => Promise<LeadRoomStatus | null>) => {
-    // a refusal is said in the panel, and the room stays as it was shown
-    const s = await reportRefusalsTo(setError)(action);
-    if (s === undefined) return;
-    setError(null);
-    setStatus(s);
-  }, []);
-  return { status, error, act };
+  return usePolledRoom(client, readLeadRoom);
 }
+const readLeadRoom = (client: ApiClient) => client.room();
 
 function Metrics({ m }: { m: RoomMetrics }) {
   const alpha = (a: number | null, ci: [number, number] | null) =>

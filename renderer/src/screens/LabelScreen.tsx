@@ -9,6 +9,8 @@ import { shortcutAction, shortcutList } from '../app/shortcuts';
 import type { ApiClient } from '../contract/apiClient';
 import { JumpDialog, ShortcutHelp } from '../components/Dialogs';
 import { ItemList } from '../components/ItemList';
+import { ItemTextSelection } from '../components/ItemTextSelection';
+import { ShadowRoomPanel } from '../rooms/ShadowRoomPanel';
 import { ModelReasoningPanel } from '../components/ModelReasoningPanel';
 import { TranscriptView } from '../components/TranscriptView';
 import { METER_FLOOR_DB, useRecorder } from '../hooks/useRecorder';
@@ -302,10 +304,13 @@ export function LabelScreen({ client, project, session, onSession, onError, run,
             {item.context}
           </blockquote>
         )}
-        <blockquote className="item-text" aria-label="reply to label">
-          {item.context && <span className="who">Reply</span>}
-          {item.text}
-        </blockquote>
+        <ItemTextSelection
+          text={item.text}
+          lead={item.context && <span className="who">Reply</span>}
+          selection={state?.selection}
+          onSelect={(span) => void run(() => client.selectText(span?.start ?? null, span?.end ?? null)).then((view) => view && onSession(view))}
+        />
+        <ShadowRoomPanel client={client} />
 
         <div className="record-row" id="controls" tabIndex={-1}>
           <button

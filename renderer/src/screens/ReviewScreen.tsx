@@ -4,7 +4,7 @@ import type { ItemSessionState, LabelSource } from '../../../core/common/session
 import { filterReviewItems, NO_FILTER, playingSegment, segmentStartAfter, STATUS_CHOICES, type ReviewFilter } from '../app/reviewModel';
 import type { RunCall } from '../app/runCall';
 import { PLAYBACK_RATES, REVIEW_SHORTCUTS, reviewShortcut, stepRate } from '../app/shortcuts';
-import { formatClock } from '../app/transcriptMarks';
+import { formatClock } from '../../../core/common/transcript/transcriptMarks';
 import type { ApiClient } from '../contract/apiClient';
 import { ItemList } from '../components/ItemList';
 import { ReviewFacts } from '../components/ReviewFacts';

@@ -8,22 +8,34 @@ import { HUDDLE_COUNTING } from '../../../common/agreement/countingRules';
 import { projectSessionSource } from '../../export/projectSessions';
 import { loadProjectConfig, loadProjectItems, type OpenProject } from '../../project/projectFolder';
 import { RoomHost } from '../../rooms/roomHost';
-import { lanAddress, startRoomListener } from '../../rooms/roomListener';
+import { lanAddress } from '../../rooms/roomHttp';
+import { startRoomListener } from '../../rooms/roomListener';
 import { readRoomLog, roomPaths } from '../../rooms/roomLogFile';
 import { writeBackRoomVotes } from '../../rooms/roomWriteBack';
+import { foldShadowRoom } from '../../../common/rooms/shadowFold';
+import { shadowMetrics } from '../../../common/rooms/shadowViews';
+import type { RoomListener } from '../../rooms/roomHttp';
+import { serveShadowFeed, type ShadowFeedServer } from '../../rooms/shadowFeedSocket';
+import { ShadowHost } from '../../rooms/shadowHost';
+import { startShadowListener } from '../../rooms/shadowListener';
+import { checkShadowEvent, roomLogKind } from '../../rooms/shadowLogFile';
 import { type CliCommand, type CliIo, printJson, requireOption, UsageError, withUsageErrors } from '../cliSupport';
 import { parseCount } from './agreement';
 
 const USAGE = [
   'room open --project DIR (--items ID,ID… | --huddle [--export FILE…]) [--lan [--address IP]] [--port N] [--max-members N] [--json]',
   '       room resume CODE --project DIR [--lan [--address IP]] [--port N] [--json]',
+  '       room shadow --project DIR [--annotator NAME] [--lan [--address IP]] [--port N] [--max-members N] [--json]',
   '       room export CODE --project DIR [--json]',
   '       room writeback CODE --project DIR [--json]',
   '  open      a norming room over chosen items, or a huddle over the items the team disagrees on (project sessions,',
   '            or the --export files); prints the code, the members\' address and the lead\'s panel, and runs until Ctrl-C',
   '  --lan     listen on the local network (default: 127.0.0.1 only, so only this machine can join)',
   '  resume    open a room again from its log after a restart (the lead gets a new panel link)',
-  '  export    the room log and its metrics (α blind vs current, conformity)',
+  '  shadow    a shadow room: trainees watch an expert label and think aloud, live, and practise against her; her',
+  '            session feeds it with `aloud session ingest … --shadow-room CODE` (or the app opens one from the Label',
+  '            screen); --annotator: only that annotator\'s session may feed it (default: the first that does)',
+  '  export    the room log and its metrics (norming: α blind vs current, conformity; shadow: agreement with the expert)',
   '  writeback final votes as labels (source "room") of a new annotator session "<name> (room CODE)" per member',
 ].join('\n');
 
@@ -63,6 +75,65 @@ async function serve(host: RoomHost, values: { lan?: boolean; address?: string; 
   return 0;
 }
 
+/** Serves a shadow room and its feed until SIGINT/SIGTERM (or `stop`, for tests); then closes it, so trainees' pages say so. */
+async function serveShadow(host: ShadowHost, projectDir: string, options: { address: string; port: number; json: boolean }, io: CliIo, stop?: Promise<void>): Promise<number> {
+  let listener: RoomListener;
+  let feed: ShadowFeedServer;
+  try {
+    listener = await startShadowListener(host, { address: options.address, port: options.port });
+  } catch (e) {
+    await host.close();
+    throw e;
+  }
+  try {
+    feed = await serveShadowFeed(host, projectDir);
+  } catch (e) {
+    await listener.close();
+    await host.close();
+    throw e;
+  }
+  const lan = options.address !== '127.0.0.1';
+  const info = { code: host.code, url: listener.url, lead_url: listener.leadUrl, address: listener.address, port: listener.port, log: host.logFile, feed: feed.file, lan };
+  if (options.json) io.out(`${JSON.stringify(info)}\n`);
+  else {
+    io.out(`shadow room code: ${host.code}\n`);
+    io.out(lan ? `trainees on the local network open: ${listener.url}\n` : `trainees on this machine open: ${listener.url}\n`);
+    io.out(`your expert panel (keep it to yourself): ${listener.leadUrl}\n`);
+    io.out(`feed it: aloud session ingest --project ${projectDir} --annotator NAME --item ID --wav FILE --realtime --shadow-room ${host.code}\n`);
+    io.out(`log: ${host.logFile}\nCtrl-C closes the room.\n`);
+  }
+  await new Promise<void>((resolve) => {
+    const done = () => resolve();
+    process.once('SIGINT', done);
+    process.once('SIGTERM', done);
+    void stop?.then(done);
+  });
+  if (!host.snapshot().closed) await host.closeRoom().catch(() => undefined);
+  // pages waiting on the room hear "closed" at once; a moment for them to get the answer
+  await new Promise((resolve) => setTimeout(resolve, 1000));
+  await feed.close();
+  await listener.close();
+  await host.close();
+  return 0;
+}
+
+/** A shadow room's log and what it measured: agreement of each trainee with the expert, and where they diverged. */
+async function exportShadow(file: string, json: boolean, io: CliIo): Promise<number> {
+  const { events, torn } = await readRoomLog(file, checkShadowEvent);
+  if (torn) io.err(`warning: ${file}:${torn.line}: torn last line (a crash while writing) left out\n`);
+  const state = foldShadowRoom(events, file);
+  const metrics = shadowMetrics(state);
+  if (json) printJson(io, { code: state.code, kind: 'shadow', expert: state.expert, log: events, metrics });
+  else {
+    io.out(`shadow room ${state.code}: ${events.length} events, expert ${state.expert ?? '(none fed it)'}, ${state.items.size} items shown, ${metrics.items} with practice over\n`);
+    for (const t of metrics.trainees) {
+      io.out(`  ${t.name}: ${t.answered} answered, ${t.skipped} skipped, ${t.agree_final} same as her final; alpha vs her final ${t.alpha_final?.toFixed(3) ?? 'undefined'}\n`);
+    }
+    for (const d of metrics.diverged_most) io.out(`  diverged: ${d.item_id} (${d.diverged} of ${d.answered}; she said ${d.expert_final})\n`);
+  }
+  return 0;
+}
+
 export const roomCommand: CliCommand = {
   name: 'room',
   usage: USAGE,
@@ -82,6 +153,7 @@ export const roomCommand: CliCommand = {
           address: { type: 'string' },
           port: { type: 'string' },
           'max-members': { type: 'string' },
+          annotator: { type: 'string' },
           json: { type: 'boolean', default: false },
         },
       }),
@@ -111,6 +183,15 @@ export const roomCommand: CliCommand = {
       });
       return serve(host, values, io);
     }
+    if (values.annotator !== undefined && sub !== 'shadow') throw new UsageError('--annotator is an option of room shadow');
+    if (sub === 'shadow') {
+      if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`);
+      const address = values.lan ? (values.address ?? lanAddress()) : '127.0.0.1';
+      if (address === null) throw new UsageError('--lan: this machine has no network address besides loopback; give one with --address');
+      const items = await loadProjectItems(project);
+      const host = await ShadowHost.create({ dir: project.dir, config: project.config, items }, { expert: values.annotator ?? null, maxMembers: parseCount(values['max-members'], '--max-members', DEFAULT_MAX_MEMBERS, 1, 50) });
+      return serveShadow(host, project.dir, { address, port: parseCount(values.port, '--port', 0, 0, 65535), json: values.json }, io);
+    }
     const code = positionals[0];
     if (code === undefined) throw new UsageError(`room ${sub ?? ''}: give the room code`);
     if (sub === 'resume') {
@@ -120,6 +201,7 @@ export const roomCommand: CliCommand = {
     }
     if (sub === 'export') {
       const file = roomPaths(project.dir, code).events;
+      if ((await roomLogKind(file)) === 'shadow') return exportShadow(file, values.json, io);
       const { events, torn } = await readRoomLog(file);
       if (torn) io.err(`warning: ${file}:${torn.line}: torn last line (a crash while writing) left out\n`);
       const state = foldRoom(events, file);
@@ -146,6 +228,6 @@ export const roomCommand: CliCommand = {
       }
       return 0;
     }
-    throw new UsageError(`unknown subcommand "${sub ?? ''}" (open, resume, export, writeback)`);
+    throw new UsageError(`unknown subcommand "${sub ?? ''}" (open, resume, shadow, export, writeback)`);
   },
 };

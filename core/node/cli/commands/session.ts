@@ -15,6 +15,8 @@ import { configSha256Of, type SessionOpenReport } from '../../session/sessionSto
 import { projectSessionSource } from '../../export/projectSessions';
 import { type CliCommand, type CliIo, printJson, requireOption, UsageError, parseOptions } from '../cliSupport';
 import { AUDIO_SAMPLE_RATE } from '../../../common/audio/sampleRate';
+import { connectShadowFeed } from '../../rooms/shadowFeedSocket';
+import { tapSession } from '../../rooms/shadowTap';
 import { packCommand, PACK_USAGE, unpackCommand } from './sessionPack';
 import { progressLine } from '../progressLine';
 
@@ -22,7 +24,7 @@ import { progressLine } from '../progressLine';
 const CHUNK_MS = 50;
 
 const usage = [
-  'session ingest --project DIR --annotator NAME --item ID --wav FILE.wav [--realtime] [--model FILE | --engine-script FILE.json] [--progress] [--json]',
+  'session ingest --project DIR --annotator NAME --item ID --wav FILE.wav [--realtime] [--model FILE | --engine-script FILE.json] [--shadow-room CODE] [--progress] [--json]',
   '       aloud session show --project DIR --annotator NAME [--item ID] [--json]',
   '       aloud session reparse --project DIR [--annotator NAME] [--dry-run] [--json]',
   '       aloud session transcribe --project DIR --annotator NAME [--item ID] [--all] [--model FILE | --engine-script FILE.json] [--json]',
@@ -83,7 +85,7 @@ function sleep(ms: number): Promise<void> {
 }
 
 async function ingest(argv: string[], io: CliIo): Promise<number> {
-  const { values } = parseOptions(argv, { project: 'string', annotator: 'string', item: 'string', wav: 'string', model: 'string', 'engine-script': 'string', realtime: false, progress: false, json: false });
+  const { values } = parseOptions(argv, { project: 'string', annotator: 'string', item: 'string', wav: 'string', model: 'string', 'engine-script': 'string', 'shadow-room': 'string', realtime: false, progress: false, json: false });
   const projectDir = requireOption(values.project, '--project');
   const annotator = requireOption(values.annotator, '--annotator');
   const itemId = requireOption(values.item, '--item');
@@ -94,8 +96,21 @@ async function ingest(argv: string[], io: CliIo): Promise<number> {
   if (!items.some((item) => item.id === itemId)) throw new UsageError(`--item: "${itemId}" is not in ${project.config.items}`);
   const wav = await readWav(wavFile);
   const pcm = resampleTo16k(wav.samples, wav.sampleRate);
-  const { service } = await openTranscribingSession('ingest', { project, annotator, items, model: values.model, engineScript: values['engine-script'], progress: values.progress }, io);
+  // a shadow room watches this session through a one-way feed; whatever happens to the room, the session goes on
+  const room = values['shadow-room'] === undefined ? null : await connectShadowFeed(project.dir, values['shadow-room'], (problem) => io.err(`aloud session ingest: warning: ${problem}; the session goes on\n`));
+  let service: SessionService;
   try {
+    ({ service } = await openTranscribingSession('ingest', { project, annotator, items, model: values.model, engineScript: values['engine-script'], progress: values.progress }, io));
+  } catch (e) {
+    await room?.close();
+    throw e;
+  }
+  let untap: (() => void) | null = null;
+  try {
+    await service.openItem(itemId);
+    // the room sees her from the item she opened on: no other item of a resumed session flashes by first
+    untap = room ? tapSession(service, 'ingest', (record) => room.send(record)) : null;
+    if (room) io.err(`aloud session ingest: shadow room ${values['shadow-room']} is watching\n`);
     const fed = await feed(service, itemId, pcm, wavFile, { realtime: values.realtime, progress: values.progress }, io);
     await service.stopRecording('end_of_input');
     await service.drainTranscriptions();
@@ -103,12 +118,14 @@ async function ingest(argv: string[], io: CliIo): Promise<number> {
     if (values.json) printJson(io, { annotator, item_id: itemId, fed_ms: Math.round((fed * 1000) / AUDIO_SAMPLE_RATE), item });
     else io.out(`${itemId}\t${(item.audio_ms / 1000).toFixed(2)} s\t${item.final_label ?? '(no label)'}\t${item.label_source ?? '-'}\t${item.transcript}\n`);
   } finally {
+    untap?.();
     await service.close();
+    await room?.close();
   }
   return 0;
 }
 
-/** Feeds the clip in 50 ms chunks (as the app captures) through the recorder's path, paced in real time when asked. Returns samples fed. */
+/** Feeds the clip in 50 ms chunks (as the app captures) through the recorder's path, paced in real time when asked, to the open item. Returns samples fed. */
 async function feed(
   service: SessionService,
   itemId: string,
@@ -117,7 +134,6 @@ async function feed(
   { realtime, progress }: { realtime: boolean; progress: boolean },
   io: CliIo,
 ): Promise<number> {
-  await service.openItem(itemId);
   await service.startRecording({ device: `file:${wavFile}` });
   const chunk = (AUDIO_SAMPLE_RATE * CHUNK_MS) / 1000;
   io.err(`aloud session ingest: recording "${itemId}" from ${wavFile} (${seconds(pcm.length)}, ${realtime ? 'real time' : 'as fast as possible'})\n`);

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { CodeAgreementReport } from '../../../../core/common/contract/aloudApi';
 import { reportRefusalsTo } from '../../app/runCall';
-import { formatClock } from '../../app/transcriptMarks';
+import { formatClock } from '../../../../core/common/transcript/transcriptMarks';
 import type { ApiClient } from '../../contract/apiClient';
 import './coding.css';
 

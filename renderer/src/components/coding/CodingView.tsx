@@ -2,7 +2,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import type { CodeDef } from '../../../../core/common/codebook/codebook';
 import type { ProjectView } from '../../../../core/common/contract/aloudApi';
 import type { RunCall } from '../../app/runCall';
-import { formatClock } from '../../app/transcriptMarks';
+import { formatClock } from '../../../../core/common/transcript/transcriptMarks';
 import type { ApiClient } from '../../contract/apiClient';
 import { useShortcuts } from '../../hooks/useShortcuts';
 import { Modal, ShortcutTable } from '../Dialogs';

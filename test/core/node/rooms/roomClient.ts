@@ -22,8 +22,8 @@ export async function request(base: string, method: string, path: string, option
   return { status: res.status, body, headers: res.headers };
 }
 
-/** A simulated member (or the lead, with the lead token): keeps every answer it got, to check what leaked. */
-export class RoomClient {
+/** A client of a room listener (norming or shadow): joins with the code, calls with its token, keeps every answer. */
+export class RoomApiClient {
   readonly answers: Answer[] = [];
   seq = 0;
 
@@ -33,8 +33,8 @@ export class RoomClient {
     public token = '',
   ) {}
 
-  static async join(base: string, code: string, name: string): Promise<RoomClient> {
-    const client = new RoomClient(base, name);
+  static async join<T extends RoomApiClient>(this: new (base: string, name: string) => T, base: string, code: string, name: string): Promise<T> {
+    const client = new this(base, name);
     const r = await client.call('POST', '/api/join', { code, name });
     expect(r.status, JSON.stringify(r.body)).toBe(200);
     client.token = r.body.token as string;
@@ -46,7 +46,10 @@ export class RoomClient {
     this.answers.push(r);
     return r;
   }
+}
 
+/** A simulated member (or the lead, with the lead token): keeps every answer it got, to check what leaked. */
+export class RoomClient extends RoomApiClient {
   async vote(item_id: string, label: string): Promise<void> {
     const r = await this.call('POST', '/api/vote', { item_id, label });
     expect(r.status, JSON.stringify(r.body)).toBe(200);

@@ -4,28 +4,18 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cli } from '../../../helpers/cli';
+import { netnsUnavailable, twoMachines } from '../../../helpers/netns';
 
 /**
  * A LAN between two network namespaces joined by a veth pair (addresses from 10.231.0.0/16, our own): the room host
  * in one, a member's machine in the other. Needs root and iproute2; skipped otherwise. No other address is touched.
  */
 const tag = String(process.pid % 250);
-const HOST_NS = `aloud-room-host-${tag}`;
-const MEMBER_NS = `aloud-room-member-${tag}`;
-const HOST_IP = `10.231.${tag}.1`;
-const MEMBER_IP = `10.231.${tag}.2`;
+const machines = twoMachines({ a: `aloud-room-host-${tag}`, b: `aloud-room-member-${tag}`, link: 'alr' }, '10.231', tag);
+const [HOST_NS, MEMBER_NS, HOST_IP] = [machines.a.ns, machines.b.ns, machines.a.ip];
 
-function netnsUnavailable(): string | undefined {
-  if (process.getuid?.() !== 0) return 'not root';
-  const probe = spawnSync('ip', ['netns', 'add', `aloud-probe-${tag}`], { encoding: 'utf8' });
-  if (probe.status !== 0) return `ip netns unavailable: ${probe.stderr.trim() || probe.error?.message}`;
-  spawnSync('ip', ['netns', 'del', `aloud-probe-${tag}`]);
-  return undefined;
-}
-const unavailable = netnsUnavailable();
+const unavailable = netnsUnavailable(`aloud-probe-${tag}`);
 if (unavailable) console.warn(`skipping the LAN room test: ${unavailable}`);
-
-const ip = (...args: string[]) => execFileSync('ip', args, { stdio: 'pipe' });
 
 /** Runs a fetch script on the member's machine (the other namespace) and returns what it printed. */
 function fromMemberMachine(script: string, env: Record<string, string>): unknown {
@@ -38,17 +28,7 @@ describe.skipIf(unavailable !== undefined)('a room opened to the LAN (two networ
   let info: { code: string; url: string; address: string; port: number; lan: boolean };
 
   beforeAll(async () => {
-    ip('netns', 'add', HOST_NS);
-    ip('netns', 'add', MEMBER_NS);
-    ip('link', 'add', `alr-h${tag}`, 'type', 'veth', 'peer', 'name', `alr-m${tag}`);
-    ip('link', 'set', `alr-h${tag}`, 'netns', HOST_NS);
-    ip('link', 'set', `alr-m${tag}`, 'netns', MEMBER_NS);
-    ip('-n', HOST_NS, 'addr', 'add', `${HOST_IP}/24`, 'dev', `alr-h${tag}`);
-    ip('-n', MEMBER_NS, 'addr', 'add', `${MEMBER_IP}/24`, 'dev', `alr-m${tag}`);
-    for (const [ns, dev] of [[HOST_NS, `alr-h${tag}`], [MEMBER_NS, `alr-m${tag}`]] as const) {
-      ip('-n', ns, 'link', 'set', dev, 'up');
-      ip('-n', ns, 'link', 'set', 'lo', 'up');
-    }
+    machines.up();
     const dir = path.join(await mkdtemp(path.join(tmpdir(), 'aloud-room-lan-')), 'p');
     expect((await cli('init', '--project', dir, '--demo')).code).toBe(0);
     const bin = path.resolve('core/node/cli/bin.ts');
@@ -72,7 +52,7 @@ describe.skipIf(unavailable !== undefined)('a room opened to the LAN (two networ
       child.kill('SIGTERM');
       await gone;
     }
-    for (const ns of [HOST_NS, MEMBER_NS]) spawnSync('ip', ['netns', 'del', ns]);
+    machines.down();
   });
 
   it('listens on the LAN address it shows, and a member on another machine joins and votes', () => {

@@ -9,7 +9,8 @@ import { projectLabelSet } from '../../../../core/node/agreement/agreementSource
 import { annotatorSessions, projectSessionSource } from '../../../../core/node/export/projectSessions';
 import { loadProjectConfig } from '../../../../core/node/project/projectFolder';
 import { RoomHost } from '../../../../core/node/rooms/roomHost';
-import { type RoomListener, startRoomListener } from '../../../../core/node/rooms/roomListener';
+import type { RoomListener } from '../../../../core/node/rooms/roomHttp';
+import { startRoomListener } from '../../../../core/node/rooms/roomListener';
 import { cli } from '../../../helpers/cli';
 import { request, RoomClient } from './roomClient';
 

@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { initProject, loadProjectConfig, loadProjectItems } from '../../../../core/node/project/projectFolder';
 import { RoomController } from '../../../../core/node/rooms/roomController';
 import { RoomHost } from '../../../../core/node/rooms/roomHost';
-import { type RoomListener, startRoomListener } from '../../../../core/node/rooms/roomListener';
+import type { RoomListener } from '../../../../core/node/rooms/roomHttp';
+import { startRoomListener } from '../../../../core/node/rooms/roomListener';
 import { chromiumUnavailableReason, launchChromium, type ChromiumSession } from '../../../helpers/chromium';
 import { RoomClient } from './roomClient';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseCommitments } from '../../../core/common/parser/commitPhrase';
-import { fillerSpans, formatClock, transcriptPieces } from '../../../renderer/src/app/transcriptMarks';
+import { parseCommitments } from '../../../../core/common/parser/commitPhrase';
+import { fillerSpans, formatClock, transcriptPieces } from '../../../../core/common/transcript/transcriptMarks';
 
 const labels = [
   { name: 'Polite', synonyms: {} },

@@ -1,5 +1,5 @@
-import type { ParseDiagnostic } from '../../../core/common/parser/parseTypes';
-import type { CommitmentRecord } from '../../../core/common/session/itemState';
+import type { ParseDiagnostic } from '../parser/parseTypes';
+import type { CommitmentRecord } from '../session/itemState';
 
 /** A run of the verbatim transcript, marked where the parser committed a label, noted a mention, or heard a filler. */
 export type TranscriptPiece =

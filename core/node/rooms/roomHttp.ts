@@ -1,0 +1,313 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { networkInterfaces } from 'node:os';
+import { RateLimiter, type RateLimit } from '../../common/rooms/rateLimit';
+import { normalizeRoomCode } from '../../common/rooms/roomCode';
+import { RoomRuleError } from '../../common/rooms/roomFold';
+import { ROOM_PAGE_CSP } from './roomPage';
+
+/**
+ * The listener's budgets, each its own, so spending one never locks another: guessing tokens does not stop the page
+ * or joins of that address, and a join that succeeds spends or refills nothing of anyone's.
+ */
+export interface RoomListenerLimits {
+  /** every request carrying a member's (or the lead's) token, per token */
+  member: RateLimit;
+  /** requests without a token (the page, its files, joins), per address */
+  anonymous: RateLimit;
+  /** requests with a token that is not (or no longer) in the room, per address */
+  wrongToken: RateLimit;
+  /** wrong room codes per address; once spent, every join from the address waits, with the right code too */
+  wrongCode: RateLimit;
+  /** wrong room codes from every address together: another address brings no fresh budget */
+  wrongCodeRoom: RateLimit;
+}
+
+export const DEFAULT_ROOM_LIMITS: RoomListenerLimits = {
+  member: { burst: 30, perSecond: 5 },
+  anonymous: { burst: 30, perSecond: 2 },
+  wrongToken: { burst: 10, perSecond: 0.5 },
+  wrongCode: { burst: 5, perSecond: 1 / 60 },
+  wrongCodeRoom: { burst: 30, perSecond: 1 / 60 },
+};
+
+export interface RoomListenerOptions {
+  /** '127.0.0.1' (default) or an address of this machine on the local network, chosen explicitly by the lead */
+  address?: string;
+  port?: number;
+  /** budgets to change (tests); the others are DEFAULT_ROOM_LIMITS */
+  limits?: Partial<RoomListenerLimits>;
+}
+
+export interface RoomListener {
+  /** the address to share (members type the code); the lead's panel is `leadUrl` */
+  url: string;
+  leadUrl: string;
+  address: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+const MAX_BODY_BYTES = 4096;
+/** the key of the budget the whole room shares */
+const ROOM_KEY = 'room';
+
+/** What the lead's panel (or the expert's) shows of a served room: the code, where to open it, and its log. */
+export function servedStatus(host: { code: string; logFile: string }, listener: RoomListener): { code: string; url: string; address: string; lan: boolean; log: string } {
+  return { code: host.code, url: listener.url, address: listener.address, lan: listener.address !== '127.0.0.1', log: host.logFile };
+}
+
+/** The first IPv4 address of this machine on a network (not loopback): where `--lan` listens when no address is given. */
+export function lanAddress(): string | null {
+  for (const list of Object.values(networkInterfaces())) {
+    for (const a of list ?? []) if (a.family === 'IPv4' && !a.internal) return a.address;
+  }
+  return null;
+}
+
+/** Headers on every answer: nothing cached, sniffed, framed or referred; the page's CSP allows only its own files. */
+export function roomHeaders(contentType: string): Record<string, string> {
+  return {
+    'Content-Type': contentType,
+    'Cache-Control': 'no-store',
+    'X-Content-Type-Options': 'nosniff',
+    'Referrer-Policy': 'no-referrer',
+    'X-Frame-Options': 'DENY',
+    'Cross-Origin-Opener-Policy': 'same-origin',
+    'Cross-Origin-Resource-Policy': 'same-origin',
+    'Content-Security-Policy': ROOM_PAGE_CSP,
+  };
+}
+
+/** The client hung up before its request was read: nobody is left to answer, and nothing went wrong here. */
+class ClientGone extends Error {}
+
+/** An answer other than 200, with its status and headers (429 carries Retry-After). */
+export class HttpFailure extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+  }
+}
+
+async function readJsonBody(req: IncomingMessage): Promise<Record<string, unknown>> {
+  const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+  // a cross-site form can only send form types; requiring JSON makes every cross-origin write need a preflight we never grant
+  if (type !== 'application/json') throw new HttpFailure(415, 'send JSON (Content-Type: application/json)');
+  const chunks: Buffer[] = [];
+  let size = 0;
+  try {
+    for await (const chunk of req) {
+      size += (chunk as Buffer).length;
+      if (size > MAX_BODY_BYTES) throw new HttpFailure(413, `a request body has at most ${MAX_BODY_BYTES} bytes`);
+      chunks.push(chunk as Buffer);
+    }
+  } catch (e) {
+    if (e instanceof HttpFailure) throw e;
+    throw new ClientGone();
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+  } catch {
+    throw new HttpFailure(400, 'the body is not JSON');
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new HttpFailure(400, 'the body must be a JSON object');
+  return value as Record<string, unknown>;
+}
+
+/** A string field of a request body, or a 400 naming the field. */
+export function bodyText(body: Record<string, unknown>, key: string): string {
+  const v = body[key];
+  if (typeof v !== 'string') throw new HttpFailure(400, `"${key}" must be a string`);
+  return v;
+}
+
+/** One request to a room's API, as a route sees it: who asks (null without a token) and how to answer. */
+export interface RoomRequest<V> {
+  readonly req: IncomingMessage;
+  readonly res: ServerResponse;
+  readonly url: URL;
+  readonly method: string;
+  readonly viewer: V | null;
+  /** the viewer, or 401 "join the room first" */
+  joined(): V;
+  /** the JSON body (at most 4 KB, Content-Type application/json) */
+  body(): Promise<Record<string, unknown>>;
+  /** 405 unless the request is a GET (or a POST) */
+  get(): void;
+  post(): void;
+  json(status: number, body: unknown): void;
+}
+
+/** What a room host gives its listener: its code, the lead's token, its members' tokens and joins. */
+export interface ServedHost<V> {
+  readonly code: string;
+  readonly leadToken: string;
+  /** the viewer a token belongs to, or null (an unknown token, a removed member) */
+  authenticate(token: string): V | null;
+  join(name: string): Promise<unknown>;
+}
+
+/** A route only the lead (or the expert) may call: POST, their token checked, the body acted on, answered with the room's seq. */
+export function leadRoute<V>(isLead: (viewer: V) => void, seq: () => number, act: (body: Record<string, unknown>) => Promise<void>): (request: RoomRequest<V>) => Promise<void> {
+  return async (request) => {
+    request.post();
+    isLead(request.joined());
+    await act(await request.body());
+    request.json(200, { seq: seq() });
+  };
+}
+
+/** What a room listener serves: the room's own code, tokens and joins, its page files and its API routes. */
+export interface ServedRoom<V> {
+  /** the room host itself (RoomHost, ShadowHost): read on each request */
+  host: ServedHost<V>;
+  /** path → file of the page (GET only) */
+  pages: Readonly<Record<string, { body: string; type: string }>>;
+  /** path → handler, besides /api/join */
+  routes: Readonly<Record<string, (request: RoomRequest<V>) => Promise<void>>>;
+  /** what a 404 says */
+  notFound: string;
+}
+
+/**
+ * A room listener: the room's page and API, nothing else — no annotation API, no project files. Binds 127.0.0.1
+ * unless the lead gives an address on the local network. Answers only requests whose Host is its own address (a
+ * DNS-rebinding page cannot reach it by another name), only JSON bodies up to 4 KB, refuses cross-origin writes, and
+ * keeps the budgets of RoomListenerLimits. Norming rooms (roomListener.ts) and shadow rooms (shadowListener.ts) are
+ * two sets of routes over it.
+ */
+export async function startRoomServer<V>(room: ServedRoom<V>, options: RoomListenerOptions = {}): Promise<RoomListener> {
+  const address = options.address ?? '127.0.0.1';
+  const limits = { ...DEFAULT_ROOM_LIMITS, ...options.limits };
+  const memberLimiter = new RateLimiter(limits.member);
+  const anonymousLimiter = new RateLimiter(limits.anonymous);
+  const wrongTokenLimiter = new RateLimiter(limits.wrongToken);
+  const wrongCodeLimiter = new RateLimiter(limits.wrongCode);
+  const wrongCodeRoomLimiter = new RateLimiter(limits.wrongCodeRoom);
+  let allowedHosts = new Set<string>();
+
+  const tooMany = (wait: number, what: string) => new HttpFailure(429, `${what}; try again in ${wait} s`, { 'Retry-After': String(wait) });
+  const limit = (limiter: RateLimiter, key: string, what = 'too many requests') => {
+    const wait = limiter.take(key);
+    if (wait !== null) throw tooMany(wait, what);
+  };
+
+  /** Who is asking: null without a token; a wrong token is refused here, on its own budget. */
+  const viewerOf = (req: IncomingMessage, ip: string): V | null => {
+    const auth = req.headers.authorization ?? '';
+    const token = auth.startsWith('Bearer ') ? auth.slice(7).trim() : '';
+    if (token === '') {
+      limit(anonymousLimiter, ip);
+      return null;
+    }
+    const viewer = room.host.authenticate(token);
+    if (!viewer) {
+      limit(wrongTokenLimiter, ip, 'too many requests with a token that is not in the room');
+      throw new HttpFailure(403, 'this token is not (or no longer) a member of the room');
+    }
+    limit(memberLimiter, token);
+    return viewer;
+  };
+
+  async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://room.invalid');
+    const method = req.method ?? 'GET';
+    if (!allowedHosts.has((req.headers.host ?? '').toLowerCase())) throw new HttpFailure(421, 'this listener answers only at its own address');
+    const origin = req.headers.origin;
+    if (method !== 'GET' && origin !== undefined && !allowedHosts.has(origin.replace(/^http:\/\//, '').toLowerCase())) throw new HttpFailure(403, 'cross-origin requests are refused');
+    const ip = req.socket.remoteAddress ?? '?';
+    const viewer = viewerOf(req, ip);
+    const request: RoomRequest<V> = {
+      req,
+      res,
+      url,
+      method,
+      viewer,
+      joined: () => {
+        if (!viewer) throw new HttpFailure(401, 'join the room first');
+        return viewer;
+      },
+      body: () => readJsonBody(req),
+      get: () => {
+        if (method !== 'GET') throw new HttpFailure(405, 'GET only');
+      },
+      post: () => {
+        if (method !== 'POST') throw new HttpFailure(405, 'POST only');
+      },
+      json: (status, body) => {
+        res.writeHead(status, roomHeaders('application/json; charset=utf-8'));
+        res.end(JSON.stringify(body));
+      },
+    };
+
+    const page = room.pages[url.pathname];
+    if (page) {
+      request.get();
+      res.writeHead(200, roomHeaders(page.type));
+      return void res.end(page.body);
+    }
+    if (url.pathname === '/favicon.ico') {
+      // browsers ask for it; no icon, and no 404 in the member's console
+      res.writeHead(204, roomHeaders('image/x-icon'));
+      return void res.end();
+    }
+    if (url.pathname === '/api/join') {
+      request.post();
+      // checked before the code is: while a budget is spent, the right code waits like a wrong one
+      const addressWait = wrongCodeLimiter.wait(ip);
+      if (addressWait !== null) throw tooMany(addressWait, 'too many wrong room codes from this address');
+      const roomWait = wrongCodeRoomLimiter.wait(ROOM_KEY);
+      if (roomWait !== null) throw tooMany(roomWait, 'too many wrong room codes for this room');
+      const body = await request.body();
+      if (normalizeRoomCode(bodyText(body, 'code')) !== room.host.code) {
+        wrongCodeLimiter.take(ip);
+        wrongCodeRoomLimiter.take(ROOM_KEY);
+        throw new HttpFailure(403, 'wrong room code');
+      }
+      return request.json(200, await room.host.join(bodyText(body, 'name')));
+    }
+    const handler = Object.hasOwn(room.routes, url.pathname) ? room.routes[url.pathname] : undefined;
+    if (!handler) throw new HttpFailure(404, room.notFound);
+    return handler(request);
+  }
+
+  const server: Server = createServer((req, res) => {
+    route(req, res).catch((e: unknown) => {
+      if (e instanceof ClientGone) return void res.destroy();
+      const status = e instanceof HttpFailure || e instanceof RoomRuleError ? e.status : 500;
+      const message = e instanceof HttpFailure || e instanceof RoomRuleError ? e.message : 'internal error';
+      // one line on the lead's terminal, never a stack trace
+      if (status === 500) process.stderr.write(`room listener: internal error on ${req.method ?? '?'} ${new URL(req.url ?? '/', 'http://room.invalid').pathname}: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}\n`);
+      if (res.headersSent) return void res.end();
+      res.writeHead(status, { ...roomHeaders('application/json; charset=utf-8'), ...(e instanceof HttpFailure ? e.headers : {}) });
+      res.end(JSON.stringify({ error: message }));
+    });
+  });
+  server.headersTimeout = 10_000;
+  server.requestTimeout = 15_000;
+  server.maxHeadersCount = 50;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, address, () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+  allowedHosts = new Set([`${address}:${port}`]);
+  if (address === '127.0.0.1') allowedHosts.add(`localhost:${port}`);
+  const base = `http://${address}:${port}`;
+  return {
+    url: `${base}/`,
+    leadUrl: `${base}/#lead=${encodeURIComponent(room.host.leadToken)}`,
+    address,
+    port,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}

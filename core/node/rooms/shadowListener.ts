@@ -1,0 +1,107 @@
+import { AUDIO_SAMPLE_RATE } from '../../common/audio/sampleRate';
+import type { ShadowViewer } from '../../common/rooms/shadowViews';
+import { bodyText, HttpFailure, roomHeaders, type RoomListener, type RoomListenerOptions, type RoomRequest, leadRoute, startRoomServer } from './roomHttp';
+import type { ShadowHost } from './shadowHost';
+import { SHADOW_PAGE_CSS, SHADOW_PAGE_HTML, SHADOW_PAGE_JS } from './shadowPage';
+
+/** How long a page's poll waits for the room to change before it is told "unchanged" (well under the listener's request timeout). */
+export const SHADOW_POLL_WAIT_MS = 10_000;
+/** How long a page's audio fetch waits for new audio while she shares it. */
+const AUDIO_WAIT_MS = 2000;
+
+function expert(viewer: ShadowViewer): void {
+  if (viewer.role !== 'expert') throw new HttpFailure(403, 'only the expert can do this');
+}
+
+/** A whole number from the query, or null when absent. */
+function queryNumber(request: RoomRequest<ShadowViewer>, key: string): number | null {
+  const raw = request.url.searchParams.get(key);
+  if (raw === null) return null;
+  const n = Number(raw);
+  if (!Number.isSafeInteger(n) || n < 0) throw new HttpFailure(400, `${key} must be a whole number ≥ 0`);
+  return n;
+}
+
+/**
+ * Waits (bounded) until `ready` or the request ends: the client hung up, or the room changed. A trainee removed
+ * meanwhile is refused, as their next request would be, rather than shown one more view.
+ */
+async function waitOn(request: RoomRequest<ShadowViewer>, host: ShadowHost, ms: number, ready: () => boolean): Promise<void> {
+  const hungUp = new AbortController();
+  request.res.once('close', () => hungUp.abort());
+  const until = Date.now() + ms;
+  while (!ready() && !hungUp.signal.aborted && Date.now() < until) await host.waitForChange(host.seq, until - Date.now(), hungUp.signal);
+  if (!host.admits(request.joined())) throw new HttpFailure(403, 'this token is not (or no longer) a member of the room');
+}
+
+/**
+ * The shadow room's listener: the trainee page (`/`, `/shadow.js`, `/shadow.css`) and its API — `/api/state` (the
+ * view, polled with a cursor; `wait=1` holds the answer until the room changes, at most 10 s), `/api/practice`,
+ * `/api/audio` (only while the expert shares it), and the expert's `/api/lead/audio|remove|close` — over the room
+ * server (roomHttp.ts): the same address, Host, body and budget rules as a norming room, and nothing of the
+ * expert's session or the annotation API.
+ */
+export function startShadowListener(host: ShadowHost, options: RoomListenerOptions = {}): Promise<RoomListener> {
+  const expertAct = (act: (body: Record<string, unknown>) => Promise<void>) => leadRoute(expert, () => host.seq, act);
+  return startRoomServer<ShadowViewer>(
+    {
+      host,
+      pages: {
+        '/': { body: SHADOW_PAGE_HTML, type: 'text/html; charset=utf-8' },
+        '/shadow.js': { body: SHADOW_PAGE_JS, type: 'text/javascript; charset=utf-8' },
+        '/shadow.css': { body: SHADOW_PAGE_CSS, type: 'text/css; charset=utf-8' },
+      },
+      notFound: 'not found: this listener serves only the shadow room',
+      routes: {
+        '/api/state': async (request) => {
+          request.get();
+          const viewer = request.joined();
+          const after = queryNumber(request, 'after') ?? 0;
+          if (request.url.searchParams.get('wait') === '1') await waitOn(request, host, SHADOW_POLL_WAIT_MS, () => host.seq > after);
+          if (after >= host.seq) return request.json(200, { seq: host.seq, unchanged: true });
+          request.json(200, host.view(viewer));
+        },
+        '/api/practice': async (request) => {
+          request.post();
+          const viewer = request.joined();
+          if (viewer.role !== 'trainee') throw new HttpFailure(403, 'the expert does not practise; join as a trainee');
+          const body = await request.body();
+          const label = body.label;
+          if (label !== null && typeof label !== 'string') throw new HttpFailure(400, '"label" must be a label, or null to skip');
+          await host.practise(viewer.member_id, bodyText(body, 'item_id'), label);
+          request.json(200, { seq: host.seq });
+        },
+        '/api/audio': async (request) => {
+          request.get();
+          request.joined();
+          const itemId = request.url.searchParams.get('item') ?? '';
+          const from = queryNumber(request, 'from');
+          let audio = host.sharedAudio(itemId, from);
+          if (request.url.searchParams.get('wait') === '1' && audio.samples.length === 0) {
+            await waitOn(request, host, AUDIO_WAIT_MS, () => {
+              try {
+                return host.sharedAudio(itemId, from).samples.length > 0;
+              } catch {
+                return true;
+              }
+            });
+            audio = host.sharedAudio(itemId, from);
+          }
+          request.res.writeHead(200, {
+            ...roomHeaders('application/octet-stream'),
+            'X-Audio-Start': String(audio.start_sample),
+            'X-Audio-Rate': String(AUDIO_SAMPLE_RATE),
+          });
+          request.res.end(Buffer.from(audio.samples.buffer, audio.samples.byteOffset, audio.samples.byteLength));
+        },
+        '/api/lead/audio': expertAct(async (body) => {
+            if (typeof body.on !== 'boolean') throw new HttpFailure(400, '"on" must be true or false');
+            await host.shareAudio(body.on);
+          }),
+        '/api/lead/remove': expertAct((body) => host.remove(bodyText(body, 'member_id'))),
+        '/api/lead/close': expertAct(() => host.closeRoom()),
+      },
+    },
+    options,
+  );
+}

@@ -1,0 +1,4 @@
+import { shadowRoomsGroup } from './cases/shadowRooms.cases';
+import { runHostileGroup } from './hostile';
+
+runHostileGroup(shadowRoomsGroup);
