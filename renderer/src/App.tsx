@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import type { ProjectExportFormat, ProjectView } from '../../core/common/contract/aloudApi';
 import { INTEROP_FORMATS, INTEROP_FORMAT_TITLES } from '../../core/common/export/interop/interopFormats';
 import type { ApiClient } from './contract/apiClient';
@@ -18,6 +19,7 @@ const LAST_ANNOTATOR_KEY = 'aloud.lastAnnotator';
 export function App({ client }: { client: ApiClient }) {
   const { state, dispatch, run, showError: setError, keepSession: onSession, chooseDevice, chooseKeepTalking } = useAppStore(client);
   const { info, project, session, tab, error, notice, choosingProject, exporting, deviceId, keepTalkingSeconds } = state;
+  const [deidentified, setDeidentified] = useState(false);
   const projectOpened = (p: ProjectView) => dispatch({ type: 'projectOpened', project: p });
   const refreshInfo = () => void client.appInfo().then((i) => dispatch({ type: 'info', info: i }), () => undefined);
 
@@ -41,7 +43,8 @@ export function App({ client }: { client: ApiClient }) {
 
   const doExport = async () => {
     dispatch({ type: 'exportStarted' });
-    const summary = await run(() => client.exportProject(exporting.format, exporting.scope === 'all' ? null : (session?.annotator ?? null)));
+    const whose = exporting.scope === 'all' ? null : (session?.annotator ?? null);
+    const summary = await run(() => (deidentified ? client.exportDeidentified(exporting.format, whose) : client.exportProject(exporting.format, whose)));
     dispatch({ type: 'exportFinished', summary: summary ?? null });
   };
 
@@ -102,6 +105,9 @@ export function App({ client }: { client: ApiClient }) {
                 ))}
               </optgroup>
             </select>
+            <label className="deidentified-choice" title="placeholders for what deidentify.yaml lists; those spans silenced in the recordings">
+              <input type="checkbox" checked={deidentified} onChange={(e) => setDeidentified(e.target.checked)} /> de-identified
+            </label>
             <button onClick={() => void doExport()} disabled={exporting.busy}>
               {exporting.busy ? 'Exporting…' : 'Export'}
             </button>

@@ -13,6 +13,9 @@ import type { RefusalCode } from './refusal';
 import type { CodeDef } from '../codebook/codebook';
 import type { CodeAgreement } from '../coding/codeAgreement';
 import type { CodingItemView, CodingOverview } from '../coding/codingViews';
+import type { DeidentifyReviewView } from '../deidentify/reviewView';
+import type { SpanRef } from '../deidentify/deidentifyRecord';
+import type { ReviewDecisionKind } from '../deidentify/reviewDecisions';
 
 export interface AppInfo {
   app_version: string;
@@ -240,6 +243,8 @@ export interface AloudApi {
   annotators(): Promise<string[]>;
   /** every annotator's session (annotator null) or one annotator's */
   exportProject(format: ProjectExportFormat, annotator: string | null): Promise<ExportSummary>;
+  /** the same export, de-identified by the project's deidentify.yaml (placeholders, masked recordings, the receipt says so) */
+  exportDeidentified(format: ProjectExportFormat, annotator: string | null): Promise<ExportSummary>;
   /** rehash: check every file's checksum again (verify) */
   models(rehash: boolean): Promise<ModelsView>;
   /** starts a download; progress and the outcome arrive as model_download events */
@@ -287,6 +292,10 @@ export interface AloudApi {
   addCode(code: CodeDef): Promise<CodingOverview>;
   /** agreement on codes: α per code, overall when exclusive, the units coders disagree on, codes beside labels and pauses */
   codeAgreement(): Promise<CodeAgreementReport>;
+  /** what a de-identified export would hide in one item of the open session, with the review decisions in force */
+  deidentifyReview(itemId: string): Promise<DeidentifyReviewView>;
+  /** the open session's annotator accepts or rejects a match, or adds a span (words of one segment) with its class */
+  decideDeidentify(itemId: string, decision: ReviewDecisionKind, span: SpanRef, cls: string): Promise<DeidentifyReviewView>;
 }
 
 /** `agreement --codes` as the Agreement tab gets it: the figures, the codebook it was computed under, the unit rule. */

@@ -97,6 +97,14 @@ const nonNegativeNumber: ArgCheck = (value, where) => {
   if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) throw new Refusal('bad_request', `${where} must be a number ≥ 0`);
 };
 
+const spanRef: ArgCheck = (value, where) => {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Refusal('bad_request', `${where} must be {utterance, segment, layer, start, end}`);
+  const span = value as Record<string, unknown>;
+  for (const key of Object.keys(span)) if (!['utterance', 'segment', 'layer', 'start', 'end'].includes(key)) throw new Refusal('bad_request', `${where}: unknown field "${key}"`);
+  for (const key of ['utterance', 'segment', 'start', 'end']) nonNegativeInteger(span[key], `${where}.${key}`);
+  oneOf(['verbatim', 'corrected'])(span.layer, `${where}.layer`);
+};
+
 /**
  * What a call may touch, for hosts that serve several pages at once (browser mode): `any-page` reads the app or
  * the project, `session-page` acts on the open session (only the page that opened it), `takes-session` opens one.
@@ -234,6 +242,23 @@ export const API_METHODS: { readonly [M in AloudMethod]: MethodSpec } = {
   addCode: { params: [['code', codeSpec]], scope: 'session-page' },
   codeAgreement: { params: [], scope: 'session-page' },
   collectPack: { params: [['file', nonEmptyString(4096)]], scope: 'session-page' },
+  exportDeidentified: {
+    params: [
+      ['format', oneOf([...EXPORT_FORMATS, ...INTEROP_FORMATS])],
+      ['annotator', nullableString],
+    ],
+    scope: 'session-page',
+  },
+  deidentifyReview: { params: [['itemId', nonEmptyString()]], scope: 'session-page' },
+  decideDeidentify: {
+    params: [
+      ['itemId', nonEmptyString()],
+      ['decision', oneOf(['accept', 'reject', 'add'])],
+      ['span', spanRef],
+      ['cls', nonEmptyString(32)],
+    ],
+    scope: 'session-page',
+  },
 };
 
 /** The method names, in table order. */

@@ -6,6 +6,7 @@ import { InputError } from '../io/inputProblem';
 import { schemaProblems } from '../io/schemaProblems';
 import { EXPORT_SCHEMA_VERSION, exportGaps, READABLE_SCHEMA_VERSIONS, type AnyExportRecord, type ExportGap } from './exportRecord';
 import type { ExportFormat } from './exportFormats';
+import { deidentificationReceiptJsonSchema, type DeidentificationReceipt } from '../deidentify/deidentifyReceipt';
 
 /** Written as FILE.receipt.json only after FILE is complete on disk: what was exported and how to check it. */
 export interface ExportReceiptV1 {
@@ -35,6 +36,8 @@ export interface ExportReceiptV1 {
   config?: { sha256: string; yaml: string };
   app_version: string;
   created_at: string;
+  /** present only on a de-identified export: the list, the method and what was hidden (core/common/deidentify) */
+  deidentification?: DeidentificationReceipt;
 }
 
 export function receiptFileName(exportFile: string): string {
@@ -54,6 +57,7 @@ export function buildExportReceipt(args: {
   appVersion: string;
   createdAt: string;
   config?: { sha256: string; yaml: string };
+  deidentification?: DeidentificationReceipt;
 }): ExportReceiptV1 {
   const tally = new ExportReceiptTally();
   for (const record of args.records) tally.add(record);
@@ -92,7 +96,7 @@ export class ExportReceiptTally {
     return { annotators: this.annotators.size, items: this.items.size, with_audio: this.withAudio, with_transcript: this.withTranscript, with_final_label: this.withFinalLabel, gaps: this.gaps.length };
   }
 
-  receipt(args: { file: string; format: ExportFormat; sha256: string; bytes: number; project: string; appVersion: string; createdAt: string; config?: { sha256: string; yaml: string } }): ExportReceiptV1 {
+  receipt(args: { file: string; format: ExportFormat; sha256: string; bytes: number; project: string; appVersion: string; createdAt: string; config?: { sha256: string; yaml: string }; deidentification?: DeidentificationReceipt }): ExportReceiptV1 {
     return {
       receipt_version: 1,
       schema_version: EXPORT_SCHEMA_VERSION,
@@ -107,6 +111,7 @@ export class ExportReceiptTally {
       ...(args.config ? { config: { sha256: args.config.sha256, yaml: args.config.yaml } } : {}),
       app_version: args.appVersion,
       created_at: args.createdAt,
+      ...(args.deidentification ? { deidentification: args.deidentification } : {}),
     };
   }
 }
@@ -156,6 +161,7 @@ export const exportReceiptJsonSchema = {
     },
     app_version: { type: 'string' },
     created_at: { type: 'string', minLength: 1 },
+    deidentification: deidentificationReceiptJsonSchema,
   },
 } as const;
 

@@ -10,6 +10,7 @@ import { resolveInside } from '../fs/resolveInside';
 import { sha256Hex } from '../fs/sha256';
 import type { SessionService } from '../session/sessionService';
 import type { AppContext } from './appContext';
+import { loadDeidentifyList } from '../deidentify/deidentifyProject';
 
 type ExportProgress = (p: { done: number; total: number }) => void;
 
@@ -29,29 +30,35 @@ export function exportApi(app: AppContext) {
     };
   };
   /** `whose`: the annotator whose session is exported (from the open session), or null for everyone's */
-  const exportAs = (format: ProjectExportFormat, whose: (open: SessionService) => string | null, options: { progress: boolean }): Promise<ExportSummary> =>
+  const exportAs = (format: ProjectExportFormat, whose: (open: SessionService) => string | null, options: { progress: boolean; deidentify?: boolean }): Promise<ExportSummary> =>
     app.calls.run(async () => {
       const session = app.session.require();
       const annotator = whose(session);
       // transcriptions still running would be missing from the export: wait for them first
       await session.drainTranscriptions();
       const onProgress = options.progress ? { onProgress: progressEvents() } : {};
-      const whoseSessions = annotator === null ? {} : { annotator };
+      const whoseSessions = { ...(annotator === null ? {} : { annotator }), ...(options.deidentify ? { deidentify: true } : {}) };
+      // a project with a list whose export is not de-identified says so, in one line of the summary
+      const plain = !options.deidentify && (await loadDeidentifyList(app.project)) !== null ? '; NOT de-identified (the project has deidentify.yaml)' : '';
       if (isInteropFormat(format)) {
         // a folder per export: the files for the tool, and <format>.receipt.json with each file's sha256
         const outDir = await exportTarget(app, annotator, format);
         const result = await exportInteropWithInstalledVad({ project: app.project, ...whoseSessions, format, outDir, sessions: projectSessionSource, ...onProgress });
         const receiptBytes = await readFile(result.receipt_file);
-        return { file: result.out, receipt: result.receipt_file, records: result.receipt.records, gaps: result.receipt.gaps.length, summary: result.summary, sha256: sha256Hex(receiptBytes) };
+        return { file: result.out, receipt: result.receipt_file, records: result.receipt.records, gaps: result.receipt.gaps.length, summary: result.summary + plain, sha256: sha256Hex(receiptBytes) };
       }
       const result = await exportSessions({ project: app.project, ...whoseSessions, format, out: await exportTarget(app, annotator, format), sessions: projectSessionSource, ...onProgress });
       const { receipt } = result;
-      return { file: result.file, receipt: result.receipt_file, records: receipt.records, gaps: receipt.counts.gaps, summary: result.summary, sha256: receipt.sha256 };
+      return { file: result.file, receipt: result.receipt_file, records: receipt.records, gaps: receipt.counts.gaps, summary: result.summary + plain, sha256: receipt.sha256 };
     });
   return {
     exportSession: (format) => exportAs(format, (open) => open.store.annotator, { progress: false }),
     exportProject: async (format, annotator) => ({
       ...(await exportAs(format, () => annotator, { progress: true })),
+      annotators: annotator === null ? await projectSessionSource.annotators(app.project) : [annotator],
+    }),
+    exportDeidentified: async (format, annotator) => ({
+      ...(await exportAs(format, () => annotator, { progress: true, deidentify: true })),
       annotators: annotator === null ? await projectSessionSource.annotators(app.project) : [annotator],
     }),
   } satisfies Partial<AloudApi>;

@@ -21,6 +21,8 @@ import { protocolKey, type ProtocolCoding } from '../../common/coding/codingFold
 import { protocolCodings, unitsCsv, unitsFileName, type UnitsReceiptV1 } from '../../common/coding/codingExport';
 import { unitsOfItem } from '../../common/coding/codingUnits';
 import { writeExportWithReceipt } from './exportTarget';
+import { deidentifiedRecords } from '../deidentify/deidentifiedRecords';
+import { describeDeidentification } from '../../common/deidentify/deidentifyReceipt';
 
 /** How far an export is: records built of all to build (the slow part: every referenced WAV is read and hashed). */
 export interface ExportProgress {
@@ -42,6 +44,8 @@ export interface ExportOptions {
   now?: () => Date;
   /** CSV: the item's text, context and further fields in columns of their own (`--with-items`) */
   withItems?: boolean;
+  /** hide what deidentify.yaml lists: placeholders in the texts, masked copies of the recordings beside the file */
+  deidentify?: boolean;
 }
 
 export interface ExportResult {
@@ -235,6 +239,7 @@ export async function exportSessions(options: ExportOptions): Promise<ExportResu
   const sessionNotes: string[] = [];
   const skipped: ExportResult['skipped_states'] = [];
   const tally = new ExportReceiptTally();
+  const deidentified = options.deidentify ? await deidentifiedRecords(project, out, options.force ?? false, annotators, items.map((i) => i.id)) : null;
 
   const { receiptFile, receipt } = await writeExportPair(
     out,
@@ -247,8 +252,9 @@ export async function exportSessions(options: ExportOptions): Promise<ExportResu
       for (const annotator of annotators) {
         const session = await options.sessions.load(project, annotator);
         sessionWarnings.push(...session.warnings);
-        for await (const record of annotatorExportRecords(context, session, (w) => recordWarnings.push(w))) {
+        for await (const built of annotatorExportRecords(context, session, (w) => recordWarnings.push(w))) {
           options.onProgress?.({ done: index, total });
+          const record = deidentified ? await deidentified.record(built) : built;
           const piece = text.record(record, index);
           check.record(record, piece, index);
           tally.add(record);
@@ -267,7 +273,7 @@ export async function exportSessions(options: ExportOptions): Promise<ExportResu
       const problems = check.finish();
       if (problems.length > 0) throw new InputError(problems);
     },
-    (written) => tally.receipt({ file: path.basename(out), format, sha256: written.sha256, bytes: written.bytes, project: project.config.name, appVersion: context.appVersion, createdAt: now().toISOString(), config: { sha256: context.configSha256, yaml: context.configText } }),
+    (written) => tally.receipt({ file: path.basename(out), format, sha256: written.sha256, bytes: written.bytes, project: project.config.name, appVersion: context.appVersion, createdAt: now().toISOString(), ...(deidentified ? { deidentification: deidentified.receipt() } : {}), config: { sha256: context.configSha256, yaml: context.configText } }),
     { project, force: options.force ?? false },
   );
   // CSV has no room for nested codings: one row per unit in a file of its own beside it, with its own receipt
@@ -275,7 +281,7 @@ export async function exportSessions(options: ExportOptions): Promise<ExportResu
   options.onProgress?.({ done: receipt.records, total: receipt.records });
   return {
     file: out,
-    summary: describeExportGaps(receipt.records, receipt.gaps),
+    summary: describeExportGaps(receipt.records, receipt.gaps) + (receipt.deidentification ? `; ${describeDeidentification(receipt.deidentification)}` : ''),
     receipt_file: receiptFile,
     receipt,
     skipped_states: skipped,

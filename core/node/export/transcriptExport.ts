@@ -11,6 +11,8 @@ import { AtomicFileBatch } from '../fs/atomicFileBatch';
 import { resolveInside } from '../fs/resolveInside';
 import { checkExportTarget } from './exportTarget';
 import type { SessionSource } from './sessionSource';
+import type { DeidentificationReceipt } from '../../common/deidentify/deidentifyReceipt';
+import { deidentifiedTranscripts } from '../deidentify/deidentifiedTranscripts';
 
 export interface TranscriptFileEntry {
   annotator: string;
@@ -31,6 +33,8 @@ export interface TranscriptExportReceipt {
   gaps: Array<{ annotator: string; item_id: string; reason: 'no_transcript' }>;
   app_version: string;
   created_at: string;
+  /** present only on a de-identified export (core/common/deidentify) */
+  deidentification?: DeidentificationReceipt;
 }
 
 export const TRANSCRIPT_RECEIPT = 'transcripts.receipt.json';
@@ -49,6 +53,8 @@ export async function exportTranscripts(options: {
   outDir: string;
   sessions: SessionSource;
   now?: () => Date;
+  /** placeholders for what deidentify.yaml lists and the patterns find */
+  deidentify?: boolean;
 }): Promise<TranscriptExportReceipt> {
   const { project, format } = options;
   await checkExportTarget(project, options.outDir, 'folder', { force: false });
@@ -57,6 +63,7 @@ export async function exportTranscripts(options: {
   if (options.annotator !== undefined && !known.includes(options.annotator)) throw new ProjectError(`${project.dir}: no session for annotator "${options.annotator}"`);
   const annotators = options.annotator === undefined ? known : [options.annotator];
   if (annotators.length === 0) throw new ProjectError(`${project.dir}: no annotator sessions to export yet`);
+  const hide = options.deidentify ? await deidentifiedTranscripts(project, options.sessions, annotators, items) : null;
   await mkdir(options.outDir, { recursive: true });
   const outDir = await realpath(options.outDir);
   // an earlier receipt must not vouch for files this export is about to replace
@@ -68,7 +75,7 @@ export async function exportTranscripts(options: {
   const batch = new AtomicFileBatch();
   try {
     for (const annotator of annotators) {
-      const { items: states } = await options.sessions.load(project, annotator);
+      const { items: states } = hide ? { items: hide.states(annotator) } : await options.sessions.load(project, annotator);
       const byItem = new Map(states.map((s) => [s.item_id, s]));
       const folder = encodeFileName(annotator, 'annotator name');
       let folderReady = false;
@@ -105,6 +112,7 @@ export async function exportTranscripts(options: {
     gaps,
     app_version: await appVersion(),
     created_at: (options.now ?? (() => new Date()))().toISOString(),
+    ...(hide ? { deidentification: hide.receipt } : {}),
   };
   await writeFileAtomic(await resolveInside(outDir, TRANSCRIPT_RECEIPT, 'write'), `${JSON.stringify(receipt, null, 2)}\n`);
   return receipt;

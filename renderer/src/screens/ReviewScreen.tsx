@@ -12,6 +12,7 @@ import { SegmentCorrections, type SegmentEdit } from '../components/SegmentCorre
 import { ReasoningSideBySide } from '../components/ReasoningSideBySide';
 import { TranscriptView } from '../components/TranscriptView';
 import { CodingView } from '../components/coding/CodingView';
+import { DeidentifyReview } from '../components/deidentify/DeidentifyReview';
 import { useShortcuts } from '../hooks/useShortcuts';
 import { useWaveform } from '../hooks/useWaveform';
 
@@ -204,6 +205,7 @@ function Waveform({ client, project, state, onSession, run }: { client: ApiClien
       <SegmentCorrections client={client} state={state} active={playingSegment(state.segments, nowMs)} seek={player.seek} editing={editing} onEditing={setEditing} run={run} onSession={onSession} />
       <ReviewFacts state={state} pauses={player.pauses} ready={ready} seek={player.seek} />
       <TranscriptView state={state} fillers={thinkaloud.fillers} listening={false} />
+      <DeidentifyReview client={client} itemId={state.item_id} version={`${state.segments.length}:${state.corrections.length}`} seek={player.seek} run={run} />
     </div>
   );
 }

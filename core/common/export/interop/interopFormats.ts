@@ -1,4 +1,5 @@
 import type { ExportGap } from '../exportRecord';
+import type { DeidentificationReceipt } from '../../deidentify/deidentifyReceipt';
 
 /** Exports for the tools researchers work in: ELAN, Praat, REFI-QDA (ATLAS.ti, NVivo, MAXQDA, QualCoder), Hugging Face, MAXQDA/NVivo transcripts. */
 export type InteropFormat = 'eaf' | 'textgrid' | 'qdpx' | 'hf' | 'maxqda';
@@ -42,6 +43,8 @@ export interface InteropReceipt {
   warnings: string[];
   app_version: string;
   created_at: string;
+  /** present only on a de-identified export (core/common/deidentify) */
+  deidentification?: DeidentificationReceipt;
 }
 
 export function interopReceiptFileName(format: InteropFormat): string {

@@ -12,6 +12,7 @@ import { INTEROP_FORMATS, isInteropFormat } from '../../../common/export/interop
 import { exportInteropWithInstalledVad } from '../../export/interop/interopExport';
 import { loadProjectConfig } from '../../project/projectFolder';
 import { exportQdc } from '../../coding/codebookExport';
+import { loadDeidentifyList } from '../../deidentify/deidentifyProject';
 import { type CliCommand, type CliIo, printJson, requireOption, UsageError, withUsageErrors } from '../cliSupport';
 import { progressLine } from '../progressLine';
 
@@ -20,9 +21,9 @@ export function makeExportCommand(sessions: SessionSource): CliCommand {
   return {
     name: 'export',
     usage:
-      'export --project DIR [--annotator NAME] --format jsonl|json|csv --out FILE [--with-items] [--force] [--json]\n       aloud export --project DIR [--annotator NAME] --format txt|srt|vtt --out DIR [--json]\n' +
+      'export --project DIR [--annotator NAME] --format jsonl|json|csv --out FILE [--with-items] [--force] [--deidentify] [--json]\n       aloud export --project DIR [--annotator NAME] --format txt|srt|vtt --out DIR [--deidentify] [--json]\n' +
       '       aloud export --project DIR [--annotator NAME] --format process-reward --out FILE.jsonl [--force] [--json]\n' +
-      '       aloud export --project DIR [--annotator NAME] --format eaf|textgrid|qdpx|hf|maxqda --out DIR [--force] [--json]\n' +
+      '       aloud export --project DIR [--annotator NAME] --format eaf|textgrid|qdpx|hf|maxqda --out DIR [--force] [--deidentify] [--json]\n' +
       '       aloud export --project DIR --format qdc --out FILE.qdc [--force] [--json]\n\n' +
       'Records: one per annotator and project item, schema core/common/export/exportRecord.v3.schema.json; every record is\n' +
       'validated first, the file is written atomically, then FILE.receipt.json (counts, gaps, sha256). One invalid record:\n' +
@@ -32,7 +33,10 @@ export function makeExportCommand(sessions: SessionSource): CliCommand {
       'DIR/audio/, metadata.jsonl, parquet/records.parquet, README.md. All checked first (XSDs included), then written,\n' +
       'then DIR/<format>.receipt.json with the sha256 of every file. Files in DIR that no earlier export wrote: refused without --force.\n' +
       'A CSV export of coded protocols also writes FILE.units.csv (one row per unit, its codes by coder) and its receipt.\n' +
-      'qdc: the project\'s codebook.yaml as a REFI-QDA codebook (.qdc) for QDA tools, checked against the REFI-QDA schema.',
+      'qdc: the project\'s codebook.yaml as a REFI-QDA codebook (.qdc) for QDA tools, checked against the REFI-QDA schema.\n' +
+      '--deidentify (every format but process-reward): what deidentify.yaml lists and the built-in patterns become\n' +
+      'placeholders ([PERSON-1]) in every text field, their audio is silenced (or toned) in copies of the recordings, and the\n' +
+      'receipt states it (list version, spans per class, hidden sample ranges); records exports put the copies in FILE.audio/.',
     async run(argv: string[], io: CliIo) {
       const { values } = withUsageErrors(() =>
         parseArgs({ args: argv, strict: true, options: {
@@ -43,6 +47,7 @@ export function makeExportCommand(sessions: SessionSource): CliCommand {
           json: { type: 'boolean', default: false },
           force: { type: 'boolean', default: false },
           'with-items': { type: 'boolean', default: false },
+          deidentify: { type: 'boolean', default: false },
         } }),
       );
       const dir = requireOption(values.project, '--project');
@@ -60,19 +65,23 @@ export function makeExportCommand(sessions: SessionSource): CliCommand {
       if (!isRecords && !isInteropFormat(format) && !(TRANSCRIPT_FORMATS as readonly string[]).includes(format)) {
         throw new UsageError(`--format must be one of ${[...EXPORT_FORMATS, ...TRANSCRIPT_FORMATS, 'process-reward', ...INTEROP_FORMATS, 'qdc'].join(', ')} (got "${format}")`);
       }
+      if (values.deidentify && isProcessReward) throw new UsageError('--deidentify: process-reward exports hold no transcript text or audio; export them without it');
       try {
         const project = await loadProjectConfig(dir);
+        const list = await loadDeidentifyList(project);
+        if (!values.deidentify && list) io.err(`aloud export: note: this export is NOT de-identified, although the project has ${list.file} (add --deidentify to hide what it lists)\n`);
+        const deidentify = values.deidentify ? { deidentify: true } : {};
         const annotator = values.annotator === undefined ? {} : { annotator: values.annotator };
         await checkExportTarget(project, out, isRecords ? 'file' : 'folder', { force: values.force });
         if (isInteropFormat(format)) {
-          const result = await exportInteropWithInstalledVad({ project, format, outDir: out, sessions, force: values.force, ...annotator });
+          const result = await exportInteropWithInstalledVad({ project, format, outDir: out, sessions, force: values.force, ...annotator, ...deidentify });
           for (const warning of result.warnings) io.err(`aloud export: warning: ${warning}\n`);
           if (values.json) printJson(io, result);
           else io.out(`Exported ${result.summary} to ${out}; receipt ${result.receipt_file}\n`);
           return 0;
         }
         if (!isRecords) {
-          const receipt = await exportTranscripts({ project, format: format as TranscriptFormat, outDir: out, sessions, ...annotator });
+          const receipt = await exportTranscripts({ project, format: format as TranscriptFormat, outDir: out, sessions, ...annotator, ...deidentify });
           if (values.json) printJson(io, { out, receipt });
           else io.out(`Wrote ${receipt.files.length} ${format} transcripts to ${out} (${receipt.gaps.length} items without transcript); receipt transcripts.receipt.json\n`);
           return 0;
@@ -87,7 +96,7 @@ export function makeExportCommand(sessions: SessionSource): CliCommand {
         }
         if (values['with-items'] && format !== 'csv') throw new UsageError('--with-items adds columns to a csv export (jsonl and json records carry the item hashes)');
         const progress = progressLine(io, 'aloud export', 'records');
-        const result = await exportSessions({ project, format: format as ExportFormat, out, sessions, force: values.force, withItems: values['with-items'], onProgress: ({ done, total }) => progress.report(done, total), ...annotator }).finally(progress.end);
+        const result = await exportSessions({ project, format: format as ExportFormat, out, sessions, force: values.force, withItems: values['with-items'], onProgress: ({ done, total }) => progress.report(done, total), ...annotator, ...deidentify }).finally(progress.end);
         for (const warning of result.warnings) io.err(`aloud export: warning: ${warning}\n`);
         if (values.json) printJson(io, result);
         else {

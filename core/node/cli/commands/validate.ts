@@ -4,6 +4,7 @@ import { hasScriptedModel, validateExportFile } from '../../export/validateExpor
 import { interopFormatOfFile, validateInteropFile } from '../../export/interop/validateInterop';
 import { streamLimitsFrom } from '../../importing/inputLimitsOption';
 import { loadProjectConfig } from '../../project/projectFolder';
+import { deidentifiedInteropProblems } from '../../deidentify/validateDeidentified';
 import { type CliCommand, printJson, UsageError, withUsageErrors } from '../cliSupport';
 import { progressLine } from '../progressLine';
 
@@ -19,6 +20,8 @@ export const validateCommand: CliCommand = {
     'Reads schema_version 1 and 2, and process-reward exports (told by their records: instance_id, no item_id).\n' +
     'FILE.eaf: against the ELAN EAF 3.0 XSD; FILE.qdpx: the zip layout and project.qde against the REFI-QDA XSD;\n' +
     'both against the export receipt (<format>.receipt.json) beside them or one folder up, when there is one.\n' +
+    'A de-identified export (its receipt says so): no term of the project\'s deidentify.yaml (with --project) and no\n' +
+    'pattern the receipt names in any text field, and every hidden audio range silence (or the tone).\n' +
     'Prints [{file, line, field, stage, message}, ...];\n' +
     'exit 0 when the list is empty, 1 otherwise, 2 for a bad argument.',
   async run(argv, io) {
@@ -38,6 +41,8 @@ export const validateCommand: CliCommand = {
     const interop = interopFormatOfFile(file);
     if (interop !== null) {
       const result = await validateInteropFile(file, interop);
+      // a de-identified export: its texts and hidden audio too
+      result.problems.push(...(await deidentifiedInteropProblems(file, interop, values.project === undefined ? undefined : await loadProjectConfig(values.project))));
       if (result.receipt === 'absent') {
         if (values['require-receipt']) result.problems.push({ file, line: null, field: null, stage: 'input', message: `no ${interop}.receipt.json lists this file: it cannot be checked against what Aloud wrote (--require-receipt)` });
         else io.err(`aloud validate: warning: no export receipt lists ${file}: checked against its schema only\n`);

@@ -35,6 +35,7 @@ import { checkExportTarget } from '../exportTarget';
 import type { SessionSource } from '../sessionSource';
 import { xsdProblems } from './xsdValidation';
 import { loadCodebook } from '../../coding/projectCoding';
+import { deidentifiedInterop, type WavMasks } from '../../deidentify/deidentifiedInterop';
 
 export interface InteropExportOptions {
   project: OpenProject;
@@ -51,6 +52,8 @@ export interface InteropExportOptions {
   onProgress?: (progress: ExportProgress) => void;
   /** the voice-activity model, to place the VAD pauses the records count; without it those tiers stay empty (a warning says so) */
   vad?: WholeRecordingVad | null;
+  /** hide what deidentify.yaml lists: placeholders in every text, the recordings' hidden spans silenced (or toned) */
+  deidentify?: boolean;
 }
 
 export interface InteropExportResult {
@@ -90,7 +93,10 @@ export async function exportInterop(options: InteropExportOptions): Promise<Inte
   // progress: the records (as every export builds them), then the documents, then the files, in equal parts
   const n = sessions.length * items.length;
   const progress = (phase: 0 | 1 | 2, done: number, of: number): void => options.onProgress?.({ done: phase * n + Math.floor((done * n) / Math.max(1, of)), total: 3 * n });
-  const { records, warnings: recordWarnings } = await buildExportRecords(project, items, sessions, exportedAt, (p) => progress(0, p.done, p.total), coders);
+  const built = await buildExportRecords(project, items, sessions, exportedAt, (p) => progress(0, p.done, p.total), coders);
+  const deidentified = options.deidentify ? await deidentifiedInterop(project, built.records) : null;
+  const { records, masks } = deidentified ?? { records: built.records, masks: null };
+  const recordWarnings = built.warnings;
   const checked = validateExportText(serializeExport(records, 'jsonl'), `${format} export`, 'jsonl', projectFacts(project, items));
   if (checked.problems.length > 0) throw new InputError(checked.problems);
 
@@ -197,7 +203,7 @@ export async function exportInterop(options: InteropExportOptions): Promise<Inte
   const written: InteropFileEntry[] = [];
   for (const [i, file] of planned.entries()) {
     progress(2, i, planned.length);
-    written.push(await writePlanned(project, outDir, file));
+    written.push(await writePlanned(project, outDir, file, masks));
   }
   const writtenPaths = new Set(written.map((w) => w.path));
   for (const old of earlier.values()) {
@@ -222,6 +228,7 @@ export async function exportInterop(options: InteropExportOptions): Promise<Inte
     warnings,
     app_version: version,
     created_at: now().toISOString(),
+    ...(deidentified ? { deidentification: deidentified.receipt(planned.flatMap((f) => ('wav' in f ? [{ path: f.path, wav: f.wav }] : []))) } : {}),
   };
   await writeFileAtomic(receiptFile, `${JSON.stringify(receipt, null, 2)}\n`);
   options.onProgress?.({ done: 3 * n, total: 3 * n });
@@ -396,17 +403,18 @@ async function refuseForeignFiles(outDir: string, planned: readonly PlannedFile[
 }
 
 /** A session WAV's bytes, refused when they are no longer what the record's sha256 says (changed during the export). */
-async function sessionWav(project: OpenProject, relative: string, sha256: string): Promise<Buffer> {
+async function sessionWav(project: OpenProject, relative: string, sha256: string, masks: WavMasks | null): Promise<Buffer> {
   const bytes = await readFile(await resolveInside(project.dir, path.join(...relative.split('/')), 'read'));
   if (sha256Hex(bytes) !== sha256) throw new ProjectError(`${relative}: changed while exporting (its sha256 is no longer the one recorded); export again`);
-  return bytes;
+  // de-identified: only the masked copy leaves the project
+  return masks ? masks.masked(relative, bytes) : bytes;
 }
 
-async function writePlanned(project: OpenProject, outDir: string, file: PlannedFile): Promise<InteropFileEntry> {
+async function writePlanned(project: OpenProject, outDir: string, file: PlannedFile, masks: WavMasks | null): Promise<InteropFileEntry> {
   const target = path.join(outDir, ...file.path.split('/'));
   await mkdir(path.dirname(target), { recursive: true });
-  if ('qdpx' in file) return { path: file.path, ...(await writeQdpx(project, target, file.qdpx)) };
-  const bytes = 'text' in file ? Buffer.from(file.text, 'utf8') : 'bytes' in file ? file.bytes : await sessionWav(project, file.wav, file.sha256);
+  if ('qdpx' in file) return { path: file.path, ...(await writeQdpx(project, target, file.qdpx, masks)) };
+  const bytes = 'text' in file ? Buffer.from(file.text, 'utf8') : 'bytes' in file ? file.bytes : await sessionWav(project, file.wav, file.sha256, masks);
   await writeFileAtomic(target, bytes);
   return { path: file.path, sha256: sha256Hex(bytes), bytes: bytes.length };
 }
@@ -415,7 +423,7 @@ async function writePlanned(project: OpenProject, outDir: string, file: PlannedF
  * A .qdpx as the standard lays it out: a zip with `project.qde` and `Sources/<guid>.<ext>`, written as a stream
  * (recordings stored, texts deflated) to a temporary name, fsynced and renamed like every export file.
  */
-async function writeQdpx(project: OpenProject, target: string, qdpx: Extract<PlannedFile, { qdpx: unknown }>['qdpx']): Promise<{ sha256: string; bytes: number }> {
+async function writeQdpx(project: OpenProject, target: string, qdpx: Extract<PlannedFile, { qdpx: unknown }>['qdpx'], masks: WavMasks | null): Promise<{ sha256: string; bytes: number }> {
   const temp = `${target}.${process.pid}.tmp`;
   const handle = await open(temp, 'w');
   const hash = createHash('sha256');
@@ -444,7 +452,7 @@ async function writeQdpx(project: OpenProject, target: string, qdpx: Extract<Pla
     await add('project.qde', Buffer.from(qdpx.xml, 'utf8'), false);
     for (const f of qdpx.files) {
       if ('text' in f.content) await add(f.path, Buffer.from(f.content.text, 'utf8'), false);
-      else await add(f.path, await sessionWav(project, f.content.wav, f.content.sha256), true);
+      else await add(f.path, await sessionWav(project, f.content.wav, f.content.sha256, masks), true);
     }
     zip.end();
     await flush();

@@ -1,0 +1,93 @@
+/**
+ * The built-in patterns of de-identification: fixed regular expressions, documented in the README, no model.
+ * Each has its placeholder class; dates know English and German forms.
+ */
+export type PatternName = 'email' | 'url' | 'phone' | 'digits' | 'date';
+export const PATTERN_NAMES: readonly PatternName[] = ['email', 'url', 'phone', 'digits', 'date'];
+
+export const PATTERN_CLASSES: Readonly<Record<PatternName, string>> = {
+  email: 'EMAIL',
+  url: 'URL',
+  phone: 'PHONE',
+  digits: 'NUMBER',
+  date: 'DATE',
+};
+
+/** A run of this many digits (or more) is hidden as NUMBER: ids, account and card numbers. Years (4) are not. */
+export const LONG_DIGIT_RUN = 6;
+/** A phone number has at least this many digits, in groups separated by single spaces, dots, slashes, dashes or brackets. */
+export const PHONE_MIN_DIGITS = 7;
+
+/** Not preceded / followed by a letter, digit or underscore: the word boundary of every pattern and term. */
+export const BEFORE = '(?<![\\p{L}\\p{N}_])';
+export const AFTER = '(?![\\p{L}\\p{N}_])';
+
+const TLD = '(?:com|org|net|edu|gov|io|info|eu|de|at|ch|uk|fr|it|nl|es|co)';
+// every repetition is bounded (an address part, a domain label, a phone's groups): a hostile 100 000-character note
+// of "a.a.a…" or "1 1 1…" must not make a match try every start against the whole rest of the text
+const LABEL = '[\\p{L}\\p{N}](?:[\\p{L}\\p{N}-]{0,61}[\\p{L}\\p{N}])?';
+
+const EMAIL = [
+  `[\\p{L}\\p{N}._%+-]{0,63}[\\p{L}\\p{N}]@${LABEL}(?:\\.${LABEL}){0,8}\\.\\p{L}{2,24}`,
+  // as spoken and transcribed: "anna at example dot com", "anna ät beispiel punkt de"
+  `[\\p{L}\\p{N}._-]{1,64} (?:at|ät) ${LABEL}(?: (?:dot|punkt) ${LABEL}){0,4} (?:dot|punkt) ${TLD}`,
+];
+
+const URL = [
+  `(?:https?://|www\\.)[^\\s<>"]{0,2000}[^\\s<>".,;:!?)\\]'’]`,
+  `${LABEL}(?:\\.${LABEL}){0,8}\\.${TLD}(?:/[^\\s<>"]{0,2000}[^\\s<>".,;:!?)\\]'’])?`,
+];
+
+const PHONE = `(?:\\+|00)?(?:\\(\\d{1,5}\\)|\\d)(?:[ ./-]?(?:\\(\\d{1,5}\\)|\\d)){1,24}`;
+const DIGITS = `\\d{${LONG_DIGIT_RUN},}`;
+
+const EN_MONTHS = 'january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec';
+const DE_MONTHS = 'januar|jänner|februar|märz|maerz|april|mai|juni|juli|august|september|oktober|november|dezember';
+const EN_ORDINALS = 'first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth|thirteenth|fourteenth|fifteenth|sixteenth|seventeenth|eighteenth|nineteenth|twentieth|twenty-first|twenty-second|twenty-third|twenty-fourth|twenty-fifth|twenty-sixth|twenty-seventh|twenty-eighth|twenty-ninth|thirtieth|thirty-first';
+const DE_ORDINALS = 'ersten|zweiten|dritten|vierten|fünften|sechsten|siebten|achten|neunten|zehnten|elften|zwölften|erster|zweiter|dritter|vierter|fünfter';
+const DAY = '(?:[0-2]?\\d|3[01])';
+const YEAR = '(?:\\d{4}|\\d{2})';
+const MONTH = '(?:0?[1-9]|1[0-2])';
+
+const DATE_COMMON = [
+  `\\d{4}-\\d{1,2}-\\d{1,2}`,
+  `${DAY}[/.-]\\d{1,2}[/.-]${YEAR}`,
+];
+const DATE_EN = [
+  `(?:${EN_MONTHS})\\.? (?:the )?(?:${DAY}(?:st|nd|rd|th)?|${EN_ORDINALS})(?:,? \\d{4})?`,
+  `(?:the )?(?:${DAY}(?:st|nd|rd|th)?|${EN_ORDINALS})(?: of)? (?:${EN_MONTHS})(?:,? \\d{4})?`,
+  `(?:${EN_MONTHS}) \\d{4}`,
+];
+const DATE_DE = [
+  // "12.05.2024", "1.2.", "3. 5. 2021"; never "1. 1." (a numbered list) without a year
+  `${DAY}\\.(?:${MONTH}\\.(?:\\d{4}|\\d{2})?|\\s${MONTH}\\.\\s?\\d{4})`,
+  `(?:${DAY}\\.|${DE_ORDINALS}) ?(?:${DE_MONTHS})(?: \\d{4})?`,
+  `(?:${DE_MONTHS}) \\d{4}`,
+];
+
+/** The alternatives of one pattern for the given languages. */
+export function patternSources(name: PatternName, languages: readonly string[]): string[] {
+  switch (name) {
+    case 'email':
+      return EMAIL;
+    case 'url':
+      return URL;
+    case 'phone':
+      return [PHONE];
+    case 'digits':
+      return [DIGITS];
+    case 'date':
+      return [...DATE_COMMON, ...(languages.includes('en') ? DATE_EN : []), ...(languages.includes('de') ? DATE_DE : [])];
+  }
+}
+
+/** Whether a phone-shaped match really is a phone number (enough digits), not "2 or 3". */
+export function isPhoneNumber(text: string): boolean {
+  return (text.match(/\d/gu)?.length ?? 0) >= PHONE_MIN_DIGITS;
+}
+
+/** The identity of a pattern match for numbering: the same address or number gets the same placeholder. */
+export function patternKey(name: PatternName, text: string): string {
+  if (name === 'phone' || name === 'digits') return `${name}:${text.replace(/\D/gu, '')}`;
+  return `${name}:${text.normalize('NFKC').toLowerCase().replace(/\s+/gu, ' ')}`;
+}
