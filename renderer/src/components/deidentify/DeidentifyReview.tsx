@@ -4,7 +4,7 @@ import type { ReviewDecisionKind } from '../../../../core/common/deidentify/revi
 import type { SpanRef } from '../../../../core/common/deidentify/deidentifyRecord';
 import { selectableWords, wordSelectionSpan, type WordSelection } from '../../app/deidentifySelection';
 import type { RunCall } from '../../app/runCall';
-import { formatClock } from '../../app/transcriptMarks';
+import { formatClock } from '../../../../core/common/transcript/transcriptMarks';
 import type { ApiClient } from '../../contract/apiClient';
 
 interface Props {
