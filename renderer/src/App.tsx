@@ -115,7 +115,7 @@ export function App({ client }: { client: ApiClient }) {
         )}
       </header>
       {session?.reviewer && (
-        <div className="banner" role="status">
+        <div className="banner info" role="status">
           <span>
             Reviewing <strong>{session.annotator}</strong>’s session as <strong>{session.reviewer}</strong>: your corrections, and labels you give or derive from them, are
             recorded as yours — never as {session.annotator}’s own.

@@ -7,6 +7,7 @@ import type { ItemSessionState } from '../../core/common/session/itemState';
 import { ensureRendererBuilt } from '../../core/node/app/rendererBuild';
 import { chromiumUnavailableReason, launchChromium, type ChromiumSession } from '../helpers/chromium';
 import { screenshotsDir, serveProject, shootBoth } from './appHarness';
+import { seededRandom } from '../../core/common/agreement/krippendorff';
 
 const unavailable = chromiumUnavailableReason();
 if (unavailable) console.warn(`skipping the keyboard-model E2E: ${unavailable}`);
@@ -214,7 +215,8 @@ describe.skipIf(unavailable !== undefined)('one keyboard model, whatever was cli
   }
 
   it('20 items by keyboard only after random clicks: every key press is one act in the record, none twice', { timeout: 300_000 }, async () => {
-    const random = seeded(18);
+    // seeded (mulberry32), so the random clicks are the same on every run
+    const random = seededRandom(18);
     let labelClicks = 0;
     const clickable = [
       () => page.locator('.item-link').nth(Math.floor(random() * 20)).click(),
@@ -301,16 +303,4 @@ function poll<T>(read: () => T | Promise<T>, options: { timeout?: number; messag
 /** The item the Label screen shows (its id in the counter). */
 async function shownItem(page: Page): Promise<string> {
   return (await page.locator('.item-head .counter code').textContent()) ?? '';
-}
-
-/** A small seeded generator (mulberry32), so the random clicks are the same on every run. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }

@@ -21,6 +21,7 @@ export async function projectAgreement(project: OpenProject, sessions: SessionSo
     warnings.push(...session.warnings);
   }
   const { records } = countedLabels(countable, DEFAULT_COUNTING);
-  const labels = [...new Set(records.map((r) => r.annotator))].map((annotator) => ({ annotator, items: records.filter((r) => r.annotator === annotator) }));
+  // every annotator's session is a column, also before it has a counted label; a room's write-back is not
+  const labels = countable.filter((s) => s.kind === 'annotator').map(({ annotator }) => ({ annotator, items: records.filter((r) => r.annotator === annotator) }));
   return { ...agreementReport(project.config.schema, items.map((i) => i.id), labels), warnings };
 }
