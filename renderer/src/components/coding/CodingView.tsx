@@ -93,16 +93,8 @@ export function CodingView({ client, project, run, onLeave }: Props) {
   const definition = codes.find((c) => c.name === shownCode) ?? null;
   const textOf = new Map(project.items.map((i) => [i.id, i.text]));
 
-  /** A clicked button does its act and leaves the keys to the view: Enter after a click finishes, never presses it again. */
-  const keepKeysWithView = (e: React.MouseEvent) => {
-    const target = e.target instanceof Element ? e.target : null;
-    if (!target?.closest('button') || target.closest('[role="dialog"]')) return;
-    e.preventDefault();
-    if (document.activeElement instanceof HTMLElement && document.activeElement !== document.body) document.activeElement.blur();
-  };
-
   return (
-    <div className="coding-screen" onMouseDown={keepKeysWithView}>
+    <div className="coding-screen">
       <aside className="coding-protocols" aria-label="protocols to code">
         <div className="coding-side-head">
           <button className="link" onClick={onLeave}>
