@@ -1,3 +1,5 @@
+import { TranscriptionPendingError } from '../../common/session/sessionRefusals';
+
 /**
  * The transcriptions a session has sent to the engine and not yet logged (or found stale), per item, and the
  * utterance numbers they took: an item's utterances go on across recordings, after those logged and those in flight.
@@ -6,6 +8,7 @@ export class PendingTranscriptions {
   private readonly all = new Set<Promise<void>>();
   private readonly byItem = new Map<string, Set<Promise<void>>>();
   private readonly nextUtterance = new Map<string, number>();
+  private waitingFor: string | null = null;
 
   /** `onChange` hears every job sent and every job settled (the UI's "transcribing…" per item) */
   constructor(private readonly onChange: () => void = () => undefined) {}
@@ -64,5 +67,30 @@ export class PendingTranscriptions {
       clearTimeout(timer);
     }
     return true;
+  }
+
+  /** the item whose completion waits for its transcriptions, if any */
+  get finishing(): string | null {
+    return this.waitingFor;
+  }
+
+  /**
+   * Completing an item waits until its transcriptions sent so far are logged; after `waitMs`, TranscriptionPendingError
+   * (its audio is saved). `onFinishing` hears the item waited for, then null.
+   */
+  async settleForCompletion(itemId: string, waitMs: number, onFinishing: (itemId: string | null) => void): Promise<void> {
+    if (this.pendingFor(itemId) === 0) return;
+    this.waitingFor = itemId;
+    onFinishing(itemId);
+    try {
+      if (!(await this.settleWithin(itemId, waitMs))) {
+        throw new TranscriptionPendingError(
+          `"${itemId}" is still being transcribed (${this.pendingFor(itemId)} utterance(s) after ${(waitMs / 1000).toFixed(1)} s); its audio is saved — press Enter again in a moment`,
+        );
+      }
+    } finally {
+      this.waitingFor = null;
+      onFinishing(null);
+    }
   }
 }

@@ -13,7 +13,7 @@ import { correctedTextCommitment, decideCompletion, decideLabelAct, decideLabelF
 import { decideJudgeStep, decideShowReasoning, reasoningViewOf } from '../../common/session/reasoningRules';
 import type { RecordingStopReason, SessionEvent, SessionEventData, SessionEventType } from '../../common/session/sessionEvents';
 import type { SessionEntry, SessionFold, SessionState } from '../../common/session/sessionFold';
-import { SessionUsageError, TranscriptionPendingError } from '../../common/session/sessionRefusals';
+import { SessionUsageError } from '../../common/session/sessionRefusals';
 import { decideCompletionStart, decideCue, decideNote, decideOpenItem, requireOpenItem, type SessionRuleContext } from '../../common/session/sessionRules';
 import { decideTextSelection } from '../../common/session/textSelection';
 import { decideCorrection, decideTranscribedAgain, decideTranscriptionFailed, decideTranscriptionLanded, type EngineIdentity } from '../../common/session/transcriptionRules';
@@ -23,25 +23,8 @@ import { sha256Hex } from '../fs/sha256';
 import { audioSignalsOf } from './itemAudioSignals';
 import { PendingTranscriptions } from './pendingTranscriptions';
 import { SessionWriteError } from './sessionFs';
+import type { SessionServiceEvents } from './sessionServiceEvents';
 import { SessionStore, type OpenSessionOptions } from './sessionStore';
-
-/** What the UI hears from the service. */
-export interface SessionServiceEvents {
-  /** every event appended to the log */
-  event: [SessionEvent];
-  /** an item's folded state changed (transcript, labels, audio, signals) */
-  item: [ItemSessionState];
-  /** a write failed; recording has stopped and what was saved before is intact (not 'error': an unheard 'error' would throw) */
-  write_error: [SessionWriteError];
-  /** completing this item waits for its transcriptions (item id), or stopped waiting (null) */
-  finishing: [string | null];
-  /** text of the utterance being spoken, for display only: never logged, never parsed */
-  partial: [LivePartial];
-  /** audio the running recording received, where it lies on the item's timeline (a shadow room's tap listens) */
-  audio: [{ item_id: string; start_sample: number; pcm: Float32Array }];
-  /** the transcriptions sent and not yet logged changed: how many per item */
-  pending: [Record<string, number>];
-}
 
 interface Recording {
   item_id: string;
@@ -66,7 +49,6 @@ export const FLUSH_INTERVAL_MS = 1000;
 export class SessionService extends EventEmitter<SessionServiceEvents> {
   private recording: Recording | null = null;
   private readonly transcriptions = new PendingTranscriptions(() => this.emit('pending', this.transcriptions.counts()));
-  private finishingItem: string | null = null;
   private readonly rules: SessionRuleContext;
   /** every call and every landing transcription, one at a time; refused once the session is closed */
   private readonly calls = new SerialQueue(() => new SessionUsageError('the session is closed'));
@@ -125,7 +107,7 @@ export class SessionService extends EventEmitter<SessionServiceEvents> {
 
   /** the item whose completion is waiting for its transcriptions, if any */
   get finishing(): string | null {
-    return this.finishingItem;
+    return this.transcriptions.finishing;
   }
 
   /** Transcriptions of this item sent and not yet logged. */
@@ -218,7 +200,7 @@ export class SessionService extends EventEmitter<SessionServiceEvents> {
       if (start.stopRecording) await this.stop(start.stopRecording);
       return start.itemId;
     });
-    await this.waitForItem(itemId, options.waitMs ?? this.rules.config.thinkaloud.complete_wait_seconds * 1000);
+    await this.transcriptions.settleForCompletion(itemId, options.waitMs ?? this.rules.config.thinkaloud.complete_wait_seconds * 1000, (waiting) => this.emit('finishing', waiting));
     return this.calls.run(async () => {
       await this.commit((facts) => decideCompletion(facts, this.rules, itemId));
       return this.emitItem(itemId);
@@ -347,23 +329,6 @@ export class SessionService extends EventEmitter<SessionServiceEvents> {
     await this.calls.close();
     await this.engine?.transcriber.close();
     await this.store.close();
-  }
-
-  /** Waits until the item's transcriptions sent so far are logged; after `waitMs`, TranscriptionPendingError. */
-  private async waitForItem(itemId: string, waitMs: number): Promise<void> {
-    if (this.transcriptions.pendingFor(itemId) === 0) return;
-    this.finishingItem = itemId;
-    this.emit('finishing', itemId);
-    try {
-      if (!(await this.transcriptions.settleWithin(itemId, waitMs))) {
-        throw new TranscriptionPendingError(
-          `"${itemId}" is still being transcribed (${this.transcriptions.pendingFor(itemId)} utterance(s) after ${(waitMs / 1000).toFixed(1)} s); its audio is saved — press Enter again in a moment`,
-        );
-      }
-    } finally {
-      this.finishingItem = null;
-      this.emit('finishing', null);
-    }
   }
 
   /** Samples the item's WAV holds: the running recording's, unflushed ones included, or what the log knows. */
