@@ -25,6 +25,8 @@ export interface CountableItem {
   acts: ReadonlyArray<{ label: string; reviewer: string | null }>;
   /** the blind label as the source recorded it, when it has one (a file row without the timeline); absent: the first act's */
   blind?: string | null;
+  /** the final label as the source recorded it, when it has one (a file row): it stands unless a rule left acts out */
+  final?: string | null;
 }
 
 export interface CountableSession {
@@ -62,7 +64,8 @@ export function countedLabels(sessions: readonly CountableSession[], rules: Coun
       const acts = rules.includeReviewers ? item.acts : item.acts.filter((a) => a.reviewer === null);
       if (acts.length !== item.acts.length && acts.at(-1)?.label !== item.acts.at(-1)?.label) report.reviewer_labels_left_out++;
       if (acts.length === 0) continue;
-      records.push({ item_id: item.item_id, annotator: session.annotator, blind_label: item.blind !== undefined ? item.blind : acts[0]!.label, final_label: acts.at(-1)!.label });
+      const final = item.final !== undefined && acts.length === item.acts.length ? item.final : acts.at(-1)!.label;
+      records.push({ item_id: item.item_id, annotator: session.annotator, blind_label: item.blind !== undefined ? item.blind : acts[0]!.label, final_label: final });
     }
   }
   return { records, report };

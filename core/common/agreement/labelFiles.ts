@@ -106,7 +106,7 @@ function countableOf(record: Record<string, unknown>, labels: LabelRecord): Coun
       ...(labels.final_label !== null && labels.final_label !== own ? [{ label: labels.final_label, reviewer: 'a reviewer' }] : []),
     ];
   }
-  return { item_id: labels.item_id, annotator: labels.annotator, kind, completed, acts, blind: labels.blind_label };
+  return { item_id: labels.item_id, annotator: labels.annotator, kind, completed, acts, blind: labels.blind_label, final: labels.final_label };
 }
 
 /** Export records counted under the rules, one counting session per annotator and kind (in the file's order). */
