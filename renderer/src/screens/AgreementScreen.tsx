@@ -80,6 +80,8 @@ export function AgreementScreen({ client, project }: { client: ApiClient; projec
   if (error) return <p className="banner error">{error}</p>;
   if (!report || !analysis) return <p className="muted">Computing…</p>;
   const names = analysis.annotators.map((a) => a.annotator);
+  // sessions whose labels are not counted yet (agreement counts completed items only): named, not silently absent
+  const notCounted = report.annotators.filter((a) => !names.includes(a));
   const textOf = new Map(project.items.map((i) => [i.id, i.text]));
   return (
     <section className="agreement">
@@ -95,7 +97,8 @@ export function AgreementScreen({ client, project }: { client: ApiClient; projec
         ]}
       />
       <p className="muted">
-        Krippendorff's α ({analysis.level}) · {names.length} annotator(s): {names.join(', ') || 'none yet'} · {project.items.length} items
+        Krippendorff's α ({analysis.level}) · {names.length} annotator(s): {names.join(', ') || 'none yet'}
+        {notCounted.length > 0 && ` (no completed item yet, so not counted: ${notCounted.join(', ')})`} · {project.items.length} items
         {analysis.alpha_lift !== null && ` · lift ${analysis.alpha_lift >= 0 ? '+' : ''}${analysis.alpha_lift.toFixed(3)}`} · intervals: {analysis.bootstrap.method},{' '}
         {analysis.bootstrap.resamples} resamples, seed {analysis.bootstrap.seed}
       </p>
