@@ -35,6 +35,8 @@ export function searchItems<T extends { id: string; text: string }>(items: reado
 export class NavigationQueue {
   private target: number | null = null;
   private running: Promise<void> | null = null;
+  /** how many moves were asked for so far: a move planned earlier checks it has not been overtaken */
+  private asked = 0;
 
   constructor(
     private readonly count: () => number,
@@ -53,8 +55,25 @@ export class NavigationQueue {
     return this.goTo((this.target ?? this.currentIndex()) + delta);
   }
 
+  /** A mark of the moves asked for so far, for {@link goToUnlessMoved}. */
+  mark(): number {
+    return this.asked;
+  }
+
+  /**
+   * Goes to an index only if no move was asked for since `mark` was taken: the step to the next open item after a
+   * completion never overrides the item the annotator went to (Ctrl+G, an arrow, a click) while it was being completed.
+   * Answers whether it moved.
+   */
+  async goToUnlessMoved(mark: number, index: number): Promise<boolean> {
+    if (this.asked !== mark) return false;
+    await this.goTo(index);
+    return true;
+  }
+
   /** Sets the target to an absolute index (clamped to the items). */
   goTo(index: number): Promise<void> {
+    this.asked++;
     const last = this.count() - 1;
     if (last < 0) return Promise.resolve();
     this.target = Math.max(0, Math.min(last, index));

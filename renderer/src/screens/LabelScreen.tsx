@@ -193,6 +193,8 @@ export function LabelScreen({ client, project, session, onSession, onError, run,
       await recorder.idle();
       if (recorder.isActive()) await recorder.stop();
       const at = indexRef.current;
+      // a move asked for while the item is being completed (Ctrl+G, an arrow, a click) wins over the step to the next
+      const moves = queue.mark();
       let patch: SessionPatch;
       try {
         patch = await client.completeItem();
@@ -208,13 +210,14 @@ export function LabelScreen({ client, project, session, onSession, onError, run,
       onSession(patch);
       const done = new Set(applySessionPatch(sessionRef.current, patch).items.filter((i) => i.completed_at).map((i) => i.item_id));
       const next = nextOpenItem(items, at, done);
-      if (next) await go(items.indexOf(next));
+      if (queue.mark() !== moves) return;
+      if (next) await navigate(() => queue.goToUnlessMoved(moves, items.indexOf(next)).then(() => undefined));
       else setAllDone(true);
     } finally {
       completingRef.current = false;
       setCompleting(false);
     }
-  }, [client, currentId, go, items, onError, onSession, project, recorder, state?.final_label]);
+  }, [client, currentId, items, navigate, onError, onSession, project, queue, recorder, state?.final_label]);
 
   useShortcuts((press, event) => {
     if (overlay !== null) return false;

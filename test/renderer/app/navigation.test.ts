@@ -108,4 +108,23 @@ describe('NavigationQueue', () => {
     await queue.move(2);
     expect(current).toBe(2);
   });
+
+  it('the step after a completion does not override a move asked for while the item was being completed', async () => {
+    const host = slowHost(10);
+    const mark = host.queue.mark();
+    // the annotator presses Ctrl+G and goes to item 2 while the host is completing item 0 …
+    const jump = host.queue.goTo(2);
+    // … then the completion answers and would step to the next open item, 3
+    const stepped = host.queue.goToUnlessMoved(mark, 3);
+    await host.releaseAll();
+    await Promise.all([jump, stepped]);
+    expect(await stepped).toBe(false);
+    expect(host.opened).toEqual([2]);
+    // with no move in between, the step is taken
+    const mark2 = host.queue.mark();
+    const step = host.queue.goToUnlessMoved(mark2, 5);
+    await host.releaseAll();
+    expect(await step).toBe(true);
+    expect(host.current()).toBe(5);
+  });
 });
