@@ -134,9 +134,22 @@ interface Term {
   words: string[];
 }
 
-/** The hesitations of one text (already NFKC) with one language's lists, in its offsets: terms left to right, then repetitions. */
-function scanHesitation(text: string, language: string, lists: HesitationLists): HesitationOccurrence[] {
-  const tokens = tokensOf(text);
+/** One language's lists made ready for scanning: terms as words, indexed by their first word. Made once per lists. */
+interface CompiledLists {
+  /** terms by their first word, in tie order (editing term, hedge, filled pause) */
+  byFirstWord: Map<string, Term[]>;
+  /** one-word filled pauses as listed, and in their held form ("um" also stands for "ummm") */
+  singlePauses: Set<string>;
+  heldPauses: Set<string>;
+  exceptions: Set<string>;
+}
+
+/** Compiled lists by the lists object (hesitationListsFor answers one object per configuration and language). */
+const COMPILED = new WeakMap<HesitationLists, CompiledLists>();
+
+function compileLists(lists: HesitationLists): CompiledLists {
+  const known = COMPILED.get(lists);
+  if (known) return known;
   const terms: Term[] = [];
   const add = (category: Category, list: readonly string[]): void => {
     for (const term of list) {
@@ -148,7 +161,23 @@ function scanHesitation(text: string, language: string, lists: HesitationLists):
   add('editing_term', lists.editing_terms);
   add('hedge', lists.hedges);
   add('filled_pause', lists.filled_pauses);
-  const heldPauses = new Set(terms.filter((t) => t.category === 'filled_pause' && t.words.length === 1).map((t) => held(t.words[0]!)));
+  const byFirstWord = new Map<string, Term[]>();
+  for (const term of terms) byFirstWord.set(term.words[0]!, [...(byFirstWord.get(term.words[0]!) ?? []), term]);
+  const singles = terms.filter((t) => t.category === 'filled_pause' && t.words.length === 1).map((t) => t.words[0]!);
+  const compiled: CompiledLists = {
+    byFirstWord,
+    singlePauses: new Set(singles),
+    heldPauses: new Set(singles.map(held)),
+    exceptions: new Set(lists.repetition_exceptions.map((w) => w.normalize('NFKC').toLowerCase())),
+  };
+  COMPILED.set(lists, compiled);
+  return compiled;
+}
+
+/** The hesitations of one text (already NFKC) with one language's lists, in its offsets: terms left to right, then repetitions. */
+function scanHesitation(text: string, language: string, lists: HesitationLists): HesitationOccurrence[] {
+  const tokens = tokensOf(text);
+  const { byFirstWord, singlePauses, heldPauses, exceptions } = compileLists(lists);
 
   const matchesAt = (term: Term, at: number): boolean => {
     if (at + term.words.length > tokens.length) return false;
@@ -157,13 +186,13 @@ function scanHesitation(text: string, language: string, lists: HesitationLists):
   };
   const isFilledPause = (at: number): boolean => {
     const word = tokens[at]!.word;
-    return terms.some((t) => t.category === 'filled_pause' && t.words.length === 1 && t.words[0] === word) || heldPauses.has(held(word));
+    return singlePauses.has(word) || heldPauses.has(held(word));
   };
 
   const found: HesitationOccurrence[] = [];
   for (let at = 0; at < tokens.length; ) {
     let term: Term | null = null;
-    for (const candidate of terms) if (matchesAt(candidate, at) && (term === null || candidate.words.length > term.words.length)) term = candidate;
+    for (const candidate of byFirstWord.get(tokens[at]!.word) ?? []) if (matchesAt(candidate, at) && (term === null || candidate.words.length > term.words.length)) term = candidate;
     if (term === null && isFilledPause(at)) term = { category: 'filled_pause', term: tokens[at]!.word, words: [tokens[at]!.word] };
     if (term === null || usedOtherwise(term.term, language, tokens, at, at + term.words.length, text)) {
       at++;
@@ -172,7 +201,6 @@ function scanHesitation(text: string, language: string, lists: HesitationLists):
     found.push({ category: term.category, start: tokens[at]!.start, end: tokens[at + term.words.length - 1]!.end });
     at += term.words.length;
   }
-  const exceptions = new Set(lists.repetition_exceptions.map((w) => w.normalize('NFKC').toLowerCase()));
   for (let at = 1; at < tokens.length; at++) {
     const word = tokens[at]!.word;
     if (word !== tokens[at - 1]!.word || exceptions.has(word) || isFilledPause(at)) continue;

@@ -44,7 +44,18 @@ export const DEFAULT_HESITATION: Readonly<Record<string, HesitationLists>> = {
 
 const EMPTY_LISTS: HesitationLists = { filled_pauses: [], hedges: [], editing_terms: [], repetition_exceptions: [] };
 
-/** A language's lists: the built-in ones (none for a language without them) with aloud.yaml's lists in their place. */
-export function hesitationListsFor(language: string, configured: Readonly<Record<string, Partial<HesitationLists>>> = {}): HesitationLists {
-  return { ...(DEFAULT_HESITATION[language] ?? EMPTY_LISTS), ...configured[language] };
+const NOTHING_CONFIGURED: Readonly<Record<string, Partial<HesitationLists>>> = {};
+/** the lists made for each aloud.yaml `hesitation` object, by language: every transcript of a session asks again */
+const MADE = new WeakMap<object, Map<string, HesitationLists>>();
+
+/**
+ * A language's lists: the built-in ones (none for a language without them) with aloud.yaml's lists in their place.
+ * The same object for the same configuration object and language (treat it as read-only).
+ */
+export function hesitationListsFor(language: string, configured: Readonly<Record<string, Partial<HesitationLists>>> = NOTHING_CONFIGURED): HesitationLists {
+  let byLanguage = MADE.get(configured);
+  if (!byLanguage) MADE.set(configured, (byLanguage = new Map()));
+  let lists = byLanguage.get(language);
+  if (!lists) byLanguage.set(language, (lists = { ...(DEFAULT_HESITATION[language] ?? EMPTY_LISTS), ...configured[language] }));
+  return lists;
 }

@@ -65,7 +65,7 @@ export function computeTranscriptSignals(
   const folded = foldText(transcript);
   const tokens = tokenize(folded);
   const counts = new Map<string, number>(fillers.map((term) => [term, 0]));
-  const matches = matchFillers(tokens, folded, fillerPatterns(fillers));
+  const matches = matchFillers(tokens, folded, fillerIndex(fillers));
   for (const m of matches) counts.set(m.term, counts.get(m.term)! + 1);
   const fillerCount = matches.length;
 
@@ -101,14 +101,7 @@ export function computeTranscriptSignals(
  * Fillers left to right, the longest filler starting at a token winning and consuming its tokens (so with "like"
  * and "kind of", "kind of like" is two fillers).
  */
-function matchFillers(tokens: readonly WordToken[], folded: string, patterns: readonly FillerPattern[]): Array<{ term: string; first: number; last: number }> {
-  // fillers that can start at a given word, longest first (stable: config order among equals)
-  const byFirstWord = new Map<string, FillerPattern[]>();
-  for (const p of [...patterns].sort((a, b) => b.words.length - a.words.length)) {
-    const list = byFirstWord.get(p.words[0]!) ?? [];
-    list.push(p);
-    byFirstWord.set(p.words[0]!, list);
-  }
+function matchFillers(tokens: readonly WordToken[], folded: string, byFirstWord: ReadonlyMap<string, readonly FillerPattern[]>): Array<{ term: string; first: number; last: number }> {
   const matches: Array<{ term: string; first: number; last: number }> = [];
   for (let i = 0; i < tokens.length; ) {
     const match = byFirstWord.get(tokens[i]!.word)?.find((p) => fillerMatchesAt(p, tokens, i, folded));
@@ -131,7 +124,26 @@ export function fillerOccurrences(transcript: string, fillers: readonly string[]
   const folded = foldText(transcript);
   const tokens = tokenize(folded);
   const toOriginal = offsetsInOriginal(transcript, folded, foldText);
-  return matchFillers(tokens, folded, fillerPatterns(fillers)).map((m) => ({ term: m.term, start: toOriginal(tokens[m.first]!.start), end: toOriginal(tokens[m.last]!.end) }));
+  return matchFillers(tokens, folded, fillerIndex(fillers)).map((m) => ({ term: m.term, start: toOriginal(tokens[m.first]!.start), end: toOriginal(tokens[m.last]!.end) }));
+}
+
+/** Filler indexes by the list: a session's transcripts share one list, so its index is made once. */
+const FILLER_INDEXES = new Map<string, ReadonlyMap<string, readonly FillerPattern[]>>();
+
+/** The fillers that can start at a given word, longest first (stable: config order among equals). */
+function fillerIndex(fillers: readonly string[]): ReadonlyMap<string, readonly FillerPattern[]> {
+  const key = JSON.stringify(fillers);
+  const known = FILLER_INDEXES.get(key);
+  if (known) return known;
+  const byFirstWord = new Map<string, FillerPattern[]>();
+  for (const p of fillerPatterns(fillers).sort((a, b) => b.words.length - a.words.length)) {
+    const list = byFirstWord.get(p.words[0]!) ?? [];
+    list.push(p);
+    byFirstWord.set(p.words[0]!, list);
+  }
+  if (FILLER_INDEXES.size >= 64) FILLER_INDEXES.clear();
+  FILLER_INDEXES.set(key, byFirstWord);
+  return byFirstWord;
 }
 
 function fillerPatterns(fillers: readonly string[]): FillerPattern[] {
