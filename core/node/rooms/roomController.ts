@@ -8,21 +8,16 @@ import { HUDDLE_COUNTING } from '../../common/agreement/countingRules';
 import { projectSessionSource } from '../export/projectSessions';
 import type { OpenProject } from '../project/projectFolder';
 import { RoomHost } from './roomHost';
-import { lanAddress, type RoomListener, servedStatus } from './roomHttp';
 import { startRoomListener } from './roomListener';
+import { ServedRoom } from './servedRoom';
 import { writeBackRoomVotes } from './roomWriteBack';
 
 /**
  * The app's one norming room at a time: opens it over chosen items or as a huddle, serves it on its own listener
  * (127.0.0.1 unless the lead asks for the local network), and acts for the lead. Errors are RoomRuleErrors.
  */
-/** How long a closed room's listener keeps answering, so every member's page learns the room was closed. */
-export const CLOSED_ROOM_LINGER_MS = 5 * 60_000;
-
 export class RoomController {
-  private open: { host: RoomHost; listener: RoomListener } | null = null;
-  /** the listener of the room closed last: it answers with the closed room (nothing can change it) for a while */
-  private closed: { listener: RoomListener; timer: ReturnType<typeof setTimeout> } | null = null;
+  private readonly served = new ServedRoom<RoomHost>('room');
 
   constructor(
     private readonly project: OpenProject,
@@ -31,8 +26,7 @@ export class RoomController {
 
   /** itemIds null: a huddle over the items whose final labels differ across the project's sessions now */
   async openRoom(itemIds: readonly string[] | null, lan: boolean): Promise<LeadRoomStatus> {
-    if (this.open) throw new RoomRuleError(409, `room ${this.open.host.code} is open; close it first`);
-    await this.stopClosedListener();
+    this.served.refuseIfOpen();
     let ids: readonly string[];
     if (itemIds === null) {
       const set = await projectLabelSet(this.project, projectSessionSource, HUDDLE_COUNTING);
@@ -48,35 +42,32 @@ export class RoomController {
       if (!item) throw new RoomRuleError(404, `item "${id}" is not in the project's items`);
       return { id, text: item.text, ...(item.context !== undefined ? { context: item.context } : {}) };
     });
-    const address = lan ? lanAddress() : '127.0.0.1';
-    if (address === null) throw new RoomRuleError(409, 'this machine has no network address besides loopback: the room cannot be opened to the local network');
+    const address = ServedRoom.address(lan);
     const schema = this.project.config.schema;
-    const host = await RoomHost.create(this.project.dir, {
-      project: this.project.config.name,
-      mode: itemIds === null ? 'huddle' : 'items',
-      items: roomItems,
-      labels: schema.labels.map((l) => l.name),
-      level: schema.ordered ? 'ordinal' : 'nominal',
-      max_members: DEFAULT_MAX_MEMBERS,
-    });
-    try {
-      this.open = { host, listener: await startRoomListener(host, { address }) };
-    } catch (e) {
-      await host.close();
-      throw e;
-    }
+    await this.served.serve(
+      () =>
+        RoomHost.create(this.project.dir, {
+          project: this.project.config.name,
+          mode: itemIds === null ? 'huddle' : 'items',
+          items: roomItems,
+          labels: schema.labels.map((l) => l.name),
+          level: schema.ordered ? 'ordinal' : 'nominal',
+          max_members: DEFAULT_MAX_MEMBERS,
+        }),
+      (host) => startRoomListener(host, { address }),
+    );
     return this.status()!;
   }
 
   status(): LeadRoomStatus | null {
-    if (!this.open) return null;
-    const { host, listener } = this.open;
-    return { ...servedStatus(host, listener), view: host.view({ role: 'lead' }) };
+    const served = this.served.status();
+    if (!served) return null;
+    const { host, ...where } = served;
+    return { ...where, view: host.view({ role: 'lead' }) };
   }
 
   private require(): RoomHost {
-    if (!this.open) throw new RoomRuleError(409, 'no room is open');
-    return this.open.host;
+    return this.served.require();
   }
 
   async reveal(itemId: string): Promise<LeadRoomStatus> {
@@ -91,34 +82,17 @@ export class RoomController {
 
   /**
    * Ends the meeting: logs room_closed (unless the lead's page closed it already) and releases the log. The listener
-   * keeps answering with the closed room for CLOSED_ROOM_LINGER_MS, so members see "The room was closed" instead of
-   * an unreachable host; nothing reaches the log any more (every rule refuses a closed room).
+   * keeps answering with the closed room for a while, so members see "The room was closed" instead of an unreachable
+   * host; nothing reaches the log any more (every rule refuses a closed room).
    */
   async closeRoom(): Promise<null> {
-    const host = this.require();
-    if (!host.snapshot().closed) await host.closeRoom();
-    const { listener } = this.open!;
-    this.open = null;
-    await host.close();
-    await this.stopClosedListener();
-    const timer = setTimeout(() => void this.stopClosedListener(), CLOSED_ROOM_LINGER_MS);
-    timer.unref();
-    this.closed = { listener, timer };
+    await this.served.close();
     return null;
-  }
-
-  private async stopClosedListener(): Promise<void> {
-    const closed = this.closed;
-    this.closed = null;
-    if (closed) {
-      clearTimeout(closed.timer);
-      await closed.listener.close();
-    }
   }
 
   /** Final votes of a room (closed, or at least not open here) as new annotator sessions, source "room". */
   async writeBack(code: string): Promise<RoomEventData['written_back']['sessions']> {
-    if (this.open?.host.code === code) throw new RoomRuleError(409, `room ${code} is still open: close it first, so the votes are final`);
+    if (this.served.host?.code === code) throw new RoomRuleError(409, `room ${code} is still open: close it first, so the votes are final`);
     let host: RoomHost;
     try {
       host = await RoomHost.resume(this.project.dir, code);
@@ -138,12 +112,6 @@ export class RoomController {
 
   /** Stops serving without ending the meeting (the app quits): `aloud room resume` continues it. */
   async shutdown(): Promise<void> {
-    await this.stopClosedListener();
-    const open = this.open;
-    this.open = null;
-    if (open) {
-      await open.listener.close();
-      await open.host.close();
-    }
+    await this.served.stop();
   }
 }

@@ -2,9 +2,8 @@ import { normalizeAnnotatorName } from '../../common/names/nameRules';
 import { DEFAULT_MAX_MEMBERS } from '../../common/rooms/roomEvents';
 import { RoomRuleError } from '../../common/rooms/roomFold';
 import type { ShadowRoomStatus } from '../../common/rooms/shadowViews';
-import { CLOSED_ROOM_LINGER_MS } from './roomController';
-import { lanAddress, type RoomListener, servedStatus } from './roomHttp';
 import { ShadowHost, type ShadowProject } from './shadowHost';
+import { ServedRoom } from './servedRoom';
 import { startShadowListener } from './shadowListener';
 import { tapSession, type TappedSession } from './shadowTap';
 
@@ -15,9 +14,9 @@ import { tapSession, type TappedSession } from './shadowTap';
  * and when another annotator's session opens the room, which was hers, closes.
  */
 export class ShadowController {
-  private open: { host: ShadowHost; listener: RoomListener; annotator: string; untap: ((options?: { quietly?: boolean }) => void) | null } | null = null;
-  /** the listener of the room closed last: it answers with the closed room for a while, so pages learn it closed */
-  private closed: { listener: RoomListener; timer: ReturnType<typeof setTimeout> } | null = null;
+  private readonly served = new ServedRoom<ShadowHost>('shadow room');
+  /** whose session the open room shows, and the tap that feeds it (null while her session is closed) */
+  private open: { annotator: string; untap: ((options?: { quietly?: boolean }) => void) | null } | null = null;
   private session: TappedSession | null = null;
   private feedProblem: string | null = null;
 
@@ -35,7 +34,7 @@ export class ShadowController {
       await this.closeRoom();
       return;
     }
-    open.untap = this.tap(open.host, session);
+    open.untap = this.tap(this.served.require(), session);
   }
 
   private tap(host: ShadowHost, session: TappedSession): (options?: { quietly?: boolean }) => void {
@@ -50,37 +49,31 @@ export class ShadowController {
   }
 
   async openRoom(lan: boolean): Promise<ShadowRoomStatus> {
-    if (this.open) throw new RoomRuleError(409, `shadow room ${this.open.host.code} is open; close it first`);
+    this.served.refuseIfOpen();
     const session = this.session;
     if (!session) throw new RoomRuleError(409, 'open your session first: a shadow room shows your annotating');
-    await this.stopClosedListener();
-    const address = lan ? lanAddress() : '127.0.0.1';
-    if (address === null) throw new RoomRuleError(409, 'this machine has no network address besides loopback: the room cannot be opened to the local network');
+    const address = ServedRoom.address(lan);
     const annotator = session.store.annotator;
-    const host = await ShadowHost.create(this.project, { expert: annotator, maxMembers: DEFAULT_MAX_MEMBERS });
-    let listener: RoomListener;
-    try {
-      listener = await startShadowListener(host, { address });
-    } catch (e) {
-      await host.close();
-      throw e;
-    }
+    const host = await this.served.serve(
+      () => ShadowHost.create(this.project, { expert: annotator, maxMembers: DEFAULT_MAX_MEMBERS }),
+      (made) => startShadowListener(made, { address }),
+    );
     this.feedProblem = null;
-    this.open = { host, listener, annotator, untap: this.tap(host, session) };
+    this.open = { annotator, untap: this.tap(host, session) };
     // the room shows her item from the first answer on
     await host.idle();
     return this.status()!;
   }
 
   status(): ShadowRoomStatus | null {
-    if (!this.open) return null;
-    const { host, listener } = this.open;
-    return { ...servedStatus(host, listener), view: host.view({ role: 'expert' }) };
+    const served = this.served.status();
+    if (!served) return null;
+    const { host, ...where } = served;
+    return { ...where, view: host.view({ role: 'expert' }) };
   }
 
   private require(): ShadowHost {
-    if (!this.open) throw new RoomRuleError(409, 'no shadow room is open');
-    return this.open.host;
+    return this.served.require();
   }
 
   async shareAudio(on: boolean): Promise<ShadowRoomStatus> {
@@ -95,34 +88,19 @@ export class ShadowController {
 
   /**
    * Ends the room: live view of her item ends, room_closed is logged, the log released. The listener keeps answering
-   * with the closed room for CLOSED_ROOM_LINGER_MS, so trainees see "The room was closed".
+   * with the closed room for a while, so trainees see "The room was closed".
    */
   async closeRoom(): Promise<null> {
-    const host = this.require();
-    const open = this.open!;
-    open.untap?.({ quietly: true });
+    this.served.require();
+    this.open?.untap?.({ quietly: true });
     this.open = null;
-    if (!host.snapshot().closed) await host.closeRoom();
-    await host.close();
-    await this.stopClosedListener();
-    const timer = setTimeout(() => void this.stopClosedListener(), CLOSED_ROOM_LINGER_MS);
-    timer.unref();
-    this.closed = { listener: open.listener, timer };
+    await this.served.close();
     return null;
-  }
-
-  private async stopClosedListener(): Promise<void> {
-    const closed = this.closed;
-    this.closed = null;
-    if (closed) {
-      clearTimeout(closed.timer);
-      await closed.listener.close();
-    }
   }
 
   /** The app quits or opens another project: the room closes (a shadow room is live or nothing). */
   async shutdown(): Promise<void> {
-    if (this.open) await this.closeRoom().catch(() => undefined);
-    await this.stopClosedListener();
+    if (this.served.host) await this.closeRoom().catch(() => undefined);
+    await this.served.stop();
   }
 }
