@@ -52,6 +52,15 @@ const MAX_BODY_BYTES = 4096;
 /** the key of the budget the whole room shares */
 const ROOM_KEY = 'room';
 
+/** A room page's three files as the room server serves them: `/`, `/<name>.js` and `/<name>.css`. */
+export function roomPageFiles(name: string, page: { html: string; js: string; css: string }): Record<string, { body: string; type: string }> {
+  return {
+    '/': { body: page.html, type: 'text/html; charset=utf-8' },
+    [`/${name}.js`]: { body: page.js, type: 'text/javascript; charset=utf-8' },
+    [`/${name}.css`]: { body: page.css, type: 'text/css; charset=utf-8' },
+  };
+}
+
 /** What the lead's panel (or the expert's) shows of a served room: the code, where to open it, and its log. */
 export function servedStatus(host: { code: string; logFile: string }, listener: RoomListener): { code: string; url: string; address: string; lan: boolean; log: string } {
   return { code: host.code, url: listener.url, address: listener.address, lan: listener.address !== '127.0.0.1', log: host.logFile };

@@ -1,5 +1,5 @@
 import type { RoomHost, RoomViewer } from './roomHost';
-import { bodyText, HttpFailure, type RoomListener, type RoomListenerOptions, leadRoute, startRoomServer } from './roomHttp';
+import { bodyText, HttpFailure, roomPageFiles, type RoomListener, type RoomListenerOptions, leadRoute, startRoomServer } from './roomHttp';
 import { ROOM_PAGE_CSS, ROOM_PAGE_HTML, ROOM_PAGE_JS } from './roomPage';
 
 function lead(viewer: RoomViewer): void {
@@ -16,11 +16,7 @@ export function startRoomListener(host: RoomHost, options: RoomListenerOptions =
   return startRoomServer<RoomViewer>(
     {
       host,
-      pages: {
-        '/': { body: ROOM_PAGE_HTML, type: 'text/html; charset=utf-8' },
-        '/room.js': { body: ROOM_PAGE_JS, type: 'text/javascript; charset=utf-8' },
-        '/room.css': { body: ROOM_PAGE_CSS, type: 'text/css; charset=utf-8' },
-      },
+      pages: roomPageFiles('room', { html: ROOM_PAGE_HTML, js: ROOM_PAGE_JS, css: ROOM_PAGE_CSS }),
       notFound: 'not found: this listener serves only the norming room',
       routes: {
         '/api/state': async (request) => {

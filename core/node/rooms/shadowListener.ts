@@ -1,6 +1,6 @@
 import { AUDIO_SAMPLE_RATE } from '../../common/audio/sampleRate';
 import type { ShadowViewer } from '../../common/rooms/shadowViews';
-import { bodyText, HttpFailure, roomHeaders, type RoomListener, type RoomListenerOptions, type RoomRequest, leadRoute, startRoomServer } from './roomHttp';
+import { bodyText, HttpFailure, roomPageFiles, roomHeaders, type RoomListener, type RoomListenerOptions, type RoomRequest, leadRoute, startRoomServer } from './roomHttp';
 import type { ShadowHost } from './shadowHost';
 import { SHADOW_PAGE_CSS, SHADOW_PAGE_HTML, SHADOW_PAGE_JS } from './shadowPage';
 
@@ -46,11 +46,7 @@ export function startShadowListener(host: ShadowHost, options: RoomListenerOptio
   return startRoomServer<ShadowViewer>(
     {
       host,
-      pages: {
-        '/': { body: SHADOW_PAGE_HTML, type: 'text/html; charset=utf-8' },
-        '/shadow.js': { body: SHADOW_PAGE_JS, type: 'text/javascript; charset=utf-8' },
-        '/shadow.css': { body: SHADOW_PAGE_CSS, type: 'text/css; charset=utf-8' },
-      },
+      pages: roomPageFiles('shadow', { html: SHADOW_PAGE_HTML, js: SHADOW_PAGE_JS, css: SHADOW_PAGE_CSS }),
       notFound: 'not found: this listener serves only the shadow room',
       routes: {
         '/api/state': async (request) => {
