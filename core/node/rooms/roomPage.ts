@@ -1,3 +1,4 @@
+import { roomPageBaseJs } from './roomPageBase';
 /**
  * The page members open in their browser, served by the room listener itself: no install, no CDN, no inline
  * script (the CSP allows only these files). Votes and names are always set as text, never as HTML.
@@ -53,34 +54,9 @@ button:disabled,input:disabled{cursor:not-allowed;opacity:.55}
 export const ROOM_PAGE_JS = String.raw`
 'use strict';
 (function () {
-  var $ = function (id) { return document.getElementById(id); };
-  var lead = null;
-  if (/^#lead=/.test(location.hash)) {
-    lead = decodeURIComponent(location.hash.slice(6));
-    sessionStorage.setItem('aloud-room-lead', lead);
-    // the lead's token leaves the address bar (and this history entry) as soon as it is read
-    history.replaceState(null, '', location.pathname + location.search);
-  } else {
-    lead = sessionStorage.getItem('aloud-room-lead');
-  }
-  var token = lead || sessionStorage.getItem('aloud-room-token');
+${roomPageBaseJs('aloud-room')}
   var seq = 0, chatSeq = 0, stopped = false, lastView = null;
 
-  function el(tag, text, cls) {
-    var e = document.createElement(tag);
-    if (text !== undefined && text !== null) e.textContent = String(text);
-    if (cls) e.className = cls;
-    return e;
-  }
-  function api(method, path, body) {
-    var headers = { 'Accept': 'application/json' };
-    if (token) headers['Authorization'] = 'Bearer ' + token;
-    if (body !== undefined) headers['Content-Type'] = 'application/json';
-    return fetch(path, { method: method, headers: headers, body: body === undefined ? undefined : JSON.stringify(body), cache: 'no-store' })
-      .then(function (r) {
-        return r.json().catch(function () { return {}; }).then(function (data) { return { status: r.status, data: data, retry: Number(r.headers.get('Retry-After') || '1') }; });
-      });
-  }
   function fmt(x) { return x === null || x === undefined ? '—' : x.toFixed(3); }
   function ci(c) { return c ? '[' + c[0].toFixed(2) + ', ' + c[1].toFixed(2) + ']' : ''; }
   function why(reason) {
@@ -175,22 +151,8 @@ export const ROOM_PAGE_JS = String.raw`
     if (box.hidden) return;
     box.textContent = '';
     box.appendChild(el('h2', 'Lead: members (' + view.members.length + ' of ' + view.max_members + ')'));
-    var list = el('ul');
-    view.members.forEach(function (m) {
-      var li = el('li', m.name + ' ');
-      var b = el('button', 'Remove', 'remove');
-      b.type = 'button';
-      b.addEventListener('click', function () { if (confirm('Remove ' + m.name + '?')) send('/api/lead/remove', { member_id: m.member_id }); });
-      li.appendChild(b);
-      list.appendChild(li);
-    });
-    box.appendChild(list);
-    if (!view.closed) {
-      var close = el('button', 'Close the room', 'close-room');
-      close.type = 'button';
-      close.addEventListener('click', function () { if (confirm('Close the room for everyone?')) send('/api/lead/close', {}); });
-      box.appendChild(close);
-    }
+    box.appendChild(memberList(view.members));
+    closeRoomButton(box, view);
   }
 
   /** votes and chat are open: the room is not closed and the log (and this member's share of it) not full */

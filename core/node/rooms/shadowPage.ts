@@ -1,3 +1,4 @@
+import { roomPageBaseJs } from './roomPageBase';
 /**
  * The page trainees open in their browser, served by the shadow room's listener itself: no install, no CDN, no
  * inline script (the room page's CSP allows only these files). Everything from the room is set as text, never as HTML.
@@ -80,25 +81,9 @@ th{background:#f6f8fa}tr.me td{background:#f5f9ff}
 export const SHADOW_PAGE_JS = String.raw`
 'use strict';
 (function () {
-  var $ = function (id) { return document.getElementById(id); };
-  var lead = null;
-  if (/^#lead=/.test(location.hash)) {
-    lead = decodeURIComponent(location.hash.slice(6));
-    sessionStorage.setItem('aloud-shadow-lead', lead);
-    // the expert's token leaves the address bar (and this history entry) as soon as it is read
-    history.replaceState(null, '', location.pathname + location.search);
-  } else {
-    lead = sessionStorage.getItem('aloud-shadow-lead');
-  }
-  var token = lead || sessionStorage.getItem('aloud-shadow-token');
+${roomPageBaseJs('aloud-shadow')}
   var seq = 0, stopped = false, lastView = null;
 
-  function el(tag, text, cls) {
-    var e = document.createElement(tag);
-    if (text !== undefined && text !== null) e.textContent = String(text);
-    if (cls) e.className = cls;
-    return e;
-  }
   function clear(node) { node.textContent = ''; return node; }
   /** draws a part of the page again only when what it shows changed: a button under the mouse stays the same button */
   function redraw(node, key, draw) {
@@ -106,15 +91,6 @@ export const SHADOW_PAGE_JS = String.raw`
     node.dataset.key = key;
     clear(node);
     draw(node);
-  }
-  function api(method, path, body) {
-    var headers = { 'Accept': 'application/json' };
-    if (token) headers['Authorization'] = 'Bearer ' + token;
-    if (body !== undefined) headers['Content-Type'] = 'application/json';
-    return fetch(path, { method: method, headers: headers, body: body === undefined ? undefined : JSON.stringify(body), cache: 'no-store' })
-      .then(function (r) {
-        return r.json().catch(function () { return {}; }).then(function (data) { return { status: r.status, data: data, retry: Number(r.headers.get('Retry-After') || '1') }; });
-      });
   }
   function secs(ms) { return (ms / 1000).toFixed(1) + ' s'; }
   function alpha(a, ci) { return a === null || a === undefined ? 'not enough data' : a.toFixed(2) + (ci ? ' [' + ci[0].toFixed(2) + ', ' + ci[1].toFixed(2) + ']' : ''); }
@@ -317,22 +293,8 @@ export const SHADOW_PAGE_JS = String.raw`
     audio.disabled = view.closed;
     audio.addEventListener('click', function () { send('/api/lead/audio', { on: !view.audio_shared }); });
     box.appendChild(audio);
-    var list = el('ul');
-    view.trainees.forEach(function (m) {
-      var li = el('li', m.name + ' ');
-      var b = el('button', 'Remove', 'remove');
-      b.type = 'button';
-      b.addEventListener('click', function () { if (confirm('Remove ' + m.name + '?')) send('/api/lead/remove', { member_id: m.member_id }); });
-      li.appendChild(b);
-      list.appendChild(li);
-    });
-    box.appendChild(list);
-    if (!view.closed) {
-      var close = el('button', 'Close the room', 'close-room');
-      close.type = 'button';
-      close.addEventListener('click', function () { if (confirm('Close the room for everyone?')) send('/api/lead/close', {}); });
-      box.appendChild(close);
-    }
+    box.appendChild(memberList(view.trainees));
+    closeRoomButton(box, view);
   }
 
   function statusOf(view) {
