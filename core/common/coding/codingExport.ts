@@ -1,4 +1,4 @@
-import { Ajv2020 } from 'ajv/dist/2020.js';
+import { compileOnFirstUse, sharedAjv } from '../io/schemaValidator';
 import type { ExportCodings, ExportRecordV2 } from '../export/exportRecord';
 import { checkReceipt } from '../export/exportReceipt';
 import { escapeCsvFormula, formatCsv, parseCsv, unescapeCsvFormula } from '../io/csv';
@@ -77,7 +77,7 @@ export interface UnitsReceiptV1 {
   created_at: string;
 }
 
-const unitsReceiptSchema = {
+export const unitsReceiptSchema = {
   type: 'object',
   additionalProperties: false,
   required: ['receipt_version', 'kind', 'file', 'records_file', 'sha256', 'bytes', 'rows', 'project', 'app_version', 'created_at'],
@@ -95,8 +95,8 @@ const unitsReceiptSchema = {
   },
 } as const;
 
-const ajv = new Ajv2020({ allErrors: true, strict: true });
-const validateUnitsReceipt = ajv.compile(unitsReceiptSchema);
+// compiled when first used (an import costs nothing), its schema checked against the meta-schema by a test
+const validateUnitsReceipt = compileOnFirstUse(() => sharedAjv({ allErrors: true, strict: true }).compile(unitsReceiptSchema));
 
 /** The units file's name beside a CSV records export: `records.csv` → `records.units.csv`. */
 export function unitsFileName(recordsFile: string): string {

@@ -1,4 +1,4 @@
-import { Ajv2020 } from 'ajv/dist/2020.js';
+import { compileOnFirstUse, sharedAjv } from '../io/schemaValidator';
 import { ConfigError, lineAt, readStrictYaml, schemaConfigProblems, type ConfigProblem } from '../project/strictYaml';
 import { PATTERN_NAMES, type PatternName } from './deidentifyPatterns';
 
@@ -34,7 +34,7 @@ export interface DeidentifyList {
 export const DEFAULT_MARGIN_MS = 150;
 export const MAX_MARGIN_MS = 2000;
 
-const deidentifyJsonSchema = {
+export const deidentifyJsonSchema = {
   $schema: 'https://json-schema.org/draft/2020-12/schema',
   $id: 'https://aloud.local/schemas/deidentify.json',
   title: 'Aloud de-identification list (deidentify.yaml)',
@@ -63,8 +63,8 @@ const deidentifyJsonSchema = {
   },
 } as const;
 
-const ajv = new Ajv2020({ allErrors: true, strict: true });
-const validateList = ajv.compile(deidentifyJsonSchema);
+// compiled when first used (an import costs nothing), its schema checked against the meta-schema by a test
+const validateList = compileOnFirstUse(() => sharedAjv({ allErrors: true, strict: true }).compile(deidentifyJsonSchema));
 
 const CONTROL_CHARACTER = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]/u;
 const WORD_CHARACTER = /[\p{L}\p{N}]/u;

@@ -1,4 +1,6 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { conversationMessageJsonSchema } from '../../../../core/common/items/conversations';
 import { csvRowJsonSchema } from '../../../../core/common/export/exportCsvColumns';
@@ -11,6 +13,8 @@ import { processRewardReceiptJsonSchema, processRewardRecordJsonSchema } from '.
 import { sessionEventDataSchemas } from '../../../../core/common/session/sessionEventSchema';
 import { packManifestJsonSchema } from '../../../../core/common/packs/sessionPack';
 import { codebookJsonSchema } from '../../../../core/common/codebook/codebook';
+import { deidentifyJsonSchema } from '../../../../core/common/deidentify/deidentifyList';
+import { unitsReceiptSchema } from '../../../../core/common/coding/codingExport';
 
 describe('the app\'s JSON Schemas', () => {
   it('are valid JSON Schema 2020-12 (runs compile them without checking against the meta-schema)', () => {
@@ -27,6 +31,8 @@ describe('the app\'s JSON Schemas', () => {
       'process-reward receipt': processRewardReceiptJsonSchema,
       'session pack manifest': packManifestJsonSchema,
       codebook: codebookJsonSchema,
+      'deidentify.yaml': deidentifyJsonSchema,
+      'units receipt': unitsReceiptSchema,
       ...Object.fromEntries(Object.entries(sessionEventDataSchemas).map(([type, s]) => [`event ${type}`, s])),
     };
     for (const [name, schema] of Object.entries(schemas)) expect(ajv.validateSchema(schema), `${name}: ${ajv.errorsText()}`).toBe(true);
@@ -44,5 +50,13 @@ describe('the app\'s JSON Schemas', () => {
     expect(validate({ a: 1 })).toBe(true);
     expect(validate.errors).toBeNull();
     expect(compiled).toBe(1);
+  });
+
+  it('no module of the app makes its own Ajv: one compiled at import checks its schema against the meta-schema at every start (~150 ms each)', () => {
+    const core = path.resolve(__dirname, '../../../../core');
+    const own = (readdirSync(core, { recursive: true }) as string[])
+      .filter((f) => f.endsWith('.ts') && path.basename(f) !== 'schemaValidator.ts')
+      .filter((f) => /new Ajv(2020)?\(|ajv\.compile\(/.test(readFileSync(path.join(core, f), 'utf8').replace(/compileOnFirstUse\(\(\) => [^\n]*/g, '')));
+    expect(own).toEqual([]);
   });
 });
