@@ -8,7 +8,7 @@ import { encodeFileName } from '../session/sessionPaths';
 import { appVersion } from './appVersion';
 import { writeFileAtomic } from '../fs/atomicFile';
 import { AtomicFileBatch } from '../fs/atomicFileBatch';
-import { resolveInside } from '../fs/resolveInside';
+import { resolveInside, writableTarget } from '../fs/resolveInside';
 import { checkExportTarget } from './exportTarget';
 import type { SessionSource } from './sessionSource';
 import type { DeidentificationReceipt } from '../../common/deidentify/deidentifyReceipt';
@@ -78,7 +78,8 @@ export async function exportTranscripts(options: {
       const { items: states } = hide ? { items: hide.states(annotator) } : await options.sessions.load(project, annotator);
       const byItem = new Map(states.map((s) => [s.item_id, s]));
       const folder = encodeFileName(annotator, 'annotator name');
-      let folderReady = false;
+      /** the annotator's folder as a real path, checked once: each file in it is then checked by its own name */
+      let realFolder: string | null = null;
       for (const item of items) {
         const state = byItem.get(item.id);
         if (!state || (state.transcript === '' && state.segments.length === 0)) {
@@ -86,14 +87,15 @@ export async function exportTranscripts(options: {
           continue;
         }
         const content = format === 'txt' ? formatTranscriptTxt(state.transcript) : format === 'srt' ? formatSrt(state.segments) : formatVtt(state.segments);
-        const relative = `${folder}/${encodeFileName(item.id, 'item id')}.${format}`;
-        if (!folderReady) {
+        const name = `${encodeFileName(item.id, 'item id')}.${format}`;
+        const relative = `${folder}/${name}`;
+        if (realFolder === null) {
           await resolveInside(outDir, folder, 'write');
           await mkdir(path.join(outDir, folder), { recursive: true });
-          folderReady = true;
+          realFolder = await resolveInside(outDir, folder, 'read');
         }
         const bytes = Buffer.from(content, 'utf8');
-        await batch.add(await resolveInside(outDir, relative, 'write'), bytes);
+        await batch.add(await writableTarget(realFolder, name, path.join(outDir, relative)), bytes);
         files.push({ annotator, item_id: item.id, path: relative, sha256: sha256Hex(bytes), bytes: bytes.length });
       }
     }

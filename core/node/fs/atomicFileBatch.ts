@@ -16,9 +16,12 @@ const BATCH_FILES = 256;
  */
 export class AtomicFileBatch {
   private pending: Array<{ temp: string; target: string }> = [];
+  /** temporary names: random once per batch, then counted ('wx' refuses a name that exists all the same) */
+  private readonly tempTag = `${process.pid}.${randomBytes(4).toString('hex')}`;
+  private added = 0;
 
   async add(target: string, data: string | Uint8Array): Promise<void> {
-    const temp = path.join(path.dirname(target), `.${path.basename(target)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+    const temp = path.join(path.dirname(target), `.${path.basename(target)}.${this.tempTag}.${this.added++}.tmp`);
     // a small file in one blocking write: a round trip through the thread pool per call costs more than the write
     const fd = openSync(temp, 'wx');
     try {

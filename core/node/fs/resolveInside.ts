@@ -73,10 +73,18 @@ export async function resolveInside(folder: string, candidate: string, mode: 're
   if (realParent !== realFolder && !isInsideFolder(realFolder, realParent)) {
     throw new ProjectPathError(lexical, 403, `lies in a folder that is a link leading outside the project (to ${realParent})`, LINK_HINT);
   }
-  const target = path.join(realParent, path.basename(lexical));
+  return writableTarget(realParent, path.basename(lexical), lexical);
+}
+
+/**
+ * A file name in a folder already resolved to its real path (by resolveInside): the path to write, refused when the
+ * name is a symbolic or hard link. For many files in one folder, resolve the folder once and call this per file.
+ */
+export async function writableTarget(realFolder: string, name: string, shownAs: string = path.join(realFolder, name)): Promise<string> {
+  const target = path.join(realFolder, name);
   const info = await lstat(target).catch(() => null);
-  if (info?.isSymbolicLink()) throw new ProjectPathError(lexical, 403, 'is a symbolic link; refusing to write through it', LINK_HINT);
-  if (info?.isFile() && info.nlink > 1) throw new ProjectPathError(lexical, 403, `is a hard link (${info.nlink} names for one file); refusing to write through it`, LINK_HINT);
+  if (info?.isSymbolicLink()) throw new ProjectPathError(shownAs, 403, 'is a symbolic link; refusing to write through it', LINK_HINT);
+  if (info?.isFile() && info.nlink > 1) throw new ProjectPathError(shownAs, 403, `is a hard link (${info.nlink} names for one file); refusing to write through it`, LINK_HINT);
   return target;
 }
 

@@ -176,6 +176,19 @@ add("transcripts into a folder where <annotator>/ is a planted link to the annot
   expect(run.err).toMatch(/symbolic link/);
   expect(await readdir(path.join(project.dir, 'sessions', 'ana'))).toEqual(before);
 });
+add("transcripts into a folder where <annotator>/<item>.txt is a planted link to the annotator's log: refused, the log untouched", async () => {
+  const { project, root } = await recordedProject();
+  const out = path.join(root, 'transcripts');
+  await mkdir(path.join(out, 'ana'), { recursive: true });
+  const log = path.join(project.dir, 'sessions', 'ana', 'events.jsonl');
+  const before = await readFile(log);
+  const items = (await readdir(path.join(project.dir, 'sessions', 'ana', 'audio'))).map((f) => f.replace(/\.wav$/, ''));
+  for (const item of items) await symlink(log, path.join(out, 'ana', `${item}.txt`));
+  const run = await cli('export', '--project', project.dir, '--format', 'txt', '--out', out);
+  expect(run.code).toBe(2);
+  expect(run.err).toMatch(/symbolic link/);
+  expect(await readFile(log)).toEqual(before);
+});
 for (const [what, target] of [
   ['the rooms folder', 'rooms'],
   ['the project folder itself', '.'],
