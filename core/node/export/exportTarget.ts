@@ -156,9 +156,10 @@ export interface WrittenExport {
 /** An export file written under its hidden name a piece at a time: buffered, hashed as it goes, synced at the end. */
 class PendingExportFile implements ExportSink {
   private readonly hash = createHash('sha256');
-  private pieces: Buffer[] = [];
+  /** text written since the last flush: joined and encoded once per flush, not once per record */
+  private pieces: string[] = [];
   private buffered = 0;
-  bytes = 0;
+  private bytes = 0;
 
   private constructor(private readonly handle: FileHandle) {}
 
@@ -167,19 +168,18 @@ class PendingExportFile implements ExportSink {
   }
 
   async write(text: string): Promise<void> {
-    const piece = Buffer.from(text, 'utf8');
-    this.hash.update(piece);
-    this.bytes += piece.length;
-    this.pieces.push(piece);
-    this.buffered += piece.length;
+    this.pieces.push(text);
+    this.buffered += text.length;
     if (this.buffered >= 1 << 20) await this.flush();
   }
 
   private async flush(): Promise<void> {
     if (this.buffered === 0) return;
-    const data = Buffer.concat(this.pieces, this.buffered);
+    const data = Buffer.from(this.pieces.join(''), 'utf8');
     this.pieces = [];
     this.buffered = 0;
+    this.hash.update(data);
+    this.bytes += data.length;
     for (let done = 0; done < data.length; ) done += (await this.handle.write(data, done)).bytesWritten;
   }
 
