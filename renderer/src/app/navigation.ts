@@ -55,20 +55,12 @@ export class NavigationQueue {
     return this.goTo((this.target ?? this.currentIndex()) + delta);
   }
 
-  /** A mark of the moves asked for so far, for {@link goToUnlessMoved}. */
+  /**
+   * A mark of the moves asked for so far: a step planned before an await (the next open item after a completion)
+   * compares it afterwards, and is not taken when the annotator asked for another item meanwhile.
+   */
   mark(): number {
     return this.asked;
-  }
-
-  /**
-   * Goes to an index only if no move was asked for since `mark` was taken: the step to the next open item after a
-   * completion never overrides the item the annotator went to (Ctrl+G, an arrow, a click) while it was being completed.
-   * Answers whether it moved.
-   */
-  async goToUnlessMoved(mark: number, index: number): Promise<boolean> {
-    if (this.asked !== mark) return false;
-    await this.goTo(index);
-    return true;
   }
 
   /** Sets the target to an absolute index (clamped to the items). */

@@ -211,13 +211,13 @@ export function LabelScreen({ client, project, session, onSession, onError, run,
       const done = new Set(applySessionPatch(sessionRef.current, patch).items.filter((i) => i.completed_at).map((i) => i.item_id));
       const next = nextOpenItem(items, at, done);
       if (queue.mark() !== moves) return;
-      if (next) await navigate(() => queue.goToUnlessMoved(moves, items.indexOf(next)).then(() => undefined));
+      if (next) await go(items.indexOf(next));
       else setAllDone(true);
     } finally {
       completingRef.current = false;
       setCompleting(false);
     }
-  }, [client, currentId, items, navigate, onError, onSession, project, queue, recorder, state?.final_label]);
+  }, [client, currentId, go, items, onError, onSession, project, queue, recorder, state?.final_label]);
 
   useShortcuts((press, event) => {
     if (overlay !== null) return false;
