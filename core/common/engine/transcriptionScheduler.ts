@@ -87,6 +87,11 @@ export function offsetSegments(segments: readonly Segment[], offsetMs: number): 
   });
 }
 
+/** Whether a request id is a partial's (`<prefix>p<n>`; a final's, speculative or not, is `<prefix><n>`). */
+export function isPartialRequestId(requestId: string): boolean {
+  return /-p\d+$/.test(requestId);
+}
+
 function randomPrefix(): string {
   return `tx-${Math.floor(Math.random() * 36 ** 6).toString(36).padStart(6, '0')}-`;
 }

@@ -6,6 +6,9 @@ import { enginePortFromForkParent, enginePortFromParentPort, type ParentPortLike
 import { WhisperEngine } from './whisperEngine';
 
 process.title = ENGINE_PROCESS_TITLE;
+// a GGML_ASSERT ends the process at once: ggml would otherwise fork a debugger (gdb, when installed) to print a
+// backtrace first, which takes seconds and can hang under load, and the supervisor would wait on a dying engine
+process.env.GGML_NO_BACKTRACE ??= '1';
 // the host's recording path is ours, not a neighbour: it ran in the engine's process when the engine was a thread
 const engine = withProcessInfo(withCrashHook(new WhisperEngine({ ...engineOptionsFromArgv(process.argv), hostIsOwn: true })));
 const utilityPort = (process as { parentPort?: ParentPortLike }).parentPort;

@@ -4,7 +4,8 @@ import { constants } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { EngineClient } from '../../common/engine/engineClient';
 import { describeEngineExit, type EngineExit } from '../../common/engine/engineRestartPolicy';
-import type { EngineInfo, TranscriptionEngine } from '../../common/engine/engineTypes';
+import type { EngineInfo, TranscribeInput, TranscriptionEngine } from '../../common/engine/engineTypes';
+import { isPartialRequestId } from '../../common/engine/transcriptionScheduler';
 import { type EngineProcessHandle, type EngineSupervisorEvent, SupervisedEngine } from './engineSupervisor';
 import { EngineRegistryEntry } from './engineRegistry';
 import { enginePortFromChildProcess, enginePortFromUtilityProcess, type UtilityProcessLike } from './nodeEnginePort';
@@ -176,18 +177,23 @@ export function withProcessInfo(engine: TranscriptionEngine): TranscriptionEngin
   });
 }
 
-/** The crash test hook (ENGINE_CRASH_FILE_ENV) around an engine; without the variable the engine is returned as is. */
+/**
+ * The crash test hook (ENGINE_CRASH_FILE_ENV) around an engine; without the variable the engine is returned as is.
+ * The file names where the process raises SIGSEGV next: `load`, `transcribe` (any job) or `transcribe-final` (the next
+ * job that is not a partial, so the job that dies is one the session waits for).
+ */
 export function withCrashHook(engine: TranscriptionEngine, env: NodeJS.ProcessEnv = process.env): TranscriptionEngine {
   const file = env[ENGINE_CRASH_FILE_ENV];
   if (!file) return engine;
-  const crashAt = (point: 'load' | 'transcribe'): void => {
+  const crashAt = (point: 'load' | 'transcribe', input?: TranscribeInput): void => {
     let said: string;
     try {
       said = readFileSync(file, 'utf8').trim();
     } catch {
       return;
     }
-    if (said !== point) return;
+    const final = point === 'transcribe' && !isPartialRequestId(input?.identity?.request_id ?? '');
+    if (said !== point && !(said === 'transcribe-final' && final)) return;
     rmSync(file, { force: true });
     process.kill(process.pid, 'SIGSEGV');
   };
@@ -197,7 +203,7 @@ export function withCrashHook(engine: TranscriptionEngine, env: NodeJS.ProcessEn
       return engine.load(modelPath);
     },
     transcribe: (input) => {
-      crashAt('transcribe');
+      crashAt('transcribe', input);
       return engine.transcribe(input);
     },
   });

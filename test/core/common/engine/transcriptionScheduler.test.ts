@@ -3,7 +3,7 @@
 // scheduler runs against the real whisper.cpp engine in test/core/node/engine/randomNavigation.test.ts.
 import { describe, expect, it } from 'vitest';
 import { EngineError, type EngineTranscription, type RequestIdentity, type TranscribeInput } from '../../../../core/common/engine/engineTypes';
-import { type SchedulerEvent, TranscriptionScheduler, type UtteranceRequest, offsetSegments } from '../../../../core/common/engine/transcriptionScheduler';
+import { isPartialRequestId, type SchedulerEvent, TranscriptionScheduler, type UtteranceRequest, offsetSegments } from '../../../../core/common/engine/transcriptionScheduler';
 
 const MODEL = { name: 'tiny.en', sha256: 'm'.repeat(64) };
 
@@ -230,5 +230,22 @@ describe('TranscriptionScheduler', () => {
 
   it('offsetSegments moves segment and token times to the item timeline', () => {
     expect(offsetSegments([{ t0_ms: 10, t1_ms: 20, text: ' x' }], 1000)).toEqual([{ t0_ms: 1010, t1_ms: 1020, text: ' x' }]);
+  });
+
+  it("tells a partial's request id from a final's (the engine's crash test hook aims at finals with it)", async () => {
+    const engine = new ControlledEngine();
+    const scheduler = new TranscriptionScheduler({ engine, model: MODEL, hashAudio, onEvent: () => undefined });
+    expect(scheduler.partial(request('a', 0, 1))).toBe(true);
+    await flush();
+    const final = scheduler.transcribe(request('a', 0, 2));
+    await flush();
+    for (let i = 0; i < 4 && engine.calls.length < 2; i++) {
+      engine.calls.at(-1)!.answer();
+      await flush();
+    }
+    const ids = engine.calls.map((c) => c.input.identity!.request_id);
+    expect(ids.map(isPartialRequestId)).toEqual([true, false]);
+    engine.calls.at(-1)!.answer();
+    await final;
   });
 });

@@ -100,8 +100,9 @@ describe.skipIf(!haveShared)('the engine process dies during `session ingest --r
       const [first] = seen.pids;
       // users and scripts find the engine by its title
       expect(execFileSync('pgrep', ['-f', 'aloud-engine'], { encoding: 'utf8' }).split('\n').map(Number)).toContain(first);
-      // SIGSEGV inside the engine process at its next transcription: a job in flight dies with it
-      await writeFile(crashFile, 'transcribe');
+      // SIGSEGV inside the engine process at its next final's transcription: a job the session waits for dies with it
+      // (a partial dying would be dropped, not sent again: nothing waits for it)
+      await writeFile(crashFile, 'transcribe-final');
       await until(child, seen, () => /transcription restarted \(process \d+, restart 1\)/.test(seen.stderr), 'the first restart');
       expect(existsSync(crashFile)).toBe(false);
       await until(child, seen, () => seen.fedMs >= 13_000, 'recording after the first restart');

@@ -5,6 +5,8 @@
 import { createRequire } from 'node:module';
 
 const [addonPath, modelPath] = process.argv.slice(2);
+// as in the engine process (engineProcess.ts): an assertion aborts at once, without ggml attaching a debugger first
+process.env.GGML_NO_BACKTRACE ??= '1';
 const addon = createRequire(import.meta.url)(addonPath);
 try {
   const model = await addon.loadModel(modelPath, { flashAttn: true });
