@@ -44,7 +44,8 @@ export function ModelReasoningPanel({ client, itemId, state, onSession, run }: P
     };
   }, [client, itemId, blind]);
 
-  if (!view || view.withheld === 'no_reasoning' || view.withheld === 'never') return null;
+  // the view of the item shown, never the one before it (the new item's view is on its way)
+  if (!view || view.item_id !== itemId || view.withheld === 'no_reasoning' || view.withheld === 'never') return null;
   if (view.withheld === 'blind_label_first' || !view.shown) {
     return (
       <aside className="model-reasoning withheld" aria-label="model reasoning">
