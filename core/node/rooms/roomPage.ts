@@ -1,4 +1,4 @@
-import { roomPageBaseJs } from './roomPageBase';
+import { roomPageBaseJs, roomPageStartHtml } from './roomPageBase';
 /**
  * The page members open in their browser, served by the room listener itself: no install, no CDN, no inline
  * script (the CSP allows only these files). Votes and names are always set as text, never as HTML.
@@ -6,22 +6,7 @@ import { roomPageBaseJs } from './roomPageBase';
 export const ROOM_PAGE_CSP =
   "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
-export const ROOM_PAGE_HTML = `<!doctype html>
-<html lang="en"><head><meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Aloud norming room</title>
-<link rel="stylesheet" href="/room.css">
-<script src="/room.js" defer></script>
-</head><body>
-<header><h1>Norming room <span id="code"></span></h1><div id="who"></div></header>
-<section id="join">
-  <p>Type the room code the lead read out, and your name.</p>
-  <label>Room code <input id="join-code" autocomplete="off" maxlength="12" spellcheck="false"></label>
-  <label>Your name <input id="join-name" autocomplete="name" maxlength="40"></label>
-  <button id="join-button" type="button">Join</button>
-  <p id="join-error" class="error" role="alert"></p>
-</section>
-<main id="room" hidden>
+export const ROOM_PAGE_HTML = `${roomPageStartHtml({ name: 'room', title: 'Aloud norming room', heading: 'Norming room', intro: 'Type the room code the lead read out, and your name.' })}<main id="room" hidden>
   <p id="status" class="muted" role="status"></p>
   <section id="metrics" aria-label="agreement"></section>
   <section id="lead" hidden aria-label="lead"></section>

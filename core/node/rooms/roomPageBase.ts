@@ -56,3 +56,26 @@ export function roomPageBaseJs(storage: 'aloud-room' | 'aloud-shadow'): string {
   }
 `;
 }
+
+/**
+ * The start of a room page's HTML, shared by both pages: the document head (its own script and style files, which the
+ * room CSP allows), the header with the room code and who is watching, and the join form (code and name).
+ */
+export function roomPageStartHtml(page: { name: 'room' | 'shadow'; title: string; heading: string; intro: string }): string {
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${page.title}</title>
+<link rel="stylesheet" href="/${page.name}.css">
+<script src="/${page.name}.js" defer></script>
+</head><body>
+<header><h1>${page.heading} <span id="code"></span></h1><div id="who"></div></header>
+<section id="join">
+  <p>${page.intro}</p>
+  <label>Room code <input id="join-code" autocomplete="off" maxlength="12" spellcheck="false"></label>
+  <label>Your name <input id="join-name" autocomplete="name" maxlength="40"></label>
+  <button id="join-button" type="button">Join</button>
+  <p id="join-error" class="error" role="alert"></p>
+</section>
+`;
+}

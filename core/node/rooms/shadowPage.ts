@@ -1,24 +1,9 @@
-import { roomPageBaseJs } from './roomPageBase';
+import { roomPageBaseJs, roomPageStartHtml } from './roomPageBase';
 /**
  * The page trainees open in their browser, served by the shadow room's listener itself: no install, no CDN, no
  * inline script (the room page's CSP allows only these files). Everything from the room is set as text, never as HTML.
  */
-export const SHADOW_PAGE_HTML = `<!doctype html>
-<html lang="en"><head><meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Aloud shadow room</title>
-<link rel="stylesheet" href="/shadow.css">
-<script src="/shadow.js" defer></script>
-</head><body>
-<header><h1>Shadow room <span id="code"></span></h1><div id="who"></div></header>
-<section id="join">
-  <p>Watch an expert label and think aloud, live, and practise against her. Type the room code she gave you, and your name.</p>
-  <label>Room code <input id="join-code" autocomplete="off" maxlength="12" spellcheck="false"></label>
-  <label>Your name <input id="join-name" autocomplete="name" maxlength="40"></label>
-  <button id="join-button" type="button">Join</button>
-  <p id="join-error" class="error" role="alert"></p>
-</section>
-<main id="room" hidden>
+export const SHADOW_PAGE_HTML = `${roomPageStartHtml({ name: 'shadow', title: 'Aloud shadow room', heading: 'Shadow room', intro: 'Watch an expert label and think aloud, live, and practise against her. Type the room code she gave you, and your name.' })}<main id="room" hidden>
   <p id="status" role="status"></p>
   <section id="lead" hidden aria-label="expert"></section>
   <article id="item" hidden aria-label="the item she is on">
