@@ -236,7 +236,7 @@ export function App({ client }: { client: ApiClient }) {
             deviceId={deviceId}
             onDevice={chooseDevice}
             untranscribed={{
-              count: session.items.filter((i) => i.audio_ms > 0 && i.segments.length === 0).length,
+              count: session.items.filter((i) => i.audio_ms > 0 && i.segments === 0).length,
               engineReady: info.engine.available,
               transcribe: async () => {
                 const view = await run(() => client.transcribeLater(null));

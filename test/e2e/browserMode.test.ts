@@ -87,8 +87,7 @@ describe.skipIf(unavailable !== undefined)('browser mode, end to end in Chromium
     expect(await page.getByLabel('hesitation signals').textContent()).toContain('Hesitation2 filled pauses, 2 hedges, 0 repetitions, 0 editing terms (en)');
     await shootBoth(browser, page, '03-transcript');
     expect(await unlabelledControls(page)).toEqual([]);
-    const view = await served.app.session();
-    const item = view.items.find((i) => i.item_id === 'demo-01')!;
+    const item = (await served.app.sessionItem('demo-01'))!;
     // one recording, not three: the held key did not flip it
     const log = (await readFile(path.join(served.projectDir, 'sessions', 'ana', 'events.jsonl'), 'utf8')).split('\n').filter((l) => l.includes('"recording_started"'));
     expect(log).toHaveLength(1);
@@ -134,7 +133,7 @@ describe.skipIf(unavailable !== undefined)('browser mode, end to end in Chromium
     expect(await page.locator('.verdict .source').textContent()).toBe('by key');
     // the spoken commitment is shown, but not as the final label
     expect(await page.locator('.transcript-text mark.commit.final').count()).toBe(0);
-    const item = (await served.app.session()).items.find((i) => i.item_id === 'demo-03')!;
+    const item = (await served.app.sessionItem('demo-03'))!;
     expect(item.label_history.map((a) => [a.label, a.source])).toEqual([
       ['Polite', 'voice'],
       ['Impolite', 'key'],
@@ -189,7 +188,7 @@ describe.skipIf(unavailable !== undefined)('browser mode, end to end in Chromium
     await page.getByRole('button', { name: 'Save correction' }).click();
     await expect.poll(() => page.getByLabel('corrected text of segment 2').textContent()).toBe('I label this polite, definitely.');
     expect(await page.getByLabel('verbatim text of segment 2').textContent()).toContain('I label this polite.');
-    const corrected = (await served.app.session()).items.find((i) => i.item_id === 'demo-01')!;
+    const corrected = (await served.app.sessionItem('demo-01'))!;
     expect(corrected.corrections).toMatchObject([{ utterance: 1, segment: 0, text: 'I label this polite, definitely.' }]);
     expect(corrected.segments[1]!.text).toBe(' I label this polite.');
     await shootBoth(browser, page, '07-review');

@@ -63,7 +63,7 @@ describe.skipIf(unavailable !== undefined)('the Label screen when the engine pro
     // the recording never stopped: it ends when the annotator stops it, with all its audio, and is transcribed
     await expect.poll(async () => Number.parseFloat((await page.locator('.clock').textContent()) ?? '0'), { timeout: 20_000 }).toBeGreaterThan(9);
     await page.keyboard.press('Space');
-    await expect.poll(async () => (await served.app.session()).items.find((i) => i.item_id === 'demo-01')?.audio_ms ?? 0, { timeout: 15_000 }).toBeGreaterThan(8700);
+    await expect.poll(async () => (await served.app.sessionItem('demo-01'))?.audio_ms ?? 0, { timeout: 15_000 }).toBeGreaterThan(8700);
     await expect.poll(async () => (await served.app.session()).pending_transcriptions, { timeout: 60_000 }).toBe(0);
     const { events } = await readSessionLog(sessionPaths(served.projectDir, 'ana').events);
     const transcribed = events.flatMap((e) => (e.type === 'utterance_transcribed' ? [e.data.utterance] : []));

@@ -45,7 +45,10 @@ describe.skipIf(unavailable !== undefined)('one keyboard model, whatever was cli
   });
 
   const host = () => served.app.session();
-  const itemOf = async (id: string): Promise<ItemSessionState | undefined> => (await host()).items.find((i) => i.item_id === id);
+  const itemOf = async (id: string): Promise<ItemSessionState | undefined> => (await served.app.sessionItem(id)) ?? undefined;
+  /** every item the session holds, in full (read-only: asking changes nothing the page is sent) */
+  const heldItems = async (): Promise<ItemSessionState[]> =>
+    (await Promise.all((await served.app.project()).items.map((item) => served.app.sessionItem(item.id)))).filter((state): state is ItemSessionState => state !== null);
   const goTo = async (id: string) => {
     await page.keyboard.press('Control+g');
     await page.keyboard.type(id);
@@ -257,7 +260,7 @@ describe.skipIf(unavailable !== undefined)('one keyboard model, whatever was cli
       await clickable[Math.floor(random() * clickable.length)]!();
       await settled();
     }
-    const actsBefore = new Map((await host()).items.map((i) => [i.item_id, i.label_history.length]));
+    const actsBefore = new Map((await heldItems()).map((i) => [i.item_id, i.label_history.length]));
     const pressed = new Map<string, string>();
     for (let n = 1; n <= 20; n++) {
       const id = `demo-${String(n).padStart(2, '0')}`;
@@ -275,7 +278,7 @@ describe.skipIf(unavailable !== undefined)('one keyboard model, whatever was cli
       await page.keyboard.press('Enter');
       await poll(async () => (await itemOf(id))?.completed_at ?? null).not.toBeNull();
     }
-    const items = (await host()).items;
+    const items = await heldItems();
     let keyActs = 0;
     for (const item of items) {
       const added = item.label_history.slice(actsBefore.get(item.item_id) ?? 0);

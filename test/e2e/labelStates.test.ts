@@ -69,7 +69,7 @@ describe.skipIf(unavailable !== undefined)('the Label screen says what is going 
     await served?.close();
   });
 
-  const itemOf = async (id: string): Promise<ItemSessionState | undefined> => (await served.app.session()).items.find((i) => i.item_id === id);
+  const itemOf = async (id: string): Promise<ItemSessionState | undefined> => (await served.app.sessionItem(id)) ?? undefined;
   const logOf = async () =>
     (await readFile(path.join(served.projectDir, 'sessions', 'ana', 'events.jsonl'), 'utf8'))
       .split('\n')

@@ -56,7 +56,7 @@ describe.skipIf(unavailable !== undefined)('model reasoning on the Label screen'
     expect(await page.locator('.model-step[data-step="3"] .step-source').textContent()).toBe('by voice');
     await shootBoth(browser, page, '20-model-reasoning');
 
-    const item = (await served.app.session()).items.find((i) => i.item_id === 'demo-01')!;
+    const item = (await served.app.sessionItem('demo-01'))!;
     expect(item.reasoning).toMatchObject({ model_label: 'Polite', steps: expect.arrayContaining(['4. So the reply is polite.']) });
     expect(item.step_judgments!.map((j) => [j.index, j.reward, j.source, j.quote])).toEqual([
       [2, -1, 'click', null],

@@ -75,7 +75,7 @@ describe.skipIf(unavailable !== undefined)('reviewing a session from the Start s
     await page.keyboard.press('2');
     await expect.poll(() => page.locator('.confirm-change').count(), { timeout: 15_000 }).toBe(1);
     await page.keyboard.press('Enter');
-    const demo01 = async () => (await app.session()).items.find((i) => i.item_id === 'demo-01');
+    const demo01 = async () => await app.sessionItem('demo-01');
     await expect.poll(async () => (await demo01())?.final_label, { timeout: 15_000 }).toBe('Impolite');
     expect((await demo01())!.label_history.map((a) => [a.label, a.source, a.reviewer])).toEqual([
       ['Polite', 'key', null],

@@ -63,8 +63,8 @@ describe.skipIf(unavailable !== undefined)('transcribe later, from Settings, in 
     await expect.poll(() => page.locator('.clock').textContent(), { timeout: 20_000 }).toMatch(/^(9|1\d)\.\d s$/);
     await page.keyboard.press('Space');
     await expect.poll(() => page.locator('.clock').textContent(), { timeout: 15_000 }).toMatch(/s recorded$/);
-    await expect.poll(async () => (await served.app.session()).items.find((i) => i.item_id === 'demo-01')?.audio_ms ?? 0, { timeout: 15_000 }).toBeGreaterThan(8700);
-    const item = (await served.app.session()).items.find((i) => i.item_id === 'demo-01')!;
+    await expect.poll(async () => (await served.app.sessionItem('demo-01'))?.audio_ms ?? 0, { timeout: 15_000 }).toBeGreaterThan(8700);
+    const item = (await served.app.sessionItem('demo-01'))!;
     expect(existsSync(path.join(served.projectDir, item.audio_path!))).toBe(true);
     expect(item.segments).toEqual([]);
     expect(item.final_label).toBeNull();
@@ -90,8 +90,8 @@ describe.skipIf(unavailable !== undefined)('transcribe later, from Settings, in 
     await expect.poll(() => offer.textContent(), { timeout: 15_000 }).toContain('1 recording(s) have no transcript yet');
     await page.getByRole('button', { name: 'Transcribe them now' }).click();
     // the app: the transcript, the label from the voice
-    await expect.poll(async () => (await app.session()).items.find((i) => i.item_id === 'demo-01')?.final_label ?? null, { timeout: 20_000 }).toBe('Polite');
-    const item = (await app.session()).items.find((i) => i.item_id === 'demo-01')!;
+    await expect.poll(async () => (await app.sessionItem('demo-01'))?.final_label ?? null, { timeout: 20_000 }).toBe('Polite');
+    const item = (await app.sessionItem('demo-01'))!;
     expect(item.segments.map((s) => s.text)).toEqual([' Hmm, well.', ' I label this polite.']);
     expect(item.label_history.map((a) => [a.label, a.source])).toEqual([['Polite', 'voice']]);
     await expect.poll(() => offer.count()).toBe(0);

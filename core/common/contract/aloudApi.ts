@@ -8,6 +8,7 @@ import type { ShadowRoomStatus } from '../rooms/shadowViews';
 import type { Item } from '../items/item';
 import type { LabelSchema, ThinkAloudConfig } from '../project/projectConfig';
 import type { ItemSessionState } from '../session/itemState';
+import type { ItemSummary } from '../session/itemSummary';
 import type { ReasoningView } from '../reasoning/reasoningReveal';
 import type { RefusalCode } from './refusal';
 import type { CodeDef } from '../codebook/codebook';
@@ -38,8 +39,13 @@ export interface SessionView {
   annotator: string;
   current_item: string | null;
   recording_item: string | null;
-  /** items the annotator has touched, folded from the event log */
-  items: ItemSessionState[];
+  /** every item the annotator has touched, folded from the event log, as its line in the item list (itemSummary.ts) */
+  items: ItemSummary[];
+  /**
+   * items in full, by id: the open item when the view was made; a page adds each item a patch, an item event or
+   * sessionItem brings (an item touched but not here is fetched with sessionItem when it is shown)
+   */
+  item_states: Record<string, ItemSessionState>;
   /** transcriptions queued or running */
   pending_transcriptions: number;
   /** the same per item: an item listed here has words still being transcribed ("transcribing…" where its label goes) */
@@ -73,9 +79,10 @@ export interface SessionNoteView {
  * answer the whole view.
  */
 export interface SessionPatch {
-  /** items changed, in the order their first change was logged (an item new to the session is added at the end) */
+  /** items changed, each in full, in the order their first change was logged (an item new to the session is added at the end) */
   changed_items: ItemSessionState[];
-  /** notes added, oldest first */
+  /** the notes added since the last patch, oldest first, and where they start in the session's notes (a page holding more from a view read since keeps the first notes_from) */
+  notes_from: number;
   added_notes: SessionNoteView[];
   current_item: string | null;
   recording_item: string | null;
@@ -227,6 +234,8 @@ export interface AloudApi {
   /** opens an existing annotator's session for review under the reviewer's own name: their corrections and labels carry it */
   reviewSession(annotator: string, reviewer: string): Promise<SessionView>;
   session(): Promise<SessionView>;
+  /** one item of the open session in full, as the fold has it now (null: the session holds nothing of it); changes nothing */
+  sessionItem(itemId: string): Promise<ItemSessionState | null>;
   openItem(itemId: string): Promise<SessionPatch>;
   startRecording(device: string | null): Promise<SessionPatch>;
   /** one binary chunk frame (core/common/audio/chunkFrame) of the current recording */

@@ -134,6 +134,7 @@ export const API_METHODS: { readonly [M in AloudMethod]: MethodSpec & AnswerSpec
   openSession: { params: [['annotator', nonEmptyString(200)]], scope: 'takes-session' },
   reviewSession: { params: [['annotator', nonEmptyString(200)], ['reviewer', nonEmptyString(200)]], scope: 'takes-session' },
   session: { params: [], scope: 'session-page' },
+  sessionItem: { params: [['itemId', nonEmptyString()]], scope: 'session-page' },
   openItem: { params: [['itemId', nonEmptyString()]], scope: 'session-page', answer: 'session-patch' },
   startRecording: { params: [['device', nullableString]], scope: 'session-page', answer: 'session-patch' },
   appendAudio: { params: [['frame', bytes]], scope: 'session-page', binary: true },

@@ -33,6 +33,7 @@ export function sessionApi(app: AppContext) {
         return app.session.openSession(existing, normalizeAnnotatorName(reviewer));
       }),
     session: async () => app.session.view(),
+    sessionItem: async (itemId) => app.session.require().itemState(itemId),
     // the item left behind keeps its pending transcriptions: they land on it while the annotator goes on
     openItem: (itemId) => withPatch((s) => s.openItem(itemId)),
     startRecording: (device) => withPatch(() => app.session.startRecording(device)),

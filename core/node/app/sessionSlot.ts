@@ -3,6 +3,7 @@ import { AUDIO_SAMPLE_RATE } from '../../common/audio/sampleRate';
 import type { AloudEvent, AppInfo, SessionPatch, SessionView } from '../../common/contract/aloudApi';
 import { Refusal } from '../../common/contract/refusal';
 import type { Item } from '../../common/items/item';
+import { summaryOfItem } from '../../common/session/itemSummary';
 import type { EngineSupervisorEvent } from '../engine/engineSupervisor';
 import { openSessionEngine, type SessionEngine } from '../engine/sessionEngine';
 import type { OpenProject } from '../project/projectFolder';
@@ -46,7 +47,7 @@ export class SessionSlot {
   private lastPending = '{}';
   /** items whose fold changed since the page last got the view or a patch, in the order of their first change */
   private readonly changedItems = new Set<string>();
-  /** notes the page has (the view's, and those patches added) */
+  /** notes the patches so far have covered (the opening view's, and those patches added): the next patch adds those after them */
   private notesSent = 0;
   /** acts running: what changes meanwhile travels in their patches; a change outside any act is pushed as an item event */
   private acting = 0;
@@ -116,6 +117,8 @@ export class SessionSlot {
     this.recovered = recovered.length > 0 ? `${recovered.join('; ')}.` : null;
     this.forward(session);
     this.current = session;
+    // the page that opened it gets every note in the view; patches add those after them
+    this.notesSent = session.store.fields().note_count;
     await this.app.sessionChanged(session);
     return this.view();
   }
@@ -125,7 +128,11 @@ export class SessionSlot {
     const annotator = this.current?.store.annotator;
     if (!annotator || this.current?.isRecording) return;
     await this.openSession(annotator, this.current?.reviewer ?? null);
-    for (const item of this.view().items) this.app.emit({ type: 'item', item });
+    const s = this.require();
+    for (const { item_id } of this.view().items) {
+      const item = s.itemState(item_id);
+      if (item) this.app.emit({ type: 'item', item });
+    }
   }
 
   async close(): Promise<void> {
@@ -159,17 +166,21 @@ export class SessionSlot {
     this.emitPending();
   }
 
-  /** The whole session, for opening it (the only answer that visits every item). */
+  /**
+   * The whole session, for opening it (the only answer that visits every item): every item as its line in the list,
+   * and the open item in full. It changes nothing: a view read meanwhile (a reload, a test) does not take from the
+   * next patch what it must carry, and re-sent items and notes replace what the page holds (sessionPatch.ts).
+   */
   view(): SessionView {
     const s = this.require();
     const state = s.state();
-    this.changedItems.clear();
-    this.notesSent = state.notes.length;
+    const open = state.current_item === null ? null : s.itemState(state.current_item);
     return {
       annotator: s.store.annotator,
       current_item: state.current_item,
       recording_item: state.recording?.item_id ?? null,
-      items: state.items,
+      items: state.items.map(summaryOfItem),
+      item_states: open ? { [open.item_id]: open } : {},
       pending_transcriptions: s.pendingTranscriptions,
       pending_items: s.pendingByItem,
       recovered: this.recovered,
@@ -208,9 +219,11 @@ export class SessionSlot {
     const changed = [...this.changedItems].flatMap((itemId) => s.itemState(itemId) ?? []);
     this.changedItems.clear();
     const added = s.store.notesFrom(this.notesSent).map(({ item_id, text, ts }) => ({ item_id, text, ts }));
+    const notesFrom = this.notesSent;
     this.notesSent = fields.note_count;
     return {
       changed_items: changed,
+      notes_from: notesFrom,
       added_notes: added,
       current_item: fields.current_item,
       recording_item: fields.recording?.item_id ?? null,

@@ -1,5 +1,6 @@
 import type { Item } from '../../../core/common/items/item';
-import type { ItemSessionState, LabelSource } from '../../../core/common/session/itemState';
+import type { LabelSource } from '../../../core/common/session/itemState';
+import type { ItemSummary } from '../../../core/common/session/itemSummary';
 import { frameLevelsDbfs, samplesPerFrame } from '../../../core/common/signals/frameLevels';
 
 /** What the review list can be narrowed to. Empty fields do not filter. */
@@ -22,7 +23,7 @@ export const STATUS_CHOICES: ReadonlyArray<{ value: NonNullable<ReviewFilter['st
 ];
 
 /** Every project item (recorded or not) that passes the filter, in project order. */
-export function filterReviewItems(items: readonly Item[], states: ReadonlyMap<string, ItemSessionState>, filter: ReviewFilter): Item[] {
+export function filterReviewItems(items: readonly Item[], states: ReadonlyMap<string, ItemSummary>, filter: ReviewFilter): Item[] {
   return items.filter((item) => {
     const s = states.get(item.id);
     if (filter.label !== null && s?.final_label !== filter.label) return false;
@@ -32,7 +33,7 @@ export function filterReviewItems(items: readonly Item[], states: ReadonlyMap<st
         if ((s?.audio_ms ?? 0) > 0) return false;
         break;
       case 'no-transcript':
-        if (!s || s.audio_ms === 0 || s.transcript.trim() !== '') return false;
+        if (!s || s.audio_ms === 0 || s.has_words) return false;
         break;
       case 'no-label':
         if (s?.final_label) return false;
@@ -46,7 +47,7 @@ export function filterReviewItems(items: readonly Item[], states: ReadonlyMap<st
       default:
         break;
     }
-    if (filter.longestPauseAboveS !== null && !((s?.signals?.pauses?.longest_ms ?? 0) > filter.longestPauseAboveS * 1000)) return false;
+    if (filter.longestPauseAboveS !== null && !((s?.longest_pause_ms ?? 0) > filter.longestPauseAboveS * 1000)) return false;
     return true;
   });
 }

@@ -1,10 +1,10 @@
 import { memo, useEffect, useRef } from 'react';
 import type { Item } from '../../../core/common/items/item';
-import type { ItemSessionState } from '../../../core/common/session/itemState';
+import type { ItemSummary } from '../../../core/common/session/itemSummary';
 
 export type ItemStatus = 'done' | 'labelled' | 'audio' | 'new';
 
-export function itemStatus(state: ItemSessionState | undefined): ItemStatus {
+export function itemStatus(state: ItemSummary | undefined): ItemStatus {
   if (!state) return 'new';
   if (state.completed_at) return 'done';
   if (state.final_label) return 'labelled';
@@ -15,7 +15,7 @@ const STATUS_WORDS: Record<ItemStatus, string> = { done: 'completed', labelled: 
 
 interface Props {
   items: readonly Item[];
-  states: ReadonlyMap<string, ItemSessionState>;
+  states: ReadonlyMap<string, ItemSummary>;
   currentId: string | null;
   onOpen: (index: number) => void;
   label?: string;

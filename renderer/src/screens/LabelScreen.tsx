@@ -15,6 +15,7 @@ import { ShadowRoomPanel } from '../rooms/ShadowRoomPanel';
 import { ModelReasoningPanel } from '../components/ModelReasoningPanel';
 import { TranscriptView } from '../components/TranscriptView';
 import { METER_FLOOR_DB, useRecorder } from '../hooks/useRecorder';
+import { useItemState } from '../hooks/useItemState';
 import { useShortcuts } from '../hooks/useShortcuts';
 import type { RunCall } from '../app/runCall';
 
@@ -82,7 +83,7 @@ export function LabelScreen({ client, project, session, onSession, onError, run,
   const currentId = session.current_item ?? items[0]?.id ?? null;
   const index = items.findIndex((i) => i.id === currentId);
   const item = index >= 0 ? items[index]! : null;
-  const state: ItemSessionState | undefined = currentId ? states.get(currentId) : undefined;
+  const state: ItemSessionState | undefined = useItemState(client, session, currentId, currentId !== null && states.has(currentId));
   const indexRef = useRef(index);
   indexRef.current = index;
   /** the view as last rendered: an act's patch applies to it (a callback made before then holds an older one) */

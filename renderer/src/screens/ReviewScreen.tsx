@@ -15,6 +15,7 @@ import { TranscriptView } from '../components/TranscriptView';
 import { CodingView } from '../components/coding/CodingView';
 import { DeidentifyReview } from '../components/deidentify/DeidentifyReview';
 import { useShortcuts } from '../hooks/useShortcuts';
+import { useItemState } from '../hooks/useItemState';
 import { useWaveform } from '../hooks/useWaveform';
 
 interface Props {
@@ -35,7 +36,7 @@ export function ReviewScreen({ client, project, session, onSession, run }: Props
   const shown = useMemo(() => filterReviewItems(project.items, states, filter), [filter, project.items, states]);
   const [itemId, setItemId] = useState<string | null>(session.current_item ?? project.items[0]?.id ?? null);
   const item = project.items.find((i) => i.id === itemId) ?? null;
-  const state = itemId ? states.get(itemId) : undefined;
+  const state = useItemState(client, session, itemId, itemId !== null && states.has(itemId));
   const labels = project.schema.labels.map((l) => l.name);
   const [coding, setCoding] = useState(false);
   if (coding) return <CodingView client={client} project={project} run={run} onLeave={() => setCoding(false)} />;

@@ -54,7 +54,10 @@ describe('handleIpcCall against a real AppService', () => {
     expect(((await ok(handleIpcCall(trusted, 'openItem', ['demo-04'], app))) as SessionPatch).current_item).toBe('demo-04');
     await ok(handleIpcCall(trusted, 'commitLabel', ['Neutral', 'click'], app));
     const view = (await ok(handleIpcCall(trusted, 'session', [], app))) as SessionView;
-    expect(view.items.find((item) => item.item_id === 'demo-04')).toMatchObject({ final_label: 'Neutral', label_source: 'click', blind_label: 'Neutral' });
+    expect(view.items.find((item) => item.item_id === 'demo-04')).toMatchObject({ final_label: 'Neutral', label_source: 'click' });
+    // the open item in full, and any item of the session through sessionItem
+    expect(view.item_states['demo-04']).toMatchObject({ final_label: 'Neutral', label_source: 'click', blind_label: 'Neutral' });
+    expect(await ok(handleIpcCall(trusted, 'sessionItem', ['demo-04'], app))).toEqual(view.item_states['demo-04']);
   });
 
   it.each<[string, Partial<IpcCallSender>]>([

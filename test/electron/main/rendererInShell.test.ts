@@ -98,11 +98,11 @@ describe.skipIf(unavailable !== undefined)('the built renderer under the shellâ€
     await expect.poll(() => page.getByRole('button', { name: 'Stop' }).count(), { timeout: 30_000 }).toBe(1);
     await page.waitForTimeout(2000);
     await page.keyboard.press('Space');
-    await expect.poll(async () => (await app.session()).items.find((i) => i.item_id === 'demo-01')?.audio_ms ?? 0, { timeout: 10_000 }).toBeGreaterThan(1500);
+    await expect.poll(async () => (await app.sessionItem('demo-01'))?.audio_ms ?? 0, { timeout: 10_000 }).toBeGreaterThan(1500);
 
     await page.keyboard.press('1');
     await expect.poll(() => page.locator('.final-label').textContent()).toBe('Polite');
-    expect((await app.session()).items.find((i) => i.item_id === 'demo-01')).toMatchObject({ final_label: 'Polite', label_source: 'key' });
+    expect(await app.sessionItem('demo-01')).toMatchObject({ final_label: 'Polite', label_source: 'key' });
 
     await page.getByRole('tab', { name: 'Review' }).click();
     const audio = page.getByLabel('recording of demo-01');

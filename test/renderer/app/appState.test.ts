@@ -1,15 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import type { ProjectView, SessionView } from '../../../core/common/contract/aloudApi';
 import type { ItemSessionState } from '../../../core/common/session/itemState';
+import { summaryOfItem } from '../../../core/common/session/itemSummary';
 import { appReducer, initialAppState, type AppState } from '../../../renderer/src/app/appState';
 
 const project = { name: 'p', schema: { name: 's', ordered: false, labels: [] }, thinkaloud: {}, items: [] } as unknown as ProjectView;
-const item = (item_id: string, final_label: string | null) => ({ item_id, final_label }) as unknown as ItemSessionState;
+const item = (item_id: string, final_label: string | null): ItemSessionState =>
+  ({ item_id, final_label, label_source: null, completed_at: null, audio_ms: 0, segments: [], transcript: '', signals: null, changed_after_completion: false }) as unknown as ItemSessionState;
 const session: SessionView = {
   annotator: 'ana',
   current_item: 'i1',
   recording_item: null,
-  items: [item('i1', null)],
+  items: [summaryOfItem(item('i1', null))],
+  item_states: { i1: item('i1', null) },
   pending_transcriptions: 0,
   pending_items: {},
   recovered: null,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ItemSessionState } from '../../../core/common/session/itemState';
+import { summaryOfItem } from '../../../core/common/session/itemSummary';
 import { computeAudioSignals } from '../../../core/common/signals/audioSignals';
 import { filterReviewItems, NO_FILTER, pauseSpans, playingSegment, segmentStartAfter } from '../../../renderer/src/app/reviewModel';
 
@@ -16,7 +17,7 @@ const states = new Map([
   ['a', state('a', { audio_ms: 4000, transcript: 'I label this polite', final_label: 'Polite', label_source: 'voice', completed_at: 't', signals: { pauses: { count: 1, total_ms: 2500, longest_ms: 2500, long_count: 1 } } })],
   ['b', state('b', { audio_ms: 3000, transcript: ' ', final_label: 'Neutral', label_source: 'key', signals: { pauses: { count: 1, total_ms: 400, longest_ms: 400, long_count: 0 } } })],
   ['c', state('c', {})],
-]);
+].map(([id, full]) => [id as string, summaryOfItem(full as ItemSessionState)] as const));
 const ids = (f: Partial<typeof NO_FILTER>) => filterReviewItems(items, states, { ...NO_FILTER, ...f }).map((i) => i.id);
 
 describe('review filters', () => {

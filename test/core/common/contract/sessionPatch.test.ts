@@ -2,13 +2,16 @@ import { describe, expect, it } from 'vitest';
 import type { SessionPatch, SessionView } from '../../../../core/common/contract/aloudApi';
 import { applySessionPatch, isSessionPatch, updateSessionView, withItem } from '../../../../core/common/contract/sessionPatch';
 import type { ItemSessionState } from '../../../../core/common/session/itemState';
+import { summaryOfItem } from '../../../../core/common/session/itemSummary';
 
-const item = (item_id: string, final_label: string | null) => ({ item_id, final_label }) as unknown as ItemSessionState;
+const item = (item_id: string, final_label: string | null): ItemSessionState =>
+  ({ item_id, final_label, label_source: null, completed_at: null, audio_ms: 0, segments: [], transcript: ' ', signals: null, changed_after_completion: false }) as unknown as ItemSessionState;
 const view: SessionView = {
   annotator: 'ana',
   current_item: 'i1',
   recording_item: null,
-  items: [item('i1', null), item('i2', 'Polite')],
+  items: [summaryOfItem(item('i1', null)), summaryOfItem(item('i2', 'Polite'))],
+  item_states: { i1: item('i1', null) },
   pending_transcriptions: 0,
   pending_items: {},
   recovered: 'a torn line was set aside',
@@ -20,6 +23,7 @@ const view: SessionView = {
 };
 const patch = (over: Partial<SessionPatch>): SessionPatch => ({
   changed_items: [],
+  notes_from: 1,
   added_notes: [],
   current_item: 'i1',
   recording_item: null,
@@ -48,17 +52,32 @@ describe('applying a session patch', () => {
       ['i2', 'Polite'],
       ['i3', null],
     ]);
+    // the changed items are held in full (a later screen shows them without asking), the others as they were
+    expect(Object.keys(after.item_states).sort()).toEqual(['i1', 'i3']);
+    expect(after.item_states.i1!.final_label).toBe('Neutral');
+    expect(after.items[2]).toEqual({ item_id: 'i3', final_label: null, label_source: null, completed_at: null, audio_ms: 0, segments: 0, has_words: false, longest_pause_ms: null, changed_after_completion: false });
     expect(after.notes.map((n) => n.text)).toEqual(['first', 'second']);
     expect(after).toMatchObject({ annotator: 'ana', current_item: 'i3', pending_transcriptions: 2, config_changed: true, recovered: 'a torn line was set aside' });
     // the view before is left as it was (the store keeps views immutable)
     expect(view.items[0]!.final_label).toBeNull();
+    expect(view.item_states.i1!.final_label).toBeNull();
     expect(view.notes).toHaveLength(1);
   });
 
   it('keeps the unchanged items and notes as the same objects (nothing to re-render)', () => {
     const after = applySessionPatch(view, patch({ changed_items: [item('i2', 'Impolite')] }));
     expect(after.items[0]).toBe(view.items[0]);
+    expect(after.item_states.i1).toBe(view.item_states.i1);
     expect(after.notes).toBe(view.notes);
+  });
+
+  it('notes a patch carries replace those the page already holds from a view read meanwhile (never twice)', () => {
+    const second = { item_id: 'i2', text: 'second', ts: '2026-01-01T00:01:00.000Z' };
+    const third = { item_id: 'i2', text: 'third', ts: '2026-01-01T00:02:00.000Z' };
+    // the page reloaded the view (first, second) before the patch that adds second and third arrived
+    const reloaded = { ...view, notes: [...view.notes, second] };
+    expect(applySessionPatch(reloaded, patch({ notes_from: 1, added_notes: [second, third] })).notes.map((n) => n.text)).toEqual(['first', 'second', 'third']);
+    expect(applySessionPatch(reloaded, patch({ notes_from: 2, added_notes: [] })).notes).toBe(reloaded.notes);
   });
 
   it('a whole view replaces the one kept; a patch without a view changes nothing', () => {

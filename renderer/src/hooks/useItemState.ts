@@ -1,0 +1,30 @@
+import { useEffect, useState } from 'react';
+import type { SessionView } from '../../../core/common/contract/aloudApi';
+import type { ItemSessionState } from '../../../core/common/session/itemState';
+import type { ApiClient } from '../contract/apiClient';
+
+/**
+ * One item of the session in full, for the screen that shows it. The view holds the open item and every item a patch
+ * or an event brought; another item the session holds (its line is in the list) is asked of the host once when shown.
+ * A state in the view wins over a fetched one: every change after the fetch reaches the view as a patch or an event.
+ */
+export function useItemState(client: ApiClient, session: SessionView, itemId: string | null, held: boolean): ItemSessionState | undefined {
+  const inView = itemId === null ? undefined : session.item_states[itemId];
+  const [fetched, setFetched] = useState<ItemSessionState | null>(null);
+  const need = itemId !== null && held && inView === undefined;
+  useEffect(() => {
+    if (!need || itemId === null) return;
+    let live = true;
+    client.sessionItem(itemId).then(
+      (state) => {
+        if (live) setFetched(state);
+      },
+      () => undefined,
+    );
+    return () => {
+      live = false;
+    };
+  }, [client, itemId, need]);
+  if (inView) return inView;
+  return fetched !== null && fetched.item_id === itemId ? fetched : undefined;
+}
