@@ -19,6 +19,7 @@ import {
   type VoiceCommitmentData,
 } from './sessionEvents';
 import { AUDIO_SAMPLE_RATE } from '../audio/sampleRate';
+import { summaryOfItem, type ItemSummary } from './itemSummary';
 import { CodingFold } from '../coding/codingFold';
 
 /** An event to append: its type and data (the log gives it v, seq and ts). */
@@ -474,9 +475,14 @@ export class SessionFold {
       config_sha256: this.configInForce,
       parser_version: this.parserInForce,
       config_changed: this.configChanged,
-      kind: this.kind ?? (this.hasRoomActs ? 'room' : 'annotator'),
+      kind: this.sessionKind,
       room: this.room,
     };
+  }
+
+  /** An annotator's own session, or a norming room's votes written back (logs before the kind was recorded: by their acts). */
+  get sessionKind(): SessionKind {
+    return this.kind ?? (this.hasRoomActs ? 'room' : 'annotator');
   }
 
   private item(itemId: string): ItemFold {
@@ -522,6 +528,67 @@ export class SessionFold {
     return holder.stopped_ms === null ? at : Math.min(at, holder.stopped_ms);
   }
 
+  /**
+   * The item's label acts in the order they happened (voice acts at the time their phrase was said), its voice acts
+   * in audio order, and whether an act after completion chose another label than the final one then.
+   */
+  private labelActs(item: ItemFold) {
+    const voice = [...item.voice].sort((a, b) => (a.audio_ms ?? 0) - (b.audio_ms ?? 0) || a.seq - b.seq);
+    const acts: Array<LabelAct & { at_ms: number; seq: number }> = [
+      ...voice.map((v) => {
+        const atMs = (v.audio_ms === null ? null : this.sessionTimeOfAudio(item, v.audio_ms)) ?? Date.parse(v.ts);
+        return { label: v.label, source: 'voice' as const, at: new Date(atMs).toISOString(), at_ms: atMs, audio_ms: v.audio_ms, quote: v.quote, reviewer: null, seq: v.seq };
+      }),
+      ...item.other.map((o) => ({ label: o.label, source: o.source, at: o.ts, at_ms: Date.parse(o.ts), audio_ms: null, quote: o.quote, reviewer: o.reviewer, seq: o.seq })),
+    ].sort((a, b) => a.at_ms - b.at_ms || a.seq - b.seq);
+    // the final label as it stood when the item was completed, against the final label now
+    const completedSeq = item.completed_seq;
+    const finalAtCompletion = completedSeq === null ? null : (acts.filter((a) => a.seq < completedSeq).at(-1)?.label ?? null);
+    // any act logged after completion with another label than the final one then (a change later undone still counts)
+    const changedAfterCompletion = completedSeq !== null && acts.some((a) => a.seq > completedSeq && a.label !== finalAtCompletion);
+    return { voice, acts, changedAfterCompletion };
+  }
+
+  /** The audio signals computed for the item's audio as it is now (null when none were, or the audio grew since). */
+  private currentAudioSignals(item: ItemFold, samples: number) {
+    return item.audioSignals && item.audioSignals.audio_samples === samples ? item.audioSignals : null;
+  }
+
+  /**
+   * Every item as its line in the item list (itemSummary.ts), without deriving its whole state: what opening a
+   * session answers. An item already derived gives its line from its state; the same fields either way (tested).
+   */
+  summaries(): ItemSummary[] {
+    return [...this.items.values()].map((item) => {
+      const derived = this.derived.get(item.item_id);
+      return derived ? summaryOfItem(derived) : this.summaryOf(item);
+    });
+  }
+
+  /** One item's line, read from the fold (summaryOfItem of its derived state gives the same). */
+  summaryOf(item: ItemFold): ItemSummary {
+    const samples = this.audio.ledger.items.get(item.item_id)?.samples ?? 0;
+    const { acts, changedAfterCompletion } = this.labelActs(item);
+    const last = acts.at(-1);
+    let segments = 0;
+    let words = false;
+    for (const u of item.utterances.values()) {
+      segments += u.segments.length;
+      if (!words) words = u.segments.some((segment) => segment.text.trim() !== '');
+    }
+    return {
+      item_id: item.item_id,
+      final_label: last?.label ?? null,
+      label_source: last?.source ?? null,
+      completed_at: item.completed_at,
+      audio_ms: Math.round((samples * 1000) / AUDIO_SAMPLE_RATE),
+      segments,
+      has_words: words,
+      longest_pause_ms: this.currentAudioSignals(item, samples)?.audio.pauses?.longest_ms ?? null,
+      changed_after_completion: changedAfterCompletion,
+    };
+  }
+
   private deriveItem(item: ItemFold): ItemSessionState {
     const audio = this.audio.ledger.items.get(item.item_id);
     const samples = audio?.samples ?? 0;
@@ -537,15 +604,7 @@ export class SessionFold {
     const transcriptCorrected =
       corrections.length === 0 ? null : joinSegments(segments.map((s, i) => ({ ...s, text: latest.get(correctionKey(segmentRefs[i]!.utterance, segmentRefs[i]!.segment)) ?? s.text }))).text;
 
-    const voice = [...item.voice].sort((a, b) => (a.audio_ms ?? 0) - (b.audio_ms ?? 0) || a.seq - b.seq);
-
-    const acts: Array<LabelAct & { at_ms: number; seq: number }> = [
-      ...voice.map((v) => {
-        const atMs = (v.audio_ms === null ? null : this.sessionTimeOfAudio(item, v.audio_ms)) ?? Date.parse(v.ts);
-        return { label: v.label, source: 'voice' as const, at: new Date(atMs).toISOString(), at_ms: atMs, audio_ms: v.audio_ms, quote: v.quote, reviewer: null, seq: v.seq };
-      }),
-      ...item.other.map((o) => ({ label: o.label, source: o.source, at: o.ts, at_ms: Date.parse(o.ts), audio_ms: null, quote: o.quote, reviewer: o.reviewer, seq: o.seq })),
-    ].sort((a, b) => a.at_ms - b.at_ms || a.seq - b.seq);
+    const { voice, acts, changedAfterCompletion } = this.labelActs(item);
     const history: LabelAct[] = acts.map(({ label, source, at, audio_ms, quote, reviewer }) => ({ label, source, at, audio_ms, quote, reviewer }));
     const first = history[0];
     const last = history[history.length - 1];
@@ -553,13 +612,8 @@ export class SessionFold {
     for (let k = 1; k < history.length; k++) if (history[k]!.label !== history[k - 1]!.label) labelChanges++;
 
     const commitments: CommitmentRecord[] = voice.map((v) => ({ label: v.label, quote: v.quote, start: v.start, end: v.end, t_ms: v.audio_ms, stem: v.stem }));
-    // the final label as it stood when the item was completed, against the final label now
-    const completedSeq = item.completed_seq;
-    const finalAtCompletion = completedSeq === null ? null : (acts.filter((a) => a.seq < completedSeq).at(-1)?.label ?? null);
-    // any act logged after completion with another label than the final one then (a change later undone still counts)
-    const changedAfterCompletion = completedSeq !== null && acts.some((a) => a.seq > completedSeq && a.label !== finalAtCompletion);
 
-    const current = item.audioSignals && item.audioSignals.audio_samples === samples ? item.audioSignals : null;
+    const current = this.currentAudioSignals(item, samples);
     const audioSignals: AudioSignals | null = current ? current.audio : null;
     // the voice-activity signals sit beside the energy ones, named vad_*; absent when the VAD did not run
     const vadSignals: VadSignals | null = current ? current.vad : null;

@@ -3,7 +3,6 @@ import { AUDIO_SAMPLE_RATE } from '../../common/audio/sampleRate';
 import type { AloudEvent, AppInfo, SessionPatch, SessionView } from '../../common/contract/aloudApi';
 import { Refusal } from '../../common/contract/refusal';
 import type { Item } from '../../common/items/item';
-import { summaryOfItem } from '../../common/session/itemSummary';
 import type { EngineSupervisorEvent } from '../engine/engineSupervisor';
 import { openSessionEngine, type SessionEngine } from '../engine/sessionEngine';
 import type { OpenProject } from '../project/projectFolder';
@@ -173,22 +172,22 @@ export class SessionSlot {
    */
   view(): SessionView {
     const s = this.require();
-    const state = s.state();
-    const open = state.current_item === null ? null : s.itemState(state.current_item);
+    const fields = s.store.fields();
+    const open = fields.current_item === null ? null : s.itemState(fields.current_item);
     return {
       annotator: s.store.annotator,
-      current_item: state.current_item,
-      recording_item: state.recording?.item_id ?? null,
-      items: state.items.map(summaryOfItem),
+      current_item: fields.current_item,
+      recording_item: fields.recording?.item_id ?? null,
+      items: s.store.summaries(),
       item_states: open ? { [open.item_id]: open } : {},
       pending_transcriptions: s.pendingTranscriptions,
       pending_items: s.pendingByItem,
       recovered: this.recovered,
       finishing_item: s.finishing,
-      config_changed: state.config_changed,
-      notes: state.notes.map(({ item_id, text, ts }) => ({ item_id, text, ts })),
+      config_changed: fields.config_changed,
+      notes: s.store.notesFrom(0).map(({ item_id, text, ts }) => ({ item_id, text, ts })),
       reviewer: s.reviewer,
-      kind: state.kind,
+      kind: s.store.kind,
     };
   }
 

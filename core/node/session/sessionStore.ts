@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { OpenProject } from '../project/projectFolder';
 import type { CodingFold } from '../../common/coding/codingFold';
 import type { ItemSessionState } from '../../common/session/itemState';
+import type { ItemSummary } from '../../common/session/itemSummary';
 import { SessionFold, type SessionEntry, type SessionNote, type SessionState } from '../../common/session/sessionFold';
 import type { SessionFacts } from '../../common/session/sessionRules';
 import { type SessionEvent, type SessionEventData, type SessionEventOf, type SessionEventType, type SessionKind } from '../../common/session/sessionEvents';
@@ -249,6 +250,15 @@ export class SessionStore {
 
   itemState(itemId: string): ItemSessionState | null {
     return this.fold.itemState(itemId);
+  }
+
+  /** Every item the log knows as its line in the item list, in the order first seen (opening a session answers these). */
+  summaries(): ItemSummary[] {
+    return this.fold.summaries();
+  }
+
+  get kind(): SessionKind {
+    return this.fold.sessionKind;
   }
 
   nextUtteranceIndex(itemId: string): number {
