@@ -197,6 +197,8 @@ export interface AgreementReport {
 /** Events pushed to the renderer (IPC messages in Electron, server-sent events in browser mode). */
 export type AloudEvent =
   | { type: 'item'; item: ItemSessionState }
+  /** the open session was opened again (new settings, items or a model): its whole view replaces the page's */
+  | { type: 'session_reopened'; view: SessionView }
   | { type: 'recording'; item_id: string | null }
   /** transcriptions queued or running, in all and per item */
   | { type: 'transcription'; pending: number; items: Record<string, number> }

@@ -6,6 +6,7 @@ export type AloudEventOf<T extends AloudEventType> = Extract<AloudEvent, { type:
 /** Every event type of the contract: keyed by the AloudEvent union, so the compiler holds the two together. */
 const EVENT_TYPES: { readonly [T in AloudEventType]: true } = {
   item: true,
+  session_reopened: true,
   recording: true,
   transcription: true,
   finishing: true,

@@ -60,6 +60,9 @@ function applyEvent(state: AppState, event: AloudEvent): AppState {
   switch (event.type) {
     case 'item':
       return session((s) => withItem(s, event.item));
+    case 'session_reopened':
+      // the same annotator's session under new settings, items or a model (a page without one open stays so)
+      return session((s) => (s.annotator === event.view.annotator ? event.view : s));
     case 'recording':
       return session((s) => ({ ...s, recording_item: event.item_id }));
     case 'transcription':

@@ -30,6 +30,14 @@ function reduce(state: AppState, ...actions: Parameters<typeof appReducer>[1][])
 describe('the app store', () => {
   const start = initialAppState({ deviceId: null, keepTalkingSeconds: 10 });
 
+  it('a reopened session replaces the view of the same annotator; a page without a session, or with another annotator, keeps its own', () => {
+    const opened = reduce(start, { type: 'session', session });
+    const view = { ...session, items: [], item_states: {}, config_changed: true };
+    expect(reduce(opened, { type: 'event', event: { type: 'session_reopened', view } }).session).toBe(view);
+    expect(reduce(start, { type: 'event', event: { type: 'session_reopened', view } })).toBe(start);
+    expect(reduce(opened, { type: 'event', event: { type: 'session_reopened', view: { ...view, annotator: 'ben' } } }).session).toBe(opened.session);
+  });
+
   it("folds the host's events into the session view: an item replaced or added, recording, pending transcriptions, the item finishing", () => {
     const s = reduce(
       start,

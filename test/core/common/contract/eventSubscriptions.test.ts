@@ -4,7 +4,7 @@ import { ALOUD_EVENT_TYPES, eventSubscriptions, subscriptionName } from '../../.
 
 describe('typed event subscriptions, derived from the contract', () => {
   it('one subscription per event type of the contract, named after it', () => {
-    expect(ALOUD_EVENT_TYPES.map(subscriptionName)).toEqual(['onItem', 'onRecording', 'onTranscription', 'onFinishing', 'onPartial', 'onError', 'onExportProgress', 'onCollectProgress', 'onModelDownload', 'onEngine']);
+    expect(ALOUD_EVENT_TYPES.map(subscriptionName)).toEqual(['onItem', 'onSessionReopened', 'onRecording', 'onTranscription', 'onFinishing', 'onPartial', 'onError', 'onExportProgress', 'onCollectProgress', 'onModelDownload', 'onEngine']);
     expect(Object.keys(eventSubscriptions(eventStream().onEvent)).sort()).toEqual(ALOUD_EVENT_TYPES.map(subscriptionName).sort());
   });
 

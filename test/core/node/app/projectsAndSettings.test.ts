@@ -2,6 +2,7 @@ import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import type { AloudEvent } from '../../../../core/common/contract/aloudApi';
 import { Refusal as ApiError } from '../../../../core/common/contract/refusal';
 import { AppService } from '../../../../core/node/app/appService';
 import { writeThinkAloudSettings } from '../../../../core/node/app/projectSettings';
@@ -44,9 +45,19 @@ describe('projects in the app service', () => {
       expect((await app.project()).items).toHaveLength(20);
       const good = path.join(work, 'good.jsonl');
       await writeFile(good, '{"id": "x-1", "text": "ok"}\n{"id": "x-2", "text": "fine"}\n');
+      await app.openItem('demo-02');
+      await app.commitLabel('Polite', 'key');
+      const heard: AloudEvent[] = [];
+      const stop = app.subscribe((event) => heard.push(event));
       const imported = await app.importItems(good, 'append');
+      stop();
       expect(imported.items).toMatchObject({ ok: true, added: 2, total: 22 });
       expect((await app.session()).annotator).toBe('ana'); // the session continues with the new items
+      // the page hears the reopened session once, as a whole view (not an event per item)
+      expect(heard.map((e) => e.type)).toEqual(['session_reopened']);
+      const reopened = heard[0] as Extract<AloudEvent, { type: 'session_reopened' }>;
+      expect(reopened.view).toEqual(await app.session());
+      expect(reopened.view.items).toMatchObject([{ item_id: 'demo-02', final_label: 'Polite', label_source: 'key' }]);
 
       const created = await app.createProject({ dir: path.join(work, 'new'), name: 'tone', labels: [{ name: 'Warm', key: 'w' }, { name: 'Cold', key: null }], items_file: good });
       expect(created.project).toMatchObject({ name: 'tone', dir: path.join(work, 'new') });
