@@ -1,6 +1,6 @@
 import { decodeChunkFrame } from '../../common/audio/chunkFrame';
 import { AUDIO_SAMPLE_RATE } from '../../common/audio/sampleRate';
-import type { AloudEvent, AppInfo, SessionPatch, SessionView } from '../../common/contract/aloudApi';
+import type { AloudEvent, AppInfo, SessionNoteView, SessionPatch, SessionView } from '../../common/contract/aloudApi';
 import { Refusal } from '../../common/contract/refusal';
 import type { Item } from '../../common/items/item';
 import type { EngineSupervisorEvent } from '../engine/engineSupervisor';
@@ -44,7 +44,7 @@ export class SessionSlot {
   /** next expected sample of the running recording: chunks must arrive in order and without gaps */
   private nextSample = 0;
   private lastPending = '{}';
-  /** items whose fold changed since the page last got the view or a patch, in the order of their first change */
+  /** items whose fold changed since the last patch (or the opening), in the order of their first change */
   private readonly changedItems = new Set<string>();
   /** notes the patches so far have covered (the opening view's, and those patches added): the next patch adds those after them */
   private notesSent = 0;
@@ -181,7 +181,7 @@ export class SessionSlot {
       recovered: this.recovered,
       finishing_item: s.finishing,
       config_changed: fields.config_changed,
-      notes: s.store.notesFrom(0).map(({ item_id, text, ts }) => ({ item_id, text, ts })),
+      notes: s.store.notesFrom(0).map(noteView),
       reviewer: s.reviewer,
       kind: s.store.kind,
     };
@@ -213,7 +213,7 @@ export class SessionSlot {
     const fields = s.store.fields();
     const changed = [...this.changedItems].flatMap((itemId) => s.itemState(itemId) ?? []);
     this.changedItems.clear();
-    const added = s.store.notesFrom(this.notesSent).map(({ item_id, text, ts }) => ({ item_id, text, ts }));
+    const added = s.store.notesFrom(this.notesSent).map(noteView);
     const notesFrom = this.notesSent;
     this.notesSent = fields.note_count;
     return {
@@ -290,4 +290,9 @@ export class SessionSlot {
     };
     return (project) => openSessionEngine({ project, modelFile: modelFile ?? null, engineScript: engineScript ?? null, onEngineEvent, ...(modelsDir ? { modelsDir } : {}) });
   }
+}
+
+/** A note as the page shows it (the log's note without what only the log needs). */
+function noteView({ item_id, text, ts }: { item_id: string | null; text: string; ts: string }): SessionNoteView {
+  return { item_id, text, ts };
 }
