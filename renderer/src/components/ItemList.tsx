@@ -1,4 +1,4 @@
-import { memo, useCallback, useEffect, useMemo, useRef, useState, type ReactElement } from 'react';
+import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactElement } from 'react';
 import type { Item } from '../../../core/common/items/item';
 import type { ItemSummary } from '../../../core/common/session/itemSummary';
 
@@ -71,6 +71,8 @@ export const ItemList = memo(function ItemList({ items, states, currentId, onOpe
     const list = listRef.current;
     if (list && windowed) setView({ top: list.scrollTop, height: list.clientHeight });
   }, [windowed]);
+  // a list that got shorter (a filter) may have been scrolled past its new end: read where it is now
+  useLayoutEffect(onScroll, [onScroll, items.length]);
 
   const row = (it: Item, n: number) => {
     const state = states.get(it.id);
@@ -114,8 +116,10 @@ export const ItemList = memo(function ItemList({ items, states, currentId, onOpe
   let rows: ReactElement[];
   if (!windowed) rows = items.map(row);
   else {
-    const first = Math.max(0, Math.floor((view.top - LIST_PADDING_PX) / rowPx) - OVERSCAN);
-    const last = Math.min(items.length, Math.ceil((view.top + view.height) / rowPx) + OVERSCAN);
+    // never past the end: the browser stops a list that got shorter at its end
+    const top = Math.max(0, Math.min(view.top, 2 * LIST_PADDING_PX + items.length * rowPx - view.height));
+    const first = Math.max(0, Math.floor((top - LIST_PADDING_PX) / rowPx) - OVERSCAN);
+    const last = Math.min(items.length, Math.ceil((top + view.height) / rowPx) + OVERSCAN);
     rows = [];
     // the current row is always there (it holds the list's one Tab stop), in view or not
     if (currentIndex >= 0 && currentIndex < first) rows.push(row(items[currentIndex]!, currentIndex));
