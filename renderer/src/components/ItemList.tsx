@@ -50,6 +50,7 @@ export const ItemList = memo(function ItemList({ items, states, currentId, onOpe
       // the list ends at the window's bottom whatever banners stand above it, so the current item is really in view
       const docTop = list.getBoundingClientRect().top + window.scrollY;
       list.style.maxHeight = `${Math.max(160, window.innerHeight - docTop - 12)}px`;
+      if (windowed) setView({ top: list.scrollTop, height: list.clientHeight });
       const el = currentRef.current;
       if (!el) return;
       const top = windowed ? LIST_PADDING_PX + currentIndex * rowPx : el.offsetTop;
@@ -127,7 +128,7 @@ export const ItemList = memo(function ItemList({ items, states, currentId, onOpe
     if (currentIndex >= last) rows.push(row(items[currentIndex]!, currentIndex));
   }
   return (
-    <aside className="item-list" aria-label={label} ref={listRef} onScroll={windowed ? onScroll : undefined}>
+    <aside className={windowed ? 'item-list windowed' : 'item-list'} aria-label={label} ref={listRef} onScroll={windowed ? onScroll : undefined}>
       <ol style={windowed ? { position: 'relative', height: 2 * LIST_PADDING_PX + items.length * rowPx, boxSizing: 'border-box' } : undefined}>
         {rows}
       </ol>

@@ -36,7 +36,9 @@ export function ReviewScreen({ client, project, session, onSession, run }: Props
   const shown = useMemo(() => filterReviewItems(project.items, states, filter), [filter, project.items, states]);
   const [itemId, setItemId] = useState<string | null>(session.current_item ?? project.items[0]?.id ?? null);
   const item = project.items.find((i) => i.id === itemId) ?? null;
-  const state = useItemState(client, session, itemId, itemId !== null && states.has(itemId));
+  // the item's line (always held) says its label; its whole state (asked of the host when not held) the rest
+  const line = itemId ? states.get(itemId) : undefined;
+  const state = useItemState(client, session, itemId, line !== undefined);
   const labels = project.schema.labels.map((l) => l.name);
   const [coding, setCoding] = useState(false);
   if (coding) return <CodingView client={client} project={project} run={run} onLeave={() => setCoding(false)} />;
@@ -103,9 +105,9 @@ export function ReviewScreen({ client, project, session, onSession, run }: Props
         <section className="item-pane" aria-label="review of the item">
           <div className="item-head">
             <span className="counter">
-              <code>{item.id}</code> · label <strong>{state?.final_label ?? 'none'}</strong>
-              {state?.label_source ? ` by ${state.label_source}` : ''}
-              {state?.completed_at ? ' · completed' : ''}
+              <code>{item.id}</code> · label <strong>{line?.final_label ?? 'none'}</strong>
+              {line?.label_source ? ` by ${line.label_source}` : ''}
+              {line?.completed_at ? ' · completed' : ''}
             </span>
           </div>
           <blockquote className="item-text compact">{item.text}</blockquote>
