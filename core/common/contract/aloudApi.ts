@@ -62,6 +62,11 @@ export interface SessionView {
   reviewer: string | null;
   /** an annotator's own session, or a norming room's votes written back */
   kind: 'annotator' | 'room';
+  /**
+   * this view's place in the host's order of views, patches and item events (each later one has a larger stamp): a
+   * page keeps an item's state or the session's fields only from something newer than what set them (sessionPatch.ts)
+   */
+  stamp: number;
 }
 
 /** A note as the page shows it. */
@@ -90,6 +95,8 @@ export interface SessionPatch {
   pending_items: Record<string, number>;
   finishing_item: string | null;
   config_changed: boolean;
+  /** its place in the host's order (SessionView.stamp): a patch older than the page's view or fields changes nothing there */
+  stamp: number;
 }
 
 export type ExportFormat = 'jsonl' | 'json' | 'csv';
@@ -196,7 +203,8 @@ export interface AgreementReport {
 
 /** Events pushed to the renderer (IPC messages in Electron, server-sent events in browser mode). */
 export type AloudEvent =
-  | { type: 'item'; item: ItemSessionState }
+  /** an item changed outside any act (a transcription landing or failing); stamped like patches */
+  | { type: 'item'; item: ItemSessionState; stamp: number }
   /** the open session was opened again (new settings, items or a model): its whole view replaces the page's */
   | { type: 'session_reopened'; view: SessionView }
   | { type: 'recording'; item_id: string | null }

@@ -32,8 +32,9 @@ export function sessionApi(app: AppContext) {
         if (normalizeAnnotatorName(reviewer) === existing) return app.session.openSession(existing);
         return app.session.openSession(existing, normalizeAnnotatorName(reviewer));
       }),
-    session: async () => app.session.view(),
-    sessionItem: async (itemId) => app.session.require().itemState(itemId),
+    // both in the call queue: asked while the session reopens (new settings, a model arriving), they wait for it
+    session: () => app.calls.run(async () => app.session.view()),
+    sessionItem: (itemId) => app.calls.run(async () => app.session.require().itemState(itemId)),
     // the item left behind keeps its pending transcriptions: they land on it while the annotator goes on
     openItem: (itemId) => withPatch((s) => s.openItem(itemId)),
     startRecording: (device) => withPatch(() => app.session.startRecording(device)),
@@ -62,7 +63,7 @@ export function sessionApi(app: AppContext) {
     /** audio recorded before a model existed (or any item's, again): transcribed now, earlier transcripts superseded */
     transcribeLater: (itemId) =>
       withPatch(async (s) => {
-        const ids = itemId !== null ? [itemId] : s.state().items.filter((i) => i.audio_ms > 0 && i.segments.length === 0).map((i) => i.item_id);
+        const ids = itemId !== null ? [itemId] : s.store.summaries().filter((i) => i.audio_ms > 0 && i.segments === 0).map((i) => i.item_id);
         const read = async (file: string) => (await readWav(file)).samples;
         for (const id of ids) await s.transcribeAgain(id, read, itemId === null ? 'transcribed later (no model when recorded)' : 'transcribed again from the app');
       }),

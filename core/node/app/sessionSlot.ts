@@ -51,11 +51,21 @@ export class SessionSlot {
   /** acts running: what changes meanwhile travels in their patches; a change outside any act is pushed as an item event */
   private acting = 0;
   private pushScheduled = false;
+  /**
+   * the stamp of the last view, patch or item event handed out: each gets a larger one. It starts from the clock
+   * (µs), so a restarted host's stamps are larger than those a page kept from the one before.
+   */
+  private stamp = 0;
 
   constructor(private readonly app: SessionSlotHost) {}
 
   get open(): SessionService | null {
     return this.current;
+  }
+
+  private nextStamp(): number {
+    this.stamp = Math.max(this.stamp + 1, Date.now() * 1000);
+    return this.stamp;
   }
 
   /** The open session, or the refusal that says to choose an annotator first. */
@@ -184,6 +194,7 @@ export class SessionSlot {
       notes: s.store.notesFrom(0).map(noteView),
       reviewer: s.reviewer,
       kind: s.store.kind,
+      stamp: this.nextStamp(),
     };
   }
 
@@ -226,6 +237,7 @@ export class SessionSlot {
       pending_items: s.pendingByItem,
       finishing_item: s.finishing,
       config_changed: fields.config_changed,
+      stamp: this.nextStamp(),
     };
   }
 
@@ -250,7 +262,7 @@ export class SessionSlot {
         });
       }
     });
-    session.on('item', (item) => emit({ type: 'item', item }));
+    session.on('item', (item) => emit({ type: 'item', item, stamp: this.nextStamp() }));
     session.on('event', (event) => {
       if (event.type === 'recording_started') emit({ type: 'recording', item_id: event.data.item_id });
       if (event.type === 'recording_stopped') emit({ type: 'recording', item_id: null });
@@ -268,7 +280,7 @@ export class SessionSlot {
     if (!s) return;
     const changed = [...this.changedItems].flatMap((itemId) => s.itemState(itemId) ?? []);
     this.changedItems.clear();
-    for (const item of changed) this.app.emit({ type: 'item', item });
+    for (const item of changed) this.app.emit({ type: 'item', item, stamp: this.nextStamp() });
   }
 
   private emitPending(): void {

@@ -1,5 +1,5 @@
-import type { AloudEvent, AppInfo, ExportSummary, ProjectExportFormat, ProjectView, SessionView } from '../../../core/common/contract/aloudApi';
-import { updateSessionView, withItem, type SessionUpdate } from '../../../core/common/contract/sessionPatch';
+import type { AloudEvent, AppInfo, ExportSummary, ProjectExportFormat, ProjectView } from '../../../core/common/contract/aloudApi';
+import { updateSessionView, withItem, type HeldSessionView, type SessionUpdate } from '../../../core/common/contract/sessionPatch';
 
 export type Tab = 'label' | 'review' | 'agreement' | 'project' | 'settings';
 
@@ -7,7 +7,8 @@ export type Tab = 'label' | 'review' | 'agreement' | 'project' | 'settings';
 export interface AppState {
   info: AppInfo | null;
   project: ProjectView | null;
-  session: SessionView | null;
+  /** the open session as the page holds it (the host's view, patches and events applied by their stamps) */
+  session: HeldSessionView | null;
   tab: Tab;
   /** the banner: a refusal, an unreachable host, a failed write */
   error: string | null;
@@ -56,13 +57,13 @@ export function initialAppState(saved: { deviceId: string | null; keepTalkingSec
 
 /** What an event of the host changes in the app's state (events about a session change nothing before one is open). */
 function applyEvent(state: AppState, event: AloudEvent): AppState {
-  const session = (change: (s: SessionView) => SessionView): AppState => (state.session ? { ...state, session: change(state.session) } : state);
+  const session = (change: (s: HeldSessionView) => HeldSessionView): AppState => (state.session ? { ...state, session: change(state.session) } : state);
   switch (event.type) {
     case 'item':
-      return session((s) => withItem(s, event.item));
+      return session((s) => withItem(s, event.item, event.stamp));
     case 'session_reopened':
       // the same annotator's session under new settings, items or a model (a page without one open stays so)
-      return session((s) => (s.annotator === event.view.annotator ? event.view : s));
+      return session((s) => (s.annotator === event.view.annotator ? (updateSessionView(s, event.view) ?? s) : s));
     case 'recording':
       return session((s) => ({ ...s, recording_item: event.item_id }));
     case 'transcription':

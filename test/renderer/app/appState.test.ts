@@ -21,6 +21,7 @@ const session: SessionView = {
   notes: [],
   reviewer: null,
   kind: 'annotator',
+  stamp: 1,
 };
 
 function reduce(state: AppState, ...actions: Parameters<typeof appReducer>[1][]): AppState {
@@ -32,8 +33,11 @@ describe('the app store', () => {
 
   it('a reopened session replaces the view of the same annotator; a page without a session, or with another annotator, keeps its own', () => {
     const opened = reduce(start, { type: 'session', session });
-    const view = { ...session, items: [], item_states: {}, config_changed: true };
+    const view = { ...session, items: [], item_states: {}, config_changed: true, stamp: 5 };
     expect(reduce(opened, { type: 'event', event: { type: 'session_reopened', view } }).session).toBe(view);
+    // a reopened view older than an answer the page applied is dropped (the store asks for the view again)
+    const moved = reduce(opened, { type: 'session', session: { changed_items: [], notes_from: 0, added_notes: [], current_item: 'i2', recording_item: null, pending_transcriptions: 0, pending_items: {}, finishing_item: null, config_changed: false, stamp: 6 } });
+    expect(reduce(moved, { type: 'event', event: { type: 'session_reopened', view } }).session).toBe(moved.session);
     expect(reduce(start, { type: 'event', event: { type: 'session_reopened', view } })).toBe(start);
     expect(reduce(opened, { type: 'event', event: { type: 'session_reopened', view: { ...view, annotator: 'ben' } } }).session).toBe(opened.session);
   });
@@ -42,8 +46,8 @@ describe('the app store', () => {
     const s = reduce(
       start,
       { type: 'session', session },
-      { type: 'event', event: { type: 'item', item: item('i1', 'Polite') } },
-      { type: 'event', event: { type: 'item', item: item('i2', null) } },
+      { type: 'event', event: { type: 'item', item: item('i1', 'Polite'), stamp: 2 } },
+      { type: 'event', event: { type: 'item', item: item('i2', null), stamp: 3 } },
       { type: 'event', event: { type: 'recording', item_id: 'i2' } },
       { type: 'event', event: { type: 'transcription', pending: 2, items: { i2: 2 } } },
       { type: 'event', event: { type: 'finishing', item_id: 'i2' } },
@@ -52,7 +56,7 @@ describe('the app store', () => {
   });
 
   it('session events before a session is open change nothing; an error event reaches the banner; export progress the export', () => {
-    expect(reduce(start, { type: 'event', event: { type: 'item', item: item('i1', 'x') } })).toBe(start);
+    expect(reduce(start, { type: 'event', event: { type: 'item', item: item('i1', 'x'), stamp: 2 } })).toBe(start);
     expect(reduce(start, { type: 'event', event: { type: 'error', message: 'disk full' } }).error).toBe('disk full');
     expect(reduce(start, { type: 'exportStarted' }, { type: 'event', event: { type: 'export_progress', done: 3, total: 9 } }).exporting).toMatchObject({ busy: true, progress: { done: 3, total: 9 } });
     expect(reduce(start, { type: 'event', event: { type: 'partial', item_id: 'i1', utterance: 0, text: 'x' } })).toBe(start);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { SessionPatch, SessionView } from '../../../../core/common/contract/aloudApi';
-import { applySessionPatch, isSessionPatch, updateSessionView, withItem } from '../../../../core/common/contract/sessionPatch';
+import { applySessionPatch, isSessionPatch, staleView, updateSessionView, withItem } from '../../../../core/common/contract/sessionPatch';
 import type { ItemSessionState } from '../../../../core/common/session/itemState';
 import { summaryOfItem } from '../../../../core/common/session/itemSummary';
 
@@ -20,6 +20,7 @@ const view: SessionView = {
   notes: [{ item_id: 'i1', text: 'first', ts: '2026-01-01T00:00:00.000Z' }],
   reviewer: null,
   kind: 'annotator',
+  stamp: 10,
 };
 const patch = (over: Partial<SessionPatch>): SessionPatch => ({
   changed_items: [],
@@ -31,6 +32,7 @@ const patch = (over: Partial<SessionPatch>): SessionPatch => ({
   pending_items: {},
   finishing_item: null,
   config_changed: false,
+  stamp: 11,
   ...over,
 });
 
@@ -87,6 +89,44 @@ describe('applying a session patch', () => {
     expect(updateSessionView(view, { ...view, annotator: 'ben' })?.annotator).toBe('ben');
     expect(updateSessionView(null, patch({ current_item: 'i2' }))).toBeNull();
     expect(updateSessionView(view, patch({ current_item: 'i2' }))?.current_item).toBe('i2');
-    expect(withItem(view, item('i2', null)).items[1]!.final_label).toBeNull();
+    expect(withItem(view, item('i2', null), 11).items[1]!.final_label).toBeNull();
+  });
+
+  it('answers that arrive out of order: nothing older than what set an item or the fields wins, nothing is lost', () => {
+    const second = { item_id: 'i2', text: 'second', ts: '2026-01-01T00:01:00.000Z' };
+    const third = { item_id: 'i3', text: 'third', ts: '2026-01-01T00:02:00.000Z' };
+    // the act answered 13 (moved to i3, i1 Neutral, a note) overtook the act answered 12 (on i2: i1 Impolite, i2 Neutral, a note)
+    const newer = patch({ stamp: 13, current_item: 'i3', changed_items: [item('i1', 'Neutral'), item('i3', null)], notes_from: 2, added_notes: [third] });
+    const older = patch({ stamp: 12, current_item: 'i2', changed_items: [item('i1', 'Impolite'), item('i2', 'Neutral')], notes_from: 1, added_notes: [second] });
+    const after = applySessionPatch(applySessionPatch(view, newer), older);
+    expect(after.current_item).toBe('i3');
+    expect(after.items.map((i) => [i.item_id, i.final_label])).toEqual([
+      ['i1', 'Neutral'],
+      ['i2', 'Neutral'],
+      ['i3', null],
+    ]);
+    expect(after.item_states.i1!.final_label).toBe('Neutral');
+    expect(after.notes.map((n) => n.text)).toEqual(['first', 'second', 'third']);
+    // in order, the same
+    const inOrder = applySessionPatch(applySessionPatch(view, older), newer);
+    expect({ ...inOrder, held: null }).toEqual({ ...after, held: null });
+    // an item event older than the state held of its item changes nothing; a newer one does
+    expect(withItem(after, item('i1', 'Polite'), 12).item_states.i1!.final_label).toBe('Neutral');
+    expect(withItem(after, item('i1', 'Polite'), 14).item_states.i1!.final_label).toBe('Polite');
+    // a patch made before the view is in the view already
+    expect(applySessionPatch(view, patch({ stamp: 9, current_item: 'i2', changed_items: [item('i1', 'Impolite')] }))).toBe(view);
+  });
+
+  it('a whole view older than what the page applied is dropped (the page asks again); a newer one, or another session, replaces it', () => {
+    const moved = applySessionPatch(view, patch({ stamp: 12, current_item: 'i2' }));
+    const late = { ...view, stamp: 11, current_item: 'i1' };
+    expect(staleView(moved, late)).toBe(true);
+    expect(updateSessionView(moved, late)).toBe(moved);
+    const fresh = { ...view, stamp: 13, current_item: 'i2' };
+    expect(updateSessionView(moved, fresh)).toBe(fresh);
+    // another annotator's (or reviewer's) session is never stale against this one
+    const ben = { ...view, annotator: 'ben', stamp: 5 };
+    expect(staleView(moved, ben)).toBe(false);
+    expect(updateSessionView(moved, ben)).toBe(ben);
   });
 });
