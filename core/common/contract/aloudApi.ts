@@ -207,11 +207,11 @@ export type AloudEvent =
   | { type: 'item'; item: ItemSessionState; stamp: number }
   /** the open session was opened again (new settings, items or a model): its whole view replaces the page's */
   | { type: 'session_reopened'; view: SessionView }
-  | { type: 'recording'; item_id: string | null }
+  | { type: 'recording'; item_id: string | null; stamp: number }
   /** transcriptions queued or running, in all and per item */
-  | { type: 'transcription'; pending: number; items: Record<string, number> }
+  | { type: 'transcription'; pending: number; items: Record<string, number>; stamp: number }
   /** completing this item waits for its transcriptions (null: stopped waiting) */
-  | { type: 'finishing'; item_id: string | null }
+  | { type: 'finishing'; item_id: string | null; stamp: number }
   /** text of an utterance still being spoken: show it greyed, replace it with the final; never a transcript */
   | { type: 'partial'; item_id: string; utterance: number; text: string }
   | { type: 'error'; message: string }

@@ -15,19 +15,23 @@ export function isSessionPatch(update: SessionUpdate): update is SessionPatch {
  * set them (an older act's answer must never move the page back to an item the host has left).
  */
 export interface HeldStamps {
-  /** the stamp that set the session's fields (current item, recording, pending, finishing, config_changed) */
-  fields: number;
+  /** per session field (current item, recording, pending, finishing, config_changed), the stamp that set it, where newer than the view's */
+  fields: Partial<Record<SessionField, number>>;
   /** per item, the stamp that set its state, where newer than the view's */
   items: Record<string, number>;
   /** the newest stamp applied */
   newest: number;
 }
 
+/** The session's own fields, which patches set and some events too. */
+type SessionField = 'current_item' | 'recording_item' | 'pending_transcriptions' | 'pending_items' | 'finishing_item' | 'config_changed';
+type SessionFields = Pick<SessionView, SessionField>;
+
 /** The view a page keeps: the host's, with what it applied since (`held`, the page's own; the host never sends it). */
 export type HeldSessionView = SessionView & { held?: HeldStamps };
 
 function heldOf(view: HeldSessionView): HeldStamps {
-  return view.held ?? { fields: view.stamp, items: {}, newest: view.stamp };
+  return view.held ?? { fields: {}, items: {}, newest: view.stamp };
 }
 
 /** The view with items whose states are newer than those held put in place (new ones at the end); older ones are dropped. */
@@ -82,12 +86,26 @@ function withNotes(notes: readonly SessionNoteView[], from: number, added: reado
 export function applySessionPatch(view: HeldSessionView, patch: SessionPatch): HeldSessionView {
   if (patch.stamp <= view.stamp) return view;
   const { changed_items, added_notes, notes_from, stamp, ...fields } = patch;
-  const next = withItems(view, changed_items, stamp);
-  const held = heldOf(next);
+  const next = withFields(withItems(view, changed_items, stamp), fields, stamp);
   const notes = withNotes(next.notes, notes_from, added_notes);
-  const newFields = stamp > held.fields;
-  if (!notes && !newFields) return next;
-  return { ...next, ...(newFields ? fields : {}), ...(notes ? { notes } : {}), held: { ...held, fields: newFields ? stamp : held.fields } };
+  return notes ? { ...next, notes } : next;
+}
+
+/**
+ * Session fields a patch or an event sets, each unless something newer set it: an event about the recording or the
+ * pending transcriptions says nothing of the current item, so it never holds back an older answer's current item.
+ */
+export function withFields(view: HeldSessionView, fields: Partial<SessionFields>, stamp: number): HeldSessionView {
+  const held = heldOf(view);
+  const set: Partial<SessionFields> = {};
+  const stamps = { ...held.fields };
+  for (const key of Object.keys(fields) as SessionField[]) {
+    if (stamp <= (held.fields[key] ?? view.stamp)) continue;
+    (set as Record<SessionField, unknown>)[key] = fields[key];
+    stamps[key] = stamp;
+  }
+  if (Object.keys(set).length === 0) return stamp > held.newest ? { ...view, held: { ...held, newest: stamp } } : view;
+  return { ...view, ...set, held: { ...held, fields: stamps, newest: Math.max(held.newest, stamp) } };
 }
 
 /**

@@ -264,12 +264,12 @@ export class SessionSlot {
     });
     session.on('item', (item) => emit({ type: 'item', item, stamp: this.nextStamp() }));
     session.on('event', (event) => {
-      if (event.type === 'recording_started') emit({ type: 'recording', item_id: event.data.item_id });
-      if (event.type === 'recording_stopped') emit({ type: 'recording', item_id: null });
+      if (event.type === 'recording_started') emit({ type: 'recording', item_id: event.data.item_id, stamp: this.nextStamp() });
+      if (event.type === 'recording_stopped') emit({ type: 'recording', item_id: null, stamp: this.nextStamp() });
       this.emitPending();
     });
     session.on('write_error', (error) => emit({ type: 'error', message: error.message }));
-    session.on('finishing', (itemId) => emit({ type: 'finishing', item_id: itemId }));
+    session.on('finishing', (itemId) => emit({ type: 'finishing', item_id: itemId, stamp: this.nextStamp() }));
     session.on('partial', (p) => emit({ type: 'partial', item_id: p.item_id, utterance: p.utterance, text: p.text }));
     session.on('pending', () => this.emitPending());
   }
@@ -288,7 +288,7 @@ export class SessionSlot {
     const key = JSON.stringify(items);
     if (key === this.lastPending) return;
     this.lastPending = key;
-    this.app.emit({ type: 'transcription', pending: this.current?.pendingTranscriptions ?? 0, items });
+    this.app.emit({ type: 'transcription', pending: this.current?.pendingTranscriptions ?? 0, items, stamp: this.nextStamp() });
   }
 
   private defaultEngine(): (project: OpenProject) => Promise<SessionEngine> {

@@ -1,5 +1,5 @@
 import type { AloudEvent, AppInfo, ExportSummary, ProjectExportFormat, ProjectView } from '../../../core/common/contract/aloudApi';
-import { updateSessionView, withItem, type HeldSessionView, type SessionUpdate } from '../../../core/common/contract/sessionPatch';
+import { updateSessionView, withFields, withItem, type HeldSessionView, type SessionUpdate } from '../../../core/common/contract/sessionPatch';
 
 export type Tab = 'label' | 'review' | 'agreement' | 'project' | 'settings';
 
@@ -65,11 +65,11 @@ function applyEvent(state: AppState, event: AloudEvent): AppState {
       // the same annotator's session under new settings, items or a model (a page without one open stays so)
       return session((s) => (s.annotator === event.view.annotator ? (updateSessionView(s, event.view) ?? s) : s));
     case 'recording':
-      return session((s) => ({ ...s, recording_item: event.item_id }));
+      return session((s) => withFields(s, { recording_item: event.item_id }, event.stamp));
     case 'transcription':
-      return session((s) => ({ ...s, pending_transcriptions: event.pending, pending_items: event.items }));
+      return session((s) => withFields(s, { pending_transcriptions: event.pending, pending_items: event.items }, event.stamp));
     case 'finishing':
-      return session((s) => ({ ...s, finishing_item: event.item_id }));
+      return session((s) => withFields(s, { finishing_item: event.item_id }, event.stamp));
     case 'error':
       return { ...state, error: event.message };
     case 'export_progress':

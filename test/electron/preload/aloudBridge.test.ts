@@ -40,7 +40,7 @@ describe('createAloudBridge (what the preload exposes as window.aloudBridge)', (
     const { ipc, emit } = recordingIpc();
     const received: unknown[][] = [];
     createAloudBridge(ipc).onEvent((...args) => received.push(args));
-    const event: AloudEvent = { type: 'recording', item_id: 'demo-01' };
+    const event: AloudEvent = { type: 'recording', item_id: 'demo-01', stamp: 1 };
     emit(IPC_EVENT_CHANNEL, event);
     emit('some-other-channel', { type: 'error', message: 'not ours' });
     expect(received).toEqual([[event]]);
@@ -53,9 +53,9 @@ describe('createAloudBridge (what the preload exposes as window.aloudBridge)', (
     const second: AloudEvent[] = [];
     const stopFirst = bridge.onEvent((e) => first.push(e));
     bridge.onEvent((e) => second.push(e));
-    emit(IPC_EVENT_CHANNEL, { type: 'transcription', pending: 1 });
+    emit(IPC_EVENT_CHANNEL, { type: 'transcription', pending: 1, stamp: 1 });
     stopFirst();
-    emit(IPC_EVENT_CHANNEL, { type: 'transcription', pending: 0 });
+    emit(IPC_EVENT_CHANNEL, { type: 'transcription', pending: 0, stamp: 2 });
     expect(first).toHaveLength(1);
     expect(second).toHaveLength(2);
     expect(listeners.get(IPC_EVENT_CHANNEL)?.size).toBe(1);

@@ -48,9 +48,11 @@ describe('the app store', () => {
       { type: 'session', session },
       { type: 'event', event: { type: 'item', item: item('i1', 'Polite'), stamp: 2 } },
       { type: 'event', event: { type: 'item', item: item('i2', null), stamp: 3 } },
-      { type: 'event', event: { type: 'recording', item_id: 'i2' } },
-      { type: 'event', event: { type: 'transcription', pending: 2, items: { i2: 2 } } },
-      { type: 'event', event: { type: 'finishing', item_id: 'i2' } },
+      { type: 'event', event: { type: 'recording', item_id: 'i2', stamp: 4 } },
+      { type: 'event', event: { type: 'transcription', pending: 2, items: { i2: 2 } , stamp: 5 } },
+      { type: 'event', event: { type: 'finishing', item_id: 'i2', stamp: 6 } },
+      // an event older than what set the fields changes nothing
+      { type: 'event', event: { type: 'recording', item_id: null, stamp: 3 } },
     );
     expect(s.session).toMatchObject({ items: [{ item_id: 'i1', final_label: 'Polite' }, { item_id: 'i2' }], recording_item: 'i2', pending_transcriptions: 2, pending_items: { i2: 2 }, finishing_item: 'i2' });
   });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { SessionPatch, SessionView } from '../../../../core/common/contract/aloudApi';
-import { applySessionPatch, isSessionPatch, staleView, updateSessionView, withItem } from '../../../../core/common/contract/sessionPatch';
+import { applySessionPatch, isSessionPatch, staleView, updateSessionView, withFields, withItem } from '../../../../core/common/contract/sessionPatch';
 import type { ItemSessionState } from '../../../../core/common/session/itemState';
 import { summaryOfItem } from '../../../../core/common/session/itemSummary';
 
@@ -115,6 +115,15 @@ describe('applying a session patch', () => {
     expect(withItem(after, item('i1', 'Polite'), 14).item_states.i1!.final_label).toBe('Polite');
     // a patch made before the view is in the view already
     expect(applySessionPatch(view, patch({ stamp: 9, current_item: 'i2', changed_items: [item('i1', 'Impolite')] }))).toBe(view);
+  });
+
+  it("an event about the pending transcriptions that overtook an act's answer holds back only its own fields", () => {
+    // the act (answer 11) moved to i3; a transcription event made after it (12) arrived first
+    const evented = withFields(view, { pending_transcriptions: 1, pending_items: { i1: 1 } }, 12);
+    const after = applySessionPatch(evented, patch({ stamp: 11, current_item: 'i3', pending_transcriptions: 0, pending_items: {} }));
+    expect(after.current_item).toBe('i3');
+    expect(after.pending_transcriptions).toBe(1);
+    expect(after.pending_items).toEqual({ i1: 1 });
   });
 
   it('a whole view older than what the page applied is dropped (the page asks again); a newer one, or another session, replaces it', () => {

@@ -63,7 +63,7 @@ function pageStore(app: AppService) {
   const applied: AppAction[] = [];
   const dispatch = (action: AppAction): void => {
     state = appReducer(state, action);
-    if (action.type === 'session' || (action.type === 'event' && (action.event.type === 'item' || action.event.type === 'session_reopened'))) applied.push(action);
+    if (action.type === 'session' || (action.type === 'event' && ['item', 'session_reopened', 'recording', 'transcription', 'finishing'].includes(action.event.type))) applied.push(action);
   };
   const stop = app.subscribe((event) => dispatch({ type: 'event', event }));
   return {
@@ -208,7 +208,7 @@ describe.skipIf(!haveClip)('a page that applies patches shows what a full reload
       await expect.poll(() => page.session?.pending_transcriptions, { timeout: 60_000 }).toBe(0);
 
       // answers and events travel on different connections: applied in another order (after the opening view),
-      // the page ends with the same list, notes, current item and item states (each the newest of its kind)
+      // the page ends with the same list, notes, session fields and item states (each the newest of its kind)
       for (let round = 0; round < 5; round++) {
         const [opening, ...rest] = page.applied;
         const shuffled = [...rest];
@@ -223,6 +223,7 @@ describe.skipIf(!haveClip)('a page that applies patches shows what a full reload
         expect(byId(other), `round ${round}`).toEqual(byId(inOrder));
         expect(other.notes).toEqual(inOrder.notes);
         expect(other.current_item).toBe(inOrder.current_item);
+        expect([other.recording_item, other.pending_transcriptions, other.pending_items, other.finishing_item]).toEqual([inOrder.recording_item, inOrder.pending_transcriptions, inOrder.pending_items, inOrder.finishing_item]);
         expect(other.item_states[other.current_item!]).toBeDefined();
         for (const itemId of Object.keys(other.item_states)) if (inOrder.item_states[itemId]) expect(other.item_states[itemId], itemId).toEqual(inOrder.item_states[itemId]);
       }
