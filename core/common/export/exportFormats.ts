@@ -58,10 +58,11 @@ export interface ExportTextOptions {
 export function exportTextWriter(format: ExportFormat, options: ExportTextOptions = {}): ExportTextWriter {
   if (format === 'jsonl') return { head: '', record: (r) => `${JSON.stringify(inFieldOrder(r))}\n`, tail: () => '' };
   if (format === 'json') {
-    // JSON.stringify(array, null, 2) puts each element on its own lines one level in; JSON strings hold no raw line breaks
+    // JSON.stringify(array, null, 2) puts each element on its own lines one level in: a one-element array, without its
+    // brackets ("[\n" and "\n]"), is the element as the whole array holds it (no second pass to indent it)
     return {
       head: '[',
-      record: (r, index) => `${index === 0 ? '\n  ' : ',\n  '}${JSON.stringify(inFieldOrder(r), null, 2).replace(/\n/g, '\n  ')}`,
+      record: (r, index) => `${index === 0 ? '\n' : ',\n'}${JSON.stringify([inFieldOrder(r)], null, 2).slice(2, -2)}`,
       tail: (records) => (records === 0 ? ']\n' : '\n]\n'),
     };
   }

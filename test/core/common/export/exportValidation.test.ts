@@ -174,6 +174,18 @@ const cases: Case[] = [
   { name: 'a wrong type deep in a JSON export, located by line', format: 'json', text: prettyJson.replace('"final_label": null', '"final_label": 5'), expected: [['schema', lineOfNth(prettyJson, '"final_label"', 1), '[1].final_label']], fragment: 'must be string or null, not number' },
 ];
 
+describe('the JSON export text', () => {
+  it('is the records as one JSON array, indented two spaces, then a newline (built record by record)', () => {
+    const all = validRecords();
+    expect(all.length).toBeGreaterThan(1);
+    const ordered = JSON.parse(serializeExport(all, 'jsonl').split('\n')[0]!) as Record<string, unknown>;
+    const asArray = JSON.parse(prettyJson) as Array<Record<string, unknown>>;
+    expect(Object.keys(asArray[0]!)).toEqual(Object.keys(ordered));
+    expect(prettyJson).toBe(`${JSON.stringify(asArray, null, 2)}\n`);
+    expect(serializeExport([], 'json')).toBe('[]\n');
+  });
+});
+
 describe('validateExportText: every stage, every problem, located', () => {
   it('accepts the valid export in all three formats, with and without the project', () => {
     for (const format of ['jsonl', 'json', 'csv'] as const) {
