@@ -1,5 +1,5 @@
-import type { AloudEvent, AppInfo, ExportSummary, ProjectExportFormat, ProjectView } from '../../../core/common/contract/aloudApi';
-import { updateSessionView, withFields, withItem, type HeldSessionView, type SessionUpdate } from '../../../core/common/contract/sessionPatch';
+import type { AloudEvent, AppInfo, ExportSummary, ProjectExportFormat, ProjectView, SessionView } from '../../../core/common/contract/aloudApi';
+import { isSessionPatch, staleView, updateSessionView, withFields, withItem, type HeldSessionView, type SessionUpdate } from '../../../core/common/contract/sessionPatch';
 
 export type Tab = 'label' | 'review' | 'agreement' | 'project' | 'settings';
 
@@ -19,6 +19,8 @@ export interface AppState {
   deviceId: string | null;
   /** seconds of silence before the keep-talking cue; null: off */
   keepTalkingSeconds: number | null;
+  /** whole views dropped as older than what the page applied: each asks the host for the view again (useAppStore) */
+  staleViews: number;
 }
 
 export type AppAction =
@@ -51,6 +53,7 @@ export function initialAppState(saved: { deviceId: string | null; keepTalkingSec
     notice: null,
     choosingProject: false,
     exporting: { format: 'jsonl', scope: 'mine', busy: false, progress: null, done: null },
+    staleViews: 0,
     ...saved,
   };
 }
@@ -63,7 +66,7 @@ function applyEvent(state: AppState, event: AloudEvent): AppState {
       return session((s) => withItem(s, event.item, event.stamp));
     case 'session_reopened':
       // the same annotator's session under new settings, items or a model (a page without one open stays so)
-      return session((s) => (s.annotator === event.view.annotator ? (updateSessionView(s, event.view) ?? s) : s));
+      return state.session && state.session.annotator === event.view.annotator ? keepView(state, event.view) : state;
     case 'recording':
       return session((s) => withFields(s, { recording_item: event.item_id }, event.stamp));
     case 'transcription':
@@ -80,6 +83,12 @@ function applyEvent(state: AppState, event: AloudEvent): AppState {
   }
 }
 
+/** A whole view replaces the page's, unless it is older than what the page applied: then it is counted, to be asked again. */
+function keepView(state: AppState, view: SessionView): AppState {
+  if (state.session && staleView(state.session, view)) return { ...state, staleViews: state.staleViews + 1 };
+  return { ...state, session: view };
+}
+
 /** The app's one reducer: every change of the frame's state is an action here. */
 export function appReducer(state: AppState, action: AppAction): AppState {
   switch (action.type) {
@@ -92,7 +101,7 @@ export function appReducer(state: AppState, action: AppAction): AppState {
     case 'projectOpened':
       return { ...state, project: action.project, session: null, exporting: { ...state.exporting, done: null }, choosingProject: false, tab: 'label', error: null };
     case 'session':
-      return { ...state, session: updateSessionView(state.session, action.session) };
+      return isSessionPatch(action.session) ? { ...state, session: updateSessionView(state.session, action.session) } : keepView(state, action.session);
     case 'event':
       return applyEvent(state, action.event);
     case 'tab':

@@ -1,6 +1,5 @@
-import { useCallback, useEffect, useMemo, useReducer, useRef } from 'react';
-import type { SessionView } from '../../../core/common/contract/aloudApi';
-import { isSessionPatch, staleView, type SessionUpdate } from '../../../core/common/contract/sessionPatch';
+import { useCallback, useEffect, useMemo, useReducer } from 'react';
+import type { SessionUpdate } from '../../../core/common/contract/sessionPatch';
 import { appReducer, initialAppState } from '../app/appState';
 import { loadKeepTalkingSeconds, saveKeepTalkingSeconds } from '../app/keepTalking';
 import { reportRefusalsTo, type RunCall } from '../app/runCall';
@@ -16,26 +15,12 @@ export function useAppStore(client: ApiClient) {
   const [state, dispatch] = useReducer(appReducer, undefined, () =>
     initialAppState({ deviceId: localStorage.getItem(DEVICE_KEY), keepTalkingSeconds: loadKeepTalkingSeconds(localStorage) }),
   );
-  const sessionRef = useRef(state.session);
-  sessionRef.current = state.session;
-  /** a whole view older than what the page applied is dropped by the reducer; a fresh one is asked for instead */
-  const askAgainIfStale = useCallback(
-    (view: SessionView) => {
-      const held = sessionRef.current;
-      if (held && staleView(held, view)) void client.session().then((fresh) => dispatch({ type: 'session', session: fresh }), () => undefined);
-    },
-    [client],
-  );
   useEffect(() => {
     Promise.all([client.appInfo(), client.project()]).then(
       ([info, project]) => dispatch({ type: 'loaded', info, project }),
       (e: Error) => dispatch({ type: 'error', message: `Cannot reach Aloud: ${e.message}` }),
     );
-    const stopEvents = client.onEvent((event) => {
-      // a reopened session's view that arrives after a newer answer is dropped: ask for the view again
-      if (event.type === 'session_reopened') askAgainIfStale(event.view);
-      dispatch({ type: 'event', event });
-    });
+    const stopEvents = client.onEvent((event) => dispatch({ type: 'event', event }));
     // a model that arrived may be the one the session transcribes with now
     const stopDownloads = client.onModelDownload((event) => {
       if (event.state === 'done') void client.appInfo().then((info) => dispatch({ type: 'info', info }), () => undefined);
@@ -44,18 +29,17 @@ export function useAppStore(client: ApiClient) {
       stopEvents();
       stopDownloads();
     };
-  }, [client, askAgainIfStale]);
+  }, [client]);
+  // a whole view that arrived after a newer answer was dropped (appState): the page asks for the view again
+  useEffect(() => {
+    if (state.staleViews === 0) return;
+    void client.session().then((fresh) => dispatch({ type: 'session', session: fresh }), () => undefined);
+  }, [client, state.staleViews]);
   const run: RunCall = useMemo(() => reportRefusalsTo((message) => dispatch({ type: 'error', message })), []);
   // stable across renders, like the setters they replace: screens keep them in their callbacks' dependencies
   const showError = useCallback((message: string | null) => dispatch({ type: 'error', message }), []);
   // a call's answer about the session: a whole view replaces the one kept, an act's patch is applied to it
-  const keepSession = useCallback(
-    (session: SessionUpdate) => {
-      if (!isSessionPatch(session)) askAgainIfStale(session);
-      dispatch({ type: 'session', session });
-    },
-    [askAgainIfStale],
-  );
+  const keepSession = useCallback((session: SessionUpdate) => dispatch({ type: 'session', session }), []);
   const chooseDevice = useCallback((deviceId: string | null) => {
     dispatch({ type: 'device', deviceId });
     if (deviceId) localStorage.setItem(DEVICE_KEY, deviceId);

@@ -37,7 +37,13 @@ describe('the app store', () => {
     expect(reduce(opened, { type: 'event', event: { type: 'session_reopened', view } }).session).toBe(view);
     // a reopened view older than an answer the page applied is dropped (the store asks for the view again)
     const moved = reduce(opened, { type: 'session', session: { changed_items: [], notes_from: 0, added_notes: [], current_item: 'i2', recording_item: null, pending_transcriptions: 0, pending_items: {}, finishing_item: null, config_changed: false, stamp: 6 } });
-    expect(reduce(moved, { type: 'event', event: { type: 'session_reopened', view } }).session).toBe(moved.session);
+    const dropped = reduce(moved, { type: 'event', event: { type: 'session_reopened', view } });
+    expect(dropped.session).toBe(moved.session);
+    expect(dropped.staleViews).toBe(moved.staleViews + 1);
+    // so is a late whole answer; a fresh one replaces the view
+    expect(reduce(moved, { type: 'session', session: view }).staleViews).toBe(moved.staleViews + 1);
+    const fresh = { ...view, stamp: 7 };
+    expect(reduce(moved, { type: 'session', session: fresh }).session).toBe(fresh);
     expect(reduce(start, { type: 'event', event: { type: 'session_reopened', view } })).toBe(start);
     expect(reduce(opened, { type: 'event', event: { type: 'session_reopened', view: { ...view, annotator: 'ben' } } }).session).toBe(opened.session);
   });
