@@ -566,7 +566,7 @@ export class SessionFold {
   }
 
   /** One item's line, read from the fold (summaryOfItem of its derived state gives the same). */
-  summaryOf(item: ItemFold): ItemSummary {
+  private summaryOf(item: ItemFold): ItemSummary {
     const samples = this.audio.ledger.items.get(item.item_id)?.samples ?? 0;
     const { acts, changedAfterCompletion } = this.labelActs(item);
     const last = acts.at(-1);
