@@ -16,6 +16,8 @@ export interface CodeDef {
   parent?: string;
   /** one character that applies the code while coding */
   key?: string;
+  /** the code's REFI-QDA GUID, kept from an imported codebook so that a QDA tool's codings still point at it */
+  guid?: string;
 }
 
 export interface Codebook {
@@ -29,6 +31,8 @@ export const CODING_VIEW_KEYS: Readonly<Record<string, string>> = { m: 'memo', n
 
 const text = { type: 'string' } as const;
 const name = { type: 'string', minLength: 1, pattern: '\\S' } as const;
+/** REFI-QDA's GUIDType: plain or in braces */
+const guid = { type: 'string', pattern: '^\\{?[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\\}?$' } as const;
 
 export const codebookJsonSchema = {
   $schema: 'https://json-schema.org/draft/2020-12/schema',
@@ -45,7 +49,7 @@ export const codebookJsonSchema = {
         type: 'object',
         additionalProperties: false,
         required: ['name', 'definition'],
-        properties: { name, definition: text, example: text, counter_example: text, parent: name, key: { type: 'string', pattern: '^\\S$' } },
+        properties: { name, definition: text, example: text, counter_example: text, parent: name, key: { type: 'string', pattern: '^\\S$' }, guid },
       },
     },
   },
@@ -80,6 +84,7 @@ export function codebookProblems(codebook: Codebook, file: string, lineOf: (segm
   };
   const byName = new Map<string, number>();
   const keys = new Map<string, number>();
+  const guids = new Map<string, number>();
   codebook.codes.forEach((code, i) => {
     if (CONTROL_CHARACTER.test(code.name)) at(i, 'name', `code name ${JSON.stringify(code.name)} contains a control character`);
     if (code.name !== code.name.trim()) at(i, 'name', `code name ${JSON.stringify(code.name)} has leading or trailing spaces`);
@@ -92,6 +97,12 @@ export function codebookProblems(codebook: Codebook, file: string, lineOf: (segm
       if (reserved !== undefined) at(i, 'key', `key "${code.key}" is the coding view's shortcut for the ${reserved}; choose another`);
       else if (other !== undefined) at(i, 'key', `key "${code.key}" is already used by codes[${other}]`);
       else keys.set(code.key, i);
+    }
+    if (code.guid !== undefined) {
+      const bare = code.guid.replace(/^\{|\}$/g, '').toLowerCase();
+      const other = guids.get(bare);
+      if (other !== undefined) at(i, 'guid', `guid ${code.guid} is also the guid of codes[${other}]`);
+      else guids.set(bare, i);
     }
   });
   codebook.codes.forEach((code, i) => {
@@ -114,7 +125,7 @@ export function codebookProblems(codebook: Codebook, file: string, lineOf: (segm
 
 /** codebook.yaml's text: a comment saying what it is, then `codes:` with each code's keys in a fixed order. */
 export function formatCodebook(codebook: Codebook, header: string): string {
-  const order: ReadonlyArray<keyof CodeDef> = ['name', 'definition', 'example', 'counter_example', 'parent', 'key'];
+  const order: ReadonlyArray<keyof CodeDef> = ['name', 'definition', 'example', 'counter_example', 'parent', 'key', 'guid'];
   const codes = codebook.codes.map((c) => Object.fromEntries(order.filter((k) => c[k] !== undefined).map((k) => [k, c[k]])));
   const comments = header.split('\n').map((line) => `# ${line}`.trimEnd()).join('\n');
   return `${comments}\n${stringify({ ...(codebook.exclusive !== undefined ? { exclusive: codebook.exclusive } : {}), codes }, { lineWidth: 0 })}`;
@@ -122,8 +133,8 @@ export function formatCodebook(codebook: Codebook, header: string): string {
 
 /**
  * The codebook's version: a hash of what its codes mean (names, definitions, examples, counter-examples, nesting)
- * and whether it is exclusive, so it changes whenever a definition changes; the order of the codes and their keys
- * do not change it. Every coding act records the version it was made under.
+ * and whether it is exclusive, so it changes whenever a definition changes; the order of the codes, their keys and
+ * their QDA GUIDs do not change it. Every coding act records the version it was made under.
  */
 export function codebookVersion(codebook: Codebook, sha256: (text: string) => string): string {
   const meaning = [...codebook.codes]

@@ -24,6 +24,8 @@ export interface QdaCode {
 
 export interface QdaCodebookImport {
   codebook: Codebook;
+  /** the codebook version Aloud wrote into the origin of a .qdc it exported; null for another tool's file */
+  originVersion: string | null;
   /** every code read, in document order (depth first) */
   codes: QdaCode[];
   /** which namespace the file was in: a codebook file or a project */
@@ -36,8 +38,10 @@ type XmlNode = Record<string, unknown>;
  * Reads the CodeBook of a REFI-QDA codebook (.qdc: `<CodeBook xmlns="urn:QDA-XML:codebook:1.0">`) or project
  * (.qde: `<Project xmlns="urn:QDA-XML:project:1.0">`, any namespace prefix), as ATLAS.ti, NVivo, MAXQDA, QualCoder
  * and Transana write them: nested `<Code guid name isCodable>` with `<Description>`. Codes become the plain codebook
- * (description → definition, nesting → parent); GUIDs are checked (well formed, unique) and not kept. Every problem
- * is located by the code's path in the tree; none → the codebook, else InputError and nothing.
+ * (description → definition, example, counter-example and key as `describedCode` reads them, nesting → parent, GUID
+ * kept); GUIDs are checked (well formed, unique). A .qdc Aloud wrote also brings back whether the codebook is
+ * exclusive (its origin says so). Every problem is located by the code's path in the tree; none → the codebook, else
+ * InputError and nothing.
  */
 export function parseQdaCodebook(xml: string, file: string): QdaCodebookImport {
   const syntax = XMLValidator.validate(xml, { allowBooleanAttributes: false });
@@ -61,7 +65,8 @@ export function parseQdaCodebook(xml: string, file: string): QdaCodebookImport {
   } else if (local === 'Project' && namespace === QDA_PROJECT_NAMESPACE) {
     kind = 'project';
     codebookNode = root[tag('CodeBook')] as XmlNode | undefined;
-    if (codebookNode === undefined) return fail('the project has no CodeBook');
+    // CodeBook is optional in a REFI-QDA project: a valid file, just not one that carries codes
+    if (codebookNode === undefined || typeof codebookNode !== 'object') throw new InputError([{ file, line: null, field: 'Project', stage: 'input', message: 'the project is a REFI-QDA project without a codebook (it has no <CodeBook>, which the standard allows): there are no codes to import; export the codebook from the QDA tool (a .qdc file, or a project with codes) and import that' }]);
   } else {
     return fail(`the root element is <${rootName}>${namespace ? ` in namespace ${namespace}` : ' without a namespace'}: a REFI-QDA codebook is <CodeBook xmlns="${QDA_CODEBOOK_NAMESPACE}"> (.qdc) or <Project xmlns="${QDA_PROJECT_NAMESPACE}"> (.qdpx)`);
   }
@@ -95,8 +100,10 @@ export function parseQdaCodebook(xml: string, file: string): QdaCodebookImport {
   if (codes.length === 0 && problems.length === 0) problems.push({ file, line: null, field: 'CodeBook', stage: 'schema', message: 'the CodeBook has no codes' });
   if (problems.length > 0) throw new InputError(problems);
 
+  const origin = typeof root['@_origin'] === 'string' ? /^Aloud \S+ \(codebook version ([0-9a-f]{12})(; one code per unit)?\)$/.exec(root['@_origin'] as string) : null;
   const codebook: Codebook = {
-    codes: codes.map((c): CodeDef => ({ name: c.name, definition: c.description ?? '', ...(c.path.length > 0 ? { parent: c.path.at(-1)! } : {}) })),
+    ...(origin?.[2] ? { exclusive: true } : {}),
+    codes: codes.map((c): CodeDef => ({ name: c.name, ...describedCode(c.description ?? ''), ...(c.path.length > 0 ? { parent: c.path.at(-1)! } : {}), guid: c.guid })),
   };
   const rules = codebookProblems(codebook, file).map((p): InputProblem => {
     const index = Number(/^codes\[(\d+)\]/.exec(p.path)?.[1] ?? -1);
@@ -104,7 +111,31 @@ export function parseQdaCodebook(xml: string, file: string): QdaCodebookImport {
     return { file, line: null, field: code ? [...code.path, code.name].join(' / ') : p.path, stage: 'rule', message: `${p.message.replace(/\(also codes\[(\d+)\]\)/, (_m, j: string) => `(also ${[...codes[Number(j)]!.path, codes[Number(j)]!.name].join(' / ')})`)}; Aloud's codebook names each code once` };
   });
   if (rules.length > 0) throw new InputError(rules);
-  return { codebook, codes, kind };
+  return { codebook, originVersion: origin?.[1] ?? null, codes, kind };
+}
+
+/**
+ * A code's description as `codeDescription` writes it: the definition, then lines "Example: …", "Counter-example: …"
+ * and "Key: k" when the code has them (another tool's description without such lines is all definition).
+ */
+export function describedCode(description: string): Pick<CodeDef, 'definition' | 'example' | 'counter_example' | 'key'> {
+  const parts = /^(?<definition>[\s\S]*?)(?:(?:^|\n)Example: (?<example>[\s\S]*?))?(?:(?:^|\n)Counter-example: (?<counter>[\s\S]*?))?(?:(?:^|\n)Key: (?<key>\S))?$/u.exec(description)!.groups!;
+  return {
+    definition: parts.definition!,
+    ...(parts.example !== undefined ? { example: parts.example } : {}),
+    ...(parts.counter !== undefined ? { counter_example: parts.counter } : {}),
+    ...(parts.key !== undefined ? { key: parts.key } : {}),
+  };
+}
+
+/** What a QDA tool shows as the code's description: the definition, then its example, counter-example and key, one per line. */
+export function codeDescription(code: CodeDef): string {
+  return [code.definition, code.example !== undefined ? `Example: ${code.example}` : '', code.counter_example !== undefined ? `Counter-example: ${code.counter_example}` : '', code.key !== undefined ? `Key: ${code.key}` : ''].filter(Boolean).join('\n');
+}
+
+/** The origin of a .qdc Aloud writes: its version, and what the CodeBook element cannot say (version, exclusive). */
+export function aloudCodebookOrigin(appVersion: string, codebookVersion: string, exclusive: boolean): string {
+  return `Aloud ${appVersion} (codebook version ${codebookVersion}${exclusive ? '; one code per unit' : ''})`;
 }
 
 /** An element's text: a string, or an object's #text (mixed content), trimmed; null when absent or empty. */
@@ -114,13 +145,18 @@ function textOf(value: unknown): string | null {
   return text.trim() === '' ? null : text.trim();
 }
 
+/** Each code's GUID: the one it was imported with, else one made stable from its name. */
+export function codebookGuids(codes: readonly CodeDef[], guidOf: (key: string) => string): Map<string, string> {
+  return new Map(codes.map((c) => [c.name, c.guid ?? guidOf(`code:codebook:${c.name}`)]));
+}
+
 /** The codebook's codes as nested Code elements (a code under its parent, as codebook.yaml nests them). */
 export function codebookTree(codes: readonly CodeDef[], guids: ReadonlyMap<string, string>, indent: string): string[] {
   const lines: string[] = [];
   const names = new Set(codes.map((c) => c.name));
   const emit = (parent: string | undefined, depth: string): void => {
     for (const code of codes.filter((c) => (parent === undefined ? c.parent === undefined || !names.has(c.parent) : c.parent === parent))) {
-      const description = [code.definition, code.example ? `Example: ${code.example}` : '', code.counter_example ? `Counter-example: ${code.counter_example}` : ''].filter(Boolean).join('\n');
+      const description = codeDescription(code);
       const children = codes.some((c) => c.parent === code.name);
       const open = `${depth}<Code${xmlAttributes({ guid: guids.get(code.name), name: code.name, isCodable: true })}>${description ? `<Description>${escapeXmlText(description)}</Description>` : ''}`;
       if (!children) {
@@ -138,10 +174,10 @@ export function codebookTree(codes: readonly CodeDef[], guids: ReadonlyMap<strin
 
 /**
  * The codebook as a REFI-QDA codebook file (.qdc: `<CodeBook xmlns="urn:QDA-XML:codebook:1.0">`), the way QDA tools
- * exchange codebooks: each code with its GUID (stable: `guidOf`), its definition, example and counter-example as the
- * description, nested under its parent.
+ * exchange codebooks: each code with its GUID (the one it was imported with, else stable: `guidOf`), its definition,
+ * example, counter-example and key as the description (`codeDescription`), nested under its parent.
  */
 export function formatQdaCodebook(codebook: Codebook, guidOf: (key: string) => string, origin: string): string {
-  const guids = new Map(codebook.codes.map((c) => [c.name, guidOf(`code:codebook:${c.name}`)]));
+  const guids = codebookGuids(codebook.codes, guidOf);
   return ['<?xml version="1.0" encoding="UTF-8"?>', `<CodeBook${xmlAttributes({ xmlns: QDA_CODEBOOK_NAMESPACE, origin })}>`, '  <Codes>', ...codebookTree(codebook.codes, guids, '    '), '  </Codes>', '</CodeBook>', ''].join('\n');
 }

@@ -1,7 +1,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { unzipSync } from 'fflate';
-import { CODEBOOK_FILE, formatCodebook, parseCodebook } from '../../common/codebook/codebook';
+import { CODEBOOK_FILE, codebookVersion, formatCodebook, parseCodebook } from '../../common/codebook/codebook';
 import { parseQdaCodebook } from '../../common/codebook/qdaCodebook';
 import { InputError } from '../../common/io/inputProblem';
 import { writeFileAtomic } from '../fs/atomicFile';
@@ -28,6 +28,10 @@ export interface CodebookImportSummary {
   not_codable: string[];
   /** codes without a description: their definition is empty until someone writes it */
   without_definition: string[];
+  /** the imported codebook's version, which coding acts record */
+  codebook_version: string;
+  /** the version an Aloud .qdc says it was exported at (null from another tool): equal to codebook_version when nothing was lost */
+  source_codebook_version: string | null;
   replaced: boolean;
   dry_run: boolean;
 }
@@ -72,10 +76,11 @@ export async function importCodebook(options: { project: OpenProject; source: st
   const exists = await stat(target).then(() => true, () => false);
   if (exists && !options.replace) throw new ProjectError(`${target}: the project already has a codebook; pass --replace to replace it with ${path.basename(source)}`);
   const { codes } = imported;
-  const text = formatCodebook(imported.codebook, `The project's codebook, imported by aloud from ${path.basename(source)} (${imported.kind === 'project' ? 'the CodeBook of a REFI-QDA project' : 'a REFI-QDA codebook'}).\nEach code: name, definition (the QDA description), optional example, counter_example, parent (nesting), key.`);
+  const text = formatCodebook(imported.codebook, `The project's codebook, imported by aloud from ${path.basename(source)} (${imported.kind === 'project' ? 'the CodeBook of a REFI-QDA project' : 'a REFI-QDA codebook'}).\nEach code: name, definition (the QDA description), optional example, counter_example, parent (nesting), key, guid (its QDA GUID).`);
   // what is written must read back as it is meant: the same validator as a hand-edited codebook.yaml
   const check = parseCodebook(text, target);
   if (check.codes.length !== codes.length) throw new Error(`codebook round trip lost codes (${codes.length} → ${check.codes.length})`);
+  const version = codebookVersion(check, sha256Hex);
   if (!options.dryRun) await writeFileAtomic(target, text);
   return {
     source,
@@ -88,6 +93,8 @@ export async function importCodebook(options: { project: OpenProject; source: st
     depth: Math.max(...codes.map((c) => c.path.length + 1)),
     not_codable: codes.filter((c) => !c.isCodable).map((c) => c.name),
     without_definition: codes.filter((c) => c.description === null).map((c) => c.name),
+    codebook_version: version,
+    source_codebook_version: imported.originVersion,
     replaced: exists,
     dry_run: options.dryRun,
   };

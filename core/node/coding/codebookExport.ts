@@ -1,5 +1,6 @@
 import path from 'node:path';
-import { formatQdaCodebook, parseQdaCodebook, QDA_CODEBOOK_NAMESPACE, QDA_PROJECT_NAMESPACE } from '../../common/codebook/qdaCodebook';
+import { aloudCodebookOrigin, codebookGuids, formatQdaCodebook, parseQdaCodebook, QDA_CODEBOOK_NAMESPACE, QDA_PROJECT_NAMESPACE } from '../../common/codebook/qdaCodebook';
+import { codebookVersion } from '../../common/codebook/codebook';
 import { InputError } from '../../common/io/inputProblem';
 import { appVersion } from '../export/appVersion';
 import { checkExportTarget } from '../export/exportTarget';
@@ -30,15 +31,18 @@ export async function exportQdc(options: { project: OpenProject; out: string; fo
   if ('problem' in loaded) throw new ProjectError(`nothing to export: ${loaded.problem}`);
   await checkExportTarget(project, out, 'file', { force: options.force });
   const version = await appVersion();
-  const xml = formatQdaCodebook(loaded.codebook, (key) => stableGuid(project.config.name, key), `Aloud ${version} (codebook version ${loaded.version})`);
+  const guidOf = (key: string): string => stableGuid(project.config.name, key);
+  const xml = formatQdaCodebook(loaded.codebook, guidOf, aloudCodebookOrigin(version, loaded.version, loaded.codebook.exclusive === true));
   const asProject = xml
     .replace(`<CodeBook xmlns="${QDA_CODEBOOK_NAMESPACE}"`, `<Project xmlns="${QDA_PROJECT_NAMESPACE}" name="codebook check"><CodeBook`)
     .replace(/ origin="[^"]*">/, '>')
     .replace('</CodeBook>', '</CodeBook></Project>');
   const problems = await xsdProblems('qde', [{ file: path.basename(out), xml: asProject }]);
   if (problems.length > 0) throw new InputError(problems);
-  const back = parseQdaCodebook(xml, out).codebook.codes;
-  const same = back.length === loaded.codebook.codes.length && back.every((c, i) => c.name === loaded.codebook.codes[i]!.name && (c.parent ?? null) === (loaded.codebook.codes[i]!.parent ?? null));
+  // read back, the file must be the same codebook: same version (names, definitions, examples, nesting), keys and GUIDs
+  const back = parseQdaCodebook(xml, out).codebook;
+  const guids = codebookGuids(loaded.codebook.codes, guidOf);
+  const same = codebookVersion(back, sha256Hex) === loaded.version && back.codes.length === loaded.codebook.codes.length && back.codes.every((c, i) => c.key === loaded.codebook.codes[i]!.key && c.guid === guids.get(c.name));
   if (!same) throw new Error('the .qdc does not read back as the codebook it was written from');
   await writeFileAtomic(out, xml);
   const bytes = Buffer.from(xml, 'utf8');

@@ -1,5 +1,5 @@
 import type { CodeDef } from '../../codebook/codebook';
-import { codebookTree } from '../../codebook/qdaCodebook';
+import { codebookGuids, codebookTree } from '../../codebook/qdaCodebook';
 import { protocolUnits } from '../../coding/codingUnits';
 import type { ExportRecord } from '../exportRecord';
 import { joinSegments, timeAtOffset } from '../../transcript/joinSegments';
@@ -79,7 +79,7 @@ export function qdpxProject(input: QdpxInput): { xml: string; files: QdpxSourceF
   const coders = [...new Set(input.records.flatMap((r) => r.codings?.coders.map((c) => c.coder) ?? []))].filter((c) => !annotators.includes(c));
   const userGuid = new Map([...annotators, ...coders].map((a) => [a, guidOf(`user:${a}`)]));
   const codeDefs = codebookCodes(input);
-  const codebookGuid = new Map(codeDefs.map((c) => [c.name, guidOf(`code:codebook:${c.name}`)]));
+  const codebookGuid = codebookGuids(codeDefs, guidOf);
   const notes: string[] = [];
   const labelNames = [...new Set([...input.labels.map((l) => l.name), ...input.records.flatMap((r) => r.label_history.map((h) => h.label))])];
   const codeGuid = new Map(labelNames.map((l) => [l, guidOf(`code:label:${l}`)]));

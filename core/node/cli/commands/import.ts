@@ -96,7 +96,7 @@ async function runCodebookImport(dir: string, source: string, options: { replace
     else {
       const dry = summary.dry_run ? 'Dry run, nothing written: ' : '';
       const empty = summary.without_definition.length > 0 ? `; ${summary.without_definition.length} without a description (empty definition: write one in ${summary.codebook_file})` : '';
-      io.out(`${dry}${summary.codes} codes read from ${summary.source} (${summary.top_level} top-level, ${summary.nested} nested, ${summary.depth} level${summary.depth === 1 ? '' : 's'})${empty}; codebook ${summary.codebook_file}\n`);
+      io.out(`${dry}${summary.codes} codes read from ${summary.source} (${summary.top_level} top-level, ${summary.nested} nested, ${summary.depth} level${summary.depth === 1 ? '' : 's'})${empty}; codebook ${summary.codebook_file}, version ${summary.codebook_version}${summary.source_codebook_version === null ? '' : summary.source_codebook_version === summary.codebook_version ? ' (as exported)' : ` (exported as version ${summary.source_codebook_version}: the codes were edited since, so earlier coding acts count as made under another version)`}\n`);
     }
     return 0;
   } catch (e) {

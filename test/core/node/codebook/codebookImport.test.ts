@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { parseCodebook } from '../../../../core/common/codebook/codebook';
 import { DEMO_PROJECT_DIR } from '../../../../core/node/project/projectFolder';
 import { cli } from '../../../helpers/cli';
+import { xsdProblems } from '../../../../core/node/export/interop/xsdValidation';
 import { QDE_XSD } from '../export/interop/interopSessions';
 
 /** A project as a QDA tool exports it: braces around GUIDs, codes nested three deep, a folder code that is not codable, a source. */
@@ -60,11 +61,11 @@ describe('aloud import --codebook', () => {
     expect(JSON.parse(run.out)).toMatchObject({ source_kind: 'project', codes: 5, top_level: 2, nested: 3, depth: 3, not_codable: ['Reasons'], without_definition: ['Quotes the rule'], replaced: false });
     const codebook = parseCodebook(await readFile(path.join(dir, 'codebook.yaml'), 'utf8'));
     expect(codebook.codes).toEqual([
-      { name: 'Reasons', definition: 'Why the annotator chose the label.' },
-      { name: 'Cites the guideline', definition: 'Names a rule of the guidelines & applies it.', parent: 'Reasons' },
-      { name: 'Quotes the rule', definition: '', parent: 'Cites the guideline' },
-      { name: 'Considers feelings', definition: 'Talks about how the customer would feel.', parent: 'Reasons' },
-      { name: 'Doubts', definition: 'Says the label is uncertain.' },
+      { name: 'Reasons', definition: 'Why the annotator chose the label.', guid: '{0A1B2C3D-4E5F-4061-8273-94A5B6C7D8E9}' },
+      { name: 'Cites the guideline', definition: 'Names a rule of the guidelines & applies it.', parent: 'Reasons', guid: '1b2c3d4e-5f60-4172-8394-a5b6c7d8e9f0' },
+      { name: 'Quotes the rule', definition: '', parent: 'Cites the guideline', guid: '2c3d4e5f-6071-4283-94a5-b6c7d8e9f0a1' },
+      { name: 'Considers feelings', definition: 'Talks about how the customer would feel.', parent: 'Reasons', guid: '3d4e5f60-7182-4394-a5b6-c7d8e9f0a1b2' },
+      { name: 'Doubts', definition: 'Says the label is uncertain.', guid: '4e5f6071-8293-44a5-b6c7-d8e9f0a1b2c3' },
     ]);
 
     const again = await cli('import', '--project', dir, '--codebook', await qdpx(dir, PROJECT_QDE));
@@ -81,9 +82,19 @@ describe('aloud import --codebook', () => {
     expect(run.code, run.err).toBe(0);
     expect(run.out).toMatch(/^2 codes read from .*codes\.qdc \(1 top-level, 1 nested, 2 levels\); 1 without a description/);
     expect(parseCodebook(await readFile(path.join(dir, 'codebook.yaml'), 'utf8')).codes).toEqual([
-      { name: 'Reads again', definition: 'Rereads the reply.' },
-      { name: 'Aloud', definition: '', parent: 'Reads again' },
+      { name: 'Reads again', definition: 'Rereads the reply.', guid: '0a1b2c3d-4e5f-4061-8273-94a5b6c7d8e9' },
+      { name: 'Aloud', definition: '', parent: 'Reads again', guid: '1b2c3d4e-5f60-4172-8394-a5b6c7d8e9f0' },
     ]);
+  });
+
+  it('a project without a CodeBook is valid REFI-QDA (the XSD shipped with Aloud says so), so it is not refused as a schema problem', async () => {
+    const withoutCodebook = PROJECT_QDE.replace(/<CodeBook>[\s\S]*<\/CodeBook>\n/, '');
+    expect(await xsdProblems('qde', [{ file: 'project.qde', xml: withoutCodebook }])).toEqual([]);
+    const dir = await project();
+    const run = await cli('import', '--project', dir, '--codebook', await qdpx(dir, withoutCodebook));
+    expect(run.code).toBe(2);
+    expect(run.err).toContain('stage input');
+    expect(run.err).not.toContain('stage schema');
   });
 
   it('refuses what is not a REFI-QDA codebook, located, and writes nothing', async () => {
@@ -94,6 +105,8 @@ describe('aloud import --codebook', () => {
       [PROJECT_QDE.replace('4e5f6071-8293-44a5-b6c7-d8e9f0a1b2c3', '3d4e5f60-7182-4394-a5b6-c7d8e9f0a1b2'), /guid 3d4e5f60-7182-4394-a5b6-c7d8e9f0a1b2 is also the guid of Reasons \/ Considers feelings/],
       [PROJECT_QDE.replace('name="Doubts"', 'name="Considers feelings"'), /duplicate code name "Considers feelings" \(also Reasons \/ Considers feelings\); Aloud's codebook names each code once/],
       [PROJECT_QDE.replace('</CodeBook>', '</CodeBok>'), /:\d+: not well-formed XML/],
+      // valid against the XSD (CodeBook is optional), so not a schema problem: what is missing, and what to do
+      [PROJECT_QDE.replace(/<CodeBook>[\s\S]*<\/CodeBook>\n/, ''), /study\.qdpx: the project is a REFI-QDA project without a codebook \(it has no <CodeBook>, which the standard allows\): there are no codes to import; export the codebook .* \(field "Project", stage input\)/],
     ];
     for (const [qde, message] of cases) {
       const run = await cli('import', '--project', dir, '--codebook', await qdpx(dir, qde));

@@ -11,7 +11,7 @@ import { parseCsv } from '../../../../core/common/io/csv';
 import { parseSessionLog } from '../../../../core/common/session/sessionLog';
 import { sessionPaths } from '../../../../core/node/session/sessionPaths';
 import { cli } from '../../../helpers/cli';
-import { codingStudy } from './codingStudy';
+import { codingStudy, STUDY_CODEBOOK } from './codingStudy';
 
 const QDE_XSD = path.resolve(import.meta.dirname, '../../../../../shared/standards/refi-qda/Project-mrt2019.xsd');
 const haveXmllint = (() => {
@@ -233,18 +233,33 @@ describe('codings in the record', () => {
     }
   });
 
-  it('the codebook goes out as a REFI-QDA .qdc and comes back with its nesting', async () => {
-    const { dir } = await codingStudy();
+  it('the codebook goes out as a REFI-QDA .qdc and comes back the same: examples, keys, GUIDs, version', async () => {
+    const rich = `exclusive: true\n${STUDY_CODEBOOK.replace('    key: d\n', '    counter_example: |-\n      I am sure.\n      Example: not this line\n    key: d\n')}`;
+    const { dir } = await codingStudy({ codebook: rich });
     const qdc = path.join(dir, '..', 'codebook.qdc');
     const run = await cli('export', '--project', dir, '--format', 'qdc', '--out', qdc, '--json');
     expect(run.code, run.err).toBe(0);
-    expect(JSON.parse(run.out)).toMatchObject({ codes: 3, codebook_version: expect.stringMatching(/^[0-9a-f]{12}$/) });
-    expect(await readFile(qdc, 'utf8')).toContain('<CodeBook xmlns="urn:QDA-XML:codebook:1.0"');
+    const first = JSON.parse(run.out) as { codes: number; codebook_version: string };
+    expect(first).toMatchObject({ codes: 3, codebook_version: expect.stringMatching(/^[0-9a-f]{12}$/) });
+    const xml = await readFile(qdc, 'utf8');
+    expect(xml).toContain('<CodeBook xmlns="urn:QDA-XML:codebook:1.0"');
+    expect(xml).toContain('<Description>The annotator says they are unsure.\nExample: I am not sure\nCounter-example: I am sure.\nExample: not this line\nKey: d</Description>');
     const other = (await codingStudy({ codebook: null })).dir;
-    expect((await cli('import', '--project', other, '--codebook', qdc)).code).toBe(0);
+    const imported = await cli('import', '--project', other, '--codebook', qdc, '--json');
+    expect(imported.code, imported.err).toBe(0);
+    expect(JSON.parse(imported.out)).toMatchObject({ codebook_version: first.codebook_version, source_codebook_version: first.codebook_version });
+    const original = parseCodebook(rich);
     const back = parseCodebook(await readFile(path.join(other, 'codebook.yaml'), 'utf8'));
-    expect(back.codes.map((c) => [c.name, c.parent ?? null])).toEqual([['Doubts', null], ['Reasons', null], ['Cites the guideline', 'Reasons']]);
-    expect(back.codes[0]!.definition).toBe('The annotator says they are unsure.\nExample: I am not sure');
+    const guids = [...xml.matchAll(/<Code guid="([^"]+)"/g)].map((m) => m[1]);
+    // the same codes, field for field, each now carrying the GUID the QDA tool knows it by
+    expect(back).toEqual({ exclusive: true, codes: original.codes.map((c, i) => ({ ...c, guid: guids[i] })) });
+    expect(back.codes.map((c) => c.guid)).toEqual(guids);
+    const again = path.join(other, '..', 'again.qdc');
+    const second = await cli('export', '--project', other, '--format', 'qdc', '--out', again, '--json');
+    expect(second.code, second.err).toBe(0);
+    expect(JSON.parse(second.out)).toMatchObject({ codebook_version: first.codebook_version });
+    // byte for byte but the origin's app version, which is the same Aloud here
+    expect(await readFile(again, 'utf8')).toBe(xml);
     // never written over the project's own codebook
     expect((await cli('export', '--project', dir, '--format', 'qdc', '--out', path.join(dir, 'codebook.yaml'), '--force')).err).toContain("the project's own data");
   });
