@@ -1,4 +1,6 @@
 import type { ExportRecordV2, ExportSegmentV2 } from '../export/exportRecord';
+import { commitmentUtf16Span, offsetUnitOf } from '../export/exportRecord';
+import { codePointOffset } from '../text/codePoints';
 import { joinSegments } from '../transcript/joinSegments';
 import { foldTerm } from './deidentifyList';
 import { applyEdits, PlaceholderNumbers, type EditedText } from './placeholders';
@@ -144,9 +146,12 @@ export function deidentifyRecord<R extends DeidentifiableRecord>(record: R, matc
     label_history: record.label_history.map((a) => ({ ...a, quote: a.quote === null ? null : free(a.quote) })),
     commitments: record.commitments.map((c) => {
       if (transcript === null) return { ...c, quote: free(c.quote) };
-      const start = transcript.offsetOf(c.start, 'start');
-      const end = transcript.offsetOf(c.end, 'end');
-      return { ...c, start, end, quote: transcript.text.slice(start, end) };
+      // edits are in UTF-16 units; the offsets stay in the unit of the record's version
+      const span = commitmentUtf16Span(record.transcript!, c, record.schema_version);
+      const start = transcript.offsetOf(span.start, 'start');
+      const end = transcript.offsetOf(span.end, 'end');
+      const points = offsetUnitOf(record.schema_version) === 'code_point';
+      return { ...c, start: points ? codePointOffset(transcript.text, start) : start, end: points ? codePointOffset(transcript.text, end) : end, quote: transcript.text.slice(start, end) };
     }),
     transcript: transcript?.text ?? null,
     transcript_corrected: transcriptCorrected,

@@ -19,7 +19,7 @@ export interface CsvColumn {
   /** a column added to v2 later, with the others of its group: every export writes it, files written before may lack the group */
   optional?: 'vad' | 'hesitation';
   /** the schema version that added the column (absent: 2); a v2 file has none of the later ones */
-  since?: 3;
+  since?: 3 | 4;
 }
 
 /** A column written only with `--with-items`: what the annotator saw, from the items file. */
@@ -115,7 +115,7 @@ export function parseHistoryEntry(entry: string): { source: string; label: strin
  * tokens are only in JSONL and JSON). The README's column table is this list.
  */
 export const CSV_COLUMNS: readonly CsvColumn[] = [
-  { name: 'schema_version', type: 'integer', nullable: false, meaning: '3 (2 in files written before v3)', value: (r) => r.schema_version },
+  { name: 'schema_version', type: 'integer', nullable: false, meaning: '4 (3 or 2 in files written before)', value: (r) => r.schema_version },
   { name: 'project', type: 'string', nullable: false, meaning: 'project name (aloud.yaml `name`)', value: (r) => r.project },
   { name: 'annotator', type: 'string', nullable: false, meaning: 'annotator (one session each)', value: (r) => r.annotator },
   { name: 'item_id', type: 'string', nullable: false, meaning: 'item id from the items file', value: (r) => r.item_id },
@@ -192,17 +192,26 @@ export const CSV_COLUMNS: readonly CsvColumn[] = [
   ...VAD_COLUMNS,
   ...HESITATION_COLUMNS,
   ...V3_COLUMNS,
+  // v4: the commitments' offsets, in the unit v4 counts them in
+  {
+    name: 'commitment_spans',
+    type: 'string',
+    nullable: true,
+    since: 4,
+    meaning: 'where each commit phrase is in `transcript`, `start:end` in Unicode code points (Python: transcript[start:end]), joined with " | " in the order of commitment_quotes',
+    value: (r) => join(r.commitments.map((c) => `${c.start}:${c.end}`)),
+  },
 ];
 
-/** The columns of a flat CSV of one schema version (2 or 3). */
-export function csvColumnsOf(version: 2 | 3): readonly CsvColumn[] {
+/** The columns of a flat CSV of one schema version (2, 3 or 4). */
+export function csvColumnsOf(version: 2 | 3 | 4): readonly CsvColumn[] {
   return CSV_COLUMNS.filter((c) => (c.since ?? 2) <= version);
 }
 
 const TIMESTAMP = '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?(Z|[+-]\\d{2}:\\d{2})$';
 
 /** The JSON Schema of one CSV row of a version read back as an object of typed cells (what `validate` checks a flat CSV against). */
-export function csvRowJsonSchema(version: 2 | 3): Record<string, unknown> {
+export function csvRowJsonSchema(version: 2 | 3 | 4): Record<string, unknown> {
   const properties: Record<string, unknown> = {};
   const columns = csvColumnsOf(version);
   for (const c of columns) {
@@ -220,7 +229,8 @@ export function csvRowJsonSchema(version: 2 | 3): Record<string, unknown> {
     properties[c.name] = c.name === 'schema_version' ? { const: version } : { ...base, type: c.nullable ? [typeList, 'null'] : typeList };
   }
   properties.label_source = { enum: ['voice', 'click', 'key', 'correction', 'room', null] };
-  if (version === 3) {
+  if (version >= 4) properties.commitment_spans = { type: ['string', 'null'], pattern: '^\\d+:\\d+( \\| \\d+:\\d+)*$' };
+  if (version >= 3) {
     properties.session_kind = { enum: ['annotator', 'room'] };
     for (const c of ITEM_CSV_COLUMNS) properties[c.name] = { type: ['string', 'null'] };
   }

@@ -67,14 +67,14 @@ export function exportTextWriter(format: ExportFormat, options: ExportTextOption
     };
   }
   const items = options.items;
-  const names = [...csvColumnsOf(3).map((c) => c.name), ...(items ? ITEM_CSV_COLUMNS.map((c) => c.name) : [])];
+  const names = [...csvColumnsOf(4).map((c) => c.name), ...(items ? ITEM_CSV_COLUMNS.map((c) => c.name) : [])];
   const cells = (r: ExportRecord) => [...csvRowCells(r), ...(items ? ITEM_CSV_COLUMNS.map((c) => csvCell(c.value(items.get(r.item_id)))) : [])];
   return { head: `${formatCsvRecord(names)}\r\n`, record: (r) => `${formatCsvRecord(cells(r))}\r\n`, tail: () => '' };
 }
 
-/** A record's CSV cells, in the v3 column order, formula-escaped as exports write them. */
+/** A record's CSV cells, in the v4 column order, formula-escaped as exports write them. */
 export function csvRowCells(record: ExportRecord): string[] {
-  return csvColumnsOf(3).map((c) => csvCell(c.value(record)));
+  return csvColumnsOf(4).map((c) => csvCell(c.value(record)));
 }
 
 function csvCell(value: string | number | boolean | null): string {
@@ -82,10 +82,10 @@ function csvCell(value: string | number | boolean | null): string {
   return typeof value === 'string' ? escapeCsvFormula(value) : String(value);
 }
 
-/** Which export a CSV header is: v1 (JSON columns such as `commitments`), v2 (flat columns) or v3 (flat, with `completed`). */
-export function csvExportVersion(header: readonly string[]): 1 | 2 | 3 {
+/** Which export a CSV header is: v1 (JSON columns such as `commitments`), v2 (flat columns), v3 (flat, with `completed`) or v4 (with `commitment_spans`). */
+export function csvExportVersion(header: readonly string[]): 1 | 2 | 3 | 4 {
   if (header.includes('commitments') && !header.includes('label_history')) return 1;
-  return header.includes('completed') ? 3 : 2;
+  return header.includes('commitment_spans') ? 4 : header.includes('completed') ? 3 : 2;
 }
 
 /**
@@ -94,7 +94,7 @@ export function csvExportVersion(header: readonly string[]): 1 | 2 | 3 {
  */
 export interface ExportCsvRows {
   /** a flat CSV (v2 or v3): rows are typed cells, checked by that version's row schema; null: v1 */
-  flat: 2 | 3 | null;
+  flat: 2 | 3 | 4 | null;
   headerProblems: InputProblem[];
   row(row: CsvRow): { value: LocatedValue; problems?: undefined } | { value?: undefined; problems: InputProblem[] };
 }
@@ -105,7 +105,7 @@ export function exportCsvRows(header: readonly string[], headerLine: number, fil
 }
 
 /** Flat (v2, v3) CSV rows back to typed cell objects for the schema stage: the header must be exactly that version's columns. */
-function exportCsvFlatRows(header: readonly string[], headerLine: number, file: string, version: 2 | 3): ExportCsvRows {
+function exportCsvFlatRows(header: readonly string[], headerLine: number, file: string, version: 2 | 3 | 4): ExportCsvRows {
   const problems: InputProblem[] = [];
   const names = new Set(header);
   const CSV_COLUMNS = csvColumnsOf(version);
@@ -121,13 +121,13 @@ function exportCsvFlatRows(header: readonly string[], headerLine: number, file: 
       if (!names.has(c.name)) problems.push({ file, line: headerLine, field: c.name, stage: 'schema', message: `the header has no column "${c.name}" (it has ${optionalPresent.map((p) => p.name).join(', ')}: the ${group === 'vad' ? 'vad_*' : group} columns come all together)` });
     }
   }
-  const itemColumns = version === 3 ? ITEM_CSV_COLUMNS.filter((c) => names.has(c.name)) : [];
+  const itemColumns = version >= 3 ? ITEM_CSV_COLUMNS.filter((c) => names.has(c.name)) : [];
   if (itemColumns.length > 0 && itemColumns.length < ITEM_CSV_COLUMNS.length) {
     for (const c of ITEM_CSV_COLUMNS) {
       if (!names.has(c.name)) problems.push({ file, line: headerLine, field: c.name, stage: 'schema', message: `the header has no column "${c.name}" (the item columns of --with-items come all together)` });
     }
   }
-  const cellTypes: Array<Pick<CsvColumn, 'name' | 'type' | 'nullable'>> = [...CSV_COLUMNS, ...(version === 3 ? ITEM_CSV_COLUMNS.map((c) => ({ name: c.name, type: 'string' as const, nullable: true })) : [])];
+  const cellTypes: Array<Pick<CsvColumn, 'name' | 'type' | 'nullable'>> = [...CSV_COLUMNS, ...(version >= 3 ? ITEM_CSV_COLUMNS.map((c) => ({ name: c.name, type: 'string' as const, nullable: true })) : [])];
   const known = new Map(cellTypes.map((c) => [c.name, c]));
   for (const name of header) {
     if (!known.has(name)) problems.push({ file, line: headerLine, field: name, stage: 'schema', message: 'unknown column (no additional properties are allowed)' });

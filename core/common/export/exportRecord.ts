@@ -5,19 +5,27 @@ import type { ModelIdentity, SessionKind } from '../session/sessionEvents';
 import exportRecordSchemaV1 from './exportRecord.v1.schema.json';
 import exportRecordSchemaV2 from './exportRecord.v2.schema.json';
 import exportRecordSchemaV3 from './exportRecord.v3.schema.json';
+import exportRecordSchemaV4 from './exportRecord.v4.schema.json';
+import { codePointOffset, utf16Offset } from '../text/codePoints';
 import { NO_REASONING, type ReasoningExportFields } from '../reasoning/reasoningExport';
 
 /** The schema version this Aloud writes; `validate` reads this one and every earlier one. */
-export const EXPORT_SCHEMA_VERSION = 3;
-export const READABLE_SCHEMA_VERSIONS: readonly number[] = [1, 2, 3];
+export const EXPORT_SCHEMA_VERSION = 4;
+export const READABLE_SCHEMA_VERSIONS: readonly number[] = [1, 2, 3, 4];
 
 /** The export contract (JSON Schema Draft 2020-12) of each version, versioned in the repo next to this file. */
-export const exportRecordJsonSchemas: Readonly<Record<number, Record<string, unknown>>> = { 1: exportRecordSchemaV1, 2: exportRecordSchemaV2, 3: exportRecordSchemaV3 };
-export const exportRecordJsonSchema: Record<string, unknown> = exportRecordSchemaV3;
+export const exportRecordJsonSchemas: Readonly<Record<number, Record<string, unknown>>> = { 1: exportRecordSchemaV1, 2: exportRecordSchemaV2, 3: exportRecordSchemaV3, 4: exportRecordSchemaV4 };
+export const exportRecordJsonSchema: Record<string, unknown> = exportRecordSchemaV4;
+
+/** How a version counts commitment offsets into the transcript: v1–v3 in UTF-16 code units, v4 on in code points. */
+export function offsetUnitOf(schemaVersion: number): 'utf16' | 'code_point' {
+  return schemaVersion >= 4 ? 'code_point' : 'utf16';
+}
 
 export interface ExportCommitment {
   label: string;
   quote: string;
+  /** offsets of the quote in the transcript: UTF-16 code units up to v3, Unicode code points from v4 (offsetUnitOf) */
   start: number;
   end: number;
   t_ms: number | null;
@@ -194,14 +202,36 @@ export interface ExportRecordV3 extends Omit<ExportRecordV2, 'schema_version' | 
   time_open_ms: number | null;
 }
 
+/**
+ * One annotator's work on one item (schema_version 4): v3's fields, with commitment offsets (start, end) counted in
+ * Unicode code points, as Python and REFI-QDA count characters, instead of UTF-16 code units.
+ */
+export interface ExportRecordV4 extends Omit<ExportRecordV3, 'schema_version'> {
+  schema_version: 4;
+}
+
 /** The record this Aloud writes. */
-export type ExportRecord = ExportRecordV3;
+export type ExportRecord = ExportRecordV4;
 
 /** Fields of v3 that its first files (written before coding came to v3) do not have: the schema does not require them. */
 export const EXPORT_OPTIONAL_FIELDS_V3: ReadonlyArray<keyof ExportRecordV3> = ['codings'];
+export const EXPORT_OPTIONAL_FIELDS_V4: ReadonlyArray<keyof ExportRecordV4> = ['codings'];
 
 /** A record of any version `validate` reads. */
-export type AnyExportRecord = ExportRecordV1 | ExportRecordV2 | ExportRecordV3;
+export type AnyExportRecord = ExportRecordV1 | ExportRecordV2 | ExportRecordV3 | ExportRecordV4;
+
+/** A v3 record read as v4: the same fields, its commitments' UTF-16 offsets counted again in code points of the transcript. */
+export function upcastExportRecordV3(record: ExportRecordV3): ExportRecordV4 {
+  const text = record.transcript ?? '';
+  const commitments = record.commitments.map((c) => ({ ...c, start: codePointOffset(text, c.start), end: codePointOffset(text, c.end) }));
+  return { ...record, schema_version: 4, commitments };
+}
+
+/** A commitment's offsets as JavaScript indexes its transcript (UTF-16), whichever unit its record version counts in. */
+export function commitmentUtf16Span(transcript: string, commitment: Pick<ExportCommitment, 'start' | 'end'>, schemaVersion: number = EXPORT_SCHEMA_VERSION): { start: number; end: number } {
+  if (offsetUnitOf(schemaVersion) === 'utf16') return { start: commitment.start, end: commitment.end };
+  return { start: utf16Offset(transcript, commitment.start), end: utf16Offset(transcript, commitment.end) };
+}
 
 /**
  * A v2 record read as v3: what v2 did not record is null or its v2 meaning — every act the annotator's (v2 logged
@@ -237,7 +267,7 @@ export const EXPORT_FIELDS_V2 = [
   'app_version', 'config_sha256', 'started_at', 'completed_at', 'exported_at',
 ] as const satisfies ReadonlyArray<keyof ExportRecordV2>;
 
-/** Key order of v3 JSON records: v2's, each new field beside the one it qualifies. */
+/** Key order of v3 and v4 JSON records: v2's, each new field beside the one it qualifies. */
 export const EXPORT_FIELDS_V3 = [
   'schema_version', 'project', 'annotator', 'session_kind', 'item_id', 'item_text_sha256', 'item_context_sha256', 'final_label', 'own_final_label',
   'label_source', 'blind_label', 'label_history', 'commitments', 'transcript', 'transcript_corrected', 'corrections', 'segments',
@@ -284,12 +314,14 @@ const exportModel = (m: { name: string; sha256: string; whisper_cpp?: string | n
 });
 
 /** Maps the folded session state to the export record; copies known fields only, so a record is never invented. */
-export function buildExportRecord(input: ExportRecordInput): ExportRecordV3 {
+export function buildExportRecord(input: ExportRecordInput): ExportRecordV4 {
   const { state } = input;
   // an empty transcript with no segments cannot tell "silent" from "not transcribed yet": unknown, so null
   const transcribed = state !== null && (state.segments.length > 0 || state.transcript !== '');
+  // the session counts offsets as JavaScript does (UTF-16); the record counts code points
+  const spoken = state?.transcript ?? '';
   return {
-    schema_version: 3,
+    schema_version: 4,
     project: input.project,
     annotator: input.annotator,
     session_kind: input.sessionKind ?? 'annotator',
@@ -301,7 +333,7 @@ export function buildExportRecord(input: ExportRecordInput): ExportRecordV3 {
     label_source: state?.label_source ?? null,
     blind_label: state?.blind_label ?? null,
     label_history: (state?.label_history ?? []).map((a) => ({ label: a.label, source: a.source, at: a.at, audio_ms: a.audio_ms, quote: a.quote, reviewer: a.reviewer ?? null })),
-    commitments: (state?.commitments ?? []).map((c) => ({ label: c.label, quote: c.quote, start: c.start, end: c.end, t_ms: c.t_ms, stem: c.stem })),
+    commitments: (state?.commitments ?? []).map((c) => ({ label: c.label, quote: c.quote, start: codePointOffset(spoken, c.start), end: codePointOffset(spoken, c.end), t_ms: c.t_ms, stem: c.stem })),
     transcript: transcribed ? state.transcript : null,
     transcript_corrected: state?.transcript_corrected ?? null,
     corrections: (state?.corrections ?? []).map((c) => ({ utterance: c.utterance, segment: c.segment, original_text: c.original_text, text: c.text, annotator: c.annotator, reviewer: c.reviewer ?? null, at: c.at })),

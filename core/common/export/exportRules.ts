@@ -1,7 +1,8 @@
 import type { InputProblem } from '../io/inputProblem';
 import type { LocatedValue } from '../io/jsonInput';
 import { parseHistoryEntry, splitCsvList } from './exportCsvColumns';
-import { ownFinalLabel, type AnyExportRecord, type ExportRecordV2, type ExportRecordV3 } from './exportRecord';
+import { commitmentUtf16Span, offsetUnitOf, ownFinalLabel, type AnyExportRecord, type ExportRecordV2, type ExportRecordV3, type ExportRecordV4 } from './exportRecord';
+import { codePointLength } from '../text/codePoints';
 
 /** What a project says about its items and labels; without it only the rules internal to the file are checked. */
 export interface ExportProjectFacts {
@@ -46,11 +47,16 @@ export function exportRuleChecker(file: string, project: ExportProjectFacts | nu
 
     r.commitments.forEach((c, i) => {
       const where = `/commitments/${i}`;
+      // offsets in the version's unit: UTF-16 code units up to v3, code points from v4
+      const unit = offsetUnitOf(r.schema_version);
+      const length = r.transcript === null ? 0 : unit === 'utf16' ? r.transcript.length : codePointLength(r.transcript);
       if (r.transcript === null) at(where, `commitments[${i}].quote`, 'a commitment without a transcript: its quote cannot be checked');
-      else if (c.end < c.start || c.end > r.transcript.length) {
-        at(where, `commitments[${i}].end`, `offsets ${c.start}..${c.end} are outside the transcript (length ${r.transcript.length})`);
-      } else if (r.transcript.slice(c.start, c.end) !== c.quote) {
-        at(where, `commitments[${i}].quote`, `quote ${JSON.stringify(c.quote)} is not the transcript text at ${c.start}..${c.end} (${JSON.stringify(r.transcript.slice(c.start, c.end))})`);
+      else if (c.end < c.start || c.end > length) {
+        at(where, `commitments[${i}].end`, `offsets ${c.start}..${c.end} are outside the transcript (length ${length} ${unit === 'utf16' ? 'UTF-16 code units' : 'code points'})`);
+      } else {
+        const span = commitmentUtf16Span(r.transcript, c, r.schema_version);
+        const text = r.transcript.slice(span.start, span.end);
+        if (text !== c.quote) at(where, `commitments[${i}].quote`, `quote ${JSON.stringify(c.quote)} is not the transcript text at ${c.start}..${c.end} ${unit === 'utf16' ? 'UTF-16 code units' : 'code points'} (${JSON.stringify(text)})`);
       }
       if (labels && !labels.has(c.label) && !declared.has(c.label)) at(where, `commitments[${i}].label`, `label "${c.label}" is not in the project's label schema`);
     });
@@ -64,7 +70,7 @@ export function exportRuleChecker(file: string, project: ExportProjectFacts | nu
       else if (last.label !== r.final_label) at('/final_label', 'final_label', `final label "${r.final_label}" by voice is not the last commitment's label ("${last.label}")`);
     }
     if (r.schema_version !== 1) timelineProblems(r, at, labels);
-    if (r.schema_version === 3) methodsProblems(r, at);
+    if (r.schema_version >= 3) methodsProblems(r as ExportRecordV3 | ExportRecordV4, at);
     r.segments.forEach((s, i) => {
       if (s.t1_ms < s.t0_ms) at(`/segments/${i}`, `segments[${i}].t1_ms`, `segment ends (${s.t1_ms} ms) before it starts (${s.t0_ms} ms)`);
     });
@@ -90,7 +96,7 @@ export function exportRuleChecker(file: string, project: ExportProjectFacts | nu
 type At = (pointer: string, field: string, message: string) => void;
 
 /** v3: the annotator's own final label is their last act's; completed exactly when there is a completion time. */
-function methodsProblems(r: ExportRecordV3, at: At): void {
+function methodsProblems(r: ExportRecordV3 | ExportRecordV4, at: At): void {
   const own = ownFinalLabel(r.label_history);
   if (r.own_final_label !== own) at('/own_final_label', 'own_final_label', `own_final_label ${JSON.stringify(r.own_final_label)} is not the annotator's last act's (${JSON.stringify(own)}; a reviewer's acts are left out)`);
   if (r.completed !== (r.completed_at !== null)) at('/completed', 'completed', `completed is ${String(r.completed)} but completed_at is ${JSON.stringify(r.completed_at)}`);
@@ -98,7 +104,7 @@ function methodsProblems(r: ExportRecordV3, at: At): void {
 }
 
 /** v2: the labels are the timeline's — final the last act, blind the first, acts in the order they happened. */
-function timelineProblems(r: ExportRecordV2 | ExportRecordV3, at: At, labels: ReadonlySet<string> | null): void {
+function timelineProblems(r: ExportRecordV2 | ExportRecordV3 | ExportRecordV4, at: At, labels: ReadonlySet<string> | null): void {
   const history = r.label_history;
   let changes = 0;
   for (let i = 1; i < history.length; i++) if (history[i]!.label !== history[i - 1]!.label) changes++;
@@ -159,7 +165,7 @@ export function csvRowRuleChecker(file: string, project: ExportProjectFacts | nu
     let changes = 0;
     for (let i = 1; i < acts.length; i++) if (acts[i]!.label !== acts[i - 1]!.label) changes++;
     if (acts.length > 0 && r.label_changes !== changes) at('label_changes', `label_changes is ${String(r.label_changes)} but the label history changes label ${changes} time(s)`);
-    if (r.schema_version === 3 && r.completed !== (r.completed_at !== null)) at('completed', `completed is ${String(r.completed)} but completed_at is ${JSON.stringify(r.completed_at)}`);
+    if (Number(r.schema_version) >= 3 && r.completed !== (r.completed_at !== null)) at('completed', `completed is ${String(r.completed)} but completed_at is ${JSON.stringify(r.completed_at)}`);
     if (typeof r.audio_path === 'string' && (/^([/\\]|[A-Za-z]:)/.test(r.audio_path) || r.audio_path.split(/[/\\]/).includes('..'))) {
       at('audio_path', `audio path "${r.audio_path}" must be relative to the project folder and stay inside it`);
     }

@@ -27,7 +27,7 @@ export interface ExportFileValidation {
 
 const ajv = sharedAjv({ allErrors: true, strict: true, allowUnionTypes: true });
 const recordValidators = new Map(READABLE_SCHEMA_VERSIONS.map((v) => [v, compileOnFirstUse(() => ajv.compile<AnyExportRecord>(exportRecordJsonSchemas[v]!))]));
-const csvRowValidators = { 2: compileOnFirstUse(() => ajv.compile(csvRowJsonSchema(2))), 3: compileOnFirstUse(() => ajv.compile(csvRowJsonSchema(3))) };
+const csvRowValidators = { 2: compileOnFirstUse(() => ajv.compile(csvRowJsonSchema(2))), 3: compileOnFirstUse(() => ajv.compile(csvRowJsonSchema(3))), 4: compileOnFirstUse(() => ajv.compile(csvRowJsonSchema(4))) };
 
 /** The schema a record claims (schema_version), or the newest when it claims none this Aloud reads. */
 function validatorFor(value: unknown): ValidateFunction {
@@ -49,7 +49,7 @@ export interface ExportValidation {
 function csvRowSummary(row: Record<string, unknown>): ExportSummaryRecord {
   const audioPath = row.audio_path as string | null;
   return {
-    schema_version: row.schema_version as 2 | 3,
+    schema_version: row.schema_version as 2 | 3 | 4,
     project: row.project as string,
     annotator: row.annotator as string,
     item_id: row.item_id as string,
@@ -80,13 +80,13 @@ export class ExportRecordsCheck {
     private readonly project: ExportProjectFacts | null,
     /** a record that passed the schema stage (its rule problems, if any, are listed) */
     private readonly onValid?: (record: AnyExportRecord) => void,
-    private flat: 2 | 3 | null = null,
+    private flat: 2 | 3 | 4 | null = null,
   ) {
     this.ruleCheck = flat ? csvRowRuleChecker(file, project) : exportRuleChecker(file, project);
   }
 
   /** From here on the records are the typed rows of a flat (v2, v3) CSV (their own schema and rules). */
-  flatRows(version: 2 | 3): void {
+  flatRows(version: 2 | 3 | 4): void {
     this.flat = version;
     this.ruleCheck = csvRowRuleChecker(this.file, this.project);
   }
@@ -215,7 +215,7 @@ export class ExportWriteCheck {
     project: ExportProjectFacts | null,
   ) {
     this.check = new ExportRecordsCheck(file, project);
-    this.csvRows = format === 'csv' ? exportCsvRows(csvColumnsOf(3).map((c) => c.name), 1, file) : null;
+    this.csvRows = format === 'csv' ? exportCsvRows(csvColumnsOf(4).map((c) => c.name), 1, file) : null;
     if (this.csvRows?.flat) this.check.flatRows(this.csvRows.flat);
   }
 

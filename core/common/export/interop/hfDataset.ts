@@ -4,7 +4,7 @@ import { hesitationListsFor, type HesitationLists } from '../../signals/hesitati
 /** How a column of the dataset holds its values (Hugging Face `dtype`; Parquet type beside it). */
 export type HfColumnType = 'string' | 'int32' | 'float64' | 'bool' | 'json';
 
-/** One flat column: the record field it comes from (a path into the v2 record) and its type. */
+/** One flat column: the record field it comes from (a path into the record) and its type. */
 export interface HfColumn {
   name: string;
   path: readonly string[];
@@ -14,7 +14,7 @@ export interface HfColumn {
 type SchemaNode = Record<string, unknown>;
 
 /**
- * The dataset's columns, derived from the v2 record schema so that every field is in it: a nested object's fields
+ * The dataset's columns, derived from the record schema this Aloud writes so that every field is in it: a nested object's fields
  * become columns named with "_" (audio.path → audio_path, signals.pauses.count → signals_pauses_count), a list or a
  * map (segments, label_history, fillers_by_term, …) one column of JSON text; `file_name` (audiofolder) comes first.
  */
@@ -109,15 +109,13 @@ function hesitationMethods(languages: readonly string[], configured: Readonly<Re
 }
 
 /**
- * The dataset card (README.md): YAML metadata (pretty name, languages, task, size, features) and a methods paragraph
+ * The dataset card (README.md): YAML metadata (pretty name, languages, task, size, `configs:` naming the Parquet file,
+ * features equal to its columns) and a methods paragraph
  * generated from the project: model, parser version, hesitation definitions, blind and final labels.
  */
 export function datasetCard(input: DatasetCardInput): string {
-  const features = [
-    '  - name: audio',
-    '    dtype: audio',
-    ...input.columns.filter((c) => c.name !== 'file_name').flatMap((c) => [`  - name: ${c.name}`, `    dtype: ${c.type === 'json' ? 'string' : c.type}`]),
-  ];
+  // the features are the Parquet file's columns, in its order (the default config reads that file)
+  const features = input.columns.flatMap((c) => [`  - name: ${c.name}`, `    dtype: ${c.type === 'json' ? 'string' : c.type}`]);
   const models = input.models.length === 0 ? 'no speech model (nothing was transcribed)' : input.models.map((m) => `${m.name} (sha256 ${m.sha256 ?? 'unknown'}${m.whisper_cpp ? `, whisper.cpp ${m.whisper_cpp}` : ''})`).join('; ');
   const scripted = input.models.some((m) => m.sha256?.startsWith('scripted:'));
   const t = input.thinkaloud;
@@ -135,7 +133,13 @@ export function datasetCard(input: DatasetCardInput): string {
     '- aloud',
     'size_categories:',
     `- ${sizeCategory(input.rows)}`,
+    'configs:',
+    '- config_name: default',
+    '  data_files:',
+    '  - split: train',
+    `    path: ${input.parquetFile}`,
     'dataset_info:',
+    '  config_name: default',
     '  features:',
     ...features,
     '  splits:',
@@ -151,11 +155,12 @@ export function datasetCard(input: DatasetCardInput): string {
     '## Layout',
     '',
     '- `audio/<annotator>/<item>.wav`: the recordings (16 kHz mono 16-bit PCM), names encoded as Aloud stores them;',
-    '- `metadata.jsonl`: one row per recording, keyed by `file_name` (the `audiofolder` layout: `load_dataset("audiofolder", data_dir=...)`);',
-    `- \`${input.parquetFile}\`: the same rows as Parquet (\`load_dataset("parquet", data_files=...)\`).`,
+    '- `metadata.jsonl`: one row per recording, keyed by `file_name` (the `audiofolder` layout: `load_dataset("audiofolder", data_dir=...)` gives the same rows with an `audio` column);',
+    `- \`${input.parquetFile}\`: the same rows as Parquet, the \`default\` config above (\`load_dataset(".")\` or \`load_dataset("parquet", data_files=...)\`); \`file_name\` is the recording's path.`,
     '',
-    'Columns: every field of Aloud\'s export record (schema version 2), a nested object\'s fields named with `_` (`audio_path`,',
-    '`signals_pauses_count`), lists and maps (`segments`, `label_history`, `signals_fillers_by_term`, …) as JSON text.',
+    `Columns: every field of Aloud's export record (schema version ${EXPORT_SCHEMA_VERSION}, as \`schema_version\` in every row), a nested object's fields named with \`_\` (\`audio_path\`,`,
+    '`signals_pauses_count`), lists and maps (`segments`, `label_history`, `commitments`, `signals_fillers_by_term`, …) as JSON text.',
+    'Offsets (`start`, `end` of each commitment) count Unicode code points of `transcript`, as Python does: `transcript[start:end]` is the quote.',
     '',
     '## Methods',
     '',

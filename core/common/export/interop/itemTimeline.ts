@@ -1,4 +1,4 @@
-import type { ExportRecord, ExportSegmentV2 } from '../exportRecord';
+import { commitmentUtf16Span, type ExportRecord, type ExportSegmentV2 } from '../exportRecord';
 import type { RecordingRecord } from '../../session/itemState';
 import type { StepJudgmentRecord } from '../../reasoning/stepJudgments';
 import { hesitationOccurrences, type HesitationCategory, type HesitationSettings } from '../../signals/hesitation';
@@ -106,8 +106,9 @@ export function buildItemTimeline(input: ItemTimelineInput): ItemTimeline {
   }
 
   const phrases = record.commitments.map((c) => {
-    const t1 = c.t_ms ?? at(c.end);
-    return { t0_ms: Math.min(at(c.start), t1), t1_ms: t1, text: c.quote };
+    const span = commitmentUtf16Span(record.transcript ?? '', c, record.schema_version);
+    const t1 = c.t_ms ?? at(span.end);
+    return { t0_ms: Math.min(at(span.start), t1), t1_ms: t1, text: c.quote };
   });
 
   const acts = inTimeOrder(record.label_history.map((a) => ({ t: a.audio_ms ?? audioMsAtClock(a.at, input.recordings, duration), label: a.label, source: `${a.source} at ${a.at}${a.quote === null ? '' : `: "${a.quote}"`}` })));

@@ -1,7 +1,8 @@
 import type { CodeDef } from '../../codebook/codebook';
 import { codebookGuids, codebookTree } from '../../codebook/qdaCodebook';
 import { protocolUnits } from '../../coding/codingUnits';
-import type { ExportRecord } from '../exportRecord';
+import { commitmentUtf16Span, type ExportRecord } from '../exportRecord';
+import { codePointOffset } from '../../text/codePoints';
 import { joinSegments, timeAtOffset } from '../../transcript/joinSegments';
 import { escapeXmlText, xmlAttributes } from './xmlText';
 
@@ -58,10 +59,6 @@ const VARIABLES: readonly QdaVariable[] = [
 
 type VariableValues = Partial<Record<string, string | number | null>>;
 
-/** Positions in a REFI text are counted in characters (Unicode code points), not UTF-16 units. */
-function codePointOffset(text: string, utf16Offset: number): number {
-  return [...text.slice(0, utf16Offset)].length;
-}
 
 const internal = (guid: string, ext: string): string => `internal://${guid}.${ext}`;
 
@@ -221,6 +218,7 @@ function transcriptElement(r: ExportRecord, guidOf: (key: string) => string, cod
   const { spans } = joinSegments(r.segments);
   // one sync point per (position, time): segments' ends and starts and the commit phrases' edges
   const points = new Map<string, { position: number; time: number }>();
+  // positions in a REFI text are counted in characters (Unicode code points), as the export records count them
   const point = (offset: number, time: number): string => {
     const position = codePointOffset(text, offset);
     const ms = Math.round(time);
@@ -233,9 +231,10 @@ function transcriptElement(r: ExportRecord, guidOf: (key: string) => string, cod
     point(s.end, s.t1_ms);
   }
   const selections = r.commitments.map((c, i) => {
-    const endTime = c.t_ms ?? timeAtOffset(spans, c.end) ?? 0;
-    const from = point(c.start, Math.min(timeAtOffset(spans, c.start) ?? 0, endTime));
-    const to = point(c.end, endTime);
+    const at = commitmentUtf16Span(text, c, r.schema_version);
+    const endTime = c.t_ms ?? timeAtOffset(spans, at.end) ?? 0;
+    const from = point(at.start, Math.min(timeAtOffset(spans, at.start) ?? 0, endTime));
+    const to = point(at.end, endTime);
     return { c, i, from, to };
   });
   // the units of the current transcript that coders coded: a selection each, from its first to its last character

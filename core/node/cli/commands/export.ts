@@ -25,7 +25,7 @@ export function makeExportCommand(sessions: SessionSource): CliCommand {
       '       aloud export --project DIR [--annotator NAME] --format process-reward --out FILE.jsonl [--force] [--json]\n' +
       '       aloud export --project DIR [--annotator NAME] --format eaf|textgrid|qdpx|hf|maxqda --out DIR [--force] [--deidentify] [--json]\n' +
       '       aloud export --project DIR --format qdc --out FILE.qdc [--force] [--json]\n\n' +
-      'Records: one per annotator and project item, schema core/common/export/exportRecord.v3.schema.json; every record is\n' +
+      'Records: one per annotator and project item, schema core/common/export/exportRecord.v4.schema.json (offsets in code points); every record is\n' +
       'validated first, the file is written atomically, then FILE.receipt.json (counts, gaps, sha256). One invalid record:\n' +
       'exit 1, nothing written. --with-items (csv): the item text, context and further fields in columns of their own. Transcripts: DIR/<annotator>/<item>.<format> and DIR/transcripts.receipt.json.\n' +
       'eaf (ELAN), textgrid (Praat), maxqda (MAXQDA/NVivo transcripts): DIR/<annotator>/<item>.<ext> beside a copy of its WAV;\n' +

@@ -9,7 +9,7 @@ const receipt = () =>
 describe('export receipts', () => {
   it('counts records, annotators, items and gaps', () => {
     const r = receipt();
-    expect(r).toMatchObject({ receipt_version: 1, schema_version: 3, records: 2, counts: { annotators: 1, items: 2, with_audio: 1, with_transcript: 1, with_final_label: 1, gaps: 3 } });
+    expect(r).toMatchObject({ receipt_version: 1, schema_version: 4, records: 2, counts: { annotators: 1, items: 2, with_audio: 1, with_transcript: 1, with_final_label: 1, gaps: 3 } });
     expect(r.gaps).toEqual([
       { annotator: 'ann', item_id: 'item-2', reason: 'no_audio' },
       { annotator: 'ann', item_id: 'item-2', reason: 'no_transcript' },

@@ -3,16 +3,17 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
-import { buildExportRecord, describeExportGaps, EXPORT_FIELDS, EXPORT_FIELDS_V2, EXPORT_FIELDS_V3, EXPORT_OPTIONAL_FIELDS_V2, EXPORT_OPTIONAL_FIELDS_V3, exportGaps, exportRecordJsonSchema, exportRecordJsonSchemas } from '../../../../core/common/export/exportRecord';
+import { buildExportRecord, describeExportGaps, EXPORT_FIELDS, EXPORT_FIELDS_V2, EXPORT_FIELDS_V3, EXPORT_OPTIONAL_FIELDS_V2, EXPORT_OPTIONAL_FIELDS_V3, EXPORT_OPTIONAL_FIELDS_V4, exportGaps, exportRecordJsonSchema, exportRecordJsonSchemas } from '../../../../core/common/export/exportRecord';
 import { labelledState, SHA_AUDIO, validRecords } from './exportFixtures';
 
 const schemaFile = (v: number) => path.resolve(path.dirname(fileURLToPath(import.meta.url)), `../../../../core/common/export/exportRecord.v${v}.schema.json`);
 
-describe('export record v3 (v1 and v2 still read)', () => {
+describe('export record v4 (v1, v2 and v3 still read)', () => {
   it.each([
     [1, EXPORT_FIELDS as readonly string[], [] as readonly string[]],
     [2, EXPORT_FIELDS_V2 as readonly string[], EXPORT_OPTIONAL_FIELDS_V2 as readonly string[]],
     [3, EXPORT_FIELDS_V3 as readonly string[], EXPORT_OPTIONAL_FIELDS_V3 as readonly string[]],
+    [4, EXPORT_FIELDS_V3 as readonly string[], EXPORT_OPTIONAL_FIELDS_V4 as readonly string[]],
   ])('v%i is a Draft 2020-12 schema in the repo with its schema_version and no additional properties at any level', (version, fields, optional) => {
     const schema = JSON.parse(readFileSync(schemaFile(version), 'utf8')) as Record<string, unknown>;
     expect(schema).toEqual(exportRecordJsonSchemas[version]);
@@ -37,7 +38,7 @@ describe('export record v3 (v1 and v2 still read)', () => {
     const [record] = validRecords();
     const state = labelledState('item-1');
     expect(record).toMatchObject({
-      schema_version: 3,
+      schema_version: 4,
       session_kind: 'annotator',
       item_id: 'item-1',
       final_label: 'Polite',

@@ -42,7 +42,7 @@ const csv = serializeExport(validRecords(), 'csv');
 const cases: Case[] = [
   // parse stage
   { name: 'a line that is not JSON', text: `${firstLine}\nnot json\n`, expected: [['parse', 2, null]], fragment: 'unexpected word "not"' },
-  { name: 'a duplicate key', text: `${firstLine.replace('{"schema_version":3,', '{"schema_version":3,"schema_version":3,')}\n`, expected: [['parse', 1, 'schema_version']], fragment: 'duplicate key' },
+  { name: 'a duplicate key', text: `${firstLine.replace('{"schema_version":4,', '{"schema_version":4,"schema_version":4,')}\n`, expected: [['parse', 1, 'schema_version']], fragment: 'duplicate key' },
   { name: 'NaN as a number', text: `${firstLine.replace('"duration_ms":5000', '"duration_ms":NaN')}\n`, expected: [['parse', 1, 'audio.duration_ms']], fragment: 'NaN is not allowed' },
   { name: 'Infinity as a number', text: `${firstLine.replace('"t_ms":2600', '"t_ms":Infinity')}\n`, expected: [['parse', 1, 'commitments[0].t_ms']], fragment: 'Infinity is not allowed' },
   { name: '-Infinity as a number', text: `${firstLine.replace('"audio_ms"', '"x"').replace('"time_to_first_speech_ms":40', '"time_to_first_speech_ms":-Infinity')}\n`, expected: [['parse', 1, 'signals.time_to_first_speech_ms']], fragment: '-Infinity' },
@@ -54,7 +54,7 @@ const cases: Case[] = [
   { name: 'text after the JSON array', format: 'json', text: `${prettyJson}garbage\n`, expected: [['parse', prettyJson.split('\n').length, null]], fragment: 'after the JSON value' },
   { name: 'a duplicate key deep in a JSON file', format: 'json', text: prettyJson.replace('"path": "sessions', '"path": "x", "path": "sessions'), expected: [['parse', lineOfNth(prettyJson, '"path"', 0), '[0].audio.path']], fragment: 'duplicate key "path"' },
   // schema stage
-  { name: 'schema_version 4', text: edit0((r) => (r.schema_version = 4)), expected: [['schema', 1, 'schema_version']], fragment: 'must be 3' },
+  { name: 'schema_version 5', text: edit0((r) => (r.schema_version = 5)), expected: [['schema', 1, 'schema_version']], fragment: 'must be 4' },
   { name: 'a missing exported_at', text: edit0((r) => delete r.exported_at), expected: [['schema', 1, 'exported_at']], fragment: 'required field is missing' },
   { name: 'an unknown top-level field', text: edit0((r) => (r.mood = 'x')), expected: [['schema', 1, 'mood']], fragment: 'no additional properties' },
   { name: 'an unknown label act source', text: edit0((r) => (r.label_history[0]!.source = 'mouse')), expected: [['schema', 1, 'label_history[0].source']], fragment: 'must be one of' },
@@ -143,7 +143,7 @@ const cases: Case[] = [
   { name: 'a CSV boolean that is not true or false', format: 'csv', text: csv.replace(',false,', ',no,'), expected: [['schema', 2, 'config_changed']], fragment: 'must be boolean' },
   { name: 'a CSV count that is not a number', format: 'csv', text: csv.replace(',,0,0,sarcastic?,', ',,zero,0,sarcastic?,'), expected: [['schema', 2, 'correction_count']], fragment: 'must be integer' },
   { name: 'a ragged CSV row', format: 'csv', text: `${csv}1,extra\r\n`, expected: [['parse', 4, null]], fragment: `the header has ${CSV_COLUMNS.length}` },
-  { name: 'a CSV schema_version that is not a number', format: 'csv', text: csv.replace(/\r\n3,/, '\r\none,'), expected: [['schema', 2, 'schema_version']], fragment: 'must be 3' },
+  { name: 'a CSV schema_version that is not a number', format: 'csv', text: csv.replace(/\r\n4,/, '\r\none,'), expected: [['schema', 2, 'schema_version']], fragment: 'must be 4' },
   { name: 'a v3 CSV row completed without a completion time', format: 'csv', text: csv.replace(/,true,2026-01-02T10:00:09.500Z,/, ',false,2026-01-02T10:00:09.500Z,'), expected: [['rule', 2, 'completed']], fragment: 'completed is false' },
   { name: "an own final label that is not the annotator's last act", text: edit0((r) => (r.own_final_label = 'Neutral')), expected: [['rule', 1, 'own_final_label']], fragment: "is not the annotator's last act's" },
   { name: 'a label act without its reviewer (v3)', text: edit0((r) => delete (r.label_history[0] as Record<string, unknown>).reviewer), expected: [['schema', 1, 'label_history[0].reviewer']], fragment: 'required field is missing' },
@@ -201,7 +201,7 @@ describe('validateExportText: every stage, every problem, located', () => {
     const [row] = validateExportText(csv, 'e.csv', 'csv', null).records as unknown as Array<Record<string, unknown>>;
     const [record] = validRecords();
     expect(row).toMatchObject({
-      schema_version: 3,
+      schema_version: 4,
       session_kind: 'annotator',
       own_final_label: 'Polite',
       reviewed_by: null,
@@ -211,6 +211,7 @@ describe('validateExportText: every stage, every problem, located', () => {
       final_label: 'Polite',
       label_history: `voice:Polite@${record!.label_history[0]!.at}`,
       commitment_quotes: 'I label this polite',
+      commitment_spans: `${record!.commitments[0]!.start}:${record!.commitments[0]!.end}`,
       item_context_sha256: null,
       notes: 'sarcastic?',
       config_changed: false,
@@ -290,7 +291,7 @@ describe('validateExportText: every stage, every problem, located', () => {
   it('lists every problem across records and stages in one run', () => {
     const rs = records();
     rs[1]!.label_source = 'voice';
-    const text = `${jsonl(rs)}{"broken": \n${JSON.stringify({ ...rs[0], schema_version: 4 })}\n`;
+    const text = `${jsonl(rs)}{"broken": \n${JSON.stringify({ ...rs[0], schema_version: 5 })}\n`;
     const { problems } = validateExportText(text, 'e.jsonl', 'jsonl', null);
     expect(problems.map((p) => [p.stage, p.line, p.field])).toEqual([
       ['parse', 3, 'broken'],

@@ -50,7 +50,7 @@ describe('aloud export (records)', () => {
     const bytes = await readFile(out);
     const receipt = await readJson<ExportReceiptV1>(`${out}.receipt.json`);
     expect(printed.receipt).toEqual(receipt);
-    expect(receipt).toMatchObject({ schema_version: 3, file: 'export.jsonl', format: 'jsonl', sha256: sha256(bytes), bytes: bytes.length, records: 2 * itemCount });
+    expect(receipt).toMatchObject({ schema_version: 4, file: 'export.jsonl', format: 'jsonl', sha256: sha256(bytes), bytes: bytes.length, records: 2 * itemCount });
     expect(receipt.counts).toMatchObject({ annotators: 2, items: itemCount, with_audio: 3, with_transcript: 3, with_final_label: 4 });
 
     const records = await readJsonl(out);
@@ -94,7 +94,7 @@ describe('aloud export (records)', () => {
     expect((await cli('export', '--project', dir, '--format', 'jsonl', '--out', out)).code).toBe(0);
     const records = (await readFile(out, 'utf8')).trimEnd().split('\n').map((l) => JSON.parse(l) as ExportRecord);
     const of = (annotator: string, item: string) => records.find((r) => r.annotator === annotator && r.item_id === item)!;
-    expect(of('Ann Example', 'demo-01')).toMatchObject({ schema_version: 3, session_kind: 'annotator', completed: true, own_final_label: 'Polite' });
+    expect(of('Ann Example', 'demo-01')).toMatchObject({ schema_version: 4, session_kind: 'annotator', completed: true, own_final_label: 'Polite' });
     expect(of('Ann Example', 'demo-01').time_to_complete_ms).toEqual(expect.any(Number));
     expect(of('Ann Example', 'demo-01').time_open_ms).toEqual(expect.any(Number));
     // labelled, never completed: the record says so (agreement leaves it out by default)

@@ -53,7 +53,7 @@ describe.skipIf(!existsSync(clip))('the research record from the CLI (scripted e
     expect(exported.code, exported.err).toBe(0);
     expect(exported.err).toContain('config_changed');
     const record = JSON.parse((await readFile(out, 'utf8')).split('\n')[0]!);
-    expect(record).toMatchObject({ schema_version: 3, final_label: 'Polite', config_changed: true, labels_not_in_schema: ['Polite'], model: { name: 'scripted', whisper_cpp: 'scripted' } });
+    expect(record).toMatchObject({ schema_version: 4, final_label: 'Polite', config_changed: true, labels_not_in_schema: ['Polite'], model: { name: 'scripted', whisper_cpp: 'scripted' } });
     const validated = await cli('validate', out, '--project', dir);
     expect(validated.code, validated.out).toBe(0);
     expect(validated.err).toContain('SCRIPTED');

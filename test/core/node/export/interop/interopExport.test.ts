@@ -6,7 +6,7 @@ import path from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { unzipSync } from 'fflate';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { EXPORT_FIELDS_V3, type ExportRecord } from '../../../../../core/common/export/exportRecord';
+import { EXPORT_FIELDS_V3, EXPORT_SCHEMA_VERSION, type ExportRecord } from '../../../../../core/common/export/exportRecord';
 import { hfColumns, hfRow } from '../../../../../core/common/export/interop/hfDataset';
 import type { InteropReceipt } from '../../../../../core/common/export/interop/interopFormats';
 import { TIER_NAMES } from '../../../../../core/common/export/interop/itemTimeline';
@@ -51,7 +51,7 @@ async function expectReceiptCoversFolder(format: string): Promise<InteropReceipt
     const bytes = await readFile(path.join(out(format), ...f.path.split('/')));
     expect({ path: f.path, sha256: sha256(bytes), bytes: bytes.length }).toEqual(f);
   }
-  expect(receipt).toMatchObject({ kind: 'interop', format, schema_version: 3, records: records.length, recordings: recorded().length, annotators: ['Zoë Example', 'bob'] });
+  expect(receipt).toMatchObject({ kind: 'interop', format, schema_version: EXPORT_SCHEMA_VERSION, records: records.length, recordings: recorded().length, annotators: ['Zoë Example', 'bob'] });
   return receipt;
 }
 
