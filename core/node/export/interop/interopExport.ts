@@ -154,7 +154,7 @@ export async function exportInterop(options: InteropExportOptions): Promise<Inte
   } else if (format === 'maxqda') {
     for (const r of recorded) {
       const name = names.get(stateKey(r.annotator, r.item_id))!;
-      planned.push({ path: `${name}.wav`, wav: r.audio!.path, sha256: r.audio!.sha256! }, { path: `${name}.txt`, text: maxqdaTranscript(r.segments) });
+      planned.push({ path: `${name}.wav`, wav: r.audio!.path, sha256: r.audio!.sha256! }, { path: `${name}.txt`, text: maxqdaTranscript(r.segments, r.annotator) });
     }
   } else if (format === 'hf') {
     planned.push(...hfDataset(project, items, records, recorded, names, version, exportedAt));

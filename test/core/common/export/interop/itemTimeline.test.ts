@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { eafSpansOf } from '../../../../../core/common/export/interop/eafDocument';
 import { audioMsAtClock, distinctInstants, layIntervals, wordsOf } from '../../../../../core/common/export/interop/itemTimeline';
-import { paragraphTimestamp } from '../../../../../core/common/export/interop/maxqdaTranscript';
+import { maxqdaTranscript, paragraphTimestamp } from '../../../../../core/common/export/interop/maxqdaTranscript';
 import { textGridIntervals } from '../../../../../core/common/export/interop/textGridDocument';
 import { escapeXml, xmlForbiddenCharacter } from '../../../../../core/common/export/interop/xmlText';
 
@@ -58,10 +58,21 @@ describe('laying the record on the audio timeline', () => {
     expect(textGridIntervals([], 300)).toEqual([{ t0_ms: 0, t1_ms: 300, text: '' }]);
   });
 
-  it('MAXQDA time stamps in tenths of a second, cut, not rounded', () => {
-    expect(paragraphTimestamp(0)).toBe('[00:00:00.0]');
-    expect(paragraphTimestamp(1299)).toBe('[00:00:01.2]');
-    expect(paragraphTimestamp(3_723_450)).toBe('[01:02:03.4]');
+  it('MAXQDA time stamps as aTrain writes them: [HH:MM:SS], whole seconds cut, not rounded', () => {
+    expect(paragraphTimestamp(0)).toBe('[00:00:00]');
+    expect(paragraphTimestamp(1999)).toBe('[00:00:01]');
+    expect(paragraphTimestamp(3_723_450)).toBe('[01:02:03]');
+  });
+
+  it("MAXQDA transcript in aTrain's _maxqda.txt layout: a paragraph per take headed by the speaker, segments as [HH:MM:SS] - text, blank lines between", () => {
+    const text = maxqdaTranscript([
+      { utterance: 0, index: 0, t0_ms: 120, t1_ms: 900, text: ' Uh, this is\nrude.' },
+      { utterance: 0, index: 1, t0_ms: 1100, t1_ms: 2000, text: ' I label this impolite.' },
+      { utterance: 1, index: 0, t0_ms: 62_500, t1_ms: 63_000, text: ' Final answer: neutral.' },
+    ], 'Zoë Example');
+    expect(text).toBe('\ufeffZoë Example\r\n[00:00:00] - Uh, this is rude. [00:00:01] - I label this impolite.\r\n\r\nZoë Example\r\n[00:01:02] - Final answer: neutral.\r\n');
+    // every segment is found back by the pattern MAXQDA's timestamp import reads
+    expect([...text.matchAll(/\[(\d\d):(\d\d):(\d\d)\] - /g)].map((m) => m.slice(1).join(':'))).toEqual(['00:00:00', '00:00:01', '00:01:02']);
   });
 
   it('XML: forbidden characters are found, everything else escaped', () => {

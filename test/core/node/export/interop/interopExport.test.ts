@@ -266,19 +266,18 @@ describe.skipIf(!haveFixtures)('interop exports of a study with two annotators, 
     expect(card).toContain('`blind_label` is the first label act');
   });
 
-  it('MAXQDA/NVivo: a transcript named like its media file, one paragraph per segment starting with [hh:mm:ss.s]', async () => {
+  it("MAXQDA/NVivo: a transcript named like its media file, in aTrain's _maxqda.txt layout ([HH:MM:SS] - text per segment, a speaker paragraph per take)", async () => {
     await expectReceiptCoversFolder('maxqda');
     for (const r of recorded()) {
       const text = await readFile(path.join(out('maxqda'), ...`${stem(r)}.txt`.split('/')), 'utf8');
       expect(existsSync(path.join(out('maxqda'), ...`${stem(r)}.wav`.split('/')))).toBe(true);
-      const paragraphs = text.replace(/^\ufeff/, '').trimEnd().split('\r\n');
-      expect(paragraphs).toHaveLength(r.segments.length);
-      paragraphs.forEach((p, i) => {
-        const s = r.segments[i]!;
-        const t = Math.floor(s.t0_ms / 100);
-        const stamp = `[00:00:${String(Math.floor(t / 10)).padStart(2, '0')}.${t % 10}] `;
-        expect(p).toBe(`${stamp}${s.text.trim()}`);
+      const paragraphs = text.replace(/^\ufeff/, '').trimEnd().split('\r\n\r\n');
+      expect(paragraphs).toHaveLength(new Set(r.segments.map((s) => s.utterance)).size);
+      const stamps = paragraphs.flatMap((p) => {
+        expect(p.split('\r\n')[0]).toBe(r.annotator);
+        return [...p.matchAll(/\[00:00:(\d\d)\] - /g)].map((m) => Number(m[1]));
       });
+      expect(stamps).toEqual(r.segments.map((s) => Math.floor(s.t0_ms / 1000)));
     }
   });
 
