@@ -55,3 +55,18 @@ describe.skipIf(process.platform === 'win32')('npm run aloud -- serve under a su
     }
   }, 180_000);
 });
+
+describe('npm start without the Electron binary', () => {
+  it('says in one line that the download was skipped and how to run the app in a browser, and exits non-zero', async () => {
+    const { execFile } = await import('node:child_process');
+    // a binary that is not there, wherever this runs (the electron package honours the override)
+    const env = { ...process.env, ELECTRON_OVERRIDE_DIST_PATH: path.join(tmpdir(), 'no-electron-here') };
+    const result = await new Promise<{ code: number | null; stderr: string; stdout: string }>((resolve) => {
+      execFile(process.execPath, [path.join(REPO, 'scripts/electron-check.mjs')], { cwd: REPO, env }, (error, stdout, stderr) => resolve({ code: error ? (error.code as number) : 0, stdout, stderr }));
+    });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr.trimEnd().split('\n')).toEqual([expect.stringMatching(/^aloud: the Electron binary is not installed \(its download was skipped\).*`npm run -s aloud -- serve` runs the app in a browser/)]);
+    expect(result.stderr).not.toMatch(/\n\s+at /);
+  });
+});
