@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { encodeWavPcm16 } from '../../../../core/node/audio/wavFile';
 import { DEMO_PROJECT_DIR } from '../../../../core/node/project/projectFolder';
 import { sessionPaths } from '../../../../core/node/session/sessionPaths';
 import { cli } from '../../../helpers/cli';
@@ -83,7 +84,10 @@ describe('aloud session ingest arguments', () => {
     const dir = await project();
     const saved = process.env.ALOUD_MODELS_DIR;
     process.env.ALOUD_MODELS_DIR = await mkdtemp(path.join(tmpdir(), 'aloud-no-models-'));
-    const r = await cli('session', 'ingest', '--project', dir, '--annotator', 'ana', '--item', 'demo-01', '--wav', clip).finally(() => {
+    // a WAV of its own (a second of silence): the model is what is missing here, with or without ../shared
+    const wav = path.join(dir, '..', 'silence.wav');
+    await writeFile(wav, encodeWavPcm16(new Float32Array(16_000), 16_000));
+    const r = await cli('session', 'ingest', '--project', dir, '--annotator', 'ana', '--item', 'demo-01', '--wav', wav).finally(() => {
       if (saved === undefined) delete process.env.ALOUD_MODELS_DIR;
       else process.env.ALOUD_MODELS_DIR = saved;
     });
