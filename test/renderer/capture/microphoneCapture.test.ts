@@ -89,11 +89,26 @@ function fakeFileEnd(recording: Float32Array): number {
 }
 
 /**
- * Where clip sample `clipStart` lies in the recording (normalised cross-correlation of one second,
+ * Where the clip lies in the recording around clip second `from`, as the offset of clip sample 0 (recording[offset +
+ * j] ≈ clip[j]): the best of three overlapping half-second windows from there, 0.25 s apart. A slip of the fake
+ * device (an under-run padded with one 10 ms buffer) inside a window halves that window's correlation; a single slip
+ * lies in at most two of the three, so one window is clean however the machine is loaded.
+ */
+function locateAround(recording: Float32Array, clip: Float32Array, from: number, guessOffset: number): { offset: number; correlation: number } {
+  let best = { offset: NaN, correlation: -1 };
+  for (const start of [from, from + 0.25, from + 0.5]) {
+    const found = locate(recording, clip, start * RATE, start * RATE + guessOffset, 0.5);
+    if (found.correlation > best.correlation) best = { offset: found.at - start * RATE, correlation: found.correlation };
+  }
+  return best;
+}
+
+/**
+ * Where clip sample `clipStart` lies in the recording (normalised cross-correlation of `seconds`,
  * searched ±250 ms around `guess`): recording[at + j] ≈ clip[clipStart + j].
  */
-function locate(recording: Float32Array, clip: Float32Array, clipStart: number, guess: number): { at: number; correlation: number } {
-  const window = clip.subarray(clipStart, clipStart + RATE);
+function locate(recording: Float32Array, clip: Float32Array, clipStart: number, guess: number, seconds = 1): { at: number; correlation: number } {
+  const window = clip.subarray(clipStart, clipStart + seconds * RATE);
   const windowEnergy = window.reduce((s, x) => s + x * x, 0);
   let best = { at: NaN, correlation: -1 };
   for (let at = guess - 4000; at <= guess + 4000; at++) {
@@ -182,12 +197,14 @@ describe.skipIf(skipReason)(`microphone capture in headless Chromium${skipReason
     // apart in the recording too. A loaded machine can make Chromium's capture path slip by whole
     // 10 ms device buffers (it pads an under-run); a slip of any other size, or more than 3, is ours.
     // (The first window starts 0.25 s in: the clip's first milliseconds may precede the recording.)
-    const head = locate(recording, clip, 0.25 * RATE, 0.25 * RATE);
-    const tail = locate(recording, clip, 7.2 * RATE, 7.2 * RATE + head.at - 0.25 * RATE);
+    // Each end is judged by its best half-second window (locateAround): a slip inside a window is the device's, and
+    // the slips are counted and bounded below, so a loaded machine does not fail the test and a real loss still does.
+    const head = locateAround(recording, clip, 0.25, 0);
+    const tail = locateAround(recording, clip, 7.2, head.offset);
     expect(head.correlation).toBeGreaterThan(0.95);
     expect(tail.correlation).toBeGreaterThan(0.95);
     /** where clip sample 0 lies in the recording, measured at the start and at the end of the clip */
-    const offsets = [head.at - 0.25 * RATE, tail.at - 7.2 * RATE];
+    const offsets = [head.offset, tail.offset];
     expect(Math.abs(offsets[0]!), 'the start of the clip is not lost').toBeLessThanOrEqual(0.05 * RATE);
     const drift = offsets[1]! - offsets[0]!;
     const slips = Math.round(drift / FAKE_DEVICE_PERIOD);
