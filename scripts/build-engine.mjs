@@ -13,7 +13,7 @@
 //                              this CPU's full instruction set (-march=native / -mcpu=native)
 //   ALOUD_SKIP_ENGINE_BUILD=1  do not build (e.g. for renderer-only work); the engine then reports it is missing
 //   ALOUD_ENGINE_OPENMP=1      use OpenMP threads in ggml (default: ggml's own thread pool)
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
@@ -35,6 +35,44 @@ const stampPath = path.join(nativeDir, 'build/aloud-build-stamp.json');
 const require = createRequire(path.join(root, 'package.json'));
 
 const say = (line) => process.stderr.write(`aloud engine build: ${line}\n`);
+
+/** node-gyp run with its output kept for the log and each line handed to `onLine` as it comes. */
+function run(args, options, log, onLine) {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, args, { ...options, stdio: ['ignore', 'pipe', 'pipe'] });
+    let pending = '';
+    const take = (chunk) => {
+      const text = chunk.toString();
+      log.push(text);
+      const lines = (pending + text).split('\n');
+      pending = lines.pop();
+      for (const line of lines) onLine(line);
+    };
+    child.stdout.on('data', take);
+    child.stderr.on('data', take);
+    child.on('error', (e) => {
+      log.push(`${e.message}\n`);
+      resolve({ status: null, signal: e.message });
+    });
+    child.on('close', (status, signal) => {
+      if (pending) onLine(pending);
+      resolve({ status, signal });
+    });
+  });
+}
+
+/** How many object files the makefiles node-gyp configured will compile (null where there are none: MSBuild). */
+function objectCount(buildDir) {
+  const makefiles = existsSync(buildDir) ? readdirSync(buildDir).filter((f) => f.endsWith('.target.mk')) : [];
+  if (makefiles.length === 0) return null;
+  let count = 0;
+  for (const f of makefiles) {
+    const text = readFileSync(path.join(buildDir, f), 'utf8');
+    const objs = /^OBJS := \\\n((?:\t.*\\?\n)+)/m.exec(text);
+    if (objs) count += objs[1].split('\n').filter((l) => /\.o\b/.test(l)).length;
+  }
+  return count || null;
+}
 
 function fail(lines) {
   for (const line of lines) say(line);
@@ -172,7 +210,7 @@ function probeAddon() {
   return probe.stdout;
 }
 
-function main() {
+async function main() {
   if (process.env.ALOUD_SKIP_ENGINE_BUILD === '1') {
     say('skipped (ALOUD_SKIP_ENGINE_BUILD=1); transcription will not work until `npm run build:engine`.');
     return;
@@ -258,18 +296,39 @@ function main() {
   if (target.msvcArch) env.ALOUD_ENGINE_MSVC_ARCH = target.msvcArch;
   const stale = removeEscapedObjects(tree);
   if (stale > 0) say(`removed ${stale} object files of an earlier build outside build/.`);
-  const args = [nodeGyp, 'rebuild', `--jobs=${availableParallelism()}`];
+  const logPath = path.join(nativeDir, 'generated/build.log');
+  // configure, then build: the makefile configure writes says how many files there are to compile
+  const configureArgs = [nodeGyp, 'configure'];
   // Installed Node ships its headers; using them avoids a download (and works offline).
   const localNode = path.resolve(path.dirname(process.execPath), '..');
-  if (existsSync(path.join(localNode, 'include/node/common.gypi'))) args.push(`--nodedir=${localNode}`);
+  if (existsSync(path.join(localNode, 'include/node/common.gypi'))) configureArgs.push(`--nodedir=${localNode}`);
 
-  say(`compiling whisper.cpp with ${target.label}${portable ? ' (portable build)' : ''}; this takes about a minute…`);
+  say(`compiling the whisper.cpp speech engine (the native binding that transcribes on this CPU) with ${target.label}${portable ? ' (portable build)' : ''}: a minute on an idle machine, several when it is busy; progress below, full log in ${path.relative(root, logPath)}`);
   const started = Date.now();
-  const build = spawnSync(process.execPath, args, { cwd: nativeDir, env, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
-  const logPath = path.join(nativeDir, 'generated/build.log');
-  writeFileSync(logPath, `${build.stdout ?? ''}${build.stderr ?? ''}`);
+  const log = [];
+  rmSync(path.join(nativeDir, 'build'), { recursive: true, force: true });
+  const configured = await run(configureArgs, { cwd: nativeDir, env }, log, () => {});
+  const total = configured.status === 0 ? objectCount(path.join(nativeDir, 'build')) : null;
+  if (configured.status === 0) say(`configured${total ? `: ${total} source files to compile with ${availableParallelism()} jobs` : ''}`);
+  let compiled = 0;
+  let lastProgress = Date.now();
+  // a line at least every 30 s, so a slow machine never looks stuck
+  const heartbeat = setInterval(() => {
+    if (Date.now() - lastProgress >= 30_000) say(`still compiling (file ${compiled}${total ? ` of ${total}` : ''}, ${Math.round((Date.now() - started) / 1000)} s)…`);
+  }, 30_000);
+  const build = configured.status !== 0
+    ? configured
+    : await run([nodeGyp, 'build', `--jobs=${availableParallelism()}`], { cwd: nativeDir, env }, log, (line) => {
+      const step = /^\s*(CC|CXX|SOLINK_MODULE|LINK|COPY)\(target\)\s+(\S+)/.exec(line) ?? /^\s*([\w.-]+\.(?:c|cc|cpp))\s*$/.exec(line);
+      if (!step) return;
+      lastProgress = Date.now();
+      if (step[1] === 'SOLINK_MODULE' || step[1] === 'LINK') say(`linking ${path.basename(step[2])} (${Math.round((Date.now() - started) / 1000)} s)`);
+      else if (step[1] !== 'COPY') say(`compiling ${++compiled}${total ? `/${total}` : ''}: ${path.basename(step[2] ?? step[1]).replace(/\.o$/, '')}`);
+    });
+  clearInterval(heartbeat);
+  writeFileSync(logPath, log.join(''));
   if (build.status !== 0) {
-    const tail = `${build.stdout ?? ''}${build.stderr ?? ''}`.trim().split('\n').slice(-25);
+    const tail = log.join('').trim().split('\n').slice(-25);
     fail([
       ...tail,
       `compiling the whisper.cpp binding failed (node-gyp exit ${build.status ?? build.signal}; full log: ${logPath}).`,
@@ -295,4 +354,4 @@ function main() {
   say(`done in ${Math.round((Date.now() - started) / 1000)} s: ${systemInfo}`);
 }
 
-main();
+await main();
