@@ -42,8 +42,13 @@ export async function exportQdc(options: { project: OpenProject; out: string; fo
   // read back, the file must be the same codebook: same version (names, definitions, examples, nesting), keys and GUIDs
   const back = parseQdaCodebook(xml, out).codebook;
   const guids = codebookGuids(loaded.codebook.codes, guidOf);
-  const same = codebookVersion(back, sha256Hex) === loaded.version && back.codes.length === loaded.codebook.codes.length && back.codes.every((c, i) => c.key === loaded.codebook.codes[i]!.key && c.guid === guids.get(c.name));
-  if (!same) throw new Error('the .qdc does not read back as the codebook it was written from');
+  const backByName = new Map(back.codes.map((c) => [c.name, c]));
+  const differs = loaded.codebook.codes.find((c) => {
+    const b = backByName.get(c.name);
+    return !b || b.definition !== c.definition || b.example !== c.example || b.counter_example !== c.counter_example || b.parent !== c.parent || b.key !== c.key || b.guid !== guids.get(c.name);
+  });
+  if (differs) throw new ProjectError(`${loaded.file}: code "${differs.name}" would not come back the same from a .qdc (its definition, example or counter-example begins or ends with spaces or line breaks, or holds a line starting "Example: ", "Counter-example: " or "Key: "); edit it and export again`);
+  if (codebookVersion(back, sha256Hex) !== loaded.version || back.codes.length !== loaded.codebook.codes.length) throw new Error('the .qdc does not read back as the codebook it was written from');
   await writeFileAtomic(out, xml);
   const bytes = Buffer.from(xml, 'utf8');
   return { file: out, sha256: sha256Hex(bytes), bytes: bytes.length, codes: loaded.codebook.codes.length, codebook_version: loaded.version };

@@ -260,6 +260,11 @@ describe('codings in the record', () => {
     expect(JSON.parse(second.out)).toMatchObject({ codebook_version: first.codebook_version });
     // byte for byte but the origin's app version, which is the same Aloud here
     expect(await readFile(again, 'utf8')).toBe(xml);
+    // a definition a .qdc cannot carry as it is (a line that reads as an example) is refused, named, nothing written
+    const odd = (await codingStudy({ codebook: STUDY_CODEBOOK.replace('definition: Gives a reason for the label.', 'definition: "Gives a reason.\\nExample: because"') })).dir;
+    const refused = await cli('export', '--project', odd, '--format', 'qdc', '--out', path.join(odd, '..', 'odd.qdc'));
+    expect(refused.code).toBe(2);
+    expect(refused.err).toMatch(/code "Reasons" would not come back the same from a \.qdc/);
     // never written over the project's own codebook
     expect((await cli('export', '--project', dir, '--format', 'qdc', '--out', path.join(dir, 'codebook.yaml'), '--force')).err).toContain("the project's own data");
   });
