@@ -4,9 +4,9 @@
 import { pathToFileURL } from 'node:url';
 import { ensureCliBundle } from './build-cli.mjs';
 
-// Under `npm run`, npm forwards SIGTERM/SIGINT to the shell it started, and a shell that does not exec us dies
+// Under `npm run aloud`, npm forwards SIGTERM/SIGINT to the shell it started, and a shell that does not exec us dies
 // without passing them on: when our launcher is gone, stop as if signalled (serve closes its session and port).
-if (process.env.npm_lifecycle_event !== undefined) {
+if (process.env.npm_lifecycle_event === 'aloud') {
   const launcher = process.ppid;
   setInterval(() => {
     if (process.ppid !== launcher) process.kill(process.pid, 'SIGTERM');
