@@ -9,6 +9,7 @@ import { bootstrapIntervals, DEFAULT_GOLD_RESAMPLES } from './bootstrapIntervals
 import { type ConfusedPair, confusedPairs } from './confusedPairs';
 import { fitLabelModel } from './fitLabelModel';
 import { compareModels, type ModelFitComparison } from './heldOutFit';
+import { type HesitationEvidence, hesitationEvidence, type HesitationMeasures } from './hesitationEvidence';
 import { argmax, LABEL_MODELS, type LabelModelFit, type LabelModelName } from './labelModel';
 
 export type GoldModelChoice = LabelModelName | 'auto';
@@ -27,6 +28,8 @@ export interface GoldOptions {
   itemOrder?: readonly string[];
   /** adjudicated items keep the adjudicator's label (item id → label) */
   adjudicated?: ReadonlyMap<string, string>;
+  /** hesitation measures of each annotation (same order as the annotations): adds the `hesitation` section */
+  hesitation?: ReadonlyArray<HesitationMeasures | null>;
 }
 
 export interface Interval {
@@ -66,6 +69,8 @@ export interface GoldReport {
   model_fit: ModelFitComparison & { chosen: LabelModelName; said: string };
   intervals: { method: string; resamples: number; seed: number; level: number };
   competence_scale: string;
+  /** with hesitation measures: whether they predict which annotations disagree (or why that could not be said) */
+  hesitation?: HesitationEvidence | { unavailable: string };
 }
 
 const COMPETENCE_SCALE: Record<LabelModelName, string> = {
@@ -88,6 +93,7 @@ export function describeModelFit(fit: ModelFitComparison): string {
 }
 
 export function goldReport(annotations: readonly Annotation[], options: GoldOptions): GoldReport {
+  if (options.hesitation && options.hesitation.length !== annotations.length) throw new Error('goldReport: hesitation measures must be given per annotation, in the same order');
   const table = annotationTable(annotations, { ...(options.labelOrder ? { labelOrder: options.labelOrder } : {}), ...(options.itemOrder ? { itemOrder: options.itemOrder } : {}) });
   if (table.item.length === 0) throw new LabelModelInputError('no labels to model: the input has no annotation with a label');
   if (table.labels.length < 2) throw new LabelModelInputError(`only one label ("${table.labels[0]}") in the input: label models need at least two`);
@@ -112,6 +118,7 @@ export function goldReport(annotations: readonly Annotation[], options: GoldOpti
       level: 0.95,
     },
     competence_scale: COMPETENCE_SCALE[model],
+    ...(options.hesitation ? { hesitation: hesitationEvidence(table, fit, options.hesitation, { ...(options.folds !== undefined ? { folds: options.folds } : {}), seed }) } : {}),
   };
 }
 
