@@ -59,6 +59,8 @@ export interface HesitationEvidence {
   /** share of analysed annotations that disagree with the others' model label */
   disagreement_rate: number;
   odds_ratios: Array<{ measure: string; per_sd: number; ci95: [number, number] }>;
+  /** measures that never varied here (left out of the odds ratios) */
+  constant_measures: string[];
   held_out: {
     folds: number;
     baseline_per_annotation: number;
@@ -190,6 +192,9 @@ export function hesitationEvidence(table: AnnotationTable, fit: LabelModelFit, m
   for (let f = 0; f < F; f++) mean[f] = seen[f]! > 0 ? mean[f]! / seen[f]! : 0;
   for (const a of rows) raw(measures[a]!).forEach((v, f) => v !== null && (sd[f]! += (v - mean[f]!) ** 2));
   for (let f = 0; f < F; f++) sd[f] = seen[f]! > 1 ? Math.sqrt(sd[f]! / (seen[f]! - 1)) : 0;
+  // a measure that never varies (no audio: no pauses; click labels: no hedges) says nothing and gets no odds ratio
+  const varying = HESITATION_FEATURES.flatMap((_, f) => (sd[f]! > 0 ? [f] : []));
+  if (varying.length === 0) return { unavailable: `no hesitation measure varies across the ${rows.length} annotations (sessions without audio or transcript?)` };
   const X = new Float64Array(table.item.length * d);
   for (const a of rows) {
     const acc = Math.min(1 - 1e-6, Math.max(1e-6, accuracy[table.annotator[a]!]!));
@@ -224,7 +229,8 @@ export function hesitationEvidence(table: AnnotationTable, fit: LabelModelFit, m
   for (let r = 0; r < n; r++) sq += (full[r]! - base[r]! - improvement) ** 2;
   const se = Math.sqrt(sq / (n - 1) / n);
   const all = fitLogistic(X, y, rows, d);
-  const oddsRatios = HESITATION_FEATURES.map((measure, f) => {
+  const oddsRatios = varying.map((f) => {
+    const measure = HESITATION_FEATURES[f]!;
     const b = all.beta[2 + f]!;
     const s = Math.sqrt(Math.max(0, all.covariance[(2 + f) * d + 2 + f]!));
     return { measure, per_sd: Math.exp(b), ci95: [Math.exp(b - 1.96 * s), Math.exp(b + 1.96 * s)] as [number, number] };
@@ -237,6 +243,7 @@ export function hesitationEvidence(table: AnnotationTable, fit: LabelModelFit, m
     without_measures: withoutMeasures,
     disagreement_rate: disagreements / n,
     odds_ratios: oddsRatios,
+    constant_measures: HESITATION_FEATURES.filter((_, f) => !varying.includes(f)),
     held_out: { folds, baseline_per_annotation: baseMean, with_hesitation_per_annotation: fullMean, improvement_per_annotation: improvement, ci95: ci },
     said: `hesitation ${ci[0] > 0 ? 'improves' : ci[1] < 0 ? 'worsens' : 'does not clearly change'} the held-out fit of which annotations disagree: ${improvement >= 0 ? '+' : ''}${improvement.toFixed(4)} nats per annotation (95% [${ci[0].toFixed(4)}, ${ci[1].toFixed(4)}]) over ${n} annotations beyond the annotator's accuracy; strongest: ${strongest.measure}, odds ratio ${strongest.per_sd.toFixed(2)} per SD`,
   };

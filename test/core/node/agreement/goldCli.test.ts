@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadProjectConfig, loadProjectItems } from '../../../../core/node/project/projectFolder';
+import { exportHesitation, pairKey } from '../../../../core/node/agreement/hesitationSources';
 import { SessionService } from '../../../../core/node/session/sessionService';
 import { cli } from '../../../helpers/cli';
 
@@ -59,6 +60,10 @@ describe('aloud gold', () => {
     expect(fromExport.items.map((i: { label: string }) => i.label)).toEqual(report.items.map((i: { label: string }) => i.label));
     expect(fromExport.annotators).toEqual(report.annotators);
 
+    // click labels have no audio and no transcript: the hesitation section says it cannot tell, and why
+    const withHesitation = JSON.parse((await cli('gold', '--project', dir, '--json', '--with-hesitation', '--bootstrap', '10', '--folds', '2')).out);
+    expect(withHesitation.hesitation.unavailable).toMatch(/no hesitation measure varies across the 80 annotations/);
+
     const text = await cli('gold', '--project', dir, '--model', 'dawid-skene', '--bootstrap', '20', '--folds', '2', '--html', path.join(path.dirname(dir), 'gold.html'));
     expect(text.code).toBe(0);
     expect(text.out).toMatch(/^model: dawid-skene — /);
@@ -91,5 +96,21 @@ describe('aloud gold', () => {
       expect(bad.err).toMatch(message);
       expect(bad.err.trim().split('\n')).toHaveLength(1);
     }
+  });
+});
+
+describe('hesitation measures from export files', () => {
+  it('reads each record\'s signals from a .jsonl export and says a CSV export adds none', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'aloud-gold-hes-'));
+    const file = path.join(dir, 'export.jsonl');
+    await writeFile(file, [
+      { item_id: 'q1', annotator: 'ana', signals: { pauses: { count: 2, total_ms: 1500, longest_ms: 900, long_count: 1 }, filler_count: 1, filled_pause_count: 2, hedge_count: 1, label_changes: 1, time_to_final_commit_ms: 4200 } },
+      { item_id: 'q2', annotator: 'ana', signals: null },
+    ].map((r) => JSON.stringify(r)).join('\n') + '\n');
+    const { measures, warning } = await exportHesitation(file);
+    expect(warning).toBeNull();
+    expect(measures.get(pairKey('q1', 'ana'))).toEqual({ pause_ms: 1500, filled_pauses: 2, hedges: 1, label_changes: 1, time_to_commit_ms: 4200 });
+    expect(measures.has(pairKey('q2', 'ana'))).toBe(false);
+    expect((await exportHesitation(path.join(dir, 'export.csv'))).warning).toMatch(/adds none/);
   });
 });
