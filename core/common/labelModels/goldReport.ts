@@ -73,6 +73,9 @@ export interface GoldReport {
   hesitation?: HesitationEvidence | { unavailable: string };
 }
 
+/** What the app's Agreement tab gets: the report, or why there is none yet (no labels, one label). */
+export type GoldView = GoldReport | { unavailable: string };
+
 const COMPETENCE_SCALE: Record<LabelModelName, string> = {
   majority: 'share of the annotator\'s labels equal to the majority label',
   'dawid-skene': 'P(label correct) = Σ_z p(z) π(z, z), from the confusion matrix and the class prior',
