@@ -50,8 +50,12 @@ export const goldCommand: CliCommand = {
     for (const warning of inputs.sets.flatMap((s) => s.warnings)) io.err(`warning: ${warning}\n`);
     const sources = inputs.sets.map((s) => s.source);
     // the final label of each pair is the annotation modelled; a pair without one (skipped, cleared) is no annotation
-    const annotations = mergeLabelSets(inputs.sets).flatMap((r) => (r.final_label === null ? [] : [{ item_id: r.item_id, annotator: r.annotator, label: r.final_label }]));
     const schema = inputs.project?.config.schema ?? null;
+    const known = schema ? new Set(schema.labels.map((l) => l.name)) : null;
+    const labelled = mergeLabelSets(inputs.sets).flatMap((r) => (r.final_label === null ? [] : [{ item_id: r.item_id, annotator: r.annotator, label: r.final_label }]));
+    // as `agreement` does: a label the schema no longer has is left out, and said
+    const annotations = known ? labelled.filter((a) => known.has(a.label)) : labelled;
+    if (annotations.length < labelled.length) io.err(`warning: ${labelled.length - annotations.length} label(s) are not in the label schema and are left out\n`);
     let hesitation: Array<ReturnType<HesitationByPair['get']> | null> | undefined;
     if (values['with-hesitation']) {
       const byPair: HesitationByPair = new Map();

@@ -82,6 +82,16 @@ describe('aloud gold', () => {
     expect(report.model).toBe('majority');
     expect(report.items).toHaveLength(30);
 
+    // with a project, its schema fixes the labels: one it does not have is left out with a warning (as agreement does)
+    const project = path.join(dir, 'p');
+    expect((await cli('init', '--project', project, '--demo')).code).toBe(0);
+    const politeness = path.join(dir, 'politeness.csv');
+    await writeFile(politeness, 'item,annotator,label\nq1,x,Polite\nq1,y,Polite\nq2,x,Neutral\nq2,y,Rude\nq3,x,Neutral\nq3,y,Neutral\n');
+    const withSchema = await cli('gold', '--csv', politeness, '--project', project, '--json', '--bootstrap', '5', '--folds', '2');
+    expect(withSchema.code).toBe(0);
+    expect(withSchema.err).toContain('1 label(s) are not in the label schema and are left out');
+    expect(JSON.parse(withSchema.out).labels).toEqual(['Polite', 'Impolite', 'Neutral']);
+
     const oneLabel = path.join(dir, 'one.csv');
     await writeFile(oneLabel, 'item,annotator,label\nq1,x,A\nq2,x,A\n');
     for (const [argv, message] of [
