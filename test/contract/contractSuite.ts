@@ -138,5 +138,7 @@ export function contractSuite(connect: () => Promise<{ client: ApiClient; mode: 
     const agreement = await client.agreement();
     expect(agreement.annotators).toEqual(['ana']);
     expect(agreement.items).toBe(20);
+    // no item is completed yet (gold counts completed items): an answer saying so, not a refusal
+    expect(await client.goldLabels()).toEqual({ unavailable: expect.stringMatching(/no labels to model/) });
   });
 }

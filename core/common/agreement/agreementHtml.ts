@@ -3,7 +3,7 @@ import { type AgreementAnalysis, explainUndefinedAlpha } from './agreementAnalys
 /** The report allows nothing but its own inline style: no scripts, no fetches, nothing from a CDN. */
 export const AGREEMENT_REPORT_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'";
 
-const escapeHtml = (s: string): string =>
+export const escapeHtml = (s: string): string =>
   s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 const fmt = (x: number | null): string => (x === null ? '—' : x.toFixed(3));

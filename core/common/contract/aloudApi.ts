@@ -3,6 +3,7 @@
  * 127.0.0.1) are two transports of the same contract, and the same handlers serve both.
  */
 import type { AlphaResult } from '../agreement/krippendorff';
+import type { GoldView } from '../labelModels/goldReport';
 import type { LeadRoomStatus } from '../rooms/roomViews';
 import type { ShadowRoomStatus } from '../rooms/shadowViews';
 import type { Item } from '../items/item';
@@ -267,6 +268,8 @@ export interface AloudApi {
   logCue(cue: 'keep_talking', silenceMs: number): Promise<SessionPatch>;
   exportSession(format: ExportFormat): Promise<ExportSummary>;
   agreement(): Promise<AgreementReport>;
+  /** labels with error bars over the project's sessions (`aloud gold`, model auto): competence, uncertain items, confused pairs */
+  goldLabels(): Promise<GoldView>;
   /** norming rooms, the lead's side (one room at a time, on its own listener); itemIds null: a huddle on today's disagreements */
   openRoom(itemIds: string[] | null, lan: boolean): Promise<LeadRoomStatus>;
   room(): Promise<LeadRoomStatus | null>;

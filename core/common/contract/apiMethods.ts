@@ -185,6 +185,7 @@ export const API_METHODS: { readonly [M in AloudMethod]: MethodSpec & AnswerSpec
   },
   exportSession: { params: [['format', oneOf(EXPORT_FORMATS)]], scope: 'session-page' },
   agreement: { params: [], scope: 'any-page' },
+  goldLabels: { params: [], scope: 'any-page' },
   openRoom: {
     params: [
       ['itemIds', itemIdsOrNull],

@@ -1,5 +1,6 @@
 import type { AloudApi } from '../../common/contract/aloudApi';
 import { projectAgreement } from '../agreement/projectAgreement';
+import { projectGold } from '../agreement/projectGold';
 import type { AppContext } from './appContext';
 
 /**
@@ -12,6 +13,7 @@ export function roomsApi(app: AppContext) {
       const { warnings: _warnings, ...report } = await projectAgreement(app.project);
       return report;
     },
+    goldLabels: () => projectGold(app.project),
     openRoom: (itemIds, lan) => app.rooms.openRoom(itemIds, lan),
     room: async () => app.rooms.status(),
     revealRoomItem: (itemId) => app.rooms.reveal(itemId),

@@ -5,6 +5,7 @@ import type { AlphaResult } from '../../../core/common/agreement/krippendorff';
 import type { ApiClient } from '../contract/apiClient';
 import { LeadRoomPanel } from '../rooms/LeadRoomPanel';
 import { CodeAgreementPanel } from '../components/coding/CodeAgreementPanel';
+import { GoldPanel } from '../components/gold/GoldPanel';
 import { reportRefusalsTo } from '../app/runCall';
 
 /** The report's table as the analysis `aloud agreement` prints: same figures, same seed, same intervals. */
@@ -71,6 +72,8 @@ export function AgreementScreen({ client, project }: { client: ApiClient; projec
   const [report, setReport] = useState<AgreementReport | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [reloads, setReloads] = useState(0);
+  // a huddle opened from the gold panel: the room panel is mounted again so it reads the open room
+  const [roomPanel, setRoomPanel] = useState(0);
 
   useEffect(() => {
     void reportRefusalsTo(setError)(() => client.agreement()).then((r) => r && setReport(r));
@@ -174,9 +177,16 @@ export function AgreementScreen({ client, project }: { client: ApiClient; projec
         </tbody>
       </table>
 
+      <GoldPanel
+        client={client}
+        reloads={reloads}
+        itemText={textOf}
+        openHuddle={(itemIds) => void reportRefusalsTo(setError)(() => client.openRoom(itemIds, false)).then(() => setRoomPanel((n) => n + 1))}
+      />
+
       <CodeAgreementPanel client={client} reloads={reloads} />
 
-      <LeadRoomPanel client={client} project={project} disagreements={analysis.disagreements.map((d) => d.item_id)} />
+      <LeadRoomPanel key={roomPanel} client={client} project={project} disagreements={analysis.disagreements.map((d) => d.item_id)} />
     </section>
   );
 }
