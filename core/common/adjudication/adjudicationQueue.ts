@@ -8,8 +8,8 @@ import { currentDecision, type AdjudicationState, type DecisionRevision } from '
 export type GoldSource = 'unanimous' | 'majority' | 'adjudicated' | 'model' | 'unresolved';
 export const GOLD_SOURCES: readonly GoldSource[] = ['unanimous', 'majority', 'adjudicated', 'model', 'unresolved'];
 
-/** Where an item stands: accepted by agreement, waiting in the queue, decided, or with too few labels to tell. */
-export type ItemStatus = 'accepted' | 'queued' | 'decided' | 'too_few';
+/** Where an item stands: accepted by agreement, waiting in the queue, decided, with too few labels to tell, or with none. */
+export type ItemStatus = 'accepted' | 'queued' | 'decided' | 'too_few' | 'unlabelled';
 
 export interface ItemStanding {
   item_id: string;
@@ -32,10 +32,11 @@ export interface AdjudicationQueue {
   queue: ItemStanding[];
   decided: ItemStanding[];
   accepted: ItemStanding[];
+  /** items with at least one completed label but fewer than min_annotators */
   too_few: ItemStanding[];
   /** every item of the project in its order, and items only in the labels or decisions after them */
   items: Map<string, ItemStanding>;
-  counts: { items: number; unanimous: number; majority: number; decided: number; unresolved: number; queued: number; too_few: number };
+  counts: { items: number; unanimous: number; majority: number; decided: number; unresolved: number; queued: number; too_few: number; unlabelled: number };
 }
 
 /** Share of the pairs of labels that agree (1: unanimous); null for fewer than two labels. */
@@ -84,6 +85,7 @@ export function adjudicationQueue(itemIds: readonly string[], records: readonly 
     const base = { item_id: id, agreement, labels, blind_labels: blind, decision, assigned_to: assigned };
     let standing: ItemStanding;
     if (decision) standing = { ...base, status: 'decided', gold_label: decision.label, gold_source: 'adjudicated' };
+    else if (labels.length === 0) standing = { ...base, status: 'unlabelled', gold_label: null, gold_source: 'unresolved' };
     else if (labels.length < config.min_annotators || agreement === null) standing = { ...base, status: 'too_few', gold_label: null, gold_source: 'unresolved' };
     else if (agreement === 1 && config.accept_unanimous) standing = { ...base, status: 'accepted', gold_label: labels[0]!.label, gold_source: 'unanimous' };
     else if (agreement < 1 && agreement >= config.threshold) {
@@ -99,6 +101,7 @@ export function adjudicationQueue(itemIds: readonly string[], records: readonly 
   const accepted = all.filter((s) => s.status === 'accepted');
   const decided = all.filter((s) => s.status === 'decided');
   const tooFew = all.filter((s) => s.status === 'too_few');
+  const unlabelled = all.filter((s) => s.status === 'unlabelled').length;
   return {
     queue,
     decided,
@@ -110,9 +113,10 @@ export function adjudicationQueue(itemIds: readonly string[], records: readonly 
       unanimous: accepted.filter((s) => s.gold_source === 'unanimous').length,
       majority: accepted.filter((s) => s.gold_source === 'majority').length,
       decided: decided.length,
-      unresolved: queue.length + tooFew.length,
+      unresolved: queue.length + tooFew.length + unlabelled,
       queued: queue.length,
       too_few: tooFew.length,
+      unlabelled,
     },
   };
 }

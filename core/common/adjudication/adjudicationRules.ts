@@ -59,6 +59,7 @@ function freeText(value: string | null | undefined, what: string): string | null
 /** Why an item cannot be decided, in the words of where it stands. */
 function notQueued(itemId: string, standing: ItemStanding | undefined, minAnnotators: number): AdjudicationRefusal {
   if (!standing) return new AdjudicationRefusal('not_found', `item "${itemId}" is not in the adjudication queue (no such item, and nobody labelled it)`);
+  if (standing.status === 'unlabelled') return new AdjudicationRefusal('conflict', `item "${itemId}" is not in the adjudication queue: nobody completed a label on it yet`);
   if (standing.status === 'accepted') return new AdjudicationRefusal('conflict', `item "${itemId}" is not in the adjudication queue: accepted as "${standing.gold_label}" (${standing.gold_source})`);
   return new AdjudicationRefusal('conflict', `item "${itemId}" is not in the adjudication queue: ${standing.labels.length} completed label${standing.labels.length === 1 ? '' : 's'}, adjudication needs at least ${minAnnotators} (adjudication.min_annotators)`);
 }
@@ -122,7 +123,7 @@ export function decideAdjudication(state: AdjudicationState, context: Adjudicati
     const problem = annotatorNameProblem(annotator);
     if (problem !== null) throw new AdjudicationRefusal('bad_request', problem);
     const standing = queue.items.get(command.item_id);
-    if (!standing || (standing.status !== 'queued' && standing.status !== 'too_few')) {
+    if (!standing || (standing.status !== 'queued' && standing.status !== 'too_few' && standing.status !== 'unlabelled')) {
       throw standing?.status === 'decided'
         ? new AdjudicationRefusal('conflict', `item "${command.item_id}" is decided already ("${standing.gold_label}"); assign items still in the queue`)
         : notQueued(command.item_id, standing, context.config.min_annotators);

@@ -26,6 +26,7 @@ const commands: CommandEntry[] = [
   { name: 'transcribe', summary: 'Transcribe a WAV file with whisper.cpp (verbatim: the disfluent prompt keeps fillers; text exactly as returned).', load: async () => (await import('./commands/transcribe')).transcribeCommand },
   { name: 'bench', summary: 'Measure the engine: per-utterance latency (model loaded once, in the engine process), 30 s encode, real-time factor, memory.', load: async () => (await import('./commands/bench')).benchCommand },
   { name: 'agreement', summary: "Krippendorff's alpha between annotators on first (blind) and final labels, with bootstrap intervals.", load: async () => (await import('./commands/agreement')).agreementCommand },
+  { name: 'adjudicate', summary: 'Settle disagreements into gold labels: the queue, decisions in the adjudicator\'s own log (revisable), assigning an item to a third annotator, huddles.', load: async () => (await import('./commands/adjudicate')).adjudicateCommand },
   { name: 'room', summary: 'Norming rooms (blind votes, reveal, discussion, live agreement) and shadow rooms (trainees watch an expert live and practise); members join from a browser.', load: async () => (await import('./commands/room')).roomCommand },
   { name: 'serve', summary: 'Browser mode: the app on http://127.0.0.1 (same API as the desktop app), until Ctrl-C. Without --project: your own copy of the demo.', load: async () => (await import('./commands/serve')).serveCommand },
 ];

@@ -51,15 +51,16 @@ describe('adjudication queue', () => {
     const q = adjudicationQueue(ITEMS, records, defaultAdjudication(), emptyAdjudicationState());
     expect(q.queue.map((s) => [s.item_id, s.agreement])).toEqual([['i1', 0], ['i5', 0], ['i2', 1 / 3]]);
     expect(q.accepted.map((s) => [s.item_id, s.gold_label, s.gold_source])).toEqual([['i3', 'Neutral', 'unanimous']]);
-    expect(q.too_few.map((s) => s.item_id)).toEqual(['i4', 'i6']);
-    expect(q.counts).toEqual({ items: 6, unanimous: 1, majority: 0, decided: 0, unresolved: 5, queued: 3, too_few: 2 });
+    expect(q.too_few.map((s) => s.item_id)).toEqual(['i4']);
+    expect(q.items.get('i6')!.status).toBe('unlabelled');
+    expect(q.counts).toEqual({ items: 6, unanimous: 1, majority: 0, decided: 0, unresolved: 5, queued: 3, too_few: 1, unlabelled: 1 });
     expect(q.queue[2]!.blind_labels).toContainEqual({ annotator: 'ben', label: 'Neutral' });
   });
 
   it('accept_unanimous off queues unanimous items; min_annotators 3 sets 1–1 items apart; a threshold of 1/3 accepts the 2–1 majority', () => {
     const strict = adjudicationQueue(ITEMS, records, { ...defaultAdjudication(), accept_unanimous: false, min_annotators: 3 }, emptyAdjudicationState());
     expect(strict.queue.map((s) => s.item_id)).toEqual(['i1', 'i2', 'i3']);
-    expect(strict.too_few.map((s) => s.item_id)).toEqual(['i4', 'i5', 'i6']);
+    expect(strict.too_few.map((s) => s.item_id)).toEqual(['i4', 'i5']);
     const lenient = adjudicationQueue(['i2'], records.filter((r) => r.item_id === 'i2'), { ...defaultAdjudication(), threshold: 0.3 }, emptyAdjudicationState());
     expect(lenient.accepted.map((s) => [s.item_id, s.gold_label, s.gold_source])).toEqual([['i2', 'Polite', 'majority']]);
   });
