@@ -23,6 +23,8 @@ export interface ItemStanding {
   gold_label: string | null;
   gold_source: GoldSource;
   decision: DecisionRevision | null;
+  /** decisions on the item before the one that stands */
+  revisions: number;
   /** annotators the item was assigned to (and who may not have labelled it yet) */
   assigned_to: string[];
 }
@@ -82,7 +84,8 @@ export function adjudicationQueue(itemIds: readonly string[], records: readonly 
     const agreement = pairwiseAgreement(labels.map((l) => l.label));
     const decision = currentDecision(adjudication, id);
     const assigned = [...new Set(adjudication.assignments.filter((a) => a.item_id === id).map((a) => a.annotator))];
-    const base = { item_id: id, agreement, labels, blind_labels: blind, decision, assigned_to: assigned };
+    const revisions = Math.max(0, (adjudication.decisions.get(id)?.length ?? 0) - 1);
+    const base = { item_id: id, agreement, labels, blind_labels: blind, decision, revisions, assigned_to: assigned };
     let standing: ItemStanding;
     if (decision) standing = { ...base, status: 'decided', gold_label: decision.label, gold_source: 'adjudicated' };
     else if (labels.length === 0) standing = { ...base, status: 'unlabelled', gold_label: null, gold_source: 'unresolved' };
