@@ -181,3 +181,25 @@ describe('adjudication fold', () => {
     expect(currentDecision(state, 'i1')!.label).toBe('Neutral');
   });
 });
+
+describe('gold against annotators', () => {
+  it('Wilson interval: inside [0, 1], 1/2 of 2 wide, all matches reach 1', async () => {
+    const { wilsonInterval } = await import('../../../../core/common/adjudication/goldAgreement');
+    expect(wilsonInterval(0, 0)).toBeNull();
+    const [lo, hi] = wilsonInterval(10, 10)!;
+    expect(hi).toBe(1);
+    expect(lo).toBeCloseTo(0.7225, 3);
+    const [l2, h2] = wilsonInterval(1, 2)!;
+    expect(l2).toBeCloseTo(0.0945, 3);
+    expect(h2).toBeCloseTo(0.9055, 3);
+  });
+
+  it('model labels fill unresolved items only (the seam for label models)', async () => {
+    const { goldRecords } = await import('../../../../core/common/adjudication/goldRecord');
+    const q = adjudicationQueue(ITEMS, records, defaultAdjudication(), emptyAdjudicationState());
+    const gold = goldRecords('p', q, new Map([['i1', 'Polite'], ['i3', 'Impolite']]));
+    expect(gold.map((g) => [g.item_id, g.gold_label, g.gold_source])).toEqual([
+      ['i2', null, 'unresolved'], ['i1', 'Polite', 'model'], ['i3', 'Neutral', 'unanimous'], ['i4', null, 'unresolved'], ['i5', null, 'unresolved'], ['i6', null, 'unresolved'],
+    ]);
+  });
+});

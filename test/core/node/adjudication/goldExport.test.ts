@@ -41,6 +41,17 @@ describe('aloud export --gold', () => {
     expect(problems).toContain('sha256: does not match the file (changed since it was exported)');
     // a re-export over an earlier gold export is allowed without --force
     expect((await cli('export', '--project', dir, '--gold', '--format', 'jsonl', '--out', out)).code).toBe(0);
+
+    // the agreement report measures each annotator against the gold labels, counts the causes, lists the flags
+    const report = JSON.parse((await cli('agreement', '--project', dir, '--json')).out);
+    expect(report.gold.gold_items).toBe(2);
+    expect(report.gold.annotators.map((a: { annotator: string; items: number; matches: number }) => [a.annotator, a.items, a.matches])).toEqual([['ana', 2, 1], ['ben', 2, 1], ['cai', 2, 2]]);
+    expect(report.gold.annotators[2].accuracy_ci95[1]).toBe(1);
+    expect(report.gold.annotators[0].accuracy_ci95[0]).toBeGreaterThan(0);
+    expect(report.gold.causes).toEqual([{ cause: 'ambiguous text', count: 1 }]);
+    expect(report.gold.guideline_flags).toEqual([expect.objectContaining({ item_id: 'demo-03', text: 'define neutral', adjudicator: 'lead' })]);
+    expect((await cli('agreement', '--project', dir)).out).toContain('guideline flag on demo-03: define neutral');
+
     const bad = await cli('export', '--project', dir, '--gold', '--format', 'srt', '--out', out);
     expect([bad.code, bad.err]).toEqual([2, 'aloud export: --gold: --format must be jsonl, json or csv (got "srt")\n']);
   });
