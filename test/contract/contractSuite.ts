@@ -9,6 +9,7 @@ import { decodeWav } from '../../core/node/audio/wavFile';
 import type { ApiClient } from '../../renderer/src/contract/apiClient';
 import { loadProjectConfig, loadProjectItems } from '../../core/node/project/projectFolder';
 import { SessionService } from '../../core/node/session/sessionService';
+import { adjudicate } from '../../core/node/adjudication/projectAdjudication';
 
 /** Three annotators' completed click labels written through the session service (clicks complete here: spoken labels not required). */
 async function threeAnnotators(dir: string): Promise<void> {
@@ -178,5 +179,10 @@ export function contractSuite(connect: () => Promise<{ client: ApiClient; mode: 
     expect((await rejection(client.decideGoldLabel('demo-03', 'Rude', 'low', ['edge case'], null, null))).message).toBe('"Rude" is not one of the labels (Polite, Impolite, Neutral)');
     expect((await rejection(client.decideGoldLabel('demo-03', 'Polite', 'sure' as 'low', ['edge case'], null, null))).code).toBe('bad_request');
     expect((await client.adjudicationQueue()).rows.map((r) => [r.item_id, r.status])).toEqual([['demo-02', 'queued'], ['demo-03', 'decided']]);
+    // routing: demo-02 asked of dora, who has not seen it; her session finds it among her assigned items
+    expect(await client.assignedItems()).toEqual([]);
+    await adjudicate(await loadProjectConfig(dir), 'lead', { kind: 'assign', item_id: 'demo-02', annotator: 'dora' });
+    await client.openSession('dora');
+    expect(await client.assignedItems()).toEqual(['demo-02']);
   });
 }

@@ -4,6 +4,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFailed } from 'vitest';
 import { ensureRendererBuilt } from '../../core/node/app/rendererBuild';
 import { exportGold } from '../../core/node/adjudication/goldExport';
+import { adjudicate } from '../../core/node/adjudication/projectAdjudication';
 import { loadProjectConfig, loadProjectItems } from '../../core/node/project/projectFolder';
 import { SessionService } from '../../core/node/session/sessionService';
 import { chromiumUnavailableReason, launchChromium, type ChromiumSession } from '../helpers/chromium';
@@ -113,5 +114,14 @@ describe.skipIf(unavailable !== undefined)('adjudicating in Chromium', () => {
     const after = await sessionBytes(served.projectDir);
     for (const [file, bytes] of before) expect(after.get(file), file).toBe(bytes);
     expect(outside127(requests)).toEqual([]);
+  });
+
+  it('an item assigned to an annotator who has not seen it comes first on her Label screen', { timeout: 60_000 }, async () => {
+    await adjudicate(await loadProjectConfig(served.projectDir), 'lead', { kind: 'assign', item_id: 'demo-05', annotator: 'dora' });
+    await page.goto(served.host.url);
+    await page.getByLabel('Your annotator name').fill('dora');
+    await page.getByLabel('Your annotator name').press('Enter');
+    await expect.poll(() => page.locator('.annotator').textContent(), { timeout: 15_000 }).toBe('dora');
+    await expect.poll(() => page.getByText(/Item 1 of 20/).textContent(), { timeout: 15_000 }).toContain('demo-05');
   });
 });

@@ -343,6 +343,8 @@ export interface AloudApi {
   deidentifyReview(itemId: string): Promise<DeidentifyReviewView>;
   /** the open session's annotator accepts or rejects a match, or adds a span (words of one segment) with its class */
   decideDeidentify(itemId: string, decision: ReviewDecisionKind, span: SpanRef, cls: string): Promise<DeidentifyReviewView>;
+  /** items an adjudicator assigned to the open session's annotator, in the order assigned (the Label screen shows them first) */
+  assignedItems(): Promise<string[]>;
   /** the lead's adjudication queue (annotators by shown name only: "Annotator n" with adjudication.blind_names) */
   adjudicationQueue(): Promise<AdjudicationQueueView>;
   /** one item side by side: each annotator's protocol, commit phrase, changes of mind, time on item, the decisions */

@@ -280,6 +280,7 @@ export const API_METHODS: { readonly [M in AloudMethod]: MethodSpec & AnswerSpec
     ],
     scope: 'session-page',
   },
+  assignedItems: { params: [], scope: 'session-page' },
   adjudicationQueue: { params: [], scope: 'session-page' },
   adjudicationItem: { params: [['itemId', nonEmptyString()]], scope: 'session-page' },
   decideGoldLabel: {

@@ -2,6 +2,8 @@ import { adjudicationItemView, adjudicationQueueView, type AdjudicationItemView 
 import type { AloudApi } from '../../common/contract/aloudApi';
 import { Refusal } from '../../common/contract/refusal';
 import type { ItemSessionState } from '../../common/session/itemState';
+import { assignedItems } from '../../common/adjudication/adjudicationFold';
+import { readProjectAdjudication } from '../adjudication/adjudicationLog';
 import { adjudicate, readAdjudication } from '../adjudication/projectAdjudication';
 import { projectSessionSource } from '../export/projectSessions';
 import type { AppContext } from './appContext';
@@ -25,6 +27,11 @@ export function adjudicationApi(app: AppContext) {
     return adjudicationItemView(standing, read.state.decisions.get(itemId) ?? [], text, states, app.project.config.adjudication);
   };
   return {
+    assignedItems: () =>
+      app.calls.run(async () => {
+        const annotator = app.session.require().store.annotator;
+        return assignedItems((await readProjectAdjudication(app.project.dir)).state, annotator);
+      }),
     adjudicationQueue: () =>
       app.calls.run(async () => {
         app.session.require();
