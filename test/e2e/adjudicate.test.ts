@@ -5,33 +5,32 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFailed } f
 import { ensureRendererBuilt } from '../../core/node/app/rendererBuild';
 import { exportGold } from '../../core/node/adjudication/goldExport';
 import { adjudicate } from '../../core/node/adjudication/projectAdjudication';
-import { loadProjectConfig, loadProjectItems } from '../../core/node/project/projectFolder';
-import { SessionService } from '../../core/node/session/sessionService';
+import { loadProjectConfig } from '../../core/node/project/projectFolder';
+import { recordSession } from '../core/node/export/recordSession';
 import { chromiumUnavailableReason, launchChromium, type ChromiumSession } from '../helpers/chromium';
 import { outside127, serveProject, shootBoth, screenshotsDir, watchRequests } from './appHarness';
 
 const unavailable = chromiumUnavailableReason();
 if (unavailable) console.warn(`skipping the adjudication E2E: ${unavailable}`);
 
-/** Three annotators' completed labels (clicks; spoken labels not required for this study): 01 unanimous, 02 2–1, 03 all different. */
+/** Three annotators thinking aloud (spoken labels, recorded through the session store): 01 unanimous, 02 2–1 with a change of mind, 03 all different. */
 async function threeAnnotators(dir: string): Promise<void> {
-  const loaded = await loadProjectConfig(dir);
-  const project = { ...loaded, config: { ...loaded.config, thinkaloud: { ...loaded.config.thinkaloud, require_spoken_label: false } } };
-  const items = await loadProjectItems(project);
-  const plan: Record<string, Array<[string, ...string[]]>> = {
-    ana: [['demo-01', 'Polite'], ['demo-02', 'Polite'], ['demo-03', 'Polite']],
-    ben: [['demo-01', 'Polite'], ['demo-02', 'Neutral', 'Polite'], ['demo-03', 'Impolite']],
-    cai: [['demo-01', 'Polite'], ['demo-02', 'Impolite'], ['demo-03', 'Neutral']],
-  };
-  for (const [annotator, labels] of Object.entries(plan)) {
-    const session = await SessionService.open({ project, annotator, items });
-    for (const [itemId, ...acts] of labels) {
-      await session.openItem(itemId);
-      for (const label of acts) await session.commitLabel(label, 'click');
-      await session.completeItem();
-    }
-    await session.close();
-  }
+  const project = await loadProjectConfig(dir);
+  await recordSession(project, 'ana', [
+    { id: 'demo-01', said: [' Thanks and patience, I label this polite.'], complete: true },
+    { id: 'demo-02', said: [' Friendly enough.', ' I label this polite.'], complete: true },
+    { id: 'demo-03', said: [' It apologises, so I label this polite.'], complete: true },
+  ]);
+  await recordSession(project, 'ben', [
+    { id: 'demo-01', said: [' I label this polite.'], complete: true },
+    { id: 'demo-02', said: [' Hmm. I label this neutral.', ' Well, it helps. I label this polite.'], complete: true },
+    { id: 'demo-03', said: [' Earlier confusion. Um, I label this impolite.'], complete: true },
+  ]);
+  await recordSession(project, 'cai', [
+    { id: 'demo-01', said: [' I label this polite.'], complete: true },
+    { id: 'demo-02', said: [' Sounds curt to me, I label this impolite.'], complete: true },
+    { id: 'demo-03', said: [' Just a number. I label this neutral.'], complete: true },
+  ]);
 }
 
 async function sessionBytes(dir: string): Promise<Map<string, string>> {
@@ -86,6 +85,7 @@ describe.skipIf(unavailable !== undefined)('adjudicating in Chromium', () => {
     await expect.poll(() => page.locator('.adj-main h2').textContent(), { timeout: 15_000 }).toContain('demo-03');
     expect(await page.locator('.adj-queue li').allTextContents()).toEqual([expect.stringContaining('demo-03'), expect.stringContaining('demo-02')]);
     expect(await page.locator('.adj-protocol .adj-final').allTextContents()).toEqual(['Polite', 'Impolite', 'Neutral']);
+    expect(await page.locator('.adj-protocol .commit-phrase').allTextContents()).toEqual(['I label this polite', 'I label this impolite', 'I label this neutral']);
     await shootBoth(browser, page, '40-adjudicate-item');
 
     // demo-03: adopt annotator 3's label, medium, "edge case" (the fourth cause: f), a typed rationale
