@@ -93,6 +93,8 @@ export interface DatasetCardInput {
   appVersion: string;
   createdAt: string;
   parquetFile: string;
+  /** the gold split beside the recordings (aloud export --gold records), null when the export has none */
+  goldFile?: string | null;
 }
 
 const yamlString = (s: string): string => JSON.stringify(s);
@@ -153,6 +155,7 @@ export function datasetCard(input: DatasetCardInput): string {
     '- `audio/<annotator>/<item>.wav`: the recordings (16 kHz mono 16-bit PCM), names encoded as Aloud stores them;',
     '- `metadata.jsonl`: one row per recording, keyed by `file_name` (the `audiofolder` layout: `load_dataset("audiofolder", data_dir=...)`);',
     `- \`${input.parquetFile}\`: the same rows as Parquet (\`load_dataset("parquet", data_files=...)\`).`,
+    ...(input.goldFile ? [`- \`${input.goldFile}\`: the gold split, one row per item: \`gold_label\`, \`gold_source\` (unanimous, majority, adjudicated, model, unresolved), the annotators' labels and the lead's decision (\`load_dataset("json", data_files=...)\`).`] : []),
     '',
     'Columns: every field of Aloud\'s export record (schema version 2), a nested object\'s fields named with `_` (`audio_path`,',
     '`signals_pauses_count`), lists and maps (`segments`, `label_history`, `signals_fillers_by_term`, …) as JSON text.',

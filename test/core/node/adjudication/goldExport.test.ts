@@ -1,8 +1,11 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cli } from '../../../helpers/cli';
 import { threeAnnotatorStudy } from './adjudicationStudy';
+import { loadProjectConfig } from '../../../../core/node/project/projectFolder';
+import { recordSession } from '../export/recordSession';
 
 describe('aloud export --gold', () => {
   it('holds every item with its source, the decision for adjudicated ones, and validates with its receipt in every format', async () => {
@@ -54,5 +57,28 @@ describe('aloud export --gold', () => {
 
     const bad = await cli('export', '--project', dir, '--gold', '--format', 'srt', '--out', out);
     expect([bad.code, bad.err]).toEqual([2, 'aloud export: --gold: --format must be jsonl, json or csv (got "srt")\n']);
+  });
+});
+
+describe('the gold split of the Hugging Face export', () => {
+  it('writes gold/gold.jsonl (the gold records) beside the recordings, listed in the card and the receipt', async () => {
+    const dir = path.join(await mkdtemp(path.join(tmpdir(), 'aloud-hfgold-')), 'p');
+    expect((await cli('init', '--project', dir, '--demo')).code).toBe(0);
+    const project = await loadProjectConfig(dir);
+    await recordSession(project, 'ana', [{ id: 'demo-01', said: [' I label this polite.'], complete: true }, { id: 'demo-02', said: [' I label this polite.'], complete: true }]);
+    await recordSession(project, 'ben', [{ id: 'demo-01', said: [' I label this polite.'], complete: true }, { id: 'demo-02', said: [' I label this neutral.'], complete: true }]);
+    expect((await cli('adjudicate', '--project', dir, '--as', 'lead', '--item', 'demo-02', '--label', 'Neutral', '--confidence', 'high', '--cause', 'edge case')).code).toBe(0);
+    const out = path.join(path.dirname(dir), 'hf');
+    const exported = await cli('export', '--project', dir, '--format', 'hf', '--out', out);
+    expect(exported.code, exported.err).toBe(0);
+    const gold = (await readFile(path.join(out, 'gold', 'gold.jsonl'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as { item_id: string; gold_source: string; gold_label: string | null });
+    expect(gold).toHaveLength(20);
+    expect(gold.slice(0, 2).map((g) => [g.item_id, g.gold_label, g.gold_source])).toEqual([['demo-01', 'Polite', 'unanimous'], ['demo-02', 'Neutral', 'adjudicated']]);
+    expect(await readFile(path.join(out, 'README.md'), 'utf8')).toContain('`gold/gold.jsonl`: the gold split');
+    const receipt = JSON.parse(await readFile(path.join(out, 'hf.receipt.json'), 'utf8')) as { files: Array<{ path: string }> };
+    expect(receipt.files.map((f) => f.path)).toContain('gold/gold.jsonl');
+    // one annotator's dataset has none, and says so
+    const one = await cli('export', '--project', dir, '--format', 'hf', '--annotator', 'ana', '--out', path.join(path.dirname(dir), 'hf-ana'));
+    expect(one.err).toContain('no gold split');
   });
 });
