@@ -1,4 +1,5 @@
 import type { AdjudicationConfig, LabelSchema } from '../project/projectConfig';
+import type { ProtocolCoding } from '../coding/codingFold';
 import type { ItemSessionState } from '../session/itemState';
 import type { AdjudicationConfidence } from './adjudicationEvents';
 import type { DecisionRevision } from './adjudicationFold';
@@ -40,6 +41,8 @@ export interface ProtocolView {
   filled_pauses: number | null;
   hedges: number | null;
   audio_ms: number;
+  /** codes coders gave her protocol of the item, per unit (coders unnamed: the lead needs the codes, not who gave them) */
+  codes: Array<{ unit_text: string; codes: string[] }>;
 }
 
 export interface DecisionView {
@@ -63,6 +66,20 @@ export interface AdjudicationItemView {
   /** earlier decisions, oldest first */
   history: DecisionView[];
   protocols: ProtocolView[];
+}
+
+/** Every coder's codes on one protocol, merged per unit in unit order, each code once. */
+function codesOf(codings: readonly ProtocolCoding[]): ProtocolView['codes'] {
+  const byUnit = new Map<string, { unit_text: string; codes: Set<string> }>();
+  for (const coding of codings) {
+    for (const unit of coding.units) {
+      if (unit.codes.length === 0) continue;
+      const entry = byUnit.get(unit.unit) ?? { unit_text: unit.unit_text, codes: new Set<string>() };
+      for (const code of unit.codes) entry.codes.add(code.code);
+      byUnit.set(unit.unit, entry);
+    }
+  }
+  return [...byUnit.values()].map((u) => ({ unit_text: u.unit_text, codes: [...u.codes].sort() }));
 }
 
 function decisionView(d: DecisionRevision): DecisionView {
@@ -90,7 +107,14 @@ export function adjudicationQueueView(queue: AdjudicationQueue, schema: LabelSch
  * The side-by-side view of one item: each annotator with a counted label, in the order the names are shown
  * ("Annotator 1…n" with blind_names), her protocol from her folded session.
  */
-export function adjudicationItemView(standing: ItemStanding, history: readonly DecisionRevision[], itemText: string, states: ReadonlyMap<string, ItemSessionState>, config: AdjudicationConfig): AdjudicationItemView {
+export function adjudicationItemView(
+  standing: ItemStanding,
+  history: readonly DecisionRevision[],
+  itemText: string,
+  states: ReadonlyMap<string, ItemSessionState>,
+  config: AdjudicationConfig,
+  codings: readonly ProtocolCoding[] = [],
+): AdjudicationItemView {
   const shown = shownAnnotators(standing.item_id, standing.labels.map((l) => l.annotator), config.blind_names);
   const protocols = shown.map(({ annotator, shown: name }): ProtocolView => {
     const state = states.get(annotator);
@@ -110,6 +134,7 @@ export function adjudicationItemView(standing: ItemStanding, history: readonly D
       filled_pauses: signals?.filled_pause_count ?? null,
       hedges: signals?.hedge_count ?? null,
       audio_ms: state?.audio_ms ?? 0,
+      codes: codesOf(codings.filter((c) => c.annotator === annotator && c.item_id === standing.item_id)),
     };
   });
   return {

@@ -1,6 +1,7 @@
 import { adjudicationItemView, adjudicationQueueView, type AdjudicationItemView } from '../../common/adjudication/adjudicationViews';
 import type { AloudApi } from '../../common/contract/aloudApi';
 import { Refusal } from '../../common/contract/refusal';
+import type { ProtocolCoding } from '../../common/coding/codingFold';
 import type { ItemSessionState } from '../../common/session/itemState';
 import { assignedItems } from '../../common/adjudication/adjudicationFold';
 import { readProjectAdjudication } from '../adjudication/adjudicationLog';
@@ -19,12 +20,17 @@ export function adjudicationApi(app: AppContext) {
     const standing = read.queue.items.get(itemId);
     if (!standing) throw new Refusal('not_found', `item "${itemId}" has no labels and no decision to adjudicate`);
     const states = new Map<string, ItemSessionState>();
-    for (const { annotator } of standing.labels) {
-      const state = (await projectSessionSource.load(app.project, annotator)).items.find((i) => i.item_id === itemId);
-      if (state) states.set(annotator, state);
+    const labelled = new Set(standing.labels.map((l) => l.annotator));
+    const codings: ProtocolCoding[] = [];
+    // one pass over the sessions: the labelling annotators' states of the item, and every coder's codes on it
+    for (const name of await projectSessionSource.annotators(app.project)) {
+      const session = await projectSessionSource.load(app.project, name);
+      const state = labelled.has(session.annotator) ? session.items.find((i) => i.item_id === itemId) : undefined;
+      if (state) states.set(session.annotator, state);
+      codings.push(...(session.codings?.protocols.filter((p) => p.item_id === itemId && labelled.has(p.annotator)) ?? []));
     }
     const text = app.items.find((i) => i.id === itemId)?.text ?? '';
-    return adjudicationItemView(standing, read.state.decisions.get(itemId) ?? [], text, states, app.project.config.adjudication);
+    return adjudicationItemView(standing, read.state.decisions.get(itemId) ?? [], text, states, app.project.config.adjudication, codings);
   };
   return {
     assignedItems: () =>

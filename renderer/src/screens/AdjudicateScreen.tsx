@@ -46,6 +46,15 @@ function ProtocolColumn({ protocol, index, fastSeconds }: { protocol: ProtocolVi
         {protocol.filled_pauses !== null && ` · filled pauses ${protocol.filled_pauses}`}
         {protocol.hedges !== null && ` · hedges ${protocol.hedges}`}
       </p>
+      {protocol.codes.length > 0 && (
+        <ul className="adj-codes" aria-label="codes">
+          {protocol.codes.map((u, i) => (
+            <li key={i}>
+              “{u.unit_text}”: {u.codes.join(', ')}
+            </li>
+          ))}
+        </ul>
+      )}
     </section>
   );
 }

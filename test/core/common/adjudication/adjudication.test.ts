@@ -203,3 +203,28 @@ describe('gold against annotators', () => {
     ]);
   });
 });
+
+describe('side-by-side view', () => {
+  it('gives each protocol its commit phrase, acts, fast mark and codes, under shown names only when blind', async () => {
+    const { adjudicationItemView } = await import('../../../../core/common/adjudication/adjudicationViews');
+    const q = adjudicationQueue(ITEMS, records, { ...defaultAdjudication(), blind_names: true }, emptyAdjudicationState());
+    const stateOf = (annotator: string, label: string, seconds: number) =>
+      ({
+        item_id: 'i5', transcript: `so I label this ${label.toLowerCase()}`, final_label: label, blind_label: label, audio_ms: 1000,
+        commitments: [{ label, quote: `I label this ${label.toLowerCase()}`, start: 3, end: 16 + label.length, t_ms: 900, stem: 'i label this' }],
+        label_history: [{ label, source: 'voice', at: '2026-01-01T00:00:01.000Z', audio_ms: 900, quote: null, reviewer: null }],
+        started_at: '2026-01-01T00:00:00.000Z', completed_at: new Date(Date.parse('2026-01-01T00:00:00.000Z') + seconds * 1000).toISOString(),
+        signals: { pauses: { count: 2, total_ms: 800, longest_ms: 500, long_count: 0 }, filled_pause_count: 1, hedge_count: 0 },
+        annotator,
+      }) as never;
+    const states = new Map([['ana', stateOf('ana', 'Polite', 1)], ['cleo', stateOf('cleo', 'Impolite', 20)]]);
+    const coding = { annotator: 'cleo', item_id: 'i5', units: [{ unit: 'u0', unit_text: 'so I label this impolite', t0_ms: 0, t1_ms: 1000, codes: [{ code: 'Doubts' }, { code: 'Reasons' }] }], finished: null };
+    const view = adjudicationItemView(q.items.get('i5')!, [], 'the text', states, { ...defaultAdjudication(), blind_names: true }, [coding as never]);
+    expect(view.protocols.map((p) => p.shown).sort()).toEqual(['Annotator 1', 'Annotator 2']);
+    expect(JSON.stringify(view)).not.toMatch(/ana|cleo/);
+    const impolite = view.protocols.find((p) => p.final_label === 'Impolite')!;
+    expect(impolite).toMatchObject({ fast: false, seconds_on_item: 20, codes: [{ unit_text: 'so I label this impolite', codes: ['Doubts', 'Reasons'] }], pauses: { count: 2, long_count: 0, total_ms: 800 }, filled_pauses: 1 });
+    expect(impolite.transcript.slice(impolite.commit!.start, impolite.commit!.end)).toBe('I label this impolite');
+    expect(view.protocols.find((p) => p.final_label === 'Polite')!).toMatchObject({ fast: true, codes: [] });
+  });
+});
