@@ -4,6 +4,7 @@ import { applySessionPatch } from '../../core/common/contract/sessionPatch';
 import { INTEROP_FORMATS, INTEROP_FORMAT_TITLES } from '../../core/common/export/interop/interopFormats';
 import type { ApiClient } from './contract/apiClient';
 import { AgreementScreen } from './screens/AgreementScreen';
+import { AdjudicateScreen } from './screens/AdjudicateScreen';
 import { LabelScreen } from './screens/LabelScreen';
 import { ReviewScreen } from './screens/ReviewScreen';
 import { ProjectScreen } from './screens/ProjectScreen';
@@ -13,7 +14,7 @@ import { exportSummaryWords } from './app/exportSummary';
 import type { Tab } from './app/appState';
 import { useAppStore } from './hooks/useAppStore';
 
-const TAB_NAMES: Record<Tab, string> = { label: 'Label', review: 'Review', agreement: 'Agreement', project: 'Project', settings: 'Settings' };
+const TAB_NAMES: Record<Tab, string> = { label: 'Label', review: 'Review', agreement: 'Agreement', adjudicate: 'Adjudicate', project: 'Project', settings: 'Settings' };
 
 const LAST_ANNOTATOR_KEY = 'aloud.lastAnnotator';
 
@@ -69,7 +70,7 @@ export function App({ client }: { client: ApiClient }) {
         <div className="project" title="project">{project.name}</div>
         {session && (
           <nav className="tabs" role="tablist">
-            {(['label', 'review', 'agreement', 'project', 'settings'] as const).map((t) => (
+            {(['label', 'review', 'agreement', 'adjudicate', 'project', 'settings'] as const).map((t) => (
               <button key={t} role="tab" aria-selected={tab === t} className={tab === t ? 'tab active' : 'tab'} onClick={() => dispatch({ type: 'tab', tab: t })}>
                 {TAB_NAMES[t]}
               </button>
@@ -214,6 +215,8 @@ export function App({ client }: { client: ApiClient }) {
           <LabelScreen client={client} project={project} session={session} onSession={onSession} onError={setError} run={run} deviceId={deviceId} keepTalkingSeconds={keepTalkingSeconds} />
         ) : tab === 'review' ? (
           <ReviewScreen client={client} project={project} session={session} onSession={onSession} run={run} />
+        ) : tab === 'adjudicate' ? (
+          <AdjudicateScreen client={client} />
         ) : tab === 'project' ? (
           <ProjectScreen
             client={client}

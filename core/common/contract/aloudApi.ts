@@ -18,6 +18,7 @@ import type { CodingItemView, CodingOverview } from '../coding/codingViews';
 import type { DeidentifyReviewView } from '../deidentify/reviewView';
 import type { SpanRef } from '../deidentify/deidentifyRecord';
 import type { ReviewDecisionKind } from '../deidentify/reviewDecisions';
+import type { AdjudicationItemView, AdjudicationQueueView } from '../adjudication/adjudicationViews';
 
 export interface AppInfo {
   app_version: string;
@@ -345,6 +346,14 @@ export interface AloudApi {
   deidentifyReview(itemId: string): Promise<DeidentifyReviewView>;
   /** the open session's annotator accepts or rejects a match, or adds a span (words of one segment) with its class */
   decideDeidentify(itemId: string, decision: ReviewDecisionKind, span: SpanRef, cls: string): Promise<DeidentifyReviewView>;
+  /** items an adjudicator assigned to the open session's annotator, in the order assigned (the Label screen shows them first) */
+  assignedItems(): Promise<string[]>;
+  /** the lead's adjudication queue (annotators by shown name only: "Annotator n" with adjudication.blind_names) */
+  adjudicationQueue(): Promise<AdjudicationQueueView>;
+  /** one item side by side: each annotator's protocol, commit phrase, changes of mind, time on item, the decisions */
+  adjudicationItem(itemId: string): Promise<AdjudicationItemView>;
+  /** the open session's annotator decides (or revises) the item's gold label, in her own adjudication log */
+  decideGoldLabel(itemId: string, label: string, confidence: string, causes: string[], rationale: string | null, guidelineFlag: string | null): Promise<AdjudicationItemView>;
 }
 
 /** `agreement --codes` as the Agreement tab gets it: the figures, the codebook it was computed under, the unit rule. */

@@ -35,6 +35,15 @@ const text: ArgCheck = (value, where) => {
   if (value.length > MAX_TEXT) throw new Refusal('bad_request', `${where} is longer than ${MAX_TEXT} characters`);
 };
 
+const nonEmptyStrings =
+  (max: number): ArgCheck =>
+  (value, where) => {
+    if (!Array.isArray(value) || value.length === 0 || value.length > max) throw new Refusal('bad_request', `${where} must be a list of 1–${max} strings`);
+    value.forEach((v, i) => nonEmptyString(200)(v, `${where}[${i}]`));
+  };
+const nullableText: ArgCheck = (value, where) => {
+  if (value !== null) text(value, where);
+};
 const boolean: ArgCheck = (value, where) => {
   if (typeof value !== 'boolean') throw new Refusal('bad_request', `${where} must be true or false`);
 };
@@ -269,6 +278,20 @@ export const API_METHODS: { readonly [M in AloudMethod]: MethodSpec & AnswerSpec
       ['decision', oneOf(['accept', 'reject', 'add'])],
       ['span', spanRef],
       ['cls', nonEmptyString(32)],
+    ],
+    scope: 'session-page',
+  },
+  assignedItems: { params: [], scope: 'session-page' },
+  adjudicationQueue: { params: [], scope: 'session-page' },
+  adjudicationItem: { params: [['itemId', nonEmptyString()]], scope: 'session-page' },
+  decideGoldLabel: {
+    params: [
+      ['itemId', nonEmptyString()],
+      ['label', nonEmptyString(200)],
+      ['confidence', oneOf(['high', 'medium', 'low'])],
+      ['causes', nonEmptyStrings(20)],
+      ['rationale', nullableText],
+      ['guidelineFlag', nullableText],
     ],
     scope: 'session-page',
   },

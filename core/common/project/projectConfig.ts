@@ -71,6 +71,28 @@ export function defaultCoding(): CodingConfig {
   return { unit: 'utterance', blind: false, own_protocols: true };
 }
 
+/** The causes a lead may give for a disagreement unless aloud.yaml lists its own. */
+export const DEFAULT_ADJUDICATION_CAUSES: readonly string[] = ['ambiguous text', 'guideline gap', 'annotator error', 'edge case', 'subjective disagreement'];
+
+/** aloud.yaml `adjudication`: which items need a lead's decision, and what a decision may say. */
+export interface AdjudicationConfig {
+  /** pairwise agreement on the final labels below which an item goes to the queue (1: every disagreement) */
+  threshold: number;
+  /** completed labels an item needs before it can be agreed or adjudicated */
+  min_annotators: number;
+  /** unanimous items are accepted as gold without a decision (false: they are queued too) */
+  accept_unanimous: boolean;
+  causes: string[];
+  /** the lead sees "Annotator 1, 2, 3" instead of names, in an order of its own per item */
+  blind_names: boolean;
+  /** time on an item below which the side-by-side view marks the decision as fast */
+  fast_decision_seconds: number;
+}
+
+export function defaultAdjudication(): AdjudicationConfig {
+  return { threshold: 1, min_annotators: 2, accept_unanimous: true, causes: [...DEFAULT_ADJUDICATION_CAUSES], blind_names: false, fast_decision_seconds: 3 };
+}
+
 export interface ProjectConfig {
   name: string;
   schema: LabelSchema;
@@ -79,6 +101,7 @@ export interface ProjectConfig {
   thinkaloud: ThinkAloudConfig;
   reasoning: ReasoningConfig;
   coding: CodingConfig;
+  adjudication: AdjudicationConfig;
 }
 
 export function defaultThinkAloud(): ThinkAloudConfig {
@@ -196,6 +219,20 @@ export const projectConfigJsonSchema = {
         own_protocols: { type: 'boolean', default: true },
       },
     },
+    adjudication: {
+      type: 'object',
+      additionalProperties: false,
+      default: {},
+      properties: {
+        // at 0.5 or more pairwise agreement one label always has a strict majority, so an accepted item has one gold label
+        threshold: { type: 'number', minimum: 0.5, maximum: 1, default: 1 },
+        min_annotators: { type: 'integer', minimum: 2, maximum: 100, default: 2 },
+        accept_unanimous: { type: 'boolean', default: true },
+        causes: { type: 'array', minItems: 1, uniqueItems: true, items: { type: 'string', minLength: 1, maxLength: 80, pattern: '\\S' }, default: [...DEFAULT_ADJUDICATION_CAUSES] },
+        blind_names: { type: 'boolean', default: false },
+        fast_decision_seconds: { type: 'number', minimum: 0, maximum: 3600, default: 3 },
+      },
+    },
   },
 } as const;
 
@@ -294,6 +331,16 @@ function checkConfigRules(config: ProjectConfig, file: string, root: YamlNode | 
   if (itemsPath.startsWith('/') || /^[a-zA-Z]:/.test(itemsPath) || itemsPath.split('/').includes('..')) {
     problems.push({ file, line: lineOf(['items']), path: 'items', message: 'must be a path inside the project folder (relative, without "..")' });
   }
+  const causes = new Map<string, number>();
+  config.adjudication.causes.forEach((cause, i) => {
+    const folded = cause.trim().normalize('NFKC').toLowerCase();
+    const path = `adjudication.causes[${i}]`;
+    if (CONTROL_CHARACTER.test(cause)) problems.push({ file, line: lineOf(['adjudication', 'causes', String(i)]), path, message: `cause ${JSON.stringify(cause)} contains a control character` });
+    // the CLI takes causes as --cause a,b: a comma inside one would split it in two
+    else if (cause.includes(',')) problems.push({ file, line: lineOf(['adjudication', 'causes', String(i)]), path, message: `cause ${JSON.stringify(cause)} contains a comma (causes are given as --cause a,b)` });
+    else if (causes.has(folded)) problems.push({ file, line: lineOf(['adjudication', 'causes', String(i)]), path, message: `duplicate cause "${cause}" (also causes[${causes.get(folded)}])` });
+    causes.set(folded, i);
+  });
   if (config.thinkaloud.long_pause_ms < config.thinkaloud.min_pause_ms) {
     problems.push({ file, line: lineOf(['thinkaloud', 'long_pause_ms']), path: 'thinkaloud.long_pause_ms', message: `must be at least min_pause_ms (${config.thinkaloud.min_pause_ms})` });
   }

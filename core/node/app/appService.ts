@@ -4,6 +4,7 @@ import { ALOUD_METHODS } from '../../common/contract/apiMethods';
 import { asRefusal } from '../../common/contract/refusal';
 import { loadProjectConfig, loadProjectItems, type OpenProject } from '../project/projectFolder';
 import { AppContext, type AppServiceOptions } from './appContext';
+import { adjudicationApi } from './adjudicationApi';
 import { codingApi } from './codingApi';
 import { deidentifyApi } from './deidentifyApi';
 import { exportApi } from './exportApi';
@@ -14,7 +15,7 @@ import { sessionApi } from './sessionApi';
 import { settingsApi } from './settingsApi';
 
 /** The app API's domains, each a file that registers its handlers (in the manner of Actual's server/<domain>/app.ts). */
-const DOMAINS = [sessionApi, exportApi, modelsApi, projectsApi, roomsApi, settingsApi, codingApi, deidentifyApi] as const;
+const DOMAINS = [sessionApi, exportApi, modelsApi, projectsApi, roomsApi, settingsApi, codingApi, deidentifyApi, adjudicationApi] as const;
 
 type UnionToIntersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void ? I : never;
 /** Every method of the contract has a handler in some domain, with the contract's signature: TypeScript checks it here. */

@@ -27,6 +27,7 @@ const commands: CommandEntry[] = [
   { name: 'bench', summary: 'Measure the engine: per-utterance latency (model loaded once, in the engine process), 30 s encode, real-time factor, memory.', load: async () => (await import('./commands/bench')).benchCommand },
   { name: 'agreement', summary: "Krippendorff's alpha between annotators on first (blind) and final labels, with bootstrap intervals.", load: async () => (await import('./commands/agreement')).agreementCommand },
   { name: 'gold', summary: 'Labels with error bars: each item\'s label and probability (95% interval), annotator competence and confusion, confused label pairs, and which label model (majority, Dawid–Skene, MACE, difficulty) fits best on held-out labels.', load: async () => (await import('./commands/gold')).goldCommand },
+  { name: 'adjudicate', summary: 'Settle disagreements into gold labels: the queue, decisions in the adjudicator\'s own log (revisable), assigning an item to a third annotator, huddles.', load: async () => (await import('./commands/adjudicate')).adjudicateCommand },
   { name: 'room', summary: 'Norming rooms (blind votes, reveal, discussion, live agreement) and shadow rooms (trainees watch an expert live and practise); members join from a browser.', load: async () => (await import('./commands/room')).roomCommand },
   { name: 'serve', summary: 'Browser mode: the app on http://127.0.0.1 (same API as the desktop app), until Ctrl-C. Without --project: your own copy of the demo.', load: async () => (await import('./commands/serve')).serveCommand },
 ];

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { type FileHandle, lstat, open, readFile, realpath, rename, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { receiptFileName, receiptProblems } from '../../common/export/exportReceipt';
+import { goldReceiptProblems } from '../../common/adjudication/goldRecord';
 import { exportFormatFromFileName } from '../../common/export/exportFormats';
 import { JsonSyntaxError, parseStrictJson } from '../../common/io/strictJson';
 import type { InputProblem } from '../../common/io/inputProblem';
@@ -15,7 +16,7 @@ import { ProjectError } from '../project/projectError';
 import { itemsPath, type OpenProject } from '../project/projectFolder';
 
 /** The project's data folders: no export writes inside them, --force or not (session audio lives in sessions/). */
-export const PROJECT_DATA_FOLDERS: readonly string[] = ['sessions', 'rooms', 'imports'];
+export const PROJECT_DATA_FOLDERS: readonly string[] = ['sessions', 'rooms', 'imports', 'adjudication'];
 
 /** Where an export goes and whether it may replace a file that is not an earlier export. */
 export interface ExportTargetPolicy {
@@ -45,6 +46,7 @@ const EARLIER_EXPORT_RECEIPTS: ReadonlyArray<(text: string, receiptFile: string,
   (text, receiptFile, file) => receiptProblems(text, receiptFile, { ...file, format: exportFormatFromFileName(file.fileName), records: null }),
   (text, receiptFile, file) => processRewardReceiptProblems(text, receiptFile, { ...file, records: null }),
   (text, receiptFile, file) => unitsReceiptProblems(text, receiptFile, { ...file, rows: null }),
+  (text, receiptFile, file) => goldReceiptProblems(text, receiptFile, { ...file, records: null }),
 ];
 
 /** Whether `file` is an earlier Aloud export: its receipt beside it validates and names this very file (name, size, sha256). */

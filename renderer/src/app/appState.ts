@@ -1,7 +1,7 @@
 import type { AloudEvent, AppInfo, ExportSummary, ProjectExportFormat, ProjectView, SessionView } from '../../../core/common/contract/aloudApi';
 import { isSessionPatch, staleView, updateSessionView, withFields, withItem, type HeldSessionView, type SessionUpdate } from '../../../core/common/contract/sessionPatch';
 
-export type Tab = 'label' | 'review' | 'agreement' | 'project' | 'settings';
+export type Tab = 'label' | 'review' | 'agreement' | 'adjudicate' | 'project' | 'settings';
 
 /** Everything the app's frame keeps: what the host said (info, project, session, as events update them) and the annotator's choices. */
 export interface AppState {

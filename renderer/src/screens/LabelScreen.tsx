@@ -6,6 +6,7 @@ import { completionRuleText, spokenLabelRequiredText } from '../../../core/commo
 import type { ItemSessionState } from '../../../core/common/session/itemState';
 import { SilenceWatch } from '../app/keepTalking';
 import { NavigationQueue, nextOpenItem } from '../app/navigation';
+import { assignedItemsFirst } from '../../../core/common/adjudication/adjudicationFold';
 import { shortcutAction, shortcutList } from '../app/shortcuts';
 import type { ApiClient } from '../contract/apiClient';
 import { JumpDialog, ShortcutHelp } from '../components/Dialogs';
@@ -79,7 +80,19 @@ export function LabelScreen({ client, project, session, onSession, onError, run,
   const [engineNotice, setEngineNotice] = useState<string | null>(null);
 
   const states = useMemo(() => new Map(session.items.map((i) => [i.item_id, i])), [session.items]);
-  const items = project.items;
+  /** items an adjudicator assigned to this annotator: she finds them first, and labels them blind like any other */
+  const [assigned, setAssigned] = useState<ReadonlySet<string>>(() => new Set());
+  useEffect(() => {
+    let live = true;
+    // a host without adjudication (or a refusal) leaves the project's order as it is
+    void Promise.resolve()
+      .then(() => client.assignedItems())
+      .then((ids) => live && ids.length > 0 && setAssigned(new Set(ids)), () => undefined);
+    return () => {
+      live = false;
+    };
+  }, [client, session.annotator]);
+  const items = useMemo(() => assignedItemsFirst(project.items, assigned), [project.items, assigned]);
   const currentId = session.current_item ?? items[0]?.id ?? null;
   const index = items.findIndex((i) => i.id === currentId);
   const item = index >= 0 ? items[index]! : null;
@@ -154,6 +167,14 @@ export function LabelScreen({ client, project, session, onSession, onError, run,
     [onError],
   );
   const go = useCallback((to: number) => navigate(() => queue.goTo(to)), [navigate, queue]);
+  /** once per session: when items are assigned to her, the first she has not completed opens (she finds them first) */
+  const openedAssigned = useRef(false);
+  useEffect(() => {
+    if (openedAssigned.current || assigned.size === 0) return;
+    openedAssigned.current = true;
+    const first = items.findIndex((i) => assigned.has(i.id) && !states.get(i.id)?.completed_at);
+    if (first >= 0 && first !== indexRef.current) void go(first);
+  }, [assigned, go, items, states]);
   const move = useCallback((delta: number) => navigate(() => queue.move(delta)), [navigate, queue]);
 
   const confirmChange = useCallback(async () => {

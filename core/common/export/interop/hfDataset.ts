@@ -93,6 +93,8 @@ export interface DatasetCardInput {
   appVersion: string;
   createdAt: string;
   parquetFile: string;
+  /** the gold split beside the recordings (aloud export --gold records), null when the export has none */
+  goldFile?: string | null;
 }
 
 const yamlString = (s: string): string => JSON.stringify(s);
@@ -138,6 +140,8 @@ export function datasetCard(input: DatasetCardInput): string {
     '  data_files:',
     '  - split: train',
     `    path: ${input.parquetFile}`,
+    // the gold labels are one row per item, not per recording: a config of their own
+    ...(input.goldFile ? ['- config_name: gold', '  data_files:', '  - split: train', `    path: ${input.goldFile}`] : []),
     'dataset_info:',
     '  config_name: default',
     '  features:',
@@ -157,6 +161,7 @@ export function datasetCard(input: DatasetCardInput): string {
     '- `audio/<annotator>/<item>.wav`: the recordings (16 kHz mono 16-bit PCM), names encoded as Aloud stores them;',
     '- `metadata.jsonl`: one row per recording, keyed by `file_name` (the `audiofolder` layout: `load_dataset("audiofolder", data_dir=...)` gives the same rows with an `audio` column);',
     `- \`${input.parquetFile}\`: the same rows as Parquet, the \`default\` config above (\`load_dataset(".")\` or \`load_dataset("parquet", data_files=...)\`); \`file_name\` is the recording's path.`,
+    ...(input.goldFile ? [`- \`${input.goldFile}\`: the gold split, one row per item: \`gold_label\`, \`gold_source\` (unanimous, majority, adjudicated, model, unresolved), the annotators' labels and the lead's decision (\`load_dataset("json", data_files=...)\`).`] : []),
     '',
     `Columns: every field of Aloud's export record (schema version ${EXPORT_SCHEMA_VERSION}, as \`schema_version\` in every row), a nested object's fields named with \`_\` (\`audio_path\`,`,
     '`signals_pauses_count`), lists and maps (`segments`, `label_history`, `commitments`, `signals_fillers_by_term`, …) as JSON text.',

@@ -14,6 +14,8 @@ import { loadProjectConfig, type OpenProject } from '../../project/projectFolder
 import { ensureUserDemoProject } from '../../project/userDemoProject';
 import { type CliCommand, printJson, UsageError, withUsageErrors } from '../cliSupport';
 import { progressLine } from '../progressLine';
+import { goldAgreement, type GoldAgreementReport } from '../../../common/adjudication/goldAgreement';
+import { readAdjudication } from '../../adjudication/projectAdjudication';
 
 const MAX_RESAMPLES = 100_000;
 
@@ -136,6 +138,7 @@ export const agreementCommand: CliCommand = {
     let sets: LabelSet[];
     let steps: StepAgreement | null = null;
     let codes: Awaited<ReturnType<typeof projectCodeAgreement>> | null = null;
+    let gold: GoldAgreementReport | null = null;
     try {
       const rules: CountingRules = { includeIncomplete: values['include-incomplete'], includeReviewers: values['include-reviewers'], includeRooms: values['include-rooms'] };
       const progress = progressLine(io, 'aloud agreement', 'bytes');
@@ -156,6 +159,12 @@ export const agreementCommand: CliCommand = {
       });
       if (values.steps && inputs.project) steps = await projectStepAgreement(inputs.project, projectSessionSource);
       if (values.codes && inputs.project) codes = await projectCodeAgreement(inputs.project, projectSessionSource, { resamples, seed });
+      // the gold labels are the project's (its sessions and adjudication logs): only when the project's sessions are the input
+      if (inputs.project && inputs.itemIds && !values['include-incomplete'] && !values['include-reviewers'] && !values['include-rooms']) {
+        const read = await readAdjudication(inputs.project);
+        // a project nobody adjudicates keeps its report as it was
+        if (read.state.adjudicators.length > 0) gold = goldAgreement(read.queue, inputs.project.config.schema.labels.map((l) => l.name), level, resamples, seed);
+      }
     } catch (e) {
       if (e instanceof Error && e.message.startsWith('krippendorffAlpha:')) throw new UsageError(e.message.replace('krippendorffAlpha: ', ''));
       throw e;
@@ -170,7 +179,7 @@ export const agreementCommand: CliCommand = {
     }
     if (values.json) {
       const countingJson = counted.length > 0 ? { ...mergeCountingReports(counted), said: counting } : null;
-      printJson(io, { ...analysis, sources: sets.map((s) => s.source), counting: countingJson, scripted_items: scriptedItems, ...(steps ? { steps: stepsReport(steps) } : {}), ...(codes ? codesReport(codes) : {}) });
+      printJson(io, { ...analysis, sources: sets.map((s) => s.source), counting: countingJson, scripted_items: scriptedItems, ...(steps ? { steps: stepsReport(steps) } : {}), ...(codes ? codesReport(codes) : {}), ...(gold ? { gold } : {}) });
       return 0;
     }
     for (const line of counting) io.out(`${line}\n`);
@@ -191,6 +200,15 @@ export const agreementCommand: CliCommand = {
       for (const c of codes.codes) io.out(`  ${c.code}: ${c.alpha === null ? `undefined — ${c.undefined_reason === 'no_variation' ? 'not enough data: the code never varies' : 'not enough data: fewer than two units coded by two coders'}` : `${c.alpha.toFixed(3)}${c.ci95 ? `  95% [${c.ci95[0].toFixed(3)}, ${c.ci95[1].toFixed(3)}]` : ''}`}\n`);
       if (codes.overall) io.out(`  overall (exclusive): ${codes.overall.alpha === null ? 'undefined — not enough data' : codes.overall.alpha.toFixed(3)}\n`);
       if (codes.codes.length === 0) io.out('  the project has no codes yet (codebook.yaml)\n');
+    }
+    if (gold) {
+      const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
+      io.out(`gold labels: ${gold.gold_items} items (${Object.entries(gold.sources).map(([source, n]) => `${n} ${source}`).join(', ')})\n`);
+      for (const g of gold.annotators) {
+        io.out(`  ${g.annotator} vs gold: ${g.accuracy === null ? 'no items in common' : `${g.matches}/${g.items} = ${pct(g.accuracy)}  95% [${pct(g.accuracy_ci95![0])}, ${pct(g.accuracy_ci95![1])}]`}${g.alpha === null ? '' : `, alpha ${g.alpha.toFixed(3)}${g.alpha_ci95 ? `  95% [${g.alpha_ci95[0].toFixed(3)}, ${g.alpha_ci95[1].toFixed(3)}]` : ''}`}\n`);
+      }
+      if (gold.causes.length > 0) io.out(`causes of disagreement: ${gold.causes.map((c) => `${c.cause} ${c.count}`).join(', ')}\n`);
+      for (const f of gold.guideline_flags) io.out(`  guideline flag on ${f.item_id}: ${f.text}\n`);
     }
     if (values.html) io.out(`report: ${values.html}\n`);
     return 0;

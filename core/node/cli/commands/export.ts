@@ -12,6 +12,7 @@ import { INTEROP_FORMATS, isInteropFormat } from '../../../common/export/interop
 import { exportInteropWithInstalledVad } from '../../export/interop/interopExport';
 import { loadProjectConfig } from '../../project/projectFolder';
 import { exportQdc } from '../../coding/codebookExport';
+import { exportGold } from '../../adjudication/goldExport';
 import { loadDeidentifyList } from '../../deidentify/deidentifyProject';
 import { type CliCommand, type CliIo, printJson, requireOption, UsageError, withUsageErrors } from '../cliSupport';
 import { progressLine } from '../progressLine';
@@ -24,7 +25,10 @@ export function makeExportCommand(sessions: SessionSource): CliCommand {
       'export --project DIR [--annotator NAME] --format jsonl|json|csv --out FILE [--with-items] [--force] [--deidentify] [--json]\n       aloud export --project DIR [--annotator NAME] --format txt|srt|vtt --out DIR [--deidentify] [--json]\n' +
       '       aloud export --project DIR [--annotator NAME] --format process-reward --out FILE.jsonl [--force] [--json]\n' +
       '       aloud export --project DIR [--annotator NAME] --format eaf|textgrid|qdpx|hf|maxqda --out DIR [--force] [--deidentify] [--json]\n' +
-      '       aloud export --project DIR --format qdc --out FILE.qdc [--force] [--json]\n\n' +
+      '       aloud export --project DIR --format qdc --out FILE.qdc [--force] [--json]\n' +
+      '       aloud export --project DIR --gold --format jsonl|json|csv --out FILE [--force] [--json]\n\n' +
+      '--gold: one record per project item: gold_label, gold_source (unanimous, majority, adjudicated, model, unresolved), the\n' +
+      'annotators\' final and blind labels, and the decision that stands (aloud adjudicate); schema in core/common/adjudication/goldRecord.ts.\n' +
       'Records: one per annotator and project item, schema core/common/export/exportRecord.v4.schema.json (offsets in code points); every record is\n' +
       'validated first, the file is written atomically, then FILE.receipt.json (counts, gaps, sha256). One invalid record:\n' +
       'exit 1, nothing written. --with-items (csv): the item text, context and further fields in columns of their own. Transcripts: DIR/<annotator>/<item>.<format> and DIR/transcripts.receipt.json.\n' +
@@ -48,11 +52,28 @@ export function makeExportCommand(sessions: SessionSource): CliCommand {
           force: { type: 'boolean', default: false },
           'with-items': { type: 'boolean', default: false },
           deidentify: { type: 'boolean', default: false },
+          gold: { type: 'boolean', default: false },
         } }),
       );
       const dir = requireOption(values.project, '--project');
       const format = requireOption(values.format, '--format');
       const out = requireOption(values.out, '--out');
+      if (values.gold) {
+        if (format !== 'jsonl' && format !== 'json' && format !== 'csv') throw new UsageError(`--gold: --format must be jsonl, json or csv (got "${format}")`);
+        if (values.annotator !== undefined || values.deidentify || values['with-items']) throw new UsageError('--gold takes no --annotator, --deidentify or --with-items: it is one record per item of the whole project');
+        try {
+          const result = await exportGold({ project: await loadProjectConfig(dir), format, out, force: values.force, sessions });
+          for (const warning of result.warnings) io.err(`aloud export: warning: ${warning}\n`);
+          const c = result.receipt.counts;
+          if (values.json) printJson(io, result);
+          else io.out(`Exported ${result.receipt.records} gold records (${c.unanimous} unanimous, ${c.majority} majority, ${c.adjudicated} adjudicated, ${c.model} model, ${c.unresolved} unresolved) to ${out}; receipt ${result.receipt_file}\n`);
+          return 0;
+        } catch (e) {
+          if (!(e instanceof InputError)) throw e;
+          io.err(`aloud export: nothing written: ${e.message}\n`);
+          return 1;
+        }
+      }
       if (format === 'qdc') {
         if (values.annotator !== undefined) throw new UsageError('--annotator does not apply to --format qdc (the codebook is the project\'s)');
         const result = await exportQdc({ project: await loadProjectConfig(dir), out, force: values.force });

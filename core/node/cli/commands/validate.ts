@@ -4,6 +4,7 @@ import { hasScriptedModel, validateExportFile } from '../../export/validateExpor
 import { interopFormatOfFile, validateInteropFile } from '../../export/interop/validateInterop';
 import { streamLimitsFrom } from '../../importing/inputLimitsOption';
 import { loadProjectConfig } from '../../project/projectFolder';
+import { isGoldFile, validateGoldFile } from '../../adjudication/goldExport';
 import { deidentifiedInteropProblems } from '../../deidentify/validateDeidentified';
 import { type CliCommand, printJson, UsageError, withUsageErrors } from '../cliSupport';
 import { progressLine } from '../progressLine';
@@ -17,7 +18,8 @@ export const validateCommand: CliCommand = {
     'Stages: input (size, UTF-8), parse (one JSON value per line/file, duplicate keys, NaN), schema (JSON Schema),\n' +
     'rule (duplicates, quotes at their offsets; with --project: item ids, texts, labels). FILE.receipt.json, when\n' +
     'present, must match the file (sha256, bytes, records); without one, a warning (a problem with --require-receipt).\n' +
-    'Reads schema_version 1 and 2, and process-reward exports (told by their records: instance_id, no item_id).\n' +
+    'Reads schema_version 1 and 2, process-reward exports (told by their records: instance_id, no item_id) and gold\n' +
+    'exports (aloud export --gold: told by their receipt or gold_source; with --project, gold labels against its schema).\n' +
     'FILE.eaf: against the ELAN EAF 3.0 XSD; FILE.qdpx: the zip layout and project.qde against the REFI-QDA XSD;\n' +
     'both against the export receipt (<format>.receipt.json) beside them or one folder up, when there is one.\n' +
     'A de-identified export (its receipt says so): no term of the project\'s deidentify.yaml (with --project) and no\n' +
@@ -38,6 +40,15 @@ export const validateCommand: CliCommand = {
     const file = positionals[0]!;
     const limits = withUsageErrors(() => streamLimitsFrom(values));
     if (!(await stat(file).catch(() => null))) throw new UsageError(`${file}: file not found`);
+    if (await isGoldFile(file)) {
+      const result = await validateGoldFile(file, values.project === undefined ? undefined : await loadProjectConfig(values.project));
+      if (result.receipt === 'absent') {
+        if (values['require-receipt']) result.problems.push({ file: `${file}.receipt.json`, line: null, field: null, stage: 'input', message: 'no receipt beside the gold export: it cannot be checked against what Aloud wrote (--require-receipt)' });
+        else io.err(`aloud validate: warning: no receipt (${file}.receipt.json): the file cannot be checked against what Aloud wrote\n`);
+      }
+      printJson(io, result.problems);
+      return result.problems.length === 0 ? 0 : 1;
+    }
     const interop = interopFormatOfFile(file);
     if (interop !== null) {
       const result = await validateInteropFile(file, interop);

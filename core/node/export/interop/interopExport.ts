@@ -9,6 +9,8 @@ import { serializeExport } from '../../../common/export/exportFormats';
 import { validateExportText } from '../../../common/export/exportValidation';
 import { eafDocument } from '../../../common/export/interop/eafDocument';
 import { datasetCard, hfColumns, hfRow, type HfColumn } from '../../../common/export/interop/hfDataset';
+import { formatGoldFile, goldRecords } from '../../../common/adjudication/goldRecord';
+import { readAdjudication } from '../../adjudication/projectAdjudication';
 import { interopReceiptFileName, type InteropFileEntry, type InteropFormat, type InteropReceipt } from '../../../common/export/interop/interopFormats';
 import { buildItemTimeline } from '../../../common/export/interop/itemTimeline';
 import { maxqdaTranscript } from '../../../common/export/interop/maxqdaTranscript';
@@ -157,7 +159,12 @@ export async function exportInterop(options: InteropExportOptions): Promise<Inte
       planned.push({ path: `${name}.wav`, wav: r.audio!.path, sha256: r.audio!.sha256! }, { path: `${name}.txt`, text: maxqdaTranscript(r.segments, r.annotator) });
     }
   } else if (format === 'hf') {
-    planned.push(...hfDataset(project, items, records, recorded, names, version, exportedAt));
+    // the gold split: one gold record per item of the whole project; not in a one-annotator or de-identified dataset
+    // (the lead's typed rationales and flags are free text no de-identification pass has read)
+    let gold: string | null = null;
+    if (options.annotator !== undefined || options.deidentify) warnings.push('the dataset has no gold split (gold/gold.jsonl): it is made for the whole project and without --deidentify only');
+    else gold = formatGoldFile(goldRecords(project.config.name, (await readAdjudication(project, options.sessions)).queue), 'jsonl');
+    planned.push(...hfDataset(project, items, records, recorded, names, version, exportedAt, gold));
   } else {
     const loaded = await loadCodebook(project);
     if ('problem' in loaded && !loaded.missing) warnings.push(`the codebook is not in the .qdpx: ${loaded.problem}`);
@@ -332,7 +339,10 @@ async function pauseSpansOf(project: OpenProject, r: ExportRecord, vad: WholeRec
   return { energy, vad: voice };
 }
 
-function hfDataset(project: OpenProject, items: readonly Item[], records: readonly ExportRecord[], recorded: readonly ExportRecord[], names: ReadonlyMap<string, string>, version: string, createdAt: string): PlannedFile[] {
+/** The gold split of a Hugging Face export: `aloud export --gold` records as JSON Lines. */
+const GOLD_SPLIT_FILE = 'gold/gold.jsonl';
+
+function hfDataset(project: OpenProject, items: readonly Item[], records: readonly ExportRecord[], recorded: readonly ExportRecord[], names: ReadonlyMap<string, string>, version: string, createdAt: string, gold: string | null): PlannedFile[] {
   const columns = hfColumns();
   const rows = recorded.map((r) => hfRow(r, `audio/${names.get(stateKey(r.annotator, r.item_id))!}.wav`, columns));
   const parquetFile = 'parquet/records.parquet';
@@ -351,8 +361,10 @@ function hfDataset(project: OpenProject, items: readonly Item[], records: readon
     appVersion: version,
     createdAt,
     parquetFile,
+    goldFile: gold === null ? null : GOLD_SPLIT_FILE,
   });
   return [
+    ...(gold === null ? [] : [{ path: GOLD_SPLIT_FILE, text: gold }]),
     ...recorded.map((r) => ({ path: `audio/${names.get(stateKey(r.annotator, r.item_id))!}.wav`, wav: r.audio!.path, sha256: r.audio!.sha256! })),
     { path: 'metadata.jsonl', text: rows.map((row) => `${JSON.stringify(row)}\n`).join('') },
     { path: parquetFile, bytes: parquetOf(columns, rows, version) },

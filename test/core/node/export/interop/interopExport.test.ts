@@ -236,6 +236,10 @@ describe.skipIf(!haveFixtures)('interop exports of a study with two annotators, 
     const expected = recorded().map((r) => hfRow({ ...r, exported_at: metadata[0]!.exported_at as string }, `audio/${stem(r)}.wav`, columns));
     expect(metadata).toEqual(expected);
     for (const field of EXPORT_FIELDS_V3) expect(columns.some((c) => c.path[0] === field), field).toBe(true);
+    // the gold split: one gold record per project item, as `aloud export --gold` writes them
+    const gold = (await readFile(path.join(out('hf'), 'gold', 'gold.jsonl'), 'utf8')).trimEnd().split('\n').map((l) => JSON.parse(l) as { item_id: string });
+    expect(gold.map((g) => g.item_id)).toEqual(Array.from({ length: 20 }, (_, i) => `demo-${String(i + 1).padStart(2, '0')}`));
+    expect(await readFile(path.join(out('hf'), 'README.md'), 'utf8')).toContain('`gold/gold.jsonl`: the gold split');
 
     const db = await DuckDBInstance.create(':memory:');
     const connection = await db.connect();

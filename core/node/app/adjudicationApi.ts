@@ -1,0 +1,55 @@
+import { adjudicationItemView, adjudicationQueueView, type AdjudicationItemView } from '../../common/adjudication/adjudicationViews';
+import type { AloudApi } from '../../common/contract/aloudApi';
+import { Refusal } from '../../common/contract/refusal';
+import type { ProtocolCoding } from '../../common/coding/codingFold';
+import type { ItemSessionState } from '../../common/session/itemState';
+import { assignedItems } from '../../common/adjudication/adjudicationFold';
+import { readProjectAdjudication } from '../adjudication/adjudicationLog';
+import { adjudicate, readAdjudication } from '../adjudication/projectAdjudication';
+import { projectSessionSource } from '../export/projectSessions';
+import type { AppContext } from './appContext';
+
+/**
+ * The adjudication domain of the app API: the lead (the open session's annotator) reads the queue and one item side by
+ * side, and decides gold labels in her own adjudication log (core/node/adjudication). Annotators' sessions are only
+ * read; with blind_names the names never leave the host.
+ */
+export function adjudicationApi(app: AppContext) {
+  const itemView = async (itemId: string): Promise<AdjudicationItemView> => {
+    const read = await readAdjudication(app.project);
+    const standing = read.queue.items.get(itemId);
+    if (!standing) throw new Refusal('not_found', `item "${itemId}" has no labels and no decision to adjudicate`);
+    const states = new Map<string, ItemSessionState>();
+    const labelled = new Set(standing.labels.map((l) => l.annotator));
+    const codings: ProtocolCoding[] = [];
+    // one pass over the sessions: the labelling annotators' states of the item, and every coder's codes on it
+    for (const name of await projectSessionSource.annotators(app.project)) {
+      const session = await projectSessionSource.load(app.project, name);
+      const state = labelled.has(session.annotator) ? session.items.find((i) => i.item_id === itemId) : undefined;
+      if (state) states.set(session.annotator, state);
+      codings.push(...(session.codings?.protocols.filter((p) => p.item_id === itemId && labelled.has(p.annotator)) ?? []));
+    }
+    const text = app.items.find((i) => i.id === itemId)?.text ?? '';
+    return adjudicationItemView(standing, read.state.decisions.get(itemId) ?? [], text, states, app.project.config.adjudication, codings);
+  };
+  return {
+    assignedItems: () =>
+      app.calls.run(async () => {
+        const annotator = app.session.require().store.annotator;
+        return assignedItems((await readProjectAdjudication(app.project.dir)).state, annotator);
+      }),
+    adjudicationQueue: () =>
+      app.calls.run(async () => {
+        app.session.require();
+        const read = await readAdjudication(app.project);
+        return adjudicationQueueView(read.queue, app.project.config.schema, app.project.config.adjudication);
+      }),
+    adjudicationItem: (itemId) => app.calls.run(() => itemView(itemId)),
+    decideGoldLabel: (itemId, label, confidence, causes, rationale, guidelineFlag) =>
+      app.calls.run(async () => {
+        const lead = app.session.require().store.annotator;
+        await adjudicate(app.project, lead, { kind: 'decide', item_id: itemId, label, confidence, causes, rationale, guideline_flag: guidelineFlag });
+        return itemView(itemId);
+      }),
+  } satisfies Partial<AloudApi>;
+}

@@ -1,0 +1,127 @@
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFailed } from 'vitest';
+import { ensureRendererBuilt } from '../../core/node/app/rendererBuild';
+import { exportGold } from '../../core/node/adjudication/goldExport';
+import { adjudicate } from '../../core/node/adjudication/projectAdjudication';
+import { loadProjectConfig } from '../../core/node/project/projectFolder';
+import { recordSession } from '../core/node/export/recordSession';
+import { chromiumUnavailableReason, launchChromium, type ChromiumSession } from '../helpers/chromium';
+import { outside127, serveProject, shootBoth, screenshotsDir, watchRequests } from './appHarness';
+
+const unavailable = chromiumUnavailableReason();
+if (unavailable) console.warn(`skipping the adjudication E2E: ${unavailable}`);
+
+/** Three annotators thinking aloud (spoken labels, recorded through the session store): 01 unanimous, 02 2–1 with a change of mind, 03 all different. */
+async function threeAnnotators(dir: string): Promise<void> {
+  const project = await loadProjectConfig(dir);
+  await recordSession(project, 'ana', [
+    { id: 'demo-01', said: [' Thanks and patience, I label this polite.'], complete: true },
+    { id: 'demo-02', said: [' Friendly enough.', ' I label this polite.'], complete: true },
+    { id: 'demo-03', said: [' It apologises, so I label this polite.'], complete: true },
+  ]);
+  await recordSession(project, 'ben', [
+    { id: 'demo-01', said: [' I label this polite.'], complete: true },
+    { id: 'demo-02', said: [' Hmm. I label this neutral.', ' Well, it helps. I label this polite.'], complete: true },
+    { id: 'demo-03', said: [' Earlier confusion. Um, I label this impolite.'], complete: true },
+  ]);
+  await recordSession(project, 'cai', [
+    { id: 'demo-01', said: [' I label this polite.'], complete: true },
+    { id: 'demo-02', said: [' Sounds curt to me, I label this impolite.'], complete: true },
+    { id: 'demo-03', said: [' Just a number. I label this neutral.'], complete: true },
+  ]);
+}
+
+async function sessionBytes(dir: string): Promise<Map<string, string>> {
+  const files = new Map<string, string>();
+  for (const entry of await readdir(path.join(dir, 'sessions'), { recursive: true, withFileTypes: true })) {
+    if (entry.isFile()) files.set(path.join(entry.parentPath, entry.name), (await readFile(path.join(entry.parentPath, entry.name))).toString('base64'));
+  }
+  return files;
+}
+
+/**
+ * The lead adjudicates a three-annotator demo study in headless Chromium against the browser-mode host, by keyboard
+ * only: the queue lowest agreement first, adopt an annotator's label, confidence, cause, a typed rationale, Enter.
+ */
+describe.skipIf(unavailable !== undefined)('adjudicating in Chromium', () => {
+  let served: Awaited<ReturnType<typeof serveProject>>;
+  let browser: ChromiumSession;
+  let page: Page;
+  let requests: string[];
+  let before: Map<string, string>;
+
+  beforeAll(async () => {
+    const rendererDir = await ensureRendererBuilt(() => undefined);
+    served = await serveProject({ rendererDir, app: { openEngine: null } });
+    await threeAnnotators(served.projectDir);
+    before = await sessionBytes(served.projectDir);
+    browser = await launchChromium({ screenshotsDir });
+    requests = watchRequests(browser);
+    page = await browser.newPage();
+  }, 180_000);
+
+  beforeEach((context) => {
+    onTestFailed(async () => {
+      await browser.screenshot(page, `failed-adjudicate-${context.task.name.slice(0, 30).replace(/\W+/g, '-')}`).catch(() => undefined);
+    });
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await served?.close();
+  });
+
+  it('the lead decides both disagreements by keyboard; the gold export holds every item with its source', { timeout: 120_000 }, async () => {
+    await page.goto(served.host.url);
+    await page.getByLabel('Your annotator name').fill('lead');
+    await page.getByLabel('Your annotator name').press('Enter');
+    await expect.poll(() => page.locator('.annotator').textContent(), { timeout: 15_000 }).toBe('lead');
+    await page.getByRole('tab', { name: 'Adjudicate' }).focus();
+    await page.keyboard.press('Enter');
+    await page.locator('body').focus().catch(() => undefined);
+    await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+    await expect.poll(() => page.locator('.adj-main h2').textContent(), { timeout: 15_000 }).toContain('demo-03');
+    expect(await page.locator('.adj-queue li').allTextContents()).toEqual([expect.stringContaining('demo-03'), expect.stringContaining('demo-02')]);
+    expect(await page.locator('.adj-protocol .adj-final').allTextContents()).toEqual(['Polite', 'Impolite', 'Neutral']);
+    expect(await page.locator('.adj-protocol .commit-phrase').allTextContents()).toEqual(['I label this polite', 'I label this impolite', 'I label this neutral']);
+    await shootBoth(browser, page, '40-adjudicate-item');
+
+    // demo-03: adopt annotator 3's label, medium, "edge case" (the fourth cause: f), a typed rationale
+    for (const key of ['3', 'm', 'f', 'r']) await page.keyboard.press(key);
+    await page.keyboard.type('cai read the hedge right');
+    await page.keyboard.press('Escape');
+    await shootBoth(browser, page, '41-adjudicate-draft');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.locator('.notice').textContent(), { timeout: 15_000 }).toBe('demo-03: gold "Neutral"');
+    // on to demo-02 (ben changed his mind: blind Neutral, final Polite)
+    await expect.poll(() => page.locator('.adj-main h2').textContent(), { timeout: 15_000 }).toContain('demo-02');
+    expect(await page.locator('.adj-protocol').nth(1).textContent()).toContain('blind: Neutral');
+    for (const key of ['1', 'h', 's', 'Enter']) await page.keyboard.press(key);
+    await expect.poll(() => page.locator('.notice').textContent(), { timeout: 15_000 }).toBe('demo-02: gold "Polite"');
+    await expect.poll(() => page.locator('.adj-queue li.decided').count(), { timeout: 15_000 }).toBe(2);
+    await shootBoth(browser, page, '42-adjudicate-done');
+
+    const out = path.join(path.dirname(served.projectDir), 'gold.jsonl');
+    const project = await loadProjectConfig(served.projectDir);
+    const { receipt } = await exportGold({ project, format: 'jsonl', out });
+    expect(receipt.counts).toEqual({ unanimous: 1, majority: 0, adjudicated: 2, model: 0, unresolved: 17 });
+    const gold = (await readFile(out, 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as { item_id: string; gold_label: string; gold_source: string; adjudication: { adjudicator: string; causes: string[]; rationale: string | null } | null });
+    expect(gold.filter((g) => g.gold_source !== 'unresolved').map((g) => [g.item_id, g.gold_label, g.gold_source])).toEqual([['demo-01', 'Polite', 'unanimous'], ['demo-02', 'Polite', 'adjudicated'], ['demo-03', 'Neutral', 'adjudicated']]);
+    expect(gold.find((g) => g.item_id === 'demo-03')!.adjudication).toMatchObject({ adjudicator: 'lead', causes: ['edge case'], rationale: 'cai read the hedge right' });
+    // every file of the annotators' sessions is byte for byte what it was before the lead began
+    const after = await sessionBytes(served.projectDir);
+    for (const [file, bytes] of before) expect(after.get(file), file).toBe(bytes);
+    expect(outside127(requests)).toEqual([]);
+  });
+
+  it('an item assigned to an annotator who has not seen it comes first on her Label screen', { timeout: 60_000 }, async () => {
+    await adjudicate(await loadProjectConfig(served.projectDir), 'lead', { kind: 'assign', item_id: 'demo-05', annotator: 'dora' });
+    await page.goto(served.host.url);
+    await page.getByLabel('Your annotator name').fill('dora');
+    await page.getByLabel('Your annotator name').press('Enter');
+    await expect.poll(() => page.locator('.annotator').textContent(), { timeout: 15_000 }).toBe('dora');
+    await expect.poll(() => page.getByText(/Item 1 of 20/).textContent(), { timeout: 15_000 }).toContain('demo-05');
+  });
+});
