@@ -108,7 +108,9 @@ describe('the Hugging Face dataset card', () => {
   it('names the rows\' schema version, has a configs: block for the Parquet file, and its features are the Parquet columns', async () => {
     const card = await readFile(path.join(out('hf'), 'README.md'), 'utf8');
     const header = parseYaml(card.slice(4, card.indexOf('\n---\n'))) as { configs: Array<{ config_name: string; data_files: Array<{ split: string; path: string }> }>; dataset_info: { config_name: string; features: Array<{ name: string; dtype: string }> } };
-    expect(header.configs).toEqual([{ config_name: 'default', data_files: [{ split: 'train', path: 'parquet/records.parquet' }] }]);
+    expect(header.configs[0]).toEqual({ config_name: 'default', data_files: [{ split: 'train', path: 'parquet/records.parquet' }] });
+    // the gold split (one row per item) is a config of its own, never mixed into the recordings' rows
+    expect(header.configs.slice(1)).toEqual([{ config_name: 'gold', data_files: [{ split: 'train', path: 'gold/gold.jsonl' }] }]);
     expect(header.dataset_info.config_name).toBe('default');
     const db = await DuckDBInstance.create(':memory:');
     const connection = await db.connect();
