@@ -17,6 +17,7 @@
  *   --json                    print the figures as JSON
  *   --keyed-only              studies labelled by key and voice without recordings (the studies before recordings)
  *   --sections LIST           which sections run (default study,cli,acts,large)
+ *   --steps REGEX             only the study steps whose name matches (e.g. "ingest|show")
  *
  * With recordings (the default; --keyed-only leaves them out) every item of every annotator holds a 1 s take (WAV and
  * its events), and the study steps add what recordings cost: the interop exports that copy audio (eaf, textgrid,
@@ -45,6 +46,7 @@ const { values } = parseArgs({
     json: { type: 'boolean', default: false },
     'keyed-only': { type: 'boolean', default: false },
     sections: { type: 'string', default: 'study,cli,acts,large' },
+    steps: { type: 'string' },
   },
 });
 const recordings = !values['keyed-only'];
@@ -260,7 +262,8 @@ async function runSteps(section: string, study: Study, contenders: readonly Cont
   const label = studyLabel(study.annotators, study.items);
   const failedSteps = new Map<string, Set<string>>();
   const stepsOf = new Map(contenders.map((c) => [c.name, studySteps(c.name)]));
-  const names = stepsOf.get(contenders[0]!.name)!.map((s) => s.name);
+  const only = values.steps ? new RegExp(values.steps) : null;
+  const names = stepsOf.get(contenders[0]!.name)!.map((s) => s.name).filter((name) => !only || only.test(name));
   for (const name of names) {
     const measures = new Map<string, Measure[]>(contenders.map((c) => [c.name, []]));
     for (let run = 0; run < rounds; run++) {
