@@ -11,8 +11,9 @@ export const benchCommand: CliCommand = {
     'bench --model FILE --audio FILE.wav [--runs N (≥ 5, default 5)] [--threads N] [--json]',
     '       aloud bench --live --model FILE [--vad-model FILE] --audio FILE.wav [--load N] [--chunk-ms MS (default 50, as the app captures)] [--threads N] [--json]',
     '  --live feeds the WAV in real time through the session path (cutter, VAD, partials, speculation, scheduler, engine, parser)',
-    '  and reports per utterance speech_end_ms, cut_ms, final_ms, final_after_cut_ms, final_after_speech_end_ms and partial times;',
-    '  --load N runs N CPU-bound processes beside it.',
+    '  and reports per utterance speech_end_ms, cut_ms, final_ms, final_after_cut_ms, final_after_speech_end_ms (the text shown stops',
+    '  changing: the adopted speculative final shown, else the final logged), logged_after_speech_end_ms, label_after_speech_end_ms',
+    '  (utterances that commit) and partial times; medians, p95 and the real-time factor; --load N runs N CPU-bound processes beside it.',
   ].join('\n'),
   async run(argv, io) {
     const { values } = parseOptions(argv, { model: 'string', audio: 'string', runs: { default: '5' }, threads: 'string', json: false, live: false, 'vad-model': 'string', load: { default: '0' }, 'chunk-ms': { default: '50' } });
@@ -65,10 +66,12 @@ async function runLive(
   }
   io.out(`cutter             ${report.cutter === 'vad' ? 'Silero VAD' : 'energy (no --vad-model)'}, ${report.chunk_ms} ms chunks, ${report.load_processes} CPU-bound processes beside it\n`);
   for (const u of report.utterances) {
-    io.out(`utterance ${u.utterance}: ${u.start_ms}–${u.end_ms} ms, speech end ${u.speech_end_ms}, cut ${u.cut_ms}, final ${u.final_ms} (+${u.final_after_cut_ms} after the cut, +${u.final_after_speech_end_ms} after speech)${u.speculative ? ' speculative' : ''}; partials at ${u.partial_ms.join(', ') || '-'}\n`);
+    io.out(`utterance ${u.utterance}: ${u.start_ms}–${u.end_ms} ms, speech end ${u.speech_end_ms}, cut ${u.cut_ms}, final ${u.final_ms} (+${u.final_after_cut_ms} after the cut, shown +${u.final_after_speech_end_ms} after speech${u.label_after_speech_end_ms === null ? '' : `, label +${u.label_after_speech_end_ms}`})${u.speculative ? ' speculative' : ''}; partials at ${u.partial_ms.join(', ') || '-'}\n`);
   }
   io.out(`median final after cut          ${report.medians.final_after_cut_ms} ms\n`);
-  io.out(`median final after speech end   ${report.medians.final_after_speech_end_ms} ms\n`);
+  io.out(`final shown after speech end    median ${report.medians.final_after_speech_end_ms} ms, p95 ${report.p95.final_after_speech_end_ms} ms (logged: median ${report.medians.logged_after_speech_end_ms} ms)\n`);
+  io.out(`label after speech end          ${report.medians.label_after_speech_end_ms === null ? 'no utterance committed a label' : `median ${report.medians.label_after_speech_end_ms} ms, p95 ${report.p95.label_after_speech_end_ms} ms`}\n`);
+  io.out(`real-time factor                ${report.real_time_factor} (finals and speculation ${report.real_time_factor_finals})\n`);
   io.out(`partial updates                 ${report.partials_shown} shown; median gap ${report.medians.partial_gap_ms ?? '-'} ms, longest ${report.medians.max_partial_gap_ms ?? '-'} ms\n`);
   return 0;
 }
