@@ -1,6 +1,6 @@
 import type { RequestIdentity } from './engineTypes';
 import type { TranscriptionScheduler } from './transcriptionScheduler';
-import type { OpenUtterance, Utterance, UtteranceCutter } from './utteranceCutter';
+import { endsSentence, type OpenUtterance, type Utterance, type UtteranceCutter } from './utteranceCutter';
 
 /** Text of the utterance being spoken, for display only (greyed, replaced by the final). */
 export interface LivePartial {
@@ -114,10 +114,13 @@ export class LiveUtterances {
     if (this.speculateAfterMs !== null && open.willBeSent && open.silenceMs >= this.speculateAfterMs && open.cutIfSilentSample <= open.samplesSeen) {
       if (!this.speculated || this.speculated.utterance !== utterance) {
         const speculated: { utterance: number; speechEnd: number; shown: string | null } = { utterance, speechEnd: open.speechEndSample, shown: null };
+        const cutterIndex = open.index;
         scheduler.speculate(request(open.startSample, open.cutIfSilentSample), (text, identity) => {
           // a result for a speculation speech already made stale is not shown
           if (this.speculated !== speculated) return;
           speculated.shown = text;
+          // the cut listens: a sentence that ended may be cut before the full pause (adaptiveFloorMs)
+          cutter.hintSentenceEnd(cutterIndex, endsSentence(text));
           this.stats.speculations_shown++;
           context.onPartial?.({ item_id: identity.item_id, utterance: identity.utterance, text, speculative: true });
         });

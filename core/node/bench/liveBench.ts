@@ -3,7 +3,7 @@ import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { LivePartial, LiveRecordingContext } from '../../common/engine/liveUtterances';
-import { type SchedulerEvent, TranscriptionScheduler } from '../../common/engine/transcriptionScheduler';
+import { isPartialRequestId, type SchedulerEvent, TranscriptionScheduler } from '../../common/engine/transcriptionScheduler';
 import { DEMO_PROJECT_DIR, loadProjectConfig, loadProjectItems } from '../project/projectFolder';
 import { SessionService } from '../session/sessionService';
 import { median } from './engineBench';
@@ -26,6 +26,13 @@ export interface LiveBenchOptions {
   threads?: number;
   /** where whisper.cpp runs: its own process, as the app runs it (default), or a worker thread (for comparison) */
   engineHost?: 'process' | 'worker';
+  /**
+   * what was said, per utterance: each final's text (not a partial's) is replaced by it after the engine ran, so the
+   * parser and label acts are timed with a model whose own text is meaningless (the bench model); the engine's time is real
+   */
+  said?: readonly string[];
+  /** the cut's floor after a sentence (default the project's thinkaloud.cut_floor_ms; 300: today's fixed cut) */
+  cutFloorMs?: number;
 }
 
 export interface LiveUtteranceFigures {
@@ -120,10 +127,24 @@ export async function benchLive(options: LiveBenchOptions): Promise<LiveBenchRep
     const events: Array<{ at: number; event: SchedulerEvent }> = [];
     let t0 = 0;
     const now = (): number => performance.now() - t0;
-    const transcriber = new TranscriptionScheduler({ engine, model, hashAudio: sha256OfPcm, onEvent: (event) => events.push({ at: now(), event }) });
+    const said = options.said;
+    const heard = said
+      ? {
+          transcribe: async (input: Parameters<typeof engine.transcribe>[0]) => {
+            const result = await engine.transcribe(input);
+            const text = isPartialRequestId(input.identity?.request_id ?? '') ? undefined : said[input.identity?.utterance ?? -1];
+            if (text === undefined || result.segments.length === 0) return result;
+            const first = result.segments[0]!;
+            return { ...result, segments: [{ t0_ms: first.t0_ms, t1_ms: result.segments.at(-1)!.t1_ms, text: ` ${text}` }] };
+          },
+          abort: () => engine.abort(),
+          close: () => engine.close(),
+        }
+      : engine;
+    const transcriber = new TranscriptionScheduler({ engine: heard, model, hashAudio: sha256OfPcm, onEvent: (event) => events.push({ at: now(), event }) });
     const cuts = new Map<number, { cut_ms: number; start: number; end: number; speech_end: number }>();
     const speechEnd = new Map<number, number>();
-    const liveCutter = liveCutterFactory(transcriber, { silenceThresholdDbfs: project.config.thinkaloud.silence_threshold_dbfs, speech: vad });
+    const liveCutter = liveCutterFactory(transcriber, { silenceThresholdDbfs: project.config.thinkaloud.silence_threshold_dbfs, speech: vad, adaptiveFloorMs: options.cutFloorMs ?? project.config.thinkaloud.cut_floor_ms });
     const sessionEngine = {
       model,
       transcriber,
