@@ -15,16 +15,24 @@
  *   --big N                   records of the large run, as annotators × 10,000 items (default 200000; 0 skips it)
  *   --keep DIR                write the studies under DIR and keep them (default: a temporary folder, removed)
  *   --json                    print the figures as JSON
+ *   --keyed-only              studies labelled by key and voice without recordings (the studies before recordings)
+ *   --sections LIST           which sections run (default study,cli,acts,large)
+ *   --steps REGEX             only the study steps whose name matches (e.g. "ingest|show")
+ *
+ * With recordings (the default; --keyed-only leaves them out) every item of every annotator holds a 1 s take (WAV and
+ * its events), and the study steps add what recordings cost: the interop exports that copy audio (eaf, textgrid,
+ * maxqda, qdpx, hf), session show, session ingest of one more take (opening the session for writing), pack and unpack.
  *
  * The sections are a list (SECTIONS): a later section (e.g. label acts through the app's API) is one more entry.
  */
 import { execFile, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs, promisify } from 'node:util';
-import { DEFAULT_STUDY_SHAPE, writeScaleStudy } from './scaleStudy';
+import { DEFAULT_STUDY_SHAPE, studyItemId, writeScaleStudy } from './scaleStudy';
+import { encodeWavPcm16 } from '../core/node/audio/wavFile';
 import { actSection, type ActFigures } from './scaleActs';
 import { CLI_BUNDLE, ensureCliBundle } from '../scripts/build-cli.mjs';
 
@@ -36,8 +44,12 @@ const { values } = parseArgs({
     big: { type: 'string', default: '200000' },
     keep: { type: 'string' },
     json: { type: 'boolean', default: false },
+    'keyed-only': { type: 'boolean', default: false },
+    sections: { type: 'string', default: 'study,cli,acts,large' },
+    steps: { type: 'string' },
   },
 });
+const recordings = !values['keyed-only'];
 const sizes = values.sizes.split(',').map(Number).filter((n) => n > 0);
 const runs = Math.max(1, Number(values.runs) || 3);
 const bigRecords = Number(values.big) || 0;
@@ -70,6 +82,8 @@ interface Step {
   untilFirstLine?: boolean;
   /** the step only makes sense once another step has written its input */
   needs?: string;
+  /** run before each measured run (not timed): e.g. an empty project to unpack into */
+  prepare?: (study: Study, run: number) => Promise<void>;
 }
 
 interface Study {
@@ -85,14 +99,20 @@ const studyLabel = (annotators: number, items: number): string => `${annotators}
 const annotatorNames = (n: number): string[] => Array.from({ length: n }, (_, i) => `annotator-${String(i + 1).padStart(2, '0')}`);
 
 async function generate(root: string, items: number, annotators: number): Promise<Study> {
-  const dir = path.join(root, `study-${annotators}x${items}`);
-  const out = path.join(root, `exports-${annotators}x${items}`);
+  const kind = recordings ? 'rec' : 'keyed';
+  const dir = path.join(root, `study-${kind}-${annotators}x${items}`);
+  const out = path.join(root, `exports-${kind}-${annotators}x${items}`);
   if (!existsSync(path.join(dir, 'aloud.yaml'))) {
     const started = performance.now();
-    await writeScaleStudy(dir, { ...DEFAULT_STUDY_SHAPE, items, annotators: annotatorNames(annotators) });
+    await writeScaleStudy(dir, { ...DEFAULT_STUDY_SHAPE, items, annotators: annotatorNames(annotators), recordings });
     say(`  generated ${annotators} × ${items} items in ${((performance.now() - started) / 1000).toFixed(1)} s (${dir})`);
   }
   await mkdir(out, { recursive: true });
+  if (recordings) {
+    // what session ingest feeds: one more 1 s take, transcribed by a script (no model needed)
+    await writeFile(path.join(out, 'take.wav'), encodeWavPcm16(new Float32Array(16_000).map((_, i) => (i > 1_600 && i < 14_400 ? 0.25 * Math.sin(i / 14) : 0)), 16_000));
+    await writeFile(path.join(out, 'engine-script.json'), JSON.stringify({ items: { [studyItemId(0)]: [{ text: ' Hmm, I label this polite.', delay_ms: 0 }] } }));
+  }
   return { dir, items, annotators, out };
 }
 
@@ -117,8 +137,36 @@ function studySteps(contender: string): Step[] {
     { name: 'validate csv', args: (s) => ['validate', file(s, contender, 'export.csv'), '--project', s.dir], needs: 'export csv' },
     { name: 'agreement', args: (s) => ['agreement', '--project', s.dir, '--json'] },
     { name: 'agreement --export', args: (s) => ['agreement', '--project', s.dir, '--export', file(s, contender, 'export.jsonl'), '--json'], needs: 'export jsonl' },
+    ...(recordings ? recordedSteps(contender) : []),
     { name: 'huddle', args: (s) => ['room', 'open', '--project', s.dir, '--huddle', '--json'], untilFirstLine: true },
     { name: 'reparse --dry-run', args: (s) => ['session', 'reparse', '--project', s.dir, '--dry-run', '--json'] },
+  ];
+}
+
+/** What recordings add: the exports that copy audio, reading one session, one more take, pack and unpack. */
+function recordedSteps(contender: string): Step[] {
+  const interop = (format: string): Step => ({ name: `export ${format}`, args: (s) => ['export', '--project', s.dir, '--format', format, '--out', file(s, contender, format), '--force', '--json'] });
+  const annotator = annotatorNames(1)[0]!;
+  const unpackInto = (s: Study, run: number): string => file(s, contender, `unpacked-${run}`);
+  return [
+    ...['eaf', 'textgrid', 'maxqda', 'qdpx', 'hf'].map(interop),
+    { name: 'session show --json', args: (s) => ['session', 'show', '--project', s.dir, '--annotator', annotator, '--json'] },
+    {
+      name: 'session ingest',
+      args: (s) => ['session', 'ingest', '--project', s.dir, '--annotator', annotator, '--item', studyItemId(0), '--wav', path.join(s.out, 'take.wav'), '--engine-script', path.join(s.out, 'engine-script.json'), '--json'],
+    },
+    { name: 'session pack', args: (s) => ['session', 'pack', '--project', s.dir, '--annotator', annotator, '--out', file(s, contender, 'session.aloudpack'), '--force', '--json'] },
+    {
+      name: 'session unpack',
+      needs: 'session pack',
+      prepare: async (s, run) => {
+        const into = unpackInto(s, run);
+        await rm(into, { recursive: true, force: true });
+        await mkdir(into, { recursive: true });
+        for (const name of ['aloud.yaml', 'items.jsonl']) await copyFile(path.join(s.dir, name), path.join(into, name));
+      },
+      args: (s, run) => ['session', 'unpack', file(s, contender, 'session.aloudpack'), '--project', unpackInto(s, run), '--json'],
+    },
   ];
 }
 
@@ -214,13 +262,15 @@ async function runSteps(section: string, study: Study, contenders: readonly Cont
   const label = studyLabel(study.annotators, study.items);
   const failedSteps = new Map<string, Set<string>>();
   const stepsOf = new Map(contenders.map((c) => [c.name, studySteps(c.name)]));
-  const names = stepsOf.get(contenders[0]!.name)!.map((s) => s.name);
+  const only = values.steps ? new RegExp(values.steps) : null;
+  const names = stepsOf.get(contenders[0]!.name)!.map((s) => s.name).filter((name) => !only || only.test(name));
   for (const name of names) {
     const measures = new Map<string, Measure[]>(contenders.map((c) => [c.name, []]));
     for (let run = 0; run < rounds; run++) {
       for (const contender of contenders) {
         const step = stepsOf.get(contender.name)!.find((s) => s.name === name)!;
         if (step.needs && failedSteps.get(contender.name)?.has(step.needs)) continue;
+        await step.prepare?.(study, run);
         const args = step.args(study, run);
         const m = step.untilFirstLine ? await measureFirstLine(contender, args) : await measureExit(contender, args);
         measures.get(contender.name)!.push(m);
@@ -304,7 +354,8 @@ async function main(): Promise<void> {
         },
       },
     ];
-    for (const section of SECTIONS) await section.run();
+    const chosen = new Set(values.sections.split(','));
+    for (const section of SECTIONS) if (chosen.has(section.name)) await section.run();
     growth();
     say(`\nload ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
     if (values.json) process.stdout.write(`${JSON.stringify({ runs, rows, acts }, null, 2)}\n`);

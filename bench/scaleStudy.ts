@@ -10,7 +10,9 @@ import { formatEventLine } from '../core/common/session/sessionLog';
 import { voiceCommitmentsOf } from '../core/common/session/voiceCommitments';
 import { sha256Hex } from '../core/node/fs/sha256';
 import { loadProjectConfig } from '../core/node/project/projectFolder';
-import { sessionPaths } from '../core/node/session/sessionPaths';
+import { itemAudioRelativePath, sessionPaths } from '../core/node/session/sessionPaths';
+import { encodeWavPcm16 } from '../core/node/audio/wavFile';
+import { audioSignalsOf } from '../core/node/session/itemAudioSignals';
 import { configSha256Of } from '../core/node/session/sessionStore';
 
 /** The shape of a generated study: how many items, which annotators, and how often an item is spoken, reasoned on, left out. */
@@ -22,6 +24,8 @@ export interface ScaleStudyShape {
   /** every n-th item carries model reasoning (process-reward records) */
   reasonedEvery: number;
   seed: number;
+  /** every item recorded: a WAV per annotator and item (a short generated clip) and its take in the log, as the app logs it */
+  recordings?: boolean;
 }
 
 export const DEFAULT_STUDY_SHAPE: Omit<ScaleStudyShape, 'items' | 'annotators'> = { spokenEvery: 5, reasonedEvery: 10, seed: 7 };
@@ -46,6 +50,15 @@ thinkaloud:
   model: tiny.en
   languages: [en]
 `;
+
+/** The clip every recorded item holds: 1 s at 16 kHz, a tone between two silences (its speech is what utterances cover). */
+export const STUDY_CLIP_SAMPLES = 16_000;
+
+function studyClip(): Float32Array {
+  const pcm = new Float32Array(STUDY_CLIP_SAMPLES);
+  for (let i = 1_600; i < 14_400; i++) pcm[i] = 0.25 * Math.sin((2 * Math.PI * 180 * i) / 16_000) * (1 + 0.3 * Math.sin((2 * Math.PI * 3 * i) / 16_000));
+  return pcm;
+}
 
 export function studyItemId(i: number): string {
   return `item-${String(i + 1).padStart(6, '0')}`;
@@ -76,9 +89,13 @@ export async function writeScaleStudy(dir: string, shape: ScaleStudyShape): Prom
   const analyze = createTranscriptAnalyzer(project.config);
   const configSha256 = configSha256Of(project);
   const textSha256 = items.map((line) => sha256Hex((JSON.parse(line) as { text: string }).text));
+  const clip = studyClip();
+  const clipWav = shape.recordings ? encodeWavPcm16(clip, 16_000) : null;
+  // every clip is the same audio, so its signals are computed once, as the recorder computes them on stop
+  const clipSignals = shape.recordings ? audioSignalsOf(clip, 16_000, project.config.thinkaloud) : null;
   for (const [a, annotator] of shape.annotators.entries()) {
     const paths = sessionPaths(dir, annotator);
-    await mkdir(paths.dir, { recursive: true });
+    await mkdir(shape.recordings ? paths.audioDir : paths.dir, { recursive: true });
     const out = createWriteStream(paths.events);
     let seq = 0;
     let clock = Date.UTC(2025, 0, 6, 9, 0, 0) + a * 1000;
@@ -96,10 +113,17 @@ export async function writeScaleStudy(dir: string, shape: ScaleStudyShape): Prom
       const id = studyItemId(i);
       const given = random() < 0.8 ? truth[i]! : LABELS[Math.floor(random() * LABELS.length)]!;
       log('item_opened', { item_id: id, text_sha256: textSha256[i]! });
+      const audioPath = itemAudioRelativePath(paths, id);
+      if (clipWav) {
+        await writeFile(path.join(dir, ...audioPath.split('/')), clipWav);
+        log('recording_started', { item_id: id, audio_path: audioPath, offset_samples: 0, device: null });
+        log('audio_appended', { item_id: id, offset_samples: 0, samples: STUDY_CLIP_SAMPLES });
+      }
       let labelled = true;
       if (i % shape.spokenEvery === 0) {
         const text = ` Hmm, I think it is kind of ${SPOKEN[given as keyof typeof SPOKEN]}. I label this ${SPOKEN[given as keyof typeof SPOKEN]}.`;
-        const utterance = { item_id: id, utterance: 0, request_id: 'r0', start_sample: 0, end_sample: 48_000, segments: [{ t0_ms: 120, t1_ms: 2_900, text }], model: { ...MODEL, vad: null } };
+        const [endSample, t1] = clipWav ? [STUDY_CLIP_SAMPLES, 900] : [48_000, 2_900];
+        const utterance = { item_id: id, utterance: 0, request_id: 'r0', start_sample: 0, end_sample: endSample, segments: [{ t0_ms: 120, t1_ms: t1, text }], model: { ...MODEL, vad: null } };
         log('utterance_transcribed', utterance);
         for (const c of voiceCommitmentsOf([{ utterance: 0, segments: utterance.segments }], analyze).commitments) {
           log('label_committed', { item_id: id, source: 'voice', ...c, parser_version: PARSER_VERSION, reviewer: null });
@@ -107,6 +131,10 @@ export async function writeScaleStudy(dir: string, shape: ScaleStudyShape): Prom
       } else if (random() < 0.97) {
         log('label_committed', { item_id: id, label: given, source: 'key', quote: null, start: null, end: null, stem: null, audio_ms: null, utterance: null, parser_version: null, reviewer: null });
       } else labelled = false;
+      if (clipSignals) {
+        log('recording_stopped', { item_id: id, total_samples: STUDY_CLIP_SAMPLES, reason: 'user', error: null });
+        log('signals_computed', { item_id: id, audio_samples: clipSignals.samples, audio: clipSignals.audio, vad: null, vad_model: null, takes: clipSignals.takes });
+      }
       if (labelled && given !== truth[i] && random() < 0.25) {
         // a change of mind, as the app logs it: the new act, then the change record
         log('label_committed', { item_id: id, label: truth[i]!, source: 'key', quote: null, start: null, end: null, stem: null, audio_ms: null, utterance: null, parser_version: null, reviewer: null });

@@ -214,8 +214,12 @@ export type AloudEvent =
   | { type: 'transcription'; pending: number; items: Record<string, number>; stamp: number }
   /** completing this item waits for its transcriptions (null: stopped waiting) */
   | { type: 'finishing'; item_id: string | null; stamp: number }
-  /** text of an utterance still being spoken: show it greyed, replace it with the final; never a transcript */
-  | { type: 'partial'; item_id: string; utterance: number; text: string }
+  /**
+   * text of an utterance still being spoken: show it greyed, replace it with the final; never a transcript.
+   * speculative: the speech ended and this is the final text unless speech resumes (shown in the final style, marked
+   * "still listening"; the transcript and any label come only from the final at the cut)
+   */
+  | { type: 'partial'; item_id: string; utterance: number; text: string; speculative: boolean }
   | { type: 'error'; message: string }
   /** the transcription engine's process died ('crashed'), came back with its model ('restarted') or gave up ('stopped') */
   | { type: 'engine'; state: 'crashed' | 'restarted' | 'stopped'; message: string }

@@ -1,12 +1,17 @@
 import type { RequestIdentity } from './engineTypes';
 import type { TranscriptionScheduler } from './transcriptionScheduler';
-import type { OpenUtterance, Utterance, UtteranceCutter } from './utteranceCutter';
+import { endsSentence, type OpenUtterance, type Utterance, type UtteranceCutter } from './utteranceCutter';
 
 /** Text of the utterance being spoken, for display only (greyed, replaced by the final). */
 export interface LivePartial {
   item_id: string;
   utterance: number;
   text: string;
+  /**
+   * true: the speculative final (the speech has ended; its text is what the final will be unless speech resumes),
+   * shown in the final style marked "still listening"; false: a partial, or a speculative final speech made stale
+   */
+  speculative: boolean;
 }
 
 /** Where one recording's utterances go: the item, its numbering and timeline, and who shows partials. */
@@ -36,6 +41,8 @@ export interface LiveUtteranceStats {
   partials_shown: number;
   speculations: number;
   speculations_discarded: number;
+  /** speculative finals whose text was shown before the cut */
+  speculations_shown: number;
 }
 
 /**
@@ -45,12 +52,12 @@ export interface LiveUtteranceStats {
  * ready at the cut. Partials go only to `onPartial`: never to the scheduler's queue of finals, the log or the parser.
  */
 export class LiveUtterances {
-  readonly stats: LiveUtteranceStats = { partials_requested: 0, partials_shown: 0, speculations: 0, speculations_discarded: 0 };
+  readonly stats: LiveUtteranceStats = { partials_requested: 0, partials_shown: 0, speculations: 0, speculations_discarded: 0, speculations_shown: 0 };
   private readonly speculateAfterMs: number | null;
   private readonly partials: boolean;
   private readonly minPartialSamples: number;
   /** the utterance (session numbering) whose final was started speculatively, and the speech end it assumed */
-  private speculated: { utterance: number; speechEnd: number } | null = null;
+  private speculated: { utterance: number; speechEnd: number; shown: string | null } | null = null;
 
   constructor(private readonly options: LiveUtterancesOptions) {
     this.speculateAfterMs = options.speculateAfterMs === undefined ? 150 : options.speculateAfterMs;
@@ -99,13 +106,25 @@ export class LiveUtterances {
     if (this.speculated && this.speculated.utterance === utterance && open.speechEndSample !== this.speculated.speechEnd) {
       // speech resumed before the cut: the speculated audio is not the utterance
       if (scheduler.discardSpeculation(context.item_id, utterance)) this.stats.speculations_discarded++;
+      // its text shown as final goes back to a partial's look until the next partial replaces it
+      if (this.speculated.shown !== null) context.onPartial?.({ item_id: context.item_id, utterance, text: this.speculated.shown, speculative: false });
       this.speculated = null;
     }
     // (a click or a breath is dropped at its cut: nothing to speculate on)
     if (this.speculateAfterMs !== null && open.willBeSent && open.silenceMs >= this.speculateAfterMs && open.cutIfSilentSample <= open.samplesSeen) {
       if (!this.speculated || this.speculated.utterance !== utterance) {
-        scheduler.speculate(request(open.startSample, open.cutIfSilentSample));
-        this.speculated = { utterance, speechEnd: open.speechEndSample };
+        const speculated: { utterance: number; speechEnd: number; shown: string | null } = { utterance, speechEnd: open.speechEndSample, shown: null };
+        const cutterIndex = open.index;
+        scheduler.speculate(request(open.startSample, open.cutIfSilentSample), (text, identity) => {
+          // a result for a speculation speech already made stale is not shown
+          if (this.speculated !== speculated) return;
+          speculated.shown = text;
+          // the cut listens: a sentence that ended may be cut before the full pause (adaptiveFloorMs)
+          cutter.hintSentenceEnd(cutterIndex, endsSentence(text));
+          this.stats.speculations_shown++;
+          context.onPartial?.({ item_id: identity.item_id, utterance: identity.utterance, text, speculative: true });
+        });
+        this.speculated = speculated;
         this.stats.speculations++;
       }
       return;
@@ -113,7 +132,7 @@ export class LiveUtterances {
     if (!this.partials || open.samplesSeen - open.startSample < this.minPartialSamples || !scheduler.partialAllowed()) return;
     const started = scheduler.partial(request(open.startSample, open.samplesSeen), (text: string, identity: RequestIdentity) => {
       this.stats.partials_shown++;
-      context.onPartial?.({ item_id: identity.item_id, utterance: identity.utterance, text });
+      context.onPartial?.({ item_id: identity.item_id, utterance: identity.utterance, text, speculative: false });
     });
     if (started) this.stats.partials_requested++;
   }

@@ -25,6 +25,8 @@ export type SchedulerEvent =
   | { type: 'partial'; identity: RequestIdentity; text: string; segments: Segment[]; elapsed_ms: number }
   /** a final started before the cut was dropped (speech resumed, or the cut fell elsewhere) */
   | { type: 'speculation_discarded'; identity: RequestIdentity; reason: string }
+  /** a speculative final's text is ready (shown, not yet the transcript: the cut decides) */
+  | { type: 'speculation_ready'; identity: RequestIdentity; text: string }
   /** the cut matched a speculative final: its result (or the job still running) is the utterance's */
   | { type: 'speculation_adopted'; identity: RequestIdentity; finished: boolean };
 
@@ -64,7 +66,7 @@ interface Job {
   /** speculative jobs: the engine's answer, kept until the cut adopts or discards it */
   result?: { ok: true; value: EngineTranscription } | { ok: false; error: unknown };
   discarded?: boolean;
-  /** partial jobs: who shows the text */
+  /** partial and speculative jobs: who shows the text (display only; a speculative final's text becomes the transcript only through the cut) */
   onText?: (text: string, identity: RequestIdentity) => void;
 }
 
@@ -174,7 +176,7 @@ export class TranscriptionScheduler {
    * if the silence holds. `transcribe()` of the same item, utterance, span and audio adopts it (its result, or
    * the job still running); anything else discards it. Replaces an earlier speculation for the same utterance.
    */
-  speculate(request: SpeculativeRequest): void {
+  speculate(request: SpeculativeRequest, onText?: (text: string, identity: RequestIdentity) => void): void {
     if (this.closed || !(request.pcm instanceof Float32Array) || request.pcm.length === 0) return;
     const key = `${request.item_id}/${request.utterance}`;
     const earlier = this.speculations.get(key);
@@ -183,6 +185,7 @@ export class TranscriptionScheduler {
       this.discard(earlier, 'replaced by a later speculation of the same utterance');
     }
     const job = this.newJob('speculative', request, () => undefined, () => undefined);
+    job.onText = onText;
     job.span = { start_sample: request.start_sample, end_sample: request.end_sample };
     this.speculations.set(key, job);
     this.enqueue(job);
@@ -359,7 +362,9 @@ export class TranscriptionScheduler {
     }
     if (job.kind === 'speculative') {
       // kept for the cut; a discarded one is simply dropped
-      if (!job.discarded) job.result = result;
+      if (job.discarded) return;
+      job.result = result;
+      if (result.ok) this.showSpeculation(job, result.value);
       return;
     }
     if (result.ok) this.settle(job, result.value);
@@ -377,6 +382,19 @@ export class TranscriptionScheduler {
     const text = segments.map((s) => s.text).join('').trim();
     this.options.onEvent?.({ type: 'partial', identity: { ...job.identity }, text, segments, elapsed_ms: result.elapsed_ms });
     job.onText?.(text, { ...job.identity });
+  }
+
+  /**
+   * A speculative final's text as soon as it is ready, for display only (identity-checked like a final): the log and
+   * the parser get the text only when the cut adopts the job (`transcribe()` settles it then).
+   */
+  private showSpeculation(job: Job, result: EngineTranscription): void {
+    if (this.closed || !job.onText) return;
+    const got = result.identity as Partial<RequestIdentity> | undefined;
+    if (IDENTITY_FIELDS.some((field) => got?.[field] !== job.identity[field])) return;
+    const text = offsetSegments(result.segments, job.offsetMs).map((s) => s.text).join('').trim();
+    this.options.onEvent?.({ type: 'speculation_ready', identity: { ...job.identity }, text });
+    job.onText(text, { ...job.identity });
   }
 
   private settle(job: Job, result: EngineTranscription): void {

@@ -54,6 +54,28 @@ export interface UtteranceCutterOptions {
   keepAfterSpeechMs?: number;
   /** an utterance with less voiced audio than this is a click or a breath and is not sent (default 60 ms) */
   minVoicedMs?: number;
+  /**
+   * a cut that listens (speech probe only): the silence needed may drop from minSilenceMs to this floor once the
+   * speech has ended a sentence (`hintSentenceEnd`, from the speculative final's punctuation), the silence is clean
+   * (the probe's mean speech probability since the last voiced frame below 0.15), and it is longer than this
+   * speaker's own pauses inside utterances (their 90th percentile + 40 ms; before 3 such pauses, never early).
+   * Default: none (fixed).
+   */
+  adaptiveFloorMs?: number | null;
+}
+
+/** Speech probability over a pause above which the pause may be a breath or a soft sound of speech: no early cut. */
+const CLEAN_SILENCE_PROBABILITY = 0.15;
+/** An early cut waits this much longer than the speaker's usual pause inside an utterance (90th percentile). */
+const PAUSE_MARGIN_MS = 40;
+/** Pauses inside utterances the speaker must have made before a cut may come early. */
+const MIN_PAUSES_KNOWN = 3;
+/** Pauses inside utterances remembered per recording (the most recent). */
+const PAUSES_KEPT = 64;
+
+/** Whether a speculative final's text ends a sentence: a full stop, question or exclamation mark (closing quotes or brackets after); a trailing-off "..." does not. */
+export function endsSentence(text: string): boolean {
+  return /[.?!]["'”’)\]]*\s*$/u.test(text) && !/\.\.\.["'”’)\]]*\s*$/u.test(text);
 }
 
 /** How far back a forced cut (at maxUtteranceMs) looks for the quietest frame. */
@@ -95,6 +117,13 @@ export class UtteranceCutter {
   private readonly keepAfter: number;
   private readonly minVoicedFrames: number;
   private readonly searchFrames: number;
+  private readonly adaptiveFloorFrames: number | null;
+  /** pauses (frames) inside utterances of this recording that speech resumed after, the latest PAUSES_KEPT */
+  private readonly pauses: number[] = [];
+  /** speech probability summed over the frames since the last voiced one */
+  private silentProbabilitySum = 0;
+  /** the open utterance whose speech, as transcribed so far, ends a sentence (index), or null */
+  private sentenceEndOf: number | null = null;
   private readonly meter: FrameLevelMeter;
 
   /** samples from absolute index bufferStart; only what a coming utterance may still need is kept */
@@ -132,6 +161,11 @@ export class UtteranceCutter {
     const keepAfterMs = checkMs('keepAfterSpeechMs', options.keepAfterSpeechMs ?? (this.probe ? 150 : 300), 0);
     if (keepAfterMs >= minSilenceMs) throw new RangeError(`utterance cutter option keepAfterSpeechMs (${keepAfterMs}) must be below minSilenceMs (${minSilenceMs})`);
     this.silenceFrames = Math.ceil(minSilenceMs / frameMs);
+    const floorMs = options.adaptiveFloorMs ?? null;
+    if (floorMs !== null && (checkMs('adaptiveFloorMs', floorMs, 0) > minSilenceMs || floorMs <= keepAfterMs)) {
+      throw new RangeError(`utterance cutter option adaptiveFloorMs (${floorMs}) must be above keepAfterSpeechMs (${keepAfterMs}) and at most minSilenceMs (${minSilenceMs})`);
+    }
+    this.adaptiveFloorFrames = floorMs !== null && this.probe ? Math.ceil(floorMs / frameMs) : null;
     this.maxSamples = ms(maxUtteranceMs);
     this.keepBefore = ms(checkMs('keepBeforeSpeechMs', options.keepBeforeSpeechMs ?? 200, 0));
     this.keepAfter = ms(keepAfterMs);
@@ -250,14 +284,43 @@ export class UtteranceCutter {
       return;
     }
     if (voiced) {
+      const paused = frame - this.lastVoicedFrame - 1;
+      if (paused > 0) {
+        this.pauses.push(paused);
+        if (this.pauses.length > PAUSES_KEPT) this.pauses.shift();
+        // speech went on: what was transcribed before no longer ends the utterance
+        this.sentenceEndOf = null;
+      }
+      this.silentProbabilitySum = 0;
       this.lastVoicedFrame = frame;
       this.voicedFrames++;
-    }
-    if (frame - this.lastVoicedFrame >= this.silenceFrames) {
+    } else this.silentProbabilitySum += level;
+    if (frame - this.lastVoicedFrame >= this.silenceFramesNeeded(frame - this.lastVoicedFrame)) {
       this.emit((this.lastVoicedFrame + 1) * this.frameSize + this.keepAfter, out);
     } else if (frameEnd - this.utteranceStart >= this.maxSamples) {
       this.forcedCut(frame, out);
     }
+  }
+
+  /**
+   * The speculative final of the open utterance `index` ends (or does not end) a sentence: with adaptiveFloorMs, a
+   * clean silence longer than the speaker's pauses then cuts before minSilenceMs. Ignored for any other utterance.
+   */
+  hintSentenceEnd(index: number, endsSentence: boolean): void {
+    if (this.speechStartFrame === null || index !== this.nextIndex) return;
+    this.sentenceEndOf = endsSentence ? index : null;
+  }
+
+  /** The silence (frames) that cuts the open utterance now: minSilenceMs, or less when the cut listens (adaptiveFloorMs). */
+  private silenceFramesNeeded(silentFrames: number): number {
+    if (this.adaptiveFloorFrames === null || this.sentenceEndOf !== this.nextIndex) return this.silenceFrames;
+    if (this.silentProbabilitySum / Math.max(1, silentFrames) >= CLEAN_SILENCE_PROBABILITY) return this.silenceFrames;
+    // until the speaker has paused a few times inside utterances, their pauses are unknown: the full silence
+    if (this.pauses.length < MIN_PAUSES_KNOWN) return this.silenceFrames;
+    const sorted = [...this.pauses].sort((a, b) => a - b);
+    const p90 = sorted[Math.min(sorted.length - 1, Math.round(0.9 * (sorted.length - 1)))]!;
+    const margin = Math.ceil(PAUSE_MARGIN_MS / ((this.frameSize * 1000) / this.sampleRate));
+    return Math.min(this.silenceFrames, Math.max(this.adaptiveFloorFrames, p90 + margin));
   }
 
   /** The utterance reached maxUtteranceMs: cut after the quietest recent frame, carry on with what follows. */
@@ -294,6 +357,8 @@ export class UtteranceCutter {
       out.push({ index: this.nextIndex++, startSample: start, endSample: end, pcm });
     }
     this.lastCutEnd = end;
+    this.sentenceEndOf = null;
+    this.silentProbabilitySum = 0;
     this.speechStartFrame = null;
     this.lastVoicedFrame = -1;
     this.voicedFrames = 0;

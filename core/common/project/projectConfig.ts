@@ -35,6 +35,11 @@ export interface ThinkAloudConfig {
   silence_threshold_dbfs: number;
   min_pause_ms: number;
   long_pause_ms: number;
+  /**
+   * with the Silero VAD, the least silence that ends an utterance whose speculative final ends a sentence, over a
+   * clean pause longer than the speaker's own (ms, 160–300; 300: always the full 300 ms)
+   */
+  cut_floor_ms: number;
   require_spoken_label: boolean;
   /** how long completing an item waits for its pending transcriptions before it says so */
   complete_wait_seconds: number;
@@ -115,6 +120,7 @@ export function defaultThinkAloud(): ThinkAloudConfig {
     silence_threshold_dbfs: -45,
     min_pause_ms: 250,
     long_pause_ms: 1000,
+    cut_floor_ms: 200,
     require_spoken_label: true,
     complete_wait_seconds: 15,
   };
@@ -196,6 +202,7 @@ export const projectConfigJsonSchema = {
         silence_threshold_dbfs: { type: 'number', maximum: 0, minimum: -120, default: -45 },
         min_pause_ms: { type: 'integer', minimum: 20, maximum: 60_000, default: 250 },
         long_pause_ms: { type: 'integer', minimum: 20, maximum: 600_000, default: 1000 },
+        cut_floor_ms: { type: 'integer', minimum: 160, maximum: 300, default: 200 },
         require_spoken_label: { type: 'boolean', default: true },
         complete_wait_seconds: { type: 'number', minimum: 0, maximum: 600, default: 15 },
       },

@@ -14,6 +14,11 @@ export interface AudioLedger {
   items: Map<string, ItemAudio>;
   /** the recording that was started and never stopped (a crash, when read on opening) */
   openRecording: { item_id: string; since_seq: number } | null;
+  /**
+   * items whose last take ended on a write error and was not recovered since: their WAV may hold more or less than
+   * logged (a failed cut-back), so opening checks them beside the open recording's take
+   */
+  unsettled: Set<string>;
 }
 
 /**
@@ -21,7 +26,7 @@ export interface AudioLedger {
  * starting where the previous ended, one recording at a time. A violation is corruption, named by line.
  */
 export class AudioLedgerFold {
-  readonly ledger: AudioLedger = { items: new Map(), openRecording: null };
+  readonly ledger: AudioLedger = { items: new Map(), openRecording: null, unsettled: new Set() };
 
   constructor(private readonly file: string) {}
 
@@ -34,6 +39,7 @@ export class AudioLedgerFold {
     for (const id of itemIds) {
       const audio = this.ledger.items.get(id);
       if (audio) copy.ledger.items.set(id, { ...audio });
+      if (this.ledger.unsettled.has(id)) copy.ledger.unsettled.add(id);
     }
     copy.ledger.openRecording = this.ledger.openRecording ? { ...this.ledger.openRecording } : null;
     return copy;
@@ -54,6 +60,8 @@ export class AudioLedgerFold {
         if (offset_samples !== samples) fail(`offset_samples ${offset_samples} but the item's audio has ${samples} samples`);
         ledger.items.set(item_id, { item_id, audio_path, samples });
         ledger.openRecording = { item_id, since_seq: event.seq };
+        // the take starts where the WAV ends (the writer read its length): whatever a write error left is settled
+        ledger.unsettled.delete(item_id);
         return;
       }
       case 'audio_appended': {
@@ -67,12 +75,14 @@ export class AudioLedgerFold {
       case 'recording_stopped': {
         if (ledger.openRecording?.item_id !== event.data.item_id) fail(`no recording of "${event.data.item_id}" is running`);
         ledger.openRecording = null;
+        if (event.data.reason === 'write_error') ledger.unsettled.add(event.data.item_id);
         return;
       }
       case 'audio_recovered': {
         const audio = ledger.items.get(event.data.item_id);
         if (!audio) fail(`item "${event.data.item_id}" has no audio`);
         audio!.samples = event.data.samples_total;
+        ledger.unsettled.delete(event.data.item_id);
         return;
       }
       default:

@@ -270,7 +270,7 @@ export class SessionSlot {
     });
     session.on('write_error', (error) => emit({ type: 'error', message: error.message }));
     session.on('finishing', (itemId) => emit({ type: 'finishing', item_id: itemId, stamp: this.nextStamp() }));
-    session.on('partial', (p) => emit({ type: 'partial', item_id: p.item_id, utterance: p.utterance, text: p.text }));
+    session.on('partial', (p) => emit({ type: 'partial', item_id: p.item_id, utterance: p.utterance, text: p.text, speculative: p.speculative }));
     session.on('pending', () => this.emitPending());
   }
 

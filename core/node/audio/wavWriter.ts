@@ -70,35 +70,29 @@ export class WavWriter {
     this.durableSamples = samples;
   }
 
-  /** Opens `path` for appending, creating it with an empty header when absent. */
-  static async open(path: string, options: { sampleRate: number; fs?: SessionFs }): Promise<{ writer: WavWriter; repair: WavRepair | null }> {
+  /**
+   * Opens `path` for appending, creating it with an empty header when absent. `existing`: the caller knows the file
+   * holds audio (the log says so), so it is opened once, never created (a lost recording is not silently restarted).
+   */
+  static async open(path: string, options: { sampleRate: number; fs?: SessionFs; existing?: boolean }): Promise<{ writer: WavWriter; repair: WavRepair | null }> {
     const fs = options.fs ?? nodeSessionFs;
+    if (!options.existing) {
+      const created = await createEmptyWav(fs, path, options.sampleRate);
+      if (created) return { writer: new WavWriter(path, options.sampleRate, created, 0), repair: null };
+    }
     let file: DurableFile;
     try {
-      file = await fs.open(path, 'wx+');
+      file = await fs.open(path, 'r+');
     } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw writeError(path, 'cannot create', e, 'nothing was recorded to it');
-      try {
-        file = await fs.open(path, 'r+');
-      } catch (e2) {
-        throw writeError(path, 'cannot open for writing', e2, 'the audio already in it is untouched');
-      }
-      try {
-        const repair = await repairOpenWav(file, path, options.sampleRate);
-        return { writer: new WavWriter(path, options.sampleRate, file, repair.samples), repair };
-      } catch (e3) {
-        await file.close().catch(() => undefined);
-        throw e3;
-      }
+      throw writeError(path, 'cannot open for writing', e, 'the audio already in it is untouched');
     }
     try {
-      await writeFully(file, encodeWavPcm16(new Float32Array(0), options.sampleRate), 0);
-      await file.sync();
+      const repair = await repairOpenWav(file, path, options.sampleRate);
+      return { writer: new WavWriter(path, options.sampleRate, file, repair.samples), repair };
     } catch (e) {
       await file.close().catch(() => undefined);
-      throw writeError(path, 'cannot create', e, 'nothing was recorded to it');
+      throw e;
     }
-    return { writer: new WavWriter(path, options.sampleRate, file, 0), repair: null };
   }
 
   /** Samples safely on disk (written, header patched, fsynced). */
@@ -179,6 +173,25 @@ function formatSeconds(seconds: number): string {
 function writeError(path: string, what: string, e: unknown, kept: string): SessionWriteError {
   const { code, text } = describeFsError(e);
   return new SessionWriteError(`${what} ${path}: ${text}; ${kept}`, path, code);
+}
+
+/** Creates `path` with an empty header (fsynced), or answers null when it already exists. */
+async function createEmptyWav(fs: SessionFs, path: string, sampleRate: number): Promise<DurableFile | null> {
+  let file: DurableFile;
+  try {
+    file = await fs.open(path, 'wx+');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'EEXIST') return null;
+    throw writeError(path, 'cannot create', e, 'nothing was recorded to it');
+  }
+  try {
+    await writeFully(file, encodeWavPcm16(new Float32Array(0), sampleRate), 0);
+    await file.sync();
+  } catch (e) {
+    await file.close().catch(() => undefined);
+    throw writeError(path, 'cannot create', e, 'nothing was recorded to it');
+  }
+  return file;
 }
 
 /** Sets the header of an open WAV from the file size (cutting a half-written sample), fsyncing any change. */

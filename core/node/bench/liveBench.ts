@@ -3,7 +3,7 @@ import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { LivePartial, LiveRecordingContext } from '../../common/engine/liveUtterances';
-import { type SchedulerEvent, TranscriptionScheduler } from '../../common/engine/transcriptionScheduler';
+import { isPartialRequestId, type SchedulerEvent, TranscriptionScheduler } from '../../common/engine/transcriptionScheduler';
 import { DEMO_PROJECT_DIR, loadProjectConfig, loadProjectItems } from '../project/projectFolder';
 import { SessionService } from '../session/sessionService';
 import { median } from './engineBench';
@@ -26,6 +26,13 @@ export interface LiveBenchOptions {
   threads?: number;
   /** where whisper.cpp runs: its own process, as the app runs it (default), or a worker thread (for comparison) */
   engineHost?: 'process' | 'worker';
+  /**
+   * what was said, per utterance: each final's text (not a partial's) is replaced by it after the engine ran, so the
+   * parser and label acts are timed with a model whose own text is meaningless (the bench model); the engine's time is real
+   */
+  said?: readonly string[];
+  /** the cut's floor after a sentence (default the project's thinkaloud.cut_floor_ms; 300: today's fixed cut) */
+  cutFloorMs?: number;
 }
 
 export interface LiveUtteranceFigures {
@@ -39,7 +46,15 @@ export interface LiveUtteranceFigures {
   /** wall time at which its final text was in the session log */
   final_ms: number;
   final_after_cut_ms: number;
+  /**
+   * when the text the annotator sees stopped changing, after the speech ended: the speculative final's text shown
+   * (when the cut adopted that speculation, its text is the final's) or else the final in the log
+   */
   final_after_speech_end_ms: number;
+  /** the final in the session log, after the speech ended (the cut's wait included) */
+  logged_after_speech_end_ms: number;
+  /** the utterance committed a label: when the label act was in the log, after the speech ended (else null) */
+  label_after_speech_end_ms: number | null;
   /** the final was the speculative one, started before the cut */
   speculative: boolean;
   /** wall times of the partial texts shown while it was open */
@@ -59,9 +74,17 @@ export interface LiveBenchReport {
   medians: {
     final_after_cut_ms: number;
     final_after_speech_end_ms: number;
+    logged_after_speech_end_ms: number;
+    /** over the utterances that committed a label (null: none did) */
+    label_after_speech_end_ms: number | null;
     partial_gap_ms: number | null;
     max_partial_gap_ms: number | null;
   };
+  p95: { final_after_speech_end_ms: number; label_after_speech_end_ms: number | null };
+  /** engine time (finals, speculation and partials) per second of audio: below 1 the engine keeps up and lag never builds */
+  real_time_factor: number;
+  /** finals and speculation only, per second of audio */
+  real_time_factor_finals: number;
   partials_shown: number;
   speculations: { started: number; adopted: number; discarded: number };
   engine_ms: { partial: number; final: number };
@@ -69,6 +92,15 @@ export interface LiveBenchReport {
 }
 
 const round1 = (x: number): number => Math.round(x * 10) / 10;
+
+/** The q-quantile by linear interpolation between closest ranks (NaN for no values). */
+export function percentile(values: readonly number[], q: number): number {
+  if (values.length === 0) return NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  const rank = q * (sorted.length - 1);
+  const low = Math.floor(rank);
+  return sorted[low]! + (sorted[Math.min(low + 1, sorted.length - 1)]! - sorted[low]!) * (rank - low);
+}
 
 /** N processes that keep one core busy each until killed. */
 export function startCpuLoad(n: number): ChildProcess[] {
@@ -95,10 +127,24 @@ export async function benchLive(options: LiveBenchOptions): Promise<LiveBenchRep
     const events: Array<{ at: number; event: SchedulerEvent }> = [];
     let t0 = 0;
     const now = (): number => performance.now() - t0;
-    const transcriber = new TranscriptionScheduler({ engine, model, hashAudio: sha256OfPcm, onEvent: (event) => events.push({ at: now(), event }) });
+    const said = options.said;
+    const heard = said
+      ? {
+          transcribe: async (input: Parameters<typeof engine.transcribe>[0]) => {
+            const result = await engine.transcribe(input);
+            const text = isPartialRequestId(input.identity?.request_id ?? '') ? undefined : said[input.identity?.utterance ?? -1];
+            if (text === undefined || result.segments.length === 0) return result;
+            const first = result.segments[0]!;
+            return { ...result, segments: [{ t0_ms: first.t0_ms, t1_ms: result.segments.at(-1)!.t1_ms, text: ` ${text}` }] };
+          },
+          abort: () => engine.abort(),
+          close: () => engine.close(),
+        }
+      : engine;
+    const transcriber = new TranscriptionScheduler({ engine: heard, model, hashAudio: sha256OfPcm, onEvent: (event) => events.push({ at: now(), event }) });
     const cuts = new Map<number, { cut_ms: number; start: number; end: number; speech_end: number }>();
     const speechEnd = new Map<number, number>();
-    const liveCutter = liveCutterFactory(transcriber, { silenceThresholdDbfs: project.config.thinkaloud.silence_threshold_dbfs, speech: vad });
+    const liveCutter = liveCutterFactory(transcriber, { silenceThresholdDbfs: project.config.thinkaloud.silence_threshold_dbfs, speech: vad, adaptiveFloorMs: options.cutFloorMs ?? project.config.thinkaloud.cut_floor_ms });
     const sessionEngine = {
       model,
       transcriber,
@@ -124,9 +170,11 @@ export async function benchLive(options: LiveBenchOptions): Promise<LiveBenchRep
     const service = await SessionService.open({ project, annotator: 'bench', items: await loadProjectItems(project), engine: sessionEngine });
     const partials: Array<LivePartial & { at: number }> = [];
     const finals = new Map<number, number>();
+    const labels = new Map<number, number>();
     service.on('partial', (p) => partials.push({ ...p, at: now() }));
     service.on('event', (e) => {
       if (e.type === 'utterance_transcribed') finals.set(e.data.utterance, now());
+      if (e.type === 'label_committed' && e.data.utterance !== null && !labels.has(e.data.utterance)) labels.set(e.data.utterance, now());
     });
     const itemId = (await loadProjectItems(project))[0]!.id;
     await service.openItem(itemId);
@@ -147,7 +195,15 @@ export async function benchLive(options: LiveBenchOptions): Promise<LiveBenchRep
     const engineTime = transcriber.engineTime;
 
     const ms = (samples: number): number => (samples / AUDIO_SAMPLE_RATE) * 1000;
-    const adopted = new Set(events.filter((e) => e.event.type === 'speculation_adopted').map((e) => (e.event as { identity: { utterance: number } }).identity.utterance));
+    const adoptedEvents = events.filter((e) => e.event.type === 'speculation_adopted').map((e) => (e.event as { identity: { utterance: number; request_id: string } }).identity);
+    const adopted = new Set(adoptedEvents.map((identity) => identity.utterance));
+    // when each adopted speculation's text was shown (the text the annotator then sees is the final's)
+    const readyAt = new Map(events.filter((e) => e.event.type === 'speculation_ready').map((e) => [(e.event as { identity: { request_id: string } }).identity.request_id, e.at]));
+    const shownAt = new Map<number, number>();
+    for (const identity of adoptedEvents) {
+      const at = readyAt.get(identity.request_id);
+      if (at !== undefined) shownAt.set(identity.utterance, at);
+    }
     const utterances: LiveUtteranceFigures[] = [...cuts.entries()]
       .filter(([index]) => finals.has(index))
       .map(([index, c]) => {
@@ -162,7 +218,9 @@ export async function benchLive(options: LiveBenchOptions): Promise<LiveBenchRep
           cut_ms: round1(c.cut_ms),
           final_ms: round1(final),
           final_after_cut_ms: round1(final - c.cut_ms),
-          final_after_speech_end_ms: round1(final - ms(c.speech_end)),
+          final_after_speech_end_ms: round1(Math.min(final, shownAt.get(index) ?? final) - ms(c.speech_end)),
+          logged_after_speech_end_ms: round1(final - ms(c.speech_end)),
+          label_after_speech_end_ms: labels.has(index) ? round1(labels.get(index)! - ms(c.speech_end)) : null,
           speculative: adopted.has(index),
           partial_ms: shown.map(round1),
           first_partial_ms: shown.length > 0 ? round1(shown[0]! - ms(c.start)) : null,
@@ -170,6 +228,8 @@ export async function benchLive(options: LiveBenchOptions): Promise<LiveBenchRep
         };
       });
     const allGaps = utterances.flatMap((u) => u.partial_gaps_ms);
+    const labelled = utterances.flatMap((u) => (u.label_after_speech_end_ms === null ? [] : [u.label_after_speech_end_ms]));
+    const audioMs = ms(options.pcm.length);
     return {
       cutter: vad ? 'vad' : 'energy',
       chunk_ms: options.chunkMs,
@@ -179,9 +239,17 @@ export async function benchLive(options: LiveBenchOptions): Promise<LiveBenchRep
       medians: {
         final_after_cut_ms: round1(median(utterances.map((u) => u.final_after_cut_ms))),
         final_after_speech_end_ms: round1(median(utterances.map((u) => u.final_after_speech_end_ms))),
+        logged_after_speech_end_ms: round1(median(utterances.map((u) => u.logged_after_speech_end_ms))),
+        label_after_speech_end_ms: labelled.length > 0 ? round1(median(labelled)) : null,
         partial_gap_ms: allGaps.length > 0 ? round1(median(allGaps)) : null,
         max_partial_gap_ms: allGaps.length > 0 ? round1(Math.max(...allGaps)) : null,
       },
+      p95: {
+        final_after_speech_end_ms: round1(percentile(utterances.map((u) => u.final_after_speech_end_ms), 0.95)),
+        label_after_speech_end_ms: labelled.length > 0 ? round1(percentile(labelled, 0.95)) : null,
+      },
+      real_time_factor: Math.round(((engineTime.partial_ms + engineTime.final_ms) / audioMs) * 1000) / 1000,
+      real_time_factor_finals: Math.round((engineTime.final_ms / audioMs) * 1000) / 1000,
       partials_shown: partials.length,
       speculations: {
         started: events.filter((e) => e.event.type === 'speculation_adopted' || e.event.type === 'speculation_discarded').length,

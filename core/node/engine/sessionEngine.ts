@@ -82,6 +82,8 @@ export function vadModelIdentity(file: string): ModelIdentity {
 export interface CutterSettings {
   silenceThresholdDbfs: number;
   speech?: SpeechProbe | null;
+  /** the least silence that may cut after a sentence (thinkaloud.cut_floor_ms; null or absent: always the full 300 ms) */
+  adaptiveFloorMs?: number | null;
 }
 
 /**
@@ -94,7 +96,7 @@ export function liveCutterFactory(scheduler: TranscriptionScheduler, options: Cu
 } {
   const create = (context?: LiveRecordingContext): UtteranceCutter | LiveUtterances => {
     options.speech?.reset();
-    const cutter = new UtteranceCutter({ silenceThresholdDbfs: options.silenceThresholdDbfs, speech: options.speech ?? null });
+    const cutter = new UtteranceCutter({ silenceThresholdDbfs: options.silenceThresholdDbfs, speech: options.speech ?? null, adaptiveFloorMs: options.speech ? (options.adaptiveFloorMs ?? null) : null });
     return context ? new LiveUtterances({ cutter, scheduler, context }) : cutter;
   };
   return create as ReturnType<typeof liveCutterFactory>;
@@ -132,7 +134,7 @@ export async function openSessionEngine(options: {
   const voice = openVoiceActivity(options.modelsDir);
   // whisper hears the project's words: label names, synonyms and commit phrases, then the filler prompt
   const initialPrompt = projectInitialPrompt({ labels: schema.labels, languages: thinkaloud.languages, stems: thinkaloud.stems });
-  const decode = { language: decodeLanguageFor(thinkaloud.languages), silenceThresholdDbfs: thinkaloud.silence_threshold_dbfs, speech: voice.probe, initialPrompt, vadModel: voice.identity };
+  const decode = { language: decodeLanguageFor(thinkaloud.languages), silenceThresholdDbfs: thinkaloud.silence_threshold_dbfs, adaptiveFloorMs: thinkaloud.cut_floor_ms, speech: voice.probe, initialPrompt, vadModel: voice.identity };
   if (options.engineScript) {
     const scripted = new ScriptedEngine(await loadEngineScript(options.engineScript));
     const info = await scripted.load(options.engineScript);

@@ -10,6 +10,7 @@ import type { SessionFacts } from '../../common/session/sessionRules';
 import { type SessionEvent, type SessionEventData, type SessionEventOf, type SessionEventType, type SessionKind } from '../../common/session/sessionEvents';
 import { SessionUsageError } from '../../common/session/sessionRefusals';
 import type { UpcasterRegistry } from '../../common/session/sessionLog';
+import type { ItemAudio } from '../../common/session/audioLedger';
 import { SerialQueue } from '../../common/concurrency/serialQueue';
 import { PARSER_VERSION } from '../../common/parser/parserVersion';
 import { WavWriter } from '../audio/wavWriter';
@@ -145,16 +146,15 @@ export class SessionStore {
     }
     const ledger = this.fold.audioLedger();
     const needSignals = new Set<string>();
-    for (const audio of ledger.items.values()) {
-      const wavPath = await resolveInside(this.project.dir, resolveInSession(this.paths, audio.audio_path), 'write');
-      const exists = await stat(wavPath).then(() => true, () => false);
-      if (!exists) {
-        throw new SessionWriteError(`${wavPath}: missing, but ${this.paths.events} records ${audio.samples} samples of "${audio.item_id}" in it; restore the file (Aloud will not record over a lost recording)`, wavPath, 'ENOENT');
-      }
-      const { writer, repair } = await WavWriter.open(wavPath, { sampleRate: AUDIO_SAMPLE_RATE, fs: this.fs });
+    // Only a take that may be torn can differ from the log: the recording a crash left open, and a take a write
+    // error ended. Every other WAV is as its recording_stopped left it, so opening costs the same at any size.
+    const mayBeTorn = new Set(ledger.unsettled);
+    if (ledger.openRecording) mayBeTorn.add(ledger.openRecording.item_id);
+    for (const itemId of mayBeTorn) {
+      const audio = ledger.items.get(itemId)!;
+      const { writer, recovered } = await this.openLoggedWav(audio);
       await writer.close();
-      if (repair && (repair.samples !== audio.samples || repair.headerRepaired || repair.truncatedBytes > 0)) {
-        const recovered = { item_id: audio.item_id, samples_logged: audio.samples, samples_total: repair.samples, header_repaired: repair.headerRepaired || repair.truncatedBytes > 0 };
+      if (recovered) {
         add('audio_recovered', recovered);
         this.report.recoveredAudio.push(recovered);
         needSignals.add(audio.item_id);
@@ -274,14 +274,41 @@ export class SessionStore {
     return resolveInSession(this.paths, this.audioPath(itemId));
   }
 
-  /** The open WAV writer of an item, opened (and created) on first use. */
+  /**
+   * The open WAV writer of an item, opened (and created) on first use. A WAV the log records audio in must exist; if
+   * it no longer holds what the log says (changed since its take was closed), audio_recovered is logged first, so
+   * the next take starts where the audio really ends.
+   */
   async audioWriter(itemId: string): Promise<WavWriter> {
     let writer = this.wavs.get(itemId);
     if (!writer) {
-      ({ writer } = await WavWriter.open(await resolveInside(this.project.dir, this.absoluteAudioPath(itemId), 'write'), { sampleRate: AUDIO_SAMPLE_RATE, fs: this.fs }));
+      const logged = this.fold.audioLedger().items.get(itemId);
+      if (logged && logged.samples > 0) {
+        let recovered: SessionEventData['audio_recovered'] | null;
+        ({ writer, recovered } = await this.openLoggedWav(logged));
+        if (recovered) await this.append('audio_recovered', recovered).catch(async (e: unknown) => {
+          await writer!.abandon();
+          throw e;
+        });
+      } else {
+        ({ writer } = await WavWriter.open(await resolveInside(this.project.dir, this.absoluteAudioPath(itemId), 'write'), { sampleRate: AUDIO_SAMPLE_RATE, fs: this.fs }));
+      }
       this.wavs.set(itemId, writer);
     }
     return writer;
+  }
+
+  /** Opens a WAV the log records (once, never creating it) and says what differs from the log, if anything. */
+  private async openLoggedWav(audio: ItemAudio): Promise<{ writer: WavWriter; recovered: SessionEventData['audio_recovered'] | null }> {
+    const wavPath = await resolveInside(this.project.dir, resolveInSession(this.paths, audio.audio_path), 'write');
+    const exists = await stat(wavPath).then(() => true, () => false);
+    if (!exists) {
+      throw new SessionWriteError(`${wavPath}: missing, but ${this.paths.events} records ${audio.samples} samples of "${audio.item_id}" in it; restore the file (Aloud will not record over a lost recording)`, wavPath, 'ENOENT');
+    }
+    const { writer, repair } = await WavWriter.open(wavPath, { sampleRate: AUDIO_SAMPLE_RATE, fs: this.fs, existing: true });
+    const differs = repair !== null && (repair.samples !== audio.samples || repair.headerRepaired || repair.truncatedBytes > 0);
+    const recovered = differs ? { item_id: audio.item_id, samples_logged: audio.samples, samples_total: repair.samples, header_repaired: repair.headerRepaired || repair.truncatedBytes > 0 } : null;
+    return { writer, recovered };
   }
 
   /** Closes an item's WAV writer (flushing unless `abandon`). */

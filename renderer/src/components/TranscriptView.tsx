@@ -2,7 +2,20 @@ import type { ItemSessionState } from '../../../core/common/session/itemState';
 import { transcriptPieces } from '../../../core/common/transcript/transcriptMarks';
 
 /** The verbatim transcript with commit phrases, negated mentions and fillers marked, and a key to the marks. */
-export function TranscriptView({ state, fillers, listening, partial }: { state: ItemSessionState | undefined; fillers: readonly string[]; listening: boolean; partial?: string | null }) {
+export function TranscriptView({
+  state,
+  fillers,
+  listening,
+  partial,
+  speculative = false,
+}: {
+  state: ItemSessionState | undefined;
+  fillers: readonly string[];
+  listening: boolean;
+  partial?: string | null;
+  /** the partial is the speculative final: the speech ended, shown as final text with a "still listening" mark until the cut */
+  speculative?: boolean;
+}) {
   const pieces = transcriptPieces(state?.transcript ?? '', state?.commitments ?? [], state?.parse_diagnostics ?? [], {
     fillers,
     finalIsVoice: state?.label_source === 'voice',
@@ -47,10 +60,20 @@ export function TranscriptView({ state, fillers, listening, partial }: { state: 
                 );
             }
           })}
-          {partial && (
+          {partial && !speculative && (
             <span className="partial" aria-label="still being transcribed">
               {pieces.length > 0 ? ' ' : ''}
               {partial}
+            </span>
+          )}
+          {partial && speculative && (
+            <span className="speculative-final" aria-label="final text, still listening">
+              {pieces.length > 0 ? ' ' : ''}
+              {partial}
+              <span className="still-listening" title="still listening: this becomes the transcript when the pause holds">
+                {' '}
+                ···
+              </span>
             </span>
           )}
         </p>

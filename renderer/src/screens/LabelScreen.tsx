@@ -75,7 +75,7 @@ export function LabelScreen({ client, project, session, onSession, onError, run,
   const completingRef = useRef(false);
   const [cue, setCue] = useState(false);
   /** text of the utterance still being spoken (the engine's partial results): shown greyed, never a transcript */
-  const [partial, setPartial] = useState<{ itemId: string; text: string } | null>(null);
+  const [partial, setPartial] = useState<{ itemId: string; text: string; speculative: boolean } | null>(null);
   /** what happened to the transcription engine, in words: one line, replaced by the next event, never repeated */
   const [engineNotice, setEngineNotice] = useState<string | null>(null);
 
@@ -283,7 +283,7 @@ export function LabelScreen({ client, project, session, onSession, onError, run,
   useEffect(() => setAllDone(false), [currentId]);
   useEffect(() => {
     // the text of the utterance being spoken, until the item's transcript (its final) replaces it
-    const stopPartials = client.onPartial((event) => setPartial({ itemId: event.item_id, text: event.text }));
+    const stopPartials = client.onPartial((event) => setPartial({ itemId: event.item_id, text: event.text, speculative: event.speculative }));
     const stopItems = client.onItem((event) => setPartial((p) => (p && p.itemId === event.item.item_id ? null : p)));
     // what happened to the transcription engine, in words
     const stopEngine = client.onEngine((event) => setEngineNotice(engineNoticeText(event)));
@@ -456,7 +456,7 @@ export function LabelScreen({ client, project, session, onSession, onError, run,
           )}
         </div>
 
-        <TranscriptView state={state} fillers={project.thinkaloud.fillers} listening={recorder.recording} partial={partial && partial.itemId === currentId ? partial.text : null} />
+        <TranscriptView state={state} fillers={project.thinkaloud.fillers} listening={recorder.recording} partial={partial && partial.itemId === currentId ? partial.text : null} speculative={partial?.speculative ?? false} />
         {session.current_item && <ModelReasoningPanel client={client} itemId={session.current_item} state={state} onSession={onSession} run={run} />}
 
         {signals && (

@@ -67,7 +67,7 @@ describe('the app store', () => {
     expect(reduce(start, { type: 'event', event: { type: 'item', item: item('i1', 'x'), stamp: 2 } })).toBe(start);
     expect(reduce(start, { type: 'event', event: { type: 'error', message: 'disk full' } }).error).toBe('disk full');
     expect(reduce(start, { type: 'exportStarted' }, { type: 'event', event: { type: 'export_progress', done: 3, total: 9 } }).exporting).toMatchObject({ busy: true, progress: { done: 3, total: 9 } });
-    expect(reduce(start, { type: 'event', event: { type: 'partial', item_id: 'i1', utterance: 0, text: 'x' } })).toBe(start);
+    expect(reduce(start, { type: 'event', event: { type: 'partial', item_id: 'i1', utterance: 0, text: 'x', speculative: false } })).toBe(start);
   });
 
   it('another project starts again from the start screen: no session, no export summary, the Label tab, no error', () => {

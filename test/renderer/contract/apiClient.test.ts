@@ -9,7 +9,7 @@ describe('the contract client', () => {
     const client = createApiClient(transport);
     const heard: string[] = [];
     const stops = [client.onItem(() => heard.push('item')), client.onPartial(() => heard.push('partial')), client.onEvent((e) => heard.push(`any ${e.type}`))];
-    events.send({ type: 'partial', item_id: 'i1', utterance: 0, text: 'x' });
+    events.send({ type: 'partial', item_id: 'i1', utterance: 0, text: 'x', speculative: false });
     expect(events.opened).toBe(1);
     expect(heard).toEqual(['partial', 'any partial']);
     stops.forEach((stop) => stop());

@@ -73,6 +73,12 @@ add("another computer's lock is never taken over", async () => {
 });
 
 // Crashes mid-write.
+/** The log as a kill during the recording leaves it: every line before the take's recording_stopped (a prefix). */
+async function killedMidTake(events: string): Promise<void> {
+  const lines = (await readFile(events, 'utf8')).split('\n');
+  const stop = lines.map((l) => l.includes('"type":"recording_stopped"')).lastIndexOf(true);
+  await writeFile(events, `${lines.slice(0, stop).join('\n')}\n`);
+}
 add('a torn last log line (killed mid-append) is cut, kept in a .torn file and reported', async () => {
   const { project } = await recordedProject();
   const { events } = sessionPaths(project.dir, 'ana');
@@ -98,6 +104,7 @@ add('a damaged line in the middle of the log refuses the session (4xx, naming th
 });
 add('a WAV with audio past what the log records (killed between the WAV write and the event) is kept and logged as recovered', async () => {
   const { project, wav } = await recordedProject();
+  await killedMidTake(sessionPaths(project.dir, 'ana').events);
   const bytes = await readFile(wav);
   await writeFile(wav, Buffer.concat([bytes, Buffer.alloc(3200, 1)]));
   const store = await SessionStore.open({ project, annotator: 'ana' });
@@ -106,6 +113,7 @@ add('a WAV with audio past what the log records (killed between the WAV write an
 });
 add('a WAV whose header was never patched (size 0) is repaired on opening', async () => {
   const { project, wav } = await recordedProject();
+  await killedMidTake(sessionPaths(project.dir, 'ana').events);
   const bytes = await readFile(wav);
   bytes.writeUInt32LE(0, 40);
   await writeFile(wav, bytes);
@@ -115,6 +123,7 @@ add('a WAV whose header was never patched (size 0) is repaired on opening', asyn
 });
 add('a WAV cut shorter than the log (a torn write) is repaired to what is on disk and reported', async () => {
   const { project, wav } = await recordedProject();
+  await killedMidTake(sessionPaths(project.dir, 'ana').events);
   await truncate(wav, 44 + 16_000);
   const store = await SessionStore.open({ project, annotator: 'ana' });
   expect(store.report.recoveredAudio[0]).toMatchObject({ samples_logged: 16_000, samples_total: 8_000 });

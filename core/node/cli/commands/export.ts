@@ -16,13 +16,17 @@ import { exportGold } from '../../adjudication/goldExport';
 import { loadDeidentifyList } from '../../deidentify/deidentifyProject';
 import { type CliCommand, type CliIo, printJson, requireOption, UsageError, withUsageErrors } from '../cliSupport';
 import { progressLine } from '../progressLine';
+import { pipelineSummary } from '../../../common/export/pipelineSummary';
 
 /** The export command over any session source (tests pass fixed states; the CLI reads the project's sessions). */
+/** Lists short by nature that a summary keeps whole: warnings, and session states of items the project dropped. */
+const SHORT_LISTS: ReadonlySet<string> = new Set(['warnings', 'skipped_states']);
+
 export function makeExportCommand(sessions: SessionSource): CliCommand {
   return {
     name: 'export',
     usage:
-      'export --project DIR [--annotator NAME] --format jsonl|json|csv --out FILE [--with-items] [--force] [--deidentify] [--json]\n       aloud export --project DIR [--annotator NAME] --format txt|srt|vtt --out DIR [--deidentify] [--json]\n' +
+      'export --project DIR [--annotator NAME] --format jsonl|json|csv --out FILE [--with-items] [--force] [--deidentify] [--json [--full]]\n       aloud export --project DIR [--annotator NAME] --format txt|srt|vtt --out DIR [--deidentify] [--json]\n' +
       '       aloud export --project DIR [--annotator NAME] --format process-reward --out FILE.jsonl [--force] [--json]\n' +
       '       aloud export --project DIR [--annotator NAME] --format eaf|textgrid|qdpx|hf|maxqda --out DIR [--force] [--deidentify] [--json]\n' +
       '       aloud export --project DIR --format qdc --out FILE.qdc [--force] [--json]\n' +
@@ -40,7 +44,9 @@ export function makeExportCommand(sessions: SessionSource): CliCommand {
       'qdc: the project\'s codebook.yaml as a REFI-QDA codebook (.qdc) for QDA tools, checked against the REFI-QDA schema.\n' +
       '--deidentify (every format but process-reward): what deidentify.yaml lists and the built-in patterns become\n' +
       'placeholders ([PERSON-1]) in every text field, their audio is silenced (or toned) in copies of the recordings, and the\n' +
-      'receipt states it (list version, spans per class, hidden sample ranges); records exports put the copies in FILE.audio/.',
+      'receipt states it (list version, spans per class, hidden sample ranges); records exports put the copies in FILE.audio/.\n' +
+      '--json prints a summary for a pipeline: paths, counts, and each list as its count (gaps_count, gaps_by_reason,\n' +
+      'files_count, …); the whole receipt is in its file, and --json --full prints the whole result.',
     async run(argv: string[], io: CliIo) {
       const { values } = withUsageErrors(() =>
         parseArgs({ args: argv, strict: true, options: {
@@ -49,12 +55,16 @@ export function makeExportCommand(sessions: SessionSource): CliCommand {
           format: { type: 'string' },
           out: { type: 'string' },
           json: { type: 'boolean', default: false },
+          full: { type: 'boolean', default: false },
           force: { type: 'boolean', default: false },
           'with-items': { type: 'boolean', default: false },
           deidentify: { type: 'boolean', default: false },
           gold: { type: 'boolean', default: false },
         } }),
       );
+      if (values.full && !values.json) throw new UsageError('--full prints the whole result with --json (add --json)');
+      // a pipeline reads counts and paths; the whole receipt is in its file (--full prints it too)
+      const printResult = (result: unknown): void => printJson(io, values.full ? result : pipelineSummary(result, SHORT_LISTS));
       const dir = requireOption(values.project, '--project');
       const format = requireOption(values.format, '--format');
       const out = requireOption(values.out, '--out');
@@ -77,7 +87,7 @@ export function makeExportCommand(sessions: SessionSource): CliCommand {
       if (format === 'qdc') {
         if (values.annotator !== undefined) throw new UsageError('--annotator does not apply to --format qdc (the codebook is the project\'s)');
         const result = await exportQdc({ project: await loadProjectConfig(dir), out, force: values.force });
-        if (values.json) printJson(io, result);
+        if (values.json) printResult(result);
         else io.out(`Exported the codebook (${result.codes} codes, version ${result.codebook_version}) to ${out}\n`);
         return 0;
       }
@@ -97,13 +107,13 @@ export function makeExportCommand(sessions: SessionSource): CliCommand {
         if (isInteropFormat(format)) {
           const result = await exportInteropWithInstalledVad({ project, format, outDir: out, sessions, force: values.force, ...annotator, ...deidentify });
           for (const warning of result.warnings) io.err(`aloud export: warning: ${warning}\n`);
-          if (values.json) printJson(io, result);
+          if (values.json) printResult(result);
           else io.out(`Exported ${result.summary} to ${out}; receipt ${result.receipt_file}\n`);
           return 0;
         }
         if (!isRecords) {
           const receipt = await exportTranscripts({ project, format: format as TranscriptFormat, outDir: out, sessions, ...annotator, ...deidentify });
-          if (values.json) printJson(io, { out, receipt });
+          if (values.json) printResult({ out, receipt });
           else io.out(`Wrote ${receipt.files.length} ${format} transcripts to ${out} (${receipt.gaps.length} items without transcript); receipt transcripts.receipt.json\n`);
           return 0;
         }
@@ -111,7 +121,7 @@ export function makeExportCommand(sessions: SessionSource): CliCommand {
           // one record per annotator per item with model reasoning: {instance_id, annotator, mode, steps: [{index, reward}]}
           const result = await exportProcessReward({ project, out, sessions, force: values.force, ...annotator });
           for (const warning of result.warnings) io.err(`aloud export: warning: ${warning}\n`);
-          if (values.json) printJson(io, result);
+          if (values.json) printResult(result);
           else io.out(`Exported ${result.receipt.records} process-reward records (${result.receipt.counts.judged_records} with judged steps) to ${result.file}; receipt ${result.receipt_file}\n`);
           return 0;
         }
@@ -119,7 +129,7 @@ export function makeExportCommand(sessions: SessionSource): CliCommand {
         const progress = progressLine(io, 'aloud export', 'records');
         const result = await exportSessions({ project, format: format as ExportFormat, out, sessions, force: values.force, withItems: values['with-items'], onProgress: ({ done, total }) => progress.report(done, total), ...annotator, ...deidentify }).finally(progress.end);
         for (const warning of result.warnings) io.err(`aloud export: warning: ${warning}\n`);
-        if (values.json) printJson(io, result);
+        if (values.json) printResult(result);
         else {
           const { receipt } = result;
           io.out(`Exported ${result.summary} (${receipt.counts.annotators} annotator${receipt.counts.annotators === 1 ? '' : 's'}, ${receipt.counts.items} item${receipt.counts.items === 1 ? '' : 's'}) to ${result.file}; receipt ${result.receipt_file}${result.units_file ? `; units ${result.units_file}` : ''}\n`);

@@ -25,7 +25,7 @@ const CHUNK_MS = 50;
 
 const usage = [
   'session ingest --project DIR --annotator NAME --item ID --wav FILE.wav [--realtime] [--model FILE | --engine-script FILE.json] [--shadow-room CODE] [--progress] [--json]',
-  '       aloud session show --project DIR --annotator NAME [--item ID] [--json]',
+  '       aloud session show --project DIR --annotator NAME [--item ID | --limit N] [--json]',
   '       aloud session reparse --project DIR [--annotator NAME] [--dry-run] [--json]',
   '       aloud session transcribe --project DIR --annotator NAME [--item ID] [--all] [--model FILE | --engine-script FILE.json] [--json]',
   PACK_USAGE,
@@ -161,7 +161,10 @@ async function loggedSession(values: { project?: string | undefined; annotator?:
 }
 
 async function show(argv: string[], io: CliIo): Promise<number> {
-  const { values } = parseOptions(argv, { project: 'string', annotator: 'string', item: 'string', json: false });
+  const { values } = parseOptions(argv, { project: 'string', annotator: 'string', item: 'string', limit: 'string', json: false });
+  const limit = values.limit === undefined ? null : Number(values.limit);
+  if (limit !== null && !(Number.isInteger(limit) && limit >= 0)) throw new UsageError(`--limit must be a whole number of items, 0 or more (got "${values.limit}")`);
+  if (limit !== null && values.item !== undefined) throw new UsageError('--limit and --item: give one (--item shows one item)');
   const { projectDir, annotator, project, paths, events, torn } = await loggedSession(values);
   if (torn) {
     io.err(`aloud session: ${paths.events}:${torn.line}: torn last line (a crash cut it); it is cut and kept in a .torn file when the session is next opened for writing\n`);
@@ -176,8 +179,10 @@ async function show(argv: string[], io: CliIo): Promise<number> {
     items = state.items.filter((i) => i.item_id === values.item);
     if (items.length === 0) throw new UsageError(`--item: "${values.item}" has no events in the session of "${annotator}"`);
   }
+  // a pipeline pages through a large session; items_total says how many there are
+  if (limit !== null) items = items.slice(0, limit);
   if (values.json) {
-    printJson(io, values.item !== undefined ? items[0] : { ...state, items });
+    printJson(io, values.item !== undefined ? items[0] : { ...state, items, ...(limit !== null ? { items_total: state.items.length } : {}) });
   } else {
     for (const i of items) io.out(`${i.item_id}\t${(i.audio_ms / 1000).toFixed(2)} s\t${i.final_label ?? '(no label)'}\t${i.label_source ?? '-'}\t${i.transcript}\n`);
   }

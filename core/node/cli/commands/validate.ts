@@ -8,11 +8,19 @@ import { isGoldFile, validateGoldFile } from '../../adjudication/goldExport';
 import { deidentifiedInteropProblems } from '../../deidentify/validateDeidentified';
 import { type CliCommand, printJson, UsageError, withUsageErrors } from '../cliSupport';
 import { progressLine } from '../progressLine';
+import { pipelineSummary } from '../../../common/export/pipelineSummary';
+
+type ValidationProblem = { stage: string };
+
+/** What --json prints: whether the file is valid, how many problems by stage, and the first few. */
+function validationSummary(file: string, problems: readonly ValidationProblem[]): unknown {
+  return { file, valid: problems.length === 0, ...(pipelineSummary({ problems }) as object), first_problems: problems.slice(0, 20) };
+}
 
 export const validateCommand: CliCommand = {
   name: 'validate',
   usage:
-    'validate FILE [--project DIR] [--require-receipt] [--max-line-bytes N] [--max-record-bytes N] [--max-file-bytes N]\n\n' +
+    'validate FILE [--project DIR] [--require-receipt] [--max-line-bytes N] [--max-record-bytes N] [--max-file-bytes N] [--json]\n\n' +
     'The file is read record by record: exports of any size, limited per line (1 MiB) and per record (4 MiB: an element of a\n' +
     '.json, a CSV record across its lines); per file only with --max-file-bytes.\n' +
     'Stages: input (size, UTF-8), parse (one JSON value per line/file, duplicate keys, NaN), schema (JSON Schema),\n' +
@@ -24,7 +32,8 @@ export const validateCommand: CliCommand = {
     'both against the export receipt (<format>.receipt.json) beside them or one folder up, when there is one.\n' +
     'A de-identified export (its receipt says so): no term of the project\'s deidentify.yaml (with --project) and no\n' +
     'pattern the receipt names in any text field, and every hidden audio range silence (or the tone).\n' +
-    'Prints [{file, line, field, stage, message}, ...];\n' +
+    'Prints [{file, line, field, stage, message}, ...]; with --json a summary for a pipeline instead: {file, valid,\n' +
+    'problems_count, problems_by_stage, first_problems (the first 20)};\n' +
     'exit 0 when the list is empty, 1 otherwise, 2 for a bad argument.',
   async run(argv, io) {
     const { values, positionals } = withUsageErrors(() =>
@@ -34,10 +43,12 @@ export const validateCommand: CliCommand = {
         'max-file-bytes': { type: 'string' },
         'max-line-bytes': { type: 'string' },
         'max-record-bytes': { type: 'string' },
+        json: { type: 'boolean', default: false },
       } }),
     );
     if (positionals.length !== 1) throw new UsageError(positionals.length === 0 ? 'missing FILE to validate' : `expected one FILE, got ${positionals.length}`);
     const file = positionals[0]!;
+    const print = (problems: readonly ValidationProblem[]): void => printJson(io, values.json ? validationSummary(file, problems) : problems);
     const limits = withUsageErrors(() => streamLimitsFrom(values));
     if (!(await stat(file).catch(() => null))) throw new UsageError(`${file}: file not found`);
     if (await isGoldFile(file)) {
@@ -58,7 +69,7 @@ export const validateCommand: CliCommand = {
         if (values['require-receipt']) result.problems.push({ file, line: null, field: null, stage: 'input', message: `no ${interop}.receipt.json lists this file: it cannot be checked against what Aloud wrote (--require-receipt)` });
         else io.err(`aloud validate: warning: no export receipt lists ${file}: checked against its schema only\n`);
       }
-      printJson(io, result.problems);
+      print(result.problems);
       return result.problems.length === 0 ? 0 : 1;
     }
     const project = values.project === undefined ? undefined : await loadProjectConfig(values.project);
@@ -73,7 +84,7 @@ export const validateCommand: CliCommand = {
     if (hasScriptedModel(result)) {
       io.err('aloud validate: warning: records were transcribed by a SCRIPTED engine (model sha256 scripted:…): test or demo data, not whisper.cpp\n');
     }
-    printJson(io, result.problems);
+    print(result.problems);
     return result.problems.length === 0 ? 0 : 1;
   },
 };

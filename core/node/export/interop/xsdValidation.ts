@@ -32,6 +32,8 @@ async function schemaText(name: XmlSchemaName): Promise<string> {
 
 /** Documents validated in one run of xmllint (WebAssembly); memory grows with the documents, up to 1 GiB. */
 const BATCH_BYTES = 64 * 1024 * 1024;
+/** …and with their number: 3,000 small EAFs in one run went out of its memory ("memory access out of bounds") */
+const BATCH_DOCUMENTS = 250;
 
 /**
  * Every document against the named schema (libxml2's XSD validation, run as WebAssembly): one located problem per
@@ -43,7 +45,7 @@ export async function xsdProblems(name: XmlSchemaName, documents: ReadonlyArray<
   for (let start = 0; start < documents.length; ) {
     let bytes = 0;
     let end = start;
-    while (end < documents.length && (end === start || bytes + documents[end]!.xml.length < BATCH_BYTES)) bytes += documents[end++]!.xml.length;
+    while (end < documents.length && (end === start || (bytes + documents[end]!.xml.length < BATCH_BYTES && end - start < BATCH_DOCUMENTS))) bytes += documents[end++]!.xml.length;
     const batch = documents.slice(start, end);
     // xmllint sees numbered names (any real file name could look like an option); problems are mapped back
     const result = await xmllint()({

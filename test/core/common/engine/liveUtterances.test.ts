@@ -113,7 +113,7 @@ describe('partial transcripts while an utterance is open', () => {
     expect(engine.calls).toHaveLength(1);
     engine.last.answer(' I label this polite.');
     await flush();
-    expect(partials).toEqual([{ item_id: 'item-1', utterance: 0, text: 'I label this polite.' }]);
+    expect(partials).toEqual([{ item_id: 'item-1', utterance: 0, text: 'I label this polite.', speculative: false }]);
     feed(speech(1400));
     const partialCalls = engine.calls.filter((c) => c.input.identity!.request_id.startsWith('rp'));
     // 2.8 s of speech: each text ≥ 0.85 s after the last, a partial waits as long as the last one took
@@ -309,6 +309,23 @@ describe('speculative finals', () => {
     feed(silence(100)); // the cut
     expect(events).toContainEqual(expect.objectContaining({ type: 'speculation_adopted', finished: true }));
     await expect(finals[0]).resolves.toMatchObject({ kind: 'accepted', segments: [{ text: ' done early' }] });
+  });
+
+  it('their text is shown as soon as it is ready, marked speculative, and counts as a transcript only at the cut', async () => {
+    const { engine, scheduler, feed, finals, partials, events } = setup(100);
+    feed(speech(600));
+    for (const c of engine.calls) c.answer(' partial');
+    await flush();
+    feed(silence(200)); // the speculative final starts
+    engine.last.answer(' Final answer: neutral.');
+    await flush();
+    expect(partials.at(-1)).toEqual({ item_id: 'item-1', utterance: 0, text: 'Final answer: neutral.', speculative: true });
+    expect(events).toContainEqual(expect.objectContaining({ type: 'speculation_ready', text: 'Final answer: neutral.' }));
+    expect(scheduler.transcribedCount).toBe(0);
+    expect(events.some((e) => e.type === 'accepted')).toBe(false);
+    feed(silence(200)); // the cut
+    await expect(finals[0]).resolves.toMatchObject({ kind: 'accepted', segments: [{ text: ' Final answer: neutral.' }] });
+    expect(scheduler.transcribedCount).toBe(1);
   });
 
   it('are discarded when speech resumes before the cut; the final then runs on the whole utterance', async () => {

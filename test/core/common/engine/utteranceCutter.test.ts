@@ -184,3 +184,98 @@ describe('UtteranceCutter', () => {
     expect(() => new UtteranceCutter({ silenceThresholdDbfs: -45 }).push([1, 2] as unknown as Float32Array)).toThrow(/Float32Array/);
   });
 });
+
+describe('a cut that listens (adaptiveFloorMs)', () => {
+  /** A probe on 512-sample windows: the window's mean absolute sample above 0.02 is speech (0.95); "quiet" windows (0.002–0.02) are 0.3, a breath; below, 0.01. */
+  const probe = {
+    windowSamples: 512,
+    probabilities(pcm: Float32Array) {
+      const out = new Float32Array(pcm.length / 512);
+      for (let w = 0; w < out.length; w++) {
+        let sum = 0;
+        for (let i = w * 512; i < (w + 1) * 512; i++) sum += Math.abs(pcm[i]!);
+        const mean = sum / 512;
+        out[w] = mean > 0.02 ? 0.95 : mean > 0.002 ? 0.3 : 0.01;
+      }
+      return out;
+    },
+    reset() {},
+  };
+  /** Feeds 50 ms chunks; `hint(cutter, at)` runs after each; answers the sample count fed when each cut came. */
+  function cutTimes(pcm: Float32Array, hint: (cutter: UtteranceCutter) => void, floor: number | null = 200): Array<{ at: number; end: number }> {
+    const cutter = new UtteranceCutter({ silenceThresholdDbfs: THRESHOLD, speech: probe, adaptiveFloorMs: floor });
+    const cuts: Array<{ at: number; end: number }> = [];
+    for (let at = 0; at < pcm.length; at += ms(50)) {
+      for (const u of cutter.push(pcm.subarray(at, at + ms(50)))) cuts.push({ at: ((at + ms(50)) * 1000) / RATE, end: (u.endSample * 1000) / RATE });
+      hint(cutter);
+    }
+    return cuts;
+  }
+  const sentenceEnd = (cutter: UtteranceCutter): void => {
+    const open = cutter.openUtterance;
+    if (open && open.silenceMs >= 150) cutter.hintSentenceEnd(open.index, true);
+  };
+
+  /** Speech with the short pauses between words a speaker makes (4 × 64 ms), then `pause`. */
+  const talk = (pause: Part): Float32Array => signal([{ speech: 300 }, { zero: 64 }, { speech: 300 }, { zero: 64 }, { speech: 300 }, { zero: 64 }, { speech: 300 }, { zero: 64 }, { speech: 300 }, pause]);
+
+  it('without a sentence end the cut waits the full 300 ms; after one, over a clean pause, the floor (200 ms)', () => {
+    const pcm = talk({ zero: 600 });
+    const fixed = cutTimes(pcm, () => undefined);
+    const listening = cutTimes(pcm, sentenceEnd);
+    expect(fixed).toHaveLength(1);
+    expect(listening).toHaveLength(1);
+    // the same utterance either way (so a speculation of it is adopted), cut about 100 ms sooner
+    expect(listening[0]!.end).toBe(fixed[0]!.end);
+    expect(fixed[0]!.at - listening[0]!.at).toBeGreaterThanOrEqual(64);
+    expect(fixed[0]!.at - (listening[0]!.at)).toBeLessThanOrEqual(150);
+    // a floor of 300 ms is today's fixed cut
+    expect(cutTimes(pcm, sentenceEnd, 300)).toEqual(fixed);
+  });
+
+  it('a pause with breath-like sound (speech probability 0.3) is not clean: the full 300 ms', () => {
+    const pcm = talk({ quiet: 600 });
+    expect(cutTimes(pcm, sentenceEnd)).toEqual(cutTimes(pcm, () => undefined));
+  });
+
+  it('a speaker who has not yet paused inside an utterance gets the full 300 ms', () => {
+    const pcm = signal([{ speech: 1500 }, { zero: 600 }]);
+    expect(cutTimes(pcm, sentenceEnd)).toEqual(cutTimes(pcm, () => undefined));
+  });
+
+  it("a speaker who pauses 250 ms inside utterances is given longer: their 90th percentile + 40 ms, never over 300 ms", () => {
+    const parts: Part[] = [];
+    for (let i = 0; i < 4; i++) parts.push({ speech: 400 }, { zero: 250 });
+    parts.push({ speech: 400 }, { zero: 600 });
+    const pcm = signal(parts);
+    // every pause of 250 ms looks like a sentence end to the hint: still one utterance, never split inside
+    const listening = cutTimes(pcm, sentenceEnd);
+    expect(listening).toHaveLength(1);
+    const fixed = cutTimes(pcm, () => undefined);
+    expect(listening[0]!.end).toBe(fixed[0]!.end);
+    expect(listening[0]!.at).toBeLessThanOrEqual(fixed[0]!.at);
+  });
+
+  it('speech after the hint clears it: the next pause waits the full 300 ms again', () => {
+    const cutter = new UtteranceCutter({ silenceThresholdDbfs: THRESHOLD, speech: probe, adaptiveFloorMs: 200 });
+    const pcm = signal([{ speech: 300 }, { zero: 64 }, { speech: 300 }, { zero: 64 }, { speech: 300 }, { zero: 64 }, { speech: 300 }, { zero: 180 }, { speech: 500 }, { zero: 600 }]);
+    let hinted = false;
+    let hintedAtMs = Infinity;
+    const cuts: number[] = [];
+    for (let at = 0; at < pcm.length; at += ms(50)) {
+      for (const u of cutter.push(pcm.subarray(at, at + ms(50)))) cuts.push(((at + ms(50)) * 1000) / RATE - (u.endSample * 1000) / RATE);
+      const open = cutter.openUtterance;
+      // the first pause (180 ms) is hinted as a sentence end as soon as it is seen, then speech goes on
+      if (!hinted && open && open.silenceMs >= 90) {
+        cutter.hintSentenceEnd(open.index, true);
+        hinted = true;
+        hintedAtMs = ((at + ms(50)) * 1000) / RATE;
+      }
+    }
+    // hinted inside the first pause (it ends at 1572 ms), which is shorter than the floor
+    expect(hintedAtMs).toBeLessThanOrEqual(4 * 300 + 3 * 64 + 180);
+    expect(cuts).toHaveLength(1);
+    // cut 300 ms after the speech ended (less the 150 ms kept after it), within one chunk and one window
+    expect(cuts[0]!).toBeGreaterThanOrEqual(300 - 150 - 1);
+  });
+});

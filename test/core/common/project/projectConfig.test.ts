@@ -35,6 +35,7 @@ describe('parseProjectConfig', () => {
       silence_threshold_dbfs: -45,
       min_pause_ms: 250,
       long_pause_ms: 1000,
+      cut_floor_ms: 200,
       require_spoken_label: true,
       complete_wait_seconds: 15,
     });

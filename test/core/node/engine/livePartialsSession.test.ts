@@ -82,3 +82,61 @@ it('partials reach the UI but are never parsed, logged or stored as the transcri
   expect(log).not.toContain('label_committed');
   expect(engine.jobs).toContain('final');
 });
+
+it('a speculative final is shown as final text marked still listening, but never parsed or logged: speech resumed, so the label comes from the final at the cut', async () => {
+  const dir = path.join(await mkdtemp(path.join(tmpdir(), 'aloud-speculative-')), 'proj');
+  await cp(DEMO_PROJECT_DIR, dir, { recursive: true });
+  const project = await loadProjectConfig(dir);
+  let clock = 0;
+  let finals = 0;
+  // the first final-kind job is the speculation (at 150 ms of silence) and hears a commit phrase; the cut's final does not
+  const speculating = {
+    async transcribe(input: TranscribeInput): Promise<EngineTranscription> {
+      await new Promise((resolve) => setImmediate(resolve));
+      const partial = /p\d+$/.test(input.identity!.request_id);
+      const text = partial ? ' Hmm' : finals++ === 0 ? ' I label this impolite.' : ' Hmm, I label this polite.';
+      return {
+        segments: [{ t0_ms: 0, t1_ms: 500, text }],
+        identity: { ...input.identity!, audio_sha256: sha256OfPcm(input.pcm), model_sha256: MODEL.sha256 },
+        audio_ms: input.pcm.length / 16,
+        audio_ctx: 200,
+        elapsed_ms: 1,
+      };
+    },
+    async close() {},
+  };
+  const transcriber = new TranscriptionScheduler({ engine: speculating, model: MODEL, hashAudio: sha256OfPcm, now: () => clock, requestIdPrefix: 't' });
+  const sessionEngine = { model: MODEL, transcriber, createCutter: liveCutterFactory(transcriber, { silenceThresholdDbfs: -45, speech: loudProbe }) };
+  const service = await SessionService.open({ project, annotator: 'ana', items: await loadProjectItems(project), engine: sessionEngine });
+  const shown: LivePartial[] = [];
+  service.on('partial', (p) => shown.push(p));
+  await service.openItem('demo-01');
+  await service.startRecording();
+  const chunk = (loud: boolean): Float32Array => Float32Array.from({ length: 3200 }, (_, i) => (loud ? 0.3 * Math.sin(i / 2) : 0));
+  const say = async (loud: boolean, chunks: number): Promise<void> => {
+    for (let i = 0; i < chunks; i++) {
+      clock += 200;
+      await service.appendAudio(chunk(loud));
+      for (let turn = 0; turn < 3; turn++) await new Promise((resolve) => setImmediate(resolve));
+    }
+  };
+  await say(true, 5);
+  await say(false, 1); // 200 ms of silence: the speculation runs and its text is shown; no cut yet (300 ms)
+  expect(shown).toContainEqual({ item_id: 'demo-01', utterance: 0, text: 'I label this impolite.', speculative: true });
+  expect(service.itemState('demo-01')?.transcript ?? '').toBe('');
+  await say(true, 3); // speech resumes: the shown text goes back to a partial's look
+  expect(shown.filter((p) => p.text === 'I label this impolite.').map((p) => p.speculative)).toEqual([true, false]);
+  await say(false, 5);
+  await service.stopRecording();
+  await service.drainTranscriptions();
+
+  const item = service.itemState('demo-01')!;
+  expect(item.transcript).toBe(' Hmm, I label this polite.');
+  expect(item.final_label).toBe('Polite');
+  expect(item.commitments.map((c) => c.label)).toEqual(['Polite']);
+  await service.close();
+  const log = await readFile(sessionPaths(project.dir, 'ana').events, 'utf8');
+  expect(log).not.toContain('impolite');
+  expect(log).not.toContain('Impolite');
+  expect(log.match(/"type":"label_committed"/g)).toHaveLength(1);
+});

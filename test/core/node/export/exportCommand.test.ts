@@ -46,10 +46,21 @@ describe('aloud export (records)', () => {
     const out = path.join(dir, 'export.jsonl');
     const run = await cli('export', '--project', dir, '--format', 'jsonl', '--out', out, '--json');
     expect(run.code, run.err).toBe(0);
-    const printed = JSON.parse(run.out) as { receipt: ExportReceiptV1; receipt_file: string; skipped_states: unknown[] };
     const bytes = await readFile(out);
     const receipt = await readJson<ExportReceiptV1>(`${out}.receipt.json`);
-    expect(printed.receipt).toEqual(receipt);
+    // --json: a summary for a pipeline (lists as counts, gaps by reason); the receipt file holds the whole
+    const summary = JSON.parse(run.out) as { file: string; receipt_file: string; receipt: Record<string, unknown> };
+    expect(summary).toMatchObject({ file: out, receipt_file: `${out}.receipt.json` });
+    const byReason: Record<string, number> = {};
+    for (const gap of receipt.gaps) byReason[gap.reason] = (byReason[gap.reason] ?? 0) + 1;
+    expect(receipt.gaps.length).toBeGreaterThan(0);
+    expect(summary.receipt).toMatchObject({ sha256: receipt.sha256, records: receipt.records, counts: receipt.counts, gaps_count: receipt.gaps.length, gaps_by_reason: byReason });
+    expect(summary.receipt).not.toHaveProperty('gaps');
+    expect(summary.receipt.config).toEqual({ sha256: receipt.config!.sha256, yaml_chars: receipt.config!.yaml.length });
+    const full = await cli('export', '--project', dir, '--format', 'jsonl', '--out', out, '--json', '--full');
+    expect(full.code, full.err).toBe(0);
+    const printed = JSON.parse(full.out) as { receipt: ExportReceiptV1 };
+    expect(printed.receipt).toEqual({ ...(await readJson<ExportReceiptV1>(`${out}.receipt.json`)), created_at: printed.receipt.created_at });
     expect(receipt).toMatchObject({ schema_version: 4, file: 'export.jsonl', format: 'jsonl', sha256: sha256(bytes), bytes: bytes.length, records: 2 * itemCount });
     expect(receipt.counts).toMatchObject({ annotators: 2, items: itemCount, with_audio: 3, with_transcript: 3, with_final_label: 4 });
 

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { cp, mkdir, mkdtemp, readFile, stat, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { hostname, tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -9,6 +9,7 @@ import { SessionLockedError } from '../../../../core/node/session/sessionLock';
 import { readSessionLog } from '../../../../core/node/session/sessionLogFile';
 import { sessionPaths } from '../../../../core/node/session/sessionPaths';
 import { SessionStore } from '../../../../core/node/session/sessionStore';
+import { nodeSessionFs, type SessionFs } from '../../../../core/node/session/sessionFs';
 import { faultyFs } from './faultyFs';
 
 async function demoProject() {
@@ -131,5 +132,93 @@ describe('SessionStore', () => {
     await store.close();
     const { events } = await readSessionLog(sessionPaths(project.dir, 'ana').events);
     expect(events.map((e) => e.type)).toEqual(['session_started', 'note']);
+  });
+
+  it('opening a session with many recordings opens no WAV but the take a crash may have torn, and that one once', async () => {
+    const project = await demoProject();
+    const store = await SessionStore.open({ project, annotator: 'ana' });
+    const record = async (store: SessionStore, itemId: string, stop: boolean) => {
+      await store.append('item_opened', { item_id: itemId, text_sha256: null });
+      const writer = await store.audioWriter(itemId);
+      await store.append('recording_started', { item_id: itemId, audio_path: store.audioPath(itemId), offset_samples: 0, device: null });
+      writer.append(speech(1600));
+      await writer.flush();
+      await store.append('audio_appended', { item_id: itemId, offset_samples: 0, samples: 1600 });
+      if (!stop) return;
+      await store.closeAudio(itemId);
+      await store.append('recording_stopped', { item_id: itemId, total_samples: 1600, reason: 'user', error: null });
+    };
+    for (let i = 0; i < 150; i++) await record(store, `rec-${i}`, true);
+    await store.close();
+    const opened: Array<{ file: string; flags: string }> = [];
+    const countingFs: SessionFs = {
+      open: (file, flags) => {
+        if (file.endsWith('.wav')) opened.push({ file: path.basename(file), flags });
+        return nodeSessionFs.open(file, flags);
+      },
+    };
+    const clean = await SessionStore.open({ project, annotator: 'ana', fs: countingFs });
+    expect(clean.report.recoveredAudio).toEqual([]);
+    expect(opened).toEqual([]);
+    // a crash in the middle of the next take: the log has its audio up to the last flush, the WAV a little more
+    await record(clean, 'rec-150', false);
+    const wav = path.join(sessionPaths(project.dir, 'ana').audioDir, 'rec-150.wav');
+    await (clean as unknown as { lock: { release(): Promise<void> } }).lock.release();
+    await writeFile(wav, Buffer.concat([await readFile(wav), Buffer.alloc(640, 1)]));
+    opened.length = 0;
+    const reopened = await SessionStore.open({ project, annotator: 'ana', fs: countingFs });
+    expect(opened).toEqual([{ file: 'rec-150.wav', flags: 'r+' }]);
+    expect(reopened.report.interruptedRecording).toBe('rec-150');
+    expect(reopened.report.recoveredAudio).toEqual([{ item_id: 'rec-150', samples_logged: 1600, samples_total: 1920, header_repaired: true }]);
+    await reopened.close();
+    await clean.closeAudio('rec-150').catch(() => undefined);
+  });
+
+  it('a closed take whose WAV changed since is found when its item records again: audio_recovered comes first', async () => {
+    const project = await demoProject();
+    const store = await SessionStore.open({ project, annotator: 'ana' });
+    await store.append('item_opened', { item_id: 'demo-01', text_sha256: null });
+    const writer = await store.audioWriter('demo-01');
+    await store.append('recording_started', { item_id: 'demo-01', audio_path: store.audioPath('demo-01'), offset_samples: 0, device: null });
+    writer.append(speech(1600));
+    await writer.flush();
+    await store.append('audio_appended', { item_id: 'demo-01', offset_samples: 0, samples: 1600 });
+    await store.closeAudio('demo-01');
+    await store.append('recording_stopped', { item_id: 'demo-01', total_samples: 1600, reason: 'user', error: null });
+    await store.close();
+    const wav = path.join(project.dir, store.audioPath('demo-01'));
+    await writeFile(wav, (await readFile(wav)).subarray(0, 44 + 800 * 2));
+
+    const reopened = await SessionStore.open({ project, annotator: 'ana' });
+    expect(reopened.report.recoveredAudio).toEqual([]);
+    const again = await reopened.audioWriter('demo-01');
+    expect(again.samples).toBe(800);
+    await reopened.append('recording_started', { item_id: 'demo-01', audio_path: reopened.audioPath('demo-01'), offset_samples: 800, device: null });
+    await reopened.close();
+    const { events } = await readSessionLog(sessionPaths(project.dir, 'ana').events);
+    expect(events.slice(-2).map((e) => [e.type, e.data])).toEqual([
+      ['audio_recovered', { item_id: 'demo-01', samples_logged: 1600, samples_total: 800, header_repaired: true }],
+      ['recording_started', { item_id: 'demo-01', audio_path: 'sessions/ana/audio/demo-01.wav', offset_samples: 800, device: null }],
+    ]);
+  });
+
+  it('a WAV the log records audio in and that is gone is refused when its item records again, never recreated', async () => {
+    const project = await demoProject();
+    const store = await SessionStore.open({ project, annotator: 'ana' });
+    await store.append('item_opened', { item_id: 'demo-01', text_sha256: null });
+    const writer = await store.audioWriter('demo-01');
+    await store.append('recording_started', { item_id: 'demo-01', audio_path: store.audioPath('demo-01'), offset_samples: 0, device: null });
+    writer.append(speech(1600));
+    await writer.flush();
+    await store.append('audio_appended', { item_id: 'demo-01', offset_samples: 0, samples: 1600 });
+    await store.closeAudio('demo-01');
+    await store.append('recording_stopped', { item_id: 'demo-01', total_samples: 1600, reason: 'user', error: null });
+    await store.close();
+    const wav = path.join(project.dir, store.audioPath('demo-01'));
+    await rm(wav);
+    const reopened = await SessionStore.open({ project, annotator: 'ana' });
+    await expect(reopened.audioWriter('demo-01')).rejects.toThrow(`${wav}: missing, but`);
+    await expect(stat(wav)).rejects.toThrow();
+    await reopened.close();
   });
 });

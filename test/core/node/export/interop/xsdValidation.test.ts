@@ -30,4 +30,11 @@ describe('XSD validation without Debian tools (libxml2 as WebAssembly)', () => {
     expect(problems.map((p) => p.message).join('\n')).toMatch(/ts9/);
     expect(problems.find((p) => /AUTHOR/.test(p.message))!.line).toBe(2);
   });
+
+  it('thousands of documents are validated in batches (one run of 3,000 EAFs ran out of memory), each problem on its own document', async () => {
+    const noAuthor = EAF.replace(' AUTHOR="a"', '');
+    const documents = Array.from({ length: 1200 }, (_, i) => ({ file: `doc-${i}.eaf`, xml: i % 400 === 399 ? noAuthor : EAF }));
+    const problems = await xsdProblems('eaf', documents);
+    expect([...new Set(problems.map((p) => p.file))]).toEqual(['doc-399.eaf', 'doc-799.eaf', 'doc-1199.eaf']);
+  }, 120_000);
 });
