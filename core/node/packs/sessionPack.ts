@@ -29,6 +29,14 @@ import { streamSessionLog } from '../session/sessionLogStream';
 import { normalizeAnnotatorName, sessionPaths } from '../session/sessionPaths';
 import { readTar, TarFormatError, TarWriter } from './tarArchive';
 
+/** A file that is not a readable pack (a damaged or hostile archive, over a limit): nothing of it was written. */
+export class PackUnreadableError extends Refusal {
+  override name = 'PackUnreadableError';
+  constructor(message: string) {
+    super('bad_request', message);
+  }
+}
+
 /** A pack that is refused: nothing of it was written into the project. The message names what differs. */
 export class PackRefusedError extends Refusal {
   override name = 'PackRefusedError';
@@ -256,13 +264,14 @@ export async function unpackSession(options: { project: OpenProject; file: strin
                 await target.close();
                 extracted.set(name, { sha256: hash.digest('hex'), bytes });
               },
+              discard: () => target.close(),
             };
           },
         },
         (read) => options.onProgress?.(read, info.size),
       );
     } catch (e) {
-      if (e instanceof TarFormatError) refuse(`not a readable session pack: ${e.message}`);
+      if (e instanceof TarFormatError) throw new PackUnreadableError(`${options.file}: not a readable session pack: ${e.message}; nothing was unpacked`);
       throw e;
     } finally {
       await handle.close();

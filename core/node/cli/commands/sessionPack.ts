@@ -1,4 +1,4 @@
-import { packSession, PackRefusedError, unpackSession } from '../../packs/sessionPack';
+import { packSession, PackRefusedError, PackUnreadableError, unpackSession } from '../../packs/sessionPack';
 import { loadProjectConfig } from '../../project/projectFolder';
 import { type CliIo, parseOptions, printJson, requireOption, UsageError } from '../cliSupport';
 import { progressLine } from '../progressLine';
@@ -39,10 +39,11 @@ export async function unpackCommand(argv: string[], io: CliIo): Promise<number> 
     else io.out(`The session of "${result.annotator}" is already up to date (${result.events_after} events)\n`);
     return 0;
   } catch (e) {
-    // a refused pack is a finding about the pack (exit 1, like validate's problems), not a mistake in the call
-    if (!(e instanceof PackRefusedError)) throw e;
+    // a refused pack is a finding about the pack (exit 1, like validate's problems); a file that is no readable pack
+    // (damaged, hostile, over a limit) is a bad file given to the command (exit 2)
+    if (!(e instanceof PackRefusedError) && !(e instanceof PackUnreadableError)) throw e;
     if (values.json) printJson(io, { refused: e.message });
     io.err(`aloud session unpack: ${e.message}\n`);
-    return 1;
+    return e instanceof PackUnreadableError ? 2 : 1;
   }
 }
