@@ -1,5 +1,5 @@
 import { readdirSync } from 'node:fs';
-import { mkdir, open, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, open, readFile, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { expect } from 'vitest';
@@ -12,7 +12,7 @@ import type { OpenProject } from '../../../core/node/project/projectFolder';
 import { createApiClient } from '../../../renderer/src/contract/apiClient';
 import { httpTransport } from '../../../renderer/src/contract/httpTransport';
 import { cli } from '../../helpers/cli';
-import { freshProject, recordedProject, rejection } from '../fixtures';
+import { freshProject, recordedProject, rejection, unchanged } from '../fixtures';
 import { hostileGroup, type HostileCase } from '../hostile';
 import { paxHeaderDeclaring, paxSizeRecord, plainTar, ustarDeclaring } from '../hostileArchives';
 
@@ -118,6 +118,73 @@ add('files over the total limit together are refused', async (ctx) => {
 });
 add('a path nested deeper than a pack nests is refused', async (ctx) => {
   expect((await tarRefusal(ctx, 'deep.tar', plainTar([['audio/a/b/c.wav', Buffer.from('x')]]))).message).toBe('entry "audio/a/b/c.wav" is nested deeper than 2 levels');
+});
+
+/** A lead project and a laptop copy where ana recorded demo-01; `edit` may change the laptop's session before it is packed. */
+async function packedElsewhere(ctx: Ctx, name: string, edit?: (sessionDir: string) => Promise<void>): Promise<{ lead: OpenProject; pack: string; root: string; outside: string }> {
+  const { project: lead, root, outside } = await freshProject();
+  const laptop = await recordedProject();
+  const sessionDir = path.join(laptop.project.dir, 'sessions', 'ana');
+  await edit?.(sessionDir);
+  const pack = path.join(ctx.root, name);
+  await packSession({ project: laptop.project, annotator: 'ana', out: pack });
+  return { lead, pack, root, outside };
+}
+
+add('unpack refuses to write through a symlinked sessions/<name> folder pointing outside the project (it rewrote the outside log before)', async (ctx) => {
+  let firstEvents = '';
+  const { lead, pack, outside } = await packedElsewhere(ctx, 'linked.aloudpack', async (dir) => {
+    firstEvents = (await readFile(path.join(dir, 'events.jsonl'), 'utf8')).split('\n').slice(0, 2).join('\n') + '\n';
+  });
+  // an older copy of ana's session (its first two events) outside, linked in as her session folder
+  const older = path.join(outside, 'ana');
+  await mkdir(path.join(older, 'audio'), { recursive: true });
+  await writeFile(path.join(older, 'events.jsonl'), firstEvents);
+  await mkdir(path.join(lead.dir, 'sessions'), { recursive: true });
+  await symlink(older, path.join(lead.dir, 'sessions', 'ana'));
+  const run = await cli('session', 'unpack', pack, '--project', lead.dir);
+  expect(run.code).toBe(1);
+  expect(run.err).toMatch(/^aloud session unpack: .*: sessions\/ana is a symbolic link; unpacking writes only into the project's own folders .*; nothing was unpacked\n$/);
+  await unchanged(path.join(older, 'events.jsonl'), firstEvents);
+  expect(readdirSync(path.join(older, 'audio'))).toEqual([]);
+});
+add('unpack refuses a symlinked sessions folder, and a held session whose audio folder is a link outside', async (ctx) => {
+  const { lead, pack, outside } = await packedElsewhere(ctx, 'linked-audio.aloudpack');
+  expect((await cli('session', 'unpack', pack, '--project', lead.dir)).code).toBe(0);
+  // the second pack extends the held session; its audio folder now points outside
+  const audio = path.join(lead.dir, 'sessions', 'ana', 'audio');
+  await rename(audio, path.join(outside, 'audio'));
+  await symlink(path.join(outside, 'audio'), audio);
+  await rm(path.join(outside, 'audio', 'demo-01.wav'));
+  const run = await cli('session', 'unpack', pack, '--project', lead.dir);
+  expect(run.code).toBe(1);
+  expect(run.err).toMatch(/sessions\/ana\/audio is a symbolic link/);
+  expect(readdirSync(path.join(outside, 'audio'))).toEqual([]);
+  const other = await freshProject();
+  await symlink(other.outside, path.join(other.project.dir, 'sessions'));
+  const linkedSessions = await cli('session', 'unpack', pack, '--project', other.project.dir);
+  expect(linkedSessions.err).toMatch(/: sessions is a symbolic link/);
+  expect(readdirSync(other.outside)).toEqual([]);
+});
+add('unpack refuses a log whose audio path leaves the project (sessions/ana/../../../../etc/passwd), naming the event', async (ctx) => {
+  const { lead, pack } = await packedElsewhere(ctx, 'escape.aloudpack', async (dir) => {
+    const log = await readFile(path.join(dir, 'events.jsonl'), 'utf8');
+    await writeFile(path.join(dir, 'events.jsonl'), log.replace('"audio_path":"sessions/ana/audio/demo-01.wav"', '"audio_path":"sessions/ana/../../../../etc/passwd"'));
+  });
+  const run = await cli('session', 'unpack', pack, '--project', lead.dir);
+  expect(run.code).toBe(1);
+  expect(run.err).toMatch(/^aloud session unpack: .*: its log's event 3 \(recording_started\) names the audio "sessions\/ana\/..\/..\/..\/..\/etc\/passwd", which is not a file of the session's audio folder .*; nothing was unpacked\n$/);
+  expect(await readdirNames(path.join(lead.dir, 'sessions'))).toEqual([]);
+});
+add('unpack leaves out a stray file no event names (a text file named .wav) and says so; doctor --project reports one too', async (ctx) => {
+  const { lead, pack } = await packedElsewhere(ctx, 'stray.aloudpack', (dir) => writeFile(path.join(dir, 'audio', 'notes.wav'), 'not audio, and no event names me\n'));
+  const run = await cli('session', 'unpack', pack, '--project', lead.dir);
+  expect(run.code, run.err).toBe(0);
+  expect(run.err).toBe('aloud session unpack: left out 1 file of the pack that no event of its log names: audio/notes.wav\n');
+  expect(readdirSync(path.join(lead.dir, 'sessions', 'ana', 'audio'))).toEqual(['demo-01.wav']);
+  await writeFile(path.join(lead.dir, 'sessions', 'ana', 'audio', 'synced-in.wav'), 'stray');
+  const doctor = await cli('doctor', '--project', lead.dir, '--json');
+  expect(JSON.parse(doctor.out)).toMatchObject({ findings: [expect.objectContaining({ severity: 'warning', kind: 'stray_file', file: 'sessions/ana/audio/synced-in.wav' })] });
 });
 
 export const archivesGroup = hostileGroup<Ctx>({

@@ -33,6 +33,7 @@ export async function unpackCommand(argv: string[], io: CliIo): Promise<number> 
   const progress = progressLine(io, 'aloud session unpack', 'bytes');
   try {
     const result = await unpackSession({ project, file: positionals[0]!, onProgress: progress.report }).finally(progress.end);
+    if (result.stray_files.length > 0) io.err(`aloud session unpack: left out ${result.stray_files.length} file${result.stray_files.length === 1 ? '' : 's'} of the pack that no event of its log names: ${result.stray_files.join(', ')}\n`);
     if (values.json) printJson(io, result);
     else if (result.status === 'added') io.out(`Added the session of "${result.annotator}": ${result.events_after} events, ${result.audio_files} audio files\n`);
     else if (result.status === 'extended') io.out(`Extended the session of "${result.annotator}": ${result.appended} new events (${result.events_before} → ${result.events_after}), ${result.audio_files} audio files written\n`);
