@@ -1,3 +1,5 @@
+import { constants, deflateRawSync } from 'node:zlib';
+
 /** Small hostile archives built on the fly: a header may say anything, the bytes behind it are few. */
 
 /** A ustar header block; a size past the 11-digit octal field is written in base-256, as GNU tar does. */
@@ -53,4 +55,50 @@ export function ustarDeclaring(declared: number): Buffer {
 /** A tar of the given files, written plainly (for limit cases: many files, deep paths). */
 export function plainTar(files: ReadonlyArray<[string, Buffer]>): Buffer {
   return Buffer.concat([...files.flatMap(([name, bytes]) => [tarHeader(name, bytes.length, '0'), pad(bytes)]), Buffer.alloc(1024)]);
+}
+
+/** A zip of stored or deflated entries, written by hand so names may repeat and sizes may be anything. */
+export function zipOf(entries: ReadonlyArray<{ name: string; data: Buffer; deflated: boolean; size: number }>): Buffer {
+  const locals: Buffer[] = [];
+  const centrals: Buffer[] = [];
+  let offset = 0;
+  for (const entry of entries) {
+    const name = Buffer.from(entry.name);
+    const local = Buffer.alloc(30);
+    local.writeUInt32LE(0x04034b50, 0);
+    local.writeUInt16LE(20, 4);
+    local.writeUInt16LE(entry.deflated ? 8 : 0, 8);
+    local.writeUInt32LE(entry.data.length, 18);
+    local.writeUInt32LE(Math.min(entry.size, 0xfffffffe), 22);
+    local.writeUInt16LE(name.length, 26);
+    const central = Buffer.alloc(46);
+    central.writeUInt32LE(0x02014b50, 0);
+    central.writeUInt16LE(20, 4);
+    central.writeUInt16LE(20, 6);
+    central.writeUInt16LE(entry.deflated ? 8 : 0, 10);
+    central.writeUInt32LE(entry.data.length, 20);
+    central.writeUInt32LE(Math.min(entry.size, 0xfffffffe), 24);
+    central.writeUInt16LE(name.length, 28);
+    central.writeUInt32LE(offset, 42);
+    locals.push(local, name, entry.data);
+    centrals.push(central, name);
+    offset += local.length + name.length + entry.data.length;
+  }
+  const directory = Buffer.concat(centrals);
+  const end = Buffer.alloc(22);
+  end.writeUInt32LE(0x06054b50, 0);
+  end.writeUInt16LE(entries.length, 8);
+  end.writeUInt16LE(entries.length, 10);
+  end.writeUInt32LE(directory.length, 12);
+  end.writeUInt32LE(offset, 16);
+  return Buffer.concat([...locals, directory, end]);
+}
+
+/**
+ * A deflate stream of `mebibytes` MiB of zeros in about a KiB per MiB: one flushed MiB of zeros, repeated (each
+ * repeat copies from the zeros before it), then a final empty block. 3,072 repeats are a 3 MB file that inflates to 3 GiB.
+ */
+export function zeroBomb(mebibytes: number): Buffer {
+  const first = deflateRawSync(Buffer.alloc(1 << 20), { finishFlush: constants.Z_SYNC_FLUSH });
+  return Buffer.concat([...Array.from({ length: mebibytes }, () => first), Buffer.from([0x03, 0x00])]);
 }

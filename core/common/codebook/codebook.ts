@@ -64,6 +64,7 @@ const folded = (s: string): string => s.normalize('NFKC').toLowerCase();
  * Throws ConfigError with every problem located by key path and line.
  */
 export function parseCodebook(source: string, file = CODEBOOK_FILE): Codebook {
+  if (source.length > CODEBOOK_LIMITS.chars) throw new ConfigError([{ file, line: null, path: '', message: `${source.length} characters is too large for a codebook (at most ${CODEBOOK_LIMITS.chars}; the largest published ones are a few hundred kB)` }]);
   const { value, root, lineCounter } = readStrictYaml(source, file, CODEBOOK_FILE);
   if (!validateCodebook(value)) throw new ConfigError(schemaConfigProblems(validateCodebook.errors, file, root, lineCounter));
   const codebook = value as unknown as Codebook;
@@ -72,12 +73,18 @@ export function parseCodebook(source: string, file = CODEBOOK_FILE): Codebook {
   return codebook;
 }
 
+/** How large a codebook may be: its text, its codes, how deep codes nest under parents. */
+export const CODEBOOK_LIMITS = { chars: 4 * 1024 * 1024, codes: 10_000, depth: 64 } as const;
+
 /** The rules a schema cannot say, on a codebook from any source (a file, an import); lines where known. */
 export function codebookProblems(codebook: Codebook, file: string, lineOf: (segments: string[]) => number | null = () => null): ConfigProblem[] {
   const problems: ConfigProblem[] = [];
   const at = (i: number, key: string, message: string): void => {
     problems.push({ file, line: lineOf(['codes', String(i), key]), path: `codes[${i}].${key}`, message });
   };
+  if (codebook.codes.length > CODEBOOK_LIMITS.codes) {
+    return [{ file, line: lineOf(['codes']), path: 'codes', message: `${codebook.codes.length} codes are more than a codebook holds (at most ${CODEBOOK_LIMITS.codes})` }];
+  }
   const byName = new Map<string, number>();
   const keys = new Map<string, number>();
   codebook.codes.forEach((code, i) => {
@@ -94,15 +101,21 @@ export function codebookProblems(codebook: Codebook, file: string, lineOf: (segm
       else keys.set(code.key, i);
     }
   });
+  let tooDeep = false;
   codebook.codes.forEach((code, i) => {
     if (code.parent === undefined) return;
     const parent = byName.get(folded(code.parent));
     if (parent === undefined) return at(i, 'parent', `parent "${code.parent}" is not a code of this codebook`);
     if (parent === i) return at(i, 'parent', `code "${code.name}" cannot be its own parent`);
-    // walk up: a cycle would make a code its own ancestor
+    // walk up, at most the depth limit: a cycle would make a code its own ancestor, a chain past it is refused once
     const visited = new Set<number>([i]);
     for (let up: number | undefined = parent; up !== undefined; ) {
       if (visited.has(up)) return at(i, 'parent', `parents form a cycle through "${code.name}"`);
+      if (visited.size >= CODEBOOK_LIMITS.depth) {
+        if (!tooDeep) at(i, 'parent', `code "${code.name}" is nested more than ${CODEBOOK_LIMITS.depth} levels deep under its parents`);
+        tooDeep = true;
+        return undefined;
+      }
       visited.add(up);
       const next: string | undefined = codebook.codes[up]!.parent;
       up = next === undefined ? undefined : byName.get(folded(next));
