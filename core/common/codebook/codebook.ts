@@ -1,6 +1,7 @@
 import { compileOnFirstUse, sharedAjv } from '../io/schemaValidator';
 import { stringify } from 'yaml';
 import { ConfigError, lineAt, readStrictYaml, schemaConfigProblems, type ConfigProblem } from '../project/strictYaml';
+import { nameFormProblem, shownName, TakenNames } from '../names/personNames';
 
 /** The project's codebook file, beside aloud.yaml. */
 export const CODEBOOK_FILE = 'codebook.yaml';
@@ -54,7 +55,6 @@ export const codebookJsonSchema = {
 const ajv = sharedAjv({ allErrors: true, strict: true });
 const validateCodebook = compileOnFirstUse(() => ajv.compile(codebookJsonSchema));
 
-const CONTROL_CHARACTER = /[\u0000-\u001f\u007f-\u009f]/;
 /** Names are compared as people read them: "Doubt" and "ｄoubt" (full width) or "doubt" are one code. */
 const folded = (s: string): string => s.normalize('NFKC').toLowerCase();
 
@@ -86,13 +86,20 @@ export function codebookProblems(codebook: Codebook, file: string, lineOf: (segm
     return [{ file, line: lineOf(['codes']), path: 'codes', message: `${codebook.codes.length} codes are more than a codebook holds (at most ${CODEBOOK_LIMITS.codes})` }];
   }
   const byName = new Map<string, number>();
+  const lookAlikes = new TakenNames();
   const keys = new Map<string, number>();
   codebook.codes.forEach((code, i) => {
-    if (CONTROL_CHARACTER.test(code.name)) at(i, 'name', `code name ${JSON.stringify(code.name)} contains a control character`);
-    if (code.name !== code.name.trim()) at(i, 'name', `code name ${JSON.stringify(code.name)} has leading or trailing spaces`);
+    // the one rule for names of people and codes: no controls, invisibles or text-direction characters, not over-long
+    const formProblem = nameFormProblem(code.name, 'code name');
+    if (formProblem) at(i, 'name', formProblem);
+    if (code.name !== code.name.trim()) at(i, 'name', `code name ${shownName(code.name)} has leading or trailing spaces`);
     const seen = byName.get(folded(code.name));
     if (seen !== undefined) at(i, 'name', `duplicate code name "${code.name}" (also codes[${seen}])`);
-    else byName.set(folded(code.name), i);
+    else {
+      byName.set(folded(code.name), i);
+      const like = lookAlikes.add(code.name);
+      if (like !== null) at(i, 'name', `code name ${shownName(code.name)} looks like the code "${like}" (codes[${byName.get(folded(like))}]); two codes must look different`);
+    }
     if (code.key !== undefined) {
       const other = keys.get(code.key);
       const reserved = CODING_VIEW_KEYS[code.key.toLowerCase()];

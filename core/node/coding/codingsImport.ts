@@ -1,4 +1,4 @@
-import { existingAnnotator } from '../../common/annotators/annotatorName';
+import { existingName as existingAnnotator, TakenNames } from '../../common/names/personNames';
 import { decideImportedCodings, parseCodingsCsv, type CodingImportFacts } from '../../common/coding/codingImport';
 import type { ProtocolFacts } from '../../common/coding/codingRules';
 import { asRefusal } from '../../common/contract/refusal';
@@ -57,13 +57,21 @@ export async function importCodings(options: { project: OpenProject; source: str
     if (!state || state.segments.length === 0) return `${annotator} has no transcript of "${item}"`;
     return protocolFacts(project, annotator, state);
   };
+  // one rule for people's names: a new coder who looks like a person already there (or earlier in the file) is refused
+  const taken = new TakenNames(annotators);
+  const coderProblems = new Map<string, string | null>();
   const coderProblem = (coder: string): string | null => {
+    if (coderProblems.has(coder)) return coderProblems.get(coder)!;
+    let problem: string | null = null;
     try {
       sessionPaths(project.dir, coder);
-      return null;
+      const like = taken.add(coder);
+      if (like !== null) problem = `"${coder}" looks like the existing coder "${like}"; write that name, or one that looks different`;
     } catch (e) {
-      return asRefusal(e).message;
+      problem = asRefusal(e).message;
     }
+    coderProblems.set(coder, problem);
+    return problem;
   };
   const facts = (coderFold: CodingImportFacts['coderFold']): CodingImportFacts => ({ file: source, protocol, coderFold, coderProblem, context });
   const readOnly = decideImportedCodings(rows, facts((coder) => {

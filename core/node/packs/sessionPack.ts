@@ -17,6 +17,7 @@ import {
 import { JsonSyntaxError, parseStrictJson } from '../../common/io/strictJson';
 import { SessionLogError } from '../../common/session/sessionLog';
 import { annotatorNameProblem } from '../../common/names/nameRules';
+import { lookAlikeOf } from '../../common/names/personNames';
 import { appVersion } from '../export/appVersion';
 import { projectFacts } from '../export/exportSessions';
 import { syncFolder } from '../fs/atomicFile';
@@ -26,7 +27,7 @@ import { ProjectError } from '../project/projectError';
 import { loadProjectItems, type OpenProject } from '../project/projectFolder';
 import { acquireSessionLock } from '../session/sessionLock';
 import { streamSessionLog } from '../session/sessionLogStream';
-import { normalizeAnnotatorName, sessionPaths } from '../session/sessionPaths';
+import { decodeFileName, normalizeAnnotatorName, sessionPaths } from '../session/sessionPaths';
 import { readTar, TarFormatError, TarWriter } from './tarArchive';
 
 /** A file that is not a readable pack (a damaged or hostile archive, over a limit): nothing of it was written. */
@@ -331,6 +332,9 @@ export async function unpackSession(options: { project: OpenProject; file: strin
     const annotator = normalizeAnnotatorName(manifest.annotator);
     const nameProblem = annotatorNameProblem(annotator);
     if (nameProblem) refuse(nameProblem);
+    const heldFolders = await readdir(path.join(project.dir, 'sessions'), { withFileTypes: true }).catch(() => []);
+    const like = lookAlikeOf(annotator, heldFolders.filter((f) => f.isDirectory()).map((f) => decodeFileName(f.name)));
+    if (like !== null) refuse(`it is the session of "${annotator}", which looks like the existing annotator "${like}"; rename one of them first`);
     // 4. the log, as the session store reads it: whole, every event checked, the annotator's own
     const packLog = path.join(session, PACK_LOG);
     const paths = sessionPaths(project.dir, annotator);
