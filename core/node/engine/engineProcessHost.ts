@@ -124,7 +124,18 @@ export function engineHandleFromUtilityProcess(child: UtilityProcessLike, whyGon
   const exited = new Promise<EngineExit>((resolve) => {
     child.on('exit', (code) => void whyGone().then((gone) => resolve(utilityProcessExit(code, gone, tail.toString()))));
   });
-  return { engine: new EngineClient(enginePortFromUtilityProcess(child, exited)), pid: child.pid ?? null, exited, kill: () => void child.kill() };
+  // Electron's kill() is a SIGTERM, which a stopped (SIGSTOP) process never acts on: SIGKILL our own child first
+  const kill = (): void => {
+    if (child.pid !== undefined) {
+      try {
+        process.kill(child.pid, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    }
+    child.kill();
+  };
+  return { engine: new EngineClient(enginePortFromUtilityProcess(child, exited)), pid: child.pid ?? null, exited, kill };
 }
 
 let launcher: EngineLauncher = (options) => forkEngineProcess(options);
