@@ -35,7 +35,8 @@ export function nameFormProblem(name: string, what: string): string | null {
 
 /** One person, one spelling: names equal up to Unicode form, letter case and spacing ("Ana", " ana ") are one name. */
 export function sameNameKey(name: string): string {
-  return name.normalize('NFKC').trim().replace(/\s+/gu, ' ').toLocaleLowerCase('und');
+  // toLowerCase is the root locale's lower case, without ICU's per-call locale lookup (a table of 200,000 names)
+  return name.normalize('NFKC').trim().replace(/\s+/gu, ' ').toLowerCase();
 }
 
 /** The existing name a typed one is (same up to case and spacing), or null when it is a new name. */

@@ -1,4 +1,4 @@
-import { existingName as existingAnnotator, TakenNames } from '../../common/names/personNames';
+import { sameNameKey, TakenNames } from '../../common/names/personNames';
 import { decideImportedCodings, parseCodingsCsv, type CodingImportFacts } from '../../common/coding/codingImport';
 import type { ProtocolFacts } from '../../common/coding/codingRules';
 import { asRefusal } from '../../common/contract/refusal';
@@ -34,7 +34,8 @@ export async function importCodings(options: { project: OpenProject; source: str
   const items = new Set((await loadProjectItems(project)).map((i) => i.id));
   const annotators = await projectSessionSource.annotators(project);
   // one person, one spelling: "Bob" in the table is the session of "bob"
-  const canonical = (name: string): string => existingAnnotator(name, annotators) ?? normalizeAnnotatorName(name);
+  const spelled = new Map(annotators.map((name) => [sameNameKey(name), name]));
+  const canonical = (name: string): string => spelled.get(sameNameKey(name)) ?? normalizeAnnotatorName(name);
   for (const row of rows) {
     row.annotator = canonical(row.annotator);
     row.coder = canonical(row.coder);
@@ -49,7 +50,14 @@ export async function importCodings(options: { project: OpenProject; source: str
   const codebook = await loadCodebook(project);
   const context = codingContext(project, '', codebook);
 
+  // each protocol's facts once: a table codes the same protocol on many rows (by many coders)
+  const protocols = new Map<string, ProtocolFacts | string>();
   const protocol = (annotator: string, item: string): ProtocolFacts | string => {
+    const key = JSON.stringify([annotator, item]);
+    if (!protocols.has(key)) protocols.set(key, protocolOf(annotator, item));
+    return protocols.get(key)!;
+  };
+  const protocolOf = (annotator: string, item: string): ProtocolFacts | string => {
     if (!items.has(item)) return `"${item}" is not an item of the project`;
     const session = loaded.get(annotator);
     if (!session) return `"${annotator}" has no session in this project (sessions: ${annotators.join(', ') || 'none'})`;
