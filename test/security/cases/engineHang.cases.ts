@@ -1,13 +1,16 @@
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
-import type { EngineSupervisorEvent } from '../../../../core/node/engine/engineSupervisor';
-import { forkEngineProcess, startEngineProcess } from '../../../../core/node/engine/engineProcessHost';
+import { expect } from 'vitest';
+import type { EngineSupervisorEvent } from '../../../core/node/engine/engineSupervisor';
+import { forkEngineProcess, startEngineProcess } from '../../../core/node/engine/engineProcessHost';
+import { hostileGroup, type HostileCase } from '../hostile';
 
-const bootstrap = fileURLToPath(new URL('../../../../core/node/engine/engineSourceBootstrap.mjs', import.meta.url));
-const echoEngine = new URL('./fixtures/echoEngineProcess.ts', import.meta.url).href;
+const bootstrap = fileURLToPath(new URL('../../../core/node/engine/engineSourceBootstrap.mjs', import.meta.url));
+const echoEngine = new URL('../../core/node/engine/fixtures/echoEngineProcess.ts', import.meta.url).href;
 
-describe('a stopped engine process (SIGSTOP) is a crash', () => {
-  it('the job it was on is answered by a restarted process, and the stop is said as a hang', { timeout: 60_000 }, async () => {
+const cases: Array<HostileCase<null>> = [];
+const add = (name: string, run: () => Promise<void> | void) => cases.push({ name, run });
+
+add('an engine process stopped with SIGSTOP mid-job is killed as hung, restarted and said; the job is answered by the new process (ingest waited forever before)', async () => {
     const events: EngineSupervisorEvent[] = [];
     const engine = startEngineProcess({
       modelName: 'echo',
@@ -43,5 +46,6 @@ describe('a stopped engine process (SIGSTOP) is a crash', () => {
       }
       await engine.close();
     }
-  });
 });
+
+export const engineHangGroup = hostileGroup<null>({ surface: 'crash points', area: 'a hung engine', setup: () => null, cases });
