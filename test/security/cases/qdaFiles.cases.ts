@@ -2,6 +2,7 @@ import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { deflateRawSync } from 'node:zlib';
 import { expect } from 'vitest';
+import { MAX_CODINGS_ROWS, parseCodingsCsv } from '../../../core/common/coding/codingImport';
 import { cli } from '../../helpers/cli';
 import { freshProject, recordedProject } from '../fixtures';
 import { hostileGroup, type HostileCase } from '../hostile';
@@ -106,6 +107,12 @@ add('import --codings refuses a session log that is a link outside the project a
   const run = await cli('import', '--project', project.dir, '--codings', csv);
   await refusedInOneLine(run, /sessions\/bob\/events\.jsonl: is a link that leads outside the project/);
   expect(run.err + run.out).not.toContain('SECRET');
+});
+
+add('a codings table past the row limit is refused in one line before any row is checked', () => {
+  const rows = Array.from({ length: 11 }, (_, i) => `demo-01,ana,u0,coder-${i},Doubts`);
+  expect(() => parseCodingsCsv(`item,annotator,unit,coder,code\n${rows.join('\n')}\n`, 'big.csv', 10)).toThrow(/11 rows are more than one codings import takes \(at most 10\); split the table/);
+  expect(MAX_CODINGS_ROWS).toBe(1_000_000);
 });
 
 export const qdaFilesGroup = hostileGroup<null>({ surface: 'imports', area: 'REFI-QDA files, XML and codebooks', setup: () => null, cases });
