@@ -1,4 +1,8 @@
 import { expect, it } from 'vitest';
+import { archivesGroup } from './cases/archives.cases';
+import { qdaFilesGroup } from './cases/qdaFiles.cases';
+import { namesGroup } from './cases/names.cases';
+import { engineHangGroup } from './cases/engineHang.cases';
 import { browserModeGroup } from './cases/browserMode.cases';
 import { crashPointsGroup } from './cases/crashPoints.cases';
 import { csvInjectionGroup } from './cases/csvInjection.cases';
@@ -13,10 +17,10 @@ import { wavInputGroup } from './cases/wavInput.cases';
 import type { HostileGroup, Surface } from './hostile';
 
 /** Every group of the hostile suite; each runs in its own test file beside this one. */
-const GROUPS: ReadonlyArray<HostileGroup<never>> = [browserModeGroup, projectLinkGroup, wavInputGroup, csvInjectionGroup, projectInputsGroup, crashPointsGroup, electronPolicyGroup, roomsGroup, shadowRoomsGroup, exportsGroup, importsGroup] as never;
+const GROUPS: ReadonlyArray<HostileGroup<never>> = [browserModeGroup, projectLinkGroup, wavInputGroup, csvInjectionGroup, projectInputsGroup, crashPointsGroup, electronPolicyGroup, roomsGroup, shadowRoomsGroup, exportsGroup, importsGroup, archivesGroup, qdaFilesGroup, namesGroup, engineHangGroup] as never;
 
 /** The floor per surface: a change that drops cases (or a surface) fails here, so the next pass starts from this suite. */
-const FLOOR: Record<Surface, number> = { 'browser mode': 90, files: 100, 'crash points': 15, 'electron policy': 60, rooms: 125, exports: 39, imports: 35 };
+const FLOOR: Record<Surface, number> = { 'browser mode': 90, files: 115, 'crash points': 16, 'electron policy': 60, rooms: 125, exports: 39, imports: 58 };
 
 it('the hostile suite holds at least 150 cases across browser mode, files, crash points, the Electron policy, rooms, exports and imports', () => {
   const perSurface = new Map<Surface, number>();

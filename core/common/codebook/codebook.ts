@@ -1,6 +1,7 @@
 import { compileOnFirstUse, sharedAjv } from '../io/schemaValidator';
 import { stringify } from 'yaml';
 import { ConfigError, lineAt, readStrictYaml, schemaConfigProblems, type ConfigProblem } from '../project/strictYaml';
+import { nameFormProblem, shownName, TakenNames } from '../names/personNames';
 
 /** The project's codebook file, beside aloud.yaml. */
 export const CODEBOOK_FILE = 'codebook.yaml';
@@ -58,7 +59,6 @@ export const codebookJsonSchema = {
 const ajv = sharedAjv({ allErrors: true, strict: true });
 const validateCodebook = compileOnFirstUse(() => ajv.compile(codebookJsonSchema));
 
-const CONTROL_CHARACTER = /[\u0000-\u001f\u007f-\u009f]/;
 /** Names are compared as people read them: "Doubt" and "ｄoubt" (full width) or "doubt" are one code. */
 const folded = (s: string): string => s.normalize('NFKC').toLowerCase();
 
@@ -68,6 +68,7 @@ const folded = (s: string): string => s.normalize('NFKC').toLowerCase();
  * Throws ConfigError with every problem located by key path and line.
  */
 export function parseCodebook(source: string, file = CODEBOOK_FILE): Codebook {
+  if (source.length > CODEBOOK_LIMITS.chars) throw new ConfigError([{ file, line: null, path: '', message: `${source.length} characters is too large for a codebook (at most ${CODEBOOK_LIMITS.chars}; the largest published ones are a few hundred kB)` }]);
   const { value, root, lineCounter } = readStrictYaml(source, file, CODEBOOK_FILE);
   if (!validateCodebook(value)) throw new ConfigError(schemaConfigProblems(validateCodebook.errors, file, root, lineCounter));
   const codebook = value as unknown as Codebook;
@@ -76,21 +77,34 @@ export function parseCodebook(source: string, file = CODEBOOK_FILE): Codebook {
   return codebook;
 }
 
+/** How large a codebook may be: its text, its codes, how deep codes nest under parents. */
+export const CODEBOOK_LIMITS = { chars: 4 * 1024 * 1024, codes: 10_000, depth: 64 } as const;
+
 /** The rules a schema cannot say, on a codebook from any source (a file, an import); lines where known. */
 export function codebookProblems(codebook: Codebook, file: string, lineOf: (segments: string[]) => number | null = () => null): ConfigProblem[] {
   const problems: ConfigProblem[] = [];
   const at = (i: number, key: string, message: string): void => {
     problems.push({ file, line: lineOf(['codes', String(i), key]), path: `codes[${i}].${key}`, message });
   };
+  if (codebook.codes.length > CODEBOOK_LIMITS.codes) {
+    return [{ file, line: lineOf(['codes']), path: 'codes', message: `${codebook.codes.length} codes are more than a codebook holds (at most ${CODEBOOK_LIMITS.codes})` }];
+  }
   const byName = new Map<string, number>();
+  const lookAlikes = new TakenNames();
   const keys = new Map<string, number>();
   const guids = new Map<string, number>();
   codebook.codes.forEach((code, i) => {
-    if (CONTROL_CHARACTER.test(code.name)) at(i, 'name', `code name ${JSON.stringify(code.name)} contains a control character`);
-    if (code.name !== code.name.trim()) at(i, 'name', `code name ${JSON.stringify(code.name)} has leading or trailing spaces`);
+    // the one rule for names of people and codes: no controls, invisibles or text-direction characters, not over-long
+    const formProblem = nameFormProblem(code.name, 'code name');
+    if (formProblem) at(i, 'name', formProblem);
+    if (code.name !== code.name.trim()) at(i, 'name', `code name ${shownName(code.name)} has leading or trailing spaces`);
     const seen = byName.get(folded(code.name));
     if (seen !== undefined) at(i, 'name', `duplicate code name "${code.name}" (also codes[${seen}])`);
-    else byName.set(folded(code.name), i);
+    else {
+      byName.set(folded(code.name), i);
+      const like = lookAlikes.add(code.name);
+      if (like !== null) at(i, 'name', `code name ${shownName(code.name)} looks like the code "${like}" (codes[${byName.get(folded(like))}]); two codes must look different`);
+    }
     if (code.key !== undefined) {
       const other = keys.get(code.key);
       const reserved = CODING_VIEW_KEYS[code.key.toLowerCase()];
@@ -105,15 +119,21 @@ export function codebookProblems(codebook: Codebook, file: string, lineOf: (segm
       else guids.set(bare, i);
     }
   });
+  let tooDeep = false;
   codebook.codes.forEach((code, i) => {
     if (code.parent === undefined) return;
     const parent = byName.get(folded(code.parent));
     if (parent === undefined) return at(i, 'parent', `parent "${code.parent}" is not a code of this codebook`);
     if (parent === i) return at(i, 'parent', `code "${code.name}" cannot be its own parent`);
-    // walk up: a cycle would make a code its own ancestor
+    // walk up, at most the depth limit: a cycle would make a code its own ancestor, a chain past it is refused once
     const visited = new Set<number>([i]);
     for (let up: number | undefined = parent; up !== undefined; ) {
       if (visited.has(up)) return at(i, 'parent', `parents form a cycle through "${code.name}"`);
+      if (visited.size >= CODEBOOK_LIMITS.depth) {
+        if (!tooDeep) at(i, 'parent', `code "${code.name}" is nested more than ${CODEBOOK_LIMITS.depth} levels deep under its parents`);
+        tooDeep = true;
+        return undefined;
+      }
       visited.add(up);
       const next: string | undefined = codebook.codes[up]!.parent;
       up = next === undefined ? undefined : byName.get(folded(next));

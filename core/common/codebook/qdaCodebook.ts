@@ -1,6 +1,7 @@
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import type { InputProblem } from '../io/inputProblem';
 import { InputError } from '../io/inputProblem';
+import { xmlGuardProblem } from '../io/xmlGuard';
 import { codebookProblems, type CodeDef, type Codebook } from './codebook';
 import { escapeXmlText, xmlAttributes } from '../export/interop/xmlText';
 
@@ -44,6 +45,8 @@ type XmlNode = Record<string, unknown>;
  * InputError and nothing.
  */
 export function parseQdaCodebook(xml: string, file: string): QdaCodebookImport {
+  const hazard = xmlGuardProblem(xml);
+  if (hazard) throw new InputError([{ file, line: hazard.line, field: null, stage: 'input', message: hazard.message }]);
   const syntax = XMLValidator.validate(xml, { allowBooleanAttributes: false });
   if (syntax !== true) throw new InputError([{ file, line: syntax.err.line, field: null, stage: 'parse', message: `not well-formed XML: ${syntax.err.msg}` }]);
   const parser = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '@_', htmlEntities: true, parseTagValue: false, parseAttributeValue: false, trimValues: false, isArray: (name) => /(^|:)Code$/.test(name) });
@@ -154,10 +157,18 @@ export function codebookGuids(codes: readonly CodeDef[], guidOf: (key: string) =
 export function codebookTree(codes: readonly CodeDef[], guids: ReadonlyMap<string, string>, indent: string): string[] {
   const lines: string[] = [];
   const names = new Set(codes.map((c) => c.name));
+  // each code's children, once: a walk that filtered the whole list per code was quadratic in the codebook
+  const childrenOf = new Map<string | undefined, CodeDef[]>();
+  for (const code of codes) {
+    const parent = code.parent === undefined || !names.has(code.parent) ? undefined : code.parent;
+    const siblings = childrenOf.get(parent);
+    if (siblings) siblings.push(code);
+    else childrenOf.set(parent, [code]);
+  }
   const emit = (parent: string | undefined, depth: string): void => {
-    for (const code of codes.filter((c) => (parent === undefined ? c.parent === undefined || !names.has(c.parent) : c.parent === parent))) {
+    for (const code of childrenOf.get(parent) ?? []) {
       const description = codeDescription(code);
-      const children = codes.some((c) => c.parent === code.name);
+      const children = childrenOf.has(code.name);
       const open = `${depth}<Code${xmlAttributes({ guid: guids.get(code.name), name: code.name, isCodable: true })}>${description ? `<Description>${escapeXmlText(description)}</Description>` : ''}`;
       if (!children) {
         lines.push(`${open}</Code>`);

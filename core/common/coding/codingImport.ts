@@ -9,6 +9,9 @@ import { codeActData, sameName, type CodingContext, type ProtocolFacts } from '.
 export const CODINGS_CSV_COLUMNS = ['item', 'annotator', 'unit', 'coder', 'code'] as const;
 export const CODINGS_CSV_OPTIONAL = ['memo'] as const;
 
+/** The rows one codings import checks (its check is linear: 200,000 rows take seconds; see bench/codingsImport.ts). */
+export const MAX_CODINGS_ROWS = 1_000_000;
+
 export interface CodingRow {
   line: number;
   item: string;
@@ -20,8 +23,9 @@ export interface CodingRow {
 }
 
 /** The rows of a codings table (any column order; memo optional, no other columns); every problem names its line and column. */
-export function parseCodingsCsv(text: string, file: string): CodingRow[] {
+export function parseCodingsCsv(text: string, file: string, maxRows: number = MAX_CODINGS_ROWS): CodingRow[] {
   const table = parseCsv(text, file);
+  if (table.rows.length > maxRows) throw new InputError([{ file, line: null, field: null, stage: 'input', message: `${table.rows.length} rows are more than one codings import takes (at most ${maxRows}); split the table` }]);
   const problems: InputProblem[] = [];
   const column = new Map(table.header.map((name, i) => [name, i]));
   const expected = `expected ${[...CODINGS_CSV_COLUMNS, '[memo]'].join(',')}`;

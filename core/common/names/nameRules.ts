@@ -4,6 +4,8 @@
  * stored later, measured in the same units: characters of the encoded file name.
  */
 
+import { nameFormProblem } from './personNames';
+
 /** Longest encoded name we accept, leaving room for ".wav"/".lock" suffixes under the usual 255-byte limit. */
 export const MAX_ENCODED_NAME = 200;
 
@@ -95,7 +97,8 @@ export function normalizeAnnotatorName(annotator: string): string {
 export function annotatorNameProblem(annotator: string): string | null {
   const hidden = invisibleCharacter(annotator);
   if (hidden) return `annotator name ${JSON.stringify(annotator)} contains an invisible or text-direction character (${hidden}); type the name without it`;
-  return fileNameProblem(annotator, 'annotator name');
+  // the one rule for people's names first (Unicode's own list of invisibles), then what a file name can hold
+  return fileNameProblem(annotator, 'annotator name') ?? nameFormProblem(annotator, 'annotator name');
 }
 
 /**

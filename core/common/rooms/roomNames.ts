@@ -1,4 +1,5 @@
-import { looksAlike, looksLikeWord } from '../names/confusables';
+import { looksLikeWord } from '../names/personNames';
+import { looksAlike } from '../text/textFold';
 import { annotatorNameProblem, encodedFileName, invisibleCharacter, MAX_ENCODED_NAME, normalizeAnnotatorName } from '../names/nameRules';
 import { MAX_CHAT_CHARS, MAX_MEMBER_NAME_CHARS } from './roomEvents';
 

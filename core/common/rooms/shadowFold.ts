@@ -1,5 +1,6 @@
 import type { AlphaLevel } from '../agreement/krippendorff';
-import { looksAlike, looksLikeWord } from '../names/confusables';
+import { looksLikeWord } from '../names/personNames';
+import { looksAlike } from '../text/textFold';
 import { utf8Length } from '../names/nameRules';
 import type { LabelSource } from '../session/itemState';
 import type { LivePause } from './livePauses';

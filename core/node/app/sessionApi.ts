@@ -1,6 +1,6 @@
 import type { AloudApi, SessionPatch } from '../../common/contract/aloudApi';
 import { Refusal } from '../../common/contract/refusal';
-import { existingAnnotator } from '../../common/annotators/annotatorName';
+import { existingName as existingAnnotator, lookAlikeOf } from '../../common/names/personNames';
 import { readWav } from '../audio/wavFile';
 import { normalizeAnnotatorName } from '../session/sessionPaths';
 import { projectSessionSource } from '../export/projectSessions';
@@ -30,6 +30,8 @@ export function sessionApi(app: AppContext) {
         const existing = existingAnnotator(annotator, await projectSessionSource.annotators(app.project));
         if (!existing) throw new Refusal('not_found', `"${annotator}" has no session in this project to review`);
         if (normalizeAnnotatorName(reviewer) === existing) return app.session.openSession(existing);
+        const like = lookAlikeOf(normalizeAnnotatorName(reviewer), await projectSessionSource.annotators(app.project));
+        if (like !== null) throw new Refusal('bad_request', `the reviewer "${normalizeAnnotatorName(reviewer)}" looks like the existing annotator "${like}"; use that name, or one that looks different`);
         return app.session.openSession(existing, normalizeAnnotatorName(reviewer));
       }),
     // both in the call queue: asked while the session reopens (new settings, a model arriving), they wait for it

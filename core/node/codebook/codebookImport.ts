@@ -1,9 +1,9 @@
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { unzipSync } from 'fflate';
 import { CODEBOOK_FILE, codebookVersion, formatCodebook, parseCodebook } from '../../common/codebook/codebook';
 import { parseQdaCodebook } from '../../common/codebook/qdaCodebook';
 import { InputError } from '../../common/io/inputProblem';
+import { QDPX_LIMITS, unzipBounded, ZipLimitError } from '../archives/boundedUnzip';
 import { writeFileAtomic } from '../fs/atomicFile';
 import { sha256Hex } from '../fs/sha256';
 import { ProjectError } from '../project/projectError';
@@ -45,15 +45,15 @@ async function codebookXml(source: string): Promise<string> {
   const lower = source.toLowerCase();
   let xml: Uint8Array;
   if (lower.endsWith('.qdpx')) {
-    let entries: Record<string, Uint8Array>;
+    let entries: Map<string, Uint8Array>;
     try {
-      entries = unzipSync(bytes, { filter: (f) => /^[^/]*\.qde$/i.test(f.name) });
+      entries = unzipBounded(bytes, (name) => /^[^/]*\.qde$/i.test(name), QDPX_LIMITS).entries;
     } catch (e) {
-      throw new InputError([{ file: source, line: null, field: null, stage: 'input', message: `not a .qdpx (zip) file: ${(e as Error).message}` }]);
+      throw new InputError([{ file: source, line: null, field: null, stage: 'input', message: e instanceof ZipLimitError ? `refused: ${e.message}` : `not a .qdpx (zip) file: ${(e as Error).message}` }]);
     }
-    const names = Object.keys(entries);
+    const names = [...entries.keys()];
     if (names.length !== 1) throw new InputError([{ file: source, line: null, field: null, stage: 'input', message: names.length === 0 ? 'the .qdpx holds no project.qde' : `the .qdpx holds ${names.length} .qde files (${names.join(', ')}); REFI-QDA puts exactly one at the top` }]);
-    xml = entries[names[0]!]!;
+    xml = entries.get(names[0]!)!;
   } else if (lower.endsWith('.qdc')) xml = bytes;
   else throw new ProjectError(`${source}: a codebook is a REFI-QDA .qdc file or the CodeBook of a .qdpx project`);
   try {

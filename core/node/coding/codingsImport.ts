@@ -1,4 +1,4 @@
-import { existingAnnotator } from '../../common/annotators/annotatorName';
+import { sameNameKey, TakenNames } from '../../common/names/personNames';
 import { decideImportedCodings, parseCodingsCsv, type CodingImportFacts } from '../../common/coding/codingImport';
 import type { ProtocolFacts } from '../../common/coding/codingRules';
 import { asRefusal } from '../../common/contract/refusal';
@@ -34,7 +34,8 @@ export async function importCodings(options: { project: OpenProject; source: str
   const items = new Set((await loadProjectItems(project)).map((i) => i.id));
   const annotators = await projectSessionSource.annotators(project);
   // one person, one spelling: "Bob" in the table is the session of "bob"
-  const canonical = (name: string): string => existingAnnotator(name, annotators) ?? normalizeAnnotatorName(name);
+  const spelled = new Map(annotators.map((name) => [sameNameKey(name), name]));
+  const canonical = (name: string): string => spelled.get(sameNameKey(name)) ?? normalizeAnnotatorName(name);
   for (const row of rows) {
     row.annotator = canonical(row.annotator);
     row.coder = canonical(row.coder);
@@ -49,7 +50,14 @@ export async function importCodings(options: { project: OpenProject; source: str
   const codebook = await loadCodebook(project);
   const context = codingContext(project, '', codebook);
 
+  // each protocol's facts once: a table codes the same protocol on many rows (by many coders)
+  const protocols = new Map<string, ProtocolFacts | string>();
   const protocol = (annotator: string, item: string): ProtocolFacts | string => {
+    const key = JSON.stringify([annotator, item]);
+    if (!protocols.has(key)) protocols.set(key, protocolOf(annotator, item));
+    return protocols.get(key)!;
+  };
+  const protocolOf = (annotator: string, item: string): ProtocolFacts | string => {
     if (!items.has(item)) return `"${item}" is not an item of the project`;
     const session = loaded.get(annotator);
     if (!session) return `"${annotator}" has no session in this project (sessions: ${annotators.join(', ') || 'none'})`;
@@ -57,13 +65,21 @@ export async function importCodings(options: { project: OpenProject; source: str
     if (!state || state.segments.length === 0) return `${annotator} has no transcript of "${item}"`;
     return protocolFacts(project, annotator, state);
   };
+  // one rule for people's names: a new coder who looks like a person already there (or earlier in the file) is refused
+  const taken = new TakenNames(annotators);
+  const coderProblems = new Map<string, string | null>();
   const coderProblem = (coder: string): string | null => {
+    if (coderProblems.has(coder)) return coderProblems.get(coder)!;
+    let problem: string | null = null;
     try {
       sessionPaths(project.dir, coder);
-      return null;
+      const like = taken.add(coder);
+      if (like !== null) problem = `"${coder}" looks like the existing coder "${like}"; write that name, or one that looks different`;
     } catch (e) {
-      return asRefusal(e).message;
+      problem = asRefusal(e).message;
     }
+    coderProblems.set(coder, problem);
+    return problem;
   };
   const facts = (coderFold: CodingImportFacts['coderFold']): CodingImportFacts => ({ file: source, protocol, coderFold, coderProblem, context });
   const readOnly = decideImportedCodings(rows, facts((coder) => {

@@ -6,7 +6,7 @@ import { EngineClient } from '../../common/engine/engineClient';
 import { describeEngineExit, type EngineExit } from '../../common/engine/engineRestartPolicy';
 import type { EngineInfo, TranscribeInput, TranscriptionEngine } from '../../common/engine/engineTypes';
 import { isPartialRequestId } from '../../common/engine/transcriptionScheduler';
-import { type EngineProcessHandle, type EngineSupervisorEvent, SupervisedEngine } from './engineSupervisor';
+import { type EngineProcessHandle, type EngineSupervisorEvent, type HangBound, SupervisedEngine } from './engineSupervisor';
 import { EngineRegistryEntry } from './engineRegistry';
 import { enginePortFromChildProcess, enginePortFromUtilityProcess, type UtilityProcessLike } from './nodeEnginePort';
 import type { WhisperEngineOptions } from './whisperEngine';
@@ -124,7 +124,18 @@ export function engineHandleFromUtilityProcess(child: UtilityProcessLike, whyGon
   const exited = new Promise<EngineExit>((resolve) => {
     child.on('exit', (code) => void whyGone().then((gone) => resolve(utilityProcessExit(code, gone, tail.toString()))));
   });
-  return { engine: new EngineClient(enginePortFromUtilityProcess(child, exited)), pid: child.pid ?? null, exited, kill: () => void child.kill() };
+  // Electron's kill() is a SIGTERM, which a stopped (SIGSTOP) process never acts on: SIGKILL our own child first
+  const kill = (): void => {
+    if (child.pid !== undefined) {
+      try {
+        process.kill(child.pid, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    }
+    child.kill();
+  };
+  return { engine: new EngineClient(enginePortFromUtilityProcess(child, exited)), pid: child.pid ?? null, exited, kill };
 }
 
 let launcher: EngineLauncher = (options) => forkEngineProcess(options);
@@ -141,16 +152,19 @@ export interface StartEngineProcessOptions extends WhisperEngineOptions {
   modelName?: string;
   /** tests: another launcher than the host's */
   launch?: EngineLauncher;
+  /** when a silent process is taken as hung (default HANG_BOUND) */
+  hangBound?: HangBound;
 }
 
 /** whisper.cpp in a supervised process of its own: restarted with its model when it dies (engineSupervisor.ts). */
 export function startEngineProcess(options: StartEngineProcessOptions = {}): SupervisedEngine {
-  const { onEvent, modelName, launch, ...engineOptions } = options;
+  const { onEvent, modelName, launch, hangBound, ...engineOptions } = options;
   const start = launch ?? launcher;
   const registry = new EngineRegistryEntry();
   return new SupervisedEngine(() => start(engineOptions), {
     ...(onEvent ? { onEvent } : {}),
     ...(modelName ? { modelName } : {}),
+    ...(hangBound ? { hangBound } : {}),
     onSupervision: (supervision) => registry.update(supervision),
   });
 }

@@ -44,7 +44,21 @@ export interface SupervisedEngineOptions {
   now?: () => number;
   /** close waits this long for the process to answer 'close' before killing it */
   closeTimeoutMs?: number;
+  /** how long a job may go without any answer from the process before it is taken as hung (see HANG_BOUND) */
+  hangBound?: HangBound;
 }
+
+/**
+ * When a process that answers nothing is hung (stopped, deadlocked, swapping to death): no answer for
+ * max(minMs, perAudioSecondMs × the seconds of audio of the job it is on). Whisper on a slow CPU runs a few times
+ * slower than real time; ten times is far past that, and a minute's floor covers a cold start.
+ */
+export interface HangBound {
+  minMs: number;
+  perAudioSecondMs: number;
+}
+
+export const HANG_BOUND: HangBound = { minMs: 60_000, perAudioSecondMs: 10_000 };
 
 interface Call {
   run: (engine: TranscriptionEngine) => Promise<unknown>;
@@ -52,6 +66,8 @@ interface Call {
   reject: (error: unknown) => void;
   /** the process it was sent to, while it runs there */
   sentTo: EngineProcessHandle | null;
+  /** seconds of audio in the job: what its expected time is derived from */
+  audioSeconds: number;
 }
 
 /**
@@ -73,6 +89,9 @@ export class SupervisedEngine implements TranscriptionEngine {
   private stoppedBecause: EngineError | null = null;
   private restartTimer: ReturnType<typeof setTimeout> | null = null;
   private readonly now: () => number;
+  private watchdog: ReturnType<typeof setTimeout> | null = null;
+  /** processes killed as hung, with what is said of them instead of "killed by SIGKILL" */
+  private readonly hung = new Map<EngineProcessHandle, string>();
 
   constructor(
     private readonly startProcess: () => EngineProcessHandle,
@@ -115,11 +134,11 @@ export class SupervisedEngine implements TranscriptionEngine {
   }
 
   transcribe(input: TranscribeInput): Promise<EngineTranscription> {
-    return this.submit((engine) => engine.transcribe(input)) as Promise<EngineTranscription>;
+    return this.submit((engine) => engine.transcribe(input), input.pcm.length / 16_000) as Promise<EngineTranscription>;
   }
 
   encode(pcm: Float32Array, audioCtx: number | null = null): Promise<EncodeTiming> {
-    return this.submit((engine) => engine.encode(pcm, audioCtx)) as Promise<EncodeTiming>;
+    return this.submit((engine) => engine.encode(pcm, audioCtx), pcm.length / 16_000) as Promise<EncodeTiming>;
   }
 
   /** Stops the running job: in the process, or (while it restarts) before it is sent again. */
@@ -146,6 +165,7 @@ export class SupervisedEngine implements TranscriptionEngine {
     this.state = 'closed';
     this.options.onSupervision?.(this.supervision());
     if (this.restartTimer) clearTimeout(this.restartTimer);
+    if (this.watchdog) clearTimeout(this.watchdog);
     for (const call of this.calls.splice(0)) call.reject(new EngineError('engine_closed', 'the engine was closed'));
     const handle = this.current;
     if (!handle) return;
@@ -184,14 +204,14 @@ export class SupervisedEngine implements TranscriptionEngine {
     return handle;
   }
 
-  private submit(run: Call['run']): Promise<unknown> {
+  private submit(run: Call['run'], audioSeconds: number): Promise<unknown> {
     try {
       this.refuseWhenDone();
     } catch (e) {
       return Promise.reject(e);
     }
     return new Promise((resolve, reject) => {
-      const call: Call = { run, resolve, reject, sentTo: null };
+      const call: Call = { run, resolve, reject, sentTo: null, audioSeconds };
       this.calls.push(call);
       if (this.state === 'running') this.send(call);
     });
@@ -201,6 +221,7 @@ export class SupervisedEngine implements TranscriptionEngine {
   private send(call: Call): void {
     const handle = this.current!;
     call.sentTo = handle;
+    if (this.watchdog === null) this.armWatchdog();
     call.run(handle.engine).then(
       (value) => this.settle(call, () => call.resolve(value)),
       (error: unknown) => {
@@ -220,10 +241,37 @@ export class SupervisedEngine implements TranscriptionEngine {
     if (at < 0) return;
     this.calls.splice(at, 1);
     answer();
+    // an answer is progress: the bound starts again for the job the process is on now
+    this.armWatchdog();
   }
 
-  private exited(handle: EngineProcessHandle, exit: EngineExit): void {
+  /** Watches the first job the live process holds: no answer within its bound and the process is killed as hung. */
+  private armWatchdog(): void {
+    if (this.watchdog) clearTimeout(this.watchdog);
+    this.watchdog = null;
+    const handle = this.current;
+    const job = this.calls.find((c) => c.sentTo !== null && c.sentTo === handle);
+    if (!handle || !job || this.state !== 'running') return;
+    const bound = this.options.hangBound ?? HANG_BOUND;
+    const ms = Math.max(bound.minMs, Math.ceil(job.audioSeconds * bound.perAudioSecondMs));
+    this.watchdog = setTimeout(() => {
+      this.watchdog = null;
+      if (handle !== this.current || this.state !== 'running' || !this.calls.some((c) => c.sentTo === handle)) return;
+      this.hung.set(handle, `made no progress for ${(ms / 1000).toFixed(1)} s on a job of ${job.audioSeconds.toFixed(1)} s of audio (stopped or hung), so it was killed`);
+      // each handle's kill is a SIGKILL: it ends a stopped process too (a SIGTERM would wait for it to be continued)
+      handle.kill();
+    }, ms);
+    this.watchdog.unref?.();
+  }
+
+  private exited(handle: EngineProcessHandle, died: EngineExit): void {
     if (handle !== this.current || this.state === 'closed') return;
+    if (this.watchdog) clearTimeout(this.watchdog);
+    this.watchdog = null;
+    // a process killed as hung is a crash, said as what it was
+    const hung = this.hung.get(handle);
+    this.hung.delete(handle);
+    const exit: EngineExit = hung ? { ...died, description: hung } : died;
     if (this.modelPath === null) {
       // before a model: the next call starts a new process (a crash in the first load is reported by load itself)
       this.current = null;
@@ -272,6 +320,7 @@ export class SupervisedEngine implements TranscriptionEngine {
       message: `transcription restarted (process ${handle.pid ?? '?'}, restart ${this.restarts}) with ${this.modelName(this.modelPath)}${waiting.length === 0 ? '' : `; ${waiting.length === 1 ? 'the waiting utterance is' : `${waiting.length} waiting utterances are`} transcribed now`}`,
     });
     for (const call of waiting) this.send(call);
+    this.armWatchdog();
   }
 
   private stop(reason: string): void {

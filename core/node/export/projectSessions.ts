@@ -5,6 +5,7 @@ import { EVENT_UPCASTERS } from '../../common/session/sessionLog';
 import { ProjectError } from '../project/projectError';
 import type { OpenProject } from '../project/projectFolder';
 import { streamSessionLog } from '../session/sessionLogStream';
+import { resolveInside } from '../fs/resolveInside';
 import { decodeFileName, normalizeAnnotatorName, sessionPaths } from '../session/sessionPaths';
 import { configSha256Of } from '../session/sessionStore';
 import type { AnnotatorStates, SessionSource } from './sessionSource';
@@ -63,9 +64,11 @@ export const projectSessionSource: SessionSource = {
   async load(project: OpenProject, name: string): Promise<AnnotatorStates> {
     const annotator = normalizeAnnotatorName(name);
     const { events: file } = sessionPaths(project.dir, annotator);
+    // a log that is a link leading out of the project is refused before a byte of it is read (or quoted in an error)
+    const real = await resolveInside(project.dir, file, 'read');
     // folded as it is read: the log is never held whole
     const fold = new SessionFold(project.config, file, { configSha256: configSha256Of(project) });
-    const { events, torn } = await streamSessionLog(file, (event) => fold.apply(event), { upcasters: EVENT_UPCASTERS });
+    const { events, torn } = await streamSessionLog(real, (event) => fold.apply(event), { upcasters: EVENT_UPCASTERS });
     const state = fold.state();
     const warnings = torn ? [`${file}:${torn.line}: torn last line (a crash while writing) left out of the export`] : [];
     if (events === 0) throw new ProjectError(`${file}: the session log is empty (the session was never started, or a crash cut it when it was created); open the session once, or move the folder out of the project`);

@@ -17,6 +17,7 @@ import {
 import { JsonSyntaxError, parseStrictJson } from '../../common/io/strictJson';
 import { SessionLogError } from '../../common/session/sessionLog';
 import { annotatorNameProblem } from '../../common/names/nameRules';
+import { lookAlikeOf } from '../../common/names/personNames';
 import { appVersion } from '../export/appVersion';
 import { projectFacts } from '../export/exportSessions';
 import { syncFolder } from '../fs/atomicFile';
@@ -26,8 +27,16 @@ import { ProjectError } from '../project/projectError';
 import { loadProjectItems, type OpenProject } from '../project/projectFolder';
 import { acquireSessionLock } from '../session/sessionLock';
 import { streamSessionLog } from '../session/sessionLogStream';
-import { normalizeAnnotatorName, sessionPaths } from '../session/sessionPaths';
+import { decodeFileName, normalizeAnnotatorName, sessionPaths } from '../session/sessionPaths';
 import { readTar, TarFormatError, TarWriter } from './tarArchive';
+
+/** A file that is not a readable pack (a damaged or hostile archive, over a limit): nothing of it was written. */
+export class PackUnreadableError extends Refusal {
+  override name = 'PackUnreadableError';
+  constructor(message: string) {
+    super('bad_request', message);
+  }
+}
 
 /** A pack that is refused: nothing of it was written into the project. The message names what differs. */
 export class PackRefusedError extends Refusal {
@@ -56,6 +65,34 @@ export interface UnpackResult {
   appended: number;
   /** WAV files written (new, or changed since the last pack) */
   audio_files: number;
+  /** files of the pack no event of its log names: left out of the project */
+  stray_files: string[];
+}
+
+/** The pack path ("audio/<item>.wav") of a WAV the log names, or null when the path is not a file of the session's audio folder. */
+function packAudioOf(paths: { projectDir: string; audioDir: string }, audioPath: string): string | null {
+  const parts = audioPath.split('/');
+  if (parts.some((part) => part === '' || part === '.' || part === '..' || part.includes('\\'))) return null;
+  const absolute = path.resolve(paths.projectDir, ...parts);
+  if (path.dirname(absolute) !== paths.audioDir) return null;
+  const name = `audio/${path.basename(absolute)}`;
+  return packPathProblem(name) === null ? name : null;
+}
+
+/** The first symbolic link among the folders and files from the project folder down to each of `files`, or null. */
+async function firstLinkOnPaths(projectDir: string, files: readonly string[]): Promise<string | null> {
+  const root = path.resolve(projectDir);
+  const checked = new Set<string>();
+  for (const file of files) {
+    const parts = path.relative(root, file).split(path.sep);
+    for (let i = 1; i <= parts.length; i++) {
+      const step = path.join(root, ...parts.slice(0, i));
+      if (checked.has(step)) continue;
+      checked.add(step);
+      if ((await lstat(step).catch(() => null))?.isSymbolicLink()) return path.relative(root, step).split(path.sep).join('/');
+    }
+  }
+  return null;
 }
 
 /** How far packing or unpacking is, in bytes. */
@@ -256,13 +293,14 @@ export async function unpackSession(options: { project: OpenProject; file: strin
                 await target.close();
                 extracted.set(name, { sha256: hash.digest('hex'), bytes });
               },
+              discard: () => target.close(),
             };
           },
         },
         (read) => options.onProgress?.(read, info.size),
       );
     } catch (e) {
-      if (e instanceof TarFormatError) refuse(`not a readable session pack: ${e.message}`);
+      if (e instanceof TarFormatError) throw new PackUnreadableError(`${options.file}: not a readable session pack: ${e.message}; nothing was unpacked`);
       throw e;
     } finally {
       await handle.close();
@@ -294,12 +332,24 @@ export async function unpackSession(options: { project: OpenProject; file: strin
     const annotator = normalizeAnnotatorName(manifest.annotator);
     const nameProblem = annotatorNameProblem(annotator);
     if (nameProblem) refuse(nameProblem);
+    const heldFolders = await readdir(path.join(project.dir, 'sessions'), { withFileTypes: true }).catch(() => []);
+    const like = lookAlikeOf(annotator, heldFolders.filter((f) => f.isDirectory()).map((f) => decodeFileName(f.name)));
+    if (like !== null) refuse(`it is the session of "${annotator}", which looks like the existing annotator "${like}"; rename one of them first`);
     // 4. the log, as the session store reads it: whole, every event checked, the annotator's own
     const packLog = path.join(session, PACK_LOG);
+    const paths = sessionPaths(project.dir, annotator);
     let started: { annotator?: unknown } | null = null;
     let packed;
+    // every WAV the log names must be a file of the session's own audio folder (a path leaving it would poison every export)
+    const namedAudio = new Set<string>();
     try {
-      packed = await streamSessionLog(packLog, (event) => void (event.seq === 1 ? (started = event.data as { annotator?: unknown }) : undefined));
+      packed = await streamSessionLog(packLog, (event) => {
+        if (event.seq === 1) started = event.data as { annotator?: unknown };
+        if (event.type !== 'recording_started') return;
+        const named = packAudioOf(paths, event.data.audio_path);
+        if (named === null) refuse(`its log's event ${event.seq} (recording_started) names the audio ${JSON.stringify(event.data.audio_path)}, which is not a file of the session's audio folder (sessions/${path.basename(paths.dir)}/audio/)`);
+        namedAudio.add(named!);
+      });
     } catch (e) {
       if (e instanceof SessionLogError) refuse(`its log is damaged: ${e.problem} (line ${e.line})`);
       throw e;
@@ -308,15 +358,21 @@ export async function unpackSession(options: { project: OpenProject; file: strin
     if (packed.events !== manifest.events) refuse(`its log holds ${packed.events} events, the manifest says ${manifest.events}`);
     if ((started as { annotator?: unknown } | null)?.annotator !== annotator) refuse(`its log is the session of "${String((started as { annotator?: unknown } | null)?.annotator)}", not of "${annotator}" as the manifest says`);
 
-    // 5. into the project
-    const paths = sessionPaths(project.dir, annotator);
+    // files no event names are left out of the project and reported
+    const strayFiles = manifest.files.map((f) => f.path).filter((name) => name !== PACK_LOG && !namedAudio.has(name));
+    for (const name of strayFiles) await rm(path.join(session, ...name.split('/')), { force: true });
+    const placed = manifest.files.filter((f) => f.path !== PACK_LOG && namedAudio.has(f.path));
+
+    // 5. into the project, through no symbolic link: every folder and file unpacking writes must be the project's own
+    const linked = await firstLinkOnPaths(project.dir, [paths.events, ...placed.map((f) => path.join(paths.dir, ...f.path.split('/')))]);
+    if (linked) refuse(`${linked} is a symbolic link; unpacking writes only into the project's own folders (replace the link by a folder, or move it out)`);
     const held = await stat(paths.events).then((s) => s.isFile(), () => false);
     if (!held) {
       if (await lstat(paths.dir).then(() => true, () => false)) refuse(`${paths.dir} exists but holds no session log; move it out of the project first`);
       await mkdir(path.dirname(paths.dir), { recursive: true });
       await rename(session, paths.dir);
       await syncFolder(path.dirname(paths.dir));
-      return { file, annotator, status: 'added', events_before: 0, events_after: packed.events, appended: packed.events, audio_files: manifest.files.length - 1 };
+      return { file, annotator, status: 'added', events_before: 0, events_after: packed.events, appended: packed.events, audio_files: placed.length, stray_files: strayFiles };
     }
     const lock = await acquireSessionLock(paths.lock, { sessionLabel: `the session of "${annotator}" in ${project.dir}` });
     try {
@@ -341,8 +397,7 @@ export async function unpackSession(options: { project: OpenProject; file: strin
       // WAV first, then the log saying so: new and changed audio in place before the events that name it
       let audioFiles = 0;
       await mkdir(paths.audioDir, { recursive: true });
-      for (const listed of manifest.files) {
-        if (listed.path === PACK_LOG) continue;
+      for (const listed of placed) {
         const target = path.join(paths.dir, ...listed.path.split('/'));
         const existing = await readFile(target).catch(() => null);
         if (existing && sha256Hex(existing) === listed.sha256) continue;
@@ -357,7 +412,7 @@ export async function unpackSession(options: { project: OpenProject; file: strin
         await syncFolder(paths.dir);
       }
       await step('log-replaced');
-      return { file, annotator, status: appended > 0 ? 'extended' : 'unchanged', events_before: heldLines.events, events_after: packLines.events, appended, audio_files: audioFiles };
+      return { file, annotator, status: appended > 0 ? 'extended' : 'unchanged', events_before: heldLines.events, events_after: packLines.events, appended, audio_files: audioFiles, stray_files: strayFiles };
     } finally {
       await lock.release();
     }

@@ -1,9 +1,11 @@
 import { createHash } from 'node:crypto';
 import type { FileHandle } from 'node:fs/promises';
+import { Parser, type ReadEntry } from 'tar';
 
 /**
  * The POSIX tar (ustar) container a session pack is: any tar tool can list and extract it. Only regular files are
- * written and read; names longer than the ustar field go in a pax `path` record. Written and read as streams.
+ * written and read; names longer than the ustar field go in a pax `path` record. Written as a stream here; read by
+ * npm's `tar` parser under limits that never trust a header's sizes (see `readTar`).
  */
 const BLOCK = 512;
 
@@ -89,68 +91,128 @@ export class TarWriter {
   }
 }
 
-function readOctal(header: Buffer, offset: number, length: number): number {
-  const text = header.toString('latin1', offset, offset + length).replace(/[\0 ]+$/, '').trim();
-  if (!/^[0-7]*$/.test(text)) throw new TarFormatError(`a header field is not a number (${JSON.stringify(text)})`);
-  return text === '' ? 0 : parseInt(text, 8);
+/** What one archive may hold: nothing a header declares is believed past these. */
+export interface TarLimits {
+  /** entries (files), pax records not counted */
+  entries: number;
+  /** bytes of one file */
+  entryBytes: number;
+  /** bytes of all files together */
+  totalBytes: number;
+  /** folders in a path ("audio/x.wav" is 2) */
+  pathDepth: number;
+  /** bytes of one pax or long-name record */
+  metaBytes: number;
 }
 
-function readString(header: Buffer, offset: number, length: number): string {
-  const end = header.indexOf(0, offset);
-  return header.toString('utf8', offset, end < 0 || end > offset + length ? offset + length : end);
+/** A session pack: one log, one WAV per item, a manifest. */
+export const PACK_TAR_LIMITS: TarLimits = { entries: 200_000, entryBytes: 4 * 1024 ** 3, totalBytes: 256 * 1024 ** 3, pathDepth: 2, metaBytes: 64 * 1024 };
+
+/** Where one file's content goes; `discard` is called instead of `end` when the archive is refused midway. */
+export interface TarFileTarget {
+  piece(bytes: Buffer): Promise<void> | void;
+  end(): Promise<void> | void;
+  discard?(): Promise<void> | void;
 }
 
 /** What reading met: each file's name and content pieces, in order. */
 export interface TarEntrySink {
   /** a file begins; returns where its pieces go */
-  file(name: string, size: number): { piece(bytes: Buffer): Promise<void> | void; end(): Promise<void> | void } | Promise<{ piece(bytes: Buffer): Promise<void> | void; end(): Promise<void> | void }>;
+  file(name: string, size: number): TarFileTarget | Promise<TarFileTarget>;
+}
+
+const REGULAR_FILE = new Set(['File', 'OldFile', 'ContiguousFile']);
+
+/** npm tar's warnings, in words for whoever holds the file. */
+function tarProblem(e: Error): string {
+  const message = e.message.replace(/^TAR_[A-Z_]+: /, '');
+  if (/checksum failure/.test(message)) return 'a header is damaged (its checksum does not match its bytes)';
+  if (/Truncated input/.test(message)) return 'the file ends inside an entry: it was cut short';
+  if (/Unrecognized archive format/.test(message)) return 'it is not a tar file';
+  return message;
 }
 
 /**
- * Reads the entries of a tar file in order (regular files and pax path records; anything else refuses the file),
- * handing each file's content on in pieces. The header checksums are checked; a file cut short throws.
+ * Reads the regular files of a tar file in order with npm's `tar` parser, handing each file's content on in pieces,
+ * under `limits`: a header's size is checked against the limits and against the bytes the file really holds before
+ * anything is read or allocated (a 2 KB file declaring 8 GiB is refused at once), pax records are capped, anything
+ * but a regular file refuses the archive, compressed archives are refused (a pack is written plain, so its sizes are
+ * the file's own bytes), and a file cut short throws. Throws TarFormatError for every refusal; the caller's open
+ * target is discarded (its descriptor closed) before the throw.
  */
-export async function readTar(handle: FileHandle, sink: TarEntrySink, onBytes?: (read: number) => void): Promise<void> {
-  let position = 0;
-  const readExactly = async (length: number): Promise<Buffer> => {
-    const buffer = Buffer.alloc(length);
-    let done = 0;
-    while (done < length) {
-      const { bytesRead } = await handle.read(buffer, done, length - done, position + done);
-      if (bytesRead === 0) throw new TarFormatError(`the file ends at byte ${position + done}, inside an entry: it was cut short`);
-      done += bytesRead;
-    }
-    position += length;
-    onBytes?.(position);
-    return buffer;
+export async function readTar(handle: FileHandle, sink: TarEntrySink, onBytes?: (read: number) => void, limits: TarLimits = PACK_TAR_LIMITS): Promise<void> {
+  const fileBytes = (await handle.stat()).size;
+  const magic = Buffer.alloc(4);
+  await handle.read(magic, 0, 4, 0);
+  if ((magic[0] === 0x1f && magic[1] === 0x8b) || magic.readUInt32LE(0) === 0xfd2fb528) throw new TarFormatError('it is compressed (gzip or zstd); a pack is a plain tar: decompress it first');
+
+  const parser = new Parser({ strict: true, maxMetaEntrySize: limits.metaBytes, brotli: false, zstd: false });
+  let failure: TarFormatError | null = null;
+  let onFailure: () => void = () => undefined;
+  const failed = new Promise<void>((resolve) => (onFailure = resolve));
+  let openTarget: TarFileTarget | null = null;
+  const fail = (e: unknown): void => {
+    if (failure) return;
+    failure = e instanceof TarFormatError ? e : new TarFormatError(e instanceof Error ? tarProblem(e) : String(e));
+    onFailure();
+    parser.abort(failure);
   };
-  let paxPath: string | null = null;
-  for (;;) {
-    const header = await readExactly(BLOCK);
-    if (header.every((b) => b === 0)) return;
-    const stored = readOctal(header, 148, 8);
-    let sum = 0;
-    for (let i = 0; i < BLOCK; i++) sum += i >= 148 && i < 156 ? 0x20 : header[i]!;
-    if (sum !== stored) throw new TarFormatError(`the header at byte ${position - BLOCK} is damaged (checksum ${stored}, the bytes sum to ${sum})`);
-    const size = readOctal(header, 124, 12);
-    const type = String.fromCharCode(header[156]!);
-    if (type === 'x') {
-      const records = (await readExactly(size + padding(size))).toString('utf8', 0, size);
-      const path = /(?:^|\n)\d+ path=([^\n]*)\n/.exec(records);
-      paxPath = path ? path[1]! : null;
-      continue;
-    }
-    if (type !== '0' && type !== '\0') throw new TarFormatError(`entry "${readString(header, 0, 100)}" is not a regular file (tar type "${type}"); a pack holds files only`);
-    const prefix = readString(header, 345, 155);
-    const name = paxPath ?? (prefix ? `${prefix}/${readString(header, 0, 100)}` : readString(header, 0, 100));
-    paxPath = null;
-    const target = await sink.file(name, size);
-    for (let left = size; left > 0; ) {
-      const piece = await readExactly(Math.min(left, 1 << 20));
-      left -= piece.length;
-      await target.piece(piece);
-    }
+  parser.on('error', fail);
+  parser.on('ignoredEntry', (entry: ReadEntry) => fail(new TarFormatError(`a ${entry.type} record declares ${entry.size} bytes (at most ${limits.metaBytes})`)));
+
+  let entries = 0;
+  let declared = 0;
+  let work = Promise.resolve();
+  const readEntry = async (entry: ReadEntry): Promise<void> => {
+    const target = await sink.file(entry.path, entry.size);
+    openTarget = target;
+    let got = 0;
+    await new Promise<void>((resolve, reject) => {
+      let pieces = Promise.resolve();
+      entry.on('data', (chunk: Buffer) => {
+        got += chunk.length;
+        entry.pause();
+        pieces = pieces.then(() => target.piece(chunk)).then(() => void (failure ? undefined : entry.resume()), reject);
+      });
+      entry.on('end', () => void pieces.then(resolve, reject));
+      void failed.then(() => reject(failure));
+    });
+    if (got !== entry.size) throw new TarFormatError(`"${entry.path}" ends after ${got} of its ${entry.size} bytes: the file was cut short`);
     await target.end();
-    if (padding(size) > 0) await readExactly(padding(size));
+    openTarget = null;
+  };
+  parser.on('entry', (entry: ReadEntry) => {
+    if (failure) return void entry.resume();
+    entry.pause();
+    const refusal =
+      ++entries > limits.entries ? `it holds more than ${limits.entries} files`
+      : !REGULAR_FILE.has(entry.type) ? `entry "${entry.path}" is not a regular file (tar type "${entry.header.typeKey}"); a pack holds files only`
+      : entry.size > fileBytes ? `entry "${entry.path}" declares ${entry.size} bytes, the whole file holds ${fileBytes}: it was cut short or its header lies`
+      : entry.size > limits.entryBytes ? `entry "${entry.path}" is ${entry.size} bytes (at most ${limits.entryBytes})`
+      : (declared += entry.size) > Math.min(limits.totalBytes, fileBytes) ? `its files declare ${declared} bytes together, more than ${Math.min(limits.totalBytes, fileBytes)}`
+      : entry.path.split('/').length > limits.pathDepth ? `entry "${entry.path}" is nested deeper than ${limits.pathDepth} levels`
+      : null;
+    if (refusal) return fail(new TarFormatError(refusal));
+    work = work.then(() => (failure ? undefined : readEntry(entry))).catch(fail);
+  });
+  const ended = new Promise<void>((resolve) => parser.on('end', resolve));
+
+  let position = 0;
+  while (!failure) {
+    // a fresh buffer per read: the parser keeps slices of what it is given
+    const chunk = Buffer.allocUnsafe(1 << 20);
+    const { bytesRead } = await handle.read(chunk, 0, chunk.length, position);
+    if (bytesRead === 0) break;
+    position += bytesRead;
+    onBytes?.(position);
+    if (!parser.write(chunk.subarray(0, bytesRead))) await Promise.race([new Promise((resolve) => parser.once('drain', resolve)), failed]);
+  }
+  if (!failure) parser.end();
+  await Promise.race([ended, failed]);
+  await Promise.race([work, failed]);
+  if (failure) {
+    const target = openTarget as TarFileTarget | null;
+    await target?.discard?.();
+    throw failure;
   }
 }

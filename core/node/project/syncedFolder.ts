@@ -14,7 +14,7 @@ import { configSha256Of } from '../session/sessionStore';
 export interface FolderFinding {
   /** a problem spoils data or hides it; a warning is worth knowing and harmless by itself */
   severity: 'problem' | 'warning';
-  kind: 'damaged_log' | 'torn_line' | 'conflict_copy' | 'two_computers' | 'open_elsewhere' | 'missing_audio' | 'audio_differs' | 'recording_open' | 'unfinished_unpack';
+  kind: 'damaged_log' | 'torn_line' | 'conflict_copy' | 'two_computers' | 'open_elsewhere' | 'missing_audio' | 'audio_differs' | 'recording_open' | 'unfinished_unpack' | 'stray_file';
   /** the annotator's session it is about (null: the project folder) */
   annotator: string | null;
   /** relative to the project folder, "/" separated */
@@ -109,6 +109,13 @@ export async function checkSyncedFolder(project: OpenProject): Promise<FolderRep
       const check = await checkSessionWav(project.dir, item.audio_path, { durationMs: item.audio_ms });
       if (check.status === 'missing') add({ severity: 'problem', kind: 'missing_audio', annotator, file: item.audio_path, line: null, message: `the log records ${item.audio_ms} ms of audio for "${item.item_id}" but the file is not in the folder (not synced yet, or left out: a .gitignore, a sync filter)` });
       else if (check.status === 'disagrees') add({ severity: 'problem', kind: 'audio_differs', annotator, file: item.audio_path, line: null, message: `${check.problem} (still syncing, or changed)` });
+    }
+    // a file in the session's audio folder that no event names is no part of the session (a pack or a sync put it there)
+    const named = new Set(state.items.flatMap((item) => (item.audio_path ? [item.audio_path] : [])));
+    for (const file of await readdir(path.join(dir, 'audio')).catch(() => [] as string[])) {
+      const audio = relative(project, path.join(dir, 'audio', file));
+      if (file.startsWith('.') || named.has(audio)) continue;
+      add({ severity: 'warning', kind: 'stray_file', annotator, file: audio, line: null, message: 'no event of the session names this file: it is not part of the session and no export carries it; move it out of the project' });
     }
   }
   return { project: project.config.name, sessions, findings };

@@ -1,4 +1,4 @@
-import { mkdir, stat } from 'node:fs/promises';
+import { mkdir, readdir, stat } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import path from 'node:path';
 import type { OpenProject } from '../project/projectFolder';
@@ -19,6 +19,8 @@ import type { WholeRecordingVad } from '../../common/engine/speechProbe';
 import { itemAudioSignals } from './itemAudioSignals';
 import { describeFsError, nodeSessionFs, SessionWriteError, type SessionFs } from './sessionFs';
 import { resolveInside } from '../fs/resolveInside';
+import { lookAlikeOf } from '../../common/names/personNames';
+import { decodeFileName } from './sessionPaths';
 import { acquireSessionLock, type HeldSessionLock, type LockOwner } from './sessionLock';
 import { SessionLogWriter, type TornLineReport } from './sessionLogFile';
 import { itemAudioRelativePath, resolveInSession, normalizeAnnotatorName, sessionPaths, type SessionPaths } from './sessionPaths';
@@ -91,6 +93,11 @@ export class SessionStore {
     const paths = sessionPaths(project.dir, annotator);
     // a reviewer corrects a session that exists; never one of their own making
     if (options.reviewer && !(await stat(paths.events).then((info) => info.size > 0, () => false))) throw new SessionUsageError(`"${annotator}" has no session to review in ${project.dir}`);
+    // a new session must not look like one the project holds ("bоb" beside "bob"): two people or one, nobody could tell
+    if (!(await stat(paths.events).then(() => true, () => false))) {
+      const like = lookAlikeOf(annotator, await sessionNames(project.dir));
+      if (like !== null) throw new SessionUsageError(`"${annotator}" looks like the existing annotator "${like}" in ${project.dir}; use that name, or one that looks different`);
+    }
     // One level at a time: a recursive mkdir reports ENOENT instead of EROFS on a read-only file system.
     for (const dir of [path.dirname(paths.dir), paths.dir, paths.audioDir]) {
       // Before creating anything: a linked folder would carry every later write out of the project.
@@ -343,4 +350,10 @@ export class SessionStore {
     })();
     return this.closing;
   }
+}
+
+/** The names of the project's sessions, from their folder names (no log is read). */
+async function sessionNames(projectDir: string): Promise<string[]> {
+  const folders = await readdir(path.join(projectDir, 'sessions'), { withFileTypes: true }).catch(() => []);
+  return folders.filter((f) => f.isDirectory()).map((f) => decodeFileName(f.name));
 }

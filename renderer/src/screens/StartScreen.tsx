@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { existingAnnotator } from '../../../core/common/annotators/annotatorName';
+import { existingName as existingAnnotator } from '../../../core/common/names/personNames';
 import type { ProjectView } from '../../../core/common/contract/aloudApi';
 import type { ApiClient } from '../contract/apiClient';
 

@@ -1,4 +1,4 @@
-import { packSession, PackRefusedError, unpackSession } from '../../packs/sessionPack';
+import { packSession, PackRefusedError, PackUnreadableError, unpackSession } from '../../packs/sessionPack';
 import { loadProjectConfig } from '../../project/projectFolder';
 import { type CliIo, parseOptions, printJson, requireOption, UsageError } from '../cliSupport';
 import { progressLine } from '../progressLine';
@@ -33,16 +33,18 @@ export async function unpackCommand(argv: string[], io: CliIo): Promise<number> 
   const progress = progressLine(io, 'aloud session unpack', 'bytes');
   try {
     const result = await unpackSession({ project, file: positionals[0]!, onProgress: progress.report }).finally(progress.end);
+    if (result.stray_files.length > 0) io.err(`aloud session unpack: left out ${result.stray_files.length} file${result.stray_files.length === 1 ? '' : 's'} of the pack that no event of its log names: ${result.stray_files.join(', ')}\n`);
     if (values.json) printJson(io, result);
     else if (result.status === 'added') io.out(`Added the session of "${result.annotator}": ${result.events_after} events, ${result.audio_files} audio files\n`);
     else if (result.status === 'extended') io.out(`Extended the session of "${result.annotator}": ${result.appended} new events (${result.events_before} → ${result.events_after}), ${result.audio_files} audio files written\n`);
     else io.out(`The session of "${result.annotator}" is already up to date (${result.events_after} events)\n`);
     return 0;
   } catch (e) {
-    // a refused pack is a finding about the pack (exit 1, like validate's problems), not a mistake in the call
-    if (!(e instanceof PackRefusedError)) throw e;
+    // a refused pack is a finding about the pack (exit 1, like validate's problems); a file that is no readable pack
+    // (damaged, hostile, over a limit) is a bad file given to the command (exit 2)
+    if (!(e instanceof PackRefusedError) && !(e instanceof PackUnreadableError)) throw e;
     if (values.json) printJson(io, { refused: e.message });
     io.err(`aloud session unpack: ${e.message}\n`);
-    return 1;
+    return e instanceof PackUnreadableError ? 2 : 1;
   }
 }

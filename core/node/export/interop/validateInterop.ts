@@ -1,8 +1,9 @@
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { unzipSync } from 'fflate';
+import { QDPX_LIMITS, unzipBounded, ZipLimitError } from '../../archives/boundedUnzip';
 import { interopReceiptFileName, type InteropFileEntry, type InteropFormat } from '../../../common/export/interop/interopFormats';
 import type { InputProblem } from '../../../common/io/inputProblem';
+import { XML_LIMITS, xmlGuardProblem } from '../../../common/io/xmlGuard';
 import { sha256Hex } from '../../fs/sha256';
 import { xsdProblems } from './xsdValidation';
 
@@ -38,25 +39,30 @@ export async function validateInteropFile(file: string, format: 'eaf' | 'qdpx'):
   const fail = (stage: InputProblem['stage'], message: string, field: string | null = null): void => {
     problems.push({ file, line: null, field, stage, message });
   };
+  // DOCTYPE, depth and bad character references first, before any parser (the file is in memory: no size limit here)
+  const guarded = (xml: string, where: string): boolean => {
+    const hazard = xmlGuardProblem(xml, { ...XML_LIMITS, chars: Number.POSITIVE_INFINITY });
+    if (hazard) problems.push({ file: where, line: hazard.line, field: null, stage: 'input', message: hazard.message });
+    return hazard !== null;
+  };
   if (format === 'eaf') {
     const xml = utf8(bytes);
     if (xml === null) fail('input', 'not UTF-8 text');
-    else problems.push(...(await xsdProblems('eaf', [{ file, xml }])));
+    else if (!guarded(xml, file)) problems.push(...(await xsdProblems('eaf', [{ file, xml }])));
   } else {
-    let entries: Record<string, Uint8Array> | null = null;
+    let read: { entries: Map<string, Uint8Array>; names: string[] } | null = null;
     try {
-      entries = unzipSync(bytes, { filter: (f) => !f.name.startsWith('Sources/') || f.name.endsWith('/') });
+      read = unzipBounded(bytes, (name) => !name.startsWith('Sources/') || name.endsWith('/'), QDPX_LIMITS);
     } catch (e) {
-      fail('input', `not a zip file: ${(e as Error).message}`);
+      fail('input', e instanceof ZipLimitError ? `refused: ${e.message}` : `not a zip file: ${(e as Error).message}`);
     }
-    if (entries) {
-      const names = new Set<string>();
-      unzipSync(bytes, { filter: (f) => (names.add(f.name), false) });
-      const qde = entries['project.qde'];
+    if (read) {
+      const names = new Set(read.names);
+      const qde = read.entries.get('project.qde');
       const xml = qde ? utf8(qde) : null;
       if (!qde) fail('input', 'no project.qde at the top of the zip (REFI-QDA: project.qde beside a Sources folder)');
       else if (xml === null) fail('input', 'project.qde is not UTF-8 text', 'project.qde');
-      else {
+      else if (!guarded(xml, `${file}!project.qde`)) {
         problems.push(...(await xsdProblems('qde', [{ file: `${file}!project.qde`, xml }])));
         for (const m of xml.matchAll(/"internal:\/\/([^"]+)"/g)) {
           if (!names.has(`Sources/${m[1]}`)) fail('rule', `project.qde names internal://${m[1]}, which is not in Sources/`, 'project.qde');

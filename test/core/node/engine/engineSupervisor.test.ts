@@ -68,7 +68,7 @@ class FakeEngineProcess {
   }
 }
 
-function supervised(loads: Array<'ok' | 'crash'> = []) {
+function supervised(loads: Array<'ok' | 'crash'> = [], hangBound?: { minMs: number; perAudioSecondMs: number }) {
   const processes: FakeEngineProcess[] = [];
   const events: EngineSupervisorEvent[] = [];
   let clock = 0;
@@ -78,7 +78,7 @@ function supervised(loads: Array<'ok' | 'crash'> = []) {
       processes.push(p);
       return p.handle();
     },
-    { onEvent: (e) => events.push(e), modelName: 'tiny.en', now: () => clock },
+    { onEvent: (e) => events.push(e), modelName: 'tiny.en', now: () => clock, ...(hangBound ? { hangBound } : {}) },
   );
   return { engine, processes, events, advanceClock: (ms: number) => (clock += ms) };
 }
@@ -113,6 +113,34 @@ describe('SupervisedEngine (fake processes through the real EngineClient)', () =
   });
   afterEach(() => {
     vi.useRealTimers();
+  });
+
+  it('a process that answers nothing for the job\'s bound is killed as hung, said so, restarted, and the job answered once', async () => {
+    // 0.1 s of audio: the bound is the floor, 2 s; an answer before it (the first job) re-arms it
+    const { engine, processes, events } = supervised([], { minMs: 2000, perAudioSecondMs: 5000 });
+    await engine.load('/models/tiny.en.bin');
+    const answered = engine.transcribe(input(0));
+    await until(() => processes[0]!.transcriptions.length === 1);
+    await vi.advanceTimersByTimeAsync(1500);
+    processes[0]!.finish(processes[0]!.transcriptions[0]!, 'quick');
+    expect((await answered).segments[0]!.text).toBe('quick');
+    const stuck = engine.transcribe(input(1));
+    await until(() => processes[0]!.transcriptions.length === 2);
+    await vi.advanceTimersByTimeAsync(1900);
+    expect(processes).toHaveLength(1);
+    await until(() => processes.length === 2 && processes[1]!.transcriptions.length === 1);
+    expect(events.find((e) => e.type === 'crashed')!.message).toBe('the engine process 100 stopped: made no progress for 2.0 s on a job of 0.1 s of audio (stopped or hung), so it was killed; restarting it with tiny.en');
+    processes[1]!.finish(processes[1]!.transcriptions[0]!, 'after restart');
+    expect((await stuck).segments[0]!.text).toBe('after restart');
+    expect(events.map((e) => e.type)).toEqual(['started', 'crashed', 'started', 'restarted']);
+    // the bound grows with the job: 3 s of audio at 5 s per second is 15 s
+    const long = engine.transcribe({ ...input(2), pcm: new Float32Array(48_000) });
+    await until(() => processes[1]!.transcriptions.length === 2);
+    await vi.advanceTimersByTimeAsync(14_000);
+    expect(processes).toHaveLength(2);
+    processes[1]!.finish(processes[1]!.transcriptions[1]!, 'slow but alive');
+    expect((await long).segments[0]!.text).toBe('slow but alive');
+    await engine.close();
   });
 
   it('a crash during a job: engine_crashed named, restart with the model, the running and the waiting job sent again, each answered once', async () => {

@@ -1,0 +1,4 @@
+import { archivesGroup } from './cases/archives.cases';
+import { runHostileGroup } from './hostile';
+
+runHostileGroup(archivesGroup);

@@ -1,0 +1,4 @@
+import { engineHangGroup } from './cases/engineHang.cases';
+import { runHostileGroup } from './hostile';
+
+runHostileGroup(engineHangGroup);

@@ -1,0 +1,4 @@
+import { namesGroup } from './cases/names.cases';
+import { runHostileGroup } from './hostile';
+
+runHostileGroup(namesGroup);

@@ -1,0 +1,4 @@
+import { qdaFilesGroup } from './cases/qdaFiles.cases';
+import { runHostileGroup } from './hostile';
+
+runHostileGroup(qdaFilesGroup);
