@@ -81,8 +81,8 @@ export function foldForMatching(text: string, reading: CapitalIReading = 'i'): F
   for (const original of text) {
     const start = offset;
     offset += original.length;
-    for (const ch of original.normalize('NFKD')) {
-      if (SEPARATOR.test(ch)) {
+    for (const piece of piecesOf(original, reading)) {
+      if (piece === null) {
         if (out.length > 0 && out[out.length - 1] === ' ') ends[ends.length - 1] = offset;
         else {
           out.push(' ');
@@ -91,7 +91,7 @@ export function foldForMatching(text: string, reading: CapitalIReading = 'i'): F
         }
         continue;
       }
-      for (const folded of foldChar(ch, reading)) {
+      for (const folded of piece) {
         out.push(folded);
         starts.push(start);
         ends.push(offset);
@@ -99,6 +99,23 @@ export function foldForMatching(text: string, reading: CapitalIReading = 'i'): F
     }
   }
   return { text: out.join(''), starts, ends };
+}
+
+/** Folding one code point costs normalisations and property tests: each is folded once per reading (a list of 100 000 terms repeats few). */
+const PIECES: Record<CapitalIReading, Map<string, ReadonlyArray<string | null>>> = { i: new Map(), l: new Map() };
+const MAX_REMEMBERED = 65_536;
+
+/** What one code point folds to: per character of its NFKD form, null for a word separator or its folded letters. */
+function piecesOf(original: string, reading: CapitalIReading): ReadonlyArray<string | null> {
+  const memo = PIECES[reading];
+  let pieces = memo.get(original);
+  if (pieces === undefined) {
+    pieces = [...original.normalize('NFKD')].map((ch) => (SEPARATOR.test(ch) ? null : foldChar(ch, reading)));
+    // a hostile text of ever new code points must not grow it without bound
+    if (memo.size >= MAX_REMEMBERED) memo.clear();
+    memo.set(original, pieces);
+  }
+  return pieces;
 }
 
 /** The canonical form of a listed term or a name, without source spans, trimmed. */

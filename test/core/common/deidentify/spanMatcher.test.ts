@@ -23,6 +23,40 @@ describe('SpanMatcher: listed terms', () => {
   });
 });
 
+describe('SpanMatcher: the canonical form (textFold) of what must be hidden', () => {
+  const list = new SpanMatcher(parseDeidentifyList('terms:\n  - {text: Sarah, class: PERSON}\n  - {text: Miller, class: PERSON}\n  - {text: Müller, class: PERSON}\n  - {text: Sarah Miller, class: PERSON}\n  - {text: Ivy, class: PERSON}\npatterns: []\n'));
+  const spans = (text: string): Array<[string, string]> => list.find(text).map((s) => [text.slice(s.start, s.end), s.key]);
+
+  it.each([
+    ['NFD', 'Frau Mu\u0308ller kam', 'Mu\u0308ller', 'term:rnuller'],
+    ['full-width', 'ask \uff33\uff41\uff52\uff41\uff48 now', '\uff33\uff41\uff52\uff41\uff48', 'term:sarah'],
+    ['mathematical bold', 'ask \u{1d412}\u{1d41a}\u{1d42b}\u{1d41a}\u{1d421} now', '\u{1d412}\u{1d41a}\u{1d42b}\u{1d41a}\u{1d421}', 'term:sarah'],
+    ['small capitals', 'ask s\u1d00\u0280\u1d00\u029c now', 's\u1d00\u0280\u1d00\u029c', 'term:sarah'],
+    ['zero-width space', 'ask Sar\u200bah now', 'Sar\u200bah', 'term:sarah'],
+    ['soft hyphen', 'ask Sar\u00adah now', 'Sar\u00adah', 'term:sarah'],
+    ['zero-width joiner', 'ask Sa\u200drah now', 'Sa\u200drah', 'term:sarah'],
+    ['Cyrillic look-alike', 'ask S\u0430rah now', 'S\u0430rah', 'term:sarah'],
+    ['combining accent', 'ask Sa\u0301rah now', 'Sa\u0301rah', 'term:sarah'],
+    ['underscore between words', 'ask Sarah_Miller now', 'Sarah_Miller', 'term:sarah rniller'],
+    ['dotless i', 'ask M\u0131ller now', 'M\u0131ller', 'term:rniller'],
+    ['capital I read as l', 'ask MiIIer now', 'MiIIer', 'term:rniller'],
+    ['trailing combining mark', 'ask Sarah\u0301, now', 'Sarah\u0301', 'term:sarah'],
+  ])('%s: hidden, mapped back to its exact verbatim span', (_, text, hiddenText, key) => {
+    expect(spans(text)).toEqual([[hiddenText, key]]);
+  });
+
+  it('keeps word edges on the folded text and both readings of a capital I', () => {
+    expect(spans('Sarahs, xSarah, Sarah2, Ivyland')).toEqual([]);
+    expect(spans('IVY and ivy')).toEqual([['IVY', 'term:ivy'], ['ivy', 'term:ivy']]);
+  });
+
+  it('matches terms with an automaton: thousands of terms, overlapping ones settled longest first', () => {
+    const many = new SpanMatcher({ terms: Array.from({ length: 5000 }, (_, i) => ({ text: `Name${i} Family${i}`, class: 'PERSON' })).concat([{ text: 'Name17', class: 'PERSON' }]), patterns: [], languages: ['en'] });
+    const text = 'then Name17 Family17 and name4999  family4999 and Name17.';
+    expect(many.find(text).map((s) => text.slice(s.start, s.end))).toEqual(['Name17 Family17', 'name4999  family4999', 'Name17']);
+  });
+});
+
 describe('SpanMatcher: built-in patterns (en and de)', () => {
   const patterns = new SpanMatcher(parseDeidentifyList('terms:\n  - {text: Anna, class: PERSON}\n'));
   const found = (text: string): Array<[string, string]> => patterns.find(text).map((s) => [text.slice(s.start, s.end), s.class]);
