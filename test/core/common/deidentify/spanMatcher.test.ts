@@ -67,6 +67,21 @@ describe('SpanMatcher: built-in patterns (en and de)', () => {
     expect(found('schreib an anna ät beispiel punkt de')).toEqual([['anna ät beispiel punkt de', 'EMAIL']]);
   });
 
+  it('hides spoken contact data whole, in English and German: dot/at/underscore/dash, Punkt/ät/Klammeraffe/Unterstrich/Bindestrich', () => {
+    expect(found('write to jonas dot weber at example dot com please')).toEqual([['jonas dot weber at example dot com', 'EMAIL']]);
+    expect(found('jonas underscore weber at uni dash leipzig dot de')).toEqual([['jonas underscore weber at uni dash leipzig dot de', 'EMAIL']]);
+    expect(found('Schreib an Jonas Punkt Weber Klammeraffe Beispiel Punkt DE bitte')).toEqual([['Jonas Punkt Weber Klammeraffe Beispiel Punkt DE', 'EMAIL']]);
+    expect(found('anna unterstrich k ät beispiel bindestrich firma punkt de')).toEqual([['anna unterstrich k ät beispiel bindestrich firma punkt de', 'EMAIL']]);
+  });
+
+  it('hides phone numbers said digit by digit (en and de), and leaves years and counts alone', () => {
+    expect(found('call five five five, one two three four now')).toEqual([['five five five, one two three four', 'PHONE']]);
+    expect(found('ruf null drei null, fünf fünf eins zwei drei an')).toEqual([['null drei null, fünf fünf eins zwei drei', 'PHONE']]);
+    expect(found('plus four nine, double five one two three')).toEqual([['plus four nine, double five one two three', 'PHONE']]);
+    expect(found('in 2019, 2020 and 2021 one or two people, three four five')).toEqual([]);
+    expect(patterns.find('five five five one two three four and 555 1234').map((s) => s.key)).toEqual(['phone:5551234', 'phone:5551234']);
+  });
+
   it('hides URLs without their trailing punctuation', () => {
     expect(found('see https://example.org/a?b=1. And www.uni-leipzig.de, or shop.example.com/x')).toEqual([
       ['https://example.org/a?b=1', 'URL'], ['www.uni-leipzig.de', 'URL'], ['shop.example.com/x', 'URL'],
