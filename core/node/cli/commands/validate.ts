@@ -4,7 +4,8 @@ import { hasScriptedModel, validateExportFile } from '../../export/validateExpor
 import { interopFormatOfFile, validateInteropFile } from '../../export/interop/validateInterop';
 import { streamLimitsFrom } from '../../importing/inputLimitsOption';
 import { loadProjectConfig } from '../../project/projectFolder';
-import { deidentifiedInteropProblems } from '../../deidentify/validateDeidentified';
+import path from 'node:path';
+import { deidentifiedCopyProblems, deidentifiedInteropProblems } from '../../deidentify/validateDeidentified';
 import { type CliCommand, printJson, UsageError, withUsageErrors } from '../cliSupport';
 import { progressLine } from '../progressLine';
 
@@ -22,6 +23,8 @@ export const validateCommand: CliCommand = {
     'both against the export receipt (<format>.receipt.json) beside them or one folder up, when there is one.\n' +
     'A de-identified export (its receipt says so): no term of the project\'s deidentify.yaml (with --project) and no\n' +
     'pattern the receipt names in any text field, and every hidden audio range silence (or the tone).\n' +
+    'FILE.TextGrid|.txt|.srt|.vtt|.parquet and a dataset\'s metadata.jsonl: when the file says it is de-identified (or\n' +
+    'a receipt beside it or one folder up does), no listed term (with --project) and no pattern in any of its texts.\n' +
     'Prints [{file, line, field, stage, message}, ...];\n' +
     'exit 0 when the list is empty, 1 otherwise, 2 for a bad argument.',
   async run(argv, io) {
@@ -51,6 +54,13 @@ export const validateCommand: CliCommand = {
       return result.problems.length === 0 ? 0 : 1;
     }
     const project = values.project === undefined ? undefined : await loadProjectConfig(values.project);
+    // the other files an export writes (TextGrid, MAXQDA and transcript texts, SRT, WebVTT, a dataset's rows): what a
+    // de-identified one must not hold, whether its receipt is beside it or only the file says it is de-identified
+    const copy = /\.(textgrid|txt|srt|vtt|parquet)$/iu.test(file) || path.basename(file) === 'metadata.jsonl' ? await deidentifiedCopyProblems(file, project) : null;
+    if (copy !== null) {
+      printJson(io, copy);
+      return copy.length === 0 ? 0 : 1;
+    }
     const progress = progressLine(io, 'aloud validate', 'bytes');
     const result = await validateExportFile(file, { limits, onProgress: progress.report, ...(project ? { project } : {}) });
     progress.end();
