@@ -24,6 +24,8 @@ export async function deidentifiedInterop<R extends DeidentifiableRecord>(projec
   masks: WavMasks;
   /** what the export's own check looks for, the same matcher validate builds from the list */
   matcher: SpanMatcher;
+  /** what reviewers said is not to be hidden (folded): not a leak */
+  keptByReview: ReadonlySet<string>;
   receipt(files: ReadonlyArray<{ path: string; wav: string }>): DeidentificationReceipt;
 }> {
   const loaded = await requireDeidentifyList(project);
@@ -35,6 +37,7 @@ export async function deidentifiedInterop<R extends DeidentifiableRecord>(projec
   return {
     records: deidentified.records,
     matcher: loaded.matcher,
+    keptByReview: deidentified.keptByReview,
     masks: {
       masked(sessionRelative, bytes) {
         const r = bySessionPath.get(sessionRelative);

@@ -99,7 +99,7 @@ export async function exportTranscripts(options: {
           realFolder = await resolveInside(outDir, folder, 'read');
         }
         const bytes = Buffer.from(content, 'utf8');
-        if (hide) refuseLeaks(leakProblems((await exportedTexts(relative, bytes))!, hide.matcher));
+        if (hide) refuseLeaks(leakProblems((await exportedTexts(relative, bytes))!, hide.matcher, hide.keptByReview));
         await batch.add(await writableTarget(realFolder, name, path.join(outDir, relative)), bytes);
         files.push({ annotator, item_id: item.id, path: relative, sha256: sha256Hex(bytes), bytes: bytes.length });
       }

@@ -197,7 +197,7 @@ export async function exportInterop(options: InteropExportOptions): Promise<Inte
   if (deidentified) {
     // every file says inside that it is de-identified, and holds nothing validate would find, before a byte is written
     markDeidentified(planned);
-    refuseLeaks(await plannedLeaks(planned, deidentified.matcher));
+    refuseLeaks(await plannedLeaks(planned, deidentified.matcher, deidentified.keptByReview));
   }
 
   const receiptFile = path.join(outDir, interopReceiptFileName(format));
@@ -357,17 +357,17 @@ function markDeidentified(planned: PlannedFile[]): void {
 }
 
 /** What validate would find in the planned files: the same texts of each file, the same matcher. */
-async function plannedLeaks(planned: readonly PlannedFile[], matcher: SpanMatcher): Promise<InputProblem[]> {
+async function plannedLeaks(planned: readonly PlannedFile[], matcher: SpanMatcher, kept: ReadonlySet<string>): Promise<InputProblem[]> {
   const problems: InputProblem[] = [];
   for (const file of planned) {
     if ('wav' in file) continue;
     if ('qdpx' in file) {
-      problems.push(...leakProblems(xmlTextNodes(file.qdpx.xml).map((text) => ({ where: `${file.path}!project.qde`, text })), matcher));
-      for (const f of file.qdpx.files) if ('text' in f.content) problems.push(...leakProblems([{ where: `${file.path}!${f.path}`, text: f.content.text }], matcher));
+      problems.push(...leakProblems(xmlTextNodes(file.qdpx.xml).map((text) => ({ where: `${file.path}!project.qde`, text })), matcher, kept));
+      for (const f of file.qdpx.files) if ('text' in f.content) problems.push(...leakProblems([{ where: `${file.path}!${f.path}`, text: f.content.text }], matcher, kept));
       continue;
     }
     const bytes = 'text' in file ? Buffer.from(file.text, 'utf8') : file.bytes;
-    problems.push(...leakProblems((await exportedTexts(file.path, bytes)) ?? [], matcher));
+    problems.push(...leakProblems((await exportedTexts(file.path, bytes)) ?? [], matcher, kept));
   }
   return problems;
 }
