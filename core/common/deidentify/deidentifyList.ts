@@ -71,6 +71,16 @@ const validateList = compileOnFirstUse(() => sharedAjv({ allErrors: true, strict
 const CONTROL_CHARACTER = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]/u;
 const WORD_CHARACTER = /[\p{L}\p{N}]/u;
 
+/** Each parsed term's canonical forms, computed once when the list is checked and used again by its matcher. */
+const TERM_KEYS = new WeakMap<DeidentifyTerm, string[]>();
+
+/** A term's canonical forms (textFold: one per reading of a capital I). */
+export function termKeys(term: DeidentifyTerm): string[] {
+  let keys = TERM_KEYS.get(term);
+  if (keys === undefined) TERM_KEYS.set(term, (keys = foldedKeys(term.text)));
+  return keys;
+}
+
 /** Terms are compared as the matcher reads them: in textFold's canonical form (case, width, marks, look-alikes). */
 export function foldTerm(text: string): string {
   return foldedKey(text);
@@ -136,7 +146,7 @@ function checkedList(value: unknown, file: string, lineOf: (keys: string[]) => n
     if (CONTROL_CHARACTER.test(term.text)) return at(i, 'text', `term ${JSON.stringify(term.text)} contains a control or invisible character`);
     if (term.text !== term.text.trim()) return at(i, 'text', `term ${JSON.stringify(term.text)} has leading or trailing spaces`);
     if (!WORD_CHARACTER.test(term.text)) return at(i, 'text', `term ${JSON.stringify(term.text)} has no letter or digit, so it can never stand on word boundaries`);
-    const keys = foldedKeys(term.text);
+    const keys = termKeys(term);
     const other = keys.map((k) => seen.get(k)).find((o) => o !== undefined);
     if (other !== undefined) return at(i, 'text', `term ${JSON.stringify(term.text)} is listed twice (also terms[${other}], compared as the matcher reads them: case, accents and look-alikes folded)`);
     for (const k of keys) seen.set(k, i);
@@ -145,7 +155,11 @@ function checkedList(value: unknown, file: string, lineOf: (keys: string[]) => n
   if (problems.length > 0) throw new ConfigError(problems);
   return {
     version: raw.version === undefined ? 'unversioned' : String(raw.version),
-    terms: raw.terms.map((t) => ({ text: t.text, class: t.class })),
+    terms: raw.terms.map((t) => {
+      const term = { text: t.text, class: t.class };
+      TERM_KEYS.set(term, termKeys(t));
+      return term;
+    }),
     patterns: raw.patterns ?? [...PATTERN_NAMES],
     languages: raw.languages ?? ['en', 'de'],
     audio: raw.audio ?? 'silence',

@@ -1,5 +1,5 @@
-import { foldForMatching, foldedKey, foldedKeys, isWordEdge, type CapitalIReading, type FoldedText } from '../text/textFold';
-import type { DeidentifyList } from './deidentifyList';
+import { foldForMatching, foldedKey, isWordEdge, type CapitalIReading, type FoldedText } from '../text/textFold';
+import { termKeys, type DeidentifyList } from './deidentifyList';
 import { AFTER, BEFORE, isPhoneNumber, PATTERN_CLASSES, patternKey, patternSources, type PatternName } from './deidentifyPatterns';
 import { TermAutomaton } from './termAutomaton';
 
@@ -44,13 +44,13 @@ export class SpanMatcher {
   constructor(readonly list: Pick<DeidentifyList, 'terms' | 'patterns' | 'languages'>) {
     const keys: string[] = [];
     list.terms.forEach((t, i) => {
-      for (const key of foldedKeys(t.text)) {
+      for (const key of termKeys(t)) {
         keys.push(key);
         this.termOfKey.push(i);
       }
     });
     this.automaton = keys.length === 0 ? null : new TermAutomaton(keys);
-    this.termKeys = list.terms.map((t) => termKey(t.text));
+    this.termKeys = list.terms.map((t) => `term:${termKeys(t)[0]!}`);
     this.patterns = list.patterns.map((name) => ({ name, regex: new RegExp(`${BEFORE}(?:${patternSources(name, list.languages).join('|')})${AFTER}`, 'giu') }));
   }
 

@@ -129,6 +129,8 @@ export function foldedKey(text: string, reading: CapitalIReading = 'i'): string 
  */
 export function foldedKeys(text: string): string[] {
   const asI = foldedKey(text, 'i');
+  // the readings differ only where a capital I is written
+  if (!text.includes('I')) return [asI];
   const asL = foldedKey(text, 'l');
   return asI === asL ? [asI] : [asI, asL];
 }
