@@ -129,6 +129,13 @@ add('every file of a de-identified export says so inside; a copy without its rec
     expect((await cli('validate', loose, '--project', ctx.project.dir)).out, format).toMatch(/holds a PERSON/u);
   }
 });
+add('hf/metadata.jsonl of an export that is not de-identified is read as a dataset\'s rows, not misread as a records export', async (ctx) => {
+  const out = path.join(ctx.root, 'plain-hf');
+  expect((await cli('export', '--project', ctx.project.dir, '--format', 'hf', '--out', out)).code).toBe(0);
+  const run = await cli('validate', path.join(out, 'metadata.jsonl'), '--project', ctx.project.dir);
+  expect(run.code, run.out).toBe(0);
+  expect(run.err).toMatch(/Hugging Face dataset's rows \(not a records export\)/u);
+});
 add('a deidentify.yaml of 100,000 terms loads and matches (an automaton, not a regex of alternatives)', () => {
   const letters = 'bcdfghjkpqstxzyr';
   const word = (n: number): string => [...n.toString(16).padStart(5, '0')].map((d) => letters[parseInt(d, 16)]).join('');

@@ -61,6 +61,12 @@ export const validateCommand: CliCommand = {
       printJson(io, copy);
       return copy.length === 0 ? 0 : 1;
     }
+    if (path.basename(file) === 'metadata.jsonl') {
+      // a Hugging Face dataset's rows, not a records export: their schema is the dataset card's
+      io.err(`aloud validate: warning: ${file} is a Hugging Face dataset's rows (not a records export); they are checked only when de-identified\n`);
+      printJson(io, []);
+      return 0;
+    }
     const progress = progressLine(io, 'aloud validate', 'bytes');
     const result = await validateExportFile(file, { limits, onProgress: progress.report, ...(project ? { project } : {}) });
     progress.end();
