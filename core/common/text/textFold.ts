@@ -91,8 +91,10 @@ export function foldForMatching(text: string, reading: CapitalIReading = 'i'): F
         }
         continue;
       }
-      for (const folded of piece) {
-        out.push(folded);
+      // one entry per UTF-16 unit, so an index into the folded text (a regex's or an automaton's) is an index here
+      // too, past an emoji or any other character outside the BMP
+      for (let unit = 0; unit < piece.length; unit++) {
+        out.push(piece[unit]!);
         starts.push(start);
         ends.push(offset);
       }

@@ -41,6 +41,7 @@ describe('SpanMatcher: the canonical form (textFold) of what must be hidden', ()
     ['dotless i', 'ask M\u0131ller now', 'M\u0131ller', 'term:rniller'],
     ['capital I read as l', 'ask MiIIer now', 'MiIIer', 'term:rniller'],
     ['trailing combining mark', 'ask Sarah\u0301, now', 'Sarah\u0301', 'term:sarah'],
+    ['after emoji and other characters outside the BMP', '\u{1f600}\u{1f600} \u{20000} Sarah said', 'Sarah', 'term:sarah'],
   ])('%s: hidden, mapped back to its exact verbatim span', (_, text, hiddenText, key) => {
     expect(spans(text)).toEqual([[hiddenText, key]]);
   });
