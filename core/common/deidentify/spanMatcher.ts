@@ -1,4 +1,4 @@
-import { foldForMatching, foldedKey, isWordEdge, type CapitalIReading, type FoldedText } from '../text/textFold';
+import { foldForMatching, foldedKey, isWordEdge, normalizeForPatterns, type CapitalIReading, type FoldedText } from '../text/textFold';
 import { termKeys, type DeidentifyList } from './deidentifyList';
 import { AFTER, BEFORE, isPhoneNumber, PATTERN_CLASSES, patternKey, patternSources, type PatternName } from './deidentifyPatterns';
 import { TermAutomaton } from './termAutomaton';
@@ -12,6 +12,9 @@ export interface TextSpan {
   key: string;
   origin: 'term' | PatternName | 'added';
 }
+
+/** Text the patterns can read as it is: nothing to normalise. */
+const ASCII = /^[\u0000-\u007f]*$/u;
 
 /** The identity of a listed term for numbering and duplicates: its canonical form (textFold). */
 export const termKey = (text: string): string => `term:${foldedKey(text)}`;
@@ -57,10 +60,13 @@ export class SpanMatcher {
   /** Every span to hide in `text`, in text order, none overlapping. */
   find(text: string): TextSpan[] {
     const found = this.findTerms(text);
+    // patterns read compatibility forms as their plain characters, without invisibles ("５５５ １２３４", "anna@exa\u200bmple.com")
+    const plain = ASCII.test(text) ? null : normalizeForPatterns(text);
     for (const { name, regex } of this.patterns) {
-      for (const m of text.matchAll(regex)) {
+      for (const m of (plain?.text ?? text).matchAll(regex)) {
         if (name === 'phone' && !isPhoneNumber(m[0])) continue;
-        found.push({ start: m.index, end: m.index + m[0].length, class: PATTERN_CLASSES[name], key: patternKey(name, m[0]), origin: name });
+        const span = plain ? verbatimSpan(plain, m.index, m.index + m[0].length, text.length) : { start: m.index, end: m.index + m[0].length };
+        found.push({ ...span, class: PATTERN_CLASSES[name], key: patternKey(name, m[0]), origin: name });
       }
     }
     return settleOverlaps(found);

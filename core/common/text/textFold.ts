@@ -120,6 +120,31 @@ function piecesOf(original: string, reading: CapitalIReading): ReadonlyArray<str
   return pieces;
 }
 
+/**
+ * The text as the built-in patterns (addresses, numbers, dates) read it: each character in its compatibility form
+ * (NFKC: full-width digits and letters, mathematical letters), invisibles and combining marks dropped, case and
+ * punctuation kept (an e-mail address needs its dots), with each character's source span.
+ */
+export function normalizeForPatterns(text: string): FoldedText {
+  const out: string[] = [];
+  const starts: number[] = [];
+  const ends: number[] = [];
+  let offset = 0;
+  for (const original of text) {
+    const start = offset;
+    offset += original.length;
+    for (const ch of original.normalize('NFKC')) {
+      if (DROPPED.test(ch)) continue;
+      for (let unit = 0; unit < ch.length; unit++) {
+        out.push(ch[unit]!);
+        starts.push(start);
+        ends.push(offset);
+      }
+    }
+  }
+  return { text: out.join(''), starts, ends };
+}
+
 /** The canonical form of a listed term or a name, without source spans, trimmed. */
 export function foldedKey(text: string, reading: CapitalIReading = 'i'): string {
   return foldForMatching(text, reading).text.trim();

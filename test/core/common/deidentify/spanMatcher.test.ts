@@ -83,6 +83,12 @@ describe('SpanMatcher: built-in patterns (en and de)', () => {
     expect(patterns.find('five five five one two three four and 555 1234').map((s) => s.key)).toEqual(['phone:5551234', 'phone:5551234']);
   });
 
+  it('reads compatibility forms and invisibles in what patterns find: full-width digits, a zero-width space in an address', () => {
+    expect(found('call \uff15\uff15\uff15 \uff11\uff12\uff13\uff14 now')).toEqual([['\uff15\uff15\uff15 \uff11\uff12\uff13\uff14', 'PHONE']]);
+    expect(found('mail anna@exa\u200bmple.com today')).toEqual([['anna@exa\u200bmple.com', 'EMAIL']]);
+    expect(patterns.find('\uff15\uff15\uff15-1234 and 555 1234').map((s) => s.key)).toEqual(['phone:5551234', 'phone:5551234']);
+  });
+
   it('hides URLs without their trailing punctuation', () => {
     expect(found('see https://example.org/a?b=1. And www.uni-leipzig.de, or shop.example.com/x')).toEqual([
       ['https://example.org/a?b=1', 'URL'], ['www.uni-leipzig.de', 'URL'], ['shop.example.com/x', 'URL'],

@@ -127,6 +127,13 @@ function corpus(): Attempt[] {
     attempts.push({ kind: 'spoken phone number (en/de)', said: [`my number is ${phone} thanks`], secrets: [[phone]] });
     attempts.push({ kind: 'spoken phone number (en/de)', said: [`meine Nummer ist ${phone}, danke`], secrets: [[phone]] });
   }
+  // written contact data in compatibility forms and with invisibles
+  for (const [said, secret] of [
+    ['call \uff15\uff15\uff15 \uff11\uff12\uff13\uff14 now', '\uff15\uff15\uff15 \uff11\uff12\uff13\uff14'],
+    ['ruf \uff10\uff13\uff10 \uff11\uff12\uff13\uff14\uff15\uff16\uff17 an', '\uff11\uff12\uff13\uff14\uff15\uff16\uff17'],
+    ['mail anna@exa\u200bmple.com today', 'anna@exa\u200bmple.com'],
+    ['mail jonas.mu\u0308ller@beispiel.de bitte', 'jonas.mu\u0308ller@beispiel.de'],
+  ] as const) attempts.push({ kind: 'written contact data, look-alike', said: [said], secrets: [[secret]] });
   return attempts;
 }
 
