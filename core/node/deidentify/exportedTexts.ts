@@ -20,6 +20,15 @@ export function xmlTextNodes(xml: string): string[] {
     .filter((t) => t.trim() !== '');
 }
 
+/** Aloud's own note on a QDPX source, "(1234567 ms, sha256 …)": a duration and a hash, never what a person said. */
+const QDE_RECORDING_NOTE = /\(\d+ ms, sha256 (?:[0-9a-f]{64}|unknown)\)/gu;
+
+/** The texts of a REFI-QDA project.qde: its XML text nodes, without Aloud's duration-and-hash notes (a long recording's
+ * duration in ms is seven digits, which the number pattern would take for an id). */
+export function qdeTexts(xml: string): string[] {
+  return xmlTextNodes(xml).map((t) => t.replace(QDE_RECORDING_NOTE, '()'));
+}
+
 /** The quoted strings of a Praat TextGrid ("" is a quote inside one): the tier names and every interval's text. */
 function textGridStrings(text: string): string[] {
   return [...text.matchAll(/"((?:[^"]|"")*)"/gu)].map((m) => m[1]!.replace(/""/gu, '"'));
@@ -61,7 +70,7 @@ export async function exportedTexts(file: string, bytes: Uint8Array): Promise<Ex
     const out: ExportedText[] = [];
     for (const [member, content] of Object.entries(unzipSync(bytes))) {
       const text = Buffer.from(content).toString('utf8');
-      if (member === 'project.qde') for (const t of xmlTextNodes(text)) out.push({ where: `${file}!${member}`, text: t });
+      if (member === 'project.qde') for (const t of qdeTexts(text)) out.push({ where: `${file}!${member}`, text: t });
       else if (member.toLowerCase().endsWith('.txt')) out.push({ where: `${file}!${member}`, text });
     }
     return out;

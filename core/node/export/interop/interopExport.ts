@@ -36,7 +36,7 @@ import type { SessionSource } from '../sessionSource';
 import { xsdProblems } from './xsdValidation';
 import { loadCodebook } from '../../coding/projectCoding';
 import { deidentifiedInterop, type WavMasks } from '../../deidentify/deidentifiedInterop';
-import { exportedTexts, leakProblems, refuseLeaks, xmlTextNodes } from '../../deidentify/exportedTexts';
+import { exportedTexts, leakProblems, qdeTexts, refuseLeaks } from '../../deidentify/exportedTexts';
 import { DEIDENTIFIED_PROPERTY, DEIDENTIFIED_SENTENCE } from '../../../common/deidentify/deidentifiedMark';
 import type { SpanMatcher } from '../../../common/deidentify/spanMatcher';
 
@@ -362,7 +362,7 @@ async function plannedLeaks(planned: readonly PlannedFile[], matcher: SpanMatche
   for (const file of planned) {
     if ('wav' in file) continue;
     if ('qdpx' in file) {
-      problems.push(...leakProblems(xmlTextNodes(file.qdpx.xml).map((text) => ({ where: `${file.path}!project.qde`, text })), matcher, kept));
+      problems.push(...leakProblems(qdeTexts(file.qdpx.xml).map((text) => ({ where: `${file.path}!project.qde`, text })), matcher, kept));
       for (const f of file.qdpx.files) if ('text' in f.content) problems.push(...leakProblems([{ where: `${file.path}!${f.path}`, text: f.content.text }], matcher, kept));
       continue;
     }
