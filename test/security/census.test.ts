@@ -9,6 +9,7 @@ import { csvInjectionGroup } from './cases/csvInjection.cases';
 import { electronPolicyGroup } from './cases/electronPolicy.cases';
 import { projectInputsGroup } from './cases/projectInputs.cases';
 import { projectLinkGroup } from './cases/projectLinks.cases';
+import { deidentificationGroup } from './cases/deidentification.cases';
 import { exportsGroup } from './cases/exports.cases';
 import { importsGroup } from './cases/imports.cases';
 import { roomsGroup } from './cases/rooms.cases';
@@ -17,10 +18,10 @@ import { wavInputGroup } from './cases/wavInput.cases';
 import type { HostileGroup, Surface } from './hostile';
 
 /** Every group of the hostile suite; each runs in its own test file beside this one. */
-const GROUPS: ReadonlyArray<HostileGroup<never>> = [browserModeGroup, projectLinkGroup, wavInputGroup, csvInjectionGroup, projectInputsGroup, crashPointsGroup, electronPolicyGroup, roomsGroup, shadowRoomsGroup, exportsGroup, importsGroup, archivesGroup, qdaFilesGroup, namesGroup, engineHangGroup] as never;
+const GROUPS: ReadonlyArray<HostileGroup<never>> = [browserModeGroup, projectLinkGroup, wavInputGroup, csvInjectionGroup, projectInputsGroup, crashPointsGroup, electronPolicyGroup, roomsGroup, shadowRoomsGroup, exportsGroup, importsGroup, archivesGroup, qdaFilesGroup, namesGroup, engineHangGroup, deidentificationGroup] as never;
 
 /** The floor per surface: a change that drops cases (or a surface) fails here, so the next pass starts from this suite. */
-const FLOOR: Record<Surface, number> = { 'browser mode': 90, files: 115, 'crash points': 16, 'electron policy': 60, rooms: 125, exports: 39, imports: 58 };
+const FLOOR: Record<Surface, number> = { 'browser mode': 90, files: 115, 'crash points': 16, 'electron policy': 60, rooms: 125, exports: 39, imports: 58, 'de-identification': 30 };
 
 it('the hostile suite holds at least 150 cases across browser mode, files, crash points, the Electron policy, rooms, exports and imports', () => {
   const perSurface = new Map<Surface, number>();

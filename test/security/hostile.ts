@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, it } from 'vitest';
 
 /** Where a hostile input arrives; the census counts cases per surface so the next pass starts from this suite. */
-export type Surface = 'browser mode' | 'files' | 'crash points' | 'electron policy' | 'rooms' | 'exports' | 'imports';
+export type Surface = 'browser mode' | 'files' | 'crash points' | 'electron policy' | 'rooms' | 'exports' | 'imports' | 'de-identification';
 
 /** One bad input or attack and the check that it is refused or harmless. */
 export interface HostileCase<C> {

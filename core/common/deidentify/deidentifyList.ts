@@ -1,5 +1,7 @@
+import yaml from 'js-yaml';
 import { compileOnFirstUse, sharedAjv } from '../io/schemaValidator';
 import { ConfigError, lineAt, readStrictYaml, schemaConfigProblems, type ConfigProblem } from '../project/strictYaml';
+import { foldedKey, foldedKeys } from '../text/textFold';
 import { PATTERN_NAMES, type PatternName } from './deidentifyPatterns';
 
 /** The project's de-identification list, beside aloud.yaml. */
@@ -69,39 +71,95 @@ const validateList = compileOnFirstUse(() => sharedAjv({ allErrors: true, strict
 const CONTROL_CHARACTER = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]/u;
 const WORD_CHARACTER = /[\p{L}\p{N}]/u;
 
-/** Terms are compared as the matcher reads them: case and width folded, spaces collapsed. */
+/** Each parsed term's canonical forms, computed once when the list is checked and used again by its matcher. */
+const TERM_KEYS = new WeakMap<DeidentifyTerm, string[]>();
+
+/** A term's canonical forms (textFold: one per reading of a capital I). */
+export function termKeys(term: DeidentifyTerm): string[] {
+  let keys = TERM_KEYS.get(term);
+  if (keys === undefined) TERM_KEYS.set(term, (keys = foldedKeys(term.text)));
+  return keys;
+}
+
+/** Terms are compared as the matcher reads them: in textFold's canonical form (case, width, marks, look-alikes). */
 export function foldTerm(text: string): string {
-  return text.normalize('NFKC').toLowerCase().replace(/\s+/gu, ' ').trim();
+  return foldedKey(text);
+}
+
+/** Above this size the list is read by js-yaml first: the yaml package takes seconds for 100 000 terms. */
+const LARGE_LIST_CHARS = 256 * 1024;
+
+/**
+ * A large list read quickly, or null when it is not a plain tree of JSON-like values (js-yaml refuses unknown tags,
+ * duplicate keys and merge keys' excess; an alias shares a node, so a node seen twice sends it to the strict reader).
+ */
+function quickTree(source: string): unknown {
+  let value: unknown;
+  try {
+    value = yaml.load(source, { schema: yaml.CORE_SCHEMA });
+  } catch {
+    return null;
+  }
+  const seen = new Set<object>();
+  const plain = (v: unknown): boolean => {
+    if (typeof v !== 'object' || v === null) return typeof v !== 'function';
+    if (seen.has(v)) return false;
+    seen.add(v);
+    return Object.values(v).every(plain);
+  };
+  return plain(value) ? value : null;
 }
 
 /**
  * deidentify.yaml read strictly (plain YAML, no unknown keys, every number bounded) and checked: every term has
- * a letter or digit, no control or invisible character, no leading or trailing spaces, and is listed once.
- * Throws ConfigError with every problem located by key path and line. `version` defaults to "unversioned".
+ * a letter or digit, no control or invisible character, no leading or trailing spaces, and is listed once (in the
+ * matcher's canonical form). Throws ConfigError with every problem located by key path and line. `version`
+ * defaults to "unversioned". A large list that is well formed is read quickly; any problem is located by the
+ * strict reader.
  */
 export function parseDeidentifyList(source: string, file = DEIDENTIFY_FILE): DeidentifyList {
+  if (source.length > LARGE_LIST_CHARS) {
+    const value = quickTree(source);
+    if (value !== null && validateList(value)) {
+      try {
+        return checkedList(value, file, () => null);
+      } catch (e) {
+        if (!(e instanceof ConfigError)) throw e;
+        // located by the strict reader below
+      }
+    }
+  }
   const { value, root, lineCounter } = readStrictYaml(source, file, DEIDENTIFY_FILE);
   if (!validateList(value)) throw new ConfigError(schemaConfigProblems(validateList.errors, file, root, lineCounter));
+  return checkedList(value, file, (keys) => lineAt(root, lineCounter, keys));
+}
+
+/** The checks a schema cannot make, on a value the schema accepted; `lineOf` locates a key path. */
+function checkedList(value: unknown, file: string, lineOf: (keys: string[]) => number | null): DeidentifyList {
   const raw = value as { version?: string | number; terms: DeidentifyTerm[]; patterns?: PatternName[]; languages?: Array<'en' | 'de'>; audio?: HiddenAudio; margin_ms?: number };
   const problems: ConfigProblem[] = [];
   const at = (i: number, key: string, message: string): void => {
-    problems.push({ file, line: lineAt(root, lineCounter, ['terms', String(i), key]), path: `terms[${i}].${key}`, message });
+    problems.push({ file, line: lineOf(['terms', String(i), key]), path: `terms[${i}].${key}`, message });
   };
   const seen = new Map<string, number>();
   raw.terms.forEach((term, i) => {
     if (CONTROL_CHARACTER.test(term.text)) return at(i, 'text', `term ${JSON.stringify(term.text)} contains a control or invisible character`);
     if (term.text !== term.text.trim()) return at(i, 'text', `term ${JSON.stringify(term.text)} has leading or trailing spaces`);
     if (!WORD_CHARACTER.test(term.text)) return at(i, 'text', `term ${JSON.stringify(term.text)} has no letter or digit, so it can never stand on word boundaries`);
-    const key = foldTerm(term.text);
-    const other = seen.get(key);
-    if (other !== undefined) return at(i, 'text', `term ${JSON.stringify(term.text)} is listed twice (also terms[${other}], compared case-insensitively)`);
-    seen.set(key, i);
+    const keys = termKeys(term);
+    const other = keys.map((k) => seen.get(k)).find((o) => o !== undefined);
+    if (other !== undefined) return at(i, 'text', `term ${JSON.stringify(term.text)} is listed twice (also terms[${other}], compared as the matcher reads them: case, accents and look-alikes folded)`);
+    for (const k of keys) seen.set(k, i);
     return undefined;
   });
   if (problems.length > 0) throw new ConfigError(problems);
   return {
     version: raw.version === undefined ? 'unversioned' : String(raw.version),
-    terms: raw.terms.map((t) => ({ text: t.text, class: t.class })),
+    terms: raw.terms.map((t) => {
+      const term = { text: t.text, class: t.class };
+      TERM_KEYS.set(term, termKeys(t));
+      return term;
+    }),
     patterns: raw.patterns ?? [...PATTERN_NAMES],
     languages: raw.languages ?? ['en', 'de'],
     audio: raw.audio ?? 'silence',

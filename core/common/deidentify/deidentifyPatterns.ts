@@ -27,10 +27,20 @@ const TLD = '(?:com|org|net|edu|gov|io|info|eu|de|at|ch|uk|fr|it|nl|es|co)';
 // of "a.a.a…" or "1 1 1…" must not make a match try every start against the whole rest of the text
 const LABEL = '[\\p{L}\\p{N}](?:[\\p{L}\\p{N}-]{0,61}[\\p{L}\\p{N}])?';
 
+/** How a dot, an at sign and the joiners of an address are said, in English and German (whisper writes them as words). */
+const SAID_DOT = '(?:dot|punkt)';
+const SAID_AT = '(?:at|ät|@|klammeraffe|at-zeichen)';
+const SAID_JOINER = '(?:dot|punkt|underscore|unterstrich|dash|hyphen|minus|bindestrich|strich)';
+/** a spoken word of an address: letters and digits, or a written run with dots and dashes ("jonas.weber") */
+const SAID_WORD = '[\\p{L}\\p{N}][\\p{L}\\p{N}._-]{0,63}';
+/** words of a spoken address stand apart by spaces, or a comma where the speaker paused */
+const GAP = ',?\\s{1,3}';
+
 const EMAIL = [
   `[\\p{L}\\p{N}._%+-]{0,63}[\\p{L}\\p{N}]@${LABEL}(?:\\.${LABEL}){0,8}\\.\\p{L}{2,24}`,
-  // as spoken and transcribed: "anna at example dot com", "anna ät beispiel punkt de"
-  `[\\p{L}\\p{N}._-]{1,64} (?:at|ät) ${LABEL}(?: (?:dot|punkt) ${LABEL}){0,4} (?:dot|punkt) ${TLD}`,
+  // as spoken and transcribed, hidden whole (the name before "at" too): "jonas dot weber at example dot com",
+  // "jonas underscore weber ät beispiel punkt de", "anna klammeraffe example punkt com"
+  `${SAID_WORD}(?:${GAP}${SAID_JOINER}${GAP}${SAID_WORD}){0,6}${GAP}${SAID_AT}${GAP}${LABEL}(?:${GAP}${SAID_JOINER}${GAP}${LABEL}){0,6}${GAP}${SAID_DOT}${GAP}${TLD}`,
 ];
 
 const URL = [
@@ -39,6 +49,16 @@ const URL = [
 ];
 
 const PHONE = `(?:\\+|00)?(?:\\(\\d{1,5}\\)|\\d)(?:[ ./-]?(?:\\(\\d{1,5}\\)|\\d)){1,24}`;
+/** Digits said as words, English and German ("five five five, one two …", "null drei null, fünf …"). */
+const DIGIT_WORDS: Readonly<Record<string, number>> = {
+  zero: 0, oh: 0, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9,
+  null: 0, eins: 1, zwei: 2, zwo: 2, drei: 3, vier: 4, fünf: 5, fuenf: 5, sechs: 6, sieben: 7, acht: 8, neun: 9,
+};
+/** "double five", "doppel fünf": one word said, two digits meant */
+const DOUBLING = '(?:double|triple|doppel|doppelt)';
+const SAID_DIGIT = `(?:${DOUBLING}\\s)?(?:${Object.keys(DIGIT_WORDS).join('|')}|\\d)`;
+/** a phone number said digit by digit: at least PHONE_MIN_DIGITS digits (counted by isPhoneNumber), "plus" or a pause between them allowed */
+const SAID_PHONE = `(?:(?:plus|\\+)\\s?)?${SAID_DIGIT}(?:[\\s,./-]{1,3}${SAID_DIGIT}){2,30}`;
 const DIGITS = `\\d{${LONG_DIGIT_RUN},}`;
 
 const EN_MONTHS = 'january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec';
@@ -73,7 +93,7 @@ export function patternSources(name: PatternName, languages: readonly string[]):
     case 'url':
       return URL;
     case 'phone':
-      return [PHONE];
+      return [PHONE, SAID_PHONE];
     case 'digits':
       return [DIGITS];
     case 'date':
@@ -81,13 +101,26 @@ export function patternSources(name: PatternName, languages: readonly string[]):
   }
 }
 
-/** Whether a phone-shaped match really is a phone number (enough digits), not "2 or 3". */
+/** The digits of a phone number as written or said: "555-12 34" and "five five five one two three four" alike. */
+function phoneDigits(text: string): string {
+  let out = '';
+  let repeat = 1;
+  for (const word of text.toLowerCase().match(/\p{L}+|\d+/gu) ?? []) {
+    if (/^\d+$/u.test(word)) out += word.repeat(repeat);
+    else if (word in DIGIT_WORDS) out += String(DIGIT_WORDS[word]).repeat(repeat);
+    repeat = word === 'double' || word.startsWith('doppel') ? 2 : word === 'triple' ? 3 : 1;
+  }
+  return out;
+}
+
+/** Whether a phone-shaped match really is a phone number (enough digits, written or said), not "2 or 3". */
 export function isPhoneNumber(text: string): boolean {
-  return (text.match(/\d/gu)?.length ?? 0) >= PHONE_MIN_DIGITS;
+  return phoneDigits(text).length >= PHONE_MIN_DIGITS;
 }
 
 /** The identity of a pattern match for numbering: the same address or number gets the same placeholder. */
 export function patternKey(name: PatternName, text: string): string {
-  if (name === 'phone' || name === 'digits') return `${name}:${text.replace(/\D/gu, '')}`;
+  if (name === 'phone') return `phone:${phoneDigits(text)}`;
+  if (name === 'digits') return `digits:${text.replace(/\D/gu, '')}`;
   return `${name}:${text.normalize('NFKC').toLowerCase().replace(/\s+/gu, ' ')}`;
 }

@@ -43,16 +43,47 @@ export interface DeidentifiedRecord<R extends DeidentifiableRecord = ExportRecor
   counts: Record<string, number>;
 }
 
-/** One segment's spans in one layer, found by the matcher and then amended by the review decisions. */
-export function segmentSpans(text: string, ref: Omit<SpanRef, 'start' | 'end'>, matcher: SpanMatcher, decisions: RecordDecisions): TextSpan[] {
+/** A segment's spans as the matcher found them, amended by the review decisions on that segment and layer. */
+function amended(text: string, found: readonly TextSpan[], ref: Omit<SpanRef, 'start' | 'end'>, decisions: RecordDecisions): TextSpan[] {
   const same = (d: SpanRef): boolean => d.utterance === ref.utterance && d.segment === ref.segment && d.layer === ref.layer;
   const rejected = decisions.rejected.filter(same);
   const added: TextSpan[] = decisions.added
     .filter((d) => same(d) && d.start >= 0 && d.end <= text.length && d.start < d.end)
     .map((d) => ({ start: d.start, end: d.end, class: d.class, key: `added:${foldTerm(text.slice(d.start, d.end))}`, origin: 'added' }));
-  const found = matcher.find(text).filter((s) => !rejected.some((r) => r.start === s.start && r.end === s.end));
+  const kept = found.filter((s) => !rejected.some((r) => r.start === s.start && r.end === s.end));
   // a reviewer's span wins over a match it overlaps
-  return settleOverlaps([...added, ...found.filter((s) => !added.some((a) => s.start < a.end && a.start < s.end))]);
+  return settleOverlaps([...added, ...kept.filter((s) => !added.some((a) => s.start < a.end && a.start < s.end))]);
+}
+
+/** One segment's spans in one layer, found by the matcher in that segment alone and then amended by the review decisions. */
+export function segmentSpans(text: string, ref: Omit<SpanRef, 'start' | 'end'>, matcher: SpanMatcher, decisions: RecordDecisions): TextSpan[] {
+  return amended(text, matcher.find(text), ref, decisions);
+}
+
+/**
+ * Every segment's spans in one layer, found on the layer's joined text, so what is said across a pause (a name over
+ * two utterances, "… with Jonas" | "Weber about it", an e-mail address or a phone number) is one match; a match is
+ * cut at the segment boundaries into pieces that keep its class and key (so both pieces get the same placeholder
+ * and both stretches of audio are hidden). Then each segment's review decisions.
+ */
+export function layerSpans(texts: readonly string[], refs: ReadonlyArray<Pick<SpanRef, 'utterance' | 'segment'>>, layer: SpanRef['layer'], matcher: SpanMatcher, decisions: RecordDecisions): TextSpan[][] {
+  const joined = joinSegments(texts.map((text) => ({ text, t0_ms: 0, t1_ms: 0 })));
+  const pieces: TextSpan[][] = texts.map(() => []);
+  let first = 0;
+  for (const span of matcher.find(joined.text)) {
+    // spans come in text order: segments wholly before this one are before every later one too
+    while (first < joined.spans.length && joined.spans[first]!.end <= span.start) first++;
+    for (let i = first; i < joined.spans.length && joined.spans[i]!.start < span.end; i++) {
+      const segment = joined.spans[i]!;
+      let start = Math.max(span.start, segment.start);
+      let end = Math.min(span.end, segment.end);
+      // a piece never takes the space that opens or closes its segment (the pause is not part of the name)
+      while (start < end && /\s/u.test(joined.text[start]!)) start++;
+      while (end > start && /\s/u.test(joined.text[end - 1]!)) end--;
+      if (start < end) pieces[i]!.push({ ...span, start: start - segment.start, end: end - segment.start });
+    }
+  }
+  return pieces.map((found, i) => amended(texts[i]!, found, { ...refs[i]!, layer }, decisions));
 }
 
 /** Where each token's text sits in its segment's text; null for a token that cannot be placed. */
@@ -101,19 +132,30 @@ export function deidentifyRecord<R extends DeidentifiableRecord>(record: R, matc
   };
 
   const correctionOf = new Map(record.corrections.map((c) => [`${c.utterance}/${c.segment}`, c.text]));
+  const refs = record.segments.map((segment) => ({ utterance: segment.utterance, segment: segment.index }));
+  const verbatimSpans = layerSpans(record.segments.map((s) => s.text), refs, 'verbatim', matcher, decisions);
+  // the corrected layer is each segment's correction, or its verbatim text where nobody corrected it
+  const correctedLayer = record.segments.map((s) => correctionOf.get(`${s.utterance}/${s.index}`) ?? s.text);
+  const correctedSpans = layerSpans(correctedLayer, refs, 'corrected', matcher, decisions);
   const verbatimEdits: EditedText[] = [];
+  const segmentSpansUsed: TextSpan[][] = [];
   const correctedTexts: string[] = [];
-  const segments = record.segments.map((segment) => {
-    const ref = { utterance: segment.utterance, segment: segment.index };
-    const spans = segmentSpans(segment.text, { ...ref, layer: 'verbatim' }, matcher, decisions);
+  const segments = record.segments.map((segment, i) => {
+    const ref = refs[i]!;
+    const corrected = correctionOf.get(`${ref.utterance}/${ref.segment}`);
+    const found = verbatimSpans[i]!;
+    // an uncorrected segment is one text in both layers: what the corrected layer joins across its edges (a
+    // corrected neighbour completing a name) is hidden in it too
+    const rejectedHere = (c: TextSpan): boolean => decisions.rejected.some((r) => r.utterance === ref.utterance && r.segment === ref.segment && r.start === c.start && r.end === c.end);
+    const spans = corrected !== undefined ? found : settleOverlaps([...found, ...correctedSpans[i]!.filter((c) => !rejectedHere(c) && !found.some((s) => c.start < s.end && s.start < c.end))]);
     count(spans);
     const offsets = tokenOffsets(segment);
     for (const s of spans) audioSpans.push({ ...spanTime(segment, offsets, s, segment.text.length), class: s.class });
     const edited = edit(segment.text, spans);
     verbatimEdits.push(edited);
-    const corrected = correctionOf.get(`${ref.utterance}/${ref.segment}`);
+    segmentSpansUsed.push(spans);
     if (corrected !== undefined) {
-      const cSpans = segmentSpans(corrected, { ...ref, layer: 'corrected' }, matcher, decisions);
+      const cSpans = correctedSpans[i]!;
       count(cSpans);
       // a corrected text has no token times: its spans are timed by their share of the segment
       for (const s of cSpans) audioSpans.push({ ...spanTime({ ...segment, tokens: [] }, [], s, corrected.length), class: s.class });
@@ -127,10 +169,7 @@ export function deidentifyRecord<R extends DeidentifiableRecord>(record: R, matc
   let transcript: EditedText | null = null;
   if (record.transcript !== null) {
     transcript = joined.text === record.transcript
-      ? applyEdits(record.transcript, record.segments.flatMap((segment, i) => {
-        const spans = segmentSpans(segment.text, { utterance: segment.utterance, segment: segment.index, layer: 'verbatim' }, matcher, decisions);
-        return spans.map((s) => ({ start: joined.spans[i]!.start + s.start, end: joined.spans[i]!.start + s.end, replacement: numbers.placeholder(s) }));
-      }))
+      ? applyEdits(record.transcript, segmentSpansUsed.flatMap((spans, i) => spans.map((s) => ({ start: joined.spans[i]!.start + s.start, end: joined.spans[i]!.start + s.end, replacement: numbers.placeholder(s) }))))
       : edit(record.transcript, matcher.find(record.transcript));
   }
   const correctedJoined = joinSegments(record.segments.map((s) => ({ ...s, text: correctionOf.get(`${s.utterance}/${s.index}`) ?? s.text })));

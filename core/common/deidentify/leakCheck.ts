@@ -1,3 +1,4 @@
+import { joinSegments } from '../transcript/joinSegments';
 import type { SpanMatcher } from './spanMatcher';
 
 /** One text of an exported record, named by its field path ("segments[2].tokens", "notes[0].text"). */
@@ -38,9 +39,17 @@ export function recordTexts(record: Record<string, unknown>): RecordText[] {
   each('step_judgments', ['quote']);
   each('segments', ['text']);
   if (Array.isArray(record.segments)) {
+    const tokenTexts: string[] = [];
     record.segments.forEach((s, i) => {
-      if (isObject(s) && Array.isArray(s.tokens)) add(`segments[${i}].tokens`, s.tokens.map((t) => (isObject(t) && str(t.text) ? t.text : '')).join(''));
+      if (!isObject(s) || !Array.isArray(s.tokens)) return;
+      const joined = s.tokens.map((t) => (isObject(t) && str(t.text) ? t.text : '')).join('');
+      add(`segments[${i}].tokens`, joined);
+      tokenTexts.push(joined);
     });
+    // what is said across a pause is one text: a name over two utterances ("… Jonas" | "Weber …") is seen whole
+    const segmentTexts = record.segments.map((s) => (isObject(s) && str(s.text) ? s.text : ''));
+    if (segmentTexts.length > 1) add('segments[*].text', joinSegments(segmentTexts.map((text) => ({ text, t0_ms: 0, t1_ms: 0 }))).text);
+    if (tokenTexts.length > 1) add('segments[*].tokens', joinSegments(tokenTexts.map((text) => ({ text, t0_ms: 0, t1_ms: 0 }))).text);
   }
   const codings = record.codings;
   if (isObject(codings) && Array.isArray(codings.units)) {

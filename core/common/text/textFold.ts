@@ -81,8 +81,8 @@ export function foldForMatching(text: string, reading: CapitalIReading = 'i'): F
   for (const original of text) {
     const start = offset;
     offset += original.length;
-    for (const ch of original.normalize('NFKD')) {
-      if (SEPARATOR.test(ch)) {
+    for (const piece of piecesOf(original, reading)) {
+      if (piece === null) {
         if (out.length > 0 && out[out.length - 1] === ' ') ends[ends.length - 1] = offset;
         else {
           out.push(' ');
@@ -91,8 +91,52 @@ export function foldForMatching(text: string, reading: CapitalIReading = 'i'): F
         }
         continue;
       }
-      for (const folded of foldChar(ch, reading)) {
-        out.push(folded);
+      // one entry per UTF-16 unit, so an index into the folded text (a regex's or an automaton's) is an index here
+      // too, past an emoji or any other character outside the BMP
+      for (let unit = 0; unit < piece.length; unit++) {
+        out.push(piece[unit]!);
+        starts.push(start);
+        ends.push(offset);
+      }
+    }
+  }
+  return { text: out.join(''), starts, ends };
+}
+
+/** Folding one code point costs normalisations and property tests: each is folded once per reading (a list of 100 000 terms repeats few). */
+const PIECES: Record<CapitalIReading, Map<string, ReadonlyArray<string | null>>> = { i: new Map(), l: new Map() };
+const MAX_REMEMBERED = 65_536;
+
+/** What one code point folds to: per character of its NFKD form, null for a word separator or its folded letters. */
+function piecesOf(original: string, reading: CapitalIReading): ReadonlyArray<string | null> {
+  const memo = PIECES[reading];
+  let pieces = memo.get(original);
+  if (pieces === undefined) {
+    pieces = [...original.normalize('NFKD')].map((ch) => (SEPARATOR.test(ch) ? null : foldChar(ch, reading)));
+    // a hostile text of ever new code points must not grow it without bound
+    if (memo.size >= MAX_REMEMBERED) memo.clear();
+    memo.set(original, pieces);
+  }
+  return pieces;
+}
+
+/**
+ * The text as the built-in patterns (addresses, numbers, dates) read it: each character in its compatibility form
+ * (NFKC: full-width digits and letters, mathematical letters), invisibles and combining marks dropped, case and
+ * punctuation kept (an e-mail address needs its dots), with each character's source span.
+ */
+export function normalizeForPatterns(text: string): FoldedText {
+  const out: string[] = [];
+  const starts: number[] = [];
+  const ends: number[] = [];
+  let offset = 0;
+  for (const original of text) {
+    const start = offset;
+    offset += original.length;
+    for (const ch of original.normalize('NFKC')) {
+      if (DROPPED.test(ch)) continue;
+      for (let unit = 0; unit < ch.length; unit++) {
+        out.push(ch[unit]!);
         starts.push(start);
         ends.push(offset);
       }
@@ -112,6 +156,8 @@ export function foldedKey(text: string, reading: CapitalIReading = 'i'): string 
  */
 export function foldedKeys(text: string): string[] {
   const asI = foldedKey(text, 'i');
+  // the readings differ only where a capital I is written
+  if (!text.includes('I')) return [asI];
   const asL = foldedKey(text, 'l');
   return asI === asL ? [asI] : [asI, asL];
 }

@@ -2,6 +2,7 @@ import { AUDIO_SAMPLE_RATE } from '../../common/audio/sampleRate';
 import { DEIDENTIFY_FILE } from '../../common/deidentify/deidentifyList';
 import type { DeidentificationReceipt } from '../../common/deidentify/deidentifyReceipt';
 import type { DeidentifiableRecord } from '../../common/deidentify/deidentifyRecord';
+import type { SpanMatcher } from '../../common/deidentify/spanMatcher';
 import { ProjectError } from '../project/projectError';
 import type { OpenProject } from '../project/projectFolder';
 import { deidentifiedRecordKey, deidentifyExport } from './deidentifyProject';
@@ -21,6 +22,10 @@ export interface WavMasks {
 export async function deidentifiedInterop<R extends DeidentifiableRecord>(project: OpenProject, records: readonly R[]): Promise<{
   records: R[];
   masks: WavMasks;
+  /** what the export's own check looks for, the same matcher validate builds from the list */
+  matcher: SpanMatcher;
+  /** what reviewers said is not to be hidden (folded): not a leak */
+  keptByReview: ReadonlySet<string>;
   receipt(files: ReadonlyArray<{ path: string; wav: string }>): DeidentificationReceipt;
 }> {
   const loaded = await requireDeidentifyList(project);
@@ -31,6 +36,8 @@ export async function deidentifiedInterop<R extends DeidentifiableRecord>(projec
   const bySessionPath = new Map(records.flatMap((r) => (r.audio ? [[r.audio.path, r] as const] : [])));
   return {
     records: deidentified.records,
+    matcher: loaded.matcher,
+    keptByReview: deidentified.keptByReview,
     masks: {
       masked(sessionRelative, bytes) {
         const r = bySessionPath.get(sessionRelative);

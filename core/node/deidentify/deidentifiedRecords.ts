@@ -13,6 +13,8 @@ import { encodeFileName } from '../session/sessionPaths';
 import { checkExportTarget } from '../export/exportTarget';
 import { Deidentifier, deidentifiedRecordKey, loadDeidentifyList, refuseHiddenNames, type LoadedDeidentifyList } from './deidentifyProject';
 import { loadReviewDecisions } from './reviewLog';
+import { leakProblems, refuseLeaks } from './exportedTexts';
+import { recordTexts } from '../../common/deidentify/leakCheck';
 
 /** The project's list, required: a de-identified export without one would hide nothing and say it did. */
 export async function requireDeidentifyList(project: OpenProject): Promise<LoadedDeidentifyList> {
@@ -50,6 +52,8 @@ export async function deidentifiedRecords(project: OpenProject, out: string, for
   return {
     async record(record) {
       const r = deidentifier.record(record);
+      // what validate checks in every record, checked before it is written
+      refuseLeaks(leakProblems(recordTexts(r as unknown as Record<string, unknown>).map((t) => ({ where: `${out} (record ${r.annotator} / ${r.item_id}, ${t.field})`, text: t.text })), loaded.matcher, deidentifier.kept));
       if (r.audio === null || r.audio.sha256 === null) return r;
       if (!folderChecked) {
         await checkExportTarget(project, folder, 'folder', { force });

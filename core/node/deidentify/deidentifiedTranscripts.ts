@@ -1,6 +1,7 @@
 import type { Item } from '../../common/items/item';
 import type { ItemSessionState } from '../../common/session/itemState';
 import type { DeidentificationReceipt } from '../../common/deidentify/deidentifyReceipt';
+import type { SpanMatcher } from '../../common/deidentify/spanMatcher';
 import { AUDIO_SAMPLE_RATE } from '../../common/audio/sampleRate';
 import { buildExportRecord } from '../../common/export/exportRecord';
 import type { OpenProject } from '../project/projectFolder';
@@ -13,7 +14,7 @@ import { loadReviewDecisions } from './reviewLog';
  * The item states a transcript export (txt, srt, vtt) writes, de-identified: the same records as every export
  * de-identified by the same rules (placeholders, review decisions), their transcript and segments put back.
  */
-export async function deidentifiedTranscripts(project: OpenProject, sessions: SessionSource, annotators: readonly string[], items: readonly Item[]): Promise<{ states(annotator: string): ItemSessionState[]; receipt: DeidentificationReceipt }> {
+export async function deidentifiedTranscripts(project: OpenProject, sessions: SessionSource, annotators: readonly string[], items: readonly Item[]): Promise<{ states(annotator: string): ItemSessionState[]; receipt: DeidentificationReceipt; matcher: SpanMatcher; keptByReview: ReadonlySet<string> }> {
   const loaded = await requireDeidentifyList(project);
   const review = await loadReviewDecisions(project, annotators);
   const byAnnotator = new Map<string, ItemSessionState[]>();
@@ -36,5 +37,5 @@ export async function deidentifiedTranscripts(project: OpenProject, sessions: Se
     list.push({ ...state, transcript: r.transcript ?? '', segments: r.segments.map(({ utterance: _u, index: _i, ...segment }) => segment) });
     byAnnotator.set(r.annotator, list);
   }
-  return { states: (annotator) => byAnnotator.get(annotator) ?? [], receipt: deidentified.receipt(new Map()) };
+  return { states: (annotator) => byAnnotator.get(annotator) ?? [], receipt: deidentified.receipt(new Map()), matcher: loaded.matcher, keptByReview: deidentified.keptByReview };
 }

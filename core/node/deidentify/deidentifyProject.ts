@@ -6,6 +6,8 @@ import { deidentifyRecord, NO_DECISIONS, type DeidentifiableRecord, type RecordD
 import { deidentificationReceipt, type DeidentificationReceipt, type HiddenAudioEntry } from '../../common/deidentify/deidentifyReceipt';
 import { SpanMatcher } from '../../common/deidentify/spanMatcher';
 import { ConfigError } from '../../common/project/strictYaml';
+import { foldedKey } from '../../common/text/textFold';
+import { recordSegmentText } from './reviewLog';
 import { resolveInside } from '../fs/resolveInside';
 import { sha256Hex } from '../fs/sha256';
 import { ProjectError } from '../project/projectError';
@@ -100,6 +102,8 @@ export interface DeidentifiedExport<R extends DeidentifiableRecord> {
   maskWav(annotator: string, itemId: string, bytes: Uint8Array, name: string): Buffer;
   /** the receipt's statement, given where each masked WAV was written (relative to the receipt) */
   receipt(paths: ReadonlyMap<string, string>): DeidentificationReceipt;
+  /** what reviewers said is not to be hidden (folded): not a leak */
+  keptByReview: ReadonlySet<string>;
 }
 
 export interface ReviewDecisionSource {
@@ -125,6 +129,8 @@ export class Deidentifier {
   private readonly counts: Record<string, number> = {};
   private readonly ranges = new Map<string, SampleRange[]>();
   private readonly order: Array<{ annotator: string; item_id: string }> = [];
+  /** what reviewers said is not to be hidden (folded): the export's own check does not count it as a leak */
+  readonly kept = new Set<string>();
 
   constructor(
     private readonly loaded: LoadedDeidentifyList,
@@ -133,7 +139,12 @@ export class Deidentifier {
   ) {}
 
   record<R extends DeidentifiableRecord>(r: R): R {
-    const result = deidentifyRecord(r, this.loaded.matcher, this.review.decisionsOf(r));
+    const decisions = this.review.decisionsOf(r);
+    for (const span of decisions.rejected) {
+      const text = recordSegmentText(r, span);
+      if (text !== null) this.kept.add(foldedKey(text.slice(span.start, span.end)));
+    }
+    const result = deidentifyRecord(r, this.loaded.matcher, decisions);
     for (const [c, n] of Object.entries(result.counts)) this.counts[c] = (this.counts[c] ?? 0) + n;
     this.order.push({ annotator: r.annotator, item_id: r.item_id });
     if (r.audio) {
@@ -175,6 +186,7 @@ export function deidentifyExport<R extends DeidentifiableRecord>(loaded: LoadedD
     rangesOf: (annotator, itemId) => deidentifier.rangesOf(annotator, itemId),
     maskWav: (annotator, itemId, bytes, name) => deidentifier.maskWav(annotator, itemId, bytes, name),
     receipt: (paths) => deidentifier.receipt(paths),
+    keptByReview: deidentifier.kept,
   };
 }
 

@@ -4,6 +4,11 @@ import { firstUnmaskedSample } from '../../common/deidentify/audioMask';
 import type { DeidentificationReceipt } from '../../common/deidentify/deidentifyReceipt';
 import { leaksIn } from '../../common/deidentify/leakCheck';
 import { SpanMatcher } from '../../common/deidentify/spanMatcher';
+import { saysDeidentified } from '../../common/deidentify/deidentifiedMark';
+import { PATTERN_NAMES } from '../../common/deidentify/deidentifyPatterns';
+import { INTEROP_FORMATS, interopReceiptFileName } from '../../common/export/interop/interopFormats';
+import { TRANSCRIPT_RECEIPT } from '../export/transcriptExport';
+import { exportedTexts, leakProblems, type ExportedText } from './exportedTexts';
 import type { InputProblem } from '../../common/io/inputProblem';
 import { resolveInside } from '../fs/resolveInside';
 import { sha256Hex } from '../fs/sha256';
@@ -85,48 +90,69 @@ export class DeidentifiedExportCheck {
   }
 }
 
-const XML_ENTITIES: Readonly<Record<string, string>> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
-/** The text nodes of an XML document, entities decoded: what a tool shows as text (attributes are names and ids). */
-export function xmlTextNodes(xml: string): string[] {
-  return [...xml.matchAll(/>([^<]+)</gu)]
-    .map((m) => m[1]!.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/giu, (whole, e: string) => (e.startsWith('#x') ? String.fromCodePoint(parseInt(e.slice(2), 16)) : e.startsWith('#') ? String.fromCodePoint(Number(e.slice(1))) : (XML_ENTITIES[e] ?? whole))))
-    .filter((t) => t.trim() !== '');
+/** The receipts a de-identified file may have beside it or one folder up: every interop format's and the transcripts'. */
+const RECEIPT_NAMES = [...INTEROP_FORMATS.map((f) => interopReceiptFileName(f)), TRANSCRIPT_RECEIPT];
+
+/** The de-identification statement of the receipt beside the file or one folder up, and that folder. */
+async function nearbyStatement(file: string, names: readonly string[] = RECEIPT_NAMES): Promise<{ statement: DeidentificationReceipt; folder: string } | null> {
+  const here = path.dirname(path.resolve(file));
+  for (const dir of [here, path.dirname(here)]) {
+    for (const name of names) {
+      const statement = await receiptDeidentification(path.join(dir, name));
+      if (statement) return { statement, folder: dir };
+    }
+  }
+  return null;
+}
+
+/** Whether the file (or, for a dataset's rows, the dataset card beside it or one folder up) says it is de-identified. */
+async function marked(file: string, bytes: Uint8Array): Promise<boolean> {
+  if (saysDeidentified(Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.byteLength, 1 << 20)).toString('utf8'))) return true;
+  const here = path.dirname(path.resolve(file));
+  for (const dir of [here, path.dirname(here)]) {
+    const card = await readFile(path.join(dir, 'README.md'), 'utf8').catch(() => '');
+    if (saysDeidentified(card)) return true;
+  }
+  return false;
 }
 
 /**
- * `aloud validate FILE.eaf|FILE.qdpx` of a de-identified interop export (its receipt, beside it or one folder up,
- * says so): no listed term or pattern in the file's texts (the EAF's annotations and properties; the QDPX's
- * project.qde texts and transcripts), and, for an EAF, the hidden ranges of the recording beside it silent or tone.
+ * `aloud validate FILE` of any file a de-identified export writes (EAF, QDPX, TextGrid, MAXQDA and transcript texts,
+ * SRT, WebVTT, a dataset's metadata.jsonl and Parquet), with or without its receipt: when the file says inside that
+ * it is de-identified, or a receipt beside it (or one folder up) does, no term of the project's list (with --project)
+ * and no pattern (the receipt's, else the list's, else every one) is in any of its texts. Null for a file of another
+ * kind or one that is not de-identified (the caller checks it as what it is).
+ */
+export async function deidentifiedCopyProblems(file: string, project: OpenProject | undefined): Promise<InputProblem[] | null> {
+  const bytes = await readFile(file);
+  let texts: ExportedText[] | null;
+  try {
+    texts = await exportedTexts(file, bytes);
+  } catch (e) {
+    return [{ file, line: null, field: null, stage: 'parse', message: `cannot be read as the export file its name says (${(e as Error).message.split('\n')[0]})` }];
+  }
+  if (texts === null) return null;
+  const nearby = await nearbyStatement(file);
+  if (!nearby && !(await marked(file, bytes))) return null;
+  const loaded = project ? await loadDeidentifyList(project) : null;
+  const matcher = new SpanMatcher({
+    terms: loaded?.list.terms ?? [],
+    patterns: nearby?.statement.patterns ?? loaded?.list.patterns ?? [...PATTERN_NAMES],
+    languages: (nearby?.statement.languages as Array<'en' | 'de'> | undefined) ?? loaded?.list.languages ?? ['en', 'de'],
+  });
+  return leakProblems(texts, matcher);
+}
+
+/**
+ * `aloud validate FILE.eaf|FILE.qdpx` of a de-identified interop export: its texts as every de-identified file's
+ * (deidentifiedCopyProblems), and, for an EAF whose receipt is beside it or one folder up, the hidden ranges of the
+ * recording beside it silent or tone.
  */
 export async function deidentifiedInteropProblems(file: string, format: 'eaf' | 'qdpx', project: OpenProject | undefined): Promise<InputProblem[]> {
-  const { unzipSync } = await import('fflate');
-  let receiptFolder = path.dirname(path.resolve(file));
-  let statement: DeidentificationReceipt | null = null;
-  for (const dir of [receiptFolder, path.dirname(receiptFolder)]) {
-    statement = await receiptDeidentification(path.join(dir, `${format}.receipt.json`));
-    if (statement) {
-      receiptFolder = dir;
-      break;
-    }
-  }
-  if (!statement) return [];
-  const loaded = project ? await loadDeidentifyList(project) : null;
-  const matcher = new SpanMatcher({ terms: loaded?.list.terms ?? [], patterns: statement.patterns, languages: statement.languages as Array<'en' | 'de'> });
-  const bytes = await readFile(file);
-  const texts: Array<{ where: string; text: string }> = [];
-  if (format === 'eaf') for (const text of xmlTextNodes(bytes.toString('utf8'))) texts.push({ where: file, text });
-  else {
-    for (const [name, content] of Object.entries(unzipSync(new Uint8Array(bytes)))) {
-      const text = Buffer.from(content).toString('utf8');
-      if (name === 'project.qde') for (const t of xmlTextNodes(text)) texts.push({ where: `${file}!${name}`, text: t });
-      else if (name.endsWith('.txt')) texts.push({ where: `${file}!${name}`, text });
-    }
-  }
-  const problems: InputProblem[] = [];
-  for (const { where, text } of texts) {
-    for (const leak of matcher.find(text)) problems.push({ file: where, line: null, field: null, stage: 'rule', message: `a text holds a ${leak.class} that a de-identified export must not hold` });
-  }
-  if (format === 'eaf') {
+  const problems = (await deidentifiedCopyProblems(file, project)) ?? [];
+  const nearby = format === 'eaf' ? await nearbyStatement(file, [interopReceiptFileName('eaf')]) : null;
+  if (nearby) {
+    const { statement, folder: receiptFolder } = nearby;
     const wav = path.relative(receiptFolder, path.resolve(file)).replace(/\\/gu, '/').replace(/\.eaf$/iu, '.wav');
     const entry = statement.hidden_audio.find((h) => h.path === wav);
     if (!entry) problems.push({ file, line: null, field: null, stage: 'rule', message: `${wav} is not among the de-identified recordings of the receipt` });

@@ -13,6 +13,8 @@ import { checkExportTarget } from './exportTarget';
 import type { SessionSource } from './sessionSource';
 import type { DeidentificationReceipt } from '../../common/deidentify/deidentifyReceipt';
 import { deidentifiedTranscripts } from '../deidentify/deidentifiedTranscripts';
+import { exportedTexts, leakProblems, refuseLeaks } from '../deidentify/exportedTexts';
+import { DEIDENTIFIED_SENTENCE } from '../../common/deidentify/deidentifiedMark';
 
 export interface TranscriptFileEntry {
   annotator: string;
@@ -86,7 +88,9 @@ export async function exportTranscripts(options: {
           gaps.push({ annotator, item_id: item.id, reason: 'no_transcript' });
           continue;
         }
-        const content = format === 'txt' ? formatTranscriptTxt(state.transcript) : format === 'srt' ? formatSrt(state.segments) : formatVtt(state.segments);
+        const plain = format === 'txt' ? formatTranscriptTxt(state.transcript) : format === 'srt' ? formatSrt(state.segments) : formatVtt(state.segments);
+        // a de-identified transcript says so inside where its format has room (SRT has none: its receipt says it)
+        const content = !hide ? plain : format === 'txt' ? `${DEIDENTIFIED_SENTENCE}\n\n${plain}` : format === 'vtt' ? plain.replace(/^WEBVTT/u, `WEBVTT ${DEIDENTIFIED_SENTENCE}`) : plain;
         const name = `${encodeFileName(item.id, 'item id')}.${format}`;
         const relative = `${folder}/${name}`;
         if (realFolder === null) {
@@ -95,6 +99,7 @@ export async function exportTranscripts(options: {
           realFolder = await resolveInside(outDir, folder, 'read');
         }
         const bytes = Buffer.from(content, 'utf8');
+        if (hide) refuseLeaks(leakProblems((await exportedTexts(relative, bytes))!, hide.matcher, hide.keptByReview));
         await batch.add(await writableTarget(realFolder, name, path.join(outDir, relative)), bytes);
         files.push({ annotator, item_id: item.id, path: relative, sha256: sha256Hex(bytes), bytes: bytes.length });
       }

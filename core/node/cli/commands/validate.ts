@@ -4,8 +4,9 @@ import { hasScriptedModel, validateExportFile } from '../../export/validateExpor
 import { interopFormatOfFile, validateInteropFile } from '../../export/interop/validateInterop';
 import { streamLimitsFrom } from '../../importing/inputLimitsOption';
 import { loadProjectConfig } from '../../project/projectFolder';
+import path from 'node:path';
 import { isGoldFile, validateGoldFile } from '../../adjudication/goldExport';
-import { deidentifiedInteropProblems } from '../../deidentify/validateDeidentified';
+import { deidentifiedCopyProblems, deidentifiedInteropProblems } from '../../deidentify/validateDeidentified';
 import { type CliCommand, printJson, UsageError, withUsageErrors } from '../cliSupport';
 import { progressLine } from '../progressLine';
 import { pipelineSummary } from '../../../common/export/pipelineSummary';
@@ -32,6 +33,8 @@ export const validateCommand: CliCommand = {
     'both against the export receipt (<format>.receipt.json) beside them or one folder up, when there is one.\n' +
     'A de-identified export (its receipt says so): no term of the project\'s deidentify.yaml (with --project) and no\n' +
     'pattern the receipt names in any text field, and every hidden audio range silence (or the tone).\n' +
+    'FILE.TextGrid|.txt|.srt|.vtt|.parquet and a dataset\'s metadata.jsonl: when the file says it is de-identified (or\n' +
+    'a receipt beside it or one folder up does), no listed term (with --project) and no pattern in any of its texts.\n' +
     'Prints [{file, line, field, stage, message}, ...]; with --json a summary for a pipeline instead: {file, valid,\n' +
     'problems_count, problems_by_stage, first_problems (the first 20)};\n' +
     'exit 0 when the list is empty, 1 otherwise, 2 for a bad argument.',
@@ -73,6 +76,19 @@ export const validateCommand: CliCommand = {
       return result.problems.length === 0 ? 0 : 1;
     }
     const project = values.project === undefined ? undefined : await loadProjectConfig(values.project);
+    // the other files an export writes (TextGrid, MAXQDA and transcript texts, SRT, WebVTT, a dataset's rows): what a
+    // de-identified one must not hold, whether its receipt is beside it or only the file says it is de-identified
+    const copy = /\.(textgrid|txt|srt|vtt|parquet)$/iu.test(file) || path.basename(file) === 'metadata.jsonl' ? await deidentifiedCopyProblems(file, project) : null;
+    if (copy !== null) {
+      printJson(io, copy);
+      return copy.length === 0 ? 0 : 1;
+    }
+    if (path.basename(file) === 'metadata.jsonl') {
+      // a Hugging Face dataset's rows, not a records export: their schema is the dataset card's
+      io.err(`aloud validate: warning: ${file} is a Hugging Face dataset's rows (not a records export); they are checked only when de-identified\n`);
+      printJson(io, []);
+      return 0;
+    }
     const progress = progressLine(io, 'aloud validate', 'bytes');
     const result = await validateExportFile(file, { limits, onProgress: progress.report, ...(project ? { project } : {}) });
     progress.end();

@@ -38,6 +38,9 @@ import type { SessionSource } from '../sessionSource';
 import { xsdProblems } from './xsdValidation';
 import { loadCodebook } from '../../coding/projectCoding';
 import { deidentifiedInterop, type WavMasks } from '../../deidentify/deidentifiedInterop';
+import { exportedTexts, leakProblems, qdeTexts, refuseLeaks } from '../../deidentify/exportedTexts';
+import { DEIDENTIFIED_PROPERTY, DEIDENTIFIED_SENTENCE } from '../../../common/deidentify/deidentifiedMark';
+import type { SpanMatcher } from '../../../common/deidentify/spanMatcher';
 
 export interface InteropExportOptions {
   project: OpenProject;
@@ -147,7 +150,7 @@ export async function exportInterop(options: InteropExportOptions): Promise<Inte
           date: exportedAt,
           mediaUrl: pathToFileURL(path.resolve(outDir, ...wavPath.split('/'))).href,
           relativeMediaUrl: `./${path.posix.basename(wavPath)}`,
-          properties: [['aloud:project', project.config.name], ['aloud:item_id', r.item_id], ['aloud:final_label', r.final_label ?? ''], ['aloud:blind_label', r.blind_label ?? ''], ['aloud:app_version', version]],
+          properties: [['aloud:project', project.config.name], ['aloud:item_id', r.item_id], ['aloud:final_label', r.final_label ?? ''], ['aloud:blind_label', r.blind_label ?? ''], ['aloud:app_version', version], ...(deidentified ? [[DEIDENTIFIED_PROPERTY, DEIDENTIFIED_SENTENCE] as [string, string]] : [])],
         });
         xmlDocuments.push({ file, xml });
         planned.push({ path: file, text: xml });
@@ -197,6 +200,12 @@ export async function exportInterop(options: InteropExportOptions): Promise<Inte
   });
   if (xmlProblems.length === 0 && xmlDocuments.length > 0) xmlProblems.push(...(await xsdProblems(format === 'eaf' ? 'eaf' : 'qde', xmlDocuments)));
   if (xmlProblems.length > 0) throw new InputError(xmlProblems);
+
+  if (deidentified) {
+    // every file says inside that it is de-identified, and holds nothing validate would find, before a byte is written
+    markDeidentified(planned);
+    refuseLeaks(await plannedLeaks(planned, deidentified.matcher, deidentified.keptByReview));
+  }
 
   const receiptFile = path.join(outDir, interopReceiptFileName(format));
   const earlier = await earlierFiles(receiptFile);
@@ -341,6 +350,37 @@ async function pauseSpansOf(project: OpenProject, r: ExportRecord, vad: WholeRec
 
 /** The gold split of a Hugging Face export: `aloud export --gold` records as JSON Lines. */
 const GOLD_SPLIT_FILE = 'gold/gold.jsonl';
+
+/**
+ * The marker of a de-identified file where its format has room for one the EAF does not already carry as a property:
+ * a comment line in a TextGrid (Praat skips what follows "!"), the first line of a MAXQDA transcript, a paragraph of
+ * the dataset card.
+ */
+function markDeidentified(planned: PlannedFile[]): void {
+  for (const file of planned) {
+    if (!('text' in file)) continue;
+    const lower = file.path.toLowerCase();
+    if (lower.endsWith('.textgrid')) file.text = file.text.replace('Object class = "TextGrid"\n', `Object class = "TextGrid"\n! ${DEIDENTIFIED_SENTENCE}\n`);
+    else if (lower.endsWith('.txt')) file.text = `${DEIDENTIFIED_SENTENCE}\n\n${file.text}`;
+    else if (lower === 'readme.md') file.text = `${file.text.trimEnd()}\n\n${DEIDENTIFIED_SENTENCE}.\n`;
+  }
+}
+
+/** What validate would find in the planned files: the same texts of each file, the same matcher. */
+async function plannedLeaks(planned: readonly PlannedFile[], matcher: SpanMatcher, kept: ReadonlySet<string>): Promise<InputProblem[]> {
+  const problems: InputProblem[] = [];
+  for (const file of planned) {
+    if ('wav' in file) continue;
+    if ('qdpx' in file) {
+      problems.push(...leakProblems(qdeTexts(file.qdpx.xml).map((text) => ({ where: `${file.path}!project.qde`, text })), matcher, kept));
+      for (const f of file.qdpx.files) if ('text' in f.content) problems.push(...leakProblems([{ where: `${file.path}!${f.path}`, text: f.content.text }], matcher, kept));
+      continue;
+    }
+    const bytes = 'text' in file ? Buffer.from(file.text, 'utf8') : file.bytes;
+    problems.push(...leakProblems((await exportedTexts(file.path, bytes)) ?? [], matcher, kept));
+  }
+  return problems;
+}
 
 function hfDataset(project: OpenProject, items: readonly Item[], records: readonly ExportRecord[], recorded: readonly ExportRecord[], names: ReadonlyMap<string, string>, version: string, createdAt: string, gold: string | null): PlannedFile[] {
   const columns = hfColumns();

@@ -38,7 +38,7 @@ describe('deidentify.yaml', () => {
 
   it('refuses a term listed twice, with spaces around it, without a letter, or with an invisible character', () => {
     expect(problemsOf('terms:\n  - {text: Sarah, class: PERSON}\n  - {text: SARAH, class: PLACE}\n')).toEqual([
-      'deidentify.yaml:3: terms[1].text: term "SARAH" is listed twice (also terms[0], compared case-insensitively)',
+      'deidentify.yaml:3: terms[1].text: term "SARAH" is listed twice (also terms[0], compared as the matcher reads them: case, accents and look-alikes folded)',
     ]);
     expect(problemsOf('terms:\n  - {text: " Sarah", class: PERSON}\n')).toEqual(['deidentify.yaml:2: terms[0].text: term " Sarah" has leading or trailing spaces']);
     expect(problemsOf('terms:\n  - {text: "--", class: PERSON}\n')[0]).toMatch(/has no letter or digit/);

@@ -92,4 +92,26 @@ describe('deidentifyRecord', () => {
     expect(out.transcript).toBe(' Tom met [PERSON-1] at the [ORG-1]');
     expect(audio_spans.map((s) => [s.t0_ms, s.class])).toEqual([[200, 'PERSON'], [500, 'ORG']]);
   });
+
+  it('hides a full name said across a pause (two utterances), in both segments, the transcript, tokens and both stretches of audio', () => {
+    const jonas = new SpanMatcher(parseDeidentifyList('terms:\n  - {text: Jonas Weber, class: PERSON}\npatterns: []\n'));
+    const r = record([segment(0, [' Uh,', ' I', ' spoke', ' with', ' Jonas'], 0), segment(1, [' Weber', ' about', ' it'], 2000)], { notes: [], label_history: [] });
+    const { record: out, audio_spans } = deidentifyRecord(r, jonas);
+    expect(out.segments.map((s) => s.text)).toEqual([' Uh, I spoke with [PERSON-1]', ' [PERSON-1] about it']);
+    expect(out.segments.flatMap((s) => s.tokens!.map((t) => t.text)).join('')).not.toMatch(/Jonas|Weber/u);
+    expect(out.transcript).toBe(' Uh, I spoke with [PERSON-1] [PERSON-1] about it');
+    expect(audio_spans).toEqual([{ t0_ms: 400, t1_ms: 500, class: 'PERSON' }, { t0_ms: 2000, t1_ms: 2100, class: 'PERSON' }]);
+  });
+
+  it('hides a name the corrected text completes across a segment edge in the uncorrected neighbour too', () => {
+    const jonas = new SpanMatcher(parseDeidentifyList('terms:\n  - {text: Jonas Weber, class: PERSON}\npatterns: []\n'));
+    const segs = [segment(0, [' I', ' spoke', ' with', ' Jonas'], 0), segment(1, [' Webber', ' about', ' it'], 2000)];
+    const r = record(segs, { notes: [], label_history: [], transcript_corrected: ' I spoke with Jonas Weber about it', corrections: [{ utterance: 1, segment: 0, text: ' Weber about it', original_text: ' Webber about it', at: '2026-01-01T00:00:00.000Z' } as ExportRecordV2['corrections'][number]] });
+    const { record: out, audio_spans } = deidentifyRecord(r, jonas);
+    expect(out.segments[0]!.text).toBe(' I spoke with [PERSON-1]');
+    expect(out.transcript_corrected).toBe(' I spoke with [PERSON-1] [PERSON-1] about it');
+    expect(out.corrections[0]!.text).toBe(' [PERSON-1] about it');
+    // the corrected piece has no token times: timed by its share of the segment
+    expect(audio_spans.map((s) => s.t0_ms)).toEqual([300, 2020]);
+  });
 });

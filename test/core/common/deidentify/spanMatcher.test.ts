@@ -23,6 +23,41 @@ describe('SpanMatcher: listed terms', () => {
   });
 });
 
+describe('SpanMatcher: the canonical form (textFold) of what must be hidden', () => {
+  const list = new SpanMatcher(parseDeidentifyList('terms:\n  - {text: Sarah, class: PERSON}\n  - {text: Miller, class: PERSON}\n  - {text: Müller, class: PERSON}\n  - {text: Sarah Miller, class: PERSON}\n  - {text: Ivy, class: PERSON}\npatterns: []\n'));
+  const spans = (text: string): Array<[string, string]> => list.find(text).map((s) => [text.slice(s.start, s.end), s.key]);
+
+  it.each([
+    ['NFD', 'Frau Mu\u0308ller kam', 'Mu\u0308ller', 'term:rnuller'],
+    ['full-width', 'ask \uff33\uff41\uff52\uff41\uff48 now', '\uff33\uff41\uff52\uff41\uff48', 'term:sarah'],
+    ['mathematical bold', 'ask \u{1d412}\u{1d41a}\u{1d42b}\u{1d41a}\u{1d421} now', '\u{1d412}\u{1d41a}\u{1d42b}\u{1d41a}\u{1d421}', 'term:sarah'],
+    ['small capitals', 'ask s\u1d00\u0280\u1d00\u029c now', 's\u1d00\u0280\u1d00\u029c', 'term:sarah'],
+    ['zero-width space', 'ask Sar\u200bah now', 'Sar\u200bah', 'term:sarah'],
+    ['soft hyphen', 'ask Sar\u00adah now', 'Sar\u00adah', 'term:sarah'],
+    ['zero-width joiner', 'ask Sa\u200drah now', 'Sa\u200drah', 'term:sarah'],
+    ['Cyrillic look-alike', 'ask S\u0430rah now', 'S\u0430rah', 'term:sarah'],
+    ['combining accent', 'ask Sa\u0301rah now', 'Sa\u0301rah', 'term:sarah'],
+    ['underscore between words', 'ask Sarah_Miller now', 'Sarah_Miller', 'term:sarah rniller'],
+    ['dotless i', 'ask M\u0131ller now', 'M\u0131ller', 'term:rniller'],
+    ['capital I read as l', 'ask MiIIer now', 'MiIIer', 'term:rniller'],
+    ['trailing combining mark', 'ask Sarah\u0301, now', 'Sarah\u0301', 'term:sarah'],
+    ['after emoji and other characters outside the BMP', '\u{1f600}\u{1f600} \u{20000} Sarah said', 'Sarah', 'term:sarah'],
+  ])('%s: hidden, mapped back to its exact verbatim span', (_, text, hiddenText, key) => {
+    expect(spans(text)).toEqual([[hiddenText, key]]);
+  });
+
+  it('keeps word edges on the folded text and both readings of a capital I', () => {
+    expect(spans('Sarahs, xSarah, Sarah2, Ivyland')).toEqual([]);
+    expect(spans('IVY and ivy')).toEqual([['IVY', 'term:ivy'], ['ivy', 'term:ivy']]);
+  });
+
+  it('matches terms with an automaton: thousands of terms, overlapping ones settled longest first', () => {
+    const many = new SpanMatcher({ terms: Array.from({ length: 5000 }, (_, i) => ({ text: `Name${i} Family${i}`, class: 'PERSON' })).concat([{ text: 'Name17', class: 'PERSON' }]), patterns: [], languages: ['en'] });
+    const text = 'then Name17 Family17 and name4999  family4999 and Name17.';
+    expect(many.find(text).map((s) => text.slice(s.start, s.end))).toEqual(['Name17 Family17', 'name4999  family4999', 'Name17']);
+  });
+});
+
 describe('SpanMatcher: built-in patterns (en and de)', () => {
   const patterns = new SpanMatcher(parseDeidentifyList('terms:\n  - {text: Anna, class: PERSON}\n'));
   const found = (text: string): Array<[string, string]> => patterns.find(text).map((s) => [text.slice(s.start, s.end), s.class]);
@@ -31,6 +66,27 @@ describe('SpanMatcher: built-in patterns (en and de)', () => {
     expect(found('mail anna.k@example.com today.')).toEqual([['anna.k@example.com', 'EMAIL']]);
     expect(found('write to anna at example dot com please')).toEqual([['anna at example dot com', 'EMAIL']]);
     expect(found('schreib an anna ät beispiel punkt de')).toEqual([['anna ät beispiel punkt de', 'EMAIL']]);
+  });
+
+  it('hides spoken contact data whole, in English and German: dot/at/underscore/dash, Punkt/ät/Klammeraffe/Unterstrich/Bindestrich', () => {
+    expect(found('write to jonas dot weber at example dot com please')).toEqual([['jonas dot weber at example dot com', 'EMAIL']]);
+    expect(found('jonas underscore weber at uni dash leipzig dot de')).toEqual([['jonas underscore weber at uni dash leipzig dot de', 'EMAIL']]);
+    expect(found('Schreib an Jonas Punkt Weber Klammeraffe Beispiel Punkt DE bitte')).toEqual([['Jonas Punkt Weber Klammeraffe Beispiel Punkt DE', 'EMAIL']]);
+    expect(found('anna unterstrich k ät beispiel bindestrich firma punkt de')).toEqual([['anna unterstrich k ät beispiel bindestrich firma punkt de', 'EMAIL']]);
+  });
+
+  it('hides phone numbers said digit by digit (en and de), and leaves years and counts alone', () => {
+    expect(found('call five five five, one two three four now')).toEqual([['five five five, one two three four', 'PHONE']]);
+    expect(found('ruf null drei null, fünf fünf eins zwei drei an')).toEqual([['null drei null, fünf fünf eins zwei drei', 'PHONE']]);
+    expect(found('plus four nine, double five one two three')).toEqual([['plus four nine, double five one two three', 'PHONE']]);
+    expect(found('in 2019, 2020 and 2021 one or two people, three four five')).toEqual([]);
+    expect(patterns.find('five five five one two three four and 555 1234').map((s) => s.key)).toEqual(['phone:5551234', 'phone:5551234']);
+  });
+
+  it('reads compatibility forms and invisibles in what patterns find: full-width digits, a zero-width space in an address', () => {
+    expect(found('call \uff15\uff15\uff15 \uff11\uff12\uff13\uff14 now')).toEqual([['\uff15\uff15\uff15 \uff11\uff12\uff13\uff14', 'PHONE']]);
+    expect(found('mail anna@exa\u200bmple.com today')).toEqual([['anna@exa\u200bmple.com', 'EMAIL']]);
+    expect(patterns.find('\uff15\uff15\uff15-1234 and 555 1234').map((s) => s.key)).toEqual(['phone:5551234', 'phone:5551234']);
   });
 
   it('hides URLs without their trailing punctuation', () => {

@@ -84,8 +84,45 @@ describe.skipIf(!canSpeak)('aloud export --deidentify for ELAN, Praat, REFI-QDA,
     const run = await cli('validate', eaf, '--project', dir);
     expect(run.code).toBe(1);
     const messages = (JSON.parse(run.out) as Array<{ message: string }>).map((p) => p.message);
-    expect(messages).toContain('a text holds a PLACE that a de-identified export must not hold');
+    expect(messages.some((m) => /^a text holds a PLACE at offset \d+ that a de-identified export must not hold$/u.test(m))).toBe(true);
     expect(messages).toContain(`sample ${range.start} lies in a hidden span (${range.start}–${range.end}) but is not silence`);
+  });
+
+  it('every de-identified file says so inside, so validate checks a copy without its receipt, in every format, and a look-alike put back', async () => {
+    const { cp, writeFile } = await import('node:fs/promises');
+    const { mkdtemp } = await import('node:fs/promises');
+    const { tmpdir } = await import('node:os');
+    const loose = await mkdtemp(path.join(tmpdir(), 'aloud-deid-copy-'));
+    const root = path.dirname(dir);
+    // a fresh EAF: the test before put a name back into the first one
+    expect((await cli('export', '--project', dir, '--format', 'eaf', '--out', path.join(root, 'out-eaf-2'), '--deidentify')).code).toBe(0);
+    const copies: Array<[string, string]> = [
+      [path.join(root, 'out-eaf-2', 'bob', 'demo-01.eaf'), 'copy.eaf'],
+      [path.join(root, 'out-textgrid', 'bob', 'demo-01.TextGrid'), 'copy.TextGrid'],
+      [path.join(root, 'out-maxqda', 'bob', 'demo-01.txt'), 'copy.txt'],
+    ];
+    for (const [from, to] of copies) {
+      const target = path.join(loose, to);
+      await cp(from, target);
+      expect((await cli('validate', target, '--project', dir)).out, to).toBe('[]\n');
+      const text = await readFile(target, 'utf8');
+      expect(text, to).toContain('de-identified by Aloud');
+      // Cyrillic "а" for "a": a look-alike put back where the placeholder was
+      await writeFile(target, text.replace('[PERSON-1]', 'S\u0430rah'));
+      const run = await cli('validate', target, '--project', dir);
+      expect(run.code, to).toBe(1);
+      expect(run.out, to).toMatch(/holds a PERSON/u);
+    }
+    // the dataset's rows beside its card (a copy of the folder, no receipt)
+    const hf = path.join(loose, 'hf');
+    await cp(path.join(root, 'out-hf'), hf, { recursive: true });
+    const { unlink } = await import('node:fs/promises');
+    await unlink(path.join(hf, 'hf.receipt.json'));
+    expect((await cli('validate', path.join(hf, 'metadata.jsonl'), '--project', dir)).out).toBe('[]\n');
+    expect((await cli('validate', path.join(hf, 'parquet', 'records.parquet'), '--project', dir)).out).toBe('[]\n');
+    const rows = await readFile(path.join(hf, 'metadata.jsonl'), 'utf8');
+    await writeFile(path.join(hf, 'metadata.jsonl'), rows.replace('[PERSON-1]', '\uff33\uff41\uff52\uff41\uff48'));
+    expect((await cli('validate', path.join(hf, 'metadata.jsonl'), '--project', dir)).out).toMatch(/holds a PERSON/u);
   });
 
   it('refuses when an item id would carry a hidden term into a file name, and writes nothing', async () => {

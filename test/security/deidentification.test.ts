@@ -1,0 +1,4 @@
+import { deidentificationGroup } from './cases/deidentification.cases';
+import { runHostileGroup } from './hostile';
+
+runHostileGroup(deidentificationGroup);
