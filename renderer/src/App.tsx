@@ -119,7 +119,7 @@ export function App({ client }: { client: ApiClient }) {
         <div className="banner info" role="status">
           <span>
             Reviewing <strong>{session.annotator}</strong>’s session as <strong>{session.reviewer}</strong>: your corrections, and labels you give or derive from them, are
-            recorded as yours — never as {session.annotator}’s own.
+            recorded as yours — never as {session.annotator}’s own. Recording is off: your voice would become {session.annotator}’s.
           </span>
         </div>
       )}

@@ -92,4 +92,22 @@ describe.skipIf(unavailable !== undefined)('reviewing a session from the Start s
     ]);
     expect(log.filter((e) => e.type === 'session_resumed').map((e) => e.data.reviewer)).toEqual(['Rey']);
   });
+
+  it("never records the reviewer's voice into Ana's session: Space says recording is off, the button is disabled, the host refuses", async () => {
+    // Rey's label is marked as hers on the Label screen
+    await expect.poll(() => page.locator('.verdict .reviewer-act').textContent(), { timeout: 15_000 }).toContain('given by Rey');
+    const record = page.locator('.record-row button.record');
+    expect(await record.isDisabled()).toBe(true);
+    expect(await record.getAttribute('title')).toContain('Recording is off in review');
+    await page.keyboard.press('Space');
+    await expect.poll(() => page.locator('.recording-off.said').count(), { timeout: 5_000 }).toBe(1);
+    // the banner and the record agree: the banner says recording is off too
+    expect(await page.locator('.banner.info', { hasText: 'Reviewing' }).textContent()).toContain('Recording is off');
+    await shootBoth(browser, page, '32-review-recording-off');
+    // defence in depth: a start-recording call for a reviewer is refused by the host, and nothing is logged
+    await expect(app.startRecording(null)).rejects.toThrow(/recording is off in review/);
+    expect((await app.session()).recording_item).toBeNull();
+    const log = (await readFile(sessionPaths(projectDir, 'Ana').events, 'utf8')).split('\n').filter(Boolean).map((l) => JSON.parse(l) as { type: string });
+    expect(log.filter((e) => e.type === 'recording_started')).toEqual([]);
+  });
 });
