@@ -224,6 +224,7 @@ ${roomPageBaseJs('aloud-room')}
 
   $('join-code').value = new URLSearchParams(location.search).get('code') || '';
   $('join-button').addEventListener('click', function () { joinOrRejoin(enter); });
+  offerComeBack(enter);
   $('chat-send').addEventListener('click', function () {
     var text = $('chat-text').value;
     if (!text.trim()) return;

@@ -16,16 +16,32 @@ export function roomPageBaseJs(storage: 'aloud-room' | 'aloud-shadow'): string {
   } else {
     lead = sessionStorage.getItem('${storage}-lead');
   }
-  // a member's token is their rejoin key: kept by this browser (every tab), so they come back under their own name
-  var token = lead || localStorage.getItem('${storage}-token') || sessionStorage.getItem('${storage}-token');
-  function keepMemberToken(t) {
+  // this tab's member (a reload stays in the room); a member's token is also their rejoin key, kept by the browser
+  // (localStorage) so a new tab offers to come back under their name — offers, as one browser may serve two people
+  var token = lead || sessionStorage.getItem('${storage}-token');
+  function keepMemberToken(t, name) {
     token = t;
+    sessionStorage.setItem('${storage}-token', t);
     localStorage.setItem('${storage}-token', t);
+    if (name) localStorage.setItem('${storage}-name', name);
   }
   function forgetTokens() {
-    localStorage.removeItem('${storage}-token');
+    if (localStorage.getItem('${storage}-token') === token) {
+      localStorage.removeItem('${storage}-token');
+      localStorage.removeItem('${storage}-name');
+    }
     sessionStorage.removeItem('${storage}-token');
     sessionStorage.removeItem('${storage}-lead');
+  }
+  /** a member this browser kept: the join form offers "Come back as NAME" (the host checks the key when it is used) */
+  function offerComeBack(onEntered) {
+    var kept = localStorage.getItem('${storage}-token');
+    var name = localStorage.getItem('${storage}-name');
+    var button = $('come-back');
+    if (token || !kept || !name || !button) return;
+    button.hidden = false;
+    button.textContent = 'Come back as ' + name;
+    button.addEventListener('click', function () { $('join-key').value = kept; joinOrRejoin(onEntered); });
   }
   /** the member's rejoin key, shown to them once in the room: typed in another browser it brings them back as themselves */
   function showRejoinKey() {
@@ -44,7 +60,7 @@ export function roomPageBaseJs(storage: 'aloud-room' | 'aloud-shadow'): string {
       var before = token;
       token = key;
       return api('GET', '/api/state').then(function (r) {
-        if (r.status === 200 && r.data.me && r.data.me.role !== 'lead' && r.data.me.role !== 'expert') { keepMemberToken(key); onEntered(); return; }
+        if (r.status === 200 && r.data.me && r.data.me.role !== 'lead' && r.data.me.role !== 'expert') { keepMemberToken(key, r.data.me.name); onEntered(); return; }
         token = before;
         $('join-error').textContent = r.status === 200 ? 'that key is the lead’s, not a member’s' : 'this rejoin key is not one of this room’s members (or the member was removed): check it, or join under a new name';
       });
@@ -54,7 +70,7 @@ export function roomPageBaseJs(storage: 'aloud-room' | 'aloud-shadow'): string {
         $('join-error').textContent = (r.data.error || ('could not join (' + r.status + ')')) + (r.status === 409 ? ' — if that is you, type the rejoin key you were shown when you joined.' : '');
         return;
       }
-      keepMemberToken(r.data.token);
+      keepMemberToken(r.data.token, r.data.name);
       onEntered();
     });
   }
@@ -113,6 +129,7 @@ export function roomPageStartHtml(page: { name: 'room' | 'shadow'; title: string
 <header><h1>${page.heading} <span id="code"></span></h1><div id="who"></div></header>
 <section id="join">
   <p>${page.intro}</p>
+  <p><button id="come-back" type="button" class="primary" hidden></button></p>
   <label>Room code <input id="join-code" autocomplete="off" maxlength="12" spellcheck="false"></label>
   <label>Your name <input id="join-name" autocomplete="name" maxlength="40"></label>
   <label>Rejoin key <span class="muted">(only to come back under the name you joined with, from another browser)</span> <input id="join-key" autocomplete="off" spellcheck="false" maxlength="64"></label>

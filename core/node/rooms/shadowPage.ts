@@ -419,6 +419,7 @@ ${roomPageBaseJs('aloud-shadow')}
 
   $('join-code').value = new URLSearchParams(location.search).get('code') || '';
   $('join-button').addEventListener('click', function () { joinOrRejoin(enter); });
+  offerComeBack(enter);
   if (token) enter();
   window.aloudShadow = { view: function () { return lastView; } };
 })();

@@ -205,7 +205,7 @@ describe.skipIf(unavailable !== undefined)('a shadow room fed by session ingest,
 
     // what a trainee's page can reach: the room, nothing else
     const reach = await ben.evaluate(async () => {
-      const token = localStorage.getItem('aloud-shadow-token')!;
+      const token = sessionStorage.getItem('aloud-shadow-token')!;
       const out: Record<string, number> = {};
       for (const p of ['/api/call', '/api/commitLabel', '/api/session', '/api/project', '/api/lead/close', '/api/audio?item=demo-02']) {
         out[p] = (await fetch(p, { method: p.includes('lead') || p.includes('call') || p.includes('commit') ? 'POST' : 'GET', headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' }, body: p.includes('lead') || p.includes('call') || p.includes('commit') ? '{}' : undefined })).status;
