@@ -6,7 +6,7 @@ import { ProjectError } from '../project/projectError';
 import type { OpenProject } from '../project/projectFolder';
 import { streamSessionLog } from '../session/sessionLogStream';
 import { decodeFileName, normalizeAnnotatorName, sessionPaths } from '../session/sessionPaths';
-import { configSha256Of } from '../session/sessionStore';
+import { foldOptionsOf } from '../session/sessionStore';
 import type { AnnotatorStates, SessionSource } from './sessionSource';
 
 /**
@@ -64,7 +64,7 @@ export const projectSessionSource: SessionSource = {
     const annotator = normalizeAnnotatorName(name);
     const { events: file } = sessionPaths(project.dir, annotator);
     // folded as it is read: the log is never held whole
-    const fold = new SessionFold(project.config, file, { configSha256: configSha256Of(project) });
+    const fold = new SessionFold(project.config, file, foldOptionsOf(project));
     const { events, torn } = await streamSessionLog(file, (event) => fold.apply(event), { upcasters: EVENT_UPCASTERS });
     const state = fold.state();
     const warnings = torn ? [`${file}:${torn.line}: torn last line (a crash while writing) left out of the export`] : [];

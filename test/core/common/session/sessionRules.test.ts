@@ -56,7 +56,7 @@ function session(ctx: SessionRuleContext = context()) {
       return event;
     });
   };
-  write([{ type: 'session_started', data: { annotator: 'ana', project_name: 'politeness-demo', sample_rate: 16000, config_sha256: 'c'.repeat(64), parser_version: PARSER_VERSION, kind: 'annotator', room: null } }]);
+  write([{ type: 'session_started', data: { annotator: 'ana', project_name: 'politeness-demo', sample_rate: 16000, config_sha256: 'c'.repeat(64), parser_version: PARSER_VERSION, parser_inputs_sha256: null, kind: 'annotator', room: null } }]);
   const open = (itemId: string) => write(decideOpenItem(ctx, { itemId, recording: false }).entries);
   const say = (utterance: number, segments: Segment[]) => {
     const { request, outcome } = landed(utterance, segments);
