@@ -160,7 +160,7 @@ export function App({ client }: { client: ApiClient }) {
       )}
       {session?.config_changed && tab !== 'settings' && (
         <div className="banner info" role="status">
-          Some spoken labels in this session were recognised under an earlier version of the project settings; they are kept as they were recorded.
+          Some spoken labels in this session were recognised under other label phrases than the project has now (labels, synonyms, languages or stems); they are kept as they were recorded.
         </div>
       )}
       {exporting.busy && (

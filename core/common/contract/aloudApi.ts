@@ -54,7 +54,7 @@ export interface SessionView {
   recovered: string | null;
   /** the item whose completion waits for its last transcriptions ("finishing transcription…"), if any */
   finishing_item: string | null;
-  /** some recorded voice labels were derived under another aloud.yaml than the current one (kept as recorded) */
+  /** some recorded voice labels were derived under other parser inputs (labels, synonyms, languages, stems) than the current aloud.yaml's (kept as recorded) */
   config_changed: boolean;
   /** the annotator's notes, oldest first */
   notes: SessionNoteView[];

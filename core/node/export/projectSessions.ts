@@ -75,7 +75,7 @@ export const projectSessionSource: SessionSource = {
       );
     }
     if (state.config_changed) {
-      warnings.push(`${annotator}: some labels were derived under another aloud.yaml than the current one; they are exported as recorded (config_changed: true); \`aloud session reparse\` re-derives them`);
+      warnings.push(`${annotator}: some spoken labels were derived under other label phrases than aloud.yaml has now (labels, synonyms, languages or stems); they are exported as recorded (config_changed: true); \`aloud session reparse\` re-derives them`);
     }
     return { annotator, kind: state.kind, items: state.items, notes: state.notes, warnings, codings: fold.coding.codings() };
   },
