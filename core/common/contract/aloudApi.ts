@@ -60,8 +60,8 @@ export interface SessionView {
   notes: SessionNoteView[];
   /** who is reviewing this annotator's session (their corrections and labels carry the name); null: the annotator works */
   reviewer: string | null;
-  /** an annotator's own session, or a norming room's votes written back */
-  kind: 'annotator' | 'room';
+  /** an annotator's own session, a norming room's votes written back, or a coder's log made by import --codings */
+  kind: 'annotator' | 'room' | 'coder';
   /**
    * this view's place in the host's order of views, patches and item events (each later one has a larger stamp): a
    * page keeps an item's state or the session's fields only from something newer than what set them (sessionPatch.ts)

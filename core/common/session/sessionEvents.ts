@@ -66,8 +66,9 @@ export interface CodeActData {
  * What kind of session a log is: an annotator's own work, or a norming room's votes written back as labels (kept
  * apart: not an annotator of the project's agreement unless asked for). null: a log from before kinds were recorded.
  */
-export type SessionKind = 'annotator' | 'room';
-export const SESSION_KINDS: readonly SessionKind[] = ['annotator', 'room'];
+/** an annotator's own session; a norming room's votes written back; a coder's log made by `import --codings` (codings only, no protocol) */
+export type SessionKind = 'annotator' | 'room' | 'coder';
+export const SESSION_KINDS: readonly SessionKind[] = ['annotator', 'room', 'coder'];
 
 /** A model file named by what it is and its bytes' sha256 (the VAD beside the whisper model). */
 export interface ModelIdentity {
