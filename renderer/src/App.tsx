@@ -176,7 +176,7 @@ export function App({ client }: { client: ApiClient }) {
       {exporting.done && (
         <div className="banner info export-summary" role="status">
           <span>
-            {exportSummaryWords(exporting.done)} File: <code>{exporting.done.file}</code>
+            {exportSummaryWords(exporting.done)} {exporting.done.folder ? 'Folder' : 'File'}: <code>{exporting.done.file}</code>
           </span>
           <button className="link" onClick={() => dispatch({ type: 'exportFinished', summary: null })} aria-label="dismiss">
             ✕

@@ -125,6 +125,8 @@ export interface ExportSummary {
   sha256: string;
   /** whose sessions the file holds */
   annotators?: string[];
+  /** `file` is a folder (the interop formats: the files for the tool and their receipt); absent: a file */
+  folder?: boolean;
 }
 
 /** The app's view of the whisper (and VAD) models: the manifest's, and any imported file. */

@@ -1,3 +1,4 @@
+import { describeDeidentification } from '../../../common/deidentify/deidentifyReceipt';
 import { createHash } from 'node:crypto';
 import { open, readFile, rename, stat, unlink, mkdir } from 'node:fs/promises';
 import path from 'node:path';
@@ -90,9 +91,10 @@ export async function exportInterop(options: InteropExportOptions): Promise<Inte
   const { items, sessions, coders } = await exportInputs(project, outDir, options.sessions, options.annotator);
   const exportedAt = now().toISOString();
 
-  // progress: the records (as every export builds them), then the documents, then the files, in equal parts
+  // progress counted in records, as every export says it ("12 of 20 records"): building them, then the documents,
+  // then the files, each a third of the way
   const n = sessions.length * items.length;
-  const progress = (phase: 0 | 1 | 2, done: number, of: number): void => options.onProgress?.({ done: phase * n + Math.floor((done * n) / Math.max(1, of)), total: 3 * n });
+  const progress = (phase: 0 | 1 | 2, done: number, of: number): void => options.onProgress?.({ done: Math.floor((phase * n + (done * n) / Math.max(1, of)) / 3), total: n });
   const built = await buildExportRecords(project, items, sessions, exportedAt, (p) => progress(0, p.done, p.total), coders);
   const deidentified = options.deidentify ? await deidentifiedInterop(project, built.records) : null;
   const { records, masks } = deidentified ?? { records: built.records, masks: null };
@@ -231,9 +233,9 @@ export async function exportInterop(options: InteropExportOptions): Promise<Inte
     ...(deidentified ? { deidentification: deidentified.receipt(planned.flatMap((f) => ('wav' in f ? [{ path: f.path, wav: f.wav }] : []))) } : {}),
   };
   await writeFileAtomic(receiptFile, `${JSON.stringify(receipt, null, 2)}\n`);
-  options.onProgress?.({ done: 3 * n, total: 3 * n });
+  options.onProgress?.({ done: n, total: n });
   const withoutAudio = records.length - recorded.length;
-  const summary = `${recorded.length} recording${recorded.length === 1 ? '' : 's'} of ${receipt.annotators.length} annotator${receipt.annotators.length === 1 ? '' : 's'} in ${written.length} file${written.length === 1 ? '' : 's'}${withoutAudio > 0 ? `; ${withoutAudio} record${withoutAudio === 1 ? '' : 's'} without audio not in them` : ''}`;
+  const summary = `${recorded.length} recording${recorded.length === 1 ? '' : 's'} of ${receipt.annotators.length} annotator${receipt.annotators.length === 1 ? '' : 's'} in ${written.length} file${written.length === 1 ? '' : 's'}${withoutAudio > 0 ? `; ${withoutAudio} record${withoutAudio === 1 ? '' : 's'} without audio not in them` : ''}${receipt.deidentification ? `; ${describeDeidentification(receipt.deidentification)}` : ''}`;
   return { out: outDir, receipt_file: receiptFile, receipt, summary, warnings };
 }
 
