@@ -82,7 +82,8 @@ export function App({ client }: { client: ApiClient }) {
             <div className="progress" title={`${labelled} of ${project.items.length} items labelled`}>
               <div className="progress-bar" style={{ width: `${(100 * labelled) / Math.max(1, project.items.length)}%` }} />
               <span>
-                {labelled}/{project.items.length} labelled
+                {labelled}/{project.items.length}
+                <span className="progress-word"> labelled</span>
               </span>
             </div>
             {session.pending_transcriptions > 0 && <div className="pending">transcribing {session.pending_transcriptions}…</div>}

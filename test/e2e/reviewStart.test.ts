@@ -6,7 +6,7 @@ import { ensureRendererBuilt } from '../../core/node/app/rendererBuild';
 import { startHttpHost, type HttpHost } from '../../core/node/app/httpHost';
 import { sessionPaths } from '../../core/node/session/sessionPaths';
 import { chromiumUnavailableReason, launchChromium, type ChromiumSession } from '../helpers/chromium';
-import { screenshotsDir, serveProject, shootBoth } from './appHarness';
+import { screenshotsDir, serveProject, shootBoth, SIZES } from './appHarness';
 
 const unavailable = chromiumUnavailableReason();
 if (unavailable) console.warn(`skipping the review-from-Start E2E: ${unavailable}`);
@@ -104,6 +104,11 @@ describe.skipIf(unavailable !== undefined)('reviewing a session from the Start s
     // the banner and the record agree: the banner says recording is off too
     expect(await page.locator('.banner.info', { hasText: 'Reviewing' }).textContent()).toContain('Recording is off');
     await shootBoth(browser, page, '32-review-recording-off');
+    // the top bar stays one line at both sizes, in review mode too (a reviewer's name is longer)
+    for (const size of SIZES) {
+      await page.setViewportSize(size);
+      await expect.poll(async () => (await page.locator('.topbar').boundingBox())!.height).toBeLessThan(60);
+    }
     // defence in depth: a start-recording call for a reviewer is refused by the host, and nothing is logged
     await expect(app.startRecording(null)).rejects.toThrow(/recording is off in review/);
     expect((await app.session()).recording_item).toBeNull();
