@@ -108,7 +108,7 @@ export async function writeScaleStudy(dir: string, shape: ScaleStudyShape): Prom
       if (!out.write(`${lines.join('\n')}\n`)) await once(out, 'drain');
       lines.length = 0;
     };
-    log('session_started', { annotator, project_name: project.config.name, sample_rate: 16_000, config_sha256: configSha256, parser_version: PARSER_VERSION, kind: 'annotator', room: null });
+    log('session_started', { annotator, project_name: project.config.name, sample_rate: 16_000, config_sha256: configSha256, parser_version: PARSER_VERSION, parser_inputs_sha256: null, kind: 'annotator', room: null });
     for (let i = 0; i < shape.items; i++) {
       const id = studyItemId(i);
       const given = random() < 0.8 ? truth[i]! : LABELS[Math.floor(random() * LABELS.length)]!;

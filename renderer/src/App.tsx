@@ -83,7 +83,8 @@ export function App({ client }: { client: ApiClient }) {
             <div className="progress" title={`${labelled} of ${project.items.length} items labelled`}>
               <div className="progress-bar" style={{ width: `${(100 * labelled) / Math.max(1, project.items.length)}%` }} />
               <span>
-                {labelled}/{project.items.length} labelled
+                {labelled}/{project.items.length}
+                <span className="progress-word"> labelled</span>
               </span>
             </div>
             {session.pending_transcriptions > 0 && <div className="pending">transcribing {session.pending_transcriptions}…</div>}
@@ -120,7 +121,7 @@ export function App({ client }: { client: ApiClient }) {
         <div className="banner info" role="status">
           <span>
             Reviewing <strong>{session.annotator}</strong>’s session as <strong>{session.reviewer}</strong>: your corrections, and labels you give or derive from them, are
-            recorded as yours — never as {session.annotator}’s own.
+            recorded as yours — never as {session.annotator}’s own. Recording is off: your voice would become {session.annotator}’s.
           </span>
         </div>
       )}
@@ -161,7 +162,7 @@ export function App({ client }: { client: ApiClient }) {
       )}
       {session?.config_changed && tab !== 'settings' && (
         <div className="banner info" role="status">
-          Some spoken labels in this session were recognised under an earlier version of the project settings; they are kept as they were recorded.
+          Some spoken labels in this session were recognised under other label phrases than the project has now (labels, synonyms, languages or stems); they are kept as they were recorded.
         </div>
       )}
       {exporting.busy && (
@@ -177,7 +178,7 @@ export function App({ client }: { client: ApiClient }) {
       {exporting.done && (
         <div className="banner info export-summary" role="status">
           <span>
-            {exportSummaryWords(exporting.done)} File: <code>{exporting.done.file}</code>
+            {exportSummaryWords(exporting.done)} {exporting.done.folder ? 'Folder' : 'File'}: <code>{exporting.done.file}</code>
           </span>
           <button className="link" onClick={() => dispatch({ type: 'exportFinished', summary: null })} aria-label="dismiss">
             ✕

@@ -178,27 +178,51 @@ describe.skipIf(unavailable !== undefined)('coding the protocols in Chromium', (
     page.off('response', listen);
     expect(answers.filter((a) => a.includes('bob'))).toEqual([]);
     await press('Enter');
+    // Enter finishes and goes on, as the help says; the notice says bob's codes on demo-01 are there to compare
+    await expect.poll(protocolHead, { timeout: 10_000 }).toContain('demo-02');
+    expect(await page.locator('.coding-notice').textContent()).toContain("The other coders' codes on demo-01 are shown now: PgUp to compare");
+    expect(await page.locator('.code-chip.other').count()).toBe(0);
+    await press('PageUp');
+    await expect.poll(protocolHead).toContain('demo-01');
     // finished: now bob's codes are shown beside hers
     await expect.poll(() => page.locator('.code-chip.other').allTextContents(), { timeout: 10_000 }).toEqual(['bob: Doubts', 'bob: Cites the guideline']);
     await shootBoth(browser, page, '33-coding-revealed');
-    // having seen bob's, she clicks his code onto u1 too: the record keeps it (after finishing), α will not count it
+    // a code on the finished protocol is not taken without an explicit edit
     await page.locator('.coding-unit[data-unit="u1"] .unit-text').click();
+    await press('g');
+    await expect.poll(() => page.locator('.coding-notice').textContent()).toContain('demo-01 is finished: to change its codes, choose “Edit codes” first');
+    expect(await mineOn('u1')).toEqual([]);
+    // having seen bob's, she chooses to edit and clicks his code onto u1 too: the record keeps it (after finishing), α will not count it
+    await page.getByRole('button', { name: 'Edit codes' }).click();
     await page.locator('.code-list').getByRole('button', { name: /Cites the guideline/ }).click();
     await expect.poll(() => mineOn('u1')).toEqual(['Cites the guideline×']);
-    // the keys work after those clicks: Enter goes on to the next protocol
+    await shootBoth(browser, page, '33b-coding-edit-after-finished');
+    // the keys work after those clicks: Enter finishes the edit and goes on to the next protocol
     await press('Enter');
     await expect.poll(protocolHead).toContain('demo-02');
     expect(await page.locator('.code-chip.other').count()).toBe(0);
-    await press('g');
-    await press('ArrowDown');
-    await press('d');
-    await press('Enter');
-    await expect.poll(() => page.locator('.code-chip.other').count()).toBe(1);
-    await press('Enter');
+    // keys typed at once after Enter are for the next protocol: they never land on the one just finished
+    for (const key of ['g', 'ArrowDown', 'd', 'Enter', 'd']) await page.keyboard.press(key);
     await expect.poll(protocolHead).toContain('demo-03');
-    await press('d');
+    await expect.poll(() => mineOn('u0')).toEqual(['Doubts×']);
     await press('Enter');
+    await expect.poll(() => page.locator('.coding-notice').textContent()).toContain('Every protocol you can code is finished');
     await expect.poll(() => page.locator('.code-chip.other').count()).toBe(1);
+    const catFile = sessionPaths(dir, 'cat').events;
+    const catActs = parseSessionLog(await readFile(catFile, 'utf8'), catFile)
+      .events.filter((e) => e.type === 'code_applied' || e.type === 'code_removed')
+      .map((e) => {
+        const d = e.data as { item_id: string; unit: string; code: string; after_finished: boolean };
+        return `${e.type === 'code_applied' ? '+' : '-'}${d.item_id}/${d.unit}/${d.code}${d.after_finished ? ' (after finishing)' : ''}`;
+      });
+    expect(catActs).toEqual([
+      '+demo-01/u0/Doubts',
+      '+demo-01/u2/Reasons',
+      '+demo-01/u1/Cites the guideline (after finishing)',
+      '+demo-02/u0/Cites the guideline',
+      '+demo-02/u1/Doubts',
+      '+demo-03/u0/Doubts',
+    ]);
     // a protocol clicked in the list: the keys act on it
     await page.locator('.coding-protocols').getByRole('button', { name: /demo-01/ }).click();
     await expect.poll(protocolHead).toContain('demo-01');

@@ -69,6 +69,8 @@ describe.skipIf(unavailable !== undefined)('de-identification review in Chromium
 
     const words = panel.getByRole('group', { name: 'add a missed span' });
     await words.getByRole('button', { name: 'manager', exact: true }).click();
+    // the classes deidentify.yaml uses (its terms', its patterns') are offered, not only the three built in
+    expect(await words.getByLabel('class of the added span').locator('option').allTextContents()).toEqual(expect.arrayContaining(['PERSON', 'PLACE', 'PHONE', 'EMAIL', 'DATE', 'ORG']));
     await words.getByLabel('class of the added span').selectOption('ORG');
     await words.getByRole('button', { name: 'Hide selected words' }).click();
     await expect.poll(() => rows.count()).toBe(5);

@@ -6,7 +6,7 @@ import { ensureRendererBuilt } from '../../core/node/app/rendererBuild';
 import { startHttpHost, type HttpHost } from '../../core/node/app/httpHost';
 import { sessionPaths } from '../../core/node/session/sessionPaths';
 import { chromiumUnavailableReason, launchChromium, type ChromiumSession } from '../helpers/chromium';
-import { screenshotsDir, serveProject, shootBoth } from './appHarness';
+import { screenshotsDir, serveProject, shootBoth, SIZES } from './appHarness';
 
 const unavailable = chromiumUnavailableReason();
 if (unavailable) console.warn(`skipping the review-from-Start E2E: ${unavailable}`);
@@ -91,5 +91,28 @@ describe.skipIf(unavailable !== undefined)('reviewing a session from the Start s
       ['Impolite', 'Rey'],
     ]);
     expect(log.filter((e) => e.type === 'session_resumed').map((e) => e.data.reviewer)).toEqual(['Rey']);
+  });
+
+  it("never records the reviewer's voice into Ana's session: Space says recording is off, the button is disabled, the host refuses", async () => {
+    // Rey's label is marked as hers on the Label screen
+    await expect.poll(() => page.locator('.verdict .reviewer-act').textContent(), { timeout: 15_000 }).toContain('given by Rey');
+    const record = page.locator('.record-row button.record');
+    expect(await record.isDisabled()).toBe(true);
+    expect(await record.getAttribute('title')).toContain('Recording is off in review');
+    await page.keyboard.press('Space');
+    await expect.poll(() => page.locator('.recording-off.said').count(), { timeout: 5_000 }).toBe(1);
+    // the banner and the record agree: the banner says recording is off too
+    expect(await page.locator('.banner.info', { hasText: 'Reviewing' }).textContent()).toContain('Recording is off');
+    await shootBoth(browser, page, '32-review-recording-off');
+    // the top bar stays one line at both sizes, in review mode too (a reviewer's name is longer)
+    for (const size of SIZES) {
+      await page.setViewportSize(size);
+      await expect.poll(async () => (await page.locator('.topbar').boundingBox())!.height).toBeLessThan(60);
+    }
+    // defence in depth: a start-recording call for a reviewer is refused by the host, and nothing is logged
+    await expect(app.startRecording(null)).rejects.toThrow(/recording is off in review/);
+    expect((await app.session()).recording_item).toBeNull();
+    const log = (await readFile(sessionPaths(projectDir, 'Ana').events, 'utf8')).split('\n').filter(Boolean).map((l) => JSON.parse(l) as { type: string });
+    expect(log.filter((e) => e.type === 'recording_started')).toEqual([]);
   });
 });

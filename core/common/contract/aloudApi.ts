@@ -56,14 +56,14 @@ export interface SessionView {
   recovered: string | null;
   /** the item whose completion waits for its last transcriptions ("finishing transcription…"), if any */
   finishing_item: string | null;
-  /** some recorded voice labels were derived under another aloud.yaml than the current one (kept as recorded) */
+  /** some recorded voice labels were derived under other parser inputs (labels, synonyms, languages, stems) than the current aloud.yaml's (kept as recorded) */
   config_changed: boolean;
   /** the annotator's notes, oldest first */
   notes: SessionNoteView[];
   /** who is reviewing this annotator's session (their corrections and labels carry the name); null: the annotator works */
   reviewer: string | null;
-  /** an annotator's own session, or a norming room's votes written back */
-  kind: 'annotator' | 'room';
+  /** an annotator's own session, a norming room's votes written back, or a coder's log made by import --codings */
+  kind: 'annotator' | 'room' | 'coder';
   /**
    * this view's place in the host's order of views, patches and item events (each later one has a larger stamp): a
    * page keeps an item's state or the session's fields only from something newer than what set them (sessionPatch.ts)
@@ -127,6 +127,8 @@ export interface ExportSummary {
   sha256: string;
   /** whose sessions the file holds */
   annotators?: string[];
+  /** `file` is a folder (the interop formats: the files for the tool and their receipt); absent: a file */
+  folder?: boolean;
 }
 
 /** The app's view of the whisper (and VAD) models: the manifest's, and any imported file. */

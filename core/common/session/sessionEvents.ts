@@ -66,8 +66,9 @@ export interface CodeActData {
  * What kind of session a log is: an annotator's own work, or a norming room's votes written back as labels (kept
  * apart: not an annotator of the project's agreement unless asked for). null: a log from before kinds were recorded.
  */
-export type SessionKind = 'annotator' | 'room';
-export const SESSION_KINDS: readonly SessionKind[] = ['annotator', 'room'];
+/** an annotator's own session; a norming room's votes written back; a coder's log made by `import --codings` (codings only, no protocol) */
+export type SessionKind = 'annotator' | 'room' | 'coder';
+export const SESSION_KINDS: readonly SessionKind[] = ['annotator', 'room', 'coder'];
 
 /** A model file named by what it is and its bytes' sha256 (the VAD beside the whisper model). */
 export interface ModelIdentity {
@@ -87,6 +88,8 @@ export interface SessionEventData {
     sample_rate: number;
     config_sha256: string | null;
     parser_version: string | null;
+    /** (v4) sha256 of what the parser reads of that configuration (parserInputsText); null in logs from before */
+    parser_inputs_sha256: string | null;
     kind: SessionKind | null;
     room: { code: string; member_id: string } | null;
   };
@@ -94,7 +97,7 @@ export interface SessionEventData {
    * a writer opened an existing log again (after a clean close or a crash), with the configuration in force from now
    * on; (v3) `reviewer`: someone other than the annotator opened it to review (their corrections carry their name)
    */
-  session_resumed: { pid: number; host: string; config_sha256: string | null; parser_version: string | null; reviewer: string | null };
+  session_resumed: { pid: number; host: string; config_sha256: string | null; parser_version: string | null; reviewer: string | null; /** (v4) as in session_started */ parser_inputs_sha256: string | null };
   /** the annotator navigated to an item; the last one is where a resumed session continues */
   /** text_sha256: the item text the annotator saw (null in logs written before it was recorded) */
   item_opened: { item_id: string; text_sha256: string | null };
@@ -189,6 +192,8 @@ export interface SessionEventData {
     item_id: string;
     config_sha256: string | null;
     parser_version: string;
+    /** (v2) sha256 of what the parser read of that configuration; null in logs from before */
+    parser_inputs_sha256: string | null;
     from_final: string | null;
     to_final: string | null;
     commitments: VoiceCommitmentData[];
@@ -217,8 +222,8 @@ export type SessionEventType = keyof SessionEventData;
 
 /** Current version of each event type; a change of an event's data gets a new version and an upcaster. */
 export const EVENT_VERSIONS: { readonly [T in SessionEventType]: number } = {
-  session_started: 3,
-  session_resumed: 3,
+  session_started: 4,
+  session_resumed: 4,
   item_opened: 2,
   recording_started: 1,
   audio_appended: 1,
@@ -237,7 +242,7 @@ export const EVENT_VERSIONS: { readonly [T in SessionEventType]: number } = {
   transcript_parsed: 1,
   transcript_corrected: 2,
   transcripts_superseded: 1,
-  labels_rederived: 1,
+  labels_rederived: 2,
   cue_shown: 1,
   code_applied: 1,
   code_removed: 1,

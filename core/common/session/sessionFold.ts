@@ -78,6 +78,11 @@ export type FoldConfig = Pick<ProjectConfig, 'schema' | 'thinkaloud'>;
 export interface FoldOptions {
   /** sha256 of the current aloud.yaml: recorded labels derived under another one are flagged config_changed */
   configSha256?: string | null;
+  /**
+   * sha256 of what the parser reads of the current aloud.yaml (parserInputsText): a voice label recorded with its own
+   * is stale only when that differs; one recorded before it was logged falls back to the whole aloud.yaml
+   */
+  parserInputsSha256?: string | null;
 }
 
 interface Utterance {
@@ -93,6 +98,7 @@ interface VoiceAct extends VoiceCommitmentData {
   ts: string;
   config_sha256: string | null;
   parser_version: string | null;
+  parser_inputs_sha256: string | null;
 }
 
 interface OtherAct {
@@ -167,6 +173,7 @@ export class SessionFold {
   private lastSeq = 0;
   private configInForce: string | null = null;
   private parserInForce: string | null = null;
+  private parserInputsInForce: string | null = null;
   private kind: SessionKind | null = null;
   private room: { code: string; member_id: string } | null = null;
   private hasRoomActs = false;
@@ -175,6 +182,7 @@ export class SessionFold {
   private lastEventMs: number | null = null;
   private readonly labelNames: ReadonlySet<string>;
   private readonly currentConfigSha256: string | null;
+  private readonly currentParserInputs: string | null;
 
   constructor(
     private readonly config: FoldConfig,
@@ -184,6 +192,7 @@ export class SessionFold {
     this.audio = new AudioLedgerFold(file);
     this.labelNames = new Set(config.schema.labels.map((l) => l.name));
     this.currentConfigSha256 = options.configSha256 ?? null;
+    this.currentParserInputs = options.parserInputsSha256 ?? null;
   }
 
   apply(event: SessionEvent): void {
@@ -211,12 +220,14 @@ export class SessionFold {
         this.projectName = event.data.project_name;
         this.configInForce = event.data.config_sha256;
         this.parserInForce = event.data.parser_version;
+        this.parserInputsInForce = event.data.parser_inputs_sha256;
         this.kind = event.data.kind;
         this.room = event.data.room;
         return;
       case 'session_resumed':
         this.configInForce = event.data.config_sha256;
         this.parserInForce = event.data.parser_version;
+        this.parserInputsInForce = event.data.parser_inputs_sha256;
         return;
       case 'item_opened':
         this.currentItem = event.data.item_id;
@@ -306,6 +317,7 @@ export class SessionFold {
             ts: event.ts,
             config_sha256: this.configInForce,
             parser_version: event.data.parser_version ?? this.parserInForce,
+            parser_inputs_sha256: this.parserInputsInForce,
           });
         } else {
           item.other.push({ label, source, seq: event.seq, ts: event.ts, quote, reviewer: event.data.reviewer });
@@ -314,7 +326,7 @@ export class SessionFold {
         return;
       }
       case 'labels_rederived':
-        item.voice = event.data.commitments.map((c) => ({ ...c, seq: event.seq, ts: event.ts, config_sha256: event.data.config_sha256, parser_version: event.data.parser_version }));
+        item.voice = event.data.commitments.map((c) => ({ ...c, seq: event.seq, ts: event.ts, config_sha256: event.data.config_sha256, parser_version: event.data.parser_version, parser_inputs_sha256: event.data.parser_inputs_sha256 }));
         item.diagnostics = event.data.diagnostics;
         return;
       case 'transcript_corrected': {
@@ -363,8 +375,12 @@ export class SessionFold {
   }
 
   private voiceUnderOtherConfig(item: ItemFold): boolean {
-    // a v1 log recorded no configuration: unknown is not "changed"
-    return this.currentConfigSha256 !== null && item.voice.some((v) => v.config_sha256 !== null && v.config_sha256 !== this.currentConfigSha256);
+    return item.voice.some((v) => {
+      // versioned by what derived it: the parser's inputs, when both the act and the fold know them
+      if (v.parser_inputs_sha256 !== null && this.currentParserInputs !== null) return v.parser_inputs_sha256 !== this.currentParserInputs;
+      // else the whole aloud.yaml (a log from before the parser's inputs were logged); a v1 log recorded none: unknown is not "changed"
+      return this.currentConfigSha256 !== null && v.config_sha256 !== null && v.config_sha256 !== this.currentConfigSha256;
+    });
   }
 
   /** The item whose time on item runs now (its derived state changes with every event), if any. */

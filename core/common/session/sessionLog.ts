@@ -19,10 +19,13 @@ const withFields =
  * commitment (the fold then times it by its offsets in the transcript), whether a change came after completion.
  */
 export const EVENT_UPCASTERS: UpcasterRegistry = {
+  // v4 (issue 30) in both: what the parser reads of the configuration (parserInputsText); a log from before did not say
   // v3 (issue 18): the kind of session; a log from before did not say (the fold tells a room's write-back by its acts)
-  session_started: { 1: withFields({ config_sha256: null, parser_version: null }), 2: withFields({ kind: null, room: null }) },
+  session_started: { 1: withFields({ config_sha256: null, parser_version: null }), 2: withFields({ kind: null, room: null }), 3: withFields({ parser_inputs_sha256: null }) },
   // v3: who opened the log when it was not the annotator; before, only annotators (or someone "continuing as" one) did
-  session_resumed: { 1: withFields({ config_sha256: null, parser_version: null }), 2: withFields({ reviewer: null }) },
+  session_resumed: { 1: withFields({ config_sha256: null, parser_version: null }), 2: withFields({ reviewer: null }), 3: withFields({ parser_inputs_sha256: null }) },
+  // v2 (issue 30): what the parser read of the configuration; a log from before knows only the whole aloud.yaml
+  labels_rederived: { 1: withFields({ parser_inputs_sha256: null }) },
   item_opened: { 1: (data) => ({ text_sha256: null, ...(data as Record<string, unknown>) }) },
   // v3: a reviewer's act says whose it is; before, every act was logged as the annotator's
   label_committed: { 1: withFields({ audio_ms: null, utterance: null, parser_version: null }), 2: withFields({ reviewer: null }) },

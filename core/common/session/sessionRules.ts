@@ -63,6 +63,26 @@ export function decideOpenItem(
   };
 }
 
+/**
+ * Recording is the annotator's own: a reviewer's voice would land in the annotator's audio and transcript and be
+ * parsed into the annotator's labels and coding units, so in review it is refused (the reviewer labels by key, click
+ * or correction, which carry her name). Otherwise it records the open item, one recording at a time.
+ */
+export function decideRecordingStart(
+  facts: Pick<SessionFacts, 'currentItemId'>,
+  context: Pick<SessionRuleContext, 'annotator' | 'reviewer'>,
+  recording: { item_id: string } | null,
+): string {
+  if (context.reviewer !== null) {
+    throw new SessionUsageError(
+      `${context.reviewer} is reviewing ${context.annotator}'s session: recording is off in review (speech would be ${context.annotator}'s audio, transcript and labels); label by key, click or correction`,
+    );
+  }
+  const itemId = requireOpenItem(facts, 'record');
+  if (recording) throw new SessionUsageError(`already recording "${recording.item_id}"`);
+  return itemId;
+}
+
 /** Completing starts with the open item; a running recording stops as the annotator's own stop (`user`). */
 export function decideCompletionStart(facts: Pick<SessionFacts, 'currentItemId'>, recording: boolean): { itemId: string; stopRecording: RecordingStopReason | null } {
   return { itemId: requireOpenItem(facts, 'complete'), stopRecording: recording ? 'user' : null };

@@ -8,6 +8,18 @@ import type { VadSignals } from './vadSignals';
  * audio timeline (the take's start plus its own).
  */
 
+/**
+ * Spans found in each take on its own, placed on the item's audio timeline (ms): a pause marker, a tier or a filter
+ * then never shows a pause across the boundary of two takes that the signals do not count.
+ */
+export function spansWithinTakes<T>(pcm: Float32Array, sampleRate: number, takeStartsMs: readonly number[], spansOf: (take: Float32Array) => T[], shift: (span: T, offsetMs: number) => T): T[] {
+  const starts = takeStartsMs.map((ms) => Math.round((ms * sampleRate) / 1000));
+  return takeBounds(pcm.length, starts).flatMap(([start, end]) => {
+    const offsetMs = (start * 1000) / sampleRate;
+    return spansOf(pcm.subarray(start, end)).map((span) => shift(span, offsetMs));
+  });
+}
+
 /** [start, end) of each take in samples, from where the recordings began (sorted, inside the audio, the first at 0). */
 export function takeBounds(totalSamples: number, takeStarts: readonly number[]): Array<[number, number]> {
   const starts = [...new Set([0, ...takeStarts.filter((s) => s > 0 && s < totalSamples)])].sort((a, b) => a - b);

@@ -17,7 +17,7 @@ import { codingItemView, type CodingItemView, type CodingOverview } from '../../
 import type { SessionEntry, SessionFold } from '../../common/session/sessionFold';
 import { addCodeToCodebook, codingContext, itemTextOf, loadCodebook, projectCodeAgreement, protocolFacts } from '../coding/projectCoding';
 import { projectSessionSource } from '../export/projectSessions';
-import type { AnnotatorStates, SessionSource } from '../export/sessionSource';
+import { allSessionNames, type AnnotatorStates, type SessionSource } from '../export/sessionSource';
 import type { SessionService } from '../session/sessionService';
 import { normalizeAnnotatorName, sessionPaths } from '../session/sessionPaths';
 import type { AppContext } from './appContext';
@@ -31,8 +31,9 @@ class SessionReader {
 
   constructor(private readonly app: AppContext) {}
 
+  /** every session, coders who are not annotators included (their codings are the others' codes) */
   async annotators(): Promise<string[]> {
-    return projectSessionSource.annotators(this.app.project);
+    return allSessionNames(projectSessionSource, this.app.project);
   }
 
   async load(annotator: string, open: SessionService): Promise<AnnotatorStates> {

@@ -1,3 +1,4 @@
+import { PATTERN_CLASSES } from '../../common/deidentify/deidentifyPatterns';
 import type { AloudApi } from '../../common/contract/aloudApi';
 import { Refusal } from '../../common/contract/refusal';
 import type { SpanRef } from '../../common/deidentify/deidentifyRecord';
@@ -30,7 +31,7 @@ export function deidentifyApi(app: AppContext) {
     const fold = new ReviewFold();
     for (const d of await readReviewLog(app.project, session.store.annotator)) fold.apply(d);
     const decisions = fold.itemDecisions(itemId).filter((d) => recordTextSha256(record, d.span) === d.text_sha256);
-    const list = loaded ? { version: loaded.list.version, terms: loaded.list.terms.length, classes: [...new Set(['PERSON', 'PLACE', 'ORG', ...loaded.list.terms.map((t) => t.class)])] } : null;
+    const list = loaded ? { version: loaded.list.version, terms: loaded.list.terms.length, classes: [...new Set([...loaded.list.terms.map((t) => t.class), ...loaded.list.patterns.map((p) => PATTERN_CLASSES[p]), 'PERSON', 'PLACE', 'ORG'])] } : null;
     return buildReviewView(itemId, record.segments, record.corrections, loaded?.matcher ?? null, list, decisions);
   };
   return {

@@ -45,7 +45,7 @@ export function exportApi(app: AppContext) {
         const outDir = await exportTarget(app, annotator, format);
         const result = await exportInteropWithInstalledVad({ project: app.project, ...whoseSessions, format, outDir, sessions: projectSessionSource, ...onProgress });
         const receiptBytes = await readFile(result.receipt_file);
-        return { file: result.out, receipt: result.receipt_file, records: result.receipt.records, gaps: result.receipt.gaps.length, summary: result.summary + plain, sha256: sha256Hex(receiptBytes) };
+        return { file: result.out, folder: true, receipt: result.receipt_file, records: result.receipt.records, gaps: result.receipt.gaps.length, summary: result.summary + plain, sha256: sha256Hex(receiptBytes) };
       }
       const result = await exportSessions({ project: app.project, ...whoseSessions, format, out: await exportTarget(app, annotator, format), sessions: projectSessionSource, ...onProgress });
       const { receipt } = result;

@@ -4,7 +4,7 @@ import type { ProtocolFacts } from '../../common/coding/codingRules';
 import { asRefusal } from '../../common/contract/refusal';
 import type { SessionEntry } from '../../common/session/sessionFold';
 import { projectSessionSource } from '../export/projectSessions';
-import type { AnnotatorStates } from '../export/sessionSource';
+import { allSessionNames, type AnnotatorStates } from '../export/sessionSource';
 import { readInputFile } from '../importing/inputFile';
 import { loadProjectItems, type OpenProject } from '../project/projectFolder';
 import { normalizeAnnotatorName, sessionPaths } from '../session/sessionPaths';
@@ -32,7 +32,8 @@ export async function importCodings(options: { project: OpenProject; source: str
   const input = await readInputFile(source, { lineBased: true });
   const rows = parseCodingsCsv(input.text, source);
   const items = new Set((await loadProjectItems(project)).map((i) => i.id));
-  const annotators = await projectSessionSource.annotators(project);
+  // every session: a coder imported before has a session of kind coder (not an annotator), reused
+  const annotators = await allSessionNames(projectSessionSource, project);
   // one person, one spelling: "Bob" in the table is the session of "bob"
   const spelled = new Map(annotators.map((name) => [sameNameKey(name), name]));
   const canonical = (name: string): string => spelled.get(sameNameKey(name)) ?? normalizeAnnotatorName(name);
@@ -106,7 +107,8 @@ export async function importCodings(options: { project: OpenProject; source: str
   const coders = [...readOnly.keys()].sort((a, b) => Number(!annotators.includes(a)) - Number(!annotators.includes(b)));
   const stores: SessionStore[] = [];
   try {
-    for (const coder of coders) stores.push(await SessionStore.open({ project, annotator: coder }));
+    // a coder without a session is not an annotator: their new log says so (kind coder), so exports and counts leave it out
+    for (const coder of coders) stores.push(await SessionStore.open({ project, annotator: coder, ...(annotators.includes(coder) ? {} : { kind: 'coder' as const }) }));
     const decided = decideImportedCodings(rows, facts((coder) => stores.find((s) => s.annotator === coder)?.coding ?? null));
     for (const store of stores) {
       const entries = decided.get(store.annotator) ?? [];

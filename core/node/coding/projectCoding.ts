@@ -12,7 +12,7 @@ import type { ItemSessionState } from '../../common/session/itemState';
 import { writeFileAtomic } from '../fs/atomicFile';
 import { resolveInside } from '../fs/resolveInside';
 import { sha256Hex } from '../fs/sha256';
-import type { AnnotatorStates, SessionSource } from '../export/sessionSource';
+import { allSessionNames, type AnnotatorStates, type SessionSource } from '../export/sessionSource';
 import { ProjectError } from '../project/projectError';
 import type { OpenProject } from '../project/projectFolder';
 
@@ -74,7 +74,7 @@ export async function addCodeToCodebook(project: OpenProject, code: CodeDef): Pr
 
 /** Every annotator's session, read-only: their items (the protocols) and what they coded as coders. */
 export async function projectCodingSessions(project: OpenProject, sessions: SessionSource): Promise<AnnotatorStates[]> {
-  const names = await sessions.annotators(project);
+  const names = await allSessionNames(sessions, project);
   return Promise.all(names.map((name) => sessions.load(project, name)));
 }
 

@@ -15,7 +15,7 @@ import { appVersion } from './appVersion';
 import { createReasoningExport, type ReasoningExportFields } from '../../common/reasoning/reasoningExport';
 import type { ItemSessionState } from '../../common/session/itemState';
 import { writeExportPair } from './exportTarget';
-import type { AnnotatorStates, SessionSource } from './sessionSource';
+import { allSessionNames, type AnnotatorStates, type SessionSource } from './sessionSource';
 import { normalizeAnnotatorName } from '../session/sessionPaths';
 import { protocolKey, type ProtocolCoding } from '../../common/coding/codingFold';
 import { protocolCodings, unitsCsv, unitsFileName, type UnitsReceiptV1 } from '../../common/coding/codingExport';
@@ -80,7 +80,7 @@ export function codingIndex(coders: ReadonlyArray<Pick<AnnotatorStates, 'annotat
 /** Every session's codings, read one session at a time (only the codings are kept). */
 export async function projectCodingIndex(project: OpenProject, source: SessionSource): Promise<CodingIndex> {
   const coders: Array<Pick<AnnotatorStates, 'annotator' | 'codings'>> = [];
-  for (const name of await source.annotators(project)) {
+  for (const name of await allSessionNames(source, project)) {
     const { annotator, codings } = await source.load(project, name);
     if ((codings?.protocols.length ?? 0) > 0) coders.push({ annotator, codings });
   }
@@ -130,6 +130,8 @@ export async function exportContext(project: OpenProject, items: readonly Item[]
  */
 export async function* annotatorExportRecords(context: ExportContext, session: AnnotatorStates, warn: (warning: string) => void): AsyncGenerator<ExportRecord> {
   const { project } = context;
+  // a coder who is not an annotator has no protocol of their own: no records (their codings are in the annotators')
+  if (session.kind === 'coder') return;
   const byItem = new Map(session.items.map((s) => [s.item_id, s]));
   for (const item of context.items) {
     const state = byItem.get(item.id) ?? null;
@@ -213,7 +215,7 @@ export async function exportInputs(project: OpenProject, out: string, source: Se
   const sessions: AnnotatorStates[] = [];
   for (const name of annotators) sessions.push(await source.load(project, name));
   const coders = [...sessions];
-  for (const name of await source.annotators(project)) if (!annotators.includes(name)) coders.push(await source.load(project, name));
+  for (const name of await allSessionNames(source, project)) if (!annotators.includes(name)) coders.push(await source.load(project, name));
   return { items, sessions, coders };
 }
 

@@ -20,7 +20,10 @@ export interface AnnotatorStates {
 
 /** Where exports get per-item session state from: the project's session folders, or states built by a test. */
 export interface SessionSource {
+  /** the annotators' sessions (their own, and rooms' write-backs): what exports, counts and the Start screen list */
   annotators(project: OpenProject): Promise<string[]>;
+  /** sessions of coders who are not annotators (made by `import --codings`): read only for their codings */
+  coders?(project: OpenProject): Promise<string[]>;
   load(project: OpenProject, annotator: string): Promise<AnnotatorStates>;
 }
 
@@ -34,4 +37,11 @@ export function fixedSessionSource(sessions: readonly AnnotatorStates[]): Sessio
       return found;
     },
   };
+}
+
+/** Every session a source holds: annotators first, then coders who are not annotators (whose codings count too). */
+export async function allSessionNames(source: SessionSource, project: OpenProject): Promise<string[]> {
+  const annotators = await source.annotators(project);
+  const coders = (await source.coders?.(project)) ?? [];
+  return [...annotators, ...coders.filter((c) => !annotators.includes(c))];
 }

@@ -8,7 +8,7 @@ import { ProjectError } from './projectError';
 import type { OpenProject } from './projectFolder';
 import { streamSessionLog } from '../session/sessionLogStream';
 import { decodeFileName } from '../session/sessionPaths';
-import { configSha256Of } from '../session/sessionStore';
+import { foldOptionsOf } from '../session/sessionStore';
 
 /** One finding of `aloud doctor --project`. */
 export interface FolderFinding {
@@ -70,7 +70,7 @@ export async function checkSyncedFolder(project: OpenProject): Promise<FolderRep
     const log = path.join(dir, 'events.jsonl');
     if (!(await stat(log).then((s) => s.isFile(), () => false))) continue;
     sessions++;
-    const fold = new SessionFold(project.config, log, { configSha256: configSha256Of(project) });
+    const fold = new SessionFold(project.config, log, foldOptionsOf(project));
     const hosts: string[] = [];
     let streamed;
     try {

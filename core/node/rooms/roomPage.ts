@@ -186,8 +186,7 @@ ${roomPageBaseJs('aloud-room')}
       inflight = false;
       if (r.status === 401 || r.status === 403) {
         stopped = true;
-        sessionStorage.removeItem('aloud-room-token');
-        sessionStorage.removeItem('aloud-room-lead');
+        forgetTokens();
         $('status').textContent = r.data.error || 'You are no longer in this room.';
         $('items').textContent = '';
         return;
@@ -219,18 +218,13 @@ ${roomPageBaseJs('aloud-room')}
   function enter() {
     $('join').hidden = true;
     $('room').hidden = false;
+    showRejoinKey();
     poll();
   }
 
   $('join-code').value = new URLSearchParams(location.search).get('code') || '';
-  $('join-button').addEventListener('click', function () {
-    api('POST', '/api/join', { code: $('join-code').value, name: $('join-name').value }).then(function (r) {
-      if (r.status !== 200) { $('join-error').textContent = r.data.error || ('could not join (' + r.status + ')'); return; }
-      token = r.data.token;
-      sessionStorage.setItem('aloud-room-token', token);
-      enter();
-    });
-  });
+  $('join-button').addEventListener('click', function () { joinOrRejoin(enter); });
+  offerComeBack(enter);
   $('chat-send').addEventListener('click', function () {
     var text = $('chat-text').value;
     if (!text.trim()) return;

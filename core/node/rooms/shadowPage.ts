@@ -324,8 +324,7 @@ ${roomPageBaseJs('aloud-shadow')}
     api('GET', '/api/state?after=' + seq + '&wait=1').then(function (r) {
       if (r.status === 401 || r.status === 403) {
         stopped = true;
-        sessionStorage.removeItem('aloud-shadow-token');
-        sessionStorage.removeItem('aloud-shadow-lead');
+        forgetTokens();
         $('status').textContent = r.data.error || 'You are no longer in this room.';
         $('item').hidden = true;
         return;
@@ -395,6 +394,7 @@ ${roomPageBaseJs('aloud-shadow')}
   function enter() {
     $('join').hidden = true;
     $('room').hidden = false;
+    showRejoinKey();
     clearTimeout(timer);
     poll();
   }
@@ -418,14 +418,8 @@ ${roomPageBaseJs('aloud-shadow')}
   });
 
   $('join-code').value = new URLSearchParams(location.search).get('code') || '';
-  $('join-button').addEventListener('click', function () {
-    api('POST', '/api/join', { code: $('join-code').value, name: $('join-name').value }).then(function (r) {
-      if (r.status !== 200) { $('join-error').textContent = r.data.error || ('could not join (' + r.status + ')'); return; }
-      token = r.data.token;
-      sessionStorage.setItem('aloud-shadow-token', token);
-      enter();
-    });
-  });
+  $('join-button').addEventListener('click', function () { joinOrRejoin(enter); });
+  offerComeBack(enter);
   if (token) enter();
   window.aloudShadow = { view: function () { return lastView; } };
 })();

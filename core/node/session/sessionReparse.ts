@@ -6,7 +6,7 @@ import type { OpenProject } from '../project/projectFolder';
 import { streamSessionLog } from './sessionLogStream';
 import { sessionPaths } from './sessionPaths';
 import { voiceCommitmentsOf } from '../../common/session/voiceCommitments';
-import { configSha256Of, SessionStore } from './sessionStore';
+import { configSha256Of, foldOptionsOf, parserInputsSha256Of, SessionStore } from './sessionStore';
 import { Refusal } from '../../common/contract/refusal';
 
 /** What re-deriving one item's voice labels with the current configuration does (or would do). */
@@ -45,7 +45,7 @@ export async function reparseSession(project: OpenProject, annotator: string, op
    * labels_rederived applied to it in turn (items are independent).
    */
   const plan = async (): Promise<Array<{ item: ReparsedItem; data: SessionEventData['labels_rederived'] }>> => {
-    const fold = new SessionFold(project.config, paths.events, { configSha256 });
+    const fold = new SessionFold(project.config, paths.events, foldOptionsOf(project));
     const { events } = await streamSessionLog(paths.events, (event) => fold.apply(event));
     if (events === 0) throw new SessionReparseError(`no session of "${annotator}" in ${project.dir} (${paths.events} not found)`);
     let seq = events;
@@ -62,6 +62,7 @@ export async function reparseSession(project: OpenProject, annotator: string, op
         item_id: itemId,
         config_sha256: configSha256,
         parser_version: PARSER_VERSION,
+        parser_inputs_sha256: parserInputsSha256Of(project),
         from_final: before.final_label,
         to_final: null,
         commitments: found.commitments,

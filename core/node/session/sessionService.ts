@@ -14,7 +14,7 @@ import { decideJudgeStep, decideShowReasoning, reasoningViewOf } from '../../com
 import type { RecordingStopReason, SessionEvent, SessionEventData, SessionEventType } from '../../common/session/sessionEvents';
 import type { SessionEntry, SessionFold, SessionState } from '../../common/session/sessionFold';
 import { SessionUsageError } from '../../common/session/sessionRefusals';
-import { decideCompletionStart, decideCue, decideNote, decideOpenItem, requireOpenItem, type SessionRuleContext } from '../../common/session/sessionRules';
+import { decideCompletionStart, decideCue, decideNote, decideOpenItem, decideRecordingStart, type SessionRuleContext } from '../../common/session/sessionRules';
 import { decideTextSelection } from '../../common/session/textSelection';
 import { decideCorrection, decideTranscribedAgain, decideTranscriptionFailed, decideTranscriptionLanded, type EngineIdentity } from '../../common/session/transcriptionRules';
 import type { WavWriter } from '../audio/wavWriter';
@@ -135,8 +135,7 @@ export class SessionService extends EventEmitter<SessionServiceEvents> {
   /** Starts recording the current item; audio continues the item's WAV after what it already holds. */
   startRecording(options: { device?: string | null } = {}): Promise<void> {
     return this.calls.run(async () => {
-      const itemId = requireOpenItem(this.store.facts, 'record');
-      if (this.recording) throw new SessionUsageError(`already recording "${this.recording.item_id}"`);
+      const itemId = decideRecordingStart(this.store.facts, this.rules, this.recording);
       const writer = await this.guardWrite(() => this.store.audioWriter(itemId));
       const offset = writer.samples;
       await this.append('recording_started', { item_id: itemId, audio_path: this.store.audioPath(itemId), offset_samples: offset, device: options.device ?? null });

@@ -1,3 +1,4 @@
+import { parserInputsText } from '../../common/analysis/parserInputs';
 import { mkdir, readdir, stat } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import path from 'node:path';
@@ -5,7 +6,7 @@ import type { OpenProject } from '../project/projectFolder';
 import type { CodingFold } from '../../common/coding/codingFold';
 import type { ItemSessionState } from '../../common/session/itemState';
 import type { ItemSummary } from '../../common/session/itemSummary';
-import { SessionFold, type SessionEntry, type SessionNote, type SessionState } from '../../common/session/sessionFold';
+import { SessionFold, type FoldOptions, type SessionEntry, type SessionNote, type SessionState } from '../../common/session/sessionFold';
 import type { SessionFacts } from '../../common/session/sessionRules';
 import { type SessionEvent, type SessionEventData, type SessionEventOf, type SessionEventType, type SessionKind } from '../../common/session/sessionEvents';
 import { SessionUsageError } from '../../common/session/sessionRefusals';
@@ -63,6 +64,16 @@ export function configSha256Of(project: Pick<OpenProject, 'configText'>): string
   return sha256Hex(Buffer.from(project.configText, 'utf8'));
 }
 
+/** sha256 of what the parser reads of the project's aloud.yaml: voice labels are versioned by it. */
+export function parserInputsSha256Of(project: Pick<OpenProject, 'config'>): string {
+  return sha256Hex(Buffer.from(parserInputsText(project.config), 'utf8'));
+}
+
+/** What a fold of a session compares recorded labels with: the current aloud.yaml and the parser's inputs in it. */
+export function foldOptionsOf(project: Pick<OpenProject, 'config' | 'configText'>): FoldOptions {
+  return { configSha256: configSha256Of(project), parserInputsSha256: parserInputsSha256Of(project) };
+}
+
 /**
  * One annotator's session in a project, open for writing: holds the lock, appends events (each one fsynced)
  * and keeps the fold in step with them, and owns the per-item WAV writers. Opening repairs what a crash left:
@@ -112,7 +123,7 @@ export class SessionStore {
     const lock = await acquireSessionLock(paths.lock, { sessionLabel: `the session of "${annotator}" in ${project.dir}`, ...(options.now ? { now: options.now } : {}) });
     try {
       const { writer, events, torn } = await SessionLogWriter.open(paths.events, { fs, ...(options.now ? { now: options.now } : {}), ...(options.upcasters ? { upcasters: options.upcasters } : {}) });
-      const fold = new SessionFold(project.config, paths.events, { configSha256: configSha256Of(project) });
+      const fold = new SessionFold(project.config, paths.events, foldOptionsOf(project));
       for (const event of events) fold.apply(event);
       const report: SessionOpenReport = { created: events.length === 0, tookOverLock: lock.tookOverFrom, torn, interruptedRecording: null, recoveredAudio: [] };
       const store = new SessionStore(project, annotator, paths, writer, fold, lock, fs, report, options.now ?? (() => new Date()), { reviewer: options.reviewer ?? null, kind: options.kind ?? 'annotator', room: options.room ?? null });
@@ -142,11 +153,12 @@ export class SessionStore {
         sample_rate: AUDIO_SAMPLE_RATE,
         config_sha256: this.configSha256,
         parser_version: PARSER_VERSION,
+        parser_inputs_sha256: parserInputsSha256Of(this.project),
         kind: this.opening.kind ?? 'annotator',
         room: this.opening.room ?? null,
       });
     } else {
-      add('session_resumed', { pid: process.pid, host: hostname(), config_sha256: this.configSha256, parser_version: PARSER_VERSION, reviewer: this.opening.reviewer ?? null });
+      add('session_resumed', { pid: process.pid, host: hostname(), config_sha256: this.configSha256, parser_version: PARSER_VERSION, reviewer: this.opening.reviewer ?? null, parser_inputs_sha256: parserInputsSha256Of(this.project) });
     }
     if (this.report.torn) {
       add('log_repaired', { torn_line: this.report.torn.line, torn_bytes: this.report.torn.bytes, torn_file: this.report.torn.tornFile });

@@ -114,7 +114,11 @@ export function SegmentCorrections({ client, state, active, seek, editing, onEdi
       )}
       {state.transcript_corrected !== null && (
         <p className="row">
-          {fromCorrections ? (
+          {fromCorrections && labelSetFromCorrections(state, fromCorrections.label) ? (
+            <span className="muted small">
+              The label {fromCorrections.label} was set from the corrected text (a label of source “correction”; the earlier labels stay in the history).
+            </span>
+          ) : fromCorrections ? (
             <>
               <button onClick={() => void act(() => client.rederiveLabelsFromCorrections(state.item_id))}>Set the label {fromCorrections.label} from the corrected text</button>
               <span className="muted small">
@@ -130,4 +134,11 @@ export function SegmentCorrections({ client, state, active, seek, editing, onEdi
       )}
     </>
   );
+}
+
+/** The label was set from the corrected text as it is now: the last act is that label from a correction made after every correction. */
+export function labelSetFromCorrections(state: Pick<ItemSessionState, 'label_history' | 'corrections'>, label: string): boolean {
+  const last = state.label_history.at(-1);
+  if (!last || last.source !== 'correction' || last.label !== label) return false;
+  return state.corrections.every((c) => c.at <= last.at);
 }

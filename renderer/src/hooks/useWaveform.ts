@@ -1,3 +1,4 @@
+import { spansWithinTakes } from '../../../core/common/signals/takeSignals';
 import { useEffect, useRef, useState } from 'react';
 import WaveSurfer from 'wavesurfer.js';
 import MinimapPlugin from 'wavesurfer.js/dist/plugins/minimap.esm.js';
@@ -25,8 +26,11 @@ export function useWaveform(client: ApiClient, state: ItemSessionState, thinkalo
   const [rate, setRate] = useState(1);
   const [pauses, setPauses] = useState<PauseSpan[]>([]);
   const [problem, setProblem] = useState<string | null>(null);
+  // where each recording of the item begins on its audio (a string, so a new state object with the same takes redraws nothing)
+  const takeKey = (state.recordings ?? []).map((r) => r.offset_ms).join(',');
 
   useEffect(() => {
+    const takeStartsMs = takeKey === '' ? [] : takeKey.split(',').map(Number);
     const container = waveRef.current;
     const timeline = timelineRef.current;
     const media = audioRef.current;
@@ -41,7 +45,8 @@ export function useWaveform(client: ApiClient, state: ItemSessionState, thinkalo
         if (!response.ok) throw new Error(`HTTP ${response.status}`);
         const { samples, sampleRate } = pcm16WavSamples(await response.arrayBuffer());
         if (abort.signal.aborted) return;
-        setPauses(pauseSpans(samples, sampleRate, thinkaloud));
+        // within each take, as the signals count them: never a pause across the boundary of two recordings
+        setPauses(spansWithinTakes(samples, sampleRate, takeStartsMs, (take) => pauseSpans(take, sampleRate, thinkaloud), (p, offsetMs) => ({ ...p, start_ms: p.start_ms + offsetMs, end_ms: p.end_ms + offsetMs })));
         const regions = RegionsPlugin.create();
         regionsRef.current = regions;
         ws = WaveSurfer.create({
@@ -81,7 +86,7 @@ export function useWaveform(client: ApiClient, state: ItemSessionState, thinkalo
       ws?.destroy();
     };
     // one waveform per recording: a correction or a new label redraws the markers below, not the player
-  }, [client, state.item_id, state.audio_ms, thinkaloud]);
+  }, [client, state.item_id, state.audio_ms, thinkaloud, takeKey]);
 
   // The markers: segments, pauses and commitments on the waveform.
   useEffect(() => {

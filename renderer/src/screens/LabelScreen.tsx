@@ -125,13 +125,20 @@ export function LabelScreen({ client, project, session, onSession, onError, run,
     },
   });
 
+  /** in review the voice would be the annotator's (her audio, transcript, labels): recording is off, and Space says so */
+  const reviewing = session.reviewer !== null;
+  const [recordingOffShown, setRecordingOffShown] = useState(false);
   const toggleRecording = useCallback(() => {
+    if (reviewing) {
+      setRecordingOffShown(true);
+      return;
+    }
     // while Enter completes the item, Space must not start a recording on it (or on the next one before it opens)
     if (completingRef.current) return;
     setPendingChange(null);
     if (!recorder.isActive()) watchRef.current = new SilenceWatch(keepTalkingSeconds === null ? null : keepTalkingSeconds * 1000, project.thinkaloud.silence_threshold_dbfs);
     recorder.toggle();
-  }, [keepTalkingSeconds, project.thinkaloud.silence_threshold_dbfs, recorder]);
+  }, [keepTalkingSeconds, project.thinkaloud.silence_threshold_dbfs, recorder, reviewing]);
 
   // Presses queue: each moves the target, and the host opens the latest one when the call before has answered.
   const queue = useMemo(
@@ -302,6 +309,9 @@ export function LabelScreen({ client, project, session, onSession, onError, run,
     r.itemId === currentId && !state?.completed_at && (r.code === 'spoken_label_required' ? (state?.commitments.length ?? 0) === 0 : transcribing);
   const itemRefusal = refusal && refusalHolds(refusal) ? refusal.message : null;
   const change = pendingChange && pendingChange.itemId === currentId ? pendingChange : null;
+  // the act that set the final label: a reviewer's is marked as hers
+  const finalAct = state?.label_history.at(-1);
+  const finalReviewer = finalAct && finalAct.label === state?.final_label ? (finalAct.reviewer ?? null) : null;
   const changeKey = change ? project.schema.labels.find((l) => l.name === change.label)?.key : undefined;
 
   return (
@@ -345,9 +355,10 @@ export function LabelScreen({ client, project, session, onSession, onError, run,
           <button
             className={recorder.recording ? 'record on' : 'record'}
             onClick={toggleRecording}
-            disabled={recorder.starting || recorder.stopping}
+            disabled={reviewing || recorder.starting || recorder.stopping}
             aria-pressed={recorder.recording}
-            title="Record / stop (Space)"
+            aria-describedby={reviewing ? 'recording-off' : undefined}
+            title={reviewing ? `Recording is off in review: your voice would become ${session.annotator}’s` : 'Record / stop (Space)'}
           >
             <span className="record-dot" aria-hidden="true" />
             {recorder.recording ? 'Stop' : recorder.starting ? 'Starting…' : state && state.audio_ms > 0 ? 'Record more' : 'Record'}
@@ -364,6 +375,11 @@ export function LabelScreen({ client, project, session, onSession, onError, run,
                   ? `${(state.audio_ms / 1000).toFixed(1)} s recorded`
                   : ''}
           </span>
+          {reviewing && (
+            <span id="recording-off" className={recordingOffShown ? 'recording-off said' : 'recording-off muted'} role="status">
+              Recording is off in review: what you say would become {session.annotator}’s audio and labels. Label by key or click, or correct the transcript.
+            </span>
+          )}
           {cue && (
             <span className="keep-talking" role="status">
               Please keep talking
@@ -437,6 +453,12 @@ export function LabelScreen({ client, project, session, onSession, onError, run,
           {state?.final_label ? (
             <>
               Label: <strong className="final-label">{state.final_label}</strong> <span className="source">by {state.label_source}</span>
+              {finalReviewer && (
+                <span className="reviewer-act" title={`${finalReviewer} gave this label while reviewing ${session.annotator}’s session; it is recorded as hers`}>
+                  {' '}
+                  · given by <strong>{finalReviewer}</strong> (reviewer)
+                </span>
+              )}
               {state.blind_label && state.blind_label !== state.final_label && <span className="blind"> · first said {state.blind_label}</span>}
               {state.completed_at && <span className="done-tag"> · completed</span>}
               {state.changed_after_completion && (

@@ -169,7 +169,8 @@ export const agreementCommand: CliCommand = {
       if (e instanceof Error && e.message.startsWith('krippendorffAlpha:')) throw new UsageError(e.message.replace('krippendorffAlpha: ', ''));
       throw e;
     }
-    for (const warning of [...sets.flatMap((s) => s.warnings), ...(codes?.warnings ?? [])]) io.err(`warning: ${warning}\n`);
+    // the labels and the codes read the same sessions: a warning about a session is said once
+    for (const warning of new Set([...sets.flatMap((s) => s.warnings), ...(codes?.warnings ?? [])])) io.err(`warning: ${warning}\n`);
     if (analysis.ignored_labels > 0) io.err(`warning: ${analysis.ignored_labels} label(s) are not in the label schema and count as missing\n`);
     const counted = sets.flatMap((s) => (s.counting ? [s.counting] : []));
     const counting = counted.length > 0 ? describeCounting(mergeCountingReports(counted)) : [];

@@ -76,7 +76,7 @@ async function serve(host: RoomHost, values: { lan?: boolean; address?: string; 
 }
 
 /** Serves a shadow room and its feed until SIGINT/SIGTERM (or `stop`, for tests); then closes it, so trainees' pages say so. */
-async function serveShadow(host: ShadowHost, projectDir: string, options: { address: string; port: number; json: boolean }, io: CliIo, stop?: Promise<void>): Promise<number> {
+async function serveShadow(host: ShadowHost, projectDir: string, options: { address: string; port: number; json: boolean; expert?: string | null }, io: CliIo, stop?: Promise<void>): Promise<number> {
   let listener: RoomListener;
   let feed: ShadowFeedServer;
   try {
@@ -99,7 +99,12 @@ async function serveShadow(host: ShadowHost, projectDir: string, options: { addr
     io.out(`shadow room code: ${host.code}\n`);
     io.out(lan ? `trainees on the local network open: ${listener.url}\n` : `trainees on this machine open: ${listener.url}\n`);
     io.out(`your expert panel (keep it to yourself): ${listener.leadUrl}\n`);
-    io.out(`feed it: aloud session ingest --project ${projectDir} --annotator NAME --item ID --wav FILE --realtime --shadow-room ${host.code}\n`);
+    // the room takes the feed of its expert only: name her when the room was opened for her
+    io.out(
+      options.expert
+        ? `feed it (${options.expert}'s session): aloud session ingest --project ${projectDir} --annotator ${options.expert} --item ID --wav FILE --realtime --shadow-room ${host.code}\n`
+        : `feed it (the session that feeds it is the one shadowed, one at a time): aloud session ingest --project ${projectDir} --annotator EXPERT --item ID --wav FILE --realtime --shadow-room ${host.code}\n`,
+    );
     io.out(`log: ${host.logFile}\nCtrl-C closes the room.\n`);
   }
   await new Promise<void>((resolve) => {
@@ -190,7 +195,7 @@ export const roomCommand: CliCommand = {
       if (address === null) throw new UsageError('--lan: this machine has no network address besides loopback; give one with --address');
       const items = await loadProjectItems(project);
       const host = await ShadowHost.create({ dir: project.dir, config: project.config, items }, { expert: values.annotator ?? null, maxMembers: parseCount(values['max-members'], '--max-members', DEFAULT_MAX_MEMBERS, 1, 50) });
-      return serveShadow(host, project.dir, { address, port: parseCount(values.port, '--port', 0, 0, 65535), json: values.json }, io);
+      return serveShadow(host, project.dir, { address, port: parseCount(values.port, '--port', 0, 0, 65535), json: values.json, expert: values.annotator ?? null }, io);
     }
     const code = positionals[0];
     if (code === undefined) throw new UsageError(`room ${sub ?? ''}: give the room code`);

@@ -11,7 +11,7 @@ import { sessionPaths } from '../../session/sessionPaths';
 import { reparseSession } from '../../session/sessionReparse';
 import { SessionService } from '../../session/sessionService';
 import type { Item } from '../../../common/items/item';
-import { configSha256Of, type SessionOpenReport } from '../../session/sessionStore';
+import { foldOptionsOf, type SessionOpenReport } from '../../session/sessionStore';
 import { projectSessionSource } from '../../export/projectSessions';
 import { type CliCommand, type CliIo, printJson, requireOption, UsageError, parseOptions } from '../cliSupport';
 import { AUDIO_SAMPLE_RATE } from '../../../common/audio/sampleRate';
@@ -30,9 +30,13 @@ const usage = [
   '       aloud session transcribe --project DIR --annotator NAME [--item ID] [--all] [--model FILE | --engine-script FILE.json] [--json]',
   PACK_USAGE,
   '       aloud session units --project DIR --annotator NAME [--item ID] [--json]',
+  '       aloud session complete --project DIR --annotator NAME (--item ID | --all) [--json]',
   '',
   'units: the units of coding of the annotator\'s protocols (aloud.yaml coding.unit: utterance or sentence) for items whose',
   'transcript is final (completed): item_id, unit (u<utterance>[.s<sentence>]), text (verbatim), t0_ms, t1_ms.',
+  'complete: completes items as Enter does in the app (the same rule, decideCompletion, logged the same way: item_opened,',
+  'then item_completed); --all: every item of the session with audio or a label not completed yet. A refusal (a spoken',
+  'label required, say) is listed per item and the exit is 1; nothing else changes.',
 ].join('\n');
 
 function seconds(samples: number): string {
@@ -169,9 +173,9 @@ async function show(argv: string[], io: CliIo): Promise<number> {
   if (torn) {
     io.err(`aloud session: ${paths.events}:${torn.line}: torn last line (a crash cut it); it is cut and kept in a .torn file when the session is next opened for writing\n`);
   }
-  const state = foldSession(events, project.config, paths.events, { configSha256: configSha256Of(project) });
+  const state = foldSession(events, project.config, paths.events, foldOptionsOf(project));
   if (state.config_changed) {
-    io.err(`aloud session: labels were derived under another ${project.configPath} than the current one; they are shown as recorded (re-derive them with: aloud session reparse --project ${projectDir} --annotator ${annotator})\n`);
+    io.err(`aloud session: spoken labels were derived under other label phrases than ${project.configPath} has now (labels, synonyms, languages or stems); they are shown as recorded (re-derive them with: aloud session reparse --project ${projectDir} --annotator ${annotator})\n`);
   }
   if (state.recording) io.err(`aloud session: the recording of "${state.recording.item_id}" was interrupted; opening the session for writing recovers it\n`);
   let items: ItemSessionState[] = state.items;
@@ -193,7 +197,7 @@ async function show(argv: string[], io: CliIo): Promise<number> {
 async function units(argv: string[], io: CliIo): Promise<number> {
   const { values } = parseOptions(argv, { project: 'string', annotator: 'string', item: 'string', json: false });
   const { annotator, project, paths, events } = await loggedSession(values);
-  const state = foldSession(events, project.config, paths.events, { configSha256: configSha256Of(project) });
+  const state = foldSession(events, project.config, paths.events, foldOptionsOf(project));
   let items = state.items.filter((i) => i.segments.length > 0);
   if (values.item !== undefined) {
     items = items.filter((i) => i.item_id === values.item);
@@ -206,6 +210,51 @@ async function units(argv: string[], io: CliIo): Promise<number> {
   if (values.json) printJson(io, listed);
   else for (const u of listed) io.out(`${u.item_id}\t${u.unit}\t${(u.t0_ms / 1000).toFixed(2)}–${(u.t1_ms / 1000).toFixed(2)} s\t${u.text}\n`);
   return 0;
+}
+
+/**
+ * `session complete`: Enter without the app, for recordings ingested from files. Each item is opened and completed
+ * through the SessionService, so the app's rule decides (decideCompletion) and the log reads as the app's would.
+ */
+async function complete(argv: string[], io: CliIo): Promise<number> {
+  const { values } = parseOptions(argv, { project: 'string', annotator: 'string', item: 'string', all: false, json: false });
+  const { annotator, project, paths, events } = await loggedSession(values);
+  if ((values.item === undefined) === !values.all) throw new UsageError('give --item ID (one item) or --all (every item of the session with audio or a label, not completed yet)');
+  const items = await loadProjectItems(project);
+  const logged = foldSession(events, project.config, paths.events).items;
+  let targets: string[];
+  if (values.item !== undefined) {
+    if (!items.some((i) => i.id === values.item)) throw new UsageError(`--item: "${values.item}" is not one of the project's items`);
+    targets = [values.item];
+  } else {
+    const open = new Set(logged.filter((i) => i.completed_at === null && (i.audio_ms > 0 || i.final_label !== null)).map((i) => i.item_id));
+    targets = items.filter((i) => open.has(i.id)).map((i) => i.id);
+  }
+  const service = await SessionService.open({ project, annotator, items });
+  const results: Array<{ item_id: string; completed: boolean; already: boolean; final_label: string | null; refused: string | null }> = [];
+  try {
+    reportRecovery(io, service.store.report);
+    for (const itemId of targets) {
+      const before = service.itemState(itemId);
+      await service.openItem(itemId);
+      try {
+        const state = await service.completeItem();
+        results.push({ item_id: itemId, completed: true, already: before?.completed_at != null && !before.changed_after_completion, final_label: state.final_label, refused: null });
+      } catch (e) {
+        const refusal = asRefusal(e);
+        if (refusal.code === 'internal' || refusal.code === 'storage') throw e;
+        results.push({ item_id: itemId, completed: false, already: false, final_label: service.itemState(itemId)?.final_label ?? null, refused: refusal.message });
+      }
+    }
+  } finally {
+    await service.close();
+  }
+  if (values.json) printJson(io, { annotator, items: results });
+  else {
+    for (const r of results) io.out(`${r.item_id}\t${r.completed ? (r.already ? 'already completed' : 'completed') : 'not completed'}\t${r.final_label ?? '(no label)'}${r.refused ? `\t${r.refused}` : ''}\n`);
+    if (targets.length === 0) io.err(`aloud session complete: nothing to complete: no item of "${annotator}" has audio or a label and is open\n`);
+  }
+  return results.some((r) => !r.completed) ? 1 : 0;
 }
 
 async function reparse(argv: string[], io: CliIo): Promise<number> {
@@ -293,6 +342,7 @@ export const sessionCommand: CliCommand = {
     if (sub === 'pack') return packCommand(rest, io);
     if (sub === 'unpack') return unpackCommand(rest, io);
     if (sub === 'units') return units(rest, io);
-    throw new UsageError(sub === undefined ? 'missing subcommand: ingest, show, reparse, transcribe, pack, unpack or units' : `unknown subcommand "${sub}" (ingest, show, reparse, transcribe, pack, unpack or units)`);
+    if (sub === 'complete') return complete(rest, io);
+    throw new UsageError(sub === undefined ? 'missing subcommand: ingest, show, reparse, transcribe, pack, unpack, units or complete' : `unknown subcommand "${sub}" (ingest, show, reparse, transcribe, pack, unpack, units or complete)`);
   },
 };

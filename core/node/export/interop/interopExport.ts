@@ -1,3 +1,5 @@
+import { spansWithinTakes } from '../../../common/signals/takeSignals';
+import { describeDeidentification } from '../../../common/deidentify/deidentifyReceipt';
 import { createHash } from 'node:crypto';
 import { open, readFile, rename, stat, unlink, mkdir } from 'node:fs/promises';
 import path from 'node:path';
@@ -95,9 +97,10 @@ export async function exportInterop(options: InteropExportOptions): Promise<Inte
   const { items, sessions, coders } = await exportInputs(project, outDir, options.sessions, options.annotator);
   const exportedAt = now().toISOString();
 
-  // progress: the records (as every export builds them), then the documents, then the files, in equal parts
+  // progress counted in records, as every export says it ("12 of 20 records"): building them, then the documents,
+  // then the files, each a third of the way
   const n = sessions.length * items.length;
-  const progress = (phase: 0 | 1 | 2, done: number, of: number): void => options.onProgress?.({ done: phase * n + Math.floor((done * n) / Math.max(1, of)), total: 3 * n });
+  const progress = (phase: 0 | 1 | 2, done: number, of: number): void => options.onProgress?.({ done: Math.floor((phase * n + (done * n) / Math.max(1, of)) / 3), total: n });
   const built = await buildExportRecords(project, items, sessions, exportedAt, (p) => progress(0, p.done, p.total), coders);
   const deidentified = options.deidentify ? await deidentifiedInterop(project, built.records) : null;
   const { records, masks } = deidentified ?? { records: built.records, masks: null };
@@ -129,7 +132,7 @@ export async function exportInterop(options: InteropExportOptions): Promise<Inte
       progress(1, i, recorded.length);
       const name = names.get(stateKey(r.annotator, r.item_id))!;
       const state = states.get(stateKey(r.annotator, r.item_id)) ?? null;
-      const pauses = await pauseSpansOf(project, r, options.vad ?? null, warnings, pauseMisses);
+      const pauses = await pauseSpansOf(project, r, (state?.recordings ?? []).map((rec) => rec.offset_ms), options.vad ?? null, warnings, pauseMisses);
       const timeline = buildItemTimeline({
         record: r,
         labels,
@@ -247,9 +250,9 @@ export async function exportInterop(options: InteropExportOptions): Promise<Inte
     ...(deidentified ? { deidentification: deidentified.receipt(planned.flatMap((f) => ('wav' in f ? [{ path: f.path, wav: f.wav }] : []))) } : {}),
   };
   await writeFileAtomic(receiptFile, `${JSON.stringify(receipt, null, 2)}\n`);
-  options.onProgress?.({ done: 3 * n, total: 3 * n });
+  options.onProgress?.({ done: n, total: n });
   const withoutAudio = records.length - recorded.length;
-  const summary = `${recorded.length} recording${recorded.length === 1 ? '' : 's'} of ${receipt.annotators.length} annotator${receipt.annotators.length === 1 ? '' : 's'} in ${written.length} file${written.length === 1 ? '' : 's'}${withoutAudio > 0 ? `; ${withoutAudio} record${withoutAudio === 1 ? '' : 's'} without audio not in them` : ''}`;
+  const summary = `${recorded.length} recording${recorded.length === 1 ? '' : 's'} of ${receipt.annotators.length} annotator${receipt.annotators.length === 1 ? '' : 's'} in ${written.length} file${written.length === 1 ? '' : 's'}${withoutAudio > 0 ? `; ${withoutAudio} record${withoutAudio === 1 ? '' : 's'} without audio not in them` : ''}${receipt.deidentification ? `; ${describeDeidentification(receipt.deidentification)}` : ''}`;
   return { out: outDir, receipt_file: receiptFile, receipt, summary, warnings };
 }
 
@@ -323,7 +326,8 @@ function xmlCharacterProblems(project: OpenProject, items: readonly Item[], reco
 }
 
 /** The energy and VAD pauses a record counts, as spans, when the audio gives exactly what the record says (else null and a warning). */
-async function pauseSpansOf(project: OpenProject, r: ExportRecord, vad: WholeRecordingVad | null, warnings: string[], misses: { vadMissing: number }): Promise<{ energy: Array<{ t0_ms: number; t1_ms: number }> | null; vad: Array<{ t0_ms: number; t1_ms: number }> | null }> {
+/** The pauses of the record's audio within each take (as its signals were computed), or null with a warning when they disagree with the record. */
+async function pauseSpansOf(project: OpenProject, r: ExportRecord, takeStartsMs: readonly number[], vad: WholeRecordingVad | null, warnings: string[], misses: { vadMissing: number }): Promise<{ energy: Array<{ t0_ms: number; t1_ms: number }> | null; vad: Array<{ t0_ms: number; t1_ms: number }> | null }> {
   const t = project.config.thinkaloud;
   const wav = decodeWav(await readFile(await resolveInside(project.dir, path.join(...r.audio!.path.split('/')), 'read')), r.audio!.path);
   const where = `${r.annotator} / ${r.item_id}`;
@@ -332,7 +336,8 @@ async function pauseSpansOf(project: OpenProject, r: ExportRecord, vad: WholeRec
   let energy: Array<{ t0_ms: number; t1_ms: number }> | null = null;
   const recordedPauses = r.signals?.pauses ?? null;
   if (recordedPauses) {
-    const spans = energyPauseSpans(wav.samples, wav.sampleRate, { chunk_seconds: t.chunk_seconds, silence_threshold_dbfs: t.silence_threshold_dbfs, min_pause_ms: t.min_pause_ms, long_pause_ms: t.long_pause_ms });
+    const options = { chunk_seconds: t.chunk_seconds, silence_threshold_dbfs: t.silence_threshold_dbfs, min_pause_ms: t.min_pause_ms, long_pause_ms: t.long_pause_ms };
+    const spans = spansWithinTakes(wav.samples, wav.sampleRate, takeStartsMs, (take) => energyPauseSpans(take, wav.sampleRate, options), shiftSpan);
     if (same(spans, recordedPauses)) energy = spans;
     else warnings.push(`${where}: the audio gives ${spans.length} energy pauses under today's aloud.yaml, the record ${recordedPauses.count}; the "pauses (energy)" tier is left empty rather than disagree with the record`);
   }
@@ -341,12 +346,15 @@ async function pauseSpansOf(project: OpenProject, r: ExportRecord, vad: WholeRec
   if (recordedVad && !vad) misses.vadMissing++;
   if (recordedVad && vad) {
     const windowMs = (vad.windowSamples * 1000) / wav.sampleRate;
-    const spans = pausesBetween(vadSpeechRuns(vad.probabilitiesOf(wav.samples), vad.windowSamples, wav.sampleRate, {}), windowMs, t.min_pause_ms);
+    const spans = spansWithinTakes(wav.samples, wav.sampleRate, takeStartsMs, (take) => pausesBetween(vadSpeechRuns(vad.probabilitiesOf(take), vad.windowSamples, wav.sampleRate, {}), windowMs, t.min_pause_ms), shiftSpan);
     if (same(spans, recordedVad)) voice = spans;
     else warnings.push(`${where}: the voice-activity model gives ${spans.length} pauses, the record ${recordedVad.count} (another VAD model?); the "pauses (VAD)" tier is left empty`);
   }
   return { energy, vad: voice };
 }
+
+/** A span moved to where its take begins on the item's audio. */
+const shiftSpan = (span: { t0_ms: number; t1_ms: number }, offsetMs: number) => ({ t0_ms: span.t0_ms + offsetMs, t1_ms: span.t1_ms + offsetMs });
 
 /** The gold split of a Hugging Face export: `aloud export --gold` records as JSON Lines. */
 const GOLD_SPLIT_FILE = 'gold/gold.jsonl';

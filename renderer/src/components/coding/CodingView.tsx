@@ -150,8 +150,8 @@ export function CodingView({ client, project, run, onLeave }: Props) {
           <>
             <div className="item-head">
               <span className="counter">
-                <code>{view.item_id}</code> · {view.annotator}&rsquo;s protocol · unit {units.length === 0 ? 0 : Math.min(unitIndex, units.length - 1) + 1} of {units.length}
-                {view.finished_at ? ' · finished' : ''}
+                <code>{view.item_id}</code> · {view.annotator}&rsquo;s protocol · unit {unit ? <code>{unit.unit}</code> : '–'} ({units.length === 0 ? 0 : Math.min(unitIndex, units.length - 1) + 1} of {units.length})
+                {view.finished_at ? (sameProtocol(desk.editing, view) ? ' · finished, editing' : ' · finished') : ''}
               </span>
               <span className="nav">
                 <button onClick={desk.undo} title="Undo the last code act (Ctrl+Z)">
@@ -160,12 +160,22 @@ export function CodingView({ client, project, run, onLeave }: Props) {
                 <button onClick={() => setHelp(true)} title="Definitions and shortcuts (?)">
                   Definitions
                 </button>
+                {view.finished_at && !sameProtocol(desk.editing, view) && (
+                  <button onClick={desk.editFinished} title="Change the codes of this finished protocol (logged as a change after finishing)">
+                    Edit codes
+                  </button>
+                )}
                 <button className="primary" onClick={desk.finishOrNext} title="Finish the item (Enter)">
-                  {view.finished_at ? 'Next protocol' : 'Finish item'} <kbd>Enter</kbd>
+                  {view.finished_at && !sameProtocol(desk.editing, view) ? 'Next protocol' : 'Finish item'} <kbd>Enter</kbd>
                 </button>
               </span>
             </div>
             <blockquote className="item-text compact">{textOf.get(view.item_id) ?? view.item_text}</blockquote>
+            <p className="muted unit-note">
+              {overview.unit === 'sentence'
+                ? 'A unit is one sentence of an utterance (u3.s1: sentence 1 of utterance 3, counted from 0): you code each unit with the codes that apply.'
+                : 'A unit is one utterance: a stretch of speech between pauses, as it was recorded (u0 is the first, counted from 0). You code each unit with the codes that apply.'}
+            </p>
             {overview.blind && view.others === null && <p className="muted blind-note">Blind coding: the other coders&rsquo; codes show once you finish this item.</p>}
             <ol className="coding-units">
               {units.map((u, i) => {

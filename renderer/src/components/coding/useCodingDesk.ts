@@ -29,7 +29,19 @@ export function useCodingDesk(client: ApiClient, run: RunCall) {
   const [at, setAtState] = useState<ProtocolRef | null>(null);
   const [unitIndex, setUnitIndexState] = useState(0);
   const [notice, setNotice] = useState<string | null>(null);
-  const now = useRef<{ overview: CodingOverview | null; view: CodingItemView | null; at: ProtocolRef | null; unit: number }>({ overview: null, view: null, at: null, unit: 0 });
+  /** the finished protocol the coder chose to edit (Edit codes): the only finished one a code act may change */
+  const [editing, setEditingState] = useState<ProtocolRef | null>(null);
+  const now = useRef<{ overview: CodingOverview | null; view: CodingItemView | null; at: ProtocolRef | null; unit: number; editing: ProtocolRef | null }>({
+    overview: null,
+    view: null,
+    at: null,
+    unit: 0,
+    editing: null,
+  });
+  const setEditing = (p: ProtocolRef | null) => {
+    now.current.editing = p;
+    setEditingState(p);
+  };
   const queue = useRef<Promise<unknown>>(Promise.resolve());
 
   const setOverview = useCallback((next: CodingOverview) => {
@@ -69,6 +81,8 @@ export function useCodingDesk(client: ApiClient, run: RunCall) {
 
   /** open a protocol (and land on a unit of it) */
   const open = async (target: ProtocolRef, landOn: string | null = null): Promise<void> => {
+    // an edit of a finished protocol ends when the coder leaves it
+    if (!sameProtocol(now.current.editing, target)) setEditing(null);
     now.current.at = ref(target);
     now.current.unit = 0;
     setAtState(now.current.at);
@@ -100,8 +114,9 @@ export function useCodingDesk(client: ApiClient, run: RunCall) {
     const v = shown();
     const o = now.current.overview;
     if (!v || !o) return;
-    if (v.finished_at) {
-      // finished before: Enter goes on to the next protocol not finished
+    const edited = sameProtocol(now.current.editing, v);
+    if (v.finished_at && !edited) {
+      // finished before and not being edited: Enter goes on to the next protocol not finished
       const next = nextOpenProtocol(o.protocols, v);
       if (next) {
         setNotice(null);
@@ -110,13 +125,22 @@ export function useCodingDesk(client: ApiClient, run: RunCall) {
     }
     const done = await run(() => client.finishCoding(v.annotator, v.item_id));
     if (!took(done)) return;
+    if (edited) setEditing(null);
     const next = nextOpenProtocol(now.current.overview?.protocols ?? [], done);
-    // blind coding: the others' codes are shown now; go on only when there are none to look at
-    if (done.others && done.others.length > 0) setNotice(`Finished. The other coders' codes on ${done.item_id} are shown now.${next ? ' Press Enter again, or PgDn, for the next protocol.' : ''}`);
-    else if (next) {
-      setNotice(null);
+    // Enter finishes and goes on, as the help says; in blind coding the others' codes on the finished one are now
+    // there to compare (PgUp), and keys typed from here on act on the next protocol, never on the revealed one
+    const revealed = done.others && done.others.length > 0 ? ` The other coders' codes on ${done.item_id} are shown now${next ? ': PgUp to compare' : ''}.` : '';
+    if (next) {
+      setNotice(revealed ? `Finished ${done.item_id}.${revealed}` : null);
       await open(next);
-    } else setNotice('Finished. Every protocol you can code is finished.');
+    } else setNotice(`Finished.${revealed} Every protocol you can code is finished.`);
+  };
+
+  /** A code act on a finished protocol is an explicit edit (Edit codes) and is logged as after finishing; else it is refused here. */
+  const finishedRefusal = (v: CodingItemView): boolean => {
+    if (!v.finished_at || sameProtocol(now.current.editing, v)) return false;
+    setNotice(`${v.item_id} is finished: to change its codes, choose “Edit codes” first (the change is logged as made after finishing).`);
+    return true;
   };
 
   return {
@@ -146,10 +170,19 @@ export function useCodingDesk(client: ApiClient, run: RunCall) {
       void inTurn(async () => {
         const v = shown();
         const on = unit ?? currentUnit();
-        if (!v || !on) return;
+        if (!v || !on || finishedRefusal(v)) return;
         took(await run(() => client.codeUnit(v.annotator, v.item_id, on, code, 'toggle', source)));
       }),
     finishOrNext: () => void inTurn(finishOrNext),
+    editing,
+    /** Edit codes: the finished protocol shown may be changed, each act logged as after finishing, until Enter finishes it again */
+    editFinished: () =>
+      void inTurn(() => {
+        const v = shown();
+        if (!v?.finished_at) return;
+        setEditing(ref(v));
+        setNotice(`Editing ${v.item_id}, finished before: each change is logged as made after finishing (in blind coding agreement keeps the codes first given). Enter finishes it again.`);
+      }),
     /** undo the last code act, wherever it was: that protocol and unit are shown */
     undo: () =>
       void inTurn(async () => {

@@ -70,13 +70,13 @@ export function DeidentifyReview({ client, itemId, version, seek, run }: Props) 
         ))}
         <label>
           Class
-          <select aria-label="class of the added span" value={cls} onChange={(e) => setCls(e.target.value)}>
+          <select aria-label="class of the added span" value={view.list.classes.includes(cls) ? cls : view.list.classes[0]} onChange={(e) => setCls(e.target.value)}>
             {view.list.classes.map((c) => (
               <option key={c}>{c}</option>
             ))}
           </select>
         </label>
-        <button disabled={!selected} onClick={() => selected && void decide('add', selected, cls)}>
+        <button disabled={!selected} onClick={() => selected && void decide('add', selected, view.list!.classes.includes(cls) ? cls : view.list!.classes[0]!)}>
           Hide selected words
         </button>
       </div>

@@ -45,7 +45,7 @@ export function sessionLog(annotator: string) {
   const append = (entries: readonly SessionEntry[]): void => {
     for (const entry of entries) add(entry.type, entry.data as never);
   };
-  add('session_started', { annotator, project_name: 'politeness-demo', sample_rate: 16000, config_sha256: null, parser_version: PARSER_VERSION, kind: null, room: null });
+  add('session_started', { annotator, project_name: 'politeness-demo', sample_rate: 16000, config_sha256: null, parser_version: PARSER_VERSION, parser_inputs_sha256: null, kind: null, room: null });
   return { events, fold, add, append };
 }
 

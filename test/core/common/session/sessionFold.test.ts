@@ -1,7 +1,9 @@
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { parserInputsText } from '../../../../core/common/analysis/parserInputs';
 import { parseProjectConfig } from '../../../../core/common/project/projectConfig';
 import { PARSER_VERSION } from '../../../../core/common/parser/parserVersion';
 import { foldSession, SessionFold } from '../../../../core/common/session/sessionFold';
@@ -11,6 +13,7 @@ import type { Segment } from '../../../../core/common/transcript/segment';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const config = parseProjectConfig(readFileSync(path.join(here, '../../../../demo-project/aloud.yaml'), 'utf8'));
+const sha = (text: string): string => createHash('sha256').update(text).digest('hex');
 const model = { name: 'tiny.en', sha256: 'abc', whisper_cpp: null, vad: null };
 const silence = { silent_chunks: 1, total_chunks: 2, pauses: { count: 0, total_ms: 0, longest_ms: 0, long_count: 0 }, time_to_first_speech_ms: 120 };
 
@@ -23,7 +26,7 @@ function logBuilder() {
     events.push(event);
     return event;
   };
-  add('session_started', { annotator: 'ana', project_name: 'politeness-demo', sample_rate: 16000, config_sha256: CONFIG_A, parser_version: PARSER_VERSION, kind: 'annotator', room: null });
+  add('session_started', { annotator: 'ana', project_name: 'politeness-demo', sample_rate: 16000, config_sha256: CONFIG_A, parser_version: PARSER_VERSION, parser_inputs_sha256: null, kind: 'annotator', room: null });
   return { events, add };
 }
 
@@ -141,12 +144,39 @@ describe('foldSession', () => {
     expect(changed.config_changed).toBe(true);
     expect(changed.items[0]).toMatchObject({ final_label: 'Polite', config_changed: true, labels_not_in_schema: ['Polite'] });
     // a session resumed under the new configuration does not make old labels current
-    add('session_resumed', { pid: 1, host: 'h', config_sha256: CONFIG_B, parser_version: PARSER_VERSION, reviewer: null });
+    add('session_resumed', { pid: 1, host: 'h', config_sha256: CONFIG_B, parser_version: PARSER_VERSION, reviewer: null, parser_inputs_sha256: null });
     expect(foldSession(events, renamed, 'events.jsonl', { configSha256: CONFIG_B }).items[0]!.config_changed).toBe(true);
     // re-derived labels replace the voice acts, under the configuration of the reparse
-    add('labels_rederived', { item_id: 'a', config_sha256: CONFIG_B, parser_version: PARSER_VERSION, from_final: 'Polite', to_final: null, commitments: [], diagnostics: [] });
+    add('labels_rederived', { item_id: 'a', config_sha256: CONFIG_B, parser_version: PARSER_VERSION, parser_inputs_sha256: null, from_final: 'Polite', to_final: null, commitments: [], diagnostics: [] });
     const reparsed = foldSession(events, renamed, 'events.jsonl', { configSha256: CONFIG_B }).items[0]!;
     expect(reparsed).toMatchObject({ final_label: null, config_changed: false, commitments: [] });
+  });
+
+  it("voice labels are versioned by the parser's inputs: a coding setting never marks them stale, a synonym does", () => {
+    const { events } = logBuilder();
+    const withInputs = (inputs: string | null) => events.map((e) => (e.type === 'session_started' ? { ...e, data: { ...e.data, parser_inputs_sha256: inputs } } : e)) as SessionEvent[];
+    const PARSER_A = sha(parserInputsText(config));
+    const logged = withInputs(PARSER_A);
+    const add = (type: SessionEventType, data: unknown) => logged.push({ v: EVENT_VERSIONS[type], seq: logged.length + 1, ts: `2024-05-01T10:00:${String(logged.length).padStart(2, '0')}.000Z`, type, data } as SessionEvent);
+    add('item_opened', opened('a'));
+    add('utterance_transcribed', utterance('a', 0, [seg(0, 1000, ' I label this polite.')]));
+    add('label_committed', voice('a', 'Polite', { quote: 'I label this polite', start: 1, audio_ms: 1000, utterance: 0 }));
+    // coding.blind added: the aloud.yaml bytes differ (CONFIG_B), what the parser reads does not
+    const blind = { ...config, coding: { ...config.coding, blind: true } };
+    expect(sha(parserInputsText(blind))).toBe(PARSER_A);
+    expect(foldSession(logged, blind, 'events.jsonl', { configSha256: CONFIG_B, parserInputsSha256: sha(parserInputsText(blind)) })).toMatchObject({ config_changed: false });
+    // a label's key changes nothing the parser reads either; a synonym, a language or a stem does
+    const keyed = { ...config, schema: { ...config.schema, labels: config.schema.labels.map((l) => ({ ...l, key: l.key === '1' ? '9' : l.key })) } };
+    expect(sha(parserInputsText(keyed))).toBe(PARSER_A);
+    const synonym = { ...config, schema: { ...config.schema, labels: config.schema.labels.map((l) => (l.name === 'Polite' ? { ...l, synonyms: { ...l.synonyms, en: [...(l.synonyms['en'] ?? []), 'courteous'] } } : l)) } };
+    const stems = { ...config, thinkaloud: { ...config.thinkaloud, stems: { en: ['my verdict is'] } } };
+    const languages = { ...config, thinkaloud: { ...config.thinkaloud, languages: ['en', 'de'] } };
+    for (const changed of [synonym, stems, languages]) {
+      expect(sha(parserInputsText(changed))).not.toBe(PARSER_A);
+      expect(foldSession(logged, changed, 'events.jsonl', { configSha256: CONFIG_B, parserInputsSha256: sha(parserInputsText(changed)) }).items[0]!.config_changed).toBe(true);
+    }
+    // a log from before the parser's inputs were logged falls back to the whole aloud.yaml
+    expect(foldSession(withInputs(null).concat(logged.slice(1)), blind, 'events.jsonl', { configSha256: CONFIG_B, parserInputsSha256: PARSER_A }).config_changed).toBe(true);
   });
 
   it('corrections are a layer: the verbatim transcript and the labels stay, the corrected text is beside them', () => {
@@ -362,7 +392,7 @@ describe('methods metadata in the fold', () => {
     add('item_completed', { item_id: 'a' }); // :04
     add('item_opened', opened('b')); // :05 — a was open 3 s
     add('note', { item_id: 'b', text: 'x' }); // :06
-    add('session_resumed', { pid: 1, host: 'h', config_sha256: CONFIG_A, parser_version: PARSER_VERSION, reviewer: null }); // :07 — b ends at :06
+    add('session_resumed', { pid: 1, host: 'h', config_sha256: CONFIG_A, parser_version: PARSER_VERSION, reviewer: null, parser_inputs_sha256: null }); // :07 — b ends at :06
     add('item_opened', opened('a')); // :08
     add('item_completed', { item_id: 'a' }); // :09 — a open 1 s more, so far
     const state = foldSession(events, config);

@@ -15,7 +15,7 @@ function line(seq: number, type: string, data: unknown, v = 1): string {
   return JSON.stringify({ v, seq, ts, type, data });
 }
 
-const started = line(1, 'session_started', { annotator: 'ana', project_name: 'demo', sample_rate: 16000, config_sha256: null, parser_version: null, kind: 'annotator', room: null }, 3);
+const started = line(1, 'session_started', { annotator: 'ana', project_name: 'demo', sample_rate: 16000, config_sha256: null, parser_version: null, parser_inputs_sha256: null, kind: 'annotator', room: null }, 4);
 const opened = (seq: number, item = 'demo-01') => line(seq, 'item_opened', { item_id: item, text_sha256: null }, 2);
 
 function problemOf(text: string, upcasters?: UpcasterRegistry): SessionLogError {
@@ -135,12 +135,12 @@ describe('a log written by Aloud before the record became the log (all v1 events
   it('upcasts every changed event with nulls for what v1 did not record', () => {
     const { events } = parseSessionLog(v1, 'session-v1.jsonl');
     expect(events.every((e) => e.v === EVENT_VERSIONS[e.type])).toBe(true);
-    expect(events[0]!.data).toEqual({ annotator: 'ana', project_name: 'politeness-demo', sample_rate: 16000, config_sha256: null, parser_version: null, kind: null, room: null });
+    expect(events[0]!.data).toEqual({ annotator: 'ana', project_name: 'politeness-demo', sample_rate: 16000, config_sha256: null, parser_version: null, parser_inputs_sha256: null, kind: null, room: null });
     expect(events[1]!.data).toEqual({ item_id: 'demo-01', text_sha256: '0'.repeat(64) });
     expect(events[11]!.data).toEqual({ item_id: 'demo-02', text_sha256: null });
     expect(events[7]!.data).toMatchObject({ source: 'voice', audio_ms: null, utterance: null, parser_version: null });
     expect(events[9]!.data).toEqual({ item_id: 'demo-01', from: 'Polite', to: 'Neutral', source: 'key', after_completion: false, reviewer: null });
-    expect(events[13]!.data).toEqual({ pid: 4242, host: 'lab-laptop', config_sha256: null, parser_version: null, reviewer: null });
+    expect(events[13]!.data).toEqual({ pid: 4242, host: 'lab-laptop', config_sha256: null, parser_version: null, reviewer: null, parser_inputs_sha256: null });
     expect(events[6]!.data).toMatchObject({ model: { name: 'tiny.en', sha256: '5'.repeat(64), whisper_cpp: null, vad: null } });
     // the voice-activity signals came with signals_computed v2: a v1 log never computed them
     expect(events[5]!).toMatchObject({ type: 'signals_computed', data: { item_id: 'demo-01', audio_samples: 32000, vad: null, vad_model: null, takes: null } });
@@ -164,5 +164,19 @@ describe('a v2 log (before reviewers, session kinds, the VAD model and takes wer
     expect(state.kind).toBe('annotator');
     expect(state.items[0]).toMatchObject({ final_label: 'Polite', vad_model: null, time_to_complete_ms: 7000 });
     expect(state.items[0]!.label_history.map((a) => a.reviewer)).toEqual([null, null]);
+  });
+});
+
+describe('a v3 log (before the parser\'s inputs were logged beside the whole aloud.yaml)', () => {
+  const v3 = readFileSync(path.join(here, 'fixtures/session-v3.jsonl'), 'utf8');
+
+  it('upcasts session_started, session_resumed and labels_rederived with a null parser_inputs_sha256; the fold falls back to the whole aloud.yaml', () => {
+    const { events } = parseSessionLog(v3, 'session-v3.jsonl');
+    expect(events.every((e) => e.v === EVENT_VERSIONS[e.type])).toBe(true);
+    expect(events.filter((e) => ['session_started', 'session_resumed', 'labels_rederived'].includes(e.type)).map((e) => (e.data as { parser_inputs_sha256?: unknown }).parser_inputs_sha256)).toEqual([null, null, null]);
+    const A = 'a'.repeat(64);
+    // the voice label was derived under aloud.yaml A: with another aloud.yaml it is flagged, whatever the parser's inputs now
+    expect(foldSession(events, config, 'events.jsonl', { configSha256: A, parserInputsSha256: 'c'.repeat(64) }).config_changed).toBe(false);
+    expect(foldSession(events, config, 'events.jsonl', { configSha256: 'b'.repeat(64), parserInputsSha256: 'c'.repeat(64) }).config_changed).toBe(true);
   });
 });

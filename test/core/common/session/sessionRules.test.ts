@@ -12,7 +12,7 @@ import { decideJudgeStep, decideShowReasoning, reasoningViewOf } from '../../../
 import { EVENT_VERSIONS, type SessionEvent } from '../../../../core/common/session/sessionEvents';
 import { SessionFold, type SessionEntry } from '../../../../core/common/session/sessionFold';
 import { LabelChangeNeedsConfirmationError, SessionUsageError, SpokenLabelRequiredError } from '../../../../core/common/session/sessionRefusals';
-import { decideCompletionStart, decideCue, decideNote, decideOpenItem, type SessionRuleContext } from '../../../../core/common/session/sessionRules';
+import { decideCompletionStart, decideCue, decideNote, decideOpenItem, decideRecordingStart, type SessionRuleContext } from '../../../../core/common/session/sessionRules';
 import { decideCorrection, decideTranscribedAgain, decideTranscriptionFailed, decideTranscriptionLanded } from '../../../../core/common/session/transcriptionRules';
 import type { Segment } from '../../../../core/common/transcript/segment';
 
@@ -56,7 +56,7 @@ function session(ctx: SessionRuleContext = context()) {
       return event;
     });
   };
-  write([{ type: 'session_started', data: { annotator: 'ana', project_name: 'politeness-demo', sample_rate: 16000, config_sha256: 'c'.repeat(64), parser_version: PARSER_VERSION, kind: 'annotator', room: null } }]);
+  write([{ type: 'session_started', data: { annotator: 'ana', project_name: 'politeness-demo', sample_rate: 16000, config_sha256: 'c'.repeat(64), parser_version: PARSER_VERSION, parser_inputs_sha256: null, kind: 'annotator', room: null } }]);
   const open = (itemId: string) => write(decideOpenItem(ctx, { itemId, recording: false }).entries);
   const say = (utterance: number, segments: Segment[]) => {
     const { request, outcome } = landed(utterance, segments);
@@ -84,6 +84,15 @@ describe('session rules (pure)', () => {
     write(decideOpenItem(context(), { itemId: 'i1', recording: false }).entries);
     expect(decideCompletionStart(fold, true)).toEqual({ itemId: 'i1', stopRecording: 'user' });
     expect(decideCompletionStart(fold, false)).toEqual({ itemId: 'i1', stopRecording: null });
+  });
+
+  it("recording is the annotator's own: refused for a reviewer (even on an open item), without an open item, or while one runs", () => {
+    const { fold, write } = session();
+    expect(() => decideRecordingStart(fold, context(), null)).toThrow(/no item is open: open one before you record/);
+    write(decideOpenItem(context(), { itemId: 'i1', recording: false }).entries);
+    expect(decideRecordingStart(fold, context(), null)).toBe('i1');
+    expect(() => decideRecordingStart(fold, context(), { item_id: 'i1' })).toThrow(/already recording "i1"/);
+    expect(() => decideRecordingStart(fold, context({ reviewer: 'rita' }), null)).toThrow(/rita is reviewing ana's session: recording is off in review/);
   });
 
   it('a click or key act: refused without an open item or for a label the schema lacks; a change of the final label is recorded, after completion too', () => {

@@ -29,7 +29,7 @@ function session() {
       fold.apply(event);
       return event;
     });
-  write([{ type: 'session_started', data: { annotator: 'ana', project_name: 'p', sample_rate: 16000, config_sha256: null, parser_version: null, kind: null, room: null } }]);
+  write([{ type: 'session_started', data: { annotator: 'ana', project_name: 'p', sample_rate: 16000, config_sha256: null, parser_version: null, parser_inputs_sha256: null, kind: null, room: null } }]);
   return { fold, write };
 }
 

@@ -3,7 +3,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parseProjectConfig } from '../../../../core/common/project/projectConfig';
-import { combineTakeVadSignals, takeBounds } from '../../../../core/common/signals/takeSignals';
+import { energyPauseSpans } from '../../../../core/common/signals/audioSignals';
+import { combineTakeVadSignals, spansWithinTakes, takeBounds } from '../../../../core/common/signals/takeSignals';
+import { pauseSpans } from '../../../../renderer/src/app/reviewModel';
 import { audioSignalsOf } from '../../../../core/node/session/itemAudioSignals';
 import { audio } from './syntheticAudio';
 
@@ -35,6 +37,26 @@ describe('signals within each recording (take) of an item', () => {
     expect(byTake.audio.pauses.longest_ms).toBeLessThanOrEqual(1100);
     expect(byTake.audio.total_chunks).toBeGreaterThan(0);
     expect(byTake.audio.time_to_first_speech_ms).toBe(asOne.audio.time_to_first_speech_ms);
+  });
+
+  it("the spans a screen or a tier shows are found within each take, where the signals count them: the Review markers and the ELAN/Praat pause tier agree with the record", () => {
+    const first = audio([{ tone_ms: 1000 }, { silence_ms: 1500 }]);
+    const second = audio([{ silence_ms: 1500 }, { tone_ms: 1000 }, { silence_ms: 1000 }, { tone_ms: 1000 }]);
+    const pcm = new Float32Array(first.length + second.length);
+    pcm.set(first);
+    pcm.set(second, first.length);
+    const takeStartsMs = [0, (first.length * 1000) / 16000];
+    const recorded = audioSignalsOf(pcm, 16000, thinkaloud, null, [0, first.length]).audio.pauses;
+    const options = { chunk_seconds: thinkaloud.chunk_seconds, silence_threshold_dbfs: thinkaloud.silence_threshold_dbfs, min_pause_ms: thinkaloud.min_pause_ms, long_pause_ms: thinkaloud.long_pause_ms };
+    // over the whole WAV a 3 s "pause" spans the two takes; within the takes only the 1 s one, 5 s into the audio
+    expect(energyPauseSpans(pcm, 16000, options)).toHaveLength(2);
+    const tier = spansWithinTakes(pcm, 16000, takeStartsMs, (take) => energyPauseSpans(take, 16000, options), (p, at) => ({ t0_ms: p.t0_ms + at, t1_ms: p.t1_ms + at }));
+    expect(tier).toHaveLength(recorded.count);
+    expect(tier[0]!.t0_ms).toBeGreaterThanOrEqual(4900);
+    expect(tier[0]!.t1_ms).toBeLessThanOrEqual(6100);
+    const markers = spansWithinTakes(pcm, 16000, takeStartsMs, (take) => pauseSpans(take, 16000, thinkaloud), (p, at) => ({ ...p, start_ms: p.start_ms + at, end_ms: p.end_ms + at }));
+    expect(markers.map((m) => Math.round((m.end_ms - m.start_ms) / 100) / 10)).toEqual([1]);
+    expect(Math.max(...markers.map((m) => m.end_ms - m.start_ms))).toBeCloseTo(recorded.longest_ms, -2);
   });
 
   it('VAD signals of the takes add up, the first speech on the item timeline', () => {

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { unzipSync } from 'fflate';
@@ -9,6 +9,8 @@ import { parseCodebook } from '../../../../core/common/codebook/codebook';
 import { exportRecordJsonSchemas, upcastExportRecordV2, type ExportRecord, type ExportRecordV2 } from '../../../../core/common/export/exportRecord';
 import { parseCsv } from '../../../../core/common/io/csv';
 import { parseSessionLog } from '../../../../core/common/session/sessionLog';
+import { annotatorSessions } from '../../../../core/node/export/projectSessions';
+import { loadProjectConfig } from '../../../../core/node/project/projectFolder';
 import { sessionPaths } from '../../../../core/node/session/sessionPaths';
 import { cli } from '../../../helpers/cli';
 import { codingStudy, STUDY_CODEBOOK } from './codingStudy';
@@ -138,6 +140,44 @@ describe('codings in the record', () => {
     expect((await cli('import', '--project', study.dir, '--codings', file)).code).toBe(0);
     return study;
   }
+
+  it('coders made by import --codings are not annotators: no records, not counted, no QDPX case, not on the Start screen; their codings count', async () => {
+    const { dir } = await codedStudy();
+    const started = (name: string) => parseSessionLog(readFileSync(sessionPaths(dir, name).events, 'utf8'), name).events[0]!.data as { kind: string };
+    expect([started('bob').kind, started('cat').kind]).toEqual(['coder', 'coder']);
+    const out = path.join(dir, '..', 'all.jsonl');
+    const run = await cli('export', '--project', dir, '--format', 'jsonl', '--out', out);
+    expect(run.code, run.err).toBe(0);
+    expect(run.out).toContain('(1 annotator, ');
+    const records = (await readFile(out, 'utf8')).split('\n').filter(Boolean).map((l) => JSON.parse(l) as { annotator: string; codings: { coders: Array<{ coder: string }> } | null });
+    expect([...new Set(records.map((r) => r.annotator))]).toEqual(['ana']);
+    // bob's and cat's codings are in ana's records
+    expect([...new Set(records.flatMap((r) => r.codings?.coders.map((c) => c.coder) ?? []))].sort()).toEqual(['bob', 'cat']);
+    expect(await annotatorSessions(await loadProjectConfig(dir))).toEqual(['ana']);
+    const qdpx = path.join(dir, '..', 'qdpx-coders');
+    expect((await cli('export', '--project', dir, '--format', 'qdpx', '--out', qdpx)).code).toBe(0);
+    const xml = new TextDecoder().decode(unzipSync(await readFile(path.join(qdpx, 'politeness-demo.qdpx')))['project.qde']!);
+    expect([...xml.matchAll(/<Case guid="[^"]+" name="([^"]+)"/g)].map((m) => m[1])).toEqual(['ana']);
+    expect([...xml.matchAll(/<User guid="[^"]+" name="([^"]+)"/g)].map((m) => m[1]).sort()).toEqual(['ana', 'bob', 'cat']);
+  });
+
+  it('adding coding.blind to aloud.yaml marks no spoken label stale; a new synonym does, and agreement --codes says so once', async () => {
+    const { dir } = await codedStudy();
+    const yaml = path.join(dir, 'aloud.yaml');
+    const original = await readFile(yaml, 'utf8');
+    await writeFile(yaml, `${original.trimEnd()}\ncoding:\n  blind: true\n`);
+    const blind = await cli('agreement', '--project', dir, '--codes');
+    expect(blind.code, blind.err).toBe(0);
+    expect(blind.err).not.toContain('were derived under');
+    const exported = await cli('export', '--project', dir, '--format', 'jsonl', '--out', path.join(dir, '..', 'blind.jsonl'));
+    expect(exported.err).not.toContain('were derived under');
+    expect((await readFile(path.join(dir, '..', 'blind.jsonl'), 'utf8')).split('\n').filter(Boolean).map((l) => (JSON.parse(l) as { config_changed: boolean }).config_changed)).not.toContain(true);
+    // a synonym is an input of the parser: ana's spoken labels were recognised without it
+    await writeFile(yaml, original.replace('synonyms: {en: [courteous]', 'synonyms: {en: [courteous, gracious]'));
+    expect(await readFile(yaml, 'utf8')).toContain('gracious');
+    const synonym = await cli('agreement', '--project', dir, '--codes');
+    expect(synonym.err.split('\n').filter((l) => l.includes('were derived under other label phrases'))).toHaveLength(1);
+  });
 
   it('agreement --codes --json: codes per code with alpha, ci95, pairable_units, undefined_reason; codes beside labels', async () => {
     const { dir } = await codedStudy();

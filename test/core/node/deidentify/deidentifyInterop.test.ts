@@ -32,6 +32,8 @@ describe.skipIf(!canSpeak)('aloud export --deidentify for ELAN, Praat, REFI-QDA,
       const run = await cli('export', '--project', dir, '--format', format, '--out', out, '--deidentify');
       expect(run.err).not.toMatch(/NOT de-identified/u);
       expect(run.code).toBe(0);
+      // the summary says it is de-identified, as a de-identified file's does
+      expect(run.out).toMatch(/; de-identified \(list version /u);
       const files = await filesUnder(out);
       let placeholders = 0;
       let wavs = 0;

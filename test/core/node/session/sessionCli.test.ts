@@ -72,7 +72,7 @@ describe('aloud session show', () => {
     const dir = await project();
     expect((await cli('session', 'show', '--project', dir, '--annotator', 'nobody')).err).toContain('no session of "nobody"');
     expect((await cli('session', 'show', '--project', dir)).err).toBe('aloud session: missing required option --annotator\n');
-    expect((await cli('session', 'frobnicate')).err).toBe('aloud session: unknown subcommand "frobnicate" (ingest, show, reparse, transcribe, pack, unpack or units)\n');
+    expect((await cli('session', 'frobnicate')).err).toBe('aloud session: unknown subcommand "frobnicate" (ingest, show, reparse, transcribe, pack, unpack, units or complete)\n');
     await writeLog(dir);
     const unknown = await cli('session', 'show', '--project', dir, '--annotator', 'ana', '--item', 'demo-99', '--json');
     expect(unknown).toMatchObject({ code: 2, err: 'aloud session: --item: "demo-99" has no events in the session of "ana"\n' });

@@ -15,7 +15,7 @@ async function tempLog(): Promise<string> {
 
 async function startedLog(file: string): Promise<SessionLogWriter> {
   const { writer } = await SessionLogWriter.open(file, { now: clock });
-  await writer.append('session_started', { annotator: 'ana', project_name: 'demo', sample_rate: 16000, config_sha256: null, parser_version: null, kind: 'annotator', room: null });
+  await writer.append('session_started', { annotator: 'ana', project_name: 'demo', sample_rate: 16000, config_sha256: null, parser_version: null, parser_inputs_sha256: null, kind: 'annotator', room: null });
   return writer;
 }
 
@@ -90,7 +90,7 @@ describe('SessionLogWriter', () => {
     const file = await tempLog();
     const fs = faultyFs({});
     const { writer } = await SessionLogWriter.open(file, { fs, now: clock });
-    await writer.append('session_started', { annotator: 'ana', project_name: 'demo', sample_rate: 16000, config_sha256: null, parser_version: null, kind: 'annotator', room: null });
+    await writer.append('session_started', { annotator: 'ana', project_name: 'demo', sample_rate: 16000, config_sha256: null, parser_version: null, parser_inputs_sha256: null, kind: 'annotator', room: null });
     const before = await readFile(file, 'utf8');
     fs.setBudget(20);
     const error = await writer.append('note', { item_id: null, text: 'x'.repeat(200) }).then(() => null, (e: unknown) => e);

@@ -34,7 +34,7 @@ describe('a session log written before the record became the log (v1 events)', (
     await store.close();
     const lines = (await readFile(paths.events, 'utf8')).trimEnd().split('\n').map((l) => JSON.parse(l) as { v: number; type: string });
     expect(lines.slice(0, 14).every((l) => l.v <= 1)).toBe(true);
-    expect(lines[14]).toMatchObject({ v: 3, type: 'session_resumed' });
+    expect(lines[14]).toMatchObject({ v: 4, type: 'session_resumed' });
 
     const out = path.join(dir, 'v1.jsonl');
     const exported = await cli('export', '--project', dir, '--format', 'jsonl', '--out', out);
