@@ -1,6 +1,6 @@
 /**
  * The commit grammar's figures on any parser tree: the think-aloud corpus (false commits and misses, each sentence
- * parsed with its own language and with en and de active), the README's commit examples and the rows of the report
+ * parsed with its own language and with en and de active), the commit examples of docs/commit-grammar.md and the rows of the report
  * that asked for the grammar, each listed where the tree's parser gets it wrong. The corpus, the examples and the
  * labels come from this tree; only the parser comes from --tree, so the parser before the grammar (any checkout of
  * it, read only) is measured on the same sentences. Figures only; nothing is asserted or written.
@@ -13,7 +13,7 @@ import { parseArgs } from 'node:util';
 import type { ParseOptions, ParseResult } from '../core/common/parser/parseTypes';
 import { parseProjectConfig } from '../core/common/project/projectConfig';
 import { politeness } from '../test/core/common/parser/parserTestSupport';
-import { ISSUE_REPORT_ROWS, judge, loadCorpus, readmeCommitExamples, REPO_ROOT } from '../test/core/common/parser/thinkAloudCorpus';
+import { ISSUE_REPORT_ROWS, judge, loadCorpus, commitGrammarExamples, REPO_ROOT } from '../test/core/common/parser/thinkAloudCorpus';
 
 const { values } = parseArgs({ options: { tree: { type: 'string', default: REPO_ROOT }, list: { type: 'boolean', default: false } } });
 const tree = path.resolve(values.tree!);
@@ -50,7 +50,7 @@ for (const active of ['own', 'both'] as const) {
 
 const demo = parseProjectConfig(readFileSync(path.join(REPO_ROOT, 'demo-project/aloud.yaml'), 'utf8'));
 const demoParse = parserModule.createCommitParser({ labels: demo.schema.labels, languages: ['en', 'de'] });
-for (const [name, rows] of [['README commit examples', readmeCommitExamples()], ["the report's table", ISSUE_REPORT_ROWS]] as const) {
+for (const [name, rows] of [['commit-grammar examples', commitGrammarExamples()], ["the report's table", ISSUE_REPORT_ROWS]] as const) {
   const wrong = rows.filter(([said, expected]) => JSON.stringify(labelsOf(demoParse, said)) !== JSON.stringify(expected));
   console.log(`${name}: ${rows.length - wrong.length} of ${rows.length} right`);
   for (const [said, expected] of wrong) console.log(`  ${JSON.stringify(said)} → ${JSON.stringify(labelsOf(demoParse, said))}, expected ${JSON.stringify(expected)}`);

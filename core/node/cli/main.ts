@@ -2,14 +2,14 @@ import { asRefusal, type Refusal } from '../../common/contract/refusal';
 import type { CliCommand, CliIo } from './cliSupport';
 
 /** A command by name and summary; its module is loaded only when it runs, so `--help` and each command load only what they use. */
-interface CommandEntry {
+export interface CommandEntry {
   name: string;
   summary: string;
   load: () => Promise<CliCommand>;
 }
 
-/** Every CLI command; names and output fields are a contract with pipelines: keep them stable. */
-const commands: CommandEntry[] = [
+/** Every CLI command; names and output fields are a contract with pipelines: keep them stable. docs/cli.md is rendered from it (npm run docs:cli). */
+export const commands: readonly CommandEntry[] = [
   { name: 'init', summary: 'Create a project folder (with --demo, a copy of the demo project).', load: async () => (await import('./commands/init')).initCommand },
   { name: 'items', summary: "List a project's items (the demo project when --project is not given).", load: async () => (await import('./commands/items')).itemsCommand },
   { name: 'analyze', summary: 'Commit phrases and hesitation signals of one transcript (and its audio).', load: async () => (await import('./commands/analyze')).analyzeCommand },
@@ -32,7 +32,8 @@ const commands: CommandEntry[] = [
   { name: 'serve', summary: 'Browser mode: the app on http://127.0.0.1 (same API as the desktop app), until Ctrl-C. Without --project: your own copy of the demo.', load: async () => (await import('./commands/serve')).serveCommand },
 ];
 
-function helpText(): string {
+/** What `aloud --help` prints. */
+export function helpText(): string {
   const width = Math.max(...commands.map((c) => c.name.length));
   return [
     'Aloud — think-aloud annotation, offline.',
@@ -59,7 +60,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   }
   const command = await entry.load();
   if (rest.includes('--help') || rest.includes('-h')) {
-    io.out(`Usage: aloud ${command.usage}\n\n${entry.summary}\n`);
+    io.out(commandHelpText(entry, command));
     return 0;
   }
   try {
@@ -76,6 +77,11 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     io.err(`aloud ${name}: ${refusal.message.split('\n').join('; ')}\n`);
     return exitOf(refusal);
   }
+}
+
+/** What `aloud <command> --help` prints. */
+export function commandHelpText(entry: CommandEntry, command: CliCommand): string {
+  return `Usage: aloud ${command.usage}\n\n${entry.summary}\n`;
 }
 
 /** The exit status of a refusal: storage that failed (the machine's state) exits 1, anything else a person can act on 2. */

@@ -19,7 +19,7 @@ import { recordTexts } from '../../common/deidentify/leakCheck';
 /** The project's list, required: a de-identified export without one would hide nothing and say it did. */
 export async function requireDeidentifyList(project: OpenProject): Promise<LoadedDeidentifyList> {
   const loaded = await loadDeidentifyList(project);
-  if (!loaded) throw new ProjectError(`${path.join(project.dir, DEIDENTIFY_FILE)}: not found; --deidentify needs the project's list of what to hide (terms: [{text, class}]; see README "De-identified exports")`);
+  if (!loaded) throw new ProjectError(`${path.join(project.dir, DEIDENTIFY_FILE)}: not found; --deidentify needs the project's list of what to hide (terms: [{text, class}]; see docs/data-protection.md, "What to hide")`);
   return loaded;
 }
 

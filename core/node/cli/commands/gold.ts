@@ -31,7 +31,7 @@ export const goldCommand: CliCommand = {
     '  --html FILE     also write a self-contained report (opens offline)',
     '  --json          model, items [{item_id, label, probability, ci95, difficulty, source}], annotators [{annotator,',
     '                  competence, ci95, confusion}], confused_pairs [{labels, annotators, of, items}], model_fit',
-    'Method and limits: docs/lead/label-models.md',
+    'Method and limits: docs/label-models.md',
   ].join('\n'),
   async run(argv, io) {
     const { values, positionals } = parseOptions(argv, { project: 'string', csv: 'strings', export: 'strings', model: { default: 'auto' }, bootstrap: 'string', seed: 'string', folds: 'string', html: 'string', json: false, 'with-hesitation': false }, { positionals: true });

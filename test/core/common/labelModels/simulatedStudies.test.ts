@@ -81,7 +81,7 @@ describe('label models on simulated studies with known truth', () => {
    * over three studies of 600 items (3 labels each) — items in one study share its parameter estimates, so one study's
    * coverage moves by several points. Measured: Dawid–Skene 0.85, 0.87, 0.91 (mean 0.88), tolerance 0.82–0.98; MACE
    * 0.76, 0.77, 0.88 (mean 0.80), tolerance 0.74–0.98: its Beta/Dirichlet priors shrink θ in every resample, so the
-   * percentile interval inherits the shrinkage and is narrower than it should be (docs/lead/label-models.md says so).
+   * percentile interval inherits the shrinkage and is narrower than it should be (docs/label-models.md says so).
    * Each model is checked on a team it can describe (MACE has no pair confusion: a fifth good annotator replaces the
    * confuser).
    */

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /**
- * The think-aloud corpus and the README's commit examples, as the tests and `scripts/parser-figures.ts` (the same
+ * The think-aloud corpus and the commit examples of docs/commit-grammar.md, as the tests and `scripts/parser-figures.ts` (the same
  * figures for any parser tree, the one before the grammar included) read them.
  */
 export interface CorpusRow {
@@ -35,12 +35,12 @@ export function judge(committed: readonly string[], expected: readonly string[])
   return committed.length === expected.length ? 'right' : 'miss';
 }
 
-/** The rows of the README's commit-example table: what was said, and the labels it commits ("nothing", "A, then B"). */
-export function readmeCommitExamples(readme = readFileSync(path.join(REPO_ROOT, 'README.md'), 'utf8')): Array<[string, string[]]> {
-  const start = readme.indexOf('<!-- commit-examples: start -->');
-  const end = readme.indexOf('<!-- commit-examples: end -->');
-  if (start < 0 || end < start) throw new Error('README.md: the commit-examples table markers are missing');
-  const lines = readme.slice(start, end).split('\n').filter((l) => l.startsWith('|')).slice(2);
+/** The rows of the commit-example table in docs/commit-grammar.md: what was said, and the labels it commits ("nothing", "A, then B"). */
+export function commitGrammarExamples(doc = readFileSync(path.join(REPO_ROOT, 'docs', 'commit-grammar.md'), 'utf8')): Array<[string, string[]]> {
+  const start = doc.indexOf('<!-- commit-examples: start -->');
+  const end = doc.indexOf('<!-- commit-examples: end -->');
+  if (start < 0 || end < start) throw new Error('docs/commit-grammar.md: the commit-examples table markers are missing');
+  const lines = doc.slice(start, end).split('\n').filter((l) => l.startsWith('|')).slice(2);
   return lines.map((line) => {
     const [said, commits] = line.split('|').slice(1, -1).map((cell) => cell.trim()) as [string, string];
     return [said, commits === 'nothing' ? [] : commits.split(', then ')];

@@ -4,12 +4,12 @@ import { describe, expect, it } from 'vitest';
 import { createCommitParser } from '../../../../core/common/parser/commitPhrase';
 import { parseProjectConfig } from '../../../../core/common/project/projectConfig';
 import { expectQuotesExact } from './parserTestSupport';
-import { ISSUE_REPORT_ROWS, readmeCommitExamples, REPO_ROOT } from './thinkAloudCorpus';
+import { ISSUE_REPORT_ROWS, commitGrammarExamples, REPO_ROOT } from './thinkAloudCorpus';
 
-describe("the README's commit examples, row by row (the demo project's labels, en and de active)", () => {
+describe("the commit examples of docs/commit-grammar.md, row by row (the demo project's labels, en and de active)", () => {
   const demo = parseProjectConfig(readFileSync(path.join(REPO_ROOT, 'demo-project/aloud.yaml'), 'utf8'));
   const parse = createCommitParser({ labels: demo.schema.labels, languages: ['en', 'de'] });
-  const rows = readmeCommitExamples();
+  const rows = commitGrammarExamples();
 
   it('has rows that commit and rows that do not, English and German', () => {
     expect(rows.length).toBeGreaterThanOrEqual(20);
@@ -23,7 +23,7 @@ describe("the README's commit examples, row by row (the demo project's labels, e
     expect(result.commitments.map((c) => c.label)).toEqual(labels);
   });
 
-  it.each(ISSUE_REPORT_ROWS)('the report that asked for the grammar: %s → %j, a row of the README table', (said, labels) => {
+  it.each(ISSUE_REPORT_ROWS)('the report that asked for the grammar: %s → %j, a row of the commit-grammar table', (said, labels) => {
     expect(rows).toContainEqual([said, labels]);
     expect(parse(said).commitments.map((c) => c.label)).toEqual(labels);
   });
