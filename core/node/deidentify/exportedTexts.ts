@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { unzipSync } from 'fflate';
+import { QDPX_LIMITS, unzipBounded } from '../archives/boundedUnzip';
 import { recordTexts } from '../../common/deidentify/leakCheck';
 import type { SpanMatcher } from '../../common/deidentify/spanMatcher';
 import type { InputProblem } from '../../common/io/inputProblem';
@@ -68,7 +68,9 @@ export async function exportedTexts(file: string, bytes: Uint8Array): Promise<Ex
   if (name.endsWith('.eaf')) return xmlTextNodes(utf8()).map((text) => ({ where: file, text }));
   if (name.endsWith('.qdpx')) {
     const out: ExportedText[] = [];
-    for (const [member, content] of Object.entries(unzipSync(bytes))) {
+    // read under the same limits as every .qdpx Aloud opens: a bomb stops at its limit with one line, never inflates whole
+    const wanted = (member: string): boolean => member === 'project.qde' || member.toLowerCase().endsWith('.txt');
+    for (const [member, content] of unzipBounded(bytes, wanted, QDPX_LIMITS).entries) {
       const text = Buffer.from(content).toString('utf8');
       if (member === 'project.qde') for (const t of qdeTexts(text)) out.push({ where: `${file}!${member}`, text: t });
       else if (member.toLowerCase().endsWith('.txt')) out.push({ where: `${file}!${member}`, text });

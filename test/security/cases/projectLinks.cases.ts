@@ -34,6 +34,24 @@ async function reopenRefused(project: Awaited<ReturnType<typeof recordedProject>
   await unchanged(victim, bytes);
 }
 
+/**
+ * A planted WAV link: reopening reads no WAV (only a take that may be torn), so it succeeds and touches nothing; the
+ * first write, recording the item again, is refused naming the file, and `victim` stays as it was.
+ */
+async function recordAgainRefused(project: Awaited<ReturnType<typeof recordedProject>>['project'], named: string, victim: string, bytes: Uint8Array | string): Promise<void> {
+  const store = await SessionStore.open({ project, annotator: 'ana' });
+  try {
+    await unchanged(victim, bytes);
+    const error = await rejection(store.audioWriter('demo-01'));
+    expect(error).toBeInstanceOf(ProjectPathError);
+    expect(error.message).toContain(path.basename(named));
+    expect(error.message.split('\n')).toHaveLength(1);
+  } finally {
+    await store.close();
+  }
+  await unchanged(victim, bytes);
+}
+
 /** Moves a session folder out of the project, links it back, and expects reopening to refuse and leave `file` in it as it was. */
 async function folderMovedOutAndLinked(project: Awaited<ReturnType<typeof recordedProject>>['project'], root: string, folder: string, file: string): Promise<void> {
   const elsewhere = path.join(root, 'outside', path.basename(folder));
@@ -44,38 +62,38 @@ async function folderMovedOutAndLinked(project: Awaited<ReturnType<typeof record
 
 const sessionCases: Array<HostileCase<null>> = [
   {
-    name: 'reopening a session whose WAV is a symlink to a small file outside: refused, the file is not overwritten with a WAV header',
+    name: 'a session whose WAV is a symlink to a small file outside: reopening reads nothing, recording the item again is refused, the file is not overwritten with a WAV header',
     async run() {
       const { project, root, wav } = await recordedProject();
       const victim = await plant(root, wav, OUTSIDE_TEXT);
-      await reopenRefused(project, wav, victim, OUTSIDE_TEXT);
+      await recordAgainRefused(project, wav, victim, OUTSIDE_TEXT);
     },
   },
   {
-    name: 'reopening a session whose WAV is a symlink to a WAV outside: refused, no audio appended or header patched',
+    name: 'a session whose WAV is a symlink to a WAV outside: recording the item again is refused, no audio appended or header patched',
     async run() {
       const { project, root, wav } = await recordedProject();
       const victim = await plant(root, wav, OUTSIDE_WAV);
-      await reopenRefused(project, wav, victim, OUTSIDE_WAV);
+      await recordAgainRefused(project, wav, victim, OUTSIDE_WAV);
     },
   },
   {
-    name: 'a WAV that is a hard link to a file outside: refused (a write would land in both names)',
+    name: 'a WAV that is a hard link to a file outside: recording the item again is refused (a write would land in both names)',
     async run() {
       const { project, root, wav } = await recordedProject();
       const victim = await plant(root, wav, OUTSIDE_WAV, 'hardlink');
-      await reopenRefused(project, wav, victim, OUTSIDE_WAV);
+      await recordAgainRefused(project, wav, victim, OUTSIDE_WAV);
     },
   },
   {
-    name: 'a WAV that is a symlink to another WAV inside the project: still refused for writing',
+    name: 'a WAV that is a symlink to another WAV inside the project: still refused for writing when the item records again',
     async run() {
       const { project, wav } = await recordedProject();
       const other = path.join(project.dir, 'other.wav');
       await rename(wav, other);
       await symlink(other, wav);
       const before = await readFile(other);
-      await reopenRefused(project, wav, other, before);
+      await recordAgainRefused(project, wav, other, before);
     },
   },
   {
