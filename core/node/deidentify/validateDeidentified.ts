@@ -179,8 +179,8 @@ export async function deidentifiedCopyProblems(file: string, project: OpenProjec
   }
   if (texts === null) return null;
   const nearby = await nearbyStatement(file);
-  // a QDPX is a zip: its marker is in the Project's Description, one of its texts
-  if (!nearby && !texts.some((t) => saysDeidentified(t.text)) && !(await marked(file, bytes))) return null;
+  // a QDPX is a zip: its marker is in the Project's Description, one of its texts; a dataset's rows each say so
+  if (!nearby && !texts.some((t) => t.saysDeidentified === true || saysDeidentified(t.text)) && !(await marked(file, bytes))) return null;
   const loaded = project ? await loadDeidentifyList(project) : null;
   const matcher = new SpanMatcher({
     terms: loaded?.list.terms ?? [],

@@ -7,8 +7,10 @@ import { cp, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { unzipSync, zipSync } from 'fflate';
+import { parquetWriteBuffer } from 'hyparquet-writer';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DEIDENTIFY_METHOD } from '../../../../core/common/deidentify/deidentifyReceipt';
+import { hfColumns } from '../../../../core/common/export/interop/hfDataset';
 import { sha256Hex } from '../../../../core/node/fs/sha256';
 import { DEMO_PROJECT_DIR, loadProjectConfig, loadProjectItems } from '../../../../core/node/project/projectFolder';
 import { cli } from '../../../helpers/cli';
@@ -119,6 +121,32 @@ describe('a de-identified copy without its receipt says so inside, and validate 
       }
     }, 60_000);
   }
+
+  it('hf: the rows (metadata.jsonl) and the Parquet file, copied alone (no card, no receipt), are checked by their own deidentification columns', async () => {
+    const out = path.join(root, 'out-hf');
+    expect((await cli('export', '--project', dir, '--format', 'hf', '--out', out, '--deidentify')).code).toBe(0);
+    const parquetName = (await readdir(out, { recursive: true })).find((f) => f.endsWith('.parquet'))!;
+    const alone = path.join(root, 'hf-alone');
+    await cp(path.join(out, 'metadata.jsonl'), path.join(alone, 'metadata.jsonl'));
+    await cp(path.join(out, parquetName), path.join(alone, 'rows.parquet'));
+    for (const file of ['metadata.jsonl', 'rows.parquet']) expect((await cli('validate', path.join(alone, file), '--project', dir)).out, file).toBe('[]\n');
+    const [, lookAlike] = LOOK_ALIKES[0];
+    const rowsText = await readFile(path.join(alone, 'metadata.jsonl'), 'utf8');
+    expect(rowsText).toContain('[PERSON-1]');
+    await writeFile(path.join(alone, 'metadata.jsonl'), rowsText.replaceAll('[PERSON-1]', lookAlike));
+    const { parquetReadObjects } = await import('hyparquet');
+    const bytes = await readFile(path.join(alone, 'rows.parquet'));
+    const rows = (await parquetReadObjects({ file: bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) })) as Array<Record<string, unknown>>;
+    const columns = hfColumns();
+    const PARQUET = { string: 'STRING', json: 'STRING', int32: 'INT32', float64: 'DOUBLE', bool: 'BOOLEAN' } as const;
+    const put = (v: unknown): unknown => (typeof v === 'string' ? v.replaceAll('[PERSON-1]', lookAlike) : typeof v === 'bigint' ? Number(v) : v);
+    await writeFile(path.join(alone, 'rows.parquet'), new Uint8Array(parquetWriteBuffer({ columnData: columns.map((c) => ({ name: c.name, data: rows.map((r) => put(r[c.name] ?? null)), type: PARQUET[c.type] })) })));
+    for (const file of ['metadata.jsonl', 'rows.parquet']) {
+      const run = await cli('validate', path.join(alone, file), '--project', dir);
+      expect(run.code, `${file}: ${run.out}`).toBe(1);
+      expect(run.out, file).toMatch(/holds a PERSON/u);
+    }
+  }, 60_000);
 
   it('a records copy whose marker was taken off one record is put together by hand: validate says so', async () => {
     const copy = await receiptlessCopy('jsonl');
