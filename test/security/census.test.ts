@@ -21,7 +21,7 @@ import type { HostileGroup, Surface } from './hostile';
 const GROUPS: ReadonlyArray<HostileGroup<never>> = [browserModeGroup, projectLinkGroup, wavInputGroup, csvInjectionGroup, projectInputsGroup, crashPointsGroup, electronPolicyGroup, roomsGroup, shadowRoomsGroup, exportsGroup, importsGroup, archivesGroup, qdaFilesGroup, namesGroup, engineHangGroup, deidentificationGroup] as never;
 
 /** The floor per surface: a change that drops cases (or a surface) fails here, so the next pass starts from this suite. */
-const FLOOR: Record<Surface, number> = { 'browser mode': 90, files: 115, 'crash points': 16, 'electron policy': 60, rooms: 125, exports: 39, imports: 58, 'de-identification': 30 };
+const FLOOR: Record<Surface, number> = { 'browser mode': 90, files: 115, 'crash points': 16, 'electron policy': 60, rooms: 125, exports: 39, imports: 58, 'de-identification': 34 };
 
 it('the hostile suite holds at least 150 cases across browser mode, files, crash points, the Electron policy, rooms, exports and imports', () => {
   const perSurface = new Map<Surface, number>();

@@ -41,6 +41,8 @@ export interface DeidentifiedRecord<R extends DeidentifiableRecord = ExportRecor
   audio_spans: HiddenAudioSpan[];
   /** spans hidden per class in the record's own texts (segments, corrections, superseded transcripts, notes) */
   counts: Record<string, number>;
+  /** the classes of the placeholders the record holds, sorted */
+  classes: string[];
 }
 
 /** A segment's spans as the matcher found them, amended by the review decisions on that segment and layer. */
@@ -213,7 +215,7 @@ export function deidentifyRecord<R extends DeidentifiableRecord>(record: R, matc
       ? { codings: { ...record.codings, units: record.codings.units.map((u) => ({ ...u, text: free(u.text), codes: Object.fromEntries(Object.entries(u.codes).map(([coder, given]) => [coder, given.map((c) => ({ ...c, memo: c.memo === null ? null : free(c.memo) }))])) })) } }
       : {}),
   };
-  return { record: out as R, audio_spans: audioSpans, counts };
+  return { record: out as R, audio_spans: audioSpans, counts, classes: numbers.classes() };
 }
 
 /**

@@ -14,6 +14,11 @@ export class PlaceholderNumbers {
     if (n === undefined) numbers.set(span.key, (n = numbers.size + 1));
     return `[${span.class}-${n}]`;
   }
+
+  /** the classes given a placeholder so far, sorted */
+  classes(): string[] {
+    return [...this.byClass.keys()].sort();
+  }
 }
 
 /** A placeholder as written into text: what validate skips when it looks for leaks. */

@@ -17,7 +17,7 @@ export interface CsvColumn {
   meaning: string;
   value: (r: ExportRecord) => string | number | boolean | null;
   /** a column added to v2 later, with the others of its group: every export writes it, files written before may lack the group */
-  optional?: 'vad' | 'hesitation';
+  optional?: 'vad' | 'hesitation' | 'deidentification';
   /** the schema version that added the column (absent: 2); a v2 file has none of the later ones */
   since?: 3 | 4;
 }
@@ -201,6 +201,11 @@ export const CSV_COLUMNS: readonly CsvColumn[] = [
     meaning: 'where each commit phrase is in `transcript`, `start:end` in Unicode code points (Python: transcript[start:end]), joined with " | " in the order of commitment_quotes',
     value: (r) => join(r.commitments.map((c) => `${c.start}:${c.end}`)),
   },
+  // v4: whether the row was de-identified, so a copy without its receipt says so (validate then checks its texts)
+  { name: 'deidentified', type: 'boolean', nullable: false, since: 4, optional: 'deidentification', meaning: 'true: `aloud export --deidentify` put placeholders for what the project\'s list and patterns hide', value: (r) => r.deidentification !== null },
+  { name: 'deidentify_method', type: 'string', nullable: true, since: 4, optional: 'deidentification', meaning: 'the rules of that de-identification (aloud-deidentify-1); empty when not de-identified', value: (r) => r.deidentification?.method ?? null },
+  { name: 'deidentify_list_sha256', type: 'sha256', nullable: true, since: 4, optional: 'deidentification', meaning: "sha256 of the project's deidentify.yaml it used; empty when not de-identified", value: (r) => r.deidentification?.list_sha256 ?? null },
+  { name: 'deidentified_classes', type: 'string', nullable: true, since: 4, optional: 'deidentification', meaning: 'classes of the placeholders in this row (PERSON, EMAIL, …), joined with " | "', value: (r) => join(r.deidentification?.classes ?? []) },
 ];
 
 /** The columns of a flat CSV of one schema version (2, 3 or 4). */

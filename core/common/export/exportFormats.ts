@@ -4,7 +4,7 @@ import type { LocatedValue } from '../io/jsonInput';
 import { JsonSyntaxError, parseStrictJson } from '../io/strictJson';
 import type { Item } from '../items/item';
 import { csvColumnsOf, ITEM_CSV_COLUMNS, readCsvCell, type CsvColumn } from './exportCsvColumns';
-import { EXPORT_FIELDS, EXPORT_FIELDS_V3, type ExportRecord } from './exportRecord';
+import { EXPORT_FIELDS, EXPORT_FIELDS_V4, type ExportRecord } from './exportRecord';
 
 export type ExportFormat = 'jsonl' | 'json' | 'csv';
 export const EXPORT_FORMATS: readonly ExportFormat[] = ['jsonl', 'json', 'csv'];
@@ -16,19 +16,19 @@ const NULLABLE_COLUMNS: ReadonlySet<string> = new Set([
   'item_context_sha256', 'final_label', 'label_source', 'blind_label', 'transcript', 'started_at', 'completed_at',
 ]);
 
-/** The record with its keys in EXPORT_FIELDS_V3 order (itself when they already are, as buildExportRecord makes them). */
+/** The record with its keys in EXPORT_FIELDS_V4 order (itself when they already are, as buildExportRecord makes them). */
 function inFieldOrder(record: ExportRecord): Record<string, unknown> {
   let i = 0;
   let inOrder = true;
   for (const key in record) {
-    if (key !== EXPORT_FIELDS_V3[i++]) {
+    if (key !== EXPORT_FIELDS_V4[i++]) {
       inOrder = false;
       break;
     }
   }
-  if (inOrder && i === EXPORT_FIELDS_V3.length) return record as unknown as Record<string, unknown>;
+  if (inOrder && i === EXPORT_FIELDS_V4.length) return record as unknown as Record<string, unknown>;
   const ordered: Record<string, unknown> = {};
-  for (const key of EXPORT_FIELDS_V3) ordered[key] = record[key];
+  for (const key of EXPORT_FIELDS_V4) ordered[key] = record[key];
   return ordered;
 }
 

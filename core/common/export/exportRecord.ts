@@ -208,6 +208,17 @@ export interface ExportRecordV3 extends Omit<ExportRecordV2, 'schema_version' | 
  */
 export interface ExportRecordV4 extends Omit<ExportRecordV3, 'schema_version'> {
   schema_version: 4;
+  /** null: as the sessions hold it; set by a de-identified export, so any copy says so without its receipt */
+  deidentification: ExportDeidentification | null;
+}
+
+/** What a de-identified record says about itself: by which method and list, and the classes of its placeholders. */
+export interface ExportDeidentification {
+  method: string;
+  /** sha256 of the deidentify.yaml bytes */
+  list_sha256: string;
+  /** the classes of the placeholders in this record, sorted */
+  classes: string[];
 }
 
 /** The record this Aloud writes. */
@@ -215,7 +226,7 @@ export type ExportRecord = ExportRecordV4;
 
 /** Fields of v3 that its first files (written before coding came to v3) do not have: the schema does not require them. */
 export const EXPORT_OPTIONAL_FIELDS_V3: ReadonlyArray<keyof ExportRecordV3> = ['codings'];
-export const EXPORT_OPTIONAL_FIELDS_V4: ReadonlyArray<keyof ExportRecordV4> = ['codings'];
+export const EXPORT_OPTIONAL_FIELDS_V4: ReadonlyArray<keyof ExportRecordV4> = ['codings', 'deidentification'];
 
 /** A record of any version `validate` reads. */
 export type AnyExportRecord = ExportRecordV1 | ExportRecordV2 | ExportRecordV3 | ExportRecordV4;
@@ -224,7 +235,7 @@ export type AnyExportRecord = ExportRecordV1 | ExportRecordV2 | ExportRecordV3 |
 export function upcastExportRecordV3(record: ExportRecordV3): ExportRecordV4 {
   const text = record.transcript ?? '';
   const commitments = record.commitments.map((c) => ({ ...c, start: codePointOffset(text, c.start), end: codePointOffset(text, c.end) }));
-  return { ...record, schema_version: 4, commitments };
+  return { ...record, schema_version: 4, commitments, deidentification: null };
 }
 
 /** A commitment's offsets as JavaScript indexes its transcript (UTF-16), whichever unit its record version counts in. */
@@ -275,6 +286,9 @@ export const EXPORT_FIELDS_V3 = [
   'changed_after_completion', 'model_reasoning', 'step_judgments', 'reasoning_shown_at', 'reasoning_features', 'codings',
   'app_version', 'config_sha256', 'started_at', 'completed_at', 'completed', 'first_completed_at', 'time_to_complete_ms', 'time_open_ms', 'exported_at',
 ] as const satisfies ReadonlyArray<keyof ExportRecordV3>;
+
+/** Key order of v4 JSON records: v3's, then whether the record was de-identified. */
+export const EXPORT_FIELDS_V4 = [...EXPORT_FIELDS_V3, 'deidentification'] as const satisfies ReadonlyArray<keyof ExportRecordV4>;
 
 /** Column order of v1 CSV exports and key order of v1 JSON records. */
 export const EXPORT_FIELDS = [
@@ -367,6 +381,7 @@ export function buildExportRecord(input: ExportRecordInput): ExportRecordV4 {
     time_to_complete_ms: state?.time_to_complete_ms ?? null,
     time_open_ms: state ? (state.time_open_ms ?? null) : null,
     exported_at: input.exportedAt,
+    deidentification: null,
   };
 }
 

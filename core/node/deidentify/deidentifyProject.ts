@@ -3,7 +3,7 @@ import path from 'node:path';
 import { hiddenSampleRanges, maskSamples, type SampleRange } from '../../common/deidentify/audioMask';
 import { DEIDENTIFY_FILE, parseDeidentifyList, type DeidentifyList, type HiddenAudio } from '../../common/deidentify/deidentifyList';
 import { deidentifyRecord, NO_DECISIONS, type DeidentifiableRecord, type RecordDecisions } from '../../common/deidentify/deidentifyRecord';
-import { deidentificationReceipt, type DeidentificationReceipt, type HiddenAudioEntry } from '../../common/deidentify/deidentifyReceipt';
+import { DEIDENTIFY_METHOD, deidentificationReceipt, type DeidentificationReceipt, type HiddenAudioEntry } from '../../common/deidentify/deidentifyReceipt';
 import { SpanMatcher } from '../../common/deidentify/spanMatcher';
 import { ConfigError } from '../../common/project/strictYaml';
 import { foldedKey } from '../../common/text/textFold';
@@ -151,7 +151,9 @@ export class Deidentifier {
       const sampleCount = Math.round((r.audio.duration_ms * this.sampleRate) / 1000);
       this.ranges.set(recordKey(r.annotator, r.item_id), hiddenSampleRanges(result.audio_spans, this.loaded.list.margin_ms, this.sampleRate, sampleCount));
     }
-    return result.record;
+    // the record says inside that it is de-identified, so a copy without its receipt is still checked
+    if (result.record.schema_version < 4) return result.record;
+    return { ...result.record, deidentification: { method: DEIDENTIFY_METHOD, list_sha256: this.loaded.sha256, classes: result.classes } };
   }
 
   rangesOf(annotator: string, itemId: string): SampleRange[] {

@@ -10,6 +10,8 @@ import { foldedKey } from '../../common/text/textFold';
 export interface ExportedText {
   where: string;
   text: string;
+  /** a dataset row that says it was de-identified (its deidentification_method cell), so a lone copy is checked */
+  saysDeidentified?: boolean;
 }
 
 const XML_ENTITIES: Readonly<Record<string, string>> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
@@ -53,7 +55,9 @@ function rowTexts(row: Record<string, unknown>, where: string): ExportedText[] {
     }
     parsed[key] = value;
   }
-  return recordTexts(parsed).map((t) => ({ where: `${where}.${t.field}`, text: t.text }));
+  const texts: ExportedText[] = recordTexts(parsed).map((t) => ({ where: `${where}.${t.field}`, text: t.text }));
+  if (typeof row.deidentification_method === 'string' && row.deidentification_method !== '') texts.push({ where: `${where}.deidentification_method`, text: '', saysDeidentified: true });
+  return texts;
 }
 
 /**

@@ -35,11 +35,16 @@ export class DeidentifiedExportCheck {
   private readonly problems: InputProblem[] = [];
   private readonly audio: Array<{ annotator: string; item_id: string; sha256: string }> = [];
   private index = 0;
+  /** without a receipt: the first record that says it is de-identified and the first that does not */
+  private firstMarked: number | null = null;
+  private firstUnmarked: number | null = null;
+  private listError: string | null = null;
 
   private constructor(
     private readonly file: string,
     private readonly receiptFile: string,
-    private readonly statement: DeidentificationReceipt,
+    /** null: no receipt beside the file; only the records that say they are de-identified are checked, their texts only */
+    private readonly statement: DeidentificationReceipt | null,
     private readonly matcher: SpanMatcher,
   ) {}
 
@@ -49,20 +54,55 @@ export class DeidentifiedExportCheck {
     return new DeidentifiedExportCheck(file, receiptFile, statement, matcher);
   }
 
+  /**
+   * The check of a records export with no receipt beside it: each record that says inside it was de-identified (v4's
+   * `deidentification`, a CSV's `deidentified` column) is checked for the list's terms (with --project) and the
+   * list's patterns (without a list, every pattern); its audio cannot be, the hidden ranges are only in the receipt.
+   */
+  static async openWithoutReceipt(file: string, project: OpenProject | undefined): Promise<DeidentifiedExportCheck> {
+    // a list that cannot be read matters only when a record says it was de-identified by it
+    let loaded = null;
+    let listError: string | null = null;
+    try {
+      loaded = project ? await loadDeidentifyList(project) : null;
+    } catch (e) {
+      listError = (e as Error).message.split('\n')[0]!;
+    }
+    const matcher = loaded?.matcher ?? new SpanMatcher({ terms: [], patterns: [...PATTERN_NAMES], languages: ['en', 'de'] });
+    const check = new DeidentifiedExportCheck(file, `${file}.receipt.json`, null, matcher);
+    check.listError = listError;
+    return check;
+  }
+
   private rule(where: string, field: string | null, message: string): void {
     this.problems.push({ file: where, line: null, field, stage: 'rule', message });
   }
 
-  record(record: Record<string, unknown>): void {
+  /** Checks one record; true when it was checked as de-identified (its recording is then not the project's). */
+  record(record: Record<string, unknown>): boolean {
     const n = ++this.index;
+    if (this.statement === null) {
+      if (!recordSaysDeidentified(record)) {
+        this.firstUnmarked ??= n;
+        return false;
+      }
+      this.firstMarked ??= n;
+    }
     for (const leak of leaksIn(record, this.matcher)) {
       this.rule(this.file, leak.field, `record ${n} (${String(record.annotator)} / ${String(record.item_id)}): ${leak.field} holds a ${leak.class} at offset ${leak.at} that a de-identified export must not hold`);
     }
     const audio = (record.audio ?? (typeof record.audio_path === 'string' ? { path: record.audio_path, sha256: record.audio_sha256 } : null)) as { path: string; sha256: string | null } | null;
     if (audio && typeof audio.sha256 === 'string') this.audio.push({ annotator: String(record.annotator), item_id: String(record.item_id), sha256: audio.sha256 });
+    return true;
   }
 
   async finish(): Promise<InputProblem[]> {
+    if (this.statement === null) {
+      // one export is de-identified whole: a record that does not say so beside ones that do was put there by hand
+      if (this.firstMarked !== null && this.listError !== null) this.rule(this.file, null, `record ${this.firstMarked} says it is de-identified, but the project's list cannot be read to check it: ${this.listError}`);
+      if (this.firstMarked !== null && this.firstUnmarked !== null) this.rule(this.file, 'deidentification', `record ${this.firstUnmarked} does not say it is de-identified while record ${this.firstMarked} does: one export is de-identified whole, so this file was put together by hand`);
+      return this.problems;
+    }
     const folder = path.dirname(path.resolve(this.file));
     const listed = new Map(this.statement.hidden_audio.map((h) => [`${h.annotator}\u0000${h.item_id}`, h]));
     for (const a of this.audio) {
@@ -88,6 +128,12 @@ export class DeidentifiedExportCheck {
     }
     return this.problems;
   }
+}
+
+/** Whether a record says inside it was de-identified: v4's `deidentification` object, or a CSV row's `deidentified` cell. */
+export function recordSaysDeidentified(record: Record<string, unknown>): boolean {
+  const d = record.deidentification;
+  return (typeof d === 'object' && d !== null) || record.deidentified === true;
 }
 
 /** The receipts a de-identified file may have beside it or one folder up: every interop format's and the transcripts'. */
@@ -133,7 +179,8 @@ export async function deidentifiedCopyProblems(file: string, project: OpenProjec
   }
   if (texts === null) return null;
   const nearby = await nearbyStatement(file);
-  if (!nearby && !(await marked(file, bytes))) return null;
+  // a QDPX is a zip: its marker is in the Project's Description, one of its texts; a dataset's rows each say so
+  if (!nearby && !texts.some((t) => t.saysDeidentified === true || saysDeidentified(t.text)) && !(await marked(file, bytes))) return null;
   const loaded = project ? await loadDeidentifyList(project) : null;
   const matcher = new SpanMatcher({
     terms: loaded?.list.terms ?? [],

@@ -65,15 +65,16 @@ export async function validateExportFile(file: string, options: { project?: Open
   }
   // a de-identified export's recordings are the masked copies beside it, not the project's: checked, with its texts, there
   const statement = await receiptDeidentification(`${file}.receipt.json`);
-  const deidentified = statement ? await DeidentifiedExportCheck.open(file, `${file}.receipt.json`, statement, options.project) : null;
+  // without a receipt, the records that say inside they were de-identified are checked as such
+  const deidentified = statement ? await DeidentifiedExportCheck.open(file, `${file}.receipt.json`, statement, options.project) : await DeidentifiedExportCheck.openWithoutReceipt(file, options.project);
   let scripted = 0;
   /** what the WAV check needs of each record with audio: checked once the file is read, not held as whole records */
   const withAudio: ExportedAudio[] = [];
   const check = new ExportRecordsCheck(file, facts, (record) => {
     const model = (record as { model?: unknown; model_sha256?: unknown }).model ?? { sha256: (record as { model_sha256?: unknown }).model_sha256 };
     if (isScriptedModel(model as { sha256: string | null })) scripted++;
-    deidentified?.record(record as unknown as Record<string, unknown>);
-    const audio = options.project && !deidentified ? recordAudio(record) : null;
+    const checkedAsDeidentified = deidentified.record(record as unknown as Record<string, unknown>);
+    const audio = options.project && !checkedAsDeidentified ? recordAudio(record) : null;
     if (audio && audio.sha256 !== null) withAudio.push({ annotator: record.annotator, item_id: record.item_id, audio });
   });
   const reader = new ExportTextReader(file, format, check, limits.maxRecordBytes);
@@ -105,7 +106,7 @@ export async function validateExportFile(file: string, options: { project?: Open
     summaries = checked.summaries;
     problems.push(...checked.problems);
     if (options.project) problems.push(...(await exportedWavProblems(options.project.dir, withAudio, file)));
-    if (deidentified) problems.push(...(await deidentified.finish()));
+    problems.push(...(await deidentified.finish()));
   }
   const beside = await checkReceiptBeside(file, input.bytes, (text, receiptFile) =>
     receiptProblems(text, receiptFile, { fileName: path.basename(file), format, sha256: input.sha256, bytes: input.bytes, records, summaries }),

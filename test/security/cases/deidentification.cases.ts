@@ -1,6 +1,7 @@
 import { cp, mkdtemp, readdir, readFile, unlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { unzipSync, zipSync } from 'fflate';
 import { expect } from 'vitest';
 import { parseDeidentifyList } from '../../../core/common/deidentify/deidentifyList';
 import { SpanMatcher } from '../../../core/common/deidentify/spanMatcher';
@@ -129,6 +130,34 @@ add('every file of a de-identified export says so inside; a copy without its rec
     expect((await cli('validate', loose, '--project', ctx.project.dir)).out, format).toMatch(/holds a PERSON/u);
   }
 });
+for (const format of ['jsonl', 'json', 'csv', 'qdpx'] as const) {
+  add(`a de-identified ${format} copied without its receipt says so inside: valid as written, a Cyrillic look-alike put back is caught`, async (ctx) => {
+    const out = path.join(ctx.root, format === 'qdpx' ? 'receiptless-qdpx' : `receiptless.${format}`);
+    const run = await cli('export', '--project', ctx.project.dir, '--format', format, '--out', out, '--deidentify');
+    expect(run.code, run.err).toBe(0);
+    const file = format === 'qdpx' ? path.join(out, (await readdir(out)).find((f) => f.endsWith('.qdpx'))!) : out;
+    // only the file, in a folder of its own: no receipt beside it or one folder up
+    const loose = path.join(await mkdtemp(path.join(tmpdir(), 'aloud-receiptless-')), path.basename(file));
+    await cp(file, loose);
+    expect((await cli('validate', loose, '--project', ctx.project.dir)).out, format).toBe('[]\n');
+    if (format === 'qdpx') {
+      // the transcripts (sources/*.txt) and the project's codings: every text member
+      const zip = unzipSync(new Uint8Array(await readFile(loose)));
+      let putBack = 0;
+      for (const [name, content] of Object.entries(zip)) {
+        if (name.endsWith('.wav')) continue;
+        const text = Buffer.from(content).toString('utf8');
+        putBack += text.split('[PERSON-1]').length - 1;
+        zip[name] = new Uint8Array(Buffer.from(text.replaceAll('[PERSON-1]', 'S\u0430rah')));
+      }
+      expect(putBack).toBeGreaterThan(0);
+      await writeFile(loose, zipSync(zip));
+    } else await writeFile(loose, (await readFile(loose, 'utf8')).replaceAll('[PERSON-1]', 'S\u0430rah'));
+    const tampered = await cli('validate', loose, '--project', ctx.project.dir);
+    expect(tampered.code, tampered.out).toBe(1);
+    expect(tampered.out, format).toMatch(/holds a PERSON/u);
+  });
+}
 add('hf/metadata.jsonl of an export that is not de-identified is read as a dataset\'s rows, not misread as a records export', async (ctx) => {
   const out = path.join(ctx.root, 'plain-hf');
   expect((await cli('export', '--project', ctx.project.dir, '--format', 'hf', '--out', out)).code).toBe(0);

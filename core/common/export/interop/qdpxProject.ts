@@ -1,4 +1,5 @@
 import type { CodeDef } from '../../codebook/codebook';
+import { DEIDENTIFIED_SENTENCE } from '../../deidentify/deidentifiedMark';
 import { codebookGuids, codebookTree } from '../../codebook/qdaCodebook';
 import { protocolUnits } from '../../coding/codingUnits';
 import { commitmentUtf16Span, type ExportRecord } from '../exportRecord';
@@ -28,6 +29,8 @@ export interface QdpxInput {
   guidOf: (key: string) => string;
   appVersion: string;
   createdAt: string;
+  /** a de-identified export: the Project's Description says so, so a copy without its receipt is still checked */
+  deidentified?: boolean;
 }
 
 /** A variable on sources and cases: its name, REFI type and description. */
@@ -180,7 +183,7 @@ export function qdpxProject(input: QdpxInput): { xml: string; files: QdpxSourceF
   }
   out.push('  </Sources>');
   if (notes.length > 0) out.push('  <Notes>', ...notes, '  </Notes>');
-  out.push(`  <Description>${escapeXmlText(`Exported by Aloud ${input.appVersion} at ${input.createdAt}: think-aloud recordings with verbatim transcripts; commit phrases coded with their label${codeDefs.length > 0 ? `; the protocols' units coded with the codebook${input.codebook ? ` (version ${input.codebook.version})` : ''} by their coders` : ''}.`)}</Description>`);
+  out.push(`  <Description>${escapeXmlText(`Exported by Aloud ${input.appVersion} at ${input.createdAt}: think-aloud recordings with verbatim transcripts; commit phrases coded with their label${codeDefs.length > 0 ? `; the protocols' units coded with the codebook${input.codebook ? ` (version ${input.codebook.version})` : ''} by their coders` : ''}.${input.deidentified ? ` ${DEIDENTIFIED_SENTENCE}.` : ''}`)}</Description>`);
   out.push('</Project>', '');
   return { xml: out.join('\n'), files };
 }

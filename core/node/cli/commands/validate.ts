@@ -32,9 +32,12 @@ export const validateCommand: CliCommand = {
     'FILE.eaf: against the ELAN EAF 3.0 XSD; FILE.qdpx: the zip layout and project.qde against the REFI-QDA XSD;\n' +
     'both against the export receipt (<format>.receipt.json) beside them or one folder up, when there is one.\n' +
     'A de-identified export (its receipt says so): no term of the project\'s deidentify.yaml (with --project) and no\n' +
-    'pattern the receipt names in any text field, and every hidden audio range silence (or the tone).\n' +
-    'FILE.TextGrid|.txt|.srt|.vtt|.parquet and a dataset\'s metadata.jsonl: when the file says it is de-identified (or\n' +
-    'a receipt beside it or one folder up does), no listed term (with --project) and no pattern in any of its texts.\n' +
+    'pattern the receipt names in any text field, and every hidden audio range silence (or the tone). Without the\n' +
+    'receipt, each v4 record that says it is de-identified (deidentification; a CSV row\'s deidentified) is checked so\n' +
+    '(its texts; the audio needs the receipt).\n' +
+    'FILE.qdpx|.TextGrid|.txt|.srt|.vtt|.parquet and a dataset\'s metadata.jsonl: when the file says it is de-identified\n' +
+    '(or a receipt beside it or one folder up does; an .srt cannot say so), no listed term (with --project) and no\n' +
+    'pattern in any of its texts.\n' +
     'Prints [{file, line, field, stage, message}, ...]; with --json a summary for a pipeline instead: {file, valid,\n' +
     'problems_count, problems_by_stage, first_problems (the first 20)};\n' +
     'exit 0 when the list is empty, 1 otherwise, 2 for a bad argument.',

@@ -183,6 +183,7 @@ export async function exportInterop(options: InteropExportOptions): Promise<Inte
       guidOf: (key) => stableGuid(project.config.name, key),
       appVersion: version,
       createdAt: exportedAt,
+      deidentified: deidentified !== null,
     });
     const file = `${names.get('')!}.qdpx`;
     xmlDocuments.push({ file: `${file}/project.qde`, xml: qdpx.xml });

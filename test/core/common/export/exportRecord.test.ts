@@ -3,7 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
-import { buildExportRecord, describeExportGaps, EXPORT_FIELDS, EXPORT_FIELDS_V2, EXPORT_FIELDS_V3, EXPORT_OPTIONAL_FIELDS_V2, EXPORT_OPTIONAL_FIELDS_V3, EXPORT_OPTIONAL_FIELDS_V4, exportGaps, exportRecordJsonSchema, exportRecordJsonSchemas } from '../../../../core/common/export/exportRecord';
+import { buildExportRecord, describeExportGaps, EXPORT_FIELDS, EXPORT_FIELDS_V2, EXPORT_FIELDS_V3, EXPORT_FIELDS_V4, EXPORT_OPTIONAL_FIELDS_V2, EXPORT_OPTIONAL_FIELDS_V3, EXPORT_OPTIONAL_FIELDS_V4, exportGaps, exportRecordJsonSchema, exportRecordJsonSchemas } from '../../../../core/common/export/exportRecord';
 import { labelledState, SHA_AUDIO, validRecords } from './exportFixtures';
 
 const schemaFile = (v: number) => path.resolve(path.dirname(fileURLToPath(import.meta.url)), `../../../../core/common/export/exportRecord.v${v}.schema.json`);
@@ -13,7 +13,7 @@ describe('export record v4 (v1, v2 and v3 still read)', () => {
     [1, EXPORT_FIELDS as readonly string[], [] as readonly string[]],
     [2, EXPORT_FIELDS_V2 as readonly string[], EXPORT_OPTIONAL_FIELDS_V2 as readonly string[]],
     [3, EXPORT_FIELDS_V3 as readonly string[], EXPORT_OPTIONAL_FIELDS_V3 as readonly string[]],
-    [4, EXPORT_FIELDS_V3 as readonly string[], EXPORT_OPTIONAL_FIELDS_V4 as readonly string[]],
+    [4, EXPORT_FIELDS_V4 as readonly string[], EXPORT_OPTIONAL_FIELDS_V4 as readonly string[]],
   ])('v%i is a Draft 2020-12 schema in the repo with its schema_version and no additional properties at any level', (version, fields, optional) => {
     const schema = JSON.parse(readFileSync(schemaFile(version), 'utf8')) as Record<string, unknown>;
     expect(schema).toEqual(exportRecordJsonSchemas[version]);
@@ -59,7 +59,7 @@ describe('export record v4 (v1, v2 and v3 still read)', () => {
       model: { name: 'tiny.en', whisper_cpp: '1.9.1' },
     });
     expect(record!.segments.map((s) => [s.utterance, s.index])).toEqual([[0, 0], [1, 0]]);
-    expect(Object.keys(record!)).toEqual([...EXPORT_FIELDS_V3]);
+    expect(Object.keys(record!)).toEqual([...EXPORT_FIELDS_V4]);
     const validate = new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true }).compile(exportRecordJsonSchema);
     for (const r of validRecords()) expect(validate(r), JSON.stringify(validate.errors)).toBe(true);
   });
@@ -69,7 +69,7 @@ describe('export record v4 (v1, v2 and v3 still read)', () => {
     state.segments = [{ t0_ms: 0, t1_ms: 1, text: 'a', confidence: 0.5 } as never];
     const record = buildExportRecord({ project: 'p', annotator: 'a', item: { id: 'x', text: 't' }, itemTextSha256: '0'.repeat(64), itemContextSha256: null, state, notes: [], audioSha256: null, appVersion: '1', configSha256: '0'.repeat(64), exportedAt: '2026-01-01T00:00:00Z' });
     expect(record.segments).toEqual([{ utterance: 0, index: 0, t0_ms: 0, t1_ms: 1, text: 'a' }]);
-    expect(Object.keys(record)).toEqual([...EXPORT_FIELDS_V3]);
+    expect(Object.keys(record)).toEqual([...EXPORT_FIELDS_V4]);
   });
 
   it("methods metadata: completed, the time on the item, the VAD model, and whose act each one is (a reviewer's never the annotator's own)", () => {

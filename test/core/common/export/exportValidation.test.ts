@@ -245,7 +245,7 @@ describe('validateExportText: every stage, every problem, located', () => {
   it('still reads v2 exports (JSON Lines and flat CSV); a v2 record upcast to v3 validates as v3', () => {
     const v3 = validRecords();
     const v2 = v3.map((r) => {
-      const { session_kind: _k, own_final_label: _o, vad_model: _v, completed: _c, first_completed_at: _f, time_to_complete_ms: _t, time_open_ms: _m, ...rest } = r;
+      const { session_kind: _k, own_final_label: _o, vad_model: _v, completed: _c, first_completed_at: _f, time_to_complete_ms: _t, time_open_ms: _m, deidentification: _d, ...rest } = r;
       return { ...rest, schema_version: 2 as const, label_history: r.label_history.map(({ reviewer: _r, ...a }) => a), corrections: r.corrections.map(({ reviewer: _r, ...c }) => c) };
     });
     expect(validateExportText(jsonl(v2), 'v2.jsonl', 'jsonl', projectFactsFixture).problems).toEqual([]);

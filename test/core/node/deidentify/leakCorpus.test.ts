@@ -246,5 +246,15 @@ describe('the leak corpus: nothing a list names leaves a de-identified export, i
     expect(leaks.slice(0, 20)).toEqual([]);
     // validate agrees: the records export holds nothing the list or a pattern hides
     expect((await cli('validate', path.join(root, 'out.jsonl'), '--project', dir)).out).toBe('[]\n');
+    // and so it does of copies without their receipt, checked by what the files say inside
+    for (const format of ['jsonl', 'json', 'csv'] as const) {
+      const loose = path.join(await mkdtemp(path.join(tmpdir(), 'aloud-leak-copy-')), `out.${format}`);
+      await cp(path.join(root, `out.${format}`), loose);
+      expect((await cli('validate', loose, '--project', dir)).out, format).toBe('[]\n');
+    }
+    const qdpx = (await readdir(path.join(root, 'out-qdpx'))).find((f) => f.endsWith('.qdpx'))!;
+    const looseQdpx = path.join(await mkdtemp(path.join(tmpdir(), 'aloud-leak-copy-')), qdpx);
+    await cp(path.join(root, 'out-qdpx', qdpx), looseQdpx);
+    expect((await cli('validate', looseQdpx, '--project', dir)).out, 'qdpx').toBe('[]\n');
   }, 300_000);
 });

@@ -94,7 +94,9 @@ describe('one offset unit in every export: Unicode code points, as Python and RE
   it('a v3 file (UTF-16 offsets) still validates, and read as v4 its offsets are counted again in code points', async () => {
     const [v4] = (await readFile(out('r.jsonl'), 'utf8')).trimEnd().split('\n').map((l) => JSON.parse(l) as ExportRecord).filter((r) => r.item_id === 'demo-01');
     const at = v4!.transcript!.indexOf(PHRASE);
-    const v3: ExportRecordV3 = { ...v4!, schema_version: 3, commitments: v4!.commitments.map((c) => ({ ...c, start: at, end: at + PHRASE.length })) };
+    // v3 had no deidentification field
+    const { deidentification: _d, ...v4Fields } = v4!;
+    const v3: ExportRecordV3 = { ...v4Fields, schema_version: 3, commitments: v4!.commitments.map((c) => ({ ...c, start: at, end: at + PHRASE.length })) };
     expect(validateExportText(`${JSON.stringify(v3)}\n`, 'v3.jsonl', 'jsonl', null).problems).toEqual([]);
     // the v4 offsets in a v3 record are caught: its quote is not the transcript's text there
     expect(validateExportText(`${JSON.stringify({ ...v3, commitments: v4!.commitments })}\n`, 'v3.jsonl', 'jsonl', null).problems.map((p) => p.field)).toEqual(['commitments[0].quote']);
