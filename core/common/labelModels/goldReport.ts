@@ -177,6 +177,6 @@ function goldAnnotators(table: AnnotationTable, fit: LabelModelFit, competence: 
 function intervalMethod(model: LabelModelName): string {
   if (model === 'majority') return 'percentile bootstrap: each item\'s own labels resampled with replacement (vote share); annotators\' figures over items resampled with all their labels';
   const over = 'bootstrap over items (each drawn with all its annotators\' labels), model refitted per resample from the full fit, every item scored with its own labels';
-  if (model === 'mace') return `${over}; item intervals basic on the logit scale (corrects MACE's shrinkage), annotators' percentile`;
+  if (model === 'mace') return `${over}; item intervals basic on the logit scale (turns round the resamples' lean toward certainty), annotators' percentile`;
   return `percentile ${over}`;
 }

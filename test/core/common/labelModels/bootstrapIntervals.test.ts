@@ -5,7 +5,7 @@ const logit = (p: number): number => Math.log(p / (1 - p));
 
 describe('the basic bootstrap interval on the logit scale', () => {
   it('reflects the percentile interval through p̂ on the logit scale, so a resample bias away from the truth is subtracted', () => {
-    // resamples all above p̂ = 0.8 (the fit shrinks further each time): the interval moves below p̂, not above
+    // resamples all above p̂ = 0.8 (leaning toward certainty): the interval moves below p̂, not above
     const [lo, hi] = basicLogitInterval(0.8, 0.85, 0.95);
     expect(logit(lo)).toBeCloseTo(2 * logit(0.8) - logit(0.95), 10);
     expect(logit(hi)).toBeCloseTo(2 * logit(0.8) - logit(0.85), 10);
