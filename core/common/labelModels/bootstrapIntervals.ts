@@ -5,6 +5,18 @@
  * every item of the study with its own labels under the resample's parameters. The percentile interval of those scores
  * is the item's interval: how far its label probability moves when the annotators' reliabilities are re-estimated.
  * Majority vote has no parameters: its item interval resamples the item's own labels instead (the vote share's spread).
+ *
+ * MACE's item intervals are basic bootstrap intervals on the logit scale instead (Davison & Hinkley 1997, §5.2):
+ * [2·logit p̂ − logit p*hi, 2·logit p̂ − logit p*lo] back-transformed, where [p*lo, p*hi] is the percentile interval.
+ * Why: the basic interval reads the resamples as the estimate's error (p* − p̂ standing for p̂ − p) and turns it round,
+ * so a resample distribution leaning to certainty widens the interval toward doubt; the percentile interval sits on
+ * the lean instead, and for MACE it missed mostly on the over-confident side. Logit, so the interval stays in (0, 1)
+ * and the pivot is closer to stable near 0 and 1. The choice is measured, not derived: on 10 simulated studies at 90%,
+ * MACE 0.90 basic-logit against 0.84 percentile; Dawid–Skene 0.88 percentile against 0.84 basic-logit, so it keeps
+ * the percentile interval (docs/label-models.md has the figures). GLAD keeps it too: on those teams its model is not
+ * the simulation's, and no interval method fixes a misspecified model. The same resamples serve both methods, so the
+ * cost and the determinism for a seed are unchanged. A basic interval may leave out p̂ itself when the resamples lean
+ * far enough (none did on 3 × 600 simulated items).
  */
 import { seededRandom } from '../agreement/krippendorff';
 import type { AnnotationTable } from './annotationTable';
@@ -47,6 +59,16 @@ function columnIntervals(draws: Float64Array, resamples: number, columns: number
   }
 }
 
+/** The basic bootstrap interval on the logit scale, from the percentile interval [lo, hi] and the full fit's p̂. */
+export function basicLogitInterval(point: number, lo: number, hi: number): [number, number] {
+  // 1e-15 keeps logit finite for probabilities that round to 0 or 1 (p̂ = 1 with every resample at 1 gives [1, 1])
+  const clamp = (p: number): number => Math.min(1 - 1e-15, Math.max(1e-15, p));
+  const logit = (p: number): number => Math.log(clamp(p) / (1 - clamp(p)));
+  const expit = (x: number): number => 1 / (1 + Math.exp(-x));
+  const centre = 2 * logit(point);
+  return [expit(centre - logit(hi)), expit(centre - logit(lo))];
+}
+
 export function bootstrapIntervals(table: AnnotationTable, model: LabelModelName, full: LabelModelFit, options: { resamples: number; seed: number; level?: number }): BootstrapIntervals {
   const { resamples, seed } = options;
   const level = options.level ?? 0.95;
@@ -83,6 +105,13 @@ export function bootstrapIntervals(table: AnnotationTable, model: LabelModelName
   const competence = new Float64Array(2 * J);
   const confusion = new Float64Array(2 * J * K * K);
   columnIntervals(itemDraws, resamples, I, level, item);
+  if (model === 'mace') {
+    for (let i = 0; i < I; i++) {
+      const [lo, hi] = basicLogitInterval(full.posterior[i * K + pointLabel[i]!]!, item[2 * i]!, item[2 * i + 1]!);
+      item[2 * i] = lo;
+      item[2 * i + 1] = hi;
+    }
+  }
   columnIntervals(competenceDraws, resamples, J, level, competence);
   columnIntervals(confusionDraws, resamples, J * K * K, level, confusion);
   return { resamples, seed, level, item, competence, confusion };

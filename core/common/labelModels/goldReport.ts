@@ -115,7 +115,7 @@ export function goldReport(annotations: readonly Annotation[], options: GoldOpti
     confused_pairs: confusedPairs(table, fit.posterior).map((p) => ({ ...p, strength: round(p.strength) })),
     model_fit: { ...comparison, scores: comparison.scores.map((s) => ({ ...s, log_likelihood: round(s.log_likelihood, 3), per_annotation: round(s.per_annotation), behind_best: round(s.behind_best), behind_best_ci95: s.behind_best_ci95 ? [round(s.behind_best_ci95[0]), round(s.behind_best_ci95[1])] : null })), chosen: model, said: describeModelFit(comparison) },
     intervals: {
-      method: model === 'majority' ? 'percentile bootstrap: each item\'s own labels resampled with replacement (vote share); annotators\' figures over items resampled with all their labels' : 'percentile bootstrap over items (each drawn with all its annotators\' labels), model refitted per resample from the full fit, every item scored with its own labels',
+      method: intervalMethod(model),
       resamples,
       seed,
       level: 0.95,
@@ -171,4 +171,12 @@ function goldAnnotators(table: AnnotationTable, fit: LabelModelFit, competence: 
     });
     return { annotator, competence: round(fit.competence[j]!), ci95: [round(competence[2 * j]!), round(competence[2 * j + 1]!)], annotations: counts[j]!, confusion: matrix };
   });
+}
+
+/** How the report's intervals were made, in words the JSON reader gets (bootstrapIntervals.ts says why MACE differs). */
+function intervalMethod(model: LabelModelName): string {
+  if (model === 'majority') return 'percentile bootstrap: each item\'s own labels resampled with replacement (vote share); annotators\' figures over items resampled with all their labels';
+  const over = 'bootstrap over items (each drawn with all its annotators\' labels), model refitted per resample from the full fit, every item scored with its own labels';
+  if (model === 'mace') return `${over}; item intervals basic on the logit scale (turns round the resamples' lean toward certainty), annotators' percentile`;
+  return `percentile ${over}`;
 }
