@@ -45,6 +45,21 @@ export function alphaChartSvg(rows: ReadonlyArray<{ name: string; alpha: number 
   return parts.join('');
 }
 
+/** The head of a self-contained report page (opens offline, no script: the CSP allows none) up to its title heading. */
+export function reportPageHead(title: string): string {
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="${AGREEMENT_REPORT_CSP}">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(title)}</title>
+<style>
+body{font:14px/1.45 system-ui,sans-serif;margin:2rem auto;max-width:960px;padding:0 1rem;color:#222}
+table{border-collapse:collapse;margin:.5rem 0 1.5rem}td,th{border:1px solid #ccc;padding:.25rem .5rem;text-align:left}
+th{background:#f3f3f3}.muted{color:#777}.warn{color:#a00}code{font-size:13px}
+</style></head><body>
+<h1>${escapeHtml(title)}</h1>`;
+}
+
 /** A self-contained HTML report (one file, opens offline): chart, disagreements, per-annotator conformity. */
 export function agreementHtml(
   analysis: AgreementAnalysis,
@@ -76,17 +91,7 @@ export function agreementHtml(
   const conformityRows = a.annotators
     .map((x) => `<tr><td>${escapeHtml(x.annotator)}</td><td>${x.labels}</td><td>${x.changes}</td><td>${x.changes_toward_majority}</td><td>${x.changes === 0 ? '—' : `${Math.round((100 * x.changes_toward_majority) / x.changes)}%`}</td></tr>`)
     .join('');
-  return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="${AGREEMENT_REPORT_CSP}">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(meta.title)}</title>
-<style>
-body{font:14px/1.45 system-ui,sans-serif;margin:2rem auto;max-width:960px;padding:0 1rem;color:#222}
-table{border-collapse:collapse;margin:.5rem 0 1.5rem}td,th{border:1px solid #ccc;padding:.25rem .5rem;text-align:left}
-th{background:#f3f3f3}.muted{color:#777}.warn{color:#a00}code{font-size:13px}
-</style></head><body>
-<h1>${escapeHtml(meta.title)}</h1>
+  return `${reportPageHead(meta.title)}
 <p class="muted">Krippendorff's α, ${a.level} level · ${a.items} items · ${a.pairable_units} with two or more final labels (${a.pairable_values} values) · 95% intervals: ${a.bootstrap.method}, ${a.bootstrap.resamples} resamples, seed ${a.bootstrap.seed} · ${escapeHtml(meta.generatedAt)}</p>
 <p class="muted">Sources: ${meta.sources.map(escapeHtml).join(', ') || '—'}</p>
 ${(meta.counting ?? []).map((line) => `<p class="muted counting">${escapeHtml(line)}</p>`).join('')}

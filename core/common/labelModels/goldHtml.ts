@@ -1,4 +1,4 @@
-import { AGREEMENT_REPORT_CSP, escapeHtml } from '../agreement/agreementHtml';
+import { escapeHtml, reportPageHead } from '../agreement/agreementHtml';
 import type { GoldReport } from './goldReport';
 
 const f = (x: number, digits = 3): string => (Number.isFinite(x) ? x.toFixed(digits) : '—');
@@ -14,17 +14,7 @@ function intervalBar(value: number, interval: readonly [number, number]): string
 export function goldHtml(report: GoldReport, meta: { title: string; sources: readonly string[]; generatedAt: string; hesitation?: string | null }): string {
   const annotators = [...report.annotators].sort((a, b) => b.competence - a.competence);
   const uncertain = [...report.items].sort((a, b) => a.probability - b.probability).slice(0, 50);
-  return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="${AGREEMENT_REPORT_CSP}">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(meta.title)}</title>
-<style>
-body{font:14px/1.45 system-ui,sans-serif;margin:2rem auto;max-width:960px;padding:0 1rem;color:#222}
-table{border-collapse:collapse;margin:.5rem 0 1.5rem}td,th{border:1px solid #ccc;padding:.25rem .5rem;text-align:left}
-th{background:#f3f3f3}.muted{color:#777}code{font-size:13px}
-</style></head><body>
-<h1>${escapeHtml(meta.title)}</h1>
+  return `${reportPageHead(meta.title)}
 <p class="muted">Model: ${escapeHtml(report.model)} · ${report.items.length} items · ${report.annotators.length} annotators · labels ${report.labels.map(escapeHtml).join(', ')} · 95% intervals: ${escapeHtml(report.intervals.method)}, ${report.intervals.resamples} resamples, seed ${report.intervals.seed} · ${escapeHtml(meta.generatedAt)}</p>
 <p class="muted">Sources: ${meta.sources.map(escapeHtml).join(', ') || '—'}</p>
 <h2>Which model fits</h2>

@@ -74,6 +74,16 @@ function foldChar(ch: string, reading: CapitalIReading): string {
  * (spaces, hyphens, underscores, dots) become one space; invisible characters and combining marks disappear.
  */
 export function foldForMatching(text: string, reading: CapitalIReading = 'i'): FoldedText {
+  return withSourceSpans(text, (original) => piecesOf(original, reading));
+}
+
+/**
+ * Builds a text from `text` code point by code point, each piece keeping the span of the code point it came from:
+ * a null piece is a word separator (one space for a run of them), a string its characters. One entry per UTF-16
+ * unit, so an index into the result (a regex's or an automaton's) is an index into the spans too, past an emoji or
+ * any other character outside the BMP.
+ */
+function withSourceSpans(text: string, piecesFor: (original: string) => Iterable<string | null>): FoldedText {
   const out: string[] = [];
   const starts: number[] = [];
   const ends: number[] = [];
@@ -81,7 +91,7 @@ export function foldForMatching(text: string, reading: CapitalIReading = 'i'): F
   for (const original of text) {
     const start = offset;
     offset += original.length;
-    for (const piece of piecesOf(original, reading)) {
+    for (const piece of piecesFor(original)) {
       if (piece === null) {
         if (out.length > 0 && out[out.length - 1] === ' ') ends[ends.length - 1] = offset;
         else {
@@ -91,8 +101,6 @@ export function foldForMatching(text: string, reading: CapitalIReading = 'i'): F
         }
         continue;
       }
-      // one entry per UTF-16 unit, so an index into the folded text (a regex's or an automaton's) is an index here
-      // too, past an emoji or any other character outside the BMP
       for (let unit = 0; unit < piece.length; unit++) {
         out.push(piece[unit]!);
         starts.push(start);
@@ -126,23 +134,7 @@ function piecesOf(original: string, reading: CapitalIReading): ReadonlyArray<str
  * punctuation kept (an e-mail address needs its dots), with each character's source span.
  */
 export function normalizeForPatterns(text: string): FoldedText {
-  const out: string[] = [];
-  const starts: number[] = [];
-  const ends: number[] = [];
-  let offset = 0;
-  for (const original of text) {
-    const start = offset;
-    offset += original.length;
-    for (const ch of original.normalize('NFKC')) {
-      if (DROPPED.test(ch)) continue;
-      for (let unit = 0; unit < ch.length; unit++) {
-        out.push(ch[unit]!);
-        starts.push(start);
-        ends.push(offset);
-      }
-    }
-  }
-  return { text: out.join(''), starts, ends };
+  return withSourceSpans(text, (original) => [...original.normalize('NFKC')].filter((ch) => !DROPPED.test(ch)));
 }
 
 /** The canonical form of a listed term or a name, without source spans, trimmed. */
