@@ -228,7 +228,7 @@ describe('codings in the record', () => {
     const validate = new Ajv2020({ strict: true, allowUnionTypes: true }).compile(exportRecordJsonSchemas[ana01.schema_version]!);
     for (const r of records) expect(validate(r), JSON.stringify(validate.errors)).toBe(true);
     // a v2 record's codings are kept when it is read as v3
-    const { session_kind: _k, own_final_label: _o, vad_model: _v, completed: _c, first_completed_at: _f, time_to_complete_ms: _t, time_open_ms: _m, ...v2Fields } = ana01;
+    const { session_kind: _k, own_final_label: _o, vad_model: _v, completed: _c, first_completed_at: _f, time_to_complete_ms: _t, time_open_ms: _m, deidentification: _d, ...v2Fields } = ana01;
     const v2: ExportRecordV2 = { ...v2Fields, schema_version: 2, label_history: ana01.label_history.map(({ reviewer: _r, ...a }) => a), corrections: ana01.corrections.map(({ reviewer: _r, ...c }) => c) };
     expect(new Ajv2020({ strict: true, allowUnionTypes: true }).compile(exportRecordJsonSchemas[2]!)(v2)).toBe(true);
     expect(upcastExportRecordV2(v2).codings).toEqual(ana01.codings);
