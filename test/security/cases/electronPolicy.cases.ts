@@ -143,6 +143,7 @@ export const electronPolicyGroup = hostileGroup<ShellContext>({
         const file = app.itemAudioFile(itemId);
         return file ? { file, projectDir } : null;
       },
+      protocolAudio: (itemId, protocol) => app.protocolAudioFile(itemId, protocol),
     });
     const config = parse(await readFile(path.join(REPO, 'electron-builder.yml'), 'utf8')) as Record<string, unknown>;
     return { app, handle, config };
