@@ -61,6 +61,24 @@ describe('annotator n\'s recording of an item, for adjudication', () => {
     }
   });
 
+  it('with blind_names, n counts the view\'s blind order ("Annotator n"), not the names\' order', async () => {
+    const blind = { ...project, config: { ...project.config, adjudication: { ...project.config.adjudication, blind_names: true } } };
+    const queue = (await readAdjudication(blind)).queue;
+    let reordered = 0;
+    for (const itemId of ['demo-02', 'demo-03']) {
+      const named = queue.items.get(itemId)!.labels.map((l) => l.annotator);
+      const order = shownAnnotators(itemId, named, true).map((a) => a.annotator);
+      if (order.join() !== named.join()) reordered++;
+      for (const [i, annotator] of order.entries()) {
+        const found = await protocolAudioFile(blind, itemId, i + 1);
+        // cai spoke no word on demo-03: her number is a 404, whoever is shown there
+        if (itemId === 'demo-03' && annotator === 'cai') expect(found).toMatchObject({ ok: false, status: 404 });
+        else expect(found.ok && path.relative(dir, found.file).split(path.sep).includes(annotator), `${itemId} ${annotator}`).toBe(true);
+      }
+    }
+    expect(reordered).toBeGreaterThan(0); // the test means something only if a blind order differs from the names'
+  });
+
   it('refuses an item not in the queue, whatever its name, and a number past the view', async () => {
     for (const itemId of ['../../etc/passwd', 'sessions/ana/audio/demo-02.wav', 'demo-99', '']) {
       expect(await protocolAudioFile(project, itemId, 1)).toMatchObject({ ok: false, status: 404 });
