@@ -251,7 +251,7 @@ export function AdjudicateScreen({ client }: { client: ApiClient }) {
                   {l.name}
                 </button>
               ))}{' '}
-              <span className="muted">(1–{item.protocols.length} adopt, p another)</span>
+              <span className="muted">(1–{item.protocols.length} adopt, p another · Shift+1–{item.protocols.length} hear, ? all keys)</span>
             </div>
             <div role="group" aria-label="confidence">
               Confidence:{' '}
