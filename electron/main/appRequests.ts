@@ -11,6 +11,8 @@ export interface AppRequestSources {
   rendererRoot: string;
   /** an item's recording for review playback and the project folder it must lie in, or null when it has none */
   itemAudio(itemId: string): { file: string; projectDir: string } | null;
+  /** annotator n's recording of an item for adjudication, already checked inside the project (AppService.protocolAudioFile) */
+  protocolAudio(itemId: string, protocol: number): Promise<FileLookup>;
 }
 
 function reply(status: number, body: BodyInit | null, headers: Record<string, string> = {}): Response {
@@ -46,6 +48,12 @@ export function createAppRequestHandler(sources: AppRequestSources): (request: R
         if (!audio) return refusal(404, 'this item has no recording in the open session');
         const found = await resolveFileInside(audio.projectDir, audio.file);
         if (!found.ok) return refusal(found.status, `recording ${found.reason}`);
+        return serveFile(request, found, { 'content-type': 'audio/wav', 'cache-control': 'no-store' });
+      }
+
+      if (route.kind === 'protocol-audio') {
+        const found = await sources.protocolAudio(route.itemId, route.protocol);
+        if (!found.ok) return refusal(found.status, found.reason);
         return serveFile(request, found, { 'content-type': 'audio/wav', 'cache-control': 'no-store' });
       }
 

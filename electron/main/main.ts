@@ -109,6 +109,7 @@ async function start(): Promise<void> {
         const file = service?.itemAudioFile(itemId);
         return service && file ? { file, projectDir: service.projectFolder.dir } : null;
       },
+      protocolAudio: (itemId, protocol) => service?.protocolAudioFile(itemId, protocol) ?? Promise.resolve({ ok: false, status: 404, reason: 'no project is open' }),
     }),
   );
   const opened = openAppPreferences();

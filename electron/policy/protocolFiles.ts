@@ -1,11 +1,13 @@
-import { checkFileSegments, decodePathSegments } from '../../core/common/http/appPaths';
-import { ITEM_AUDIO_ROUTE } from '../../core/common/contract/transportNames';
+import { checkFileSegments, decodePathSegments, protocolAudioTarget } from '../../core/common/http/appPaths';
+import { ITEM_AUDIO_ROUTE, PROTOCOL_AUDIO_ROUTE } from '../../core/common/contract/transportNames';
 import { isAppUrl, parseStrictUrl } from './appOrigin';
 
 /** What a request of the app protocol asks for, after its path was decoded and checked. */
 export type AppRoute =
   | { kind: 'renderer-file'; segments: string[] }
   | { kind: 'item-audio'; itemId: string }
+  /** annotator n's recording of an item, for adjudication: only this shape (item id, number), never a path */
+  | { kind: 'protocol-audio'; itemId: string; protocol: number }
   | { kind: 'refused'; status: 400 | 403 | 404; reason: string };
 
 
@@ -27,6 +29,12 @@ export function routeAppRequest(url: string, appOrigin: string): AppRoute {
     const itemId = segments[1];
     if (segments.length !== 2 || itemId === undefined || itemId.trim() === '') return refused(404, 'expected item-audio/<item id>');
     return { kind: 'item-audio', itemId };
+  }
+
+  if (segments[0] === PROTOCOL_AUDIO_ROUTE) {
+    const target = protocolAudioTarget(segments.slice(1));
+    if (!target.ok) return refused(target.status, target.reason);
+    return { kind: 'protocol-audio', itemId: target.itemId, protocol: target.protocol };
   }
 
   const refusal = checkFileSegments(segments);

@@ -9,6 +9,7 @@ import { initProject } from '../../core/node/project/projectFolder';
 import { createApiClient } from '../../renderer/src/contract/apiClient';
 import { httpTransport } from '../../renderer/src/contract/httpTransport';
 import { contractSuite, fixturesDir, haveFixtures, sendWav } from './contractSuite';
+import { recordSession } from '../core/node/export/recordSession';
 
 const open: Array<{ app: AppService; host: HttpHost }> = [];
 afterEach(async () => {
@@ -129,5 +130,23 @@ describe('browser-mode host security', () => {
     expect((await part.arrayBuffer()).byteLength).toBe(56);
     expect((await fetch(client.itemAudioUrl('demo-99'), { headers: cookie })).status).toBe(404);
     expect(host.port).toBeGreaterThan(0);
+  });
+
+  it("serves another annotator's recording of an item for adjudication, only by item and number, only with the token", async () => {
+    const { app, host, cookie, client } = await serve();
+    await recordSession(app.projectFolder, 'ana', [{ id: 'demo-02', said: [' I label this polite.'], complete: true }]);
+    await recordSession(app.projectFolder, 'ben', [{ id: 'demo-02', said: [' I label this neutral.'], complete: true }]);
+    expect((await fetch(client.protocolAudioUrl('demo-02', 1), { headers: cookie })).status).toBe(404); // no session open: nobody adjudicates
+    await client.openSession('lead');
+    const first = await fetch(client.protocolAudioUrl('demo-02', 1), { headers: { ...cookie, range: 'bytes=0-3' } });
+    expect(first.status).toBe(206);
+    expect(new TextDecoder().decode(await first.arrayBuffer())).toBe('RIFF');
+    expect((await fetch(client.protocolAudioUrl('demo-02', 2), { headers: cookie })).status).toBe(200);
+    expect((await fetch(client.protocolAudioUrl('demo-02', 2))).status).toBe(400); // no token, no recording
+    for (const [tail, status] of [['demo-02/3', 404], ['demo-02/ana', 404], ['demo-02', 404], ['', 404], ['..%2F..%2Fsecret.txt/1', 404], ['demo-02/1/x', 404], ['demo-02/%zz', 400], ['demo-02%00/1', 400]] as const) {
+      const res = await fetch(`${host.origin}/api/protocol-audio/${tail}`, { headers: cookie });
+      expect(res.status, tail).toBe(status);
+      expect(await res.text()).not.toContain('outside');
+    }
   });
 });

@@ -43,7 +43,8 @@ async function sessionBytes(dir: string): Promise<Map<string, string>> {
 
 /**
  * The lead adjudicates a three-annotator demo study in headless Chromium against the browser-mode host, by keyboard
- * only: the queue lowest agreement first, adopt an annotator's label, confidence, cause, a typed rationale, Enter.
+ * only: the queue lowest agreement first, each protocol played by its key, adopt an annotator's label, confidence,
+ * cause, a typed rationale, Enter.
  */
 describe.skipIf(unavailable !== undefined)('adjudicating in Chromium', () => {
   let served: Awaited<ReturnType<typeof serveProject>>;
@@ -87,6 +88,26 @@ describe.skipIf(unavailable !== undefined)('adjudicating in Chromium', () => {
     expect(await page.locator('.adj-protocol .adj-final').allTextContents()).toEqual(['Polite', 'Impolite', 'Neutral']);
     expect(await page.locator('.adj-protocol .commit-phrase').allTextContents()).toEqual(['I label this polite', 'I label this impolite', 'I label this neutral']);
     await shootBoth(browser, page, '40-adjudicate-item');
+
+    // hear the protocols by keyboard: Shift+2 plays annotator 2 (not an adoption), Shift+1 switches to annotator 1
+    const audio = page.locator('.adj-protocol audio');
+    expect(await audio.count()).toBe(3);
+    const heard = (n: number) => audio.nth(n).evaluate((a: HTMLAudioElement) => ({ t: a.currentTime, paused: a.paused, ended: a.ended, error: a.error?.code ?? null }));
+    await page.keyboard.press('Shift+Digit2');
+    await expect.poll(async () => (await heard(1)).t, { timeout: 10_000 }).toBeGreaterThan(0);
+    expect((await heard(1)).error).toBeNull();
+    await page.keyboard.press('Shift+Digit1');
+    await expect.poll(async () => (await heard(0)).t, { timeout: 10_000 }).toBeGreaterThan(0);
+    expect((await heard(1)).paused).toBe(true); // one protocol heard at a time
+    // o: annotator 1 again, from her commit phrase (spoken 0.1–0.9 s into her take)
+    await page.keyboard.press('o');
+    await expect.poll(async () => { const h = await heard(0); return !h.paused || h.ended; }, { timeout: 10_000 }).toBe(true);
+    expect(await page.locator('.adj-protocol').nth(0).locator('.adj-player').textContent()).toMatch(/commit phrase at \d\.\d s/);
+    await page.keyboard.press('Space'); // Space pauses (or restarts) the protocol last played, never decides
+    expect(await page.locator('.notice').count()).toBe(0);
+    await expect.poll(() => page.locator('.adj-protocol .adj-final').allTextContents()).toEqual(['Polite', 'Impolite', 'Neutral']);
+    expect(await page.locator('[aria-label="gold label"] [aria-pressed="true"]').count()).toBe(0); // playing adopted nothing
+    expect(requests.some((r) => r.includes('/api/protocol-audio/demo-03/2'))).toBe(true);
 
     // demo-03: adopt annotator 3's label, medium, "edge case" (the fourth cause: f), a typed rationale
     for (const key of ['3', 'm', 'f', 'r']) await page.keyboard.press(key);

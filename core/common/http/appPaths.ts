@@ -38,3 +38,17 @@ export function checkFileSegments(segments: readonly string[]): PathRefusal | nu
   }
   return null;
 }
+
+/** The most protocols an item's side-by-side view numbers (its keys reach 1–9; the route allows two digits). */
+const PROTOCOL_NUMBER = /^[1-9][0-9]?$/;
+
+/**
+ * The decoded segments after "protocol-audio/": exactly an item id and the protocol's number in the side-by-side view.
+ * Neither is ever a path: the item id is only looked up in the queue, the number only counts the view's annotators.
+ */
+export function protocolAudioTarget(segments: readonly string[]): { ok: true; itemId: string; protocol: number } | PathRefusal {
+  const [itemId, number] = segments;
+  if (segments.length !== 2 || itemId === undefined || number === undefined || itemId.trim() === '') return refused(404, 'expected protocol-audio/<item id>/<annotator number>');
+  if (!PROTOCOL_NUMBER.test(number)) return refused(404, `annotator number "${number}" is not 1–99`);
+  return { ok: true, itemId, protocol: Number(number) };
+}

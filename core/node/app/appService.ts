@@ -3,6 +3,8 @@ import type { AloudApi, AloudEvent, AloudMethod } from '../../common/contract/al
 import { ALOUD_METHODS } from '../../common/contract/apiMethods';
 import { asRefusal } from '../../common/contract/refusal';
 import { loadProjectConfig, loadProjectItems, type OpenProject } from '../project/projectFolder';
+import { protocolAudioFile } from '../adjudication/protocolAudio';
+import type { FileLookup } from '../fs/resolveInside';
 import { AppContext, type AppServiceOptions } from './appContext';
 import { adjudicationApi } from './adjudicationApi';
 import { codingApi } from './codingApi';
@@ -86,6 +88,16 @@ export class AppService extends RoutedApi {
   itemAudioFile(itemId: string): string | null {
     const audioPath = this.app.session.open?.itemState(itemId)?.audio_path;
     return audioPath ? path.join(this.app.project.dir, audioPath) : null;
+  }
+
+  /**
+   * Annotator n's recording of an item for the lead's side-by-side view (protocolAudioFile), checked inside the project;
+   * in the call queue, so a session being written is read between calls. Only with a session open (the adjudicator's).
+   */
+  protocolAudioFile(itemId: string, protocol: number): Promise<FileLookup> {
+    if (!this.app.session.open) return Promise.resolve({ ok: false, status: 404, reason: 'no session is open' });
+    // a session that cannot be read is said without its message, which may spell out a real path
+    return this.app.calls.run(() => protocolAudioFile(this.app.project, itemId, protocol)).catch((): FileLookup => ({ ok: false, status: 404, reason: 'the sessions could not be read (`aloud adjudicate --project DIR --queue` says why)' }));
   }
 
   close(): Promise<void> {

@@ -8,7 +8,7 @@ import { API_METHODS } from '../../common/contract/apiMethods';
 import { errorOutcome, type CallOutcome } from '../../common/contract/callOutcome';
 import { SECURITY_HEADERS } from '../../common/contract/securityHeaders';
 import { CLIENT_HEADER, HTTP_ROUTES, HTTP_STATUS_OF } from '../../common/contract/transportNames';
-import { checkFileSegments, decodePathSegments } from '../../common/http/appPaths';
+import { checkFileSegments, decodePathSegments, protocolAudioTarget } from '../../common/http/appPaths';
 import { answerFileRequest } from '../fs/rangedFile';
 import { resolveFileInside } from '../fs/resolveInside';
 import { contentTypeFor, resolveRendererFile } from './appFiles';
@@ -154,6 +154,26 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
       const found = await resolveFileInside(options.app.projectFolder.dir, file);
       if (!found.ok) {
         sendText(res, found.status, `recording ${found.reason}`);
+        return;
+      }
+      sendFile(req, res, found, { 'cache-control': 'no-store' });
+      return;
+    }
+    if (pathname.startsWith(HTTP_ROUTES.protocolAudioPrefix) && (req.method === 'GET' || req.method === 'HEAD')) {
+      const tail = pathname.slice(HTTP_ROUTES.protocolAudioPrefix.length);
+      const decoded = tail === '' ? null : decodePathSegments(`/${tail}`);
+      if (decoded && !decoded.ok) {
+        sendText(res, decoded.status, decoded.reason);
+        return;
+      }
+      const target = protocolAudioTarget(decoded?.segments ?? []);
+      if (!target.ok) {
+        sendText(res, target.status, target.reason);
+        return;
+      }
+      const found = await options.app.protocolAudioFile(target.itemId, target.protocol);
+      if (!found.ok) {
+        sendText(res, found.status, found.reason);
         return;
       }
       sendFile(req, res, found, { 'cache-control': 'no-store' });

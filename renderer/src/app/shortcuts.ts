@@ -18,6 +18,9 @@ export interface KeyPress {
   ctrlKey: boolean;
   metaKey: boolean;
   altKey: boolean;
+  /** Shift held, and the physical key (`Digit1`…): Shift+digit is read by position, since Shift changes the character by layout */
+  shiftKey?: boolean;
+  code?: string;
   /** the press went to a text field, select or editable element */
   inField: boolean;
   /**

@@ -9,12 +9,15 @@ export interface ApiTransport {
   onEvent(listener: (event: AloudEvent) => void): () => void;
   /** URL the page can play an item's recording from */
   itemAudioUrl(itemId: string): string;
+  /** URL the lead can play annotator n's recording of an item from (n: the protocol's number in the side-by-side view) */
+  protocolAudioUrl(itemId: string, protocol: number): string;
 }
 
 /** The app API, the typed event subscriptions (onItem, onPartial, …) and every event at once (onEvent). */
 export interface ApiClient extends AloudApi, AloudEventSubscriptions {
   onEvent(listener: (event: AloudEvent) => void): () => void;
   itemAudioUrl(itemId: string): string;
+  protocolAudioUrl(itemId: string, protocol: number): string;
 }
 
 /**
@@ -44,5 +47,6 @@ export function createApiClient(transport: ApiTransport): ApiClient {
     ...eventSubscriptions(onEvent),
     onEvent,
     itemAudioUrl: (itemId) => transport.itemAudioUrl(itemId),
+    protocolAudioUrl: (itemId, protocol) => transport.protocolAudioUrl(itemId, protocol),
   };
 }

@@ -1,6 +1,6 @@
 import type { AloudMethod } from '../../../core/common/contract/aloudApi';
 import type { AloudBridge } from '../../../core/common/contract/callOutcome';
-import { ITEM_AUDIO_ROUTE } from '../../../core/common/contract/transportNames';
+import { ITEM_AUDIO_ROUTE, PROTOCOL_AUDIO_ROUTE, protocolAudioTail } from '../../../core/common/contract/transportNames';
 import type { ApiTransport } from './apiClient';
 
 /** Electron: the preload's `window.aloudBridge` (IPC underneath); item audio through the app's own protocol. */
@@ -9,5 +9,6 @@ export function bridgeTransport(bridge: AloudBridge, origin = 'aloud://app'): Ap
     call: (method: AloudMethod, args: unknown[]) => bridge.call(method, args),
     onEvent: (listener) => bridge.onEvent(listener),
     itemAudioUrl: (itemId) => `${origin}/${ITEM_AUDIO_ROUTE}/${encodeURIComponent(itemId)}`,
+    protocolAudioUrl: (itemId, protocol) => `${origin}/${PROTOCOL_AUDIO_ROUTE}/${protocolAudioTail(itemId, protocol)}`,
   };
 }

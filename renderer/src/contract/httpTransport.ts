@@ -2,7 +2,7 @@ import type { AloudEvent, AloudMethod } from '../../../core/common/contract/alou
 import { Refusal } from '../../../core/common/contract/refusal';
 import type { CallOutcome } from '../../../core/common/contract/callOutcome';
 import { API_METHODS } from '../../../core/common/contract/apiMethods';
-import { binaryRoute, callRoute, CLIENT_HEADER, HTTP_ROUTES, itemAudioRoute } from '../../../core/common/contract/transportNames';
+import { binaryRoute, callRoute, CLIENT_HEADER, HTTP_ROUTES, itemAudioRoute, protocolAudioRoute } from '../../../core/common/contract/transportNames';
 import type { ApiTransport } from './apiClient';
 
 async function outcomeOf(response: Response): Promise<CallOutcome> {
@@ -76,5 +76,6 @@ export function httpTransport(baseUrl: string, init: { headers?: Record<string, 
       return () => abort.abort();
     },
     itemAudioUrl: (itemId) => `${baseUrl}${itemAudioRoute(itemId)}`,
+    protocolAudioUrl: (itemId, protocol) => `${baseUrl}${protocolAudioRoute(itemId, protocol)}`,
   };
 }

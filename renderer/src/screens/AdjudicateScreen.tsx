@@ -1,8 +1,9 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { AdjudicationItemView, AdjudicationQueueView, ProtocolView } from '../../../core/common/adjudication/adjudicationViews';
 import type { ApiClient } from '../contract/apiClient';
-import { adjudicationKey, CAUSE_KEYS, EMPTY_DRAFT, type DecisionDraft } from '../adjudication/adjudicationKeys';
+import { adjudicationKey, adjudicationShortcutList, CAUSE_KEYS, EMPTY_DRAFT, type DecisionDraft } from '../adjudication/adjudicationKeys';
 import { reportRefusalsTo } from '../app/runCall';
+import { ShortcutHelp } from '../components/Dialogs';
 import { useShortcuts } from '../hooks/useShortcuts';
 
 const seconds = (s: number | null): string => (s === null ? '—' : `${s.toFixed(1)} s`);
@@ -24,13 +25,46 @@ function Transcript({ protocol }: { protocol: ProtocolView }) {
   );
 }
 
-function ProtocolColumn({ protocol, index, fastSeconds }: { protocol: ProtocolView; index: number; fastSeconds: number }) {
+interface PlayerProps {
+  /** where the page plays this annotator's recording from (the host's protocol-audio route) */
+  src: string;
+  playing: boolean;
+  bind: (audio: HTMLAudioElement | null) => void;
+  onPlaying: (playing: boolean) => void;
+}
+
+/** A small player for one protocol: the browser's own controls over the host's ranged WAV; the keys drive it too. */
+function ProtocolPlayer({ protocol, index, player }: { protocol: ProtocolView; index: number; player: PlayerProps }) {
+  if (protocol.audio_ms <= 0) return <p className="muted adj-no-audio">No recording (labelled without speaking).</p>;
+  const commitAt = protocol.commit?.t_ms ?? null;
+  return (
+    <div className={`adj-player${player.playing ? ' playing' : ''}`}>
+      <audio
+        ref={player.bind}
+        src={player.src}
+        preload="metadata"
+        controls
+        aria-label={`${protocol.shown}: spoken protocol (Shift+${index + 1})`}
+        onPlay={() => player.onPlaying(true)}
+        onPause={() => player.onPlaying(false)}
+        onEnded={() => player.onPlaying(false)}
+      />
+      <span className="muted">
+        {' '}
+        <kbd>Shift+{index + 1}</kbd> play/pause{commitAt !== null && <> · <kbd>o</kbd> commit phrase at {(commitAt / 1000).toFixed(1)} s</>}
+      </span>
+    </div>
+  );
+}
+
+function ProtocolColumn({ protocol, index, fastSeconds, player }: { protocol: ProtocolView; index: number; fastSeconds: number; player: PlayerProps }) {
   return (
     <section className="adj-protocol" aria-label={protocol.shown}>
       <h3>
         <kbd>{index + 1}</kbd> {protocol.shown}: <strong className="adj-final">{protocol.final_label ?? '—'}</strong>
         {protocol.blind_label !== null && protocol.blind_label !== protocol.final_label && <span className="muted"> (blind: {protocol.blind_label})</span>}
       </h3>
+      <ProtocolPlayer protocol={protocol} index={index} player={player} />
       <Transcript protocol={protocol} />
       <ol className="adj-acts" aria-label="label acts">
         {protocol.acts.map((a, i) => (
@@ -72,6 +106,11 @@ export function AdjudicateScreen({ client }: { client: ApiClient }) {
   const [notice, setNotice] = useState<string | null>(null);
   const rationaleRef = useRef<HTMLInputElement>(null);
   const flagRef = useRef<HTMLInputElement>(null);
+  // the shown item's players, by protocol number - 1; the one last played is what Space and o act on
+  const players = useRef<Array<HTMLAudioElement | null>>([]);
+  const [current, setCurrent] = useState(0);
+  const [playing, setPlaying] = useState<number | null>(null);
+  const [help, setHelp] = useState(false);
   const run = useCallback(<T,>(task: () => Promise<T>) => {
     setError(null);
     return reportRefusalsTo(setError)(task);
@@ -113,7 +152,31 @@ export function AdjudicateScreen({ client }: { client: ApiClient }) {
     setIndex(next >= 0 ? next : Math.max(0, q.rows.findIndex((r) => r.item_id === view.item_id)));
   }, [client, draft, item, queue, run]);
 
+  // a new item: its players start afresh, from annotator 1
+  useEffect(() => {
+    setCurrent(0);
+    setPlaying(null);
+  }, [item?.item_id]);
+
+  const play = (n: number, from: number | null = null) => {
+    const audio = players.current[n];
+    setCurrent(n);
+    if (!audio) return setError(`${item?.protocols[n]?.shown ?? `Annotator ${n + 1}`} has no recording of this item.`);
+    // one protocol heard at a time
+    players.current.forEach((other, i) => i !== n && other && !other.paused && other.pause());
+    if (from !== null) audio.currentTime = from;
+    if (audio.paused || from !== null) audio.play().catch((e: Error) => setError(`The recording could not be played: ${e.message}`));
+    else audio.pause();
+  };
+
+  const toCommit = () => {
+    const commit = item?.protocols[current]?.commit ?? null;
+    if (!commit || commit.t_ms === null) return setError(`${item?.protocols[current]?.shown ?? 'This protocol'} has no spoken commit phrase with a time.`);
+    play(current, commit.t_ms / 1000);
+  };
+
   useShortcuts((press) => {
+    if (help && press.key === 'Escape') return (setHelp(false), true);
     if (!queue || !item) return false;
     const action = adjudicationKey(press, draft, { shownLabels: item.protocols.map((p) => p.final_label), labels: queue.labels.map((l) => l.name), causes: queue.causes });
     if (!action) return false;
@@ -121,6 +184,9 @@ export function AdjudicateScreen({ client }: { client: ApiClient }) {
     else if (action.kind === 'move') setIndex((i) => Math.max(0, Math.min(queue.rows.length - 1, i + action.delta)));
     else if (action.kind === 'decide') void decide();
     else if (action.kind === 'focus') (action.field === 'rationale' ? rationaleRef : flagRef).current?.focus();
+    else if (action.kind === 'play') play(action.protocol === 'current' ? current : action.protocol - 1);
+    else if (action.kind === 'to-commit') toCommit();
+    else if (action.kind === 'help') setHelp((shown) => !shown);
     return true;
   });
 
@@ -163,7 +229,18 @@ export function AdjudicateScreen({ client }: { client: ApiClient }) {
           </header>
           <div className="adj-protocols">
             {item.protocols.map((p, i) => (
-              <ProtocolColumn key={p.shown} protocol={p} index={i} fastSeconds={queue.fast_decision_seconds} />
+              <ProtocolColumn
+                key={`${item.item_id}\u0000${p.shown}`}
+                protocol={p}
+                index={i}
+                fastSeconds={queue.fast_decision_seconds}
+                player={{
+                  src: client.protocolAudioUrl(item.item_id, i + 1),
+                  playing: playing === i,
+                  bind: (audio) => void (players.current[i] = audio),
+                  onPlaying: (now) => setPlaying((was) => (now ? i : was === i ? null : was)),
+                }}
+              />
             ))}
           </div>
           <form className="adj-decision" aria-label="decision" onSubmit={(e) => (e.preventDefault(), void decide())}>
@@ -174,7 +251,7 @@ export function AdjudicateScreen({ client }: { client: ApiClient }) {
                   {l.name}
                 </button>
               ))}{' '}
-              <span className="muted">(1–{item.protocols.length} adopt, p another)</span>
+              <span className="muted">(1–{item.protocols.length} adopt, p another · Shift+1–{item.protocols.length} hear, ? all keys)</span>
             </div>
             <div role="group" aria-label="confidence">
               Confidence:{' '}
@@ -203,6 +280,7 @@ export function AdjudicateScreen({ client }: { client: ApiClient }) {
             </button>
             {item.history.length > 0 && <p className="muted">Earlier decisions: {item.history.map((h) => `“${h.label}” (${h.confidence}, ${clock(h.decided_at)})`).join(', ')}</p>}
           </form>
+          {help && <ShortcutHelp shortcuts={adjudicationShortcutList(queue.causes)} onClose={() => setHelp(false)} />}
           {notice && <p className="notice" role="status">{notice}</p>}
           {error && <p className="error" role="alert">{error}</p>}
         </div>

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAppRequestHandler } from '../../../electron/main/appRequests';
+import { resolveFileInside } from '../../../core/node/fs/resolveInside';
 import { APP_ORIGIN } from '../../../electron/policy/appOrigin';
 import { CONTENT_SECURITY_POLICY } from '../../../core/common/contract/securityHeaders';
 
@@ -31,6 +32,7 @@ beforeAll(async () => {
     appOrigin: APP_ORIGIN,
     rendererRoot: renderer,
     itemAudio: (itemId) => (recordings[itemId] ? { file: recordings[itemId]!, projectDir: project } : null),
+    protocolAudio: async (itemId, protocol) => (itemId === 'demo-01' && protocol === 2 ? resolveFileInside(project, recordings['demo-01']!) : { ok: false, status: 404, reason: 'no recording' }),
   });
 });
 afterAll(() => rm(work, { recursive: true, force: true }));
@@ -131,5 +133,29 @@ describe('item recordings (review playback)', () => {
     expect(escapes.status).toBe(403);
     expect(await escapes.text()).not.toContain('not yours');
     expect((await get('aloud://app/item-audio/linked')).status).toBe(403);
+  });
+});
+
+describe('protocol recordings (adjudication playback): only protocol-audio/<item id>/<n>', () => {
+  it('serves annotator n of an item through the host\'s lookup, with ranges', async () => {
+    const response = await get('aloud://app/protocol-audio/demo-01/2', { Range: 'bytes=0-9' });
+    expect(response.status).toBe(206);
+    expect(response.headers.get('content-type')).toBe('audio/wav');
+    expect(new Uint8Array(await response.arrayBuffer())).toEqual(audioBytes.slice(0, 10));
+    expectSecurityHeaders(response);
+  });
+
+  it.each([
+    ['aloud://app/protocol-audio/demo-01', 404],
+    ['aloud://app/protocol-audio/demo-01/2/x', 404],
+    ['aloud://app/protocol-audio/demo-01/0', 404],
+    ['aloud://app/protocol-audio/demo-01/ana', 404],
+    ['aloud://app/protocol-audio/demo-01/100', 404],
+    ['aloud://app/protocol-audio/%20/1', 404],
+    ['aloud://app/protocol-audio/..%2Fsessions/1', 404],
+    ['aloud://app/protocol-audio/demo-01/%zz', 400],
+    ['aloud://app/protocol-audio/demo-01/1', 404],
+  ])('%s → %i', async (url, status) => {
+    expect((await get(url)).status).toBe(status);
   });
 });

@@ -118,6 +118,7 @@ describe('handleIpcCall against a real AppService', () => {
         const file = app.itemAudioFile(itemId);
         return file ? { file, projectDir: app.projectFolder.dir } : null;
       },
+      protocolAudio: (itemId, protocol) => app.protocolAudioFile(itemId, protocol),
     });
     const whole = await handle(new Request('aloud://app/item-audio/demo-05'));
     expect(new Uint8Array(await whole.arrayBuffer())).toEqual(wav);

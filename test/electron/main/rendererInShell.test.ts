@@ -47,6 +47,7 @@ describe.skipIf(unavailable !== undefined)('the built renderer under the shellâ€
         const file = app.itemAudioFile(itemId);
         return file ? { file, projectDir } : null;
       },
+      protocolAudio: (itemId, protocol) => app.protocolAudioFile(itemId, protocol),
     });
     // Loopback adapter: http://127.0.0.1:<port>/x is answered as aloud://app/x would be.
     server = createServer((req, res) => {

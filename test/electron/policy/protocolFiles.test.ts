@@ -32,6 +32,25 @@ describe('routeAppRequest', () => {
   });
 
   it.each([
+    ['aloud://app/protocol-audio/demo-01/1', 'demo-01', 1],
+    ['aloud://app/protocol-audio/reply%2F7%3A%20%C3%A9/12', 'reply/7: é', 12],
+    ['aloud://app/protocol-audio/..%2F..%2Fsessions/2', '../../sessions', 2],
+  ])('%s is protocol %j of item n (the id a key, never a path)', (url, itemId, protocol) => {
+    expect(routeAppRequest(url, APP_ORIGIN)).toEqual({ kind: 'protocol-audio', itemId, protocol });
+  });
+
+  it.each([
+    'aloud://app/protocol-audio/demo-01',
+    'aloud://app/protocol-audio/demo-01/ana',
+    'aloud://app/protocol-audio/demo-01/0',
+    'aloud://app/protocol-audio/demo-01/1/extra',
+    'aloud://app/protocol-audio/demo-01/sessions%2Fana%2Faudio%2Fdemo-01.wav',
+    'aloud://app/protocol-audio//1',
+  ])('%s is no protocol recording (404)', (url) => {
+    expect(routeAppRequest(url, APP_ORIGIN)).toMatchObject({ kind: 'refused', status: 404 });
+  });
+
+  it.each([
     ['file:///etc/passwd', 403],
     ['https://example.com/index.html', 403],
     ['aloud://app.evil.com/index.html', 403],

@@ -5,7 +5,7 @@ import { createApiClient, type ApiTransport } from '../../../renderer/src/contra
 describe('the contract client', () => {
   it('the client opens one stream from the host for all its listeners, and closes it when the last one stops', () => {
     const events = eventStream();
-    const transport: ApiTransport = { call: () => Promise.reject(new Error('no calls here')), onEvent: (l) => events.onEvent(l), itemAudioUrl: (id) => id };
+    const transport: ApiTransport = { call: () => Promise.reject(new Error('no calls here')), onEvent: (l) => events.onEvent(l), itemAudioUrl: (id) => id, protocolAudioUrl: (id, n) => `${id}/${n}` };
     const client = createApiClient(transport);
     const heard: string[] = [];
     const stops = [client.onItem(() => heard.push('item')), client.onPartial(() => heard.push('partial')), client.onEvent((e) => heard.push(`any ${e.type}`))];

@@ -83,6 +83,8 @@ for (const [what, request] of [
   ['a 403 (traversal)', new Request(`${APP_ORIGIN}/%2e%2e/x`)],
   ['a 404 (missing asset)', new Request(`${APP_ORIGIN}/assets/none.js`)],
   ['a 404 (item without audio)', new Request(`${APP_ORIGIN}/item-audio/demo-01`)],
+  ['a 404 (protocol recording of an item nobody labelled)', new Request(`${APP_ORIGIN}/protocol-audio/demo-01/1`)],
+  ['a 404 (protocol recording asked by path)', new Request(`${APP_ORIGIN}/protocol-audio/..%2F..%2Fetc/passwd`)],
   ['the page', new Request(`${APP_ORIGIN}/index.html`)],
   ['a symlink out of the renderer (403)', new Request(`${APP_ORIGIN}/assets/link-out.js`)],
 ] as const) {
@@ -143,6 +145,7 @@ export const electronPolicyGroup = hostileGroup<ShellContext>({
         const file = app.itemAudioFile(itemId);
         return file ? { file, projectDir } : null;
       },
+      protocolAudio: (itemId, protocol) => app.protocolAudioFile(itemId, protocol),
     });
     const config = parse(await readFile(path.join(REPO, 'electron-builder.yml'), 'utf8')) as Record<string, unknown>;
     return { app, handle, config };

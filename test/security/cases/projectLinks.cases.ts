@@ -196,7 +196,7 @@ const serveCases: Array<HostileCase<null>> = [
     async run() {
       const { project, root, wav } = await recordedProject();
       await plant(root, wav, OUTSIDE_TEXT);
-      const handle = createAppRequestHandler({ appOrigin: APP_ORIGIN, rendererRoot: path.join(root, 'none'), itemAudio: () => ({ file: wav, projectDir: project.dir }) });
+      const handle = createAppRequestHandler({ appOrigin: APP_ORIGIN, rendererRoot: path.join(root, 'none'), itemAudio: () => ({ file: wav, projectDir: project.dir }), protocolAudio: async () => ({ ok: false, status: 404, reason: 'no recording' }) });
       const res = await handle(new Request(`${APP_ORIGIN}/item-audio/demo-01`));
       expect(res.status).toBe(403);
       expect(await res.text()).not.toContain('precious');

@@ -15,6 +15,7 @@ import { ensureUserDemoProject } from '../../project/userDemoProject';
 import { type CliCommand, printJson, UsageError, withUsageErrors } from '../cliSupport';
 import { progressLine } from '../progressLine';
 import { goldAgreement, type GoldAgreementReport } from '../../../common/adjudication/goldAgreement';
+import { goldAgreementHtml } from '../../../common/adjudication/goldAgreementHtml';
 import { readAdjudication } from '../../adjudication/projectAdjudication';
 
 const MAX_RESAMPLES = 100_000;
@@ -176,7 +177,7 @@ export const agreementCommand: CliCommand = {
     const counting = counted.length > 0 ? describeCounting(mergeCountingReports(counted)) : [];
     const scriptedItems = sets.reduce((n, s) => n + (s.scriptedItems ?? 0), 0);
     if (values.html) {
-      await writeFileAtomic(values.html, agreementHtml(analysis, { title: 'Aloud agreement report', sources: sets.map((s) => s.source), generatedAt: new Date().toISOString(), counting, scriptedItems, ...(codes ? { sections: codeAgreementHtml(codes) } : {}) }));
+      await writeFileAtomic(values.html, agreementHtml(analysis, { title: 'Aloud agreement report', sources: sets.map((s) => s.source), generatedAt: new Date().toISOString(), counting, scriptedItems, ...(codes || gold ? { sections: (codes ? codeAgreementHtml(codes) : '') + (gold ? goldAgreementHtml(gold) : '') } : {}) }));
     }
     if (values.json) {
       const countingJson = counted.length > 0 ? { ...mergeCountingReports(counted), said: counting } : null;
