@@ -11,6 +11,11 @@ export const CODINGS_CSV_OPTIONAL = ['memo'] as const;
 
 /** The rows one codings import checks (its check is linear: 200,000 rows take seconds; see bench/codingsImport.ts). */
 export const MAX_CODINGS_ROWS = 1_000_000;
+/**
+ * The coders one codings import brings: each new coder is a session of her own (a folder, a lock, a log made durable),
+ * milliseconds each, so a table of a team's coders imports in seconds and one of 200,000 "coders" is refused at once.
+ */
+export const MAX_CODINGS_CODERS = 1_000;
 
 export interface CodingRow {
   line: number;
@@ -52,6 +57,14 @@ export function parseCodingsCsv(text: string, file: string, maxRows: number = MA
   }
   if (problems.length > 0) throw new InputError(problems);
   if (rows.length === 0) throw new InputError([{ file, line: table.headerLine, field: null, stage: 'rule', message: 'the table has no codings' }]);
+  const coders = new Set<string>();
+  for (const row of rows) {
+    coders.add(row.coder);
+    if (coders.size > MAX_CODINGS_CODERS) {
+      const total = new Set(rows.map((r) => r.coder)).size;
+      throw new InputError([{ file, line: row.line, field: 'coder', stage: 'input', message: `${total} coders are more than one codings import takes (at most ${MAX_CODINGS_CODERS}, each a session of her own; this row names coder ${MAX_CODINGS_CODERS + 1}); split the table by coder` }]);
+    }
+  }
   return rows;
 }
 

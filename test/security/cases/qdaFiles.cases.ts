@@ -1,8 +1,9 @@
+import type { InputError } from '../../../core/common/io/inputProblem';
 import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { deflateRawSync } from 'node:zlib';
 import { expect } from 'vitest';
-import { MAX_CODINGS_ROWS, parseCodingsCsv } from '../../../core/common/coding/codingImport';
+import { MAX_CODINGS_CODERS, MAX_CODINGS_ROWS, parseCodingsCsv } from '../../../core/common/coding/codingImport';
 import { cli } from '../../helpers/cli';
 import { freshProject, recordedProject } from '../fixtures';
 import { hostileGroup, type HostileCase } from '../hostile';
@@ -113,6 +114,24 @@ add('a codings table past the row limit is refused in one line before any row is
   const rows = Array.from({ length: 11 }, (_, i) => `demo-01,ana,u0,coder-${i},Doubts`);
   expect(() => parseCodingsCsv(`item,annotator,unit,coder,code\n${rows.join('\n')}\n`, 'big.csv', 10)).toThrow(/11 rows are more than one codings import takes \(at most 10\); split the table/);
   expect(MAX_CODINGS_ROWS).toBe(1_000_000);
+});
+
+add('a codings table of more coders than one import takes (200,000 "coders", a session each) is refused in one line naming the row', () => {
+  const rows = Array.from({ length: MAX_CODINGS_CODERS + 5 }, (_, i) => `demo-01,ana,u0,coder-${i},Doubts`);
+  const error = (() => {
+    try {
+      parseCodingsCsv(`item,annotator,unit,coder,code\n${rows.join('\n')}\n`, 'coders.csv');
+    } catch (e) {
+      return e as InputError;
+    }
+    throw new Error('expected a refusal');
+  })();
+  expect(error.problems).toHaveLength(1);
+  expect(error.problems[0]).toMatchObject({ file: 'coders.csv', line: MAX_CODINGS_CODERS + 2, field: 'coder' });
+  expect(error.problems[0]!.message).toMatch(/^1005 coders are more than one codings import takes \(at most 1000,/);
+  // a team's table of many rows by few coders is not touched by it
+  const many = Array.from({ length: 5_000 }, (_, i) => `demo-01,ana,u0,coder-${i % 7},Doubts`);
+  expect(parseCodingsCsv(`item,annotator,unit,coder,code\n${many.join('\n')}\n`, 'team.csv')).toHaveLength(5_000);
 });
 
 export const qdaFilesGroup = hostileGroup<null>({ surface: 'imports', area: 'REFI-QDA files, XML and codebooks', setup: () => null, cases });
