@@ -1,3 +1,5 @@
+import type { LoggedEvent } from '../io/loggedEvent';
+
 /** How sure the lead is of a gold label she decided. */
 export type AdjudicationConfidence = 'high' | 'medium' | 'low';
 export const ADJUDICATION_CONFIDENCES: readonly AdjudicationConfidence[] = ['high', 'medium', 'low'];
@@ -51,9 +53,7 @@ export const ADJUDICATION_EVENT_VERSIONS: { readonly [T in AdjudicationEventType
   items_sent_to_huddle: 1,
 };
 
-export type AdjudicationEvent = {
-  [T in AdjudicationEventType]: { v: number; seq: number; ts: string; type: T; data: AdjudicationEventData[T] };
-}[AdjudicationEventType];
+export type AdjudicationEvent = LoggedEvent<AdjudicationEventData>;
 
 /** An event before the log gives it its place (seq) and time. */
 export type AdjudicationPayload = { [T in AdjudicationEventType]: { type: T; data: AdjudicationEventData[T] } }[AdjudicationEventType];

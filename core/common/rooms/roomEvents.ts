@@ -1,4 +1,5 @@
 import type { AlphaLevel } from '../agreement/krippendorff';
+import type { LoggedEvent } from '../io/loggedEvent';
 
 export interface RoomItem {
   id: string;
@@ -49,9 +50,7 @@ export const ROOM_EVENT_VERSIONS: { readonly [T in RoomEventType]: number } = {
   room_closed: 1,
 };
 
-export type RoomEvent = {
-  [T in RoomEventType]: { v: number; seq: number; ts: string; type: T; data: RoomEventData[T] };
-}[RoomEventType];
+export type RoomEvent = LoggedEvent<RoomEventData>;
 
 export function isRoomEventType(type: unknown): type is RoomEventType {
   return typeof type === 'string' && Object.prototype.hasOwnProperty.call(ROOM_EVENT_VERSIONS, type);

@@ -1,5 +1,6 @@
 import type { AlphaLevel } from '../agreement/krippendorff';
 import type { LabelSource } from '../session/itemState';
+import type { LoggedEvent } from '../io/loggedEvent';
 
 /** A piece of the expert's transcript as the engine returned it (times on the item's audio). */
 export interface ShadowSegment {
@@ -103,9 +104,7 @@ export const SHADOW_EVENT_VERSIONS: { readonly [T in ShadowEventType]: number } 
   room_closed: 1,
 };
 
-export type ShadowEvent = {
-  [T in ShadowEventType]: { v: number; seq: number; ts: string; type: T; data: ShadowEventData[T] };
-}[ShadowEventType];
+export type ShadowEvent = LoggedEvent<ShadowEventData>;
 
 export type ShadowEntry = { [T in ShadowEventType]: { type: T; data: ShadowEventData[T] } }[ShadowEventType];
 

@@ -6,6 +6,7 @@ import type { LabelSource } from './itemState';
 import type { ReasoningReveal } from '../project/projectConfig';
 import type { AppliedSplit } from '../reasoning/reasoningSteps';
 import type { StepJudgmentSource } from '../reasoning/stepJudgments';
+import type { LoggedEvent } from '../io/loggedEvent';
 
 /** Why a recording ended; everything except 'user' and 'end_of_input' is an interruption. */
 export type RecordingStopReason =
@@ -63,10 +64,10 @@ export interface CodeActData {
 }
 
 /**
- * What kind of session a log is: an annotator's own work, or a norming room's votes written back as labels (kept
- * apart: not an annotator of the project's agreement unless asked for). null: a log from before kinds were recorded.
+ * What kind of session a log is: an annotator's own work, a norming room's votes written back as labels (kept apart:
+ * not an annotator of the project's agreement unless asked for), or a coder's log made by `import --codings` (codings
+ * only, no protocol). null: a log from before kinds were recorded.
  */
-/** an annotator's own session; a norming room's votes written back; a coder's log made by `import --codings` (codings only, no protocol) */
 export type SessionKind = 'annotator' | 'room' | 'coder';
 export const SESSION_KINDS: readonly SessionKind[] = ['annotator', 'room', 'coder'];
 
@@ -255,9 +256,7 @@ export const EVENT_VERSIONS: { readonly [T in SessionEventType]: number } = {
 export const SESSION_EVENT_TYPES = Object.keys(EVENT_VERSIONS) as SessionEventType[];
 
 /** One line of events.jsonl. */
-export type SessionEvent = {
-  [T in SessionEventType]: { v: number; seq: number; ts: string; type: T; data: SessionEventData[T] };
-}[SessionEventType];
+export type SessionEvent = LoggedEvent<SessionEventData>;
 
 export type SessionEventOf<T extends SessionEventType> = Extract<SessionEvent, { type: T }>;
 
