@@ -38,7 +38,10 @@ function partialNameFor(file: string, suffix = '.partial'): string {
  */
 export async function ensureBenchModel(file = path.join(BENCH_DIR, 'engine/bench-tiny.en.bin')): Promise<string> {
   if (existsSync(file)) return file;
-  if (!haveSharedModels) throw new Error(`${FOR_TESTS_MODEL} or ${MAKE_BENCH_MODEL} is absent: ../shared beside the repository holds the for-tests model the bench model is made from`);
+  if (!haveSharedModels)
+    throw new Error(
+      `${FOR_TESTS_MODEL} or ${MAKE_BENCH_MODEL} is absent: ../shared beside the repository holds the for-tests model the bench model is made from`,
+    );
   await mkdir(path.dirname(file), { recursive: true });
   const partial = partialNameFor(file);
   try {
@@ -61,7 +64,9 @@ export async function ensureSpokenClip(file: string, text: string, seconds: numb
     await run('sox', [raw, '-r', '16000', '-c', '1', '-b', '16', partial, 'pad', '0', String(seconds), 'trim', '0', String(seconds)]);
     await rename(partial, file);
   } catch (e) {
-    throw new Error(`making ${path.basename(file)} needs espeak-ng and sox (Debian: apt-get install espeak-ng sox): ${(e as Error).message.split('\n')[0]}`);
+    throw new Error(
+      `making ${path.basename(file)} needs espeak-ng and sox (Debian: apt-get install espeak-ng sox): ${(e as Error).message.split('\n')[0]}`,
+    );
   } finally {
     await rm(raw, { force: true });
     await rm(partial, { force: true });
@@ -98,14 +103,38 @@ export async function ensureWhisperCpp19(log: (line: string) => void = () => und
   const tools = { cli: path.join(bin, 'whisper-cli'), bench: path.join(bin, 'whisper-bench') };
   if (existsSync(tools.cli) && existsSync(tools.bench)) return tools;
   if (!existsSync(path.join(src, 'CMakeLists.txt'))) throw new Error(`${src} is missing: run npm install`);
-  log(`building whisper.cpp 1.9.1's own tools natively into ${dir}${without.length > 0 ? ` without ${without.join(' ')}` : ''} (a few minutes)…`);
+  log(
+    `building whisper.cpp 1.9.1's own tools natively into ${dir}${without.length > 0 ? ` without ${without.join(' ')}` : ''} (a few minutes)…`,
+  );
   // -march=native first, then what this machine does not allow (GGML_NATIVE would put -march=native last)
-  const native = without.length > 0 ? ['-DGGML_NATIVE=OFF', `-DCMAKE_C_FLAGS=-march=native ${without.join(' ')}`, `-DCMAKE_CXX_FLAGS=-march=native ${without.join(' ')}`] : ['-DGGML_NATIVE=ON'];
+  const native =
+    without.length > 0
+      ? ['-DGGML_NATIVE=OFF', `-DCMAKE_C_FLAGS=-march=native ${without.join(' ')}`, `-DCMAKE_CXX_FLAGS=-march=native ${without.join(' ')}`]
+      : ['-DGGML_NATIVE=ON'];
   try {
-    await run('cmake', ['-S', src, '-B', dir, '-DCMAKE_BUILD_TYPE=Release', ...native, '-DBUILD_SHARED_LIBS=OFF', '-DWHISPER_BUILD_TESTS=OFF', '-DWHISPER_SDL2=OFF', `-DCMAKE_RUNTIME_OUTPUT_DIRECTORY=${bin}`], { maxBuffer: 64 * 1024 * 1024 });
-    await run('cmake', ['--build', dir, '-j', String(availableParallelism()), '--target', 'whisper-cli', 'whisper-bench'], { maxBuffer: 64 * 1024 * 1024 });
+    await run(
+      'cmake',
+      [
+        '-S',
+        src,
+        '-B',
+        dir,
+        '-DCMAKE_BUILD_TYPE=Release',
+        ...native,
+        '-DBUILD_SHARED_LIBS=OFF',
+        '-DWHISPER_BUILD_TESTS=OFF',
+        '-DWHISPER_SDL2=OFF',
+        `-DCMAKE_RUNTIME_OUTPUT_DIRECTORY=${bin}`,
+      ],
+      { maxBuffer: 64 * 1024 * 1024 },
+    );
+    await run('cmake', ['--build', dir, '-j', String(availableParallelism()), '--target', 'whisper-cli', 'whisper-bench'], {
+      maxBuffer: 64 * 1024 * 1024,
+    });
   } catch (e) {
-    throw new Error(`building whisper.cpp 1.9.1's tools failed (needs cmake and a C++ compiler): ${(e as Error).message.split('\n').slice(-3).join(' ')}`);
+    throw new Error(
+      `building whisper.cpp 1.9.1's tools failed (needs cmake and a C++ compiler): ${(e as Error).message.split('\n').slice(-3).join(' ')}`,
+    );
   }
   return tools;
 }
@@ -136,7 +165,8 @@ const QUANTIZE_SOURCES = [
 export async function ensureQuantizeTool(log: (line: string) => void = () => undefined): Promise<string> {
   const tool = path.join(BENCH_DIR, 'tools/whisper-quantize');
   if (existsSync(tool)) return tool;
-  if (!existsSync(path.join(WHISPER_TREE, 'examples/quantize/quantize.cpp'))) throw new Error(`${WHISPER_TREE} is missing: run npm install`);
+  if (!existsSync(path.join(WHISPER_TREE, 'examples/quantize/quantize.cpp')))
+    throw new Error(`${WHISPER_TREE} is missing: run npm install`);
   log("compiling whisper.cpp 1.9.1's quantizer (about a minute)…");
   const objects = partialNameFor(path.join(BENCH_DIR, 'tools/quantize'), '.objects');
   await mkdir(objects, { recursive: true });
@@ -144,7 +174,20 @@ export async function ensureQuantizeTool(log: (line: string) => void = () => und
   const compile = (source: string): Promise<string> => {
     const cpp = source.endsWith('.cpp');
     const object = path.join(objects, `${path.basename(source).replace(/\./g, '_')}.o`);
-    const args = [cpp ? '-std=c++17' : '-std=c11', '-O1', '-w', '-DNDEBUG', '-D_GNU_SOURCE', '-DGGML_VERSION="1.9.1"', '-DGGML_COMMIT="nodejs-whisper"', ...include, '-c', path.join(WHISPER_TREE, source), '-o', object];
+    const args = [
+      cpp ? '-std=c++17' : '-std=c11',
+      '-O1',
+      '-w',
+      '-DNDEBUG',
+      '-D_GNU_SOURCE',
+      '-DGGML_VERSION="1.9.1"',
+      '-DGGML_COMMIT="nodejs-whisper"',
+      ...include,
+      '-c',
+      path.join(WHISPER_TREE, source),
+      '-o',
+      object,
+    ];
     return run(cpp ? (process.env.CXX ?? 'c++') : (process.env.CC ?? 'cc'), args, { maxBuffer: 16 * 1024 * 1024 }).then(() => object);
   };
   try {
@@ -159,7 +202,9 @@ export async function ensureQuantizeTool(log: (line: string) => void = () => und
     await run(process.env.CXX ?? 'c++', [...built, '-o', partial, '-lpthread', '-lm', '-ldl']);
     await rename(partial, tool);
   } catch (e) {
-    throw new Error(`compiling whisper.cpp's quantizer failed (needs a C/C++ compiler: apt-get install build-essential): ${(e as Error).message.split('\n').slice(0, 3).join(' ')}`);
+    throw new Error(
+      `compiling whisper.cpp's quantizer failed (needs a C/C++ compiler: apt-get install build-essential): ${(e as Error).message.split('\n').slice(0, 3).join(' ')}`,
+    );
   } finally {
     await rm(objects, { recursive: true, force: true });
   }
@@ -211,7 +256,7 @@ export async function ensureF32BenchModel(): Promise<string> {
   const header = Buffer.from(f16.subarray(0, preamble.tensors_offset));
   header.writeInt32LE(0, 44); // ftype: all f32
   const parts: Buffer[] = [header];
-  for (let offset = preamble.tensors_offset; offset < f16.length; ) {
+  for (let offset = preamble.tensors_offset; offset < f16.length;) {
     const record = parseTensorRecord(f16.subarray(offset, offset + MAX_TENSOR_RECORD_HEADER_BYTES), offset, 'bench-tiny.en.bin');
     const recordHeader = Buffer.from(f16.subarray(offset, record.data_offset));
     if (record.type === 'f16') {

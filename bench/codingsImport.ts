@@ -19,7 +19,10 @@ try {
   await cp(DEMO_PROJECT_DIR, dir, { recursive: true });
   const project = await loadProjectConfig(dir);
   await recordSession(project, 'ana', [{ id: 'demo-01', said: [' I label this polite.'], complete: true }]);
-  await writeFile(path.join(dir, 'codebook.yaml'), `codes:\n${Array.from({ length: codeCount }, (_, c) => `  - name: Code ${c}\n    definition: d\n`).join('')}`);
+  await writeFile(
+    path.join(dir, 'codebook.yaml'),
+    `codes:\n${Array.from({ length: codeCount }, (_, c) => `  - name: Code ${c}\n    definition: d\n`).join('')}`,
+  );
   const csv = path.join(root, 'codings.csv');
   const lines = ['item,annotator,unit,coder,code'];
   for (let i = 0; i < rows; i++) lines.push(`demo-01,ana,u0,coder-${i % coderCount},Code ${Math.floor(i / coderCount)}`);
@@ -30,12 +33,16 @@ try {
     const started = performance.now();
     const summary = await importCodings({ project, source: part, dryRun: true });
     const ms = performance.now() - started;
-    console.log(`codings import --dry-run: ${n} rows, ${summary.coders.length} coders: ${(ms / 1000).toFixed(2)} s (${((ms * 1000) / n).toFixed(1)} µs per row)`);
+    console.log(
+      `codings import --dry-run: ${n} rows, ${summary.coders.length} coders: ${(ms / 1000).toFixed(2)} s (${((ms * 1000) / n).toFixed(1)} µs per row)`,
+    );
   }
   const started = performance.now();
   const summary = await importCodings({ project, source: csv, dryRun: false });
   const ms = performance.now() - started;
-  console.log(`codings import: ${rows} rows, ${summary.coders.length} coders: ${(ms / 1000).toFixed(2)} s (${((ms * 1000) / rows).toFixed(1)} µs per row)`);
+  console.log(
+    `codings import: ${rows} rows, ${summary.coders.length} coders: ${(ms / 1000).toFixed(2)} s (${((ms * 1000) / rows).toFixed(1)} µs per row)`,
+  );
 } finally {
   await rm(root, { recursive: true, force: true });
 }

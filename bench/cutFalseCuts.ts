@@ -17,10 +17,25 @@ const vadModel = process.argv[2] ?? path.resolve(FIXTURES, '../../models/for-tes
 
 /** Spoken parts (s): from the fixtures' README (synthetic: part lengths and inserted silences; real speech: Silero's regions). */
 const CLIPS: Record<string, Array<[number, number]>> = {
-  'commit-polite.wav': [[0, 5.097], [7.097, 8.753]],
-  'change-to-neutral.wav': [[0, 1.732], [3.232, 4.97], [5.77, 7.837]],
-  'negated-then-impolite.wav': [[0, 2.066], [3.266, 6.137]],
-  'real-speech-jfk.wav': [[0.32, 2.27], [3.27, 4.41], [5.38, 7.68], [8.16, 10.62]],
+  'commit-polite.wav': [
+    [0, 5.097],
+    [7.097, 8.753],
+  ],
+  'change-to-neutral.wav': [
+    [0, 1.732],
+    [3.232, 4.97],
+    [5.77, 7.837],
+  ],
+  'negated-then-impolite.wav': [
+    [0, 2.066],
+    [3.266, 6.137],
+  ],
+  'real-speech-jfk.wav': [
+    [0.32, 2.27],
+    [3.27, 4.41],
+    [5.38, 7.68],
+    [8.16, 10.62],
+  ],
 };
 
 /** Silence waited before each cut (ms of audio after its speech end), by the last call of `cuts`. */
@@ -56,15 +71,21 @@ try {
     cutsFixed += fixed.length;
     // espeak pads each part with its own silence (about 0.3 s): a speech end within 400 ms of a part's end is that part's end
     const inside = (ms: number): boolean => parts.some(([a, b]) => ms > a * 1000 + 50 && ms < b * 1000 - 400);
-    process.stdout.write(`${clip}\n  fixed 300 ms: cuts at ${fixed.join(', ')} ms, after ${waits.join(', ')} ms of silence (${fixed.filter(inside).length} inside a part)\n`);
+    process.stdout.write(
+      `${clip}\n  fixed 300 ms: cuts at ${fixed.join(', ')} ms, after ${waits.join(', ')} ms of silence (${fixed.filter(inside).length} inside a part)\n`,
+    );
     for (const floor of [160, 200, 250]) {
       const adaptive = cuts(vad, pcm, floor);
       const added = adaptive.filter((ms) => !fixed.some((f) => Math.abs(f - ms) <= 40) && inside(ms));
       falseTotal += floor === 200 ? added.length : 0;
-      process.stdout.write(`  floor ${floor} ms: cuts at ${adaptive.join(', ')} ms, after ${waits.join(', ')} ms; false cuts added: ${added.length}${added.length ? ` (at ${added.join(', ')} ms)` : ''}\n`);
+      process.stdout.write(
+        `  floor ${floor} ms: cuts at ${adaptive.join(', ')} ms, after ${waits.join(', ')} ms; false cuts added: ${added.length}${added.length ? ` (at ${added.join(', ')} ms)` : ''}\n`,
+      );
     }
   }
-  process.stdout.write(`\nfalse cuts added at the default floor (200 ms), worst hint, over ${Object.keys(CLIPS).length} clips: ${falseTotal} (fixed cut: ${cutsFixed} cuts)\n`);
+  process.stdout.write(
+    `\nfalse cuts added at the default floor (200 ms), worst hint, over ${Object.keys(CLIPS).length} clips: ${falseTotal} (fixed cut: ${cutsFixed} cuts)\n`,
+  );
 } finally {
   vad.free();
 }

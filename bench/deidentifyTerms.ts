@@ -29,7 +29,9 @@ const t1 = performance.now();
 const matcher = new SpanMatcher(list);
 const t2 = performance.now();
 const filler = 'so I think the answer is probably right but let me check again';
-const transcript = Array.from({ length: 800 }, (_, i) => (i % 8 === 0 ? `${filler} ${i % 16 === 0 ? names[(i * 97) % termCount] : names[(i * 31) % termCount]!.replace('J', '\u0408')}` : filler)).join(' ');
+const transcript = Array.from({ length: 800 }, (_, i) =>
+  i % 8 === 0 ? `${filler} ${i % 16 === 0 ? names[(i * 97) % termCount] : names[(i * 31) % termCount]!.replace('J', '\u0408')}` : filler,
+).join(' ');
 const spans = matcher.find(transcript);
 const t3 = performance.now();
 

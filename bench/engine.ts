@@ -32,7 +32,10 @@ const runs = Math.max(5, Number(values.runs) || 11);
 const log = (line: string): void => {
   if (!values.json) process.stdout.write(`${line}\n`);
 };
-const load = (): string => loadavg().map((x) => x.toFixed(2)).join(' ');
+const load = (): string =>
+  loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ');
 const ms = (x: number): string => `${x.toFixed(0)} ms`;
 const r1 = (x: number): number => Math.round(x * 10) / 10;
 
@@ -59,7 +62,9 @@ async function timed(engine: TranscriptionEngine, pcm: Float32Array): Promise<nu
 }
 
 async function encodeMs(bench: string, model: string, threads: number): Promise<number> {
-  const { stdout, stderr } = await promisify(execFile)(bench, ['-m', model, '-t', String(threads), '-w', '0'], { maxBuffer: 16 * 1024 * 1024 });
+  const { stdout, stderr } = await promisify(execFile)(bench, ['-m', model, '-t', String(threads), '-w', '0'], {
+    maxBuffer: 16 * 1024 * 1024,
+  });
   const match = /encode time =\s*([\d.]+) ms/.exec(`${stderr}${stdout}`);
   if (!match) throw new Error(`whisper.cpp bench printed no encode time:\n${stderr}`);
   await contenderGone();
@@ -73,7 +78,11 @@ async function main(): Promise<void> {
   const q8 = await ensureQuantizedBenchModel('q8_0', log);
   const q5 = await ensureQuantizedBenchModel('q5_1', log);
   for (const l of leftOutFeatures(loadWhisperAddon())) log(`left out on this machine: ${l.feature} (${l.where}): ${l.reason}`);
-  const clip = await ensureSpokenClip(path.join(BENCH_DIR, 'utterance-5s.wav'), 'Hmm, this reply is, um, kind of polite I guess. I label this polite.', 5);
+  const clip = await ensureSpokenClip(
+    path.join(BENCH_DIR, 'utterance-5s.wav'),
+    'Hmm, this reply is, um, kind of polite I guess. I label this polite.',
+    5,
+  );
   const politeFile = path.join(SHARED, 'fixtures/audio/commit-polite.wav');
   const tools19 = await ensureWhisperCpp19(log);
   const audio = (await readWavFor16k(clip)).pcm;
@@ -128,7 +137,15 @@ async function main(): Promise<void> {
 
   // 5. Memory of the engine process with tiny.en-sized weights loaded, bundled as in the app (no tsx).
   const entry = path.join(BENCH_DIR, 'dist/engineProcess.mjs');
-  await build({ bundle: true, platform: 'node', format: 'esm', target: 'node20', logLevel: 'error', entryPoints: [path.join(REPO, 'core/node/engine/engineProcess.ts')], outfile: entry });
+  await build({
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    logLevel: 'error',
+    entryPoints: [path.join(REPO, 'core/node/engine/engineProcess.ts')],
+    outfile: entry,
+  });
   process.env[WHISPER_ADDON_ENV] = whisperAddonPath();
   const bundled = forkEngineProcess({}, { script: entry, args: [] });
   const rss = async (): Promise<number> => r1(((await bundled.engine.info()).process?.rss_bytes ?? 0) / (1024 * 1024));
@@ -171,14 +188,24 @@ async function main(): Promise<void> {
   const u = figures.utterance_5s_median_ms;
   const p = figures.commit_polite_8_75s_median_ms;
   log('');
-  log(`whisper.cpp ${figures.whisper_version}, flash attention ${figures.flash_attn ? 'on' : 'off'}, threads from free cores (≤ ${threads})`);
+  log(
+    `whisper.cpp ${figures.whisper_version}, flash attention ${figures.flash_attn ? 'on' : 'off'}, threads from free cores (≤ ${threads})`,
+  );
   log(`5 s utterance, engine process, f16     median ${ms(u.f16)}   target ≤ 180 ms: ${verdict(u.f16 <= 180)}`);
   log(`5 s utterance, engine process, q8_0    median ${ms(u.q8_0!)}    q5_1 ${ms(u.q5_1!)}`);
-  log(`commit-polite.wav (8.75 s) engine process ${ms(p.in_process!)}; whisper-cli 1.9 per clip ${ms(p.cli_per_clip_whisper_cpp_1_9!)} → ${figures.speedup_vs_cli_per_clip_1_9}×; target ≥ 4×: ${verdict(figures.speedup_vs_cli_per_clip_1_9 >= 4)}`);
-  log(`5 s utterance beside one CPU-bound process: ${ms(underLoad)} = ${figures.contention_ratio_to_quiet}× quiet (threads ${threadsUnderLoad.join(',')}); target ≤ 2×: ${verdict(figures.contention_ratio_to_quiet <= 2)}`);
+  log(
+    `commit-polite.wav (8.75 s) engine process ${ms(p.in_process!)}; whisper-cli 1.9 per clip ${ms(p.cli_per_clip_whisper_cpp_1_9!)} → ${figures.speedup_vs_cli_per_clip_1_9}×; target ≥ 4×: ${verdict(figures.speedup_vs_cli_per_clip_1_9 >= 4)}`,
+  );
+  log(
+    `5 s utterance beside one CPU-bound process: ${ms(underLoad)} = ${figures.contention_ratio_to_quiet}× quiet (threads ${threadsUnderLoad.join(',')}); target ≤ 2×: ${verdict(figures.contention_ratio_to_quiet <= 2)}`,
+  );
   const e = figures.encode_30s_median_ms;
-  log(`encode, full 30 s window: ours ${ms(e.ours!)}, whisper.cpp 1.9 bench ${ms(e.whisper_cpp_1_9_bench!)} → ${figures.encode_ratio_vs_whisper_cpp_1_9}×; target ≤ 1.05×: ${verdict(figures.encode_ratio_vs_whisper_cpp_1_9 <= 1.05)}`);
-  log(`resident memory of the bundled engine process with the model loaded: ${memory.loaded_mb} MB loaded, ${memory.after_utterances_mb} MB after 5 s utterances, ${memory.after_full_windows_mb} MB after 30 s windows   target ≤ 300 MB: ${verdict(bundledMb <= 300)}`);
+  log(
+    `encode, full 30 s window: ours ${ms(e.ours!)}, whisper.cpp 1.9 bench ${ms(e.whisper_cpp_1_9_bench!)} → ${figures.encode_ratio_vs_whisper_cpp_1_9}×; target ≤ 1.05×: ${verdict(figures.encode_ratio_vs_whisper_cpp_1_9 <= 1.05)}`,
+  );
+  log(
+    `resident memory of the bundled engine process with the model loaded: ${memory.loaded_mb} MB loaded, ${memory.after_utterances_mb} MB after 5 s utterances, ${memory.after_full_windows_mb} MB after 30 s windows   target ≤ 300 MB: ${verdict(bundledMb <= 300)}`,
+  );
   log(`load average after: ${load()}`);
 }
 

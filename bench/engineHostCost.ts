@@ -23,14 +23,23 @@ import { benchLive } from '../core/node/bench/liveBench';
 import { WHISPER_ADDON_ENV, whisperAddonPath } from '../core/node/engine/whisperAddon';
 import { BENCH_DIR, ensureBenchModel, ensureSpokenClip, REPO, SHARED } from './benchAssets';
 
-const { values } = parseArgs({ options: { rounds: { type: 'string', default: '21' }, 'live-rounds': { type: 'string', default: '5' }, json: { type: 'boolean', default: false } } });
+const { values } = parseArgs({
+  options: {
+    rounds: { type: 'string', default: '21' },
+    'live-rounds': { type: 'string', default: '5' },
+    json: { type: 'boolean', default: false },
+  },
+});
 const rounds = Math.max(5, Number(values.rounds) || 21);
 const liveRounds = Math.max(2, Number(values['live-rounds']) || 5);
 const log = (line: string): void => {
   if (!values.json) process.stdout.write(`${line}\n`);
 };
 const r1 = (x: number): number => Math.round(x * 10) / 10;
-const load = (): string => loadavg().map((x) => x.toFixed(2)).join(' ');
+const load = (): string =>
+  loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ');
 const mb = (bytes: number | undefined): number => r1((bytes ?? 0) / (1024 * 1024));
 
 /** The call's wall time, and what of it whisper.cpp did not spend (the way there and back: PCM out, result in). */
@@ -44,7 +53,11 @@ async function timed(engine: TranscriptionEngine, pcm: Float32Array, id: string)
 async function main(): Promise<void> {
   log(`load average before: ${load()}`);
   const model = await ensureBenchModel();
-  const clip = await ensureSpokenClip(path.join(BENCH_DIR, 'utterance-5s.wav'), 'Hmm, this reply is, um, kind of polite I guess. I label this polite.', 5);
+  const clip = await ensureSpokenClip(
+    path.join(BENCH_DIR, 'utterance-5s.wav'),
+    'Hmm, this reply is, um, kind of polite I guess. I label this polite.',
+    5,
+  );
   const pcm = (await readWavFor16k(clip)).pcm;
 
   // 1. the 5 s utterance, worker and process in turn
@@ -82,7 +95,15 @@ async function main(): Promise<void> {
 
   // 3. the engine process's memory, bundled as in the app
   const entry = path.join(BENCH_DIR, 'dist/engineProcess.mjs');
-  await build({ bundle: true, platform: 'node', format: 'esm', target: 'node20', logLevel: 'error', entryPoints: [path.join(REPO, 'core/node/engine/engineProcess.ts')], outfile: entry });
+  await build({
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    logLevel: 'error',
+    entryPoints: [path.join(REPO, 'core/node/engine/engineProcess.ts')],
+    outfile: entry,
+  });
   process.env[WHISPER_ADDON_ENV] = whisperAddonPath();
   const bundled = forkEngineProcess({ threads: 2 }, { script: entry, args: [] });
   const idle = mb((await bundled.engine.info()).process?.rss_bytes);
@@ -119,11 +140,17 @@ async function main(): Promise<void> {
   }
   const u = figures.utterance_5s_median_ms;
   const l = figures.final_after_speech_end_median_ms;
-  log(`5 s utterance, ${rounds} rounds: worker ${u.worker} ms, process ${u.process} ms → process/worker ${figures.utterance_5s_process_vs_worker}, paired ${figures.utterance_5s_paired_ratio_median} (target ≤ 1.05)`);
+  log(
+    `5 s utterance, ${rounds} rounds: worker ${u.worker} ms, process ${u.process} ms → process/worker ${figures.utterance_5s_process_vs_worker}, paired ${figures.utterance_5s_paired_ratio_median} (target ≤ 1.05)`,
+  );
   const c = figures.utterance_5s_transport_median_ms;
   log(`  of which the way there and back (wall time minus whisper.cpp's own): worker ${c.worker} ms, process ${c.process} ms`);
-  log(`live final after speech end, ${liveRounds} runs each: worker ${l.worker} ms, process ${l.process} ms → ${figures.final_after_speech_end_process_vs_worker} (target ≤ 1.05)`);
-  log(`engine process RSS (bundled, tiny.en-sized f16): ${idle} MB idle, ${loaded} MB loaded, ${afterUtterances} MB after 5 s utterances, ${afterWindows} MB after 30 s windows (target ≤ 300 MB)`);
+  log(
+    `live final after speech end, ${liveRounds} runs each: worker ${l.worker} ms, process ${l.process} ms → ${figures.final_after_speech_end_process_vs_worker} (target ≤ 1.05)`,
+  );
+  log(
+    `engine process RSS (bundled, tiny.en-sized f16): ${idle} MB idle, ${loaded} MB loaded, ${afterUtterances} MB after 5 s utterances, ${afterWindows} MB after 30 s windows (target ≤ 300 MB)`,
+  );
   log(`load average after: ${load()}`);
 }
 

@@ -39,10 +39,27 @@ const root = await mkdtemp(path.join(tmpdir(), 'aloud-bench-interop-'));
 const dir = path.join(root, 'proj');
 await cp(DEMO_PROJECT_DIR, dir, { recursive: true });
 const ids = Array.from({ length: itemCount }, (_, i) => `item-${String(i + 1).padStart(4, '0')}`);
-await writeFile(path.join(dir, 'items.jsonl'), ids.map((id, i) => `${JSON.stringify({ id, text: `Reply number ${i + 1}: thank you for waiting, it ships tomorrow.` })}\n`).join(''));
+await writeFile(
+  path.join(dir, 'items.jsonl'),
+  ids.map((id, i) => `${JSON.stringify({ id, text: `Reply number ${i + 1}: thank you for waiting, it ships tomorrow.` })}\n`).join(''),
+);
 const built = performance.now();
-await recordSession(await loadProjectConfig(dir), 'ann', ids.map((id, i) => ({ id, said: [' Hmm, well, um, let me read it again.', ' It is kind of friendly, I guess.', i % 3 ? ' I label this polite.' : ' I label this neutral.'], complete: true })));
-process.stdout.write(`${itemCount} items recorded (3 s of audio each) in ${((performance.now() - built) / 1000).toFixed(1)} s; load average ${loadavg()[0]!.toFixed(2)}\n`);
+await recordSession(
+  await loadProjectConfig(dir),
+  'ann',
+  ids.map((id, i) => ({
+    id,
+    said: [
+      ' Hmm, well, um, let me read it again.',
+      ' It is kind of friendly, I guess.',
+      i % 3 ? ' I label this polite.' : ' I label this neutral.',
+    ],
+    complete: true,
+  })),
+);
+process.stdout.write(
+  `${itemCount} items recorded (3 s of audio each) in ${((performance.now() - built) / 1000).toFixed(1)} s; load average ${loadavg()[0]!.toFixed(2)}\n`,
+);
 
 const times = new Map<string, number[]>(INTEROP_FORMATS.map((f) => [f, []]));
 const sizes = new Map<string, { bytes: number; files: number }>();
@@ -59,10 +76,14 @@ for (let round = 0; round < runs; round++) {
     sizes.set(format, await folderBytes(out));
   }
 }
-process.stdout.write(`\n${'format'.padEnd(10)}${'median s'.padStart(10)}${'MiB'.padStart(10)}${'files'.padStart(8)}   (${runs} rounds, interleaved)\n`);
+process.stdout.write(
+  `\n${'format'.padEnd(10)}${'median s'.padStart(10)}${'MiB'.padStart(10)}${'files'.padStart(8)}   (${runs} rounds, interleaved)\n`,
+);
 for (const format of INTEROP_FORMATS) {
   const size = sizes.get(format)!;
-  process.stdout.write(`${format.padEnd(10)}${(median(times.get(format)!) / 1000).toFixed(2).padStart(10)}${(size.bytes / 2 ** 20).toFixed(1).padStart(10)}${String(size.files).padStart(8)}\n`);
+  process.stdout.write(
+    `${format.padEnd(10)}${(median(times.get(format)!) / 1000).toFixed(2).padStart(10)}${(size.bytes / 2 ** 20).toFixed(1).padStart(10)}${String(size.files).padStart(8)}\n`,
+  );
 }
 process.stdout.write(`load average ${loadavg()[0]!.toFixed(2)}\n`);
 await rm(root, { recursive: true, force: true });

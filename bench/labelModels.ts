@@ -12,7 +12,15 @@ import { fitLabelModel } from '../core/common/labelModels/fitLabelModel';
 import { compareModels } from '../core/common/labelModels/heldOutFit';
 import type { LabelModelName } from '../core/common/labelModels/labelModel';
 
-const { values } = parseArgs({ options: { runs: { type: 'string', default: '3' }, resamples: { type: 'string', default: '20' }, items: { type: 'string', default: '10000' }, annotators: { type: 'string', default: '20' }, 'per-item': { type: 'string', default: '20' } } });
+const { values } = parseArgs({
+  options: {
+    runs: { type: 'string', default: '3' },
+    resamples: { type: 'string', default: '20' },
+    items: { type: 'string', default: '10000' },
+    annotators: { type: 'string', default: '20' },
+    'per-item': { type: 'string', default: '20' },
+  },
+});
 const runs = Number(values.runs);
 const resamples = Number(values.resamples);
 const ITEMS = Number(values.items);
@@ -45,7 +53,9 @@ const timer = setInterval(sample, 20);
 const annotations = study();
 const t0 = performance.now();
 const table = annotationTable(annotations);
-console.log(`study: ${ANNOTATORS} annotators × ${ITEMS} items, ${PER_ITEM} labels per item (${table.item.length} annotations), ${K} labels; table built in ${(performance.now() - t0).toFixed(0)} ms`);
+console.log(
+  `study: ${ANNOTATORS} annotators × ${ITEMS} items, ${PER_ITEM} labels per item (${table.item.length} annotations), ${K} labels; table built in ${(performance.now() - t0).toFixed(0)} ms`,
+);
 for (const model of ['majority', 'dawid-skene', 'mace', 'difficulty'] as LabelModelName[]) {
   const times: number[] = [];
   let iterations = 0;
@@ -56,7 +66,9 @@ for (const model of ['majority', 'dawid-skene', 'mace', 'difficulty'] as LabelMo
     iterations = fit.iterations;
     sample();
   }
-  console.log(`${model.padEnd(12)} fit: median ${(median(times) / 1000).toFixed(2)} s over ${runs} runs (${iterations} iterations${model === 'mace' ? ', best of 10 restarts' : ''})`);
+  console.log(
+    `${model.padEnd(12)} fit: median ${(median(times) / 1000).toFixed(2)} s over ${runs} runs (${iterations} iterations${model === 'mace' ? ', best of 10 restarts' : ''})`,
+  );
 }
 for (const model of ['dawid-skene', 'mace'] as LabelModelName[]) {
   const fit = fitLabelModel(model, { table, seed: 1 });
@@ -64,7 +76,9 @@ for (const model of ['dawid-skene', 'mace'] as LabelModelName[]) {
   bootstrapIntervals(table, model, fit, { resamples, seed: 1 });
   const seconds = (performance.now() - start) / 1000;
   sample();
-  console.log(`${model.padEnd(12)} bootstrap: ${resamples} resamples in ${seconds.toFixed(1)} s, ${((1000 * seconds) / resamples).toFixed(0)} ms per resample (the default 200 would take about ${((200 * seconds) / resamples).toFixed(0)} s)`);
+  console.log(
+    `${model.padEnd(12)} bootstrap: ${resamples} resamples in ${seconds.toFixed(1)} s, ${((1000 * seconds) / resamples).toFixed(0)} ms per resample (the default 200 would take about ${((200 * seconds) / resamples).toFixed(0)} s)`,
+  );
 }
 {
   const start = performance.now();

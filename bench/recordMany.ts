@@ -18,22 +18,44 @@ const HERE = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..')
 
 interface Code {
   name: string;
-  SessionService: { open(options: unknown): Promise<{ openItem(id: string): Promise<void>; startRecording(): Promise<void>; appendAudio(pcm: Float32Array): Promise<void>; stopRecording(): Promise<void>; close(): Promise<void> }> };
+  SessionService: {
+    open(options: unknown): Promise<{
+      openItem(id: string): Promise<void>;
+      startRecording(): Promise<void>;
+      appendAudio(pcm: Float32Array): Promise<void>;
+      stopRecording(): Promise<void>;
+      close(): Promise<void>;
+    }>;
+  };
   loadProjectConfig(dir: string): Promise<unknown>;
   loadProjectItems(project: unknown): Promise<unknown[]>;
 }
 
 async function load(name: string, root: string): Promise<Code> {
   const service = (await import(path.join(root, 'core/node/session/sessionService.ts'))) as { SessionService: Code['SessionService'] };
-  const project = (await import(path.join(root, 'core/node/project/projectFolder.ts'))) as Pick<Code, 'loadProjectConfig' | 'loadProjectItems'>;
-  return { name, SessionService: service.SessionService, loadProjectConfig: project.loadProjectConfig, loadProjectItems: project.loadProjectItems };
+  const project = (await import(path.join(root, 'core/node/project/projectFolder.ts'))) as Pick<
+    Code,
+    'loadProjectConfig' | 'loadProjectItems'
+  >;
+  return {
+    name,
+    SessionService: service.SessionService,
+    loadProjectConfig: project.loadProjectConfig,
+    loadProjectItems: project.loadProjectItems,
+  };
 }
 
 async function project(root: string): Promise<string> {
   const dir = path.join(root, 'project');
   await mkdir(dir, { recursive: true });
-  await writeFile(path.join(dir, 'aloud.yaml'), 'name: record-many\nschema:\n  name: p\n  ordered: false\n  labels:\n    - {name: Polite, key: "1"}\n    - {name: Rude, key: "2"}\nitems: items.jsonl\n');
-  await writeFile(path.join(dir, 'items.jsonl'), `${Array.from({ length: items }, (_, i) => JSON.stringify({ id: `item-${String(i).padStart(5, '0')}`, text: `Reply ${i}` })).join('\n')}\n`);
+  await writeFile(
+    path.join(dir, 'aloud.yaml'),
+    'name: record-many\nschema:\n  name: p\n  ordered: false\n  labels:\n    - {name: Polite, key: "1"}\n    - {name: Rude, key: "2"}\nitems: items.jsonl\n',
+  );
+  await writeFile(
+    path.join(dir, 'items.jsonl'),
+    `${Array.from({ length: items }, (_, i) => JSON.stringify({ id: `item-${String(i).padStart(5, '0')}`, text: `Reply ${i}` })).join('\n')}\n`,
+  );
   return dir;
 }
 
@@ -48,7 +70,14 @@ try {
       const dir = await project(path.join(root, code.name));
       const config = await code.loadProjectConfig(dir);
       const list = (await code.loadProjectItems(config)) as Array<{ id: string }>;
-      return { code, dir, config, list, times: [] as number[], service: await code.SessionService.open({ project: config, annotator: 'ana', items: list }) };
+      return {
+        code,
+        dir,
+        config,
+        list,
+        times: [] as number[],
+        service: await code.SessionService.open({ project: config, annotator: 'ana', items: list }),
+      };
     }),
   );
   for (let block = 0; block < items; block += 100) {
@@ -71,7 +100,9 @@ try {
     await again.close();
     const first = run.times.slice(0, 100);
     const last = run.times.slice(-100);
-    process.stdout.write(`${run.code.name.padEnd(7)} ${items} items: per item median ${median(first).toFixed(1)} ms (first 100), ${median(last).toFixed(1)} ms (last 100); reopening the session ${openMs.toFixed(0)} ms\n`);
+    process.stdout.write(
+      `${run.code.name.padEnd(7)} ${items} items: per item median ${median(first).toFixed(1)} ms (first 100), ${median(last).toFixed(1)} ms (last 100); reopening the session ${openMs.toFixed(0)} ms\n`,
+    );
   }
 } finally {
   await rm(root, { recursive: true, force: true });

@@ -50,7 +50,10 @@ const { values } = parseArgs({
   },
 });
 const recordings = !values['keyed-only'];
-const sizes = values.sizes.split(',').map(Number).filter((n) => n > 0);
+const sizes = values.sizes
+  .split(',')
+  .map(Number)
+  .filter((n) => n > 0);
 const runs = Math.max(1, Number(values.runs) || 3);
 const bigRecords = Number(values.big) || 0;
 const REPO = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
@@ -110,8 +113,17 @@ async function generate(root: string, items: number, annotators: number): Promis
   await mkdir(out, { recursive: true });
   if (recordings) {
     // what session ingest feeds: one more 1 s take, transcribed by a script (no model needed)
-    await writeFile(path.join(out, 'take.wav'), encodeWavPcm16(new Float32Array(16_000).map((_, i) => (i > 1_600 && i < 14_400 ? 0.25 * Math.sin(i / 14) : 0)), 16_000));
-    await writeFile(path.join(out, 'engine-script.json'), JSON.stringify({ items: { [studyItemId(0)]: [{ text: ' Hmm, I label this polite.', delay_ms: 0 }] } }));
+    await writeFile(
+      path.join(out, 'take.wav'),
+      encodeWavPcm16(
+        new Float32Array(16_000).map((_, i) => (i > 1_600 && i < 14_400 ? 0.25 * Math.sin(i / 14) : 0)),
+        16_000,
+      ),
+    );
+    await writeFile(
+      path.join(out, 'engine-script.json'),
+      JSON.stringify({ items: { [studyItemId(0)]: [{ text: ' Hmm, I label this polite.', delay_ms: 0 }] } }),
+    );
   }
   return { dir, items, annotators, out };
 }
@@ -122,7 +134,19 @@ const file = (study: Study, contender: string, name: string): string => path.joi
 function studySteps(contender: string): Step[] {
   const exportTo = (format: string, ext: string): Step => ({
     name: `export ${format}`,
-    args: (s, run) => ['export', '--project', s.dir, '--format', format, '--out', format === 'txt' || format === 'srt' || format === 'vtt' ? file(s, contender, `${format}-${run}`) : file(s, contender, `export.${ext}`), '--force'].filter((a) => a !== '--force' || !['txt', 'srt', 'vtt'].includes(format)),
+    args: (s, run) =>
+      [
+        'export',
+        '--project',
+        s.dir,
+        '--format',
+        format,
+        '--out',
+        format === 'txt' || format === 'srt' || format === 'vtt'
+          ? file(s, contender, `${format}-${run}`)
+          : file(s, contender, `export.${ext}`),
+        '--force',
+      ].filter((a) => a !== '--force' || !['txt', 'srt', 'vtt'].includes(format)),
   });
   return [
     exportTo('jsonl', 'jsonl'),
@@ -136,7 +160,11 @@ function studySteps(contender: string): Step[] {
     { name: 'validate json', args: (s) => ['validate', file(s, contender, 'export.json'), '--project', s.dir], needs: 'export json' },
     { name: 'validate csv', args: (s) => ['validate', file(s, contender, 'export.csv'), '--project', s.dir], needs: 'export csv' },
     { name: 'agreement', args: (s) => ['agreement', '--project', s.dir, '--json'] },
-    { name: 'agreement --export', args: (s) => ['agreement', '--project', s.dir, '--export', file(s, contender, 'export.jsonl'), '--json'], needs: 'export jsonl' },
+    {
+      name: 'agreement --export',
+      args: (s) => ['agreement', '--project', s.dir, '--export', file(s, contender, 'export.jsonl'), '--json'],
+      needs: 'export jsonl',
+    },
     ...(recordings ? recordedSteps(contender) : []),
     { name: 'huddle', args: (s) => ['room', 'open', '--project', s.dir, '--huddle', '--json'], untilFirstLine: true },
     { name: 'reparse --dry-run', args: (s) => ['session', 'reparse', '--project', s.dir, '--dry-run', '--json'] },
@@ -145,7 +173,10 @@ function studySteps(contender: string): Step[] {
 
 /** What recordings add: the exports that copy audio, reading one session, one more take, pack and unpack. */
 function recordedSteps(contender: string): Step[] {
-  const interop = (format: string): Step => ({ name: `export ${format}`, args: (s) => ['export', '--project', s.dir, '--format', format, '--out', file(s, contender, format), '--force', '--json'] });
+  const interop = (format: string): Step => ({
+    name: `export ${format}`,
+    args: (s) => ['export', '--project', s.dir, '--format', format, '--out', file(s, contender, format), '--force', '--json'],
+  });
   const annotator = annotatorNames(1)[0]!;
   const unpackInto = (s: Study, run: number): string => file(s, contender, `unpacked-${run}`);
   return [
@@ -153,9 +184,37 @@ function recordedSteps(contender: string): Step[] {
     { name: 'session show --json', args: (s) => ['session', 'show', '--project', s.dir, '--annotator', annotator, '--json'] },
     {
       name: 'session ingest',
-      args: (s) => ['session', 'ingest', '--project', s.dir, '--annotator', annotator, '--item', studyItemId(0), '--wav', path.join(s.out, 'take.wav'), '--engine-script', path.join(s.out, 'engine-script.json'), '--json'],
+      args: (s) => [
+        'session',
+        'ingest',
+        '--project',
+        s.dir,
+        '--annotator',
+        annotator,
+        '--item',
+        studyItemId(0),
+        '--wav',
+        path.join(s.out, 'take.wav'),
+        '--engine-script',
+        path.join(s.out, 'engine-script.json'),
+        '--json',
+      ],
     },
-    { name: 'session pack', args: (s) => ['session', 'pack', '--project', s.dir, '--annotator', annotator, '--out', file(s, contender, 'session.aloudpack'), '--force', '--json'] },
+    {
+      name: 'session pack',
+      args: (s) => [
+        'session',
+        'pack',
+        '--project',
+        s.dir,
+        '--annotator',
+        annotator,
+        '--out',
+        file(s, contender, 'session.aloudpack'),
+        '--force',
+        '--json',
+      ],
+    },
     {
       name: 'session unpack',
       needs: 'session pack',
@@ -176,7 +235,10 @@ const exec = promisify(execFile);
 async function measureExit(contender: Contender, args: string[]): Promise<Measure> {
   const marker = '@@aloud-bench';
   try {
-    const { stderr } = await exec('/usr/bin/time', ['-f', `${marker} %e %U %S %M`, ...contender.command, ...args], { cwd: contender.cwd, maxBuffer: 1024 * 1024 * 1024 });
+    const { stderr } = await exec('/usr/bin/time', ['-f', `${marker} %e %U %S %M`, ...contender.command, ...args], {
+      cwd: contender.cwd,
+      maxBuffer: 1024 * 1024 * 1024,
+    });
     return parseTime(stderr, true);
   } catch (e) {
     const err = e as { stderr?: string; code?: number };
@@ -216,7 +278,17 @@ function measureFirstLine(contender: Contender, args: string[]): Promise<Measure
       const cpu = (Number(stat[11]) + Number(stat[12])) / 100;
       await finish({ seconds, cpu_s: cpu, rss_mb: hwm ? Number(hwm[1]) / 1024 : NaN, ok: true });
     });
-    child.on('exit', (code) => void finish({ seconds: (performance.now() - started) / 1000, cpu_s: NaN, rss_mb: NaN, ok: false, note: stderr.split('\n')[0]?.slice(0, 160) ?? `exit ${code}` }));
+    child.on(
+      'exit',
+      (code) =>
+        void finish({
+          seconds: (performance.now() - started) / 1000,
+          cpu_s: NaN,
+          rss_mb: NaN,
+          ok: false,
+          note: stderr.split('\n')[0]?.slice(0, 160) ?? `exit ${code}`,
+        }),
+    );
   });
 }
 
@@ -245,7 +317,10 @@ function report(section: string, step: string, study: string, contender: string,
   const failed = measures.find((m) => !m.ok);
   const rssOf = measures.map((m) => m.rss_mb).filter(Number.isFinite);
   const row: Row = {
-    section, step, study, contender,
+    section,
+    step,
+    study,
+    contender,
     seconds: median(measures.map((m) => m.seconds)),
     cpu_s: median(measures.map((m) => m.cpu_s)),
     rss_mb: rssOf.length > 0 ? Math.max(...rssOf) : NaN,
@@ -254,7 +329,9 @@ function report(section: string, step: string, study: string, contender: string,
   };
   rows.push(row);
   const rss = Number.isFinite(row.rss_mb) ? `${row.rss_mb.toFixed(0).padStart(5)} MB` : '     ? MB';
-  say(`  ${step.padEnd(22)} ${study.padEnd(10)} ${contender.padEnd(8)} ${row.seconds.toFixed(2).padStart(7)} s  cpu ${row.cpu_s.toFixed(2).padStart(6)} s  ${rss}${row.failed ? `  FAILED: ${row.failed}` : ''}`);
+  say(
+    `  ${step.padEnd(22)} ${study.padEnd(10)} ${contender.padEnd(8)} ${row.seconds.toFixed(2).padStart(7)} s  cpu ${row.cpu_s.toFixed(2).padStart(6)} s  ${rss}${row.failed ? `  FAILED: ${row.failed}` : ''}`,
+  );
 }
 
 /** Every contender runs each step once per round, so they share whatever else the machine does. */
@@ -263,7 +340,10 @@ async function runSteps(section: string, study: Study, contenders: readonly Cont
   const failedSteps = new Map<string, Set<string>>();
   const stepsOf = new Map(contenders.map((c) => [c.name, studySteps(c.name)]));
   const only = values.steps ? new RegExp(values.steps) : null;
-  const names = stepsOf.get(contenders[0]!.name)!.map((s) => s.name).filter((name) => !only || only.test(name));
+  const names = stepsOf
+    .get(contenders[0]!.name)!
+    .map((s) => s.name)
+    .filter((name) => !only || only.test(name));
   for (const name of names) {
     const measures = new Map<string, Measure[]>(contenders.map((c) => [c.name, []]));
     for (let run = 0; run < rounds; run++) {
@@ -306,18 +386,29 @@ function growth(): void {
     const start = rows.find((r) => r.step === 'aloud --help' && r.contender === row.contender)?.cpu_s ?? 0;
     if (!from || row.failed || from.failed) continue;
     const work = (row.cpu_s - start) / Math.max(0.001, from.cpu_s - start);
-    say(`  ${row.step.padEnd(22)} ${row.contender.padEnd(8)} wall ×${(row.seconds / from.seconds).toFixed(1)}, cpu ×${(row.cpu_s / from.cpu_s).toFixed(1)} (above start-up ×${work.toFixed(1)}), memory ${from.rss_mb.toFixed(0)} → ${row.rss_mb.toFixed(0)} MB`);
+    say(
+      `  ${row.step.padEnd(22)} ${row.contender.padEnd(8)} wall ×${(row.seconds / from.seconds).toFixed(1)}, cpu ×${(row.cpu_s / from.cpu_s).toFixed(1)} (above start-up ×${work.toFixed(1)}), memory ${from.rss_mb.toFixed(0)} → ${row.rss_mb.toFixed(0)} MB`,
+    );
   }
 }
 
 async function main(): Promise<void> {
   await ensureCliBundle({ quiet: true });
   const contenders: Contender[] = [{ name: 'aloud', command: [process.execPath, CLI_BUNDLE], cwd: REPO }];
-  if (values.against) contenders.push({ name: 'before', command: [process.execPath, '--import', 'tsx', path.join(path.resolve(values.against), 'core/node/cli/bin.ts')], cwd: path.resolve(values.against) });
+  if (values.against)
+    contenders.push({
+      name: 'before',
+      command: [process.execPath, '--import', 'tsx', path.join(path.resolve(values.against), 'core/node/cli/bin.ts')],
+      cwd: path.resolve(values.against),
+    });
   const root = values.keep ? path.resolve(values.keep) : await mkdtemp(path.join(tmpdir(), 'aloud-scale-'));
   await mkdir(root, { recursive: true });
   let acts: ActFigures[] = [];
-  say(`Aloud scale benchmark — ${runs} round(s), contenders: ${contenders.map((c) => c.name).join(', ')}; load ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
+  say(
+    `Aloud scale benchmark — ${runs} round(s), contenders: ${contenders.map((c) => c.name).join(', ')}; load ${loadavg()
+      .map((x) => x.toFixed(2))
+      .join(' ')}`,
+  );
   try {
     /** The sections of the benchmark, in order; each prints its own rows. */
     const SECTIONS: Array<{ name: string; run: () => Promise<void> }> = [
@@ -332,7 +423,11 @@ async function main(): Promise<void> {
       },
       { name: 'cli', run: async () => (say('\nCLI start'), cliStart(contenders, runs * 5)) },
       // label acts and opening a session through the app's HTTP API (bench/scaleActs.ts)
-      { name: 'acts', run: async () => void (acts = await actSection({ root: path.join(root, 'acts'), against: values.against ?? null, full: true, say })) },
+      {
+        name: 'acts',
+        run: async () =>
+          void (acts = await actSection({ root: path.join(root, 'acts'), against: values.against ?? null, full: true, say })),
+      },
       {
         name: 'large',
         run: async () => {
@@ -348,8 +443,12 @@ async function main(): Promise<void> {
             report('large', 'export jsonl', label, contender.name, [exported]);
             if (!exported.ok) continue;
             say(`    (${((await stat(out)).size / 1024 / 1024).toFixed(0)} MB)`);
-            report('large', 'validate jsonl', label, contender.name, [await measureExit(contender, ['validate', out, '--project', study.dir])]);
-            report('large', 'agreement --export', label, contender.name, [await measureExit(contender, ['agreement', '--project', study.dir, '--export', out, '--json'])]);
+            report('large', 'validate jsonl', label, contender.name, [
+              await measureExit(contender, ['validate', out, '--project', study.dir]),
+            ]);
+            report('large', 'agreement --export', label, contender.name, [
+              await measureExit(contender, ['agreement', '--project', study.dir, '--export', out, '--json']),
+            ]);
           }
         },
       },
@@ -357,7 +456,11 @@ async function main(): Promise<void> {
     const chosen = new Set(values.sections.split(','));
     for (const section of SECTIONS) if (chosen.has(section.name)) await section.run();
     growth();
-    say(`\nload ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
+    say(
+      `\nload ${loadavg()
+        .map((x) => x.toFixed(2))
+        .join(' ')}`,
+    );
     if (values.json) process.stdout.write(`${JSON.stringify({ runs, rows, acts }, null, 2)}\n`);
   } finally {
     if (!values.keep) await rm(root, { recursive: true, force: true });

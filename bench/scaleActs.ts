@@ -83,13 +83,21 @@ class AppProcess {
   ) {}
 
   static async start(repo: string, project: string): Promise<AppProcess> {
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(REPO, 'bench/scaleActsHost.ts'), '--repo', repo, '--project', project], { cwd: REPO, stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', path.join(REPO, 'bench/scaleActsHost.ts'), '--repo', repo, '--project', project],
+      { cwd: REPO, stdio: ['ignore', 'pipe', 'inherit'] },
+    );
     const first = await new Promise<string>((resolve, reject) => {
       createInterface({ input: child.stdout! }).once('line', resolve);
       child.once('exit', (code) => reject(new Error(`the app process exited (${code}) before it listened`)));
     });
     const { origin, port, token } = JSON.parse(first) as { origin: string; port: number; token: string };
-    const app = new AppProcess(child, origin, { cookie: `aloud_token_${port}=${token}`, 'x-aloud-client': 'bench-page', 'content-type': 'application/json' });
+    const app = new AppProcess(child, origin, {
+      cookie: `aloud_token_${port}=${token}`,
+      'x-aloud-client': 'bench-page',
+      'content-type': 'application/json',
+    });
     app.listen();
     return app;
   }
@@ -108,7 +116,11 @@ class AppProcess {
   /** One call of the API: milliseconds to the parsed answer, and its size. */
   async call(method: string, ...args: unknown[]): Promise<{ ms: number; bytes: number }> {
     const started = performance.now();
-    const response = await fetch(`${this.origin}/api/call/${method}`, { method: 'POST', headers: this.headers, body: JSON.stringify({ args }) });
+    const response = await fetch(`${this.origin}/api/call/${method}`, {
+      method: 'POST',
+      headers: this.headers,
+      body: JSON.stringify({ args }),
+    });
     const text = await response.text();
     const outcome = JSON.parse(text) as { ok: boolean; error?: { message: string } };
     const ms = performance.now() - started;
@@ -142,7 +154,8 @@ class AppProcess {
 async function studyProject(dir: string, items: number, labelled: number): Promise<string> {
   await writeScaleStudy(dir, { ...DEFAULT_STUDY_SHAPE, items: labelled, annotators: labelled > 0 ? ANNOTATORS : [] });
   const more: string[] = [];
-  for (let i = labelled; i < items; i++) more.push(JSON.stringify({ id: studyItemId(i), text: `Reply ${i + 1}: thank you for waiting, the order arrives tomorrow.` }));
+  for (let i = labelled; i < items; i++)
+    more.push(JSON.stringify({ id: studyItemId(i), text: `Reply ${i + 1}: thank you for waiting, the order arrives tomorrow.` }));
   if (more.length > 0) await appendFile(path.join(dir, 'items.jsonl'), `${more.join('\n')}\n`);
   // labelled by key, as the issue's annotator did: completing does not wait for a spoken label
   await appendFile(path.join(dir, 'aloud.yaml'), '  require_spoken_label: false\n');
@@ -181,7 +194,9 @@ async function label(
 }
 
 const windowOf = (calls: Map<string, Calls>) =>
-  Object.fromEntries([...calls].map(([method, c]) => [method, { median_ms: median(c.ms), p95_ms: quantile(c.ms, 0.95), median_kb: median(c.bytes) / 1024 }]));
+  Object.fromEntries(
+    [...calls].map(([method, c]) => [method, { median_ms: median(c.ms), p95_ms: quantile(c.ms, 0.95), median_kb: median(c.bytes) / 1024 }]),
+  );
 
 /** Items 1–100 and 9,901–10,000 for one checkout, opening 10,000-item sessions after a restart, and the memory. */
 async function sampled(name: string, repo: string, root: string, fresh: string, nearlyFull: string): Promise<ActFigures> {
@@ -218,11 +233,29 @@ async function sampled(name: string, repo: string, root: string, fresh: string, 
   const f = windowOf(first);
   const l = windowOf(last);
   for (const method of Object.keys(f)) windows[method] = { first: f[method]!, last: l[method]! };
-  return { contender: name, windows, cpu_ms_per_item: { first: median(cpuFirst), last: median(cpuLast) }, open_10k_ms: median(opens.map((o) => o.ms)), open_10k_cpu_ms: median(opens.map((o) => o.cpu)), open_10k_kb: median(opens.map((o) => o.bytes)) / 1024, peak_rss_mb: peak };
+  return {
+    contender: name,
+    windows,
+    cpu_ms_per_item: { first: median(cpuFirst), last: median(cpuLast) },
+    open_10k_ms: median(opens.map((o) => o.ms)),
+    open_10k_cpu_ms: median(opens.map((o) => o.cpu)),
+    open_10k_kb: median(opens.map((o) => o.bytes)) / 1024,
+    peak_rss_mb: peak,
+  };
 }
 
 /** The whole study through the API (this checkout): every label act timed, by item. */
-async function fullPass(root: string, fresh: string, say: (line: string) => void): Promise<{ figures: ActFigures['windows']; cpu: ActFigures['cpu_ms_per_item']; seconds: number; peak: number; open: { ms: number; bytes: number; cpu: number } }> {
+async function fullPass(
+  root: string,
+  fresh: string,
+  say: (line: string) => void,
+): Promise<{
+  figures: ActFigures['windows'];
+  cpu: ActFigures['cpu_ms_per_item'];
+  seconds: number;
+  peak: number;
+  open: { ms: number; bytes: number; cpu: number };
+}> {
   const dir = path.join(root, 'full-pass');
   await cp(fresh, dir, { recursive: true });
   const app = await AppProcess.start(REPO, dir);
@@ -237,7 +270,9 @@ async function fullPass(root: string, fresh: string, say: (line: string) => void
     await label(app, annotator, 0, WINDOW, first, { byItem: times, cpu: cpuFirst });
     await label(app, annotator, WINDOW, ITEMS - WINDOW, new Map(), { byItem: times, open: false });
     await label(app, annotator, ITEMS - WINDOW, ITEMS, last, { byItem: times, cpu: cpuLast, open: false });
-    say(`    ${annotator}: ${ITEMS} items, ${((performance.now() - started) / 1000).toFixed(0)} s so far; label act median over the first 1,000 items ${median(times.slice(0, 1000)).toFixed(1)} ms, over the last 1,000 ${median(times.slice(-1000)).toFixed(1)} ms`);
+    say(
+      `    ${annotator}: ${ITEMS} items, ${((performance.now() - started) / 1000).toFixed(0)} s so far; label act median over the first 1,000 items ${median(times.slice(0, 1000)).toFixed(1)} ms, over the last 1,000 ${median(times.slice(-1000)).toFixed(1)} ms`,
+    );
   }
   const seconds = (performance.now() - started) / 1000;
   const peak = await app.peakRssMb();
@@ -261,7 +296,9 @@ function printWindows(say: (line: string) => void, name: string, windows: ActFig
   for (const method of ['commitLabel', 'openItem', 'completeItem']) {
     const w = windows[method];
     if (!w) continue;
-    say(`  ${name.padEnd(8)} ${method.padEnd(13)} items 1–${WINDOW}: median ${ms(w.first.median_ms)}, p95 ${ms(w.first.p95_ms)}, answer ${kb(w.first.median_kb)}   items ${ITEMS - WINDOW + 1}–${ITEMS}: median ${ms(w.last.median_ms)}, p95 ${ms(w.last.p95_ms)}, answer ${kb(w.last.median_kb)}`);
+    say(
+      `  ${name.padEnd(8)} ${method.padEnd(13)} items 1–${WINDOW}: median ${ms(w.first.median_ms)}, p95 ${ms(w.first.p95_ms)}, answer ${kb(w.first.median_kb)}   items ${ITEMS - WINDOW + 1}–${ITEMS}: median ${ms(w.last.median_ms)}, p95 ${ms(w.last.p95_ms)}, answer ${kb(w.last.median_kb)}`,
+    );
   }
 }
 
@@ -271,35 +308,75 @@ export async function actSection(options: ActSectionOptions): Promise<ActFigures
   WINDOW = Math.max(1, options.window ?? 100);
   ITEMS = Math.max(2 * WINDOW, options.items ?? 10_000);
   await mkdir(root, { recursive: true });
-  say(`\nLabel acts through the app's HTTP API (browser mode), ${ANNOTATORS.length} annotators, ${ITEMS} items (openItem, commitLabel by key, completeItem; goal: label act median ≤ 5 ms, p95 ≤ 20 ms at the 10,000th item; open ≤ 1 s; RSS ≤ 400 MB)`);
+  say(
+    `\nLabel acts through the app's HTTP API (browser mode), ${ANNOTATORS.length} annotators, ${ITEMS} items (openItem, commitLabel by key, completeItem; goal: label act median ≤ 5 ms, p95 ≤ 20 ms at the 10,000th item; open ≤ 1 s; RSS ≤ 400 MB)`,
+  );
   const fresh = await studyProject(path.join(root, 'acts-fresh'), ITEMS, 0);
   const nearlyFull = options.full === 'only' ? '' : await studyProject(path.join(root, 'acts-9900'), ITEMS, ITEMS - WINDOW);
   const contenders = [{ name: 'after', repo: REPO }, ...(against ? [{ name: 'before', repo: path.resolve(against) }] : [])].reverse();
   const figures: ActFigures[] = [];
   for (const contender of options.full === 'only' ? [] : contenders) {
-    say(`  ${contender.name}: items 1–${WINDOW} and ${ITEMS - WINDOW + 1}–${ITEMS} (the ${ITEMS - WINDOW} before them written as the app logs a study), opening after a restart…`);
+    say(
+      `  ${contender.name}: items 1–${WINDOW} and ${ITEMS - WINDOW + 1}–${ITEMS} (the ${ITEMS - WINDOW} before them written as the app logs a study), opening after a restart…`,
+    );
     figures.push(await sampled(contender.name, contender.repo, root, fresh, nearlyFull));
   }
   say('');
   for (const f of figures) printWindows(say, f.contender, f.windows);
-  for (const f of figures) say(`  ${f.contender.padEnd(8)} app processor time per item (3 calls): items 1–${WINDOW} ${ms(f.cpu_ms_per_item.first)}, items ${ITEMS - WINDOW + 1}–${ITEMS} ${ms(f.cpu_ms_per_item.last)}`);
-  for (const f of figures) say(`  ${f.contender.padEnd(8)} openSession of a ${ITEMS}-item session after a restart: ${ms(f.open_10k_ms)} (processor ${ms(f.open_10k_cpu_ms)}; answer ${kb(f.open_10k_kb)}); app process peak RSS ${f.peak_rss_mb.toFixed(0)} MB`);
+  for (const f of figures)
+    say(
+      `  ${f.contender.padEnd(8)} app processor time per item (3 calls): items 1–${WINDOW} ${ms(f.cpu_ms_per_item.first)}, items ${ITEMS - WINDOW + 1}–${ITEMS} ${ms(f.cpu_ms_per_item.last)}`,
+    );
+  for (const f of figures)
+    say(
+      `  ${f.contender.padEnd(8)} openSession of a ${ITEMS}-item session after a restart: ${ms(f.open_10k_ms)} (processor ${ms(f.open_10k_cpu_ms)}; answer ${kb(f.open_10k_kb)}); app process peak RSS ${f.peak_rss_mb.toFixed(0)} MB`,
+    );
   if (options.full) {
     say(`\n  after: the whole study through the API, ${ANNOTATORS.length} × ${ITEMS} items, every act timed…`);
     const full = await fullPass(root, fresh, say);
     printWindows(say, 'full', full.figures);
-    say(`  full     ${ANNOTATORS.length} × ${ITEMS} items in ${full.seconds.toFixed(0)} s; openSession of a ${ITEMS}-item session after a restart ${ms(full.open.ms)} (processor ${ms(full.open.cpu)}; answer ${kb(full.open.bytes / 1024)}); app process peak RSS ${full.peak.toFixed(0)} MB`);
-    say(`  full     app processor time per item (3 calls): items 1–${WINDOW} ${ms(full.cpu.first)}, items ${ITEMS - WINDOW + 1}–${ITEMS} ${ms(full.cpu.last)}`);
-    figures.push({ contender: 'after (whole pass)', windows: full.figures, cpu_ms_per_item: full.cpu, open_10k_ms: full.open.ms, open_10k_cpu_ms: full.open.cpu, open_10k_kb: full.open.bytes / 1024, peak_rss_mb: full.peak, full_pass_s: full.seconds });
+    say(
+      `  full     ${ANNOTATORS.length} × ${ITEMS} items in ${full.seconds.toFixed(0)} s; openSession of a ${ITEMS}-item session after a restart ${ms(full.open.ms)} (processor ${ms(full.open.cpu)}; answer ${kb(full.open.bytes / 1024)}); app process peak RSS ${full.peak.toFixed(0)} MB`,
+    );
+    say(
+      `  full     app processor time per item (3 calls): items 1–${WINDOW} ${ms(full.cpu.first)}, items ${ITEMS - WINDOW + 1}–${ITEMS} ${ms(full.cpu.last)}`,
+    );
+    figures.push({
+      contender: 'after (whole pass)',
+      windows: full.figures,
+      cpu_ms_per_item: full.cpu,
+      open_10k_ms: full.open.ms,
+      open_10k_cpu_ms: full.open.cpu,
+      open_10k_kb: full.open.bytes / 1024,
+      peak_rss_mb: full.peak,
+      full_pass_s: full.seconds,
+    });
   }
   return figures;
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const { values } = parseArgs({ options: { against: { type: 'string' }, 'no-full': { type: 'boolean', default: false }, 'only-full': { type: 'boolean', default: false }, keep: { type: 'string' }, json: { type: 'boolean', default: false }, items: { type: 'string', default: '10000' }, window: { type: 'string', default: '100' } } });
+  const { values } = parseArgs({
+    options: {
+      against: { type: 'string' },
+      'no-full': { type: 'boolean', default: false },
+      'only-full': { type: 'boolean', default: false },
+      keep: { type: 'string' },
+      json: { type: 'boolean', default: false },
+      items: { type: 'string', default: '10000' },
+      window: { type: 'string', default: '100' },
+    },
+  });
   const root = values.keep ? path.resolve(values.keep) : await mkdtemp(path.join(tmpdir(), 'aloud-acts-'));
   try {
-    const figures = await actSection({ root, against: values.against ?? null, full: values['only-full'] ? 'only' : !values['no-full'], items: Number(values.items), window: Number(values.window), say: (line) => !values.json && process.stdout.write(`${line}\n`) });
+    const figures = await actSection({
+      root,
+      against: values.against ?? null,
+      full: values['only-full'] ? 'only' : !values['no-full'],
+      items: Number(values.items),
+      window: Number(values.window),
+      say: (line) => !values.json && process.stdout.write(`${line}\n`),
+    });
     if (values.json) process.stdout.write(`${JSON.stringify(figures, null, 2)}\n`);
   } finally {
     if (!values.keep) await rm(root, { recursive: true, force: true });

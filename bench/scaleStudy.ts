@@ -56,7 +56,8 @@ export const STUDY_CLIP_SAMPLES = 16_000;
 
 function studyClip(): Float32Array {
   const pcm = new Float32Array(STUDY_CLIP_SAMPLES);
-  for (let i = 1_600; i < 14_400; i++) pcm[i] = 0.25 * Math.sin((2 * Math.PI * 180 * i) / 16_000) * (1 + 0.3 * Math.sin((2 * Math.PI * 3 * i) / 16_000));
+  for (let i = 1_600; i < 14_400; i++)
+    pcm[i] = 0.25 * Math.sin((2 * Math.PI * 180 * i) / 16_000) * (1 + 0.3 * Math.sin((2 * Math.PI * 3 * i) / 16_000));
   return pcm;
 }
 
@@ -77,7 +78,10 @@ export async function writeScaleStudy(dir: string, shape: ScaleStudyShape): Prom
   const items: string[] = [];
   for (let i = 0; i < shape.items; i++) {
     truth.push(LABELS[Math.floor(random() * LABELS.length)]!);
-    const item: Record<string, unknown> = { id: studyItemId(i), text: `Reply ${i + 1}: thank you for waiting, the order ${i % 7 === 0 ? 'is late' : 'arrives tomorrow'}.` };
+    const item: Record<string, unknown> = {
+      id: studyItemId(i),
+      text: `Reply ${i + 1}: thank you for waiting, the order ${i % 7 === 0 ? 'is late' : 'arrives tomorrow'}.`,
+    };
     if (i % shape.reasonedEvery === 0) {
       item.model_steps = ['The reply thanks the customer.', 'It says when the order arrives.', `So it is ${truth[i]!.toLowerCase()}.`];
       item.model_label = truth[i];
@@ -108,7 +112,16 @@ export async function writeScaleStudy(dir: string, shape: ScaleStudyShape): Prom
       if (!out.write(`${lines.join('\n')}\n`)) await once(out, 'drain');
       lines.length = 0;
     };
-    log('session_started', { annotator, project_name: project.config.name, sample_rate: 16_000, config_sha256: configSha256, parser_version: PARSER_VERSION, parser_inputs_sha256: null, kind: 'annotator', room: null });
+    log('session_started', {
+      annotator,
+      project_name: project.config.name,
+      sample_rate: 16_000,
+      config_sha256: configSha256,
+      parser_version: PARSER_VERSION,
+      parser_inputs_sha256: null,
+      kind: 'annotator',
+      room: null,
+    });
     for (let i = 0; i < shape.items; i++) {
       const id = studyItemId(i);
       const given = random() < 0.8 ? truth[i]! : LABELS[Math.floor(random() * LABELS.length)]!;
@@ -123,21 +136,60 @@ export async function writeScaleStudy(dir: string, shape: ScaleStudyShape): Prom
       if (i % shape.spokenEvery === 0) {
         const text = ` Hmm, I think it is kind of ${SPOKEN[given as keyof typeof SPOKEN]}. I label this ${SPOKEN[given as keyof typeof SPOKEN]}.`;
         const [endSample, t1] = clipWav ? [STUDY_CLIP_SAMPLES, 900] : [48_000, 2_900];
-        const utterance = { item_id: id, utterance: 0, request_id: 'r0', start_sample: 0, end_sample: endSample, segments: [{ t0_ms: 120, t1_ms: t1, text }], model: { ...MODEL, vad: null } };
+        const utterance = {
+          item_id: id,
+          utterance: 0,
+          request_id: 'r0',
+          start_sample: 0,
+          end_sample: endSample,
+          segments: [{ t0_ms: 120, t1_ms: t1, text }],
+          model: { ...MODEL, vad: null },
+        };
         log('utterance_transcribed', utterance);
         for (const c of voiceCommitmentsOf([{ utterance: 0, segments: utterance.segments }], analyze).commitments) {
           log('label_committed', { item_id: id, source: 'voice', ...c, parser_version: PARSER_VERSION, reviewer: null });
         }
       } else if (random() < 0.97) {
-        log('label_committed', { item_id: id, label: given, source: 'key', quote: null, start: null, end: null, stem: null, audio_ms: null, utterance: null, parser_version: null, reviewer: null });
+        log('label_committed', {
+          item_id: id,
+          label: given,
+          source: 'key',
+          quote: null,
+          start: null,
+          end: null,
+          stem: null,
+          audio_ms: null,
+          utterance: null,
+          parser_version: null,
+          reviewer: null,
+        });
       } else labelled = false;
       if (clipSignals) {
         log('recording_stopped', { item_id: id, total_samples: STUDY_CLIP_SAMPLES, reason: 'user', error: null });
-        log('signals_computed', { item_id: id, audio_samples: clipSignals.samples, audio: clipSignals.audio, vad: null, vad_model: null, takes: clipSignals.takes });
+        log('signals_computed', {
+          item_id: id,
+          audio_samples: clipSignals.samples,
+          audio: clipSignals.audio,
+          vad: null,
+          vad_model: null,
+          takes: clipSignals.takes,
+        });
       }
       if (labelled && given !== truth[i] && random() < 0.25) {
         // a change of mind, as the app logs it: the new act, then the change record
-        log('label_committed', { item_id: id, label: truth[i]!, source: 'key', quote: null, start: null, end: null, stem: null, audio_ms: null, utterance: null, parser_version: null, reviewer: null });
+        log('label_committed', {
+          item_id: id,
+          label: truth[i]!,
+          source: 'key',
+          quote: null,
+          start: null,
+          end: null,
+          stem: null,
+          audio_ms: null,
+          utterance: null,
+          parser_version: null,
+          reviewer: null,
+        });
         log('label_changed', { item_id: id, from: given, to: truth[i]!, source: 'key', after_completion: false, reviewer: null });
       }
       log('item_completed', { item_id: id });

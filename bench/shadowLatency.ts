@@ -33,7 +33,10 @@ const LABELS = ['polite', 'impolite', 'neutral'];
 // the clip holds two stretches of speech: two utterances, the second a commit phrase
 const said = (i: number) => [' Hmm, well, it is, um, kind of friendly, I guess.', ` I label this ${LABELS[i % 3]}.`];
 const script = path.join(root, 'engine-script.json');
-await writeFile(script, JSON.stringify({ items: Object.fromEntries(ids.map((id, i) => [id, said(i).map((text) => ({ text, delay_ms: 150 }))])) }));
+await writeFile(
+  script,
+  JSON.stringify({ items: Object.fromEntries(ids.map((id, i) => [id, said(i).map((text) => ({ text, delay_ms: 150 }))])) }),
+);
 
 function run(args: string[]): { child: ChildProcess; done: Promise<{ code: number | null; err: string }> } {
   const child = spawn(process.execPath, ['--import', 'tsx', bin, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
@@ -62,13 +65,20 @@ interface Seen {
 }
 
 async function trainee(name: string, practise: boolean, stop: { done: boolean }): Promise<Seen> {
-  const post = (p: string, body: unknown, token?: string) => fetch(new URL(p, info.url), { method: 'POST', headers: { 'Content-Type': 'application/json', ...(token ? { Authorization: `Bearer ${token}` } : {}) }, body: JSON.stringify(body) });
+  const post = (p: string, body: unknown, token?: string) =>
+    fetch(new URL(p, info.url), {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', ...(token ? { Authorization: `Bearer ${token}` } : {}) },
+      body: JSON.stringify(body),
+    });
   const { token } = (await (await post('/api/join', { code: info.code, name })).json()) as { token: string };
   const seen: Seen = { finals: new Map(), labels: new Map(), labelled: new Map() };
   const answered = new Set<string>();
   let seq = 0;
   while (!stop.done) {
-    const answer = (await (await fetch(new URL(`/api/state?after=${seq}&wait=1`, info.url), { headers: { Authorization: `Bearer ${token}` } })).json()) as ShadowView & { unchanged?: boolean };
+    const answer = (await (
+      await fetch(new URL(`/api/state?after=${seq}&wait=1`, info.url), { headers: { Authorization: `Bearer ${token}` } })
+    ).json()) as ShadowView & { unchanged?: boolean };
     const now = Date.now();
     seq = answer.seq;
     const c = answer.current;
@@ -94,7 +104,23 @@ const stop = { done: false };
 const watching = [trainee('ben', true, stop), trainee('cy', false, stop)];
 const started = performance.now();
 for (const id of ids) {
-  const ingest = run(['session', 'ingest', '--project', dir, '--annotator', 'ana', '--item', id, '--wav', clip, '--realtime', '--engine-script', script, '--shadow-room', info.code]);
+  const ingest = run([
+    'session',
+    'ingest',
+    '--project',
+    dir,
+    '--annotator',
+    'ana',
+    '--item',
+    id,
+    '--wav',
+    clip,
+    '--realtime',
+    '--engine-script',
+    script,
+    '--shadow-room',
+    info.code,
+  ]);
   const r = await ingest.done;
   if (r.code !== 0) throw new Error(`session ingest ${id} exited ${r.code}: ${r.err}`);
 }
@@ -106,7 +132,14 @@ const [ben, cy] = await Promise.all(watching);
 await room.done;
 
 const session = (await readSessionLog(sessionPaths(dir, 'ana').events)).events;
-const delays = { finalBen: [] as number[], finalCy: [] as number[], labelBen: [] as number[], labelledCy: [] as number[], labelToRoom: [] as number[], labelRoomToBen: [] as number[] };
+const delays = {
+  finalBen: [] as number[],
+  finalCy: [] as number[],
+  labelBen: [] as number[],
+  labelledCy: [] as number[],
+  labelToRoom: [] as number[],
+  labelRoomToBen: [] as number[],
+};
 // when the room logged her first label of each item: splits the delay into her session → the room → the trainee
 const roomLabels = new Map<string, number>();
 for (const e of (await readRoomLog(roomPaths(dir, info.code).events, checkShadowEvent)).events) {
@@ -116,7 +149,10 @@ let missing = 0;
 for (const e of session) {
   const at = Date.parse(e.ts);
   if (e.type === 'utterance_transcribed') {
-    const text = e.data.segments.map((s) => s.text).join('').trim();
+    const text = e.data.segments
+      .map((s) => s.text)
+      .join('')
+      .trim();
     const ownShown = ben!.finals.get(e.data.item_id)?.get(text);
     if (ownShown !== undefined) delays.finalBen.push(ownShown - at);
     else missing++;
@@ -141,17 +177,18 @@ const median = (xs: number[]): number => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length === 0 ? NaN : s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
 };
-const line = (what: string, xs: number[]) => `  ${what.padEnd(44)} median ${String(Math.round(median(xs))).padStart(5)} ms   min ${Math.min(...xs)}   max ${Math.max(...xs)}   n=${xs.length}`;
+const line = (what: string, xs: number[]) =>
+  `  ${what.padEnd(44)} median ${String(Math.round(median(xs))).padStart(5)} ms   min ${Math.min(...xs)}   max ${Math.max(...xs)}   n=${xs.length}`;
 process.stdout.write(
   [
     `shadow room latency over loopback, ${itemCount} items of real-time ingest (${((performance.now() - started) / 1000).toFixed(0)} s), load average ${loadavg()[0]!.toFixed(2)}:`,
-    '  (a trainee\'s poll brought it − her session logged it)',
+    "  (a trainee's poll brought it − her session logged it)",
     line('final transcript, trainee who answered', delays.finalBen),
     line('final (not a commit phrase), did not answer', delays.finalCy),
     line('her label, shown (trainee who answered)', delays.labelBen),
     line('"she has labelled", hidden (did not answer)', delays.labelledCy),
     line('  of which: her label → logged by the room', delays.labelToRoom),
-    line('  of which: logged by the room → ben\'s poll', delays.labelRoomToBen),
+    line("  of which: logged by the room → ben's poll", delays.labelRoomToBen),
     missing ? `  ${missing} events never shown to ben` : '  every final and label was shown',
     '',
   ].join('\n'),

@@ -18,7 +18,9 @@ try {
   bundle = await ensureCliBundle();
 } catch (e) {
   // no compiler at hand (an install without scripts): the same CLI from source, slower to start
-  process.stderr.write(`aloud: the compiled CLI could not be built (${e instanceof Error ? e.message.split('\n')[0] : String(e)}); running from source\n`);
+  process.stderr.write(
+    `aloud: the compiled CLI could not be built (${e instanceof Error ? e.message.split('\n')[0] : String(e)}); running from source\n`,
+  );
   const { register } = await import('tsx/esm/api');
   register();
   await import('../core/node/cli/bin.ts');

@@ -8,7 +8,11 @@ import { PATTERN_NAMES } from '../core/common/deidentify/deidentifyPatterns';
 
 const terms = Array.from({ length: 1000 }, (_, i) => ({ text: `Name${i.toString(36)}son`, class: i % 2 ? 'PERSON' : 'PLACE' }));
 const matcher = new SpanMatcher({ terms, patterns: [...PATTERN_NAMES], languages: ['en', 'de'] });
-const segments = Array.from({ length: 2000 }, (_, i) => ` Hmm, this sounds like Name${(i % 1000).toString(36)}son, call 555 ${1000 + i} or mail a${i}@example.com on March ${1 + (i % 28)}, I label this polite.`);
+const segments = Array.from(
+  { length: 2000 },
+  (_, i) =>
+    ` Hmm, this sounds like Name${(i % 1000).toString(36)}son, call 555 ${1000 + i} or mail a${i}@example.com on March ${1 + (i % 28)}, I label this polite.`,
+);
 const runs: number[] = [];
 let found = 0;
 for (let r = 0; r < 5; r++) {
@@ -19,4 +23,6 @@ for (let r = 0; r < 5; r++) {
 }
 runs.sort((a, b) => a - b);
 const median = runs[2]!;
-console.log(`segments: ${segments.length}, spans found: ${found}, median ${median.toFixed(1)} ms (${((median * 1000) / segments.length).toFixed(1)} µs per segment), runs: ${runs.map((x) => x.toFixed(1)).join(', ')} ms`);
+console.log(
+  `segments: ${segments.length}, spans found: ${found}, median ${median.toFixed(1)} ms (${((median * 1000) / segments.length).toFixed(1)} µs per segment), runs: ${runs.map((x) => x.toFixed(1)).join(', ')} ms`,
+);

@@ -39,12 +39,19 @@ const threads = Math.max(1, Number(values.threads) || 1);
 // each contender runs this many times back to back in a round and keeps its fastest: a neighbour's burst only slows one
 const repeat = Math.max(1, Number(values.repeat) || 1);
 const runs = Math.max(5, Number(values.runs) || 21);
-const load = (): string => loadavg().map((x) => x.toFixed(2)).join(' ');
+const load = (): string =>
+  loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ');
 
 async function main(): Promise<void> {
   console.log(`load average before: ${load()}`);
   const model = await ensureBenchModel();
-  const clip = await ensureSpokenClip(path.join(BENCH_DIR, 'utterance-5s.wav'), 'Hmm, this reply is, um, kind of polite I guess. I label this polite.', 5);
+  const clip = await ensureSpokenClip(
+    path.join(BENCH_DIR, 'utterance-5s.wav'),
+    'Hmm, this reply is, um, kind of polite I guess. I label this polite.',
+    5,
+  );
   const pcm = (await readWavFor16k(clip)).pcm;
   const { config } = await loadProjectConfig(path.join(REPO, 'demo-project'));
   const languages = values.languages!.split(',');
@@ -82,10 +89,14 @@ async function main(): Promise<void> {
   } finally {
     await engine.close();
   }
-  console.log(`${runs} rounds, ${threads} thread(s), fastest of ${repeat} per round: median time, and the median of each round's ratio to the filler prompt (decoded characters in brackets):`);
+  console.log(
+    `${runs} rounds, ${threads} thread(s), fastest of ${repeat} per round: median time, and the median of each round's ratio to the filler prompt (decoded characters in brackets):`,
+  );
   for (const name of names) {
     const ratio = median(times[name]!.map((t, i) => t / times.fillers![i]!));
-    console.log(`  ${name.padEnd(8)} ${median(times[name]!).toFixed(1)} ms  ×${ratio.toFixed(3)} (${((ratio - 1) * 100).toFixed(1)} %)  [${median(decoded[name]!)}]`);
+    console.log(
+      `  ${name.padEnd(8)} ${median(times[name]!).toFixed(1)} ms  ×${ratio.toFixed(3)} (${((ratio - 1) * 100).toFixed(1)} %)  [${median(decoded[name]!)}]`,
+    );
   }
   console.log(`load average after: ${load()}`);
 }
@@ -109,15 +120,37 @@ console.log(JSON.stringify(r.segments.map((s) => s.text)));
 m.free();
 `;
 
-async function countInstructions(addon: string, model: string, clip: string, prompts: Record<string, string>, languages: string[]): Promise<void> {
+async function countInstructions(
+  addon: string,
+  model: string,
+  clip: string,
+  prompts: Record<string, string>,
+  languages: string[],
+): Promise<void> {
   const counts: Record<string, number> = {};
   for (const [name, prompt] of Object.entries(prompts)) {
-    const args = ['--tool=callgrind', '--callgrind-out-file=/dev/null', '--collect-atstart=no', '--toggle-collect=whisper_full_with_state', process.execPath, '--input-type=module', '-e', ONE_TRANSCRIPTION, addon, model, clip, prompt, languages.length === 1 ? languages[0]! : 'auto'];
+    const args = [
+      '--tool=callgrind',
+      '--callgrind-out-file=/dev/null',
+      '--collect-atstart=no',
+      '--toggle-collect=whisper_full_with_state',
+      process.execPath,
+      '--input-type=module',
+      '-e',
+      ONE_TRANSCRIPTION,
+      addon,
+      model,
+      clip,
+      prompt,
+      languages.length === 1 ? languages[0]! : 'auto',
+    ];
     const { stdout, stderr } = await promisify(execFile)('valgrind', args, { maxBuffer: 64 * 1024 * 1024 });
     const collected = /Collected : (\d+)/.exec(stderr);
     if (!collected) throw new Error(`valgrind counted nothing for "${name}":\n${stderr.split('\n').slice(-5).join('\n')}`);
     counts[name] = Number(collected[1]);
-    console.log(`  ${name.padEnd(8)} ${(counts[name]! / 1e9).toFixed(3)} G instructions  ×${(counts[name]! / counts.fillers!).toFixed(3)}  decoded ${stdout.trim()}`);
+    console.log(
+      `  ${name.padEnd(8)} ${(counts[name]! / 1e9).toFixed(3)} G instructions  ×${(counts[name]! / counts.fillers!).toFixed(3)}  decoded ${stdout.trim()}`,
+    );
   }
 }
 

@@ -16,7 +16,7 @@ const options: AudioSignalOptions = { chunk_seconds: 1, silence_threshold_dbfs: 
 /** Speech-like audio: 0.2-3 s bursts of noise at varying loudness separated by 0.1-2 s of near-silence. */
 function speechLike(samples: number): Float32Array {
   let seed = 12345;
-  const random = () => ((seed = (seed * 1103515245 + 12345) >>> 0) / 4294967296);
+  const random = () => (seed = (seed * 1103515245 + 12345) >>> 0) / 4294967296;
   const pcm = new Float32Array(samples);
   let i = 0;
   while (i < samples) {
@@ -43,7 +43,9 @@ function time(label: string, runs: number, work: () => unknown): void {
 }
 
 const pcm = speechLike(AUDIO_SAMPLE_RATE * SECONDS);
-console.log(`${SECONDS / 60}-minute recording, ${pcm.length.toLocaleString('en')} samples at ${AUDIO_SAMPLE_RATE} Hz; node ${process.version}`);
+console.log(
+  `${SECONDS / 60}-minute recording, ${pcm.length.toLocaleString('en')} samples at ${AUDIO_SAMPLE_RATE} Hz; node ${process.version}`,
+);
 
 time('frameLevelsDbfs (batch)', 9, () => frameLevelsDbfs(pcm, AUDIO_SAMPLE_RATE));
 time('computeAudioSignals (batch)', 9, () => computeAudioSignals(pcm, AUDIO_SAMPLE_RATE, options));
@@ -66,7 +68,9 @@ time('AudioSignalMeter, 200 ms chunks + result()', 9, () => {
     perChunk.push(performance.now() - t);
   }
   perChunk.sort((a, b) => a - b);
-  console.log(`${'AudioSignalMeter: one 200 ms push + result(), p50 / p99'.padEnd(58)} ${(perChunk[perChunk.length >> 1]! * 1000).toFixed(1)} µs / ${(perChunk[Math.floor(perChunk.length * 0.99)]! * 1000).toFixed(1)} µs`);
+  console.log(
+    `${'AudioSignalMeter: one 200 ms push + result(), p50 / p99'.padEnd(58)} ${(perChunk[perChunk.length >> 1]! * 1000).toFixed(1)} µs / ${(perChunk[Math.floor(perChunk.length * 0.99)]! * 1000).toFixed(1)} µs`,
+  );
 }
 
 const wavBytes = encodeWavPcm16(pcm, AUDIO_SAMPLE_RATE);
@@ -79,5 +83,9 @@ time('resampleTo16k, 1 minute at 44.1 kHz', 3, () => resampleTo16k(oneMinute441k
 const sentence = ' Hmm, well. This reply is, um, kind of polite, I guess. I label this polite. Uh, actually no, sort of rude.';
 const transcript = sentence.repeat(Math.ceil((SECONDS * 150) / 60 / 20)); // ~150 words a minute
 time(`computeTranscriptSignals, ${transcript.length.toLocaleString('en')} chars`, 9, () =>
-  computeTranscriptSignals(transcript, { commitments: [], final_label: null, diagnostics: [] }, { fillers: DEFAULT_FILLERS, languages: ['en'] }),
+  computeTranscriptSignals(
+    transcript,
+    { commitments: [], final_label: null, diagnostics: [] },
+    { fillers: DEFAULT_FILLERS, languages: ['en'] },
+  ),
 );

@@ -42,7 +42,8 @@ export function cliBundleIsStale({ outDir = CLI_OUT_DIR } = {}) {
     return true;
   }
   if (stamp.node !== process.versions.modules) return true;
-  for (const [file, print] of [...Object.entries(stamp.outputs), ...Object.entries(stamp.inputs)]) if (fingerprint(file) !== print) return true;
+  for (const [file, print] of [...Object.entries(stamp.outputs), ...Object.entries(stamp.inputs)])
+    if (fingerprint(file) !== print) return true;
   return false;
 }
 
@@ -90,7 +91,14 @@ export async function buildCliBundle({ outDir = CLI_OUT_DIR, logLevel = 'warning
     external: ['vite', 'esbuild', 'tsx', 'electron'],
   };
   const [cli, engine, engineProcess] = await Promise.all([
-    build({ ...common, entryPoints: { aloud: 'core/node/cli/bin.ts' }, outdir: outDir, splitting: true, chunkNames: 'aloud-[name]-[hash]', outExtension: { '.js': '.mjs' } }),
+    build({
+      ...common,
+      entryPoints: { aloud: 'core/node/cli/bin.ts' },
+      outdir: outDir,
+      splitting: true,
+      chunkNames: 'aloud-[name]-[hash]',
+      outExtension: { '.js': '.mjs' },
+    }),
     build({ ...common, entryPoints: ['core/node/engine/engineWorker.ts'], outfile: path.join(outDir, 'engineWorker.js') }),
     build({ ...common, entryPoints: ['core/node/engine/engineProcess.ts'], outfile: path.join(outDir, 'engineProcess.js') }),
   ]);
@@ -107,7 +115,12 @@ export async function buildCliBundle({ outDir = CLI_OUT_DIR, logLevel = 'warning
   const stamp = { node: process.versions.modules, outputs: Object.fromEntries(written.map((f) => [f, fingerprint(f)])), inputs };
   writeInPlace(stampFile(outDir), `${JSON.stringify(stamp, null, 1)}\n`);
   pruneChunks(outDir, new Set(outputs.map((f) => f.path)));
-  return { bundle, worker: path.join(outDir, 'engineWorker.js'), engineProcess: path.join(outDir, 'engineProcess.js'), inputs: Object.keys(inputs).length };
+  return {
+    bundle,
+    worker: path.join(outDir, 'engineWorker.js'),
+    engineProcess: path.join(outDir, 'engineProcess.js'),
+    inputs: Object.keys(inputs).length,
+  };
 }
 
 /** The bundle, compiled first when it is missing or stale. */
@@ -127,7 +140,9 @@ if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.ar
     process.stdout.write(`aloud CLI: ${path.relative(process.cwd(), bundle)} (${inputs} source files)\n`);
   } catch (e) {
     rmSync(stampFile(outDir), { force: true });
-    process.stderr.write(`aloud CLI build: ${e instanceof Error ? e.message : String(e)}\nThe CLI still runs from source: npx tsx core/node/cli/bin.ts\n`);
+    process.stderr.write(
+      `aloud CLI build: ${e instanceof Error ? e.message : String(e)}\nThe CLI still runs from source: npx tsx core/node/cli/bin.ts\n`,
+    );
     // an install goes on without the compiled CLI (`npm run aloud` compiles it, or runs the sources, later)
     process.exit(process.argv.includes('--postinstall') ? 0 : 1);
   }

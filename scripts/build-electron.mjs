@@ -44,7 +44,8 @@ export function sourceLocationPlugin(outDir) {
 }
 
 // CommonJS dependencies inside an ES module bundle still call require() for Node built-ins.
-export const ESM_REQUIRE_BANNER = "import { createRequire as __aloudCreateRequire } from 'node:module'; const require = __aloudCreateRequire(import.meta.url);";
+export const ESM_REQUIRE_BANNER =
+  "import { createRequire as __aloudCreateRequire } from 'node:module'; const require = __aloudCreateRequire(import.meta.url);";
 
 /** Modules a bundle still loads at run time (esbuild's metafile: imports left external). */
 function externalImports(result) {
@@ -75,7 +76,15 @@ export async function buildElectron({ outDir = DEFAULT_OUT_DIR, logLevel = 'warn
   };
   const [main, preload, engineProcess] = await Promise.all([
     build({ ...nodeBundle, entryPoints: ['electron/main/main.ts'], outfile: outputs.main, external: ['electron'] }),
-    build({ ...common, entryPoints: ['electron/preload/preload.ts'], outfile: outputs.preload, platform: 'browser', format: 'cjs', target: 'chrome120', external: ['electron'] }),
+    build({
+      ...common,
+      entryPoints: ['electron/preload/preload.ts'],
+      outfile: outputs.preload,
+      platform: 'browser',
+      format: 'cjs',
+      target: 'chrome120',
+      external: ['electron'],
+    }),
     build({ ...nodeBundle, entryPoints: ['core/node/engine/engineProcess.ts'], outfile: outputs.engineProcess }),
   ]);
   const inputs = (result) => Object.keys(result.metafile.inputs);

@@ -26,7 +26,16 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const nativeDir = path.join(root, 'core/node/engine/native');
 const TARGET = 'aloud_whisper';
 /** The binding's own sources, for the up-to-date stamp (binding.gyp lists them and the whisper.cpp ones). */
-const OWN_SOURCES = ['aloud_whisper.cc', 'whisper_unity.cc', 'cpu_guard.h', 'cpu_probe.c', 'units/ggml_c.c', 'units/ggml_cpp.cpp', 'units/ggml_cpu_c.c', 'units/ggml_cpu_cpp.cpp'];
+const OWN_SOURCES = [
+  'aloud_whisper.cc',
+  'whisper_unity.cc',
+  'cpu_guard.h',
+  'cpu_probe.c',
+  'units/ggml_c.c',
+  'units/ggml_cpp.cpp',
+  'units/ggml_cpu_c.c',
+  'units/ggml_cpu_cpp.cpp',
+];
 /** The package that carries the whisper.cpp sources, and where in it the tree is. */
 const WHISPER_PACKAGE = 'nodejs-whisper';
 const WHISPER_TREE = 'cpp/whisper.cpp';
@@ -173,11 +182,15 @@ function sha256(file) {
  * both. Returns its report, or { error } when it could not be compiled or run.
  */
 function probeCpu() {
-  if (process.platform === 'win32' || process.arch !== 'x64') return { amx: { cpu: false, os_enabled: false, permitted: false, runs: false, reason: 'not checked on this platform' } };
+  if (process.platform === 'win32' || process.arch !== 'x64')
+    return { amx: { cpu: false, os_enabled: false, permitted: false, runs: false, reason: 'not checked on this platform' } };
   const compiler = process.env.CC || 'cc';
   const exe = path.join(nativeDir, 'generated/cpu_probe');
   const compiled = spawnSync(compiler, ['-O1', '-o', exe, path.join(nativeDir, 'cpu_probe.c')], { encoding: 'utf8' });
-  if (compiled.status !== 0) return { error: `${compiler} could not compile the CPU probe: ${(compiled.stderr || compiled.error?.message || '').trim().split('\n')[0]}` };
+  if (compiled.status !== 0)
+    return {
+      error: `${compiler} could not compile the CPU probe: ${(compiled.stderr || compiled.error?.message || '').trim().split('\n')[0]}`,
+    };
   const ran = spawnSync(exe, [], { encoding: 'utf8' });
   if (ran.status !== 0) return { error: `the CPU probe ${ran.signal ? `was killed by ${ran.signal}` : `exited with ${ran.status}`}` };
   try {
@@ -190,7 +203,13 @@ function probeCpu() {
 /** The flags among `flags` that the C compiler accepts (an old one that knows no AMX cannot turn it on either). */
 function acceptedFlags(flags) {
   const compiler = process.env.CC || 'cc';
-  return flags.filter((flag) => spawnSync(compiler, [flag, '-x', 'c', '-E', '-o', process.platform === 'win32' ? 'NUL' : '/dev/null', '-'], { input: '', encoding: 'utf8' }).status === 0);
+  return flags.filter(
+    (flag) =>
+      spawnSync(compiler, [flag, '-x', 'c', '-E', '-o', process.platform === 'win32' ? 'NUL' : '/dev/null', '-'], {
+        input: '',
+        encoding: 'utf8',
+      }).status === 0,
+  );
 }
 
 function readStamp() {
@@ -234,14 +253,22 @@ async function main() {
   const whisperSourceSha = sha256(path.join(tree, 'src/whisper.cpp')).slice(0, 12);
   const cmakeVersion = (file, pattern) => {
     try {
-      return pattern.exec(readFileSync(path.join(tree, file), 'utf8'))?.slice(1).join('.') ?? null;
+      return (
+        pattern
+          .exec(readFileSync(path.join(tree, file), 'utf8'))
+          ?.slice(1)
+          .join('.') ?? null
+      );
     } catch {
       return null;
     }
   };
   // The versions whisper.cpp's and ggml's CMake files declare (the CMake build that would define them is not used).
   const whisperCppVersion = cmakeVersion('CMakeLists.txt', /project\("whisper\.cpp" VERSION (\d+)\.(\d+)\.(\d+)\)/);
-  const ggmlVersion = cmakeVersion('ggml/CMakeLists.txt', /GGML_VERSION_MAJOR (\d+)\)[\s\S]*?GGML_VERSION_MINOR (\d+)\)[\s\S]*?GGML_VERSION_PATCH (\d+)\)/);
+  const ggmlVersion = cmakeVersion(
+    'ggml/CMakeLists.txt',
+    /GGML_VERSION_MAJOR (\d+)\)[\s\S]*?GGML_VERSION_MINOR (\d+)\)[\s\S]*?GGML_VERSION_PATCH (\d+)\)/,
+  );
   const ownVersion = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).version;
 
   const stamp = JSON.stringify({
@@ -270,7 +297,12 @@ async function main() {
   const nodeGyp = findNodeGyp();
   if (!nodeGyp) fail(['node-gyp was not found (it ships with npm).', ...toolchainAdvice()]);
 
-  const compileFlags = [[target.label, ...withoutFlags].join(' '), portable ? 'portable' : 'native', openmp ? 'openmp' : 'ggml-threads', 'llamafile-sgemm'].join(', ');
+  const compileFlags = [
+    [target.label, ...withoutFlags].join(' '),
+    portable ? 'portable' : 'native',
+    openmp ? 'openmp' : 'ggml-threads',
+    'llamafile-sgemm',
+  ].join(', ');
   writeFileSync(
     path.join(nativeDir, 'generated/aloud_build_info.h'),
     [
@@ -303,7 +335,9 @@ async function main() {
   const localNode = path.resolve(path.dirname(process.execPath), '..');
   if (existsSync(path.join(localNode, 'include/node/common.gypi'))) configureArgs.push(`--nodedir=${localNode}`);
 
-  say(`compiling the whisper.cpp speech engine (the native binding that transcribes on this CPU) with ${target.label}${portable ? ' (portable build)' : ''}: a minute on an idle machine, several when it is busy; progress below, full log in ${path.relative(root, logPath)}`);
+  say(
+    `compiling the whisper.cpp speech engine (the native binding that transcribes on this CPU) with ${target.label}${portable ? ' (portable build)' : ''}: a minute on an idle machine, several when it is busy; progress below, full log in ${path.relative(root, logPath)}`,
+  );
   const started = Date.now();
   const log = [];
   rmSync(path.join(nativeDir, 'build'), { recursive: true, force: true });
@@ -314,17 +348,21 @@ async function main() {
   let lastProgress = Date.now();
   // a line at least every 30 s, so a slow machine never looks stuck
   const heartbeat = setInterval(() => {
-    if (Date.now() - lastProgress >= 30_000) say(`still compiling (file ${compiled}${total ? ` of ${total}` : ''}, ${Math.round((Date.now() - started) / 1000)} s)…`);
+    if (Date.now() - lastProgress >= 30_000)
+      say(`still compiling (file ${compiled}${total ? ` of ${total}` : ''}, ${Math.round((Date.now() - started) / 1000)} s)…`);
   }, 30_000);
-  const build = configured.status !== 0
-    ? configured
-    : await run([nodeGyp, 'build', `--jobs=${availableParallelism()}`], { cwd: nativeDir, env }, log, (line) => {
-      const step = /^\s*(CC|CXX|SOLINK_MODULE|LINK|COPY)\(target\)\s+(\S+)/.exec(line) ?? /^\s*([\w.-]+\.(?:c|cc|cpp))\s*$/.exec(line);
-      if (!step) return;
-      lastProgress = Date.now();
-      if (step[1] === 'SOLINK_MODULE' || step[1] === 'LINK') say(`linking ${path.basename(step[2])} (${Math.round((Date.now() - started) / 1000)} s)`);
-      else if (step[1] !== 'COPY') say(`compiling ${++compiled}${total ? `/${total}` : ''}: ${path.basename(step[2] ?? step[1]).replace(/\.o$/, '')}`);
-    });
+  const build =
+    configured.status !== 0
+      ? configured
+      : await run([nodeGyp, 'build', `--jobs=${availableParallelism()}`], { cwd: nativeDir, env }, log, (line) => {
+          const step = /^\s*(CC|CXX|SOLINK_MODULE|LINK|COPY)\(target\)\s+(\S+)/.exec(line) ?? /^\s*([\w.-]+\.(?:c|cc|cpp))\s*$/.exec(line);
+          if (!step) return;
+          lastProgress = Date.now();
+          if (step[1] === 'SOLINK_MODULE' || step[1] === 'LINK')
+            say(`linking ${path.basename(step[2])} (${Math.round((Date.now() - started) / 1000)} s)`);
+          else if (step[1] !== 'COPY')
+            say(`compiling ${++compiled}${total ? `/${total}` : ''}: ${path.basename(step[2] ?? step[1]).replace(/\.o$/, '')}`);
+        });
   clearInterval(heartbeat);
   writeFileSync(logPath, log.join(''));
   if (build.status !== 0) {

@@ -16,11 +16,24 @@ export function isaPlan(probe, target) {
   // only a native x86-64 build can pick AMX up (portable builds stop at x86-64-v3; MSVC and ARM never enable it)
   if (target.arch !== 'x64' || !target.native) return { cflags: [], leftOut: [] };
   if ('error' in probe) {
-    return { cflags: NO_AMX_FLAGS, leftOut: [{ feature: 'AMX (amx_tile, amx_int8)', reason: `what the OS allows could not be checked (${probe.error}), so the build does without it`, flags: NO_AMX_FLAGS, effect: AMX_KERNELS }] };
+    return {
+      cflags: NO_AMX_FLAGS,
+      leftOut: [
+        {
+          feature: 'AMX (amx_tile, amx_int8)',
+          reason: `what the OS allows could not be checked (${probe.error}), so the build does without it`,
+          flags: NO_AMX_FLAGS,
+          effect: AMX_KERNELS,
+        },
+      ],
+    };
   }
   const amx = probe.amx;
   if (!amx || !amx.cpu || amx.runs) return { cflags: [], leftOut: [] };
-  return { cflags: NO_AMX_FLAGS, leftOut: [{ feature: 'AMX (amx_tile, amx_int8)', reason: amx.reason, flags: NO_AMX_FLAGS, effect: AMX_KERNELS }] };
+  return {
+    cflags: NO_AMX_FLAGS,
+    leftOut: [{ feature: 'AMX (amx_tile, amx_int8)', reason: amx.reason, flags: NO_AMX_FLAGS, effect: AMX_KERNELS }],
+  };
 }
 
 /** The left-out list as a C string literal for generated/aloud_build_info.h (the binding reports it as `leftOut`). */

@@ -20,7 +20,9 @@ const tree = path.resolve(values.tree!);
 const parserModule = (await import(pathToFileURL(path.join(tree, 'core/common/parser/commitPhrase.ts')).href)) as {
   createCommitParser(options: ParseOptions): (transcript: string) => ParseResult;
 };
-const versionModule = (await import(pathToFileURL(path.join(tree, 'core/common/parser/parserVersion.ts')).href)) as { PARSER_VERSION: string };
+const versionModule = (await import(pathToFileURL(path.join(tree, 'core/common/parser/parserVersion.ts')).href)) as {
+  PARSER_VERSION: string;
+};
 const labelsOf = (parse: (t: string) => ParseResult, text: string): string[] => parse(text).commitments.map((c) => c.label);
 
 console.log(`parser ${versionModule.PARSER_VERSION} (${tree})`);
@@ -37,21 +39,27 @@ for (const active of ['own', 'both'] as const) {
     const outcome = judge(committed, row.expect);
     if (outcome === 'right') continue;
     tally[row.lang][outcome]++;
-    wrong.push(`  ${outcome === 'false_commit' ? 'false commit' : 'miss'} (${row.lang} ${row.kind}): ${JSON.stringify(row.text)} → ${JSON.stringify(committed)}, expected ${JSON.stringify(row.expect)}`);
+    wrong.push(
+      `  ${outcome === 'false_commit' ? 'false commit' : 'miss'} (${row.lang} ${row.kind}): ${JSON.stringify(row.text)} → ${JSON.stringify(committed)}, expected ${JSON.stringify(row.expect)}`,
+    );
   }
   const count = (lang: 'en' | 'de') => corpus.filter((r) => r.lang === lang).length;
   console.log(
-    `corpus, ${active === 'own' ? "each sentence's own language" : 'en and de active'}: ${corpus.length} sentences (en ${count('en')}, de ${count('de')}): `
-      + `${tally.en.false_commit + tally.de.false_commit} false commits (en ${tally.en.false_commit}, de ${tally.de.false_commit}), `
-      + `${tally.en.miss + tally.de.miss} misses (en ${tally.en.miss}, de ${tally.de.miss})`,
+    `corpus, ${active === 'own' ? "each sentence's own language" : 'en and de active'}: ${corpus.length} sentences (en ${count('en')}, de ${count('de')}): ` +
+      `${tally.en.false_commit + tally.de.false_commit} false commits (en ${tally.en.false_commit}, de ${tally.de.false_commit}), ` +
+      `${tally.en.miss + tally.de.miss} misses (en ${tally.en.miss}, de ${tally.de.miss})`,
   );
   if (values.list) console.log(wrong.join('\n'));
 }
 
 const demo = parseProjectConfig(readFileSync(path.join(REPO_ROOT, 'demo-project/aloud.yaml'), 'utf8'));
 const demoParse = parserModule.createCommitParser({ labels: demo.schema.labels, languages: ['en', 'de'] });
-for (const [name, rows] of [['commit-grammar examples', commitGrammarExamples()], ["the report's table", ISSUE_REPORT_ROWS]] as const) {
+for (const [name, rows] of [
+  ['commit-grammar examples', commitGrammarExamples()],
+  ["the report's table", ISSUE_REPORT_ROWS],
+] as const) {
   const wrong = rows.filter(([said, expected]) => JSON.stringify(labelsOf(demoParse, said)) !== JSON.stringify(expected));
   console.log(`${name}: ${rows.length - wrong.length} of ${rows.length} right`);
-  for (const [said, expected] of wrong) console.log(`  ${JSON.stringify(said)} → ${JSON.stringify(labelsOf(demoParse, said))}, expected ${JSON.stringify(expected)}`);
+  for (const [said, expected] of wrong)
+    console.log(`  ${JSON.stringify(said)} → ${JSON.stringify(labelsOf(demoParse, said))}, expected ${JSON.stringify(expected)}`);
 }

@@ -27,8 +27,22 @@ export function installAppMenu(actions: AppMenuActions, devTools: boolean): void
   };
   const view: MenuItemConstructorOptions = {
     label: 'View',
-    submenu: [{ role: 'reload' }, ...(devTools ? [{ role: 'toggleDevTools' } as const] : []), { type: 'separator' }, { role: 'resetZoom' }, { role: 'zoomIn' }, { role: 'zoomOut' }, { role: 'togglefullscreen' }],
+    submenu: [
+      { role: 'reload' },
+      ...(devTools ? [{ role: 'toggleDevTools' } as const] : []),
+      { type: 'separator' },
+      { role: 'resetZoom' },
+      { role: 'zoomIn' },
+      { role: 'zoomOut' },
+      { role: 'togglefullscreen' },
+    ],
   };
-  const template: MenuItemConstructorOptions[] = [...(isMac ? [{ role: 'appMenu' } as const] : []), file, { role: 'editMenu' }, view, { role: 'windowMenu' }];
+  const template: MenuItemConstructorOptions[] = [
+    ...(isMac ? [{ role: 'appMenu' } as const] : []),
+    file,
+    { role: 'editMenu' },
+    view,
+    { role: 'windowMenu' },
+  ];
   Menu.setApplicationMenu(Menu.buildFromTemplate(template));
 }

@@ -1,5 +1,11 @@
 import { app, utilityProcess } from 'electron';
-import { type EngineLauncher, ENGINE_PROCESS_TITLE, engineHandleFromUtilityProcess, engineProcessArgs, type ProcessGone } from '../../core/node/engine/engineProcessHost';
+import {
+  type EngineLauncher,
+  ENGINE_PROCESS_TITLE,
+  engineHandleFromUtilityProcess,
+  engineProcessArgs,
+  type ProcessGone,
+} from '../../core/node/engine/engineProcessHost';
 
 /** How long after a utility process's 'exit' Electron's 'child-process-gone' (which names the signal) may still come. */
 const GONE_GRACE_MS = 500;
@@ -34,7 +40,10 @@ export function utilityProcessEngineLauncher(entry: string): EngineLauncher {
     });
   };
   return (options) => {
-    const child = utilityProcess.fork(entry, engineProcessArgs(options), { serviceName: ENGINE_PROCESS_TITLE, stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = utilityProcess.fork(entry, engineProcessArgs(options), {
+      serviceName: ENGINE_PROCESS_TITLE,
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
     return engineHandleFromUtilityProcess(child, whyGone);
   };
 }

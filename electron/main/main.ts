@@ -29,7 +29,9 @@ const APP_PAGE = `${APP_ORIGIN}/index.html`;
 const DEV_TOOLS = !app.isPackaged;
 
 // Both must happen before 'ready'.
-protocol.registerSchemesAsPrivileged([{ scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true, stream: true } }]);
+protocol.registerSchemesAsPrivileged([
+  { scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true, stream: true } },
+]);
 app.enableSandbox();
 
 let mainWindow: BrowserWindow | null = null;
@@ -54,7 +56,8 @@ async function choosePath(kind: PathKind): Promise<string | null> {
   return picked.canceled ? null : (picked.filePaths[0] ?? null);
 }
 
-const openService = (projectDir: string): Promise<AppService> => AppService.open({ projectDir, mode: 'electron', recentFile: defaultRecentFile(), choosePath });
+const openService = (projectDir: string): Promise<AppService> =>
+  AppService.open({ projectDir, mode: 'electron', recentFile: defaultRecentFile(), choosePath });
 
 function tell(type: 'warning' | 'error', message: string, detail: string): void {
   if (mainWindow) void dialog.showMessageBox(mainWindow, { type, message, detail });
@@ -84,7 +87,13 @@ async function openProjectFromDialog(): Promise<void> {
 }
 
 function createMainWindow(): BrowserWindow {
-  const window = new BrowserWindow({ width: 1280, height: 860, show: false, title: 'Aloud', webPreferences: secureWebPreferences({ preload: PRELOAD_FILE, devTools: DEV_TOOLS }) });
+  const window = new BrowserWindow({
+    width: 1280,
+    height: 860,
+    show: false,
+    title: 'Aloud',
+    webPreferences: secureWebPreferences({ preload: PRELOAD_FILE, devTools: DEV_TOOLS }),
+  });
   window.once('ready-to-show', () => window.show());
   window.on('closed', () => {
     mainWindow = null;
@@ -109,7 +118,8 @@ async function start(): Promise<void> {
         const file = service?.itemAudioFile(itemId);
         return service && file ? { file, projectDir: service.projectFolder.dir } : null;
       },
-      protocolAudio: (itemId, protocol) => service?.protocolAudioFile(itemId, protocol) ?? Promise.resolve({ ok: false, status: 404, reason: 'no project is open' }),
+      protocolAudio: (itemId, protocol) =>
+        service?.protocolAudioFile(itemId, protocol) ?? Promise.resolve({ ok: false, status: 404, reason: 'no project is open' }),
     }),
   );
   const opened = openAppPreferences();
@@ -121,7 +131,10 @@ async function start(): Promise<void> {
     open: openService,
   });
   useService(startup.service);
-  installAppMenu({ openProject: () => void openProjectFromDialog(), lastExport: () => lastExport, revealExport: (file) => shell.showItemInFolder(file) }, DEV_TOOLS);
+  installAppMenu(
+    { openProject: () => void openProjectFromDialog(), lastExport: () => lastExport, revealExport: (file) => shell.showItemInFolder(file) },
+    DEV_TOOLS,
+  );
   mainWindow = createMainWindow();
   for (const notice of [opened.problem, startup.problem]) if (notice) tell('warning', 'Aloud', notice);
 }
@@ -129,7 +142,13 @@ async function start(): Promise<void> {
 ipcMain.handle(IPC_CALL_CHANNEL, async (event, method: unknown, args: unknown) => {
   const frame = event.senderFrame;
   const outcome = await handleIpcCall(
-    { senderFrameUrl: frame?.url, isMainFrame: frame !== null && frame.parent === null, senderId: event.sender.id, mainWindowId: mainWindow?.webContents.id ?? null, appOrigin: APP_ORIGIN },
+    {
+      senderFrameUrl: frame?.url,
+      isMainFrame: frame !== null && frame.parent === null,
+      senderId: event.sender.id,
+      mainWindowId: mainWindow?.webContents.id ?? null,
+      appOrigin: APP_ORIGIN,
+    },
     method,
     args,
     service,

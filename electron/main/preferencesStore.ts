@@ -8,11 +8,16 @@ import { PreferencesStore, preferencesStoreOptions, type PreferencesBackend } fr
 export function openAppPreferences(): { preferences: PreferencesStore; problem: string | null } {
   const { projectName: _projectName, configName, ...options } = preferencesStoreOptions;
   try {
-    const store = new ElectronStore<Record<string, unknown>>({ ...options, name: configName } as ConstructorParameters<typeof ElectronStore<Record<string, unknown>>>[0]);
+    const store = new ElectronStore<Record<string, unknown>>({ ...options, name: configName } as ConstructorParameters<
+      typeof ElectronStore<Record<string, unknown>>
+    >[0]);
     return { preferences: new PreferencesStore(store), problem: null };
   } catch (e) {
     const memory: Record<string, unknown> = {};
     const backend: PreferencesBackend = { path: '(in memory)', store: memory, set: (values) => void Object.assign(memory, values) };
-    return { preferences: new PreferencesStore(backend), problem: `Your preferences could not be read (${(e as Error).message}); they are kept in memory until you fix or delete the file.` };
+    return {
+      preferences: new PreferencesStore(backend),
+      problem: `Your preferences could not be read (${(e as Error).message}); they are kept in memory until you fix or delete the file.`,
+    };
   }
 }

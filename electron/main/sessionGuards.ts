@@ -8,7 +8,9 @@ export function guardSession(appOrigin: string): void {
   const ses = session.defaultSession;
   ses.setPermissionRequestHandler((_contents, permission, callback, details) => {
     const mediaTypes = 'mediaTypes' in details ? details.mediaTypes : undefined;
-    callback(isPermissionAllowed({ permission, requestingUrl: details.requestingUrl, mediaTypes, isMainFrame: details.isMainFrame, appOrigin }));
+    callback(
+      isPermissionAllowed({ permission, requestingUrl: details.requestingUrl, mediaTypes, isMainFrame: details.isMainFrame, appOrigin }),
+    );
   });
   ses.setPermissionCheckHandler((_contents, permission, requestingOrigin, details) =>
     isPermissionAllowed({

@@ -9,13 +9,25 @@ import { CONFIG_FILE } from '../../core/node/project/projectFolder';
  */
 export async function ensureDemoCopy(demoSource: string, workingCopy: string): Promise<string> {
   const configCopy = path.join(workingCopy, CONFIG_FILE);
-  if (await access(configCopy).then(() => true, () => false)) return workingCopy;
+  if (
+    await access(configCopy).then(
+      () => true,
+      () => false,
+    )
+  )
+    return workingCopy;
   await mkdir(workingCopy, { recursive: true });
   const entries = await readdir(demoSource, { withFileTypes: true });
   for (const entry of entries) {
     if (!entry.isFile() || entry.name === CONFIG_FILE) continue;
     const target = path.join(workingCopy, entry.name);
-    if (await access(target).then(() => true, () => false)) continue;
+    if (
+      await access(target).then(
+        () => true,
+        () => false,
+      )
+    )
+      continue;
     await writeFile(target, await readFile(path.join(demoSource, entry.name)));
   }
   await writeFile(configCopy, await readFile(path.join(demoSource, CONFIG_FILE)), { flag: 'wx' });

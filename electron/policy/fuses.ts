@@ -18,7 +18,8 @@ export function fuseProblems(config: unknown): string[] {
   const root = config !== null && typeof config === 'object' ? (config as Record<string, unknown>) : {};
   if (root.asar === false) problems.push('asar: must not be false (the app code must come from the integrity-checked asar)');
   const fuses = root.electronFuses;
-  if (fuses === null || typeof fuses !== 'object' || Array.isArray(fuses)) return [...problems, 'electronFuses: missing (every fuse keeps its unsafe default)'];
+  if (fuses === null || typeof fuses !== 'object' || Array.isArray(fuses))
+    return [...problems, 'electronFuses: missing (every fuse keeps its unsafe default)'];
   for (const [name, { value, why }] of Object.entries(REQUIRED_FUSES)) {
     const actual = (fuses as Record<string, unknown>)[name];
     if (actual !== value) problems.push(`electronFuses.${name}: must be ${value} (got ${JSON.stringify(actual) ?? 'nothing'}): ${why}`);

@@ -11,6 +11,14 @@ export interface OpenDialogSpec {
 export const CHOOSE_PATH_DIALOGS: Readonly<Record<PathKind, OpenDialogSpec>> = {
   'project-folder': { title: 'Open an Aloud project folder', properties: ['openDirectory'] },
   'new-project-folder': { title: 'Choose a new or empty folder for the project', properties: ['openDirectory', 'createDirectory'] },
-  'items-file': { title: 'Choose an items file', properties: ['openFile'], filters: [{ name: 'Items (JSON Lines, JSON, CSV)', extensions: ['jsonl', 'ndjson', 'json', 'csv'] }] },
-  'pack-file': { title: "Choose an annotator's session pack", properties: ['openFile'], filters: [{ name: 'Aloud session packs', extensions: ['aloudpack'] }] },
+  'items-file': {
+    title: 'Choose an items file',
+    properties: ['openFile'],
+    filters: [{ name: 'Items (JSON Lines, JSON, CSV)', extensions: ['jsonl', 'ndjson', 'json', 'csv'] }],
+  },
+  'pack-file': {
+    title: "Choose an annotator's session pack",
+    properties: ['openFile'],
+    filters: [{ name: 'Aloud session packs', extensions: ['aloudpack'] }],
+  },
 };

@@ -10,7 +10,6 @@ export type AppRoute =
   | { kind: 'protocol-audio'; itemId: string; protocol: number }
   | { kind: 'refused'; status: 400 | 403 | 404; reason: string };
 
-
 const refused = (status: 400 | 403 | 404, reason: string): AppRoute => ({ kind: 'refused', status, reason });
 
 /**

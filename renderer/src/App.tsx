@@ -14,7 +14,14 @@ import { exportSummaryWords } from './app/exportSummary';
 import type { Tab } from './app/appState';
 import { useAppStore } from './hooks/useAppStore';
 
-const TAB_NAMES: Record<Tab, string> = { label: 'Label', review: 'Review', agreement: 'Agreement', adjudicate: 'Adjudicate', project: 'Project', settings: 'Settings' };
+const TAB_NAMES: Record<Tab, string> = {
+  label: 'Label',
+  review: 'Review',
+  agreement: 'Agreement',
+  adjudicate: 'Adjudicate',
+  project: 'Project',
+  settings: 'Settings',
+};
 
 const LAST_ANNOTATOR_KEY = 'aloud.lastAnnotator';
 
@@ -23,7 +30,11 @@ export function App({ client }: { client: ApiClient }) {
   const { info, project, session, tab, error, notice, choosingProject, exporting, deviceId, keepTalkingSeconds } = state;
   const [deidentified, setDeidentified] = useState(false);
   const projectOpened = (p: ProjectView) => dispatch({ type: 'projectOpened', project: p });
-  const refreshInfo = () => void client.appInfo().then((i) => dispatch({ type: 'info', info: i }), () => undefined);
+  const refreshInfo = () =>
+    void client.appInfo().then(
+      (i) => dispatch({ type: 'info', info: i }),
+      () => undefined,
+    );
 
   /** reviewer: someone else opens the annotator's session to review it; their corrections and labels carry their name */
   const startSession = async (annotator: string, reviewer: string | null = null) => {
@@ -46,7 +57,9 @@ export function App({ client }: { client: ApiClient }) {
   const doExport = async () => {
     dispatch({ type: 'exportStarted' });
     const whose = exporting.scope === 'all' ? null : (session?.annotator ?? null);
-    const summary = await run(() => (deidentified ? client.exportDeidentified(exporting.format, whose) : client.exportProject(exporting.format, whose)));
+    const summary = await run(() =>
+      deidentified ? client.exportDeidentified(exporting.format, whose) : client.exportProject(exporting.format, whose),
+    );
     dispatch({ type: 'exportFinished', summary: summary ?? null });
   };
 
@@ -58,20 +71,32 @@ export function App({ client }: { client: ApiClient }) {
   return (
     <div className="app">
       {session && tab === 'label' && (
-        <a className="skip-link" href="#controls" onClick={(e) => {
-          e.preventDefault();
-          document.querySelector<HTMLElement>('#controls button')?.focus();
-        }}>
+        <a
+          className="skip-link"
+          href="#controls"
+          onClick={(e) => {
+            e.preventDefault();
+            document.querySelector<HTMLElement>('#controls button')?.focus();
+          }}
+        >
           Skip to controls
         </a>
       )}
       <header className="topbar">
         <div className="brand">Aloud</div>
-        <div className="project" title="project">{project.name}</div>
+        <div className="project" title="project">
+          {project.name}
+        </div>
         {session && (
           <nav className="tabs" role="tablist">
             {(['label', 'review', 'agreement', 'adjudicate', 'project', 'settings'] as const).map((t) => (
-              <button key={t} role="tab" aria-selected={tab === t} className={tab === t ? 'tab active' : 'tab'} onClick={() => dispatch({ type: 'tab', tab: t })}>
+              <button
+                key={t}
+                role="tab"
+                aria-selected={tab === t}
+                className={tab === t ? 'tab active' : 'tab'}
+                onClick={() => dispatch({ type: 'tab', tab: t })}
+              >
                 {TAB_NAMES[t]}
               </button>
             ))}
@@ -88,15 +113,26 @@ export function App({ client }: { client: ApiClient }) {
               </span>
             </div>
             {session.pending_transcriptions > 0 && <div className="pending">transcribing {session.pending_transcriptions}…</div>}
-            <div className="annotator" title={session.reviewer ? `${session.annotator}'s session, reviewed by ${session.reviewer}` : 'annotator'}>
+            <div
+              className="annotator"
+              title={session.reviewer ? `${session.annotator}'s session, reviewed by ${session.reviewer}` : 'annotator'}
+            >
               {session.annotator}
               {session.reviewer && <span className="muted"> · reviewed by {session.reviewer}</span>}
             </div>
-            <select aria-label="export whose sessions" value={exporting.scope} onChange={(e) => dispatch({ type: 'exportChoice', scope: e.target.value as 'mine' | 'all' })}>
+            <select
+              aria-label="export whose sessions"
+              value={exporting.scope}
+              onChange={(e) => dispatch({ type: 'exportChoice', scope: e.target.value as 'mine' | 'all' })}
+            >
               <option value="mine">my session</option>
               <option value="all">all annotators</option>
             </select>
-            <select aria-label="export format" value={exporting.format} onChange={(e) => dispatch({ type: 'exportChoice', format: e.target.value as ProjectExportFormat })}>
+            <select
+              aria-label="export format"
+              value={exporting.format}
+              onChange={(e) => dispatch({ type: 'exportChoice', format: e.target.value as ProjectExportFormat })}
+            >
               <option value="jsonl">JSONL</option>
               <option value="json">JSON</option>
               <option value="csv">CSV</option>
@@ -108,7 +144,10 @@ export function App({ client }: { client: ApiClient }) {
                 ))}
               </optgroup>
             </select>
-            <label className="deidentified-choice" title="placeholders for what deidentify.yaml lists; those spans silenced in the recordings">
+            <label
+              className="deidentified-choice"
+              title="placeholders for what deidentify.yaml lists; those spans silenced in the recordings"
+            >
               <input type="checkbox" checked={deidentified} onChange={(e) => setDeidentified(e.target.checked)} /> de-identified
             </label>
             <button onClick={() => void doExport()} disabled={exporting.busy}>
@@ -120,8 +159,9 @@ export function App({ client }: { client: ApiClient }) {
       {session?.reviewer && (
         <div className="banner info" role="status">
           <span>
-            Reviewing <strong>{session.annotator}</strong>’s session as <strong>{session.reviewer}</strong>: your corrections, and labels you give or derive from them, are
-            recorded as yours — never as {session.annotator}’s own. Recording is off: your voice would become {session.annotator}’s.
+            Reviewing <strong>{session.annotator}</strong>’s session as <strong>{session.reviewer}</strong>: your corrections, and labels
+            you give or derive from them, are recorded as yours — never as {session.annotator}’s own. Recording is off: your voice would
+            become {session.annotator}’s.
           </span>
         </div>
       )}
@@ -136,8 +176,12 @@ export function App({ client }: { client: ApiClient }) {
       {!info.engine.available && session && (
         <div className="banner warn" role="status">
           <span>
-            No transcription yet: the speech model “{project.thinkaloud.model}” is not available. Audio is still recorded and kept, and labels can be given by key or
-            click{project.thinkaloud.require_spoken_label ? '; completing an item needs a spoken label, so it waits until a model is installed' : ''}.
+            No transcription yet: the speech model “{project.thinkaloud.model}” is not available. Audio is still recorded and kept, and
+            labels can be given by key or click
+            {project.thinkaloud.require_spoken_label
+              ? '; completing an item needs a spoken label, so it waits until a model is installed'
+              : ''}
+            .
             {info.engine.problem && (
               <details className="small">
                 <summary>Details</summary>
@@ -162,7 +206,8 @@ export function App({ client }: { client: ApiClient }) {
       )}
       {session?.config_changed && tab !== 'settings' && (
         <div className="banner info" role="status">
-          Some spoken labels in this session were recognised under other label phrases than the project has now (labels, synonyms, languages or stems); they are kept as they were recorded.
+          Some spoken labels in this session were recognised under other label phrases than the project has now (labels, synonyms, languages
+          or stems); they are kept as they were recorded.
         </div>
       )}
       {exporting.busy && (
@@ -201,7 +246,13 @@ export function App({ client }: { client: ApiClient }) {
                 ← Back to {project.name}
               </button>
             </p>
-            <ProjectScreen client={client} project={project} onOpened={projectOpened} onImported={(p) => dispatch({ type: 'project', project: p })} nativeDialogs={info.mode === 'electron'} />
+            <ProjectScreen
+              client={client}
+              project={project}
+              onOpened={projectOpened}
+              onImported={(p) => dispatch({ type: 'project', project: p })}
+              nativeDialogs={info.mode === 'electron'}
+            />
           </>
         ) : !session ? (
           <StartScreen
@@ -213,7 +264,16 @@ export function App({ client }: { client: ApiClient }) {
             onReview={(annotator, reviewer) => void startSession(annotator, reviewer)}
           />
         ) : tab === 'label' ? (
-          <LabelScreen client={client} project={project} session={session} onSession={onSession} onError={setError} run={run} deviceId={deviceId} keepTalkingSeconds={keepTalkingSeconds} />
+          <LabelScreen
+            client={client}
+            project={project}
+            session={session}
+            onSession={onSession}
+            onError={setError}
+            run={run}
+            deviceId={deviceId}
+            keepTalkingSeconds={keepTalkingSeconds}
+          />
         ) : tab === 'review' ? (
           <ReviewScreen client={client} project={project} session={session} onSession={onSession} run={run} />
         ) : tab === 'adjudicate' ? (

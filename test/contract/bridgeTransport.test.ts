@@ -18,7 +18,13 @@ afterEach(async () => {
 });
 
 const WINDOW_ID = 7;
-const trusted: IpcCallSender = { senderFrameUrl: 'aloud://app/index.html', isMainFrame: true, senderId: WINDOW_ID, mainWindowId: WINDOW_ID, appOrigin: APP_ORIGIN };
+const trusted: IpcCallSender = {
+  senderFrameUrl: 'aloud://app/index.html',
+  isMainFrame: true,
+  senderId: WINDOW_ID,
+  mainWindowId: WINDOW_ID,
+  appOrigin: APP_ORIGIN,
+};
 
 /**
  * Electron's IPC as main.ts wires it, without the binary: the real preload bridge over a stand-in ipcRenderer whose

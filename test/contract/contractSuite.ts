@@ -16,7 +16,20 @@ async function threeAnnotators(dir: string): Promise<void> {
   const loaded = await loadProjectConfig(dir);
   const project = { ...loaded, config: { ...loaded.config, thinkaloud: { ...loaded.config.thinkaloud, require_spoken_label: false } } };
   const items = await loadProjectItems(project);
-  const plan: Record<string, Array<[string, string]>> = { ana: [['demo-02', 'Polite'], ['demo-03', 'Polite']], ben: [['demo-02', 'Polite'], ['demo-03', 'Impolite']], cai: [['demo-02', 'Impolite'], ['demo-03', 'Neutral']] };
+  const plan: Record<string, Array<[string, string]>> = {
+    ana: [
+      ['demo-02', 'Polite'],
+      ['demo-03', 'Polite'],
+    ],
+    ben: [
+      ['demo-02', 'Polite'],
+      ['demo-03', 'Impolite'],
+    ],
+    cai: [
+      ['demo-02', 'Impolite'],
+      ['demo-03', 'Neutral'],
+    ],
+  };
   for (const [annotator, labels] of Object.entries(plan)) {
     const session = await SessionService.open({ project, annotator, items });
     for (const [itemId, label] of labels) {
@@ -153,7 +166,10 @@ export function contractSuite(connect: () => Promise<{ client: ApiClient; mode: 
     expect(summary.records).toBe(20);
     expect(existsSync(summary.file)).toBe(true);
     expect(existsSync(summary.receipt)).toBe(true);
-    const lines = (await readFile(summary.file, 'utf8')).trim().split('\n').map((l) => JSON.parse(l));
+    const lines = (await readFile(summary.file, 'utf8'))
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(lines.find((r) => r.item_id === 'demo-03')).toMatchObject({ annotator: 'ana', final_label: 'Polite', label_source: 'click' });
     const agreement = await client.agreement();
     expect(agreement.annotators).toEqual(['ana']);
@@ -162,25 +178,45 @@ export function contractSuite(connect: () => Promise<{ client: ApiClient; mode: 
     expect(await client.goldLabels()).toEqual({ unavailable: expect.stringMatching(/no labels to model/) });
   });
 
-  it('adjudicates: the queue lowest agreement first, one item side by side, a decision in the lead\'s own log, revisable', async () => {
+  it("adjudicates: the queue lowest agreement first, one item side by side, a decision in the lead's own log, revisable", async () => {
     const { client } = await connect();
     const dir = (await client.project()).dir!;
     await threeAnnotators(dir);
     await client.openSession('lead');
     const queue = await client.adjudicationQueue();
-    expect(queue.rows.map((r) => [r.item_id, r.agreement])).toEqual([['demo-03', 0], ['demo-02', 1 / 3]]);
+    expect(queue.rows.map((r) => [r.item_id, r.agreement])).toEqual([
+      ['demo-03', 0],
+      ['demo-02', 1 / 3],
+    ]);
     expect(queue.causes).toContain('guideline gap');
     const item = await client.adjudicationItem('demo-03');
-    expect(item.protocols.map((p) => [p.shown, p.final_label])).toEqual([['ana', 'Polite'], ['ben', 'Impolite'], ['cai', 'Neutral']]);
+    expect(item.protocols.map((p) => [p.shown, p.final_label])).toEqual([
+      ['ana', 'Polite'],
+      ['ben', 'Impolite'],
+      ['cai', 'Neutral'],
+    ]);
     expect(item.protocols[0]!.acts).toHaveLength(1);
     const decided = await client.decideGoldLabel('demo-03', 'Neutral', 'medium', ['edge case'], 'no cue', null);
-    expect(decided.decision).toMatchObject({ adjudicator: 'lead', label: 'Neutral', confidence: 'medium', causes: ['edge case'], rationale: 'no cue' });
+    expect(decided.decision).toMatchObject({
+      adjudicator: 'lead',
+      label: 'Neutral',
+      confidence: 'medium',
+      causes: ['edge case'],
+      rationale: 'no cue',
+    });
     const revised = await client.decideGoldLabel('demo-03', 'Polite', 'low', ['ambiguous text'], null, 'say what counts as polite');
     expect(revised.history.map((d) => d.label)).toEqual(['Neutral']);
     expect(revised.decision?.guideline_flag).toBe('say what counts as polite');
-    expect((await rejection(client.decideGoldLabel('demo-03', 'Rude', 'low', ['edge case'], null, null))).message).toBe('"Rude" is not one of the labels (Polite, Impolite, Neutral)');
-    expect((await rejection(client.decideGoldLabel('demo-03', 'Polite', 'sure' as 'low', ['edge case'], null, null))).code).toBe('bad_request');
-    expect((await client.adjudicationQueue()).rows.map((r) => [r.item_id, r.status])).toEqual([['demo-02', 'queued'], ['demo-03', 'decided']]);
+    expect((await rejection(client.decideGoldLabel('demo-03', 'Rude', 'low', ['edge case'], null, null))).message).toBe(
+      '"Rude" is not one of the labels (Polite, Impolite, Neutral)',
+    );
+    expect((await rejection(client.decideGoldLabel('demo-03', 'Polite', 'sure' as 'low', ['edge case'], null, null))).code).toBe(
+      'bad_request',
+    );
+    expect((await client.adjudicationQueue()).rows.map((r) => [r.item_id, r.status])).toEqual([
+      ['demo-02', 'queued'],
+      ['demo-03', 'decided'],
+    ]);
     // routing: demo-02 asked of dora, who has not seen it; her session finds it among her assigned items
     expect(await client.assignedItems()).toEqual([]);
     await adjudicate(await loadProjectConfig(dir), 'lead', { kind: 'assign', item_id: 'demo-02', annotator: 'dora' });

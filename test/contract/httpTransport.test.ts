@@ -54,14 +54,27 @@ describe('browser-mode host security', () => {
   it('refuses API calls without the token, from another origin, or for another host name', async () => {
     const { host, cookie } = await serve();
     const call = (headers: Record<string, string>) =>
-      fetch(`${host.origin}/api/call/appInfo`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: '{"args":[]}' });
+      fetch(`${host.origin}/api/call/appInfo`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body: '{"args":[]}',
+      });
     expect((await call({})).status).toBe(400);
     expect((await call({ ...cookie, origin: 'http://evil.example' })).status).toBe(400);
     expect((await call(cookie)).status).toBe(200);
     // DNS rebinding: a foreign host name pointing at 127.0.0.1 is refused before anything else
     const { request } = await import('node:http');
     const status = await new Promise<number>((resolve, reject) => {
-      const req = request({ host: '127.0.0.1', port: host.port, path: '/api/call/appInfo', method: 'POST', headers: { host: `evil.example:${host.port}`, ...cookie } }, (res) => resolve(res.statusCode ?? 0));
+      const req = request(
+        {
+          host: '127.0.0.1',
+          port: host.port,
+          path: '/api/call/appInfo',
+          method: 'POST',
+          headers: { host: `evil.example:${host.port}`, ...cookie },
+        },
+        (res) => resolve(res.statusCode ?? 0),
+      );
       req.on('error', reject);
       req.end('{"args":[]}');
     });
@@ -95,12 +108,21 @@ describe('browser-mode host security', () => {
     const { host, cookie } = await serve();
     const responses = [
       await fetch(`${host.origin}/`),
-      await fetch(`${host.origin}/api/call/appInfo`, { method: 'POST', headers: { 'content-type': 'application/json', ...cookie }, body: '{"args":[]}' }),
-      await fetch(`${host.origin}/api/call/appInfo`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"args":[]}' }),
+      await fetch(`${host.origin}/api/call/appInfo`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...cookie },
+        body: '{"args":[]}',
+      }),
+      await fetch(`${host.origin}/api/call/appInfo`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"args":[]}',
+      }),
       await fetch(`${host.origin}/no-such.js`),
     ];
     for (const res of responses) {
-      for (const [name, value] of Object.entries(SECURITY_HEADERS)) expect(res.headers.get(name), `${res.url} ${res.status} ${name}`).toBe(value);
+      for (const [name, value] of Object.entries(SECURITY_HEADERS))
+        expect(res.headers.get(name), `${res.url} ${res.status} ${name}`).toBe(value);
     }
   });
 
@@ -143,7 +165,16 @@ describe('browser-mode host security', () => {
     expect(new TextDecoder().decode(await first.arrayBuffer())).toBe('RIFF');
     expect((await fetch(client.protocolAudioUrl('demo-02', 2), { headers: cookie })).status).toBe(200);
     expect((await fetch(client.protocolAudioUrl('demo-02', 2))).status).toBe(400); // no token, no recording
-    for (const [tail, status] of [['demo-02/3', 404], ['demo-02/ana', 404], ['demo-02', 404], ['', 404], ['..%2F..%2Fsecret.txt/1', 404], ['demo-02/1/x', 404], ['demo-02/%zz', 400], ['demo-02%00/1', 400]] as const) {
+    for (const [tail, status] of [
+      ['demo-02/3', 404],
+      ['demo-02/ana', 404],
+      ['demo-02', 404],
+      ['', 404],
+      ['..%2F..%2Fsecret.txt/1', 404],
+      ['demo-02/1/x', 404],
+      ['demo-02/%zz', 400],
+      ['demo-02%00/1', 400],
+    ] as const) {
       const res = await fetch(`${host.origin}/api/protocol-audio/${tail}`, { headers: cookie });
       expect(res.status, tail).toBe(status);
       expect(await res.text()).not.toContain('outside');

@@ -36,7 +36,8 @@ async function threeAnnotators(dir: string): Promise<void> {
 async function sessionBytes(dir: string): Promise<Map<string, string>> {
   const files = new Map<string, string>();
   for (const entry of await readdir(path.join(dir, 'sessions'), { recursive: true, withFileTypes: true })) {
-    if (entry.isFile()) files.set(path.join(entry.parentPath, entry.name), (await readFile(path.join(entry.parentPath, entry.name))).toString('base64'));
+    if (entry.isFile())
+      files.set(path.join(entry.parentPath, entry.name), (await readFile(path.join(entry.parentPath, entry.name))).toString('base64'));
   }
   return files;
 }
@@ -74,68 +75,112 @@ describe.skipIf(unavailable !== undefined)('adjudicating in Chromium', () => {
     await served?.close();
   });
 
-  it('the lead decides both disagreements by keyboard; the gold export holds every item with its source', { timeout: 120_000 }, async () => {
-    await page.goto(served.host.url);
-    await page.getByLabel('Your annotator name').fill('lead');
-    await page.getByLabel('Your annotator name').press('Enter');
-    await expect.poll(() => page.locator('.annotator').textContent(), { timeout: 15_000 }).toBe('lead');
-    await page.getByRole('tab', { name: 'Adjudicate' }).focus();
-    await page.keyboard.press('Enter');
-    await page.locator('body').focus().catch(() => undefined);
-    await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
-    await expect.poll(() => page.locator('.adj-main h2').textContent(), { timeout: 15_000 }).toContain('demo-03');
-    expect(await page.locator('.adj-queue li').allTextContents()).toEqual([expect.stringContaining('demo-03'), expect.stringContaining('demo-02')]);
-    expect(await page.locator('.adj-protocol .adj-final').allTextContents()).toEqual(['Polite', 'Impolite', 'Neutral']);
-    expect(await page.locator('.adj-protocol .commit-phrase').allTextContents()).toEqual(['I label this polite', 'I label this impolite', 'I label this neutral']);
-    await shootBoth(browser, page, '40-adjudicate-item');
+  it(
+    'the lead decides both disagreements by keyboard; the gold export holds every item with its source',
+    { timeout: 120_000 },
+    async () => {
+      await page.goto(served.host.url);
+      await page.getByLabel('Your annotator name').fill('lead');
+      await page.getByLabel('Your annotator name').press('Enter');
+      await expect.poll(() => page.locator('.annotator').textContent(), { timeout: 15_000 }).toBe('lead');
+      await page.getByRole('tab', { name: 'Adjudicate' }).focus();
+      await page.keyboard.press('Enter');
+      await page
+        .locator('body')
+        .focus()
+        .catch(() => undefined);
+      await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+      await expect.poll(() => page.locator('.adj-main h2').textContent(), { timeout: 15_000 }).toContain('demo-03');
+      expect(await page.locator('.adj-queue li').allTextContents()).toEqual([
+        expect.stringContaining('demo-03'),
+        expect.stringContaining('demo-02'),
+      ]);
+      expect(await page.locator('.adj-protocol .adj-final').allTextContents()).toEqual(['Polite', 'Impolite', 'Neutral']);
+      expect(await page.locator('.adj-protocol .commit-phrase').allTextContents()).toEqual([
+        'I label this polite',
+        'I label this impolite',
+        'I label this neutral',
+      ]);
+      await shootBoth(browser, page, '40-adjudicate-item');
 
-    // hear the protocols by keyboard: Shift+2 plays annotator 2 (not an adoption), Shift+1 switches to annotator 1
-    const audio = page.locator('.adj-protocol audio');
-    expect(await audio.count()).toBe(3);
-    const heard = (n: number) => audio.nth(n).evaluate((a: HTMLAudioElement) => ({ t: a.currentTime, paused: a.paused, ended: a.ended, error: a.error?.code ?? null }));
-    await page.keyboard.press('Shift+Digit2');
-    await expect.poll(async () => (await heard(1)).t, { timeout: 10_000 }).toBeGreaterThan(0);
-    expect((await heard(1)).error).toBeNull();
-    await page.keyboard.press('Shift+Digit1');
-    await expect.poll(async () => (await heard(0)).t, { timeout: 10_000 }).toBeGreaterThan(0);
-    expect((await heard(1)).paused).toBe(true); // one protocol heard at a time
-    // o: annotator 1 again, from her commit phrase (spoken 0.1–0.9 s into her take)
-    await page.keyboard.press('o');
-    await expect.poll(async () => { const h = await heard(0); return !h.paused || h.ended; }, { timeout: 10_000 }).toBe(true);
-    expect(await page.locator('.adj-protocol').nth(0).locator('.adj-player').textContent()).toMatch(/commit phrase at \d\.\d s/);
-    await page.keyboard.press('Space'); // Space pauses (or restarts) the protocol last played, never decides
-    expect(await page.locator('.notice').count()).toBe(0);
-    await expect.poll(() => page.locator('.adj-protocol .adj-final').allTextContents()).toEqual(['Polite', 'Impolite', 'Neutral']);
-    expect(await page.locator('[aria-label="gold label"] [aria-pressed="true"]').count()).toBe(0); // playing adopted nothing
-    expect(requests.some((r) => r.includes('/api/protocol-audio/demo-03/2'))).toBe(true);
+      // hear the protocols by keyboard: Shift+2 plays annotator 2 (not an adoption), Shift+1 switches to annotator 1
+      const audio = page.locator('.adj-protocol audio');
+      expect(await audio.count()).toBe(3);
+      const heard = (n: number) =>
+        audio
+          .nth(n)
+          .evaluate((a: HTMLAudioElement) => ({ t: a.currentTime, paused: a.paused, ended: a.ended, error: a.error?.code ?? null }));
+      await page.keyboard.press('Shift+Digit2');
+      await expect.poll(async () => (await heard(1)).t, { timeout: 10_000 }).toBeGreaterThan(0);
+      expect((await heard(1)).error).toBeNull();
+      await page.keyboard.press('Shift+Digit1');
+      await expect.poll(async () => (await heard(0)).t, { timeout: 10_000 }).toBeGreaterThan(0);
+      expect((await heard(1)).paused).toBe(true); // one protocol heard at a time
+      // o: annotator 1 again, from her commit phrase (spoken 0.1–0.9 s into her take)
+      await page.keyboard.press('o');
+      await expect
+        .poll(
+          async () => {
+            const h = await heard(0);
+            return !h.paused || h.ended;
+          },
+          { timeout: 10_000 },
+        )
+        .toBe(true);
+      expect(await page.locator('.adj-protocol').nth(0).locator('.adj-player').textContent()).toMatch(/commit phrase at \d\.\d s/);
+      await page.keyboard.press('Space'); // Space pauses (or restarts) the protocol last played, never decides
+      expect(await page.locator('.notice').count()).toBe(0);
+      await expect.poll(() => page.locator('.adj-protocol .adj-final').allTextContents()).toEqual(['Polite', 'Impolite', 'Neutral']);
+      expect(await page.locator('[aria-label="gold label"] [aria-pressed="true"]').count()).toBe(0); // playing adopted nothing
+      expect(requests.some((r) => r.includes('/api/protocol-audio/demo-03/2'))).toBe(true);
 
-    // demo-03: adopt annotator 3's label, medium, "edge case" (the fourth cause: f), a typed rationale
-    for (const key of ['3', 'm', 'f', 'r']) await page.keyboard.press(key);
-    await page.keyboard.type('cai read the hedge right');
-    await page.keyboard.press('Escape');
-    await shootBoth(browser, page, '41-adjudicate-draft');
-    await page.keyboard.press('Enter');
-    await expect.poll(() => page.locator('.notice').textContent(), { timeout: 15_000 }).toBe('demo-03: gold "Neutral"');
-    // on to demo-02 (ben changed his mind: blind Neutral, final Polite)
-    await expect.poll(() => page.locator('.adj-main h2').textContent(), { timeout: 15_000 }).toContain('demo-02');
-    expect(await page.locator('.adj-protocol').nth(1).textContent()).toContain('blind: Neutral');
-    for (const key of ['1', 'h', 's', 'Enter']) await page.keyboard.press(key);
-    await expect.poll(() => page.locator('.notice').textContent(), { timeout: 15_000 }).toBe('demo-02: gold "Polite"');
-    await expect.poll(() => page.locator('.adj-queue li.decided').count(), { timeout: 15_000 }).toBe(2);
-    await shootBoth(browser, page, '42-adjudicate-done');
+      // demo-03: adopt annotator 3's label, medium, "edge case" (the fourth cause: f), a typed rationale
+      for (const key of ['3', 'm', 'f', 'r']) await page.keyboard.press(key);
+      await page.keyboard.type('cai read the hedge right');
+      await page.keyboard.press('Escape');
+      await shootBoth(browser, page, '41-adjudicate-draft');
+      await page.keyboard.press('Enter');
+      await expect.poll(() => page.locator('.notice').textContent(), { timeout: 15_000 }).toBe('demo-03: gold "Neutral"');
+      // on to demo-02 (ben changed his mind: blind Neutral, final Polite)
+      await expect.poll(() => page.locator('.adj-main h2').textContent(), { timeout: 15_000 }).toContain('demo-02');
+      expect(await page.locator('.adj-protocol').nth(1).textContent()).toContain('blind: Neutral');
+      for (const key of ['1', 'h', 's', 'Enter']) await page.keyboard.press(key);
+      await expect.poll(() => page.locator('.notice').textContent(), { timeout: 15_000 }).toBe('demo-02: gold "Polite"');
+      await expect.poll(() => page.locator('.adj-queue li.decided').count(), { timeout: 15_000 }).toBe(2);
+      await shootBoth(browser, page, '42-adjudicate-done');
 
-    const out = path.join(path.dirname(served.projectDir), 'gold.jsonl');
-    const project = await loadProjectConfig(served.projectDir);
-    const { receipt } = await exportGold({ project, format: 'jsonl', out });
-    expect(receipt.counts).toEqual({ unanimous: 1, majority: 0, adjudicated: 2, model: 0, unresolved: 17 });
-    const gold = (await readFile(out, 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as { item_id: string; gold_label: string; gold_source: string; adjudication: { adjudicator: string; causes: string[]; rationale: string | null } | null });
-    expect(gold.filter((g) => g.gold_source !== 'unresolved').map((g) => [g.item_id, g.gold_label, g.gold_source])).toEqual([['demo-01', 'Polite', 'unanimous'], ['demo-02', 'Polite', 'adjudicated'], ['demo-03', 'Neutral', 'adjudicated']]);
-    expect(gold.find((g) => g.item_id === 'demo-03')!.adjudication).toMatchObject({ adjudicator: 'lead', causes: ['edge case'], rationale: 'cai read the hedge right' });
-    // every file of the annotators' sessions is byte for byte what it was before the lead began
-    const after = await sessionBytes(served.projectDir);
-    for (const [file, bytes] of before) expect(after.get(file), file).toBe(bytes);
-    expect(outside127(requests)).toEqual([]);
-  });
+      const out = path.join(path.dirname(served.projectDir), 'gold.jsonl');
+      const project = await loadProjectConfig(served.projectDir);
+      const { receipt } = await exportGold({ project, format: 'jsonl', out });
+      expect(receipt.counts).toEqual({ unanimous: 1, majority: 0, adjudicated: 2, model: 0, unresolved: 17 });
+      const gold = (await readFile(out, 'utf8'))
+        .trim()
+        .split('\n')
+        .map(
+          (l) =>
+            JSON.parse(l) as {
+              item_id: string;
+              gold_label: string;
+              gold_source: string;
+              adjudication: { adjudicator: string; causes: string[]; rationale: string | null } | null;
+            },
+        );
+      expect(gold.filter((g) => g.gold_source !== 'unresolved').map((g) => [g.item_id, g.gold_label, g.gold_source])).toEqual([
+        ['demo-01', 'Polite', 'unanimous'],
+        ['demo-02', 'Polite', 'adjudicated'],
+        ['demo-03', 'Neutral', 'adjudicated'],
+      ]);
+      expect(gold.find((g) => g.item_id === 'demo-03')!.adjudication).toMatchObject({
+        adjudicator: 'lead',
+        causes: ['edge case'],
+        rationale: 'cai read the hedge right',
+      });
+      // every file of the annotators' sessions is byte for byte what it was before the lead began
+      const after = await sessionBytes(served.projectDir);
+      for (const [file, bytes] of before) expect(after.get(file), file).toBe(bytes);
+      expect(outside127(requests)).toEqual([]);
+    },
+  );
 
   it('an item assigned to an annotator who has not seen it comes first on her Label screen', { timeout: 60_000 }, async () => {
     await adjudicate(await loadProjectConfig(served.projectDir), 'lead', { kind: 'assign', item_id: 'demo-05', annotator: 'dora' });

@@ -12,7 +12,9 @@ export const repoRoot = path.resolve(import.meta.dirname, '../..');
 export const fixtureAudio = (name: string): string => path.resolve(repoRoot, '../shared/fixtures/audio', name);
 
 /** Where the suite writes its screenshots: ALOUD_SCREENSHOTS (docs/screenshots for the README), else a temp folder. */
-export const screenshotsDir = process.env.ALOUD_SCREENSHOTS ? path.resolve(repoRoot, process.env.ALOUD_SCREENSHOTS) : path.join(tmpdir(), 'aloud-e2e-screenshots');
+export const screenshotsDir = process.env.ALOUD_SCREENSHOTS
+  ? path.resolve(repoRoot, process.env.ALOUD_SCREENSHOTS)
+  : path.join(tmpdir(), 'aloud-e2e-screenshots');
 
 /** The two window sizes every screen is checked at. */
 export const SIZES = [
@@ -99,20 +101,27 @@ export function toneAndSilenceWav(spans: ReadonlyArray<readonly [seconds: number
   let at = 0;
   for (const [seconds, kind] of spans) {
     const n = Math.round(seconds * rate);
-    for (let i = 0; i < n; i++, at++) out.writeInt16LE(kind === 'tone' ? Math.round(9000 * Math.sin((2 * Math.PI * 440 * at) / rate)) : 0, 44 + at * 2);
+    for (let i = 0; i < n; i++, at++)
+      out.writeInt16LE(kind === 'tone' ? Math.round(9000 * Math.sin((2 * Math.PI * 440 * at) / rate)) : 0, 44 + at * 2);
   }
   return out;
 }
 
 /** A model server on 127.0.0.1 that honours Range and sends slowly (8 KiB every 30 ms), so a test can cancel mid-way. */
-export async function slowModelServer(payload: Buffer): Promise<{ url: string; requests: Array<string | undefined>; close(): Promise<void> }> {
+export async function slowModelServer(
+  payload: Buffer,
+): Promise<{ url: string; requests: Array<string | undefined>; close(): Promise<void> }> {
   const { createServer } = await import('node:http');
   const requests: Array<string | undefined> = [];
   const server = createServer((req, res) => {
     requests.push(req.headers.range);
     const m = /^bytes=(\d+)-$/.exec(req.headers.range ?? '');
     const start = m ? Number(m[1]) : 0;
-    if (m) res.writeHead(206, { 'content-length': String(payload.length - start), 'content-range': `bytes ${start}-${payload.length - 1}/${payload.length}` });
+    if (m)
+      res.writeHead(206, {
+        'content-length': String(payload.length - start),
+        'content-range': `bytes ${start}-${payload.length - 1}/${payload.length}`,
+      });
     else res.writeHead(200, { 'content-length': String(payload.length) });
     let at = start;
     const timer = setInterval(() => {

@@ -64,37 +64,49 @@ describe.skipIf(unavailable !== undefined)('browser mode, end to end in Chromium
     expect(await page.locator('.rule').textContent()).toContain('say its label aloud');
   });
 
-  it('a held Space starts one recording; the spoken label, fillers and the negation show in the transcript', { timeout: 90_000 }, async () => {
-    // hold Space: the key repeats, and only the first press counts
-    await page.keyboard.down(' ');
-    await page.keyboard.down(' ');
-    await page.keyboard.down(' ');
-    await page.keyboard.up(' ');
-    await expect.poll(() => page.getByRole('button', { name: 'Stop' }).count(), { timeout: 30_000 }).toBe(1);
-    // while the first utterance is still being spoken, its partial text shows greyed (and is never the transcript)
-    await expect.poll(() => page.getByLabel('still being transcribed').count(), { timeout: 15_000, interval: 50 }).toBeGreaterThan(0);
-    expect(await page.getByLabel('still being transcribed').first().textContent()).toContain('Hmm, well.');
-    await expect.poll(() => page.locator('.clock').textContent(), { timeout: 20_000 }).toMatch(/^(9|1\d)\.\d s$/);
-    await shootBoth(browser, page, '02-recording');
-    await page.keyboard.press('Space');
-    await expect.poll(() => page.locator('.clock').textContent(), { timeout: 15_000 }).toMatch(/s recorded$/);
-    await expect.poll(() => page.locator('.transcript-text mark.commit.final').textContent(), { timeout: 15_000 }).toBe('I label this polite');
-    expect(await page.locator('.transcript-text .filler').allTextContents()).toEqual(expect.arrayContaining(['Hmm', 'um', 'kind of', 'I guess']));
-    expect(await page.locator('.transcript-text .negation').textContent()).toContain('not label this impolite');
-    expect(await page.locator('.final-label').textContent()).toBe('Polite');
-    await expect.poll(() => page.getByLabel('hesitation signals').textContent()).toContain('Silent chunks');
-    // hesitation by category: Hmm, um (filled pauses), kind of, I guess (hedges)
-    expect(await page.getByLabel('hesitation signals').textContent()).toContain('Hesitation2 filled pauses, 2 hedges, 0 repetitions, 0 editing terms (en)');
-    await shootBoth(browser, page, '03-transcript');
-    expect(await unlabelledControls(page)).toEqual([]);
-    const item = (await served.app.sessionItem('demo-01'))!;
-    // one recording, not three: the held key did not flip it
-    const log = (await readFile(path.join(served.projectDir, 'sessions', 'ana', 'events.jsonl'), 'utf8')).split('\n').filter((l) => l.includes('"recording_started"'));
-    expect(log).toHaveLength(1);
-    expect(item.audio_ms).toBeGreaterThan(8700);
-    expect(existsSync(path.join(served.projectDir, item.audio_path!))).toBe(true);
-    expect(item.signals?.pauses?.long_count).toBeGreaterThanOrEqual(1);
-  });
+  it(
+    'a held Space starts one recording; the spoken label, fillers and the negation show in the transcript',
+    { timeout: 90_000 },
+    async () => {
+      // hold Space: the key repeats, and only the first press counts
+      await page.keyboard.down(' ');
+      await page.keyboard.down(' ');
+      await page.keyboard.down(' ');
+      await page.keyboard.up(' ');
+      await expect.poll(() => page.getByRole('button', { name: 'Stop' }).count(), { timeout: 30_000 }).toBe(1);
+      // while the first utterance is still being spoken, its partial text shows greyed (and is never the transcript)
+      await expect.poll(() => page.getByLabel('still being transcribed').count(), { timeout: 15_000, interval: 50 }).toBeGreaterThan(0);
+      expect(await page.getByLabel('still being transcribed').first().textContent()).toContain('Hmm, well.');
+      await expect.poll(() => page.locator('.clock').textContent(), { timeout: 20_000 }).toMatch(/^(9|1\d)\.\d s$/);
+      await shootBoth(browser, page, '02-recording');
+      await page.keyboard.press('Space');
+      await expect.poll(() => page.locator('.clock').textContent(), { timeout: 15_000 }).toMatch(/s recorded$/);
+      await expect
+        .poll(() => page.locator('.transcript-text mark.commit.final').textContent(), { timeout: 15_000 })
+        .toBe('I label this polite');
+      expect(await page.locator('.transcript-text .filler').allTextContents()).toEqual(
+        expect.arrayContaining(['Hmm', 'um', 'kind of', 'I guess']),
+      );
+      expect(await page.locator('.transcript-text .negation').textContent()).toContain('not label this impolite');
+      expect(await page.locator('.final-label').textContent()).toBe('Polite');
+      await expect.poll(() => page.getByLabel('hesitation signals').textContent()).toContain('Silent chunks');
+      // hesitation by category: Hmm, um (filled pauses), kind of, I guess (hedges)
+      expect(await page.getByLabel('hesitation signals').textContent()).toContain(
+        'Hesitation2 filled pauses, 2 hedges, 0 repetitions, 0 editing terms (en)',
+      );
+      await shootBoth(browser, page, '03-transcript');
+      expect(await unlabelledControls(page)).toEqual([]);
+      const item = (await served.app.sessionItem('demo-01'))!;
+      // one recording, not three: the held key did not flip it
+      const log = (await readFile(path.join(served.projectDir, 'sessions', 'ana', 'events.jsonl'), 'utf8'))
+        .split('\n')
+        .filter((l) => l.includes('"recording_started"'));
+      expect(log).toHaveLength(1);
+      expect(item.audio_ms).toBeGreaterThan(8700);
+      expect(existsSync(path.join(served.projectDir, item.audio_path!))).toBe(true);
+      expect(item.signals?.pauses?.long_count).toBeGreaterThanOrEqual(1);
+    },
+  );
 
   it('Enter completes a spoken label and moves on; a key label alone is refused on that item only, in plain words', async () => {
     await page.keyboard.press('Enter');
@@ -117,36 +129,42 @@ describe.skipIf(unavailable !== undefined)('browser mode, end to end in Chromium
     await expect.poll(() => page.locator('.refusal').count()).toBe(1);
   });
 
-  it('the late transcript and the key press: the key given after the phrase is the final label, on screen and in the log', { timeout: 90_000 }, async () => {
-    await page.keyboard.press('ArrowRight');
-    await expect.poll(() => page.getByLabel('reply to label').textContent()).toContain('corrected total');
-    await page.keyboard.press('Space');
-    await expect.poll(() => page.getByRole('button', { name: 'Stop' }).count(), { timeout: 30_000 }).toBe(1);
-    // while the first utterance is still being spoken, its partial text shows greyed (and is never the transcript)
-    await expect.poll(() => page.getByLabel('still being transcribed').count(), { timeout: 15_000, interval: 50 }).toBeGreaterThan(0);
-    expect(await page.getByLabel('still being transcribed').first().textContent()).toContain('Hmm, well.');
-    await expect.poll(() => page.locator('.clock').textContent(), { timeout: 20_000 }).toMatch(/^(9|1\d)\.\d s$/);
-    await page.keyboard.press('Space');
-    await page.keyboard.press('2'); // while the transcripts are still on their way
-    await expect.poll(() => page.locator('.transcript-text mark.commit').count(), { timeout: 20_000 }).toBe(1);
-    await expect.poll(() => page.locator('.final-label').textContent()).toBe('Impolite');
-    expect(await page.locator('.verdict .source').textContent()).toBe('by key');
-    // the spoken commitment is shown, but not as the final label
-    expect(await page.locator('.transcript-text mark.commit.final').count()).toBe(0);
-    const item = (await served.app.sessionItem('demo-03'))!;
-    expect(item.label_history.map((a) => [a.label, a.source])).toEqual([
-      ['Polite', 'voice'],
-      ['Impolite', 'key'],
-    ]);
-    await page.keyboard.press('ArrowLeft');
-    await expect.poll(() => page.getByLabel('reply to label').textContent()).toContain('great question');
-  });
+  it(
+    'the late transcript and the key press: the key given after the phrase is the final label, on screen and in the log',
+    { timeout: 90_000 },
+    async () => {
+      await page.keyboard.press('ArrowRight');
+      await expect.poll(() => page.getByLabel('reply to label').textContent()).toContain('corrected total');
+      await page.keyboard.press('Space');
+      await expect.poll(() => page.getByRole('button', { name: 'Stop' }).count(), { timeout: 30_000 }).toBe(1);
+      // while the first utterance is still being spoken, its partial text shows greyed (and is never the transcript)
+      await expect.poll(() => page.getByLabel('still being transcribed').count(), { timeout: 15_000, interval: 50 }).toBeGreaterThan(0);
+      expect(await page.getByLabel('still being transcribed').first().textContent()).toContain('Hmm, well.');
+      await expect.poll(() => page.locator('.clock').textContent(), { timeout: 20_000 }).toMatch(/^(9|1\d)\.\d s$/);
+      await page.keyboard.press('Space');
+      await page.keyboard.press('2'); // while the transcripts are still on their way
+      await expect.poll(() => page.locator('.transcript-text mark.commit').count(), { timeout: 20_000 }).toBe(1);
+      await expect.poll(() => page.locator('.final-label').textContent()).toBe('Impolite');
+      expect(await page.locator('.verdict .source').textContent()).toBe('by key');
+      // the spoken commitment is shown, but not as the final label
+      expect(await page.locator('.transcript-text mark.commit.final').count()).toBe(0);
+      const item = (await served.app.sessionItem('demo-03'))!;
+      expect(item.label_history.map((a) => [a.label, a.source])).toEqual([
+        ['Polite', 'voice'],
+        ['Impolite', 'key'],
+      ]);
+      await page.keyboard.press('ArrowLeft');
+      await expect.poll(() => page.getByLabel('reply to label').textContent()).toContain('great question');
+    },
+  );
 
   it('? lists every shortcut; Ctrl+G jumps to an item by id or text', async () => {
     await page.keyboard.press('?');
     const help = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
     await expect.poll(() => help.textContent()).toContain('Start or stop recording');
-    expect(await help.locator('kbd').allTextContents()).toEqual(expect.arrayContaining(['Space', 'R', '1', '2', '3', 'Enter', 'Ctrl+G', 'Esc', '?']));
+    expect(await help.locator('kbd').allTextContents()).toEqual(
+      expect.arrayContaining(['Space', 'R', '1', '2', '3', 'Enter', 'Ctrl+G', 'Esc', '?']),
+    );
     await shootBoth(browser, page, '05-shortcuts');
     await page.keyboard.press('Escape');
     await expect.poll(() => help.count()).toBe(0);
@@ -215,7 +233,9 @@ describe.skipIf(unavailable !== undefined)('browser mode, end to end in Chromium
     expect(Object.keys(reopened.item_states)).toEqual([reopened.current_item]);
     await page.getByRole('tab', { name: 'Review' }).click();
     await page.getByRole('button', { name: /^demo-01/ }).click();
-    await expect.poll(() => page.getByLabel('corrected text of segment 2').textContent(), { timeout: 15_000 }).toBe('I label this polite, definitely.');
+    await expect
+      .poll(() => page.getByLabel('corrected text of segment 2').textContent(), { timeout: 15_000 })
+      .toBe('I label this polite, definitely.');
     expect(await page.locator('.review-screen .item-head').textContent()).toContain('label Polite by voice');
     await page.getByRole('tab', { name: 'Label' }).click();
   });
@@ -226,13 +246,18 @@ describe.skipIf(unavailable !== undefined)('browser mode, end to end in Chromium
     await shootBoth(browser, page, '09-agreement');
     await page.getByRole('tab', { name: 'Label' }).click();
     await page.getByRole('button', { name: 'Export' }).click();
-    await expect.poll(async () => (await page.locator('.export-summary').count()) + (await page.getByRole('alert').count()), { timeout: 15_000 }).toBeGreaterThan(0);
+    await expect
+      .poll(async () => (await page.locator('.export-summary').count()) + (await page.getByRole('alert').count()), { timeout: 15_000 })
+      .toBeGreaterThan(0);
     const exported = (await page.locator('.export-summary').count()) > 0;
     if (exported) {
       const summary = (await page.locator('.export-summary').textContent())!;
       expect(summary).toMatch(/20 records; 18 have no audio.*\(ana\)/);
       const file = (await page.locator('.export-summary code').first().textContent())!;
-      const record = (await readFile(file, 'utf8')).split('\n').map((l) => (l ? JSON.parse(l) : null)).find((r) => r?.item_id === 'demo-01');
+      const record = (await readFile(file, 'utf8'))
+        .split('\n')
+        .map((l) => (l ? JSON.parse(l) : null))
+        .find((r) => r?.item_id === 'demo-01');
       expect(record).toMatchObject({ annotator: 'ana', final_label: 'Polite', label_source: 'voice' });
     } else {
       expect(await page.getByRole('alert').textContent()).toContain('model.sha256');
@@ -247,8 +272,15 @@ describe.skipIf(unavailable !== undefined)('browser mode, end to end in Chromium
 describe.skipIf(chromiumUnavailableReason() !== undefined)('browser mode: many items, keyboard only', () => {
   it('400 items: 20 fast presses move 20 items, the sidebar follows, the skip link comes first', { timeout: 90_000 }, async () => {
     const rendererDir = await ensureRendererBuilt(() => undefined);
-    const items = Array.from({ length: 400 }, (_, n) => JSON.stringify({ id: `item-${String(n + 1).padStart(3, '0')}`, text: `Reply number ${n + 1}.` })).join('\n');
-    const served = await serveProject({ rendererDir, items: `${items}\n`, configExtra: '  require_spoken_label: false', app: { openEngine: null } });
+    const items = Array.from({ length: 400 }, (_, n) =>
+      JSON.stringify({ id: `item-${String(n + 1).padStart(3, '0')}`, text: `Reply number ${n + 1}.` }),
+    ).join('\n');
+    const served = await serveProject({
+      rendererDir,
+      items: `${items}\n`,
+      configExtra: '  require_spoken_label: false',
+      app: { openEngine: null },
+    });
     const browser = await launchChromium({ screenshotsDir });
     try {
       const page = await browser.newPage();
@@ -265,11 +297,15 @@ describe.skipIf(chromiumUnavailableReason() !== undefined)('browser mode: many i
       await page.keyboard.press('Enter');
       await expect.poll(() => page.getByLabel('reply to label').textContent()).toBe('Reply number 350.');
       const current = page.locator('.item-link.current');
-      await expect.poll(() => current.evaluate((el) => {
-        const list = el.closest('.item-list')!.getBoundingClientRect();
-        const box = el.getBoundingClientRect();
-        return box.top >= list.top && box.bottom <= list.bottom;
-      })).toBe(true);
+      await expect
+        .poll(() =>
+          current.evaluate((el) => {
+            const list = el.closest('.item-list')!.getBoundingClientRect();
+            const box = el.getBoundingClientRect();
+            return box.top >= list.top && box.bottom <= list.bottom;
+          }),
+        )
+        .toBe(true);
       // only the list scrolled, not the page
       expect(await page.evaluate(() => window.scrollY)).toBe(0);
       await page.keyboard.press('1');

@@ -75,7 +75,9 @@ describe.skipIf(unavailable !== undefined)('coding the protocols in Chromium', (
     await page.getByRole('button', { name: /Cites the guideline/ }).hover();
     await expect.poll(() => page.locator('.code-definition').textContent()).toContain('Names a rule of the guidelines.');
     await press('?');
-    await expect.poll(() => page.getByRole('dialog', { name: 'Codebook and shortcuts' }).textContent()).toContain('The annotator says they are unsure.');
+    await expect
+      .poll(() => page.getByRole('dialog', { name: 'Codebook and shortcuts' }).textContent())
+      .toContain('The annotator says they are unsure.');
     await shootBoth(browser, page, '31-coding-definitions');
     await press('Escape');
     await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
@@ -137,10 +139,12 @@ describe.skipIf(unavailable !== undefined)('coding the protocols in Chromium', (
     // the record: bob's own log, every act by key with the codebook version it was made under
     const file = sessionPaths(dir, 'bob').events;
     const events = parseSessionLog(await readFile(file, 'utf8'), file).events;
-    const acts = events.filter((e) => e.type === 'code_applied' || e.type === 'code_removed').map((e) => {
-      const d = e.data as { item_id: string; unit: string; code: string; source: string };
-      return `${e.type === 'code_applied' ? '+' : '-'}${d.item_id}/${d.unit}/${d.code}/${d.source}`;
-    });
+    const acts = events
+      .filter((e) => e.type === 'code_applied' || e.type === 'code_removed')
+      .map((e) => {
+        const d = e.data as { item_id: string; unit: string; code: string; source: string };
+        return `${e.type === 'code_applied' ? '+' : '-'}${d.item_id}/${d.unit}/${d.code}/${d.source}`;
+      });
     expect(acts).toEqual([
       '+demo-01/u0/Doubts/key',
       '+demo-01/u1/Cites the guideline/key',
@@ -149,86 +153,112 @@ describe.skipIf(unavailable !== undefined)('coding the protocols in Chromium', (
       '-demo-02/u1/Doubts/undo',
       '+demo-03/u0/Doubts/key',
     ]);
-    expect(events.filter((e) => e.type === 'coding_finished').map((e) => (e.data as { item_id: string }).item_id)).toEqual(['demo-01', 'demo-02', 'demo-03']);
-    expect(events.filter((e) => e.type === 'coding_memo').map((e) => e.data)).toMatchObject([{ item_id: 'demo-03', unit: 'u0', code: 'Doubts', text: 'hedges twice' }]);
+    expect(events.filter((e) => e.type === 'coding_finished').map((e) => (e.data as { item_id: string }).item_id)).toEqual([
+      'demo-01',
+      'demo-02',
+      'demo-03',
+    ]);
+    expect(events.filter((e) => e.type === 'coding_memo').map((e) => e.data)).toMatchObject([
+      { item_id: 'demo-03', unit: 'u0', code: 'Doubts', text: 'hedges twice' },
+    ]);
     expect(events.filter((e) => e.type === 'code_proposed').map((e) => (e.data as { name: string }).name)).toEqual(['thanks the user']);
     expect(await unlabelledControls(page)).toEqual([]);
   });
 
-  it('a second coder codes blind: the host sends nothing of the first coder\'s codes until she finished the item', { timeout: 120_000 }, async () => {
-    // every answer of the host's coding domain to this page, until she finished demo-01
-    const answers: string[] = [];
-    const listen = (response: Response) => {
-      if (/\/api\/call\/(coding|code)/.test(response.url())) void response.text().then((t) => answers.push(t), () => undefined);
-    };
-    page.on('response', listen);
-    await startAs('cat');
-    expect(await protocolHead()).toContain('demo-01');
-    await expect.poll(() => page.locator('.blind-note').textContent()).toContain('Blind coding');
-    expect(await page.locator('.code-chip.other').count()).toBe(0);
-    expect(await page.locator('main').textContent()).not.toContain('bob');
-    await shootBoth(browser, page, '32-coding-blind');
+  it(
+    "a second coder codes blind: the host sends nothing of the first coder's codes until she finished the item",
+    { timeout: 120_000 },
+    async () => {
+      // every answer of the host's coding domain to this page, until she finished demo-01
+      const answers: string[] = [];
+      const listen = (response: Response) => {
+        if (/\/api\/call\/(coding|code)/.test(response.url()))
+          void response.text().then(
+            (t) => answers.push(t),
+            () => undefined,
+          );
+      };
+      page.on('response', listen);
+      await startAs('cat');
+      expect(await protocolHead()).toContain('demo-01');
+      await expect.poll(() => page.locator('.blind-note').textContent()).toContain('Blind coding');
+      expect(await page.locator('.code-chip.other').count()).toBe(0);
+      expect(await page.locator('main').textContent()).not.toContain('bob');
+      await shootBoth(browser, page, '32-coding-blind');
 
-    await press('d');
-    await press('ArrowDown');
-    await press('ArrowDown');
-    await press('r');
-    await expect.poll(() => mineOn('u2')).toEqual(['Reasons×']);
-    await expect.poll(() => answers.some((a) => a.includes('"Reasons"'))).toBe(true);
-    page.off('response', listen);
-    expect(answers.filter((a) => a.includes('bob'))).toEqual([]);
-    await press('Enter');
-    // Enter finishes and goes on, as the help says; the notice says bob's codes on demo-01 are there to compare
-    await expect.poll(protocolHead, { timeout: 10_000 }).toContain('demo-02');
-    expect(await page.locator('.coding-notice').textContent()).toContain("The other coders' codes on demo-01 are shown now: PgUp to compare");
-    expect(await page.locator('.code-chip.other').count()).toBe(0);
-    await press('PageUp');
-    await expect.poll(protocolHead).toContain('demo-01');
-    // finished: now bob's codes are shown beside hers
-    await expect.poll(() => page.locator('.code-chip.other').allTextContents(), { timeout: 10_000 }).toEqual(['bob: Doubts', 'bob: Cites the guideline']);
-    await shootBoth(browser, page, '33-coding-revealed');
-    // a code on the finished protocol is not taken without an explicit edit
-    await page.locator('.coding-unit[data-unit="u1"] .unit-text').click();
-    await press('g');
-    await expect.poll(() => page.locator('.coding-notice').textContent()).toContain('demo-01 is finished: to change its codes, choose “Edit codes” first');
-    expect(await mineOn('u1')).toEqual([]);
-    // having seen bob's, she chooses to edit and clicks his code onto u1 too: the record keeps it (after finishing), α will not count it
-    await page.getByRole('button', { name: 'Edit codes' }).click();
-    await page.locator('.code-list').getByRole('button', { name: /Cites the guideline/ }).click();
-    await expect.poll(() => mineOn('u1')).toEqual(['Cites the guideline×']);
-    await shootBoth(browser, page, '33b-coding-edit-after-finished');
-    // the keys work after those clicks: Enter finishes the edit and goes on to the next protocol
-    await press('Enter');
-    await expect.poll(protocolHead).toContain('demo-02');
-    expect(await page.locator('.code-chip.other').count()).toBe(0);
-    // keys typed at once after Enter are for the next protocol: they never land on the one just finished
-    for (const key of ['g', 'ArrowDown', 'd', 'Enter', 'd']) await page.keyboard.press(key);
-    await expect.poll(protocolHead).toContain('demo-03');
-    await expect.poll(() => mineOn('u0')).toEqual(['Doubts×']);
-    await press('Enter');
-    await expect.poll(() => page.locator('.coding-notice').textContent()).toContain('Every protocol you can code is finished');
-    await expect.poll(() => page.locator('.code-chip.other').count()).toBe(1);
-    const catFile = sessionPaths(dir, 'cat').events;
-    const catActs = parseSessionLog(await readFile(catFile, 'utf8'), catFile)
-      .events.filter((e) => e.type === 'code_applied' || e.type === 'code_removed')
-      .map((e) => {
-        const d = e.data as { item_id: string; unit: string; code: string; after_finished: boolean };
-        return `${e.type === 'code_applied' ? '+' : '-'}${d.item_id}/${d.unit}/${d.code}${d.after_finished ? ' (after finishing)' : ''}`;
-      });
-    expect(catActs).toEqual([
-      '+demo-01/u0/Doubts',
-      '+demo-01/u2/Reasons',
-      '+demo-01/u1/Cites the guideline (after finishing)',
-      '+demo-02/u0/Cites the guideline',
-      '+demo-02/u1/Doubts',
-      '+demo-03/u0/Doubts',
-    ]);
-    // a protocol clicked in the list: the keys act on it
-    await page.locator('.coding-protocols').getByRole('button', { name: /demo-01/ }).click();
-    await expect.poll(protocolHead).toContain('demo-01');
-    await press('ArrowDown');
-    await expect.poll(() => current().getAttribute('data-unit')).toBe('u1');
-  });
+      await press('d');
+      await press('ArrowDown');
+      await press('ArrowDown');
+      await press('r');
+      await expect.poll(() => mineOn('u2')).toEqual(['Reasons×']);
+      await expect.poll(() => answers.some((a) => a.includes('"Reasons"'))).toBe(true);
+      page.off('response', listen);
+      expect(answers.filter((a) => a.includes('bob'))).toEqual([]);
+      await press('Enter');
+      // Enter finishes and goes on, as the help says; the notice says bob's codes on demo-01 are there to compare
+      await expect.poll(protocolHead, { timeout: 10_000 }).toContain('demo-02');
+      expect(await page.locator('.coding-notice').textContent()).toContain(
+        "The other coders' codes on demo-01 are shown now: PgUp to compare",
+      );
+      expect(await page.locator('.code-chip.other').count()).toBe(0);
+      await press('PageUp');
+      await expect.poll(protocolHead).toContain('demo-01');
+      // finished: now bob's codes are shown beside hers
+      await expect
+        .poll(() => page.locator('.code-chip.other').allTextContents(), { timeout: 10_000 })
+        .toEqual(['bob: Doubts', 'bob: Cites the guideline']);
+      await shootBoth(browser, page, '33-coding-revealed');
+      // a code on the finished protocol is not taken without an explicit edit
+      await page.locator('.coding-unit[data-unit="u1"] .unit-text').click();
+      await press('g');
+      await expect
+        .poll(() => page.locator('.coding-notice').textContent())
+        .toContain('demo-01 is finished: to change its codes, choose “Edit codes” first');
+      expect(await mineOn('u1')).toEqual([]);
+      // having seen bob's, she chooses to edit and clicks his code onto u1 too: the record keeps it (after finishing), α will not count it
+      await page.getByRole('button', { name: 'Edit codes' }).click();
+      await page
+        .locator('.code-list')
+        .getByRole('button', { name: /Cites the guideline/ })
+        .click();
+      await expect.poll(() => mineOn('u1')).toEqual(['Cites the guideline×']);
+      await shootBoth(browser, page, '33b-coding-edit-after-finished');
+      // the keys work after those clicks: Enter finishes the edit and goes on to the next protocol
+      await press('Enter');
+      await expect.poll(protocolHead).toContain('demo-02');
+      expect(await page.locator('.code-chip.other').count()).toBe(0);
+      // keys typed at once after Enter are for the next protocol: they never land on the one just finished
+      for (const key of ['g', 'ArrowDown', 'd', 'Enter', 'd']) await page.keyboard.press(key);
+      await expect.poll(protocolHead).toContain('demo-03');
+      await expect.poll(() => mineOn('u0')).toEqual(['Doubts×']);
+      await press('Enter');
+      await expect.poll(() => page.locator('.coding-notice').textContent()).toContain('Every protocol you can code is finished');
+      await expect.poll(() => page.locator('.code-chip.other').count()).toBe(1);
+      const catFile = sessionPaths(dir, 'cat').events;
+      const catActs = parseSessionLog(await readFile(catFile, 'utf8'), catFile)
+        .events.filter((e) => e.type === 'code_applied' || e.type === 'code_removed')
+        .map((e) => {
+          const d = e.data as { item_id: string; unit: string; code: string; after_finished: boolean };
+          return `${e.type === 'code_applied' ? '+' : '-'}${d.item_id}/${d.unit}/${d.code}${d.after_finished ? ' (after finishing)' : ''}`;
+        });
+      expect(catActs).toEqual([
+        '+demo-01/u0/Doubts',
+        '+demo-01/u2/Reasons',
+        '+demo-01/u1/Cites the guideline (after finishing)',
+        '+demo-02/u0/Cites the guideline',
+        '+demo-02/u1/Doubts',
+        '+demo-03/u0/Doubts',
+      ]);
+      // a protocol clicked in the list: the keys act on it
+      await page
+        .locator('.coding-protocols')
+        .getByRole('button', { name: /demo-01/ })
+        .click();
+      await expect.poll(protocolHead).toContain('demo-01');
+      await press('ArrowDown');
+      await expect.poll(() => current().getAttribute('data-unit')).toBe('u1');
+    },
+  );
 
   it('the Agreement tab shows α per code, as agreement --codes computes it', { timeout: 60_000 }, async () => {
     await page.getByRole('tab', { name: 'Agreement' }).click();
@@ -254,20 +284,29 @@ describe.skipIf(unavailable !== undefined)('coding the protocols in Chromium', (
     expect(browser.pageErrors).toEqual([]);
   });
 
-  it('keys typed faster than the host answers do what they do slowly: a code after PgDn codes the next protocol', { timeout: 60_000 }, async () => {
-    await startAs('dan');
-    expect(await protocolHead()).toContain('demo-01');
-    // no waiting between the keys
-    for (const key of ['d', 'ArrowDown', 'd', 'g', 'PageDown', 'g']) await page.keyboard.press(key);
-    await expect.poll(protocolHead).toContain('demo-02');
-    await expect.poll(() => mineOn('u0')).toEqual(['Cites the guideline×']);
-    const file = sessionPaths(dir, 'dan').events;
-    const acts = parseSessionLog(await readFile(file, 'utf8'), file)
-      .events.filter((e) => e.type === 'code_applied' || e.type === 'code_removed')
-      .map((e) => {
-        const d = e.data as { item_id: string; unit: string; code: string };
-        return `${e.type === 'code_applied' ? '+' : '-'}${d.item_id}/${d.unit}/${d.code}`;
-      });
-    expect(acts).toEqual(['+demo-01/u0/Doubts', '+demo-01/u1/Doubts', '+demo-01/u1/Cites the guideline', '+demo-02/u0/Cites the guideline']);
-  });
+  it(
+    'keys typed faster than the host answers do what they do slowly: a code after PgDn codes the next protocol',
+    { timeout: 60_000 },
+    async () => {
+      await startAs('dan');
+      expect(await protocolHead()).toContain('demo-01');
+      // no waiting between the keys
+      for (const key of ['d', 'ArrowDown', 'd', 'g', 'PageDown', 'g']) await page.keyboard.press(key);
+      await expect.poll(protocolHead).toContain('demo-02');
+      await expect.poll(() => mineOn('u0')).toEqual(['Cites the guideline×']);
+      const file = sessionPaths(dir, 'dan').events;
+      const acts = parseSessionLog(await readFile(file, 'utf8'), file)
+        .events.filter((e) => e.type === 'code_applied' || e.type === 'code_removed')
+        .map((e) => {
+          const d = e.data as { item_id: string; unit: string; code: string };
+          return `${e.type === 'code_applied' ? '+' : '-'}${d.item_id}/${d.unit}/${d.code}`;
+        });
+      expect(acts).toEqual([
+        '+demo-01/u0/Doubts',
+        '+demo-01/u1/Doubts',
+        '+demo-01/u1/Cites the guideline',
+        '+demo-02/u0/Cites the guideline',
+      ]);
+    },
+  );
 });

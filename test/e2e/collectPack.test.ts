@@ -32,11 +32,14 @@ describe.skipIf(unavailable !== undefined)('Project → Collect… in Chromium',
     await served?.close().catch(() => undefined);
   });
 
-  it('collects an annotator\'s pack, shows what it added, and refuses a damaged one saying why', { timeout: 60_000 }, async () => {
+  it("collects an annotator's pack, shows what it added, and refuses a damaged one saying why", { timeout: 60_000 }, async () => {
     const laptopDir = path.join(work, 'laptop');
     await cp(served.projectDir, laptopDir, { recursive: true });
     const laptop = await loadProjectConfig(laptopDir);
-    await recordSession(laptop, 'ana', [{ id: 'demo-01', click: 'Polite', complete: true }, { id: 'demo-02', click: 'Neutral' }]);
+    await recordSession(laptop, 'ana', [
+      { id: 'demo-01', click: 'Polite', complete: true },
+      { id: 'demo-02', click: 'Neutral' },
+    ]);
     const pack = path.join(work, 'ana.aloudpack');
     await packSession({ project: laptop, annotator: 'ana', out: pack });
     const damaged = path.join(work, 'damaged.aloudpack');
@@ -52,7 +55,9 @@ describe.skipIf(unavailable !== undefined)('Project → Collect… in Chromium',
     expect(await served.app.annotators()).toEqual(['lead']);
     await page.getByLabel('Session pack').fill(pack);
     await page.getByRole('button', { name: 'Collect', exact: true }).click();
-    await expect.poll(() => page.getByRole('status').filter({ hasText: 'Added the session of ana' }).textContent()).toMatch(/Added the session of ana: \d+ events, 0 audio files\./);
+    await expect
+      .poll(() => page.getByRole('status').filter({ hasText: 'Added the session of ana' }).textContent())
+      .toMatch(/Added the session of ana: \d+ events, 0 audio files\./);
     expect(await served.app.annotators()).toEqual(['ana', 'lead']);
   });
 });

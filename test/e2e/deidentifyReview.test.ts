@@ -62,7 +62,10 @@ describe.skipIf(unavailable !== undefined)('de-identification review in Chromium
     expect(await rows.locator('.class-badge').allTextContents()).toEqual(['PERSON', 'PLACE', 'PERSON', 'PHONE']);
     expect(await panel.getByRole('button', { name: /^play PERSON "Sarah" at / }).count()).toBe(2);
 
-    await panel.getByRole('button', { name: /^accept PERSON "Sarah" at / }).first().click();
+    await panel
+      .getByRole('button', { name: /^accept PERSON "Sarah" at / })
+      .first()
+      .click();
     await expect.poll(() => rows.nth(0).getAttribute('data-decision')).toBe('accept');
     await panel.getByRole('button', { name: /^reject PLACE "Leipzig" at / }).click();
     await expect.poll(() => rows.nth(1).getAttribute('data-decision')).toBe('reject');
@@ -70,7 +73,9 @@ describe.skipIf(unavailable !== undefined)('de-identification review in Chromium
     const words = panel.getByRole('group', { name: 'add a missed span' });
     await words.getByRole('button', { name: 'manager', exact: true }).click();
     // the classes deidentify.yaml uses (its terms', its patterns') are offered, not only the three built in
-    expect(await words.getByLabel('class of the added span').locator('option').allTextContents()).toEqual(expect.arrayContaining(['PERSON', 'PLACE', 'PHONE', 'EMAIL', 'DATE', 'ORG']));
+    expect(await words.getByLabel('class of the added span').locator('option').allTextContents()).toEqual(
+      expect.arrayContaining(['PERSON', 'PLACE', 'PHONE', 'EMAIL', 'DATE', 'ORG']),
+    );
     await words.getByLabel('class of the added span').selectOption('ORG');
     await words.getByRole('button', { name: 'Hide selected words' }).click();
     await expect.poll(() => rows.count()).toBe(5);
@@ -79,7 +84,10 @@ describe.skipIf(unavailable !== undefined)('de-identification review in Chromium
     await browser.screenshot(page, 'deidentify-review').catch(() => undefined);
 
     // the log: who, when, which span, which class; never the words
-    const log = (await readFile(path.join(projectDir, 'sessions', 'bob', 'deidentify.jsonl'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l));
+    const log = (await readFile(path.join(projectDir, 'sessions', 'bob', 'deidentify.jsonl'), 'utf8'))
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(log.map((e) => [e.type, e.data.decision, e.data.class, e.data.reviewer])).toEqual([
       ['deidentify_decided', 'accept', 'PERSON', 'bob'],
       ['deidentify_decided', 'reject', 'PLACE', 'bob'],
@@ -90,25 +98,41 @@ describe.skipIf(unavailable !== undefined)('de-identification review in Chromium
     expect(outside127(requests)).toEqual([]);
   });
 
-  it('the Export menu says when an export is not de-identified, and makes a de-identified one when asked', { timeout: 120_000 }, async () => {
-    const summary = page.locator('.export-summary');
-    await page.getByRole('button', { name: 'Export', exact: true }).click();
-    await expect.poll(() => summary.textContent(), { timeout: 30_000 }).toMatch(/NOT de-identified/u);
-    await page.getByRole('button', { name: 'dismiss' }).click();
-    await page.getByLabel('de-identified').check();
-    await page.getByRole('button', { name: 'Export', exact: true }).click();
-    await expect.poll(() => summary.textContent(), { timeout: 30_000 }).toMatch(/de-identified \(list version 7: 1 ORG, 3 PERSON, 2 PHONE; audio: silence/u);
-    expect(await summary.textContent()).not.toMatch(/NOT de-identified/u);
-  });
+  it(
+    'the Export menu says when an export is not de-identified, and makes a de-identified one when asked',
+    { timeout: 120_000 },
+    async () => {
+      const summary = page.locator('.export-summary');
+      await page.getByRole('button', { name: 'Export', exact: true }).click();
+      await expect.poll(() => summary.textContent(), { timeout: 30_000 }).toMatch(/NOT de-identified/u);
+      await page.getByRole('button', { name: 'dismiss' }).click();
+      await page.getByLabel('de-identified').check();
+      await page.getByRole('button', { name: 'Export', exact: true }).click();
+      await expect
+        .poll(() => summary.textContent(), { timeout: 30_000 })
+        .toMatch(/de-identified \(list version 7: 1 ORG, 3 PERSON, 2 PHONE; audio: silence/u);
+      expect(await summary.textContent()).not.toMatch(/NOT de-identified/u);
+    },
+  );
 
-  it('the de-identified export follows the review: Leipzig kept, "manager" hidden, the counts in the receipt', { timeout: 120_000 }, async () => {
-    await app.close();
-    const out = path.join(path.dirname(projectDir), 'reviewed.jsonl');
-    const run = await cli('export', '--project', projectDir, '--format', 'jsonl', '--out', out, '--deidentify');
-    expect(run.code).toBe(0);
-    const record = (await readFile(out, 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as ExportRecordV2).find((r) => r.annotator === 'bob' && r.item_id === 'demo-01')!;
-    expect(record.transcript).toBe(' This sounds like my [ORG-1] [PERSON-1] from Leipzig. I would call [PERSON-1] at [PHONE-1], I label this polite.');
-    const receipt = JSON.parse(await readFile(`${out}.receipt.json`, 'utf8'));
-    expect(receipt.deidentification.review).toEqual({ accepted: 1, rejected: 1, added: 1 });
-  });
+  it(
+    'the de-identified export follows the review: Leipzig kept, "manager" hidden, the counts in the receipt',
+    { timeout: 120_000 },
+    async () => {
+      await app.close();
+      const out = path.join(path.dirname(projectDir), 'reviewed.jsonl');
+      const run = await cli('export', '--project', projectDir, '--format', 'jsonl', '--out', out, '--deidentify');
+      expect(run.code).toBe(0);
+      const record = (await readFile(out, 'utf8'))
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as ExportRecordV2)
+        .find((r) => r.annotator === 'bob' && r.item_id === 'demo-01')!;
+      expect(record.transcript).toBe(
+        ' This sounds like my [ORG-1] [PERSON-1] from Leipzig. I would call [PERSON-1] at [PHONE-1], I label this polite.',
+      );
+      const receipt = JSON.parse(await readFile(`${out}.receipt.json`, 'utf8'));
+      expect(receipt.deidentification.review).toEqual({ accepted: 1, rejected: 1, added: 1 });
+    },
+  );
 });

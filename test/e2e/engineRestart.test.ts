@@ -53,15 +53,19 @@ describe.skipIf(unavailable !== undefined)('the Label screen when the engine pro
 
     const notice = page.locator('.engine-notice');
     // a new engine process loads its model before it says so: under load that can take most of a minute
-    await expect.poll(() => notice.textContent(), { timeout: 120_000 }).toBe(
-      'Transcription restarted after the engine stopped unexpectedly. Nothing recorded was lost; waiting utterances are being transcribed now.',
-    );
+    await expect
+      .poll(() => notice.textContent(), { timeout: 120_000 })
+      .toBe(
+        'Transcription restarted after the engine stopped unexpectedly. Nothing recorded was lost; waiting utterances are being transcribed now.',
+      );
     expect(await notice.count()).toBe(1);
     expect(await notice.getAttribute('role')).toBe('status');
     await shootBoth(browser, page, 'label-engine-restarted');
 
     // the recording never stopped: it ends when the annotator stops it, with all its audio, and is transcribed
-    await expect.poll(async () => Number.parseFloat((await page.locator('.clock').textContent()) ?? '0'), { timeout: 20_000 }).toBeGreaterThan(9);
+    await expect
+      .poll(async () => Number.parseFloat((await page.locator('.clock').textContent()) ?? '0'), { timeout: 20_000 })
+      .toBeGreaterThan(9);
     await page.keyboard.press('Space');
     await expect.poll(async () => (await served.app.sessionItem('demo-01'))?.audio_ms ?? 0, { timeout: 15_000 }).toBeGreaterThan(8700);
     await expect.poll(async () => (await served.app.session()).pending_transcriptions, { timeout: 60_000 }).toBe(0);

@@ -61,32 +61,39 @@ describe.skipIf(unavailable !== undefined)('labels with error bars on the Agreem
     await served?.close();
   });
 
-  it('ranks annotators by competence with intervals, lists the least certain items, names the confused pair and opens a huddle on it', { timeout: 90_000 }, async () => {
-    await page.goto(served.host.url);
-    await page.getByLabel('Your annotator name').fill('lead');
-    await page.getByLabel('Your annotator name').press('Enter');
-    await expect.poll(() => page.locator('.annotator').textContent(), { timeout: 15_000 }).toBe('lead');
-    await page.getByRole('tab', { name: 'Agreement' }).click();
-    const rows = page.locator('table.gold-annotators tbody tr');
-    await expect.poll(() => rows.count(), { timeout: 30_000 }).toBe(5);
-    const order = await rows.evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-annotator')));
-    expect(new Set(order.slice(-2))).toEqual(new Set(['dan', 'eve']));
-    // the figures are the host's: the same report the API gives
-    const view = await served.app.goldLabels();
-    if ('unavailable' in view) throw new Error(view.unavailable);
-    const ana = view.annotators.find((a) => a.annotator === 'ana')!;
-    expect(await page.locator('tr[data-annotator="ana"] td.competence').textContent()).toBe(ana.competence.toFixed(3));
-    expect(await page.locator('.gold .model-fit').textContent()).toBe(`${view.model_fit.said}.`);
-    expect(await page.locator('table.gold-items tbody tr').count()).toBe(15);
-    const pairs = page.locator('ul.confused-pairs li');
-    await expect.poll(() => pairs.first().textContent()).toMatch(/^Impolite and Neutral are confused by 1 of 5 annotators \(eve\)/);
-    await page.locator('.gold').scrollIntoViewIfNeeded();
-    await shootBoth(browser, page, '35-agreement-gold');
-    await pairs.first().getByRole('button', { name: /Open a huddle/ }).click();
-    await expect.poll(() => page.locator('.room-code').textContent(), { timeout: 15_000 }).toMatch(/^[A-Z0-9]{4,}$/);
-    const room = await served.app.room();
-    expect(room?.view.items.map((i) => i.item_id).sort()).toEqual([...view.confused_pairs[0]!.items].sort());
-    expect(outside127(requests)).toEqual([]);
-    expect(browser.pageErrors).toEqual([]);
-  });
+  it(
+    'ranks annotators by competence with intervals, lists the least certain items, names the confused pair and opens a huddle on it',
+    { timeout: 90_000 },
+    async () => {
+      await page.goto(served.host.url);
+      await page.getByLabel('Your annotator name').fill('lead');
+      await page.getByLabel('Your annotator name').press('Enter');
+      await expect.poll(() => page.locator('.annotator').textContent(), { timeout: 15_000 }).toBe('lead');
+      await page.getByRole('tab', { name: 'Agreement' }).click();
+      const rows = page.locator('table.gold-annotators tbody tr');
+      await expect.poll(() => rows.count(), { timeout: 30_000 }).toBe(5);
+      const order = await rows.evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-annotator')));
+      expect(new Set(order.slice(-2))).toEqual(new Set(['dan', 'eve']));
+      // the figures are the host's: the same report the API gives
+      const view = await served.app.goldLabels();
+      if ('unavailable' in view) throw new Error(view.unavailable);
+      const ana = view.annotators.find((a) => a.annotator === 'ana')!;
+      expect(await page.locator('tr[data-annotator="ana"] td.competence').textContent()).toBe(ana.competence.toFixed(3));
+      expect(await page.locator('.gold .model-fit').textContent()).toBe(`${view.model_fit.said}.`);
+      expect(await page.locator('table.gold-items tbody tr').count()).toBe(15);
+      const pairs = page.locator('ul.confused-pairs li');
+      await expect.poll(() => pairs.first().textContent()).toMatch(/^Impolite and Neutral are confused by 1 of 5 annotators \(eve\)/);
+      await page.locator('.gold').scrollIntoViewIfNeeded();
+      await shootBoth(browser, page, '35-agreement-gold');
+      await pairs
+        .first()
+        .getByRole('button', { name: /Open a huddle/ })
+        .click();
+      await expect.poll(() => page.locator('.room-code').textContent(), { timeout: 15_000 }).toMatch(/^[A-Z0-9]{4,}$/);
+      const room = await served.app.room();
+      expect(room?.view.items.map((i) => i.item_id).sort()).toEqual([...view.confused_pairs[0]!.items].sort());
+      expect(outside127(requests)).toEqual([]);
+      expect(browser.pageErrors).toEqual([]);
+    },
+  );
 });

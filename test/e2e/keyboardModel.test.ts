@@ -48,7 +48,9 @@ describe.skipIf(unavailable !== undefined)('one keyboard model, whatever was cli
   const itemOf = async (id: string): Promise<ItemSessionState | undefined> => (await served.app.sessionItem(id)) ?? undefined;
   /** every item the session holds, in full (read-only: asking changes nothing the page is sent) */
   const heldItems = async (): Promise<ItemSessionState[]> =>
-    (await Promise.all((await served.app.project()).items.map((item) => served.app.sessionItem(item.id)))).filter((state): state is ItemSessionState => state !== null);
+    (await Promise.all((await served.app.project()).items.map((item) => served.app.sessionItem(item.id)))).filter(
+      (state): state is ItemSessionState => state !== null,
+    );
   const goTo = async (id: string) => {
     await page.keyboard.press('Control+g');
     await page.keyboard.type(id);
@@ -61,7 +63,10 @@ describe.skipIf(unavailable !== undefined)('one keyboard model, whatever was cli
   const recordingShown = async () => ((await page.getByRole('button', { name: 'Stop' }).count()) > 0 ? await recordingItem() : null);
   /** no navigation or completion is under way (the item pane is not busy) and the page and the host agree on the item */
   const settled = async () => {
-    await poll(async () => (await page.locator('.item-pane[aria-busy="true"]').count()) === 0 && (await host()).current_item === (await shownItem(page))).toBe(true);
+    await poll(
+      async () =>
+        (await page.locator('.item-pane[aria-busy="true"]').count()) === 0 && (await host()).current_item === (await shownItem(page)),
+    ).toBe(true);
     return shownItem(page);
   };
 
@@ -122,61 +127,86 @@ describe.skipIf(unavailable !== undefined)('one keyboard model, whatever was cli
     expect(await dialog.count()).toBe(0);
   });
 
-  it('clicking every control of the Label screen, then pressing every shortcut: each key does what it says', { timeout: 300_000 }, async () => {
-    // every control a person can click on the Label screen, with what undoes its effect (a dialog closes, a tab comes back)
-    const controls: Array<{ name: string; click: () => Promise<void> }> = [
-      { name: 'a sidebar item', click: () => page.locator('.item-link', { hasText: 'demo-09' }).click() },
-      { name: '← Prev', click: () => page.getByRole('button', { name: '← Prev' }).click() },
-      { name: 'Next →', click: () => page.getByRole('button', { name: 'Next →' }).click() },
-      { name: 'label 1', click: () => page.getByRole('button', { name: /^1 Polite/ }).click() },
-      { name: 'label 2', click: () => page.getByRole('button', { name: /^2 Impolite/ }).click() },
-      { name: 'label 3', click: () => page.getByRole('button', { name: /^3 Neutral/ }).click() },
-      { name: 'Record, then Stop', click: async () => {
-        await page.locator('button.record').click();
-        await poll(recordingShown).not.toBeNull();
-        await page.getByRole('button', { name: 'Stop' }).click();
-        await poll(recordingItem, { timeout: 15_000 }).toBeNull();
-      } },
-      { name: 'Complete', click: async () => {
-        await page.getByRole('button', { name: /^3 Neutral/ }).click();
-        const before = await shownItem(page);
-        await page.getByRole('button', { name: /Complete/ }).click();
-        await poll(() => shownItem(page)).not.toBe(before);
-      } },
-      { name: 'Go to… and its ✕', click: async () => {
-        await page.getByRole('button', { name: 'Go to…' }).click();
-        await page.getByRole('button', { name: 'close Go to item' }).click();
-      } },
-      { name: '? and its ✕', click: async () => {
-        await page.getByRole('button', { name: 'keyboard shortcuts' }).click();
-        await page.getByRole('button', { name: 'close Keyboard shortcuts' }).click();
-      } },
-      { name: 'the note field and Add note', click: async () => {
-        const note = page.getByRole('textbox', { name: 'note' });
-        await note.click();
-        await page.keyboard.type('seen');
-        await page.getByRole('button', { name: 'Add note' }).click();
-        await poll(() => note.inputValue()).toBe('');
-      } },
-      { name: 'the Review tab, then the Label tab', click: async () => {
-        await page.getByRole('tab', { name: 'Review' }).click();
-        await page.getByRole('tab', { name: 'Label' }).click();
-      } },
-      { name: 'the export choices', click: async () => {
-        await page.getByLabel('export whose sessions').click();
-        await page.getByLabel('export whose sessions').selectOption('all');
-        await page.getByLabel('export format').click();
-        await page.getByLabel('export format').selectOption('csv');
-      } },
-      { name: 'the page itself', click: () => page.locator('.item-text').click() },
-    ];
-    for (const control of controls) {
-      await goTo('demo-15');
-      await control.click();
-      await poll(() => page.getByRole('dialog').count()).toBe(0);
-      await pressEveryShortcut(control.name);
-    }
-  });
+  it(
+    'clicking every control of the Label screen, then pressing every shortcut: each key does what it says',
+    { timeout: 300_000 },
+    async () => {
+      // every control a person can click on the Label screen, with what undoes its effect (a dialog closes, a tab comes back)
+      const controls: Array<{ name: string; click: () => Promise<void> }> = [
+        { name: 'a sidebar item', click: () => page.locator('.item-link', { hasText: 'demo-09' }).click() },
+        { name: '← Prev', click: () => page.getByRole('button', { name: '← Prev' }).click() },
+        { name: 'Next →', click: () => page.getByRole('button', { name: 'Next →' }).click() },
+        { name: 'label 1', click: () => page.getByRole('button', { name: /^1 Polite/ }).click() },
+        { name: 'label 2', click: () => page.getByRole('button', { name: /^2 Impolite/ }).click() },
+        { name: 'label 3', click: () => page.getByRole('button', { name: /^3 Neutral/ }).click() },
+        {
+          name: 'Record, then Stop',
+          click: async () => {
+            await page.locator('button.record').click();
+            await poll(recordingShown).not.toBeNull();
+            await page.getByRole('button', { name: 'Stop' }).click();
+            await poll(recordingItem, { timeout: 15_000 }).toBeNull();
+          },
+        },
+        {
+          name: 'Complete',
+          click: async () => {
+            await page.getByRole('button', { name: /^3 Neutral/ }).click();
+            const before = await shownItem(page);
+            await page.getByRole('button', { name: /Complete/ }).click();
+            await poll(() => shownItem(page)).not.toBe(before);
+          },
+        },
+        {
+          name: 'Go to… and its ✕',
+          click: async () => {
+            await page.getByRole('button', { name: 'Go to…' }).click();
+            await page.getByRole('button', { name: 'close Go to item' }).click();
+          },
+        },
+        {
+          name: '? and its ✕',
+          click: async () => {
+            await page.getByRole('button', { name: 'keyboard shortcuts' }).click();
+            await page.getByRole('button', { name: 'close Keyboard shortcuts' }).click();
+          },
+        },
+        {
+          name: 'the note field and Add note',
+          click: async () => {
+            const note = page.getByRole('textbox', { name: 'note' });
+            await note.click();
+            await page.keyboard.type('seen');
+            await page.getByRole('button', { name: 'Add note' }).click();
+            await poll(() => note.inputValue()).toBe('');
+          },
+        },
+        {
+          name: 'the Review tab, then the Label tab',
+          click: async () => {
+            await page.getByRole('tab', { name: 'Review' }).click();
+            await page.getByRole('tab', { name: 'Label' }).click();
+          },
+        },
+        {
+          name: 'the export choices',
+          click: async () => {
+            await page.getByLabel('export whose sessions').click();
+            await page.getByLabel('export whose sessions').selectOption('all');
+            await page.getByLabel('export format').click();
+            await page.getByLabel('export format').selectOption('csv');
+          },
+        },
+        { name: 'the page itself', click: () => page.locator('.item-text').click() },
+      ];
+      for (const control of controls) {
+        await goTo('demo-15');
+        await control.click();
+        await poll(() => page.getByRole('dialog').count()).toBe(0);
+        await pressEveryShortcut(control.name);
+      }
+    },
+  );
 
   /** Every shortcut of the Label screen, each checked against the host (or the page for the dialogs). */
   async function pressEveryShortcut(after: string): Promise<void> {
@@ -217,85 +247,104 @@ describe.skipIf(unavailable !== undefined)('one keyboard model, whatever was cli
     expect((await itemOf(at))!.label_history.length).toBe(before + 1);
   }
 
-  it('20 items by keyboard only after random clicks: every key press is one act in the record, none twice', { timeout: 300_000 }, async () => {
-    // seeded (mulberry32), so the random clicks are the same on every run
-    const random = seededRandom(18);
-    let labelClicks = 0;
-    const clickable = [
-      () => page.locator('.item-link').nth(Math.floor(random() * 20)).click(),
-      async () => {
-        const next = page.getByRole('button', { name: 'Next →' });
-        if (await next.isEnabled()) await next.click();
-      },
-      async () => {
-        const prev = page.getByRole('button', { name: '← Prev' });
-        if (await prev.isEnabled()) await prev.click();
-      },
-      async () => {
-        const n = 1 + Math.floor(random() * 3);
-        const id = await settled();
-        const acts = async () => (await itemOf(id))?.label_history.length ?? 0;
-        const before = await acts();
-        await page.locator('.label-btn').nth(n - 1).click();
-        labelClicks++;
-        // a changed label of a completed item asks first: the click is then confirmed with the mouse too
-        const confirm = page.locator('.confirm-change button.primary');
-        await poll(async () => (await confirm.count()) > 0 || (await acts()) > before).toBe(true);
-        if ((await confirm.count()) > 0) {
-          await confirm.click();
-          await poll(acts).toBe(before + 1);
+  it(
+    '20 items by keyboard only after random clicks: every key press is one act in the record, none twice',
+    { timeout: 300_000 },
+    async () => {
+      // seeded (mulberry32), so the random clicks are the same on every run
+      const random = seededRandom(18);
+      let labelClicks = 0;
+      const clickable = [
+        () =>
+          page
+            .locator('.item-link')
+            .nth(Math.floor(random() * 20))
+            .click(),
+        async () => {
+          const next = page.getByRole('button', { name: 'Next →' });
+          if (await next.isEnabled()) await next.click();
+        },
+        async () => {
+          const prev = page.getByRole('button', { name: '← Prev' });
+          if (await prev.isEnabled()) await prev.click();
+        },
+        async () => {
+          const n = 1 + Math.floor(random() * 3);
+          const id = await settled();
+          const acts = async () => (await itemOf(id))?.label_history.length ?? 0;
+          const before = await acts();
+          await page
+            .locator('.label-btn')
+            .nth(n - 1)
+            .click();
+          labelClicks++;
+          // a changed label of a completed item asks first: the click is then confirmed with the mouse too
+          const confirm = page.locator('.confirm-change button.primary');
+          await poll(async () => (await confirm.count()) > 0 || (await acts()) > before).toBe(true);
+          if ((await confirm.count()) > 0) {
+            await confirm.click();
+            await poll(acts).toBe(before + 1);
+          }
+        },
+        () => page.getByRole('button', { name: /Complete/ }).click(),
+        async () => {
+          await page.getByRole('tab', { name: 'Review' }).click();
+          await page.getByRole('tab', { name: 'Label' }).click();
+        },
+        () => page.locator('.item-text').click(),
+      ];
+      const logFile = path.join(served.projectDir, 'sessions', 'kim', 'events.jsonl');
+      const clickActsInLog = async () =>
+        (await readFile(logFile, 'utf8')).split('\n').filter((l) => l.includes('"label_committed"') && l.includes('"source":"click"'))
+          .length;
+      const clicksBefore = await clickActsInLog();
+      for (let n = 0; n < 40; n++) {
+        await clickable[Math.floor(random() * clickable.length)]!();
+        await settled();
+      }
+      const actsBefore = new Map((await heldItems()).map((i) => [i.item_id, i.label_history.length]));
+      const pressed = new Map<string, string>();
+      for (let n = 1; n <= 20; n++) {
+        const id = `demo-${String(n).padStart(2, '0')}`;
+        await goTo(id);
+        const key = String(1 + Math.floor(random() * 3));
+        const state = await itemOf(id);
+        const label = ['Polite', 'Impolite', 'Neutral'][Number(key) - 1]!;
+        await page.keyboard.press(key);
+        if (state?.completed_at && state.final_label !== null && state.final_label !== label) {
+          await poll(() => page.locator('.confirm-change').count()).toBe(1);
+          await page.keyboard.press('Enter');
         }
-      },
-      () => page.getByRole('button', { name: /Complete/ }).click(),
-      async () => {
-        await page.getByRole('tab', { name: 'Review' }).click();
-        await page.getByRole('tab', { name: 'Label' }).click();
-      },
-      () => page.locator('.item-text').click(),
-    ];
-    const logFile = path.join(served.projectDir, 'sessions', 'kim', 'events.jsonl');
-    const clickActsInLog = async () => (await readFile(logFile, 'utf8')).split('\n').filter((l) => l.includes('"label_committed"') && l.includes('"source":"click"')).length;
-    const clicksBefore = await clickActsInLog();
-    for (let n = 0; n < 40; n++) {
-      await clickable[Math.floor(random() * clickable.length)]!();
-      await settled();
-    }
-    const actsBefore = new Map((await heldItems()).map((i) => [i.item_id, i.label_history.length]));
-    const pressed = new Map<string, string>();
-    for (let n = 1; n <= 20; n++) {
-      const id = `demo-${String(n).padStart(2, '0')}`;
-      await goTo(id);
-      const key = String(1 + Math.floor(random() * 3));
-      const state = await itemOf(id);
-      const label = ['Polite', 'Impolite', 'Neutral'][Number(key) - 1]!;
-      await page.keyboard.press(key);
-      if (state?.completed_at && state.final_label !== null && state.final_label !== label) {
-        await poll(() => page.locator('.confirm-change').count()).toBe(1);
+        await poll(async () => (await itemOf(id))?.final_label).toBe(label);
+        pressed.set(id, label);
         await page.keyboard.press('Enter');
+        await poll(async () => (await itemOf(id))?.completed_at ?? null).not.toBeNull();
       }
-      await poll(async () => (await itemOf(id))?.final_label).toBe(label);
-      pressed.set(id, label);
-      await page.keyboard.press('Enter');
-      await poll(async () => (await itemOf(id))?.completed_at ?? null).not.toBeNull();
-    }
-    const items = await heldItems();
-    let keyActs = 0;
-    for (const item of items) {
-      const added = item.label_history.slice(actsBefore.get(item.item_id) ?? 0);
-      if (pressed.has(item.item_id)) {
-        // the one key press of this phase, and nothing else after it
-        expect(added.map((a) => [a.source, a.label]), item.item_id).toEqual([['key', pressed.get(item.item_id)]]);
+      const items = await heldItems();
+      let keyActs = 0;
+      for (const item of items) {
+        const added = item.label_history.slice(actsBefore.get(item.item_id) ?? 0);
+        if (pressed.has(item.item_id)) {
+          // the one key press of this phase, and nothing else after it
+          expect(
+            added.map((a) => [a.source, a.label]),
+            item.item_id,
+          ).toEqual([['key', pressed.get(item.item_id)]]);
+        }
+        keyActs += item.label_history.filter((a) => a.source === 'key').length;
+        const seen = new Set(item.label_history.map((a) => `${a.source} ${a.label} ${a.at}`));
+        expect(seen.size, `${item.item_id}: two identical acts at one moment`).toBe(item.label_history.length);
       }
-      keyActs += item.label_history.filter((a) => a.source === 'key').length;
-      const seen = new Set(item.label_history.map((a) => `${a.source} ${a.label} ${a.at}`));
-      expect(seen.size, `${item.item_id}: two identical acts at one moment`).toBe(item.label_history.length);
-    }
-    // every act in the log came from one click or one key press: as many click acts as label clicks of this phase
-    const log = (await readFile(logFile, 'utf8')).split('\n').filter(Boolean).map((l) => JSON.parse(l) as { type: string; data: { source?: string } });
-    expect(keyActs).toBe(log.filter((e) => e.type === 'label_committed' && e.data.source === 'key').length);
-    expect((await clickActsInLog()) - clicksBefore).toBe(labelClicks);
-    await shootBoth(browser, page, '22-keyboard-session');
-  });
+      // every act in the log came from one click or one key press: as many click acts as label clicks of this phase
+      const log = (await readFile(logFile, 'utf8'))
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as { type: string; data: { source?: string } });
+      expect(keyActs).toBe(log.filter((e) => e.type === 'label_committed' && e.data.source === 'key').length);
+      expect((await clickActsInLog()) - clicksBefore).toBe(labelClicks);
+      await shootBoth(browser, page, '22-keyboard-session');
+    },
+  );
 });
 
 /** expect.poll with room for a busy machine (every key press is a round trip to the host). */

@@ -49,11 +49,24 @@ describe.skipIf(unavailable !== undefined)('the Label screen says what is going 
       }),
     );
     // demo-05's model reasoning in plain sentences: the split does not number them, the screen must
-    const demoItems = (await readFile(path.join(repoRoot, 'demo-project', 'items.jsonl'), 'utf8')).split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+    const demoItems = (await readFile(path.join(repoRoot, 'demo-project', 'items.jsonl'), 'utf8'))
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     const items = demoItems.map((item) =>
-      item.id === 'demo-05' ? { ...item, model_reasoning: 'The reply refuses to help. It tells the user to search for themselves. That is rude.', model_label: 'Impolite' } : item,
+      item.id === 'demo-05'
+        ? {
+            ...item,
+            model_reasoning: 'The reply refuses to help. It tells the user to search for themselves. That is rude.',
+            model_label: 'Impolite',
+          }
+        : item,
     );
-    served = await serveProject({ rendererDir, items: `${items.map((i) => JSON.stringify(i)).join('\n')}\n`, app: { engineScript: script } });
+    served = await serveProject({
+      rendererDir,
+      items: `${items.map((i) => JSON.stringify(i)).join('\n')}\n`,
+      app: { engineScript: script },
+    });
     browser = await launchChromium({ fakeAudioFile: clip, screenshotsDir });
     page = await browser.newPage();
   }, 120_000);
@@ -127,31 +140,35 @@ describe.skipIf(unavailable !== undefined)('the Label screen says what is going 
     await poll(() => page.locator('.verdict .transcribing').count()).toBe(0);
   });
 
-  it('a completed item: a label key asks first, Esc keeps the label, Enter changes it and the screen marks the change', { timeout: 60_000 }, async () => {
-    await goTo(page, 'demo-01');
-    const acts = async () => (await itemOf('demo-01'))!.label_history.length;
-    const before = await acts();
-    await page.keyboard.press('2');
-    await poll(() => page.locator('.confirm-change').count()).toBe(1);
-    expect(await page.locator('.confirm-change').textContent()).toContain('completed with Polite');
-    await shootBoth(browser, page, '24-confirm-change');
-    expect(await acts()).toBe(before);
-    await page.keyboard.press('Escape');
-    await poll(() => page.locator('.confirm-change').count()).toBe(0);
-    expect(await page.locator('.final-label').textContent()).toBe('Polite');
-    expect(await acts()).toBe(before);
-    await page.keyboard.press('2');
-    await poll(() => page.locator('.confirm-change').count()).toBe(1);
-    await page.keyboard.press('Enter');
-    await poll(() => page.locator('.final-label').textContent()).toBe('Impolite');
-    expect(await page.locator('.verdict .after-completion').textContent()).toContain('changed after completion');
-    expect(await page.locator('.item-link.current .item-changed').count()).toBe(1);
-    const item = (await itemOf('demo-01'))!;
-    expect(item.label_history.slice(before).map((a) => [a.source, a.label])).toEqual([['key', 'Impolite']]);
-    expect(item.changed_after_completion).toBe(true);
-  });
+  it(
+    'a completed item: a label key asks first, Esc keeps the label, Enter changes it and the screen marks the change',
+    { timeout: 60_000 },
+    async () => {
+      await goTo(page, 'demo-01');
+      const acts = async () => (await itemOf('demo-01'))!.label_history.length;
+      const before = await acts();
+      await page.keyboard.press('2');
+      await poll(() => page.locator('.confirm-change').count()).toBe(1);
+      expect(await page.locator('.confirm-change').textContent()).toContain('completed with Polite');
+      await shootBoth(browser, page, '24-confirm-change');
+      expect(await acts()).toBe(before);
+      await page.keyboard.press('Escape');
+      await poll(() => page.locator('.confirm-change').count()).toBe(0);
+      expect(await page.locator('.final-label').textContent()).toBe('Polite');
+      expect(await acts()).toBe(before);
+      await page.keyboard.press('2');
+      await poll(() => page.locator('.confirm-change').count()).toBe(1);
+      await page.keyboard.press('Enter');
+      await poll(() => page.locator('.final-label').textContent()).toBe('Impolite');
+      expect(await page.locator('.verdict .after-completion').textContent()).toContain('changed after completion');
+      expect(await page.locator('.item-link.current .item-changed').count()).toBe(1);
+      const item = (await itemOf('demo-01'))!;
+      expect(item.label_history.slice(before).map((a) => [a.source, a.label])).toEqual([['key', 'Impolite']]);
+      expect(item.changed_after_completion).toBe(true);
+    },
+  );
 
-  it('the model\'s steps split into sentences are numbered, and a pressed ✗ is filled, not a focus ring', { timeout: 60_000 }, async () => {
+  it("the model's steps split into sentences are numbered, and a pressed ✗ is filled, not a focus ring", { timeout: 60_000 }, async () => {
     await goTo(page, 'demo-05');
     await page.keyboard.press('2');
     await poll(() => page.locator('.model-step').count(), { timeout: 15_000 }).toBe(3);
@@ -161,7 +178,8 @@ describe.skipIf(unavailable !== undefined)('the Label screen says what is going 
     const right = page.getByRole('group', { name: 'judge step 2' }).getByRole('button', { name: '✓' });
     await wrong.click();
     await poll(() => wrong.getAttribute('aria-pressed')).toBe('true');
-    const look = (button: typeof wrong) => button.evaluate((el) => ({ background: getComputedStyle(el).backgroundColor, outline: getComputedStyle(el).outlineStyle }));
+    const look = (button: typeof wrong) =>
+      button.evaluate((el) => ({ background: getComputedStyle(el).backgroundColor, outline: getComputedStyle(el).outlineStyle }));
     const pressed = await look(wrong);
     const unpressed = await look(right);
     expect(pressed.background).not.toBe(unpressed.background);

@@ -38,7 +38,9 @@ describe.skipIf(unavailable !== undefined)('model reasoning on the Label screen'
     await page.goto(served.host.url);
     await page.getByLabel('Your annotator name').fill('ana');
     await page.getByRole('button', { name: 'Start labelling' }).click();
-    await expect.poll(() => page.locator('.model-reasoning.withheld').textContent(), { timeout: 15_000 }).toContain('once you have given your own label');
+    await expect
+      .poll(() => page.locator('.model-reasoning.withheld').textContent(), { timeout: 15_000 })
+      .toContain('once you have given your own label');
     expect(await page.locator('.model-step').count()).toBe(0);
 
     await page.keyboard.press('1');
@@ -66,19 +68,23 @@ describe.skipIf(unavailable !== undefined)('model reasoning on the Label screen'
     expect(item.label_history[0]!.at <= item.reasoning!.shown_at).toBe(true);
   });
 
-  it('Review shows the think-aloud beside the model\'s steps, mentions marked on both sides, judgments and features', { timeout: 60_000 }, async () => {
-    await page.getByRole('tab', { name: 'Review' }).click();
-    const pair = page.getByLabel("think-aloud beside the model's reasoning");
-    await expect.poll(() => pair.count(), { timeout: 15_000 }).toBe(1);
-    expect(await pair.getByLabel("annotator's think-aloud").textContent()).toContain('Step three is wrong.');
-    expect(await pair.locator('.model .mention').allTextContents()).toEqual(['polite']);
-    expect(await pair.locator('li[data-step="3"] .step-verdict').textContent()).toBe('✗ wrong (voice: “Step three is wrong”)');
-    expect(await pair.locator('li[data-step="2"] .step-verdict').textContent()).toBe('✗ wrong (click)');
-    expect(await pair.locator('li[data-step="1"] .step-verdict').textContent()).toBe('not judged');
-    expect(await pair.locator('[data-feature="finals_agree"]').textContent()).toBe('yes');
-    expect(await pair.locator('[data-feature="first_wrong_step"]').textContent()).toBe('2');
-    expect(await pair.locator('[data-feature="first_contradicting_step"]').textContent()).toBe('—');
-    expect(await pair.locator('[data-feature="right_for_wrong_reason"]').textContent()).toBe('yes');
-    await shootBoth(browser, page, '21-review-side-by-side');
-  });
+  it(
+    "Review shows the think-aloud beside the model's steps, mentions marked on both sides, judgments and features",
+    { timeout: 60_000 },
+    async () => {
+      await page.getByRole('tab', { name: 'Review' }).click();
+      const pair = page.getByLabel("think-aloud beside the model's reasoning");
+      await expect.poll(() => pair.count(), { timeout: 15_000 }).toBe(1);
+      expect(await pair.getByLabel("annotator's think-aloud").textContent()).toContain('Step three is wrong.');
+      expect(await pair.locator('.model .mention').allTextContents()).toEqual(['polite']);
+      expect(await pair.locator('li[data-step="3"] .step-verdict').textContent()).toBe('✗ wrong (voice: “Step three is wrong”)');
+      expect(await pair.locator('li[data-step="2"] .step-verdict').textContent()).toBe('✗ wrong (click)');
+      expect(await pair.locator('li[data-step="1"] .step-verdict').textContent()).toBe('not judged');
+      expect(await pair.locator('[data-feature="finals_agree"]').textContent()).toBe('yes');
+      expect(await pair.locator('[data-feature="first_wrong_step"]').textContent()).toBe('2');
+      expect(await pair.locator('[data-feature="first_contradicting_step"]').textContent()).toBe('—');
+      expect(await pair.locator('[data-feature="right_for_wrong_reason"]').textContent()).toBe('yes');
+      await shootBoth(browser, page, '21-review-side-by-side');
+    },
+  );
 });

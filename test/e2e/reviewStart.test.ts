@@ -52,7 +52,7 @@ describe.skipIf(unavailable !== undefined)('reviewing a session from the Start s
     await app?.close();
   });
 
-  it('offers the sessions to review once a name is typed, and opens the one clicked under the reviewer\'s name', async () => {
+  it("offers the sessions to review once a name is typed, and opens the one clicked under the reviewer's name", async () => {
     await page.goto(host.url);
     const form = page.getByRole('group', { name: 'review a session' });
     // no name typed yet: nothing to review as
@@ -112,7 +112,10 @@ describe.skipIf(unavailable !== undefined)('reviewing a session from the Start s
     // defence in depth: a start-recording call for a reviewer is refused by the host, and nothing is logged
     await expect(app.startRecording(null)).rejects.toThrow(/recording is off in review/);
     expect((await app.session()).recording_item).toBeNull();
-    const log = (await readFile(sessionPaths(projectDir, 'Ana').events, 'utf8')).split('\n').filter(Boolean).map((l) => JSON.parse(l) as { type: string });
+    const log = (await readFile(sessionPaths(projectDir, 'Ana').events, 'utf8'))
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as { type: string });
     expect(log.filter((e) => e.type === 'recording_started')).toEqual([]);
   });
 });

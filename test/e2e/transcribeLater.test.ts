@@ -98,7 +98,9 @@ describe.skipIf(unavailable !== undefined)('transcribe later, from Settings, in 
     // the screen: the Label tab shows the transcript with the spoken commitment as the final label
     await page.getByRole('tab', { name: 'Label' }).click();
     await expect.poll(() => page.getByLabel('reply to label').textContent()).toContain('Thank you so much for your patience');
-    await expect.poll(() => page.locator('.transcript-text mark.commit.final').textContent(), { timeout: 15_000 }).toBe('I label this polite');
+    await expect
+      .poll(() => page.locator('.transcript-text mark.commit.final').textContent(), { timeout: 15_000 })
+      .toBe('I label this polite');
     expect(await page.locator('.transcript-text').textContent()).toContain('Hmm, well.');
     expect(await page.locator('.final-label').textContent()).toBe('Polite');
     expect(await page.locator('.verdict .source').textContent()).toBe('by voice');

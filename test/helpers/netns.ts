@@ -35,7 +35,10 @@ export function twoMachines(names: { a: string; b: string; link: string }, net: 
       ip('netns', 'add', a.ns);
       ip('netns', 'add', b.ns);
       ip('link', 'add', devA, 'type', 'veth', 'peer', 'name', devB);
-      for (const [side, dev] of [[a, devA], [b, devB]] as const) {
+      for (const [side, dev] of [
+        [a, devA],
+        [b, devB],
+      ] as const) {
         ip('link', 'set', dev, 'netns', side.ns);
         ip('-n', side.ns, 'addr', 'add', `${side.ip}/24`, 'dev', dev);
         ip('-n', side.ns, 'link', 'set', dev, 'up');

@@ -34,7 +34,7 @@ export function whisperTokenCount(vocab: WhisperVocab, text: string): number {
   const bytes = Buffer.from(text, 'utf8').toString('latin1');
   let tokens = 0;
   for (const [piece] of bytes.matchAll(PIECES)) {
-    for (let i = 0; i < piece.length; ) {
+    for (let i = 0; i < piece.length;) {
       let j = piece.length;
       while (j > i && !vocab.tokens.has(piece.slice(i, j))) j--;
       tokens++;

@@ -45,14 +45,18 @@ describe('scripts/build-cli.mjs', () => {
   });
 
   it('starts the whisper engine in its own process from the compiled entry beside the bundle', async () => {
-    const doctor = await run(process.execPath, [bundle, 'doctor', '--models', outDir, '--json'], { cwd: tmpdir() }).catch((e: { stdout: string }) => e);
+    const doctor = await run(process.execPath, [bundle, 'doctor', '--models', outDir, '--json'], { cwd: tmpdir() }).catch(
+      (e: { stdout: string }) => e,
+    );
     const report = JSON.parse(doctor.stdout) as { engine_process: { pid: number | null; title: string | null; error: string | null } };
     expect(report.engine_process).toMatchObject({ title: 'aloud-engine', error: null });
     expect(report.engine_process.pid).toBeGreaterThan(0);
   });
 
   it('a bad command is refused as the sources refuse it, exit code included', async () => {
-    const failure = await run(process.execPath, [bundle, 'export', '--project', path.join(REPO, 'demo-project')]).catch((e: { code: number; stderr: string }) => e);
+    const failure = await run(process.execPath, [bundle, 'export', '--project', path.join(REPO, 'demo-project')]).catch(
+      (e: { code: number; stderr: string }) => e,
+    );
     const expected = await cli('export', '--project', path.join(REPO, 'demo-project'));
     expect(failure).toMatchObject({ code: expected.code, stderr: expected.err });
   });

@@ -38,13 +38,25 @@ const pad = (bytes: Buffer): Buffer => Buffer.concat([bytes, Buffer.alloc((512 -
 
 /** A 2 KB pack whose pax header declares `declared` bytes of pax records (3 GiB in the report). */
 export function paxHeaderDeclaring(declared: number): Buffer {
-  return Buffer.concat([tarHeader('PaxHeader', declared, 'x'), pad(paxRecord('path', 'events.jsonl')), tarHeader('events.jsonl', 2, '0'), pad(Buffer.from('{}')), Buffer.alloc(0)]).subarray(0, 2048);
+  return Buffer.concat([
+    tarHeader('PaxHeader', declared, 'x'),
+    pad(paxRecord('path', 'events.jsonl')),
+    tarHeader('events.jsonl', 2, '0'),
+    pad(Buffer.from('{}')),
+    Buffer.alloc(0),
+  ]).subarray(0, 2048);
 }
 
 /** A pack whose pax `size` record says the next file is `declared` bytes (8 GiB in the report), with 2 bytes behind it. */
 export function paxSizeRecord(declared: number): Buffer {
   const records = paxRecord('size', String(declared));
-  return Buffer.concat([tarHeader('PaxHeader', records.length, 'x'), pad(records), tarHeader('events.jsonl', 2, '0'), pad(Buffer.from('{}')), Buffer.alloc(1024)]);
+  return Buffer.concat([
+    tarHeader('PaxHeader', records.length, 'x'),
+    pad(records),
+    tarHeader('events.jsonl', 2, '0'),
+    pad(Buffer.from('{}')),
+    Buffer.alloc(1024),
+  ]);
 }
 
 /** A pack whose ustar header says the first file is `declared` bytes (base-256 past 8 GiB). */

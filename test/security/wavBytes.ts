@@ -2,7 +2,10 @@ import { encodeWavPcm16 } from '../../core/node/audio/wavFile';
 
 /** A 16-bit PCM WAV whose header declares `rate` (the audio itself is a short tone). */
 export function wavDeclaring(rate: number, samples = 1600): Uint8Array {
-  const bytes = encodeWavPcm16(Float32Array.from({ length: samples }, (_, i) => 0.2 * Math.sin(i / 7)), 16_000);
+  const bytes = encodeWavPcm16(
+    Float32Array.from({ length: samples }, (_, i) => 0.2 * Math.sin(i / 7)),
+    16_000,
+  );
   new DataView(bytes.buffer).setUint32(24, rate >>> 0, true);
   return bytes;
 }

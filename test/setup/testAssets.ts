@@ -67,7 +67,15 @@ export default async function setup(project: TestProject): Promise<void> {
   say(`making what the suites need in ${BENCH_DIR} (once; later runs reuse it)…`);
   let timer: ReturnType<typeof setTimeout> | undefined;
   const limit = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`the generated test assets were not ready within ${LIMIT_MS / 60_000} minutes (see the lines above for the last one made)`)), LIMIT_MS);
+    timer = setTimeout(
+      () =>
+        reject(
+          new Error(
+            `the generated test assets were not ready within ${LIMIT_MS / 60_000} minutes (see the lines above for the last one made)`,
+          ),
+        ),
+      LIMIT_MS,
+    );
   });
   try {
     project.provide('testAssets', await Promise.race([makeAll(say), limit]));

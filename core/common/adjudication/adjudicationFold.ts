@@ -50,13 +50,15 @@ export function emptyAdjudicationState(): AdjudicationState {
 export function foldAdjudicationLog(state: AdjudicationState, events: readonly AdjudicationEvent[], file: string): AdjudicationState {
   const first = events[0];
   if (!first) return state;
-  if (first.type !== 'adjudication_started') throw new AdjudicationLogError(`${file}:1: an adjudication log starts with adjudication_started`);
+  if (first.type !== 'adjudication_started')
+    throw new AdjudicationLogError(`${file}:1: an adjudication log starts with adjudication_started`);
   const adjudicator = first.data.adjudicator;
   if (state.adjudicators.includes(adjudicator)) throw new AdjudicationLogError(`${file}: a second log for adjudicator "${adjudicator}"`);
   state.adjudicators.push(adjudicator);
   let seq = 0;
   events.forEach((event, i) => {
-    if (event.seq !== seq + 1) throw new AdjudicationLogError(`${file}:${i + 1}: seq ${event.seq} after ${seq} (a line is missing or repeated)`);
+    if (event.seq !== seq + 1)
+      throw new AdjudicationLogError(`${file}:${i + 1}: seq ${event.seq} after ${seq} (a line is missing or repeated)`);
     seq = event.seq;
     if (event.type === 'decision_recorded') {
       const list = state.decisions.get(event.data.item_id) ?? [];

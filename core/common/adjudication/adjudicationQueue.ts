@@ -38,7 +38,16 @@ export interface AdjudicationQueue {
   too_few: ItemStanding[];
   /** every item of the project in its order, and items only in the labels or decisions after them */
   items: Map<string, ItemStanding>;
-  counts: { items: number; unanimous: number; majority: number; decided: number; unresolved: number; queued: number; too_few: number; unlabelled: number };
+  counts: {
+    items: number;
+    unanimous: number;
+    majority: number;
+    decided: number;
+    unresolved: number;
+    queued: number;
+    too_few: number;
+    unlabelled: number;
+  };
 }
 
 /** Share of the pairs of labels that agree (1: unanimous); null for fewer than two labels. */
@@ -57,7 +66,12 @@ export function pairwiseAgreement(labels: readonly string[]): number | null {
  * stands once made (the log is the record), even when later labels would agree; the threshold only decides which
  * undecided items wait for one.
  */
-export function adjudicationQueue(itemIds: readonly string[], records: readonly LabelRecord[], config: AdjudicationConfig, adjudication: AdjudicationState): AdjudicationQueue {
+export function adjudicationQueue(
+  itemIds: readonly string[],
+  records: readonly LabelRecord[],
+  config: AdjudicationConfig,
+  adjudication: AdjudicationState,
+): AdjudicationQueue {
   const order: string[] = [...itemIds];
   const known = new Set(order);
   const byItem = new Map<string, LabelRecord[]>();
@@ -89,8 +103,10 @@ export function adjudicationQueue(itemIds: readonly string[], records: readonly 
     let standing: ItemStanding;
     if (decision) standing = { ...base, status: 'decided', gold_label: decision.label, gold_source: 'adjudicated' };
     else if (labels.length === 0) standing = { ...base, status: 'unlabelled', gold_label: null, gold_source: 'unresolved' };
-    else if (labels.length < config.min_annotators || agreement === null) standing = { ...base, status: 'too_few', gold_label: null, gold_source: 'unresolved' };
-    else if (agreement === 1 && config.accept_unanimous) standing = { ...base, status: 'accepted', gold_label: labels[0]!.label, gold_source: 'unanimous' };
+    else if (labels.length < config.min_annotators || agreement === null)
+      standing = { ...base, status: 'too_few', gold_label: null, gold_source: 'unresolved' };
+    else if (agreement === 1 && config.accept_unanimous)
+      standing = { ...base, status: 'accepted', gold_label: labels[0]!.label, gold_source: 'unanimous' };
     else if (agreement < 1 && agreement >= config.threshold) {
       // the threshold is at least 0.5 (aloud.yaml), where one label always has a strict majority
       standing = { ...base, status: 'accepted', gold_label: majorityLabel(labels.map((l) => l.label)), gold_source: 'majority' };
@@ -128,7 +144,11 @@ export function adjudicationQueue(itemIds: readonly string[], records: readonly 
  * The names the lead sees for an item's annotators: their own, or with blind_names "Annotator 1…n" in an order of
  * the item's own (a hash of item and name), so a position never follows one person from item to item.
  */
-export function shownAnnotators(itemId: string, annotators: readonly string[], blind: boolean): Array<{ annotator: string; shown: string }> {
+export function shownAnnotators(
+  itemId: string,
+  annotators: readonly string[],
+  blind: boolean,
+): Array<{ annotator: string; shown: string }> {
   if (!blind) return annotators.map((a) => ({ annotator: a, shown: a }));
   const ranked = [...annotators].sort((a, b) => fnv1a(`${itemId}\u0000${a}`) - fnv1a(`${itemId}\u0000${b}`) || (a < b ? -1 : 1));
   return ranked.map((annotator, i) => ({ annotator, shown: `Annotator ${i + 1}` }));

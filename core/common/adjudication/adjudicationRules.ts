@@ -52,36 +52,62 @@ function freeText(value: string | null | undefined, what: string): string | null
   const text = value.trim();
   if (text === '') return null;
   if (CONTROL.test(text)) throw new AdjudicationRefusal('bad_request', `${what} contains a control character`);
-  if (text.length > MAX_ADJUDICATION_TEXT) throw new AdjudicationRefusal('bad_request', `${what} is ${text.length} characters long (at most ${MAX_ADJUDICATION_TEXT})`);
+  if (text.length > MAX_ADJUDICATION_TEXT)
+    throw new AdjudicationRefusal('bad_request', `${what} is ${text.length} characters long (at most ${MAX_ADJUDICATION_TEXT})`);
   return text;
 }
 
 /** Why an item cannot be decided, in the words of where it stands. */
 function notQueued(itemId: string, standing: ItemStanding | undefined, minAnnotators: number): AdjudicationRefusal {
-  if (!standing) return new AdjudicationRefusal('not_found', `item "${itemId}" is not in the adjudication queue (no such item, and nobody labelled it)`);
-  if (standing.status === 'unlabelled') return new AdjudicationRefusal('conflict', `item "${itemId}" is not in the adjudication queue: nobody completed a label on it yet`);
-  if (standing.status === 'accepted') return new AdjudicationRefusal('conflict', `item "${itemId}" is not in the adjudication queue: accepted as "${standing.gold_label}" (${standing.gold_source})`);
-  return new AdjudicationRefusal('conflict', `item "${itemId}" is not in the adjudication queue: ${standing.labels.length} completed label${standing.labels.length === 1 ? '' : 's'}, adjudication needs at least ${minAnnotators} (adjudication.min_annotators)`);
+  if (!standing)
+    return new AdjudicationRefusal('not_found', `item "${itemId}" is not in the adjudication queue (no such item, and nobody labelled it)`);
+  if (standing.status === 'unlabelled')
+    return new AdjudicationRefusal('conflict', `item "${itemId}" is not in the adjudication queue: nobody completed a label on it yet`);
+  if (standing.status === 'accepted')
+    return new AdjudicationRefusal(
+      'conflict',
+      `item "${itemId}" is not in the adjudication queue: accepted as "${standing.gold_label}" (${standing.gold_source})`,
+    );
+  return new AdjudicationRefusal(
+    'conflict',
+    `item "${itemId}" is not in the adjudication queue: ${standing.labels.length} completed label${standing.labels.length === 1 ? '' : 's'}, adjudication needs at least ${minAnnotators} (adjudication.min_annotators)`,
+  );
 }
 
 /**
  * The adjudication rules, pure: the events a command adds to the adjudicator's log, [] when it changes nothing (the same
  * decision again, an assignment made already), or an AdjudicationRefusal. The host only appends what this returns.
  */
-export function decideAdjudication(state: AdjudicationState, context: AdjudicationContext, command: AdjudicationCommand): AdjudicationPayload[] {
+export function decideAdjudication(
+  state: AdjudicationState,
+  context: AdjudicationContext,
+  command: AdjudicationCommand,
+): AdjudicationPayload[] {
   const { queue } = context;
   if (command.kind === 'decide') {
     const standing = queue.items.get(command.item_id);
-    if (!standing || (standing.status !== 'queued' && standing.status !== 'decided')) throw notQueued(command.item_id, standing, context.config.min_annotators);
+    if (!standing || (standing.status !== 'queued' && standing.status !== 'decided'))
+      throw notQueued(command.item_id, standing, context.config.min_annotators);
     const label = pick(command.label, context.labels);
-    if (label === null) throw new AdjudicationRefusal('bad_request', `"${command.label}" is not one of the labels (${context.labels.join(', ')})`);
-    const confidence = ADJUDICATION_CONFIDENCES.find((c) => c === command.confidence.trim().toLowerCase()) as AdjudicationConfidence | undefined;
-    if (confidence === undefined) throw new AdjudicationRefusal('bad_request', `confidence "${command.confidence}" is not one of ${ADJUDICATION_CONFIDENCES.join(', ')}`);
-    if (command.causes.length === 0) throw new AdjudicationRefusal('bad_request', `give at least one cause (${context.config.causes.join(', ')})`);
+    if (label === null)
+      throw new AdjudicationRefusal('bad_request', `"${command.label}" is not one of the labels (${context.labels.join(', ')})`);
+    const confidence = ADJUDICATION_CONFIDENCES.find((c) => c === command.confidence.trim().toLowerCase()) as
+      AdjudicationConfidence | undefined;
+    if (confidence === undefined)
+      throw new AdjudicationRefusal(
+        'bad_request',
+        `confidence "${command.confidence}" is not one of ${ADJUDICATION_CONFIDENCES.join(', ')}`,
+      );
+    if (command.causes.length === 0)
+      throw new AdjudicationRefusal('bad_request', `give at least one cause (${context.config.causes.join(', ')})`);
     const causes: string[] = [];
     for (const typed of command.causes) {
       const cause = pick(typed.trim(), context.config.causes);
-      if (cause === null) throw new AdjudicationRefusal('bad_request', `cause "${typed}" is not one of the causes (${context.config.causes.join(', ')}; aloud.yaml adjudication.causes)`);
+      if (cause === null)
+        throw new AdjudicationRefusal(
+          'bad_request',
+          `cause "${typed}" is not one of the causes (${context.config.causes.join(', ')}; aloud.yaml adjudication.causes)`,
+        );
       if (!causes.includes(cause)) causes.push(cause);
     }
     const rationale = freeText(command.rationale, 'the rationale');
@@ -125,12 +151,18 @@ export function decideAdjudication(state: AdjudicationState, context: Adjudicati
     const standing = queue.items.get(command.item_id);
     if (!standing || (standing.status !== 'queued' && standing.status !== 'too_few' && standing.status !== 'unlabelled')) {
       throw standing?.status === 'decided'
-        ? new AdjudicationRefusal('conflict', `item "${command.item_id}" is decided already ("${standing.gold_label}"); assign items still in the queue`)
+        ? new AdjudicationRefusal(
+            'conflict',
+            `item "${command.item_id}" is decided already ("${standing.gold_label}"); assign items still in the queue`,
+          )
         : notQueued(command.item_id, standing, context.config.min_annotators);
     }
     if (standing.assigned_to.includes(annotator)) return [];
     if (context.hasSeen(annotator, command.item_id)) {
-      throw new AdjudicationRefusal('conflict', `"${annotator}" has seen item "${command.item_id}" already; assign it to an annotator who has not (her label would not be blind)`);
+      throw new AdjudicationRefusal(
+        'conflict',
+        `"${annotator}" has seen item "${command.item_id}" already; assign it to an annotator who has not (her label would not be blind)`,
+      );
     }
     return [{ type: 'item_assigned', data: { item_id: command.item_id, annotator } }];
   }

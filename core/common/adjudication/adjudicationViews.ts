@@ -83,15 +83,37 @@ function codesOf(codings: readonly ProtocolCoding[]): ProtocolView['codes'] {
 }
 
 function decisionView(d: DecisionRevision): DecisionView {
-  return { adjudicator: d.adjudicator, label: d.label, confidence: d.confidence, causes: [...d.causes], rationale: d.rationale?.text ?? null, guideline_flag: d.guideline_flag, room: d.room, decided_at: d.decided_at };
+  return {
+    adjudicator: d.adjudicator,
+    label: d.label,
+    confidence: d.confidence,
+    causes: [...d.causes],
+    rationale: d.rationale?.text ?? null,
+    guideline_flag: d.guideline_flag,
+    room: d.room,
+    decided_at: d.decided_at,
+  };
 }
 
-const shownOf = (s: ItemStanding, blind: boolean): Map<string, string> => new Map(shownAnnotators(s.item_id, s.labels.map((l) => l.annotator), blind).map((a) => [a.annotator, a.shown]));
+const shownOf = (s: ItemStanding, blind: boolean): Map<string, string> =>
+  new Map(
+    shownAnnotators(
+      s.item_id,
+      s.labels.map((l) => l.annotator),
+      blind,
+    ).map((a) => [a.annotator, a.shown]),
+  );
 
 export function adjudicationQueueView(queue: AdjudicationQueue, schema: LabelSchema, config: AdjudicationConfig): AdjudicationQueueView {
   const row = (s: ItemStanding): AdjudicationQueueRow => {
     const shown = shownOf(s, config.blind_names);
-    return { item_id: s.item_id, status: s.status, agreement: s.agreement, labels: s.labels.map((l) => ({ shown: shown.get(l.annotator)!, label: l.label })).sort((a, b) => (a.shown < b.shown ? -1 : 1)), gold_label: s.gold_label };
+    return {
+      item_id: s.item_id,
+      status: s.status,
+      agreement: s.agreement,
+      labels: s.labels.map((l) => ({ shown: shown.get(l.annotator)!, label: l.label })).sort((a, b) => (a.shown < b.shown ? -1 : 1)),
+      gold_label: s.gold_label,
+    };
   };
   return {
     blind_names: config.blind_names,
@@ -115,7 +137,11 @@ export function adjudicationItemView(
   config: AdjudicationConfig,
   codings: readonly ProtocolCoding[] = [],
 ): AdjudicationItemView {
-  const shown = shownAnnotators(standing.item_id, standing.labels.map((l) => l.annotator), config.blind_names);
+  const shown = shownAnnotators(
+    standing.item_id,
+    standing.labels.map((l) => l.annotator),
+    config.blind_names,
+  );
   const protocols = shown.map(({ annotator, shown: name }): ProtocolView => {
     const state = states.get(annotator);
     const seconds = state?.started_at && state.completed_at ? (Date.parse(state.completed_at) - Date.parse(state.started_at)) / 1000 : null;
@@ -127,10 +153,14 @@ export function adjudicationItemView(
       final_label: state?.final_label ?? standing.labels.find((l) => l.annotator === annotator)?.label ?? null,
       transcript: state?.transcript ?? '',
       commit: commit ? { quote: commit.quote, start: commit.start, end: commit.end, t_ms: commit.t_ms } : null,
-      acts: (state?.label_history ?? []).filter((a) => (a.reviewer ?? null) === null).map((a) => ({ label: a.label, source: a.source, at: a.at, audio_ms: a.audio_ms })),
+      acts: (state?.label_history ?? [])
+        .filter((a) => (a.reviewer ?? null) === null)
+        .map((a) => ({ label: a.label, source: a.source, at: a.at, audio_ms: a.audio_ms })),
       seconds_on_item: seconds,
       fast: seconds !== null && seconds < config.fast_decision_seconds,
-      pauses: signals?.pauses ? { count: signals.pauses.count, long_count: signals.pauses.long_count, total_ms: signals.pauses.total_ms } : null,
+      pauses: signals?.pauses
+        ? { count: signals.pauses.count, long_count: signals.pauses.long_count, total_ms: signals.pauses.total_ms }
+        : null,
       filled_pauses: signals?.filled_pause_count ?? null,
       hedges: signals?.hedge_count ?? null,
       audio_ms: state?.audio_ms ?? 0,

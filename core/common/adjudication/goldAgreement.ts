@@ -1,4 +1,11 @@
-import { alphaOf, bootstrapAlpha, coincidenceData, DEFAULT_BOOTSTRAP_RESAMPLES, DEFAULT_BOOTSTRAP_SEED, type AlphaLevel } from '../agreement/krippendorff';
+import {
+  alphaOf,
+  bootstrapAlpha,
+  coincidenceData,
+  DEFAULT_BOOTSTRAP_RESAMPLES,
+  DEFAULT_BOOTSTRAP_SEED,
+  type AlphaLevel,
+} from '../agreement/krippendorff';
 import type { AdjudicationQueue } from './adjudicationQueue';
 
 /** One annotator against the gold labels: share of her final labels that are gold, and alpha of the pair with its interval. */
@@ -38,7 +45,13 @@ export function wilsonInterval(successes: number, n: number): [number, number] |
 }
 
 /** Every item with a gold label (unanimous, majority, adjudicated), each annotator measured against it. */
-export function goldAgreement(queue: AdjudicationQueue, categories: readonly string[], level: AlphaLevel, resamples = DEFAULT_BOOTSTRAP_RESAMPLES, seed = DEFAULT_BOOTSTRAP_SEED): GoldAgreementReport {
+export function goldAgreement(
+  queue: AdjudicationQueue,
+  categories: readonly string[],
+  level: AlphaLevel,
+  resamples = DEFAULT_BOOTSTRAP_RESAMPLES,
+  seed = DEFAULT_BOOTSTRAP_SEED,
+): GoldAgreementReport {
   const gold = [...queue.items.values()].filter((s) => s.gold_label !== null);
   const annotators = [...new Set([...queue.items.values()].flatMap((s) => s.labels.map((l) => l.annotator)))].sort();
   const sources: Record<string, number> = {};
@@ -49,7 +62,11 @@ export function goldAgreement(queue: AdjudicationQueue, categories: readonly str
       return own ? [[own.label, s.gold_label!] as const] : [];
     });
     const matches = pairs.filter(([a, g]) => a === g).length;
-    const data = coincidenceData(pairs.map(([a, g]) => [a, g]), categories, level);
+    const data = coincidenceData(
+      pairs.map(([a, g]) => [a, g]),
+      categories,
+      level,
+    );
     const alpha = alphaOf(data).alpha;
     return {
       annotator,
@@ -65,7 +82,13 @@ export function goldAgreement(queue: AdjudicationQueue, categories: readonly str
   const flags: GoldAgreementReport['guideline_flags'] = [];
   for (const s of queue.decided) {
     for (const cause of s.decision!.causes) causes.set(cause, (causes.get(cause) ?? 0) + 1);
-    if (s.decision!.guideline_flag !== null) flags.push({ item_id: s.item_id, text: s.decision!.guideline_flag, adjudicator: s.decision!.adjudicator, decided_at: s.decision!.decided_at });
+    if (s.decision!.guideline_flag !== null)
+      flags.push({
+        item_id: s.item_id,
+        text: s.decision!.guideline_flag,
+        adjudicator: s.decision!.adjudicator,
+        decided_at: s.decision!.decided_at,
+      });
   }
   return {
     gold_items: gold.length,

@@ -17,7 +17,10 @@ export function goldAgreementHtml(g: GoldAgreementReport): string {
     .map(([source, n]) => `${escapeHtml(source)} ${n}`)
     .join(' · ');
   const annotatorRows = g.annotators
-    .map((a) => `<tr><td>${escapeHtml(a.annotator)}</td><td>${a.items}</td><td>${a.matches}</td><td>${percent(a.accuracy)}</td><td>${ciPercent(a.accuracy_ci95)}</td><td>${fmt(a.alpha)}</td><td>${ci(a.alpha_ci95)}</td></tr>`)
+    .map(
+      (a) =>
+        `<tr><td>${escapeHtml(a.annotator)}</td><td>${a.items}</td><td>${a.matches}</td><td>${percent(a.accuracy)}</td><td>${ciPercent(a.accuracy_ci95)}</td><td>${fmt(a.alpha)}</td><td>${ci(a.alpha_ci95)}</td></tr>`,
+    )
     .join('');
   const causes =
     g.causes.length === 0
@@ -27,7 +30,10 @@ export function goldAgreementHtml(g: GoldAgreementReport): string {
     g.guideline_flags.length === 0
       ? '<p class="muted">No decision flagged the guidelines.</p>'
       : `<table class="gold-flags"><tr><th>item</th><th>flag</th><th>adjudicator</th><th>decided</th></tr>${g.guideline_flags
-          .map((f) => `<tr><td><code>${escapeHtml(f.item_id)}</code></td><td>${escapeHtml(f.text)}</td><td>${escapeHtml(f.adjudicator)}</td><td>${escapeHtml(f.decided_at)}</td></tr>`)
+          .map(
+            (f) =>
+              `<tr><td><code>${escapeHtml(f.item_id)}</code></td><td>${escapeHtml(f.text)}</td><td>${escapeHtml(f.adjudicator)}</td><td>${escapeHtml(f.decided_at)}</td></tr>`,
+          )
           .join('')}</table>`;
   return `<h2>Against the gold labels</h2>
 <p class="muted">${g.gold_items} items with a gold label · sources: ${sources || '—'} · accuracy with Wilson 95% intervals, α of each annotator with the gold labels with bootstrap 95% intervals</p>

@@ -56,7 +56,12 @@ export const goldRecordJsonSchema = {
     agreement: { type: ['number', 'null'], minimum: 0, maximum: 1 },
     annotators: {
       type: 'array',
-      items: { type: 'object', additionalProperties: false, required: ['annotator', 'final_label', 'blind_label'], properties: { annotator: { type: 'string', minLength: 1 }, final_label: nullableString, blind_label: nullableString } },
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['annotator', 'final_label', 'blind_label'],
+        properties: { annotator: { type: 'string', minLength: 1 }, final_label: nullableString, blind_label: nullableString },
+      },
     },
     adjudication: {
       oneOf: [
@@ -64,7 +69,18 @@ export const goldRecordJsonSchema = {
         {
           type: 'object',
           additionalProperties: false,
-          required: ['adjudicator', 'label', 'confidence', 'causes', 'rationale', 'guideline_flag', 'adopted', 'decided_at', 'room', 'revisions'],
+          required: [
+            'adjudicator',
+            'label',
+            'confidence',
+            'causes',
+            'rationale',
+            'guideline_flag',
+            'adopted',
+            'decided_at',
+            'room',
+            'revisions',
+          ],
           properties: {
             adjudicator: { type: 'string', minLength: 1 },
             label: { type: 'string', minLength: 1 },
@@ -103,15 +119,39 @@ export function goldRecords(project: string, queue: AdjudicationQueue, modelLabe
       gold_label: model ?? s.gold_label,
       gold_source: model !== null ? 'model' : s.gold_source,
       agreement: s.agreement,
-      annotators: names.map((annotator) => ({ annotator, final_label: finals.get(annotator) ?? null, blind_label: blind.get(annotator) ?? null })),
+      annotators: names.map((annotator) => ({
+        annotator,
+        final_label: finals.get(annotator) ?? null,
+        blind_label: blind.get(annotator) ?? null,
+      })),
       adjudication: d
-        ? { adjudicator: d.adjudicator, label: d.label, confidence: d.confidence, causes: [...d.causes], rationale: d.rationale?.text ?? null, guideline_flag: d.guideline_flag, adopted: [...d.adopted], decided_at: d.decided_at, room: d.room, revisions: s.revisions }
+        ? {
+            adjudicator: d.adjudicator,
+            label: d.label,
+            confidence: d.confidence,
+            causes: [...d.causes],
+            rationale: d.rationale?.text ?? null,
+            guideline_flag: d.guideline_flag,
+            adopted: [...d.adopted],
+            decided_at: d.decided_at,
+            room: d.room,
+            revisions: s.revisions,
+          }
         : null,
     };
   });
 }
 
-export const GOLD_CSV_COLUMNS = ['schema_version', 'project', 'item_id', 'gold_label', 'gold_source', 'agreement', 'annotators', 'adjudication'] as const;
+export const GOLD_CSV_COLUMNS = [
+  'schema_version',
+  'project',
+  'item_id',
+  'gold_label',
+  'gold_source',
+  'agreement',
+  'annotators',
+  'adjudication',
+] as const;
 
 /** The file's text: JSON Lines, a JSON array, or CSV whose two structured columns hold JSON (formula-escaped). */
 export function formatGoldFile(records: readonly GoldRecord[], format: GoldFormat): string {
@@ -119,7 +159,16 @@ export function formatGoldFile(records: readonly GoldRecord[], format: GoldForma
   if (format === 'json') return `${JSON.stringify(records, null, 2)}\n`;
   return formatCsv(
     GOLD_CSV_COLUMNS,
-    records.map((r) => [String(r.schema_version), escapeCsvFormula(r.project), escapeCsvFormula(r.item_id), escapeCsvFormula(r.gold_label ?? ''), r.gold_source, r.agreement === null ? '' : String(r.agreement), JSON.stringify(r.annotators), JSON.stringify(r.adjudication)]),
+    records.map((r) => [
+      String(r.schema_version),
+      escapeCsvFormula(r.project),
+      escapeCsvFormula(r.item_id),
+      escapeCsvFormula(r.gold_label ?? ''),
+      r.gold_source,
+      r.agreement === null ? '' : String(r.agreement),
+      JSON.stringify(r.annotators),
+      JSON.stringify(r.adjudication),
+    ]),
   );
 }
 
@@ -138,20 +187,41 @@ export function goldCounts(records: readonly Pick<GoldRecord, 'gold_source'>[]):
 }
 
 /** Rules beyond the schema: one record per item, the gold label where the source says there is one, the decision's label. */
-function goldRuleProblems(record: GoldRecord, file: string, line: number | null, seen: Set<string>, labels?: ReadonlySet<string>): InputProblem[] {
+function goldRuleProblems(
+  record: GoldRecord,
+  file: string,
+  line: number | null,
+  seen: Set<string>,
+  labels?: ReadonlySet<string>,
+): InputProblem[] {
   const problems: InputProblem[] = [];
   const at = (field: string | null, message: string) => problems.push({ file, line, field, stage: 'rule', message });
   if (seen.has(record.item_id)) at('item_id', `item "${record.item_id}" has a second record`);
   seen.add(record.item_id);
-  if ((record.gold_source === 'unresolved') !== (record.gold_label === null)) at('gold_label', record.gold_source === 'unresolved' ? 'an unresolved item has no gold label' : `a ${record.gold_source} item has a gold label`);
-  if ((record.gold_source === 'adjudicated') !== (record.adjudication !== null)) at('adjudication', record.gold_source === 'adjudicated' ? 'an adjudicated item names its decision' : `a ${record.gold_source} item has no decision`);
-  if (record.adjudication && record.adjudication.label !== record.gold_label) at('adjudication.label', `the decision's label "${record.adjudication.label}" is not the gold label "${record.gold_label}"`);
-  if (labels && record.gold_label !== null && !labels.has(record.gold_label)) at('gold_label', `"${record.gold_label}" is not a label of the project's schema`);
+  if ((record.gold_source === 'unresolved') !== (record.gold_label === null))
+    at(
+      'gold_label',
+      record.gold_source === 'unresolved' ? 'an unresolved item has no gold label' : `a ${record.gold_source} item has a gold label`,
+    );
+  if ((record.gold_source === 'adjudicated') !== (record.adjudication !== null))
+    at(
+      'adjudication',
+      record.gold_source === 'adjudicated' ? 'an adjudicated item names its decision' : `a ${record.gold_source} item has no decision`,
+    );
+  if (record.adjudication && record.adjudication.label !== record.gold_label)
+    at('adjudication.label', `the decision's label "${record.adjudication.label}" is not the gold label "${record.gold_label}"`);
+  if (labels && record.gold_label !== null && !labels.has(record.gold_label))
+    at('gold_label', `"${record.gold_label}" is not a label of the project's schema`);
   return problems;
 }
 
 /** Every record of a gold file's text, checked through parse, schema and rules; `labels` adds the schema's labels. */
-export function readGoldFile(text: string, format: GoldFormat, file: string, labels?: ReadonlySet<string>): { records: GoldRecord[]; problems: InputProblem[] } {
+export function readGoldFile(
+  text: string,
+  format: GoldFormat,
+  file: string,
+  labels?: ReadonlySet<string>,
+): { records: GoldRecord[]; problems: InputProblem[] } {
   const problems: InputProblem[] = [];
   const records: GoldRecord[] = [];
   const seen = new Set<string>();
@@ -181,17 +251,33 @@ export function readGoldFile(text: string, format: GoldFormat, file: string, lab
   } else if (format === 'json') {
     const value = parse(text, null);
     if (value !== undefined) {
-      if (!Array.isArray(value)) problems.push({ file, line: null, field: null, stage: 'schema', message: 'a gold .json file is an array of records' });
+      if (!Array.isArray(value))
+        problems.push({ file, line: null, field: null, stage: 'schema', message: 'a gold .json file is an array of records' });
       else value.forEach((v) => take(v, null));
     }
   } else {
     const table = parseCsv(text, file, { rawControls: 'allow' });
     if (table.header.join(',') !== GOLD_CSV_COLUMNS.join(',')) {
-      problems.push({ file, line: table.headerLine, field: null, stage: 'schema', message: `the header is not ${GOLD_CSV_COLUMNS.join(',')}` });
+      problems.push({
+        file,
+        line: table.headerLine,
+        field: null,
+        stage: 'schema',
+        message: `the header is not ${GOLD_CSV_COLUMNS.join(',')}`,
+      });
       return { records, problems };
     }
     for (const row of table.rows) {
-      const [version, project, itemId, gold, source, agreement, annotators, adjudication] = row.fields as [string, string, string, string, string, string, string, string];
+      const [version, project, itemId, gold, source, agreement, annotators, adjudication] = row.fields as [
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+      ];
       take(
         {
           schema_version: Number(version),
@@ -230,7 +316,11 @@ export interface GoldReceipt {
 }
 
 /** A gold receipt's problems against the file it sits beside (name, bytes, sha256, and the records' count and sources). */
-export function goldReceiptProblems(text: string, receiptFile: string, facts: { fileName: string; sha256: string; bytes: number; records: readonly GoldRecord[] | null }): InputProblem[] {
+export function goldReceiptProblems(
+  text: string,
+  receiptFile: string,
+  facts: { fileName: string; sha256: string; bytes: number; records: readonly GoldRecord[] | null },
+): InputProblem[] {
   const problems: InputProblem[] = [];
   let receipt: Partial<GoldReceipt>;
   try {
@@ -239,13 +329,23 @@ export function goldReceiptProblems(text: string, receiptFile: string, facts: { 
     return [{ file: receiptFile, line: null, field: null, stage: 'parse', message: (e as Error).message.split('\n')[0]! }];
   }
   const at = (field: string, message: string) => problems.push({ file: receiptFile, line: null, field, stage: 'rule', message });
-  if (typeof receipt !== 'object' || receipt === null || receipt.kind !== 'gold' || receipt.receipt_version !== 1) return [{ file: receiptFile, line: null, field: 'kind', stage: 'schema', message: 'not a gold export receipt (kind "gold", receipt_version 1)' }];
+  if (typeof receipt !== 'object' || receipt === null || receipt.kind !== 'gold' || receipt.receipt_version !== 1)
+    return [
+      {
+        file: receiptFile,
+        line: null,
+        field: 'kind',
+        stage: 'schema',
+        message: 'not a gold export receipt (kind "gold", receipt_version 1)',
+      },
+    ];
   if (receipt.file !== facts.fileName) at('file', `names "${String(receipt.file)}", not ${facts.fileName}`);
   if (receipt.sha256 !== facts.sha256) at('sha256', 'does not match the file (changed since it was exported)');
   if (receipt.bytes !== facts.bytes) at('bytes', `says ${String(receipt.bytes)}, the file has ${facts.bytes}`);
   if (facts.records !== null) {
     if (receipt.records !== facts.records.length) at('records', `says ${String(receipt.records)}, the file has ${facts.records.length}`);
-    if (JSON.stringify(receipt.counts) !== JSON.stringify(goldCounts(facts.records))) at('counts', `says ${JSON.stringify(receipt.counts)}, the file has ${JSON.stringify(goldCounts(facts.records))}`);
+    if (JSON.stringify(receipt.counts) !== JSON.stringify(goldCounts(facts.records)))
+      at('counts', `says ${JSON.stringify(receipt.counts)}, the file has ${JSON.stringify(goldCounts(facts.records))}`);
   }
   return problems;
 }

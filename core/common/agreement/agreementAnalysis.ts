@@ -127,7 +127,10 @@ interface LabelTable {
   ignored: number;
 }
 
-function labelTable(records: readonly LabelRecord[], options: Pick<AgreementOptions, 'level' | 'categories' | 'hasBlind' | 'itemIds'>): LabelTable {
+function labelTable(
+  records: readonly LabelRecord[],
+  options: Pick<AgreementOptions, 'level' | 'categories' | 'hasBlind' | 'itemIds'>,
+): LabelTable {
   const seen = records.flatMap((r) => [r.blind_label, r.final_label].filter((l): l is string => l !== null));
   const categories = options.categories ? [...options.categories] : categoriesOf(seen, options.level);
   const known = new Set(categories);
@@ -154,7 +157,11 @@ function labelTable(records: readonly LabelRecord[], options: Pick<AgreementOpti
     }
     let row = byItem.get(r.item_id);
     if (!row) byItem.set(r.item_id, (row = new Map()));
-    row.set(r.annotator, { blind: options.hasBlind ? keep(r.blind_label) : null, final: keep(r.final_label), ...(r.majority_at_change !== undefined ? { majority: r.majority_at_change } : {}) });
+    row.set(r.annotator, {
+      blind: options.hasBlind ? keep(r.blind_label) : null,
+      final: keep(r.final_label),
+      ...(r.majority_at_change !== undefined ? { majority: r.majority_at_change } : {}),
+    });
   }
   return { categories, annotators, itemIds, byItem, ignored };
 }
@@ -183,7 +190,10 @@ function disagreementsOf(table: LabelTable): Disagreement[] {
  * Only the disagreement list of agreementAnalysis (the same items in the same order), without alpha or its
  * intervals: what a huddle needs to choose its items.
  */
-export function finalLabelDisagreements(records: readonly LabelRecord[], options: Pick<AgreementOptions, 'level' | 'categories' | 'hasBlind' | 'itemIds'>): Disagreement[] {
+export function finalLabelDisagreements(
+  records: readonly LabelRecord[],
+  options: Pick<AgreementOptions, 'level' | 'categories' | 'hasBlind' | 'itemIds'>,
+): Disagreement[] {
   return disagreementsOf(labelTable(records, options));
 }
 
@@ -249,6 +259,7 @@ export function explainUndefinedAlpha(result: AlphaResult | null): string {
   if (result.undefined_reason === 'fewer_than_two_pairable_units') {
     return `not enough data: ${result.pairable_units === 0 ? 'no item has' : 'only one item has'} labels from two or more annotators`;
   }
-  if (result.undefined_reason === 'no_variation') return 'not enough data: every label is the same, so agreement cannot be told from chance';
+  if (result.undefined_reason === 'no_variation')
+    return 'not enough data: every label is the same, so agreement cannot be told from chance';
   return '';
 }

@@ -21,7 +21,9 @@ export function alphaChartSvg(rows: ReadonlyArray<{ name: string; alpha: number 
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" role="img" aria-label="Krippendorff's alpha with 95% intervals">`,
   ];
   for (const t of ticks) {
-    parts.push(`<line x1="${x(t)}" y1="10" x2="${x(t)}" y2="${height - 25}" stroke="${t === 0 ? '#888' : '#ddd'}" stroke-dasharray="${t === 0.667 || t === 0.8 ? '4 3' : ''}"/>`);
+    parts.push(
+      `<line x1="${x(t)}" y1="10" x2="${x(t)}" y2="${height - 25}" stroke="${t === 0 ? '#888' : '#ddd'}" stroke-dasharray="${t === 0.667 || t === 0.8 ? '4 3' : ''}"/>`,
+    );
     parts.push(`<text x="${x(t)}" y="${height - 10}" font-size="11" text-anchor="middle" fill="#555">${t === 0.667 ? '.667' : t}</text>`);
   }
   rows.forEach((row, i) => {
@@ -33,11 +35,15 @@ export function alphaChartSvg(rows: ReadonlyArray<{ name: string; alpha: number 
     }
     const x0 = x(0);
     const xa = x(row.alpha);
-    parts.push(`<rect x="${Math.min(x0, xa)}" y="${y + 4}" width="${Math.abs(xa - x0)}" height="16" fill="${i === 0 ? '#9bb7d4' : '#2f6fad'}"/>`);
+    parts.push(
+      `<rect x="${Math.min(x0, xa)}" y="${y + 4}" width="${Math.abs(xa - x0)}" height="16" fill="${i === 0 ? '#9bb7d4' : '#2f6fad'}"/>`,
+    );
     if (row.ci95) {
       const [lo, hi] = row.ci95;
       parts.push(`<line x1="${x(lo)}" y1="${y + 12}" x2="${x(hi)}" y2="${y + 12}" stroke="#222" stroke-width="1.5"/>`);
-      parts.push(`<line x1="${x(lo)}" y1="${y + 6}" x2="${x(lo)}" y2="${y + 18}" stroke="#222"/><line x1="${x(hi)}" y1="${y + 6}" x2="${x(hi)}" y2="${y + 18}" stroke="#222"/>`);
+      parts.push(
+        `<line x1="${x(lo)}" y1="${y + 6}" x2="${x(lo)}" y2="${y + 18}" stroke="#222"/><line x1="${x(hi)}" y1="${y + 6}" x2="${x(hi)}" y2="${y + 18}" stroke="#222"/>`,
+      );
     }
     parts.push(`<text x="${Math.max(xa, row.ci95 ? x(row.ci95[1]) : xa) + 6}" y="${y + 16}" font-size="12">${fmt(row.alpha)}</text>`);
   });
@@ -63,7 +69,14 @@ th{background:#f3f3f3}.muted{color:#777}.warn{color:#a00}code{font-size:13px}
 /** A self-contained HTML report (one file, opens offline): chart, disagreements, per-annotator conformity. */
 export function agreementHtml(
   analysis: AgreementAnalysis,
-  meta: { title: string; sources: readonly string[]; generatedAt: string; counting?: readonly string[]; scriptedItems?: number; /** more sections (agreement on codes), as HTML */ sections?: string },
+  meta: {
+    title: string;
+    sources: readonly string[];
+    generatedAt: string;
+    counting?: readonly string[];
+    scriptedItems?: number;
+    /** more sections (agreement on codes), as HTML */ sections?: string;
+  },
 ): string {
   const a = analysis;
   const ci = (c: [number, number] | null) => (c ? `[${c[0].toFixed(3)}, ${c[1].toFixed(3)}]` : '—');
@@ -72,7 +85,10 @@ export function agreementHtml(
     { name: a.blind ? 'final' : 'labels', alpha: a.alpha_final, ci95: a.ci95_final },
   ];
   const annotators = a.annotators.map((x) => x.annotator);
-  const notes = [a.blind && a.alpha_blind === null ? `Blind: ${explainUndefinedAlpha(a.blind)}.` : '', a.alpha_final === null ? `Final: ${explainUndefinedAlpha(a.final)}.` : '']
+  const notes = [
+    a.blind && a.alpha_blind === null ? `Blind: ${explainUndefinedAlpha(a.blind)}.` : '',
+    a.alpha_final === null ? `Final: ${explainUndefinedAlpha(a.final)}.` : '',
+  ]
     .filter(Boolean)
     .map((n) => `<p class="warn">${escapeHtml(n)}</p>`)
     .join('');
@@ -89,7 +105,10 @@ export function agreementHtml(
     )
     .join('');
   const conformityRows = a.annotators
-    .map((x) => `<tr><td>${escapeHtml(x.annotator)}</td><td>${x.labels}</td><td>${x.changes}</td><td>${x.changes_toward_majority}</td><td>${x.changes === 0 ? '—' : `${Math.round((100 * x.changes_toward_majority) / x.changes)}%`}</td></tr>`)
+    .map(
+      (x) =>
+        `<tr><td>${escapeHtml(x.annotator)}</td><td>${x.labels}</td><td>${x.changes}</td><td>${x.changes_toward_majority}</td><td>${x.changes === 0 ? '—' : `${Math.round((100 * x.changes_toward_majority) / x.changes)}%`}</td></tr>`,
+    )
     .join('');
   return `${reportPageHead(meta.title)}
 <p class="muted">Krippendorff's α, ${a.level} level · ${a.items} items · ${a.pairable_units} with two or more final labels (${a.pairable_values} values) · 95% intervals: ${a.bootstrap.method}, ${a.bootstrap.resamples} resamples, seed ${a.bootstrap.seed} · ${escapeHtml(meta.generatedAt)}</p>

@@ -47,7 +47,10 @@ export interface CountingReport {
 }
 
 /** The label records agreement counts under the rules, and what the rules left out. */
-export function countedLabels(sessions: readonly CountableSession[], rules: CountingRules = DEFAULT_COUNTING): { records: LabelRecord[]; report: CountingReport } {
+export function countedLabels(
+  sessions: readonly CountableSession[],
+  rules: CountingRules = DEFAULT_COUNTING,
+): { records: LabelRecord[]; report: CountingReport } {
   const report: CountingReport = { rules, incomplete_items: 0, reviewer_labels_left_out: 0, room_sessions_left_out: [] };
   const records: LabelRecord[] = [];
   for (const session of sessions) {
@@ -65,7 +68,12 @@ export function countedLabels(sessions: readonly CountableSession[], rules: Coun
       if (acts.length !== item.acts.length && acts.at(-1)?.label !== item.acts.at(-1)?.label) report.reviewer_labels_left_out++;
       if (acts.length === 0) continue;
       const final = item.final !== undefined && acts.length === item.acts.length ? item.final : acts.at(-1)!.label;
-      records.push({ item_id: item.item_id, annotator: session.annotator, blind_label: item.blind !== undefined ? item.blind : acts[0]!.label, final_label: final });
+      records.push({
+        item_id: item.item_id,
+        annotator: session.annotator,
+        blind_label: item.blind !== undefined ? item.blind : acts[0]!.label,
+        final_label: final,
+      });
     }
   }
   return { records, report };
@@ -75,7 +83,9 @@ export function countedLabels(sessions: readonly CountableSession[], rules: Coun
 export function describeCounting(report: CountingReport): string[] {
   const { rules } = report;
   const lines = [
-    rules.includeIncomplete ? 'counted: labels of every item, completed or not (--include-incomplete)' : `counted: completed items only${report.incomplete_items > 0 ? ` (${report.incomplete_items} labelled item${report.incomplete_items === 1 ? '' : 's'} never completed left out; --include-incomplete counts them)` : ''}`,
+    rules.includeIncomplete
+      ? 'counted: labels of every item, completed or not (--include-incomplete)'
+      : `counted: completed items only${report.incomplete_items > 0 ? ` (${report.incomplete_items} labelled item${report.incomplete_items === 1 ? '' : 's'} never completed left out; --include-incomplete counts them)` : ''}`,
     rules.includeReviewers
       ? "counted: reviewers' labels from their corrections as the annotator's (--include-reviewers)"
       : `counted: each annotator's own labels${report.reviewer_labels_left_out > 0 ? ` (${report.reviewer_labels_left_out} reviewer label${report.reviewer_labels_left_out === 1 ? '' : 's'} left out; --include-reviewers counts them)` : ''}`,

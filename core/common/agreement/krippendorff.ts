@@ -39,13 +39,18 @@ export interface CoincidenceData {
  * @param categories all categories in order (the order matters for the ordinal metric); values not listed throw.
  *   For interval and ratio every category must be a number (ratio: not negative).
  */
-export function coincidenceData(units: ReadonlyArray<ReadonlyArray<string | null>>, categories: readonly string[], level: AlphaLevel): CoincidenceData {
+export function coincidenceData(
+  units: ReadonlyArray<ReadonlyArray<string | null>>,
+  categories: readonly string[],
+  level: AlphaLevel,
+): CoincidenceData {
   const index = new Map(categories.map((c, i) => [c, i]));
   if (index.size !== categories.length) throw new Error('krippendorffAlpha: categories must be distinct');
   const values = categories.map((c, i) => {
     if (level === 'nominal' || level === 'ordinal') return i;
     const x = Number(c);
-    if (c.trim() === '' || !Number.isFinite(x)) throw new Error(`krippendorffAlpha: the ${level} level needs numeric labels; "${c}" is not a number`);
+    if (c.trim() === '' || !Number.isFinite(x))
+      throw new Error(`krippendorffAlpha: the ${level} level needs numeric labels; "${c}" is not a number`);
     if (level === 'ratio' && x < 0) throw new Error(`krippendorffAlpha: the ratio level needs labels ≥ 0; "${c}" is negative`);
     return x;
   });
@@ -85,7 +90,14 @@ export function alphaOf(data: CoincidenceData, unitIndices?: ArrayLike<number>):
 function alphaOfCoincidences(data: CoincidenceData, coincidence: Float64Array, units: number, n: number): AlphaResult {
   const k = data.categories.length;
   const base = { level: data.level, pairable_units: units, pairable_values: n };
-  if (units < 2) return { ...base, alpha: null, observed_disagreement: null, expected_disagreement: null, undefined_reason: 'fewer_than_two_pairable_units' };
+  if (units < 2)
+    return {
+      ...base,
+      alpha: null,
+      observed_disagreement: null,
+      expected_disagreement: null,
+      undefined_reason: 'fewer_than_two_pairable_units',
+    };
   const marginals = new Float64Array(k);
   for (let c = 0; c < k; c++) for (let d = 0; d < k; d++) marginals[c]! += coincidence[c * k + d]!;
 
@@ -189,7 +201,11 @@ export function alphaOfKindCounts(data: CoincidenceData, kinds: UnitKinds, drawn
  * @param units each unit's values, one per coder, null where that coder gave none
  * @param categories all categories in order (the order matters for the ordinal metric); values not listed throw
  */
-export function krippendorffAlpha(units: ReadonlyArray<ReadonlyArray<string | null>>, categories: readonly string[], level: AlphaLevel = 'nominal'): AlphaResult {
+export function krippendorffAlpha(
+  units: ReadonlyArray<ReadonlyArray<string | null>>,
+  categories: readonly string[],
+  level: AlphaLevel = 'nominal',
+): AlphaResult {
   return alphaOf(coincidenceData(units, categories, level));
 }
 
@@ -224,7 +240,11 @@ export const DEFAULT_BOOTSTRAP_SEED = 1;
  * not independent (Hayes & Krippendorff's 2007 procedure resamples pairs with the expected disagreement held fixed,
  * which understates the uncertainty of small samples); the unit bootstrap is the one that needs no such assumption.
  */
-export function bootstrapAlpha(data: CoincidenceData, resamples = DEFAULT_BOOTSTRAP_RESAMPLES, seed = DEFAULT_BOOTSTRAP_SEED): BootstrapInterval {
+export function bootstrapAlpha(
+  data: CoincidenceData,
+  resamples = DEFAULT_BOOTSTRAP_RESAMPLES,
+  seed = DEFAULT_BOOTSTRAP_SEED,
+): BootstrapInterval {
   if (!Number.isInteger(resamples) || resamples < 1) throw new Error('bootstrapAlpha: resamples must be a positive integer');
   const point = alphaOf(data);
   if (point.alpha === null) return { ci95: null, resamples, defined_resamples: 0, seed };

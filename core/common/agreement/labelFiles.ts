@@ -49,10 +49,24 @@ export class LabelCsvReader {
     const { file } = this;
     this.column = new Map(header.fields.map((name, i) => [name, i]));
     for (const name of LABEL_CSV_COLUMNS) {
-      if (!this.column.has(name)) this.headerProblems.push({ file, line: header.line, field: name, stage: 'schema', message: `the header has no column "${name}" (expected item,annotator,label)` });
+      if (!this.column.has(name))
+        this.headerProblems.push({
+          file,
+          line: header.line,
+          field: name,
+          stage: 'schema',
+          message: `the header has no column "${name}" (expected item,annotator,label)`,
+        });
     }
     for (const name of header.fields) {
-      if (!(LABEL_CSV_COLUMNS as readonly string[]).includes(name)) this.headerProblems.push({ file, line: header.line, field: name, stage: 'schema', message: `unknown column "${name}" (expected item,annotator,label)` });
+      if (!(LABEL_CSV_COLUMNS as readonly string[]).includes(name))
+        this.headerProblems.push({
+          file,
+          line: header.line,
+          field: name,
+          stage: 'schema',
+          message: `unknown column "${name}" (expected item,annotator,label)`,
+        });
     }
   }
 
@@ -66,7 +80,13 @@ export class LabelCsvReader {
     const key = JSON.stringify([item, annotator]);
     const before = this.firstLine.get(key);
     if (before !== undefined) {
-      problems.push({ file, line: row.line, field: 'label', stage: 'rule', message: `a second label for item "${item}" by "${annotator}" (the first is on line ${before}); give one label per pair` });
+      problems.push({
+        file,
+        line: row.line,
+        field: 'label',
+        stage: 'rule',
+        message: `a second label for item "${item}" by "${annotator}" (the first is on line ${before}); give one label per pair`,
+      });
       return;
     }
     this.firstLine.set(key, row.line);
@@ -92,25 +112,45 @@ export interface CountableRecord extends CountableItem {
  * annotator's own final label beside the final one. The record's blind label stays its first label.
  */
 function countableOf(record: Record<string, unknown>, labels: LabelRecord): CountableRecord {
-  const completed = typeof record.completed === 'boolean' ? record.completed : typeof record.completed_at === 'string' && record.completed_at !== '';
+  const completed =
+    typeof record.completed === 'boolean' ? record.completed : typeof record.completed_at === 'string' && record.completed_at !== '';
   const kind = record.session_kind === 'room' ? 'room' : 'annotator';
   const history = record.label_history;
   let acts: CountableItem['acts'];
   if (Array.isArray(history) && history.length > 0 && history.every((a) => typeof (a as { label?: unknown } | null)?.label === 'string')) {
-    acts = (history as Array<{ label: string; reviewer?: unknown }>).map((a) => ({ label: a.label, reviewer: typeof a.reviewer === 'string' ? a.reviewer : null }));
+    acts = (history as Array<{ label: string; reviewer?: unknown }>).map((a) => ({
+      label: a.label,
+      reviewer: typeof a.reviewer === 'string' ? a.reviewer : null,
+    }));
   } else {
     // a row without the timeline: the final label, and the annotator's own final before a reviewer's (v3 CSV)
-    const own = typeof record.own_final_label === 'string' && record.own_final_label !== '' ? record.own_final_label : 'own_final_label' in record ? null : labels.final_label;
+    const own =
+      typeof record.own_final_label === 'string' && record.own_final_label !== ''
+        ? record.own_final_label
+        : 'own_final_label' in record
+          ? null
+          : labels.final_label;
     acts = [
       ...(own !== null ? [{ label: own, reviewer: null }] : []),
       ...(labels.final_label !== null && labels.final_label !== own ? [{ label: labels.final_label, reviewer: 'a reviewer' }] : []),
     ];
   }
-  return { item_id: labels.item_id, annotator: labels.annotator, kind, completed, acts, blind: labels.blind_label, final: labels.final_label };
+  return {
+    item_id: labels.item_id,
+    annotator: labels.annotator,
+    kind,
+    completed,
+    acts,
+    blind: labels.blind_label,
+    final: labels.final_label,
+  };
 }
 
 /** Export records counted under the rules, one counting session per annotator and kind (in the file's order). */
-export function countExportRecords(records: readonly CountableRecord[], rules: CountingRules): { records: LabelRecord[]; report: CountingReport } {
+export function countExportRecords(
+  records: readonly CountableRecord[],
+  rules: CountingRules,
+): { records: LabelRecord[]; report: CountingReport } {
   const sessions = new Map<string, { annotator: string; kind: 'annotator' | 'room'; items: CountableRecord[] }>();
   for (const r of records) {
     const key = JSON.stringify([r.annotator, r.kind]);
@@ -123,7 +163,13 @@ export function countExportRecords(records: readonly CountableRecord[], rules: C
 function exportRecordLabels(located: LocatedValue, file: string, problems: InputProblem[]): CountableRecord | null {
   const v = located.value;
   if (typeof v !== 'object' || v === null || Array.isArray(v)) {
-    problems.push({ file, line: located.line, field: null, stage: 'schema', message: `an export record must be an object, not ${describeJsonType(v)}` });
+    problems.push({
+      file,
+      line: located.line,
+      field: null,
+      stage: 'schema',
+      message: `an export record must be an object, not ${describeJsonType(v)}`,
+    });
     return null;
   }
   const record = v as Record<string, unknown>;
@@ -133,11 +179,22 @@ function exportRecordLabels(located: LocatedValue, file: string, problems: Input
     const nullable = field === 'blind_label' || field === 'final_label';
     if (!(typeof x === 'string' && x !== '') && !(nullable && x === null)) {
       ok = false;
-      problems.push({ file, line: located.locate(`/${field}`), field, stage: 'schema', message: `${field} must be ${nullable ? 'a label or null' : 'a non-empty string'}, not ${x === undefined ? 'missing' : x === '' ? 'empty' : describeJsonType(x)}` });
+      problems.push({
+        file,
+        line: located.locate(`/${field}`),
+        field,
+        stage: 'schema',
+        message: `${field} must be ${nullable ? 'a label or null' : 'a non-empty string'}, not ${x === undefined ? 'missing' : x === '' ? 'empty' : describeJsonType(x)}`,
+      });
     }
   }
   if (!ok) return null;
-  return countableOf(record, { item_id: record.item_id as string, annotator: record.annotator as string, blind_label: record.blind_label as string | null, final_label: record.final_label as string | null });
+  return countableOf(record, {
+    item_id: record.item_id as string,
+    annotator: record.annotator as string,
+    blind_label: record.blind_label as string | null,
+    final_label: record.final_label as string | null,
+  });
 }
 
 /** Labels from an `aloud export` file (jsonl, json or csv; schema v1, v2 or v3), read tolerantly, every label as it is (no counting rule). */
@@ -146,7 +203,12 @@ export function parseExportLabels(text: string, file: string, format: 'jsonl' | 
 }
 
 /** Labels from an `aloud export` file's text counted under the rules (countingRules). */
-export function readExportLabels(text: string, file: string, format: 'jsonl' | 'json' | 'csv', rules: CountingRules): { records: LabelRecord[]; report: CountingReport } {
+export function readExportLabels(
+  text: string,
+  file: string,
+  format: 'jsonl' | 'json' | 'csv',
+  rules: CountingRules,
+): { records: LabelRecord[]; report: CountingReport } {
   const records: CountableRecord[] = [];
   const reader = new ExportLabelsReader(file, format, (r) => records.push(r));
   reader.push(text);
@@ -174,7 +236,12 @@ export class ExportLabelsReader {
     private readonly onRecord: (record: CountableRecord) => void,
     maxRecordBytes?: number,
   ) {
-    if (format === 'jsonl') this.feed = new JsonLinesStream(file, (v) => this.record(v), (p) => this.parseProblems.push(p));
+    if (format === 'jsonl')
+      this.feed = new JsonLinesStream(
+        file,
+        (v) => this.record(v),
+        (p) => this.parseProblems.push(p),
+      );
     else if (format === 'json') this.feed = new JsonArrayStream(file, 'export records', (v) => this.record(v), maxRecordBytes);
     else this.feed = new CsvStream(file, {}, { onHeader: (h) => this.header(h), onRow: (r) => this.row(r) }, maxRecordBytes);
   }
@@ -185,22 +252,32 @@ export class ExportLabelsReader {
 
   end(): void {
     this.feed.end();
-    for (const problems of [this.parseProblems, this.headerProblems, this.problems]) if (problems.length > 0) throw new InputError(problems);
+    for (const problems of [this.parseProblems, this.headerProblems, this.problems])
+      if (problems.length > 0) throw new InputError(problems);
   }
 
   private header(header: CsvRow): void {
     this.column = new Map(header.fields.map((name, i) => [name, i]));
     for (const field of EXPORT_LABEL_FIELDS) {
-      if (!this.column.has(field)) this.headerProblems.push({ file: this.file, line: header.line, field, stage: 'schema', message: `the header has no column "${field}" (is this an aloud export?)` });
+      if (!this.column.has(field))
+        this.headerProblems.push({
+          file: this.file,
+          line: header.line,
+          field,
+          stage: 'schema',
+          message: `the header has no column "${field}" (is this an aloud export?)`,
+        });
     }
   }
 
   private row(row: CsvRow): void {
     if (this.headerProblems.length > 0) return;
-    const value: Record<string, unknown> = Object.fromEntries(EXPORT_LABEL_FIELDS.map((f) => {
-      const cell = row.fields[this.column.get(f)!] ?? '';
-      return [f, cell === '' && (f === 'blind_label' || f === 'final_label') ? null : cell];
-    }));
+    const value: Record<string, unknown> = Object.fromEntries(
+      EXPORT_LABEL_FIELDS.map((f) => {
+        const cell = row.fields[this.column.get(f)!] ?? '';
+        return [f, cell === '' && (f === 'blind_label' || f === 'final_label') ? null : cell];
+      }),
+    );
     for (const f of EXPORT_COUNTING_COLUMNS) {
       if (!this.column.has(f)) continue;
       const cell = row.fields[this.column.get(f)!] ?? '';
@@ -215,7 +292,13 @@ export class ExportLabelsReader {
     const key = JSON.stringify([r.item_id, r.annotator]);
     const before = this.firstLine.get(key);
     if (before !== undefined) {
-      this.problems.push({ file: this.file, line: located.line, field: 'item_id', stage: 'rule', message: `a second record for item "${r.item_id}" by "${r.annotator}" (the first is on line ${before})` });
+      this.problems.push({
+        file: this.file,
+        line: located.line,
+        field: 'item_id',
+        stage: 'rule',
+        message: `a second record for item "${r.item_id}" by "${r.annotator}" (the first is on line ${before})`,
+      });
       return;
     }
     this.firstLine.set(key, located.line);

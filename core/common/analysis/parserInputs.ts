@@ -9,7 +9,8 @@ import { parseOptionsOf } from './transcriptAnalysis';
  */
 export function parserInputsText(config: AnalysisConfig): string {
   const options = parseOptionsOf(config);
-  const sorted = <T>(record: Readonly<Record<string, T>> | undefined): Array<[string, T]> => Object.entries(record ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const sorted = <T>(record: Readonly<Record<string, T>> | undefined): Array<[string, T]> =>
+    Object.entries(record ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   return JSON.stringify({
     parser_version: PARSER_VERSION,
     labels: options.labels.map((l) => ({ name: l.name, synonyms: sorted(l.synonyms) })),

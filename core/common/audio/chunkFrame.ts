@@ -106,7 +106,10 @@ export function decodeChunkFrame(bytes: Uint8Array | ArrayBuffer): DecodedChunkF
   const count = view.getUint32(12, true);
   const expectedBytes = CHUNK_FRAME_HEADER_BYTES + count * 4;
   if (frame.byteLength !== expectedBytes) {
-    throw new ChunkFrameError('sampleCount', `header says ${count} samples (${expectedBytes} bytes) but the frame has ${frame.byteLength} bytes`);
+    throw new ChunkFrameError(
+      'sampleCount',
+      `header says ${count} samples (${expectedBytes} bytes) but the frame has ${frame.byteLength} bytes`,
+    );
   }
   const startSample = view.getFloat64(16, true);
   checkStartSample(startSample);

@@ -28,7 +28,11 @@ export interface Codebook {
 }
 
 /** Keys the coding view uses itself (memo, new code from the selected words, the definitions list): no code may take them. */
-export const CODING_VIEW_KEYS: Readonly<Record<string, string>> = { m: 'memo', n: 'new code from the selected words', '?': 'definitions and shortcuts' };
+export const CODING_VIEW_KEYS: Readonly<Record<string, string>> = {
+  m: 'memo',
+  n: 'new code from the selected words',
+  '?': 'definitions and shortcuts',
+};
 
 const text = { type: 'string' } as const;
 const name = { type: 'string', minLength: 1, pattern: '\\S' } as const;
@@ -50,7 +54,15 @@ export const codebookJsonSchema = {
         type: 'object',
         additionalProperties: false,
         required: ['name', 'definition'],
-        properties: { name, definition: text, example: text, counter_example: text, parent: name, key: { type: 'string', pattern: '^\\S$' }, guid },
+        properties: {
+          name,
+          definition: text,
+          example: text,
+          counter_example: text,
+          parent: name,
+          key: { type: 'string', pattern: '^\\S$' },
+          guid,
+        },
       },
     },
   },
@@ -68,7 +80,15 @@ const folded = (s: string): string => s.normalize('NFKC').toLowerCase();
  * Throws ConfigError with every problem located by key path and line.
  */
 export function parseCodebook(source: string, file = CODEBOOK_FILE): Codebook {
-  if (source.length > CODEBOOK_LIMITS.chars) throw new ConfigError([{ file, line: null, path: '', message: `${source.length} characters is too large for a codebook (at most ${CODEBOOK_LIMITS.chars}; the largest published ones are a few hundred kB)` }]);
+  if (source.length > CODEBOOK_LIMITS.chars)
+    throw new ConfigError([
+      {
+        file,
+        line: null,
+        path: '',
+        message: `${source.length} characters is too large for a codebook (at most ${CODEBOOK_LIMITS.chars}; the largest published ones are a few hundred kB)`,
+      },
+    ]);
   const { value, root, lineCounter } = readStrictYaml(source, file, CODEBOOK_FILE);
   if (!validateCodebook(value)) throw new ConfigError(schemaConfigProblems(validateCodebook.errors, file, root, lineCounter));
   const codebook = value as unknown as Codebook;
@@ -81,13 +101,24 @@ export function parseCodebook(source: string, file = CODEBOOK_FILE): Codebook {
 export const CODEBOOK_LIMITS = { chars: 4 * 1024 * 1024, codes: 10_000, depth: 64 } as const;
 
 /** The rules a schema cannot say, on a codebook from any source (a file, an import); lines where known. */
-export function codebookProblems(codebook: Codebook, file: string, lineOf: (segments: string[]) => number | null = () => null): ConfigProblem[] {
+export function codebookProblems(
+  codebook: Codebook,
+  file: string,
+  lineOf: (segments: string[]) => number | null = () => null,
+): ConfigProblem[] {
   const problems: ConfigProblem[] = [];
   const at = (i: number, key: string, message: string): void => {
     problems.push({ file, line: lineOf(['codes', String(i), key]), path: `codes[${i}].${key}`, message });
   };
   if (codebook.codes.length > CODEBOOK_LIMITS.codes) {
-    return [{ file, line: lineOf(['codes']), path: 'codes', message: `${codebook.codes.length} codes are more than a codebook holds (at most ${CODEBOOK_LIMITS.codes})` }];
+    return [
+      {
+        file,
+        line: lineOf(['codes']),
+        path: 'codes',
+        message: `${codebook.codes.length} codes are more than a codebook holds (at most ${CODEBOOK_LIMITS.codes})`,
+      },
+    ];
   }
   const byName = new Map<string, number>();
   const lookAlikes = new TakenNames();
@@ -103,7 +134,12 @@ export function codebookProblems(codebook: Codebook, file: string, lineOf: (segm
     else {
       byName.set(folded(code.name), i);
       const like = lookAlikes.add(code.name);
-      if (like !== null) at(i, 'name', `code name ${shownName(code.name)} looks like the code "${like}" (codes[${byName.get(folded(like))}]); two codes must look different`);
+      if (like !== null)
+        at(
+          i,
+          'name',
+          `code name ${shownName(code.name)} looks like the code "${like}" (codes[${byName.get(folded(like))}]); two codes must look different`,
+        );
     }
     if (code.key !== undefined) {
       const other = keys.get(code.key);
@@ -127,7 +163,7 @@ export function codebookProblems(codebook: Codebook, file: string, lineOf: (segm
     if (parent === i) return at(i, 'parent', `code "${code.name}" cannot be its own parent`);
     // walk up, at most the depth limit: a cycle would make a code its own ancestor, a chain past it is refused once
     const visited = new Set<number>([i]);
-    for (let up: number | undefined = parent; up !== undefined; ) {
+    for (let up: number | undefined = parent; up !== undefined;) {
       if (visited.has(up)) return at(i, 'parent', `parents form a cycle through "${code.name}"`);
       if (visited.size >= CODEBOOK_LIMITS.depth) {
         if (!tooDeep) at(i, 'parent', `code "${code.name}" is nested more than ${CODEBOOK_LIMITS.depth} levels deep under its parents`);
@@ -147,7 +183,10 @@ export function codebookProblems(codebook: Codebook, file: string, lineOf: (segm
 export function formatCodebook(codebook: Codebook, header: string): string {
   const order: ReadonlyArray<keyof CodeDef> = ['name', 'definition', 'example', 'counter_example', 'parent', 'key', 'guid'];
   const codes = codebook.codes.map((c) => Object.fromEntries(order.filter((k) => c[k] !== undefined).map((k) => [k, c[k]])));
-  const comments = header.split('\n').map((line) => `# ${line}`.trimEnd()).join('\n');
+  const comments = header
+    .split('\n')
+    .map((line) => `# ${line}`.trimEnd())
+    .join('\n');
   return `${comments}\n${stringify({ ...(codebook.exclusive !== undefined ? { exclusive: codebook.exclusive } : {}), codes }, { lineWidth: 0 })}`;
 }
 

@@ -48,15 +48,26 @@ export function parseQdaCodebook(xml: string, file: string): QdaCodebookImport {
   const hazard = xmlGuardProblem(xml);
   if (hazard) throw new InputError([{ file, line: hazard.line, field: null, stage: 'input', message: hazard.message }]);
   const syntax = XMLValidator.validate(xml, { allowBooleanAttributes: false });
-  if (syntax !== true) throw new InputError([{ file, line: syntax.err.line, field: null, stage: 'parse', message: `not well-formed XML: ${syntax.err.msg}` }]);
-  const parser = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '@_', htmlEntities: true, parseTagValue: false, parseAttributeValue: false, trimValues: false, isArray: (name) => /(^|:)Code$/.test(name) });
+  if (syntax !== true)
+    throw new InputError([{ file, line: syntax.err.line, field: null, stage: 'parse', message: `not well-formed XML: ${syntax.err.msg}` }]);
+  const parser = new XMLParser({
+    ignoreAttributes: false,
+    attributeNamePrefix: '@_',
+    htmlEntities: true,
+    parseTagValue: false,
+    parseAttributeValue: false,
+    trimValues: false,
+    isArray: (name) => /(^|:)Code$/.test(name),
+  });
   const doc = parser.parse(xml) as XmlNode;
   const rootName = Object.keys(doc).find((k) => !k.startsWith('?') && !k.startsWith('#'));
   const fail = (message: string, field: string | null = null): never => {
     throw new InputError([{ file, line: null, field, stage: 'schema', message }]);
   };
   if (rootName === undefined) return fail('no root element');
-  const [prefix, local] = rootName.includes(':') ? [rootName.slice(0, rootName.indexOf(':')), rootName.slice(rootName.indexOf(':') + 1)] : ['', rootName];
+  const [prefix, local] = rootName.includes(':')
+    ? [rootName.slice(0, rootName.indexOf(':')), rootName.slice(rootName.indexOf(':') + 1)]
+    : ['', rootName];
   const root = doc[rootName] as XmlNode;
   const namespace = typeof root === 'object' ? (root[prefix ? `@_xmlns:${prefix}` : '@_xmlns'] as string | undefined) : undefined;
   const tag = (name: string): string => (prefix ? `${prefix}:${name}` : name);
@@ -69,9 +80,21 @@ export function parseQdaCodebook(xml: string, file: string): QdaCodebookImport {
     kind = 'project';
     codebookNode = root[tag('CodeBook')] as XmlNode | undefined;
     // CodeBook is optional in a REFI-QDA project: a valid file, just not one that carries codes
-    if (codebookNode === undefined || typeof codebookNode !== 'object') throw new InputError([{ file, line: null, field: 'Project', stage: 'input', message: 'the project is a REFI-QDA project without a codebook (it has no <CodeBook>, which the standard allows): there are no codes to import; export the codebook from the QDA tool (a .qdc file, or a project with codes) and import that' }]);
+    if (codebookNode === undefined || typeof codebookNode !== 'object')
+      throw new InputError([
+        {
+          file,
+          line: null,
+          field: 'Project',
+          stage: 'input',
+          message:
+            'the project is a REFI-QDA project without a codebook (it has no <CodeBook>, which the standard allows): there are no codes to import; export the codebook from the QDA tool (a .qdc file, or a project with codes) and import that',
+        },
+      ]);
   } else {
-    return fail(`the root element is <${rootName}>${namespace ? ` in namespace ${namespace}` : ' without a namespace'}: a REFI-QDA codebook is <CodeBook xmlns="${QDA_CODEBOOK_NAMESPACE}"> (.qdc) or <Project xmlns="${QDA_PROJECT_NAMESPACE}"> (.qdpx)`);
+    return fail(
+      `the root element is <${rootName}>${namespace ? ` in namespace ${namespace}` : ' without a namespace'}: a REFI-QDA codebook is <CodeBook xmlns="${QDA_CODEBOOK_NAMESPACE}"> (.qdc) or <Project xmlns="${QDA_PROJECT_NAMESPACE}"> (.qdpx)`,
+    );
   }
   const codesNode = codebookNode[tag('Codes')] as XmlNode | undefined;
   if (codesNode === undefined || typeof codesNode !== 'object') return fail('the CodeBook has no <Codes>', 'CodeBook');
@@ -93,25 +116,41 @@ export function parseQdaCodebook(xml: string, file: string): QdaCodebookImport {
       else guids.set(guid.toLowerCase(), where);
       if (name.trim() === '') say('the Code has no name');
       const codable = node['@_isCodable'];
-      if (codable !== 'true' && codable !== 'false' && codable !== '1' && codable !== '0') say(`isCodable is ${codable === undefined ? 'missing' : `"${String(codable)}"`} (the standard requires true or false)`);
+      if (codable !== 'true' && codable !== 'false' && codable !== '1' && codable !== '0')
+        say(`isCodable is ${codable === undefined ? 'missing' : `"${String(codable)}"`} (the standard requires true or false)`);
       const description = textOf(node[tag('Description')]);
       codes.push({ guid, name: name.trim(), isCodable: codable === 'true' || codable === '1', description, path });
       walk(node[tag('Code')], [...path, name.trim()]);
     }
   };
   walk(codesNode[tag('Code')], []);
-  if (codes.length === 0 && problems.length === 0) problems.push({ file, line: null, field: 'CodeBook', stage: 'schema', message: 'the CodeBook has no codes' });
+  if (codes.length === 0 && problems.length === 0)
+    problems.push({ file, line: null, field: 'CodeBook', stage: 'schema', message: 'the CodeBook has no codes' });
   if (problems.length > 0) throw new InputError(problems);
 
-  const origin = typeof root['@_origin'] === 'string' ? /^Aloud \S+ \(codebook version ([0-9a-f]{12})(; one code per unit)?\)$/.exec(root['@_origin'] as string) : null;
+  const origin =
+    typeof root['@_origin'] === 'string'
+      ? /^Aloud \S+ \(codebook version ([0-9a-f]{12})(; one code per unit)?\)$/.exec(root['@_origin'] as string)
+      : null;
   const codebook: Codebook = {
     ...(origin?.[2] ? { exclusive: true } : {}),
-    codes: codes.map((c): CodeDef => ({ name: c.name, ...describedCode(c.description ?? ''), ...(c.path.length > 0 ? { parent: c.path.at(-1)! } : {}), guid: c.guid })),
+    codes: codes.map((c): CodeDef => ({
+      name: c.name,
+      ...describedCode(c.description ?? ''),
+      ...(c.path.length > 0 ? { parent: c.path.at(-1)! } : {}),
+      guid: c.guid,
+    })),
   };
   const rules = codebookProblems(codebook, file).map((p): InputProblem => {
     const index = Number(/^codes\[(\d+)\]/.exec(p.path)?.[1] ?? -1);
     const code = codes[index];
-    return { file, line: null, field: code ? [...code.path, code.name].join(' / ') : p.path, stage: 'rule', message: `${p.message.replace(/\(also codes\[(\d+)\]\)/, (_m, j: string) => `(also ${[...codes[Number(j)]!.path, codes[Number(j)]!.name].join(' / ')})`)}; Aloud's codebook names each code once` };
+    return {
+      file,
+      line: null,
+      field: code ? [...code.path, code.name].join(' / ') : p.path,
+      stage: 'rule',
+      message: `${p.message.replace(/\(also codes\[(\d+)\]\)/, (_m, j: string) => `(also ${[...codes[Number(j)]!.path, codes[Number(j)]!.name].join(' / ')})`)}; Aloud's codebook names each code once`,
+    };
   });
   if (rules.length > 0) throw new InputError(rules);
   return { codebook, originVersion: origin?.[1] ?? null, codes, kind };
@@ -122,7 +161,10 @@ export function parseQdaCodebook(xml: string, file: string): QdaCodebookImport {
  * and "Key: k" when the code has them (another tool's description without such lines is all definition).
  */
 export function describedCode(description: string): Pick<CodeDef, 'definition' | 'example' | 'counter_example' | 'key'> {
-  const parts = /^(?<definition>[\s\S]*?)(?:(?:^|\n)Example: (?<example>[\s\S]*?))?(?:(?:^|\n)Counter-example: (?<counter>[\s\S]*?))?(?:(?:^|\n)Key: (?<key>\S))?$/u.exec(description)!.groups!;
+  const parts =
+    /^(?<definition>[\s\S]*?)(?:(?:^|\n)Example: (?<example>[\s\S]*?))?(?:(?:^|\n)Counter-example: (?<counter>[\s\S]*?))?(?:(?:^|\n)Key: (?<key>\S))?$/u.exec(
+      description,
+    )!.groups!;
   return {
     definition: parts.definition!,
     ...(parts.example !== undefined ? { example: parts.example } : {}),
@@ -133,7 +175,14 @@ export function describedCode(description: string): Pick<CodeDef, 'definition' |
 
 /** What a QDA tool shows as the code's description: the definition, then its example, counter-example and key, one per line. */
 export function codeDescription(code: CodeDef): string {
-  return [code.definition, code.example !== undefined ? `Example: ${code.example}` : '', code.counter_example !== undefined ? `Counter-example: ${code.counter_example}` : '', code.key !== undefined ? `Key: ${code.key}` : ''].filter(Boolean).join('\n');
+  return [
+    code.definition,
+    code.example !== undefined ? `Example: ${code.example}` : '',
+    code.counter_example !== undefined ? `Counter-example: ${code.counter_example}` : '',
+    code.key !== undefined ? `Key: ${code.key}` : '',
+  ]
+    .filter(Boolean)
+    .join('\n');
 }
 
 /** The origin of a .qdc Aloud writes: its version, and what the CodeBook element cannot say (version, exclusive). */
@@ -144,7 +193,12 @@ export function aloudCodebookOrigin(appVersion: string, codebookVersion: string,
 /** An element's text: a string, or an object's #text (mixed content), trimmed; null when absent or empty. */
 function textOf(value: unknown): string | null {
   if (value === undefined || value === null) return null;
-  const text = typeof value === 'string' ? value : typeof value === 'object' && typeof (value as XmlNode)['#text'] === 'string' ? ((value as XmlNode)['#text'] as string) : '';
+  const text =
+    typeof value === 'string'
+      ? value
+      : typeof value === 'object' && typeof (value as XmlNode)['#text'] === 'string'
+        ? ((value as XmlNode)['#text'] as string)
+        : '';
   return text.trim() === '' ? null : text.trim();
 }
 
@@ -190,5 +244,13 @@ export function codebookTree(codes: readonly CodeDef[], guids: ReadonlyMap<strin
  */
 export function formatQdaCodebook(codebook: Codebook, guidOf: (key: string) => string, origin: string): string {
   const guids = codebookGuids(codebook.codes, guidOf);
-  return ['<?xml version="1.0" encoding="UTF-8"?>', `<CodeBook${xmlAttributes({ xmlns: QDA_CODEBOOK_NAMESPACE, origin })}>`, '  <Codes>', ...codebookTree(codebook.codes, guids, '    '), '  </Codes>', '</CodeBook>', ''].join('\n');
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<CodeBook${xmlAttributes({ xmlns: QDA_CODEBOOK_NAMESPACE, origin })}>`,
+    '  <Codes>',
+    ...codebookTree(codebook.codes, guids, '    '),
+    '  </Codes>',
+    '</CodeBook>',
+    '',
+  ].join('\n');
 }

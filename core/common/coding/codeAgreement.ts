@@ -127,7 +127,11 @@ interface UnitRow {
  * percentile bootstrap over units; overall α when the codebook is exclusive; the units the coders disagree on most;
  * and how codes go with the labels and with long pauses.
  */
-export function codeAgreement(coders: readonly CoderProtocols[], protocols: readonly ProtocolInfo[], options: CodeAgreementOptions): CodeAgreement {
+export function codeAgreement(
+  coders: readonly CoderProtocols[],
+  protocols: readonly ProtocolInfo[],
+  options: CodeAgreementOptions,
+): CodeAgreement {
   const resamples = options.resamples ?? DEFAULT_BOOTSTRAP_RESAMPLES;
   const seed = options.seed ?? DEFAULT_BOOTSTRAP_SEED;
   const info = new Map(protocols.map((p) => [protocolKey(p.annotator, p.item_id), p]));
@@ -158,18 +162,38 @@ export function codeAgreement(coders: readonly CoderProtocols[], protocols: read
   }
   const codebookCodes = options.codebook?.codes.map((c) => c.name) ?? [];
   const codeNames = [...codebookCodes, ...[...seenCodes].filter((c) => !codebookCodes.includes(c)).sort()];
-  const ordered = [...rows.values()].sort((a, b) => (a.annotator < b.annotator ? -1 : a.annotator > b.annotator ? 1 : a.item_id < b.item_id ? -1 : a.item_id > b.item_id ? 1 : compareUnits(a.unit, b.unit)));
-  const valuesOf = (pick: (codes: string[]) => string | null) => ordered.map((row) => names.map((coder) => (row.values.has(coder) ? pick(row.values.get(coder)!) : null)));
+  const ordered = [...rows.values()].sort((a, b) =>
+    a.annotator < b.annotator
+      ? -1
+      : a.annotator > b.annotator
+        ? 1
+        : a.item_id < b.item_id
+          ? -1
+          : a.item_id > b.item_id
+            ? 1
+            : compareUnits(a.unit, b.unit),
+  );
+  const valuesOf = (pick: (codes: string[]) => string | null) =>
+    ordered.map((row) => names.map((coder) => (row.values.has(coder) ? pick(row.values.get(coder)!) : null)));
 
   const measure = (units: Array<Array<string | null>>, categories: string[]) => {
     const data = coincidenceData(units, categories, 'nominal');
     const result: AlphaResult = alphaOf(data);
-    return { alpha: result.alpha, ci95: bootstrapAlpha(data, resamples, seed).ci95, pairable_units: result.pairable_units, pairable_values: result.pairable_values, undefined_reason: result.undefined_reason };
+    return {
+      alpha: result.alpha,
+      ci95: bootstrapAlpha(data, resamples, seed).ci95,
+      pairable_units: result.pairable_units,
+      pairable_values: result.pairable_values,
+      undefined_reason: result.undefined_reason,
+    };
   };
   const pairable = ordered.filter((r) => r.values.size >= 2);
   const codes: CodeAlpha[] = codeNames.map((code) => ({
     code,
-    ...measure(valuesOf((given) => (given.includes(code) ? '1' : '0')), ['0', '1']),
+    ...measure(
+      valuesOf((given) => (given.includes(code) ? '1' : '0')),
+      ['0', '1'],
+    ),
     applied: pairable.reduce((n, r) => n + [...r.values.values()].filter((given) => given.includes(code)).length, 0),
     in_codebook: codebookCodes.includes(code),
   }));
@@ -197,7 +221,11 @@ export function codeAgreement(coders: readonly CoderProtocols[], protocols: read
         pairs += withCode * (given.length - withCode);
       }
       const unit = info.get(protocolKey(r.annotator, r.item_id))?.units.find((u) => u.unit === r.unit) ?? null;
-      const coded = coders.flatMap((c) => c.protocols).find((p) => p.annotator === r.annotator && p.item_id === r.item_id)?.units.find((u) => u.unit === r.unit) ?? null;
+      const coded =
+        coders
+          .flatMap((c) => c.protocols)
+          .find((p) => p.annotator === r.annotator && p.item_id === r.item_id)
+          ?.units.find((u) => u.unit === r.unit) ?? null;
       return {
         annotator: r.annotator,
         item_id: r.item_id,
@@ -235,10 +263,18 @@ export function codeAgreement(coders: readonly CoderProtocols[], protocols: read
 
 /** Every coding (coder × unit × code) standing on a protocol now. */
 function codingsOn(coders: readonly CoderProtocols[], annotator: string, itemId: string): Array<{ unit: string; code: string }> {
-  return coders.flatMap((c) => c.protocols.filter((p) => p.annotator === annotator && p.item_id === itemId).flatMap((p) => p.units.flatMap((u) => u.codes.map((code) => ({ unit: u.unit, code: code.code })))));
+  return coders.flatMap((c) =>
+    c.protocols
+      .filter((p) => p.annotator === annotator && p.item_id === itemId)
+      .flatMap((p) => p.units.flatMap((u) => u.codes.map((code) => ({ unit: u.unit, code: code.code })))),
+  );
 }
 
-function codesByLabel(coders: readonly CoderProtocols[], protocols: readonly ProtocolInfo[], codeNames: readonly string[]): CodeAgreement['codes_by_label'] {
+function codesByLabel(
+  coders: readonly CoderProtocols[],
+  protocols: readonly ProtocolInfo[],
+  codeNames: readonly string[],
+): CodeAgreement['codes_by_label'] {
   const table = (pick: (p: ProtocolInfo) => string | null): CodesByLabel[] => {
     const byLabel = new Map<string, CodesByLabel>();
     for (const p of protocols) {
@@ -259,14 +295,21 @@ function codesByLabel(coders: readonly CoderProtocols[], protocols: readonly Pro
  * Codes by hesitation: a unit is followed by a long pause when the protocol's next unit starts at least `longPauseMs`
  * after it ends (times from the transcript's segments; the last unit of a protocol has no next unit and counts as not).
  */
-function codesByHesitation(coders: readonly CoderProtocols[], protocols: readonly ProtocolInfo[], codeNames: readonly string[], longPauseMs: number): CodesByHesitation {
+function codesByHesitation(
+  coders: readonly CoderProtocols[],
+  protocols: readonly ProtocolInfo[],
+  codeNames: readonly string[],
+  longPauseMs: number,
+): CodesByHesitation {
   let units = 0;
   let before = 0;
   const per = new Map(codeNames.map((c) => [c, { codings: 0, before: 0 }]));
   for (const p of protocols) {
     const codings = codingsOn(coders, p.annotator, p.item_id);
     if (codings.length === 0) continue;
-    const beforePause = new Set(p.units.filter((u, i) => i + 1 < p.units.length && p.units[i + 1]!.t0_ms - u.t1_ms >= longPauseMs).map((u) => u.unit));
+    const beforePause = new Set(
+      p.units.filter((u, i) => i + 1 < p.units.length && p.units[i + 1]!.t0_ms - u.t1_ms >= longPauseMs).map((u) => u.unit),
+    );
     units += p.units.length;
     before += beforePause.size;
     const current = new Set(p.units.map((u) => u.unit));
@@ -282,6 +325,11 @@ function codesByHesitation(coders: readonly CoderProtocols[], protocols: readonl
     units,
     units_before_long_pause: before,
     long_pause_ms: longPauseMs,
-    per_code: [...per].map(([code, r]) => ({ code, codings: r.codings, before_long_pause: r.before, share_before_long_pause: r.codings === 0 ? null : r.before / r.codings })),
+    per_code: [...per].map(([code, r]) => ({
+      code,
+      codings: r.codings,
+      before_long_pause: r.before,
+      share_before_long_pause: r.codings === 0 ? null : r.before / r.codings,
+    })),
   };
 }

@@ -1,10 +1,16 @@
 import { alphaChartSvg } from '../agreement/agreementHtml';
 import type { CodeAgreement } from './codeAgreement';
 
-const escapeHtml = (s: string): string => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+const escapeHtml = (s: string): string =>
+  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 const fmt = (x: number | null): string => (x === null ? '—' : x.toFixed(3));
 const ci = (c: [number, number] | null): string => (c ? `[${c[0].toFixed(3)}, ${c[1].toFixed(3)}]` : '—');
-const reason = (r: string | null): string => (r === 'no_variation' ? 'not enough data: the code never varies' : r === 'fewer_than_two_pairable_units' ? 'not enough data: fewer than two units coded by two coders' : '');
+const reason = (r: string | null): string =>
+  r === 'no_variation'
+    ? 'not enough data: the code never varies'
+    : r === 'fewer_than_two_pairable_units'
+      ? 'not enough data: fewer than two units coded by two coders'
+      : '';
 const seconds = (ms: number | null): string => (ms === null ? '' : `${(ms / 1000).toFixed(1)} s`);
 
 /** Which codes α counts, said where it is not the codes standing now. */
@@ -19,13 +25,19 @@ export function basisNote(a: Pick<CodeAgreement, 'basis' | 'changed_after_finish
 export function codeAgreementHtml(a: CodeAgreement & { codebook_version: string | null }): string {
   const coders = a.coders.map((c) => c.coder);
   const rows = a.codes
-    .map((c) => `<tr><td>${escapeHtml(c.code)}${c.in_codebook ? '' : ' <span class="muted">(not in the codebook now)</span>'}</td><td>${fmt(c.alpha)}</td><td>${ci(c.ci95)}</td><td>${c.pairable_units}</td><td>${c.applied}</td><td class="muted">${reason(c.undefined_reason)}</td></tr>`)
+    .map(
+      (c) =>
+        `<tr><td>${escapeHtml(c.code)}${c.in_codebook ? '' : ' <span class="muted">(not in the codebook now)</span>'}</td><td>${fmt(c.alpha)}</td><td>${ci(c.ci95)}</td><td>${c.pairable_units}</td><td>${c.applied}</td><td class="muted">${reason(c.undefined_reason)}</td></tr>`,
+    )
     .join('');
   const overall = a.overall
     ? `<p>Overall (exclusive codebook, nominal over ${a.overall.categories.length} categories): α ${fmt(a.overall.alpha)} ${ci(a.overall.ci95)}, ${a.overall.pairable_units} units${a.overall.alpha === null ? ` — ${reason(a.overall.undefined_reason)}` : ''}</p>`
     : '';
   const disagreements = a.disagreements
-    .map((d) => `<tr><td><code>${escapeHtml(d.annotator)} / ${escapeHtml(d.item_id)} / ${escapeHtml(d.unit)}</code><br><span class="muted">${seconds(d.t0_ms)}</span></td><td>${escapeHtml(d.text ?? '')}</td>${coders.map((c) => `<td>${d.codes[c] === undefined ? '—' : escapeHtml(d.codes[c]!.join(', ') || '(none)')}</td>`).join('')}</tr>`)
+    .map(
+      (d) =>
+        `<tr><td><code>${escapeHtml(d.annotator)} / ${escapeHtml(d.item_id)} / ${escapeHtml(d.unit)}</code><br><span class="muted">${seconds(d.t0_ms)}</span></td><td>${escapeHtml(d.text ?? '')}</td>${coders.map((c) => `<td>${d.codes[c] === undefined ? '—' : escapeHtml(d.codes[c]!.join(', ') || '(none)')}</td>`).join('')}</tr>`,
+    )
     .join('');
   const codeNames = a.codes.map((c) => c.code);
   const byLabel = (title: string, table: CodeAgreement['codes_by_label']['final']): string =>

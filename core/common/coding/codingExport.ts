@@ -12,18 +12,47 @@ import type { CodingUnit } from './codingUnits';
  * the units of an earlier transcript that still carry codes (`current: false`, with the words they were given to),
  * and the coders with when they finished. Null when no coder coded it.
  */
-export function protocolCodings(units: readonly CodingUnit[], kind: CodingUnitKind, coders: ReadonlyArray<{ coder: string; coding: ProtocolCoding | null }>): ExportCodings | null {
-  const coding = coders.filter((c): c is { coder: string; coding: ProtocolCoding } => c.coding !== null && (c.coding.finished !== null || c.coding.units.some((u) => u.codes.length > 0)));
+export function protocolCodings(
+  units: readonly CodingUnit[],
+  kind: CodingUnitKind,
+  coders: ReadonlyArray<{ coder: string; coding: ProtocolCoding | null }>,
+): ExportCodings | null {
+  const coding = coders.filter(
+    (c): c is { coder: string; coding: ProtocolCoding } =>
+      c.coding !== null && (c.coding.finished !== null || c.coding.units.some((u) => u.codes.length > 0)),
+  );
   if (coding.length === 0) return null;
   const current = new Map(units.map((u) => [u.unit, u]));
-  const rows = new Map<string, ExportCodings['units'][number]>(units.map((u) => [`${u.unit}\u0000${u.text}`, { unit: u.unit, text: u.text, t0_ms: u.t0_ms, t1_ms: u.t1_ms, current: true, codes: {} }]));
+  const rows = new Map<string, ExportCodings['units'][number]>(
+    units.map((u) => [
+      `${u.unit}\u0000${u.text}`,
+      { unit: u.unit, text: u.text, t0_ms: u.t0_ms, t1_ms: u.t1_ms, current: true, codes: {} },
+    ]),
+  );
   for (const { coder, coding: own } of coding) {
     for (const u of own.units) {
       if (u.codes.length === 0) continue;
       const key = `${u.unit}\u0000${u.unit_text}`;
       let row = rows.get(key);
-      if (!row) rows.set(key, (row = { unit: u.unit, text: u.unit_text, t0_ms: u.t0_ms, t1_ms: u.t1_ms, current: current.get(u.unit)?.text === u.unit_text, codes: {} }));
-      row.codes[coder] = u.codes.map((c) => ({ code: c.code, memo: c.memo, applied_at: c.applied_at, codebook_version: c.codebook_version, after_finished: c.after_finished }));
+      if (!row)
+        rows.set(
+          key,
+          (row = {
+            unit: u.unit,
+            text: u.unit_text,
+            t0_ms: u.t0_ms,
+            t1_ms: u.t1_ms,
+            current: current.get(u.unit)?.text === u.unit_text,
+            codes: {},
+          }),
+        );
+      row.codes[coder] = u.codes.map((c) => ({
+        code: c.code,
+        memo: c.memo,
+        applied_at: c.applied_at,
+        codebook_version: c.codebook_version,
+        after_finished: c.after_finished,
+      }));
     }
   }
   return {
@@ -34,7 +63,21 @@ export function protocolCodings(units: readonly CodingUnit[], kind: CodingUnitKi
 }
 
 /** The columns of `<export>.units.csv`: one row per unit of every coded protocol. */
-export const UNITS_CSV_COLUMNS = ['project', 'annotator', 'item_id', 'unit', 'text', 't0_ms', 't1_ms', 'current', 'final_label', 'blind_label', 'coders', 'codes', 'memos'] as const;
+export const UNITS_CSV_COLUMNS = [
+  'project',
+  'annotator',
+  'item_id',
+  'unit',
+  'text',
+  't0_ms',
+  't1_ms',
+  'current',
+  'final_label',
+  'blind_label',
+  'coders',
+  'codes',
+  'memos',
+] as const;
 
 /** Inside a list cell, `\`, `|` and `=` of a name are escaped with `\`; entries are joined with " | ". */
 const escapeEntry = (value: string): string => value.replace(/[\\|=]/g, (c) => `\\${c}`);
@@ -45,16 +88,31 @@ const list = (entries: readonly string[]): string => entries.join(' | ');
  * the current transcript, the annotator's labels, the coders who finished the item (`coders`), the codes as
  * `coder=code` entries and the memos as `coder=code=memo` entries, joined with " | " (names escaped as above).
  */
-export function unitsCsv(records: ReadonlyArray<Pick<ExportRecordV2, 'project' | 'annotator' | 'item_id' | 'final_label' | 'blind_label' | 'codings'>>): { text: string; rows: number } {
+export function unitsCsv(
+  records: ReadonlyArray<Pick<ExportRecordV2, 'project' | 'annotator' | 'item_id' | 'final_label' | 'blind_label' | 'codings'>>,
+): { text: string; rows: number } {
   const rows: string[][] = [];
   for (const r of records) {
     if (!r.codings) continue;
     for (const u of r.codings.units) {
       const codes = Object.entries(u.codes).flatMap(([coder, given]) => given.map((c) => `${escapeEntry(coder)}=${escapeEntry(c.code)}`));
-      const memos = Object.entries(u.codes).flatMap(([coder, given]) => given.filter((c) => c.memo !== null).map((c) => `${escapeEntry(coder)}=${escapeEntry(c.code)}=${escapeEntry(c.memo!)}`));
+      const memos = Object.entries(u.codes).flatMap(([coder, given]) =>
+        given.filter((c) => c.memo !== null).map((c) => `${escapeEntry(coder)}=${escapeEntry(c.code)}=${escapeEntry(c.memo!)}`),
+      );
       const cells: Array<string | number | boolean | null> = [
-        r.project, r.annotator, r.item_id, u.unit, u.text, u.t0_ms, u.t1_ms, u.current, r.final_label, r.blind_label,
-        list(r.codings.coders.filter((c) => c.finished_at !== null).map((c) => escapeEntry(c.coder))), list(codes), list(memos),
+        r.project,
+        r.annotator,
+        r.item_id,
+        u.unit,
+        u.text,
+        u.t0_ms,
+        u.t1_ms,
+        u.current,
+        r.final_label,
+        r.blind_label,
+        list(r.codings.coders.filter((c) => c.finished_at !== null).map((c) => escapeEntry(c.coder))),
+        list(codes),
+        list(memos),
       ];
       rows.push(cells.map((c) => (c === null ? '' : typeof c === 'string' ? escapeCsvFormula(c) : String(c))));
     }
@@ -109,9 +167,14 @@ export function isUnitsCsvText(text: string): boolean {
 }
 
 /** A units receipt against the file it names (sha256, size, name) and the rows the file holds. */
-export function unitsReceiptProblems(receiptText: string, receiptFile: string, actual: { fileName: string; sha256: string; bytes: number; rows: number | null }): InputProblem[] {
+export function unitsReceiptProblems(
+  receiptText: string,
+  receiptFile: string,
+  actual: { fileName: string; sha256: string; bytes: number; rows: number | null },
+): InputProblem[] {
   const { problems, receipt, rule } = checkReceipt<UnitsReceiptV1>(receiptText, receiptFile, validateUnitsReceipt, actual);
-  if (receipt && actual.rows !== null && receipt.rows !== actual.rows) rule('/rows', `the file has ${actual.rows} rows, the receipt says ${receipt.rows}`);
+  if (receipt && actual.rows !== null && receipt.rows !== actual.rows)
+    rule('/rows', `the file has ${actual.rows} rows, the receipt says ${receipt.rows}`);
   return problems;
 }
 
@@ -127,10 +190,16 @@ export function validateUnitsCsvText(text: string, file: string): { rows: number
   }
   const problems: InputProblem[] = [];
   if (table.header.join(',') !== UNITS_CSV_COLUMNS.join(',')) {
-    return { rows: null, problems: [{ file, line: table.headerLine, field: null, stage: 'schema', message: `the header must be ${UNITS_CSV_COLUMNS.join(',')}` }] };
+    return {
+      rows: null,
+      problems: [
+        { file, line: table.headerLine, field: null, stage: 'schema', message: `the header must be ${UNITS_CSV_COLUMNS.join(',')}` },
+      ],
+    };
   }
   for (const row of table.rows) {
-    const cell = (name: (typeof UNITS_CSV_COLUMNS)[number]): string => unescapeCsvFormula(row.fields[UNITS_CSV_COLUMNS.indexOf(name)] ?? '');
+    const cell = (name: (typeof UNITS_CSV_COLUMNS)[number]): string =>
+      unescapeCsvFormula(row.fields[UNITS_CSV_COLUMNS.indexOf(name)] ?? '');
     const bad = (field: string, message: string): void => {
       problems.push({ file, line: row.line, field, stage: 'schema', message });
     };

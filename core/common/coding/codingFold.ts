@@ -85,7 +85,14 @@ interface ProtocolFold {
 export const protocolKey = (annotator: string, itemId: string): string => `${annotator}\u0000${itemId}`;
 const unitKey = (unit: string, text: string): string => `${unit}\u0000${text}`;
 
-const CODING_EVENTS: ReadonlySet<string> = new Set(['session_started', 'code_applied', 'code_removed', 'coding_memo', 'code_proposed', 'coding_finished']);
+const CODING_EVENTS: ReadonlySet<string> = new Set([
+  'session_started',
+  'code_applied',
+  'code_removed',
+  'coding_memo',
+  'code_proposed',
+  'coding_finished',
+]);
 
 /** Unit order: by utterance, then sentence (an utterance unit before its sentences). */
 export function compareUnits(a: string, b: string): number {
@@ -153,9 +160,22 @@ export class CodingFold {
     const protocol = this.protocol(data.annotator, data.item_id);
     const key = unitKey(data.unit, data.unit_text);
     let unit = protocol.units.get(key);
-    if (!unit) protocol.units.set(key, (unit = { unit: data.unit, unit_text: data.unit_text, t0_ms: data.unit_t0_ms, t1_ms: data.unit_t1_ms, codes: new Map() }));
+    if (!unit)
+      protocol.units.set(
+        key,
+        (unit = { unit: data.unit, unit_text: data.unit_text, t0_ms: data.unit_t0_ms, t1_ms: data.unit_t1_ms, codes: new Map() }),
+      );
     if (type === 'code_applied') {
-      if (!unit.codes.has(data.code)) unit.codes.set(data.code, { code: data.code, applied_at: ts, codebook_version: data.codebook_version, source: data.source, after_finished: data.after_finished, memo: null, memo_at: null });
+      if (!unit.codes.has(data.code))
+        unit.codes.set(data.code, {
+          code: data.code,
+          applied_at: ts,
+          codebook_version: data.codebook_version,
+          source: data.source,
+          after_finished: data.after_finished,
+          memo: null,
+          memo_at: null,
+        });
     } else unit.codes.delete(data.code);
     const record: CodeActRecord = { seq, type, data, undone: false, replaced: [] };
     if (data.undo_of !== null) {
@@ -165,7 +185,9 @@ export class CodingFold {
     if (type === 'code_removed' && data.source === 'replaced') this.replacing.push(record);
     else if (type === 'code_removed') this.replacing = [];
     else {
-      record.replaced = this.replacing.filter((r) => r.data.annotator === data.annotator && r.data.item_id === data.item_id && r.data.unit === data.unit);
+      record.replaced = this.replacing.filter(
+        (r) => r.data.annotator === data.annotator && r.data.item_id === data.item_id && r.data.unit === data.unit,
+      );
       this.replacing = [];
     }
     this.acts.push(record);
@@ -175,7 +197,8 @@ export class CodingFold {
   private protocol(annotator: string, itemId: string): ProtocolFold {
     const key = protocolKey(annotator, itemId);
     let found = this.protocols.get(key);
-    if (!found) this.protocols.set(key, (found = { annotator, item_id: itemId, units: new Map(), finished: null, firstFinished: new Map() }));
+    if (!found)
+      this.protocols.set(key, (found = { annotator, item_id: itemId, units: new Map(), finished: null, firstFinished: new Map() }));
     return found;
   }
 
@@ -209,7 +232,13 @@ function readProtocol(p: ProtocolFold): ProtocolCoding {
   const units = [...p.units.values()]
     .map((u) => ({ unit: u.unit, unit_text: u.unit_text, t0_ms: u.t0_ms, t1_ms: u.t1_ms, codes: [...u.codes.values()] }))
     .sort((a, b) => compareUnits(a.unit, b.unit));
-  return { annotator: p.annotator, item_id: p.item_id, units, finished: p.finished, first_finished_codes: Object.fromEntries(p.firstFinished) };
+  return {
+    annotator: p.annotator,
+    item_id: p.item_id,
+    units,
+    finished: p.finished,
+    first_finished_codes: Object.fromEntries(p.firstFinished),
+  };
 }
 
 /** A coder's codings from their whole log (the export and agreement read logs without the session fold's state). */

@@ -30,21 +30,41 @@ export interface CodingRow {
 /** The rows of a codings table (any column order; memo optional, no other columns); every problem names its line and column. */
 export function parseCodingsCsv(text: string, file: string, maxRows: number = MAX_CODINGS_ROWS): CodingRow[] {
   const table = parseCsv(text, file);
-  if (table.rows.length > maxRows) throw new InputError([{ file, line: null, field: null, stage: 'input', message: `${table.rows.length} rows are more than one codings import takes (at most ${maxRows}); split the table` }]);
+  if (table.rows.length > maxRows)
+    throw new InputError([
+      {
+        file,
+        line: null,
+        field: null,
+        stage: 'input',
+        message: `${table.rows.length} rows are more than one codings import takes (at most ${maxRows}); split the table`,
+      },
+    ]);
   const problems: InputProblem[] = [];
   const column = new Map(table.header.map((name, i) => [name, i]));
   const expected = `expected ${[...CODINGS_CSV_COLUMNS, '[memo]'].join(',')}`;
   for (const name of CODINGS_CSV_COLUMNS) {
-    if (!column.has(name)) problems.push({ file, line: table.headerLine, field: name, stage: 'schema', message: `the header has no column "${name}" (${expected})` });
+    if (!column.has(name))
+      problems.push({
+        file,
+        line: table.headerLine,
+        field: name,
+        stage: 'schema',
+        message: `the header has no column "${name}" (${expected})`,
+      });
   }
   for (const name of table.header) {
-    if (![...CODINGS_CSV_COLUMNS, ...CODINGS_CSV_OPTIONAL].includes(name as never)) problems.push({ file, line: table.headerLine, field: name, stage: 'schema', message: `unknown column "${name}" (${expected})` });
+    if (![...CODINGS_CSV_COLUMNS, ...CODINGS_CSV_OPTIONAL].includes(name as never))
+      problems.push({ file, line: table.headerLine, field: name, stage: 'schema', message: `unknown column "${name}" (${expected})` });
   }
   if (problems.length > 0) throw new InputError(problems);
   const rows: CodingRow[] = [];
   for (const row of table.rows) {
     const cell = (name: string): string => unescapeCsvFormula(row.fields[column.get(name)!] ?? '').trim();
-    const values = Object.fromEntries(CODINGS_CSV_COLUMNS.map((name) => [name, cell(name)])) as Record<(typeof CODINGS_CSV_COLUMNS)[number], string>;
+    const values = Object.fromEntries(CODINGS_CSV_COLUMNS.map((name) => [name, cell(name)])) as Record<
+      (typeof CODINGS_CSV_COLUMNS)[number],
+      string
+    >;
     let ok = true;
     for (const name of CODINGS_CSV_COLUMNS) {
       if (values[name] === '') {
@@ -56,13 +76,22 @@ export function parseCodingsCsv(text: string, file: string, maxRows: number = MA
     if (ok) rows.push({ line: row.line, ...values, memo: memo === '' ? null : memo });
   }
   if (problems.length > 0) throw new InputError(problems);
-  if (rows.length === 0) throw new InputError([{ file, line: table.headerLine, field: null, stage: 'rule', message: 'the table has no codings' }]);
+  if (rows.length === 0)
+    throw new InputError([{ file, line: table.headerLine, field: null, stage: 'rule', message: 'the table has no codings' }]);
   const coders = new Set<string>();
   for (const row of rows) {
     coders.add(row.coder);
     if (coders.size > MAX_CODINGS_CODERS) {
       const total = new Set(rows.map((r) => r.coder)).size;
-      throw new InputError([{ file, line: row.line, field: 'coder', stage: 'input', message: `${total} coders are more than one codings import takes (at most ${MAX_CODINGS_CODERS}, each a session of her own; this row names coder ${MAX_CODINGS_CODERS + 1}); split the table by coder` }]);
+      throw new InputError([
+        {
+          file,
+          line: row.line,
+          field: 'coder',
+          stage: 'input',
+          message: `${total} coders are more than one codings import takes (at most ${MAX_CODINGS_CODERS}, each a session of her own; this row names coder ${MAX_CODINGS_CODERS + 1}); split the table by coder`,
+        },
+      ]);
     }
   }
   return rows;
@@ -94,7 +123,16 @@ export function decideImportedCodings(rows: readonly CodingRow[], facts: CodingI
     problems.push({ file, line, field, stage: 'rule', message });
   };
   const codebook = context.codebook;
-  if (!codebook) throw new InputError([{ file, line: null, field: null, stage: 'rule', message: context.problem ?? 'the project has no codebook.yaml: codings name codes of the project\'s codebook' }]);
+  if (!codebook)
+    throw new InputError([
+      {
+        file,
+        line: null,
+        field: null,
+        stage: 'rule',
+        message: context.problem ?? "the project has no codebook.yaml: codings name codes of the project's codebook",
+      },
+    ]);
   const seen = new Map<string, number>();
   const perUnit = new Map<string, number>();
   const accepted: Array<{ row: CodingRow; protocol: ProtocolFacts; code: string; unit: ProtocolFacts['units'][number] }> = [];
@@ -107,20 +145,36 @@ export function decideImportedCodings(rows: readonly CodingRow[], facts: CodingI
       continue;
     }
     if (!protocol.final) {
-      say(row.line, 'item', `the transcript of "${row.item}" by ${row.annotator} is not final (the item is not completed): its units could still change`);
+      say(
+        row.line,
+        'item',
+        `the transcript of "${row.item}" by ${row.annotator} is not final (the item is not completed): its units could still change`,
+      );
       continue;
     }
     if (!context.config.own_protocols && sameName(protocol.annotator, row.coder)) {
-      say(row.line, 'coder', `"${row.coder}" codes their own protocol, and this project codes only other annotators' protocols (aloud.yaml coding.own_protocols: false)`);
+      say(
+        row.line,
+        'coder',
+        `"${row.coder}" codes their own protocol, and this project codes only other annotators' protocols (aloud.yaml coding.own_protocols: false)`,
+      );
     }
     const unit = protocol.units.find((u) => u.unit === row.unit);
     if (!unit) {
-      say(row.line, 'unit', `"${row.unit}" is not a unit of "${row.item}" by ${row.annotator} (units: ${protocol.units.map((u) => u.unit).join(', ')}; see aloud session units)`);
+      say(
+        row.line,
+        'unit',
+        `"${row.unit}" is not a unit of "${row.item}" by ${row.annotator} (units: ${protocol.units.map((u) => u.unit).join(', ')}; see aloud session units)`,
+      );
       continue;
     }
     const def = findCode(codebook.codebook, row.code);
     if (!def) {
-      say(row.line, 'code', `"${row.code}" is not a code of the codebook (codes: ${codebook.codebook.codes.map((c) => c.name).join(', ')})`);
+      say(
+        row.line,
+        'code',
+        `"${row.code}" is not a code of the codebook (codes: ${codebook.codebook.codes.map((c) => c.name).join(', ')})`,
+      );
       continue;
     }
     const key = JSON.stringify([row.coder, protocol.annotator, protocol.item_id, unit.unit, def.name]);
@@ -132,11 +186,20 @@ export function decideImportedCodings(rows: readonly CodingRow[], facts: CodingI
     seen.set(key, row.line);
     const unitKey = JSON.stringify([row.coder, protocol.annotator, protocol.item_id, unit.unit]);
     const other = perUnit.get(unitKey);
-    if (codebook.codebook.exclusive && other !== undefined) say(row.line, 'code', `a second code on ${unit.unit} by ${row.coder} (the first is on line ${other}); the codebook is exclusive: one code per unit`);
+    if (codebook.codebook.exclusive && other !== undefined)
+      say(
+        row.line,
+        'code',
+        `a second code on ${unit.unit} by ${row.coder} (the first is on line ${other}); the codebook is exclusive: one code per unit`,
+      );
     perUnit.set(unitKey, row.line);
     const coded = facts.coderFold(row.coder)?.protocolCoding(protocol.annotator, protocol.item_id);
     if (coded && (coded.finished || coded.units.some((u) => u.codes.length > 0))) {
-      say(row.line, 'coder', `${row.coder} has coded "${protocol.item_id}" by ${protocol.annotator} in Aloud already; import codings only for protocols not coded yet`);
+      say(
+        row.line,
+        'coder',
+        `${row.coder} has coded "${protocol.item_id}" by ${protocol.annotator} in Aloud already; import codings only for protocols not coded yet`,
+      );
       continue;
     }
     accepted.push({ row, protocol, code: def.name, unit });
@@ -150,11 +213,32 @@ export function decideImportedCodings(rows: readonly CodingRow[], facts: CodingI
     byCoder.set(row.coder, entries);
     const data = codeActData(protocol, unit, code, row.coder, codebook.version, 'import', false);
     entries.push({ type: 'code_applied', data });
-    if (row.memo !== null) entries.push({ type: 'coding_memo', data: { annotator: protocol.annotator, item_id: protocol.item_id, unit: unit.unit, code, coder: row.coder, text: row.memo, codebook_version: codebook.version } });
+    if (row.memo !== null)
+      entries.push({
+        type: 'coding_memo',
+        data: {
+          annotator: protocol.annotator,
+          item_id: protocol.item_id,
+          unit: unit.unit,
+          code,
+          coder: row.coder,
+          text: row.memo,
+          codebook_version: codebook.version,
+        },
+      });
     finished.set(JSON.stringify([row.coder, protocol.annotator, protocol.item_id]), { coder: row.coder, protocol });
   }
   for (const { coder, protocol } of finished.values()) {
-    byCoder.get(coder)!.push({ type: 'coding_finished', data: { annotator: protocol.annotator, item_id: protocol.item_id, coder, units: protocol.units.map((u) => u.unit), codebook_version: codebook.version } });
+    byCoder.get(coder)!.push({
+      type: 'coding_finished',
+      data: {
+        annotator: protocol.annotator,
+        item_id: protocol.item_id,
+        coder,
+        units: protocol.units.map((u) => u.unit),
+        codebook_version: codebook.version,
+      },
+    });
   }
   return byCoder;
 }

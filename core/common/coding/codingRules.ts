@@ -36,17 +36,29 @@ export interface ProtocolFacts {
 
 /** The coder may code this protocol: a codebook, a final transcript, and their own protocols only when the project allows. */
 export function requireCodable(context: CodingContext, protocol: ProtocolFacts): { codebook: Codebook; version: string } {
-  if (!context.codebook) throw new CodingRefusal(context.problem ?? 'the project has no codebook.yaml: write one beside aloud.yaml (codes: name, definition) or import a QDA codebook (aloud import --codebook)');
+  if (!context.codebook)
+    throw new CodingRefusal(
+      context.problem ??
+        'the project has no codebook.yaml: write one beside aloud.yaml (codes: name, definition) or import a QDA codebook (aloud import --codebook)',
+    );
   if (!context.config.own_protocols && sameName(protocol.annotator, context.coder)) {
-    throw new CodingRefusal(`"${context.coder}" cannot code their own protocol: this project codes only other annotators' protocols (aloud.yaml coding.own_protocols: false)`);
+    throw new CodingRefusal(
+      `"${context.coder}" cannot code their own protocol: this project codes only other annotators' protocols (aloud.yaml coding.own_protocols: false)`,
+    );
   }
-  if (!protocol.final) throw new CodingRefusal(`the transcript of "${protocol.item_id}" by ${protocol.annotator} is not final yet (the item is not completed), so its units could still change`);
+  if (!protocol.final)
+    throw new CodingRefusal(
+      `the transcript of "${protocol.item_id}" by ${protocol.annotator} is not final yet (the item is not completed), so its units could still change`,
+    );
   return context.codebook;
 }
 
 function requireUnit(protocol: ProtocolFacts, unit: string): CodingUnit {
   const found = protocol.units.find((u) => u.unit === unit);
-  if (!found) throw new CodingRefusal(`"${unit}" is not a unit of the protocol of "${protocol.item_id}" by ${protocol.annotator} (units: ${protocol.units.map((u) => u.unit).join(', ') || 'none'})`);
+  if (!found)
+    throw new CodingRefusal(
+      `"${unit}" is not a unit of the protocol of "${protocol.item_id}" by ${protocol.annotator} (units: ${protocol.units.map((u) => u.unit).join(', ') || 'none'})`,
+    );
   return found;
 }
 
@@ -60,7 +72,16 @@ function requireCode(codebook: Codebook, code: string): string {
 export const sameName = (a: string, b: string): boolean => a.normalize('NFKC').toLowerCase() === b.normalize('NFKC').toLowerCase();
 
 /** A code act's data: the protocol, the unit as it reads now, the code, who and under which codebook version. */
-export function codeActData(protocol: Pick<ProtocolFacts, 'annotator' | 'item_id'>, unit: CodingUnit, code: string, coder: string, version: string, source: CodeActSource, afterFinished: boolean, undoOf: number | null = null): CodeActData {
+export function codeActData(
+  protocol: Pick<ProtocolFacts, 'annotator' | 'item_id'>,
+  unit: CodingUnit,
+  code: string,
+  coder: string,
+  version: string,
+  source: CodeActSource,
+  afterFinished: boolean,
+  undoOf: number | null = null,
+): CodeActData {
   return {
     annotator: protocol.annotator,
     item_id: protocol.item_id,
@@ -96,38 +117,74 @@ export function decideCodeAct(
   const code = command.action === 'remove' && has(command.code) ? command.code : requireCode(codebook, command.code);
   const apply = command.action === 'apply' || (command.action === 'toggle' && !has(code));
   const afterFinished = fold.protocolCoding(protocol.annotator, protocol.item_id)?.finished != null;
-  if (!apply) return has(code) ? [{ type: 'code_removed', data: codeActData(protocol, unit, code, context.coder, version, command.source, afterFinished) }] : [];
+  if (!apply)
+    return has(code)
+      ? [{ type: 'code_removed', data: codeActData(protocol, unit, code, context.coder, version, command.source, afterFinished) }]
+      : [];
   if (has(code)) return [];
   const entries: SessionEntry[] = [];
   if (codebook.exclusive) {
-    for (const other of standing) entries.push({ type: 'code_removed', data: codeActData(protocol, unit, other.code, context.coder, version, 'replaced', afterFinished) });
+    for (const other of standing)
+      entries.push({
+        type: 'code_removed',
+        data: codeActData(protocol, unit, other.code, context.coder, version, 'replaced', afterFinished),
+      });
   }
   entries.push({ type: 'code_applied', data: codeActData(protocol, unit, code, context.coder, version, command.source, afterFinished) });
   return entries;
 }
 
 /** The coder's memo on a code standing on a unit; an empty text clears it. */
-export function decideCodingMemo(fold: CodingFold, context: CodingContext, protocol: ProtocolFacts, command: { unit: string; code: string; text: string }): SessionEntry[] {
+export function decideCodingMemo(
+  fold: CodingFold,
+  context: CodingContext,
+  protocol: ProtocolFacts,
+  command: { unit: string; code: string; text: string },
+): SessionEntry[] {
   const { version } = requireCodable(context, protocol);
   const unit = requireUnit(protocol, command.unit);
   const standing = fold.codesOn(protocol.annotator, protocol.item_id, unit.unit, unit.text).find((c) => c.code === command.code);
-  if (!standing) throw new CodingRefusal(`"${command.code}" is not on unit ${unit.unit}: a memo belongs to a coding, so apply the code first`);
+  if (!standing)
+    throw new CodingRefusal(`"${command.code}" is not on unit ${unit.unit}: a memo belongs to a coding, so apply the code first`);
   const text = command.text.trim();
   if ((standing.memo ?? '') === text) return [];
-  return [{ type: 'coding_memo', data: { annotator: protocol.annotator, item_id: protocol.item_id, unit: unit.unit, code: standing.code, coder: context.coder, text, codebook_version: version } }];
+  return [
+    {
+      type: 'coding_memo',
+      data: {
+        annotator: protocol.annotator,
+        item_id: protocol.item_id,
+        unit: unit.unit,
+        code: standing.code,
+        coder: context.coder,
+        text,
+        codebook_version: version,
+      },
+    },
+  ];
 }
 
 /** An in-vivo code: words selected in a unit proposed as a new code named by them (the lead adds it to the codebook). */
-export function decideProposeCode(context: CodingContext, protocol: ProtocolFacts, command: { unit: string; quote: string }): SessionEntry[] {
+export function decideProposeCode(
+  context: CodingContext,
+  protocol: ProtocolFacts,
+  command: { unit: string; quote: string },
+): SessionEntry[] {
   const { codebook } = requireCodable(context, protocol);
   const unit = requireUnit(protocol, command.unit);
   const quote = command.quote.replace(/\s+/gu, ' ').trim();
   if (quote === '') throw new CodingRefusal('select some words of the unit to propose them as a code');
-  if (!unit.text.replace(/\s+/gu, ' ').includes(quote)) throw new CodingRefusal(`"${quote}" is not in unit ${unit.unit}: an in-vivo code is named by the unit's own words`);
+  if (!unit.text.replace(/\s+/gu, ' ').includes(quote))
+    throw new CodingRefusal(`"${quote}" is not in unit ${unit.unit}: an in-vivo code is named by the unit's own words`);
   const name = quote.replace(/^[\p{P}\s]+|[\p{P}\s]+$/gu, '').slice(0, 200);
   if (name === '') throw new CodingRefusal('the selected words are only punctuation');
   if (findCode(codebook, name)) throw new CodingRefusal(`"${name}" is a code of the codebook already: apply it instead`);
-  return [{ type: 'code_proposed', data: { annotator: protocol.annotator, item_id: protocol.item_id, unit: unit.unit, name, quote, coder: context.coder } }];
+  return [
+    {
+      type: 'code_proposed',
+      data: { annotator: protocol.annotator, item_id: protocol.item_id, unit: unit.unit, name, quote, coder: context.coder },
+    },
+  ];
 }
 
 /**
@@ -139,14 +196,22 @@ export function decideFinishCoding(fold: CodingFold, context: CodingContext, pro
   const units = protocol.units.map((u) => u.unit);
   const finished = fold.protocolCoding(protocol.annotator, protocol.item_id)?.finished ?? null;
   if (finished && finished.codebook_version === version && finished.units.join(' ') === units.join(' ')) return [];
-  return [{ type: 'coding_finished', data: { annotator: protocol.annotator, item_id: protocol.item_id, coder: context.coder, units, codebook_version: version } }];
+  return [
+    {
+      type: 'coding_finished',
+      data: { annotator: protocol.annotator, item_id: protocol.item_id, coder: context.coder, units, codebook_version: version },
+    },
+  ];
 }
 
 /**
  * Undo: the coder's last code act (in any protocol) taken back by its inverse, which names it (`undo_of`). Taking back
  * an application in an exclusive codebook puts back the codes it replaced. Nothing to undo: a refusal that says so.
  */
-export function decideUndoCoding(fold: CodingFold, context: Pick<CodingContext, 'coder' | 'codebook'>): { entries: SessionEntry[]; undone: CodeActRecord } {
+export function decideUndoCoding(
+  fold: CodingFold,
+  context: Pick<CodingContext, 'coder' | 'codebook'>,
+): { entries: SessionEntry[]; undone: CodeActRecord } {
   const last = fold.lastUndoable();
   if (!last) throw new CodingRefusal('nothing to undo: no code was applied or removed in this session');
   const { data } = last;
@@ -154,7 +219,14 @@ export function decideUndoCoding(fold: CodingFold, context: Pick<CodingContext, 
   const afterFinished = fold.protocolCoding(data.annotator, data.item_id)?.finished != null;
   const inverse = (record: CodeActRecord, type: 'code_applied' | 'code_removed'): SessionEntry => ({
     type,
-    data: { ...record.data, coder: context.coder, codebook_version: version, source: 'undo', after_finished: afterFinished, undo_of: record.seq },
+    data: {
+      ...record.data,
+      coder: context.coder,
+      codebook_version: version,
+      source: 'undo',
+      after_finished: afterFinished,
+      undo_of: record.seq,
+    },
   });
   if (last.type === 'code_removed') return { entries: [inverse(last, 'code_applied')], undone: last };
   return { entries: [inverse(last, 'code_removed'), ...last.replaced.map((r) => inverse(r, 'code_applied'))], undone: last };

@@ -55,15 +55,39 @@ export function protocolUnits(itemId: string, segments: readonly UtteranceSegmen
     const to = spans[last]!.end;
     if (kind === 'utterance') {
       const [start, end] = trimmed(text, from, to);
-      if (end > start) units.push({ item_id: itemId, unit: unitId(utterance, null), utterance, sentence: null, text: text.slice(start, end), t0_ms: round(segments[first]!.t0_ms), t1_ms: round(segments[last]!.t1_ms), start, end });
+      if (end > start)
+        units.push({
+          item_id: itemId,
+          unit: unitId(utterance, null),
+          utterance,
+          sentence: null,
+          text: text.slice(start, end),
+          t0_ms: round(segments[first]!.t0_ms),
+          t1_ms: round(segments[last]!.t1_ms),
+          start,
+          end,
+        });
     } else {
       sentenceSpans(text.slice(from, to)).forEach(([s, e], sentence) => {
         const start = from + s;
         const end = from + e;
         const startsSegment = spans.findIndex((span, i) => i >= first && i <= last && span.start <= start && start <= span.end);
-        const t0 = startsSegment >= 0 && text.slice(spans[startsSegment]!.start, start).trim() === '' ? segments[startsSegment]!.t0_ms : (timeAtOffset(spans, start) ?? 0);
+        const t0 =
+          startsSegment >= 0 && text.slice(spans[startsSegment]!.start, start).trim() === ''
+            ? segments[startsSegment]!.t0_ms
+            : (timeAtOffset(spans, start) ?? 0);
         const t1 = timeAtOffsetByTokens(segments, spans, end) ?? t0;
-        units.push({ item_id: itemId, unit: unitId(utterance, sentence), utterance, sentence, text: text.slice(start, end), t0_ms: round(t0), t1_ms: round(Math.max(t0, t1)), start, end });
+        units.push({
+          item_id: itemId,
+          unit: unitId(utterance, sentence),
+          utterance,
+          sentence,
+          text: text.slice(start, end),
+          t0_ms: round(t0),
+          t1_ms: round(Math.max(t0, t1)),
+          start,
+          end,
+        });
       });
     }
     first = last + 1;
@@ -73,7 +97,11 @@ export function protocolUnits(itemId: string, segments: readonly UtteranceSegmen
 
 /** The units of an annotator's item as their session holds it now. */
 export function unitsOfItem(state: Pick<ItemSessionState, 'item_id' | 'segments' | 'segment_refs'>, kind: CodingUnitKind): CodingUnit[] {
-  return protocolUnits(state.item_id, state.segments.map((s, i) => ({ ...s, utterance: state.segment_refs[i]?.utterance ?? 0 })), kind);
+  return protocolUnits(
+    state.item_id,
+    state.segments.map((s, i) => ({ ...s, utterance: state.segment_refs[i]?.utterance ?? 0 })),
+    kind,
+  );
 }
 
 /**

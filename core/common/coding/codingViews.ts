@@ -61,7 +61,10 @@ export interface CodingItemView {
 }
 
 /** The units of a protocol the coder's codes stand on now: the same unit id with the same words. */
-function codesByUnit(coding: ProtocolCoding | null, units: readonly CodingUnit[]): { current: Map<string, CodeOnUnit[]>; stale: CodingItemView['stale'] } {
+function codesByUnit(
+  coding: ProtocolCoding | null,
+  units: readonly CodingUnit[],
+): { current: Map<string, CodeOnUnit[]>; stale: CodingItemView['stale'] } {
   const current = new Map<string, CodeOnUnit[]>();
   const stale: CodingItemView['stale'] = [];
   const words = new Map(units.map((u) => [u.unit, u.text]));
@@ -96,11 +99,18 @@ export function codingItemView(
     finished_at: own?.finished?.at ?? null,
     others: visible
       ? others
-          .filter((o) => o.coder !== context.coder && o.coding !== null && (o.coding.finished !== null || o.coding.units.some((u) => u.codes.length > 0)))
+          .filter(
+            (o) =>
+              o.coder !== context.coder &&
+              o.coding !== null &&
+              (o.coding.finished !== null || o.coding.units.some((u) => u.codes.length > 0)),
+          )
           .map((o) => ({
             coder: o.coder,
             finished_at: o.coding!.finished?.at ?? null,
-            codes: Object.fromEntries([...codesByUnit(o.coding, protocol.units).current].map(([unit, codes]) => [unit, codes.map((c) => c.code)])),
+            codes: Object.fromEntries(
+              [...codesByUnit(o.coding, protocol.units).current].map(([unit, codes]) => [unit, codes.map((c) => c.code)]),
+            ),
           }))
       : null,
     stale: mine.stale,

@@ -335,7 +335,14 @@ export interface AloudApi {
   /** one annotator's protocol of an item as this coder may see it (others' codes only when blind coding allows) */
   codingItem(annotator: string, itemId: string): Promise<CodingItemView>;
   /** apply, remove or toggle a code on a unit (a code_applied / code_removed event in the coder's own log) */
-  codeUnit(annotator: string, itemId: string, unit: string, code: string, action: 'apply' | 'remove' | 'toggle', source: 'key' | 'click'): Promise<CodingItemView>;
+  codeUnit(
+    annotator: string,
+    itemId: string,
+    unit: string,
+    code: string,
+    action: 'apply' | 'remove' | 'toggle',
+    source: 'key' | 'click',
+  ): Promise<CodingItemView>;
   /** the coder's memo on a code standing on a unit ('' clears it) */
   writeCodingMemo(annotator: string, itemId: string, unit: string, code: string, text: string): Promise<CodingItemView>;
   /** words of a unit proposed as a new code (in vivo); the lead adds it to the codebook */
@@ -359,7 +366,14 @@ export interface AloudApi {
   /** one item side by side: each annotator's protocol, commit phrase, changes of mind, time on item, the decisions */
   adjudicationItem(itemId: string): Promise<AdjudicationItemView>;
   /** the open session's annotator decides (or revises) the item's gold label, in her own adjudication log */
-  decideGoldLabel(itemId: string, label: string, confidence: string, causes: string[], rationale: string | null, guidelineFlag: string | null): Promise<AdjudicationItemView>;
+  decideGoldLabel(
+    itemId: string,
+    label: string,
+    confidence: string,
+    causes: string[],
+    rationale: string | null,
+    guidelineFlag: string | null,
+  ): Promise<AdjudicationItemView>;
 }
 
 /** `agreement --codes` as the Agreement tab gets it: the figures, the codebook it was computed under, the unit rule. */

@@ -16,13 +16,15 @@ const nonEmptyString =
 const oneOf =
   (choices: readonly string[]): ArgCheck =>
   (value, where) => {
-    if (typeof value !== 'string' || !choices.includes(value)) throw new Refusal('bad_request', `${where} must be one of ${choices.join(', ')}`);
+    if (typeof value !== 'string' || !choices.includes(value))
+      throw new Refusal('bad_request', `${where} must be one of ${choices.join(', ')}`);
   };
 const nullableString: ArgCheck = (value, where) => {
   if (value !== null) nonEmptyString()(value, where);
 };
 const stepIndex: ArgCheck = (value, where) => {
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > 10_000) throw new Refusal('bad_request', `${where} must be a step number from 1`);
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > 10_000)
+    throw new Refusal('bad_request', `${where} must be a step number from 1`);
 };
 const stepReward: ArgCheck = (value, where) => {
   if (value !== 1 && value !== 0 && value !== -1 && value !== null) throw new Refusal('bad_request', `${where} must be 1, 0, -1 or null`);
@@ -38,7 +40,8 @@ const text: ArgCheck = (value, where) => {
 const nonEmptyStrings =
   (max: number): ArgCheck =>
   (value, where) => {
-    if (!Array.isArray(value) || value.length === 0 || value.length > max) throw new Refusal('bad_request', `${where} must be a list of 1–${max} strings`);
+    if (!Array.isArray(value) || value.length === 0 || value.length > max)
+      throw new Refusal('bad_request', `${where} must be a list of 1–${max} strings`);
     value.forEach((v, i) => nonEmptyString(200)(v, `${where}[${i}]`));
   };
 const nullableText: ArgCheck = (value, where) => {
@@ -55,7 +58,14 @@ const itemIdsOrNull: ArgCheck = (value, where) => {
 /** the shape only; aloud.yaml's own validation judges the values */
 const thinkAloudPatch: ArgCheck = (value, where) => {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Refusal('bad_request', `${where} must be an object`);
-  const types: Record<string, string> = { model: 'string', chunk_seconds: 'number', silence_threshold_dbfs: 'number', min_pause_ms: 'number', long_pause_ms: 'number', require_spoken_label: 'boolean' };
+  const types: Record<string, string> = {
+    model: 'string',
+    chunk_seconds: 'number',
+    silence_threshold_dbfs: 'number',
+    min_pause_ms: 'number',
+    long_pause_ms: 'number',
+    require_spoken_label: 'boolean',
+  };
   for (const [key, v] of Object.entries(value)) {
     if (!(key in types)) throw new Refusal('bad_request', `${where}: thinkaloud.${key} cannot be changed from the app`);
     if (typeof v !== types[key]) throw new Refusal('bad_request', `${where}: thinkaloud.${key} must be a ${types[key]}`);
@@ -69,16 +79,19 @@ const newProjectSpec: ArgCheck = (value, where) => {
   nonEmptyString(4096)(spec.dir, `${where}.dir`);
   nonEmptyString(200)(spec.name, `${where}.name`);
   nullableString(spec.items_file ?? null, `${where}.items_file`);
-  if (!Array.isArray(spec.labels) || spec.labels.length === 0 || spec.labels.length > 50) throw new Refusal('bad_request', `${where}.labels must list 1–50 labels`);
+  if (!Array.isArray(spec.labels) || spec.labels.length === 0 || spec.labels.length > 50)
+    throw new Refusal('bad_request', `${where}.labels must list 1–50 labels`);
   spec.labels.forEach((label: unknown, i) => {
     if (typeof label !== 'object' || label === null) throw new Refusal('bad_request', `${where}.labels[${i}] must be an object`);
     const l = label as Record<string, unknown>;
     nonEmptyString(100)(l.name, `${where}.labels[${i}].name`);
-    if (l.key !== null && (typeof l.key !== 'string' || l.key.length !== 1)) throw new Refusal('bad_request', `${where}.labels[${i}].key must be one character or null`);
+    if (l.key !== null && (typeof l.key !== 'string' || l.key.length !== 1))
+      throw new Refusal('bad_request', `${where}.labels[${i}].key must be one character or null`);
   });
 };
 const unitId: ArgCheck = (value, where) => {
-  if (typeof value !== 'string' || !/^u(0|[1-9]\d{0,8})(\.s(0|[1-9]\d{0,5}))?$/.test(value)) throw new Refusal('bad_request', `${where} must be a unit id such as u3 or u3.s1`);
+  if (typeof value !== 'string' || !/^u(0|[1-9]\d{0,8})(\.s(0|[1-9]\d{0,5}))?$/.test(value))
+    throw new Refusal('bad_request', `${where} must be a unit id such as u3 or u3.s1`);
 };
 /** a protocol to code: whose (the annotator) and which item */
 const protocolParams: ReadonlyArray<readonly [string, ArgCheck]> = [
@@ -100,16 +113,20 @@ const nonNegativeInteger: ArgCheck = (value, where) => {
   if (!Number.isSafeInteger(value) || (value as number) < 0) throw new Refusal('bad_request', `${where} must be a whole number ≥ 0`);
 };
 const offsetOrNull: ArgCheck = (value, where) => {
-  if (value !== null && (!Number.isSafeInteger(value) || (value as number) < 0 || (value as number) > MAX_TEXT)) throw new Refusal('bad_request', `${where} must be a text offset (a whole number ≥ 0) or null`);
+  if (value !== null && (!Number.isSafeInteger(value) || (value as number) < 0 || (value as number) > MAX_TEXT))
+    throw new Refusal('bad_request', `${where} must be a text offset (a whole number ≥ 0) or null`);
 };
 const nonNegativeNumber: ArgCheck = (value, where) => {
   if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) throw new Refusal('bad_request', `${where} must be a number ≥ 0`);
 };
 
 const spanRef: ArgCheck = (value, where) => {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Refusal('bad_request', `${where} must be {utterance, segment, layer, start, end}`);
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw new Refusal('bad_request', `${where} must be {utterance, segment, layer, start, end}`);
   const span = value as Record<string, unknown>;
-  for (const key of Object.keys(span)) if (!['utterance', 'segment', 'layer', 'start', 'end'].includes(key)) throw new Refusal('bad_request', `${where}: unknown field "${key}"`);
+  for (const key of Object.keys(span))
+    if (!['utterance', 'segment', 'layer', 'start', 'end'].includes(key))
+      throw new Refusal('bad_request', `${where}: unknown field "${key}"`);
   for (const key of ['utterance', 'segment', 'start', 'end']) nonNegativeInteger(span[key], `${where}.${key}`);
   oneOf(['verbatim', 'corrected'])(span.layer, `${where}.layer`);
 };
@@ -131,7 +148,8 @@ export interface MethodSpec {
 }
 
 /** A method answers with a patch exactly when the table says so: TypeScript holds the two together. */
-type AnswerSpec<M extends AloudMethod> = Awaited<ReturnType<AloudApi[M]>> extends SessionPatch ? { answer: 'session-patch' } : { answer?: never };
+type AnswerSpec<M extends AloudMethod> =
+  Awaited<ReturnType<AloudApi[M]>> extends SessionPatch ? { answer: 'session-patch' } : { answer?: never };
 
 /**
  * THE method table of the app API: adding a method is an entry here (TypeScript insists, because the table is keyed
@@ -141,7 +159,13 @@ export const API_METHODS: { readonly [M in AloudMethod]: MethodSpec & AnswerSpec
   appInfo: { params: [], scope: 'any-page' },
   project: { params: [], scope: 'any-page' },
   openSession: { params: [['annotator', nonEmptyString(200)]], scope: 'takes-session' },
-  reviewSession: { params: [['annotator', nonEmptyString(200)], ['reviewer', nonEmptyString(200)]], scope: 'takes-session' },
+  reviewSession: {
+    params: [
+      ['annotator', nonEmptyString(200)],
+      ['reviewer', nonEmptyString(200)],
+    ],
+    scope: 'takes-session',
+  },
   session: { params: [], scope: 'session-page' },
   sessionItem: { params: [['itemId', nonEmptyString()]], scope: 'session-page' },
   openItem: { params: [['itemId', nonEmptyString()]], scope: 'session-page', answer: 'session-patch' },
@@ -254,7 +278,13 @@ export const API_METHODS: { readonly [M in AloudMethod]: MethodSpec & AnswerSpec
   codingOverview: { params: [], scope: 'session-page' },
   codingItem: { params: [...protocolParams], scope: 'session-page' },
   codeUnit: {
-    params: [...protocolParams, ['unit', unitId], ['code', nonEmptyString(200)], ['action', oneOf(['apply', 'remove', 'toggle'])], ['source', oneOf(['key', 'click'])]],
+    params: [
+      ...protocolParams,
+      ['unit', unitId],
+      ['code', nonEmptyString(200)],
+      ['action', oneOf(['apply', 'remove', 'toggle'])],
+      ['source', oneOf(['key', 'click'])],
+    ],
     scope: 'session-page',
   },
   writeCodingMemo: { params: [...protocolParams, ['unit', unitId], ['code', nonEmptyString(200)], ['text', text]], scope: 'session-page' },
@@ -301,7 +331,9 @@ export const API_METHODS: { readonly [M in AloudMethod]: MethodSpec & AnswerSpec
 export const ALOUD_METHODS = Object.keys(API_METHODS) as readonly AloudMethod[];
 
 /** The acts on the open session: each answers with a SessionPatch. */
-export const SESSION_PATCH_METHODS: readonly AloudMethod[] = ALOUD_METHODS.filter((method) => API_METHODS[method].answer === 'session-patch');
+export const SESSION_PATCH_METHODS: readonly AloudMethod[] = ALOUD_METHODS.filter(
+  (method) => API_METHODS[method].answer === 'session-patch',
+);
 
 export function isAloudMethod(name: unknown): name is AloudMethod {
   return typeof name === 'string' && Object.hasOwn(API_METHODS, name);
@@ -313,7 +345,10 @@ export function checkApiCall(method: unknown, args: unknown): { method: AloudMet
   if (!Array.isArray(args)) throw new Refusal('bad_request', `${method}: arguments must be a list`);
   const { params } = API_METHODS[method];
   if (args.length !== params.length) {
-    throw new Refusal('bad_request', `${method}: expected ${params.length} argument(s) (${params.map(([n]) => n).join(', ') || 'none'}), got ${args.length}`);
+    throw new Refusal(
+      'bad_request',
+      `${method}: expected ${params.length} argument(s) (${params.map(([n]) => n).join(', ') || 'none'}), got ${args.length}`,
+    );
   }
   params.forEach(([name, check], i) => check(args[i], `${method}: ${name}`));
   return { method, args };

@@ -8,7 +8,10 @@
  * the hashes of exactly those stylesheets (96 px waveform, 24 px minimap), not a general inline-style allowance.
  * test/renderer/app/waveformCsp.test.ts recomputes them from the installed wavesurfer.js.
  */
-export const WAVEFORM_STYLE_HASHES: readonly string[] = ["'sha256-Y/8t1dAKa3ay+RZEiEFEDr8dFiQhpaFvYXXUfT3p6ZU='", "'sha256-fCG9v7Aeo4pcPBNxwExZd3hOyojoBXKViwd7g6i2Og0='"];
+export const WAVEFORM_STYLE_HASHES: readonly string[] = [
+  "'sha256-Y/8t1dAKa3ay+RZEiEFEDr8dFiQhpaFvYXXUfT3p6ZU='",
+  "'sha256-fCG9v7Aeo4pcPBNxwExZd3hOyojoBXKViwd7g6i2Og0='",
+];
 
 export const CSP_DIRECTIVES: ReadonlyArray<readonly [string, string]> = [
   ['default-src', "'self'"],

@@ -36,7 +36,8 @@ export const binaryRoute = (method: AloudMethod): string => `${HTTP_ROUTES.binar
 export const itemAudioRoute = (itemId: string): string => `${HTTP_ROUTES.itemAudioPrefix}${encodeURIComponent(itemId)}`;
 /** The tail after the route segment (both hosts): the item id encoded whole, then the protocol's number in the view (1-based). */
 export const protocolAudioTail = (itemId: string, protocol: number): string => `${encodeURIComponent(itemId)}/${protocol}`;
-export const protocolAudioRoute = (itemId: string, protocol: number): string => `${HTTP_ROUTES.protocolAudioPrefix}${protocolAudioTail(itemId, protocol)}`;
+export const protocolAudioRoute = (itemId: string, protocol: number): string =>
+  `${HTTP_ROUTES.protocolAudioPrefix}${protocolAudioTail(itemId, protocol)}`;
 
 /** The HTTP status each contract error code is answered with (IPC carries the code alone). */
 export const HTTP_STATUS_OF: Readonly<Record<RefusalCode, number>> = {

@@ -13,7 +13,12 @@ export const TONE_DBFS = -20;
 const TONE_AMPLITUDE = Math.round(32767 * 10 ** (TONE_DBFS / 20));
 
 /** The hidden spans widened by the margin on both sides, in samples, clipped to the audio, merged where they touch. */
-export function hiddenSampleRanges(spans: readonly Pick<HiddenAudioSpan, 't0_ms' | 't1_ms'>[], marginMs: number, sampleRate: number, sampleCount: number): SampleRange[] {
+export function hiddenSampleRanges(
+  spans: readonly Pick<HiddenAudioSpan, 't0_ms' | 't1_ms'>[],
+  marginMs: number,
+  sampleRate: number,
+  sampleCount: number,
+): SampleRange[] {
   const ranges = spans
     .map((s) => ({
       start: Math.max(0, Math.floor(((s.t0_ms - marginMs) * sampleRate) / 1000)),
@@ -42,6 +47,7 @@ export function maskSamples(samples: Int16Array, ranges: readonly SampleRange[],
 
 /** The first sample of a range that is not what hiding writes, or null when the whole range is silence/tone. */
 export function firstUnmaskedSample(samples: Int16Array, range: SampleRange, mode: HiddenAudio, sampleRate: number): number | null {
-  for (let i = range.start; i < Math.min(range.end, samples.length); i++) if (samples[i] !== hiddenSample(mode, i - range.start, sampleRate)) return i;
+  for (let i = range.start; i < Math.min(range.end, samples.length); i++)
+    if (samples[i] !== hiddenSample(mode, i - range.start, sampleRate)) return i;
   return null;
 }

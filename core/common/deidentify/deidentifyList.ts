@@ -44,7 +44,12 @@ export const deidentifyJsonSchema = {
   additionalProperties: false,
   required: ['terms'],
   properties: {
-    version: { anyOf: [{ type: 'string', minLength: 1, maxLength: 64, pattern: '^\\S(.*\\S)?$' }, { type: 'integer', minimum: 0, maximum: 1_000_000_000 }] },
+    version: {
+      anyOf: [
+        { type: 'string', minLength: 1, maxLength: 64, pattern: '^\\S(.*\\S)?$' },
+        { type: 'integer', minimum: 0, maximum: 1_000_000_000 },
+      ],
+    },
     terms: {
       type: 'array',
       maxItems: 100_000,
@@ -136,19 +141,33 @@ export function parseDeidentifyList(source: string, file = DEIDENTIFY_FILE): Dei
 
 /** The checks a schema cannot make, on a value the schema accepted; `lineOf` locates a key path. */
 function checkedList(value: unknown, file: string, lineOf: (keys: string[]) => number | null): DeidentifyList {
-  const raw = value as { version?: string | number; terms: DeidentifyTerm[]; patterns?: PatternName[]; languages?: Array<'en' | 'de'>; audio?: HiddenAudio; margin_ms?: number };
+  const raw = value as {
+    version?: string | number;
+    terms: DeidentifyTerm[];
+    patterns?: PatternName[];
+    languages?: Array<'en' | 'de'>;
+    audio?: HiddenAudio;
+    margin_ms?: number;
+  };
   const problems: ConfigProblem[] = [];
   const at = (i: number, key: string, message: string): void => {
     problems.push({ file, line: lineOf(['terms', String(i), key]), path: `terms[${i}].${key}`, message });
   };
   const seen = new Map<string, number>();
   raw.terms.forEach((term, i) => {
-    if (CONTROL_CHARACTER.test(term.text)) return at(i, 'text', `term ${JSON.stringify(term.text)} contains a control or invisible character`);
+    if (CONTROL_CHARACTER.test(term.text))
+      return at(i, 'text', `term ${JSON.stringify(term.text)} contains a control or invisible character`);
     if (term.text !== term.text.trim()) return at(i, 'text', `term ${JSON.stringify(term.text)} has leading or trailing spaces`);
-    if (!WORD_CHARACTER.test(term.text)) return at(i, 'text', `term ${JSON.stringify(term.text)} has no letter or digit, so it can never stand on word boundaries`);
+    if (!WORD_CHARACTER.test(term.text))
+      return at(i, 'text', `term ${JSON.stringify(term.text)} has no letter or digit, so it can never stand on word boundaries`);
     const keys = termKeys(term);
     const other = keys.map((k) => seen.get(k)).find((o) => o !== undefined);
-    if (other !== undefined) return at(i, 'text', `term ${JSON.stringify(term.text)} is listed twice (also terms[${other}], compared as the matcher reads them: case, accents and look-alikes folded)`);
+    if (other !== undefined)
+      return at(
+        i,
+        'text',
+        `term ${JSON.stringify(term.text)} is listed twice (also terms[${other}], compared as the matcher reads them: case, accents and look-alikes folded)`,
+      );
     for (const k of keys) seen.set(k, i);
     return undefined;
   });

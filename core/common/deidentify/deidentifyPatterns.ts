@@ -51,8 +51,29 @@ const URL = [
 const PHONE = `(?:\\+|00)?(?:\\(\\d{1,5}\\)|\\d)(?:[ ./-]?(?:\\(\\d{1,5}\\)|\\d)){1,24}`;
 /** Digits said as words, English and German ("five five five, one two …", "null drei null, fünf …"). */
 const DIGIT_WORDS: Readonly<Record<string, number>> = {
-  zero: 0, oh: 0, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9,
-  null: 0, eins: 1, zwei: 2, zwo: 2, drei: 3, vier: 4, fünf: 5, fuenf: 5, sechs: 6, sieben: 7, acht: 8, neun: 9,
+  zero: 0,
+  oh: 0,
+  one: 1,
+  two: 2,
+  three: 3,
+  four: 4,
+  five: 5,
+  six: 6,
+  seven: 7,
+  eight: 8,
+  nine: 9,
+  null: 0,
+  eins: 1,
+  zwei: 2,
+  zwo: 2,
+  drei: 3,
+  vier: 4,
+  fünf: 5,
+  fuenf: 5,
+  sechs: 6,
+  sieben: 7,
+  acht: 8,
+  neun: 9,
 };
 /** "double five", "doppel fünf": one word said, two digits meant */
 const DOUBLING = '(?:double|triple|doppel|doppelt)';
@@ -61,18 +82,18 @@ const SAID_DIGIT = `(?:${DOUBLING}\\s)?(?:${Object.keys(DIGIT_WORDS).join('|')}|
 const SAID_PHONE = `(?:(?:plus|\\+)\\s?)?${SAID_DIGIT}(?:[\\s,./-]{1,3}${SAID_DIGIT}){2,30}`;
 const DIGITS = `\\d{${LONG_DIGIT_RUN},}`;
 
-const EN_MONTHS = 'january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec';
+const EN_MONTHS =
+  'january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec';
 const DE_MONTHS = 'januar|jänner|februar|märz|maerz|april|mai|juni|juli|august|september|oktober|november|dezember';
-const EN_ORDINALS = 'first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth|thirteenth|fourteenth|fifteenth|sixteenth|seventeenth|eighteenth|nineteenth|twentieth|twenty-first|twenty-second|twenty-third|twenty-fourth|twenty-fifth|twenty-sixth|twenty-seventh|twenty-eighth|twenty-ninth|thirtieth|thirty-first';
-const DE_ORDINALS = 'ersten|zweiten|dritten|vierten|fünften|sechsten|siebten|achten|neunten|zehnten|elften|zwölften|erster|zweiter|dritter|vierter|fünfter';
+const EN_ORDINALS =
+  'first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth|thirteenth|fourteenth|fifteenth|sixteenth|seventeenth|eighteenth|nineteenth|twentieth|twenty-first|twenty-second|twenty-third|twenty-fourth|twenty-fifth|twenty-sixth|twenty-seventh|twenty-eighth|twenty-ninth|thirtieth|thirty-first';
+const DE_ORDINALS =
+  'ersten|zweiten|dritten|vierten|fünften|sechsten|siebten|achten|neunten|zehnten|elften|zwölften|erster|zweiter|dritter|vierter|fünfter';
 const DAY = '(?:[0-2]?\\d|3[01])';
 const YEAR = '(?:\\d{4}|\\d{2})';
 const MONTH = '(?:0?[1-9]|1[0-2])';
 
-const DATE_COMMON = [
-  `\\d{4}-\\d{1,2}-\\d{1,2}`,
-  `${DAY}[/.-]\\d{1,2}[/.-]${YEAR}`,
-];
+const DATE_COMMON = [`\\d{4}-\\d{1,2}-\\d{1,2}`, `${DAY}[/.-]\\d{1,2}[/.-]${YEAR}`];
 const DATE_EN = [
   `(?:${EN_MONTHS})\\.? (?:the )?(?:${DAY}(?:st|nd|rd|th)?|${EN_ORDINALS})(?:,? \\d{4})?`,
   `(?:the )?(?:${DAY}(?:st|nd|rd|th)?|${EN_ORDINALS})(?: of)? (?:${EN_MONTHS})(?:,? \\d{4})?`,

@@ -35,7 +35,13 @@ export interface DeidentificationReceipt {
   hidden_audio: HiddenAudioEntry[];
 }
 
-export function deidentificationReceipt(list: DeidentifyList, listSha256: string, spans: Record<string, number>, review: DeidentificationReceipt['review'], hidden: HiddenAudioEntry[]): DeidentificationReceipt {
+export function deidentificationReceipt(
+  list: DeidentifyList,
+  listSha256: string,
+  spans: Record<string, number>,
+  review: DeidentificationReceipt['review'],
+  hidden: HiddenAudioEntry[],
+): DeidentificationReceipt {
   return {
     deidentified: true,
     method: DEIDENTIFY_METHOD,
@@ -58,7 +64,20 @@ const count = { type: 'integer', minimum: 0 } as const;
 export const deidentificationReceiptJsonSchema = {
   type: 'object',
   additionalProperties: false,
-  required: ['deidentified', 'method', 'list_version', 'list_sha256', 'terms', 'patterns', 'languages', 'audio', 'margin_ms', 'spans_by_class', 'review', 'hidden_audio'],
+  required: [
+    'deidentified',
+    'method',
+    'list_version',
+    'list_sha256',
+    'terms',
+    'patterns',
+    'languages',
+    'audio',
+    'margin_ms',
+    'spans_by_class',
+    'review',
+    'hidden_audio',
+  ],
   properties: {
     deidentified: { const: true },
     method: { type: 'string', minLength: 1 },
@@ -70,7 +89,12 @@ export const deidentificationReceiptJsonSchema = {
     audio: { enum: [...HIDDEN_AUDIO] },
     margin_ms: count,
     spans_by_class: { type: 'object', propertyNames: { pattern: '^[A-Z][A-Z0-9_]{0,31}$' }, additionalProperties: count },
-    review: { type: 'object', additionalProperties: false, required: ['accepted', 'rejected', 'added'], properties: { accepted: count, rejected: count, added: count } },
+    review: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['accepted', 'rejected', 'added'],
+      properties: { accepted: count, rejected: count, added: count },
+    },
     hidden_audio: {
       type: 'array',
       items: {
@@ -82,7 +106,10 @@ export const deidentificationReceiptJsonSchema = {
           item_id: { type: 'string' },
           path: { type: 'string', minLength: 1 },
           sample_rate: { type: 'integer', minimum: 1 },
-          ranges: { type: 'array', items: { type: 'object', additionalProperties: false, required: ['start', 'end'], properties: { start: count, end: count } } },
+          ranges: {
+            type: 'array',
+            items: { type: 'object', additionalProperties: false, required: ['start', 'end'], properties: { start: count, end: count } },
+          },
         },
       },
     },
@@ -91,6 +118,9 @@ export const deidentificationReceiptJsonSchema = {
 
 /** "de-identified (list 3, 4 PERSON, 1 PHONE; audio: silence)": the one line an export summary adds. */
 export function describeDeidentification(d: DeidentificationReceipt): string {
-  const spans = Object.entries(d.spans_by_class).map(([c, n]) => `${n} ${c}`).join(', ') || 'nothing found to hide';
+  const spans =
+    Object.entries(d.spans_by_class)
+      .map(([c, n]) => `${n} ${c}`)
+      .join(', ') || 'nothing found to hide';
   return `de-identified (list version ${d.list_version}: ${spans}; audio: ${d.audio}, margin ${d.margin_ms} ms)`;
 }

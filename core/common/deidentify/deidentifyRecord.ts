@@ -58,7 +58,12 @@ function amended(text: string, found: readonly TextSpan[], ref: Omit<SpanRef, 's
 }
 
 /** One segment's spans in one layer, found by the matcher in that segment alone and then amended by the review decisions. */
-export function segmentSpans(text: string, ref: Omit<SpanRef, 'start' | 'end'>, matcher: SpanMatcher, decisions: RecordDecisions): TextSpan[] {
+export function segmentSpans(
+  text: string,
+  ref: Omit<SpanRef, 'start' | 'end'>,
+  matcher: SpanMatcher,
+  decisions: RecordDecisions,
+): TextSpan[] {
   return amended(text, matcher.find(text), ref, decisions);
 }
 
@@ -68,7 +73,13 @@ export function segmentSpans(text: string, ref: Omit<SpanRef, 'start' | 'end'>, 
  * cut at the segment boundaries into pieces that keep its class and key (so both pieces get the same placeholder
  * and both stretches of audio are hidden). Then each segment's review decisions.
  */
-export function layerSpans(texts: readonly string[], refs: ReadonlyArray<Pick<SpanRef, 'utterance' | 'segment'>>, layer: SpanRef['layer'], matcher: SpanMatcher, decisions: RecordDecisions): TextSpan[][] {
+export function layerSpans(
+  texts: readonly string[],
+  refs: ReadonlyArray<Pick<SpanRef, 'utterance' | 'segment'>>,
+  layer: SpanRef['layer'],
+  matcher: SpanMatcher,
+  decisions: RecordDecisions,
+): TextSpan[][] {
   const joined = joinSegments(texts.map((text) => ({ text, t0_ms: 0, t1_ms: 0 })));
   const pieces: TextSpan[][] = texts.map(() => []);
   let first = 0;
@@ -100,7 +111,12 @@ export function tokenOffsets(segment: ExportSegmentV2): Array<{ start: number; e
 }
 
 /** The audio time of a text span: the tokens it touches, else its share of the segment's time. */
-export function spanTime(segment: ExportSegmentV2, offsets: ReadonlyArray<{ start: number; end: number } | null>, span: { start: number; end: number }, textLength: number): { t0_ms: number; t1_ms: number } {
+export function spanTime(
+  segment: ExportSegmentV2,
+  offsets: ReadonlyArray<{ start: number; end: number } | null>,
+  span: { start: number; end: number },
+  textLength: number,
+): { t0_ms: number; t1_ms: number } {
   const touched = (segment.tokens ?? []).filter((_, i) => {
     const o = offsets[i];
     return o !== null && o !== undefined && o.start < span.end && span.start < o.end;
@@ -117,14 +133,22 @@ export function spanTime(segment: ExportSegmentV2, offsets: ReadonlyArray<{ star
  * notes, the model's steps), commitments' offsets moved with their quotes, labels and times untouched; and the
  * audio spans to hide. Pure: the audio and the files are the caller's.
  */
-export function deidentifyRecord<R extends DeidentifiableRecord>(record: R, matcher: SpanMatcher, decisions: RecordDecisions = NO_DECISIONS): DeidentifiedRecord<R> {
+export function deidentifyRecord<R extends DeidentifiableRecord>(
+  record: R,
+  matcher: SpanMatcher,
+  decisions: RecordDecisions = NO_DECISIONS,
+): DeidentifiedRecord<R> {
   const numbers = new PlaceholderNumbers();
   const counts: Record<string, number> = {};
   const count = (spans: readonly TextSpan[]): void => {
     for (const s of spans) counts[s.class] = (counts[s.class] ?? 0) + 1;
   };
   const audioSpans: HiddenAudioSpan[] = [];
-  const edit = (text: string, spans: readonly TextSpan[]): EditedText => applyEdits(text, spans.map((s) => ({ start: s.start, end: s.end, replacement: numbers.placeholder(s) })));
+  const edit = (text: string, spans: readonly TextSpan[]): EditedText =>
+    applyEdits(
+      text,
+      spans.map((s) => ({ start: s.start, end: s.end, replacement: numbers.placeholder(s) })),
+    );
   /** a text without segment or token places: matched on its own, numbered with the rest */
   const free = (text: string): string => edit(text, matcher.find(text)).text;
   const freeCounted = (text: string): string => {
@@ -135,7 +159,13 @@ export function deidentifyRecord<R extends DeidentifiableRecord>(record: R, matc
 
   const correctionOf = new Map(record.corrections.map((c) => [`${c.utterance}/${c.segment}`, c.text]));
   const refs = record.segments.map((segment) => ({ utterance: segment.utterance, segment: segment.index }));
-  const verbatimSpans = layerSpans(record.segments.map((s) => s.text), refs, 'verbatim', matcher, decisions);
+  const verbatimSpans = layerSpans(
+    record.segments.map((s) => s.text),
+    refs,
+    'verbatim',
+    matcher,
+    decisions,
+  );
   // the corrected layer is each segment's correction, or its verbatim text where nobody corrected it
   const correctedLayer = record.segments.map((s) => correctionOf.get(`${s.utterance}/${s.index}`) ?? s.text);
   const correctedSpans = layerSpans(correctedLayer, refs, 'corrected', matcher, decisions);
@@ -148,8 +178,15 @@ export function deidentifyRecord<R extends DeidentifiableRecord>(record: R, matc
     const found = verbatimSpans[i]!;
     // an uncorrected segment is one text in both layers: what the corrected layer joins across its edges (a
     // corrected neighbour completing a name) is hidden in it too
-    const rejectedHere = (c: TextSpan): boolean => decisions.rejected.some((r) => r.utterance === ref.utterance && r.segment === ref.segment && r.start === c.start && r.end === c.end);
-    const spans = corrected !== undefined ? found : settleOverlaps([...found, ...correctedSpans[i]!.filter((c) => !rejectedHere(c) && !found.some((s) => c.start < s.end && s.start < c.end))]);
+    const rejectedHere = (c: TextSpan): boolean =>
+      decisions.rejected.some((r) => r.utterance === ref.utterance && r.segment === ref.segment && r.start === c.start && r.end === c.end);
+    const spans =
+      corrected !== undefined
+        ? found
+        : settleOverlaps([
+            ...found,
+            ...correctedSpans[i]!.filter((c) => !rejectedHere(c) && !found.some((s) => c.start < s.end && s.start < c.end)),
+          ]);
     count(spans);
     const offsets = tokenOffsets(segment);
     for (const s of spans) audioSpans.push({ ...spanTime(segment, offsets, s, segment.text.length), class: s.class });
@@ -170,16 +207,29 @@ export function deidentifyRecord<R extends DeidentifiableRecord>(record: R, matc
   const joined = joinSegments(record.segments);
   let transcript: EditedText | null = null;
   if (record.transcript !== null) {
-    transcript = joined.text === record.transcript
-      ? applyEdits(record.transcript, segmentSpansUsed.flatMap((spans, i) => spans.map((s) => ({ start: joined.spans[i]!.start + s.start, end: joined.spans[i]!.start + s.end, replacement: numbers.placeholder(s) }))))
-      : edit(record.transcript, matcher.find(record.transcript));
+    transcript =
+      joined.text === record.transcript
+        ? applyEdits(
+            record.transcript,
+            segmentSpansUsed.flatMap((spans, i) =>
+              spans.map((s) => ({
+                start: joined.spans[i]!.start + s.start,
+                end: joined.spans[i]!.start + s.end,
+                replacement: numbers.placeholder(s),
+              })),
+            ),
+          )
+        : edit(record.transcript, matcher.find(record.transcript));
   }
-  const correctedJoined = joinSegments(record.segments.map((s) => ({ ...s, text: correctionOf.get(`${s.utterance}/${s.index}`) ?? s.text })));
-  const transcriptCorrected = record.transcript_corrected === null
-    ? null
-    : correctedJoined.text === record.transcript_corrected
-      ? joinSegments(segments.map((s, i) => ({ ...s, text: correctedTexts[i]! }))).text
-      : free(record.transcript_corrected);
+  const correctedJoined = joinSegments(
+    record.segments.map((s) => ({ ...s, text: correctionOf.get(`${s.utterance}/${s.index}`) ?? s.text })),
+  );
+  const transcriptCorrected =
+    record.transcript_corrected === null
+      ? null
+      : correctedJoined.text === record.transcript_corrected
+        ? joinSegments(segments.map((s, i) => ({ ...s, text: correctedTexts[i]! }))).text
+        : free(record.transcript_corrected);
 
   // the spread keeps every field of a later version (v3's reviewer on acts and corrections) as it was
   const out = {
@@ -192,7 +242,12 @@ export function deidentifyRecord<R extends DeidentifiableRecord>(record: R, matc
       const start = transcript.offsetOf(span.start, 'start');
       const end = transcript.offsetOf(span.end, 'end');
       const points = offsetUnitOf(record.schema_version) === 'code_point';
-      return { ...c, start: points ? codePointOffset(transcript.text, start) : start, end: points ? codePointOffset(transcript.text, end) : end, quote: transcript.text.slice(start, end) };
+      return {
+        ...c,
+        start: points ? codePointOffset(transcript.text, start) : start,
+        end: points ? codePointOffset(transcript.text, end) : end,
+        quote: transcript.text.slice(start, end),
+      };
     }),
     transcript: transcript?.text ?? null,
     transcript_corrected: transcriptCorrected,
@@ -206,13 +261,31 @@ export function deidentifyRecord<R extends DeidentifiableRecord>(record: R, matc
       };
     }),
     segments,
-    superseded_transcripts: record.superseded_transcripts.map((t) => ({ ...t, text: freeCounted(t.text), corrected_text: t.corrected_text === null ? null : freeCounted(t.corrected_text) })),
+    superseded_transcripts: record.superseded_transcripts.map((t) => ({
+      ...t,
+      text: freeCounted(t.text),
+      corrected_text: t.corrected_text === null ? null : freeCounted(t.corrected_text),
+    })),
     notes: record.notes.map((n) => ({ ...n, text: freeCounted(n.text) })),
     model_reasoning: record.model_reasoning === null ? null : { ...record.model_reasoning, steps: record.model_reasoning.steps.map(free) },
     step_judgments: record.step_judgments.map((j) => ({ ...j, quote: j.quote === null ? null : free(j.quote) })),
     // coded units hold transcript words and coders' memos: placeholders there too
     ...(record.codings
-      ? { codings: { ...record.codings, units: record.codings.units.map((u) => ({ ...u, text: free(u.text), codes: Object.fromEntries(Object.entries(u.codes).map(([coder, given]) => [coder, given.map((c) => ({ ...c, memo: c.memo === null ? null : free(c.memo) }))])) })) } }
+      ? {
+          codings: {
+            ...record.codings,
+            units: record.codings.units.map((u) => ({
+              ...u,
+              text: free(u.text),
+              codes: Object.fromEntries(
+                Object.entries(u.codes).map(([coder, given]) => [
+                  coder,
+                  given.map((c) => ({ ...c, memo: c.memo === null ? null : free(c.memo) })),
+                ]),
+              ),
+            })),
+          },
+        }
       : {}),
   };
   return { record: out as R, audio_spans: audioSpans, counts, classes: numbers.classes() };

@@ -56,7 +56,9 @@ export function recordTexts(record: Record<string, unknown>): RecordText[] {
     codings.units.forEach((u, i) => {
       if (!isObject(u)) return;
       add(`codings.units[${i}].text`, u.text);
-      if (isObject(u.codes)) for (const given of Object.values(u.codes)) if (Array.isArray(given)) given.forEach((c) => isObject(c) && add(`codings.units[${i}].memo`, c.memo));
+      if (isObject(u.codes))
+        for (const given of Object.values(u.codes))
+          if (Array.isArray(given)) given.forEach((c) => isObject(c) && add(`codings.units[${i}].memo`, c.memo));
     });
   }
   const reasoning = record.model_reasoning;

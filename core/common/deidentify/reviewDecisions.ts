@@ -55,25 +55,46 @@ const spanId = (itemId: string, s: SpanRef): string => `${itemId}\u0000${s.utter
  * reject of something the list does not match there (nor a reviewer added), an added span that does not start and end on word edges, or
  * no reviewer; else the event to append. Pure: the host appends it.
  */
-export function decideReview(command: ReviewCommand, reviewed: ReviewedText | null, matcher: SpanMatcher, reviewer: string, addedHere = false): ReviewDecisionData {
+export function decideReview(
+  command: ReviewCommand,
+  reviewed: ReviewedText | null,
+  matcher: SpanMatcher,
+  reviewer: string,
+  addedHere = false,
+): ReviewDecisionData {
   const { span } = command;
   if (reviewer.trim() === '') throw new Refusal('bad_request', 'a review decision needs a reviewer name');
-  if (!reviewed) throw new Refusal('not_found', `"${command.item_id}" has no ${span.layer} text at utterance ${span.utterance}, segment ${span.segment}`);
+  if (!reviewed)
+    throw new Refusal(
+      'not_found',
+      `"${command.item_id}" has no ${span.layer} text at utterance ${span.utterance}, segment ${span.segment}`,
+    );
   const { text } = reviewed;
   if (!Number.isInteger(span.start) || !Number.isInteger(span.end) || span.start < 0 || span.end > text.length || span.start >= span.end) {
     throw new Refusal('bad_request', `span ${span.start}–${span.end} is not inside the segment's text (0–${text.length})`);
   }
-  if (!new RegExp(CLASS_PATTERN, 'u').test(command.class)) throw new Refusal('bad_request', `class "${command.class}" must be capitals, digits or _ (PERSON, PLACE, ORG, …)`);
+  if (!new RegExp(CLASS_PATTERN, 'u').test(command.class))
+    throw new Refusal('bad_request', `class "${command.class}" must be capitals, digits or _ (PERSON, PLACE, ORG, …)`);
   if (command.decision === 'add') {
     const word = /[\p{L}\p{N}]/u;
     const edge = (i: number): boolean => i <= 0 || i >= text.length || !word.test(text[i - 1]!) || !word.test(text[i]!);
-    if (!edge(span.start) || !edge(span.end) || !word.test(text.slice(span.start, span.end))) throw new Refusal('bad_request', 'an added span is whole words: it must start and end at word edges');
+    if (!edge(span.start) || !edge(span.end) || !word.test(text.slice(span.start, span.end)))
+      throw new Refusal('bad_request', 'an added span is whole words: it must start and end at word edges');
   } else {
     const match = matcher.find(text).find((m) => m.start === span.start && m.end === span.end);
-    if (!match && !addedHere && command.decision === 'reject') throw new Refusal('bad_request', `nothing the list hides starts and ends at ${span.start}–${span.end} of this segment`);
-    if (match && match.class !== command.class) throw new Refusal('bad_request', `the match at ${span.start}–${span.end} is ${match.class}, not ${command.class}`);
+    if (!match && !addedHere && command.decision === 'reject')
+      throw new Refusal('bad_request', `nothing the list hides starts and ends at ${span.start}–${span.end} of this segment`);
+    if (match && match.class !== command.class)
+      throw new Refusal('bad_request', `the match at ${span.start}–${span.end} is ${match.class}, not ${command.class}`);
   }
-  return { item_id: command.item_id, decision: command.decision, span: { ...span }, class: command.class, text_sha256: reviewed.sha256, reviewer };
+  return {
+    item_id: command.item_id,
+    decision: command.decision,
+    span: { ...span },
+    class: command.class,
+    text_sha256: reviewed.sha256,
+    reviewer,
+  };
 }
 
 /** The decisions in force per item: the last decision on each span wins (a reject after an add takes the add back). */

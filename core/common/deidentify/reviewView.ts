@@ -33,7 +33,8 @@ export interface DeidentifyReviewView {
   spans: ReviewSpanView[];
 }
 
-const sameSpan = (a: SpanRef, b: SpanRef): boolean => a.utterance === b.utterance && a.segment === b.segment && a.layer === b.layer && a.start === b.start && a.end === b.end;
+const sameSpan = (a: SpanRef, b: SpanRef): boolean =>
+  a.utterance === b.utterance && a.segment === b.segment && a.layer === b.layer && a.start === b.start && a.end === b.end;
 
 /**
  * What Review shows for one item: every segment text (verbatim and corrected), every match of the list in them and
@@ -49,21 +50,42 @@ export function buildReviewView(
 ): DeidentifyReviewView {
   const texts: Array<{ view: ReviewSegmentView; source: ExportSegmentV2 }> = [];
   for (const s of segments) {
-    texts.push({ view: { utterance: s.utterance, segment: s.index, layer: 'verbatim', text: s.text, t0_ms: s.t0_ms, t1_ms: s.t1_ms }, source: s });
+    texts.push({
+      view: { utterance: s.utterance, segment: s.index, layer: 'verbatim', text: s.text, t0_ms: s.t0_ms, t1_ms: s.t1_ms },
+      source: s,
+    });
     const c = corrections.find((x) => x.utterance === s.utterance && x.segment === s.index);
-    if (c) texts.push({ view: { utterance: s.utterance, segment: s.index, layer: 'corrected', text: c.text, t0_ms: s.t0_ms, t1_ms: s.t1_ms }, source: { ...s, tokens: [] } });
+    if (c)
+      texts.push({
+        view: { utterance: s.utterance, segment: s.index, layer: 'corrected', text: c.text, t0_ms: s.t0_ms, t1_ms: s.t1_ms },
+        source: { ...s, tokens: [] },
+      });
   }
   const spans: ReviewSpanView[] = [];
   if (matcher) {
     for (const { view, source } of texts) {
       const ref = { utterance: view.utterance, segment: view.segment, layer: view.layer };
-      const mine = decisions.filter((d) => d.span.utterance === ref.utterance && d.span.segment === ref.segment && d.span.layer === ref.layer);
-      const added: TextSpan[] = mine.filter((d) => d.decision === 'add').map((d) => ({ start: d.span.start, end: d.span.end, class: d.class, key: '', origin: 'added' }));
-      const found = settleOverlaps([...added, ...matcher.find(view.text).filter((m) => !added.some((a) => m.start < a.end && a.start < m.end))]);
+      const mine = decisions.filter(
+        (d) => d.span.utterance === ref.utterance && d.span.segment === ref.segment && d.span.layer === ref.layer,
+      );
+      const added: TextSpan[] = mine
+        .filter((d) => d.decision === 'add')
+        .map((d) => ({ start: d.span.start, end: d.span.end, class: d.class, key: '', origin: 'added' }));
+      const found = settleOverlaps([
+        ...added,
+        ...matcher.find(view.text).filter((m) => !added.some((a) => m.start < a.end && a.start < m.end)),
+      ]);
       const offsets = tokenOffsets(source);
       for (const m of found) {
         const span = { ...ref, start: m.start, end: m.end };
-        spans.push({ span, class: m.class, text: view.text.slice(m.start, m.end), origin: m.origin, decision: mine.find((d) => sameSpan(d.span, span))?.decision ?? null, ...spanTime(source, offsets, m, view.text.length) });
+        spans.push({
+          span,
+          class: m.class,
+          text: view.text.slice(m.start, m.end),
+          origin: m.origin,
+          decision: mine.find((d) => sameSpan(d.span, span))?.decision ?? null,
+          ...spanTime(source, offsets, m, view.text.length),
+        });
       }
     }
   }

@@ -54,7 +54,10 @@ export class SpanMatcher {
     });
     this.automaton = keys.length === 0 ? null : new TermAutomaton(keys);
     this.termKeys = list.terms.map((t) => `term:${termKeys(t)[0]!}`);
-    this.patterns = list.patterns.map((name) => ({ name, regex: new RegExp(`${BEFORE}(?:${patternSources(name, list.languages).join('|')})${AFTER}`, 'giu') }));
+    this.patterns = list.patterns.map((name) => ({
+      name,
+      regex: new RegExp(`${BEFORE}(?:${patternSources(name, list.languages).join('|')})${AFTER}`, 'giu'),
+    }));
   }
 
   /** Every span to hide in `text`, in text order, none overlapping. */
@@ -65,7 +68,9 @@ export class SpanMatcher {
     for (const { name, regex } of this.patterns) {
       for (const m of (plain?.text ?? text).matchAll(regex)) {
         if (name === 'phone' && !isPhoneNumber(m[0])) continue;
-        const span = plain ? verbatimSpan(plain, m.index, m.index + m[0].length, text.length) : { start: m.index, end: m.index + m[0].length };
+        const span = plain
+          ? verbatimSpan(plain, m.index, m.index + m[0].length, text.length)
+          : { start: m.index, end: m.index + m[0].length };
         found.push({ ...span, class: PATTERN_CLASSES[name], key: patternKey(name, m[0]), origin: name });
       }
     }
@@ -101,7 +106,9 @@ const ORIGIN_RANK: Readonly<Record<TextSpan['origin'], number>> = { added: 0, te
 /** Longest first, then by origin, then earliest; a span overlapping one already kept is dropped. Returned in text order. */
 export function settleOverlaps(spans: readonly TextSpan[]): TextSpan[] {
   const kept: TextSpan[] = [];
-  const order = [...spans].sort((a, b) => b.end - b.start - (a.end - a.start) || ORIGIN_RANK[a.origin] - ORIGIN_RANK[b.origin] || a.start - b.start);
+  const order = [...spans].sort(
+    (a, b) => b.end - b.start - (a.end - a.start) || ORIGIN_RANK[a.origin] - ORIGIN_RANK[b.origin] || a.start - b.start,
+  );
   for (const s of order) if (!kept.some((k) => s.start < k.end && k.start < s.end)) kept.push(s);
   return kept.sort((a, b) => a.start - b.start);
 }

@@ -44,12 +44,14 @@ export function resolveDecodeSettings(partial: Partial<DecodeSettings> = {}): De
   for (const [key, value] of Object.entries(partial) as Array<[keyof DecodeSettings, unknown]>) {
     if (value !== undefined) (s as unknown as Record<string, unknown>)[key] = value;
   }
-  if (typeof s.language !== 'string' || !/^(auto|[a-z]{2,3})$/.test(s.language)) bad('language', `must be a language code or "auto" (got ${JSON.stringify(s.language)})`);
+  if (typeof s.language !== 'string' || !/^(auto|[a-z]{2,3})$/.test(s.language))
+    bad('language', `must be a language code or "auto" (got ${JSON.stringify(s.language)})`);
   if (typeof s.initialPrompt !== 'string') bad('initialPrompt', 'must be a string');
   if (typeof s.tokenTimestamps !== 'boolean') bad('tokenTimestamps', 'must be true or false');
   if (typeof s.suppressNonSpeechTokens !== 'boolean') bad('suppressNonSpeechTokens', 'must be true or false');
   if (typeof s.temperature !== 'number' || !(s.temperature >= 0 && s.temperature <= 1)) bad('temperature', 'must be between 0 and 1');
-  if (typeof s.temperatureInc !== 'number' || !(s.temperatureInc >= 0 && s.temperatureInc <= 1)) bad('temperatureInc', 'must be between 0 and 1');
+  if (typeof s.temperatureInc !== 'number' || !(s.temperatureInc >= 0 && s.temperatureInc <= 1))
+    bad('temperatureInc', 'must be between 0 and 1');
   if (!Number.isInteger(s.bestOf) || s.bestOf < 1 || s.bestOf > 8) bad('bestOf', 'must be an integer from 1 to 8');
   if (!Number.isInteger(s.threads) || s.threads < 0 || s.threads > 256) bad('threads', 'must be an integer from 0 (engine default) to 256');
   if (s.audioCtx !== null && (!Number.isInteger(s.audioCtx) || s.audioCtx < 1 || s.audioCtx > FULL_AUDIO_CTX)) {

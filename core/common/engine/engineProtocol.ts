@@ -17,8 +17,7 @@ export type EngineRequest =
 export type EngineRequestKind = EngineRequest['kind'];
 
 export type EngineReply =
-  | { seq: number; ok: true; value: unknown }
-  | { seq: number; ok: false; error: { code: EngineErrorCode; message: string } };
+  { seq: number; ok: true; value: unknown } | { seq: number; ok: false; error: { code: EngineErrorCode; message: string } };
 
 /** The transport: a worker_threads MessagePort, an Electron MessagePortMain or utility-process parentPort, adapted. */
 export interface EnginePort {
@@ -49,7 +48,8 @@ export function parseEngineRequest(message: unknown): EngineRequest | { problem:
       if (typeof message.modelPath !== 'string' || message.modelPath === '') return { problem: 'load.modelPath must be a file path', seq };
       break;
     case 'transcribe':
-      if (!isRecord(message.input) || !(message.input.pcm instanceof Float32Array)) return { problem: 'transcribe.input.pcm must be a Float32Array', seq };
+      if (!isRecord(message.input) || !(message.input.pcm instanceof Float32Array))
+        return { problem: 'transcribe.input.pcm must be a Float32Array', seq };
       break;
     case 'encode':
       if (!(message.pcm instanceof Float32Array)) return { problem: 'encode.pcm must be a Float32Array', seq };

@@ -17,8 +17,15 @@ const SIGNAL_WORDS: Readonly<Record<string, string>> = {
 
 /** "killed by SIGSEGV (segmentation fault)" or "exited with code 3", plus the last line of what it wrote to stderr, if any. */
 export function describeEngineExit(code: number | null, signal: string | null, stderrTail = ''): EngineExit {
-  const how = signal ? `killed by ${signal}${SIGNAL_WORDS[signal] ? ` (${SIGNAL_WORDS[signal]})` : ''}` : `exited with code ${code ?? 'unknown'}`;
-  const said = stderrTail.split('\n').map((line) => line.trim()).filter((line) => line !== '').pop() ?? '';
+  const how = signal
+    ? `killed by ${signal}${SIGNAL_WORDS[signal] ? ` (${SIGNAL_WORDS[signal]})` : ''}`
+    : `exited with code ${code ?? 'unknown'}`;
+  const said =
+    stderrTail
+      .split('\n')
+      .map((line) => line.trim())
+      .filter((line) => line !== '')
+      .pop() ?? '';
   return { code, signal, description: said ? `${how}; its last words: ${said.slice(0, 300)}` : how };
 }
 

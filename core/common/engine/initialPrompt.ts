@@ -40,7 +40,9 @@ export function estimatePromptTokens(text: string): number {
 }
 
 const sentenceCase = (words: readonly string[]): string =>
-  words.map((w, i) => (w === 'i' || w.startsWith("i'") ? `I${w.slice(1)}` : i === 0 ? w.charAt(0).toUpperCase() + w.slice(1) : w)).join(' ');
+  words
+    .map((w, i) => (w === 'i' || w.startsWith("i'") ? `I${w.slice(1)}` : i === 0 ? w.charAt(0).toUpperCase() + w.slice(1) : w))
+    .join(' ');
 
 /** The plainest phrasing of a pattern: fewest words, contractions counted as two more (the first among equals). */
 function plainest(phrasings: readonly string[][]): readonly string[] {

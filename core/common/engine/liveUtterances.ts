@@ -52,7 +52,13 @@ export interface LiveUtteranceStats {
  * ready at the cut. Partials go only to `onPartial`: never to the scheduler's queue of finals, the log or the parser.
  */
 export class LiveUtterances {
-  readonly stats: LiveUtteranceStats = { partials_requested: 0, partials_shown: 0, speculations: 0, speculations_discarded: 0, speculations_shown: 0 };
+  readonly stats: LiveUtteranceStats = {
+    partials_requested: 0,
+    partials_shown: 0,
+    speculations: 0,
+    speculations_discarded: 0,
+    speculations_shown: 0,
+  };
   private readonly speculateAfterMs: number | null;
   private readonly partials: boolean;
   private readonly minPartialSamples: number;
@@ -107,13 +113,23 @@ export class LiveUtterances {
       // speech resumed before the cut: the speculated audio is not the utterance
       if (scheduler.discardSpeculation(context.item_id, utterance)) this.stats.speculations_discarded++;
       // its text shown as final goes back to a partial's look until the next partial replaces it
-      if (this.speculated.shown !== null) context.onPartial?.({ item_id: context.item_id, utterance, text: this.speculated.shown, speculative: false });
+      if (this.speculated.shown !== null)
+        context.onPartial?.({ item_id: context.item_id, utterance, text: this.speculated.shown, speculative: false });
       this.speculated = null;
     }
     // (a click or a breath is dropped at its cut: nothing to speculate on)
-    if (this.speculateAfterMs !== null && open.willBeSent && open.silenceMs >= this.speculateAfterMs && open.cutIfSilentSample <= open.samplesSeen) {
+    if (
+      this.speculateAfterMs !== null &&
+      open.willBeSent &&
+      open.silenceMs >= this.speculateAfterMs &&
+      open.cutIfSilentSample <= open.samplesSeen
+    ) {
       if (!this.speculated || this.speculated.utterance !== utterance) {
-        const speculated: { utterance: number; speechEnd: number; shown: string | null } = { utterance, speechEnd: open.speechEndSample, shown: null };
+        const speculated: { utterance: number; speechEnd: number; shown: string | null } = {
+          utterance,
+          speechEnd: open.speechEndSample,
+          shown: null,
+        };
         const cutterIndex = open.index;
         scheduler.speculate(request(open.startSample, open.cutIfSilentSample), (text, identity) => {
           // a result for a speculation speech already made stale is not shown

@@ -95,7 +95,9 @@ export function isPartialRequestId(requestId: string): boolean {
 }
 
 function randomPrefix(): string {
-  return `tx-${Math.floor(Math.random() * 36 ** 6).toString(36).padStart(6, '0')}-`;
+  return `tx-${Math.floor(Math.random() * 36 ** 6)
+    .toString(36)
+    .padStart(6, '0')}-`;
 }
 
 /**
@@ -164,7 +166,12 @@ export class TranscriptionScheduler {
    */
   partial(request: PartialRequest, onText?: (text: string, identity: RequestIdentity) => void): boolean {
     if (!this.partialAllowed() || !(request.pcm instanceof Float32Array) || request.pcm.length === 0) return false;
-    const job = this.newJob('partial', request, () => undefined, () => undefined);
+    const job = this.newJob(
+      'partial',
+      request,
+      () => undefined,
+      () => undefined,
+    );
     job.onText = onText;
     this.queue.push(job);
     this.pump();
@@ -184,7 +191,12 @@ export class TranscriptionScheduler {
       if (earlier.span!.start_sample === request.start_sample && earlier.span!.end_sample === request.end_sample) return;
       this.discard(earlier, 'replaced by a later speculation of the same utterance');
     }
-    const job = this.newJob('speculative', request, () => undefined, () => undefined);
+    const job = this.newJob(
+      'speculative',
+      request,
+      () => undefined,
+      () => undefined,
+    );
     job.onText = onText;
     job.span = { start_sample: request.start_sample, end_sample: request.end_sample };
     this.speculations.set(key, job);
@@ -200,7 +212,10 @@ export class TranscriptionScheduler {
   }
 
   /** The speculative final waiting for its cut, if any. */
-  speculationFor(itemId: string, utterance: number): { request_id: string; start_sample: number; end_sample: number; finished: boolean } | null {
+  speculationFor(
+    itemId: string,
+    utterance: number,
+  ): { request_id: string; start_sample: number; end_sample: number; finished: boolean } | null {
     const job = this.speculations.get(`${itemId}/${utterance}`);
     return job ? { request_id: job.identity.request_id, ...job.span!, finished: job.result !== undefined } : null;
   }
@@ -241,7 +256,12 @@ export class TranscriptionScheduler {
     if (!job) return false;
     const sameSpan = job.span!.start_sample === request.start_sample && job.span!.end_sample === request.end_sample;
     if (!sameSpan || job.identity.audio_sha256 !== this.options.hashAudio(request.pcm)) {
-      this.discard(job, sameSpan ? 'the cut audio differs from the speculated audio' : `the cut fell at samples ${request.start_sample}–${request.end_sample}, not ${job.span!.start_sample}–${job.span!.end_sample}`);
+      this.discard(
+        job,
+        sameSpan
+          ? 'the cut audio differs from the speculated audio'
+          : `the cut fell at samples ${request.start_sample}–${request.end_sample}, not ${job.span!.start_sample}–${job.span!.end_sample}`,
+      );
       return false;
     }
     this.speculations.delete(key);
@@ -276,10 +296,14 @@ export class TranscriptionScheduler {
   /** Queues an utterance; the promise settles with its own outcome only (rejects when the engine fails). */
   transcribe(request: UtteranceRequest): Promise<UtteranceOutcome> {
     if (this.closed) return Promise.resolve({ kind: 'stale', request_id: '', reason: 'the transcriber is closed' });
-    if (typeof request.item_id !== 'string' || request.item_id === '') return Promise.reject(new TypeError('request.item_id must be a non-empty string'));
-    if (!Number.isSafeInteger(request.utterance) || request.utterance < 0) return Promise.reject(new TypeError('request.utterance must be an integer ≥ 0'));
-    if (!Number.isSafeInteger(request.start_sample) || request.start_sample < 0) return Promise.reject(new TypeError('request.start_sample must be an integer ≥ 0'));
-    if (!(request.pcm instanceof Float32Array) || request.pcm.length === 0) return Promise.reject(new TypeError('request.pcm must be a non-empty Float32Array'));
+    if (typeof request.item_id !== 'string' || request.item_id === '')
+      return Promise.reject(new TypeError('request.item_id must be a non-empty string'));
+    if (!Number.isSafeInteger(request.utterance) || request.utterance < 0)
+      return Promise.reject(new TypeError('request.utterance must be an integer ≥ 0'));
+    if (!Number.isSafeInteger(request.start_sample) || request.start_sample < 0)
+      return Promise.reject(new TypeError('request.start_sample must be an integer ≥ 0'));
+    if (!(request.pcm instanceof Float32Array) || request.pcm.length === 0)
+      return Promise.reject(new TypeError('request.pcm must be a non-empty Float32Array'));
     return new Promise<UtteranceOutcome>((resolve, reject) => {
       if (this.adopt(request, resolve, reject)) return;
       const job = this.newJob('final', request, resolve, reject);
@@ -291,8 +315,10 @@ export class TranscriptionScheduler {
   /** The annotator left the item: its queued requests end as stale now, its running one when it returns. */
   cancelItem(itemId: string): number {
     let cancelled = 0;
-    for (const job of [...this.speculations.values()]) if (job.identity.item_id === itemId) this.discard(job, 'the annotator left the item');
-    for (let i = this.queue.length - 1; i >= 0; i--) if (this.queue[i]!.kind === 'partial' && this.queue[i]!.identity.item_id === itemId) this.queue.splice(i, 1);
+    for (const job of [...this.speculations.values()])
+      if (job.identity.item_id === itemId) this.discard(job, 'the annotator left the item');
+    for (let i = this.queue.length - 1; i >= 0; i--)
+      if (this.queue[i]!.kind === 'partial' && this.queue[i]!.identity.item_id === itemId) this.queue.splice(i, 1);
     // a partial of the item still running is not shown when it returns
     if (this.running?.kind === 'partial' && this.running.identity.item_id === itemId) this.running.discarded = true;
     for (let i = this.queue.length - 1; i >= 0; i--) {
@@ -379,7 +405,10 @@ export class TranscriptionScheduler {
     this.partials++;
     this.lastPartialText = this.now();
     const segments = offsetSegments(result.segments, job.offsetMs);
-    const text = segments.map((s) => s.text).join('').trim();
+    const text = segments
+      .map((s) => s.text)
+      .join('')
+      .trim();
     this.options.onEvent?.({ type: 'partial', identity: { ...job.identity }, text, segments, elapsed_ms: result.elapsed_ms });
     job.onText?.(text, { ...job.identity });
   }
@@ -392,7 +421,10 @@ export class TranscriptionScheduler {
     if (this.closed || !job.onText) return;
     const got = result.identity as Partial<RequestIdentity> | undefined;
     if (IDENTITY_FIELDS.some((field) => got?.[field] !== job.identity[field])) return;
-    const text = offsetSegments(result.segments, job.offsetMs).map((s) => s.text).join('').trim();
+    const text = offsetSegments(result.segments, job.offsetMs)
+      .map((s) => s.text)
+      .join('')
+      .trim();
     this.options.onEvent?.({ type: 'speculation_ready', identity: { ...job.identity }, text });
     job.onText(text, { ...job.identity });
   }

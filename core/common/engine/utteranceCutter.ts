@@ -82,7 +82,8 @@ export function endsSentence(text: string): boolean {
 const FORCED_CUT_SEARCH_MS = 2000;
 
 function checkMs(name: string, value: number, min: number): number {
-  if (!Number.isFinite(value) || value < min) throw new RangeError(`utterance cutter option ${name} must be a number ≥ ${min} (got ${value})`);
+  if (!Number.isFinite(value) || value < min)
+    throw new RangeError(`utterance cutter option ${name} must be a number ≥ ${min} (got ${value})`);
   return value;
 }
 
@@ -150,7 +151,8 @@ export class UtteranceCutter {
     this.probe = options.speech ?? null;
     this.mode = this.probe ? 'vad' : 'energy';
     this.speechThreshold = options.speechThreshold ?? DEFAULT_SPEECH_THRESHOLD;
-    if (!(this.speechThreshold > 0 && this.speechThreshold < 1)) throw new RangeError(`utterance cutter option speechThreshold must be between 0 and 1 (got ${this.speechThreshold})`);
+    if (!(this.speechThreshold > 0 && this.speechThreshold < 1))
+      throw new RangeError(`utterance cutter option speechThreshold must be between 0 and 1 (got ${this.speechThreshold})`);
     this.meter = new FrameLevelMeter(this.sampleRate);
     this.frameSize = this.probe ? this.probe.windowSamples : this.meter.frameSize;
     this.pendingWindow = new Float32Array(this.probe ? this.frameSize : 0);
@@ -159,11 +161,14 @@ export class UtteranceCutter {
     const minSilenceMs = checkMs('minSilenceMs', options.minSilenceMs ?? (this.probe ? 300 : 600), FRAME_MS);
     const maxUtteranceMs = checkMs('maxUtteranceMs', options.maxUtteranceMs ?? 25_000, FORCED_CUT_SEARCH_MS + FRAME_MS);
     const keepAfterMs = checkMs('keepAfterSpeechMs', options.keepAfterSpeechMs ?? (this.probe ? 150 : 300), 0);
-    if (keepAfterMs >= minSilenceMs) throw new RangeError(`utterance cutter option keepAfterSpeechMs (${keepAfterMs}) must be below minSilenceMs (${minSilenceMs})`);
+    if (keepAfterMs >= minSilenceMs)
+      throw new RangeError(`utterance cutter option keepAfterSpeechMs (${keepAfterMs}) must be below minSilenceMs (${minSilenceMs})`);
     this.silenceFrames = Math.ceil(minSilenceMs / frameMs);
     const floorMs = options.adaptiveFloorMs ?? null;
     if (floorMs !== null && (checkMs('adaptiveFloorMs', floorMs, 0) > minSilenceMs || floorMs <= keepAfterMs)) {
-      throw new RangeError(`utterance cutter option adaptiveFloorMs (${floorMs}) must be above keepAfterSpeechMs (${keepAfterMs}) and at most minSilenceMs (${minSilenceMs})`);
+      throw new RangeError(
+        `utterance cutter option adaptiveFloorMs (${floorMs}) must be above keepAfterSpeechMs (${keepAfterMs}) and at most minSilenceMs (${minSilenceMs})`,
+      );
     }
     this.adaptiveFloorFrames = floorMs !== null && this.probe ? Math.ceil(floorMs / frameMs) : null;
     this.maxSamples = ms(maxUtteranceMs);
@@ -202,7 +207,9 @@ export class UtteranceCutter {
   /** A copy of samples [start, end) of the recording, while the cutter still holds them (the open utterance's). */
   audio(start: number, end: number): Float32Array {
     if (start < this.bufferStart || end > this.bufferStart + this.bufferLength || end < start) {
-      throw new RangeError(`utterance cutter: samples ${start}–${end} are not held (held: ${this.bufferStart}–${this.bufferStart + this.bufferLength})`);
+      throw new RangeError(
+        `utterance cutter: samples ${start}–${end} are not held (held: ${this.bufferStart}–${this.bufferStart + this.bufferLength})`,
+      );
     }
     return this.buffer.slice(start - this.bufferStart, end - this.bufferStart);
   }
@@ -378,9 +385,7 @@ export class UtteranceCutter {
   /** Drops samples no coming utterance can need: silence before the last keepBeforeSpeechMs. */
   private trim(): void {
     const keepFrom =
-      this.speechStartFrame !== null
-        ? this.utteranceStart
-        : Math.max(this.lastCutEnd, this.framesDone * this.frameSize - this.keepBefore);
+      this.speechStartFrame !== null ? this.utteranceStart : Math.max(this.lastCutEnd, this.framesDone * this.frameSize - this.keepBefore);
     const drop = keepFrom - this.bufferStart;
     if (drop < this.sampleRate) return;
     this.buffer.copyWithin(0, drop, this.bufferLength);

@@ -13,7 +13,13 @@ export const EXPORT_FORMATS: readonly ExportFormat[] = ['jsonl', 'json', 'csv'];
 const JSON_COLUMNS: ReadonlySet<string> = new Set(['commitments', 'segments', 'signals', 'audio', 'model']);
 /** CSV columns that may be null; an empty cell is null (so in CSV an empty transcript and no transcript look alike). */
 const NULLABLE_COLUMNS: ReadonlySet<string> = new Set([
-  'item_context_sha256', 'final_label', 'label_source', 'blind_label', 'transcript', 'started_at', 'completed_at',
+  'item_context_sha256',
+  'final_label',
+  'label_source',
+  'blind_label',
+  'transcript',
+  'started_at',
+  'completed_at',
 ]);
 
 /** The record with its keys in EXPORT_FIELDS_V4 order (itself when they already are, as buildExportRecord makes them). */
@@ -68,7 +74,10 @@ export function exportTextWriter(format: ExportFormat, options: ExportTextOption
   }
   const items = options.items;
   const names = [...csvColumnsOf(4).map((c) => c.name), ...(items ? ITEM_CSV_COLUMNS.map((c) => c.name) : [])];
-  const cells = (r: ExportRecord) => [...csvRowCells(r), ...(items ? ITEM_CSV_COLUMNS.map((c) => csvCell(c.value(items.get(r.item_id)))) : [])];
+  const cells = (r: ExportRecord) => [
+    ...csvRowCells(r),
+    ...(items ? ITEM_CSV_COLUMNS.map((c) => csvCell(c.value(items.get(r.item_id)))) : []),
+  ];
   return { head: `${formatCsvRecord(names)}\r\n`, record: (r) => `${formatCsvRecord(cells(r))}\r\n`, tail: () => '' };
 }
 
@@ -110,7 +119,8 @@ function exportCsvFlatRows(header: readonly string[], headerLine: number, file: 
   const names = new Set(header);
   const CSV_COLUMNS = csvColumnsOf(version);
   for (const c of CSV_COLUMNS) {
-    if (!names.has(c.name) && !c.optional) problems.push({ file, line: headerLine, field: c.name, stage: 'schema', message: `the header has no column "${c.name}"` });
+    if (!names.has(c.name) && !c.optional)
+      problems.push({ file, line: headerLine, field: c.name, stage: 'schema', message: `the header has no column "${c.name}"` });
   }
   // columns added to v2 later come all together, group by group, or not at all (a file cut down by hand is not a v2 export)
   for (const group of new Set(CSV_COLUMNS.flatMap((c) => (c.optional ? [c.optional] : [])))) {
@@ -118,19 +128,43 @@ function exportCsvFlatRows(header: readonly string[], headerLine: number, file: 
     const optionalPresent = optional.filter((c) => names.has(c.name));
     if (optionalPresent.length === 0 || optionalPresent.length === optional.length) continue;
     for (const c of optional) {
-      if (!names.has(c.name)) problems.push({ file, line: headerLine, field: c.name, stage: 'schema', message: `the header has no column "${c.name}" (it has ${optionalPresent.map((p) => p.name).join(', ')}: the ${group === 'vad' ? 'vad_*' : group} columns come all together)` });
+      if (!names.has(c.name))
+        problems.push({
+          file,
+          line: headerLine,
+          field: c.name,
+          stage: 'schema',
+          message: `the header has no column "${c.name}" (it has ${optionalPresent.map((p) => p.name).join(', ')}: the ${group === 'vad' ? 'vad_*' : group} columns come all together)`,
+        });
     }
   }
   const itemColumns = version >= 3 ? ITEM_CSV_COLUMNS.filter((c) => names.has(c.name)) : [];
   if (itemColumns.length > 0 && itemColumns.length < ITEM_CSV_COLUMNS.length) {
     for (const c of ITEM_CSV_COLUMNS) {
-      if (!names.has(c.name)) problems.push({ file, line: headerLine, field: c.name, stage: 'schema', message: `the header has no column "${c.name}" (the item columns of --with-items come all together)` });
+      if (!names.has(c.name))
+        problems.push({
+          file,
+          line: headerLine,
+          field: c.name,
+          stage: 'schema',
+          message: `the header has no column "${c.name}" (the item columns of --with-items come all together)`,
+        });
     }
   }
-  const cellTypes: Array<Pick<CsvColumn, 'name' | 'type' | 'nullable'>> = [...CSV_COLUMNS, ...(version >= 3 ? ITEM_CSV_COLUMNS.map((c) => ({ name: c.name, type: 'string' as const, nullable: true })) : [])];
+  const cellTypes: Array<Pick<CsvColumn, 'name' | 'type' | 'nullable'>> = [
+    ...CSV_COLUMNS,
+    ...(version >= 3 ? ITEM_CSV_COLUMNS.map((c) => ({ name: c.name, type: 'string' as const, nullable: true })) : []),
+  ];
   const known = new Map(cellTypes.map((c) => [c.name, c]));
   for (const name of header) {
-    if (!known.has(name)) problems.push({ file, line: headerLine, field: name, stage: 'schema', message: 'unknown column (no additional properties are allowed)' });
+    if (!known.has(name))
+      problems.push({
+        file,
+        line: headerLine,
+        field: name,
+        stage: 'schema',
+        message: 'unknown column (no additional properties are allowed)',
+      });
   }
   const columns = header.map((name) => known.get(name)!);
   return {
@@ -154,11 +188,19 @@ function exportCsvV1Rows(header: readonly string[], headerLine: number, file: st
   const problems: InputProblem[] = [];
   const names = new Set(header);
   for (const field of EXPORT_FIELDS) {
-    if (!names.has(field)) problems.push({ file, line: headerLine, field, stage: 'schema', message: `the header has no column "${field}"` });
+    if (!names.has(field))
+      problems.push({ file, line: headerLine, field, stage: 'schema', message: `the header has no column "${field}"` });
   }
   const known: ReadonlySet<string> = new Set(EXPORT_FIELDS);
   for (const name of header) {
-    if (!known.has(name)) problems.push({ file, line: headerLine, field: name, stage: 'schema', message: 'unknown column (no additional properties are allowed)' });
+    if (!known.has(name))
+      problems.push({
+        file,
+        line: headerLine,
+        field: name,
+        stage: 'schema',
+        message: 'unknown column (no additional properties are allowed)',
+      });
   }
   return {
     flat: null,
@@ -181,7 +223,9 @@ function exportCsvV1Rows(header: readonly string[], headerLine: number, file: st
           }
         } else value[name] = NULLABLE_COLUMNS.has(name) && cell === '' ? null : cell;
       });
-      return cellProblems.length > 0 ? { problems: cellProblems } : { value: { line: row.line, pointer: '', value, locate: () => row.line } };
+      return cellProblems.length > 0
+        ? { problems: cellProblems }
+        : { value: { line: row.line, pointer: '', value, locate: () => row.line } };
     },
   };
 }

@@ -45,7 +45,10 @@ export function receiptFileName(exportFile: string): string {
 }
 
 /** What a records receipt summarises of each record: all its summary fields are recomputed from these. */
-export type ExportSummaryRecord = Pick<AnyExportRecord, 'schema_version' | 'project' | 'annotator' | 'item_id' | 'audio' | 'transcript' | 'final_label'>;
+export type ExportSummaryRecord = Pick<
+  AnyExportRecord,
+  'schema_version' | 'project' | 'annotator' | 'item_id' | 'audio' | 'transcript' | 'final_label'
+>;
 
 export function buildExportReceipt(args: {
   file: string;
@@ -93,10 +96,27 @@ export class ExportReceiptTally {
   }
 
   counts(): ExportReceiptV1['counts'] {
-    return { annotators: this.annotators.size, items: this.items.size, with_audio: this.withAudio, with_transcript: this.withTranscript, with_final_label: this.withFinalLabel, gaps: this.gaps.length };
+    return {
+      annotators: this.annotators.size,
+      items: this.items.size,
+      with_audio: this.withAudio,
+      with_transcript: this.withTranscript,
+      with_final_label: this.withFinalLabel,
+      gaps: this.gaps.length,
+    };
   }
 
-  receipt(args: { file: string; format: ExportFormat; sha256: string; bytes: number; project: string; appVersion: string; createdAt: string; config?: { sha256: string; yaml: string }; deidentification?: DeidentificationReceipt }): ExportReceiptV1 {
+  receipt(args: {
+    file: string;
+    format: ExportFormat;
+    sha256: string;
+    bytes: number;
+    project: string;
+    appVersion: string;
+    createdAt: string;
+    config?: { sha256: string; yaml: string };
+    deidentification?: DeidentificationReceipt;
+  }): ExportReceiptV1 {
     return {
       receipt_version: 1,
       schema_version: EXPORT_SCHEMA_VERSION,
@@ -124,7 +144,20 @@ export const exportReceiptJsonSchema = {
   title: 'Aloud export receipt',
   type: 'object',
   additionalProperties: false,
-  required: ['receipt_version', 'schema_version', 'file', 'format', 'sha256', 'bytes', 'records', 'project', 'counts', 'gaps', 'app_version', 'created_at'],
+  required: [
+    'receipt_version',
+    'schema_version',
+    'file',
+    'format',
+    'sha256',
+    'bytes',
+    'records',
+    'project',
+    'counts',
+    'gaps',
+    'app_version',
+    'created_at',
+  ],
   properties: {
     receipt_version: { const: 1 },
     schema_version: { type: 'integer', minimum: 1 },
@@ -210,7 +243,8 @@ export function checkReceipt<R extends { sha256: string; bytes: number; file: st
     problems.push({ file: receiptFile, line: located.locate(pointer), field: pointer.slice(1).replace('/', '.'), stage: 'rule', message });
   };
   const receipt = doc.value as unknown as R;
-  if (receipt.sha256 !== actual.sha256) rule('/sha256', `the export's sha256 is ${actual.sha256}, the receipt says ${receipt.sha256}: the file changed after export`);
+  if (receipt.sha256 !== actual.sha256)
+    rule('/sha256', `the export's sha256 is ${actual.sha256}, the receipt says ${receipt.sha256}: the file changed after export`);
   if (receipt.bytes !== actual.bytes) rule('/bytes', `the export has ${actual.bytes} bytes, the receipt says ${receipt.bytes}`);
   if (receipt.file !== actual.fileName) rule('/file', `the receipt is for "${receipt.file}", not "${actual.fileName}"`);
   return { problems, receipt, rule };
@@ -220,18 +254,28 @@ export function checkReceipt<R extends { sha256: string; bytes: number; file: st
 export function receiptProblems(receiptText: string, receiptFile: string, actual: ExportFileFacts): InputProblem[] {
   const { problems, receipt, rule } = checkReceipt<ExportReceiptV1>(receiptText, receiptFile, validateReceipt, actual);
   if (!receipt) return problems;
-  if (actual.format !== null && receipt.format !== actual.format) rule('/format', `the receipt says format ${receipt.format}, the file is ${actual.format}`);
+  if (actual.format !== null && receipt.format !== actual.format)
+    rule('/format', `the receipt says format ${receipt.format}, the file is ${actual.format}`);
   if (!READABLE_SCHEMA_VERSIONS.includes(receipt.schema_version)) {
-    rule('/schema_version', `schema_version ${receipt.schema_version} is not supported (this Aloud writes ${EXPORT_SCHEMA_VERSION} and reads ${READABLE_SCHEMA_VERSIONS.join(', ')})`);
+    rule(
+      '/schema_version',
+      `schema_version ${receipt.schema_version} is not supported (this Aloud writes ${EXPORT_SCHEMA_VERSION} and reads ${READABLE_SCHEMA_VERSIONS.join(', ')})`,
+    );
   }
-  if (actual.records !== null && receipt.records !== actual.records) rule('/records', `the export has ${actual.records} records, the receipt says ${receipt.records}`);
-  if (receipt.counts.gaps !== receipt.gaps.length) rule('/counts', `counts.gaps is ${receipt.counts.gaps} but ${receipt.gaps.length} gaps are listed`);
+  if (actual.records !== null && receipt.records !== actual.records)
+    rule('/records', `the export has ${actual.records} records, the receipt says ${receipt.records}`);
+  if (receipt.counts.gaps !== receipt.gaps.length)
+    rule('/counts', `counts.gaps is ${receipt.counts.gaps} but ${receipt.gaps.length} gaps are listed`);
   if (actual.summaries) summaryProblems(receipt, actual.summaries, rule);
   return problems;
 }
 
 /** Every summary field of a records receipt against the same summary recomputed from the records themselves. */
-function summaryProblems(receipt: ExportReceiptV1, records: readonly ExportSummaryRecord[] | ExportReceiptTally, rule: (pointer: string, message: string) => void): void {
+function summaryProblems(
+  receipt: ExportReceiptV1,
+  records: readonly ExportSummaryRecord[] | ExportReceiptTally,
+  rule: (pointer: string, message: string) => void,
+): void {
   let tally: ExportReceiptTally;
   if (records instanceof ExportReceiptTally) tally = records;
   else {
@@ -241,14 +285,18 @@ function summaryProblems(receipt: ExportReceiptV1, records: readonly ExportSumma
   const expected = { counts: tally.counts(), gaps: tally.gaps };
   const projects = [...tally.projects];
   if (projects.length > 0 && !(projects.length === 1 && projects[0] === receipt.project)) {
-    rule('/project', `the export's records are of project ${projects.map((p) => JSON.stringify(p)).join(', ')}, the receipt says ${JSON.stringify(receipt.project)}`);
+    rule(
+      '/project',
+      `the export's records are of project ${projects.map((p) => JSON.stringify(p)).join(', ')}, the receipt says ${JSON.stringify(receipt.project)}`,
+    );
   }
   const versions = [...tally.schemaVersions];
   if (versions.length === 1 && versions[0] !== receipt.schema_version) {
     rule('/schema_version', `the export's records have schema_version ${versions[0]}, the receipt says ${receipt.schema_version}`);
   }
   for (const key of Object.keys(expected.counts) as Array<keyof ExportReceiptV1['counts']>) {
-    if (receipt.counts[key] !== expected.counts[key]) rule(`/counts/${key}`, `the export's records give counts.${key} ${expected.counts[key]}, the receipt says ${receipt.counts[key]}`);
+    if (receipt.counts[key] !== expected.counts[key])
+      rule(`/counts/${key}`, `the export's records give counts.${key} ${expected.counts[key]}, the receipt says ${receipt.counts[key]}`);
   }
   const gapText = (g: ExportGap | undefined) => (g ? `${g.annotator} / ${g.item_id}: ${g.reason}` : 'none');
   const at = Math.max(expected.gaps.length, receipt.gaps.length);
@@ -256,7 +304,10 @@ function summaryProblems(receipt: ExportReceiptV1, records: readonly ExportSumma
     const want = expected.gaps[i];
     const have = receipt.gaps[i];
     if (want && have && want.annotator === have.annotator && want.item_id === have.item_id && want.reason === have.reason) continue;
-    rule(have ? `/gaps/${i}` : '/gaps', `gap ${i + 1} is ${gapText(want)} in the export's records, the receipt says ${gapText(have)}${expected.gaps.length !== receipt.gaps.length ? ` (the records have ${expected.gaps.length} gaps, the receipt lists ${receipt.gaps.length})` : ''}`);
+    rule(
+      have ? `/gaps/${i}` : '/gaps',
+      `gap ${i + 1} is ${gapText(want)} in the export's records, the receipt says ${gapText(have)}${expected.gaps.length !== receipt.gaps.length ? ` (the records have ${expected.gaps.length} gaps, the receipt lists ${receipt.gaps.length})` : ''}`,
+    );
     break;
   }
 }

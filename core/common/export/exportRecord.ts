@@ -14,7 +14,12 @@ export const EXPORT_SCHEMA_VERSION = 4;
 export const READABLE_SCHEMA_VERSIONS: readonly number[] = [1, 2, 3, 4];
 
 /** The export contract (JSON Schema Draft 2020-12) of each version, versioned in the repo next to this file. */
-export const exportRecordJsonSchemas: Readonly<Record<number, Record<string, unknown>>> = { 1: exportRecordSchemaV1, 2: exportRecordSchemaV2, 3: exportRecordSchemaV3, 4: exportRecordSchemaV4 };
+export const exportRecordJsonSchemas: Readonly<Record<number, Record<string, unknown>>> = {
+  1: exportRecordSchemaV1,
+  2: exportRecordSchemaV2,
+  3: exportRecordSchemaV3,
+  4: exportRecordSchemaV4,
+};
 export const exportRecordJsonSchema: Record<string, unknown> = exportRecordSchemaV4;
 
 /** How a version counts commitment offsets into the transcript: v1–v3 in UTF-16 code units, v4 on in code points. */
@@ -149,7 +154,14 @@ export interface ExportRecordV2 {
   transcript_corrected: string | null;
   corrections: Array<{ utterance: number; segment: number; original_text: string; text: string; annotator: string; at: string }>;
   segments: ExportSegmentV2[];
-  superseded_transcripts: Array<{ utterance: number; text: string; corrected_text: string | null; model: ExportModel; superseded_at: string; reason: string }>;
+  superseded_transcripts: Array<{
+    utterance: number;
+    text: string;
+    corrected_text: string | null;
+    model: ExportModel;
+    superseded_at: string;
+    reason: string;
+  }>;
   signals: ExportSignals | null;
   audio: { path: string; sha256: string | null; duration_ms: number } | null;
   model: ExportModel | null;
@@ -239,7 +251,11 @@ export function upcastExportRecordV3(record: ExportRecordV3): ExportRecordV4 {
 }
 
 /** A commitment's offsets as JavaScript indexes its transcript (UTF-16), whichever unit its record version counts in. */
-export function commitmentUtf16Span(transcript: string, commitment: Pick<ExportCommitment, 'start' | 'end'>, schemaVersion: number = EXPORT_SCHEMA_VERSION): { start: number; end: number } {
+export function commitmentUtf16Span(
+  transcript: string,
+  commitment: Pick<ExportCommitment, 'start' | 'end'>,
+  schemaVersion: number = EXPORT_SCHEMA_VERSION,
+): { start: number; end: number } {
   if (offsetUnitOf(schemaVersion) === 'utf16') return { start: commitment.start, end: commitment.end };
   return { start: utf16Offset(transcript, commitment.start), end: utf16Offset(transcript, commitment.end) };
 }
@@ -271,20 +287,87 @@ export function upcastExportRecordV2(record: ExportRecordV2): ExportRecordV3 {
 
 /** Key order of v2 JSON records. */
 export const EXPORT_FIELDS_V2 = [
-  'schema_version', 'project', 'annotator', 'item_id', 'item_text_sha256', 'item_context_sha256', 'final_label', 'label_source',
-  'blind_label', 'label_history', 'commitments', 'transcript', 'transcript_corrected', 'corrections', 'segments',
-  'superseded_transcripts', 'signals', 'audio', 'model', 'notes', 'keep_talking_cues', 'parser_version', 'config_changed', 'labels_not_in_schema',
-  'changed_after_completion', 'model_reasoning', 'step_judgments', 'reasoning_shown_at', 'reasoning_features', 'codings',
-  'app_version', 'config_sha256', 'started_at', 'completed_at', 'exported_at',
+  'schema_version',
+  'project',
+  'annotator',
+  'item_id',
+  'item_text_sha256',
+  'item_context_sha256',
+  'final_label',
+  'label_source',
+  'blind_label',
+  'label_history',
+  'commitments',
+  'transcript',
+  'transcript_corrected',
+  'corrections',
+  'segments',
+  'superseded_transcripts',
+  'signals',
+  'audio',
+  'model',
+  'notes',
+  'keep_talking_cues',
+  'parser_version',
+  'config_changed',
+  'labels_not_in_schema',
+  'changed_after_completion',
+  'model_reasoning',
+  'step_judgments',
+  'reasoning_shown_at',
+  'reasoning_features',
+  'codings',
+  'app_version',
+  'config_sha256',
+  'started_at',
+  'completed_at',
+  'exported_at',
 ] as const satisfies ReadonlyArray<keyof ExportRecordV2>;
 
 /** Key order of v3 and v4 JSON records: v2's, each new field beside the one it qualifies. */
 export const EXPORT_FIELDS_V3 = [
-  'schema_version', 'project', 'annotator', 'session_kind', 'item_id', 'item_text_sha256', 'item_context_sha256', 'final_label', 'own_final_label',
-  'label_source', 'blind_label', 'label_history', 'commitments', 'transcript', 'transcript_corrected', 'corrections', 'segments',
-  'superseded_transcripts', 'signals', 'audio', 'model', 'vad_model', 'notes', 'keep_talking_cues', 'parser_version', 'config_changed', 'labels_not_in_schema',
-  'changed_after_completion', 'model_reasoning', 'step_judgments', 'reasoning_shown_at', 'reasoning_features', 'codings',
-  'app_version', 'config_sha256', 'started_at', 'completed_at', 'completed', 'first_completed_at', 'time_to_complete_ms', 'time_open_ms', 'exported_at',
+  'schema_version',
+  'project',
+  'annotator',
+  'session_kind',
+  'item_id',
+  'item_text_sha256',
+  'item_context_sha256',
+  'final_label',
+  'own_final_label',
+  'label_source',
+  'blind_label',
+  'label_history',
+  'commitments',
+  'transcript',
+  'transcript_corrected',
+  'corrections',
+  'segments',
+  'superseded_transcripts',
+  'signals',
+  'audio',
+  'model',
+  'vad_model',
+  'notes',
+  'keep_talking_cues',
+  'parser_version',
+  'config_changed',
+  'labels_not_in_schema',
+  'changed_after_completion',
+  'model_reasoning',
+  'step_judgments',
+  'reasoning_shown_at',
+  'reasoning_features',
+  'codings',
+  'app_version',
+  'config_sha256',
+  'started_at',
+  'completed_at',
+  'completed',
+  'first_completed_at',
+  'time_to_complete_ms',
+  'time_open_ms',
+  'exported_at',
 ] as const satisfies ReadonlyArray<keyof ExportRecordV3>;
 
 /** Key order of v4 JSON records: v3's, then whether the record was de-identified. */
@@ -292,9 +375,26 @@ export const EXPORT_FIELDS_V4 = [...EXPORT_FIELDS_V3, 'deidentification'] as con
 
 /** Column order of v1 CSV exports and key order of v1 JSON records. */
 export const EXPORT_FIELDS = [
-  'schema_version', 'project', 'annotator', 'item_id', 'item_text_sha256', 'item_context_sha256',
-  'final_label', 'label_source', 'blind_label', 'commitments', 'transcript', 'segments', 'signals',
-  'audio', 'model', 'app_version', 'config_sha256', 'started_at', 'completed_at', 'exported_at',
+  'schema_version',
+  'project',
+  'annotator',
+  'item_id',
+  'item_text_sha256',
+  'item_context_sha256',
+  'final_label',
+  'label_source',
+  'blind_label',
+  'commitments',
+  'transcript',
+  'segments',
+  'signals',
+  'audio',
+  'model',
+  'app_version',
+  'config_sha256',
+  'started_at',
+  'completed_at',
+  'exported_at',
 ] as const satisfies ReadonlyArray<keyof ExportRecordV1>;
 
 export interface ExportRecordInput {
@@ -346,20 +446,51 @@ export function buildExportRecord(input: ExportRecordInput): ExportRecordV4 {
     own_final_label: state ? ownFinalLabel(state.label_history) : null,
     label_source: state?.label_source ?? null,
     blind_label: state?.blind_label ?? null,
-    label_history: (state?.label_history ?? []).map((a) => ({ label: a.label, source: a.source, at: a.at, audio_ms: a.audio_ms, quote: a.quote, reviewer: a.reviewer ?? null })),
-    commitments: (state?.commitments ?? []).map((c) => ({ label: c.label, quote: c.quote, start: codePointOffset(spoken, c.start), end: codePointOffset(spoken, c.end), t_ms: c.t_ms, stem: c.stem })),
+    label_history: (state?.label_history ?? []).map((a) => ({
+      label: a.label,
+      source: a.source,
+      at: a.at,
+      audio_ms: a.audio_ms,
+      quote: a.quote,
+      reviewer: a.reviewer ?? null,
+    })),
+    commitments: (state?.commitments ?? []).map((c) => ({
+      label: c.label,
+      quote: c.quote,
+      start: codePointOffset(spoken, c.start),
+      end: codePointOffset(spoken, c.end),
+      t_ms: c.t_ms,
+      stem: c.stem,
+    })),
     transcript: transcribed ? state.transcript : null,
     transcript_corrected: state?.transcript_corrected ?? null,
-    corrections: (state?.corrections ?? []).map((c) => ({ utterance: c.utterance, segment: c.segment, original_text: c.original_text, text: c.text, annotator: c.annotator, reviewer: c.reviewer ?? null, at: c.at })),
+    corrections: (state?.corrections ?? []).map((c) => ({
+      utterance: c.utterance,
+      segment: c.segment,
+      original_text: c.original_text,
+      text: c.text,
+      annotator: c.annotator,
+      reviewer: c.reviewer ?? null,
+      at: c.at,
+    })),
     segments: (state?.segments ?? []).map((s, i) => ({
       utterance: state!.segment_refs[i]?.utterance ?? 0,
       index: state!.segment_refs[i]?.segment ?? 0,
       t0_ms: s.t0_ms,
       t1_ms: s.t1_ms,
       text: s.text,
-      ...(s.tokens ? { tokens: s.tokens.map((t) => ({ t0_ms: t.t0_ms, t1_ms: t.t1_ms, text: t.text, ...(t.p !== undefined ? { p: t.p } : {}) })) } : {}),
+      ...(s.tokens
+        ? { tokens: s.tokens.map((t) => ({ t0_ms: t.t0_ms, t1_ms: t.t1_ms, text: t.text, ...(t.p !== undefined ? { p: t.p } : {}) })) }
+        : {}),
     })),
-    superseded_transcripts: (state?.superseded_transcripts ?? []).map((t) => ({ utterance: t.utterance, text: t.text, corrected_text: t.corrected_text, model: exportModel(t.model), superseded_at: t.superseded_at, reason: t.reason })),
+    superseded_transcripts: (state?.superseded_transcripts ?? []).map((t) => ({
+      utterance: t.utterance,
+      text: t.text,
+      corrected_text: t.corrected_text,
+      model: exportModel(t.model),
+      superseded_at: t.superseded_at,
+      reason: t.reason,
+    })),
     signals: state?.signals ? exportSignals(state.signals) : null,
     audio: state?.audio_path ? { path: state.audio_path, sha256: input.audioSha256, duration_ms: state.audio_ms } : null,
     model: state?.model ? exportModel(state.model) : null,
@@ -394,7 +525,9 @@ function exportSignals(s: NonNullable<ItemSessionState['signals']>): ExportSigna
   return {
     silent_chunks: s.silent_chunks ?? null,
     total_chunks: s.total_chunks ?? null,
-    pauses: s.pauses ? { count: s.pauses.count, total_ms: s.pauses.total_ms, longest_ms: s.pauses.longest_ms, long_count: s.pauses.long_count } : null,
+    pauses: s.pauses
+      ? { count: s.pauses.count, total_ms: s.pauses.total_ms, longest_ms: s.pauses.longest_ms, long_count: s.pauses.long_count }
+      : null,
     time_to_first_speech_ms: s.time_to_first_speech_ms ?? null,
     filler_count: s.filler_count ?? null,
     fillers_by_term: s.fillers_by_term ? { ...s.fillers_by_term } : null,
@@ -404,7 +537,14 @@ function exportSignals(s: NonNullable<ItemSessionState['signals']>): ExportSigna
     time_to_first_commit_ms: s.time_to_first_commit_ms ?? null,
     time_to_final_commit_ms: s.time_to_final_commit_ms ?? null,
     vad_speech_ms: s.vad_speech_ms ?? null,
-    vad_pauses: s.vad_pauses ? { count: s.vad_pauses.count, total_ms: s.vad_pauses.total_ms, longest_ms: s.vad_pauses.longest_ms, long_count: s.vad_pauses.long_count } : null,
+    vad_pauses: s.vad_pauses
+      ? {
+          count: s.vad_pauses.count,
+          total_ms: s.vad_pauses.total_ms,
+          longest_ms: s.vad_pauses.longest_ms,
+          long_count: s.vad_pauses.long_count,
+        }
+      : null,
     vad_time_to_first_speech_ms: s.vad_time_to_first_speech_ms ?? null,
     filled_pause_count: s.filled_pause_count ?? null,
     hedge_count: s.hedge_count ?? null,
@@ -428,7 +568,12 @@ export const EXPORT_GAP_MEANINGS: Readonly<Record<ExportGapReason, string>> = {
 export function describeExportGaps(records: number, gaps: readonly ExportGap[]): string {
   const by = new Map<ExportGapReason, number>();
   for (const g of gaps) by.set(g.reason, (by.get(g.reason) ?? 0) + 1);
-  const words: Record<ExportGapReason, string> = { no_audio: 'no audio', audio_file_missing: 'a missing audio file', no_transcript: 'no transcript', no_label: 'no label' };
+  const words: Record<ExportGapReason, string> = {
+    no_audio: 'no audio',
+    audio_file_missing: 'a missing audio file',
+    no_transcript: 'no transcript',
+    no_label: 'no label',
+  };
   const parts = (['no_audio', 'audio_file_missing', 'no_transcript', 'no_label'] as const)
     .filter((r) => by.has(r))
     .map((r) => `${by.get(r)} ${by.get(r) === 1 ? 'has' : 'have'} ${words[r]}`);

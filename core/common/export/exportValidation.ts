@@ -26,8 +26,14 @@ export interface ExportFileValidation {
 }
 
 const ajv = sharedAjv({ allErrors: true, strict: true, allowUnionTypes: true });
-const recordValidators = new Map(READABLE_SCHEMA_VERSIONS.map((v) => [v, compileOnFirstUse(() => ajv.compile<AnyExportRecord>(exportRecordJsonSchemas[v]!))]));
-const csvRowValidators = { 2: compileOnFirstUse(() => ajv.compile(csvRowJsonSchema(2))), 3: compileOnFirstUse(() => ajv.compile(csvRowJsonSchema(3))), 4: compileOnFirstUse(() => ajv.compile(csvRowJsonSchema(4))) };
+const recordValidators = new Map(
+  READABLE_SCHEMA_VERSIONS.map((v) => [v, compileOnFirstUse(() => ajv.compile<AnyExportRecord>(exportRecordJsonSchemas[v]!))]),
+);
+const csvRowValidators = {
+  2: compileOnFirstUse(() => ajv.compile(csvRowJsonSchema(2))),
+  3: compileOnFirstUse(() => ajv.compile(csvRowJsonSchema(3))),
+  4: compileOnFirstUse(() => ajv.compile(csvRowJsonSchema(4))),
+};
 
 /** The schema a record claims (schema_version), or the newest when it claims none this Aloud reads. */
 function validatorFor(value: unknown): ValidateFunction {
@@ -55,7 +61,10 @@ function csvRowSummary(row: Record<string, unknown>): ExportSummaryRecord {
     item_id: row.item_id as string,
     transcript: row.transcript as string | null,
     final_label: row.final_label as string | null,
-    audio: audioPath === null ? null : { path: audioPath, sha256: row.audio_sha256 as string | null, duration_ms: row.audio_duration_ms as number },
+    audio:
+      audioPath === null
+        ? null
+        : { path: audioPath, sha256: row.audio_sha256 as string | null, duration_ms: row.audio_duration_ms as number },
   };
 }
 
@@ -118,7 +127,8 @@ export class ExportRecordsCheck {
 
   finish(): { parsedRecords: number; summaries: ExportReceiptTally | null; problems: InputProblem[] } {
     const problems = [...this.parseProblems];
-    if (this.parsedRecords === 0 && problems.length === 0) problems.push({ file: this.file, line: null, field: null, stage: 'rule', message: 'the export has no records' });
+    if (this.parsedRecords === 0 && problems.length === 0)
+      problems.push({ file: this.file, line: null, field: null, stage: 'rule', message: 'the export has no records' });
     problems.push(...this.schemaStage);
     const whole = problems.length === 0 && this.valid === this.parsedRecords;
     problems.push(...this.ruleStage);
@@ -136,7 +146,12 @@ export class ExportTextReader {
   private csvRows: ExportCsvRows | null = null;
 
   constructor(file: string, format: ExportFormat, check: ExportRecordsCheck, maxRecordBytes?: number) {
-    if (format === 'jsonl') this.feed = new JsonLinesStream(file, (r) => check.record(r), (p) => check.unreadable([p]));
+    if (format === 'jsonl')
+      this.feed = new JsonLinesStream(
+        file,
+        (r) => check.record(r),
+        (p) => check.unreadable([p]),
+      );
     else if (format === 'json') this.feed = new JsonArrayStream(file, 'export records', (r) => check.record(r), maxRecordBytes);
     else {
       // an export's text cells hold what sessions hold (a note may carry a control character): JSONL escapes it, CSV cannot
@@ -215,7 +230,14 @@ export class ExportWriteCheck {
     project: ExportProjectFacts | null,
   ) {
     this.check = new ExportRecordsCheck(file, project);
-    this.csvRows = format === 'csv' ? exportCsvRows(csvColumnsOf(4).map((c) => c.name), 1, file) : null;
+    this.csvRows =
+      format === 'csv'
+        ? exportCsvRows(
+            csvColumnsOf(4).map((c) => c.name),
+            1,
+            file,
+          )
+        : null;
     if (this.csvRows?.flat) this.check.flatRows(this.csvRows.flat);
   }
 

@@ -22,13 +22,14 @@ function clock(ms: number, separator: ',' | '.'): string {
  * line inside, because a blank line ends a cue in both SRT and WebVTT. Segments with no words get no cue.
  */
 function cueText(text: string): string {
-  return text.trim().replace(/\r\n?/g, '\n').replace(/\n[ \t]*\n+/g, '\n');
+  return text
+    .trim()
+    .replace(/\r\n?/g, '\n')
+    .replace(/\n[ \t]*\n+/g, '\n');
 }
 
 function cues(segments: readonly Segment[]): Array<{ t0: number; t1: number; text: string }> {
-  return segments
-    .map((s) => ({ t0: s.t0_ms, t1: Math.max(s.t0_ms, s.t1_ms), text: cueText(s.text) }))
-    .filter((c) => c.text !== '');
+  return segments.map((s) => ({ t0: s.t0_ms, t1: Math.max(s.t0_ms, s.t1_ms), text: cueText(s.text) })).filter((c) => c.text !== '');
 }
 
 /** SubRip: numbered cues, HH:MM:SS,mmm times. */

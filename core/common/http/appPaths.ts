@@ -48,7 +48,8 @@ const PROTOCOL_NUMBER = /^[1-9][0-9]?$/;
  */
 export function protocolAudioTarget(segments: readonly string[]): { ok: true; itemId: string; protocol: number } | PathRefusal {
   const [itemId, number] = segments;
-  if (segments.length !== 2 || itemId === undefined || number === undefined || itemId.trim() === '') return refused(404, 'expected protocol-audio/<item id>/<annotator number>');
+  if (segments.length !== 2 || itemId === undefined || number === undefined || itemId.trim() === '')
+    return refused(404, 'expected protocol-audio/<item id>/<annotator number>');
   if (!PROTOCOL_NUMBER.test(number)) return refused(404, `annotator number "${number}" is not 1–99`);
   return { ok: true, itemId, protocol: Number(number) };
 }

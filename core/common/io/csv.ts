@@ -45,7 +45,14 @@ function headerProblems(header: CsvRow, file: string): InputProblem[] {
   const seen = new Map<string, number>();
   header.fields.forEach((name, i) => {
     if (name === '') problems.push({ file, line: header.line, field: null, stage: 'parse', message: `header column ${i + 1} has no name` });
-    else if (seen.has(name)) problems.push({ file, line: header.line, field: name, stage: 'parse', message: `duplicate column "${name}" (columns ${seen.get(name)! + 1} and ${i + 1})` });
+    else if (seen.has(name))
+      problems.push({
+        file,
+        line: header.line,
+        field: name,
+        stage: 'parse',
+        message: `duplicate column "${name}" (columns ${seen.get(name)! + 1} and ${i + 1})`,
+      });
     else seen.set(name, i);
   });
   return problems;
@@ -93,14 +100,31 @@ export class CsvStream {
     } else if (this.buffer.length > this.maxRecordBytes) {
       // a quote left open runs to the end: the reader names the syntax error, if there is one, before the limit does
       readRecords(this.buffer, this.file, this.rawControls, this.line);
-      throw new InputError([{ file: this.file, line: this.line, field: null, stage: 'input', message: `the record from line ${this.line} is over the limit of ${this.maxRecordBytes} bytes a record` }]);
+      throw new InputError([
+        {
+          file: this.file,
+          line: this.line,
+          field: null,
+          stage: 'input',
+          message: `the record from line ${this.line} is over the limit of ${this.maxRecordBytes} bytes a record`,
+        },
+      ]);
     }
   }
 
   end(): void {
     if (this.buffer.length > 0) this.read(this.buffer);
     this.buffer = '';
-    if (!this.header) throw new InputError([{ file: this.file, line: null, field: null, stage: 'parse', message: 'no header row: a CSV file must start with a row of column names' }]);
+    if (!this.header)
+      throw new InputError([
+        {
+          file: this.file,
+          line: null,
+          field: null,
+          stage: 'parse',
+          message: 'no header row: a CSV file must start with a row of column names',
+        },
+      ]);
     if (this.problems.length > 0) throw new InputError(this.problems);
   }
 
@@ -119,7 +143,13 @@ export class CsvStream {
       }
       const width = this.header.fields.length;
       if (record.fields.length !== width) {
-        this.problems.push({ file: this.file, line: record.line, field: null, stage: 'parse', message: `row has ${record.fields.length} field${record.fields.length === 1 ? '' : 's'}, the header has ${width}` });
+        this.problems.push({
+          file: this.file,
+          line: record.line,
+          field: null,
+          stage: 'parse',
+          message: `row has ${record.fields.length} field${record.fields.length === 1 ? '' : 's'}, the header has ${width}`,
+        });
       }
       this.rows++;
       this.sink.onRow(record);
@@ -192,7 +222,10 @@ function readRecords(text: string, file: string, rawControls: 'refuse' | 'allow'
         if (control) {
           const code = `U+${control[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`;
           const at = recordLine + (field.slice(0, control.index).match(/\n/g)?.length ?? 0);
-          fail(at, `field ${fields.length + 1} holds a raw control character (${code}); a CSV field may hold text, tabs and line breaks only (JSON refuses the same)`);
+          fail(
+            at,
+            `field ${fields.length + 1} holds a raw control character (${code}); a CSV field may hold text, tabs and line breaks only (JSON refuses the same)`,
+          );
         }
       }
       fields.push(field);

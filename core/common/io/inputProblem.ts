@@ -42,7 +42,10 @@ export function summarizeProblems(problems: readonly InputProblem[]): string {
 /** JSON pointer ("/commitments/0/quote") → field path ("commitments[0].quote"); "" → null. */
 export function pointerToField(pointer: string): string | null {
   if (pointer === '') return null;
-  const parts = pointer.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const parts = pointer
+    .split('/')
+    .slice(1)
+    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
   let out = '';
   for (const part of parts) out += /^\d+$/.test(part) ? `[${part}]` : out ? `.${part}` : part;
   return out;

@@ -29,7 +29,15 @@ export interface DecodeInputOptions {
 export function decodeInputBytes(bytes: Uint8Array, file: string, options: DecodeInputOptions): string {
   const { limits } = options;
   if (bytes.length > limits.maxFileBytes) {
-    throw new InputError([{ file, line: null, field: null, stage: 'input', message: `file is ${bytes.length} bytes, over the limit of ${limits.maxFileBytes} bytes` }]);
+    throw new InputError([
+      {
+        file,
+        line: null,
+        field: null,
+        stage: 'input',
+        message: `file is ${bytes.length} bytes, over the limit of ${limits.maxFileBytes} bytes`,
+      },
+    ]);
   }
   if (options.lineBased) {
     const tooLong = overlongLines(bytes, limits.maxLineBytes, file);
@@ -42,7 +50,15 @@ export function decodeInputBytes(bytes: Uint8Array, file: string, options: Decod
     const offset = firstInvalidUtf8Offset(body);
     const at = offset < 0 ? 0 : offset;
     const line = countLineBreaks(body, at) + 1;
-    throw new InputError([{ file, line, field: null, stage: 'input', message: `not valid UTF-8: malformed byte sequence at byte ${at + (body === bytes ? 0 : 3)} (0x${(body[at] ?? 0).toString(16).padStart(2, '0')}); save the file as UTF-8` }]);
+    throw new InputError([
+      {
+        file,
+        line,
+        field: null,
+        stage: 'input',
+        message: `not valid UTF-8: malformed byte sequence at byte ${at + (body === bytes ? 0 : 3)} (0x${(body[at] ?? 0).toString(16).padStart(2, '0')}); save the file as UTF-8`,
+      },
+    ]);
   }
 }
 
@@ -56,7 +72,13 @@ function overlongLines(bytes: Uint8Array, maxLineBytes: number, file: string): I
     if (last) end = bytes.length;
     const length = end - start - (end > start && bytes[end - 1] === 0x0d ? 1 : 0);
     if (length > maxLineBytes) {
-      problems.push({ file, line, field: null, stage: 'input', message: `line is ${length} bytes, over the limit of ${maxLineBytes} bytes` });
+      problems.push({
+        file,
+        line,
+        field: null,
+        stage: 'input',
+        message: `line is ${length} bytes, over the limit of ${maxLineBytes} bytes`,
+      });
     }
     if (last) return problems;
     start = end + 1;

@@ -65,7 +65,15 @@ export class JsonArrayStream {
       } catch (e) {
         throw new InputError([syntaxProblem(e, this.file)]);
       }
-      throw new InputError([{ file: this.file, line: this.at.line, field: null, stage: 'schema', message: `the file must hold one JSON array of ${this.what}, not ${describeJsonType(value)}` }]);
+      throw new InputError([
+        {
+          file: this.file,
+          line: this.at.line,
+          field: null,
+          stage: 'schema',
+          message: `the file must hold one JSON array of ${this.what}, not ${describeJsonType(value)}`,
+        },
+      ]);
     }
     if (this.state === 'start') this.fail('no JSON value (empty)');
     if (this.state === 'after') this.fail('unexpected end of input: "]" is missing');
@@ -79,13 +87,20 @@ export class JsonArrayStream {
 
   private fail(message: string, path: ReadonlyArray<string | number> = []): never {
     const pointer = path.map((p) => `/${p}`).join('');
-    throw new InputError([syntaxProblem(new JsonSyntaxError(message, this.at.line, this.at.pos - this.at.lineStart + 1, pointer), this.file)]);
+    throw new InputError([
+      syntaxProblem(new JsonSyntaxError(message, this.at.line, this.at.pos - this.at.lineStart + 1, pointer), this.file),
+    ]);
   }
 
   private advance(atEnd: boolean): void {
     for (;;) {
       if (this.state === 'scalar') {
-        if (Number.isFinite(this.maxRecordBytes) && (this.at.text.length - this.at.pos) * 3 > this.maxRecordBytes && utf8Length(this.at.text, this.at.pos) > this.maxRecordBytes) this.tooLong();
+        if (
+          Number.isFinite(this.maxRecordBytes) &&
+          (this.at.text.length - this.at.pos) * 3 > this.maxRecordBytes &&
+          utf8Length(this.at.text, this.at.pos) > this.maxRecordBytes
+        )
+          this.tooLong();
         return;
       }
       if (this.state === 'element') {
@@ -97,7 +112,8 @@ export class JsonArrayStream {
       const c = this.at.text.charCodeAt(this.at.pos);
       switch (this.state) {
         case 'start':
-          if (this.at.text.startsWith('```', this.at.pos)) this.fail('a Markdown code fence (```) is not JSON: the file must hold only the JSON value');
+          if (this.at.text.startsWith('```', this.at.pos))
+            this.fail('a Markdown code fence (```) is not JSON: the file must hold only the JSON value');
           if (c !== 0x5b /* [ */) {
             // the document is one other value: held whole to be told apart (a syntax error, or valid JSON of another type)
             if (!atEnd && this.at.text.length - this.at.pos < 3 && '```'.startsWith(this.at.text.slice(this.at.pos))) return;
@@ -130,7 +146,9 @@ export class JsonArrayStream {
             this.state = 'done';
             continue;
           }
-          this.fail(`expected "," or "]" after element ${this.index - 1}, found ${describeChar(this.at.text, this.at.pos)}`, [this.index - 1]);
+          this.fail(`expected "," or "]" after element ${this.index - 1}, found ${describeChar(this.at.text, this.at.pos)}`, [
+            this.index - 1,
+          ]);
           break;
         case 'done': {
           const rest = this.at.text.startsWith('```', this.at.pos) ? ' (a Markdown code fence)' : '';
@@ -194,7 +212,15 @@ export class JsonArrayStream {
 
   private tooLong(): never {
     const what = this.state === 'scalar' ? 'the JSON value' : `element ${this.index}`;
-    throw new InputError([{ file: this.file, line: this.at.line, field: this.state === 'scalar' ? null : `[${this.index}]`, stage: 'input', message: `${what} (from line ${this.at.line}) is over the limit of ${this.maxRecordBytes} bytes a record` }]);
+    throw new InputError([
+      {
+        file: this.file,
+        line: this.at.line,
+        field: this.state === 'scalar' ? null : `[${this.index}]`,
+        stage: 'input',
+        message: `${what} (from line ${this.at.line}) is over the limit of ${this.maxRecordBytes} bytes a record`,
+      },
+    ]);
   }
 
   private readElement(): void {
@@ -213,7 +239,11 @@ export class JsonArrayStream {
     let lines: Map<string, number> | null = null;
     const locate = (pointer: string): number => {
       if (pointer === '') return line;
-      lines ??= parseStrictJsonValueAt(text, { ...where, start: 0, lineStart: where.lineStart - where.start }, { trackLinesToDepth: 3 }).lines;
+      lines ??= parseStrictJsonValueAt(
+        text,
+        { ...where, start: 0, lineStart: where.lineStart - where.start },
+        { trackLinesToDepth: 3 },
+      ).lines;
       for (let p = prefix + pointer; ; p = p.slice(0, p.lastIndexOf('/'))) {
         const found = lines.get(p);
         if (found !== undefined) return found;

@@ -24,7 +24,11 @@ export function syntaxProblem(e: unknown, file: string, prefix = ''): InputProbl
 export function readJsonLines(text: string, file: string): { records: LocatedValue[]; problems: InputProblem[] } {
   const records: LocatedValue[] = [];
   const problems: InputProblem[] = [];
-  const stream = new JsonLinesStream(file, (r) => records.push(r), (p) => problems.push(p));
+  const stream = new JsonLinesStream(
+    file,
+    (r) => records.push(r),
+    (p) => problems.push(p),
+  );
   stream.push(text);
   stream.end();
   return { records, problems };
@@ -93,7 +97,15 @@ export function parseJsonDocument(text: string, file: string, depth = 3): Locate
 export function parseJsonArrayDocument(text: string, file: string, what: string): LocatedValue[] {
   const doc = parseJsonDocument(text, file);
   if (!Array.isArray(doc.value)) {
-    throw new InputError([{ file, line: doc.line, field: null, stage: 'schema', message: `the file must hold one JSON array of ${what}, not ${describeJsonType(doc.value)}` }]);
+    throw new InputError([
+      {
+        file,
+        line: doc.line,
+        field: null,
+        stage: 'schema',
+        message: `the file must hold one JSON array of ${what}, not ${describeJsonType(doc.value)}`,
+      },
+    ]);
   }
   return doc.value.map((value, index) => ({
     line: doc.locate(`/${index}`),

@@ -57,7 +57,11 @@ export interface StrictJsonValueAt {
  * parseStrictJson parses it in place, with the same messages, lines, columns and pointers, stopping after the value.
  * Returns where it stopped (whitespace after the value skipped) and the line there.
  */
-export function parseStrictJsonValueAt(text: string, at: StrictJsonValueAt, options: Omit<StrictJsonOptions, 'firstLine'> = {}): StrictJsonResult & { end: number; line: number; lineStart: number } {
+export function parseStrictJsonValueAt(
+  text: string,
+  at: StrictJsonValueAt,
+  options: Omit<StrictJsonOptions, 'firstLine'> = {},
+): StrictJsonResult & { end: number; line: number; lineStart: number } {
   return new StrictJsonParser(text, { ...options, firstLine: at.line }).parseValueAt(at);
 }
 
@@ -297,14 +301,30 @@ class StrictJsonParser extends JsonCursor {
       out += text.slice(chunkStart, this.pos);
       const e = text[this.pos + 1];
       switch (e) {
-        case '"': out += '"'; break;
-        case '\\': out += '\\'; break;
-        case '/': out += '/'; break;
-        case 'b': out += '\b'; break;
-        case 'f': out += '\f'; break;
-        case 'n': out += '\n'; break;
-        case 'r': out += '\r'; break;
-        case 't': out += '\t'; break;
+        case '"':
+          out += '"';
+          break;
+        case '\\':
+          out += '\\';
+          break;
+        case '/':
+          out += '/';
+          break;
+        case 'b':
+          out += '\b';
+          break;
+        case 'f':
+          out += '\f';
+          break;
+        case 'n':
+          out += '\n';
+          break;
+        case 'r':
+          out += '\r';
+          break;
+        case 't':
+          out += '\t';
+          break;
         case 'u': {
           const unit = this.readHex4(this.pos + 2);
           if (unit >= 0xd800 && unit <= 0xdbff) {

@@ -9,7 +9,13 @@ export interface XmlLimits {
 export const XML_LIMITS: XmlLimits = { chars: 16 * 1024 * 1024, depth: 64 };
 
 /** XML 1.0's Char production: a character reference to anything else (NUL, most controls) names no character. */
-const isXmlChar = (cp: number): boolean => cp === 0x9 || cp === 0xa || cp === 0xd || (cp >= 0x20 && cp <= 0xd7ff) || (cp >= 0xe000 && cp <= 0xfffd) || (cp >= 0x10000 && cp <= 0x10ffff);
+const isXmlChar = (cp: number): boolean =>
+  cp === 0x9 ||
+  cp === 0xa ||
+  cp === 0xd ||
+  (cp >= 0x20 && cp <= 0xd7ff) ||
+  (cp >= 0xe000 && cp <= 0xfffd) ||
+  (cp >= 0x10000 && cp <= 0x10ffff);
 
 /**
  * The first reason to refuse an XML text before any parser sees it, with its line, or null: over the size limit; a
@@ -23,7 +29,8 @@ export function xmlGuardProblem(xml: string, limits: XmlLimits = XML_LIMITS): { 
     for (let i = xml.indexOf('\n'); i !== -1 && i < index; i = xml.indexOf('\n', i + 1)) line++;
     return line;
   };
-  if (xml.length > limits.chars) return { line: 1, message: `${xml.length} characters is more than an XML file Aloud reads holds (at most ${limits.chars})` };
+  if (xml.length > limits.chars)
+    return { line: 1, message: `${xml.length} characters is more than an XML file Aloud reads holds (at most ${limits.chars})` };
   let depth = 0;
   for (let i = xml.indexOf('<'); i !== -1; i = xml.indexOf('<', i + 1)) {
     const skipTo = (end: string): number => {
@@ -35,7 +42,10 @@ export function xmlGuardProblem(xml: string, limits: XmlLimits = XML_LIMITS): { 
     else if (xml.startsWith('<?', i)) i = skipTo('?>');
     else if (xml.startsWith('<!', i)) {
       const what = /^<!([A-Za-z]*)/.exec(xml.slice(i, i + 20))![1] || 'declaration';
-      return { line: lineAt(i), message: `a <!${what}> declaration is refused (entities could read files or grow without bound; REFI-QDA and EAF files declare none)` };
+      return {
+        line: lineAt(i),
+        message: `a <!${what}> declaration is refused (entities could read files or grow without bound; REFI-QDA and EAF files declare none)`,
+      };
     } else if (xml[i + 1] === '/') {
       depth--;
       i = skipTo('>');
@@ -55,7 +65,11 @@ export function xmlGuardProblem(xml: string, limits: XmlLimits = XML_LIMITS): { 
   }
   for (const m of xml.matchAll(/&#(x[0-9A-Fa-f]+|[0-9]+);/g)) {
     const code = m[1]!.startsWith('x') ? parseInt(m[1]!.slice(1), 16) : parseInt(m[1]!, 10);
-    if (!isXmlChar(code)) return { line: lineAt(m.index), message: `the character reference ${m[0]} names no character XML allows (a control character or NUL would vanish or corrupt the text)` };
+    if (!isXmlChar(code))
+      return {
+        line: lineAt(m.index),
+        message: `the character reference ${m[0]} names no character XML allows (a control character or NUL would vanish or corrupt the text)`,
+      };
   }
   return null;
 }

@@ -112,7 +112,13 @@ export function messagesFromRecords(records: readonly LocatedValue[], file: stri
     const v = record.value as unknown as Record<string, unknown>;
     const conversation = (v.session_id ?? v.message_tree_id) as string | undefined;
     if (conversation === undefined) {
-      problems.push({ file, line: record.line, field: record.pointer === '' ? 'session_id' : `[${record.pointer.slice(1)}].session_id`, stage: 'schema', message: 'a message needs "session_id" or "message_tree_id" (the conversation it belongs to)' });
+      problems.push({
+        file,
+        line: record.line,
+        field: record.pointer === '' ? 'session_id' : `[${record.pointer.slice(1)}].session_id`,
+        stage: 'schema',
+        message: 'a message needs "session_id" or "message_tree_id" (the conversation it belongs to)',
+      });
       continue;
     }
     const field = (name: string): string => (record.pointer === '' ? name : `[${record.pointer.slice(1)}].${name}`);
@@ -123,9 +129,11 @@ export function messagesFromRecords(records: readonly LocatedValue[], file: stri
     const rule = (name: string, message: string): void => {
       problems.push({ file, line: record.line, field: field(name), stage: 'rule', message });
     };
-    if (reasoning !== null && reasoningContent !== null) rule('reasoning_content', 'give the reasoning as "reasoning" or as "reasoning_content", not both');
+    if (reasoning !== null && reasoningContent !== null)
+      rule('reasoning_content', 'give the reasoning as "reasoning" or as "reasoning_content", not both');
     for (const name of ['reasoning', 'reasoning_content', 'model_label'] as const) {
-      if (v.role !== 'assistant' && given(v[name]) !== null) rule(name, `only an assistant message carries "${name}" (this one is ${String(v.role)})`);
+      if (v.role !== 'assistant' && given(v[name]) !== null)
+        rule(name, `only an assistant message carries "${name}" (this one is ${String(v.role)})`);
     }
     if (modelLabel !== null && schema && matcher) {
       const resolved = resolveModelLabel(modelLabel, schema, matcher);
@@ -228,37 +236,69 @@ type GapCause = Pick<ConversationGap, 'reference' | 'reason' | 'message'>;
 function replyGap(reply: ConversationMessage, byId: ReadonlyMap<string, ConversationMessage[]>): GapCause | null {
   const own = byId.get(itemIdKey(reply.message_id))!;
   if (own.length > 1) {
-    const forms = new Set(own.map((m) => m.message_id)).size > 1 ? ' (the same id once Unicode forms and invisible characters are set aside)' : '';
-    return { reference: reply.message_id, reason: 'duplicate_message_id', message: `message id is used by ${own.length} messages (lines ${own.map((m) => m.line).join(', ')})${forms}` };
+    const forms =
+      new Set(own.map((m) => m.message_id)).size > 1 ? ' (the same id once Unicode forms and invisible characters are set aside)' : '';
+    return {
+      reference: reply.message_id,
+      reason: 'duplicate_message_id',
+      message: `message id is used by ${own.length} messages (lines ${own.map((m) => m.line).join(', ')})${forms}`,
+    };
   }
-  const idProblem = /[\u0000-\u001f\u007f]/.test(reply.message_id) ? 'it contains a control character' : itemIdProblem(reply.message_id.normalize('NFC'));
+  const idProblem = /[\u0000-\u001f\u007f]/.test(reply.message_id)
+    ? 'it contains a control character'
+    : itemIdProblem(reply.message_id.normalize('NFC'));
   if (idProblem !== null) {
     return { reference: reply.message_id, reason: 'invalid_reply_id', message: `the reply id cannot be an item id: ${idProblem}` };
   }
-  if (reply.parent_id === null) return { reference: null, reason: 'missing_parent_id', message: 'the reply has no parent_id, so it has no user context' };
+  if (reply.parent_id === null)
+    return { reference: null, reason: 'missing_parent_id', message: 'the reply has no parent_id, so it has no user context' };
   const parents = byId.get(itemIdKey(reply.parent_id));
-  if (!parents) return { reference: reply.parent_id, reason: 'parent_not_found', message: `parent message "${reply.parent_id}" is not in the file` };
+  if (!parents)
+    return { reference: reply.parent_id, reason: 'parent_not_found', message: `parent message "${reply.parent_id}" is not in the file` };
   if (parents.length > 1) {
-    return { reference: reply.parent_id, reason: 'ambiguous_parent', message: `parent id "${reply.parent_id}" is used by ${parents.length} messages (lines ${parents.map((m) => m.line).join(', ')})` };
+    return {
+      reference: reply.parent_id,
+      reason: 'ambiguous_parent',
+      message: `parent id "${reply.parent_id}" is used by ${parents.length} messages (lines ${parents.map((m) => m.line).join(', ')})`,
+    };
   }
   const parent = parents[0]!;
   if (parent.conversation_id !== reply.conversation_id) {
-    return { reference: reply.parent_id, reason: 'parent_in_other_conversation', message: `parent is in conversation "${parent.conversation_id}", the reply in "${reply.conversation_id}"` };
+    return {
+      reference: reply.parent_id,
+      reason: 'parent_in_other_conversation',
+      message: `parent is in conversation "${parent.conversation_id}", the reply in "${reply.conversation_id}"`,
+    };
   }
   if (isSystemOrTool(parent.role)) {
-    return { reference: reply.parent_id, reason: 'parent_is_system_or_tool', message: `parent is a ${parent.role} message; replies to ${parent.role} messages have no rule yet` };
+    return {
+      reference: reply.parent_id,
+      reason: 'parent_is_system_or_tool',
+      message: `parent is a ${parent.role} message; replies to ${parent.role} messages have no rule yet`,
+    };
   }
-  if (!isUser(parent.role)) return { reference: reply.parent_id, reason: 'parent_not_user', message: `parent is an ${parent.role} message, not a user message` };
+  if (!isUser(parent.role))
+    return { reference: reply.parent_id, reason: 'parent_not_user', message: `parent is an ${parent.role} message, not a user message` };
   if (parent.parent_id !== null) {
     const earlier = byId.get(itemIdKey(parent.parent_id))?.[0];
     if (earlier && isSystemOrTool(earlier.role)) {
-      return { reference: parent.parent_id, reason: 'system_or_tool_in_context', message: `the user message follows a ${earlier.role} message; system/tool context has no rule yet` };
+      return {
+        reference: parent.parent_id,
+        reason: 'system_or_tool_in_context',
+        message: `the user message follows a ${earlier.role} message; system/tool context has no rule yet`,
+      };
     }
-    return { reference: parent.parent_id, reason: 'multi_turn_context', message: 'the user message continues an earlier turn; multi-turn context has no rule yet' };
+    return {
+      reference: parent.parent_id,
+      reason: 'multi_turn_context',
+      message: 'the user message continues an earlier turn; multi-turn context has no rule yet',
+    };
   }
   if (reply.text === null) return { reference: null, reason: 'reply_text_missing', message: 'the reply has no text' };
   if (reply.text.trim() === '') return { reference: null, reason: 'reply_text_empty', message: 'the reply text is empty' };
-  if (parent.text === null) return { reference: parent.message_id, reason: 'context_text_missing', message: 'the user message has no text' };
-  if (parent.text.trim() === '') return { reference: parent.message_id, reason: 'context_text_empty', message: 'the user message text is empty' };
+  if (parent.text === null)
+    return { reference: parent.message_id, reason: 'context_text_missing', message: 'the user message has no text' };
+  if (parent.text.trim() === '')
+    return { reference: parent.message_id, reason: 'context_text_empty', message: 'the user message text is empty' };
   return null;
 }

@@ -73,7 +73,12 @@ export type ItemsSource = 'import' | 'project';
  * Schema and rule stages for item records: every problem of the file is collected before rejecting. With the
  * project's label schema, `model_label` is resolved to a label name (and must name exactly one label).
  */
-export function itemsFromRecords(records: readonly LocatedValue[], file: string, schema?: LabelSchemaContext, source: ItemsSource = 'project'): Item[] {
+export function itemsFromRecords(
+  records: readonly LocatedValue[],
+  file: string,
+  schema?: LabelSchemaContext,
+  source: ItemsSource = 'project',
+): Item[] {
   const schemaStage: InputProblem[] = [];
   for (const record of records) {
     if (!validateItemRecord(record.value)) schemaStage.push(...schemaProblems(validateItemRecord.errors, file, record));
@@ -85,7 +90,16 @@ export function itemsFromRecords(records: readonly LocatedValue[], file: string,
   const items: Item[] = [];
   const matcher = schema ? new LabelMatcher(schema.labels, schema.languages) : null;
   for (const record of records) {
-    const { id: given, text, context, meta, model_reasoning, model_steps, model_label, ...rest } = record.value as Item & Record<string, unknown>;
+    const {
+      id: given,
+      text,
+      context,
+      meta,
+      model_reasoning,
+      model_steps,
+      model_label,
+      ...rest
+    } = record.value as Item & Record<string, unknown>;
     const at = (field: string, message: string): void => {
       ruleStage.push({ file, line: record.line, field: fieldIn(record, field), stage: 'rule', message });
     };
@@ -95,7 +109,11 @@ export function itemsFromRecords(records: readonly LocatedValue[], file: string,
     const first = firstLine.get(key);
     if (first === undefined) firstLine.set(key, { line: record.line, id: given });
     else if (first.id === given) at('id', `duplicate item id "${given}" (first on line ${first.line})`);
-    else at('id', `item id ${JSON.stringify(given)} is item id ${JSON.stringify(first.id)} of line ${first.line} in another form (Unicode normalisation or an invisible character): one id, two items; give each item its own id`);
+    else
+      at(
+        'id',
+        `item id ${JSON.stringify(given)} is item id ${JSON.stringify(first.id)} of line ${first.line} in another form (Unicode normalisation or an invisible character): one id, two items; give each item its own id`,
+      );
     if (/[\u0000-\u001f\u007f]/.test(id)) at('id', `item id ${JSON.stringify(id)} contains a control character`);
     else if (source === 'import') {
       const problem = itemIdProblem(id);
@@ -105,7 +123,10 @@ export function itemsFromRecords(records: readonly LocatedValue[], file: string,
       if (meta && Object.hasOwn(meta, key)) at(key, `"${key}" is given both as a field and inside "meta"`);
     }
     if (model_reasoning !== undefined && model_steps !== undefined) {
-      at('model_steps', 'give the model\'s reasoning either as "model_reasoning" (one text, split into steps) or as "model_steps" (a list), not both');
+      at(
+        'model_steps',
+        'give the model\'s reasoning either as "model_reasoning" (one text, split into steps) or as "model_steps" (a list), not both',
+      );
     }
     let modelLabel = model_label;
     if (model_label !== undefined && schema && matcher) {
@@ -114,7 +135,8 @@ export function itemsFromRecords(records: readonly LocatedValue[], file: string,
       else if (schema.unresolved !== 'keep') at('model_label', resolved.problem);
     }
     const metadata: Record<string, unknown> = { ...meta };
-    for (const [key, value] of Object.entries(rest)) Object.defineProperty(metadata, key, { value, enumerable: true, writable: true, configurable: true });
+    for (const [key, value] of Object.entries(rest))
+      Object.defineProperty(metadata, key, { value, enumerable: true, writable: true, configurable: true });
     items.push({
       id,
       text,
@@ -134,7 +156,13 @@ function fieldIn(record: LocatedValue, field: string): string {
 }
 
 /** Items from the text of a JSONL, JSON-array or CSV file (CSV: header row with id and text; other columns are metadata). */
-export function parseItemsText(text: string, file: string, format: TabularFormat, schema?: LabelSchemaContext, source: ItemsSource = 'project'): Item[] {
+export function parseItemsText(
+  text: string,
+  file: string,
+  format: TabularFormat,
+  schema?: LabelSchemaContext,
+  source: ItemsSource = 'project',
+): Item[] {
   if (format !== 'csv') return itemsFromRecords(parseRecords(text, file, format, 'items'), file, schema, source);
   const table = parseCsv(text, file);
   requireColumns(table, file, ['id', 'text']);
@@ -158,7 +186,13 @@ export function itemCsvRecords(records: LocatedValue[], file: string): LocatedVa
         row.model_steps = parseStrictJson(row.model_steps).value;
       } catch (e) {
         if (!(e instanceof JsonSyntaxError)) throw e;
-        problems.push({ file, line: record.line, field: 'model_steps', stage: 'parse', message: `a model_steps cell holds a JSON array of strings, e.g. ["First …","Then …"]: ${e.message}` });
+        problems.push({
+          file,
+          line: record.line,
+          field: 'model_steps',
+          stage: 'parse',
+          message: `a model_steps cell holds a JSON array of strings, e.g. ["First …","Then …"]: ${e.message}`,
+        });
       }
     }
   }
@@ -170,6 +204,14 @@ export function itemCsvRecords(records: LocatedValue[], file: string): LocatedVa
 export function requireColumns(table: CsvTable, file: string, columns: readonly string[]): void {
   const missing = columns.filter((c) => !table.header.includes(c));
   if (missing.length > 0) {
-    throw new InputError(missing.map((c) => ({ file, line: table.headerLine, field: c, stage: 'schema' as const, message: `the header must have a column "${c}" (found: ${table.header.join(', ')})` })));
+    throw new InputError(
+      missing.map((c) => ({
+        file,
+        line: table.headerLine,
+        field: c,
+        stage: 'schema' as const,
+        message: `the header must have a column "${c}" (found: ${table.header.join(', ')})`,
+      })),
+    );
   }
 }

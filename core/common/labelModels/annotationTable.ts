@@ -36,7 +36,10 @@ export class LabelModelInputError extends Error {
  * Numbers the annotations. `labelOrder` fixes the label set (labels outside it are refused, so a typo does not become
  * a class); `itemOrder` fixes the item order (items only in the annotations follow in first-seen order).
  */
-export function annotationTable(annotations: readonly Annotation[], options: { labelOrder?: readonly string[]; itemOrder?: readonly string[] } = {}): AnnotationTable {
+export function annotationTable(
+  annotations: readonly Annotation[],
+  options: { labelOrder?: readonly string[]; itemOrder?: readonly string[] } = {},
+): AnnotationTable {
   const itemIndex = new Map<string, number>();
   const annotatorIndex = new Map<string, number>();
   const labelIndex = new Map<string, number>();
@@ -48,10 +51,14 @@ export function annotationTable(annotations: readonly Annotation[], options: { l
   const annotator = new Int32Array(n);
   const label = new Int32Array(n);
   annotations.forEach((a, k) => {
-    if (a.item_id === '' || a.annotator === '' || a.label === '') throw new LabelModelInputError(`annotation ${k + 1}: item, annotator and label must not be empty`);
+    if (a.item_id === '' || a.annotator === '' || a.label === '')
+      throw new LabelModelInputError(`annotation ${k + 1}: item, annotator and label must not be empty`);
     let l = labelIndex.get(a.label);
     if (l === undefined) {
-      if (fixedLabels) throw new LabelModelInputError(`annotation ${k + 1}: label "${a.label}" of "${a.annotator}" on item "${a.item_id}" is not one of ${[...labelIndex.keys()].join(', ')}`);
+      if (fixedLabels)
+        throw new LabelModelInputError(
+          `annotation ${k + 1}: label "${a.label}" of "${a.annotator}" on item "${a.item_id}" is not one of ${[...labelIndex.keys()].join(', ')}`,
+        );
       l = labelIndex.size;
       labelIndex.set(a.label, l);
     }

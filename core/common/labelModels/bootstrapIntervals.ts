@@ -69,7 +69,12 @@ export function basicLogitInterval(point: number, lo: number, hi: number): [numb
   return [expit(centre - logit(hi)), expit(centre - logit(lo))];
 }
 
-export function bootstrapIntervals(table: AnnotationTable, model: LabelModelName, full: LabelModelFit, options: { resamples: number; seed: number; level?: number }): BootstrapIntervals {
+export function bootstrapIntervals(
+  table: AnnotationTable,
+  model: LabelModelName,
+  full: LabelModelFit,
+  options: { resamples: number; seed: number; level?: number },
+): BootstrapIntervals {
   const { resamples, seed } = options;
   const level = options.level ?? 0.95;
   if (!Number.isInteger(resamples) || resamples < 1) throw new Error('bootstrapIntervals: resamples must be a positive integer');

@@ -79,7 +79,8 @@ export function confusedPairs(table: AnnotationTable, posterior: Float64Array, o
       const who: string[] = [];
       const involved = new Set<number>();
       let strength = 0;
-      for (let a = 0; a < table.item.length; a++) if (modelLabel[table.item[a]!] === A || modelLabel[table.item[a]!] === B) involved.add(table.annotator[a]!);
+      for (let a = 0; a < table.item.length; a++)
+        if (modelLabel[table.item[a]!] === A || modelLabel[table.item[a]!] === B) involved.add(table.annotator[a]!);
       for (let j = 0; j < J; j++) {
         const count = counts[j * K * K + A * K + B]! + counts[j * K * K + B * K + A]!;
         const flagged = [excess(j, A, B), excess(j, B, A)].filter((e) => e.rate >= threshold && e.z >= minimumZ);
@@ -89,7 +90,13 @@ export function confusedPairs(table: AnnotationTable, posterior: Float64Array, o
         }
       }
       if (who.length === 0) continue;
-      pairs.push({ labels: [table.labels[A]!, table.labels[B]!], annotators: who, of: involved.size, items: splitItems(table, A, B, maxItems), strength });
+      pairs.push({
+        labels: [table.labels[A]!, table.labels[B]!],
+        annotators: who,
+        of: involved.size,
+        items: splitItems(table, A, B, maxItems),
+        strength,
+      });
     }
   }
   return pairs.sort((x, y) => y.annotators.length - x.annotators.length || y.strength - x.strength);
@@ -108,5 +115,8 @@ function splitItems(table: AnnotationTable, A: number, B: number, maxItems: numb
     }
     if (a > 0 && b > 0) split.push({ id: table.items[i]!, balance: Math.min(a, b) / Math.max(a, b), i });
   }
-  return split.sort((x, y) => y.balance - x.balance || x.i - y.i).slice(0, maxItems).map((s) => s.id);
+  return split
+    .sort((x, y) => y.balance - x.balance || x.i - y.i)
+    .slice(0, maxItems)
+    .map((s) => s.id);
 }

@@ -119,7 +119,14 @@ export function normaliseRows(m: Float64Array, rows: number, k: number): void {
 }
 
 /** P(annotator j says l on item i) = Σ_z P(z | item i) π_j(z, l). */
-export function predictThroughConfusion(posterior: Float64Array, confusion: Float64Array, K: number, i: number, j: number, out: Float64Array): void {
+export function predictThroughConfusion(
+  posterior: Float64Array,
+  confusion: Float64Array,
+  K: number,
+  i: number,
+  j: number,
+  out: Float64Array,
+): void {
   out.fill(0);
   for (let z = 0; z < K; z++) {
     const q = posterior[i * K + z]!;

@@ -48,7 +48,8 @@ export function fitGlad(input: FitInput, options: GladOptions = {}): LabelModelF
   for (; iterations < maxIterations; iterations++) {
     // M-step, class prior (Laplace-smoothed, weighted by resample draws)
     prior.fill(1);
-    for (let i = 0; i < I; i++) if (has[i] === 1) for (let z = 0; z < K; z++) prior[z]! += (itemWeight ? itemWeight[i]! : 1) * posterior[i * K + z]!;
+    for (let i = 0; i < I; i++)
+      if (has[i] === 1) for (let z = 0; z < K; z++) prior[z]! += (itemWeight ? itemWeight[i]! : 1) * posterior[i * K + z]!;
     const priorSum = prior.reduce((s, x) => s + x, 0);
     for (let z = 0; z < K; z++) prior[z]! /= priorSum;
     // P(annotation a is correct) = q_i(label of a)
@@ -91,7 +92,9 @@ export function fitGlad(input: FitInput, options: GladOptions = {}): LabelModelF
   const competence = alpha.map((x) => sigmoid(x * medianBeta));
   // the confusion on an item of median difficulty (for the report; predictions use each item's own β)
   const confusion = new Float64Array(J * K * K);
-  for (let j = 0; j < J; j++) for (let z = 0; z < K; z++) for (let l = 0; l < K; l++) confusion[j * K * K + z * K + l] = z === l ? competence[j]! : (1 - competence[j]!) / Math.max(1, K - 1);
+  for (let j = 0; j < J; j++)
+    for (let z = 0; z < K; z++)
+      for (let l = 0; l < K; l++) confusion[j * K * K + z * K + l] = z === l ? competence[j]! : (1 - competence[j]!) / Math.max(1, K - 1);
   return {
     model: 'difficulty',
     posterior,

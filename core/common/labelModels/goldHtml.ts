@@ -11,7 +11,10 @@ function intervalBar(value: number, interval: readonly [number, number]): string
 }
 
 /** A self-contained HTML page of the gold report (opens offline, no script). */
-export function goldHtml(report: GoldReport, meta: { title: string; sources: readonly string[]; generatedAt: string; hesitation?: string | null }): string {
+export function goldHtml(
+  report: GoldReport,
+  meta: { title: string; sources: readonly string[]; generatedAt: string; hesitation?: string | null },
+): string {
   const annotators = [...report.annotators].sort((a, b) => b.competence - a.competence);
   const uncertain = [...report.items].sort((a, b) => a.probability - b.probability).slice(0, 50);
   return `${reportPageHead(meta.title)}

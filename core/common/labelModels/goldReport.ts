@@ -77,7 +77,7 @@ export interface GoldReport {
 export type GoldView = GoldReport | { unavailable: string };
 
 const COMPETENCE_SCALE: Record<LabelModelName, string> = {
-  majority: 'share of the annotator\'s labels equal to the majority label',
+  majority: "share of the annotator's labels equal to the majority label",
   'dawid-skene': 'P(label correct) = Σ_z p(z) π(z, z), from the confusion matrix and the class prior',
   mace: 'θ, the probability that the annotator knows rather than spams (MACE)',
   difficulty: 'P(label correct) on an item of median difficulty, σ(α · median β) (GLAD)',
@@ -90,16 +90,22 @@ export function describeModelFit(fit: ModelFitComparison): string {
   const ranked = [...fit.scores].sort((a, b) => b.log_likelihood - a.log_likelihood);
   const [best, next] = ranked;
   if (!best) return 'no annotations to compare models on';
-  const lead = (s: (typeof ranked)[number]): string => `${s.model} by ${s.behind_best.toFixed(3)} nats per annotation${s.behind_best_ci95 ? ` (95% [${s.behind_best_ci95[0].toFixed(3)}, ${s.behind_best_ci95[1].toFixed(3)}])` : ''}`;
+  const lead = (s: (typeof ranked)[number]): string =>
+    `${s.model} by ${s.behind_best.toFixed(3)} nats per annotation${s.behind_best_ci95 ? ` (95% [${s.behind_best_ci95[0].toFixed(3)}, ${s.behind_best_ci95[1].toFixed(3)}])` : ''}`;
   const majority = ranked.find((s) => s.model === 'majority');
   return `${best.model} fits best on held-out labels (${best.per_annotation.toFixed(3)} nats per annotation, ${fit.folds}-fold)${next ? `; it beats ${lead(next)}` : ''}${majority && majority !== best && majority !== next ? ` and ${lead(majority)}` : ''}`;
 }
 
 export function goldReport(annotations: readonly Annotation[], options: GoldOptions): GoldReport {
-  if (options.hesitation && options.hesitation.length !== annotations.length) throw new Error('goldReport: hesitation measures must be given per annotation, in the same order');
-  const table = annotationTable(annotations, { ...(options.labelOrder ? { labelOrder: options.labelOrder } : {}), ...(options.itemOrder ? { itemOrder: options.itemOrder } : {}) });
+  if (options.hesitation && options.hesitation.length !== annotations.length)
+    throw new Error('goldReport: hesitation measures must be given per annotation, in the same order');
+  const table = annotationTable(annotations, {
+    ...(options.labelOrder ? { labelOrder: options.labelOrder } : {}),
+    ...(options.itemOrder ? { itemOrder: options.itemOrder } : {}),
+  });
   if (table.item.length === 0) throw new LabelModelInputError('no labels to model: the input has no annotation with a label');
-  if (table.labels.length < 2) throw new LabelModelInputError(`only one label ("${table.labels[0]}") in the input: label models need at least two`);
+  if (table.labels.length < 2)
+    throw new LabelModelInputError(`only one label ("${table.labels[0]}") in the input: label models need at least two`);
   const seed = options.seed ?? DEFAULT_GOLD_SEED;
   const resamples = options.resamples ?? DEFAULT_GOLD_RESAMPLES;
   const comparison = compareModels(table, LABEL_MODELS, { ...(options.folds !== undefined ? { folds: options.folds } : {}), seed });
@@ -113,7 +119,18 @@ export function goldReport(annotations: readonly Annotation[], options: GoldOpti
     items: goldItems(table, fit, difficulty, intervals.item, options.adjudicated),
     annotators: goldAnnotators(table, fit, intervals.competence, intervals.confusion),
     confused_pairs: confusedPairs(table, fit.posterior).map((p) => ({ ...p, strength: round(p.strength) })),
-    model_fit: { ...comparison, scores: comparison.scores.map((s) => ({ ...s, log_likelihood: round(s.log_likelihood, 3), per_annotation: round(s.per_annotation), behind_best: round(s.behind_best), behind_best_ci95: s.behind_best_ci95 ? [round(s.behind_best_ci95[0]), round(s.behind_best_ci95[1])] : null })), chosen: model, said: describeModelFit(comparison) },
+    model_fit: {
+      ...comparison,
+      scores: comparison.scores.map((s) => ({
+        ...s,
+        log_likelihood: round(s.log_likelihood, 3),
+        per_annotation: round(s.per_annotation),
+        behind_best: round(s.behind_best),
+        behind_best_ci95: s.behind_best_ci95 ? [round(s.behind_best_ci95[0]), round(s.behind_best_ci95[1])] : null,
+      })),
+      chosen: model,
+      said: describeModelFit(comparison),
+    },
     intervals: {
       method: intervalMethod(model),
       resamples,
@@ -121,11 +138,24 @@ export function goldReport(annotations: readonly Annotation[], options: GoldOpti
       level: 0.95,
     },
     competence_scale: COMPETENCE_SCALE[model],
-    ...(options.hesitation ? { hesitation: hesitationEvidence(table, fit, options.hesitation, { ...(options.folds !== undefined ? { folds: options.folds } : {}), seed }) } : {}),
+    ...(options.hesitation
+      ? {
+          hesitation: hesitationEvidence(table, fit, options.hesitation, {
+            ...(options.folds !== undefined ? { folds: options.folds } : {}),
+            seed,
+          }),
+        }
+      : {}),
   };
 }
 
-function goldItems(table: AnnotationTable, fit: LabelModelFit, difficulty: LabelModelFit, intervals: Float64Array, adjudicated?: ReadonlyMap<string, string>): GoldItem[] {
+function goldItems(
+  table: AnnotationTable,
+  fit: LabelModelFit,
+  difficulty: LabelModelFit,
+  intervals: Float64Array,
+  adjudicated?: ReadonlyMap<string, string>,
+): GoldItem[] {
   const K = table.labels.length;
   const items: GoldItem[] = [];
   for (let i = 0; i < table.items.length; i++) {
@@ -169,14 +199,23 @@ function goldAnnotators(table: AnnotationTable, fit: LabelModelFit, competence: 
       });
       matrix[truth] = row;
     });
-    return { annotator, competence: round(fit.competence[j]!), ci95: [round(competence[2 * j]!), round(competence[2 * j + 1]!)], annotations: counts[j]!, confusion: matrix };
+    return {
+      annotator,
+      competence: round(fit.competence[j]!),
+      ci95: [round(competence[2 * j]!), round(competence[2 * j + 1]!)],
+      annotations: counts[j]!,
+      confusion: matrix,
+    };
   });
 }
 
 /** How the report's intervals were made, in words the JSON reader gets (bootstrapIntervals.ts says why MACE differs). */
 function intervalMethod(model: LabelModelName): string {
-  if (model === 'majority') return 'percentile bootstrap: each item\'s own labels resampled with replacement (vote share); annotators\' figures over items resampled with all their labels';
-  const over = 'bootstrap over items (each drawn with all its annotators\' labels), model refitted per resample from the full fit, every item scored with its own labels';
-  if (model === 'mace') return `${over}; item intervals basic on the logit scale (turns round the resamples' lean toward certainty), annotators' percentile`;
+  if (model === 'majority')
+    return "percentile bootstrap: each item's own labels resampled with replacement (vote share); annotators' figures over items resampled with all their labels";
+  const over =
+    "bootstrap over items (each drawn with all its annotators' labels), model refitted per resample from the full fit, every item scored with its own labels";
+  if (model === 'mace')
+    return `${over}; item intervals basic on the logit scale (turns round the resamples' lean toward certainty), annotators' percentile`;
   return `percentile ${over}`;
 }

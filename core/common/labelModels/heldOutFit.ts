@@ -47,7 +47,11 @@ export function annotationFolds(n: number, folds: number, seed: number): Int32Ar
 }
 
 /** Every held-out annotation's log-probability under each model (same folds for all). */
-export function heldOutLogProbabilities(table: AnnotationTable, models: readonly LabelModelName[], options: { folds?: number; seed?: number } = {}): Map<LabelModelName, Float64Array> {
+export function heldOutLogProbabilities(
+  table: AnnotationTable,
+  models: readonly LabelModelName[],
+  options: { folds?: number; seed?: number } = {},
+): Map<LabelModelName, Float64Array> {
   const folds = Math.max(2, Math.min(options.folds ?? 5, table.item.length));
   const seed = options.seed ?? 1;
   const fold = annotationFolds(table.item.length, folds, seed);
@@ -70,7 +74,11 @@ export function heldOutLogProbabilities(table: AnnotationTable, models: readonly
   return scores;
 }
 
-export function compareModels(table: AnnotationTable, models: readonly LabelModelName[], options: { folds?: number; seed?: number } = {}): ModelFitComparison {
+export function compareModels(
+  table: AnnotationTable,
+  models: readonly LabelModelName[],
+  options: { folds?: number; seed?: number } = {},
+): ModelFitComparison {
   const folds = Math.max(2, Math.min(options.folds ?? 5, table.item.length));
   const seed = options.seed ?? 1;
   const perAnnotation = heldOutLogProbabilities(table, models, { folds, seed });
@@ -91,5 +99,12 @@ export function compareModels(table: AnnotationTable, models: readonly LabelMode
     }
     return { model, log_likelihood: totals[k]!, per_annotation: n > 0 ? totals[k]! / n : 0, behind_best: behind, behind_best_ci95: ci };
   });
-  return { method: `${folds}-fold cross-validation over annotations: log P(held-out label | model fitted on the other folds)`, folds, annotations: n, seed, scores, best };
+  return {
+    method: `${folds}-fold cross-validation over annotations: log P(held-out label | model fitted on the other folds)`,
+    folds,
+    annotations: n,
+    seed,
+    scores,
+    best,
+  };
 }

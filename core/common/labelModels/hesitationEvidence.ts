@@ -27,15 +27,20 @@ export interface HesitationMeasures {
 }
 
 /** The measures of an item's signals as exports and session folds both carry them (ExportSignals, ItemSessionState.signals). */
-export function hesitationMeasuresOf(signals: {
-  pauses?: { total_ms: number } | null;
-  vad_pauses?: { total_ms: number } | null;
-  filler_count?: number | null;
-  filled_pause_count?: number | null;
-  hedge_count?: number | null;
-  label_changes?: number | null;
-  time_to_final_commit_ms?: number | null;
-} | null | undefined): HesitationMeasures | null {
+export function hesitationMeasuresOf(
+  signals:
+    | {
+        pauses?: { total_ms: number } | null;
+        vad_pauses?: { total_ms: number } | null;
+        filler_count?: number | null;
+        filled_pause_count?: number | null;
+        hedge_count?: number | null;
+        label_changes?: number | null;
+        time_to_final_commit_ms?: number | null;
+      }
+    | null
+    | undefined,
+): HesitationMeasures | null {
   if (!signals) return null;
   const measures: HesitationMeasures = {
     // the voice-activity pauses when the VAD ran (speech, not silence of the room), else the energy ones
@@ -48,7 +53,13 @@ export function hesitationMeasuresOf(signals: {
   return Object.values(measures).every((v) => v === null) ? null : measures;
 }
 
-export const HESITATION_FEATURES = ['pause seconds (log 1+x)', 'filled pauses', 'hedges', 'label changes', 'seconds to commit (log 1+x)'] as const;
+export const HESITATION_FEATURES = [
+  'pause seconds (log 1+x)',
+  'filled pauses',
+  'hedges',
+  'label changes',
+  'seconds to commit (log 1+x)',
+] as const;
 
 export interface HesitationEvidence {
   method: string;
@@ -73,7 +84,13 @@ export interface HesitationEvidence {
 }
 
 /** Newton–Raphson for a logistic regression (X: rows × d, first column the intercept); ridge on the slopes. */
-export function fitLogistic(X: Float64Array, y: Uint8Array, rows: readonly number[], d: number, ridge = 1e-3): { beta: Float64Array; covariance: Float64Array } {
+export function fitLogistic(
+  X: Float64Array,
+  y: Uint8Array,
+  rows: readonly number[],
+  d: number,
+  ridge = 1e-3,
+): { beta: Float64Array; covariance: Float64Array } {
   const beta = new Float64Array(d);
   const H = new Float64Array(d * d);
   const g = new Float64Array(d);
@@ -150,12 +167,18 @@ const logistic = (X: Float64Array, beta: Float64Array, r: number, d: number): nu
 };
 
 /** Null when there is nothing to analyse (no measures, no disagreement, or too few annotations), with the reason. */
-export function hesitationEvidence(table: AnnotationTable, fit: LabelModelFit, measures: ReadonlyArray<HesitationMeasures | null>, options: { folds?: number; seed?: number } = {}): HesitationEvidence | { unavailable: string } {
+export function hesitationEvidence(
+  table: AnnotationTable,
+  fit: LabelModelFit,
+  measures: ReadonlyArray<HesitationMeasures | null>,
+  options: { folds?: number; seed?: number } = {},
+): HesitationEvidence | { unavailable: string } {
   const K = table.labels.length;
   const rows: number[] = [];
   const y = new Uint8Array(table.item.length);
   const accuracy = new Float64Array(table.annotators.length);
-  for (let j = 0; j < table.annotators.length; j++) for (let z = 0; z < K; z++) accuracy[j]! += fit.prior[z]! * fit.confusion[j * K * K + z * K + z]!;
+  for (let j = 0; j < table.annotators.length; j++)
+    for (let z = 0; z < K; z++) accuracy[j]! += fit.prior[z]! * fit.confusion[j * K * K + z * K + z]!;
   const others = new Float64Array(K);
   let withoutMeasures = 0;
   for (let a = 0; a < table.item.length; a++) {
@@ -168,13 +191,20 @@ export function hesitationEvidence(table: AnnotationTable, fit: LabelModelFit, m
     const j = table.annotator[a]!;
     const l = table.label[a]!;
     // the item's posterior without this annotation's own term
-    for (let z = 0; z < K; z++) others[z] = Math.log(Math.max(fit.posterior[i * K + z]!, 1e-300)) - Math.log(Math.max(fit.confusion[j * K * K + z * K + l]!, 1e-300));
+    for (let z = 0; z < K; z++)
+      others[z] = Math.log(Math.max(fit.posterior[i * K + z]!, 1e-300)) - Math.log(Math.max(fit.confusion[j * K * K + z * K + l]!, 1e-300));
     y[a] = argmax(others, 0, K) === l ? 0 : 1;
     rows.push(a);
   }
-  if (rows.length < 20) return { unavailable: `${rows.length} annotation(s) with hesitation measures on items labelled by two or more: too few to fit (20 needed)` };
+  if (rows.length < 20)
+    return {
+      unavailable: `${rows.length} annotation(s) with hesitation measures on items labelled by two or more: too few to fit (20 needed)`,
+    };
   const disagreements = rows.reduce((n, a) => n + y[a]!, 0);
-  if (disagreements === 0 || disagreements === rows.length) return { unavailable: `every analysed annotation ${disagreements === 0 ? 'agrees' : 'disagrees'} with the others' label: nothing to explain` };
+  if (disagreements === 0 || disagreements === rows.length)
+    return {
+      unavailable: `every analysed annotation ${disagreements === 0 ? 'agrees' : 'disagrees'} with the others' label: nothing to explain`,
+    };
   // design: intercept, logit(accuracy), then the standardised measures
   const F = HESITATION_FEATURES.length;
   const d = 2 + F;
@@ -194,7 +224,8 @@ export function hesitationEvidence(table: AnnotationTable, fit: LabelModelFit, m
   for (let f = 0; f < F; f++) sd[f] = seen[f]! > 1 ? Math.sqrt(sd[f]! / (seen[f]! - 1)) : 0;
   // a measure that never varies (no audio: no pauses; click labels: no hedges) says nothing and gets no odds ratio
   const varying = HESITATION_FEATURES.flatMap((_, f) => (sd[f]! > 0 ? [f] : []));
-  if (varying.length === 0) return { unavailable: `no hesitation measure varies across the ${rows.length} annotations (sessions without audio or transcript?)` };
+  if (varying.length === 0)
+    return { unavailable: `no hesitation measure varies across the ${rows.length} annotations (sessions without audio or transcript?)` };
   const X = new Float64Array(table.item.length * d);
   for (const a of rows) {
     const acc = Math.min(1 - 1e-6, Math.max(1e-6, accuracy[table.annotator[a]!]!));
@@ -244,7 +275,13 @@ export function hesitationEvidence(table: AnnotationTable, fit: LabelModelFit, m
     disagreement_rate: disagreements / n,
     odds_ratios: oddsRatios,
     constant_measures: HESITATION_FEATURES.filter((_, f) => !varying.includes(f)),
-    held_out: { folds, baseline_per_annotation: baseMean, with_hesitation_per_annotation: fullMean, improvement_per_annotation: improvement, ci95: ci },
+    held_out: {
+      folds,
+      baseline_per_annotation: baseMean,
+      with_hesitation_per_annotation: fullMean,
+      improvement_per_annotation: improvement,
+      ci95: ci,
+    },
     said: `hesitation ${ci[0] > 0 ? 'improves' : ci[1] < 0 ? 'worsens' : 'does not clearly change'} the held-out fit of which annotations disagree: ${improvement >= 0 ? '+' : ''}${improvement.toFixed(4)} nats per annotation (95% [${ci[0].toFixed(4)}, ${ci[1].toFixed(4)}]) over ${n} annotations beyond the annotator's accuracy; strongest: ${strongest.measure}, odds ratio ${strongest.per_sd.toFixed(2)} per SD`,
   };
 }

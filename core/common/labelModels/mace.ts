@@ -92,7 +92,13 @@ export function fitMace(input: FitInput, options: MaceOptions = {}): LabelModelF
 }
 
 function newState(J: number, K: number): MaceState {
-  return { knowing: new Float64Array(J), spamming: new Float64Array(J), strategy: new Float64Array(J * K), thetaMean: new Float64Array(J).fill(0.5), strategyMean: new Float64Array(J * K).fill(1 / K) };
+  return {
+    knowing: new Float64Array(J),
+    spamming: new Float64Array(J),
+    strategy: new Float64Array(J * K),
+    thetaMean: new Float64Array(J).fill(0.5),
+    strategyMean: new Float64Array(J * K).fill(1 / K),
+  };
 }
 
 /**
@@ -171,7 +177,8 @@ function pointFit(input: FitInput, state: MaceState): { posterior: Float64Array;
   const confusion = new Float64Array(J * K * K);
   for (let j = 0; j < J; j++) {
     const theta = state.thetaMean[j]!;
-    for (let z = 0; z < K; z++) for (let l = 0; l < K; l++) confusion[j * K * K + z * K + l] = (z === l ? theta : 0) + (1 - theta) * state.strategyMean[j * K + l]!;
+    for (let z = 0; z < K; z++)
+      for (let l = 0; l < K; l++) confusion[j * K * K + z * K + l] = (z === l ? theta : 0) + (1 - theta) * state.strategyMean[j * K + l]!;
   }
   const logConfusion = confusion.map(Math.log);
   const logPrior = new Float64Array(K).fill(-Math.log(K));

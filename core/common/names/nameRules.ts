@@ -16,7 +16,8 @@ const CONTROL = /[\u0000-\u001f\u007f]/;
 const C1_CONTROL = /[\u0080-\u009f]/;
 
 /** Bidi overrides and isolates, and zero-width characters: they make one name look like another (or reversed). */
-export const INVISIBLE_OR_BIDI = /[\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff\u180e\u00ad\u034f\u115f\u1160\u17b4\u17b5\u3164\uffa0]/u;
+export const INVISIBLE_OR_BIDI =
+  /[\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff\u180e\u00ad\u034f\u115f\u1160\u17b4\u17b5\u3164\uffa0]/u;
 
 function escapeByte(byte: number): string {
   return `%${byte.toString(16).toUpperCase().padStart(2, '0')}`;
@@ -96,7 +97,8 @@ export function normalizeAnnotatorName(annotator: string): string {
 /** Why an (already normalised) annotator name cannot name a session, or null. */
 export function annotatorNameProblem(annotator: string): string | null {
   const hidden = invisibleCharacter(annotator);
-  if (hidden) return `annotator name ${JSON.stringify(annotator)} contains an invisible or text-direction character (${hidden}); type the name without it`;
+  if (hidden)
+    return `annotator name ${JSON.stringify(annotator)} contains an invisible or text-direction character (${hidden}); type the name without it`;
   // the one rule for people's names first (Unicode's own list of invisibles), then what a file name can hold
   return fileNameProblem(annotator, 'annotator name') ?? nameFormProblem(annotator, 'annotator name');
 }

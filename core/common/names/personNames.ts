@@ -29,7 +29,8 @@ export function nameFormProblem(name: string, what: string): string | null {
     const at = `U+${hidden[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')} at position ${[...name.slice(0, hidden.index)].length + 1}`;
     return `${what} ${shownName(name)} contains an invisible or text-direction character (${at}); type the name without it`;
   }
-  if ([...name].length > MAX_NAME_CHARS) return `${what} ${shownName(name)} is too long (${[...name].length} characters, at most ${MAX_NAME_CHARS})`;
+  if ([...name].length > MAX_NAME_CHARS)
+    return `${what} ${shownName(name)} is too long (${[...name].length} characters, at most ${MAX_NAME_CHARS})`;
   return null;
 }
 

@@ -62,7 +62,12 @@ export const packManifestJsonSchema = {
         type: 'object',
         additionalProperties: false,
         required: ['id', 'id_sha256', 'text_sha256', 'context_sha256'],
-        properties: { id: { type: 'string', minLength: 1 }, id_sha256: sha256, text_sha256: sha256, context_sha256: { anyOf: [sha256, { type: 'null' }] } },
+        properties: {
+          id: { type: 'string', minLength: 1 },
+          id_sha256: sha256,
+          text_sha256: sha256,
+          context_sha256: { anyOf: [sha256, { type: 'null' }] },
+        },
       },
     },
     files: {
@@ -80,7 +85,9 @@ export const packManifestJsonSchema = {
   },
 } as const;
 
-const validateManifest = compileOnFirstUse(() => sharedAjv({ allErrors: true, strict: true, allowUnionTypes: true }).compile(packManifestJsonSchema));
+const validateManifest = compileOnFirstUse(() =>
+  sharedAjv({ allErrors: true, strict: true, allowUnionTypes: true }).compile(packManifestJsonSchema),
+);
 
 /** Where a file of a pack may be: the log, or a WAV in audio/ named as the session store names it (no folders, no dot names). */
 export function packPathProblem(path: string): string | null {
@@ -122,12 +129,16 @@ export function manifestProblems(value: unknown, file: string, sha256Hex: (text:
  * context), in words naming it; null when every item of the pack is one of the project's, unchanged. Items the
  * project has and the pack lacks do not matter: nobody in the pack labelled them.
  */
-export function firstItemDifference(pack: readonly PackItem[], project: ReadonlyMap<string, { textSha256: string; contextSha256: string | null }>): string | null {
+export function firstItemDifference(
+  pack: readonly PackItem[],
+  project: ReadonlyMap<string, { textSha256: string; contextSha256: string | null }>,
+): string | null {
   for (const [i, item] of pack.entries()) {
     const here = project.get(item.id);
     const which = `item "${item.id}" (item ${i + 1} of the pack)`;
     if (!here) return `${which} is not in this project`;
-    if (here.textSha256 !== item.text_sha256) return `${which} has another text in the pack than in this project (sha256 ${item.text_sha256.slice(0, 12)}… there, ${here.textSha256.slice(0, 12)}… here)`;
+    if (here.textSha256 !== item.text_sha256)
+      return `${which} has another text in the pack than in this project (sha256 ${item.text_sha256.slice(0, 12)}… there, ${here.textSha256.slice(0, 12)}… here)`;
     if (here.contextSha256 !== item.context_sha256) return `${which} has another context in the pack than in this project`;
   }
   return null;

@@ -21,7 +21,11 @@ export function explainCommitRules(options: ParseOptions): CommitRulesExplained 
   for (const language of options.languages) {
     const own = options.stems?.[language];
     const patterns = own ?? DEFAULT_STEMS[language] ?? [];
-    commitPhrases[language] = patterns.map((pattern) => ({ pattern, phrasings: compileStemPattern(pattern).phrasings.length, source: own ? 'aloud.yaml' : 'built-in' }));
+    commitPhrases[language] = patterns.map((pattern) => ({
+      pattern,
+      phrasings: compileStemPattern(pattern).phrasings.length,
+      source: own ? 'aloud.yaml' : 'built-in',
+    }));
   }
   return {
     labels: spokenFormsOf(options.labels, options.languages),

@@ -64,22 +64,221 @@ const FIRST_PERSON = new Set(['i', 'ich']);
 
 /** Everyday words that continue a sentence rather than attempt a label: "I'll say that again". */
 const NOT_A_LABEL_ATTEMPT = new Set([
-  'a', 'an', 'the', 'this', 'that', 'these', 'those', 'it', 'its', "it's", "that's", 'one', 'ones', 'some', 'something',
-  'anything', 'nothing', 'everything', 'someone', 'them', 'they', 'he', 'she', 'him', 'her', 'you', 'we', 'i', 'me', 'my',
-  'mine', 'your', 'our', 'their', 'his', 'again', 'so', 'too', 'then', 'now', 'here', 'there', 'later', 'soon', 'what',
-  'which', 'who', 'how', 'why', 'when', 'where', 'whether', 'if', 'but', 'because', 'since', 'as', 'to', 'for', 'with',
-  'of', 'on', 'in', 'at', 'by', 'from', 'up', 'down', 'out', 'off', 'about', 'over', 'into', 'is', 'are', 'was', 'were',
-  'be', 'been', 'am', 'do', 'does', 'did', 'have', 'has', 'had', 'will', 'would', 'can', 'could', 'should', 'might',
-  'must', 'shall', 'may', 'just', 'really', 'very', 'quite', 'also', 'both', 'either', 'neither', 'all', 'any', 'each',
-  'other', 'another', 'more', 'most', 'less', 'first', 'second', 'next', 'last', 'same', 'different', 'between',
-  'instead', 'rather', 'though', 'well', 'okay', 'ok', 'yeah', 'right', 'sure', 'honestly', 'actually', 'anyway',
-  'probably', 'definitely', "i'm", "i'll", "i'd", "you're", "we're", "there's", "what's", "let's", 'let', 'go', 'see',
-  'think', 'know', 'whatever', 'no', 'wait', 'sorry',
-  'das', 'dies', 'diese', 'dieser', 'dieses', 'es', 'der', 'die', 'den', 'dem', 'des', 'ein', 'eine', 'einen', 'einem',
-  'einer', 'mal', 'dann', 'jetzt', 'auch', 'noch', 'etwas', 'nichts', 'alles', 'ich', 'du', 'wir', 'sie', 'er', 'ihr',
-  'mir', 'mich', 'aber', 'weil', 'dass', 'wie', 'was', 'wer', 'hier', 'da', 'doch', 'ja', 'eben', 'halt', 'nochmal',
-  'später', 'lieber', 'als', 'an', 'zu', 'auf', 'mit', 'ab', 'vor', 'aus', 'ein', 'eher', 'nein', 'so', 'schon', 'dir', 'ihm',
-  'ihnen', 'uns', 'euch', 'dich',
+  'a',
+  'an',
+  'the',
+  'this',
+  'that',
+  'these',
+  'those',
+  'it',
+  'its',
+  "it's",
+  "that's",
+  'one',
+  'ones',
+  'some',
+  'something',
+  'anything',
+  'nothing',
+  'everything',
+  'someone',
+  'them',
+  'they',
+  'he',
+  'she',
+  'him',
+  'her',
+  'you',
+  'we',
+  'i',
+  'me',
+  'my',
+  'mine',
+  'your',
+  'our',
+  'their',
+  'his',
+  'again',
+  'so',
+  'too',
+  'then',
+  'now',
+  'here',
+  'there',
+  'later',
+  'soon',
+  'what',
+  'which',
+  'who',
+  'how',
+  'why',
+  'when',
+  'where',
+  'whether',
+  'if',
+  'but',
+  'because',
+  'since',
+  'as',
+  'to',
+  'for',
+  'with',
+  'of',
+  'on',
+  'in',
+  'at',
+  'by',
+  'from',
+  'up',
+  'down',
+  'out',
+  'off',
+  'about',
+  'over',
+  'into',
+  'is',
+  'are',
+  'was',
+  'were',
+  'be',
+  'been',
+  'am',
+  'do',
+  'does',
+  'did',
+  'have',
+  'has',
+  'had',
+  'will',
+  'would',
+  'can',
+  'could',
+  'should',
+  'might',
+  'must',
+  'shall',
+  'may',
+  'just',
+  'really',
+  'very',
+  'quite',
+  'also',
+  'both',
+  'either',
+  'neither',
+  'all',
+  'any',
+  'each',
+  'other',
+  'another',
+  'more',
+  'most',
+  'less',
+  'first',
+  'second',
+  'next',
+  'last',
+  'same',
+  'different',
+  'between',
+  'instead',
+  'rather',
+  'though',
+  'well',
+  'okay',
+  'ok',
+  'yeah',
+  'right',
+  'sure',
+  'honestly',
+  'actually',
+  'anyway',
+  'probably',
+  'definitely',
+  "i'm",
+  "i'll",
+  "i'd",
+  "you're",
+  "we're",
+  "there's",
+  "what's",
+  "let's",
+  'let',
+  'go',
+  'see',
+  'think',
+  'know',
+  'whatever',
+  'no',
+  'wait',
+  'sorry',
+  'das',
+  'dies',
+  'diese',
+  'dieser',
+  'dieses',
+  'es',
+  'der',
+  'die',
+  'den',
+  'dem',
+  'des',
+  'ein',
+  'eine',
+  'einen',
+  'einem',
+  'einer',
+  'mal',
+  'dann',
+  'jetzt',
+  'auch',
+  'noch',
+  'etwas',
+  'nichts',
+  'alles',
+  'ich',
+  'du',
+  'wir',
+  'sie',
+  'er',
+  'ihr',
+  'mir',
+  'mich',
+  'aber',
+  'weil',
+  'dass',
+  'wie',
+  'was',
+  'wer',
+  'hier',
+  'da',
+  'doch',
+  'ja',
+  'eben',
+  'halt',
+  'nochmal',
+  'später',
+  'lieber',
+  'als',
+  'an',
+  'zu',
+  'auf',
+  'mit',
+  'ab',
+  'vor',
+  'aus',
+  'ein',
+  'eher',
+  'nein',
+  'so',
+  'schon',
+  'dir',
+  'ihm',
+  'ihnen',
+  'uns',
+  'euch',
+  'dich',
 ]);
 
 /** How a stem's context is judged (commitGrammar.ts, rule 1). */
@@ -158,17 +357,14 @@ interface StemMatch {
 }
 
 type Outcome =
-  | { kind: 'commitment'; commitment: Commitment; resumeAt: number }
-  | { kind: 'diagnostic'; diagnostic: ParseDiagnostic; resumeAt: number };
+  { kind: 'commitment'; commitment: Commitment; resumeAt: number } | { kind: 'diagnostic'; diagnostic: ParseDiagnostic; resumeAt: number };
 
 /** What stands before a stem: fine (maybe making it tentative), a negation, or something that is not the annotator now. */
 type StemContext = { kind: 'ok'; tentative: boolean } | { kind: 'negated'; cue: number } | { kind: 'blocked'; from: number; why: string };
 
 /** What follows a committed label: nothing to change it, a repair, or a taking back. */
 type AfterLabel =
-  | { kind: 'none' }
-  | { kind: 'repair'; label: number; end: number }
-  | { kind: 'taken_back'; end: number; resumeAt: number; why: string };
+  { kind: 'none' } | { kind: 'repair'; label: number; end: number } | { kind: 'taken_back'; end: number; resumeAt: number; why: string };
 
 /** The parse of one transcript with compiled options. */
 class TranscriptParse {
@@ -194,7 +390,8 @@ class TranscriptParse {
     this.sentenceStart = new Int32Array(count);
     this.sentenceEnd = new Int32Array(count);
     for (let p = 0; p < count; p++) this.sentenceStart[p] = p > 0 && !(this.gaps[p]! & GAP_CLAUSE_END) ? this.sentenceStart[p - 1]! : p;
-    for (let p = count - 1; p >= 0; p--) this.sentenceEnd[p] = p + 1 < count && !(this.gaps[p + 1]! & GAP_CLAUSE_END) ? this.sentenceEnd[p + 1]! : p + 1;
+    for (let p = count - 1; p >= 0; p--)
+      this.sentenceEnd[p] = p + 1 < count && !(this.gaps[p + 1]! & GAP_CLAUSE_END) ? this.sentenceEnd[p + 1]! : p + 1;
   }
 
   run(): ParseResult {
@@ -233,7 +430,7 @@ class TranscriptParse {
 
   /** The first negation cue in words [from, to), not counting one inside a label ("Not toxic"), or -1. */
   private cueIn(from: number, to: number): number {
-    for (let p = from; p < to; ) {
+    for (let p = from; p < to;) {
       const label = this.compiled.labels.exact(this.words, p);
       if (label) {
         p = label.end;
@@ -277,7 +474,8 @@ class TranscriptParse {
   /** Punctuation other than quote marks between words[at - 1] and words[at]: '"I label this polite" is what …' goes on. */
   private pauseBefore(at: number): boolean {
     if (!(this.gaps[at]! & GAP_PUNCTUATION)) return false;
-    const between = at < this.words.length ? this.transcript.slice(this.ends[at - 1]!, this.starts[at]!) : this.transcript.slice(this.ends[at - 1]!);
+    const between =
+      at < this.words.length ? this.transcript.slice(this.ends[at - 1]!, this.starts[at]!) : this.transcript.slice(this.ends[at - 1]!);
     return between.replace(QUOTES_AND_SPACES, '') !== '';
   }
 
@@ -318,7 +516,7 @@ class TranscriptParse {
     let tentative = false;
     let leadIns = 0;
     const within = (j: number): boolean => j < to;
-    for (let p = from; p < to; ) {
+    for (let p = from; p < to;) {
       const word = this.words[p]!;
       if (MUSINGS.has(word)) return { bad: p, tentative, leadIns };
       const filler = this.fillerEnd(p);
@@ -346,13 +544,23 @@ class TranscriptParse {
   /** What stands before the stem at words[start]: rules 1, 3 and 6 of the grammar. */
   private context(start: number, stem: StemRef): StemContext {
     const sentence = this.sentenceStart[start]!;
-    if (start - sentence > MAX_SENTENCE_CONTEXT_WORDS) return { kind: 'blocked', from: start, why: `more than ${MAX_SENTENCE_CONTEXT_WORDS} words of its sentence stand before it: too long to judge` };
+    if (start - sentence > MAX_SENTENCE_CONTEXT_WORDS)
+      return {
+        kind: 'blocked',
+        from: start,
+        why: `more than ${MAX_SENTENCE_CONTEXT_WORDS} words of its sentence stand before it: too long to judge`,
+      };
     const from = stem.kind === 'bare' ? sentence : this.clauseStart(start);
     const cue = this.cueIn(from, start);
     if (cue >= 0) return { kind: 'negated', cue };
     const first = this.words[start]!;
     const own = this.leadIns(from, start, first);
-    if (own.bad >= 0) return { kind: 'blocked', from: own.bad, why: 'the words before it are not the annotator committing now (another subject, a past or abandoned intention, a musing or a question)' };
+    if (own.bad >= 0)
+      return {
+        kind: 'blocked',
+        from: own.bad,
+        why: 'the words before it are not the annotator committing now (another subject, a past or abandoned intention, a musing or a question)',
+      };
     if (stem.kind === 'inverted' && own.leadIns === 0 && this.leadIns(sentence, start, first).leadIns === 0) {
       return { kind: 'blocked', from: start, why: 'without a word before it, the verb first asks a question' };
     }
@@ -360,7 +568,8 @@ class TranscriptParse {
     if (from > sentence) {
       const before = this.clauseStart(from - 1);
       const framed = REPORTING_VERBS.has(this.words[from - 1]!) || this.firstOf(FRAMES, before, from) >= 0;
-      if (framed && this.leadIns(before, from, '').bad >= 0) return { kind: 'blocked', from: before, why: 'the clause before reports it or imagines it' };
+      if (framed && this.leadIns(before, from, '').bad >= 0)
+        return { kind: 'blocked', from: before, why: 'the clause before reports it or imagines it' };
     }
     return { kind: 'ok', tentative: own.tentative };
   }
@@ -370,13 +579,14 @@ class TranscriptParse {
     const at = this.skipFillers(labelEnd);
     if (at >= this.words.length) return true;
     for (let p = labelEnd; p <= at; p++) if (this.pauseBefore(p)) return true;
-    if (CLOSERS.longest(this.words, at) || EDITING_TERMS.longest(this.words, at) || CONDITIONAL_EDITING_WORDS.has(this.words[at]!)) return true;
+    if (CLOSERS.longest(this.words, at) || EDITING_TERMS.longest(this.words, at) || CONDITIONAL_EDITING_WORDS.has(this.words[at]!))
+      return true;
     return this.compiled.labels.exact(this.words, at) !== null;
   }
 
   /** A conditional word anywhere in words [from, to), concessive uses aside (rule 4), or -1. */
   private conditionalIn(from: number, to: number): number {
-    for (let p = from; p < to; ) {
+    for (let p = from; p < to;) {
       const idiom = NOT_CONDITIONAL.longest(this.words, p);
       if (idiom) {
         p = idiom.end;
@@ -413,9 +623,11 @@ class TranscriptParse {
     if (word === undefined || !CONDITIONAL_EDITING_WORDS.has(word)) return -1;
     const next = at + 1;
     const weak = word === 'actually' || word === 'rather' || word === 'eher' || word === 'eigentlich';
-    if (this.compiled.labels.exact(this.words, this.skipFillers(next)) || this.words[next] === 'no' || this.words[next] === 'nein') return next;
+    if (this.compiled.labels.exact(this.words, this.skipFillers(next)) || this.words[next] === 'no' || this.words[next] === 'nein')
+      return next;
     if (weak) return -1;
-    if (next >= this.words.length || this.gaps[next]! & GAP_PUNCTUATION || this.isFiller(next) || EDITING_TERMS.longest(this.words, next)) return next;
+    if (next >= this.words.length || this.gaps[next]! & GAP_PUNCTUATION || this.isFiller(next) || EDITING_TERMS.longest(this.words, next))
+      return next;
     return -1;
   }
 
@@ -431,7 +643,11 @@ class TranscriptParse {
     let editEnd = RETRACTIONS.longest(this.words, at)?.end ?? this.editingTermEnd(at);
     if (editEnd >= 0) {
       let next = this.skipFillers(editEnd);
-      for (let more = this.editingTermEnd(next); more >= 0 && !this.compiled.labels.exact(this.words, next); more = this.editingTermEnd(next)) {
+      for (
+        let more = this.editingTermEnd(next);
+        more >= 0 && !this.compiled.labels.exact(this.words, next);
+        more = this.editingTermEnd(next)
+      ) {
         editEnd = more;
         next = this.skipFillers(more);
       }
@@ -444,12 +660,23 @@ class TranscriptParse {
       }
       // "My answer is impolite. Actually no. Final answer: neutral.": a new sentence with a phrase of its own is a change of label
       if (sentenceEnds === 1 && this.compiled.stems.all(this.words, next).length > 0) return { kind: 'none' };
-      return { kind: 'taken_back', end: editEnd, resumeAt: next, why: repaired ? `"${edit}" repairs it with no single label after` : `"${edit}" takes it back with no label after` };
+      return {
+        kind: 'taken_back',
+        end: editEnd,
+        resumeAt: next,
+        why: repaired ? `"${edit}" repairs it with no single label after` : `"${edit}" takes it back with no label after`,
+      };
     }
     const other = this.compiled.labels.exact(this.words, at);
     if (!other || (other.kind === 'label' && other.label === label) || !this.closesPhrase(other.end)) return { kind: 'none' };
-    if (other.kind === 'label' && filledPause && !this.questionAfter(other.end)) return { kind: 'repair', label: other.label, end: other.end };
-    return { kind: 'taken_back', end: other.end, resumeAt: other.end, why: `"${this.spoken(at, other.end)}" follows it at once: two labels` };
+    if (other.kind === 'label' && filledPause && !this.questionAfter(other.end))
+      return { kind: 'repair', label: other.label, end: other.end };
+    return {
+      kind: 'taken_back',
+      end: other.end,
+      resumeAt: other.end,
+      why: `"${this.spoken(at, other.end)}" follows it at once: two labels`,
+    };
   }
 
   private questionAfter(labelEnd: number): boolean {
@@ -489,7 +716,13 @@ class TranscriptParse {
       const negatedLabel = resolution ?? this.labelWithinClause(at, NEGATION_LOOKAHEAD_WORDS);
       if (!negatedLabel) return null;
       const cue = this.spoken(cueBetween, cueBetween + this.cueLength(cueBetween));
-      return this.diagnostic('negated', start, negatedLabel.end, stem, `"${cue}" between "${stemText}" and the label negates it: nothing committed`);
+      return this.diagnostic(
+        'negated',
+        start,
+        negatedLabel.end,
+        stem,
+        `"${cue}" between "${stemText}" and the label negates it: nothing committed`,
+      );
     }
     const context = this.context(start, stem);
     if (!resolution) return context.kind === 'ok' && musing < 0 ? this.unknownLabel(start, at, stem, stemText) : null;
@@ -512,16 +745,37 @@ class TranscriptParse {
     const said = this.spoken(start, phraseEnd);
     if (context.kind === 'negated') {
       const cue = this.spoken(context.cue, context.cue + this.cueLength(context.cue));
-      return this.diagnostic('negated', context.cue, phraseEnd, stem, `"${cue}" earlier in the clause negates "${said}": nothing committed`);
+      return this.diagnostic(
+        'negated',
+        context.cue,
+        phraseEnd,
+        stem,
+        `"${cue}" earlier in the clause negates "${said}": nothing committed`,
+      );
     }
-    if (musing >= 0) return this.diagnostic('ambiguous', start, phraseEnd, stem, `"${this.words[musing]}" in "${said}" is not a decision yet: nothing committed`);
+    if (musing >= 0)
+      return this.diagnostic(
+        'ambiguous',
+        start,
+        phraseEnd,
+        stem,
+        `"${this.words[musing]}" in "${said}" is not a decision yet: nothing committed`,
+      );
     if (context.kind === 'blocked') {
       const from = Math.min(context.from, start);
       return this.diagnostic('ambiguous', from, phraseEnd, stem, `"${this.spoken(from, phraseEnd)}": ${context.why}: nothing committed`);
     }
     const ambiguity = this.ambiguityAfter(labelEnd, resolution.label);
-    if (ambiguity) return this.diagnostic('ambiguous', start, ambiguity.end, stem, `"${this.spoken(at, ambiguity.end)}" names ${ambiguity.what}: nothing committed`);
-    if (this.askedAsQuestion(start, phraseEnd)) return this.diagnostic('ambiguous', start, phraseEnd, stem, `"${said}" is asked as a question: nothing committed`);
+    if (ambiguity)
+      return this.diagnostic(
+        'ambiguous',
+        start,
+        ambiguity.end,
+        stem,
+        `"${this.spoken(at, ambiguity.end)}" names ${ambiguity.what}: nothing committed`,
+      );
+    if (this.askedAsQuestion(start, phraseEnd))
+      return this.diagnostic('ambiguous', start, phraseEnd, stem, `"${said}" is asked as a question: nothing committed`);
 
     // a repair commits the repair (and what follows it may repair it again), never the reparandum
     let committed = resolution.label;
@@ -534,18 +788,58 @@ class TranscriptParse {
       end = after.end;
     }
     const sentenceEnd = this.sentenceEnd[end - 1]!;
-    if (sentenceEnd - end > MAX_SENTENCE_CONTEXT_WORDS) return this.diagnostic('ambiguous', start, end, stem, `more than ${MAX_SENTENCE_CONTEXT_WORDS} words of its sentence follow "${said}": too long to judge: nothing committed`);
+    if (sentenceEnd - end > MAX_SENTENCE_CONTEXT_WORDS)
+      return this.diagnostic(
+        'ambiguous',
+        start,
+        end,
+        stem,
+        `more than ${MAX_SENTENCE_CONTEXT_WORDS} words of its sentence follow "${said}": too long to judge: nothing committed`,
+      );
     const condition = this.conditionalIn(this.sentenceStart[start]!, sentenceEnd);
-    if (condition >= 0) return this.diagnostic('ambiguous', start, end, stem, `"${this.words[condition]}" in the same sentence makes "${said}" conditional: nothing committed`);
+    if (condition >= 0)
+      return this.diagnostic(
+        'ambiguous',
+        start,
+        end,
+        stem,
+        `"${this.words[condition]}" in the same sentence makes "${said}" conditional: nothing committed`,
+      );
     const reported = this.reportedAfter(end, sentenceEnd);
-    if (reported >= 0) return this.diagnostic('ambiguous', start, reported + 1, stem, `"${this.spoken(start, reported + 1)}" reports someone else's words: nothing committed`);
+    if (reported >= 0)
+      return this.diagnostic(
+        'ambiguous',
+        start,
+        reported + 1,
+        stem,
+        `"${this.spoken(start, reported + 1)}" reports someone else's words: nothing committed`,
+      );
     if (stem.tentative || context.tentative) {
       const contrast = this.firstOf(CONTRASTS, end, sentenceEnd);
-      if (contrast >= 0) return this.diagnostic('ambiguous', start, contrast + 1, stem, `"${said}" is only tentative, and "${this.words[contrast]}" follows it: nothing committed`);
+      if (contrast >= 0)
+        return this.diagnostic(
+          'ambiguous',
+          start,
+          contrast + 1,
+          stem,
+          `"${said}" is only tentative, and "${this.words[contrast]}" follows it: nothing committed`,
+        );
     }
     const retraction = this.firstOf(RETRACTIONS, end, sentenceEnd);
-    if (retraction >= 0) return this.diagnostic('ambiguous', start, end, stem, `"${this.words[retraction]}…" later in the sentence takes "${said}" back: nothing committed`);
-    const commitment: Commitment = { label: this.compiled.labelNames[committed]!, ...this.quote(start, end), stem: stem.pattern, language: stem.language };
+    if (retraction >= 0)
+      return this.diagnostic(
+        'ambiguous',
+        start,
+        end,
+        stem,
+        `"${this.words[retraction]}…" later in the sentence takes "${said}" back: nothing committed`,
+      );
+    const commitment: Commitment = {
+      label: this.compiled.labelNames[committed]!,
+      ...this.quote(start, end),
+      stem: stem.pattern,
+      language: stem.language,
+    };
     return { kind: 'commitment', commitment, resumeAt: end };
   }
 
@@ -605,7 +899,13 @@ class TranscriptParse {
       if (!pauseAfter) continue;
       const spokenLabel = this.spoken(at, end);
       const known = this.compiled.labelNames.join(', ');
-      return this.diagnostic('unknown_label', start, end, stem, `"${spokenLabel}" after "${stemText}" is not a label (labels: ${known}): nothing committed`);
+      return this.diagnostic(
+        'unknown_label',
+        start,
+        end,
+        stem,
+        `"${spokenLabel}" after "${stemText}" is not a label (labels: ${known}): nothing committed`,
+      );
     }
     return null;
   }

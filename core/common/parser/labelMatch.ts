@@ -151,7 +151,12 @@ export class LabelMatcher {
     }
     if (best.size === 0) return null;
     if (best.size > 1) {
-      return { kind: 'tie', labels: [...best.keys()].sort((a, b) => a - b), end: Math.max(...[...best.values()].map((b) => b.end)), via: 'fuzzy' };
+      return {
+        kind: 'tie',
+        labels: [...best.keys()].sort((a, b) => a - b),
+        end: Math.max(...[...best.values()].map((b) => b.end)),
+        via: 'fuzzy',
+      };
     }
     const [label, match] = [...best.entries()][0]!;
     return { kind: 'label', label, end: match.end, via: 'fuzzy' };
@@ -180,7 +185,8 @@ function longestExact(root: PhraseNode, words: readonly string[], start: number)
     const via = node.names.length > 0 ? 'name' : node.synonyms.length > 0 ? 'synonym' : node.derived.length > 0 ? 'derived' : null;
     if (via === null) continue;
     const labels = via === 'name' ? node.names : via === 'synonym' ? node.synonyms : node.derived;
-    found = labels.length === 1 ? { kind: 'label', label: labels[0]!, end: j + 1, via } : { kind: 'tie', labels: [...labels], end: j + 1, via };
+    found =
+      labels.length === 1 ? { kind: 'label', label: labels[0]!, end: j + 1, via } : { kind: 'tie', labels: [...labels], end: j + 1, via };
   }
   return found;
 }

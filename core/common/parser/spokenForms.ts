@@ -36,10 +36,16 @@ export interface LabelSpokenForms {
 const NEGATING_PREFIXES = ['non', 'dis', 'im', 'in', 'un', 'il', 'ir'];
 const MIN_REST_AFTER_PREFIX = 4;
 const SPELLINGS: ReadonlyArray<readonly [RegExp, string]> = [
-  [/isation$/u, 'ization'], [/ization$/u, 'isation'],
-  [/ise$/u, 'ize'], [/ize$/u, 'ise'], [/ised$/u, 'ized'], [/ized$/u, 'ised'],
-  [/yse$/u, 'yze'], [/yze$/u, 'yse'],
-  [/our$/u, 'or'], [/([^aeiou])or$/u, '$1our'],
+  [/isation$/u, 'ization'],
+  [/ization$/u, 'isation'],
+  [/ise$/u, 'ize'],
+  [/ize$/u, 'ise'],
+  [/ised$/u, 'ized'],
+  [/ized$/u, 'ised'],
+  [/yse$/u, 'yze'],
+  [/yze$/u, 'yse'],
+  [/our$/u, 'or'],
+  [/([^aeiou])or$/u, '$1our'],
 ];
 const MIN_SPELLING_WORD = 5;
 

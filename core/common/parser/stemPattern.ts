@@ -57,7 +57,8 @@ function readElements(pattern: string): PatternElement[] {
       }
       if (close >= pattern.length) throw new StemPatternProblem(`"(" at character ${i + 1} is never closed with ")"`);
       const inner = pattern.slice(i + 1, close);
-      if (inner.includes('/')) throw new StemPatternProblem(`"/" inside the group at character ${i + 1}: separate a group's alternatives with "|"`);
+      if (inner.includes('/'))
+        throw new StemPatternProblem(`"/" inside the group at character ${i + 1}: separate a group's alternatives with "|"`);
       const alternatives = inner.split('|');
       if (alternatives.every((a) => normalizeForMatching(a) === '')) {
         throw new StemPatternProblem(`the group "(${inner})" at character ${i + 1} has no words`);
@@ -75,7 +76,9 @@ function readElements(pattern: string): PatternElement[] {
       const word = pattern.slice(i, end);
       const alternatives = word.split('/');
       if (alternatives.length > 1 && alternatives.some((a) => normalizeForMatching(a) === '')) {
-        throw new StemPatternProblem(`"${word}" at character ${i + 1} has an empty alternative: write a/b/c with a word on each side of "/"`);
+        throw new StemPatternProblem(
+          `"${word}" at character ${i + 1} has an empty alternative: write a/b/c with a word on each side of "/"`,
+        );
       }
       elements.push({ alternatives, glued });
       i = end;
@@ -100,7 +103,9 @@ function expand(elements: PatternElement[]): string[][] {
   for (const text of partial) {
     const normalised = normalizeForMatching(text);
     if (normalised === '') {
-      throw new StemPatternProblem('every word of the pattern is optional, so it would match nothing at all: make at least one word required');
+      throw new StemPatternProblem(
+        'every word of the pattern is optional, so it would match nothing at all: make at least one word required',
+      );
     }
     phrasings.set(normalised, normalised.split(' '));
   }

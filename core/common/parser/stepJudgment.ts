@@ -74,10 +74,47 @@ export const STEP_PHRASES: Readonly<Record<string, LanguagePhrases>> = {
     copula: '(is|was|seems|looks|seems to be|looks to be)',
     intensifiers: 'definitely/clearly/also/actually/really/totally/completely/just/obviously/simply/plainly',
     firstError: '(the) first (error|mistake|wrong step|incorrect step) (is|was|:) (in) (step)',
-    numbers: ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve', 'thirteen', 'fourteen', 'fifteen', 'sixteen', 'seventeen', 'eighteen', 'nineteen', 'twenty'],
+    numbers: [
+      'zero',
+      'one',
+      'two',
+      'three',
+      'four',
+      'five',
+      'six',
+      'seven',
+      'eight',
+      'nine',
+      'ten',
+      'eleven',
+      'twelve',
+      'thirteen',
+      'fourteen',
+      'fifteen',
+      'sixteen',
+      'seventeen',
+      'eighteen',
+      'nineteen',
+      'twenty',
+    ],
     verdicts: [
-      ['wrong', -1], ['incorrect', -1], ['false', -1], ['an error', -1], ['a mistake', -1], ['mistaken', -1], ['flawed', -1], ['invalid', -1], ['bad', -1],
-      ['correct', 1], ['right', 1], ['fine', 1], ['good', 1], ['valid', 1], ['ok', 1], ['okay', 1], ['sound', 1],
+      ['wrong', -1],
+      ['incorrect', -1],
+      ['false', -1],
+      ['an error', -1],
+      ['a mistake', -1],
+      ['mistaken', -1],
+      ['flawed', -1],
+      ['invalid', -1],
+      ['bad', -1],
+      ['correct', 1],
+      ['right', 1],
+      ['fine', 1],
+      ['good', 1],
+      ['valid', 1],
+      ['ok', 1],
+      ['okay', 1],
+      ['sound', 1],
       ['neutral', 0],
     ],
   },
@@ -86,10 +123,42 @@ export const STEP_PHRASES: Readonly<Record<string, LanguagePhrases>> = {
     copula: '(ist|war|scheint)',
     intensifiers: 'definitiv/eindeutig/klar/auch/wirklich/völlig/einfach/offensichtlich',
     firstError: '(der) erste (fehler|falsche schritt) (ist|war|:) (in) (schritt)',
-    numbers: ['null', 'eins', 'zwei', 'drei', 'vier', 'fünf', 'sechs', 'sieben', 'acht', 'neun', 'zehn', 'elf', 'zwölf', 'dreizehn', 'vierzehn', 'fünfzehn', 'sechzehn', 'siebzehn', 'achtzehn', 'neunzehn', 'zwanzig'],
+    numbers: [
+      'null',
+      'eins',
+      'zwei',
+      'drei',
+      'vier',
+      'fünf',
+      'sechs',
+      'sieben',
+      'acht',
+      'neun',
+      'zehn',
+      'elf',
+      'zwölf',
+      'dreizehn',
+      'vierzehn',
+      'fünfzehn',
+      'sechzehn',
+      'siebzehn',
+      'achtzehn',
+      'neunzehn',
+      'zwanzig',
+    ],
     verdicts: [
-      ['falsch', -1], ['fehlerhaft', -1], ['inkorrekt', -1], ['ein fehler', -1], ['ungültig', -1],
-      ['richtig', 1], ['korrekt', 1], ['gut', 1], ['in ordnung', 1], ['ok', 1], ['okay', 1], ['gültig', 1],
+      ['falsch', -1],
+      ['fehlerhaft', -1],
+      ['inkorrekt', -1],
+      ['ein fehler', -1],
+      ['ungültig', -1],
+      ['richtig', 1],
+      ['korrekt', 1],
+      ['gut', 1],
+      ['in ordnung', 1],
+      ['ok', 1],
+      ['okay', 1],
+      ['gültig', 1],
       ['neutral', 0],
     ],
   },
@@ -201,7 +270,11 @@ export function createStepJudgmentParser(options: StepJudgmentOptions): (transcr
         at = filler.end;
       }
     };
-    const quote = (from: number, to: number) => ({ quote: transcript.slice(starts[from]!, ends[to - 1]!), start: starts[from]!, end: ends[to - 1]! });
+    const quote = (from: number, to: number) => ({
+      quote: transcript.slice(starts[from]!, ends[to - 1]!),
+      start: starts[from]!,
+      end: ends[to - 1]!,
+    });
     const number = (lang: CompiledLanguage, at: number): number | null => {
       const word = words[at];
       if (word === undefined) return null;
@@ -212,10 +285,20 @@ export function createStepJudgmentParser(options: StepJudgmentOptions): (transcr
       for (let p = from + 1; p <= to; p++) if (gaps[p]! & GAP_QUESTION) return true;
       return false;
     };
-    const diagnostic = (kind: StepDiagnosticKind, from: number, to: number, message: string): Outcome => ({ diagnostic: { kind, ...quote(from, to), message }, end: to });
+    const diagnostic = (kind: StepDiagnosticKind, from: number, to: number, message: string): Outcome => ({
+      diagnostic: { kind, ...quote(from, to), message },
+      end: to,
+    });
 
     /** Checks shared by both phrase forms once the step number and the reward are known. */
-    const finish = (lang: CompiledLanguage, start: number, end: number, index: number, reward: StepReward, kind: SpokenStepJudgment['kind']): Outcome => {
+    const finish = (
+      lang: CompiledLanguage,
+      start: number,
+      end: number,
+      index: number,
+      reward: StepReward,
+      kind: SpokenStepJudgment['kind'],
+    ): Outcome => {
       const said = quote(start, end).quote;
       const cue = cueBefore[start]!;
       if (cue >= 0) return diagnostic('negated', cue, end, `"${words[cue]}" earlier in the sentence negates "${said}": nothing judged`);
@@ -244,15 +327,18 @@ export function createStepJudgmentParser(options: StepJudgmentOptions): (transcr
       }
       const verdict = longest(lang.verdicts, words, at);
       if (!verdict) return null;
-      if (cue >= 0) return diagnostic('negated', start, verdict.end, `"${words[cue]}" negates "${quote(start, verdict.end).quote}": nothing judged`);
+      if (cue >= 0)
+        return diagnostic('negated', start, verdict.end, `"${words[cue]}" negates "${quote(start, verdict.end).quote}": nothing judged`);
       // "wrong or right", "richtig oder falsch": two verdicts, no judgment
       const conjunction = skip(verdict.end, lang, false);
       if (CONJUNCTIONS.has(words[conjunction] ?? '') && !(gaps[conjunction]! & GAP_CLAUSE_END)) {
         for (let p = conjunction + 1; p <= conjunction + 3 && p < words.length; p++) {
           if (gaps[p]! & GAP_CLAUSE_END) break;
           const other = longest(lang.verdicts, words, p);
-          if (other) return diagnostic('ambiguous', start, other.end, `"${quote(start, other.end).quote}" gives two verdicts: nothing judged`);
-          if (cueLength(p) > 0 && p === conjunction + 1) return diagnostic('ambiguous', start, p + 1, `"${quote(start, p + 1).quote}" is a verdict or its negation: nothing judged`);
+          if (other)
+            return diagnostic('ambiguous', start, other.end, `"${quote(start, other.end).quote}" gives two verdicts: nothing judged`);
+          if (cueLength(p) > 0 && p === conjunction + 1)
+            return diagnostic('ambiguous', start, p + 1, `"${quote(start, p + 1).quote}" is a verdict or its negation: nothing judged`);
         }
       }
       return finish(lang, start, verdict.end, index, verdict.value, 'step');

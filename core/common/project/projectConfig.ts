@@ -77,7 +77,13 @@ export function defaultCoding(): CodingConfig {
 }
 
 /** The causes a lead may give for a disagreement unless aloud.yaml lists its own. */
-export const DEFAULT_ADJUDICATION_CAUSES: readonly string[] = ['ambiguous text', 'guideline gap', 'annotator error', 'edge case', 'subjective disagreement'];
+export const DEFAULT_ADJUDICATION_CAUSES: readonly string[] = [
+  'ambiguous text',
+  'guideline gap',
+  'annotator error',
+  'edge case',
+  'subjective disagreement',
+];
 
 /** aloud.yaml `adjudication`: which items need a lead's decision, and what a decision may say. */
 export interface AdjudicationConfig {
@@ -95,7 +101,14 @@ export interface AdjudicationConfig {
 }
 
 export function defaultAdjudication(): AdjudicationConfig {
-  return { threshold: 1, min_annotators: 2, accept_unanimous: true, causes: [...DEFAULT_ADJUDICATION_CAUSES], blind_names: false, fast_decision_seconds: 3 };
+  return {
+    threshold: 1,
+    min_annotators: 2,
+    accept_unanimous: true,
+    causes: [...DEFAULT_ADJUDICATION_CAUSES],
+    blind_names: false,
+    fast_decision_seconds: 3,
+  };
 }
 
 export interface ProjectConfig {
@@ -235,7 +248,13 @@ export const projectConfigJsonSchema = {
         threshold: { type: 'number', minimum: 0.5, maximum: 1, default: 1 },
         min_annotators: { type: 'integer', minimum: 2, maximum: 100, default: 2 },
         accept_unanimous: { type: 'boolean', default: true },
-        causes: { type: 'array', minItems: 1, uniqueItems: true, items: { type: 'string', minLength: 1, maxLength: 80, pattern: '\\S' }, default: [...DEFAULT_ADJUDICATION_CAUSES] },
+        causes: {
+          type: 'array',
+          minItems: 1,
+          uniqueItems: true,
+          items: { type: 'string', minLength: 1, maxLength: 80, pattern: '\\S' },
+          default: [...DEFAULT_ADJUDICATION_CAUSES],
+        },
         blind_names: { type: 'boolean', default: false },
         fast_decision_seconds: { type: 'number', minimum: 0, maximum: 3600, default: 3 },
       },
@@ -276,16 +295,31 @@ function checkConfigRules(config: ProjectConfig, file: string, root: YamlNode | 
   const synonymOwner = new Map<string, string>();
   config.schema.labels.forEach((label, i) => {
     if (CONTROL_CHARACTER.test(label.name)) {
-      problems.push({ file, line: lineOf(['schema', 'labels', String(i), 'name']), path: `schema.labels[${i}].name`, message: `label name ${JSON.stringify(label.name)} contains a control character` });
+      problems.push({
+        file,
+        line: lineOf(['schema', 'labels', String(i), 'name']),
+        path: `schema.labels[${i}].name`,
+        message: `label name ${JSON.stringify(label.name)} contains a control character`,
+      });
     }
     const folded = label.name.normalize('NFKC').toLowerCase();
     if (names.has(folded)) {
-      problems.push({ file, line: lineOf(['schema', 'labels', String(i), 'name']), path: `schema.labels[${i}].name`, message: `duplicate label name "${label.name}" (also labels[${names.get(folded)}])` });
+      problems.push({
+        file,
+        line: lineOf(['schema', 'labels', String(i), 'name']),
+        path: `schema.labels[${i}].name`,
+        message: `duplicate label name "${label.name}" (also labels[${names.get(folded)}])`,
+      });
     }
     names.set(folded, i);
     if (label.key !== undefined) {
       if (keys.has(label.key)) {
-        problems.push({ file, line: lineOf(['schema', 'labels', String(i), 'key']), path: `schema.labels[${i}].key`, message: `key "${label.key}" is already used by labels[${keys.get(label.key)}]` });
+        problems.push({
+          file,
+          line: lineOf(['schema', 'labels', String(i), 'key']),
+          path: `schema.labels[${i}].key`,
+          message: `key "${label.key}" is already used by labels[${keys.get(label.key)}]`,
+        });
       }
       keys.set(label.key, i);
     }
@@ -294,9 +328,17 @@ function checkConfigRules(config: ProjectConfig, file: string, root: YamlNode | 
     for (const [lang, synonyms] of Object.entries(label.synonyms)) {
       for (const synonym of synonyms) {
         const folded = synonym.normalize('NFKC').toLowerCase();
-        const owner = names.has(folded) && names.get(folded) !== i ? config.schema.labels[names.get(folded)!]!.name : synonymOwner.get(`${lang}:${folded}`);
+        const owner =
+          names.has(folded) && names.get(folded) !== i
+            ? config.schema.labels[names.get(folded)!]!.name
+            : synonymOwner.get(`${lang}:${folded}`);
         if (owner !== undefined && owner !== label.name) {
-          problems.push({ file, line: lineOf(['schema', 'labels', String(i), 'synonyms', lang]), path: `schema.labels[${i}].synonyms.${lang}`, message: `synonym "${synonym}" also names label "${owner}"` });
+          problems.push({
+            file,
+            line: lineOf(['schema', 'labels', String(i), 'synonyms', lang]),
+            path: `schema.labels[${i}].synonyms.${lang}`,
+            message: `synonym "${synonym}" also names label "${owner}"`,
+          });
         }
         synonymOwner.set(`${lang}:${folded}`, label.name);
       }
@@ -306,7 +348,12 @@ function checkConfigRules(config: ProjectConfig, file: string, root: YamlNode | 
     patterns.forEach((pattern, i) => {
       const problem = validateStemPattern(pattern);
       if (problem !== null) {
-        problems.push({ file, line: lineOf(['thinkaloud', 'stems', lang, String(i)]), path: `thinkaloud.stems.${lang}[${i}]`, message: `bad commit phrase pattern: ${problem}` });
+        problems.push({
+          file,
+          line: lineOf(['thinkaloud', 'stems', lang, String(i)]),
+          path: `thinkaloud.stems.${lang}[${i}]`,
+          message: `bad commit phrase pattern: ${problem}`,
+        });
       }
     });
   }
@@ -314,14 +361,24 @@ function checkConfigRules(config: ProjectConfig, file: string, root: YamlNode | 
     for (const [list, terms] of Object.entries(lists)) {
       terms.forEach((term, i) => {
         if (!/[\p{L}\p{N}]/u.test(term)) {
-          problems.push({ file, line: lineOf(['thinkaloud', 'hesitation', lang, list, String(i)]), path: `thinkaloud.hesitation.${lang}.${list}[${i}]`, message: `${JSON.stringify(term)} has no word to count` });
+          problems.push({
+            file,
+            line: lineOf(['thinkaloud', 'hesitation', lang, list, String(i)]),
+            path: `thinkaloud.hesitation.${lang}.${list}[${i}]`,
+            message: `${JSON.stringify(term)} has no word to count`,
+          });
         }
       });
     }
   }
   config.schema.labels.forEach((label, i) => {
     if (label.key !== undefined && RESERVED_KEYS.has(label.key.toLowerCase())) {
-      problems.push({ file, line: lineOf(['schema', 'labels', String(i), 'key']), path: `schema.labels[${i}].key`, message: `"${label.key}" is the record shortcut; choose another key` });
+      problems.push({
+        file,
+        line: lineOf(['schema', 'labels', String(i), 'key']),
+        path: `schema.labels[${i}].key`,
+        message: `"${label.key}" is the record shortcut; choose another key`,
+      });
     }
   });
   config.thinkaloud.languages.forEach((lang, i) => {
@@ -336,20 +393,48 @@ function checkConfigRules(config: ProjectConfig, file: string, root: YamlNode | 
   });
   const itemsPath = config.items.replace(/\\/g, '/');
   if (itemsPath.startsWith('/') || /^[a-zA-Z]:/.test(itemsPath) || itemsPath.split('/').includes('..')) {
-    problems.push({ file, line: lineOf(['items']), path: 'items', message: 'must be a path inside the project folder (relative, without "..")' });
+    problems.push({
+      file,
+      line: lineOf(['items']),
+      path: 'items',
+      message: 'must be a path inside the project folder (relative, without "..")',
+    });
   }
   const causes = new Map<string, number>();
   config.adjudication.causes.forEach((cause, i) => {
     const folded = cause.trim().normalize('NFKC').toLowerCase();
     const path = `adjudication.causes[${i}]`;
-    if (CONTROL_CHARACTER.test(cause)) problems.push({ file, line: lineOf(['adjudication', 'causes', String(i)]), path, message: `cause ${JSON.stringify(cause)} contains a control character` });
+    if (CONTROL_CHARACTER.test(cause))
+      problems.push({
+        file,
+        line: lineOf(['adjudication', 'causes', String(i)]),
+        path,
+        message: `cause ${JSON.stringify(cause)} contains a control character`,
+      });
     // the CLI takes causes as --cause a,b: a comma inside one would split it in two
-    else if (cause.includes(',')) problems.push({ file, line: lineOf(['adjudication', 'causes', String(i)]), path, message: `cause ${JSON.stringify(cause)} contains a comma (causes are given as --cause a,b)` });
-    else if (causes.has(folded)) problems.push({ file, line: lineOf(['adjudication', 'causes', String(i)]), path, message: `duplicate cause "${cause}" (also causes[${causes.get(folded)}])` });
+    else if (cause.includes(','))
+      problems.push({
+        file,
+        line: lineOf(['adjudication', 'causes', String(i)]),
+        path,
+        message: `cause ${JSON.stringify(cause)} contains a comma (causes are given as --cause a,b)`,
+      });
+    else if (causes.has(folded))
+      problems.push({
+        file,
+        line: lineOf(['adjudication', 'causes', String(i)]),
+        path,
+        message: `duplicate cause "${cause}" (also causes[${causes.get(folded)}])`,
+      });
     causes.set(folded, i);
   });
   if (config.thinkaloud.long_pause_ms < config.thinkaloud.min_pause_ms) {
-    problems.push({ file, line: lineOf(['thinkaloud', 'long_pause_ms']), path: 'thinkaloud.long_pause_ms', message: `must be at least min_pause_ms (${config.thinkaloud.min_pause_ms})` });
+    problems.push({
+      file,
+      line: lineOf(['thinkaloud', 'long_pause_ms']),
+      path: 'thinkaloud.long_pause_ms',
+      message: `must be at least min_pause_ms (${config.thinkaloud.min_pause_ms})`,
+    });
   }
   if (problems.length > 0) throw new ConfigError(problems);
 }

@@ -24,7 +24,10 @@ export function formatConfigProblem(p: ConfigProblem): string {
 
 /** Key path like "thinkaloud.min_pause_ms" or "schema.labels[2].name" from a JSON pointer. */
 export function pointerToPath(pointer: string): string {
-  const parts = pointer.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const parts = pointer
+    .split('/')
+    .slice(1)
+    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
   let out = '';
   for (const part of parts) out += /^\d+$/.test(part) ? `[${part}]` : out ? `.${part}` : part;
   return out;
@@ -72,7 +75,11 @@ const CORE_TAGS: ReadonlySet<string> = new Set(['str', 'int', 'float', 'bool', '
  * Plain YAML read strictly, as every Aloud configuration file is (aloud.yaml, codebook.yaml): syntax errors, unknown
  * or foreign tags and alias bombs are located problems; the value comes with its node tree to locate later problems.
  */
-export function readStrictYaml(text: string, file: string, what: string): { value: unknown; root: YamlNode | null; lineCounter: LineCounter } {
+export function readStrictYaml(
+  text: string,
+  file: string,
+  what: string,
+): { value: unknown; root: YamlNode | null; lineCounter: LineCounter } {
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, uniqueKeys: true, prettyErrors: false });
   if (doc.errors.length > 0) {
@@ -88,7 +95,14 @@ export function readStrictYaml(text: string, file: string, what: string): { valu
   // A tag we do not know would be read as a plain string: say so instead of guessing what was meant.
   const unknownTag = doc.warnings.find((w) => w.code === 'TAG_RESOLVE_FAILED');
   if (unknownTag) {
-    throw new ConfigError([{ file, line: unknownTag.linePos?.[0]?.line ?? lineCounter.linePos(unknownTag.pos[0]).line, path: '', message: `YAML: ${unknownTag.message.split('\n')[0]} (${what} uses plain YAML: no tags)` }]);
+    throw new ConfigError([
+      {
+        file,
+        line: unknownTag.linePos?.[0]?.line ?? lineCounter.linePos(unknownTag.pos[0]).line,
+        path: '',
+        message: `YAML: ${unknownTag.message.split('\n')[0]} (${what} uses plain YAML: no tags)`,
+      },
+    ]);
   }
   // Known but foreign tags (!!binary, !!set, !!timestamp …) turn text into other types: only the JSON-like core ones pass.
   let foreignTag: { tag: string; line: number | null } | null = null;
@@ -117,13 +131,25 @@ export function readStrictYaml(text: string, file: string, what: string): { valu
         return visit.BREAK;
       },
     });
-    throw new ConfigError([{ file, line, path: '', message: `YAML: too many aliases expand (more than ${MAX_YAML_ALIASES}: an alias bomb?); write the values out` }]);
+    throw new ConfigError([
+      {
+        file,
+        line,
+        path: '',
+        message: `YAML: too many aliases expand (more than ${MAX_YAML_ALIASES}: an alias bomb?); write the values out`,
+      },
+    ]);
   }
   return { value, root: doc.contents as YamlNode | null, lineCounter };
 }
 
 /** JSON Schema errors as located problems (key path and line), one per distinct path and message. */
-export function schemaConfigProblems(errors: readonly ErrorObject[] | null | undefined, file: string, root: YamlNode | null, lineCounter: LineCounter): ConfigProblem[] {
+export function schemaConfigProblems(
+  errors: readonly ErrorObject[] | null | undefined,
+  file: string,
+  root: YamlNode | null,
+  lineCounter: LineCounter,
+): ConfigProblem[] {
   const seen = new Set<string>();
   const problems: ConfigProblem[] = [];
   for (const e of errors ?? []) {

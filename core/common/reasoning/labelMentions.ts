@@ -28,7 +28,7 @@ export function createMentionFinder(schema: LabelSchemaContext): (text: string) 
     const { words, starts, ends, gaps } = matchWords(text);
     const mentions: LabelMention[] = [];
     let lastCue = -1;
-    for (let i = 0; i < words.length; ) {
+    for (let i = 0; i < words.length;) {
       if (gaps[i]! & GAP_CLAUSE_END) lastCue = -1;
       const found = matcher.exact(words, i);
       if (found?.kind === 'label') {

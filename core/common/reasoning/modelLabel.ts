@@ -20,13 +20,19 @@ export type ModelLabelResolution = { label: string; via: LabelMatchVia } | { pro
  * then a fuzzy match only when exactly one label is close). The whole answer must be the label: "Polite." and
  * "höflich" (with de active) resolve; "Polite, mostly" and an answer two labels fit equally are problems.
  */
-export function resolveModelLabel(answer: string, schema: LabelSchemaContext, matcher = new LabelMatcher(schema.labels, schema.languages)): ModelLabelResolution {
+export function resolveModelLabel(
+  answer: string,
+  schema: LabelSchemaContext,
+  matcher = new LabelMatcher(schema.labels, schema.languages),
+): ModelLabelResolution {
   const { words } = matchWords(answer);
   const known = schema.labels.map((l) => l.name).join(', ');
   if (words.length === 0) return { problem: `the model's answer ${JSON.stringify(answer)} has no words (labels: ${known})` };
   const found = matcher.resolve(words, 0);
   if (found?.kind === 'tie' && found.end === words.length) {
-    return { problem: `the model's answer ${JSON.stringify(answer)} could be any of ${found.labels.map((l) => `"${schema.labels[l]!.name}"`).join(', ')}; write the label's name` };
+    return {
+      problem: `the model's answer ${JSON.stringify(answer)} could be any of ${found.labels.map((l) => `"${schema.labels[l]!.name}"`).join(', ')}; write the label's name`,
+    };
   }
   if (found?.kind !== 'label' || found.end !== words.length) {
     return { problem: `the model's answer ${JSON.stringify(answer)} is not a label of the schema (labels: ${known})` };

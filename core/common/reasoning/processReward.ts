@@ -52,13 +52,23 @@ const ajv = sharedAjv({ allErrors: true, strict: true, allowUnionTypes: true });
 const validateRecord = compileOnFirstUse(() => ajv.compile(processRewardRecordJsonSchema));
 
 /** One annotator's record of one item: the rewards of its `stepCount` steps from the judgments in log order. */
-export function buildProcessRewardRecord(args: { instanceId: string; annotator: string; stepCount: number; judgments: readonly StepJudgmentRecord[] }): ProcessRewardRecord {
+export function buildProcessRewardRecord(args: {
+  instanceId: string;
+  annotator: string;
+  stepCount: number;
+  judgments: readonly StepJudgmentRecord[];
+}): ProcessRewardRecord {
   const { mode, steps } = stepRewards(args.judgments, args.stepCount);
   return { instance_id: args.instanceId, annotator: args.annotator, mode, steps };
 }
 
 export function serializeProcessReward(records: readonly ProcessRewardRecord[]): string {
-  return records.map((r) => `${JSON.stringify({ instance_id: r.instance_id, annotator: r.annotator, mode: r.mode, steps: r.steps.map((s) => ({ index: s.index, reward: s.reward })) })}\n`).join('');
+  return records
+    .map(
+      (r) =>
+        `${JSON.stringify({ instance_id: r.instance_id, annotator: r.annotator, mode: r.mode, steps: r.steps.map((s) => ({ index: s.index, reward: s.reward })) })}\n`,
+    )
+    .join('');
 }
 
 /**
@@ -66,10 +76,18 @@ export function serializeProcessReward(records: readonly ProcessRewardRecord[]):
  * order; one record per annotator and instance; a first_error record has a −1 step and a reward for every step
  * before its first −1; with the project's item ids, every instance_id is one of them.
  */
-export function validateProcessRewardText(text: string, file: string, projectItemIds?: ReadonlySet<string>): { records: ProcessRewardRecord[]; problems: InputProblem[] } {
+export function validateProcessRewardText(
+  text: string,
+  file: string,
+  projectItemIds?: ReadonlySet<string>,
+): { records: ProcessRewardRecord[]; problems: InputProblem[] } {
   const records: ProcessRewardRecord[] = [];
   const check = new ProcessRewardCheck(file, projectItemIds, (r) => records.push(r));
-  const lines = new JsonLinesStream(file, (r) => check.record(r), (p) => check.unreadable(p));
+  const lines = new JsonLinesStream(
+    file,
+    (r) => check.record(r),
+    (p) => check.unreadable(p),
+  );
   lines.push(text);
   lines.end();
   return { records, problems: check.finish().problems };
@@ -95,7 +113,13 @@ export class ProcessRewardTally {
   }
 
   counts(): ProcessRewardReceipt['counts'] {
-    return { annotators: this.annotators.size, items: this.items.size, judged_records: this.judgedRecords, judged_steps: this.judgedSteps, first_error_records: this.firstErrorRecords };
+    return {
+      annotators: this.annotators.size,
+      items: this.items.size,
+      judged_records: this.judgedRecords,
+      judged_steps: this.judgedSteps,
+      first_error_records: this.firstErrorRecords,
+    };
   }
 }
 
@@ -137,12 +161,18 @@ export class ProcessRewardCheck {
     if (record.mode === 'first_error') {
       const wrong = record.steps.findIndex((s) => s.reward === -1);
       if (wrong < 0) rule('mode', 'a first_error record needs a step with reward -1 (the first error)');
-      else if (record.steps.slice(0, wrong).some((s) => s.reward === null)) rule('steps', 'in a first_error record every step before the first error has a reward');
+      else if (record.steps.slice(0, wrong).some((s) => s.reward === null))
+        rule('steps', 'in a first_error record every step before the first error has a reward');
     }
-    if (this.projectItemIds && !this.projectItemIds.has(record.instance_id)) rule('instance_id', `instance "${record.instance_id}" does not exist in the project (instance_id is the item id)`);
+    if (this.projectItemIds && !this.projectItemIds.has(record.instance_id))
+      rule('instance_id', `instance "${record.instance_id}" does not exist in the project (instance_id is the item id)`);
     const key = JSON.stringify([record.annotator, record.instance_id]);
     const first = this.seen.get(key);
-    if (first !== undefined) rule('instance_id', `a second record for annotator "${record.annotator}" and instance "${record.instance_id}" (first on line ${first})`);
+    if (first !== undefined)
+      rule(
+        'instance_id',
+        `a second record for annotator "${record.annotator}" and instance "${record.instance_id}" (first on line ${first})`,
+      );
     else this.seen.set(key, located.line);
     this.tally.add(record);
     this.onRecord?.(record);
@@ -150,7 +180,8 @@ export class ProcessRewardCheck {
 
   finish(): { problems: InputProblem[] } {
     const problems = [...this.parseProblems];
-    if (this.parsed === 0 && problems.length === 0) problems.push({ file: this.file, line: null, field: null, stage: 'rule', message: 'the export has no records' });
+    if (this.parsed === 0 && problems.length === 0)
+      problems.push({ file: this.file, line: null, field: null, stage: 'rule', message: 'the export has no records' });
     return { problems: [...problems, ...this.stageProblems] };
   }
 }
@@ -161,7 +192,9 @@ export class ProcessRewardCheck {
  * optional and is itself what gets checked, and one edited line must not send the whole file to the wrong reader.
  */
 export function isProcessRewardText(text: string): boolean {
-  const objects = readJsonLines(text, '').records.map((r) => r.value).filter((v): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v));
+  const objects = readJsonLines(text, '')
+    .records.map((r) => r.value)
+    .filter((v): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v));
   return objects.some((o) => 'instance_id' in o) && !objects.some((o) => 'item_id' in o);
 }
 
@@ -269,11 +302,18 @@ export function processRewardReceiptProblems(
   const { problems, receipt, rule } = checkReceipt<ProcessRewardReceipt>(receiptText, receiptFile, validateReceipt, actual);
   if (!receipt) return problems;
   if (actual.records !== null) {
-    const recomputed = buildProcessRewardReceipt({ ...receipt, appVersion: receipt.app_version, createdAt: receipt.created_at, records: actual.records });
-    if (receipt.records !== recomputed.records) rule('/records', `the export has ${recomputed.records} records, the receipt says ${receipt.records}`);
+    const recomputed = buildProcessRewardReceipt({
+      ...receipt,
+      appVersion: receipt.app_version,
+      createdAt: receipt.created_at,
+      records: actual.records,
+    });
+    if (receipt.records !== recomputed.records)
+      rule('/records', `the export has ${recomputed.records} records, the receipt says ${receipt.records}`);
     const { counts } = recomputed;
     for (const key of Object.keys(counts) as Array<keyof ProcessRewardReceipt['counts']>) {
-      if (receipt.counts[key] !== counts[key]) rule(`/counts/${key}`, `the export's records give counts.${key} ${counts[key]}, the receipt says ${receipt.counts[key]}`);
+      if (receipt.counts[key] !== counts[key])
+        rule(`/counts/${key}`, `the export's records give counts.${key} ${counts[key]}, the receipt says ${receipt.counts[key]}`);
     }
   }
   return problems;

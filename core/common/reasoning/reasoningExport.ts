@@ -29,15 +29,27 @@ export interface ReasoningExportFields {
 }
 
 /** The fields of a record without model reasoning (and of a record built without a label schema). */
-export const NO_REASONING: ReasoningExportFields = { model_reasoning: null, step_judgments: [], reasoning_shown_at: null, reasoning_features: null };
+export const NO_REASONING: ReasoningExportFields = {
+  model_reasoning: null,
+  step_judgments: [],
+  reasoning_shown_at: null,
+  reasoning_features: null,
+};
 
 /** Compile once per export (the label matcher), then map each record's item and state. */
-export function createReasoningExport(schema: LabelSchemaContext, reasoning: ReasoningConfig): (item: Item, state: ItemSessionState | null) => ReasoningExportFields {
+export function createReasoningExport(
+  schema: LabelSchemaContext,
+  reasoning: ReasoningConfig,
+): (item: Item, state: ItemSessionState | null) => ReasoningExportFields {
   const mentionsIn = createMentionFinder(schema);
   return (item, state) => {
     const shown = state?.reasoning ?? null;
     const fromItem = itemModelReasoning(item, reasoning.split);
-    const side = shown ? { label: shown.model_label, steps: shown.steps } : fromItem ? { label: fromItem.label, steps: fromItem.steps } : null;
+    const side = shown
+      ? { label: shown.model_label, steps: shown.steps }
+      : fromItem
+        ? { label: fromItem.label, steps: fromItem.steps }
+        : null;
     const judgments = (state?.step_judgments ?? []).map((j) => ({ ...j }));
     if (!side) return { ...NO_REASONING, step_judgments: judgments };
     const human = state && state.transcript !== '' ? mentionsIn(state.transcript) : [];
@@ -89,7 +101,16 @@ export const reasoningExportFieldSchemas = {
   reasoning_features: {
     type: ['object', 'null'],
     additionalProperties: false,
-    required: ['human_labels_mentioned', 'model_labels_mentioned', 'human_final', 'model_final', 'finals_agree', 'first_contradicting_step', 'first_wrong_step', 'right_for_wrong_reason'],
+    required: [
+      'human_labels_mentioned',
+      'model_labels_mentioned',
+      'human_final',
+      'model_final',
+      'finals_agree',
+      'first_contradicting_step',
+      'first_wrong_step',
+      'right_for_wrong_reason',
+    ],
     properties: {
       human_labels_mentioned: { type: 'array', items: { type: 'string' } },
       model_labels_mentioned: { type: 'array', items: { type: 'string' } },

@@ -16,7 +16,12 @@ export interface ReasoningView {
  * No anchoring: under `after_blind` the reasoning stays hidden until the annotator's own first label exists (by
  * voice, key or click); `always` shows it at once, `never` not at all. Once shown it stays shown.
  */
-export function reasoningWithheld(reveal: ReasoningReveal, hasReasoning: boolean, blindLabel: string | null, alreadyShown: boolean): ReasoningWithheld | null {
+export function reasoningWithheld(
+  reveal: ReasoningReveal,
+  hasReasoning: boolean,
+  blindLabel: string | null,
+  alreadyShown: boolean,
+): ReasoningWithheld | null {
   if (alreadyShown) return null;
   if (!hasReasoning) return 'no_reasoning';
   if (reveal === 'never') return 'never';

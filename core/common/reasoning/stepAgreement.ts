@@ -36,8 +36,19 @@ export function stepJudgmentAgreement(records: readonly ProcessRewardRecord[]): 
   const all = [...units.values()];
   const positions = [...new Set(all.map((u) => u.index))].sort((a, b) => a - b);
   return {
-    all_steps: krippendorffAlpha(all.map((u) => u.values), REWARD_CATEGORIES, 'ordinal'),
-    by_position: positions.map((index) => ({ index, ...krippendorffAlpha(all.filter((u) => u.index === index).map((u) => u.values), REWARD_CATEGORIES, 'ordinal') })),
+    all_steps: krippendorffAlpha(
+      all.map((u) => u.values),
+      REWARD_CATEGORIES,
+      'ordinal',
+    ),
+    by_position: positions.map((index) => ({
+      index,
+      ...krippendorffAlpha(
+        all.filter((u) => u.index === index).map((u) => u.values),
+        REWARD_CATEGORIES,
+        'ordinal',
+      ),
+    })),
     annotators,
   };
 }

@@ -46,7 +46,10 @@ export type ProcessRewardMode = 'per_step' | 'first_error';
  * before N that were not judged explicitly get +1 — "the first error is N" says they are not wrong, which is the
  * convention of first-error process-reward data — and steps after N stay null unless judged.
  */
-export function stepRewards(judgments: readonly StepJudgmentRecord[], stepCount: number): { mode: ProcessRewardMode; steps: Array<{ index: number; reward: StepReward | null }> } {
+export function stepRewards(
+  judgments: readonly StepJudgmentRecord[],
+  stepCount: number,
+): { mode: ProcessRewardMode; steps: Array<{ index: number; reward: StepReward | null }> } {
   const last = lastJudgmentPerStep(judgments);
   const firstError = firstErrorClaim(judgments);
   const steps: Array<{ index: number; reward: StepReward | null }> = [];

@@ -27,7 +27,14 @@ export interface RoomEventData {
    * blind: cast before the item was revealed (the last blind vote counts). After the reveal every vote is logged with
    * the previous vote (null: a first vote after the reveal, never blind) and the majority of the others at that moment.
    */
-  vote_cast: { member_id: string; item_id: string; label: string; blind: boolean; previous: string | null; majority_of_others: string | null };
+  vote_cast: {
+    member_id: string;
+    item_id: string;
+    label: string;
+    blind: boolean;
+    previous: string | null;
+    majority_of_others: string | null;
+  };
   /** the blind votes of the item become immutable; blind_votes is the count frozen (the votes are the fold's) */
   item_revealed: { item_id: string; blind_votes: number };
   /** from: a member id, or null for the lead */

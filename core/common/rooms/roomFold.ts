@@ -207,10 +207,16 @@ export function roomLogHasRoom(state: RoomState): boolean {
 /** Refuses an event that would grow a full log, or a member's full share of it (reveal, remove and close never are). */
 function roomInLog(state: RoomState, member: RoomMember | null): void {
   if (!roomLogHasRoom(state)) {
-    throw new RoomRuleError(409, `the room log is full (${MAX_ROOM_LOG_BYTES / (1024 * 1024)} MB): no more votes, chat or members; the lead can still reveal items and close the room`);
+    throw new RoomRuleError(
+      409,
+      `the room log is full (${MAX_ROOM_LOG_BYTES / (1024 * 1024)} MB): no more votes, chat or members; the lead can still reveal items and close the room`,
+    );
   }
   if (member && member.log_bytes >= MAX_MEMBER_LOG_BYTES) {
-    throw new RoomRuleError(409, `your share of the room log is full (${MAX_MEMBER_LOG_BYTES / 1024} KB of votes and chat); the lead can still reveal items and close the room`);
+    throw new RoomRuleError(
+      409,
+      `your share of the room log is full (${MAX_MEMBER_LOG_BYTES / 1024} KB of votes and chat); the lead can still reveal items and close the room`,
+    );
   }
 }
 
@@ -235,7 +241,14 @@ export function decideVote(state: RoomState, memberId: string, itemId: string, l
   if (previous === label) return null; // the same vote again changes nothing, so nothing is logged
   roomInLog(state, member);
   if (!item.revealed) return { member_id: memberId, item_id: itemId, label, blind: true, previous: null, majority_of_others: null };
-  return { member_id: memberId, item_id: itemId, label, blind: false, previous, majority_of_others: majorityOfOthers(state, item, memberId) };
+  return {
+    member_id: memberId,
+    item_id: itemId,
+    label,
+    blind: false,
+    previous,
+    majority_of_others: majorityOfOthers(state, item, memberId),
+  };
 }
 
 export function decideReveal(state: RoomState, itemId: string): RoomEventData['item_revealed'] {

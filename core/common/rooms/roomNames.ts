@@ -50,11 +50,18 @@ export function memberNameRefusal(name: string, code: string, members: Iterable<
         : `"${name}" cannot be kept as a session name: ${sessionProblem}`,
     );
   }
-  if (looksLikeWord(name, 'lead')) return bad(`"${name}" reads as "lead": the lead's messages are marked by the room itself; choose your own name`);
+  if (looksLikeWord(name, 'lead'))
+    return bad(`"${name}" reads as "lead": the lead's messages are marked by the room itself; choose your own name`);
   for (const m of members) {
     if (!looksAlike(m.name, name)) continue;
     if (m.removed) return { status: 403, message: `"${name}" is, or looks like, "${m.name}", who was removed from this room by the lead` };
-    return { status: 409, message: m.name === name || m.name.toLowerCase() === name.toLowerCase() ? `"${name}" is already in the room; choose another name` : `"${name}" looks like "${m.name}", who is in the room; choose a name that looks different` };
+    return {
+      status: 409,
+      message:
+        m.name === name || m.name.toLowerCase() === name.toLowerCase()
+          ? `"${name}" is already in the room; choose another name`
+          : `"${name}" looks like "${m.name}", who is in the room; choose a name that looks different`,
+    };
   }
   return null;
 }
@@ -68,7 +75,8 @@ export function chatText(text: string): { text: string } | { problem: string } {
   const clean = text.normalize('NFC').trim();
   if (clean === '') return { problem: 'an empty message' };
   if ([...clean].length > MAX_CHAT_CHARS) return { problem: `a message has at most ${MAX_CHAT_CHARS} characters` };
-  if (C0_C1.test(clean)) return { problem: 'a message must not contain control characters (line breaks and tabs included): one line of text' };
+  if (C0_C1.test(clean))
+    return { problem: 'a message must not contain control characters (line breaks and tabs included): one line of text' };
   if (BIDI_CONTROL.test(clean)) return { problem: 'a message must not contain text-direction overrides (U+202A–U+202E, U+2066–U+2069)' };
   if (LONE_SURROGATE.test(clean)) return { problem: 'a message must be valid Unicode text' };
   return { text: clean };

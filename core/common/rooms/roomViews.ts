@@ -39,7 +39,13 @@ export interface RoomMetrics {
 
 /** Live α over the revealed items, blind and current, with seeded bootstrap intervals, and the conformity log. */
 export function roomMetrics(state: RoomState, resamples = 1000, seed = 1): RoomMetrics {
-  const analysis = agreementAnalysis(roomLabelRecords(state), { level: state.level, categories: state.labels, hasBlind: true, resamples, seed });
+  const analysis = agreementAnalysis(roomLabelRecords(state), {
+    level: state.level,
+    categories: state.labels,
+    hasBlind: true,
+    resamples,
+    seed,
+  });
   const conformity = [...state.members.values()]
     .filter((m) => !m.removed)
     .map((m) => {
@@ -123,7 +129,12 @@ function firstChatAfter(chat: RoomState['chat'], after: number): number {
  * What one viewer may see. The only place votes leave the room state: before an item is revealed its votes are
  * reduced to who voted (the member's own vote aside), for members and the lead alike.
  */
-export function roomView(state: RoomState, viewer: { role: 'member'; member_id: string } | { role: 'lead' }, metrics: RoomMetrics, chatAfter = 0): RoomView {
+export function roomView(
+  state: RoomState,
+  viewer: { role: 'member'; member_id: string } | { role: 'lead' },
+  metrics: RoomMetrics,
+  chatAfter = 0,
+): RoomView {
   const active = [...state.members.values()].filter((m) => !m.removed);
   const nameOf = (id: string | null): string => (id === null ? 'lead' : (state.members.get(id)?.name ?? '?'));
   // in the order members joined, whoever voted first
@@ -141,14 +152,25 @@ export function roomView(state: RoomState, viewer: { role: 'member'; member_id: 
     if (s.revealed) {
       view.blind_votes = byName(s.blind);
       view.current_votes = byName(s.current);
-      view.changes = s.changes.map((c) => ({ seq: c.seq, name: nameOf(c.member_id), from: c.from, to: c.to, majority_of_others: c.majority_of_others }));
+      view.changes = s.changes.map((c) => ({
+        seq: c.seq,
+        name: nameOf(c.member_id),
+        from: c.from,
+        to: c.to,
+        majority_of_others: c.majority_of_others,
+      }));
     }
     return view;
   });
   const me =
     viewer.role === 'lead'
       ? { role: 'lead' as const }
-      : { role: 'member' as const, member_id: viewer.member_id, name: nameOf(viewer.member_id), share_full: (state.members.get(viewer.member_id)?.log_bytes ?? 0) >= MAX_MEMBER_LOG_BYTES };
+      : {
+          role: 'member' as const,
+          member_id: viewer.member_id,
+          name: nameOf(viewer.member_id),
+          share_full: (state.members.get(viewer.member_id)?.log_bytes ?? 0) >= MAX_MEMBER_LOG_BYTES,
+        };
   const first = firstChatAfter(state.chat, chatAfter);
   const page = state.chat.slice(first, first + CHAT_PAGE_SIZE);
   return {
@@ -163,7 +185,13 @@ export function roomView(state: RoomState, viewer: { role: 'member'; member_id: 
     items,
     metrics,
     log: { bytes: state.log_bytes, max_bytes: MAX_ROOM_LOG_BYTES, member_max_bytes: MAX_MEMBER_LOG_BYTES, full: !roomLogHasRoom(state) },
-    chat: page.map((c) => ({ seq: c.seq, ts: c.ts, from: nameOf(c.from), role: c.from === null ? ('lead' as const) : ('member' as const), text: c.text })),
+    chat: page.map((c) => ({
+      seq: c.seq,
+      ts: c.ts,
+      from: nameOf(c.from),
+      role: c.from === null ? ('lead' as const) : ('member' as const),
+      text: c.text,
+    })),
     chat_more: first + page.length < state.chat.length,
   };
 }

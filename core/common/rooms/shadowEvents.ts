@@ -62,7 +62,15 @@ export interface ShadowEventData {
     diagnostics: ShadowDiagnostic[];
   };
   /** one of her label acts, with its source; blind/final: the item's first and final label after it (her session's fold) */
-  label_act: { item_id: string; label: string; source: LabelSource; quote: string | null; audio_ms: number | null; blind_label: string; final_label: string };
+  label_act: {
+    item_id: string;
+    label: string;
+    source: LabelSource;
+    quote: string | null;
+    audio_ms: number | null;
+    blind_label: string;
+    final_label: string;
+  };
   /** a pause in her speech while recording (energy rule, min_pause_ms): logged when it reaches the minimum, each second after, and when speech resumes */
   pause: { item_id: string; start_ms: number; ms: number; ended: boolean };
   /** the model's reasoning, once she has seen it */

@@ -1,6 +1,12 @@
 import { LABEL_SOURCES } from '../session/sessionEvents';
 import type { LabelSource } from '../session/itemState';
-import { MAX_SHADOW_TEXT_CHARS, type ShadowCommitment, type ShadowDiagnostic, type ShadowPriorLabels, type ShadowSegment } from './shadowEvents';
+import {
+  MAX_SHADOW_TEXT_CHARS,
+  type ShadowCommitment,
+  type ShadowDiagnostic,
+  type ShadowPriorLabels,
+  type ShadowSegment,
+} from './shadowEvents';
 
 /**
  * What the expert's session tells a shadow room, read off her session's events and fold by a tap in her process
@@ -26,8 +32,24 @@ export type ShadowFeed =
   /** audio of the running recording at start_sample on the item's audio (16 kHz) */
   | { kind: 'audio'; item_id: string; start_sample: number; pcm: Float32Array }
   | { kind: 'partial'; item_id: string; utterance: number; text: string }
-  | { kind: 'utterance'; item_id: string; utterance: number; segments: ShadowSegment[]; commitments: ShadowCommitment[]; diagnostics: ShadowDiagnostic[] }
-  | { kind: 'label'; item_id: string; label: string; source: LabelSource; quote: string | null; audio_ms: number | null; blind_label: string; final_label: string }
+  | {
+      kind: 'utterance';
+      item_id: string;
+      utterance: number;
+      segments: ShadowSegment[];
+      commitments: ShadowCommitment[];
+      diagnostics: ShadowDiagnostic[];
+    }
+  | {
+      kind: 'label';
+      item_id: string;
+      label: string;
+      source: LabelSource;
+      quote: string | null;
+      audio_ms: number | null;
+      blind_label: string;
+      final_label: string;
+    }
   | { kind: 'selection'; item_id: string; span: { start: number; end: number; quote: string } | null }
   | { kind: 'reasoning'; item_id: string; steps: string[]; model_label: string | null }
   | { kind: 'completed'; item_id: string }
@@ -76,17 +98,22 @@ const list = <T>(o: Fields, key: string, each: (v: Fields) => T, max = 10_000): 
 const strings = (o: Fields, key: string, max = 1000): string[] => {
   const v = o[key];
   if (!Array.isArray(v) || v.length > max) return fail(key, `must be a list of at most ${max} texts`);
-  return v.map((x: unknown, i) => (typeof x === 'string' && x.length <= MAX_SHADOW_TEXT_CHARS ? x : fail(`${key}[${i}]`, 'must be a text')));
+  return v.map((x: unknown, i) =>
+    typeof x === 'string' && x.length <= MAX_SHADOW_TEXT_CHARS ? x : fail(`${key}[${i}]`, 'must be a text'),
+  );
 };
-const segments = (o: Fields): ShadowSegment[] => list(o, 'segments', (s) => ({ t0_ms: ms(s, 't0_ms'), t1_ms: ms(s, 't1_ms'), text: str(s, 'text') }), 1000);
-const commitments = (o: Fields): ShadowCommitment[] => list(o, 'commitments', (c) => ({ start: count(c, 'start'), end: count(c, 'end'), label: str(c, 'label', 1000) }), 1000);
+const segments = (o: Fields): ShadowSegment[] =>
+  list(o, 'segments', (s) => ({ t0_ms: ms(s, 't0_ms'), t1_ms: ms(s, 't1_ms'), text: str(s, 'text') }), 1000);
+const commitments = (o: Fields): ShadowCommitment[] =>
+  list(o, 'commitments', (c) => ({ start: count(c, 'start'), end: count(c, 'end'), label: str(c, 'label', 1000) }), 1000);
 const diagnostics = (o: Fields): ShadowDiagnostic[] =>
   list(
     o,
     'diagnostics',
     (d) => {
       const kind = d.kind;
-      if (kind !== 'negated' && kind !== 'ambiguous' && kind !== 'unknown_label') return fail('diagnostics.kind', 'must be negated, ambiguous or unknown_label');
+      if (kind !== 'negated' && kind !== 'ambiguous' && kind !== 'unknown_label')
+        return fail('diagnostics.kind', 'must be negated, ambiguous or unknown_label');
       return { start: count(d, 'start'), end: count(d, 'end'), kind, message: str(d, 'message', 1000) };
     },
     1000,
@@ -99,7 +126,8 @@ const span = (o: Fields, key: string): { start: number; end: number; quote: stri
 };
 const source = (o: Fields, key = 'source'): LabelSource => {
   const v = o[key];
-  if (typeof v !== 'string' || !(LABEL_SOURCES as readonly string[]).includes(v)) return fail(key, `must be one of ${LABEL_SOURCES.join(', ')}`);
+  if (typeof v !== 'string' || !(LABEL_SOURCES as readonly string[]).includes(v))
+    return fail(key, `must be one of ${LABEL_SOURCES.join(', ')}`);
   return v as LabelSource;
 };
 
@@ -117,7 +145,16 @@ export function checkShadowFeed(value: unknown, pcm: (encoded: unknown) => Float
       return { kind: 'expert', annotator: str(o, 'annotator', 200), via: o.via };
     }
     case 'item': {
-      const prior = o.prior === null ? null : isObject(o.prior) ? { blind_label: str(o.prior, 'blind_label', 1000), final_label: str(o.prior, 'final_label', 1000), label_source: source(o.prior, 'label_source') } : fail('prior', 'must be an object or null');
+      const prior =
+        o.prior === null
+          ? null
+          : isObject(o.prior)
+            ? {
+                blind_label: str(o.prior, 'blind_label', 1000),
+                final_label: str(o.prior, 'final_label', 1000),
+                label_source: source(o.prior, 'label_source'),
+              }
+            : fail('prior', 'must be an object or null');
       const reasoning =
         o.reasoning === null
           ? null
@@ -144,7 +181,14 @@ export function checkShadowFeed(value: unknown, pcm: (encoded: unknown) => Float
     case 'partial':
       return { kind: 'partial', item_id: item_id(), utterance: count(o, 'utterance'), text: str(o, 'text') };
     case 'utterance':
-      return { kind: 'utterance', item_id: item_id(), utterance: count(o, 'utterance'), segments: segments(o), commitments: commitments(o), diagnostics: diagnostics(o) };
+      return {
+        kind: 'utterance',
+        item_id: item_id(),
+        utterance: count(o, 'utterance'),
+        segments: segments(o),
+        commitments: commitments(o),
+        diagnostics: diagnostics(o),
+      };
     case 'label':
       return {
         kind: 'label',

@@ -186,7 +186,8 @@ export function applyShadowEvent(state: ShadowState | null, event: ShadowEvent, 
       const known = state.items.get(item_id);
       if (known) {
         Object.assign(known, { text, context, shown_at: event.ts, shown_seq: event.seq, ended: null, partial: null, recording: false });
-        if (prior && known.expert_final === null) Object.assign(known, { prior, expert_blind: prior.blind_label, expert_final: prior.final_label });
+        if (prior && known.expert_final === null)
+          Object.assign(known, { prior, expert_blind: prior.blind_label, expert_final: prior.final_label });
       } else {
         state.items.set(item_id, {
           item_id,
@@ -315,8 +316,13 @@ function activeTrainee(state: ShadowState, memberId: string): ShadowTrainee {
 
 /** Refuses a trainee's event that would grow their share, or the trainees' part of the log, past its bound. */
 function traineeRoomInLog(state: ShadowState, trainee: ShadowTrainee | null): void {
-  if (state.trainee_bytes >= MAX_ROOM_LOG_BYTES) throw new RoomRuleError(409, `the room log is full (${MAX_ROOM_LOG_BYTES / (1024 * 1024)} MB of trainees' events): no more trainees or practice labels`);
-  if (trainee && trainee.log_bytes >= MAX_MEMBER_LOG_BYTES) throw new RoomRuleError(409, `your share of the room log is full (${MAX_MEMBER_LOG_BYTES / 1024} KB)`);
+  if (state.trainee_bytes >= MAX_ROOM_LOG_BYTES)
+    throw new RoomRuleError(
+      409,
+      `the room log is full (${MAX_ROOM_LOG_BYTES / (1024 * 1024)} MB of trainees' events): no more trainees or practice labels`,
+    );
+  if (trainee && trainee.log_bytes >= MAX_MEMBER_LOG_BYTES)
+    throw new RoomRuleError(409, `your share of the room log is full (${MAX_MEMBER_LOG_BYTES / 1024} KB)`);
 }
 
 /**
@@ -324,17 +330,25 @@ function traineeRoomInLog(state: ShadowState, trainee: ShadowTrainee | null): vo
  * characters, no look-alike of a trainee present or removed, never "lead"), and neither "expert" nor a look-alike of
  * the expert's name: the page marks the expert by her role, and nobody can pass for her.
  */
-export function decideTraineeJoin(state: ShadowState, name: string, memberId: string, tokenSha256: string): ShadowEventData['trainee_joined'] {
+export function decideTraineeJoin(
+  state: ShadowState,
+  name: string,
+  memberId: string,
+  tokenSha256: string,
+): ShadowEventData['trainee_joined'] {
   openRoom(state);
   traineeRoomInLog(state, null);
   const clean = name.normalize('NFC').trim();
   const members = [...state.trainees.values()];
   const refusal = memberNameRefusal(clean, state.code, members);
   if (refusal) throw new RoomRuleError(refusal.status, refusal.message);
-  if (looksLikeWord(clean, 'expert')) throw new RoomRuleError(400, `"${clean}" reads as "expert": the expert is marked by the room itself; choose your own name`);
+  if (looksLikeWord(clean, 'expert'))
+    throw new RoomRuleError(400, `"${clean}" reads as "expert": the expert is marked by the room itself; choose your own name`);
   const expert = state.expert ?? state.expert_present?.annotator ?? null;
-  if (expert !== null && looksAlike(expert, clean)) throw new RoomRuleError(409, `"${clean}" is, or looks like, the expert's name; choose your own name`);
-  if (members.filter((m) => !m.removed).length >= state.max_members) throw new RoomRuleError(409, `the room is full (${state.max_members} trainees)`);
+  if (expert !== null && looksAlike(expert, clean))
+    throw new RoomRuleError(409, `"${clean}" is, or looks like, the expert's name; choose your own name`);
+  if (members.filter((m) => !m.removed).length >= state.max_members)
+    throw new RoomRuleError(409, `the room is full (${state.max_members} trainees)`);
   return { member_id: memberId, name: clean, token_sha256: tokenSha256 };
 }
 
@@ -348,16 +362,31 @@ export function decideRemoveTrainee(state: ShadowState, memberId: string): Shado
  * A practice label (null: skip) for the item on view, once per item: it is final, because the expert's labels are
  * shown to the trainee right after it. The item must be live: once the expert has left it, its practice is over.
  */
-export function decidePractice(state: ShadowState, memberId: string, itemId: string, label: string | null, nowMs: number): ShadowEventData['practice_vote'] {
+export function decidePractice(
+  state: ShadowState,
+  memberId: string,
+  itemId: string,
+  label: string | null,
+  nowMs: number,
+): ShadowEventData['practice_vote'] {
   openRoom(state);
   const trainee = activeTrainee(state, memberId);
   const item = state.items.get(itemId);
   if (!item) throw new RoomRuleError(404, `the expert has not shown an item "${itemId}" in this room`);
-  if (!isLive(state, itemId)) throw new RoomRuleError(409, `the expert has left "${itemId}": its practice is over; answer on the item she is on`);
-  if (label !== null && !state.labels.includes(label)) throw new RoomRuleError(400, `"${label}" is not one of the labels (${state.labels.join(', ')})`);
-  if (item.votes.has(memberId)) throw new RoomRuleError(409, `your answer on "${itemId}" is given; it is final (you have seen the expert's label since)`);
+  if (!isLive(state, itemId))
+    throw new RoomRuleError(409, `the expert has left "${itemId}": its practice is over; answer on the item she is on`);
+  if (label !== null && !state.labels.includes(label))
+    throw new RoomRuleError(400, `"${label}" is not one of the labels (${state.labels.join(', ')})`);
+  if (item.votes.has(memberId))
+    throw new RoomRuleError(409, `your answer on "${itemId}" is given; it is final (you have seen the expert's label since)`);
   traineeRoomInLog(state, trainee);
-  return { member_id: memberId, item_id: itemId, label, ms: Math.max(0, Math.round(nowMs - Date.parse(item.shown_at))), expert_had_labelled: item.labels.length > 0 || item.prior !== null };
+  return {
+    member_id: memberId,
+    item_id: itemId,
+    label,
+    ms: Math.max(0, Math.round(nowMs - Date.parse(item.shown_at))),
+    expert_had_labelled: item.labels.length > 0 || item.prior !== null,
+  };
 }
 
 /** The expert shares her audio (or stops): only while the room is open; the same setting again logs nothing. */
@@ -370,7 +399,12 @@ export function decideAudioShared(state: ShadowState, on: boolean): ShadowEventD
 export function decideCloseShadow(state: ShadowState): ShadowEntry[] {
   if (state.closed) throw new RoomRuleError(409, 'the room is closed already');
   const current = state.current;
-  return [...(current !== null && isLive(state, current) ? [{ type: 'item_left' as const, data: { item_id: current, reason: 'room_closed' as const } }] : []), { type: 'room_closed', data: {} }];
+  return [
+    ...(current !== null && isLive(state, current)
+      ? [{ type: 'item_left' as const, data: { item_id: current, reason: 'room_closed' as const } }]
+      : []),
+    { type: 'room_closed', data: {} },
+  ];
 }
 
 /** Her session stopped feeding (closed, or the feed was lost): live view of the item ends with it. */
@@ -378,7 +412,9 @@ export function decideExpertGone(state: ShadowState, reason: ShadowEventData['ex
   if (state.closed || state.expert_present === null) return [];
   const current = state.current;
   return [
-    ...(current !== null && isLive(state, current) ? [{ type: 'item_left' as const, data: { item_id: current, reason: 'expert_left' as const } }] : []),
+    ...(current !== null && isLive(state, current)
+      ? [{ type: 'item_left' as const, data: { item_id: current, reason: 'expert_left' as const } }]
+      : []),
     { type: 'expert_left', data: { reason } },
   ];
 }
@@ -406,7 +442,8 @@ export function decideFeed(state: ShadowState, feed: Exclude<ShadowFeed, { kind:
     if (expert !== null && expert.normalize('NFC').toLowerCase() !== feed.annotator.normalize('NFC').toLowerCase()) {
       throw new RoomRuleError(403, `this room shadows ${expert}, not ${feed.annotator}`);
     }
-    if (state.expert_present) throw new RoomRuleError(409, `the room is fed by ${state.expert_present.annotator}'s session already (${state.expert_present.via})`);
+    if (state.expert_present)
+      throw new RoomRuleError(409, `the room is fed by ${state.expert_present.annotator}'s session already (${state.expert_present.via})`);
     return [{ type: 'expert_joined', data: { annotator: feed.annotator, via: feed.via } }];
   }
   if (!state.expert_present) throw new RoomRuleError(409, "the feed must name the expert's session first");
@@ -423,14 +460,32 @@ export function decideFeed(state: ShadowState, feed: Exclude<ShadowFeed, { kind:
       if (!known) throw new RoomRuleError(404, `item "${itemId}" is not in the project's items`);
       const current = state.current;
       const entries: ShadowEntry[] = [];
-      if (current !== null && isLive(state, current)) entries.push({ type: 'item_left', data: { item_id: current, reason: 'item_changed' } });
-      entries.push({ type: 'item_shown', data: { item_id: itemId, text: known.text, context: known.context ?? null, prior: item && item.expert_final !== null ? null : feed.prior } });
+      if (current !== null && isLive(state, current))
+        entries.push({ type: 'item_left', data: { item_id: current, reason: 'item_changed' } });
+      entries.push({
+        type: 'item_shown',
+        data: {
+          item_id: itemId,
+          text: known.text,
+          context: known.context ?? null,
+          prior: item && item.expert_final !== null ? null : feed.prior,
+        },
+      });
       const fresh = feed.utterances.filter((u) => !item?.utterances.has(u.utterance));
       if (fresh.length > 0) {
-        entries.push({ type: 'utterances', data: { item_id: itemId, utterances: fresh.map((u) => ({ utterance: u.utterance, segments: cutSegments(u.segments) })), commitments: feed.commitments, diagnostics: feed.diagnostics } });
+        entries.push({
+          type: 'utterances',
+          data: {
+            item_id: itemId,
+            utterances: fresh.map((u) => ({ utterance: u.utterance, segments: cutSegments(u.segments) })),
+            commitments: feed.commitments,
+            diagnostics: feed.diagnostics,
+          },
+        });
       }
       const selected = item?.selection ?? null;
-      if (feed.selection !== null && (selected?.start !== feed.selection.start || selected.end !== feed.selection.end)) entries.push({ type: 'text_selected', data: { item_id: itemId, span: feed.selection } });
+      if (feed.selection !== null && (selected?.start !== feed.selection.start || selected.end !== feed.selection.end))
+        entries.push({ type: 'text_selected', data: { item_id: itemId, span: feed.selection } });
       if (feed.selection === null && selected !== null) entries.push({ type: 'text_selected', data: { item_id: itemId, span: null } });
       if (feed.reasoning && !item?.reasoning) entries.push({ type: 'reasoning_shown', data: { item_id: itemId, ...feed.reasoning } });
       if (feed.recording) entries.push({ type: 'recording', data: { item_id: itemId, on: true } });
@@ -454,12 +509,37 @@ export function decideFeed(state: ShadowState, feed: Exclude<ShadowFeed, { kind:
     }
     case 'utterance':
       if (!item) return [];
-      return [{ type: 'utterances', data: { item_id: itemId, utterances: [{ utterance: feed.utterance, segments: cutSegments(feed.segments) }], commitments: feed.commitments, diagnostics: feed.diagnostics } }];
+      return [
+        {
+          type: 'utterances',
+          data: {
+            item_id: itemId,
+            utterances: [{ utterance: feed.utterance, segments: cutSegments(feed.segments) }],
+            commitments: feed.commitments,
+            diagnostics: feed.diagnostics,
+          },
+        },
+      ];
     case 'label':
       if (!item) return [];
-      return [{ type: 'label_act', data: { item_id: itemId, label: feed.label, source: feed.source, quote: feed.quote === null ? null : cut(feed.quote), audio_ms: feed.audio_ms, blind_label: feed.blind_label, final_label: feed.final_label } }];
+      return [
+        {
+          type: 'label_act',
+          data: {
+            item_id: itemId,
+            label: feed.label,
+            source: feed.source,
+            quote: feed.quote === null ? null : cut(feed.quote),
+            audio_ms: feed.audio_ms,
+            blind_label: feed.blind_label,
+            final_label: feed.final_label,
+          },
+        },
+      ];
     case 'reasoning':
-      return item && !item.reasoning ? [{ type: 'reasoning_shown', data: { item_id: itemId, steps: feed.steps.map(cut), model_label: feed.model_label } }] : [];
+      return item && !item.reasoning
+        ? [{ type: 'reasoning_shown', data: { item_id: itemId, steps: feed.steps.map(cut), model_label: feed.model_label } }]
+        : [];
     case 'completed':
       return item && !item.completed ? [{ type: 'item_completed', data: { item_id: itemId } }] : [];
   }

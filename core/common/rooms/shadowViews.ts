@@ -171,11 +171,25 @@ export function shadowMetrics(state: ShadowState, resamples = 1000, seed = 1): S
       answered++;
       if (v.label === i.expert_final) agree++;
     }
-    return { item_id: i.item_id, expert_blind: i.expert_blind, expert_final: i.expert_final, answers, answered, agree, diverged: answered - agree };
+    return {
+      item_id: i.item_id,
+      expert_blind: i.expert_blind,
+      expert_final: i.expert_final,
+      answers,
+      answered,
+      agree,
+      diverged: answered - agree,
+    };
   });
   const divergedMost = perItem
     .filter((p) => p.diverged > 0)
-    .map((p) => ({ item_id: p.item_id, diverged: p.diverged, answered: p.answered, share: p.diverged / p.answered, expert_final: p.expert_final! }))
+    .map((p) => ({
+      item_id: p.item_id,
+      diverged: p.diverged,
+      answered: p.answered,
+      share: p.diverged / p.answered,
+      expert_final: p.expert_final!,
+    }))
     .sort((a, b) => b.share - a.share || b.diverged - a.diverged)
     .slice(0, 10);
   return { items: items.length, trainees, per_item: perItem, diverged_most: divergedMost };
@@ -184,8 +198,22 @@ export function shadowMetrics(state: ShadowState, resamples = 1000, seed = 1): S
 function transcriptOf(item: ShadowItemState, fillers: readonly string[], labelsShown: boolean): ShadowPiece[] {
   const segments = [...item.utterances.entries()].sort((a, b) => a[0] - b[0]).flatMap(([, s]) => s);
   const text = joinSegments(segments).text;
-  const commitments: CommitmentRecord[] = item.commitments.map((c) => ({ label: c.label, start: c.start, end: c.end, quote: text.slice(c.start, c.end), t_ms: null, stem: '' }));
-  const diagnostics: ParseDiagnostic[] = item.diagnostics.map((d) => ({ kind: d.kind, start: d.start, end: d.end, quote: text.slice(d.start, d.end), stem: '', message: d.message }));
+  const commitments: CommitmentRecord[] = item.commitments.map((c) => ({
+    label: c.label,
+    start: c.start,
+    end: c.end,
+    quote: text.slice(c.start, c.end),
+    t_ms: null,
+    stem: '',
+  }));
+  const diagnostics: ParseDiagnostic[] = item.diagnostics.map((d) => ({
+    kind: d.kind,
+    start: d.start,
+    end: d.end,
+    quote: text.slice(d.start, d.end),
+    stem: '',
+    message: d.message,
+  }));
   const pieces = transcriptPieces(text, commitments, diagnostics, { fillers, finalIsVoice: item.labels.at(-1)?.source === 'voice' });
   return labelsShown ? pieces : pieces.map((p) => (p.kind === 'commit' ? { kind: 'hidden' as const } : p));
 }
@@ -235,19 +263,36 @@ export function shadowView(state: ShadowState, viewer: ShadowViewer, metrics: Sh
       pauses: item.pauses.map((p) => ({ ...p })),
       reasoning: item.reasoning === null ? null : { steps: item.reasoning.steps, model_label: item.reasoning.model_label },
       expert: labelsShown
-        ? { shown: true, acts: item.labels.map((l) => ({ label: l.label, source: l.source, quote: l.quote, at: l.at })), blind_label: item.expert_blind, final_label: item.expert_final, prior: item.prior }
+        ? {
+            shown: true,
+            acts: item.labels.map((l) => ({ label: l.label, source: l.source, quote: l.quote, at: l.at })),
+            blind_label: item.expert_blind,
+            final_label: item.expert_final,
+            prior: item.prior,
+          }
         : { shown: false, has_labelled: item.labels.length > 0 || item.prior !== null },
       practice: {
         ...(viewer.role === 'trainee' ? { mine: mine === null ? null : { label: mine.label, ms: mine.ms } } : {}),
         answered,
-        ...(live ? {} : { answers: Object.fromEntries(active.filter((t) => item.votes.has(t.member_id)).map((t) => [t.name, item.votes.get(t.member_id)!.label])) }),
+        ...(live
+          ? {}
+          : {
+              answers: Object.fromEntries(
+                active.filter((t) => item.votes.has(t.member_id)).map((t) => [t.name, item.votes.get(t.member_id)!.label]),
+              ),
+            }),
       },
     };
   }
   const me =
     viewer.role === 'expert'
       ? { role: 'expert' as const }
-      : { role: 'trainee' as const, member_id: viewer.member_id, name: nameOf(viewer.member_id), share_full: (state.trainees.get(viewer.member_id)?.log_bytes ?? 0) >= MAX_MEMBER_LOG_BYTES };
+      : {
+          role: 'trainee' as const,
+          member_id: viewer.member_id,
+          name: nameOf(viewer.member_id),
+          share_full: (state.trainees.get(viewer.member_id)?.log_bytes ?? 0) >= MAX_MEMBER_LOG_BYTES,
+        };
   return {
     kind: 'shadow',
     seq: state.seq,
@@ -259,7 +304,14 @@ export function shadowView(state: ShadowState, viewer: ShadowViewer, metrics: Sh
     expert: { name: state.expert ?? state.expert_present?.annotator ?? null, present: state.expert_present !== null },
     audio_shared: state.audio_shared,
     me,
-    log: { bytes: state.log_bytes, max_bytes: MAX_ROOM_LOG_BYTES, member_max_bytes: MAX_MEMBER_LOG_BYTES, full: state.trainee_bytes >= MAX_ROOM_LOG_BYTES, feed_stopped: state.feed_stopped, feed_max_bytes: MAX_SHADOW_FEED_BYTES },
+    log: {
+      bytes: state.log_bytes,
+      max_bytes: MAX_ROOM_LOG_BYTES,
+      member_max_bytes: MAX_MEMBER_LOG_BYTES,
+      full: state.trainee_bytes >= MAX_ROOM_LOG_BYTES,
+      feed_stopped: state.feed_stopped,
+      feed_max_bytes: MAX_SHADOW_FEED_BYTES,
+    },
     trainees: active.map((t) => (viewer.role === 'expert' ? { name: t.name, member_id: t.member_id } : { name: t.name })),
     max_members: state.max_members,
     current,

@@ -53,9 +53,11 @@ export class AudioLedgerFold {
     switch (event.type) {
       case 'recording_started': {
         const { item_id, audio_path, offset_samples } = event.data;
-        if (ledger.openRecording) fail(`a recording of "${ledger.openRecording.item_id}" (line ${ledger.openRecording.since_seq}) was never stopped`);
+        if (ledger.openRecording)
+          fail(`a recording of "${ledger.openRecording.item_id}" (line ${ledger.openRecording.since_seq}) was never stopped`);
         const known = ledger.items.get(item_id);
-        if (known && known.audio_path !== audio_path) fail(`audio_path ${JSON.stringify(audio_path)} differs from ${JSON.stringify(known.audio_path)} logged before`);
+        if (known && known.audio_path !== audio_path)
+          fail(`audio_path ${JSON.stringify(audio_path)} differs from ${JSON.stringify(known.audio_path)} logged before`);
         const samples = known?.samples ?? 0;
         if (offset_samples !== samples) fail(`offset_samples ${offset_samples} but the item's audio has ${samples} samples`);
         ledger.items.set(item_id, { item_id, audio_path, samples });

@@ -46,7 +46,14 @@ export function draftLabelAct(draft: SessionDraft, act: LabelActInput, options: 
 export function recordLabelChange(draft: SessionDraft, before: string | null, source: LabelSource, reviewer: string | null = null): void {
   const after = draft.state();
   if (before !== null && after.final_label !== null && before !== after.final_label) {
-    draft.add('label_changed', { item_id: after.item_id, from: before, to: after.final_label, source, after_completion: after.completed_at !== null, reviewer });
+    draft.add('label_changed', {
+      item_id: after.item_id,
+      from: before,
+      to: after.final_label,
+      source,
+      after_completion: after.completed_at !== null,
+      reviewer,
+    });
   }
 }
 
@@ -64,7 +71,8 @@ export function decideLabelAct(
 ): readonly SessionEntry[] {
   const itemId = requireOpenItem(facts, 'label');
   const known = context.config.schema.labels.map((l) => l.name);
-  if (!known.includes(command.label)) throw new SessionUsageError(`"${command.label}" is not a label of this project (labels: ${known.join(', ')})`);
+  if (!known.includes(command.label))
+    throw new SessionUsageError(`"${command.label}" is not a label of this project (labels: ${known.join(', ')})`);
   const state = facts.itemState(itemId);
   if (state?.completed_at && state.final_label !== null && state.final_label !== command.label && !command.confirmed) {
     throw new LabelChangeNeedsConfirmationError(
@@ -76,7 +84,14 @@ export function decideLabelAct(
   }
   const draft = facts.draft(itemId, at);
   // a reviewer's click or key is the reviewer's act, never the annotator's
-  draftLabelAct(draft, { label: command.label, source: command.source, quote: null, start: null, end: null, reviewer: context.reviewer ?? null });
+  draftLabelAct(draft, {
+    label: command.label,
+    source: command.source,
+    quote: null,
+    start: null,
+    end: null,
+    reviewer: context.reviewer ?? null,
+  });
   return draft.entries;
 }
 
@@ -85,7 +100,11 @@ export function decideLabelAct(
  * an item needs a voice commitment; click and key labels are kept but do not complete it on their own. Enter
  * pressed again on a completed item whose label has not changed since completes nothing new.
  */
-export function decideCompletion(facts: SessionFacts, context: Pick<SessionRuleContext, 'config'>, itemId: string): readonly SessionEntry[] {
+export function decideCompletion(
+  facts: SessionFacts,
+  context: Pick<SessionRuleContext, 'config'>,
+  itemId: string,
+): readonly SessionEntry[] {
   const state = facts.itemState(itemId);
   const { config } = context;
   if (config.thinkaloud.require_spoken_label && (state?.commitments.length ?? 0) === 0) {
@@ -118,13 +137,27 @@ function exampleLabel(config: Pick<ProjectConfig, 'schema'>): string {
  * label act of source "correction" (logged like any other act), carrying the reviewer when it is not the annotator
  * who derives it. Nothing found: no act.
  */
-export function decideLabelFromCorrections(facts: SessionFacts, context: Pick<SessionRuleContext, 'analyze' | 'reviewer'>, itemId: string, at: string): readonly SessionEntry[] {
+export function decideLabelFromCorrections(
+  facts: SessionFacts,
+  context: Pick<SessionRuleContext, 'analyze' | 'reviewer'>,
+  itemId: string,
+  at: string,
+): readonly SessionEntry[] {
   const state = facts.itemState(itemId);
-  if (!state || state.transcript_corrected === null) throw new SessionUsageError(`"${itemId}" has no corrected transcript to derive a label from`);
+  if (!state || state.transcript_corrected === null)
+    throw new SessionUsageError(`"${itemId}" has no corrected transcript to derive a label from`);
   const final = correctedTextCommitment(state, context.analyze);
   if (!final) return [];
   const draft = facts.draft(itemId, at);
-  draftLabelAct(draft, { label: final.label, source: 'correction', quote: final.quote, start: final.start, end: final.end, stem: final.stem, reviewer: context.reviewer });
+  draftLabelAct(draft, {
+    label: final.label,
+    source: 'correction',
+    quote: final.quote,
+    start: final.start,
+    end: final.end,
+    stem: final.stem,
+    reviewer: context.reviewer,
+  });
   return draft.entries;
 }
 

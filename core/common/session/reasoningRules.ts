@@ -12,7 +12,12 @@ function reasoningAccess(facts: SessionFacts, context: Pick<SessionRuleContext, 
   const item = context.items?.get(itemId);
   const model = item ? itemModelReasoning(item, split) : null;
   const state = facts.itemState(itemId);
-  const withheld = reasoningWithheld(reveal, model !== null && model.steps.length > 0, state?.blind_label ?? null, Boolean(state?.reasoning));
+  const withheld = reasoningWithheld(
+    reveal,
+    model !== null && model.steps.length > 0,
+    state?.blind_label ?? null,
+    Boolean(state?.reasoning),
+  );
   return { itemId, reveal, model, state, withheld };
 }
 
@@ -22,21 +27,45 @@ function reasoningAccess(facts: SessionFacts, context: Pick<SessionRuleContext, 
  * the WAV holds, a running recording's samples included).
  * Withheld reasoning is not sent.
  */
-export function decideShowReasoning(facts: SessionFacts, context: Pick<SessionRuleContext, 'config' | 'items'>, audioSamples: (itemId: string) => number): readonly SessionEntry[] {
+export function decideShowReasoning(
+  facts: SessionFacts,
+  context: Pick<SessionRuleContext, 'config' | 'items'>,
+  audioSamples: (itemId: string) => number,
+): readonly SessionEntry[] {
   const { itemId, reveal, model, state, withheld } = reasoningAccess(facts, context);
   if (withheld !== null || state?.reasoning || !model) return [];
-  return [{ type: 'reasoning_shown', data: { item_id: itemId, steps: model.steps, model_label: model.label, split: model.split, reveal, audio_samples: audioSamples(itemId) } }];
+  return [
+    {
+      type: 'reasoning_shown',
+      data: {
+        item_id: itemId,
+        steps: model.steps,
+        model_label: model.label,
+        split: model.split,
+        reveal,
+        audio_samples: audioSamples(itemId),
+      },
+    },
+  ];
 }
 
 /** What the Label screen may show of the open item's reasoning: the steps as first shown, or why they are withheld. */
 export function reasoningViewOf(facts: SessionFacts, context: Pick<SessionRuleContext, 'config' | 'items'>): ReasoningView {
   const { itemId, reveal, state, withheld } = reasoningAccess(facts, context);
   const shown = state?.reasoning ?? null;
-  return { item_id: itemId, reveal, shown: shown ? { shown_at: shown.shown_at, model_label: shown.model_label, steps: shown.steps } : null, withheld };
+  return {
+    item_id: itemId,
+    reveal,
+    shown: shown ? { shown_at: shown.shown_at, model_label: shown.model_label, steps: shown.steps } : null,
+    withheld,
+  };
 }
 
 /** A step of the shown reasoning judged by a key or a click (null withdraws the step's judgment). */
-export function decideJudgeStep(facts: SessionFacts, command: { index: number; reward: StepReward | null; source: 'click' | 'key' }): readonly SessionEntry[] {
+export function decideJudgeStep(
+  facts: SessionFacts,
+  command: { index: number; reward: StepReward | null; source: 'click' | 'key' },
+): readonly SessionEntry[] {
   const itemId = requireOpenItem(facts, 'judge a step');
   const shown = facts.itemState(itemId)?.reasoning;
   if (!shown) throw new SessionUsageError(`the model's reasoning of "${itemId}" has not been shown: steps can be judged once it is`);
@@ -44,5 +73,10 @@ export function decideJudgeStep(facts: SessionFacts, command: { index: number; r
   if (!Number.isInteger(index) || index < 1 || index > shown.steps.length) {
     throw new SessionUsageError(`step ${index} is not a step of the shown reasoning (steps 1 to ${shown.steps.length})`);
   }
-  return [{ type: 'step_judged', data: { item_id: itemId, index, reward, source, kind: 'step', quote: null, start: null, end: null, utterance: null, audio_ms: null } }];
+  return [
+    {
+      type: 'step_judged',
+      data: { item_id: itemId, index, reward, source, kind: 'step', quote: null, start: null, end: null, utterance: null, audio_ms: null },
+    },
+  ];
 }

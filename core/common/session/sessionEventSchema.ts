@@ -1,6 +1,13 @@
 import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import { compileOnFirstUse, sharedAjv } from '../io/schemaValidator';
-import { CODE_ACT_SOURCES, LABEL_SOURCES, RECORDING_STOP_REASONS, SESSION_EVENT_TYPES, SESSION_KINDS, type SessionEventType } from './sessionEvents';
+import {
+  CODE_ACT_SOURCES,
+  LABEL_SOURCES,
+  RECORDING_STOP_REASONS,
+  SESSION_EVENT_TYPES,
+  SESSION_KINDS,
+  type SessionEventType,
+} from './sessionEvents';
 import { REASONING_REVEALS } from '../project/projectConfig';
 import { STEP_JUDGMENT_SOURCES } from '../reasoning/stepJudgments';
 
@@ -49,7 +56,15 @@ const diagnostics = {
     message: text,
   }),
 } as const;
-const voiceCommitment = object({ label: labelName, quote: text, start: count, end: count, stem: text, audio_ms: nullableMs, utterance: nullableCount });
+const voiceCommitment = object({
+  label: labelName,
+  quote: text,
+  start: count,
+  end: count,
+  stem: text,
+  audio_ms: nullableMs,
+  utterance: nullableCount,
+});
 
 const name = { type: 'string', minLength: 1 } as const;
 const unitId = { type: 'string', pattern: '^u(0|[1-9][0-9]{0,8})(\\.s(0|[1-9][0-9]{0,5}))?$' } as const;
@@ -71,7 +86,12 @@ const modelIdentity = object({ name: { type: 'string', minLength: 1 }, sha256: {
 const nullableModelIdentity = { oneOf: [{ type: 'null' }, modelIdentity] } as const;
 const reviewer = { type: ['string', 'null'], minLength: 1 } as const;
 
-const pauseStats = object({ count, total_ms: { type: 'number', minimum: 0 }, longest_ms: { type: 'number', minimum: 0 }, long_count: count });
+const pauseStats = object({
+  count,
+  total_ms: { type: 'number', minimum: 0 },
+  longest_ms: { type: 'number', minimum: 0 },
+  long_count: count,
+});
 
 /** JSON Schema of each event type's data at its current version (older versions are upcast before validation). */
 export const sessionEventDataSchemas: { readonly [T in SessionEventType]: Record<string, unknown> } = {
@@ -85,11 +105,28 @@ export const sessionEventDataSchemas: { readonly [T in SessionEventType]: Record
     kind: { enum: [...SESSION_KINDS, null] },
     room: { oneOf: [{ type: 'null' }, object({ code: { type: 'string', minLength: 1 }, member_id: { type: 'string', minLength: 1 } })] },
   }),
-  session_resumed: object({ pid: count, host: text, config_sha256: nullableSha256, parser_version: nullableString, reviewer, parser_inputs_sha256: nullableSha256 }),
+  session_resumed: object({
+    pid: count,
+    host: text,
+    config_sha256: nullableSha256,
+    parser_version: nullableString,
+    reviewer,
+    parser_inputs_sha256: nullableSha256,
+  }),
   item_opened: object({ item_id: itemId, text_sha256: nullableSha256 }),
-  recording_started: object({ item_id: itemId, audio_path: { type: 'string', minLength: 1 }, offset_samples: count, device: nullableString }),
+  recording_started: object({
+    item_id: itemId,
+    audio_path: { type: 'string', minLength: 1 },
+    offset_samples: count,
+    device: nullableString,
+  }),
   audio_appended: object({ item_id: itemId, offset_samples: count, samples: count }),
-  recording_stopped: object({ item_id: itemId, total_samples: count, reason: { enum: [...RECORDING_STOP_REASONS] }, error: nullableString }),
+  recording_stopped: object({
+    item_id: itemId,
+    total_samples: count,
+    reason: { enum: [...RECORDING_STOP_REASONS] },
+    error: nullableString,
+  }),
   audio_recovered: object({ item_id: itemId, samples_logged: count, samples_total: count, header_repaired: { type: 'boolean' } }),
   utterance_transcribed: object({
     item_id: itemId,
@@ -113,7 +150,14 @@ export const sessionEventDataSchemas: { readonly [T in SessionEventType]: Record
     parser_version: nullableString,
     reviewer,
   }),
-  label_changed: object({ item_id: itemId, from: text, to: text, source: { enum: [...LABEL_SOURCES] }, after_completion: { type: 'boolean' }, reviewer }),
+  label_changed: object({
+    item_id: itemId,
+    from: text,
+    to: text,
+    source: { enum: [...LABEL_SOURCES] },
+    after_completion: { type: 'boolean' },
+    reviewer,
+  }),
   item_completed: object({ item_id: itemId }),
   stale_result: object({ item_id: itemId, request_id: text, reason: text }),
   signals_computed: object({
@@ -162,7 +206,15 @@ export const sessionEventDataSchemas: { readonly [T in SessionEventType]: Record
     audio_ms: { type: ['number', 'null'], minimum: 0 },
   }),
   transcript_parsed: object({ item_id: itemId, parser_version: text, config_sha256: nullableSha256, diagnostics }),
-  transcript_corrected: object({ item_id: itemId, utterance: count, segment: count, original_sha256: sha256, text, annotator: { type: 'string', minLength: 1 }, reviewer }),
+  transcript_corrected: object({
+    item_id: itemId,
+    utterance: count,
+    segment: count,
+    original_sha256: sha256,
+    text,
+    annotator: { type: 'string', minLength: 1 },
+    reviewer,
+  }),
   transcripts_superseded: object({ item_id: itemId, utterances: { type: 'array', items: count, minItems: 1 }, reason: text }),
   labels_rederived: object({
     item_id: itemId,
@@ -178,10 +230,26 @@ export const sessionEventDataSchemas: { readonly [T in SessionEventType]: Record
   code_applied: codeAct,
   code_removed: codeAct,
   coding_memo: object({ annotator: name, item_id: itemId, unit: unitId, code: name, coder: name, text, codebook_version: text }),
-  code_proposed: object({ annotator: name, item_id: itemId, unit: unitId, name: { type: 'string', minLength: 1, maxLength: 200 }, quote: text, coder: name }),
-  coding_finished: object({ annotator: name, item_id: itemId, coder: name, units: { type: 'array', items: unitId, uniqueItems: true }, codebook_version: text }),
+  code_proposed: object({
+    annotator: name,
+    item_id: itemId,
+    unit: unitId,
+    name: { type: 'string', minLength: 1, maxLength: 200 },
+    quote: text,
+    coder: name,
+  }),
+  coding_finished: object({
+    annotator: name,
+    item_id: itemId,
+    coder: name,
+    units: { type: 'array', items: unitId, uniqueItems: true },
+    codebook_version: text,
+  }),
   // null clears the selection; the object rules apply only to an object
-  text_selected: object({ item_id: itemId, span: { ...object({ start: count, end: count, quote: { type: 'string', minLength: 1 } }), type: ['object', 'null'] } }),
+  text_selected: object({
+    item_id: itemId,
+    span: { ...object({ start: count, end: count, quote: { type: 'string', minLength: 1 } }), type: ['object', 'null'] },
+  }),
 };
 
 const ajv = sharedAjv({ allErrors: false, strict: true, allowUnionTypes: true });

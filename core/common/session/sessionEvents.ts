@@ -9,17 +9,16 @@ import type { StepJudgmentSource } from '../reasoning/stepJudgments';
 import type { LoggedEvent } from '../io/loggedEvent';
 
 /** Why a recording ended; everything except 'user' and 'end_of_input' is an interruption. */
-export type RecordingStopReason =
-  | 'user'
-  | 'end_of_input'
-  | 'item_changed'
-  | 'device_lost'
-  | 'write_error'
-  | 'closed'
-  | 'recovered';
+export type RecordingStopReason = 'user' | 'end_of_input' | 'item_changed' | 'device_lost' | 'write_error' | 'closed' | 'recovered';
 
 export const RECORDING_STOP_REASONS: readonly RecordingStopReason[] = [
-  'user', 'end_of_input', 'item_changed', 'device_lost', 'write_error', 'closed', 'recovered',
+  'user',
+  'end_of_input',
+  'item_changed',
+  'device_lost',
+  'write_error',
+  'closed',
+  'recovered',
 ];
 
 export const LABEL_SOURCES: readonly LabelSource[] = ['voice', 'click', 'key', 'correction', 'room'];
@@ -98,7 +97,14 @@ export interface SessionEventData {
    * a writer opened an existing log again (after a clean close or a crash), with the configuration in force from now
    * on; (v3) `reviewer`: someone other than the annotator opened it to review (their corrections carry their name)
    */
-  session_resumed: { pid: number; host: string; config_sha256: string | null; parser_version: string | null; reviewer: string | null; /** (v4) as in session_started */ parser_inputs_sha256: string | null };
+  session_resumed: {
+    pid: number;
+    host: string;
+    config_sha256: string | null;
+    parser_version: string | null;
+    reviewer: string | null;
+    /** (v4) as in session_started */ parser_inputs_sha256: string | null;
+  };
   /** the annotator navigated to an item; the last one is where a resumed session continues */
   /** text_sha256: the item text the annotator saw (null in logs written before it was recorded) */
   item_opened: { item_id: string; text_sha256: string | null };
@@ -154,7 +160,14 @@ export interface SessionEventData {
    * recording (take) begins in the WAV, in samples — pauses are found within a take, never across two; null: the
    * whole WAV as one (logs from before)
    */
-  signals_computed: { item_id: string; audio_samples: number; audio: AudioSignals; vad: VadSignals | null; vad_model: ModelIdentity | null; takes: number[] | null };
+  signals_computed: {
+    item_id: string;
+    audio_samples: number;
+    audio: AudioSignals;
+    vad: VadSignals | null;
+    vad_model: ModelIdentity | null;
+    takes: number[] | null;
+  };
   /** a torn last line (a write cut by a crash) was cut from the log; its bytes were kept in torn_file */
   log_repaired: { torn_line: number; torn_bytes: number; torn_file: string };
   note: { item_id: string | null; text: string };
@@ -162,7 +175,14 @@ export interface SessionEventData {
    * The model's reasoning was shown to the annotator (the first time for this item): the steps as shown, so the
    * log, not today's items file or split rule, says what was judged; audio_samples is the item's audio length then.
    */
-  reasoning_shown: { item_id: string; steps: string[]; model_label: string | null; split: AppliedSplit; reveal: ReasoningReveal; audio_samples: number };
+  reasoning_shown: {
+    item_id: string;
+    steps: string[];
+    model_label: string | null;
+    split: AppliedSplit;
+    reveal: ReasoningReveal;
+    audio_samples: number;
+  };
   /**
    * A step of the shown reasoning judged (+1 correct, 0 neutral, −1 wrong; null withdraws the step's judgment).
    * Voice judgments carry the phrase, its offsets in that utterance's text, the utterance and the audio time.
@@ -185,7 +205,15 @@ export interface SessionEventData {
    * a correction of one segment's text; the verbatim segment is never changed. `annotator`: whose session; (v2)
    * `reviewer`: who corrected, when not that annotator (null: the annotator, or not recorded in a v1 log)
    */
-  transcript_corrected: { item_id: string; utterance: number; segment: number; original_sha256: string; text: string; annotator: string; reviewer: string | null };
+  transcript_corrected: {
+    item_id: string;
+    utterance: number;
+    segment: number;
+    original_sha256: string;
+    text: string;
+    annotator: string;
+    reviewer: string | null;
+  };
   /** the item's audio was transcribed again (transcribe later, another model): these utterances no longer count */
   transcripts_superseded: { item_id: string; utterances: number[]; reason: string };
   /** `session reparse`: voice labels re-derived from the verbatim transcript with the configuration then in force */

@@ -8,7 +8,18 @@ import type { Segment } from '../transcript/segment';
 import { AudioLedgerFold, type AudioLedger } from './audioLedger';
 import { checkEventData } from './sessionEventSchema';
 import { SessionLogError } from './sessionLog';
-import type { CommitmentRecord, CorrectionRecord, ItemSessionState, KeepTalkingCue, LabelAct, LabelSource, ManualLabelRecord, ShownReasoning, SupersededTranscript, TextSelection } from './itemState';
+import type {
+  CommitmentRecord,
+  CorrectionRecord,
+  ItemSessionState,
+  KeepTalkingCue,
+  LabelAct,
+  LabelSource,
+  ManualLabelRecord,
+  ShownReasoning,
+  SupersededTranscript,
+  TextSelection,
+} from './itemState';
 import type { StepJudgmentRecord } from '../reasoning/stepJudgments';
 import {
   EVENT_VERSIONS,
@@ -326,7 +337,14 @@ export class SessionFold {
         return;
       }
       case 'labels_rederived':
-        item.voice = event.data.commitments.map((c) => ({ ...c, seq: event.seq, ts: event.ts, config_sha256: event.data.config_sha256, parser_version: event.data.parser_version, parser_inputs_sha256: event.data.parser_inputs_sha256 }));
+        item.voice = event.data.commitments.map((c) => ({
+          ...c,
+          seq: event.seq,
+          ts: event.ts,
+          config_sha256: event.data.config_sha256,
+          parser_version: event.data.parser_version,
+          parser_inputs_sha256: event.data.parser_inputs_sha256,
+        }));
         item.diagnostics = event.data.diagnostics;
         return;
       case 'transcript_corrected': {
@@ -427,7 +445,8 @@ export class SessionFold {
       itemId,
       entries,
       add: (type, data) => {
-        if (AUDIO_EVENTS.has(type) || (data as { item_id?: unknown }).item_id !== itemId) throw new Error(`a draft of "${itemId}" cannot hold ${type}`);
+        if (AUDIO_EVENTS.has(type) || (data as { item_id?: unknown }).item_id !== itemId)
+          throw new Error(`a draft of "${itemId}" cannot hold ${type}`);
         entries.push({ type, data } as SessionEntry);
         this.applyToItem(item, { v: EVENT_VERSIONS[type], seq: ++seq, ts, type, data } as SessionEvent);
       },
@@ -446,7 +465,9 @@ export class SessionFold {
    * data or audio that does not follow on. A writer calls this before writing, so it never writes a log it cannot read.
    */
   checkAppend(entries: ReadonlyArray<{ type: SessionEventType; data: unknown }>, firstSeq: number): void {
-    const audio = this.audio.clone(new Set(entries.map((entry) => (entry.data as { item_id?: unknown }).item_id).filter((id): id is string => typeof id === 'string')));
+    const audio = this.audio.clone(
+      new Set(entries.map((entry) => (entry.data as { item_id?: unknown }).item_id).filter((id): id is string => typeof id === 'string')),
+    );
     entries.forEach((entry, i) => {
       const problem = checkEventData(entry.type, entry.data);
       if (problem !== null) throw new SessionLogError(this.file, firstSeq + i, `${entry.type}: ${problem}`);
@@ -553,9 +574,27 @@ export class SessionFold {
     const acts: Array<LabelAct & { at_ms: number; seq: number }> = [
       ...voice.map((v) => {
         const atMs = (v.audio_ms === null ? null : this.sessionTimeOfAudio(item, v.audio_ms)) ?? Date.parse(v.ts);
-        return { label: v.label, source: 'voice' as const, at: new Date(atMs).toISOString(), at_ms: atMs, audio_ms: v.audio_ms, quote: v.quote, reviewer: null, seq: v.seq };
+        return {
+          label: v.label,
+          source: 'voice' as const,
+          at: new Date(atMs).toISOString(),
+          at_ms: atMs,
+          audio_ms: v.audio_ms,
+          quote: v.quote,
+          reviewer: null,
+          seq: v.seq,
+        };
       }),
-      ...item.other.map((o) => ({ label: o.label, source: o.source, at: o.ts, at_ms: Date.parse(o.ts), audio_ms: null, quote: o.quote, reviewer: o.reviewer, seq: o.seq })),
+      ...item.other.map((o) => ({
+        label: o.label,
+        source: o.source,
+        at: o.ts,
+        at_ms: Date.parse(o.ts),
+        audio_ms: null,
+        quote: o.quote,
+        reviewer: o.reviewer,
+        seq: o.seq,
+      })),
     ].sort((a, b) => a.at_ms - b.at_ms || a.seq - b.seq);
     // the final label as it stood when the item was completed, against the final label now
     const completedSeq = item.completed_seq;
@@ -618,16 +657,37 @@ export class SessionFold {
     const corrections = item.corrections.filter((c) => item.utterances.has(c.utterance));
     const latest = new Map(corrections.map((c) => [correctionKey(c.utterance, c.segment), c.text]));
     const transcriptCorrected =
-      corrections.length === 0 ? null : joinSegments(segments.map((s, i) => ({ ...s, text: latest.get(correctionKey(segmentRefs[i]!.utterance, segmentRefs[i]!.segment)) ?? s.text }))).text;
+      corrections.length === 0
+        ? null
+        : joinSegments(
+            segments.map((s, i) => ({
+              ...s,
+              text: latest.get(correctionKey(segmentRefs[i]!.utterance, segmentRefs[i]!.segment)) ?? s.text,
+            })),
+          ).text;
 
     const { voice, acts, changedAfterCompletion } = this.labelActs(item);
-    const history: LabelAct[] = acts.map(({ label, source, at, audio_ms, quote, reviewer }) => ({ label, source, at, audio_ms, quote, reviewer }));
+    const history: LabelAct[] = acts.map(({ label, source, at, audio_ms, quote, reviewer }) => ({
+      label,
+      source,
+      at,
+      audio_ms,
+      quote,
+      reviewer,
+    }));
     const first = history[0];
     const last = history[history.length - 1];
     let labelChanges = 0;
     for (let k = 1; k < history.length; k++) if (history[k]!.label !== history[k - 1]!.label) labelChanges++;
 
-    const commitments: CommitmentRecord[] = voice.map((v) => ({ label: v.label, quote: v.quote, start: v.start, end: v.end, t_ms: v.audio_ms, stem: v.stem }));
+    const commitments: CommitmentRecord[] = voice.map((v) => ({
+      label: v.label,
+      quote: v.quote,
+      start: v.start,
+      end: v.end,
+      t_ms: v.audio_ms,
+      stem: v.stem,
+    }));
 
     const current = this.currentAudioSignals(item, samples);
     const audioSignals: AudioSignals | null = current ? current.audio : null;
@@ -657,8 +717,16 @@ export class SessionFold {
       .sort((a, b) => a[0] - b[0])
       .map(([utterance, s]) => {
         const own = new Map(item.corrections.filter((c) => c.utterance === utterance).map((c) => [c.segment, c.text]));
-        const corrected = own.size === 0 ? null : joinSegments(s.utterance.segments.map((seg, i) => ({ ...seg, text: own.get(i) ?? seg.text }))).text;
-        return { utterance, text: joinSegments(s.utterance.segments).text, corrected_text: corrected, model: s.utterance.model, superseded_at: s.at, reason: s.reason };
+        const corrected =
+          own.size === 0 ? null : joinSegments(s.utterance.segments.map((seg, i) => ({ ...seg, text: own.get(i) ?? seg.text }))).text;
+        return {
+          utterance,
+          text: joinSegments(s.utterance.segments).text,
+          corrected_text: corrected,
+          model: s.utterance.model,
+          superseded_at: s.at,
+          reason: s.reason,
+        };
       });
     const manual: ManualLabelRecord[] = item.other.map(({ label, source, ts }) => ({ label, source, at: ts }));
 
@@ -691,8 +759,13 @@ export class SessionFold {
       changed_after_completion: changedAfterCompletion,
       vad_model: current?.vad_model ?? null,
       first_completed_at: item.first_completed_at,
-      time_to_complete_ms: item.first_completed_at !== null && item.first_opened_at !== null ? Math.max(0, Date.parse(item.first_completed_at) - Date.parse(item.first_opened_at)) : null,
-      time_open_ms: item.open_ms + (this.openItem?.item_id === item.item_id && this.lastEventMs !== null ? Math.max(0, this.lastEventMs - this.openItem.since_ms) : 0),
+      time_to_complete_ms:
+        item.first_completed_at !== null && item.first_opened_at !== null
+          ? Math.max(0, Date.parse(item.first_completed_at) - Date.parse(item.first_opened_at))
+          : null,
+      time_open_ms:
+        item.open_ms +
+        (this.openItem?.item_id === item.item_id && this.lastEventMs !== null ? Math.max(0, this.lastEventMs - this.openItem.since_ms) : 0),
       recordings: item.recordings.map((r) => ({
         offset_ms: (r.offset_samples * 1000) / AUDIO_SAMPLE_RATE,
         started_at: new Date(r.started_ms).toISOString(),
@@ -708,13 +781,31 @@ export class SessionFold {
 
 /** The events that change what the fold keeps of their item (applyToItem); the others name an item and leave it be. */
 const ITEM_EVENTS: ReadonlySet<SessionEventType> = new Set([
-  'item_opened', 'recording_started', 'recording_stopped', 'utterance_transcribed', 'transcripts_superseded', 'transcript_parsed', 'label_committed',
-  'labels_rederived', 'transcript_corrected', 'item_completed', 'stale_result', 'signals_computed', 'cue_shown', 'reasoning_shown', 'step_judged',
+  'item_opened',
+  'recording_started',
+  'recording_stopped',
+  'utterance_transcribed',
+  'transcripts_superseded',
+  'transcript_parsed',
+  'label_committed',
+  'labels_rederived',
+  'transcript_corrected',
+  'item_completed',
+  'stale_result',
+  'signals_computed',
+  'cue_shown',
+  'reasoning_shown',
+  'step_judged',
   'text_selected',
 ]);
 
 /** Events that move the audio ledger: never drafted, because a draft copies one item and not the ledger. */
-const AUDIO_EVENTS: ReadonlySet<SessionEventType> = new Set(['recording_started', 'audio_appended', 'recording_stopped', 'audio_recovered']);
+const AUDIO_EVENTS: ReadonlySet<SessionEventType> = new Set([
+  'recording_started',
+  'audio_appended',
+  'recording_stopped',
+  'audio_recovered',
+]);
 
 function emptyItem(itemId: string): ItemFold {
   return {
@@ -769,7 +860,12 @@ function audioTimeAt(spans: readonly SegmentSpan[], offset: number): number | nu
 }
 
 /** The state of a whole log: the pure fold over its events. */
-export function foldSession(events: readonly SessionEvent[], config: FoldConfig, file = 'events.jsonl', options: FoldOptions = {}): SessionState {
+export function foldSession(
+  events: readonly SessionEvent[],
+  config: FoldConfig,
+  file = 'events.jsonl',
+  options: FoldOptions = {},
+): SessionState {
   const fold = new SessionFold(config, file, options);
   for (const event of events) fold.apply(event);
   return fold.state();

@@ -21,9 +21,17 @@ const withFields =
 export const EVENT_UPCASTERS: UpcasterRegistry = {
   // v4 (issue 30) in both: what the parser reads of the configuration (parserInputsText); a log from before did not say
   // v3 (issue 18): the kind of session; a log from before did not say (the fold tells a room's write-back by its acts)
-  session_started: { 1: withFields({ config_sha256: null, parser_version: null }), 2: withFields({ kind: null, room: null }), 3: withFields({ parser_inputs_sha256: null }) },
+  session_started: {
+    1: withFields({ config_sha256: null, parser_version: null }),
+    2: withFields({ kind: null, room: null }),
+    3: withFields({ parser_inputs_sha256: null }),
+  },
   // v3: who opened the log when it was not the annotator; before, only annotators (or someone "continuing as" one) did
-  session_resumed: { 1: withFields({ config_sha256: null, parser_version: null }), 2: withFields({ reviewer: null }), 3: withFields({ parser_inputs_sha256: null }) },
+  session_resumed: {
+    1: withFields({ config_sha256: null, parser_version: null }),
+    2: withFields({ reviewer: null }),
+    3: withFields({ parser_inputs_sha256: null }),
+  },
   // v2 (issue 30): what the parser read of the configuration; a log from before knows only the whole aloud.yaml
   labels_rederived: { 1: withFields({ parser_inputs_sha256: null }) },
   item_opened: { 1: (data) => ({ text_sha256: null, ...(data as Record<string, unknown>) }) },
@@ -83,7 +91,9 @@ export function upcastEventData(
 ): { data: unknown } | { problem: string } {
   const current = EVENT_VERSIONS[type];
   if (version > current) {
-    return { problem: `${type} v${version} is newer than this version of Aloud understands (v${current}); update Aloud to open this session` };
+    return {
+      problem: `${type} v${version} is newer than this version of Aloud understands (v${current}); update Aloud to open this session`,
+    };
   }
   let upcast = data;
   for (let v = version; v < current; v++) {
@@ -98,12 +108,7 @@ export function upcastEventData(
  * One line of events.jsonl, checked and upcast to the current version; `expectedSeq` is the line's
  * own number because seq counts lines from 1.
  */
-export function parseEventLine(
-  raw: string,
-  file: string,
-  line: number,
-  upcasters: UpcasterRegistry = EVENT_UPCASTERS,
-): SessionEvent {
+export function parseEventLine(raw: string, file: string, line: number, upcasters: UpcasterRegistry = EVENT_UPCASTERS): SessionEvent {
   const fail = (problem: string): never => {
     throw new SessionLogError(file, line, problem);
   };
@@ -137,11 +142,7 @@ export function parseEventLine(
  * a torn write (returned in `torn`); any other bad line, a gap in seq or an unknown type throws
  * SessionLogError naming the file and line.
  */
-export function parseSessionLog(
-  text: string,
-  file: string,
-  upcasters: UpcasterRegistry = EVENT_UPCASTERS,
-): ParsedSessionLog {
+export function parseSessionLog(text: string, file: string, upcasters: UpcasterRegistry = EVENT_UPCASTERS): ParsedSessionLog {
   const lines = text.split('\n');
   // After the last newline: '' for a complete log, else an unterminated final line.
   const tail = lines.pop()!;
@@ -169,7 +170,12 @@ export type StrictUtf8Decoder = (bytes: Uint8Array) => string;
  * SessionLogError naming that line and byte (never a U+FFFD in the record, never the next line); in the final line
  * without its newline it is a write a crash cut mid-character, so that line is torn.
  */
-export function parseSessionLogBytes(bytes: Uint8Array, file: string, decode: StrictUtf8Decoder, upcasters: UpcasterRegistry = EVENT_UPCASTERS): ParsedSessionLog {
+export function parseSessionLogBytes(
+  bytes: Uint8Array,
+  file: string,
+  decode: StrictUtf8Decoder,
+  upcasters: UpcasterRegistry = EVENT_UPCASTERS,
+): ParsedSessionLog {
   const end = bytes.lastIndexOf(0x0a) + 1;
   const complete = bytes.subarray(0, end);
   let text: string;
@@ -185,7 +191,11 @@ export function parseSessionLogBytes(bytes: Uint8Array, file: string, decode: St
         lineStart = i + 1;
       }
     }
-    throw new SessionLogError(file, line, `not valid UTF-8: malformed byte 0x${(complete[at] ?? 0).toString(16).padStart(2, '0')} at byte ${at - lineStart + 1} of the line; the log was written as UTF-8, so this line was damaged after it was written`);
+    throw new SessionLogError(
+      file,
+      line,
+      `not valid UTF-8: malformed byte 0x${(complete[at] ?? 0).toString(16).padStart(2, '0')} at byte ${at - lineStart + 1} of the line; the log was written as UTF-8, so this line was damaged after it was written`,
+    );
   }
   const tail = bytes.subarray(end);
   let tailText: string;
@@ -193,7 +203,10 @@ export function parseSessionLogBytes(bytes: Uint8Array, file: string, decode: St
     tailText = decode(tail);
   } catch {
     // the torn line's text, its cut character aside: only its line and bytes are used
-    return { ...parseSessionLog(text, file, upcasters), torn: { line: text.split('\n').length, text: String.fromCharCode(...tail.subarray(0, 4096)) } };
+    return {
+      ...parseSessionLog(text, file, upcasters),
+      torn: { line: text.split('\n').length, text: String.fromCharCode(...tail.subarray(0, 4096)) },
+    };
   }
   return parseSessionLog(text + tailText, file, upcasters);
 }

@@ -84,7 +84,10 @@ export function decideRecordingStart(
 }
 
 /** Completing starts with the open item; a running recording stops as the annotator's own stop (`user`). */
-export function decideCompletionStart(facts: Pick<SessionFacts, 'currentItemId'>, recording: boolean): { itemId: string; stopRecording: RecordingStopReason | null } {
+export function decideCompletionStart(
+  facts: Pick<SessionFacts, 'currentItemId'>,
+  recording: boolean,
+): { itemId: string; stopRecording: RecordingStopReason | null } {
   return { itemId: requireOpenItem(facts, 'complete'), stopRecording: recording ? 'user' : null };
 }
 
@@ -99,5 +102,7 @@ export function decideNote(facts: Pick<SessionFacts, 'currentItemId'>, text: str
  */
 export function decideCue(recording: { item_id: string; audio_ms: number } | null, cue: 'keep_talking', silenceMs: number): SessionEntry[] {
   if (!recording) throw new SessionUsageError('the keep-talking cue is only shown while recording');
-  return [{ type: 'cue_shown', data: { item_id: recording.item_id, cue, silence_ms: Math.round(silenceMs), audio_ms: recording.audio_ms } }];
+  return [
+    { type: 'cue_shown', data: { item_id: recording.item_id, cue, silence_ms: Math.round(silenceMs), audio_ms: recording.audio_ms } },
+  ];
 }

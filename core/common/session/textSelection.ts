@@ -47,11 +47,15 @@ export function decideTextSelection(
   if (!item) throw new SessionUsageError(`the text of "${itemId}" is not known to this session: words cannot be selected`);
   const { start, end } = span;
   if (!Number.isInteger(start) || !Number.isInteger(end) || start < 0 || end > item.text.length || start >= end) {
-    throw new SessionUsageError(`a selection of "${itemId}" runs from an offset to a later one within its text (0–${item.text.length}); got ${start}–${end}`);
+    throw new SessionUsageError(
+      `a selection of "${itemId}" runs from an offset to a later one within its text (0–${item.text.length}); got ${start}–${end}`,
+    );
   }
   const words = textWords(item.text);
   if (!words.some((w) => w.start === start) || !words.some((w) => w.end === end)) {
-    throw new SessionUsageError(`a selection covers whole words: ${start}–${end} of "${itemId}" starts or ends inside a word or between words`);
+    throw new SessionUsageError(
+      `a selection covers whole words: ${start}–${end} of "${itemId}" starts or ends inside a word or between words`,
+    );
   }
   if (current && current.start === start && current.end === end) return [];
   return [{ type: 'text_selected', data: { item_id: itemId, span: { start, end, quote: item.text.slice(start, end) } } }];

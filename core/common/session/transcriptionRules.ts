@@ -50,7 +50,8 @@ export function decideTranscriptionLanded(
   engine: EngineIdentity,
   at: string,
 ): readonly SessionEntry[] {
-  if (outcome.kind === 'stale') return [{ type: 'stale_result', data: { item_id: request.item_id, request_id: outcome.request_id, reason: outcome.reason } }];
+  if (outcome.kind === 'stale')
+    return [{ type: 'stale_result', data: { item_id: request.item_id, request_id: outcome.request_id, reason: outcome.reason } }];
   const draft = facts.draft(request.item_id, at);
   draft.add('utterance_transcribed', transcribedData({ request, outcome, engine }));
   parseAndDraft(draft, context, new Set([request.utterance]));
@@ -60,7 +61,12 @@ export function decideTranscriptionLanded(
 
 /** A transcription that failed in the engine: logged as a stale result of its utterance, the audio kept. */
 export function decideTranscriptionFailed(request: Omit<UtteranceRequest, 'pcm'>, message: string): readonly SessionEntry[] {
-  return [{ type: 'stale_result', data: { item_id: request.item_id, request_id: `utterance-${request.utterance}`, reason: `transcription failed: ${message}` } }];
+  return [
+    {
+      type: 'stale_result',
+      data: { item_id: request.item_id, request_id: `utterance-${request.utterance}`, reason: `transcription failed: ${message}` },
+    },
+  ];
 }
 
 /**
@@ -83,13 +89,17 @@ export function decideTranscribedAgain(
 ): readonly SessionEntry[] {
   const { itemId } = command;
   const stale = command.transcriptions.find((t) => t.outcome.kind === 'stale')?.outcome;
-  if (stale?.kind === 'stale') throw new SessionUsageError(`"${itemId}" was not transcribed again: ${stale.reason}; its transcript and labels are unchanged`);
+  if (stale?.kind === 'stale')
+    throw new SessionUsageError(`"${itemId}" was not transcribed again: ${stale.reason}; its transcript and labels are unchanged`);
   const before = facts.itemState(itemId)?.final_label ?? null;
   const current = facts.utterancesOf(itemId).map((u) => u.utterance);
   const draft = facts.draft(itemId, at);
   if (current.length > 0) draft.add('transcripts_superseded', { item_id: itemId, utterances: current, reason: command.reason });
   for (const { request, outcome } of command.transcriptions) {
-    draft.add('utterance_transcribed', transcribedData({ request, outcome: outcome as LandedTranscription['outcome'], engine: command.engine }));
+    draft.add(
+      'utterance_transcribed',
+      transcribedData({ request, outcome: outcome as LandedTranscription['outcome'], engine: command.engine }),
+    );
   }
   if (command.signals?.vad) {
     const { samples, audio, vad, takes } = command.signals;
@@ -106,10 +116,20 @@ export function decideTranscribedAgain(
  * the fold reads labels and never parses. Earlier utterances keep the labels logged when they landed, whatever the
  * configuration is now (only `session reparse` re-derives them). A batch records its one label change at the end.
  */
-function parseAndDraft(draft: SessionDraft, context: SessionRuleContext, landed: ReadonlySet<number>, batch?: { batchFinalBefore: string | null }): void {
+function parseAndDraft(
+  draft: SessionDraft,
+  context: SessionRuleContext,
+  landed: ReadonlySet<number>,
+  batch?: { batchFinalBefore: string | null },
+): void {
   const itemId = draft.itemId;
   const found = voiceCommitmentsOf(draft.utterances(), context.analyze);
-  draft.add('transcript_parsed', { item_id: itemId, parser_version: PARSER_VERSION, config_sha256: context.configSha256, diagnostics: found.diagnostics });
+  draft.add('transcript_parsed', {
+    item_id: itemId,
+    parser_version: PARSER_VERSION,
+    config_sha256: context.configSha256,
+    diagnostics: found.diagnostics,
+  });
   for (const c of found.commitments) {
     if (c.utterance !== null && landed.has(c.utterance)) draftLabelAct(draft, { ...c, source: 'voice' }, { recordChange: !batch });
   }
@@ -125,7 +145,11 @@ function draftVoiceStepJudgments(draft: SessionDraft, context: SessionRuleContex
   if (!shown || shown.steps.length === 0) return;
   const { thinkaloud } = context.config;
   const joined = joinSegments(segments);
-  const { judgments } = parseStepJudgments(joined.text, { languages: thinkaloud.languages, stepCount: shown.steps.length, fillers: thinkaloud.fillers });
+  const { judgments } = parseStepJudgments(joined.text, {
+    languages: thinkaloud.languages,
+    stepCount: shown.steps.length,
+    fillers: thinkaloud.fillers,
+  });
   for (const j of judgments) {
     if ((timeAtOffset(joined.spans, j.start) ?? 0) < shown.audio_ms) continue;
     draft.add('step_judged', {
@@ -154,6 +178,22 @@ export function decideCorrection(
 ): readonly SessionEntry[] {
   const { itemId, utterance, segment, text } = command;
   const original = facts.utterancesOf(itemId).find((u) => u.utterance === utterance)?.segments[segment];
-  if (!original) throw new SessionUsageError(`"${itemId}" has no segment ${segment} in utterance ${utterance} (is it transcribed, or was it superseded?)`);
-  return [{ type: 'transcript_corrected', data: { item_id: itemId, utterance, segment, original_sha256: context.sha256(original.text), text, annotator: context.annotator, reviewer: context.reviewer } }];
+  if (!original)
+    throw new SessionUsageError(
+      `"${itemId}" has no segment ${segment} in utterance ${utterance} (is it transcribed, or was it superseded?)`,
+    );
+  return [
+    {
+      type: 'transcript_corrected',
+      data: {
+        item_id: itemId,
+        utterance,
+        segment,
+        original_sha256: context.sha256(original.text),
+        text,
+        annotator: context.annotator,
+        reviewer: context.reviewer,
+      },
+    },
+  ];
 }

@@ -18,7 +18,15 @@ export function voiceCommitmentsOf(
   const commitments = analysis.commitments.map((c) => {
     const at = spans.findIndex((span) => span.end >= c.end);
     const t = spans.length > 0 ? timeAtOffsetByTokens(segments, spans, c.end) : null;
-    return { label: c.label, quote: c.quote, start: c.start, end: c.end, stem: c.stem, audio_ms: t === null ? null : Math.round(t), utterance: at >= 0 ? owner[at]! : null };
+    return {
+      label: c.label,
+      quote: c.quote,
+      start: c.start,
+      end: c.end,
+      stem: c.stem,
+      audio_ms: t === null ? null : Math.round(t),
+      utterance: at >= 0 ? owner[at]! : null,
+    };
   });
   return { commitments, diagnostics: analysis.diagnostics, final_label: analysis.final_label };
 }

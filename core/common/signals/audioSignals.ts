@@ -34,10 +34,16 @@ export function computeAudioSignals(pcm: Float32Array, sampleRate: number, optio
 }
 
 /** The pauses `computeAudioSignals` counts, as spans on the item's audio (ms from t=0), in order. */
-export function energyPauseSpans(pcm: Float32Array, sampleRate: number, options: AudioSignalOptions): Array<{ t0_ms: number; t1_ms: number }> {
+export function energyPauseSpans(
+  pcm: Float32Array,
+  sampleRate: number,
+  options: AudioSignalOptions,
+): Array<{ t0_ms: number; t1_ms: number }> {
   const grid = signalGrid(sampleRate, options);
   const spans: Array<{ t0_ms: number; t1_ms: number }> = [];
-  const pauses = new PauseTracker(grid, (startFrame, frames) => spans.push({ t0_ms: startFrame * grid.frameMs, t1_ms: (startFrame + frames) * grid.frameMs }));
+  const pauses = new PauseTracker(grid, (startFrame, frames) =>
+    spans.push({ t0_ms: startFrame * grid.frameMs, t1_ms: (startFrame + frames) * grid.frameMs }),
+  );
   const levels = frameLevelsDbfs(pcm, sampleRate);
   for (let f = 0; f < levels.length; f++) pauses.addFrame(levels[f]!);
   return spans;
@@ -56,7 +62,10 @@ export class AudioSignalMeter {
   private fullChunks = 0;
   private silentFullChunks = 0;
 
-  constructor(readonly sampleRate: number, options: AudioSignalOptions) {
+  constructor(
+    readonly sampleRate: number,
+    options: AudioSignalOptions,
+  ) {
     this.grid = signalGrid(sampleRate, options);
     this.frames = new FrameLevelMeter(sampleRate);
     this.chunks = new FrameLevelMeter(sampleRate, options.chunk_seconds * 1000, this.grid.chunkSize);
@@ -106,10 +115,13 @@ interface SignalGrid {
 function signalGrid(sampleRate: number, options: AudioSignalOptions): SignalGrid {
   if (!Number.isFinite(sampleRate) || sampleRate <= 0) throw new RangeError(`sampleRate must be a positive number (got ${sampleRate})`);
   const { chunk_seconds, silence_threshold_dbfs, min_pause_ms, long_pause_ms } = options;
-  if (!Number.isFinite(chunk_seconds) || chunk_seconds <= 0) throw new RangeError(`chunk_seconds must be a positive number (got ${chunk_seconds})`);
-  if (!Number.isFinite(silence_threshold_dbfs)) throw new RangeError(`silence_threshold_dbfs must be a finite number (got ${silence_threshold_dbfs})`);
+  if (!Number.isFinite(chunk_seconds) || chunk_seconds <= 0)
+    throw new RangeError(`chunk_seconds must be a positive number (got ${chunk_seconds})`);
+  if (!Number.isFinite(silence_threshold_dbfs))
+    throw new RangeError(`silence_threshold_dbfs must be a finite number (got ${silence_threshold_dbfs})`);
   if (!Number.isFinite(min_pause_ms) || min_pause_ms < 0) throw new RangeError(`min_pause_ms must be a number >= 0 (got ${min_pause_ms})`);
-  if (!Number.isFinite(long_pause_ms) || long_pause_ms < 0) throw new RangeError(`long_pause_ms must be a number >= 0 (got ${long_pause_ms})`);
+  if (!Number.isFinite(long_pause_ms) || long_pause_ms < 0)
+    throw new RangeError(`long_pause_ms must be a number >= 0 (got ${long_pause_ms})`);
   const chunkSize = Math.round(chunk_seconds * sampleRate);
   if (chunkSize < 1) throw new RangeError(`chunk_seconds ${chunk_seconds} holds no sample at ${sampleRate} Hz`);
   return {

@@ -45,7 +45,11 @@ export class FrameLevelMeter {
   private completed = 0;
 
   /** `frameSamples` sets the block length in samples directly (e.g. the signals' chunk grid) instead of from frameMs. */
-  constructor(readonly sampleRate: number, readonly frameMs = FRAME_MS, frameSamples?: number) {
+  constructor(
+    readonly sampleRate: number,
+    readonly frameMs = FRAME_MS,
+    frameSamples?: number,
+  ) {
     if (!Number.isFinite(sampleRate) || sampleRate <= 0) {
       throw new RangeError(`sampleRate must be a positive number (got ${sampleRate})`);
     }

@@ -66,7 +66,8 @@ const REPETITION_GAP = /^(?:[\s,\-\u2010-\u2015]|\.\.\.|\u2026)*$/u;
 
 function tokensOf(text: string): Token[] {
   const tokens: Token[] = [];
-  for (const m of text.matchAll(WORD_PATTERN)) tokens.push({ word: m[0].toLowerCase().replace(/\u2019/gu, "'"), raw: m[0], start: m.index, end: m.index + m[0].length });
+  for (const m of text.matchAll(WORD_PATTERN))
+    tokens.push({ word: m[0].toLowerCase().replace(/\u2019/gu, "'"), raw: m[0], start: m.index, end: m.index + m[0].length });
   return tokens;
 }
 
@@ -75,8 +76,67 @@ const held = (word: string): string => word.replace(/(\p{L})\1+/gu, '$1');
 
 /** Common words of each language with built-in lists, for deciding a transcript's language (none in both). */
 const COMMON_WORDS: Readonly<Record<string, ReadonlySet<string>>> = {
-  en: new Set(['the', 'and', 'is', 'it', 'this', 'i', 'that', 'to', 'of', 'a', 'not', 'my', "it's", 'you', 'with', 'what', 'but', 'label', 'answer', 'would', 'be', 'they', 'have', 'for', 'on', 'reply', 'polite', 'think']),
-  de: new Set(['und', 'ist', 'das', 'die', 'der', 'nicht', 'ich', 'es', 'ein', 'eine', 'zu', 'mit', 'auf', 'meine', 'antwort', 'aber', 'wie', 'sie', 'wir', 'den', 'dem', 'auch', 'noch', 'für', 'von', 'dass', 'also', 'höflich', 'glaube']),
+  en: new Set([
+    'the',
+    'and',
+    'is',
+    'it',
+    'this',
+    'i',
+    'that',
+    'to',
+    'of',
+    'a',
+    'not',
+    'my',
+    "it's",
+    'you',
+    'with',
+    'what',
+    'but',
+    'label',
+    'answer',
+    'would',
+    'be',
+    'they',
+    'have',
+    'for',
+    'on',
+    'reply',
+    'polite',
+    'think',
+  ]),
+  de: new Set([
+    'und',
+    'ist',
+    'das',
+    'die',
+    'der',
+    'nicht',
+    'ich',
+    'es',
+    'ein',
+    'eine',
+    'zu',
+    'mit',
+    'auf',
+    'meine',
+    'antwort',
+    'aber',
+    'wie',
+    'sie',
+    'wir',
+    'den',
+    'dem',
+    'auch',
+    'noch',
+    'für',
+    'von',
+    'dass',
+    'also',
+    'höflich',
+    'glaube',
+  ]),
 };
 
 /** The language whose lists count for a transcript: the one active language, or the one its common words say. */
@@ -97,19 +157,177 @@ export function transcriptLanguage(transcript: string, languages: readonly strin
 }
 
 const EN_SUBJECTS_AND_AUXILIARIES = new Set([
-  'i', 'you', 'we', 'they', 'he', 'she', 'people', "i'd", "you'd", "we'd", "they'd", 'would', 'do', 'does', 'did', "don't",
-  "doesn't", "didn't", 'to', 'really', 'also', 'not', 'never', 'might', 'will', "i'll", 'should', 'could', 'can',
+  'i',
+  'you',
+  'we',
+  'they',
+  'he',
+  'she',
+  'people',
+  "i'd",
+  "you'd",
+  "we'd",
+  "they'd",
+  'would',
+  'do',
+  'does',
+  'did',
+  "don't",
+  "doesn't",
+  "didn't",
+  'to',
+  'really',
+  'also',
+  'not',
+  'never',
+  'might',
+  'will',
+  "i'll",
+  'should',
+  'could',
+  'can',
 ]);
-const EN_COMPARISON_BEFORE = new Set(['look', 'looks', 'looked', 'looking', 'sound', 'sounds', 'sounded', 'seem', 'seems', 'seemed', 'feel', 'feels', 'felt', 'just', 'more', 'less', 'much', 'exactly', 'nothing', 'something', 'anything', 'very']);
-const EN_NOUN_PHRASE_START = new Set(['a', 'an', 'the', 'this', 'that', 'these', 'those', 'my', 'your', 'his', 'her', 'its', 'our', 'their', 'someone', 'something', 'me', 'him', 'them', 'us', 'it', 'you']);
-const EN_TYPE_QUESTION = new Set(['what', 'which', 'a', 'the', 'this', 'that', 'these', 'those', 'some', 'any', 'every', 'each', 'one', 'no', 'same', 'another', 'other', 'whatever', 'all', "what's"]);
+const EN_COMPARISON_BEFORE = new Set([
+  'look',
+  'looks',
+  'looked',
+  'looking',
+  'sound',
+  'sounds',
+  'sounded',
+  'seem',
+  'seems',
+  'seemed',
+  'feel',
+  'feels',
+  'felt',
+  'just',
+  'more',
+  'less',
+  'much',
+  'exactly',
+  'nothing',
+  'something',
+  'anything',
+  'very',
+]);
+const EN_NOUN_PHRASE_START = new Set([
+  'a',
+  'an',
+  'the',
+  'this',
+  'that',
+  'these',
+  'those',
+  'my',
+  'your',
+  'his',
+  'her',
+  'its',
+  'our',
+  'their',
+  'someone',
+  'something',
+  'me',
+  'him',
+  'them',
+  'us',
+  'it',
+  'you',
+]);
+const EN_TYPE_QUESTION = new Set([
+  'what',
+  'which',
+  'a',
+  'the',
+  'this',
+  'that',
+  'these',
+  'those',
+  'some',
+  'any',
+  'every',
+  'each',
+  'one',
+  'no',
+  'same',
+  'another',
+  'other',
+  'whatever',
+  'all',
+  "what's",
+]);
 const DE_AFTER_PREPOSITION = new Set([
-  'zu', 'der', 'die', 'das', 'den', 'dem', 'des', 'ein', 'eine', 'einen', 'einem', 'einer', 'mich', 'dich', 'sich', 'uns', 'euch',
-  'ihn', 'es', 'sie', 'jeden', 'jede', 'jedes', 'alle', 'etwas', 'nichts', 'was', 'wie', 'so', 'mehr', 'uhr', 'halb', 'viertel',
-  'mitternacht', 'mittag', 'null', 'eins', 'zwei', 'drei', 'vier', 'fünf', 'sechs', 'sieben', 'acht', 'neun', 'zehn', 'elf',
-  'zwölf', 'zwanzig', 'dreißig', 'vierzig', 'fünfzig', 'hundert', 'tausend', 'himmels',
+  'zu',
+  'der',
+  'die',
+  'das',
+  'den',
+  'dem',
+  'des',
+  'ein',
+  'eine',
+  'einen',
+  'einem',
+  'einer',
+  'mich',
+  'dich',
+  'sich',
+  'uns',
+  'euch',
+  'ihn',
+  'es',
+  'sie',
+  'jeden',
+  'jede',
+  'jedes',
+  'alle',
+  'etwas',
+  'nichts',
+  'was',
+  'wie',
+  'so',
+  'mehr',
+  'uhr',
+  'halb',
+  'viertel',
+  'mitternacht',
+  'mittag',
+  'null',
+  'eins',
+  'zwei',
+  'drei',
+  'vier',
+  'fünf',
+  'sechs',
+  'sieben',
+  'acht',
+  'neun',
+  'zehn',
+  'elf',
+  'zwölf',
+  'zwanzig',
+  'dreißig',
+  'vierzig',
+  'fünfzig',
+  'hundert',
+  'tausend',
+  'himmels',
 ]);
-const DE_BEFORE_PREPOSITION = new Set(['geht', 'ging', 'gehen', 'handelt', 'dreht', 'bitte', 'bittet', 'bat', 'kümmere', 'kümmert', 'kümmern', 'herum']);
+const DE_BEFORE_PREPOSITION = new Set([
+  'geht',
+  'ging',
+  'gehen',
+  'handelt',
+  'dreht',
+  'bitte',
+  'bittet',
+  'bat',
+  'kümmere',
+  'kümmert',
+  'kümmern',
+  'herum',
+]);
 
 /** Whether the term found at tokens [at, end) is used otherwise here (the context rules above). */
 function usedOtherwise(term: string, language: string, tokens: readonly Token[], at: number, end: number, text: string): boolean {
@@ -123,7 +341,11 @@ function usedOtherwise(term: string, language: string, tokens: readonly Token[],
   if (language === 'de' && term === 'um' && tokens[at]!.word === 'um') {
     if (before !== null && DE_BEFORE_PREPOSITION.has(before)) return true;
     if (nextToken === null) return false;
-    return DE_AFTER_PREPOSITION.has(nextToken.word) || /^\p{N}/u.test(nextToken.word) || (/^\p{Lu}/u.test(nextToken.raw) && nextToken.word !== 'ich');
+    return (
+      DE_AFTER_PREPOSITION.has(nextToken.word) ||
+      /^\p{N}/u.test(nextToken.word) ||
+      (/^\p{Lu}/u.test(nextToken.raw) && nextToken.word !== 'ich')
+    );
   }
   return false;
 }
@@ -182,7 +404,9 @@ function scanHesitation(text: string, language: string, lists: HesitationLists):
   const matchesAt = (term: Term, at: number): boolean => {
     if (at + term.words.length > tokens.length) return false;
     const gap = term.category === 'editing_term' ? EDITING_GAP : TERM_GAP;
-    return term.words.every((w, k) => tokens[at + k]!.word === w && (k === 0 || gap.test(text.slice(tokens[at + k - 1]!.end, tokens[at + k]!.start))));
+    return term.words.every(
+      (w, k) => tokens[at + k]!.word === w && (k === 0 || gap.test(text.slice(tokens[at + k - 1]!.end, tokens[at + k]!.start))),
+    );
   };
   const isFilledPause = (at: number): boolean => {
     const word = tokens[at]!.word;
@@ -190,9 +414,10 @@ function scanHesitation(text: string, language: string, lists: HesitationLists):
   };
 
   const found: HesitationOccurrence[] = [];
-  for (let at = 0; at < tokens.length; ) {
+  for (let at = 0; at < tokens.length;) {
     let term: Term | null = null;
-    for (const candidate of byFirstWord.get(tokens[at]!.word) ?? []) if (matchesAt(candidate, at) && (term === null || candidate.words.length > term.words.length)) term = candidate;
+    for (const candidate of byFirstWord.get(tokens[at]!.word) ?? [])
+      if (matchesAt(candidate, at) && (term === null || candidate.words.length > term.words.length)) term = candidate;
     if (term === null && isFilledPause(at)) term = { category: 'filled_pause', term: tokens[at]!.word, words: [tokens[at]!.word] };
     if (term === null || usedOtherwise(term.term, language, tokens, at, at + term.words.length, text)) {
       at++;
@@ -204,7 +429,8 @@ function scanHesitation(text: string, language: string, lists: HesitationLists):
   for (let at = 1; at < tokens.length; at++) {
     const word = tokens[at]!.word;
     if (word !== tokens[at - 1]!.word || exceptions.has(word) || isFilledPause(at)) continue;
-    if (REPETITION_GAP.test(text.slice(tokens[at - 1]!.end, tokens[at]!.start))) found.push({ category: 'repetition', start: tokens[at]!.start, end: tokens[at]!.end });
+    if (REPETITION_GAP.test(text.slice(tokens[at - 1]!.end, tokens[at]!.start)))
+      found.push({ category: 'repetition', start: tokens[at]!.start, end: tokens[at]!.end });
   }
   return found;
 }
@@ -230,5 +456,9 @@ export function hesitationOccurrences(transcript: string, settings: HesitationSe
   const language = transcriptLanguage(transcript, settings.languages);
   const text = transcript.normalize('NFKC');
   const toOriginal = offsetsInOriginal(transcript, text, (s) => s.normalize('NFKC'));
-  return scanHesitation(text, language, hesitationListsFor(language, settings.hesitation)).map((o) => ({ ...o, start: toOriginal(o.start), end: toOriginal(o.end) }));
+  return scanHesitation(text, language, hesitationListsFor(language, settings.hesitation)).map((o) => ({
+    ...o,
+    start: toOriginal(o.start),
+    end: toOriginal(o.end),
+  }));
 }

@@ -6,9 +6,7 @@
  */
 
 /** The legacy single filler list (aloud.yaml `thinkaloud.fillers`): counted into `filler_count`. */
-export const DEFAULT_FILLERS: readonly string[] = [
-  'um', 'uh', 'hmm', 'er', 'like', 'i guess', 'maybe', 'i think', 'sort of', 'kind of',
-];
+export const DEFAULT_FILLERS: readonly string[] = ['um', 'uh', 'hmm', 'er', 'like', 'i guess', 'maybe', 'i think', 'sort of', 'kind of'];
 
 /** One language's hesitation lists (aloud.yaml `thinkaloud.hesitation.<lang>`). */
 export interface HesitationLists {
@@ -52,7 +50,10 @@ const MADE = new WeakMap<object, Map<string, HesitationLists>>();
  * A language's lists: the built-in ones (none for a language without them) with aloud.yaml's lists in their place.
  * The same object for the same configuration object and language (treat it as read-only).
  */
-export function hesitationListsFor(language: string, configured: Readonly<Record<string, Partial<HesitationLists>>> = NOTHING_CONFIGURED): HesitationLists {
+export function hesitationListsFor(
+  language: string,
+  configured: Readonly<Record<string, Partial<HesitationLists>>> = NOTHING_CONFIGURED,
+): HesitationLists {
   let byLanguage = MADE.get(configured);
   if (!byLanguage) MADE.set(configured, (byLanguage = new Map()));
   let lists = byLanguage.get(language);

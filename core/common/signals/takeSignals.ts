@@ -12,7 +12,13 @@ import type { VadSignals } from './vadSignals';
  * Spans found in each take on its own, placed on the item's audio timeline (ms): a pause marker, a tier or a filter
  * then never shows a pause across the boundary of two takes that the signals do not count.
  */
-export function spansWithinTakes<T>(pcm: Float32Array, sampleRate: number, takeStartsMs: readonly number[], spansOf: (take: Float32Array) => T[], shift: (span: T, offsetMs: number) => T): T[] {
+export function spansWithinTakes<T>(
+  pcm: Float32Array,
+  sampleRate: number,
+  takeStartsMs: readonly number[],
+  spansOf: (take: Float32Array) => T[],
+  shift: (span: T, offsetMs: number) => T,
+): T[] {
   const starts = takeStartsMs.map((ms) => Math.round((ms * sampleRate) / 1000));
   return takeBounds(pcm.length, starts).flatMap(([start, end]) => {
     const offsetMs = (start * 1000) / sampleRate;

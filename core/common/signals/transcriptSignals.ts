@@ -17,7 +17,10 @@ interface WordToken {
 
 /** Case- and compatibility-folded text: NFKC (full-width, ligatures), lower case, one apostrophe character. */
 function foldText(text: string): string {
-  return text.normalize('NFKC').toLowerCase().replace(/\u2019/gu, "'");
+  return text
+    .normalize('NFKC')
+    .toLowerCase()
+    .replace(/\u2019/gu, "'");
 }
 
 function tokenize(folded: string): WordToken[] {
@@ -101,9 +104,13 @@ export function computeTranscriptSignals(
  * Fillers left to right, the longest filler starting at a token winning and consuming its tokens (so with "like"
  * and "kind of", "kind of like" is two fillers).
  */
-function matchFillers(tokens: readonly WordToken[], folded: string, byFirstWord: ReadonlyMap<string, readonly FillerPattern[]>): Array<{ term: string; first: number; last: number }> {
+function matchFillers(
+  tokens: readonly WordToken[],
+  folded: string,
+  byFirstWord: ReadonlyMap<string, readonly FillerPattern[]>,
+): Array<{ term: string; first: number; last: number }> {
   const matches: Array<{ term: string; first: number; last: number }> = [];
-  for (let i = 0; i < tokens.length; ) {
+  for (let i = 0; i < tokens.length;) {
     const match = byFirstWord.get(tokens[i]!.word)?.find((p) => fillerMatchesAt(p, tokens, i, folded));
     if (match === undefined) {
       i++;
@@ -124,7 +131,11 @@ export function fillerOccurrences(transcript: string, fillers: readonly string[]
   const folded = foldText(transcript);
   const tokens = tokenize(folded);
   const toOriginal = offsetsInOriginal(transcript, folded, foldText);
-  return matchFillers(tokens, folded, fillerIndex(fillers)).map((m) => ({ term: m.term, start: toOriginal(tokens[m.first]!.start), end: toOriginal(tokens[m.last]!.end) }));
+  return matchFillers(tokens, folded, fillerIndex(fillers)).map((m) => ({
+    term: m.term,
+    start: toOriginal(tokens[m.first]!.start),
+    end: toOriginal(tokens[m.last]!.end),
+  }));
 }
 
 /** Filler indexes by the list: a session's transcripts share one list, so its index is made once. */

@@ -27,7 +27,12 @@ export interface VadSignalOptions {
 }
 
 /** Speech runs [start, end) in windows, by Silero's hysteresis; runs shorter than min_speech_ms are clicks, not speech. */
-export function vadSpeechRuns(probabilities: ArrayLike<number>, windowSamples: number, sampleRate: number, options: Pick<VadSignalOptions, 'threshold' | 'min_speech_ms'>): Array<[number, number]> {
+export function vadSpeechRuns(
+  probabilities: ArrayLike<number>,
+  windowSamples: number,
+  sampleRate: number,
+  options: Pick<VadSignalOptions, 'threshold' | 'min_speech_ms'>,
+): Array<[number, number]> {
   const threshold = options.threshold ?? DEFAULT_SPEECH_THRESHOLD;
   const windowMs = (windowSamples * 1000) / sampleRate;
   const minSpeechWindows = Math.ceil((options.min_speech_ms ?? 250) / windowMs);
@@ -45,7 +50,11 @@ export function vadSpeechRuns(probabilities: ArrayLike<number>, windowSamples: n
 }
 
 /** The non-speech runs of at least minPauseMs between speech runs, as spans (ms from t = 0): the pauses `computeVadSignals` counts. */
-export function pausesBetween(runs: ReadonlyArray<readonly [number, number]>, windowMs: number, minPauseMs: number): Array<{ t0_ms: number; t1_ms: number }> {
+export function pausesBetween(
+  runs: ReadonlyArray<readonly [number, number]>,
+  windowMs: number,
+  minPauseMs: number,
+): Array<{ t0_ms: number; t1_ms: number }> {
   const pauses: Array<{ t0_ms: number; t1_ms: number }> = [];
   for (let i = 1; i < runs.length; i++) {
     const t0 = runs[i - 1]![1] * windowMs;
@@ -56,9 +65,15 @@ export function pausesBetween(runs: ReadonlyArray<readonly [number, number]>, wi
 }
 
 /** The VAD signals of one recording from its speech probabilities (one per window, in order from t = 0). */
-export function computeVadSignals(probabilities: ArrayLike<number>, windowSamples: number, sampleRate: number, options: VadSignalOptions): VadSignals {
+export function computeVadSignals(
+  probabilities: ArrayLike<number>,
+  windowSamples: number,
+  sampleRate: number,
+  options: VadSignalOptions,
+): VadSignals {
   if (!(windowSamples > 0) || !(sampleRate > 0)) throw new RangeError('windowSamples and sampleRate must be positive');
-  if (!(options.min_pause_ms >= 0) || !(options.long_pause_ms >= 0)) throw new RangeError('min_pause_ms and long_pause_ms must be numbers ≥ 0');
+  if (!(options.min_pause_ms >= 0) || !(options.long_pause_ms >= 0))
+    throw new RangeError('min_pause_ms and long_pause_ms must be numbers ≥ 0');
   const windowMs = (windowSamples * 1000) / sampleRate;
   const runs = vadSpeechRuns(probabilities, windowSamples, sampleRate, options);
   const pauses: PauseStats = { count: 0, total_ms: 0, longest_ms: 0, long_count: 0 };

@@ -17,7 +17,8 @@ export function codePointOffset(text: string, utf16Offset: number): number {
 /** The UTF-16 offset of a code-point offset into `text` (past the end: the text's length). */
 export function utf16Offset(text: string, codePoints: number): number {
   let i = 0;
-  for (let n = 0; n < codePoints && i < text.length; n++) i += isHighSurrogate(text.charCodeAt(i)) && i + 1 < text.length && isLowSurrogate(text.charCodeAt(i + 1)) ? 2 : 1;
+  for (let n = 0; n < codePoints && i < text.length; n++)
+    i += isHighSurrogate(text.charCodeAt(i)) && i + 1 < text.length && isLowSurrogate(text.charCodeAt(i + 1)) ? 2 : 1;
   return i;
 }
 

@@ -17,9 +17,30 @@ const CONFUSABLE: Readonly<Record<string, string>> = confusablesData as Record<s
  * LATIN LETTER SMALL CAPITAL of the letter it maps to.
  */
 const SMALL_CAPITALS: Readonly<Record<string, string>> = {
-  '\u1d00': 'a', '\u0299': 'b', '\u1d04': 'c', '\u1d05': 'd', '\u1d07': 'e', '\ua730': 'f', '\u0262': 'g', '\u029c': 'h',
-  '\u026a': 'i', '\u1d0a': 'j', '\u1d0b': 'k', '\u029f': 'l', '\u1d0d': 'm', '\u0274': 'n', '\u1d0f': 'o', '\u1d18': 'p',
-  '\ua7af': 'q', '\u0280': 'r', '\ua731': 's', '\u1d1b': 't', '\u1d1c': 'u', '\u1d20': 'v', '\u1d21': 'w', '\u028f': 'y',
+  '\u1d00': 'a',
+  '\u0299': 'b',
+  '\u1d04': 'c',
+  '\u1d05': 'd',
+  '\u1d07': 'e',
+  '\ua730': 'f',
+  '\u0262': 'g',
+  '\u029c': 'h',
+  '\u026a': 'i',
+  '\u1d0a': 'j',
+  '\u1d0b': 'k',
+  '\u029f': 'l',
+  '\u1d0d': 'm',
+  '\u0274': 'n',
+  '\u1d0f': 'o',
+  '\u1d18': 'p',
+  '\ua7af': 'q',
+  '\u0280': 'r',
+  '\ua731': 's',
+  '\u1d1b': 't',
+  '\u1d1c': 'u',
+  '\u1d20': 'v',
+  '\u1d21': 'w',
+  '\u028f': 'y',
   '\u1d22': 'z',
 };
 

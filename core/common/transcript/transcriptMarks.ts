@@ -20,7 +20,11 @@ export interface TranscriptMarkOptions {
 /** The transcript's word tokens, as the signals count them: letters, marks, digits, "_", joined by an inner apostrophe. */
 const wordPattern = /[\p{L}\p{M}\p{N}_]+(?:['\u2019][\p{L}\p{M}\p{N}_]+)*/gu;
 const fillerGap = /^[\s\-\u2010]+$/u;
-const fold = (word: string): string => word.normalize('NFKC').toLowerCase().replace(/\u2019/gu, "'");
+const fold = (word: string): string =>
+  word
+    .normalize('NFKC')
+    .toLowerCase()
+    .replace(/\u2019/gu, "'");
 
 /** Where the fillers are in the verbatim text (offsets into it), longest filler first at each word, like the signals. */
 export function fillerSpans(transcript: string, fillers: readonly string[]): Array<{ start: number; end: number }> {
@@ -30,11 +34,14 @@ export function fillerSpans(transcript: string, fillers: readonly string[]): Arr
     .filter((words) => words.length > 0)
     .sort((a, b) => b.length - a.length);
   const spans: Array<{ start: number; end: number }> = [];
-  for (let i = 0; i < tokens.length; ) {
+  for (let i = 0; i < tokens.length;) {
     const match = patterns.find(
       (words) =>
         i + words.length <= tokens.length &&
-        words.every((w, k) => tokens[i + k]!.word === w && (k === 0 || fillerGap.test(transcript.slice(tokens[i + k - 1]!.end, tokens[i + k]!.start)))),
+        words.every(
+          (w, k) =>
+            tokens[i + k]!.word === w && (k === 0 || fillerGap.test(transcript.slice(tokens[i + k - 1]!.end, tokens[i + k]!.start))),
+        ),
     );
     if (!match) {
       i++;
@@ -60,14 +67,27 @@ export function transcriptPieces(
   const lastCommit = commitments.length - 1;
   const finalIsVoice = options.finalIsVoice ?? true;
   const marks: Mark[] = [
-    ...commitments.map((c, i) => ({ start: c.start, end: c.end, rank: 0, piece: (text: string): TranscriptPiece => ({ kind: 'commit', text, label: c.label, final: finalIsVoice && i === lastCommit }) })),
+    ...commitments.map((c, i) => ({
+      start: c.start,
+      end: c.end,
+      rank: 0,
+      piece: (text: string): TranscriptPiece => ({ kind: 'commit', text, label: c.label, final: finalIsVoice && i === lastCommit }),
+    })),
     ...diagnostics.map((d) => ({
       start: d.start,
       end: d.end,
       rank: 1,
-      piece: (text: string): TranscriptPiece => ({ kind: d.kind === 'negated' ? 'negation' : 'mention', text, note: `${d.kind.replace('_', ' ')}: ${d.message}` }),
+      piece: (text: string): TranscriptPiece => ({
+        kind: d.kind === 'negated' ? 'negation' : 'mention',
+        text,
+        note: `${d.kind.replace('_', ' ')}: ${d.message}`,
+      }),
     })),
-    ...fillerSpans(transcript, options.fillers ?? []).map((f) => ({ ...f, rank: 2, piece: (text: string): TranscriptPiece => ({ kind: 'filler', text }) })),
+    ...fillerSpans(transcript, options.fillers ?? []).map((f) => ({
+      ...f,
+      rank: 2,
+      piece: (text: string): TranscriptPiece => ({ kind: 'filler', text }),
+    })),
   ]
     .filter((m) => m.start >= 0 && m.end <= transcript.length && m.start < m.end)
     .sort((a, b) => a.start - b.start || a.rank - b.rank);

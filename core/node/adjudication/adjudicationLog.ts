@@ -1,7 +1,17 @@
 import { mkdir, open, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { ADJUDICATION_EVENT_VERSIONS, isAdjudicationEventType, type AdjudicationEvent, type AdjudicationPayload } from '../../common/adjudication/adjudicationEvents';
-import { AdjudicationLogError, emptyAdjudicationState, foldAdjudicationLog, type AdjudicationState } from '../../common/adjudication/adjudicationFold';
+import {
+  ADJUDICATION_EVENT_VERSIONS,
+  isAdjudicationEventType,
+  type AdjudicationEvent,
+  type AdjudicationPayload,
+} from '../../common/adjudication/adjudicationEvents';
+import {
+  AdjudicationLogError,
+  emptyAdjudicationState,
+  foldAdjudicationLog,
+  type AdjudicationState,
+} from '../../common/adjudication/adjudicationFold';
 import { annotatorNameProblem, encodedFileName, normalizeAnnotatorName } from '../../common/names/nameRules';
 import { syncFolder } from '../fs/atomicFile';
 import { lockRoom, readRoomLog, RoomLogWriter } from '../rooms/roomLogFile';
@@ -19,10 +29,19 @@ export function adjudicationPaths(projectDir: string, adjudicator: string): { di
 /** Checks one parsed line of an adjudication log: an event of a known type at a version this Aloud knows. */
 export function checkAdjudicationEvent(value: unknown, file: string, line: number): AdjudicationEvent {
   const e = value as Partial<AdjudicationEvent> | null;
-  if (typeof e !== 'object' || e === null || !isAdjudicationEventType(e.type) || typeof e.seq !== 'number' || typeof e.ts !== 'string' || typeof e.data !== 'object' || e.data === null) {
+  if (
+    typeof e !== 'object' ||
+    e === null ||
+    !isAdjudicationEventType(e.type) ||
+    typeof e.seq !== 'number' ||
+    typeof e.ts !== 'string' ||
+    typeof e.data !== 'object' ||
+    e.data === null
+  ) {
     throw new AdjudicationLogError(`${file}:${line}: not an adjudication event`);
   }
-  if (e.v !== ADJUDICATION_EVENT_VERSIONS[e.type]) throw new AdjudicationLogError(`${file}:${line}: ${e.type} version ${String(e.v)} is not known to this version of Aloud`);
+  if (e.v !== ADJUDICATION_EVENT_VERSIONS[e.type])
+    throw new AdjudicationLogError(`${file}:${line}: ${e.type} version ${String(e.v)} is not known to this version of Aloud`);
   return e as AdjudicationEvent;
 }
 
@@ -40,7 +59,13 @@ export async function readProjectAdjudication(projectDir: string): Promise<{ sta
   const warnings: string[] = [];
   for (const entry of entries.filter((e) => e.isDirectory()).sort((a, b) => (a.name < b.name ? -1 : 1))) {
     const file = path.join(root, entry.name, 'events.jsonl');
-    if (!(await stat(file).then((s) => s.isFile(), () => false))) continue;
+    if (
+      !(await stat(file).then(
+        (s) => s.isFile(),
+        () => false,
+      ))
+    )
+      continue;
     const { events, torn } = await readRoomLog(file, checkAdjudicationEvent);
     if (torn) warnings.push(`${file}:${torn.line}: torn last line (a crash while writing) left out`);
     const first = events[0];
@@ -81,7 +106,10 @@ export class AdjudicationLog {
       );
       const { writer, events } = await RoomLogWriter.reopen<AdjudicationEvent>(paths.events, checkAdjudicationEvent);
       if (created) await syncFolder(paths.dir);
-      return new AdjudicationLog(writer, unlock, events.length === 0 ? 0 : events[events.length - 1]!.seq, { type: 'adjudication_started', data: { adjudicator: normalizeAnnotatorName(adjudicator), project } });
+      return new AdjudicationLog(writer, unlock, events.length === 0 ? 0 : events[events.length - 1]!.seq, {
+        type: 'adjudication_started',
+        data: { adjudicator: normalizeAnnotatorName(adjudicator), project },
+      });
     } catch (e) {
       await unlock();
       throw e;
@@ -92,7 +120,16 @@ export class AdjudicationLog {
   async append(decided: readonly AdjudicationPayload[], now = new Date()): Promise<AdjudicationEvent[]> {
     if (decided.length === 0) return [];
     const payloads = this.seq === 0 ? [this.started, ...decided] : decided;
-    const events = payloads.map((p, i) => ({ v: ADJUDICATION_EVENT_VERSIONS[p.type], seq: this.seq + i + 1, ts: now.toISOString(), type: p.type, data: p.data }) as AdjudicationEvent);
+    const events = payloads.map(
+      (p, i) =>
+        ({
+          v: ADJUDICATION_EVENT_VERSIONS[p.type],
+          seq: this.seq + i + 1,
+          ts: now.toISOString(),
+          type: p.type,
+          data: p.data,
+        }) as AdjudicationEvent,
+    );
     await this.writer.appendAll(events);
     this.seq += events.length;
     return events.slice(payloads.length - decided.length);

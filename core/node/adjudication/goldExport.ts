@@ -1,6 +1,15 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { formatGoldFile, goldCounts, goldReceiptProblems, goldRecords, readGoldFile, type GoldFormat, type GoldReceipt, type GoldRecord } from '../../common/adjudication/goldRecord';
+import {
+  formatGoldFile,
+  goldCounts,
+  goldReceiptProblems,
+  goldRecords,
+  readGoldFile,
+  type GoldFormat,
+  type GoldReceipt,
+  type GoldRecord,
+} from '../../common/adjudication/goldRecord';
 import { receiptFileName } from '../../common/export/exportReceipt';
 import { InputError, type InputProblem } from '../../common/io/inputProblem';
 import { appVersion } from '../export/appVersion';
@@ -51,7 +60,11 @@ export async function exportGold(options: {
       records: records.length,
       project: project.config.name,
       counts: goldCounts(records),
-      adjudication: { threshold: adjudication.threshold, min_annotators: adjudication.min_annotators, accept_unanimous: adjudication.accept_unanimous },
+      adjudication: {
+        threshold: adjudication.threshold,
+        min_annotators: adjudication.min_annotators,
+        accept_unanimous: adjudication.accept_unanimous,
+      },
       config_sha256: configSha256Of(project),
       app_version: version,
       created_at: (options.now ?? (() => new Date()))().toISOString(),
@@ -73,7 +86,10 @@ export async function isGoldFile(file: string): Promise<boolean> {
       // an unreadable receipt: tell by the file itself
     }
   }
-  const head = await readFile(file).then((b) => b.subarray(0, 4096).toString('utf8'), () => '');
+  const head = await readFile(file).then(
+    (b) => b.subarray(0, 4096).toString('utf8'),
+    () => '',
+  );
   // a records export's first record has no gold_source; a gold export's first record (or CSV header) has
   return head.startsWith(GOLD_CSV_HEADER) || head.includes('"gold_source"');
 }
@@ -84,12 +100,32 @@ export function goldFormatOf(file: string): GoldFormat | null {
 }
 
 /** `aloud validate` on a gold export: parse, schema and rule stages (with a project: its labels), then the receipt beside it. */
-export async function validateGoldFile(file: string, project?: OpenProject): Promise<{ records: number | null; receipt: 'ok' | 'absent' | 'invalid'; problems: InputProblem[] }> {
+export async function validateGoldFile(
+  file: string,
+  project?: OpenProject,
+): Promise<{ records: number | null; receipt: 'ok' | 'absent' | 'invalid'; problems: InputProblem[] }> {
   const format = goldFormatOf(file);
-  if (format === null) return { records: null, receipt: 'absent', problems: [{ file, line: null, field: null, stage: 'input', message: 'a gold export ends in .jsonl, .json or .csv' }] };
+  if (format === null)
+    return {
+      records: null,
+      receipt: 'absent',
+      problems: [{ file, line: null, field: null, stage: 'input', message: 'a gold export ends in .jsonl, .json or .csv' }],
+    };
   const input = await readInputFile(file, { lineBased: format !== 'json' });
-  const { records, problems } = readGoldFile(input.text, format, file, project ? new Set(project.config.schema.labels.map((l) => l.name)) : undefined);
+  const { records, problems } = readGoldFile(
+    input.text,
+    format,
+    file,
+    project ? new Set(project.config.schema.labels.map((l) => l.name)) : undefined,
+  );
   const whole: readonly GoldRecord[] | null = problems.some((p) => p.stage === 'parse' || p.stage === 'schema') ? null : records;
-  const beside = await checkReceiptBeside(file, input.bytes.length, (text, receiptFile) => goldReceiptProblems(text, receiptFile, { fileName: path.basename(file), sha256: input.sha256, bytes: input.bytes.length, records: whole }));
+  const beside = await checkReceiptBeside(file, input.bytes.length, (text, receiptFile) =>
+    goldReceiptProblems(text, receiptFile, {
+      fileName: path.basename(file),
+      sha256: input.sha256,
+      bytes: input.bytes.length,
+      records: whole,
+    }),
+  );
   return { records: whole?.length ?? null, receipt: beside.receipt, problems: [...problems, ...beside.problems] };
 }

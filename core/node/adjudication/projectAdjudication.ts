@@ -4,7 +4,12 @@ import { majorityLabel } from '../../common/agreement/agreementAnalysis';
 import type { AdjudicationEvent, AdjudicationPayload } from '../../common/adjudication/adjudicationEvents';
 import type { AdjudicationState } from '../../common/adjudication/adjudicationFold';
 import { adjudicationQueue, type AdjudicationQueue } from '../../common/adjudication/adjudicationQueue';
-import { AdjudicationRefusal, decideAdjudication, type AdjudicationCommand, type AdjudicationContext } from '../../common/adjudication/adjudicationRules';
+import {
+  AdjudicationRefusal,
+  decideAdjudication,
+  type AdjudicationCommand,
+  type AdjudicationContext,
+} from '../../common/adjudication/adjudicationRules';
 import { foldRoom } from '../../common/rooms/roomFold';
 import { countableSession } from '../agreement/agreementSources';
 import { projectSessionSource } from '../export/projectSessions';
@@ -43,7 +48,14 @@ export async function readAdjudication(project: OpenProject, sessions: SessionSo
   const { records } = countedLabels(countable, DEFAULT_COUNTING);
   const { state, warnings: logWarnings } = await readProjectAdjudication(project.dir);
   const itemIds = items.map((i) => i.id);
-  return { itemIds, records, seen, state, queue: adjudicationQueue(itemIds, records, project.config.adjudication, state), warnings: [...warnings, ...logWarnings] };
+  return {
+    itemIds,
+    records,
+    seen,
+    state,
+    queue: adjudicationQueue(itemIds, records, project.config.adjudication, state),
+    warnings: [...warnings, ...logWarnings],
+  };
 }
 
 function contextOf(project: OpenProject, adjudicator: string, read: ProjectAdjudication): AdjudicationContext {
@@ -60,7 +72,12 @@ function contextOf(project: OpenProject, adjudicator: string, read: ProjectAdjud
  * One adjudication command: the adjudicator's log is locked first, then everything is read and the pure rules decide,
  * then only what they return is appended to her own log. The annotators' logs are only read.
  */
-export async function adjudicate(project: OpenProject, adjudicator: string, command: AdjudicationCommand, sessions: SessionSource = projectSessionSource): Promise<{ events: AdjudicationEvent[]; queue: AdjudicationQueue }> {
+export async function adjudicate(
+  project: OpenProject,
+  adjudicator: string,
+  command: AdjudicationCommand,
+  sessions: SessionSource = projectSessionSource,
+): Promise<{ events: AdjudicationEvent[]; queue: AdjudicationQueue }> {
   const log = await AdjudicationLog.open(project.dir, adjudicator, project.config.name);
   try {
     const read = await readAdjudication(project, sessions);
@@ -76,7 +93,12 @@ export async function adjudicate(project: OpenProject, adjudicator: string, comm
  * Sends queued items to a new huddle room: the rules check the items first, then the room log is created (closed
  * again: `aloud room resume CODE` serves it), then the sending is logged with the room's code.
  */
-export async function sendToHuddle(project: OpenProject, adjudicator: string, itemIds: readonly string[], sessions: SessionSource = projectSessionSource): Promise<{ room: string; events: AdjudicationEvent[] }> {
+export async function sendToHuddle(
+  project: OpenProject,
+  adjudicator: string,
+  itemIds: readonly string[],
+  sessions: SessionSource = projectSessionSource,
+): Promise<{ room: string; events: AdjudicationEvent[] }> {
   const log = await AdjudicationLog.open(project.dir, adjudicator, project.config.name);
   try {
     const read = await readAdjudication(project, sessions);
@@ -137,7 +159,12 @@ export async function decideFromRoom(
     for (const [itemId, item] of room.items) {
       const label = item.revealed ? majorityLabel([...item.current.values()]) : null;
       if (label === null) {
-        outcomes.push({ item_id: itemId, label: null, decided: false, reason: item.revealed ? 'the room has no majority on it' : 'not revealed in the room' });
+        outcomes.push({
+          item_id: itemId,
+          label: null,
+          decided: false,
+          reason: item.revealed ? 'the room has no majority on it' : 'not revealed in the room',
+        });
         continue;
       }
       try {

@@ -12,13 +12,23 @@ import { readAdjudication } from './projectAdjudication';
  * resolve inside the project (a log naming a file outside, or through a link that leads out, is refused). Nothing in
  * the request is used as a path; nothing is written. The reason never spells out a real path.
  */
-export async function protocolAudioFile(project: OpenProject, itemId: string, protocol: number, sessions: SessionSource = projectSessionSource): Promise<FileLookup> {
+export async function protocolAudioFile(
+  project: OpenProject,
+  itemId: string,
+  protocol: number,
+  sessions: SessionSource = projectSessionSource,
+): Promise<FileLookup> {
   const read = await readAdjudication(project, sessions);
   const standing = read.queue.items.get(itemId);
   if (!standing) return { ok: false, status: 404, reason: `item "${itemId}" is not in the adjudication queue` };
-  const shown = shownAnnotators(itemId, standing.labels.map((l) => l.annotator), project.config.adjudication.blind_names);
+  const shown = shownAnnotators(
+    itemId,
+    standing.labels.map((l) => l.annotator),
+    project.config.adjudication.blind_names,
+  );
   const annotator = shown[protocol - 1]?.annotator;
-  if (!Number.isInteger(protocol) || annotator === undefined) return { ok: false, status: 404, reason: `item "${itemId}" has no annotator ${protocol}` };
+  if (!Number.isInteger(protocol) || annotator === undefined)
+    return { ok: false, status: 404, reason: `item "${itemId}" has no annotator ${protocol}` };
   const session = await sessions.load(project, annotator);
   const audioPath = session.items.find((i) => i.item_id === itemId)?.audio_path ?? null;
   if (!audioPath) return { ok: false, status: 404, reason: `annotator ${protocol} has no recording of item "${itemId}"` };

@@ -1,6 +1,12 @@
 import type { LabelRecord } from '../../common/agreement/agreementAnalysis';
 import { countExportRecords, type CountableRecord, ExportLabelsReader, LabelCsvReader } from '../../common/agreement/labelFiles';
-import { countedLabels, DEFAULT_COUNTING, type CountableSession, type CountingReport, type CountingRules } from '../../common/agreement/countingRules';
+import {
+  countedLabels,
+  DEFAULT_COUNTING,
+  type CountableSession,
+  type CountingReport,
+  type CountingRules,
+} from '../../common/agreement/countingRules';
 import { isScriptedModel } from '../engine/scriptedEngine';
 import { exportFormatFromFileName } from '../../common/export/exportFormats';
 import { InputError } from '../../common/io/inputProblem';
@@ -31,7 +37,11 @@ export function countableSession(s: AnnotatorStates): CountableSession {
   return {
     annotator: s.annotator,
     kind,
-    items: s.items.map((i) => ({ item_id: i.item_id, completed: kind === 'room' || i.completed_at !== null, acts: i.label_history.map((a) => ({ label: a.label, reviewer: a.reviewer ?? null })) })),
+    items: s.items.map((i) => ({
+      item_id: i.item_id,
+      completed: kind === 'room' || i.completed_at !== null,
+      acts: i.label_history.map((a) => ({ label: a.label, reviewer: a.reviewer ?? null })),
+    })),
   };
 }
 
@@ -59,12 +69,27 @@ export async function projectLabelSet(
   }
   onSession?.(names.length, names.length);
   const { records, report } = countedLabels(countable, rules);
-  return { source: `${project.dir} (sessions)`, records, hasBlind: true, warnings, itemIds: items.map((i) => i.id), counting: report, scriptedItems };
+  return {
+    source: `${project.dir} (sessions)`,
+    records,
+    hasBlind: true,
+    warnings,
+    itemIds: items.map((i) => i.id),
+    counting: report,
+    scriptedItems,
+  };
 }
 
 /** Reads a file through the input stage as a stream into `reader`; the input stage's problems refuse it as a whole. */
-async function readStreamed(file: string, lineBased: boolean, reader: { push(text: string): void; end(): void }, onBytes?: (read: number, total: number) => void): Promise<void> {
-  const input = await streamInputFile(file, { limits: DEFAULT_STREAM_LIMITS, lineBased, ...(onBytes ? { onBytes } : {}) }, (text) => reader.push(text));
+async function readStreamed(
+  file: string,
+  lineBased: boolean,
+  reader: { push(text: string): void; end(): void },
+  onBytes?: (read: number, total: number) => void,
+): Promise<void> {
+  const input = await streamInputFile(file, { limits: DEFAULT_STREAM_LIMITS, lineBased, ...(onBytes ? { onBytes } : {}) }, (text) =>
+    reader.push(text),
+  );
   if (input.problems.length > 0) throw new InputError(input.problems);
   reader.end();
 }
@@ -76,13 +101,22 @@ export async function csvLabelSet(file: string): Promise<LabelSet> {
 }
 
 /** The labels of an `aloud export` file of any size, read record by record (limits per line and per record). */
-export async function exportLabelSet(file: string, rules: CountingRules = DEFAULT_COUNTING, onBytes?: (read: number, total: number) => void): Promise<LabelSet> {
+export async function exportLabelSet(
+  file: string,
+  rules: CountingRules = DEFAULT_COUNTING,
+  onBytes?: (read: number, total: number) => void,
+): Promise<LabelSet> {
   const format = exportFormatFromFileName(file);
   if (format === null || (format !== 'jsonl' && format !== 'json' && format !== 'csv')) {
     throw new InputError([{ file, line: null, field: null, stage: 'input', message: 'an export file ends in .jsonl, .json or .csv' }]);
   }
   const countable: CountableRecord[] = [];
-  await readStreamed(file, format !== 'json', new ExportLabelsReader(file, format, (r) => countable.push(r), DEFAULT_STREAM_LIMITS.maxRecordBytes), onBytes);
+  await readStreamed(
+    file,
+    format !== 'json',
+    new ExportLabelsReader(file, format, (r) => countable.push(r), DEFAULT_STREAM_LIMITS.maxRecordBytes),
+    onBytes,
+  );
   const { records, report } = countExportRecords(countable, rules);
   return { source: file, records, hasBlind: true, warnings: [], counting: report };
 }
@@ -109,7 +143,15 @@ export function mergeLabelSets(sets: readonly LabelSet[]): LabelRecord[] {
       const key = JSON.stringify([r.item_id, r.annotator]);
       const before = seen.get(key);
       if (before !== undefined) {
-        throw new InputError([{ file: set.source, line: null, field: null, stage: 'rule', message: `"${r.annotator}" labels item "${r.item_id}" here and in ${before}: give each annotator's labels once` }]);
+        throw new InputError([
+          {
+            file: set.source,
+            line: null,
+            field: null,
+            stage: 'rule',
+            message: `"${r.annotator}" labels item "${r.item_id}" here and in ${before}: give each annotator's labels once`,
+          },
+        ]);
       }
       seen.set(key, set.source);
       records.push(r);

@@ -33,7 +33,8 @@ export async function projectHesitation(project: OpenProject, sessions: SessionS
 export async function exportHesitation(file: string): Promise<{ measures: HesitationByPair; warning: string | null }> {
   const measures: HesitationByPair = new Map();
   const format = exportFormatFromFileName(file);
-  if (format !== 'jsonl' && format !== 'json') return { measures, warning: `${file}: hesitation measures are read from .jsonl and .json exports; this file adds none` };
+  if (format !== 'jsonl' && format !== 'json')
+    return { measures, warning: `${file}: hesitation measures are read from .jsonl and .json exports; this file adds none` };
   const problems: InputProblem[] = [];
   const take = (located: { value: unknown }): void => {
     const r = located.value as { item_id?: unknown; annotator?: unknown; signals?: unknown } | null;
@@ -41,7 +42,10 @@ export async function exportHesitation(file: string): Promise<{ measures: Hesita
     const m = hesitationMeasuresOf((r.signals ?? null) as Parameters<typeof hesitationMeasuresOf>[0]);
     if (m) measures.set(pairKey(r.item_id, r.annotator), m);
   };
-  const feed = format === 'jsonl' ? new JsonLinesStream(file, take, (p) => problems.push(p)) : new JsonArrayStream(file, 'export records', take, DEFAULT_STREAM_LIMITS.maxRecordBytes);
+  const feed =
+    format === 'jsonl'
+      ? new JsonLinesStream(file, take, (p) => problems.push(p))
+      : new JsonArrayStream(file, 'export records', take, DEFAULT_STREAM_LIMITS.maxRecordBytes);
   const input = await streamInputFile(file, { limits: DEFAULT_STREAM_LIMITS, lineBased: format === 'jsonl' }, (text) => feed.push(text));
   if (input.problems.length > 0) throw new InputError(input.problems);
   feed.end();

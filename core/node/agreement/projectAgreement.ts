@@ -11,7 +11,10 @@ import { loadProjectItems, type OpenProject } from '../project/projectFolder';
  * own labels, no room write-backs), read-only: no lock taken, nothing repaired. One session is folded at a time and
  * only its label acts are kept.
  */
-export async function projectAgreement(project: OpenProject, sessions: SessionSource = projectSessionSource): Promise<AgreementReport & { warnings: string[] }> {
+export async function projectAgreement(
+  project: OpenProject,
+  sessions: SessionSource = projectSessionSource,
+): Promise<AgreementReport & { warnings: string[] }> {
   const items = await loadProjectItems(project);
   const countable: CountableSession[] = [];
   const warnings: string[] = [];
@@ -22,6 +25,15 @@ export async function projectAgreement(project: OpenProject, sessions: SessionSo
   }
   const { records } = countedLabels(countable, DEFAULT_COUNTING);
   // every annotator's session is a column, also before it has a counted label; a room's write-back is not
-  const labels = countable.filter((s) => s.kind === 'annotator').map(({ annotator }) => ({ annotator, items: records.filter((r) => r.annotator === annotator) }));
-  return { ...agreementReport(project.config.schema, items.map((i) => i.id), labels), warnings };
+  const labels = countable
+    .filter((s) => s.kind === 'annotator')
+    .map(({ annotator }) => ({ annotator, items: records.filter((r) => r.annotator === annotator) }));
+  return {
+    ...agreementReport(
+      project.config.schema,
+      items.map((i) => i.id),
+      labels,
+    ),
+    warnings,
+  };
 }

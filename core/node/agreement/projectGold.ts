@@ -16,9 +16,17 @@ export async function projectGold(project: OpenProject, sessions: SessionSource 
   const set = await projectLabelSet(project, sessions);
   const known = new Set(project.config.schema.labels.map((l) => l.name));
   // a label the schema no longer has is left out, as the agreement figures leave it out
-  const annotations = set.records.flatMap((r) => (r.final_label === null || !known.has(r.final_label) ? [] : [{ item_id: r.item_id, annotator: r.annotator, label: r.final_label }]));
+  const annotations = set.records.flatMap((r) =>
+    r.final_label === null || !known.has(r.final_label) ? [] : [{ item_id: r.item_id, annotator: r.annotator, label: r.final_label }],
+  );
   try {
-    return goldReport(annotations, { model: 'auto', resamples: APP_GOLD_RESAMPLES, seed: 1, labelOrder: project.config.schema.labels.map((l) => l.name), itemOrder: set.itemIds });
+    return goldReport(annotations, {
+      model: 'auto',
+      resamples: APP_GOLD_RESAMPLES,
+      seed: 1,
+      labelOrder: project.config.schema.labels.map((l) => l.name),
+      itemOrder: set.itemIds,
+    });
   } catch (e) {
     if (e instanceof LabelModelInputError) return { unavailable: e.message };
     throw e;

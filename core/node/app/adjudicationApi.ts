@@ -48,7 +48,15 @@ export function adjudicationApi(app: AppContext) {
     decideGoldLabel: (itemId, label, confidence, causes, rationale, guidelineFlag) =>
       app.calls.run(async () => {
         const lead = app.session.require().store.annotator;
-        await adjudicate(app.project, lead, { kind: 'decide', item_id: itemId, label, confidence, causes, rationale, guideline_flag: guidelineFlag });
+        await adjudicate(app.project, lead, {
+          kind: 'decide',
+          item_id: itemId,
+          label,
+          confidence,
+          causes,
+          rationale,
+          guideline_flag: guidelineFlag,
+        });
         return itemView(itemId);
       }),
   } satisfies Partial<AloudApi>;

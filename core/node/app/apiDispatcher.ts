@@ -15,7 +15,12 @@ export interface DispatchHooks {
  * arguments against the contract's table, calls the handler, and answers with a CallOutcome whose error carries
  * the contract's code. Never throws, because an Error thrown across a transport loses its code.
  */
-export async function dispatchApiCall(api: AloudApi | null, method: unknown, args: unknown, hooks: DispatchHooks = {}): Promise<CallOutcome> {
+export async function dispatchApiCall(
+  api: AloudApi | null,
+  method: unknown,
+  args: unknown,
+  hooks: DispatchHooks = {},
+): Promise<CallOutcome> {
   try {
     const call = checkApiCall(method, args);
     if (!api) throw new Refusal('conflict', 'no project is open yet: choose one with File > Open Project…');

@@ -59,7 +59,8 @@ export class AppContext {
       emit: (event) => this.emit(event),
       // a session without an engine loads the model that just arrived
       onInstalled: async () => {
-        if (this.session.open && this.session.model === null && this.options.openEngine === undefined) await this.calls.run(() => this.session.reopen());
+        if (this.session.open && this.session.model === null && this.options.openEngine === undefined)
+          await this.calls.run(() => this.session.reopen());
       },
     });
   }
@@ -80,7 +81,13 @@ export class AppContext {
   /** The project as the page sees it: a model's reasoning reaches it only through showReasoning, which keeps it hidden until it may be seen. */
   projectView(): ProjectView {
     const { config } = this.project;
-    return { name: config.name, dir: path.resolve(this.project.dir), schema: config.schema, thinkaloud: config.thinkaloud, items: this.items.map(withoutModelReasoning) };
+    return {
+      name: config.name,
+      dir: path.resolve(this.project.dir),
+      schema: config.schema,
+      thinkaloud: config.thinkaloud,
+      items: this.items.map(withoutModelReasoning),
+    };
   }
 
   async remember(project: OpenProject): Promise<void> {

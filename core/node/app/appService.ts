@@ -97,7 +97,13 @@ export class AppService extends RoutedApi {
   protocolAudioFile(itemId: string, protocol: number): Promise<FileLookup> {
     if (!this.app.session.open) return Promise.resolve({ ok: false, status: 404, reason: 'no session is open' });
     // a session that cannot be read is said without its message, which may spell out a real path
-    return this.app.calls.run(() => protocolAudioFile(this.app.project, itemId, protocol)).catch((): FileLookup => ({ ok: false, status: 404, reason: 'the sessions could not be read (`aloud adjudicate --project DIR --queue` says why)' }));
+    return this.app.calls
+      .run(() => protocolAudioFile(this.app.project, itemId, protocol))
+      .catch((): FileLookup => ({
+        ok: false,
+        status: 404,
+        reason: 'the sessions could not be read (`aloud adjudicate --project DIR --queue` says why)',
+      }));
   }
 
   close(): Promise<void> {

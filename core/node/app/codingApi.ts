@@ -38,7 +38,8 @@ class SessionReader {
 
   async load(annotator: string, open: SessionService): Promise<AnnotatorStates> {
     const name = normalizeAnnotatorName(annotator);
-    if (name === open.store.annotator) return { annotator: name, items: open.state().items, warnings: [], codings: open.store.coding.codings() };
+    if (name === open.store.annotator)
+      return { annotator: name, items: open.state().items, warnings: [], codings: open.store.coding.codings() };
     const { project } = this.app;
     const file = sessionPaths(project.dir, name).events;
     const info = await stat(file).catch(() => null);
@@ -58,7 +59,10 @@ class SessionReader {
 
   /** A SessionSource over this reader (agreement reads every session through it). */
   source(open: SessionService): SessionSource {
-    return { annotators: async () => [...new Set([...(await this.annotators()), open.store.annotator])].sort(), load: async (_project, name) => this.load(name, open) };
+    return {
+      annotators: async () => [...new Set([...(await this.annotators()), open.store.annotator])].sort(),
+      load: async (_project, name) => this.load(name, open),
+    };
   }
 }
 
@@ -74,24 +78,42 @@ export function codingApi(app: AppContext) {
   const protocolOf = async (open: SessionService, annotator: string, itemId: string): Promise<ProtocolFacts & { item_text: string }> => {
     const states = await reader.load(annotator, open);
     const state = states.items.find((i) => i.item_id === itemId);
-    if (!state || state.segments.length === 0) throw new Refusal('not_found', `${states.annotator} has no transcript of "${itemId}" to code`);
+    if (!state || state.segments.length === 0)
+      throw new Refusal('not_found', `${states.annotator} has no transcript of "${itemId}" to code`);
     return { ...protocolFacts(app.project, states.annotator, state), item_text: itemTextOf(app.items, itemId) };
   };
 
-  const viewOf = async (open: SessionService, annotator: string, itemId: string, changedUnit: string | null = null): Promise<CodingItemView> => {
+  const viewOf = async (
+    open: SessionService,
+    annotator: string,
+    itemId: string,
+    changedUnit: string | null = null,
+  ): Promise<CodingItemView> => {
     const protocol = await protocolOf(open, annotator, itemId);
     const coder = open.store.annotator;
     const own = open.store.coding.protocolCoding(protocol.annotator, itemId);
     const context = { coder, config: app.project.config.coding };
     // blind: the others' logs are not even read for a coder who has not finished the item
     const others = othersCodesVisible(context.config, own)
-      ? (await reader.all(open)).filter((s) => s.annotator !== coder).map((s) => ({ coder: s.annotator, coding: s.codings ? (s.codings.protocols.find((p) => p.annotator === protocol.annotator && p.item_id === itemId) ?? null) : null }))
+      ? (await reader.all(open))
+          .filter((s) => s.annotator !== coder)
+          .map((s) => ({
+            coder: s.annotator,
+            coding: s.codings
+              ? (s.codings.protocols.find((p) => p.annotator === protocol.annotator && p.item_id === itemId) ?? null)
+              : null,
+          }))
       : [];
     return codingItemView(context, protocol, own, others, changedUnit);
   };
 
   /** Decides on the coder's log with the protocol and the codebook as they are now, appends, answers with the view. */
-  const act = (annotator: string, itemId: string, decide: (fold: SessionFold, context: ReturnType<typeof codingContext>, protocol: ProtocolFacts) => readonly SessionEntry[], changedUnit: string | null) =>
+  const act = (
+    annotator: string,
+    itemId: string,
+    decide: (fold: SessionFold, context: ReturnType<typeof codingContext>, protocol: ProtocolFacts) => readonly SessionEntry[],
+    changedUnit: string | null,
+  ) =>
     app.calls.run(async () => {
       const open = app.session.require();
       const protocol = await protocolOf(open, annotator, itemId);
@@ -102,61 +124,78 @@ export function codingApi(app: AppContext) {
 
   /** the codebook, the coding settings, every protocol with the coder's progress, the proposals not in the codebook yet */
   const overview = async (): Promise<CodingOverview> => {
-        const open = app.session.require();
-        const coder = open.store.annotator;
-        const loaded = await loadCodebook(app.project);
-        const sessions = await reader.all(open);
-        const { coding } = app.project.config;
-        const protocols = sessions
-          .filter((s) => coding.own_protocols || !sameName(s.annotator, coder))
-          .flatMap((s) =>
-            s.items
-              .filter((state) => state.segments.length > 0)
-              .map((state) => {
-                const facts = protocolFacts(app.project, s.annotator, state);
-                const own = open.store.coding.protocolCoding(s.annotator, state.item_id);
-                const words = new Map(facts.units.map((u) => [u.unit, u.text]));
-                return {
-                  annotator: s.annotator,
-                  item_id: state.item_id,
-                  units: facts.units.length,
-                  final: facts.final,
-                  coded_units: own?.units.filter((u) => u.codes.length > 0 && words.get(u.unit) === u.unit_text).length ?? 0,
-                  finished_at: own?.finished?.at ?? null,
-                };
-              }),
-          );
-        const order = new Map(app.items.map((item, i) => [item.id, i]));
-        protocols.sort((a, b) => (order.get(a.item_id) ?? Infinity) - (order.get(b.item_id) ?? Infinity) || (a.annotator < b.annotator ? -1 : a.annotator > b.annotator ? 1 : 0));
-        const proposals: CodeProposal[] = [];
-        const named = new Set<string>();
-        // blind: another coder's proposal names words they found in a unit, so it waits until this coder finished that item
-        const seen = (p: CodeProposal): boolean => p.coder === coder || othersCodesVisible(coding, open.store.coding.protocolCoding(p.annotator, p.item_id));
-        for (const p of sessions.flatMap((s) => s.codings?.proposals ?? []).sort((a, b) => (a.at < b.at ? -1 : 1))) {
-          const key = p.name.normalize('NFKC').toLowerCase();
-          if (!seen(p) || named.has(key) || ('codebook' in loaded && findCode(loaded.codebook, p.name))) continue;
-          named.add(key);
-          proposals.push(p);
-        }
-        return {
-          coder,
-          codebook: 'codebook' in loaded ? { codes: loaded.codebook.codes, exclusive: loaded.codebook.exclusive === true, version: loaded.version } : null,
-          codebook_problem: 'problem' in loaded ? loaded.problem : null,
-          unit: coding.unit,
-          blind: coding.blind,
-          own_protocols: coding.own_protocols,
-          protocols,
-          proposals,
-        };
+    const open = app.session.require();
+    const coder = open.store.annotator;
+    const loaded = await loadCodebook(app.project);
+    const sessions = await reader.all(open);
+    const { coding } = app.project.config;
+    const protocols = sessions
+      .filter((s) => coding.own_protocols || !sameName(s.annotator, coder))
+      .flatMap((s) =>
+        s.items
+          .filter((state) => state.segments.length > 0)
+          .map((state) => {
+            const facts = protocolFacts(app.project, s.annotator, state);
+            const own = open.store.coding.protocolCoding(s.annotator, state.item_id);
+            const words = new Map(facts.units.map((u) => [u.unit, u.text]));
+            return {
+              annotator: s.annotator,
+              item_id: state.item_id,
+              units: facts.units.length,
+              final: facts.final,
+              coded_units: own?.units.filter((u) => u.codes.length > 0 && words.get(u.unit) === u.unit_text).length ?? 0,
+              finished_at: own?.finished?.at ?? null,
+            };
+          }),
+      );
+    const order = new Map(app.items.map((item, i) => [item.id, i]));
+    protocols.sort(
+      (a, b) =>
+        (order.get(a.item_id) ?? Infinity) - (order.get(b.item_id) ?? Infinity) ||
+        (a.annotator < b.annotator ? -1 : a.annotator > b.annotator ? 1 : 0),
+    );
+    const proposals: CodeProposal[] = [];
+    const named = new Set<string>();
+    // blind: another coder's proposal names words they found in a unit, so it waits until this coder finished that item
+    const seen = (p: CodeProposal): boolean =>
+      p.coder === coder || othersCodesVisible(coding, open.store.coding.protocolCoding(p.annotator, p.item_id));
+    for (const p of sessions.flatMap((s) => s.codings?.proposals ?? []).sort((a, b) => (a.at < b.at ? -1 : 1))) {
+      const key = p.name.normalize('NFKC').toLowerCase();
+      if (!seen(p) || named.has(key) || ('codebook' in loaded && findCode(loaded.codebook, p.name))) continue;
+      named.add(key);
+      proposals.push(p);
+    }
+    return {
+      coder,
+      codebook:
+        'codebook' in loaded
+          ? { codes: loaded.codebook.codes, exclusive: loaded.codebook.exclusive === true, version: loaded.version }
+          : null,
+      codebook_problem: 'problem' in loaded ? loaded.problem : null,
+      unit: coding.unit,
+      blind: coding.blind,
+      own_protocols: coding.own_protocols,
+      protocols,
+      proposals,
+    };
   };
 
   return {
     codingOverview: () => app.calls.run(overview),
     codingItem: (annotator, itemId) => app.calls.run(async () => viewOf(app.session.require(), annotator, itemId)),
-    codeUnit: (annotator, itemId, unit, code, action, source) => act(annotator, itemId, (fold, context, protocol) => decideCodeAct(fold.coding, context, protocol, { unit, code, action, source }), unit),
-    writeCodingMemo: (annotator, itemId, unit, code, text) => act(annotator, itemId, (fold, context, protocol) => decideCodingMemo(fold.coding, context, protocol, { unit, code, text }), unit),
-    proposeCode: (annotator, itemId, unit, quote) => act(annotator, itemId, (_fold, context, protocol) => decideProposeCode(context, protocol, { unit, quote }), unit),
-    finishCoding: (annotator, itemId) => act(annotator, itemId, (fold, context, protocol) => decideFinishCoding(fold.coding, context, protocol), null),
+    codeUnit: (annotator, itemId, unit, code, action, source) =>
+      act(
+        annotator,
+        itemId,
+        (fold, context, protocol) => decideCodeAct(fold.coding, context, protocol, { unit, code, action, source }),
+        unit,
+      ),
+    writeCodingMemo: (annotator, itemId, unit, code, text) =>
+      act(annotator, itemId, (fold, context, protocol) => decideCodingMemo(fold.coding, context, protocol, { unit, code, text }), unit),
+    proposeCode: (annotator, itemId, unit, quote) =>
+      act(annotator, itemId, (_fold, context, protocol) => decideProposeCode(context, protocol, { unit, quote }), unit),
+    finishCoding: (annotator, itemId) =>
+      act(annotator, itemId, (fold, context, protocol) => decideFinishCoding(fold.coding, context, protocol), null),
     undoCoding: () =>
       app.calls.run(async () => {
         const open = app.session.require();

@@ -22,5 +22,11 @@ export async function collectPack(project: OpenProject, file: string, emit: (eve
     },
   });
   emit({ type: 'collect_progress', done: size, total: size });
-  return { annotator: result.annotator, status: result.status, appended: result.appended, events: result.events_after, audio_files: result.audio_files };
+  return {
+    annotator: result.annotator,
+    status: result.status,
+    appended: result.appended,
+    events: result.events_after,
+    audio_files: result.audio_files,
+  };
 }

@@ -14,8 +14,22 @@ import type { AppContext } from './appContext';
 /** An item's segments and corrections in the shape of an export record (the texts the review decides on). */
 function reviewedTexts(state: ItemSessionState | null): { segments: ExportSegmentV2[]; corrections: ExportRecordV2['corrections'] } {
   if (!state) return { segments: [], corrections: [] };
-  const segments = state.segments.map((s, i) => ({ ...s, utterance: state.segment_refs[i]?.utterance ?? 0, index: state.segment_refs[i]?.segment ?? 0 }));
-  return { segments, corrections: state.corrections.map((c) => ({ utterance: c.utterance, segment: c.segment, text: c.text, original_text: c.original_text, annotator: c.annotator, at: c.at })) };
+  const segments = state.segments.map((s, i) => ({
+    ...s,
+    utterance: state.segment_refs[i]?.utterance ?? 0,
+    index: state.segment_refs[i]?.segment ?? 0,
+  }));
+  return {
+    segments,
+    corrections: state.corrections.map((c) => ({
+      utterance: c.utterance,
+      segment: c.segment,
+      text: c.text,
+      original_text: c.original_text,
+      annotator: c.annotator,
+      at: c.at,
+    })),
+  };
 }
 
 /**
@@ -31,7 +45,21 @@ export function deidentifyApi(app: AppContext) {
     const fold = new ReviewFold();
     for (const d of await readReviewLog(app.project, session.store.annotator)) fold.apply(d);
     const decisions = fold.itemDecisions(itemId).filter((d) => recordTextSha256(record, d.span) === d.text_sha256);
-    const list = loaded ? { version: loaded.list.version, terms: loaded.list.terms.length, classes: [...new Set([...loaded.list.terms.map((t) => t.class), ...loaded.list.patterns.map((p) => PATTERN_CLASSES[p]), 'PERSON', 'PLACE', 'ORG'])] } : null;
+    const list = loaded
+      ? {
+          version: loaded.list.version,
+          terms: loaded.list.terms.length,
+          classes: [
+            ...new Set([
+              ...loaded.list.terms.map((t) => t.class),
+              ...loaded.list.patterns.map((p) => PATTERN_CLASSES[p]),
+              'PERSON',
+              'PLACE',
+              'ORG',
+            ]),
+          ],
+        }
+      : null;
     return buildReviewView(itemId, record.segments, record.corrections, loaded?.matcher ?? null, list, decisions);
   };
   return {
@@ -43,8 +71,22 @@ export function deidentifyApi(app: AppContext) {
         if (!loaded) throw new Refusal('not_found', 'this project has no deidentify.yaml: there is nothing to review');
         const text = recordSegmentText(reviewedTexts(session.itemState(itemId)), span);
         const before = await view(itemId);
-        const addedHere = before.spans.some((s) => s.decision === 'add' && s.span.start === span.start && s.span.end === span.end && s.span.utterance === span.utterance && s.span.segment === span.segment && s.span.layer === span.layer);
-        const data = decideReview({ item_id: itemId, decision, span, class: cls }, text === null ? null : { text, sha256: sha256Hex(text) }, loaded.matcher, session.store.annotator, addedHere);
+        const addedHere = before.spans.some(
+          (s) =>
+            s.decision === 'add' &&
+            s.span.start === span.start &&
+            s.span.end === span.end &&
+            s.span.utterance === span.utterance &&
+            s.span.segment === span.segment &&
+            s.span.layer === span.layer,
+        );
+        const data = decideReview(
+          { item_id: itemId, decision, span, class: cls },
+          text === null ? null : { text, sha256: sha256Hex(text) },
+          loaded.matcher,
+          session.store.annotator,
+          addedHere,
+        );
         await appendReviewDecision(app.project, session.store.annotator, data);
         return view(itemId);
       }),

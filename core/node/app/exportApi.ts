@@ -30,7 +30,11 @@ export function exportApi(app: AppContext) {
     };
   };
   /** `whose`: the annotator whose session is exported (from the open session), or null for everyone's */
-  const exportAs = (format: ProjectExportFormat, whose: (open: SessionService) => string | null, options: { progress: boolean; deidentify?: boolean }): Promise<ExportSummary> =>
+  const exportAs = (
+    format: ProjectExportFormat,
+    whose: (open: SessionService) => string | null,
+    options: { progress: boolean; deidentify?: boolean },
+  ): Promise<ExportSummary> =>
     app.calls.run(async () => {
       const session = app.session.require();
       const annotator = whose(session);
@@ -39,17 +43,49 @@ export function exportApi(app: AppContext) {
       const onProgress = options.progress ? { onProgress: progressEvents() } : {};
       const whoseSessions = { ...(annotator === null ? {} : { annotator }), ...(options.deidentify ? { deidentify: true } : {}) };
       // a project with a list whose export is not de-identified says so, in one line of the summary
-      const plain = !options.deidentify && (await loadDeidentifyList(app.project)) !== null ? '; NOT de-identified (the project has deidentify.yaml)' : '';
+      const plain =
+        !options.deidentify && (await loadDeidentifyList(app.project)) !== null
+          ? '; NOT de-identified (the project has deidentify.yaml)'
+          : '';
       if (isInteropFormat(format)) {
         // a folder per export: the files for the tool, and <format>.receipt.json with each file's sha256
         const outDir = await exportTarget(app, annotator, format);
-        const result = await exportInteropWithInstalledVad({ project: app.project, ...whoseSessions, format, outDir, sessions: projectSessionSource, ...onProgress });
+        const result = await exportInteropWithInstalledVad({
+          project: app.project,
+          ...whoseSessions,
+          format,
+          outDir,
+          sessions: projectSessionSource,
+          ...onProgress,
+        });
         const receiptBytes = await readFile(result.receipt_file);
-        return { file: result.out, folder: true, receipt: result.receipt_file, records: result.receipt.records, gaps: result.receipt.gaps.length, summary: result.summary + plain, sha256: sha256Hex(receiptBytes) };
+        return {
+          file: result.out,
+          folder: true,
+          receipt: result.receipt_file,
+          records: result.receipt.records,
+          gaps: result.receipt.gaps.length,
+          summary: result.summary + plain,
+          sha256: sha256Hex(receiptBytes),
+        };
       }
-      const result = await exportSessions({ project: app.project, ...whoseSessions, format, out: await exportTarget(app, annotator, format), sessions: projectSessionSource, ...onProgress });
+      const result = await exportSessions({
+        project: app.project,
+        ...whoseSessions,
+        format,
+        out: await exportTarget(app, annotator, format),
+        sessions: projectSessionSource,
+        ...onProgress,
+      });
       const { receipt } = result;
-      return { file: result.file, receipt: result.receipt_file, records: receipt.records, gaps: receipt.counts.gaps, summary: result.summary + plain, sha256: receipt.sha256 };
+      return {
+        file: result.file,
+        receipt: result.receipt_file,
+        records: receipt.records,
+        gaps: receipt.counts.gaps,
+        summary: result.summary + plain,
+        sha256: receipt.sha256,
+      };
     });
   return {
     exportSession: (format) => exportAs(format, (open) => open.store.annotator, { progress: false }),

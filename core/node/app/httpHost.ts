@@ -67,7 +67,12 @@ async function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
 
 function sendJson(res: ServerResponse, status: number, body: unknown): void {
   const text = JSON.stringify(body);
-  res.writeHead(status, { ...SECURITY, 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', 'content-length': Buffer.byteLength(text) });
+  res.writeHead(status, {
+    ...SECURITY,
+    'content-type': 'application/json; charset=utf-8',
+    'cache-control': 'no-store',
+    'content-length': Buffer.byteLength(text),
+  });
   res.end(text);
 }
 
@@ -82,7 +87,11 @@ function sendText(res: ServerResponse, status: number, text: string): void {
 
 /** A checked file through the shared ranged-file server. */
 function sendFile(req: IncomingMessage, res: ServerResponse, found: { file: string; size: number }, headers: Record<string, string>): void {
-  const answer = answerFileRequest(found, { method: req.method ?? 'GET', range: req.headers.range }, { 'content-type': contentTypeFor(found.file), ...headers });
+  const answer = answerFileRequest(
+    found,
+    { method: req.method ?? 'GET', range: req.headers.range },
+    { 'content-type': contentTypeFor(found.file), ...headers },
+  );
   res.writeHead(answer.status, { ...SECURITY, ...answer.headers });
   if (answer.body) answer.body.pipe(res);
   else res.end();
@@ -123,11 +132,24 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
   async function handleApi(req: IncomingMessage, res: ServerResponse, pathname: string): Promise<void> {
     const cookie = cookieToken(req, port);
     if (cookie === null || !sameToken(cookie, token)) {
-      sendOutcome(res, errorOutcome(new Refusal('bad_request', 'missing or wrong access token: Aloud was restarted or this link is old — open the URL that `aloud serve` printed in its terminal')));
+      sendOutcome(
+        res,
+        errorOutcome(
+          new Refusal(
+            'bad_request',
+            'missing or wrong access token: Aloud was restarted or this link is old — open the URL that `aloud serve` printed in its terminal',
+          ),
+        ),
+      );
       return;
     }
     if (pathname === HTTP_ROUTES.events && req.method === 'GET') {
-      res.writeHead(200, { ...SECURITY, 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', connection: 'keep-alive' });
+      res.writeHead(200, {
+        ...SECURITY,
+        'content-type': 'text/event-stream; charset=utf-8',
+        'cache-control': 'no-store',
+        connection: 'keep-alive',
+      });
       res.write(': connected\n\n');
       eventStreams.add(res);
       req.on('close', () => eventStreams.delete(res));
@@ -200,12 +222,15 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
     try {
       if (pathname.startsWith(HTTP_ROUTES.binaryPrefix)) {
         const method = pathname.slice(HTTP_ROUTES.binaryPrefix.length);
-        if (!Object.hasOwn(API_METHODS, method) || !API_METHODS[method as AloudMethod].binary) throw new Refusal('not_found', `no binary API route ${pathname}`);
-        if (req.headers['content-type'] !== 'application/octet-stream') throw new Refusal('bad_request', 'binary arguments must be sent as application/octet-stream');
+        if (!Object.hasOwn(API_METHODS, method) || !API_METHODS[method as AloudMethod].binary)
+          throw new Refusal('not_found', `no binary API route ${pathname}`);
+        if (req.headers['content-type'] !== 'application/octet-stream')
+          throw new Refusal('bad_request', 'binary arguments must be sent as application/octet-stream');
         const body = await readBody(req, MAX_AUDIO_BODY);
         outcome = await dispatchApiCall(options.app, method, [new Uint8Array(body.buffer, body.byteOffset, body.byteLength)], hooks);
       } else if (pathname.startsWith(HTTP_ROUTES.callPrefix)) {
-        if (!(req.headers['content-type'] ?? '').startsWith('application/json')) throw new Refusal('bad_request', 'API calls must be sent as application/json');
+        if (!(req.headers['content-type'] ?? '').startsWith('application/json'))
+          throw new Refusal('bad_request', 'API calls must be sent as application/json');
         const body = await readBody(req, MAX_JSON_BODY);
         let parsed: unknown;
         try {
@@ -213,7 +238,8 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
         } catch {
           throw new Refusal('bad_request', 'request body is not valid JSON');
         }
-        const args = parsed !== null && typeof parsed === 'object' && Object.hasOwn(parsed, 'args') ? (parsed as { args: unknown }).args : undefined;
+        const args =
+          parsed !== null && typeof parsed === 'object' && Object.hasOwn(parsed, 'args') ? (parsed as { args: unknown }).args : undefined;
         outcome = await dispatchApiCall(options.app, pathname.slice(HTTP_ROUTES.callPrefix.length), args, hooks);
       } else {
         throw new Refusal('not_found', `no API route ${pathname}`);
@@ -248,14 +274,24 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
       const given = url.searchParams.get('token');
       if (given !== null) {
         if (!sameToken(given, token)) {
-          sendText(res, 403, 'wrong access token: Aloud was restarted or this link is old — open the URL that `aloud serve` printed in its terminal');
+          sendText(
+            res,
+            403,
+            'wrong access token: Aloud was restarted or this link is old — open the URL that `aloud serve` printed in its terminal',
+          );
           return;
         }
-        res.writeHead(303, { ...SECURITY, location: '/', 'set-cookie': `${tokenCookie(port)}=${token}; HttpOnly; SameSite=Strict; Path=/` });
+        res.writeHead(303, {
+          ...SECURITY,
+          location: '/',
+          'set-cookie': `${tokenCookie(port)}=${token}; HttpOnly; SameSite=Strict; Path=/`,
+        });
         res.end();
         return;
       }
-      const file = (await rendererFile(options.rendererDir, url.pathname)) ?? (path.extname(url.pathname) === '' ? await rendererFile(options.rendererDir, '/index.html') : null);
+      const file =
+        (await rendererFile(options.rendererDir, url.pathname)) ??
+        (path.extname(url.pathname) === '' ? await rendererFile(options.rendererDir, '/index.html') : null);
       if (!file) {
         sendText(res, 404, 'not found');
         return;
@@ -286,4 +322,3 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
     },
   };
 }
-

@@ -20,7 +20,8 @@ export function modelsApi(app: AppContext) {
       return view();
     },
     removeModel: async (name) => {
-      if (app.session.model?.name === name) throw new Refusal('conflict', `${name} is the model this session transcribes with: choose another default model first`);
+      if (app.session.model?.name === name)
+        throw new Refusal('conflict', `${name} is the model this session transcribes with: choose another default model first`);
       await app.models.remove(name);
       return view();
     },

@@ -74,19 +74,21 @@ export class ModelsPanel {
     // the Silero VAD model: its own row (it cuts utterances and gives the vad_* signals), downloadable and verifiable
     const vad = await installedVadModel(this.dir, { manifest, rehash });
     const vadRow = vad
-      ? [{
-          name: vad.name,
-          file: vad.file,
-          approx_mib: vad.approx_mib,
-          bytes: vad.bytes ?? manifest.vad!.bytes,
-          english_only: false,
-          kind: 'vad' as const,
-          installed: vad.present,
-          verified: vad.verified,
-          problem: vad.problem,
-          downloading: this.downloads.has(vad.name),
-          in_manifest: true,
-        }]
+      ? [
+          {
+            name: vad.name,
+            file: vad.file,
+            approx_mib: vad.approx_mib,
+            bytes: vad.bytes ?? manifest.vad!.bytes,
+            english_only: false,
+            kind: 'vad' as const,
+            installed: vad.present,
+            verified: vad.verified,
+            problem: vad.problem,
+            downloading: this.downloads.has(vad.name),
+            in_manifest: true,
+          },
+        ]
       : [];
     return { dir: this.dir, project_model: projectModel, manifest_default: manifest.default, models: [...known, ...vadRow, ...extra] };
   }
@@ -95,22 +97,34 @@ export class ModelsPanel {
   async download(name: string): Promise<void> {
     const manifest = await this.loadManifest();
     const entry = manifest.vad?.name === name ? manifest.vad : manifest.models.find((m) => m.name === name);
-    if (!entry) throw new Refusal('not_found', `no model "${name}" in the models manifest (known: ${[...manifest.models.map((m) => m.name), ...(manifest.vad ? [manifest.vad.name] : [])].join(', ')})`);
+    if (!entry)
+      throw new Refusal(
+        'not_found',
+        `no model "${name}" in the models manifest (known: ${[...manifest.models.map((m) => m.name), ...(manifest.vad ? [manifest.vad.name] : [])].join(', ')})`,
+      );
     if (this.downloads.has(name)) throw new Refusal('conflict', `${name} is already downloading`);
     const abort = new AbortController();
     this.downloads.set(name, abort);
-    const emit = (data: Omit<Extract<AloudEvent, { type: 'model_download' }>, 'type' | 'name'>) => this.options.emit({ type: 'model_download', name, ...data });
+    const emit = (data: Omit<Extract<AloudEvent, { type: 'model_download' }>, 'type' | 'name'>) =>
+      this.options.emit({ type: 'model_download', name, ...data });
     emit({ state: 'running', received_bytes: 0, total_bytes: entry.bytes, percent: 0, message: null });
     void downloadModel(entry, {
       dir: this.dir,
       signal: abort.signal,
       ...(this.options.allowLoopbackHttp ? { allowLoopbackHttp: true } : {}),
-      onProgress: (p) => emit({ state: 'running', received_bytes: p.received_bytes, total_bytes: p.total_bytes, percent: p.percent, message: null }),
+      onProgress: (p) =>
+        emit({ state: 'running', received_bytes: p.received_bytes, total_bytes: p.total_bytes, percent: p.percent, message: null }),
     }).then(
       async (result) => {
         this.downloads.delete(name);
         await this.options.onInstalled?.(name).catch(() => undefined);
-        emit({ state: 'done', received_bytes: result.bytes, total_bytes: result.bytes, percent: 100, message: result.resumed_from_bytes > 0 ? `resumed from ${result.resumed_from_bytes} bytes` : null });
+        emit({
+          state: 'done',
+          received_bytes: result.bytes,
+          total_bytes: result.bytes,
+          percent: 100,
+          message: result.resumed_from_bytes > 0 ? `resumed from ${result.resumed_from_bytes} bytes` : null,
+        });
       },
       (e: unknown) => {
         this.downloads.delete(name);
@@ -120,7 +134,11 @@ export class ModelsPanel {
           received_bytes: 0,
           total_bytes: entry.bytes,
           percent: null,
-          message: cancelled ? 'cancelled: what arrived is kept, and the next download continues from there' : e instanceof ModelDownloadError || e instanceof Error ? e.message : String(e),
+          message: cancelled
+            ? 'cancelled: what arrived is kept, and the next download continues from there'
+            : e instanceof ModelDownloadError || e instanceof Error
+              ? e.message
+              : String(e),
         });
       },
     );
@@ -143,9 +161,13 @@ export class ModelsPanel {
 
   async remove(name: string): Promise<void> {
     const manifest = await this.loadManifest();
-    const installed = [...(await listInstalledModels(this.dir, { manifest })), ...(manifest.vad ? [{ name: manifest.vad.name, manifest_name: manifest.vad.name, file: manifest.vad.file }] : [])];
+    const installed = [
+      ...(await listInstalledModels(this.dir, { manifest })),
+      ...(manifest.vad ? [{ name: manifest.vad.name, manifest_name: manifest.vad.name, file: manifest.vad.file }] : []),
+    ];
     const model = installed.find((i) => i.name === name || i.manifest_name === name);
-    if (!model || !(await stat(path.join(this.dir, path.basename(model.file))).catch(() => null))) throw new Refusal('not_found', `model "${name}" is not installed in ${this.dir}`);
+    if (!model || !(await stat(path.join(this.dir, path.basename(model.file))).catch(() => null)))
+      throw new Refusal('not_found', `model "${name}" is not installed in ${this.dir}`);
     // the file name comes from the folder listing, never from the caller
     await rm(path.join(this.dir, path.basename(model.file)), { force: true });
   }

@@ -6,11 +6,25 @@ import { writeFileAtomic } from '../models/modelFiles';
 import { loadProjectConfigFile, type OpenProject } from '../project/projectFolder';
 
 /** The thinkaloud settings the app may change; the rest of aloud.yaml is the researcher's to edit. */
-export const EDITABLE_THINKALOUD: ReadonlyArray<keyof ThinkAloudSettings> = ['model', 'chunk_seconds', 'silence_threshold_dbfs', 'min_pause_ms', 'long_pause_ms', 'require_spoken_label'];
+export const EDITABLE_THINKALOUD: ReadonlyArray<keyof ThinkAloudSettings> = [
+  'model',
+  'chunk_seconds',
+  'silence_threshold_dbfs',
+  'min_pause_ms',
+  'long_pause_ms',
+  'require_spoken_label',
+];
 
 export function thinkAloudSettings(project: OpenProject): ThinkAloudSettings {
   const t = project.config.thinkaloud;
-  return { model: t.model, chunk_seconds: t.chunk_seconds, silence_threshold_dbfs: t.silence_threshold_dbfs, min_pause_ms: t.min_pause_ms, long_pause_ms: t.long_pause_ms, require_spoken_label: t.require_spoken_label };
+  return {
+    model: t.model,
+    chunk_seconds: t.chunk_seconds,
+    silence_threshold_dbfs: t.silence_threshold_dbfs,
+    min_pause_ms: t.min_pause_ms,
+    long_pause_ms: t.long_pause_ms,
+    require_spoken_label: t.require_spoken_label,
+  };
 }
 
 /**
@@ -18,11 +32,15 @@ export function thinkAloudSettings(project: OpenProject): ThinkAloudSettings {
  * file's comments and layout; nothing is written when the result would not load. Returns the reloaded project and the
  * values before, so the app can offer an undo.
  */
-export async function writeThinkAloudSettings(project: OpenProject, patch: Partial<ThinkAloudSettings>): Promise<{ project: OpenProject; previous: ThinkAloudSettings }> {
+export async function writeThinkAloudSettings(
+  project: OpenProject,
+  patch: Partial<ThinkAloudSettings>,
+): Promise<{ project: OpenProject; previous: ThinkAloudSettings }> {
   const previous = thinkAloudSettings(project);
   const doc = parseDocument(project.configText);
   for (const [key, value] of Object.entries(patch)) {
-    if (!EDITABLE_THINKALOUD.includes(key as keyof ThinkAloudSettings)) throw new Refusal('bad_request', `thinkaloud.${key} cannot be changed from the app (edit ${project.configPath})`);
+    if (!EDITABLE_THINKALOUD.includes(key as keyof ThinkAloudSettings))
+      throw new Refusal('bad_request', `thinkaloud.${key} cannot be changed from the app (edit ${project.configPath})`);
     doc.setIn(['thinkaloud', key], value);
   }
   const text = doc.toString();

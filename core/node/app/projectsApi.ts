@@ -25,7 +25,8 @@ export function projectsApi(app: AppContext) {
       );
     },
     choosePath: async (kind) => {
-      if (!app.options.choosePath) throw new Refusal('not_found', 'this window has no file dialog (browser mode): type the full path instead');
+      if (!app.options.choosePath)
+        throw new Refusal('not_found', 'this window has no file dialog (browser mode): type the full path instead');
       return app.options.choosePath(kind);
     },
     openProject: (dir) =>

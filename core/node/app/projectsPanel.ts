@@ -46,9 +46,26 @@ export async function importItemsInto(project: OpenProject, file: string, mode: 
   if (!path.isAbsolute(file)) throw new Refusal('bad_request', `items file: give the full path (got "${file}")`);
   try {
     const s = await importIntoProject({ project, source: file, kind: 'items', mode, force: false, dryRun: false });
-    return { ok: true, added: s.items_added, unchanged: s.items_unchanged, changed: s.items_changed.length, removed: s.items_removed.length, total: s.items_total, problems: [] };
+    return {
+      ok: true,
+      added: s.items_added,
+      unchanged: s.items_unchanged,
+      changed: s.items_changed.length,
+      removed: s.items_removed.length,
+      total: s.items_total,
+      problems: [],
+    };
   } catch (e) {
-    if (e instanceof InputError) return { ok: false, added: 0, unchanged: 0, changed: 0, removed: 0, total: 0, problems: e.problems.map(({ file: f, line, field, message }) => ({ file: f, line, field, message })) };
+    if (e instanceof InputError)
+      return {
+        ok: false,
+        added: 0,
+        unchanged: 0,
+        changed: 0,
+        removed: 0,
+        total: 0,
+        problems: e.problems.map(({ file: f, line, field, message }) => ({ file: f, line, field, message })),
+      };
     throw e;
   }
 }
@@ -60,7 +77,12 @@ export async function importItemsInto(project: OpenProject, file: string, mode: 
 export async function createProjectFolder(spec: NewProjectSpec): Promise<{ project: OpenProject; items: ImportOutcome | null }> {
   if (!path.isAbsolute(spec.dir)) throw new Refusal('bad_request', `project folder: give the full path (got "${spec.dir}")`);
   const labels = spec.labels.map((l) => ({ name: l.name.trim(), ...(l.key ? { key: l.key } : {}) }));
-  const config = { name: spec.name.trim(), schema: { name: 'labels', ordered: false, labels }, items: 'items.jsonl', thinkaloud: { model: 'tiny.en', languages: ['en'] } };
+  const config = {
+    name: spec.name.trim(),
+    schema: { name: 'labels', ordered: false, labels },
+    items: 'items.jsonl',
+    thinkaloud: { model: 'tiny.en', languages: ['en'] },
+  };
   const text = `# Aloud project, created in the app\n${stringify(config)}`;
   // both refuse with what is wrong (a ConfigError, a ProjectError) before anything is written
   parseProjectConfig(text, path.join(spec.dir, CONFIG_FILE));

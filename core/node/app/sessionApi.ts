@@ -31,7 +31,11 @@ export function sessionApi(app: AppContext) {
         if (!existing) throw new Refusal('not_found', `"${annotator}" has no session in this project to review`);
         if (normalizeAnnotatorName(reviewer) === existing) return app.session.openSession(existing);
         const like = lookAlikeOf(normalizeAnnotatorName(reviewer), await projectSessionSource.annotators(app.project));
-        if (like !== null) throw new Refusal('bad_request', `the reviewer "${normalizeAnnotatorName(reviewer)}" looks like the existing annotator "${like}"; use that name, or one that looks different`);
+        if (like !== null)
+          throw new Refusal(
+            'bad_request',
+            `the reviewer "${normalizeAnnotatorName(reviewer)}" looks like the existing annotator "${like}"; use that name, or one that looks different`,
+          );
         return app.session.openSession(existing, normalizeAnnotatorName(reviewer));
       }),
     // both in the call queue: asked while the session reopens (new settings, a model arriving), they wait for it
@@ -54,7 +58,8 @@ export function sessionApi(app: AppContext) {
     judgeStep: (index, reward, source) => withPatch((s) => s.judgeStep(index, reward, source)),
     selectText: (start, end) =>
       withPatch((s) => {
-        if ((start === null) !== (end === null)) throw new Refusal('bad_request', 'selectText: give both start and end, or neither (to clear the selection)');
+        if ((start === null) !== (end === null))
+          throw new Refusal('bad_request', 'selectText: give both start and end, or neither (to clear the selection)');
         return s.selectText(start === null || end === null ? null : { start, end });
       }),
     logCue: (cue, silenceMs) => withPatch((s) => s.logCue(cue, silenceMs)),
@@ -65,9 +70,20 @@ export function sessionApi(app: AppContext) {
     /** audio recorded before a model existed (or any item's, again): transcribed now, earlier transcripts superseded */
     transcribeLater: (itemId) =>
       withPatch(async (s) => {
-        const ids = itemId !== null ? [itemId] : s.store.summaries().filter((i) => i.audio_ms > 0 && i.segments === 0).map((i) => i.item_id);
+        const ids =
+          itemId !== null
+            ? [itemId]
+            : s.store
+                .summaries()
+                .filter((i) => i.audio_ms > 0 && i.segments === 0)
+                .map((i) => i.item_id);
         const read = async (file: string) => (await readWav(file)).samples;
-        for (const id of ids) await s.transcribeAgain(id, read, itemId === null ? 'transcribed later (no model when recorded)' : 'transcribed again from the app');
+        for (const id of ids)
+          await s.transcribeAgain(
+            id,
+            read,
+            itemId === null ? 'transcribed later (no model when recorded)' : 'transcribed again from the app',
+          );
       }),
   } satisfies Partial<AloudApi>;
 }

@@ -162,9 +162,13 @@ export class SessionSlot {
     const s = this.require();
     if (!s.isRecording) throw new Refusal('conflict', 'not recording: start a recording before sending audio');
     const chunk = decodeChunkFrame(frame);
-    if (chunk.sampleRate !== AUDIO_SAMPLE_RATE) throw new Refusal('bad_request', `audio chunk frame: sampleRate: must be ${AUDIO_SAMPLE_RATE} Hz (got ${chunk.sampleRate})`);
+    if (chunk.sampleRate !== AUDIO_SAMPLE_RATE)
+      throw new Refusal('bad_request', `audio chunk frame: sampleRate: must be ${AUDIO_SAMPLE_RATE} Hz (got ${chunk.sampleRate})`);
     if (chunk.startSample !== this.nextSample) {
-      throw new Refusal('bad_request', `audio chunk frame: startSample: ${chunk.startSample} does not continue the recording (expected ${this.nextSample})`);
+      throw new Refusal(
+        'bad_request',
+        `audio chunk frame: startSample: ${chunk.startSample} does not continue the recording (expected ${this.nextSample})`,
+      );
     }
     await s.appendAudio(chunk.pcm);
     this.nextSample += chunk.pcm.length;
@@ -270,7 +274,9 @@ export class SessionSlot {
     });
     session.on('write_error', (error) => emit({ type: 'error', message: error.message }));
     session.on('finishing', (itemId) => emit({ type: 'finishing', item_id: itemId, stamp: this.nextStamp() }));
-    session.on('partial', (p) => emit({ type: 'partial', item_id: p.item_id, utterance: p.utterance, text: p.text, speculative: p.speculative }));
+    session.on('partial', (p) =>
+      emit({ type: 'partial', item_id: p.item_id, utterance: p.utterance, text: p.text, speculative: p.speculative }),
+    );
     session.on('pending', () => this.emitPending());
   }
 
@@ -300,7 +306,14 @@ export class SessionSlot {
       if (event.type === 'stopped') this.engineProblem = event.message;
       this.app.emit({ type: 'engine', state: event.type, message: event.message });
     };
-    return (project) => openSessionEngine({ project, modelFile: modelFile ?? null, engineScript: engineScript ?? null, onEngineEvent, ...(modelsDir ? { modelsDir } : {}) });
+    return (project) =>
+      openSessionEngine({
+        project,
+        modelFile: modelFile ?? null,
+        engineScript: engineScript ?? null,
+        onEngineEvent,
+        ...(modelsDir ? { modelsDir } : {}),
+      });
   }
 }
 

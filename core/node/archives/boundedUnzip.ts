@@ -15,7 +15,13 @@ export interface ZipLimits {
 }
 
 /** A REFI-QDA project: one project.qde of XML and its Sources (which are listed, never inflated here). */
-export const QDPX_LIMITS: ZipLimits = { entries: 100_000, entryBytes: 256 * 1024 * 1024, totalBytes: 512 * 1024 * 1024, ratio: 200, depth: 16 };
+export const QDPX_LIMITS: ZipLimits = {
+  entries: 100_000,
+  entryBytes: 256 * 1024 * 1024,
+  totalBytes: 512 * 1024 * 1024,
+  ratio: 200,
+  depth: 16,
+};
 
 export class ZipLimitError extends Error {
   override name = 'ZipLimitError';
@@ -32,7 +38,11 @@ const RATIO_SLACK = 1024 * 1024;
  * one-line ZipLimitError; a wanted name listed twice is refused (a zip may list a name twice and a reader keeping
  * the last one reads what nobody checked). `names` lists every entry, wanted or not.
  */
-export function unzipBounded(bytes: Uint8Array, wanted: (name: string) => boolean, limits: ZipLimits): { entries: Map<string, Uint8Array>; names: string[] } {
+export function unzipBounded(
+  bytes: Uint8Array,
+  wanted: (name: string) => boolean,
+  limits: ZipLimits,
+): { entries: Map<string, Uint8Array>; names: string[] } {
   const entries = new Map<string, Uint8Array>();
   const names: string[] = [];
   let inflated = 0;
@@ -47,7 +57,8 @@ export function unzipBounded(bytes: Uint8Array, wanted: (name: string) => boolea
     if (failure) return;
     names.push(file.name);
     if (names.length > limits.entries) stop(`it holds more than ${limits.entries} entries`);
-    if (file.name.split('/').length > limits.depth) stop(`entry "${file.name.slice(0, 200)}" is nested deeper than ${limits.depth} folders`);
+    if (file.name.split('/').length > limits.depth)
+      stop(`entry "${file.name.slice(0, 200)}" is nested deeper than ${limits.depth} folders`);
     if (!wanted(file.name)) return;
     if (entries.has(file.name)) stop(`it holds "${file.name}" twice (which one is meant?)`);
     const pieces: Uint8Array[] = [];
@@ -60,7 +71,8 @@ export function unzipBounded(bytes: Uint8Array, wanted: (name: string) => boolea
       inflated += chunk.length;
       if (size > limits.entryBytes) stop(`"${file.name}" inflates past ${limits.entryBytes} bytes (a zip bomb, or not a file Aloud reads)`);
       if (inflated > limits.totalBytes) stop(`its entries inflate past ${limits.totalBytes} bytes together`);
-      if (inflated > RATIO_SLACK && inflated > limits.ratio * pushed) stop(`"${file.name}" inflates more than ${limits.ratio} times its compressed size (a zip bomb)`);
+      if (inflated > RATIO_SLACK && inflated > limits.ratio * pushed)
+        stop(`"${file.name}" inflates more than ${limits.ratio} times its compressed size (a zip bomb)`);
       pieces.push(chunk);
       if (final) {
         const whole = new Uint8Array(size);

@@ -22,7 +22,10 @@ export interface DecodedWav {
 /** A file that is not a WAV we can read; the message names the file and what is wrong. */
 export class WavError extends Refusal {
   override name = 'WavError';
-  constructor(readonly file: string, problem: string) {
+  constructor(
+    readonly file: string,
+    problem: string,
+  ) {
     super('conflict', `${file}: ${problem}`);
   }
 }
@@ -131,7 +134,10 @@ export function decodeWav(bytes: Uint8Array, name: string): DecodedWav {
       pos += bytesPerSample;
     }
     // NaN or Infinity is no sound at all: refusing it beats ingesting a damaged file as silence.
-    if (format === 'float' && !Number.isFinite(sum)) fail(`float sample ${f} (byte ${pos - channels * bytesPerSample}) is ${Number.isNaN(sum) ? 'NaN' : 'infinite'}: the audio is damaged`);
+    if (format === 'float' && !Number.isFinite(sum))
+      fail(
+        `float sample ${f} (byte ${pos - channels * bytesPerSample}) is ${Number.isNaN(sum) ? 'NaN' : 'infinite'}: the audio is damaged`,
+      );
     samples[f] = channels === 1 ? sum : sum / channels;
     pos += blockAlign - channels * bytesPerSample;
   }
@@ -167,11 +173,15 @@ function parseFmt(view: DataView, at: number, size: number, fail: (problem: stri
   }
   if (channels === 0) fail('"fmt " chunk says 0 channels');
   if (sampleRate < MIN_WAV_SAMPLE_RATE || sampleRate > MAX_WAV_SAMPLE_RATE) {
-    fail(`sample rate of ${sampleRate} Hz is outside ${MIN_WAV_SAMPLE_RATE}–${MAX_WAV_SAMPLE_RATE} Hz (a damaged header, or not speech audio); resample it, e.g. \`sox in.wav -r 16000 out.wav\``);
+    fail(
+      `sample rate of ${sampleRate} Hz is outside ${MIN_WAV_SAMPLE_RATE}–${MAX_WAV_SAMPLE_RATE} Hz (a damaged header, or not speech audio); resample it, e.g. \`sox in.wav -r 16000 out.wav\``,
+    );
   }
   const supportedBits = formatTag === WAVE_FORMAT_PCM ? [8, 16, 24, 32] : [32, 64];
   if (!supportedBits.includes(bitsPerSample)) {
-    fail(`unsupported ${formatTag === WAVE_FORMAT_PCM ? 'PCM' : 'float'} sample size of ${bitsPerSample} bits (supported: ${supportedBits.join(', ')}); ${convertHint}`);
+    fail(
+      `unsupported ${formatTag === WAVE_FORMAT_PCM ? 'PCM' : 'float'} sample size of ${bitsPerSample} bits (supported: ${supportedBits.join(', ')}); ${convertHint}`,
+    );
   }
   if (blockAlign < channels * (bitsPerSample / 8)) {
     fail(`"fmt " chunk block align ${blockAlign} is too small for ${channels} channel(s) of ${bitsPerSample} bits`);
@@ -187,7 +197,7 @@ function sampleReader(view: DataView, format: 'pcm' | 'float', bits: number): (a
     case 16:
       return (at) => view.getInt16(at, true) / 32768;
     case 24:
-      return (at) => ((view.getUint8(at) | (view.getUint8(at + 1) << 8) | (view.getInt8(at + 2) << 16)) / 8388608);
+      return (at) => (view.getUint8(at) | (view.getUint8(at + 1) << 8) | (view.getInt8(at + 2) << 16)) / 8388608;
     default:
       return (at) => view.getInt32(at, true) / 2147483648;
   }

@@ -45,7 +45,9 @@ export function checkPcm16Header(header: Buffer, sampleRate: number): { samples:
   const rate = header.readUInt32LE(24);
   const bits = header.readUInt16LE(34);
   if (format !== 1 || channels !== 1 || bits !== 16 || rate !== sampleRate) {
-    return { problem: `expected 16-bit mono PCM at ${sampleRate} Hz, found format ${format}, ${channels} channel(s), ${bits} bits, ${rate} Hz` };
+    return {
+      problem: `expected 16-bit mono PCM at ${sampleRate} Hz, found format ${format}, ${channels} channel(s), ${bits} bits, ${rate} Hz`,
+    };
   }
   return { samples: Math.floor(header.readUInt32LE(40) / BYTES_PER_SAMPLE) };
 }
@@ -74,7 +76,10 @@ export class WavWriter {
    * Opens `path` for appending, creating it with an empty header when absent. `existing`: the caller knows the file
    * holds audio (the log says so), so it is opened once, never created (a lost recording is not silently restarted).
    */
-  static async open(path: string, options: { sampleRate: number; fs?: SessionFs; existing?: boolean }): Promise<{ writer: WavWriter; repair: WavRepair | null }> {
+  static async open(
+    path: string,
+    options: { sampleRate: number; fs?: SessionFs; existing?: boolean },
+  ): Promise<{ writer: WavWriter; repair: WavRepair | null }> {
     const fs = options.fs ?? nodeSessionFs;
     if (!options.existing) {
       const created = await createEmptyWav(fs, path, options.sampleRate);
@@ -135,7 +140,12 @@ export class WavWriter {
       await this.patchHeader(before).catch(() => undefined);
       await this.file.sync().catch(() => undefined);
       const lostMs = Math.round(((after - before) / this.sampleRate) * 1000);
-      throw writeError(this.path, 'cannot write audio to', e, `the ${formatSeconds(before / this.sampleRate)} recorded before are kept; the last ${lostMs} ms were not saved`);
+      throw writeError(
+        this.path,
+        'cannot write audio to',
+        e,
+        `the ${formatSeconds(before / this.sampleRate)} recorded before are kept; the last ${lostMs} ms were not saved`,
+      );
     }
     this.durableSamples = after;
     return after;
@@ -207,7 +217,12 @@ async function repairOpenWav(file: DurableFile, path: string, sampleRate: number
     return { samples: 0, headerSamples: 0, headerRepaired: true, truncatedBytes: size };
   }
   const checked = checkPcm16Header(header, sampleRate);
-  if ('problem' in checked) throw new SessionWriteError(`${path}: ${checked.problem}; Aloud only appends to WAV files it wrote, so it leaves this one untouched`, path, null);
+  if ('problem' in checked)
+    throw new SessionWriteError(
+      `${path}: ${checked.problem}; Aloud only appends to WAV files it wrote, so it leaves this one untouched`,
+      path,
+      null,
+    );
   const dataBytes = size - WAV_HEADER_BYTES;
   const truncatedBytes = dataBytes % BYTES_PER_SAMPLE;
   const samples = (dataBytes - truncatedBytes) / BYTES_PER_SAMPLE;

@@ -43,7 +43,9 @@ function benchUtterances(pcm: Float32Array, threshold: number): Array<{ start: n
   if (pcm.length <= 25 * AUDIO_SAMPLE_RATE) return [{ start: 0, pcm }];
   const cutter = new UtteranceCutter({ silenceThresholdDbfs: threshold });
   const cut = [...cutter.push(pcm), ...cutter.flush()];
-  return cut.length > 0 ? cut.map((u) => ({ start: u.startSample, pcm: u.pcm })) : [{ start: 0, pcm: pcm.subarray(0, 25 * AUDIO_SAMPLE_RATE) }];
+  return cut.length > 0
+    ? cut.map((u) => ({ start: u.startSample, pcm: u.pcm }))
+    : [{ start: 0, pcm: pcm.subarray(0, 25 * AUDIO_SAMPLE_RATE) }];
 }
 
 /** The engine loaded once, then every utterance transcribed `runs` times, then `runs` full-window encodes. */

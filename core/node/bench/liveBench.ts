@@ -141,10 +141,19 @@ export async function benchLive(options: LiveBenchOptions): Promise<LiveBenchRep
           close: () => engine.close(),
         }
       : engine;
-    const transcriber = new TranscriptionScheduler({ engine: heard, model, hashAudio: sha256OfPcm, onEvent: (event) => events.push({ at: now(), event }) });
+    const transcriber = new TranscriptionScheduler({
+      engine: heard,
+      model,
+      hashAudio: sha256OfPcm,
+      onEvent: (event) => events.push({ at: now(), event }),
+    });
     const cuts = new Map<number, { cut_ms: number; start: number; end: number; speech_end: number }>();
     const speechEnd = new Map<number, number>();
-    const liveCutter = liveCutterFactory(transcriber, { silenceThresholdDbfs: project.config.thinkaloud.silence_threshold_dbfs, speech: vad, adaptiveFloorMs: options.cutFloorMs ?? project.config.thinkaloud.cut_floor_ms });
+    const liveCutter = liveCutterFactory(transcriber, {
+      silenceThresholdDbfs: project.config.thinkaloud.silence_threshold_dbfs,
+      speech: vad,
+      adaptiveFloorMs: options.cutFloorMs ?? project.config.thinkaloud.cut_floor_ms,
+    });
     const sessionEngine = {
       model,
       transcriber,
@@ -154,20 +163,37 @@ export async function benchLive(options: LiveBenchOptions): Promise<LiveBenchRep
         return {
           push(pcm: Float32Array) {
             const out = tracked.push(pcm);
-            for (const u of out) cuts.set(u.index, { cut_ms: now(), start: u.startSample, end: u.endSample, speech_end: speechEnd.get(u.index) ?? u.endSample - tracked.keepAfterSamples });
+            for (const u of out)
+              cuts.set(u.index, {
+                cut_ms: now(),
+                start: u.startSample,
+                end: u.endSample,
+                speech_end: speechEnd.get(u.index) ?? u.endSample - tracked.keepAfterSamples,
+              });
             const open = tracked.open;
             if (open) speechEnd.set(open.index, open.speechEndSample);
             return out;
           },
           flush() {
             const out = tracked.flush();
-            for (const u of out) cuts.set(u.index, { cut_ms: now(), start: u.startSample, end: u.endSample, speech_end: Math.min(u.endSample, speechEnd.get(u.index) ?? u.endSample) });
+            for (const u of out)
+              cuts.set(u.index, {
+                cut_ms: now(),
+                start: u.startSample,
+                end: u.endSample,
+                speech_end: Math.min(u.endSample, speechEnd.get(u.index) ?? u.endSample),
+              });
             return out;
           },
         };
       },
     };
-    const service = await SessionService.open({ project, annotator: 'bench', items: await loadProjectItems(project), engine: sessionEngine });
+    const service = await SessionService.open({
+      project,
+      annotator: 'bench',
+      items: await loadProjectItems(project),
+      engine: sessionEngine,
+    });
     const partials: Array<LivePartial & { at: number }> = [];
     const finals = new Map<number, number>();
     const labels = new Map<number, number>();
@@ -195,10 +221,16 @@ export async function benchLive(options: LiveBenchOptions): Promise<LiveBenchRep
     const engineTime = transcriber.engineTime;
 
     const ms = (samples: number): number => (samples / AUDIO_SAMPLE_RATE) * 1000;
-    const adoptedEvents = events.filter((e) => e.event.type === 'speculation_adopted').map((e) => (e.event as { identity: { utterance: number; request_id: string } }).identity);
+    const adoptedEvents = events
+      .filter((e) => e.event.type === 'speculation_adopted')
+      .map((e) => (e.event as { identity: { utterance: number; request_id: string } }).identity);
     const adopted = new Set(adoptedEvents.map((identity) => identity.utterance));
     // when each adopted speculation's text was shown (the text the annotator then sees is the final's)
-    const readyAt = new Map(events.filter((e) => e.event.type === 'speculation_ready').map((e) => [(e.event as { identity: { request_id: string } }).identity.request_id, e.at]));
+    const readyAt = new Map(
+      events
+        .filter((e) => e.event.type === 'speculation_ready')
+        .map((e) => [(e.event as { identity: { request_id: string } }).identity.request_id, e.at]),
+    );
     const shownAt = new Map<number, number>();
     for (const identity of adoptedEvents) {
       const at = readyAt.get(identity.request_id);
@@ -245,7 +277,12 @@ export async function benchLive(options: LiveBenchOptions): Promise<LiveBenchRep
         max_partial_gap_ms: allGaps.length > 0 ? round1(Math.max(...allGaps)) : null,
       },
       p95: {
-        final_after_speech_end_ms: round1(percentile(utterances.map((u) => u.final_after_speech_end_ms), 0.95)),
+        final_after_speech_end_ms: round1(
+          percentile(
+            utterances.map((u) => u.final_after_speech_end_ms),
+            0.95,
+          ),
+        ),
         label_after_speech_end_ms: labelled.length > 0 ? round1(percentile(labelled, 0.95)) : null,
       },
       real_time_factor: Math.round(((engineTime.partial_ms + engineTime.final_ms) / audioMs) * 1000) / 1000,

@@ -40,18 +40,36 @@ export function withUsageErrors<T>(parse: () => T): T {
 export type OptionSpec = Readonly<Record<string, 'string' | 'strings' | { readonly default: string } | false>>;
 
 type OptionValues<S extends OptionSpec> = {
-  [K in keyof S]: S[K] extends 'string' ? string | undefined : S[K] extends 'strings' ? string[] | undefined : S[K] extends false ? boolean : string;
+  [K in keyof S]: S[K] extends 'string'
+    ? string | undefined
+    : S[K] extends 'strings'
+      ? string[] | undefined
+      : S[K] extends false
+        ? boolean
+        : string;
 };
 
 /** Parses a command's arguments strictly (node:util parseArgs); a mistake in them is a one-line UsageError. */
-export function parseOptions<const S extends OptionSpec>(argv: string[], spec: S, config: { positionals?: boolean } = {}): { values: OptionValues<S>; positionals: string[] } {
+export function parseOptions<const S extends OptionSpec>(
+  argv: string[],
+  spec: S,
+  config: { positionals?: boolean } = {},
+): { values: OptionValues<S>; positionals: string[] } {
   const options = Object.fromEntries(
     Object.entries(spec).map(([name, kind]) => [
       name,
-      kind === 'string' ? { type: 'string' as const } : kind === 'strings' ? { type: 'string' as const, multiple: true } : kind === false ? { type: 'boolean' as const, default: false } : { type: 'string' as const, default: kind.default },
+      kind === 'string'
+        ? { type: 'string' as const }
+        : kind === 'strings'
+          ? { type: 'string' as const, multiple: true }
+          : kind === false
+            ? { type: 'boolean' as const, default: false }
+            : { type: 'string' as const, default: kind.default },
     ]),
   );
-  const { values, positionals } = withUsageErrors(() => parseArgs({ args: argv, strict: true, allowPositionals: config.positionals ?? false, options }));
+  const { values, positionals } = withUsageErrors(() =>
+    parseArgs({ args: argv, strict: true, allowPositionals: config.positionals ?? false, options }),
+  );
   return { values: values as OptionValues<S>, positionals };
 }
 

@@ -7,7 +7,12 @@ export type ProgressReport = (done: number, total: number) => void;
  * A progress line on stderr for long work ("aloud export: 12,400 / 30,000 records (41%)"): only on a terminal (pipes
  * and logs get none), only once the work has taken a second, redrawn at most four times a second, erased at the end.
  */
-export function progressLine(io: CliIo, label: string, unit: string, now: () => number = () => Date.now()): { report: ProgressReport; end: () => void } {
+export function progressLine(
+  io: CliIo,
+  label: string,
+  unit: string,
+  now: () => number = () => Date.now(),
+): { report: ProgressReport; end: () => void } {
   const started = now();
   let drawn = 0;
   let shown = false;

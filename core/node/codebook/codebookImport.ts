@@ -40,7 +40,8 @@ export interface CodebookImportSummary {
 async function codebookXml(source: string): Promise<string> {
   const info = await stat(source).catch(() => null);
   if (!info?.isFile()) throw new ProjectError(`${source}: file not found`);
-  if (info.size > MAX_CODEBOOK_BYTES) throw new ProjectError(`${source}: ${info.size} bytes is too large for a codebook (at most ${MAX_CODEBOOK_BYTES})`);
+  if (info.size > MAX_CODEBOOK_BYTES)
+    throw new ProjectError(`${source}: ${info.size} bytes is too large for a codebook (at most ${MAX_CODEBOOK_BYTES})`);
   const bytes = await readFile(source);
   const lower = source.toLowerCase();
   let xml: Uint8Array;
@@ -49,10 +50,30 @@ async function codebookXml(source: string): Promise<string> {
     try {
       entries = unzipBounded(bytes, (name) => /^[^/]*\.qde$/i.test(name), QDPX_LIMITS).entries;
     } catch (e) {
-      throw new InputError([{ file: source, line: null, field: null, stage: 'input', message: e instanceof ZipLimitError ? `refused: ${e.message}` : `not a .qdpx (zip) file: ${(e as Error).message}` }]);
+      throw new InputError([
+        {
+          file: source,
+          line: null,
+          field: null,
+          stage: 'input',
+          message: e instanceof ZipLimitError ? `refused: ${e.message}` : `not a .qdpx (zip) file: ${(e as Error).message}`,
+        },
+      ]);
     }
     const names = [...entries.keys()];
-    if (names.length !== 1) throw new InputError([{ file: source, line: null, field: null, stage: 'input', message: names.length === 0 ? 'the .qdpx holds no project.qde' : `the .qdpx holds ${names.length} .qde files (${names.join(', ')}); REFI-QDA puts exactly one at the top` }]);
+    if (names.length !== 1)
+      throw new InputError([
+        {
+          file: source,
+          line: null,
+          field: null,
+          stage: 'input',
+          message:
+            names.length === 0
+              ? 'the .qdpx holds no project.qde'
+              : `the .qdpx holds ${names.length} .qde files (${names.join(', ')}); REFI-QDA puts exactly one at the top`,
+        },
+      ]);
     xml = entries.get(names[0]!)!;
   } else if (lower.endsWith('.qdc')) xml = bytes;
   else throw new ProjectError(`${source}: a codebook is a REFI-QDA .qdc file or the CodeBook of a .qdpx project`);
@@ -68,15 +89,27 @@ async function codebookXml(source: string): Promise<string> {
  * as `parent`, descriptions as definitions), checked by the same validator as a hand-written one before it is
  * written atomically. An existing codebook.yaml is replaced only with `replace`.
  */
-export async function importCodebook(options: { project: OpenProject; source: string; replace: boolean; dryRun: boolean }): Promise<CodebookImportSummary> {
+export async function importCodebook(options: {
+  project: OpenProject;
+  source: string;
+  replace: boolean;
+  dryRun: boolean;
+}): Promise<CodebookImportSummary> {
   const { project, source } = options;
   const xml = await codebookXml(source);
   const imported = parseQdaCodebook(xml, source);
   const target = path.join(project.dir, CODEBOOK_FILE);
-  const exists = await stat(target).then(() => true, () => false);
-  if (exists && !options.replace) throw new ProjectError(`${target}: the project already has a codebook; pass --replace to replace it with ${path.basename(source)}`);
+  const exists = await stat(target).then(
+    () => true,
+    () => false,
+  );
+  if (exists && !options.replace)
+    throw new ProjectError(`${target}: the project already has a codebook; pass --replace to replace it with ${path.basename(source)}`);
   const { codes } = imported;
-  const text = formatCodebook(imported.codebook, `The project's codebook, imported by aloud from ${path.basename(source)} (${imported.kind === 'project' ? 'the CodeBook of a REFI-QDA project' : 'a REFI-QDA codebook'}).\nEach code: name, definition (the QDA description), optional example, counter_example, parent (nesting), key, guid (its QDA GUID).`);
+  const text = formatCodebook(
+    imported.codebook,
+    `The project's codebook, imported by aloud from ${path.basename(source)} (${imported.kind === 'project' ? 'the CodeBook of a REFI-QDA project' : 'a REFI-QDA codebook'}).\nEach code: name, definition (the QDA description), optional example, counter_example, parent (nesting), key, guid (its QDA GUID).`,
+  );
   // what is written must read back as it is meant: the same validator as a hand-edited codebook.yaml
   const check = parseCodebook(text, target);
   if (check.codes.length !== codes.length) throw new Error(`codebook round trip lost codes (${codes.length} → ${check.codes.length})`);

@@ -1,5 +1,12 @@
 import path from 'node:path';
-import { aloudCodebookOrigin, codebookGuids, formatQdaCodebook, parseQdaCodebook, QDA_CODEBOOK_NAMESPACE, QDA_PROJECT_NAMESPACE } from '../../common/codebook/qdaCodebook';
+import {
+  aloudCodebookOrigin,
+  codebookGuids,
+  formatQdaCodebook,
+  parseQdaCodebook,
+  QDA_CODEBOOK_NAMESPACE,
+  QDA_PROJECT_NAMESPACE,
+} from '../../common/codebook/qdaCodebook';
 import { codebookVersion } from '../../common/codebook/codebook';
 import { InputError } from '../../common/io/inputProblem';
 import { appVersion } from '../export/appVersion';
@@ -45,11 +52,29 @@ export async function exportQdc(options: { project: OpenProject; out: string; fo
   const backByName = new Map(back.codes.map((c) => [c.name, c]));
   const differs = loaded.codebook.codes.find((c) => {
     const b = backByName.get(c.name);
-    return !b || b.definition !== c.definition || b.example !== c.example || b.counter_example !== c.counter_example || b.parent !== c.parent || b.key !== c.key || b.guid !== guids.get(c.name);
+    return (
+      !b ||
+      b.definition !== c.definition ||
+      b.example !== c.example ||
+      b.counter_example !== c.counter_example ||
+      b.parent !== c.parent ||
+      b.key !== c.key ||
+      b.guid !== guids.get(c.name)
+    );
   });
-  if (differs) throw new ProjectError(`${loaded.file}: code "${differs.name}" would not come back the same from a .qdc (its definition, example or counter-example begins or ends with spaces or line breaks, or holds a line starting "Example: ", "Counter-example: " or "Key: "); edit it and export again`);
-  if (codebookVersion(back, sha256Hex) !== loaded.version || back.codes.length !== loaded.codebook.codes.length) throw new Error('the .qdc does not read back as the codebook it was written from');
+  if (differs)
+    throw new ProjectError(
+      `${loaded.file}: code "${differs.name}" would not come back the same from a .qdc (its definition, example or counter-example begins or ends with spaces or line breaks, or holds a line starting "Example: ", "Counter-example: " or "Key: "); edit it and export again`,
+    );
+  if (codebookVersion(back, sha256Hex) !== loaded.version || back.codes.length !== loaded.codebook.codes.length)
+    throw new Error('the .qdc does not read back as the codebook it was written from');
   await writeFileAtomic(out, xml);
   const bytes = Buffer.from(xml, 'utf8');
-  return { file: out, sha256: sha256Hex(bytes), bytes: bytes.length, codes: loaded.codebook.codes.length, codebook_version: loaded.version };
+  return {
+    file: out,
+    sha256: sha256Hex(bytes),
+    bytes: bytes.length,
+    codes: loaded.codebook.codes.length,
+    codebook_version: loaded.version,
+  };
 }

@@ -82,11 +82,20 @@ export async function importCodings(options: { project: OpenProject; source: str
     coderProblems.set(coder, problem);
     return problem;
   };
-  const facts = (coderFold: CodingImportFacts['coderFold']): CodingImportFacts => ({ file: source, protocol, coderFold, coderProblem, context });
-  const readOnly = decideImportedCodings(rows, facts((coder) => {
-    const codings = loaded.get(coder)?.codings;
-    return codings ? { protocolCoding: (a, i) => codings.protocols.find((p) => p.annotator === a && p.item_id === i) ?? null } : null;
-  }));
+  const facts = (coderFold: CodingImportFacts['coderFold']): CodingImportFacts => ({
+    file: source,
+    protocol,
+    coderFold,
+    coderProblem,
+    context,
+  });
+  const readOnly = decideImportedCodings(
+    rows,
+    facts((coder) => {
+      const codings = loaded.get(coder)?.codings;
+      return codings ? { protocolCoding: (a, i) => codings.protocols.find((p) => p.annotator === a && p.item_id === i) ?? null } : null;
+    }),
+  );
   const summary = (decided: Map<string, SessionEntry[]>): CodingsImportSummary => ({
     source,
     source_sha256: input.sha256,
@@ -108,8 +117,14 @@ export async function importCodings(options: { project: OpenProject; source: str
   const stores: SessionStore[] = [];
   try {
     // a coder without a session is not an annotator: their new log says so (kind coder), so exports and counts leave it out
-    for (const coder of coders) stores.push(await SessionStore.open({ project, annotator: coder, ...(annotators.includes(coder) ? {} : { kind: 'coder' as const }) }));
-    const decided = decideImportedCodings(rows, facts((coder) => stores.find((s) => s.annotator === coder)?.coding ?? null));
+    for (const coder of coders)
+      stores.push(
+        await SessionStore.open({ project, annotator: coder, ...(annotators.includes(coder) ? {} : { kind: 'coder' as const }) }),
+      );
+    const decided = decideImportedCodings(
+      rows,
+      facts((coder) => stores.find((s) => s.annotator === coder)?.coding ?? null),
+    );
     for (const store of stores) {
       const entries = decided.get(store.annotator) ?? [];
       await store.commit(() => entries);

@@ -22,8 +22,16 @@ export type LoadedCodebook = { codebook: Codebook; version: string; file: string
 /** codebook.yaml beside aloud.yaml, read strictly (never through a link out of the project); a missing file is not an error here. */
 export async function loadCodebook(project: OpenProject): Promise<LoadedCodebook> {
   const file = path.join(project.dir, CODEBOOK_FILE);
-  const exists = await stat(file).then(() => true, () => false);
-  if (!exists) return { problem: `the project has no ${CODEBOOK_FILE}: write one beside aloud.yaml (codes: a list of name, definition) or import a QDA codebook (aloud import --codebook FILE.qdc)`, file, missing: true };
+  const exists = await stat(file).then(
+    () => true,
+    () => false,
+  );
+  if (!exists)
+    return {
+      problem: `the project has no ${CODEBOOK_FILE}: write one beside aloud.yaml (codes: a list of name, definition) or import a QDA codebook (aloud import --codebook FILE.qdc)`,
+      file,
+      missing: true,
+    };
   const text = await readFile(await resolveInside(project.dir, CODEBOOK_FILE, 'read'), 'utf8');
   try {
     const codebook = parseCodebook(text, file);
@@ -36,7 +44,12 @@ export async function loadCodebook(project: OpenProject): Promise<LoadedCodebook
 
 /** The coding rules' context for a coder, from the project's settings and its codebook. */
 export function codingContext(project: OpenProject, coder: string, loaded: LoadedCodebook): CodingContext {
-  return { coder, config: project.config.coding, codebook: 'codebook' in loaded ? { codebook: loaded.codebook, version: loaded.version } : null, problem: 'problem' in loaded ? loaded.problem : null };
+  return {
+    coder,
+    config: project.config.coding,
+    codebook: 'codebook' in loaded ? { codebook: loaded.codebook, version: loaded.version } : null,
+    problem: 'problem' in loaded ? loaded.problem : null,
+  };
 }
 
 /** An annotator's item as a protocol to code: its current units (by the project's unit rule) and whether they are final. */
@@ -51,10 +64,16 @@ export function protocolFacts(project: OpenProject, annotator: string, state: It
  */
 export async function addCodeToCodebook(project: OpenProject, code: CodeDef): Promise<void> {
   const file = path.join(project.dir, CODEBOOK_FILE);
-  const exists = await stat(file).then(() => true, () => false);
+  const exists = await stat(file).then(
+    () => true,
+    () => false,
+  );
   let text: string;
   if (!exists) {
-    text = formatCodebook({ codes: [code] }, "The project's codebook: each code has a name and a definition (what a unit must show to get it);\noptional: example, counter_example, parent (the code it is nested under), key (one character that applies it).");
+    text = formatCodebook(
+      { codes: [code] },
+      "The project's codebook: each code has a name and a definition (what a unit must show to get it);\noptional: example, counter_example, parent (the code it is nested under), key (one character that applies it).",
+    );
   } else {
     const real = await resolveInside(project.dir, CODEBOOK_FILE, 'write');
     const doc = parseDocument(await readFile(real, 'utf8'));
@@ -83,7 +102,13 @@ export function protocolInfos(project: OpenProject, loaded: readonly AnnotatorSt
   return loaded.flatMap((s) =>
     s.items
       .filter((state) => state.segments.length > 0)
-      .map((state) => ({ annotator: s.annotator, item_id: state.item_id, units: unitsOfItem(state, project.config.coding.unit), final_label: state.final_label, blind_label: state.blind_label })),
+      .map((state) => ({
+        annotator: s.annotator,
+        item_id: state.item_id,
+        units: unitsOfItem(state, project.config.coding.unit),
+        final_label: state.final_label,
+        blind_label: state.blind_label,
+      })),
   );
 }
 
@@ -108,7 +133,13 @@ export async function projectCodeAgreement(
   });
   const warnings = loaded.flatMap((s) => s.warnings);
   if ('problem' in codebook && !codebook.missing) warnings.push(codebook.problem);
-  return { ...result, codebook_version: 'version' in codebook ? codebook.version : null, exclusive: 'codebook' in codebook ? codebook.codebook.exclusive === true : false, unit: project.config.coding.unit, warnings };
+  return {
+    ...result,
+    codebook_version: 'version' in codebook ? codebook.version : null,
+    exclusive: 'codebook' in codebook ? codebook.codebook.exclusive === true : false,
+    unit: project.config.coding.unit,
+    warnings,
+  };
 }
 
 /** An item's text for the coding view (the protocol's words are the annotator's; the item is what they talked about). */

@@ -19,7 +19,10 @@ export interface WavMasks {
  * Hugging Face and MAXQDA files are made from these records, so every text they carry holds the placeholders,
  * and every WAV they carry (copied, zipped or in the dataset) is the masked one.
  */
-export async function deidentifiedInterop<R extends DeidentifiableRecord>(project: OpenProject, records: readonly R[]): Promise<{
+export async function deidentifiedInterop<R extends DeidentifiableRecord>(
+  project: OpenProject,
+  records: readonly R[],
+): Promise<{
   records: R[];
   masks: WavMasks;
   /** what the export's own check looks for, the same matcher validate builds from the list */
@@ -30,7 +33,10 @@ export async function deidentifiedInterop<R extends DeidentifiableRecord>(projec
 }> {
   const loaded = await requireDeidentifyList(project);
   const hit = loaded.matcher.find(project.config.name)[0];
-  if (hit) throw new ProjectError(`project name ${JSON.stringify(project.config.name)} holds what ${DEIDENTIFY_FILE} hides as ${hit.class}; de-identified files are named and titled by it, so nothing was written (rename the project in aloud.yaml)`);
+  if (hit)
+    throw new ProjectError(
+      `project name ${JSON.stringify(project.config.name)} holds what ${DEIDENTIFY_FILE} hides as ${hit.class}; de-identified files are named and titled by it, so nothing was written (rename the project in aloud.yaml)`,
+    );
   const review = await loadReviewDecisions(project, [...new Set(records.map((r) => r.annotator))]);
   const deidentified = deidentifyExport(loaded, records, review, AUDIO_SAMPLE_RATE);
   const bySessionPath = new Map(records.flatMap((r) => (r.audio ? [[r.audio.path, r] as const] : [])));

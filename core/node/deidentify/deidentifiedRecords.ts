@@ -19,7 +19,10 @@ import { recordTexts } from '../../common/deidentify/leakCheck';
 /** The project's list, required: a de-identified export without one would hide nothing and say it did. */
 export async function requireDeidentifyList(project: OpenProject): Promise<LoadedDeidentifyList> {
   const loaded = await loadDeidentifyList(project);
-  if (!loaded) throw new ProjectError(`${path.join(project.dir, DEIDENTIFY_FILE)}: not found; --deidentify needs the project's list of what to hide (terms: [{text, class}]; see docs/data-protection.md, "What to hide")`);
+  if (!loaded)
+    throw new ProjectError(
+      `${path.join(project.dir, DEIDENTIFY_FILE)}: not found; --deidentify needs the project's list of what to hide (terms: [{text, class}]; see docs/data-protection.md, "What to hide")`,
+    );
   return loaded;
 }
 
@@ -41,9 +44,18 @@ export interface DeidentifiedRecords {
  * `<out>.audio/<annotator>/<item>.wav`, which the record's audio path and sha256 then name (relative to the export's
  * folder). The session WAVs are read, never written. Names holding a hidden term are refused before anything is written.
  */
-export async function deidentifiedRecords(project: OpenProject, out: string, force: boolean, annotators: readonly string[], itemIds: readonly string[]): Promise<DeidentifiedRecords> {
+export async function deidentifiedRecords(
+  project: OpenProject,
+  out: string,
+  force: boolean,
+  annotators: readonly string[],
+  itemIds: readonly string[],
+): Promise<DeidentifiedRecords> {
   const loaded = await requireDeidentifyList(project);
-  refuseHiddenNames(loaded.matcher, [...annotators.map((a) => ['annotator name', a] as const), ...itemIds.map((i) => ['item id', i] as const)]);
+  refuseHiddenNames(loaded.matcher, [
+    ...annotators.map((a) => ['annotator name', a] as const),
+    ...itemIds.map((i) => ['item id', i] as const),
+  ]);
   const review = await loadReviewDecisions(project, annotators);
   const deidentifier = new Deidentifier(loaded, review, AUDIO_SAMPLE_RATE);
   const folder = deidentifiedAudioFolder(out);
@@ -53,7 +65,16 @@ export async function deidentifiedRecords(project: OpenProject, out: string, for
     async record(record) {
       const r = deidentifier.record(record);
       // what validate checks in every record, checked before it is written
-      refuseLeaks(leakProblems(recordTexts(r as unknown as Record<string, unknown>).map((t) => ({ where: `${out} (record ${r.annotator} / ${r.item_id}, ${t.field})`, text: t.text })), loaded.matcher, deidentifier.kept));
+      refuseLeaks(
+        leakProblems(
+          recordTexts(r as unknown as Record<string, unknown>).map((t) => ({
+            where: `${out} (record ${r.annotator} / ${r.item_id}, ${t.field})`,
+            text: t.text,
+          })),
+          loaded.matcher,
+          deidentifier.kept,
+        ),
+      );
       if (r.audio === null || r.audio.sha256 === null) return r;
       if (!folderChecked) {
         await checkExportTarget(project, folder, 'folder', { force });
@@ -61,7 +82,8 @@ export async function deidentifiedRecords(project: OpenProject, out: string, for
         folderChecked = true;
       }
       const bytes = await readFile(await resolveInside(project.dir, path.join(...r.audio.path.split('/')), 'read'));
-      if (sha256Hex(bytes) !== r.audio.sha256) throw new ProjectError(`${r.audio.path}: changed while exporting (its sha256 is no longer the one recorded); export again`);
+      if (sha256Hex(bytes) !== r.audio.sha256)
+        throw new ProjectError(`${r.audio.path}: changed while exporting (its sha256 is no longer the one recorded); export again`);
       const masked = deidentifier.maskWav(r.annotator, r.item_id, bytes, r.audio.path);
       const relative = `${path.basename(folder)}/${encodeFileName(r.annotator, 'annotator name')}/${encodeFileName(r.item_id, 'item id')}.wav`;
       const target = path.join(path.dirname(folder), ...relative.split('/'));

@@ -3,7 +3,12 @@ import path from 'node:path';
 import { hiddenSampleRanges, maskSamples, type SampleRange } from '../../common/deidentify/audioMask';
 import { DEIDENTIFY_FILE, parseDeidentifyList, type DeidentifyList, type HiddenAudio } from '../../common/deidentify/deidentifyList';
 import { deidentifyRecord, NO_DECISIONS, type DeidentifiableRecord, type RecordDecisions } from '../../common/deidentify/deidentifyRecord';
-import { DEIDENTIFY_METHOD, deidentificationReceipt, type DeidentificationReceipt, type HiddenAudioEntry } from '../../common/deidentify/deidentifyReceipt';
+import {
+  DEIDENTIFY_METHOD,
+  deidentificationReceipt,
+  type DeidentificationReceipt,
+  type HiddenAudioEntry,
+} from '../../common/deidentify/deidentifyReceipt';
 import { SpanMatcher } from '../../common/deidentify/spanMatcher';
 import { ConfigError } from '../../common/project/strictYaml';
 import { foldedKey } from '../../common/text/textFold';
@@ -38,7 +43,8 @@ export async function loadDeidentifyList(project: OpenProject): Promise<LoadedDe
     if ((e as NodeJS.ErrnoException).code === 'ENOENT' || (e as { status?: number }).status === 404) return null;
     throw new ProjectError(`${file}: cannot read (${(e as Error).message})`);
   }
-  if (bytes.length > MAX_LIST_BYTES) throw new ProjectError(`${file}: ${bytes.length} bytes, more than a list of what to hide needs (at most ${MAX_LIST_BYTES})`);
+  if (bytes.length > MAX_LIST_BYTES)
+    throw new ProjectError(`${file}: ${bytes.length} bytes, more than a list of what to hide needs (at most ${MAX_LIST_BYTES})`);
   let text: string;
   try {
     text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
@@ -60,10 +66,11 @@ export function wavDataRange(bytes: Uint8Array, name: string): { offset: number;
   const tag = (at: number): string => String.fromCharCode(...bytes.subarray(at, at + 4));
   if (bytes.length < 12 || tag(0) !== 'RIFF' || tag(8) !== 'WAVE') throw new ProjectError(`${name}: not a WAV file`);
   let sampleRate = 0;
-  for (let at = 12; at + 8 <= bytes.length; ) {
+  for (let at = 12; at + 8 <= bytes.length;) {
     const size = view.getUint32(at + 4, true);
     if (tag(at) === 'fmt ') {
-      if (view.getUint16(at + 8, true) !== 1 || view.getUint16(at + 10, true) !== 1 || view.getUint16(at + 22, true) !== 16) throw new ProjectError(`${name}: not 16-bit PCM mono, which de-identification writes`);
+      if (view.getUint16(at + 8, true) !== 1 || view.getUint16(at + 10, true) !== 1 || view.getUint16(at + 22, true) !== 16)
+        throw new ProjectError(`${name}: not 16-bit PCM mono, which de-identification writes`);
       sampleRate = view.getUint32(at + 12, true);
     }
     if (tag(at) === 'data') return { offset: at + 8, samples: Math.floor(Math.min(size, bytes.length - at - 8) / 2), sampleRate };
@@ -117,7 +124,10 @@ export const NO_REVIEW: ReviewDecisionSource = { decisionsOf: () => NO_DECISIONS
 export function refuseHiddenNames(matcher: SpanMatcher, names: ReadonlyArray<readonly [what: string, name: string]>): void {
   for (const [what, name] of names) {
     const found = matcher.find(name)[0];
-    if (found) throw new ProjectError(`${what} ${JSON.stringify(name)} holds what ${DEIDENTIFY_FILE} hides as ${found.class}; a de-identified export names files and records by it, so nothing was written (rename it)`);
+    if (found)
+      throw new ProjectError(
+        `${what} ${JSON.stringify(name)} holds what ${DEIDENTIFY_FILE} hides as ${found.class}; a de-identified export names files and records by it, so nothing was written (rename it)`,
+      );
   }
 }
 
@@ -149,7 +159,10 @@ export class Deidentifier {
     this.order.push({ annotator: r.annotator, item_id: r.item_id });
     if (r.audio) {
       const sampleCount = Math.round((r.audio.duration_ms * this.sampleRate) / 1000);
-      this.ranges.set(recordKey(r.annotator, r.item_id), hiddenSampleRanges(result.audio_spans, this.loaded.list.margin_ms, this.sampleRate, sampleCount));
+      this.ranges.set(
+        recordKey(r.annotator, r.item_id),
+        hiddenSampleRanges(result.audio_spans, this.loaded.list.margin_ms, this.sampleRate, sampleCount),
+      );
     }
     // the record says inside that it is de-identified, so a copy without its receipt is still checked
     if (result.record.schema_version < 4) return result.record;
@@ -164,7 +177,12 @@ export class Deidentifier {
   maskWav(annotator: string, itemId: string, bytes: Uint8Array, name: string): Buffer {
     const { samples } = wavDataRange(bytes, name);
     // the ranges were cut to the record's length; a WAV holds exactly that many samples (its sha256 was checked)
-    return maskWavBytes(bytes, this.rangesOf(annotator, itemId).map((x) => ({ start: x.start, end: Math.min(x.end, samples) })), this.loaded.list.audio, name);
+    return maskWavBytes(
+      bytes,
+      this.rangesOf(annotator, itemId).map((x) => ({ start: x.start, end: Math.min(x.end, samples) })),
+      this.loaded.list.audio,
+      name,
+    );
   }
 
   /** the receipt's statement, given where each masked WAV was written (relative to the receipt) */
@@ -172,15 +190,36 @@ export class Deidentifier {
     const hidden: HiddenAudioEntry[] = [];
     for (const r of this.order) {
       const p = paths.get(recordKey(r.annotator, r.item_id));
-      if (p !== undefined) hidden.push({ annotator: r.annotator, item_id: r.item_id, path: p, sample_rate: this.sampleRate, ranges: this.rangesOf(r.annotator, r.item_id) });
+      if (p !== undefined)
+        hidden.push({
+          annotator: r.annotator,
+          item_id: r.item_id,
+          path: p,
+          sample_rate: this.sampleRate,
+          ranges: this.rangesOf(r.annotator, r.item_id),
+        });
     }
     return deidentificationReceipt(this.loaded.list, this.loaded.sha256, this.counts, this.review.counts, hidden);
   }
 }
 
 /** The records of one export de-identified at once (the interop and transcript exports, which hold them all). */
-export function deidentifyExport<R extends DeidentifiableRecord>(loaded: LoadedDeidentifyList, records: readonly R[], review: ReviewDecisionSource, sampleRate: number): DeidentifiedExport<R> {
-  refuseHiddenNames(loaded.matcher, records.flatMap((r) => [['annotator name', r.annotator], ['item id', r.item_id]] as const));
+export function deidentifyExport<R extends DeidentifiableRecord>(
+  loaded: LoadedDeidentifyList,
+  records: readonly R[],
+  review: ReviewDecisionSource,
+  sampleRate: number,
+): DeidentifiedExport<R> {
+  refuseHiddenNames(
+    loaded.matcher,
+    records.flatMap(
+      (r) =>
+        [
+          ['annotator name', r.annotator],
+          ['item id', r.item_id],
+        ] as const,
+    ),
+  );
   const deidentifier = new Deidentifier(loaded, review, sampleRate);
   const out = records.map((r) => deidentifier.record(r));
   return {

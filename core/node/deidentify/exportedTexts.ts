@@ -18,7 +18,15 @@ const XML_ENTITIES: Readonly<Record<string, string>> = { amp: '&', lt: '<', gt: 
 /** The text nodes of an XML document, entities decoded: what a tool shows as text (attributes are names and ids). */
 export function xmlTextNodes(xml: string): string[] {
   return [...xml.matchAll(/>([^<]+)</gu)]
-    .map((m) => m[1]!.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/giu, (whole, e: string) => (e.startsWith('#x') ? String.fromCodePoint(parseInt(e.slice(2), 16)) : e.startsWith('#') ? String.fromCodePoint(Number(e.slice(1))) : (XML_ENTITIES[e] ?? whole))))
+    .map((m) =>
+      m[1]!.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/giu, (whole, e: string) =>
+        e.startsWith('#x')
+          ? String.fromCodePoint(parseInt(e.slice(2), 16))
+          : e.startsWith('#')
+            ? String.fromCodePoint(Number(e.slice(1)))
+            : (XML_ENTITIES[e] ?? whole),
+      ),
+    )
     .filter((t) => t.trim() !== '');
 }
 
@@ -38,7 +46,10 @@ function textGridStrings(text: string): string[] {
 
 /** The cue texts of an SRT or WebVTT file: its lines without cue numbers, timings and the header. */
 function cueLines(text: string): string {
-  return text.split(/\r?\n/u).filter((line) => !line.includes('-->') && !/^\d+$/u.test(line.trim()) && !line.startsWith('WEBVTT')).join('\n');
+  return text
+    .split(/\r?\n/u)
+    .filter((line) => !line.includes('-->') && !/^\d+$/u.test(line.trim()) && !line.startsWith('WEBVTT'))
+    .join('\n');
 }
 
 /** A row of a dataset (metadata.jsonl, Parquet): its record texts, JSON cells (segments, notes, …) read as JSON. */
@@ -56,7 +67,8 @@ function rowTexts(row: Record<string, unknown>, where: string): ExportedText[] {
     parsed[key] = value;
   }
   const texts: ExportedText[] = recordTexts(parsed).map((t) => ({ where: `${where}.${t.field}`, text: t.text }));
-  if (typeof row.deidentification_method === 'string' && row.deidentification_method !== '') texts.push({ where: `${where}.deidentification_method`, text: '', saysDeidentified: true });
+  if (typeof row.deidentification_method === 'string' && row.deidentification_method !== '')
+    texts.push({ where: `${where}.deidentification_method`, text: '', saysDeidentified: true });
   return texts;
 }
 
@@ -85,7 +97,9 @@ export async function exportedTexts(file: string, bytes: Uint8Array): Promise<Ex
   if (name.endsWith('.srt') || name.endsWith('.vtt')) return [{ where: file, text: cueLines(utf8()) }];
   if (name.endsWith('.txt')) return [{ where: file, text: utf8() }];
   if (name === 'metadata.jsonl') {
-    return utf8().split('\n').flatMap((line, i) => (line.trim() === '' ? [] : rowTexts(JSON.parse(line) as Record<string, unknown>, `${file}:${i + 1}`)));
+    return utf8()
+      .split('\n')
+      .flatMap((line, i) => (line.trim() === '' ? [] : rowTexts(JSON.parse(line) as Record<string, unknown>, `${file}:${i + 1}`)));
   }
   if (name.endsWith('.parquet')) {
     const { parquetReadObjects } = await import('hyparquet');
@@ -97,9 +111,24 @@ export async function exportedTexts(file: string, bytes: Uint8Array): Promise<Ex
 }
 
 /** What the texts still hold: one problem per listed term or pattern found, naming where and the class, never the text. */
-export function leakProblems(texts: readonly ExportedText[], matcher: SpanMatcher, keptByReview: ReadonlySet<string> = new Set()): InputProblem[] {
+export function leakProblems(
+  texts: readonly ExportedText[],
+  matcher: SpanMatcher,
+  keptByReview: ReadonlySet<string> = new Set(),
+): InputProblem[] {
   // a match a reviewer said is not to be hidden ("May" the month's name as a verb) stays in the text on purpose
-  return texts.flatMap(({ where, text }) => matcher.find(text).filter((s) => !keptByReview.has(foldedKey(text.slice(s.start, s.end)))).map((leak) => ({ file: where, line: null, field: null, stage: 'rule' as const, message: `a text holds a ${leak.class} at offset ${leak.start} that a de-identified export must not hold` })));
+  return texts.flatMap(({ where, text }) =>
+    matcher
+      .find(text)
+      .filter((s) => !keptByReview.has(foldedKey(text.slice(s.start, s.end))))
+      .map((leak) => ({
+        file: where,
+        line: null,
+        field: null,
+        stage: 'rule' as const,
+        message: `a text holds a ${leak.class} at offset ${leak.start} that a de-identified export must not hold`,
+      })),
+  );
 }
 
 /**
@@ -109,5 +138,7 @@ export function leakProblems(texts: readonly ExportedText[], matcher: SpanMatche
 export function refuseLeaks(problems: readonly InputProblem[]): void {
   const first = problems[0];
   if (!first) return;
-  throw new ProjectError(`${first.file}: ${first.message} (${problems.length} such text${problems.length === 1 ? '' : 's'}); the export refused to write a de-identified file that is not, and nothing was written`);
+  throw new ProjectError(
+    `${first.file}: ${first.message} (${problems.length} such text${problems.length === 1 ? '' : 's'}); the export refused to write a de-identified file that is not, and nothing was written`,
+  );
 }

@@ -2,7 +2,13 @@ import { mkdir, open, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { ExportRecordV2 } from '../../common/export/exportRecord';
 import type { SpanRef } from '../../common/deidentify/deidentifyRecord';
-import { REVIEW_DECISION_KINDS, REVIEW_EVENT_TYPE, REVIEW_EVENT_VERSION, ReviewFold, type ReviewDecisionData } from '../../common/deidentify/reviewDecisions';
+import {
+  REVIEW_DECISION_KINDS,
+  REVIEW_EVENT_TYPE,
+  REVIEW_EVENT_VERSION,
+  ReviewFold,
+  type ReviewDecisionData,
+} from '../../common/deidentify/reviewDecisions';
 import { CLASS_PATTERN } from '../../common/deidentify/deidentifyList';
 import { resolveInside } from '../fs/resolveInside';
 import { sha256Hex } from '../fs/sha256';
@@ -42,7 +48,14 @@ function decisionOf(line: string, file: string, n: number): ReviewDecisionData {
   if (typeof d.text_sha256 !== 'string' || !/^[0-9a-f]{64}$/u.test(d.text_sha256)) fail('data.text_sha256: must be a sha256');
   if (typeof d.reviewer !== 'string' || d.reviewer === '') fail('data.reviewer: must be a name');
   const s = d.span;
-  if (!isObject(s) || !isCount(s.utterance) || !isCount(s.segment) || !isCount(s.start) || !isCount(s.end) || (s.layer !== 'verbatim' && s.layer !== 'corrected')) {
+  if (
+    !isObject(s) ||
+    !isCount(s.utterance) ||
+    !isCount(s.segment) ||
+    !isCount(s.start) ||
+    !isCount(s.end) ||
+    (s.layer !== 'verbatim' && s.layer !== 'corrected')
+  ) {
     fail('data.span: must be {utterance, segment, layer: verbatim|corrected, start, end}');
   }
   return d as unknown as ReviewDecisionData;
@@ -65,7 +78,12 @@ export async function readReviewLog(project: OpenProject, annotator: string): Pr
 }
 
 /** Appends one decision (one write, fsynced): the log is the record of the review. */
-export async function appendReviewDecision(project: OpenProject, annotator: string, data: ReviewDecisionData, now: Date = new Date()): Promise<void> {
+export async function appendReviewDecision(
+  project: OpenProject,
+  annotator: string,
+  data: ReviewDecisionData,
+  now: Date = new Date(),
+): Promise<void> {
   const file = reviewLogPath(project, annotator);
   await mkdir(path.dirname(file), { recursive: true });
   const seq = (await readReviewLog(project, annotator)).length + 1;
@@ -74,7 +92,7 @@ export async function appendReviewDecision(project: OpenProject, annotator: stri
   try {
     // a last line a crash cut short was never a decision: cut it off, so the new line starts a line of its own
     const { size } = await handle.stat();
-    const text = size === 0 ? '' : (await readFile(target, 'utf8'));
+    const text = size === 0 ? '' : await readFile(target, 'utf8');
     if (text !== '' && !text.endsWith('\n')) await handle.truncate(Buffer.byteLength(text.slice(0, text.lastIndexOf('\n') + 1)));
     await handle.write(`${JSON.stringify({ v: REVIEW_EVENT_VERSION, seq, ts: now.toISOString(), type: REVIEW_EVENT_TYPE, data })}\n`);
     await handle.sync();
@@ -84,13 +102,20 @@ export async function appendReviewDecision(project: OpenProject, annotator: stri
 }
 
 /** The sha256 of the text a span's layer names in a record: its segment's verbatim text or its correction. */
-export function recordTextSha256(record: Pick<ExportRecordV2, 'segments' | 'corrections'>, span: Pick<SpanRef, 'utterance' | 'segment' | 'layer'>): string | null {
+export function recordTextSha256(
+  record: Pick<ExportRecordV2, 'segments' | 'corrections'>,
+  span: Pick<SpanRef, 'utterance' | 'segment' | 'layer'>,
+): string | null {
   const text = recordSegmentText(record, span);
   return text === null ? null : sha256Hex(text);
 }
 
-export function recordSegmentText(record: Pick<ExportRecordV2, 'segments' | 'corrections'>, span: Pick<SpanRef, 'utterance' | 'segment' | 'layer'>): string | null {
-  if (span.layer === 'corrected') return record.corrections.find((c) => c.utterance === span.utterance && c.segment === span.segment)?.text ?? null;
+export function recordSegmentText(
+  record: Pick<ExportRecordV2, 'segments' | 'corrections'>,
+  span: Pick<SpanRef, 'utterance' | 'segment' | 'layer'>,
+): string | null {
+  if (span.layer === 'corrected')
+    return record.corrections.find((c) => c.utterance === span.utterance && c.segment === span.segment)?.text ?? null;
   return record.segments.find((s) => s.utterance === span.utterance && s.index === span.segment)?.text ?? null;
 }
 

@@ -48,9 +48,18 @@ export class DeidentifiedExportCheck {
     private readonly matcher: SpanMatcher,
   ) {}
 
-  static async open(file: string, receiptFile: string, statement: DeidentificationReceipt, project: OpenProject | undefined): Promise<DeidentifiedExportCheck> {
+  static async open(
+    file: string,
+    receiptFile: string,
+    statement: DeidentificationReceipt,
+    project: OpenProject | undefined,
+  ): Promise<DeidentifiedExportCheck> {
     const loaded = project ? await loadDeidentifyList(project) : null;
-    const matcher = new SpanMatcher({ terms: loaded?.list.terms ?? [], patterns: statement.patterns, languages: statement.languages as Array<'en' | 'de'> });
+    const matcher = new SpanMatcher({
+      terms: loaded?.list.terms ?? [],
+      patterns: statement.patterns,
+      languages: statement.languages as Array<'en' | 'de'>,
+    });
     return new DeidentifiedExportCheck(file, receiptFile, statement, matcher);
   }
 
@@ -89,18 +98,37 @@ export class DeidentifiedExportCheck {
       this.firstMarked ??= n;
     }
     for (const leak of leaksIn(record, this.matcher)) {
-      this.rule(this.file, leak.field, `record ${n} (${String(record.annotator)} / ${String(record.item_id)}): ${leak.field} holds a ${leak.class} at offset ${leak.at} that a de-identified export must not hold`);
+      this.rule(
+        this.file,
+        leak.field,
+        `record ${n} (${String(record.annotator)} / ${String(record.item_id)}): ${leak.field} holds a ${leak.class} at offset ${leak.at} that a de-identified export must not hold`,
+      );
     }
-    const audio = (record.audio ?? (typeof record.audio_path === 'string' ? { path: record.audio_path, sha256: record.audio_sha256 } : null)) as { path: string; sha256: string | null } | null;
-    if (audio && typeof audio.sha256 === 'string') this.audio.push({ annotator: String(record.annotator), item_id: String(record.item_id), sha256: audio.sha256 });
+    const audio = (record.audio ??
+      (typeof record.audio_path === 'string' ? { path: record.audio_path, sha256: record.audio_sha256 } : null)) as {
+      path: string;
+      sha256: string | null;
+    } | null;
+    if (audio && typeof audio.sha256 === 'string')
+      this.audio.push({ annotator: String(record.annotator), item_id: String(record.item_id), sha256: audio.sha256 });
     return true;
   }
 
   async finish(): Promise<InputProblem[]> {
     if (this.statement === null) {
       // one export is de-identified whole: a record that does not say so beside ones that do was put there by hand
-      if (this.firstMarked !== null && this.listError !== null) this.rule(this.file, null, `record ${this.firstMarked} says it is de-identified, but the project's list cannot be read to check it: ${this.listError}`);
-      if (this.firstMarked !== null && this.firstUnmarked !== null) this.rule(this.file, 'deidentification', `record ${this.firstUnmarked} does not say it is de-identified while record ${this.firstMarked} does: one export is de-identified whole, so this file was put together by hand`);
+      if (this.firstMarked !== null && this.listError !== null)
+        this.rule(
+          this.file,
+          null,
+          `record ${this.firstMarked} says it is de-identified, but the project's list cannot be read to check it: ${this.listError}`,
+        );
+      if (this.firstMarked !== null && this.firstUnmarked !== null)
+        this.rule(
+          this.file,
+          'deidentification',
+          `record ${this.firstUnmarked} does not say it is de-identified while record ${this.firstMarked} does: one export is de-identified whole, so this file was put together by hand`,
+        );
       return this.problems;
     }
     const folder = path.dirname(path.resolve(this.file));
@@ -109,21 +137,35 @@ export class DeidentifiedExportCheck {
       const where = `${a.annotator} / ${a.item_id}`;
       const entry = listed.get(`${a.annotator}\u0000${a.item_id}`);
       if (!entry) {
-        this.rule(this.receiptFile, 'deidentification.hidden_audio', `${where}: its recording is not among the de-identified ones: it may still hold what was hidden`);
+        this.rule(
+          this.receiptFile,
+          'deidentification.hidden_audio',
+          `${where}: its recording is not among the de-identified ones: it may still hold what was hidden`,
+        );
         continue;
       }
       let bytes: Buffer;
       try {
         bytes = await readFile(await resolveInside(folder, path.join(...entry.path.split('/')), 'read'));
       } catch (e) {
-        this.rule(this.receiptFile, 'deidentification.hidden_audio', `${where}: ${entry.path} cannot be read beside the export (${(e as Error).message})`);
+        this.rule(
+          this.receiptFile,
+          'deidentification.hidden_audio',
+          `${where}: ${entry.path} cannot be read beside the export (${(e as Error).message})`,
+        );
         continue;
       }
-      if (sha256Hex(bytes) !== a.sha256) this.rule(this.file, 'audio', `${where}: ${entry.path} is not the recording the record names (its sha256 differs)`);
+      if (sha256Hex(bytes) !== a.sha256)
+        this.rule(this.file, 'audio', `${where}: ${entry.path} is not the recording the record names (its sha256 differs)`);
       const { pcm } = wavSamples(bytes, entry.path);
       for (const range of entry.ranges) {
         const at = firstUnmaskedSample(pcm, range, this.statement.audio, entry.sample_rate);
-        if (at !== null) this.rule(entry.path, 'audio', `${where}: sample ${at} (${((at * 1000) / entry.sample_rate).toFixed(1)} ms) lies in a hidden span (${range.start}–${range.end}) but is not ${this.statement.audio}`);
+        if (at !== null)
+          this.rule(
+            entry.path,
+            'audio',
+            `${where}: sample ${at} (${((at * 1000) / entry.sample_rate).toFixed(1)} ms) lies in a hidden span (${range.start}–${range.end}) but is not ${this.statement.audio}`,
+          );
       }
     }
     return this.problems;
@@ -140,7 +182,10 @@ export function recordSaysDeidentified(record: Record<string, unknown>): boolean
 const RECEIPT_NAMES = [...INTEROP_FORMATS.map((f) => interopReceiptFileName(f)), TRANSCRIPT_RECEIPT];
 
 /** The de-identification statement of the receipt beside the file or one folder up, and that folder. */
-async function nearbyStatement(file: string, names: readonly string[] = RECEIPT_NAMES): Promise<{ statement: DeidentificationReceipt; folder: string } | null> {
+async function nearbyStatement(
+  file: string,
+  names: readonly string[] = RECEIPT_NAMES,
+): Promise<{ statement: DeidentificationReceipt; folder: string } | null> {
   const here = path.dirname(path.resolve(file));
   for (const dir of [here, path.dirname(here)]) {
     for (const name of names) {
@@ -175,7 +220,15 @@ export async function deidentifiedCopyProblems(file: string, project: OpenProjec
   try {
     texts = await exportedTexts(file, bytes);
   } catch (e) {
-    return [{ file, line: null, field: null, stage: 'parse', message: `cannot be read as the export file its name says (${(e as Error).message.split('\n')[0]})` }];
+    return [
+      {
+        file,
+        line: null,
+        field: null,
+        stage: 'parse',
+        message: `cannot be read as the export file its name says (${(e as Error).message.split('\n')[0]})`,
+      },
+    ];
   }
   if (texts === null) return null;
   const nearby = await nearbyStatement(file);
@@ -195,20 +248,41 @@ export async function deidentifiedCopyProblems(file: string, project: OpenProjec
  * (deidentifiedCopyProblems), and, for an EAF whose receipt is beside it or one folder up, the hidden ranges of the
  * recording beside it silent or tone.
  */
-export async function deidentifiedInteropProblems(file: string, format: 'eaf' | 'qdpx', project: OpenProject | undefined): Promise<InputProblem[]> {
+export async function deidentifiedInteropProblems(
+  file: string,
+  format: 'eaf' | 'qdpx',
+  project: OpenProject | undefined,
+): Promise<InputProblem[]> {
   const problems = (await deidentifiedCopyProblems(file, project)) ?? [];
   const nearby = format === 'eaf' ? await nearbyStatement(file, [interopReceiptFileName('eaf')]) : null;
   if (nearby) {
     const { statement, folder: receiptFolder } = nearby;
-    const wav = path.relative(receiptFolder, path.resolve(file)).replace(/\\/gu, '/').replace(/\.eaf$/iu, '.wav');
+    const wav = path
+      .relative(receiptFolder, path.resolve(file))
+      .replace(/\\/gu, '/')
+      .replace(/\.eaf$/iu, '.wav');
     const entry = statement.hidden_audio.find((h) => h.path === wav);
-    if (!entry) problems.push({ file, line: null, field: null, stage: 'rule', message: `${wav} is not among the de-identified recordings of the receipt` });
+    if (!entry)
+      problems.push({
+        file,
+        line: null,
+        field: null,
+        stage: 'rule',
+        message: `${wav} is not among the de-identified recordings of the receipt`,
+      });
     else {
       const audio = await readFile(path.join(receiptFolder, ...wav.split('/')));
       const { pcm } = wavSamples(audio, wav);
       for (const range of entry.ranges) {
         const at = firstUnmaskedSample(pcm, range, statement.audio, entry.sample_rate);
-        if (at !== null) problems.push({ file: wav, line: null, field: 'audio', stage: 'rule', message: `sample ${at} lies in a hidden span (${range.start}–${range.end}) but is not ${statement.audio}` });
+        if (at !== null)
+          problems.push({
+            file: wav,
+            line: null,
+            field: 'audio',
+            stage: 'rule',
+            message: `sample ${at} lies in a hidden span (${range.start}–${range.end}) but is not ${statement.audio}`,
+          });
       }
     }
   }

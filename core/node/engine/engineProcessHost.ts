@@ -58,7 +58,10 @@ export type EngineLauncher = (options: WhisperEngineOptions) => EngineProcessHan
 export function engineEntry(): { script: string; args: string[] } {
   const compiled = fileURLToPath(new URL('./engineProcess.js', import.meta.url));
   if (existsSync(compiled)) return { script: compiled, args: [] };
-  return { script: fileURLToPath(new URL('./engineSourceBootstrap.mjs', import.meta.url)), args: [new URL('./engineProcess.ts', import.meta.url).href] };
+  return {
+    script: fileURLToPath(new URL('./engineSourceBootstrap.mjs', import.meta.url)),
+    args: [new URL('./engineProcess.ts', import.meta.url).href],
+  };
 }
 
 /** child_process.fork of the engine entry, PCM and replies as V8-serialized binary over the IPC channel. */
@@ -107,7 +110,10 @@ const SIGNAL_NAMES = new Map<number, string>(Object.entries(constants.signals).m
 
 /** An engine utility process's end in the same words as a forked one's: Chromium reports a signal as the exit code. */
 export function utilityProcessExit(code: number, gone: ProcessGone | null, stderrTail = ''): EngineExit {
-  const signal = gone && (gone.reason === 'crashed' || gone.reason === 'killed' || gone.reason === 'oom') ? (SIGNAL_NAMES.get(gone.exitCode) ?? null) : null;
+  const signal =
+    gone && (gone.reason === 'crashed' || gone.reason === 'killed' || gone.reason === 'oom')
+      ? (SIGNAL_NAMES.get(gone.exitCode) ?? null)
+      : null;
   return signal ? describeEngineExit(null, signal, stderrTail) : describeEngineExit(gone?.exitCode ?? code, null, stderrTail);
 }
 
@@ -184,7 +190,10 @@ function engineWith(engine: TranscriptionEngine, replaced: Partial<Transcription
 
 /** The engine process's own info, added to every load() and info() answer: pid, title and resident memory. */
 export function withProcessInfo(engine: TranscriptionEngine): TranscriptionEngine {
-  const withProcess = (info: EngineInfo): EngineInfo => ({ ...info, process: { pid: process.pid, title: process.title, rss_bytes: process.memoryUsage.rss() } });
+  const withProcess = (info: EngineInfo): EngineInfo => ({
+    ...info,
+    process: { pid: process.pid, title: process.title, rss_bytes: process.memoryUsage.rss() },
+  });
   return engineWith(engine, {
     load: async (modelPath) => withProcess(await engine.load(modelPath)),
     info: async () => withProcess(await engine.info()),

@@ -115,14 +115,20 @@ export class SupervisedEngine implements TranscriptionEngine {
   async load(modelPath: string): Promise<EngineInfo> {
     this.refuseWhenDone();
     if (this.modelPath !== null && this.modelPath !== modelPath) {
-      throw new EngineError('model_already_loaded', `this engine already holds ${this.modelPath}; one model per session (close the engine to change it)`);
+      throw new EngineError(
+        'model_already_loaded',
+        `this engine already holds ${this.modelPath}; one model per session (close the engine to change it)`,
+      );
     }
     const handle = this.current ?? this.spawn();
     const info = await handle.engine.load(modelPath).catch((e: unknown) => {
       if (!(e instanceof EngineError) || e.code !== 'engine_crashed' || this.modelPath !== null) throw e;
       // the first load crashed the process: say so once, and never restart with a model that does this
       this.state = 'stopped';
-      this.stoppedBecause = new EngineError('engine_crashed', `the engine process crashed while loading ${this.modelName(modelPath)} (${e.message.replace(/^the engine stopped: /, '')}); the file may be damaged or of a kind whisper.cpp cannot run: check it with \`aloud models verify\``);
+      this.stoppedBecause = new EngineError(
+        'engine_crashed',
+        `the engine process crashed while loading ${this.modelName(modelPath)} (${e.message.replace(/^the engine stopped: /, '')}); the file may be damaged or of a kind whisper.cpp cannot run: check it with \`aloud models verify\``,
+      );
       for (const call of this.calls.splice(0)) call.reject(this.stoppedBecause);
       throw this.stoppedBecause;
     });
@@ -257,7 +263,10 @@ export class SupervisedEngine implements TranscriptionEngine {
     this.watchdog = setTimeout(() => {
       this.watchdog = null;
       if (handle !== this.current || this.state !== 'running' || !this.calls.some((c) => c.sentTo === handle)) return;
-      this.hung.set(handle, `made no progress for ${(ms / 1000).toFixed(1)} s on a job of ${job.audioSeconds.toFixed(1)} s of audio (stopped or hung), so it was killed`);
+      this.hung.set(
+        handle,
+        `made no progress for ${(ms / 1000).toFixed(1)} s on a job of ${job.audioSeconds.toFixed(1)} s of audio (stopped or hung), so it was killed`,
+      );
       // each handle's kill is a SIGKILL: it ends a stopped process too (a SIGTERM would wait for it to be continued)
       handle.kill();
     }, ms);
@@ -287,7 +296,9 @@ export class SupervisedEngine implements TranscriptionEngine {
     if (decision.action === 'restart') this.state = 'restarting';
     this.tell({ type: 'crashed', pid: handle.pid, exit, error, message: `${error.message}${next}` });
     if (decision.action === 'stop') {
-      this.stop(`the transcription engine crashed ${decision.crashesInWindow} times within a minute (last: ${exit.description}); transcription is off for this session, recording continues`);
+      this.stop(
+        `the transcription engine crashed ${decision.crashesInWindow} times within a minute (last: ${exit.description}); transcription is off for this session, recording continues`,
+      );
       return;
     }
     let release!: () => void;
@@ -305,7 +316,8 @@ export class SupervisedEngine implements TranscriptionEngine {
       await handle.engine.load(this.modelPath);
     } catch (e) {
       // a crash during the reload is counted by exited(); any other refusal ends transcription
-      if (!(e instanceof EngineError && e.code === 'engine_crashed')) this.stop(`the transcription engine could not reload ${this.modelName(this.modelPath)} after a crash: ${(e as Error).message}`);
+      if (!(e instanceof EngineError && e.code === 'engine_crashed'))
+        this.stop(`the transcription engine could not reload ${this.modelName(this.modelPath)} after a crash: ${(e as Error).message}`);
       return;
     }
     if (handle !== this.current || this.state !== 'restarting') return;

@@ -1,6 +1,13 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { EngineError, type EncodeTiming, type EngineInfo, type EngineTranscription, type TranscribeInput, type TranscriptionEngine } from '../../common/engine/engineTypes';
+import {
+  EngineError,
+  type EncodeTiming,
+  type EngineInfo,
+  type EngineTranscription,
+  type TranscribeInput,
+  type TranscriptionEngine,
+} from '../../common/engine/engineTypes';
 import { JsonSyntaxError, parseStrictJson } from '../../common/io/strictJson';
 import type { Segment } from '../../common/transcript/segment';
 import { sha256OfPcm } from './whisperEngine';
@@ -64,10 +71,12 @@ export function parseEngineScript(text: string, file: string, sha256: string): E
       (list as unknown[]).map((entry, i) => {
         const where = `items.${itemId}[${i}]`;
         if (!isObject(entry)) return fail(where, 'must be an object {"text": "…", "delay_ms": N}');
-        for (const key of Object.keys(entry)) if (key !== 'text' && key !== 'delay_ms') fail(`${where}.${key}`, 'unknown key (text, delay_ms)');
+        for (const key of Object.keys(entry))
+          if (key !== 'text' && key !== 'delay_ms') fail(`${where}.${key}`, 'unknown key (text, delay_ms)');
         if (typeof entry.text !== 'string') fail(`${where}.text`, 'must be a string');
         const delay = entry.delay_ms ?? 0;
-        if (typeof delay !== 'number' || !Number.isInteger(delay) || delay < 0 || delay > MAX_DELAY_MS) fail(`${where}.delay_ms`, `must be an integer from 0 to ${MAX_DELAY_MS}`);
+        if (typeof delay !== 'number' || !Number.isInteger(delay) || delay < 0 || delay > MAX_DELAY_MS)
+          fail(`${where}.delay_ms`, `must be an integer from 0 to ${MAX_DELAY_MS}`);
         return { text: entry.text as string, delay_ms: delay as number };
       }),
     );
@@ -178,7 +187,17 @@ export class ScriptedEngine implements TranscriptionEngine {
       simd: {},
       compile_flags: '',
       threads: 0,
-      model: this.loaded === null ? null : { path: this.script.file, sha256: this.modelIdentity.sha256, type: 'scripted', multilingual: false, load_ms: 0, flash_attn: false },
+      model:
+        this.loaded === null
+          ? null
+          : {
+              path: this.script.file,
+              sha256: this.modelIdentity.sha256,
+              type: 'scripted',
+              multilingual: false,
+              load_ms: 0,
+              flash_attn: false,
+            },
     });
   }
 

@@ -63,7 +63,11 @@ export interface VoiceActivity {
 export function openVoiceActivity(modelsDir?: string, env: NodeJS.ProcessEnv = process.env): VoiceActivity {
   const file = env[VAD_MODEL_ENV] || path.join(resolveModelsDir(modelsDir, env), VAD_MODEL_FILE);
   if (!existsSync(file)) {
-    return { probe: null, identity: null, note: `energy cutter (frame level against the project's silence threshold): no voice-activity model at ${file}; \`aloud models download tiny.en\` fetches it` };
+    return {
+      probe: null,
+      identity: null,
+      note: `energy cutter (frame level against the project's silence threshold): no voice-activity model at ${file}; \`aloud models download tiny.en\` fetches it`,
+    };
   }
   try {
     const probe = SileroVad.load(file);
@@ -75,7 +79,13 @@ export function openVoiceActivity(modelsDir?: string, env: NodeJS.ProcessEnv = p
 
 /** A VAD model file as the record names it: `silero-v6.2.0` (the file name without ggml- and .bin) and its sha256. */
 export function vadModelIdentity(file: string): ModelIdentity {
-  return { name: path.basename(file).replace(/^ggml-/, '').replace(/\.bin$/, ''), sha256: createHash('sha256').update(readFileSync(file)).digest('hex') };
+  return {
+    name: path
+      .basename(file)
+      .replace(/^ggml-/, '')
+      .replace(/\.bin$/, ''),
+    sha256: createHash('sha256').update(readFileSync(file)).digest('hex'),
+  };
 }
 
 /** How a session's cutter decides: the project's silence threshold, and the VAD when there is one. */
@@ -90,24 +100,45 @@ export interface CutterSettings {
  * The session's cutter per recording: Silero VAD when there is a probe (its stream reset for each recording),
  * else the energy rule; with a recording context, wrapped in LiveUtterances for partials and speculation.
  */
-export function liveCutterFactory(scheduler: TranscriptionScheduler, options: CutterSettings): {
+export function liveCutterFactory(
+  scheduler: TranscriptionScheduler,
+  options: CutterSettings,
+): {
   (context: LiveRecordingContext): LiveUtterances;
   (context?: LiveRecordingContext): UtteranceCutter | LiveUtterances;
 } {
   const create = (context?: LiveRecordingContext): UtteranceCutter | LiveUtterances => {
     options.speech?.reset();
-    const cutter = new UtteranceCutter({ silenceThresholdDbfs: options.silenceThresholdDbfs, speech: options.speech ?? null, adaptiveFloorMs: options.speech ? (options.adaptiveFloorMs ?? null) : null });
+    const cutter = new UtteranceCutter({
+      silenceThresholdDbfs: options.silenceThresholdDbfs,
+      speech: options.speech ?? null,
+      adaptiveFloorMs: options.speech ? (options.adaptiveFloorMs ?? null) : null,
+    });
     return context ? new LiveUtterances({ cutter, scheduler, context }) : cutter;
   };
   return create as ReturnType<typeof liveCutterFactory>;
 }
 
 /** The session's engine: the engine's TranscriptionScheduler (identity before success; token times, so a commit phrase is timed to its word) and a live cutter per recording. */
-export function sessionEngineOver(engine: TranscriptionEngine, model: { name: string; sha256: string }, options: CutterSettings & { language: string; initialPrompt?: string; vadModel?: ModelIdentity | null }): SessionEngine {
-  const settings = { language: options.language, tokenTimestamps: true, ...(options.initialPrompt === undefined ? {} : { initialPrompt: options.initialPrompt }) };
+export function sessionEngineOver(
+  engine: TranscriptionEngine,
+  model: { name: string; sha256: string },
+  options: CutterSettings & { language: string; initialPrompt?: string; vadModel?: ModelIdentity | null },
+): SessionEngine {
+  const settings = {
+    language: options.language,
+    tokenTimestamps: true,
+    ...(options.initialPrompt === undefined ? {} : { initialPrompt: options.initialPrompt }),
+  };
   const transcriber = new TranscriptionScheduler({ engine, model, hashAudio: sha256OfPcm, settings });
   const vad = options.speech && 'probabilitiesOf' in options.speech ? (options.speech as SpeechProbe & WholeRecordingVad) : null;
-  return { model, transcriber, createCutter: liveCutterFactory(transcriber, options), vad, vadModel: options.speech ? (options.vadModel ?? null) : null };
+  return {
+    model,
+    transcriber,
+    createCutter: liveCutterFactory(transcriber, options),
+    vad,
+    vadModel: options.speech ? (options.vadModel ?? null) : null,
+  };
 }
 
 /** The engine script to use instead of whisper.cpp: the command's flag, else ALOUD_ENGINE_SCRIPT (test suites), else none. */
@@ -134,7 +165,14 @@ export async function openSessionEngine(options: {
   const voice = openVoiceActivity(options.modelsDir);
   // whisper hears the project's words: label names, synonyms and commit phrases, then the filler prompt
   const initialPrompt = projectInitialPrompt({ labels: schema.labels, languages: thinkaloud.languages, stems: thinkaloud.stems });
-  const decode = { language: decodeLanguageFor(thinkaloud.languages), silenceThresholdDbfs: thinkaloud.silence_threshold_dbfs, adaptiveFloorMs: thinkaloud.cut_floor_ms, speech: voice.probe, initialPrompt, vadModel: voice.identity };
+  const decode = {
+    language: decodeLanguageFor(thinkaloud.languages),
+    silenceThresholdDbfs: thinkaloud.silence_threshold_dbfs,
+    adaptiveFloorMs: thinkaloud.cut_floor_ms,
+    speech: voice.probe,
+    initialPrompt,
+    vadModel: voice.identity,
+  };
   if (options.engineScript) {
     const scripted = new ScriptedEngine(await loadEngineScript(options.engineScript));
     const info = await scripted.load(options.engineScript);

@@ -26,7 +26,11 @@ export class SileroVad implements SpeechProbe {
 
   static load(file: string): SileroVad {
     const addon = loadWhisperAddon();
-    if (!addon.loadVad) throw new EngineError('binding_missing', 'this whisper.cpp build has no VAD (it predates whisper.cpp 1.7.6): run `npm run build:engine -- --force`');
+    if (!addon.loadVad)
+      throw new EngineError(
+        'binding_missing',
+        'this whisper.cpp build has no VAD (it predates whisper.cpp 1.7.6): run `npm run build:engine -- --force`',
+      );
     if (!existsSync(file)) throw new EngineError('model_invalid', `the VAD model ${file} does not exist`);
     try {
       return new SileroVad(addon.loadVad(path.resolve(file), { threads: 1 }), path.resolve(file));

@@ -54,7 +54,10 @@ export interface NativeWhisperModel {
   readonly loadMs: number;
   readonly busy: boolean;
   transcribe(pcm: Float32Array, options: NativeTranscribeOptions): Promise<{ segments: Segment[]; totalMs: number }>;
-  encode(pcm: Float32Array, options: { threads?: number; audioCtx?: number; threadPoll?: number }): Promise<{ melMs: number; encodeMs: number }>;
+  encode(
+    pcm: Float32Array,
+    options: { threads?: number; audioCtx?: number; threadPoll?: number },
+  ): Promise<{ melMs: number; encodeMs: number }>;
   /** true when a job was running and will stop */
   abort(): boolean;
   free(): void;
@@ -103,7 +106,13 @@ export function leftOutFeatures(addon: WhisperAddon): LeftOutFeature[] {
   }
   const out: LeftOutFeature[] = built.map((l) => ({ ...l, where: 'build' }));
   const amx = addon.cpuGuard?.().amx;
-  if (amx?.compiled && !amx.runs) out.push({ feature: 'AMX (amx_tile, amx_int8)', reason: amx.reason, where: 'run time', effect: 'ggml is compiled with AMX kernels but never dispatches to them on this machine' });
+  if (amx?.compiled && !amx.runs)
+    out.push({
+      feature: 'AMX (amx_tile, amx_int8)',
+      reason: amx.reason,
+      where: 'run time',
+      effect: 'ggml is compiled with AMX kernels but never dispatches to them on this machine',
+    });
   return out;
 }
 
@@ -123,7 +132,10 @@ export function loadWhisperAddon(): WhisperAddon {
   try {
     cached = createRequire(import.meta.url)(file) as WhisperAddon;
   } catch (e) {
-    throw new EngineError('binding_missing', `the whisper.cpp binding ${file} does not load (${(e as Error).message.split('\n')[0]}): run \`npm run build:engine -- --force\``);
+    throw new EngineError(
+      'binding_missing',
+      `the whisper.cpp binding ${file} does not load (${(e as Error).message.split('\n')[0]}): run \`npm run build:engine -- --force\``,
+    );
   }
   if (process.env.ALOUD_WHISPER_LOG === '1') cached.setLogToStderr(true);
   return cached;

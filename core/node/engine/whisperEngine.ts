@@ -64,7 +64,12 @@ function clampSegment(segment: Segment, durationMs: number): Segment {
   const clamp = (ms: number): number => Math.min(durationMs, Math.max(0, ms));
   const out: Segment = { t0_ms: clamp(segment.t0_ms), t1_ms: Math.max(clamp(segment.t0_ms), clamp(segment.t1_ms)), text: segment.text };
   if (segment.tokens) {
-    out.tokens = segment.tokens.map((t) => ({ t0_ms: clamp(t.t0_ms), t1_ms: Math.max(clamp(t.t0_ms), clamp(t.t1_ms)), text: t.text, ...(t.p === undefined ? {} : { p: t.p }) }));
+    out.tokens = segment.tokens.map((t) => ({
+      t0_ms: clamp(t.t0_ms),
+      t1_ms: Math.max(clamp(t.t0_ms), clamp(t.t1_ms)),
+      text: t.text,
+      ...(t.p === undefined ? {} : { p: t.p }),
+    }));
   }
   return out;
 }
@@ -98,7 +103,8 @@ export class WhisperEngine implements TranscriptionEngine {
   constructor(options: WhisperEngineOptions = {}) {
     this.threads = options.threads ?? defaultEngineThreads();
     const host = process.ppid;
-    this.freeCores = options.threads === undefined ? new FreeCoreWatch(this.threads, 500, options.hostIsOwn ? () => processCpuMs(host) : undefined) : null;
+    this.freeCores =
+      options.threads === undefined ? new FreeCoreWatch(this.threads, 500, options.hostIsOwn ? () => processCpuMs(host) : undefined) : null;
     this.threadPoll = options.threadPoll ?? 0;
     this.warmUp = options.warmUp ?? true;
     this.flashAttn = options.flashAttn ?? ENGINE_FLASH_ATTN;
@@ -116,7 +122,12 @@ export class WhisperEngine implements TranscriptionEngine {
     const absolute = path.resolve(modelPath);
     if (this.loading) {
       if (this.loading.path === absolute) return this.loading.done;
-      return Promise.reject(new EngineError('model_already_loaded', `this engine already holds ${this.loading.path}; one model per session (close the engine to change it)`));
+      return Promise.reject(
+        new EngineError(
+          'model_already_loaded',
+          `this engine already holds ${this.loading.path}; one model per session (close the engine to change it)`,
+        ),
+      );
     }
     const done = this.loadModel(absolute);
     this.loading = { path: absolute, done };
@@ -144,11 +155,24 @@ export class WhisperEngine implements TranscriptionEngine {
     }
     try {
       const { sha256 } = await digest;
-      if (this.warmUp) await model.transcribe(new Float32Array(MIN_ENGINE_SAMPLES), { threads: this.jobThreads(0), threadPoll: this.threadPoll, audioCtx: audioCtxForSamples(MIN_ENGINE_SAMPLES), temperatureInc: 0 });
+      if (this.warmUp)
+        await model.transcribe(new Float32Array(MIN_ENGINE_SAMPLES), {
+          threads: this.jobThreads(0),
+          threadPoll: this.threadPoll,
+          audioCtx: audioCtxForSamples(MIN_ENGINE_SAMPLES),
+          temperatureInc: 0,
+        });
       if (this.closed) throw new EngineError('engine_closed', 'the engine was closed while the model loaded');
       const native = model.info();
       this.model = model;
-      this.loaded = { path: file, sha256, type: native.type, multilingual: native.multilingual, load_ms: model.loadMs, flash_attn: native.flashAttn ?? false };
+      this.loaded = {
+        path: file,
+        sha256,
+        type: native.type,
+        multilingual: native.multilingual,
+        load_ms: model.loadMs,
+        flash_attn: native.flashAttn ?? false,
+      };
       return this.describe();
     } catch (e) {
       model.free();

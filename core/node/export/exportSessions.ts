@@ -92,7 +92,9 @@ export function projectFacts(project: OpenProject, items: readonly Item[]): Expo
   return {
     name: project.config.name,
     labels: project.config.schema.labels.map((l) => l.name),
-    items: new Map(items.map((i) => [i.id, { textSha256: sha256Hex(i.text), contextSha256: i.context === undefined ? null : sha256Hex(i.context) }])),
+    items: new Map(
+      items.map((i) => [i.id, { textSha256: sha256Hex(i.text), contextSha256: i.context === undefined ? null : sha256Hex(i.context) }]),
+    ),
   };
 }
 
@@ -110,7 +112,12 @@ export interface ExportContext {
   codingsOf: CodingIndex;
 }
 
-export async function exportContext(project: OpenProject, items: readonly Item[], exportedAt: string, codingsOf: CodingIndex = () => []): Promise<ExportContext> {
+export async function exportContext(
+  project: OpenProject,
+  items: readonly Item[],
+  exportedAt: string,
+  codingsOf: CodingIndex = () => [],
+): Promise<ExportContext> {
   return {
     codingsOf,
     project,
@@ -128,7 +135,11 @@ export async function exportContext(project: OpenProject, items: readonly Item[]
  * built as they are asked for: each record's WAV is read and hashed when its record is built, and nothing is kept.
  * `warn` hears what the export should report (audio that disagrees with the log, labels given to a since-changed text).
  */
-export async function* annotatorExportRecords(context: ExportContext, session: AnnotatorStates, warn: (warning: string) => void): AsyncGenerator<ExportRecord> {
+export async function* annotatorExportRecords(
+  context: ExportContext,
+  session: AnnotatorStates,
+  warn: (warning: string) => void,
+): AsyncGenerator<ExportRecord> {
   const { project } = context;
   // a coder who is not an annotator has no protocol of their own: no records (their codings are in the annotators')
   if (session.kind === 'coder') return;
@@ -137,7 +148,9 @@ export async function* annotatorExportRecords(context: ExportContext, session: A
     const state = byItem.get(item.id) ?? null;
     const hashes = context.facts.items.get(item.id)!;
     if (state?.item_text_sha256 && state.item_text_sha256 !== hashes.textSha256) {
-      warn(`${session.annotator} labelled "${item.id}" when its text was different; the project's text has changed since (e.g. import --replace), so this record's labels are for the old text`);
+      warn(
+        `${session.annotator} labelled "${item.id}" when its text was different; the project's text has changed since (e.g. import --replace), so this record's labels are for the old text`,
+      );
     }
     yield buildExportRecord({
       project: project.config.name,
@@ -149,8 +162,16 @@ export async function* annotatorExportRecords(context: ExportContext, session: A
       notes: session.notes ?? [],
       sessionKind: session.kind ?? 'annotator',
       reasoning: context.reasoningOf(item, state),
-      codings: state ? protocolCodings(unitsOfItem(state, project.config.coding.unit), project.config.coding.unit, context.codingsOf(session.annotator, item.id)) : null,
-      audioSha256: state?.audio_path ? await exportedWavSha256(project.dir, state.audio_path, state.audio_ms, (w) => warn(`${session.annotator}: ${w}`)) : null,
+      codings: state
+        ? protocolCodings(
+            unitsOfItem(state, project.config.coding.unit),
+            project.config.coding.unit,
+            context.codingsOf(session.annotator, item.id),
+          )
+        : null,
+      audioSha256: state?.audio_path
+        ? await exportedWavSha256(project.dir, state.audio_path, state.audio_ms, (w) => warn(`${session.annotator}: ${w}`))
+        : null,
       appVersion: context.appVersion,
       configSha256: context.configSha256,
       exportedAt: context.exportedAt,
@@ -160,7 +181,9 @@ export async function* annotatorExportRecords(context: ExportContext, session: A
 
 /** Session states of item ids the project no longer has: not exported, listed so nothing vanishes silently. */
 function skippedStates(context: ExportContext, session: AnnotatorStates): ExportResult['skipped_states'] {
-  return session.items.filter((state) => !context.facts.items.has(state.item_id)).map((state) => ({ annotator: session.annotator, item_id: state.item_id }));
+  return session.items
+    .filter((state) => !context.facts.items.has(state.item_id))
+    .map((state) => ({ annotator: session.annotator, item_id: state.item_id }));
 }
 
 /**
@@ -191,7 +214,12 @@ export async function buildExportRecords(
 }
 
 /** Who an export is of: the project's items and the annotators with a session (or the one asked for), refused in words when empty. */
-export async function exportAnnotators(project: OpenProject, out: string, source: SessionSource, annotator?: string): Promise<{ items: Item[]; annotators: string[] }> {
+export async function exportAnnotators(
+  project: OpenProject,
+  out: string,
+  source: SessionSource,
+  annotator?: string,
+): Promise<{ items: Item[]; annotators: string[] }> {
   const folder = await stat(path.dirname(path.resolve(out))).catch(() => null);
   if (!folder?.isDirectory()) throw new ProjectError(`${out}: the folder ${path.dirname(path.resolve(out))} does not exist`);
   const items = await loadProjectItems(project);
@@ -210,7 +238,12 @@ export async function exportAnnotators(project: OpenProject, out: string, source
  * exportAnnotators with every session loaded at once (for exports small enough to hold them all), and every session
  * as a coder (one annotator's protocols are coded in the others' logs).
  */
-export async function exportInputs(project: OpenProject, out: string, source: SessionSource, annotator?: string): Promise<{ items: Item[]; sessions: AnnotatorStates[]; coders: AnnotatorStates[] }> {
+export async function exportInputs(
+  project: OpenProject,
+  out: string,
+  source: SessionSource,
+  annotator?: string,
+): Promise<{ items: Item[]; sessions: AnnotatorStates[]; coders: AnnotatorStates[] }> {
   const { items, annotators } = await exportAnnotators(project, out, source, annotator);
   const sessions: AnnotatorStates[] = [];
   for (const name of annotators) sessions.push(await source.load(project, name));
@@ -241,7 +274,15 @@ export async function exportSessions(options: ExportOptions): Promise<ExportResu
   const sessionNotes: string[] = [];
   const skipped: ExportResult['skipped_states'] = [];
   const tally = new ExportReceiptTally();
-  const deidentified = options.deidentify ? await deidentifiedRecords(project, out, options.force ?? false, annotators, items.map((i) => i.id)) : null;
+  const deidentified = options.deidentify
+    ? await deidentifiedRecords(
+        project,
+        out,
+        options.force ?? false,
+        annotators,
+        items.map((i) => i.id),
+      )
+    : null;
 
   const { receiptFile, receipt } = await writeExportPair(
     out,
@@ -260,13 +301,24 @@ export async function exportSessions(options: ExportOptions): Promise<ExportResu
           const piece = text.record(record, index);
           check.record(record, piece, index);
           tally.add(record);
-          if (record.codings) coded.push({ project: record.project, annotator: record.annotator, item_id: record.item_id, final_label: record.final_label, blind_label: record.blind_label, codings: record.codings });
+          if (record.codings)
+            coded.push({
+              project: record.project,
+              annotator: record.annotator,
+              item_id: record.item_id,
+              final_label: record.final_label,
+              blind_label: record.blind_label,
+              codings: record.codings,
+            });
           await sink.write(piece);
           index++;
         }
         skipped.push(...skippedStates(context, session));
         for (const note of session.notes ?? []) {
-          if (note.item_id === null) sessionNotes.push(`${session.annotator} wrote a note on no item (${note.ts}): ${JSON.stringify(note.text)}; records carry notes per item, so it is only here`);
+          if (note.item_id === null)
+            sessionNotes.push(
+              `${session.annotator} wrote a note on no item (${note.ts}): ${JSON.stringify(note.text)}; records carry notes per item, so it is only here`,
+            );
         }
       }
       const tail = text.tail(index);
@@ -275,15 +327,36 @@ export async function exportSessions(options: ExportOptions): Promise<ExportResu
       const problems = check.finish();
       if (problems.length > 0) throw new InputError(problems);
     },
-    (written) => tally.receipt({ file: path.basename(out), format, sha256: written.sha256, bytes: written.bytes, project: project.config.name, appVersion: context.appVersion, createdAt: now().toISOString(), ...(deidentified ? { deidentification: deidentified.receipt() } : {}), config: { sha256: context.configSha256, yaml: context.configText } }),
+    (written) =>
+      tally.receipt({
+        file: path.basename(out),
+        format,
+        sha256: written.sha256,
+        bytes: written.bytes,
+        project: project.config.name,
+        appVersion: context.appVersion,
+        createdAt: now().toISOString(),
+        ...(deidentified ? { deidentification: deidentified.receipt() } : {}),
+        config: { sha256: context.configSha256, yaml: context.configText },
+      }),
     { project, force: options.force ?? false },
   );
   // CSV has no room for nested codings: one row per unit in a file of its own beside it, with its own receipt
-  const units = format === 'csv' && coded.length > 0 ? await writeUnitsFile(out, coded, { project, force: options.force ?? false, version: context.appVersion, createdAt: now().toISOString() }) : null;
+  const units =
+    format === 'csv' && coded.length > 0
+      ? await writeUnitsFile(out, coded, {
+          project,
+          force: options.force ?? false,
+          version: context.appVersion,
+          createdAt: now().toISOString(),
+        })
+      : null;
   options.onProgress?.({ done: receipt.records, total: receipt.records });
   return {
     file: out,
-    summary: describeExportGaps(receipt.records, receipt.gaps) + (receipt.deidentification ? `; ${describeDeidentification(receipt.deidentification)}` : ''),
+    summary:
+      describeExportGaps(receipt.records, receipt.gaps) +
+      (receipt.deidentification ? `; ${describeDeidentification(receipt.deidentification)}` : ''),
     receipt_file: receiptFile,
     receipt,
     skipped_states: skipped,
@@ -293,13 +366,28 @@ export async function exportSessions(options: ExportOptions): Promise<ExportResu
 }
 
 /** `<export>.units.csv` and its receipt beside a CSV export, written as a pair like the export itself. */
-async function writeUnitsFile(out: string, records: Parameters<typeof unitsCsv>[0], options: { project: OpenProject; force: boolean; version: string; createdAt: string }): Promise<{ file: string; receipt: UnitsReceiptV1 }> {
+async function writeUnitsFile(
+  out: string,
+  records: Parameters<typeof unitsCsv>[0],
+  options: { project: OpenProject; force: boolean; version: string; createdAt: string },
+): Promise<{ file: string; receipt: UnitsReceiptV1 }> {
   const file = path.join(path.dirname(out), unitsFileName(path.basename(out)));
   const { text, rows } = unitsCsv(records);
   const { receipt } = await writeExportWithReceipt(
     file,
     text,
-    (written): UnitsReceiptV1 => ({ receipt_version: 1, kind: 'units', file: path.basename(file), records_file: path.basename(out), sha256: written.sha256, bytes: written.bytes, rows, project: options.project.config.name, app_version: options.version, created_at: options.createdAt }),
+    (written): UnitsReceiptV1 => ({
+      receipt_version: 1,
+      kind: 'units',
+      file: path.basename(file),
+      records_file: path.basename(out),
+      sha256: written.sha256,
+      bytes: written.bytes,
+      rows,
+      project: options.project.config.name,
+      app_version: options.version,
+      created_at: options.createdAt,
+    }),
     { project: options.project, force: options.force },
   );
   return { file, receipt };

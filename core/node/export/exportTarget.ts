@@ -42,8 +42,11 @@ async function realTarget(out: string): Promise<string> {
 }
 
 /** The receipt checks that make a file an earlier Aloud export; a new kind of export with its own receipt adds one here. */
-const EARLIER_EXPORT_RECEIPTS: ReadonlyArray<(text: string, receiptFile: string, file: { fileName: string; sha256: string; bytes: number }) => InputProblem[]> = [
-  (text, receiptFile, file) => receiptProblems(text, receiptFile, { ...file, format: exportFormatFromFileName(file.fileName), records: null }),
+const EARLIER_EXPORT_RECEIPTS: ReadonlyArray<
+  (text: string, receiptFile: string, file: { fileName: string; sha256: string; bytes: number }) => InputProblem[]
+> = [
+  (text, receiptFile, file) =>
+    receiptProblems(text, receiptFile, { ...file, format: exportFormatFromFileName(file.fileName), records: null }),
   (text, receiptFile, file) => processRewardReceiptProblems(text, receiptFile, { ...file, records: null }),
   (text, receiptFile, file) => unitsReceiptProblems(text, receiptFile, { ...file, rows: null }),
   (text, receiptFile, file) => goldReceiptProblems(text, receiptFile, { ...file, records: null }),
@@ -65,10 +68,19 @@ export async function isEarlierExport(file: string): Promise<boolean> {
  * over a folder; and over an existing file only when it is an earlier export (a receipt beside it that validates and
  * names it) or the caller said --force. An export pair cut short by a crash is settled first (settleExportPair).
  */
-export async function checkExportTarget(project: OpenProject, out: string, kind: 'file' | 'folder', options: { force: boolean }): Promise<void> {
+export async function checkExportTarget(
+  project: OpenProject,
+  out: string,
+  kind: 'file' | 'folder',
+  options: { force: boolean },
+): Promise<void> {
   const target = await realTarget(out);
   const projectDir = await realpath(project.dir).catch(() => path.resolve(project.dir));
-  const protectedFiles = [await realOfNearest(project.configPath), await realOfNearest(itemsPath(project)), await realOfNearest(path.join(project.dir, CODEBOOK_FILE))];
+  const protectedFiles = [
+    await realOfNearest(project.configPath),
+    await realOfNearest(itemsPath(project)),
+    await realOfNearest(path.join(project.dir, CODEBOOK_FILE)),
+  ];
   const protectedFolders = await Promise.all(PROJECT_DATA_FOLDERS.map((f) => realOfNearest(path.join(projectDir, f))));
   if (protectedFiles.includes(target) || protectedFolders.some((f) => inside(f, target) || (kind === 'folder' && inside(target, f)))) {
     throw new ProjectError(
@@ -81,7 +93,9 @@ export async function checkExportTarget(project: OpenProject, out: string, kind:
   if (kind === 'file' && existing.isDirectory()) throw new ProjectError(`--out ${out}: is a folder; give a file name for the export`);
   if (kind === 'folder' && !existing.isDirectory()) throw new ProjectError(`--out ${out}: is a file; transcripts go into a folder`);
   if (kind === 'file' && !options.force && !(await isEarlierExport(target))) {
-    throw new ProjectError(`--out ${out}: file exists and is not an earlier Aloud export (no receipt beside it that validates and names it); choose another name or pass --force to replace it`);
+    throw new ProjectError(
+      `--out ${out}: file exists and is not an earlier Aloud export (no receipt beside it that validates and names it); choose another name or pass --force to replace it`,
+    );
   }
 }
 
@@ -89,7 +103,11 @@ export async function checkExportTarget(project: OpenProject, out: string, kind:
 function pendingNames(file: string): { file: string; receipt: string; receiptPart: string } {
   const dir = path.dirname(file);
   const base = path.basename(file);
-  return { file: path.join(dir, `.${base}.aloud-new`), receipt: path.join(dir, `.${base}.receipt.json.aloud-new`), receiptPart: path.join(dir, `.${base}.receipt.json.aloud-part`) };
+  return {
+    file: path.join(dir, `.${base}.aloud-new`),
+    receipt: path.join(dir, `.${base}.receipt.json.aloud-new`),
+    receiptPart: path.join(dir, `.${base}.receipt.json.aloud-part`),
+  };
 }
 
 /** Whether the receipt text vouches for these bytes (sha256 and size); the full check is the validator's. */
@@ -115,8 +133,14 @@ async function vouchesFor(receiptText: string | null, file: string): Promise<boo
 export async function settleExportPair(file: string): Promise<'none' | 'finished' | 'undone'> {
   const pending = pendingNames(file);
   const receiptText = await readFile(pending.receipt, 'utf8').catch(() => null);
-  const hasNewFile = await stat(pending.file).then(() => true, () => false);
-  if (receiptText !== null && ((hasNewFile && (await vouchesFor(receiptText, pending.file))) || (!hasNewFile && (await vouchesFor(receiptText, file))))) {
+  const hasNewFile = await stat(pending.file).then(
+    () => true,
+    () => false,
+  );
+  if (
+    receiptText !== null &&
+    ((hasNewFile && (await vouchesFor(receiptText, pending.file))) || (!hasNewFile && (await vouchesFor(receiptText, file))))
+  ) {
     if (hasNewFile) await rename(pending.file, file);
     await rename(pending.receipt, receiptFileName(file));
     await unlink(pending.receiptPart).catch(() => undefined);
@@ -125,7 +149,11 @@ export async function settleExportPair(file: string): Promise<'none' | 'finished
   }
   let removed = false;
   for (const leftover of [pending.file, pending.receipt, pending.receiptPart]) {
-    removed = (await unlink(leftover).then(() => true, () => false)) || removed;
+    removed =
+      (await unlink(leftover).then(
+        () => true,
+        () => false,
+      )) || removed;
   }
   if (removed) await syncFolder(path.dirname(file));
   return removed ? 'undone' : 'none';
@@ -182,7 +210,7 @@ class PendingExportFile implements ExportSink {
     this.buffered = 0;
     this.hash.update(data);
     this.bytes += data.length;
-    for (let done = 0; done < data.length; ) done += (await this.handle.write(data, done)).bytesWritten;
+    for (let done = 0; done < data.length;) done += (await this.handle.write(data, done)).bytesWritten;
   }
 
   async finish(): Promise<WrittenExport> {

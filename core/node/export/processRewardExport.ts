@@ -38,7 +38,11 @@ function stepCount(item: Item, state: ItemSessionState | null, project: OpenProj
 }
 
 /** One record per annotator and project item with model reasoning, in annotator then item order. */
-export function processRewardRecords(project: OpenProject, items: readonly Item[], sessions: ReadonlyArray<{ annotator: string; items: readonly ItemSessionState[] }>): ProcessRewardRecord[] {
+export function processRewardRecords(
+  project: OpenProject,
+  items: readonly Item[],
+  sessions: ReadonlyArray<{ annotator: string; items: readonly ItemSessionState[] }>,
+): ProcessRewardRecord[] {
   const records: ProcessRewardRecord[] = [];
   for (const session of sessions) {
     const byItem = new Map(session.items.map((s) => [s.item_id, s]));
@@ -46,7 +50,14 @@ export function processRewardRecords(project: OpenProject, items: readonly Item[
       const state = byItem.get(item.id) ?? null;
       const count = stepCount(item, state, project);
       if (count === 0) continue;
-      records.push(buildProcessRewardRecord({ instanceId: item.id, annotator: session.annotator, stepCount: count, judgments: state?.step_judgments ?? [] }));
+      records.push(
+        buildProcessRewardRecord({
+          instanceId: item.id,
+          annotator: session.annotator,
+          stepCount: count,
+          judgments: state?.step_judgments ?? [],
+        }),
+      );
     }
   }
   return records;
@@ -56,7 +67,14 @@ export function processRewardRecords(project: OpenProject, items: readonly Item[
  * `aloud export --format process-reward`: one annotator's session at a time, each record checked (schema and rules,
  * on the exact line written) and appended as it is made, then written with its receipt as a pair (writeExportPair).
  */
-export async function exportProcessReward(options: { project: OpenProject; annotator?: string; out: string; sessions: SessionSource; force?: boolean; now?: () => Date }): Promise<ProcessRewardExportResult> {
+export async function exportProcessReward(options: {
+  project: OpenProject;
+  annotator?: string;
+  out: string;
+  sessions: SessionSource;
+  force?: boolean;
+  now?: () => Date;
+}): Promise<ProcessRewardExportResult> {
   const { project, out } = options;
   const now = options.now ?? (() => new Date());
   const { items, annotators } = await exportAnnotators(project, out, options.sessions, options.annotator);
@@ -81,11 +99,23 @@ export async function exportProcessReward(options: { project: OpenProject; annot
           await sink.write(text);
         }
       }
-      if (line === 0) throw new ProjectError(`${project.dir}: no item has model reasoning (model_reasoning or model_steps), so there is nothing to export as process rewards`);
+      if (line === 0)
+        throw new ProjectError(
+          `${project.dir}: no item has model reasoning (model_reasoning or model_steps), so there is nothing to export as process rewards`,
+        );
       const { problems } = check.finish();
       if (problems.length > 0) throw new InputError(problems);
     },
-    (written) => buildProcessRewardReceipt({ file: path.basename(out), sha256: written.sha256, bytes: written.bytes, records: check.tally, project: project.config.name, appVersion: version, createdAt: now().toISOString() }),
+    (written) =>
+      buildProcessRewardReceipt({
+        file: path.basename(out),
+        sha256: written.sha256,
+        bytes: written.bytes,
+        records: check.tally,
+        project: project.config.name,
+        appVersion: version,
+        createdAt: now().toISOString(),
+      }),
     { project, force: options.force ?? false },
   );
   return { file: out, receipt_file: receiptFile, receipt, warnings };

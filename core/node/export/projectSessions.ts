@@ -39,7 +39,13 @@ async function sessionKindOf(project: OpenProject, name: string): Promise<Sessio
     await file.close();
   }
   const code = /\(room ([A-Z0-9]+)\)$/.exec(name)?.[1];
-  return code && (await stat(path.join(project.dir, 'rooms', code)).then(() => true, () => false)) ? 'room' : 'annotator';
+  return code &&
+    (await stat(path.join(project.dir, 'rooms', code)).then(
+      () => true,
+      () => false,
+    ))
+    ? 'room'
+    : 'annotator';
 }
 
 /**
@@ -76,7 +82,8 @@ async function sessionFolders(project: OpenProject): Promise<string[]> {
     if (!entry.isDirectory()) continue;
     const log = path.join(root, entry.name, 'events.jsonl');
     const info = await stat(log).catch(() => null);
-    if (info && !info.isFile()) throw new ProjectError(`${log}: is not a file, so this session cannot be exported; move it out of the project`);
+    if (info && !info.isFile())
+      throw new ProjectError(`${log}: is not a file, so this session cannot be exported; move it out of the project`);
     if (info) names.push(decodeFileName(entry.name));
   }
   return names.sort();
@@ -92,14 +99,19 @@ async function loadSession(project: OpenProject, name: string): Promise<Annotato
   const { events, torn } = await streamSessionLog(real, (event) => fold.apply(event), { upcasters: EVENT_UPCASTERS });
   const state = fold.state();
   const warnings = torn ? [`${file}:${torn.line}: torn last line (a crash while writing) left out of the export`] : [];
-  if (events === 0) throw new ProjectError(`${file}: the session log is empty (the session was never started, or a crash cut it when it was created); open the session once, or move the folder out of the project`);
+  if (events === 0)
+    throw new ProjectError(
+      `${file}: the session log is empty (the session was never started, or a crash cut it when it was created); open the session once, or move the folder out of the project`,
+    );
   if (state.recording) {
     warnings.push(
       `${annotator} is recording "${state.recording.item_id}" (or was, when a crash stopped it; opening the session recovers it): that item's audio in this export is incomplete`,
     );
   }
   if (state.config_changed) {
-    warnings.push(`${annotator}: some spoken labels were derived under other label phrases than aloud.yaml has now (labels, synonyms, languages or stems); they are exported as recorded (config_changed: true); \`aloud session reparse\` re-derives them`);
+    warnings.push(
+      `${annotator}: some spoken labels were derived under other label phrases than aloud.yaml has now (labels, synonyms, languages or stems); they are exported as recorded (config_changed: true); \`aloud session reparse\` re-derives them`,
+    );
   }
   return { annotator, kind: state.kind, items: state.items, notes: state.notes, warnings, codings: fold.coding.codings() };
 }

@@ -14,10 +14,19 @@ export async function checkReceiptBeside(
   problemsOf: (receiptText: string, receiptFile: string) => InputProblem[],
 ): Promise<{ receipt: 'ok' | 'absent' | 'invalid'; problems: InputProblem[] }> {
   const receiptFile = receiptFileName(file);
-  if (!(await stat(receiptFile).then((s) => s.isFile(), () => false))) return { receipt: 'absent', problems: [] };
+  if (
+    !(await stat(receiptFile).then(
+      (s) => s.isFile(),
+      () => false,
+    ))
+  )
+    return { receipt: 'absent', problems: [] };
   let problems: InputProblem[];
   try {
-    const limits = { maxFileBytes: Math.max(DEFAULT_INPUT_LIMITS.maxFileBytes, exportBytes), maxLineBytes: DEFAULT_INPUT_LIMITS.maxLineBytes };
+    const limits = {
+      maxFileBytes: Math.max(DEFAULT_INPUT_LIMITS.maxFileBytes, exportBytes),
+      maxLineBytes: DEFAULT_INPUT_LIMITS.maxLineBytes,
+    };
     const receiptInput = await readInputFile(receiptFile, { lineBased: false, limits });
     problems = problemsOf(receiptInput.text, receiptFile);
   } catch (e) {
@@ -26,4 +35,3 @@ export async function checkReceiptBeside(
   }
   return { receipt: problems.length === 0 ? 'ok' : 'invalid', problems };
 }
-

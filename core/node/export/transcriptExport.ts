@@ -62,7 +62,8 @@ export async function exportTranscripts(options: {
   await checkExportTarget(project, options.outDir, 'folder', { force: false });
   const items = await loadProjectItems(project);
   const known = await options.sessions.annotators(project);
-  if (options.annotator !== undefined && !known.includes(options.annotator)) throw new ProjectError(`${project.dir}: no session for annotator "${options.annotator}"`);
+  if (options.annotator !== undefined && !known.includes(options.annotator))
+    throw new ProjectError(`${project.dir}: no session for annotator "${options.annotator}"`);
   const annotators = options.annotator === undefined ? known : [options.annotator];
   if (annotators.length === 0) throw new ProjectError(`${project.dir}: no annotator sessions to export yet`);
   const hide = options.deidentify ? await deidentifiedTranscripts(project, options.sessions, annotators, items) : null;
@@ -88,9 +89,20 @@ export async function exportTranscripts(options: {
           gaps.push({ annotator, item_id: item.id, reason: 'no_transcript' });
           continue;
         }
-        const plain = format === 'txt' ? formatTranscriptTxt(state.transcript) : format === 'srt' ? formatSrt(state.segments) : formatVtt(state.segments);
+        const plain =
+          format === 'txt'
+            ? formatTranscriptTxt(state.transcript)
+            : format === 'srt'
+              ? formatSrt(state.segments)
+              : formatVtt(state.segments);
         // a de-identified transcript says so inside where its format has room (SRT has none: its receipt says it)
-        const content = !hide ? plain : format === 'txt' ? `${DEIDENTIFIED_SENTENCE}\n\n${plain}` : format === 'vtt' ? plain.replace(/^WEBVTT/u, `WEBVTT ${DEIDENTIFIED_SENTENCE}`) : plain;
+        const content = !hide
+          ? plain
+          : format === 'txt'
+            ? `${DEIDENTIFIED_SENTENCE}\n\n${plain}`
+            : format === 'vtt'
+              ? plain.replace(/^WEBVTT/u, `WEBVTT ${DEIDENTIFIED_SENTENCE}`)
+              : plain;
         const name = `${encodeFileName(item.id, 'item id')}.${format}`;
         const relative = `${folder}/${name}`;
         if (realFolder === null) {

@@ -37,7 +37,10 @@ function recordAudio(record: AnyExportRecord): { path: string; sha256: string | 
  * read as a stream, record by record: the limits are per line and per record (and per file only when one is given),
  * and what the receipt is checked against (record count, counts, gaps, sha256, size) is kept as the records go by.
  */
-export async function validateExportFile(file: string, options: { project?: OpenProject; limits?: StreamLimits; onProgress?: (readBytes: number, totalBytes: number) => void } = {}): Promise<ExportFileValidation> {
+export async function validateExportFile(
+  file: string,
+  options: { project?: OpenProject; limits?: StreamLimits; onProgress?: (readBytes: number, totalBytes: number) => void } = {},
+): Promise<ExportFileValidation> {
   const limits = options.limits ?? DEFAULT_STREAM_LIMITS;
   const problems: InputProblem[] = [];
   // an export pair a crash cut short is finished (or undone) first: what is validated is the old pair or the new one
@@ -47,7 +50,9 @@ export async function validateExportFile(file: string, options: { project?: Open
     problems.push({ file, line: null, field: null, stage: 'input', message: 'unknown export file type: use .jsonl, .json or .csv' });
     const size = (await stat(file).catch(() => null))?.size ?? 0;
     const sha256 = await sha256OfFile(file).catch(() => '');
-    const beside = await checkReceiptBeside(file, size, (text, receiptFile) => receiptProblems(text, receiptFile, { fileName: path.basename(file), format, sha256, bytes: size, records: null }));
+    const beside = await checkReceiptBeside(file, size, (text, receiptFile) =>
+      receiptProblems(text, receiptFile, { fileName: path.basename(file), format, sha256, bytes: size, records: null }),
+    );
     return { file, format, records: null, receipt: beside.receipt, problems: [...problems, ...beside.problems], scripted_records: 0 };
   }
   // told by content, not the receipt: the receipt may be absent and is itself under check
@@ -66,12 +71,16 @@ export async function validateExportFile(file: string, options: { project?: Open
   // a de-identified export's recordings are the masked copies beside it, not the project's: checked, with its texts, there
   const statement = await receiptDeidentification(`${file}.receipt.json`);
   // without a receipt, the records that say inside they were de-identified are checked as such
-  const deidentified = statement ? await DeidentifiedExportCheck.open(file, `${file}.receipt.json`, statement, options.project) : await DeidentifiedExportCheck.openWithoutReceipt(file, options.project);
+  const deidentified = statement
+    ? await DeidentifiedExportCheck.open(file, `${file}.receipt.json`, statement, options.project)
+    : await DeidentifiedExportCheck.openWithoutReceipt(file, options.project);
   let scripted = 0;
   /** what the WAV check needs of each record with audio: checked once the file is read, not held as whole records */
   const withAudio: ExportedAudio[] = [];
   const check = new ExportRecordsCheck(file, facts, (record) => {
-    const model = (record as { model?: unknown; model_sha256?: unknown }).model ?? { sha256: (record as { model_sha256?: unknown }).model_sha256 };
+    const model = (record as { model?: unknown; model_sha256?: unknown }).model ?? {
+      sha256: (record as { model_sha256?: unknown }).model_sha256,
+    };
     if (isScriptedModel(model as { sha256: string | null })) scripted++;
     const checkedAsDeidentified = deidentified.record(record as unknown as Record<string, unknown>);
     const audio = options.project && !checkedAsDeidentified ? recordAudio(record) : null;
@@ -79,15 +88,19 @@ export async function validateExportFile(file: string, options: { project?: Open
   });
   const reader = new ExportTextReader(file, format, check, limits.maxRecordBytes);
   let parseFailure: InputProblem[] | null = null;
-  const input = await streamInputFile(file, { limits, lineBased: format !== 'json', ...(options.onProgress ? { onBytes: options.onProgress } : {}) }, (text) => {
-    if (parseFailure) return;
-    try {
-      reader.push(text);
-    } catch (e) {
-      if (!(e instanceof InputError)) throw e;
-      parseFailure = e.problems;
-    }
-  });
+  const input = await streamInputFile(
+    file,
+    { limits, lineBased: format !== 'json', ...(options.onProgress ? { onBytes: options.onProgress } : {}) },
+    (text) => {
+      if (parseFailure) return;
+      try {
+        reader.push(text);
+      } catch (e) {
+        if (!(e instanceof InputError)) throw e;
+        parseFailure = e.problems;
+      }
+    },
+  );
   if (input.problems.length === 0 && !parseFailure) {
     try {
       reader.end();
@@ -109,9 +122,23 @@ export async function validateExportFile(file: string, options: { project?: Open
     problems.push(...(await deidentified.finish()));
   }
   const beside = await checkReceiptBeside(file, input.bytes, (text, receiptFile) =>
-    receiptProblems(text, receiptFile, { fileName: path.basename(file), format, sha256: input.sha256, bytes: input.bytes, records, summaries }),
+    receiptProblems(text, receiptFile, {
+      fileName: path.basename(file),
+      format,
+      sha256: input.sha256,
+      bytes: input.bytes,
+      records,
+      summaries,
+    }),
   );
-  return { file, format, records, receipt: beside.receipt, problems: [...problems, ...beside.problems], scripted_records: records === null ? 0 : scripted };
+  return {
+    file,
+    format,
+    records,
+    receipt: beside.receipt,
+    problems: [...problems, ...beside.problems],
+    scripted_records: records === null ? 0 : scripted,
+  };
 }
 
 /** A units file beside a CSV export, told by its header (its first line). */
@@ -142,6 +169,8 @@ async function validateUnitsFile(file: string): Promise<ExportFileValidation> {
   }
   const bytes = (await stat(file)).size;
   const sha256 = await sha256OfFile(file);
-  const beside = await checkReceiptBeside(file, bytes, (text, receiptFile) => unitsReceiptProblems(text, receiptFile, { fileName: path.basename(file), sha256, bytes, rows }));
+  const beside = await checkReceiptBeside(file, bytes, (text, receiptFile) =>
+    unitsReceiptProblems(text, receiptFile, { fileName: path.basename(file), sha256, bytes, rows }),
+  );
   return { file, format: 'csv', records: rows, receipt: beside.receipt, problems: [...problems, ...beside.problems], scripted_records: 0 };
 }

@@ -54,7 +54,10 @@ export async function isProcessRewardFile(file: string, limits: StreamLimits): P
  * `aloud validate` on a process-reward export, read as a stream: parse, schema and rule stages; with a project,
  * every instance_id must be one of its items; then FILE.receipt.json when present, recounted from the records.
  */
-export async function validateProcessRewardFile(file: string, options: { project?: OpenProject; limits: StreamLimits }): Promise<ExportFileValidation> {
+export async function validateProcessRewardFile(
+  file: string,
+  options: { project?: OpenProject; limits: StreamLimits },
+): Promise<ExportFileValidation> {
   const problems: InputProblem[] = [];
   let itemIds: Set<string> | undefined;
   if (options.project) {
@@ -66,7 +69,11 @@ export async function validateProcessRewardFile(file: string, options: { project
     }
   }
   const check = new ProcessRewardCheck(file, itemIds);
-  const lines = new JsonLinesStream(file, (r) => check.record(r), (p) => check.unreadable(p));
+  const lines = new JsonLinesStream(
+    file,
+    (r) => check.record(r),
+    (p) => check.unreadable(p),
+  );
   const input = await streamInputFile(file, { limits: options.limits, lineBased: true }, (text) => lines.push(text));
   if (input.problems.length > 0) throw new InputError(input.problems);
   lines.end();
@@ -75,7 +82,19 @@ export async function validateProcessRewardFile(file: string, options: { project
   // a file that did not parse whole has no record count to hold the receipt to
   const parsedWhole = !checked.problems.some((p) => p.stage === 'parse' || p.stage === 'schema');
   const beside = await checkReceiptBeside(file, input.bytes, (text, receiptFile) =>
-    processRewardReceiptProblems(text, receiptFile, { fileName: path.basename(file), sha256: input.sha256, bytes: input.bytes, records: parsedWhole ? check.tally : null }),
+    processRewardReceiptProblems(text, receiptFile, {
+      fileName: path.basename(file),
+      sha256: input.sha256,
+      bytes: input.bytes,
+      records: parsedWhole ? check.tally : null,
+    }),
   );
-  return { file, format: 'process-reward', records: parsedWhole ? check.tally.records : null, receipt: beside.receipt, problems: [...problems, ...beside.problems], scripted_records: 0 };
+  return {
+    file,
+    format: 'process-reward',
+    records: parsedWhole ? check.tally.records : null,
+    receipt: beside.receipt,
+    problems: [...problems, ...beside.problems],
+    scripted_records: 0,
+  };
 }

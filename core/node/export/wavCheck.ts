@@ -14,7 +14,11 @@ export type WavCheck = { status: 'ok'; sha256: string } | { status: 'missing' } 
  * session format (16-bit PCM, mono, 16 kHz) whose header agrees with its length, as long as the log says (to the
  * millisecond), and, when a digest is expected (an earlier export's), with those exact bytes.
  */
-export async function checkSessionWav(projectDir: string, relative: string, expected: { durationMs: number; sha256?: string | null }): Promise<WavCheck> {
+export async function checkSessionWav(
+  projectDir: string,
+  relative: string,
+  expected: { durationMs: number; sha256?: string | null },
+): Promise<WavCheck> {
   let file: string;
   let bytes: Buffer;
   try {
@@ -23,7 +27,10 @@ export async function checkSessionWav(projectDir: string, relative: string, expe
   } catch (e) {
     if (e instanceof ProjectPathError && e.status === 404) return { status: 'missing' };
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { status: 'missing' };
-    return { status: 'disagrees', problem: e instanceof ProjectPathError ? e.message : `${relative}: cannot read (${(e as Error).message})` };
+    return {
+      status: 'disagrees',
+      problem: e instanceof ProjectPathError ? e.message : `${relative}: cannot read (${(e as Error).message})`,
+    };
   }
   const disagrees = (problem: string): WavCheck => ({ status: 'disagrees', problem: `${relative}: ${problem}` });
   let wav;
@@ -34,13 +41,19 @@ export async function checkSessionWav(projectDir: string, relative: string, expe
     throw e;
   }
   if (wav.format !== 'pcm' || wav.bitsPerSample !== 16 || wav.channels !== 1 || wav.sampleRate !== AUDIO_SAMPLE_RATE) {
-    return disagrees(`not a session recording (${wav.format} ${wav.bitsPerSample}-bit, ${wav.channels} channel(s), ${wav.sampleRate} Hz; sessions write 16-bit PCM mono at ${AUDIO_SAMPLE_RATE} Hz)`);
+    return disagrees(
+      `not a session recording (${wav.format} ${wav.bitsPerSample}-bit, ${wav.channels} channel(s), ${wav.sampleRate} Hz; sessions write 16-bit PCM mono at ${AUDIO_SAMPLE_RATE} Hz)`,
+    );
   }
-  if (wav.truncatedHeader) return disagrees("the WAV header's data size does not match the file (a crash, or the file was cut); open the session once to repair it");
+  if (wav.truncatedHeader)
+    return disagrees(
+      "the WAV header's data size does not match the file (a crash, or the file was cut); open the session once to repair it",
+    );
   const durationMs = Math.round((wav.samples.length * 1000) / AUDIO_SAMPLE_RATE);
   if (durationMs !== expected.durationMs) return disagrees(`holds ${durationMs} ms of audio, the session log ${expected.durationMs} ms`);
   const sha256 = sha256Hex(bytes);
-  if (expected.sha256 && expected.sha256 !== sha256) return disagrees(`sha256 is ${sha256}, the export recorded ${expected.sha256} (the file changed since)`);
+  if (expected.sha256 && expected.sha256 !== sha256)
+    return disagrees(`sha256 is ${sha256}, the export recorded ${expected.sha256} (the file changed since)`);
   return { status: 'ok', sha256 };
 }
 
@@ -48,7 +61,12 @@ export async function checkSessionWav(projectDir: string, relative: string, expe
  * For export: the WAV's sha256 when it agrees with the log, else null (the export records a gap for the item) and
  * a warning saying what disagrees. A missing file is a gap without a warning (the gap says it).
  */
-export async function exportedWavSha256(projectDir: string, relative: string, durationMs: number, warn: (message: string) => void): Promise<string | null> {
+export async function exportedWavSha256(
+  projectDir: string,
+  relative: string,
+  durationMs: number,
+  warn: (message: string) => void,
+): Promise<string | null> {
   const check = await checkSessionWav(projectDir, relative, { durationMs });
   if (check.status === 'ok') return check.sha256;
   if (check.status === 'disagrees') warn(`${check.problem}: exported without its audio digest (a gap)`);
@@ -69,8 +87,10 @@ export async function exportedWavProblems(projectDir: string, records: readonly 
     if (audio.sha256 === null) continue;
     const check = await checkSessionWav(projectDir, audio.path, { durationMs: audio.duration_ms, sha256: audio.sha256 });
     const where = `${annotator} / ${item_id}`;
-    if (check.status === 'missing') problems.push({ file, line: null, field: 'audio', stage: 'rule', message: `${where}: ${audio.path} is missing from the project` });
-    if (check.status === 'disagrees') problems.push({ file, line: null, field: 'audio', stage: 'rule', message: `${where}: ${check.problem}` });
+    if (check.status === 'missing')
+      problems.push({ file, line: null, field: 'audio', stage: 'rule', message: `${where}: ${audio.path} is missing from the project` });
+    if (check.status === 'disagrees')
+      problems.push({ file, line: null, field: 'audio', stage: 'rule', message: `${where}: ${check.problem}` });
   }
   return problems;
 }

@@ -28,7 +28,8 @@ export class ProjectPathError extends ProjectError {
 /** O_NOFOLLOW where the platform has it (not on Windows, where the lstat check below stands alone). */
 export const O_NOFOLLOW: number = constants.O_NOFOLLOW ?? 0;
 
-const LINK_HINT = 'Aloud does not read or write project data through links (projects travel as archives and git repos, so a link is input); replace it with the real file';
+const LINK_HINT =
+  'Aloud does not read or write project data through links (projects travel as archives and git repos, so a link is input); replace it with the real file';
 
 /** Real path of the nearest existing ancestor of `p`, joined with the rest of `p`. */
 export async function realOfNearest(p: string): Promise<string> {
@@ -66,7 +67,8 @@ export async function resolveInside(folder: string, candidate: string, mode: 're
     } catch {
       throw new ProjectPathError(lexical, 404, 'not found', '');
     }
-    if (!isInsideFolder(realFolder, real)) throw new ProjectPathError(lexical, 403, `is a link that leads outside the project (to ${real})`, LINK_HINT);
+    if (!isInsideFolder(realFolder, real))
+      throw new ProjectPathError(lexical, 403, `is a link that leads outside the project (to ${real})`, LINK_HINT);
     return real;
   }
   const realParent = await realOfNearest(path.dirname(lexical));
@@ -84,7 +86,8 @@ export async function writableTarget(realFolder: string, name: string, shownAs: 
   const target = path.join(realFolder, name);
   const info = await lstat(target).catch(() => null);
   if (info?.isSymbolicLink()) throw new ProjectPathError(shownAs, 403, 'is a symbolic link; refusing to write through it', LINK_HINT);
-  if (info?.isFile() && info.nlink > 1) throw new ProjectPathError(shownAs, 403, `is a hard link (${info.nlink} names for one file); refusing to write through it`, LINK_HINT);
+  if (info?.isFile() && info.nlink > 1)
+    throw new ProjectPathError(shownAs, 403, `is a hard link (${info.nlink} names for one file); refusing to write through it`, LINK_HINT);
   return target;
 }
 
@@ -99,7 +102,8 @@ export async function resolveFileInside(folder: string, candidate: string): Prom
     return { ok: true, file, size: info.size };
   } catch (e) {
     // The reason, not the message: a refusal sent to a page does not spell out the real path.
-    if (e instanceof ProjectPathError) return { ok: false, status: e.status, reason: e.status === 404 ? 'not found' : 'leads outside the folder' };
+    if (e instanceof ProjectPathError)
+      return { ok: false, status: e.status, reason: e.status === 404 ? 'not found' : 'leads outside the folder' };
     return { ok: false, status: 404, reason: 'not found' };
   }
 }
@@ -128,10 +132,23 @@ export async function openNoFollow(file: string, flags: keyof typeof FLAGS): Pro
   }
   if (O_NOFOLLOW === 0 || flags !== 'r') {
     const info = await handle.stat().catch(() => null);
-    const linked = O_NOFOLLOW === 0 ? await lstat(file).then((l) => l.isSymbolicLink(), () => false) : false;
+    const linked =
+      O_NOFOLLOW === 0
+        ? await lstat(file).then(
+            (l) => l.isSymbolicLink(),
+            () => false,
+          )
+        : false;
     if (linked || (flags !== 'r' && info !== null && info.nlink > 1)) {
       await handle.close();
-      throw new ProjectPathError(file, 403, linked ? 'is a symbolic link; refusing to open it' : `is a hard link (${info!.nlink} names for one file); refusing to write through it`, LINK_HINT);
+      throw new ProjectPathError(
+        file,
+        403,
+        linked
+          ? 'is a symbolic link; refusing to open it'
+          : `is a hard link (${info!.nlink} names for one file); refusing to write through it`,
+        LINK_HINT,
+      );
     }
   }
   return handle;

@@ -16,8 +16,14 @@ export function parseByteSize(value: string, option: string): number {
 /** Limits from --max-file-bytes / --max-line-bytes, defaulting to 64 MiB a file and 1 MiB a line. */
 export function inputLimitsFrom(values: { 'max-file-bytes'?: string | undefined; 'max-line-bytes'?: string | undefined }): InputLimits {
   return {
-    maxFileBytes: values['max-file-bytes'] === undefined ? DEFAULT_INPUT_LIMITS.maxFileBytes : parseByteSize(values['max-file-bytes'], '--max-file-bytes'),
-    maxLineBytes: values['max-line-bytes'] === undefined ? DEFAULT_INPUT_LIMITS.maxLineBytes : parseByteSize(values['max-line-bytes'], '--max-line-bytes'),
+    maxFileBytes:
+      values['max-file-bytes'] === undefined
+        ? DEFAULT_INPUT_LIMITS.maxFileBytes
+        : parseByteSize(values['max-file-bytes'], '--max-file-bytes'),
+    maxLineBytes:
+      values['max-line-bytes'] === undefined
+        ? DEFAULT_INPUT_LIMITS.maxLineBytes
+        : parseByteSize(values['max-line-bytes'], '--max-line-bytes'),
   };
 }
 
@@ -25,10 +31,20 @@ export function inputLimitsFrom(values: { 'max-file-bytes'?: string | undefined;
  * Limits for reading an export as a stream, from --max-file-bytes / --max-line-bytes / --max-record-bytes: per line
  * (1 MiB) and per record (4 MiB) by default; per file only when --max-file-bytes is given.
  */
-export function streamLimitsFrom(values: { 'max-file-bytes'?: string | undefined; 'max-line-bytes'?: string | undefined; 'max-record-bytes'?: string | undefined }): StreamLimits {
+export function streamLimitsFrom(values: {
+  'max-file-bytes'?: string | undefined;
+  'max-line-bytes'?: string | undefined;
+  'max-record-bytes'?: string | undefined;
+}): StreamLimits {
   return {
     maxFileBytes: values['max-file-bytes'] === undefined ? null : parseByteSize(values['max-file-bytes'], '--max-file-bytes'),
-    maxLineBytes: values['max-line-bytes'] === undefined ? DEFAULT_STREAM_LIMITS.maxLineBytes : parseByteSize(values['max-line-bytes'], '--max-line-bytes'),
-    maxRecordBytes: values['max-record-bytes'] === undefined ? DEFAULT_STREAM_LIMITS.maxRecordBytes : parseByteSize(values['max-record-bytes'], '--max-record-bytes'),
+    maxLineBytes:
+      values['max-line-bytes'] === undefined
+        ? DEFAULT_STREAM_LIMITS.maxLineBytes
+        : parseByteSize(values['max-line-bytes'], '--max-line-bytes'),
+    maxRecordBytes:
+      values['max-record-bytes'] === undefined
+        ? DEFAULT_STREAM_LIMITS.maxRecordBytes
+        : parseByteSize(values['max-record-bytes'], '--max-record-bytes'),
   };
 }

@@ -16,7 +16,11 @@ export interface StreamLimits {
   maxRecordBytes: number;
 }
 
-export const DEFAULT_STREAM_LIMITS: Readonly<StreamLimits> = Object.freeze({ maxFileBytes: null, maxLineBytes: 1024 * 1024, maxRecordBytes: 4 * 1024 * 1024 });
+export const DEFAULT_STREAM_LIMITS: Readonly<StreamLimits> = Object.freeze({
+  maxFileBytes: null,
+  maxLineBytes: 1024 * 1024,
+  maxRecordBytes: 4 * 1024 * 1024,
+});
 
 /** What reading a file as a stream found: its input-stage problems, and its size and sha256 (of every byte read). */
 export interface StreamedInput {
@@ -59,13 +63,20 @@ export async function streamInputFile(
     handle = await open(file, 'r');
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    return { problems: [problem(null, code === 'ENOENT' ? 'file not found' : `cannot open (${code ?? (e as Error).message})`)], bytes: 0, sha256: hash.digest('hex') };
+    return {
+      problems: [problem(null, code === 'ENOENT' ? 'file not found' : `cannot open (${code ?? (e as Error).message})`)],
+      bytes: 0,
+      sha256: hash.digest('hex'),
+    };
   }
   try {
     const info = await handle.stat();
     if (!info.isFile()) return { problems: [problem(null, 'not a regular file')], bytes: 0, sha256: hash.digest('hex') };
     // over the size limit: refused as a whole, read only to hash it (a receipt beside it is still checked)
-    const tooBig = limits.maxFileBytes !== null && info.size > limits.maxFileBytes ? problem(null, `file is ${info.size} bytes, over the limit of ${limits.maxFileBytes} bytes`) : null;
+    const tooBig =
+      limits.maxFileBytes !== null && info.size > limits.maxFileBytes
+        ? problem(null, `file is ${info.size} bytes, over the limit of ${limits.maxFileBytes} bytes`)
+        : null;
     const overlong: InputProblem[] = [];
     let utf8: InputProblem | null = null;
     const chunkBytes = options.chunkBytes ?? CHUNK_BYTES;
@@ -86,7 +97,8 @@ export async function streamInputFile(
     let lastByte = -1;
     const endLine = (): void => {
       const length = lineBytes - (lastByte === 0x0d ? 1 : 0);
-      if (length > limits.maxLineBytes) overlong.push(problem(line, `line is ${length} bytes, over the limit of ${limits.maxLineBytes} bytes`));
+      if (length > limits.maxLineBytes)
+        overlong.push(problem(line, `line is ${length} bytes, over the limit of ${limits.maxLineBytes} bytes`));
     };
     for (;;) {
       const { bytesRead } = await handle.read(chunk, 0, chunkBytes, null);
@@ -136,14 +148,18 @@ export async function streamInputFile(
       if (text.length > 0) onText(text);
     }
     if (options.lineBased) endLine();
-    if (utf8 === null && overlong.length === 0 && pending.length > 0) utf8 = malformed(pending, firstInvalidUtf8Offset(pending) < 0 ? 0 : firstInvalidUtf8Offset(pending));
+    if (utf8 === null && overlong.length === 0 && pending.length > 0)
+      utf8 = malformed(pending, firstInvalidUtf8Offset(pending) < 0 ? 0 : firstInvalidUtf8Offset(pending));
     return { problems: tooBig ? [tooBig] : overlong.length > 0 ? overlong : utf8 ? [utf8] : [], bytes: total, sha256: hash.digest('hex') };
 
     function malformed(bytes: Uint8Array, offset: number): InputProblem {
       const at = offset < 0 ? 0 : offset;
       let breaks = bodyLines;
       for (let i = 0; i < at; i++) if (bytes[i] === 0x0a) breaks++;
-      return problem(breaks + 1, `not valid UTF-8: malformed byte sequence at byte ${bodyOffset + at + (bom ? 3 : 0)} (0x${(bytes[at] ?? 0).toString(16).padStart(2, '0')}); save the file as UTF-8`);
+      return problem(
+        breaks + 1,
+        `not valid UTF-8: malformed byte sequence at byte ${bodyOffset + at + (bom ? 3 : 0)} (0x${(bytes[at] ?? 0).toString(16).padStart(2, '0')}); save the file as UTF-8`,
+      );
     }
   } finally {
     await handle.close();

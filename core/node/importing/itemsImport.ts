@@ -3,7 +3,15 @@ import path from 'node:path';
 import type { Item } from '../../common/items/item';
 import { conversationsToItems, messagesFromRecords, type ConversationGap } from '../../common/items/conversations';
 import { mergeItems, type ImportMode } from '../../common/items/itemsMerge';
-import { csvRowsAsValues, formatFromFileName, itemCsvRecords, itemsFromRecords, parseRecords, requireColumns, type TabularFormat } from '../../common/items/itemsSource';
+import {
+  csvRowsAsValues,
+  formatFromFileName,
+  itemCsvRecords,
+  itemsFromRecords,
+  parseRecords,
+  requireColumns,
+  type TabularFormat,
+} from '../../common/items/itemsSource';
 import type { LabelSchemaContext } from '../../common/reasoning/modelLabel';
 import { parseCsv } from '../../common/io/csv';
 import { InputError, type InputProblem } from '../../common/io/inputProblem';
@@ -59,13 +67,30 @@ export interface ImportSource {
   lines: Map<string, number>;
   sha256: string;
   format: TabularFormat;
-  stats: Pick<ImportSummary, 'messages' | 'conversations' | 'candidate_replies' | 'included_pairs' | 'gaps' | 'distinct_user_contexts' | 'words_all_messages' | 'words_eligible_messages' | 'words_pairs' | 'messages_without_text'>;
+  stats: Pick<
+    ImportSummary,
+    | 'messages'
+    | 'conversations'
+    | 'candidate_replies'
+    | 'included_pairs'
+    | 'gaps'
+    | 'distinct_user_contexts'
+    | 'words_all_messages'
+    | 'words_eligible_messages'
+    | 'words_pairs'
+    | 'messages_without_text'
+  >;
 }
 
 const CONVERSATION_OPTIONAL_COLUMNS = ['parent_id', 'session_id', 'message_tree_id', 'reasoning', 'reasoning_content', 'model_label'];
 
 /** `schema`: the project's labels, against which a model's answer (`model_label`) is resolved. */
-export async function readImportSource(file: string, kind: ImportKind, limits?: InputLimits, schema?: LabelSchemaContext): Promise<ImportSource> {
+export async function readImportSource(
+  file: string,
+  kind: ImportKind,
+  limits?: InputLimits,
+  schema?: LabelSchemaContext,
+): Promise<ImportSource> {
   const format = formatFromFileName(file);
   if (format === null) {
     throw new InputError([{ file, line: null, field: null, stage: 'input', message: 'unknown file type: use .jsonl, .json or .csv' }]);
@@ -138,7 +163,15 @@ export async function importIntoProject(options: ImportOptions): Promise<ImportS
   const { project, source: file } = options;
   const target = itemsPath(project);
   if (formatFromFileName(target) !== 'jsonl') {
-    throw new InputError([{ file: project.configPath, line: null, field: 'items', stage: 'rule', message: `import writes JSON Lines, but the project's items file is ${project.config.items}; point "items" at a .jsonl file` }]);
+    throw new InputError([
+      {
+        file: project.configPath,
+        line: null,
+        field: 'items',
+        stage: 'rule',
+        message: `import writes JSON Lines, but the project's items file is ${project.config.items}; point "items" at a .jsonl file`,
+      },
+    ]);
   }
   const source = await readImportSource(file, options.kind, options.limits, projectLabelSchema(project));
   const existing = await readExistingItems(target, project);
@@ -148,7 +181,13 @@ export async function importIntoProject(options: ImportOptions): Promise<ImportS
   for (const item of source.items) {
     const known = existingByKey.get(itemIdKey(item.id));
     if (known !== undefined && known !== item.id) {
-      problems.push({ file, line: source.lines.get(item.id) ?? null, field: 'id', stage: 'rule', message: `item id ${JSON.stringify(item.id)} is the project's item ${JSON.stringify(known)} (${target}) in another form (Unicode normalisation or an invisible character); use the project's id` });
+      problems.push({
+        file,
+        line: source.lines.get(item.id) ?? null,
+        field: 'id',
+        stage: 'rule',
+        message: `item id ${JSON.stringify(item.id)} is the project's item ${JSON.stringify(known)} (${target}) in another form (Unicode normalisation or an invisible character); use the project's id`,
+      });
     }
   }
   if (problems.length > 0) throw new InputError(problems);
@@ -156,17 +195,37 @@ export async function importIntoProject(options: ImportOptions): Promise<ImportS
 
   if (options.mode === 'append') {
     for (const id of merged.changed) {
-      problems.push({ file, line: source.lines.get(id) ?? null, field: 'id', stage: 'rule', message: `item "${id}" already exists in ${target} with different content; use --replace to change it` });
+      problems.push({
+        file,
+        line: source.lines.get(id) ?? null,
+        field: 'id',
+        stage: 'rule',
+        message: `item "${id}" already exists in ${target} with different content; use --replace to change it`,
+      });
     }
   } else if (!options.force && (merged.removed.length > 0 || merged.changed.length > 0)) {
     const withData = await itemsWithSessionData(project.dir);
     for (const id of merged.changed) {
       const who = withData.get(id);
-      if (who) problems.push({ file, line: source.lines.get(id) ?? null, field: 'id', stage: 'rule', message: `item "${id}" would change but has session data (${who.join(', ')}); use --force to change it anyway` });
+      if (who)
+        problems.push({
+          file,
+          line: source.lines.get(id) ?? null,
+          field: 'id',
+          stage: 'rule',
+          message: `item "${id}" would change but has session data (${who.join(', ')}); use --force to change it anyway`,
+        });
     }
     for (const id of merged.removed) {
       const who = withData.get(id);
-      if (who) problems.push({ file, line: null, field: 'id', stage: 'rule', message: `item "${id}" would be removed but has session data (${who.join(', ')}); its recordings would be orphaned — keep it in the file or use --force` });
+      if (who)
+        problems.push({
+          file,
+          line: null,
+          field: 'id',
+          stage: 'rule',
+          message: `item "${id}" would be removed but has session data (${who.join(', ')}); its recordings would be orphaned — keep it in the file or use --force`,
+        });
     }
   }
   if (problems.length > 0) throw new InputError(problems);
@@ -225,7 +284,10 @@ async function freeStamp(dir: string, now: Date): Promise<string> {
   const base = now.toISOString().replace(/[:.]/g, '-');
   for (let n = 1; ; n++) {
     const stamp = n === 1 ? base : `${base}-${n}`;
-    const taken = await stat(path.join(dir, `${stamp}-import.json`)).then(() => true, () => false);
+    const taken = await stat(path.join(dir, `${stamp}-import.json`)).then(
+      () => true,
+      () => false,
+    );
     if (!taken) return stamp;
   }
 }

@@ -109,14 +109,40 @@ async function* fileBytes(file: string, end?: number): AsyncGenerator<Buffer> {
  * name, the sha256 of every item's id, text and context, and of every file). The session is locked while it is read,
  * so no window writes into it meanwhile; the pack is written under a hidden name and renamed when complete.
  */
-export async function packSession(options: { project: OpenProject; annotator: string; out: string; force?: boolean; onProgress?: PackProgress; now?: () => Date }): Promise<PackResult> {
+export async function packSession(options: {
+  project: OpenProject;
+  annotator: string;
+  out: string;
+  force?: boolean;
+  onProgress?: PackProgress;
+  now?: () => Date;
+}): Promise<PackResult> {
   const { project } = options;
   const annotator = normalizeAnnotatorName(options.annotator);
   const paths = sessionPaths(project.dir, annotator);
-  if (!(await stat(paths.events).then((s) => s.isFile(), () => false))) throw new ProjectError(`${project.dir}: no session of "${annotator}" to pack (${paths.events} not found)`);
+  if (
+    !(await stat(paths.events).then(
+      (s) => s.isFile(),
+      () => false,
+    ))
+  )
+    throw new ProjectError(`${project.dir}: no session of "${annotator}" to pack (${paths.events} not found)`);
   const out = path.resolve(options.out);
-  if (!(await stat(path.dirname(out)).then((s) => s.isDirectory(), () => false))) throw new ProjectError(`--out ${options.out}: the folder ${path.dirname(out)} does not exist`);
-  if (!options.force && (await lstat(out).then(() => true, () => false))) throw new ProjectError(`--out ${options.out}: file exists; choose another name or pass --force to replace it`);
+  if (
+    !(await stat(path.dirname(out)).then(
+      (s) => s.isDirectory(),
+      () => false,
+    ))
+  )
+    throw new ProjectError(`--out ${options.out}: the folder ${path.dirname(out)} does not exist`);
+  if (
+    !options.force &&
+    (await lstat(out).then(
+      () => true,
+      () => false,
+    ))
+  )
+    throw new ProjectError(`--out ${options.out}: file exists; choose another name or pass --force to replace it`);
   const items = await loadProjectItems(project);
   const lock = await acquireSessionLock(paths.lock, { sessionLabel: `the session of "${annotator}" in ${project.dir}` });
   const part = path.join(path.dirname(out), `.${path.basename(out)}.${process.pid}.part`);
@@ -147,9 +173,18 @@ export async function packSession(options: { project: OpenProject; annotator: st
     try {
       const tar = new TarWriter(handle);
       const missingNewline = streamed.missingFinalNewline && lastLine !== null ? [lastLine as Buffer, Buffer.from('\n')] : [];
-      files.push({ path: PACK_LOG, sha256: await tar.add(PACK_LOG, logBytes, counted(concat(fileBytes(paths.events, streamed.completeBytes), missingNewline))), bytes: logBytes });
+      files.push({
+        path: PACK_LOG,
+        sha256: await tar.add(PACK_LOG, logBytes, counted(concat(fileBytes(paths.events, streamed.completeBytes), missingNewline))),
+        bytes: logBytes,
+      });
       if (files[0]!.sha256 !== logHash.digest('hex')) throw new ProjectError(`${paths.events}: changed while it was packed; pack again`);
-      for (const wav of audio) files.push({ path: `audio/${wav.name}`, sha256: await tar.add(`audio/${wav.name}`, wav.bytes, counted(fileBytes(wav.file))), bytes: wav.bytes });
+      for (const wav of audio)
+        files.push({
+          path: `audio/${wav.name}`,
+          sha256: await tar.add(`audio/${wav.name}`, wav.bytes, counted(fileBytes(wav.file))),
+          bytes: wav.bytes,
+        });
       const facts = projectFacts(project, items);
       const manifest: SessionPackManifest = {
         pack_version: PACK_VERSION,
@@ -157,7 +192,12 @@ export async function packSession(options: { project: OpenProject; annotator: st
         project: project.config.name,
         annotator,
         events: streamed.events,
-        items: items.map((item) => ({ id: item.id, id_sha256: sha256Hex(item.id), text_sha256: facts.items.get(item.id)!.textSha256, context_sha256: facts.items.get(item.id)!.contextSha256 })),
+        items: items.map((item) => ({
+          id: item.id,
+          id_sha256: sha256Hex(item.id),
+          text_sha256: facts.items.get(item.id)!.textSha256,
+          context_sha256: facts.items.get(item.id)!.contextSha256,
+        })),
         files,
         app_version: await appVersion(),
         created_at: (options.now ?? (() => new Date()))().toISOString(),
@@ -224,14 +264,18 @@ async function clearStaleUnpacks(projectDir: string): Promise<void> {
 /** Per-line sha256 of a log's complete lines (to compare two logs line by line without holding either). */
 async function lineDigests(file: string): Promise<{ digests: Buffer[]; events: number }> {
   const digests: Buffer[] = [];
-  const { events } = await streamSessionLog(file, () => undefined, { onLine: ({ bytes }) => void digests.push(createHash('sha256').update(bytes).digest()) });
+  const { events } = await streamSessionLog(file, () => undefined, {
+    onLine: ({ bytes }) => void digests.push(createHash('sha256').update(bytes).digest()),
+  });
   return { digests, events };
 }
 
 /** The text of line `n` (1-based) of a log, for a refusal that names it. */
 async function lineOf(file: string, n: number): Promise<string | null> {
   let found: string | null = null;
-  await streamSessionLog(file, () => undefined, { onLine: ({ line, bytes }) => void (line === n ? (found = bytes.toString('utf8')) : undefined) }).catch(() => undefined);
+  await streamSessionLog(file, () => undefined, {
+    onLine: ({ line, bytes }) => void (line === n ? (found = bytes.toString('utf8')) : undefined),
+  }).catch(() => undefined);
   return found;
 }
 
@@ -248,14 +292,22 @@ async function lineOf(file: string, n: number): Promise<string | null> {
 /** The steps of unpacking into a held session, for crash-point tests: each is durable when reported. */
 export type UnpackStep = 'checked' | 'audio-placed' | 'log-replaced';
 
-export async function unpackSession(options: { project: OpenProject; file: string; onProgress?: PackProgress; crashPoint?: (step: UnpackStep) => Promise<void> }): Promise<UnpackResult> {
+export async function unpackSession(options: {
+  project: OpenProject;
+  file: string;
+  onProgress?: PackProgress;
+  crashPoint?: (step: UnpackStep) => Promise<void>;
+}): Promise<UnpackResult> {
   const step = options.crashPoint ?? (() => Promise.resolve());
   const { project } = options;
   const file = path.resolve(options.file);
   const info = await stat(file).catch(() => null);
   if (!info?.isFile()) throw new ProjectError(`${options.file}: pack not found`);
   await clearStaleUnpacks(project.dir);
-  const work = path.join(project.dir, `${UNPACK_PREFIX}${hostname().replace(/[^A-Za-z0-9-]/g, '_')}-${process.pid}-${randomBytes(4).toString('hex')}`);
+  const work = path.join(
+    project.dir,
+    `${UNPACK_PREFIX}${hostname().replace(/[^A-Za-z0-9-]/g, '_')}-${process.pid}-${randomBytes(4).toString('hex')}`,
+  );
   const session = path.join(work, 'session');
   await mkdir(path.join(session, 'audio'), { recursive: true });
   const refuse = (message: string): never => {
@@ -286,7 +338,7 @@ export async function unpackSession(options: { project: OpenProject; file: strin
               piece: async (b) => {
                 hash.update(b);
                 bytes += b.length;
-                for (let done = 0; done < b.length; ) done += (await target.write(b, done)).bytesWritten;
+                for (let done = 0; done < b.length;) done += (await target.write(b, done)).bytesWritten;
               },
               end: async () => {
                 await target.sync();
@@ -300,7 +352,8 @@ export async function unpackSession(options: { project: OpenProject; file: strin
         (read) => options.onProgress?.(read, info.size),
       );
     } catch (e) {
-      if (e instanceof TarFormatError) throw new PackUnreadableError(`${options.file}: not a readable session pack: ${e.message}; nothing was unpacked`);
+      if (e instanceof TarFormatError)
+        throw new PackUnreadableError(`${options.file}: not a readable session pack: ${e.message}; nothing was unpacked`);
       throw e;
     } finally {
       await handle.close();
@@ -321,20 +374,28 @@ export async function unpackSession(options: { project: OpenProject; file: strin
       const got = extracted.get(listed.path);
       if (!got) refuse(`${listed.path} is listed in the manifest but not in the pack`);
       if (got!.sha256 !== listed.sha256 || got!.bytes !== listed.bytes) {
-        refuse(`${listed.path} is not what the manifest says (sha256 ${got!.sha256}, ${got!.bytes} bytes; the manifest says ${listed.sha256}, ${listed.bytes} bytes): the pack was changed or damaged`);
+        refuse(
+          `${listed.path} is not what the manifest says (sha256 ${got!.sha256}, ${got!.bytes} bytes; the manifest says ${listed.sha256}, ${listed.bytes} bytes): the pack was changed or damaged`,
+        );
       }
     }
-    for (const name of extracted.keys()) if (!manifest.files.some((f) => f.path === name)) refuse(`${name} is in the pack but not in its manifest`);
+    for (const name of extracted.keys())
+      if (!manifest.files.some((f) => f.path === name)) refuse(`${name} is in the pack but not in its manifest`);
     // 3. the same project and the same items
-    if (manifest.project !== project.config.name) refuse(`it is a pack of project "${manifest.project}", this project is "${project.config.name}"`);
+    if (manifest.project !== project.config.name)
+      refuse(`it is a pack of project "${manifest.project}", this project is "${project.config.name}"`);
     const difference = firstItemDifference(manifest.items, projectFacts(project, await loadProjectItems(project)).items);
     if (difference) refuse(difference);
     const annotator = normalizeAnnotatorName(manifest.annotator);
     const nameProblem = annotatorNameProblem(annotator);
     if (nameProblem) refuse(nameProblem);
     const heldFolders = await readdir(path.join(project.dir, 'sessions'), { withFileTypes: true }).catch(() => []);
-    const like = lookAlikeOf(annotator, heldFolders.filter((f) => f.isDirectory()).map((f) => decodeFileName(f.name)));
-    if (like !== null) refuse(`it is the session of "${annotator}", which looks like the existing annotator "${like}"; rename one of them first`);
+    const like = lookAlikeOf(
+      annotator,
+      heldFolders.filter((f) => f.isDirectory()).map((f) => decodeFileName(f.name)),
+    );
+    if (like !== null)
+      refuse(`it is the session of "${annotator}", which looks like the existing annotator "${like}"; rename one of them first`);
     // 4. the log, as the session store reads it: whole, every event checked, the annotator's own
     const packLog = path.join(session, PACK_LOG);
     const paths = sessionPaths(project.dir, annotator);
@@ -347,7 +408,10 @@ export async function unpackSession(options: { project: OpenProject; file: strin
         if (event.seq === 1) started = event.data as { annotator?: unknown };
         if (event.type !== 'recording_started') return;
         const named = packAudioOf(paths, event.data.audio_path);
-        if (named === null) refuse(`its log's event ${event.seq} (recording_started) names the audio ${JSON.stringify(event.data.audio_path)}, which is not a file of the session's audio folder (sessions/${path.basename(paths.dir)}/audio/)`);
+        if (named === null)
+          refuse(
+            `its log's event ${event.seq} (recording_started) names the audio ${JSON.stringify(event.data.audio_path)}, which is not a file of the session's audio folder (sessions/${path.basename(paths.dir)}/audio/)`,
+          );
         namedAudio.add(named!);
       });
     } catch (e) {
@@ -356,7 +420,10 @@ export async function unpackSession(options: { project: OpenProject; file: strin
     }
     if (packed.torn || packed.missingFinalNewline) refuse('its log ends in an incomplete line');
     if (packed.events !== manifest.events) refuse(`its log holds ${packed.events} events, the manifest says ${manifest.events}`);
-    if ((started as { annotator?: unknown } | null)?.annotator !== annotator) refuse(`its log is the session of "${String((started as { annotator?: unknown } | null)?.annotator)}", not of "${annotator}" as the manifest says`);
+    if ((started as { annotator?: unknown } | null)?.annotator !== annotator)
+      refuse(
+        `its log is the session of "${String((started as { annotator?: unknown } | null)?.annotator)}", not of "${annotator}" as the manifest says`,
+      );
 
     // files no event names are left out of the project and reported
     const strayFiles = manifest.files.map((f) => f.path).filter((name) => name !== PACK_LOG && !namedAudio.has(name));
@@ -365,14 +432,35 @@ export async function unpackSession(options: { project: OpenProject; file: strin
 
     // 5. into the project, through no symbolic link: every folder and file unpacking writes must be the project's own
     const linked = await firstLinkOnPaths(project.dir, [paths.events, ...placed.map((f) => path.join(paths.dir, ...f.path.split('/')))]);
-    if (linked) refuse(`${linked} is a symbolic link; unpacking writes only into the project's own folders (replace the link by a folder, or move it out)`);
-    const held = await stat(paths.events).then((s) => s.isFile(), () => false);
+    if (linked)
+      refuse(
+        `${linked} is a symbolic link; unpacking writes only into the project's own folders (replace the link by a folder, or move it out)`,
+      );
+    const held = await stat(paths.events).then(
+      (s) => s.isFile(),
+      () => false,
+    );
     if (!held) {
-      if (await lstat(paths.dir).then(() => true, () => false)) refuse(`${paths.dir} exists but holds no session log; move it out of the project first`);
+      if (
+        await lstat(paths.dir).then(
+          () => true,
+          () => false,
+        )
+      )
+        refuse(`${paths.dir} exists but holds no session log; move it out of the project first`);
       await mkdir(path.dirname(paths.dir), { recursive: true });
       await rename(session, paths.dir);
       await syncFolder(path.dirname(paths.dir));
-      return { file, annotator, status: 'added', events_before: 0, events_after: packed.events, appended: packed.events, audio_files: placed.length, stray_files: strayFiles };
+      return {
+        file,
+        annotator,
+        status: 'added',
+        events_before: 0,
+        events_after: packed.events,
+        appended: packed.events,
+        audio_files: placed.length,
+        stray_files: strayFiles,
+      };
     }
     const lock = await acquireSessionLock(paths.lock, { sessionLabel: `the session of "${annotator}" in ${project.dir}` });
     try {
@@ -380,18 +468,23 @@ export async function unpackSession(options: { project: OpenProject; file: strin
       try {
         heldLines = await lineDigests(paths.events);
       } catch (e) {
-        if (e instanceof SessionLogError) refuse(`the session of "${annotator}" this project holds is damaged (${e.message}); check it with aloud doctor --project`);
+        if (e instanceof SessionLogError)
+          refuse(`the session of "${annotator}" this project holds is damaged (${e.message}); check it with aloud doctor --project`);
         throw e;
       }
       const packLines = await lineDigests(packLog);
       const shared = Math.min(heldLines.events, packLines.events);
       for (let i = 0; i < shared; i++) {
         if (!heldLines.digests[i]!.equals(packLines.digests[i]!)) {
-          refuse(`its log does not extend the session of "${annotator}" this project holds: ${describeEventLine(i + 1, await lineOf(packLog, i + 1))} in the pack is ${describeEventLine(i + 1, await lineOf(paths.events, i + 1))} here`);
+          refuse(
+            `its log does not extend the session of "${annotator}" this project holds: ${describeEventLine(i + 1, await lineOf(packLog, i + 1))} in the pack is ${describeEventLine(i + 1, await lineOf(paths.events, i + 1))} here`,
+          );
         }
       }
       if (heldLines.events > packLines.events) {
-        refuse(`its log does not extend the session of "${annotator}" this project holds: it ends at event ${packLines.events}, this project holds ${heldLines.events} (from ${describeEventLine(packLines.events + 1, await lineOf(paths.events, packLines.events + 1))}); an older pack`);
+        refuse(
+          `its log does not extend the session of "${annotator}" this project holds: it ends at event ${packLines.events}, this project holds ${heldLines.events} (from ${describeEventLine(packLines.events + 1, await lineOf(paths.events, packLines.events + 1))}); an older pack`,
+        );
       }
       await step('checked');
       // WAV first, then the log saying so: new and changed audio in place before the events that name it
@@ -412,7 +505,16 @@ export async function unpackSession(options: { project: OpenProject; file: strin
         await syncFolder(paths.dir);
       }
       await step('log-replaced');
-      return { file, annotator, status: appended > 0 ? 'extended' : 'unchanged', events_before: heldLines.events, events_after: packLines.events, appended, audio_files: audioFiles, stray_files: strayFiles };
+      return {
+        file,
+        annotator,
+        status: appended > 0 ? 'extended' : 'unchanged',
+        events_before: heldLines.events,
+        events_after: packLines.events,
+        appended,
+        audio_files: audioFiles,
+        stray_files: strayFiles,
+      };
     } finally {
       await lock.release();
     }

@@ -56,7 +56,8 @@ export class TarWriter {
   constructor(private readonly handle: FileHandle) {}
 
   private async write(bytes: Buffer): Promise<void> {
-    for (let done = 0; done < bytes.length; ) done += (await this.handle.write(bytes, done, bytes.length - done, this.position + done)).bytesWritten;
+    for (let done = 0; done < bytes.length;)
+      done += (await this.handle.write(bytes, done, bytes.length - done, this.position + done)).bytesWritten;
     this.position += bytes.length;
   }
 
@@ -106,7 +107,13 @@ export interface TarLimits {
 }
 
 /** A session pack: one log, one WAV per item, a manifest. */
-export const PACK_TAR_LIMITS: TarLimits = { entries: 200_000, entryBytes: 4 * 1024 ** 3, totalBytes: 256 * 1024 ** 3, pathDepth: 2, metaBytes: 64 * 1024 };
+export const PACK_TAR_LIMITS: TarLimits = {
+  entries: 200_000,
+  entryBytes: 4 * 1024 ** 3,
+  totalBytes: 256 * 1024 ** 3,
+  pathDepth: 2,
+  metaBytes: 64 * 1024,
+};
 
 /** Where one file's content goes; `discard` is called instead of `end` when the archive is refused midway. */
 export interface TarFileTarget {
@@ -140,11 +147,17 @@ function tarProblem(e: Error): string {
  * the file's own bytes), and a file cut short throws. Throws TarFormatError for every refusal; the caller's open
  * target is discarded (its descriptor closed) before the throw.
  */
-export async function readTar(handle: FileHandle, sink: TarEntrySink, onBytes?: (read: number) => void, limits: TarLimits = PACK_TAR_LIMITS): Promise<void> {
+export async function readTar(
+  handle: FileHandle,
+  sink: TarEntrySink,
+  onBytes?: (read: number) => void,
+  limits: TarLimits = PACK_TAR_LIMITS,
+): Promise<void> {
   const fileBytes = (await handle.stat()).size;
   const magic = Buffer.alloc(4);
   await handle.read(magic, 0, 4, 0);
-  if ((magic[0] === 0x1f && magic[1] === 0x8b) || magic.readUInt32LE(0) === 0xfd2fb528) throw new TarFormatError('it is compressed (gzip or zstd); a pack is a plain tar: decompress it first');
+  if ((magic[0] === 0x1f && magic[1] === 0x8b) || magic.readUInt32LE(0) === 0xfd2fb528)
+    throw new TarFormatError('it is compressed (gzip or zstd); a pack is a plain tar: decompress it first');
 
   const parser = new Parser({ strict: true, maxMetaEntrySize: limits.metaBytes, brotli: false, zstd: false });
   let failure: TarFormatError | null = null;
@@ -158,7 +171,9 @@ export async function readTar(handle: FileHandle, sink: TarEntrySink, onBytes?: 
     parser.abort(failure);
   };
   parser.on('error', fail);
-  parser.on('ignoredEntry', (entry: ReadEntry) => fail(new TarFormatError(`a ${entry.type} record declares ${entry.size} bytes (at most ${limits.metaBytes})`)));
+  parser.on('ignoredEntry', (entry: ReadEntry) =>
+    fail(new TarFormatError(`a ${entry.type} record declares ${entry.size} bytes (at most ${limits.metaBytes})`)),
+  );
 
   let entries = 0;
   let declared = 0;
@@ -177,7 +192,8 @@ export async function readTar(handle: FileHandle, sink: TarEntrySink, onBytes?: 
       entry.on('end', () => void pieces.then(resolve, reject));
       void failed.then(() => reject(failure));
     });
-    if (got !== entry.size) throw new TarFormatError(`"${entry.path}" ends after ${got} of its ${entry.size} bytes: the file was cut short`);
+    if (got !== entry.size)
+      throw new TarFormatError(`"${entry.path}" ends after ${got} of its ${entry.size} bytes: the file was cut short`);
     await target.end();
     openTarget = null;
   };
@@ -185,13 +201,19 @@ export async function readTar(handle: FileHandle, sink: TarEntrySink, onBytes?: 
     if (failure) return void entry.resume();
     entry.pause();
     const refusal =
-      ++entries > limits.entries ? `it holds more than ${limits.entries} files`
-      : !REGULAR_FILE.has(entry.type) ? `entry "${entry.path}" is not a regular file (tar type "${entry.header.typeKey}"); a pack holds files only`
-      : entry.size > fileBytes ? `entry "${entry.path}" declares ${entry.size} bytes, the whole file holds ${fileBytes}: it was cut short or its header lies`
-      : entry.size > limits.entryBytes ? `entry "${entry.path}" is ${entry.size} bytes (at most ${limits.entryBytes})`
-      : (declared += entry.size) > Math.min(limits.totalBytes, fileBytes) ? `its files declare ${declared} bytes together, more than ${Math.min(limits.totalBytes, fileBytes)}`
-      : entry.path.split('/').length > limits.pathDepth ? `entry "${entry.path}" is nested deeper than ${limits.pathDepth} levels`
-      : null;
+      ++entries > limits.entries
+        ? `it holds more than ${limits.entries} files`
+        : !REGULAR_FILE.has(entry.type)
+          ? `entry "${entry.path}" is not a regular file (tar type "${entry.header.typeKey}"); a pack holds files only`
+          : entry.size > fileBytes
+            ? `entry "${entry.path}" declares ${entry.size} bytes, the whole file holds ${fileBytes}: it was cut short or its header lies`
+            : entry.size > limits.entryBytes
+              ? `entry "${entry.path}" is ${entry.size} bytes (at most ${limits.entryBytes})`
+              : (declared += entry.size) > Math.min(limits.totalBytes, fileBytes)
+                ? `its files declare ${declared} bytes together, more than ${Math.min(limits.totalBytes, fileBytes)}`
+                : entry.path.split('/').length > limits.pathDepth
+                  ? `entry "${entry.path}" is nested deeper than ${limits.pathDepth} levels`
+                  : null;
     if (refusal) return fail(new TarFormatError(refusal));
     work = work.then(() => (failure ? undefined : readEntry(entry))).catch(fail);
   });

@@ -64,14 +64,21 @@ export class PreferencesStore {
   get(): Preferences {
     const store = this.backend.store;
     const value = (key: keyof Preferences): string | null => (typeof store[key] === 'string' ? (store[key] as string) : null);
-    return { annotator_name: value('annotator_name'), last_project: value('last_project'), microphone: value('microphone'), model: value('model') };
+    return {
+      annotator_name: value('annotator_name'),
+      last_project: value('last_project'),
+      microphone: value('microphone'),
+      model: value('model'),
+    };
   }
 
   /** Sets some keys (null clears one); refuses unknown keys and values the schema does not allow, saving nothing. */
   update(patch: Partial<Preferences>): Preferences {
     for (const key of Object.keys(patch)) {
       if (!PREFERENCE_KEYS.includes(key as keyof Preferences)) {
-        throw new PreferencesError(`${this.path}: unknown preference "${key}" (known: ${PREFERENCE_KEYS.join(', ')}); project data belongs in the project folder`);
+        throw new PreferencesError(
+          `${this.path}: unknown preference "${key}" (known: ${PREFERENCE_KEYS.join(', ')}); project data belongs in the project folder`,
+        );
       }
     }
     try {
@@ -88,7 +95,9 @@ export function openNodePreferences(options: { cwd: string }): PreferencesStore 
   const file = `${options.cwd}/${preferencesStoreOptions.configName}.json`;
   let backend: Conf<Record<string, unknown>>;
   try {
-    backend = new Conf<Record<string, unknown>>({ ...preferencesStoreOptions, cwd: options.cwd } as ConstructorParameters<typeof Conf<Record<string, unknown>>>[0]);
+    backend = new Conf<Record<string, unknown>>({ ...preferencesStoreOptions, cwd: options.cwd } as ConstructorParameters<
+      typeof Conf<Record<string, unknown>>
+    >[0]);
   } catch (e) {
     if (e instanceof SyntaxError) throw new PreferencesError(`${file}: not valid JSON (${e.message}); fix or delete the file`);
     throw violation(e, file);

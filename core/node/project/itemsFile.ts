@@ -8,7 +8,10 @@ import { ProjectError } from './projectError';
 
 /** A rejected items file: the message is the first problem (file:line: ...), `problems` has them all. */
 export class ItemsFileError extends ProjectError {
-  constructor(readonly problems: InputProblem[], message: string) {
+  constructor(
+    readonly problems: InputProblem[],
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -32,7 +35,9 @@ export async function readItemsFile(file: string, limits?: InputLimits, schema?:
   const format = formatFromFileName(file);
   try {
     if (format === null) {
-      throw new InputError([{ file, line: null, field: null, stage: 'input', message: 'unknown items file type: use .jsonl, .json or .csv' }]);
+      throw new InputError([
+        { file, line: null, field: null, stage: 'input', message: 'unknown items file type: use .jsonl, .json or .csv' },
+      ]);
     }
     const input = await readInputFile(file, { lineBased: format !== 'json', ...(limits ? { limits } : {}) });
     return parseItemsText(input.text, file, format, schema);

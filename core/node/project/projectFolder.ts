@@ -14,7 +14,6 @@ export const CONFIG_FILE = 'aloud.yaml';
 /** The demo project shipped in the repo; used when no project is given. */
 export const DEMO_PROJECT_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../demo-project');
 
-
 export interface OpenProject {
   dir: string;
   configPath: string;
@@ -29,7 +28,11 @@ const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 /** aloud.yaml's text: strict UTF-8 (a wrong encoding would silently change label names), at most 1 MiB. */
 function configTextOf(bytes: Uint8Array, configPath: string): string {
   try {
-    return decodeInputBytes(bytes, configPath, { limits: { maxFileBytes: MAX_CONFIG_BYTES, maxLineBytes: MAX_CONFIG_BYTES }, lineBased: false, decode: (b) => strictUtf8.decode(b) });
+    return decodeInputBytes(bytes, configPath, {
+      limits: { maxFileBytes: MAX_CONFIG_BYTES, maxLineBytes: MAX_CONFIG_BYTES },
+      lineBased: false,
+      decode: (b) => strictUtf8.decode(b),
+    });
   } catch (e) {
     if (e instanceof InputError) throw new ProjectError(e.problems.map(formatInputProblem).join('; '));
     throw e;
@@ -49,7 +52,8 @@ export async function loadProjectConfigFile(configPath: string): Promise<OpenPro
   } catch (e) {
     if (e instanceof ProjectError) throw e;
     const code = (e as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') throw new ProjectError(`${configPath}: not found — is ${dir} an Aloud project? Create one with: aloud init --project ${dir}`);
+    if (code === 'ENOENT')
+      throw new ProjectError(`${configPath}: not found — is ${dir} an Aloud project? Create one with: aloud init --project ${dir}`);
     if (code === 'EISDIR') throw new ProjectError(`${configPath}: is a folder, not a config file`);
     throw new ProjectError(`${configPath}: cannot read (${code ?? (e as Error).message})`);
   }

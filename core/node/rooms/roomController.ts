@@ -30,7 +30,12 @@ export class RoomController {
     let ids: readonly string[];
     if (itemIds === null) {
       const set = await projectLabelSet(this.project, projectSessionSource, HUDDLE_COUNTING);
-      ids = finalLabelDisagreements(set.records, { level: 'nominal', categories: this.project.config.schema.labels.map((l) => l.name), hasBlind: true, itemIds: set.itemIds }).map((d) => d.item_id);
+      ids = finalLabelDisagreements(set.records, {
+        level: 'nominal',
+        categories: this.project.config.schema.labels.map((l) => l.name),
+        hasBlind: true,
+        itemIds: set.itemIds,
+      }).map((d) => d.item_id);
       if (ids.length === 0) throw new RoomRuleError(409, 'no disagreements to huddle on: every item has one final label across annotators');
     } else {
       ids = itemIds;

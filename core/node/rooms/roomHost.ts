@@ -63,7 +63,10 @@ export class RoomHost {
   /** Opens an existing room again from its log (after a restart or a crash). */
   static async resume(projectDir: string, code: string): Promise<RoomHost> {
     const paths = roomPaths(projectDir, code);
-    const exists = await stat(paths.events).then((s) => s.isFile(), () => false);
+    const exists = await stat(paths.events).then(
+      (s) => s.isFile(),
+      () => false,
+    );
     if (!exists) throw new RoomLogError(`${paths.events}: no room ${code} in this project`);
     const unlock = await lockRoom(paths.lock);
     try {

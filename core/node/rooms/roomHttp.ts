@@ -53,7 +53,10 @@ const MAX_BODY_BYTES = 4096;
 const ROOM_KEY = 'room';
 
 /** A room page's three files as the room server serves them: `/`, `/<name>.js` and `/<name>.css`. */
-export function roomPageFiles(name: string, page: { html: string; js: string; css: string }): Record<string, { body: string; type: string }> {
+export function roomPageFiles(
+  name: string,
+  page: { html: string; js: string; css: string },
+): Record<string, { body: string; type: string }> {
   return {
     '/': { body: page.html, type: 'text/html; charset=utf-8' },
     [`/${name}.js`]: { body: page.js, type: 'text/javascript; charset=utf-8' },
@@ -62,7 +65,10 @@ export function roomPageFiles(name: string, page: { html: string; js: string; cs
 }
 
 /** What the lead's panel (or the expert's) shows of a served room: the code, where to open it, and its log. */
-export function servedStatus(host: { code: string; logFile: string }, listener: RoomListener): { code: string; url: string; address: string; lan: boolean; log: string } {
+export function servedStatus(
+  host: { code: string; logFile: string },
+  listener: RoomListener,
+): { code: string; url: string; address: string; lan: boolean; log: string } {
   return { code: host.code, url: listener.url, address: listener.address, lan: listener.address !== '127.0.0.1', log: host.logFile };
 }
 
@@ -162,7 +168,11 @@ export interface ServedHost<V> {
 }
 
 /** A route only the lead (or the expert) may call: POST, their token checked, the body acted on, answered with the room's seq. */
-export function leadRoute<V>(isLead: (viewer: V) => void, seq: () => number, act: (body: Record<string, unknown>) => Promise<void>): (request: RoomRequest<V>) => Promise<void> {
+export function leadRoute<V>(
+  isLead: (viewer: V) => void,
+  seq: () => number,
+  act: (body: Record<string, unknown>) => Promise<void>,
+): (request: RoomRequest<V>) => Promise<void> {
   return async (request) => {
     request.post();
     isLead(request.joined());
@@ -226,9 +236,11 @@ export async function startRoomServer<V>(room: ServedRoom<V>, options: RoomListe
   async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://room.invalid');
     const method = req.method ?? 'GET';
-    if (!allowedHosts.has((req.headers.host ?? '').toLowerCase())) throw new HttpFailure(421, 'this listener answers only at its own address');
+    if (!allowedHosts.has((req.headers.host ?? '').toLowerCase()))
+      throw new HttpFailure(421, 'this listener answers only at its own address');
     const origin = req.headers.origin;
-    if (method !== 'GET' && origin !== undefined && !allowedHosts.has(origin.replace(/^http:\/\//, '').toLowerCase())) throw new HttpFailure(403, 'cross-origin requests are refused');
+    if (method !== 'GET' && origin !== undefined && !allowedHosts.has(origin.replace(/^http:\/\//, '').toLowerCase()))
+      throw new HttpFailure(403, 'cross-origin requests are refused');
     const ip = req.socket.remoteAddress ?? '?';
     const viewer = viewerOf(req, ip);
     const request: RoomRequest<V> = {
@@ -291,7 +303,10 @@ export async function startRoomServer<V>(room: ServedRoom<V>, options: RoomListe
       const status = e instanceof HttpFailure || e instanceof RoomRuleError ? e.status : 500;
       const message = e instanceof HttpFailure || e instanceof RoomRuleError ? e.message : 'internal error';
       // one line on the lead's terminal, never a stack trace
-      if (status === 500) process.stderr.write(`room listener: internal error on ${req.method ?? '?'} ${new URL(req.url ?? '/', 'http://room.invalid').pathname}: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}\n`);
+      if (status === 500)
+        process.stderr.write(
+          `room listener: internal error on ${req.method ?? '?'} ${new URL(req.url ?? '/', 'http://room.invalid').pathname}: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}\n`,
+        );
       if (res.headersSent) return void res.end();
       res.writeHead(status, { ...roomHeaders('application/json; charset=utf-8'), ...(e instanceof HttpFailure ? e.headers : {}) });
       res.end(JSON.stringify({ error: message }));

@@ -24,7 +24,8 @@ export function startRoomListener(host: RoomHost, options: RoomListenerOptions =
           const viewer = request.joined();
           const after = Number(request.url.searchParams.get('after') ?? '0');
           const chatAfter = Number(request.url.searchParams.get('chat_after') ?? '0');
-          if (!Number.isInteger(after) || !Number.isInteger(chatAfter)) throw new HttpFailure(400, 'after and chat_after are event numbers');
+          if (!Number.isInteger(after) || !Number.isInteger(chatAfter))
+            throw new HttpFailure(400, 'after and chat_after are event numbers');
           if (after >= host.seq) return request.json(200, { seq: host.seq, unchanged: true });
           request.json(200, host.view(viewer, chatAfter));
         },

@@ -1,7 +1,13 @@
 import { mkdir, open, readFile, rename, truncate, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { normalizeRoomCode } from '../../common/rooms/roomCode';
-import { isRoomEventType, ROOM_EVENT_VERSIONS, type RoomEvent, type RoomEventData, type RoomEventType } from '../../common/rooms/roomEvents';
+import {
+  isRoomEventType,
+  ROOM_EVENT_VERSIONS,
+  type RoomEvent,
+  type RoomEventData,
+  type RoomEventType,
+} from '../../common/rooms/roomEvents';
 import { RoomLogError } from '../../common/rooms/roomFold';
 import { syncFolder } from '../fs/atomicFile';
 
@@ -18,10 +24,19 @@ export type RoomEventCheck<E> = (value: unknown, file: string, line: number) => 
 
 export function checkRoomEvent(value: unknown, file: string, line: number): RoomEvent {
   const e = value as Partial<RoomEvent> | null;
-  if (typeof e !== 'object' || e === null || !isRoomEventType(e.type) || typeof e.seq !== 'number' || typeof e.ts !== 'string' || typeof e.data !== 'object' || e.data === null) {
+  if (
+    typeof e !== 'object' ||
+    e === null ||
+    !isRoomEventType(e.type) ||
+    typeof e.seq !== 'number' ||
+    typeof e.ts !== 'string' ||
+    typeof e.data !== 'object' ||
+    e.data === null
+  ) {
     throw new RoomLogError(`${file}:${line}: not a room event`);
   }
-  if (e.v !== ROOM_EVENT_VERSIONS[e.type]) throw new RoomLogError(`${file}:${line}: ${e.type} version ${String(e.v)} is not known to this version of Aloud`);
+  if (e.v !== ROOM_EVENT_VERSIONS[e.type])
+    throw new RoomLogError(`${file}:${line}: ${e.type} version ${String(e.v)} is not known to this version of Aloud`);
   return e as RoomEvent;
 }
 
@@ -29,7 +44,10 @@ export function checkRoomEvent(value: unknown, file: string, line: number): Room
  * Reads a room log. A last line without its newline that does not parse is a write cut by a crash: it is left out
  * and reported; any other bad line throws (the log is an audit trail, it is never silently skipped).
  */
-export async function readRoomLog<E = RoomEvent>(file: string, check: RoomEventCheck<E> = checkRoomEvent as RoomEventCheck<E>): Promise<{ events: E[]; torn: { line: number; bytes: number } | null }> {
+export async function readRoomLog<E = RoomEvent>(
+  file: string,
+  check: RoomEventCheck<E> = checkRoomEvent as RoomEventCheck<E>,
+): Promise<{ events: E[]; torn: { line: number; bytes: number } | null }> {
   let text: string;
   try {
     text = await readFile(file, 'utf8');
@@ -85,7 +103,10 @@ export class RoomLogWriter<E extends object = RoomEvent> {
   }
 
   /** An existing room after a restart: a torn last line is cut (kept beside the log as events.jsonl.torn-<n>). */
-  static async reopen<E extends object = RoomEvent>(file: string, check: RoomEventCheck<E> = checkRoomEvent as unknown as RoomEventCheck<E>): Promise<{ writer: RoomLogWriter<E>; events: E[]; repaired: boolean }> {
+  static async reopen<E extends object = RoomEvent>(
+    file: string,
+    check: RoomEventCheck<E> = checkRoomEvent as unknown as RoomEventCheck<E>,
+  ): Promise<{ writer: RoomLogWriter<E>; events: E[]; repaired: boolean }> {
     const { events, torn } = await readRoomLog(file, check);
     if (torn) {
       const text = await readFile(file);

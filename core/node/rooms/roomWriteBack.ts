@@ -23,12 +23,21 @@ interface WriteBackPlan {
  * holds anything else — another label, another source, acts a write-back never logs — is somebody's own, and the
  * write-back refuses before anything is written.
  */
-async function earlierWriteBack(project: OpenProject, plan: WriteBackPlan): Promise<{ labelled: Set<string>; blindLogged: Set<string>; noted: boolean }> {
+async function earlierWriteBack(
+  project: OpenProject,
+  plan: WriteBackPlan,
+): Promise<{ labelled: Set<string>; blindLogged: Set<string>; noted: boolean }> {
   const paths = sessionPaths(project.dir, plan.annotator);
   const labelled = new Set<string>();
   const blindLogged = new Set<string>();
   let noted = false;
-  if (!(await stat(paths.dir).then(() => true, () => false))) return { labelled, blindLogged, noted };
+  if (
+    !(await stat(paths.dir).then(
+      () => true,
+      () => false,
+    ))
+  )
+    return { labelled, blindLogged, noted };
   // a folder with only a lock (killed while the session was being created) reads as an empty log
   const { events } = await readSessionLog(paths.events);
   const foreign = (event: SessionEvent): boolean => {
@@ -59,7 +68,10 @@ async function earlierWriteBack(project: OpenProject, plan: WriteBackPlan): Prom
   };
   const other = events.find(foreign);
   if (other) {
-    throw new RoomRuleError(409, `a session "${plan.annotator}" exists already and holds more than this room's votes (${paths.events}:${other.seq}, ${other.type}): room votes are written back once, never over existing labels`);
+    throw new RoomRuleError(
+      409,
+      `a session "${plan.annotator}" exists already and holds more than this room's votes (${paths.events}:${other.seq}, ${other.type}): room votes are written back once, never over existing labels`,
+    );
   }
   return { labelled, blindLogged, noted };
 }
@@ -73,7 +85,10 @@ async function earlierWriteBack(project: OpenProject, plan: WriteBackPlan): Prom
  * missing. A session of that name holding anything else is refused before anything is written. Items no longer in
  * the project are left out and reported.
  */
-export async function writeBackRoomVotes(project: OpenProject, state: RoomState): Promise<{ sessions: RoomEventData['written_back']['sessions']; warnings: string[] }> {
+export async function writeBackRoomVotes(
+  project: OpenProject,
+  state: RoomState,
+): Promise<{ sessions: RoomEventData['written_back']['sessions']; warnings: string[] }> {
   const items = await loadProjectItems(project);
   const known = new Set(items.map((i) => i.id));
   const schemaLabels = new Set(project.config.schema.labels.map((l) => l.name));
@@ -84,10 +99,14 @@ export async function writeBackRoomVotes(project: OpenProject, state: RoomState)
       member: m,
       annotator: writeBackAnnotatorName(m, state.code),
       note: `final votes of ${m.name} in norming room ${state.code}`,
-      blind: new Map([...state.items.entries()].flatMap(([itemId, item]) => {
-        const blind = item.blind.get(m.member_id);
-        return blind !== undefined && blind !== item.current.get(m.member_id) && known.has(itemId) && schemaLabels.has(blind) ? [[itemId, blind] as const] : [];
-      })),
+      blind: new Map(
+        [...state.items.entries()].flatMap(([itemId, item]) => {
+          const blind = item.blind.get(m.member_id);
+          return blind !== undefined && blind !== item.current.get(m.member_id) && known.has(itemId) && schemaLabels.has(blind)
+            ? [[itemId, blind] as const]
+            : [];
+        }),
+      ),
       votes: new Map(
         [...state.items.entries()].flatMap(([itemId, item]) => {
           const label = item.current.get(m.member_id);
@@ -111,7 +130,13 @@ export async function writeBackRoomVotes(project: OpenProject, state: RoomState)
   for (const [i, plan] of plans.entries()) {
     const { labelled, blindLogged, noted } = earlier[i]!;
     if (labelled.size < plan.votes.size || !noted) {
-      const session = await SessionService.open({ project, annotator: plan.annotator, items, kind: 'room', room: { code: state.code, member_id: plan.member.member_id } });
+      const session = await SessionService.open({
+        project,
+        annotator: plan.annotator,
+        items,
+        kind: 'room',
+        room: { code: state.code, member_id: plan.member.member_id },
+      });
       try {
         for (const [itemId, label] of plan.votes) {
           if (labelled.has(itemId)) continue;

@@ -37,7 +37,8 @@ export class ServedRoom<H extends ServableHost> {
   /** Where a room listens: 127.0.0.1, or the machine's first address on a network (refused in words when it has none). */
   static address(lan: boolean): string {
     const address = lan ? lanAddress() : '127.0.0.1';
-    if (address === null) throw new RoomRuleError(409, 'this machine has no network address besides loopback: the room cannot be opened to the local network');
+    if (address === null)
+      throw new RoomRuleError(409, 'this machine has no network address besides loopback: the room cannot be opened to the local network');
     return address;
   }
 

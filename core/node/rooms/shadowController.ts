@@ -43,7 +43,8 @@ export class ShadowController {
       host.feed(record).catch((e: Error) => {
         if (this.feedProblem === e.message) return;
         this.feedProblem = e.message;
-        if (!host.snapshot().closed) process.stderr.write(`shadow room ${host.code}: a record of the session was not shown: ${e.message}\n`);
+        if (!host.snapshot().closed)
+          process.stderr.write(`shadow room ${host.code}: a record of the session was not shown: ${e.message}\n`);
       });
     });
   }

@@ -28,7 +28,8 @@ function encodePcm(pcm: Float32Array): string {
 }
 
 function decodePcm(encoded: unknown): Float32Array {
-  if (typeof encoded !== 'string' || !/^[A-Za-z0-9+/]*={0,2}$/.test(encoded)) throw new ShadowFeedError('feed record: pcm must be base64 16-bit samples');
+  if (typeof encoded !== 'string' || !/^[A-Za-z0-9+/]*={0,2}$/.test(encoded))
+    throw new ShadowFeedError('feed record: pcm must be base64 16-bit samples');
   const bytes = Buffer.from(encoded, 'base64');
   if (bytes.length % 2 !== 0) throw new ShadowFeedError('feed record: pcm must hold whole 16-bit samples');
   const out = new Float32Array(bytes.length / 2);
@@ -62,7 +63,8 @@ export interface ShadowFeedServer {
 export async function serveShadowFeed(host: ShadowHost, projectDir: string): Promise<ShadowFeedServer> {
   const token = randomBytes(24).toString('base64url');
   const folder = process.platform === 'win32' ? null : await mkdtemp(path.join(tmpdir(), 'aloud-shadow-'));
-  const socketPath = folder === null ? `\\\\.\\pipe\\aloud-shadow-${host.code}-${randomBytes(6).toString('hex')}` : path.join(folder, 'feed.sock');
+  const socketPath =
+    folder === null ? `\\\\.\\pipe\\aloud-shadow-${host.code}-${randomBytes(6).toString('hex')}` : path.join(folder, 'feed.sock');
   const connections = new Set<Socket>();
   const server: Server = createServer((socket) => {
     connections.add(socket);
@@ -154,10 +156,15 @@ export async function connectShadowFeed(projectDir: string, code: string, onProb
   try {
     pointer = JSON.parse(await readFile(file, 'utf8')) as typeof pointer;
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') throw new Refusal('not_found', `--shadow-room: room ${code} is not being served by \`aloud room shadow\` in this project (no ${file})`);
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT')
+      throw new Refusal(
+        'not_found',
+        `--shadow-room: room ${code} is not being served by \`aloud room shadow\` in this project (no ${file})`,
+      );
     throw new Refusal('bad_request', `${file}: not a shadow room's feed pointer`);
   }
-  if (typeof pointer.socket !== 'string' || typeof pointer.token !== 'string') throw new Refusal('bad_request', `${file}: not a shadow room's feed pointer`);
+  if (typeof pointer.socket !== 'string' || typeof pointer.token !== 'string')
+    throw new Refusal('bad_request', `${file}: not a shadow room's feed pointer`);
   const socket = connect(pointer.socket);
   let problem: string | null = null;
   const report = (message: string) => {

@@ -172,7 +172,9 @@ export class ShadowHost {
   }
 
   practise(memberId: string, itemId: string, label: string | null): Promise<void> {
-    return this.requests.run(() => this.log([{ type: 'practice_vote', data: decidePractice(this.state, memberId, itemId, label, Date.now()) }]));
+    return this.requests.run(() =>
+      this.log([{ type: 'practice_vote', data: decidePractice(this.state, memberId, itemId, label, Date.now()) }]),
+    );
   }
 
   remove(memberId: string): Promise<void> {
@@ -210,11 +212,18 @@ export class ShadowHost {
     if (!item || !isLive(this.state, item_id) || !item.recording || this.state.closed) return;
     if (this.pauses?.item_id !== item_id || this.pauses.watch.nextSample !== start_sample) {
       const { silence_threshold_dbfs, min_pause_ms } = this.project.config.thinkaloud;
-      this.pauses = { item_id, watch: new LivePauseWatch({ sampleRate: AUDIO_SAMPLE_RATE, silenceThresholdDbfs: silence_threshold_dbfs, minPauseMs: min_pause_ms }, start_sample) };
+      this.pauses = {
+        item_id,
+        watch: new LivePauseWatch(
+          { sampleRate: AUDIO_SAMPLE_RATE, silenceThresholdDbfs: silence_threshold_dbfs, minPauseMs: min_pause_ms },
+          start_sample,
+        ),
+      };
     }
     for (const pause of this.pauses.watch.push(pcm)) await this.log(decidePause(this.state, item_id, pause));
     if (!this.state.audio_shared) return;
-    if (this.audio?.item_id !== item_id || this.audio.start_sample + this.audio.length !== start_sample) this.audio = { item_id, start_sample, samples: [], length: 0 };
+    if (this.audio?.item_id !== item_id || this.audio.start_sample + this.audio.length !== start_sample)
+      this.audio = { item_id, start_sample, samples: [], length: 0 };
     const audio = this.audio;
     audio.samples.push(toPcm16(pcm));
     audio.length += pcm.length;
@@ -275,7 +284,8 @@ export class ShadowHost {
   }
 
   metrics(): ShadowMetrics {
-    if (this.metricsCache?.version !== this.state.metrics_version) this.metricsCache = { version: this.state.metrics_version, metrics: shadowMetrics(this.state) };
+    if (this.metricsCache?.version !== this.state.metrics_version)
+      this.metricsCache = { version: this.state.metrics_version, metrics: shadowMetrics(this.state) };
     return this.metricsCache.metrics;
   }
 

@@ -1,6 +1,16 @@
 import { AUDIO_SAMPLE_RATE } from '../../common/audio/sampleRate';
 import type { ShadowViewer } from '../../common/rooms/shadowViews';
-import { bodyText, HttpFailure, roomPageFiles, roomHeaders, type RoomListener, type RoomListenerOptions, type RoomRequest, leadRoute, startRoomServer } from './roomHttp';
+import {
+  bodyText,
+  HttpFailure,
+  roomPageFiles,
+  roomHeaders,
+  type RoomListener,
+  type RoomListenerOptions,
+  type RoomRequest,
+  leadRoute,
+  startRoomServer,
+} from './roomHttp';
 import type { ShadowHost } from './shadowHost';
 import { SHADOW_PAGE_CSS, SHADOW_PAGE_HTML, SHADOW_PAGE_JS } from './shadowPage';
 
@@ -91,9 +101,9 @@ export function startShadowListener(host: ShadowHost, options: RoomListenerOptio
           request.res.end(Buffer.from(audio.samples.buffer, audio.samples.byteOffset, audio.samples.byteLength));
         },
         '/api/lead/audio': expertAct(async (body) => {
-            if (typeof body.on !== 'boolean') throw new HttpFailure(400, '"on" must be true or false');
-            await host.shareAudio(body.on);
-          }),
+          if (typeof body.on !== 'boolean') throw new HttpFailure(400, '"on" must be true or false');
+          await host.shareAudio(body.on);
+        }),
         '/api/lead/remove': expertAct((body) => host.remove(bodyText(body, 'member_id'))),
         '/api/lead/close': expertAct(() => host.closeRoom()),
       },

@@ -1,15 +1,30 @@
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { RoomLogError } from '../../common/rooms/roomFold';
-import { isShadowEventType, SHADOW_EVENT_VERSIONS, type ShadowEvent, type ShadowEventData, type ShadowEventType } from '../../common/rooms/shadowEvents';
+import {
+  isShadowEventType,
+  SHADOW_EVENT_VERSIONS,
+  type ShadowEvent,
+  type ShadowEventData,
+  type ShadowEventType,
+} from '../../common/rooms/shadowEvents';
 
 /** One line of a shadow room log: a shadow event at a version this Aloud knows (throws RoomLogError naming the line). */
 export function checkShadowEvent(value: unknown, file: string, line: number): ShadowEvent {
   const e = value as Partial<ShadowEvent> | null;
-  if (typeof e !== 'object' || e === null || !isShadowEventType(e.type) || typeof e.seq !== 'number' || typeof e.ts !== 'string' || typeof e.data !== 'object' || e.data === null) {
+  if (
+    typeof e !== 'object' ||
+    e === null ||
+    !isShadowEventType(e.type) ||
+    typeof e.seq !== 'number' ||
+    typeof e.ts !== 'string' ||
+    typeof e.data !== 'object' ||
+    e.data === null
+  ) {
     throw new RoomLogError(`${file}:${line}: not a shadow room event`);
   }
-  if (e.v !== SHADOW_EVENT_VERSIONS[e.type]) throw new RoomLogError(`${file}:${line}: ${e.type} version ${String(e.v)} is not known to this version of Aloud`);
+  if (e.v !== SHADOW_EVENT_VERSIONS[e.type])
+    throw new RoomLogError(`${file}:${line}: ${e.type} version ${String(e.v)} is not known to this version of Aloud`);
   return e as ShadowEvent;
 }
 

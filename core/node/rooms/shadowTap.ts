@@ -28,7 +28,9 @@ function itemRecord(session: TappedSession, itemId: string, recording: boolean):
     kind: 'item',
     item_id: itemId,
     prior: first && last ? { blind_label: first.label, final_label: last.label, label_source: last.source } : null,
-    utterances: session.store.utterancesOf(itemId).map((u) => ({ utterance: u.utterance, segments: u.segments.map((s) => ({ t0_ms: s.t0_ms, t1_ms: s.t1_ms, text: s.text })) })),
+    utterances: session.store
+      .utterancesOf(itemId)
+      .map((u) => ({ utterance: u.utterance, segments: u.segments.map((s) => ({ t0_ms: s.t0_ms, t1_ms: s.t1_ms, text: s.text })) })),
     ...marks(state),
     selection: state?.selection ? { start: state.selection.start, end: state.selection.end, quote: state.selection.quote } : null,
     reasoning: state?.reasoning ? { steps: state.reasoning.steps, model_label: state.reasoning.model_label } : null,
@@ -44,7 +46,11 @@ function itemRecord(session: TappedSession, itemId: string, recording: boolean):
  * she has seen it, completion. It only reads; `send` must not throw (a room that refuses a record cannot stop her).
  * Returns the function that stops listening (and says her session left, unless `quietly`).
  */
-export function tapSession(session: TappedSession, via: 'app' | 'ingest', send: (feed: ShadowFeed) => void): (options?: { quietly?: boolean }) => void {
+export function tapSession(
+  session: TappedSession,
+  via: 'app' | 'ingest',
+  send: (feed: ShadowFeed) => void,
+): (options?: { quietly?: boolean }) => void {
   send({ kind: 'expert', annotator: session.store.annotator, via });
   const current = session.currentItem;
   if (current !== null) send(itemRecord(session, current, session.isRecording && session.state().recording?.item_id === current));
@@ -59,12 +65,27 @@ export function tapSession(session: TappedSession, via: 'app' | 'ingest', send: 
         return send({ kind: 'recording', item_id: event.data.item_id, on: false });
       case 'utterance_transcribed': {
         const { item_id, utterance, segments } = event.data;
-        return send({ kind: 'utterance', item_id, utterance, segments: segments.map((s) => ({ t0_ms: s.t0_ms, t1_ms: s.t1_ms, text: s.text })), ...marks(session.itemState(item_id)) });
+        return send({
+          kind: 'utterance',
+          item_id,
+          utterance,
+          segments: segments.map((s) => ({ t0_ms: s.t0_ms, t1_ms: s.t1_ms, text: s.text })),
+          ...marks(session.itemState(item_id)),
+        });
       }
       case 'label_committed': {
         const { item_id, label, source, quote, audio_ms } = event.data;
         const state = session.itemState(item_id);
-        return send({ kind: 'label', item_id, label, source, quote, audio_ms, blind_label: state?.blind_label ?? label, final_label: state?.final_label ?? label });
+        return send({
+          kind: 'label',
+          item_id,
+          label,
+          source,
+          quote,
+          audio_ms,
+          blind_label: state?.blind_label ?? label,
+          final_label: state?.final_label ?? label,
+        });
       }
       case 'text_selected':
         return send({ kind: 'selection', item_id: event.data.item_id, span: event.data.span });
@@ -77,7 +98,8 @@ export function tapSession(session: TappedSession, via: 'app' | 'ingest', send: 
     }
   };
   const onPartial = (p: LivePartial) => send({ kind: 'partial', item_id: p.item_id, utterance: p.utterance, text: p.text });
-  const onAudio = (a: { item_id: string; start_sample: number; pcm: Float32Array }) => send({ kind: 'audio', item_id: a.item_id, start_sample: a.start_sample, pcm: a.pcm });
+  const onAudio = (a: { item_id: string; start_sample: number; pcm: Float32Array }) =>
+    send({ kind: 'audio', item_id: a.item_id, start_sample: a.start_sample, pcm: a.pcm });
   session.on('event', onEvent);
   session.on('partial', onPartial);
   session.on('audio', onAudio);

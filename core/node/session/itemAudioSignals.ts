@@ -16,7 +16,12 @@ export interface ItemAudioSignals {
 }
 
 /** Audio signals over an item's WAV (every recording of the item, each within its own take): see `audioSignalsOf`. */
-export async function itemAudioSignals(wavPath: string, thinkaloud: ThinkAloudConfig, vad: WholeRecordingVad | null = null, takeStarts: readonly number[] = [0]): Promise<ItemAudioSignals> {
+export async function itemAudioSignals(
+  wavPath: string,
+  thinkaloud: ThinkAloudConfig,
+  vad: WholeRecordingVad | null = null,
+  takeStarts: readonly number[] = [0],
+): Promise<ItemAudioSignals> {
   const wav = await readWav(wavPath);
   return audioSignalsOf(wav.samples, wav.sampleRate, thinkaloud, vad, takeStarts);
 }
@@ -26,9 +31,18 @@ export async function itemAudioSignals(wavPath: string, thinkaloud: ThinkAloudCo
  * recordings, takeSignals): the energy signals always, the voice-activity ones (`vad_*`, same pause thresholds) when a
  * VAD is given, else null.
  */
-export function audioSignalsOf(samples: Float32Array, sampleRate: number, thinkaloud: ThinkAloudConfig, vad: WholeRecordingVad | null = null, takeStarts: readonly number[] = [0]): ItemAudioSignals {
+export function audioSignalsOf(
+  samples: Float32Array,
+  sampleRate: number,
+  thinkaloud: ThinkAloudConfig,
+  vad: WholeRecordingVad | null = null,
+  takeStarts: readonly number[] = [0],
+): ItemAudioSignals {
   const bounds = takeBounds(samples.length, takeStarts);
-  const parts = (bounds.length > 0 ? bounds : [[0, 0] as [number, number]]).map(([start, end]) => ({ offsetMs: (start * 1000) / sampleRate, pcm: samples.subarray(start, end) }));
+  const parts = (bounds.length > 0 ? bounds : [[0, 0] as [number, number]]).map(([start, end]) => ({
+    offsetMs: (start * 1000) / sampleRate,
+    pcm: samples.subarray(start, end),
+  }));
   const audio = combineTakeAudioSignals(
     parts.map(({ offsetMs, pcm }) => ({
       offsetMs,
@@ -46,7 +60,10 @@ export function audioSignalsOf(samples: Float32Array, sampleRate: number, thinka
       voice = combineTakeVadSignals(
         parts.map(({ offsetMs, pcm }) => ({
           offsetMs,
-          signals: computeVadSignals(vad.probabilitiesOf(pcm), vad.windowSamples, sampleRate, { min_pause_ms: thinkaloud.min_pause_ms, long_pause_ms: thinkaloud.long_pause_ms }),
+          signals: computeVadSignals(vad.probabilitiesOf(pcm), vad.windowSamples, sampleRate, {
+            min_pause_ms: thinkaloud.min_pause_ms,
+            long_pause_ms: thinkaloud.long_pause_ms,
+          }),
         })),
       );
     } catch {

@@ -28,11 +28,13 @@ export class PendingTranscriptions {
 
   /** A job of the item: counted until it settles (its failure is the job's own to report). */
   track(itemId: string, job: Promise<void>): void {
-    const settled = job.catch(() => undefined).finally(() => {
-      this.all.delete(settled);
-      this.byItem.get(itemId)?.delete(settled);
-      this.onChange();
-    });
+    const settled = job
+      .catch(() => undefined)
+      .finally(() => {
+        this.all.delete(settled);
+        this.byItem.get(itemId)?.delete(settled);
+        this.onChange();
+      });
     this.all.add(settled);
     let forItem = this.byItem.get(itemId);
     if (!forItem) this.byItem.set(itemId, (forItem = new Set()));

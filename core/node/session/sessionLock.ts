@@ -85,7 +85,11 @@ export async function acquireSessionLock(
     }
     const who = `by process ${existing.pid} on ${existing.host} since ${existing.started_at}`;
     if (existing.host !== owner.host) {
-      throw new SessionLockedError(`${held} ${who} (another computer); close Aloud there, or delete ${file} if it is no longer running`, file, existing);
+      throw new SessionLockedError(
+        `${held} ${who} (another computer); close Aloud there, or delete ${file} if it is no longer running`,
+        file,
+        existing,
+      );
     }
     if (processIsAlive(existing.pid)) {
       throw new SessionLockedError(`${held} ${who}; close that Aloud window or command first`, file, existing);

@@ -1,7 +1,13 @@
 import { readFile } from 'node:fs/promises';
 import { ProjectPathError } from '../fs/resolveInside';
 import { ProjectError } from '../project/projectError';
-import { EVENT_VERSIONS, type SessionEvent, type SessionEventData, type SessionEventOf, type SessionEventType } from '../../common/session/sessionEvents';
+import {
+  EVENT_VERSIONS,
+  type SessionEvent,
+  type SessionEventData,
+  type SessionEventOf,
+  type SessionEventType,
+} from '../../common/session/sessionEvents';
 import { formatEventLine, parseSessionLogBytes, type TornLine, type UpcasterRegistry } from '../../common/session/sessionLog';
 import { SerialQueue } from '../../common/concurrency/serialQueue';
 import { describeFsError, nodeSessionFs, SessionWriteError, writeFully, type DurableFile, type SessionFs } from './sessionFs';
@@ -28,7 +34,8 @@ export async function readSessionLog(
     bytes = await readFile(file);
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { events: [], torn: null };
-    if ((e as NodeJS.ErrnoException).code === 'EISDIR') throw new ProjectError(`${file}: is a folder, not a session log; move it out of the project (the session's events are a file)`);
+    if ((e as NodeJS.ErrnoException).code === 'EISDIR')
+      throw new ProjectError(`${file}: is a folder, not a session log; move it out of the project (the session's events are a file)`);
     throw new SessionWriteError(`cannot read ${file}: ${describeFsError(e).text}`, file, describeFsError(e).code);
   }
   const { events, torn } = parseSessionLogBytes(bytes, file, strictUtf8, upcasters);
@@ -94,7 +101,11 @@ export class SessionLogWriter {
       await handle.close().catch(() => undefined);
       if (e instanceof Error && e.name === 'SessionLogError') throw e;
       if (e instanceof SessionWriteError) throw e;
-      throw new SessionWriteError(`cannot repair ${file}: ${describeFsError(e).text}; the log was left as it was`, file, describeFsError(e).code);
+      throw new SessionWriteError(
+        `cannot repair ${file}: ${describeFsError(e).text}; the log was left as it was`,
+        file,
+        describeFsError(e).code,
+      );
     }
   }
 
@@ -109,7 +120,10 @@ export class SessionLogWriter {
   }
 
   /** Appends events as one write and one fsync (one commit point), all at `ts` (default: now); all of them or none are kept. */
-  appendAll(entries: ReadonlyArray<{ type: SessionEventType; data: SessionEventData[SessionEventType] }>, ts?: string): Promise<SessionEvent[]> {
+  appendAll(
+    entries: ReadonlyArray<{ type: SessionEventType; data: SessionEventData[SessionEventType] }>,
+    ts?: string,
+  ): Promise<SessionEvent[]> {
     return this.writes.run(() => this.write(entries, ts ?? this.now().toISOString()));
   }
 
@@ -119,7 +133,10 @@ export class SessionLogWriter {
     await this.handle.close();
   }
 
-  private async write(entries: ReadonlyArray<{ type: SessionEventType; data: SessionEventData[SessionEventType] }>, ts: string): Promise<SessionEvent[]> {
+  private async write(
+    entries: ReadonlyArray<{ type: SessionEventType; data: SessionEventData[SessionEventType] }>,
+    ts: string,
+  ): Promise<SessionEvent[]> {
     const events = entries.map(
       (entry, i) => ({ v: EVENT_VERSIONS[entry.type], seq: this.lastSeq + 1 + i, ts, type: entry.type, data: entry.data }) as SessionEvent,
     );

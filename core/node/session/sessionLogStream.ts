@@ -29,7 +29,11 @@ function decodeLine(bytes: Buffer, file: string, line: number): string {
     return fatalUtf8.decode(bytes);
   } catch {
     const at = Math.max(0, firstInvalidUtf8Offset(bytes));
-    throw new SessionLogError(file, line, `not valid UTF-8: malformed byte 0x${(bytes[at] ?? 0).toString(16).padStart(2, '0')} at byte ${at + 1} of the line; the log was written as UTF-8, so this line was damaged after it was written`);
+    throw new SessionLogError(
+      file,
+      line,
+      `not valid UTF-8: malformed byte 0x${(bytes[at] ?? 0).toString(16).padStart(2, '0')} at byte ${at + 1} of the line; the log was written as UTF-8, so this line was damaged after it was written`,
+    );
   }
 }
 
@@ -54,7 +58,8 @@ export async function streamSessionLog(
     throw new SessionWriteError(`cannot read ${file}: ${describeFsError(e).text}`, file, describeFsError(e).code);
   }
   try {
-    if ((await handle.stat()).isDirectory()) throw new ProjectError(`${file}: is a folder, not a session log; move it out of the project (the session's events are a file)`);
+    if ((await handle.stat()).isDirectory())
+      throw new ProjectError(`${file}: is a folder, not a session log; move it out of the project (the session's events are a file)`);
     const chunkBytes = options.chunkBytes ?? CHUNK_BYTES;
     const chunk = Buffer.alloc(chunkBytes);
     let carry: Buffer = Buffer.alloc(0);
@@ -82,7 +87,12 @@ export async function streamSessionLog(
     try {
       tail = fatalUtf8.decode(carry);
     } catch {
-      return { events: line, torn: { line: tailLine, text: String.fromCharCode(...carry.subarray(0, 4096)) }, missingFinalNewline: false, completeBytes };
+      return {
+        events: line,
+        torn: { line: tailLine, text: String.fromCharCode(...carry.subarray(0, 4096)) },
+        missingFinalNewline: false,
+        completeBytes,
+      };
     }
     try {
       JSON.parse(tail);

@@ -20,7 +20,9 @@ export function encodeFileName(name: string, what: string): string {
 /** Inverse of encodeFileName. */
 export function decodeFileName(encoded: string): string {
   return Buffer.from(
-    encoded.replace(/%([0-9A-F]{2})|([^%])/g, (_m, hex: string | undefined, ch: string | undefined) => (hex !== undefined ? String.fromCharCode(parseInt(hex, 16)) : ch!)),
+    encoded.replace(/%([0-9A-F]{2})|([^%])/g, (_m, hex: string | undefined, ch: string | undefined) =>
+      hex !== undefined ? String.fromCharCode(parseInt(hex, 16)) : ch!,
+    ),
     'latin1',
   ).toString('utf8');
 }
@@ -43,7 +45,13 @@ export function sessionPaths(projectDir: string, annotator: string): SessionPath
   if (problem !== null) throw new SessionNameError(problem);
   const root = path.resolve(projectDir);
   const dir = path.join(root, 'sessions', encodedFileName(annotator));
-  return { projectDir: root, dir, events: path.join(dir, 'events.jsonl'), lock: path.join(dir, '.lock'), audioDir: path.join(dir, 'audio') };
+  return {
+    projectDir: root,
+    dir,
+    events: path.join(dir, 'events.jsonl'),
+    lock: path.join(dir, '.lock'),
+    audioDir: path.join(dir, 'audio'),
+  };
 }
 
 /** The item's WAV, relative to the project folder with "/" separators (as logged and exported). */

@@ -55,7 +55,8 @@ export async function reparseSession(project: OpenProject, annotator: string, op
       const utterances = fold.utterancesOf(itemId);
       if (utterances.length === 0 && before.commitments.length === 0) continue;
       const found = voiceCommitmentsOf(utterances, analyze);
-      const key = (list: ReadonlyArray<{ label: string; start: number; end: number }>) => list.map((c) => `${c.start}:${c.end}:${c.label}`).join('|');
+      const key = (list: ReadonlyArray<{ label: string; start: number; end: number }>) =>
+        list.map((c) => `${c.start}:${c.end}:${c.label}`).join('|');
       const changed = key(found.commitments) !== key(before.commitments);
       if (!changed && !before.config_changed) continue;
       const data: SessionEventData['labels_rederived'] = {
@@ -72,7 +73,14 @@ export async function reparseSession(project: OpenProject, annotator: string, op
       fold.apply({ v: EVENT_VERSIONS.labels_rederived, seq: ++seq, ts: new Date().toISOString(), type: 'labels_rederived', data });
       data.to_final = fold.itemState(itemId)!.final_label;
       planned.push({
-        item: { item_id: itemId, from: before.final_label, to: data.to_final, voice_from: before.commitments.map((c) => c.label), voice_to: found.commitments.map((c) => c.label), changed },
+        item: {
+          item_id: itemId,
+          from: before.final_label,
+          to: data.to_final,
+          voice_from: before.commitments.map((c) => c.label),
+          voice_to: found.commitments.map((c) => c.label),
+          changed,
+        },
         data,
       });
     }
@@ -82,7 +90,13 @@ export async function reparseSession(project: OpenProject, annotator: string, op
   const planned = await plan();
   // nothing to write (or a dry run): the log is only read, no lock taken, no session_resumed appended
   if (options.dryRun || planned.length === 0) {
-    return { annotator, dry_run: options.dryRun, config_sha256: configSha256, parser_version: PARSER_VERSION, items: planned.map((p) => p.item) };
+    return {
+      annotator,
+      dry_run: options.dryRun,
+      config_sha256: configSha256,
+      parser_version: PARSER_VERSION,
+      items: planned.map((p) => p.item),
+    };
   }
   const store = await SessionStore.open({ project, annotator });
   try {

@@ -14,9 +14,22 @@ import { decideJudgeStep, decideShowReasoning, reasoningViewOf } from '../../com
 import type { RecordingStopReason, SessionEvent, SessionEventData, SessionEventType } from '../../common/session/sessionEvents';
 import type { SessionEntry, SessionFold, SessionState } from '../../common/session/sessionFold';
 import { SessionUsageError } from '../../common/session/sessionRefusals';
-import { decideCompletionStart, decideCue, decideNote, decideOpenItem, decideRecordingStart, type SessionRuleContext } from '../../common/session/sessionRules';
+import {
+  decideCompletionStart,
+  decideCue,
+  decideNote,
+  decideOpenItem,
+  decideRecordingStart,
+  type SessionRuleContext,
+} from '../../common/session/sessionRules';
 import { decideTextSelection } from '../../common/session/textSelection';
-import { decideCorrection, decideTranscribedAgain, decideTranscriptionFailed, decideTranscriptionLanded, type EngineIdentity } from '../../common/session/transcriptionRules';
+import {
+  decideCorrection,
+  decideTranscribedAgain,
+  decideTranscriptionFailed,
+  decideTranscriptionLanded,
+  type EngineIdentity,
+} from '../../common/session/transcriptionRules';
 import type { WavWriter } from '../audio/wavWriter';
 import type { LiveCutter, SessionEngine } from '../engine/sessionEngine';
 import { sha256Hex } from '../fs/sha256';
@@ -61,7 +74,15 @@ export class SessionService extends EventEmitter<SessionServiceEvents> {
   ) {
     super();
     const { config } = store.project;
-    this.rules = { config, items, annotator: store.annotator, reviewer: reviewer ?? null, configSha256: store.configSha256, analyze: createTranscriptAnalyzer(config), sha256: sha256Hex };
+    this.rules = {
+      config,
+      items,
+      annotator: store.annotator,
+      reviewer: reviewer ?? null,
+      configSha256: store.configSha256,
+      analyze: createTranscriptAnalyzer(config),
+      sha256: sha256Hex,
+    };
   }
 
   /** who this session's acts are by, when not its annotator (a reviewer's corrections) */
@@ -138,13 +159,23 @@ export class SessionService extends EventEmitter<SessionServiceEvents> {
       const itemId = decideRecordingStart(this.store.facts, this.rules, this.recording);
       const writer = await this.guardWrite(() => this.store.audioWriter(itemId));
       const offset = writer.samples;
-      await this.append('recording_started', { item_id: itemId, audio_path: this.store.audioPath(itemId), offset_samples: offset, device: options.device ?? null });
+      await this.append('recording_started', {
+        item_id: itemId,
+        audio_path: this.store.audioPath(itemId),
+        offset_samples: offset,
+        device: options.device ?? null,
+      });
       const timer = setInterval(() => {
         void this.calls.run(() => this.flushIfDue(true)).catch(() => undefined);
       }, FLUSH_INTERVAL_MS);
       timer.unref();
       const base = this.utteranceBase(itemId);
-      const live = { item_id: itemId, utterance_base: base, offset_samples: offset, onPartial: (p: LivePartial) => this.emit('partial', p) };
+      const live = {
+        item_id: itemId,
+        utterance_base: base,
+        offset_samples: offset,
+        onPartial: (p: LivePartial) => this.emit('partial', p),
+      };
       this.recording = {
         item_id: itemId,
         writer,
@@ -199,7 +230,11 @@ export class SessionService extends EventEmitter<SessionServiceEvents> {
       if (start.stopRecording) await this.stop(start.stopRecording);
       return start.itemId;
     });
-    await this.transcriptions.settleForCompletion(itemId, options.waitMs ?? this.rules.config.thinkaloud.complete_wait_seconds * 1000, (waiting) => this.emit('finishing', waiting));
+    await this.transcriptions.settleForCompletion(
+      itemId,
+      options.waitMs ?? this.rules.config.thinkaloud.complete_wait_seconds * 1000,
+      (waiting) => this.emit('finishing', waiting),
+    );
     return this.calls.run(async () => {
       await this.commit((facts) => decideCompletion(facts, this.rules, itemId));
       return this.emitItem(itemId);
@@ -260,22 +295,34 @@ export class SessionService extends EventEmitter<SessionServiceEvents> {
     const { cuts, base, signals } = await this.calls.run(async () => {
       if (this.recording) {
         throw new SessionUsageError(
-          this.recording.item_id === itemId ? `"${itemId}" is being recorded; stop the recording first` : `"${this.recording.item_id}" is being recorded; stop the recording before transcribing "${itemId}" again`,
+          this.recording.item_id === itemId
+            ? `"${itemId}" is being recorded; stop the recording first`
+            : `"${this.recording.item_id}" is being recorded; stop the recording before transcribing "${itemId}" again`,
         );
       }
       if (!this.store.itemState(itemId)?.audio_path) throw new SessionUsageError(`"${itemId}" has no recorded audio to transcribe`);
       const pcm = await read(this.store.absoluteAudioPath(itemId));
       const cutter = engine.createCutter();
       // recorded before the VAD model was there: its vad_* signals come with this pass (over the audio just read)
-      const vadSignals = engine.vad ? audioSignalsOf(pcm, AUDIO_SAMPLE_RATE, this.rules.config.thinkaloud, engine.vad, this.store.takeStarts(itemId)) : null;
+      const vadSignals = engine.vad
+        ? audioSignalsOf(pcm, AUDIO_SAMPLE_RATE, this.rules.config.thinkaloud, engine.vad, this.store.takeStarts(itemId))
+        : null;
       return { cuts: [...cutter.push(pcm), ...cutter.flush()], base: this.utteranceBase(itemId), signals: vadSignals };
     });
-    const requests: UtteranceRequest[] = cuts.map((cut) => ({ item_id: itemId, utterance: base + cut.index, start_sample: cut.startSample, end_sample: cut.endSample, pcm: cut.pcm }));
+    const requests: UtteranceRequest[] = cuts.map((cut) => ({
+      item_id: itemId,
+      utterance: base + cut.index,
+      start_sample: cut.startSample,
+      end_sample: cut.endSample,
+      pcm: cut.pcm,
+    }));
     this.transcriptions.reserve(itemId, base + requests.length);
     const outcomes = await Promise.all(requests.map((r) => engine.transcriber.transcribe(r)));
     const transcriptions = requests.map((request, i) => ({ request, outcome: outcomes[i]! }));
     return this.calls.run(async () => {
-      await this.commit((facts, at) => decideTranscribedAgain(facts, this.rules, { itemId, reason, transcriptions, engine: this.engineIdentity, signals }, at));
+      await this.commit((facts, at) =>
+        decideTranscribedAgain(facts, this.rules, { itemId, reason, transcriptions, engine: this.engineIdentity, signals }, at),
+      );
       return this.emitItem(itemId);
     });
   }
@@ -306,7 +353,9 @@ export class SessionService extends EventEmitter<SessionServiceEvents> {
   logCue(cue: 'keep_talking', silenceMs: number): Promise<void> {
     return this.calls.run(async () => {
       const rec = this.recording;
-      const recording = rec ? { item_id: rec.item_id, audio_ms: Math.round((this.audioSamples(rec.item_id) * 1000) / AUDIO_SAMPLE_RATE) } : null;
+      const recording = rec
+        ? { item_id: rec.item_id, audio_ms: Math.round((this.audioSamples(rec.item_id) * 1000) / AUDIO_SAMPLE_RATE) }
+        : null;
       await this.commit(() => decideCue(recording, cue, silenceMs));
     });
   }
@@ -333,7 +382,9 @@ export class SessionService extends EventEmitter<SessionServiceEvents> {
   /** Samples the item's WAV holds: the running recording's, unflushed ones included, or what the log knows. */
   private audioSamples(itemId: string): number {
     const rec = this.recording?.item_id === itemId ? this.recording : null;
-    return rec ? rec.writer.samples + rec.writer.pendingSamples : Math.round(((this.store.itemState(itemId)?.audio_ms ?? 0) * AUDIO_SAMPLE_RATE) / 1000);
+    return rec
+      ? rec.writer.samples + rec.writer.pendingSamples
+      : Math.round(((this.store.itemState(itemId)?.audio_ms ?? 0) * AUDIO_SAMPLE_RATE) / 1000);
   }
 
   /** Utterance indices go on across recordings of an item: after those logged and those still in flight. */
@@ -391,7 +442,14 @@ export class SessionService extends EventEmitter<SessionServiceEvents> {
     await this.guardWrite(() => this.store.closeAudio(rec.item_id));
     const { samples, audio, vad, takes } = await this.store.itemAudioSignals(rec.item_id, this.engine?.vad ?? null);
     await this.append('recording_stopped', { item_id: rec.item_id, total_samples: rec.writer.samples, reason, error: null });
-    await this.append('signals_computed', { item_id: rec.item_id, audio_samples: samples, audio, vad, vad_model: vad ? this.engineIdentity.vad : null, takes });
+    await this.append('signals_computed', {
+      item_id: rec.item_id,
+      audio_samples: samples,
+      audio,
+      vad,
+      vad_model: vad ? this.engineIdentity.vad : null,
+      takes,
+    });
     this.emitItem(rec.item_id);
   }
 
@@ -406,7 +464,10 @@ export class SessionService extends EventEmitter<SessionServiceEvents> {
     const samples = Math.round(((logged?.audio_ms ?? 0) * AUDIO_SAMPLE_RATE) / 1000);
     await this.store
       .append('recording_stopped', { item_id: rec.item_id, total_samples: samples, reason: 'write_error', error: error.message })
-      .then((event) => this.emit('event', event), () => undefined);
+      .then(
+        (event) => this.emit('event', event),
+        () => undefined,
+      );
   }
 
   /** Sends a cut utterance to the engine; its outcome lands in the call queue, where its rule logs it. */
@@ -414,13 +475,24 @@ export class SessionService extends EventEmitter<SessionServiceEvents> {
     if (!this.engine) return;
     const utterance = rec.utterance_base + cut.index;
     this.transcriptions.reserve(rec.item_id, utterance + 1);
-    const request: UtteranceRequest = { item_id: rec.item_id, utterance, start_sample: rec.offset_samples + cut.startSample, end_sample: rec.offset_samples + cut.endSample, pcm: cut.pcm };
+    const request: UtteranceRequest = {
+      item_id: rec.item_id,
+      utterance,
+      start_sample: rec.offset_samples + cut.startSample,
+      end_sample: rec.offset_samples + cut.endSample,
+      pcm: cut.pcm,
+    };
     const job = this.engine.transcriber
       .transcribe(request)
       .then((outcome) => this.calls.run(() => this.logTranscription(request, outcome)))
       .catch((e: unknown) => {
         if (e instanceof SessionWriteError) return;
-        return this.calls.run(() => this.commit(() => decideTranscriptionFailed(request, (e as Error).message))).then(() => undefined, () => undefined);
+        return this.calls
+          .run(() => this.commit(() => decideTranscriptionFailed(request, (e as Error).message)))
+          .then(
+            () => undefined,
+            () => undefined,
+          );
       });
     this.transcriptions.track(request.item_id, job);
   }

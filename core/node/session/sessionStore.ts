@@ -8,7 +8,13 @@ import type { ItemSessionState } from '../../common/session/itemState';
 import type { ItemSummary } from '../../common/session/itemSummary';
 import { SessionFold, type FoldOptions, type SessionEntry, type SessionNote, type SessionState } from '../../common/session/sessionFold';
 import type { SessionFacts } from '../../common/session/sessionRules';
-import { type SessionEvent, type SessionEventData, type SessionEventOf, type SessionEventType, type SessionKind } from '../../common/session/sessionEvents';
+import {
+  type SessionEvent,
+  type SessionEventData,
+  type SessionEventOf,
+  type SessionEventType,
+  type SessionKind,
+} from '../../common/session/sessionEvents';
 import { SessionUsageError } from '../../common/session/sessionRefusals';
 import type { UpcasterRegistry } from '../../common/session/sessionLog';
 import type { ItemAudio } from '../../common/session/audioLedger';
@@ -103,11 +109,26 @@ export class SessionStore {
     const fs = options.fs ?? nodeSessionFs;
     const paths = sessionPaths(project.dir, annotator);
     // a reviewer corrects a session that exists; never one of their own making
-    if (options.reviewer && !(await stat(paths.events).then((info) => info.size > 0, () => false))) throw new SessionUsageError(`"${annotator}" has no session to review in ${project.dir}`);
+    if (
+      options.reviewer &&
+      !(await stat(paths.events).then(
+        (info) => info.size > 0,
+        () => false,
+      ))
+    )
+      throw new SessionUsageError(`"${annotator}" has no session to review in ${project.dir}`);
     // a new session must not look like one the project holds ("bоb" beside "bob"): two people or one, nobody could tell
-    if (!(await stat(paths.events).then(() => true, () => false))) {
+    if (
+      !(await stat(paths.events).then(
+        () => true,
+        () => false,
+      ))
+    ) {
       const like = lookAlikeOf(annotator, await sessionNames(project.dir));
-      if (like !== null) throw new SessionUsageError(`"${annotator}" looks like the existing annotator "${like}" in ${project.dir}; use that name, or one that looks different`);
+      if (like !== null)
+        throw new SessionUsageError(
+          `"${annotator}" looks like the existing annotator "${like}" in ${project.dir}; use that name, or one that looks different`,
+        );
     }
     // One level at a time: a recursive mkdir reports ENOENT instead of EROFS on a read-only file system.
     for (const dir of [path.dirname(paths.dir), paths.dir, paths.audioDir]) {
@@ -117,16 +138,37 @@ export class SessionStore {
         await mkdir(dir);
       } catch (e) {
         if ((e as NodeJS.ErrnoException).code === 'EEXIST') continue;
-        throw new SessionWriteError(`cannot create ${dir}: ${describeFsError(e).text}; Aloud needs a writable project folder to record`, dir, describeFsError(e).code);
+        throw new SessionWriteError(
+          `cannot create ${dir}: ${describeFsError(e).text}; Aloud needs a writable project folder to record`,
+          dir,
+          describeFsError(e).code,
+        );
       }
     }
-    const lock = await acquireSessionLock(paths.lock, { sessionLabel: `the session of "${annotator}" in ${project.dir}`, ...(options.now ? { now: options.now } : {}) });
+    const lock = await acquireSessionLock(paths.lock, {
+      sessionLabel: `the session of "${annotator}" in ${project.dir}`,
+      ...(options.now ? { now: options.now } : {}),
+    });
     try {
-      const { writer, events, torn } = await SessionLogWriter.open(paths.events, { fs, ...(options.now ? { now: options.now } : {}), ...(options.upcasters ? { upcasters: options.upcasters } : {}) });
+      const { writer, events, torn } = await SessionLogWriter.open(paths.events, {
+        fs,
+        ...(options.now ? { now: options.now } : {}),
+        ...(options.upcasters ? { upcasters: options.upcasters } : {}),
+      });
       const fold = new SessionFold(project.config, paths.events, foldOptionsOf(project));
       for (const event of events) fold.apply(event);
-      const report: SessionOpenReport = { created: events.length === 0, tookOverLock: lock.tookOverFrom, torn, interruptedRecording: null, recoveredAudio: [] };
-      const store = new SessionStore(project, annotator, paths, writer, fold, lock, fs, report, options.now ?? (() => new Date()), { reviewer: options.reviewer ?? null, kind: options.kind ?? 'annotator', room: options.room ?? null });
+      const report: SessionOpenReport = {
+        created: events.length === 0,
+        tookOverLock: lock.tookOverFrom,
+        torn,
+        interruptedRecording: null,
+        recoveredAudio: [],
+      };
+      const store = new SessionStore(project, annotator, paths, writer, fold, lock, fs, report, options.now ?? (() => new Date()), {
+        reviewer: options.reviewer ?? null,
+        kind: options.kind ?? 'annotator',
+        room: options.room ?? null,
+      });
       try {
         await store.recover(events.length === 0);
       } catch (e) {
@@ -158,7 +200,14 @@ export class SessionStore {
         room: this.opening.room ?? null,
       });
     } else {
-      add('session_resumed', { pid: process.pid, host: hostname(), config_sha256: this.configSha256, parser_version: PARSER_VERSION, reviewer: this.opening.reviewer ?? null, parser_inputs_sha256: parserInputsSha256Of(this.project) });
+      add('session_resumed', {
+        pid: process.pid,
+        host: hostname(),
+        config_sha256: this.configSha256,
+        parser_version: PARSER_VERSION,
+        reviewer: this.opening.reviewer ?? null,
+        parser_inputs_sha256: parserInputsSha256Of(this.project),
+      });
     }
     if (this.report.torn) {
       add('log_repaired', { torn_line: this.report.torn.line, torn_bytes: this.report.torn.bytes, torn_file: this.report.torn.tornFile });
@@ -249,7 +298,12 @@ export class SessionStore {
 
   /** The session's own fields, read off the fold as it stands (no item is visited). */
   fields(): SessionFields {
-    return { current_item: this.fold.currentItemId, recording: this.fold.openRecording, config_changed: this.fold.configChanged, note_count: this.fold.noteCount };
+    return {
+      current_item: this.fold.currentItemId,
+      recording: this.fold.openRecording,
+      config_changed: this.fold.configChanged,
+      note_count: this.fold.noteCount,
+    };
   }
 
   /** The item whose time on item runs now: every event changes its view. */
@@ -305,12 +359,16 @@ export class SessionStore {
       if (logged && logged.samples > 0) {
         let recovered: SessionEventData['audio_recovered'] | null;
         ({ writer, recovered } = await this.openLoggedWav(logged));
-        if (recovered) await this.append('audio_recovered', recovered).catch(async (e: unknown) => {
-          await writer!.abandon();
-          throw e;
-        });
+        if (recovered)
+          await this.append('audio_recovered', recovered).catch(async (e: unknown) => {
+            await writer!.abandon();
+            throw e;
+          });
       } else {
-        ({ writer } = await WavWriter.open(await resolveInside(this.project.dir, this.absoluteAudioPath(itemId), 'write'), { sampleRate: AUDIO_SAMPLE_RATE, fs: this.fs }));
+        ({ writer } = await WavWriter.open(await resolveInside(this.project.dir, this.absoluteAudioPath(itemId), 'write'), {
+          sampleRate: AUDIO_SAMPLE_RATE,
+          fs: this.fs,
+        }));
       }
       this.wavs.set(itemId, writer);
     }
@@ -320,13 +378,27 @@ export class SessionStore {
   /** Opens a WAV the log records (once, never creating it) and says what differs from the log, if anything. */
   private async openLoggedWav(audio: ItemAudio): Promise<{ writer: WavWriter; recovered: SessionEventData['audio_recovered'] | null }> {
     const wavPath = await resolveInside(this.project.dir, resolveInSession(this.paths, audio.audio_path), 'write');
-    const exists = await stat(wavPath).then(() => true, () => false);
+    const exists = await stat(wavPath).then(
+      () => true,
+      () => false,
+    );
     if (!exists) {
-      throw new SessionWriteError(`${wavPath}: missing, but ${this.paths.events} records ${audio.samples} samples of "${audio.item_id}" in it; restore the file (Aloud will not record over a lost recording)`, wavPath, 'ENOENT');
+      throw new SessionWriteError(
+        `${wavPath}: missing, but ${this.paths.events} records ${audio.samples} samples of "${audio.item_id}" in it; restore the file (Aloud will not record over a lost recording)`,
+        wavPath,
+        'ENOENT',
+      );
     }
     const { writer, repair } = await WavWriter.open(wavPath, { sampleRate: AUDIO_SAMPLE_RATE, fs: this.fs, existing: true });
     const differs = repair !== null && (repair.samples !== audio.samples || repair.headerRepaired || repair.truncatedBytes > 0);
-    const recovered = differs ? { item_id: audio.item_id, samples_logged: audio.samples, samples_total: repair.samples, header_repaired: repair.headerRepaired || repair.truncatedBytes > 0 } : null;
+    const recovered = differs
+      ? {
+          item_id: audio.item_id,
+          samples_logged: audio.samples,
+          samples_total: repair.samples,
+          header_repaired: repair.headerRepaired || repair.truncatedBytes > 0,
+        }
+      : null;
     return { writer, recovered };
   }
 

@@ -34,7 +34,11 @@ export type AdjudicationAction =
  * layout types with Shift), Space the one last played, o plays it from its commit phrase. null: not a key of this screen
  * (or typed into a field).
  */
-export function adjudicationKey(press: KeyPress, draft: DecisionDraft, context: { shownLabels: ReadonlyArray<string | null>; labels: readonly string[]; causes: readonly string[] }): AdjudicationAction | null {
+export function adjudicationKey(
+  press: KeyPress,
+  draft: DecisionDraft,
+  context: { shownLabels: ReadonlyArray<string | null>; labels: readonly string[]; causes: readonly string[] },
+): AdjudicationAction | null {
   if (press.inField || press.ctrlKey || press.metaKey || press.altKey) return null;
   const key = press.key;
   if (key === 'Enter') return press.onControl ? null : { kind: 'decide' };

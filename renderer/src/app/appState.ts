@@ -1,5 +1,20 @@
-import type { AloudEvent, AppInfo, ExportSummary, ProjectExportFormat, ProjectView, SessionView } from '../../../core/common/contract/aloudApi';
-import { isSessionPatch, staleView, updateSessionView, withFields, withItem, type HeldSessionView, type SessionUpdate } from '../../../core/common/contract/sessionPatch';
+import type {
+  AloudEvent,
+  AppInfo,
+  ExportSummary,
+  ProjectExportFormat,
+  ProjectView,
+  SessionView,
+} from '../../../core/common/contract/aloudApi';
+import {
+  isSessionPatch,
+  staleView,
+  updateSessionView,
+  withFields,
+  withItem,
+  type HeldSessionView,
+  type SessionUpdate,
+} from '../../../core/common/contract/sessionPatch';
 
 export type Tab = 'label' | 'review' | 'agreement' | 'adjudicate' | 'project' | 'settings';
 
@@ -14,7 +29,13 @@ export interface AppState {
   error: string | null;
   notice: string | null;
   choosingProject: boolean;
-  exporting: { format: ProjectExportFormat; scope: 'mine' | 'all'; busy: boolean; progress: { done: number; total: number } | null; done: ExportSummary | null };
+  exporting: {
+    format: ProjectExportFormat;
+    scope: 'mine' | 'all';
+    busy: boolean;
+    progress: { done: number; total: number } | null;
+    done: ExportSummary | null;
+  };
   /** microphone chosen in Settings (null: the system default) */
   deviceId: string | null;
   /** seconds of silence before the keep-talking cue; null: off */
@@ -60,7 +81,8 @@ export function initialAppState(saved: { deviceId: string | null; keepTalkingSec
 
 /** What an event of the host changes in the app's state (events about a session change nothing before one is open). */
 function applyEvent(state: AppState, event: AloudEvent): AppState {
-  const session = (change: (s: HeldSessionView) => HeldSessionView): AppState => (state.session ? { ...state, session: change(state.session) } : state);
+  const session = (change: (s: HeldSessionView) => HeldSessionView): AppState =>
+    state.session ? { ...state, session: change(state.session) } : state;
   switch (event.type) {
     case 'item':
       return session((s) => withItem(s, event.item, event.stamp));
@@ -99,9 +121,19 @@ export function appReducer(state: AppState, action: AppAction): AppState {
     case 'project':
       return { ...state, project: action.project };
     case 'projectOpened':
-      return { ...state, project: action.project, session: null, exporting: { ...state.exporting, done: null }, choosingProject: false, tab: 'label', error: null };
+      return {
+        ...state,
+        project: action.project,
+        session: null,
+        exporting: { ...state.exporting, done: null },
+        choosingProject: false,
+        tab: 'label',
+        error: null,
+      };
     case 'session':
-      return isSessionPatch(action.session) ? { ...state, session: updateSessionView(state.session, action.session) } : keepView(state, action.session);
+      return isSessionPatch(action.session)
+        ? { ...state, session: updateSessionView(state.session, action.session) }
+        : keepView(state, action.session);
     case 'event':
       return applyEvent(state, action.event);
     case 'tab':
@@ -113,7 +145,14 @@ export function appReducer(state: AppState, action: AppAction): AppState {
     case 'choosingProject':
       return { ...state, choosingProject: action.choosing };
     case 'exportChoice':
-      return { ...state, exporting: { ...state.exporting, ...(action.format ? { format: action.format } : {}), ...(action.scope ? { scope: action.scope } : {}) } };
+      return {
+        ...state,
+        exporting: {
+          ...state.exporting,
+          ...(action.format ? { format: action.format } : {}),
+          ...(action.scope ? { scope: action.scope } : {}),
+        },
+      };
     case 'exportStarted':
       return { ...state, exporting: { ...state.exporting, busy: true, progress: null, done: null } };
     case 'exportFinished':

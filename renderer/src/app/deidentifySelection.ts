@@ -3,7 +3,11 @@ import type { ReviewSegmentView } from '../../../core/common/deidentify/reviewVi
 
 /** Words of a segment text a reviewer can select: letters and digits, joined by an inner apostrophe or hyphen. */
 export function selectableWords(text: string): Array<{ text: string; start: number; end: number }> {
-  return [...text.matchAll(/[\p{L}\p{N}]+(?:['’-][\p{L}\p{N}]+)*/gu)].map((m) => ({ text: m[0], start: m.index, end: m.index + m[0].length }));
+  return [...text.matchAll(/[\p{L}\p{N}]+(?:['’-][\p{L}\p{N}]+)*/gu)].map((m) => ({
+    text: m[0],
+    start: m.index,
+    end: m.index + m[0].length,
+  }));
 }
 
 /** The words selected in one segment (by index in the review's list of texts), first to last in either order. */

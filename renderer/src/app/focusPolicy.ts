@@ -6,7 +6,8 @@
  * click anywhere else does. Inside a dialog nothing changes: the dialog keeps its own focus.
  */
 /** Controls that Enter or Space press when they have the focus. */
-export const PRESSABLE_CONTROLS = 'button, [role="tab"], summary, input[type="checkbox"], input[type="radio"], input[type="button"], input[type="submit"]';
+export const PRESSABLE_CONTROLS =
+  'button, [role="tab"], summary, input[type="checkbox"], input[type="radio"], input[type="button"], input[type="submit"]';
 const POINTER_CONTROLS = `${PRESSABLE_CONTROLS}, a[href]`;
 
 /** Installs the policy on a document; returns the function that removes it. */

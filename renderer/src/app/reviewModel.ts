@@ -62,7 +62,11 @@ export interface PauseSpan {
  * Where the pauses are, by the signals' definition (runs of silent 20 ms frames of at least min_pause_ms between
  * the first and the last non-silent frame), so the markers agree with the pause counts the session shows.
  */
-export function pauseSpans(pcm: Float32Array, sampleRate: number, options: { silence_threshold_dbfs: number; min_pause_ms: number; long_pause_ms: number }): PauseSpan[] {
+export function pauseSpans(
+  pcm: Float32Array,
+  sampleRate: number,
+  options: { silence_threshold_dbfs: number; min_pause_ms: number; long_pause_ms: number },
+): PauseSpan[] {
   const levels = frameLevelsDbfs(pcm, sampleRate);
   const frameMs = (samplesPerFrame(sampleRate) * 1000) / sampleRate;
   const spans: PauseSpan[] = [];
@@ -124,7 +128,8 @@ export function pcm16WavSamples(bytes: ArrayBuffer): { samples: Float32Array; sa
       sampleRate = view.getUint32(body + 4, true);
       bits = view.getUint16(body + 14, true);
     } else if (id === 'data') {
-      if (format !== 1 || channels !== 1 || bits !== 16) throw new Error(`WAV is not 16-bit PCM mono (format ${format}, ${channels} channel(s), ${bits} bits)`);
+      if (format !== 1 || channels !== 1 || bits !== 16)
+        throw new Error(`WAV is not 16-bit PCM mono (format ${format}, ${channels} channel(s), ${bits} bits)`);
       // the header may claim more than was written (a recording still open): read what is there
       const end = Math.min(bytes.byteLength, body + size);
       const samples = new Float32Array(Math.floor((end - body) / 2));

@@ -41,7 +41,11 @@ export function shortcutAction(press: KeyPress, labels: readonly LabelDef[]): Sh
   if (command && !press.altKey && press.key.toLowerCase() === 'g') return { kind: 'jump' };
   if (press.key === 'Escape') return press.inField || press.onControl ? { kind: 'leave-field' } : null;
   if (press.inField || command || press.altKey) return null;
-  if ((press.onControl === 'link' && press.key === 'Enter') || (press.onControl === 'button' && (press.key === 'Enter' || press.key === ' '))) return null;
+  if (
+    (press.onControl === 'link' && press.key === 'Enter') ||
+    (press.onControl === 'button' && (press.key === 'Enter' || press.key === ' '))
+  )
+    return null;
   if (press.key === '?') return press.repeat ? null : { kind: 'help' };
   if (press.key === 'ArrowRight') return { kind: 'move', delta: 1 };
   if (press.key === 'ArrowLeft') return { kind: 'move', delta: -1 };

@@ -14,10 +14,13 @@ export type CaptureErrorCode =
   | 'audio_failed';
 
 const guidance: Record<CaptureErrorCode, string> = {
-  permission_denied: 'Microphone access was denied. Allow microphone access for Aloud in the system or browser settings, then start recording again.',
+  permission_denied:
+    'Microphone access was denied. Allow microphone access for Aloud in the system or browser settings, then start recording again.',
   no_device: 'No microphone was found. Connect a microphone (or choose another one in the settings) and start recording again.',
-  device_in_use: 'The microphone could not be opened; another application may be using it. Close that application or choose another microphone.',
-  device_lost: 'The microphone was disconnected while recording. What was recorded up to then is kept; reconnect it and start recording again.',
+  device_in_use:
+    'The microphone could not be opened; another application may be using it. Close that application or choose another microphone.',
+  device_lost:
+    'The microphone was disconnected while recording. What was recorded up to then is kept; reconnect it and start recording again.',
   unsupported: 'This window cannot record audio (it needs a secure page with microphone and AudioWorklet support).',
   audio_failed: 'The audio system could not be started.',
 };
@@ -41,7 +44,10 @@ function errorName(error: unknown): string | undefined {
 function errorDetail(error: unknown): string {
   const name = errorName(error) ?? 'Error';
   const message = typeof error === 'object' && error !== null && 'message' in error ? String(error.message) : String(error);
-  const constraint = typeof error === 'object' && error !== null && 'constraint' in error && error.constraint ? ` (constraint: ${String(error.constraint)})` : '';
+  const constraint =
+    typeof error === 'object' && error !== null && 'constraint' in error && error.constraint
+      ? ` (constraint: ${String(error.constraint)})`
+      : '';
   return message ? `${name}: ${message}${constraint}` : `${name}${constraint}`;
 }
 

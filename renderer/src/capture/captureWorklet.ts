@@ -34,7 +34,10 @@ declare const sampleRate: number;
 declare class AudioWorkletProcessor {
   readonly port: MessagePort;
 }
-declare function registerProcessor(name: string, processorCtor: new (options: { processorOptions: CaptureProcessorOptions }) => AudioWorkletProcessor): void;
+declare function registerProcessor(
+  name: string,
+  processorCtor: new (options: { processorOptions: CaptureProcessorOptions }) => AudioWorkletProcessor,
+): void;
 
 interface CaptureProcessorState {
   resampler: SincResampler | null;

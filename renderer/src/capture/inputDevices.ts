@@ -24,7 +24,12 @@ export async function listInputDevices(options: { unlockLabels?: boolean } = {})
     const devices = await mediaDevices.enumerateDevices();
     return devices
       .filter((device) => device.kind === 'audioinput')
-      .map((device) => ({ deviceId: device.deviceId, label: device.label, groupId: device.groupId, isDefault: device.deviceId === 'default' }));
+      .map((device) => ({
+        deviceId: device.deviceId,
+        label: device.label,
+        groupId: device.groupId,
+        isDefault: device.deviceId === 'default',
+      }));
   };
   try {
     const inputs = await list();

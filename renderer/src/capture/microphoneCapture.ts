@@ -96,10 +96,16 @@ interface AudioGraph {
   node: AudioWorkletNode;
 }
 
-async function openAudioGraph(contextSampleRate: number | undefined, processorOptions: CaptureProcessorOptions, workletModuleUrl: string | undefined): Promise<AudioGraph> {
+async function openAudioGraph(
+  contextSampleRate: number | undefined,
+  processorOptions: CaptureProcessorOptions,
+  workletModuleUrl: string | undefined,
+): Promise<AudioGraph> {
   let context: AudioContext;
   try {
-    context = new AudioContext(contextSampleRate ? { sampleRate: contextSampleRate, latencyHint: 'interactive' } : { latencyHint: 'interactive' });
+    context = new AudioContext(
+      contextSampleRate ? { sampleRate: contextSampleRate, latencyHint: 'interactive' } : { latencyHint: 'interactive' },
+    );
   } catch (error) {
     throw audioFailure(`creating an AudioContext${contextSampleRate ? ` at ${contextSampleRate} Hz` : ''}`, error);
   }
@@ -221,7 +227,10 @@ export async function startCapture(options: CaptureOptions): Promise<CaptureSess
       clearTimeout(timer);
     }
     if (graph.context.state !== 'running') {
-      throw new CaptureError('audio_failed', `the AudioContext stayed "${graph.context.state}"; the browser may want a click before audio starts`);
+      throw new CaptureError(
+        'audio_failed',
+        `the AudioContext stayed "${graph.context.state}"; the browser may want a click before audio starts`,
+      );
     }
   } catch (error) {
     source.disconnect();
@@ -259,7 +268,8 @@ class MicrophoneCapture implements CaptureSession {
     this.device = { deviceId: track.getSettings().deviceId ?? '', label: track.label };
     this.finished = new Promise((resolve) => (this.resolveFinished = resolve));
     graph.node.port.onmessage = (event: MessageEvent<CaptureWorkletMessage>) => this.receive(event.data);
-    graph.node.onprocessorerror = () => void this.end('audio_failed', new CaptureError('audio_failed', 'the capture worklet stopped with an error'));
+    graph.node.onprocessorerror = () =>
+      void this.end('audio_failed', new CaptureError('audio_failed', 'the capture worklet stopped with an error'));
     track.addEventListener('ended', this.onTrackEnded);
     // A track stopped by script fires no `ended` event, and the graph then just goes quiet.
     this.trackWatch = setInterval(() => {
@@ -285,7 +295,11 @@ class MicrophoneCapture implements CaptureSession {
         break;
       }
       case 'meter':
-        this.options.onMeter?.({ levelDbfs: linearToDbfs(message.rms), peakDbfs: linearToDbfs(message.peak), endSample: message.endSample });
+        this.options.onMeter?.({
+          levelDbfs: linearToDbfs(message.rms),
+          peakDbfs: linearToDbfs(message.peak),
+          endSample: message.endSample,
+        });
         break;
       case 'flushed':
         this.resolveFlushed?.();

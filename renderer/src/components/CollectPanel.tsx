@@ -47,8 +47,9 @@ export function CollectPanel({ client, nativeDialogs, onCollected }: Props) {
     <section className="panel" aria-labelledby="collect-title">
       <h2 id="collect-title">Collect annotators' sessions</h2>
       <p className="muted small">
-        A session pack (<code>aloud session pack</code> on the annotator's computer) adds their session here, or its new events when this project already holds an
-        earlier pack. It is checked first (the same project and items, every file's checksum, a log that continues the one held); a pack that does not fit changes nothing.
+        A session pack (<code>aloud session pack</code> on the annotator's computer) adds their session here, or its new events when this
+        project already holds an earlier pack. It is checked first (the same project and items, every file's checksum, a log that continues
+        the one held); a pack that does not fit changes nothing.
       </p>
       <form
         className="row"
@@ -60,7 +61,17 @@ export function CollectPanel({ client, nativeDialogs, onCollected }: Props) {
         <label htmlFor="collect-file">Session pack</label>
         <input id="collect-file" value={file} onChange={(e) => setFile(e.target.value)} placeholder="/full/path/to/annotator.aloudpack" />
         {nativeDialogs && (
-          <button type="button" aria-label="choose a session pack" disabled={busy} onClick={() => void client.choosePath('pack-file').then((picked) => picked && (setFile(picked), void collect(picked)), () => undefined)}>
+          <button
+            type="button"
+            aria-label="choose a session pack"
+            disabled={busy}
+            onClick={() =>
+              void client.choosePath('pack-file').then(
+                (picked) => picked && (setFile(picked), void collect(picked)),
+                () => undefined,
+              )
+            }
+          >
             Collect…
           </button>
         )}
@@ -68,7 +79,12 @@ export function CollectPanel({ client, nativeDialogs, onCollected }: Props) {
           Collect
         </button>
       </form>
-      {busy && (progress ? <progress aria-label="collect progress" value={progress.done} max={Math.max(1, progress.total)} /> : <progress aria-label="collect progress" />)}
+      {busy &&
+        (progress ? (
+          <progress aria-label="collect progress" value={progress.done} max={Math.max(1, progress.total)} />
+        ) : (
+          <progress aria-label="collect progress" />
+        ))}
       {outcome && (
         <p role={outcome.ok ? 'status' : 'alert'} className={outcome.ok ? 'good' : 'bad'}>
           {outcome.text}

@@ -61,7 +61,13 @@ export function JumpDialog({ items, onJump, onClose }: { items: readonly Item[];
         }}
       >
         <label htmlFor="jump-query">Item id or words from its text</label>
-        <input id="jump-query" value={query} onChange={(e) => setQuery(e.target.value)} autoComplete="off" placeholder="e.g. demo-07 or “manual”" />
+        <input
+          id="jump-query"
+          value={query}
+          onChange={(e) => setQuery(e.target.value)}
+          autoComplete="off"
+          placeholder="e.g. demo-07 or “manual”"
+        />
       </form>
       {query.trim() !== '' && (
         <ul className="jump-results" aria-label="matching items">

@@ -82,7 +82,9 @@ export const ItemList = memo(function ItemList({ items, states, currentId, onOpe
     return (
       <li
         key={it.id}
-        style={windowed ? { position: 'absolute', top: LIST_PADDING_PX + n * rowPx, left: LIST_PADDING_PX, right: LIST_PADDING_PX } : undefined}
+        style={
+          windowed ? { position: 'absolute', top: LIST_PADDING_PX + n * rowPx, left: LIST_PADDING_PX, right: LIST_PADDING_PX } : undefined
+        }
         {...(windowed ? { 'aria-posinset': n + 1, 'aria-setsize': items.length } : {})}
       >
         <button
@@ -128,8 +130,15 @@ export const ItemList = memo(function ItemList({ items, states, currentId, onOpe
     if (currentIndex >= last) rows.push(row(items[currentIndex]!, currentIndex));
   }
   return (
-    <aside className={windowed ? 'item-list windowed' : 'item-list'} aria-label={label} ref={listRef} onScroll={windowed ? onScroll : undefined}>
-      <ol style={windowed ? { position: 'relative', height: 2 * LIST_PADDING_PX + items.length * rowPx, boxSizing: 'border-box' } : undefined}>
+    <aside
+      className={windowed ? 'item-list windowed' : 'item-list'}
+      aria-label={label}
+      ref={listRef}
+      onScroll={windowed ? onScroll : undefined}
+    >
+      <ol
+        style={windowed ? { position: 'relative', height: 2 * LIST_PADDING_PX + items.length * rowPx, boxSizing: 'border-box' } : undefined}
+      >
         {rows}
       </ol>
     </aside>

@@ -62,7 +62,12 @@ export function ItemTextSelection({ text, lead, selection, onSelect }: Props) {
 
   return (
     <>
-      <blockquote className="item-text" aria-label="reply to label" onMouseLeave={() => setDrag(null)} title="Drag over words (or click one, then shift-click another) to select them">
+      <blockquote
+        className="item-text"
+        aria-label="reply to label"
+        onMouseLeave={() => setDrag(null)}
+        title="Drag over words (or click one, then shift-click another) to select them"
+      >
         {lead}
         {pieces}
       </blockquote>

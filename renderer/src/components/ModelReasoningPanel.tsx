@@ -61,7 +61,13 @@ export function ModelReasoningPanel({ client, itemId, state, onSession, run }: P
   return (
     <aside className="model-reasoning" aria-label="model reasoning">
       <h3>
-        Model’s reasoning{view.shown.model_label && <> · answer: <strong className="model-label">{view.shown.model_label}</strong></>}
+        Model’s reasoning
+        {view.shown.model_label && (
+          <>
+            {' '}
+            · answer: <strong className="model-label">{view.shown.model_label}</strong>
+          </>
+        )}
       </h3>
       <ol className="model-steps">
         {view.shown.steps.map((text, i) => {

@@ -14,7 +14,12 @@ function marked(text: string, mentions: readonly LabelMention[]): ReactNode[] {
   mentions.forEach((m, n) => {
     if (m.start > at) out.push(text.slice(at, m.start));
     out.push(
-      <mark key={n} className={m.negated ? 'mention negated' : 'mention'} title={`${m.negated ? 'negated mention of' : 'mentions'} ${m.label}`} data-label={m.label}>
+      <mark
+        key={n}
+        className={m.negated ? 'mention negated' : 'mention'}
+        title={`${m.negated ? 'negated mention of' : 'mentions'} ${m.label}`}
+        data-label={m.label}
+      >
         {m.quote}
       </mark>,
     );
@@ -33,14 +38,23 @@ const yesNo = (v: boolean | null): string => (v === null ? '—' : v ? 'yes' : '
  * step's standing judgment and its source, and the deterministic features the export carries.
  */
 export function ReasoningSideBySide({ project, state }: { project: ProjectView; state: ItemSessionState }) {
-  const mentionsIn = useMemo(() => createMentionFinder({ labels: project.schema.labels, languages: project.thinkaloud.languages }), [project]);
+  const mentionsIn = useMemo(
+    () => createMentionFinder({ labels: project.schema.labels, languages: project.thinkaloud.languages }),
+    [project],
+  );
   const shown = state.reasoning;
   if (!shown) return <p className="muted side-by-side-none">The model’s reasoning was not shown to this annotator for this item.</p>;
   const stepMentions = shown.steps.map((text, i) => ({ step: i + 1, mentions: mentionsIn(text) }));
   const humanMentions = state.transcript === '' ? [] : mentionsIn(state.transcript);
   const judgments = state.step_judgments ?? [];
   const standing = lastJudgmentPerStep(judgments);
-  const features = reasoningFeatures({ human_mentions: humanMentions, model_mentions: stepMentions, human_final: state.final_label, model_final: shown.model_label, step_judgments: judgments });
+  const features = reasoningFeatures({
+    human_mentions: humanMentions,
+    model_mentions: stepMentions,
+    human_final: state.final_label,
+    model_final: shown.model_label,
+    step_judgments: judgments,
+  });
   return (
     <section className="side-by-side" aria-label="think-aloud beside the model's reasoning">
       <div className="side human" aria-label="annotator's think-aloud">
@@ -76,7 +90,11 @@ export function ReasoningSideBySide({ project, state }: { project: ProjectView; 
                   {ownStepNumber(text) !== i + 1 && <span className="step-number">{i + 1}.</span>}
                   {marked(text, stepMentions[i]!.mentions)}
                 </span>
-                <span className="step-verdict">{judged ? `${REWARD_WORDS[String(judged.reward)]} (${judged.source}${judged.quote ? `: “${judged.quote}”` : ''})` : 'not judged'}</span>
+                <span className="step-verdict">
+                  {judged
+                    ? `${REWARD_WORDS[String(judged.reward)]} (${judged.source}${judged.quote ? `: “${judged.quote}”` : ''})`
+                    : 'not judged'}
+                </span>
               </li>
             );
           })}

@@ -3,7 +3,17 @@ import type { PauseSpan } from '../app/reviewModel';
 import { formatClock } from '../../../core/common/transcript/transcriptMarks';
 
 /** What the review shows beside the player: the spoken commitments, the keep-talking cues and the pauses, each a link to its moment. */
-export function ReviewFacts({ state, pauses, ready, seek }: { state: ItemSessionState; pauses: PauseSpan[]; ready: boolean; seek: (ms: number) => void }) {
+export function ReviewFacts({
+  state,
+  pauses,
+  ready,
+  seek,
+}: {
+  state: ItemSessionState;
+  pauses: PauseSpan[];
+  ready: boolean;
+  seek: (ms: number) => void;
+}) {
   return (
     <div className="review-facts">
       <div>

@@ -52,7 +52,9 @@ export function SegmentCorrections({ client, state, active, seek, editing, onEdi
   return (
     <>
       {state.segments.length === 0 ? (
-        <p className="muted">No transcript for this recording{state.stale_results > 0 ? ` (${state.stale_results} result(s) arrived too late)` : ''}.</p>
+        <p className="muted">
+          No transcript for this recording{state.stale_results > 0 ? ` (${state.stale_results} result(s) arrived too late)` : ''}.
+        </p>
       ) : (
         <ol className="segments" aria-label="segments">
           {state.segments.map((seg, n) => {
@@ -69,10 +71,17 @@ export function SegmentCorrections({ client, state, active, seek, editing, onEdi
                     onSubmit={(e) => {
                       e.preventDefault();
                       if (!ref) return;
-                      void act(() => client.correctSegment(state.item_id, ref.utterance, ref.segment, editing.text)).then((ok) => ok && onEditing(null));
+                      void act(() => client.correctSegment(state.item_id, ref.utterance, ref.segment, editing.text)).then(
+                        (ok) => ok && onEditing(null),
+                      );
                     }}
                   >
-                    <input aria-label={`corrected text of segment ${n + 1}`} value={editing.text} onChange={(e) => onEditing({ n, text: e.target.value })} autoFocus />
+                    <input
+                      aria-label={`corrected text of segment ${n + 1}`}
+                      value={editing.text}
+                      onChange={(e) => onEditing({ n, text: e.target.value })}
+                      autoFocus
+                    />
                     <button type="submit" className="primary">
                       Save correction
                     </button>
@@ -103,7 +112,11 @@ export function SegmentCorrections({ client, state, active, seek, editing, onEdi
                   </span>
                 )}
                 {ref && editing?.n !== n && (
-                  <button className="link edit" onClick={() => onEditing({ n, text: correction?.text ?? seg.text.trim() })} aria-label={`correct segment ${n + 1}`}>
+                  <button
+                    className="link edit"
+                    onClick={() => onEditing({ n, text: correction?.text ?? seg.text.trim() })}
+                    aria-label={`correct segment ${n + 1}`}
+                  >
                     Correct
                   </button>
                 )}
@@ -116,15 +129,22 @@ export function SegmentCorrections({ client, state, active, seek, editing, onEdi
         <p className="row">
           {fromCorrections && labelSetFromCorrections(state, fromCorrections.label) ? (
             <span className="muted small">
-              The label {fromCorrections.label} was set from the corrected text (a label of source “correction”; the earlier labels stay in the history).
+              The label {fromCorrections.label} was set from the corrected text (a label of source “correction”; the earlier labels stay in
+              the history).
             </span>
           ) : fromCorrections ? (
             <>
-              <button onClick={() => void act(() => client.rederiveLabelsFromCorrections(state.item_id))}>Set the label {fromCorrections.label} from the corrected text</button>
+              <button onClick={() => void act(() => client.rederiveLabelsFromCorrections(state.item_id))}>
+                Set the label {fromCorrections.label} from the corrected text
+              </button>
               <span className="muted small">
                 The corrected text commits to {fromCorrections.label} (“{fromCorrections.quote}”). This adds a label of source “correction”
-                {state.final_label === fromCorrections.label ? ` (the label is ${fromCorrections.label} already)` : state.final_label ? ` in place of ${state.final_label}` : ''}; the earlier
-                labels stay in the history.
+                {state.final_label === fromCorrections.label
+                  ? ` (the label is ${fromCorrections.label} already)`
+                  : state.final_label
+                    ? ` in place of ${state.final_label}`
+                    : ''}
+                ; the earlier labels stay in the history.
               </span>
             </>
           ) : (

@@ -36,7 +36,11 @@ export function TranscriptView({
                 return <span key={n}>{p.text}</span>;
               case 'commit':
                 return (
-                  <mark key={n} className={p.final ? 'commit final' : 'commit'} title={p.final ? `gives the label ${p.label}` : `committed ${p.label} (not the final label)`}>
+                  <mark
+                    key={n}
+                    className={p.final ? 'commit final' : 'commit'}
+                    title={p.final ? `gives the label ${p.label}` : `committed ${p.label} (not the final label)`}
+                  >
                     {p.text}
                   </mark>
                 );

@@ -2,7 +2,14 @@ import type { AloudEvent, AloudMethod } from '../../../core/common/contract/alou
 import { Refusal } from '../../../core/common/contract/refusal';
 import type { CallOutcome } from '../../../core/common/contract/callOutcome';
 import { API_METHODS } from '../../../core/common/contract/apiMethods';
-import { binaryRoute, callRoute, CLIENT_HEADER, HTTP_ROUTES, itemAudioRoute, protocolAudioRoute } from '../../../core/common/contract/transportNames';
+import {
+  binaryRoute,
+  callRoute,
+  CLIENT_HEADER,
+  HTTP_ROUTES,
+  itemAudioRoute,
+  protocolAudioRoute,
+} from '../../../core/common/contract/transportNames';
 import type { ApiTransport } from './apiClient';
 
 async function outcomeOf(response: Response): Promise<CallOutcome> {
@@ -26,7 +33,10 @@ export function httpTransport(baseUrl: string, init: { headers?: Record<string, 
     try {
       return await fetch(url, request);
     } catch (e) {
-      throw new Refusal('internal', `cannot reach the Aloud host at ${baseUrl} (${(e as Error).message}): is \`aloud serve\` still running? What was saved before is kept; restart it and open the URL it prints`);
+      throw new Refusal(
+        'internal',
+        `cannot reach the Aloud host at ${baseUrl} (${(e as Error).message}): is \`aloud serve\` still running? What was saved before is kept; restart it and open the URL it prints`,
+      );
     }
   };
   return {
@@ -34,7 +44,14 @@ export function httpTransport(baseUrl: string, init: { headers?: Record<string, 
       if (API_METHODS[method].binary && args[0] instanceof Uint8Array) {
         const frame = args[0];
         const body = frame.byteOffset === 0 && frame.byteLength === frame.buffer.byteLength ? frame.buffer : frame.slice().buffer;
-        return outcomeOf(await reach(`${baseUrl}${binaryRoute(method)}`, { method: 'POST', headers: { ...headers, 'content-type': 'application/octet-stream' }, body: body as ArrayBuffer, credentials: 'same-origin' }));
+        return outcomeOf(
+          await reach(`${baseUrl}${binaryRoute(method)}`, {
+            method: 'POST',
+            headers: { ...headers, 'content-type': 'application/octet-stream' },
+            body: body as ArrayBuffer,
+            credentials: 'same-origin',
+          }),
+        );
       }
       return outcomeOf(
         await reach(`${baseUrl}${callRoute(method)}`, {
@@ -62,7 +79,11 @@ export function httpTransport(baseUrl: string, init: { headers?: Record<string, 
               while ((cut = buffer.indexOf('\n\n')) >= 0) {
                 const message = buffer.slice(0, cut);
                 buffer = buffer.slice(cut + 2);
-                const data = message.split('\n').filter((l) => l.startsWith('data: ')).map((l) => l.slice(6)).join('\n');
+                const data = message
+                  .split('\n')
+                  .filter((l) => l.startsWith('data: '))
+                  .map((l) => l.slice(6))
+                  .join('\n');
                 if (data) listener(JSON.parse(data) as AloudEvent);
               }
             }

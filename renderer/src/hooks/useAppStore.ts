@@ -23,7 +23,11 @@ export function useAppStore(client: ApiClient) {
     const stopEvents = client.onEvent((event) => dispatch({ type: 'event', event }));
     // a model that arrived may be the one the session transcribes with now
     const stopDownloads = client.onModelDownload((event) => {
-      if (event.state === 'done') void client.appInfo().then((info) => dispatch({ type: 'info', info }), () => undefined);
+      if (event.state === 'done')
+        void client.appInfo().then(
+          (info) => dispatch({ type: 'info', info }),
+          () => undefined,
+        );
     });
     return () => {
       stopEvents();
@@ -33,7 +37,10 @@ export function useAppStore(client: ApiClient) {
   // a whole view that arrived after a newer answer was dropped (appState): the page asks for the view again
   useEffect(() => {
     if (state.staleViews === 0) return;
-    void client.session().then((fresh) => dispatch({ type: 'session', session: fresh }), () => undefined);
+    void client.session().then(
+      (fresh) => dispatch({ type: 'session', session: fresh }),
+      () => undefined,
+    );
   }, [client, state.staleViews]);
   const run: RunCall = useMemo(() => reportRefusalsTo((message) => dispatch({ type: 'error', message })), []);
   // stable across renders, like the setters they replace: screens keep them in their callbacks' dependencies

@@ -108,7 +108,11 @@ export function useRecorder(client: ApiClient, options: RecorderOptions): Record
         () => true,
         () => false,
       );
-      optionsRef.current.onError(reachable ? `Cannot record: ${describeCaptureError(e)}` : 'Cannot reach Aloud: the app is not running any more (or the connection was lost). Start it again and reload this page; what was saved is kept.');
+      optionsRef.current.onError(
+        reachable
+          ? `Cannot record: ${describeCaptureError(e)}`
+          : 'Cannot reach Aloud: the app is not running any more (or the connection was lost). Start it again and reload this page; what was saved is kept.',
+      );
     } finally {
       startingRef.current = null;
       started();

@@ -24,7 +24,17 @@ export function controlKind(target: EventTarget | null): 'link' | 'button' | nul
 }
 
 export function keyPressOf(e: KeyboardEvent): KeyPress {
-  return { key: e.key, repeat: e.repeat, ctrlKey: e.ctrlKey, metaKey: e.metaKey, altKey: e.altKey, shiftKey: e.shiftKey, code: e.code, inField: isTypingTarget(e.target), onControl: controlKind(e.target) };
+  return {
+    key: e.key,
+    repeat: e.repeat,
+    ctrlKey: e.ctrlKey,
+    metaKey: e.metaKey,
+    altKey: e.altKey,
+    shiftKey: e.shiftKey,
+    code: e.code,
+    inField: isTypingTarget(e.target),
+    onControl: controlKind(e.target),
+  };
 }
 
 /**

@@ -46,7 +46,15 @@ export function useWaveform(client: ApiClient, state: ItemSessionState, thinkalo
         const { samples, sampleRate } = pcm16WavSamples(await response.arrayBuffer());
         if (abort.signal.aborted) return;
         // within each take, as the signals count them: never a pause across the boundary of two recordings
-        setPauses(spansWithinTakes(samples, sampleRate, takeStartsMs, (take) => pauseSpans(take, sampleRate, thinkaloud), (p, offsetMs) => ({ ...p, start_ms: p.start_ms + offsetMs, end_ms: p.end_ms + offsetMs })));
+        setPauses(
+          spansWithinTakes(
+            samples,
+            sampleRate,
+            takeStartsMs,
+            (take) => pauseSpans(take, sampleRate, thinkaloud),
+            (p, offsetMs) => ({ ...p, start_ms: p.start_ms + offsetMs, end_ms: p.end_ms + offsetMs }),
+          ),
+        );
         const regions = RegionsPlugin.create();
         regionsRef.current = regions;
         ws = WaveSurfer.create({
@@ -62,7 +70,14 @@ export function useWaveform(client: ApiClient, state: ItemSessionState, thinkalo
           normalize: true,
           plugins: [
             regions,
-            TimelinePlugin.create({ container: timeline, height: 20, duration: samples.length / sampleRate, timeInterval: 0.5, primaryLabelInterval: 1, style: { fontSize: '11px', color: '#3b4253' } }),
+            TimelinePlugin.create({
+              container: timeline,
+              height: 20,
+              duration: samples.length / sampleRate,
+              timeInterval: 0.5,
+              primaryLabelInterval: 1,
+              style: { fontSize: '11px', color: '#3b4253' },
+            }),
             MinimapPlugin.create({ height: 24, waveColor: '#b9c2d8', progressColor: '#6f88c9', overlayColor: 'rgba(47, 95, 208, 0.15)' }),
           ],
         });
@@ -94,13 +109,21 @@ export function useWaveform(client: ApiClient, state: ItemSessionState, thinkalo
     if (!ready || !regions) return;
     regions.clearRegions();
     for (const seg of state.segments) {
-      if (seg.t1_ms > seg.t0_ms) regions.addRegion({ start: seg.t0_ms / 1000, end: seg.t1_ms / 1000, color: 'rgba(47, 95, 208, 0.10)', drag: false, resize: false });
+      if (seg.t1_ms > seg.t0_ms)
+        regions.addRegion({ start: seg.t0_ms / 1000, end: seg.t1_ms / 1000, color: 'rgba(47, 95, 208, 0.10)', drag: false, resize: false });
     }
     for (const p of pauses) {
-      regions.addRegion({ start: p.start_ms / 1000, end: p.end_ms / 1000, color: p.long ? 'rgba(176, 121, 31, 0.30)' : 'rgba(176, 121, 31, 0.14)', drag: false, resize: false });
+      regions.addRegion({
+        start: p.start_ms / 1000,
+        end: p.end_ms / 1000,
+        color: p.long ? 'rgba(176, 121, 31, 0.30)' : 'rgba(176, 121, 31, 0.14)',
+        drag: false,
+        resize: false,
+      });
     }
     for (const c of state.commitments) {
-      if (c.t_ms !== null) regions.addRegion({ start: c.t_ms / 1000, content: `▼ ${c.label}`, color: '#267349', drag: false, resize: false });
+      if (c.t_ms !== null)
+        regions.addRegion({ start: c.t_ms / 1000, content: `▼ ${c.label}`, color: '#267349', drag: false, resize: false });
     }
     for (const cue of state.cues ?? []) {
       regions.addRegion({ start: cue.audio_ms / 1000, content: '“keep talking”', color: '#6a3fb5', drag: false, resize: false });

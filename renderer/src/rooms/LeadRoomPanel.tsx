@@ -25,7 +25,15 @@ function Metrics({ m }: { m: RoomMetrics }) {
  * The lead's panel: open a room over chosen items or a huddle on the current disagreements, show the code and the
  * address to share, reveal items, remove members, close. Votes of unrevealed items never reach this panel either.
  */
-export function LeadRoomPanel({ client, project, disagreements }: { client: ApiClient; project: ProjectView; disagreements: readonly string[] }) {
+export function LeadRoomPanel({
+  client,
+  project,
+  disagreements,
+}: {
+  client: ApiClient;
+  project: ProjectView;
+  disagreements: readonly string[];
+}) {
   const { status, error, act } = useLeadRoom(client);
   const [chosen, setChosen] = useState<string[]>([]);
   const [lan, setLan] = useState(false);
@@ -68,7 +76,8 @@ export function LeadRoomPanel({ client, project, disagreements }: { client: ApiC
             <button
               onClick={() =>
                 void client.writeBackRoom(closedCode).then(
-                  (sessions) => setWrittenBack(sessions.map((x) => `${x.annotator}: ${x.labels} label(s)`).join('; ') || 'no votes to write back'),
+                  (sessions) =>
+                    setWrittenBack(sessions.map((x) => `${x.annotator}: ${x.labels} label(s)`).join('; ') || 'no votes to write back'),
                   (e: Error) => setWrittenBack(`not written back: ${e.message}`),
                 )
               }
@@ -89,14 +98,14 @@ export function LeadRoomPanel({ client, project, disagreements }: { client: ApiC
         Room <span className="room-code">{status.code}</span>
       </h3>
       <p>
-        Members open <code>{status.url}</code> and type the code{status.lan ? ' (on the local network)' : ' (on this computer only)'} · {view.members.length} of{' '}
-        {view.max_members} members
+        Members open <code>{status.url}</code> and type the code{status.lan ? ' (on the local network)' : ' (on this computer only)'} ·{' '}
+        {view.members.length} of {view.max_members} members
       </p>
       <Metrics m={view.metrics} />
       {view.log.full && (
         <p className="banner room-log-full">
-          The room log is full ({Math.round(view.log.max_bytes / (1024 * 1024))} MB): members can no longer vote, chat or join. Reveal what is left and close
-          the room.
+          The room log is full ({Math.round(view.log.max_bytes / (1024 * 1024))} MB): members can no longer vote, chat or join. Reveal what
+          is left and close the room.
         </p>
       )}
       <table>
@@ -118,7 +127,10 @@ export function LeadRoomPanel({ client, project, disagreements }: { client: ApiC
               <td>
                 {item.revealed
                   ? Object.entries(item.current_votes ?? {})
-                      .map(([name, label]) => `${name}: ${item.blind_votes?.[name] && item.blind_votes[name] !== label ? `${item.blind_votes[name]} → ` : ''}${label}`)
+                      .map(
+                        ([name, label]) =>
+                          `${name}: ${item.blind_votes?.[name] && item.blind_votes[name] !== label ? `${item.blind_votes[name]} → ` : ''}${label}`,
+                      )
                       .join('; ')
                   : 'hidden until revealed'}
               </td>

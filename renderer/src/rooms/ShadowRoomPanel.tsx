@@ -46,15 +46,20 @@ export function ShadowRoomPanel({ client }: { client: ApiClient }) {
         ) : (
           <section className="shadow-offer" aria-label="shadow room">
             <p>
-              <strong>Let trainees watch you, live.</strong> They see this item, the words you select, your transcript as it forms, your labels (each trainee
-              only after giving their own), your pauses and the model’s reasoning once you see it. Your audio only if you share it. Your session is not changed.
+              <strong>Let trainees watch you, live.</strong> They see this item, the words you select, your transcript as it forms, your
+              labels (each trainee only after giving their own), your pauses and the model’s reasoning once you see it. Your audio only if
+              you share it. Your session is not changed.
             </p>
             <label {...pointerToggle}>
-              <input type="checkbox" checked={lan} onChange={(e) => setLan(e.target.checked)} /> Open to the local network (otherwise only this computer; traffic
-              is not encrypted: use a network you trust)
+              <input type="checkbox" checked={lan} onChange={(e) => setLan(e.target.checked)} /> Open to the local network (otherwise only
+              this computer; traffic is not encrypted: use a network you trust)
             </label>
             <div>
-              <button type="button" className="primary" onClick={() => void act(() => client.openShadowRoom(lan)).then(() => setAsking(false))}>
+              <button
+                type="button"
+                className="primary"
+                onClick={() => void act(() => client.openShadowRoom(lan)).then(() => setAsking(false))}
+              >
                 Open shadow room
               </button>
               <button type="button" onClick={() => setAsking(false)}>
@@ -82,7 +87,8 @@ export function ShadowRoomPanel({ client }: { client: ApiClient }) {
       </div>
       <div className="shadow-room-actions">
         <label className="share-audio" {...pointerToggle}>
-          <input type="checkbox" checked={view.audio_shared} onChange={(e) => void act(() => client.shareShadowAudio(e.target.checked))} /> Share my audio
+          <input type="checkbox" checked={view.audio_shared} onChange={(e) => void act(() => client.shareShadowAudio(e.target.checked))} />{' '}
+          Share my audio
         </label>
         <button type="button" onClick={() => void act(() => client.closeShadowRoom())}>
           Close room

@@ -17,7 +17,10 @@ function Transcript({ protocol }: { protocol: ProtocolView }) {
   return (
     <p className="adj-transcript">
       {transcript.slice(0, commit.start)}
-      <mark className="commit-phrase" title={commit.t_ms === null ? 'commit phrase' : `commit phrase at ${(commit.t_ms / 1000).toFixed(1)} s`}>
+      <mark
+        className="commit-phrase"
+        title={commit.t_ms === null ? 'commit phrase' : `commit phrase at ${(commit.t_ms / 1000).toFixed(1)} s`}
+      >
         {transcript.slice(commit.start, commit.end)}
       </mark>
       {transcript.slice(commit.end)}
@@ -51,18 +54,36 @@ function ProtocolPlayer({ protocol, index, player }: { protocol: ProtocolView; i
       />
       <span className="muted">
         {' '}
-        <kbd>Shift+{index + 1}</kbd> play/pause{commitAt !== null && <> · <kbd>o</kbd> commit phrase at {(commitAt / 1000).toFixed(1)} s</>}
+        <kbd>Shift+{index + 1}</kbd> play/pause
+        {commitAt !== null && (
+          <>
+            {' '}
+            · <kbd>o</kbd> commit phrase at {(commitAt / 1000).toFixed(1)} s
+          </>
+        )}
       </span>
     </div>
   );
 }
 
-function ProtocolColumn({ protocol, index, fastSeconds, player }: { protocol: ProtocolView; index: number; fastSeconds: number; player: PlayerProps }) {
+function ProtocolColumn({
+  protocol,
+  index,
+  fastSeconds,
+  player,
+}: {
+  protocol: ProtocolView;
+  index: number;
+  fastSeconds: number;
+  player: PlayerProps;
+}) {
   return (
     <section className="adj-protocol" aria-label={protocol.shown}>
       <h3>
         <kbd>{index + 1}</kbd> {protocol.shown}: <strong className="adj-final">{protocol.final_label ?? '—'}</strong>
-        {protocol.blind_label !== null && protocol.blind_label !== protocol.final_label && <span className="muted"> (blind: {protocol.blind_label})</span>}
+        {protocol.blind_label !== null && protocol.blind_label !== protocol.final_label && (
+          <span className="muted"> (blind: {protocol.blind_label})</span>
+        )}
       </h3>
       <ProtocolPlayer protocol={protocol} index={index} player={player} />
       <Transcript protocol={protocol} />
@@ -75,7 +96,12 @@ function ProtocolColumn({ protocol, index, fastSeconds, player }: { protocol: Pr
       </ol>
       <p className="adj-signals">
         time on item {seconds(protocol.seconds_on_item)}
-        {protocol.fast && <span className="adj-fast" title={`under ${fastSeconds} s`}> ⚡ fast decision</span>}
+        {protocol.fast && (
+          <span className="adj-fast" title={`under ${fastSeconds} s`}>
+            {' '}
+            ⚡ fast decision
+          </span>
+        )}
         {protocol.pauses && ` · pauses ${protocol.pauses.count} (${protocol.pauses.long_count} long)`}
         {protocol.filled_pauses !== null && ` · filled pauses ${protocol.filled_pauses}`}
         {protocol.hedges !== null && ` · hedges ${protocol.hedges}`}
@@ -129,7 +155,17 @@ export function AdjudicateScreen({ client }: { client: ApiClient }) {
       if (!view) return;
       setItem(view);
       const d = view.decision;
-      setDraft(d ? { label: d.label, confidence: d.confidence, causes: d.causes, rationale: d.rationale ?? '', guideline_flag: d.guideline_flag ?? '' } : EMPTY_DRAFT);
+      setDraft(
+        d
+          ? {
+              label: d.label,
+              confidence: d.confidence,
+              causes: d.causes,
+              rationale: d.rationale ?? '',
+              guideline_flag: d.guideline_flag ?? '',
+            }
+          : EMPTY_DRAFT,
+      );
     });
     // the item is read again when the shown item changes, not when the queue object is replaced
   }, [client, row?.item_id, run]);
@@ -140,7 +176,16 @@ export function AdjudicateScreen({ client }: { client: ApiClient }) {
       setError('A decision needs a label (1–9 or p), a confidence (h, m, l) and at least one cause.');
       return;
     }
-    const view = await run(() => client.decideGoldLabel(item.item_id, draft.label!, draft.confidence!, draft.causes, draft.rationale.trim() || null, draft.guideline_flag.trim() || null));
+    const view = await run(() =>
+      client.decideGoldLabel(
+        item.item_id,
+        draft.label!,
+        draft.confidence!,
+        draft.causes,
+        draft.rationale.trim() || null,
+        draft.guideline_flag.trim() || null,
+      ),
+    );
     if (!view) return;
     setItem(view);
     setNotice(`${view.item_id}: gold "${view.decision?.label}"${view.history.length > 0 ? ' (revised)' : ''}`);
@@ -149,7 +194,14 @@ export function AdjudicateScreen({ client }: { client: ApiClient }) {
     setQueue(q);
     // on to the next item still waiting, if any
     const next = q.rows.findIndex((r) => r.status === 'queued');
-    setIndex(next >= 0 ? next : Math.max(0, q.rows.findIndex((r) => r.item_id === view.item_id)));
+    setIndex(
+      next >= 0
+        ? next
+        : Math.max(
+            0,
+            q.rows.findIndex((r) => r.item_id === view.item_id),
+          ),
+    );
   }, [client, draft, item, queue, run]);
 
   // a new item: its players start afresh, from annotator 1
@@ -171,14 +223,19 @@ export function AdjudicateScreen({ client }: { client: ApiClient }) {
 
   const toCommit = () => {
     const commit = item?.protocols[current]?.commit ?? null;
-    if (!commit || commit.t_ms === null) return setError(`${item?.protocols[current]?.shown ?? 'This protocol'} has no spoken commit phrase with a time.`);
+    if (!commit || commit.t_ms === null)
+      return setError(`${item?.protocols[current]?.shown ?? 'This protocol'} has no spoken commit phrase with a time.`);
     play(current, commit.t_ms / 1000);
   };
 
   useShortcuts((press) => {
     if (help && press.key === 'Escape') return (setHelp(false), true);
     if (!queue || !item) return false;
-    const action = adjudicationKey(press, draft, { shownLabels: item.protocols.map((p) => p.final_label), labels: queue.labels.map((l) => l.name), causes: queue.causes });
+    const action = adjudicationKey(press, draft, {
+      shownLabels: item.protocols.map((p) => p.final_label),
+      labels: queue.labels.map((l) => l.name),
+      causes: queue.causes,
+    });
     if (!action) return false;
     if (action.kind === 'draft') setDraft(action.draft);
     else if (action.kind === 'move') setIndex((i) => Math.max(0, Math.min(queue.rows.length - 1, i + action.delta)));
@@ -223,7 +280,12 @@ export function AdjudicateScreen({ client }: { client: ApiClient }) {
           <header>
             <h2>
               <code>{item.item_id}</code> · agreement {item.agreement?.toFixed(2) ?? '—'}
-              {item.decision && <span className="adj-decided"> · decided “{item.decision.label}” by {item.decision.adjudicator}</span>}
+              {item.decision && (
+                <span className="adj-decided">
+                  {' '}
+                  · decided “{item.decision.label}” by {item.decision.adjudicator}
+                </span>
+              )}
             </h2>
             <blockquote className="adj-item-text">{item.item_text}</blockquote>
           </header>
@@ -247,16 +309,28 @@ export function AdjudicateScreen({ client }: { client: ApiClient }) {
             <div role="group" aria-label="gold label">
               Gold label:{' '}
               {queue.labels.map((l) => (
-                <button type="button" key={l.name} aria-pressed={draft.label === l.name} onClick={() => setDraft({ ...draft, label: l.name })}>
+                <button
+                  type="button"
+                  key={l.name}
+                  aria-pressed={draft.label === l.name}
+                  onClick={() => setDraft({ ...draft, label: l.name })}
+                >
                   {l.name}
                 </button>
               ))}{' '}
-              <span className="muted">(1–{item.protocols.length} adopt, p another · Shift+1–{item.protocols.length} hear, ? all keys)</span>
+              <span className="muted">
+                (1–{item.protocols.length} adopt, p another · Shift+1–{item.protocols.length} hear, ? all keys)
+              </span>
             </div>
             <div role="group" aria-label="confidence">
               Confidence:{' '}
               {(['high', 'medium', 'low'] as const).map((conf) => (
-                <button type="button" key={conf} aria-pressed={draft.confidence === conf} onClick={() => setDraft({ ...draft, confidence: conf })}>
+                <button
+                  type="button"
+                  key={conf}
+                  aria-pressed={draft.confidence === conf}
+                  onClick={() => setDraft({ ...draft, confidence: conf })}
+                >
                   <kbd>{conf[0]}</kbd> {conf}
                 </button>
               ))}
@@ -264,25 +338,59 @@ export function AdjudicateScreen({ client }: { client: ApiClient }) {
             <div role="group" aria-label="causes">
               Causes:{' '}
               {queue.causes.map((cause, i) => (
-                <button type="button" key={cause} aria-pressed={draft.causes.includes(cause)} onClick={() => setDraft({ ...draft, causes: draft.causes.includes(cause) ? draft.causes.filter((x) => x !== cause) : [...draft.causes, cause] })}>
+                <button
+                  type="button"
+                  key={cause}
+                  aria-pressed={draft.causes.includes(cause)}
+                  onClick={() =>
+                    setDraft({
+                      ...draft,
+                      causes: draft.causes.includes(cause) ? draft.causes.filter((x) => x !== cause) : [...draft.causes, cause],
+                    })
+                  }
+                >
                   {CAUSE_KEYS[i] && <kbd>{CAUSE_KEYS[i]}</kbd>} {cause}
                 </button>
               ))}
             </div>
             <label>
-              Rationale (<kbd>r</kbd>) <input ref={rationaleRef} value={draft.rationale} onKeyDown={fieldKeys} onChange={(e) => setDraft({ ...draft, rationale: e.target.value })} />
+              Rationale (<kbd>r</kbd>){' '}
+              <input
+                ref={rationaleRef}
+                value={draft.rationale}
+                onKeyDown={fieldKeys}
+                onChange={(e) => setDraft({ ...draft, rationale: e.target.value })}
+              />
             </label>
             <label>
-              Guideline flag (<kbd>t</kbd>) <input ref={flagRef} value={draft.guideline_flag} onKeyDown={fieldKeys} onChange={(e) => setDraft({ ...draft, guideline_flag: e.target.value })} />
+              Guideline flag (<kbd>t</kbd>){' '}
+              <input
+                ref={flagRef}
+                value={draft.guideline_flag}
+                onKeyDown={fieldKeys}
+                onChange={(e) => setDraft({ ...draft, guideline_flag: e.target.value })}
+              />
             </label>
             <button type="submit" className="primary">
               Decide (Enter)
             </button>
-            {item.history.length > 0 && <p className="muted">Earlier decisions: {item.history.map((h) => `“${h.label}” (${h.confidence}, ${clock(h.decided_at)})`).join(', ')}</p>}
+            {item.history.length > 0 && (
+              <p className="muted">
+                Earlier decisions: {item.history.map((h) => `“${h.label}” (${h.confidence}, ${clock(h.decided_at)})`).join(', ')}
+              </p>
+            )}
           </form>
           {help && <ShortcutHelp shortcuts={adjudicationShortcutList(queue.causes)} onClose={() => setHelp(false)} />}
-          {notice && <p className="notice" role="status">{notice}</p>}
-          {error && <p className="error" role="alert">{error}</p>}
+          {notice && (
+            <p className="notice" role="status">
+              {notice}
+            </p>
+          )}
+          {error && (
+            <p className="error" role="alert">
+              {error}
+            </p>
+          )}
         </div>
       )}
     </div>

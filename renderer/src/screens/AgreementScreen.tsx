@@ -46,18 +46,37 @@ function AlphaChart({ rows }: { rows: Array<{ name: string; alpha: number | null
     <svg className="alpha-chart" width={left + plot + 60} height={rows.length * 34 + 28} role="img" aria-label="alpha with 95% intervals">
       {[-1, 0, 0.667, 0.8, 1].map((t) => (
         <g key={t}>
-          <line x1={x(t)} x2={x(t)} y1={4} y2={rows.length * 34 + 8} stroke={t === 0 ? '#888' : '#ddd'} strokeDasharray={t > 0 && t < 1 ? '4 3' : undefined} />
-          <text x={x(t)} y={rows.length * 34 + 22} fontSize={11} textAnchor="middle">{t === 0.667 ? '.667' : t}</text>
+          <line
+            x1={x(t)}
+            x2={x(t)}
+            y1={4}
+            y2={rows.length * 34 + 8}
+            stroke={t === 0 ? '#888' : '#ddd'}
+            strokeDasharray={t > 0 && t < 1 ? '4 3' : undefined}
+          />
+          <text x={x(t)} y={rows.length * 34 + 22} fontSize={11} textAnchor="middle">
+            {t === 0.667 ? '.667' : t}
+          </text>
         </g>
       ))}
       {rows.map((r, i) => (
         <g key={r.name} transform={`translate(0 ${i * 34 + 8})`}>
-          <text x={left - 8} y={15} fontSize={13} textAnchor="end">{r.name}</text>
+          <text x={left - 8} y={15} fontSize={13} textAnchor="end">
+            {r.name}
+          </text>
           {r.alpha === null ? (
-            <text x={x(0) + 6} y={15} fontSize={12}>not enough data</text>
+            <text x={x(0) + 6} y={15} fontSize={12}>
+              not enough data
+            </text>
           ) : (
             <>
-              <rect x={Math.min(x(0), x(r.alpha))} y={3} width={Math.abs(x(r.alpha) - x(0))} height={16} fill={i === 0 ? '#9bb7d4' : '#2f6fad'} />
+              <rect
+                x={Math.min(x(0), x(r.alpha))}
+                y={3}
+                width={Math.abs(x(r.alpha) - x(0))}
+                height={16}
+                fill={i === 0 ? '#9bb7d4' : '#2f6fad'}
+              />
               {r.ci && <line x1={x(r.ci[0])} x2={x(r.ci[1])} y1={11} y2={11} stroke="#222" strokeWidth={1.5} />}
             </>
           )}
@@ -102,8 +121,8 @@ export function AgreementScreen({ client, project }: { client: ApiClient; projec
       <p className="muted">
         Krippendorff's α ({analysis.level}) · {names.length} annotator(s): {names.join(', ') || 'none yet'}
         {notCounted.length > 0 && ` (no completed item yet, so not counted: ${notCounted.join(', ')})`} · {project.items.length} items
-        {analysis.alpha_lift !== null && ` · lift ${analysis.alpha_lift >= 0 ? '+' : ''}${analysis.alpha_lift.toFixed(3)}`} · intervals: {analysis.bootstrap.method},{' '}
-        {analysis.bootstrap.resamples} resamples, seed {analysis.bootstrap.seed}
+        {analysis.alpha_lift !== null && ` · lift ${analysis.alpha_lift >= 0 ? '+' : ''}${analysis.alpha_lift.toFixed(3)}`} · intervals:{' '}
+        {analysis.bootstrap.method}, {analysis.bootstrap.resamples} resamples, seed {analysis.bootstrap.seed}
       </p>
 
       <h3>Disagreements ({analysis.disagreements.length})</h3>
@@ -181,7 +200,9 @@ export function AgreementScreen({ client, project }: { client: ApiClient; projec
         client={client}
         reloads={reloads}
         itemText={textOf}
-        openHuddle={(itemIds) => void reportRefusalsTo(setError)(() => client.openRoom(itemIds, false)).then(() => setRoomPanel((n) => n + 1))}
+        openHuddle={(itemIds) =>
+          void reportRefusalsTo(setError)(() => client.openRoom(itemIds, false)).then(() => setRoomPanel((n) => n + 1))
+        }
       />
 
       <CodeAgreementPanel client={client} reloads={reloads} />

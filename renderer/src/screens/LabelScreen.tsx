@@ -87,7 +87,10 @@ export function LabelScreen({ client, project, session, onSession, onError, run,
     // a host without adjudication (or a refusal) leaves the project's order as it is
     void Promise.resolve()
       .then(() => client.assignedItems())
-      .then((ids) => live && ids.length > 0 && setAssigned(new Set(ids)), () => undefined);
+      .then(
+        (ids) => live && ids.length > 0 && setAssigned(new Set(ids)),
+        () => undefined,
+      );
     return () => {
       live = false;
     };
@@ -136,7 +139,11 @@ export function LabelScreen({ client, project, session, onSession, onError, run,
     // while Enter completes the item, Space must not start a recording on it (or on the next one before it opens)
     if (completingRef.current) return;
     setPendingChange(null);
-    if (!recorder.isActive()) watchRef.current = new SilenceWatch(keepTalkingSeconds === null ? null : keepTalkingSeconds * 1000, project.thinkaloud.silence_threshold_dbfs);
+    if (!recorder.isActive())
+      watchRef.current = new SilenceWatch(
+        keepTalkingSeconds === null ? null : keepTalkingSeconds * 1000,
+        project.thinkaloud.silence_threshold_dbfs,
+      );
     recorder.toggle();
   }, [keepTalkingSeconds, project.thinkaloud.silence_threshold_dbfs, recorder, reviewing]);
 
@@ -237,7 +244,11 @@ export function LabelScreen({ client, project, session, onSession, onError, run,
       }
       setRefusal(null);
       onSession(patch);
-      const done = new Set(applySessionPatch(sessionRef.current, patch).items.filter((i) => i.completed_at).map((i) => i.item_id));
+      const done = new Set(
+        applySessionPatch(sessionRef.current, patch)
+          .items.filter((i) => i.completed_at)
+          .map((i) => i.item_id),
+      );
       const next = nextOpenItem(items, at, done);
       if (queue.mark() !== moves) return;
       if (next) await go(items.indexOf(next));
@@ -290,7 +301,9 @@ export function LabelScreen({ client, project, session, onSession, onError, run,
   useEffect(() => setAllDone(false), [currentId]);
   useEffect(() => {
     // the text of the utterance being spoken, until the item's transcript (its final) replaces it
-    const stopPartials = client.onPartial((event) => setPartial({ itemId: event.item_id, text: event.text, speculative: event.speculative }));
+    const stopPartials = client.onPartial((event) =>
+      setPartial({ itemId: event.item_id, text: event.text, speculative: event.speculative }),
+    );
     const stopItems = client.onItem((event) => setPartial((p) => (p && p.itemId === event.item.item_id ? null : p)));
     // what happened to the transcription engine, in words
     const stopEngine = client.onEngine((event) => setEngineNotice(engineNoticeText(event)));
@@ -306,7 +319,9 @@ export function LabelScreen({ client, project, session, onSession, onError, run,
   const signals = state?.signals;
   const transcribing = currentId !== null && (session.pending_items?.[currentId] ?? 0) > 0;
   const refusalHolds = (r: CompletionRefusal): boolean =>
-    r.itemId === currentId && !state?.completed_at && (r.code === 'spoken_label_required' ? (state?.commitments.length ?? 0) === 0 : transcribing);
+    r.itemId === currentId &&
+    !state?.completed_at &&
+    (r.code === 'spoken_label_required' ? (state?.commitments.length ?? 0) === 0 : transcribing);
   const itemRefusal = refusal && refusalHolds(refusal) ? refusal.message : null;
   const change = pendingChange && pendingChange.itemId === currentId ? pendingChange : null;
   // the act that set the final label: a reviewer's is marked as hers
@@ -347,7 +362,9 @@ export function LabelScreen({ client, project, session, onSession, onError, run,
           text={item.text}
           lead={item.context && <span className="who">Reply</span>}
           selection={state?.selection}
-          onSelect={(span) => void run(() => client.selectText(span?.start ?? null, span?.end ?? null)).then((view) => view && onSession(view))}
+          onSelect={(span) =>
+            void run(() => client.selectText(span?.start ?? null, span?.end ?? null)).then((view) => view && onSession(view))
+          }
         />
         <ShadowRoomPanel client={client} />
 
@@ -363,7 +380,14 @@ export function LabelScreen({ client, project, session, onSession, onError, run,
             <span className="record-dot" aria-hidden="true" />
             {recorder.recording ? 'Stop' : recorder.starting ? 'Starting…' : state && state.audio_ms > 0 ? 'Record more' : 'Record'}
           </button>
-          <div className="meter" role="meter" aria-label="input level" aria-valuemin={METER_FLOOR_DB} aria-valuemax={0} aria-valuenow={Math.round(recorder.level)}>
+          <div
+            className="meter"
+            role="meter"
+            aria-label="input level"
+            aria-valuemin={METER_FLOOR_DB}
+            aria-valuemax={0}
+            aria-valuenow={Math.round(recorder.level)}
+          >
             <div className="meter-fill" style={{ width: `${recorder.recording ? meterPct : 0}%` }} />
           </div>
           <span className="clock">
@@ -377,7 +401,8 @@ export function LabelScreen({ client, project, session, onSession, onError, run,
           </span>
           {reviewing && (
             <span id="recording-off" className={recordingOffShown ? 'recording-off said' : 'recording-off muted'} role="status">
-              Recording is off in review: what you say would become {session.annotator}’s audio and labels. Label by key or click, or correct the transcript.
+              Recording is off in review: what you say would become {session.annotator}’s audio and labels. Label by key or click, or
+              correct the transcript.
             </span>
           )}
           {cue && (
@@ -423,13 +448,15 @@ export function LabelScreen({ client, project, session, onSession, onError, run,
         {change && (
           <div className="confirm-change" role="alertdialog" aria-label="change a completed item's label">
             <span>
-              This item is completed with <strong>{change.from}</strong>. Change its label to <strong>{change.label}</strong>? It will be recorded as a change after completion.
+              This item is completed with <strong>{change.from}</strong>. Change its label to <strong>{change.label}</strong>? It will be
+              recorded as a change after completion.
             </span>
             <button className="primary" onClick={() => void confirmChange()}>
               Change to {change.label} <kbd>⏎</kbd>
               {changeKey && (
                 <>
-                  {' '}or <kbd>{changeKey}</kbd>
+                  {' '}
+                  or <kbd>{changeKey}</kbd>
                 </>
               )}
             </button>
@@ -454,15 +481,23 @@ export function LabelScreen({ client, project, session, onSession, onError, run,
             <>
               Label: <strong className="final-label">{state.final_label}</strong> <span className="source">by {state.label_source}</span>
               {finalReviewer && (
-                <span className="reviewer-act" title={`${finalReviewer} gave this label while reviewing ${session.annotator}’s session; it is recorded as hers`}>
+                <span
+                  className="reviewer-act"
+                  title={`${finalReviewer} gave this label while reviewing ${session.annotator}’s session; it is recorded as hers`}
+                >
                   {' '}
                   · given by <strong>{finalReviewer}</strong> (reviewer)
                 </span>
               )}
-              {state.blind_label && state.blind_label !== state.final_label && <span className="blind"> · first said {state.blind_label}</span>}
+              {state.blind_label && state.blind_label !== state.final_label && (
+                <span className="blind"> · first said {state.blind_label}</span>
+              )}
               {state.completed_at && <span className="done-tag"> · completed</span>}
               {state.changed_after_completion && (
-                <span className="after-completion" title="A label act after the item was completed chose another label (kept in the record as a change after completion)">
+                <span
+                  className="after-completion"
+                  title="A label act after the item was completed chose another label (kept in the record as a change after completion)"
+                >
                   {' '}
                   · changed after completion
                 </span>
@@ -478,8 +513,16 @@ export function LabelScreen({ client, project, session, onSession, onError, run,
           )}
         </div>
 
-        <TranscriptView state={state} fillers={project.thinkaloud.fillers} listening={recorder.recording} partial={partial && partial.itemId === currentId ? partial.text : null} speculative={partial?.speculative ?? false} />
-        {session.current_item && <ModelReasoningPanel client={client} itemId={session.current_item} state={state} onSession={onSession} run={run} />}
+        <TranscriptView
+          state={state}
+          fillers={project.thinkaloud.fillers}
+          listening={recorder.recording}
+          partial={partial && partial.itemId === currentId ? partial.text : null}
+          speculative={partial?.speculative ?? false}
+        />
+        {session.current_item && (
+          <ModelReasoningPanel client={client} itemId={session.current_item} state={state} onSession={onSession} run={run} />
+        )}
 
         {signals && (
           <dl className="signals" aria-label="hesitation signals">
@@ -487,7 +530,8 @@ export function LabelScreen({ client, project, session, onSession, onError, run,
               <>
                 <dt>Pauses</dt>
                 <dd>
-                  {signals.pauses.count} ({(signals.pauses.total_ms / 1000).toFixed(1)} s, longest {(signals.pauses.longest_ms / 1000).toFixed(1)} s)
+                  {signals.pauses.count} ({(signals.pauses.total_ms / 1000).toFixed(1)} s, longest{' '}
+                  {(signals.pauses.longest_ms / 1000).toFixed(1)} s)
                 </dd>
               </>
             )}
@@ -495,7 +539,8 @@ export function LabelScreen({ client, project, session, onSession, onError, run,
               <>
                 <dt>Silent chunks</dt>
                 <dd>
-                  {signals.silent_chunks} of {signals.total_chunks} ({project.thinkaloud.chunk_seconds} s each, at or below {project.thinkaloud.silence_threshold_dbfs} dBFS)
+                  {signals.silent_chunks} of {signals.total_chunks} ({project.thinkaloud.chunk_seconds} s each, at or below{' '}
+                  {project.thinkaloud.silence_threshold_dbfs} dBFS)
                 </dd>
               </>
             )}
@@ -515,7 +560,8 @@ export function LabelScreen({ client, project, session, onSession, onError, run,
               <>
                 <dt>Hesitation</dt>
                 <dd>
-                  {plural(signals.filled_pause_count, 'filled pause')}, {plural(signals.hedge_count ?? 0, 'hedge')}, {plural(signals.repetition_count ?? 0, 'repetition')}, {plural(signals.editing_term_count ?? 0, 'editing term')}
+                  {plural(signals.filled_pause_count, 'filled pause')}, {plural(signals.hedge_count ?? 0, 'hedge')},{' '}
+                  {plural(signals.repetition_count ?? 0, 'repetition')}, {plural(signals.editing_term_count ?? 0, 'editing term')}
                   {signals.hesitation_language && ` (${signals.hesitation_language})`}
                 </dd>
               </>
@@ -556,7 +602,12 @@ export function LabelScreen({ client, project, session, onSession, onError, run,
             });
           }}
         >
-          <input aria-label="note" value={note} onChange={(e) => setNote(e.target.value)} placeholder="Add a note for this item (optional; Esc leaves the field)" />
+          <input
+            aria-label="note"
+            value={note}
+            onChange={(e) => setNote(e.target.value)}
+            placeholder="Add a note for this item (optional; Esc leaves the field)"
+          />
           <button type="submit" disabled={!note.trim()}>
             Add note
           </button>

@@ -16,9 +16,28 @@ interface Props {
 }
 
 /** "Choose…": the desktop app's native dialog fills the field it stands beside. */
-function ChooseButton({ client, kind, label, onPicked }: { client: ApiClient; kind: PathKind; label: string; onPicked: (path: string) => void }) {
+function ChooseButton({
+  client,
+  kind,
+  label,
+  onPicked,
+}: {
+  client: ApiClient;
+  kind: PathKind;
+  label: string;
+  onPicked: (path: string) => void;
+}) {
   return (
-    <button type="button" aria-label={label} onClick={() => void client.choosePath(kind).then((picked) => picked && onPicked(picked), () => undefined)}>
+    <button
+      type="button"
+      aria-label={label}
+      onClick={() =>
+        void client.choosePath(kind).then(
+          (picked) => picked && onPicked(picked),
+          () => undefined,
+        )
+      }
+    >
       Choose…
     </button>
   );
@@ -95,7 +114,8 @@ export function ProjectScreen({ client, project, onOpened, onImported, nativeDia
       <section className="panel" aria-labelledby="open-title">
         <h2 id="open-title">Projects</h2>
         <p>
-          Open now: <strong>{project.name}</strong> {project.dir && <code className="small">{project.dir}</code>} · {project.items.length} items
+          Open now: <strong>{project.name}</strong> {project.dir && <code className="small">{project.dir}</code>} · {project.items.length}{' '}
+          items
         </p>
         {recent.length > 0 && (
           <ul className="recent" aria-label="recent projects">
@@ -125,7 +145,9 @@ export function ProjectScreen({ client, project, onOpened, onImported, nativeDia
         >
           <label htmlFor="open-dir">Open a project folder</label>
           <input id="open-dir" value={openDir} onChange={(e) => setOpenDir(e.target.value)} placeholder="/full/path/to/project" />
-          {nativeDialogs && <ChooseButton client={client} kind="project-folder" label="choose a project folder" onPicked={(dir) => void open(dir)} />}
+          {nativeDialogs && (
+            <ChooseButton client={client} kind="project-folder" label="choose a project folder" onPicked={(dir) => void open(dir)} />
+          )}
           <button type="submit" disabled={!openDir.trim()}>
             Open
           </button>
@@ -139,7 +161,9 @@ export function ProjectScreen({ client, project, onOpened, onImported, nativeDia
 
       <section className="panel" aria-labelledby="import-title">
         <h2 id="import-title">Import items into this project</h2>
-        <p className="muted small">JSON Lines, JSON or CSV with id and text (and optional context). All or nothing: a file with any problem changes nothing.</p>
+        <p className="muted small">
+          JSON Lines, JSON or CSV with id and text (and optional context). All or nothing: a file with any problem changes nothing.
+        </p>
         <form
           className="row"
           onSubmit={(e) => {
@@ -150,12 +174,26 @@ export function ProjectScreen({ client, project, onOpened, onImported, nativeDia
                 setImportOutcome(change.items);
                 if (change.items?.ok) onImported(change.project);
               },
-              (err: Error) => setImportOutcome({ ok: false, added: 0, unchanged: 0, changed: 0, removed: 0, total: 0, problems: [{ file: importFile, line: null, field: null, message: err.message }] }),
+              (err: Error) =>
+                setImportOutcome({
+                  ok: false,
+                  added: 0,
+                  unchanged: 0,
+                  changed: 0,
+                  removed: 0,
+                  total: 0,
+                  problems: [{ file: importFile, line: null, field: null, message: err.message }],
+                }),
             );
           }}
         >
           <label htmlFor="import-file">Items file</label>
-          <input id="import-file" value={importFile} onChange={(e) => setImportFile(e.target.value)} placeholder="/full/path/to/items.jsonl" />
+          <input
+            id="import-file"
+            value={importFile}
+            onChange={(e) => setImportFile(e.target.value)}
+            placeholder="/full/path/to/items.jsonl"
+          />
           {nativeDialogs && <ChooseButton client={client} kind="items-file" label="choose an items file" onPicked={setImportFile} />}
           <select aria-label="import mode" value={importMode} onChange={(e) => setImportMode(e.target.value as 'append' | 'replace')}>
             <option value="append">add to the items</option>
@@ -165,10 +203,21 @@ export function ProjectScreen({ client, project, onOpened, onImported, nativeDia
             Import
           </button>
         </form>
-        {importOutcome && (importOutcome.ok ? <p role="status" className="good">Imported: {importOutcome.added} new, {importOutcome.unchanged} unchanged, {importOutcome.total} items in all.</p> : <Problems outcome={importOutcome} />)}
+        {importOutcome &&
+          (importOutcome.ok ? (
+            <p role="status" className="good">
+              Imported: {importOutcome.added} new, {importOutcome.unchanged} unchanged, {importOutcome.total} items in all.
+            </p>
+          ) : (
+            <Problems outcome={importOutcome} />
+          ))}
       </section>
 
-      <CollectPanel client={client} nativeDialogs={nativeDialogs} onCollected={() => void client.project().then(onImported, () => undefined)} />
+      <CollectPanel
+        client={client}
+        nativeDialogs={nativeDialogs}
+        onCollected={() => void client.project().then(onImported, () => undefined)}
+      />
 
       <section className="panel" aria-labelledby="create-title">
         <h2 id="create-title">Create a project</h2>
@@ -178,7 +227,14 @@ export function ProjectScreen({ client, project, onOpened, onImported, nativeDia
             e.preventDefault();
             setProblem(null);
             setCreateOutcome(null);
-            void run(() => client.createProject({ dir: create.dir.trim(), name: create.name.trim(), labels: parseLabelLines(create.labels), items_file: create.items.trim() || null })).then((change) => {
+            void run(() =>
+              client.createProject({
+                dir: create.dir.trim(),
+                name: create.name.trim(),
+                labels: parseLabelLines(create.labels),
+                items_file: create.items.trim() || null,
+              }),
+            ).then((change) => {
               if (!change) return;
               setCreateOutcome(change.items);
               onOpened(change.project);
@@ -186,14 +242,31 @@ export function ProjectScreen({ client, project, onOpened, onImported, nativeDia
           }}
         >
           <label htmlFor="create-dir">New (or empty) folder</label>
-          <input id="create-dir" value={create.dir} onChange={(e) => setCreate({ ...create, dir: e.target.value })} placeholder="/full/path/to/new-project" />
-          {nativeDialogs && <ChooseButton client={client} kind="new-project-folder" label="choose a folder for the new project" onPicked={(dir) => setCreate((c) => ({ ...c, dir }))} />}
+          <input
+            id="create-dir"
+            value={create.dir}
+            onChange={(e) => setCreate({ ...create, dir: e.target.value })}
+            placeholder="/full/path/to/new-project"
+          />
+          {nativeDialogs && (
+            <ChooseButton
+              client={client}
+              kind="new-project-folder"
+              label="choose a folder for the new project"
+              onPicked={(dir) => setCreate((c) => ({ ...c, dir }))}
+            />
+          )}
           <label htmlFor="create-name">Name</label>
           <input id="create-name" value={create.name} onChange={(e) => setCreate({ ...create, name: e.target.value })} />
           <label htmlFor="create-labels">Labels, one per line, each with its key</label>
           <textarea id="create-labels" rows={4} value={create.labels} onChange={(e) => setCreate({ ...create, labels: e.target.value })} />
           <label htmlFor="create-items">Items file (optional)</label>
-          <input id="create-items" value={create.items} onChange={(e) => setCreate({ ...create, items: e.target.value })} placeholder="/full/path/to/items.jsonl" />
+          <input
+            id="create-items"
+            value={create.items}
+            onChange={(e) => setCreate({ ...create, items: e.target.value })}
+            placeholder="/full/path/to/items.jsonl"
+          />
           <button type="submit" className="primary" disabled={!create.dir.trim() || !create.name.trim()}>
             Create and open
           </button>

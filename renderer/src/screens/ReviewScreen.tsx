@@ -62,7 +62,10 @@ export function ReviewScreen({ client, project, session, onSession, run }: Props
           </label>
           <label>
             Label by
-            <select value={filter.source ?? ''} onChange={(e) => setFilter({ ...filter, source: (e.target.value || null) as LabelSource | null })}>
+            <select
+              value={filter.source ?? ''}
+              onChange={(e) => setFilter({ ...filter, source: (e.target.value || null) as LabelSource | null })}
+            >
               <option value="">any</option>
               {SOURCES.map((s) => (
                 <option key={s}>{s}</option>
@@ -71,7 +74,10 @@ export function ReviewScreen({ client, project, session, onSession, run }: Props
           </label>
           <label>
             Status
-            <select value={filter.status ?? ''} onChange={(e) => setFilter({ ...filter, status: (e.target.value || null) as ReviewFilter['status'] })}>
+            <select
+              value={filter.status ?? ''}
+              onChange={(e) => setFilter({ ...filter, status: (e.target.value || null) as ReviewFilter['status'] })}
+            >
               <option value="">any</option>
               {STATUS_CHOICES.map((s) => (
                 <option key={s.value} value={s.value}>
@@ -112,7 +118,14 @@ export function ReviewScreen({ client, project, session, onSession, run }: Props
           </div>
           <blockquote className="item-text compact">{item.text}</blockquote>
           {state && state.audio_ms > 0 ? (
-            <Waveform key={state.item_id + ':' + state.audio_ms} client={client} project={project} state={state} onSession={onSession} run={run} />
+            <Waveform
+              key={state.item_id + ':' + state.audio_ms}
+              client={client}
+              project={project}
+              state={state}
+              onSession={onSession}
+              run={run}
+            />
           ) : (
             <p className="empty">No recording for this item yet. Record it on the Label tab.</p>
           )}
@@ -126,7 +139,19 @@ export function ReviewScreen({ client, project, session, onSession, run }: Props
 }
 
 /** The player of one recording: its lifecycle (useWaveform), the transport, the correction editor and the facts. */
-function Waveform({ client, project, state, onSession, run }: { client: ApiClient; project: ProjectView; state: ItemSessionState; onSession?: ((update: SessionUpdate) => void) | undefined; run: RunCall }) {
+function Waveform({
+  client,
+  project,
+  state,
+  onSession,
+  run,
+}: {
+  client: ApiClient;
+  project: ProjectView;
+  state: ItemSessionState;
+  onSession?: ((update: SessionUpdate) => void) | undefined;
+  run: RunCall;
+}) {
   const [editing, setEditing] = useState<SegmentEdit>(null);
   const { thinkaloud } = project;
   const player = useWaveform(client, state, thinkaloud);
@@ -159,7 +184,13 @@ function Waveform({ client, project, state, onSession, run }: { client: ApiClien
   return (
     <div className="review-player">
       <audio ref={player.audioRef} preload="metadata" aria-label={`recording of ${state.item_id}`} />
-      <div className="waveform" ref={player.waveRef} aria-label={`waveform of ${state.item_id}`} role="img" data-ready={ready ? 'true' : 'false'} />
+      <div
+        className="waveform"
+        ref={player.waveRef}
+        aria-label={`waveform of ${state.item_id}`}
+        role="img"
+        data-ready={ready ? 'true' : 'false'}
+      />
       <div className="timeline" ref={player.timelineRef} aria-hidden="true" />
       {player.problem && <p role="alert">{player.problem}</p>}
       <div className="transport" role="group" aria-label="playback">
@@ -174,7 +205,12 @@ function Waveform({ client, project, state, onSession, run }: { client: ApiClien
         </button>
         <label className="rate">
           Speed
-          <select aria-label="playback speed" value={rate} onChange={(e) => player.changeRate(Number(e.target.value))} title="Slower / faster ([ and ])">
+          <select
+            aria-label="playback speed"
+            value={rate}
+            onChange={(e) => player.changeRate(Number(e.target.value))}
+            title="Slower / faster ([ and ])"
+          >
             {PLAYBACK_RATES.map((r) => (
               <option key={r} value={r}>
                 {r}×
@@ -206,10 +242,25 @@ function Waveform({ client, project, state, onSession, run }: { client: ApiClien
           </span>
         ))}
       </p>
-      <SegmentCorrections client={client} state={state} active={playingSegment(state.segments, nowMs)} seek={player.seek} editing={editing} onEditing={setEditing} run={run} onSession={onSession} />
+      <SegmentCorrections
+        client={client}
+        state={state}
+        active={playingSegment(state.segments, nowMs)}
+        seek={player.seek}
+        editing={editing}
+        onEditing={setEditing}
+        run={run}
+        onSession={onSession}
+      />
       <ReviewFacts state={state} pauses={player.pauses} ready={ready} seek={player.seek} />
       <TranscriptView state={state} fillers={thinkaloud.fillers} listening={false} />
-      <DeidentifyReview client={client} itemId={state.item_id} version={`${state.segments.length}:${state.corrections.length}`} seek={player.seek} run={run} />
+      <DeidentifyReview
+        client={client}
+        itemId={state.item_id}
+        version={`${state.segments.length}:${state.corrections.length}`}
+        seek={player.seek}
+        run={run}
+      />
     </div>
   );
 }

@@ -25,17 +25,59 @@ interface Props {
   untranscribed?: { count: number; engineReady: boolean; transcribe: () => Promise<void> };
 }
 
-const mib = (bytes: number | null): string => (bytes === null ? '?' : `${(bytes / (1024 * 1024)).toFixed(bytes < 10 * 1024 * 1024 ? 1 : 0)} MiB`);
+const mib = (bytes: number | null): string =>
+  bytes === null ? '?' : `${(bytes / (1024 * 1024)).toFixed(bytes < 10 * 1024 * 1024 ? 1 : 0)} MiB`;
 
 /** What each threshold means, in the words the settings show beside it. */
-const THRESHOLDS: ReadonlyArray<{ key: 'silence_threshold_dbfs' | 'min_pause_ms' | 'long_pause_ms' | 'chunk_seconds'; label: string; unit: string; step: number; meaning: string }> = [
-  { key: 'silence_threshold_dbfs', label: 'Silence threshold', unit: 'dBFS', step: 1, meaning: 'Audio quieter than this counts as silence (for pauses and silent chunks). Closer to 0 calls more of the audio silence.' },
-  { key: 'min_pause_ms', label: 'Shortest pause', unit: 'ms', step: 10, meaning: 'Silence between two stretches of speech counts as a pause only when it lasts at least this long.' },
-  { key: 'long_pause_ms', label: 'Long pause', unit: 'ms', step: 50, meaning: 'Pauses at least this long are counted as long pauses (a hesitation signal).' },
-  { key: 'chunk_seconds', label: 'Chunk length', unit: 's', step: 0.5, meaning: 'Audio is judged silent or not in chunks of this length (the silent-chunk count).' },
+const THRESHOLDS: ReadonlyArray<{
+  key: 'silence_threshold_dbfs' | 'min_pause_ms' | 'long_pause_ms' | 'chunk_seconds';
+  label: string;
+  unit: string;
+  step: number;
+  meaning: string;
+}> = [
+  {
+    key: 'silence_threshold_dbfs',
+    label: 'Silence threshold',
+    unit: 'dBFS',
+    step: 1,
+    meaning: 'Audio quieter than this counts as silence (for pauses and silent chunks). Closer to 0 calls more of the audio silence.',
+  },
+  {
+    key: 'min_pause_ms',
+    label: 'Shortest pause',
+    unit: 'ms',
+    step: 10,
+    meaning: 'Silence between two stretches of speech counts as a pause only when it lasts at least this long.',
+  },
+  {
+    key: 'long_pause_ms',
+    label: 'Long pause',
+    unit: 'ms',
+    step: 50,
+    meaning: 'Pauses at least this long are counted as long pauses (a hesitation signal).',
+  },
+  {
+    key: 'chunk_seconds',
+    label: 'Chunk length',
+    unit: 's',
+    step: 0.5,
+    meaning: 'Audio is judged silent or not in chunks of this length (the silent-chunk count).',
+  },
 ];
 
-export function SettingsScreen({ client, project, onProject, deviceId, onDevice, keepTalkingSeconds, onKeepTalking, onError, run, untranscribed }: Props) {
+export function SettingsScreen({
+  client,
+  project,
+  onProject,
+  deviceId,
+  onDevice,
+  keepTalkingSeconds,
+  onKeepTalking,
+  onError,
+  run,
+  untranscribed,
+}: Props) {
   return (
     <div className="settings-screen">
       <ModelsPanel client={client} project={project} run={run} untranscribed={untranscribed} />
@@ -44,11 +86,12 @@ export function SettingsScreen({ client, project, onProject, deviceId, onDevice,
       <section className="panel" aria-labelledby="cue-title">
         <h2 id="cue-title">Keep-talking cue</h2>
         <p className="muted">
-          While recording, after this much silence the app shows one neutral “Please keep talking” (the only prompt the think-aloud method allows). Each cue is logged
-          with its time, so analyses can tell prompted from unprompted speech. Off by default.
+          While recording, after this much silence the app shows one neutral “Please keep talking” (the only prompt the think-aloud method
+          allows). Each cue is logged with its time, so analyses can tell prompted from unprompted speech. Off by default.
         </p>
         <label className="inline">
-          <input type="checkbox" checked={keepTalkingSeconds !== null} onChange={(e) => onKeepTalking(e.target.checked ? 10 : null)} /> Show the cue
+          <input type="checkbox" checked={keepTalkingSeconds !== null} onChange={(e) => onKeepTalking(e.target.checked ? 10 : null)} /> Show
+          the cue
         </label>
         {keepTalkingSeconds !== null && (
           <label className="inline">
@@ -69,7 +112,17 @@ export function SettingsScreen({ client, project, onProject, deviceId, onDevice,
   );
 }
 
-function ModelsPanel({ client, project, run, untranscribed }: { client: ApiClient; project: ProjectView; run: RunCall; untranscribed?: Props['untranscribed'] }) {
+function ModelsPanel({
+  client,
+  project,
+  run,
+  untranscribed,
+}: {
+  client: ApiClient;
+  project: ProjectView;
+  run: RunCall;
+  untranscribed?: Props['untranscribed'];
+}) {
   const [transcribing, setTranscribing] = useState(false);
   const [view, setView] = useState<ModelsView | null>(null);
   const [downloads, setDownloads] = useState<Record<string, Download>>({});
@@ -96,8 +149,8 @@ function ModelsPanel({ client, project, run, untranscribed }: { client: ApiClien
     <section className="panel" aria-labelledby="models-title">
       <h2 id="models-title">Models</h2>
       <p className="muted">
-        Transcription runs on this computer with a whisper model. This project uses <strong>{project.thinkaloud.model}</strong>. Models are kept in{' '}
-        <code>{view?.dir ?? '…'}</code>.
+        Transcription runs on this computer with a whisper model. This project uses <strong>{project.thinkaloud.model}</strong>. Models are
+        kept in <code>{view?.dir ?? '…'}</code>.
       </p>
       {view && (
         <table className="models-table">
@@ -143,7 +196,9 @@ function ModelsPanel({ client, project, run, untranscribed }: { client: ApiClien
                     ) : (
                       <span className="muted">not installed</span>
                     )}
-                    {d && d.state !== 'running' && d.message && <div className={d.state === 'failed' ? 'bad small' : 'muted small'}>{d.message}</div>}
+                    {d && d.state !== 'running' && d.message && (
+                      <div className={d.state === 'failed' ? 'bad small' : 'muted small'}>{d.message}</div>
+                    )}
                   </td>
                   <td className="actions">
                     {running ? (
@@ -166,9 +221,7 @@ function ModelsPanel({ client, project, run, untranscribed }: { client: ApiClien
       )}
       {untranscribed && untranscribed.count > 0 && untranscribed.engineReady && (
         <div className="row transcribe-later" role="status">
-          <span>
-            {untranscribed.count} recording(s) have no transcript yet (made before a model was installed).
-          </span>
+          <span>{untranscribed.count} recording(s) have no transcript yet (made before a model was installed).</span>
           <button
             className="primary"
             disabled={transcribing}
@@ -200,7 +253,12 @@ function ModelsPanel({ client, project, run, untranscribed }: { client: ApiClien
         }}
       >
         <label htmlFor="import-model">Import a model file</label>
-        <input id="import-model" value={importPath} onChange={(e) => setImportPath(e.target.value)} placeholder="/full/path/to/ggml-model.bin" />
+        <input
+          id="import-model"
+          value={importPath}
+          onChange={(e) => setImportPath(e.target.value)}
+          placeholder="/full/path/to/ggml-model.bin"
+        />
         <button type="submit" disabled={!importPath.trim()}>
           Import
         </button>
@@ -258,7 +316,14 @@ function MicrophonePanel({ deviceId, onDevice }: { deviceId: string | null; onDe
             ))}
         </select>
         <button onClick={() => void toggleTest()}>{level === null ? 'Test level' : 'Stop test'}</button>
-        <div className="meter" role="meter" aria-label="microphone test level" aria-valuemin={METER_FLOOR_DB} aria-valuemax={0} aria-valuenow={Math.round(level ?? METER_FLOOR_DB)}>
+        <div
+          className="meter"
+          role="meter"
+          aria-label="microphone test level"
+          aria-valuemin={METER_FLOOR_DB}
+          aria-valuemax={0}
+          aria-valuenow={Math.round(level ?? METER_FLOOR_DB)}
+        >
           <div className="meter-fill" style={{ width: `${pct}%` }} />
         </div>
         {level !== null && <span className="small muted">{level <= METER_FLOOR_DB ? 'silence' : `${Math.round(level)} dBFS`}</span>}
@@ -269,7 +334,17 @@ function MicrophonePanel({ deviceId, onDevice }: { deviceId: string | null; onDe
   );
 }
 
-function ThresholdsPanel({ client, project, onProject, onError }: { client: ApiClient; project: ProjectView; onProject: (p: ProjectView) => void; onError: (m: string | null) => void }) {
+function ThresholdsPanel({
+  client,
+  project,
+  onProject,
+  onError,
+}: {
+  client: ApiClient;
+  project: ProjectView;
+  onProject: (p: ProjectView) => void;
+  onError: (m: string | null) => void;
+}) {
   const current = project.thinkaloud;
   const [draft, setDraft] = useState<Record<string, string>>({});
   const [undo, setUndo] = useState<ThinkAloudSettings | null>(null);
@@ -292,24 +367,41 @@ function ThresholdsPanel({ client, project, onProject, onError }: { client: ApiC
   return (
     <section className="panel" aria-labelledby="thresholds-title">
       <h2 id="thresholds-title">Think-aloud thresholds of this project</h2>
-      <p className="muted small">Changes are written to the project’s aloud.yaml after the same checks as when it is loaded. They apply to audio recorded from now on.</p>
+      <p className="muted small">
+        Changes are written to the project’s aloud.yaml after the same checks as when it is loaded. They apply to audio recorded from now
+        on.
+      </p>
       <div className="thresholds">
         {THRESHOLDS.map((t) => (
           <div key={t.key} className="threshold">
             <label htmlFor={`t-${t.key}`}>
               {t.label} ({t.unit})
             </label>
-            <input id={`t-${t.key}`} type="number" step={t.step} value={draft[t.key] ?? String(current[t.key])} onChange={(e) => setDraft({ ...draft, [t.key]: e.target.value })} />
+            <input
+              id={`t-${t.key}`}
+              type="number"
+              step={t.step}
+              value={draft[t.key] ?? String(current[t.key])}
+              onChange={(e) => setDraft({ ...draft, [t.key]: e.target.value })}
+            />
             <p className="muted small">{t.meaning}</p>
           </div>
         ))}
       </div>
       <label className="inline">
-        <input type="checkbox" checked={current.require_spoken_label} onChange={(e) => void apply({ require_spoken_label: e.target.checked }, false)} /> An item is completed only
-        with a spoken label
+        <input
+          type="checkbox"
+          checked={current.require_spoken_label}
+          onChange={(e) => void apply({ require_spoken_label: e.target.checked }, false)}
+        />{' '}
+        An item is completed only with a spoken label
       </label>
       <div className="row">
-        <button className="primary" disabled={changed.length === 0} onClick={() => void apply(Object.fromEntries(changed.map((t) => [t.key, Number(draft[t.key])])), false)}>
+        <button
+          className="primary"
+          disabled={changed.length === 0}
+          onClick={() => void apply(Object.fromEntries(changed.map((t) => [t.key, Number(draft[t.key])])), false)}
+        >
           Save {changed.length > 0 ? `${changed.length} change(s)` : ''}
         </button>
         {undo && <button onClick={() => void apply(undo, true)}>Undo last change</button>}

@@ -58,7 +58,15 @@ export function StartScreen({
         }}
       >
         <label htmlFor="annotator">Your annotator name</label>
-        <input id="annotator" autoFocus value={name} onChange={(e) => setName(e.target.value)} placeholder="e.g. ana" maxLength={200} aria-describedby="annotator-hint" />
+        <input
+          id="annotator"
+          autoFocus
+          value={name}
+          onChange={(e) => setName(e.target.value)}
+          placeholder="e.g. ana"
+          maxLength={200}
+          aria-describedby="annotator-hint"
+        />
         <span id="annotator-hint" className="muted small">
           {existing && existing !== trimmed
             ? `Continues the session of “${existing}” (names differing only in capitals or spaces are one annotator).`
@@ -91,12 +99,18 @@ export function StartScreen({
             Read the reply and press <kbd>Space</kbd> to record. Think aloud: hesitations and second thoughts are welcome.
           </li>
           <li>
-            Commit a label by saying it: <q>I label this polite</q>, <q>My answer is impolite</q>, <q>Final answer: neutral</q>. The last one counts.
+            Commit a label by saying it: <q>I label this polite</q>, <q>My answer is impolite</q>, <q>Final answer: neutral</q>. The last
+            one counts.
           </li>
           <li>
-            Or press a label key ({project.schema.labels.filter((l) => l.key).map((l) => `${l.key} ${l.name}`).join(', ')}). <kbd>Enter</kbd> completes the item and moves on
-            {project.thinkaloud.require_spoken_label ? ' (in this project, only once you have said a label aloud)' : ''}; <kbd>←</kbd> <kbd>→</kbd> move between items, <kbd>?</kbd>{' '}
-            lists every shortcut.
+            Or press a label key (
+            {project.schema.labels
+              .filter((l) => l.key)
+              .map((l) => `${l.key} ${l.name}`)
+              .join(', ')}
+            ). <kbd>Enter</kbd> completes the item and moves on
+            {project.thinkaloud.require_spoken_label ? ' (in this project, only once you have said a label aloud)' : ''}; <kbd>←</kbd>{' '}
+            <kbd>→</kbd> move between items, <kbd>?</kbd> lists every shortcut.
           </li>
         </ol>
         <p className="privacy">Audio and transcripts stay on this computer.</p>

@@ -37,9 +37,15 @@ const isBuiltin = (name: string) => name.startsWith('node:') || builtinModules.i
 
 describe('scripts/build-electron.mjs', () => {
   it('writes main.js, preload.cjs and engineProcess.js', () => {
-    expect(built.outputs).toEqual({ main: path.join(outDir, 'main.js'), preload: path.join(outDir, 'preload.cjs'), engineProcess: path.join(outDir, 'engineProcess.js') });
+    expect(built.outputs).toEqual({
+      main: path.join(outDir, 'main.js'),
+      preload: path.join(outDir, 'preload.cjs'),
+      engineProcess: path.join(outDir, 'engineProcess.js'),
+    });
     for (const file of Object.values(built.outputs)) expect(existsSync(file), file).toBe(true);
-    expect(built.inputs.main).toEqual(expect.arrayContaining(['electron/main/main.ts', 'electron/policy/permissions.ts', 'core/node/app/appService.ts']));
+    expect(built.inputs.main).toEqual(
+      expect.arrayContaining(['electron/main/main.ts', 'electron/policy/permissions.ts', 'core/node/app/appService.ts']),
+    );
     expect(built.inputs.engineProcess).toContain('core/node/engine/engineProcess.ts');
     expect(built.inputs.main).toContain('electron/main/engineLauncher.ts');
   });
@@ -62,7 +68,9 @@ describe('scripts/build-electron.mjs', () => {
   it('the preload is one CommonJS script that requires electron only and exposes one object', async () => {
     const preload = await readFile(path.join(outDir, 'preload.cjs'), 'utf8');
     expect(built.externals.preload).toEqual(['electron']);
-    expect(built.inputs.preload.filter((file) => !file.startsWith('electron/preload/') && !file.startsWith('core/common/contract/'))).toEqual([]);
+    expect(
+      built.inputs.preload.filter((file) => !file.startsWith('electron/preload/') && !file.startsWith('core/common/contract/')),
+    ).toEqual([]);
     expect(preload).not.toMatch(/^\s*(import|export)\s/m);
     expect(preload.match(/exposeInMainWorld\(/g)).toHaveLength(1);
     expect(preload).toMatch(/exposeInMainWorld\(\s*["']aloudBridge["']/);
@@ -105,7 +113,10 @@ describe('secure defaults (static check of the shell sources and bundles)', () =
   });
 
   it('the policy modules and the testable main modules never import electron', async () => {
-    const pure = [...(await sourceFiles(path.join(REPO, 'electron/policy'))), ...['appRequests', 'ipcCalls', 'startupProject'].map((name) => path.join(REPO, 'electron/main', `${name}.ts`))];
+    const pure = [
+      ...(await sourceFiles(path.join(REPO, 'electron/policy'))),
+      ...['appRequests', 'ipcCalls', 'startupProject'].map((name) => path.join(REPO, 'electron/main', `${name}.ts`)),
+    ];
     for (const file of pure) {
       expect(await readFile(file, 'utf8'), path.relative(REPO, file)).not.toMatch(/from\s+['"]electron['"]/);
     }
@@ -148,12 +159,24 @@ describe('main.js wired to a stand-in Electron (no binary needed)', () => {
     await mkdir(path.join(work, 'no-models'));
   });
 
-  async function drive(scenario: 'run' | 'unbuilt' | 'engine', env: Record<string, string> = {}): Promise<Record<string, any>> { // eslint-disable-line @typescript-eslint/no-explicit-any
-    const { stdout } = await run(process.execPath, [path.join(HARNESS, 'driveMain.mjs'), path.join(outDir, 'main.js'), fakeElectron, scenario], {
-      cwd: work,
-      env: { ...process.env, FAKE_ELECTRON_USER_DATA: userData, PROJECT_B: projectB, NOT_A_PROJECT: notAProject, ALOUD_MODELS_DIR: path.join(work, 'no-models'), ...env },
-      timeout: 120_000,
-    });
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  async function drive(scenario: 'run' | 'unbuilt' | 'engine', env: Record<string, string> = {}): Promise<Record<string, any>> {
+    const { stdout } = await run(
+      process.execPath,
+      [path.join(HARNESS, 'driveMain.mjs'), path.join(outDir, 'main.js'), fakeElectron, scenario],
+      {
+        cwd: work,
+        env: {
+          ...process.env,
+          FAKE_ELECTRON_USER_DATA: userData,
+          PROJECT_B: projectB,
+          NOT_A_PROJECT: notAProject,
+          ALOUD_MODELS_DIR: path.join(work, 'no-models'),
+          ...env,
+        },
+        timeout: 120_000,
+      },
+    );
     return JSON.parse(stdout.trim().split('\n').at(-1)!);
   }
 
@@ -166,14 +189,27 @@ describe('main.js wired to a stand-in Electron (no binary needed)', () => {
       ipcChannels: ['aloud:call'],
     });
     expect(report.window.loadedUrl).toBe('aloud://app/index.html');
-    expect(report.window.webPreferences).toMatchObject({ contextIsolation: true, sandbox: true, nodeIntegration: false, webSecurity: true, spellcheck: false });
+    expect(report.window.webPreferences).toMatchObject({
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      webSecurity: true,
+      spellcheck: false,
+    });
     expect(report.window.webPreferences.preload).toBe(path.join(outDir, 'preload.cjs'));
     expect(report.messages).toEqual([]);
 
     expect(report.page).toEqual({ status: 200, csp: CONTENT_SECURITY_POLICY, body: '<!doctype html><title>Aloud</title>' });
     expect(report.traversal).toBe(403);
 
-    expect(report.permissionRequests).toEqual({ microphone: true, camera: false, microphoneFromSubFrame: false, microphoneFromRemote: false, notifications: false, geolocation: false });
+    expect(report.permissionRequests).toEqual({
+      microphone: true,
+      camera: false,
+      microphoneFromSubFrame: false,
+      microphoneFromRemote: false,
+      notifications: false,
+      geolocation: false,
+    });
     expect(report.permissionChecks).toEqual({ microphone: true, camera: false, remote: false, clipboard: false });
     expect(report.devicePermission).toBe(false);
     expect(report.cancelled).toEqual({ remote: true, app: false });
@@ -198,7 +234,11 @@ describe('main.js wired to a stand-in Electron (no binary needed)', () => {
     expect(report.notAProject.message).toMatchObject({ type: 'error' });
     expect(report.notAProject.message.detail).toContain(path.join(notAProject, 'aloud.yaml'));
     expect(report.notAProject).toMatchObject({ reloads: 0, project: 'politeness-demo' });
-    expect(report.switched).toEqual({ project: 'project-b', lockAReleased: true, preferences: expect.objectContaining({ last_project: projectB }) });
+    expect(report.switched).toEqual({
+      project: 'project-b',
+      lockAReleased: true,
+      preferences: expect.objectContaining({ last_project: projectB }),
+    });
 
     expect(report.quit).toEqual({ lockBeforeQuit: true, completedImmediately: false, lockAfterQuit: false, requests: 2 });
   });
@@ -221,10 +261,15 @@ describe('main.js wired to a stand-in Electron (no binary needed)', () => {
 
       expect(report.appInfo.engine).toMatchObject({ available: true, problem: null });
       expect(report.utilityProcesses).toHaveLength(2);
-      for (const p of report.utilityProcesses) expect(p).toMatchObject({ module: 'engineProcess.js', title: 'aloud-engine', serviceName: 'aloud-engine' });
+      for (const p of report.utilityProcesses)
+        expect(p).toMatchObject({ module: 'engineProcess.js', title: 'aloud-engine', serviceName: 'aloud-engine' });
       const [first, second] = report.utilityProcesses;
       expect(report.engineEvents).toEqual([
-        { type: 'engine', state: 'crashed', message: `the engine process ${first.pid} stopped: killed by SIGSEGV (segmentation fault); restarting it with tiny.en` },
+        {
+          type: 'engine',
+          state: 'crashed',
+          message: `the engine process ${first.pid} stopped: killed by SIGSEGV (segmentation fault); restarting it with tiny.en`,
+        },
         { type: 'engine', state: 'restarted', message: `transcription restarted (process ${second.pid}, restart 1) with tiny.en` },
       ]);
       expect(report.afterRestart).toBe(true);

@@ -56,7 +56,12 @@ if (scenario === 'engine') {
   process.kill(first.pid, 'SIGSEGV');
   await until(() => contents.sent.some(([, event]) => event.type === 'engine' && event.state === 'restarted'), 'the restart', 60_000);
   report.engineEvents = contents.sent.filter(([, event]) => event.type === 'engine').map(([, event]) => event);
-  report.utilityProcesses = recorded.utilityProcesses.map((p) => ({ module: path.basename(p.modulePath), title: p.args[0], serviceName: p.serviceName, pid: p.pid }));
+  report.utilityProcesses = recorded.utilityProcesses.map((p) => ({
+    module: path.basename(p.modulePath),
+    title: p.args[0],
+    serviceName: p.serviceName,
+    pid: p.pid,
+  }));
   report.afterRestart = (await call(trusted, 'startRecording', [null])).ok;
   app.quit();
   await until(() => recorded.quitCompleted, 'the quit');
@@ -103,7 +108,10 @@ report.cancelled = { remote: await filter('https://example.com/x.js'), app: awai
 report.spellChecker = recorded.session.spellChecker;
 report.download = (() => {
   let prevented = false;
-  recorded.session.willDownload?.({ preventDefault: () => (prevented = true) }, { getURL: () => 'https://example.com/x.exe', cancel: () => undefined });
+  recorded.session.willDownload?.(
+    { preventDefault: () => (prevented = true) },
+    { getURL: () => 'https://example.com/x.exe', cancel: () => undefined },
+  );
   return { handled: recorded.session.willDownload !== null, prevented };
 })();
 
@@ -152,7 +160,11 @@ recorded.openDialogAnswer = { canceled: false, filePaths: [process.env.NOT_A_PRO
 const messagesBefore = recorded.messages.length;
 click('Open Project…');
 await until(() => recorded.messages.length > messagesBefore, 'the refusal message');
-report.notAProject = { message: recorded.messages.at(-1), reloads: contents.reloads, project: (await call(trusted, 'project', [])).result.name };
+report.notAProject = {
+  message: recorded.messages.at(-1),
+  reloads: contents.reloads,
+  project: (await call(trusted, 'project', [])).result.name,
+};
 
 recorded.openDialogAnswer = { canceled: false, filePaths: [process.env.PROJECT_B] };
 click('Open Project…');

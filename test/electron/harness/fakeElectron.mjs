@@ -18,7 +18,14 @@ const recorded = {
   quitCompleted: false,
   shown: [],
   openDialogAnswer: { canceled: true, filePaths: [] },
-  session: { permissionRequest: null, permissionCheck: null, devicePermission: null, beforeRequest: null, spellChecker: null, willDownload: null },
+  session: {
+    permissionRequest: null,
+    permissionCheck: null,
+    devicePermission: null,
+    beforeRequest: null,
+    spellChecker: null,
+    willDownload: null,
+  },
   utilityProcesses: [],
 };
 
@@ -197,7 +204,18 @@ class FakeUtilityProcess extends EventEmitter {
     child.on('exit', (code, signal) => {
       const number = signal ? constants.signals[signal] : null;
       this.emit('exit', number ?? code);
-      if (number) app.emit('child-process-gone', {}, { type: 'Utility', reason: signal === 'SIGKILL' ? 'killed' : 'crashed', exitCode: number, serviceName: options?.serviceName, name: options?.serviceName });
+      if (number)
+        app.emit(
+          'child-process-gone',
+          {},
+          {
+            type: 'Utility',
+            reason: signal === 'SIGKILL' ? 'killed' : 'crashed',
+            exitCode: number,
+            serviceName: options?.serviceName,
+            name: options?.serviceName,
+          },
+        );
     });
   }
   postMessage(message) {

@@ -32,7 +32,10 @@ beforeAll(async () => {
     appOrigin: APP_ORIGIN,
     rendererRoot: renderer,
     itemAudio: (itemId) => (recordings[itemId] ? { file: recordings[itemId]!, projectDir: project } : null),
-    protocolAudio: async (itemId, protocol) => (itemId === 'demo-01' && protocol === 2 ? resolveFileInside(project, recordings['demo-01']!) : { ok: false, status: 404, reason: 'no recording' }),
+    protocolAudio: async (itemId, protocol) =>
+      itemId === 'demo-01' && protocol === 2
+        ? resolveFileInside(project, recordings['demo-01']!)
+        : { ok: false, status: 404, reason: 'no recording' },
   });
 });
 afterAll(() => rm(work, { recursive: true, force: true }));
@@ -82,7 +85,9 @@ describe('renderer files', () => {
 
   it('answers only GET and HEAD', async () => {
     for (const method of ['POST', 'PUT', 'DELETE', 'OPTIONS']) {
-      const response = await handle(new Request('aloud://app/index.html', { method, ...(method === 'POST' || method === 'PUT' ? { body: 'x' } : {}) }));
+      const response = await handle(
+        new Request('aloud://app/index.html', { method, ...(method === 'POST' || method === 'PUT' ? { body: 'x' } : {}) }),
+      );
       expect(response.status).toBe(405);
       expect(response.headers.get('allow')).toBe('GET, HEAD');
     }
@@ -137,7 +142,7 @@ describe('item recordings (review playback)', () => {
 });
 
 describe('protocol recordings (adjudication playback): only protocol-audio/<item id>/<n>', () => {
-  it('serves annotator n of an item through the host\'s lookup, with ranges', async () => {
+  it("serves annotator n of an item through the host's lookup, with ranges", async () => {
     const response = await get('aloud://app/protocol-audio/demo-01/2', { Range: 'bytes=0-9' });
     expect(response.status).toBe(206);
     expect(response.headers.get('content-type')).toBe('audio/wav');

@@ -32,7 +32,13 @@ async function demoService(): Promise<AppService> {
 }
 
 const WINDOW_ID = 7;
-const trusted: IpcCallSender = { senderFrameUrl: 'aloud://app/index.html', isMainFrame: true, senderId: WINDOW_ID, mainWindowId: WINDOW_ID, appOrigin: APP_ORIGIN };
+const trusted: IpcCallSender = {
+  senderFrameUrl: 'aloud://app/index.html',
+  isMainFrame: true,
+  senderId: WINDOW_ID,
+  mainWindowId: WINDOW_ID,
+  appOrigin: APP_ORIGIN,
+};
 
 async function ok(outcome: Promise<CallOutcome>): Promise<unknown> {
   const settled = await outcome;
@@ -137,7 +143,10 @@ describe('handleIpcCall against a real AppService', () => {
     const failing = new Proxy({} as AloudApi, {
       get: () => () => Promise.reject('a thrown string'),
     });
-    expect(await handleIpcCall(trusted, 'appInfo', [], failing)).toEqual({ ok: false, error: { code: 'internal', message: 'a thrown string' } });
+    expect(await handleIpcCall(trusted, 'appInfo', [], failing)).toEqual({
+      ok: false,
+      error: { code: 'internal', message: 'a thrown string' },
+    });
     const synchronous = new Proxy({} as AloudApi, {
       get: () => () => {
         throw new TypeError('boom');

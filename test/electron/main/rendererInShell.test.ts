@@ -34,7 +34,11 @@ describe.skipIf(unavailable !== undefined)('the built renderer under the shellâ€
     work = await mkdtemp(path.join(tmpdir(), 'aloud-shell-page-'));
     const rendererRoot = path.join(work, 'renderer');
     const { build } = await import('vite');
-    await build({ configFile: path.join(REPO, 'renderer/vite.config.ts'), logLevel: 'warn', build: { outDir: rendererRoot, emptyOutDir: true } });
+    await build({
+      configFile: path.join(REPO, 'renderer/vite.config.ts'),
+      logLevel: 'warn',
+      build: { outDir: rendererRoot, emptyOutDir: true },
+    });
 
     const projectDir = path.join(work, 'project');
     await initProject(projectDir, { demo: true });
@@ -68,13 +72,24 @@ describe.skipIf(unavailable !== undefined)('the built renderer under the shellâ€
     const trusted = { senderFrameUrl: `${APP_ORIGIN}/index.html`, isMainFrame: true, senderId: 1, mainWindowId: 1, appOrigin: APP_ORIGIN };
     // Binary audio frames cross the test's binding as number lists and become Buffers again, as IPC delivers them.
     await page.exposeFunction('__aloudInvoke', (method: string, args: unknown[]) =>
-      handleIpcCall(trusted, method, args.map((arg) => (arg && typeof arg === 'object' && 'bytes' in arg ? Buffer.from((arg as { bytes: number[] }).bytes) : arg)), app),
+      handleIpcCall(
+        trusted,
+        method,
+        args.map((arg) => (arg && typeof arg === 'object' && 'bytes' in arg ? Buffer.from((arg as { bytes: number[] }).bytes) : arg)),
+        app,
+      ),
     );
     await page.addInitScript(() => {
       const invoke = (window as unknown as { __aloudInvoke: (m: string, a: unknown[]) => Promise<never> }).__aloudInvoke;
-      window.addEventListener('securitypolicyviolation', (e) => console.error(`Refused to load ${e.blockedURI} (CSP ${e.violatedDirective})`));
+      window.addEventListener('securitypolicyviolation', (e) =>
+        console.error(`Refused to load ${e.blockedURI} (CSP ${e.violatedDirective})`),
+      );
       (window as unknown as { aloudBridge: AloudBridge }).aloudBridge = {
-        call: (method: string, args: unknown[]) => invoke(method, args.map((arg) => (arg instanceof Uint8Array ? { bytes: Array.from(arg) } : arg))),
+        call: (method: string, args: unknown[]) =>
+          invoke(
+            method,
+            args.map((arg) => (arg instanceof Uint8Array ? { bytes: Array.from(arg) } : arg)),
+          ),
         onEvent: () => () => undefined,
       };
     });
@@ -87,30 +102,34 @@ describe.skipIf(unavailable !== undefined)('the built renderer under the shellâ€
     await rm(work, { recursive: true, force: true });
   });
 
-  it('starts a session, records the microphone through the worklet, labels by key and plays the recording back with ranges', { timeout: 90_000 }, async () => {
-    const { port } = server.address() as AddressInfo;
-    await page.goto(`http://127.0.0.1:${port}/`);
-    await page.getByLabel('Your annotator name').fill('ana');
-    await page.getByRole('button', { name: 'Start labelling' }).click();
-    await expect.poll(() => page.getByLabel('reply to label').textContent()).toContain('Thank you so much for your patience');
+  it(
+    'starts a session, records the microphone through the worklet, labels by key and plays the recording back with ranges',
+    { timeout: 90_000 },
+    async () => {
+      const { port } = server.address() as AddressInfo;
+      await page.goto(`http://127.0.0.1:${port}/`);
+      await page.getByLabel('Your annotator name').fill('ana');
+      await page.getByRole('button', { name: 'Start labelling' }).click();
+      await expect.poll(() => page.getByLabel('reply to label').textContent()).toContain('Thank you so much for your patience');
 
-    await page.keyboard.press('Space');
-    // opening the microphone and the audio graph can take seconds on a loaded 2-core machine
-    await expect.poll(() => page.getByRole('button', { name: 'Stop' }).count(), { timeout: 30_000 }).toBe(1);
-    await page.waitForTimeout(2000);
-    await page.keyboard.press('Space');
-    await expect.poll(async () => (await app.sessionItem('demo-01'))?.audio_ms ?? 0, { timeout: 10_000 }).toBeGreaterThan(1500);
+      await page.keyboard.press('Space');
+      // opening the microphone and the audio graph can take seconds on a loaded 2-core machine
+      await expect.poll(() => page.getByRole('button', { name: 'Stop' }).count(), { timeout: 30_000 }).toBe(1);
+      await page.waitForTimeout(2000);
+      await page.keyboard.press('Space');
+      await expect.poll(async () => (await app.sessionItem('demo-01'))?.audio_ms ?? 0, { timeout: 10_000 }).toBeGreaterThan(1500);
 
-    await page.keyboard.press('1');
-    await expect.poll(() => page.locator('.final-label').textContent()).toBe('Polite');
-    expect(await app.sessionItem('demo-01')).toMatchObject({ final_label: 'Polite', label_source: 'key' });
+      await page.keyboard.press('1');
+      await expect.poll(() => page.locator('.final-label').textContent()).toBe('Polite');
+      expect(await app.sessionItem('demo-01')).toMatchObject({ final_label: 'Polite', label_source: 'key' });
 
-    await page.getByRole('tab', { name: 'Review' }).click();
-    const audio = page.getByLabel('recording of demo-01');
-    await expect.poll(() => audio.evaluate((a: HTMLAudioElement) => a.readyState), { timeout: 10_000 }).toBeGreaterThanOrEqual(1);
-    expect(await audio.evaluate((a: HTMLAudioElement) => a.duration)).toBeGreaterThan(1.5);
+      await page.getByRole('tab', { name: 'Review' }).click();
+      const audio = page.getByLabel('recording of demo-01');
+      await expect.poll(() => audio.evaluate((a: HTMLAudioElement) => a.readyState), { timeout: 10_000 }).toBeGreaterThanOrEqual(1);
+      expect(await audio.evaluate((a: HTMLAudioElement) => a.duration)).toBeGreaterThan(1.5);
 
-    expect(violations).toEqual([]);
-    expect(browser.pageErrors).toEqual([]);
-  });
+      expect(violations).toEqual([]);
+      expect(browser.pageErrors).toEqual([]);
+    },
+  );
 });

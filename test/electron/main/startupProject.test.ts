@@ -58,7 +58,12 @@ describe('openStartupProject', () => {
   it('opens the last project when it is still there', async () => {
     const last = path.join(work, 'my-project');
     await initProject(last, { demo: false });
-    const choice = await openStartupProject({ lastProject: last, demoSource: DEMO_PROJECT_DIR, demoWorkingCopy: path.join(work, 'unused-demo'), open });
+    const choice = await openStartupProject({
+      lastProject: last,
+      demoSource: DEMO_PROJECT_DIR,
+      demoWorkingCopy: path.join(work, 'unused-demo'),
+      open,
+    });
     expect(choice.projectDir).toBe(last);
     expect(choice.problem).toBeNull();
     expect((await choice.service.project()).name).toBe('my-project');
@@ -70,7 +75,12 @@ describe('openStartupProject', () => {
     await mkdir(broken);
     await writeFile(path.join(broken, 'aloud.yaml'), 'name: [unclosed\n');
     for (const lastProject of [path.join(work, 'deleted-project'), broken]) {
-      const choice = await openStartupProject({ lastProject, demoSource: DEMO_PROJECT_DIR, demoWorkingCopy: path.join(work, 'fallback-demo'), open });
+      const choice = await openStartupProject({
+        lastProject,
+        demoSource: DEMO_PROJECT_DIR,
+        demoWorkingCopy: path.join(work, 'fallback-demo'),
+        open,
+      });
       expect(choice.projectDir).toBe(path.join(work, 'fallback-demo'));
       expect(choice.problem).toContain(lastProject);
       expect(choice.problem).toContain('aloud.yaml');

@@ -2,7 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { APP_ORIGIN, isAppUrl, parseStrictUrl } from '../../../electron/policy/appOrigin';
 
 describe('isAppUrl', () => {
-  it.each(['aloud://app', 'aloud://app/', 'aloud://app/index.html', 'aloud://app/assets/index-3f2a.js?x=1#top', 'aloud://app/item-audio/demo-01'])('accepts %s', (url) => {
+  it.each([
+    'aloud://app',
+    'aloud://app/',
+    'aloud://app/index.html',
+    'aloud://app/assets/index-3f2a.js?x=1#top',
+    'aloud://app/item-audio/demo-01',
+  ])('accepts %s', (url) => {
     expect(isAppUrl(url, APP_ORIGIN)).toBe(true);
   });
 
@@ -41,7 +47,8 @@ describe('isAppUrl', () => {
   });
 
   it('refuses values that are not strings', () => {
-    for (const value of [null, undefined, 42, {}, ['aloud://app/'], new URL('aloud://app/')]) expect(isAppUrl(value, APP_ORIGIN)).toBe(false);
+    for (const value of [null, undefined, 42, {}, ['aloud://app/'], new URL('aloud://app/')])
+      expect(isAppUrl(value, APP_ORIGIN)).toBe(false);
   });
 
   it('compares with the given origin, not a fixed one', () => {

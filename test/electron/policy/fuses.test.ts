@@ -29,7 +29,9 @@ describe('Electron fuses in electron-builder.yml', () => {
   it.each(Object.keys(REQUIRED_FUSES))('reports %s left at its default or flipped', (name) => {
     const good = Object.fromEntries(Object.entries(REQUIRED_FUSES).map(([k, v]) => [k, v.value]));
     const { [name]: _dropped, ...missing } = good;
-    expect(fuseProblems({ electronFuses: missing })).toEqual([expect.stringContaining(`electronFuses.${name}: must be ${REQUIRED_FUSES[name]!.value}`)]);
+    expect(fuseProblems({ electronFuses: missing })).toEqual([
+      expect.stringContaining(`electronFuses.${name}: must be ${REQUIRED_FUSES[name]!.value}`),
+    ]);
     expect(fuseProblems({ electronFuses: { ...good, [name]: !REQUIRED_FUSES[name]!.value } })).toHaveLength(1);
   });
 });

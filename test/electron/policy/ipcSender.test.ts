@@ -22,12 +22,19 @@ describe('isTrustedSender', () => {
     expect(isTrustedSender({ ...ours, isMainFrame: false }, APP_ORIGIN)).toBe(false);
   });
 
-  it.each(['https://example.com/', 'file:///tmp/page.html', 'aloud://app.evil.com/', 'aloud://app@evil/', 'about:blank', 'data:text/html,x', '', null, undefined])(
-    'refuses our window showing %j',
-    (senderUrl) => {
-      expect(isTrustedSender({ ...ours, senderUrl }, APP_ORIGIN)).toBe(false);
-    },
-  );
+  it.each([
+    'https://example.com/',
+    'file:///tmp/page.html',
+    'aloud://app.evil.com/',
+    'aloud://app@evil/',
+    'about:blank',
+    'data:text/html,x',
+    '',
+    null,
+    undefined,
+  ])('refuses our window showing %j', (senderUrl) => {
+    expect(isTrustedSender({ ...ours, senderUrl }, APP_ORIGIN)).toBe(false);
+  });
 
   it('refuses ids that are not integers', () => {
     expect(isTrustedSender({ ...ours, senderId: Number.NaN, mainWindowId: Number.NaN }, APP_ORIGIN)).toBe(false);

@@ -3,9 +3,12 @@ import { APP_ORIGIN } from '../../../electron/policy/appOrigin';
 import { isNavigationAllowed, isRequestAllowed } from '../../../electron/policy/navigation';
 
 describe('isNavigationAllowed', () => {
-  it.each(['aloud://app/', 'aloud://app/index.html', 'aloud://app/index.html?reload=1', 'aloud://app/#/review'])('allows a reload of the app page: %s', (url) => {
-    expect(isNavigationAllowed(url, APP_ORIGIN)).toBe(true);
-  });
+  it.each(['aloud://app/', 'aloud://app/index.html', 'aloud://app/index.html?reload=1', 'aloud://app/#/review'])(
+    'allows a reload of the app page: %s',
+    (url) => {
+      expect(isNavigationAllowed(url, APP_ORIGIN)).toBe(true);
+    },
+  );
 
   it.each([
     'https://example.com/',
@@ -31,12 +34,16 @@ describe('isNavigationAllowed', () => {
 });
 
 describe('isRequestAllowed (no network)', () => {
-  it.each(['aloud://app/index.html', 'aloud://app/assets/a.js', 'aloud://app/item-audio/x', 'blob:aloud://app/2b1c', 'data:image/png;base64,AAAA', 'devtools://devtools/bundled/inspector.html'])(
-    'allows %s',
-    (url) => {
-      expect(isRequestAllowed(url, APP_ORIGIN)).toBe(true);
-    },
-  );
+  it.each([
+    'aloud://app/index.html',
+    'aloud://app/assets/a.js',
+    'aloud://app/item-audio/x',
+    'blob:aloud://app/2b1c',
+    'data:image/png;base64,AAAA',
+    'devtools://devtools/bundled/inspector.html',
+  ])('allows %s', (url) => {
+    expect(isRequestAllowed(url, APP_ORIGIN)).toBe(true);
+  });
 
   it.each([
     'https://huggingface.co/ggerganov/whisper.cpp/resolve/main/ggml-tiny.en.bin',

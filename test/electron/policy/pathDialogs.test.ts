@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { PATH_KINDS } from '../../../core/common/contract/aloudApi';
 import { CHOOSE_PATH_DIALOGS } from '../../../electron/policy/pathDialogs';
 
-describe('the Project screen\'s native dialogs', () => {
+describe("the Project screen's native dialogs", () => {
   it('pick folders for projects and only items files for import', () => {
     expect(Object.keys(CHOOSE_PATH_DIALOGS).sort()).toEqual([...PATH_KINDS].sort());
     expect(CHOOSE_PATH_DIALOGS['project-folder'].properties).toEqual(['openDirectory']);

@@ -2,7 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { APP_ORIGIN } from '../../../electron/policy/appOrigin';
 import { isPermissionAllowed, type PermissionQuery } from '../../../electron/policy/permissions';
 
-const microphone: PermissionQuery = { permission: 'media', requestingUrl: 'aloud://app/index.html', mediaTypes: ['audio'], isMainFrame: true, appOrigin: APP_ORIGIN };
+const microphone: PermissionQuery = {
+  permission: 'media',
+  requestingUrl: 'aloud://app/index.html',
+  mediaTypes: ['audio'],
+  isMainFrame: true,
+  appOrigin: APP_ORIGIN,
+};
 
 describe('isPermissionAllowed', () => {
   it('allows audio capture asked by the app page', () => {
@@ -25,12 +31,34 @@ describe('isPermissionAllowed', () => {
     expect(isPermissionAllowed({ ...microphone, mediaTypes: mediaTypes as string[] | undefined | null })).toBe(false);
   });
 
-  it.each(['notifications', 'geolocation', 'display-capture', 'clipboard-read', 'clipboard-sanitized-write', 'midi', 'midiSysex', 'hid', 'serial', 'usb', 'openExternal', 'fullscreen', 'pointerLock', 'keyboardLock', 'idle-detection', 'storage-access', 'top-level-storage-access', 'window-management', 'fileSystem', 'mediaKeySystem', 'speaker-selection', 'unknown', 'Media', 'media '])(
-    'refuses the %s permission even for our own page with audio only',
-    (permission) => {
-      expect(isPermissionAllowed({ ...microphone, permission })).toBe(false);
-    },
-  );
+  it.each([
+    'notifications',
+    'geolocation',
+    'display-capture',
+    'clipboard-read',
+    'clipboard-sanitized-write',
+    'midi',
+    'midiSysex',
+    'hid',
+    'serial',
+    'usb',
+    'openExternal',
+    'fullscreen',
+    'pointerLock',
+    'keyboardLock',
+    'idle-detection',
+    'storage-access',
+    'top-level-storage-access',
+    'window-management',
+    'fileSystem',
+    'mediaKeySystem',
+    'speaker-selection',
+    'unknown',
+    'Media',
+    'media ',
+  ])('refuses the %s permission even for our own page with audio only', (permission) => {
+    expect(isPermissionAllowed({ ...microphone, permission })).toBe(false);
+  });
 
   it('refuses sub-frames, even of our origin', () => {
     expect(isPermissionAllowed({ ...microphone, isMainFrame: false })).toBe(false);

@@ -1,9 +1,28 @@
 import { describe, expect, it } from 'vitest';
-import { adjudicationKey, adjudicationShortcutList, CAUSE_KEYS, EMPTY_DRAFT, type DecisionDraft } from '../../../renderer/src/adjudication/adjudicationKeys';
+import {
+  adjudicationKey,
+  adjudicationShortcutList,
+  CAUSE_KEYS,
+  EMPTY_DRAFT,
+  type DecisionDraft,
+} from '../../../renderer/src/adjudication/adjudicationKeys';
 import type { KeyPress } from '../../../renderer/src/app/shortcuts';
 
-const press = (key: string, more: Partial<KeyPress> = {}): KeyPress => ({ key, repeat: false, ctrlKey: false, metaKey: false, altKey: false, inField: false, onControl: null, ...more });
-const context = { shownLabels: ['Polite', 'Impolite', 'Neutral'], labels: ['Polite', 'Impolite', 'Neutral'], causes: ['ambiguous text', 'guideline gap', 'annotator error'] };
+const press = (key: string, more: Partial<KeyPress> = {}): KeyPress => ({
+  key,
+  repeat: false,
+  ctrlKey: false,
+  metaKey: false,
+  altKey: false,
+  inField: false,
+  onControl: null,
+  ...more,
+});
+const context = {
+  shownLabels: ['Polite', 'Impolite', 'Neutral'],
+  labels: ['Polite', 'Impolite', 'Neutral'],
+  causes: ['ambiguous text', 'guideline gap', 'annotator error'],
+};
 
 /** Presses keys one after another from an empty draft, as the screen does. */
 function typed(keys: string[]): DecisionDraft {
@@ -17,7 +36,12 @@ function typed(keys: string[]): DecisionDraft {
 
 describe('Adjudicate keys', () => {
   it('adopt annotator n, pick another label, confidence, causes toggled', () => {
-    expect(typed(['2', 'm', 's', 'a', 's'])).toEqual({ ...EMPTY_DRAFT, label: 'Impolite', confidence: 'medium', causes: ['ambiguous text'] });
+    expect(typed(['2', 'm', 's', 'a', 's'])).toEqual({
+      ...EMPTY_DRAFT,
+      label: 'Impolite',
+      confidence: 'medium',
+      causes: ['ambiguous text'],
+    });
     expect(typed(['3', 'p']).label).toBe('Polite');
     expect(typed(['p', 'p']).label).toBe('Impolite');
     expect(typed(['9']).label).toBeNull(); // no ninth annotator
@@ -34,11 +58,14 @@ describe('Adjudicate keys', () => {
     expect(adjudicationKey(press('1', { ctrlKey: true }), EMPTY_DRAFT, context)).toBeNull();
   });
 
-  it('Shift+digit plays annotator n by the key\'s place (whatever Shift types), Space the last one, o its commit phrase', () => {
+  it("Shift+digit plays annotator n by the key's place (whatever Shift types), Space the last one, o its commit phrase", () => {
     // US layout types "@" for Shift+2, AZERTY types "2": both are annotator 2, never an adoption
     expect(adjudicationKey(press('@', { shiftKey: true, code: 'Digit2' }), EMPTY_DRAFT, context)).toEqual({ kind: 'play', protocol: 2 });
     expect(adjudicationKey(press('2', { shiftKey: true, code: 'Digit2' }), EMPTY_DRAFT, context)).toEqual({ kind: 'play', protocol: 2 });
-    expect(adjudicationKey(press('2', { code: 'Digit2' }), EMPTY_DRAFT, context)).toEqual({ kind: 'draft', draft: { ...EMPTY_DRAFT, label: 'Impolite' } });
+    expect(adjudicationKey(press('2', { code: 'Digit2' }), EMPTY_DRAFT, context)).toEqual({
+      kind: 'draft',
+      draft: { ...EMPTY_DRAFT, label: 'Impolite' },
+    });
     expect(adjudicationKey(press('$', { shiftKey: true, code: 'Digit4' }), EMPTY_DRAFT, context)).toBeNull(); // no fourth protocol
     expect(adjudicationKey(press(' '), EMPTY_DRAFT, context)).toEqual({ kind: 'play', protocol: 'current' });
     expect(adjudicationKey(press(' ', { onControl: 'button' }), EMPTY_DRAFT, context)).toBeNull();

@@ -25,7 +25,11 @@ describe('SilenceWatch (keep-talking cue)', () => {
   });
   it('reads the setting from storage, off when absent or out of range', () => {
     const store = new Map<string, string>();
-    const storage = { getItem: (k: string) => store.get(k) ?? null, setItem: (k: string, v: string) => void store.set(k, v), removeItem: (k: string) => void store.delete(k) };
+    const storage = {
+      getItem: (k: string) => store.get(k) ?? null,
+      setItem: (k: string, v: string) => void store.set(k, v),
+      removeItem: (k: string) => void store.delete(k),
+    };
     expect(loadKeepTalkingSeconds(storage)).toBeNull();
     saveKeepTalkingSeconds(storage, 8);
     expect(loadKeepTalkingSeconds(storage)).toBe(8);

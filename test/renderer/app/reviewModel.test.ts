@@ -7,17 +7,58 @@ import { filterReviewItems, NO_FILTER, pauseSpans, playingSegment, segmentStartA
 const items = ['a', 'b', 'c', 'd'].map((id) => ({ id, text: id }));
 function state(id: string, more: Partial<ItemSessionState>): ItemSessionState {
   return {
-    item_id: id, audio_path: null, audio_ms: 0, transcript: '', segments: [], commitments: [], final_label: null, label_source: null,
-    blind_label: null, signals: null, model: null, started_at: null, completed_at: null, stale_results: 0, label_history: [], segment_refs: [],
-    transcript_corrected: null, corrections: [], superseded_transcripts: [], parser_version: null, config_changed: false, labels_not_in_schema: [],
-    changed_after_completion: false, ...more,
+    item_id: id,
+    audio_path: null,
+    audio_ms: 0,
+    transcript: '',
+    segments: [],
+    commitments: [],
+    final_label: null,
+    label_source: null,
+    blind_label: null,
+    signals: null,
+    model: null,
+    started_at: null,
+    completed_at: null,
+    stale_results: 0,
+    label_history: [],
+    segment_refs: [],
+    transcript_corrected: null,
+    corrections: [],
+    superseded_transcripts: [],
+    parser_version: null,
+    config_changed: false,
+    labels_not_in_schema: [],
+    changed_after_completion: false,
+    ...more,
   };
 }
-const states = new Map([
-  ['a', state('a', { audio_ms: 4000, transcript: 'I label this polite', final_label: 'Polite', label_source: 'voice', completed_at: 't', signals: { pauses: { count: 1, total_ms: 2500, longest_ms: 2500, long_count: 1 } } })],
-  ['b', state('b', { audio_ms: 3000, transcript: ' ', final_label: 'Neutral', label_source: 'key', signals: { pauses: { count: 1, total_ms: 400, longest_ms: 400, long_count: 0 } } })],
-  ['c', state('c', {})],
-].map(([id, full]) => [id as string, summaryOfItem(full as ItemSessionState)] as const));
+const states = new Map(
+  [
+    [
+      'a',
+      state('a', {
+        audio_ms: 4000,
+        transcript: 'I label this polite',
+        final_label: 'Polite',
+        label_source: 'voice',
+        completed_at: 't',
+        signals: { pauses: { count: 1, total_ms: 2500, longest_ms: 2500, long_count: 1 } },
+      }),
+    ],
+    [
+      'b',
+      state('b', {
+        audio_ms: 3000,
+        transcript: ' ',
+        final_label: 'Neutral',
+        label_source: 'key',
+        signals: { pauses: { count: 1, total_ms: 400, longest_ms: 400, long_count: 0 } },
+      }),
+    ],
+    ['c', state('c', {})],
+  ].map(([id, full]) => [id as string, summaryOfItem(full as ItemSessionState)] as const),
+);
 const ids = (f: Partial<typeof NO_FILTER>) => filterReviewItems(items, states, { ...NO_FILTER, ...f }).map((i) => i.id);
 
 describe('review filters', () => {
@@ -56,7 +97,10 @@ describe('pause markers', () => {
     expect(spans[0]!.start_ms).toBeCloseTo(1500, -1);
   });
   it('finds the playing segment', () => {
-    const segs = [{ t0_ms: 0, t1_ms: 1000 }, { t0_ms: 1000, t1_ms: 2000 }];
+    const segs = [
+      { t0_ms: 0, t1_ms: 1000 },
+      { t0_ms: 1000, t1_ms: 2000 },
+    ];
     expect(playingSegment(segs, 1000)).toBe(1);
     expect(playingSegment(segs, 2500)).toBe(-1);
   });
@@ -66,7 +110,10 @@ describe('pcm16WavSamples', () => {
   it('reads the samples of a 16-bit mono WAV, and refuses other formats by name', async () => {
     const { pcm16WavSamples } = await import('../../../renderer/src/app/reviewModel');
     const { toneAndSilenceWav } = await import('../../e2e/appHarness');
-    const wav = toneAndSilenceWav([[0.5, 'tone'], [0.25, 'silence']]);
+    const wav = toneAndSilenceWav([
+      [0.5, 'tone'],
+      [0.25, 'silence'],
+    ]);
     const { samples, sampleRate } = pcm16WavSamples(wav.buffer.slice(wav.byteOffset, wav.byteOffset + wav.byteLength) as ArrayBuffer);
     expect(sampleRate).toBe(16_000);
     expect(samples).toHaveLength(12_000);
@@ -74,7 +121,9 @@ describe('pcm16WavSamples', () => {
     expect(samples.slice(8000).every((s) => s === 0)).toBe(true);
     const stereo = Buffer.from(wav);
     stereo.writeUInt16LE(2, 22);
-    expect(() => pcm16WavSamples(stereo.buffer.slice(stereo.byteOffset, stereo.byteOffset + stereo.byteLength) as ArrayBuffer)).toThrow('2 channel(s)');
+    expect(() => pcm16WavSamples(stereo.buffer.slice(stereo.byteOffset, stereo.byteOffset + stereo.byteLength) as ArrayBuffer)).toThrow(
+      '2 channel(s)',
+    );
     expect(() => pcm16WavSamples(new ArrayBuffer(4))).toThrow('not a WAV file');
   });
 });

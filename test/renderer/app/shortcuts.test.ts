@@ -7,7 +7,15 @@ const labels: LabelDef[] = [
   { name: 'Impolite', key: '2', synonyms: {} },
   { name: 'Neutral', synonyms: {} },
 ];
-const press = (key: string, more: Partial<KeyPress> = {}): KeyPress => ({ key, repeat: false, ctrlKey: false, metaKey: false, altKey: false, inField: false, ...more });
+const press = (key: string, more: Partial<KeyPress> = {}): KeyPress => ({
+  key,
+  repeat: false,
+  ctrlKey: false,
+  metaKey: false,
+  altKey: false,
+  inField: false,
+  ...more,
+});
 
 describe('label screen shortcuts', () => {
   it('Space and r toggle recording once; a held Space (key repeat) does nothing', () => {
@@ -68,7 +76,7 @@ describe('review shortcuts', () => {
     expect(reviewShortcut(press('['))).toEqual({ kind: 'speed', step: -1 });
     expect(reviewShortcut(press(']', { inField: true }))).toBeNull();
   });
-  it('↓ and ↑ go to the next and the previous segment; Enter on a control reached with Tab stays the control\'s', () => {
+  it("↓ and ↑ go to the next and the previous segment; Enter on a control reached with Tab stays the control's", () => {
     expect(reviewShortcut(press('ArrowDown'))).toEqual({ kind: 'segment', delta: 1 });
     expect(reviewShortcut(press('ArrowUp', { repeat: true }))).toEqual({ kind: 'segment', delta: -1 });
     expect(reviewShortcut(press('ArrowDown', { inField: true }))).toBeNull();

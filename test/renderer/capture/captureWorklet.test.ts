@@ -27,7 +27,11 @@ function loadProcessor(sampleRate: number, options: CaptureProcessorOptions) {
       postMessage: (message: CaptureWorkletMessage, transfer: ArrayBuffer[] = []) => posted.push({ message, transfer }),
     };
   }
-  const scope = vm.createContext({ sampleRate, AudioWorkletProcessor, registerProcessor: (name: string, ctor: never) => registered.set(name, ctor) });
+  const scope = vm.createContext({
+    sampleRate,
+    AudioWorkletProcessor,
+    registerProcessor: (name: string, ctor: never) => registered.set(name, ctor),
+  });
   vm.runInContext(captureWorkletModuleSource(), scope, { filename: 'capture-worklet.js' });
   const Processor = registered.get(CAPTURE_PROCESSOR_NAME);
   if (!Processor) throw new Error('the worklet module registered no capture processor');

@@ -44,9 +44,15 @@ function readClip(file: string): Float32Array {
   while (offset + 8 <= bytes.length) {
     const id = bytes.toString('ascii', offset, offset + 4);
     const size = view.getUint32(offset + 4, true);
-    if (id === 'fmt ') format = { channels: view.getUint16(offset + 10, true), rate: view.getUint32(offset + 12, true), bits: view.getUint16(offset + 22, true) };
+    if (id === 'fmt ')
+      format = {
+        channels: view.getUint16(offset + 10, true),
+        rate: view.getUint32(offset + 12, true),
+        bits: view.getUint16(offset + 22, true),
+      };
     if (id === 'data') {
-      if (!format || format.channels !== 1 || format.rate !== RATE || format.bits !== 16) throw new Error(`${file}: expected 16 kHz mono 16-bit PCM`);
+      if (!format || format.channels !== 1 || format.rate !== RATE || format.bits !== 16)
+        throw new Error(`${file}: expected 16 kHz mono 16-bit PCM`);
       const pcm = new Float32Array(size / 2);
       for (let i = 0; i < pcm.length; i++) pcm[i] = view.getInt16(offset + 8 + 2 * i, true) / 32768;
       return pcm;
@@ -94,7 +100,12 @@ function fakeFileEnd(recording: Float32Array): number {
  * device (an under-run padded with one 10 ms buffer) inside a window halves that window's correlation; a single slip
  * lies in at most two of the three, so one window is clean however the machine is loaded.
  */
-function locateAround(recording: Float32Array, clip: Float32Array, from: number, guessOffset: number): { offset: number; correlation: number } {
+function locateAround(
+  recording: Float32Array,
+  clip: Float32Array,
+  from: number,
+  guessOffset: number,
+): { offset: number; correlation: number } {
   let best = { offset: NaN, correlation: -1 };
   for (const start of [from, from + 0.25, from + 0.5]) {
     const found = locate(recording, clip, start * RATE, start * RATE + guessOffset, 0.5);
@@ -107,7 +118,13 @@ function locateAround(recording: Float32Array, clip: Float32Array, from: number,
  * Where clip sample `clipStart` lies in the recording (normalised cross-correlation of `seconds`,
  * searched ±250 ms around `guess`): recording[at + j] ≈ clip[clipStart + j].
  */
-function locate(recording: Float32Array, clip: Float32Array, clipStart: number, guess: number, seconds = 1): { at: number; correlation: number } {
+function locate(
+  recording: Float32Array,
+  clip: Float32Array,
+  clipStart: number,
+  guess: number,
+  seconds = 1,
+): { at: number; correlation: number } {
   const window = clip.subarray(clipStart, clipStart + seconds * RATE);
   const windowEnergy = window.reduce((s, x) => s + x * x, 0);
   let best = { at: NaN, correlation: -1 };
@@ -170,7 +187,13 @@ describe.skipIf(skipReason)(`microphone capture in headless Chromium${skipReason
     const started = await start(page, options);
     expect(started.sampleRate).toBe(RATE);
     expect(started.chunkSamples).toBe(CHUNK);
-    await waitFor(page, () => captureHarness.status().samples, (samples) => samples >= clip.length + 0.6 * RATE, 20_000, 200);
+    await waitFor(
+      page,
+      () => captureHarness.status().samples,
+      (samples) => samples >= clip.length + 0.6 * RATE,
+      20_000,
+      200,
+    );
     const totals = await page.evaluate(() => captureHarness.stop());
     const status = await page.evaluate(() => captureHarness.status());
     const records = await page.evaluate(() => captureHarness.chunks());
@@ -191,7 +214,10 @@ describe.skipIf(skipReason)(`microphone capture in headless Chromium${skipReason
     // The clip's length: the chunks up to the point where the fake device ran out of file.
     const fileEnd = fakeFileEnd(recording);
     expect(recording.length - fileEnd, 'the recording goes on past the end of the file').toBeGreaterThan(0.35 * RATE);
-    expect(Math.abs(fileEnd - clip.length), `file ended at ${ms(fileEnd)} ms of recording; clip is ${ms(clip.length)} ms`).toBeLessThanOrEqual(0.25 * RATE);
+    expect(
+      Math.abs(fileEnd - clip.length),
+      `file ended at ${ms(fileEnd)} ms of recording; clip is ${ms(clip.length)} ms`,
+    ).toBeLessThanOrEqual(0.25 * RATE);
 
     // 16 kHz, nothing dropped or repeated by us: the clip's opening and its last words sit 6.95 s
     // apart in the recording too. A loaded machine can make Chromium's capture path slip by whole
@@ -214,15 +240,22 @@ describe.skipIf(skipReason)(`microphone capture in headless Chromium${skipReason
     // Levels: the 2 s pause (5.097 s → 7.097 s of the clip) is silent, speech is loud, and each
     // chunk's level is the clip's own level over the same samples (under either offset, if it slipped).
     const clipSeconds = (sample: number, offset = offsets[0]!) => (sample - offset) / RATE;
-    const within = (from: number, to: number, lo: number, hi: number) => offsets.every((o) => clipSeconds(from, o) >= lo && clipSeconds(to, o) <= hi);
+    const within = (from: number, to: number, lo: number, hi: number) =>
+      offsets.every((o) => clipSeconds(from, o) >= lo && clipSeconds(to, o) <= hi);
     const inPause = records.filter((r) => within(r.startSample, r.startSample + r.length, 5.097, 7.097));
     expect(inPause.length).toBeGreaterThanOrEqual(9);
     for (const r of inPause) expect(r.levelDbfs, `chunk at ${clipSeconds(r.startSample).toFixed(2)} s`).toBeLessThan(-45);
     // (50 ms chunks can fall between two words: the last words are loud in most chunks, not in each)
-    const lastWords = records.filter((r) => within(r.startSample, r.startSample + r.length, 7.1, 8.3)).map((r) => r.levelDbfs).sort((a, b) => a - b);
+    const lastWords = records
+      .filter((r) => within(r.startSample, r.startSample + r.length, 7.1, 8.3))
+      .map((r) => r.levelDbfs)
+      .sort((a, b) => a - b);
     expect(lastWords.length).toBeGreaterThanOrEqual(20);
     expect(lastWords[Math.floor(lastWords.length / 4)]!).toBeGreaterThan(-35);
-    const firstPart = records.filter((r) => within(r.startSample, r.startSample + r.length, 0, 4.8)).map((r) => r.levelDbfs).sort((a, b) => a - b);
+    const firstPart = records
+      .filter((r) => within(r.startSample, r.startSample + r.length, 0, 4.8))
+      .map((r) => r.levelDbfs)
+      .sort((a, b) => a - b);
     expect(firstPart[Math.floor(firstPart.length / 2)]!).toBeGreaterThan(-30);
     // A chunk in which a slip happened holds the pad between two stretches of the clip, so it matches no single
     // offset: at most one such chunk per slip.
@@ -231,10 +264,16 @@ describe.skipIf(skipReason)(`microphone capture in headless Chromium${skipReason
       expect(r.peakDbfs).toBeGreaterThanOrEqual(r.levelDbfs);
       // a slip can fall anywhere between the two offsets: a 50 ms chunk may sit one device buffer either way
       const candidates = offsets.flatMap((o) => [o - FAKE_DEVICE_PERIOD, o, o + FAKE_DEVICE_PERIOD]);
-      const clipLevels = candidates.map((o) => r.startSample - o).filter((from) => from >= 0 && from + r.length <= clip.length).map((from) => rmsDbfs(clip, from, from + r.length));
+      const clipLevels = candidates
+        .map((o) => r.startSample - o)
+        .filter((from) => from >= 0 && from + r.length <= clip.length)
+        .map((from) => rmsDbfs(clip, from, from + r.length));
       if (clipLevels.length < candidates.length || Math.max(...clipLevels) <= -50) continue;
       const closest = Math.min(...clipLevels.map((level) => Math.abs(r.levelDbfs - level)));
-      if (closest >= 2) straddling.push(`chunk at ${clipSeconds(r.startSample).toFixed(2)} s: ${r.levelDbfs.toFixed(1)} dBFS vs the clip's ${clipLevels.map((l) => l.toFixed(1))}`);
+      if (closest >= 2)
+        straddling.push(
+          `chunk at ${clipSeconds(r.startSample).toFixed(2)} s: ${r.levelDbfs.toFixed(1)} dBFS vs the clip's ${clipLevels.map((l) => l.toFixed(1))}`,
+        );
     }
     expect(straddling.length, `${slips} slip(s): ${straddling.join('; ')}`).toBeLessThanOrEqual(Math.abs(slips));
 
@@ -269,7 +308,12 @@ describe.skipIf(skipReason)(`microphone capture in headless Chromium${skipReason
     const chosen = devices.find((d) => !d.isDefault)!;
     const started = await start(page, { deviceId: chosen.deviceId });
     expect(started.device).toEqual({ deviceId: chosen.deviceId, label: chosen.label });
-    await waitFor(page, () => captureHarness.status().chunks, (chunks) => chunks >= 1, 5000);
+    await waitFor(
+      page,
+      () => captureHarness.status().chunks,
+      (chunks) => chunks >= 1,
+      5000,
+    );
     const totals = await page.evaluate(() => captureHarness.stop());
     expect(totals.samples).toBeGreaterThanOrEqual(CHUNK);
     await page.close();
@@ -300,7 +344,13 @@ describe.skipIf(skipReason)(`microphone capture in headless Chromium${skipReason
         20,
       );
       await page.evaluate((ended) => captureHarness.stopTrack({ dispatchEnded: ended }), dispatchEnded);
-      const status = await waitFor(page, () => captureHarness.status(), (s) => s.finished !== null && s.errors.length > 0, 3000, 50);
+      const status = await waitFor(
+        page,
+        () => captureHarness.status(),
+        (s) => s.finished !== null && s.errors.length > 0,
+        3000,
+        50,
+      );
       const records = await page.evaluate(() => captureHarness.chunks());
       const totals = await page.evaluate(() => captureHarness.stop());
       await page.close();
@@ -319,7 +369,12 @@ describe.skipIf(skipReason)(`microphone capture in headless Chromium${skipReason
       let trailingZeros = 0;
       while (trailingZeros < recording.length && recording[recording.length - 1 - trailingZeros] === 0) trailingZeros++;
       expect(trailingZeros).toBeLessThanOrEqual(dispatchEnded ? 3 * 128 : 0.1 * RATE);
-      expect(totals).toEqual({ samples: recording.length, durationMs: (recording.length * 1000) / RATE, chunks: records.length, endedBy: 'device_lost' });
+      expect(totals).toEqual({
+        samples: recording.length,
+        durationMs: (recording.length * 1000) / RATE,
+        chunks: records.length,
+        endedBy: 'device_lost',
+      });
       expect(status.finished).toEqual(totals);
       // What was kept is the clip's opening words.
       expect(Math.abs(records[0]!.levelDbfs - rmsDbfs(clip, 0, LONG_CHUNK))).toBeLessThan(3);

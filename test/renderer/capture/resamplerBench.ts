@@ -9,5 +9,7 @@ for (const inputRate of [48_000, 44_100]) {
   const started = performance.now();
   for (let i = 0; i < quanta; i++) resampler.process(quantum);
   const ms = performance.now() - started;
-  console.log(`${inputRate} → 16000 Hz: ${seconds} s of audio in ${ms.toFixed(0)} ms = ${((ms / (seconds * 1000)) * 100).toFixed(2)} % of one core`);
+  console.log(
+    `${inputRate} → 16000 Hz: ${seconds} s of audio in ${ms.toFixed(0)} ms = ${((ms / (seconds * 1000)) * 100).toFixed(2)} % of one core`,
+  );
 }

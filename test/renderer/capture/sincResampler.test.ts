@@ -95,7 +95,7 @@ describe('SincResampler', () => {
     const resampler = new SincResampler(48_000, 16_000);
     const block = new Float32Array(128).fill(0.25);
     let produced = 0;
-    for (let i = 0; i < 48_000 * 30 / 128; i++) produced += resampler.process(block).length;
+    for (let i = 0; i < (48_000 * 30) / 128; i++) produced += resampler.process(block).length;
     // 30 s of constant input: DC passes at unity gain once the filter has filled.
     const last = resampler.process(block);
     expect(last[last.length - 1]).toBeCloseTo(0.25, 4);

@@ -7,10 +7,19 @@ const codes = [
   { name: 'Rereads', definition: 'again', key: '1' },
   { name: 'No key', definition: 'x' },
 ];
-const press = (key: string, more: Partial<KeyPress> = {}): KeyPress => ({ key, repeat: false, ctrlKey: false, metaKey: false, altKey: false, inField: false, onControl: null, ...more });
+const press = (key: string, more: Partial<KeyPress> = {}): KeyPress => ({
+  key,
+  repeat: false,
+  ctrlKey: false,
+  metaKey: false,
+  altKey: false,
+  inField: false,
+  onControl: null,
+  ...more,
+});
 
-describe('the coding view\'s keys', () => {
-  it('arrows move, a code\'s key toggles it, Enter finishes, Ctrl/⌘+Z undoes, m, n and ? are the view\'s own', () => {
+describe("the coding view's keys", () => {
+  it("arrows move, a code's key toggles it, Enter finishes, Ctrl/⌘+Z undoes, m, n and ? are the view's own", () => {
     expect(codingShortcut(press('ArrowDown'), codes)).toEqual({ kind: 'unit', delta: 1 });
     expect(codingShortcut(press('ArrowUp', { repeat: true }), codes)).toEqual({ kind: 'unit', delta: -1 });
     expect(codingShortcut(press('PageDown'), codes)).toEqual({ kind: 'protocol', delta: 1 });

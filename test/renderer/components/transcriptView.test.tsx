@@ -10,8 +10,12 @@ describe('TranscriptView: the text of the utterance being spoken', () => {
   });
 
   it('the speculative final is the final text in the final style, with a still-listening mark, never the greyed partial', () => {
-    const html = renderToStaticMarkup(<TranscriptView state={undefined} fillers={[]} listening partial="I label this polite." speculative />);
-    expect(html).toMatch(/<span class="speculative-final" aria-label="final text, still listening">I label this polite\.<span class="still-listening" title="still listening[^"]*">/);
+    const html = renderToStaticMarkup(
+      <TranscriptView state={undefined} fillers={[]} listening partial="I label this polite." speculative />,
+    );
+    expect(html).toMatch(
+      /<span class="speculative-final" aria-label="final text, still listening">I label this polite\.<span class="still-listening" title="still listening[^"]*">/,
+    );
     expect(html).not.toContain('class="partial"');
   });
 });

@@ -5,8 +5,19 @@ import { analyseReport } from '../../../renderer/src/screens/AgreementScreen';
 
 const project = {
   name: 'p',
-  schema: { name: 's', ordered: false, labels: [{ name: 'Polite', synonyms: {} }, { name: 'Impolite', synonyms: {} }] },
-  items: [{ id: 'i1', text: 'a' }, { id: 'i2', text: 'b' }, { id: 'i3', text: 'c' }],
+  schema: {
+    name: 's',
+    ordered: false,
+    labels: [
+      { name: 'Polite', synonyms: {} },
+      { name: 'Impolite', synonyms: {} },
+    ],
+  },
+  items: [
+    { id: 'i1', text: 'a' },
+    { id: 'i2', text: 'b' },
+    { id: 'i3', text: 'c' },
+  ],
 } as unknown as ProjectView;
 const l = (blind: string | null, final: string | null) => ({ blind, final });
 const report = (table: AgreementReport['table']): AgreementReport => ({
@@ -19,7 +30,13 @@ const report = (table: AgreementReport['table']): AgreementReport => ({
 
 describe('the Agreement screen analysis', () => {
   it('one pairable item is "not enough data", not α 0.000', () => {
-    const a = analyseReport(report([{ item_id: 'i1', labels: { ana: l('Polite', 'Polite'), ben: l('Impolite', 'Impolite') } }, { item_id: 'i2', labels: { ana: l('Polite', 'Polite'), ben: l(null, null) } }]), project);
+    const a = analyseReport(
+      report([
+        { item_id: 'i1', labels: { ana: l('Polite', 'Polite'), ben: l('Impolite', 'Impolite') } },
+        { item_id: 'i2', labels: { ana: l('Polite', 'Polite'), ben: l(null, null) } },
+      ]),
+      project,
+    );
     expect(a.alpha_final).toBeNull();
     expect(a.final.undefined_reason).toBe('fewer_than_two_pairable_units');
     expect(a.disagreements.map((d) => d.item_id)).toEqual(['i1']);

@@ -23,27 +23,42 @@ interface Answer {
 }
 
 /** One raw HTTP request to the host on 127.0.0.1, with exactly the path and headers given (no URL normalising). */
-function raw(ctx: HostContext, options: { method?: string; path: string; headers?: Record<string, string>; body?: string | Uint8Array; host?: string | null }): Promise<Answer> {
+function raw(
+  ctx: HostContext,
+  options: { method?: string; path: string; headers?: Record<string, string>; body?: string | Uint8Array; host?: string | null },
+): Promise<Answer> {
   return new Promise((resolve, reject) => {
-    const headers: Record<string, string> = { ...(options.host === null ? {} : { host: options.host ?? `127.0.0.1:${ctx.host.port}` }), ...options.headers };
-    const req = request({ host: '127.0.0.1', port: ctx.host.port, path: options.path, method: options.method ?? 'GET', headers, setHost: false }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => {
-        chunks.push(c);
-        // an event stream never ends: the first bytes are enough
-        if (String(res.headers['content-type']).startsWith('text/event-stream')) res.destroy();
-      });
-      res.on('close', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
-    });
+    const headers: Record<string, string> = {
+      ...(options.host === null ? {} : { host: options.host ?? `127.0.0.1:${ctx.host.port}` }),
+      ...options.headers,
+    };
+    const req = request(
+      { host: '127.0.0.1', port: ctx.host.port, path: options.path, method: options.method ?? 'GET', headers, setHost: false },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => {
+          chunks.push(c);
+          // an event stream never ends: the first bytes are enough
+          if (String(res.headers['content-type']).startsWith('text/event-stream')) res.destroy();
+        });
+        res.on('close', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
+      },
+    );
     req.on('error', reject);
     req.end(options.body);
   });
 }
 
 const json = (ctx: HostContext, method: string, body: string, extra: Record<string, string> = {}) =>
-  raw(ctx, { method: 'POST', path: `/api/call/${method}`, headers: { cookie: ctx.cookie, 'content-type': 'application/json', ...extra }, body });
+  raw(ctx, {
+    method: 'POST',
+    path: `/api/call/${method}`,
+    headers: { cookie: ctx.cookie, 'content-type': 'application/json', ...extra },
+    body,
+  });
 
-const call = (ctx: HostContext, method: string, args: unknown[], extra: Record<string, string> = {}) => json(ctx, method, JSON.stringify({ args }), extra);
+const call = (ctx: HostContext, method: string, args: unknown[], extra: Record<string, string> = {}) =>
+  json(ctx, method, JSON.stringify({ args }), extra);
 
 const codeOf = (answer: Answer): string | undefined => (JSON.parse(answer.body) as { error?: { code: string } }).error?.code;
 
@@ -58,9 +73,25 @@ const cases: Array<HostileCase<HostContext>> = [];
 const add = (name: string, run: (ctx: HostContext) => Promise<void>) => cases.push({ name, run });
 
 // DNS rebinding: the Host header must name us.
-for (const host of ['evil.example:PORT', 'evil.example', '127.0.0.2:PORT', 'localhost.evil.example:PORT', '[::1]:PORT', '', '127.0.0.1:1', '127.0.0.1:PORT.evil.example', '127.0.0.1']) {
+for (const host of [
+  'evil.example:PORT',
+  'evil.example',
+  '127.0.0.2:PORT',
+  'localhost.evil.example:PORT',
+  '[::1]:PORT',
+  '',
+  '127.0.0.1:1',
+  '127.0.0.1:PORT.evil.example',
+  '127.0.0.1',
+]) {
   add(`Host ${JSON.stringify(host)} is refused with 421 before the token is looked at`, async (ctx) => {
-    const answer = await raw(ctx, { method: 'POST', path: '/api/call/appInfo', host: host.replace('PORT', String(ctx.host.port)), headers: { cookie: ctx.cookie, 'content-type': 'application/json' }, body: '{"args":[]}' });
+    const answer = await raw(ctx, {
+      method: 'POST',
+      path: '/api/call/appInfo',
+      host: host.replace('PORT', String(ctx.host.port)),
+      headers: { cookie: ctx.cookie, 'content-type': 'application/json' },
+      body: '{"args":[]}',
+    });
     expect(answer.status).toBe(421);
   });
 }
@@ -84,7 +115,17 @@ for (const [what, cookie] of [
       EMPTY: `aloud_token_${ctx.host.port}=`,
       TRAILING: `aloud_token_${ctx.host.port}=${ctx.host.token}x`,
     }[cookie];
-    refusedWith(400, 'bad_request')(await raw(ctx, { method: 'POST', path: '/api/call/appInfo', headers: { cookie: value, 'content-type': 'application/json' }, body: '{"args":[]}' }));
+    refusedWith(
+      400,
+      'bad_request',
+    )(
+      await raw(ctx, {
+        method: 'POST',
+        path: '/api/call/appInfo',
+        headers: { cookie: value, 'content-type': 'application/json' },
+        body: '{"args":[]}',
+      }),
+    );
   });
 }
 add('the page with a wrong ?token= is refused with 403 and sets no cookie', async (ctx) => {
@@ -97,7 +138,14 @@ add('the event stream without the token is refused', async (ctx) => {
 });
 
 // CSRF: only our own origin may write.
-for (const origin of ['http://evil.example', 'null', 'http://127.0.0.1:1', 'https://127.0.0.1:PORT', 'http://localhost.evil.example:PORT', 'http://127.0.0.1:PORT/extra']) {
+for (const origin of [
+  'http://evil.example',
+  'null',
+  'http://127.0.0.1:1',
+  'https://127.0.0.1:PORT',
+  'http://localhost.evil.example:PORT',
+  'http://127.0.0.1:PORT/extra',
+]) {
   add(`a call from Origin ${origin} is refused (400)`, async (ctx) => {
     refusedWith(400, 'bad_request')(await call(ctx, 'appInfo', [], { origin: origin.replace('PORT', String(ctx.host.port)) }));
   });
@@ -114,7 +162,17 @@ add('POST to a page is refused with 405', async (ctx) => {
 });
 for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', '']) {
   add(`a call sent as ${JSON.stringify(type)} (what a cross-site form can send) is refused`, async (ctx) => {
-    refusedWith(400, 'bad_request')(await raw(ctx, { method: 'POST', path: '/api/call/appInfo', headers: { cookie: ctx.cookie, ...(type ? { 'content-type': type } : {}) }, body: '{"args":[]}' }));
+    refusedWith(
+      400,
+      'bad_request',
+    )(
+      await raw(ctx, {
+        method: 'POST',
+        path: '/api/call/appInfo',
+        headers: { cookie: ctx.cookie, ...(type ? { 'content-type': type } : {}) },
+        body: '{"args":[]}',
+      }),
+    );
   });
 }
 
@@ -145,15 +203,30 @@ add('a JSON body over 1 MiB is refused (400) without being kept', async (ctx) =>
   refusedWith(400, 'bad_request')(await json(ctx, 'addNote', JSON.stringify({ args: ['x'.repeat(1024 * 1024 + 10)] })));
 });
 add('binary audio over 2 MiB is refused (400)', async (ctx) => {
-  const answer = await raw(ctx, { method: 'POST', path: '/api/binary/appendAudio', headers: { cookie: ctx.cookie, 'content-type': 'application/octet-stream' }, body: new Uint8Array(2 * 1024 * 1024 + 1) });
+  const answer = await raw(ctx, {
+    method: 'POST',
+    path: '/api/binary/appendAudio',
+    headers: { cookie: ctx.cookie, 'content-type': 'application/octet-stream' },
+    body: new Uint8Array(2 * 1024 * 1024 + 1),
+  });
   expect(answer.status).toBe(400);
 });
 add('the binary route refuses a method that takes no bytes (404)', async (ctx) => {
-  const answer = await raw(ctx, { method: 'POST', path: '/api/binary/openItem', headers: { cookie: ctx.cookie, 'content-type': 'application/octet-stream' }, body: 'demo-01' });
+  const answer = await raw(ctx, {
+    method: 'POST',
+    path: '/api/binary/openItem',
+    headers: { cookie: ctx.cookie, 'content-type': 'application/octet-stream' },
+    body: 'demo-01',
+  });
   expect(answer.status).toBe(404);
 });
 add('the binary route refuses JSON (400)', async (ctx) => {
-  const answer = await raw(ctx, { method: 'POST', path: '/api/binary/appendAudio', headers: { cookie: ctx.cookie, 'content-type': 'application/json' }, body: '[]' });
+  const answer = await raw(ctx, {
+    method: 'POST',
+    path: '/api/binary/appendAudio',
+    headers: { cookie: ctx.cookie, 'content-type': 'application/json' },
+    body: '[]',
+  });
   expect(answer.status).toBe(400);
 });
 add('a damaged chunk frame is refused (400), not a crash', async (ctx) => {
@@ -162,12 +235,20 @@ add('a damaged chunk frame is refused (400), not a crash', async (ctx) => {
   await call(ctx, 'startRecording', [null]);
   const frame = encodeChunkFrame({ startSample: 0, pcm: new Float32Array(160) });
   frame[0] = 0x00;
-  const answer = await raw(ctx, { method: 'POST', path: '/api/binary/appendAudio', headers: { cookie: ctx.cookie, 'content-type': 'application/octet-stream' }, body: frame });
+  const answer = await raw(ctx, {
+    method: 'POST',
+    path: '/api/binary/appendAudio',
+    headers: { cookie: ctx.cookie, 'content-type': 'application/octet-stream' },
+    body: frame,
+  });
   expect(answer.status).toBe(400);
   await call(ctx, 'stopRecording', []);
 });
 add('an unknown API route is 404', async (ctx) => {
-  expect((await raw(ctx, { method: 'POST', path: '/api/evil', headers: { cookie: ctx.cookie, 'content-type': 'application/json' }, body: '{}' })).status).toBe(404);
+  expect(
+    (await raw(ctx, { method: 'POST', path: '/api/evil', headers: { cookie: ctx.cookie, 'content-type': 'application/json' }, body: '{}' }))
+      .status,
+  ).toBe(404);
 });
 
 // Paths.
@@ -179,7 +260,18 @@ add('GET //evil.example/ (a scheme-relative path) does not leave the host', asyn
   expect([200, 400, 404]).toContain(answer.status);
   expect(answer.headers.location).toBeUndefined();
 });
-for (const p of ['/../secret.txt', '/%2e%2e/secret.txt', '/assets/%2e%2e%2f%2e%2e%2fsecret.txt', '/%00index.html', '/.secret', '/assets/..%5c..%5csecret.txt', '/index.html%00.js', '/%c0%ae%c0%ae/secret.txt', '/assets/link-out.txt', '/assets/app.js::$DATA']) {
+for (const p of [
+  '/../secret.txt',
+  '/%2e%2e/secret.txt',
+  '/assets/%2e%2e%2f%2e%2e%2fsecret.txt',
+  '/%00index.html',
+  '/.secret',
+  '/assets/..%5c..%5csecret.txt',
+  '/index.html%00.js',
+  '/%c0%ae%c0%ae/secret.txt',
+  '/assets/link-out.txt',
+  '/assets/app.js::$DATA',
+]) {
   add(`GET ${p} never serves a file outside the renderer folder`, async (ctx) => {
     const answer = await raw(ctx, { path: p });
     expect(answer.body).not.toContain('outside-the-renderer');
@@ -213,7 +305,12 @@ for (const [range, status] of [
     await call(ctx, 'openSession', ['ranges']);
     await call(ctx, 'openItem', ['demo-04']);
     await call(ctx, 'startRecording', [null]);
-    await raw(ctx, { method: 'POST', path: '/api/binary/appendAudio', headers: { cookie: ctx.cookie, 'content-type': 'application/octet-stream' }, body: encodeChunkFrame({ startSample: 0, pcm: new Float32Array(1600) }) });
+    await raw(ctx, {
+      method: 'POST',
+      path: '/api/binary/appendAudio',
+      headers: { cookie: ctx.cookie, 'content-type': 'application/octet-stream' },
+      body: encodeChunkFrame({ startSample: 0, pcm: new Float32Array(1600) }),
+    });
     await call(ctx, 'stopRecording', []);
     const answer = await raw(ctx, { path: '/api/item-audio/demo-04', headers: { cookie: ctx.cookie, range } });
     expect(answer.status).toBe(status);
@@ -239,7 +336,10 @@ for (const [what, name, code] of [
 add('openSession of a session locked by a live process is 409 conflict, and the open session stays open', async (ctx) => {
   const dir = path.join(ctx.projectDir, 'sessions', 'locked');
   await mkdir(dir, { recursive: true });
-  await writeFile(path.join(dir, '.lock'), `${JSON.stringify({ pid: process.pid, host: (await import('node:os')).hostname(), started_at: new Date().toISOString() })}\n`);
+  await writeFile(
+    path.join(dir, '.lock'),
+    `${JSON.stringify({ pid: process.pid, host: (await import('node:os')).hostname(), started_at: new Date().toISOString() })}\n`,
+  );
   expect((await call(ctx, 'openSession', ['keeper'])).status).toBe(200);
   refusedWith(409, 'conflict')(await call(ctx, 'openSession', ['locked']));
   expect(JSON.parse((await call(ctx, 'session', [])).body).result.annotator).toBe('keeper');
@@ -278,7 +378,8 @@ for (const [what, send] of [
 ] as const) {
   add(`${what} carries CSP, nosniff, COOP, CORP and no-referrer`, async (ctx) => {
     const answer = await send(ctx);
-    for (const [name, value] of Object.entries(SECURITY_HEADERS)) expect(answer.headers[name.toLowerCase()], `${name} on ${what} (${answer.status})`).toBe(value);
+    for (const [name, value] of Object.entries(SECURITY_HEADERS))
+      expect(answer.headers[name.toLowerCase()], `${name} on ${what} (${answer.status})`).toBe(value);
   });
 }
 

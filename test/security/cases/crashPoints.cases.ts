@@ -36,22 +36,27 @@ add('a lock left by a dead process is taken over and reported; no stale copy is 
   await lock.release();
 });
 for (const racers of [2, 6, 12]) {
-  add(`${racers} processes racing to take over one stale lock, 15 times over: each time exactly one wins, the others are told who holds it`, async () => {
-    const { project } = await freshProject();
-    const paths = sessionPaths(project.dir, 'ana');
-    await mkdir(paths.dir, { recursive: true });
-    for (let round = 0; round < 15; round++) {
-      await writeFile(paths.lock, staleLock());
-      const outcomes = await Promise.allSettled(Array.from({ length: racers }, () => acquireSessionLock(paths.lock, { sessionLabel: 'ana' })));
-      const won = outcomes.filter((o) => o.status === 'fulfilled');
-      expect(won, `round ${round}`).toHaveLength(1);
-      for (const o of outcomes) if (o.status === 'rejected') expect(o.reason).toBeInstanceOf(SessionLockedError);
-      const winner = (won[0] as PromiseFulfilledResult<Awaited<ReturnType<typeof acquireSessionLock>>>).value;
-      expect(JSON.parse(await readFile(paths.lock, 'utf8'))).toEqual(winner.owner);
-      expect((await readdir(paths.dir)).filter((f) => f !== '.lock')).toEqual([]);
-      await winner.release();
-    }
-  });
+  add(
+    `${racers} processes racing to take over one stale lock, 15 times over: each time exactly one wins, the others are told who holds it`,
+    async () => {
+      const { project } = await freshProject();
+      const paths = sessionPaths(project.dir, 'ana');
+      await mkdir(paths.dir, { recursive: true });
+      for (let round = 0; round < 15; round++) {
+        await writeFile(paths.lock, staleLock());
+        const outcomes = await Promise.allSettled(
+          Array.from({ length: racers }, () => acquireSessionLock(paths.lock, { sessionLabel: 'ana' })),
+        );
+        const won = outcomes.filter((o) => o.status === 'fulfilled');
+        expect(won, `round ${round}`).toHaveLength(1);
+        for (const o of outcomes) if (o.status === 'rejected') expect(o.reason).toBeInstanceOf(SessionLockedError);
+        const winner = (won[0] as PromiseFulfilledResult<Awaited<ReturnType<typeof acquireSessionLock>>>).value;
+        expect(JSON.parse(await readFile(paths.lock, 'utf8'))).toEqual(winner.owner);
+        expect((await readdir(paths.dir)).filter((f) => f !== '.lock')).toEqual([]);
+        await winner.release();
+      }
+    },
+  );
 }
 add('a live lock is never taken over, and stays byte for byte', async () => {
   const { project } = await freshProject();
@@ -108,7 +113,9 @@ add('a WAV with audio past what the log records (killed between the WAV write an
   const bytes = await readFile(wav);
   await writeFile(wav, Buffer.concat([bytes, Buffer.alloc(3200, 1)]));
   const store = await SessionStore.open({ project, annotator: 'ana' });
-  expect(store.report.recoveredAudio).toEqual([expect.objectContaining({ item_id: 'demo-01', samples_logged: 16_000, samples_total: 17_600 })]);
+  expect(store.report.recoveredAudio).toEqual([
+    expect.objectContaining({ item_id: 'demo-01', samples_logged: 16_000, samples_total: 17_600 }),
+  ]);
   await store.close();
 });
 add('a WAV whose header was never patched (size 0) is repaired on opening', async () => {

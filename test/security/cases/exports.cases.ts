@@ -14,7 +14,9 @@ const cases: Array<HostileCase<null>> = [];
 const add = (name: string, run: () => Promise<void> | void) => cases.push({ name, run });
 
 /** A recorded project (ana: demo-01 with audio and a transcript) and an export of it with its receipt. */
-async function exported(format: 'jsonl' | 'json' | 'csv' = 'jsonl'): Promise<{ project: OpenProject; root: string; out: string; receipt: string }> {
+async function exported(
+  format: 'jsonl' | 'json' | 'csv' = 'jsonl',
+): Promise<{ project: OpenProject; root: string; out: string; receipt: string }> {
   const { project, root } = await recordedProject();
   await recordSession(project, 'ben', [{ id: 'demo-02', said: ['that is polite'] }]);
   const out = path.join(root, `export.${format}`);
@@ -28,10 +30,16 @@ async function receiptRefused(file: string, field: RegExp): Promise<void> {
   const run = await cli('validate', file);
   expect(run.code, run.out + run.err).toBe(1);
   const problems = JSON.parse(run.out) as Array<{ file: string; field: string | null; stage: string; message: string }>;
-  expect(problems.some((p) => p.file.endsWith('.receipt.json') && p.stage === 'rule' && field.test(p.field ?? '')), JSON.stringify(problems)).toBe(true);
+  expect(
+    problems.some((p) => p.file.endsWith('.receipt.json') && p.stage === 'rule' && field.test(p.field ?? '')),
+    JSON.stringify(problems),
+  ).toBe(true);
 }
 
-async function editReceipt(receipt: string, edit: (r: Record<string, unknown> & { counts: Record<string, number>; gaps: Array<Record<string, string>> }) => void): Promise<void> {
+async function editReceipt(
+  receipt: string,
+  edit: (r: Record<string, unknown> & { counts: Record<string, number>; gaps: Array<Record<string, string>> }) => void,
+): Promise<void> {
   const value = JSON.parse(await readFile(receipt, 'utf8'));
   edit(value);
   await writeFile(receipt, `${JSON.stringify(value, null, 2)}\n`);
@@ -60,7 +68,7 @@ add('a receipt with one gap removed and counts.gaps lowered to match fails valid
   });
   await receiptRefused(out, /^(gaps|counts\.gaps)/);
 });
-add("a receipt whose gap says no_label where the records say no_audio fails validation, naming the gap", async () => {
+add('a receipt whose gap says no_label where the records say no_audio fails validation, naming the gap', async () => {
   const { out, receipt } = await exported();
   await editReceipt(receipt, (r) => {
     const i = r.gaps.findIndex((g) => g.reason === 'no_audio');
@@ -73,7 +81,7 @@ add('a receipt whose gap names another annotator fails validation', async () => 
   await editReceipt(receipt, (r) => (r.gaps[0]!.annotator = 'mallory'));
   await receiptRefused(out, /^gaps/);
 });
-add("a receipt claiming another project fails validation", async () => {
+add('a receipt claiming another project fails validation', async () => {
   const { out, receipt } = await exported();
   await editReceipt(receipt, (r) => (r.project = 'another-study'));
   await receiptRefused(out, /^project$/);
@@ -125,7 +133,13 @@ for (const [what, target] of [
     expect(run.code).toBe(2);
     expect(run.err).toMatch(/the project's own data/);
     if (before) await unchanged(out, before);
-    else expect(await stat(out).then(() => true, () => false)).toBe(false);
+    else
+      expect(
+        await stat(out).then(
+          () => true,
+          () => false,
+        ),
+      ).toBe(false);
   });
 }
 add('an --out through a linked folder that lands in rooms/ is refused, --force or not', async () => {
@@ -133,7 +147,16 @@ add('an --out through a linked folder that lands in rooms/ is refused, --force o
   const log = await roomLog(project);
   const before = await readFile(log);
   await symlink(path.dirname(log), path.join(root, 'innocent'));
-  const run = await cli('export', '--project', project.dir, '--format', 'jsonl', '--out', path.join(root, 'innocent', 'events.jsonl'), '--force');
+  const run = await cli(
+    'export',
+    '--project',
+    project.dir,
+    '--format',
+    'jsonl',
+    '--out',
+    path.join(root, 'innocent', 'events.jsonl'),
+    '--force',
+  );
   expect(run.code).toBe(2);
   expect(run.err).toMatch(/leads to .*rooms.*the project's own data/);
   await unchanged(log, before);
@@ -165,30 +188,36 @@ add('transcripts --out DIR, where DIR is a link to sessions/, are refused and no
   expect(run.err).toMatch(/symbolic link/);
   expect(await readdir(path.join(project.dir, 'sessions'))).toEqual(before);
 });
-add("transcripts into a folder where <annotator>/ is a planted link to the annotator's session: refused, the session untouched", async () => {
-  const { project, root } = await recordedProject();
-  const out = path.join(root, 'transcripts');
-  await mkdir(out);
-  await symlink(path.join(project.dir, 'sessions', 'ana'), path.join(out, 'ana'));
-  const before = await readdir(path.join(project.dir, 'sessions', 'ana'));
-  const run = await cli('export', '--project', project.dir, '--format', 'vtt', '--out', out);
-  expect(run.code).toBe(2);
-  expect(run.err).toMatch(/symbolic link/);
-  expect(await readdir(path.join(project.dir, 'sessions', 'ana'))).toEqual(before);
-});
-add("transcripts into a folder where <annotator>/<item>.txt is a planted link to the annotator's log: refused, the log untouched", async () => {
-  const { project, root } = await recordedProject();
-  const out = path.join(root, 'transcripts');
-  await mkdir(path.join(out, 'ana'), { recursive: true });
-  const log = path.join(project.dir, 'sessions', 'ana', 'events.jsonl');
-  const before = await readFile(log);
-  const items = (await readdir(path.join(project.dir, 'sessions', 'ana', 'audio'))).map((f) => f.replace(/\.wav$/, ''));
-  for (const item of items) await symlink(log, path.join(out, 'ana', `${item}.txt`));
-  const run = await cli('export', '--project', project.dir, '--format', 'txt', '--out', out);
-  expect(run.code).toBe(2);
-  expect(run.err).toMatch(/symbolic link/);
-  expect(await readFile(log)).toEqual(before);
-});
+add(
+  "transcripts into a folder where <annotator>/ is a planted link to the annotator's session: refused, the session untouched",
+  async () => {
+    const { project, root } = await recordedProject();
+    const out = path.join(root, 'transcripts');
+    await mkdir(out);
+    await symlink(path.join(project.dir, 'sessions', 'ana'), path.join(out, 'ana'));
+    const before = await readdir(path.join(project.dir, 'sessions', 'ana'));
+    const run = await cli('export', '--project', project.dir, '--format', 'vtt', '--out', out);
+    expect(run.code).toBe(2);
+    expect(run.err).toMatch(/symbolic link/);
+    expect(await readdir(path.join(project.dir, 'sessions', 'ana'))).toEqual(before);
+  },
+);
+add(
+  "transcripts into a folder where <annotator>/<item>.txt is a planted link to the annotator's log: refused, the log untouched",
+  async () => {
+    const { project, root } = await recordedProject();
+    const out = path.join(root, 'transcripts');
+    await mkdir(path.join(out, 'ana'), { recursive: true });
+    const log = path.join(project.dir, 'sessions', 'ana', 'events.jsonl');
+    const before = await readFile(log);
+    const items = (await readdir(path.join(project.dir, 'sessions', 'ana', 'audio'))).map((f) => f.replace(/\.wav$/, ''));
+    for (const item of items) await symlink(log, path.join(out, 'ana', `${item}.txt`));
+    const run = await cli('export', '--project', project.dir, '--format', 'txt', '--out', out);
+    expect(run.code).toBe(2);
+    expect(run.err).toMatch(/symbolic link/);
+    expect(await readFile(log)).toEqual(before);
+  },
+);
 for (const [what, target] of [
   ['the rooms folder', 'rooms'],
   ['the project folder itself', '.'],
@@ -200,7 +229,12 @@ for (const [what, target] of [
     const run = await cli('export', '--project', project.dir, '--format', 'srt', '--out', path.join(project.dir, target));
     expect(run.code).toBe(2);
     expect(run.err).toMatch(/the project's own data/);
-    expect(await stat(path.join(project.dir, target, 'ana')).then(() => true, () => false)).toBe(false);
+    expect(
+      await stat(path.join(project.dir, target, 'ana')).then(
+        () => true,
+        () => false,
+      ),
+    ).toBe(false);
   });
 }
 
@@ -240,19 +274,29 @@ add('an earlier export with its valid receipt is replaced without --force, and t
 });
 
 // 13. A re-export is a swap: a crash leaves the old pair or the new pair.
-add('a re-export failing mid-write (a file-size limit: EFBIG) leaves the earlier pair whole: it validates, no hidden file stays', async () => {
-  const { project, out, receipt } = await exported();
-  const before = { file: await readFile(out), receipt: await readFile(receipt) };
-  const bin = path.resolve('core/node/cli/bin.ts');
-  const limited = spawnSync('bash', ['-c', `ulimit -f 8; exec "${process.execPath}" --import tsx "${bin}" export --project "${project.dir}" --format jsonl --out "${out}"`], { encoding: 'utf8' });
-  expect(limited.status, limited.stdout + limited.stderr).not.toBe(0);
-  await unchanged(out, before.file);
-  await unchanged(receipt, before.receipt);
-  expect((await cli('validate', out)).code).toBe(0);
-  expect((await readdir(path.dirname(out))).filter((f) => f.startsWith('.'))).toEqual([]);
-  const again = await cli('export', '--project', project.dir, '--format', 'jsonl', '--out', out);
-  expect(again.code, again.err).toBe(0);
-});
+add(
+  'a re-export failing mid-write (a file-size limit: EFBIG) leaves the earlier pair whole: it validates, no hidden file stays',
+  async () => {
+    const { project, out, receipt } = await exported();
+    const before = { file: await readFile(out), receipt: await readFile(receipt) };
+    const bin = path.resolve('core/node/cli/bin.ts');
+    const limited = spawnSync(
+      'bash',
+      [
+        '-c',
+        `ulimit -f 8; exec "${process.execPath}" --import tsx "${bin}" export --project "${project.dir}" --format jsonl --out "${out}"`,
+      ],
+      { encoding: 'utf8' },
+    );
+    expect(limited.status, limited.stdout + limited.stderr).not.toBe(0);
+    await unchanged(out, before.file);
+    await unchanged(receipt, before.receipt);
+    expect((await cli('validate', out)).code).toBe(0);
+    expect((await readdir(path.dirname(out))).filter((f) => f.startsWith('.'))).toEqual([]);
+    const again = await cli('export', '--project', project.dir, '--format', 'jsonl', '--out', out);
+    expect(again.code, again.err).toBe(0);
+  },
+);
 
 const STEPS: ReadonlyArray<[ExportPairStep, 'old' | 'new']> = [
   ['new-file-written', 'old'],
@@ -272,7 +316,11 @@ for (const [step, outcome] of STEPS) {
     let reached!: () => void;
     const killed = new Promise<void>((resolve) => (reached = resolve));
     // the "kill": the write stops for good at this step, as a dead process would
-    void writeExportWithReceipt(out, text, () => newReceipt, { project, force: false, crashPoint: (at) => (at === step ? (reached(), new Promise<void>(() => undefined)) : Promise.resolve()) });
+    void writeExportWithReceipt(out, text, () => newReceipt, {
+      project,
+      force: false,
+      crashPoint: (at) => (at === step ? (reached(), new Promise<void>(() => undefined)) : Promise.resolve()),
+    });
     await killed;
     const run = await cli('validate', out);
     expect(run.code, run.out).toBe(0);

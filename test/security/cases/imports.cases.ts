@@ -38,10 +38,19 @@ const jsonl = (...items: Array<Record<string, unknown>>) => items.map((i) => `${
 
 // 14. Limits are checked at import, in the units recording uses (characters of the encoded file name).
 add('an item id of 200 emoji (800 bytes, 2,400 characters once encoded) is refused at import, not at its first recording', () =>
-  refusedAt('long.jsonl', jsonl({ id: 'new-1', text: 'ok' }, { id: '😀'.repeat(200), text: 'hi' }), 2, /too long for a file name \(2400 characters once encoded, at most 200\)/));
-add('the same id in a CSV is refused the same way', () => refusedAt('long.csv', `id,text\r\nnew-1,ok\r\n${'😀'.repeat(200)},hi\r\n`, 3, /too long for a file name/));
+  refusedAt(
+    'long.jsonl',
+    jsonl({ id: 'new-1', text: 'ok' }, { id: '😀'.repeat(200), text: 'hi' }),
+    2,
+    /too long for a file name \(2400 characters once encoded, at most 200\)/,
+  ),
+);
+add('the same id in a CSV is refused the same way', () =>
+  refusedAt('long.csv', `id,text\r\nnew-1,ok\r\n${'😀'.repeat(200)},hi\r\n`, 3, /too long for a file name/),
+);
 add('67 capital letters (201 characters once encoded: a capital is %XX) are refused; the limit counts what recording counts', () =>
-  refusedAt('caps.jsonl', jsonl({ id: 'A'.repeat(67), text: 'hi' }), 1, /201 characters once encoded, at most 200/));
+  refusedAt('caps.jsonl', jsonl({ id: 'A'.repeat(67), text: 'hi' }), 1, /201 characters once encoded, at most 200/),
+);
 add('an id at the limit (22 CJK characters, 198 once encoded) imports and can be recorded; 23 are refused', async () => {
   const ok = '\u6f22'.repeat(22);
   const { run, project } = await importFile('cjk.jsonl', jsonl({ id: ok, text: 'hi' }));
@@ -57,12 +66,35 @@ add('an id at the limit (22 CJK characters, 198 once encoded) imports and can be
   await refusedAt('cjk23.jsonl', jsonl({ id: '\u6f22'.repeat(23), text: 'hi' }), 1, /207 characters once encoded/);
 });
 add('an id that is a lone surrogate (escaped in JSON) is refused: it is not text and cannot be a file name', () =>
-  refusedAt('surrogate.jsonl', '{"id":"a\\ud800b","text":"hi"}\n', 1, /not valid Unicode/));
-add('an id with a C1 control character (U+0085) is refused', () => refusedAt('c1.jsonl', jsonl({ id: 'a\u0085b', text: 'hi' }), 1, /control character/));
+  refusedAt('surrogate.jsonl', '{"id":"a\\ud800b","text":"hi"}\n', 1, /not valid Unicode/),
+);
+add('an id with a C1 control character (U+0085) is refused', () =>
+  refusedAt('c1.jsonl', jsonl({ id: 'a\u0085b', text: 'hi' }), 1, /control character/),
+);
 add('every id an import accepts can be recorded (2,000 seeded random ids of letters, marks, emoji, invisibles and controls)', () => {
   let seed = 11;
-  const rnd = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
-  const alphabet = ['a', 'Z', '0', '-', '.', ' ', 'é', 'e\u0301', '\u6f22', '😀', '\u200b', '\u202e', '\u0085', '%', '/', '\\', '\ud800', 'con', 'x'.repeat(40)];
+  const rnd = () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff;
+  const alphabet = [
+    'a',
+    'Z',
+    '0',
+    '-',
+    '.',
+    ' ',
+    'é',
+    'e\u0301',
+    '\u6f22',
+    '😀',
+    '\u200b',
+    '\u202e',
+    '\u0085',
+    '%',
+    '/',
+    '\\',
+    '\ud800',
+    'con',
+    'x'.repeat(40),
+  ];
   let accepted = 0;
   for (let i = 0; i < 2000; i++) {
     const id = Array.from({ length: 1 + Math.floor(rnd() * 30) }, () => alphabet[Math.floor(rnd() * alphabet.length)]).join('');
@@ -89,16 +121,27 @@ add('a conversation reply whose id is 200 emoji becomes a gap (invalid_reply_id)
   expect(run.code, run.err).toBe(0);
   const summary = JSON.parse(run.out) as { included_pairs: string[]; gaps: Array<{ reason: string; line: number; message: string }> };
   expect(summary.included_pairs).toEqual(['r2']);
-  expect(summary.gaps).toEqual([expect.objectContaining({ reason: 'invalid_reply_id', line: 2, message: expect.stringMatching(/too long for a file name/) })]);
+  expect(summary.gaps).toEqual([
+    expect.objectContaining({ reason: 'invalid_reply_id', line: 2, message: expect.stringMatching(/too long for a file name/) }),
+  ]);
 });
 
 // 15. Ids are normalised and compared as they read: one id in two forms is refused, naming both lines.
 add('"café" precomposed and decomposed in one file are one id: refused, naming both lines', () =>
-  refusedAt('cafe.jsonl', jsonl({ id: 'caf\u00e9', text: 'a' }, { id: 'other', text: 'b' }, { id: 'cafe\u0301', text: 'c' }), 3, /item id of line 1 in another form|"caf\u00e9" of line 1 in another form/));
+  refusedAt(
+    'cafe.jsonl',
+    jsonl({ id: 'caf\u00e9', text: 'a' }, { id: 'other', text: 'b' }, { id: 'cafe\u0301', text: 'c' }),
+    3,
+    /item id of line 1 in another form|"caf\u00e9" of line 1 in another form/,
+  ),
+);
 add('"d1" and "d1" with a zero-width space are one id: refused, naming both lines', () =>
-  refusedAt('zw.jsonl', jsonl({ id: 'd1', text: 'a' }, { id: 'd1\u200b', text: 'b' }), 2, /"d1" of line 1 in another form/));
+  refusedAt('zw.jsonl', jsonl({ id: 'd1', text: 'a' }, { id: 'd1\u200b', text: 'b' }), 2, /"d1" of line 1 in another form/),
+);
 add('the same rule in CSV rows', () => refusedAt('cafe.csv', `id,text\r\ncaf\u00e9,a\r\ncafe\u0301,b\r\n`, 3, /of line 2 in another form/));
-add('an id with a right-to-left override is refused', () => refusedAt('bidi.jsonl', jsonl({ id: 'item\u202e1', text: 'a' }), 1, /invisible or text-direction character \(U\+202E/));
+add('an id with a right-to-left override is refused', () =>
+  refusedAt('bidi.jsonl', jsonl({ id: 'item\u202e1', text: 'a' }), 1, /invisible or text-direction character \(U\+202E/),
+);
 add('an id typed decomposed is stored precomposed (NFC)', async () => {
   const { run, project } = await importFile('nfd.jsonl', jsonl({ id: 'ne\u0301e', text: 'a' }));
   expect(run.code, run.err).toBe(0);
@@ -131,7 +174,10 @@ add('a conversation with one reply id in two Unicode forms makes both replies ga
   expect(run.code, run.err).toBe(0);
   const summary = JSON.parse(run.out) as { included_pairs: string[]; gaps: Array<{ reason: string; line: number }> };
   expect(summary.included_pairs).toEqual(['r3']);
-  expect(summary.gaps.map((g) => [g.reason, g.line])).toEqual([['duplicate_message_id', 2], ['duplicate_message_id', 4]]);
+  expect(summary.gaps.map((g) => [g.reason, g.line])).toEqual([
+    ['duplicate_message_id', 2],
+    ['duplicate_message_id', 4],
+  ]);
 });
 
 // 16. A raw control character in a CSV field is refused, as JSON refuses one in a string.
@@ -142,7 +188,9 @@ for (const [what, csv, line] of [
   ['a raw NUL in the id', 'id,text\r\nok,fine\r\nn\u00002,hi\r\n', 3],
   ['a raw form feed on the second line of a quoted field', 'id,text\r\nn1,"line one\nline\u000c two"\r\n', 3],
 ] as const) {
-  add(`${what} of a CSV is refused at its line, like raw controls in JSONL`, () => refusedAt('ctl.csv', csv, line, /raw control character \(U\+00(00|1B|07|0C)\)/));
+  add(`${what} of a CSV is refused at its line, like raw controls in JSONL`, () =>
+    refusedAt('ctl.csv', csv, line, /raw control character \(U\+00(00|1B|07|0C)\)/),
+  );
 }
 add('tabs and line breaks inside quoted CSV fields are kept (they are text)', async () => {
   const { run, project } = await importFile('ok.csv', 'id,text\r\nn1,"a\ttab and\r\na line break"\r\n');
@@ -151,8 +199,18 @@ add('tabs and line breaks inside quoted CSV fields are kept (they are text)', as
   expect(item.text).toBe('a\ttab and\r\na line break');
 });
 add('a raw NUL in a conversations CSV is refused too', () =>
-  refusedAt('conv.csv', 'message_id,parent_id,role,text,session_id\r\nu1,,user,hi\u0000,s1\r\n', 2, /raw control character/, '--kind', 'conversations'));
-add('a raw NUL inside a JSONL string is refused (the rule CSV now shares)', () => refusedAt('nul.jsonl', '{"id":"n1","text":"a\u0000b"}\n', 1, /control character|not valid JSON|JSON/));
+  refusedAt(
+    'conv.csv',
+    'message_id,parent_id,role,text,session_id\r\nu1,,user,hi\u0000,s1\r\n',
+    2,
+    /raw control character/,
+    '--kind',
+    'conversations',
+  ),
+);
+add('a raw NUL inside a JSONL string is refused (the rule CSV now shares)', () =>
+  refusedAt('nul.jsonl', '{"id":"n1","text":"a\u0000b"}\n', 1, /control character|not valid JSON|JSON/),
+);
 
 // 17. Every number in aloud.yaml is bounded.
 async function configRefused(edit: (text: string) => string, key: string): Promise<void> {
@@ -164,7 +222,8 @@ async function configRefused(edit: (text: string) => string, key: string): Promi
   expect(run.err.trim().split('\n')).toHaveLength(1);
   expect(run.err).toMatch(new RegExp(`aloud\\.yaml:\\d+: thinkaloud\\.${key}: must be`));
 }
-const withThinkaloud = (lines: string) => (text: string) => (/^thinkaloud:/m.test(text) ? text.replace(/^thinkaloud:\n/m, `thinkaloud:\n${lines}\n`) : `${text}\nthinkaloud:\n${lines}\n`);
+const withThinkaloud = (lines: string) => (text: string) =>
+  /^thinkaloud:/m.test(text) ? text.replace(/^thinkaloud:\n/m, `thinkaloud:\n${lines}\n`) : `${text}\nthinkaloud:\n${lines}\n`;
 for (const [key, value] of [
   ['min_pause_ms', '1e26'],
   ['long_pause_ms', '1e26'],
@@ -196,7 +255,10 @@ add('every number aloud.yaml holds has a lower and an upper bound in its schema'
 async function damagedLog(edit: (lines: Buffer[]) => void): Promise<{ dir: string; events: string; before: Buffer }> {
   const { project } = await recordedProject();
   const { events } = sessionPaths(project.dir, 'ana');
-  const lines = (await readFile(events)).toString('utf8').split('\n').map((l) => Buffer.from(l));
+  const lines = (await readFile(events))
+    .toString('utf8')
+    .split('\n')
+    .map((l) => Buffer.from(l));
   edit(lines);
   await writeFile(events, Buffer.concat(lines.flatMap((l, i) => (i ? [Buffer.from('\n'), l] : [l]))));
   return { dir: project.dir, events, before: await readFile(events) };

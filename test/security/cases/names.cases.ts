@@ -15,7 +15,10 @@ const add = (name: string, run: () => Promise<void> | void) => cases.push({ name
 /** codebook.yaml with these code names, checked by `export --format qdc` (which reads it as every command does). */
 async function codebookRefused(names: string[], message: RegExp): Promise<void> {
   const { project, root } = await freshProject();
-  await writeFile(path.join(project.dir, 'codebook.yaml'), `codes:\n${names.map((n) => `  - name: ${JSON.stringify(n)}\n    definition: d\n`).join('')}`);
+  await writeFile(
+    path.join(project.dir, 'codebook.yaml'),
+    `codes:\n${names.map((n) => `  - name: ${JSON.stringify(n)}\n    definition: d\n`).join('')}`,
+  );
   const run = await cli('export', '--project', project.dir, '--format', 'qdc', '--out', path.join(root, 'out.qdc'));
   expect(run.code, run.err).toBe(2);
   expect(run.err.trimEnd().split('\n')).toHaveLength(1);
@@ -61,7 +64,7 @@ add('a new session "bоb" beside bob is refused wherever a session is opened (th
   // the same name in another case is the same person, not a look-alike: it opens
   await (await SessionStore.open({ project, annotator: 'ana' })).close();
 });
-add('a reviewer whose name looks like an annotator\'s is refused naming the annotator', async () => {
+add("a reviewer whose name looks like an annotator's is refused naming the annotator", async () => {
   const { project } = await recordedProject();
   await recordSession(project, 'bob', [{ id: 'demo-02', click: 'Polite' }]);
   const app = await AppService.open({ projectDir: project.dir, mode: 'browser', openEngine: null });
@@ -75,7 +78,16 @@ add('a reviewer whose name looks like an annotator\'s is refused naming the anno
 add('a code name with an RTL override is refused', () => codebookRefused(['Doubts\u202e'], /U\+202E at position 7/));
 add('a code name with a bidi isolate is refused', () => codebookRefused(['\u2067Doubts\u2069'], /U\+2067 at position 1/));
 add('a code name with a zero-width space is refused', () => codebookRefused(['Dou\u200bbts'], /U\+200B at position 4/));
-add('a 1 MB code name is refused as too long', () => codebookRefused(['x'.repeat(1_000_000)], /too long \(1000000 characters, at most 200\)/));
-add('"Doubts" and a Cyrillic "Dоubts" are refused as look-alike codes (they were two codes)', () => codebookRefused(['Doubts', 'D\u043eubts'], /code name "D\u043eubts" looks like the code "Doubts" \(codes\[0\]\)/));
+add('a 1 MB code name is refused as too long', () =>
+  codebookRefused(['x'.repeat(1_000_000)], /too long \(1000000 characters, at most 200\)/),
+);
+add('"Doubts" and a Cyrillic "Dоubts" are refused as look-alike codes (they were two codes)', () =>
+  codebookRefused(['Doubts', 'D\u043eubts'], /code name "D\u043eubts" looks like the code "Doubts" \(codes\[0\]\)/),
+);
 
-export const namesGroup = hostileGroup<null>({ surface: 'imports', area: 'one rule for names of people and codes', setup: () => null, cases });
+export const namesGroup = hostileGroup<null>({
+  surface: 'imports',
+  area: 'one rule for names of people and codes',
+  setup: () => null,
+  cases,
+});

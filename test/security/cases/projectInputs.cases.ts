@@ -32,7 +32,10 @@ async function expectConfigRefused(dir: string, message: RegExp, line?: number):
 }
 
 // aloud.yaml
-const bomb = ['a: &a [x, x, x, x, x, x, x, x, x]', ...'bcdefgh'.split('').map((n, i) => `${n}: &${n} [${Array(9).fill(`*${'abcdefgh'[i]}`).join(', ')}]`)].join('\n');
+const bomb = [
+  'a: &a [x, x, x, x, x, x, x, x, x]',
+  ...'bcdefgh'.split('').map((n, i) => `${n}: &${n} [${Array(9).fill(`*${'abcdefgh'[i]}`).join(', ')}]`),
+].join('\n');
 add('a YAML alias bomb (billion laughs) in aloud.yaml is refused with a located one-line error, not a stack trace', async () => {
   const { dir } = await configWith((t) => `${t}\n${bomb}\n`);
   await expectConfigRefused(dir, /too many aliases/);
@@ -49,7 +52,14 @@ for (const tag of ['!foo', '!!js/function', '!<tag:evil.example,2024:x>', '!!bin
   });
 }
 add('aloud.yaml in Latin-1 (not UTF-8) is refused with the line and byte, not read with replacement characters', async () => {
-  const { dir } = await configWith((t) => Buffer.concat([Buffer.from(t.replace('name: politeness-demo', 'name: politeness-demo')), Buffer.from('\n# caf'), Buffer.from([0xe9]), Buffer.from('\n')]));
+  const { dir } = await configWith((t) =>
+    Buffer.concat([
+      Buffer.from(t.replace('name: politeness-demo', 'name: politeness-demo')),
+      Buffer.from('\n# caf'),
+      Buffer.from([0xe9]),
+      Buffer.from('\n'),
+    ]),
+  );
   await expectConfigRefused(dir, /not valid UTF-8: malformed byte sequence at byte \d+/);
 });
 add('aloud.yaml in UTF-16 is refused as not UTF-8', async () => {
@@ -95,7 +105,18 @@ add('names in other scripts and with accents stay accepted (Zoë, 李雷, Ana-Ma
 });
 add('session ingest with a bidi annotator name exits 2 in one line', async () => {
   const { project } = await freshProject();
-  const result = await cli('session', 'ingest', '--project', project.dir, '--annotator', 'ana\u202E', '--item', 'demo-01', '--wav', 'x.wav');
+  const result = await cli(
+    'session',
+    'ingest',
+    '--project',
+    project.dir,
+    '--annotator',
+    'ana\u202E',
+    '--item',
+    'demo-01',
+    '--wav',
+    'x.wav',
+  );
   expect(result.code).toBe(2);
   expect(result.err.trim().split('\n')).toHaveLength(1);
   expect(result.err).toContain('U+202E');
@@ -137,15 +158,27 @@ async function exportedProject(format: 'jsonl' | 'csv' = 'jsonl') {
   return { ...recorded, out };
 }
 const wavDamage: Array<[string, (wav: string) => Promise<void>, RegExp]> = [
-  ['cut to half its length', async (wav) => writeFile(wav, (await readFile(wav)).subarray(0, 44 + 16_000)), /data size does not match|holds \d+ ms of audio, the session log 1000 ms/],
+  [
+    'cut to half its length',
+    async (wav) => writeFile(wav, (await readFile(wav)).subarray(0, 44 + 16_000)),
+    /data size does not match|holds \d+ ms of audio, the session log 1000 ms/,
+  ],
   ['replaced by garbage', (wav) => writeFile(wav, Buffer.alloc(32_044, 0x41)), /not a WAV file/],
-  ['replaced by a valid WAV of another length', (wav) => writeFile(wav, encodeWavPcm16(new Float32Array(8000), 16_000)), /holds 500 ms of audio, the session log 1000 ms/],
+  [
+    'replaced by a valid WAV of another length',
+    (wav) => writeFile(wav, encodeWavPcm16(new Float32Array(8000), 16_000)),
+    /holds 500 ms of audio, the session log 1000 ms/,
+  ],
   ['replaced by a 44.1 kHz WAV', (wav) => writeFile(wav, encodeWavPcm16(new Float32Array(44_100), 44_100)), /not a session recording/],
-  ['given a header claiming more data than the file has', async (wav) => {
-    const bytes = await readFile(wav);
-    bytes.writeUInt32LE(bytes.length * 4, 40);
-    await writeFile(wav, bytes);
-  }, /data size does not match/],
+  [
+    'given a header claiming more data than the file has',
+    async (wav) => {
+      const bytes = await readFile(wav);
+      bytes.writeUInt32LE(bytes.length * 4, 40);
+      await writeFile(wav, bytes);
+    },
+    /data size does not match/,
+  ],
 ];
 for (const [what, damage, problem] of wavDamage) {
   add(`export with the item's WAV ${what}: the record gets a gap and a warning says what disagrees`, async () => {
@@ -154,7 +187,10 @@ for (const [what, damage, problem] of wavDamage) {
     const out = path.join(root, 'out.jsonl');
     const exported = await cli('export', '--project', project.dir, '--format', 'jsonl', '--out', out, '--json');
     expect(exported.code, exported.err).toBe(0);
-    const record = (await readFile(out, 'utf8')).split('\n').map((l) => (l ? JSON.parse(l) : null)).find((r) => r?.item_id === 'demo-01');
+    const record = (await readFile(out, 'utf8'))
+      .split('\n')
+      .map((l) => (l ? JSON.parse(l) : null))
+      .find((r) => r?.item_id === 'demo-01');
     expect(record.audio.sha256).toBeNull();
     expect(exported.out + exported.err).toMatch(problem);
   });

@@ -12,10 +12,18 @@ import { freshProject, recordedProject, rejection, unchanged } from '../fixtures
 import { hostileGroup, type HostileCase } from '../hostile';
 
 const OUTSIDE_TEXT = 'precious bytes outside the project\n';
-const OUTSIDE_WAV = encodeWavPcm16(Float32Array.from({ length: 800 }, (_, i) => Math.sin(i / 5) * 0.1), 16_000);
+const OUTSIDE_WAV = encodeWavPcm16(
+  Float32Array.from({ length: 800 }, (_, i) => Math.sin(i / 5) * 0.1),
+  16_000,
+);
 
 /** Plants `link` → a new file outside the project holding `bytes`; returns that file. */
-async function plant(root: string, linkPath: string, bytes: Uint8Array | string, kind: 'symlink' | 'hardlink' = 'symlink'): Promise<string> {
+async function plant(
+  root: string,
+  linkPath: string,
+  bytes: Uint8Array | string,
+  kind: 'symlink' | 'hardlink' = 'symlink',
+): Promise<string> {
   const target = path.join(root, 'outside', `victim-${path.basename(linkPath)}`);
   await writeFile(target, bytes);
   await rm(linkPath, { force: true });
@@ -26,7 +34,12 @@ async function plant(root: string, linkPath: string, bytes: Uint8Array | string,
 }
 
 /** Reopening ana's session must refuse, name `named`, and leave `victim` as it was. */
-async function reopenRefused(project: Awaited<ReturnType<typeof recordedProject>>['project'], named: string, victim: string, bytes: Uint8Array | string): Promise<void> {
+async function reopenRefused(
+  project: Awaited<ReturnType<typeof recordedProject>>['project'],
+  named: string,
+  victim: string,
+  bytes: Uint8Array | string,
+): Promise<void> {
   const error = await rejection(SessionStore.open({ project, annotator: 'ana' }));
   expect(error).toBeInstanceOf(ProjectPathError);
   expect(error.message).toContain(path.basename(named));
@@ -38,7 +51,12 @@ async function reopenRefused(project: Awaited<ReturnType<typeof recordedProject>
  * A planted WAV link: reopening reads no WAV (only a take that may be torn), so it succeeds and touches nothing; the
  * first write, recording the item again, is refused naming the file, and `victim` stays as it was.
  */
-async function recordAgainRefused(project: Awaited<ReturnType<typeof recordedProject>>['project'], named: string, victim: string, bytes: Uint8Array | string): Promise<void> {
+async function recordAgainRefused(
+  project: Awaited<ReturnType<typeof recordedProject>>['project'],
+  named: string,
+  victim: string,
+  bytes: Uint8Array | string,
+): Promise<void> {
   const store = await SessionStore.open({ project, annotator: 'ana' });
   try {
     await unchanged(victim, bytes);
@@ -53,7 +71,12 @@ async function recordAgainRefused(project: Awaited<ReturnType<typeof recordedPro
 }
 
 /** Moves a session folder out of the project, links it back, and expects reopening to refuse and leave `file` in it as it was. */
-async function folderMovedOutAndLinked(project: Awaited<ReturnType<typeof recordedProject>>['project'], root: string, folder: string, file: string): Promise<void> {
+async function folderMovedOutAndLinked(
+  project: Awaited<ReturnType<typeof recordedProject>>['project'],
+  root: string,
+  folder: string,
+  file: string,
+): Promise<void> {
   const elsewhere = path.join(root, 'outside', path.basename(folder));
   await rename(folder, elsewhere);
   await symlink(elsewhere, folder);
@@ -196,7 +219,12 @@ const serveCases: Array<HostileCase<null>> = [
     async run() {
       const { project, root, wav } = await recordedProject();
       await plant(root, wav, OUTSIDE_TEXT);
-      const handle = createAppRequestHandler({ appOrigin: APP_ORIGIN, rendererRoot: path.join(root, 'none'), itemAudio: () => ({ file: wav, projectDir: project.dir }), protocolAudio: async () => ({ ok: false, status: 404, reason: 'no recording' }) });
+      const handle = createAppRequestHandler({
+        appOrigin: APP_ORIGIN,
+        rendererRoot: path.join(root, 'none'),
+        itemAudio: () => ({ file: wav, projectDir: project.dir }),
+        protocolAudio: async () => ({ ok: false, status: 404, reason: 'no recording' }),
+      });
       const res = await handle(new Request(`${APP_ORIGIN}/item-audio/demo-01`));
       expect(res.status).toBe(403);
       expect(await res.text()).not.toContain('precious');
@@ -210,25 +238,41 @@ const HELPER_CASES: Array<[string, (root: string, project: string) => Promise<[s
   ['the project folder itself', async () => ['.', 'write'], 403],
   ['a sibling folder sharing the prefix (project-evil)', async (root) => [path.join(root, 'project-evil', 'x'), 'read'], 403],
   ['a missing file (read)', async () => ['nothing-here.wav', 'read'], 404],
-  ['a symlink inside pointing out (read)', async (root, project) => {
-    await writeFile(path.join(root, 'outside', 'secret'), 's');
-    await symlink(path.join(root, 'outside', 'secret'), path.join(project, 'link-out'));
-    return ['link-out', 'read'];
-  }, 403],
-  ['a symlink inside pointing inside (write)', async (_root, project) => {
-    await writeFile(path.join(project, 'real.txt'), 'x');
-    await symlink(path.join(project, 'real.txt'), path.join(project, 'link-in'));
-    return ['link-in', 'write'];
-  }, 403],
-  ['a dangling symlink (write)', async (_root, project) => {
-    await symlink('/nonexistent/aloud-target', path.join(project, 'dangling'));
-    return ['dangling', 'write'];
-  }, 403],
-  ['a new file below a linked folder (write)', async (root, project) => {
-    await mkdir(path.join(root, 'outside', 'dir'));
-    await symlink(path.join(root, 'outside', 'dir'), path.join(project, 'linked-dir'));
-    return [path.join('linked-dir', 'deeper', 'new.wav'), 'write'];
-  }, 403],
+  [
+    'a symlink inside pointing out (read)',
+    async (root, project) => {
+      await writeFile(path.join(root, 'outside', 'secret'), 's');
+      await symlink(path.join(root, 'outside', 'secret'), path.join(project, 'link-out'));
+      return ['link-out', 'read'];
+    },
+    403,
+  ],
+  [
+    'a symlink inside pointing inside (write)',
+    async (_root, project) => {
+      await writeFile(path.join(project, 'real.txt'), 'x');
+      await symlink(path.join(project, 'real.txt'), path.join(project, 'link-in'));
+      return ['link-in', 'write'];
+    },
+    403,
+  ],
+  [
+    'a dangling symlink (write)',
+    async (_root, project) => {
+      await symlink('/nonexistent/aloud-target', path.join(project, 'dangling'));
+      return ['dangling', 'write'];
+    },
+    403,
+  ],
+  [
+    'a new file below a linked folder (write)',
+    async (root, project) => {
+      await mkdir(path.join(root, 'outside', 'dir'));
+      await symlink(path.join(root, 'outside', 'dir'), path.join(project, 'linked-dir'));
+      return [path.join('linked-dir', 'deeper', 'new.wav'), 'write'];
+    },
+    403,
+  ],
 ];
 
 const helperCases: Array<HostileCase<null>> = HELPER_CASES.map(([what, arrange, status]) => ({

@@ -47,11 +47,18 @@ const projectQde = (codes: string): string =>
   `<?xml version="1.0" encoding="utf-8"?>\n<Project xmlns="urn:QDA-XML:project:1.0" name="p" origin="test"><CodeBook><Codes>${codes}</Codes></CodeBook></Project>\n`;
 
 // Zip bombs and a second project.qde
-add('a 3 MB .qdpx whose project.qde inflates to 3 GiB is refused in one line after about a MiB (it ran 81 s to 3.1 GB before)', async () => {
-  const bomb = zipOf([{ name: 'project.qde', data: zeroBomb(3072), deflated: true, size: 3 * 1024 ** 3 }]);
-  expect(bomb.length).toBeLessThan(4_000_000);
-  await codebookRefused('bomb.qdpx', bomb, /^aloud import: .*bomb\.qdpx: refused: "project\.qde" inflates more than 200 times its compressed size \(a zip bomb\)/);
-});
+add(
+  'a 3 MB .qdpx whose project.qde inflates to 3 GiB is refused in one line after about a MiB (it ran 81 s to 3.1 GB before)',
+  async () => {
+    const bomb = zipOf([{ name: 'project.qde', data: zeroBomb(3072), deflated: true, size: 3 * 1024 ** 3 }]);
+    expect(bomb.length).toBeLessThan(4_000_000);
+    await codebookRefused(
+      'bomb.qdpx',
+      bomb,
+      /^aloud import: .*bomb\.qdpx: refused: "project\.qde" inflates more than 200 times its compressed size \(a zip bomb\)/,
+    );
+  },
+);
 add('the same bomb given to validate is a problem found, not a crash', async () => {
   const { root } = await freshProject();
   const file = path.join(root, 'bomb.qdpx');
@@ -62,29 +69,64 @@ add('the same bomb given to validate is a problem found, not a crash', async () 
   expect(run.err).not.toMatch(/\n\s+at /);
 });
 add('a .qdpx with two project.qde entries is refused naming it (the last one was imported silently)', () =>
-  codebookRefused('two.qdpx', qdpx(['project.qde', projectQde(code(1, 'Doubts'))], ['project.qde', projectQde(code(2, 'Other'))]), /holds "project\.qde" twice/));
+  codebookRefused(
+    'two.qdpx',
+    qdpx(['project.qde', projectQde(code(1, 'Doubts'))], ['project.qde', projectQde(code(2, 'Other'))]),
+    /holds "project\.qde" twice/,
+  ),
+);
 
 // XML: declarations, depth, character references
 add('a codebook with a DOCTYPE and an external entity (file:///etc/passwd) is refused in one line', () =>
-  codebookRefused('ext.qdc', codebookXml(code(1, '&x;'), '<!DOCTYPE CodeBook [<!ENTITY x SYSTEM "file:///etc/passwd">]>\n'), /ext\.qdc:2: a <!DOCTYPE> declaration is refused/));
+  codebookRefused(
+    'ext.qdc',
+    codebookXml(code(1, '&x;'), '<!DOCTYPE CodeBook [<!ENTITY x SYSTEM "file:///etc/passwd">]>\n'),
+    /ext\.qdc:2: a <!DOCTYPE> declaration is refused/,
+  ),
+);
 add('a codebook with a parameter entity is refused in one line', () =>
-  codebookRefused('param.qdc', codebookXml(code(1, 'A'), '<!DOCTYPE CodeBook [<!ENTITY % p SYSTEM "http://example.invalid/x.dtd"> %p;]>\n'), /a <!DOCTYPE> declaration is refused/));
+  codebookRefused(
+    'param.qdc',
+    codebookXml(code(1, 'A'), '<!DOCTYPE CodeBook [<!ENTITY % p SYSTEM "http://example.invalid/x.dtd"> %p;]>\n'),
+    /a <!DOCTYPE> declaration is refused/,
+  ),
+);
 add('a codebook with a large (billion laughs) entity is refused in one line', () =>
-  codebookRefused('laughs.qdc', codebookXml(code(1, '&l9;'), `<!DOCTYPE CodeBook [<!ENTITY l0 "ha">${Array.from({ length: 9 }, (_, i) => `<!ENTITY l${i + 1} "${`&l${i};`.repeat(10)}">`).join('')}]>\n`), /a <!DOCTYPE> declaration is refused/));
+  codebookRefused(
+    'laughs.qdc',
+    codebookXml(
+      code(1, '&l9;'),
+      `<!DOCTYPE CodeBook [<!ENTITY l0 "ha">${Array.from({ length: 9 }, (_, i) => `<!ENTITY l${i + 1} "${`&l${i};`.repeat(10)}">`).join('')}]>\n`,
+    ),
+    /a <!DOCTYPE> declaration is refused/,
+  ),
+);
 add('a .qdpx whose project.qde declares a DOCTYPE is refused the same way', () =>
-  codebookRefused('doctype.qdpx', qdpx(['project.qde', projectQde(code(1, 'A')).replace('<Project', '<!DOCTYPE Project [<!ENTITY x "y">]>\n<Project')]), /a <!DOCTYPE> declaration is refused/));
+  codebookRefused(
+    'doctype.qdpx',
+    qdpx(['project.qde', projectQde(code(1, 'A')).replace('<Project', '<!DOCTYPE Project [<!ENTITY x "y">]>\n<Project')]),
+    /a <!DOCTYPE> declaration is refused/,
+  ),
+);
 add('codes nested 100 deep are refused in one line (a stack trace past 99 before)', () => {
   let nested = '';
   for (let i = 100; i >= 1; i--) nested = code(i, `c${i}`, nested);
   return codebookRefused('deep.qdc', codebookXml(nested), /elements nest more than 64 deep/);
 });
-add('A&#0;B in a code name is refused, not silently "AB"', () => codebookRefused('nul.qdc', codebookXml(code(1, 'A&#0;B')), /the character reference &#0; names no character XML allows/));
-add('a control character by reference (&#x1B;) is refused too', () => codebookRefused('esc.qdc', codebookXml(code(1, 'A&#x1B;B')), /&#x1B; names no character/));
+add('A&#0;B in a code name is refused, not silently "AB"', () =>
+  codebookRefused('nul.qdc', codebookXml(code(1, 'A&#0;B')), /the character reference &#0; names no character XML allows/),
+);
+add('a control character by reference (&#x1B;) is refused too', () =>
+  codebookRefused('esc.qdc', codebookXml(code(1, 'A&#x1B;B')), /&#x1B; names no character/),
+);
 
 // codebook.yaml: a deep parent chain, a huge file
 add('a 5,000-deep parent chain in codebook.yaml on export --format qdc is one line, not a stack overflow', async () => {
   const { project, root } = await freshProject();
-  const codes = Array.from({ length: 5000 }, (_, i) => `  - name: c${i}\n    definition: d\n${i > 0 ? `    parent: c${i - 1}\n` : ''}`).join('');
+  const codes = Array.from(
+    { length: 5000 },
+    (_, i) => `  - name: c${i}\n    definition: d\n${i > 0 ? `    parent: c${i - 1}\n` : ''}`,
+  ).join('');
   await writeFile(path.join(project.dir, 'codebook.yaml'), `codes:\n${codes}`);
   const run = await cli('export', '--project', project.dir, '--format', 'qdc', '--out', path.join(root, 'out.qdc'));
   await refusedInOneLine(run, /codebook.yaml:\d+: codes\[64\].parent: code "c64" is nested more than 64 levels deep under its parents/);
@@ -112,7 +154,9 @@ add('import --codings refuses a session log that is a link outside the project a
 
 add('a codings table past the row limit is refused in one line before any row is checked', () => {
   const rows = Array.from({ length: 11 }, (_, i) => `demo-01,ana,u0,coder-${i},Doubts`);
-  expect(() => parseCodingsCsv(`item,annotator,unit,coder,code\n${rows.join('\n')}\n`, 'big.csv', 10)).toThrow(/11 rows are more than one codings import takes \(at most 10\); split the table/);
+  expect(() => parseCodingsCsv(`item,annotator,unit,coder,code\n${rows.join('\n')}\n`, 'big.csv', 10)).toThrow(
+    /11 rows are more than one codings import takes \(at most 10\); split the table/,
+  );
   expect(MAX_CODINGS_ROWS).toBe(1_000_000);
 });
 
@@ -134,4 +178,9 @@ add('a codings table of more coders than one import takes (200,000 "coders", a s
   expect(parseCodingsCsv(`item,annotator,unit,coder,code\n${many.join('\n')}\n`, 'team.csv')).toHaveLength(5_000);
 });
 
-export const qdaFilesGroup = hostileGroup<null>({ surface: 'imports', area: 'REFI-QDA files, XML and codebooks', setup: () => null, cases });
+export const qdaFilesGroup = hostileGroup<null>({
+  surface: 'imports',
+  area: 'REFI-QDA files, XML and codebooks',
+  setup: () => null,
+  cases,
+});

@@ -67,7 +67,11 @@ for (const command of COMMANDS) {
       name: `${command}: a float WAV holding ${what} is refused, not ingested as silence`,
       async run(ctx) {
         const file = await write(ctx, floatWav([0, 0.1, value, 0.1]));
-        expectOneLineRefusal(await runOn(ctx, command, file), file, new RegExp(`is ${what === 'NaN' ? 'NaN' : 'infinite'}: the audio is damaged`));
+        expectOneLineRefusal(
+          await runOn(ctx, command, file),
+          file,
+          new RegExp(`is ${what === 'NaN' ? 'NaN' : 'infinite'}: the audio is damaged`),
+        );
       },
     });
   }

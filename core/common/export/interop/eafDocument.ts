@@ -17,16 +17,20 @@ export interface EafHeader {
 }
 
 const STANDARD_CONSTRAINTS: ReadonlyArray<readonly [string, string]> = [
-  ['Time_Subdivision', 'Time subdivision of parent annotation\'s time interval, no time gaps allowed within this interval'],
+  ['Time_Subdivision', "Time subdivision of parent annotation's time interval, no time gaps allowed within this interval"],
   ['Symbolic_Subdivision', 'Symbolic subdivision of a parent annotation. Annotations refering to the same parent are ordered'],
   ['Symbolic_Association', '1-1 association with a parent annotation'],
-  ['Included_In', 'Time alignable annotations within the parent annotation\'s time interval, gaps are allowed'],
+  ['Included_In', "Time alignable annotations within the parent annotation's time interval, gaps are allowed"],
 ];
 
 /** The spans of a tier as ELAN holds them: instants last until the next one of the tier, at most EAF_INSTANT_MS. */
 export function eafSpansOf(tier: TimelineTier, durationMs: number): TimedSpan[] {
   if (tier.kind === 'interval') return tier.spans;
-  return tier.points.map((p, i) => ({ t0_ms: p.t_ms, t1_ms: Math.min(p.t_ms + EAF_INSTANT_MS, tier.points[i + 1]?.t_ms ?? durationMs, durationMs), text: p.text }));
+  return tier.points.map((p, i) => ({
+    t0_ms: p.t_ms,
+    t1_ms: Math.min(p.t_ms + EAF_INSTANT_MS, tier.points[i + 1]?.t_ms ?? durationMs, durationMs),
+    text: p.text,
+  }));
 }
 
 /**
@@ -53,7 +57,9 @@ export function eafDocument(timeline: ItemTimeline, header: EafHeader): string {
   const lines: string[] = [];
   for (const { tier, spans } of tierSpans) {
     const type = tier.parent ? 'association' : tier.name === 'label acts' ? 'label' : 'text';
-    lines.push(`  <TIER${xmlAttributes({ LINGUISTIC_TYPE_REF: type, PARENT_REF: tier.parent, PARTICIPANT: timeline.annotator, ANNOTATOR: timeline.annotator, TIER_ID: tier.name })}>`);
+    lines.push(
+      `  <TIER${xmlAttributes({ LINGUISTIC_TYPE_REF: type, PARENT_REF: tier.parent, PARTICIPANT: timeline.annotator, ANNOTATOR: timeline.annotator, TIER_ID: tier.name })}>`,
+    );
     const ids: string[] = [];
     const parentSpans = tier.parent ? tierSpans.find((t) => t.tier.name === tier.parent)!.spans : [];
     const parentIds = tier.parent ? annotationIds.get(tier.parent)! : [];
@@ -64,13 +70,18 @@ export function eafDocument(timeline: ItemTimeline, header: EafHeader): string {
       if (tier.parent) {
         // the parent's annotation over the same span (points of a child tier are the parent's, one to one)
         const at = tier.kind === 'point' ? i : parentSpans.findIndex((p) => p.t0_ms === s.t0_ms && p.t1_ms === s.t1_ms);
-        if (at < 0 || parentIds[at] === undefined) throw new RangeError(`tier "${tier.name}": annotation ${i + 1} has no annotation of "${tier.parent}" over ${s.t0_ms}–${s.t1_ms} ms`);
+        if (at < 0 || parentIds[at] === undefined)
+          throw new RangeError(
+            `tier "${tier.name}": annotation ${i + 1} has no annotation of "${tier.parent}" over ${s.t0_ms}–${s.t1_ms} ms`,
+          );
         lines.push(`      <REF_ANNOTATION${xmlAttributes({ ANNOTATION_ID: id, ANNOTATION_REF: parentIds[at] })}>`);
         lines.push(`        <ANNOTATION_VALUE>${escapeXmlText(s.text)}</ANNOTATION_VALUE>`);
         lines.push('      </REF_ANNOTATION>');
       } else {
         const cve = type === 'label' ? cveIds.get(s.text) : undefined;
-        lines.push(`      <ALIGNABLE_ANNOTATION${xmlAttributes({ ANNOTATION_ID: id, TIME_SLOT_REF1: slotIds.get(s.t0_ms), TIME_SLOT_REF2: slotIds.get(s.t1_ms), CVE_REF: cve })}>`);
+        lines.push(
+          `      <ALIGNABLE_ANNOTATION${xmlAttributes({ ANNOTATION_ID: id, TIME_SLOT_REF1: slotIds.get(s.t0_ms), TIME_SLOT_REF2: slotIds.get(s.t1_ms), CVE_REF: cve })}>`,
+        );
         lines.push(`        <ANNOTATION_VALUE>${escapeXmlText(s.text)}</ANNOTATION_VALUE>`);
         lines.push('      </ALIGNABLE_ANNOTATION>');
       }
@@ -96,10 +107,15 @@ export function eafDocument(timeline: ItemTimeline, header: EafHeader): string {
     `  <LINGUISTIC_TYPE${xmlAttributes({ CONTROLLED_VOCABULARY_REF: 'labels', GRAPHIC_REFERENCES: false, LINGUISTIC_TYPE_ID: 'label', TIME_ALIGNABLE: true })}/>`,
     `  <LINGUISTIC_TYPE${xmlAttributes({ CONSTRAINTS: 'Symbolic_Association', GRAPHIC_REFERENCES: false, LINGUISTIC_TYPE_ID: 'association', TIME_ALIGNABLE: false })}/>`,
     `  <LANGUAGE${xmlAttributes({ LANG_DEF: 'http://cdb.iso.org/lg/CDB-00130975-001', LANG_ID: 'und', LANG_LABEL: 'undetermined (und)' })}/>`,
-    ...STANDARD_CONSTRAINTS.map(([stereotype, description]) => `  <CONSTRAINT${xmlAttributes({ DESCRIPTION: description, STEREOTYPE: stereotype })}/>`),
+    ...STANDARD_CONSTRAINTS.map(
+      ([stereotype, description]) => `  <CONSTRAINT${xmlAttributes({ DESCRIPTION: description, STEREOTYPE: stereotype })}/>`,
+    ),
     `  <CONTROLLED_VOCABULARY${xmlAttributes({ CV_ID: 'labels' })}>`,
     `    <DESCRIPTION LANG_REF="und">The project's labels (aloud.yaml schema.labels)</DESCRIPTION>`,
-    ...timeline.labels.map((label) => `    <CV_ENTRY_ML${xmlAttributes({ CVE_ID: cveIds.get(label) })}><CVE_VALUE LANG_REF="und">${escapeXmlText(label)}</CVE_VALUE></CV_ENTRY_ML>`),
+    ...timeline.labels.map(
+      (label) =>
+        `    <CV_ENTRY_ML${xmlAttributes({ CVE_ID: cveIds.get(label) })}><CVE_VALUE LANG_REF="und">${escapeXmlText(label)}</CVE_VALUE></CV_ENTRY_ML>`,
+    ),
     '  </CONTROLLED_VOCABULARY>',
     '</ANNOTATION_DOCUMENT>',
     '',

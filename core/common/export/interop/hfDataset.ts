@@ -20,7 +20,8 @@ type SchemaNode = Record<string, unknown>;
  */
 export function hfColumns(schema: SchemaNode = exportRecordJsonSchemas[EXPORT_SCHEMA_VERSION]!): HfColumn[] {
   const defs = (schema.$defs ?? {}) as Record<string, SchemaNode>;
-  const resolve = (node: SchemaNode): SchemaNode => (typeof node.$ref === 'string' ? resolve(defs[node.$ref.replace('#/$defs/', '')]!) : node);
+  const resolve = (node: SchemaNode): SchemaNode =>
+    typeof node.$ref === 'string' ? resolve(defs[node.$ref.replace('#/$defs/', '')]!) : node;
   const columns: HfColumn[] = [{ name: 'file_name', path: [], type: 'string' }];
   const walk = (node: SchemaNode, path: string[]): void => {
     for (const [key, raw] of Object.entries((node.properties ?? {}) as Record<string, SchemaNode>)) {
@@ -101,7 +102,10 @@ const yamlString = (s: string): string => JSON.stringify(s);
 const quoted = (terms: readonly string[]): string => terms.map((f) => `"${f}"`).join(', ');
 
 /** The lists each category counted, per language, as a methods section states them. */
-function hesitationMethods(languages: readonly string[], configured: Readonly<Record<string, Partial<HesitationLists>>> | undefined): string {
+function hesitationMethods(
+  languages: readonly string[],
+  configured: Readonly<Record<string, Partial<HesitationLists>>> | undefined,
+): string {
   return languages
     .map((language) => {
       const lists = hesitationListsFor(language, configured);
@@ -118,7 +122,12 @@ function hesitationMethods(languages: readonly string[], configured: Readonly<Re
 export function datasetCard(input: DatasetCardInput): string {
   // the features are the Parquet file's columns, in its order (the default config reads that file)
   const features = input.columns.flatMap((c) => [`  - name: ${c.name}`, `    dtype: ${c.type === 'json' ? 'string' : c.type}`]);
-  const models = input.models.length === 0 ? 'no speech model (nothing was transcribed)' : input.models.map((m) => `${m.name} (sha256 ${m.sha256 ?? 'unknown'}${m.whisper_cpp ? `, whisper.cpp ${m.whisper_cpp}` : ''})`).join('; ');
+  const models =
+    input.models.length === 0
+      ? 'no speech model (nothing was transcribed)'
+      : input.models
+          .map((m) => `${m.name} (sha256 ${m.sha256 ?? 'unknown'}${m.whisper_cpp ? `, whisper.cpp ${m.whisper_cpp}` : ''})`)
+          .join('; ');
   const scripted = input.models.some((m) => m.sha256?.startsWith('scripted:'));
   const t = input.thinkaloud;
   return [
@@ -161,7 +170,11 @@ export function datasetCard(input: DatasetCardInput): string {
     '- `audio/<annotator>/<item>.wav`: the recordings (16 kHz mono 16-bit PCM), names encoded as Aloud stores them;',
     '- `metadata.jsonl`: one row per recording, keyed by `file_name` (the `audiofolder` layout: `load_dataset("audiofolder", data_dir=...)` gives the same rows with an `audio` column);',
     `- \`${input.parquetFile}\`: the same rows as Parquet, the \`default\` config above (\`load_dataset(".")\` or \`load_dataset("parquet", data_files=...)\`); \`file_name\` is the recording's path.`,
-    ...(input.goldFile ? [`- \`${input.goldFile}\`: the gold split, one row per item: \`gold_label\`, \`gold_source\` (unanimous, majority, adjudicated, model, unresolved), the annotators' labels and the lead's decision (\`load_dataset("json", data_files=...)\`).`] : []),
+    ...(input.goldFile
+      ? [
+          `- \`${input.goldFile}\`: the gold split, one row per item: \`gold_label\`, \`gold_source\` (unanimous, majority, adjudicated, model, unresolved), the annotators' labels and the lead's decision (\`load_dataset("json", data_files=...)\`).`,
+        ]
+      : []),
     '',
     `Columns: every field of Aloud's export record (schema version ${EXPORT_SCHEMA_VERSION}, as \`schema_version\` in every row), a nested object's fields named with \`_\` (\`audio_path\`,`,
     '`signals_pauses_count`), lists and maps (`segments`, `label_history`, `commitments`, `signals_fillers_by_term`, …) as JSON text.',
@@ -169,14 +182,14 @@ export function datasetCard(input: DatasetCardInput): string {
     '',
     '## Methods',
     '',
-    `Annotators spoke their reasoning while labelling; audio was recorded per item and transcribed on the annotator's computer by ${models}.${scripted ? ' The transcripts are SCRIPTED (test or demo data), not speech recognition.' : ''} `
-      + `The transcript is verbatim (\`transcript\`); reviewers' corrections are a separate layer (\`transcript_corrected\`, \`corrections\`). `
-      + `Labels were committed from fixed spoken phrases by a deterministic rule parser (version ${input.parserVersions.length > 0 ? input.parserVersions.join(', ') : 'none recorded'}; the last commitment wins), or by key or click. `
-      + '`blind_label` is the first label act of the item, given before any change and before the model\'s reasoning was shown; `final_label` is the last label act, `label_source` says how it was given, `label_history` lists every act in order. '
-      + `Hesitation signals are arithmetic: fillers (\`signals_filler_count\`, the legacy single list) are the words or phrases ${quoted(t.fillers)} counted in the verbatim transcript; `
-      + `by category, in the transcript's language (\`signals_hesitation_language\`), ${hesitationMethods(input.languages, t.hesitation)}, each with context rules (e.g. \`like\` as a verb, "what kind of", German \`um\` before a time are not counted), and \`signals_repetition_count\` counts a word said again at once; `
-      + `a pause is a run of 20 ms frames below ${t.silence_threshold_dbfs} dBFS of at least ${t.min_pause_ms} ms between speech (a long pause at least ${t.long_pause_ms} ms); `
-      + `silent chunks are ${t.chunk_seconds} s chunks below the same threshold; \`signals_vad_*\` are the same pauses by voice activity (Silero VAD), when it ran.`,
+    `Annotators spoke their reasoning while labelling; audio was recorded per item and transcribed on the annotator's computer by ${models}.${scripted ? ' The transcripts are SCRIPTED (test or demo data), not speech recognition.' : ''} ` +
+      `The transcript is verbatim (\`transcript\`); reviewers' corrections are a separate layer (\`transcript_corrected\`, \`corrections\`). ` +
+      `Labels were committed from fixed spoken phrases by a deterministic rule parser (version ${input.parserVersions.length > 0 ? input.parserVersions.join(', ') : 'none recorded'}; the last commitment wins), or by key or click. ` +
+      "`blind_label` is the first label act of the item, given before any change and before the model's reasoning was shown; `final_label` is the last label act, `label_source` says how it was given, `label_history` lists every act in order. " +
+      `Hesitation signals are arithmetic: fillers (\`signals_filler_count\`, the legacy single list) are the words or phrases ${quoted(t.fillers)} counted in the verbatim transcript; ` +
+      `by category, in the transcript's language (\`signals_hesitation_language\`), ${hesitationMethods(input.languages, t.hesitation)}, each with context rules (e.g. \`like\` as a verb, "what kind of", German \`um\` before a time are not counted), and \`signals_repetition_count\` counts a word said again at once; ` +
+      `a pause is a run of 20 ms frames below ${t.silence_threshold_dbfs} dBFS of at least ${t.min_pause_ms} ms between speech (a long pause at least ${t.long_pause_ms} ms); ` +
+      `silent chunks are ${t.chunk_seconds} s chunks below the same threshold; \`signals_vad_*\` are the same pauses by voice activity (Silero VAD), when it ran.`,
     '',
   ].join('\n');
 }

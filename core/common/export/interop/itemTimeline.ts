@@ -94,7 +94,11 @@ export function buildItemTimeline(input: ItemTimelineInput): ItemTimeline {
   const at = (offset: number): number => timeAtOffset(joined.spans, offset) ?? 0;
 
   const byUtterance = groupByUtterance(segments);
-  const utterances = [...byUtterance.entries()].map(([, segs]) => ({ t0_ms: Math.min(...segs.map((s) => s.t0_ms)), t1_ms: Math.max(...segs.map((s) => s.t1_ms)), text: joinSegments(segs).text }));
+  const utterances = [...byUtterance.entries()].map(([, segs]) => ({
+    t0_ms: Math.min(...segs.map((s) => s.t0_ms)),
+    t1_ms: Math.max(...segs.map((s) => s.t1_ms)),
+    text: joinSegments(segs).text,
+  }));
 
   const corrected: TimedSpan[] = [];
   if (record.corrections.length > 0) {
@@ -111,21 +115,43 @@ export function buildItemTimeline(input: ItemTimelineInput): ItemTimeline {
     return { t0_ms: Math.min(at(span.start), t1), t1_ms: t1, text: c.quote };
   });
 
-  const acts = inTimeOrder(record.label_history.map((a) => ({ t: a.audio_ms ?? audioMsAtClock(a.at, input.recordings, duration), label: a.label, source: `${a.source} at ${a.at}${a.quote === null ? '' : `: "${a.quote}"`}` })));
-  const actTimes = distinctInstants(acts.map((a) => a.t), duration);
+  const acts = inTimeOrder(
+    record.label_history.map((a) => ({
+      t: a.audio_ms ?? audioMsAtClock(a.at, input.recordings, duration),
+      label: a.label,
+      source: `${a.source} at ${a.at}${a.quote === null ? '' : `: "${a.quote}"`}`,
+    })),
+  );
+  const actTimes = distinctInstants(
+    acts.map((a) => a.t),
+    duration,
+  );
 
   const pauseText = (p: { t0_ms: number; t1_ms: number }): string => {
     const ms = Math.round(p.t1_ms - p.t0_ms);
     return `${ms >= input.longPauseMs ? 'long pause' : 'pause'} ${ms} ms`;
   };
   const transcript = record.transcript ?? '';
-  const heard = (span: { start: number; end: number }): TimedSpan => ({ t0_ms: at(span.start), t1_ms: at(span.end), text: transcript.slice(span.start, span.end) });
+  const heard = (span: { start: number; end: number }): TimedSpan => ({
+    t0_ms: at(span.start),
+    t1_ms: at(span.end),
+    text: transcript.slice(span.start, span.end),
+  });
   const hesitations = fillerOccurrences(transcript, input.fillers).map(heard);
   const byCategory = hesitationOccurrences(transcript, input.hesitation);
-  const categoryTiers = CATEGORY_TIERS.map(([category, name]): TimelineTier => ({ name, kind: 'interval', spans: layIntervals(byCategory.filter((o) => o.category === category).map(heard), duration) }));
+  const categoryTiers = CATEGORY_TIERS.map(([category, name]): TimelineTier => ({
+    name,
+    kind: 'interval',
+    spans: layIntervals(byCategory.filter((o) => o.category === category).map(heard), duration),
+  }));
 
-  const cues = inTimeOrder(record.keep_talking_cues.map((c) => ({ t: c.audio_ms, text: `keep talking (after ${c.silence_ms} ms of silence)` })));
-  const cueTimes = distinctInstants(cues.map((c) => c.t), duration);
+  const cues = inTimeOrder(
+    record.keep_talking_cues.map((c) => ({ t: c.audio_ms, text: `keep talking (after ${c.silence_ms} ms of silence)` })),
+  );
+  const cueTimes = distinctInstants(
+    cues.map((c) => c.t),
+    duration,
+  );
 
   const { steps, judgments } = modelStepSpans(record, input.reasoningShownAudioMs, duration);
 
@@ -135,9 +161,28 @@ export function buildItemTimeline(input: ItemTimelineInput): ItemTimeline {
     { name: 'corrected', kind: 'interval', spans: layIntervals(corrected, duration) },
     { name: 'commit phrases', kind: 'interval', spans: layIntervals(phrases, duration) },
     { name: 'label acts', kind: 'point', points: acts.map((a, i) => ({ t_ms: actTimes[i]!, text: a.label })) },
-    { name: 'label act sources', kind: 'point', parent: 'label acts', points: acts.map((a, i) => ({ t_ms: actTimes[i]!, text: a.source })) },
-    { name: 'pauses (energy)', kind: 'interval', spans: layIntervals((input.energyPauses ?? []).map((p) => ({ ...p, text: pauseText(p) })), duration) },
-    { name: 'pauses (VAD)', kind: 'interval', spans: layIntervals((input.vadPauses ?? []).map((p) => ({ ...p, text: pauseText(p) })), duration) },
+    {
+      name: 'label act sources',
+      kind: 'point',
+      parent: 'label acts',
+      points: acts.map((a, i) => ({ t_ms: actTimes[i]!, text: a.source })),
+    },
+    {
+      name: 'pauses (energy)',
+      kind: 'interval',
+      spans: layIntervals(
+        (input.energyPauses ?? []).map((p) => ({ ...p, text: pauseText(p) })),
+        duration,
+      ),
+    },
+    {
+      name: 'pauses (VAD)',
+      kind: 'interval',
+      spans: layIntervals(
+        (input.vadPauses ?? []).map((p) => ({ ...p, text: pauseText(p) })),
+        duration,
+      ),
+    },
     { name: 'hesitations', kind: 'interval', spans: layIntervals(hesitations, duration) },
     ...categoryTiers,
     { name: 'keep-talking cues', kind: 'point', points: cues.map((c, i) => ({ t_ms: cueTimes[i]!, text: c.text })) },
@@ -150,7 +195,10 @@ export function buildItemTimeline(input: ItemTimelineInput): ItemTimeline {
 
 /** Sorted by time, ties in their given order. */
 function inTimeOrder<T extends { t: number }>(points: readonly T[]): T[] {
-  return points.map((p, i) => ({ p, i })).sort((a, b) => a.p.t - b.p.t || a.i - b.i).map(({ p }) => p);
+  return points
+    .map((p, i) => ({ p, i }))
+    .sort((a, b) => a.p.t - b.p.t || a.i - b.i)
+    .map(({ p }) => p);
 }
 
 function groupByUtterance(segments: readonly ExportSegmentV2[]): Map<number, ExportSegmentV2[]> {
@@ -257,7 +305,11 @@ function judgmentText(j: StepJudgmentRecord): string {
  * The model's steps side by side over the audio recorded after the reasoning was shown (the whole audio when
  * nothing was recorded after, or it was never shown), and with each step every judgment of it in log order.
  */
-function modelStepSpans(record: ExportRecord, shownAudioMs: number | null, duration: number): { steps: TimedSpan[]; judgments: TimedSpan[] } {
+function modelStepSpans(
+  record: ExportRecord,
+  shownAudioMs: number | null,
+  duration: number,
+): { steps: TimedSpan[]; judgments: TimedSpan[] } {
   const steps = record.model_reasoning?.steps ?? [];
   if (steps.length === 0) return { steps: [], judgments: [] };
   let from = shownAudioMs === null ? 0 : Math.round(shownAudioMs);
@@ -267,7 +319,11 @@ function modelStepSpans(record: ExportRecord, shownAudioMs: number | null, durat
     return { steps: [{ t0_ms: 0, t1_ms: duration, text }], judgments: [] };
   }
   const width = (duration - from) / steps.length;
-  const spans = steps.map((text, i) => ({ t0_ms: from + Math.round(i * width), t1_ms: i === steps.length - 1 ? duration : from + Math.round((i + 1) * width), text: `${i + 1}. ${text}` }));
+  const spans = steps.map((text, i) => ({
+    t0_ms: from + Math.round(i * width),
+    t1_ms: i === steps.length - 1 ? duration : from + Math.round((i + 1) * width),
+    text: `${i + 1}. ${text}`,
+  }));
   const judgments: TimedSpan[] = [];
   spans.forEach((span, i) => {
     const own = record.step_judgments.filter((j) => j.index === i + 1);

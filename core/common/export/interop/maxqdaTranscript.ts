@@ -22,6 +22,8 @@ export function maxqdaTranscript(segments: readonly ExportSegmentV2[], speaker: 
     else takes.push([s]);
   }
   const name = speaker.replace(/\s+/gu, ' ').trim();
-  const paragraphs = takes.map((take) => `${name}\r\n${take.map((s) => `${paragraphTimestamp(s.t0_ms)} - ${s.text.replace(/\s+/gu, ' ').trim()}`).join(' ')}`);
+  const paragraphs = takes.map(
+    (take) => `${name}\r\n${take.map((s) => `${paragraphTimestamp(s.t0_ms)} - ${s.text.replace(/\s+/gu, ' ').trim()}`).join(' ')}`,
+  );
   return `\ufeff${paragraphs.join('\r\n\r\n')}\r\n`;
 }

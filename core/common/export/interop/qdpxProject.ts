@@ -44,24 +44,39 @@ const VARIABLES: readonly QdaVariable[] = [
   { name: 'annotator', type: 'Text', description: 'whose think-aloud this is' },
   { name: 'item_id', type: 'Text', description: 'the project item (recordings only)' },
   { name: 'final_label', type: 'Text', description: 'the last label act of the item (recordings only)' },
-  { name: 'blind_label', type: 'Text', description: 'the first label act, before any change or the model\'s reasoning (recordings only)' },
-  { name: 'label_source', type: 'Text', description: 'how the final label was given: voice, click, key, correction or room (recordings only)' },
-  { name: 'filler_count', type: 'Integer', description: 'fillers heard (the legacy single list, aloud.yaml thinkaloud.fillers); on a case, over all its recordings' },
-  { name: 'filled_pause_count', type: 'Integer', description: 'filled pauses (um, uh, äh) of the transcript\'s language; on a case, the sum' },
+  { name: 'blind_label', type: 'Text', description: "the first label act, before any change or the model's reasoning (recordings only)" },
+  {
+    name: 'label_source',
+    type: 'Text',
+    description: 'how the final label was given: voice, click, key, correction or room (recordings only)',
+  },
+  {
+    name: 'filler_count',
+    type: 'Integer',
+    description: 'fillers heard (the legacy single list, aloud.yaml thinkaloud.fillers); on a case, over all its recordings',
+  },
+  {
+    name: 'filled_pause_count',
+    type: 'Integer',
+    description: "filled pauses (um, uh, äh) of the transcript's language; on a case, the sum",
+  },
   { name: 'hedge_count', type: 'Integer', description: 'hedges (maybe, I think, vielleicht); on a case, the sum' },
   { name: 'repetition_count', type: 'Integer', description: 'words said again at once ("I, I"); on a case, the sum' },
   { name: 'editing_term_count', type: 'Integer', description: 'editing terms (no wait, I mean, ich meine); on a case, the sum' },
   { name: 'hesitation_language', type: 'Text', description: 'the language whose hesitation lists counted (recordings only)' },
   { name: 'pause_count', type: 'Integer', description: 'energy pauses of at least min_pause_ms between speech; on a case, the sum' },
   { name: 'long_pause_count', type: 'Integer', description: 'energy pauses of at least long_pause_ms; on a case, the sum' },
-  { name: 'vad_pause_count', type: 'Integer', description: 'voice-activity (Silero VAD) pauses, when the VAD ran; on a case, the sum over those' },
+  {
+    name: 'vad_pause_count',
+    type: 'Integer',
+    description: 'voice-activity (Silero VAD) pauses, when the VAD ran; on a case, the sum over those',
+  },
   { name: 'model', type: 'Text', description: 'the whisper model that transcribed it (on a case: every model, comma separated)' },
   { name: 'items_recorded', type: 'Integer', description: 'recordings of the case' },
   { name: 'items_with_final_label', type: 'Integer', description: 'items of the case with a final label' },
 ];
 
 type VariableValues = Partial<Record<string, string | number | null>>;
-
 
 const internal = (guid: string, ext: string): string => `internal://${guid}.${ext}`;
 
@@ -76,12 +91,16 @@ export function qdpxProject(input: QdpxInput): { xml: string; files: QdpxSourceF
   const files: QdpxSourceFile[] = [];
   const annotators = [...new Set(input.records.map((r) => r.annotator))];
   // coders are users too: their codings name them as creatingUser
-  const coders = [...new Set(input.records.flatMap((r) => r.codings?.coders.map((c) => c.coder) ?? []))].filter((c) => !annotators.includes(c));
+  const coders = [...new Set(input.records.flatMap((r) => r.codings?.coders.map((c) => c.coder) ?? []))].filter(
+    (c) => !annotators.includes(c),
+  );
   const userGuid = new Map([...annotators, ...coders].map((a) => [a, guidOf(`user:${a}`)]));
   const codeDefs = codebookCodes(input);
   const codebookGuid = codebookGuids(codeDefs, guidOf);
   const notes: string[] = [];
-  const labelNames = [...new Set([...input.labels.map((l) => l.name), ...input.records.flatMap((r) => r.label_history.map((h) => h.label))])];
+  const labelNames = [
+    ...new Set([...input.labels.map((l) => l.name), ...input.records.flatMap((r) => r.label_history.map((h) => h.label))]),
+  ];
   const codeGuid = new Map(labelNames.map((l) => [l, guidOf(`code:label:${l}`)]));
   const variableGuid = new Map(VARIABLES.map((v) => [v.name, guidOf(`variable:${v.name}`)]));
   const out: string[] = [];
@@ -90,23 +109,45 @@ export function qdpxProject(input: QdpxInput): { xml: string; files: QdpxSourceF
     VARIABLES.flatMap((v) => {
       const value = values[v.name];
       if (value === undefined || value === null) return [];
-      const element = v.type === 'Integer' ? `<IntegerValue>${value}</IntegerValue>` : `<TextValue>${escapeXmlText(String(value))}</TextValue>`;
+      const element =
+        v.type === 'Integer' ? `<IntegerValue>${value}</IntegerValue>` : `<TextValue>${escapeXmlText(String(value))}</TextValue>`;
       return [`${indent}<VariableValue><VariableRef${xmlAttributes({ targetGUID: variableGuid.get(v.name) })}/>${element}</VariableValue>`];
     });
 
   out.push('<?xml version="1.0" encoding="UTF-8"?>');
-  out.push(`<Project${xmlAttributes({ xmlns: QDA_PROJECT_NAMESPACE, name: input.project, origin: `Aloud ${input.appVersion}`, creationDateTime: input.createdAt })}>`);
-  out.push('  <Users>', ...[...annotators, ...coders].map((a) => `    <User${xmlAttributes({ guid: userGuid.get(a), name: a })}/>`), '  </Users>');
+  out.push(
+    `<Project${xmlAttributes({ xmlns: QDA_PROJECT_NAMESPACE, name: input.project, origin: `Aloud ${input.appVersion}`, creationDateTime: input.createdAt })}>`,
+  );
+  out.push(
+    '  <Users>',
+    ...[...annotators, ...coders].map((a) => `    <User${xmlAttributes({ guid: userGuid.get(a), name: a })}/>`),
+    '  </Users>',
+  );
   out.push('  <CodeBook>', '    <Codes>');
   for (const label of labelNames) {
     const def = input.labels.find((l) => l.name === label);
-    const synonyms = def ? Object.entries(def.synonyms).map(([lang, words]) => `${lang}: ${words.join(', ')}`).join('; ') : '';
-    const description = def ? `Label of the project's schema${synonyms ? ` (synonyms ${synonyms})` : ''}` : 'A label in the sessions that the project\'s schema no longer has';
-    out.push(`      <Code${xmlAttributes({ guid: codeGuid.get(label), name: label, isCodable: true })}><Description>${escapeXmlText(description)}</Description></Code>`);
+    const synonyms = def
+      ? Object.entries(def.synonyms)
+          .map(([lang, words]) => `${lang}: ${words.join(', ')}`)
+          .join('; ')
+      : '';
+    const description = def
+      ? `Label of the project's schema${synonyms ? ` (synonyms ${synonyms})` : ''}`
+      : "A label in the sessions that the project's schema no longer has";
+    out.push(
+      `      <Code${xmlAttributes({ guid: codeGuid.get(label), name: label, isCodable: true })}><Description>${escapeXmlText(description)}</Description></Code>`,
+    );
   }
   out.push(...codebookTree(codeDefs, codebookGuid, '      '));
   out.push('    </Codes>', '  </CodeBook>');
-  out.push('  <Variables>', ...VARIABLES.map((v) => `    <Variable${xmlAttributes({ guid: variableGuid.get(v.name), name: v.name, typeOfVariable: v.type })}><Description>${escapeXmlText(v.description)}</Description></Variable>`), '  </Variables>');
+  out.push(
+    '  <Variables>',
+    ...VARIABLES.map(
+      (v) =>
+        `    <Variable${xmlAttributes({ guid: variableGuid.get(v.name), name: v.name, typeOfVariable: v.type })}><Description>${escapeXmlText(v.description)}</Description></Variable>`,
+    ),
+    '  </Variables>',
+  );
 
   const recorded = input.records.filter((r) => r.audio !== null);
   const sourceGuid = (r: ExportRecord): string => guidOf(`audio:${r.annotator}:${r.item_id}`);
@@ -146,7 +187,9 @@ export function qdpxProject(input: QdpxInput): { xml: string; files: QdpxSourceF
   for (const item of input.items) {
     const guid = guidOf(`text:${item.id}`);
     files.push({ path: `Sources/${guid}.txt`, content: { text: item.text } });
-    out.push(`    <TextSource${xmlAttributes({ guid, name: item.id, plainTextPath: internal(guid, 'txt'), creationDateTime: input.createdAt })}>`);
+    out.push(
+      `    <TextSource${xmlAttributes({ guid, name: item.id, plainTextPath: internal(guid, 'txt'), creationDateTime: input.createdAt })}>`,
+    );
     if (item.context !== undefined) out.push(`      <Description>${escapeXmlText(`In reply to: ${item.context}`)}</Description>`);
     out.push(...variableValues({ item_id: item.id }, '      '), '    </TextSource>');
   }
@@ -154,9 +197,16 @@ export function qdpxProject(input: QdpxInput): { xml: string; files: QdpxSourceF
     const guid = sourceGuid(r);
     const user = userGuid.get(r.annotator);
     files.push({ path: `Sources/${guid}.wav`, content: { wav: r.audio!.path } });
-    out.push(`    <AudioSource${xmlAttributes({ guid, name: `${r.annotator} / ${r.item_id}`, path: internal(guid, 'wav'), creatingUser: user, creationDateTime: r.started_at ?? input.createdAt })}>`);
-    out.push(`      <Description>${escapeXmlText(`${r.annotator} thinking aloud on item ${r.item_id} (${r.audio!.duration_ms} ms, sha256 ${r.audio!.sha256 ?? 'unknown'})`)}</Description>`);
-    if (r.transcript !== null) out.push(...transcriptElement(r, guidOf, codeGuid, user, files, { codes: codebookGuid, users: userGuid, notes, createdAt: input.createdAt }));
+    out.push(
+      `    <AudioSource${xmlAttributes({ guid, name: `${r.annotator} / ${r.item_id}`, path: internal(guid, 'wav'), creatingUser: user, creationDateTime: r.started_at ?? input.createdAt })}>`,
+    );
+    out.push(
+      `      <Description>${escapeXmlText(`${r.annotator} thinking aloud on item ${r.item_id} (${r.audio!.duration_ms} ms, sha256 ${r.audio!.sha256 ?? 'unknown'})`)}</Description>`,
+    );
+    if (r.transcript !== null)
+      out.push(
+        ...transcriptElement(r, guidOf, codeGuid, user, files, { codes: codebookGuid, users: userGuid, notes, createdAt: input.createdAt }),
+      );
     out.push(
       ...variableValues(
         {
@@ -183,7 +233,9 @@ export function qdpxProject(input: QdpxInput): { xml: string; files: QdpxSourceF
   }
   out.push('  </Sources>');
   if (notes.length > 0) out.push('  <Notes>', ...notes, '  </Notes>');
-  out.push(`  <Description>${escapeXmlText(`Exported by Aloud ${input.appVersion} at ${input.createdAt}: think-aloud recordings with verbatim transcripts; commit phrases coded with their label${codeDefs.length > 0 ? `; the protocols' units coded with the codebook${input.codebook ? ` (version ${input.codebook.version})` : ''} by their coders` : ''}.${input.deidentified ? ` ${DEIDENTIFIED_SENTENCE}.` : ''}`)}</Description>`);
+  out.push(
+    `  <Description>${escapeXmlText(`Exported by Aloud ${input.appVersion} at ${input.createdAt}: think-aloud recordings with verbatim transcripts; commit phrases coded with their label${codeDefs.length > 0 ? `; the protocols' units coded with the codebook${input.codebook ? ` (version ${input.codebook.version})` : ''} by their coders` : ''}.${input.deidentified ? ` ${DEIDENTIFIED_SENTENCE}.` : ''}`)}</Description>`,
+  );
   out.push('</Project>', '');
   return { xml: out.join('\n'), files };
 }
@@ -198,7 +250,7 @@ function codebookCodes(input: QdpxInput): CodeDef[] {
         for (const c of given) {
           if (known.has(c.code)) continue;
           known.add(c.code);
-          codes.push({ name: c.code, definition: 'a code in the codings that the project\'s codebook no longer has' });
+          codes.push({ name: c.code, definition: "a code in the codings that the project's codebook no longer has" });
         }
       }
     }
@@ -214,7 +266,14 @@ interface CodingTargets {
   createdAt: string;
 }
 
-function transcriptElement(r: ExportRecord, guidOf: (key: string) => string, codeGuid: ReadonlyMap<string, string>, user: string | undefined, files: QdpxSourceFile[], coding: CodingTargets): string[] {
+function transcriptElement(
+  r: ExportRecord,
+  guidOf: (key: string) => string,
+  codeGuid: ReadonlyMap<string, string>,
+  user: string | undefined,
+  files: QdpxSourceFile[],
+  coding: CodingTargets,
+): string[] {
   const text = r.transcript!;
   const guid = guidOf(`transcript:${r.annotator}:${r.item_id}`);
   files.push({ path: `Sources/${guid}.txt`, content: { text } });
@@ -241,32 +300,50 @@ function transcriptElement(r: ExportRecord, guidOf: (key: string) => string, cod
     return { c, i, from, to };
   });
   // the units of the current transcript that coders coded: a selection each, from its first to its last character
-  const offsets = r.codings ? new Map(protocolUnits(r.item_id, r.segments, r.codings.unit_kind).map((u) => [`${u.unit}\u0000${u.text}`, u])) : new Map();
+  const offsets = r.codings
+    ? new Map(protocolUnits(r.item_id, r.segments, r.codings.unit_kind).map((u) => [`${u.unit}\u0000${u.text}`, u]))
+    : new Map();
   const unitSelections = (r.codings?.units ?? []).flatMap((u) => {
     const at = offsets.get(`${u.unit}\u0000${u.text}`);
     if (!u.current || !at || Object.values(u.codes).every((c) => c.length === 0)) return [];
-    return [{ u, from: point(at.start, timeAtOffset(spans, at.start) ?? u.t0_ms), to: point(at.end, timeAtOffset(spans, at.end) ?? u.t1_ms) }];
+    return [
+      { u, from: point(at.start, timeAtOffset(spans, at.start) ?? u.t0_ms), to: point(at.end, timeAtOffset(spans, at.end) ?? u.t1_ms) },
+    ];
   });
   const pointGuid = (key: string): string => guidOf(`sync:${r.annotator}:${r.item_id}:${key}`);
-  const lines = [`      <Transcript${xmlAttributes({ guid, name: `${r.annotator} / ${r.item_id} (verbatim)`, plainTextPath: internal(guid, 'txt') })}>`];
+  const lines = [
+    `      <Transcript${xmlAttributes({ guid, name: `${r.annotator} / ${r.item_id} (verbatim)`, plainTextPath: internal(guid, 'txt') })}>`,
+  ];
   const ordered = [...points.entries()].sort((a, b) => a[1].position - b[1].position || a[1].time - b[1].time);
-  for (const [key, p] of ordered) lines.push(`        <SyncPoint${xmlAttributes({ guid: pointGuid(key), timeStamp: p.time, position: p.position })}/>`);
+  for (const [key, p] of ordered)
+    lines.push(`        <SyncPoint${xmlAttributes({ guid: pointGuid(key), timeStamp: p.time, position: p.position })}/>`);
   for (const { c, i, from, to } of selections) {
     const code = codeGuid.get(c.label);
-    lines.push(`        <TranscriptSelection${xmlAttributes({ guid: guidOf(`selection:${r.annotator}:${r.item_id}:${i}`), name: c.quote, fromSyncPoint: pointGuid(from), toSyncPoint: pointGuid(to), creatingUser: user })}>`);
-    if (code) lines.push(`          <Coding${xmlAttributes({ guid: guidOf(`coding:${r.annotator}:${r.item_id}:${i}`), creatingUser: user })}><CodeRef${xmlAttributes({ targetGUID: code })}/></Coding>`);
+    lines.push(
+      `        <TranscriptSelection${xmlAttributes({ guid: guidOf(`selection:${r.annotator}:${r.item_id}:${i}`), name: c.quote, fromSyncPoint: pointGuid(from), toSyncPoint: pointGuid(to), creatingUser: user })}>`,
+    );
+    if (code)
+      lines.push(
+        `          <Coding${xmlAttributes({ guid: guidOf(`coding:${r.annotator}:${r.item_id}:${i}`), creatingUser: user })}><CodeRef${xmlAttributes({ targetGUID: code })}/></Coding>`,
+      );
     lines.push('        </TranscriptSelection>');
   }
   for (const { u, from, to } of unitSelections) {
     const key = `${r.annotator}:${r.item_id}:${u.unit}`;
-    lines.push(`        <TranscriptSelection${xmlAttributes({ guid: guidOf(`unit:${key}`), name: `${u.unit}: ${u.text}`, fromSyncPoint: pointGuid(from), toSyncPoint: pointGuid(to) })}>`);
+    lines.push(
+      `        <TranscriptSelection${xmlAttributes({ guid: guidOf(`unit:${key}`), name: `${u.unit}: ${u.text}`, fromSyncPoint: pointGuid(from), toSyncPoint: pointGuid(to) })}>`,
+    );
     for (const [coder, given] of Object.entries(u.codes)) {
       for (const c of given) {
         const codingKey = `${key}:${coder}:${c.code}`;
         const noteRef = c.memo === null ? '' : `<NoteRef${xmlAttributes({ targetGUID: guidOf(`memo:${codingKey}`) })}/>`;
-        lines.push(`          <Coding${xmlAttributes({ guid: guidOf(`coding:unit:${codingKey}`), creatingUser: coding.users.get(coder), creationDateTime: c.applied_at })}><CodeRef${xmlAttributes({ targetGUID: coding.codes.get(c.code) })}/>${noteRef}</Coding>`);
+        lines.push(
+          `          <Coding${xmlAttributes({ guid: guidOf(`coding:unit:${codingKey}`), creatingUser: coding.users.get(coder), creationDateTime: c.applied_at })}><CodeRef${xmlAttributes({ targetGUID: coding.codes.get(c.code) })}/>${noteRef}</Coding>`,
+        );
         if (c.memo !== null) {
-          coding.notes.push(`    <Note${xmlAttributes({ guid: guidOf(`memo:${codingKey}`), name: `${coder}: ${c.code} on ${r.annotator} / ${r.item_id} ${u.unit}`, creatingUser: coding.users.get(coder), creationDateTime: c.applied_at })}><PlainTextContent>${escapeXmlText(c.memo)}</PlainTextContent></Note>`);
+          coding.notes.push(
+            `    <Note${xmlAttributes({ guid: guidOf(`memo:${codingKey}`), name: `${coder}: ${c.code} on ${r.annotator} / ${r.item_id} ${u.unit}`, creatingUser: coding.users.get(coder), creationDateTime: c.applied_at })}><PlainTextContent>${escapeXmlText(c.memo)}</PlainTextContent></Note>`,
+          );
         }
       }
     }

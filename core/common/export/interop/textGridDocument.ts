@@ -25,15 +25,34 @@ export function textGridIntervals(spans: readonly TimedSpan[], durationMs: numbe
  */
 export function textGridDocument(timeline: ItemTimeline): string {
   const end = timeline.duration_ms;
-  const lines = ['File type = "ooTextFile"', 'Object class = "TextGrid"', '', 'xmin = 0 ', `xmax = ${seconds(end)} `, 'tiers? <exists> ', `size = ${timeline.tiers.length} `, 'item []: '];
+  const lines = [
+    'File type = "ooTextFile"',
+    'Object class = "TextGrid"',
+    '',
+    'xmin = 0 ',
+    `xmax = ${seconds(end)} `,
+    'tiers? <exists> ',
+    `size = ${timeline.tiers.length} `,
+    'item []: ',
+  ];
   timeline.tiers.forEach((tier, t) => {
     lines.push(`    item [${t + 1}]:`);
-    lines.push(`        class = "${tier.kind === 'interval' ? 'IntervalTier' : 'TextTier'}" `, `        name = ${quoted(tier.name)} `, '        xmin = 0 ', `        xmax = ${seconds(end)} `);
+    lines.push(
+      `        class = "${tier.kind === 'interval' ? 'IntervalTier' : 'TextTier'}" `,
+      `        name = ${quoted(tier.name)} `,
+      '        xmin = 0 ',
+      `        xmax = ${seconds(end)} `,
+    );
     if (tier.kind === 'interval') {
       const intervals = textGridIntervals(tier.spans, end);
       lines.push(`        intervals: size = ${intervals.length} `);
       intervals.forEach((s, i) => {
-        lines.push(`        intervals [${i + 1}]:`, `            xmin = ${seconds(s.t0_ms)} `, `            xmax = ${seconds(s.t1_ms)} `, `            text = ${quoted(s.text)} `);
+        lines.push(
+          `        intervals [${i + 1}]:`,
+          `            xmin = ${seconds(s.t0_ms)} `,
+          `            xmax = ${seconds(s.t1_ms)} `,
+          `            text = ${quoted(s.text)} `,
+        );
       });
     } else {
       lines.push(`        points: size = ${tier.points.length} `);

@@ -13,7 +13,15 @@ export function escapeXml(text: string): string {
   return text.replace(/[&<>"\r\n\t]/g, (c) => XML_ESCAPES[c]!);
 }
 
-const XML_ESCAPES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', '\r': '&#13;', '\n': '&#10;', '\t': '&#9;' };
+const XML_ESCAPES: Readonly<Record<string, string>> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  '\r': '&#13;',
+  '\n': '&#10;',
+  '\t': '&#9;',
+};
 
 /** Element content keeps line breaks as they are (only attributes need them as references). */
 export function escapeXmlText(text: string): string {

@@ -1,8 +1,21 @@
 import { parseArgs } from 'node:util';
 import { type AgreementAnalysis, agreementAnalysis, explainUndefinedAlpha } from '../../../common/agreement/agreementAnalysis';
 import { agreementHtml } from '../../../common/agreement/agreementHtml';
-import { ALPHA_LEVELS, type AlphaLevel, type AlphaResult, DEFAULT_BOOTSTRAP_RESAMPLES, DEFAULT_BOOTSTRAP_SEED } from '../../../common/agreement/krippendorff';
-import { csvLabelSet, exportLabelSet, type LabelSet, mergeLabelSets, projectLabelSet, roomLabelSet } from '../../agreement/agreementSources';
+import {
+  ALPHA_LEVELS,
+  type AlphaLevel,
+  type AlphaResult,
+  DEFAULT_BOOTSTRAP_RESAMPLES,
+  DEFAULT_BOOTSTRAP_SEED,
+} from '../../../common/agreement/krippendorff';
+import {
+  csvLabelSet,
+  exportLabelSet,
+  type LabelSet,
+  mergeLabelSets,
+  projectLabelSet,
+  roomLabelSet,
+} from '../../agreement/agreementSources';
 import { DEFAULT_COUNTING, describeCounting, mergeCountingReports, type CountingRules } from '../../../common/agreement/countingRules';
 import type { StepAgreement } from '../../../common/reasoning/stepAgreement';
 import { projectStepAgreement } from '../../export/processRewardExport';
@@ -27,13 +40,20 @@ const formatAlpha = (r: AlphaResult | null, ci: [number, number] | null): string
 };
 
 /** The `steps` object of `--json`: the reward scale −1 < 0 < +1 is ordered, so the level is always ordinal. */
-function stepsReport(steps: StepAgreement): { level: 'ordinal'; annotators: string[]; per_position: StepAgreement['by_position']; overall: StepAgreement['all_steps'] } {
+function stepsReport(steps: StepAgreement): {
+  level: 'ordinal';
+  annotators: string[];
+  per_position: StepAgreement['by_position'];
+  overall: StepAgreement['all_steps'];
+} {
   return { level: 'ordinal', annotators: steps.annotators, per_position: steps.by_position, overall: steps.all_steps };
 }
 
 const formatStepAlpha = (r: AlphaResult): string => {
-  if (r.alpha !== null) return `${r.alpha.toFixed(3)}  (${r.pairable_units} ${r.pairable_units === 1 ? 'step' : 'steps'} judged by two or more annotators)`;
-  if (r.undefined_reason === 'no_variation') return 'undefined — not enough data: every judgment is the same, so agreement cannot be told from chance';
+  if (r.alpha !== null)
+    return `${r.alpha.toFixed(3)}  (${r.pairable_units} ${r.pairable_units === 1 ? 'step' : 'steps'} judged by two or more annotators)`;
+  if (r.undefined_reason === 'no_variation')
+    return 'undefined — not enough data: every judgment is the same, so agreement cannot be told from chance';
   return `undefined — not enough data: ${r.pairable_units === 0 ? 'no step is' : 'only one step is'} judged by two or more annotators`;
 };
 
@@ -45,7 +65,8 @@ function codesReport(report: Awaited<ReturnType<typeof projectCodeAgreement>>): 
 
 export function parseCount(value: string | undefined, flag: string, fallback: number, min: number, max: number): number {
   if (value === undefined) return fallback;
-  if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max) throw new UsageError(`${flag} must be a whole number from ${min} to ${max}, not "${value}"`);
+  if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max)
+    throw new UsageError(`${flag} must be a whole number from ${min} to ${max}, not "${value}"`);
   return Number(value);
 }
 
@@ -57,7 +78,8 @@ export async function loadAgreementInputs(
   onSession?: (read: number, total: number) => void,
 ): Promise<{ project: OpenProject | null; sets: LabelSet[]; itemIds: string[] | undefined }> {
   const files = [...(values.export ?? []), ...(values.csv ?? []), ...(values.room ?? [])];
-  const project = values.project !== undefined || files.length === 0 ? await loadProjectConfig(values.project ?? (await ensureUserDemoProject())) : null;
+  const project =
+    values.project !== undefined || files.length === 0 ? await loadProjectConfig(values.project ?? (await ensureUserDemoProject())) : null;
   const sets: LabelSet[] = [];
   let itemIds: string[] | undefined;
   if (project && files.length === 0) {
@@ -89,10 +111,10 @@ export const agreementCommand: CliCommand = {
     "  --include-reviewers   count a reviewer's label from their corrections as the annotator's (default: the annotator's own)",
     '  --include-rooms       count norming-room write-back sessions as annotators (default: left out)',
     '  --steps         also ordinal alpha on spoken/keyed step judgments (-1 < 0 < +1) of model reasoning, per step',
-    '                  position and over all judged steps, from the project\'s sessions (not with input files)',
-    '  --codes         also agreement on the codes of the codebook (from the project\'s sessions): per code, alpha on presence/',
+    "                  position and over all judged steps, from the project's sessions (not with input files)",
+    "  --codes         also agreement on the codes of the codebook (from the project's sessions): per code, alpha on presence/",
     '                  absence per unit over the coders who finished the item (nominal, binary) with the bootstrap interval',
-    '                  (with coding.blind: on the codes each coder gave before the others\' were shown to them);',
+    "                  (with coding.blind: on the codes each coder gave before the others' were shown to them);",
     '                  overall alpha when codebook.yaml is exclusive; the units the coders disagree on most; codes beside the',
     '                  labels (final and blind) and by hesitation. --json gains codes [{code, alpha, ci95, pairable_units,',
     '                  undefined_reason, ...}], overall (exclusive codebooks) and coding (the rest).',
@@ -132,19 +154,31 @@ export const agreementCommand: CliCommand = {
     const resamples = parseCount(values.bootstrap, '--bootstrap', DEFAULT_BOOTSTRAP_RESAMPLES, 1000, MAX_RESAMPLES);
     const seed = parseCount(values.seed, '--seed', DEFAULT_BOOTSTRAP_SEED, 0, 2 ** 32 - 1);
     // step judgments live only in session logs: exports, tables and room logs carry none to pair
-    if (values.steps && (values.export || values.csv || values.room)) throw new UsageError('--steps reads the step judgments of the project\'s sessions: use it with --project DIR alone, not with --export, --csv or --room');
+    if (values.steps && (values.export || values.csv || values.room))
+      throw new UsageError(
+        "--steps reads the step judgments of the project's sessions: use it with --project DIR alone, not with --export, --csv or --room",
+      );
     // codings live only in the coders' session logs
-    if (values.codes && (values.export || values.csv || values.room)) throw new UsageError('--codes reads the codings in the project\'s sessions: use it with --project DIR alone, not with --export, --csv or --room');
+    if (values.codes && (values.export || values.csv || values.room))
+      throw new UsageError(
+        "--codes reads the codings in the project's sessions: use it with --project DIR alone, not with --export, --csv or --room",
+      );
     let analysis: AgreementAnalysis;
     let sets: LabelSet[];
     let steps: StepAgreement | null = null;
     let codes: Awaited<ReturnType<typeof projectCodeAgreement>> | null = null;
     let gold: GoldAgreementReport | null = null;
     try {
-      const rules: CountingRules = { includeIncomplete: values['include-incomplete'], includeReviewers: values['include-reviewers'], includeRooms: values['include-rooms'] };
+      const rules: CountingRules = {
+        includeIncomplete: values['include-incomplete'],
+        includeReviewers: values['include-reviewers'],
+        includeRooms: values['include-rooms'],
+      };
       const progress = progressLine(io, 'aloud agreement', 'bytes');
       const sessionProgress = progressLine(io, 'aloud agreement', 'sessions');
-      const inputs = await loadAgreementInputs(values, rules, progress.report, sessionProgress.report).finally(() => (progress.end(), sessionProgress.end()));
+      const inputs = await loadAgreementInputs(values, rules, progress.report, sessionProgress.report).finally(
+        () => (progress.end(), sessionProgress.end()),
+      );
       sets = inputs.sets;
       const schema = inputs.project?.config.schema ?? null;
       const roomLabels = sets.find((s): s is LabelSet & { labels: string[] } => 'labels' in s)?.labels ?? null;
@@ -164,50 +198,101 @@ export const agreementCommand: CliCommand = {
       if (inputs.project && inputs.itemIds && !values['include-incomplete'] && !values['include-reviewers'] && !values['include-rooms']) {
         const read = await readAdjudication(inputs.project);
         // a project nobody adjudicates keeps its report as it was
-        if (read.state.adjudicators.length > 0) gold = goldAgreement(read.queue, inputs.project.config.schema.labels.map((l) => l.name), level, resamples, seed);
+        if (read.state.adjudicators.length > 0)
+          gold = goldAgreement(
+            read.queue,
+            inputs.project.config.schema.labels.map((l) => l.name),
+            level,
+            resamples,
+            seed,
+          );
       }
     } catch (e) {
-      if (e instanceof Error && e.message.startsWith('krippendorffAlpha:')) throw new UsageError(e.message.replace('krippendorffAlpha: ', ''));
+      if (e instanceof Error && e.message.startsWith('krippendorffAlpha:'))
+        throw new UsageError(e.message.replace('krippendorffAlpha: ', ''));
       throw e;
     }
     // the labels and the codes read the same sessions: a warning about a session is said once
     for (const warning of new Set([...sets.flatMap((s) => s.warnings), ...(codes?.warnings ?? [])])) io.err(`warning: ${warning}\n`);
-    if (analysis.ignored_labels > 0) io.err(`warning: ${analysis.ignored_labels} label(s) are not in the label schema and count as missing\n`);
+    if (analysis.ignored_labels > 0)
+      io.err(`warning: ${analysis.ignored_labels} label(s) are not in the label schema and count as missing\n`);
     const counted = sets.flatMap((s) => (s.counting ? [s.counting] : []));
     const counting = counted.length > 0 ? describeCounting(mergeCountingReports(counted)) : [];
     const scriptedItems = sets.reduce((n, s) => n + (s.scriptedItems ?? 0), 0);
     if (values.html) {
-      await writeFileAtomic(values.html, agreementHtml(analysis, { title: 'Aloud agreement report', sources: sets.map((s) => s.source), generatedAt: new Date().toISOString(), counting, scriptedItems, ...(codes || gold ? { sections: (codes ? codeAgreementHtml(codes) : '') + (gold ? goldAgreementHtml(gold) : '') } : {}) }));
+      await writeFileAtomic(
+        values.html,
+        agreementHtml(analysis, {
+          title: 'Aloud agreement report',
+          sources: sets.map((s) => s.source),
+          generatedAt: new Date().toISOString(),
+          counting,
+          scriptedItems,
+          ...(codes || gold ? { sections: (codes ? codeAgreementHtml(codes) : '') + (gold ? goldAgreementHtml(gold) : '') } : {}),
+        }),
+      );
     }
     if (values.json) {
       const countingJson = counted.length > 0 ? { ...mergeCountingReports(counted), said: counting } : null;
-      printJson(io, { ...analysis, sources: sets.map((s) => s.source), counting: countingJson, scripted_items: scriptedItems, ...(steps ? { steps: stepsReport(steps) } : {}), ...(codes ? codesReport(codes) : {}), ...(gold ? { gold } : {}) });
+      printJson(io, {
+        ...analysis,
+        sources: sets.map((s) => s.source),
+        counting: countingJson,
+        scripted_items: scriptedItems,
+        ...(steps ? { steps: stepsReport(steps) } : {}),
+        ...(codes ? codesReport(codes) : {}),
+        ...(gold ? { gold } : {}),
+      });
       return 0;
     }
     for (const line of counting) io.out(`${line}\n`);
     if (scriptedItems > 0) io.out(`scripted data: ${scriptedItems} item(s) transcribed by a scripted engine, not whisper.cpp\n`);
     const a = analysis;
     io.out(`annotators: ${a.annotators.map((x) => x.annotator).join(', ') || '(none)'}\nitems: ${a.items}\nlevel: ${a.level}\n`);
-    io.out(`alpha, first (blind) labels: ${formatAlpha(a.blind, a.ci95_blind)}\nalpha, final labels:         ${formatAlpha(a.final, a.ci95_final)}\n`);
+    io.out(
+      `alpha, first (blind) labels: ${formatAlpha(a.blind, a.ci95_blind)}\nalpha, final labels:         ${formatAlpha(a.final, a.ci95_final)}\n`,
+    );
     if (a.alpha_lift !== null) io.out(`lift (final − blind):        ${a.alpha_lift >= 0 ? '+' : ''}${a.alpha_lift.toFixed(3)}\n`);
-    io.out(`disagreements: ${a.disagreements.length}${a.disagreements.length ? ` (${a.disagreements.slice(0, 10).map((d) => d.item_id).join(', ')}${a.disagreements.length > 10 ? ', …' : ''})` : ''}\n`);
-    for (const x of a.annotators) io.out(`  ${x.annotator}: ${x.labels} labels, ${x.changes} changed, ${x.changes_toward_majority} toward the others' majority\n`);
+    io.out(
+      `disagreements: ${a.disagreements.length}${
+        a.disagreements.length
+          ? ` (${a.disagreements
+              .slice(0, 10)
+              .map((d) => d.item_id)
+              .join(', ')}${a.disagreements.length > 10 ? ', …' : ''})`
+          : ''
+      }\n`,
+    );
+    for (const x of a.annotators)
+      io.out(`  ${x.annotator}: ${x.labels} labels, ${x.changes} changed, ${x.changes_toward_majority} toward the others' majority\n`);
     if (steps) {
       io.out(`step judgments (ordinal, -1 < 0 < +1), all judged steps: ${formatStepAlpha(steps.all_steps)}\n`);
       for (const p of steps.by_position) io.out(`  step ${p.index}: ${formatStepAlpha(p)}\n`);
       if (steps.by_position.length === 0) io.out('  no step of model reasoning has been judged yet\n');
     }
     if (codes) {
-      io.out(`codes (alpha on presence per unit, ${codes.pairable_units} units coded by two or more coders; codebook ${codes.codebook_version ?? 'none'}${basisNote(codes).replace(' · ', '; ')}):\n`);
-      for (const c of codes.codes) io.out(`  ${c.code}: ${c.alpha === null ? `undefined — ${c.undefined_reason === 'no_variation' ? 'not enough data: the code never varies' : 'not enough data: fewer than two units coded by two coders'}` : `${c.alpha.toFixed(3)}${c.ci95 ? `  95% [${c.ci95[0].toFixed(3)}, ${c.ci95[1].toFixed(3)}]` : ''}`}\n`);
-      if (codes.overall) io.out(`  overall (exclusive): ${codes.overall.alpha === null ? 'undefined — not enough data' : codes.overall.alpha.toFixed(3)}\n`);
+      io.out(
+        `codes (alpha on presence per unit, ${codes.pairable_units} units coded by two or more coders; codebook ${codes.codebook_version ?? 'none'}${basisNote(codes).replace(' · ', '; ')}):\n`,
+      );
+      for (const c of codes.codes)
+        io.out(
+          `  ${c.code}: ${c.alpha === null ? `undefined — ${c.undefined_reason === 'no_variation' ? 'not enough data: the code never varies' : 'not enough data: fewer than two units coded by two coders'}` : `${c.alpha.toFixed(3)}${c.ci95 ? `  95% [${c.ci95[0].toFixed(3)}, ${c.ci95[1].toFixed(3)}]` : ''}`}\n`,
+        );
+      if (codes.overall)
+        io.out(`  overall (exclusive): ${codes.overall.alpha === null ? 'undefined — not enough data' : codes.overall.alpha.toFixed(3)}\n`);
       if (codes.codes.length === 0) io.out('  the project has no codes yet (codebook.yaml)\n');
     }
     if (gold) {
       const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
-      io.out(`gold labels: ${gold.gold_items} items (${Object.entries(gold.sources).map(([source, n]) => `${n} ${source}`).join(', ')})\n`);
+      io.out(
+        `gold labels: ${gold.gold_items} items (${Object.entries(gold.sources)
+          .map(([source, n]) => `${n} ${source}`)
+          .join(', ')})\n`,
+      );
       for (const g of gold.annotators) {
-        io.out(`  ${g.annotator} vs gold: ${g.accuracy === null ? 'no items in common' : `${g.matches}/${g.items} = ${pct(g.accuracy)}  95% [${pct(g.accuracy_ci95![0])}, ${pct(g.accuracy_ci95![1])}]`}${g.alpha === null ? '' : `, alpha ${g.alpha.toFixed(3)}${g.alpha_ci95 ? `  95% [${g.alpha_ci95[0].toFixed(3)}, ${g.alpha_ci95[1].toFixed(3)}]` : ''}`}\n`);
+        io.out(
+          `  ${g.annotator} vs gold: ${g.accuracy === null ? 'no items in common' : `${g.matches}/${g.items} = ${pct(g.accuracy)}  95% [${pct(g.accuracy_ci95![0])}, ${pct(g.accuracy_ci95![1])}]`}${g.alpha === null ? '' : `, alpha ${g.alpha.toFixed(3)}${g.alpha_ci95 ? `  95% [${g.alpha_ci95[0].toFixed(3)}, ${g.alpha_ci95[1].toFixed(3)}]` : ''}`}\n`,
+        );
       }
       if (gold.causes.length > 0) io.out(`causes of disagreement: ${gold.causes.map((c) => `${c.cause} ${c.count}`).join(', ')}\n`);
       for (const f of gold.guideline_flags) io.out(`  guideline flag on ${f.item_id}: ${f.text}\n`);

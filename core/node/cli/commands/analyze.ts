@@ -14,7 +14,8 @@ const KNOWN_LANGUAGES = new Set(['en', 'de']);
 
 function labelsFromList(list: string): LabelDef[] {
   const names = list.split(',').map((s) => s.trim());
-  if (names.some((n) => n === '')) throw new UsageError(`--labels: empty label name in "${list}" (expected e.g. "Polite,Impolite,Neutral")`);
+  if (names.some((n) => n === ''))
+    throw new UsageError(`--labels: empty label name in "${list}" (expected e.g. "Polite,Impolite,Neutral")`);
   const folded = names.map((n) => n.normalize('NFKC').toLowerCase());
   const dup = folded.find((n, i) => folded.indexOf(n) !== i);
   if (dup !== undefined) throw new UsageError(`--labels: label "${dup}" is listed twice`);
@@ -57,7 +58,8 @@ async function readTranscriptFile(file: string): Promise<string | Segment[]> {
     const seg = s as Partial<Segment> | null;
     if (typeof seg?.text !== 'string') throw new UsageError(`${file}: segments[${i}].text must be a string`);
     for (const key of ['t0_ms', 't1_ms'] as const) {
-      if (typeof seg[key] !== 'number' || !Number.isFinite(seg[key])) throw new UsageError(`${file}: segments[${i}].${key} must be a number`);
+      if (typeof seg[key] !== 'number' || !Number.isFinite(seg[key]))
+        throw new UsageError(`${file}: segments[${i}].${key} must be a number`);
     }
     if (seg.t1_ms! < seg.t0_ms!) throw new UsageError(`${file}: segments[${i}]: t1_ms is before t0_ms`);
   });
@@ -84,9 +86,12 @@ export const analyzeCommand: CliCommand = {
         },
       }),
     );
-    if (values.labels === undefined && values.config === undefined) throw new UsageError('give the labels: --labels "A,B,C" or --config aloud.yaml');
-    if (values.text !== undefined && values.transcript !== undefined) throw new UsageError('give exactly one of --text "..." or --transcript FILE');
-    if (values.text === undefined && values.transcript === undefined && !values.explain) throw new UsageError('give exactly one of --text "..." or --transcript FILE (or --explain)');
+    if (values.labels === undefined && values.config === undefined)
+      throw new UsageError('give the labels: --labels "A,B,C" or --config aloud.yaml');
+    if (values.text !== undefined && values.transcript !== undefined)
+      throw new UsageError('give exactly one of --text "..." or --transcript FILE');
+    if (values.text === undefined && values.transcript === undefined && !values.explain)
+      throw new UsageError('give exactly one of --text "..." or --transcript FILE (or --explain)');
 
     let config: AnalysisConfig;
     if (values.config !== undefined) {
@@ -104,7 +109,10 @@ export const analyzeCommand: CliCommand = {
 
     // --explain: every input of the parser and of the hesitation counts, listed (the spoken forms of each label among them)
     const explain = values.explain
-      ? { ...explainCommitRules(parseOptionsOf(config)), hesitation: Object.fromEntries(config.thinkaloud.languages.map((l) => [l, hesitationListsFor(l, config.thinkaloud.hesitation)])) }
+      ? {
+          ...explainCommitRules(parseOptionsOf(config)),
+          hesitation: Object.fromEntries(config.thinkaloud.languages.map((l) => [l, hesitationListsFor(l, config.thinkaloud.hesitation)])),
+        }
       : null;
     if (values.text === undefined && values.transcript === undefined) {
       printJson(io, { explain });

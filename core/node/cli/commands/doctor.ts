@@ -20,7 +20,8 @@ function requiredSimd(): string[] {
   return [];
 }
 
-const mb = (bytes: number | null | undefined): number | null => (typeof bytes === 'number' ? Math.round((bytes / (1024 * 1024)) * 10) / 10 : null);
+const mb = (bytes: number | null | undefined): number | null =>
+  typeof bytes === 'number' ? Math.round((bytes / (1024 * 1024)) * 10) / 10 : null;
 
 interface EngineProcessCheck {
   pid: number | null;
@@ -35,7 +36,15 @@ interface EngineProcessCheck {
 /** Starts the engine process, reads its pid and memory, loads `model` when there is one, and closes it. */
 async function checkEngineProcess(model: { name: string; path: string } | undefined): Promise<EngineProcessCheck> {
   const engine = startEngineProcess({ warmUp: false, ...(model ? { modelName: model.name } : {}) });
-  const check: EngineProcessCheck = { pid: null, title: null, rss_mb_idle: null, rss_mb_loaded: null, model: null, restarts: 0, error: null };
+  const check: EngineProcessCheck = {
+    pid: null,
+    title: null,
+    rss_mb_idle: null,
+    rss_mb_loaded: null,
+    model: null,
+    restarts: 0,
+    error: null,
+  };
   try {
     const idle = await engine.info();
     check.pid = idle.process?.pid ?? null;
@@ -60,7 +69,11 @@ export const doctorCommand: CliCommand = {
   usage: `doctor [--models DIR] [--json]   (exit 1 when the binding is missing, lacks the SIMD it was built for, or its engine process does not start)\n${DOCTOR_PROJECT_USAGE}`,
   async run(argv, io) {
     const { values } = withUsageErrors(() =>
-      parseArgs({ args: argv, strict: true, options: { models: { type: 'string' }, json: { type: 'boolean', default: false }, project: { type: 'string' } } }),
+      parseArgs({
+        args: argv,
+        strict: true,
+        options: { models: { type: 'string' }, json: { type: 'boolean', default: false }, project: { type: 'string' } },
+      }),
     );
     if (values.project !== undefined) return doctorProject(values.project, values.json, io);
     const problems: string[] = [];
@@ -109,7 +122,12 @@ export const doctorCommand: CliCommand = {
       problems.push(`cannot list the models folder ${modelsDir}: ${(e as Error).message.split('\n')[0]}`);
     }
     // the live cutter's voice activity: Silero VAD when its model is in the folder, else the energy rule
-    let vad: { cutter: 'vad' | 'energy'; file: string | null; verified: boolean; note: string } = { cutter: 'energy', file: null, verified: false, note: 'the engine does not run' };
+    let vad: { cutter: 'vad' | 'energy'; file: string | null; verified: boolean; note: string } = {
+      cutter: 'energy',
+      file: null,
+      verified: false,
+      note: 'the engine does not run',
+    };
     if (engineRuns) {
       const voice = openVoiceActivity(modelsDir);
       const expected = (await loadModelManifest()).vad?.checksum;
@@ -118,10 +136,13 @@ export const doctorCommand: CliCommand = {
       vad = { cutter: voice.probe ? 'vad' : 'energy', file, verified, note: voice.note };
       voice.probe?.free();
     }
-    if (models.length === 0) problems.push(`no model in ${modelsDir}: run \`aloud models download tiny.en\` or \`aloud models import FILE\``);
+    if (models.length === 0)
+      problems.push(`no model in ${modelsDir}: run \`aloud models download tiny.en\` or \`aloud models import FILE\``);
 
     // the engine runs in a process of its own: start one as a session would, with the first loadable model
-    const engineProcess = engineRuns ? await checkEngineProcess(models.find((m) => m.loadable) as { name: string; path: string } | undefined) : null;
+    const engineProcess = engineRuns
+      ? await checkEngineProcess(models.find((m) => m.loadable) as { name: string; path: string } | undefined)
+      : null;
     if (engineProcess?.error) {
       engineRuns = false;
       problems.push(engineProcess.error);
@@ -172,15 +193,21 @@ export const doctorCommand: CliCommand = {
       for (const l of leftOut) io.out(`left out     ${l.feature} (${l.where}): ${l.reason}\n`);
       if (engineProcess && !engineProcess.error) {
         const loaded = engineProcess.model ? `, ${engineProcess.rss_mb_loaded} MB with ${engineProcess.model} loaded` : '';
-        io.out(`engine       process ${engineProcess.pid} (${engineProcess.title}), ${engineProcess.rss_mb_idle} MB resident idle${loaded}; restarts ${engineProcess.restarts}\n`);
+        io.out(
+          `engine       process ${engineProcess.pid} (${engineProcess.title}), ${engineProcess.rss_mb_idle} MB resident idle${loaded}; restarts ${engineProcess.restarts}\n`,
+        );
       }
       for (const e of running) {
         const last = e.crashes.at(-1);
-        io.out(`running      engine ${e.pid ?? '-'} of process ${e.host_pid} (${e.host}): ${e.model ?? 'no model'}, ${e.state}, ${e.rss_mb ?? '?'} MB, restarts ${e.restarts}${last ? ` (last crash ${last.at}: ${last.description})` : ''}\n`);
+        io.out(
+          `running      engine ${e.pid ?? '-'} of process ${e.host_pid} (${e.host}): ${e.model ?? 'no model'}, ${e.state}, ${e.rss_mb ?? '?'} MB, restarts ${e.restarts}${last ? ` (last crash ${last.at}: ${last.description})` : ''}\n`,
+        );
       }
       io.out(`models       ${modelsDir}\n`);
       for (const m of models) {
-        io.out(`  ${String(m.name).padEnd(12)} ${m.verified ? 'verified' : 'unverified'}  ${m.loadable ? 'loadable' : `NOT LOADABLE: ${m.problem}`}  ${m.file}\n`);
+        io.out(
+          `  ${String(m.name).padEnd(12)} ${m.verified ? 'verified' : 'unverified'}  ${m.loadable ? 'loadable' : `NOT LOADABLE: ${m.problem}`}  ${m.file}\n`,
+        );
       }
       io.out(`cutter       ${vad.note}${vad.file && !vad.verified ? ' (NOT the published file: checksum differs)' : ''}\n`);
       for (const p of problems) io.out(`problem: ${p}\n`);

@@ -21,8 +21,11 @@ export async function doctorProject(dir: string, json: boolean, io: CliIo): Prom
   if (json) printJson(io, { ok: problems === 0, ...report });
   else {
     const warnings = report.findings.length - problems;
-    io.out(`project ${report.project} (${report.sessions} session${report.sessions === 1 ? '' : 's'}): ${problems} problem${problems === 1 ? '' : 's'}, ${warnings} warning${warnings === 1 ? '' : 's'}\n`);
-    for (const f of report.findings) io.out(`${f.severity.padEnd(8)} ${f.annotator ?? '-'}  ${f.file}${f.line !== null ? `:${f.line}` : ''}  ${f.message}\n`);
+    io.out(
+      `project ${report.project} (${report.sessions} session${report.sessions === 1 ? '' : 's'}): ${problems} problem${problems === 1 ? '' : 's'}, ${warnings} warning${warnings === 1 ? '' : 's'}\n`,
+    );
+    for (const f of report.findings)
+      io.out(`${f.severity.padEnd(8)} ${f.annotator ?? '-'}  ${f.file}${f.line !== null ? `:${f.line}` : ''}  ${f.message}\n`);
   }
   return problems === 0 ? 0 : 1;
 }

@@ -32,7 +32,7 @@ export function makeExportCommand(sessions: SessionSource): CliCommand {
       '       aloud export --project DIR --format qdc --out FILE.qdc [--force] [--json]\n' +
       '       aloud export --project DIR --gold --format jsonl|json|csv --out FILE [--force] [--json]\n\n' +
       '--gold: one record per project item: gold_label, gold_source (unanimous, majority, adjudicated, model, unresolved), the\n' +
-      'annotators\' final and blind labels, and the decision that stands (aloud adjudicate); schema in core/common/adjudication/goldRecord.ts.\n' +
+      "annotators' final and blind labels, and the decision that stands (aloud adjudicate); schema in core/common/adjudication/goldRecord.ts.\n" +
       'Records: one per annotator and project item, schema core/common/export/exportRecord.v4.schema.json (offsets in code points); every record is\n' +
       'validated first, the file is written atomically, then FILE.receipt.json (counts, gaps, sha256). One invalid record:\n' +
       'exit 1, nothing written. --with-items (csv): the item text, context and further fields in columns of their own. Transcripts: DIR/<annotator>/<item>.<format> and DIR/transcripts.receipt.json.\n' +
@@ -41,7 +41,7 @@ export function makeExportCommand(sessions: SessionSource): CliCommand {
       'DIR/audio/, metadata.jsonl, parquet/records.parquet, README.md. All checked first (XSDs included), then written,\n' +
       'then DIR/<format>.receipt.json with the sha256 of every file. Files in DIR that no earlier export wrote: refused without --force.\n' +
       'A CSV export of coded protocols also writes FILE.units.csv (one row per unit, its codes by coder) and its receipt.\n' +
-      'qdc: the project\'s codebook.yaml as a REFI-QDA codebook (.qdc) for QDA tools, checked against the REFI-QDA schema.\n' +
+      "qdc: the project's codebook.yaml as a REFI-QDA codebook (.qdc) for QDA tools, checked against the REFI-QDA schema.\n" +
       '--deidentify (every format but process-reward): what deidentify.yaml lists and the built-in patterns become\n' +
       'placeholders ([PERSON-1]) in every text field, their audio is silenced (or toned) in copies of the recordings, and the\n' +
       'receipt states it (list version, spans per class, hidden sample ranges); records exports put the copies in FILE.audio/.\n' +
@@ -49,18 +49,22 @@ export function makeExportCommand(sessions: SessionSource): CliCommand {
       'files_count, …); the whole receipt is in its file, and --json --full prints the whole result.',
     async run(argv: string[], io: CliIo) {
       const { values } = withUsageErrors(() =>
-        parseArgs({ args: argv, strict: true, options: {
-          project: { type: 'string' },
-          annotator: { type: 'string' },
-          format: { type: 'string' },
-          out: { type: 'string' },
-          json: { type: 'boolean', default: false },
-          full: { type: 'boolean', default: false },
-          force: { type: 'boolean', default: false },
-          'with-items': { type: 'boolean', default: false },
-          deidentify: { type: 'boolean', default: false },
-          gold: { type: 'boolean', default: false },
-        } }),
+        parseArgs({
+          args: argv,
+          strict: true,
+          options: {
+            project: { type: 'string' },
+            annotator: { type: 'string' },
+            format: { type: 'string' },
+            out: { type: 'string' },
+            json: { type: 'boolean', default: false },
+            full: { type: 'boolean', default: false },
+            force: { type: 'boolean', default: false },
+            'with-items': { type: 'boolean', default: false },
+            deidentify: { type: 'boolean', default: false },
+            gold: { type: 'boolean', default: false },
+          },
+        }),
       );
       if (values.full && !values.json) throw new UsageError('--full prints the whole result with --json (add --json)');
       // a pipeline reads counts and paths; the whole receipt is in its file (--full prints it too)
@@ -69,14 +73,19 @@ export function makeExportCommand(sessions: SessionSource): CliCommand {
       const format = requireOption(values.format, '--format');
       const out = requireOption(values.out, '--out');
       if (values.gold) {
-        if (format !== 'jsonl' && format !== 'json' && format !== 'csv') throw new UsageError(`--gold: --format must be jsonl, json or csv (got "${format}")`);
-        if (values.annotator !== undefined || values.deidentify || values['with-items']) throw new UsageError('--gold takes no --annotator, --deidentify or --with-items: it is one record per item of the whole project');
+        if (format !== 'jsonl' && format !== 'json' && format !== 'csv')
+          throw new UsageError(`--gold: --format must be jsonl, json or csv (got "${format}")`);
+        if (values.annotator !== undefined || values.deidentify || values['with-items'])
+          throw new UsageError('--gold takes no --annotator, --deidentify or --with-items: it is one record per item of the whole project');
         try {
           const result = await exportGold({ project: await loadProjectConfig(dir), format, out, force: values.force, sessions });
           for (const warning of result.warnings) io.err(`aloud export: warning: ${warning}\n`);
           const c = result.receipt.counts;
           if (values.json) printJson(io, result);
-          else io.out(`Exported ${result.receipt.records} gold records (${c.unanimous} unanimous, ${c.majority} majority, ${c.adjudicated} adjudicated, ${c.model} model, ${c.unresolved} unresolved) to ${out}; receipt ${result.receipt_file}\n`);
+          else
+            io.out(
+              `Exported ${result.receipt.records} gold records (${c.unanimous} unanimous, ${c.majority} majority, ${c.adjudicated} adjudicated, ${c.model} model, ${c.unresolved} unresolved) to ${out}; receipt ${result.receipt_file}\n`,
+            );
           return 0;
         } catch (e) {
           if (!(e instanceof InputError)) throw e;
@@ -85,7 +94,8 @@ export function makeExportCommand(sessions: SessionSource): CliCommand {
         }
       }
       if (format === 'qdc') {
-        if (values.annotator !== undefined) throw new UsageError('--annotator does not apply to --format qdc (the codebook is the project\'s)');
+        if (values.annotator !== undefined)
+          throw new UsageError("--annotator does not apply to --format qdc (the codebook is the project's)");
         const result = await exportQdc({ project: await loadProjectConfig(dir), out, force: values.force });
         if (values.json) printResult(result);
         else io.out(`Exported the codebook (${result.codes} codes, version ${result.codebook_version}) to ${out}\n`);
@@ -94,27 +104,51 @@ export function makeExportCommand(sessions: SessionSource): CliCommand {
       const isProcessReward = format === 'process-reward';
       const isRecords = isProcessReward || (EXPORT_FORMATS as readonly string[]).includes(format);
       if (!isRecords && !isInteropFormat(format) && !(TRANSCRIPT_FORMATS as readonly string[]).includes(format)) {
-        throw new UsageError(`--format must be one of ${[...EXPORT_FORMATS, ...TRANSCRIPT_FORMATS, 'process-reward', ...INTEROP_FORMATS, 'qdc'].join(', ')} (got "${format}")`);
+        throw new UsageError(
+          `--format must be one of ${[...EXPORT_FORMATS, ...TRANSCRIPT_FORMATS, 'process-reward', ...INTEROP_FORMATS, 'qdc'].join(', ')} (got "${format}")`,
+        );
       }
-      if (values.deidentify && isProcessReward) throw new UsageError('--deidentify: process-reward exports hold no transcript text or audio; export them without it');
+      if (values.deidentify && isProcessReward)
+        throw new UsageError('--deidentify: process-reward exports hold no transcript text or audio; export them without it');
       try {
         const project = await loadProjectConfig(dir);
         const list = await loadDeidentifyList(project);
-        if (!values.deidentify && list) io.err(`aloud export: note: this export is NOT de-identified, although the project has ${list.file} (add --deidentify to hide what it lists)\n`);
+        if (!values.deidentify && list)
+          io.err(
+            `aloud export: note: this export is NOT de-identified, although the project has ${list.file} (add --deidentify to hide what it lists)\n`,
+          );
         const deidentify = values.deidentify ? { deidentify: true } : {};
         const annotator = values.annotator === undefined ? {} : { annotator: values.annotator };
         await checkExportTarget(project, out, isRecords ? 'file' : 'folder', { force: values.force });
         if (isInteropFormat(format)) {
-          const result = await exportInteropWithInstalledVad({ project, format, outDir: out, sessions, force: values.force, ...annotator, ...deidentify });
+          const result = await exportInteropWithInstalledVad({
+            project,
+            format,
+            outDir: out,
+            sessions,
+            force: values.force,
+            ...annotator,
+            ...deidentify,
+          });
           for (const warning of result.warnings) io.err(`aloud export: warning: ${warning}\n`);
           if (values.json) printResult(result);
           else io.out(`Exported ${result.summary} to ${out}; receipt ${result.receipt_file}\n`);
           return 0;
         }
         if (!isRecords) {
-          const receipt = await exportTranscripts({ project, format: format as TranscriptFormat, outDir: out, sessions, ...annotator, ...deidentify });
+          const receipt = await exportTranscripts({
+            project,
+            format: format as TranscriptFormat,
+            outDir: out,
+            sessions,
+            ...annotator,
+            ...deidentify,
+          });
           if (values.json) printResult({ out, receipt });
-          else io.out(`Wrote ${receipt.files.length} ${format} transcripts to ${out} (${receipt.gaps.length} items without transcript); receipt transcripts.receipt.json\n`);
+          else
+            io.out(
+              `Wrote ${receipt.files.length} ${format} transcripts to ${out} (${receipt.gaps.length} items without transcript); receipt transcripts.receipt.json\n`,
+            );
           return 0;
         }
         if (isProcessReward) {
@@ -122,17 +156,33 @@ export function makeExportCommand(sessions: SessionSource): CliCommand {
           const result = await exportProcessReward({ project, out, sessions, force: values.force, ...annotator });
           for (const warning of result.warnings) io.err(`aloud export: warning: ${warning}\n`);
           if (values.json) printResult(result);
-          else io.out(`Exported ${result.receipt.records} process-reward records (${result.receipt.counts.judged_records} with judged steps) to ${result.file}; receipt ${result.receipt_file}\n`);
+          else
+            io.out(
+              `Exported ${result.receipt.records} process-reward records (${result.receipt.counts.judged_records} with judged steps) to ${result.file}; receipt ${result.receipt_file}\n`,
+            );
           return 0;
         }
-        if (values['with-items'] && format !== 'csv') throw new UsageError('--with-items adds columns to a csv export (jsonl and json records carry the item hashes)');
+        if (values['with-items'] && format !== 'csv')
+          throw new UsageError('--with-items adds columns to a csv export (jsonl and json records carry the item hashes)');
         const progress = progressLine(io, 'aloud export', 'records');
-        const result = await exportSessions({ project, format: format as ExportFormat, out, sessions, force: values.force, withItems: values['with-items'], onProgress: ({ done, total }) => progress.report(done, total), ...annotator, ...deidentify }).finally(progress.end);
+        const result = await exportSessions({
+          project,
+          format: format as ExportFormat,
+          out,
+          sessions,
+          force: values.force,
+          withItems: values['with-items'],
+          onProgress: ({ done, total }) => progress.report(done, total),
+          ...annotator,
+          ...deidentify,
+        }).finally(progress.end);
         for (const warning of result.warnings) io.err(`aloud export: warning: ${warning}\n`);
         if (values.json) printResult(result);
         else {
           const { receipt } = result;
-          io.out(`Exported ${result.summary} (${receipt.counts.annotators} annotator${receipt.counts.annotators === 1 ? '' : 's'}, ${receipt.counts.items} item${receipt.counts.items === 1 ? '' : 's'}) to ${result.file}; receipt ${result.receipt_file}${result.units_file ? `; units ${result.units_file}` : ''}\n`);
+          io.out(
+            `Exported ${result.summary} (${receipt.counts.annotators} annotator${receipt.counts.annotators === 1 ? '' : 's'}, ${receipt.counts.items} item${receipt.counts.items === 1 ? '' : 's'}) to ${result.file}; receipt ${result.receipt_file}${result.units_file ? `; units ${result.units_file}` : ''}\n`,
+          );
         }
         return 0;
       } catch (e) {

@@ -27,28 +27,34 @@ export const importCommand: CliCommand = {
     '  an existing one. --json prints codes, top_level, nested, depth, not_codable, without_definition, codebook_file.\n' +
     '--codings: codings made elsewhere, header item,annotator,unit,coder,code[,memo] (annotator: whose protocol; unit as\n' +
     '  `aloud session units` lists it), all or nothing: each row is checked (item, final transcript, unit, code of the\n' +
-    '  codebook, coder, duplicates, one code per unit when exclusive) and logged as the coder\'s own coding events\n' +
+    "  codebook, coder, duplicates, one code per unit when exclusive) and logged as the coder's own coding events\n" +
     '  (code_applied with source "import", coding_memo), each protocol then finished by that coder.',
   async run(argv, io) {
     const { values } = withUsageErrors(() =>
-      parseArgs({ args: argv, strict: true, options: {
-        project: { type: 'string' },
-        items: { type: 'string' },
-        codebook: { type: 'string' },
-        codings: { type: 'string' },
-        kind: { type: 'string', default: 'items' },
-        replace: { type: 'boolean', default: false },
-        force: { type: 'boolean', default: false },
-        'dry-run': { type: 'boolean', default: false },
-        'max-file-bytes': { type: 'string' },
-        'max-line-bytes': { type: 'string' },
-        json: { type: 'boolean', default: false },
-      } }),
+      parseArgs({
+        args: argv,
+        strict: true,
+        options: {
+          project: { type: 'string' },
+          items: { type: 'string' },
+          codebook: { type: 'string' },
+          codings: { type: 'string' },
+          kind: { type: 'string', default: 'items' },
+          replace: { type: 'boolean', default: false },
+          force: { type: 'boolean', default: false },
+          'dry-run': { type: 'boolean', default: false },
+          'max-file-bytes': { type: 'string' },
+          'max-line-bytes': { type: 'string' },
+          json: { type: 'boolean', default: false },
+        },
+      }),
     );
     const dir = requireOption(values.project, '--project');
     if (values.codings !== undefined) {
-      if (values.items !== undefined || values.codebook !== undefined) throw new UsageError('--codings, --codebook and --items are separate imports: give one');
-      if (values.replace || values.force) throw new UsageError('--replace and --force do not apply to --codings (codings are added to the coders\' logs, never replaced)');
+      if (values.items !== undefined || values.codebook !== undefined)
+        throw new UsageError('--codings, --codebook and --items are separate imports: give one');
+      if (values.replace || values.force)
+        throw new UsageError("--replace and --force do not apply to --codings (codings are added to the coders' logs, never replaced)");
       return runCodingsImport(dir, values.codings, { dryRun: values['dry-run'], json: values.json }, io);
     }
     if (values.codebook !== undefined) {
@@ -57,7 +63,8 @@ export const importCommand: CliCommand = {
       return runCodebookImport(dir, values.codebook, { replace: values.replace, dryRun: values['dry-run'], json: values.json }, io);
     }
     const source = requireOption(values.items, '--items');
-    if (values.kind !== 'items' && values.kind !== 'conversations') throw new UsageError(`--kind must be items or conversations (got "${values.kind}")`);
+    if (values.kind !== 'items' && values.kind !== 'conversations')
+      throw new UsageError(`--kind must be items or conversations (got "${values.kind}")`);
     if (values.force && !values.replace) throw new UsageError('--force only applies with --replace');
     const limits = withUsageErrors(() => inputLimitsFrom(values));
     try {
@@ -74,8 +81,13 @@ export const importCommand: CliCommand = {
       if (values.json) printJson(io, summary);
       else {
         const dry = summary.dry_run ? 'Dry run, nothing written: ' : '';
-        const gaps = summary.kind === 'conversations' ? `; ${summary.gaps.length} replies excluded${summary.gap_register ? ` (gap register: ${summary.gap_register})` : ''}` : '';
-        io.out(`${dry}${summary.included_pairs.length} items read from ${summary.source}: ${summary.items_added} added, ${summary.items_unchanged} unchanged, ${summary.items_changed.length} changed, ${summary.items_removed.length} removed; ${summary.items_total} items in ${summary.items_file}${gaps}\n`);
+        const gaps =
+          summary.kind === 'conversations'
+            ? `; ${summary.gaps.length} replies excluded${summary.gap_register ? ` (gap register: ${summary.gap_register})` : ''}`
+            : '';
+        io.out(
+          `${dry}${summary.included_pairs.length} items read from ${summary.source}: ${summary.items_added} added, ${summary.items_unchanged} unchanged, ${summary.items_changed.length} changed, ${summary.items_removed.length} removed; ${summary.items_total} items in ${summary.items_file}${gaps}\n`,
+        );
       }
       return 0;
     } catch (e) {
@@ -88,15 +100,25 @@ export const importCommand: CliCommand = {
   },
 };
 
-async function runCodebookImport(dir: string, source: string, options: { replace: boolean; dryRun: boolean; json: boolean }, io: CliIo): Promise<number> {
+async function runCodebookImport(
+  dir: string,
+  source: string,
+  options: { replace: boolean; dryRun: boolean; json: boolean },
+  io: CliIo,
+): Promise<number> {
   try {
     const project = await loadProjectConfig(dir);
     const summary = await importCodebook({ project, source, replace: options.replace, dryRun: options.dryRun });
     if (options.json) printJson(io, summary);
     else {
       const dry = summary.dry_run ? 'Dry run, nothing written: ' : '';
-      const empty = summary.without_definition.length > 0 ? `; ${summary.without_definition.length} without a description (empty definition: write one in ${summary.codebook_file})` : '';
-      io.out(`${dry}${summary.codes} codes read from ${summary.source} (${summary.top_level} top-level, ${summary.nested} nested, ${summary.depth} level${summary.depth === 1 ? '' : 's'})${empty}; codebook ${summary.codebook_file}, version ${summary.codebook_version}${summary.source_codebook_version === null ? '' : summary.source_codebook_version === summary.codebook_version ? ' (as exported)' : ` (exported as version ${summary.source_codebook_version}: the codes were edited since, so earlier coding acts count as made under another version)`}\n`);
+      const empty =
+        summary.without_definition.length > 0
+          ? `; ${summary.without_definition.length} without a description (empty definition: write one in ${summary.codebook_file})`
+          : '';
+      io.out(
+        `${dry}${summary.codes} codes read from ${summary.source} (${summary.top_level} top-level, ${summary.nested} nested, ${summary.depth} level${summary.depth === 1 ? '' : 's'})${empty}; codebook ${summary.codebook_file}, version ${summary.codebook_version}${summary.source_codebook_version === null ? '' : summary.source_codebook_version === summary.codebook_version ? ' (as exported)' : ` (exported as version ${summary.source_codebook_version}: the codes were edited since, so earlier coding acts count as made under another version)`}\n`,
+      );
     }
     return 0;
   } catch (e) {
@@ -112,7 +134,9 @@ async function runCodingsImport(dir: string, source: string, options: { dryRun: 
     if (options.json) printJson(io, summary);
     else {
       const dry = summary.dry_run ? 'Dry run, nothing written: ' : '';
-      io.out(`${dry}${summary.rows} codings read from ${summary.source}: ${summary.coders.map((c) => `${c.coder} ${c.codings} on ${c.protocols} protocol${c.protocols === 1 ? '' : 's'}${c.new_session ? ' (new session)' : ''}`).join(', ')}; codebook version ${summary.codebook_version}\n`);
+      io.out(
+        `${dry}${summary.rows} codings read from ${summary.source}: ${summary.coders.map((c) => `${c.coder} ${c.codings} on ${c.protocols} protocol${c.protocols === 1 ? '' : 's'}${c.new_session ? ' (new session)' : ''}`).join(', ')}; codebook version ${summary.codebook_version}\n`,
+      );
     }
     return 0;
   } catch (e) {

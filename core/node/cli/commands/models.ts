@@ -35,7 +35,9 @@ function progressReporter(io: CliIo, name: string, json: boolean): { onProgress:
         const step = p.percent === null ? Math.floor(p.received_bytes / (8 * MiB)) : Math.floor(p.percent);
         if (step === lastPercent) return;
         lastPercent = step;
-        io.err(`${JSON.stringify({ event: 'progress', name, ...p, percent: p.percent === null ? null : Math.round(p.percent * 10) / 10 })}\n`);
+        io.err(
+          `${JSON.stringify({ event: 'progress', name, ...p, percent: p.percent === null ? null : Math.round(p.percent * 10) / 10 })}\n`,
+        );
         return;
       }
       const now = Date.now();
@@ -72,7 +74,8 @@ async function listCommand(args: string[], io: CliIo): Promise<number> {
   const manifest = await loadManifestOption(values.manifest);
   const dir = resolveModelsDir(values.dir);
   const installed = await listInstalledModels(dir, { manifest });
-  const partialBytes = async (file: string): Promise<number | null> => (await stat(path.join(dir, `${file}.part`)).catch(() => null))?.size ?? null;
+  const partialBytes = async (file: string): Promise<number | null> =>
+    (await stat(path.join(dir, `${file}.part`)).catch(() => null))?.size ?? null;
   const partials = await Promise.all(manifest.models.map((entry) => partialBytes(entry.file)));
   const models = manifest.models.map((entry, i) => {
     const atName = installed.find((m) => m.file === entry.file);
@@ -104,24 +107,42 @@ async function listCommand(args: string[], io: CliIo): Promise<number> {
   io.out(`models folder: ${dir}\n`);
   for (const m of models) {
     const partial = m.partial_bytes === null ? '' : ` (${mib(m.partial_bytes)} downloaded; run download again to resume)`;
-    const state = m.verified ? 'installed, verified' : m.present ? 'present, CHECKSUM MISMATCH (run: aloud models verify)' : `not installed${partial}`;
+    const state = m.verified
+      ? 'installed, verified'
+      : m.present
+        ? 'present, CHECKSUM MISMATCH (run: aloud models verify)'
+        : `not installed${partial}`;
     io.out(`${m.default ? '*' : ' '} ${m.name.padEnd(10)} ${String(m.approx_mib).padStart(4)} MiB  ${state}\n`);
   }
-  for (const m of other) io.out(`  ${m.name.padEnd(10)} ${mib(m.bytes).padStart(9)}  imported (not in the manifest)${m.problem ? `, UNUSABLE: ${m.problem}` : ''}\n`);
+  for (const m of other)
+    io.out(
+      `  ${m.name.padEnd(10)} ${mib(m.bytes).padStart(9)}  imported (not in the manifest)${m.problem ? `, UNUSABLE: ${m.problem}` : ''}\n`,
+    );
   if (vad) {
-    const state = vad.verified ? 'installed, verified' : vad.present ? 'present, CHECKSUM MISMATCH (run: aloud models verify)' : `not installed (aloud models download ${vad.name}, or import the file)`;
+    const state = vad.verified
+      ? 'installed, verified'
+      : vad.present
+        ? 'present, CHECKSUM MISMATCH (run: aloud models verify)'
+        : `not installed (aloud models download ${vad.name}, or import the file)`;
     io.out(`  ${vad.name} ${String(vad.approx_mib)} MiB  voice activity (VAD): ${state}\n`);
   }
   return 0;
 }
 
 async function downloadCommand(args: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parseOptions(args, { dir: 'string', json: false, manifest: 'string', 'allow-loopback-http': false, 'no-vad': false }, { positionals: true });
+  const { values, positionals } = parseOptions(
+    args,
+    { dir: 'string', json: false, manifest: 'string', 'allow-loopback-http': false, 'no-vad': false },
+    { positionals: true },
+  );
   if (positionals.length !== 1) throw new UsageError('download takes exactly one model NAME (see: aloud models list)');
   const name = positionals[0]!;
   const manifest = await loadManifestOption(values.manifest);
   const entry = manifest.vad?.name === name ? manifest.vad : manifest.models.find((m) => m.name === name);
-  if (!entry) throw new UsageError(`unknown model "${name}"; known: ${[...manifest.models.map((m) => m.name), ...(manifest.vad ? [manifest.vad.name] : [])].join(', ')}`);
+  if (!entry)
+    throw new UsageError(
+      `unknown model "${name}"; known: ${[...manifest.models.map((m) => m.name), ...(manifest.vad ? [manifest.vad.name] : [])].join(', ')}`,
+    );
   // The live cutter needs the VAD model; it comes with the default whisper model (it is under 1 MB).
   const vadToo = name === manifest.default && manifest.vad && !values['no-vad'] ? manifest.vad : null;
   const progress = progressReporter(io, name, values.json);
@@ -141,8 +162,13 @@ async function downloadCommand(args: string[], io: CliIo): Promise<number> {
       : null;
     if (values.json) printJson(io, vad ? { ...result, vad } : result);
     else {
-      io.out(`${name}: ${result.status === 'already-present' ? 'already present' : 'downloaded'} and verified (${result.checksum.algo} ${result.checksum.value}) → ${result.path}\n`);
-      if (vad) io.out(`${vad.name} (voice activity for the live cutter): ${vad.status === 'already-present' ? 'already present' : 'downloaded'} and verified (${vad.checksum.algo} ${vad.checksum.value}) → ${vad.path}\n`);
+      io.out(
+        `${name}: ${result.status === 'already-present' ? 'already present' : 'downloaded'} and verified (${result.checksum.algo} ${result.checksum.value}) → ${result.path}\n`,
+      );
+      if (vad)
+        io.out(
+          `${vad.name} (voice activity for the live cutter): ${vad.status === 'already-present' ? 'already present' : 'downloaded'} and verified (${vad.checksum.algo} ${vad.checksum.value}) → ${vad.path}\n`,
+        );
     }
     return 0;
   } catch (e) {
@@ -163,13 +189,22 @@ async function downloadCommand(args: string[], io: CliIo): Promise<number> {
 }
 
 async function importCommand(args: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parseOptions(args, { dir: 'string', name: 'string', json: false, manifest: 'string' }, { positionals: true });
+  const { values, positionals } = parseOptions(
+    args,
+    { dir: 'string', name: 'string', json: false, manifest: 'string' },
+    { positionals: true },
+  );
   if (positionals.length !== 1) throw new UsageError('import takes exactly one FILE');
   const manifest = await loadManifestOption(values.manifest);
   const result = await importModelFile(positionals[0]!, { dir: values.dir, name: values.name, manifest });
   if (values.json) printJson(io, result);
   else {
-    const what = result.kind === 'vad' ? 'the voice-activity (VAD) model, verified' : result.verified ? `verified manifest model ${result.manifest_name}` : 'not in the manifest';
+    const what =
+      result.kind === 'vad'
+        ? 'the voice-activity (VAD) model, verified'
+        : result.verified
+          ? `verified manifest model ${result.manifest_name}`
+          : 'not in the manifest';
     const header = result.header ? `, ${result.header.size_class}, weights ${result.header.weights}` : '';
     io.out(`${result.status === 'imported' ? 'imported' : 'already present'}: ${result.name} (${what}${header}) → ${result.path}\n`);
   }
@@ -185,8 +220,10 @@ async function verifyCommand(args: string[], io: CliIo): Promise<number> {
   const installed = await listInstalledModels(dir, { manifest, rehash: true });
   const vadModel = await installedVadModel(dir, { manifest, rehash: true });
   const vadWanted = vadModel?.present && (wanted === undefined || wanted === vadModel.name || wanted === vadModel.file) ? vadModel : null;
-  const selected = wanted === undefined ? installed : installed.filter((m) => m.name === wanted || m.manifest_name === wanted || m.file === wanted);
-  if (wanted !== undefined && selected.length === 0 && !vadWanted) throw new UsageError(`model "${wanted}" is not installed in ${dir} (see: aloud models list)`);
+  const selected =
+    wanted === undefined ? installed : installed.filter((m) => m.name === wanted || m.manifest_name === wanted || m.file === wanted);
+  if (wanted !== undefined && selected.length === 0 && !vadWanted)
+    throw new UsageError(`model "${wanted}" is not installed in ${dir} (see: aloud models list)`);
   const models = selected.map((m) => ({ ...m, ok: modelOk(m) }));
   const vad = vadWanted ? { ...vadWanted, ok: vadWanted.verified === true } : null;
   const allOk = models.every((m) => m.ok) && (vad?.ok ?? true);
@@ -194,10 +231,25 @@ async function verifyCommand(args: string[], io: CliIo): Promise<number> {
   else {
     if (models.length === 0) io.out(`no models installed in ${dir}\n`);
     for (const m of models) {
-      const why = m.problem ?? (m.expected_checksum && !m.verified ? `checksum mismatch: expected ${m.expected_checksum.algo} ${m.expected_checksum.value}, got ${m.expected_checksum.algo === 'sha1' ? m.sha1 : m.sha256}` : '');
-      io.out(`${m.ok ? 'ok  ' : 'FAIL'} ${m.name.padEnd(10)} ${m.verified ? 'verified' : m.expected_checksum ? '' : 'not in the manifest'} ${why} ${m.path}\n`.replace(/ +/g, ' '));
+      const why =
+        m.problem ??
+        (m.expected_checksum && !m.verified
+          ? `checksum mismatch: expected ${m.expected_checksum.algo} ${m.expected_checksum.value}, got ${m.expected_checksum.algo === 'sha1' ? m.sha1 : m.sha256}`
+          : '');
+      io.out(
+        `${m.ok ? 'ok  ' : 'FAIL'} ${m.name.padEnd(10)} ${m.verified ? 'verified' : m.expected_checksum ? '' : 'not in the manifest'} ${why} ${m.path}\n`.replace(
+          / +/g,
+          ' ',
+        ),
+      );
     }
-    if (vad) io.out(`${vad.ok ? 'ok  ' : 'FAIL'} ${vad.name} voice activity (VAD) ${vad.ok ? 'verified' : vad.problem ?? ''} ${vad.path}\n`.replace(/ +/g, ' '));
+    if (vad)
+      io.out(
+        `${vad.ok ? 'ok  ' : 'FAIL'} ${vad.name} voice activity (VAD) ${vad.ok ? 'verified' : (vad.problem ?? '')} ${vad.path}\n`.replace(
+          / +/g,
+          ' ',
+        ),
+      );
   }
   return allOk ? 0 : 1;
 }

@@ -29,24 +29,36 @@ const USAGE = [
   '       room export CODE --project DIR [--json]',
   '       room writeback CODE --project DIR [--json]',
   '  open      a norming room over chosen items, or a huddle over the items the team disagrees on (project sessions,',
-  '            or the --export files); prints the code, the members\' address and the lead\'s panel, and runs until Ctrl-C',
+  "            or the --export files); prints the code, the members' address and the lead's panel, and runs until Ctrl-C",
   '  --lan     listen on the local network (default: 127.0.0.1 only, so only this machine can join)',
   '  resume    open a room again from its log after a restart (the lead gets a new panel link)',
   '  shadow    a shadow room: trainees watch an expert label and think aloud, live, and practise against her; her',
   '            session feeds it with `aloud session ingest … --shadow-room CODE` (or the app opens one from the Label',
-  '            screen); --annotator: only that annotator\'s session may feed it (default: the first that does)',
+  "            screen); --annotator: only that annotator's session may feed it (default: the first that does)",
   '  export    the room log and its metrics (norming: α blind vs current, conformity; shadow: agreement with the expert)',
   '  writeback final votes as labels (source "room") of a new annotator session "<name> (room CODE)" per member',
 ].join('\n');
 
 async function huddleItems(project: OpenProject, exports: readonly string[]): Promise<string[]> {
-  const sets = exports.length > 0 ? await Promise.all(exports.map((file) => exportLabelSet(file, HUDDLE_COUNTING))) : [await projectLabelSet(project, projectSessionSource, HUDDLE_COUNTING)];
+  const sets =
+    exports.length > 0
+      ? await Promise.all(exports.map((file) => exportLabelSet(file, HUDDLE_COUNTING)))
+      : [await projectLabelSet(project, projectSessionSource, HUDDLE_COUNTING)];
   // only the disagreement list: no alpha, no bootstrap
-  return finalLabelDisagreements(mergeLabelSets(sets), { level: 'nominal', categories: project.config.schema.labels.map((l) => l.name), hasBlind: true }).map((d) => d.item_id);
+  return finalLabelDisagreements(mergeLabelSets(sets), {
+    level: 'nominal',
+    categories: project.config.schema.labels.map((l) => l.name),
+    hasBlind: true,
+  }).map((d) => d.item_id);
 }
 
 /** Serves the room until SIGINT/SIGTERM (or `stop`, for tests), then closes the log cleanly. */
-async function serve(host: RoomHost, values: { lan?: boolean; address?: string; port?: string; json?: boolean }, io: CliIo, stop?: Promise<void>): Promise<number> {
+async function serve(
+  host: RoomHost,
+  values: { lan?: boolean; address?: string; port?: string; json?: boolean },
+  io: CliIo,
+  stop?: Promise<void>,
+): Promise<number> {
   let address = '127.0.0.1';
   if (values.lan) {
     const found = values.address ?? lanAddress();
@@ -57,12 +69,24 @@ async function serve(host: RoomHost, values: { lan?: boolean; address?: string; 
     address = found;
   }
   const listener = await startRoomListener(host, { address, port: parseCount(values.port, '--port', 0, 0, 65535) });
-  const info = { code: host.code, url: listener.url, lead_url: listener.leadUrl, address: listener.address, port: listener.port, log: host.logFile, lan: address !== '127.0.0.1' };
+  const info = {
+    code: host.code,
+    url: listener.url,
+    lead_url: listener.leadUrl,
+    address: listener.address,
+    port: listener.port,
+    log: host.logFile,
+    lan: address !== '127.0.0.1',
+  };
   if (values.json) io.out(`${JSON.stringify(info)}\n`);
   else {
     io.out(`room code: ${host.code}\n`);
-    io.out(address === '127.0.0.1' ? `members on this machine open: ${listener.url}\n` : `members on the local network open: ${listener.url}\n`);
-    io.out(`your lead panel (keep it to yourself): ${listener.leadUrl}\nlog: ${host.logFile}\nCtrl-C closes the listener; \`aloud room resume ${host.code}\` opens it again.\n`);
+    io.out(
+      address === '127.0.0.1' ? `members on this machine open: ${listener.url}\n` : `members on the local network open: ${listener.url}\n`,
+    );
+    io.out(
+      `your lead panel (keep it to yourself): ${listener.leadUrl}\nlog: ${host.logFile}\nCtrl-C closes the listener; \`aloud room resume ${host.code}\` opens it again.\n`,
+    );
   }
   await new Promise<void>((resolve) => {
     const done = () => resolve();
@@ -76,7 +100,13 @@ async function serve(host: RoomHost, values: { lan?: boolean; address?: string; 
 }
 
 /** Serves a shadow room and its feed until SIGINT/SIGTERM (or `stop`, for tests); then closes it, so trainees' pages say so. */
-async function serveShadow(host: ShadowHost, projectDir: string, options: { address: string; port: number; json: boolean; expert?: string | null }, io: CliIo, stop?: Promise<void>): Promise<number> {
+async function serveShadow(
+  host: ShadowHost,
+  projectDir: string,
+  options: { address: string; port: number; json: boolean; expert?: string | null },
+  io: CliIo,
+  stop?: Promise<void>,
+): Promise<number> {
   let listener: RoomListener;
   let feed: ShadowFeedServer;
   try {
@@ -93,7 +123,16 @@ async function serveShadow(host: ShadowHost, projectDir: string, options: { addr
     throw e;
   }
   const lan = options.address !== '127.0.0.1';
-  const info = { code: host.code, url: listener.url, lead_url: listener.leadUrl, address: listener.address, port: listener.port, log: host.logFile, feed: feed.file, lan };
+  const info = {
+    code: host.code,
+    url: listener.url,
+    lead_url: listener.leadUrl,
+    address: listener.address,
+    port: listener.port,
+    log: host.logFile,
+    feed: feed.file,
+    lan,
+  };
   if (options.json) io.out(`${JSON.stringify(info)}\n`);
   else {
     io.out(`shadow room code: ${host.code}\n`);
@@ -130,11 +169,16 @@ async function exportShadow(file: string, json: boolean, io: CliIo): Promise<num
   const metrics = shadowMetrics(state);
   if (json) printJson(io, { code: state.code, kind: 'shadow', expert: state.expert, log: events, metrics });
   else {
-    io.out(`shadow room ${state.code}: ${events.length} events, expert ${state.expert ?? '(none fed it)'}, ${state.items.size} items shown, ${metrics.items} with practice over\n`);
+    io.out(
+      `shadow room ${state.code}: ${events.length} events, expert ${state.expert ?? '(none fed it)'}, ${state.items.size} items shown, ${metrics.items} with practice over\n`,
+    );
     for (const t of metrics.trainees) {
-      io.out(`  ${t.name}: ${t.answered} answered, ${t.skipped} skipped, ${t.agree_final} same as her final; alpha vs her final ${t.alpha_final?.toFixed(3) ?? 'undefined'}\n`);
+      io.out(
+        `  ${t.name}: ${t.answered} answered, ${t.skipped} skipped, ${t.agree_final} same as her final; alpha vs her final ${t.alpha_final?.toFixed(3) ?? 'undefined'}\n`,
+      );
     }
-    for (const d of metrics.diverged_most) io.out(`  diverged: ${d.item_id} (${d.diverged} of ${d.answered}; she said ${d.expert_final})\n`);
+    for (const d of metrics.diverged_most)
+      io.out(`  diverged: ${d.item_id} (${d.diverged} of ${d.answered}; she said ${d.expert_final})\n`);
   }
   return 0;
 }
@@ -163,15 +207,24 @@ export const roomCommand: CliCommand = {
         },
       }),
     );
-    if (values.address !== undefined && !values.lan) throw new UsageError('--address needs --lan: opening the room beyond this machine must be explicit');
+    if (values.address !== undefined && !values.lan)
+      throw new UsageError('--address needs --lan: opening the room beyond this machine must be explicit');
     const project = await loadProjectConfig(requireOption(values.project, '--project'));
     if (sub === 'open') {
       if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`);
       if ((values.items === undefined) === !values.huddle) throw new UsageError('give either --items ID,ID… or --huddle');
       const all = await loadProjectItems(project);
       const byId = new Map(all.map((i) => [i.id, i]));
-      const ids = values.huddle ? await huddleItems(project, values.export ?? []) : values.items!.split(',').map((s) => s.trim()).filter(Boolean);
-      if (ids.length === 0) throw new UsageError(values.huddle ? 'no disagreements to huddle on: every item has one final label across annotators' : '--items is empty');
+      const ids = values.huddle
+        ? await huddleItems(project, values.export ?? [])
+        : values
+            .items!.split(',')
+            .map((s) => s.trim())
+            .filter(Boolean);
+      if (ids.length === 0)
+        throw new UsageError(
+          values.huddle ? 'no disagreements to huddle on: every item has one final label across annotators' : '--items is empty',
+        );
       const items: RoomItem[] = ids.map((id) => {
         const item = byId.get(id);
         if (!item) throw new UsageError(`item "${id}" is not in the project's items`);
@@ -194,8 +247,16 @@ export const roomCommand: CliCommand = {
       const address = values.lan ? (values.address ?? lanAddress()) : '127.0.0.1';
       if (address === null) throw new UsageError('--lan: this machine has no network address besides loopback; give one with --address');
       const items = await loadProjectItems(project);
-      const host = await ShadowHost.create({ dir: project.dir, config: project.config, items }, { expert: values.annotator ?? null, maxMembers: parseCount(values['max-members'], '--max-members', DEFAULT_MAX_MEMBERS, 1, 50) });
-      return serveShadow(host, project.dir, { address, port: parseCount(values.port, '--port', 0, 0, 65535), json: values.json, expert: values.annotator ?? null }, io);
+      const host = await ShadowHost.create(
+        { dir: project.dir, config: project.config, items },
+        { expert: values.annotator ?? null, maxMembers: parseCount(values['max-members'], '--max-members', DEFAULT_MAX_MEMBERS, 1, 50) },
+      );
+      return serveShadow(
+        host,
+        project.dir,
+        { address, port: parseCount(values.port, '--port', 0, 0, 65535), json: values.json, expert: values.annotator ?? null },
+        io,
+      );
     }
     const code = positionals[0];
     if (code === undefined) throw new UsageError(`room ${sub ?? ''}: give the room code`);
@@ -214,8 +275,11 @@ export const roomCommand: CliCommand = {
       if (values.json) printJson(io, { code: state.code, log: events, metrics });
       else {
         io.out(`room ${state.code}: ${events.length} events, ${metrics.revealed_items} of ${state.items.size} items revealed\n`);
-        io.out(`alpha blind: ${metrics.alpha_blind?.toFixed(3) ?? 'undefined'}, current: ${metrics.alpha_current?.toFixed(3) ?? 'undefined'}\n`);
-        for (const c of metrics.conformity) io.out(`  ${c.name}: ${c.votes} votes, ${c.changes} changes, ${c.changes_toward_majority} toward the others' majority\n`);
+        io.out(
+          `alpha blind: ${metrics.alpha_blind?.toFixed(3) ?? 'undefined'}, current: ${metrics.alpha_current?.toFixed(3) ?? 'undefined'}\n`,
+        );
+        for (const c of metrics.conformity)
+          io.out(`  ${c.name}: ${c.votes} votes, ${c.changes} changes, ${c.changes_toward_majority} toward the others' majority\n`);
       }
       return 0;
     }

@@ -10,11 +10,20 @@ export const serveCommand: CliCommand = {
   name: 'serve',
   usage: 'serve [--project DIR] [--port N] [--model FILE] [--models-dir DIR] [--engine-script FILE.json] [--rebuild]',
   async run(argv, io) {
-    const { values } = parseOptions(argv, { project: 'string', port: 'string', model: 'string', 'models-dir': 'string', 'engine-script': 'string', rebuild: false });
+    const { values } = parseOptions(argv, {
+      project: 'string',
+      port: 'string',
+      model: 'string',
+      'models-dir': 'string',
+      'engine-script': 'string',
+      rebuild: false,
+    });
     const port = values.port === undefined ? 0 : Number(values.port);
-    if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port: "${values.port}" is not a port number (0–65535)`);
+    if (!Number.isInteger(port) || port < 0 || port > 65535)
+      throw new UsageError(`--port: "${values.port}" is not a port number (0–65535)`);
     const engineScript = engineScriptFile(values['engine-script']);
-    if (engineScript) io.err(`aloud serve: transcription is SCRIPTED from ${engineScript} (not whisper.cpp); sessions record model "scripted"\n`);
+    if (engineScript)
+      io.err(`aloud serve: transcription is SCRIPTED from ${engineScript} (not whisper.cpp); sessions record model "scripted"\n`);
     const app = await AppService.open({
       projectDir: values.project ?? (await ensureUserDemoProject()),
       mode: 'browser',

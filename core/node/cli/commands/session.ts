@@ -32,7 +32,7 @@ const usage = [
   '       aloud session units --project DIR --annotator NAME [--item ID] [--json]',
   '       aloud session complete --project DIR --annotator NAME (--item ID | --all) [--json]',
   '',
-  'units: the units of coding of the annotator\'s protocols (aloud.yaml coding.unit: utterance or sentence) for items whose',
+  "units: the units of coding of the annotator's protocols (aloud.yaml coding.unit: utterance or sentence) for items whose",
   'transcript is final (completed): item_id, unit (u<utterance>[.s<sentence>]), text (verbatim), t0_ms, t1_ms.',
   'complete: completes items as Enter does in the app (the same rule, decideCompletion, logged the same way: item_opened,',
   'then item_completed); --all: every item of the session with audio or a label not completed yet. A refusal (a spoken',
@@ -50,11 +50,17 @@ function reportRecovery(io: CliIo, report: SessionOpenReport): void {
     const o = report.tookOverLock;
     say(`took over the lock of process ${o.pid} on ${o.host} (started ${o.started_at}), which is no longer running`);
   }
-  if (report.torn) say(`events.jsonl line ${report.torn.line} was torn by a crash (${report.torn.bytes} bytes): cut from the log, kept in ${report.torn.tornFile}`);
+  if (report.torn)
+    say(
+      `events.jsonl line ${report.torn.line} was torn by a crash (${report.torn.bytes} bytes): cut from the log, kept in ${report.torn.tornFile}`,
+    );
   for (const r of report.recoveredAudio) {
-    say(`recovered the audio of "${r.item_id}": ${seconds(r.samples_total)} on disk, the log had ${seconds(r.samples_logged)}${r.header_repaired ? '; WAV header repaired' : ''}`);
+    say(
+      `recovered the audio of "${r.item_id}": ${seconds(r.samples_total)} on disk, the log had ${seconds(r.samples_logged)}${r.header_repaired ? '; WAV header repaired' : ''}`,
+    );
   }
-  if (report.interruptedRecording) say(`the recording of "${report.interruptedRecording}" was interrupted; it is closed and its signals recomputed`);
+  if (report.interruptedRecording)
+    say(`the recording of "${report.interruptedRecording}" was interrupted; it is closed and its signals recomputed`);
 }
 
 /**
@@ -63,7 +69,14 @@ function reportRecovery(io: CliIo, report: SessionOpenReport): void {
  */
 async function openTranscribingSession(
   command: string,
-  options: { project: OpenProject; annotator: string; items: Item[]; model: string | undefined; engineScript: string | undefined; progress?: boolean },
+  options: {
+    project: OpenProject;
+    annotator: string;
+    items: Item[];
+    model: string | undefined;
+    engineScript: string | undefined;
+    progress?: boolean;
+  },
   io: CliIo,
 ): Promise<{ service: SessionService; engine: SessionEngine }> {
   const engineScript = engineScriptFile(options.engineScript);
@@ -89,7 +102,18 @@ function sleep(ms: number): Promise<void> {
 }
 
 async function ingest(argv: string[], io: CliIo): Promise<number> {
-  const { values } = parseOptions(argv, { project: 'string', annotator: 'string', item: 'string', wav: 'string', model: 'string', 'engine-script': 'string', 'shadow-room': 'string', realtime: false, progress: false, json: false });
+  const { values } = parseOptions(argv, {
+    project: 'string',
+    annotator: 'string',
+    item: 'string',
+    wav: 'string',
+    model: 'string',
+    'engine-script': 'string',
+    'shadow-room': 'string',
+    realtime: false,
+    progress: false,
+    json: false,
+  });
   const projectDir = requireOption(values.project, '--project');
   const annotator = requireOption(values.annotator, '--annotator');
   const itemId = requireOption(values.item, '--item');
@@ -101,10 +125,19 @@ async function ingest(argv: string[], io: CliIo): Promise<number> {
   const wav = await readWav(wavFile);
   const pcm = resampleTo16k(wav.samples, wav.sampleRate);
   // a shadow room watches this session through a one-way feed; whatever happens to the room, the session goes on
-  const room = values['shadow-room'] === undefined ? null : await connectShadowFeed(project.dir, values['shadow-room'], (problem) => io.err(`aloud session ingest: warning: ${problem}; the session goes on\n`));
+  const room =
+    values['shadow-room'] === undefined
+      ? null
+      : await connectShadowFeed(project.dir, values['shadow-room'], (problem) =>
+          io.err(`aloud session ingest: warning: ${problem}; the session goes on\n`),
+        );
   let service: SessionService;
   try {
-    ({ service } = await openTranscribingSession('ingest', { project, annotator, items, model: values.model, engineScript: values['engine-script'], progress: values.progress }, io));
+    ({ service } = await openTranscribingSession(
+      'ingest',
+      { project, annotator, items, model: values.model, engineScript: values['engine-script'], progress: values.progress },
+      io,
+    ));
   } catch (e) {
     await room?.close();
     throw e;
@@ -120,7 +153,10 @@ async function ingest(argv: string[], io: CliIo): Promise<number> {
     await service.drainTranscriptions();
     const item = service.itemState(itemId)!;
     if (values.json) printJson(io, { annotator, item_id: itemId, fed_ms: Math.round((fed * 1000) / AUDIO_SAMPLE_RATE), item });
-    else io.out(`${itemId}\t${(item.audio_ms / 1000).toFixed(2)} s\t${item.final_label ?? '(no label)'}\t${item.label_source ?? '-'}\t${item.transcript}\n`);
+    else
+      io.out(
+        `${itemId}\t${(item.audio_ms / 1000).toFixed(2)} s\t${item.final_label ?? '(no label)'}\t${item.label_source ?? '-'}\t${item.transcript}\n`,
+      );
   } finally {
     untap?.();
     await service.close();
@@ -140,7 +176,9 @@ async function feed(
 ): Promise<number> {
   await service.startRecording({ device: `file:${wavFile}` });
   const chunk = (AUDIO_SAMPLE_RATE * CHUNK_MS) / 1000;
-  io.err(`aloud session ingest: recording "${itemId}" from ${wavFile} (${seconds(pcm.length)}, ${realtime ? 'real time' : 'as fast as possible'})\n`);
+  io.err(
+    `aloud session ingest: recording "${itemId}" from ${wavFile} (${seconds(pcm.length)}, ${realtime ? 'real time' : 'as fast as possible'})\n`,
+  );
   const start = Date.now();
   let fed = 0;
   for (let k = 0; fed < pcm.length; k++) {
@@ -167,17 +205,23 @@ async function loggedSession(values: { project?: string | undefined; annotator?:
 async function show(argv: string[], io: CliIo): Promise<number> {
   const { values } = parseOptions(argv, { project: 'string', annotator: 'string', item: 'string', limit: 'string', json: false });
   const limit = values.limit === undefined ? null : Number(values.limit);
-  if (limit !== null && !(Number.isInteger(limit) && limit >= 0)) throw new UsageError(`--limit must be a whole number of items, 0 or more (got "${values.limit}")`);
+  if (limit !== null && !(Number.isInteger(limit) && limit >= 0))
+    throw new UsageError(`--limit must be a whole number of items, 0 or more (got "${values.limit}")`);
   if (limit !== null && values.item !== undefined) throw new UsageError('--limit and --item: give one (--item shows one item)');
   const { projectDir, annotator, project, paths, events, torn } = await loggedSession(values);
   if (torn) {
-    io.err(`aloud session: ${paths.events}:${torn.line}: torn last line (a crash cut it); it is cut and kept in a .torn file when the session is next opened for writing\n`);
+    io.err(
+      `aloud session: ${paths.events}:${torn.line}: torn last line (a crash cut it); it is cut and kept in a .torn file when the session is next opened for writing\n`,
+    );
   }
   const state = foldSession(events, project.config, paths.events, foldOptionsOf(project));
   if (state.config_changed) {
-    io.err(`aloud session: spoken labels were derived under other label phrases than ${project.configPath} has now (labels, synonyms, languages or stems); they are shown as recorded (re-derive them with: aloud session reparse --project ${projectDir} --annotator ${annotator})\n`);
+    io.err(
+      `aloud session: spoken labels were derived under other label phrases than ${project.configPath} has now (labels, synonyms, languages or stems); they are shown as recorded (re-derive them with: aloud session reparse --project ${projectDir} --annotator ${annotator})\n`,
+    );
   }
-  if (state.recording) io.err(`aloud session: the recording of "${state.recording.item_id}" was interrupted; opening the session for writing recovers it\n`);
+  if (state.recording)
+    io.err(`aloud session: the recording of "${state.recording.item_id}" was interrupted; opening the session for writing recovers it\n`);
   let items: ItemSessionState[] = state.items;
   if (values.item !== undefined) {
     items = state.items.filter((i) => i.item_id === values.item);
@@ -186,9 +230,15 @@ async function show(argv: string[], io: CliIo): Promise<number> {
   // a pipeline pages through a large session; items_total says how many there are
   if (limit !== null) items = items.slice(0, limit);
   if (values.json) {
-    printJson(io, values.item !== undefined ? items[0] : { ...state, items, ...(limit !== null ? { items_total: state.items.length } : {}) });
+    printJson(
+      io,
+      values.item !== undefined ? items[0] : { ...state, items, ...(limit !== null ? { items_total: state.items.length } : {}) },
+    );
   } else {
-    for (const i of items) io.out(`${i.item_id}\t${(i.audio_ms / 1000).toFixed(2)} s\t${i.final_label ?? '(no label)'}\t${i.label_source ?? '-'}\t${i.transcript}\n`);
+    for (const i of items)
+      io.out(
+        `${i.item_id}\t${(i.audio_ms / 1000).toFixed(2)} s\t${i.final_label ?? '(no label)'}\t${i.label_source ?? '-'}\t${i.transcript}\n`,
+      );
   }
   return 0;
 }
@@ -202,13 +252,20 @@ async function units(argv: string[], io: CliIo): Promise<number> {
   if (values.item !== undefined) {
     items = items.filter((i) => i.item_id === values.item);
     if (items.length === 0) throw new UsageError(`--item: "${values.item}" has no transcript in the session of "${annotator}"`);
-    if (!isTranscriptFinal(items[0]!)) throw new UsageError(`--item: the transcript of "${values.item}" is not final (the item is not completed), so its units could still change`);
+    if (!isTranscriptFinal(items[0]!))
+      throw new UsageError(
+        `--item: the transcript of "${values.item}" is not final (the item is not completed), so its units could still change`,
+      );
   }
   const notFinal = items.filter((i) => !isTranscriptFinal(i)).map((i) => i.item_id);
   if (notFinal.length > 0) io.err(`aloud session units: left out, transcript not final yet (item not completed): ${notFinal.join(', ')}\n`);
-  const listed = items.filter(isTranscriptFinal).flatMap((i) => unitsOfItem(i, project.config.coding.unit)).map(({ item_id, unit, text, t0_ms, t1_ms }) => ({ item_id, unit, text, t0_ms, t1_ms }));
+  const listed = items
+    .filter(isTranscriptFinal)
+    .flatMap((i) => unitsOfItem(i, project.config.coding.unit))
+    .map(({ item_id, unit, text, t0_ms, t1_ms }) => ({ item_id, unit, text, t0_ms, t1_ms }));
   if (values.json) printJson(io, listed);
-  else for (const u of listed) io.out(`${u.item_id}\t${u.unit}\t${(u.t0_ms / 1000).toFixed(2)}–${(u.t1_ms / 1000).toFixed(2)} s\t${u.text}\n`);
+  else
+    for (const u of listed) io.out(`${u.item_id}\t${u.unit}\t${(u.t0_ms / 1000).toFixed(2)}–${(u.t1_ms / 1000).toFixed(2)} s\t${u.text}\n`);
   return 0;
 }
 
@@ -219,7 +276,8 @@ async function units(argv: string[], io: CliIo): Promise<number> {
 async function complete(argv: string[], io: CliIo): Promise<number> {
   const { values } = parseOptions(argv, { project: 'string', annotator: 'string', item: 'string', all: false, json: false });
   const { annotator, project, paths, events } = await loggedSession(values);
-  if ((values.item === undefined) === !values.all) throw new UsageError('give --item ID (one item) or --all (every item of the session with audio or a label, not completed yet)');
+  if ((values.item === undefined) === !values.all)
+    throw new UsageError('give --item ID (one item) or --all (every item of the session with audio or a label, not completed yet)');
   const items = await loadProjectItems(project);
   const logged = foldSession(events, project.config, paths.events).items;
   let targets: string[];
@@ -239,11 +297,23 @@ async function complete(argv: string[], io: CliIo): Promise<number> {
       await service.openItem(itemId);
       try {
         const state = await service.completeItem();
-        results.push({ item_id: itemId, completed: true, already: before?.completed_at != null && !before.changed_after_completion, final_label: state.final_label, refused: null });
+        results.push({
+          item_id: itemId,
+          completed: true,
+          already: before?.completed_at != null && !before.changed_after_completion,
+          final_label: state.final_label,
+          refused: null,
+        });
       } catch (e) {
         const refusal = asRefusal(e);
         if (refusal.code === 'internal' || refusal.code === 'storage') throw e;
-        results.push({ item_id: itemId, completed: false, already: false, final_label: service.itemState(itemId)?.final_label ?? null, refused: refusal.message });
+        results.push({
+          item_id: itemId,
+          completed: false,
+          already: false,
+          final_label: service.itemState(itemId)?.final_label ?? null,
+          refused: refusal.message,
+        });
       }
     }
   } finally {
@@ -251,8 +321,12 @@ async function complete(argv: string[], io: CliIo): Promise<number> {
   }
   if (values.json) printJson(io, { annotator, items: results });
   else {
-    for (const r of results) io.out(`${r.item_id}\t${r.completed ? (r.already ? 'already completed' : 'completed') : 'not completed'}\t${r.final_label ?? '(no label)'}${r.refused ? `\t${r.refused}` : ''}\n`);
-    if (targets.length === 0) io.err(`aloud session complete: nothing to complete: no item of "${annotator}" has audio or a label and is open\n`);
+    for (const r of results)
+      io.out(
+        `${r.item_id}\t${r.completed ? (r.already ? 'already completed' : 'completed') : 'not completed'}\t${r.final_label ?? '(no label)'}${r.refused ? `\t${r.refused}` : ''}\n`,
+      );
+    if (targets.length === 0)
+      io.err(`aloud session complete: nothing to complete: no item of "${annotator}" has audio or a label and is open\n`);
   }
   return results.some((r) => !r.completed) ? 1 : 0;
 }
@@ -271,10 +345,20 @@ async function reparse(argv: string[], io: CliIo): Promise<number> {
   }
   progress.end();
   const changed = results.reduce((n, r) => n + r.items.filter((i) => i.changed).length, 0);
-  if (values.json) printJson(io, { dry_run: values['dry-run'], config_sha256: results[0]!.config_sha256, parser_version: results[0]!.parser_version, changed, sessions: results });
+  if (values.json)
+    printJson(io, {
+      dry_run: values['dry-run'],
+      config_sha256: results[0]!.config_sha256,
+      parser_version: results[0]!.parser_version,
+      changed,
+      sessions: results,
+    });
   else {
     for (const r of results) {
-      for (const i of r.items) io.out(`${r.annotator}\t${i.item_id}\t${i.from ?? '(no label)'} → ${i.to ?? '(no label)'}${i.changed ? '' : '\t(same labels, now under the current configuration)'}\n`);
+      for (const i of r.items)
+        io.out(
+          `${r.annotator}\t${i.item_id}\t${i.from ?? '(no label)'} → ${i.to ?? '(no label)'}${i.changed ? '' : '\t(same labels, now under the current configuration)'}\n`,
+        );
     }
     io.err(`aloud session reparse: ${changed} item(s) change${values['dry-run'] ? ' (dry run: nothing written)' : ''}\n`);
   }
@@ -282,16 +366,29 @@ async function reparse(argv: string[], io: CliIo): Promise<number> {
 }
 
 async function transcribeLater(argv: string[], io: CliIo): Promise<number> {
-  const { values } = parseOptions(argv, { project: 'string', annotator: 'string', item: 'string', all: false, model: 'string', 'engine-script': 'string', json: false });
+  const { values } = parseOptions(argv, {
+    project: 'string',
+    annotator: 'string',
+    item: 'string',
+    all: false,
+    model: 'string',
+    'engine-script': 'string',
+    json: false,
+  });
   const { annotator, project, paths, events } = await loggedSession(values);
-  if (values.item !== undefined && values.all) throw new UsageError('--item and --all cannot be combined: --item transcribes one item, --all every recorded item');
+  if (values.item !== undefined && values.all)
+    throw new UsageError('--item and --all cannot be combined: --item transcribes one item, --all every recorded item');
   const items = await loadProjectItems(project);
   // the item is checked before a model is loaded
   const logged = foldSession(events, project.config, paths.events).items.filter((i) => i.audio_path !== null);
   if (values.item !== undefined && !logged.some((i) => i.item_id === values.item)) {
     throw new UsageError(`--item: "${values.item}" has no recorded audio in the session of "${annotator}"`);
   }
-  const { service, engine } = await openTranscribingSession('transcribe', { project, annotator, items, model: values.model, engineScript: values['engine-script'] }, io);
+  const { service, engine } = await openTranscribingSession(
+    'transcribe',
+    { project, annotator, items, model: values.model, engineScript: values['engine-script'] },
+    io,
+  );
   try {
     const recorded = service.state().items.filter((i) => i.audio_path !== null);
     // one item; or every item never transcribed, or transcribed with another model than this one (--all: every item)
@@ -305,10 +402,24 @@ async function transcribeLater(argv: string[], io: CliIo): Promise<number> {
     for (const [k, item] of wanted.entries()) {
       io.err(`aloud session transcribe: ${k + 1}/${wanted.length} ${item.item_id} (${(item.audio_ms / 1000).toFixed(1)} s)\n`);
       const superseded = item.segments.length > 0;
-      const after = await service.transcribeAgain(item.item_id, readSessionAudio, `transcribed again with ${engine.model?.name ?? 'another model'}`);
-      done.push({ item_id: item.item_id, superseded_earlier: superseded, transcript: after.transcript, final_label: after.final_label, label_source: after.label_source, model: after.model });
+      const after = await service.transcribeAgain(
+        item.item_id,
+        readSessionAudio,
+        `transcribed again with ${engine.model?.name ?? 'another model'}`,
+      );
+      done.push({
+        item_id: item.item_id,
+        superseded_earlier: superseded,
+        transcript: after.transcript,
+        final_label: after.final_label,
+        label_source: after.label_source,
+        model: after.model,
+      });
     }
-    if (wanted.length === 0) io.err(`aloud session transcribe: nothing to transcribe: every recorded item of "${annotator}" is already transcribed with this model (--all transcribes them again)\n`);
+    if (wanted.length === 0)
+      io.err(
+        `aloud session transcribe: nothing to transcribe: every recorded item of "${annotator}" is already transcribed with this model (--all transcribes them again)\n`,
+      );
     if (values.json) printJson(io, { annotator, model: engine.model ?? null, transcribed: done.length, items: done });
     else for (const d of done) io.out(`${d.item_id}\t${d.final_label ?? '(no label)'}\t${d.transcript}\n`);
   } finally {
@@ -343,6 +454,10 @@ export const sessionCommand: CliCommand = {
     if (sub === 'unpack') return unpackCommand(rest, io);
     if (sub === 'units') return units(rest, io);
     if (sub === 'complete') return complete(rest, io);
-    throw new UsageError(sub === undefined ? 'missing subcommand: ingest, show, reparse, transcribe, pack, unpack, units or complete' : `unknown subcommand "${sub}" (ingest, show, reparse, transcribe, pack, unpack, units or complete)`);
+    throw new UsageError(
+      sub === undefined
+        ? 'missing subcommand: ingest, show, reparse, transcribe, pack, unpack, units or complete'
+        : `unknown subcommand "${sub}" (ingest, show, reparse, transcribe, pack, unpack, units or complete)`,
+    );
   },
 };

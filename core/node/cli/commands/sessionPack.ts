@@ -20,23 +20,34 @@ export async function packCommand(argv: string[], io: CliIo): Promise<number> {
   const progress = progressLine(io, 'aloud session pack', 'bytes');
   const result = await packSession({ project, annotator, out, force: values.force, onProgress: progress.report }).finally(progress.end);
   if (values.json) printJson(io, result);
-  else io.out(`Packed the session of "${result.annotator}" (${result.events} events, ${result.audio_files} audio files, ${size(result.bytes)}) into ${result.file}\n`);
+  else
+    io.out(
+      `Packed the session of "${result.annotator}" (${result.events} events, ${result.audio_files} audio files, ${size(result.bytes)}) into ${result.file}\n`,
+    );
   return 0;
 }
 
 /** `aloud session unpack`: checks a pack against the project, then adds the session or extends the one held. */
 export async function unpackCommand(argv: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseOptions(argv, { project: 'string', json: false }, { positionals: true });
-  if (positionals.length !== 1) throw new UsageError(positionals.length === 0 ? 'missing FILE.aloudpack to unpack' : `expected one pack, got ${positionals.length}`);
+  if (positionals.length !== 1)
+    throw new UsageError(positionals.length === 0 ? 'missing FILE.aloudpack to unpack' : `expected one pack, got ${positionals.length}`);
   const dir = requireOption(values.project, '--project');
   const project = await loadProjectConfig(dir);
   const progress = progressLine(io, 'aloud session unpack', 'bytes');
   try {
     const result = await unpackSession({ project, file: positionals[0]!, onProgress: progress.report }).finally(progress.end);
-    if (result.stray_files.length > 0) io.err(`aloud session unpack: left out ${result.stray_files.length} file${result.stray_files.length === 1 ? '' : 's'} of the pack that no event of its log names: ${result.stray_files.join(', ')}\n`);
+    if (result.stray_files.length > 0)
+      io.err(
+        `aloud session unpack: left out ${result.stray_files.length} file${result.stray_files.length === 1 ? '' : 's'} of the pack that no event of its log names: ${result.stray_files.join(', ')}\n`,
+      );
     if (values.json) printJson(io, result);
-    else if (result.status === 'added') io.out(`Added the session of "${result.annotator}": ${result.events_after} events, ${result.audio_files} audio files\n`);
-    else if (result.status === 'extended') io.out(`Extended the session of "${result.annotator}": ${result.appended} new events (${result.events_before} → ${result.events_after}), ${result.audio_files} audio files written\n`);
+    else if (result.status === 'added')
+      io.out(`Added the session of "${result.annotator}": ${result.events_after} events, ${result.audio_files} audio files\n`);
+    else if (result.status === 'extended')
+      io.out(
+        `Extended the session of "${result.annotator}": ${result.appended} new events (${result.events_before} → ${result.events_after}), ${result.audio_files} audio files written\n`,
+      );
     else io.out(`The session of "${result.annotator}" is already up to date (${result.events_after} events)\n`);
     return 0;
   } catch (e) {

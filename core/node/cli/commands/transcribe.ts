@@ -5,7 +5,8 @@ import { type CliCommand, printJson, requireOption, UsageError, parseOptions } f
 export function parseThreads(value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
   const threads = Number(value);
-  if (!Number.isInteger(threads) || threads < 1 || threads > 256) throw new UsageError(`--threads must be an integer from 1 to 256 (got "${value}")`);
+  if (!Number.isInteger(threads) || threads < 1 || threads > 256)
+    throw new UsageError(`--threads must be an integer from 1 to 256 (got "${value}")`);
   return threads;
 }
 
@@ -13,7 +14,15 @@ export const transcribeCommand: CliCommand = {
   name: 'transcribe',
   usage: 'transcribe --model FILE --audio FILE.wav [--json] [--token-timestamps] [--prompt TEXT] [--language CODE|auto] [--threads N]',
   async run(argv, io) {
-    const { values } = parseOptions(argv, { model: 'string', audio: 'string', json: false, 'token-timestamps': false, prompt: 'string', language: 'string', threads: 'string' });
+    const { values } = parseOptions(argv, {
+      model: 'string',
+      audio: 'string',
+      json: false,
+      'token-timestamps': false,
+      prompt: 'string',
+      language: 'string',
+      threads: 'string',
+    });
     const modelPath = requireOption(values.model, '--model');
     const audioPath = requireOption(values.audio, '--audio');
     // whisper.cpp in its own process: a native fault there is an error naming the signal, never this process's crash

@@ -31,11 +31,11 @@ export const validateCommand: CliCommand = {
     'exports (aloud export --gold: told by their receipt or gold_source; with --project, gold labels against its schema).\n' +
     'FILE.eaf: against the ELAN EAF 3.0 XSD; FILE.qdpx: the zip layout and project.qde against the REFI-QDA XSD;\n' +
     'both against the export receipt (<format>.receipt.json) beside them or one folder up, when there is one.\n' +
-    'A de-identified export (its receipt says so): no term of the project\'s deidentify.yaml (with --project) and no\n' +
+    "A de-identified export (its receipt says so): no term of the project's deidentify.yaml (with --project) and no\n" +
     'pattern the receipt names in any text field, and every hidden audio range silence (or the tone). Without the\n' +
-    'receipt, each v4 record that says it is de-identified (deidentification; a CSV row\'s deidentified) is checked so\n' +
+    "receipt, each v4 record that says it is de-identified (deidentification; a CSV row's deidentified) is checked so\n" +
     '(its texts; the audio needs the receipt).\n' +
-    'FILE.qdpx|.TextGrid|.txt|.srt|.vtt|.parquet and a dataset\'s metadata.jsonl: when the file says it is de-identified\n' +
+    "FILE.qdpx|.TextGrid|.txt|.srt|.vtt|.parquet and a dataset's metadata.jsonl: when the file says it is de-identified\n" +
     '(or a receipt beside it or one folder up does; an .srt cannot say so), no listed term (with --project) and no\n' +
     'pattern in any of its texts.\n' +
     'Prints [{file, line, field, stage, message}, ...]; with --json a summary for a pipeline instead: {file, valid,\n' +
@@ -43,24 +43,38 @@ export const validateCommand: CliCommand = {
     'exit 0 when the list is empty, 1 otherwise, 2 for a bad argument.',
   async run(argv, io) {
     const { values, positionals } = withUsageErrors(() =>
-      parseArgs({ args: argv, strict: true, allowPositionals: true, options: {
-        project: { type: 'string' },
-        'require-receipt': { type: 'boolean', default: false },
-        'max-file-bytes': { type: 'string' },
-        'max-line-bytes': { type: 'string' },
-        'max-record-bytes': { type: 'string' },
-        json: { type: 'boolean', default: false },
-      } }),
+      parseArgs({
+        args: argv,
+        strict: true,
+        allowPositionals: true,
+        options: {
+          project: { type: 'string' },
+          'require-receipt': { type: 'boolean', default: false },
+          'max-file-bytes': { type: 'string' },
+          'max-line-bytes': { type: 'string' },
+          'max-record-bytes': { type: 'string' },
+          json: { type: 'boolean', default: false },
+        },
+      }),
     );
-    if (positionals.length !== 1) throw new UsageError(positionals.length === 0 ? 'missing FILE to validate' : `expected one FILE, got ${positionals.length}`);
+    if (positionals.length !== 1)
+      throw new UsageError(positionals.length === 0 ? 'missing FILE to validate' : `expected one FILE, got ${positionals.length}`);
     const file = positionals[0]!;
-    const print = (problems: readonly ValidationProblem[]): void => printJson(io, values.json ? validationSummary(file, problems) : problems);
+    const print = (problems: readonly ValidationProblem[]): void =>
+      printJson(io, values.json ? validationSummary(file, problems) : problems);
     const limits = withUsageErrors(() => streamLimitsFrom(values));
     if (!(await stat(file).catch(() => null))) throw new UsageError(`${file}: file not found`);
     if (await isGoldFile(file)) {
       const result = await validateGoldFile(file, values.project === undefined ? undefined : await loadProjectConfig(values.project));
       if (result.receipt === 'absent') {
-        if (values['require-receipt']) result.problems.push({ file: `${file}.receipt.json`, line: null, field: null, stage: 'input', message: 'no receipt beside the gold export: it cannot be checked against what Aloud wrote (--require-receipt)' });
+        if (values['require-receipt'])
+          result.problems.push({
+            file: `${file}.receipt.json`,
+            line: null,
+            field: null,
+            stage: 'input',
+            message: 'no receipt beside the gold export: it cannot be checked against what Aloud wrote (--require-receipt)',
+          });
         else io.err(`aloud validate: warning: no receipt (${file}.receipt.json): the file cannot be checked against what Aloud wrote\n`);
       }
       printJson(io, result.problems);
@@ -70,9 +84,22 @@ export const validateCommand: CliCommand = {
     if (interop !== null) {
       const result = await validateInteropFile(file, interop);
       // a de-identified export: its texts and hidden audio too
-      result.problems.push(...(await deidentifiedInteropProblems(file, interop, values.project === undefined ? undefined : await loadProjectConfig(values.project))));
+      result.problems.push(
+        ...(await deidentifiedInteropProblems(
+          file,
+          interop,
+          values.project === undefined ? undefined : await loadProjectConfig(values.project),
+        )),
+      );
       if (result.receipt === 'absent') {
-        if (values['require-receipt']) result.problems.push({ file, line: null, field: null, stage: 'input', message: `no ${interop}.receipt.json lists this file: it cannot be checked against what Aloud wrote (--require-receipt)` });
+        if (values['require-receipt'])
+          result.problems.push({
+            file,
+            line: null,
+            field: null,
+            stage: 'input',
+            message: `no ${interop}.receipt.json lists this file: it cannot be checked against what Aloud wrote (--require-receipt)`,
+          });
         else io.err(`aloud validate: warning: no export receipt lists ${file}: checked against its schema only\n`);
       }
       print(result.problems);
@@ -81,14 +108,19 @@ export const validateCommand: CliCommand = {
     const project = values.project === undefined ? undefined : await loadProjectConfig(values.project);
     // the other files an export writes (TextGrid, MAXQDA and transcript texts, SRT, WebVTT, a dataset's rows): what a
     // de-identified one must not hold, whether its receipt is beside it or only the file says it is de-identified
-    const copy = /\.(textgrid|txt|srt|vtt|parquet)$/iu.test(file) || path.basename(file) === 'metadata.jsonl' ? await deidentifiedCopyProblems(file, project) : null;
+    const copy =
+      /\.(textgrid|txt|srt|vtt|parquet)$/iu.test(file) || path.basename(file) === 'metadata.jsonl'
+        ? await deidentifiedCopyProblems(file, project)
+        : null;
     if (copy !== null) {
       printJson(io, copy);
       return copy.length === 0 ? 0 : 1;
     }
     if (path.basename(file) === 'metadata.jsonl') {
       // a Hugging Face dataset's rows, not a records export: their schema is the dataset card's
-      io.err(`aloud validate: warning: ${file} is a Hugging Face dataset's rows (not a records export); they are checked only when de-identified\n`);
+      io.err(
+        `aloud validate: warning: ${file} is a Hugging Face dataset's rows (not a records export); they are checked only when de-identified\n`,
+      );
       printJson(io, []);
       return 0;
     }
@@ -97,11 +129,20 @@ export const validateCommand: CliCommand = {
     progress.end();
     if (result.receipt === 'absent') {
       const missing = `${file}.receipt.json`;
-      if (values['require-receipt']) result.problems.push({ file: missing, line: null, field: null, stage: 'input', message: 'no receipt beside the export: it cannot be checked against what Aloud wrote (--require-receipt)' });
+      if (values['require-receipt'])
+        result.problems.push({
+          file: missing,
+          line: null,
+          field: null,
+          stage: 'input',
+          message: 'no receipt beside the export: it cannot be checked against what Aloud wrote (--require-receipt)',
+        });
       else io.err(`aloud validate: warning: no receipt (${missing}): the file cannot be checked against what Aloud wrote\n`);
     }
     if (hasScriptedModel(result)) {
-      io.err('aloud validate: warning: records were transcribed by a SCRIPTED engine (model sha256 scripted:…): test or demo data, not whisper.cpp\n');
+      io.err(
+        'aloud validate: warning: records were transcribed by a SCRIPTED engine (model sha256 scripted:…): test or demo data, not whisper.cpp\n',
+      );
     }
     print(result.problems);
     return result.problems.length === 0 ? 0 : 1;

@@ -13,7 +13,12 @@ import { eafDocument } from '../../../common/export/interop/eafDocument';
 import { datasetCard, hfColumns, hfRow, type HfColumn } from '../../../common/export/interop/hfDataset';
 import { formatGoldFile, goldRecords } from '../../../common/adjudication/goldRecord';
 import { readAdjudication } from '../../adjudication/projectAdjudication';
-import { interopReceiptFileName, type InteropFileEntry, type InteropFormat, type InteropReceipt } from '../../../common/export/interop/interopFormats';
+import {
+  interopReceiptFileName,
+  type InteropFileEntry,
+  type InteropFormat,
+  type InteropReceipt,
+} from '../../../common/export/interop/interopFormats';
 import { buildItemTimeline } from '../../../common/export/interop/itemTimeline';
 import { maxqdaTranscript } from '../../../common/export/interop/maxqdaTranscript';
 import { qdpxProject } from '../../../common/export/interop/qdpxProject';
@@ -73,7 +78,12 @@ export interface InteropExportResult {
 }
 
 /** A file of the export: text, bytes, or a session WAV copied as it is (its sha256 checked against the record's). */
-type PlannedFile = { path: string } & ({ text: string } | { bytes: Uint8Array } | { wav: string; sha256: string } | { qdpx: { xml: string; files: Array<{ path: string; content: { text: string } | { wav: string; sha256: string } }> } });
+type PlannedFile = { path: string } & (
+  | { text: string }
+  | { bytes: Uint8Array }
+  | { wav: string; sha256: string }
+  | { qdpx: { xml: string; files: Array<{ path: string; content: { text: string } | { wav: string; sha256: string } }> } }
+);
 
 /** A stable GUID for a key: sha256 of project and key, laid out as a name-based (version 5 style) UUID. */
 export function stableGuid(project: string, key: string): string {
@@ -100,7 +110,8 @@ export async function exportInterop(options: InteropExportOptions): Promise<Inte
   // progress counted in records, as every export says it ("12 of 20 records"): building them, then the documents,
   // then the files, each a third of the way
   const n = sessions.length * items.length;
-  const progress = (phase: 0 | 1 | 2, done: number, of: number): void => options.onProgress?.({ done: Math.floor((phase * n + (done * n) / Math.max(1, of)) / 3), total: n });
+  const progress = (phase: 0 | 1 | 2, done: number, of: number): void =>
+    options.onProgress?.({ done: Math.floor((phase * n + (done * n) / Math.max(1, of)) / 3), total: n });
   const built = await buildExportRecords(project, items, sessions, exportedAt, (p) => progress(0, p.done, p.total), coders);
   const deidentified = options.deidentify ? await deidentifiedInterop(project, built.records) : null;
   const { records, masks } = deidentified ?? { records: built.records, masks: null };
@@ -110,7 +121,9 @@ export async function exportInterop(options: InteropExportOptions): Promise<Inte
 
   const recorded = records.filter((r) => r.audio !== null && r.audio.sha256 !== null);
   if (recorded.length === 0) {
-    throw new ProjectError(`${project.dir}: no recordings to export (${records.length} records, none with its WAV in the project); ${format} files are made of the audio and its transcript; labels without audio export as jsonl, json or csv`);
+    throw new ProjectError(
+      `${project.dir}: no recordings to export (${records.length} records, none with its WAV in the project); ${format} files are made of the audio and its transcript; labels without audio export as jsonl, json or csv`,
+    );
   }
   const names = fileNamesOf(project, items, recorded, format);
   if (format === 'eaf' || format === 'qdpx') {
@@ -132,7 +145,14 @@ export async function exportInterop(options: InteropExportOptions): Promise<Inte
       progress(1, i, recorded.length);
       const name = names.get(stateKey(r.annotator, r.item_id))!;
       const state = states.get(stateKey(r.annotator, r.item_id)) ?? null;
-      const pauses = await pauseSpansOf(project, r, (state?.recordings ?? []).map((rec) => rec.offset_ms), options.vad ?? null, warnings, pauseMisses);
+      const pauses = await pauseSpansOf(
+        project,
+        r,
+        (state?.recordings ?? []).map((rec) => rec.offset_ms),
+        options.vad ?? null,
+        warnings,
+        pauseMisses,
+      );
       const timeline = buildItemTimeline({
         record: r,
         labels,
@@ -153,7 +173,14 @@ export async function exportInterop(options: InteropExportOptions): Promise<Inte
           date: exportedAt,
           mediaUrl: pathToFileURL(path.resolve(outDir, ...wavPath.split('/'))).href,
           relativeMediaUrl: `./${path.posix.basename(wavPath)}`,
-          properties: [['aloud:project', project.config.name], ['aloud:item_id', r.item_id], ['aloud:final_label', r.final_label ?? ''], ['aloud:blind_label', r.blind_label ?? ''], ['aloud:app_version', version], ...(deidentified ? [[DEIDENTIFIED_PROPERTY, DEIDENTIFIED_SENTENCE] as [string, string]] : [])],
+          properties: [
+            ['aloud:project', project.config.name],
+            ['aloud:item_id', r.item_id],
+            ['aloud:final_label', r.final_label ?? ''],
+            ['aloud:blind_label', r.blind_label ?? ''],
+            ['aloud:app_version', version],
+            ...(deidentified ? [[DEIDENTIFIED_PROPERTY, DEIDENTIFIED_SENTENCE] as [string, string]] : []),
+          ],
         });
         xmlDocuments.push({ file, xml });
         planned.push({ path: file, text: xml });
@@ -162,13 +189,17 @@ export async function exportInterop(options: InteropExportOptions): Promise<Inte
   } else if (format === 'maxqda') {
     for (const r of recorded) {
       const name = names.get(stateKey(r.annotator, r.item_id))!;
-      planned.push({ path: `${name}.wav`, wav: r.audio!.path, sha256: r.audio!.sha256! }, { path: `${name}.txt`, text: maxqdaTranscript(r.segments, r.annotator) });
+      planned.push(
+        { path: `${name}.wav`, wav: r.audio!.path, sha256: r.audio!.sha256! },
+        { path: `${name}.txt`, text: maxqdaTranscript(r.segments, r.annotator) },
+      );
     }
   } else if (format === 'hf') {
     // the gold split: one gold record per item of the whole project; not in a one-annotator or de-identified dataset
     // (the lead's typed rationales and flags are free text no de-identification pass has read)
     let gold: string | null = null;
-    if (options.annotator !== undefined || options.deidentify) warnings.push('the dataset has no gold split (gold/gold.jsonl): it is made for the whole project and without --deidentify only');
+    if (options.annotator !== undefined || options.deidentify)
+      warnings.push('the dataset has no gold split (gold/gold.jsonl): it is made for the whole project and without --deidentify only');
     else gold = formatGoldFile(goldRecords(project.config.name, (await readAdjudication(project, options.sessions)).queue), 'jsonl');
     planned.push(...hfDataset(project, items, records, recorded, names, version, exportedAt, gold));
   } else {
@@ -190,19 +221,30 @@ export async function exportInterop(options: InteropExportOptions): Promise<Inte
     const byPath = new Map(recorded.map((r) => [r.audio!.path, r.audio!.sha256!]));
     planned.push({
       path: file,
-      qdpx: { xml: qdpx.xml, files: qdpx.files.map((f) => ({ path: f.path, content: 'wav' in f.content ? { wav: f.content.wav, sha256: byPath.get(f.content.wav)! } : f.content })) },
+      qdpx: {
+        xml: qdpx.xml,
+        files: qdpx.files.map((f) => ({
+          path: f.path,
+          content: 'wav' in f.content ? { wav: f.content.wav, sha256: byPath.get(f.content.wav)! } : f.content,
+        })),
+      },
     });
   }
   if (pauseMisses.vadMissing > 0) {
-    warnings.push(`${pauseMisses.vadMissing} recording(s) have VAD pauses but no voice-activity model is installed here, so their "pauses (VAD)" tiers are empty (the counts are in the records)`);
+    warnings.push(
+      `${pauseMisses.vadMissing} recording(s) have VAD pauses but no voice-activity model is installed here, so their "pauses (VAD)" tiers are empty (the counts are in the records)`,
+    );
   }
 
   // the last checks before writing: every XML document holds only characters XML allows, and passes its format's XSD
   const xmlProblems: InputProblem[] = xmlDocuments.flatMap((d) => {
     const bad = xmlForbiddenCharacter(d.xml);
-    return bad === null ? [] : [{ file: d.file, line: null, field: null, stage: 'rule' as const, message: `holds ${bad}, which XML 1.0 cannot carry` }];
+    return bad === null
+      ? []
+      : [{ file: d.file, line: null, field: null, stage: 'rule' as const, message: `holds ${bad}, which XML 1.0 cannot carry` }];
   });
-  if (xmlProblems.length === 0 && xmlDocuments.length > 0) xmlProblems.push(...(await xsdProblems(format === 'eaf' ? 'eaf' : 'qde', xmlDocuments)));
+  if (xmlProblems.length === 0 && xmlDocuments.length > 0)
+    xmlProblems.push(...(await xsdProblems(format === 'eaf' ? 'eaf' : 'qde', xmlDocuments)));
   if (xmlProblems.length > 0) throw new InputError(xmlProblems);
 
   if (deidentified) {
@@ -248,7 +290,9 @@ export async function exportInterop(options: InteropExportOptions): Promise<Inte
     warnings,
     app_version: version,
     created_at: now().toISOString(),
-    ...(deidentified ? { deidentification: deidentified.receipt(planned.flatMap((f) => ('wav' in f ? [{ path: f.path, wav: f.wav }] : []))) } : {}),
+    ...(deidentified
+      ? { deidentification: deidentified.receipt(planned.flatMap((f) => ('wav' in f ? [{ path: f.path, wav: f.wav }] : []))) }
+      : {}),
   };
   await writeFileAtomic(receiptFile, `${JSON.stringify(receipt, null, 2)}\n`);
   options.onProgress?.({ done: n, total: n });
@@ -272,14 +316,20 @@ export async function exportInteropWithInstalledVad(options: Omit<InteropExportO
  * the key '', the .qdpx's (the project name). Every item id of the project must make a file name (the export is all
  * or nothing): a name that cannot is refused with the item named.
  */
-function fileNamesOf(project: OpenProject, items: readonly Item[], recorded: readonly ExportRecord[], format: InteropFormat): Map<string, string> {
+function fileNamesOf(
+  project: OpenProject,
+  items: readonly Item[],
+  recorded: readonly ExportRecord[],
+  format: InteropFormat,
+): Map<string, string> {
   const names = new Map<string, string>();
   const items_file = path.relative(project.dir, itemsPath(project)) || itemsPath(project);
   const encode = (name: string, what: string, where: string): string => {
     try {
       return encodeFileName(name, what);
     } catch (e) {
-      if (e instanceof SessionNameError) throw new ProjectError(`${where}: ${e.message}; ${format} files are named by it, so nothing was written (rename it)`);
+      if (e instanceof SessionNameError)
+        throw new ProjectError(`${where}: ${e.message}; ${format} files are named by it, so nothing was written (rename it)`);
       throw e;
     }
   };
@@ -293,18 +343,35 @@ function fileNamesOf(project: OpenProject, items: readonly Item[], recorded: rea
     names.set('', stem);
     return names;
   }
-  for (const item of items) encode(item.id, 'item id', `${items_file}: item ${JSON.stringify(item.id.length > 60 ? `${item.id.slice(0, 60)}…` : item.id)}`);
-  for (const r of recorded) names.set(stateKey(r.annotator, r.item_id), `${encode(r.annotator, 'annotator name', `annotator ${JSON.stringify(r.annotator)}`)}/${encodeFileName(r.item_id, 'item id')}`);
+  for (const item of items)
+    encode(item.id, 'item id', `${items_file}: item ${JSON.stringify(item.id.length > 60 ? `${item.id.slice(0, 60)}…` : item.id)}`);
+  for (const r of recorded)
+    names.set(
+      stateKey(r.annotator, r.item_id),
+      `${encode(r.annotator, 'annotator name', `annotator ${JSON.stringify(r.annotator)}`)}/${encodeFileName(r.item_id, 'item id')}`,
+    );
   return names;
 }
 
 /** Every text an XML export would carry that XML 1.0 cannot: located by annotator, item and field, never dropped or replaced. */
-function xmlCharacterProblems(project: OpenProject, items: readonly Item[], recorded: readonly ExportRecord[], format: InteropFormat): InputProblem[] {
+function xmlCharacterProblems(
+  project: OpenProject,
+  items: readonly Item[],
+  recorded: readonly ExportRecord[],
+  format: InteropFormat,
+): InputProblem[] {
   const problems: InputProblem[] = [];
   const config = path.join(project.dir, 'aloud.yaml');
   const say = (file: string, field: string, text: string): void => {
     const bad = xmlForbiddenCharacter(text);
-    if (bad !== null) problems.push({ file, line: null, field, stage: 'rule', message: `holds ${bad}, a character XML 1.0 cannot carry, so no .${format} can hold it; remove it (Aloud neither drops nor replaces it)` });
+    if (bad !== null)
+      problems.push({
+        file,
+        line: null,
+        field,
+        stage: 'rule',
+        message: `holds ${bad}, a character XML 1.0 cannot carry, so no .${format} can hold it; remove it (Aloud neither drops nor replaces it)`,
+      });
   };
   say(config, 'name', project.config.name);
   project.config.schema.labels.forEach((l, i) => say(config, `schema.labels[${i}].name`, l.name));
@@ -319,7 +386,8 @@ function xmlCharacterProblems(project: OpenProject, items: readonly Item[], reco
     const walk = (value: unknown, field: string): void => {
       if (typeof value === 'string') say(`${r.annotator} / ${r.item_id}`, field, value);
       else if (Array.isArray(value)) value.forEach((v, i) => walk(v, `${field}[${i}]`));
-      else if (value !== null && typeof value === 'object') for (const [k, v] of Object.entries(value)) walk(v, field === '' ? k : `${field}.${k}`);
+      else if (value !== null && typeof value === 'object')
+        for (const [k, v] of Object.entries(value)) walk(v, field === '' ? k : `${field}.${k}`);
     };
     walk(r, '');
   }
@@ -328,7 +396,14 @@ function xmlCharacterProblems(project: OpenProject, items: readonly Item[], reco
 
 /** The energy and VAD pauses a record counts, as spans, when the audio gives exactly what the record says (else null and a warning). */
 /** The pauses of the record's audio within each take (as its signals were computed), or null with a warning when they disagree with the record. */
-async function pauseSpansOf(project: OpenProject, r: ExportRecord, takeStartsMs: readonly number[], vad: WholeRecordingVad | null, warnings: string[], misses: { vadMissing: number }): Promise<{ energy: Array<{ t0_ms: number; t1_ms: number }> | null; vad: Array<{ t0_ms: number; t1_ms: number }> | null }> {
+async function pauseSpansOf(
+  project: OpenProject,
+  r: ExportRecord,
+  takeStartsMs: readonly number[],
+  vad: WholeRecordingVad | null,
+  warnings: string[],
+  misses: { vadMissing: number },
+): Promise<{ energy: Array<{ t0_ms: number; t1_ms: number }> | null; vad: Array<{ t0_ms: number; t1_ms: number }> | null }> {
   const t = project.config.thinkaloud;
   const wav = decodeWav(await readFile(await resolveInside(project.dir, path.join(...r.audio!.path.split('/')), 'read')), r.audio!.path);
   const where = `${r.annotator} / ${r.item_id}`;
@@ -337,25 +412,51 @@ async function pauseSpansOf(project: OpenProject, r: ExportRecord, takeStartsMs:
   let energy: Array<{ t0_ms: number; t1_ms: number }> | null = null;
   const recordedPauses = r.signals?.pauses ?? null;
   if (recordedPauses) {
-    const options = { chunk_seconds: t.chunk_seconds, silence_threshold_dbfs: t.silence_threshold_dbfs, min_pause_ms: t.min_pause_ms, long_pause_ms: t.long_pause_ms };
-    const spans = spansWithinTakes(wav.samples, wav.sampleRate, takeStartsMs, (take) => energyPauseSpans(take, wav.sampleRate, options), shiftSpan);
+    const options = {
+      chunk_seconds: t.chunk_seconds,
+      silence_threshold_dbfs: t.silence_threshold_dbfs,
+      min_pause_ms: t.min_pause_ms,
+      long_pause_ms: t.long_pause_ms,
+    };
+    const spans = spansWithinTakes(
+      wav.samples,
+      wav.sampleRate,
+      takeStartsMs,
+      (take) => energyPauseSpans(take, wav.sampleRate, options),
+      shiftSpan,
+    );
     if (same(spans, recordedPauses)) energy = spans;
-    else warnings.push(`${where}: the audio gives ${spans.length} energy pauses under today's aloud.yaml, the record ${recordedPauses.count}; the "pauses (energy)" tier is left empty rather than disagree with the record`);
+    else
+      warnings.push(
+        `${where}: the audio gives ${spans.length} energy pauses under today's aloud.yaml, the record ${recordedPauses.count}; the "pauses (energy)" tier is left empty rather than disagree with the record`,
+      );
   }
   let voice: Array<{ t0_ms: number; t1_ms: number }> | null = null;
   const recordedVad = r.signals?.vad_pauses ?? null;
   if (recordedVad && !vad) misses.vadMissing++;
   if (recordedVad && vad) {
     const windowMs = (vad.windowSamples * 1000) / wav.sampleRate;
-    const spans = spansWithinTakes(wav.samples, wav.sampleRate, takeStartsMs, (take) => pausesBetween(vadSpeechRuns(vad.probabilitiesOf(take), vad.windowSamples, wav.sampleRate, {}), windowMs, t.min_pause_ms), shiftSpan);
+    const spans = spansWithinTakes(
+      wav.samples,
+      wav.sampleRate,
+      takeStartsMs,
+      (take) => pausesBetween(vadSpeechRuns(vad.probabilitiesOf(take), vad.windowSamples, wav.sampleRate, {}), windowMs, t.min_pause_ms),
+      shiftSpan,
+    );
     if (same(spans, recordedVad)) voice = spans;
-    else warnings.push(`${where}: the voice-activity model gives ${spans.length} pauses, the record ${recordedVad.count} (another VAD model?); the "pauses (VAD)" tier is left empty`);
+    else
+      warnings.push(
+        `${where}: the voice-activity model gives ${spans.length} pauses, the record ${recordedVad.count} (another VAD model?); the "pauses (VAD)" tier is left empty`,
+      );
   }
   return { energy, vad: voice };
 }
 
 /** A span moved to where its take begins on the item's audio. */
-const shiftSpan = (span: { t0_ms: number; t1_ms: number }, offsetMs: number) => ({ t0_ms: span.t0_ms + offsetMs, t1_ms: span.t1_ms + offsetMs });
+const shiftSpan = (span: { t0_ms: number; t1_ms: number }, offsetMs: number) => ({
+  t0_ms: span.t0_ms + offsetMs,
+  t1_ms: span.t1_ms + offsetMs,
+});
 
 /** The gold split of a Hugging Face export: `aloud export --gold` records as JSON Lines. */
 const GOLD_SPLIT_FILE = 'gold/gold.jsonl';
@@ -369,7 +470,8 @@ function markDeidentified(planned: PlannedFile[]): void {
   for (const file of planned) {
     if (!('text' in file)) continue;
     const lower = file.path.toLowerCase();
-    if (lower.endsWith('.textgrid')) file.text = file.text.replace('Object class = "TextGrid"\n', `Object class = "TextGrid"\n! ${DEIDENTIFIED_SENTENCE}\n`);
+    if (lower.endsWith('.textgrid'))
+      file.text = file.text.replace('Object class = "TextGrid"\n', `Object class = "TextGrid"\n! ${DEIDENTIFIED_SENTENCE}\n`);
     else if (lower.endsWith('.txt')) file.text = `${DEIDENTIFIED_SENTENCE}\n\n${file.text}`;
     else if (lower === 'readme.md') file.text = `${file.text.trimEnd()}\n\n${DEIDENTIFIED_SENTENCE}.\n`;
   }
@@ -381,8 +483,15 @@ async function plannedLeaks(planned: readonly PlannedFile[], matcher: SpanMatche
   for (const file of planned) {
     if ('wav' in file) continue;
     if ('qdpx' in file) {
-      problems.push(...leakProblems(qdeTexts(file.qdpx.xml).map((text) => ({ where: `${file.path}!project.qde`, text })), matcher, kept));
-      for (const f of file.qdpx.files) if ('text' in f.content) problems.push(...leakProblems([{ where: `${file.path}!${f.path}`, text: f.content.text }], matcher, kept));
+      problems.push(
+        ...leakProblems(
+          qdeTexts(file.qdpx.xml).map((text) => ({ where: `${file.path}!project.qde`, text })),
+          matcher,
+          kept,
+        ),
+      );
+      for (const f of file.qdpx.files)
+        if ('text' in f.content) problems.push(...leakProblems([{ where: `${file.path}!${f.path}`, text: f.content.text }], matcher, kept));
       continue;
     }
     const bytes = 'text' in file ? Buffer.from(file.text, 'utf8') : file.bytes;
@@ -391,7 +500,16 @@ async function plannedLeaks(planned: readonly PlannedFile[], matcher: SpanMatche
   return problems;
 }
 
-function hfDataset(project: OpenProject, items: readonly Item[], records: readonly ExportRecord[], recorded: readonly ExportRecord[], names: ReadonlyMap<string, string>, version: string, createdAt: string, gold: string | null): PlannedFile[] {
+function hfDataset(
+  project: OpenProject,
+  items: readonly Item[],
+  records: readonly ExportRecord[],
+  recorded: readonly ExportRecord[],
+  names: ReadonlyMap<string, string>,
+  version: string,
+  createdAt: string,
+  gold: string | null,
+): PlannedFile[] {
   const columns = hfColumns();
   const rows = recorded.map((r) => hfRow(r, `audio/${names.get(stateKey(r.annotator, r.item_id))!}.wav`, columns));
   const parquetFile = 'parquet/records.parquet';
@@ -414,7 +532,11 @@ function hfDataset(project: OpenProject, items: readonly Item[], records: readon
   });
   return [
     ...(gold === null ? [] : [{ path: GOLD_SPLIT_FILE, text: gold }]),
-    ...recorded.map((r) => ({ path: `audio/${names.get(stateKey(r.annotator, r.item_id))!}.wav`, wav: r.audio!.path, sha256: r.audio!.sha256! })),
+    ...recorded.map((r) => ({
+      path: `audio/${names.get(stateKey(r.annotator, r.item_id))!}.wav`,
+      wav: r.audio!.path,
+      sha256: r.audio!.sha256!,
+    })),
     { path: 'metadata.jsonl', text: rows.map((row) => `${JSON.stringify(row)}\n`).join('') },
     { path: parquetFile, bytes: parquetOf(columns, rows, version) },
     { path: 'README.md', text: card },
@@ -451,22 +573,36 @@ async function earlierFiles(receiptFile: string): Promise<Map<string, InteropFil
 }
 
 /** Files already in the folder that this export would replace are refused unless an earlier export of it wrote them (or --force). */
-async function refuseForeignFiles(outDir: string, planned: readonly PlannedFile[], earlier: ReadonlyMap<string, InteropFileEntry>, force: boolean): Promise<void> {
+async function refuseForeignFiles(
+  outDir: string,
+  planned: readonly PlannedFile[],
+  earlier: ReadonlyMap<string, InteropFileEntry>,
+  force: boolean,
+): Promise<void> {
   if (force) return;
   const foreign: string[] = [];
   for (const file of planned) {
     if (earlier.has(file.path)) continue;
-    if (await stat(path.join(outDir, ...file.path.split('/'))).then(() => true, () => false)) foreign.push(file.path);
+    if (
+      await stat(path.join(outDir, ...file.path.split('/'))).then(
+        () => true,
+        () => false,
+      )
+    )
+      foreign.push(file.path);
   }
   if (foreign.length > 0) {
-    throw new ProjectError(`--out ${outDir}: ${foreign[0]}${foreign.length > 1 ? ` and ${foreign.length - 1} more` : ''} already exist${foreign.length > 1 ? '' : 's'} and no earlier export wrote them; choose another folder or pass --force to replace them`);
+    throw new ProjectError(
+      `--out ${outDir}: ${foreign[0]}${foreign.length > 1 ? ` and ${foreign.length - 1} more` : ''} already exist${foreign.length > 1 ? '' : 's'} and no earlier export wrote them; choose another folder or pass --force to replace them`,
+    );
   }
 }
 
 /** A session WAV's bytes, refused when they are no longer what the record's sha256 says (changed during the export). */
 async function sessionWav(project: OpenProject, relative: string, sha256: string, masks: WavMasks | null): Promise<Buffer> {
   const bytes = await readFile(await resolveInside(project.dir, path.join(...relative.split('/')), 'read'));
-  if (sha256Hex(bytes) !== sha256) throw new ProjectError(`${relative}: changed while exporting (its sha256 is no longer the one recorded); export again`);
+  if (sha256Hex(bytes) !== sha256)
+    throw new ProjectError(`${relative}: changed while exporting (its sha256 is no longer the one recorded); export again`);
   // de-identified: only the masked copy leaves the project
   return masks ? masks.masked(relative, bytes) : bytes;
 }
@@ -475,7 +611,12 @@ async function writePlanned(project: OpenProject, outDir: string, file: PlannedF
   const target = path.join(outDir, ...file.path.split('/'));
   await mkdir(path.dirname(target), { recursive: true });
   if ('qdpx' in file) return { path: file.path, ...(await writeQdpx(project, target, file.qdpx, masks)) };
-  const bytes = 'text' in file ? Buffer.from(file.text, 'utf8') : 'bytes' in file ? file.bytes : await sessionWav(project, file.wav, file.sha256, masks);
+  const bytes =
+    'text' in file
+      ? Buffer.from(file.text, 'utf8')
+      : 'bytes' in file
+        ? file.bytes
+        : await sessionWav(project, file.wav, file.sha256, masks);
   await writeFileAtomic(target, bytes);
   return { path: file.path, sha256: sha256Hex(bytes), bytes: bytes.length };
 }
@@ -484,7 +625,12 @@ async function writePlanned(project: OpenProject, outDir: string, file: PlannedF
  * A .qdpx as the standard lays it out: a zip with `project.qde` and `Sources/<guid>.<ext>`, written as a stream
  * (recordings stored, texts deflated) to a temporary name, fsynced and renamed like every export file.
  */
-async function writeQdpx(project: OpenProject, target: string, qdpx: Extract<PlannedFile, { qdpx: unknown }>['qdpx'], masks: WavMasks | null): Promise<{ sha256: string; bytes: number }> {
+async function writeQdpx(
+  project: OpenProject,
+  target: string,
+  qdpx: Extract<PlannedFile, { qdpx: unknown }>['qdpx'],
+  masks: WavMasks | null,
+): Promise<{ sha256: string; bytes: number }> {
   const temp = `${target}.${process.pid}.tmp`;
   const handle = await open(temp, 'w');
   const hash = createHash('sha256');

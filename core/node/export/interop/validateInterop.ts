@@ -74,15 +74,28 @@ export async function validateInteropFile(file: string, format: 'eaf' | 'qdpx'):
 }
 
 /** The export receipt that lists this file: `<format>.receipt.json` in its folder or the folder above. */
-async function receiptCheck(file: string, format: InteropFormat, bytes: Uint8Array, problems: InputProblem[]): Promise<InteropFileValidation['receipt']> {
+async function receiptCheck(
+  file: string,
+  format: InteropFormat,
+  bytes: Uint8Array,
+  problems: InputProblem[],
+): Promise<InteropFileValidation['receipt']> {
   const folder = path.dirname(path.resolve(file));
   for (const dir of [folder, path.dirname(folder)]) {
     const receiptFile = path.join(dir, interopReceiptFileName(format));
-    if (!(await stat(receiptFile).then((s) => s.isFile(), () => false))) continue;
+    if (
+      !(await stat(receiptFile).then(
+        (s) => s.isFile(),
+        () => false,
+      ))
+    )
+      continue;
     const relative = path.relative(dir, path.resolve(file)).split(path.sep).join('/');
     let entry: InteropFileEntry | undefined;
     try {
-      entry = ((JSON.parse(await readFile(receiptFile, 'utf8')) as { files?: InteropFileEntry[] }).files ?? []).find((f) => f.path === relative);
+      entry = ((JSON.parse(await readFile(receiptFile, 'utf8')) as { files?: InteropFileEntry[] }).files ?? []).find(
+        (f) => f.path === relative,
+      );
     } catch (e) {
       problems.push({ file: receiptFile, line: null, field: null, stage: 'parse', message: `not a receipt: ${(e as Error).message}` });
       return 'invalid';
@@ -90,8 +103,22 @@ async function receiptCheck(file: string, format: InteropFormat, bytes: Uint8Arr
     if (!entry) continue;
     const before = problems.length;
     const sha256 = sha256Hex(bytes);
-    if (entry.sha256 !== sha256) problems.push({ file: receiptFile, line: null, field: 'files', stage: 'rule', message: `${relative}: sha256 is ${sha256}, the receipt says ${entry.sha256}: the file changed after export` });
-    if (entry.bytes !== bytes.length) problems.push({ file: receiptFile, line: null, field: 'files', stage: 'rule', message: `${relative}: ${bytes.length} bytes, the receipt says ${entry.bytes}` });
+    if (entry.sha256 !== sha256)
+      problems.push({
+        file: receiptFile,
+        line: null,
+        field: 'files',
+        stage: 'rule',
+        message: `${relative}: sha256 is ${sha256}, the receipt says ${entry.sha256}: the file changed after export`,
+      });
+    if (entry.bytes !== bytes.length)
+      problems.push({
+        file: receiptFile,
+        line: null,
+        field: 'files',
+        stage: 'rule',
+        message: `${relative}: ${bytes.length} bytes, the receipt says ${entry.bytes}`,
+      });
     return problems.length === before ? 'ok' : 'invalid';
   }
   return 'absent';

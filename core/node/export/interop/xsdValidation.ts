@@ -42,10 +42,11 @@ const BATCH_DOCUMENTS = 250;
 export async function xsdProblems(name: XmlSchemaName, documents: ReadonlyArray<{ file: string; xml: string }>): Promise<InputProblem[]> {
   const schema = { fileName: name === 'eaf' ? 'EAFv3.0.xsd' : 'Project-mrt2019.xsd', contents: await schemaText(name) };
   const problems: InputProblem[] = [];
-  for (let start = 0; start < documents.length; ) {
+  for (let start = 0; start < documents.length;) {
     let bytes = 0;
     let end = start;
-    while (end < documents.length && (end === start || (bytes + documents[end]!.xml.length < BATCH_BYTES && end - start < BATCH_DOCUMENTS))) bytes += documents[end++]!.xml.length;
+    while (end < documents.length && (end === start || (bytes + documents[end]!.xml.length < BATCH_BYTES && end - start < BATCH_DOCUMENTS)))
+      bytes += documents[end++]!.xml.length;
     const batch = documents.slice(start, end);
     // xmllint sees numbered names (any real file name could look like an option); problems are mapped back
     const result = await xmllint()({
@@ -57,7 +58,13 @@ export async function xsdProblems(name: XmlSchemaName, documents: ReadonlyArray<
     for (const error of result.errors) {
       const index = /^document(\d+)\.xml/.exec(error.loc?.fileName ?? error.rawMessage)?.[1];
       const file = index === undefined ? (batch[0]?.file ?? '') : documents[Number(index)]!.file;
-      problems.push({ file, line: error.loc?.lineNumber ?? null, field: null, stage: 'schema', message: error.message.replace(/^Schemas validity error : /, '').trim() });
+      problems.push({
+        file,
+        line: error.loc?.lineNumber ?? null,
+        field: null,
+        stage: 'schema',
+        message: error.message.replace(/^Schemas validity error : /, '').trim(),
+      });
     }
     start = end;
   }

@@ -8,7 +8,11 @@ import './coding.css';
 const alpha = (x: number | null): string => (x === null ? '—' : x.toFixed(3));
 const interval = (c: [number, number] | null): string => (c ? `[${c[0].toFixed(3)}, ${c[1].toFixed(3)}]` : '—');
 const undefinedWords = (reason: string | null): string =>
-  reason === 'no_variation' ? 'not enough data: the code never varies' : reason === 'fewer_than_two_pairable_units' ? 'not enough data: fewer than two units coded by two coders' : '';
+  reason === 'no_variation'
+    ? 'not enough data: the code never varies'
+    : reason === 'fewer_than_two_pairable_units'
+      ? 'not enough data: fewer than two units coded by two coders'
+      : '';
 
 /**
  * Agreement on codes on the Agreement tab, as `aloud agreement --codes` computes it: α per code with its interval,
@@ -30,15 +34,19 @@ export function CodeAgreementPanel({ client, reloads }: { client: ApiClient; rel
     <section className="code-agreement" aria-label="agreement on codes">
       <h3>Agreement on codes</h3>
       <p className="muted">
-        Krippendorff&rsquo;s α on each code&rsquo;s presence per unit ({report.unit} units), over the coders who finished the item · codebook {report.codebook_version ?? '—'} · coders:{' '}
-        {coders.join(', ') || 'none yet'} · {report.pairable_units} units coded by two or more
+        Krippendorff&rsquo;s α on each code&rsquo;s presence per unit ({report.unit} units), over the coders who finished the item ·
+        codebook {report.codebook_version ?? '—'} · coders: {coders.join(', ') || 'none yet'} · {report.pairable_units} units coded by two
+        or more
         {report.unfinished > 0 && ` · ${report.unfinished} protocol(s) coded but not finished, left out`}
       </p>
       {report.basis === 'blind' && (
         <p className="muted basis">
           Blind coding: α is on the codes each coder gave before the others&rsquo; were shown to them
-          {report.changed_after_finished === 1 && ' (1 unit recoded after finishing counts as first given; the export has it as it stands now)'}
-          {report.changed_after_finished > 1 && ` (${report.changed_after_finished} units recoded after finishing count as first given; the export has them as they stand now)`}.
+          {report.changed_after_finished === 1 &&
+            ' (1 unit recoded after finishing counts as first given; the export has it as it stands now)'}
+          {report.changed_after_finished > 1 &&
+            ` (${report.changed_after_finished} units recoded after finishing count as first given; the export has them as they stand now)`}
+          .
         </p>
       )}
       <table className="code-alphas">
@@ -58,7 +66,9 @@ export function CodeAgreementPanel({ client, reloads }: { client: ApiClient; rel
                 {c.code}
                 {!c.in_codebook && <span className="muted"> (no longer in the codebook)</span>}
               </td>
-              <td className="alpha">{c.alpha === null ? <span className="undefined">{undefinedWords(c.undefined_reason)}</span> : alpha(c.alpha)}</td>
+              <td className="alpha">
+                {c.alpha === null ? <span className="undefined">{undefinedWords(c.undefined_reason)}</span> : alpha(c.alpha)}
+              </td>
               <td>{interval(c.ci95)}</td>
               <td>{c.pairable_units}</td>
               <td>{c.applied}</td>
@@ -69,7 +79,13 @@ export function CodeAgreementPanel({ client, reloads }: { client: ApiClient; rel
               <td>
                 <strong>overall</strong> <span className="muted">(one code per unit)</span>
               </td>
-              <td className="alpha">{report.overall.alpha === null ? <span className="undefined">{undefinedWords(report.overall.undefined_reason)}</span> : alpha(report.overall.alpha)}</td>
+              <td className="alpha">
+                {report.overall.alpha === null ? (
+                  <span className="undefined">{undefinedWords(report.overall.undefined_reason)}</span>
+                ) : (
+                  alpha(report.overall.alpha)
+                )}
+              </td>
               <td>{interval(report.overall.ci95)}</td>
               <td>{report.overall.pairable_units}</td>
               <td />
@@ -145,7 +161,8 @@ export function CodeAgreementPanel({ client, reloads }: { client: ApiClient; rel
 
       <h3>Codes by hesitation</h3>
       <p className="muted">
-        {report.codes_by_hesitation.units_before_long_pause} of {report.codes_by_hesitation.units} units are followed by a pause of at least {report.codes_by_hesitation.long_pause_ms} ms before the next one.
+        {report.codes_by_hesitation.units_before_long_pause} of {report.codes_by_hesitation.units} units are followed by a pause of at least{' '}
+        {report.codes_by_hesitation.long_pause_ms} ms before the next one.
       </p>
       <table className="codes-by-hesitation">
         <thead>

@@ -70,7 +70,9 @@ export function CodebookPanel({ client, run, overview, onOverview, onApply, appl
             {shown.counter_example && <p className="muted">Not this: “{shown.counter_example}”</p>}
           </>
         ) : (
-          <p className="muted">Point at a code, or press <kbd>?</kbd>, for its definition.</p>
+          <p className="muted">
+            Point at a code, or press <kbd>?</kbd>, for its definition.
+          </p>
         )}
       </div>
       {overview.proposals.length > 0 && (
@@ -79,7 +81,10 @@ export function CodebookPanel({ client, run, overview, onOverview, onApply, appl
           <ul>
             {overview.proposals.map((p) => (
               <li key={`${p.coder}:${p.seq}`}>
-                “{p.name}” <span className="muted">by {p.coder}, {p.item_id} {p.unit}</span>{' '}
+                “{p.name}”{' '}
+                <span className="muted">
+                  by {p.coder}, {p.item_id} {p.unit}
+                </span>{' '}
                 <button className="link" onClick={() => setAdding(p)}>
                   Add to codebook…
                 </button>
@@ -111,7 +116,17 @@ export function CodebookPanel({ client, run, overview, onOverview, onApply, appl
 }
 
 /** The lead writes the definition a new code needs (codebook.yaml requires one); the host validates it like the file. */
-function AddCodeForm({ initial, parents, onCancel, onAdd }: { initial: string; parents: readonly string[]; onCancel: () => void; onAdd: (code: CodeDef) => Promise<void> }) {
+function AddCodeForm({
+  initial,
+  parents,
+  onCancel,
+  onAdd,
+}: {
+  initial: string;
+  parents: readonly string[];
+  onCancel: () => void;
+  onAdd: (code: CodeDef) => Promise<void>;
+}) {
   const [name, setName] = useState(initial);
   const [definition, setDefinition] = useState('');
   const [parent, setParent] = useState('');
@@ -130,7 +145,13 @@ function AddCodeForm({ initial, parents, onCancel, onAdd }: { initial: string; p
       </label>
       <label>
         Definition
-        <textarea value={definition} onChange={(e) => setDefinition(e.target.value)} rows={3} required placeholder="What must a unit show to get this code?" />
+        <textarea
+          value={definition}
+          onChange={(e) => setDefinition(e.target.value)}
+          rows={3}
+          required
+          placeholder="What must a unit show to get this code?"
+        />
       </label>
       <label>
         Under

@@ -51,41 +51,47 @@ export function CodingView({ client, project, run, onLeave }: Props) {
     window.getSelection()?.removeAllRanges();
   };
 
-  useShortcuts((press) => {
-    const action = codingShortcut(press, codes);
-    if (!action) return false;
-    switch (action.kind) {
-      case 'unit':
-        desk.moveUnit(action.delta);
-        break;
-      case 'protocol':
-        desk.moveProtocol(action.delta);
-        break;
-      case 'code':
-        desk.toggle(action.code, 'key');
-        break;
-      case 'finish':
-        desk.finishOrNext();
-        break;
-      case 'undo':
-        desk.undo();
-        break;
-      case 'memo':
-        desk.memoTarget(setMemoUnit);
-        break;
-      case 'propose':
-        propose();
-        break;
-      case 'help':
-        setHelp((h) => !h);
-        break;
-    }
-    return true;
-  }, !help && memoUnit === null);
+  useShortcuts(
+    (press) => {
+      const action = codingShortcut(press, codes);
+      if (!action) return false;
+      switch (action.kind) {
+        case 'unit':
+          desk.moveUnit(action.delta);
+          break;
+        case 'protocol':
+          desk.moveProtocol(action.delta);
+          break;
+        case 'code':
+          desk.toggle(action.code, 'key');
+          break;
+        case 'finish':
+          desk.finishOrNext();
+          break;
+        case 'undo':
+          desk.undo();
+          break;
+        case 'memo':
+          desk.memoTarget(setMemoUnit);
+          break;
+        case 'propose':
+          propose();
+          break;
+        case 'help':
+          setHelp((h) => !h);
+          break;
+      }
+      return true;
+    },
+    !help && memoUnit === null,
+  );
 
   const noteSelection = (unitId: string, element: HTMLElement) => {
     const picked = window.getSelection();
-    const quote = picked && !picked.isCollapsed && element.contains(picked.anchorNode) && element.contains(picked.focusNode) ? picked.toString().replace(/\s+/g, ' ').trim() : '';
+    const quote =
+      picked && !picked.isCollapsed && element.contains(picked.anchorNode) && element.contains(picked.focusNode)
+        ? picked.toString().replace(/\s+/g, ' ').trim()
+        : '';
     setSelection(quote ? { unit: unitId, quote } : null);
   };
 
@@ -100,7 +106,9 @@ export function CodingView({ client, project, run, onLeave }: Props) {
           <button className="link" onClick={onLeave}>
             ← Review
           </button>
-          <span className="muted">{overview.protocols.filter((p) => p.finished_at).length} of {overview.protocols.filter((p) => p.final).length} finished</span>
+          <span className="muted">
+            {overview.protocols.filter((p) => p.finished_at).length} of {overview.protocols.filter((p) => p.final).length} finished
+          </span>
         </div>
         <ol>
           {overview.protocols.map((p) => {
@@ -112,7 +120,11 @@ export function CodingView({ client, project, run, onLeave }: Props) {
                   aria-current={current ? 'true' : undefined}
                   tabIndex={current ? 0 : -1}
                   disabled={!p.final}
-                  title={p.final ? `${p.annotator} on ${p.item_id}: ${p.coded_units} of ${p.units} units coded${p.finished_at ? ', finished' : ''}` : `${p.annotator} has not completed ${p.item_id}: its transcript is not final`}
+                  title={
+                    p.final
+                      ? `${p.annotator} on ${p.item_id}: ${p.coded_units} of ${p.units} units coded${p.finished_at ? ', finished' : ''}`
+                      : `${p.annotator} has not completed ${p.item_id}: its transcript is not final`
+                  }
                   onClick={() => desk.openProtocol(p)}
                 >
                   <span className="dot" aria-hidden="true" />
@@ -127,7 +139,9 @@ export function CodingView({ client, project, run, onLeave }: Props) {
         </ol>
         {overview.protocols.length === 0 && (
           <p className="empty">
-            {overview.own_protocols ? 'No protocol to code yet: annotators’ completed items appear here.' : 'No protocol of another annotator yet: this project codes only others’ protocols (coding.own_protocols: false), so yours are not listed.'}
+            {overview.own_protocols
+              ? 'No protocol to code yet: annotators’ completed items appear here.'
+              : 'No protocol of another annotator yet: this project codes only others’ protocols (coding.own_protocols: false), so yours are not listed.'}
           </p>
         )}
       </aside>
@@ -150,7 +164,8 @@ export function CodingView({ client, project, run, onLeave }: Props) {
           <>
             <div className="item-head">
               <span className="counter">
-                <code>{view.item_id}</code> · {view.annotator}&rsquo;s protocol · unit {unit ? <code>{unit.unit}</code> : '–'} ({units.length === 0 ? 0 : Math.min(unitIndex, units.length - 1) + 1} of {units.length})
+                <code>{view.item_id}</code> · {view.annotator}&rsquo;s protocol · unit {unit ? <code>{unit.unit}</code> : '–'} (
+                {units.length === 0 ? 0 : Math.min(unitIndex, units.length - 1) + 1} of {units.length})
                 {view.finished_at ? (sameProtocol(desk.editing, view) ? ' · finished, editing' : ' · finished') : ''}
               </span>
               <span className="nav">
@@ -161,7 +176,10 @@ export function CodingView({ client, project, run, onLeave }: Props) {
                   Definitions
                 </button>
                 {view.finished_at && !sameProtocol(desk.editing, view) && (
-                  <button onClick={desk.editFinished} title="Change the codes of this finished protocol (logged as a change after finishing)">
+                  <button
+                    onClick={desk.editFinished}
+                    title="Change the codes of this finished protocol (logged as a change after finishing)"
+                  >
                     Edit codes
                   </button>
                 )}
@@ -176,7 +194,9 @@ export function CodingView({ client, project, run, onLeave }: Props) {
                 ? 'A unit is one sentence of an utterance (u3.s1: sentence 1 of utterance 3, counted from 0): you code each unit with the codes that apply.'
                 : 'A unit is one utterance: a stretch of speech between pauses, as it was recorded (u0 is the first, counted from 0). You code each unit with the codes that apply.'}
             </p>
-            {overview.blind && view.others === null && <p className="muted blind-note">Blind coding: the other coders&rsquo; codes show once you finish this item.</p>}
+            {overview.blind && view.others === null && (
+              <p className="muted blind-note">Blind coding: the other coders&rsquo; codes show once you finish this item.</p>
+            )}
             <ol className="coding-units">
               {units.map((u, i) => {
                 const mine = view.mine[u.unit] ?? [];
@@ -204,29 +224,49 @@ export function CodingView({ client, project, run, onLeave }: Props) {
                       </p>
                       <div className="unit-codes">
                         {mine.map((c) => (
-                          <span key={c.code} className="code-chip mine" title={codes.find((d) => d.name === c.code)?.definition ?? 'no longer in the codebook'}>
+                          <span
+                            key={c.code}
+                            className="code-chip mine"
+                            title={codes.find((d) => d.name === c.code)?.definition ?? 'no longer in the codebook'}
+                          >
                             {c.code}
-                            {c.memo && <span className="memo-mark" title={`memo: ${c.memo}`}> ✎</span>}
-                            <button className="link" aria-label={`remove ${c.code} from ${u.unit}`} onClick={(e) => {
-                              e.stopPropagation();
-                              desk.toggle(c.code, 'click', u.unit);
-                            }}>
+                            {c.memo && (
+                              <span className="memo-mark" title={`memo: ${c.memo}`}>
+                                {' '}
+                                ✎
+                              </span>
+                            )}
+                            <button
+                              className="link"
+                              aria-label={`remove ${c.code} from ${u.unit}`}
+                              onClick={(e) => {
+                                e.stopPropagation();
+                                desk.toggle(c.code, 'click', u.unit);
+                              }}
+                            >
                               ×
                             </button>
                           </span>
                         ))}
                         {view.others?.map((o) =>
                           (o.codes[u.unit] ?? []).map((code) => (
-                            <span key={`${o.coder}:${code}`} className="code-chip other" title={`${o.coder}${o.finished_at ? '' : ' (not finished)'}`}>
+                            <span
+                              key={`${o.coder}:${code}`}
+                              className="code-chip other"
+                              title={`${o.coder}${o.finished_at ? '' : ' (not finished)'}`}
+                            >
                               {o.coder}: {code}
                             </span>
                           )),
                         )}
                         {selection?.unit === u.unit && (
-                          <button className="propose" onClick={(e) => {
-                            e.stopPropagation();
-                            propose();
-                          }}>
+                          <button
+                            className="propose"
+                            onClick={(e) => {
+                              e.stopPropagation();
+                              propose();
+                            }}
+                          >
                             Propose “{selection.quote}” as a code <kbd>n</kbd>
                           </button>
                         )}
@@ -240,7 +280,8 @@ export function CodingView({ client, project, run, onLeave }: Props) {
             {view.stale.length > 0 && (
               <details className="stale">
                 <summary>
-                  {view.stale.length} of your codings belong to an earlier transcript of this item (transcribed again since); they stay with the words you coded
+                  {view.stale.length} of your codings belong to an earlier transcript of this item (transcribed again since); they stay with
+                  the words you coded
                 </summary>
                 <ul>
                   {view.stale.map((s) => (
@@ -253,7 +294,11 @@ export function CodingView({ client, project, run, onLeave }: Props) {
             )}
           </>
         ) : (
-          <p className="empty">{overview.protocols.some((p) => p.final) ? 'Choose a protocol to code.' : 'No protocol is final yet: an item can be coded once its annotator completed it.'}</p>
+          <p className="empty">
+            {overview.protocols.some((p) => p.final)
+              ? 'Choose a protocol to code.'
+              : 'No protocol is final yet: an item can be coded once its annotator completed it.'}
+          </p>
         )}
       </section>
 
@@ -302,7 +347,17 @@ export function CodingView({ client, project, run, onLeave }: Props) {
 }
 
 /** A memo per code on the unit: saved one by one (an empty memo clears it). */
-function MemoDialog({ unit, codes, onClose, onSave }: { unit: string; codes: ReadonlyArray<{ code: string; memo: string | null }>; onClose: () => void; onSave: (code: string, text: string) => Promise<void> }) {
+function MemoDialog({
+  unit,
+  codes,
+  onClose,
+  onSave,
+}: {
+  unit: string;
+  codes: ReadonlyArray<{ code: string; memo: string | null }>;
+  onClose: () => void;
+  onSave: (code: string, text: string) => Promise<void>;
+}) {
   const [texts, setTexts] = useState(() => Object.fromEntries(codes.map((c) => [c.code, c.memo ?? ''])));
   return (
     <Modal title={`Memo on ${unit}`} onClose={onClose}>

@@ -21,7 +21,11 @@ export function codingShortcut(press: KeyPress, codes: readonly CodeDef[]): Codi
   const command = press.ctrlKey || press.metaKey;
   if (command && !press.altKey && press.key.toLowerCase() === 'z') return press.repeat ? null : { kind: 'undo' };
   if (press.inField || command || press.altKey) return null;
-  if ((press.onControl === 'link' && press.key === 'Enter') || (press.onControl === 'button' && (press.key === 'Enter' || press.key === ' '))) return null;
+  if (
+    (press.onControl === 'link' && press.key === 'Enter') ||
+    (press.onControl === 'button' && (press.key === 'Enter' || press.key === ' '))
+  )
+    return null;
   if (press.key === 'ArrowDown') return { kind: 'unit', delta: 1 };
   if (press.key === 'ArrowUp') return { kind: 'unit', delta: -1 };
   if (press.key === 'PageDown') return { kind: 'protocol', delta: 1 };
@@ -39,7 +43,14 @@ export function codingShortcut(press: KeyPress, codes: readonly CodeDef[]): Codi
 export function codingShortcutList(codes: readonly CodeDef[]): Array<{ keys: string[]; what: string }> {
   return [
     { keys: ['↓', '↑'], what: 'Next / previous unit' },
-    ...(codes.some((c) => c.key !== undefined) ? [{ keys: codes.filter((c) => c.key !== undefined).map((c) => c.key!), what: 'Toggle that code on the unit (each code’s key stands beside it)' }] : []),
+    ...(codes.some((c) => c.key !== undefined)
+      ? [
+          {
+            keys: codes.filter((c) => c.key !== undefined).map((c) => c.key!),
+            what: 'Toggle that code on the unit (each code’s key stands beside it)',
+          },
+        ]
+      : []),
     { keys: ['Enter'], what: 'Finish the item (every unit has the codes it should) and go to the next one' },
     { keys: ['Ctrl+Z', '⌘Z'], what: 'Undo the last code applied or removed' },
     { keys: ['m'], what: 'Memo on the unit’s codes' },

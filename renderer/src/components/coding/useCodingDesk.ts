@@ -4,7 +4,8 @@ import type { RunCall } from '../../app/runCall';
 import type { ApiClient } from '../../contract/apiClient';
 
 export type ProtocolRef = Pick<ProtocolSummary, 'annotator' | 'item_id'>;
-export const sameProtocol = (a: ProtocolRef | null, b: ProtocolRef | null): boolean => a !== null && b !== null && a.annotator === b.annotator && a.item_id === b.item_id;
+export const sameProtocol = (a: ProtocolRef | null, b: ProtocolRef | null): boolean =>
+  a !== null && b !== null && a.annotator === b.annotator && a.item_id === b.item_id;
 
 /** The next protocol to code after `from`: a final one this coder has not finished (wrapping around), or null. */
 export function nextOpenProtocol(protocols: readonly ProtocolSummary[], from: ProtocolRef | null): ProtocolSummary | null {
@@ -31,7 +32,13 @@ export function useCodingDesk(client: ApiClient, run: RunCall) {
   const [notice, setNotice] = useState<string | null>(null);
   /** the finished protocol the coder chose to edit (Edit codes): the only finished one a code act may change */
   const [editing, setEditingState] = useState<ProtocolRef | null>(null);
-  const now = useRef<{ overview: CodingOverview | null; view: CodingItemView | null; at: ProtocolRef | null; unit: number; editing: ProtocolRef | null }>({
+  const now = useRef<{
+    overview: CodingOverview | null;
+    view: CodingItemView | null;
+    at: ProtocolRef | null;
+    unit: number;
+    editing: ProtocolRef | null;
+  }>({
     overview: null,
     view: null,
     at: null,
@@ -74,7 +81,10 @@ export function useCodingDesk(client: ApiClient, run: RunCall) {
     const o = now.current.overview;
     if (o) {
       const coded = Object.values(v.mine).filter((c) => c.length > 0).length;
-      setOverview({ ...o, protocols: o.protocols.map((p) => (sameProtocol(p, v) ? { ...p, coded_units: coded, finished_at: v.finished_at } : p)) });
+      setOverview({
+        ...o,
+        protocols: o.protocols.map((p) => (sameProtocol(p, v) ? { ...p, coded_units: coded, finished_at: v.finished_at } : p)),
+      });
     }
     return true;
   };
@@ -91,7 +101,12 @@ export function useCodingDesk(client: ApiClient, run: RunCall) {
     if (!v || !sameProtocol(v, now.current.at)) return;
     now.current.view = v;
     setViewState(v);
-    setUnit(Math.max(0, v.units.findIndex((u) => u.unit === landOn)));
+    setUnit(
+      Math.max(
+        0,
+        v.units.findIndex((u) => u.unit === landOn),
+      ),
+    );
   };
 
   const refresh = useCallback(async (): Promise<CodingOverview | undefined> => {
@@ -129,7 +144,10 @@ export function useCodingDesk(client: ApiClient, run: RunCall) {
     const next = nextOpenProtocol(now.current.overview?.protocols ?? [], done);
     // Enter finishes and goes on, as the help says; in blind coding the others' codes on the finished one are now
     // there to compare (PgUp), and keys typed from here on act on the next protocol, never on the revealed one
-    const revealed = done.others && done.others.length > 0 ? ` The other coders' codes on ${done.item_id} are shown now${next ? ': PgUp to compare' : ''}.` : '';
+    const revealed =
+      done.others && done.others.length > 0
+        ? ` The other coders' codes on ${done.item_id} are shown now${next ? ': PgUp to compare' : ''}.`
+        : '';
     if (next) {
       setNotice(revealed ? `Finished ${done.item_id}.${revealed}` : null);
       await open(next);
@@ -181,7 +199,9 @@ export function useCodingDesk(client: ApiClient, run: RunCall) {
         const v = shown();
         if (!v?.finished_at) return;
         setEditing(ref(v));
-        setNotice(`Editing ${v.item_id}, finished before: each change is logged as made after finishing (in blind coding agreement keeps the codes first given). Enter finishes it again.`);
+        setNotice(
+          `Editing ${v.item_id}, finished before: each change is logged as made after finishing (in blind coding agreement keeps the codes first given). Enter finishes it again.`,
+        );
       }),
     /** undo the last code act, wherever it was: that protocol and unit are shown */
     undo: () =>

@@ -17,7 +17,11 @@ interface Props {
   run: RunCall;
 }
 
-const DECISION_WORDS: Record<ReviewDecisionKind, string> = { accept: 'hidden (accepted)', reject: 'kept (rejected)', add: 'hidden (added)' };
+const DECISION_WORDS: Record<ReviewDecisionKind, string> = {
+  accept: 'hidden (accepted)',
+  reject: 'kept (rejected)',
+  add: 'hidden (added)',
+};
 
 /**
  * Review before sharing: every span a de-identified export would hide in this item, with its audio, to accept or
@@ -52,7 +56,10 @@ export function DeidentifyReview({ client, itemId, version, seek, run }: Props) 
   return (
     <section className="deidentify-review" aria-label="de-identification review">
       <h3>
-        De-identification <span className="muted">(deidentify.yaml version {view.list.version}, {view.list.terms} terms)</span>
+        De-identification{' '}
+        <span className="muted">
+          (deidentify.yaml version {view.list.version}, {view.list.terms} terms)
+        </span>
       </h3>
       {view.spans.length === 0 ? (
         <p className="muted">Nothing in this item matches the list or the patterns.</p>
@@ -66,17 +73,30 @@ export function DeidentifyReview({ client, itemId, version, seek, run }: Props) 
       <div className="deidentify-add" role="group" aria-label="add a missed span">
         <p className="muted">Missed something? Click its first word, shift-click its last, choose a class and hide it.</p>
         {view.segments.map((segment, n) => (
-          <SegmentWords key={`${segment.utterance}/${segment.segment}/${segment.layer}`} segment={segment} n={n} selection={selection} onSelect={setSelection} />
+          <SegmentWords
+            key={`${segment.utterance}/${segment.segment}/${segment.layer}`}
+            segment={segment}
+            n={n}
+            selection={selection}
+            onSelect={setSelection}
+          />
         ))}
         <label>
           Class
-          <select aria-label="class of the added span" value={view.list.classes.includes(cls) ? cls : view.list.classes[0]} onChange={(e) => setCls(e.target.value)}>
+          <select
+            aria-label="class of the added span"
+            value={view.list.classes.includes(cls) ? cls : view.list.classes[0]}
+            onChange={(e) => setCls(e.target.value)}
+          >
             {view.list.classes.map((c) => (
               <option key={c}>{c}</option>
             ))}
           </select>
         </label>
-        <button disabled={!selected} onClick={() => selected && void decide('add', selected, view.list!.classes.includes(cls) ? cls : view.list!.classes[0]!)}>
+        <button
+          disabled={!selected}
+          onClick={() => selected && void decide('add', selected, view.list!.classes.includes(cls) ? cls : view.list!.classes[0]!)}
+        >
           Hide selected words
         </button>
       </div>
@@ -84,7 +104,15 @@ export function DeidentifyReview({ client, itemId, version, seek, run }: Props) 
   );
 }
 
-function SpanRow({ span: s, seek, decide }: { span: ReviewSpanView; seek: (ms: number) => void; decide: (d: ReviewDecisionKind, span: SpanRef, cls: string) => Promise<void> }) {
+function SpanRow({
+  span: s,
+  seek,
+  decide,
+}: {
+  span: ReviewSpanView;
+  seek: (ms: number) => void;
+  decide: (d: ReviewDecisionKind, span: SpanRef, cls: string) => Promise<void>;
+}) {
   const where = `${s.class} "${s.text}" at ${formatClock(s.t0_ms)}`;
   return (
     <li className={`deidentify-span decision-${s.decision ?? 'open'}`} data-decision={s.decision ?? 'open'}>
@@ -116,11 +144,28 @@ function SpanRow({ span: s, seek, decide }: { span: ReviewSpanView; seek: (ms: n
   );
 }
 
-function SegmentWords({ segment, n, selection, onSelect }: { segment: ReviewSegmentView; n: number; selection: WordSelection | null; onSelect: (s: WordSelection | null) => void }) {
+function SegmentWords({
+  segment,
+  n,
+  selection,
+  onSelect,
+}: {
+  segment: ReviewSegmentView;
+  n: number;
+  selection: WordSelection | null;
+  onSelect: (s: WordSelection | null) => void;
+}) {
   const words = selectableWords(segment.text);
-  const inSelection = (w: number): boolean => selection !== null && selection.segment === n && w >= Math.min(selection.first, selection.last) && w <= Math.max(selection.first, selection.last);
+  const inSelection = (w: number): boolean =>
+    selection !== null &&
+    selection.segment === n &&
+    w >= Math.min(selection.first, selection.last) &&
+    w <= Math.max(selection.first, selection.last);
   return (
-    <p className="deidentify-words" aria-label={`words of ${segment.layer === 'corrected' ? 'the correction of ' : ''}segment at ${formatClock(segment.t0_ms)}`}>
+    <p
+      className="deidentify-words"
+      aria-label={`words of ${segment.layer === 'corrected' ? 'the correction of ' : ''}segment at ${formatClock(segment.t0_ms)}`}
+    >
       {words.map((word, w) => (
         <button
           key={word.start}

@@ -28,7 +28,17 @@ export function itemsByUncertainty(report: GoldReport, limit: number): GoldRepor
  * annotators by competence with their intervals, the least certain items, the label pairs annotators confuse (with a
  * huddle on their items), and which model fits.
  */
-export function GoldPanel({ client, reloads, itemText, openHuddle }: { client: ApiClient; reloads: number; itemText: ReadonlyMap<string, string>; openHuddle: (itemIds: string[]) => void }) {
+export function GoldPanel({
+  client,
+  reloads,
+  itemText,
+  openHuddle,
+}: {
+  client: ApiClient;
+  reloads: number;
+  itemText: ReadonlyMap<string, string>;
+  openHuddle: (itemIds: string[]) => void;
+}) {
   const [view, setView] = useState<GoldView | null>(null);
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
@@ -49,7 +59,8 @@ export function GoldPanel({ client, reloads, itemText, openHuddle }: { client: A
       <h3>Labels with error bars</h3>
       <p className="model-fit">{view.model_fit.said}.</p>
       <p className="muted">
-        Model {view.model} · competence: {view.competence_scale} · 95% intervals: {view.intervals.method}, {view.intervals.resamples} resamples, seed {view.intervals.seed}
+        Model {view.model} · competence: {view.competence_scale} · 95% intervals: {view.intervals.method}, {view.intervals.resamples}{' '}
+        resamples, seed {view.intervals.seed}
       </p>
       <table className="gold-annotators">
         <thead>

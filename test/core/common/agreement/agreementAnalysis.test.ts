@@ -14,7 +14,12 @@ describe('finalLabelDisagreements', () => {
         records.push({ item_id: `item-${i % 350}-${Math.floor(i / 350)}`, annotator, blind_label: pick(), final_label: pick() });
       }
     }
-    const options = { level: 'nominal' as const, categories: ['Polite', 'Impolite', 'Neutral'], hasBlind: true, itemIds: ['item-7-0', 'item-3-0'] };
+    const options = {
+      level: 'nominal' as const,
+      categories: ['Polite', 'Impolite', 'Neutral'],
+      hasBlind: true,
+      itemIds: ['item-7-0', 'item-3-0'],
+    };
     const full = agreementAnalysis(records, options).disagreements;
     expect(full.length).toBeGreaterThan(100);
     expect(finalLabelDisagreements(records, options)).toEqual(full);

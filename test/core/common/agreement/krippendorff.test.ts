@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { alphaOf, alphaOfKindCounts, bootstrapAlpha, type CoincidenceData, coincidenceData, krippendorffAlpha, seededRandom, unitKinds } from '../../../../core/common/agreement/krippendorff';
+import {
+  alphaOf,
+  alphaOfKindCounts,
+  bootstrapAlpha,
+  type CoincidenceData,
+  coincidenceData,
+  krippendorffAlpha,
+  seededRandom,
+  unitKinds,
+} from '../../../../core/common/agreement/krippendorff';
 
 // Krippendorff (2011), "Computing Krippendorff's Alpha-Reliability", section C: 4 observers, 12 units,
 // values 1–5, missing data. Published results: nominal 0.743, ordinal 0.815, interval 0.849, ratio 0.797.
@@ -44,26 +53,61 @@ describe('krippendorffAlpha', () => {
   });
 
   it('is 1 for perfect agreement with variation, and undefined without variation', () => {
-    expect(krippendorffAlpha([['a', 'a'], ['b', 'b'], ['a', 'a', 'a']], ['a', 'b']).alpha).toBe(1);
-    const flat = krippendorffAlpha([['a', 'a'], ['a', 'a']], ['a', 'b']);
+    expect(
+      krippendorffAlpha(
+        [
+          ['a', 'a'],
+          ['b', 'b'],
+          ['a', 'a', 'a'],
+        ],
+        ['a', 'b'],
+      ).alpha,
+    ).toBe(1);
+    const flat = krippendorffAlpha(
+      [
+        ['a', 'a'],
+        ['a', 'a'],
+      ],
+      ['a', 'b'],
+    );
     expect(flat.alpha).toBeNull();
     expect(flat.undefined_reason).toBe('no_variation');
     expect(flat.expected_disagreement).toBe(0);
   });
 
   it('is below zero for systematic disagreement', () => {
-    const r = krippendorffAlpha([['a', 'b'], ['b', 'a'], ['a', 'b'], ['b', 'a']], ['a', 'b']);
+    const r = krippendorffAlpha(
+      [
+        ['a', 'b'],
+        ['b', 'a'],
+        ['a', 'b'],
+        ['b', 'a'],
+      ],
+      ['a', 'b'],
+    );
     expect(r.alpha).toBeLessThan(0);
   });
 
   it('ignores units with a single value and is null with nothing pairable', () => {
-    const r = krippendorffAlpha([['a', null], [null, 'b']], ['a', 'b']);
+    const r = krippendorffAlpha(
+      [
+        ['a', null],
+        [null, 'b'],
+      ],
+      ['a', 'b'],
+    );
     expect(r.alpha).toBeNull();
     expect(r.undefined_reason).toBe('fewer_than_two_pairable_units');
   });
 
   it('one pairable unit is undefined, never the 0.000 the coincidences would give', () => {
-    const r = krippendorffAlpha([['a', 'b'], ['a', null]], ['a', 'b']);
+    const r = krippendorffAlpha(
+      [
+        ['a', 'b'],
+        ['a', null],
+      ],
+      ['a', 'b'],
+    );
     expect(r).toMatchObject({ alpha: null, pairable_units: 1, undefined_reason: 'fewer_than_two_pairable_units' });
   });
 
@@ -96,11 +140,23 @@ describe('bootstrapAlpha', () => {
 
   it('a resample of the units by index reproduces alpha of those units', () => {
     const all = alphaOf(data).alpha;
-    expect(alphaOf(data, data.units.map((_, i) => i)).alpha).toBe(all);
+    expect(
+      alphaOf(
+        data,
+        data.units.map((_, i) => i),
+      ).alpha,
+    ).toBe(all);
   });
 
   it('has no interval where alpha is undefined', () => {
-    const flat = coincidenceData([['a', 'a'], ['a', 'a']], ['a', 'b'], 'nominal');
+    const flat = coincidenceData(
+      [
+        ['a', 'a'],
+        ['a', 'a'],
+      ],
+      ['a', 'b'],
+      'nominal',
+    );
     expect(bootstrapAlpha(flat, 1000, 1)).toMatchObject({ ci95: null, defined_resamples: 0 });
   });
 

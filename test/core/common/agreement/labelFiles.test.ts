@@ -14,8 +14,24 @@ const problems = (run: () => unknown) => {
 
 describe('export files as label input', () => {
   it('reads v1 and v2 records alike: only item_id, annotator, blind_label, final_label count', () => {
-    const v1 = { schema_version: 1, project: 'p', annotator: 'ana', item_id: 'i1', final_label: 'Polite', blind_label: 'Impolite', commitments: [] };
-    const v2 = { schema_version: 2, annotator: 'ben', item_id: 'i1', final_label: null, blind_label: null, label_history: [{ label: 'Polite', source: 'room' }], future_field: { x: 1 } };
+    const v1 = {
+      schema_version: 1,
+      project: 'p',
+      annotator: 'ana',
+      item_id: 'i1',
+      final_label: 'Polite',
+      blind_label: 'Impolite',
+      commitments: [],
+    };
+    const v2 = {
+      schema_version: 2,
+      annotator: 'ben',
+      item_id: 'i1',
+      final_label: null,
+      blind_label: null,
+      label_history: [{ label: 'Polite', source: 'room' }],
+      future_field: { x: 1 },
+    };
     const text = `${JSON.stringify(v1)}\n\n${JSON.stringify(v2)}\n`;
     expect(parseExportLabels(text, 'e.jsonl', 'jsonl')).toEqual([
       { item_id: 'i1', annotator: 'ana', blind_label: 'Impolite', final_label: 'Polite' },
@@ -44,7 +60,9 @@ describe('export files as label input', () => {
   it('reads the label columns of a CSV export, empty cells as null', () => {
     const csv = 'schema_version,annotator,item_id,final_label,blind_label,transcript\r\n1,ana,i1,Polite,,"a, b"\r\n';
     expect(parseExportLabels(csv, 'e.csv', 'csv')).toEqual([{ item_id: 'i1', annotator: 'ana', blind_label: null, final_label: 'Polite' }]);
-    expect(problems(() => parseExportLabels('item,annotator,label\r\ni1,ana,P\r\n', 'm.csv', 'csv'))[0]).toMatch(/no column "item_id" \(is this an aloud export\?\)/);
+    expect(problems(() => parseExportLabels('item,annotator,label\r\ni1,ana,P\r\n', 'm.csv', 'csv'))[0]).toMatch(
+      /no column "item_id" \(is this an aloud export\?\)/,
+    );
   });
 });
 
@@ -57,7 +75,12 @@ describe('label tables (item,annotator,label)', () => {
   });
 
   it('refuses unknown columns and empty items or annotators, naming the line', () => {
-    expect(problems(() => parseLabelCsv('item,annotator,label,score\ni1,ana,P,1\n', 'm.csv'))).toEqual(['1:score: unknown column "score" (expected item,annotator,label)']);
-    expect(problems(() => parseLabelCsv('item,annotator,label\n,ana,P\ni2,,P\n', 'm.csv'))).toEqual(['2:item: the item is empty', '3:annotator: the annotator is empty']);
+    expect(problems(() => parseLabelCsv('item,annotator,label,score\ni1,ana,P,1\n', 'm.csv'))).toEqual([
+      '1:score: unknown column "score" (expected item,annotator,label)',
+    ]);
+    expect(problems(() => parseLabelCsv('item,annotator,label\n,ana,P\ni2,,P\n', 'm.csv'))).toEqual([
+      '2:item: the item is empty',
+      '3:annotator: the annotator is empty',
+    ]);
   });
 });

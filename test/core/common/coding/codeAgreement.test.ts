@@ -14,8 +14,32 @@ function anaProtocols(): { infos: ProtocolInfo[]; facts: Map<string, ProtocolFac
   talkedThrough(ana, 'demo-02', [' Rude, really.']);
   talkedThrough(ana, 'demo-03', [' Neutral, I guess.']);
   talkedThrough(ana, 'demo-04', [' Polite.']);
-  ana.add('label_committed', { item_id: 'demo-01', label: 'Polite', source: 'key', quote: null, start: null, end: null, stem: null, audio_ms: null, utterance: null, parser_version: null, reviewer: null });
-  ana.add('label_committed', { item_id: 'demo-02', label: 'Impolite', source: 'key', quote: null, start: null, end: null, stem: null, audio_ms: null, utterance: null, parser_version: null, reviewer: null });
+  ana.add('label_committed', {
+    item_id: 'demo-01',
+    label: 'Polite',
+    source: 'key',
+    quote: null,
+    start: null,
+    end: null,
+    stem: null,
+    audio_ms: null,
+    utterance: null,
+    parser_version: null,
+    reviewer: null,
+  });
+  ana.add('label_committed', {
+    item_id: 'demo-02',
+    label: 'Impolite',
+    source: 'key',
+    quote: null,
+    start: null,
+    end: null,
+    stem: null,
+    audio_ms: null,
+    utterance: null,
+    parser_version: null,
+    reviewer: null,
+  });
   const infos: ProtocolInfo[] = [];
   const facts = new Map<string, ProtocolFacts>();
   for (const item of ['demo-01', 'demo-02', 'demo-03', 'demo-04']) {
@@ -32,7 +56,8 @@ function coder(name: string, facts: Map<string, ProtocolFacts>, work: Record<str
   const log = sessionLog(name);
   const ctx = contextFor(name, {}, codebook);
   for (const [item, units] of Object.entries(work)) {
-    for (const unit of units) log.append(decideCodeAct(log.fold.coding, ctx, facts.get(item)!, { unit, code: 'Doubts', action: 'apply', source: 'key' }));
+    for (const unit of units)
+      log.append(decideCodeAct(log.fold.coding, ctx, facts.get(item)!, { unit, code: 'Doubts', action: 'apply', source: 'key' }));
     log.append(decideFinishCoding(log.fold.coding, ctx, facts.get(item)!));
   }
   return { coder: name, protocols: log.fold.coding.codings().protocols };
@@ -60,7 +85,12 @@ describe('agreement on codes', () => {
     expect(doubts.ci95![0]).toBeLessThanOrEqual(0.4);
     expect(doubts.ci95![1]).toBeGreaterThanOrEqual(0.4);
     // Rereads: nobody gave it, so every value is 0 — no variation, agreement cannot be told from chance
-    expect(result.codes.find((x) => x.code === 'Rereads')).toMatchObject({ alpha: null, ci95: null, undefined_reason: 'no_variation', pairable_units: 5 });
+    expect(result.codes.find((x) => x.code === 'Rereads')).toMatchObject({
+      alpha: null,
+      ci95: null,
+      undefined_reason: 'no_variation',
+      pairable_units: 5,
+    });
     expect(result.codes.map((x) => x.code)).toEqual(['Doubts', 'Cites the guideline', 'Rereads']);
     expect(result.overall).toBeNull();
     expect(result.pairable_units).toBe(5);
@@ -71,7 +101,13 @@ describe('agreement on codes', () => {
       ['demo-02', 'u0', 'Rude, really.', 1, { A: ['Doubts'], B: [] }],
     ]);
     // in blind coding the page gets units of finished items only
-    expect(codeAgreement([a, b, c], infos, { codebook: codebookOf().codebook, longPauseMs: 1000, detailsVisible: (_a, item) => item !== 'demo-01' }).disagreements.map((d) => d.item_id)).toEqual(['demo-02']);
+    expect(
+      codeAgreement([a, b, c], infos, {
+        codebook: codebookOf().codebook,
+        longPauseMs: 1000,
+        detailsVisible: (_a, item) => item !== 'demo-01',
+      }).disagreements.map((d) => d.item_id),
+    ).toEqual(['demo-02']);
 
     // codes beside labels: Doubts occurs 4 times in demo-01 (final Polite: A, B, C on u0, C on u1), once in demo-02 (Impolite)
     expect(result.codes_by_label.final).toEqual([
@@ -84,7 +120,9 @@ describe('agreement on codes', () => {
 
   it('an exclusive codebook also has an overall nominal α over the codes, "(no code)" a category of its own', () => {
     const { infos, facts } = anaProtocols();
-    const exclusive = codebookOf('exclusive: true\ncodes:\n  - {name: Doubts, definition: unsure}\n  - {name: Rereads, definition: again}\n');
+    const exclusive = codebookOf(
+      'exclusive: true\ncodes:\n  - {name: Doubts, definition: unsure}\n  - {name: Rereads, definition: again}\n',
+    );
     const a = coder('A', facts, { 'demo-01': ['u0', 'u1'] }, exclusive);
     const b = coder('B', facts, { 'demo-01': ['u0'] }, exclusive);
     // demo-01 u0: Doubts, Doubts · u1: Doubts, (no code) · u2: (no code), (no code)
@@ -95,7 +133,7 @@ describe('agreement on codes', () => {
     expect(result.codes[0]!.alpha).toBeCloseTo(4 / 9, 12);
   });
 
-  it('in blind coding α counts the codes each coder gave before the others\' were shown; changes after finishing are counted apart', () => {
+  it("in blind coding α counts the codes each coder gave before the others' were shown; changes after finishing are counted apart", () => {
     const { infos, facts } = anaProtocols();
     const protocol = facts.get('demo-01')!;
     const a = coder('A', facts, { 'demo-01': ['u0'] });
@@ -128,9 +166,19 @@ describe('agreement on codes', () => {
   it('a protocol coded but not finished counts nowhere in α, and is said', () => {
     const { infos, facts } = anaProtocols();
     const log = sessionLog('D');
-    log.append(decideCodeAct(log.fold.coding, contextFor('D'), facts.get('demo-01')!, { unit: 'u0', code: 'Doubts', action: 'apply', source: 'key' }));
+    log.append(
+      decideCodeAct(log.fold.coding, contextFor('D'), facts.get('demo-01')!, {
+        unit: 'u0',
+        code: 'Doubts',
+        action: 'apply',
+        source: 'key',
+      }),
+    );
     const a = coder('A', facts, { 'demo-01': ['u0'] });
-    const result = codeAgreement([a, { coder: 'D', protocols: log.fold.coding.codings().protocols }], infos, { codebook: codebookOf().codebook, longPauseMs: 1000 });
+    const result = codeAgreement([a, { coder: 'D', protocols: log.fold.coding.codings().protocols }], infos, {
+      codebook: codebookOf().codebook,
+      longPauseMs: 1000,
+    });
     expect(result.unfinished).toBe(1);
     expect(result.codes[0]).toMatchObject({ alpha: null, undefined_reason: 'fewer_than_two_pairable_units', pairable_units: 0 });
   });
@@ -141,7 +189,10 @@ describe('agreement on codes', () => {
     const units = unitsOfItem(ana.fold.itemState('demo-05')!, 'utterance');
     const facts = new Map([['demo-05', { annotator: 'ana', item_id: 'demo-05', final: true, units }]]);
     const a = coder('A', facts, { 'demo-05': ['u0', 'u1'] });
-    const result = codeAgreement([a], [{ annotator: 'ana', item_id: 'demo-05', units, final_label: null, blind_label: null }], { codebook: codebookOf().codebook, longPauseMs: 1000 });
+    const result = codeAgreement([a], [{ annotator: 'ana', item_id: 'demo-05', units, final_label: null, blind_label: null }], {
+      codebook: codebookOf().codebook,
+      longPauseMs: 1000,
+    });
     expect(result.codes_by_hesitation).toEqual({
       units: 2,
       units_before_long_pause: 1,

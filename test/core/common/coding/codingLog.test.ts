@@ -8,7 +8,7 @@ import { parseSessionLog } from '../../../../core/common/session/sessionLog';
 const fixtures = path.join(path.dirname(fileURLToPath(import.meta.url)), '../session/fixtures');
 
 describe('coding events in a session log', () => {
-  it('a coder\'s log as written (fixture, v1 of every coding event) reads and folds: codes standing, memo, undo, finishing, proposal', () => {
+  it("a coder's log as written (fixture, v1 of every coding event) reads and folds: codes standing, memo, undo, finishing, proposal", () => {
     const { events } = parseSessionLog(readFileSync(path.join(fixtures, 'coding-v1.jsonl'), 'utf8'), 'coding-v1.jsonl');
     const codings = foldCodings(events);
     expect(codings.coder).toBe('bob');

@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { codebookVersion, parseCodebook } from '../../../../core/common/codebook/codebook';
-import { CodingRefusal, decideCodeAct, decideCodingMemo, decideFinishCoding, decideProposeCode, decideUndoCoding, type ProtocolFacts } from '../../../../core/common/coding/codingRules';
+import {
+  CodingRefusal,
+  decideCodeAct,
+  decideCodingMemo,
+  decideFinishCoding,
+  decideProposeCode,
+  decideUndoCoding,
+  type ProtocolFacts,
+} from '../../../../core/common/coding/codingRules';
 import { unitsOfItem } from '../../../../core/common/coding/codingUnits';
 import { codingItemView } from '../../../../core/common/coding/codingViews';
 import { ConfigError, formatConfigProblem } from '../../../../core/common/project/projectConfig';
@@ -10,11 +18,19 @@ import { codebookOf, contextFor, sessionLog, sha256, talkedThrough } from './cod
 function anaProtocol(options: { complete?: boolean } = {}): ProtocolFacts {
   const ana = sessionLog('ana');
   talkedThrough(ana, 'demo-01', [' Hmm, I am not sure.', ' The guide says thanks count.', ' I label this polite.'], options);
-  return { annotator: 'ana', item_id: 'demo-01', final: options.complete ?? true, units: unitsOfItem(ana.fold.itemState('demo-01')!, 'utterance') };
+  return {
+    annotator: 'ana',
+    item_id: 'demo-01',
+    final: options.complete ?? true,
+    units: unitsOfItem(ana.fold.itemState('demo-01')!, 'utterance'),
+  };
 }
 
 const codesOn = (log: ReturnType<typeof sessionLog>, unit: string): string[] =>
-  log.fold.coding.protocolCoding('ana', 'demo-01')?.units.filter((u) => u.unit === unit).flatMap((u) => u.codes.map((c) => c.code)) ?? [];
+  log.fold.coding
+    .protocolCoding('ana', 'demo-01')
+    ?.units.filter((u) => u.unit === unit)
+    .flatMap((u) => u.codes.map((c) => c.code)) ?? [];
 
 describe('coding rules', () => {
   it('a coder applies several codes to a unit, by key and click, in their own log; toggling a code twice takes it off', () => {
@@ -26,7 +42,18 @@ describe('coding rules', () => {
     expect(codesOn(bob, 'u0')).toEqual(['Doubts', 'Rereads']);
     const applied = bob.events.filter((e) => e.type === 'code_applied');
     expect(applied.map((e) => e.data)).toEqual([
-      expect.objectContaining({ annotator: 'ana', item_id: 'demo-01', unit: 'u0', unit_text: 'Hmm, I am not sure.', code: 'Doubts', coder: 'bob', codebook_version: ctx.codebook!.version, source: 'key', after_finished: false, undo_of: null }),
+      expect.objectContaining({
+        annotator: 'ana',
+        item_id: 'demo-01',
+        unit: 'u0',
+        unit_text: 'Hmm, I am not sure.',
+        code: 'Doubts',
+        coder: 'bob',
+        codebook_version: ctx.codebook!.version,
+        source: 'key',
+        after_finished: false,
+        undo_of: null,
+      }),
       expect.objectContaining({ code: 'Rereads', source: 'click' }),
     ]);
     for (const e of bob.events) expect(checkEventData(e.type, e.data)).toBeNull();
@@ -48,29 +75,76 @@ describe('coding rules', () => {
       throw new Error('not refused');
     };
     const protocol = anaProtocol();
-    expect(refusal(() => decideCodeAct(bob.fold.coding, contextFor('bob'), protocol, { unit: 'u0', code: 'Sarcasm', action: 'apply', source: 'key' }))).toMatch(/"Sarcasm" is not a code of the codebook/);
-    expect(refusal(() => decideCodeAct(bob.fold.coding, contextFor('bob'), protocol, { unit: 'u9', code: 'Doubts', action: 'apply', source: 'key' }))).toMatch(/"u9" is not a unit .* \(units: u0, u1, u2\)/);
-    expect(refusal(() => decideCodeAct(bob.fold.coding, contextFor('bob'), anaProtocol({ complete: false }), { unit: 'u0', code: 'Doubts', action: 'apply', source: 'key' }))).toMatch(/not final yet/);
-    expect(refusal(() => decideCodeAct(bob.fold.coding, contextFor('ana', { own_protocols: false }), protocol, { unit: 'u0', code: 'Doubts', action: 'apply', source: 'key' }))).toMatch(/cannot code their own protocol/);
-    expect(decideCodeAct(bob.fold.coding, contextFor('ana'), protocol, { unit: 'u0', code: 'Doubts', action: 'apply', source: 'key' })).toHaveLength(1);
-    expect(refusal(() => decideCodeAct(bob.fold.coding, { ...contextFor('bob'), codebook: null }, protocol, { unit: 'u0', code: 'Doubts', action: 'apply', source: 'key' }))).toMatch(/no codebook\.yaml/);
-    expect(refusal(() => decideCodingMemo(bob.fold.coding, contextFor('bob'), protocol, { unit: 'u0', code: 'Doubts', text: 'why' }))).toMatch(/apply the code first/);
+    expect(
+      refusal(() =>
+        decideCodeAct(bob.fold.coding, contextFor('bob'), protocol, { unit: 'u0', code: 'Sarcasm', action: 'apply', source: 'key' }),
+      ),
+    ).toMatch(/"Sarcasm" is not a code of the codebook/);
+    expect(
+      refusal(() =>
+        decideCodeAct(bob.fold.coding, contextFor('bob'), protocol, { unit: 'u9', code: 'Doubts', action: 'apply', source: 'key' }),
+      ),
+    ).toMatch(/"u9" is not a unit .* \(units: u0, u1, u2\)/);
+    expect(
+      refusal(() =>
+        decideCodeAct(bob.fold.coding, contextFor('bob'), anaProtocol({ complete: false }), {
+          unit: 'u0',
+          code: 'Doubts',
+          action: 'apply',
+          source: 'key',
+        }),
+      ),
+    ).toMatch(/not final yet/);
+    expect(
+      refusal(() =>
+        decideCodeAct(bob.fold.coding, contextFor('ana', { own_protocols: false }), protocol, {
+          unit: 'u0',
+          code: 'Doubts',
+          action: 'apply',
+          source: 'key',
+        }),
+      ),
+    ).toMatch(/cannot code their own protocol/);
+    expect(
+      decideCodeAct(bob.fold.coding, contextFor('ana'), protocol, { unit: 'u0', code: 'Doubts', action: 'apply', source: 'key' }),
+    ).toHaveLength(1);
+    expect(
+      refusal(() =>
+        decideCodeAct(bob.fold.coding, { ...contextFor('bob'), codebook: null }, protocol, {
+          unit: 'u0',
+          code: 'Doubts',
+          action: 'apply',
+          source: 'key',
+        }),
+      ),
+    ).toMatch(/no codebook\.yaml/);
+    expect(
+      refusal(() => decideCodingMemo(bob.fold.coding, contextFor('bob'), protocol, { unit: 'u0', code: 'Doubts', text: 'why' })),
+    ).toMatch(/apply the code first/);
   });
 
-  it('an exclusive codebook replaces the unit\'s code, and undo puts the replaced code back', () => {
+  it("an exclusive codebook replaces the unit's code, and undo puts the replaced code back", () => {
     const protocol = anaProtocol();
     const bob = sessionLog('bob');
-    const ctx = contextFor('bob', {}, codebookOf(`exclusive: true\ncodes:\n  - {name: Doubts, definition: unsure}\n  - {name: Rereads, definition: reads again}\n`));
+    const ctx = contextFor(
+      'bob',
+      {},
+      codebookOf(`exclusive: true\ncodes:\n  - {name: Doubts, definition: unsure}\n  - {name: Rereads, definition: reads again}\n`),
+    );
     bob.append(decideCodeAct(bob.fold.coding, ctx, protocol, { unit: 'u1', code: 'Doubts', action: 'apply', source: 'key' }));
     bob.append(decideCodeAct(bob.fold.coding, ctx, protocol, { unit: 'u1', code: 'Rereads', action: 'apply', source: 'key' }));
     expect(codesOn(bob, 'u1')).toEqual(['Rereads']);
-    expect(bob.events.slice(-2).map((e) => [e.type, (e.data as { code: string; source: string }).code, (e.data as { source: string }).source])).toEqual([
+    expect(
+      bob.events.slice(-2).map((e) => [e.type, (e.data as { code: string; source: string }).code, (e.data as { source: string }).source]),
+    ).toEqual([
       ['code_removed', 'Doubts', 'replaced'],
       ['code_applied', 'Rereads', 'key'],
     ]);
     bob.append(decideUndoCoding(bob.fold.coding, ctx).entries);
     expect(codesOn(bob, 'u1')).toEqual(['Doubts']);
-    expect(bob.events.slice(-2).map((e) => [e.type, (e.data as { code: string }).code, (e.data as { source: string; undo_of: number }).undo_of])).toEqual([
+    expect(
+      bob.events.slice(-2).map((e) => [e.type, (e.data as { code: string }).code, (e.data as { source: string; undo_of: number }).undo_of]),
+    ).toEqual([
       ['code_removed', 'Rereads', 4],
       ['code_applied', 'Doubts', 3],
     ]);
@@ -84,12 +158,17 @@ describe('coding rules', () => {
     const protocol = anaProtocol();
     const bob = sessionLog('bob');
     const ctx = contextFor('bob');
-    bob.append(decideCodeAct(bob.fold.coding, ctx, protocol, { unit: 'u1', code: 'Cites the guideline', action: 'apply', source: 'click' }));
+    bob.append(
+      decideCodeAct(bob.fold.coding, ctx, protocol, { unit: 'u1', code: 'Cites the guideline', action: 'apply', source: 'click' }),
+    );
     bob.append(decideCodingMemo(bob.fold.coding, ctx, protocol, { unit: 'u1', code: 'Cites the guideline', text: '  section 2  ' }));
     expect(bob.fold.coding.protocolCoding('ana', 'demo-01')!.units[0]!.codes[0]).toMatchObject({ memo: 'section 2' });
     expect(decideCodingMemo(bob.fold.coding, ctx, protocol, { unit: 'u1', code: 'Cites the guideline', text: 'section 2' })).toEqual([]);
     bob.append(decideFinishCoding(bob.fold.coding, ctx, protocol));
-    expect(bob.fold.coding.protocolCoding('ana', 'demo-01')!.finished).toMatchObject({ units: ['u0', 'u1', 'u2'], codebook_version: ctx.codebook!.version });
+    expect(bob.fold.coding.protocolCoding('ana', 'demo-01')!.finished).toMatchObject({
+      units: ['u0', 'u1', 'u2'],
+      codebook_version: ctx.codebook!.version,
+    });
     expect(decideFinishCoding(bob.fold.coding, ctx, protocol)).toEqual([]);
     bob.append(decideCodeAct(bob.fold.coding, ctx, protocol, { unit: 'u2', code: 'Doubts', action: 'apply', source: 'key' }));
     expect(bob.events.at(-1)!.data).toMatchObject({ after_finished: true });
@@ -99,7 +178,16 @@ describe('coding rules', () => {
     const protocol = anaProtocol();
     const bob = sessionLog('bob');
     bob.append(decideProposeCode(contextFor('bob'), protocol, { unit: 'u1', quote: ' thanks count. ' }));
-    expect(bob.fold.coding.codings().proposals).toEqual([expect.objectContaining({ annotator: 'ana', item_id: 'demo-01', unit: 'u1', name: 'thanks count', quote: 'thanks count.', coder: 'bob' })]);
+    expect(bob.fold.coding.codings().proposals).toEqual([
+      expect.objectContaining({
+        annotator: 'ana',
+        item_id: 'demo-01',
+        unit: 'u1',
+        name: 'thanks count',
+        quote: 'thanks count.',
+        coder: 'bob',
+      }),
+    ]);
     expect(() => decideProposeCode(contextFor('bob'), protocol, { unit: 'u1', quote: 'not there' })).toThrow(/is not in unit u1/);
     expect(() => decideProposeCode(contextFor('bob'), protocol, { unit: 'u0', quote: 'Hmm' })).not.toThrow();
   });
@@ -111,7 +199,13 @@ describe('coding rules', () => {
     cat.append(decideCodeAct(cat.fold.coding, contextFor('cat'), protocol, { unit: 'u0', code: 'Doubts', action: 'apply', source: 'key' }));
     cat.append(decideFinishCoding(cat.fold.coding, contextFor('cat'), protocol));
     const others = [{ coder: 'cat', coding: cat.fold.coding.protocolCoding('ana', 'demo-01') }];
-    const view = () => codingItemView(contextFor('bob', { blind: true }), { ...protocol, item_text: 'x' }, bob.fold.coding.protocolCoding('ana', 'demo-01'), others);
+    const view = () =>
+      codingItemView(
+        contextFor('bob', { blind: true }),
+        { ...protocol, item_text: 'x' },
+        bob.fold.coding.protocolCoding('ana', 'demo-01'),
+        others,
+      );
     expect(view().others).toBeNull();
     expect(JSON.stringify(view())).not.toContain('cat');
     bob.append(decideFinishCoding(bob.fold.coding, contextFor('bob', { blind: true }), protocol));
@@ -132,10 +226,12 @@ describe('codebook.yaml for coding', () => {
     }
   };
 
-  it('exclusive is a boolean at the top; the coding view\'s own keys are refused, located', () => {
+  it("exclusive is a boolean at the top; the coding view's own keys are refused, located", () => {
     expect(parseCodebook('exclusive: true\ncodes:\n  - {name: A, definition: a}\n').exclusive).toBe(true);
     expect(problems('exclusive: yes please\ncodes: []\n')).toEqual(['codebook.yaml:1: exclusive: must be boolean']);
-    expect(problems('codes:\n  - {name: A, definition: a}\n  - {name: B, definition: b, key: m}\n')).toEqual(['codebook.yaml:3: codes[1].key: key "m" is the coding view\'s shortcut for the memo; choose another']);
+    expect(problems('codes:\n  - {name: A, definition: a}\n  - {name: B, definition: b, key: m}\n')).toEqual([
+      'codebook.yaml:3: codes[1].key: key "m" is the coding view\'s shortcut for the memo; choose another',
+    ]);
   });
 
   it('the version changes whenever a definition changes, not with the order or the keys', () => {

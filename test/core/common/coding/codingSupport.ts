@@ -7,7 +7,12 @@ import type { CodingContext } from '../../../../core/common/coding/codingRules';
 import { parseProjectConfig, type CodingConfig } from '../../../../core/common/project/projectConfig';
 import { PARSER_VERSION } from '../../../../core/common/parser/parserVersion';
 import { SessionFold, type SessionEntry } from '../../../../core/common/session/sessionFold';
-import { EVENT_VERSIONS, type SessionEvent, type SessionEventData, type SessionEventType } from '../../../../core/common/session/sessionEvents';
+import {
+  EVENT_VERSIONS,
+  type SessionEvent,
+  type SessionEventData,
+  type SessionEventType,
+} from '../../../../core/common/session/sessionEvents';
 import type { Segment } from '../../../../core/common/transcript/segment';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -45,16 +50,38 @@ export function sessionLog(annotator: string) {
   const append = (entries: readonly SessionEntry[]): void => {
     for (const entry of entries) add(entry.type, entry.data as never);
   };
-  add('session_started', { annotator, project_name: 'politeness-demo', sample_rate: 16000, config_sha256: null, parser_version: PARSER_VERSION, parser_inputs_sha256: null, kind: null, room: null });
+  add('session_started', {
+    annotator,
+    project_name: 'politeness-demo',
+    sample_rate: 16000,
+    config_sha256: null,
+    parser_version: PARSER_VERSION,
+    parser_inputs_sha256: null,
+    kind: null,
+    room: null,
+  });
   return { events, fold, add, append };
 }
 
 /** An item the annotator talked through: one utterance per text, each one second long, then completed. */
-export function talkedThrough(log: ReturnType<typeof sessionLog>, itemId: string, utterances: ReadonlyArray<string | Segment[]>, options: { complete?: boolean } = {}): void {
+export function talkedThrough(
+  log: ReturnType<typeof sessionLog>,
+  itemId: string,
+  utterances: ReadonlyArray<string | Segment[]>,
+  options: { complete?: boolean } = {},
+): void {
   log.add('item_opened', { item_id: itemId, text_sha256: null });
   utterances.forEach((said, index) => {
     const segments = typeof said === 'string' ? [{ t0_ms: index * 2000 + 100, t1_ms: index * 2000 + 1500, text: said }] : said;
-    log.add('utterance_transcribed', { item_id: itemId, utterance: index, request_id: `r${index}`, start_sample: 0, end_sample: 0, segments, model: { name: 'tiny.en', sha256: 'abc', whisper_cpp: null, vad: null } });
+    log.add('utterance_transcribed', {
+      item_id: itemId,
+      utterance: index,
+      request_id: `r${index}`,
+      start_sample: 0,
+      end_sample: 0,
+      segments,
+      model: { name: 'tiny.en', sha256: 'abc', whisper_cpp: null, vad: null },
+    });
   });
   if (options.complete ?? true) log.add('item_completed', { item_id: itemId });
 }

@@ -4,7 +4,19 @@ import { ALOUD_EVENT_TYPES, eventSubscriptions, subscriptionName } from '../../.
 
 describe('typed event subscriptions, derived from the contract', () => {
   it('one subscription per event type of the contract, named after it', () => {
-    expect(ALOUD_EVENT_TYPES.map(subscriptionName)).toEqual(['onItem', 'onSessionReopened', 'onRecording', 'onTranscription', 'onFinishing', 'onPartial', 'onError', 'onExportProgress', 'onCollectProgress', 'onModelDownload', 'onEngine']);
+    expect(ALOUD_EVENT_TYPES.map(subscriptionName)).toEqual([
+      'onItem',
+      'onSessionReopened',
+      'onRecording',
+      'onTranscription',
+      'onFinishing',
+      'onPartial',
+      'onError',
+      'onExportProgress',
+      'onCollectProgress',
+      'onModelDownload',
+      'onEngine',
+    ]);
     expect(Object.keys(eventSubscriptions(eventStream().onEvent)).sort()).toEqual(ALOUD_EVENT_TYPES.map(subscriptionName).sort());
   });
 
@@ -17,7 +29,15 @@ describe('typed event subscriptions, derived from the contract', () => {
     on.onModelDownload((e) => downloads.push(e.percent === null ? null : `${e.name} ${e.percent}%`));
     events.send({ type: 'partial', item_id: 'i1', utterance: 0, text: 'I label', speculative: false });
     events.send({ type: 'recording', item_id: null, stamp: 1 });
-    events.send({ type: 'model_download', name: 'tiny.en', state: 'running', received_bytes: 1, total_bytes: 2, percent: 50, message: null });
+    events.send({
+      type: 'model_download',
+      name: 'tiny.en',
+      state: 'running',
+      received_bytes: 1,
+      total_bytes: 2,
+      percent: 50,
+      message: null,
+    });
     stopPartials();
     events.send({ type: 'partial', item_id: 'i1', utterance: 0, text: 'I label this', speculative: false });
     expect(partials).toEqual(['i1#0: I label']);

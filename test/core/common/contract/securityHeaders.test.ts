@@ -23,14 +23,26 @@ describe('Content-Security-Policy', () => {
 
   it('never allows eval, inline code, blob: code or remote hosts', () => {
     for (const [name, sources] of policy) {
-      for (const forbidden of ["'unsafe-eval'", "'unsafe-inline'", "'wasm-unsafe-eval'", 'blob:', '*', 'http:', 'https:', 'ws:', 'wss:', 'file:']) {
+      for (const forbidden of [
+        "'unsafe-eval'",
+        "'unsafe-inline'",
+        "'wasm-unsafe-eval'",
+        'blob:',
+        '*',
+        'http:',
+        'https:',
+        'ws:',
+        'wss:',
+        'file:',
+      ]) {
         expect(sources, `${name} must not allow ${forbidden}`).not.toContain(forbidden);
       }
     }
   });
 
   it('forbids plugins, frames, base changes and form posts', () => {
-    for (const name of ['object-src', 'frame-src', 'frame-ancestors', 'base-uri', 'form-action']) expect(policy.get(name)).toEqual(["'none'"]);
+    for (const name of ['object-src', 'frame-src', 'frame-ancestors', 'base-uri', 'form-action'])
+      expect(policy.get(name)).toEqual(["'none'"]);
   });
 
   it('is one header value with each directive once', () => {

@@ -1,11 +1,28 @@
 import { describe, expect, it } from 'vitest';
 import type { SessionPatch, SessionView } from '../../../../core/common/contract/aloudApi';
-import { applySessionPatch, isSessionPatch, staleView, updateSessionView, withFields, withItem } from '../../../../core/common/contract/sessionPatch';
+import {
+  applySessionPatch,
+  isSessionPatch,
+  staleView,
+  updateSessionView,
+  withFields,
+  withItem,
+} from '../../../../core/common/contract/sessionPatch';
 import type { ItemSessionState } from '../../../../core/common/session/itemState';
 import { summaryOfItem } from '../../../../core/common/session/itemSummary';
 
 const item = (item_id: string, final_label: string | null): ItemSessionState =>
-  ({ item_id, final_label, label_source: null, completed_at: null, audio_ms: 0, segments: [], transcript: ' ', signals: null, changed_after_completion: false }) as unknown as ItemSessionState;
+  ({
+    item_id,
+    final_label,
+    label_source: null,
+    completed_at: null,
+    audio_ms: 0,
+    segments: [],
+    transcript: ' ',
+    signals: null,
+    changed_after_completion: false,
+  }) as unknown as ItemSessionState;
 const view: SessionView = {
   annotator: 'ana',
   current_item: 'i1',
@@ -57,9 +74,25 @@ describe('applying a session patch', () => {
     // the changed items are held in full (a later screen shows them without asking), the others as they were
     expect(Object.keys(after.item_states).sort()).toEqual(['i1', 'i3']);
     expect(after.item_states.i1!.final_label).toBe('Neutral');
-    expect(after.items[2]).toEqual({ item_id: 'i3', final_label: null, label_source: null, completed_at: null, audio_ms: 0, segments: 0, has_words: false, longest_pause_ms: null, changed_after_completion: false });
+    expect(after.items[2]).toEqual({
+      item_id: 'i3',
+      final_label: null,
+      label_source: null,
+      completed_at: null,
+      audio_ms: 0,
+      segments: 0,
+      has_words: false,
+      longest_pause_ms: null,
+      changed_after_completion: false,
+    });
     expect(after.notes.map((n) => n.text)).toEqual(['first', 'second']);
-    expect(after).toMatchObject({ annotator: 'ana', current_item: 'i3', pending_transcriptions: 2, config_changed: true, recovered: 'a torn line was set aside' });
+    expect(after).toMatchObject({
+      annotator: 'ana',
+      current_item: 'i3',
+      pending_transcriptions: 2,
+      config_changed: true,
+      recovered: 'a torn line was set aside',
+    });
     // the view before is left as it was (the store keeps views immutable)
     expect(view.items[0]!.final_label).toBeNull();
     expect(view.item_states.i1!.final_label).toBeNull();
@@ -78,7 +111,11 @@ describe('applying a session patch', () => {
     const third = { item_id: 'i2', text: 'third', ts: '2026-01-01T00:02:00.000Z' };
     // the page reloaded the view (first, second) before the patch that adds second and third arrived
     const reloaded = { ...view, notes: [...view.notes, second] };
-    expect(applySessionPatch(reloaded, patch({ notes_from: 1, added_notes: [second, third] })).notes.map((n) => n.text)).toEqual(['first', 'second', 'third']);
+    expect(applySessionPatch(reloaded, patch({ notes_from: 1, added_notes: [second, third] })).notes.map((n) => n.text)).toEqual([
+      'first',
+      'second',
+      'third',
+    ]);
     expect(applySessionPatch(reloaded, patch({ notes_from: 2, added_notes: [] })).notes).toBe(reloaded.notes);
   });
 
@@ -96,8 +133,20 @@ describe('applying a session patch', () => {
     const second = { item_id: 'i2', text: 'second', ts: '2026-01-01T00:01:00.000Z' };
     const third = { item_id: 'i3', text: 'third', ts: '2026-01-01T00:02:00.000Z' };
     // the act answered 13 (moved to i3, i1 Neutral, a note) overtook the act answered 12 (on i2: i1 Impolite, i2 Neutral, a note)
-    const newer = patch({ stamp: 13, current_item: 'i3', changed_items: [item('i1', 'Neutral'), item('i3', null)], notes_from: 2, added_notes: [third] });
-    const older = patch({ stamp: 12, current_item: 'i2', changed_items: [item('i1', 'Impolite'), item('i2', 'Neutral')], notes_from: 1, added_notes: [second] });
+    const newer = patch({
+      stamp: 13,
+      current_item: 'i3',
+      changed_items: [item('i1', 'Neutral'), item('i3', null)],
+      notes_from: 2,
+      added_notes: [third],
+    });
+    const older = patch({
+      stamp: 12,
+      current_item: 'i2',
+      changed_items: [item('i1', 'Impolite'), item('i2', 'Neutral')],
+      notes_from: 1,
+      added_notes: [second],
+    });
     const after = applySessionPatch(applySessionPatch(view, newer), older);
     expect(after.current_item).toBe('i3');
     expect(after.items.map((i) => [i.item_id, i.final_label])).toEqual([

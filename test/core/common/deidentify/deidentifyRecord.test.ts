@@ -6,12 +6,18 @@ import { SpanMatcher } from '../../../../core/common/deidentify/spanMatcher';
 import { joinSegments } from '../../../../core/common/transcript/joinSegments';
 import { NO_REASONING } from '../../../../core/common/reasoning/reasoningExport';
 
-const matcher = new SpanMatcher(parseDeidentifyList('terms:\n  - {text: Sarah, class: PERSON}\n  - {text: Tom, class: PERSON}\n  - {text: Leipzig, class: PLACE}\n'));
+const matcher = new SpanMatcher(
+  parseDeidentifyList('terms:\n  - {text: Sarah, class: PERSON}\n  - {text: Tom, class: PERSON}\n  - {text: Leipzig, class: PLACE}\n'),
+);
 
 /** A segment whose tokens are the given pieces, 100 ms each from t0. */
 function segment(utterance: number, pieces: string[], t0: number): ExportSegmentV2 {
   return {
-    utterance, index: 0, t0_ms: t0, t1_ms: t0 + pieces.length * 100, text: pieces.join(''),
+    utterance,
+    index: 0,
+    t0_ms: t0,
+    t1_ms: t0 + pieces.length * 100,
+    text: pieces.join(''),
     tokens: pieces.map((text, i) => ({ t0_ms: t0 + i * 100, t1_ms: t0 + (i + 1) * 100, text })),
   };
 }
@@ -19,14 +25,38 @@ function segment(utterance: number, pieces: string[], t0: number): ExportSegment
 function record(segments: ExportSegmentV2[], extra: Partial<ExportRecordV2> = {}): ExportRecordV2 {
   const transcript = joinSegments(segments).text;
   return {
-    schema_version: 2, project: 'p', annotator: 'bob', item_id: 'i1', item_text_sha256: 'a'.repeat(64), item_context_sha256: null,
-    final_label: 'Polite', label_source: 'voice', blind_label: 'Polite',
+    schema_version: 2,
+    project: 'p',
+    annotator: 'bob',
+    item_id: 'i1',
+    item_text_sha256: 'a'.repeat(64),
+    item_context_sha256: null,
+    final_label: 'Polite',
+    label_source: 'voice',
+    blind_label: 'Polite',
     label_history: [{ label: 'Polite', source: 'voice', at: '2026-01-01T00:00:00.000Z', audio_ms: 1500, quote: 'polite, Sarah' }],
-    commitments: [], transcript, transcript_corrected: null, corrections: [], segments, superseded_transcripts: [], signals: null,
-    audio: { path: 'sessions/bob/audio/i1.wav', sha256: 'b'.repeat(64), duration_ms: 3000 }, model: null,
-    notes: [{ text: 'Sarah again, call 555-1234', at: '2026-01-01T00:00:00.000Z' }], keep_talking_cues: [], parser_version: null, config_changed: false,
-    labels_not_in_schema: [], changed_after_completion: false, ...NO_REASONING, app_version: '0', config_sha256: 'c'.repeat(64),
-    started_at: null, completed_at: null, exported_at: '2026-01-01T00:00:00.000Z', ...extra,
+    commitments: [],
+    transcript,
+    transcript_corrected: null,
+    corrections: [],
+    segments,
+    superseded_transcripts: [],
+    signals: null,
+    audio: { path: 'sessions/bob/audio/i1.wav', sha256: 'b'.repeat(64), duration_ms: 3000 },
+    model: null,
+    notes: [{ text: 'Sarah again, call 555-1234', at: '2026-01-01T00:00:00.000Z' }],
+    keep_talking_cues: [],
+    parser_version: null,
+    config_changed: false,
+    labels_not_in_schema: [],
+    changed_after_completion: false,
+    ...NO_REASONING,
+    app_version: '0',
+    config_sha256: 'c'.repeat(64),
+    started_at: null,
+    completed_at: null,
+    exported_at: '2026-01-01T00:00:00.000Z',
+    ...extra,
   };
 }
 
@@ -56,7 +86,9 @@ describe('deidentifyRecord', () => {
     const transcript = joinSegments(segs).text;
     const quoteText = 'I label this polite, Tom';
     const start = transcript.indexOf(quoteText);
-    const r = record(segs, { commitments: [{ label: 'Polite', quote: quoteText, start, end: start + quoteText.length, t_ms: 700, stem: 'i label this' }] });
+    const r = record(segs, {
+      commitments: [{ label: 'Polite', quote: quoteText, start, end: start + quoteText.length, t_ms: 700, stem: 'i label this' }],
+    });
     const { record: out } = deidentifyRecord(r, matcher);
     const c = out.commitments[0]!;
     expect(c.quote).toBe('I label this polite, [PERSON-2]');
@@ -68,7 +100,16 @@ describe('deidentifyRecord', () => {
     const segs = [segment(0, [' call', ' Zara', ' now', ' ok'], 0)];
     const r = record(segs, {
       transcript_corrected: ' call Sarah now ok',
-      corrections: [{ utterance: 0, segment: 0, original_text: ' call Zara now ok', text: ' call Sarah now ok', annotator: 'rev', at: '2026-01-01T00:00:00.000Z' }],
+      corrections: [
+        {
+          utterance: 0,
+          segment: 0,
+          original_text: ' call Zara now ok',
+          text: ' call Sarah now ok',
+          annotator: 'rev',
+          at: '2026-01-01T00:00:00.000Z',
+        },
+      ],
     });
     const { record: out, audio_spans } = deidentifyRecord(r, matcher);
     expect(out.transcript).toBe(' call Zara now ok');
@@ -90,23 +131,45 @@ describe('deidentifyRecord', () => {
       added: [{ utterance: 0, segment: 0, layer: 'verbatim', start: ritz, end: ritz + 4, class: 'ORG' }],
     });
     expect(out.transcript).toBe(' Tom met [PERSON-1] at the [ORG-1]');
-    expect(audio_spans.map((s) => [s.t0_ms, s.class])).toEqual([[200, 'PERSON'], [500, 'ORG']]);
+    expect(audio_spans.map((s) => [s.t0_ms, s.class])).toEqual([
+      [200, 'PERSON'],
+      [500, 'ORG'],
+    ]);
   });
 
   it('hides a full name said across a pause (two utterances), in both segments, the transcript, tokens and both stretches of audio', () => {
     const jonas = new SpanMatcher(parseDeidentifyList('terms:\n  - {text: Jonas Weber, class: PERSON}\npatterns: []\n'));
-    const r = record([segment(0, [' Uh,', ' I', ' spoke', ' with', ' Jonas'], 0), segment(1, [' Weber', ' about', ' it'], 2000)], { notes: [], label_history: [] });
+    const r = record([segment(0, [' Uh,', ' I', ' spoke', ' with', ' Jonas'], 0), segment(1, [' Weber', ' about', ' it'], 2000)], {
+      notes: [],
+      label_history: [],
+    });
     const { record: out, audio_spans } = deidentifyRecord(r, jonas);
     expect(out.segments.map((s) => s.text)).toEqual([' Uh, I spoke with [PERSON-1]', ' [PERSON-1] about it']);
     expect(out.segments.flatMap((s) => s.tokens!.map((t) => t.text)).join('')).not.toMatch(/Jonas|Weber/u);
     expect(out.transcript).toBe(' Uh, I spoke with [PERSON-1] [PERSON-1] about it');
-    expect(audio_spans).toEqual([{ t0_ms: 400, t1_ms: 500, class: 'PERSON' }, { t0_ms: 2000, t1_ms: 2100, class: 'PERSON' }]);
+    expect(audio_spans).toEqual([
+      { t0_ms: 400, t1_ms: 500, class: 'PERSON' },
+      { t0_ms: 2000, t1_ms: 2100, class: 'PERSON' },
+    ]);
   });
 
   it('hides a name the corrected text completes across a segment edge in the uncorrected neighbour too', () => {
     const jonas = new SpanMatcher(parseDeidentifyList('terms:\n  - {text: Jonas Weber, class: PERSON}\npatterns: []\n'));
     const segs = [segment(0, [' I', ' spoke', ' with', ' Jonas'], 0), segment(1, [' Webber', ' about', ' it'], 2000)];
-    const r = record(segs, { notes: [], label_history: [], transcript_corrected: ' I spoke with Jonas Weber about it', corrections: [{ utterance: 1, segment: 0, text: ' Weber about it', original_text: ' Webber about it', at: '2026-01-01T00:00:00.000Z' } as ExportRecordV2['corrections'][number]] });
+    const r = record(segs, {
+      notes: [],
+      label_history: [],
+      transcript_corrected: ' I spoke with Jonas Weber about it',
+      corrections: [
+        {
+          utterance: 1,
+          segment: 0,
+          text: ' Weber about it',
+          original_text: ' Webber about it',
+          at: '2026-01-01T00:00:00.000Z',
+        } as ExportRecordV2['corrections'][number],
+      ],
+    });
     const { record: out, audio_spans } = deidentifyRecord(r, jonas);
     expect(out.segments[0]!.text).toBe(' I spoke with [PERSON-1]');
     expect(out.transcript_corrected).toBe(' I spoke with [PERSON-1] [PERSON-1] about it');

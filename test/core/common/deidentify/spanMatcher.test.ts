@@ -2,18 +2,29 @@ import { describe, expect, it } from 'vitest';
 import { parseDeidentifyList } from '../../../../core/common/deidentify/deidentifyList';
 import { SpanMatcher } from '../../../../core/common/deidentify/spanMatcher';
 
-const matcher = new SpanMatcher(parseDeidentifyList('terms:\n  - {text: Sarah, class: PERSON}\n  - {text: Sarah Miller, class: PERSON}\n  - {text: New York, class: PLACE}\n  - {text: "O\'Brien", class: PERSON}\n'));
+const matcher = new SpanMatcher(
+  parseDeidentifyList(
+    'terms:\n  - {text: Sarah, class: PERSON}\n  - {text: Sarah Miller, class: PERSON}\n  - {text: New York, class: PLACE}\n  - {text: "O\'Brien", class: PERSON}\n',
+  ),
+);
 const hidden = (text: string): Array<[string, string]> => matcher.find(text).map((s) => [text.slice(s.start, s.end), s.class]);
 
 describe('SpanMatcher: listed terms', () => {
   it('matches case-insensitively on word boundaries, longest first', () => {
-    expect(hidden('this sounds like my manager SARAH, or sarah miller?')).toEqual([['SARAH', 'PERSON'], ['sarah miller', 'PERSON']]);
+    expect(hidden('this sounds like my manager SARAH, or sarah miller?')).toEqual([
+      ['SARAH', 'PERSON'],
+      ['sarah miller', 'PERSON'],
+    ]);
     expect(hidden('Sarahs and Sarahville and xSarah stay')).toEqual([]);
     expect(hidden("Sarah's idea")).toEqual([['Sarah', 'PERSON']]);
   });
 
   it('lets words of a term stand apart by spaces or hyphens, and either apostrophe', () => {
-    expect(hidden('in New  York, new-york or NEW YORK')).toEqual([['New  York', 'PLACE'], ['new-york', 'PLACE'], ['NEW YORK', 'PLACE']]);
+    expect(hidden('in New  York, new-york or NEW YORK')).toEqual([
+      ['New  York', 'PLACE'],
+      ['new-york', 'PLACE'],
+      ['NEW YORK', 'PLACE'],
+    ]);
     expect(hidden('Mr O’Brien called')).toEqual([['O’Brien', 'PERSON']]);
   });
 
@@ -24,13 +35,22 @@ describe('SpanMatcher: listed terms', () => {
 });
 
 describe('SpanMatcher: the canonical form (textFold) of what must be hidden', () => {
-  const list = new SpanMatcher(parseDeidentifyList('terms:\n  - {text: Sarah, class: PERSON}\n  - {text: Miller, class: PERSON}\n  - {text: Müller, class: PERSON}\n  - {text: Sarah Miller, class: PERSON}\n  - {text: Ivy, class: PERSON}\npatterns: []\n'));
+  const list = new SpanMatcher(
+    parseDeidentifyList(
+      'terms:\n  - {text: Sarah, class: PERSON}\n  - {text: Miller, class: PERSON}\n  - {text: Müller, class: PERSON}\n  - {text: Sarah Miller, class: PERSON}\n  - {text: Ivy, class: PERSON}\npatterns: []\n',
+    ),
+  );
   const spans = (text: string): Array<[string, string]> => list.find(text).map((s) => [text.slice(s.start, s.end), s.key]);
 
   it.each([
     ['NFD', 'Frau Mu\u0308ller kam', 'Mu\u0308ller', 'term:rnuller'],
     ['full-width', 'ask \uff33\uff41\uff52\uff41\uff48 now', '\uff33\uff41\uff52\uff41\uff48', 'term:sarah'],
-    ['mathematical bold', 'ask \u{1d412}\u{1d41a}\u{1d42b}\u{1d41a}\u{1d421} now', '\u{1d412}\u{1d41a}\u{1d42b}\u{1d41a}\u{1d421}', 'term:sarah'],
+    [
+      'mathematical bold',
+      'ask \u{1d412}\u{1d41a}\u{1d42b}\u{1d41a}\u{1d421} now',
+      '\u{1d412}\u{1d41a}\u{1d42b}\u{1d41a}\u{1d421}',
+      'term:sarah',
+    ],
     ['small capitals', 'ask s\u1d00\u0280\u1d00\u029c now', 's\u1d00\u0280\u1d00\u029c', 'term:sarah'],
     ['zero-width space', 'ask Sar\u200bah now', 'Sar\u200bah', 'term:sarah'],
     ['soft hyphen', 'ask Sar\u00adah now', 'Sar\u00adah', 'term:sarah'],
@@ -48,11 +68,20 @@ describe('SpanMatcher: the canonical form (textFold) of what must be hidden', ()
 
   it('keeps word edges on the folded text and both readings of a capital I', () => {
     expect(spans('Sarahs, xSarah, Sarah2, Ivyland')).toEqual([]);
-    expect(spans('IVY and ivy')).toEqual([['IVY', 'term:ivy'], ['ivy', 'term:ivy']]);
+    expect(spans('IVY and ivy')).toEqual([
+      ['IVY', 'term:ivy'],
+      ['ivy', 'term:ivy'],
+    ]);
   });
 
   it('matches terms with an automaton: thousands of terms, overlapping ones settled longest first', () => {
-    const many = new SpanMatcher({ terms: Array.from({ length: 5000 }, (_, i) => ({ text: `Name${i} Family${i}`, class: 'PERSON' })).concat([{ text: 'Name17', class: 'PERSON' }]), patterns: [], languages: ['en'] });
+    const many = new SpanMatcher({
+      terms: Array.from({ length: 5000 }, (_, i) => ({ text: `Name${i} Family${i}`, class: 'PERSON' })).concat([
+        { text: 'Name17', class: 'PERSON' },
+      ]),
+      patterns: [],
+      languages: ['en'],
+    });
     const text = 'then Name17 Family17 and name4999  family4999 and Name17.';
     expect(many.find(text).map((s) => text.slice(s.start, s.end))).toEqual(['Name17 Family17', 'name4999  family4999', 'Name17']);
   });
@@ -70,9 +99,15 @@ describe('SpanMatcher: built-in patterns (en and de)', () => {
 
   it('hides spoken contact data whole, in English and German: dot/at/underscore/dash, Punkt/ät/Klammeraffe/Unterstrich/Bindestrich', () => {
     expect(found('write to jonas dot weber at example dot com please')).toEqual([['jonas dot weber at example dot com', 'EMAIL']]);
-    expect(found('jonas underscore weber at uni dash leipzig dot de')).toEqual([['jonas underscore weber at uni dash leipzig dot de', 'EMAIL']]);
-    expect(found('Schreib an Jonas Punkt Weber Klammeraffe Beispiel Punkt DE bitte')).toEqual([['Jonas Punkt Weber Klammeraffe Beispiel Punkt DE', 'EMAIL']]);
-    expect(found('anna unterstrich k ät beispiel bindestrich firma punkt de')).toEqual([['anna unterstrich k ät beispiel bindestrich firma punkt de', 'EMAIL']]);
+    expect(found('jonas underscore weber at uni dash leipzig dot de')).toEqual([
+      ['jonas underscore weber at uni dash leipzig dot de', 'EMAIL'],
+    ]);
+    expect(found('Schreib an Jonas Punkt Weber Klammeraffe Beispiel Punkt DE bitte')).toEqual([
+      ['Jonas Punkt Weber Klammeraffe Beispiel Punkt DE', 'EMAIL'],
+    ]);
+    expect(found('anna unterstrich k ät beispiel bindestrich firma punkt de')).toEqual([
+      ['anna unterstrich k ät beispiel bindestrich firma punkt de', 'EMAIL'],
+    ]);
   });
 
   it('hides phone numbers said digit by digit (en and de), and leaves years and counts alone', () => {
@@ -84,34 +119,50 @@ describe('SpanMatcher: built-in patterns (en and de)', () => {
   });
 
   it('reads compatibility forms and invisibles in what patterns find: full-width digits, a zero-width space in an address', () => {
-    expect(found('call \uff15\uff15\uff15 \uff11\uff12\uff13\uff14 now')).toEqual([['\uff15\uff15\uff15 \uff11\uff12\uff13\uff14', 'PHONE']]);
+    expect(found('call \uff15\uff15\uff15 \uff11\uff12\uff13\uff14 now')).toEqual([
+      ['\uff15\uff15\uff15 \uff11\uff12\uff13\uff14', 'PHONE'],
+    ]);
     expect(found('mail anna@exa\u200bmple.com today')).toEqual([['anna@exa\u200bmple.com', 'EMAIL']]);
     expect(patterns.find('\uff15\uff15\uff15-1234 and 555 1234').map((s) => s.key)).toEqual(['phone:5551234', 'phone:5551234']);
   });
 
   it('hides URLs without their trailing punctuation', () => {
     expect(found('see https://example.org/a?b=1. And www.uni-leipzig.de, or shop.example.com/x')).toEqual([
-      ['https://example.org/a?b=1', 'URL'], ['www.uni-leipzig.de', 'URL'], ['shop.example.com/x', 'URL'],
+      ['https://example.org/a?b=1', 'URL'],
+      ['www.uni-leipzig.de', 'URL'],
+      ['shop.example.com/x', 'URL'],
     ]);
   });
 
   it('hides phone numbers of seven digits or more, and long digit runs, but not small numbers or years', () => {
-    expect(found("I'd call 555-1234 or +49 30 1234567 or (030) 123 45 67")).toEqual([['555-1234', 'PHONE'], ['+49 30 1234567', 'PHONE'], ['(030) 123 45 67', 'PHONE']]);
+    expect(found("I'd call 555-1234 or +49 30 1234567 or (030) 123 45 67")).toEqual([
+      ['555-1234', 'PHONE'],
+      ['+49 30 1234567', 'PHONE'],
+      ['(030) 123 45 67', 'PHONE'],
+    ]);
     expect(found('my id is 12345678, it was 2019, 3 or 4 times, 10 000 people')).toEqual([['12345678', 'NUMBER']]);
   });
 
   it('hides dates in English and German forms', () => {
     expect(found('on March 3rd, 2021 or the 5th of May or 2024-01-05 or 12/31/99 or March third or June 2020')).toEqual([
-      ['March 3rd, 2021', 'DATE'], ['the 5th of May', 'DATE'], ['2024-01-05', 'DATE'], ['12/31/99', 'DATE'], ['March third', 'DATE'], ['June 2020', 'DATE'],
+      ['March 3rd, 2021', 'DATE'],
+      ['the 5th of May', 'DATE'],
+      ['2024-01-05', 'DATE'],
+      ['12/31/99', 'DATE'],
+      ['March third', 'DATE'],
+      ['June 2020', 'DATE'],
     ]);
     expect(found('am 3. März 2021, am 12.05.2024, am 1.2. oder am dritten Mai')).toEqual([
-      ['3. März 2021', 'DATE'], ['12.05.2024', 'DATE'], ['1.2.', 'DATE'], ['dritten Mai', 'DATE'],
+      ['3. März 2021', 'DATE'],
+      ['12.05.2024', 'DATE'],
+      ['1.2.', 'DATE'],
+      ['dritten Mai', 'DATE'],
     ]);
     expect(found('it may be so, in may')).toEqual([]);
     expect(found('1. 1. The reply, 2. 2. it says, am 3. 5. 2021')).toEqual([['3. 5. 2021', 'DATE']]);
   });
 
-  it('finds a pattern split across two of whisper\'s tokens, since it matches on the joined text', () => {
+  it("finds a pattern split across two of whisper's tokens, since it matches on the joined text", () => {
     const tokens = [' call', ' 555', '-1234', ' now'];
     expect(found(tokens.join(''))).toEqual([['555-1234', 'PHONE']]);
   });

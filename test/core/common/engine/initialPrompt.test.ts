@@ -11,17 +11,23 @@ const politeness: LabelDef[] = [
 
 describe("whisper's initial prompt for a project", () => {
   it('carries a commit phrase with every label, then (as the cap allows) synonyms and other phrases, then the filler prompt', () => {
-    expect(projectInitialPrompt({ labels: politeness, languages: ['en'] })).toBe(`I label this polite, impolite, neutral. ${DEFAULT_INITIAL_PROMPT}`);
+    expect(projectInitialPrompt({ labels: politeness, languages: ['en'] })).toBe(
+      `I label this polite, impolite, neutral. ${DEFAULT_INITIAL_PROMPT}`,
+    );
     // without a cap: the synonyms of the active languages and one example of every commit phrase
     const whole = projectInitialPrompt({ labels: politeness, languages: ['en'] }, 1000);
-    expect(whole.startsWith('I label this polite, impolite, neutral. Courteous, rude. I would label this polite. Label this impolite.')).toBe(true);
+    expect(
+      whole.startsWith('I label this polite, impolite, neutral. Courteous, rude. I would label this polite. Label this impolite.'),
+    ).toBe(true);
     expect(whole).toContain('Final answer polite.');
     expect(whole).not.toContain('höflich');
   });
 
   it('German: the German synonyms, no inverted phrase alone, and German filled pauses after the English ones', () => {
     // "Ich wähle höflich, unhöflich, neutral." is over the cap: the names alone
-    expect(projectInitialPrompt({ labels: politeness, languages: ['de'] })).toBe(`Polite, Impolite, Neutral. ${DEFAULT_INITIAL_PROMPT} Äh, ähm, hm.`);
+    expect(projectInitialPrompt({ labels: politeness, languages: ['de'] })).toBe(
+      `Polite, Impolite, Neutral. ${DEFAULT_INITIAL_PROMPT} Äh, ähm, hm.`,
+    );
     const whole = projectInitialPrompt({ labels: politeness, languages: ['de'] }, 1000);
     expect(whole.startsWith('Ich wähle höflich, unhöflich, neutral. Meine antwort ist höflich.')).toBe(true);
     expect(whole).toContain('Ich würde das als');
@@ -30,7 +36,9 @@ describe("whisper's initial prompt for a project", () => {
   });
 
   it("uses the project's own commit phrases for a language that has them", () => {
-    expect(projectInitialPrompt({ labels: politeness, languages: ['en'], stems: { en: ['I vote (for)'] } }, 1000)).toBe(`I vote polite, impolite, neutral. Courteous, rude. ${DEFAULT_INITIAL_PROMPT}`);
+    expect(projectInitialPrompt({ labels: politeness, languages: ['en'], stems: { en: ['I vote (for)'] } }, 1000)).toBe(
+      `I vote polite, impolite, neutral. Courteous, rude. ${DEFAULT_INITIAL_PROMPT}`,
+    );
   });
 
   it("caps the project's words in estimated tokens; the filler prompt always comes last", () => {

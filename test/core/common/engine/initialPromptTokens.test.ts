@@ -40,7 +40,9 @@ const schemas: Array<{ name: string; labels: LabelDef[]; languages: string[] }> 
   },
   {
     name: 'many labels',
-    labels: ['Sarcastic', 'Sincere', 'Off-topic', 'Hallucinated', 'Well-mannered', 'Condescending', 'Apologetic', 'Evasive'].map((name) => ({ name, synonyms: {} })),
+    labels: ['Sarcastic', 'Sincere', 'Off-topic', 'Hallucinated', 'Well-mannered', 'Condescending', 'Apologetic', 'Evasive'].map(
+      (name) => ({ name, synonyms: {} }),
+    ),
     languages: ['en'],
   },
 ];
@@ -51,21 +53,24 @@ describe.skipIf(!existsSync(model))("the prompt's token estimate against whisper
     vocab = await readWhisperVocab(model);
   });
 
-  it('the vocabulary is whisper\'s (50,257 byte-pair tokens of tiny.en)', () => {
+  it("the vocabulary is whisper's (50,257 byte-pair tokens of tiny.en)", () => {
     expect(vocab.count).toBe(50257);
     expect(whisperTokenCount(vocab, 'Um, uh, hmm, er, ah.')).toBe(11);
   });
 
-  it.each(schemas.map((s) => [s.name, s] as const))("%s: the project's words stay within the cap in real tokens, and the estimate is never below them", (_name, schema) => {
-    const prompt = projectInitialPrompt(schema);
-    const projectPart = prompt.slice(0, prompt.indexOf(DEFAULT_INITIAL_PROMPT)).trim();
-    expect(projectPart).not.toBe('');
-    expect(whisperTokenCount(vocab, projectPart)).toBeLessThanOrEqual(estimatePromptTokens(projectPart));
-    expect(whisperTokenCount(vocab, projectPart)).toBeLessThanOrEqual(PROJECT_PROMPT_TOKEN_CAP);
-    for (const label of schema.labels) {
-      for (const word of [label.name, ...Object.values(label.synonyms).flat()]) {
-        expect(whisperTokenCount(vocab, ` ${word},`), word).toBeLessThanOrEqual(estimatePromptTokens(` ${word},`));
+  it.each(schemas.map((s) => [s.name, s] as const))(
+    "%s: the project's words stay within the cap in real tokens, and the estimate is never below them",
+    (_name, schema) => {
+      const prompt = projectInitialPrompt(schema);
+      const projectPart = prompt.slice(0, prompt.indexOf(DEFAULT_INITIAL_PROMPT)).trim();
+      expect(projectPart).not.toBe('');
+      expect(whisperTokenCount(vocab, projectPart)).toBeLessThanOrEqual(estimatePromptTokens(projectPart));
+      expect(whisperTokenCount(vocab, projectPart)).toBeLessThanOrEqual(PROJECT_PROMPT_TOKEN_CAP);
+      for (const label of schema.labels) {
+        for (const word of [label.name, ...Object.values(label.synonyms).flat()]) {
+          expect(whisperTokenCount(vocab, ` ${word},`), word).toBeLessThanOrEqual(estimatePromptTokens(` ${word},`));
+        }
       }
-    }
-  });
+    },
+  );
 });

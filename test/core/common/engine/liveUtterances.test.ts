@@ -50,7 +50,14 @@ class ControlledEngine {
           this.running = null;
           resolve({
             segments: [{ t0_ms: 0, t1_ms: 100, text }],
-            identity: { request_id: input.identity!.request_id, item_id: input.identity!.item_id, utterance: input.identity!.utterance, audio_sha256: hashAudio(input.pcm), model_sha256: MODEL.sha256, ...tamper },
+            identity: {
+              request_id: input.identity!.request_id,
+              item_id: input.identity!.item_id,
+              utterance: input.identity!.utterance,
+              audio_sha256: hashAudio(input.pcm),
+              model_sha256: MODEL.sha256,
+              ...tamper,
+            },
             audio_ms: (input.pcm.length / 16000) * 1000,
             audio_ctx: 178,
             elapsed_ms: 1,
@@ -83,10 +90,21 @@ function setup(chunkMs = 200) {
   let clock = 0;
   const engine = new ControlledEngine(() => clock);
   const events: SchedulerEvent[] = [];
-  const scheduler = new TranscriptionScheduler({ engine, model: MODEL, hashAudio, requestIdPrefix: 'r', now: () => clock, onEvent: (e) => events.push(e) });
+  const scheduler = new TranscriptionScheduler({
+    engine,
+    model: MODEL,
+    hashAudio,
+    requestIdPrefix: 'r',
+    now: () => clock,
+    onEvent: (e) => events.push(e),
+  });
   const partials: LivePartial[] = [];
   const cutter = new UtteranceCutter({ silenceThresholdDbfs: -45, speech: loudProbe() });
-  const live = new LiveUtterances({ cutter, scheduler, context: { item_id: 'item-1', utterance_base: 0, offset_samples: 0, onPartial: (p) => partials.push(p) } });
+  const live = new LiveUtterances({
+    cutter,
+    scheduler,
+    context: { item_id: 'item-1', utterance_base: 0, offset_samples: 0, onPartial: (p) => partials.push(p) },
+  });
   const finals: Array<Promise<UtteranceOutcome>> = [];
   const cuts: Utterance[] = [];
   /** feeds audio in chunks, the clock following it, and sends each cut as the session does */
@@ -95,7 +113,9 @@ function setup(chunkMs = 200) {
       clock += chunkMs;
       for (const u of live.push(pcm.subarray(at, at + chunkMs * 16))) {
         cuts.push(u);
-        finals.push(scheduler.transcribe({ item_id: 'item-1', utterance: u.index, start_sample: u.startSample, end_sample: u.endSample, pcm: u.pcm }));
+        finals.push(
+          scheduler.transcribe({ item_id: 'item-1', utterance: u.index, start_sample: u.startSample, end_sample: u.endSample, pcm: u.pcm }),
+        );
       }
     }
   };
@@ -288,10 +308,16 @@ describe('speculative finals', () => {
     expect(speculative.input.identity!.request_id).toMatch(/^r\d+$/);
     expect(cuts).toHaveLength(1);
     // the cut adopted the running speculation: no second job for it
-    expect(events.find((e) => e.type === 'speculation_adopted')).toMatchObject({ identity: { request_id: speculative.input.identity!.request_id } });
+    expect(events.find((e) => e.type === 'speculation_adopted')).toMatchObject({
+      identity: { request_id: speculative.input.identity!.request_id },
+    });
     expect(hashAudio(speculative.input.pcm)).toBe(hashAudio(cuts[0]!.pcm));
     speculative.answer(' Final answer: neutral.');
-    await expect(finals[0]).resolves.toMatchObject({ kind: 'accepted', request_id: speculative.input.identity!.request_id, segments: [{ text: ' Final answer: neutral.' }] });
+    await expect(finals[0]).resolves.toMatchObject({
+      kind: 'accepted',
+      request_id: speculative.input.identity!.request_id,
+      segments: [{ text: ' Final answer: neutral.' }],
+    });
     await flush();
     expect(engine.calls).toHaveLength(before + 1);
     expect(scheduler.transcribedCount).toBe(1);
@@ -332,10 +358,22 @@ describe('speculative finals', () => {
     let clock = 0;
     const engine = new ControlledEngine();
     const events: SchedulerEvent[] = [];
-    const scheduler = new TranscriptionScheduler({ engine, model: MODEL, hashAudio, requestIdPrefix: 'r', now: () => clock, onEvent: (e) => events.push(e) });
+    const scheduler = new TranscriptionScheduler({
+      engine,
+      model: MODEL,
+      hashAudio,
+      requestIdPrefix: 'r',
+      now: () => clock,
+      onEvent: (e) => events.push(e),
+    });
     // a longer silence before the cut (600 ms) so that speech can resume after the speculation started
     const cutter = new UtteranceCutter({ silenceThresholdDbfs: -45, speech: loudProbe(), minSilenceMs: 600 });
-    const live = new LiveUtterances({ cutter, scheduler, context: { item_id: 'item-1', utterance_base: 4, offset_samples: 16000, onPartial: () => undefined }, partials: false });
+    const live = new LiveUtterances({
+      cutter,
+      scheduler,
+      context: { item_id: 'item-1', utterance_base: 4, offset_samples: 16000, onPartial: () => undefined },
+      partials: false,
+    });
     const cuts: Utterance[] = [];
     const feed = (pcm: Float32Array): void => {
       for (let at = 0; at < pcm.length; at += 3200) {
@@ -357,7 +395,13 @@ describe('speculative finals', () => {
     feed(silence(800));
     expect(cuts).toHaveLength(1);
     // a new speculation for the longer utterance was adopted by the cut: its audio is the whole utterance
-    const final = scheduler.transcribe({ item_id: 'item-1', utterance: 4, start_sample: 16000 + cuts[0]!.startSample, end_sample: 16000 + cuts[0]!.endSample, pcm: cuts[0]!.pcm });
+    const final = scheduler.transcribe({
+      item_id: 'item-1',
+      utterance: 4,
+      start_sample: 16000 + cuts[0]!.startSample,
+      end_sample: 16000 + cuts[0]!.endSample,
+      pcm: cuts[0]!.pcm,
+    });
     await flush();
     const job = engine.last;
     expect(job).not.toBe(speculative);
@@ -372,7 +416,9 @@ describe('speculative finals', () => {
     const { engine, scheduler, events } = setup();
     scheduler.speculate({ item_id: 'item-1', utterance: 0, start_sample: 0, end_sample: 8000, pcm: speech(500) });
     const final = scheduler.transcribe({ item_id: 'item-1', utterance: 0, start_sample: 0, end_sample: 9600, pcm: speech(600) });
-    expect(events).toContainEqual(expect.objectContaining({ type: 'speculation_discarded', reason: expect.stringContaining('not 0–8000') }));
+    expect(events).toContainEqual(
+      expect.objectContaining({ type: 'speculation_discarded', reason: expect.stringContaining('not 0–8000') }),
+    );
     await flush();
     engine.last.answer(' six hundred');
     await expect(final).resolves.toMatchObject({ kind: 'accepted' });

@@ -2,8 +2,19 @@
 // whose answers the test controls, including wrong ones the real engine cannot be made to give. The same
 // scheduler runs against the real whisper.cpp engine in test/core/node/engine/randomNavigation.test.ts.
 import { describe, expect, it } from 'vitest';
-import { EngineError, type EngineTranscription, type RequestIdentity, type TranscribeInput } from '../../../../core/common/engine/engineTypes';
-import { isPartialRequestId, type SchedulerEvent, TranscriptionScheduler, type UtteranceRequest, offsetSegments } from '../../../../core/common/engine/transcriptionScheduler';
+import {
+  EngineError,
+  type EngineTranscription,
+  type RequestIdentity,
+  type TranscribeInput,
+} from '../../../../core/common/engine/engineTypes';
+import {
+  isPartialRequestId,
+  type SchedulerEvent,
+  TranscriptionScheduler,
+  type UtteranceRequest,
+  offsetSegments,
+} from '../../../../core/common/engine/transcriptionScheduler';
 
 const MODEL = { name: 'tiny.en', sha256: 'm'.repeat(64) };
 
@@ -35,7 +46,14 @@ class ControlledEngine {
           done();
           resolve({
             segments: [{ t0_ms: 0, t1_ms: 500, text, tokens: [{ t0_ms: 100, t1_ms: 200, text: 'clip', p: 0.5 }] }],
-            identity: { request_id: input.identity!.request_id, item_id: input.identity!.item_id, utterance: input.identity!.utterance, audio_sha256: hashAudio(input.pcm), model_sha256: MODEL.sha256, ...tamper },
+            identity: {
+              request_id: input.identity!.request_id,
+              item_id: input.identity!.item_id,
+              utterance: input.identity!.utterance,
+              audio_sha256: hashAudio(input.pcm),
+              model_sha256: MODEL.sha256,
+              ...tamper,
+            },
             audio_ms: 1000,
             audio_ctx: 178,
             elapsed_ms: 1,
@@ -57,7 +75,13 @@ class ControlledEngine {
 const flush = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0));
 
 function request(item: string, utterance: number, value: number, startSample = 0): UtteranceRequest {
-  return { item_id: item, utterance, start_sample: startSample, end_sample: startSample + 4, pcm: new Float32Array([value, value, value, value]) };
+  return {
+    item_id: item,
+    utterance,
+    start_sample: startSample,
+    end_sample: startSample + 4,
+    pcm: new Float32Array([value, value, value, value]),
+  };
 }
 
 function setup(): { engine: ControlledEngine; scheduler: TranscriptionScheduler; events: SchedulerEvent[] } {
@@ -70,11 +94,21 @@ function setup(): { engine: ControlledEngine; scheduler: TranscriptionScheduler;
 describe('TranscriptionScheduler', () => {
   it('runs one job at a time, in order, and accepts results whose identity matches', async () => {
     const { engine, scheduler, events } = setup();
-    const outcomes = [scheduler.transcribe(request('a', 0, 1, 16000)), scheduler.transcribe(request('a', 1, 2, 32000)), scheduler.transcribe(request('b', 0, 3))];
+    const outcomes = [
+      scheduler.transcribe(request('a', 0, 1, 16000)),
+      scheduler.transcribe(request('a', 1, 2, 32000)),
+      scheduler.transcribe(request('b', 0, 3)),
+    ];
     await flush();
     expect(engine.calls).toHaveLength(1);
     expect(scheduler.queuedCount).toBe(2);
-    expect(scheduler.runningRequest).toMatchObject({ request_id: 'r1', item_id: 'a', utterance: 0, audio_sha256: 'pcm:1,1,1,1', model_sha256: MODEL.sha256 });
+    expect(scheduler.runningRequest).toMatchObject({
+      request_id: 'r1',
+      item_id: 'a',
+      utterance: 0,
+      audio_sha256: 'pcm:1,1,1,1',
+      model_sha256: MODEL.sha256,
+    });
     for (let i = 0; i < 3; i++) {
       engine.calls[i]!.answer();
       await flush();
@@ -100,7 +134,12 @@ describe('TranscriptionScheduler', () => {
 
   it('passes the decode settings and the pcm to the engine', async () => {
     const engine = new ControlledEngine();
-    const scheduler = new TranscriptionScheduler({ engine, model: MODEL, hashAudio, settings: { tokenTimestamps: true, initialPrompt: 'Hmm.' } });
+    const scheduler = new TranscriptionScheduler({
+      engine,
+      model: MODEL,
+      hashAudio,
+      settings: { tokenTimestamps: true, initialPrompt: 'Hmm.' },
+    });
     const outcome = scheduler.transcribe(request('a', 0, 7));
     await flush();
     expect(engine.calls[0]!.input.settings).toMatchObject({ tokenTimestamps: true, initialPrompt: 'Hmm.', temperature: 0 });
@@ -118,7 +157,11 @@ describe('TranscriptionScheduler', () => {
     const a2 = scheduler.transcribe(request('a', 2, 4));
     await flush();
     expect(scheduler.cancelItem('a')).toBe(3);
-    expect(await a1).toEqual({ kind: 'stale', request_id: 'r2', reason: 'cancelled: the annotator left the item before it was transcribed' });
+    expect(await a1).toEqual({
+      kind: 'stale',
+      request_id: 'r2',
+      reason: 'cancelled: the annotator left the item before it was transcribed',
+    });
     expect((await a2).kind).toBe('stale');
     engine.calls[0]!.answer(); // the running request of 'a' finishes after the annotator left
     expect(await a0).toEqual({ kind: 'stale', request_id: 'r1', reason: 'the annotator left the item while it was transcribed' });
@@ -159,7 +202,11 @@ describe('TranscriptionScheduler', () => {
     const next = scheduler.transcribe(request('a', 1, 2));
     await flush();
     engine.calls[0]!.answer(tamper);
-    expect(await outcome).toEqual({ kind: 'stale', request_id: 'r1', reason: `the engine's result does not match the request (${fields} differ)` });
+    expect(await outcome).toEqual({
+      kind: 'stale',
+      request_id: 'r1',
+      reason: `the engine's result does not match the request (${fields} differ)`,
+    });
     expect(scheduler.transcribedCount).toBe(0);
     await flush();
     engine.calls[1]!.answer();
@@ -185,7 +232,10 @@ describe('TranscriptionScheduler', () => {
     await flush();
     scheduler.cancelItem('a');
     engine.calls[0]!.failWith(new EngineError('aborted', 'transcription aborted'));
-    expect(await outcome).toMatchObject({ kind: 'stale', reason: 'the annotator left the item and the transcription failed: transcription aborted' });
+    expect(await outcome).toMatchObject({
+      kind: 'stale',
+      reason: 'the annotator left the item and the transcription failed: transcription aborted',
+    });
   });
 
   it('close: queued requests end stale, the running one finishes, then the engine closes', async () => {

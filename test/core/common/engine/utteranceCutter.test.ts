@@ -30,10 +30,14 @@ function signal(parts: Part[], seed = 1): Float32Array {
   return out;
 }
 
-function cutAll(pcm: Float32Array, chunkSizes: () => number, options: Partial<ConstructorParameters<typeof UtteranceCutter>[0]> = {}): Utterance[] {
+function cutAll(
+  pcm: Float32Array,
+  chunkSizes: () => number,
+  options: Partial<ConstructorParameters<typeof UtteranceCutter>[0]> = {},
+): Utterance[] {
   const cutter = new UtteranceCutter({ silenceThresholdDbfs: THRESHOLD, ...options });
   const out: Utterance[] = [];
-  for (let at = 0; at < pcm.length; ) {
+  for (let at = 0; at < pcm.length;) {
     const n = Math.min(pcm.length - at, chunkSizes());
     out.push(...cutter.push(pcm.subarray(at, at + n)));
     at += n;
@@ -82,13 +86,24 @@ describe('UtteranceCutter', () => {
       return pcm;
     };
     expect(frameLevelsDbfs(oneFrame(-44.9), RATE)[50]).toBeCloseTo(-44.9, 6);
-    expect(cutAll(oneFrame(-44.9), chunks3200, { minVoicedMs: 20 }).map((u) => [u.startSample, u.endSample])).toEqual([[ms(800), ms(1320)]]);
+    expect(cutAll(oneFrame(-44.9), chunks3200, { minVoicedMs: 20 }).map((u) => [u.startSample, u.endSample])).toEqual([
+      [ms(800), ms(1320)],
+    ]);
     expect(cutAll(oneFrame(-45.1), chunks3200, { minVoicedMs: 20 })).toHaveLength(0);
     expect(cutAll(oneFrame(-44.9), chunks3200, { minVoicedMs: 40 })).toHaveLength(0);
   });
 
   it('gives the same utterances whatever the chunk sizes', () => {
-    const pcm = signal([{ silence: 700 }, { speech: 2300 }, { silence: 650 }, { speech: 400 }, { quiet: 500 }, { speech: 900 }, { silence: 1200 }, { speech: 300 }]);
+    const pcm = signal([
+      { silence: 700 },
+      { speech: 2300 },
+      { silence: 650 },
+      { speech: 400 },
+      { quiet: 500 },
+      { speech: 900 },
+      { silence: 1200 },
+      { speech: 300 },
+    ]);
     const reference = cutAll(pcm, chunks3200);
     expect(reference.length).toBe(3);
     let state = 7;
@@ -148,7 +163,15 @@ describe('UtteranceCutter', () => {
 
   it('cuts continuous speech at 25 s, at the quietest frame of the last 2 s, losing no sample', () => {
     // 60 s of speech with a brief gap (far short of a pause) at 24.0–24.1 s and 47.5–47.6 s
-    const pcm = signal([{ silence: 1000 }, { speech: 23_000 }, { zero: 100 }, { speech: 23_400 }, { zero: 100 }, { speech: 12_400 }, { silence: 1000 }]);
+    const pcm = signal([
+      { silence: 1000 },
+      { speech: 23_000 },
+      { zero: 100 },
+      { speech: 23_400 },
+      { zero: 100 },
+      { speech: 12_400 },
+      { silence: 1000 },
+    ]);
     const utterances = cutAll(pcm, () => 3200);
     expect(utterances.map((u) => [u.startSample, u.endSample])).toEqual([
       [ms(800), ms(24_100)],
@@ -178,7 +201,9 @@ describe('UtteranceCutter', () => {
 
   it('refuses options that make no sense, naming them', () => {
     expect(() => new UtteranceCutter({ silenceThresholdDbfs: Number.NaN })).toThrow(/silenceThresholdDbfs/);
-    expect(() => new UtteranceCutter({ silenceThresholdDbfs: -45, keepAfterSpeechMs: 600 })).toThrow(/keepAfterSpeechMs \(600\) must be below minSilenceMs \(600\)/);
+    expect(() => new UtteranceCutter({ silenceThresholdDbfs: -45, keepAfterSpeechMs: 600 })).toThrow(
+      /keepAfterSpeechMs \(600\) must be below minSilenceMs \(600\)/,
+    );
     expect(() => new UtteranceCutter({ silenceThresholdDbfs: -45, minSilenceMs: 5 })).toThrow(/minSilenceMs/);
     expect(() => new UtteranceCutter({ silenceThresholdDbfs: -45, maxUtteranceMs: 1000 })).toThrow(/maxUtteranceMs/);
     expect(() => new UtteranceCutter({ silenceThresholdDbfs: -45 }).push([1, 2] as unknown as Float32Array)).toThrow(/Float32Array/);
@@ -202,11 +227,16 @@ describe('a cut that listens (adaptiveFloorMs)', () => {
     reset() {},
   };
   /** Feeds 50 ms chunks; `hint(cutter, at)` runs after each; answers the sample count fed when each cut came. */
-  function cutTimes(pcm: Float32Array, hint: (cutter: UtteranceCutter) => void, floor: number | null = 200): Array<{ at: number; end: number }> {
+  function cutTimes(
+    pcm: Float32Array,
+    hint: (cutter: UtteranceCutter) => void,
+    floor: number | null = 200,
+  ): Array<{ at: number; end: number }> {
     const cutter = new UtteranceCutter({ silenceThresholdDbfs: THRESHOLD, speech: probe, adaptiveFloorMs: floor });
     const cuts: Array<{ at: number; end: number }> = [];
     for (let at = 0; at < pcm.length; at += ms(50)) {
-      for (const u of cutter.push(pcm.subarray(at, at + ms(50)))) cuts.push({ at: ((at + ms(50)) * 1000) / RATE, end: (u.endSample * 1000) / RATE });
+      for (const u of cutter.push(pcm.subarray(at, at + ms(50))))
+        cuts.push({ at: ((at + ms(50)) * 1000) / RATE, end: (u.endSample * 1000) / RATE });
       hint(cutter);
     }
     return cuts;
@@ -217,7 +247,19 @@ describe('a cut that listens (adaptiveFloorMs)', () => {
   };
 
   /** Speech with the short pauses between words a speaker makes (4 × 64 ms), then `pause`. */
-  const talk = (pause: Part): Float32Array => signal([{ speech: 300 }, { zero: 64 }, { speech: 300 }, { zero: 64 }, { speech: 300 }, { zero: 64 }, { speech: 300 }, { zero: 64 }, { speech: 300 }, pause]);
+  const talk = (pause: Part): Float32Array =>
+    signal([
+      { speech: 300 },
+      { zero: 64 },
+      { speech: 300 },
+      { zero: 64 },
+      { speech: 300 },
+      { zero: 64 },
+      { speech: 300 },
+      { zero: 64 },
+      { speech: 300 },
+      pause,
+    ]);
 
   it('without a sentence end the cut waits the full 300 ms; after one, over a clean pause, the floor (200 ms)', () => {
     const pcm = talk({ zero: 600 });
@@ -228,7 +270,7 @@ describe('a cut that listens (adaptiveFloorMs)', () => {
     // the same utterance either way (so a speculation of it is adopted), cut about 100 ms sooner
     expect(listening[0]!.end).toBe(fixed[0]!.end);
     expect(fixed[0]!.at - listening[0]!.at).toBeGreaterThanOrEqual(64);
-    expect(fixed[0]!.at - (listening[0]!.at)).toBeLessThanOrEqual(150);
+    expect(fixed[0]!.at - listening[0]!.at).toBeLessThanOrEqual(150);
     // a floor of 300 ms is today's fixed cut
     expect(cutTimes(pcm, sentenceEnd, 300)).toEqual(fixed);
   });
@@ -243,7 +285,7 @@ describe('a cut that listens (adaptiveFloorMs)', () => {
     expect(cutTimes(pcm, sentenceEnd)).toEqual(cutTimes(pcm, () => undefined));
   });
 
-  it("a speaker who pauses 250 ms inside utterances is given longer: their 90th percentile + 40 ms, never over 300 ms", () => {
+  it('a speaker who pauses 250 ms inside utterances is given longer: their 90th percentile + 40 ms, never over 300 ms', () => {
     const parts: Part[] = [];
     for (let i = 0; i < 4; i++) parts.push({ speech: 400 }, { zero: 250 });
     parts.push({ speech: 400 }, { zero: 600 });
@@ -258,7 +300,18 @@ describe('a cut that listens (adaptiveFloorMs)', () => {
 
   it('speech after the hint clears it: the next pause waits the full 300 ms again', () => {
     const cutter = new UtteranceCutter({ silenceThresholdDbfs: THRESHOLD, speech: probe, adaptiveFloorMs: 200 });
-    const pcm = signal([{ speech: 300 }, { zero: 64 }, { speech: 300 }, { zero: 64 }, { speech: 300 }, { zero: 64 }, { speech: 300 }, { zero: 180 }, { speech: 500 }, { zero: 600 }]);
+    const pcm = signal([
+      { speech: 300 },
+      { zero: 64 },
+      { speech: 300 },
+      { zero: 64 },
+      { speech: 300 },
+      { zero: 64 },
+      { speech: 300 },
+      { zero: 180 },
+      { speech: 500 },
+      { zero: 600 },
+    ]);
     let hinted = false;
     let hintedAtMs = Infinity;
     const cuts: number[] = [];

@@ -4,12 +4,26 @@ import { validRecords } from './exportFixtures';
 
 const facts: ExportFileFacts = { fileName: 'out.jsonl', format: 'jsonl', sha256: 'e'.repeat(64), bytes: 1234, records: 2 };
 const receipt = () =>
-  buildExportReceipt({ file: 'out.jsonl', format: 'jsonl', sha256: 'e'.repeat(64), bytes: 1234, records: validRecords(), project: 'politeness-demo', appVersion: '0.1.0', createdAt: '2026-01-02T11:00:00Z' });
+  buildExportReceipt({
+    file: 'out.jsonl',
+    format: 'jsonl',
+    sha256: 'e'.repeat(64),
+    bytes: 1234,
+    records: validRecords(),
+    project: 'politeness-demo',
+    appVersion: '0.1.0',
+    createdAt: '2026-01-02T11:00:00Z',
+  });
 
 describe('export receipts', () => {
   it('counts records, annotators, items and gaps', () => {
     const r = receipt();
-    expect(r).toMatchObject({ receipt_version: 1, schema_version: 4, records: 2, counts: { annotators: 1, items: 2, with_audio: 1, with_transcript: 1, with_final_label: 1, gaps: 3 } });
+    expect(r).toMatchObject({
+      receipt_version: 1,
+      schema_version: 4,
+      records: 2,
+      counts: { annotators: 1, items: 2, with_audio: 1, with_transcript: 1, with_final_label: 1, gaps: 3 },
+    });
     expect(r.gaps).toEqual([
       { annotator: 'ann', item_id: 'item-2', reason: 'no_audio' },
       { annotator: 'ann', item_id: 'item-2', reason: 'no_transcript' },
@@ -34,7 +48,10 @@ describe('export receipts', () => {
   it('reads the receipt strictly too: syntax, duplicate keys and its schema', () => {
     const text = JSON.stringify(receipt(), null, 2);
     expect(receiptProblems('{', 'r.json', facts)[0]).toMatchObject({ stage: 'parse', line: 1 });
-    expect(receiptProblems(text.replace('"records": 2', '"records": 2, "records": 2'), 'r.json', facts)[0]).toMatchObject({ stage: 'parse', field: 'records' });
+    expect(receiptProblems(text.replace('"records": 2', '"records": 2, "records": 2'), 'r.json', facts)[0]).toMatchObject({
+      stage: 'parse',
+      field: 'records',
+    });
     const [p] = receiptProblems(text.replace(/"sha256": "e+"/, '"sha256": "nope"'), 'r.json', facts);
     expect(p).toMatchObject({ stage: 'schema', field: 'sha256', line: text.split('\n').findIndex((l) => l.includes('"sha256"')) + 1 });
     const { gaps: _gaps, ...withoutGaps } = receipt();

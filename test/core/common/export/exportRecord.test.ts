@@ -3,10 +3,24 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
-import { buildExportRecord, describeExportGaps, EXPORT_FIELDS, EXPORT_FIELDS_V2, EXPORT_FIELDS_V3, EXPORT_FIELDS_V4, EXPORT_OPTIONAL_FIELDS_V2, EXPORT_OPTIONAL_FIELDS_V3, EXPORT_OPTIONAL_FIELDS_V4, exportGaps, exportRecordJsonSchema, exportRecordJsonSchemas } from '../../../../core/common/export/exportRecord';
+import {
+  buildExportRecord,
+  describeExportGaps,
+  EXPORT_FIELDS,
+  EXPORT_FIELDS_V2,
+  EXPORT_FIELDS_V3,
+  EXPORT_FIELDS_V4,
+  EXPORT_OPTIONAL_FIELDS_V2,
+  EXPORT_OPTIONAL_FIELDS_V3,
+  EXPORT_OPTIONAL_FIELDS_V4,
+  exportGaps,
+  exportRecordJsonSchema,
+  exportRecordJsonSchemas,
+} from '../../../../core/common/export/exportRecord';
 import { labelledState, SHA_AUDIO, validRecords } from './exportFixtures';
 
-const schemaFile = (v: number) => path.resolve(path.dirname(fileURLToPath(import.meta.url)), `../../../../core/common/export/exportRecord.v${v}.schema.json`);
+const schemaFile = (v: number) =>
+  path.resolve(path.dirname(fileURLToPath(import.meta.url)), `../../../../core/common/export/exportRecord.v${v}.schema.json`);
 
 describe('export record v4 (v1, v2 and v3 still read)', () => {
   it.each([
@@ -14,25 +28,28 @@ describe('export record v4 (v1, v2 and v3 still read)', () => {
     [2, EXPORT_FIELDS_V2 as readonly string[], EXPORT_OPTIONAL_FIELDS_V2 as readonly string[]],
     [3, EXPORT_FIELDS_V3 as readonly string[], EXPORT_OPTIONAL_FIELDS_V3 as readonly string[]],
     [4, EXPORT_FIELDS_V4 as readonly string[], EXPORT_OPTIONAL_FIELDS_V4 as readonly string[]],
-  ])('v%i is a Draft 2020-12 schema in the repo with its schema_version and no additional properties at any level', (version, fields, optional) => {
-    const schema = JSON.parse(readFileSync(schemaFile(version), 'utf8')) as Record<string, unknown>;
-    expect(schema).toEqual(exportRecordJsonSchemas[version]);
-    expect(schema.$schema).toBe('https://json-schema.org/draft/2020-12/schema');
-    expect((schema.properties as Record<string, unknown>).schema_version).toEqual({ const: version });
-    expect(Object.keys(schema.properties as object)).toEqual([...fields]);
-    // fields added to a version later are not required, so files written before them still validate
-    expect(schema.required).toEqual(fields.filter((f) => !optional.includes(f)));
-    const objectsWithoutClosedKeys: string[] = [];
-    const walk = (node: unknown, where: string): void => {
-      if (node === null || typeof node !== 'object') return;
-      const n = node as Record<string, unknown>;
-      const types = ([] as unknown[]).concat(n.type ?? []);
-      if (types.includes('object') && n.properties && n.additionalProperties !== false) objectsWithoutClosedKeys.push(where);
-      for (const [k, v] of Object.entries(n)) walk(v, `${where}/${k}`);
-    };
-    walk(schema, '');
-    expect(objectsWithoutClosedKeys).toEqual([]);
-  });
+  ])(
+    'v%i is a Draft 2020-12 schema in the repo with its schema_version and no additional properties at any level',
+    (version, fields, optional) => {
+      const schema = JSON.parse(readFileSync(schemaFile(version), 'utf8')) as Record<string, unknown>;
+      expect(schema).toEqual(exportRecordJsonSchemas[version]);
+      expect(schema.$schema).toBe('https://json-schema.org/draft/2020-12/schema');
+      expect((schema.properties as Record<string, unknown>).schema_version).toEqual({ const: version });
+      expect(Object.keys(schema.properties as object)).toEqual([...fields]);
+      // fields added to a version later are not required, so files written before them still validate
+      expect(schema.required).toEqual(fields.filter((f) => !optional.includes(f)));
+      const objectsWithoutClosedKeys: string[] = [];
+      const walk = (node: unknown, where: string): void => {
+        if (node === null || typeof node !== 'object') return;
+        const n = node as Record<string, unknown>;
+        const types = ([] as unknown[]).concat(n.type ?? []);
+        if (types.includes('object') && n.properties && n.additionalProperties !== false) objectsWithoutClosedKeys.push(where);
+        for (const [k, v] of Object.entries(n)) walk(v, `${where}/${k}`);
+      };
+      walk(schema, '');
+      expect(objectsWithoutClosedKeys).toEqual([]);
+    },
+  );
 
   it('maps a folded state field by field, keeping the transcript verbatim', () => {
     const [record] = validRecords();
@@ -58,7 +75,10 @@ describe('export record v4 (v1, v2 and v3 still read)', () => {
       config_changed: false,
       model: { name: 'tiny.en', whisper_cpp: '1.9.1' },
     });
-    expect(record!.segments.map((s) => [s.utterance, s.index])).toEqual([[0, 0], [1, 0]]);
+    expect(record!.segments.map((s) => [s.utterance, s.index])).toEqual([
+      [0, 0],
+      [1, 0],
+    ]);
     expect(Object.keys(record!)).toEqual([...EXPORT_FIELDS_V4]);
     const validate = new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true }).compile(exportRecordJsonSchema);
     for (const r of validRecords()) expect(validate(r), JSON.stringify(validate.errors)).toBe(true);
@@ -67,7 +87,19 @@ describe('export record v4 (v1, v2 and v3 still read)', () => {
   it('copies only known fields, so extra fields the fold may add never leak into the contract', () => {
     const state = { ...labelledState('x'), manual_labels: [], parse_diagnostics: [], extra: 1 } as ReturnType<typeof labelledState>;
     state.segments = [{ t0_ms: 0, t1_ms: 1, text: 'a', confidence: 0.5 } as never];
-    const record = buildExportRecord({ project: 'p', annotator: 'a', item: { id: 'x', text: 't' }, itemTextSha256: '0'.repeat(64), itemContextSha256: null, state, notes: [], audioSha256: null, appVersion: '1', configSha256: '0'.repeat(64), exportedAt: '2026-01-01T00:00:00Z' });
+    const record = buildExportRecord({
+      project: 'p',
+      annotator: 'a',
+      item: { id: 'x', text: 't' },
+      itemTextSha256: '0'.repeat(64),
+      itemContextSha256: null,
+      state,
+      notes: [],
+      audioSha256: null,
+      appVersion: '1',
+      configSha256: '0'.repeat(64),
+      exportedAt: '2026-01-01T00:00:00Z',
+    });
     expect(record.segments).toEqual([{ utterance: 0, index: 0, t0_ms: 0, t1_ms: 1, text: 'a' }]);
     expect(Object.keys(record)).toEqual([...EXPORT_FIELDS_V4]);
   });
@@ -80,11 +112,44 @@ describe('export record v4 (v1, v2 and v3 still read)', () => {
       time_open_ms: 12000,
       vad_model: { name: 'silero-v6.2.0', sha256: 'e'.repeat(64) },
     };
-    state.label_history = [...state.label_history, { label: 'Neutral', source: 'correction', at: '2026-01-02T10:01:00.000Z', audio_ms: null, quote: 'I label this neutral', reviewer: 'lead' }];
+    state.label_history = [
+      ...state.label_history,
+      {
+        label: 'Neutral',
+        source: 'correction',
+        at: '2026-01-02T10:01:00.000Z',
+        audio_ms: null,
+        quote: 'I label this neutral',
+        reviewer: 'lead',
+      },
+    ];
     state.final_label = 'Neutral';
     state.label_source = 'correction';
-    state.corrections = [{ utterance: 1, segment: 0, original_text: ' I label this polite.', text: ' I label this neutral.', annotator: 'ann', reviewer: 'lead', at: '2026-01-02T10:00:59.000Z' }];
-    const record = buildExportRecord({ project: 'p', annotator: 'ann', sessionKind: 'annotator', item: { id: 'x', text: 't' }, itemTextSha256: '0'.repeat(64), itemContextSha256: null, state, notes: [], audioSha256: null, appVersion: '1', configSha256: '0'.repeat(64), exportedAt: '2026-01-03T00:00:00Z' });
+    state.corrections = [
+      {
+        utterance: 1,
+        segment: 0,
+        original_text: ' I label this polite.',
+        text: ' I label this neutral.',
+        annotator: 'ann',
+        reviewer: 'lead',
+        at: '2026-01-02T10:00:59.000Z',
+      },
+    ];
+    const record = buildExportRecord({
+      project: 'p',
+      annotator: 'ann',
+      sessionKind: 'annotator',
+      item: { id: 'x', text: 't' },
+      itemTextSha256: '0'.repeat(64),
+      itemContextSha256: null,
+      state,
+      notes: [],
+      audioSha256: null,
+      appVersion: '1',
+      configSha256: '0'.repeat(64),
+      exportedAt: '2026-01-03T00:00:00Z',
+    });
     expect(record).toMatchObject({
       final_label: 'Neutral',
       own_final_label: 'Polite',
@@ -96,16 +161,60 @@ describe('export record v4 (v1, v2 and v3 still read)', () => {
     });
     expect(record.label_history.map((a) => a.reviewer)).toEqual([null, 'lead']);
     expect(record.corrections[0]).toMatchObject({ annotator: 'ann', reviewer: 'lead' });
-    const never = buildExportRecord({ project: 'p', annotator: 'ann', item: { id: 'y', text: 't' }, itemTextSha256: '0'.repeat(64), itemContextSha256: null, state: null, notes: [], audioSha256: null, appVersion: '1', configSha256: '0'.repeat(64), exportedAt: '2026-01-03T00:00:00Z' });
-    expect(never).toMatchObject({ completed: false, own_final_label: null, time_open_ms: null, time_to_complete_ms: null, vad_model: null, session_kind: 'annotator' });
+    const never = buildExportRecord({
+      project: 'p',
+      annotator: 'ann',
+      item: { id: 'y', text: 't' },
+      itemTextSha256: '0'.repeat(64),
+      itemContextSha256: null,
+      state: null,
+      notes: [],
+      audioSha256: null,
+      appVersion: '1',
+      configSha256: '0'.repeat(64),
+      exportedAt: '2026-01-03T00:00:00Z',
+    });
+    expect(never).toMatchObject({
+      completed: false,
+      own_final_label: null,
+      time_open_ms: null,
+      time_to_complete_ms: null,
+      vad_model: null,
+      session_kind: 'annotator',
+    });
   });
 
   it('leaves unknown values null and lists items without audio, transcript or label as gaps', () => {
     const [, never] = validRecords();
-    expect(never).toMatchObject({ final_label: null, label_source: null, blind_label: null, transcript: null, signals: null, audio: null, model: null, started_at: null, commitments: [], segments: [], label_history: [], notes: [] });
+    expect(never).toMatchObject({
+      final_label: null,
+      label_source: null,
+      blind_label: null,
+      transcript: null,
+      signals: null,
+      audio: null,
+      model: null,
+      started_at: null,
+      commitments: [],
+      segments: [],
+      label_history: [],
+      notes: [],
+    });
     expect(exportGaps(never!).map((g) => g.reason)).toEqual(['no_audio', 'no_transcript', 'no_label']);
     const partial = { ...labelledState('y'), signals: { silent_chunks: 3 } };
-    const record = buildExportRecord({ project: 'p', annotator: 'a', item: { id: 'y', text: 't' }, itemTextSha256: '0'.repeat(64), itemContextSha256: null, state: partial, notes: [], audioSha256: null, appVersion: '1', configSha256: '0'.repeat(64), exportedAt: '2026-01-01T00:00:00Z' });
+    const record = buildExportRecord({
+      project: 'p',
+      annotator: 'a',
+      item: { id: 'y', text: 't' },
+      itemTextSha256: '0'.repeat(64),
+      itemContextSha256: null,
+      state: partial,
+      notes: [],
+      audioSha256: null,
+      appVersion: '1',
+      configSha256: '0'.repeat(64),
+      exportedAt: '2026-01-01T00:00:00Z',
+    });
     expect(record.signals).toMatchObject({ silent_chunks: 3, total_chunks: null, pauses: null, word_count: null });
     expect(exportGaps(record).map((g) => g.reason)).toEqual(['audio_file_missing']);
   });

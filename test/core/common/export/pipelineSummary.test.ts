@@ -10,13 +10,26 @@ describe('pipelineSummary', () => {
     ];
     const summary = pipelineSummary({
       file: 'x.jsonl',
-      receipt: { records: 6, counts: { items: 3 }, gaps, files: [{ path: 'a' }, { path: 'b' }], config: { sha256: 'f00', yaml: 'y'.repeat(500) } },
+      receipt: {
+        records: 6,
+        counts: { items: 3 },
+        gaps,
+        files: [{ path: 'a' }, { path: 'b' }],
+        config: { sha256: 'f00', yaml: 'y'.repeat(500) },
+      },
       warnings: ['one'],
       problems: [{ stage: 'schema' }, { stage: 'rule' }, { stage: 'rule' }],
     });
     expect(summary).toEqual({
       file: 'x.jsonl',
-      receipt: { records: 6, counts: { items: 3 }, gaps_count: 3, gaps_by_reason: { no_audio: 2, no_label: 1 }, files_count: 2, config: { sha256: 'f00', yaml_chars: 500 } },
+      receipt: {
+        records: 6,
+        counts: { items: 3 },
+        gaps_count: 3,
+        gaps_by_reason: { no_audio: 2, no_label: 1 },
+        files_count: 2,
+        config: { sha256: 'f00', yaml_chars: 500 },
+      },
       warnings: ['one'],
       problems_count: 3,
       problems_by_stage: { schema: 1, rule: 2 },
@@ -24,6 +37,9 @@ describe('pipelineSummary', () => {
   });
 
   it('an empty list is a count of 0 with no groups; kept lists stay whole', () => {
-    expect(pipelineSummary({ gaps: [], skipped: [{ item_id: 'x' }] }, new Set(['skipped']))).toEqual({ gaps_count: 0, skipped: [{ item_id: 'x' }] });
+    expect(pipelineSummary({ gaps: [], skipped: [{ item_id: 'x' }] }, new Set(['skipped']))).toEqual({
+      gaps_count: 0,
+      skipped: [{ item_id: 'x' }],
+    });
   });
 });

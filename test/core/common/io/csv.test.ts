@@ -48,7 +48,13 @@ describe('parseCsv (RFC 4180)', () => {
   });
 
   it('writes what it reads: formatCsv round-trips awkward fields', () => {
-    const rows = [['1', 'comma, here'], ['2', 'quote " here'], ['3', 'line\nbreak\r\nhere'], ['4', ''], ['5', ' spaced ']];
+    const rows = [
+      ['1', 'comma, here'],
+      ['2', 'quote " here'],
+      ['3', 'line\nbreak\r\nhere'],
+      ['4', ''],
+      ['5', ' spaced '],
+    ];
     const text = formatCsv(['id', 'text'], rows);
     expect(text.endsWith('\r\n')).toBe(true);
     expect(parseCsv(text, 'f.csv').rows.map((r) => r.fields)).toEqual(rows);

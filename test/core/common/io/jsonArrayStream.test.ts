@@ -68,8 +68,28 @@ describe('JsonArrayStream reads what parseJsonArrayDocument reads', () => {
   it('broken documents: the same first problem (message, line, column, field)', () => {
     const random = seededRandom(5);
     const broken = [
-      '', '   ', '{"a": 1}', '"text"', '```json\n[]\n```', '[1, 2,]', '[1 2]', '[1,', '[', '[{"a": 1,}]', '[{"a": 1 "b": 2}]', '[{"a": [1, 2}]',
-      '[{"a": "unterminated]', '[1] x', '[1]\n```', '[NaN]', '[{"a": 1, "a": 2}]', '\ufeff[]', '[{"a": "\\ud800"}]', '[{"a": 01}]', '{"a": ', '[1]]',
+      '',
+      '   ',
+      '{"a": 1}',
+      '"text"',
+      '```json\n[]\n```',
+      '[1, 2,]',
+      '[1 2]',
+      '[1,',
+      '[',
+      '[{"a": 1,}]',
+      '[{"a": 1 "b": 2}]',
+      '[{"a": [1, 2}]',
+      '[{"a": "unterminated]',
+      '[1] x',
+      '[1]\n```',
+      '[NaN]',
+      '[{"a": 1, "a": 2}]',
+      '\ufeff[]',
+      '[{"a": "\\ud800"}]',
+      '[{"a": 01}]',
+      '{"a": ',
+      '[1]]',
     ];
     for (let k = 0; k < 300; k++) {
       const chars = [...sample];
@@ -89,7 +109,15 @@ describe('JsonArrayStream reads what parseJsonArrayDocument reads', () => {
   it('an element over the limit a record is an input problem naming it, not held', () => {
     const text = JSON.stringify([{ text: 'short' }, { text: 'x'.repeat(5000) }, { text: 'short' }], null, 2);
     expect(streamed(text, randomCuts(seededRandom(2), text.length), 1000)).toEqual({
-      problems: [{ file: 'f.json', line: 5, field: '[1]', stage: 'input', message: 'element 1 (from line 5) is over the limit of 1000 bytes a record' }],
+      problems: [
+        {
+          file: 'f.json',
+          line: 5,
+          field: '[1]',
+          stage: 'input',
+          message: 'element 1 (from line 5) is over the limit of 1000 bytes a record',
+        },
+      ],
     });
     expect(streamed(text, [], 6000)).toEqual(whole(text));
   });

@@ -16,7 +16,7 @@ import { codebookJsonSchema } from '../../../../core/common/codebook/codebook';
 import { deidentifyJsonSchema } from '../../../../core/common/deidentify/deidentifyList';
 import { unitsReceiptSchema } from '../../../../core/common/coding/codingExport';
 
-describe('the app\'s JSON Schemas', () => {
+describe("the app's JSON Schemas", () => {
   it('are valid JSON Schema 2020-12 (runs compile them without checking against the meta-schema)', () => {
     const ajv = new Ajv2020({ strict: true, allowUnionTypes: true });
     const schemas: Record<string, object> = {
@@ -42,7 +42,11 @@ describe('the app\'s JSON Schemas', () => {
     let compiled = 0;
     const validate = compileOnFirstUse(() => {
       compiled++;
-      return sharedAjv({ allErrors: true, strict: true }).compile({ type: 'object', properties: { a: { type: 'number' } }, required: ['a'] });
+      return sharedAjv({ allErrors: true, strict: true }).compile({
+        type: 'object',
+        properties: { a: { type: 'number' } },
+        required: ['a'],
+      });
     });
     expect(compiled).toBe(0);
     expect(validate({})).toBe(false);
@@ -56,7 +60,9 @@ describe('the app\'s JSON Schemas', () => {
     const core = path.resolve(__dirname, '../../../../core');
     const own = (readdirSync(core, { recursive: true }) as string[])
       .filter((f) => f.endsWith('.ts') && path.basename(f) !== 'schemaValidator.ts')
-      .filter((f) => /new Ajv(2020)?\(|ajv\.compile\(/.test(readFileSync(path.join(core, f), 'utf8').replace(/compileOnFirstUse\(\(\) => [^\n]*/g, '')));
+      .filter((f) =>
+        /new Ajv(2020)?\(|ajv\.compile\(/.test(readFileSync(path.join(core, f), 'utf8').replace(/compileOnFirstUse\(\(\) => [^\n]*/g, '')),
+      );
     expect(own).toEqual([]);
   });
 });

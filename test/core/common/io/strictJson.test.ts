@@ -13,8 +13,22 @@ function syntaxError(text: string, options = {}): JsonSyntaxError {
 
 describe('parseStrictJson', () => {
   it.each([
-    '0', '-0', '1.5e3', '-12.25E-2', '1e308', 'true', 'false', 'null', '""', '"a\\"b\\\\c\\/d\\b\\f\\n\\r\\t"',
-    '"\\u00e9\\u20ac\\ud83d\\ude00"', '"😀 höflich"', '[]', '{}', ' [1, [2, {"a": [3]}]] ', '{"a":1,"b":{"c":null}}',
+    '0',
+    '-0',
+    '1.5e3',
+    '-12.25E-2',
+    '1e308',
+    'true',
+    'false',
+    'null',
+    '""',
+    '"a\\"b\\\\c\\/d\\b\\f\\n\\r\\t"',
+    '"\\u00e9\\u20ac\\ud83d\\ude00"',
+    '"😀 höflich"',
+    '[]',
+    '{}',
+    ' [1, [2, {"a": [3]}]] ',
+    '{"a":1,"b":{"c":null}}',
     '\n\t{ "x" : [ ] }\r\n',
   ])('agrees with JSON.parse on valid JSON %j', (text) => {
     expect(parseStrictJson(text).value).toEqual(JSON.parse(text));
@@ -74,7 +88,9 @@ describe('parseStrictJson', () => {
 
   it('refuses nesting deeper than maxDepth instead of overflowing the stack', () => {
     expect(syntaxError('['.repeat(100_000)).message).toContain('nesting deeper than 256');
-    expect(parseStrictJson(`${'['.repeat(10)}${']'.repeat(10)}`, { maxDepth: 10 }).value).toEqual(JSON.parse(`${'['.repeat(10)}${']'.repeat(10)}`));
+    expect(parseStrictJson(`${'['.repeat(10)}${']'.repeat(10)}`, { maxDepth: 10 }).value).toEqual(
+      JSON.parse(`${'['.repeat(10)}${']'.repeat(10)}`),
+    );
     expect(syntaxError(`${'['.repeat(11)}${']'.repeat(11)}`, { maxDepth: 10 }).message).toContain('deeper than 10');
   });
 

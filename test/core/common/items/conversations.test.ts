@@ -6,10 +6,25 @@ import { countWords } from '../../../../core/common/items/wordCount';
 
 type Message = Record<string, unknown>;
 const line = (m: Message): string => JSON.stringify(m);
-const run = (messages: Message[]) => conversationsToItems(messagesFromRecords(parseJsonLines(messages.map(line).join('\n'), 'c.jsonl'), 'c.jsonl'));
+const run = (messages: Message[]) =>
+  conversationsToItems(messagesFromRecords(parseJsonLines(messages.map(line).join('\n'), 'c.jsonl'), 'c.jsonl'));
 
-const user = (id: string, text: string | null = `question ${id}`, extra: Message = {}): Message => ({ message_id: id, parent_id: null, role: 'prompter', text, message_tree_id: 't1', ...extra });
-const reply = (id: string, parent: string | null, text: string | null = `answer ${id}`, extra: Message = {}): Message => ({ message_id: id, parent_id: parent, role: 'assistant', text, message_tree_id: 't1', ...extra });
+const user = (id: string, text: string | null = `question ${id}`, extra: Message = {}): Message => ({
+  message_id: id,
+  parent_id: null,
+  role: 'prompter',
+  text,
+  message_tree_id: 't1',
+  ...extra,
+});
+const reply = (id: string, parent: string | null, text: string | null = `answer ${id}`, extra: Message = {}): Message => ({
+  message_id: id,
+  parent_id: parent,
+  role: 'assistant',
+  text,
+  message_tree_id: 't1',
+  ...extra,
+});
 
 describe('conversation exports → items and a gap register', () => {
   it('makes one item per assistant reply to an opening user message; siblings share the context', () => {
@@ -19,10 +34,22 @@ describe('conversation exports → items and a gap register', () => {
       reply('a2', 'u1', 'Figure it out.'),
     ]);
     expect(result.items).toEqual([
-      { id: 'a1', text: 'Use the link on the login page.', context: 'How do I reset my password?', meta: { conversation_id: 't1', context_id: 'u1', fields: { lang: 'en', rank: 0 } } },
+      {
+        id: 'a1',
+        text: 'Use the link on the login page.',
+        context: 'How do I reset my password?',
+        meta: { conversation_id: 't1', context_id: 'u1', fields: { lang: 'en', rank: 0 } },
+      },
       { id: 'a2', text: 'Figure it out.', context: 'How do I reset my password?', meta: { conversation_id: 't1', context_id: 'u1' } },
     ]);
-    expect(result).toMatchObject({ messages: 3, conversations: 1, candidate_replies: 2, included_pairs: ['a1', 'a2'], gaps: [], distinct_user_contexts: 1 });
+    expect(result).toMatchObject({
+      messages: 3,
+      conversations: 1,
+      candidate_replies: 2,
+      included_pairs: ['a1', 'a2'],
+      gaps: [],
+      distinct_user_contexts: 1,
+    });
   });
 
   it.each<[string, Message[], GapReason, string | null]>([
@@ -31,12 +58,44 @@ describe('conversation exports → items and a gap register', () => {
     ['a parent that is not in the file', [reply('a1', 'nope')], 'parent_not_found', 'nope'],
     ['a parent id used twice', [user('u1'), user('u1'), reply('a1', 'u1')], 'ambiguous_parent', 'u1'],
     ['a reply id used twice', [user('u1'), reply('a1', 'u1'), reply('a1', 'u1')], 'duplicate_message_id', 'a1'],
-    ['a parent in another conversation', [user('u1', 'q', { message_tree_id: 't2' }), reply('a1', 'u1')], 'parent_in_other_conversation', 'u1'],
+    [
+      'a parent in another conversation',
+      [user('u1', 'q', { message_tree_id: 't2' }), reply('a1', 'u1')],
+      'parent_in_other_conversation',
+      'u1',
+    ],
     ['an assistant parent', [user('u0'), reply('a0', 'u0'), reply('a1', 'a0')], 'parent_not_user', 'a0'],
-    ['a system parent', [{ message_id: 's1', parent_id: null, role: 'system', text: 'be nice', session_id: 't1' }, { ...reply('a1', 's1'), message_tree_id: undefined, session_id: 't1' }], 'parent_is_system_or_tool', 's1'],
-    ['a tool parent', [{ message_id: 'x1', parent_id: null, role: 'tool', text: '{}', message_tree_id: 't1' }, reply('a1', 'x1')], 'parent_is_system_or_tool', 'x1'],
-    ['a user message after a system prompt', [{ message_id: 's1', parent_id: null, role: 'system', text: 'sys', message_tree_id: 't1' }, user('u1', 'q', { parent_id: 's1' }), reply('a1', 'u1')], 'system_or_tool_in_context', 's1'],
-    ['a second-turn reply (multi-turn context)', [user('u1'), reply('a0', 'u1'), user('u2', 'more', { parent_id: 'a0' }), reply('a1', 'u2')], 'multi_turn_context', 'a0'],
+    [
+      'a system parent',
+      [
+        { message_id: 's1', parent_id: null, role: 'system', text: 'be nice', session_id: 't1' },
+        { ...reply('a1', 's1'), message_tree_id: undefined, session_id: 't1' },
+      ],
+      'parent_is_system_or_tool',
+      's1',
+    ],
+    [
+      'a tool parent',
+      [{ message_id: 'x1', parent_id: null, role: 'tool', text: '{}', message_tree_id: 't1' }, reply('a1', 'x1')],
+      'parent_is_system_or_tool',
+      'x1',
+    ],
+    [
+      'a user message after a system prompt',
+      [
+        { message_id: 's1', parent_id: null, role: 'system', text: 'sys', message_tree_id: 't1' },
+        user('u1', 'q', { parent_id: 's1' }),
+        reply('a1', 'u1'),
+      ],
+      'system_or_tool_in_context',
+      's1',
+    ],
+    [
+      'a second-turn reply (multi-turn context)',
+      [user('u1'), reply('a0', 'u1'), user('u2', 'more', { parent_id: 'a0' }), reply('a1', 'u2')],
+      'multi_turn_context',
+      'a0',
+    ],
     ['a reply with null text', [user('u1'), reply('a1', 'u1', null)], 'reply_text_missing', null],
     ['a reply with blank text', [user('u1'), reply('a1', 'u1', '  \n')], 'reply_text_empty', null],
     ['a user message without text', [user('u1', null), reply('a1', 'u1')], 'context_text_missing', 'u1'],

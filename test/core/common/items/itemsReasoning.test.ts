@@ -41,7 +41,8 @@ describe('items with model reasoning', () => {
     expect(parseItemsText(jsonl, 'i.jsonl', 'jsonl', schema)).toEqual(expected);
     const json = `[${jsonl.split('\n').join(',\n')}]`;
     expect(parseItemsText(json, 'i.json', 'json', schema)).toEqual(expected);
-    const csv = 'id,text,model_reasoning,model_steps,model_label,lang\r\na,Thanks!,"1. It thanks.\n2. Polite.",,polite.,\r\nb,No.,,"[""It refuses."",""So rude.""]",rude,en\r\nc,Ok.,,,,\r\n';
+    const csv =
+      'id,text,model_reasoning,model_steps,model_label,lang\r\na,Thanks!,"1. It thanks.\n2. Polite.",,polite.,\r\nb,No.,,"[""It refuses."",""So rude.""]",rude,en\r\nc,Ok.,,,,\r\n';
     expect(parseItemsText(csv, 'i.csv', 'csv', schema)).toEqual([
       { id: 'a', text: 'Thanks!', model_reasoning: '1. It thanks.\n2. Polite.', model_label: 'Polite', meta: { lang: '' } },
       expected[1],
@@ -53,21 +54,57 @@ describe('items with model reasoning', () => {
     expect(resolveModelLabel('Polite', schema)).toEqual({ label: 'Polite', via: 'name' });
     expect(resolveModelLabel('Höflich', schema)).toEqual({ label: 'Polite', via: 'synonym' });
     expect(resolveModelLabel('Impolit', schema)).toEqual({ label: 'Impolite', via: 'fuzzy' });
-    expect(resolveModelLabel('höflich', { ...schema, languages: ['en'] })).toMatchObject({ problem: expect.stringContaining('not a label') });
+    expect(resolveModelLabel('höflich', { ...schema, languages: ['en'] })).toMatchObject({
+      problem: expect.stringContaining('not a label'),
+    });
     expect(resolveModelLabel('Polite, mostly', schema)).toMatchObject({ problem: expect.stringContaining('not a label') });
-    const tied: LabelSchemaContext = { labels: [{ name: 'Good', synonyms: { en: ['ok'] } }, { name: 'Fine', synonyms: { en: ['ok'] } }], languages: ['en'] };
+    const tied: LabelSchemaContext = {
+      labels: [
+        { name: 'Good', synonyms: { en: ['ok'] } },
+        { name: 'Fine', synonyms: { en: ['ok'] } },
+      ],
+      languages: ['en'],
+    };
     expect(resolveModelLabel('ok', tied)).toMatchObject({ problem: expect.stringContaining('could be any of "Good", "Fine"') });
   });
 
   it.each<[string, TabularFormat, string, number, string, string]>([
-    ['both reasoning forms', 'jsonl', '{"id":"a","text":"x"}\n{"id":"b","text":"x","model_reasoning":"r","model_steps":["s"]}\n', 2, 'model_steps', 'not both'],
-    ['an unknown model label', 'jsonl', '{"id":"a","text":"x","model_label":"purple"}\n', 1, 'model_label', '"purple" is not a label of the schema (labels: Polite, Impolite, Neutral)'],
+    [
+      'both reasoning forms',
+      'jsonl',
+      '{"id":"a","text":"x"}\n{"id":"b","text":"x","model_reasoning":"r","model_steps":["s"]}\n',
+      2,
+      'model_steps',
+      'not both',
+    ],
+    [
+      'an unknown model label',
+      'jsonl',
+      '{"id":"a","text":"x","model_label":"purple"}\n',
+      1,
+      'model_label',
+      '"purple" is not a label of the schema (labels: Polite, Impolite, Neutral)',
+    ],
     ['an empty step list', 'jsonl', '{"id":"a","text":"x","model_steps":[]}\n', 1, 'model_steps', 'must NOT have fewer than 1 items'],
     ['a blank step', 'jsonl', '{"id":"a","text":"x","model_steps":["ok","  "]}\n', 1, 'model_steps[1]', 'must match pattern'],
     ['steps as a text', 'jsonl', '{"id":"a","text":"x","model_steps":"one. two."}\n', 1, 'model_steps', 'must be array, not string'],
     ['a number as reasoning', 'jsonl', '{"id":"a","text":"x","model_reasoning":7}\n', 1, 'model_reasoning', 'must be string, not number'],
-    ['a located label in a JSON array', 'json', '[\n {"id":"a","text":"x"},\n {"id":"b","text":"y",\n  "model_label":"meh"}\n]', 3, '[1].model_label', 'is not a label'],
-    ['a CSV steps cell that is not JSON', 'csv', 'id,text,model_steps\r\na,x,[\r\n', 2, 'model_steps', 'a model_steps cell holds a JSON array of strings'],
+    [
+      'a located label in a JSON array',
+      'json',
+      '[\n {"id":"a","text":"x"},\n {"id":"b","text":"y",\n  "model_label":"meh"}\n]',
+      3,
+      '[1].model_label',
+      'is not a label',
+    ],
+    [
+      'a CSV steps cell that is not JSON',
+      'csv',
+      'id,text,model_steps\r\na,x,[\r\n',
+      2,
+      'model_steps',
+      'a model_steps cell holds a JSON array of strings',
+    ],
     ['a CSV steps cell with a number', 'csv', 'id,text,model_steps\r\na,x,"[1]"\r\n', 2, 'model_steps[0]', 'must be string'],
   ])('rejects %s, located by line and field', (_what, format, text, line, field, fragment) => {
     const [first] = problems(() => parseItemsText(text, `items.${format}`, format, schema));
@@ -75,15 +112,22 @@ describe('items with model reasoning', () => {
     expect(first!.message).toContain(fragment);
   });
 
-  it('keeps an unresolvable model label as written when the schema says keep (the project\'s items after a rename)', () => {
-    expect(parseItemsText('{"id":"a","text":"x","model_label":"polite"}\n{"id":"b","text":"y","model_label":"Kind"}\n', 'i.jsonl', 'jsonl', { ...schema, unresolved: 'keep' })).toEqual([
+  it("keeps an unresolvable model label as written when the schema says keep (the project's items after a rename)", () => {
+    expect(
+      parseItemsText('{"id":"a","text":"x","model_label":"polite"}\n{"id":"b","text":"y","model_label":"Kind"}\n', 'i.jsonl', 'jsonl', {
+        ...schema,
+        unresolved: 'keep',
+      }),
+    ).toEqual([
       { id: 'a', text: 'x', model_label: 'Polite' },
       { id: 'b', text: 'y', model_label: 'Kind' },
     ]);
   });
 
   it('keeps a model label as written when no schema is given (nothing to resolve against)', () => {
-    expect(parseItemsText('{"id":"a","text":"x","model_label":"purple"}\n', 'i.jsonl', 'jsonl')).toEqual([{ id: 'a', text: 'x', model_label: 'purple' }]);
+    expect(parseItemsText('{"id":"a","text":"x","model_label":"purple"}\n', 'i.jsonl', 'jsonl')).toEqual([
+      { id: 'a', text: 'x', model_label: 'purple' },
+    ]);
   });
 
   it('an import that changes only the reasoning changes the item', () => {
@@ -94,16 +138,28 @@ describe('items with model reasoning', () => {
   });
 });
 
-describe('conversation imports carry the assistant turn\'s reasoning', () => {
+describe("conversation imports carry the assistant turn's reasoning", () => {
   const read = (messages: object[], withSchema = true) =>
-    messagesFromRecords(parseJsonLines(messages.map((m) => JSON.stringify(m)).join('\n'), 'c.jsonl'), 'c.jsonl', withSchema ? schema : undefined);
+    messagesFromRecords(
+      parseJsonLines(messages.map((m) => JSON.stringify(m)).join('\n'), 'c.jsonl'),
+      'c.jsonl',
+      withSchema ? schema : undefined,
+    );
   const user = { message_id: 'u1', parent_id: null, role: 'user', text: 'Refund?', session_id: 's' };
 
   it('puts reasoning (or reasoning_content) and the model label on the item', () => {
     const result = conversationsToItems(
       read([
         user,
-        { message_id: 'a1', parent_id: 'u1', role: 'assistant', text: 'No.', session_id: 's', reasoning: 'They ask. I refuse.', model_label: 'rude' },
+        {
+          message_id: 'a1',
+          parent_id: 'u1',
+          role: 'assistant',
+          text: 'No.',
+          session_id: 's',
+          reasoning: 'They ask. I refuse.',
+          model_label: 'rude',
+        },
         { message_id: 'a2', parent_id: 'u1', role: 'assistant', text: 'Sure!', session_id: 's', reasoning_content: '1. Help.\n2. Done.' },
         { message_id: 'a3', parent_id: 'u1', role: 'assistant', text: 'Hm.', session_id: 's', reasoning: '  ' },
       ]),

@@ -60,6 +60,11 @@ describe('items from JSONL, JSON and CSV', () => {
 
   it('lists every problem of a stage, not just the first', () => {
     const found = problems('{"id":"a"}\n{"text":"x"}\n{"id":"c","text":"ok"}\n{"id":1,"text":2}\n', 'jsonl');
-    expect(found.map((p) => [p.line, p.field])).toEqual([[1, 'text'], [2, 'id'], [4, 'id'], [4, 'text']]);
+    expect(found.map((p) => [p.line, p.field])).toEqual([
+      [1, 'text'],
+      [2, 'id'],
+      [4, 'id'],
+      [4, 'text'],
+    ]);
   });
 });

@@ -14,9 +14,18 @@ import { fitDawidSkene } from '../../../../core/common/labelModels/dawidSkene';
 
 const here = join(__dirname, 'reference');
 const patients = (JSON.parse(readFileSync(join(here, 'anaesthesia.json'), 'utf8')) as { patients: number[][][] }).patients;
-const reference = JSON.parse(readFileSync(join(here, 'dawidSkene1979.out.json'), 'utf8')) as { prior: number[]; posterior: number[][]; confusion: number[][][]; log_likelihood: number };
+const reference = JSON.parse(readFileSync(join(here, 'dawidSkene1979.out.json'), 'utf8')) as {
+  prior: number[];
+  posterior: number[][];
+  confusion: number[][][];
+  log_likelihood: number;
+};
 
-const annotations: Annotation[] = patients.flatMap((observers, i) => observers.flatMap((ratings, j) => ratings.map((r) => ({ item_id: `patient ${i + 1}`, annotator: `observer ${j + 1}`, label: String(r) }))));
+const annotations: Annotation[] = patients.flatMap((observers, i) =>
+  observers.flatMap((ratings, j) =>
+    ratings.map((r) => ({ item_id: `patient ${i + 1}`, annotator: `observer ${j + 1}`, label: String(r) })),
+  ),
+);
 const table = annotationTable(annotations, { labelOrder: ['1', '2', '3', '4'] });
 
 describe('Dawid–Skene on the anaesthesia data of Dawid & Skene (1979)', () => {
@@ -29,13 +38,19 @@ describe('Dawid–Skene on the anaesthesia data of Dawid & Skene (1979)', () => 
   it('reaches the reference class prior, posteriors, error rates and log-likelihood (plain maximum likelihood)', () => {
     fit.prior.forEach((p, z) => expect(p).toBeCloseTo(reference.prior[z]!, 5));
     expect(fit.logLikelihood).toBeCloseTo(reference.log_likelihood, 4);
-    for (let i = 0; i < 45; i++) for (let z = 0; z < 4; z++) expect(Math.abs(fit.posterior[i * 4 + z]! - reference.posterior[i]![z]!)).toBeLessThan(1e-4);
-    for (let j = 0; j < 5; j++) for (let z = 0; z < 4; z++) for (let l = 0; l < 4; l++) expect(Math.abs(fit.confusion[j * 16 + z * 4 + l]! - reference.confusion[j]![z]![l]!)).toBeLessThan(1e-4);
+    for (let i = 0; i < 45; i++)
+      for (let z = 0; z < 4; z++) expect(Math.abs(fit.posterior[i * 4 + z]! - reference.posterior[i]![z]!)).toBeLessThan(1e-4);
+    for (let j = 0; j < 5; j++)
+      for (let z = 0; z < 4; z++)
+        for (let l = 0; l < 4; l++)
+          expect(Math.abs(fit.confusion[j * 16 + z * 4 + l]! - reference.confusion[j]![z]![l]!)).toBeLessThan(1e-4);
   });
 
   it('gives the figures the public implementation prints: prior (0.40, 0.42, 0.11, 0.07); observer 1 reads class 4 as 3 about half the time', () => {
     expect([...fit.prior].map((p) => p.toFixed(2))).toEqual(['0.40', '0.42', '0.11', '0.07']);
-    expect([...fit.confusion.slice(0, 16)].map((p) => Number(p.toFixed(2)))).toEqual([0.89, 0.11, 0, 0, 0.07, 0.88, 0.05, 0, 0, 0.34, 0.66, 0, 0, 0, 0.56, 0.44]);
+    expect([...fit.confusion.slice(0, 16)].map((p) => Number(p.toFixed(2)))).toEqual([
+      0.89, 0.11, 0, 0, 0.07, 0.88, 0.05, 0, 0, 0.34, 0.66, 0, 0, 0, 0.56, 0.44,
+    ]);
   });
 
   // Plain maximum likelihood rests on zero cells (a class an observer never used becomes impossible): with add-one

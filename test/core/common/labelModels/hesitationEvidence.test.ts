@@ -7,7 +7,12 @@ import { describe, expect, it } from 'vitest';
 import { seededRandom } from '../../../../core/common/agreement/krippendorff';
 import { annotationTable } from '../../../../core/common/labelModels/annotationTable';
 import { fitLabelModel } from '../../../../core/common/labelModels/fitLabelModel';
-import { fitLogistic, hesitationEvidence, type HesitationMeasures, hesitationMeasuresOf } from '../../../../core/common/labelModels/hesitationEvidence';
+import {
+  fitLogistic,
+  hesitationEvidence,
+  type HesitationMeasures,
+  hesitationMeasuresOf,
+} from '../../../../core/common/labelModels/hesitationEvidence';
 import { goldReport } from '../../../../core/common/labelModels/goldReport';
 import { goodAnnotator, LABELS, randomClicker, simulateStudy } from './simulatedStudy';
 
@@ -23,7 +28,13 @@ function measuresFor(study: ReturnType<typeof simulateStudy>, effect: number, se
   };
   return study.annotations.map((a) => {
     const wrong = study.truth.get(a.item_id) !== a.label ? effect : 0;
-    return { pause_ms: 1000 * (1 + 2 * random() + 3 * wrong), filled_pauses: poisson(1), hedges: poisson(0.5 + wrong), label_changes: poisson(0.2 + 0.5 * wrong), time_to_commit_ms: 4000 + 2000 * random() };
+    return {
+      pause_ms: 1000 * (1 + 2 * random() + 3 * wrong),
+      filled_pauses: poisson(1),
+      hedges: poisson(0.5 + wrong),
+      label_changes: poisson(0.2 + 0.5 * wrong),
+      time_to_commit_ms: 4000 + 2000 * random(),
+    };
   });
 }
 
@@ -54,13 +65,29 @@ describe('hesitation as evidence', () => {
   });
 
   it('says why when it cannot tell: no measures at all', () => {
-    expect(hesitationEvidence(table, fit, study.annotations.map(() => null))).toEqual({ unavailable: expect.stringMatching(/too few/) });
+    expect(
+      hesitationEvidence(
+        table,
+        fit,
+        study.annotations.map(() => null),
+      ),
+    ).toEqual({ unavailable: expect.stringMatching(/too few/) });
     const report = goldReport(study.annotations, { model: 'dawid-skene', resamples: 5, folds: 2, hesitation: measuresFor(study, 1, 2) });
     expect(report.hesitation && 'held_out' in report.hesitation).toBe(true);
   });
 
   it('reads the measures from export signals (VAD pauses first) and finds none in an empty record', () => {
-    expect(hesitationMeasuresOf({ pauses: { total_ms: 900 }, vad_pauses: { total_ms: 700 }, filler_count: 2, filled_pause_count: 3, hedge_count: 1, label_changes: 0, time_to_final_commit_ms: 5000 })).toEqual({ pause_ms: 700, filled_pauses: 3, hedges: 1, label_changes: 0, time_to_commit_ms: 5000 });
+    expect(
+      hesitationMeasuresOf({
+        pauses: { total_ms: 900 },
+        vad_pauses: { total_ms: 700 },
+        filler_count: 2,
+        filled_pause_count: 3,
+        hedge_count: 1,
+        label_changes: 0,
+        time_to_final_commit_ms: 5000,
+      }),
+    ).toEqual({ pause_ms: 700, filled_pauses: 3, hedges: 1, label_changes: 0, time_to_commit_ms: 5000 });
     expect(hesitationMeasuresOf({ pauses: null, filler_count: null, label_changes: null })).toBeNull();
     expect(hesitationMeasuresOf(null)).toBeNull();
   });
@@ -75,7 +102,13 @@ describe('hesitation as evidence', () => {
       X[r * 2 + 1] = random() * 4 - 2;
       y[r] = random() < 1 / (1 + Math.exp(-(-0.5 + 1.5 * X[r * 2 + 1]!))) ? 1 : 0;
     }
-    const { beta, covariance } = fitLogistic(X, y, Array.from({ length: n }, (_, r) => r), 2, 0);
+    const { beta, covariance } = fitLogistic(
+      X,
+      y,
+      Array.from({ length: n }, (_, r) => r),
+      2,
+      0,
+    );
     expect(Math.abs(beta[0]! + 0.5)).toBeLessThan(3 * Math.sqrt(covariance[0]!));
     expect(Math.abs(beta[1]! - 1.5)).toBeLessThan(3 * Math.sqrt(covariance[3]!));
   });

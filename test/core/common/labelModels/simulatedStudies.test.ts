@@ -29,7 +29,9 @@ function accuracy(model: LabelModelName, seed: number): number {
   const table = annotationTable(study.annotations, { labelOrder: LABELS });
   const fit = fitLabelModel(model, { table, seed });
   let right = 0;
-  table.items.forEach((id, i) => (right += LABELS[argmax(fit.posterior, i * LABELS.length, LABELS.length)] === study.truth.get(id) ? 1 : 0));
+  table.items.forEach(
+    (id, i) => (right += LABELS[argmax(fit.posterior, i * LABELS.length, LABELS.length)] === study.truth.get(id) ? 1 : 0),
+  );
   return right / table.items.length;
 }
 
@@ -49,7 +51,9 @@ describe('label models on simulated studies with known truth', () => {
     const table = annotationTable(study.annotations, { labelOrder: LABELS });
     for (const model of ['dawid-skene', 'mace', 'difficulty'] as const) {
       const fit = fitLabelModel(model, { table, seed: 1 });
-      const ranked = table.annotators.map((name, j) => ({ name, competence: fit.competence[j]! })).sort((a, b) => b.competence - a.competence);
+      const ranked = table.annotators
+        .map((name, j) => ({ name, competence: fit.competence[j]! }))
+        .sort((a, b) => b.competence - a.competence);
       expect(new Set(ranked.slice(-2).map((r) => r.name)), model).toEqual(new Set(['spammer', 'clicker']));
     }
   });
@@ -70,7 +74,12 @@ describe('label models on simulated studies with known truth', () => {
   });
 
   it('no pair is confused when every annotator errs at random', () => {
-    const study = simulateStudy(7, [1, 2, 3, 4, 5].map((k) => goodAnnotator(`good ${k}`, 0.7)), 400, { perItem: 4 });
+    const study = simulateStudy(
+      7,
+      [1, 2, 3, 4, 5].map((k) => goodAnnotator(`good ${k}`, 0.7)),
+      400,
+      { perItem: 4 },
+    );
     const table = annotationTable(study.annotations, { labelOrder: LABELS });
     expect(confusedPairs(table, fitLabelModel('dawid-skene', { table }).posterior)).toEqual([]);
   });
@@ -88,32 +97,33 @@ describe('label models on simulated studies with known truth', () => {
   for (const [model, annotators, lowest] of [
     ['dawid-skene', team, 0.82],
     ['mace', [...team.slice(0, 6), goodAnnotator('good 5', 0.8)], 0.82],
-  ] as const) it(`${model}: 90% intervals cover about 90% of simulated items`, () => {
-    const coverages = [11, 12, 13].map((seed) => {
-      const study = simulateStudy(seed, annotators, 600, { perItem: 3 });
-      const table = annotationTable(study.annotations, { labelOrder: LABELS });
-      const K = LABELS.length;
-      const fit = fitLabelModel(model, { table, seed: 1 });
-      const intervals = bootstrapIntervals(table, model, fit, { resamples: 200, seed: 2, level: 0.9 });
-      let covered = 0;
-      for (let i = 0; i < table.items.length; i++) {
-        const log = new Array<number>(K).fill(-Math.log(K));
-        for (let p = table.byItemStart[i]!; p < table.byItemStart[i + 1]!; p++) {
-          const a = table.byItem[p]!;
-          const confusion = annotators.find((x) => x.name === table.annotators[table.annotator[a]!])!.confusion;
-          for (let z = 0; z < K; z++) log[z]! += Math.log(confusion[z]![table.label[a]!]!);
+  ] as const)
+    it(`${model}: 90% intervals cover about 90% of simulated items`, () => {
+      const coverages = [11, 12, 13].map((seed) => {
+        const study = simulateStudy(seed, annotators, 600, { perItem: 3 });
+        const table = annotationTable(study.annotations, { labelOrder: LABELS });
+        const K = LABELS.length;
+        const fit = fitLabelModel(model, { table, seed: 1 });
+        const intervals = bootstrapIntervals(table, model, fit, { resamples: 200, seed: 2, level: 0.9 });
+        let covered = 0;
+        for (let i = 0; i < table.items.length; i++) {
+          const log = new Array<number>(K).fill(-Math.log(K));
+          for (let p = table.byItemStart[i]!; p < table.byItemStart[i + 1]!; p++) {
+            const a = table.byItem[p]!;
+            const confusion = annotators.find((x) => x.name === table.annotators[table.annotator[a]!])!.confusion;
+            for (let z = 0; z < K; z++) log[z]! += Math.log(confusion[z]![table.label[a]!]!);
+          }
+          const max = Math.max(...log);
+          const odds = log.map((x) => Math.exp(x - max));
+          const truthProbability = odds[argmax(fit.posterior, i * K, K)]! / odds.reduce((s, x) => s + x, 0);
+          if (truthProbability >= intervals.item[2 * i]! - 1e-9 && truthProbability <= intervals.item[2 * i + 1]! + 1e-9) covered++;
         }
-        const max = Math.max(...log);
-        const odds = log.map((x) => Math.exp(x - max));
-        const truthProbability = odds[argmax(fit.posterior, i * K, K)]! / odds.reduce((s, x) => s + x, 0);
-        if (truthProbability >= intervals.item[2 * i]! - 1e-9 && truthProbability <= intervals.item[2 * i + 1]! + 1e-9) covered++;
-      }
-      return covered / table.items.length;
-    });
-    const mean = coverages.reduce((s, x) => s + x, 0) / coverages.length;
-    expect(mean, `coverages ${coverages.map((c) => c.toFixed(3)).join(', ')}`).toBeGreaterThanOrEqual(lowest);
-    expect(mean).toBeLessThanOrEqual(0.98);
-  }, 60_000);
+        return covered / table.items.length;
+      });
+      const mean = coverages.reduce((s, x) => s + x, 0) / coverages.length;
+      expect(mean, `coverages ${coverages.map((c) => c.toFixed(3)).join(', ')}`).toBeGreaterThanOrEqual(lowest);
+      expect(mean).toBeLessThanOrEqual(0.98);
+    }, 60_000);
 });
 
 describe('the gold report', () => {
@@ -132,9 +142,15 @@ describe('the gold report', () => {
     expect(majority.behind_best_ci95![0]).toBeGreaterThan(0);
   });
 
-  it('gives every labelled item a label, a probability inside its interval, a difficulty; adjudicated items keep the adjudicator\'s label', () => {
+  it("gives every labelled item a label, a probability inside its interval, a difficulty; adjudicated items keep the adjudicator's label", () => {
     const first = study.annotations[0]!.item_id;
-    const report = goldReport(study.annotations, { model: 'dawid-skene', resamples: 30, seed: 9, folds: 2, adjudicated: new Map([[first, 'Sarcastic']]) });
+    const report = goldReport(study.annotations, {
+      model: 'dawid-skene',
+      resamples: 30,
+      seed: 9,
+      folds: 2,
+      adjudicated: new Map([[first, 'Sarcastic']]),
+    });
     expect(report.items).toHaveLength(150);
     for (const item of report.items.slice(1)) {
       expect(item.source).toBe('model');
@@ -149,10 +165,18 @@ describe('the gold report', () => {
   });
 
   it('gives no label to an item nobody labelled, and refuses input it cannot model', () => {
-    const report = goldReport(study.annotations, { model: 'majority', resamples: 10, seed: 1, folds: 2, itemOrder: ['never labelled', ...new Set(study.annotations.map((a) => a.item_id))] });
+    const report = goldReport(study.annotations, {
+      model: 'majority',
+      resamples: 10,
+      seed: 1,
+      folds: 2,
+      itemOrder: ['never labelled', ...new Set(study.annotations.map((a) => a.item_id))],
+    });
     expect(report.items.map((i) => i.item_id)).not.toContain('never labelled');
     expect(() => goldReport([], { model: 'majority' })).toThrow(LabelModelInputError);
     expect(() => goldReport([{ item_id: 'a', annotator: 'x', label: 'Yes' }], { model: 'majority' })).toThrow(/at least two/);
-    expect(() => goldReport([{ item_id: 'a', annotator: 'x', label: 'Maybe' }], { model: 'majority', labelOrder: ['Yes', 'No'] })).toThrow(/"Maybe" .* is not one of Yes, No/);
+    expect(() => goldReport([{ item_id: 'a', annotator: 'x', label: 'Maybe' }], { model: 'majority', labelOrder: ['Yes', 'No'] })).toThrow(
+      /"Maybe" .* is not one of Yes, No/,
+    );
   });
 });

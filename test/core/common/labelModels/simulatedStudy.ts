@@ -8,7 +8,10 @@ export const LABELS = ['Polite', 'Neutral', 'Rude', 'Sarcastic'];
 
 /** Right with probability `accuracy`, otherwise one of the other labels at random. */
 export function goodAnnotator(name: string, accuracy: number, K = LABELS.length): SimulatedAnnotator {
-  return { name, confusion: Array.from({ length: K }, (_, z) => Array.from({ length: K }, (_, l) => (z === l ? accuracy : (1 - accuracy) / (K - 1)))) };
+  return {
+    name,
+    confusion: Array.from({ length: K }, (_, z) => Array.from({ length: K }, (_, l) => (z === l ? accuracy : (1 - accuracy) / (K - 1)))),
+  };
 }
 
 /** Always the same label, whatever the item. */
@@ -24,7 +27,10 @@ export function randomClicker(name: string, K = LABELS.length): SimulatedAnnotat
 /** Good (accuracy) except that labels a and b are read as each other with probability `swap`. */
 export function pairConfuser(name: string, accuracy: number, a: number, b: number, swap: number, K = LABELS.length): SimulatedAnnotator {
   const base = goodAnnotator(name, accuracy, K).confusion;
-  for (const [from, to] of [[a, b], [b, a]] as const) {
+  for (const [from, to] of [
+    [a, b],
+    [b, a],
+  ] as const) {
     base[from] = base[from]!.map((p) => p * (1 - swap));
     base[from]![to]! += swap;
   }
@@ -37,7 +43,12 @@ export interface SimulatedStudy {
 }
 
 /** Items with true labels from `prior`; each item labelled by `perItem` annotators drawn at random (all when undefined). */
-export function simulateStudy(seed: number, annotators: readonly SimulatedAnnotator[], items: number, options: { prior?: number[]; perItem?: number } = {}): SimulatedStudy {
+export function simulateStudy(
+  seed: number,
+  annotators: readonly SimulatedAnnotator[],
+  items: number,
+  options: { prior?: number[]; perItem?: number } = {},
+): SimulatedStudy {
   const random = seededRandom(seed);
   const K = annotators[0]!.confusion.length;
   const prior = options.prior ?? Array.from({ length: K }, () => 1 / K);
@@ -57,7 +68,8 @@ export function simulateStudy(seed: number, annotators: readonly SimulatedAnnota
       const r = Math.floor(random() * (k + 1));
       [who[k], who[r]] = [who[r]!, who[k]!];
     }
-    for (const j of who.slice(0, options.perItem ?? who.length)) annotations.push({ item_id: id, annotator: annotators[j]!.name, label: LABELS[draw(annotators[j]!.confusion[z]!)]! });
+    for (const j of who.slice(0, options.perItem ?? who.length))
+      annotations.push({ item_id: id, annotator: annotators[j]!.name, label: LABELS[draw(annotators[j]!.confusion[z]!)]! });
   }
   return { annotations, truth };
 }

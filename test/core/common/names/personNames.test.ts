@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { existingName, lookAlikeOf, looksLikeWord, nameFormProblem, sameNameKey, TakenNames } from '../../../../core/common/names/personNames';
+import {
+  existingName,
+  lookAlikeOf,
+  looksLikeWord,
+  nameFormProblem,
+  sameNameKey,
+  TakenNames,
+} from '../../../../core/common/names/personNames';
 
 describe('the one rule for names of people and codes', () => {
   it('names differing only by case, spacing or compatibility form are one name', () => {
@@ -29,7 +36,13 @@ describe('the one rule for names of people and codes', () => {
   it('a name is not a look-alike of itself or of another spelling of itself, and different names are not look-alikes', () => {
     expect(lookAlikeOf('bob', ['bob'])).toBeNull();
     expect(lookAlikeOf('Bob', ['bob'])).toBeNull();
-    for (const [a, b] of [['Ana', 'Anna'], ['Ali', 'All'], ['Eva', 'Ava'], ['Jo', 'Jon']]) expect(lookAlikeOf(a!, [b!]), `${a} ${b}`).toBeNull();
+    for (const [a, b] of [
+      ['Ana', 'Anna'],
+      ['Ali', 'All'],
+      ['Eva', 'Ava'],
+      ['Jo', 'Jon'],
+    ])
+      expect(lookAlikeOf(a!, [b!]), `${a} ${b}`).toBeNull();
     const taken = new TakenNames(['bob']);
     expect(taken.add('Bob')).toBeNull();
     expect(taken.add('carla')).toBeNull();
@@ -49,7 +62,8 @@ describe('the one rule for names of people and codes', () => {
   });
 
   it('"lead" in any look-alike form reads as lead; a name that contains more does not', () => {
-    for (const name of ['lead', 'LEAD', 'l\u0435ad', 'L.E.A.D', 'IEAD', '[lead]', 'l e a d']) expect(looksLikeWord(name, 'lead'), name).toBe(true);
+    for (const name of ['lead', 'LEAD', 'l\u0435ad', 'L.E.A.D', 'IEAD', '[lead]', 'l e a d'])
+      expect(looksLikeWord(name, 'lead'), name).toBe(true);
     for (const name of ['leader', 'Leah', 'Ed', 'lea']) expect(looksLikeWord(name, 'lead'), name).toBe(false);
   });
 });

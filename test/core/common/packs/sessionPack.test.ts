@@ -1,6 +1,12 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { describeEventLine, firstItemDifference, manifestProblems, packPathProblem, type SessionPackManifest } from '../../../../core/common/packs/sessionPack';
+import {
+  describeEventLine,
+  firstItemDifference,
+  manifestProblems,
+  packPathProblem,
+  type SessionPackManifest,
+} from '../../../../core/common/packs/sessionPack';
 
 const sha = (text: string) => createHash('sha256').update(text).digest('hex');
 const manifest = (): SessionPackManifest => ({
@@ -10,7 +16,10 @@ const manifest = (): SessionPackManifest => ({
   annotator: 'ana',
   events: 3,
   items: [{ id: 'i1', id_sha256: sha('i1'), text_sha256: sha('Hello'), context_sha256: null }],
-  files: [{ path: 'events.jsonl', sha256: sha('x'), bytes: 1 }, { path: 'audio/i1.wav', sha256: sha('y'), bytes: 1 }],
+  files: [
+    { path: 'events.jsonl', sha256: sha('x'), bytes: 1 },
+    { path: 'audio/i1.wav', sha256: sha('y'), bytes: 1 },
+  ],
   app_version: '0.1.0',
   created_at: '2026-01-01T00:00:00.000Z',
 });
@@ -28,25 +37,50 @@ describe('session pack rules', () => {
       'files: the pack lists no events.jsonl: it holds no session',
       'items[0].id_sha256: is not the sha256 of the id "i1"',
     ]);
-    expect(manifestProblems({ ...manifest(), pack_version: 2 }, 'manifest.json', sha)[0]).toMatchObject({ stage: 'schema', field: 'pack_version' });
+    expect(manifestProblems({ ...manifest(), pack_version: 2 }, 'manifest.json', sha)[0]).toMatchObject({
+      stage: 'schema',
+      field: 'pack_version',
+    });
   });
 
   it('only the log and WAVs named as the store names them', () => {
-    for (const ok of ['events.jsonl', 'manifest.json', 'audio/demo-01.wav', 'audio/%C3%A9t%C3%A9.wav']) expect(packPathProblem(ok)).toBeNull();
-    for (const bad of ['audio/../x.wav', 'audio/.hidden.wav', 'audio/a/b.wav', '/etc/passwd', 'sessions/ana/events.jsonl', 'audio/x.mp3', 'events.jsonl.torn']) expect(packPathProblem(bad)).not.toBeNull();
+    for (const ok of ['events.jsonl', 'manifest.json', 'audio/demo-01.wav', 'audio/%C3%A9t%C3%A9.wav'])
+      expect(packPathProblem(ok)).toBeNull();
+    for (const bad of [
+      'audio/../x.wav',
+      'audio/.hidden.wav',
+      'audio/a/b.wav',
+      '/etc/passwd',
+      'sessions/ana/events.jsonl',
+      'audio/x.mp3',
+      'events.jsonl.torn',
+    ])
+      expect(packPathProblem(bad)).not.toBeNull();
   });
 
-  it('names the first item of the pack that is not the project\'s own: missing, other text, other context', () => {
-    const project = new Map([['i1', { textSha256: sha('Hello'), contextSha256: null }], ['i2', { textSha256: sha('Bye'), contextSha256: sha('ctx') }]]);
-    const items = (text: string, context: string | null, id = 'i2') => [manifest().items[0]!, { id, id_sha256: sha(id), text_sha256: sha(text), context_sha256: context === null ? null : sha(context) }];
+  it("names the first item of the pack that is not the project's own: missing, other text, other context", () => {
+    const project = new Map([
+      ['i1', { textSha256: sha('Hello'), contextSha256: null }],
+      ['i2', { textSha256: sha('Bye'), contextSha256: sha('ctx') }],
+    ]);
+    const items = (text: string, context: string | null, id = 'i2') => [
+      manifest().items[0]!,
+      { id, id_sha256: sha(id), text_sha256: sha(text), context_sha256: context === null ? null : sha(context) },
+    ];
     expect(firstItemDifference(items('Bye', 'ctx'), project)).toBeNull();
-    expect(firstItemDifference(items('Bye!', 'ctx'), project)).toMatch(/^item "i2" \(item 2 of the pack\) has another text in the pack than in this project/);
-    expect(firstItemDifference(items('Bye', null), project)).toBe('item "i2" (item 2 of the pack) has another context in the pack than in this project');
+    expect(firstItemDifference(items('Bye!', 'ctx'), project)).toMatch(
+      /^item "i2" \(item 2 of the pack\) has another text in the pack than in this project/,
+    );
+    expect(firstItemDifference(items('Bye', null), project)).toBe(
+      'item "i2" (item 2 of the pack) has another context in the pack than in this project',
+    );
     expect(firstItemDifference(items('Bye', 'ctx', 'i3'), project)).toBe('item "i3" (item 2 of the pack) is not in this project');
   });
 
   it('describes an event line for a refusal', () => {
-    expect(describeEventLine(7, '{"v":2,"seq":7,"ts":"2026-01-01T00:00:00.000Z","type":"label_committed","data":{"item_id":"i1"}}')).toBe('event 7 (label_committed of i1 at 2026-01-01T00:00:00.000Z)');
+    expect(describeEventLine(7, '{"v":2,"seq":7,"ts":"2026-01-01T00:00:00.000Z","type":"label_committed","data":{"item_id":"i1"}}')).toBe(
+      'event 7 (label_committed of i1 at 2026-01-01T00:00:00.000Z)',
+    );
     expect(describeEventLine(8, null)).toBe('event 8 (none)');
   });
 });

@@ -17,12 +17,83 @@ function random(seed: number): () => number {
 }
 
 const VOCABULARY = [
-  'I', 'label', 'this', 'it', 'that', 'one', 'as', "I'd", 'I’ll', 'I will', 'would', 'call', 'rate', 'mark', 'my', 'answer',
-  'rating', 'is', 'would be', 'the', 'final', 'final answer', 'choose', 'pick', 'go with', 'say', 'definitely',
-  'polite', 'Polite', 'impolite', 'IMPOLITE', 'neutral', 'rude', 'courteous', 'polit', 'impolit', 'purple', 'light blue',
-  'not', "don't", 'don’t', 'never', 'no longer', 'no', 'or', 'and', 'oder', 'und', 'um', 'uh', 'I guess', 'kind of', 'like',
-  'ich', 'wähle', 'nehme', 'meine', 'Antwort', 'ist', 'endgültige', 'bewerte', 'das', 'als', 'höflich', 'unhöflich',
-  'nicht', 'kein', 'ho\u0308flich', 'ﬁne', 'ＯＫ', 'Ｉ', '😀', 'po\u00ADlite', 'again', 'reply', 'hmm', 'well',
+  'I',
+  'label',
+  'this',
+  'it',
+  'that',
+  'one',
+  'as',
+  "I'd",
+  'I’ll',
+  'I will',
+  'would',
+  'call',
+  'rate',
+  'mark',
+  'my',
+  'answer',
+  'rating',
+  'is',
+  'would be',
+  'the',
+  'final',
+  'final answer',
+  'choose',
+  'pick',
+  'go with',
+  'say',
+  'definitely',
+  'polite',
+  'Polite',
+  'impolite',
+  'IMPOLITE',
+  'neutral',
+  'rude',
+  'courteous',
+  'polit',
+  'impolit',
+  'purple',
+  'light blue',
+  'not',
+  "don't",
+  'don’t',
+  'never',
+  'no longer',
+  'no',
+  'or',
+  'and',
+  'oder',
+  'und',
+  'um',
+  'uh',
+  'I guess',
+  'kind of',
+  'like',
+  'ich',
+  'wähle',
+  'nehme',
+  'meine',
+  'Antwort',
+  'ist',
+  'endgültige',
+  'bewerte',
+  'das',
+  'als',
+  'höflich',
+  'unhöflich',
+  'nicht',
+  'kein',
+  'ho\u0308flich',
+  'ﬁne',
+  'ＯＫ',
+  'Ｉ',
+  '😀',
+  'po\u00ADlite',
+  'again',
+  'reply',
+  'hmm',
+  'well',
 ];
 const SEPARATORS = [' ', ' ', ' ', '  ', ', ', '. ', '? ', '! ', '; ', ': ', '\n', '\t', '… ', ' - ', '', '’', "'"];
 
@@ -67,7 +138,14 @@ describe('parser properties over random transcripts', () => {
       const transcript = `${before}${chunks.join('')} Well. ${randomTranscript(next)}`;
       const result = parser(transcript);
       const start = before.length + 1;
-      expect(result.commitments).toContainEqual({ label: 'Polite', quote: 'I label this polite', start, end: start + 19, stem: DEFAULT_STEMS.en![0], language: 'en' });
+      expect(result.commitments).toContainEqual({
+        label: 'Polite',
+        quote: 'I label this polite',
+        start,
+        end: start + 19,
+        stem: DEFAULT_STEMS.en![0],
+        language: 'en',
+      });
     }
   });
 
@@ -75,7 +153,12 @@ describe('parser properties over random transcripts', () => {
     const next = random(4242);
     for (let round = 0; round < 1000; round++) {
       const before = `${randomTranscript(next)}. `;
-      for (const said of ['Someone might label this polite.', 'They would say polite.', "I'd label this polite if it were shorter.", 'I was going to label this polite.']) {
+      for (const said of [
+        'Someone might label this polite.',
+        'They would say polite.',
+        "I'd label this polite if it were shorter.",
+        'I was going to label this polite.',
+      ]) {
         const result = parser(`${before}${said} Well. ${randomTranscript(next)}`);
         expect(result.commitments.filter((c) => c.start >= before.length && c.start < before.length + said.length)).toEqual([]);
       }

@@ -236,7 +236,10 @@ describe('ambiguity', () => {
 });
 
 describe('labels contained in other labels', () => {
-  it.each([{ order: 'schema order', labels: politeness }, { order: 'reversed', labels: [...politeness].reverse() }])('"polite" never matches Impolite and "impolite" never matches Polite ($order)', ({ labels }) => {
+  it.each([
+    { order: 'schema order', labels: politeness },
+    { order: 'reversed', labels: [...politeness].reverse() },
+  ])('"polite" never matches Impolite and "impolite" never matches Polite ($order)', ({ labels }) => {
     const options: ParseOptions = { labels, languages: ['en'] };
     expect(committedLabels(parse('I label this impolite.', options))).toEqual(['Impolite']);
     expect(committedLabels(parse('I label this polite.', options))).toEqual(['Polite']);
@@ -281,7 +284,7 @@ describe('synonyms', () => {
     expect(committedLabels(parse("I'd call it courteous."))).toEqual(['Polite']);
   });
 
-  it('German synonyms count only when German is active, with any active language\'s stems', () => {
+  it("German synonyms count only when German is active, with any active language's stems", () => {
     expect(parse('I label this höflich.', english).commitments).toEqual([]);
     expect(committedLabels(parse('I label this höflich.', bilingual))).toEqual(['Polite']);
     expect(committedLabels(parse('Ich wähle unhöflich.', bilingual))).toEqual(['Impolite']);
@@ -293,7 +296,9 @@ describe('custom stems', () => {
   const custom: ParseOptions = { labels: politeness, languages: ['en', 'de'], stems: { en: ['I vote (for)'] } };
 
   it('replace the defaults of that language', () => {
-    expect(parse('I vote for polite.', custom).commitments).toMatchObject([{ label: 'Polite', quote: 'I vote for polite', stem: 'I vote (for)', language: 'en' }]);
+    expect(parse('I vote for polite.', custom).commitments).toMatchObject([
+      { label: 'Polite', quote: 'I vote for polite', stem: 'I vote (for)', language: 'en' },
+    ]);
     expect(committedLabels(parse('I vote rude.', custom))).toEqual(['Impolite']);
     expect(parse('I label this polite. My answer is polite.', custom).commitments).toEqual([]);
   });
@@ -347,13 +352,21 @@ describe('multi-word labels', () => {
   const options: ParseOptions = { labels: labelsNamed('Polite', 'Very polite', 'Impolite'), languages: ['en'] };
 
   it('the longest label wins: "very polite" → Very polite', () => {
-    expect(parse('I label this very polite.', options).commitments).toMatchObject([{ label: 'Very polite', quote: 'I label this very polite' }]);
+    expect(parse('I label this very polite.', options).commitments).toMatchObject([
+      { label: 'Very polite', quote: 'I label this very polite' },
+    ]);
     expect(committedLabels(parse('I label this polite.', options))).toEqual(['Polite']);
     expect(committedLabels(parse('I label this, um, Very  Polite!', options))).toEqual(['Very polite']);
   });
 
   it('a multi-word synonym counts', () => {
-    const withSynonym: ParseOptions = { labels: [{ name: 'Impolite', synonyms: { en: ['not nice'] } }, { name: 'Polite', synonyms: {} }], languages: ['en'] };
+    const withSynonym: ParseOptions = {
+      labels: [
+        { name: 'Impolite', synonyms: { en: ['not nice'] } },
+        { name: 'Polite', synonyms: {} },
+      ],
+      languages: ['en'],
+    };
     expect(committedLabels(parse("I'd call it not nice.", withSynonym))).toEqual(['Impolite']);
   });
 });

@@ -54,7 +54,13 @@ describe('LabelMatcher', () => {
   });
 
   it('fuzzy-matches multi-word labels on the same number of words', () => {
-    const m = new LabelMatcher([{ name: 'Very polite', synonyms: {} }, { name: 'Rude', synonyms: {} }], ['en']);
+    const m = new LabelMatcher(
+      [
+        { name: 'Very polite', synonyms: {} },
+        { name: 'Rude', synonyms: {} },
+      ],
+      ['en'],
+    );
     expect(m.fuzzy(['very', 'politte', 'indeed'], 0)).toEqual({ kind: 'label', label: 0, end: 2, via: 'fuzzy' });
     expect(m.fuzzy(['verypolite'], 0)).toEqual({ kind: 'label', label: 0, end: 1, via: 'fuzzy' });
   });

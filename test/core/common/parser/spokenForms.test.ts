@@ -25,7 +25,14 @@ describe('spokenFormsOf', () => {
       { text: 'in polite', source: 'derived', language: null, rule: 'split prefix', from: 'impolite' },
       { text: 'in-polite', source: 'derived', language: null, rule: 'split prefix', from: 'impolite' },
     ]);
-    expect(texts(politeness, ['de'], 'Impolite', 'derived')).toEqual(['im polite', 'im-polite', 'in polite', 'in-polite', 'un höflich', 'un-höflich']);
+    expect(texts(politeness, ['de'], 'Impolite', 'derived')).toEqual([
+      'im polite',
+      'im-polite',
+      'in polite',
+      'in-polite',
+      'un höflich',
+      'un-höflich',
+    ]);
   });
 
   it('compounds and spellings', () => {
@@ -60,7 +67,17 @@ describe('spokenFormsOf', () => {
 
   it('the matcher uses derived forms only when asked (heard speech), and names come first', () => {
     expect(new LabelMatcher(politeness, ['en']).exact(['in', 'polite'], 0)).toBeNull();
-    expect(new LabelMatcher(politeness, ['en'], { derivedForms: true }).exact(['in', 'polite'], 0)).toEqual({ kind: 'label', label: 1, end: 2, via: 'derived' });
-    expect(new LabelMatcher(politeness, ['en'], { derivedForms: true }).exact(['polite'], 0)).toEqual({ kind: 'label', label: 0, end: 1, via: 'name' });
+    expect(new LabelMatcher(politeness, ['en'], { derivedForms: true }).exact(['in', 'polite'], 0)).toEqual({
+      kind: 'label',
+      label: 1,
+      end: 2,
+      via: 'derived',
+    });
+    expect(new LabelMatcher(politeness, ['en'], { derivedForms: true }).exact(['polite'], 0)).toEqual({
+      kind: 'label',
+      label: 0,
+      end: 1,
+      via: 'name',
+    });
   });
 });

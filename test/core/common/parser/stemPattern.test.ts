@@ -4,7 +4,9 @@ import { compileStemPattern, validateStemPattern } from '../../../../core/common
 import { MAX_STEM_PHRASINGS } from '../../../../core/common/parser/stemPattern';
 
 function phrasings(pattern: string): string[] {
-  return compileStemPattern(pattern).phrasings.map((words) => words.join(' ')).sort();
+  return compileStemPattern(pattern)
+    .phrasings.map((words) => words.join(' '))
+    .sort();
 }
 
 describe('compileStemPattern', () => {
@@ -13,7 +15,12 @@ describe('compileStemPattern', () => {
   });
 
   it('a group of several alternatives is a required choice', () => {
-    expect(phrasings('my (label|answer) (is|would be)')).toEqual(['my answer is', 'my answer would be', 'my label is', 'my label would be']);
+    expect(phrasings('my (label|answer) (is|would be)')).toEqual([
+      'my answer is',
+      'my answer would be',
+      'my label is',
+      'my label would be',
+    ]);
   });
 
   it('a group of one alternative is optional', () => {
@@ -46,7 +53,7 @@ describe('compileStemPattern', () => {
     expect(phrasings(DEFAULT_STEMS.en![1]!)).toHaveLength(4 * 8 * 3 * 2 * 2);
   });
 
-  it("a glued group gives contractions, and a group whose alternative is only punctuation is optional: \"answer's\"", () => {
+  it('a glued group gives contractions, and a group whose alternative is only punctuation is optional: "answer\'s"', () => {
     expect(phrasings("my answer('s| is| :)")).toEqual(['my answer', 'my answer is', "my answer's"]);
   });
 

@@ -14,12 +14,66 @@ function random(seed: number): () => number {
 }
 
 const VOCABULARY = [
-  'step', 'Step', 'STEP', 'number', 'three', 'two', '2', '17', '0', 'twenty', 'is', 'was', 'seems to be', 'isn’t', "isn't", 'not', 'never',
-  "don't", 'wrong', 'correct', 'right', 'neutral', 'a mistake', 'an error', 'fine', 'the', 'first', 'error', 'mistake', 'in', 'or', 'and',
-  'um', 'uh', 'definitely', 'Schritt', 'drei', 'zwo', 'ist', 'falsch', 'richtig', 'nicht', 'der', 'erste', 'Fehler', 'oder', 'in Ordnung',
-  'ﬁne', 'ＳＴＥＰ', '😀', 'st\u00ADep', 'polite', 'hmm',
+  'step',
+  'Step',
+  'STEP',
+  'number',
+  'three',
+  'two',
+  '2',
+  '17',
+  '0',
+  'twenty',
+  'is',
+  'was',
+  'seems to be',
+  'isn’t',
+  "isn't",
+  'not',
+  'never',
+  "don't",
+  'wrong',
+  'correct',
+  'right',
+  'neutral',
+  'a mistake',
+  'an error',
+  'fine',
+  'the',
+  'first',
+  'error',
+  'mistake',
+  'in',
+  'or',
+  'and',
+  'um',
+  'uh',
+  'definitely',
+  'Schritt',
+  'drei',
+  'zwo',
+  'ist',
+  'falsch',
+  'richtig',
+  'nicht',
+  'der',
+  'erste',
+  'Fehler',
+  'oder',
+  'in Ordnung',
+  'ﬁne',
+  'ＳＴＥＰ',
+  '😀',
+  'st\u00ADep',
+  'polite',
+  'hmm',
   // phrase pieces, so whole judgments (and their near misses) come up often
-  'step three is', 'Step 4 is', 'step twenty is', 'Schritt drei ist', 'the first error is step', 'der erste Fehler ist Schritt',
+  'step three is',
+  'Step 4 is',
+  'step twenty is',
+  'Schritt drei ist',
+  'the first error is step',
+  'der erste Fehler ist Schritt',
 ];
 const SEPARATORS = [' ', ' ', ' ', '  ', ', ', '. ', '? ', '! ', '; ', ': ', '\n', '… ', ' - ', ''];
 
@@ -70,7 +124,10 @@ describe('step-judgment parser properties over random transcripts', () => {
         .replace(/\b(is|was|ist)\b/gu, (m) => `${m} ${m === 'ist' ? 'nicht' : 'not'}`)
         .replace(/seems to be/gu, 'seems not to be');
       // a first-error phrase may do without a copula ("first error: step five"), a step verdict never
-      expect(parse(transcript).judgments.filter((j) => j.kind === 'step'), transcript).toEqual([]);
+      expect(
+        parse(transcript).judgments.filter((j) => j.kind === 'step'),
+        transcript,
+      ).toEqual([]);
     }
   });
 });

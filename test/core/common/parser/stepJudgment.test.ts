@@ -10,7 +10,8 @@ function parse(transcript: string, options: StepJudgmentOptions = english): Step
   return result;
 }
 
-const judged = (transcript: string, options?: StepJudgmentOptions) => parse(transcript, options).judgments.map((j) => [j.index, j.reward, j.kind]);
+const judged = (transcript: string, options?: StepJudgmentOptions) =>
+  parse(transcript, options).judgments.map((j) => [j.index, j.reward, j.kind]);
 const diagnosed = (transcript: string, options?: StepJudgmentOptions) => parse(transcript, options).diagnostics.map((d) => d.kind);
 
 describe('spoken step judgments', () => {
@@ -21,7 +22,13 @@ describe('spoken step judgments', () => {
     ['The first error is step five.', [[5, -1, 'first_error']]],
     ['the first mistake is in step 2', [[2, -1, 'first_error']]],
     ['first error: step twelve', [[12, -1, 'first_error']]],
-    ['Step number one is fine, step two is a mistake.', [[1, 1, 'step'], [2, -1, 'step']]],
+    [
+      'Step number one is fine, step two is a mistake.',
+      [
+        [1, 1, 'step'],
+        [2, -1, 'step'],
+      ],
+    ],
     ['step three is, um, definitely wrong', [[3, -1, 'step']]],
     ['Step 10 seems to be right', [[10, 1, 'step']]],
   ])('%j judges %j', (transcript, expected) => {
@@ -36,7 +43,10 @@ describe('spoken step judgments', () => {
   });
 
   it('keeps every judgment in the order said, so the last one per step can win', () => {
-    expect(judged('step three is wrong. Actually no, step three is correct.')).toEqual([[3, -1, 'step'], [3, 1, 'step']]);
+    expect(judged('step three is wrong. Actually no, step three is correct.')).toEqual([
+      [3, -1, 'step'],
+      [3, 1, 'step'],
+    ]);
   });
 
   it.each([
@@ -58,7 +68,16 @@ describe('spoken step judgments', () => {
   });
 
   it('nothing else said judges anything', () => {
-    for (const transcript of ['the first mistake three', 'The third step looks odd', 'step three', 'in step three it says wrong things', 'is step three wrong', 'I label this polite', 'step is wrong', 'steps three is wrong']) {
+    for (const transcript of [
+      'the first mistake three',
+      'The third step looks odd',
+      'step three',
+      'in step three it says wrong things',
+      'is step three wrong',
+      'I label this polite',
+      'step is wrong',
+      'steps three is wrong',
+    ]) {
       expect(parse(transcript)).toEqual({ judgments: [], diagnostics: [] });
     }
   });
@@ -71,12 +90,19 @@ describe('spoken step judgments', () => {
 
   it('understands German stems and number words, only when German is active', () => {
     const german = { languages: ['de'] };
-    expect(judged('Schritt drei ist falsch. Schritt zwo ist richtig, Schritt 4 ist neutral.', german)).toEqual([[3, -1, 'step'], [2, 1, 'step'], [4, 0, 'step']]);
+    expect(judged('Schritt drei ist falsch. Schritt zwo ist richtig, Schritt 4 ist neutral.', german)).toEqual([
+      [3, -1, 'step'],
+      [2, 1, 'step'],
+      [4, 0, 'step'],
+    ]);
     expect(judged('Der erste Fehler ist in Schritt fünf', german)).toEqual([[5, -1, 'first_error']]);
     expect(judged('Schritt eins ist in Ordnung', german)).toEqual([[1, 1, 'step']]);
     expect(diagnosed('Schritt drei ist nicht falsch', german)).toEqual(['negated']);
     expect(diagnosed('Ich glaube nicht, dass Schritt drei falsch ist', german)).toEqual([]);
     expect(judged('Schritt drei ist falsch')).toEqual([]);
-    expect(judged('step three is wrong, Schritt vier ist richtig', { languages: ['en', 'de'] })).toEqual([[3, -1, 'step'], [4, 1, 'step']]);
+    expect(judged('step three is wrong, Schritt vier ist richtig', { languages: ['en', 'de'] })).toEqual([
+      [3, -1, 'step'],
+      [4, 1, 'step'],
+    ]);
   });
 });

@@ -30,7 +30,18 @@ describe('the think-aloud corpus', () => {
     expect(byLanguage('en')).toBeGreaterThanOrEqual(100);
     expect(byLanguage('de')).toBeGreaterThanOrEqual(100);
     const kinds = new Set(corpus.map((r) => r.kind));
-    for (const kind of ['commit', 'asr-form', 'descriptive', 'other-subject', 'past-intention', 'conditional', 'question', 'negation', 'repair', 'ambiguous']) {
+    for (const kind of [
+      'commit',
+      'asr-form',
+      'descriptive',
+      'other-subject',
+      'past-intention',
+      'conditional',
+      'question',
+      'negation',
+      'repair',
+      'ambiguous',
+    ]) {
       expect(kinds, kind).toContain(kind);
     }
     const names = new Set(politeness.map((l) => l.name));
@@ -55,7 +66,9 @@ describe('the think-aloud corpus', () => {
         if (outcome === 'false_commit') falseCommits.push(line);
         if (outcome === 'miss') misses.push(row.known_miss ? `${line} (known: ${row.known_miss})` : `${line} (NOT a known miss)`);
       }
-      console.info(`think-aloud corpus (${languages}): ${corpus.length} sentences, ${falseCommits.length} false commits, ${misses.length} misses${misses.map((m) => `\n  miss: ${m}`).join('')}`);
+      console.info(
+        `think-aloud corpus (${languages}): ${corpus.length} sentences, ${falseCommits.length} false commits, ${misses.length} misses${misses.map((m) => `\n  miss: ${m}`).join('')}`,
+      );
       expect(falseCommits).toEqual([]);
       expect(misses.filter((m) => m.endsWith('(NOT a known miss)'))).toEqual([]);
       expect(misses.length).toBe(corpus.filter((r) => r.known_miss).length);

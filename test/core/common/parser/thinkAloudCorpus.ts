@@ -19,7 +19,10 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 export const REPO_ROOT = path.resolve(here, '../../../..');
 
 export function loadCorpus(): CorpusRow[] {
-  return readFileSync(path.join(here, 'fixtures', 'thinkAloudCorpus.jsonl'), 'utf8').trimEnd().split('\n').map((line) => JSON.parse(line) as CorpusRow);
+  return readFileSync(path.join(here, 'fixtures', 'thinkAloudCorpus.jsonl'), 'utf8')
+    .trimEnd()
+    .split('\n')
+    .map((line) => JSON.parse(line) as CorpusRow);
 }
 
 export type Outcome = 'right' | 'false_commit' | 'miss';
@@ -36,13 +39,22 @@ export function judge(committed: readonly string[], expected: readonly string[])
 }
 
 /** The rows of the commit-example table in docs/commit-grammar.md: what was said, and the labels it commits ("nothing", "A, then B"). */
-export function commitGrammarExamples(doc = readFileSync(path.join(REPO_ROOT, 'docs', 'commit-grammar.md'), 'utf8')): Array<[string, string[]]> {
+export function commitGrammarExamples(
+  doc = readFileSync(path.join(REPO_ROOT, 'docs', 'commit-grammar.md'), 'utf8'),
+): Array<[string, string[]]> {
   const start = doc.indexOf('<!-- commit-examples: start -->');
   const end = doc.indexOf('<!-- commit-examples: end -->');
   if (start < 0 || end < start) throw new Error('docs/commit-grammar.md: the commit-examples table markers are missing');
-  const lines = doc.slice(start, end).split('\n').filter((l) => l.startsWith('|')).slice(2);
+  const lines = doc
+    .slice(start, end)
+    .split('\n')
+    .filter((l) => l.startsWith('|'))
+    .slice(2);
   return lines.map((line) => {
-    const [said, commits] = line.split('|').slice(1, -1).map((cell) => cell.trim()) as [string, string];
+    const [said, commits] = line
+      .split('|')
+      .slice(1, -1)
+      .map((cell) => cell.trim()) as [string, string];
     return [said, commits === 'nothing' ? [] : commits.split(', then ')];
   });
 }

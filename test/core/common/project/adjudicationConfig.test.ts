@@ -33,8 +33,17 @@ describe('aloud.yaml adjudication', () => {
   });
 
   it('reads its own causes and settings', () => {
-    const config = parseProjectConfig(`${base}adjudication:\n  threshold: 0.6\n  min_annotators: 3\n  causes: [sarcasm, typo in item]\n  blind_names: true\n  fast_decision_seconds: 1.5\n  accept_unanimous: false\n`);
-    expect(config.adjudication).toEqual({ threshold: 0.6, min_annotators: 3, accept_unanimous: false, causes: ['sarcasm', 'typo in item'], blind_names: true, fast_decision_seconds: 1.5 });
+    const config = parseProjectConfig(
+      `${base}adjudication:\n  threshold: 0.6\n  min_annotators: 3\n  causes: [sarcasm, typo in item]\n  blind_names: true\n  fast_decision_seconds: 1.5\n  accept_unanimous: false\n`,
+    );
+    expect(config.adjudication).toEqual({
+      threshold: 0.6,
+      min_annotators: 3,
+      accept_unanimous: false,
+      causes: ['sarcasm', 'typo in item'],
+      blind_names: true,
+      fast_decision_seconds: 1.5,
+    });
   });
 
   it('names the key and line of each bad setting', () => {
@@ -45,7 +54,12 @@ describe('aloud.yaml adjudication', () => {
       ['adjudication.min_annotators', 9],
     ]);
     expect(problemsOf(`${base}adjudication:\n  causes: [sarcasm, "a, b", Sarcasm]\n`)).toEqual([
-      { file: 'p/aloud.yaml', line: 8, path: 'adjudication.causes[1]', message: 'cause "a, b" contains a comma (causes are given as --cause a,b)' },
+      {
+        file: 'p/aloud.yaml',
+        line: 8,
+        path: 'adjudication.causes[1]',
+        message: 'cause "a, b" contains a comma (causes are given as --cause a,b)',
+      },
       { file: 'p/aloud.yaml', line: 8, path: 'adjudication.causes[2]', message: 'duplicate cause "Sarcasm" (also causes[0])' },
     ]);
   });

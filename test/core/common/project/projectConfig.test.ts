@@ -49,8 +49,12 @@ describe('parseProjectConfig', () => {
     expect(() => parseProjectConfig(`${base}thinkaloud:\n  hesitation:\n    en:\n      hedges: [maybe, "..."]\n`)).toThrow(
       /aloud\.yaml:\d+: thinkaloud\.hesitation\.en\.hedges\[1\]: "\.\.\." has no word to count/,
     );
-    expect(() => parseProjectConfig(`${base}thinkaloud:\n  hesitation:\n    en: {pauses: [um]}\n`)).toThrow(/thinkaloud\.hesitation\.en\.pauses: unknown key/);
-    expect(() => parseProjectConfig(`${base}thinkaloud:\n  hesitation:\n    English: {hedges: [maybe]}\n`)).toThrow(/thinkaloud\.hesitation: must match pattern/);
+    expect(() => parseProjectConfig(`${base}thinkaloud:\n  hesitation:\n    en: {pauses: [um]}\n`)).toThrow(
+      /thinkaloud\.hesitation\.en\.pauses: unknown key/,
+    );
+    expect(() => parseProjectConfig(`${base}thinkaloud:\n  hesitation:\n    English: {hedges: [maybe]}\n`)).toThrow(
+      /thinkaloud\.hesitation: must match pattern/,
+    );
   });
 
   it('keeps given values and defaults only the missing ones', () => {
@@ -63,7 +67,9 @@ describe('parseProjectConfig', () => {
 
   it('rejects an unknown key with its path and line', () => {
     const problems = problemsOf(`${base}thinkaloud:\n  min_pause_ms: 300\n  silence_db: -40\n`);
-    expect(problems).toEqual([{ file: 'p/aloud.yaml', line: 12, path: 'thinkaloud.silence_db', message: 'unknown key (not allowed here)' }]);
+    expect(problems).toEqual([
+      { file: 'p/aloud.yaml', line: 12, path: 'thinkaloud.silence_db', message: 'unknown key (not allowed here)' },
+    ]);
   });
 
   it('rejects a wrong type with its path and line', () => {
@@ -88,13 +94,19 @@ describe('parseProjectConfig', () => {
   });
 
   it('rejects duplicate label names and keys, and a synonym naming another label', () => {
-    expect(problemsOf(base.replace('name: Neutral, key: "3"', 'name: polite, key: "3"'))[0]).toMatchObject({ path: 'schema.labels[2].name', line: 8 });
+    expect(problemsOf(base.replace('name: Neutral, key: "3"', 'name: polite, key: "3"'))[0]).toMatchObject({
+      path: 'schema.labels[2].name',
+      line: 8,
+    });
     expect(problemsOf(base.replace('key: "3"', 'key: "2"'))[0]).toMatchObject({ path: 'schema.labels[2].key' });
     expect(problemsOf(base.replace('en: [rude]', 'en: [polite]'))[0]).toMatchObject({ path: 'schema.labels[1].synonyms.en', line: 7 });
   });
 
   it('rejects long_pause_ms below min_pause_ms', () => {
-    expect(problemsOf(`${base}thinkaloud:\n  min_pause_ms: 500\n  long_pause_ms: 400\n`)[0]).toMatchObject({ path: 'thinkaloud.long_pause_ms', line: 12 });
+    expect(problemsOf(`${base}thinkaloud:\n  min_pause_ms: 500\n  long_pause_ms: 400\n`)[0]).toMatchObject({
+      path: 'thinkaloud.long_pause_ms',
+      line: 12,
+    });
   });
 });
 
@@ -110,7 +122,9 @@ describe('thinkaloud.stems', () => {
 describe('rules that keep labelling possible', () => {
   it('rejects a language without commit phrases, unless stems are given for it', () => {
     expect(problemsOf(`${base}thinkaloud:\n  languages: [en, fr]\n`)[0]).toMatchObject({ path: 'thinkaloud.languages[1]', line: 11 });
-    expect(parseProjectConfig(`${base}thinkaloud:\n  languages: [fr]\n  stems: {fr: ["je choisis"]}\n`).thinkaloud.languages).toEqual(['fr']);
+    expect(parseProjectConfig(`${base}thinkaloud:\n  languages: [fr]\n  stems: {fr: ["je choisis"]}\n`).thinkaloud.languages).toEqual([
+      'fr',
+    ]);
   });
 
   it('rejects a blank label key and the record shortcut', () => {

@@ -2,7 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { createMentionFinder, labelsInOrder } from '../../../../core/common/reasoning/labelMentions';
 import type { LabelSchemaContext } from '../../../../core/common/reasoning/modelLabel';
 import { reasoningFeatures } from '../../../../core/common/reasoning/reasoningFeatures';
-import { firstErrorClaim, lastJudgmentPerStep, stepRewards, type StepJudgmentRecord } from '../../../../core/common/reasoning/stepJudgments';
+import {
+  firstErrorClaim,
+  lastJudgmentPerStep,
+  stepRewards,
+  type StepJudgmentRecord,
+} from '../../../../core/common/reasoning/stepJudgments';
 
 const schema: LabelSchemaContext = {
   labels: [
@@ -16,7 +21,14 @@ const schema: LabelSchemaContext = {
 const mentions = createMentionFinder(schema);
 
 const judgment = (index: number, reward: StepJudgmentRecord['reward'], extra: Partial<StepJudgmentRecord> = {}): StepJudgmentRecord => ({
-  index, reward, source: 'key', kind: 'step', at: '2026-12-01T10:00:00.000Z', audio_ms: null, quote: null, ...extra,
+  index,
+  reward,
+  source: 'key',
+  kind: 'step',
+  at: '2026-12-01T10:00:00.000Z',
+  audio_ms: null,
+  quote: null,
+  ...extra,
 });
 
 describe('label mentions', () => {
@@ -44,13 +56,21 @@ describe('label mentions', () => {
 describe('step judgments: last per step wins', () => {
   it('keeps the last judgment of each step; a null reward withdraws it', () => {
     const judgments = [judgment(3, -1), judgment(1, 1), judgment(3, 1, { source: 'voice' }), judgment(2, 0), judgment(2, null)];
-    expect([...lastJudgmentPerStep(judgments).entries()].map(([i, j]) => [i, j.reward, j.source])).toEqual([[1, 1, 'key'], [3, 1, 'voice']]);
+    expect([...lastJudgmentPerStep(judgments).entries()].map(([i, j]) => [i, j.reward, j.source])).toEqual([
+      [1, 1, 'key'],
+      [3, 1, 'voice'],
+    ]);
   });
 
   it('reads per-step rewards, null where unjudged', () => {
     expect(stepRewards([judgment(2, -1), judgment(4, 0)], 4)).toEqual({
       mode: 'per_step',
-      steps: [{ index: 1, reward: null }, { index: 2, reward: -1 }, { index: 3, reward: null }, { index: 4, reward: 0 }],
+      steps: [
+        { index: 1, reward: null },
+        { index: 2, reward: -1 },
+        { index: 3, reward: null },
+        { index: 4, reward: 0 },
+      ],
     });
   });
 
@@ -59,7 +79,12 @@ describe('step judgments: last per step wins', () => {
     expect(firstErrorClaim(judgments)).toBe(3);
     expect(stepRewards(judgments, 4)).toEqual({
       mode: 'first_error',
-      steps: [{ index: 1, reward: 0 }, { index: 2, reward: 1 }, { index: 3, reward: -1 }, { index: 4, reward: null }],
+      steps: [
+        { index: 1, reward: 0 },
+        { index: 2, reward: 1 },
+        { index: 3, reward: -1 },
+        { index: 4, reward: null },
+      ],
     });
     // re-judging the named step withdraws the first-error claim
     expect(stepRewards([...judgments, judgment(3, 1)], 4).mode).toBe('per_step');
@@ -98,7 +123,12 @@ describe('reasoning features on hand-made cases', () => {
       step_judgments: [judgment(1, 1), judgment(2, 1), judgment(3, 0)],
     });
     // "not rude" is a negated mention of another label: no contradiction
-    expect(features).toMatchObject({ first_contradicting_step: null, first_wrong_step: null, right_for_wrong_reason: false, finals_agree: true });
+    expect(features).toMatchObject({
+      first_contradicting_step: null,
+      first_wrong_step: null,
+      right_for_wrong_reason: false,
+      finals_agree: true,
+    });
   });
 
   it('a negated mention of the human final contradicts it; differing finals decide nothing about reasons', () => {
@@ -113,9 +143,26 @@ describe('reasoning features on hand-made cases', () => {
   });
 
   it('without a human final, or without any judged step, the dependent features are null', () => {
-    const noHuman = reasoningFeatures({ human_mentions: [], model_mentions: steps('Rude.'), human_final: null, model_final: 'Impolite', step_judgments: [judgment(1, -1)] });
-    expect(noHuman).toMatchObject({ finals_agree: null, first_contradicting_step: null, first_wrong_step: 1, right_for_wrong_reason: null });
-    const unjudged = reasoningFeatures({ human_mentions: [], model_mentions: steps('Polite.'), human_final: 'Polite', model_final: 'Polite', step_judgments: [judgment(1, -1), judgment(1, null)] });
+    const noHuman = reasoningFeatures({
+      human_mentions: [],
+      model_mentions: steps('Rude.'),
+      human_final: null,
+      model_final: 'Impolite',
+      step_judgments: [judgment(1, -1)],
+    });
+    expect(noHuman).toMatchObject({
+      finals_agree: null,
+      first_contradicting_step: null,
+      first_wrong_step: 1,
+      right_for_wrong_reason: null,
+    });
+    const unjudged = reasoningFeatures({
+      human_mentions: [],
+      model_mentions: steps('Polite.'),
+      human_final: 'Polite',
+      model_final: 'Polite',
+      step_judgments: [judgment(1, -1), judgment(1, null)],
+    });
     expect(unjudged).toMatchObject({ finals_agree: true, first_wrong_step: null, right_for_wrong_reason: null });
   });
 });

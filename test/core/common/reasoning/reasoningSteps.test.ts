@@ -15,7 +15,7 @@ describe('splitReasoning (auto: numbered lines, then blank lines, then sentences
     expect(splitReasoning(text)).toEqual({ split: 'numbered', steps: ['Step 1: greet.', '**Step 2** thank.', 'Schritt 3 - verdict.'] });
   });
 
-  it('does not take a list that skips a number, or starts after a preamble, as numbered (step k must be the model\'s k)', () => {
+  it("does not take a list that skips a number, or starts after a preamble, as numbered (step k must be the model's k)", () => {
     expect(splitReasoning('1. a\n3. b\n\n4. c').split).toBe('paragraphs');
     expect(splitReasoning('Let me think.\n1. a\n2. b').split).toBe('sentences');
   });
@@ -50,7 +50,10 @@ describe('splitReasoning (auto: numbered lines, then blank lines, then sentences
     expect(splitReasoning(text, 'paragraphs').steps).toEqual(['Intro.\n1. a. b.\n2. c', 'd']);
     expect(splitReasoning('A b. C d.', 'sentences').steps).toEqual(['A b.', 'C d.']);
     expect(splitReasoning(text, 'none')).toEqual({ split: 'none', steps: [text.trim()] });
-    expect(splitReasoning('no numbers here. none at all.', 'numbered')).toEqual({ split: 'none', steps: ['no numbers here. none at all.'] });
+    expect(splitReasoning('no numbers here. none at all.', 'numbered')).toEqual({
+      split: 'none',
+      steps: ['no numbers here. none at all.'],
+    });
   });
 
   it('handles CRLF line ends like LF', () => {
@@ -60,7 +63,11 @@ describe('splitReasoning (auto: numbered lines, then blank lines, then sentences
 
 describe('itemModelReasoning', () => {
   it('uses given steps as given, splits a text by the configured rule, and is null without reasoning', () => {
-    expect(itemModelReasoning({ model_steps: ['a. b.', 'c'], model_label: 'Polite' }, 'sentences')).toEqual({ label: 'Polite', steps: ['a. b.', 'c'], split: 'given' });
+    expect(itemModelReasoning({ model_steps: ['a. b.', 'c'], model_label: 'Polite' }, 'sentences')).toEqual({
+      label: 'Polite',
+      steps: ['a. b.', 'c'],
+      split: 'given',
+    });
     expect(itemModelReasoning({ model_reasoning: 'A. B.' }, 'none')).toEqual({ label: null, steps: ['A. B.'], split: 'none' });
     expect(itemModelReasoning({ model_label: 'Rude' })).toEqual({ label: 'Rude', steps: [], split: 'given' });
     expect(itemModelReasoning({})).toBeNull();

@@ -1,10 +1,28 @@
 import { describe, expect, it } from 'vitest';
 import type { RoomEvent, RoomEventData, RoomEventType } from '../../../../core/common/rooms/roomEvents';
-import { applyRoomEvent, decideChat, decideJoin, decideReveal, decideVote, foldRoom, RoomLogError, type RoomState } from '../../../../core/common/rooms/roomFold';
+import {
+  applyRoomEvent,
+  decideChat,
+  decideJoin,
+  decideReveal,
+  decideVote,
+  foldRoom,
+  RoomLogError,
+  type RoomState,
+} from '../../../../core/common/rooms/roomFold';
 import { roomLabelRecords, roomView } from '../../../../core/common/rooms/roomViews';
 
 const opened: RoomEventData['room_opened'] = {
-  code: 'K7QX3M', project: 'p', mode: 'items', items: [{ id: 'a', text: 'A' }, { id: 'b', text: 'B' }], labels: ['x', 'y', 'z'], level: 'nominal', max_members: 3,
+  code: 'K7QX3M',
+  project: 'p',
+  mode: 'items',
+  items: [
+    { id: 'a', text: 'A' },
+    { id: 'b', text: 'B' },
+  ],
+  labels: ['x', 'y', 'z'],
+  level: 'nominal',
+  max_members: 3,
 };
 
 /** A room driven through its rules, as the host does: decide, then apply the logged event. */
@@ -15,7 +33,9 @@ function room() {
     state = applyRoomEvent(state, { v: 1, seq: state.seq + 1, ts: 't', type, data } as RoomEvent);
   };
   return {
-    get state() { return state; },
+    get state() {
+      return state;
+    },
     join: (name: string, id: string) => log('member_joined', decideJoin(state, name, id, `h-${id}`)),
     vote: (id: string, item: string, label: string) => log('vote_cast', decideVote(state, id, item, label)),
     reveal: (item: string) => log('item_revealed', decideReveal(state, item)),
@@ -58,7 +78,17 @@ describe('room rules', () => {
     r.vote('m1', 'a', 'x');
     r.vote('m2', 'a', 'y');
     r.vote('m2', 'a', 'x');
-    const m = { revealed_items: 0, alpha_blind: null, alpha_current: null, ci95_blind: null, ci95_current: null, pairable_units: 0, undefined_reason_blind: null, undefined_reason_current: null, conformity: [] };
+    const m = {
+      revealed_items: 0,
+      alpha_blind: null,
+      alpha_current: null,
+      ci95_blind: null,
+      ci95_current: null,
+      pairable_units: 0,
+      undefined_reason_blind: null,
+      undefined_reason_current: null,
+      conformity: [],
+    };
     const before = roomView(r.state, { role: 'member', member_id: 'm1' }, m);
     expect(before.items[0]).toEqual({ item_id: 'a', text: 'A', revealed: false, voted: ['ana', 'ben'], my_vote: 'x' });
     r.reveal('a');

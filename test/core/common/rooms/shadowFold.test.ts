@@ -40,7 +40,13 @@ function room(expert: string | null = 'ana') {
   const write = (entries: readonly ShadowEntry[]): ShadowEvent[] =>
     entries.map((entry) => {
       seq++;
-      const event = { v: SHADOW_EVENT_VERSIONS[entry.type], seq, ts: new Date(clock()).toISOString(), type: entry.type, data: entry.data } as ShadowEvent;
+      const event = {
+        v: SHADOW_EVENT_VERSIONS[entry.type],
+        seq,
+        ts: new Date(clock()).toISOString(),
+        type: entry.type,
+        data: entry.data,
+      } as ShadowEvent;
       state = applyShadowEvent(state, event);
       events.push(event);
       return event;
@@ -53,16 +59,39 @@ function room(expert: string | null = 'ana') {
     write([{ type: 'trainee_joined', data: decideTraineeJoin(s(), name, id, 'f'.repeat(64)) }]);
     return id;
   };
-  const practise = (id: string, itemId: string, label: string | null) => write([{ type: 'practice_vote', data: decidePractice(s(), id, itemId, label, clock() + 1000) }]);
+  const practise = (id: string, itemId: string, label: string | null) =>
+    write([{ type: 'practice_vote', data: decidePractice(s(), id, itemId, label, clock() + 1000) }]);
   const show = (itemId: string, extra: Partial<Extract<ShadowFeed, { kind: 'item' }>> = {}) =>
-    feed({ kind: 'item', item_id: itemId, prior: null, utterances: [], commitments: [], diagnostics: [], selection: null, reasoning: null, recording: false, completed: false, ...extra });
+    feed({
+      kind: 'item',
+      item_id: itemId,
+      prior: null,
+      utterances: [],
+      commitments: [],
+      diagnostics: [],
+      selection: null,
+      reasoning: null,
+      recording: false,
+      completed: false,
+      ...extra,
+    });
   const label = (itemId: string, labelName: string, blind: string, source: 'voice' | 'key' = 'voice') =>
-    feed({ kind: 'label', item_id: itemId, label: labelName, source, quote: source === 'voice' ? `I label this ${labelName.toLowerCase()}` : null, audio_ms: 1200, blind_label: blind, final_label: labelName });
+    feed({
+      kind: 'label',
+      item_id: itemId,
+      label: labelName,
+      source,
+      quote: source === 'voice' ? `I label this ${labelName.toLowerCase()}` : null,
+      audio_ms: 1200,
+      blind_label: blind,
+      final_label: labelName,
+    });
   const view = (viewer: ShadowViewer) => shadowView(s(), viewer, shadowMetrics(s(), 200), ['um']);
   return { s, events, write, feed, join, practise, show, label, view };
 }
 
-const text = (pieces: readonly ShadowPiece[] | null | undefined) => (pieces ?? []).map((p) => (p.kind === 'hidden' ? '▮' : p.text)).join('');
+const text = (pieces: readonly ShadowPiece[] | null | undefined) =>
+  (pieces ?? []).map((p) => (p.kind === 'hidden' ? '▮' : p.text)).join('');
 
 describe('shadow room rules (pure)', () => {
   it("shows what the expert's feed says, on the item she is on; another annotator's feed is refused", () => {
@@ -77,11 +106,35 @@ describe('shadow room rules (pure)', () => {
     expect(r.events.slice(-3).map((e) => e.type)).toEqual(['item_shown', 'text_selected', 'recording']);
     expect(r.s().items.get('i2')).toMatchObject({ text: 'Whatever.', context: 'Can you help me?', recording: true });
     // the same item again shows nothing new; a selection that changes nothing logs nothing
-    expect(decideFeed(r.s(), { kind: 'item', item_id: 'i2', prior: null, utterances: [], commitments: [], diagnostics: [], selection: null, reasoning: null, recording: true, completed: false }, context)).toEqual([]);
+    expect(
+      decideFeed(
+        r.s(),
+        {
+          kind: 'item',
+          item_id: 'i2',
+          prior: null,
+          utterances: [],
+          commitments: [],
+          diagnostics: [],
+          selection: null,
+          reasoning: null,
+          recording: true,
+          completed: false,
+        },
+        context,
+      ),
+    ).toEqual([]);
     expect(decideFeed(r.s(), { kind: 'selection', item_id: 'i2', span: { start: 0, end: 8, quote: 'Whatever' } }, context)).toEqual([]);
     r.feed({ kind: 'partial', item_id: 'i2', utterance: 0, text: ' Hmm, rude. I label this impolite' });
     expect(r.s().items.get('i2')!.partial!.hidden).toEqual([{ start: 12, end: 33 }]);
-    r.feed({ kind: 'utterance', item_id: 'i2', utterance: 0, segments: [{ t0_ms: 0, t1_ms: 900, text: ' Hmm, rude.' }], commitments: [], diagnostics: [] });
+    r.feed({
+      kind: 'utterance',
+      item_id: 'i2',
+      utterance: 0,
+      segments: [{ t0_ms: 0, t1_ms: 900, text: ' Hmm, rude.' }],
+      commitments: [],
+      diagnostics: [],
+    });
     expect(r.s().items.get('i2')!.partial).toBeNull();
     // opening another item ends live view of the one before
     r.show('i1');
@@ -90,7 +143,14 @@ describe('shadow room rules (pure)', () => {
       ['item_shown', { item_id: 'i1', text: 'Thanks a lot, that helps!', context: null, prior: null }],
     ]);
     // a final landing on the item she left is logged to it; a partial of it is not shown
-    r.feed({ kind: 'utterance', item_id: 'i2', utterance: 1, segments: [{ t0_ms: 900, t1_ms: 1500, text: ' Really.' }], commitments: [], diagnostics: [] });
+    r.feed({
+      kind: 'utterance',
+      item_id: 'i2',
+      utterance: 1,
+      segments: [{ t0_ms: 900, t1_ms: 1500, text: ' Really.' }],
+      commitments: [],
+      diagnostics: [],
+    });
     expect(r.s().items.get('i2')!.utterances.size).toBe(2);
     expect(decideFeed(r.s(), { kind: 'partial', item_id: 'i2', utterance: 2, text: 'x' }, context)).toEqual([]);
   });
@@ -102,7 +162,14 @@ describe('shadow room rules (pure)', () => {
     const cy = r.join('cy');
     r.show('i1');
     r.feed({ kind: 'partial', item_id: 'i1', utterance: 0, text: ' Nice. I label this polite' });
-    r.feed({ kind: 'utterance', item_id: 'i1', utterance: 0, segments: [{ t0_ms: 0, t1_ms: 1800, text: ' Um, nice. I label this polite.' }], commitments: [{ start: 11, end: 30, label: 'Polite' }], diagnostics: [] });
+    r.feed({
+      kind: 'utterance',
+      item_id: 'i1',
+      utterance: 0,
+      segments: [{ t0_ms: 0, t1_ms: 1800, text: ' Um, nice. I label this polite.' }],
+      commitments: [{ start: 11, end: 30, label: 'Polite' }],
+      diagnostics: [],
+    });
     r.label('i1', 'Polite', 'Polite');
     const before = r.view({ role: 'trainee', member_id: ben });
     expect(before.current!.expert).toEqual({ shown: false, has_labelled: true });
@@ -117,7 +184,12 @@ describe('shadow room rules (pure)', () => {
     r.practise(ben, 'i1', 'Impolite');
     expect(() => decidePractice(r.s(), ben, 'i1', 'Polite', Date.now())).toThrow(/is given; it is final/);
     const after = r.view({ role: 'trainee', member_id: ben });
-    expect(after.current!.expert).toMatchObject({ shown: true, blind_label: 'Polite', final_label: 'Polite', acts: [{ label: 'Polite', source: 'voice', quote: 'I label this polite' }] });
+    expect(after.current!.expert).toMatchObject({
+      shown: true,
+      blind_label: 'Polite',
+      final_label: 'Polite',
+      acts: [{ label: 'Polite', source: 'voice', quote: 'I label this polite' }],
+    });
     expect(text(after.current!.transcript)).toBe(' Um, nice. I label this polite.');
     // shown at 10:00:05, answered at 10:00:09
     expect(after.current!.practice.mine).toEqual({ label: 'Impolite', ms: 4000 });
@@ -167,7 +239,15 @@ describe('shadow room rules (pure)', () => {
     expect(benRow.ci95_final).toEqual([1, 1]);
     const cyRow = m.trainees.find((t) => t.name === 'cy')!;
     expect(cyRow).toMatchObject({ answered: 2, skipped: 1, agree_final: 0, agree_blind: 1 });
-    expect(m.per_item.find((p) => p.item_id === 'i2')).toEqual({ item_id: 'i2', expert_blind: 'Neutral', expert_final: 'Impolite', answers: { ben: 'Impolite', cy: 'Neutral' }, answered: 2, agree: 1, diverged: 1 });
+    expect(m.per_item.find((p) => p.item_id === 'i2')).toEqual({
+      item_id: 'i2',
+      expert_blind: 'Neutral',
+      expert_final: 'Impolite',
+      answers: { ben: 'Impolite', cy: 'Neutral' },
+      answered: 2,
+      agree: 1,
+      diverged: 1,
+    });
     expect(m.diverged_most.map((d) => [d.item_id, d.share])).toEqual([
       ['i1', 0.5],
       ['i2', 0.5],
@@ -183,7 +263,11 @@ describe('shadow room rules (pure)', () => {
     r.feed({ kind: 'expert', annotator: 'ana', via: 'ingest' });
     const ben = r.join('ben');
     const cy = r.join('cy');
-    for (const [item, label] of [['i1', 'Polite'], ['i2', 'Impolite'], ['i3', 'Neutral']] as const) {
+    for (const [item, label] of [
+      ['i1', 'Polite'],
+      ['i2', 'Impolite'],
+      ['i3', 'Neutral'],
+    ] as const) {
       r.show(item);
       r.practise(ben, item, label);
       r.label(item, label, label, 'key');
@@ -198,8 +282,10 @@ describe('shadow room rules (pure)', () => {
       const after = foldShadowRoom(r.events.slice(0, k));
       const event = r.events[k - 1]!;
       // the cache keyed by the version never goes stale
-      if (after.metrics_version === before.metrics_version) expect(shadowMetrics(after, 50), `${event.seq} ${event.type}`).toEqual(shadowMetrics(before, 50));
-      if (event.type === 'label_act' || event.type === 'practice_vote') expect(after.metrics_version, `${event.seq} ${event.type}`).toBe(before.metrics_version);
+      if (after.metrics_version === before.metrics_version)
+        expect(shadowMetrics(after, 50), `${event.seq} ${event.type}`).toEqual(shadowMetrics(before, 50));
+      if (event.type === 'label_act' || event.type === 'practice_vote')
+        expect(after.metrics_version, `${event.seq} ${event.type}`).toBe(before.metrics_version);
       before = after;
     }
   });
@@ -231,7 +317,7 @@ describe('shadow room rules (pure)', () => {
     expect(decidePause(r.s(), 'i1', { start_ms: 0, ms: 300, ended: false })).toEqual([]);
   });
 
-  it("a lost feed ends live view; a pause is shown on the item on view and told again while it goes on", () => {
+  it('a lost feed ends live view; a pause is shown on the item on view and told again while it goes on', () => {
     const r = room(null);
     r.feed({ kind: 'expert', annotator: 'ana', via: 'ingest' });
     expect(r.s().expert).toBe('ana');
@@ -278,19 +364,53 @@ describe('shadow room rules (pure)', () => {
       { kind: 'recording', item_id: 'i1', on: false },
       { kind: 'partial', item_id: 'i1', utterance: 2, text: ' so' },
       { kind: 'utterance', item_id: 'i1', utterance: 2, segments: [], commitments: [], diagnostics: [] },
-      { kind: 'label', item_id: 'i1', label: 'Polite', source: 'click', quote: null, audio_ms: null, blind_label: 'Neutral', final_label: 'Polite' },
+      {
+        kind: 'label',
+        item_id: 'i1',
+        label: 'Polite',
+        source: 'click',
+        quote: null,
+        audio_ms: null,
+        blind_label: 'Neutral',
+        final_label: 'Polite',
+      },
       { kind: 'selection', item_id: 'i1', span: { start: 0, end: 6, quote: 'Thanks' } },
       { kind: 'reasoning', item_id: 'i1', steps: ['x'], model_label: 'Polite' },
       { kind: 'completed', item_id: 'i1' },
       { kind: 'left' },
     ];
     for (const record of records) expect(checkShadowFeed(JSON.parse(JSON.stringify(record)), pcm), record.kind).toEqual(record);
-    expect(checkShadowFeed({ kind: 'partial', item_id: 'i1', utterance: 0, text: 'hi' }, pcm)).toEqual({ kind: 'partial', item_id: 'i1', utterance: 0, text: 'hi' });
-    expect(() => checkShadowFeed({ kind: 'partial', item_id: 'i1', utterance: -1, text: 'hi' }, pcm)).toThrow(/utterance must be a whole number/);
-    expect(() => checkShadowFeed({ kind: 'label', item_id: 'i1', label: 'Polite', source: 'trainee', quote: null, audio_ms: null, blind_label: 'Polite', final_label: 'Polite' }, pcm)).toThrow(/source must be one of/);
+    expect(checkShadowFeed({ kind: 'partial', item_id: 'i1', utterance: 0, text: 'hi' }, pcm)).toEqual({
+      kind: 'partial',
+      item_id: 'i1',
+      utterance: 0,
+      text: 'hi',
+    });
+    expect(() => checkShadowFeed({ kind: 'partial', item_id: 'i1', utterance: -1, text: 'hi' }, pcm)).toThrow(
+      /utterance must be a whole number/,
+    );
+    expect(() =>
+      checkShadowFeed(
+        {
+          kind: 'label',
+          item_id: 'i1',
+          label: 'Polite',
+          source: 'trainee',
+          quote: null,
+          audio_ms: null,
+          blind_label: 'Polite',
+          final_label: 'Polite',
+        },
+        pcm,
+      ),
+    ).toThrow(/source must be one of/);
     expect(() => checkShadowFeed({ kind: 'write_label' }, pcm)).toThrow(/kind "write_label" is not a feed record/);
     expect(() => checkShadowFeed([], pcm)).toThrow(/must be a JSON object/);
-    expect(checkShadowFeed({ kind: 'selection', item_id: 'i1', span: null }, pcm)).toEqual({ kind: 'selection', item_id: 'i1', span: null });
+    expect(checkShadowFeed({ kind: 'selection', item_id: 'i1', span: null }, pcm)).toEqual({
+      kind: 'selection',
+      item_id: 'i1',
+      span: null,
+    });
   });
 });
 
@@ -308,13 +428,25 @@ describe('live pauses', () => {
   }
 
   it('ends exactly the pauses the energy signals count, telling each as it goes on', () => {
-    const pcm = audio([[false, 400], [true, 600], [false, 2500], [true, 400], [false, 200], [true, 300], [false, 700], [true, 200], [false, 900]]);
+    const pcm = audio([
+      [false, 400],
+      [true, 600],
+      [false, 2500],
+      [true, 400],
+      [false, 200],
+      [true, 300],
+      [false, 700],
+      [true, 200],
+      [false, 900],
+    ]);
     const watch = new LivePauseWatch({ sampleRate: 16000, silenceThresholdDbfs: -40, minPauseMs: 300 }, 16000);
     const told = [];
     for (let i = 0; i < pcm.length; i += 800) told.push(...watch.push(pcm.subarray(i, i + 800)));
     const ended = told.filter((p) => p.ended);
     // on the item's audio: this recording began at 1 s
-    expect(ended.map((p) => ({ t0_ms: p.start_ms - 1000, t1_ms: p.start_ms - 1000 + p.ms }))).toEqual(energyPauseSpans(pcm, 16000, options));
+    expect(ended.map((p) => ({ t0_ms: p.start_ms - 1000, t1_ms: p.start_ms - 1000 + p.ms }))).toEqual(
+      energyPauseSpans(pcm, 16000, options),
+    );
     expect(ended.length).toBe(computeAudioSignals(pcm, 16000, options).pauses.count);
     // the 2.5 s pause was told at 300 ms, 1300 ms and 2300 ms, then with its length
     expect(told.filter((p) => p.start_ms === 2000).map((p) => [p.ms, p.ended])).toEqual([

@@ -11,8 +11,16 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.resolve(here, '../../../..');
 const LOGS: Array<[string, string, string]> = [
   ['a v1 log', path.join(here, 'fixtures/session-v1.jsonl'), path.join(repo, 'demo-project/aloud.yaml')],
-  ['a v2 log with a correction and a change after completion', path.join(here, 'fixtures/session-v2.jsonl'), path.join(repo, 'demo-project/aloud.yaml')],
-  ['a session recorded by the first parser (voice acts, recordings, signals)', path.join(repo, 'test/core/node/session/fixtures/parser-v1-session/sessions/ana/events.jsonl'), path.join(repo, 'test/core/node/session/fixtures/parser-v1-session/aloud.yaml')],
+  [
+    'a v2 log with a correction and a change after completion',
+    path.join(here, 'fixtures/session-v2.jsonl'),
+    path.join(repo, 'demo-project/aloud.yaml'),
+  ],
+  [
+    'a session recorded by the first parser (voice acts, recordings, signals)',
+    path.join(repo, 'test/core/node/session/fixtures/parser-v1-session/sessions/ana/events.jsonl'),
+    path.join(repo, 'test/core/node/session/fixtures/parser-v1-session/aloud.yaml'),
+  ],
 ];
 
 describe("an item's line in the list, read from the fold, is the line of its derived state", () => {

@@ -7,7 +7,12 @@ import { parserInputsText } from '../../../../core/common/analysis/parserInputs'
 import { parseProjectConfig } from '../../../../core/common/project/projectConfig';
 import { PARSER_VERSION } from '../../../../core/common/parser/parserVersion';
 import { foldSession, SessionFold } from '../../../../core/common/session/sessionFold';
-import { EVENT_VERSIONS, type SessionEvent, type SessionEventData, type SessionEventType } from '../../../../core/common/session/sessionEvents';
+import {
+  EVENT_VERSIONS,
+  type SessionEvent,
+  type SessionEventData,
+  type SessionEventType,
+} from '../../../../core/common/session/sessionEvents';
 import { SessionLogError } from '../../../../core/common/session/sessionLog';
 import type { Segment } from '../../../../core/common/transcript/segment';
 
@@ -15,18 +20,38 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const config = parseProjectConfig(readFileSync(path.join(here, '../../../../demo-project/aloud.yaml'), 'utf8'));
 const sha = (text: string): string => createHash('sha256').update(text).digest('hex');
 const model = { name: 'tiny.en', sha256: 'abc', whisper_cpp: null, vad: null };
-const silence = { silent_chunks: 1, total_chunks: 2, pauses: { count: 0, total_ms: 0, longest_ms: 0, long_count: 0 }, time_to_first_speech_ms: 120 };
+const silence = {
+  silent_chunks: 1,
+  total_chunks: 2,
+  pauses: { count: 0, total_ms: 0, longest_ms: 0, long_count: 0 },
+  time_to_first_speech_ms: 120,
+};
 
 /** Builds a log: each call adds the next event with seq and a ts one second later. */
 function logBuilder() {
   const events: SessionEvent[] = [];
   const add = <T extends SessionEventType>(type: T, data: SessionEventData[T]): SessionEvent => {
     const seq = events.length + 1;
-    const event = { v: EVENT_VERSIONS[type], seq, ts: new Date(Date.UTC(2024, 4, 1, 10, 0, seq)).toISOString(), type, data } as SessionEvent;
+    const event = {
+      v: EVENT_VERSIONS[type],
+      seq,
+      ts: new Date(Date.UTC(2024, 4, 1, 10, 0, seq)).toISOString(),
+      type,
+      data,
+    } as SessionEvent;
     events.push(event);
     return event;
   };
-  add('session_started', { annotator: 'ana', project_name: 'politeness-demo', sample_rate: 16000, config_sha256: CONFIG_A, parser_version: PARSER_VERSION, parser_inputs_sha256: null, kind: 'annotator', room: null });
+  add('session_started', {
+    annotator: 'ana',
+    project_name: 'politeness-demo',
+    sample_rate: 16000,
+    config_sha256: CONFIG_A,
+    parser_version: PARSER_VERSION,
+    parser_inputs_sha256: null,
+    kind: 'annotator',
+    room: null,
+  });
   return { events, add };
 }
 
@@ -35,12 +60,40 @@ const CONFIG_B = 'b'.repeat(64);
 
 /** A click or key act. */
 function manual(item_id: string, label: string, source: 'click' | 'key' | 'correction'): SessionEventData['label_committed'] {
-  return { item_id, label, source, quote: null, start: null, end: null, stem: null, audio_ms: null, utterance: null, parser_version: null, reviewer: null };
+  return {
+    item_id,
+    label,
+    source,
+    quote: null,
+    start: null,
+    end: null,
+    stem: null,
+    audio_ms: null,
+    utterance: null,
+    parser_version: null,
+    reviewer: null,
+  };
 }
 
 /** A voice act as the service logs it when a transcription lands. */
-function voice(item_id: string, label: string, at: { quote: string; start: number; audio_ms: number | null; utterance: number }): SessionEventData['label_committed'] {
-  return { item_id, label, source: 'voice', quote: at.quote, start: at.start, end: at.start + at.quote.length, stem: 'i label this', audio_ms: at.audio_ms, utterance: at.utterance, parser_version: PARSER_VERSION, reviewer: null };
+function voice(
+  item_id: string,
+  label: string,
+  at: { quote: string; start: number; audio_ms: number | null; utterance: number },
+): SessionEventData['label_committed'] {
+  return {
+    item_id,
+    label,
+    source: 'voice',
+    quote: at.quote,
+    start: at.start,
+    end: at.start + at.quote.length,
+    stem: 'i label this',
+    audio_ms: at.audio_ms,
+    utterance: at.utterance,
+    parser_version: PARSER_VERSION,
+    reviewer: null,
+  };
 }
 
 const opened = (item_id: string): SessionEventData['item_opened'] => ({ item_id, text_sha256: null });
@@ -70,15 +123,32 @@ describe('foldSession', () => {
     let item = foldSession(deepFreeze(events.slice()), config).items[0]!;
     expect(item.transcript).toBe(' Hmm, um, nice. I label this polite.');
     expect(item.segments.map((s) => s.t0_ms)).toEqual([0, 1000, 2000]);
-    expect(item.segment_refs).toEqual([{ utterance: 0, segment: 0 }, { utterance: 0, segment: 1 }, { utterance: 1, segment: 0 }]);
+    expect(item.segment_refs).toEqual([
+      { utterance: 0, segment: 0 },
+      { utterance: 0, segment: 1 },
+      { utterance: 1, segment: 0 },
+    ]);
     // the transcript holds a commit phrase, but no voice act was logged: no label
     expect(item.commitments).toEqual([]);
     expect(item.final_label).toBeNull();
     add('label_committed', voice('demo-01', 'Polite', { quote: 'I label this polite', start: 16, audio_ms: 2800, utterance: 1 }));
     item = foldSession(events, config).items[0]!;
-    expect(item.commitments).toEqual([{ label: 'Polite', quote: 'I label this polite', start: 16, end: 35, t_ms: 2800, stem: 'i label this' }]);
-    expect(item).toMatchObject({ final_label: 'Polite', label_source: 'voice', blind_label: 'Polite', model, parser_version: PARSER_VERSION });
-    expect(item.signals).toMatchObject({ commitment_count: 1, filler_count: 2, fillers_by_term: { um: 1, hmm: 1 }, time_to_first_commit_ms: 2800 });
+    expect(item.commitments).toEqual([
+      { label: 'Polite', quote: 'I label this polite', start: 16, end: 35, t_ms: 2800, stem: 'i label this' },
+    ]);
+    expect(item).toMatchObject({
+      final_label: 'Polite',
+      label_source: 'voice',
+      blind_label: 'Polite',
+      model,
+      parser_version: PARSER_VERSION,
+    });
+    expect(item.signals).toMatchObject({
+      commitment_count: 1,
+      filler_count: 2,
+      fillers_by_term: { um: 1, hmm: 1 },
+      time_to_first_commit_ms: 2800,
+    });
   });
 
   it('places a late voice result where it was said: a click after the phrase wins even when the transcript lands later', () => {
@@ -115,7 +185,7 @@ describe('foldSession', () => {
     expect(item).toMatchObject({ final_label: 'Neutral', label_source: 'voice', blind_label: 'Impolite' });
   });
 
-  it('audio said in a later recording of the item maps through that recording\'s start and offset', () => {
+  it("audio said in a later recording of the item maps through that recording's start and offset", () => {
     const { events, add } = logBuilder();
     add('item_opened', opened('a'));
     add('recording_started', { item_id: 'a', audio_path: 'sessions/ana/audio/a.wav', offset_samples: 0, device: null }); // 10:00:03
@@ -137,58 +207,122 @@ describe('foldSession', () => {
     add('item_opened', opened('a'));
     add('utterance_transcribed', utterance('a', 0, [seg(0, 1000, ' I label this polite.')]));
     add('label_committed', voice('a', 'Polite', { quote: 'I label this polite', start: 1, audio_ms: 1000, utterance: 0 }));
-    const renamed = { ...config, schema: { ...config.schema, labels: config.schema.labels.map((l) => (l.name === 'Polite' ? { ...l, name: 'Courteous' } : l)) } };
+    const renamed = {
+      ...config,
+      schema: { ...config.schema, labels: config.schema.labels.map((l) => (l.name === 'Polite' ? { ...l, name: 'Courteous' } : l)) },
+    };
     const same = foldSession(events, config, 'events.jsonl', { configSha256: CONFIG_A });
     expect(same).toMatchObject({ config_changed: false, config_sha256: CONFIG_A });
     const changed = foldSession(events, renamed, 'events.jsonl', { configSha256: CONFIG_B });
     expect(changed.config_changed).toBe(true);
     expect(changed.items[0]).toMatchObject({ final_label: 'Polite', config_changed: true, labels_not_in_schema: ['Polite'] });
     // a session resumed under the new configuration does not make old labels current
-    add('session_resumed', { pid: 1, host: 'h', config_sha256: CONFIG_B, parser_version: PARSER_VERSION, reviewer: null, parser_inputs_sha256: null });
+    add('session_resumed', {
+      pid: 1,
+      host: 'h',
+      config_sha256: CONFIG_B,
+      parser_version: PARSER_VERSION,
+      reviewer: null,
+      parser_inputs_sha256: null,
+    });
     expect(foldSession(events, renamed, 'events.jsonl', { configSha256: CONFIG_B }).items[0]!.config_changed).toBe(true);
     // re-derived labels replace the voice acts, under the configuration of the reparse
-    add('labels_rederived', { item_id: 'a', config_sha256: CONFIG_B, parser_version: PARSER_VERSION, parser_inputs_sha256: null, from_final: 'Polite', to_final: null, commitments: [], diagnostics: [] });
+    add('labels_rederived', {
+      item_id: 'a',
+      config_sha256: CONFIG_B,
+      parser_version: PARSER_VERSION,
+      parser_inputs_sha256: null,
+      from_final: 'Polite',
+      to_final: null,
+      commitments: [],
+      diagnostics: [],
+    });
     const reparsed = foldSession(events, renamed, 'events.jsonl', { configSha256: CONFIG_B }).items[0]!;
     expect(reparsed).toMatchObject({ final_label: null, config_changed: false, commitments: [] });
   });
 
   it("voice labels are versioned by the parser's inputs: a coding setting never marks them stale, a synonym does", () => {
     const { events } = logBuilder();
-    const withInputs = (inputs: string | null) => events.map((e) => (e.type === 'session_started' ? { ...e, data: { ...e.data, parser_inputs_sha256: inputs } } : e)) as SessionEvent[];
+    const withInputs = (inputs: string | null) =>
+      events.map((e) => (e.type === 'session_started' ? { ...e, data: { ...e.data, parser_inputs_sha256: inputs } } : e)) as SessionEvent[];
     const PARSER_A = sha(parserInputsText(config));
     const logged = withInputs(PARSER_A);
-    const add = (type: SessionEventType, data: unknown) => logged.push({ v: EVENT_VERSIONS[type], seq: logged.length + 1, ts: `2024-05-01T10:00:${String(logged.length).padStart(2, '0')}.000Z`, type, data } as SessionEvent);
+    const add = (type: SessionEventType, data: unknown) =>
+      logged.push({
+        v: EVENT_VERSIONS[type],
+        seq: logged.length + 1,
+        ts: `2024-05-01T10:00:${String(logged.length).padStart(2, '0')}.000Z`,
+        type,
+        data,
+      } as SessionEvent);
     add('item_opened', opened('a'));
     add('utterance_transcribed', utterance('a', 0, [seg(0, 1000, ' I label this polite.')]));
     add('label_committed', voice('a', 'Polite', { quote: 'I label this polite', start: 1, audio_ms: 1000, utterance: 0 }));
     // coding.blind added: the aloud.yaml bytes differ (CONFIG_B), what the parser reads does not
     const blind = { ...config, coding: { ...config.coding, blind: true } };
     expect(sha(parserInputsText(blind))).toBe(PARSER_A);
-    expect(foldSession(logged, blind, 'events.jsonl', { configSha256: CONFIG_B, parserInputsSha256: sha(parserInputsText(blind)) })).toMatchObject({ config_changed: false });
+    expect(
+      foldSession(logged, blind, 'events.jsonl', { configSha256: CONFIG_B, parserInputsSha256: sha(parserInputsText(blind)) }),
+    ).toMatchObject({ config_changed: false });
     // a label's key changes nothing the parser reads either; a synonym, a language or a stem does
-    const keyed = { ...config, schema: { ...config.schema, labels: config.schema.labels.map((l) => ({ ...l, key: l.key === '1' ? '9' : l.key })) } };
+    const keyed = {
+      ...config,
+      schema: { ...config.schema, labels: config.schema.labels.map((l) => ({ ...l, key: l.key === '1' ? '9' : l.key })) },
+    };
     expect(sha(parserInputsText(keyed))).toBe(PARSER_A);
-    const synonym = { ...config, schema: { ...config.schema, labels: config.schema.labels.map((l) => (l.name === 'Polite' ? { ...l, synonyms: { ...l.synonyms, en: [...(l.synonyms['en'] ?? []), 'courteous'] } } : l)) } };
+    const synonym = {
+      ...config,
+      schema: {
+        ...config.schema,
+        labels: config.schema.labels.map((l) =>
+          l.name === 'Polite' ? { ...l, synonyms: { ...l.synonyms, en: [...(l.synonyms['en'] ?? []), 'courteous'] } } : l,
+        ),
+      },
+    };
     const stems = { ...config, thinkaloud: { ...config.thinkaloud, stems: { en: ['my verdict is'] } } };
     const languages = { ...config, thinkaloud: { ...config.thinkaloud, languages: ['en', 'de'] } };
     for (const changed of [synonym, stems, languages]) {
       expect(sha(parserInputsText(changed))).not.toBe(PARSER_A);
-      expect(foldSession(logged, changed, 'events.jsonl', { configSha256: CONFIG_B, parserInputsSha256: sha(parserInputsText(changed)) }).items[0]!.config_changed).toBe(true);
+      expect(
+        foldSession(logged, changed, 'events.jsonl', { configSha256: CONFIG_B, parserInputsSha256: sha(parserInputsText(changed)) })
+          .items[0]!.config_changed,
+      ).toBe(true);
     }
     // a log from before the parser's inputs were logged falls back to the whole aloud.yaml
-    expect(foldSession(withInputs(null).concat(logged.slice(1)), blind, 'events.jsonl', { configSha256: CONFIG_B, parserInputsSha256: PARSER_A }).config_changed).toBe(true);
+    expect(
+      foldSession(withInputs(null).concat(logged.slice(1)), blind, 'events.jsonl', { configSha256: CONFIG_B, parserInputsSha256: PARSER_A })
+        .config_changed,
+    ).toBe(true);
   });
 
   it('corrections are a layer: the verbatim transcript and the labels stay, the corrected text is beside them', () => {
     const { events, add } = logBuilder();
     add('item_opened', opened('a'));
     add('utterance_transcribed', utterance('a', 0, [seg(0, 1000, ' I label this polar.'), seg(1000, 2000, ' Hmm.')]));
-    add('transcript_corrected', { item_id: 'a', utterance: 0, segment: 0, original_sha256: 'c'.repeat(64), text: ' I label this polite.', annotator: 'rev', reviewer: null });
+    add('transcript_corrected', {
+      item_id: 'a',
+      utterance: 0,
+      segment: 0,
+      original_sha256: 'c'.repeat(64),
+      text: ' I label this polite.',
+      annotator: 'rev',
+      reviewer: null,
+    });
     const item = foldSession(events, config).items[0]!;
     expect(item.transcript).toBe(' I label this polar. Hmm.');
     expect(item.segments[0]!.text).toBe(' I label this polar.');
     expect(item.transcript_corrected).toBe(' I label this polite. Hmm.');
-    expect(item.corrections).toEqual([{ utterance: 0, segment: 0, original_text: ' I label this polar.', text: ' I label this polite.', annotator: 'rev', reviewer: null, at: events[3]!.ts }]);
+    expect(item.corrections).toEqual([
+      {
+        utterance: 0,
+        segment: 0,
+        original_text: ' I label this polar.',
+        text: ' I label this polite.',
+        annotator: 'rev',
+        reviewer: null,
+        at: events[3]!.ts,
+      },
+    ]);
     expect(item.final_label).toBeNull();
     add('label_committed', { ...manual('a', 'Polite', 'correction'), quote: 'I label this polite' });
     expect(foldSession(events, config).items[0]).toMatchObject({ final_label: 'Polite', label_source: 'correction' });
@@ -206,7 +340,16 @@ describe('foldSession', () => {
     for (const e of events) fold.apply(e);
     const item = fold.itemState('a')!;
     expect(item.transcript).toBe(' I label this polite.');
-    expect(item.superseded_transcripts).toEqual([{ utterance: 0, text: ' I label this neutral.', corrected_text: null, model, superseded_at: events[4]!.ts, reason: 'transcribed again with base.en' }]);
+    expect(item.superseded_transcripts).toEqual([
+      {
+        utterance: 0,
+        text: ' I label this neutral.',
+        corrected_text: null,
+        model,
+        superseded_at: events[4]!.ts,
+        reason: 'transcribed again with base.en',
+      },
+    ]);
     expect(item.label_history.map((h) => h.label)).toEqual(['Polite']);
     expect(fold.nextUtteranceIndex('a')).toBe(2);
   });
@@ -227,7 +370,11 @@ describe('foldSession', () => {
     const { events, add } = logBuilder();
     add('item_opened', opened('a'));
     add('utterance_transcribed', utterance('a', 0, [seg(1000, 2000, ' I label this polite.')]));
-    add('label_committed', { ...voice('a', 'Polite', { quote: 'I label this polite', start: 1, audio_ms: null, utterance: 0 }), utterance: null, parser_version: null });
+    add('label_committed', {
+      ...voice('a', 'Polite', { quote: 'I label this polite', start: 1, audio_ms: null, utterance: 0 }),
+      utterance: null,
+      parser_version: null,
+    });
     const item = foldSession(events, config).items[0]!;
     // end offset 20 of 21 characters in a segment from 1000 to 2000 ms
     expect(item.commitments[0]!.t_ms).toBe(1952);
@@ -242,7 +389,12 @@ describe('foldSession', () => {
     add('audio_appended', { item_id: 'demo-01', offset_samples: 16000, samples: 8000 });
     let state = foldSession(events, config);
     expect(state.recording).toEqual({ item_id: 'demo-01', since_seq: 3 });
-    expect(state.items[0]).toMatchObject({ audio_path: 'sessions/ana/audio/demo-01.wav', audio_ms: 1500, signals: null, started_at: events[1]!.ts });
+    expect(state.items[0]).toMatchObject({
+      audio_path: 'sessions/ana/audio/demo-01.wav',
+      audio_ms: 1500,
+      signals: null,
+      started_at: events[1]!.ts,
+    });
     add('recording_stopped', { item_id: 'demo-01', total_samples: 24000, reason: 'user', error: null });
     add('signals_computed', { item_id: 'demo-01', audio_samples: 24000, audio: silence, vad: null, vad_model: null, takes: [0] });
     add('stale_result', { item_id: 'demo-01', request_id: 'r9', reason: 'superseded' });
@@ -250,7 +402,13 @@ describe('foldSession', () => {
     add('item_opened', opened('demo-02'));
     add('note', { item_id: 'demo-02', text: 'dog barking' });
     state = foldSession(events, config);
-    expect(state).toMatchObject({ annotator: 'ana', project_name: 'politeness-demo', current_item: 'demo-02', recording: null, last_seq: 11 });
+    expect(state).toMatchObject({
+      annotator: 'ana',
+      project_name: 'politeness-demo',
+      current_item: 'demo-02',
+      recording: null,
+      last_seq: 11,
+    });
     expect(state.items.map((i) => i.item_id)).toEqual(['demo-01', 'demo-02']);
     expect(state.items[0]).toMatchObject({ signals: silence, stale_results: 1, completed_at: events[8]!.ts });
     expect(state.notes).toEqual([{ seq: 11, ts: events[10]!.ts, item_id: 'demo-02', text: 'dog barking' }]);
@@ -271,7 +429,7 @@ describe('foldSession', () => {
     add('audio_appended', { item_id: 'a', offset_samples: 0, samples: 100 });
     add('audio_appended', { item_id: 'a', offset_samples: 50, samples: 100 });
     expect(() => foldSession(events, config, 'sessions/ana/events.jsonl')).toThrow(
-      new SessionLogError('sessions/ana/events.jsonl', 4, 'audio_appended: offset_samples 50 but the item\'s audio has 100 samples'),
+      new SessionLogError('sessions/ana/events.jsonl', 4, "audio_appended: offset_samples 50 but the item's audio has 100 samples"),
     );
     events.pop();
     add('recording_started', { item_id: 'b', audio_path: 'sessions/ana/audio/b.wav', offset_samples: 0, device: null });
@@ -282,8 +440,12 @@ describe('foldSession', () => {
     const fold = new SessionFold(config);
     const { events } = logBuilder();
     fold.apply(events[0]!);
-    expect(() => fold.checkAppend([{ type: 'audio_appended', data: { item_id: 'a', offset_samples: 0, samples: 1 } }], 2)).toThrow('events.jsonl:2: audio_appended: no recording of "a" is running');
-    expect(() => fold.checkAppend([{ type: 'item_opened', data: { item_id: '', text_sha256: null } }], 2)).toThrow('events.jsonl:2: item_opened: data.item_id must NOT have fewer than 1 characters');
+    expect(() => fold.checkAppend([{ type: 'audio_appended', data: { item_id: 'a', offset_samples: 0, samples: 1 } }], 2)).toThrow(
+      'events.jsonl:2: audio_appended: no recording of "a" is running',
+    );
+    expect(() => fold.checkAppend([{ type: 'item_opened', data: { item_id: '', text_sha256: null } }], 2)).toThrow(
+      'events.jsonl:2: item_opened: data.item_id must NOT have fewer than 1 characters',
+    );
     fold.checkAppend(
       [
         { type: 'recording_started', data: { item_id: 'a', audio_path: 'p', offset_samples: 0, device: null } },
@@ -308,7 +470,9 @@ describe('SessionFold derived item states', () => {
     const second = before.items.find((i) => i.item_id === 'demo-02')!;
     expect(fold.state().items[0]).toBe(first); // nothing changed: reused, not derived again
 
-    fold.apply(add('label_committed', voice('demo-02', 'Impolite', { quote: 'My answer is impolite', start: 1, audio_ms: 900, utterance: 0 })));
+    fold.apply(
+      add('label_committed', voice('demo-02', 'Impolite', { quote: 'My answer is impolite', start: 1, audio_ms: 900, utterance: 0 })),
+    );
     const after = fold.state();
     expect(after.items.find((i) => i.item_id === 'demo-01')).toBe(first);
     const changed = after.items.find((i) => i.item_id === 'demo-02')!;
@@ -331,7 +495,13 @@ describe('a v1 log (before the record became the log)', () => {
       { label: 'Polite', source: 'voice', at: '2025-11-20T09:00:04.920Z', audio_ms: 1920, quote: 'I label this polite', reviewer: null },
       { label: 'Neutral', source: 'key', at: '2025-11-20T09:00:09.000Z', audio_ms: null, quote: null, reviewer: null },
     ]);
-    expect(item).toMatchObject({ final_label: 'Neutral', label_source: 'key', blind_label: 'Polite', parser_version: null, config_changed: false });
+    expect(item).toMatchObject({
+      final_label: 'Neutral',
+      label_source: 'key',
+      blind_label: 'Polite',
+      parser_version: null,
+      config_changed: false,
+    });
     expect(state.notes.map((n) => n.text)).toEqual(['skipped: the reply is cut off']);
   });
 });
@@ -361,8 +531,24 @@ describe('review findings on the record', () => {
     const { events, add } = logBuilder();
     add('item_opened', opened('a'));
     add('utterance_transcribed', utterance('a', 0, [seg(0, 1000, ' I label this polar.')]));
-    add('transcript_corrected', { item_id: 'a', utterance: 0, segment: 0, original_sha256: 'c'.repeat(64), text: ' I label this pole.', annotator: 'rev', reviewer: null });
-    add('transcript_corrected', { item_id: 'a', utterance: 0, segment: 0, original_sha256: 'c'.repeat(64), text: ' I label this polite.', annotator: 'rev', reviewer: null });
+    add('transcript_corrected', {
+      item_id: 'a',
+      utterance: 0,
+      segment: 0,
+      original_sha256: 'c'.repeat(64),
+      text: ' I label this pole.',
+      annotator: 'rev',
+      reviewer: null,
+    });
+    add('transcript_corrected', {
+      item_id: 'a',
+      utterance: 0,
+      segment: 0,
+      original_sha256: 'c'.repeat(64),
+      text: ' I label this polite.',
+      annotator: 'rev',
+      reviewer: null,
+    });
     let item = foldSession(events, config).items[0]!;
     expect(item.corrections.map((c) => c.text)).toEqual([' I label this pole.', ' I label this polite.']);
     expect(item.transcript_corrected).toBe(' I label this polite.');
@@ -392,12 +578,24 @@ describe('methods metadata in the fold', () => {
     add('item_completed', { item_id: 'a' }); // :04
     add('item_opened', opened('b')); // :05 — a was open 3 s
     add('note', { item_id: 'b', text: 'x' }); // :06
-    add('session_resumed', { pid: 1, host: 'h', config_sha256: CONFIG_A, parser_version: PARSER_VERSION, reviewer: null, parser_inputs_sha256: null }); // :07 — b ends at :06
+    add('session_resumed', {
+      pid: 1,
+      host: 'h',
+      config_sha256: CONFIG_A,
+      parser_version: PARSER_VERSION,
+      reviewer: null,
+      parser_inputs_sha256: null,
+    }); // :07 — b ends at :06
     add('item_opened', opened('a')); // :08
     add('item_completed', { item_id: 'a' }); // :09 — a open 1 s more, so far
     const state = foldSession(events, config);
     const [a, b] = [state.items.find((i) => i.item_id === 'a')!, state.items.find((i) => i.item_id === 'b')!];
-    expect(a).toMatchObject({ time_to_complete_ms: 2000, time_open_ms: 4000, first_completed_at: events[3]!.ts, completed_at: events[8]!.ts });
+    expect(a).toMatchObject({
+      time_to_complete_ms: 2000,
+      time_open_ms: 4000,
+      first_completed_at: events[3]!.ts,
+      completed_at: events[8]!.ts,
+    });
     expect(b).toMatchObject({ time_to_complete_ms: null, time_open_ms: 1000, first_completed_at: null });
   });
 
@@ -407,10 +605,16 @@ describe('methods metadata in the fold', () => {
     add('label_committed', manual('a', 'Polite', 'click'));
     expect(foldSession(events, config)).toMatchObject({ kind: 'annotator', room: null });
     const room = logBuilder();
-    room.events[0] = { ...room.events[0]!, data: { ...(room.events[0]!.data as SessionEventData['session_started']), kind: 'room', room: { code: 'NS4V2U', member_id: 'm1' } } } as SessionEvent;
+    room.events[0] = {
+      ...room.events[0]!,
+      data: { ...(room.events[0]!.data as SessionEventData['session_started']), kind: 'room', room: { code: 'NS4V2U', member_id: 'm1' } },
+    } as SessionEvent;
     expect(foldSession(room.events, config)).toMatchObject({ kind: 'room', room: { code: 'NS4V2U', member_id: 'm1' } });
     const old = logBuilder();
-    old.events[0] = { ...old.events[0]!, data: { ...(old.events[0]!.data as SessionEventData['session_started']), kind: null } } as SessionEvent;
+    old.events[0] = {
+      ...old.events[0]!,
+      data: { ...(old.events[0]!.data as SessionEventData['session_started']), kind: null },
+    } as SessionEvent;
     old.add('item_opened', opened('a'));
     old.add('label_committed', { ...manual('a', 'Polite', 'click'), source: 'room' });
     expect(foldSession(old.events, config).kind).toBe('room');

@@ -2,7 +2,13 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { EVENT_UPCASTERS, formatEventLine, parseSessionLog, SessionLogError, type UpcasterRegistry } from '../../../../core/common/session/sessionLog';
+import {
+  EVENT_UPCASTERS,
+  formatEventLine,
+  parseSessionLog,
+  SessionLogError,
+  type UpcasterRegistry,
+} from '../../../../core/common/session/sessionLog';
 import { EVENT_VERSIONS, type SessionEvent } from '../../../../core/common/session/sessionEvents';
 import { foldSession } from '../../../../core/common/session/sessionFold';
 import { parseProjectConfig } from '../../../../core/common/project/projectConfig';
@@ -15,7 +21,21 @@ function line(seq: number, type: string, data: unknown, v = 1): string {
   return JSON.stringify({ v, seq, ts, type, data });
 }
 
-const started = line(1, 'session_started', { annotator: 'ana', project_name: 'demo', sample_rate: 16000, config_sha256: null, parser_version: null, parser_inputs_sha256: null, kind: 'annotator', room: null }, 4);
+const started = line(
+  1,
+  'session_started',
+  {
+    annotator: 'ana',
+    project_name: 'demo',
+    sample_rate: 16000,
+    config_sha256: null,
+    parser_version: null,
+    parser_inputs_sha256: null,
+    kind: 'annotator',
+    room: null,
+  },
+  4,
+);
 const opened = (seq: number, item = 'demo-01') => line(seq, 'item_opened', { item_id: item, text_sha256: null }, 2);
 
 function problemOf(text: string, upcasters?: UpcasterRegistry): SessionLogError {
@@ -71,8 +91,18 @@ describe('parseSessionLog', () => {
 
   it('refuses an unknown event type, unknown fields and bad data, naming the field', () => {
     expect(problemOf(`${started}\n${line(2, 'item_teleported', {})}\n`).message).toContain(':2: unknown event type "item_teleported"');
-    expect(problemOf(`${started}\n${JSON.stringify({ v: 1, seq: 2, ts, type: 'item_opened', data: { item_id: 'x' }, extra: 1 })}\n`).message).toContain(':2: unknown field "extra"');
-    const badSource = line(2, 'label_committed', { item_id: 'x', label: 'Polite', source: 'telepathy', quote: null, start: null, end: null, stem: null });
+    expect(
+      problemOf(`${started}\n${JSON.stringify({ v: 1, seq: 2, ts, type: 'item_opened', data: { item_id: 'x' }, extra: 1 })}\n`).message,
+    ).toContain(':2: unknown field "extra"');
+    const badSource = line(2, 'label_committed', {
+      item_id: 'x',
+      label: 'Polite',
+      source: 'telepathy',
+      quote: null,
+      start: null,
+      end: null,
+      stem: null,
+    });
     expect(problemOf(`${started}\n${badSource}\n`).message).toContain(':2: label_committed: data.source must be one of voice, click, key');
     const missing = line(2, 'audio_appended', { item_id: 'x', offset_samples: 0 });
     expect(problemOf(`${started}\n${missing}\n`).message).toContain('missing field "samples"');
@@ -112,7 +142,19 @@ describe('event upcasting', () => {
       seq: 3,
       ts: '2024-05-01T10:00:02.000Z',
       type: 'label_committed',
-      data: { item_id: 'demo-01', label: 'Polite', source: 'key', quote: null, start: null, end: null, stem: null, audio_ms: null, utterance: null, parser_version: null, reviewer: null },
+      data: {
+        item_id: 'demo-01',
+        label: 'Polite',
+        source: 'key',
+        quote: null,
+        start: null,
+        end: null,
+        stem: null,
+        audio_ms: null,
+        utterance: null,
+        parser_version: null,
+        reviewer: null,
+      },
     });
     expect(committed[1]!.data.source).toBe('click');
   });
@@ -135,22 +177,48 @@ describe('a log written by Aloud before the record became the log (all v1 events
   it('upcasts every changed event with nulls for what v1 did not record', () => {
     const { events } = parseSessionLog(v1, 'session-v1.jsonl');
     expect(events.every((e) => e.v === EVENT_VERSIONS[e.type])).toBe(true);
-    expect(events[0]!.data).toEqual({ annotator: 'ana', project_name: 'politeness-demo', sample_rate: 16000, config_sha256: null, parser_version: null, parser_inputs_sha256: null, kind: null, room: null });
+    expect(events[0]!.data).toEqual({
+      annotator: 'ana',
+      project_name: 'politeness-demo',
+      sample_rate: 16000,
+      config_sha256: null,
+      parser_version: null,
+      parser_inputs_sha256: null,
+      kind: null,
+      room: null,
+    });
     expect(events[1]!.data).toEqual({ item_id: 'demo-01', text_sha256: '0'.repeat(64) });
     expect(events[11]!.data).toEqual({ item_id: 'demo-02', text_sha256: null });
     expect(events[7]!.data).toMatchObject({ source: 'voice', audio_ms: null, utterance: null, parser_version: null });
-    expect(events[9]!.data).toEqual({ item_id: 'demo-01', from: 'Polite', to: 'Neutral', source: 'key', after_completion: false, reviewer: null });
-    expect(events[13]!.data).toEqual({ pid: 4242, host: 'lab-laptop', config_sha256: null, parser_version: null, reviewer: null, parser_inputs_sha256: null });
+    expect(events[9]!.data).toEqual({
+      item_id: 'demo-01',
+      from: 'Polite',
+      to: 'Neutral',
+      source: 'key',
+      after_completion: false,
+      reviewer: null,
+    });
+    expect(events[13]!.data).toEqual({
+      pid: 4242,
+      host: 'lab-laptop',
+      config_sha256: null,
+      parser_version: null,
+      reviewer: null,
+      parser_inputs_sha256: null,
+    });
     expect(events[6]!.data).toMatchObject({ model: { name: 'tiny.en', sha256: '5'.repeat(64), whisper_cpp: null, vad: null } });
     // the voice-activity signals came with signals_computed v2: a v1 log never computed them
-    expect(events[5]!).toMatchObject({ type: 'signals_computed', data: { item_id: 'demo-01', audio_samples: 32000, vad: null, vad_model: null, takes: null } });
+    expect(events[5]!).toMatchObject({
+      type: 'signals_computed',
+      data: { item_id: 'demo-01', audio_samples: 32000, vad: null, vad_model: null, takes: null },
+    });
   });
 });
 
 describe('a v2 log (before reviewers, session kinds, the VAD model and takes were recorded)', () => {
   const v2 = readFileSync(path.join(here, 'fixtures/session-v2.jsonl'), 'utf8');
 
-  it('upcasts to v3 with nulls for what v2 did not record; its acts stay the annotator\'s', () => {
+  it("upcasts to v3 with nulls for what v2 did not record; its acts stay the annotator's", () => {
     const { events } = parseSessionLog(v2, 'session-v2.jsonl');
     expect(events.every((e) => e.v === EVENT_VERSIONS[e.type])).toBe(true);
     expect(events[0]!.data).toMatchObject({ annotator: 'ana', kind: null, room: null });
@@ -159,7 +227,14 @@ describe('a v2 log (before reviewers, session kinds, the VAD model and takes wer
     expect(events[7]!.data).toMatchObject({ source: 'key', reviewer: null });
     expect(events[9]!.data).toMatchObject({ pid: 4242, reviewer: null });
     expect(events[10]!.data).toMatchObject({ annotator: 'ana', reviewer: null });
-    expect(events[12]!.data).toEqual({ item_id: 'demo-01', from: 'Neutral', to: 'Polite', source: 'correction', after_completion: true, reviewer: null });
+    expect(events[12]!.data).toEqual({
+      item_id: 'demo-01',
+      from: 'Neutral',
+      to: 'Polite',
+      source: 'correction',
+      after_completion: true,
+      reviewer: null,
+    });
     const state = foldSession(events, config);
     expect(state.kind).toBe('annotator');
     expect(state.items[0]).toMatchObject({ final_label: 'Polite', vad_model: null, time_to_complete_ms: 7000 });
@@ -167,16 +242,22 @@ describe('a v2 log (before reviewers, session kinds, the VAD model and takes wer
   });
 });
 
-describe('a v3 log (before the parser\'s inputs were logged beside the whole aloud.yaml)', () => {
+describe("a v3 log (before the parser's inputs were logged beside the whole aloud.yaml)", () => {
   const v3 = readFileSync(path.join(here, 'fixtures/session-v3.jsonl'), 'utf8');
 
   it('upcasts session_started, session_resumed and labels_rederived with a null parser_inputs_sha256; the fold falls back to the whole aloud.yaml', () => {
     const { events } = parseSessionLog(v3, 'session-v3.jsonl');
     expect(events.every((e) => e.v === EVENT_VERSIONS[e.type])).toBe(true);
-    expect(events.filter((e) => ['session_started', 'session_resumed', 'labels_rederived'].includes(e.type)).map((e) => (e.data as { parser_inputs_sha256?: unknown }).parser_inputs_sha256)).toEqual([null, null, null]);
+    expect(
+      events
+        .filter((e) => ['session_started', 'session_resumed', 'labels_rederived'].includes(e.type))
+        .map((e) => (e.data as { parser_inputs_sha256?: unknown }).parser_inputs_sha256),
+    ).toEqual([null, null, null]);
     const A = 'a'.repeat(64);
     // the voice label was derived under aloud.yaml A: with another aloud.yaml it is flagged, whatever the parser's inputs now
     expect(foldSession(events, config, 'events.jsonl', { configSha256: A, parserInputsSha256: 'c'.repeat(64) }).config_changed).toBe(false);
-    expect(foldSession(events, config, 'events.jsonl', { configSha256: 'b'.repeat(64), parserInputsSha256: 'c'.repeat(64) }).config_changed).toBe(true);
+    expect(
+      foldSession(events, config, 'events.jsonl', { configSha256: 'b'.repeat(64), parserInputsSha256: 'c'.repeat(64) }).config_changed,
+    ).toBe(true);
   });
 });

@@ -17,7 +17,10 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const config = parseProjectConfig(readFileSync(path.join(here, '../../../../demo-project/aloud.yaml'), 'utf8'));
 const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
 const TEXT = "Sure — I'd be glad to help, but don't expect miracles.";
-const items: Item[] = [{ id: 'i1', text: TEXT }, { id: 'i2', text: 'No.' }];
+const items: Item[] = [
+  { id: 'i1', text: TEXT },
+  { id: 'i2', text: 'No.' },
+];
 const ctx = { items: new Map(items.map((i) => [i.id, i])), sha256 };
 
 function session() {
@@ -25,11 +28,31 @@ function session() {
   let seq = 0;
   const write = (entries: readonly SessionEntry[]): SessionEvent[] =>
     entries.map((entry) => {
-      const event = { v: EVENT_VERSIONS[entry.type], seq: ++seq, ts: new Date(Date.UTC(2025, 0, 1, 10, 0, seq)).toISOString(), type: entry.type, data: entry.data } as SessionEvent;
+      const event = {
+        v: EVENT_VERSIONS[entry.type],
+        seq: ++seq,
+        ts: new Date(Date.UTC(2025, 0, 1, 10, 0, seq)).toISOString(),
+        type: entry.type,
+        data: entry.data,
+      } as SessionEvent;
       fold.apply(event);
       return event;
     });
-  write([{ type: 'session_started', data: { annotator: 'ana', project_name: 'p', sample_rate: 16000, config_sha256: null, parser_version: null, parser_inputs_sha256: null, kind: null, room: null } }]);
+  write([
+    {
+      type: 'session_started',
+      data: {
+        annotator: 'ana',
+        project_name: 'p',
+        sample_rate: 16000,
+        config_sha256: null,
+        parser_version: null,
+        parser_inputs_sha256: null,
+        kind: null,
+        room: null,
+      },
+    },
+  ]);
   return { fold, write };
 }
 
@@ -37,7 +60,11 @@ describe('selecting words of the item text (a session event)', () => {
   it('words are letters and digits joined by an inner apostrophe; a span snaps out to whole words', () => {
     expect(textWords(TEXT).map((w) => w.word)).toEqual(['Sure', "I'd", 'be', 'glad', 'to', 'help', 'but', "don't", 'expect', 'miracles']);
     const glad = TEXT.indexOf('glad');
-    expect(wordSpan(TEXT, glad + 2, TEXT.indexOf('help') + 1)).toEqual({ start: glad, end: TEXT.indexOf('help') + 4, quote: 'glad to help' });
+    expect(wordSpan(TEXT, glad + 2, TEXT.indexOf('help') + 1)).toEqual({
+      start: glad,
+      end: TEXT.indexOf('help') + 4,
+      quote: 'glad to help',
+    });
     // dragged backwards: the same span
     expect(wordSpan(TEXT, TEXT.indexOf('help') + 1, glad + 2)?.quote).toBe('glad to help');
     // between words (the dash) is not a word
@@ -73,7 +100,13 @@ describe('selecting words of the item text (a session event)', () => {
   });
 
   it('a logged selection reads back through the log parser and the schema; a broken one names its field', () => {
-    const line = JSON.stringify({ v: 1, seq: 7, ts: '2025-01-01T10:00:00.000Z', type: 'text_selected', data: { item_id: 'i1', span: { start: 0, end: 4, quote: 'Sure' } } });
+    const line = JSON.stringify({
+      v: 1,
+      seq: 7,
+      ts: '2025-01-01T10:00:00.000Z',
+      type: 'text_selected',
+      data: { item_id: 'i1', span: { start: 0, end: 4, quote: 'Sure' } },
+    });
     const event = parseEventLine(line, 'events.jsonl', 7);
     expect(event.type).toBe('text_selected');
     expect(checkEventData('text_selected', { item_id: 'i1', span: null })).toBeNull();

@@ -53,7 +53,12 @@ describe('computeAudioSignals: pauses', () => {
 
   it('all silent: time_to_first_speech_ms is null and the pause figures are zero', () => {
     const s = signals(audio([{ silence_ms: 3000 }]));
-    expect(s).toEqual({ silent_chunks: 3, total_chunks: 3, pauses: { count: 0, total_ms: 0, longest_ms: 0, long_count: 0 }, time_to_first_speech_ms: null });
+    expect(s).toEqual({
+      silent_chunks: 3,
+      total_chunks: 3,
+      pauses: { count: 0, total_ms: 0, longest_ms: 0, long_count: 0 },
+      time_to_first_speech_ms: null,
+    });
   });
 
   it('no audio at all gives zero chunks and no speech', () => {
@@ -152,7 +157,8 @@ describe('AudioSignalMeter (while recording)', () => {
         const to = Math.min(pcm.length, from + Math.floor(random() * 5000));
         meter.push(pcm.subarray(from, to));
         from = to;
-        if (random() < 0.3) expect(meter.result(), `seed ${seed} at ${to}`).toEqual(computeAudioSignals(pcm.subarray(0, to), 16000, options));
+        if (random() < 0.3)
+          expect(meter.result(), `seed ${seed} at ${to}`).toEqual(computeAudioSignals(pcm.subarray(0, to), 16000, options));
       }
       expect(meter.result(), `seed ${seed}`).toEqual(computeAudioSignals(pcm, 16000, options));
       expect(meter.samplesSeen).toBe(pcm.length);

@@ -54,7 +54,7 @@ describe('FrameLevelMeter', () => {
       const pcm = burstyAudio(random, 1 + Math.floor(random() * 40000));
       const expected = Array.from(frameLevelsDbfs(pcm, sampleRate));
       const cuts: number[] = [];
-      for (let at = 0; ; ) {
+      for (let at = 0; ;) {
         // mostly small chunks, sometimes empty ones, sometimes long ones spanning many frames
         const r = random();
         at += r < 0.1 ? 0 : r < 0.8 ? Math.floor(random() * 700) : Math.floor(random() * 9000);

@@ -5,7 +5,8 @@ import { computeTranscriptSignals } from '../../../../core/common/signals/transc
 
 const en = (text: string) => countHesitation(text, 'en', DEFAULT_HESITATION.en!);
 const de = (text: string) => countHesitation(text, 'de', DEFAULT_HESITATION.de!);
-const legacy = (text: string, languages = ['en']) => computeTranscriptSignals(text, { commitments: [], final_label: null, diagnostics: [] }, { fillers: DEFAULT_FILLERS, languages });
+const legacy = (text: string, languages = ['en']) =>
+  computeTranscriptSignals(text, { commitments: [], final_label: null, diagnostics: [] }, { fillers: DEFAULT_FILLERS, languages });
 
 describe('hesitation by category (English)', () => {
   it('keeps filled pauses, hedges, repetitions and editing terms apart', () => {
@@ -83,7 +84,10 @@ describe("the transcript's language decides the lists", () => {
 
   it('so German "er" ("he") is no filled pause in a German transcript, and English "um" counts in an English one', () => {
     const thinkaloud = { languages: ['en', 'de'] };
-    expect(hesitationSignals('Er sagt, das ist nicht höflich.', thinkaloud)).toMatchObject({ hesitation_language: 'de', filled_pause_count: 0 });
+    expect(hesitationSignals('Er sagt, das ist nicht höflich.', thinkaloud)).toMatchObject({
+      hesitation_language: 'de',
+      filled_pause_count: 0,
+    });
     expect(hesitationSignals('Er, um, this is the reply.', thinkaloud)).toMatchObject({ hesitation_language: 'en', filled_pause_count: 2 });
   });
 
@@ -91,17 +95,30 @@ describe("the transcript's language decides the lists", () => {
     const lists = hesitationListsFor('en', { en: { hedges: ['arguably'] } });
     expect(lists.hedges).toEqual(['arguably']);
     expect(lists.filled_pauses).toEqual(DEFAULT_HESITATION.en!.filled_pauses);
-    expect(hesitationSignals('Arguably, maybe, polite.', { languages: ['en'], hesitation: { en: { hedges: ['arguably'] } } }).hedge_count).toBe(1);
+    expect(
+      hesitationSignals('Arguably, maybe, polite.', { languages: ['en'], hesitation: { en: { hedges: ['arguably'] } } }).hedge_count,
+    ).toBe(1);
     expect(hesitationListsFor('fr')).toEqual({ filled_pauses: [], hedges: [], editing_terms: [], repetition_exceptions: [] });
   });
 });
 
 describe('where each hesitation stands (the tiers of the ELAN and Praat exports)', () => {
-  const heard = (text: string, languages = ['en']) => hesitationOccurrences(text, { languages }).map((o) => `${o.category}:${text.slice(o.start, o.end)}`);
+  const heard = (text: string, languages = ['en']) =>
+    hesitationOccurrences(text, { languages }).map((o) => `${o.category}:${text.slice(o.start, o.end)}`);
 
   it('names each counted hesitation at its place in the verbatim transcript, as many of each as its count', () => {
     const text = 'Um, uh, I think it is, sort of, polite. Maybe. I, I mean, no wait, the the reply is fine.';
-    expect(heard(text)).toEqual(['filled_pause:Um', 'filled_pause:uh', 'hedge:I think', 'hedge:sort of', 'hedge:Maybe', 'editing_term:I mean', 'editing_term:no wait', 'repetition:I', 'repetition:the']);
+    expect(heard(text)).toEqual([
+      'filled_pause:Um',
+      'filled_pause:uh',
+      'hedge:I think',
+      'hedge:sort of',
+      'hedge:Maybe',
+      'editing_term:I mean',
+      'editing_term:no wait',
+      'repetition:I',
+      'repetition:the',
+    ]);
     const counts = en(text);
     for (const category of ['filled_pause', 'hedge', 'repetition', 'editing_term'] as const) {
       expect(heard(text).filter((h) => h.startsWith(`${category}:`))).toHaveLength(counts[`${category}_count`]);
@@ -110,11 +127,19 @@ describe('where each hesitation stands (the tiers of the ELAN and Praat exports)
 
   it('uses the same context rules and language as the counts', () => {
     expect(heard('I like this reply, like, really.')).toEqual(['hedge:like']);
-    expect(heard('Ähm, wir treffen uns um drei Uhr, äh, ich glaube schon.', ['en', 'de'])).toEqual(['filled_pause:Ähm', 'filled_pause:äh', 'hedge:ich glaube']);
+    expect(heard('Ähm, wir treffen uns um drei Uhr, äh, ich glaube schon.', ['en', 'de'])).toEqual([
+      'filled_pause:Ähm',
+      'filled_pause:äh',
+      'hedge:ich glaube',
+    ]);
   });
 
   it('offsets are those of the verbatim text, also where NFKC changes it (full-width letters, a ligature, decomposed marks)', () => {
     const text = 'ﬁne, ＵＭ, A\u0308hm, vielleicht.';
-    expect(hesitationOccurrences(text, { languages: ['de'] }).map((o) => text.slice(o.start, o.end))).toEqual(['ＵＭ', 'A\u0308hm', 'vielleicht']);
+    expect(hesitationOccurrences(text, { languages: ['de'] }).map((o) => text.slice(o.start, o.end))).toEqual([
+      'ＵＭ',
+      'A\u0308hm',
+      'vielleicht',
+    ]);
   });
 });

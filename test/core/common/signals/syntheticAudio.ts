@@ -31,7 +31,9 @@ export type Part = { tone_ms: number; amp?: number } | { silence_ms: number } | 
  * has RMS amp/√2: amp 0.5 ≈ -9 dBFS, far above -45); silence is all zeros (-Infinity dBFS).
  */
 export function audio(parts: Part[], sampleRate = 16000): Float32Array {
-  const lengths = parts.map((p) => Math.round((('tone_ms' in p ? p.tone_ms : 'silence_ms' in p ? p.silence_ms : p.dc_ms) * sampleRate) / 1000));
+  const lengths = parts.map((p) =>
+    Math.round((('tone_ms' in p ? p.tone_ms : 'silence_ms' in p ? p.silence_ms : p.dc_ms) * sampleRate) / 1000),
+  );
   const pcm = new Float32Array(lengths.reduce((a, b) => a + b, 0));
   let at = 0;
   parts.forEach((p, k) => {

@@ -141,6 +141,8 @@ describe('commitments', () => {
   it('a commitment that does not fit the timing is an error, not a made-up time', () => {
     const joined = joinSegments([{ t0_ms: 0, t1_ms: 500, text: ' short' }]);
     const parse = parseOf([{ label: 'polite', quote: 'x', start: 40, end: 41, stem: 's', language: 'en' }]);
-    expect(() => computeTranscriptSignals(joined.text, parse, { fillers: [], languages: ['en'] }, joined)).toThrow(/commitment end 41 does not fit the segment timing/);
+    expect(() => computeTranscriptSignals(joined.text, parse, { fillers: [], languages: ['en'] }, joined)).toThrow(
+      /commitment end 41 does not fit the segment timing/,
+    );
   });
 });

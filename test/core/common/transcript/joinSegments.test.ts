@@ -99,10 +99,18 @@ describe('timeAtOffset', () => {
 
 describe('timeAtOffsetByTokens', () => {
   it('reads the end of the token holding the offset, and falls back to interpolation without usable tokens', () => {
-    const timed = { t0_ms: 0, t1_ms: 4000, text: ' Hmm. I label this polite.', tokens: [
-      { t0_ms: 0, t1_ms: 300, text: ' Hmm.' }, { t0_ms: 2500, t1_ms: 2700, text: ' I' }, { t0_ms: 2700, t1_ms: 2900, text: ' label' },
-      { t0_ms: 2900, t1_ms: 3100, text: ' this' }, { t0_ms: 3100, t1_ms: 3600, text: ' polite.' },
-    ] };
+    const timed = {
+      t0_ms: 0,
+      t1_ms: 4000,
+      text: ' Hmm. I label this polite.',
+      tokens: [
+        { t0_ms: 0, t1_ms: 300, text: ' Hmm.' },
+        { t0_ms: 2500, t1_ms: 2700, text: ' I' },
+        { t0_ms: 2700, t1_ms: 2900, text: ' label' },
+        { t0_ms: 2900, t1_ms: 3100, text: ' this' },
+        { t0_ms: 3100, t1_ms: 3600, text: ' polite.' },
+      ],
+    };
     const { spans } = joinSegments([timed]);
     // the end of "polite" (offset 25) is in the last token: 3600 ms, where characters alone would say ~3846 ms
     expect(timeAtOffsetByTokens([timed], spans, 25)).toBe(3600);

@@ -31,7 +31,9 @@ describe('transcript marks', () => {
     const parse = parseCommitments(text, { labels, languages: ['en'] });
     const commitments = parse.commitments.map((c) => ({ ...c, t_ms: null }));
     expect(commitments).toHaveLength(1);
-    expect(transcriptPieces(text, commitments, [], { finalIsVoice: false }).find((p) => p.kind === 'commit')).toMatchObject({ final: false });
+    expect(transcriptPieces(text, commitments, [], { finalIsVoice: false }).find((p) => p.kind === 'commit')).toMatchObject({
+      final: false,
+    });
   });
 
   it('a filler inside a commit phrase stays part of the phrase', () => {

@@ -19,24 +19,85 @@ async function sessionBytes(dir: string): Promise<Map<string, Buffer>> {
 }
 
 describe('aloud adjudicate', () => {
-  it('queues disagreements lowest agreement first, decides, revises, assigns, and leaves the annotators\' logs byte for byte', async () => {
+  it("queues disagreements lowest agreement first, decides, revises, assigns, and leaves the annotators' logs byte for byte", async () => {
     const dir = await threeAnnotatorStudy();
     const before = await sessionBytes(dir);
     expect(before.size).toBeGreaterThanOrEqual(3);
 
     const queue = JSON.parse((await cli('adjudicate', '--project', dir, '--queue', '--json')).out);
-    expect(queue.items.map((i: { item_id: string; agreement: number }) => [i.item_id, i.agreement])).toEqual([['demo-03', 0], ['demo-02', 1 / 3]]);
-    expect(queue.items[1].labels).toEqual([{ annotator: 'ana', label: 'Polite' }, { annotator: 'ben', label: 'Polite' }, { annotator: 'cai', label: 'Impolite' }]);
+    expect(queue.items.map((i: { item_id: string; agreement: number }) => [i.item_id, i.agreement])).toEqual([
+      ['demo-03', 0],
+      ['demo-02', 1 / 3],
+    ]);
+    expect(queue.items[1].labels).toEqual([
+      { annotator: 'ana', label: 'Polite' },
+      { annotator: 'ben', label: 'Polite' },
+      { annotator: 'cai', label: 'Impolite' },
+    ]);
     expect(queue.too_few.map((i: { item_id: string }) => i.item_id)).toEqual(['demo-04']);
     expect(queue.counts).toMatchObject({ unanimous: 1, decided: 0, unresolved: 19, queued: 2 });
 
-    const decided = await cli('adjudicate', '--project', dir, '--as', 'lead', '--item', 'demo-02', '--label', 'Polite', '--confidence', 'medium', '--cause', 'guideline gap,edge case', '--rationale', 'cai read it as sarcasm', '--flag-guideline', 'sarcasm is not impolite by itself', '--json');
+    const decided = await cli(
+      'adjudicate',
+      '--project',
+      dir,
+      '--as',
+      'lead',
+      '--item',
+      'demo-02',
+      '--label',
+      'Polite',
+      '--confidence',
+      'medium',
+      '--cause',
+      'guideline gap,edge case',
+      '--rationale',
+      'cai read it as sarcasm',
+      '--flag-guideline',
+      'sarcasm is not impolite by itself',
+      '--json',
+    );
     expect(decided.code).toBe(0);
-    expect(JSON.parse(decided.out).decision).toMatchObject({ item_id: 'demo-02', label: 'Polite', adopted: ['ana', 'ben'], confidence: 'medium', causes: ['guideline gap', 'edge case'], rationale: 'cai read it as sarcasm', guideline_flag: 'sarcasm is not impolite by itself', revises: null });
-    const revised = JSON.parse((await cli('adjudicate', '--project', dir, '--as', 'lead', '--item', 'demo-02', '--label', 'Impolite', '--confidence', 'low', '--cause', 'subjective disagreement', '--json')).out);
+    expect(JSON.parse(decided.out).decision).toMatchObject({
+      item_id: 'demo-02',
+      label: 'Polite',
+      adopted: ['ana', 'ben'],
+      confidence: 'medium',
+      causes: ['guideline gap', 'edge case'],
+      rationale: 'cai read it as sarcasm',
+      guideline_flag: 'sarcasm is not impolite by itself',
+      revises: null,
+    });
+    const revised = JSON.parse(
+      (
+        await cli(
+          'adjudicate',
+          '--project',
+          dir,
+          '--as',
+          'lead',
+          '--item',
+          'demo-02',
+          '--label',
+          'Impolite',
+          '--confidence',
+          'low',
+          '--cause',
+          'subjective disagreement',
+          '--json',
+        )
+      ).out,
+    );
     expect(revised.decision).toMatchObject({ label: 'Impolite', adopted: ['cai'], revises: { adjudicator: 'lead', seq: 2 } });
-    const log = (await readFile(path.join(dir, 'adjudication', 'lead', 'events.jsonl'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l));
-    expect(log.map((e: { type: string; seq: number }) => [e.seq, e.type])).toEqual([[1, 'adjudication_started'], [2, 'decision_recorded'], [3, 'decision_recorded']]);
+    const log = (await readFile(path.join(dir, 'adjudication', 'lead', 'events.jsonl'), 'utf8'))
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(log.map((e: { type: string; seq: number }) => [e.seq, e.type])).toEqual([
+      [1, 'adjudication_started'],
+      [2, 'decision_recorded'],
+      [3, 'decision_recorded'],
+    ]);
 
     // the item is decided now, so the queue holds demo-03 only
     const after = JSON.parse((await cli('adjudicate', '--project', dir, '--queue', '--json')).out);
@@ -48,7 +109,9 @@ describe('aloud adjudicate', () => {
     expect((await cli('adjudicate', '--project', dir, '--as', 'lead', '--item', 'demo-03', '--assign', 'dora')).code).toBe(0);
     const seen = await cli('adjudicate', '--project', dir, '--as', 'lead', '--item', 'demo-03', '--assign', 'ana');
     expect(seen.code).toBe(2);
-    expect(seen.err).toBe('aloud adjudicate: "ana" has seen item "demo-03" already; assign it to an annotator who has not (her label would not be blind)\n');
+    expect(seen.err).toBe(
+      'aloud adjudicate: "ana" has seen item "demo-03" already; assign it to an annotator who has not (her label would not be blind)\n',
+    );
     expect(JSON.parse((await cli('adjudicate', '--project', dir, '--queue', '--json')).out).items[0].assigned_to).toEqual(['dora']);
 
     expect(await sessionBytes(dir)).toEqual(before);
@@ -69,8 +132,25 @@ describe('aloud adjudicate', () => {
       expect(r.err).toContain(message);
       expect(r.err.trim().split('\n')).toHaveLength(1);
     }
-    const unanimous = await cli('adjudicate', '--project', dir, '--as', 'lead', '--item', 'demo-01', '--label', 'Polite', '--confidence', 'high', '--cause', 'edge case');
-    expect([unanimous.code, unanimous.err]).toEqual([2, 'aloud adjudicate: item "demo-01" is not in the adjudication queue: accepted as "Polite" (unanimous)\n']);
+    const unanimous = await cli(
+      'adjudicate',
+      '--project',
+      dir,
+      '--as',
+      'lead',
+      '--item',
+      'demo-01',
+      '--label',
+      'Polite',
+      '--confidence',
+      'high',
+      '--cause',
+      'edge case',
+    );
+    expect([unanimous.code, unanimous.err]).toEqual([
+      2,
+      'aloud adjudicate: item "demo-01" is not in the adjudication queue: accepted as "Polite" (unanimous)\n',
+    ]);
     const both = await cli('adjudicate', '--project', dir, '--queue', '--as', 'lead', '--item', 'demo-03', '--assign', 'dora');
     expect(both.code).toBe(2);
     // no refusal logged anything
@@ -85,7 +165,7 @@ describe('aloud adjudicate', () => {
     expect(out).not.toMatch(/"(ana|ben|cai)"/);
   });
 
-  it('sends queued items to a huddle room and records its outcome as the lead\'s decisions with the room named', async () => {
+  it("sends queued items to a huddle room and records its outcome as the lead's decisions with the room named", async () => {
     const dir = await threeAnnotatorStudy();
     const sent = await cli('adjudicate', '--project', dir, '--as', 'lead', '--huddle', 'demo-02,demo-03', '--json');
     expect(sent.code).toBe(0);
@@ -98,13 +178,29 @@ describe('aloud adjudicate', () => {
     await host.reveal('demo-02');
     await host.reveal('demo-03');
     await host.close();
-    const fromRoom = await cli('adjudicate', '--project', dir, '--as', 'lead', '--from-room', room, '--confidence', 'high', '--cause', 'ambiguous text', '--json');
+    const fromRoom = await cli(
+      'adjudicate',
+      '--project',
+      dir,
+      '--as',
+      'lead',
+      '--from-room',
+      room,
+      '--confidence',
+      'high',
+      '--cause',
+      'ambiguous text',
+      '--json',
+    );
     expect(fromRoom.code).toBe(0);
     expect(JSON.parse(fromRoom.out).outcomes).toEqual([
       { item_id: 'demo-02', label: 'Polite', decided: true },
       { item_id: 'demo-03', label: null, decided: false, reason: 'the room has no majority on it' },
     ]);
-    const log = (await readFile(path.join(dir, 'adjudication', 'lead', 'events.jsonl'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l));
+    const log = (await readFile(path.join(dir, 'adjudication', 'lead', 'events.jsonl'), 'utf8'))
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(log.map((e: { type: string }) => e.type)).toEqual(['adjudication_started', 'items_sent_to_huddle', 'decision_recorded']);
     expect(log[1].data).toEqual({ item_ids: ['demo-02', 'demo-03'], room });
     expect(log[2].data).toMatchObject({ item_id: 'demo-02', label: 'Polite', room, adopted: ['ana', 'ben'] });

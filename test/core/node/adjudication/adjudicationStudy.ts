@@ -7,7 +7,12 @@ import { SessionService } from '../../../../core/node/session/sessionService';
 import { cli } from '../../../helpers/cli';
 
 /** Labels items through the real session service (clicks; no engine), completing each unless told not to. */
-export async function label(dir: string, annotator: string, plan: Array<[string, ...string[]]>, options: { complete?: boolean } = {}): Promise<void> {
+export async function label(
+  dir: string,
+  annotator: string,
+  plan: Array<[string, ...string[]]>,
+  options: { complete?: boolean } = {},
+): Promise<void> {
   const project = await loadProjectConfig(dir);
   const session = await SessionService.open({ project, annotator, items: await loadProjectItems(project) });
   try {
@@ -27,9 +32,21 @@ export async function threeAnnotatorStudy(extraYaml = ''): Promise<string> {
   expect((await cli('init', '--project', dir, '--demo')).code).toBe(0);
   const yaml = await readFile(path.join(dir, 'aloud.yaml'), 'utf8');
   await writeFile(path.join(dir, 'aloud.yaml'), yaml.replace('thinkaloud:\n', 'thinkaloud:\n  require_spoken_label: false\n') + extraYaml);
-  await label(dir, 'ana', [['demo-01', 'Polite'], ['demo-02', 'Polite'], ['demo-03', 'Polite'], ['demo-04', 'Neutral']]);
-  await label(dir, 'ben', [['demo-01', 'Polite'], ['demo-02', 'Neutral', 'Polite'], ['demo-03', 'Impolite']]);
-  await label(dir, 'cai', [['demo-01', 'Polite'], ['demo-02', 'Impolite'], ['demo-03', 'Neutral']]);
+  await label(dir, 'ana', [
+    ['demo-01', 'Polite'],
+    ['demo-02', 'Polite'],
+    ['demo-03', 'Polite'],
+    ['demo-04', 'Neutral'],
+  ]);
+  await label(dir, 'ben', [
+    ['demo-01', 'Polite'],
+    ['demo-02', 'Neutral', 'Polite'],
+    ['demo-03', 'Impolite'],
+  ]);
+  await label(dir, 'cai', [
+    ['demo-01', 'Polite'],
+    ['demo-02', 'Impolite'],
+    ['demo-03', 'Neutral'],
+  ]);
   return dir;
 }
-

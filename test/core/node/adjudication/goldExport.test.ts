@@ -10,11 +10,36 @@ import { recordSession } from '../export/recordSession';
 describe('aloud export --gold', () => {
   it('holds every item with its source, the decision for adjudicated ones, and validates with its receipt in every format', async () => {
     const dir = await threeAnnotatorStudy();
-    expect((await cli('adjudicate', '--project', dir, '--as', 'lead', '--item', 'demo-03', '--label', 'Neutral', '--confidence', 'low', '--cause', 'ambiguous text', '--rationale', 'no cue either way', '--flag-guideline', 'define neutral')).code).toBe(0);
+    expect(
+      (
+        await cli(
+          'adjudicate',
+          '--project',
+          dir,
+          '--as',
+          'lead',
+          '--item',
+          'demo-03',
+          '--label',
+          'Neutral',
+          '--confidence',
+          'low',
+          '--cause',
+          'ambiguous text',
+          '--rationale',
+          'no cue either way',
+          '--flag-guideline',
+          'define neutral',
+        )
+      ).code,
+    ).toBe(0);
     const out = path.join(path.dirname(dir), 'gold.jsonl');
     const exported = await cli('export', '--project', dir, '--gold', '--format', 'jsonl', '--out', out, '--json');
     expect(exported.code).toBe(0);
-    const records: Array<{ item_id: string; annotators: unknown[] }> = (await readFile(out, 'utf8')).trim().split('\n').map((l) => JSON.parse(l));
+    const records: Array<{ item_id: string; annotators: unknown[] }> = (await readFile(out, 'utf8'))
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(records).toHaveLength(20);
     const byId = new Map(records.map((r) => [r.item_id, r]));
     expect(byId.get('demo-01')).toMatchObject({ gold_label: 'Polite', gold_source: 'unanimous', adjudication: null });
@@ -23,9 +48,22 @@ describe('aloud export --gold', () => {
     expect(byId.get('demo-03')).toMatchObject({
       gold_label: 'Neutral',
       gold_source: 'adjudicated',
-      adjudication: { adjudicator: 'lead', label: 'Neutral', confidence: 'low', causes: ['ambiguous text'], rationale: 'no cue either way', guideline_flag: 'define neutral', adopted: ['cai'], room: null, revisions: 0 },
+      adjudication: {
+        adjudicator: 'lead',
+        label: 'Neutral',
+        confidence: 'low',
+        causes: ['ambiguous text'],
+        rationale: 'no cue either way',
+        guideline_flag: 'define neutral',
+        adopted: ['cai'],
+        room: null,
+        revisions: 0,
+      },
     });
-    expect(byId.get('demo-04')).toMatchObject({ gold_source: 'unresolved', annotators: [{ annotator: 'ana', final_label: 'Neutral', blind_label: 'Neutral' }] });
+    expect(byId.get('demo-04')).toMatchObject({
+      gold_source: 'unresolved',
+      annotators: [{ annotator: 'ana', final_label: 'Neutral', blind_label: 'Neutral' }],
+    });
     expect(JSON.parse(exported.out).receipt.counts).toEqual({ unanimous: 1, majority: 0, adjudicated: 1, model: 0, unresolved: 18 });
 
     for (const format of ['jsonl', 'json', 'csv']) {
@@ -48,11 +86,19 @@ describe('aloud export --gold', () => {
     // the agreement report measures each annotator against the gold labels, counts the causes, lists the flags
     const report = JSON.parse((await cli('agreement', '--project', dir, '--json')).out);
     expect(report.gold.gold_items).toBe(2);
-    expect(report.gold.annotators.map((a: { annotator: string; items: number; matches: number }) => [a.annotator, a.items, a.matches])).toEqual([['ana', 2, 1], ['ben', 2, 1], ['cai', 2, 2]]);
+    expect(
+      report.gold.annotators.map((a: { annotator: string; items: number; matches: number }) => [a.annotator, a.items, a.matches]),
+    ).toEqual([
+      ['ana', 2, 1],
+      ['ben', 2, 1],
+      ['cai', 2, 2],
+    ]);
     expect(report.gold.annotators[2].accuracy_ci95[1]).toBe(1);
     expect(report.gold.annotators[0].accuracy_ci95[0]).toBeGreaterThan(0);
     expect(report.gold.causes).toEqual([{ cause: 'ambiguous text', count: 1 }]);
-    expect(report.gold.guideline_flags).toEqual([expect.objectContaining({ item_id: 'demo-03', text: 'define neutral', adjudicator: 'lead' })]);
+    expect(report.gold.guideline_flags).toEqual([
+      expect.objectContaining({ item_id: 'demo-03', text: 'define neutral', adjudicator: 'lead' }),
+    ]);
     expect((await cli('agreement', '--project', dir)).out).toContain('guideline flag on demo-03: define neutral');
 
     const bad = await cli('export', '--project', dir, '--gold', '--format', 'srt', '--out', out);
@@ -65,20 +111,60 @@ describe('the gold split of the Hugging Face export', () => {
     const dir = path.join(await mkdtemp(path.join(tmpdir(), 'aloud-hfgold-')), 'p');
     expect((await cli('init', '--project', dir, '--demo')).code).toBe(0);
     const project = await loadProjectConfig(dir);
-    await recordSession(project, 'ana', [{ id: 'demo-01', said: [' I label this polite.'], complete: true }, { id: 'demo-02', said: [' I label this polite.'], complete: true }]);
-    await recordSession(project, 'ben', [{ id: 'demo-01', said: [' I label this polite.'], complete: true }, { id: 'demo-02', said: [' I label this neutral.'], complete: true }]);
-    expect((await cli('adjudicate', '--project', dir, '--as', 'lead', '--item', 'demo-02', '--label', 'Neutral', '--confidence', 'high', '--cause', 'edge case')).code).toBe(0);
+    await recordSession(project, 'ana', [
+      { id: 'demo-01', said: [' I label this polite.'], complete: true },
+      { id: 'demo-02', said: [' I label this polite.'], complete: true },
+    ]);
+    await recordSession(project, 'ben', [
+      { id: 'demo-01', said: [' I label this polite.'], complete: true },
+      { id: 'demo-02', said: [' I label this neutral.'], complete: true },
+    ]);
+    expect(
+      (
+        await cli(
+          'adjudicate',
+          '--project',
+          dir,
+          '--as',
+          'lead',
+          '--item',
+          'demo-02',
+          '--label',
+          'Neutral',
+          '--confidence',
+          'high',
+          '--cause',
+          'edge case',
+        )
+      ).code,
+    ).toBe(0);
     const out = path.join(path.dirname(dir), 'hf');
     const exported = await cli('export', '--project', dir, '--format', 'hf', '--out', out);
     expect(exported.code, exported.err).toBe(0);
-    const gold = (await readFile(path.join(out, 'gold', 'gold.jsonl'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as { item_id: string; gold_source: string; gold_label: string | null });
+    const gold = (await readFile(path.join(out, 'gold', 'gold.jsonl'), 'utf8'))
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { item_id: string; gold_source: string; gold_label: string | null });
     expect(gold).toHaveLength(20);
-    expect(gold.slice(0, 2).map((g) => [g.item_id, g.gold_label, g.gold_source])).toEqual([['demo-01', 'Polite', 'unanimous'], ['demo-02', 'Neutral', 'adjudicated']]);
+    expect(gold.slice(0, 2).map((g) => [g.item_id, g.gold_label, g.gold_source])).toEqual([
+      ['demo-01', 'Polite', 'unanimous'],
+      ['demo-02', 'Neutral', 'adjudicated'],
+    ]);
     expect(await readFile(path.join(out, 'README.md'), 'utf8')).toContain('`gold/gold.jsonl`: the gold split');
     const receipt = JSON.parse(await readFile(path.join(out, 'hf.receipt.json'), 'utf8')) as { files: Array<{ path: string }> };
     expect(receipt.files.map((f) => f.path)).toContain('gold/gold.jsonl');
     // one annotator's dataset has none, and says so
-    const one = await cli('export', '--project', dir, '--format', 'hf', '--annotator', 'ana', '--out', path.join(path.dirname(dir), 'hf-ana'));
+    const one = await cli(
+      'export',
+      '--project',
+      dir,
+      '--format',
+      'hf',
+      '--annotator',
+      'ana',
+      '--out',
+      path.join(path.dirname(dir), 'hf-ana'),
+    );
     expect(one.err).toContain('no gold split');
   });
 });

@@ -24,7 +24,7 @@ function withAudioPath(annotator: string, itemId: string, audioPath: string): Se
   };
 }
 
-describe('annotator n\'s recording of an item, for adjudication', () => {
+describe("annotator n's recording of an item, for adjudication", () => {
   let dir: string;
   let project: OpenProject;
 
@@ -53,7 +53,11 @@ describe('annotator n\'s recording of an item, for adjudication', () => {
 
   it('finds the file of the annotator shown n-th in the view, inside her session', async () => {
     const standing = (await readAdjudication(project)).queue.items.get('demo-02')!;
-    const order = shownAnnotators('demo-02', standing.labels.map((l) => l.annotator), false).map((a) => a.annotator);
+    const order = shownAnnotators(
+      'demo-02',
+      standing.labels.map((l) => l.annotator),
+      false,
+    ).map((a) => a.annotator);
     for (const [i, annotator] of order.entries()) {
       const found = await protocolAudioFile(project, 'demo-02', i + 1);
       expect(found.ok, annotator).toBe(true);
@@ -83,15 +87,28 @@ describe('annotator n\'s recording of an item, for adjudication', () => {
     for (const itemId of ['../../etc/passwd', 'sessions/ana/audio/demo-02.wav', 'demo-99', '']) {
       expect(await protocolAudioFile(project, itemId, 1)).toMatchObject({ ok: false, status: 404 });
     }
-    expect(await protocolAudioFile(project, 'demo-02', 4)).toMatchObject({ ok: false, status: 404, reason: 'item "demo-02" has no annotator 4' });
+    expect(await protocolAudioFile(project, 'demo-02', 4)).toMatchObject({
+      ok: false,
+      status: 404,
+      reason: 'item "demo-02" has no annotator 4',
+    });
     expect(await protocolAudioFile(project, 'demo-02', 0)).toMatchObject({ ok: false, status: 404 });
     expect(await protocolAudioFile(project, 'demo-02', 1.5)).toMatchObject({ ok: false, status: 404 });
   });
 
   it('says when the annotator has no recording of the item (labelled by click)', async () => {
     const standing = (await readAdjudication(project)).queue.items.get('demo-03')!;
-    const cai = shownAnnotators('demo-03', standing.labels.map((l) => l.annotator), false).findIndex((a) => a.annotator === 'cai') + 1;
-    expect(await protocolAudioFile(project, 'demo-03', cai)).toEqual({ ok: false, status: 404, reason: `annotator ${cai} has no recording of item "demo-03"` });
+    const cai =
+      shownAnnotators(
+        'demo-03',
+        standing.labels.map((l) => l.annotator),
+        false,
+      ).findIndex((a) => a.annotator === 'cai') + 1;
+    expect(await protocolAudioFile(project, 'demo-03', cai)).toEqual({
+      ok: false,
+      status: 404,
+      reason: `annotator ${cai} has no recording of item "demo-03"`,
+    });
   });
 
   it('refuses a log whose audio path leaves the project, by name or through a link, without naming the real path', async () => {
@@ -101,13 +118,26 @@ describe('annotator n\'s recording of an item, for adjudication', () => {
       expect(found, hostile).toMatchObject({ ok: false, status: 403 });
       expect(JSON.stringify(found)).not.toContain(path.dirname(dir));
     }
-    expect(await protocolAudioFile(project, 'demo-02', ana, withAudioPath('ana', 'demo-02', 'sessions/ana/audio/gone.wav'))).toMatchObject({ ok: false, status: 404 });
+    expect(await protocolAudioFile(project, 'demo-02', ana, withAudioPath('ana', 'demo-02', 'sessions/ana/audio/gone.wav'))).toMatchObject({
+      ok: false,
+      status: 404,
+    });
   });
 
   it('the URL shape: an item id and a number 1–99, nothing more', () => {
     expect(protocolAudioTarget(['demo-02', '3'])).toEqual({ ok: true, itemId: 'demo-02', protocol: 3 });
     expect(protocolAudioTarget(['../../x', '1'])).toEqual({ ok: true, itemId: '../../x', protocol: 1 });
-    for (const bad of [['demo-02'], ['demo-02', '1', 'x'], ['demo-02', '0'], ['demo-02', '01'], ['demo-02', 'ana'], ['demo-02', '100'], ['demo-02', '-1'], [' ', '1'], ['demo-02', '1e1']]) {
+    for (const bad of [
+      ['demo-02'],
+      ['demo-02', '1', 'x'],
+      ['demo-02', '0'],
+      ['demo-02', '01'],
+      ['demo-02', 'ana'],
+      ['demo-02', '100'],
+      ['demo-02', '-1'],
+      [' ', '1'],
+      ['demo-02', '1e1'],
+    ]) {
       expect(protocolAudioTarget(bad), bad.join('/')).toMatchObject({ ok: false, status: 404 });
     }
   });

@@ -7,10 +7,16 @@ import { SessionService } from '../../../../core/node/session/sessionService';
 import { cli } from '../../../helpers/cli';
 
 /** Labels items through the real session service (click/key labels; no engine needed), completes them, and closes the session. */
-async function label(dir: string, annotator: string, plan: Array<[string, ...string[]]>, options: { complete?: boolean } = {}): Promise<void> {
+async function label(
+  dir: string,
+  annotator: string,
+  plan: Array<[string, ...string[]]>,
+  options: { complete?: boolean } = {},
+): Promise<void> {
   // clicks complete an item here (the demo asks for a spoken label by default)
   const yaml = await readFile(path.join(dir, 'aloud.yaml'), 'utf8');
-  if (!yaml.includes('require_spoken_label')) await writeFile(path.join(dir, 'aloud.yaml'), yaml.replace('thinkaloud:\n', 'thinkaloud:\n  require_spoken_label: false\n'));
+  if (!yaml.includes('require_spoken_label'))
+    await writeFile(path.join(dir, 'aloud.yaml'), yaml.replace('thinkaloud:\n', 'thinkaloud:\n  require_spoken_label: false\n'));
   const project = await loadProjectConfig(dir);
   const items = await loadProjectItems(project);
   const session = await SessionService.open({ project, annotator, items });
@@ -29,8 +35,16 @@ describe('aloud agreement', () => {
   it('reads every annotator session of the project and reports alpha on blind and final labels', async () => {
     const dir = path.join(await mkdtemp(path.join(tmpdir(), 'aloud-agree-')), 'p');
     expect((await cli('init', '--project', dir, '--demo')).code).toBe(0);
-    await label(dir, 'ana', [['demo-01', 'Polite'], ['demo-08', 'Impolite'], ['demo-15', 'Neutral']]);
-    await label(dir, 'ben', [['demo-01', 'Polite'], ['demo-08', 'Polite', 'Impolite'], ['demo-15', 'Neutral']]);
+    await label(dir, 'ana', [
+      ['demo-01', 'Polite'],
+      ['demo-08', 'Impolite'],
+      ['demo-15', 'Neutral'],
+    ]);
+    await label(dir, 'ben', [
+      ['demo-01', 'Polite'],
+      ['demo-08', 'Polite', 'Impolite'],
+      ['demo-15', 'Neutral'],
+    ]);
     const { code, out } = await cli('agreement', '--project', dir, '--json');
     expect(code).toBe(0);
     const report = JSON.parse(out);
@@ -73,11 +87,27 @@ describe('aloud agreement', () => {
   it("counts what it should: completed items, the annotators' own labels, no room write-backs — each unless asked for, said in the output", async () => {
     const dir = path.join(await mkdtemp(path.join(tmpdir(), 'aloud-agree-')), 'p');
     expect((await cli('init', '--project', dir, '--demo')).code).toBe(0);
-    await label(dir, 'ana', [['demo-01', 'Polite'], ['demo-08', 'Impolite'], ['demo-15', 'Neutral']]);
-    await label(dir, 'ben', [['demo-01', 'Polite'], ['demo-08', 'Impolite'], ['demo-15', 'Neutral']]);
+    await label(dir, 'ana', [
+      ['demo-01', 'Polite'],
+      ['demo-08', 'Impolite'],
+      ['demo-15', 'Neutral'],
+    ]);
+    await label(dir, 'ben', [
+      ['demo-01', 'Polite'],
+      ['demo-08', 'Impolite'],
+      ['demo-15', 'Neutral'],
+    ]);
     // ben labelled demo-20 but never completed it; cai's only labels are never completed
     await label(dir, 'ben', [['demo-20', 'Polite']], { complete: false });
-    await label(dir, 'cai', [['demo-01', 'Impolite'], ['demo-08', 'Polite']], { complete: false });
+    await label(
+      dir,
+      'cai',
+      [
+        ['demo-01', 'Impolite'],
+        ['demo-08', 'Polite'],
+      ],
+      { complete: false },
+    );
     await label(dir, 'ana', [['demo-20', 'Impolite']]);
     // a lead reviews ana's session: a label from their corrected text is the lead's, not ana's
     const project = await loadProjectConfig(dir);
@@ -89,7 +119,13 @@ describe('aloud agreement', () => {
       await review.close();
     }
     // a norming room's votes written back: a session of its own kind
-    const roomSession = await SessionService.open({ project, annotator: 'dan (room ABC123)', items: await loadProjectItems(project), kind: 'room', room: { code: 'ABC123', member_id: 'm1' } });
+    const roomSession = await SessionService.open({
+      project,
+      annotator: 'dan (room ABC123)',
+      items: await loadProjectItems(project),
+      kind: 'room',
+      room: { code: 'ABC123', member_id: 'm1' },
+    });
     try {
       await roomSession.openItem('demo-01');
       await roomSession.commitLabel('Neutral', 'room');
@@ -100,13 +136,23 @@ describe('aloud agreement', () => {
     const byDefault = JSON.parse((await cli('agreement', '--project', dir, '--json')).out);
     expect(byDefault.annotators.map((a: { annotator: string }) => a.annotator)).toEqual(['ana', 'ben']);
     expect(byDefault.alpha_final).toBe(1);
-    expect(byDefault.counting).toMatchObject({ incomplete_items: 3, reviewer_labels_left_out: 1, room_sessions_left_out: ['dan (room ABC123)'] });
+    expect(byDefault.counting).toMatchObject({
+      incomplete_items: 3,
+      reviewer_labels_left_out: 1,
+      room_sessions_left_out: ['dan (room ABC123)'],
+    });
     const text = await cli('agreement', '--project', dir);
-    expect(text.out).toContain('counted: completed items only (3 labelled items never completed left out; --include-incomplete counts them)');
+    expect(text.out).toContain(
+      'counted: completed items only (3 labelled items never completed left out; --include-incomplete counts them)',
+    );
     expect(text.out).toContain("counted: each annotator's own labels (1 reviewer label left out; --include-reviewers counts them)");
-    expect(text.out).toContain('counted: annotator sessions only (room write-backs left out: dan (room ABC123); --include-rooms counts them)');
+    expect(text.out).toContain(
+      'counted: annotator sessions only (room write-backs left out: dan (room ABC123); --include-rooms counts them)',
+    );
 
-    const all = JSON.parse((await cli('agreement', '--project', dir, '--include-incomplete', '--include-reviewers', '--include-rooms', '--json')).out);
+    const all = JSON.parse(
+      (await cli('agreement', '--project', dir, '--include-incomplete', '--include-reviewers', '--include-rooms', '--json')).out,
+    );
     expect(all.annotators.map((a: { annotator: string }) => a.annotator)).toEqual(['ana', 'ben', 'cai', 'dan (room ABC123)']);
     expect(all.disagreements.map((d: { item_id: string }) => d.item_id).sort()).toEqual(['demo-01', 'demo-08', 'demo-15', 'demo-20']);
     expect(all.counting.said[0]).toMatch(/--include-incomplete/);
@@ -117,10 +163,17 @@ describe('aloud agreement', () => {
     const fromExport = JSON.parse((await cli('agreement', '--export', exported, '--project', dir, '--json')).out);
     expect(fromExport.annotators.map((a: { annotator: string }) => a.annotator)).toEqual(['ana', 'ben']);
     expect(fromExport.alpha_final).toBe(1);
-    expect(fromExport.counting).toMatchObject({ incomplete_items: 3, reviewer_labels_left_out: 1, room_sessions_left_out: ['dan (room ABC123)'] });
+    expect(fromExport.counting).toMatchObject({
+      incomplete_items: 3,
+      reviewer_labels_left_out: 1,
+      room_sessions_left_out: ['dan (room ABC123)'],
+    });
     const csv = path.join(path.dirname(dir), 'counted.csv');
     expect((await cli('export', '--project', dir, '--format', 'csv', '--out', csv)).code).toBe(0);
-    expect(JSON.parse((await cli('agreement', '--export', csv, '--json')).out).counting).toMatchObject({ incomplete_items: 3, reviewer_labels_left_out: 1 });
+    expect(JSON.parse((await cli('agreement', '--export', csv, '--json')).out).counting).toMatchObject({
+      incomplete_items: 3,
+      reviewer_labels_left_out: 1,
+    });
     const html = path.join(path.dirname(dir), 'counted.html');
     expect((await cli('agreement', '--project', dir, '--html', html)).code).toBe(0);
     expect(await readFile(html, 'utf8')).toContain('counted: completed items only');
@@ -145,7 +198,10 @@ describe('aloud agreement', () => {
     [null, '3', '3', '3', '2', '3', '4', '2', '2', '5', '1', null],
     ['1', '2', '3', '3', '2', '4', '4', '1', '2', '5', '1', null],
   ];
-  const referenceCsv = ['item,annotator,label', ...reference.flatMap((row, o) => row.flatMap((v, u) => (v === null ? [] : [`u${u + 1},${'ABCD'[o]},${v}`])))].join('\n');
+  const referenceCsv = [
+    'item,annotator,label',
+    ...reference.flatMap((row, o) => row.flatMap((v, u) => (v === null ? [] : [`u${u + 1},${'ABCD'[o]},${v}`]))),
+  ].join('\n');
 
   it.each([
     ['nominal', 0.743],
@@ -224,7 +280,9 @@ describe('aloud agreement', () => {
   });
 
   it('names an unknown level and a missing file', async () => {
-    expect((await cli('agreement', '--csv', 'x.csv', '--level', 'fuzzy')).err).toMatch(/--level must be one of nominal, ordinal, interval, ratio/);
+    expect((await cli('agreement', '--csv', 'x.csv', '--level', 'fuzzy')).err).toMatch(
+      /--level must be one of nominal, ordinal, interval, ratio/,
+    );
     const r = await cli('agreement', '--csv', '/nonexistent/m.csv');
     expect(r.code).toBe(2);
     expect(r.err).toContain('/nonexistent/m.csv: file not found');

@@ -17,11 +17,41 @@ async function judge(annotator: string, judgments: Judgment[]): Promise<void> {
   try {
     for (const itemId of [...new Set(judgments.map(([item]) => item))]) {
       await store.append('item_opened', { item_id: itemId, text_sha256: null });
-      await store.append('label_committed', { item_id: itemId, label: 'Polite', source: 'key', quote: null, start: null, end: null, stem: null, audio_ms: null, utterance: null, parser_version: null, reviewer: null });
-      await store.append('reasoning_shown', { item_id: itemId, steps: ['a', 'b', 'c', 'd'], model_label: 'Polite', split: 'numbered', reveal: 'after_blind', audio_samples: 0 });
+      await store.append('label_committed', {
+        item_id: itemId,
+        label: 'Polite',
+        source: 'key',
+        quote: null,
+        start: null,
+        end: null,
+        stem: null,
+        audio_ms: null,
+        utterance: null,
+        parser_version: null,
+        reviewer: null,
+      });
+      await store.append('reasoning_shown', {
+        item_id: itemId,
+        steps: ['a', 'b', 'c', 'd'],
+        model_label: 'Polite',
+        split: 'numbered',
+        reveal: 'after_blind',
+        audio_samples: 0,
+      });
       for (const [item, index, reward] of judgments) {
         if (item !== itemId) continue;
-        await store.append('step_judged', { item_id: itemId, index, reward, source: 'key', kind: 'step', quote: null, start: null, end: null, utterance: null, audio_ms: null });
+        await store.append('step_judged', {
+          item_id: itemId,
+          index,
+          reward,
+          source: 'key',
+          kind: 'step',
+          quote: null,
+          start: null,
+          end: null,
+          utterance: null,
+          audio_ms: null,
+        });
       }
     }
   } finally {
@@ -34,8 +64,23 @@ beforeAll(async () => {
   expect((await cli('init', '--project', dir, '--demo')).code).toBe(0);
   project = await loadProjectConfig(dir);
   // the two agree everywhere but step 2 of demo-13; step 4 of demo-03 is judged by ana alone
-  await judge('ana', [['demo-03', 1, 1], ['demo-03', 2, -1], ['demo-03', 3, 0], ['demo-03', 4, 0], ['demo-08', 1, 1], ['demo-08', 2, 1], ['demo-13', 2, 1]]);
-  await judge('ben', [['demo-03', 1, 1], ['demo-03', 2, -1], ['demo-03', 3, 0], ['demo-08', 1, 1], ['demo-08', 2, 1], ['demo-13', 2, -1]]);
+  await judge('ana', [
+    ['demo-03', 1, 1],
+    ['demo-03', 2, -1],
+    ['demo-03', 3, 0],
+    ['demo-03', 4, 0],
+    ['demo-08', 1, 1],
+    ['demo-08', 2, 1],
+    ['demo-13', 2, 1],
+  ]);
+  await judge('ben', [
+    ['demo-03', 1, 1],
+    ['demo-03', 2, -1],
+    ['demo-03', 3, 0],
+    ['demo-08', 1, 1],
+    ['demo-08', 2, 1],
+    ['demo-13', 2, -1],
+  ]);
 });
 
 describe('aloud agreement --steps', () => {

@@ -10,7 +10,8 @@ import { cli } from '../../../helpers/cli';
 /** Labels and completes items through the real session service (click labels; no engine). */
 async function label(dir: string, annotator: string, plan: Array<[string, string]>): Promise<void> {
   const yaml = await readFile(path.join(dir, 'aloud.yaml'), 'utf8');
-  if (!yaml.includes('require_spoken_label')) await writeFile(path.join(dir, 'aloud.yaml'), yaml.replace('thinkaloud:\n', 'thinkaloud:\n  require_spoken_label: false\n'));
+  if (!yaml.includes('require_spoken_label'))
+    await writeFile(path.join(dir, 'aloud.yaml'), yaml.replace('thinkaloud:\n', 'thinkaloud:\n  require_spoken_label: false\n'));
   const project = await loadProjectConfig(dir);
   const session = await SessionService.open({ project, annotator, items: await loadProjectItems(project) });
   try {
@@ -33,10 +34,26 @@ describe('aloud gold', () => {
   it('models the demo study from its sessions, the same labels from an export, and names a spammer last', async () => {
     const dir = path.join(await mkdtemp(path.join(tmpdir(), 'aloud-gold-')), 'p');
     expect((await cli('init', '--project', dir, '--demo')).code).toBe(0);
-    await label(dir, 'ana', ids.map((id, k) => [id, truth[k]!]));
-    await label(dir, 'ben', ids.map((id, k) => [id, k === 3 ? 'Neutral' : truth[k]!]));
-    await label(dir, 'cai', ids.map((id, k) => [id, k === 7 ? 'Impolite' : truth[k]!]));
-    await label(dir, 'dan', ids.map((id) => [id, 'Polite']));
+    await label(
+      dir,
+      'ana',
+      ids.map((id, k) => [id, truth[k]!]),
+    );
+    await label(
+      dir,
+      'ben',
+      ids.map((id, k) => [id, k === 3 ? 'Neutral' : truth[k]!]),
+    );
+    await label(
+      dir,
+      'cai',
+      ids.map((id, k) => [id, k === 7 ? 'Impolite' : truth[k]!]),
+    );
+    await label(
+      dir,
+      'dan',
+      ids.map((id) => [id, 'Polite']),
+    );
     const run = await cli('gold', '--project', dir, '--json', '--bootstrap', '50', '--folds', '3');
     expect(run.err).toBe('');
     expect(run.code).toBe(0);
@@ -56,15 +73,31 @@ describe('aloud gold', () => {
 
     const exported = path.join(path.dirname(dir), 'all.jsonl');
     expect((await cli('export', '--project', dir, '--format', 'jsonl', '--out', exported)).code).toBe(0);
-    const fromExport = JSON.parse((await cli('gold', '--export', exported, '--project', dir, '--json', '--bootstrap', '50', '--folds', '3')).out);
+    const fromExport = JSON.parse(
+      (await cli('gold', '--export', exported, '--project', dir, '--json', '--bootstrap', '50', '--folds', '3')).out,
+    );
     expect(fromExport.items.map((i: { label: string }) => i.label)).toEqual(report.items.map((i: { label: string }) => i.label));
     expect(fromExport.annotators).toEqual(report.annotators);
 
     // click labels have no audio and no transcript: the hesitation section says it cannot tell, and why
-    const withHesitation = JSON.parse((await cli('gold', '--project', dir, '--json', '--with-hesitation', '--bootstrap', '10', '--folds', '2')).out);
+    const withHesitation = JSON.parse(
+      (await cli('gold', '--project', dir, '--json', '--with-hesitation', '--bootstrap', '10', '--folds', '2')).out,
+    );
     expect(withHesitation.hesitation.unavailable).toMatch(/no hesitation measure varies across the 80 annotations/);
 
-    const text = await cli('gold', '--project', dir, '--model', 'dawid-skene', '--bootstrap', '20', '--folds', '2', '--html', path.join(path.dirname(dir), 'gold.html'));
+    const text = await cli(
+      'gold',
+      '--project',
+      dir,
+      '--model',
+      'dawid-skene',
+      '--bootstrap',
+      '20',
+      '--folds',
+      '2',
+      '--html',
+      path.join(path.dirname(dir), 'gold.html'),
+    );
     expect(text.code).toBe(0);
     expect(text.out).toMatch(/^model: dawid-skene — /);
     expect(await readFile(path.join(path.dirname(dir), 'gold.html'), 'utf8')).toContain('<h2>Annotators</h2>');
@@ -74,7 +107,8 @@ describe('aloud gold', () => {
     const dir = await mkdtemp(path.join(tmpdir(), 'aloud-gold-csv-'));
     const csv = path.join(dir, 'labels.csv');
     const rows = ['item,annotator,label'];
-    for (let i = 0; i < 30; i++) for (const a of ['x', 'y', 'z']) rows.push(`q${i},${a},${a === 'z' && i % 4 === 0 ? 'B' : i % 2 ? 'A' : 'B'}`);
+    for (let i = 0; i < 30; i++)
+      for (const a of ['x', 'y', 'z']) rows.push(`q${i},${a},${a === 'z' && i % 4 === 0 ? 'B' : i % 2 ? 'A' : 'B'}`);
     await writeFile(csv, `${rows.join('\n')}\n`);
     const ok = await cli('gold', '--csv', csv, '--json', '--model', 'majority', '--bootstrap', '20');
     expect(ok.code).toBe(0);
@@ -110,16 +144,38 @@ describe('aloud gold', () => {
 });
 
 describe('hesitation measures from export files', () => {
-  it('reads each record\'s signals from a .jsonl export and says a CSV export adds none', async () => {
+  it("reads each record's signals from a .jsonl export and says a CSV export adds none", async () => {
     const dir = await mkdtemp(path.join(tmpdir(), 'aloud-gold-hes-'));
     const file = path.join(dir, 'export.jsonl');
-    await writeFile(file, [
-      { item_id: 'q1', annotator: 'ana', signals: { pauses: { count: 2, total_ms: 1500, longest_ms: 900, long_count: 1 }, filler_count: 1, filled_pause_count: 2, hedge_count: 1, label_changes: 1, time_to_final_commit_ms: 4200 } },
-      { item_id: 'q2', annotator: 'ana', signals: null },
-    ].map((r) => JSON.stringify(r)).join('\n') + '\n');
+    await writeFile(
+      file,
+      [
+        {
+          item_id: 'q1',
+          annotator: 'ana',
+          signals: {
+            pauses: { count: 2, total_ms: 1500, longest_ms: 900, long_count: 1 },
+            filler_count: 1,
+            filled_pause_count: 2,
+            hedge_count: 1,
+            label_changes: 1,
+            time_to_final_commit_ms: 4200,
+          },
+        },
+        { item_id: 'q2', annotator: 'ana', signals: null },
+      ]
+        .map((r) => JSON.stringify(r))
+        .join('\n') + '\n',
+    );
     const { measures, warning } = await exportHesitation(file);
     expect(warning).toBeNull();
-    expect(measures.get(pairKey('q1', 'ana'))).toEqual({ pause_ms: 1500, filled_pauses: 2, hedges: 1, label_changes: 1, time_to_commit_ms: 4200 });
+    expect(measures.get(pairKey('q1', 'ana'))).toEqual({
+      pause_ms: 1500,
+      filled_pauses: 2,
+      hedges: 1,
+      label_changes: 1,
+      time_to_commit_ms: 4200,
+    });
     expect(measures.has(pairKey('q2', 'ana'))).toBe(false);
     expect((await exportHesitation(path.join(dir, 'export.csv'))).warning).toMatch(/adds none/);
   });

@@ -13,8 +13,8 @@ async function demo(): Promise<string> {
   return dir;
 }
 
-describe('choosePath: the desktop app\'s native dialog', () => {
-  it('answers with what the shell\'s dialog picked (null when cancelled), per kind', async () => {
+describe("choosePath: the desktop app's native dialog", () => {
+  it("answers with what the shell's dialog picked (null when cancelled), per kind", async () => {
     const asked: PathKind[] = [];
     const app = await AppService.open({
       projectDir: await demo(),
@@ -40,7 +40,10 @@ describe('choosePath: the desktop app\'s native dialog', () => {
   it('browser mode has no dialog and says to type the path', async () => {
     const app = await AppService.open({ projectDir: await demo(), mode: 'browser', openEngine: null });
     try {
-      expect(await dispatchApiCall(app, 'choosePath', ['project-folder'])).toMatchObject({ ok: false, error: { code: 'not_found', message: expect.stringContaining('type the full path') } });
+      expect(await dispatchApiCall(app, 'choosePath', ['project-folder'])).toMatchObject({
+        ok: false,
+        error: { code: 'not_found', message: expect.stringContaining('type the full path') },
+      });
     } finally {
       await app.close();
     }

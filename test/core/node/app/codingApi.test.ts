@@ -13,7 +13,7 @@ const open = (projectDir: string, annotator: string) =>
   });
 
 describe('coding over the app API', () => {
-  it('blind coding is enforced by the host: another coder\'s codes reach a coder only once they finished the item', async () => {
+  it("blind coding is enforced by the host: another coder's codes reach a coder only once they finished the item", async () => {
     const { dir } = await codingStudy({ configExtra: 'coding:\n  blind: true' });
     const cat = await open(dir, 'cat');
     await cat.codeUnit('ana', 'demo-01', 'u0', 'Doubts', 'toggle', 'key');
@@ -34,8 +34,20 @@ describe('coding over the app API', () => {
     expect(JSON.stringify(agreementBefore.disagreements)).not.toContain('demo-01');
     // the overview tells progress, never the others' codes
     const overview = await bob.codingOverview();
-    expect(overview).toMatchObject({ coder: 'bob', blind: true, unit: 'utterance', codebook: { version: expect.stringMatching(/^[0-9a-f]{12}$/) } });
-    expect(overview.protocols.find((p) => p.item_id === 'demo-01')).toEqual({ annotator: 'ana', item_id: 'demo-01', units: 3, final: true, coded_units: 1, finished_at: null });
+    expect(overview).toMatchObject({
+      coder: 'bob',
+      blind: true,
+      unit: 'utterance',
+      codebook: { version: expect.stringMatching(/^[0-9a-f]{12}$/) },
+    });
+    expect(overview.protocols.find((p) => p.item_id === 'demo-01')).toEqual({
+      annotator: 'ana',
+      item_id: 'demo-01',
+      units: 3,
+      final: true,
+      coded_units: 1,
+      finished_at: null,
+    });
     expect(overview.protocols.find((p) => p.item_id === 'demo-04')).toMatchObject({ final: false });
     expect(JSON.stringify(overview)).not.toContain('cat');
 
@@ -59,21 +71,46 @@ describe('coding over the app API', () => {
     expect(memo.mine.u0).toEqual([{ code: 'Cites the guideline', memo: 'names the sarcasm rule' }]);
     await bob.proposeCode('ana', 'demo-02', 'u0', 'sarcasm is impolite');
     expect((await bob.codingOverview()).proposals).toMatchObject([{ name: 'sarcasm is impolite', coder: 'bob', unit: 'u0' }]);
-    const added = await bob.addCode({ name: 'sarcasm is impolite', definition: 'Says sarcasm makes a reply impolite.', parent: 'Reasons', key: 's' });
+    const added = await bob.addCode({
+      name: 'sarcasm is impolite',
+      definition: 'Says sarcasm makes a reply impolite.',
+      parent: 'Reasons',
+      key: 's',
+    });
     expect(added.proposals).toEqual([]);
     expect(added.codebook!.codes.map((c) => c.name)).toContain('sarcasm is impolite');
     const text = await readFile(path.join(dir, 'codebook.yaml'), 'utf8');
     expect(text).toContain("# the study's codebook (a comment the app keeps when it adds a code)");
-    expect(parseCodebook(text).codes.at(-1)).toEqual({ name: 'sarcasm is impolite', definition: 'Says sarcasm makes a reply impolite.', parent: 'Reasons', key: 's' });
-    expect(await dispatchApiCall(bob, 'addCode', [{ name: 'Doubts', definition: 'again' }])).toMatchObject({ ok: false, error: { message: expect.stringContaining('duplicate code name "Doubts"') } });
-    expect(await dispatchApiCall(bob, 'codeUnit', ['ana', 'demo-02', 'u0', 'Nope', 'apply', 'key'])).toMatchObject({ ok: false, error: { code: 'conflict', message: expect.stringContaining('"Nope" is not a code') } });
-    expect(await dispatchApiCall(bob, 'codeUnit', ['ana', 'demo-02', 'x0', 'Doubts', 'apply', 'key'])).toMatchObject({ ok: false, error: { code: 'bad_request' } });
-    expect(await dispatchApiCall(bob, 'codeUnit', ['ana', 'demo-04', 'u0', 'Doubts', 'apply', 'key'])).toMatchObject({ ok: false, error: { message: expect.stringContaining('not final') } });
+    expect(parseCodebook(text).codes.at(-1)).toEqual({
+      name: 'sarcasm is impolite',
+      definition: 'Says sarcasm makes a reply impolite.',
+      parent: 'Reasons',
+      key: 's',
+    });
+    expect(await dispatchApiCall(bob, 'addCode', [{ name: 'Doubts', definition: 'again' }])).toMatchObject({
+      ok: false,
+      error: { message: expect.stringContaining('duplicate code name "Doubts"') },
+    });
+    expect(await dispatchApiCall(bob, 'codeUnit', ['ana', 'demo-02', 'u0', 'Nope', 'apply', 'key'])).toMatchObject({
+      ok: false,
+      error: { code: 'conflict', message: expect.stringContaining('"Nope" is not a code') },
+    });
+    expect(await dispatchApiCall(bob, 'codeUnit', ['ana', 'demo-02', 'x0', 'Doubts', 'apply', 'key'])).toMatchObject({
+      ok: false,
+      error: { code: 'bad_request' },
+    });
+    expect(await dispatchApiCall(bob, 'codeUnit', ['ana', 'demo-04', 'u0', 'Doubts', 'apply', 'key'])).toMatchObject({
+      ok: false,
+      error: { message: expect.stringContaining('not final') },
+    });
     await bob.close();
     // a coder's own protocols are not theirs to code in this project
     const ana = await open(dir, 'ana');
     expect((await ana.codingOverview()).protocols).toEqual([]);
-    expect(await dispatchApiCall(ana, 'codeUnit', ['ana', 'demo-02', 'u0', 'Doubts', 'apply', 'key'])).toMatchObject({ ok: false, error: { message: expect.stringContaining('cannot code their own protocol') } });
+    expect(await dispatchApiCall(ana, 'codeUnit', ['ana', 'demo-02', 'u0', 'Doubts', 'apply', 'key'])).toMatchObject({
+      ok: false,
+      error: { message: expect.stringContaining('cannot code their own protocol') },
+    });
     await ana.close();
   });
 });

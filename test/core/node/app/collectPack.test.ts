@@ -17,7 +17,10 @@ describe('Project → Collect… in the app', () => {
     await cp(DEMO_PROJECT_DIR, leadDir, { recursive: true });
     await cp(DEMO_PROJECT_DIR, laptopDir, { recursive: true });
     const laptop = await loadProjectConfig(laptopDir);
-    await recordSession(laptop, 'ana', [{ id: 'demo-01', said: [' I label this polite.'], complete: true }, { id: 'demo-02', click: 'Neutral' }]);
+    await recordSession(laptop, 'ana', [
+      { id: 'demo-01', said: [' I label this polite.'], complete: true },
+      { id: 'demo-02', click: 'Neutral' },
+    ]);
     const file = path.join(root, 'ana.aloudpack');
     await packSession({ project: laptop, annotator: 'ana', out: file });
 
@@ -44,7 +47,9 @@ describe('Project → Collect… in the app', () => {
       const refused = await app.collectPack(bob).catch((e: unknown) => e);
       expect(refused).toBeInstanceOf(Refusal);
       expect(refused).toMatchObject({ code: 'conflict' });
-      expect((refused as Error).message).toMatch(/it is a pack of project "someone-else", this project is "politeness-demo"; nothing was unpacked/);
+      expect((refused as Error).message).toMatch(
+        /it is a pack of project "someone-else", this project is "politeness-demo"; nothing was unpacked/,
+      );
       expect(await app.annotators()).toEqual(['ana']);
     } finally {
       await app.close();

@@ -35,7 +35,7 @@ describe('export from the app', () => {
     }
   });
 
-  it('exports a folder for ELAN from the Export menu, with progress to the end and the receipt\'s sha256', async () => {
+  it("exports a folder for ELAN from the Export menu, with progress to the end and the receipt's sha256", async () => {
     const dir = path.join(await mkdtemp(path.join(tmpdir(), 'aloud-export-interop-')), 'proj');
     await cp(DEMO_PROJECT_DIR, dir, { recursive: true });
     await recordSession(await loadProjectConfig(dir), 'ana', [{ id: 'demo-01', said: [' Hmm, well.', ' I label this polite.'] }]);

@@ -40,10 +40,13 @@ describe('the models panel behind the app API', () => {
   it('downloads with progress events, cancels keeping the part file, resumes, verifies and removes', async () => {
     const dir = await mkdtemp(path.join(tmpdir(), 'aloud-models-panel-'));
     const { panel, events, installed, until } = panelWith(dir);
-    expect((await panel.view('test-tiny.en')).models).toMatchObject([{ name: 'test-tiny.en', installed: false, verified: null, bytes: payload.length }]);
+    expect((await panel.view('test-tiny.en')).models).toMatchObject([
+      { name: 'test-tiny.en', installed: false, verified: null, bytes: payload.length },
+    ]);
     await panel.download('test-tiny.en');
     await expect(panel.download('test-tiny.en')).rejects.toThrow('already downloading');
-    for (let i = 0; i < 400 && !events.some((e) => e.state === 'running' && e.received_bytes > 64 * 1024); i++) await new Promise((r) => setTimeout(r, 10));
+    for (let i = 0; i < 400 && !events.some((e) => e.state === 'running' && e.received_bytes > 64 * 1024); i++)
+      await new Promise((r) => setTimeout(r, 10));
     panel.cancel('test-tiny.en');
     const cancelled = await until('cancelled');
     expect(cancelled?.message).toContain('the next download continues');

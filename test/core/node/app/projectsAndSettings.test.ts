@@ -61,7 +61,15 @@ describe('projects in the app service', () => {
       expect(now.stamp).toBeGreaterThan(reopened.view.stamp);
       expect(reopened.view.items).toMatchObject([{ item_id: 'demo-02', final_label: 'Polite', label_source: 'key' }]);
 
-      const created = await app.createProject({ dir: path.join(work, 'new'), name: 'tone', labels: [{ name: 'Warm', key: 'w' }, { name: 'Cold', key: null }], items_file: good });
+      const created = await app.createProject({
+        dir: path.join(work, 'new'),
+        name: 'tone',
+        labels: [
+          { name: 'Warm', key: 'w' },
+          { name: 'Cold', key: null },
+        ],
+        items_file: good,
+      });
       expect(created.project).toMatchObject({ name: 'tone', dir: path.join(work, 'new') });
       expect(created.project.items.map((i) => i.id)).toEqual(['x-1', 'x-2']);
       expect(created.project.schema.labels.map((l) => [l.name, l.key])).toEqual([
@@ -69,9 +77,31 @@ describe('projects in the app service', () => {
         ['Cold', undefined],
       ]);
       await expect(app.session()).rejects.toThrow('no session is open');
-      await expect(app.createProject({ dir: path.join(work, 'new'), name: 'again', labels: [{ name: 'A', key: null }, { name: 'B', key: null }], items_file: null })).rejects.toThrow('not empty');
-      await expect(app.createProject({ dir: path.join(work, 'one'), name: 'one', labels: [{ name: 'A', key: null }], items_file: null })).rejects.toThrow('schema.labels');
-      await expect(app.createProject({ dir: path.join(work, 'dup'), name: 'dup', labels: [{ name: 'A', key: '1' }, { name: 'B', key: '1' }], items_file: null })).rejects.toThrow(ApiError);
+      await expect(
+        app.createProject({
+          dir: path.join(work, 'new'),
+          name: 'again',
+          labels: [
+            { name: 'A', key: null },
+            { name: 'B', key: null },
+          ],
+          items_file: null,
+        }),
+      ).rejects.toThrow('not empty');
+      await expect(
+        app.createProject({ dir: path.join(work, 'one'), name: 'one', labels: [{ name: 'A', key: null }], items_file: null }),
+      ).rejects.toThrow('schema.labels');
+      await expect(
+        app.createProject({
+          dir: path.join(work, 'dup'),
+          name: 'dup',
+          labels: [
+            { name: 'A', key: '1' },
+            { name: 'B', key: '1' },
+          ],
+          items_file: null,
+        }),
+      ).rejects.toThrow(ApiError);
       await expect(app.openProject('relative/path')).rejects.toThrow('full path');
       await expect(app.openProject(path.join(work, 'nowhere'))).rejects.toThrow('no such folder');
       await app.openProject(dir);

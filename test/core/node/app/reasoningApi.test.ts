@@ -22,21 +22,29 @@ describe('model reasoning over the app API', () => {
 
     await dispatchApiCall(service, 'openSession', ['ana']);
     await dispatchApiCall(service, 'openItem', ['demo-03']);
-    expect(await dispatchApiCall(service, 'showReasoning', [])).toMatchObject({ ok: true, result: { shown: null, withheld: 'blind_label_first' } });
+    expect(await dispatchApiCall(service, 'showReasoning', [])).toMatchObject({
+      ok: true,
+      result: { shown: null, withheld: 'blind_label_first' },
+    });
     expect(await dispatchApiCall(service, 'judgeStep', [1, -1, 'key'])).toMatchObject({ ok: false, error: { code: 'conflict' } });
     await dispatchApiCall(service, 'commitLabel', ['Polite', 'key']);
     const shown = await dispatchApiCall(service, 'showReasoning', []);
     expect(shown).toMatchObject({ ok: true, result: { withheld: null, shown: { model_label: 'Polite' } } });
     const judged = await dispatchApiCall(service, 'judgeStep', [2, -1, 'click']);
     expect(judged.ok).toBe(true);
-    const item = (judged as { result: { changed_items: Array<{ item_id: string; step_judgments: unknown[] }> } }).result.changed_items.find((i) => i.item_id === 'demo-03')!;
+    const item = (judged as { result: { changed_items: Array<{ item_id: string; step_judgments: unknown[] }> } }).result.changed_items.find(
+      (i) => i.item_id === 'demo-03',
+    )!;
     expect(item.step_judgments).toMatchObject([{ index: 2, reward: -1, source: 'click', kind: 'step' }]);
     await service.close();
   });
 
-  it.each<[unknown[]]>([[[0, 1, 'key']], [[1.5, 1, 'key']], [['2', 1, 'key']], [[2, 2, 'key']], [[2, -1, 'voice']], [[2, -1]]])('judgeStep refuses %j before any handler runs', async (args) => {
-    const service = await app();
-    expect(await dispatchApiCall(service, 'judgeStep', args)).toMatchObject({ ok: false, error: { code: 'bad_request' } });
-    await service.close();
-  });
+  it.each<[unknown[]]>([[[0, 1, 'key']], [[1.5, 1, 'key']], [['2', 1, 'key']], [[2, 2, 'key']], [[2, -1, 'voice']], [[2, -1]]])(
+    'judgeStep refuses %j before any handler runs',
+    async (args) => {
+      const service = await app();
+      expect(await dispatchApiCall(service, 'judgeStep', args)).toMatchObject({ ok: false, error: { code: 'bad_request' } });
+      await service.close();
+    },
+  );
 });

@@ -22,10 +22,22 @@ const haveClip = existsSync(clipFile);
 
 /** What the scripted engine says for the utterances of the items the acts record (beyond them: an empty transcript). */
 const SPOKEN: Record<string, Array<{ text: string; delay_ms: number }>> = {
-  'demo-01': [{ text: ' Hmm, well. This is kind of polite, I guess.', delay_ms: 20 }, { text: ' I label this polite.', delay_ms: 80 }],
-  'demo-02': [{ text: ' Well, it is rude.', delay_ms: 10 }, { text: ' I label this impolite.', delay_ms: 40 }],
-  'demo-03': [{ text: ' Step two is wrong.', delay_ms: 30 }, { text: ' Final answer: neutral.', delay_ms: 10 }],
-  'demo-04': [{ text: ' I would not label this polite.', delay_ms: 5 }, { text: ' I label this polite.', delay_ms: 60 }],
+  'demo-01': [
+    { text: ' Hmm, well. This is kind of polite, I guess.', delay_ms: 20 },
+    { text: ' I label this polite.', delay_ms: 80 },
+  ],
+  'demo-02': [
+    { text: ' Well, it is rude.', delay_ms: 10 },
+    { text: ' I label this impolite.', delay_ms: 40 },
+  ],
+  'demo-03': [
+    { text: ' Step two is wrong.', delay_ms: 30 },
+    { text: ' Final answer: neutral.', delay_ms: 10 },
+  ],
+  'demo-04': [
+    { text: ' I would not label this polite.', delay_ms: 5 },
+    { text: ' I label this polite.', delay_ms: 60 },
+  ],
 };
 
 /** How the engine fails: every third utterance at once, or (broken) every one a while later, after the acts that sent them. */
@@ -40,7 +52,11 @@ async function flakyEngine(project: OpenProject, script: string): Promise<Sessio
     ...engine,
     transcriber: {
       transcribe: (request) =>
-        engineHealth.broken ? new Promise((resolve) => setTimeout(resolve, 300)).then(crash) : request.utterance % 3 === 2 ? crash() : transcriber.transcribe(request),
+        engineHealth.broken
+          ? new Promise((resolve) => setTimeout(resolve, 300)).then(crash)
+          : request.utterance % 3 === 2
+            ? crash()
+            : transcriber.transcribe(request),
       cancelItem: (itemId) => transcriber.cancelItem(itemId),
       close: () => transcriber.close(),
     },
@@ -63,7 +79,11 @@ function pageStore(app: AppService) {
   const applied: AppAction[] = [];
   const dispatch = (action: AppAction): void => {
     state = appReducer(state, action);
-    if (action.type === 'session' || (action.type === 'event' && ['item', 'session_reopened', 'recording', 'transcription', 'finishing'].includes(action.event.type))) applied.push(action);
+    if (
+      action.type === 'session' ||
+      (action.type === 'event' && ['item', 'session_reopened', 'recording', 'transcription', 'finishing'].includes(action.event.type))
+    )
+      applied.push(action);
   };
   const stop = app.subscribe((event) => dispatch({ type: 'event', event }));
   return {
@@ -79,7 +99,21 @@ function pageStore(app: AppService) {
 describe('every act on the session answers with a patch', () => {
   it('the method table marks exactly the acts on the open session as answering with a patch', () => {
     expect([...SESSION_PATCH_METHODS].sort()).toEqual(
-      ['addNote', 'commitLabel', 'completeItem', 'confirmLabelChange', 'correctSegment', 'judgeStep', 'logCue', 'openItem', 'rederiveLabelsFromCorrections', 'selectText', 'startRecording', 'stopRecording', 'transcribeLater'].sort(),
+      [
+        'addNote',
+        'commitLabel',
+        'completeItem',
+        'confirmLabelChange',
+        'correctSegment',
+        'judgeStep',
+        'logCue',
+        'openItem',
+        'rederiveLabelsFromCorrections',
+        'selectText',
+        'startRecording',
+        'stopRecording',
+        'transcribeLater',
+      ].sort(),
     );
   });
 });
@@ -90,7 +124,7 @@ describe.skipIf(!haveClip)('a page that applies patches shows what a full reload
     const clip = await readWav(clipFile).then((wav) => resampleTo16k(wav.samples, wav.sampleRate));
     const page = pageStore(app);
     const random = seededRandom(20);
-    const pick = <T,>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)]!;
+    const pick = <T>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)]!;
     const itemIds = (await app.project()).items.map((i) => i.id);
     const done = new Map<string, number>();
     const refused = new Map<string, number>();
@@ -109,7 +143,10 @@ describe.skipIf(!haveClip)('a page that applies patches shows what a full reload
       } catch (e) {
         const refusal = asRefusal(e);
         // the session's rules refuse some random acts (no label yet, no transcript, not recording): data, not failure
-        expect(['conflict', 'bad_request', 'spoken_label_required', 'transcription_pending', 'confirmation_required'], `${name}: ${refusal.message}`).toContain(refusal.code);
+        expect(
+          ['conflict', 'bad_request', 'spoken_label_required', 'transcription_pending', 'confirmation_required'],
+          `${name}: ${refusal.message}`,
+        ).toContain(refusal.code);
         refused.set(name, (refused.get(name) ?? 0) + 1);
       }
       if (name === 'openItem' || name === 'completeItem' || name === 'stopRecording') recording = null;
@@ -130,7 +167,13 @@ describe.skipIf(!haveClip)('a page that applies patches shows what a full reload
         [22, () => act('commitLabel', () => app.commitLabel(pick(['Polite', 'Impolite', 'Neutral']), pick(['click', 'key'] as const)))],
         [8, () => act('completeItem', () => app.completeItem())],
         // a completed item's label changes only once the annotator confirms it
-        [4, () => act('confirmLabelChange', () => app.confirmLabelChange(pick(['Polite', 'Impolite', 'Neutral']), pick(['click', 'key'] as const)))],
+        [
+          4,
+          () =>
+            act('confirmLabelChange', () =>
+              app.confirmLabelChange(pick(['Polite', 'Impolite', 'Neutral']), pick(['click', 'key'] as const)),
+            ),
+        ],
         [6, () => act('addNote', () => app.addNote(`note ${Math.floor(random() * 1000)}`))],
         [
           12,
@@ -149,7 +192,9 @@ describe.skipIf(!haveClip)('a page that applies patches shows what a full reload
           async () => {
             // a step is judged once the reasoning is shown, which it is after the blind label on items that have some
             await act('showReasoning', async () => (await app.showReasoning(), null));
-            await act('judgeStep', () => app.judgeStep(1 + Math.floor(random() * 4), pick([1, 0, -1, null] as const), pick(['click', 'key'] as const)));
+            await act('judgeStep', () =>
+              app.judgeStep(1 + Math.floor(random() * 4), pick([1, 0, -1, null] as const), pick(['click', 'key'] as const)),
+            );
           },
         ],
         [
@@ -160,7 +205,9 @@ describe.skipIf(!haveClip)('a page that applies patches shows what a full reload
             const line = pick(transcribed);
             const item = page.session?.item_states[line.item_id] ?? (await app.sessionItem(line.item_id))!;
             const ref = pick(item.segment_refs);
-            await act('correctSegment', () => app.correctSegment(item.item_id, ref.utterance, ref.segment, pick(['I label this neutral.', 'It is rude.', 'thanks'])));
+            await act('correctSegment', () =>
+              app.correctSegment(item.item_id, ref.utterance, ref.segment, pick(['I label this neutral.', 'It is rude.', 'thanks'])),
+            );
           },
         ],
         [3, () => act('rederiveLabelsFromCorrections', () => app.rederiveLabelsFromCorrections(pick(itemIds.slice(0, 4))))],
@@ -223,9 +270,15 @@ describe.skipIf(!haveClip)('a page that applies patches shows what a full reload
         expect(byId(other), `round ${round}`).toEqual(byId(inOrder));
         expect(other.notes).toEqual(inOrder.notes);
         expect(other.current_item).toBe(inOrder.current_item);
-        expect([other.recording_item, other.pending_transcriptions, other.pending_items, other.finishing_item]).toEqual([inOrder.recording_item, inOrder.pending_transcriptions, inOrder.pending_items, inOrder.finishing_item]);
+        expect([other.recording_item, other.pending_transcriptions, other.pending_items, other.finishing_item]).toEqual([
+          inOrder.recording_item,
+          inOrder.pending_transcriptions,
+          inOrder.pending_items,
+          inOrder.finishing_item,
+        ]);
         expect(other.item_states[other.current_item!]).toBeDefined();
-        for (const itemId of Object.keys(other.item_states)) if (inOrder.item_states[itemId]) expect(other.item_states[itemId], itemId).toEqual(inOrder.item_states[itemId]);
+        for (const itemId of Object.keys(other.item_states))
+          if (inOrder.item_states[itemId]) expect(other.item_states[itemId], itemId).toEqual(inOrder.item_states[itemId]);
       }
 
       const reloaded = await app.session();
@@ -245,14 +298,19 @@ describe.skipIf(!haveClip)('a page that applies patches shows what a full reload
       expect((await app.sessionItem('demo-05'))?.stale_results).toBeGreaterThan(0);
       expect(reloaded.notes.length).toBeGreaterThan(0);
       console.log(`acts done ${JSON.stringify(Object.fromEntries(done))}; refused ${JSON.stringify(Object.fromEntries(refused))}`);
-      for (const name of ['openItem', 'commitLabel', 'startRecording', 'stopRecording', 'addNote', 'correctSegment', 'judgeStep'] as const) expect(done.get(name) ?? 0, name).toBeGreaterThan(0);
+      for (const name of ['openItem', 'commitLabel', 'startRecording', 'stopRecording', 'addNote', 'correctSegment', 'judgeStep'] as const)
+        expect(done.get(name) ?? 0, name).toBeGreaterThan(0);
       // an act answers with what it changed, never with the session
       expect(patchedItems).toBeLessThan(reloaded.items.length);
       page.stop();
       await app.close();
 
       // the log is the truth: a new process folds it and shows the same session
-      const again = await AppService.open({ projectDir, mode: 'browser', openEngine: (project) => openSessionEngine({ project, modelFile: null, engineScript: script }) });
+      const again = await AppService.open({
+        projectDir,
+        mode: 'browser',
+        openEngine: (project) => openSessionEngine({ project, modelFile: null, engineScript: script }),
+      });
       engineHealth.broken = false;
       try {
         const restarted = await again.openSession('ana');

@@ -43,7 +43,14 @@ function fmtBody(formatTag: number, channels: number, sampleRate: number, bits: 
 }
 
 /** WAVE_FORMAT_EXTENSIBLE fmt body with the KSDATAFORMAT sub-format GUID for `subFormat`. */
-function extensibleFmtBody(subFormat: number, channels: number, sampleRate: number, containerBits: number, validBits: number, guidTail?: number[]): Uint8Array {
+function extensibleFmtBody(
+  subFormat: number,
+  channels: number,
+  sampleRate: number,
+  containerBits: number,
+  validBits: number,
+  guidTail?: number[],
+): Uint8Array {
   const b = new Uint8Array(40);
   b.set(fmtBody(0xfffe, channels, sampleRate, containerBits));
   const v = new DataView(b.buffer);
@@ -66,53 +73,111 @@ const float32 = (values: number[]) => bytesOf((v) => values.forEach((x, i) => v.
 const float64 = (values: number[]) => bytesOf((v) => values.forEach((x, i) => v.setFloat64(8 * i, x, true)), values.length * 8);
 const int32 = (values: number[]) => bytesOf((v) => values.forEach((x, i) => v.setInt32(4 * i, x, true)), values.length * 4);
 const int24 = (values: number[]) =>
-  bytesOf((v) => values.forEach((x, i) => {
-    const u = x & 0xffffff;
-    v.setUint8(3 * i, u & 0xff);
-    v.setUint8(3 * i + 1, (u >> 8) & 0xff);
-    v.setUint8(3 * i + 2, (u >> 16) & 0xff);
-  }), values.length * 3);
+  bytesOf(
+    (v) =>
+      values.forEach((x, i) => {
+        const u = x & 0xffffff;
+        v.setUint8(3 * i, u & 0xff);
+        v.setUint8(3 * i + 1, (u >> 8) & 0xff);
+        v.setUint8(3 * i + 2, (u >> 16) & 0xff);
+      }),
+    values.length * 3,
+  );
 
 const samplesOf = (bytes: Uint8Array) => Array.from(decodeWav(bytes, 'x.wav').samples);
 
 describe('decodeWav: sample formats', () => {
   it('reads 8-bit PCM as unsigned (128 = 0)', () => {
-    const wav = decodeWav(riff([{ id: 'fmt ', body: fmtBody(1, 1, 8000, 8) }, { id: 'data', body: new Uint8Array([0, 64, 128, 192, 255]) }]), 'x.wav');
+    const wav = decodeWav(
+      riff([
+        { id: 'fmt ', body: fmtBody(1, 1, 8000, 8) },
+        { id: 'data', body: new Uint8Array([0, 64, 128, 192, 255]) },
+      ]),
+      'x.wav',
+    );
     expect(Array.from(wav.samples)).toEqual([-1, -0.5, 0, 0.5, 127 / 128]);
     expect(wav).toMatchObject({ sampleRate: 8000, channels: 1, bitsPerSample: 8, format: 'pcm', truncatedHeader: false });
     expect(wav.durationMs).toBeCloseTo(5 / 8, 10);
   });
 
   it('reads 16, 24 and 32-bit PCM full scale as ±1', () => {
-    expect(samplesOf(riff([{ id: 'fmt ', body: fmtBody(1, 1, 16000, 16) }, { id: 'data', body: int16([-32768, -16384, 0, 16384, 32767]) }]))).toEqual([
-      -1, -0.5, 0, 0.5, 32767 / 32768,
-    ]);
-    expect(samplesOf(riff([{ id: 'fmt ', body: fmtBody(1, 1, 16000, 24) }, { id: 'data', body: int24([-8388608, -4194304, 0, 4194304, 1]) }]))).toEqual([
-      -1, -0.5, 0, 0.5, Math.fround(1 / 8388608),
-    ]);
-    expect(samplesOf(riff([{ id: 'fmt ', body: fmtBody(1, 1, 16000, 32) }, { id: 'data', body: int32([-2147483648, 1073741824, 0]) }]))).toEqual([-1, 0.5, 0]);
+    expect(
+      samplesOf(
+        riff([
+          { id: 'fmt ', body: fmtBody(1, 1, 16000, 16) },
+          { id: 'data', body: int16([-32768, -16384, 0, 16384, 32767]) },
+        ]),
+      ),
+    ).toEqual([-1, -0.5, 0, 0.5, 32767 / 32768]);
+    expect(
+      samplesOf(
+        riff([
+          { id: 'fmt ', body: fmtBody(1, 1, 16000, 24) },
+          { id: 'data', body: int24([-8388608, -4194304, 0, 4194304, 1]) },
+        ]),
+      ),
+    ).toEqual([-1, -0.5, 0, 0.5, Math.fround(1 / 8388608)]);
+    expect(
+      samplesOf(
+        riff([
+          { id: 'fmt ', body: fmtBody(1, 1, 16000, 32) },
+          { id: 'data', body: int32([-2147483648, 1073741824, 0]) },
+        ]),
+      ),
+    ).toEqual([-1, 0.5, 0]);
   });
 
   it('reads IEEE float 32 and 64 as they are', () => {
-    const w32 = decodeWav(riff([{ id: 'fmt ', body: fmtBody(3, 1, 16000, 32) }, { id: 'data', body: float32([0.25, -0.75, 1]) }]), 'f.wav');
+    const w32 = decodeWav(
+      riff([
+        { id: 'fmt ', body: fmtBody(3, 1, 16000, 32) },
+        { id: 'data', body: float32([0.25, -0.75, 1]) },
+      ]),
+      'f.wav',
+    );
     expect(Array.from(w32.samples)).toEqual([0.25, -0.75, 1]);
     expect(w32.format).toBe('float');
-    expect(samplesOf(riff([{ id: 'fmt ', body: fmtBody(3, 1, 16000, 64) }, { id: 'data', body: float64([0.125, -0.5]) }]))).toEqual([0.125, -0.5]);
+    expect(
+      samplesOf(
+        riff([
+          { id: 'fmt ', body: fmtBody(3, 1, 16000, 64) },
+          { id: 'data', body: float64([0.125, -0.5]) },
+        ]),
+      ),
+    ).toEqual([0.125, -0.5]);
   });
 
   it('reads WAVE_FORMAT_EXTENSIBLE PCM (24 valid bits in 32) and float', () => {
-    const pcm = decodeWav(riff([{ id: 'fmt ', body: extensibleFmtBody(1, 1, 48000, 32, 24) }, { id: 'data', body: int32([-2147483648, 1073741824]) }]), 'e.wav');
+    const pcm = decodeWav(
+      riff([
+        { id: 'fmt ', body: extensibleFmtBody(1, 1, 48000, 32, 24) },
+        { id: 'data', body: int32([-2147483648, 1073741824]) },
+      ]),
+      'e.wav',
+    );
     expect(Array.from(pcm.samples)).toEqual([-1, 0.5]);
     expect(pcm).toMatchObject({ format: 'pcm', bitsPerSample: 32, sampleRate: 48000 });
-    const float = decodeWav(riff([{ id: 'fmt ', body: extensibleFmtBody(3, 2, 44100, 32, 32) }, { id: 'data', body: float32([0.5, 0.25]) }]), 'e.wav');
+    const float = decodeWav(
+      riff([
+        { id: 'fmt ', body: extensibleFmtBody(3, 2, 44100, 32, 32) },
+        { id: 'data', body: float32([0.5, 0.25]) },
+      ]),
+      'e.wav',
+    );
     expect(Array.from(float.samples)).toEqual([0.375]);
     expect(float).toMatchObject({ format: 'float', channels: 2 });
   });
 
   it('mixes channels down to their mean', () => {
-    const stereo = riff([{ id: 'fmt ', body: fmtBody(1, 2, 16000, 16) }, { id: 'data', body: int16([16384, 0, -32768, 0, 8192, 8192]) }]);
+    const stereo = riff([
+      { id: 'fmt ', body: fmtBody(1, 2, 16000, 16) },
+      { id: 'data', body: int16([16384, 0, -32768, 0, 8192, 8192]) },
+    ]);
     expect(samplesOf(stereo)).toEqual([0.25, -0.5, 0.25]);
-    const three = riff([{ id: 'fmt ', body: fmtBody(3, 3, 16000, 32) }, { id: 'data', body: float32([0.75, 0, 0, 0.25, 0.25, 0.25]) }]);
+    const three = riff([
+      { id: 'fmt ', body: fmtBody(3, 3, 16000, 32) },
+      { id: 'data', body: float32([0.75, 0, 0, 0.25, 0.25, 0.25]) },
+    ]);
     expect(samplesOf(three)).toEqual([0.25, 0.25]);
   });
 });
@@ -124,13 +189,21 @@ describe('decodeWav: chunk layout', () => {
     const data = { id: 'data', body: int16([1000, -1000]) };
     const list = { id: 'LIST', body: new Uint8Array(ascii('INFOISFT\x05\x00\x00\x00aloud')) }; // 17 bytes, padded
     const bext = { id: 'bext', body: new Uint8Array(3) };
-    for (const order of [[fmt, data], [data, fmt], [list, fmt, bext, data], [bext, data, list, fmt]]) {
+    for (const order of [
+      [fmt, data],
+      [data, fmt],
+      [list, fmt, bext, data],
+      [bext, data, list, fmt],
+    ]) {
       expect(samplesOf(riff(order))).toEqual([1000 / 32768, -1000 / 32768]);
     }
   });
 
   it('reads an odd-sized 8-bit data chunk and the chunk after its pad byte', () => {
-    const bytes = riff([{ id: 'data', body: new Uint8Array([128, 255, 0]) }, { id: 'fmt ', body: fmtBody(1, 1, 8000, 8) }]);
+    const bytes = riff([
+      { id: 'data', body: new Uint8Array([128, 255, 0]) },
+      { id: 'fmt ', body: fmtBody(1, 1, 8000, 8) },
+    ]);
     expect(samplesOf(bytes)).toEqual([0, 127 / 128, -1]);
   });
 
@@ -188,7 +261,9 @@ describe('decodeWav: errors name the file and the problem', () => {
       /^x\.wav: unsupported format 0x0055 \(MP3\); only PCM and IEEE float are read/,
     );
     expect(() => decodeWav(riff([{ id: 'fmt ', body: fmtBody(0x11, 1, 16000, 4, 256) }, data]), 'x.wav')).toThrow(/0x0011 \(IMA ADPCM\)/);
-    expect(() => decodeWav(riff([{ id: 'fmt ', body: fmtBody(0x1234, 1, 16000, 16) }, data]), 'x.wav')).toThrow(/unsupported format 0x1234;/);
+    expect(() => decodeWav(riff([{ id: 'fmt ', body: fmtBody(0x1234, 1, 16000, 16) }, data]), 'x.wav')).toThrow(
+      /unsupported format 0x1234;/,
+    );
     expect(() => decodeWav(riff([{ id: 'fmt ', body: extensibleFmtBody(7, 1, 8000, 8, 8) }, data]), 'x.wav')).toThrow(/0x0007 \(µ-law\)/);
     const oddGuid = extensibleFmtBody(1, 1, 8000, 16, 16, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14]);
     expect(() => decodeWav(riff([{ id: 'fmt ', body: oddGuid }, data]), 'x.wav')).toThrow(/sub-format/);
@@ -201,7 +276,9 @@ describe('decodeWav: errors name the file and the problem', () => {
     expect(() => decodeWav(riff([{ id: 'fmt ', body: fmtBody(1, 1, 0, 16) }, data]), 'x.wav')).toThrow(/sample rate of 0 Hz/);
     expect(() => decodeWav(riff([{ id: 'fmt ', body: fmtBody(1, 2, 16000, 16, 2) }, data]), 'x.wav')).toThrow(/block align 2 is too small/);
     expect(() => decodeWav(riff([{ id: 'fmt ', body: new Uint8Array(12) }, data]), 'x.wav')).toThrow(/shorter than the 16/);
-    expect(() => decodeWav(riff([fmt, { id: 'fmt ', body: fmtBody(1, 1, 8000, 16) }, data]), 'x.wav')).toThrow(/more than one "fmt " chunk/);
+    expect(() => decodeWav(riff([fmt, { id: 'fmt ', body: fmtBody(1, 1, 8000, 16) }, data]), 'x.wav')).toThrow(
+      /more than one "fmt " chunk/,
+    );
   });
 
   it('a chunk before the audio that runs past the end of the file', () => {
@@ -254,7 +331,8 @@ describe('resampleTo16k', () => {
   /** largest difference from the ideal 16 kHz sine, away from the edges (where the filter sees zeros beyond the input) */
   const errorAgainstIdeal = (out: Float32Array, hz: number, amp = 0.5) => {
     let worst = 0;
-    for (let i = 800; i < out.length - 800; i++) worst = Math.max(worst, Math.abs(out[i]! - amp * Math.sin((2 * Math.PI * hz * i) / 16000)));
+    for (let i = 800; i < out.length - 800; i++)
+      worst = Math.max(worst, Math.abs(out[i]! - amp * Math.sin((2 * Math.PI * hz * i) / 16000)));
     return worst;
   };
 
@@ -264,7 +342,14 @@ describe('resampleTo16k', () => {
   });
 
   it('keeps speech-band sines from 48, 44.1, 22.05 and 8 kHz (and an odd rate) within 0.1% of full scale', () => {
-    for (const [rate, hz] of [[48000, 1000], [44100, 440], [22050, 3000], [8000, 1000], [44101, 2500], [96000, 6000]] as const) {
+    for (const [rate, hz] of [
+      [48000, 1000],
+      [44100, 440],
+      [22050, 3000],
+      [8000, 1000],
+      [44101, 2500],
+      [96000, 6000],
+    ] as const) {
       const out = resampleTo16k(sine(rate, hz, 0.5), rate);
       expect(out.length, `${rate} Hz`).toBe(Math.ceil((Math.round(rate * 0.5) * 16000) / rate));
       expect(errorAgainstIdeal(out, hz), `${hz} Hz from ${rate} Hz`).toBeLessThan(1e-3);
@@ -273,7 +358,11 @@ describe('resampleTo16k', () => {
 
   it('removes what lies above 8 kHz instead of folding it into the speech band', () => {
     // 10 kHz and 12 kHz would alias to 6 kHz and 4 kHz without the low-pass
-    for (const [rate, hz] of [[48000, 10000], [44100, 12000], [48000, 8800]] as const) {
+    for (const [rate, hz] of [
+      [48000, 10000],
+      [44100, 12000],
+      [48000, 8800],
+    ] as const) {
       const out = resampleTo16k(sine(rate, hz, 0.5), rate).subarray(800, -800);
       expect(20 * Math.log10(rms(out) / (0.5 / Math.SQRT2)), `${hz} Hz from ${rate} Hz`).toBeLessThan(-60);
     }

@@ -81,7 +81,9 @@ describe('WavWriter', () => {
     const stereo = Buffer.from(encodeWavPcm16(tone(100), RATE));
     stereo.writeUInt16LE(2, 22);
     await writeFile(file, stereo);
-    await expect(WavWriter.open(file, { sampleRate: RATE })).rejects.toThrow(`${file}: expected 16-bit mono PCM at 16000 Hz, found format 1, 2 channel(s)`);
+    await expect(WavWriter.open(file, { sampleRate: RATE })).rejects.toThrow(
+      `${file}: expected 16-bit mono PCM at 16000 Hz, found format 1, 2 channel(s)`,
+    );
     expect(await readFile(file)).toEqual(stereo);
   });
 
@@ -92,10 +94,15 @@ describe('WavWriter', () => {
     writer.append(tone(16000));
     await writer.flush();
     writer.append(tone(16000, 16000));
-    const error = await writer.flush().then(() => null, (e: unknown) => e);
+    const error = await writer.flush().then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(SessionWriteError);
     expect((error as SessionWriteError).code).toBe('ENOSPC');
-    expect((error as Error).message).toBe(`cannot write audio to ${file}: no space left on the disk (ENOSPC); the 1.0 s recorded before are kept; the last 1000 ms were not saved`);
+    expect((error as Error).message).toBe(
+      `cannot write audio to ${file}: no space left on the disk (ENOSPC); the 1.0 s recorded before are kept; the last 1000 ms were not saved`,
+    );
     expect(writer.samples).toBe(16000);
     await writer.abandon();
     expect((await stat(file)).size).toBe(44 + 32000);

@@ -59,7 +59,12 @@ describe('aloud analyze', () => {
   it('times commitments from a segments JSON transcript, also when a phrase spans two segments', async () => {
     const file = await tempFile(
       'utterances.json',
-      JSON.stringify({ segments: [{ t0_ms: 0, t1_ms: 1000, text: ' Hmm. I label this' }, { t0_ms: 3000, t1_ms: 4000, text: ' polite.' }] }),
+      JSON.stringify({
+        segments: [
+          { t0_ms: 0, t1_ms: 1000, text: ' Hmm. I label this' },
+          { t0_ms: 3000, t1_ms: 4000, text: ' polite.' },
+        ],
+      }),
     );
     const out = await analyze(...labels, '--transcript', file);
     expect(out.final_label).toBe('Polite');
@@ -79,15 +84,33 @@ describe('aloud analyze', () => {
 
   it('prints hesitation by category for English, beside the legacy filler_count', async () => {
     const out = await analyze(...labels, '--text', "Um, I, I like this reply. It's kind of polite, I think. No wait, I label this polite.");
-    expect(out).toMatchObject({ filled_pause_count: 1, hedge_count: 2, repetition_count: 1, editing_term_count: 1, hesitation_language: 'en' });
+    expect(out).toMatchObject({
+      filled_pause_count: 1,
+      hedge_count: 2,
+      repetition_count: 1,
+      editing_term_count: 1,
+      hesitation_language: 'en',
+    });
     // the legacy single list counts "like" (a verb here) too
     expect(out.filler_count).toBe(4);
     expect(out.final_label).toBe('Polite');
   });
 
   it('prints hesitation by category for German with --lang de (German lists and rules)', async () => {
-    const out = await analyze(...labels, '--lang', 'de', '--text', 'Ähm, wir sehen uns um drei Uhr. Ich, ich glaube, äh, nein warte, ich wähle Impolite.');
-    expect(out).toMatchObject({ filled_pause_count: 2, hedge_count: 1, repetition_count: 1, editing_term_count: 1, hesitation_language: 'de' });
+    const out = await analyze(
+      ...labels,
+      '--lang',
+      'de',
+      '--text',
+      'Ähm, wir sehen uns um drei Uhr. Ich, ich glaube, äh, nein warte, ich wähle Impolite.',
+    );
+    expect(out).toMatchObject({
+      filled_pause_count: 2,
+      hedge_count: 1,
+      repetition_count: 1,
+      editing_term_count: 1,
+      hesitation_language: 'de',
+    });
     // the legacy list counts the preposition "um" and misses "Ähm"
     expect(out.filler_count).toBe(1);
     expect(out.final_label).toBe('Impolite');
@@ -96,15 +119,33 @@ describe('aloud analyze', () => {
   it('--explain lists the spoken forms of every label, the commit phrases, the grammar and the hesitation lists', async () => {
     const { code, out } = await cli('analyze', ...labels, '--lang', 'en,de', '--explain');
     expect(code).toBe(0);
-    const { explain } = JSON.parse(out) as { explain: { labels: Array<{ label: string; forms: Array<{ text: string; source: string }> }>; commit_phrases: Record<string, Array<{ pattern: string }>>; grammar: string[]; hesitation: Record<string, { filled_pauses: string[] }> } };
+    const { explain } = JSON.parse(out) as {
+      explain: {
+        labels: Array<{ label: string; forms: Array<{ text: string; source: string }> }>;
+        commit_phrases: Record<string, Array<{ pattern: string }>>;
+        grammar: string[];
+        hesitation: Record<string, { filled_pauses: string[] }>;
+      };
+    };
     expect(explain.labels.map((l) => l.label)).toEqual(['Polite', 'Impolite', 'Neutral']);
-    expect(explain.labels[1]!.forms).toEqual(expect.arrayContaining([{ text: 'impolite', source: 'name', language: null }, expect.objectContaining({ text: 'in polite', source: 'derived', rule: 'split prefix' })]));
+    expect(explain.labels[1]!.forms).toEqual(
+      expect.arrayContaining([
+        { text: 'impolite', source: 'name', language: null },
+        expect.objectContaining({ text: 'in polite', source: 'derived', rule: 'split prefix' }),
+      ]),
+    );
     expect(Object.keys(explain.commit_phrases)).toEqual(['en', 'de']);
-    expect(explain.commit_phrases.en![0]).toMatchObject({ pattern: 'I (label|labeled|labelled) this/it/that (one) (as)', source: 'built-in' });
+    expect(explain.commit_phrases.en![0]).toMatchObject({
+      pattern: 'I (label|labeled|labelled) this/it/that (one) (as)',
+      source: 'built-in',
+    });
     expect(explain.grammar.length).toBeGreaterThan(5);
     expect(explain.hesitation.de!.filled_pauses).toContain('ähm');
     // with a text, the explanation comes beside the analysis
-    expect((await analyze(...labels, '--text', 'My answer is in polite.', '--explain'))).toMatchObject({ final_label: 'Impolite', explain: { grammar: explain.grammar } });
+    expect(await analyze(...labels, '--text', 'My answer is in polite.', '--explain')).toMatchObject({
+      final_label: 'Impolite',
+      explain: { grammar: explain.grammar },
+    });
   });
 
   const badCases: Array<[string, string[], RegExp]> = [
@@ -136,7 +177,10 @@ describe('aloud analyze', () => {
     r = await cli('analyze', ...labels, '--transcript', badJson);
     expect(r.code).toBe(2);
     expect(r.err).toContain('segments[0].t1_ms must be a number');
-    const badConfig = await tempFile('aloud.yaml', 'name: t\nschema:\n  name: s\n  labels: [{name: A}, {name: B}]\nthinkaloud:\n  min_pause: 3\n');
+    const badConfig = await tempFile(
+      'aloud.yaml',
+      'name: t\nschema:\n  name: s\n  labels: [{name: A}, {name: B}]\nthinkaloud:\n  min_pause: 3\n',
+    );
     r = await cli('analyze', '--config', badConfig, '--text', 'x');
     expect(r.code).toBe(2);
     expect(r.err).toContain('aloud.yaml:6: thinkaloud.min_pause: unknown key');

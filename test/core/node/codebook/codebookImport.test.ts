@@ -42,7 +42,10 @@ async function project(): Promise<string> {
 
 async function qdpx(dir: string, qde: string): Promise<string> {
   const file = path.join(dir, '..', 'study.qdpx');
-  await writeFile(file, zipSync({ 'project.qde': strToU8(qde), 'Sources/5f607182-93a4-45b6-c7d8-e9f0a1b2c3d4.txt': strToU8('I think this is polite.') }));
+  await writeFile(
+    file,
+    zipSync({ 'project.qde': strToU8(qde), 'Sources/5f607182-93a4-45b6-c7d8-e9f0a1b2c3d4.txt': strToU8('I think this is polite.') }),
+  );
   return file;
 }
 
@@ -58,13 +61,32 @@ describe('aloud import --codebook', () => {
     const dir = await project();
     const run = await cli('import', '--project', dir, '--codebook', await qdpx(dir, PROJECT_QDE), '--json');
     expect(run.code, run.err).toBe(0);
-    expect(JSON.parse(run.out)).toMatchObject({ source_kind: 'project', codes: 5, top_level: 2, nested: 3, depth: 3, not_codable: ['Reasons'], without_definition: ['Quotes the rule'], replaced: false });
+    expect(JSON.parse(run.out)).toMatchObject({
+      source_kind: 'project',
+      codes: 5,
+      top_level: 2,
+      nested: 3,
+      depth: 3,
+      not_codable: ['Reasons'],
+      without_definition: ['Quotes the rule'],
+      replaced: false,
+    });
     const codebook = parseCodebook(await readFile(path.join(dir, 'codebook.yaml'), 'utf8'));
     expect(codebook.codes).toEqual([
       { name: 'Reasons', definition: 'Why the annotator chose the label.', guid: '{0A1B2C3D-4E5F-4061-8273-94A5B6C7D8E9}' },
-      { name: 'Cites the guideline', definition: 'Names a rule of the guidelines & applies it.', parent: 'Reasons', guid: '1b2c3d4e-5f60-4172-8394-a5b6c7d8e9f0' },
+      {
+        name: 'Cites the guideline',
+        definition: 'Names a rule of the guidelines & applies it.',
+        parent: 'Reasons',
+        guid: '1b2c3d4e-5f60-4172-8394-a5b6c7d8e9f0',
+      },
       { name: 'Quotes the rule', definition: '', parent: 'Cites the guideline', guid: '2c3d4e5f-6071-4283-94a5-b6c7d8e9f0a1' },
-      { name: 'Considers feelings', definition: 'Talks about how the customer would feel.', parent: 'Reasons', guid: '3d4e5f60-7182-4394-a5b6-c7d8e9f0a1b2' },
+      {
+        name: 'Considers feelings',
+        definition: 'Talks about how the customer would feel.',
+        parent: 'Reasons',
+        guid: '3d4e5f60-7182-4394-a5b6-c7d8e9f0a1b2',
+      },
       { name: 'Doubts', definition: 'Says the label is uncertain.', guid: '4e5f6071-8293-44a5-b6c7-d8e9f0a1b2c3' },
     ]);
 
@@ -77,7 +99,10 @@ describe('aloud import --codebook', () => {
   it('reads a .qdc codebook with a namespace prefix', async () => {
     const dir = await project();
     const qdc = path.join(dir, '..', 'codes.qdc');
-    await writeFile(qdc, `<?xml version="1.0" encoding="utf-8"?>\n<qda:CodeBook xmlns:qda="urn:QDA-XML:codebook:1.0" origin="MAXQDA"><qda:Codes><qda:Code guid="0a1b2c3d-4e5f-4061-8273-94a5b6c7d8e9" name="Reads again" isCodable="true"><qda:Description>Rereads the reply.</qda:Description><qda:Code guid="1b2c3d4e-5f60-4172-8394-a5b6c7d8e9f0" name="Aloud" isCodable="true"/></qda:Code></qda:Codes></qda:CodeBook>\n`);
+    await writeFile(
+      qdc,
+      `<?xml version="1.0" encoding="utf-8"?>\n<qda:CodeBook xmlns:qda="urn:QDA-XML:codebook:1.0" origin="MAXQDA"><qda:Codes><qda:Code guid="0a1b2c3d-4e5f-4061-8273-94a5b6c7d8e9" name="Reads again" isCodable="true"><qda:Description>Rereads the reply.</qda:Description><qda:Code guid="1b2c3d4e-5f60-4172-8394-a5b6c7d8e9f0" name="Aloud" isCodable="true"/></qda:Code></qda:Codes></qda:CodeBook>\n`,
+    );
     const run = await cli('import', '--project', dir, '--codebook', qdc);
     expect(run.code, run.err).toBe(0);
     expect(run.out).toMatch(/^2 codes read from .*codes\.qdc \(1 top-level, 1 nested, 2 levels\); 1 without a description/);
@@ -100,13 +125,28 @@ describe('aloud import --codebook', () => {
   it('refuses what is not a REFI-QDA codebook, located, and writes nothing', async () => {
     const dir = await project();
     const cases: Array<[string, RegExp]> = [
-      [PROJECT_QDE.replace('urn:QDA-XML:project:1.0', 'urn:example'), /the root element is <Project> in namespace urn:example: a REFI-QDA codebook is/],
-      [PROJECT_QDE.replace('name="Doubts" isCodable="true"', 'name="Doubts"'), /study\.qdpx: isCodable is missing \(the standard requires true or false\) \(field "Doubts", stage schema\)/],
-      [PROJECT_QDE.replace('4e5f6071-8293-44a5-b6c7-d8e9f0a1b2c3', '3d4e5f60-7182-4394-a5b6-c7d8e9f0a1b2'), /guid 3d4e5f60-7182-4394-a5b6-c7d8e9f0a1b2 is also the guid of Reasons \/ Considers feelings/],
-      [PROJECT_QDE.replace('name="Doubts"', 'name="Considers feelings"'), /duplicate code name "Considers feelings" \(also Reasons \/ Considers feelings\); Aloud's codebook names each code once/],
+      [
+        PROJECT_QDE.replace('urn:QDA-XML:project:1.0', 'urn:example'),
+        /the root element is <Project> in namespace urn:example: a REFI-QDA codebook is/,
+      ],
+      [
+        PROJECT_QDE.replace('name="Doubts" isCodable="true"', 'name="Doubts"'),
+        /study\.qdpx: isCodable is missing \(the standard requires true or false\) \(field "Doubts", stage schema\)/,
+      ],
+      [
+        PROJECT_QDE.replace('4e5f6071-8293-44a5-b6c7-d8e9f0a1b2c3', '3d4e5f60-7182-4394-a5b6-c7d8e9f0a1b2'),
+        /guid 3d4e5f60-7182-4394-a5b6-c7d8e9f0a1b2 is also the guid of Reasons \/ Considers feelings/,
+      ],
+      [
+        PROJECT_QDE.replace('name="Doubts"', 'name="Considers feelings"'),
+        /duplicate code name "Considers feelings" \(also Reasons \/ Considers feelings\); Aloud's codebook names each code once/,
+      ],
       [PROJECT_QDE.replace('</CodeBook>', '</CodeBok>'), /:\d+: not well-formed XML/],
       // valid against the XSD (CodeBook is optional), so not a schema problem: what is missing, and what to do
-      [PROJECT_QDE.replace(/<CodeBook>[\s\S]*<\/CodeBook>\n/, ''), /study\.qdpx: the project is a REFI-QDA project without a codebook \(it has no <CodeBook>, which the standard allows\): there are no codes to import; export the codebook .* \(field "Project", stage input\)/],
+      [
+        PROJECT_QDE.replace(/<CodeBook>[\s\S]*<\/CodeBook>\n/, ''),
+        /study\.qdpx: the project is a REFI-QDA project without a codebook \(it has no <CodeBook>, which the standard allows\): there are no codes to import; export the codebook .* \(field "Project", stage input\)/,
+      ],
     ];
     for (const [qde, message] of cases) {
       const run = await cli('import', '--project', dir, '--codebook', await qdpx(dir, qde));

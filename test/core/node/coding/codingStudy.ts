@@ -5,7 +5,7 @@ import { DEMO_PROJECT_DIR, loadProjectConfig, type OpenProject } from '../../../
 import { recordSession } from '../export/recordSession';
 
 export const STUDY_CODEBOOK = [
-  '# the study\'s codebook (a comment the app keeps when it adds a code)',
+  "# the study's codebook (a comment the app keeps when it adds a code)",
   'codes:',
   '  - name: Doubts',
   '    definition: The annotator says they are unsure.',
@@ -25,7 +25,9 @@ export const STUDY_CODEBOOK = [
  * A project where Ana has thought aloud on three items (each completed, so their units are final) and on a fourth she
  * has not completed; codebook.yaml as above; `configExtra` adds lines to aloud.yaml (e.g. a `coding:` section).
  */
-export async function codingStudy(options: { configExtra?: string; codebook?: string | null } = {}): Promise<{ dir: string; project: OpenProject }> {
+export async function codingStudy(
+  options: { configExtra?: string; codebook?: string | null } = {},
+): Promise<{ dir: string; project: OpenProject }> {
   const dir = path.join(await mkdtemp(path.join(tmpdir(), 'aloud-coding-')), 'proj');
   await cp(DEMO_PROJECT_DIR, dir, { recursive: true });
   if (options.configExtra) {

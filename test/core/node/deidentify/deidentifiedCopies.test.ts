@@ -40,7 +40,12 @@ describe('a de-identified copy without its receipt says so inside, and validate 
     const project = await loadProjectConfig(dir);
     const items = (await loadProjectItems(project)).slice(0, 2);
     await recordSession(project, 'bob', [
-      { id: items[0]!.id, said: ['I spoke with Sarah about it.', 'Sarah Miller agreed.'], click: project.config.schema.labels[0]!.name, complete: true },
+      {
+        id: items[0]!.id,
+        said: ['I spoke with Sarah about it.', 'Sarah Miller agreed.'],
+        click: project.config.schema.labels[0]!.name,
+        complete: true,
+      },
       { id: items[1]!.id, said: ['Nothing to hide here.'], click: project.config.schema.labels[0]!.name, complete: true },
     ]);
   }, 120_000);
@@ -66,7 +71,10 @@ describe('a de-identified copy without its receipt says so inside, and validate 
 
   it('jsonl and json records name the method, the list and the classes of their placeholders; csv rows in columns', async () => {
     const listSha256 = sha256Hex(await readFile(path.join(dir, 'deidentify.yaml')));
-    const jsonl = (await readFile(await receiptlessCopy('jsonl'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as { transcript: string | null; deidentification: unknown });
+    const jsonl = (await readFile(await receiptlessCopy('jsonl'), 'utf8'))
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { transcript: string | null; deidentification: unknown });
     const spoken = jsonl.find((r) => r.transcript?.includes('[PERSON-1]'))!;
     expect(spoken.deidentification).toEqual({ method: DEIDENTIFY_METHOD, list_sha256: listSha256, classes: ['PERSON'] });
     // every record of the export says so, the ones with nothing hidden too
@@ -81,7 +89,8 @@ describe('a de-identified copy without its receipt says so inside, and validate 
   it('a plain export says it is not de-identified (json null, csv false)', async () => {
     const out = path.join(root, 'plain.jsonl');
     expect((await cli('export', '--project', dir, '--format', 'jsonl', '--out', out)).code).toBe(0);
-    for (const line of (await readFile(out, 'utf8')).trim().split('\n')) expect((JSON.parse(line) as { deidentification: unknown }).deidentification).toBeNull();
+    for (const line of (await readFile(out, 'utf8')).trim().split('\n'))
+      expect((JSON.parse(line) as { deidentification: unknown }).deidentification).toBeNull();
     // and, not de-identified, it holds the name and validates: the list is not applied to it
     expect(await readFile(out, 'utf8')).toContain('Sarah');
     await rm(`${out}.receipt.json`);
@@ -115,7 +124,10 @@ describe('a de-identified copy without its receipt says so inside, and validate 
         const run = await cli('validate', tampered, '--project', dir);
         expect(run.code, `${format} ${kind}: ${run.out}`).toBe(1);
         const problems = JSON.parse(run.out) as Array<{ message: string }>;
-        expect(problems.some((p) => /holds a PERSON/u.test(p.message)), `${format} ${kind}: ${run.out}`).toBe(true);
+        expect(
+          problems.some((p) => /holds a PERSON/u.test(p.message)),
+          `${format} ${kind}: ${run.out}`,
+        ).toBe(true);
         // the problem never repeats what it found
         expect(run.out).not.toContain(lookAlike);
       }
@@ -129,18 +141,29 @@ describe('a de-identified copy without its receipt says so inside, and validate 
     const alone = path.join(root, 'hf-alone');
     await cp(path.join(out, 'metadata.jsonl'), path.join(alone, 'metadata.jsonl'));
     await cp(path.join(out, parquetName), path.join(alone, 'rows.parquet'));
-    for (const file of ['metadata.jsonl', 'rows.parquet']) expect((await cli('validate', path.join(alone, file), '--project', dir)).out, file).toBe('[]\n');
+    for (const file of ['metadata.jsonl', 'rows.parquet'])
+      expect((await cli('validate', path.join(alone, file), '--project', dir)).out, file).toBe('[]\n');
     const [, lookAlike] = LOOK_ALIKES[0];
     const rowsText = await readFile(path.join(alone, 'metadata.jsonl'), 'utf8');
     expect(rowsText).toContain('[PERSON-1]');
     await writeFile(path.join(alone, 'metadata.jsonl'), rowsText.replaceAll('[PERSON-1]', lookAlike));
     const { parquetReadObjects } = await import('hyparquet');
     const bytes = await readFile(path.join(alone, 'rows.parquet'));
-    const rows = (await parquetReadObjects({ file: bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) })) as Array<Record<string, unknown>>;
+    const rows = (await parquetReadObjects({ file: bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) })) as Array<
+      Record<string, unknown>
+    >;
     const columns = hfColumns();
     const PARQUET = { string: 'STRING', json: 'STRING', int32: 'INT32', float64: 'DOUBLE', bool: 'BOOLEAN' } as const;
-    const put = (v: unknown): unknown => (typeof v === 'string' ? v.replaceAll('[PERSON-1]', lookAlike) : typeof v === 'bigint' ? Number(v) : v);
-    await writeFile(path.join(alone, 'rows.parquet'), new Uint8Array(parquetWriteBuffer({ columnData: columns.map((c) => ({ name: c.name, data: rows.map((r) => put(r[c.name] ?? null)), type: PARQUET[c.type] })) })));
+    const put = (v: unknown): unknown =>
+      typeof v === 'string' ? v.replaceAll('[PERSON-1]', lookAlike) : typeof v === 'bigint' ? Number(v) : v;
+    await writeFile(
+      path.join(alone, 'rows.parquet'),
+      new Uint8Array(
+        parquetWriteBuffer({
+          columnData: columns.map((c) => ({ name: c.name, data: rows.map((r) => put(r[c.name] ?? null)), type: PARQUET[c.type] })),
+        }),
+      ),
+    );
     for (const file of ['metadata.jsonl', 'rows.parquet']) {
       const run = await cli('validate', path.join(alone, file), '--project', dir);
       expect(run.code, `${file}: ${run.out}`).toBe(1);

@@ -34,14 +34,22 @@ describe.skipIf(!canSpeak)('aloud export --deidentify (a spoken name, the script
     const run = await cli('export', '--project', dir, '--format', 'jsonl', '--out', out, '--deidentify', '--json');
     expect(run.err).toBe('');
     expect(run.code).toBe(0);
-    const records = (await readFile(out, 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as ExportRecordV2);
+    const records = (await readFile(out, 'utf8'))
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as ExportRecordV2);
     record = records.find((r) => r.annotator === 'bob' && r.item_id === 'demo-01')!;
     receipt = JSON.parse(await readFile(`${out}.receipt.json`, 'utf8'));
   }, 240_000);
 
   it('replaces the name in every text field, numbered consistently across the two utterances, the phone number split over two tokens too', () => {
-    expect(record.transcript).toBe(' This sounds like my manager [PERSON-1] from [PLACE-1]. I would call [PERSON-1] at [PHONE-1], I label this polite.');
-    expect(record.segments.map((s) => s.text)).toEqual([' This sounds like my manager [PERSON-1] from [PLACE-1].', ' I would call [PERSON-1] at [PHONE-1], I label this polite.']);
+    expect(record.transcript).toBe(
+      ' This sounds like my manager [PERSON-1] from [PLACE-1]. I would call [PERSON-1] at [PHONE-1], I label this polite.',
+    );
+    expect(record.segments.map((s) => s.text)).toEqual([
+      ' This sounds like my manager [PERSON-1] from [PLACE-1].',
+      ' I would call [PERSON-1] at [PHONE-1], I label this polite.',
+    ]);
     // the scripted engine's tokens are words: "555" and " 1234" are two tokens, one placeholder
     expect(record.segments[1]!.tokens!.map((t) => t.text)).toContain(' [PHONE-1]');
     expect(record.notes.map((n) => n.text)).toEqual(['[PERSON-1] sounded upset; her number [PHONE-1] is in the notes']);
@@ -101,7 +109,9 @@ describe.skipIf(!canSpeak)('aloud export --deidentify (a spoken name, the script
     const leak = await cli('validate', tampered, '--project', dir);
     expect(leak.code).toBe(1);
     const problems = JSON.parse(leak.out) as Array<{ field: string; message: string }>;
-    expect(problems.filter((p) => /holds a PERSON/u.test(p.message)).map((p) => p.field)).toEqual(expect.arrayContaining(['transcript', 'segments[1].text']));
+    expect(problems.filter((p) => /holds a PERSON/u.test(p.message)).map((p) => p.field)).toEqual(
+      expect.arrayContaining(['transcript', 'segments[1].text']),
+    );
     // the problem never repeats the hidden text
     expect(problems.every((p) => !/sarah/iu.test(p.message))).toBe(true);
 
@@ -137,27 +147,36 @@ describe.skipIf(!canSpeak)('aloud export --deidentify (a spoken name, the script
 });
 
 describe.skipIf(!canSpeak)('aloud export --deidentify as CSV, hidden audio as a tone', () => {
-  it('writes placeholders in the CSV cells, a 1 kHz tone in the hidden spans, and validate reads both back', { timeout: 240_000 }, async () => {
-    const { dir } = await spokenNameProject();
-    await writeFile(path.join(dir, 'deidentify.yaml'), 'terms:\n  - {text: Sarah, class: PERSON}\n  - {text: Leipzig, class: PLACE}\naudio: tone\nmargin_ms: 50\n');
-    const out = path.join(path.dirname(dir), 'study.csv');
-    const run = await cli('export', '--project', dir, '--format', 'csv', '--out', out, '--deidentify');
-    expect(run.code).toBe(0);
-    expect(run.out).toMatch(/de-identified \(list version unversioned: 3 PERSON, 2 PHONE, 1 PLACE; audio: tone, margin 50 ms\)/u);
-    const csv = await readFile(out, 'utf8');
-    expect(csv).not.toMatch(NAMES);
-    expect(csv).toContain('This sounds like my manager [PERSON-1] from [PLACE-1]. I would call [PERSON-1] at [PHONE-1], I label this polite.');
-    expect((await cli('validate', out, '--project', dir)).out).toBe('[]\n');
+  it(
+    'writes placeholders in the CSV cells, a 1 kHz tone in the hidden spans, and validate reads both back',
+    { timeout: 240_000 },
+    async () => {
+      const { dir } = await spokenNameProject();
+      await writeFile(
+        path.join(dir, 'deidentify.yaml'),
+        'terms:\n  - {text: Sarah, class: PERSON}\n  - {text: Leipzig, class: PLACE}\naudio: tone\nmargin_ms: 50\n',
+      );
+      const out = path.join(path.dirname(dir), 'study.csv');
+      const run = await cli('export', '--project', dir, '--format', 'csv', '--out', out, '--deidentify');
+      expect(run.code).toBe(0);
+      expect(run.out).toMatch(/de-identified \(list version unversioned: 3 PERSON, 2 PHONE, 1 PLACE; audio: tone, margin 50 ms\)/u);
+      const csv = await readFile(out, 'utf8');
+      expect(csv).not.toMatch(NAMES);
+      expect(csv).toContain(
+        'This sounds like my manager [PERSON-1] from [PLACE-1]. I would call [PERSON-1] at [PHONE-1], I label this polite.',
+      );
+      expect((await cli('validate', out, '--project', dir)).out).toBe('[]\n');
 
-    const receipt = JSON.parse(await readFile(`${out}.receipt.json`, 'utf8')) as { deidentification: DeidentificationReceipt };
-    const hidden = receipt.deidentification.hidden_audio[0]!;
-    const masked = await readFile(path.join(path.dirname(out), ...hidden.path.split('/')));
-    const { offset } = wavDataRange(masked, 'masked');
-    for (const r of hidden.ranges) expect(rmsDbfs(masked, offset, r.start, r.end)).toBeCloseTo(-23, 0);
+      const receipt = JSON.parse(await readFile(`${out}.receipt.json`, 'utf8')) as { deidentification: DeidentificationReceipt };
+      const hidden = receipt.deidentification.hidden_audio[0]!;
+      const masked = await readFile(path.join(path.dirname(out), ...hidden.path.split('/')));
+      const { offset } = wavDataRange(masked, 'masked');
+      for (const r of hidden.ranges) expect(rmsDbfs(masked, offset, r.start, r.end)).toBeCloseTo(-23, 0);
 
-    await writeFile(out, csv.replace('manager [PERSON-1]', 'manager SARAH'));
-    const leak = await cli('validate', out, '--project', dir);
-    expect(leak.code).toBe(1);
-    expect(JSON.parse(leak.out).filter((p: { message: string }) => /transcript holds a PERSON/u.test(p.message))).toHaveLength(1);
-  });
+      await writeFile(out, csv.replace('manager [PERSON-1]', 'manager SARAH'));
+      const leak = await cli('validate', out, '--project', dir);
+      expect(leak.code).toBe(1);
+      expect(JSON.parse(leak.out).filter((p: { message: string }) => /transcript holds a PERSON/u.test(p.message))).toHaveLength(1);
+    },
+  );
 });

@@ -65,7 +65,11 @@ describe.skipIf(!canSpeak)('aloud export --deidentify for ELAN, Praat, REFI-QDA,
       expect(wavs).toBe(1);
       expect(placeholders).toBeGreaterThan(0);
       const receipt = JSON.parse(await readFile(path.join(out, `${format}.receipt.json`), 'utf8')) as InteropReceipt;
-      expect(receipt.deidentification).toMatchObject({ deidentified: true, list_version: '7', spans_by_class: { PERSON: 3, PHONE: 2, PLACE: 1 } });
+      expect(receipt.deidentification).toMatchObject({
+        deidentified: true,
+        list_version: '7',
+        spans_by_class: { PERSON: 3, PHONE: 2, PLACE: 1 },
+      });
     }, 120_000);
   }
 

@@ -37,9 +37,53 @@ const NAMES = ['Sarah Miller', 'Jonas Weber', 'Müller', 'Jürgen Groß', 'Zoë 
 const TWO_WORD = NAMES.filter((n) => n.includes(' '));
 
 const mapLetters = (text: string, upper: number, lower: number): string =>
-  [...text].map((c) => (/[A-Z]/u.test(c) ? String.fromCodePoint(upper + c.charCodeAt(0) - 65) : /[a-z]/u.test(c) ? String.fromCodePoint(lower + c.charCodeAt(0) - 97) : c)).join('');
-const SMALL_CAPS: Readonly<Record<string, string>> = { a: 'ᴀ', b: 'ʙ', c: 'ᴄ', d: 'ᴅ', e: 'ᴇ', g: 'ɢ', h: 'ʜ', i: 'ɪ', j: 'ᴊ', k: 'ᴋ', l: 'ʟ', m: 'ᴍ', n: 'ɴ', o: 'ᴏ', p: 'ᴘ', r: 'ʀ', s: 'ꜱ', t: 'ᴛ', u: 'ᴜ', w: 'ᴡ', z: 'ᴢ' };
-const CYRILLIC: Readonly<Record<string, string>> = { a: '\u0430', e: '\u0435', o: '\u043e', c: '\u0441', p: '\u0440', x: '\u0445', y: '\u0443', i: '\u0456', S: '\u0405', J: '\u0408', M: '\u041c', K: '\u041a', W: '\u051c' };
+  [...text]
+    .map((c) =>
+      /[A-Z]/u.test(c)
+        ? String.fromCodePoint(upper + c.charCodeAt(0) - 65)
+        : /[a-z]/u.test(c)
+          ? String.fromCodePoint(lower + c.charCodeAt(0) - 97)
+          : c,
+    )
+    .join('');
+const SMALL_CAPS: Readonly<Record<string, string>> = {
+  a: 'ᴀ',
+  b: 'ʙ',
+  c: 'ᴄ',
+  d: 'ᴅ',
+  e: 'ᴇ',
+  g: 'ɢ',
+  h: 'ʜ',
+  i: 'ɪ',
+  j: 'ᴊ',
+  k: 'ᴋ',
+  l: 'ʟ',
+  m: 'ᴍ',
+  n: 'ɴ',
+  o: 'ᴏ',
+  p: 'ᴘ',
+  r: 'ʀ',
+  s: 'ꜱ',
+  t: 'ᴛ',
+  u: 'ᴜ',
+  w: 'ᴡ',
+  z: 'ᴢ',
+};
+const CYRILLIC: Readonly<Record<string, string>> = {
+  a: '\u0430',
+  e: '\u0435',
+  o: '\u043e',
+  c: '\u0441',
+  p: '\u0440',
+  x: '\u0445',
+  y: '\u0443',
+  i: '\u0456',
+  S: '\u0405',
+  J: '\u0408',
+  M: '\u041c',
+  K: '\u041a',
+  W: '\u051c',
+};
 const insertAt = (text: string, at: number, what: string): string => text.slice(0, at) + what + text.slice(at);
 
 /** Each way of writing a name that must still be hidden: [form class, the text]. */
@@ -62,7 +106,13 @@ function formsOf(name: string): Array<[string, string]> {
     ['capital I for l', name.replace(/l/gu, 'I')],
     ['ß as ss', name.replace(/ß/gu, 'ss')],
   ];
-  if (name.includes(' ')) forms.push(['underscore', name.replace(' ', '_')], ['hyphen', name.replace(' ', '-')], ['dot', name.replace(' ', '.')], ['two spaces', name.replace(' ', '  ')]);
+  if (name.includes(' '))
+    forms.push(
+      ['underscore', name.replace(' ', '_')],
+      ['hyphen', name.replace(' ', '-')],
+      ['dot', name.replace(' ', '.')],
+      ['two spaces', name.replace(' ', '  ')],
+    );
   // a form that writes the name as it is is no new attempt
   return forms.filter(([, text], i) => i === 0 || text !== name);
 }
@@ -88,10 +138,19 @@ function corpus(): Attempt[] {
   // a full name said across a pause: two utterances, plain and disguised
   for (const name of TWO_WORD) {
     const [first, last] = name.split(' ') as [string, string];
-    const pairs: Array<[string, string]> = [[first, last], [first.toUpperCase(), last.toLowerCase()], [mapLetters(first, 0xff21, 0xff41), last.normalize('NFD')], [insertAt(first, 2, '\u200b'), [...last].map((c) => CYRILLIC[c] ?? c).join('')]];
+    const pairs: Array<[string, string]> = [
+      [first, last],
+      [first.toUpperCase(), last.toLowerCase()],
+      [mapLetters(first, 0xff21, 0xff41), last.normalize('NFD')],
+      [insertAt(first, 2, '\u200b'), [...last].map((c) => CYRILLIC[c] ?? c).join('')],
+    ];
     for (const [a, b] of pairs) {
       attempts.push({ kind: 'split across utterances (en)', said: [`Uh, I spoke with ${a}`, `${b} about it`], secrets: [[a], [b]] });
-      attempts.push({ kind: 'split across utterances (de)', said: [`Also, ich habe mit ${a}`, `${b} darüber gesprochen`], secrets: [[a], [b]] });
+      attempts.push({
+        kind: 'split across utterances (de)',
+        said: [`Also, ich habe mit ${a}`, `${b} darüber gesprochen`],
+        secrets: [[a], [b]],
+      });
     }
   }
   // e-mail addresses said as words, English and German; the whole address is hidden, the name before "at" too
@@ -104,7 +163,12 @@ function corpus(): Attempt[] {
     (a: string, b: string) => `${a} unterstrich ${b} ät beispiel punkt de`,
     (a: string, b: string) => `${a} bindestrich ${b} at beispiel punkt com`,
   ];
-  for (const [a, b] of [['jonas', 'weber'], ['sarah', 'miller'], ['anna', 'kowalski'], ['lea', 'brandt']] as const) {
+  for (const [a, b] of [
+    ['jonas', 'weber'],
+    ['sarah', 'miller'],
+    ['anna', 'kowalski'],
+    ['lea', 'brandt'],
+  ] as const) {
     for (const mail of mails) {
       const address = mail(a, b);
       attempts.push({ kind: 'spoken e-mail', said: [`write to ${address} please`], secrets: [[address, `${a} `]] });
@@ -133,7 +197,8 @@ function corpus(): Attempt[] {
     ['ruf \uff10\uff13\uff10 \uff11\uff12\uff13\uff14\uff15\uff16\uff17 an', '\uff11\uff12\uff13\uff14\uff15\uff16\uff17'],
     ['mail anna@exa\u200bmple.com today', 'anna@exa\u200bmple.com'],
     ['mail jonas.mu\u0308ller@beispiel.de bitte', 'jonas.mu\u0308ller@beispiel.de'],
-  ] as const) attempts.push({ kind: 'written contact data, look-alike', said: [said], secrets: [[secret]] });
+  ] as const)
+    attempts.push({ kind: 'written contact data, look-alike', said: [said], secrets: [[secret]] });
   return attempts;
 }
 
@@ -146,7 +211,10 @@ async function filesUnder(dir: string): Promise<string[]> {
   return entries.filter((e) => e.isFile()).map((e) => path.join(e.parentPath, e.name));
 }
 
-const decodeXml = (xml: string): string => xml.replace(/&#x([0-9a-f]+);/giu, (_, h: string) => String.fromCodePoint(parseInt(h, 16))).replace(/&#(\d+);/gu, (_, d: string) => String.fromCodePoint(Number(d)));
+const decodeXml = (xml: string): string =>
+  xml
+    .replace(/&#x([0-9a-f]+);/giu, (_, h: string) => String.fromCodePoint(parseInt(h, 16)))
+    .replace(/&#(\d+);/gu, (_, d: string) => String.fromCodePoint(Number(d)));
 
 /** Every text an export wrote (Parquet rows as JSON, QDPX members), and every WAV's sha256 and samples. */
 async function exportContents(files: readonly string[]): Promise<{ texts: Array<[string, string]>; wavs: Array<[string, Buffer]> }> {
@@ -191,13 +259,34 @@ describe('the leak corpus: nothing a list names leaves a de-identified export, i
       const list = said.get(items[k]!.id)!;
       placed.push(attempt.said.map((text) => ({ item: items[k]!.id, utterance: list.push(text) - 1 })));
     }
-    await recordSession(project, 'bob', items.map((i) => ({ id: i.id, said: said.get(i.id)!, click: project.config.schema.labels[0]!.name, complete: true })));
+    await recordSession(
+      project,
+      'bob',
+      items.map((i) => ({ id: i.id, said: said.get(i.id)!, click: project.config.schema.labels[0]!.name, complete: true })),
+    );
   }, 240_000);
 
   it(`has at least 300 attempts (${ATTEMPTS.length}) of every class`, () => {
     expect(ATTEMPTS.length).toBeGreaterThanOrEqual(300);
     const kinds = new Set(ATTEMPTS.map((a) => a.kind));
-    for (const k of ['look-alike: NFD', 'look-alike: full-width', 'look-alike: mathematical bold', 'look-alike: small capitals', 'look-alike: zero-width space', 'look-alike: soft hyphen', 'look-alike: zero-width joiner', 'look-alike: Cyrillic look-alikes', 'look-alike: combining accent', 'look-alike: underscore', 'look-alike: dotless i', 'look-alike: ß as ss', 'split across utterances (de)', 'spoken e-mail', 'spoken phone number (en/de)']) expect(kinds, k).toContain(k);
+    for (const k of [
+      'look-alike: NFD',
+      'look-alike: full-width',
+      'look-alike: mathematical bold',
+      'look-alike: small capitals',
+      'look-alike: zero-width space',
+      'look-alike: soft hyphen',
+      'look-alike: zero-width joiner',
+      'look-alike: Cyrillic look-alikes',
+      'look-alike: combining accent',
+      'look-alike: underscore',
+      'look-alike: dotless i',
+      'look-alike: ß as ss',
+      'split across utterances (de)',
+      'spoken e-mail',
+      'spoken phone number (en/de)',
+    ])
+      expect(kinds, k).toContain(k);
   });
 
   it('0 leaks in every format and in the audio', async () => {
@@ -212,7 +301,9 @@ describe('the leak corpus: nothing a list names leaves a de-identified export, i
       const { texts, wavs } = await exportContents(files);
       for (const [file, text] of texts) {
         ATTEMPTS.forEach((a, i) => {
-          for (const secret of a.secrets.flat()) if (text.includes(secret)) leaks.push(`${format} ${path.relative(root, file)}: attempt ${i} (${a.kind}) ${JSON.stringify(secret)}`);
+          for (const secret of a.secrets.flat())
+            if (text.includes(secret))
+              leaks.push(`${format} ${path.relative(root, file)}: attempt ${i} (${a.kind}) ${JSON.stringify(secret)}`);
         });
       }
       if (format === 'jsonl') {
@@ -230,17 +321,19 @@ describe('the leak corpus: nothing a list names leaves a de-identified export, i
               if (at < 0) continue;
               const ms = utterance * 1000 + 100 + (800 * (at + secret.length / 2)) / text.length;
               const centre = Math.round((ms * SAMPLE_RATE) / 1000);
-              for (let s = centre - 40; s <= centre + 40; s++) if (wav[s] !== 0) {
-                leaks.push(`audio ${item} utterance ${utterance}: attempt ${i} (${a.kind}) is audible at sample ${s}`);
-                break;
-              }
+              for (let s = centre - 40; s <= centre + 40; s++)
+                if (wav[s] !== 0) {
+                  leaks.push(`audio ${item} utterance ${utterance}: attempt ${i} (${a.kind}) is audible at sample ${s}`);
+                  break;
+                }
             }
           });
         });
       } else {
         // every recording any other format carries is one of the masked ones
         const masked = new Set([...maskedWavs!.values()].map((b) => sha256Hex(b)));
-        for (const [file, bytes] of wavs) if (!masked.has(sha256Hex(bytes))) leaks.push(`${format} ${path.relative(root, file)}: not a masked recording`);
+        for (const [file, bytes] of wavs)
+          if (!masked.has(sha256Hex(bytes))) leaks.push(`${format} ${path.relative(root, file)}: not a masked recording`);
       }
     }
     expect(leaks.slice(0, 20)).toEqual([]);

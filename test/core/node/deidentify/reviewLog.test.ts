@@ -20,7 +20,10 @@ describe('the review log (sessions/<annotator>/deidentify.jsonl)', () => {
     await mkdir(path.dirname(file), { recursive: true });
     await cp(FIXTURE, file);
     const decisions = await readReviewLog(p, 'bob');
-    expect(decisions.map((d) => [d.decision, d.class, d.span.layer, d.reviewer])).toEqual([['reject', 'PLACE', 'verbatim', 'lead'], ['add', 'ORG', 'corrected', 'lead']]);
+    expect(decisions.map((d) => [d.decision, d.class, d.span.layer, d.reviewer])).toEqual([
+      ['reject', 'PLACE', 'verbatim', 'lead'],
+      ['add', 'ORG', 'corrected', 'lead'],
+    ]);
     await appendReviewDecision(p, 'bob', { ...decisions[0]!, decision: 'accept' }, new Date('2026-12-01T20:00:00.000Z'));
     const last = JSON.parse((await readFile(file, 'utf8')).trim().split('\n').at(-1)!);
     expect(last).toMatchObject({ v: 1, seq: 3, ts: '2026-12-01T20:00:00.000Z', type: 'deidentify_decided', data: { decision: 'accept' } });

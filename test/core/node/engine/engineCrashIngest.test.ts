@@ -14,7 +14,9 @@ import { sessionPaths } from '../../../../core/node/session/sessionPaths';
 import { cli } from '../../../helpers/cli';
 import { FOR_TESTS_MODEL, REPO, SHARED } from './engineTestModels';
 
-const clips = ['commit-polite.wav', 'change-to-neutral.wav', 'negated-then-impolite.wav'].map((f) => path.join(SHARED, 'fixtures/audio', f));
+const clips = ['commit-polite.wav', 'change-to-neutral.wav', 'negated-then-impolite.wav'].map((f) =>
+  path.join(SHARED, 'fixtures/audio', f),
+);
 const haveShared = existsSync(FOR_TESTS_MODEL) && clips.every((c) => existsSync(c));
 if (!haveShared) console.warn(`[engine crash tests] SKIPPED: ${FOR_TESTS_MODEL} or the fixture clips are missing`);
 
@@ -48,7 +50,11 @@ async function transcriptions(projectDir: string) {
   const { events } = await readSessionLog(sessionPaths(projectDir, 'ana').events);
   return {
     events,
-    transcribed: events.flatMap((e) => (e.type === 'utterance_transcribed' ? [{ utterance: e.data.utterance, start: e.data.start_sample, end: e.data.end_sample, request: e.data.request_id }] : [])),
+    transcribed: events.flatMap((e) =>
+      e.type === 'utterance_transcribed'
+        ? [{ utterance: e.data.utterance, start: e.data.start_sample, end: e.data.end_sample, request: e.data.request_id }]
+        : [],
+    ),
   };
 }
 
@@ -65,7 +71,25 @@ async function until(child: ChildProcess, seen: { stderr: string }, condition: (
 function ingestWithCrashHook(projectDir: string, crashFile: string) {
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', path.join(REPO, 'core/node/cli/bin.ts'), 'session', 'ingest', '--project', projectDir, '--annotator', 'ana', '--item', 'demo-01', '--wav', longWav, '--model', FOR_TESTS_MODEL, '--realtime', '--progress'],
+    [
+      '--import',
+      'tsx',
+      path.join(REPO, 'core/node/cli/bin.ts'),
+      'session',
+      'ingest',
+      '--project',
+      projectDir,
+      '--annotator',
+      'ana',
+      '--item',
+      'demo-01',
+      '--wav',
+      longWav,
+      '--model',
+      FOR_TESTS_MODEL,
+      '--realtime',
+      '--progress',
+    ],
     { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, [ENGINE_CRASH_FILE_ENV]: crashFile } },
   );
   const seen = { stderr: '', fedMs: 0, pids: [] as number[] };
@@ -87,9 +111,24 @@ describe.skipIf(!haveShared)('the engine process dies during `session ingest --r
     async () => {
       // what an ingest of this audio logs when nothing crashes: the same cuts, each transcribed once
       const reference = await demoProject('reference');
-      const calm = await cli('session', 'ingest', '--project', reference, '--annotator', 'ana', '--item', 'demo-01', '--wav', longWav, '--model', FOR_TESTS_MODEL);
+      const calm = await cli(
+        'session',
+        'ingest',
+        '--project',
+        reference,
+        '--annotator',
+        'ana',
+        '--item',
+        'demo-01',
+        '--wav',
+        longWav,
+        '--model',
+        FOR_TESTS_MODEL,
+      );
       expect(calm.code, calm.err).toBe(0);
-      const expected = (await transcriptions(reference)).transcribed.map(({ utterance, start, end }) => ({ utterance, start, end })).sort((a, b) => a.utterance - b.utterance);
+      const expected = (await transcriptions(reference)).transcribed
+        .map(({ utterance, start, end }) => ({ utterance, start, end }))
+        .sort((a, b) => a.utterance - b.utterance);
       expect(expected.length).toBeGreaterThanOrEqual(3);
 
       const projectDir = await demoProject('crashes');
@@ -111,22 +150,32 @@ describe.skipIf(!haveShared)('the engine process dies during `session ingest --r
       await until(child, seen, () => /transcription restarted \(process \d+, restart 2\)/.test(seen.stderr), 'the second restart');
 
       expect(await exited, seen.stderr).toBe(0);
-      expect(seen.stderr).toContain(`the engine process ${first} stopped: killed by SIGSEGV (segmentation fault); restarting it with for-tests-ggml-tiny.en`);
+      expect(seen.stderr).toContain(
+        `the engine process ${first} stopped: killed by SIGSEGV (segmentation fault); restarting it with for-tests-ggml-tiny.en`,
+      );
       expect(seen.stderr).toContain(`the engine process ${second} stopped: killed by SIGKILL; restarting it with for-tests-ggml-tiny.en`);
       // the job the SIGSEGV interrupted was sent again to the next process
-      expect(seen.stderr).toMatch(/restart 1\) with for-tests-ggml-tiny\.en; (the waiting utterance is|\d+ waiting utterances are) transcribed now/);
+      expect(seen.stderr).toMatch(
+        /restart 1\) with for-tests-ggml-tiny\.en; (the waiting utterance is|\d+ waiting utterances are) transcribed now/,
+      );
       expect(seen.stderr).not.toContain('transcription failed');
       expect(seen.pids).toHaveLength(3);
 
       // every utterance transcribed exactly once, with the same cuts as without crashes; nothing stale
       const { events, transcribed } = await transcriptions(projectDir);
-      expect(transcribed.map(({ utterance, start, end }) => ({ utterance, start, end })).sort((a, b) => a.utterance - b.utterance)).toEqual(expected);
+      expect(transcribed.map(({ utterance, start, end }) => ({ utterance, start, end })).sort((a, b) => a.utterance - b.utterance)).toEqual(
+        expected,
+      );
       expect(new Set(transcribed.map((t) => t.request)).size).toBe(transcribed.length);
       expect(events.filter((e) => e.type === 'stale_result')).toEqual([]);
 
       // every sample recorded, in the log and in the WAV
       const stopped = events.find((e) => e.type === 'recording_stopped');
-      expect(stopped?.type === 'recording_stopped' && stopped.data).toMatchObject({ total_samples: longPcm.length, reason: 'end_of_input', error: null });
+      expect(stopped?.type === 'recording_stopped' && stopped.data).toMatchObject({
+        total_samples: longPcm.length,
+        reason: 'end_of_input',
+        error: null,
+      });
       const wav = decodeWav(await readFile(path.join(sessionPaths(projectDir, 'ana').audioDir, 'demo-01.wav')), 'demo-01.wav');
       expect(wav.samples).toEqual(longPcm);
 
@@ -139,28 +188,36 @@ describe.skipIf(!haveShared)('the engine process dies during `session ingest --r
     },
   );
 
-  it('three crashes within a minute: transcription stops and says so once, the recording goes on to the end', { timeout: 300_000 }, async () => {
-    const projectDir = await demoProject('three-crashes');
-    const crashFile = path.join(work, 'crash-three-times');
-    const { child, seen, exited } = ingestWithCrashHook(projectDir, crashFile);
-    await until(child, seen, () => seen.fedMs >= 3000, 'recording');
-    for (let crash = 1; crash <= 3; crash++) {
-      await writeFile(crashFile, 'transcribe');
-      if (crash < 3) await until(child, seen, () => seen.stderr.includes(`, restart ${crash})`), `restart ${crash}`);
-    }
-    await until(child, seen, () => seen.stderr.includes('crashed 3 times within a minute'), 'giving up');
-    expect(await exited, seen.stderr).toBe(0);
-    expect(seen.stderr.match(/the transcription engine crashed 3 times within a minute \(last: killed by SIGSEGV \(segmentation fault\)\); transcription is off for this session, recording continues/g)).toHaveLength(1);
+  it(
+    'three crashes within a minute: transcription stops and says so once, the recording goes on to the end',
+    { timeout: 300_000 },
+    async () => {
+      const projectDir = await demoProject('three-crashes');
+      const crashFile = path.join(work, 'crash-three-times');
+      const { child, seen, exited } = ingestWithCrashHook(projectDir, crashFile);
+      await until(child, seen, () => seen.fedMs >= 3000, 'recording');
+      for (let crash = 1; crash <= 3; crash++) {
+        await writeFile(crashFile, 'transcribe');
+        if (crash < 3) await until(child, seen, () => seen.stderr.includes(`, restart ${crash})`), `restart ${crash}`);
+      }
+      await until(child, seen, () => seen.stderr.includes('crashed 3 times within a minute'), 'giving up');
+      expect(await exited, seen.stderr).toBe(0);
+      expect(
+        seen.stderr.match(
+          /the transcription engine crashed 3 times within a minute \(last: killed by SIGSEGV \(segmentation fault\)\); transcription is off for this session, recording continues/g,
+        ),
+      ).toHaveLength(1);
 
-    // every sample recorded; every utterance either transcribed before the stop or logged as not transcribed, saying why
-    const { events, transcribed } = await transcriptions(projectDir);
-    const wav = decodeWav(await readFile(path.join(sessionPaths(projectDir, 'ana').audioDir, 'demo-01.wav')), 'demo-01.wav');
-    expect(wav.samples).toEqual(longPcm);
-    const failed = events.filter((e) => e.type === 'stale_result');
-    expect(failed.length).toBeGreaterThan(0);
-    for (const e of failed) expect(e.type === 'stale_result' && e.data.reason).toMatch(/crashed 3 times within a minute/);
-    expect(new Set(transcribed.map((t) => t.utterance)).size).toBe(transcribed.length);
-  });
+      // every sample recorded; every utterance either transcribed before the stop or logged as not transcribed, saying why
+      const { events, transcribed } = await transcriptions(projectDir);
+      const wav = decodeWav(await readFile(path.join(sessionPaths(projectDir, 'ana').audioDir, 'demo-01.wav')), 'demo-01.wav');
+      expect(wav.samples).toEqual(longPcm);
+      const failed = events.filter((e) => e.type === 'stale_result');
+      expect(failed.length).toBeGreaterThan(0);
+      for (const e of failed) expect(e.type === 'stale_result' && e.data.reason).toMatch(/crashed 3 times within a minute/);
+      expect(new Set(transcribed.map((t) => t.utterance)).size).toBe(transcribed.length);
+    },
+  );
 
   it('a model that crashes the engine at load: one clear error, and the app still records', { timeout: 120_000 }, async () => {
     const projectDir = await demoProject('crash-at-load');
@@ -174,7 +231,9 @@ describe.skipIf(!haveShared)('the engine process dies during `session ingest --r
       const { engine } = await app.appInfo();
       expect(engine.available).toBe(false);
       expect(engine.problem).toMatch(
-        new RegExp(`^cannot load the whisper model ${FOR_TESTS_MODEL.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: the engine process crashed while loading for-tests-ggml-tiny\\.en \\(killed by SIGSEGV \\(segmentation fault\\)\\); the file may be damaged or of a kind whisper\\.cpp cannot run: check it with \`aloud models verify\`$`),
+        new RegExp(
+          `^cannot load the whisper model ${FOR_TESTS_MODEL.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: the engine process crashed while loading for-tests-ggml-tiny\\.en \\(killed by SIGSEGV \\(segmentation fault\\)\\); the file may be damaged or of a kind whisper\\.cpp cannot run: check it with \`aloud models verify\`$`,
+        ),
       );
       expect(engine.problem!.split('\n')).toHaveLength(1);
 

@@ -32,9 +32,16 @@ describeWithModels('engine protocol over a worker_threads MessageChannel (real w
 
   it('answers requests sent together one by one, each with its own result', async () => {
     const clips = [testClip(1.2, 1), testClip(1.4, 2), testClip(1.6, 3)];
-    const results = await Promise.all(clips.map((pcm, i) => client.transcribe({ pcm, identity: { request_id: `r${i}`, item_id: `item${i}`, utterance: i } })));
+    const results = await Promise.all(
+      clips.map((pcm, i) => client.transcribe({ pcm, identity: { request_id: `r${i}`, item_id: `item${i}`, utterance: i } })),
+    );
     results.forEach((result, i) => {
-      expect(result.identity).toMatchObject({ request_id: `r${i}`, item_id: `item${i}`, utterance: i, audio_sha256: sha256OfPcm(clips[i]!) });
+      expect(result.identity).toMatchObject({
+        request_id: `r${i}`,
+        item_id: `item${i}`,
+        utterance: i,
+        audio_sha256: sha256OfPcm(clips[i]!),
+      });
       expect(result.audio_ms).toBeCloseTo(clips[i]!.length / 16, 6);
     });
     expect(client.pendingCount).toBe(0);

@@ -25,12 +25,14 @@ class FakeEngineProcess {
         if (this.dead) throw new Error('the process is gone');
         const request = message as EngineRequest;
         this.requests.push(request);
-        if (request.kind === 'load') queueMicrotask(() => (this.onLoad === 'crash' ? this.crash('SIGSEGV') : this.reply(request.seq, { model: { sha256: 'm' } })));
+        if (request.kind === 'load')
+          queueMicrotask(() => (this.onLoad === 'crash' ? this.crash('SIGSEGV') : this.reply(request.seq, { model: { sha256: 'm' } })));
         if (request.kind === 'info') queueMicrotask(() => this.reply(request.seq, { model: null, pid: this.pid }));
-        if (request.kind === 'close') queueMicrotask(() => {
-          this.reply(request.seq, null);
-          this.crash(null);
-        });
+        if (request.kind === 'close')
+          queueMicrotask(() => {
+            this.reply(request.seq, null);
+            this.crash(null);
+          });
       },
       onMessage: (handler) => (this.deliver = handler),
       onClose: (handler) => void this.exited.then((exit) => handler(exit.description)),
@@ -64,7 +66,13 @@ class FakeEngineProcess {
   crash(signal: string | null): void {
     if (this.dead) return;
     this.dead = true;
-    this.exit(describeEngineExit(signal ? null : 0, signal, signal === 'SIGABRT' ? 'ops.cpp:6294: GGML_ASSERT(src0->type == GGML_TYPE_F16) failed' : ''));
+    this.exit(
+      describeEngineExit(
+        signal ? null : 0,
+        signal,
+        signal === 'SIGABRT' ? 'ops.cpp:6294: GGML_ASSERT(src0->type == GGML_TYPE_F16) failed' : '',
+      ),
+    );
   }
 }
 
@@ -83,7 +91,10 @@ function supervised(loads: Array<'ok' | 'crash'> = [], hangBound?: { minMs: numb
   return { engine, processes, events, advanceClock: (ms: number) => (clock += ms) };
 }
 
-const input = (utterance: number) => ({ pcm: new Float32Array(1600), identity: { request_id: `r${utterance}`, item_id: 'item-1', utterance } });
+const input = (utterance: number) => ({
+  pcm: new Float32Array(1600),
+  identity: { request_id: `r${utterance}`, item_id: 'item-1', utterance },
+});
 
 async function until(condition: () => boolean): Promise<void> {
   for (let i = 0; i < 200 && !condition(); i++) await vi.advanceTimersByTimeAsync(50);
@@ -96,14 +107,20 @@ describe('the restart policy', () => {
     expect(decideAfterCrash([0, 5000], 5000)).toEqual({ action: 'restart', delayMs: 1000, crashesInWindow: 2 });
     expect(decideAfterCrash([0, 5000, 9000], 9000)).toEqual({ action: 'stop', crashesInWindow: 3 });
     // crashes older than a minute no longer count
-    expect(decideAfterCrash([0, 5000, CRASH_WINDOW_MS + 1], CRASH_WINDOW_MS + 1)).toEqual({ action: 'restart', delayMs: 1000, crashesInWindow: 2 });
+    expect(decideAfterCrash([0, 5000, CRASH_WINDOW_MS + 1], CRASH_WINDOW_MS + 1)).toEqual({
+      action: 'restart',
+      delayMs: 1000,
+      crashesInWindow: 2,
+    });
   });
 
   it('names the signal or exit code in words, with the process’s last line', () => {
     expect(describeEngineExit(null, 'SIGSEGV').description).toBe('killed by SIGSEGV (segmentation fault)');
     expect(describeEngineExit(null, 'SIGKILL').description).toBe('killed by SIGKILL');
     expect(describeEngineExit(3, null).description).toBe('exited with code 3');
-    expect(describeEngineExit(null, 'SIGABRT', 'x\nGGML_ASSERT(a) failed\n').description).toBe('killed by SIGABRT (aborted); its last words: GGML_ASSERT(a) failed');
+    expect(describeEngineExit(null, 'SIGABRT', 'x\nGGML_ASSERT(a) failed\n').description).toBe(
+      'killed by SIGABRT (aborted); its last words: GGML_ASSERT(a) failed',
+    );
   });
 });
 
@@ -115,7 +132,7 @@ describe('SupervisedEngine (fake processes through the real EngineClient)', () =
     vi.useRealTimers();
   });
 
-  it('a process that answers nothing for the job\'s bound is killed as hung, said so, restarted, and the job answered once', async () => {
+  it("a process that answers nothing for the job's bound is killed as hung, said so, restarted, and the job answered once", async () => {
     // 0.1 s of audio: the bound is the floor, 2 s; an answer before it (the first job) re-arms it
     const { engine, processes, events } = supervised([], { minMs: 2000, perAudioSecondMs: 5000 });
     await engine.load('/models/tiny.en.bin');
@@ -129,7 +146,9 @@ describe('SupervisedEngine (fake processes through the real EngineClient)', () =
     await vi.advanceTimersByTimeAsync(1900);
     expect(processes).toHaveLength(1);
     await until(() => processes.length === 2 && processes[1]!.transcriptions.length === 1);
-    expect(events.find((e) => e.type === 'crashed')!.message).toBe('the engine process 100 stopped: made no progress for 2.0 s on a job of 0.1 s of audio (stopped or hung), so it was killed; restarting it with tiny.en');
+    expect(events.find((e) => e.type === 'crashed')!.message).toBe(
+      'the engine process 100 stopped: made no progress for 2.0 s on a job of 0.1 s of audio (stopped or hung), so it was killed; restarting it with tiny.en',
+    );
     processes[1]!.finish(processes[1]!.transcriptions[0]!, 'after restart');
     expect((await stuck).segments[0]!.text).toBe('after restart');
     expect(events.map((e) => e.type)).toEqual(['started', 'crashed', 'started', 'restarted']);
@@ -153,7 +172,9 @@ describe('SupervisedEngine (fake processes through the real EngineClient)', () =
     await until(() => processes.length === 2 && processes[1]!.transcriptions.length === 2);
 
     const crashed = events.find((e) => e.type === 'crashed');
-    expect(crashed?.type === 'crashed' && crashed.error).toEqual(new EngineError('engine_crashed', 'the engine process 100 stopped: killed by SIGSEGV (segmentation fault)'));
+    expect(crashed?.type === 'crashed' && crashed.error).toEqual(
+      new EngineError('engine_crashed', 'the engine process 100 stopped: killed by SIGSEGV (segmentation fault)'),
+    );
     expect(processes[1]!.requests[0]).toMatchObject({ kind: 'load', modelPath: '/models/tiny.en.bin' });
     expect(processes[1]!.transcriptions.map((r) => r.input.identity!.request_id)).toEqual(['r0', 'r1']);
     for (const r of processes[1]!.transcriptions) processes[1]!.finish(r, `text ${r.input.identity!.utterance}`);
@@ -161,8 +182,19 @@ describe('SupervisedEngine (fake processes through the real EngineClient)', () =
     expect((await waiting).segments[0]!.text).toBe('text 1');
     expect(events.map((e) => e.type)).toEqual(['started', 'crashed', 'started', 'restarted']);
     expect(events[1]!.message).toBe('the engine process 100 stopped: killed by SIGSEGV (segmentation fault); restarting it with tiny.en');
-    expect(events[3]).toMatchObject({ type: 'restarted', pid: 101, restarts: 1, resent: 2, message: 'transcription restarted (process 101, restart 1) with tiny.en; 2 waiting utterances are transcribed now' });
-    expect(engine.supervision()).toMatchObject({ state: 'running', pid: 101, restarts: 1, crashes: [{ pid: 100, description: 'killed by SIGSEGV (segmentation fault)' }] });
+    expect(events[3]).toMatchObject({
+      type: 'restarted',
+      pid: 101,
+      restarts: 1,
+      resent: 2,
+      message: 'transcription restarted (process 101, restart 1) with tiny.en; 2 waiting utterances are transcribed now',
+    });
+    expect(engine.supervision()).toMatchObject({
+      state: 'running',
+      pid: 101,
+      restarts: 1,
+      crashes: [{ pid: 100, description: 'killed by SIGSEGV (segmentation fault)' }],
+    });
     await engine.close();
   });
 
@@ -211,7 +243,9 @@ describe('SupervisedEngine (fake processes through the real EngineClient)', () =
       (e: unknown) => e as EngineError,
     );
     expect(error?.code).toBe('engine_crashed');
-    expect(error?.message).toMatch(/^the engine process crashed while loading tiny\.en \(.*SIGSEGV.*\); the file may be damaged or of a kind whisper\.cpp cannot run: check it with `aloud models verify`$/);
+    expect(error?.message).toMatch(
+      /^the engine process crashed while loading tiny\.en \(.*SIGSEGV.*\); the file may be damaged or of a kind whisper\.cpp cannot run: check it with `aloud models verify`$/,
+    );
     await vi.advanceTimersByTimeAsync(5000);
     expect(processes).toHaveLength(1);
     expect(events.map((e) => e.type)).toEqual(['started']);

@@ -6,7 +6,9 @@ export { FOR_TESTS_MODEL, REPO, SHARED } from '../../../../bench/benchAssets';
 
 export const haveTestModels = haveSharedModels;
 if (!haveTestModels) {
-  console.warn('[engine tests] SKIPPED: ../shared (the whisper test models, beside the repository) is absent, so there is no model to run the real engine on');
+  console.warn(
+    '[engine tests] SKIPPED: ../shared (the whisper test models, beside the repository) is absent, so there is no model to run the real engine on',
+  );
 }
 
 /** describe() when the shared test models exist, skipped (with the warning above) when they do not. */
@@ -32,7 +34,10 @@ export function testClip(seconds: number, seed: number): Float32Array {
     state ^= state << 5;
     state >>>= 0;
     const t = i / 16000;
-    pcm[i] = 0.06 * Math.sin(2 * Math.PI * f1 * t) * (0.6 + 0.4 * Math.sin(2 * Math.PI * 3 * t)) + 0.03 * Math.sin(2 * Math.PI * f2 * t) + 0.02 * (state / 2 ** 32 - 0.5);
+    pcm[i] =
+      0.06 * Math.sin(2 * Math.PI * f1 * t) * (0.6 + 0.4 * Math.sin(2 * Math.PI * 3 * t)) +
+      0.03 * Math.sin(2 * Math.PI * f2 * t) +
+      0.02 * (state / 2 ** 32 - 0.5);
   }
   return pcm;
 }

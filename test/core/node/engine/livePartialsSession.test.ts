@@ -50,7 +50,11 @@ it('partials reach the UI but are never parsed, logged or stored as the transcri
   const project = await loadProjectConfig(dir);
   let clock = 0;
   const transcriber = new TranscriptionScheduler({ engine, model: MODEL, hashAudio: sha256OfPcm, now: () => clock, requestIdPrefix: 't' });
-  const sessionEngine = { model: MODEL, transcriber, createCutter: liveCutterFactory(transcriber, { silenceThresholdDbfs: -45, speech: loudProbe }) };
+  const sessionEngine = {
+    model: MODEL,
+    transcriber,
+    createCutter: liveCutterFactory(transcriber, { silenceThresholdDbfs: -45, speech: loudProbe }),
+  };
   const service = await SessionService.open({ project, annotator: 'ana', items: await loadProjectItems(project), engine: sessionEngine });
   const partials: LivePartial[] = [];
   service.on('partial', (p) => partials.push(p));
@@ -105,8 +109,18 @@ it('a speculative final is shown as final text marked still listening, but never
     },
     async close() {},
   };
-  const transcriber = new TranscriptionScheduler({ engine: speculating, model: MODEL, hashAudio: sha256OfPcm, now: () => clock, requestIdPrefix: 't' });
-  const sessionEngine = { model: MODEL, transcriber, createCutter: liveCutterFactory(transcriber, { silenceThresholdDbfs: -45, speech: loudProbe }) };
+  const transcriber = new TranscriptionScheduler({
+    engine: speculating,
+    model: MODEL,
+    hashAudio: sha256OfPcm,
+    now: () => clock,
+    requestIdPrefix: 't',
+  });
+  const sessionEngine = {
+    model: MODEL,
+    transcriber,
+    createCutter: liveCutterFactory(transcriber, { silenceThresholdDbfs: -45, speech: loudProbe }),
+  };
   const service = await SessionService.open({ project, annotator: 'ana', items: await loadProjectItems(project), engine: sessionEngine });
   const shown: LivePartial[] = [];
   service.on('partial', (p) => shown.push(p));

@@ -52,7 +52,9 @@ describeWithModels('random navigation while the real engine transcribes (worker,
         // Accepted means the annotator is still on that item, in the visit that asked for it.
         const asked = requests.get(event.identity.request_id)!;
         if (event.identity.item_id !== current || asked.visit !== visit) {
-          violations.push(`${event.identity.request_id} for ${asked.item} (visit ${asked.visit}) accepted while on ${current} (visit ${visit})`);
+          violations.push(
+            `${event.identity.request_id} for ${asked.item} (visit ${asked.visit}) accepted while on ${current} (visit ${visit})`,
+          );
         }
       },
     });
@@ -77,7 +79,13 @@ describeWithModels('random navigation while the real engine transcribes (worker,
         nextUtterance.set(current, utterance + 1);
         const startSample = Math.floor(random() * 20) * 16000;
         const pcm = clips[clip]!;
-        const outcome = scheduler.transcribe({ item_id: current, utterance, start_sample: startSample, end_sample: startSample + pcm.length, pcm });
+        const outcome = scheduler.transcribe({
+          item_id: current,
+          utterance,
+          start_sample: startSample,
+          end_sample: startSample + pcm.length,
+          pcm,
+        });
         sent.push({ item: current, clip, startSample, outcome });
         requests.set(`nav-${sent.length}`, { item: current, visit });
       }

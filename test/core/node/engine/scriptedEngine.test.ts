@@ -9,7 +9,10 @@ const script = (text: string) => parseEngineScript(text, 'script.json', 'ab'.rep
 describe('engine script', () => {
   it('reads items with results in order, delay defaulting to 0', () => {
     const s = script('{"items": {"a": [{"text": "one", "delay_ms": 5}, {"text": "two"}]}}');
-    expect(s.items.get('a')).toEqual([{ text: 'one', delay_ms: 5 }, { text: 'two', delay_ms: 0 }]);
+    expect(s.items.get('a')).toEqual([
+      { text: 'one', delay_ms: 5 },
+      { text: 'two', delay_ms: 0 },
+    ]);
   });
 
   it.each([
@@ -38,7 +41,9 @@ describe('ScriptedEngine', () => {
   });
 
   it('answers each item in request order through the real scheduler with a scripted model identity', async () => {
-    const engine = new ScriptedEngine(script('{"items": {"a": [{"text": "first", "delay_ms": 20}, {"text": "second"}], "b": [{"text": "other"}]}}'));
+    const engine = new ScriptedEngine(
+      script('{"items": {"a": [{"text": "first", "delay_ms": 20}, {"text": "second"}], "b": [{"text": "other"}]}}'),
+    );
     const model = engine.modelIdentity;
     expect(model.sha256).toBe(`scripted:${'ab'.repeat(32)}`);
     const scheduler = new TranscriptionScheduler({ engine, model, hashAudio: sha256OfPcm });
@@ -49,7 +54,12 @@ describe('ScriptedEngine', () => {
       scheduler.transcribe({ item_id: 'a', utterance: 1, start_sample: 32_000, end_sample: 48_000, pcm }),
       scheduler.transcribe({ item_id: 'a', utterance: 2, start_sample: 48_000, end_sample: 64_000, pcm }),
     ]);
-    expect(outcomes.map((o) => (o.kind === 'accepted' ? o.segments.map((s) => s.text).join('') : o.kind))).toEqual(['first', 'other', 'second', '']);
+    expect(outcomes.map((o) => (o.kind === 'accepted' ? o.segments.map((s) => s.text).join('') : o.kind))).toEqual([
+      'first',
+      'other',
+      'second',
+      '',
+    ]);
     // segments span the utterance on the item's timeline
     expect(outcomes[0]).toMatchObject({ kind: 'accepted', segments: [{ t0_ms: 1000, t1_ms: 2000 }], model });
     await scheduler.close();
@@ -64,10 +74,12 @@ describe('ScriptedEngine', () => {
 });
 
 describe('ScriptedEngine and partial or speculative requests', () => {
-  it('answers every request for an utterance with that utterance\'s result, so later utterances keep theirs', async () => {
+  it("answers every request for an utterance with that utterance's result, so later utterances keep theirs", async () => {
     const engine = new ScriptedEngine(script('{"items": {"a": [{"text": "first"}, {"text": "second"}]}}'));
     const ask = async (utterance: number, request_id: string) =>
-      (await engine.transcribe({ pcm: new Float32Array(1600), identity: { request_id, item_id: 'a', utterance } })).segments.map((s) => s.text).join('');
+      (await engine.transcribe({ pcm: new Float32Array(1600), identity: { request_id, item_id: 'a', utterance } })).segments
+        .map((s) => s.text)
+        .join('');
     expect(await ask(0, 'p1')).toBe('first'); // a partial of utterance 0
     expect(await ask(0, 'p2')).toBe('first'); // another partial
     expect(await ask(0, 'f3')).toBe('first'); // its final

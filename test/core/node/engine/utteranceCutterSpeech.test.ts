@@ -11,9 +11,19 @@ if (!haveFixtures) console.warn(`[cutter speech test] SKIPPED: ${FIXTURES} (the 
 
 /** Spoken parts of the shared clips in ms (see ../shared/fixtures/audio/README.md): [start, end] of each. */
 const CLIPS: Record<string, Array<[number, number]>> = {
-  'commit-polite.wav': [[0, 5097], [7097, 8753]],
-  'change-to-neutral.wav': [[0, 1732], [3232, 4970], [5770, 7837]],
-  'negated-then-impolite.wav': [[0, 2066], [3266, 6137]],
+  'commit-polite.wav': [
+    [0, 5097],
+    [7097, 8753],
+  ],
+  'change-to-neutral.wav': [
+    [0, 1732],
+    [3232, 4970],
+    [5770, 7837],
+  ],
+  'negated-then-impolite.wav': [
+    [0, 2066],
+    [3266, 6137],
+  ],
 };
 
 describe.skipIf(!haveFixtures)('UtteranceCutter on synthesised think-aloud speech', () => {

@@ -18,9 +18,19 @@ if (!haveVad) console.warn(`[vad cutter test] SKIPPED: ${FIXTURES} or ${VAD_MODE
 
 /** Spoken parts of the shared clips in ms (../shared/fixtures/audio/README.md); between them, digital silence. */
 const CLIPS: Record<string, Array<[number, number]>> = {
-  'commit-polite.wav': [[0, 5097], [7097, 8753]],
-  'change-to-neutral.wav': [[0, 1732], [3232, 4970], [5770, 7837]],
-  'negated-then-impolite.wav': [[0, 2066], [3266, 6137]],
+  'commit-polite.wav': [
+    [0, 5097],
+    [7097, 8753],
+  ],
+  'change-to-neutral.wav': [
+    [0, 1732],
+    [3232, 4970],
+    [5770, 7837],
+  ],
+  'negated-then-impolite.wav': [
+    [0, 2066],
+    [3266, 6137],
+  ],
 };
 
 function cut(cutter: UtteranceCutter, pcm: Float32Array): Utterance[] {
@@ -54,7 +64,10 @@ function expectSpeechCovered(utterances: Utterance[], clean: Float32Array): void
   levels.forEach((level, f) => {
     if (level < -45) return;
     const t = f * 20 + 10;
-    expect(utterances.some((u) => ms(u)[0] <= t && ms(u)[1] >= t), `speech at ${t} ms (${level.toFixed(0)} dBFS) is in no utterance`).toBe(true);
+    expect(
+      utterances.some((u) => ms(u)[0] <= t && ms(u)[1] >= t),
+      `speech at ${t} ms (${level.toFixed(0)} dBFS) is in no utterance`,
+    ).toBe(true);
   });
 }
 
@@ -84,7 +97,12 @@ describe.skipIf(!haveVad)('UtteranceCutter with Silero VAD (real model through w
     const wav = await readWav(path.join(FIXTURES, 'real-speech-jfk.wav'));
     const utterances = cut(vadCutter(), wav.samples);
     // Silero VAD v6.2.0 with whisper.cpp's defaults: 0.32–2.27, 3.27–4.41, 5.38–7.68, 8.16–10.62 s
-    const silero: Array<[number, number]> = [[320, 2270], [3270, 4410], [5380, 7680], [8160, 10620]];
+    const silero: Array<[number, number]> = [
+      [320, 2270],
+      [3270, 4410],
+      [5380, 7680],
+      [8160, 10620],
+    ];
     expect(utterances).toHaveLength(silero.length);
     utterances.forEach((u, i) => {
       const [start, end] = ms(u);
@@ -100,7 +118,8 @@ describe.skipIf(!haveVad)('UtteranceCutter with Silero VAD (real model through w
     const whole = cut(vadCutter(), wav.samples).map(ms);
     const cutter = vadCutter();
     const odd: Utterance[] = [];
-    for (let at = 0, n = 1; at < wav.samples.length; at += n, n = (n * 7 + 13) % 4001) odd.push(...cutter.push(wav.samples.subarray(at, at + n)));
+    for (let at = 0, n = 1; at < wav.samples.length; at += n, n = (n * 7 + 13) % 4001)
+      odd.push(...cutter.push(wav.samples.subarray(at, at + n)));
     odd.push(...cutter.flush());
     expect(odd.map(ms)).toEqual(whole);
   });

@@ -20,7 +20,11 @@ describe('computeVadSignals (pure)', () => {
     expect(s.vad_time_to_first_speech_ms).toBe(96);
     expect(s.vad_speech_ms).toBe(16 * 32);
     expect(s.vad_pauses).toEqual({ count: 1, total_ms: 320, longest_ms: 320, long_count: 0 });
-    expect(computeVadSignals([0.1, 0.2], 512, 16000, OPTIONS)).toMatchObject({ vad_speech_ms: 0, vad_time_to_first_speech_ms: null, vad_pauses: { count: 0 } });
+    expect(computeVadSignals([0.1, 0.2], 512, 16000, OPTIONS)).toMatchObject({
+      vad_speech_ms: 0,
+      vad_time_to_first_speech_ms: null,
+      vad_pauses: { count: 0 },
+    });
   });
 });
 

@@ -17,7 +17,10 @@ async function engineError(promise: Promise<unknown>): Promise<EngineError> {
   throw new Error('expected an EngineError, got success');
 }
 
-const sha256File = async (file: string): Promise<string> => createHash('sha256').update(await readFile(file)).digest('hex');
+const sha256File = async (file: string): Promise<string> =>
+  createHash('sha256')
+    .update(await readFile(file))
+    .digest('hex');
 
 describeWithModels('WhisperEngine on the for-tests tiny.en model (real whisper.cpp)', () => {
   const engine = new WhisperEngine({ threads: 2 });
@@ -76,7 +79,10 @@ describeWithModels('WhisperEngine on the for-tests tiny.en model (real whisper.c
     expect((await engineError(engine.transcribe({ pcm: new Float32Array(0) }))).message).toBe('audio is empty (0 samples)');
     const nan = testClip(1, 4);
     nan[123] = Number.NaN;
-    expect(await engineError(engine.transcribe({ pcm: nan }))).toMatchObject({ code: 'bad_audio', message: 'audio sample 123 is NaN (not a finite number)' });
+    expect(await engineError(engine.transcribe({ pcm: nan }))).toMatchObject({
+      code: 'bad_audio',
+      message: 'audio sample 123 is NaN (not a finite number)',
+    });
     expect((await engineError(engine.transcribe({ pcm: [0.1] as unknown as Float32Array }))).code).toBe('bad_audio');
     expect(await engineError(engine.transcribe({ pcm: testClip(1, 5), settings: { bestOf: 99 } }))).toMatchObject({ code: 'bad_settings' });
   });

@@ -17,11 +17,33 @@ import { recordSession, TEST_MODEL } from './recordSession';
 const sha256 = (data: Buffer | string): string => createHash('sha256').update(data).digest('hex');
 const readJson = async <T>(file: string): Promise<T> => JSON.parse(await readFile(file, 'utf8')) as T;
 const readJsonl = async (file: string): Promise<ExportRecord[]> =>
-  (await readFile(file, 'utf8')).trimEnd().split('\n').map((l) => JSON.parse(l) as ExportRecord);
+  (await readFile(file, 'utf8'))
+    .trimEnd()
+    .split('\n')
+    .map((l) => JSON.parse(l) as ExportRecord);
 
 /** What the fold adds beyond v1's fields, empty: hand-made states for the export command. */
-const NOTHING_MORE: Pick<ItemSessionState, 'label_history' | 'segment_refs' | 'transcript_corrected' | 'corrections' | 'superseded_transcripts' | 'parser_version' | 'config_changed' | 'labels_not_in_schema' | 'changed_after_completion'> = {
-  label_history: [], segment_refs: [], transcript_corrected: null, corrections: [], superseded_transcripts: [], parser_version: null, config_changed: false, labels_not_in_schema: [], changed_after_completion: false,
+const NOTHING_MORE: Pick<
+  ItemSessionState,
+  | 'label_history'
+  | 'segment_refs'
+  | 'transcript_corrected'
+  | 'corrections'
+  | 'superseded_transcripts'
+  | 'parser_version'
+  | 'config_changed'
+  | 'labels_not_in_schema'
+  | 'changed_after_completion'
+> = {
+  label_history: [],
+  segment_refs: [],
+  transcript_corrected: null,
+  corrections: [],
+  superseded_transcripts: [],
+  parser_version: null,
+  config_changed: false,
+  labels_not_in_schema: [],
+  changed_after_completion: false,
 };
 
 let dir: string;
@@ -54,25 +76,49 @@ describe('aloud export (records)', () => {
     const byReason: Record<string, number> = {};
     for (const gap of receipt.gaps) byReason[gap.reason] = (byReason[gap.reason] ?? 0) + 1;
     expect(receipt.gaps.length).toBeGreaterThan(0);
-    expect(summary.receipt).toMatchObject({ sha256: receipt.sha256, records: receipt.records, counts: receipt.counts, gaps_count: receipt.gaps.length, gaps_by_reason: byReason });
+    expect(summary.receipt).toMatchObject({
+      sha256: receipt.sha256,
+      records: receipt.records,
+      counts: receipt.counts,
+      gaps_count: receipt.gaps.length,
+      gaps_by_reason: byReason,
+    });
     expect(summary.receipt).not.toHaveProperty('gaps');
     expect(summary.receipt.config).toEqual({ sha256: receipt.config!.sha256, yaml_chars: receipt.config!.yaml.length });
     const full = await cli('export', '--project', dir, '--format', 'jsonl', '--out', out, '--json', '--full');
     expect(full.code, full.err).toBe(0);
     const printed = JSON.parse(full.out) as { receipt: ExportReceiptV1 };
-    expect(printed.receipt).toEqual({ ...(await readJson<ExportReceiptV1>(`${out}.receipt.json`)), created_at: printed.receipt.created_at });
-    expect(receipt).toMatchObject({ schema_version: 4, file: 'export.jsonl', format: 'jsonl', sha256: sha256(bytes), bytes: bytes.length, records: 2 * itemCount });
+    expect(printed.receipt).toEqual({
+      ...(await readJson<ExportReceiptV1>(`${out}.receipt.json`)),
+      created_at: printed.receipt.created_at,
+    });
+    expect(receipt).toMatchObject({
+      schema_version: 4,
+      file: 'export.jsonl',
+      format: 'jsonl',
+      sha256: sha256(bytes),
+      bytes: bytes.length,
+      records: 2 * itemCount,
+    });
     expect(receipt.counts).toMatchObject({ annotators: 2, items: itemCount, with_audio: 3, with_transcript: 3, with_final_label: 4 });
 
     const records = await readJsonl(out);
     const ann = records.find((r) => r.annotator === 'Ann Example' && r.item_id === 'demo-01')!;
-    expect(ann).toMatchObject({ final_label: 'Polite', label_source: 'voice', blind_label: 'Polite', model: TEST_MODEL, app_version: '0.1.0' });
+    expect(ann).toMatchObject({
+      final_label: 'Polite',
+      label_source: 'voice',
+      blind_label: 'Polite',
+      model: TEST_MODEL,
+      app_version: '0.1.0',
+    });
     expect(ann.transcript).toBe(' Hmm, this is kind of polite. I label this polite.');
     for (const c of ann.commitments) expect(ann.transcript!.slice(c.start, c.end)).toBe(c.quote);
     expect(ann.audio!.sha256).toBe(sha256(await readFile(path.join(dir, ...ann.audio!.path.split('/')))));
     expect(ann.audio!.duration_ms).toBe(2000);
     expect(ann.config_sha256).toBe(sha256(await readFile(path.join(dir, 'aloud.yaml'))));
-    expect(ann.item_text_sha256).toBe(sha256(JSON.parse((await readFile(path.join(dir, 'items.jsonl'), 'utf8')).split('\n')[0]!).text as string));
+    expect(ann.item_text_sha256).toBe(
+      sha256(JSON.parse((await readFile(path.join(dir, 'items.jsonl'), 'utf8')).split('\n')[0]!).text as string),
+    );
     expect(ann.completed_at).not.toBeNull();
     expect(ann.signals).toMatchObject({ commitment_count: 1, total_chunks: expect.any(Number) });
 
@@ -103,13 +149,27 @@ describe('aloud export (records)', () => {
   it('v3 methods metadata: completed and time on item per record, the whole aloud.yaml in the receipt, the items with --with-items', async () => {
     const out = path.join(dir, 'methods.jsonl');
     expect((await cli('export', '--project', dir, '--format', 'jsonl', '--out', out)).code).toBe(0);
-    const records = (await readFile(out, 'utf8')).trimEnd().split('\n').map((l) => JSON.parse(l) as ExportRecord);
+    const records = (await readFile(out, 'utf8'))
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as ExportRecord);
     const of = (annotator: string, item: string) => records.find((r) => r.annotator === annotator && r.item_id === item)!;
-    expect(of('Ann Example', 'demo-01')).toMatchObject({ schema_version: 4, session_kind: 'annotator', completed: true, own_final_label: 'Polite' });
+    expect(of('Ann Example', 'demo-01')).toMatchObject({
+      schema_version: 4,
+      session_kind: 'annotator',
+      completed: true,
+      own_final_label: 'Polite',
+    });
     expect(of('Ann Example', 'demo-01').time_to_complete_ms).toEqual(expect.any(Number));
     expect(of('Ann Example', 'demo-01').time_open_ms).toEqual(expect.any(Number));
     // labelled, never completed: the record says so (agreement leaves it out by default)
-    expect(of('Ann Example', 'demo-02')).toMatchObject({ completed: false, completed_at: null, first_completed_at: null, time_to_complete_ms: null, final_label: 'Neutral' });
+    expect(of('Ann Example', 'demo-02')).toMatchObject({
+      completed: false,
+      completed_at: null,
+      first_completed_at: null,
+      time_to_complete_ms: null,
+      final_label: 'Neutral',
+    });
     expect(of('Ann Example', 'demo-05')).toMatchObject({ completed: false, time_open_ms: null, own_final_label: null });
     const receipt = await readJson<ExportReceiptV1>(`${out}.receipt.json`);
     const yaml = await readFile(path.join(dir, 'aloud.yaml'), 'utf8');
@@ -153,16 +213,41 @@ describe('aloud export (records)', () => {
 
   it('one invalid record fails the whole export: exit 1, no file, no receipt, nothing partial', async () => {
     const out = path.join(dir, 'refused.jsonl');
-    const good = { item_id: 'demo-01', audio_path: null, audio_ms: 0, transcript: ' I label this polite.', segments: [{ t0_ms: 0, t1_ms: 900, text: ' I label this polite.' }], commitments: [{ label: 'Polite', quote: 'I label this polite', start: 1, end: 20, t_ms: 900, stem: 'x' }], final_label: 'Polite', label_source: 'voice' as const, blind_label: 'Polite', signals: null, model: null, started_at: null, completed_at: null, stale_results: 0, ...NOTHING_MORE, segment_refs: [{ utterance: 0, segment: 0 }], label_history: [{ label: 'Polite', source: 'voice' as const, at: '2026-01-01T00:00:00.000Z', audio_ms: 900, quote: 'I label this polite' }] };
+    const good = {
+      item_id: 'demo-01',
+      audio_path: null,
+      audio_ms: 0,
+      transcript: ' I label this polite.',
+      segments: [{ t0_ms: 0, t1_ms: 900, text: ' I label this polite.' }],
+      commitments: [{ label: 'Polite', quote: 'I label this polite', start: 1, end: 20, t_ms: 900, stem: 'x' }],
+      final_label: 'Polite',
+      label_source: 'voice' as const,
+      blind_label: 'Polite',
+      signals: null,
+      model: null,
+      started_at: null,
+      completed_at: null,
+      stale_results: 0,
+      ...NOTHING_MORE,
+      segment_refs: [{ utterance: 0, segment: 0 }],
+      label_history: [
+        { label: 'Polite', source: 'voice' as const, at: '2026-01-01T00:00:00.000Z', audio_ms: 900, quote: 'I label this polite' },
+      ],
+    };
     const bad = { ...good, item_id: 'demo-02', commitments: [{ ...good.commitments[0]!, start: 2, end: 21 }] };
     const command = makeExportCommand(fixedSessionSource([{ annotator: 'x', items: [good, bad], warnings: [] }]));
     let err = '';
     let stdout = '';
-    const code = await command.run(['--project', dir, '--format', 'jsonl', '--out', out, '--json'], { out: (t) => (stdout += t), err: (t) => (err += t) });
+    const code = await command.run(['--project', dir, '--format', 'jsonl', '--out', out, '--json'], {
+      out: (t) => (stdout += t),
+      err: (t) => (err += t),
+    });
     expect(code).toBe(1);
     expect(err).toContain('nothing written');
     expect(err).toContain('refused.jsonl:2: quote "I label this polite" is not the transcript text at 2..21');
-    expect((JSON.parse(stdout) as { problems: InputProblem[] }).problems).toEqual([expect.objectContaining({ line: 2, field: 'commitments[0].quote', stage: 'rule' })]);
+    expect((JSON.parse(stdout) as { problems: InputProblem[] }).problems).toEqual([
+      expect.objectContaining({ line: 2, field: 'commitments[0].quote', stage: 'rule' }),
+    ]);
     expect(existsSync(out)).toBe(false);
     expect(existsSync(`${out}.receipt.json`)).toBe(false);
     expect((await readdir(dir)).filter((f) => f.includes('refused'))).toEqual([]);
@@ -180,22 +265,62 @@ describe('aloud export (records)', () => {
     expect(receipt.sha256).toBe(sha256(await readFile(out)));
     expect(receipt.counts.annotators).toBe(2);
     const before = [await readFile(out), await readFile(`${out}.receipt.json`)];
-    const bad = { item_id: 'demo-01', audio_path: null, audio_ms: 0, transcript: 'x', segments: [], commitments: [], final_label: 'Rude', label_source: 'key' as const, blind_label: 'Rude', signals: null, model: null, started_at: null, completed_at: null, stale_results: 0, ...NOTHING_MORE, label_history: [{ label: 'Rude', source: 'key' as const, at: '2026-01-01T00:00:00.000Z', audio_ms: null, quote: null }] };
+    const bad = {
+      item_id: 'demo-01',
+      audio_path: null,
+      audio_ms: 0,
+      transcript: 'x',
+      segments: [],
+      commitments: [],
+      final_label: 'Rude',
+      label_source: 'key' as const,
+      blind_label: 'Rude',
+      signals: null,
+      model: null,
+      started_at: null,
+      completed_at: null,
+      stale_results: 0,
+      ...NOTHING_MORE,
+      label_history: [{ label: 'Rude', source: 'key' as const, at: '2026-01-01T00:00:00.000Z', audio_ms: null, quote: null }],
+    };
     const refused = makeExportCommand(fixedSessionSource([{ annotator: 'x', items: [bad], warnings: [] }]));
     let err = '';
-    expect(await refused.run(['--project', dir, '--format', 'jsonl', '--out', out], { out: () => undefined, err: (t) => (err += t) })).toBe(1);
+    expect(await refused.run(['--project', dir, '--format', 'jsonl', '--out', out], { out: () => undefined, err: (t) => (err += t) })).toBe(
+      1,
+    );
     expect(err).toContain('label "Rude" is not in the project\'s label schema');
     expect([await readFile(out), await readFile(`${out}.receipt.json`)]).toEqual(before);
     expect((await cli('validate', out, '--project', dir)).code).toBe(0);
   });
 
   it('lists session states of items the project no longer has instead of dropping them silently', async () => {
-    const orphan = { item_id: 'gone-1', audio_path: null, audio_ms: 0, transcript: '', segments: [], commitments: [], final_label: null, label_source: null, blind_label: null, signals: null, model: null, started_at: null, completed_at: null, stale_results: 0, ...NOTHING_MORE };
+    const orphan = {
+      item_id: 'gone-1',
+      audio_path: null,
+      audio_ms: 0,
+      transcript: '',
+      segments: [],
+      commitments: [],
+      final_label: null,
+      label_source: null,
+      blind_label: null,
+      signals: null,
+      model: null,
+      started_at: null,
+      completed_at: null,
+      stale_results: 0,
+      ...NOTHING_MORE,
+    };
     const command = makeExportCommand(fixedSessionSource([{ annotator: 'x', items: [orphan], warnings: ['a warning'] }]));
     let stdout = '';
     let err = '';
     const out = path.join(dir, 'orphans.jsonl');
-    expect(await command.run(['--project', dir, '--format', 'jsonl', '--out', out, '--json'], { out: (t) => (stdout += t), err: (t) => (err += t) })).toBe(0);
+    expect(
+      await command.run(['--project', dir, '--format', 'jsonl', '--out', out, '--json'], {
+        out: (t) => (stdout += t),
+        err: (t) => (err += t),
+      }),
+    ).toBe(0);
     expect((JSON.parse(stdout) as { skipped_states: unknown[] }).skipped_states).toEqual([{ annotator: 'x', item_id: 'gone-1' }]);
     expect(err).toContain('warning: a warning');
   });
@@ -215,19 +340,32 @@ describe('aloud export (records)', () => {
 });
 
 describe('aloud export (transcripts)', () => {
-  it.each(['txt', 'srt', 'vtt'] as const)('writes one %s file per item with a transcript, and a receipt with their sha256', async (format) => {
-    const out = path.join(dir, `transcripts-${format}`);
-    const run = await cli('export', '--project', dir, '--format', format, '--out', out, '--json');
-    expect(run.code, run.err).toBe(0);
-    const receipt = await readJson<{ files: Array<{ annotator: string; item_id: string; path: string; sha256: string }>; gaps: unknown[] }>(path.join(out, 'transcripts.receipt.json'));
-    expect(receipt.files.map((f) => [f.annotator, f.item_id])).toEqual([['Ann Example', 'demo-01'], ['Ann Example', 'demo-02'], ['bob', 'demo-01']]);
-    // names encoded as the session store encodes them (upper case escaped, so distinct on case-insensitive disks)
-    expect(receipt.files[0]!.path).toBe(`%41nn%20%45xample/demo-01.${format}`);
-    for (const f of receipt.files) expect(sha256(await readFile(path.join(out, ...f.path.split('/'))))).toBe(f.sha256);
-    expect(receipt.gaps).toHaveLength(2 * itemCount - 3);
-    const text = await readFile(path.join(out, '%41nn%20%45xample', `demo-01.${format}`), 'utf8');
-    if (format === 'txt') expect(text).toBe(' Hmm, this is kind of polite. I label this polite.');
-    if (format === 'srt') expect(text).toBe('1\n00:00:00,100 --> 00:00:00,900\nHmm, this is kind of polite.\n\n2\n00:00:01,100 --> 00:00:01,900\nI label this polite.\n\n');
-    if (format === 'vtt') expect(text.startsWith('WEBVTT\n\n00:00:00.100 --> 00:00:00.900\nHmm, this is kind of polite.\n')).toBe(true);
-  });
+  it.each(['txt', 'srt', 'vtt'] as const)(
+    'writes one %s file per item with a transcript, and a receipt with their sha256',
+    async (format) => {
+      const out = path.join(dir, `transcripts-${format}`);
+      const run = await cli('export', '--project', dir, '--format', format, '--out', out, '--json');
+      expect(run.code, run.err).toBe(0);
+      const receipt = await readJson<{
+        files: Array<{ annotator: string; item_id: string; path: string; sha256: string }>;
+        gaps: unknown[];
+      }>(path.join(out, 'transcripts.receipt.json'));
+      expect(receipt.files.map((f) => [f.annotator, f.item_id])).toEqual([
+        ['Ann Example', 'demo-01'],
+        ['Ann Example', 'demo-02'],
+        ['bob', 'demo-01'],
+      ]);
+      // names encoded as the session store encodes them (upper case escaped, so distinct on case-insensitive disks)
+      expect(receipt.files[0]!.path).toBe(`%41nn%20%45xample/demo-01.${format}`);
+      for (const f of receipt.files) expect(sha256(await readFile(path.join(out, ...f.path.split('/'))))).toBe(f.sha256);
+      expect(receipt.gaps).toHaveLength(2 * itemCount - 3);
+      const text = await readFile(path.join(out, '%41nn%20%45xample', `demo-01.${format}`), 'utf8');
+      if (format === 'txt') expect(text).toBe(' Hmm, this is kind of polite. I label this polite.');
+      if (format === 'srt')
+        expect(text).toBe(
+          '1\n00:00:00,100 --> 00:00:00,900\nHmm, this is kind of polite.\n\n2\n00:00:01,100 --> 00:00:01,900\nI label this polite.\n\n',
+        );
+      if (format === 'vtt') expect(text.startsWith('WEBVTT\n\n00:00:00.100 --> 00:00:00.900\nHmm, this is kind of polite.\n')).toBe(true);
+    },
+  );
 });

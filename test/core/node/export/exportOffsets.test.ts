@@ -5,7 +5,13 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import { unzipSync } from 'fflate';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
-import { EXPORT_SCHEMA_VERSION, exportRecordJsonSchemas, upcastExportRecordV3, type ExportRecord, type ExportRecordV3 } from '../../../../core/common/export/exportRecord';
+import {
+  EXPORT_SCHEMA_VERSION,
+  exportRecordJsonSchemas,
+  upcastExportRecordV3,
+  type ExportRecord,
+  type ExportRecordV3,
+} from '../../../../core/common/export/exportRecord';
 import { splitCsvList } from '../../../../core/common/export/exportCsvColumns';
 import { validateExportText } from '../../../../core/common/export/exportValidation';
 import { parseCsv } from '../../../../core/common/io/csv';
@@ -27,7 +33,13 @@ beforeAll(async () => {
   dir = path.join(await mkdtemp(path.join(tmpdir(), 'aloud-offsets-')), 'proj');
   expect((await cli('init', '--project', dir, '--demo')).code).toBe(0);
   await recordSession(await loadProjectConfig(dir), 'ana', [{ id: 'demo-01', said: [SAID], complete: true }]);
-  for (const [format, target] of [['jsonl', 'r.jsonl'], ['json', 'r.json'], ['csv', 'r.csv'], ['hf', 'hf'], ['qdpx', 'qdpx']] as const) {
+  for (const [format, target] of [
+    ['jsonl', 'r.jsonl'],
+    ['json', 'r.json'],
+    ['csv', 'r.csv'],
+    ['hf', 'hf'],
+    ['qdpx', 'qdpx'],
+  ] as const) {
     const run = await cli('export', '--project', dir, '--format', format, '--out', out(target));
     expect(run.code, `${format}: ${run.err}`).toBe(0);
   }
@@ -35,15 +47,23 @@ beforeAll(async () => {
 
 describe('one offset unit in every export: Unicode code points, as Python and REFI-QDA count', () => {
   it('every schema and the dataset card say so', async () => {
-    const v4 = exportRecordJsonSchemas[EXPORT_SCHEMA_VERSION] as { description: string; properties: { commitments: { items: { properties: Record<string, { description: string }> } } } };
+    const v4 = exportRecordJsonSchemas[EXPORT_SCHEMA_VERSION] as {
+      description: string;
+      properties: { commitments: { items: { properties: Record<string, { description: string }> } } };
+    };
     expect(v4.description).toContain('Unicode code points');
     expect(v4.properties.commitments.items.properties.start!.description).toMatch(/code points.*transcript\[start:end\] == quote/);
     expect((exportRecordJsonSchemas[3] as { description: string }).description).toContain('UTF-16 code units');
-    expect(await readFile(path.join(out('hf'), 'README.md'), 'utf8')).toContain('Offsets (`start`, `end` of each commitment) count Unicode code points of `transcript`, as Python does');
+    expect(await readFile(path.join(out('hf'), 'README.md'), 'utf8')).toContain(
+      'Offsets (`start`, `end` of each commitment) count Unicode code points of `transcript`, as Python does',
+    );
   });
 
   it('JSONL and JSON: transcript[start:end] is the committing phrase', async () => {
-    const jsonl = (await readFile(out('r.jsonl'), 'utf8')).trimEnd().split('\n').map((l) => JSON.parse(l) as ExportRecord);
+    const jsonl = (await readFile(out('r.jsonl'), 'utf8'))
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as ExportRecord);
     const json = JSON.parse(await readFile(out('r.json'), 'utf8')) as ExportRecord[];
     for (const records of [jsonl, json]) {
       const r = records.find((x) => x.item_id === 'demo-01')!;
@@ -66,11 +86,18 @@ describe('one offset unit in every export: Unicode code points, as Python and RE
   });
 
   it('Hugging Face: the commitments column of metadata.jsonl and of the Parquet file (read by DuckDB) slice the transcript', async () => {
-    const [row] = (await readFile(path.join(out('hf'), 'metadata.jsonl'), 'utf8')).trimEnd().split('\n').map((l) => JSON.parse(l) as Record<string, string>);
+    const [row] = (await readFile(path.join(out('hf'), 'metadata.jsonl'), 'utf8'))
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, string>);
     const db = await DuckDBInstance.create(':memory:');
     const connection = await db.connect();
     try {
-      const [fromParquet] = (await connection.runAndReadAll(`SELECT transcript, commitments FROM read_parquet('${path.join(out('hf'), 'parquet', 'records.parquet')}')`)).getRowObjectsJson() as Array<Record<string, string>>;
+      const [fromParquet] = (
+        await connection.runAndReadAll(
+          `SELECT transcript, commitments FROM read_parquet('${path.join(out('hf'), 'parquet', 'records.parquet')}')`,
+        )
+      ).getRowObjectsJson() as Array<Record<string, string>>;
       for (const r of [row!, fromParquet!]) {
         const [c] = JSON.parse(r.commitments!) as ExportRecord['commitments'];
         expect(pySlice(r.transcript!, c!.start, c!.end)).toBe(PHRASE);
@@ -85,21 +112,35 @@ describe('one offset unit in every export: Unicode code points, as Python and RE
     const qde = new TextDecoder().decode(zip['project.qde']!);
     const transcript = /<Transcript guid="([^"]+)"/.exec(qde)![1]!;
     const text = new TextDecoder().decode(zip[`Sources/${transcript}.txt`]!);
-    const position = new Map([...qde.matchAll(/<SyncPoint guid="([^"]+)" timeStamp="\d+" position="(\d+)"\/>/g)].map((m) => [m[1]!, Number(m[2])]));
+    const position = new Map(
+      [...qde.matchAll(/<SyncPoint guid="([^"]+)" timeStamp="\d+" position="(\d+)"\/>/g)].map((m) => [m[1]!, Number(m[2])]),
+    );
     const selection = /<TranscriptSelection guid="[^"]+" name="([^"]+)" fromSyncPoint="([^"]+)" toSyncPoint="([^"]+)"/.exec(qde)!;
     expect(selection[1]).toBe(PHRASE);
     expect(pySlice(text, position.get(selection[2]!)!, position.get(selection[3]!)!)).toBe(PHRASE);
   });
 
   it('a v3 file (UTF-16 offsets) still validates, and read as v4 its offsets are counted again in code points', async () => {
-    const [v4] = (await readFile(out('r.jsonl'), 'utf8')).trimEnd().split('\n').map((l) => JSON.parse(l) as ExportRecord).filter((r) => r.item_id === 'demo-01');
+    const [v4] = (await readFile(out('r.jsonl'), 'utf8'))
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as ExportRecord)
+      .filter((r) => r.item_id === 'demo-01');
     const at = v4!.transcript!.indexOf(PHRASE);
     // v3 had no deidentification field
     const { deidentification: _d, ...v4Fields } = v4!;
-    const v3: ExportRecordV3 = { ...v4Fields, schema_version: 3, commitments: v4!.commitments.map((c) => ({ ...c, start: at, end: at + PHRASE.length })) };
+    const v3: ExportRecordV3 = {
+      ...v4Fields,
+      schema_version: 3,
+      commitments: v4!.commitments.map((c) => ({ ...c, start: at, end: at + PHRASE.length })),
+    };
     expect(validateExportText(`${JSON.stringify(v3)}\n`, 'v3.jsonl', 'jsonl', null).problems).toEqual([]);
     // the v4 offsets in a v3 record are caught: its quote is not the transcript's text there
-    expect(validateExportText(`${JSON.stringify({ ...v3, commitments: v4!.commitments })}\n`, 'v3.jsonl', 'jsonl', null).problems.map((p) => p.field)).toEqual(['commitments[0].quote']);
+    expect(
+      validateExportText(`${JSON.stringify({ ...v3, commitments: v4!.commitments })}\n`, 'v3.jsonl', 'jsonl', null).problems.map(
+        (p) => p.field,
+      ),
+    ).toEqual(['commitments[0].quote']);
     const upcast = upcastExportRecordV3(v3);
     expect(upcast.commitments).toEqual(v4!.commitments);
     expect(validateExportText(`${JSON.stringify(upcast)}\n`, 'v4.jsonl', 'jsonl', null).problems).toEqual([]);
@@ -107,9 +148,12 @@ describe('one offset unit in every export: Unicode code points, as Python and RE
 });
 
 describe('the Hugging Face dataset card', () => {
-  it('names the rows\' schema version, has a configs: block for the Parquet file, and its features are the Parquet columns', async () => {
+  it("names the rows' schema version, has a configs: block for the Parquet file, and its features are the Parquet columns", async () => {
     const card = await readFile(path.join(out('hf'), 'README.md'), 'utf8');
-    const header = parseYaml(card.slice(4, card.indexOf('\n---\n'))) as { configs: Array<{ config_name: string; data_files: Array<{ split: string; path: string }> }>; dataset_info: { config_name: string; features: Array<{ name: string; dtype: string }> } };
+    const header = parseYaml(card.slice(4, card.indexOf('\n---\n'))) as {
+      configs: Array<{ config_name: string; data_files: Array<{ split: string; path: string }> }>;
+      dataset_info: { config_name: string; features: Array<{ name: string; dtype: string }> };
+    };
     expect(header.configs[0]).toEqual({ config_name: 'default', data_files: [{ split: 'train', path: 'parquet/records.parquet' }] });
     // the gold split (one row per item) is a config of its own, never mixed into the recordings' rows
     expect(header.configs.slice(1)).toEqual([{ config_name: 'gold', data_files: [{ split: 'train', path: 'gold/gold.jsonl' }] }]);
@@ -118,10 +162,17 @@ describe('the Hugging Face dataset card', () => {
     const connection = await db.connect();
     try {
       const parquet = path.join(out('hf'), 'parquet', 'records.parquet');
-      const columns = (await connection.runAndReadAll(`DESCRIBE SELECT * FROM read_parquet('${parquet}')`)).getRowObjectsJson() as Array<{ column_name: string; column_type: string }>;
+      const columns = (await connection.runAndReadAll(`DESCRIBE SELECT * FROM read_parquet('${parquet}')`)).getRowObjectsJson() as Array<{
+        column_name: string;
+        column_type: string;
+      }>;
       const duckdbType: Record<string, string> = { string: 'VARCHAR', int32: 'INTEGER', float64: 'DOUBLE', bool: 'BOOLEAN' };
-      expect(header.dataset_info.features.map((f) => [f.name, duckdbType[f.dtype]])).toEqual(columns.map((c) => [c.column_name, c.column_type]));
-      const versions = (await connection.runAndReadAll(`SELECT DISTINCT schema_version FROM read_parquet('${parquet}')`)).getRowObjectsJson() as Array<{ schema_version: number }>;
+      expect(header.dataset_info.features.map((f) => [f.name, duckdbType[f.dtype]])).toEqual(
+        columns.map((c) => [c.column_name, c.column_type]),
+      );
+      const versions = (
+        await connection.runAndReadAll(`SELECT DISTINCT schema_version FROM read_parquet('${parquet}')`)
+      ).getRowObjectsJson() as Array<{ schema_version: number }>;
       expect(versions).toEqual([{ schema_version: EXPORT_SCHEMA_VERSION }]);
       expect(card).toContain(`(schema version ${EXPORT_SCHEMA_VERSION}, as \`schema_version\` in every row)`);
     } finally {

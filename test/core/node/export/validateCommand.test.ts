@@ -13,7 +13,11 @@ import { recordSession } from './recordSession';
 let dir: string;
 const valid = serializeExport(validRecords(), 'jsonl');
 
-async function validate(name: string, content: string | Buffer, ...args: string[]): Promise<{ code: number; problems: InputProblem[]; file: string }> {
+async function validate(
+  name: string,
+  content: string | Buffer,
+  ...args: string[]
+): Promise<{ code: number; problems: InputProblem[]; file: string }> {
   const file = path.join(dir, name);
   await writeFile(file, content);
   const run = await cli('validate', file, ...args);
@@ -26,7 +30,11 @@ beforeAll(async () => {
 
 describe('aloud validate', () => {
   it('exit 0 and an empty list for a valid export (LF or CRLF, with or without a leading BOM)', async () => {
-    for (const [name, content] of [['ok.jsonl', valid], ['crlf.jsonl', valid.replace(/\n/g, '\r\n')], ['bom.jsonl', `\ufeff${valid}`]] as const) {
+    for (const [name, content] of [
+      ['ok.jsonl', valid],
+      ['crlf.jsonl', valid.replace(/\n/g, '\r\n')],
+      ['bom.jsonl', `\ufeff${valid}`],
+    ] as const) {
       const { code, problems } = await validate(name, content);
       expect(problems, name).toEqual([]);
       expect(code).toBe(0);
@@ -34,7 +42,13 @@ describe('aloud validate', () => {
   });
 
   it.each([
-    ['invalid UTF-8 on line 2', 'bad-utf8.jsonl', () => Buffer.concat([Buffer.from(valid.split('\n')[0]! + '\n'), Buffer.from([0x7b, 0xff, 0x7d, 0x0a])]), [], 2],
+    [
+      'invalid UTF-8 on line 2',
+      'bad-utf8.jsonl',
+      () => Buffer.concat([Buffer.from(valid.split('\n')[0]! + '\n'), Buffer.from([0x7b, 0xff, 0x7d, 0x0a])]),
+      [],
+      2,
+    ],
     ['a file over --max-file-bytes', 'big.jsonl', () => valid, ['--max-file-bytes', '100'], null],
     ['a line over --max-line-bytes', 'long.jsonl', () => valid, ['--max-line-bytes', '2KiB'], 1],
     ['an unknown file type', 'export.txt', () => valid, [], null],
@@ -46,7 +60,12 @@ describe('aloud validate', () => {
   });
 
   it('a missing file or a bad option is a usage error (exit 2, one line)', async () => {
-    for (const args of [[path.join(dir, 'nope.jsonl')], [], [path.join(dir, 'ok.jsonl'), '--max-line-bytes', 'lots'], [path.join(dir, 'ok.jsonl'), '--bogus']]) {
+    for (const args of [
+      [path.join(dir, 'nope.jsonl')],
+      [],
+      [path.join(dir, 'ok.jsonl'), '--max-line-bytes', 'lots'],
+      [path.join(dir, 'ok.jsonl'), '--bogus'],
+    ]) {
       const run = await cli('validate', ...args);
       expect(run.code, args.join(' ')).toBe(2);
       expect(run.err.trim().split('\n')).toHaveLength(1);
@@ -69,13 +88,25 @@ describe('aloud validate', () => {
     const { createHash } = await import('node:crypto');
     // counts and gaps as the records give them (validate recounts them), but for another file and one record too many
     const receipt = {
-      ...buildExportReceipt({ file: 'other.jsonl', format: 'jsonl', sha256: createHash('sha256').update(valid).digest('hex'), bytes: Buffer.byteLength(valid), records: validRecords(), project: validRecords()[0]!.project, appVersion: '0.1.0', createdAt: '2026-01-01T00:00:00Z' }),
+      ...buildExportReceipt({
+        file: 'other.jsonl',
+        format: 'jsonl',
+        sha256: createHash('sha256').update(valid).digest('hex'),
+        bytes: Buffer.byteLength(valid),
+        records: validRecords(),
+        project: validRecords()[0]!.project,
+        appVersion: '0.1.0',
+        createdAt: '2026-01-01T00:00:00Z',
+      }),
       records: 3,
     };
     await writeFile(receiptFile, JSON.stringify(receipt, null, 2));
     run = await cli('validate', file);
     expect(run.code).toBe(1);
-    expect((JSON.parse(run.out) as InputProblem[]).map((p) => [p.stage, p.field])).toEqual([['rule', 'file'], ['rule', 'records']]);
+    expect((JSON.parse(run.out) as InputProblem[]).map((p) => [p.stage, p.field])).toEqual([
+      ['rule', 'file'],
+      ['rule', 'records'],
+    ]);
     await writeFile(receiptFile, JSON.stringify({ ...receipt, file: 'with-receipt.jsonl', records: 2 }, null, 2));
     run = await cli('validate', file);
     expect(run.out.trim()).toBe('[]');
@@ -92,7 +123,9 @@ describe('aloud validate', () => {
     await writeFile(path.join(proj, 'items.jsonl'), items.filter((l) => !l.includes('"demo-02"')).join('\n'));
     const run = await cli('validate', out, '--project', proj);
     expect(run.code).toBe(1);
-    expect(JSON.parse(run.out)).toEqual([expect.objectContaining({ stage: 'rule', line: 2, field: 'item_id', message: 'item "demo-02" does not exist in the project' })]);
+    expect(JSON.parse(run.out)).toEqual([
+      expect.objectContaining({ stage: 'rule', line: 2, field: 'item_id', message: 'item "demo-02" does not exist in the project' }),
+    ]);
     expect((await cli('validate', out)).code).toBe(0);
   });
 });

@@ -32,9 +32,39 @@ beforeAll(async () => {
   const store = await SessionStore.open({ project: await loadProjectConfig(dir), annotator: 'ana' });
   try {
     await store.append('item_opened', { item_id: 'demo-03', text_sha256: null });
-    await store.append('label_committed', { item_id: 'demo-03', label: 'Polite', source: 'key', quote: null, start: null, end: null, stem: null, audio_ms: null, utterance: null, parser_version: null, reviewer: null });
-    await store.append('reasoning_shown', { item_id: 'demo-03', steps: ['a', 'b', 'c'], model_label: 'Polite', split: 'numbered', reveal: 'after_blind', audio_samples: 0 });
-    await store.append('step_judged', { item_id: 'demo-03', index: 2, reward: -1, source: 'key', kind: 'first_error', quote: null, start: null, end: null, utterance: null, audio_ms: null });
+    await store.append('label_committed', {
+      item_id: 'demo-03',
+      label: 'Polite',
+      source: 'key',
+      quote: null,
+      start: null,
+      end: null,
+      stem: null,
+      audio_ms: null,
+      utterance: null,
+      parser_version: null,
+      reviewer: null,
+    });
+    await store.append('reasoning_shown', {
+      item_id: 'demo-03',
+      steps: ['a', 'b', 'c'],
+      model_label: 'Polite',
+      split: 'numbered',
+      reveal: 'after_blind',
+      audio_samples: 0,
+    });
+    await store.append('step_judged', {
+      item_id: 'demo-03',
+      index: 2,
+      reward: -1,
+      source: 'key',
+      kind: 'first_error',
+      quote: null,
+      start: null,
+      end: null,
+      utterance: null,
+      audio_ms: null,
+    });
   } finally {
     await store.close();
   }
@@ -67,20 +97,38 @@ describe('aloud validate on a process-reward export', () => {
       lines[1] = lines[1]!.replace('"reward":-1', '"reward":0');
     });
     run = await validate(mode);
-    expect(run.problems).toEqual([expect.objectContaining({ file: mode, line: 2, field: 'mode', stage: 'rule', message: expect.stringContaining('first_error') })]);
+    expect(run.problems).toEqual([
+      expect.objectContaining({ file: mode, line: 2, field: 'mode', stage: 'rule', message: expect.stringContaining('first_error') }),
+    ]);
 
     const twice = await edited('twice.jsonl', (lines) => {
       lines.push(lines[1]!);
     });
     run = await validate(twice);
-    expect(run.problems).toEqual([expect.objectContaining({ file: twice, line: 6, field: 'instance_id', stage: 'rule', message: expect.stringContaining('first on line 2') })]);
+    expect(run.problems).toEqual([
+      expect.objectContaining({
+        file: twice,
+        line: 6,
+        field: 'instance_id',
+        stage: 'rule',
+        message: expect.stringContaining('first on line 2'),
+      }),
+    ]);
 
     const unknown = await edited('unknown.jsonl', (lines) => {
       lines[0] = lines[0]!.replace('"demo-01"', '"demo-99"');
     });
     expect((await validate(unknown)).problems).toEqual([]);
     run = await validate(unknown, '--project', dir);
-    expect(run.problems).toEqual([expect.objectContaining({ file: unknown, line: 1, field: 'instance_id', stage: 'rule', message: expect.stringContaining('"demo-99" does not exist in the project') })]);
+    expect(run.problems).toEqual([
+      expect.objectContaining({
+        file: unknown,
+        line: 1,
+        field: 'instance_id',
+        stage: 'rule',
+        message: expect.stringContaining('"demo-99" does not exist in the project'),
+      }),
+    ]);
   });
 
   it('checks the receipt: the edited bytes, a receipt for another file, recounted records, and a missing receipt', async () => {
@@ -95,10 +143,17 @@ describe('aloud validate on a process-reward export', () => {
         [receiptFile, 'bytes', 'rule'],
         [receiptFile, 'counts.first_error_records', 'rule'],
       ]);
-      expect(run.problems[0]!.line).toBe(JSON.stringify(receipt, null, 2).split('\n').findIndex((l) => l.includes('"sha256"')) + 1);
+      expect(run.problems[0]!.line).toBe(
+        JSON.stringify(receipt, null, 2)
+          .split('\n')
+          .findIndex((l) => l.includes('"sha256"')) + 1,
+      );
 
       await writeFile(out, exported);
-      await writeFile(receiptFile, JSON.stringify({ ...receipt, file: 'other.jsonl', records: 3, counts: { ...receipt.counts, judged_steps: 7 } }, null, 2));
+      await writeFile(
+        receiptFile,
+        JSON.stringify({ ...receipt, file: 'other.jsonl', records: 3, counts: { ...receipt.counts, judged_steps: 7 } }, null, 2),
+      );
       run = await validate(out);
       expect(run.problems.map((p) => p.field)).toEqual(['file', 'records', 'counts.judged_steps']);
 
@@ -115,6 +170,8 @@ describe('aloud validate on a process-reward export', () => {
     const run = await validate(bare);
     expect(run.code).toBe(0);
     expect(run.err).toContain('no receipt');
-    expect((await validate(bare, '--require-receipt')).problems).toEqual([expect.objectContaining({ file: `${bare}.receipt.json`, stage: 'input' })]);
+    expect((await validate(bare, '--require-receipt')).problems).toEqual([
+      expect.objectContaining({ file: `${bare}.receipt.json`, stage: 'input' }),
+    ]);
   });
 });

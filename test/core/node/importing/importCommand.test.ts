@@ -38,7 +38,18 @@ describe('aloud import --kind conversations', () => {
     const dir = await newProject();
     const file = path.join(fixtures, 'conversations.jsonl');
     const summary = await importJson('--project', dir, '--items', file, '--kind', 'conversations');
-    for (const key of ['messages', 'conversations', 'candidate_replies', 'included_pairs', 'gaps', 'distinct_user_contexts', 'words_all_messages', 'words_eligible_messages', 'words_pairs', 'source_sha256']) {
+    for (const key of [
+      'messages',
+      'conversations',
+      'candidate_replies',
+      'included_pairs',
+      'gaps',
+      'distinct_user_contexts',
+      'words_all_messages',
+      'words_eligible_messages',
+      'words_pairs',
+      'source_sha256',
+    ]) {
       expect(summary, key).toHaveProperty(key);
     }
     expect(summary).toMatchObject({
@@ -53,7 +64,9 @@ describe('aloud import --kind conversations', () => {
       words_all_messages: 39,
       words_eligible_messages: 23,
       words_pairs: 29,
-      source_sha256: createHash('sha256').update(await readFile(file)).digest('hex'),
+      source_sha256: createHash('sha256')
+        .update(await readFile(file))
+        .digest('hex'),
       items_added: 3,
       items_total: 3,
     });
@@ -63,19 +76,31 @@ describe('aloud import --kind conversations', () => {
       ['a6', 'parent_not_found', 'u9'],
       ['a7', 'reply_text_missing', null],
     ]);
-    const register = (await readFile(summary.gap_register!, 'utf8')).trimEnd().split('\n').map((l) => JSON.parse(l) as unknown);
+    const register = (await readFile(summary.gap_register!, 'utf8'))
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as unknown);
     expect(register).toEqual(summary.gaps);
     expect(path.dirname(summary.gap_register!)).toBe(path.join(dir, 'imports'));
     expect(JSON.parse(await readFile(summary.import_record!, 'utf8'))).toEqual(summary);
     const items = await listed(dir);
     expect(items.map((i) => i.id)).toEqual(['a1', 'a2', 'a5']);
-    expect(items[2]).toEqual({ id: 'a5', text: 'Natürlich, gern.', context: 'Können Sie mir helfen?', meta: { conversation_id: 'c3', context_id: 'u4' } });
+    expect(items[2]).toEqual({
+      id: 'a5',
+      text: 'Natürlich, gern.',
+      context: 'Können Sie mir helfen?',
+      meta: { conversation_id: 'c3', context_id: 'u4' },
+    });
     expect(items[1]!.context).toBe(items[0]!.context);
   });
 
   it('a conversation CSV works too (empty cells are absent references)', async () => {
     const dir = await newProject();
-    const file = await source(dir, 'conv.csv', 'message_id,parent_id,role,text,session_id\r\nu1,,user,"Hi, there?",c1\r\na1,u1,assistant,"Hello ""friend"".",c1\r\na2,,assistant,Lost,c1\r\n');
+    const file = await source(
+      dir,
+      'conv.csv',
+      'message_id,parent_id,role,text,session_id\r\nu1,,user,"Hi, there?",c1\r\na1,u1,assistant,"Hello ""friend"".",c1\r\na2,,assistant,Lost,c1\r\n',
+    );
     const summary = await importJson('--project', dir, '--items', file, '--kind', 'conversations');
     expect(summary.included_pairs).toEqual(['a1']);
     expect(summary.gaps.map((g) => g.reason)).toEqual(['missing_parent_id']);
@@ -86,9 +111,22 @@ describe('aloud import --kind conversations', () => {
 describe('aloud import --kind items', () => {
   it('imports JSONL, a JSON array and CSV; appends new ids; an identical re-import is a no-op', async () => {
     const dir = await newProject();
-    const jsonl = await source(dir, 'a.jsonl', '{"id":"i1","text":"Thanks a lot!","lang":"en"}\n{"id":"i2","text":"Go away.","context":"Can you help?"}\n');
+    const jsonl = await source(
+      dir,
+      'a.jsonl',
+      '{"id":"i1","text":"Thanks a lot!","lang":"en"}\n{"id":"i2","text":"Go away.","context":"Can you help?"}\n',
+    );
     let summary = await importJson('--project', dir, '--items', jsonl);
-    expect(summary).toMatchObject({ kind: 'items', format: 'jsonl', messages: null, included_pairs: ['i1', 'i2'], items_added: 2, items_total: 2, gap_register: null, words_pairs: 3 + 2 + 3 });
+    expect(summary).toMatchObject({
+      kind: 'items',
+      format: 'jsonl',
+      messages: null,
+      included_pairs: ['i1', 'i2'],
+      items_added: 2,
+      items_total: 2,
+      gap_register: null,
+      words_pairs: 3 + 2 + 3,
+    });
     const json = await source(dir, 'b.json', '[{"id":"i3","text":"Sure."}]');
     summary = await importJson('--project', dir, '--items', json);
     expect(summary).toMatchObject({ format: 'json', items_added: 1, items_total: 3 });
@@ -119,23 +157,53 @@ describe('aloud import --kind items', () => {
     expect(run.err.trim().split('\n')).toHaveLength(1);
     expect(run.err).toContain('bad.jsonl:42: duplicate key "text"');
     expect(run.err).toContain('stage parse');
-    expect((JSON.parse(run.out) as { problems: unknown[] }).problems).toEqual([expect.objectContaining({ line: 42, field: 'text', stage: 'parse' })]);
+    expect((JSON.parse(run.out) as { problems: unknown[] }).problems).toEqual([
+      expect.objectContaining({ line: 42, field: 'text', stage: 'parse' }),
+    ]);
     expect(await readFile(itemsFile)).toEqual(before);
     expect(await readdir(path.join(dir, 'imports'))).toEqual(importsBefore);
     expect((await readdir(dir)).filter((f) => f.endsWith('.tmp'))).toEqual([]);
   });
 
   it.each([
-    ['invalid UTF-8', 'u.jsonl', Buffer.from([0x7b, 0x22, 0x69, 0x64, 0x22, 0x3a, 0x22, 0xc3, 0x28, 0x22, 0x7d, 0x0a]), [], 'u.jsonl:1: not valid UTF-8', 'input'],
-    ['a line over --max-line-bytes', 'l.jsonl', `{"id":"a","text":"${'x'.repeat(200)}"}\n`, ['--max-line-bytes', '100'], 'l.jsonl:1: line is 220 bytes, over the limit of 100', 'input'],
-    ['a file over --max-file-bytes', 'f.jsonl', '{"id":"a","text":"x"}\n'.repeat(10), ['--max-file-bytes', '64'], 'f.jsonl: file is 220 bytes, over the limit of 64', 'input'],
+    [
+      'invalid UTF-8',
+      'u.jsonl',
+      Buffer.from([0x7b, 0x22, 0x69, 0x64, 0x22, 0x3a, 0x22, 0xc3, 0x28, 0x22, 0x7d, 0x0a]),
+      [],
+      'u.jsonl:1: not valid UTF-8',
+      'input',
+    ],
+    [
+      'a line over --max-line-bytes',
+      'l.jsonl',
+      `{"id":"a","text":"${'x'.repeat(200)}"}\n`,
+      ['--max-line-bytes', '100'],
+      'l.jsonl:1: line is 220 bytes, over the limit of 100',
+      'input',
+    ],
+    [
+      'a file over --max-file-bytes',
+      'f.jsonl',
+      '{"id":"a","text":"x"}\n'.repeat(10),
+      ['--max-file-bytes', '64'],
+      'f.jsonl: file is 220 bytes, over the limit of 64',
+      'input',
+    ],
     ['an unknown extension', 'items.txt', 'id,text\n', [], 'unknown file type', 'input'],
     ['a Markdown fence', 'm.json', '```json\n[{"id":"a","text":"x"}]\n```\n', [], 'm.json:1: a Markdown code fence', 'parse'],
     ['NaN', 'n.jsonl', '{"id":"a","text":"x","score":NaN}\n', [], 'n.jsonl:1: NaN is not allowed', 'parse'],
     ['a ragged CSV row', 'r.csv', 'id,text\na,b,c\n', [], 'r.csv:2: row has 3 fields, the header has 2', 'parse'],
     ['a CSV without a text column', 'h.csv', 'id,body\na,b\n', [], 'the header must have a column "text"', 'schema'],
     ['a missing text', 't.jsonl', '{"id":"a"}\n', [], 't.jsonl:1: required field is missing (field "text"', 'schema'],
-    ['a duplicate id', 'd.jsonl', '{"id":"a","text":"x"}\n{"id":"a","text":"y"}\n', [], 'd.jsonl:2: duplicate item id "a" (first on line 1)', 'rule'],
+    [
+      'a duplicate id',
+      'd.jsonl',
+      '{"id":"a","text":"x"}\n{"id":"a","text":"y"}\n',
+      [],
+      'd.jsonl:2: duplicate item id "a" (first on line 1)',
+      'rule',
+    ],
     ['an empty file', 'e.jsonl', '\n', [], 'the file has no items', 'rule'],
   ])('rejects %s with exit 2 and one line naming file, line, field and stage', async (_name, name, content, args, fragment, stage) => {
     const dir = await newProject();
@@ -160,25 +228,40 @@ describe('aloud import --kind items', () => {
 describe('aloud import --replace', () => {
   it('refuses to remove or change items that hold session data unless --force, and says whose', async () => {
     const dir = await newProject();
-    await importJson('--project', dir, '--items', await source(dir, 'v1.jsonl', '{"id":"a","text":"A"}\n{"id":"b","text":"B"}\n{"id":"c","text":"C"}\n{"id":"d","text":"D"}\n'));
+    await importJson(
+      '--project',
+      dir,
+      '--items',
+      await source(dir, 'v1.jsonl', '{"id":"a","text":"A"}\n{"id":"b","text":"B"}\n{"id":"c","text":"C"}\n{"id":"d","text":"D"}\n'),
+    );
     await recordSession(await loadProjectConfig(dir), 'ann', [{ id: 'a', click: 'Polite' }, { id: 'b', said: [' hmm'] }, { id: 'd' }]);
     const v2 = await source(dir, 'v2.jsonl', '{"id":"b","text":"B changed"}\n{"id":"e","text":"E"}\n');
     const before = await readFile(path.join(dir, 'items.jsonl'));
     const refused = await cli('import', '--project', dir, '--items', v2, '--replace', '--json');
     expect(refused.code).toBe(2);
     const problems = (JSON.parse(refused.out) as { problems: Array<{ line: number | null; message: string; stage: string }> }).problems;
-    expect(problems.map((p) => [p.line, p.stage])).toEqual([[1, 'rule'], [null, 'rule']]);
+    expect(problems.map((p) => [p.line, p.stage])).toEqual([
+      [1, 'rule'],
+      [null, 'rule'],
+    ]);
     expect(problems[0]!.message).toContain('item "b" would change but has session data (ann)');
     expect(problems[1]!.message).toContain('item "a" would be removed but has session data (ann)');
     expect(await readFile(path.join(dir, 'items.jsonl'))).toEqual(before);
 
     // c and d hold no recorded work (d was only opened): replacing them alone is allowed
     const v3 = await source(dir, 'v3.jsonl', '{"id":"a","text":"A"}\n{"id":"b","text":"B"}\n{"id":"e","text":"E"}\n');
-    expect(await importJson('--project', dir, '--items', v3, '--replace')).toMatchObject({ items_removed: ['c', 'd'], items_added: 1, items_total: 3 });
+    expect(await importJson('--project', dir, '--items', v3, '--replace')).toMatchObject({
+      items_removed: ['c', 'd'],
+      items_added: 1,
+      items_total: 3,
+    });
 
     const forced = await importJson('--project', dir, '--items', v2, '--replace', '--force');
     expect(forced).toMatchObject({ mode: 'replace', items_changed: ['b'], items_removed: ['a'], items_total: 2 });
-    expect((await listed(dir)).map((i) => [i.id, i.text])).toEqual([['b', 'B changed'], ['e', 'E']]);
+    expect((await listed(dir)).map((i) => [i.id, i.text])).toEqual([
+      ['b', 'B changed'],
+      ['e', 'E'],
+    ]);
   });
 
   it('--force without --replace and a bad --kind are usage errors', async () => {

@@ -23,14 +23,19 @@ async function both(bytes: Buffer, lineBased: boolean, maxLineBytes: number): Pr
   );
   for (const chunkBytes of [1, 2, 3, 5, 64, 1 << 20]) {
     let text = '';
-    const streamed = await streamInputFile(file, { lineBased, limits: { maxFileBytes: null, maxLineBytes, maxRecordBytes: 1 << 30 }, chunkBytes }, (t) => (text += t));
+    const streamed = await streamInputFile(
+      file,
+      { lineBased, limits: { maxFileBytes: null, maxLineBytes, maxRecordBytes: 1 << 30 }, chunkBytes },
+      (t) => (text += t),
+    );
     expect(streamed.bytes).toBe(bytes.length);
     expect(streamed.sha256).toBe(createHash('sha256').update(bytes).digest('hex'));
     expect(streamed.problems.length > 0 ? { problems: streamed.problems } : { text }, `chunks of ${chunkBytes}`).toEqual(whole);
   }
 }
 
-const b = (...parts: Array<string | number[]>) => Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p) : Buffer.from(p))));
+const b = (...parts: Array<string | number[]>) =>
+  Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p) : Buffer.from(p))));
 
 describe('streamInputFile is the input stage of readInputFile, a chunk at a time', () => {
   const cases: Record<string, Buffer> = {
@@ -42,7 +47,7 @@ describe('streamInputFile is the input stage of readInputFile, a chunk at a time
     'a lone continuation byte': b('a', [0x80]),
     'overlong lines (BOM and CR counted as the whole-file stage counts them)': b([0xef, 0xbb, 0xbf], '12345\n123456\r\n1234567\n12345678'),
     'an overlong line and malformed bytes: the lines win': b('12345678\n', [0xc3, 0x28], '\n'),
-    'empty': b(''),
+    empty: b(''),
   };
   for (const [name, bytes] of Object.entries(cases)) {
     it(name, async () => {
@@ -55,9 +60,15 @@ describe('streamInputFile is the input stage of readInputFile, a chunk at a time
   it('refuses a file over an explicit size limit before reading it', async () => {
     const file = path.join(dir, 'big.txt');
     await writeFile(file, 'x'.repeat(100));
-    const streamed = await streamInputFile(file, { lineBased: true, limits: { maxFileBytes: 10, maxLineBytes: 1000, maxRecordBytes: 1000 } }, () => {
-      throw new Error('no text expected');
-    });
-    expect(streamed.problems).toEqual([{ file, line: null, field: null, stage: 'input', message: 'file is 100 bytes, over the limit of 10 bytes' }]);
+    const streamed = await streamInputFile(
+      file,
+      { lineBased: true, limits: { maxFileBytes: 10, maxLineBytes: 1000, maxRecordBytes: 1000 } },
+      () => {
+        throw new Error('no text expected');
+      },
+    );
+    expect(streamed.problems).toEqual([
+      { file, line: null, field: null, stage: 'input', message: 'file is 100 bytes, over the limit of 10 bytes' },
+    ]);
   });
 });

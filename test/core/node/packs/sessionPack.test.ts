@@ -4,7 +4,13 @@ import { hostname, tmpdir } from 'node:os';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { PACK_MANIFEST, type SessionPackManifest } from '../../../../core/common/packs/sessionPack';
-import { PackRefusedError, packSession, PackUnreadableError, unpackSession, type UnpackStep } from '../../../../core/node/packs/sessionPack';
+import {
+  PackRefusedError,
+  packSession,
+  PackUnreadableError,
+  unpackSession,
+  type UnpackStep,
+} from '../../../../core/node/packs/sessionPack';
 import { readTar, TarWriter } from '../../../../core/node/packs/tarArchive';
 import { loadProjectConfig, type OpenProject } from '../../../../core/node/project/projectFolder';
 import { sessionPaths } from '../../../../core/node/session/sessionPaths';
@@ -34,7 +40,10 @@ const sessionsOf = async (project: OpenProject) => (await readdir(path.join(proj
 const leftovers = async (project: OpenProject) => (await readdir(project.dir)).filter((f) => f.startsWith('.aloud-unpack-'));
 
 async function refused(project: OpenProject, file: string): Promise<string> {
-  const error = await unpackSession({ project, file }).then(() => null, (e: unknown) => e);
+  const error = await unpackSession({ project, file }).then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(PackRefusedError);
   return (error as Error).message;
 }
@@ -43,7 +52,10 @@ const ANA_FIRST: ScriptedItem[] = [
   { id: 'demo-01', said: [' Hmm, this is kind of polite.', ' I label this polite.'], complete: true },
   { id: 'demo-03', click: 'Impolite' },
 ];
-const ANA_MORE: ScriptedItem[] = [{ id: 'demo-02', said: [' My answer is impolite.'], complete: true }, { id: 'demo-04', click: 'Neutral', complete: true }];
+const ANA_MORE: ScriptedItem[] = [
+  { id: 'demo-02', said: [' My answer is impolite.'], complete: true },
+  { id: 'demo-04', click: 'Neutral', complete: true },
+];
 
 beforeAll(async () => {
   root = await mkdtemp(path.join(tmpdir(), 'aloud-packs-'));
@@ -52,7 +64,7 @@ beforeAll(async () => {
 });
 
 describe('session pack and unpack', () => {
-  it('adds an annotator\'s session to the lead\'s project: the same log, the same audio, a tar any tool lists', async () => {
+  it("adds an annotator's session to the lead's project: the same log, the same audio, a tar any tool lists", async () => {
     const ana = await laptop('ana');
     await recordSession(ana, 'ana', ANA_FIRST);
     const file = await pack(ana, 'ana');
@@ -75,17 +87,24 @@ describe('session pack and unpack', () => {
     const newLines = now.slice(before.length);
     expect(now.startsWith(before)).toBe(true);
     const result = await unpackSession({ project: lead, file });
-    expect(result).toMatchObject({ status: 'extended', events_before: before.split('\n').length - 1, appended: newLines.split('\n').length - 1, audio_files: 1 });
+    expect(result).toMatchObject({
+      status: 'extended',
+      events_before: before.split('\n').length - 1,
+      appended: newLines.split('\n').length - 1,
+      audio_files: 1,
+    });
     expect(await logOf(lead, 'ana')).toBe(before + newLines);
     // the same pack again: nothing new
     expect(await unpackSession({ project: lead, file })).toMatchObject({ status: 'unchanged', appended: 0, audio_files: 0 });
   });
 
   it('refuses a pack of a project whose item text differs, naming the item, and writes nothing', async () => {
-    const eve = await laptop('eve', (items) => items.replace('I\'m sorry for the confusion earlier.', 'I am NOT sorry.'));
+    const eve = await laptop('eve', (items) => items.replace("I'm sorry for the confusion earlier.", 'I am NOT sorry.'));
     await recordSession(eve, 'eve', [{ id: 'demo-01', click: 'Polite' }]);
     const sessionsBefore = await sessionsOf(lead);
-    expect(await refused(lead, await pack(eve, 'eve'))).toMatch(/item "demo-03" \(item 3 of the pack\) has another text in the pack than in this project/);
+    expect(await refused(lead, await pack(eve, 'eve'))).toMatch(
+      /item "demo-03" \(item 3 of the pack\) has another text in the pack than in this project/,
+    );
     expect(await sessionsOf(lead)).toEqual(sessionsBefore);
     expect(await leftovers(lead)).toEqual([]);
   });
@@ -99,7 +118,9 @@ describe('session pack and unpack', () => {
     const wrongHash = path.join(root, 'wrong-hash.aloudpack');
     manifest.files[1]!.sha256 = '0'.repeat(64);
     await writeTar(wrongHash, new Map([...entries, [PACK_MANIFEST, Buffer.from(JSON.stringify(manifest))]]));
-    expect(await refused(lead, wrongHash)).toMatch(/audio\/demo-05\.wav is not what the manifest says \(sha256 [0-9a-f]{64}, \d+ bytes; the manifest says 0{64}/);
+    expect(await refused(lead, wrongHash)).toMatch(
+      /audio\/demo-05\.wav is not what the manifest says \(sha256 [0-9a-f]{64}, \d+ bytes; the manifest says 0{64}/,
+    );
     const changedByte = path.join(root, 'changed-byte.aloudpack');
     const log = Buffer.from(entries.get('events.jsonl')!);
     log[log.indexOf('rude')] = 'R'.charCodeAt(0);
@@ -107,7 +128,10 @@ describe('session pack and unpack', () => {
     expect(await refused(lead, changedByte)).toMatch(/events\.jsonl is not what the manifest says/);
     const cut = path.join(root, 'cut.aloudpack');
     await writeFile(cut, (await readFile(good)).subarray(0, 2000));
-    const cutShort = await unpackSession({ project: lead, file: cut }).then(() => null, (e: unknown) => e as Error);
+    const cutShort = await unpackSession({ project: lead, file: cut }).then(
+      () => null,
+      (e: unknown) => e as Error,
+    );
     expect(cutShort).toBeInstanceOf(PackUnreadableError);
     expect(cutShort!.message).toMatch(/not a readable session pack: .*cut short.*; nothing was unpacked$/);
     expect(await sessionsOf(lead)).not.toContain('ben');
@@ -131,7 +155,9 @@ describe('session pack and unpack', () => {
     const message = await refused(lead, await pack(other, 'cleo'));
     expect(message).toContain(`its log does not extend the session of "cleo" this project holds: event ${firstNew} (`);
     expect(message).toMatch(/\(session_resumed at .*\) in the pack is event \d+ \(session_resumed at .*\) here/);
-    expect(await refused(lead, first)).toMatch(new RegExp(`it ends at event ${firstNew - 1}, this project holds ${held.split('\n').length - 1} .*an older pack`));
+    expect(await refused(lead, first)).toMatch(
+      new RegExp(`it ends at event ${firstNew - 1}, this project holds ${held.split('\n').length - 1} .*an older pack`),
+    );
     expect(await logOf(lead, 'cleo')).toBe(held);
   });
 
@@ -144,18 +170,22 @@ describe('session pack and unpack', () => {
     const later = await pack(dan, 'dan');
     let reached!: () => void;
     const killed = new Promise<void>((resolve) => (reached = resolve));
-    const stopAt = (at: UnpackStep) => (step: UnpackStep) => (step === at ? (reached(), new Promise<void>(() => undefined)) : Promise.resolve());
+    const stopAt = (at: UnpackStep) => (step: UnpackStep) =>
+      step === at ? (reached(), new Promise<void>(() => undefined)) : Promise.resolve();
     void unpackSession({ project: lead, file: later, crashPoint: stopAt('audio-placed') });
     await killed;
     expect(await logOf(lead, 'dan')).toBe(held);
     // the "killed" process's lock, as a dead process leaves it
     const dead = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }).stdout;
-    await writeFile(sessionPaths(lead.dir, 'dan').lock, `${JSON.stringify({ pid: Number(dead), host: hostname(), started_at: new Date().toISOString() })}\n`);
+    await writeFile(
+      sessionPaths(lead.dir, 'dan').lock,
+      `${JSON.stringify({ pid: Number(dead), host: hostname(), started_at: new Date().toISOString() })}\n`,
+    );
     expect(await unpackSession({ project: lead, file: later })).toMatchObject({ status: 'extended', audio_files: 0 });
     expect(await logOf(lead, 'dan')).toBe(await logOf(dan, 'dan'));
   });
 
-  it('the merged project\'s export is the union of the annotators\' own exports', async () => {
+  it("the merged project's export is the union of the annotators' own exports", async () => {
     const merged = await laptop('merged');
     const own: string[] = [];
     for (const annotator of ['ana', 'ben']) {
@@ -181,8 +211,19 @@ describe('session pack and unpack', () => {
     expect((await cli('init', '--project', other)).code).toBe(0);
     const run = await cli('session', 'unpack', path.join(root, 'ana-0.aloudpack'), '--project', other);
     expect(run.code).toBe(1);
-    expect(run.err).toMatch(/^aloud session unpack: .*: it is a pack of project "politeness-demo", this project is ".*"; nothing was unpacked\n$/);
-    const missing = await cli('session', 'pack', '--project', path.join(root, 'lead'), '--annotator', 'nobody', '--out', path.join(root, 'x.aloudpack'));
+    expect(run.err).toMatch(
+      /^aloud session unpack: .*: it is a pack of project "politeness-demo", this project is ".*"; nothing was unpacked\n$/,
+    );
+    const missing = await cli(
+      'session',
+      'pack',
+      '--project',
+      path.join(root, 'lead'),
+      '--annotator',
+      'nobody',
+      '--out',
+      path.join(root, 'x.aloudpack'),
+    );
     expect(missing).toMatchObject({ code: 2 });
     expect(missing.err).toMatch(/no session of "nobody" to pack/);
   });
@@ -212,4 +253,3 @@ async function writeTar(file: string, entries: Map<string, Buffer>): Promise<voi
   await tar.end();
   await handle.close();
 }
-

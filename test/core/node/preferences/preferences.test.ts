@@ -18,14 +18,22 @@ describe('preferences', () => {
     const again = openNodePreferences({ cwd: dir });
     expect(again.get()).toEqual({ annotator_name: 'Ana', last_project: '/data/politeness', microphone: null, model: 'tiny.en' });
     again.update({ model: null, microphone: 'default' });
-    expect(JSON.parse(await readFile(path.join(dir, 'preferences.json'), 'utf8'))).toMatchObject({ annotator_name: 'Ana', model: null, microphone: 'default' });
+    expect(JSON.parse(await readFile(path.join(dir, 'preferences.json'), 'utf8'))).toMatchObject({
+      annotator_name: 'Ana',
+      model: null,
+      microphone: 'default',
+    });
   });
 
   it('refuses keys outside the schema, so project data cannot land there, and values of the wrong type', async () => {
     const prefs = openNodePreferences({ cwd: await cwd() });
     expect(() => prefs.update({ transcript: 'I label this polite' } as Partial<Preferences>)).toThrow(PreferencesError);
-    expect(() => prefs.update({ transcript: 'x' } as Partial<Preferences>)).toThrow(/unknown preference "transcript".*project data belongs in the project folder/);
-    expect(() => prefs.update({ microphone: 42 } as unknown as Partial<Preferences>)).toThrow(/preferences\.json: .*microphone.* must be string,null/);
+    expect(() => prefs.update({ transcript: 'x' } as Partial<Preferences>)).toThrow(
+      /unknown preference "transcript".*project data belongs in the project folder/,
+    );
+    expect(() => prefs.update({ microphone: 42 } as unknown as Partial<Preferences>)).toThrow(
+      /preferences\.json: .*microphone.* must be string,null/,
+    );
     expect(() => prefs.update({ annotator_name: '' })).toThrow(/annotator_name.* must NOT have fewer than 1 characters/);
     expect(prefs.get().microphone).toBeNull();
   });
@@ -36,7 +44,9 @@ describe('preferences', () => {
     await writeFile(file, '{"annotator_name": "Ana",');
     expect(() => openNodePreferences({ cwd: dir })).toThrow(`${file}: not valid JSON`);
     await writeFile(file, '{"annotator_name": 7}');
-    expect(() => openNodePreferences({ cwd: dir })).toThrow(new RegExp(`^${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: .*annotator_name`));
+    expect(() => openNodePreferences({ cwd: dir })).toThrow(
+      new RegExp(`^${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: .*annotator_name`),
+    );
     expect(await readFile(file, 'utf8')).toBe('{"annotator_name": 7}');
   });
 });

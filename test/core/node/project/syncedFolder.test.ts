@@ -15,12 +15,18 @@ async function syncedProject(): Promise<OpenProject> {
   const dir = path.join(root, `synced-${n++}`);
   await cp(DEMO_PROJECT_DIR, dir, { recursive: true });
   const project = await loadProjectConfig(dir);
-  await recordSession(project, 'ana', [{ id: 'demo-01', said: [' I label this polite.'], complete: true }, { id: 'demo-02', click: 'Neutral' }]);
+  await recordSession(project, 'ana', [
+    { id: 'demo-01', said: [' I label this polite.'], complete: true },
+    { id: 'demo-02', click: 'Neutral' },
+  ]);
   await recordSession(project, 'ben', [{ id: 'demo-01', click: 'Impolite', complete: true }]);
   return project;
 }
 
-async function doctor(project: OpenProject): Promise<{ code: number; findings: Array<{ severity: string; kind: string; annotator: string | null; file: string; line: number | null; message: string }> }> {
+async function doctor(project: OpenProject): Promise<{
+  code: number;
+  findings: Array<{ severity: string; kind: string; annotator: string | null; file: string; line: number | null; message: string }>;
+}> {
   const run = await cli('doctor', '--project', project.dir, '--json');
   return { code: run.code, findings: (JSON.parse(run.out) as { findings: never[] }).findings };
 }
@@ -45,7 +51,13 @@ describe('aloud doctor --project (a folder shared through a sync tool or git)', 
     const { code, findings } = await doctor(project);
     expect(code).toBe(1);
     expect(findings).toEqual([
-      expect.objectContaining({ severity: 'warning', kind: 'torn_line', annotator: 'ana', file: 'sessions/ana/events.jsonl', line: expect.any(Number) }),
+      expect.objectContaining({
+        severity: 'warning',
+        kind: 'torn_line',
+        annotator: 'ana',
+        file: 'sessions/ana/events.jsonl',
+        line: expect.any(Number),
+      }),
       expect.objectContaining({ severity: 'problem', kind: 'damaged_log', annotator: 'ben', file: 'sessions/ben/events.jsonl', line: 3 }),
     ]);
   });
@@ -58,7 +70,10 @@ describe('aloud doctor --project (a folder shared through a sync tool or git)', 
     // ana opens her session again on this computer, then on another one
     await recordSession(project, 'ana', []);
     const lines = (await readFile(ana.events, 'utf8')).trimEnd().split('\n');
-    await appendFile(ana.events, `${JSON.stringify({ v: 2, seq: lines.length + 1, ts: new Date().toISOString(), type: 'session_resumed', data: { pid: 4242, host: 'laptop-b', config_sha256: null, parser_version: null } })}\n`);
+    await appendFile(
+      ana.events,
+      `${JSON.stringify({ v: 2, seq: lines.length + 1, ts: new Date().toISOString(), type: 'session_resumed', data: { pid: 4242, host: 'laptop-b', config_sha256: null, parser_version: null } })}\n`,
+    );
     const { code, findings } = await doctor(project);
     expect(code).toBe(1);
     expect(findings.map((f) => [f.severity, f.kind, f.file])).toEqual([

@@ -19,7 +19,12 @@ async function buildRenderer(): Promise<string> {
   const previous = process.env.NODE_ENV;
   process.env.NODE_ENV = 'production';
   try {
-    await build({ configFile: path.resolve('renderer/vite.config.ts'), mode: 'production', logLevel: 'warn', build: { outDir, emptyOutDir: true } });
+    await build({
+      configFile: path.resolve('renderer/vite.config.ts'),
+      mode: 'production',
+      logLevel: 'warn',
+      build: { outDir, emptyOutDir: true },
+    });
   } finally {
     if (previous === undefined) delete process.env.NODE_ENV;
     else process.env.NODE_ENV = previous;
@@ -58,7 +63,9 @@ describe.skipIf(unavailable !== undefined)("the lead's room panel in the app", (
     await page.getByText('Choose items').click();
     await page.locator('.room-item-choice', { hasText: 'demo-01' }).getByRole('checkbox').check();
     await page.getByRole('button', { name: 'Open a room on 1 chosen item(s)' }).click();
-    await expect.poll(() => page.locator('.room-code').textContent(), { timeout: 15_000 }).toMatch(/^[23456789ABCDEFGHJKMNPQRSTUVWXYZ]{6}$/);
+    await expect
+      .poll(() => page.locator('.room-code').textContent(), { timeout: 15_000 })
+      .toMatch(/^[23456789ABCDEFGHJKMNPQRSTUVWXYZ]{6}$/);
     const code = (await page.locator('.room-code').textContent())!;
     const status = (await app.room())!;
     expect(await page.locator('.room-panel').textContent()).toContain(status.url);
@@ -85,7 +92,9 @@ describe.skipIf(unavailable !== undefined)("the lead's room panel in the app", (
     await expect.poll(() => page.getByRole('button', { name: /Huddle on the/ }).count()).toBe(1);
     expect(await app.room()).toBeNull();
     await page.getByRole('button', { name: 'Write back the final votes as new sessions' }).click();
-    await expect.poll(() => page.locator('.written-back').textContent()).toBe(`ana (room ${code}): 1 label(s); ben (room ${code}): 1 label(s)`);
+    await expect
+      .poll(() => page.locator('.written-back').textContent())
+      .toBe(`ana (room ${code}): 1 label(s); ben (room ${code}): 1 label(s)`);
     expect(browser.pageErrors).toEqual([]);
   });
 });

@@ -7,11 +7,20 @@ export interface Answer<T = Record<string, unknown>> {
   headers: Headers;
 }
 
-export async function request(base: string, method: string, path: string, options: { token?: string; body?: unknown; headers?: Record<string, string> } = {}): Promise<Answer> {
+export async function request(
+  base: string,
+  method: string,
+  path: string,
+  options: { token?: string; body?: unknown; headers?: Record<string, string> } = {},
+): Promise<Answer> {
   const headers: Record<string, string> = { ...(options.headers ?? {}) };
   if (options.token) headers.Authorization = `Bearer ${options.token}`;
   if (options.body !== undefined) headers['Content-Type'] ??= 'application/json';
-  const res = await fetch(new URL(path, base), { method, headers, body: options.body === undefined ? undefined : JSON.stringify(options.body) });
+  const res = await fetch(new URL(path, base), {
+    method,
+    headers,
+    body: options.body === undefined ? undefined : JSON.stringify(options.body),
+  });
   const text = await res.text();
   let body: Record<string, unknown>;
   try {
@@ -33,7 +42,12 @@ export class RoomApiClient {
     public token = '',
   ) {}
 
-  static async join<T extends RoomApiClient>(this: new (base: string, name: string) => T, base: string, code: string, name: string): Promise<T> {
+  static async join<T extends RoomApiClient>(
+    this: new (base: string, name: string) => T,
+    base: string,
+    code: string,
+    name: string,
+  ): Promise<T> {
     const client = new this(base, name);
     const r = await client.call('POST', '/api/join', { code, name });
     expect(r.status, JSON.stringify(r.body)).toBe(200);

@@ -24,7 +24,10 @@ describe('norming rooms through the app API', () => {
   it('checks the arguments, refuses a huddle without disagreements, opens a room on 127.0.0.1', async () => {
     expect(await dispatchApiCall(app, 'openRoom', [['demo-01'], 'yes'])).toMatchObject({ ok: false, error: { code: 'bad_request' } });
     expect(await dispatchApiCall(app, 'openRoom', ['demo-01', false])).toMatchObject({ ok: false, error: { code: 'bad_request' } });
-    expect(await dispatchApiCall(app, 'openRoom', [null, false])).toMatchObject({ ok: false, error: { code: 'conflict', message: expect.stringMatching(/no disagreements/) } });
+    expect(await dispatchApiCall(app, 'openRoom', [null, false])).toMatchObject({
+      ok: false,
+      error: { code: 'conflict', message: expect.stringMatching(/no disagreements/) },
+    });
     expect(await dispatchApiCall(app, 'openRoom', [['nope'], false])).toMatchObject({ ok: false, error: { code: 'not_found' } });
     expect(await app.room()).toBeNull();
     const status = await app.openRoom(['demo-01', 'demo-02'], false);
@@ -59,7 +62,10 @@ describe('norming rooms through the app API', () => {
     expect(exported.log.at(-1).type).toBe('room_closed');
     const sessions = await app.writeBackRoom(status.code);
     expect(sessions.map((x) => [x.annotator, x.labels])).toEqual([[`ana (room ${status.code})`, 1]]);
-    expect(await dispatchApiCall(app, 'writeBackRoom', [status.code])).toMatchObject({ ok: false, error: { code: 'conflict', message: expect.stringMatching(/written back already/) } });
+    expect(await dispatchApiCall(app, 'writeBackRoom', [status.code])).toMatchObject({
+      ok: false,
+      error: { code: 'conflict', message: expect.stringMatching(/written back already/) },
+    });
     expect(await dispatchApiCall(app, 'writeBackRoom', ['ZZZZZZ'])).toMatchObject({ ok: false, error: { code: 'not_found' } });
     // the next room ends the closed room's listener
     const next = await app.openRoom(['demo-03'], false);

@@ -19,7 +19,11 @@ if (unavailable) console.warn(`skipping the LAN room test: ${unavailable}`);
 
 /** Runs a fetch script on the member's machine (the other namespace) and returns what it printed. */
 function fromMemberMachine(script: string, env: Record<string, string>): unknown {
-  const out = execFileSync('ip', ['netns', 'exec', MEMBER_NS, process.execPath, '--input-type=module', '-e', script], { env: { ...process.env, ...env }, encoding: 'utf8', timeout: 30_000 });
+  const out = execFileSync('ip', ['netns', 'exec', MEMBER_NS, process.execPath, '--input-type=module', '-e', script], {
+    env: { ...process.env, ...env },
+    encoding: 'utf8',
+    timeout: 30_000,
+  });
   return JSON.parse(out);
 }
 
@@ -33,7 +37,27 @@ describe.skipIf(unavailable !== undefined)('a room opened to the LAN (two networ
     expect((await cli('init', '--project', dir, '--demo')).code).toBe(0);
     const bin = path.resolve('core/node/cli/bin.ts');
     // --lan without --address: the host namespace's only network address is the veth's
-    child = spawn('ip', ['netns', 'exec', HOST_NS, process.execPath, '--import', 'tsx', bin, 'room', 'open', '--project', dir, '--items', 'demo-01', '--lan', '--json'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    child = spawn(
+      'ip',
+      [
+        'netns',
+        'exec',
+        HOST_NS,
+        process.execPath,
+        '--import',
+        'tsx',
+        bin,
+        'room',
+        'open',
+        '--project',
+        dir,
+        '--items',
+        'demo-01',
+        '--lan',
+        '--json',
+      ],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     info = await new Promise((resolve, reject) => {
       let out = '';
       let err = '';
@@ -77,7 +101,19 @@ describe.skipIf(unavailable !== undefined)('a room opened to the LAN (two networ
   });
 
   it('answers nothing at loopback when opened to the LAN: it binds the one address it shows', () => {
-    const r = spawnSync('ip', ['netns', 'exec', HOST_NS, process.execPath, '--input-type=module', '-e', `try { await fetch('http://127.0.0.1:${info.port}/'); console.log('reached'); } catch { console.log('refused'); }`], { encoding: 'utf8', timeout: 30_000 });
+    const r = spawnSync(
+      'ip',
+      [
+        'netns',
+        'exec',
+        HOST_NS,
+        process.execPath,
+        '--input-type=module',
+        '-e',
+        `try { await fetch('http://127.0.0.1:${info.port}/'); console.log('reached'); } catch { console.log('refused'); }`,
+      ],
+      { encoding: 'utf8', timeout: 30_000 },
+    );
     expect(r.stdout.trim()).toBe('refused');
   });
 });

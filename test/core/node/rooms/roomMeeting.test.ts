@@ -83,7 +83,9 @@ describe('a norming room with five members over loopback', () => {
   it('members join with the code (case and dashes do not matter); a wrong code is refused', async () => {
     expect(host.code).toMatch(/^[23456789ABCDEFGHJKMNPQRSTUVWXYZ]{6}$/);
     expect(listener.address).toBe('127.0.0.1');
-    const wrong = await request(listener.url, 'POST', '/api/join', { body: { code: 'ABCDEF' === host.code ? 'ABCDEG' : 'ABCDEF', name: 'mallory' } });
+    const wrong = await request(listener.url, 'POST', '/api/join', {
+      body: { code: 'ABCDEF' === host.code ? 'ABCDEG' : 'ABCDEF', name: 'mallory' },
+    });
     expect(wrong.status).toBe(403);
     for (const name of ['ana', 'ben', 'cai', 'dee']) members[name] = await RoomClient.join(listener.url, host.code, name);
     members.eve = await RoomClient.join(listener.url, `${host.code.slice(0, 3).toLowerCase()}-${host.code.slice(3)}`, 'eve');
@@ -171,14 +173,27 @@ describe('a norming room with five members over loopback', () => {
 
   it('live α over the revealed items: blind vs current, with intervals, the same as agreement computes', async () => {
     const { metrics } = await members.dee!.view();
-    const rec = (item_id: string, annotator: string, blind_label: string | null, final_label: string) => ({ item_id, annotator, blind_label, final_label });
+    const rec = (item_id: string, annotator: string, blind_label: string | null, final_label: string) => ({
+      item_id,
+      annotator,
+      blind_label,
+      final_label,
+    });
     const expected = agreementAnalysis(
       [
-        rec('demo-01', 'ana', 'Polite', 'Impolite'), rec('demo-01', 'ben', 'Impolite', 'Impolite'), rec('demo-01', 'cai', 'Impolite', 'Impolite'),
-        rec('demo-01', 'dee', 'Impolite', 'Impolite'), rec('demo-01', 'eve', 'Neutral', 'Impolite'),
-        rec('demo-02', 'ana', 'Polite', 'Polite'), rec('demo-02', 'ben', 'Polite', 'Polite'), rec('demo-02', 'cai', 'Polite', 'Polite'),
-        rec('demo-02', 'dee', 'Polite', 'Polite'), rec('demo-02', 'eve', null, 'Impolite'),
-        rec('demo-03', 'ana', 'Neutral', 'Neutral'), rec('demo-03', 'ben', 'Neutral', 'Polite'), rec('demo-03', 'cai', 'Polite', 'Polite'),
+        rec('demo-01', 'ana', 'Polite', 'Impolite'),
+        rec('demo-01', 'ben', 'Impolite', 'Impolite'),
+        rec('demo-01', 'cai', 'Impolite', 'Impolite'),
+        rec('demo-01', 'dee', 'Impolite', 'Impolite'),
+        rec('demo-01', 'eve', 'Neutral', 'Impolite'),
+        rec('demo-02', 'ana', 'Polite', 'Polite'),
+        rec('demo-02', 'ben', 'Polite', 'Polite'),
+        rec('demo-02', 'cai', 'Polite', 'Polite'),
+        rec('demo-02', 'dee', 'Polite', 'Polite'),
+        rec('demo-02', 'eve', null, 'Impolite'),
+        rec('demo-03', 'ana', 'Neutral', 'Neutral'),
+        rec('demo-03', 'ben', 'Neutral', 'Polite'),
+        rec('demo-03', 'cai', 'Polite', 'Polite'),
       ],
       { level: 'nominal', categories: LABELS, hasBlind: true },
     );
@@ -228,23 +243,44 @@ describe('a norming room with five members over loopback', () => {
     const fromLog = JSON.parse((await cli('agreement', '--room', logFile, '--json')).out);
     expect(fromLog.alpha_blind).toBeCloseTo(metrics.alpha_blind, 12);
     expect(fromLog.alpha_final).toBeCloseTo(metrics.alpha_current, 12);
-    expect(fromLog.annotators.find((a: { annotator: string }) => a.annotator === 'ana')).toEqual({ annotator: 'ana', labels: 3, changes: 1, changes_toward_majority: 1 });
+    expect(fromLog.annotators.find((a: { annotator: string }) => a.annotator === 'ana')).toEqual({
+      annotator: 'ana',
+      labels: 3,
+      changes: 1,
+      changes_toward_majority: 1,
+    });
 
     const wb = await cli('room', 'writeback', host.code, '--project', dir, '--json');
     expect(wb.code, wb.err).toBe(0);
     const { sessions } = JSON.parse(wb.out);
-    expect(sessions.map((s: { annotator: string }) => s.annotator)).toEqual([`ana (room ${host.code})`, `ben (room ${host.code})`, `cai (room ${host.code})`, `eve (room ${host.code})`]);
+    expect(sessions.map((s: { annotator: string }) => s.annotator)).toEqual([
+      `ana (room ${host.code})`,
+      `ben (room ${host.code})`,
+      `cai (room ${host.code})`,
+      `eve (room ${host.code})`,
+    ]);
     // write-backs are sessions of their own kind: out of project agreement unless asked for
     const byDefault = await projectLabelSet(await loadProjectConfig(dir));
     expect(byDefault.records.filter((r) => r.annotator.includes('(room '))).toEqual([]);
     expect(byDefault.counting!.room_sessions_left_out).toHaveLength(4);
-    const labels = await projectLabelSet(await loadProjectConfig(dir), projectSessionSource, { includeRooms: true, includeIncomplete: false, includeReviewers: false });
+    const labels = await projectLabelSet(await loadProjectConfig(dir), projectSessionSource, {
+      includeRooms: true,
+      includeIncomplete: false,
+      includeReviewers: false,
+    });
     const ana = labels.records.filter((r) => r.annotator === `ana (room ${host.code})`);
-    expect(ana.map((r) => [r.item_id, r.final_label])).toEqual([['demo-01', 'Impolite'], ['demo-02', 'Polite'], ['demo-03', 'Neutral']]);
+    expect(ana.map((r) => [r.item_id, r.final_label])).toEqual([
+      ['demo-01', 'Impolite'],
+      ['demo-02', 'Polite'],
+      ['demo-03', 'Neutral'],
+    ]);
     // the blind votes too: ana changed one vote after the reveal, so one item's blind label differs from its final one
     expect(ana.filter((r) => r.blind_label !== r.final_label)).toHaveLength(1);
     const { sessionPaths } = await import('../../../../core/node/session/sessionPaths');
-    const events = (await readFile(sessionPaths(dir, `ana (room ${host.code})`).events, 'utf8')).trim().split('\n').map((l) => JSON.parse(l));
+    const events = (await readFile(sessionPaths(dir, `ana (room ${host.code})`).events, 'utf8'))
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(events[0].data).toMatchObject({ kind: 'room', room: { code: host.code } });
     expect(events.filter((e) => e.type === 'label_committed').map((e) => e.data.source)).toEqual(['room', 'room', 'room', 'room']);
     // not offered to "Continue as"
@@ -272,7 +308,12 @@ describe('the room listener', () => {
     dir = await demoProject();
     host = await openRoom(dir, ['demo-01']);
     listener = await startRoomListener(host, {
-      limits: { member: { burst: 4, perSecond: 0.01 }, anonymous: { burst: 40, perSecond: 0.01 }, wrongToken: { burst: 40, perSecond: 0.01 }, wrongCode: { burst: 3, perSecond: 0.01 } },
+      limits: {
+        member: { burst: 4, perSecond: 0.01 },
+        anonymous: { burst: 40, perSecond: 0.01 },
+        wrongToken: { burst: 40, perSecond: 0.01 },
+        wrongCode: { burst: 3, perSecond: 0.01 },
+      },
     });
   });
   afterAll(async () => {
@@ -281,7 +322,16 @@ describe('the room listener', () => {
   });
 
   it('answers only the room routes: no annotation API, no project files, no other Host', async () => {
-    for (const p of ['/api/project', '/api/agreement', '/aloud.yaml', '/items.jsonl', '/sessions/ana/events.jsonl', `/rooms/${host.code}/events.jsonl`, '/..%2faloud.yaml', '/api/lead/state']) {
+    for (const p of [
+      '/api/project',
+      '/api/agreement',
+      '/aloud.yaml',
+      '/items.jsonl',
+      '/sessions/ana/events.jsonl',
+      `/rooms/${host.code}/events.jsonl`,
+      '/..%2faloud.yaml',
+      '/api/lead/state',
+    ]) {
       const r = await request(listener.url, 'GET', p);
       expect(r.status, p).toBe(404);
       expect(JSON.stringify(r.body)).not.toContain('politeness');
@@ -292,17 +342,26 @@ describe('the room listener', () => {
     expect(page.headers.get('content-security-policy')).toContain("script-src 'self'");
     // fetch cannot set Host: a raw request, as a DNS-rebinding page's browser would send it
     const rebound = await new Promise<number>((resolve, reject) => {
-      const req = httpRequest({ host: '127.0.0.1', port: listener.port, path: '/', headers: { Host: `attacker.example:${listener.port}` } }, (res) => {
-        res.resume();
-        resolve(res.statusCode ?? 0);
-      });
+      const req = httpRequest(
+        { host: '127.0.0.1', port: listener.port, path: '/', headers: { Host: `attacker.example:${listener.port}` } },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        },
+      );
       req.on('error', reject);
       req.end();
     });
     expect(rebound).toBe(421);
-    const form = await request(listener.url, 'POST', '/api/join', { body: { code: host.code, name: 'x' }, headers: { 'Content-Type': 'text/plain' } });
+    const form = await request(listener.url, 'POST', '/api/join', {
+      body: { code: host.code, name: 'x' },
+      headers: { 'Content-Type': 'text/plain' },
+    });
     expect(form.status).toBe(415);
-    const crossSite = await request(listener.url, 'POST', '/api/join', { body: { code: host.code, name: 'x' }, headers: { Origin: 'http://attacker.example' } });
+    const crossSite = await request(listener.url, 'POST', '/api/join', {
+      body: { code: host.code, name: 'x' },
+      headers: { Origin: 'http://attacker.example' },
+    });
     expect(crossSite.status).toBe(403);
     const big = await request(listener.url, 'POST', '/api/join', { body: { code: host.code, name: 'x'.repeat(5000) } });
     expect(big.status).toBe(413);
@@ -316,7 +375,11 @@ describe('the room listener', () => {
     expect(statuses.slice(4)).toEqual([429, 429]);
     expect(Number(m.answers.at(-1)!.headers.get('retry-after'))).toBeGreaterThan(0);
     const wrong: number[] = [];
-    for (let i = 0; i < 5; i++) wrong.push((await request(listener.url, 'POST', '/api/join', { body: { code: 'ZZZZZZ' === host.code ? 'YYYYYY' : 'ZZZZZZ', name: `g${i}` } })).status);
+    for (let i = 0; i < 5; i++)
+      wrong.push(
+        (await request(listener.url, 'POST', '/api/join', { body: { code: 'ZZZZZZ' === host.code ? 'YYYYYY' : 'ZZZZZZ', name: `g${i}` } }))
+          .status,
+      );
     expect(wrong).toEqual([403, 403, 403, 429, 429]);
     // wrong tokens spend a budget of their own (burst 40 here)
     const guesses: number[] = [];
@@ -328,7 +391,14 @@ describe('the room listener', () => {
   it('limits members (the default is 12)', async () => {
     const small = await demoProject();
     const project = await loadProjectConfig(small);
-    const room = await RoomHost.create(small, { project: project.config.name, mode: 'items', items: [{ id: 'demo-01', text: 't' }], labels: LABELS, level: 'nominal', max_members: 12 });
+    const room = await RoomHost.create(small, {
+      project: project.config.name,
+      mode: 'items',
+      items: [{ id: 'demo-01', text: 't' }],
+      labels: LABELS,
+      level: 'nominal',
+      max_members: 12,
+    });
     try {
       for (let i = 0; i < 12; i++) await room.join(`m${i}`);
       await expect(room.join('thirteenth')).rejects.toThrow(/the room is full \(12 members\)/);

@@ -76,7 +76,9 @@ describe.skipIf(unavailable !== undefined)("a member's room page in Chromium", (
     await expect.poll(() => page.locator('article[data-item="r1"]').textContent()).toContain('Blind votes');
     expect(await page.locator('article[data-item="r1"] .vote').allTextContents()).toEqual(['Polite', 'Impolite', 'Polite', 'Impolite']);
     await page.locator('article[data-item="r1"] button[data-label="Impolite"]').click();
-    await expect.poll(() => page.locator('article[data-item="r1"] .changes').textContent()).toBe('ana: Polite → Impolite (others’ majority: Impolite)');
+    await expect
+      .poll(() => page.locator('article[data-item="r1"] .changes').textContent())
+      .toBe('ana: Polite → Impolite (others’ majority: Impolite)');
     expect(await page.locator('#metrics').textContent()).toContain('not enough data yet');
     await page.getByPlaceholder('Say something to the room').fill('fair point, ben');
     await page.getByRole('button', { name: 'Send' }).click();
@@ -118,15 +120,19 @@ describe.skipIf(unavailable !== undefined)("a member's room page in Chromium", (
     expect(await page.locator('#chat-log li').last().textContent()).toBe('Lead: note 229');
   });
 
-  it('a removed member is told so; the page made no request beyond the room listener and broke no CSP rule', { timeout: 60_000 }, async () => {
-    const view = await lead.view();
-    const ana = view.members.find((m) => m.name === 'ana')!;
-    expect((await lead.call('POST', '/api/lead/remove', { member_id: ana.member_id })).status).toBe(200);
-    await expect.poll(() => page.locator('#status').textContent()).toMatch(/not \(or no longer\) a member/);
-    const origin = new URL(listener.url).origin;
-    expect(requested.filter((u) => !u.startsWith(origin))).toEqual([]);
-    expect(browser.pageErrors.filter((e) => !e.includes('403'))).toEqual([]);
-  });
+  it(
+    'a removed member is told so; the page made no request beyond the room listener and broke no CSP rule',
+    { timeout: 60_000 },
+    async () => {
+      const view = await lead.view();
+      const ana = view.members.find((m) => m.name === 'ana')!;
+      expect((await lead.call('POST', '/api/lead/remove', { member_id: ana.member_id })).status).toBe(200);
+      await expect.poll(() => page.locator('#status').textContent()).toMatch(/not \(or no longer\) a member/);
+      const origin = new URL(listener.url).origin;
+      expect(requested.filter((u) => !u.startsWith(origin))).toEqual([]);
+      expect(browser.pageErrors.filter((e) => !e.includes('403'))).toEqual([]);
+    },
+  );
 });
 
 /** The app closes the room (the lead's panel): members' pages say so and their controls go quiet. */
@@ -147,27 +153,31 @@ describe.skipIf(unavailable !== undefined)('a room closed by the lead, on a memb
     await controller?.shutdown();
   });
 
-  it('shows "The room was closed" and disables the votes and the chat, instead of retrying an unreachable host', { timeout: 60_000 }, async () => {
-    const status = await controller.openRoom(['demo-01', 'demo-02'], false);
-    const page = await browser.newPage();
-    await page.goto(status.url);
-    await page.getByLabel('Room code').fill(status.code);
-    await page.getByLabel('Your name').fill('ana');
-    await page.getByRole('button', { name: 'Join' }).click();
-    await expect.poll(() => page.locator('#who').textContent()).toBe('You are ana');
-    await page.locator('article[data-item="demo-01"] button[data-label="Polite"]').click();
-    await expect.poll(() => page.locator('article[data-item="demo-01"] button.mine').textContent()).toBe('Polite');
+  it(
+    'shows "The room was closed" and disables the votes and the chat, instead of retrying an unreachable host',
+    { timeout: 60_000 },
+    async () => {
+      const status = await controller.openRoom(['demo-01', 'demo-02'], false);
+      const page = await browser.newPage();
+      await page.goto(status.url);
+      await page.getByLabel('Room code').fill(status.code);
+      await page.getByLabel('Your name').fill('ana');
+      await page.getByRole('button', { name: 'Join' }).click();
+      await expect.poll(() => page.locator('#who').textContent()).toBe('You are ana');
+      await page.locator('article[data-item="demo-01"] button[data-label="Polite"]').click();
+      await expect.poll(() => page.locator('article[data-item="demo-01"] button.mine').textContent()).toBe('Polite');
 
-    expect(await controller.closeRoom()).toBeNull();
-    await expect.poll(() => page.locator('#status').textContent(), { timeout: 15_000 }).toMatch(/^The room was closed/);
-    const votes = page.locator('article button[data-label]');
-    expect(await votes.count()).toBe(6);
-    for (const b of await votes.all()) expect(await b.isDisabled()).toBe(true);
-    expect(await page.getByPlaceholder('Say something to the room').isDisabled()).toBe(true);
-    expect(await page.getByRole('button', { name: 'Send' }).isDisabled()).toBe(true);
-    // and it stays so: the page stops asking a room that can change no more
-    expect(await page.locator('#status').textContent()).not.toContain('cannot be reached');
-    await browser.screenshot(page, 'room-closed-member');
-    expect(browser.pageErrors).toEqual([]);
-  });
+      expect(await controller.closeRoom()).toBeNull();
+      await expect.poll(() => page.locator('#status').textContent(), { timeout: 15_000 }).toMatch(/^The room was closed/);
+      const votes = page.locator('article button[data-label]');
+      expect(await votes.count()).toBe(6);
+      for (const b of await votes.all()) expect(await b.isDisabled()).toBe(true);
+      expect(await page.getByPlaceholder('Say something to the room').isDisabled()).toBe(true);
+      expect(await page.getByRole('button', { name: 'Send' }).isDisabled()).toBe(true);
+      // and it stays so: the page stops asking a room that can change no more
+      expect(await page.locator('#status').textContent()).not.toContain('cannot be reached');
+      await browser.screenshot(page, 'room-closed-member');
+      expect(browser.pageErrors).toEqual([]);
+    },
+  );
 });

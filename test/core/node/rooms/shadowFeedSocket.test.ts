@@ -8,14 +8,28 @@ import { initProject, loadProjectConfig, loadProjectItems } from '../../../../co
 import { connectShadowFeed, serveShadowFeed, type ShadowFeedServer } from '../../../../core/node/rooms/shadowFeedSocket';
 import { ShadowHost } from '../../../../core/node/rooms/shadowHost';
 
-const item = (itemId: string): ShadowFeed => ({ kind: 'item', item_id: itemId, prior: null, utterances: [], commitments: [], diagnostics: [], selection: null, reasoning: null, recording: false, completed: false });
+const item = (itemId: string): ShadowFeed => ({
+  kind: 'item',
+  item_id: itemId,
+  prior: null,
+  utterances: [],
+  commitments: [],
+  diagnostics: [],
+  selection: null,
+  reasoning: null,
+  recording: false,
+  completed: false,
+});
 
 /** A shadow room of a fresh demo project, fed through its local socket as `session ingest --shadow-room` feeds it. */
 async function fedRoom() {
   const dir = path.join(await mkdtemp(path.join(tmpdir(), 'aloud-shadow-feed-')), 'p');
   await initProject(dir, { demo: true });
   const project = await loadProjectConfig(dir);
-  const host = await ShadowHost.create({ dir, config: project.config, items: await loadProjectItems(project) }, { expert: 'ana', maxMembers: 12 });
+  const host = await ShadowHost.create(
+    { dir, config: project.config, items: await loadProjectItems(project) },
+    { expert: 'ana', maxMembers: 12 },
+  );
   const server = await serveShadowFeed(host, dir);
   return { dir, host, server };
 }
@@ -38,15 +52,43 @@ describe("a shadow room's feed from another process", () => {
     client.send(item('demo-01'));
     client.send({ kind: 'recording', item_id: 'demo-01', on: true });
     client.send({ kind: 'audio', item_id: 'demo-01', start_sample: 0, pcm: new Float32Array(1600).fill(0.25) });
-    client.send({ kind: 'utterance', item_id: 'demo-01', utterance: 0, segments: [{ t0_ms: 0, t1_ms: 900, text: ' I label this polite.' }], commitments: [{ start: 1, end: 20, label: 'Polite' }], diagnostics: [] });
-    client.send({ kind: 'label', item_id: 'demo-01', label: 'Polite', source: 'voice', quote: 'I label this polite', audio_ms: 900, blind_label: 'Polite', final_label: 'Polite' });
+    client.send({
+      kind: 'utterance',
+      item_id: 'demo-01',
+      utterance: 0,
+      segments: [{ t0_ms: 0, t1_ms: 900, text: ' I label this polite.' }],
+      commitments: [{ start: 1, end: 20, label: 'Polite' }],
+      diagnostics: [],
+    });
+    client.send({
+      kind: 'label',
+      item_id: 'demo-01',
+      label: 'Polite',
+      source: 'voice',
+      quote: 'I label this polite',
+      audio_ms: 900,
+      blind_label: 'Polite',
+      final_label: 'Polite',
+    });
     client.send({ kind: 'left' });
     // hangs up at once: the lines already sent are still shown
     await client.close();
     await expect.poll(() => room.host.snapshot().items.get('demo-01')?.ended, { timeout: 10_000 }).toBe('expert_left');
     await expect.poll(() => room.host.snapshot().expert_present).toBeNull();
-    const types = (await readFile(room.host.logFile, 'utf8')).trim().split('\n').map((l) => (JSON.parse(l) as { type: string; data: unknown }));
-    expect(types.map((e) => e.type)).toEqual(['shadow_opened', 'expert_joined', 'item_shown', 'recording', 'utterances', 'label_act', 'item_left', 'expert_left']);
+    const types = (await readFile(room.host.logFile, 'utf8'))
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { type: string; data: unknown });
+    expect(types.map((e) => e.type)).toEqual([
+      'shadow_opened',
+      'expert_joined',
+      'item_shown',
+      'recording',
+      'utterances',
+      'label_act',
+      'item_left',
+      'expert_left',
+    ]);
     expect(types.at(-1)!.data).toEqual({ reason: 'session_closed' });
     expect(problems).toEqual([]);
   });
@@ -71,7 +113,9 @@ describe("a shadow room's feed from another process", () => {
     const secondProblems: string[] = [];
     const second = await connectShadowFeed(room.dir, room.host.code, (p) => secondProblems.push(p));
     second.send({ kind: 'expert', annotator: 'ana', via: 'ingest' });
-    await expect.poll(() => secondProblems).toEqual([expect.stringMatching(/stopped taking the feed: the room is fed by ana's session already/)]);
+    await expect
+      .poll(() => secondProblems)
+      .toEqual([expect.stringMatching(/stopped taking the feed: the room is fed by ana's session already/)]);
     // the second feed going away does not end the first one's live view
     await second.close();
     first.send(item('demo-02'));
@@ -93,7 +137,9 @@ describe("a shadow room's feed from another process", () => {
   it('names a room that no `aloud room shadow` serves', async () => {
     const dir = path.join(await mkdtemp(path.join(tmpdir(), 'aloud-shadow-feed-')), 'p');
     await initProject(dir, { demo: true });
-    await expect(connectShadowFeed(dir, 'K7QX3M', () => undefined)).rejects.toThrow(/room K7QX3M is not being served by `aloud room shadow` in this project/);
+    await expect(connectShadowFeed(dir, 'K7QX3M', () => undefined)).rejects.toThrow(
+      /room K7QX3M is not being served by `aloud room shadow` in this project/,
+    );
     await expect(connectShadowFeed(dir, '../../etc', () => undefined)).rejects.toThrow(/is not a room code/);
   });
 });

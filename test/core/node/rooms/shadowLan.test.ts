@@ -25,8 +25,15 @@ if (unavailable) console.warn(`skipping the LAN shadow room test: ${unavailable}
 const bin = path.resolve('core/node/cli/bin.ts');
 
 /** A process in a namespace; done resolves with its exit code and output. */
-function inNamespace(ns: string, args: string[], env: Record<string, string> = {}): { child: ChildProcess; done: Promise<{ code: number | null; out: string; err: string }> } {
-  const child = spawn('ip', ['netns', 'exec', ns, process.execPath, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
+function inNamespace(
+  ns: string,
+  args: string[],
+  env: Record<string, string> = {},
+): { child: ChildProcess; done: Promise<{ code: number | null; out: string; err: string }> } {
+  const child = spawn('ip', ['netns', 'exec', ns, process.execPath, ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, ...env },
+  });
   let out = '';
   let err = '';
   child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
@@ -77,7 +84,17 @@ describe.skipIf(unavailable !== undefined)('a shadow room opened to the LAN (two
     dir = path.join(await mkdtemp(path.join(tmpdir(), 'aloud-shadow-lan-')), 'p');
     expect((await cli('init', '--project', dir, '--demo')).code).toBe(0);
     script = path.join(dir, '..', 'engine-script.json');
-    await writeFile(script, JSON.stringify({ items: { 'demo-01': [{ text: ' Hmm, well. This reply is, um, kind of polite, I guess.', delay_ms: 200 }, { text: ' I label this polite.', delay_ms: 200 }] } }));
+    await writeFile(
+      script,
+      JSON.stringify({
+        items: {
+          'demo-01': [
+            { text: ' Hmm, well. This reply is, um, kind of polite, I guess.', delay_ms: 200 },
+            { text: ' I label this polite.', delay_ms: 200 },
+          ],
+        },
+      }),
+    );
     // --lan without --address: the expert namespace's only network address is the veth's
     room = inNamespace(EXPERT_NS, ['--import', 'tsx', bin, 'room', 'shadow', '--project', dir, '--annotator', 'ana', '--lan', '--json']);
     info = await new Promise((resolve, reject) => {
@@ -98,53 +115,106 @@ describe.skipIf(unavailable !== undefined)('a shadow room opened to the LAN (two
     machines.down();
   });
 
-  it('a trainee on another machine watches her transcript grow and her label arrive, practises first, and reaches nothing else', { timeout: 240_000 }, async () => {
-    expect(info).toMatchObject({ address: EXPERT_IP, lan: true });
-    expect(info.url).toBe(`http://${EXPERT_IP}:${info.port}/`);
-    const trainee = inNamespace(TRAINEE_NS, ['--input-type=module', '-e', TRAINEE], { ROOM_URL: info.url, ROOM_CODE: info.code });
-    await new Promise<void>((resolve, reject) => {
-      trainee.child.stdout!.on('data', (d: Buffer) => d.toString().includes('joined') && resolve());
-      void trainee.done.then((r) => reject(new Error(`the trainee's script ended (${r.code}): ${r.err}`)));
-    });
-    const ingest = inNamespace(EXPERT_NS, ['--import', 'tsx', bin, 'session', 'ingest', '--project', dir, '--annotator', 'ana', '--item', 'demo-01', '--wav', clip, '--realtime', '--engine-script', script, '--shadow-room', info.code]);
-    const expert = await ingest.done;
-    expect(expert.code, expert.err).toBe(0);
-    const watched = await trainee.done;
-    expect(watched.code, watched.err).toBe(0);
-    const result = JSON.parse(watched.out.slice(watched.out.indexOf('{'))) as {
-      join: number;
-      practice: number;
-      seen: Array<{ t: number; item: string; live: boolean; transcript: string; partial: boolean; shown: boolean; has_labelled: boolean | null; final: string | null }>;
-      others: Record<string, number>;
-    };
-    expect(result.join).toBe(200);
-    expect(result.practice).toBe(200);
-    const seen = result.seen;
-    // the transcript grew over the network: a partial, the first final, the second; her label arrived, shown because the trainee answered first
-    const firstPartial = seen.findIndex((s) => s.partial);
-    const firstFinal = seen.findIndex((s) => s.transcript.includes('kind of polite, I guess.'));
-    const secondFinal = seen.findIndex((s) => s.transcript.includes('I label this polite.'));
-    const labelShown = seen.findIndex((s) => s.shown && s.final === 'Polite');
-    expect(firstPartial).toBeGreaterThanOrEqual(0);
-    expect(firstFinal).toBeGreaterThan(firstPartial);
-    expect(secondFinal).toBeGreaterThan(firstFinal);
-    expect(labelShown).toBeGreaterThanOrEqual(firstFinal);
-    expect(seen.at(-1)).toMatchObject({ item: 'demo-01', live: false, shown: true, final: 'Polite' });
-    expect(result.others).toEqual({ 'api/call': 404, 'api/commitLabel': 404, 'api/session': 404, 'api/lead/close': 403, 'api/audio?item=demo-01': 403, 'sessions/ana/events.jsonl': 404 });
+  it(
+    'a trainee on another machine watches her transcript grow and her label arrive, practises first, and reaches nothing else',
+    { timeout: 240_000 },
+    async () => {
+      expect(info).toMatchObject({ address: EXPERT_IP, lan: true });
+      expect(info.url).toBe(`http://${EXPERT_IP}:${info.port}/`);
+      const trainee = inNamespace(TRAINEE_NS, ['--input-type=module', '-e', TRAINEE], { ROOM_URL: info.url, ROOM_CODE: info.code });
+      await new Promise<void>((resolve, reject) => {
+        trainee.child.stdout!.on('data', (d: Buffer) => d.toString().includes('joined') && resolve());
+        void trainee.done.then((r) => reject(new Error(`the trainee's script ended (${r.code}): ${r.err}`)));
+      });
+      const ingest = inNamespace(EXPERT_NS, [
+        '--import',
+        'tsx',
+        bin,
+        'session',
+        'ingest',
+        '--project',
+        dir,
+        '--annotator',
+        'ana',
+        '--item',
+        'demo-01',
+        '--wav',
+        clip,
+        '--realtime',
+        '--engine-script',
+        script,
+        '--shadow-room',
+        info.code,
+      ]);
+      const expert = await ingest.done;
+      expect(expert.code, expert.err).toBe(0);
+      const watched = await trainee.done;
+      expect(watched.code, watched.err).toBe(0);
+      const result = JSON.parse(watched.out.slice(watched.out.indexOf('{'))) as {
+        join: number;
+        practice: number;
+        seen: Array<{
+          t: number;
+          item: string;
+          live: boolean;
+          transcript: string;
+          partial: boolean;
+          shown: boolean;
+          has_labelled: boolean | null;
+          final: string | null;
+        }>;
+        others: Record<string, number>;
+      };
+      expect(result.join).toBe(200);
+      expect(result.practice).toBe(200);
+      const seen = result.seen;
+      // the transcript grew over the network: a partial, the first final, the second; her label arrived, shown because the trainee answered first
+      const firstPartial = seen.findIndex((s) => s.partial);
+      const firstFinal = seen.findIndex((s) => s.transcript.includes('kind of polite, I guess.'));
+      const secondFinal = seen.findIndex((s) => s.transcript.includes('I label this polite.'));
+      const labelShown = seen.findIndex((s) => s.shown && s.final === 'Polite');
+      expect(firstPartial).toBeGreaterThanOrEqual(0);
+      expect(firstFinal).toBeGreaterThan(firstPartial);
+      expect(secondFinal).toBeGreaterThan(firstFinal);
+      expect(labelShown).toBeGreaterThanOrEqual(firstFinal);
+      expect(seen.at(-1)).toMatchObject({ item: 'demo-01', live: false, shown: true, final: 'Polite' });
+      expect(result.others).toEqual({
+        'api/call': 404,
+        'api/commitLabel': 404,
+        'api/session': 404,
+        'api/lead/close': 403,
+        'api/audio?item=demo-01': 403,
+        'sessions/ana/events.jsonl': 404,
+      });
 
-    // how long after her session logged each (one machine, one clock): printed, never asserted
-    const session = (await readSessionLog(sessionPaths(dir, 'ana').events)).events;
-    const finals = session.filter((e) => e.type === 'utterance_transcribed').map((e) => Date.parse(e.ts));
-    const label = Date.parse(session.find((e) => e.type === 'label_committed')!.ts);
-    console.log(`shadow room latency over the LAN (veth), ms: first final ${seen[firstFinal]!.t - finals[0]!}, second final ${seen[secondFinal]!.t - finals[1]!}, label ${seen[labelShown]!.t - label}`);
+      // how long after her session logged each (one machine, one clock): printed, never asserted
+      const session = (await readSessionLog(sessionPaths(dir, 'ana').events)).events;
+      const finals = session.filter((e) => e.type === 'utterance_transcribed').map((e) => Date.parse(e.ts));
+      const label = Date.parse(session.find((e) => e.type === 'label_committed')!.ts);
+      console.log(
+        `shadow room latency over the LAN (veth), ms: first final ${seen[firstFinal]!.t - finals[0]!}, second final ${seen[secondFinal]!.t - finals[1]!}, label ${seen[labelShown]!.t - label}`,
+      );
 
-    // her session has nothing of the trainee; the room log has the practice answer
-    expect(await readFile(sessionPaths(dir, 'ana').events, 'utf8')).not.toMatch(/remote|practice/);
-    expect(await readFile(info.log, 'utf8')).toMatch(/"type":"practice_vote","data":\{[^}]*"label":"Impolite"/);
-  });
+      // her session has nothing of the trainee; the room log has the practice answer
+      expect(await readFile(sessionPaths(dir, 'ana').events, 'utf8')).not.toMatch(/remote|practice/);
+      expect(await readFile(info.log, 'utf8')).toMatch(/"type":"practice_vote","data":\{[^}]*"label":"Impolite"/);
+    },
+  );
 
   it('answers nothing at loopback when opened to the LAN: it binds the one address it shows', () => {
-    const r = spawnSync('ip', ['netns', 'exec', EXPERT_NS, process.execPath, '--input-type=module', '-e', `try { await fetch('http://127.0.0.1:${info.port}/'); console.log('reached'); } catch { console.log('refused'); }`], { encoding: 'utf8', timeout: 30_000 });
+    const r = spawnSync(
+      'ip',
+      [
+        'netns',
+        'exec',
+        EXPERT_NS,
+        process.execPath,
+        '--input-type=module',
+        '-e',
+        `try { await fetch('http://127.0.0.1:${info.port}/'); console.log('reached'); } catch { console.log('refused'); }`,
+      ],
+      { encoding: 'utf8', timeout: 30_000 },
+    );
     expect(r.stdout.trim()).toBe('refused');
   });
 });

@@ -24,4 +24,3 @@ export function everySamples(size: number): LiveCutter {
     flush: () => (buffered.length > 0 ? [take()] : []),
   };
 }
-

@@ -5,7 +5,11 @@ import { nodeSessionFs, type DurableFile, type SessionFs } from '../../../../cor
  * files matching `affects`): the write that would exceed it writes what fits and then fails with ENOSPC.
  * `failOpen` makes opening matching files fail with the given code (a read-only folder: EROFS).
  */
-export function faultyFs(options: { budget?: number; affects?: (path: string) => boolean; failOpen?: string }): SessionFs & { setBudget(bytes: number): void } {
+export function faultyFs(options: {
+  budget?: number;
+  affects?: (path: string) => boolean;
+  failOpen?: string;
+}): SessionFs & { setBudget(bytes: number): void } {
   let budget = options.budget ?? Infinity;
   const affects = options.affects ?? (() => true);
   const fail = (code: string): Error => Object.assign(new Error(`${code}: injected`), { code });

@@ -30,7 +30,8 @@ async function silentRecordings(dir: string): Promise<void> {
     if (event.type === 'audio_appended') samples.set(event.data.item_id, (samples.get(event.data.item_id) ?? 0) + event.data.samples);
   }
   await mkdir(path.join(dir, 'sessions/ana/audio'), { recursive: true });
-  for (const [item, count] of samples) await writeFile(path.join(dir, 'sessions/ana/audio', `${item}.wav`), encodeWavPcm16(new Float32Array(count), 16000));
+  for (const [item, count] of samples)
+    await writeFile(path.join(dir, 'sessions/ana/audio', `${item}.wav`), encodeWavPcm16(new Float32Array(count), 16000));
 }
 
 const finalLabels = async (dir: string): Promise<Record<string, string | null>> => {
@@ -42,7 +43,10 @@ const finalLabels = async (dir: string): Promise<Record<string, string | null>> 
 
 describe('a session recorded with the parser before the commit grammar', () => {
   it('was recorded with aloud-commit-parser/1, and the grammar bumped the version', async () => {
-    const log = (await readFile(path.join(fixture, 'sessions/ana/events.jsonl'), 'utf8')).trimEnd().split('\n').map((l) => JSON.parse(l) as { type: string; data: { parser_version?: string } });
+    const log = (await readFile(path.join(fixture, 'sessions/ana/events.jsonl'), 'utf8'))
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { type: string; data: { parser_version?: string } });
     const versions = new Set(log.filter((e) => e.type === 'label_committed').map((e) => e.data.parser_version));
     expect(versions).toEqual(new Set(['aloud-commit-parser/1']));
     expect(PARSER_VERSION).toBe('aloud-commit-parser/2');
@@ -69,7 +73,21 @@ describe('a session recorded with the parser before the commit grammar', () => {
 
     const dry = await cli('session', 'reparse', '--project', dir, '--dry-run', '--json');
     expect(dry.code, dry.err).toBe(0);
-    const result = JSON.parse(dry.out) as { dry_run: boolean; parser_version: string; changed: number; sessions: Array<{ items: Array<{ item_id: string; from: string | null; to: string | null; voice_from: string[]; voice_to: string[]; changed: boolean }> }> };
+    const result = JSON.parse(dry.out) as {
+      dry_run: boolean;
+      parser_version: string;
+      changed: number;
+      sessions: Array<{
+        items: Array<{
+          item_id: string;
+          from: string | null;
+          to: string | null;
+          voice_from: string[];
+          voice_to: string[];
+          changed: boolean;
+        }>;
+      }>;
+    };
     expect(result).toMatchObject({ dry_run: true, parser_version: PARSER_VERSION, changed: 9 });
     expect(result.sessions[0]!.items.map(({ item_id, from, to }) => ({ item_id, from, to }))).toEqual([
       { item_id: 'demo-01', from: 'Polite', to: null },
@@ -88,8 +106,23 @@ describe('a session recorded with the parser before the commit grammar', () => {
     await silentRecordings(dir);
     const applied = await cli('session', 'reparse', '--project', dir, '--json');
     expect(applied.code, applied.err).toBe(0);
-    expect(await finalLabels(dir)).toEqual({ ...recorded, 'demo-01': null, 'demo-02': null, 'demo-03': null, 'demo-04': 'Polite', 'demo-05': 'Impolite', 'demo-06': 'Neutral', 'demo-08': 'Impolite', 'demo-09': null, 'demo-10': 'Impolite' });
-    const rederived = (await readFile(logFile, 'utf8')).trimEnd().split('\n').map((l) => JSON.parse(l) as { type: string; data: { item_id: string; parser_version: string } }).filter((e) => e.type === 'labels_rederived');
+    expect(await finalLabels(dir)).toEqual({
+      ...recorded,
+      'demo-01': null,
+      'demo-02': null,
+      'demo-03': null,
+      'demo-04': 'Polite',
+      'demo-05': 'Impolite',
+      'demo-06': 'Neutral',
+      'demo-08': 'Impolite',
+      'demo-09': null,
+      'demo-10': 'Impolite',
+    });
+    const rederived = (await readFile(logFile, 'utf8'))
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { type: string; data: { item_id: string; parser_version: string } })
+      .filter((e) => e.type === 'labels_rederived');
     expect(rederived.map((e) => [e.data.item_id, e.data.parser_version])).toHaveLength(9);
     expect(new Set(rederived.map((e) => e.data.parser_version))).toEqual(new Set([PARSER_VERSION]));
   });
@@ -109,7 +142,14 @@ describe('exports written before hesitation by category', () => {
   it('session show carries the four counts and the language in signals, for a log written before they existed', async () => {
     const shown = await cli('session', 'show', '--project', fixture, '--annotator', 'ana', '--item', 'demo-01', '--json');
     expect(shown.code, shown.err).toBe(0);
-    expect((JSON.parse(shown.out) as { signals: Record<string, unknown> }).signals).toMatchObject({ filler_count: 4, filled_pause_count: 2, hedge_count: 2, repetition_count: 0, editing_term_count: 0, hesitation_language: 'en' });
+    expect((JSON.parse(shown.out) as { signals: Record<string, unknown> }).signals).toMatchObject({
+      filler_count: 4,
+      filled_pause_count: 2,
+      hedge_count: 2,
+      repetition_count: 0,
+      editing_term_count: 0,
+      hesitation_language: 'en',
+    });
   });
 
   it('a new export carries the four counts and the language in signals and in CSV columns, and validates', async () => {
@@ -117,9 +157,19 @@ describe('exports written before hesitation by category', () => {
     const jsonl = path.join(dir, 'exports', 'after.jsonl');
     const exported = await cli('export', '--project', dir, '--format', 'jsonl', '--out', jsonl);
     expect(exported.code, exported.err).toBe(0);
-    const records = (await readFile(jsonl, 'utf8')).trimEnd().split('\n').map((l) => JSON.parse(l) as ExportRecordV2);
+    const records = (await readFile(jsonl, 'utf8'))
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as ExportRecordV2);
     // " Hmm, well. This reply is, um, kind of polite, I guess. I say polite things to my boss all the time."
-    expect(records.find((r) => r.item_id === 'demo-01')!.signals).toMatchObject({ filler_count: 4, filled_pause_count: 2, hedge_count: 2, repetition_count: 0, editing_term_count: 0, hesitation_language: 'en' });
+    expect(records.find((r) => r.item_id === 'demo-01')!.signals).toMatchObject({
+      filler_count: 4,
+      filled_pause_count: 2,
+      hedge_count: 2,
+      repetition_count: 0,
+      editing_term_count: 0,
+      hesitation_language: 'en',
+    });
     // " So. I label this polite, no, impolite."
     expect(records.find((r) => r.item_id === 'demo-10')!.signals).toMatchObject({ filled_pause_count: 0, editing_term_count: 0 });
     expect(records.find((r) => r.item_id === 'demo-11')!.signals).toBeNull();
@@ -139,7 +189,12 @@ describe('exports written before hesitation by category', () => {
     // the hesitation columns come all together: a file with some of them is refused, naming the missing ones
     const cut = path.join(dir, 'exports', 'cut.csv');
     const keep = header.map((name, i) => (name === 'hedge_count' ? -1 : i)).filter((i) => i >= 0);
-    const lines = [header, ...table.rows.map((r) => r.fields)].map((fields) => keep.map((i) => fields[i]).map((v) => (/[",\r\n]/.test(v ?? '') ? `"${v!.replace(/"/g, '""')}"` : v)).join(','));
+    const lines = [header, ...table.rows.map((r) => r.fields)].map((fields) =>
+      keep
+        .map((i) => fields[i])
+        .map((v) => (/[",\r\n]/.test(v ?? '') ? `"${v!.replace(/"/g, '""')}"` : v))
+        .join(','),
+    );
     await writeFile(cut, `${lines.join('\r\n')}\r\n`);
     const refused = await cli('validate', cut);
     expect(refused.code).toBe(1);

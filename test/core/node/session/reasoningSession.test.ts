@@ -23,7 +23,6 @@ async function demo(reveal?: string) {
   return { project, items: await loadProjectItems(project) };
 }
 
-
 function scriptedEngine(texts: string[]): SessionEngine {
   const requests: UtteranceRequest[] = [];
   return {
@@ -56,7 +55,12 @@ describe('model reasoning in a session', () => {
     const { project, items } = await demo();
     const service = await SessionService.open({ project, annotator: 'ana', items, engine: null });
     await service.openItem('demo-03');
-    expect(await service.showReasoning()).toEqual({ item_id: 'demo-03', reveal: 'after_blind', shown: null, withheld: 'blind_label_first' });
+    expect(await service.showReasoning()).toEqual({
+      item_id: 'demo-03',
+      reveal: 'after_blind',
+      shown: null,
+      withheld: 'blind_label_first',
+    });
     await expect(service.judgeStep(1, 1, 'key')).rejects.toThrow(SessionUsageError);
     await service.commitLabel('Polite', 'key');
     const view = await service.showReasoning();
@@ -71,14 +75,23 @@ describe('model reasoning in a session', () => {
     const { events } = await readSessionLog(sessionPaths(project.dir, 'ana').events);
     const shown = events.filter((e) => e.type === 'reasoning_shown');
     expect(shown).toHaveLength(1);
-    expect(shown[0]!.data).toMatchObject({ item_id: 'demo-03', split: 'numbered', reveal: 'after_blind', model_label: 'Polite', audio_samples: 0 });
+    expect(shown[0]!.data).toMatchObject({
+      item_id: 'demo-03',
+      split: 'numbered',
+      reveal: 'after_blind',
+      model_label: 'Polite',
+      audio_samples: 0,
+    });
     // the blind label was logged before the reasoning was shown
     const labelSeq = events.find((e) => e.type === 'label_committed')!.seq;
     expect(labelSeq).toBeLessThan(shown[0]!.seq);
   });
 
   it('reveal always shows at once; reveal never never does', async () => {
-    for (const [reveal, withheld] of [['always', null], ['never', 'never']] as const) {
+    for (const [reveal, withheld] of [
+      ['always', null],
+      ['never', 'never'],
+    ] as const) {
       const { project, items } = await demo(reveal);
       const service = await SessionService.open({ project, annotator: 'ana', items, engine: null });
       await service.openItem('demo-01');
@@ -91,7 +104,12 @@ describe('model reasoning in a session', () => {
 
   it('judges steps by key and by voice (only what was said after the reasoning was shown); the last per step stands', async () => {
     const { project, items } = await demo();
-    const engine = scriptedEngine([' Step two is wrong. I label this polite.', ' Hmm. Step two is wrong.', ' Step three is not correct.', ' The first error is step two.']);
+    const engine = scriptedEngine([
+      ' Step two is wrong. I label this polite.',
+      ' Hmm. Step two is wrong.',
+      ' Step three is not correct.',
+      ' The first error is step two.',
+    ]);
     const service = await SessionService.open({ project, annotator: 'ana', items, engine });
     await service.openItem('demo-03');
     await speak(service, 1); // said before the reasoning could be seen: no judgment
@@ -118,19 +136,42 @@ describe('spoken step judgments and re-transcription', () => {
     const { project } = await demo();
     const store = await SessionStore.open({ project, annotator: 'ana' });
     const judged = (index: number, source: 'voice' | 'key', utterance: number | null) => ({
-      item_id: 'demo-03', index, reward: -1 as const, source, kind: 'step' as const, quote: source === 'voice' ? 'step one is wrong' : null,
-      start: null, end: null, utterance, audio_ms: utterance === null ? null : 900,
+      item_id: 'demo-03',
+      index,
+      reward: -1 as const,
+      source,
+      kind: 'step' as const,
+      quote: source === 'voice' ? 'step one is wrong' : null,
+      start: null,
+      end: null,
+      utterance,
+      audio_ms: utterance === null ? null : 900,
     });
     try {
       await store.append('item_opened', { item_id: 'demo-03', text_sha256: null });
-      await store.append('reasoning_shown', { item_id: 'demo-03', steps: ['a', 'b'], model_label: 'Polite', split: 'numbered', reveal: 'always', audio_samples: 0 });
+      await store.append('reasoning_shown', {
+        item_id: 'demo-03',
+        steps: ['a', 'b'],
+        model_label: 'Polite',
+        split: 'numbered',
+        reveal: 'always',
+        audio_samples: 0,
+      });
       await store.append('utterance_transcribed', {
-        item_id: 'demo-03', utterance: 0, request_id: 'r0', start_sample: 0, end_sample: 16000,
-        segments: [{ t0_ms: 0, t1_ms: 1000, text: ' Step one is wrong.' }], model: { name: 'scripted', sha256: '00', whisper_cpp: null, vad: null },
+        item_id: 'demo-03',
+        utterance: 0,
+        request_id: 'r0',
+        start_sample: 0,
+        end_sample: 16000,
+        segments: [{ t0_ms: 0, t1_ms: 1000, text: ' Step one is wrong.' }],
+        model: { name: 'scripted', sha256: '00', whisper_cpp: null, vad: null },
       });
       await store.append('step_judged', judged(1, 'voice', 0));
       await store.append('step_judged', judged(2, 'key', null));
-      expect(store.itemState('demo-03')!.step_judgments!.map((j) => [j.index, j.source])).toEqual([[1, 'voice'], [2, 'key']]);
+      expect(store.itemState('demo-03')!.step_judgments!.map((j) => [j.index, j.source])).toEqual([
+        [1, 'voice'],
+        [2, 'key'],
+      ]);
       await store.append('transcripts_superseded', { item_id: 'demo-03', utterances: [0], reason: 'transcribed again' });
       expect(store.itemState('demo-03')!.step_judgments!.map((j) => [j.index, j.source])).toEqual([[2, 'key']]);
       expect(store.itemState('demo-03')!.step_judgments![0]).not.toHaveProperty('utterance');
@@ -139,4 +180,3 @@ describe('spoken step judgments and re-transcription', () => {
     }
   });
 });
-

@@ -89,7 +89,10 @@ describe.skipIf(!haveClip)('the research record, through the real session path w
 
   it('"say it, then press Enter": completing waits for the pending transcription, and a bounded wait says so', async () => {
     const setup = await demo();
-    const service = await open(setup, await script(setup.dir, { 'demo-01': SAID, 'demo-02': [{ text: ' Final answer: neutral.', delay_ms: 3000 }] }));
+    const service = await open(
+      setup,
+      await script(setup.dir, { 'demo-01': SAID, 'demo-02': [{ text: ' Final answer: neutral.', delay_ms: 3000 }] }),
+    );
     const finishing: Array<string | null> = [];
     service.on('finishing', (id) => finishing.push(id));
     try {
@@ -210,7 +213,10 @@ describe.skipIf(!haveClip)('review findings, through the real session path', () 
     await service.drainTranscriptions();
     await service.close();
     const config = await readFile(path.join(setup.dir, 'aloud.yaml'), 'utf8');
-    await writeFile(path.join(setup.dir, 'aloud.yaml'), config.replace('name: Polite', 'name: Courteous').replace('[polite]', '[polite, courteous]'));
+    await writeFile(
+      path.join(setup.dir, 'aloud.yaml'),
+      config.replace('name: Polite', 'name: Courteous').replace('[polite]', '[polite, courteous]'),
+    );
     const project = await loadProjectConfig(setup.dir);
     const again = { ...setup, project };
     service = await open(again, await script(setup.dir, { 'demo-01': [{ text: ' Hmm.' }] }));
@@ -249,7 +255,14 @@ describe.skipIf(!haveClip)('review findings, through the real session path', () 
     const before = service.itemState('demo-01')!;
     await service.close();
     const failing = await openSessionEngine({ project: setup.project, modelFile: null, engineScript: await script(setup.dir, {}) });
-    const broken = { ...failing, transcriber: { transcribe: () => Promise.reject(new Error('engine crashed')), cancelItem: () => undefined, close: () => failing.transcriber.close() } };
+    const broken = {
+      ...failing,
+      transcriber: {
+        transcribe: () => Promise.reject(new Error('engine crashed')),
+        cancelItem: () => undefined,
+        close: () => failing.transcriber.close(),
+      },
+    };
     service = await SessionService.open({ project: setup.project, annotator: 'ana', items: setup.items, engine: broken });
     try {
       await expect(service.transcribeAgain('demo-01', readClip, 'again')).rejects.toThrow('engine crashed');

@@ -30,9 +30,25 @@ async function writeLog(dir: string): Promise<string> {
     paths.events,
     line(1, 'session_started', { annotator: 'ana', project_name: 'politeness-demo', sample_rate: 16000 }) +
       line(2, 'item_opened', { item_id: 'demo-01' }) +
-      line(3, 'utterance_transcribed', { item_id: 'demo-01', utterance: 0, request_id: 'r1', start_sample: 0, end_sample: 28800, segments, model: { name: 'tiny.en', sha256: 'x' } }) +
+      line(3, 'utterance_transcribed', {
+        item_id: 'demo-01',
+        utterance: 0,
+        request_id: 'r1',
+        start_sample: 0,
+        end_sample: 28800,
+        segments,
+        model: { name: 'tiny.en', sha256: 'x' },
+      }) +
       // as the v1 service logged it when the transcription landed
-      line(4, 'label_committed', { item_id: 'demo-01', label: 'Polite', source: 'voice', quote: 'I label this polite', start: 23, end: 42, stem: 'i label (this|it)' }) +
+      line(4, 'label_committed', {
+        item_id: 'demo-01',
+        label: 'Polite',
+        source: 'voice',
+        quote: 'I label this polite',
+        start: 23,
+        end: 42,
+        stem: 'i label (this|it)',
+      }) +
       line(5, 'item_opened', { item_id: 'demo-02' }),
   );
   return paths.events;
@@ -49,8 +65,15 @@ describe('aloud session show', () => {
     expect(state.items.map((i: { item_id: string }) => i.item_id)).toEqual(['demo-01', 'demo-02']);
     const one = await cli('session', 'show', '--project', dir, '--annotator', 'ana', '--item', 'demo-01', '--json');
     const item = JSON.parse(one.out);
-    for (const field of ['audio_path', 'audio_ms', 'transcript', 'segments', 'commitments', 'final_label', 'label_source', 'signals']) expect(item).toHaveProperty(field);
-    expect(item).toMatchObject({ transcript: ' Hmm, kind of polite. I label this polite.', final_label: 'Polite', label_source: 'voice', audio_ms: 0, audio_path: null });
+    for (const field of ['audio_path', 'audio_ms', 'transcript', 'segments', 'commitments', 'final_label', 'label_source', 'signals'])
+      expect(item).toHaveProperty(field);
+    expect(item).toMatchObject({
+      transcript: ' Hmm, kind of polite. I label this polite.',
+      final_label: 'Polite',
+      label_source: 'voice',
+      audio_ms: 0,
+      audio_path: null,
+    });
     expect(item.commitments[0].quote).toBe('I label this polite');
     expect(item.signals).toMatchObject({ filler_count: 2, commitment_count: 1 });
   });
@@ -72,7 +95,9 @@ describe('aloud session show', () => {
     const dir = await project();
     expect((await cli('session', 'show', '--project', dir, '--annotator', 'nobody')).err).toContain('no session of "nobody"');
     expect((await cli('session', 'show', '--project', dir)).err).toBe('aloud session: missing required option --annotator\n');
-    expect((await cli('session', 'frobnicate')).err).toBe('aloud session: unknown subcommand "frobnicate" (ingest, show, reparse, transcribe, pack, unpack, units or complete)\n');
+    expect((await cli('session', 'frobnicate')).err).toBe(
+      'aloud session: unknown subcommand "frobnicate" (ingest, show, reparse, transcribe, pack, unpack, units or complete)\n',
+    );
     await writeLog(dir);
     const unknown = await cli('session', 'show', '--project', dir, '--annotator', 'ana', '--item', 'demo-99', '--json');
     expect(unknown).toMatchObject({ code: 2, err: 'aloud session: --item: "demo-99" has no events in the session of "ana"\n' });
@@ -102,8 +127,23 @@ describe('aloud session ingest arguments', () => {
     const dir = await project();
     const base = ['session', 'ingest', '--project', dir, '--annotator', 'ana', '--model', model];
     expect((await cli(...base, '--item', 'nope', '--wav', clip)).err).toBe('aloud session: --item: "nope" is not in items.jsonl\n');
-    expect((await cli(...base, '--item', 'demo-01', '--wav', path.join(dir, 'missing.wav'))).err).toContain(`${path.join(dir, 'missing.wav')}: cannot read the file`);
-    const badName = await cli('session', 'ingest', '--project', dir, '--annotator', 'a\tb', '--item', 'demo-01', '--wav', clip, '--model', model);
+    expect((await cli(...base, '--item', 'demo-01', '--wav', path.join(dir, 'missing.wav'))).err).toContain(
+      `${path.join(dir, 'missing.wav')}: cannot read the file`,
+    );
+    const badName = await cli(
+      'session',
+      'ingest',
+      '--project',
+      dir,
+      '--annotator',
+      'a\tb',
+      '--item',
+      'demo-01',
+      '--wav',
+      clip,
+      '--model',
+      model,
+    );
     expect(badName).toMatchObject({ code: 2, err: 'aloud session: annotator name "a\\tb" contains control characters\n' });
   });
 });

@@ -28,13 +28,16 @@ describe('aloud session complete', () => {
     return parseSessionLog(await readFile(file, 'utf8'), file).events;
   };
 
-  it('completes one item by the app\'s rule and logs it as the app does; then session units lists its units', async () => {
+  it("completes one item by the app's rule and logs it as the app does; then session units lists its units", async () => {
     const dir = await ingested();
     expect((await cli('session', 'units', '--project', dir, '--annotator', 'ana', '--item', 'demo-01')).err).toContain('not final');
     const before = (await log(dir)).length;
     const run = await cli('session', 'complete', '--project', dir, '--annotator', 'ana', '--item', 'demo-01', '--json');
     expect(run.code, run.err).toBe(0);
-    expect(JSON.parse(run.out)).toEqual({ annotator: 'ana', items: [{ item_id: 'demo-01', completed: true, already: false, final_label: 'Polite', refused: null }] });
+    expect(JSON.parse(run.out)).toEqual({
+      annotator: 'ana',
+      items: [{ item_id: 'demo-01', completed: true, already: false, final_label: 'Polite', refused: null }],
+    });
     const added = (await log(dir)).slice(before);
     // the app: the session resumed, the item opened, then completed (nothing else)
     expect(added.map((e) => e.type)).toEqual(['session_resumed', 'item_opened', 'item_completed']);
@@ -65,7 +68,11 @@ describe('aloud session complete', () => {
   it('asks for --item or --all, and an item of the project', async () => {
     const dir = await ingested();
     expect((await cli('session', 'complete', '--project', dir, '--annotator', 'ana')).err).toContain('give --item ID');
-    expect((await cli('session', 'complete', '--project', dir, '--annotator', 'ana', '--item', 'demo-01', '--all')).err).toContain('give --item ID');
-    expect((await cli('session', 'complete', '--project', dir, '--annotator', 'ana', '--item', 'nope')).err).toContain('"nope" is not one of the project\'s items');
+    expect((await cli('session', 'complete', '--project', dir, '--annotator', 'ana', '--item', 'demo-01', '--all')).err).toContain(
+      'give --item ID',
+    );
+    expect((await cli('session', 'complete', '--project', dir, '--annotator', 'ana', '--item', 'nope')).err).toContain(
+      '"nope" is not one of the project\'s items',
+    );
   });
 });

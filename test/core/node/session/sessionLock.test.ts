@@ -21,7 +21,10 @@ describe('session lock', () => {
     const lock = await acquireSessionLock(file, { sessionLabel: 'the session of "ana"' });
     expect(JSON.parse(await readFile(file, 'utf8'))).toEqual({ pid: process.pid, host: hostname(), started_at: lock.owner.started_at });
     expect(lock.tookOverFrom).toBeNull();
-    const refused = await acquireSessionLock(file, { sessionLabel: 'the session of "ana"' }).then(() => null, (e: unknown) => e);
+    const refused = await acquireSessionLock(file, { sessionLabel: 'the session of "ana"' }).then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(refused).toBeInstanceOf(SessionLockedError);
     expect((refused as Error).message).toBe(
       `the session of "ana" is already open for writing by process ${process.pid} on ${hostname()} since ${lock.owner.started_at}; close that Aloud window or command first`,
@@ -49,6 +52,8 @@ describe('session lock', () => {
       `S is already open for writing by process 1 on other-laptop since 2024-05-01T09:00:00.000Z (another computer); close Aloud there, or delete ${file} if it is no longer running`,
     );
     await writeFile(file, 'garbage');
-    await expect(acquireSessionLock(file, { sessionLabel: 'S' })).rejects.toThrow(`S is already open for writing: the lock ${file} is unreadable`);
+    await expect(acquireSessionLock(file, { sessionLabel: 'S' })).rejects.toThrow(
+      `S is already open for writing: the lock ${file} is unreadable`,
+    );
   });
 });

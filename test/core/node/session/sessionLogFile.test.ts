@@ -15,7 +15,16 @@ async function tempLog(): Promise<string> {
 
 async function startedLog(file: string): Promise<SessionLogWriter> {
   const { writer } = await SessionLogWriter.open(file, { now: clock });
-  await writer.append('session_started', { annotator: 'ana', project_name: 'demo', sample_rate: 16000, config_sha256: null, parser_version: null, parser_inputs_sha256: null, kind: 'annotator', room: null });
+  await writer.append('session_started', {
+    annotator: 'ana',
+    project_name: 'demo',
+    sample_rate: 16000,
+    config_sha256: null,
+    parser_version: null,
+    parser_inputs_sha256: null,
+    kind: 'annotator',
+    room: null,
+  });
   return writer;
 }
 
@@ -24,7 +33,13 @@ describe('SessionLogWriter', () => {
     const file = await tempLog();
     const writer = await startedLog(file);
     const opened = await writer.append('item_opened', { item_id: 'demo-01', text_sha256: null });
-    expect(opened).toEqual({ v: 2, seq: 2, ts: '2024-05-01T10:00:00.000Z', type: 'item_opened', data: { item_id: 'demo-01', text_sha256: null } });
+    expect(opened).toEqual({
+      v: 2,
+      seq: 2,
+      ts: '2024-05-01T10:00:00.000Z',
+      type: 'item_opened',
+      data: { item_id: 'demo-01', text_sha256: null },
+    });
     const [a, b] = await writer.appendAll([
       { type: 'note', data: { item_id: null, text: 'one' } },
       { type: 'note', data: { item_id: 'demo-01', text: 'two' } },
@@ -79,7 +94,10 @@ describe('SessionLogWriter', () => {
     lines[1] = lines[1]!.replace('item_opened', 'item_opend');
     const corrupt = lines.join('\n');
     await writeFile(file, corrupt);
-    const error = await SessionLogWriter.open(file).then(() => null, (e: unknown) => e);
+    const error = await SessionLogWriter.open(file).then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(SessionLogError);
     expect((error as Error).message).toBe(`${file}:2: unknown event type "item_opend"`);
     expect(await readFile(file, 'utf8')).toBe(corrupt);
@@ -90,10 +108,22 @@ describe('SessionLogWriter', () => {
     const file = await tempLog();
     const fs = faultyFs({});
     const { writer } = await SessionLogWriter.open(file, { fs, now: clock });
-    await writer.append('session_started', { annotator: 'ana', project_name: 'demo', sample_rate: 16000, config_sha256: null, parser_version: null, parser_inputs_sha256: null, kind: 'annotator', room: null });
+    await writer.append('session_started', {
+      annotator: 'ana',
+      project_name: 'demo',
+      sample_rate: 16000,
+      config_sha256: null,
+      parser_version: null,
+      parser_inputs_sha256: null,
+      kind: 'annotator',
+      room: null,
+    });
     const before = await readFile(file, 'utf8');
     fs.setBudget(20);
-    const error = await writer.append('note', { item_id: null, text: 'x'.repeat(200) }).then(() => null, (e: unknown) => e);
+    const error = await writer.append('note', { item_id: null, text: 'x'.repeat(200) }).then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(SessionWriteError);
     expect((error as Error).message).toBe(`cannot write to ${file}: no space left on the disk (ENOSPC); events up to seq 1 are kept`);
     expect(await readFile(file, 'utf8')).toBe(before);
@@ -105,7 +135,10 @@ describe('SessionLogWriter', () => {
 
   it('a read-only folder: opening for writing fails with a clear error', async () => {
     const file = await tempLog();
-    const error = await SessionLogWriter.open(file, { fs: faultyFs({ failOpen: 'EROFS' }) }).then(() => null, (e: unknown) => e);
+    const error = await SessionLogWriter.open(file, { fs: faultyFs({ failOpen: 'EROFS' }) }).then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect((error as Error).message).toBe(`cannot open ${file} for writing: the folder is on a read-only file system (EROFS)`);
   });
 });

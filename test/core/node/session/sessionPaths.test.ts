@@ -1,6 +1,12 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { decodeFileName, encodeFileName, itemAudioRelativePath, resolveInSession, sessionPaths } from '../../../../core/node/session/sessionPaths';
+import {
+  decodeFileName,
+  encodeFileName,
+  itemAudioRelativePath,
+  resolveInSession,
+  sessionPaths,
+} from '../../../../core/node/session/sessionPaths';
 
 describe('session file names', () => {
   it('keeps plain lower-case names readable', () => {
@@ -31,7 +37,9 @@ describe('session file names', () => {
     expect(() => encodeFileName('   ', 'annotator name')).toThrow('must not be only spaces');
     expect(() => encodeFileName('a\nb', 'item id')).toThrow('item id "a\\nb" contains control characters');
     expect(() => encodeFileName('\ud800', 'item id')).toThrow('is not valid Unicode');
-    expect(() => encodeFileName('ü'.repeat(40), 'item id')).toThrow(/too long for a file name \(240 characters once encoded, at most 200\)/);
+    expect(() => encodeFileName('ü'.repeat(40), 'item id')).toThrow(
+      /too long for a file name \(240 characters once encoded, at most 200\)/,
+    );
   });
 
   it('lays out sessions/<annotator>/events.jsonl, .lock and audio/<item>.wav inside the project', () => {

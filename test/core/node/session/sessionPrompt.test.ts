@@ -23,10 +23,27 @@ describe.skipIf(!existsSync(clip))("the session's engine gets the project's init
     const script = path.join(dir, 'script.json');
     await writeFile(script, JSON.stringify({ items: { 'demo-01': [{ text: ' Hmm.' }, { text: ' I label this polite.' }] } }));
     const transcribe = vi.spyOn(ScriptedEngine.prototype, 'transcribe');
-    const ingest = await cli('session', 'ingest', '--project', dir, '--annotator', 'ana', '--item', 'demo-01', '--wav', clip, '--engine-script', script);
+    const ingest = await cli(
+      'session',
+      'ingest',
+      '--project',
+      dir,
+      '--annotator',
+      'ana',
+      '--item',
+      'demo-01',
+      '--wav',
+      clip,
+      '--engine-script',
+      script,
+    );
     expect(ingest.code, ingest.err).toBe(0);
     const { config } = await loadProjectConfig(dir);
-    const expected = projectInitialPrompt({ labels: config.schema.labels, languages: config.thinkaloud.languages, stems: config.thinkaloud.stems });
+    const expected = projectInitialPrompt({
+      labels: config.schema.labels,
+      languages: config.thinkaloud.languages,
+      stems: config.thinkaloud.stems,
+    });
     expect(expected.startsWith('I label this polite, impolite, neutral.')).toBe(true);
     expect(transcribe.mock.calls.length).toBeGreaterThanOrEqual(2);
     for (const [input] of transcribe.mock.calls) expect(input.settings?.initialPrompt).toBe(expected);

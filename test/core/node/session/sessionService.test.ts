@@ -57,8 +57,17 @@ describe('SessionService', () => {
     await service.stopRecording();
     await service.drainTranscriptions();
     const item = service.itemState('demo-01')!;
-    expect(engine.requests.map((r) => [r.utterance, r.start_sample, r.end_sample])).toEqual([[0, 0, 16000], [1, 16000, 32000], [2, 32000, 44800]]);
-    expect(item).toMatchObject({ audio_ms: 2800, transcript: ' Hmm, this is kind of polite. I label this polite.', final_label: 'Polite', label_source: 'voice' });
+    expect(engine.requests.map((r) => [r.utterance, r.start_sample, r.end_sample])).toEqual([
+      [0, 0, 16000],
+      [1, 16000, 32000],
+      [2, 32000, 44800],
+    ]);
+    expect(item).toMatchObject({
+      audio_ms: 2800,
+      transcript: ' Hmm, this is kind of polite. I label this polite.',
+      final_label: 'Polite',
+      label_source: 'voice',
+    });
     expect(item.audio_path).toBe('sessions/ana/audio/demo-01.wav');
     expect(item.signals).toMatchObject({ total_chunks: 3, filler_count: 2, commitment_count: 1 });
     await service.completeItem();
@@ -87,7 +96,11 @@ describe('SessionService', () => {
     for (let i = 0; i < 10; i++) await service.appendAudio(chunk());
     await service.stopRecording();
     await service.drainTranscriptions();
-    expect(engine.requests.map((r) => [r.utterance, r.start_sample])).toEqual([[0, 0], [1, 16000], [2, 32000]]);
+    expect(engine.requests.map((r) => [r.utterance, r.start_sample])).toEqual([
+      [0, 0],
+      [1, 16000],
+      [2, 32000],
+    ]);
     const item = service.itemState('demo-02')!;
     expect(item).toMatchObject({ audio_ms: 3000, final_label: 'Neutral', blind_label: 'Impolite' });
     expect(item.signals).toMatchObject({ label_changes: 1 });
@@ -102,7 +115,9 @@ describe('SessionService', () => {
     await expect(service.commitLabel('Polite', 'click')).rejects.toThrow(SessionUsageError);
     await expect(service.openItem('nope')).rejects.toThrow('item "nope" is not in the project\'s items');
     await service.openItem('demo-01');
-    await expect(service.commitLabel('Courteous', 'click')).rejects.toThrow('"Courteous" is not a label of this project (labels: Polite, Impolite, Neutral)');
+    await expect(service.commitLabel('Courteous', 'click')).rejects.toThrow(
+      '"Courteous" is not a label of this project (labels: Polite, Impolite, Neutral)',
+    );
     await service.commitLabel('Polite', 'click');
     const after = await service.commitLabel('Neutral', 'key');
     expect(after).toMatchObject({ final_label: 'Neutral', label_source: 'key', blind_label: 'Polite' });
@@ -132,9 +147,15 @@ describe('SessionService', () => {
     for (let i = 0; i < 5; i++) await service.appendAudio(chunk()); // 1 s: flushed
     fs.setBudget(1000);
     let failure: unknown = null;
-    for (let i = 0; i < 10 && failure === null; i++) failure = await service.appendAudio(chunk()).then(() => null, (e: unknown) => e);
+    for (let i = 0; i < 10 && failure === null; i++)
+      failure = await service.appendAudio(chunk()).then(
+        () => null,
+        (e: unknown) => e,
+      );
     expect(failure).toBeInstanceOf(SessionWriteError);
-    expect((failure as Error).message).toMatch(/^cannot write audio to .*demo-01\.wav: no space left on the disk \(ENOSPC\); the 1\.0 s recorded before are kept/);
+    expect((failure as Error).message).toMatch(
+      /^cannot write audio to .*demo-01\.wav: no space left on the disk \(ENOSPC\); the 1\.0 s recorded before are kept/,
+    );
     expect(errors).toEqual([failure]);
     expect(service.isRecording).toBe(false);
     await expect(service.appendAudio(chunk())).rejects.toThrow('not recording');

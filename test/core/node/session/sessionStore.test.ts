@@ -28,7 +28,8 @@ function deadPid(): number {
   return Number(spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }).stdout);
 }
 
-const line = (seq: number, type: string, data: unknown) => JSON.stringify({ v: 1, seq, ts: new Date(Date.UTC(2024, 4, 1, 10, 0, seq)).toISOString(), type, data });
+const line = (seq: number, type: string, data: unknown) =>
+  JSON.stringify({ v: 1, seq, ts: new Date(Date.UTC(2024, 4, 1, 10, 0, seq)).toISOString(), type, data });
 
 describe('SessionStore', () => {
   it('starts a new session, holds the lock while open, and resumes it after a clean close', async () => {
@@ -37,9 +38,14 @@ describe('SessionStore', () => {
     expect(store.report).toMatchObject({ created: true, tookOverLock: null, torn: null, interruptedRecording: null, recoveredAudio: [] });
     const paths = sessionPaths(project.dir, 'Ana');
     expect(JSON.parse(await readFile(paths.lock, 'utf8')).pid).toBe(process.pid);
-    const refused = await SessionStore.open({ project, annotator: 'Ana' }).then(() => null, (e: unknown) => e);
+    const refused = await SessionStore.open({ project, annotator: 'Ana' }).then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(refused).toBeInstanceOf(SessionLockedError);
-    expect((refused as Error).message).toContain(`the session of "Ana" in ${project.dir} is already open for writing by process ${process.pid}`);
+    expect((refused as Error).message).toContain(
+      `the session of "Ana" in ${project.dir} is already open for writing by process ${process.pid}`,
+    );
     await store.append('item_opened', { item_id: 'demo-03', text_sha256: null });
     await store.close();
     await expect(stat(paths.lock)).rejects.toThrow();
@@ -61,7 +67,13 @@ describe('SessionStore', () => {
     await writeFile(
       paths.events,
       [
-        line(1, 'session_started', { annotator: 'ana', project_name: 'politeness-demo', sample_rate: 16000, config_sha256: null, parser_version: null }),
+        line(1, 'session_started', {
+          annotator: 'ana',
+          project_name: 'politeness-demo',
+          sample_rate: 16000,
+          config_sha256: null,
+          parser_version: null,
+        }),
         line(2, 'item_opened', { item_id: 'demo-01', text_sha256: null }),
         line(3, 'recording_started', { item_id: 'demo-01', audio_path: audioPath, offset_samples: 0, device: null }),
         line(4, 'audio_appended', { item_id: 'demo-01', offset_samples: 0, samples: 8000 }),
@@ -82,7 +94,9 @@ describe('SessionStore', () => {
     expect(store.report.torn).toMatchObject({ line: 6, bytes: torn.length });
     expect(await readFile(store.report.torn!.tornFile, 'utf8')).toBe(torn);
     expect(store.report.interruptedRecording).toBe('demo-01');
-    expect(store.report.recoveredAudio).toEqual([{ item_id: 'demo-01', samples_logged: 16000, samples_total: 24000, header_repaired: true }]);
+    expect(store.report.recoveredAudio).toEqual([
+      { item_id: 'demo-01', samples_logged: 16000, samples_total: 24000, header_repaired: true },
+    ]);
     const state = store.state();
     expect(state.current_item).toBe('demo-01');
     expect(state.recording).toBeNull();
@@ -95,7 +109,13 @@ describe('SessionStore', () => {
     expect(decoded.samples.length).toBe(24000);
     const { events, torn: tornAfter } = await readSessionLog(paths.events);
     expect(tornAfter).toBeNull();
-    expect(events.slice(5).map((e) => e.type)).toEqual(['session_resumed', 'log_repaired', 'audio_recovered', 'recording_stopped', 'signals_computed']);
+    expect(events.slice(5).map((e) => e.type)).toEqual([
+      'session_resumed',
+      'log_repaired',
+      'audio_recovered',
+      'recording_stopped',
+      'signals_computed',
+    ]);
   });
 
   it('refuses to go on when a WAV the log records is missing, naming it, and releases the lock', async () => {
@@ -105,7 +125,13 @@ describe('SessionStore', () => {
     await writeFile(
       paths.events,
       `${[
-        line(1, 'session_started', { annotator: 'ana', project_name: 'politeness-demo', sample_rate: 16000, config_sha256: null, parser_version: null }),
+        line(1, 'session_started', {
+          annotator: 'ana',
+          project_name: 'politeness-demo',
+          sample_rate: 16000,
+          config_sha256: null,
+          parser_version: null,
+        }),
         line(2, 'recording_started', { item_id: 'x', audio_path: 'sessions/ana/audio/x.wav', offset_samples: 0, device: null }),
         line(3, 'audio_appended', { item_id: 'x', offset_samples: 0, samples: 800 }),
       ].join('\n')}\n`,
@@ -120,14 +146,18 @@ describe('SessionStore', () => {
     const project = await demoProject();
     const paths = sessionPaths(project.dir, 'ana');
     const fs = faultyFs({ failOpen: 'EROFS' });
-    await expect(SessionStore.open({ project, annotator: 'ana', fs })).rejects.toThrow(`cannot open ${paths.events} for writing: the folder is on a read-only file system (EROFS)`);
+    await expect(SessionStore.open({ project, annotator: 'ana', fs })).rejects.toThrow(
+      `cannot open ${paths.events} for writing: the folder is on a read-only file system (EROFS)`,
+    );
     await expect(stat(paths.lock)).rejects.toThrow();
   });
 
   it('never writes an event that would make the log unreadable', async () => {
     const project = await demoProject();
     const store = await SessionStore.open({ project, annotator: 'ana' });
-    await expect(store.append('audio_appended', { item_id: 'x', offset_samples: 0, samples: 5 })).rejects.toThrow('audio_appended: no recording of "x" is running');
+    await expect(store.append('audio_appended', { item_id: 'x', offset_samples: 0, samples: 5 })).rejects.toThrow(
+      'audio_appended: no recording of "x" is running',
+    );
     await store.append('note', { item_id: null, text: 'still fine' });
     await store.close();
     const { events } = await readSessionLog(sessionPaths(project.dir, 'ana').events);
@@ -169,7 +199,9 @@ describe('SessionStore', () => {
     const reopened = await SessionStore.open({ project, annotator: 'ana', fs: countingFs });
     expect(opened).toEqual([{ file: 'rec-150.wav', flags: 'r+' }]);
     expect(reopened.report.interruptedRecording).toBe('rec-150');
-    expect(reopened.report.recoveredAudio).toEqual([{ item_id: 'rec-150', samples_logged: 1600, samples_total: 1920, header_repaired: true }]);
+    expect(reopened.report.recoveredAudio).toEqual([
+      { item_id: 'rec-150', samples_logged: 1600, samples_total: 1920, header_repaired: true },
+    ]);
     await reopened.close();
     await clean.closeAudio('rec-150').catch(() => undefined);
   });
@@ -179,7 +211,12 @@ describe('SessionStore', () => {
     const store = await SessionStore.open({ project, annotator: 'ana' });
     await store.append('item_opened', { item_id: 'demo-01', text_sha256: null });
     const writer = await store.audioWriter('demo-01');
-    await store.append('recording_started', { item_id: 'demo-01', audio_path: store.audioPath('demo-01'), offset_samples: 0, device: null });
+    await store.append('recording_started', {
+      item_id: 'demo-01',
+      audio_path: store.audioPath('demo-01'),
+      offset_samples: 0,
+      device: null,
+    });
     writer.append(speech(1600));
     await writer.flush();
     await store.append('audio_appended', { item_id: 'demo-01', offset_samples: 0, samples: 1600 });
@@ -193,7 +230,12 @@ describe('SessionStore', () => {
     expect(reopened.report.recoveredAudio).toEqual([]);
     const again = await reopened.audioWriter('demo-01');
     expect(again.samples).toBe(800);
-    await reopened.append('recording_started', { item_id: 'demo-01', audio_path: reopened.audioPath('demo-01'), offset_samples: 800, device: null });
+    await reopened.append('recording_started', {
+      item_id: 'demo-01',
+      audio_path: reopened.audioPath('demo-01'),
+      offset_samples: 800,
+      device: null,
+    });
     await reopened.close();
     const { events } = await readSessionLog(sessionPaths(project.dir, 'ana').events);
     expect(events.slice(-2).map((e) => [e.type, e.data])).toEqual([
@@ -207,7 +249,12 @@ describe('SessionStore', () => {
     const store = await SessionStore.open({ project, annotator: 'ana' });
     await store.append('item_opened', { item_id: 'demo-01', text_sha256: null });
     const writer = await store.audioWriter('demo-01');
-    await store.append('recording_started', { item_id: 'demo-01', audio_path: store.audioPath('demo-01'), offset_samples: 0, device: null });
+    await store.append('recording_started', {
+      item_id: 'demo-01',
+      audio_path: store.audioPath('demo-01'),
+      offset_samples: 0,
+      device: null,
+    });
     writer.append(speech(1600));
     await writer.flush();
     await store.append('audio_appended', { item_id: 'demo-01', offset_samples: 0, samples: 1600 });

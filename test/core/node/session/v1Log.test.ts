@@ -23,7 +23,13 @@ describe('a session log written before the record became the log (v1 events)', (
 
     const show = await cli('session', 'show', '--project', dir, '--annotator', 'ana', '--item', 'demo-01', '--json');
     expect(show.code, show.err).toBe(0);
-    expect(JSON.parse(show.out)).toMatchObject({ final_label: 'Neutral', label_source: 'key', blind_label: 'Polite', config_changed: false, parser_version: null });
+    expect(JSON.parse(show.out)).toMatchObject({
+      final_label: 'Neutral',
+      label_source: 'key',
+      blind_label: 'Polite',
+      config_changed: false,
+      parser_version: null,
+    });
 
     // nothing to re-derive: reparse only reads
     const reparse = await cli('session', 'reparse', '--project', dir, '--annotator', 'ana', '--json');
@@ -32,7 +38,10 @@ describe('a session log written before the record became the log (v1 events)', (
     // opening for writing appends current events after the v1 ones; the log stays readable
     const store = await SessionStore.open({ project: await loadProjectConfig(dir), annotator: 'ana' });
     await store.close();
-    const lines = (await readFile(paths.events, 'utf8')).trimEnd().split('\n').map((l) => JSON.parse(l) as { v: number; type: string });
+    const lines = (await readFile(paths.events, 'utf8'))
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { v: number; type: string });
     expect(lines.slice(0, 14).every((l) => l.v <= 1)).toBe(true);
     expect(lines[14]).toMatchObject({ v: 4, type: 'session_resumed' });
 

@@ -17,7 +17,14 @@ export interface HarnessStartOptions {
 }
 
 export type HarnessStartResult =
-  | { ok: true; sampleRate: number; contextSampleRate: number; resampling: boolean; chunkSamples: number; device: { deviceId: string; label: string } }
+  | {
+      ok: true;
+      sampleRate: number;
+      contextSampleRate: number;
+      resampling: boolean;
+      chunkSamples: number;
+      device: { deviceId: string; label: string };
+    }
   | { ok: false; code: string; name: string; message: string };
 
 export interface HarnessChunkRecord {
@@ -87,7 +94,14 @@ const harness: CaptureHarness = {
           const moved = structuredClone(pcm.buffer, { transfer: [pcm.buffer] });
           const transferred = exact && pcm.buffer.byteLength === 0 && moved.byteLength === length * 4;
           const frame = encodeChunkFrame({ startSample: chunk.startSample, pcm: new Float32Array(moved) });
-          records.push({ startSample: chunk.startSample, length, levelDbfs: chunk.levelDbfs, peakDbfs: chunk.peakDbfs, transferred, frameBase64: toBase64(frame) });
+          records.push({
+            startSample: chunk.startSample,
+            length,
+            levelDbfs: chunk.levelDbfs,
+            peakDbfs: chunk.peakDbfs,
+            transferred,
+            frameBase64: toBase64(frame),
+          });
           status.samples += length;
           status.chunks++;
           status.events.push(`chunk:${chunk.startSample}+${length}`);
@@ -102,7 +116,14 @@ const harness: CaptureHarness = {
         },
       });
       void session.finished.then((totals) => (status.finished = totals));
-      return { ok: true, sampleRate: session.sampleRate, contextSampleRate: session.contextSampleRate, resampling: session.resampling, chunkSamples: session.chunkSamples, device: session.device };
+      return {
+        ok: true,
+        sampleRate: session.sampleRate,
+        contextSampleRate: session.contextSampleRate,
+        resampling: session.resampling,
+        chunkSamples: session.chunkSamples,
+        device: session.device,
+      };
     } catch (error) {
       const e = error as Error;
       return { ok: false, code: error instanceof CaptureError ? error.code : 'not_a_capture_error', name: e.name, message: e.message };

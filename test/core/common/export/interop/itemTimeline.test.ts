@@ -15,12 +15,30 @@ describe('laying the record on the audio timeline', () => {
   });
 
   it('spans are whole ms, sorted, never overlapping; a span left without length joins its text to the one before', () => {
-    expect(layIntervals([{ t0_ms: 100.4, t1_ms: 300.6, text: 'b' }, { t0_ms: 0, t1_ms: 150, text: 'a' }, { t0_ms: 280, t1_ms: 280, text: '.' }, { t0_ms: 900, t1_ms: 1200, text: 'c' }], 1000)).toEqual([
+    expect(
+      layIntervals(
+        [
+          { t0_ms: 100.4, t1_ms: 300.6, text: 'b' },
+          { t0_ms: 0, t1_ms: 150, text: 'a' },
+          { t0_ms: 280, t1_ms: 280, text: '.' },
+          { t0_ms: 900, t1_ms: 1200, text: 'c' },
+        ],
+        1000,
+      ),
+    ).toEqual([
       { t0_ms: 0, t1_ms: 150, text: 'a' },
       { t0_ms: 150, t1_ms: 301, text: 'b .' },
       { t0_ms: 900, t1_ms: 1000, text: 'c' },
     ]);
-    expect(layIntervals([{ t0_ms: 0, t1_ms: 0, text: 'x' }, { t0_ms: 10, t1_ms: 20, text: 'y' }], 100)).toEqual([{ t0_ms: 10, t1_ms: 20, text: 'x y' }]);
+    expect(
+      layIntervals(
+        [
+          { t0_ms: 0, t1_ms: 0, text: 'x' },
+          { t0_ms: 10, t1_ms: 20, text: 'y' },
+        ],
+        100,
+      ),
+    ).toEqual([{ t0_ms: 10, t1_ms: 20, text: 'x y' }]);
   });
 
   it('a clock time stands where the audio was: inside a recording, or where the last one ended', () => {
@@ -37,15 +55,38 @@ describe('laying the record on the audio timeline', () => {
   });
 
   it('words from whisper tokens: a token starting with a space starts a word', () => {
-    const tokens = [{ t0_ms: 0, t1_ms: 100, text: ' pol' }, { t0_ms: 100, t1_ms: 200, text: 'ite' }, { t0_ms: 200, t1_ms: 210, text: '.' }, { t0_ms: 300, t1_ms: 400, text: ' Yes' }];
-    expect(wordsOf([{ utterance: 0, index: 0, t0_ms: 0, t1_ms: 400, text: ' polite. Yes', tokens }, { utterance: 1, index: 0, t0_ms: 500, t1_ms: 600, text: ' no tokens' }])).toEqual([
+    const tokens = [
+      { t0_ms: 0, t1_ms: 100, text: ' pol' },
+      { t0_ms: 100, t1_ms: 200, text: 'ite' },
+      { t0_ms: 200, t1_ms: 210, text: '.' },
+      { t0_ms: 300, t1_ms: 400, text: ' Yes' },
+    ];
+    expect(
+      wordsOf([
+        { utterance: 0, index: 0, t0_ms: 0, t1_ms: 400, text: ' polite. Yes', tokens },
+        { utterance: 1, index: 0, t0_ms: 500, t1_ms: 600, text: ' no tokens' },
+      ]),
+    ).toEqual([
       { t0_ms: 0, t1_ms: 210, text: 'polite.' },
       { t0_ms: 300, t1_ms: 400, text: 'Yes' },
     ]);
   });
 
   it('ELAN instants last until the next one, at most 100 ms; Praat interval tiers cover the whole audio', () => {
-    expect(eafSpansOf({ name: 'label acts', kind: 'point', points: [{ t_ms: 0, text: 'a' }, { t_ms: 40, text: 'b' }, { t_ms: 999, text: 'c' }] }, 1000)).toEqual([
+    expect(
+      eafSpansOf(
+        {
+          name: 'label acts',
+          kind: 'point',
+          points: [
+            { t_ms: 0, text: 'a' },
+            { t_ms: 40, text: 'b' },
+            { t_ms: 999, text: 'c' },
+          ],
+        },
+        1000,
+      ),
+    ).toEqual([
       { t0_ms: 0, t1_ms: 40, text: 'a' },
       { t0_ms: 40, t1_ms: 140, text: 'b' },
       { t0_ms: 999, t1_ms: 1000, text: 'c' },
@@ -65,14 +106,23 @@ describe('laying the record on the audio timeline', () => {
   });
 
   it("MAXQDA transcript in aTrain's _maxqda.txt layout: a paragraph per take headed by the speaker, segments as [HH:MM:SS] - text, blank lines between", () => {
-    const text = maxqdaTranscript([
-      { utterance: 0, index: 0, t0_ms: 120, t1_ms: 900, text: ' Uh, this is\nrude.' },
-      { utterance: 0, index: 1, t0_ms: 1100, t1_ms: 2000, text: ' I label this impolite.' },
-      { utterance: 1, index: 0, t0_ms: 62_500, t1_ms: 63_000, text: ' Final answer: neutral.' },
-    ], 'Zoë Example');
-    expect(text).toBe('\ufeffZoë Example\r\n[00:00:00] - Uh, this is rude. [00:00:01] - I label this impolite.\r\n\r\nZoë Example\r\n[00:01:02] - Final answer: neutral.\r\n');
+    const text = maxqdaTranscript(
+      [
+        { utterance: 0, index: 0, t0_ms: 120, t1_ms: 900, text: ' Uh, this is\nrude.' },
+        { utterance: 0, index: 1, t0_ms: 1100, t1_ms: 2000, text: ' I label this impolite.' },
+        { utterance: 1, index: 0, t0_ms: 62_500, t1_ms: 63_000, text: ' Final answer: neutral.' },
+      ],
+      'Zoë Example',
+    );
+    expect(text).toBe(
+      '\ufeffZoë Example\r\n[00:00:00] - Uh, this is rude. [00:00:01] - I label this impolite.\r\n\r\nZoë Example\r\n[00:01:02] - Final answer: neutral.\r\n',
+    );
     // every segment is found back by the pattern MAXQDA's timestamp import reads
-    expect([...text.matchAll(/\[(\d\d):(\d\d):(\d\d)\] - /g)].map((m) => m.slice(1).join(':'))).toEqual(['00:00:00', '00:00:01', '00:01:02']);
+    expect([...text.matchAll(/\[(\d\d):(\d\d):(\d\d)\] - /g)].map((m) => m.slice(1).join(':'))).toEqual([
+      '00:00:00',
+      '00:00:01',
+      '00:01:02',
+    ]);
   });
 
   it('XML: forbidden characters are found, everything else escaped', () => {

@@ -31,16 +31,37 @@ describeWithModels('aloud doctor', () => {
     expect(report.models).toEqual([
       expect.objectContaining({ file: 'broken.bin', loadable: false, verified: false, problem: expect.any(String) }),
       // the for-tests file has the real tiny.en header but no weights: loadable, not the published tiny.en
-      expect.objectContaining({ file: 'ggml-tiny.en.bin', loadable: true, verified: false, sha256: expect.stringMatching(/^[0-9a-f]{64}$/) }),
+      expect.objectContaining({
+        file: 'ggml-tiny.en.bin',
+        loadable: true,
+        verified: false,
+        sha256: expect.stringMatching(/^[0-9a-f]{64}$/),
+      }),
     ]);
     expect(report.problems).toEqual([]);
     // the engine process doctor started, as a session would: its pid, title and memory, idle and with the model
-    expect(report.engine_process).toMatchObject({ pid: expect.any(Number), title: 'aloud-engine', model: 'tiny.en', restarts: 0, error: null });
+    expect(report.engine_process).toMatchObject({
+      pid: expect.any(Number),
+      title: 'aloud-engine',
+      model: 'tiny.en',
+      restarts: 0,
+      error: null,
+    });
     expect(report.engine_process.rss_mb_loaded).toBeGreaterThan(report.engine_process.rss_mb_idle);
     expect(report.engine_process.rss_mb_loaded).toBeLessThan(300);
     // what the CPU advertises and the OS allows: left out with a reason, or nothing
-    expect(report.cpu_guard.amx).toMatchObject({ cpu: expect.any(Boolean), runs: expect.any(Boolean), compiled: expect.any(Boolean), reason: expect.any(String) });
-    for (const l of report.left_out) expect(l).toMatchObject({ feature: expect.stringContaining('AMX'), reason: expect.any(String), where: expect.stringMatching(/^(build|run time)$/) });
+    expect(report.cpu_guard.amx).toMatchObject({
+      cpu: expect.any(Boolean),
+      runs: expect.any(Boolean),
+      compiled: expect.any(Boolean),
+      reason: expect.any(String),
+    });
+    for (const l of report.left_out)
+      expect(l).toMatchObject({
+        feature: expect.stringContaining('AMX'),
+        reason: expect.any(String),
+        where: expect.stringMatching(/^(build|run time)$/),
+      });
     expect(report.cpu_guard.amx.used).toBe(report.cpu_guard.amx.compiled && report.cpu_guard.amx.runs);
     // no VAD model in the folder: the energy cutter, and doctor says so
     expect(report.vad).toMatchObject({ cutter: 'energy', file: null, note: expect.stringContaining('no voice-activity model') });
@@ -64,17 +85,31 @@ describeWithModels('aloud doctor', () => {
       const { out } = await cli('doctor', '--models', models, '--json');
       const running = JSON.parse(out).running_engines;
       expect(running).toEqual([
-        expect.objectContaining({ host_pid: process.pid, pid: engine.supervision().pid, model: 'for-tests', state: 'running', restarts: 1, crashes: [expect.objectContaining({ pid: first, description: 'killed by SIGKILL' })] }),
+        expect.objectContaining({
+          host_pid: process.pid,
+          pid: engine.supervision().pid,
+          model: 'for-tests',
+          state: 'running',
+          restarts: 1,
+          crashes: [expect.objectContaining({ pid: first, description: 'killed by SIGKILL' })],
+        }),
       ]);
       expect(running[0].rss_mb).toBeGreaterThan(10);
       const text = (await cli('doctor', '--models', models)).out;
-      expect(text).toMatch(new RegExp(`running      engine ${engine.supervision().pid} of process ${process.pid} \\(.*\\): for-tests, running, [\\d.]+ MB, restarts 1 \\(last crash .*: killed by SIGKILL\\)`));
+      expect(text).toMatch(
+        new RegExp(
+          `running      engine ${engine.supervision().pid} of process ${process.pid} \\(.*\\): for-tests, running, [\\d.]+ MB, restarts 1 \\(last crash .*: killed by SIGKILL\\)`,
+        ),
+      );
     } finally {
       await engine.close();
     }
     expect(JSON.parse((await cli('doctor', '--models', models, '--json')).out).running_engines).toEqual([]);
     // an entry left by a host that died is dropped
-    await writeFile(path.join(registry, '999999999-1.json'), JSON.stringify({ host_pid: 999_999_999, pid: 1, state: 'running', restarts: 0, crashes: [] }));
+    await writeFile(
+      path.join(registry, '999999999-1.json'),
+      JSON.stringify({ host_pid: 999_999_999, pid: 1, state: 'running', restarts: 0, crashes: [] }),
+    );
     expect(JSON.parse((await cli('doctor', '--models', models, '--json')).out).running_engines).toEqual([]);
     expect(existsSync(path.join(registry, '999999999-1.json'))).toBe(false);
     delete process.env[ENGINE_REGISTRY_ENV];

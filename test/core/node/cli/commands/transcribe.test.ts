@@ -49,25 +49,33 @@ describeWithModels('aloud transcribe (real whisper.cpp)', () => {
     expect(text.out).toMatch(/^\[\d+\.\d\d → \d+\.\d\d\]/);
   });
 
-  it('whisper.cpp runs in its own process: a crash there is one line naming the signal, or (mid-job) a restart that still answers', { timeout: 120_000 }, async () => {
-    const crashFile = path.join(dir, 'crash.txt');
-    process.env[ENGINE_CRASH_FILE_ENV] = crashFile;
-    try {
-      await writeFile(crashFile, 'load');
-      const atLoad = await cli('transcribe', '--model', FOR_TESTS_MODEL, '--audio', wav22k);
-      expect(atLoad.code).toBe(2);
-      expect(atLoad.err.trim().split('\n')).toHaveLength(1);
-      expect(atLoad.err).toMatch(/^aloud transcribe: the engine process crashed while loading .*for-tests-ggml-tiny\.en\.bin \(killed by SIGSEGV \(segmentation fault\)\)/);
+  it(
+    'whisper.cpp runs in its own process: a crash there is one line naming the signal, or (mid-job) a restart that still answers',
+    { timeout: 120_000 },
+    async () => {
+      const crashFile = path.join(dir, 'crash.txt');
+      process.env[ENGINE_CRASH_FILE_ENV] = crashFile;
+      try {
+        await writeFile(crashFile, 'load');
+        const atLoad = await cli('transcribe', '--model', FOR_TESTS_MODEL, '--audio', wav22k);
+        expect(atLoad.code).toBe(2);
+        expect(atLoad.err.trim().split('\n')).toHaveLength(1);
+        expect(atLoad.err).toMatch(
+          /^aloud transcribe: the engine process crashed while loading .*for-tests-ggml-tiny\.en\.bin \(killed by SIGSEGV \(segmentation fault\)\)/,
+        );
 
-      await writeFile(crashFile, 'transcribe');
-      const midJob = await cli('transcribe', '--model', FOR_TESTS_MODEL, '--audio', wav22k, '--json');
-      expect(midJob.code, midJob.err).toBe(0);
-      expect(JSON.parse(midJob.out).audio_ms).toBe(3000);
-      expect(midJob.err).toMatch(/^aloud transcribe: the engine process \d+ stopped: killed by SIGSEGV \(segmentation fault\); restarting it with .*\naloud transcribe: transcription restarted \(process \d+, restart 1\) with .*; the waiting utterance is transcribed now\n$/);
-    } finally {
-      delete process.env[ENGINE_CRASH_FILE_ENV];
-    }
-  });
+        await writeFile(crashFile, 'transcribe');
+        const midJob = await cli('transcribe', '--model', FOR_TESTS_MODEL, '--audio', wav22k, '--json');
+        expect(midJob.code, midJob.err).toBe(0);
+        expect(JSON.parse(midJob.out).audio_ms).toBe(3000);
+        expect(midJob.err).toMatch(
+          /^aloud transcribe: the engine process \d+ stopped: killed by SIGSEGV \(segmentation fault\); restarting it with .*\naloud transcribe: transcription restarted \(process \d+, restart 1\) with .*; the waiting utterance is transcribed now\n$/,
+        );
+      } finally {
+        delete process.env[ENGINE_CRASH_FILE_ENV];
+      }
+    },
+  );
 
   it('a bad model, audio file or option exits 2 with one line naming it', async () => {
     const cases: Array<[string[], RegExp]> = [

@@ -29,14 +29,20 @@ describe('interop exports refuse bad input in one line and write nothing', () =>
   it('a project with no recordings (labels by click only)', async () => {
     const dir = await demoCopy();
     await recordSession(await loadProjectConfig(dir), 'ann', [{ id: 'demo-01', click: 'Polite' }]);
-    for (const format of ['eaf', 'textgrid', 'qdpx', 'hf', 'maxqda']) await expectRefused(dir, format, /no recordings to export \(20 records, none with its WAV in the project\)/);
+    for (const format of ['eaf', 'textgrid', 'qdpx', 'hf', 'maxqda'])
+      await expectRefused(dir, format, /no recordings to export \(20 records, none with its WAV in the project\)/);
   });
 
   it('a transcript holding a character XML cannot carry, for the XML formats, located by annotator, item and field', async () => {
     const dir = await demoCopy();
     await recordSession(await loadProjectConfig(dir), 'ann', [{ id: 'demo-02', said: [' I label this polite.\u000b'] }]);
     for (const format of ['eaf', 'qdpx']) {
-      await expectRefused(dir, format, /^aloud export: nothing written: ann \/ demo-02: holds U\+000B at position 22, a character XML 1\.0 cannot carry.*field "transcript"/, 1);
+      await expectRefused(
+        dir,
+        format,
+        /^aloud export: nothing written: ann \/ demo-02: holds U\+000B at position 22, a character XML 1\.0 cannot carry.*field "transcript"/,
+        1,
+      );
     }
     // the formats that are not XML carry it as it is
     const run = await cli('export', '--project', dir, '--format', 'textgrid', '--out', path.join(dir, '..', 'tg'));
@@ -49,7 +55,13 @@ describe('interop exports refuse bad input in one line and write nothing', () =>
     await appendFile(path.join(dir, 'items.jsonl'), `${JSON.stringify({ id: long, text: 'A reply.' })}\n`);
     await recordSession(await loadProjectConfig(dir), 'ann', [{ id: 'demo-01', said: [' I label this polite.'] }]);
     for (const format of ['eaf', 'textgrid', 'hf', 'maxqda']) {
-      await expectRefused(dir, format, new RegExp(`^aloud ${'export'}: items\\.jsonl: item "${'é'.repeat(60)}…": item id .* is too long for a file name .*; ${format} files are named by it, so nothing was written`));
+      await expectRefused(
+        dir,
+        format,
+        new RegExp(
+          `^aloud ${'export'}: items\\.jsonl: item "${'é'.repeat(60)}…": item id .* is too long for a file name .*; ${format} files are named by it, so nothing was written`,
+        ),
+      );
     }
   });
 });

@@ -60,10 +60,14 @@ export async function interopStudy(): Promise<{ dir: string; project: OpenProjec
     const project = await loadProjectConfig(dir);
     const pcm = await readClip(CLIP);
 
-    const zoe = await open(project, 'Zoë Example', await script(dir, {
-      'demo-01': [{ text: ' Hmm, well. This reply is, um, kind of polite, I guess.' }, { text: ' I label this polar.' }],
-      'demo-03': [{ text: ' Step two is wrong, uh, I think.' }, { text: ' I label this neutral.' }],
-    }));
+    const zoe = await open(
+      project,
+      'Zoë Example',
+      await script(dir, {
+        'demo-01': [{ text: ' Hmm, well. This reply is, um, kind of polite, I guess.' }, { text: ' I label this polar.' }],
+        'demo-03': [{ text: ' Step two is wrong, uh, I think.' }, { text: ' I label this neutral.' }],
+      }),
+    );
     try {
       await zoe.openItem('demo-01');
       await record(zoe, pcm, 16000 * 6);
@@ -97,10 +101,14 @@ export async function interopStudy(): Promise<{ dir: string; project: OpenProjec
     } finally {
       await bob.close();
     }
-    bob = await open(project, 'bob', await script(dir, {
-      'demo-01': [{ text: ' Uh, this is rude.' }, { text: ' I label this impolite.' }],
-      'demo-08': [{ text: ' Read the "manual" <now> & then.' }, { text: ' I label this impolite.' }],
-    }));
+    bob = await open(
+      project,
+      'bob',
+      await script(dir, {
+        'demo-01': [{ text: ' Uh, this is rude.' }, { text: ' I label this impolite.' }],
+        'demo-08': [{ text: ' Read the "manual" <now> & then.' }, { text: ' I label this impolite.' }],
+      }),
+    );
     try {
       await bob.transcribeAgain('demo-01', readClip, 'transcribed later');
       await bob.transcribeAgain('demo-08', readClip, 'transcribed later');

@@ -16,14 +16,17 @@ const EAF = `<?xml version="1.0" encoding="UTF-8"?>
 `;
 
 describe('XSD validation without Debian tools (libxml2 as WebAssembly)', () => {
-  it.skipIf(!existsSync(EAF_XSD))('ships the formats\' own schemas unchanged', async () => {
+  it.skipIf(!existsSync(EAF_XSD))("ships the formats' own schemas unchanged", async () => {
     expect(await readFile(XSD_FILES.eaf, 'utf8')).toBe(await readFile(EAF_XSD, 'utf8'));
     expect(await readFile(XSD_FILES.qde, 'utf8')).toBe(await readFile(QDE_XSD, 'utf8'));
   });
 
   it('passes a valid document and locates what the schema refuses, per document', async () => {
     const broken = EAF.replace('TIME_SLOT_REF2="ts2"', 'TIME_SLOT_REF2="ts9"').replace(' AUTHOR="a"', '');
-    const problems = await xsdProblems('eaf', [{ file: 'good.eaf', xml: EAF }, { file: 'bad.eaf', xml: broken }]);
+    const problems = await xsdProblems('eaf', [
+      { file: 'good.eaf', xml: EAF },
+      { file: 'bad.eaf', xml: broken },
+    ]);
     expect(problems.length).toBeGreaterThanOrEqual(2);
     expect(problems.every((p) => p.file === 'bad.eaf' && p.stage === 'schema')).toBe(true);
     expect(problems.map((p) => p.message).join('\n')).toMatch(/AUTHOR/);
