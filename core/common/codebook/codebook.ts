@@ -204,5 +204,16 @@ export function codebookVersion(codebook: Codebook, sha256: (text: string) => st
 
 /** A code of the codebook by name as people read it ("doubts" finds "Doubts"), or undefined. */
 export function findCode(codebook: Codebook, name: string): CodeDef | undefined {
-  return codebook.codes.find((c) => folded(c.name) === folded(name));
+  let index = codesByName.get(codebook.codes);
+  // a list grown in place since (a code added) is indexed anew
+  if (!index || index.size !== codebook.codes.length) {
+    const byName = new Map<string, CodeDef>();
+    // the first of two codes read alike wins, as a scan in order would find it (validation refuses such a pair anyway)
+    for (const code of codebook.codes) if (!byName.has(folded(code.name))) byName.set(folded(code.name), code);
+    index = { size: codebook.codes.length, byName };
+    codesByName.set(codebook.codes, index);
+  }
+  return index.byName.get(folded(name));
 }
+/** each code list by folded name, made on first lookup: an import looks a code up once per row */
+const codesByName = new WeakMap<readonly CodeDef[], { size: number; byName: Map<string, CodeDef> }>();

@@ -8,6 +8,7 @@ import { allSessionNames, type AnnotatorStates } from '../export/sessionSource';
 import { readInputFile } from '../importing/inputFile';
 import { loadProjectItems, type OpenProject } from '../project/projectFolder';
 import { normalizeAnnotatorName, sessionPaths } from '../session/sessionPaths';
+import { eachLimited } from '../../common/concurrency/eachLimited';
 import { SessionStore } from '../session/sessionStore';
 import { codingContext, loadCodebook, protocolFacts } from './projectCoding';
 
@@ -27,6 +28,9 @@ export interface CodingsImportSummary {
  * then the coders' sessions are opened (each one's lock; a coder at work in the app refuses the import before anything
  * is written), decided again on the logs as they are now, and each coder's events appended as one commit point.
  */
+/** how many coders' sessions an import makes and writes at once */
+const IMPORT_LANES = 8;
+
 export async function importCodings(options: { project: OpenProject; source: string; dryRun: boolean }): Promise<CodingsImportSummary> {
   const { project, source } = options;
   const input = await readInputFile(source, { lineBased: true });
@@ -89,13 +93,6 @@ export async function importCodings(options: { project: OpenProject; source: str
     coderProblem,
     context,
   });
-  const readOnly = decideImportedCodings(
-    rows,
-    facts((coder) => {
-      const codings = loaded.get(coder)?.codings;
-      return codings ? { protocolCoding: (a, i) => codings.protocols.find((p) => p.annotator === a && p.item_id === i) ?? null } : null;
-    }),
-  );
   const summary = (decided: Map<string, SessionEntry[]>): CodingsImportSummary => ({
     source,
     source_sha256: input.sha256,
@@ -110,27 +107,45 @@ export async function importCodings(options: { project: OpenProject; source: str
     codebook_version: 'version' in codebook ? codebook.version : '',
     dry_run: options.dryRun,
   });
-  if (options.dryRun) return summary(readOnly);
+  if (options.dryRun) {
+    return summary(
+      decideImportedCodings(
+        rows,
+        facts((coder) => {
+          const codings = loaded.get(coder)?.codings;
+          return codings ? { protocolCoding: (a, i) => codings.protocols.find((p) => p.annotator === a && p.item_id === i) ?? null } : null;
+        }),
+      ),
+    );
+  }
 
-  // existing sessions first: a lock held elsewhere refuses the import before any session is made
-  const coders = [...readOnly.keys()].sort((a, b) => Number(!annotators.includes(a)) - Number(!annotators.includes(b)));
-  const stores: SessionStore[] = [];
+  // The coders who have a session already are locked first (a lock held elsewhere refuses before anything is
+  // written), and the rows are decided once against their logs as locked; a coder new to the project has an empty log,
+  // so her session is made only after every row was accepted: a refused file leaves no session behind.
+  const coderNames = [...new Set(rows.map((r) => r.coder))];
+  const stores = new Map<string, SessionStore>();
   try {
-    // a coder without a session is not an annotator: their new log says so (kind coder), so exports and counts leave it out
-    for (const coder of coders)
-      stores.push(
-        await SessionStore.open({ project, annotator: coder, ...(annotators.includes(coder) ? {} : { kind: 'coder' as const }) }),
-      );
+    for (const coder of coderNames.filter((c) => annotators.includes(c)))
+      stores.set(coder, await SessionStore.open({ project, annotator: coder }));
     const decided = decideImportedCodings(
       rows,
-      facts((coder) => stores.find((s) => s.annotator === coder)?.coding ?? null),
+      facts((coder) => stores.get(coder)?.coding ?? null),
     );
-    for (const store of stores) {
-      const entries = decided.get(store.annotator) ?? [];
-      await store.commit(() => entries);
-    }
+    // a coder without a session is not an annotator: their new log says so (kind coder), so exports and counts leave it out
+    // sessions are made and written several at a time: each waits on the disk, not on the processor
+    await eachLimited(
+      [...decided.keys()].filter((coder) => !stores.has(coder)),
+      IMPORT_LANES,
+      async (coder) => {
+        // TakenNames above judged every new coder against the project's sessions and each other
+        stores.set(coder, await SessionStore.open({ project, annotator: coder, kind: 'coder', lookAlikesJudged: true }));
+      },
+    );
+    await eachLimited(decided, IMPORT_LANES, async ([coder, entries]) => {
+      await stores.get(coder)!.commit(() => entries);
+    });
     return summary(decided);
   } finally {
-    for (const store of stores) await store.close().catch(() => undefined);
+    for (const store of stores.values()) await store.close().catch(() => undefined);
   }
 }

@@ -60,6 +60,11 @@ export interface OpenSessionOptions {
   /** a new session's kind (default an annotator's own) and, for a room's write-back, the room and member */
   kind?: SessionKind;
   room?: { code: string; member_id: string } | null;
+  /**
+   * the caller has judged the new name against every session of the project under the one name rule, for many names
+   * at once (the codings import's coders): not judged again here, one listing of the project per session
+   */
+  lookAlikesJudged?: boolean;
 }
 
 /** What a session view holds besides its items and notes, as the fold has it after the last append. */
@@ -119,6 +124,7 @@ export class SessionStore {
       throw new SessionUsageError(`"${annotator}" has no session to review in ${project.dir}`);
     // a new session must not look like one the project holds ("bоb" beside "bob"): two people or one, nobody could tell
     if (
+      !options.lookAlikesJudged &&
       !(await stat(paths.events).then(
         () => true,
         () => false,
