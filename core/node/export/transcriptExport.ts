@@ -95,14 +95,15 @@ export async function exportTranscripts(options: {
             : format === 'srt'
               ? formatSrt(state.segments)
               : formatVtt(state.segments);
-        // a de-identified transcript says so inside where its format has room (SRT has none: its receipt says it)
+        // a de-identified transcript says so inside: a first line, the WebVTT header, and in SRT (which has no header
+        // or comment) a cue 0 that lasts no time, so players show nothing and the numbered cues keep their numbers
         const content = !hide
           ? plain
           : format === 'txt'
             ? `${DEIDENTIFIED_SENTENCE}\n\n${plain}`
             : format === 'vtt'
               ? plain.replace(/^WEBVTT/u, `WEBVTT ${DEIDENTIFIED_SENTENCE}`)
-              : plain;
+              : `0\n00:00:00,000 --> 00:00:00,000\n${DEIDENTIFIED_SENTENCE}\n\n${plain}`;
         const name = `${encodeFileName(item.id, 'item id')}.${format}`;
         const relative = `${folder}/${name}`;
         if (realFolder === null) {

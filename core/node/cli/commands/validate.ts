@@ -36,7 +36,7 @@ export const validateCommand: CliCommand = {
     "receipt, each v4 record that says it is de-identified (deidentification; a CSV row's deidentified) is checked so\n" +
     '(its texts; the audio needs the receipt).\n' +
     "FILE.qdpx|.TextGrid|.txt|.srt|.vtt|.parquet and a dataset's metadata.jsonl: when the file says it is de-identified\n" +
-    '(or a receipt beside it or one folder up does; an .srt cannot say so), no listed term (with --project) and no\n' +
+    '(or a receipt beside it or one folder up does; an .srt in a cue 0 that lasts no time), no listed term (with --project) and no\n' +
     'pattern in any of its texts.\n' +
     'Prints [{file, line, field, stage, message}, ...]; with --json a summary for a pipeline instead: {file, valid,\n' +
     'problems_count, problems_by_stage, first_problems (the first 20)};\n' +

@@ -52,8 +52,15 @@ describe('a de-identified copy without its receipt says so inside, and validate 
 
   /** The export, de-identified, with its receipt (and the receipt's folder for an interop export) then deleted. */
   let exports = 0;
-  async function receiptlessCopy(format: 'jsonl' | 'json' | 'csv' | 'qdpx'): Promise<string> {
+  async function receiptlessCopy(format: 'jsonl' | 'json' | 'csv' | 'qdpx' | 'txt' | 'srt' | 'vtt'): Promise<string> {
     const n = ++exports;
+    if (format === 'txt' || format === 'srt' || format === 'vtt') {
+      const out = path.join(root, `out-${format}-${n}`);
+      expect((await cli('export', '--project', dir, '--format', format, '--out', out, '--deidentify')).code).toBe(0);
+      const copy = path.join(root, `copies-${n}`, `demo-01.${format}`);
+      await cp(path.join(out, 'bob', `demo-01.${format}`), copy);
+      return copy;
+    }
     if (format === 'qdpx') {
       const out = path.join(root, `out-qdpx-${n}`);
       expect((await cli('export', '--project', dir, '--format', 'qdpx', '--out', out, '--deidentify')).code).toBe(0);
@@ -97,7 +104,14 @@ describe('a de-identified copy without its receipt says so inside, and validate 
     expect((await cli('validate', out, '--project', dir)).out).toBe('[]\n');
   });
 
-  for (const format of ['jsonl', 'json', 'csv', 'qdpx'] as const) {
+  it('srt: the marker is a cue 0 that lasts no time; the numbered cues keep their numbers', async () => {
+    const srt = await readFile(await receiptlessCopy('srt'), 'utf8');
+    const cues = srt.trim().split('\n\n');
+    expect(cues[0]).toMatch(/^0\n00:00:00,000 --> 00:00:00,000\nde-identified by Aloud/u);
+    expect(cues.slice(1).map((c) => c.split('\n')[0])).toEqual(cues.slice(1).map((_, i) => String(i + 1)));
+  });
+
+  for (const format of ['jsonl', 'json', 'csv', 'qdpx', 'txt', 'srt', 'vtt'] as const) {
     it(`${format}: without its receipt, valid as written; a look-alike put back in place of the placeholder is caught`, async () => {
       const copy = await receiptlessCopy(format);
       const ok = await cli('validate', copy, '--project', dir);
