@@ -1,5 +1,5 @@
 import type { RoomItemView, RoomView } from '../../core/common/rooms/roomViews';
-import { $, button, el, followDelay, RoomFollower, RoomPageShell } from './roomPageBase';
+import { $, button, el, FOLLOW_GAP_MS, followDelay, RoomFollower, RoomPageShell } from './roomPageBase';
 import { alphaRows, canWrite, changeLine, itemHeading, roomStatePath, roomStatus, votedLine, whoLine } from './roomPageText';
 import './room.css';
 
@@ -118,6 +118,7 @@ const follower = new RoomFollower<RoomView>({
   path: (seq) => roomStatePath(seq, chatSeq),
   // the answer waits until the room changes (at most 10 s): live without asking every moment
   delay: (r) => followDelay(r, 0, 1000),
+  minGapMs: FOLLOW_GAP_MS,
   render,
   // more chat than one answer holds: ask for the next page right away
   more: (view) => view.chat_more,

@@ -115,6 +115,9 @@ export function joinErrorText(status: number, error: unknown): string {
   return said + (status === 409 ? ' — if that is you, type the rejoin key you were shown when you joined.' : '');
 }
 
+/** Four state requests a second at most: under the listener's budget per member token (5 a second). */
+export const FOLLOW_GAP_MS = 250;
+
 /** The answer's delay before following again: what a 429 asks, else `ok` after a 200, else `otherwise`, in ms. */
 export function followDelay(answer: { status: number; retry: number }, ok: number, otherwise: number): number {
   if (answer.status === 429) return answer.retry * 1000;
@@ -249,6 +252,7 @@ export class RoomFollower<V extends { seq: number; closed: boolean }> {
   private inflight = false;
   private again = false;
   private timer: ReturnType<typeof setTimeout> | undefined;
+  private startedAt = 0;
 
   constructor(
     private readonly options: {
@@ -264,6 +268,12 @@ export class RoomFollower<V extends { seq: number; closed: boolean }> {
       /** asked after each new view: true to ask again at once from seq 0 (more than one answer holds) */
       more?: (view: V) => boolean;
       closed?: () => void;
+      /**
+       * the least time from one request's start to the next after an answer (ms): a burst of changes (a long chat, her
+       * partial transcripts) is followed a few times a second, within the listener's budget per token, not once per change
+       */
+      minGapMs?: number;
+      now?: () => number;
       setTimer?: (run: () => void, ms: number) => ReturnType<typeof setTimeout>;
       clearTimer?: (timer: ReturnType<typeof setTimeout> | undefined) => void;
     },
@@ -296,6 +306,7 @@ export class RoomFollower<V extends { seq: number; closed: boolean }> {
   private async run(): Promise<void> {
     if (this.stopped) return;
     this.inflight = true;
+    this.startedAt = (this.options.now ?? Date.now)();
     let r: ApiAnswer;
     try {
       r = await this.options.api('GET', this.options.path(this.seq));
@@ -328,9 +339,10 @@ export class RoomFollower<V extends { seq: number; closed: boolean }> {
     }
     if (this.again) {
       this.again = false;
-      void this.run();
+      this.later(Math.max(0, (this.options.minGapMs ?? 0) - ((this.options.now ?? Date.now)() - this.startedAt)));
       return;
     }
-    this.later(this.options.delay(r));
+    const sinceStart = (this.options.now ?? Date.now)() - this.startedAt;
+    this.later(Math.max(this.options.delay(r), (this.options.minGapMs ?? 0) - sinceStart));
   }
 }

@@ -1,5 +1,5 @@
 import type { ShadowItemView, ShadowPiece, ShadowView } from '../../core/common/rooms/shadowViews';
-import { $, button, el, followDelay, RoomFollower, RoomPageShell } from './roomPageBase';
+import { $, button, el, FOLLOW_GAP_MS, followDelay, RoomFollower, RoomPageShell } from './roomPageBase';
 import {
   answeredText,
   audioOffered,
@@ -380,6 +380,7 @@ const follower = new RoomFollower<ShadowView>({
   api: shell.api,
   path: shadowStatePath,
   delay: (r) => followDelay(r, 0, 1000),
+  minGapMs: FOLLOW_GAP_MS,
   render,
   closed: stopListening,
   gone: (error) => {
