@@ -26,21 +26,32 @@ export class HttpFailure extends Error {
 /** The client hung up before its request was read: nobody is left to answer, and nothing went wrong here. */
 export class ClientGone extends Error {}
 
-/** A request body of at most `limit` bytes (413 beyond); a client that hangs up meanwhile is ClientGone. */
-export async function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  try {
-    for await (const chunk of req as AsyncIterable<Buffer>) {
+/**
+ * A request body of at most `limit` bytes. Beyond it: 413, the rest of the body is let through unread and the
+ * connection closes after the answer (so the client reads the 413 instead of a reset). A client that hangs up before
+ * the end is ClientGone.
+ */
+export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let settled = false;
+    const settle = (done: () => void) => {
+      if (settled) return;
+      settled = true;
+      done();
+    };
+    req.on('data', (chunk: Buffer) => {
+      if (settled) return;
       size += chunk.length;
-      if (size > limit) throw new HttpFailure(413, `a request body has at most ${limit} bytes`);
+      if (size > limit)
+        return settle(() => reject(new HttpFailure(413, `a request body has at most ${limit} bytes`, { Connection: 'close' })));
       chunks.push(chunk);
-    }
-  } catch (e) {
-    if (e instanceof HttpFailure) throw e;
-    throw new ClientGone();
-  }
-  return Buffer.concat(chunks);
+    });
+    req.on('end', () => settle(() => resolve(Buffer.concat(chunks))));
+    req.on('error', () => settle(() => reject(new ClientGone())));
+    req.on('close', () => settle(() => reject(new ClientGone())));
+  });
 }
 
 /** The media type of a request, without parameters, in lower case. */
