@@ -5,6 +5,13 @@
  */
 export class RoomChanges {
   private readonly waiters = new Set<() => void>();
+  private readonly listeners = new Set<() => void>();
+
+  /** Calls `listener` at every change until the returned function is called (the lead's panel follows the room so). */
+  subscribe(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => void this.listeners.delete(listener);
+  }
 
   /** Resolves at once when `changed()`, else at the next wake, after `ms`, or when `signal` aborts. */
   wait(changed: () => boolean, ms: number, signal?: AbortSignal): Promise<void> {
@@ -22,10 +29,20 @@ export class RoomChanges {
     });
   }
 
-  /** Wakes every waiting page (the room changed, or stops). */
+  /** Wakes every waiting page and tells every listener (the room changed, or stops). */
   wake(): void {
     const waiters = [...this.waiters];
     this.waiters.clear();
     for (const wake of waiters) wake();
+    for (const listener of [...this.listeners]) {
+      try {
+        listener();
+      } catch (e) {
+        // the change is logged already: a listener failing (the lead's panel) must not fail the member's request
+        process.stderr.write(
+          `room: a listener of the room's changes failed: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}\n`,
+        );
+      }
+    }
   }
 }

@@ -161,6 +161,11 @@ export class RoomHost {
     return this.metricsCache.metrics;
   }
 
+  /** Calls `listener` after every change of the room until the returned function is called. */
+  onChange(listener: () => void): () => void {
+    return this.changes.subscribe(listener);
+  }
+
   /** Resolves when the room has changed past `after`, after `ms` at most, when `signal` aborts, or when the room stops. */
   waitForChange(after: number, ms: number, signal?: AbortSignal): Promise<void> {
     return this.changes.wait(() => this.state.seq > after || this.requests.closed, ms, signal);

@@ -261,6 +261,11 @@ export class ShadowHost {
     return { start_sample: start, samples: out };
   }
 
+  /** Calls `listener` after every change of the room until the returned function is called. */
+  onChange(listener: () => void): () => void {
+    return this.changes.subscribe(listener);
+  }
+
   /** Resolves when the room has changed past `after` (or shared audio arrived), after `ms` at most, or when `signal` aborts. */
   waitForChange(after: number, ms: number, signal?: AbortSignal): Promise<void> {
     return this.changes.wait(() => this.state.seq > after || this.requests.closed, ms, signal);
