@@ -1,6 +1,7 @@
 import { mkdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type * as Esbuild from 'esbuild';
 import { writeFileAtomic } from '../fs/atomicFile';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -12,6 +13,8 @@ export const ROOM_PAGES_OUT_DIR = path.join(repoRoot, 'out', 'room-pages');
 const STAMP = path.join(ROOM_PAGES_OUT_DIR, 'room-pages.stamp.json');
 
 export type RoomPageName = keyof typeof ENTRIES;
+/** The bundler, loaded only to build the pages from their sources (a development checkout). */
+const ESBUILD = 'esbuild';
 
 /** A member page's built script and stylesheet, as the room listener serves them (`/<name>.js`, `/<name>.css`). */
 export interface RoomPageAssets {
@@ -50,7 +53,8 @@ export async function roomPagesAreStale(): Promise<boolean> {
 
 /** Bundles each page's script (one IIFE, no imports at run time) and its stylesheet; every file moved into place whole. */
 export async function buildRoomPages(): Promise<{ outputs: string[] }> {
-  const { build } = await import('esbuild');
+  // a name, not a literal: bundles of the app (Electron main, the CLI) keep this import out and ship built pages
+  const { build } = (await import(ESBUILD)) as typeof Esbuild;
   const result = await build({
     absWorkingDir: repoRoot,
     entryPoints: ENTRIES,
