@@ -1,16 +1,16 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { asRefusal, Refusal } from '../../common/contract/refusal';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
 import { type AloudEvent, type AloudMethod } from '../../common/contract/aloudApi';
 import { API_METHODS } from '../../common/contract/apiMethods';
 import { errorOutcome, type CallOutcome } from '../../common/contract/callOutcome';
-import { SECURITY_HEADERS } from '../../common/contract/securityHeaders';
+import { CONTENT_SECURITY_POLICY } from '../../common/contract/securityHeaders';
 import { CLIENT_HEADER, HTTP_ROUTES, HTTP_STATUS_OF } from '../../common/contract/transportNames';
 import { checkFileSegments, decodePathSegments, protocolAudioTarget } from '../../common/http/appPaths';
 import { answerFileRequest } from '../fs/rangedFile';
 import { resolveFileInside } from '../fs/resolveInside';
+import { answerJson, answerText, HttpFailure, hostSecurityHeaders, readBody, startLocalHttpServer } from '../http/localHttpServer';
 import { contentTypeFor, resolveRendererFile } from './appFiles';
 import { dispatchApiCall } from './apiDispatcher';
 import type { AppService } from './appService';
@@ -19,8 +19,8 @@ const MAX_JSON_BODY = 1024 * 1024;
 const MAX_AUDIO_BODY = 2 * 1024 * 1024;
 /** Cookies ignore the port, so each host's cookie is named after its port (two `serve`s must not clash). */
 const tokenCookie = (port: number): string => `aloud_token_${port}`;
-/** The contract's security headers on every response (pages, API answers, audio, errors), in Node's lower case. */
-const SECURITY = Object.fromEntries(Object.entries(SECURITY_HEADERS).map(([name, value]) => [name.toLowerCase(), value]));
+/** The hosts' security headers with the app's CSP on every response (pages, API answers, audio, errors). */
+const SECURITY = hostSecurityHeaders(CONTENT_SECURITY_POLICY);
 
 export interface HttpHostOptions {
   app: AppService;
@@ -54,26 +54,17 @@ function cookieToken(req: IncomingMessage, port: number): string | null {
   return null;
 }
 
-async function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > limit) throw new Refusal('bad_request', `request body larger than ${limit} bytes`);
-    chunks.push(chunk);
+/** A request body within the limit; too large is the contract's bad_request, like every other refused call. */
+async function readCallBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+  try {
+    return await readBody(req, limit);
+  } catch (e) {
+    throw e instanceof HttpFailure ? new Refusal('bad_request', `request body larger than ${limit} bytes`) : e;
   }
-  return Buffer.concat(chunks);
 }
 
 function sendJson(res: ServerResponse, status: number, body: unknown): void {
-  const text = JSON.stringify(body);
-  res.writeHead(status, {
-    ...SECURITY,
-    'content-type': 'application/json; charset=utf-8',
-    'cache-control': 'no-store',
-    'content-length': Buffer.byteLength(text),
-  });
-  res.end(text);
+  answerJson(res, status, body, SECURITY);
 }
 
 function sendOutcome(res: ServerResponse, outcome: CallOutcome): void {
@@ -81,8 +72,7 @@ function sendOutcome(res: ServerResponse, outcome: CallOutcome): void {
 }
 
 function sendText(res: ServerResponse, status: number, text: string): void {
-  res.writeHead(status, { ...SECURITY, 'content-type': 'text/plain; charset=utf-8', 'content-length': Buffer.byteLength(text) });
-  res.end(text);
+  answerText(res, status, text, SECURITY);
 }
 
 /** A checked file through the shared ranged-file server. */
@@ -106,8 +96,9 @@ export async function rendererFile(rendererDir: string, urlPath: string): Promis
 }
 
 /**
- * Browser mode: the app API and the built renderer over HTTP on 127.0.0.1 only. Requests must carry the host
- * name we serve (no DNS rebinding), API calls the access-token cookie and, for writes, our Origin (no CSRF).
+ * Browser mode: the app API and the built renderer over HTTP on 127.0.0.1 only, on the hosts' one server
+ * (http/localHttpServer.ts, which the rooms' listeners share). Requests must carry the host name we serve (no DNS
+ * rebinding), API calls the access-token cookie and, for writes, our Origin (no CSRF).
  */
 export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost> {
   const token = options.token ?? randomBytes(24).toString('base64url');
@@ -126,8 +117,7 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
       throw new Refusal('conflict', 'the session is now open in another tab or window: reload this page to continue here');
     }
   };
-  const allowedHosts = () => new Set([`127.0.0.1:${port}`, `localhost:${port}`]);
-  const origins = () => new Set([`http://127.0.0.1:${port}`, `http://localhost:${port}`]);
+  let origins: ReadonlySet<string> = new Set();
 
   async function handleApi(req: IncomingMessage, res: ServerResponse, pathname: string): Promise<void> {
     const cookie = cookieToken(req, port);
@@ -206,7 +196,7 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
       return;
     }
     const origin = req.headers.origin;
-    if (origin !== undefined && !origins().has(origin)) {
+    if (origin !== undefined && !origins.has(origin)) {
       sendOutcome(res, errorOutcome(new Refusal('bad_request', `requests from origin ${origin} are not accepted`)));
       return;
     }
@@ -226,12 +216,12 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
           throw new Refusal('not_found', `no binary API route ${pathname}`);
         if (req.headers['content-type'] !== 'application/octet-stream')
           throw new Refusal('bad_request', 'binary arguments must be sent as application/octet-stream');
-        const body = await readBody(req, MAX_AUDIO_BODY);
+        const body = await readCallBody(req, MAX_AUDIO_BODY);
         outcome = await dispatchApiCall(options.app, method, [new Uint8Array(body.buffer, body.byteOffset, body.byteLength)], hooks);
       } else if (pathname.startsWith(HTTP_ROUTES.callPrefix)) {
         if (!(req.headers['content-type'] ?? '').startsWith('application/json'))
           throw new Refusal('bad_request', 'API calls must be sent as application/json');
-        const body = await readBody(req, MAX_JSON_BODY);
+        const body = await readCallBody(req, MAX_JSON_BODY);
         let parsed: unknown;
         try {
           parsed = JSON.parse(body.toString('utf8'));
@@ -250,64 +240,42 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
     sendOutcome(res, outcome);
   }
 
-  const server = createServer((req, res) => {
-    void (async () => {
-      if (!allowedHosts().has(req.headers.host ?? '')) {
-        sendText(res, 421, 'wrong host name: open the app at http://127.0.0.1');
-        return;
-      }
-      let url: URL;
-      try {
-        url = new URL(req.url ?? '/', `http://${req.headers.host}`);
-      } catch {
-        sendText(res, 400, 'bad request path');
-        return;
-      }
-      if (url.pathname.startsWith('/api/')) {
-        await handleApi(req, res, url.pathname);
-        return;
-      }
-      if (req.method !== 'GET' && req.method !== 'HEAD') {
-        sendText(res, 405, 'method not allowed');
-        return;
-      }
-      const given = url.searchParams.get('token');
-      if (given !== null) {
-        if (!sameToken(given, token)) {
-          sendText(
-            res,
-            403,
-            'wrong access token: Aloud was restarted or this link is old — open the URL that `aloud serve` printed in its terminal',
-          );
-          return;
-        }
-        res.writeHead(303, {
-          ...SECURITY,
-          location: '/',
-          'set-cookie': `${tokenCookie(port)}=${token}; HttpOnly; SameSite=Strict; Path=/`,
-        });
-        res.end();
-        return;
-      }
-      const file =
-        (await rendererFile(options.rendererDir, url.pathname)) ??
-        (path.extname(url.pathname) === '' ? await rendererFile(options.rendererDir, '/index.html') : null);
-      if (!file) {
-        sendText(res, 404, 'not found');
-        return;
-      }
-      sendFile(req, res, file, { 'cache-control': 'no-cache' });
-    })().catch((e: unknown) => {
-      if (!res.headersSent) sendText(res, 500, `internal error: ${(e as Error).message}`);
-      else res.destroy();
-    });
+  async function handle(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+    if (url.pathname.startsWith('/api/')) return handleApi(req, res, url.pathname);
+    if (req.method !== 'GET' && req.method !== 'HEAD') return sendText(res, 405, 'method not allowed');
+    const given = url.searchParams.get('token');
+    if (given !== null) {
+      if (!sameToken(given, token))
+        return sendText(
+          res,
+          403,
+          'wrong access token: Aloud was restarted or this link is old — open the URL that `aloud serve` printed in its terminal',
+        );
+      res.writeHead(303, {
+        ...SECURITY,
+        location: '/',
+        'set-cookie': `${tokenCookie(port)}=${token}; HttpOnly; SameSite=Strict; Path=/`,
+      });
+      return void res.end();
+    }
+    const file =
+      (await rendererFile(options.rendererDir, url.pathname)) ??
+      (path.extname(url.pathname) === '' ? await rendererFile(options.rendererDir, '/index.html') : null);
+    if (!file) return sendText(res, 404, 'not found');
+    sendFile(req, res, file, { 'cache-control': 'no-cache' });
+  }
+
+  const server = await startLocalHttpServer({
+    name: 'aloud serve',
+    address: '127.0.0.1',
+    port: options.port,
+    wrongHost: 'wrong host name: open the app at http://127.0.0.1',
+    fail: (res, failure) => answerText(res, failure.status, failure.message, { ...SECURITY, ...failure.headers }),
+    handle,
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
-  });
-  port = (server.address() as AddressInfo).port;
-  const origin = `http://127.0.0.1:${port}`;
+  port = server.port;
+  origins = server.origins;
+  const origin = server.origin;
   return {
     url: `${origin}/?token=${token}`,
     origin,
@@ -317,8 +285,7 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
       unsubscribe();
       for (const res of eventStreams) res.end();
       eventStreams.clear();
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await server.close();
     },
   };
 }

@@ -17,12 +17,16 @@ import { writeBackRoomVotes } from './roomWriteBack';
  * (127.0.0.1 unless the lead asks for the local network), and acts for the lead. Errors are RoomRuleErrors.
  */
 export class RoomController {
-  private readonly served = new ServedRoom<RoomHost>('room');
+  private readonly served: ServedRoom<RoomHost>;
 
+  /** `onStatus`: the lead's status after every change of the served room (null once none is served), to push to her panel */
   constructor(
     private readonly project: OpenProject,
     private readonly items: readonly Item[],
-  ) {}
+    onStatus?: (status: LeadRoomStatus | null) => void,
+  ) {
+    this.served = new ServedRoom<RoomHost>('room', () => onStatus?.(this.status()));
+  }
 
   /** itemIds null: a huddle over the items whose final labels differ across the project's sessions now */
   async openRoom(itemIds: readonly string[] | null, lan: boolean): Promise<LeadRoomStatus> {

@@ -1,3 +1,4 @@
+import { RoomChanges } from './roomChanges';
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { stat } from 'node:fs/promises';
 import { roomCodeFromBytes } from '../../common/rooms/roomCode';
@@ -40,6 +41,7 @@ export class RoomHost {
   private metricsCache: { seq: number; metrics: RoomMetrics } | null = null;
   readonly leadToken = randomBytes(24).toString('base64url');
   private readonly tokenIndex = new Map<string, string>();
+  private readonly changes = new RoomChanges();
 
   private constructor(
     readonly projectDir: string,
@@ -99,6 +101,7 @@ export class RoomHost {
     const event = newRoomEvent(this.state.seq + 1, type, data);
     await this.writer.append(event);
     this.state = applyRoomEvent(this.state, event, this.writer.file);
+    this.changes.wake();
   }
 
   /** The viewer a token belongs to, or null (an unknown token, or a removed member). */
@@ -158,6 +161,21 @@ export class RoomHost {
     return this.metricsCache.metrics;
   }
 
+  /** Calls `listener` after every change of the room until the returned function is called. */
+  onChange(listener: () => void): () => void {
+    return this.changes.subscribe(listener);
+  }
+
+  /** Resolves when the room has changed past `after`, after `ms` at most, when `signal` aborts, or when the room stops. */
+  waitForChange(after: number, ms: number, signal?: AbortSignal): Promise<void> {
+    return this.changes.wait(() => this.state.seq > after || this.requests.closed, ms, signal);
+  }
+
+  /** Whether a viewer is still in the room (a member removed meanwhile is not). */
+  admits(viewer: RoomViewer): boolean {
+    return viewer.role === 'lead' || this.state.members.get(viewer.member_id)?.removed === false;
+  }
+
   view(viewer: RoomViewer, chatAfter = 0): RoomView {
     return roomView(this.state, viewer, this.metrics(), chatAfter);
   }
@@ -165,6 +183,7 @@ export class RoomHost {
   /** Stops writing; the log stays as it is (a room can be resumed later). */
   async close(): Promise<void> {
     await this.requests.close();
+    this.changes.wake();
     await this.writer.close();
     await this.unlock();
   }

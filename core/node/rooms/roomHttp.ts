@@ -1,9 +1,9 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { networkInterfaces } from 'node:os';
 import { RateLimiter, type RateLimit } from '../../common/rooms/rateLimit';
 import { normalizeRoomCode } from '../../common/rooms/roomCode';
 import { RoomRuleError } from '../../common/rooms/roomFold';
+import { answerJson, HttpFailure, hostSecurityHeaders, readJsonObject, startLocalHttpServer } from '../http/localHttpServer';
 import { ROOM_PAGE_CSP } from './roomPage';
 
 /**
@@ -49,6 +49,8 @@ export interface RoomListener {
 }
 
 const MAX_BODY_BYTES = 4096;
+/** How long a page's state request with `wait=1` waits for the room to change before it is told "unchanged". */
+export const ROOM_POLL_WAIT_MS = 10_000;
 /** the key of the budget the whole room shares */
 const ROOM_KEY = 'room';
 
@@ -80,58 +82,12 @@ export function lanAddress(): string | null {
   return null;
 }
 
-/** Headers on every answer: nothing cached, sniffed, framed or referred; the page's CSP allows only its own files. */
+/** Headers on every answer, errors included: the hosts' security headers with the room page's CSP, and nothing cached. */
+const ROOM_HEADERS: Readonly<Record<string, string>> = { ...hostSecurityHeaders(ROOM_PAGE_CSP), 'Cache-Control': 'no-store' };
+
+/** The room's headers for an answer of this content type. */
 export function roomHeaders(contentType: string): Record<string, string> {
-  return {
-    'Content-Type': contentType,
-    'Cache-Control': 'no-store',
-    'X-Content-Type-Options': 'nosniff',
-    'Referrer-Policy': 'no-referrer',
-    'X-Frame-Options': 'DENY',
-    'Cross-Origin-Opener-Policy': 'same-origin',
-    'Cross-Origin-Resource-Policy': 'same-origin',
-    'Content-Security-Policy': ROOM_PAGE_CSP,
-  };
-}
-
-/** The client hung up before its request was read: nobody is left to answer, and nothing went wrong here. */
-class ClientGone extends Error {}
-
-/** An answer other than 200, with its status and headers (429 carries Retry-After). */
-export class HttpFailure extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-    readonly headers: Record<string, string> = {},
-  ) {
-    super(message);
-  }
-}
-
-async function readJsonBody(req: IncomingMessage): Promise<Record<string, unknown>> {
-  const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
-  // a cross-site form can only send form types; requiring JSON makes every cross-origin write need a preflight we never grant
-  if (type !== 'application/json') throw new HttpFailure(415, 'send JSON (Content-Type: application/json)');
-  const chunks: Buffer[] = [];
-  let size = 0;
-  try {
-    for await (const chunk of req) {
-      size += (chunk as Buffer).length;
-      if (size > MAX_BODY_BYTES) throw new HttpFailure(413, `a request body has at most ${MAX_BODY_BYTES} bytes`);
-      chunks.push(chunk as Buffer);
-    }
-  } catch (e) {
-    if (e instanceof HttpFailure) throw e;
-    throw new ClientGone();
-  }
-  let value: unknown;
-  try {
-    value = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-  } catch {
-    throw new HttpFailure(400, 'the body is not JSON');
-  }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new HttpFailure(400, 'the body must be a JSON object');
-  return value as Record<string, unknown>;
+  return { ...ROOM_HEADERS, 'Content-Type': contentType };
 }
 
 /** A string field of a request body, or a 400 naming the field. */
@@ -195,20 +151,19 @@ export interface ServedRoom<V> {
 
 /**
  * A room listener: the room's page and API, nothing else — no annotation API, no project files. Binds 127.0.0.1
- * unless the lead gives an address on the local network. Answers only requests whose Host is its own address (a
- * DNS-rebinding page cannot reach it by another name), only JSON bodies up to 4 KB, refuses cross-origin writes, and
- * keeps the budgets of RoomListenerLimits. Norming rooms (roomListener.ts) and shadow rooms (shadowListener.ts) are
+ * unless the lead gives an address on the local network. On the hosts' one server (http/localHttpServer.ts: its own
+ * Host only, bounded times, the same headers and errors as the app's browser mode), answers only JSON bodies up to
+ * 4 KB, refuses cross-origin writes, and keeps the budgets of RoomListenerLimits. Norming rooms (roomListener.ts) and shadow rooms (shadowListener.ts) are
  * two sets of routes over it.
  */
 export async function startRoomServer<V>(room: ServedRoom<V>, options: RoomListenerOptions = {}): Promise<RoomListener> {
-  const address = options.address ?? '127.0.0.1';
   const limits = { ...DEFAULT_ROOM_LIMITS, ...options.limits };
   const memberLimiter = new RateLimiter(limits.member);
   const anonymousLimiter = new RateLimiter(limits.anonymous);
   const wrongTokenLimiter = new RateLimiter(limits.wrongToken);
   const wrongCodeLimiter = new RateLimiter(limits.wrongCode);
   const wrongCodeRoomLimiter = new RateLimiter(limits.wrongCodeRoom);
-  let allowedHosts = new Set<string>();
+  let origins: ReadonlySet<string> = new Set();
 
   const tooMany = (wait: number, what: string) => new HttpFailure(429, `${what}; try again in ${wait} s`, { 'Retry-After': String(wait) });
   const limit = (limiter: RateLimiter, key: string, what = 'too many requests') => {
@@ -233,13 +188,10 @@ export async function startRoomServer<V>(room: ServedRoom<V>, options: RoomListe
     return viewer;
   };
 
-  async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const url = new URL(req.url ?? '/', 'http://room.invalid');
+  async function route(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
     const method = req.method ?? 'GET';
-    if (!allowedHosts.has((req.headers.host ?? '').toLowerCase()))
-      throw new HttpFailure(421, 'this listener answers only at its own address');
     const origin = req.headers.origin;
-    if (method !== 'GET' && origin !== undefined && !allowedHosts.has(origin.replace(/^http:\/\//, '').toLowerCase()))
+    if (method !== 'GET' && origin !== undefined && !origins.has(origin.toLowerCase()))
       throw new HttpFailure(403, 'cross-origin requests are refused');
     const ip = req.socket.remoteAddress ?? '?';
     const viewer = viewerOf(req, ip);
@@ -253,17 +205,14 @@ export async function startRoomServer<V>(room: ServedRoom<V>, options: RoomListe
         if (!viewer) throw new HttpFailure(401, 'join the room first');
         return viewer;
       },
-      body: () => readJsonBody(req),
+      body: () => readJsonObject(req, MAX_BODY_BYTES),
       get: () => {
         if (method !== 'GET') throw new HttpFailure(405, 'GET only');
       },
       post: () => {
         if (method !== 'POST') throw new HttpFailure(405, 'POST only');
       },
-      json: (status, body) => {
-        res.writeHead(status, roomHeaders('application/json; charset=utf-8'));
-        res.end(JSON.stringify(body));
-      },
+      json: (status, body) => answerJson(res, status, body, ROOM_HEADERS),
     };
 
     const page = room.pages[url.pathname];
@@ -297,41 +246,41 @@ export async function startRoomServer<V>(room: ServedRoom<V>, options: RoomListe
     return handler(request);
   }
 
-  const server: Server = createServer((req, res) => {
-    route(req, res).catch((e: unknown) => {
-      if (e instanceof ClientGone) return void res.destroy();
-      const status = e instanceof HttpFailure || e instanceof RoomRuleError ? e.status : 500;
-      const message = e instanceof HttpFailure || e instanceof RoomRuleError ? e.message : 'internal error';
-      // one line on the lead's terminal, never a stack trace
-      if (status === 500)
-        process.stderr.write(
-          `room listener: internal error on ${req.method ?? '?'} ${new URL(req.url ?? '/', 'http://room.invalid').pathname}: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}\n`,
-        );
-      if (res.headersSent) return void res.end();
-      res.writeHead(status, { ...roomHeaders('application/json; charset=utf-8'), ...(e instanceof HttpFailure ? e.headers : {}) });
-      res.end(JSON.stringify({ error: message }));
-    });
-  });
-  server.headersTimeout = 10_000;
-  server.requestTimeout = 15_000;
-  server.maxHeadersCount = 50;
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, address, () => resolve());
-  });
-  const port = (server.address() as AddressInfo).port;
-  allowedHosts = new Set([`${address}:${port}`]);
-  if (address === '127.0.0.1') allowedHosts.add(`localhost:${port}`);
-  const base = `http://${address}:${port}`;
-  return {
-    url: `${base}/`,
-    leadUrl: `${base}/#lead=${encodeURIComponent(room.host.leadToken)}`,
-    address,
-    port,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
+  const server = await startLocalHttpServer({
+    name: 'room listener',
+    address: options.address ?? '127.0.0.1',
+    port: options.port,
+    wrongHost: 'this listener answers only at its own address',
+    fail: (res, failure) => answerJson(res, failure.status, { error: failure.message }, { ...ROOM_HEADERS, ...failure.headers }),
+    // a room's rule refusing a request is an answer in words, with the rule's status
+    handle: (req, res, url) =>
+      route(req, res, url).catch((e: unknown) => {
+        throw e instanceof RoomRuleError ? new HttpFailure(e.status, e.message) : e;
       }),
+  });
+  origins = server.origins;
+  return {
+    url: `${server.origin}/`,
+    leadUrl: `${server.origin}/#lead=${encodeURIComponent(room.host.leadToken)}`,
+    address: server.address,
+    port: server.port,
+    close: () => server.close(),
   };
+}
+
+/**
+ * Waits (bounded) until `ready` or the request ends: the client hung up, or the room changed. A member removed
+ * meanwhile is refused, as their next request would be, rather than shown one more view.
+ */
+export async function waitForRoom<V>(
+  request: RoomRequest<V>,
+  host: { readonly seq: number; waitForChange(after: number, ms: number, signal?: AbortSignal): Promise<void>; admits(viewer: V): boolean },
+  ms: number,
+  ready: () => boolean,
+): Promise<void> {
+  const hungUp = new AbortController();
+  request.res.once('close', () => hungUp.abort());
+  const until = Date.now() + ms;
+  while (!ready() && !hungUp.signal.aborted && Date.now() < until) await host.waitForChange(host.seq, until - Date.now(), hungUp.signal);
+  if (!host.admits(request.joined())) throw new HttpFailure(403, 'this token is not (or no longer) a member of the room');
 }

@@ -1,6 +1,17 @@
 import type { RoomHost, RoomViewer } from './roomHost';
-import { bodyText, HttpFailure, roomPageFiles, type RoomListener, type RoomListenerOptions, leadRoute, startRoomServer } from './roomHttp';
-import { ROOM_PAGE_CSS, ROOM_PAGE_HTML, ROOM_PAGE_JS } from './roomPage';
+import { HttpFailure } from '../http/localHttpServer';
+import {
+  bodyText,
+  leadRoute,
+  ROOM_POLL_WAIT_MS,
+  roomPageFiles,
+  type RoomListener,
+  type RoomListenerOptions,
+  startRoomServer,
+  waitForRoom,
+} from './roomHttp';
+import { ROOM_PAGE_HTML } from './roomPage';
+import { roomPageAssets } from './roomPageAssets';
 
 function lead(viewer: RoomViewer): void {
   if (viewer.role !== 'lead') throw new HttpFailure(403, 'only the lead can do this');
@@ -8,15 +19,15 @@ function lead(viewer: RoomViewer): void {
 
 /**
  * The norming room's listener: the member page (`/`, `/room.js`, `/room.css`) and the room API (`/api/join`,
- * `/api/state`, `/api/vote`, `/api/chat`, `/api/lead/reveal|remove|close`) over the room server (roomHttp.ts), which
+ * `/api/state` (`wait=1` holds the answer until the room changes, at most 10 s), `/api/vote`, `/api/chat`, `/api/lead/reveal|remove|close`) over the room server (roomHttp.ts), which
  * keeps the address, Host, body and budget rules.
  */
-export function startRoomListener(host: RoomHost, options: RoomListenerOptions = {}): Promise<RoomListener> {
+export async function startRoomListener(host: RoomHost, options: RoomListenerOptions = {}): Promise<RoomListener> {
   const leadAct = (act: (body: Record<string, unknown>) => Promise<void>) => leadRoute(lead, () => host.seq, act);
   return startRoomServer<RoomViewer>(
     {
       host,
-      pages: roomPageFiles('room', { html: ROOM_PAGE_HTML, js: ROOM_PAGE_JS, css: ROOM_PAGE_CSS }),
+      pages: roomPageFiles('room', { html: ROOM_PAGE_HTML, ...(await roomPageAssets('room')) }),
       notFound: 'not found: this listener serves only the norming room',
       routes: {
         '/api/state': async (request) => {
@@ -26,6 +37,8 @@ export function startRoomListener(host: RoomHost, options: RoomListenerOptions =
           const chatAfter = Number(request.url.searchParams.get('chat_after') ?? '0');
           if (!Number.isInteger(after) || !Number.isInteger(chatAfter))
             throw new HttpFailure(400, 'after and chat_after are event numbers');
+          // the page follows the room the way the shadow page does: the answer waits until the room changes (at most 10 s)
+          if (request.url.searchParams.get('wait') === '1') await waitForRoom(request, host, ROOM_POLL_WAIT_MS, () => host.seq > after);
           if (after >= host.seq) return request.json(200, { seq: host.seq, unchanged: true });
           request.json(200, host.view(viewer, chatAfter));
         },

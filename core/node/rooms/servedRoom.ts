@@ -9,6 +9,7 @@ export interface ServableHost {
   readonly code: string;
   readonly logFile: string;
   snapshot(): { closed: unknown };
+  onChange(listener: () => void): () => void;
   closeRoom(): Promise<void>;
   close(): Promise<void>;
 }
@@ -19,11 +20,17 @@ export interface ServableHost {
  * instead of finding the host gone. Nothing reaches a closed room's log (every rule refuses a closed room).
  */
 export class ServedRoom<H extends ServableHost> {
-  private current: { host: H; listener: RoomListener } | null = null;
+  private current: { host: H; listener: RoomListener; unfollow: () => void } | null = null;
   private closed: { listener: RoomListener; timer: ReturnType<typeof setTimeout> } | null = null;
 
-  /** `what` names the room in refusals: "room", "shadow room" */
-  constructor(private readonly what: string) {}
+  /**
+   * `what` names the room in refusals: "room", "shadow room". `changed` is called after every change of the served
+   * room and once it is no longer served, so the app can push the lead's panel the new status instead of being polled.
+   */
+  constructor(
+    private readonly what: string,
+    private readonly changed: () => void = () => undefined,
+  ) {}
 
   get host(): H | null {
     return this.current?.host ?? null;
@@ -51,7 +58,7 @@ export class ServedRoom<H extends ServableHost> {
     await this.stopClosedListener();
     const host = await makeHost();
     try {
-      this.current = { host, listener: await listen(host) };
+      this.current = { host, listener: await listen(host), unfollow: host.onChange(() => this.changed()) };
     } catch (e) {
       await host.close();
       throw e;
@@ -75,8 +82,10 @@ export class ServedRoom<H extends ServableHost> {
   async close(): Promise<void> {
     const host = this.require();
     if (!host.snapshot().closed) await host.closeRoom();
-    const { listener } = this.current!;
+    const { listener, unfollow } = this.current!;
+    unfollow();
     this.current = null;
+    this.changed();
     await host.close();
     await this.stopClosedListener();
     const timer = setTimeout(() => void this.stopClosedListener(), CLOSED_ROOM_LINGER_MS);
@@ -90,6 +99,8 @@ export class ServedRoom<H extends ServableHost> {
     const open = this.current;
     this.current = null;
     if (open) {
+      open.unfollow();
+      this.changed();
       await open.listener.close();
       await open.host.close();
     }

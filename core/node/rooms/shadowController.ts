@@ -14,13 +14,19 @@ import { tapSession, type TappedSession } from './shadowTap';
  * and when another annotator's session opens the room, which was hers, closes.
  */
 export class ShadowController {
-  private readonly served = new ServedRoom<ShadowHost>('shadow room');
+  private readonly served: ServedRoom<ShadowHost>;
   /** whose session the open room shows, and the tap that feeds it (null while her session is closed) */
   private open: { annotator: string; untap: ((options?: { quietly?: boolean }) => void) | null } | null = null;
   private session: TappedSession | null = null;
   private feedProblem: string | null = null;
 
-  constructor(private readonly project: ShadowProject) {}
+  /** `onStatus`: the expert's status after every change of the served room (null once none is served), to push to her panel */
+  constructor(
+    private readonly project: ShadowProject,
+    onStatus?: (status: ShadowRoomStatus | null) => void,
+  ) {
+    this.served = new ServedRoom<ShadowHost>('shadow room', () => onStatus?.(this.status()));
+  }
 
   /** The app's session opened (or closed: null); the open room follows its expert. */
   async follow(session: TappedSession | null): Promise<void> {

@@ -1,3 +1,4 @@
+import { RoomChanges } from './roomChanges';
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { createTranscriptAnalyzer } from '../../common/analysis/transcriptAnalysis';
 import { AUDIO_SAMPLE_RATE } from '../../common/audio/sampleRate';
@@ -68,7 +69,7 @@ export class ShadowHost {
   private metricsCache: { version: number; metrics: ShadowMetrics } | null = null;
   private pauses: { item_id: string; watch: LivePauseWatch } | null = null;
   private audio: SharedAudio | null = null;
-  private readonly waiters = new Set<() => void>();
+  private readonly changes = new RoomChanges();
 
   private constructor(
     private readonly project: ShadowProject,
@@ -139,9 +140,7 @@ export class ShadowHost {
   }
 
   private wake(): void {
-    const waiters = [...this.waiters];
-    this.waiters.clear();
-    for (const wake of waiters) wake();
+    this.changes.wake();
   }
 
   /** The viewer a token belongs to, or null (an unknown token, or a removed trainee). */
@@ -262,20 +261,14 @@ export class ShadowHost {
     return { start_sample: start, samples: out };
   }
 
+  /** Calls `listener` after every change of the room until the returned function is called. */
+  onChange(listener: () => void): () => void {
+    return this.changes.subscribe(listener);
+  }
+
   /** Resolves when the room has changed past `after` (or shared audio arrived), after `ms` at most, or when `signal` aborts. */
   waitForChange(after: number, ms: number, signal?: AbortSignal): Promise<void> {
-    if (this.state.seq > after || this.requests.closed) return Promise.resolve();
-    return new Promise((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        this.waiters.delete(done);
-        signal?.removeEventListener('abort', done);
-        resolve();
-      };
-      const timer = setTimeout(done, ms);
-      this.waiters.add(done);
-      signal?.addEventListener('abort', done, { once: true });
-    });
+    return this.changes.wait(() => this.state.seq > after || this.requests.closed, ms, signal);
   }
 
   /** Resolves when every decision queued so far (feed records included) has been made. */

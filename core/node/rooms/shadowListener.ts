@@ -1,21 +1,22 @@
 import { AUDIO_SAMPLE_RATE } from '../../common/audio/sampleRate';
 import type { ShadowViewer } from '../../common/rooms/shadowViews';
+import { HttpFailure } from '../http/localHttpServer';
 import {
   bodyText,
-  HttpFailure,
   roomPageFiles,
   roomHeaders,
   type RoomListener,
   type RoomListenerOptions,
   type RoomRequest,
   leadRoute,
+  ROOM_POLL_WAIT_MS,
   startRoomServer,
+  waitForRoom,
 } from './roomHttp';
 import type { ShadowHost } from './shadowHost';
-import { SHADOW_PAGE_CSS, SHADOW_PAGE_HTML, SHADOW_PAGE_JS } from './shadowPage';
+import { roomPageAssets } from './roomPageAssets';
+import { SHADOW_PAGE_HTML } from './shadowPage';
 
-/** How long a page's poll waits for the room to change before it is told "unchanged" (well under the listener's request timeout). */
-export const SHADOW_POLL_WAIT_MS = 10_000;
 /** How long a page's audio fetch waits for new audio while she shares it. */
 const AUDIO_WAIT_MS = 2000;
 
@@ -33,37 +34,25 @@ function queryNumber(request: RoomRequest<ShadowViewer>, key: string): number | 
 }
 
 /**
- * Waits (bounded) until `ready` or the request ends: the client hung up, or the room changed. A trainee removed
- * meanwhile is refused, as their next request would be, rather than shown one more view.
- */
-async function waitOn(request: RoomRequest<ShadowViewer>, host: ShadowHost, ms: number, ready: () => boolean): Promise<void> {
-  const hungUp = new AbortController();
-  request.res.once('close', () => hungUp.abort());
-  const until = Date.now() + ms;
-  while (!ready() && !hungUp.signal.aborted && Date.now() < until) await host.waitForChange(host.seq, until - Date.now(), hungUp.signal);
-  if (!host.admits(request.joined())) throw new HttpFailure(403, 'this token is not (or no longer) a member of the room');
-}
-
-/**
  * The shadow room's listener: the trainee page (`/`, `/shadow.js`, `/shadow.css`) and its API — `/api/state` (the
  * view, polled with a cursor; `wait=1` holds the answer until the room changes, at most 10 s), `/api/practice`,
  * `/api/audio` (only while the expert shares it), and the expert's `/api/lead/audio|remove|close` — over the room
  * server (roomHttp.ts): the same address, Host, body and budget rules as a norming room, and nothing of the
  * expert's session or the annotation API.
  */
-export function startShadowListener(host: ShadowHost, options: RoomListenerOptions = {}): Promise<RoomListener> {
+export async function startShadowListener(host: ShadowHost, options: RoomListenerOptions = {}): Promise<RoomListener> {
   const expertAct = (act: (body: Record<string, unknown>) => Promise<void>) => leadRoute(expert, () => host.seq, act);
   return startRoomServer<ShadowViewer>(
     {
       host,
-      pages: roomPageFiles('shadow', { html: SHADOW_PAGE_HTML, js: SHADOW_PAGE_JS, css: SHADOW_PAGE_CSS }),
+      pages: roomPageFiles('shadow', { html: SHADOW_PAGE_HTML, ...(await roomPageAssets('shadow')) }),
       notFound: 'not found: this listener serves only the shadow room',
       routes: {
         '/api/state': async (request) => {
           request.get();
           const viewer = request.joined();
           const after = queryNumber(request, 'after') ?? 0;
-          if (request.url.searchParams.get('wait') === '1') await waitOn(request, host, SHADOW_POLL_WAIT_MS, () => host.seq > after);
+          if (request.url.searchParams.get('wait') === '1') await waitForRoom(request, host, ROOM_POLL_WAIT_MS, () => host.seq > after);
           if (after >= host.seq) return request.json(200, { seq: host.seq, unchanged: true });
           request.json(200, host.view(viewer));
         },
@@ -84,7 +73,7 @@ export function startShadowListener(host: ShadowHost, options: RoomListenerOptio
           const from = queryNumber(request, 'from');
           let audio = host.sharedAudio(itemId, from);
           if (request.url.searchParams.get('wait') === '1' && audio.samples.length === 0) {
-            await waitOn(request, host, AUDIO_WAIT_MS, () => {
+            await waitForRoom(request, host, AUDIO_WAIT_MS, () => {
               try {
                 return host.sharedAudio(itemId, from).samples.length > 0;
               } catch {

@@ -1,0 +1,158 @@
+import type { RoomItemView, RoomView } from '../../core/common/rooms/roomViews';
+import { $, button, el, FOLLOW_GAP_MS, followDelay, RoomFollower, RoomPageShell } from './roomPageBase';
+import { alphaRows, canWrite, changeLine, itemHeading, roomStatePath, roomStatus, votedLine, whoLine } from './roomPageText';
+import './room.css';
+
+/**
+ * The page members open in their browser, served by the room listener itself: no install, no CDN, no inline script
+ * (the CSP allows only this file and its stylesheet). Votes and names are always set as text, never as HTML.
+ */
+
+let chatSeq = 0;
+let lastView: RoomView | null = null;
+
+const shell = new RoomPageShell('aloud-room', send);
+
+function renderMetrics(m: RoomView['metrics']): void {
+  const box = $('metrics');
+  box.textContent = '';
+  for (const row of alphaRows(m)) {
+    const d = el('div', null, 'metric');
+    d.appendChild(el('div', row.title, 'muted'));
+    d.appendChild(el('div', row.value, 'alpha'));
+    d.appendChild(el('div', row.note, 'muted'));
+    box.appendChild(d);
+  }
+  const t = el('table');
+  const h = el('tr');
+  for (const x of ['member', 'votes', 'changes', 'toward the others’ majority']) h.appendChild(el('th', x));
+  t.appendChild(h);
+  for (const c of m.conformity) {
+    const r = el('tr');
+    for (const x of [c.name, c.votes, c.changes, c.changes_toward_majority]) r.appendChild(el('td', x));
+    t.appendChild(r);
+  }
+  const wrap = el('div', null, 'conformity');
+  wrap.appendChild(t);
+  box.appendChild(wrap);
+}
+
+function votesTable(title: string, votes: Record<string, string>): HTMLDivElement {
+  const wrap = el('div');
+  wrap.appendChild(el('div', title, 'muted'));
+  const t = el('table');
+  for (const [name, vote] of Object.entries(votes)) {
+    const r = el('tr');
+    r.appendChild(el('td', name));
+    r.appendChild(el('td', vote, 'vote'));
+    t.appendChild(r);
+  }
+  wrap.appendChild(t);
+  return wrap;
+}
+
+function itemCard(view: RoomView, item: RoomItemView): HTMLElement {
+  const card = el('article', null, `item${item.revealed ? ' revealed' : ''}`);
+  card.dataset.item = item.item_id;
+  card.appendChild(el('h3', itemHeading(item)));
+  if (item.context) card.appendChild(el('div', item.context, 'context'));
+  card.appendChild(el('div', item.text, 'text'));
+  card.appendChild(el('div', votedLine(item), 'muted voted'));
+  if (view.me.role === 'member') {
+    const buttons = el('div', null, 'labels');
+    for (const label of view.labels) {
+      const b = button(label, item.my_vote === label ? 'mine' : '', () => void send('/api/vote', { item_id: item.item_id, label }));
+      b.disabled = !canWrite(view);
+      b.dataset.label = label;
+      buttons.appendChild(b);
+    }
+    card.appendChild(buttons);
+  }
+  if (view.me.role === 'lead' && !item.revealed && !view.closed)
+    card.appendChild(button('Reveal', 'reveal', () => void send('/api/lead/reveal', { item_id: item.item_id })));
+  if (item.revealed) {
+    card.appendChild(votesTable('Blind votes', item.blind_votes ?? {}));
+    card.appendChild(votesTable('Votes now', item.current_votes ?? {}));
+    if (item.changes?.length) {
+      const list = el('ul', null, 'changes');
+      for (const c of item.changes) list.appendChild(el('li', changeLine(c)));
+      card.appendChild(list);
+    }
+  }
+  return card;
+}
+
+function renderLead(view: RoomView): void {
+  const box = $('lead');
+  box.hidden = view.me.role !== 'lead';
+  if (box.hidden) return;
+  box.textContent = '';
+  box.appendChild(el('h2', `Lead: members (${view.members.length} of ${view.max_members})`));
+  box.appendChild(shell.memberList(view.members));
+  shell.closeRoomButton(box, view.closed);
+}
+
+function render(view: RoomView): void {
+  lastView = view;
+  $('code').textContent = view.code;
+  $('who').textContent = whoLine(view);
+  $('status').textContent = roomStatus(view);
+  $<HTMLInputElement>('chat-text').disabled = $<HTMLButtonElement>('chat-send').disabled = !canWrite(view);
+  renderMetrics(view.metrics);
+  renderLead(view);
+  const items = $('items');
+  items.textContent = '';
+  for (const item of view.items) items.appendChild(itemCard(view, item));
+  for (const c of view.chat) {
+    // who wrote it comes from the room (role), never from the name: a member cannot pass for the lead
+    const li = el('li', null, c.role === 'lead' ? 'from-lead' : 'from-member');
+    li.appendChild(c.role === 'lead' ? el('strong', 'Lead', 'lead-badge') : el('span', c.from, 'chat-name'));
+    li.appendChild(document.createTextNode(`: ${c.text}`));
+    $('chat-log').appendChild(li);
+    chatSeq = Math.max(chatSeq, c.seq);
+  }
+}
+
+const follower = new RoomFollower<RoomView>({
+  api: shell.api,
+  path: (seq) => roomStatePath(seq, chatSeq),
+  // the answer waits until the room changes (at most 10 s): live without asking every moment
+  delay: (r) => followDelay(r, 0, 1000),
+  minGapMs: FOLLOW_GAP_MS,
+  render,
+  // more chat than one answer holds: ask for the next page right away
+  more: (view) => view.chat_more,
+  gone: (error) => {
+    shell.identity.forgetTokens();
+    $('status').textContent = error ?? 'You are no longer in this room.';
+    $('items').textContent = '';
+  },
+  unreachable: () => {
+    $('status').textContent = 'The room host cannot be reached; retrying…';
+  },
+});
+
+async function send(path: string, body: unknown): Promise<{ status: number }> {
+  const r = await shell.api<{ error?: string }>('POST', path, body);
+  if (r.status >= 400) $('status').textContent = r.data.error ?? `request refused (${r.status})`;
+  else follower.follow();
+  return r;
+}
+
+function enter(): void {
+  $('join').hidden = true;
+  $('room').hidden = false;
+  shell.showRejoinKey();
+  follower.follow();
+}
+
+shell.wireJoinForm(enter);
+$('chat-send').addEventListener('click', () => {
+  const input = $<HTMLInputElement>('chat-text');
+  if (!input.value.trim()) return;
+  void send('/api/chat', { text: input.value }).then((r) => {
+    if (r.status < 400) input.value = '';
+  });
+});
+if (shell.identity.token) enter();
+(window as unknown as { aloudRoom: unknown }).aloudRoom = { view: () => lastView };

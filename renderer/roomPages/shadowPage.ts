@@ -1,0 +1,439 @@
+import type { ShadowItemView, ShadowPiece, ShadowView } from '../../core/common/rooms/shadowViews';
+import { $, button, el, FOLLOW_GAP_MS, followDelay, RoomFollower, RoomPageShell } from './roomPageBase';
+import {
+  answeredText,
+  audioOffered,
+  audioPath,
+  divergedLine,
+  expertName,
+  HIDDEN_LABEL,
+  hiddenExpertText,
+  itemStateText,
+  pcm16ToFloat,
+  practiceKey,
+  practiceVerdict,
+  practiceWritable,
+  secs,
+  shadowStatePath,
+  shadowStatus,
+  shadowWhoLine,
+  sourceWords,
+  stepsNumberThemselves,
+  summaryTitle,
+  traineeRow,
+} from './shadowPageText';
+import './shadow.css';
+
+/**
+ * The page trainees open in their browser, served by the shadow room's listener itself: no install, no CDN, no inline
+ * script (the room page's CSP allows only this file and its stylesheet). Everything from the room is set as text,
+ * never as HTML.
+ */
+
+let lastView: ShadowView | null = null;
+const shell = new RoomPageShell('aloud-shadow', send);
+
+function clear<T extends HTMLElement>(node: T): T {
+  node.textContent = '';
+  return node;
+}
+
+/** Draws a part of the page again only when what it shows changed: a button under the mouse stays the same button. */
+function redraw(node: HTMLElement, key: unknown, draw: (node: HTMLElement) => void): void {
+  const k = JSON.stringify(key);
+  if (node.dataset.key === k) return;
+  node.dataset.key = k;
+  clear(node);
+  draw(node);
+}
+
+function withTitle<T extends HTMLElement>(node: T, title: string): T {
+  node.title = title;
+  return node;
+}
+
+function renderText(item: ShadowItemView): void {
+  const s = item.selection;
+  $('selection').textContent = s ? `She selected: “${s.quote}”` : '';
+  redraw($('text'), [item.text, s], (box) => {
+    if (!s) {
+      box.textContent = item.text;
+      return;
+    }
+    box.appendChild(document.createTextNode(item.text.slice(0, s.start)));
+    box.appendChild(el('mark', item.text.slice(s.start, s.end), 'selected'));
+    box.appendChild(document.createTextNode(item.text.slice(s.end)));
+  });
+}
+
+function piece(p: ShadowPiece, labelsHidden: boolean): Node {
+  switch (p.kind) {
+    case 'hidden':
+      return el('span', labelsHidden ? HIDDEN_LABEL : 'label phrase', 'hidden-label');
+    case 'commit':
+      return withTitle(
+        el('mark', p.text, p.final ? 'commit final' : 'commit'),
+        p.final ? `gives her label ${p.label}` : `committed ${p.label} (not her final label)`,
+      );
+    case 'negation':
+      return withTitle(el('span', p.text, 'negation'), p.note);
+    case 'mention':
+      return withTitle(el('span', p.text, 'mention'), p.note);
+    case 'filler':
+      return el('span', p.text, 'filler');
+    default:
+      return document.createTextNode(p.text);
+  }
+}
+
+function renderTranscript(item: ShadowItemView): void {
+  const box = clear($('transcript-text'));
+  const hidden = !item.expert.shown;
+  for (const p of item.transcript) box.appendChild(piece(p, hidden));
+  if (item.partial) {
+    const span = el('span', null, 'partial');
+    span.setAttribute('aria-label', 'still being transcribed');
+    if (item.transcript.length) span.appendChild(document.createTextNode(' '));
+    for (const p of item.partial) span.appendChild(piece(p, hidden));
+    box.appendChild(span);
+  }
+  if (!item.transcript.length && !item.partial) box.appendChild(el('span', item.recording ? 'Listening…' : 'Nothing said yet.', 'muted'));
+  const pauses = clear($('pauses'));
+  item.pauses.forEach((p, i) => {
+    if (i === 0) pauses.appendChild(document.createTextNode('Pauses: '));
+    else pauses.appendChild(document.createTextNode(' · '));
+    pauses.appendChild(el('span', p.ended ? secs(p.ms) : `pausing ${secs(p.ms)}…`, p.ended ? 'pause' : 'pause ongoing'));
+  });
+}
+
+function drawExpert(view: ShadowView, item: ShadowItemView, box: HTMLElement): void {
+  const name = expertName(view);
+  const e = item.expert;
+  if (!e.shown) {
+    box.appendChild(el('p', hiddenExpertText(name, e.has_labelled), 'muted'));
+    return;
+  }
+  box.appendChild(el('h2', 'Her labels'));
+  if (e.prior)
+    box.appendChild(
+      el(
+        'p',
+        `Labelled before the room: ${e.prior.final_label}${e.prior.blind_label !== e.prior.final_label ? ` (first ${e.prior.blind_label})` : ''}`,
+        'muted',
+      ),
+    );
+  if (!e.acts.length && !e.prior) {
+    box.appendChild(el('p', 'No label yet.', 'muted'));
+    return;
+  }
+  const list = el('ol', null, 'acts');
+  for (const a of e.acts) {
+    const li = el('li');
+    li.appendChild(el('strong', a.label, 'expert-label'));
+    li.appendChild(
+      document.createTextNode(` — ${sourceWords(a.source)}${a.quote ? `: “${a.quote}”` : ''} · ${new Date(a.at).toLocaleTimeString()}`),
+    );
+    list.appendChild(li);
+  }
+  box.appendChild(list);
+  if (e.final_label)
+    box.appendChild(
+      el(
+        'p',
+        `Her label: ${e.final_label}${e.blind_label && e.blind_label !== e.final_label ? ` (her first was ${e.blind_label})` : ''}`,
+        'final-line',
+      ),
+    );
+}
+
+function keyButton(key: string, text: string, title: string, onClick: () => void): HTMLButtonElement {
+  const b = button('', '', onClick);
+  if (key) b.appendChild(el('kbd', key));
+  b.appendChild(document.createTextNode(text));
+  b.title = title;
+  return b;
+}
+
+function drawPractice(view: ShadowView, item: ShadowItemView, box: HTMLElement, writable: boolean): void {
+  const mine = item.practice.mine;
+  if (mine) {
+    const p = el('p');
+    p.appendChild(document.createTextNode('Your answer: '));
+    p.appendChild(el('span', mine.label === null ? 'skipped' : mine.label, 'answer'));
+    p.appendChild(document.createTextNode(` after ${secs(mine.ms)}. `));
+    const verdict = practiceVerdict(mine, item.expert);
+    if (verdict) {
+      p.appendChild(el('span', verdict.verdict, verdict.agree ? 'agree' : 'differ'));
+      if (verdict.first) p.appendChild(document.createTextNode(verdict.first));
+    }
+    box.appendChild(p);
+    return;
+  }
+  if (!item.live) {
+    box.appendChild(el('p', 'You did not answer on this item.', 'muted'));
+    return;
+  }
+  box.appendChild(el('h2', 'Your label for this item, before you see hers'));
+  const row = el('div', null, 'labels');
+  view.labels.forEach((label, i) => {
+    const b = keyButton(i < 9 ? String(i + 1) : '', label, i < 9 ? `Answer ${label} (key ${i + 1})` : `Answer ${label}`, () =>
+      practise(item.item_id, label),
+    );
+    b.dataset.label = label;
+    b.disabled = !writable;
+    row.appendChild(b);
+  });
+  const skip = keyButton('S', 'Skip', 'Skip this item (key S)', () => practise(item.item_id, null));
+  skip.className = 'skip';
+  skip.disabled = !writable;
+  row.appendChild(skip);
+  box.appendChild(row);
+}
+
+function renderPractice(view: ShadowView, item: ShadowItemView): void {
+  const box = $('practice');
+  box.hidden = view.me.role !== 'trainee';
+  if (box.hidden) return;
+  const writable = practiceWritable(view);
+  const shownFinal = item.expert.shown && item.expert.final_label;
+  redraw(box, [item.item_id, item.live, item.practice.mine, writable, view.labels, shownFinal], () =>
+    drawPractice(view, item, box, writable),
+  );
+}
+
+function renderReasoning(item: ShadowItemView): void {
+  const box = $('reasoning');
+  const reasoning = item.reasoning;
+  box.hidden = !reasoning;
+  if (!reasoning) return;
+  redraw(box, reasoning, () => {
+    box.appendChild(el('h2', 'The model’s reasoning (she has seen it)'));
+    const ol = el('ol', null, stepsNumberThemselves(reasoning.steps) ? 'own-numbers' : '');
+    for (const s of reasoning.steps) ol.appendChild(el('li', s));
+    box.appendChild(ol);
+    if (reasoning.model_label) box.appendChild(el('p', `The model’s answer: ${reasoning.model_label}`, 'muted'));
+  });
+}
+
+function renderItem(view: ShadowView): void {
+  const item = view.current;
+  const article = $('item');
+  article.hidden = !item;
+  if (!item) return;
+  article.className = item.live ? '' : 'ended';
+  article.dataset.item = item.item_id;
+  $('item-id').textContent = item.item_id;
+  $('rec').hidden = !item.recording;
+  $('item-state').textContent = itemStateText(item);
+  const ctx = $('context');
+  ctx.hidden = !item.context;
+  ctx.textContent = item.context ?? '';
+  renderText(item);
+  renderPractice(view, item);
+  redraw($('expert'), [view.expert.name, item.item_id, item.expert], (box) => drawExpert(view, item, box));
+  renderTranscript(item);
+  renderReasoning(item);
+  $('answered').textContent = answeredText(item.practice);
+}
+
+function drawSummary(view: ShadowView, box: HTMLElement): void {
+  const m = view.metrics;
+  box.appendChild(el('h2', summaryTitle(view)));
+  if (!m.trainees.length) {
+    box.appendChild(el('p', 'No trainees yet.', 'muted'));
+    return;
+  }
+  const t = el('table');
+  const h = el('tr');
+  for (const x of ['trainee', 'answered', 'skipped', 'same as her final', 'α vs her final (95% CI)', 'α vs her first', 'median time'])
+    h.appendChild(el('th', x));
+  t.appendChild(h);
+  for (const row of m.trainees) {
+    const r = el('tr', null, view.me.role === 'trainee' && row.name === view.me.name ? 'me' : '');
+    for (const x of traineeRow(row)) r.appendChild(el('td', x));
+    t.appendChild(r);
+  }
+  box.appendChild(t);
+  if (m.diverged_most.length) {
+    box.appendChild(el('h2', 'Where trainees answered otherwise most (for discussion)'));
+    const ul = el('ul', null, 'diverged');
+    for (const d of m.diverged_most) ul.appendChild(el('li', divergedLine(d)));
+    box.appendChild(ul);
+  }
+}
+
+function renderLead(view: ShadowView): void {
+  const box = $('lead');
+  box.hidden = view.me.role !== 'expert';
+  if (box.hidden) return;
+  redraw(box, [view.trainees, view.max_members, view.audio_shared, view.closed], () => {
+    box.appendChild(el('h2', `Your room: ${view.trainees.length} of ${view.max_members} trainees`));
+    const audio = button(view.audio_shared ? 'Stop sharing my audio' : 'Share my audio', view.audio_shared ? 'primary' : '', () => {
+      void send('/api/lead/audio', { on: !view.audio_shared });
+    });
+    audio.disabled = view.closed;
+    box.appendChild(audio);
+    box.appendChild(shell.memberList(view.trainees));
+    shell.closeRoomButton(box, view.closed);
+  });
+}
+
+function render(view: ShadowView): void {
+  lastView = view;
+  $('code').textContent = view.code;
+  $('who').textContent = shadowWhoLine(view);
+  const [status, cls] = shadowStatus(view);
+  $('status').textContent = status;
+  $('status').className = cls;
+  renderLead(view);
+  renderItem(view);
+  redraw($('summary'), [view.expert.name, view.me, view.metrics], (box) => drawSummary(view, box));
+  $('audio').hidden = !audioOffered(view);
+}
+
+function practise(itemId: string, label: string | null): void {
+  void send('/api/practice', { item_id: itemId, label });
+}
+
+async function send(path: string, body: unknown): Promise<{ status: number }> {
+  const r = await shell.api<{ error?: string }>('POST', path, body);
+  if (r.status >= 400) $('status').textContent = r.data.error ?? `request refused (${r.status})`;
+  return r;
+}
+
+// her audio, only while she shares it: 16-bit samples fetched in order and played back to back
+interface Listening {
+  ctx: AudioContext;
+  /** when the next samples play (the context's clock) */
+  next: number;
+  /** the next sample to ask for (null: from where she is now) */
+  from: number | null;
+  stop: boolean;
+  item: string | null;
+}
+let listening: Listening | null = null;
+
+function stopListening(): void {
+  if (!listening) return;
+  listening.stop = true;
+  void listening.ctx.close();
+  listening = null;
+  $('listen').textContent = 'Listen to her';
+  $('audio-state').textContent = '';
+}
+
+function listen(): void {
+  if (listening) {
+    stopListening();
+    return;
+  }
+  const ctx = new AudioContext();
+  const a: Listening = { ctx, next: 0, from: null, stop: false, item: null };
+  listening = a;
+  $('listen').textContent = 'Stop listening';
+  const fetchMore = async (): Promise<void> => {
+    const current = lastView?.current;
+    if (a.stop || !lastView?.audio_shared || !current?.live) {
+      if (a === listening) stopListening();
+      return;
+    }
+    if (a.item !== current.item_id) {
+      a.item = current.item_id;
+      a.from = null;
+    }
+    let r: Response;
+    try {
+      r = await fetch(audioPath(current.item_id, a.from), {
+        headers: { Authorization: `Bearer ${shell.identity.token ?? ''}` },
+        cache: 'no-store',
+      });
+    } catch {
+      setTimeout(() => void fetchMore(), 2000);
+      return;
+    }
+    if (r.status !== 200) {
+      $('audio-state').textContent = 'not available now';
+      setTimeout(() => void fetchMore(), 1500);
+      return;
+    }
+    const start = Number(r.headers.get('X-Audio-Start'));
+    const rate = Number(r.headers.get('X-Audio-Rate'));
+    const samples = new Int16Array(await r.arrayBuffer());
+    a.from = start + samples.length;
+    if (samples.length && !a.stop) {
+      const buffer = ctx.createBuffer(1, samples.length, rate);
+      buffer.getChannelData(0).set(pcm16ToFloat(samples));
+      const src = ctx.createBufferSource();
+      src.buffer = buffer;
+      src.connect(ctx.destination);
+      a.next = Math.max(a.next, ctx.currentTime + 0.15);
+      src.start(a.next);
+      a.next += buffer.duration;
+      $('audio-state').textContent = 'listening';
+    }
+    setTimeout(() => void fetchMore(), 0);
+  };
+  void fetchMore();
+}
+
+const follower = new RoomFollower<ShadowView>({
+  api: shell.api,
+  path: shadowStatePath,
+  delay: (r) => followDelay(r, 0, 1000),
+  minGapMs: FOLLOW_GAP_MS,
+  render,
+  closed: stopListening,
+  gone: (error) => {
+    shell.identity.forgetTokens();
+    $('status').textContent = error ?? 'You are no longer in this room.';
+    $('item').hidden = true;
+  },
+  unreachable: () => {
+    // the host went away for a moment: ask again from the same cursor
+    $('status').textContent = 'The room host cannot be reached; retrying…';
+    $('status').className = 'away';
+  },
+});
+
+function enter(): void {
+  $('join').hidden = true;
+  $('room').hidden = false;
+  shell.showRejoinKey();
+  follower.follow();
+}
+
+$('listen').addEventListener('click', listen);
+
+// the practice keys: 1–9 answer with the n-th label, S skips; never while typing, never a held key
+document.addEventListener('keydown', (e) => {
+  const t = e.target as HTMLElement | null;
+  const typing = t !== null && (t.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(t.tagName));
+  if ($('room').hidden) return;
+  const key = practiceKey({ ...pick(e), typing });
+  if (key === null) return;
+  const target =
+    key === 'skip'
+      ? document.querySelector<HTMLButtonElement>('#practice button.skip')
+      : (document.querySelectorAll<HTMLButtonElement>('#practice button[data-label]')[key.label] ?? null);
+  if (!target || target.disabled) return;
+  e.preventDefault();
+  target.click();
+});
+
+function pick(e: KeyboardEvent) {
+  return { key: e.key, ctrlKey: e.ctrlKey, metaKey: e.metaKey, altKey: e.altKey, repeat: e.repeat, defaultPrevented: e.defaultPrevented };
+}
+
+// Enter in the join form joins, as in any form
+for (const id of ['join-code', 'join-name']) {
+  $(id).addEventListener('keydown', (e) => {
+    if (e.key === 'Enter' && !e.isComposing) {
+      e.preventDefault();
+      $('join-button').click();
+    }
+  });
+}
+
+shell.wireJoinForm(enter);
+if (shell.identity.token) enter();
+(window as unknown as { aloudShadow: unknown }).aloudShadow = { view: () => lastView };
