@@ -1,6 +1,6 @@
 import { createHash, type Hash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { open, readFile, rename, unlink } from 'node:fs/promises';
+import { open, rename } from 'node:fs/promises';
 import path from 'node:path';
 import { syncFolder } from '../fs/atomicFile';
 
@@ -65,39 +65,4 @@ export async function writeFileAtomic(file: string, text: string): Promise<void>
     await handle.close();
   }
   await moveIntoPlace(temp, file);
-}
-
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-/**
- * Creates `lockFile` exclusively (holding our pid) and returns its release; null when a live process
- * holds it. A lock left by a process that no longer runs is taken over.
- */
-export async function tryLockFile(lockFile: string): Promise<(() => Promise<void>) | null> {
-  for (let attempt = 0; attempt < 2; attempt++) {
-    try {
-      const handle = await open(lockFile, 'wx');
-      try {
-        await handle.writeFile(String(process.pid));
-      } finally {
-        await handle.close();
-      }
-      return async () => {
-        await unlink(lockFile).catch(() => undefined);
-      };
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
-      const holder = Number.parseInt(await readFile(lockFile, 'utf8').catch(() => ''), 10);
-      if (Number.isInteger(holder) && holder > 0 && processAlive(holder)) return null;
-      await unlink(lockFile).catch(() => undefined);
-    }
-  }
-  return null;
 }

@@ -26,6 +26,7 @@ import { Refusal } from '../../common/contract/refusal';
 import { ProjectError } from '../project/projectError';
 import { loadProjectItems, type OpenProject } from '../project/projectFolder';
 import { acquireSessionLock } from '../session/sessionLock';
+import { processIsAlive } from '../process/processAlive';
 import { streamSessionLog } from '../session/sessionLogStream';
 import { decodeFileName, normalizeAnnotatorName, sessionPaths } from '../session/sessionPaths';
 import { readTar, TarFormatError, TarWriter } from './tarArchive';
@@ -251,13 +252,7 @@ async function clearStaleUnpacks(projectDir: string): Promise<void> {
   for (const name of await readdir(projectDir).catch(() => [] as string[])) {
     const match = new RegExp(`^${UNPACK_PREFIX}(.+)-(\\d+)-[0-9a-f]{8}$`).exec(name);
     if (!match || match[1] !== host) continue;
-    let alive = true;
-    try {
-      process.kill(Number(match[2]), 0);
-    } catch (e) {
-      alive = (e as NodeJS.ErrnoException).code === 'EPERM';
-    }
-    if (!alive) await rm(path.join(projectDir, name), { recursive: true, force: true });
+    if (!processIsAlive(Number(match[2]))) await rm(path.join(projectDir, name), { recursive: true, force: true });
   }
 }
 
