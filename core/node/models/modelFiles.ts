@@ -1,8 +1,5 @@
 import { createHash, type Hash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { open, rename } from 'node:fs/promises';
-import path from 'node:path';
-import { syncFolder } from '../fs/atomicFile';
 
 export interface FileDigests {
   bytes: number;
@@ -37,32 +34,4 @@ export async function digestFile(file: string, signal?: AbortSignal): Promise<Fi
   const digester = new ModelDigester();
   await digestFileInto(digester, file, signal);
   return digester.digest();
-}
-
-export async function fsyncFile(file: string): Promise<void> {
-  const handle = await open(file, 'r+');
-  try {
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-}
-
-/** fsync the finished temp file, rename it over the final name, fsync the folder: readers see the old file or the whole new one. */
-export async function moveIntoPlace(tempFile: string, finalFile: string): Promise<void> {
-  await fsyncFile(tempFile);
-  await rename(tempFile, finalFile);
-  await syncFolder(path.dirname(finalFile));
-}
-
-/** Writes text atomically (temp file in the same folder, fsync, rename). */
-export async function writeFileAtomic(file: string, text: string): Promise<void> {
-  const temp = `${file}.${process.pid}.${Date.now()}.tmp`;
-  const handle = await open(temp, 'w');
-  try {
-    await handle.writeFile(text);
-  } finally {
-    await handle.close();
-  }
-  await moveIntoPlace(temp, file);
 }

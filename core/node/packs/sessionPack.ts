@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { lstat, mkdir, open, readdir, readFile, rename, rm, stat, unlink } from 'node:fs/promises';
+import { lstat, mkdir, open, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import path from 'node:path';
 import {
@@ -20,7 +20,7 @@ import { annotatorNameProblem } from '../../common/names/nameRules';
 import { lookAlikeOf } from '../../common/names/personNames';
 import { appVersion } from '../export/appVersion';
 import { projectFacts } from '../export/exportSessions';
-import { syncFolder } from '../fs/atomicFile';
+import { moveAllIntoPlace, moveFolderIntoPlace, moveIntoPlace, writeFileAtomicStreamed } from '../fs/atomicFile';
 import { sha256Hex } from '../fs/sha256';
 import { Refusal } from '../../common/contract/refusal';
 import { ProjectError } from '../project/projectError';
@@ -146,7 +146,6 @@ export async function packSession(options: {
     throw new ProjectError(`--out ${options.out}: file exists; choose another name or pass --force to replace it`);
   const items = await loadProjectItems(project);
   const lock = await acquireSessionLock(paths.lock, { sessionLabel: `the session of "${annotator}" in ${project.dir}` });
-  const part = path.join(path.dirname(out), `.${path.basename(out)}.${process.pid}.part`);
   try {
     // the log's complete lines, read as the store reads them (a torn last line is not an event and stays behind)
     const logHash = createHash('sha256');
@@ -169,9 +168,8 @@ export async function packSession(options: {
         yield piece;
       }
     };
-    const handle = await open(part, 'wx');
-    const files: PackFile[] = [];
-    try {
+    const bytes = await writeFileAtomicStreamed(out, async (handle) => {
+      const files: PackFile[] = [];
       const tar = new TarWriter(handle);
       const missingNewline = streamed.missingFinalNewline && lastLine !== null ? [lastLine as Buffer, Buffer.from('\n')] : [];
       files.push({
@@ -206,18 +204,9 @@ export async function packSession(options: {
       const manifestBytes = Buffer.from(`${JSON.stringify(manifest, null, 1)}\n`);
       await tar.add(PACK_MANIFEST, manifestBytes.length, [manifestBytes]);
       await tar.end();
-      await handle.sync();
-      await handle.close();
-      await rename(part, out);
-      await syncFolder(path.dirname(out));
-      return { file: out, annotator, events: streamed.events, audio_files: audio.length, bytes: tar.bytes };
-    } catch (e) {
-      await handle.close().catch(() => undefined);
-      throw e;
-    }
-  } catch (e) {
-    await unlink(part).catch(() => undefined);
-    throw e;
+      return tar.bytes;
+    });
+    return { file: out, annotator, events: streamed.events, audio_files: audio.length, bytes };
   } finally {
     await lock.release();
   }
@@ -444,8 +433,7 @@ export async function unpackSession(options: {
       )
         refuse(`${paths.dir} exists but holds no session log; move it out of the project first`);
       await mkdir(path.dirname(paths.dir), { recursive: true });
-      await rename(session, paths.dir);
-      await syncFolder(path.dirname(paths.dir));
+      await moveFolderIntoPlace(session, paths.dir);
       return {
         file,
         annotator,
@@ -483,22 +471,19 @@ export async function unpackSession(options: {
       }
       await step('checked');
       // WAV first, then the log saying so: new and changed audio in place before the events that name it
-      let audioFiles = 0;
+      const audioMoves: Array<{ from: string; to: string }> = [];
       await mkdir(paths.audioDir, { recursive: true });
       for (const listed of placed) {
         const target = path.join(paths.dir, ...listed.path.split('/'));
         const existing = await readFile(target).catch(() => null);
         if (existing && sha256Hex(existing) === listed.sha256) continue;
-        await rename(path.join(session, ...listed.path.split('/')), target);
-        audioFiles++;
+        audioMoves.push({ from: path.join(session, ...listed.path.split('/')), to: target });
       }
-      if (audioFiles > 0) await syncFolder(paths.audioDir);
+      await moveAllIntoPlace(audioMoves);
+      const audioFiles = audioMoves.length;
       await step('audio-placed');
       const appended = packLines.events - heldLines.events;
-      if (appended > 0) {
-        await rename(packLog, paths.events);
-        await syncFolder(paths.dir);
-      }
+      if (appended > 0) await moveIntoPlace(packLog, paths.events);
       await step('log-replaced');
       return {
         file,
