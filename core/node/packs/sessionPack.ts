@@ -16,8 +16,7 @@ import {
 } from '../../common/packs/sessionPack';
 import { JsonSyntaxError, parseStrictJson } from '../../common/io/strictJson';
 import { SessionLogError } from '../../common/session/sessionLog';
-import { annotatorNameProblem } from '../../common/names/nameRules';
-import { lookAlikeOf } from '../../common/names/personNames';
+import { annotatorNameProblem, clashingName } from '../../common/names/personNames';
 import { appVersion } from '../export/appVersion';
 import { projectFacts } from '../export/exportSessions';
 import { moveAllIntoPlace, moveFolderIntoPlace, moveIntoPlace, writeFileAtomicStreamed } from '../fs/atomicFile';
@@ -374,7 +373,7 @@ export async function unpackSession(options: {
     const nameProblem = annotatorNameProblem(annotator);
     if (nameProblem) refuse(nameProblem);
     const heldFolders = await readdir(path.join(project.dir, 'sessions'), { withFileTypes: true }).catch(() => []);
-    const like = lookAlikeOf(
+    const like = clashingName(
       annotator,
       heldFolders.filter((f) => f.isDirectory()).map((f) => decodeFileName(f.name)),
     );
