@@ -1,5 +1,5 @@
 import { Refusal } from '../contract/refusal';
-import { annotatorNameProblem, normalizeAnnotatorName } from '../names/nameRules';
+import { annotatorNameProblem, normalizeAnnotatorName } from '../names/personNames';
 import type { AdjudicationConfig } from '../project/projectConfig';
 import { looksAlike } from '../text/textFold';
 import { ADJUDICATION_CONFIDENCES, type AdjudicationConfidence, type AdjudicationPayload } from './adjudicationEvents';

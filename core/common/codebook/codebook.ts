@@ -2,6 +2,7 @@ import { compileOnFirstUse, sharedAjv } from '../io/schemaValidator';
 import { stringify } from 'yaml';
 import { ConfigError, lineAt, readStrictYaml, schemaConfigProblems, type ConfigProblem } from '../project/strictYaml';
 import { nameFormProblem, shownName, TakenNames } from '../names/personNames';
+import { caselessKey } from '../text/textFold';
 
 /** The project's codebook file, beside aloud.yaml. */
 export const CODEBOOK_FILE = 'codebook.yaml';
@@ -72,7 +73,7 @@ const ajv = sharedAjv({ allErrors: true, strict: true });
 const validateCodebook = compileOnFirstUse(() => ajv.compile(codebookJsonSchema));
 
 /** Names are compared as people read them: "Doubt" and "ｄoubt" (full width) or "doubt" are one code. */
-const folded = (s: string): string => s.normalize('NFKC').toLowerCase();
+const folded = caselessKey;
 
 /**
  * codebook.yaml read strictly (plain YAML, no unknown keys) and checked: every code has a name and a definition,

@@ -3,7 +3,8 @@ import { parseCsv, unescapeCsvFormula } from '../io/csv';
 import { InputError, type InputProblem } from '../io/inputProblem';
 import type { SessionEntry } from '../session/sessionFold';
 import type { CodingFold } from './codingFold';
-import { codeActData, sameName, type CodingContext, type ProtocolFacts } from './codingRules';
+import { sameName } from '../names/personNames';
+import { codeActData, type CodingContext, type ProtocolFacts } from './codingRules';
 
 /** The columns of `aloud import --codings FILE.csv`; memo is optional. `annotator` is whose protocol, `coder` who coded it. */
 export const CODINGS_CSV_COLUMNS = ['item', 'annotator', 'unit', 'coder', 'code'] as const;

@@ -1,5 +1,6 @@
 import { findCode, type Codebook } from '../codebook/codebook';
 import { Refusal } from '../contract/refusal';
+import { sameName } from '../names/personNames';
 import type { CodingConfig } from '../project/projectConfig';
 import type { SessionEntry } from '../session/sessionFold';
 import type { CodeActData, CodeActSource } from '../session/sessionEvents';
@@ -67,9 +68,6 @@ function requireCode(codebook: Codebook, code: string): string {
   if (!def) throw new CodingRefusal(`"${code}" is not a code of the codebook (codes: ${codebook.codes.map((c) => c.name).join(', ')})`);
   return def.name;
 }
-
-/** A coder and an annotator are one person when their names read the same ("Ana", "ana"). */
-export const sameName = (a: string, b: string): boolean => a.normalize('NFKC').toLowerCase() === b.normalize('NFKC').toLowerCase();
 
 /** A code act's data: the protocol, the unit as it reads now, the code, who and under which codebook version. */
 export function codeActData(

@@ -1,3 +1,5 @@
+import { caselessKey } from '../text/textFold';
+
 /**
  * The built-in patterns of de-identification: fixed regular expressions, documented in the README, no model.
  * Each has its placeholder class; dates know English and German forms.
@@ -143,5 +145,5 @@ export function isPhoneNumber(text: string): boolean {
 export function patternKey(name: PatternName, text: string): string {
   if (name === 'phone') return `phone:${phoneDigits(text)}`;
   if (name === 'digits') return `digits:${text.replace(/\D/gu, '')}`;
-  return `${name}:${text.normalize('NFKC').toLowerCase().replace(/\s+/gu, ' ')}`;
+  return `${name}:${caselessKey(text).replace(/\s+/gu, ' ')}`;
 }

@@ -1,10 +1,9 @@
 /**
  * The rules for names that become file names: annotator names (sessions/<name>/) and item ids (audio/<id>.wav,
  * transcript files). One definition, so a name accepted at the door (an import, a room's join) can always be
- * stored later, measured in the same units: characters of the encoded file name.
+ * stored later, measured in the same units: characters of the encoded file name. People's names (what they may
+ * contain, one spelling, one person) are personNames.ts.
  */
-
-import { nameFormProblem } from './personNames';
 
 /** Longest encoded name we accept, leaving room for ".wav"/".lock" suffixes under the usual 255-byte limit. */
 export const MAX_ENCODED_NAME = 200;
@@ -87,20 +86,6 @@ export function invisibleCharacter(name: string): string | null {
   const hidden = INVISIBLE_OR_BIDI.exec(name);
   if (!hidden) return null;
   return `U+${hidden[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')} at position ${[...name.slice(0, hidden.index)].length + 1}`;
-}
-
-/** One spelling per person: "Zoë" typed precomposed or decomposed, or with a stray space, is one annotator. */
-export function normalizeAnnotatorName(annotator: string): string {
-  return annotator.normalize('NFC').trim();
-}
-
-/** Why an (already normalised) annotator name cannot name a session, or null. */
-export function annotatorNameProblem(annotator: string): string | null {
-  const hidden = invisibleCharacter(annotator);
-  if (hidden)
-    return `annotator name ${JSON.stringify(annotator)} contains an invisible or text-direction character (${hidden}); type the name without it`;
-  // the one rule for people's names first (Unicode's own list of invisibles), then what a file name can hold
-  return fileNameProblem(annotator, 'annotator name') ?? nameFormProblem(annotator, 'annotator name');
 }
 
 /**

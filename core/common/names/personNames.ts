@@ -5,6 +5,7 @@
  * a Cyrillic о is refused beside "bob" wherever a name enters, with the name it resembles.
  */
 import { foldedKeys, looksAlike } from '../text/textFold';
+import { fileNameProblem, invisibleCharacter } from './nameRules';
 
 /** The longest name a person or a code may have (characters). */
 export const MAX_NAME_CHARS = 200;
@@ -34,10 +35,33 @@ export function nameFormProblem(name: string, what: string): string | null {
   return null;
 }
 
+/**
+ * The spelling a person's name is stored under, for every kind of person (annotator, reviewer, coder, adjudicator,
+ * room member, a pack's annotator): NFC and trimmed, so "Zoë" typed precomposed or decomposed is one folder. Who is
+ * the same person is sameNameKey's wider rule.
+ */
+export function normalizeAnnotatorName(annotator: string): string {
+  return annotator.normalize('NFC').trim();
+}
+
+/** Why an (already normalised) name of a person (annotator, reviewer, coder, adjudicator, room member) cannot name a session, or null. */
+export function annotatorNameProblem(annotator: string): string | null {
+  const hidden = invisibleCharacter(annotator);
+  if (hidden)
+    return `annotator name ${JSON.stringify(annotator)} contains an invisible or text-direction character (${hidden}); type the name without it`;
+  // the one rule for people's names first (Unicode's own list of invisibles), then what a file name can hold
+  return fileNameProblem(annotator, 'annotator name') ?? nameFormProblem(annotator, 'annotator name');
+}
+
 /** One person, one spelling: names equal up to Unicode form, letter case and spacing ("Ana", " ana ") are one name. */
 export function sameNameKey(name: string): string {
   // toLowerCase is the root locale's lower case, without ICU's per-call locale lookup (a table of 200,000 names)
   return name.normalize('NFKC').trim().replace(/\s+/gu, ' ').toLowerCase();
+}
+
+/** Whether two names are one person's (sameNameKey): a coder coding her own protocol, a reviewer of his own session. */
+export function sameName(a: string, b: string): boolean {
+  return sameNameKey(a) === sameNameKey(b);
 }
 
 /** The existing name a typed one is (same up to case and spacing), or null when it is a new name. */
@@ -52,6 +76,17 @@ export function lookAlikeOf(name: string, existing: Iterable<string>): string | 
   const key = sameNameKey(name);
   for (const other of existing) if (sameNameKey(other) !== key && looksAlike(other, name)) return other;
   return null;
+}
+
+/**
+ * The existing name a new person's name may not sit beside: the same person spelled another way ("ana" beside "Ana":
+ * two sessions of one person) or a look-alike ("bоb" beside "bob"); null when the name is new and clear, or exactly
+ * a name already there.
+ */
+export function clashingName(name: string, existing: Iterable<string>): string | null {
+  const names = [...existing];
+  if (names.includes(name)) return null;
+  return existingName(name, names) ?? lookAlikeOf(name, names);
 }
 
 /**

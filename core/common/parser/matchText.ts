@@ -1,3 +1,5 @@
+import { caselessKey } from '../text/textFold';
+
 /**
  * The normalised copy of a text that phrase matching works on: Unicode NFKC, case-folded, curly
  * apostrophes made straight, punctuation other than `'` and `-` turned into spaces, spaces collapsed.
@@ -64,7 +66,7 @@ function normaliseCluster(cluster: string): string {
   }
   // Apostrophe look-alikes first: NFKC turns some (´) into a space plus a combining mark.
   const straightened = APOSTROPHES.has(cluster[0]!) ? `'${cluster.slice(1)}` : cluster;
-  const folded = straightened.normalize('NFKC').toLowerCase().normalize('NFKC');
+  const folded = caselessKey(straightened);
   let out = '';
   for (const ch of folded) out += HYPHENS.has(ch) ? '-' : APOSTROPHES.has(ch) ? "'" : ch;
   return out;

@@ -5,6 +5,7 @@ import { REASONING_SPLITS, type ReasoningSplit } from '../reasoning/reasoningSte
 import { DEFAULT_FILLERS, HESITATION_LIST_NAMES, type HesitationLists } from '../signals/hesitationLists';
 import type { LineCounter, Node as YamlNode } from 'yaml';
 import { ConfigError, nodeAt, readStrictYaml, schemaConfigProblems, type ConfigProblem } from './strictYaml';
+import { caselessKey } from '../text/textFold';
 
 export { ConfigError, formatConfigProblem, type ConfigProblem } from './strictYaml';
 
@@ -302,7 +303,7 @@ function checkConfigRules(config: ProjectConfig, file: string, root: YamlNode | 
         message: `label name ${JSON.stringify(label.name)} contains a control character`,
       });
     }
-    const folded = label.name.normalize('NFKC').toLowerCase();
+    const folded = caselessKey(label.name);
     if (names.has(folded)) {
       problems.push({
         file,
@@ -327,7 +328,7 @@ function checkConfigRules(config: ProjectConfig, file: string, root: YamlNode | 
   config.schema.labels.forEach((label, i) => {
     for (const [lang, synonyms] of Object.entries(label.synonyms)) {
       for (const synonym of synonyms) {
-        const folded = synonym.normalize('NFKC').toLowerCase();
+        const folded = caselessKey(synonym);
         const owner =
           names.has(folded) && names.get(folded) !== i
             ? config.schema.labels[names.get(folded)!]!.name
@@ -402,7 +403,7 @@ function checkConfigRules(config: ProjectConfig, file: string, root: YamlNode | 
   }
   const causes = new Map<string, number>();
   config.adjudication.causes.forEach((cause, i) => {
-    const folded = cause.trim().normalize('NFKC').toLowerCase();
+    const folded = caselessKey(cause.trim());
     const path = `adjudication.causes[${i}]`;
     if (CONTROL_CHARACTER.test(cause))
       problems.push({

@@ -1,6 +1,6 @@
-import { looksLikeWord } from '../names/personNames';
 import { looksAlike } from '../text/textFold';
-import { annotatorNameProblem, encodedFileName, invisibleCharacter, MAX_ENCODED_NAME, normalizeAnnotatorName } from '../names/nameRules';
+import { encodedFileName, invisibleCharacter, MAX_ENCODED_NAME } from '../names/nameRules';
+import { annotatorNameProblem, looksLikeWord, normalizeAnnotatorName } from '../names/personNames';
 import { MAX_CHAT_CHARS, MAX_MEMBER_NAME_CHARS } from './roomEvents';
 
 /** The annotator a member's room votes are written as: never the member's own session, so nothing is overwritten. */

@@ -21,6 +21,7 @@
  */
 import { hesitationListsFor, type HesitationLists } from './hesitationLists';
 import { offsetsInOriginal, TERM_GAP, WORD_PATTERN } from './wordTokens';
+import { caselessKey } from '../text/textFold';
 
 export interface HesitationCounts {
   filled_pause_count: number;
@@ -390,7 +391,7 @@ function compileLists(lists: HesitationLists): CompiledLists {
     byFirstWord,
     singlePauses: new Set(singles),
     heldPauses: new Set(singles.map(held)),
-    exceptions: new Set(lists.repetition_exceptions.map((w) => w.normalize('NFKC').toLowerCase())),
+    exceptions: new Set(lists.repetition_exceptions.map(caselessKey)),
   };
   COMPILED.set(lists, compiled);
   return compiled;

@@ -3,6 +3,7 @@ import { hesitationSignals, type HesitationSettings } from './hesitation';
 import { timeAtOffset, type SegmentSpan } from '../transcript/joinSegments';
 import type { TranscriptSignals } from './signalTypes';
 import { offsetsInOriginal, TERM_GAP, WORD_PATTERN } from './wordTokens';
+import { caselessKey } from '../text/textFold';
 
 /** Segment spans of the transcript (as `joinSegments` returns them), giving commitments a time. */
 export interface TranscriptTiming {
@@ -17,10 +18,7 @@ interface WordToken {
 
 /** Case- and compatibility-folded text: NFKC (full-width, ligatures), lower case, one apostrophe character. */
 function foldText(text: string): string {
-  return text
-    .normalize('NFKC')
-    .toLowerCase()
-    .replace(/\u2019/gu, "'");
+  return caselessKey(text).replace(/\u2019/gu, "'");
 }
 
 function tokenize(folded: string): WordToken[] {

@@ -158,6 +158,16 @@ export function normalizeForPatterns(text: string): FoldedText {
   return withSourceSpans(text, (original) => [...original.normalize('NFKC')].filter((ch) => !DROPPED.test(ch)));
 }
 
+/**
+ * Case and compatibility forms only (NFKC, lower case, NFKC again since lower case can leave a string that is not
+ * NFKC): "Doubt", "DOUBT" and full-width "ｄoubt" are one key, look-alikes from other scripts are not. For words and
+ * labels people type (the parser's commit phrases, label and code names, fillers), where foldForMatching's confusables
+ * would join words that differ.
+ */
+export function caselessKey(text: string): string {
+  return text.normalize('NFKC').toLowerCase().normalize('NFKC');
+}
+
 /** The canonical form of a listed term or a name, without source spans, trimmed. */
 export function foldedKey(text: string, reading: CapitalIReading = 'i'): string {
   return foldForMatching(text, reading).text.trim();

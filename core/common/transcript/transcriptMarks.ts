@@ -1,5 +1,6 @@
 import type { ParseDiagnostic } from '../parser/parseTypes';
 import type { CommitmentRecord } from '../session/itemState';
+import { caselessKey } from '../text/textFold';
 
 /** A run of the verbatim transcript, marked where the parser committed a label, noted a mention, or heard a filler. */
 export type TranscriptPiece =
@@ -20,11 +21,7 @@ export interface TranscriptMarkOptions {
 /** The transcript's word tokens, as the signals count them: letters, marks, digits, "_", joined by an inner apostrophe. */
 const wordPattern = /[\p{L}\p{M}\p{N}_]+(?:['\u2019][\p{L}\p{M}\p{N}_]+)*/gu;
 const fillerGap = /^[\s\-\u2010]+$/u;
-const fold = (word: string): string =>
-  word
-    .normalize('NFKC')
-    .toLowerCase()
-    .replace(/\u2019/gu, "'");
+const fold = (word: string): string => caselessKey(word).replace(/\u2019/gu, "'");
 
 /** Where the fillers are in the verbatim text (offsets into it), longest filler first at each word, like the signals. */
 export function fillerSpans(transcript: string, fillers: readonly string[]): Array<{ start: number; end: number }> {

@@ -12,7 +12,8 @@ import {
   foldAdjudicationLog,
   type AdjudicationState,
 } from '../../common/adjudication/adjudicationFold';
-import { annotatorNameProblem, encodedFileName, normalizeAnnotatorName } from '../../common/names/nameRules';
+import { encodedFileName } from '../../common/names/nameRules';
+import { annotatorNameProblem, normalizeAnnotatorName } from '../../common/names/personNames';
 import { syncFolder } from '../fs/atomicFile';
 import { lockRoom, readRoomLog, RoomLogWriter } from '../rooms/roomLogFile';
 import { decodeFileName, SessionNameError } from '../session/sessionPaths';

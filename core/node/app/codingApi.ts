@@ -10,9 +10,9 @@ import {
   decideProposeCode,
   decideUndoCoding,
   othersCodesVisible,
-  sameName,
   type ProtocolFacts,
 } from '../../common/coding/codingRules';
+import { sameName } from '../../common/names/personNames';
 import { codingItemView, type CodingItemView, type CodingOverview } from '../../common/coding/codingViews';
 import type { SessionEntry, SessionFold } from '../../common/session/sessionFold';
 import { addCodeToCodebook, codingContext, itemTextOf, loadCodebook, projectCodeAgreement, protocolFacts } from '../coding/projectCoding';

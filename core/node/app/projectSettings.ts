@@ -2,7 +2,7 @@ import { parseDocument } from 'yaml';
 import { Refusal } from '../../common/contract/refusal';
 import { type ThinkAloudSettings } from '../../common/contract/aloudApi';
 import { parseProjectConfig } from '../../common/project/projectConfig';
-import { writeFileAtomic } from '../models/modelFiles';
+import { writeFileAtomic } from '../fs/atomicFile';
 import { loadProjectConfigFile, type OpenProject } from '../project/projectFolder';
 
 /** The thinkaloud settings the app may change; the rest of aloud.yaml is the researcher's to edit. */

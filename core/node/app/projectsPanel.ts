@@ -7,7 +7,7 @@ import { type ImportOutcome, type NewProjectSpec } from '../../common/contract/a
 import { InputError } from '../../common/io/inputProblem';
 import { parseProjectConfig } from '../../common/project/projectConfig';
 import { importIntoProject } from '../importing/itemsImport';
-import { writeFileAtomic } from '../models/modelFiles';
+import { writeFileAtomic } from '../fs/atomicFile';
 import { CONFIG_FILE, initProject, loadProjectConfig, type OpenProject } from '../project/projectFolder';
 
 const MAX_RECENT = 10;

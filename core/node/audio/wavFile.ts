@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { AUDIO_SAMPLE_RATE } from '../../common/audio/sampleRate';
+import { resample } from '../../common/audio/sincResampler';
 import { Refusal } from '../../common/contract/refusal';
 
 /** A WAV file decoded to mono samples (full scale ±1; float files may exceed it, they are not clipped). */
@@ -236,82 +237,10 @@ export function encodeWavPcm16(samples: Float32Array, sampleRate: number): Uint8
   return bytes;
 }
 
-/** zero crossings of the sinc on each side: sets the filter length and so the transition band */
-const SINC_ZEROS = 24;
-/** cut-off as a fraction of the lower Nyquist frequency, so that the transition band ends near 8 kHz */
-const ROLLOFF = 0.9;
-const KAISER_BETA = 8.6;
-/** above this many polyphase branches (odd rate ratios), the fractional position is rounded to 1/MAX_PHASES */
-const MAX_PHASES = 4096;
-
 /**
- * Band-limited resampling to 16 kHz (what whisper needs): a Kaiser-windowed sinc low-pass at 0.9 × the lower
- * Nyquist frequency, applied as a polyphase filter for the rate ratio. Returns the input itself at 16 kHz.
+ * Band-limited resampling to 16 kHz (what whisper needs), by the one resampler the capture also uses (a
+ * Kaiser-windowed sinc low-pass at 0.9 × the lower Nyquist frequency). Returns the input itself at 16 kHz.
  */
 export function resampleTo16k(samples: Float32Array, fromRate: number): Float32Array {
-  if (!Number.isInteger(fromRate) || fromRate <= 0) throw new RangeError(`sample rate must be a positive integer (got ${fromRate})`);
-  if (fromRate === AUDIO_SAMPLE_RATE) return samples;
-  const g = gcd(AUDIO_SAMPLE_RATE, fromRate);
-  const up = AUDIO_SAMPLE_RATE / g; // output step in input samples is down/up
-  const down = fromRate / g;
-  const phases = Math.min(up, MAX_PHASES);
-  const cutoff = Math.min(1, AUDIO_SAMPLE_RATE / fromRate) * ROLLOFF; // relative to the input Nyquist frequency
-  const half = Math.ceil(SINC_ZEROS / cutoff); // taps on each side, in input samples
-  const taps = 2 * half;
-  const bank = new Float64Array(phases * taps);
-  const besselBeta = besselI0(KAISER_BETA);
-  for (let p = 0; p < phases; p++) {
-    const frac = p / phases;
-    let sum = 0;
-    for (let k = 0; k < taps; k++) {
-      const x = k - half + 1 - frac; // distance of input sample (base - half + 1 + k) from the output position
-      const r = x / half;
-      const window = Math.abs(r) >= 1 ? 0 : besselI0(KAISER_BETA * Math.sqrt(1 - r * r)) / besselBeta;
-      const h = window * cutoff * sinc(cutoff * x);
-      bank[p * taps + k] = h;
-      sum += h;
-    }
-    for (let k = 0; k < taps; k++) bank[p * taps + k]! /= sum; // unit gain at DC for every phase
-  }
-
-  const outLength = Math.ceil((samples.length * up) / down);
-  const out = new Float32Array(outLength);
-  const n = samples.length;
-  for (let i = 0; i < outLength; i++) {
-    const position = i * down; // in units of 1/up input samples
-    const base = Math.floor(position / up);
-    const phase = up === phases ? position - base * up : Math.floor(((position - base * up) / up) * phases);
-    const first = base - half + 1;
-    const offset = phase * taps;
-    let acc = 0;
-    const kStart = first < 0 ? -first : 0;
-    const kEnd = Math.min(taps, n - first);
-    for (let k = kStart; k < kEnd; k++) acc += samples[first + k]! * bank[offset + k]!;
-    out[i] = acc;
-  }
-  return out;
-}
-
-function sinc(x: number): number {
-  if (x === 0) return 1;
-  const px = Math.PI * x;
-  return Math.sin(px) / px;
-}
-
-/** modified Bessel function of the first kind, order 0 (series), for the Kaiser window */
-function besselI0(x: number): number {
-  let sum = 1;
-  let term = 1;
-  const q = (x * x) / 4;
-  for (let k = 1; k < 50; k++) {
-    term *= q / (k * k);
-    sum += term;
-    if (term < sum * 1e-16) break;
-  }
-  return sum;
-}
-
-function gcd(a: number, b: number): number {
-  while (b !== 0) [a, b] = [b, a % b];
-  return a;
+  return resample(samples, fromRate, AUDIO_SAMPLE_RATE);
 }

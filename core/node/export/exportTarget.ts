@@ -9,7 +9,7 @@ import type { InputProblem } from '../../common/io/inputProblem';
 import { processRewardReceiptProblems } from '../../common/reasoning/processReward';
 import { unitsReceiptProblems } from '../../common/coding/codingExport';
 import { CODEBOOK_FILE } from '../../common/codebook/codebook';
-import { syncFolder } from '../fs/atomicFile';
+import { syncFolder, writeFileAtomic } from '../fs/atomicFile';
 import { isInsideFolder, realOfNearest } from '../fs/resolveInside';
 import { sha256Hex } from '../fs/sha256';
 import { ProjectError } from '../project/projectError';
@@ -106,6 +106,7 @@ function pendingNames(file: string): { file: string; receipt: string; receiptPar
   return {
     file: path.join(dir, `.${base}.aloud-new`),
     receipt: path.join(dir, `.${base}.receipt.json.aloud-new`),
+    // where older versions wrote the receipt before renaming it: still cleaned up after a crash
     receiptPart: path.join(dir, `.${base}.receipt.json.aloud-part`),
   };
 }
@@ -161,16 +162,6 @@ export async function settleExportPair(file: string): Promise<'none' | 'finished
 
 /** The steps of writing an export pair, for crash-point tests: each is durable when reported. */
 export type ExportPairStep = 'new-file-written' | 'new-receipt-written' | 'file-swapped' | 'receipt-swapped';
-
-async function writeDurably(file: string, data: string | Uint8Array): Promise<void> {
-  const handle = await open(file, 'wx');
-  try {
-    await handle.writeFile(data);
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-}
 
 /** Where an export's text goes as it is made: appended in order; the file's size and sha256 are kept as it grows. */
 export interface ExportSink {
@@ -253,15 +244,13 @@ export async function writeExportPair<R>(
     file = null;
     receipt = receiptFor(written);
     await step('new-file-written');
-    await writeDurably(pending.receiptPart, `${JSON.stringify(receipt, null, 2)}\n`);
-    await rename(pending.receiptPart, pending.receipt);
+    await writeFileAtomic(pending.receipt, `${JSON.stringify(receipt, null, 2)}\n`);
   } catch (e) {
     // before the commit point: the old pair stands; the half-written new one goes
     await file?.abandon();
     for (const leftover of [pending.file, pending.receiptPart]) await unlink(leftover).catch(() => undefined);
     throw e;
   }
-  await syncFolder(path.dirname(target));
   await step('new-receipt-written');
   await rename(pending.file, target);
   await step('file-swapped');

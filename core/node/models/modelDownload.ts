@@ -10,7 +10,9 @@ import { ModelFileError } from '../../common/models/modelFileError';
 import type { ModelChecksum, ModelManifestEntry, VadManifestEntry } from '../../common/models/modelManifest';
 import { checkGgmlModelFile } from './ggmlHeader';
 import { ModelDownloadError } from './modelErrors';
-import { type FileDigests, digestFile, digestFileInto, ModelDigester, moveIntoPlace, tryLockFile } from './modelFiles';
+import { type FileDigests, digestFile, digestFileInto, ModelDigester } from './modelFiles';
+import { moveIntoPlace } from '../fs/atomicFile';
+import { isHeld, tryAcquirePidLock } from '../process/pidFileLock';
 import { recordInstalledModel } from './modelIndexFile';
 import { resolveModelsDir } from './modelsDir';
 
@@ -136,8 +138,15 @@ export async function downloadModel(entry: DownloadableModel, options: DownloadM
   await mkdir(dir, { recursive: true });
   const finalPath = path.join(dir, entry.file);
   const partPath = `${finalPath}.part`;
-  const release = await tryLockFile(`${finalPath}.lock`);
-  if (!release) throw new ModelDownloadError('busy', `${entry.name} is already being downloaded into ${dir} by another process`);
+  const lock = await tryAcquirePidLock(`${finalPath}.lock`);
+  if (!isHeld(lock)) {
+    const message =
+      lock.reason === 'unreadable'
+        ? `${entry.name}: the download lock ${finalPath}.lock is unreadable; if no download is running, delete that file`
+        : `${entry.name} is already being downloaded into ${dir} by another process`;
+    throw new ModelDownloadError('busy', message);
+  }
+  const release = lock.release;
   try {
     if ((await fileSize(finalPath)) > 0) {
       const digests = await digestFile(finalPath, options.signal);

@@ -1,8 +1,5 @@
 import { createHash, type Hash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { open, readFile, rename, unlink } from 'node:fs/promises';
-import path from 'node:path';
-import { syncFolder } from '../fs/atomicFile';
 
 export interface FileDigests {
   bytes: number;
@@ -37,67 +34,4 @@ export async function digestFile(file: string, signal?: AbortSignal): Promise<Fi
   const digester = new ModelDigester();
   await digestFileInto(digester, file, signal);
   return digester.digest();
-}
-
-export async function fsyncFile(file: string): Promise<void> {
-  const handle = await open(file, 'r+');
-  try {
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-}
-
-/** fsync the finished temp file, rename it over the final name, fsync the folder: readers see the old file or the whole new one. */
-export async function moveIntoPlace(tempFile: string, finalFile: string): Promise<void> {
-  await fsyncFile(tempFile);
-  await rename(tempFile, finalFile);
-  await syncFolder(path.dirname(finalFile));
-}
-
-/** Writes text atomically (temp file in the same folder, fsync, rename). */
-export async function writeFileAtomic(file: string, text: string): Promise<void> {
-  const temp = `${file}.${process.pid}.${Date.now()}.tmp`;
-  const handle = await open(temp, 'w');
-  try {
-    await handle.writeFile(text);
-  } finally {
-    await handle.close();
-  }
-  await moveIntoPlace(temp, file);
-}
-
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-/**
- * Creates `lockFile` exclusively (holding our pid) and returns its release; null when a live process
- * holds it. A lock left by a process that no longer runs is taken over.
- */
-export async function tryLockFile(lockFile: string): Promise<(() => Promise<void>) | null> {
-  for (let attempt = 0; attempt < 2; attempt++) {
-    try {
-      const handle = await open(lockFile, 'wx');
-      try {
-        await handle.writeFile(String(process.pid));
-      } finally {
-        await handle.close();
-      }
-      return async () => {
-        await unlink(lockFile).catch(() => undefined);
-      };
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
-      const holder = Number.parseInt(await readFile(lockFile, 'utf8').catch(() => ''), 10);
-      if (Number.isInteger(holder) && holder > 0 && processAlive(holder)) return null;
-      await unlink(lockFile).catch(() => undefined);
-    }
-  }
-  return null;
 }

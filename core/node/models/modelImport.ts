@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { link, mkdir, rename, rm, stat, unlink } from 'node:fs/promises';
+import { mkdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -10,8 +10,8 @@ import { checkGgmlModelFile } from './ggmlHeader';
 import { modelNameFromFile } from './installedModels';
 import { loadModelManifest } from './manifestFile';
 import { ModelStoreError } from './modelErrors';
-import { syncFolder } from '../fs/atomicFile';
-import { type FileDigests, digestFile, fsyncFile, ModelDigester } from './modelFiles';
+import { placeWithoutReplacing } from '../fs/atomicFile';
+import { type FileDigests, digestFile, ModelDigester } from './modelFiles';
 import { readModelIndex, recordInstalledModel } from './modelIndexFile';
 import { resolveModelsDir } from './modelsDir';
 
@@ -40,23 +40,6 @@ export interface ImportResult {
 }
 
 const PLAIN_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
-
-/** Puts temp at final without ever replacing an existing file (hard link fails if final exists); rename where links are unsupported. */
-async function placeWithoutClobbering(temp: string, final: string): Promise<'placed' | 'exists'> {
-  await fsyncFile(temp);
-  try {
-    await link(temp, final);
-    await unlink(temp);
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    if (code === 'EEXIST') return 'exists';
-    if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EXDEV' && code !== 'ENOSYS') throw e;
-    if (await stat(final).catch(() => null)) return 'exists';
-    await rename(temp, final);
-  }
-  await syncFolder(path.dirname(final));
-  return 'placed';
-}
 
 /**
  * Imports a local model file: checks its ggml header, copies it under a temporary name while hashing,
@@ -116,7 +99,7 @@ export async function importModelFile(source: string, options: ImportModelOption
     const base = { name, file, path: finalPath, bytes: digests.bytes, sha256: digests.sha256, sha1: digests.sha1, manifest_name: vad?.name ?? match?.name ?? null, verified: vad !== null || match !== undefined, header, kind: vad ? ('vad' as const) : ('whisper' as const) };
 
     let status: ImportResult['status'] = 'imported';
-    if (sourcePath === finalPath || (await placeWithoutClobbering(temp, finalPath)) === 'exists') {
+    if (sourcePath === finalPath || (await placeWithoutReplacing(temp, finalPath)) === 'exists') {
       const existing: FileDigests = await digestFile(finalPath, options.signal);
       if (existing.sha256 !== digests.sha256) {
         throw new ModelStoreError(`${finalPath} already holds a different model (sha256 ${existing.sha256}); nothing was changed — import under another --name`);

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { emptyModelIndex, type InstalledModelRecord, type ModelIndex, ModelIndexError, parseModelIndex, withModelRecord } from '../../common/models/modelIndex';
-import { writeFileAtomic } from './modelFiles';
+import { writeFileAtomic } from '../fs/atomicFile';
 
 export const MODEL_INDEX_FILE = 'models.json';
 

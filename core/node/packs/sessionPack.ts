@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { lstat, mkdir, open, readdir, readFile, rename, rm, stat, unlink } from 'node:fs/promises';
+import { lstat, mkdir, open, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import path from 'node:path';
 import {
@@ -16,16 +16,16 @@ import {
 } from '../../common/packs/sessionPack';
 import { JsonSyntaxError, parseStrictJson } from '../../common/io/strictJson';
 import { SessionLogError } from '../../common/session/sessionLog';
-import { annotatorNameProblem } from '../../common/names/nameRules';
-import { lookAlikeOf } from '../../common/names/personNames';
+import { annotatorNameProblem, clashingName } from '../../common/names/personNames';
 import { appVersion } from '../export/appVersion';
 import { projectFacts } from '../export/exportSessions';
-import { syncFolder } from '../fs/atomicFile';
+import { moveAllIntoPlace, moveFolderIntoPlace, moveIntoPlace, writeFileAtomicStreamed } from '../fs/atomicFile';
 import { sha256Hex } from '../fs/sha256';
 import { Refusal } from '../../common/contract/refusal';
 import { ProjectError } from '../project/projectError';
 import { loadProjectItems, type OpenProject } from '../project/projectFolder';
 import { acquireSessionLock } from '../session/sessionLock';
+import { processIsAlive } from '../process/processAlive';
 import { streamSessionLog } from '../session/sessionLogStream';
 import { decodeFileName, normalizeAnnotatorName, sessionPaths } from '../session/sessionPaths';
 import { readTar, TarFormatError, TarWriter } from './tarArchive';
@@ -145,7 +145,6 @@ export async function packSession(options: {
     throw new ProjectError(`--out ${options.out}: file exists; choose another name or pass --force to replace it`);
   const items = await loadProjectItems(project);
   const lock = await acquireSessionLock(paths.lock, { sessionLabel: `the session of "${annotator}" in ${project.dir}` });
-  const part = path.join(path.dirname(out), `.${path.basename(out)}.${process.pid}.part`);
   try {
     // the log's complete lines, read as the store reads them (a torn last line is not an event and stays behind)
     const logHash = createHash('sha256');
@@ -168,9 +167,8 @@ export async function packSession(options: {
         yield piece;
       }
     };
-    const handle = await open(part, 'wx');
-    const files: PackFile[] = [];
-    try {
+    const bytes = await writeFileAtomicStreamed(out, async (handle) => {
+      const files: PackFile[] = [];
       const tar = new TarWriter(handle);
       const missingNewline = streamed.missingFinalNewline && lastLine !== null ? [lastLine as Buffer, Buffer.from('\n')] : [];
       files.push({
@@ -205,18 +203,9 @@ export async function packSession(options: {
       const manifestBytes = Buffer.from(`${JSON.stringify(manifest, null, 1)}\n`);
       await tar.add(PACK_MANIFEST, manifestBytes.length, [manifestBytes]);
       await tar.end();
-      await handle.sync();
-      await handle.close();
-      await rename(part, out);
-      await syncFolder(path.dirname(out));
-      return { file: out, annotator, events: streamed.events, audio_files: audio.length, bytes: tar.bytes };
-    } catch (e) {
-      await handle.close().catch(() => undefined);
-      throw e;
-    }
-  } catch (e) {
-    await unlink(part).catch(() => undefined);
-    throw e;
+      return tar.bytes;
+    });
+    return { file: out, annotator, events: streamed.events, audio_files: audio.length, bytes };
   } finally {
     await lock.release();
   }
@@ -251,13 +240,7 @@ async function clearStaleUnpacks(projectDir: string): Promise<void> {
   for (const name of await readdir(projectDir).catch(() => [] as string[])) {
     const match = new RegExp(`^${UNPACK_PREFIX}(.+)-(\\d+)-[0-9a-f]{8}$`).exec(name);
     if (!match || match[1] !== host) continue;
-    let alive = true;
-    try {
-      process.kill(Number(match[2]), 0);
-    } catch (e) {
-      alive = (e as NodeJS.ErrnoException).code === 'EPERM';
-    }
-    if (!alive) await rm(path.join(projectDir, name), { recursive: true, force: true });
+    if (!processIsAlive(Number(match[2]))) await rm(path.join(projectDir, name), { recursive: true, force: true });
   }
 }
 
@@ -390,7 +373,7 @@ export async function unpackSession(options: {
     const nameProblem = annotatorNameProblem(annotator);
     if (nameProblem) refuse(nameProblem);
     const heldFolders = await readdir(path.join(project.dir, 'sessions'), { withFileTypes: true }).catch(() => []);
-    const like = lookAlikeOf(
+    const like = clashingName(
       annotator,
       heldFolders.filter((f) => f.isDirectory()).map((f) => decodeFileName(f.name)),
     );
@@ -449,8 +432,7 @@ export async function unpackSession(options: {
       )
         refuse(`${paths.dir} exists but holds no session log; move it out of the project first`);
       await mkdir(path.dirname(paths.dir), { recursive: true });
-      await rename(session, paths.dir);
-      await syncFolder(path.dirname(paths.dir));
+      await moveFolderIntoPlace(session, paths.dir);
       return {
         file,
         annotator,
@@ -488,22 +470,19 @@ export async function unpackSession(options: {
       }
       await step('checked');
       // WAV first, then the log saying so: new and changed audio in place before the events that name it
-      let audioFiles = 0;
+      const audioMoves: Array<{ from: string; to: string }> = [];
       await mkdir(paths.audioDir, { recursive: true });
       for (const listed of placed) {
         const target = path.join(paths.dir, ...listed.path.split('/'));
         const existing = await readFile(target).catch(() => null);
         if (existing && sha256Hex(existing) === listed.sha256) continue;
-        await rename(path.join(session, ...listed.path.split('/')), target);
-        audioFiles++;
+        audioMoves.push({ from: path.join(session, ...listed.path.split('/')), to: target });
       }
-      if (audioFiles > 0) await syncFolder(paths.audioDir);
+      await moveAllIntoPlace(audioMoves);
+      const audioFiles = audioMoves.length;
       await step('audio-placed');
       const appended = packLines.events - heldLines.events;
-      if (appended > 0) {
-        await rename(packLog, paths.events);
-        await syncFolder(paths.dir);
-      }
+      if (appended > 0) await moveIntoPlace(packLog, paths.events);
       await step('log-replaced');
       return {
         file,

@@ -9,6 +9,7 @@ import type { OpenProject } from './projectFolder';
 import { streamSessionLog } from '../session/sessionLogStream';
 import { decodeFileName } from '../session/sessionPaths';
 import { foldOptionsOf } from '../session/sessionStore';
+import { parseLockOwner } from '../process/pidFileLock';
 
 /** One finding of `aloud doctor --project`. */
 export interface FolderFinding {
@@ -153,13 +154,7 @@ export async function checkSyncedFolder(project: OpenProject): Promise<FolderRep
     }
     const lock = await readFile(path.join(dir, '.lock'), 'utf8').catch(() => null);
     if (lock !== null) {
-      const owner = (() => {
-        try {
-          return JSON.parse(lock) as { host?: string; pid?: number; started_at?: string };
-        } catch {
-          return null;
-        }
-      })();
+      const owner = parseLockOwner(lock);
       add({
         severity: 'warning',
         kind: 'open_elsewhere',

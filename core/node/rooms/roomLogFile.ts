@@ -1,4 +1,4 @@
-import { mkdir, open, readFile, rename, truncate, type FileHandle } from 'node:fs/promises';
+import { mkdir, open, readFile, truncate, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { normalizeRoomCode } from '../../common/rooms/roomCode';
 import {
@@ -10,6 +10,7 @@ import {
 } from '../../common/rooms/roomEvents';
 import { RoomLogError } from '../../common/rooms/roomFold';
 import { syncFolder } from '../fs/atomicFile';
+import { isHeld, tryAcquirePidLock } from '../process/pidFileLock';
 
 /** rooms/<code>/ inside the project; the code is checked first, so it can never be a path. */
 export function roomPaths(projectDir: string, code: string): { dir: string; events: string; lock: string } {
@@ -141,32 +142,17 @@ export function newRoomEvent<T extends RoomEventType>(seq: number, type: T, data
 
 /** An exclusive lock on a room folder: one host at a time writes its log. A lock left by a dead process is taken over. */
 export async function lockRoom(lockFile: string): Promise<() => Promise<void>> {
-  for (let attempt = 0; attempt < 2; attempt++) {
-    try {
-      const handle = await open(lockFile, 'wx');
-      await handle.writeFile(String(process.pid));
-      await handle.close();
-      return async () => {
-        await rename(lockFile, `${lockFile}.released`).catch(() => undefined);
-      };
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
-      const pid = Number(await readFile(lockFile, 'utf8').catch(() => ''));
-      if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && isAlive(pid)) {
-        throw new RoomLogError(`${lockFile}: the room is open in another process (pid ${pid})`);
-      }
-      if (pid === process.pid) throw new RoomLogError(`${lockFile}: the room is open already in this process`);
-      await rename(lockFile, `${lockFile}.stale`).catch(() => undefined);
-    }
-  }
-  throw new RoomLogError(`${lockFile}: could not take the room lock`);
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  const result = await tryAcquirePidLock(lockFile);
+  if (isHeld(result)) return result.release;
+  switch (result.reason) {
+    case 'alive':
+      if (result.owner.pid === process.pid) throw new RoomLogError(`${lockFile}: the room is open already in this process`);
+      throw new RoomLogError(`${lockFile}: the room is open in another process (pid ${result.owner.pid})`);
+    case 'other-host':
+      throw new RoomLogError(`${lockFile}: the room is open on another computer (${result.owner.host}, pid ${result.owner.pid})`);
+    case 'unreadable':
+      throw new RoomLogError(`${lockFile}: the room lock is unreadable; if no Aloud is running on this room, delete that file`);
+    case 'contended':
+      throw new RoomLogError(`${lockFile}: could not take the room lock`);
   }
 }

@@ -1,4 +1,4 @@
-import { normalizeAnnotatorName } from '../../common/names/nameRules';
+import { normalizeAnnotatorName } from '../../common/names/personNames';
 import { DEFAULT_MAX_MEMBERS } from '../../common/rooms/roomEvents';
 import { RoomRuleError } from '../../common/rooms/roomFold';
 import type { ShadowRoomStatus } from '../../common/rooms/shadowViews';

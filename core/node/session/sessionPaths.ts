@@ -1,5 +1,6 @@
 import path from 'node:path';
-import { annotatorNameProblem, encodedFileName, fileNameProblem, normalizeAnnotatorName } from '../../common/names/nameRules';
+import { encodedFileName, fileNameProblem } from '../../common/names/nameRules';
+import { annotatorNameProblem, normalizeAnnotatorName } from '../../common/names/personNames';
 import { isInsideFolder } from '../fs/resolveInside';
 import { Refusal } from '../../common/contract/refusal';
 

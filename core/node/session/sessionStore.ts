@@ -26,7 +26,7 @@ import type { WholeRecordingVad } from '../../common/engine/speechProbe';
 import { itemAudioSignals } from './itemAudioSignals';
 import { describeFsError, nodeSessionFs, SessionWriteError, type SessionFs } from './sessionFs';
 import { resolveInside } from '../fs/resolveInside';
-import { lookAlikeOf } from '../../common/names/personNames';
+import { clashingName } from '../../common/names/personNames';
 import { decodeFileName } from './sessionPaths';
 import { acquireSessionLock, type HeldSessionLock, type LockOwner } from './sessionLock';
 import { SessionLogWriter, type TornLineReport } from './sessionLogFile';
@@ -122,7 +122,8 @@ export class SessionStore {
       ))
     )
       throw new SessionUsageError(`"${annotator}" has no session to review in ${project.dir}`);
-    // a new session must not look like one the project holds ("bоb" beside "bob"): two people or one, nobody could tell
+    // a new session must not be one the project holds spelled another way ("ana" beside "Ana": one person, two
+    // sessions) nor look like one ("bоb" beside "bob"): two people or one, nobody could tell
     if (
       !options.lookAlikesJudged &&
       !(await stat(paths.events).then(
@@ -130,7 +131,7 @@ export class SessionStore {
         () => false,
       ))
     ) {
-      const like = lookAlikeOf(annotator, await sessionNames(project.dir));
+      const like = clashingName(annotator, await sessionNames(project.dir));
       if (like !== null)
         throw new SessionUsageError(
           `"${annotator}" looks like the existing annotator "${like}" in ${project.dir}; use that name, or one that looks different`,

@@ -1,4 +1,4 @@
-import { SincResampler } from './sincResampler';
+import { SincResampler } from '../../../core/common/audio/sincResampler';
 
 /**
  * The capture AudioWorklet. Its module is generated from the source text of `installCaptureProcessor`

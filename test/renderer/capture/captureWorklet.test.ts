@@ -2,7 +2,7 @@ import vm from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { CAPTURE_PROCESSOR_NAME, captureWorkletModuleSource } from '../../../renderer/src/capture/captureWorklet';
 import type { CaptureProcessorOptions, CaptureWorkletMessage } from '../../../renderer/src/capture/captureWorklet';
-import { SincResampler } from '../../../renderer/src/capture/sincResampler';
+import { SincResampler } from '../../../core/common/audio/sincResampler';
 
 interface Posted {
   message: CaptureWorkletMessage;

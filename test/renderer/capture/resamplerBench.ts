@@ -1,5 +1,5 @@
 /** Prints what the capture worklet's resampler costs: `npx tsx test/renderer/capture/resamplerBench.ts`. */
-import { SincResampler } from '../../../renderer/src/capture/sincResampler';
+import { SincResampler } from '../../../core/common/audio/sincResampler';
 
 const seconds = 60;
 for (const inputRate of [48_000, 44_100]) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SincResampler } from '../../../renderer/src/capture/sincResampler';
+import { SincResampler } from '../../../core/common/audio/sincResampler';
 
 function sine(rate: number, hz: number, seconds: number, amplitude = 0.5): Float32Array {
   const out = new Float32Array(Math.round(rate * seconds));

@@ -64,6 +64,19 @@ add('a new session "bоb" beside bob is refused wherever a session is opened (th
   // the same name in another case is the same person, not a look-alike: it opens
   await (await SessionStore.open({ project, annotator: 'ana' })).close();
 });
+add('a new session "Ana" beside ana is refused at the store: one person, one session', async () => {
+  const { project } = await recordedProject();
+  for (const spelled of ['Ana', 'ANA', 'ａｎａ'])
+    expect((await rejection(SessionStore.open({ project, annotator: spelled }))).message).toMatch(
+      /looks like the existing annotator "ana"/,
+    );
+  // a pack of the same person spelled another way would be a second session too
+  const laptop = await freshProject();
+  await recordSession(laptop.project, 'Ana', [{ id: 'demo-01', click: 'Polite' }]);
+  const pack = path.join(laptop.root, 'b.aloudpack');
+  await packSession({ project: laptop.project, annotator: 'Ana', out: pack });
+  expect((await rejection(unpackSession({ project, file: pack }))).message).toMatch(/"Ana", which looks like the existing annotator "ana"/);
+});
 add("a reviewer whose name looks like an annotator's is refused naming the annotator", async () => {
   const { project } = await recordedProject();
   await recordSession(project, 'bob', [{ id: 'demo-02', click: 'Polite' }]);

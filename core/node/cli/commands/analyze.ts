@@ -9,6 +9,7 @@ import type { Segment } from '../../../common/transcript/segment';
 import { readWav } from '../../audio/wavFile';
 import { loadProjectConfigFile } from '../../project/projectFolder';
 import { type CliCommand, printJson, UsageError, withUsageErrors } from '../cliSupport';
+import { caselessKey } from '../../../common/text/textFold';
 
 const KNOWN_LANGUAGES = new Set(['en', 'de']);
 
@@ -16,7 +17,7 @@ function labelsFromList(list: string): LabelDef[] {
   const names = list.split(',').map((s) => s.trim());
   if (names.some((n) => n === ''))
     throw new UsageError(`--labels: empty label name in "${list}" (expected e.g. "Polite,Impolite,Neutral")`);
-  const folded = names.map((n) => n.normalize('NFKC').toLowerCase());
+  const folded = names.map(caselessKey);
   const dup = folded.find((n, i) => folded.indexOf(n) !== i);
   if (dup !== undefined) throw new UsageError(`--labels: label "${dup}" is listed twice`);
   if (names.length < 2) throw new UsageError('--labels: give at least two labels, comma-separated');
@@ -101,8 +102,8 @@ export const analyzeCommand: CliCommand = {
     }
     if (values.labels !== undefined) {
       // --labels chooses the labels; synonyms still come from --config where it names the same label.
-      const fromConfig = new Map(config.schema.labels.map((l) => [l.name.normalize('NFKC').toLowerCase(), l]));
-      const labels = labelsFromList(values.labels).map((l) => fromConfig.get(l.name.normalize('NFKC').toLowerCase()) ?? l);
+      const fromConfig = new Map(config.schema.labels.map((l) => [caselessKey(l.name), l]));
+      const labels = labelsFromList(values.labels).map((l) => fromConfig.get(caselessKey(l.name)) ?? l);
       config = { ...config, schema: { ...config.schema, labels } };
     }
     if (values.lang !== undefined) config = { ...config, thinkaloud: { ...config.thinkaloud, languages: languagesFromList(values.lang) } };

@@ -1,7 +1,7 @@
 import { spansWithinTakes } from '../../../common/signals/takeSignals';
 import { describeDeidentification } from '../../../common/deidentify/deidentifyReceipt';
 import { createHash } from 'node:crypto';
-import { open, readFile, rename, stat, unlink, mkdir } from 'node:fs/promises';
+import { readFile, stat, unlink, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Zip, ZipDeflate, ZipPassThrough } from 'fflate';
@@ -30,7 +30,7 @@ import type { ItemSessionState } from '../../../common/session/itemState';
 import { energyPauseSpans } from '../../../common/signals/audioSignals';
 import { pausesBetween, vadSpeechRuns } from '../../../common/signals/vadSignals';
 import { decodeWav } from '../../audio/wavFile';
-import { syncFolder, writeFileAtomic } from '../../fs/atomicFile';
+import { writeFileAtomic, writeFileAtomicStreamed } from '../../fs/atomicFile';
 import { resolveInside } from '../../fs/resolveInside';
 import { sha256Hex } from '../../fs/sha256';
 import { ProjectError } from '../../project/projectError';
@@ -631,31 +631,29 @@ async function writeQdpx(
   qdpx: Extract<PlannedFile, { qdpx: unknown }>['qdpx'],
   masks: WavMasks | null,
 ): Promise<{ sha256: string; bytes: number }> {
-  const temp = `${target}.${process.pid}.tmp`;
-  const handle = await open(temp, 'w');
   const hash = createHash('sha256');
   let bytes = 0;
-  const pending: Uint8Array[] = [];
-  let failure: Error | null = null;
-  const zip = new Zip((error, chunk) => {
-    if (error) failure = error;
-    else pending.push(chunk);
-  });
-  const flush = async (): Promise<void> => {
-    if (failure) throw failure;
-    for (const chunk of pending.splice(0)) {
-      hash.update(chunk);
-      bytes += chunk.length;
-      await handle.write(chunk);
-    }
-  };
-  const add = async (name: string, data: Uint8Array, stored: boolean): Promise<void> => {
-    const entry = stored ? new ZipPassThrough(name) : new ZipDeflate(name, { level: 6 });
-    zip.add(entry);
-    entry.push(data, true);
-    await flush();
-  };
-  try {
+  await writeFileAtomicStreamed(target, async (handle) => {
+    const pending: Uint8Array[] = [];
+    let failure: Error | null = null;
+    const zip = new Zip((error, chunk) => {
+      if (error) failure = error;
+      else pending.push(chunk);
+    });
+    const flush = async (): Promise<void> => {
+      if (failure) throw failure;
+      for (const chunk of pending.splice(0)) {
+        hash.update(chunk);
+        bytes += chunk.length;
+        await handle.write(chunk);
+      }
+    };
+    const add = async (name: string, data: Uint8Array, stored: boolean): Promise<void> => {
+      const entry = stored ? new ZipPassThrough(name) : new ZipDeflate(name, { level: 6 });
+      zip.add(entry);
+      entry.push(data, true);
+      await flush();
+    };
     await add('project.qde', Buffer.from(qdpx.xml, 'utf8'), false);
     for (const f of qdpx.files) {
       if ('text' in f.content) await add(f.path, Buffer.from(f.content.text, 'utf8'), false);
@@ -663,14 +661,6 @@ async function writeQdpx(
     }
     zip.end();
     await flush();
-    await handle.sync();
-  } catch (e) {
-    await handle.close();
-    await unlink(temp).catch(() => undefined);
-    throw e;
-  }
-  await handle.close();
-  await rename(temp, target);
-  await syncFolder(path.dirname(target));
+  });
   return { sha256: hash.digest('hex'), bytes };
 }

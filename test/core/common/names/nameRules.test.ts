@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { annotatorNameProblem, encodedFileName, fileNameProblem, itemIdKey, itemIdProblem } from '../../../../core/common/names/nameRules';
+import { encodedFileName, fileNameProblem, itemIdKey, itemIdProblem } from '../../../../core/common/names/nameRules';
+import { annotatorNameProblem } from '../../../../core/common/names/personNames';
 
 describe('name rules in file-name units', () => {
   it('counts what a session counts: a-z, 0-9, _ and - as 1, every other UTF-8 byte as 3', () => {

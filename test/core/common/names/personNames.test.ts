@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import {
+  annotatorNameProblem,
+  clashingName,
   existingName,
+  normalizeAnnotatorName,
+  sameName,
   lookAlikeOf,
   looksLikeWord,
   nameFormProblem,
@@ -65,5 +69,28 @@ describe('the one rule for names of people and codes', () => {
     for (const name of ['lead', 'LEAD', 'l\u0435ad', 'L.E.A.D', 'IEAD', '[lead]', 'l e a d'])
       expect(looksLikeWord(name, 'lead'), name).toBe(true);
     for (const name of ['leader', 'Leah', 'Ed', 'lea']) expect(looksLikeWord(name, 'lead'), name).toBe(false);
+  });
+});
+
+describe('one person, one name', () => {
+  it('stores a name NFC and trimmed, and judges the same person by case, spacing and compatibility form', () => {
+    expect(normalizeAnnotatorName(' Zoe\u0308 ')).toBe('Zo\u00eb');
+    expect(sameName('Ana', ' ana')).toBe(true);
+    expect(sameName('ａｎａ', 'Ana')).toBe(true);
+    expect(sameName('Ana  Lee', 'ana lee')).toBe(true);
+    expect(sameName('ana', '\u0430na')).toBe(false);
+  });
+
+  it('a new name clashes with the same person spelled another way and with a look-alike, never with itself', () => {
+    const held = ['ana', 'bob'];
+    expect(clashingName('ana', held)).toBeNull();
+    expect(clashingName('carla', held)).toBeNull();
+    expect(clashingName('Ana', held)).toBe('ana');
+    expect(clashingName('b\u043eb', held)).toBe('bob');
+  });
+
+  it('a person name that cannot name a session says why', () => {
+    expect(annotatorNameProblem('ana')).toBeNull();
+    expect(annotatorNameProblem('a\u200bna')).toMatch(/invisible or text-direction character \(U\+200B at position 2\)/);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { foldForMatching, foldedKeys, looksAlike } from '../../../../core/common/text/textFold';
+import { caselessKey, foldForMatching, foldedKeys, looksAlike } from '../../../../core/common/text/textFold';
 
 describe('foldForMatching', () => {
   it.each([
@@ -51,5 +51,26 @@ describe('looksAlike', () => {
   it('gives a capital I both readings', () => {
     expect(foldedKeys('Ivy')).toEqual(['ivy', 'lvy']);
     expect(foldedKeys('bob')).toEqual(['bob']);
+  });
+});
+
+describe('caselessKey', () => {
+  it('joins case and compatibility forms, and nothing else', () => {
+    for (const spelled of ['Doubt', 'DOUBT', 'ｄｏｕｂｔ', 'doubt']) expect(caselessKey(spelled)).toBe('doubt');
+    expect(caselessKey('ﬁne')).toBe('fine');
+    // look-alikes from another script stay different words (foldForMatching joins them)
+    expect(caselessKey('dоubt')).not.toBe('doubt');
+    expect(foldForMatching('dоubt').text).toBe('doubt');
+    // marks and spaces are kept: "résumé" is not "resume"
+    expect(caselessKey('Résumé')).toBe('résumé');
+    expect(caselessKey(' a  b ')).toBe(' a  b ');
+  });
+
+  it('is NFKC after lower case too, and folding again changes nothing', () => {
+    for (const text of ['İstanbul', 'ΑΣ', 'Ǆ', 'ẞ', 'ｶﾞ']) {
+      const key = caselessKey(text);
+      expect(key).toBe(key.normalize('NFKC'));
+      expect(caselessKey(key)).toBe(key);
+    }
   });
 });
