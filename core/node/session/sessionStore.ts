@@ -22,7 +22,7 @@ import { SerialQueue } from '../../common/concurrency/serialQueue';
 import { PARSER_VERSION } from '../../common/parser/parserVersion';
 import { WavWriter } from '../audio/wavWriter';
 import { sha256Hex } from '../fs/sha256';
-import type { WholeRecordingVad } from '../../common/engine/speechProbe';
+import type { WholeRecordingVad } from '../../common/signals/speechProbe';
 import { itemAudioSignals } from './itemAudioSignals';
 import { describeFsError, nodeSessionFs, SessionWriteError, type SessionFs } from './sessionFs';
 import { resolveInside } from '../fs/resolveInside';

@@ -36,7 +36,7 @@ import { sha256Hex } from '../../fs/sha256';
 import { ProjectError } from '../../project/projectError';
 import { itemsPath, type OpenProject } from '../../project/projectFolder';
 import { encodeFileName, SessionNameError } from '../../session/sessionPaths';
-import type { WholeRecordingVad } from '../../../common/engine/speechProbe';
+import type { WholeRecordingVad } from '../../../common/signals/speechProbe';
 import { openVoiceActivity } from '../../engine/sessionEngine';
 import { appVersion } from '../appVersion';
 import { buildExportRecords, exportInputs, projectFacts, type ExportProgress } from '../exportSessions';
