@@ -85,7 +85,7 @@ const transcript = sentence.repeat(Math.ceil((SECONDS * 150) / 60 / 20)); // ~15
 time(`computeTranscriptSignals, ${transcript.length.toLocaleString('en')} chars`, 9, () =>
   computeTranscriptSignals(
     transcript,
-    { commitments: [], final_label: null, diagnostics: [] },
+    { commitments: [] },
     { fillers: DEFAULT_FILLERS, languages: ['en'] },
   ),
 );
