@@ -1,4 +1,10 @@
-import type { LabelDef } from '../project/projectConfig';
+/** One label of the annotation schema, e.g. Polite with key "1" and per-language synonyms. */
+export interface LabelDef {
+  name: string;
+  key?: string;
+  /** language code → synonyms, e.g. { de: ["höflich"] } */
+  synonyms: Record<string, string[]>;
+}
 
 /** A label committed by a fixed phrase; offsets index the original (never changed) transcript. */
 export interface Commitment {

@@ -1,5 +1,6 @@
 import { compileOnFirstUse, sharedAjv } from '../io/schemaValidator';
 import { DEFAULT_STEMS } from '../parser/defaultStems';
+import type { LabelDef } from '../parser/parseTypes';
 import { validateStemPattern } from '../parser/stemPattern';
 import { REASONING_SPLITS, type ReasoningSplit } from '../reasoning/reasoningSteps';
 import { DEFAULT_FILLERS, HESITATION_LIST_NAMES, type HesitationLists } from '../signals/hesitationLists';
@@ -7,14 +8,6 @@ import type { LineCounter, Node as YamlNode } from 'yaml';
 import { ConfigError, nodeAt, readStrictYaml, schemaConfigProblems, type ConfigProblem } from './strictYaml';
 
 export { ConfigError, formatConfigProblem, type ConfigProblem } from './strictYaml';
-
-/** One label of the annotation schema, e.g. Polite with key "1" and per-language synonyms. */
-export interface LabelDef {
-  name: string;
-  key?: string;
-  /** language code → synonyms, e.g. { de: ["höflich"] } */
-  synonyms: Record<string, string[]>;
-}
 
 export interface LabelSchema {
   name: string;
