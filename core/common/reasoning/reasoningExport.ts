@@ -4,7 +4,7 @@
  * (`model` was taken since schema v1 by the whisper model, so the model's side is `model_reasoning`.)
  */
 import type { Item } from '../items/item';
-import type { ReasoningConfig } from '../project/projectConfig';
+import type { ReasoningConfig } from './reasoningConfig';
 import type { ItemSessionState } from '../session/itemState';
 import { createMentionFinder } from './labelMentions';
 import type { LabelSchemaContext } from './modelLabel';
