@@ -1,6 +1,6 @@
 import { compileOnFirstUse, sharedAjv } from '../io/schemaValidator';
 import type { ExportCodings, ExportRecordV2 } from '../export/exportRecord';
-import { checkReceipt } from '../export/exportReceipt';
+import { checkReceipt } from '../io/fileReceipt';
 import { escapeCsvFormula, formatCsv, parseCsv, unescapeCsvFormula } from '../io/csv';
 import type { InputProblem } from '../io/inputProblem';
 import type { CodingUnitKind } from '../project/projectConfig';
