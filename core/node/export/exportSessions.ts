@@ -12,7 +12,7 @@ import { exportedWavSha256 } from './wavCheck';
 import { ProjectError } from '../project/projectError';
 import { loadProjectItems, projectLabelSchema, type OpenProject } from '../project/projectFolder';
 import { appVersion } from './appVersion';
-import { createReasoningExport, type ReasoningExportFields } from '../../common/reasoning/reasoningExport';
+import { createReasoningExport, type ReasoningExportFields } from '../../common/export/reasoningExport';
 import type { ItemSessionState } from '../../common/session/itemState';
 import { writeExportPair } from './exportTarget';
 import { allSessionNames, type AnnotatorStates, type SessionSource } from './sessionSource';
