@@ -18,6 +18,17 @@ export interface Commitment {
   language: string;
 }
 
+/** A committed label with where it was said as an item keeps it (offsets into the item's verbatim transcript; the time from its segments). */
+export interface CommitmentRecord {
+  label: string;
+  quote: string;
+  start: number;
+  end: number;
+  /** time on the item's audio timeline, when segment timestamps exist */
+  t_ms: number | null;
+  stem: string;
+}
+
 export type DiagnosticKind = 'negated' | 'ambiguous' | 'unknown_label';
 
 /** A mention that looked like a commitment but committed nothing, and why. */

@@ -1,4 +1,4 @@
-import type { ParseDiagnostic, ParseResult } from '../parser/parseTypes';
+import type { ParseDiagnostic, ParseResult, CommitmentRecord } from '../parser/parseTypes';
 import type { ProjectConfig } from '../project/projectConfig';
 import type { AudioSignals } from '../signals/signalTypes';
 import type { VadSignals } from '../signals/vadSignals';
@@ -9,7 +9,6 @@ import { AudioLedgerFold, type AudioLedger } from './audioLedger';
 import { checkEventData } from './sessionEventSchema';
 import { SessionLogError } from './sessionLog';
 import type {
-  CommitmentRecord,
   CorrectionRecord,
   ItemSessionState,
   KeepTalkingCue,
