@@ -23,7 +23,7 @@ import { buildItemTimeline } from '../../../common/export/interop/itemTimeline';
 import { maxqdaTranscript } from '../../../common/export/interop/maxqdaTranscript';
 import { qdpxProject } from '../../../common/export/interop/qdpxProject';
 import { textGridDocument } from '../../../common/export/interop/textGridDocument';
-import { xmlForbiddenCharacter } from '../../../common/export/interop/xmlText';
+import { xmlForbiddenCharacter } from '../../../common/io/xmlText';
 import { InputError, type InputProblem } from '../../../common/io/inputProblem';
 import type { Item } from '../../../common/items/item';
 import type { ItemSessionState } from '../../../common/session/itemState';
