@@ -18,7 +18,7 @@ import { writeExportPair } from './exportTarget';
 import { allSessionNames, type AnnotatorStates, type SessionSource } from './sessionSource';
 import { normalizeAnnotatorName } from '../session/sessionPaths';
 import { protocolKey, type ProtocolCoding } from '../../common/coding/codingFold';
-import { protocolCodings, unitsCsv, unitsFileName, type UnitsReceiptV1 } from '../../common/coding/codingExport';
+import { protocolCodings, unitsCsv, unitsFileName, type UnitsReceiptV1 } from '../../common/export/codingExport';
 import { unitsOfItem } from '../../common/coding/codingUnits';
 import { writeExportWithReceipt } from './exportTarget';
 import { deidentifiedRecords } from '../deidentify/deidentifiedRecords';

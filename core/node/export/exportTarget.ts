@@ -7,7 +7,7 @@ import { exportFormatFromFileName } from '../../common/export/exportFormats';
 import { JsonSyntaxError, parseStrictJson } from '../../common/io/strictJson';
 import type { InputProblem } from '../../common/io/inputProblem';
 import { processRewardReceiptProblems } from '../../common/reasoning/processReward';
-import { unitsReceiptProblems } from '../../common/coding/codingExport';
+import { unitsReceiptProblems } from '../../common/export/codingExport';
 import { CODEBOOK_FILE } from '../../common/codebook/codebook';
 import { syncFolder } from '../fs/atomicFile';
 import { isInsideFolder, realOfNearest } from '../fs/resolveInside';

@@ -15,7 +15,7 @@ import { projectFacts } from './exportSessions';
 import { settleExportPair } from './exportTarget';
 import { type ExportedAudio, exportedWavProblems } from './wavCheck';
 import { isProcessRewardFile, validateProcessRewardFile } from './validateProcessReward';
-import { isUnitsCsvText, unitsReceiptProblems, validateUnitsCsvText } from '../../common/coding/codingExport';
+import { isUnitsCsvText, unitsReceiptProblems, validateUnitsCsvText } from '../../common/export/codingExport';
 import { readInputFile } from '../importing/inputFile';
 import { DeidentifiedExportCheck, receiptDeidentification } from '../deidentify/validateDeidentified';
 
