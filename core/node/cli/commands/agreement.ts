@@ -14,8 +14,8 @@ import {
   type LabelSet,
   mergeLabelSets,
   projectLabelSet,
-  roomLabelSet,
 } from '../../agreement/agreementSources';
+import { roomLabelSet } from '../../rooms/roomLabelSet';
 import { DEFAULT_COUNTING, describeCounting, mergeCountingReports, type CountingRules } from '../../../common/agreement/countingRules';
 import type { StepAgreement } from '../../../common/reasoning/stepAgreement';
 import { projectStepAgreement } from '../../export/processRewardExport';
