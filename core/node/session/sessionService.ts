@@ -12,6 +12,7 @@ import type { ItemSessionState, LabelSource } from '../../common/session/itemSta
 import { correctedTextCommitment, decideCompletion, decideLabelAct, decideLabelFromCorrections } from '../../common/session/labelRules';
 import { decideJudgeStep, decideShowReasoning, reasoningViewOf } from '../../common/session/reasoningRules';
 import type { RecordingStopReason, SessionEvent, SessionEventData, SessionEventType } from '../../common/session/sessionEvents';
+import type { CoderFolds } from '../../common/coding/codingFold';
 import type { SessionEntry, SessionFold, SessionState } from '../../common/session/sessionFold';
 import { SessionUsageError } from '../../common/session/sessionRefusals';
 import {
@@ -331,8 +332,8 @@ export class SessionService extends EventEmitter<SessionServiceEvents> {
    * A coding act of this session's annotator as a coder (the coding rules, core/common/coding/codingRules), decided
    * on their own log in the call queue and appended as one commit point.
    */
-  recordCoding(decide: (facts: SessionFold, at: string) => readonly SessionEntry[]): Promise<SessionEvent[]> {
-    return this.calls.run(() => this.commit(decide));
+  recordCoding(decide: (folds: CoderFolds, at: string) => readonly SessionEntry[]): Promise<SessionEvent[]> {
+    return this.calls.run(() => this.commit((session, at) => decide({ session, coding: this.store.coding }, at)));
   }
 
   /** Words of the open item's text selected (or the selection cleared, null), by the rule in textSelection. */
