@@ -36,7 +36,7 @@ import type { LiveCutter, SessionEngine } from '../engine/sessionEngine';
 import { sha256Hex } from '../fs/sha256';
 import { audioSignalsOf } from './itemAudioSignals';
 import { PendingTranscriptions } from './pendingTranscriptions';
-import { SessionWriteError } from './sessionFs';
+import { SessionWriteError } from '../fs/sessionFs';
 import type { SessionServiceEvents } from './sessionServiceEvents';
 import { SessionStore, type OpenSessionOptions } from './sessionStore';
 

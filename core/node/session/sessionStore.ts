@@ -24,7 +24,7 @@ import { WavWriter } from '../audio/wavWriter';
 import { sha256Hex } from '../fs/sha256';
 import type { WholeRecordingVad } from '../../common/signals/speechProbe';
 import { itemAudioSignals } from './itemAudioSignals';
-import { describeFsError, nodeSessionFs, SessionWriteError, type SessionFs } from './sessionFs';
+import { describeFsError, nodeSessionFs, SessionWriteError, type SessionFs } from '../fs/sessionFs';
 import { resolveInside } from '../fs/resolveInside';
 import { lookAlikeOf } from '../../common/names/personNames';
 import { decodeFileName } from './sessionPaths';
