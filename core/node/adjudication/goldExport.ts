@@ -17,7 +17,7 @@ import { writeExportPair } from '../export/exportTarget';
 import { projectSessionSource } from '../export/projectSessions';
 import { checkReceiptBeside } from '../export/receiptBeside';
 import type { SessionSource } from '../export/sessionSource';
-import { readInputFile } from '../importing/inputFile';
+import { readInputFile } from '../fs/inputFile';
 import type { OpenProject } from '../project/projectFolder';
 import { configSha256Of } from '../session/sessionStore';
 import { readAdjudication } from './projectAdjudication';

@@ -5,7 +5,7 @@ import { asRefusal } from '../../common/contract/refusal';
 import type { SessionEntry } from '../../common/session/sessionFold';
 import { projectSessionSource } from '../export/projectSessions';
 import { allSessionNames, type AnnotatorStates } from '../export/sessionSource';
-import { readInputFile } from '../importing/inputFile';
+import { readInputFile } from '../fs/inputFile';
 import { loadProjectItems, type OpenProject } from '../project/projectFolder';
 import { normalizeAnnotatorName, sessionPaths } from '../session/sessionPaths';
 import { SessionStore } from '../session/sessionStore';

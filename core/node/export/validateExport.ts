@@ -16,7 +16,7 @@ import { settleExportPair } from './exportTarget';
 import { type ExportedAudio, exportedWavProblems } from './wavCheck';
 import { isProcessRewardFile, validateProcessRewardFile } from './validateProcessReward';
 import { isUnitsCsvText, unitsReceiptProblems, validateUnitsCsvText } from '../../common/export/codingExport';
-import { readInputFile } from '../importing/inputFile';
+import { readInputFile } from '../fs/inputFile';
 import { DeidentifiedExportCheck, receiptDeidentification } from '../deidentify/validateDeidentified';
 
 /** Whether any record of a validated export came from a scripted engine. */
