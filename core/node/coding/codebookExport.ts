@@ -15,7 +15,7 @@ import { stableGuid } from '../export/interop/interopExport';
 import { xsdProblems } from '../export/interop/xsdValidation';
 import { writeFileAtomic } from '../fs/atomicFile';
 import { sha256Hex } from '../fs/sha256';
-import { ProjectError } from '../project/projectError';
+import { ProjectError } from '../fs/projectError';
 import type { OpenProject } from '../project/projectFolder';
 import { loadCodebook } from './projectCoding';
 

@@ -7,7 +7,7 @@ import type { DeidentifiableRecord } from '../../common/deidentify/deidentifyRec
 import { writeFileAtomic } from '../fs/atomicFile';
 import { resolveInside } from '../fs/resolveInside';
 import { sha256Hex } from '../fs/sha256';
-import { ProjectError } from '../project/projectError';
+import { ProjectError } from '../fs/projectError';
 import type { OpenProject } from '../project/projectFolder';
 import { encodeFileName } from '../session/sessionPaths';
 import { checkExportTarget } from '../export/exportTarget';

@@ -15,7 +15,7 @@ import { foldedKey } from '../../common/text/textFold';
 import { recordSegmentText } from './reviewLog';
 import { resolveInside } from '../fs/resolveInside';
 import { sha256Hex } from '../fs/sha256';
-import { ProjectError } from '../project/projectError';
+import { ProjectError } from '../fs/projectError';
 import type { OpenProject } from '../project/projectFolder';
 
 /** A project's deidentify.yaml, read and checked, with the sha256 of its bytes (the receipt's list identity). */

@@ -12,7 +12,7 @@ import { CODEBOOK_FILE } from '../../common/codebook/codebook';
 import { syncFolder } from '../fs/atomicFile';
 import { isInsideFolder, realOfNearest } from '../fs/resolveInside';
 import { sha256Hex } from '../fs/sha256';
-import { ProjectError } from '../project/projectError';
+import { ProjectError } from '../fs/projectError';
 import { itemsPath, type OpenProject } from '../project/projectFolder';
 
 /** The project's data folders: no export writes inside them, --force or not (session audio lives in sessions/). */

@@ -13,7 +13,7 @@ import { parseStrictJson } from '../../common/io/strictJson';
 import { itemModelReasoning } from '../../common/reasoning/reasoningSteps';
 import type { Item } from '../../common/items/item';
 import type { ItemSessionState } from '../../common/session/itemState';
-import { ProjectError } from '../project/projectError';
+import { ProjectError } from '../fs/projectError';
 import { loadProjectItems, type OpenProject } from '../project/projectFolder';
 import { appVersion } from './appVersion';
 import { exportAnnotators } from './exportSessions';

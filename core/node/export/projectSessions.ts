@@ -4,7 +4,7 @@ import { SessionFold } from '../../common/session/sessionFold';
 import { CodingFold } from '../../common/coding/codingFold';
 import type { SessionKind } from '../../common/session/sessionEvents';
 import { EVENT_UPCASTERS } from '../../common/session/sessionLog';
-import { ProjectError } from '../project/projectError';
+import { ProjectError } from '../fs/projectError';
 import type { OpenProject } from '../project/projectFolder';
 import { streamSessionLog } from '../session/sessionLogStream';
 import { resolveInside } from '../fs/resolveInside';

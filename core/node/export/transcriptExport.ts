@@ -2,7 +2,7 @@ import { mkdir, realpath, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { formatSrt, formatTranscriptTxt, formatVtt, type TranscriptFormat } from '../../common/export/transcriptFormats';
 import { sha256Hex } from '../fs/sha256';
-import { ProjectError } from '../project/projectError';
+import { ProjectError } from '../fs/projectError';
 import { loadProjectItems, type OpenProject } from '../project/projectFolder';
 import { encodeFileName } from '../session/sessionPaths';
 import { appVersion } from './appVersion';

@@ -13,7 +13,7 @@ import { isScriptedModel } from '../engine/scriptedEngine';
 import { sha256OfFile } from '../fs/sha256';
 import { projectFacts } from './exportSessions';
 import { settleExportPair } from './exportTarget';
-import { type ExportedAudio, exportedWavProblems } from './wavCheck';
+import { type ExportedAudio, exportedWavProblems } from '../audio/wavCheck';
 import { isProcessRewardFile, validateProcessRewardFile } from './validateProcessReward';
 import { isUnitsCsvText, unitsReceiptProblems, validateUnitsCsvText } from '../../common/export/codingExport';
 import { readInputFile } from '../fs/inputFile';

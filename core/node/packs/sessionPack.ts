@@ -23,7 +23,7 @@ import { projectFacts } from '../export/exportSessions';
 import { syncFolder } from '../fs/atomicFile';
 import { sha256Hex } from '../fs/sha256';
 import { Refusal } from '../../common/contract/refusal';
-import { ProjectError } from '../project/projectError';
+import { ProjectError } from '../fs/projectError';
 import { loadProjectItems, type OpenProject } from '../project/projectFolder';
 import { acquireSessionLock } from '../session/sessionLock';
 import { streamSessionLog } from '../session/sessionLogStream';

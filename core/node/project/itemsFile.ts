@@ -4,7 +4,7 @@ import { formatFromFileName, parseItemsText } from '../../common/items/itemsSour
 import { InputError, type InputProblem } from '../../common/io/inputProblem';
 import type { InputLimits } from '../../common/io/inputText';
 import { readInputFile } from '../fs/inputFile';
-import { ProjectError } from './projectError';
+import { ProjectError } from '../fs/projectError';
 
 /** A rejected items file: the message is the first problem (file:line: ...), `problems` has them all. */
 export class ItemsFileError extends ProjectError {

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { ProjectPathError } from '../fs/resolveInside';
-import { ProjectError } from '../project/projectError';
+import { ProjectError } from '../fs/projectError';
 import {
   EVENT_VERSIONS,
   type SessionEvent,

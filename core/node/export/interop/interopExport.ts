@@ -33,7 +33,7 @@ import { decodeWav } from '../../audio/wavFile';
 import { syncFolder, writeFileAtomic } from '../../fs/atomicFile';
 import { resolveInside } from '../../fs/resolveInside';
 import { sha256Hex } from '../../fs/sha256';
-import { ProjectError } from '../../project/projectError';
+import { ProjectError } from '../../fs/projectError';
 import { itemsPath, type OpenProject } from '../../project/projectFolder';
 import { encodeFileName, SessionNameError } from '../../session/sessionPaths';
 import type { WholeRecordingVad } from '../../../common/signals/speechProbe';
