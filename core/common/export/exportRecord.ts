@@ -417,7 +417,7 @@ export interface ExportRecordInput {
   exportedAt: string;
   /** the item's model reasoning fields (core/common/export/reasoningExport); absent: none */
   reasoning?: ReasoningExportFields;
-  /** the coders' codings of this protocol (core/common/coding/codingExport); absent or null: none */
+  /** the coders' codings of this protocol (core/common/export/codingExport); absent or null: none */
   codings?: ExportCodings | null;
 }
 

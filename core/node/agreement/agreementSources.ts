@@ -10,8 +10,8 @@ import {
 import { isScriptedModel } from '../engine/scriptedEngine';
 import { exportFormatFromFileName } from '../../common/export/exportFormats';
 import { InputError } from '../../common/io/inputProblem';
-import { projectSessionSource } from '../export/projectSessions';
-import type { AnnotatorStates, SessionSource } from '../export/sessionSource';
+import { projectSessionSource } from '../session/projectSessions';
+import type { AnnotatorStates, SessionSource } from '../session/sessionSource';
 import { DEFAULT_STREAM_LIMITS, streamInputFile } from '../importing/inputStream';
 import { loadProjectItems, type OpenProject } from '../project/projectFolder';
 

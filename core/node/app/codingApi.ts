@@ -16,8 +16,8 @@ import {
 import { codingItemView, type CodingItemView, type CodingOverview } from '../../common/coding/codingViews';
 import type { SessionEntry } from '../../common/session/sessionFold';
 import { addCodeToCodebook, codingContext, itemTextOf, loadCodebook, projectCodeAgreement, protocolFacts } from '../coding/projectCoding';
-import { projectSessionSource } from '../export/projectSessions';
-import { allSessionNames, type AnnotatorStates, type SessionSource } from '../export/sessionSource';
+import { projectSessionSource } from '../session/projectSessions';
+import { allSessionNames, type AnnotatorStates, type SessionSource } from '../session/sessionSource';
 import type { SessionService } from '../session/sessionService';
 import { normalizeAnnotatorName, sessionPaths } from '../session/sessionPaths';
 import type { AppContext } from './appContext';

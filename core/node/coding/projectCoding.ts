@@ -12,7 +12,7 @@ import type { ItemSessionState } from '../../common/session/itemState';
 import { writeFileAtomic } from '../fs/atomicFile';
 import { resolveInside } from '../fs/resolveInside';
 import { sha256Hex } from '../fs/sha256';
-import { allSessionNames, type AnnotatorStates, type SessionSource } from '../export/sessionSource';
+import { allSessionNames, type AnnotatorStates, type SessionSource } from '../session/sessionSource';
 import { ProjectError } from '../fs/projectError';
 import type { OpenProject } from '../project/projectFolder';
 

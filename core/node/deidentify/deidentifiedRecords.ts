@@ -10,7 +10,7 @@ import { sha256Hex } from '../fs/sha256';
 import { ProjectError } from '../fs/projectError';
 import type { OpenProject } from '../project/projectFolder';
 import { encodeFileName } from '../session/sessionPaths';
-import { checkExportTarget } from '../export/exportTarget';
+import { checkExportTarget } from '../exportFiles/exportTarget';
 import { Deidentifier, deidentifiedRecordKey, loadDeidentifyList, refuseHiddenNames, type LoadedDeidentifyList } from './deidentifyProject';
 import { loadReviewDecisions } from './reviewLog';
 import { leakProblems, refuseLeaks } from './exportedTexts';

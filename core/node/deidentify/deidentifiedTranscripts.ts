@@ -5,7 +5,7 @@ import type { SpanMatcher } from '../../common/deidentify/spanMatcher';
 import { AUDIO_SAMPLE_RATE } from '../../common/audio/sampleRate';
 import { buildExportRecord } from '../../common/export/exportRecord';
 import type { OpenProject } from '../project/projectFolder';
-import type { SessionSource } from '../export/sessionSource';
+import type { SessionSource } from '../session/sessionSource';
 import { deidentifyExport } from './deidentifyProject';
 import { requireDeidentifyList } from './deidentifiedRecords';
 import { loadReviewDecisions } from './reviewLog';

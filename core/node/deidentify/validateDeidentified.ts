@@ -7,7 +7,7 @@ import { SpanMatcher } from '../../common/deidentify/spanMatcher';
 import { saysDeidentified } from '../../common/deidentify/deidentifiedMark';
 import { PATTERN_NAMES } from '../../common/deidentify/deidentifyPatterns';
 import { INTEROP_FORMATS, interopReceiptFileName } from '../../common/export/interop/interopFormats';
-import { TRANSCRIPT_RECEIPT } from '../export/transcriptExport';
+import { TRANSCRIPT_RECEIPT } from '../../common/export/transcriptFormats';
 import { exportedTexts, leakProblems, type ExportedText } from './exportedTexts';
 import type { InputProblem } from '../../common/io/inputProblem';
 import { resolveInside } from '../fs/resolveInside';

@@ -18,7 +18,7 @@ import { JsonSyntaxError, parseStrictJson } from '../../common/io/strictJson';
 import { SessionLogError } from '../../common/session/sessionLog';
 import { annotatorNameProblem } from '../../common/names/nameRules';
 import { lookAlikeOf } from '../../common/names/personNames';
-import { appVersion } from '../export/appVersion';
+import { appVersion } from '../exportFiles/appVersion';
 import { projectFacts } from '../export/exportSessions';
 import { syncFolder } from '../fs/atomicFile';
 import { sha256Hex } from '../fs/sha256';

@@ -6,10 +6,10 @@ import type { SessionKind } from '../../common/session/sessionEvents';
 import { EVENT_UPCASTERS } from '../../common/session/sessionLog';
 import { ProjectError } from '../fs/projectError';
 import type { OpenProject } from '../project/projectFolder';
-import { streamSessionLog } from '../session/sessionLogStream';
+import { streamSessionLog } from './sessionLogStream';
 import { resolveInside } from '../fs/resolveInside';
-import { decodeFileName, normalizeAnnotatorName, sessionPaths } from '../session/sessionPaths';
-import { foldOptionsOf } from '../session/sessionStore';
+import { decodeFileName, normalizeAnnotatorName, sessionPaths } from './sessionPaths';
+import { foldOptionsOf } from './sessionStore';
 import type { AnnotatorStates, SessionSource } from './sessionSource';
 
 /**
