@@ -9,10 +9,12 @@ import {
   decideUndoCoding,
   type ProtocolFacts,
 } from '../../../../core/common/coding/codingRules';
+import { CodingFold } from '../../../../core/common/coding/codingFold';
 import { unitsOfItem } from '../../../../core/common/coding/codingUnits';
 import { codingItemView } from '../../../../core/common/coding/codingViews';
 import { ConfigError, formatConfigProblem } from '../../../../core/common/project/projectConfig';
 import { checkEventData } from '../../../../core/common/session/sessionEventSchema';
+import type { SessionEvent } from '../../../../core/common/session/sessionEvents';
 import { codebookOf, contextFor, sessionLog, sha256, talkedThrough } from './codingSupport';
 
 function anaProtocol(options: { complete?: boolean } = {}): ProtocolFacts {
@@ -138,6 +140,13 @@ describe('coding rules', () => {
       ['code_removed', 'Doubts', 'replaced'],
       ['code_applied', 'Rereads', 'key'],
     ]);
+    // composed beside the session fold, the coding fold sees every event: the session's own between any two change nothing
+    const opened = (e: SessionEvent): SessionEvent =>
+      ({ ...e, type: 'item_opened', data: { item_id: 'demo-02', text_sha256: null } }) as SessionEvent;
+    const beside = new CodingFold();
+    for (const event of bob.events.flatMap((e) => [e, opened(e)])) beside.apply(event);
+    expect(beside.codings()).toEqual(bob.coding.codings());
+    expect(beside.lastUndoable()).toEqual(bob.coding.lastUndoable());
     bob.append(decideUndoCoding(bob.coding, ctx).entries);
     expect(codesOn(bob, 'u1')).toEqual(['Doubts']);
     expect(
