@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { CodingFold, foldCodings } from '../../../../core/common/coding/codingFold';
+import { foldCodings } from '../../../../core/common/coding/codingFold';
 import { parseSessionLog } from '../../../../core/common/session/sessionLog';
 
 const fixtures = path.join(path.dirname(fileURLToPath(import.meta.url)), '../session/fixtures');
@@ -21,17 +21,6 @@ describe('coding events in a session log', () => {
       ['u2', [['Doubts', null, true]]],
     ]);
     expect(codings.proposals).toMatchObject([{ name: 'thanks the user', unit: 'u1', coder: 'bob' }]);
-  });
-
-  it('folded beside the session fold over every event of the log, the coding fold keeps what it keeps from the coding events alone', () => {
-    const { events } = parseSessionLog(readFileSync(path.join(fixtures, 'coding-v1.jsonl'), 'utf8'), 'coding-v1.jsonl');
-    expect(events.filter((e) => !CodingFold.applies(e)).length).toBeGreaterThan(0);
-    const beside = new CodingFold();
-    for (const event of events) beside.apply(event);
-    const alone = new CodingFold();
-    for (const event of events) if (CodingFold.applies(event)) alone.apply(event);
-    expect(beside.codings()).toEqual(alone.codings());
-    expect(beside.codings().protocols[0]!.units.length).toBeGreaterThan(0);
   });
 
   it('logs written before coding existed fold to no codings; a damaged coding event is refused at its line', () => {
