@@ -3,7 +3,7 @@ import type { InputProblem } from '../io/inputProblem';
 import { checkReceipt } from '../io/fileReceipt';
 import { EXPORT_SCHEMA_VERSION, exportGaps, READABLE_SCHEMA_VERSIONS, type AnyExportRecord, type ExportGap } from './exportRecord';
 import type { ExportFormat } from './exportFormats';
-import { deidentificationReceiptJsonSchema, type DeidentificationReceipt } from '../deidentify/deidentifyReceipt';
+import { deidentificationReceiptJsonSchema, type DeidentificationReceipt } from '../deidentified/deidentifyReceipt';
 
 /** Written as FILE.receipt.json only after FILE is complete on disk: what was exported and how to check it. */
 export interface ExportReceiptV1 {

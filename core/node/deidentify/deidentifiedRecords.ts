@@ -2,7 +2,7 @@ import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { AUDIO_SAMPLE_RATE } from '../../common/audio/sampleRate';
 import { DEIDENTIFY_FILE } from '../../common/deidentify/deidentifyList';
-import type { DeidentificationReceipt } from '../../common/deidentify/deidentifyReceipt';
+import type { DeidentificationReceipt } from '../../common/deidentified/deidentifyReceipt';
 import type { DeidentifiableRecord } from '../../common/deidentify/deidentifyRecord';
 import { writeFileAtomic } from '../fs/atomicFile';
 import { resolveInside } from '../fs/resolveInside';

@@ -1,6 +1,6 @@
 import type { Item } from '../../common/items/item';
 import type { ItemSessionState } from '../../common/session/itemState';
-import type { DeidentificationReceipt } from '../../common/deidentify/deidentifyReceipt';
+import type { DeidentificationReceipt } from '../../common/deidentified/deidentifyReceipt';
 import type { SpanMatcher } from '../../common/deidentify/spanMatcher';
 import { AUDIO_SAMPLE_RATE } from '../../common/audio/sampleRate';
 import { buildExportRecord } from '../../common/export/exportRecord';

@@ -14,15 +14,14 @@ import { loadProjectItems, projectLabelSchema, type OpenProject } from '../proje
 import { appVersion } from '../exportFiles/appVersion';
 import { createReasoningExport, type ReasoningExportFields } from '../../common/export/reasoningExport';
 import type { ItemSessionState } from '../../common/session/itemState';
-import { writeExportPair } from '../exportFiles/exportTarget';
+import { writeExportPair, writeExportWithReceipt } from '../exportFiles/exportTarget';
 import { allSessionNames, type AnnotatorStates, type SessionSource } from '../session/sessionSource';
 import { normalizeAnnotatorName } from '../session/sessionPaths';
 import { protocolKey, type ProtocolCoding } from '../../common/coding/codingFold';
 import { protocolCodings, unitsCsv, unitsFileName, type UnitsReceiptV1 } from '../../common/export/codingExport';
 import { unitsOfItem } from '../../common/coding/codingUnits';
-import { writeExportWithReceipt } from '../exportFiles/exportTarget';
 import { deidentifiedRecords } from '../deidentify/deidentifiedRecords';
-import { describeDeidentification } from '../../common/deidentify/deidentifyReceipt';
+import { describeDeidentification } from '../../common/deidentified/deidentifyReceipt';
 
 /** How far an export is: records built of all to build (the slow part: every referenced WAV is read and hashed). */
 export interface ExportProgress {

@@ -17,10 +17,10 @@ import { AtomicFileBatch } from '../fs/atomicFileBatch';
 import { resolveInside, writableTarget } from '../fs/resolveInside';
 import { checkExportTarget } from '../exportFiles/exportTarget';
 import type { SessionSource } from '../session/sessionSource';
-import type { DeidentificationReceipt } from '../../common/deidentify/deidentifyReceipt';
+import type { DeidentificationReceipt } from '../../common/deidentified/deidentifyReceipt';
 import { deidentifiedTranscripts } from '../deidentify/deidentifiedTranscripts';
 import { exportedTexts, leakProblems, refuseLeaks } from '../deidentify/exportedTexts';
-import { DEIDENTIFIED_SENTENCE } from '../../common/deidentify/deidentifiedMark';
+import { DEIDENTIFIED_SENTENCE } from '../../common/deidentified/deidentifiedMark';
 
 export interface TranscriptFileEntry {
   annotator: string;

@@ -1,5 +1,5 @@
 import type { CodeDef } from '../../codebook/codebook';
-import { DEIDENTIFIED_SENTENCE } from '../../deidentify/deidentifiedMark';
+import { DEIDENTIFIED_SENTENCE } from '../../deidentified/deidentifiedMark';
 import { codebookGuids, codebookTree } from '../../codebook/qdaCodebook';
 import { protocolUnits } from '../../coding/codingUnits';
 import { commitmentUtf16Span, type ExportRecord } from '../exportRecord';

@@ -1,5 +1,5 @@
 import { spansWithinTakes } from '../../../common/signals/takeSignals';
-import { describeDeidentification } from '../../../common/deidentify/deidentifyReceipt';
+import { describeDeidentification } from '../../../common/deidentified/deidentifyReceipt';
 import { createHash } from 'node:crypto';
 import { open, readFile, rename, stat, unlink, mkdir } from 'node:fs/promises';
 import path from 'node:path';
@@ -47,7 +47,7 @@ import { xsdProblems } from '../../exportFiles/xsdValidation';
 import { loadCodebook } from '../../coding/projectCoding';
 import { deidentifiedInterop, type WavMasks } from '../../deidentify/deidentifiedInterop';
 import { exportedTexts, leakProblems, qdeTexts, refuseLeaks } from '../../deidentify/exportedTexts';
-import { DEIDENTIFIED_PROPERTY, DEIDENTIFIED_SENTENCE } from '../../../common/deidentify/deidentifiedMark';
+import { DEIDENTIFIED_PROPERTY, DEIDENTIFIED_SENTENCE } from '../../../common/deidentified/deidentifiedMark';
 import type { SpanMatcher } from '../../../common/deidentify/spanMatcher';
 
 export interface InteropExportOptions {
