@@ -4,7 +4,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { SpanMatcher } from '../core/common/deidentify/spanMatcher';
-import { PATTERN_NAMES } from '../core/common/deidentify/deidentifyPatterns';
+import { PATTERN_NAMES } from '../core/common/deidentified/deidentifyTerms';
 
 const terms = Array.from({ length: 1000 }, (_, i) => ({ text: `Name${i.toString(36)}son`, class: i % 2 ? 'PERSON' : 'PLACE' }));
 const matcher = new SpanMatcher({ terms, patterns: [...PATTERN_NAMES], languages: ['en', 'de'] });

@@ -83,9 +83,5 @@ time('resampleTo16k, 1 minute at 44.1 kHz', 3, () => resampleTo16k(oneMinute441k
 const sentence = ' Hmm, well. This reply is, um, kind of polite, I guess. I label this polite. Uh, actually no, sort of rude.';
 const transcript = sentence.repeat(Math.ceil((SECONDS * 150) / 60 / 20)); // ~150 words a minute
 time(`computeTranscriptSignals, ${transcript.length.toLocaleString('en')} chars`, 9, () =>
-  computeTranscriptSignals(
-    transcript,
-    { commitments: [], final_label: null, diagnostics: [] },
-    { fillers: DEFAULT_FILLERS, languages: ['en'] },
-  ),
+  computeTranscriptSignals(transcript, { commitments: [] }, { fillers: DEFAULT_FILLERS, languages: ['en'] }),
 );

@@ -1,7 +1,6 @@
 import { createCommitParser } from '../parser/commitPhrase';
-import type { ParseDiagnostic, ParseOptions, ParseResult } from '../parser/parseTypes';
+import type { ParseDiagnostic, ParseOptions, ParseResult, CommitmentRecord } from '../parser/parseTypes';
 import type { ProjectConfig } from '../project/projectConfig';
-import type { CommitmentRecord } from '../session/itemState';
 import type { TranscriptSignals } from '../signals/signalTypes';
 import { computeTranscriptSignals } from '../signals/transcriptSignals';
 import { joinSegments, timeAtOffset, type JoinedTranscript, type SegmentSpan } from '../transcript/joinSegments';

@@ -3,7 +3,7 @@ import type { InputProblem } from '../io/inputProblem';
 import { InputError } from '../io/inputProblem';
 import { xmlGuardProblem } from '../io/xmlGuard';
 import { codebookProblems, type CodeDef, type Codebook } from './codebook';
-import { escapeXmlText, xmlAttributes } from '../export/interop/xmlText';
+import { escapeXmlText, xmlAttributes } from '../io/xmlText';
 
 /** The REFI-QDA namespaces a codebook comes in: a codebook file (.qdc) or a project (.qde inside a .qdpx). */
 export const QDA_CODEBOOK_NAMESPACE = 'urn:QDA-XML:codebook:1.0';

@@ -1,4 +1,5 @@
 import type { CodeActData, CodeActSource, SessionEvent } from '../session/sessionEvents';
+import type { SessionFold } from '../session/sessionFold';
 import { parseUnitId } from './codingUnits';
 
 /** A code standing on a unit, with the act that applied it and the coder's memo on it. */
@@ -121,7 +122,9 @@ export class CodingFold {
     return CODING_EVENTS.has(event.type);
   }
 
+  /** Any event of the log: the coding fold keeps the coder's name and coding acts, and passes over the rest. */
   apply(event: SessionEvent): void {
+    if (!CodingFold.applies(event)) return;
     if (event.type !== 'code_removed' && event.type !== 'code_applied') this.replacing = [];
     switch (event.type) {
       case 'session_started':
@@ -241,9 +244,18 @@ function readProtocol(p: ProtocolFold): ProtocolCoding {
   };
 }
 
+/**
+ * A coder's log folded twice over the same events: the session fold for its items and the coding fold for its coding
+ * acts. The session fold knows nothing of coding; whoever needs both (the coding rules' caller) composes them.
+ */
+export interface CoderFolds {
+  readonly session: SessionFold;
+  readonly coding: CodingFold;
+}
+
 /** A coder's codings from their whole log (the export and agreement read logs without the session fold's state). */
 export function foldCodings(events: readonly SessionEvent[]): CoderCodings {
   const fold = new CodingFold();
-  for (const event of events) if (CodingFold.applies(event)) fold.apply(event);
+  for (const event of events) fold.apply(event);
   return fold.codings();
 }

@@ -1,11 +1,5 @@
-import type { HiddenAudio } from './deidentifyList';
+import type { HiddenAudio, SampleRange } from '../deidentified/deidentifyTerms';
 import type { HiddenAudioSpan } from './deidentifyRecord';
-
-/** A stretch of samples [start, end) that a de-identified WAV holds as silence or tone. */
-export interface SampleRange {
-  start: number;
-  end: number;
-}
 
 /** The tone that replaces a hidden span when asked for: 1 kHz at −20 dBFS, its phase starting with each span. */
 export const TONE_HZ = 1000;

@@ -2,7 +2,7 @@ import yaml from 'js-yaml';
 import { compileOnFirstUse, sharedAjv } from '../io/schemaValidator';
 import { ConfigError, lineAt, readStrictYaml, schemaConfigProblems, type ConfigProblem } from '../project/strictYaml';
 import { foldedKey, foldedKeys } from '../text/textFold';
-import { PATTERN_NAMES, type PatternName } from './deidentifyPatterns';
+import { HIDDEN_AUDIO, PATTERN_NAMES, type HiddenAudio, type PatternName } from '../deidentified/deidentifyTerms';
 
 /** The project's de-identification list, beside aloud.yaml. */
 export const DEIDENTIFY_FILE = 'deidentify.yaml';
@@ -15,10 +15,6 @@ export interface DeidentifyTerm {
   text: string;
   class: string;
 }
-
-/** How a hidden audio span sounds in a de-identified export. */
-export type HiddenAudio = 'silence' | 'tone';
-export const HIDDEN_AUDIO: readonly HiddenAudio[] = ['silence', 'tone'];
 
 export interface DeidentifyList {
   /** the list's version as its author states it; receipts carry it beside the file's sha256 */

@@ -1,12 +1,10 @@
 import { caselessKey } from '../text/textFold';
+import type { PatternName } from '../deidentified/deidentifyTerms';
 
 /**
  * The built-in patterns of de-identification: fixed regular expressions, documented in the README, no model.
  * Each has its placeholder class; dates know English and German forms.
  */
-export type PatternName = 'email' | 'url' | 'phone' | 'digits' | 'date';
-export const PATTERN_NAMES: readonly PatternName[] = ['email', 'url', 'phone', 'digits', 'date'];
-
 export const PATTERN_CLASSES: Readonly<Record<PatternName, string>> = {
   email: 'EMAIL',
   url: 'URL',

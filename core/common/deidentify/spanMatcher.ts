@@ -1,6 +1,7 @@
 import { foldForMatching, foldedKey, isWordEdge, normalizeForPatterns, type CapitalIReading, type FoldedText } from '../text/textFold';
 import { termKeys, type DeidentifyList } from './deidentifyList';
-import { AFTER, BEFORE, isPhoneNumber, PATTERN_CLASSES, patternKey, patternSources, type PatternName } from './deidentifyPatterns';
+import { AFTER, BEFORE, isPhoneNumber, PATTERN_CLASSES, patternKey, patternSources } from './deidentifyPatterns';
+import type { PatternName } from '../deidentified/deidentifyTerms';
 import { TermAutomaton } from './termAutomaton';
 
 /** A stretch of text to hide: [start, end) in UTF-16 offsets, its placeholder class and its identity for numbering. */

@@ -9,7 +9,7 @@
  * that is too long, the names alone), the synonyms, one example of each other commit phrase. Whether this helps
  * recognition needs real weights to measure (see the README).
  */
-import type { LabelDef } from '../project/projectConfig';
+import type { LabelDef } from '../parser/parseTypes';
 import { DEFAULT_STEMS } from '../parser/defaultStems';
 import { compileStemPattern } from '../parser/stemPattern';
 import { DEFAULT_INITIAL_PROMPT } from './decodeSettings';

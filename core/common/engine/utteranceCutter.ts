@@ -1,5 +1,5 @@
 import { FRAME_MS, FrameLevelMeter } from '../signals/frameLevels';
-import { DEFAULT_SPEECH_THRESHOLD, SPEECH_HYSTERESIS, type SpeechProbe } from './speechProbe';
+import { DEFAULT_SPEECH_THRESHOLD, SPEECH_HYSTERESIS, type SpeechProbe } from '../signals/speechProbe';
 import { AUDIO_SAMPLE_RATE } from '../audio/sampleRate';
 
 /** A stretch of one recording to transcribe; samples count from the recording's first sample. */

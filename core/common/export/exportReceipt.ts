@@ -1,12 +1,9 @@
-import type { ValidateFunction } from 'ajv/dist/2020.js';
 import { compileOnFirstUse, sharedAjv } from '../io/schemaValidator';
 import type { InputProblem } from '../io/inputProblem';
-import { parseJsonDocument } from '../io/jsonInput';
-import { InputError } from '../io/inputProblem';
-import { schemaProblems } from '../io/schemaProblems';
+import { checkReceipt } from '../io/fileReceipt';
 import { EXPORT_SCHEMA_VERSION, exportGaps, READABLE_SCHEMA_VERSIONS, type AnyExportRecord, type ExportGap } from './exportRecord';
 import type { ExportFormat } from './exportFormats';
-import { deidentificationReceiptJsonSchema, type DeidentificationReceipt } from '../deidentify/deidentifyReceipt';
+import { deidentificationReceiptJsonSchema, type DeidentificationReceipt } from '../deidentified/deidentifyReceipt';
 
 /** Written as FILE.receipt.json only after FILE is complete on disk: what was exported and how to check it. */
 export interface ExportReceiptV1 {
@@ -215,39 +212,6 @@ export interface ExportFileFacts {
    * and schema stages: the receipt's project, schema_version, counts and gaps are then recomputed from them
    */
   summaries?: readonly ExportSummaryRecord[] | ExportReceiptTally | null;
-}
-
-/**
- * The stages every receipt goes through: parse, its schema, then the rule that it describes this very file (sha256,
- * bytes, name). Returns the problems so far, and — when the schema passed — the receipt and a `rule` that adds a
- * located problem for the checks a kind of receipt adds.
- */
-export function checkReceipt<R extends { sha256: string; bytes: number; file: string }>(
-  receiptText: string,
-  receiptFile: string,
-  validate: ValidateFunction,
-  actual: { fileName: string; sha256: string; bytes: number },
-): { problems: InputProblem[]; receipt: R | null; rule: (pointer: string, message: string) => void } {
-  const problems: InputProblem[] = [];
-  const none = { problems, receipt: null, rule: () => undefined };
-  let doc;
-  try {
-    doc = parseJsonDocument(receiptText, receiptFile, 2);
-  } catch (e) {
-    if (e instanceof InputError) return { ...none, problems: e.problems };
-    throw e;
-  }
-  if (!validate(doc.value)) return { ...none, problems: schemaProblems(validate.errors, receiptFile, doc) };
-  const located = doc;
-  const rule = (pointer: string, message: string): void => {
-    problems.push({ file: receiptFile, line: located.locate(pointer), field: pointer.slice(1).replace('/', '.'), stage: 'rule', message });
-  };
-  const receipt = doc.value as unknown as R;
-  if (receipt.sha256 !== actual.sha256)
-    rule('/sha256', `the export's sha256 is ${actual.sha256}, the receipt says ${receipt.sha256}: the file changed after export`);
-  if (receipt.bytes !== actual.bytes) rule('/bytes', `the export has ${actual.bytes} bytes, the receipt says ${receipt.bytes}`);
-  if (receipt.file !== actual.fileName) rule('/file', `the receipt is for "${receipt.file}", not "${actual.fileName}"`);
-  return { problems, receipt, rule };
 }
 
 /** Every stage on a records export's receipt: checkReceipt, then its format, schema version, record and gap counts. */

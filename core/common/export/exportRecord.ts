@@ -7,7 +7,7 @@ import exportRecordSchemaV2 from './exportRecord.v2.schema.json';
 import exportRecordSchemaV3 from './exportRecord.v3.schema.json';
 import exportRecordSchemaV4 from './exportRecord.v4.schema.json';
 import { codePointOffset, utf16Offset } from '../text/codePoints';
-import { NO_REASONING, type ReasoningExportFields } from '../reasoning/reasoningExport';
+import { NO_REASONING, type ReasoningExportFields } from './reasoningExport';
 
 /** The schema version this Aloud writes; `validate` reads this one and every earlier one. */
 export const EXPORT_SCHEMA_VERSION = 4;
@@ -415,9 +415,9 @@ export interface ExportRecordInput {
   appVersion: string;
   configSha256: string;
   exportedAt: string;
-  /** the item's model reasoning fields (core/common/reasoning/reasoningExport); absent: none */
+  /** the item's model reasoning fields (core/common/export/reasoningExport); absent: none */
   reasoning?: ReasoningExportFields;
-  /** the coders' codings of this protocol (core/common/coding/codingExport); absent or null: none */
+  /** the coders' codings of this protocol (core/common/export/codingExport); absent or null: none */
   codings?: ExportCodings | null;
 }
 

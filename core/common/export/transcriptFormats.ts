@@ -3,6 +3,9 @@ import type { Segment } from '../transcript/segment';
 export type TranscriptFormat = 'txt' | 'srt' | 'vtt';
 export const TRANSCRIPT_FORMATS: readonly TranscriptFormat[] = ['txt', 'srt', 'vtt'];
 
+/** The receipt a transcript export writes into its output folder. */
+export const TRANSCRIPT_RECEIPT = 'transcripts.receipt.json';
+
 /** TXT is the verbatim transcript, byte for byte: nothing trimmed or added. */
 export function formatTranscriptTxt(transcript: string): string {
   return transcript;

@@ -4,7 +4,7 @@
  * only when exactly one label is close enough: for a whole answer written by a model, never for free speech (the
  * commit parser and label mentions use `exact` only).
  */
-import type { LabelDef } from '../project/projectConfig';
+import type { LabelDef } from './parseTypes';
 import { normalizeForMatching } from './matchText';
 import { spokenFormsOf } from './spokenForms';
 

@@ -1,4 +1,10 @@
-import type { LabelDef } from '../project/projectConfig';
+/** One label of the annotation schema, e.g. Polite with key "1" and per-language synonyms. */
+export interface LabelDef {
+  name: string;
+  key?: string;
+  /** language code → synonyms, e.g. { de: ["höflich"] } */
+  synonyms: Record<string, string[]>;
+}
 
 /** A label committed by a fixed phrase; offsets index the original (never changed) transcript. */
 export interface Commitment {
@@ -10,6 +16,17 @@ export interface Commitment {
   /** the stem pattern that matched, as written in the stem list, e.g. "my (label|answer|rating|choice|verdict) (is|would be)" */
   stem: string;
   language: string;
+}
+
+/** A committed label with where it was said as an item keeps it (offsets into the item's verbatim transcript; the time from its segments). */
+export interface CommitmentRecord {
+  label: string;
+  quote: string;
+  start: number;
+  end: number;
+  /** time on the item's audio timeline, when segment timestamps exist */
+  t_ms: number | null;
+  stem: string;
 }
 
 export type DiagnosticKind = 'negated' | 'ambiguous' | 'unknown_label';

@@ -10,7 +10,7 @@
  * - `spelling`: British and American spellings (-ise/-ize, -yse/-yze, -isation/-ization, -our/-or) and ss for ß.
  * A derived form that is also a form of another label is dropped from both, and listed as dropped.
  */
-import type { LabelDef } from '../project/projectConfig';
+import type { LabelDef } from './parseTypes';
 import { normalizeForMatching } from './matchText';
 
 export type SpokenFormSource = 'name' | 'synonym' | 'derived';

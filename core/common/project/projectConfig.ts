@@ -1,21 +1,15 @@
 import { compileOnFirstUse, sharedAjv } from '../io/schemaValidator';
 import { DEFAULT_STEMS } from '../parser/defaultStems';
+import type { LabelDef } from '../parser/parseTypes';
 import { validateStemPattern } from '../parser/stemPattern';
-import { REASONING_SPLITS, type ReasoningSplit } from '../reasoning/reasoningSteps';
+import { REASONING_SPLITS } from '../reasoning/reasoningSteps';
+import { REASONING_REVEALS, type ReasoningConfig } from '../reasoning/reasoningConfig';
 import { DEFAULT_FILLERS, HESITATION_LIST_NAMES, type HesitationLists } from '../signals/hesitationLists';
 import type { LineCounter, Node as YamlNode } from 'yaml';
 import { ConfigError, nodeAt, readStrictYaml, schemaConfigProblems, type ConfigProblem } from './strictYaml';
 import { caselessKey } from '../text/textFold';
 
 export { ConfigError, formatConfigProblem, type ConfigProblem } from './strictYaml';
-
-/** One label of the annotation schema, e.g. Polite with key "1" and per-language synonyms. */
-export interface LabelDef {
-  name: string;
-  key?: string;
-  /** language code → synonyms, e.g. { de: ["höflich"] } */
-  synonyms: Record<string, string[]>;
-}
 
 export interface LabelSchema {
   name: string;
@@ -44,20 +38,6 @@ export interface ThinkAloudConfig {
   require_spoken_label: boolean;
   /** how long completing an item waits for its pending transcriptions before it says so */
   complete_wait_seconds: number;
-}
-
-/** When the Label screen shows a model's reasoning: after the annotator's own (blind) label, always, or never. */
-export type ReasoningReveal = 'after_blind' | 'always' | 'never';
-export const REASONING_REVEALS: readonly ReasoningReveal[] = ['after_blind', 'always', 'never'];
-
-/** aloud.yaml `reasoning`: how a model's reasoning text becomes steps, and when the annotator sees it. */
-export interface ReasoningConfig {
-  split: ReasoningSplit;
-  reveal: ReasoningReveal;
-}
-
-export function defaultReasoning(): ReasoningConfig {
-  return { split: 'auto', reveal: 'after_blind' };
 }
 
 /** What a unit of coding is: an utterance as the cutter made it, or a sentence within it. */

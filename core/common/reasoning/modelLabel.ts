@@ -1,6 +1,6 @@
 import { LabelMatcher, type LabelMatchVia } from '../parser/labelMatch';
 import { matchWords } from '../parser/matchText';
-import type { LabelDef } from '../project/projectConfig';
+import type { LabelDef } from '../parser/parseTypes';
 
 /** The schema a model's answer is read against: its labels and the languages whose synonyms count. */
 export interface LabelSchemaContext {

@@ -7,7 +7,7 @@ import { compileOnFirstUse, sharedAjv } from '../io/schemaValidator';
 import { InputError, type InputProblem } from '../io/inputProblem';
 import { JsonLinesStream, readJsonLines, type LocatedValue } from '../io/jsonInput';
 import { schemaProblems } from '../io/schemaProblems';
-import { checkReceipt } from '../export/exportReceipt';
+import { checkReceipt } from '../io/fileReceipt';
 import type { StepReward } from '../parser/stepJudgment';
 import { stepRewards, type ProcessRewardMode, type StepJudgmentRecord } from './stepJudgments';
 

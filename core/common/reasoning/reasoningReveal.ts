@@ -1,4 +1,4 @@
-import type { ReasoningReveal } from '../project/projectConfig';
+import type { ReasoningReveal } from './reasoningConfig';
 
 /** Why the model's reasoning is not shown: the item has none, the project never shows it, or the blind label comes first. */
 export type ReasoningWithheld = 'no_reasoning' | 'never' | 'blind_label_first';

@@ -1,7 +1,7 @@
 import { agreementAnalysis } from '../agreement/agreementAnalysis';
 import type { AlphaUndefinedReason } from '../agreement/krippendorff';
-import type { ParseDiagnostic } from '../parser/parseTypes';
-import type { CommitmentRecord, LabelSource } from '../session/itemState';
+import type { ParseDiagnostic, CommitmentRecord } from '../parser/parseTypes';
+import type { LabelSource } from '../session/itemState';
 import { joinSegments } from '../transcript/joinSegments';
 import { transcriptPieces, type TranscriptPiece } from '../transcript/transcriptMarks';
 import { MAX_MEMBER_LOG_BYTES, MAX_ROOM_LOG_BYTES } from './roomEvents';

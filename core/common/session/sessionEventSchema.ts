@@ -8,7 +8,7 @@ import {
   SESSION_KINDS,
   type SessionEventType,
 } from './sessionEvents';
-import { REASONING_REVEALS } from '../project/projectConfig';
+import { REASONING_REVEALS } from '../reasoning/reasoningConfig';
 import { STEP_JUDGMENT_SOURCES } from '../reasoning/stepJudgments';
 
 const itemId = { type: 'string', minLength: 1 } as const;

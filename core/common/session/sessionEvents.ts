@@ -3,7 +3,7 @@ import type { AudioSignals } from '../signals/signalTypes';
 import type { VadSignals } from '../signals/vadSignals';
 import type { Segment } from '../transcript/segment';
 import type { LabelSource } from './itemState';
-import type { ReasoningReveal } from '../project/projectConfig';
+import type { ReasoningReveal } from '../reasoning/reasoningConfig';
 import type { AppliedSplit } from '../reasoning/reasoningSteps';
 import type { StepJudgmentSource } from '../reasoning/stepJudgments';
 import type { LoggedEvent } from '../io/loggedEvent';

@@ -1,4 +1,4 @@
-import type { ParseDiagnostic, ParseResult } from '../parser/parseTypes';
+import type { ParseDiagnostic, ParseResult, CommitmentRecord } from '../parser/parseTypes';
 import type { ProjectConfig } from '../project/projectConfig';
 import type { AudioSignals } from '../signals/signalTypes';
 import type { VadSignals } from '../signals/vadSignals';
@@ -9,7 +9,6 @@ import { AudioLedgerFold, type AudioLedger } from './audioLedger';
 import { checkEventData } from './sessionEventSchema';
 import { SessionLogError } from './sessionLog';
 import type {
-  CommitmentRecord,
   CorrectionRecord,
   ItemSessionState,
   KeepTalkingCue,
@@ -31,7 +30,6 @@ import {
 } from './sessionEvents';
 import { AUDIO_SAMPLE_RATE } from '../audio/sampleRate';
 import { summaryOfItem, type ItemSummary } from './itemSummary';
-import { CodingFold } from '../coding/codingFold';
 
 /** An event to append: its type and data (the log gives it v, seq and ts). */
 export type SessionEntry = { [T in SessionEventType]: { type: T; data: SessionEventData[T] } }[SessionEventType];
@@ -170,8 +168,6 @@ const correctionKey = (utterance: number, segment: number): string => `${utteran
  */
 export class SessionFold {
   private readonly audio: AudioLedgerFold;
-  /** the coder's coding acts on protocols (their own or other annotators'), folded beside the items */
-  readonly coding = new CodingFold();
   private readonly items = new Map<string, ItemFold>();
   /** derived item states, dropped when an event for the item arrives */
   private readonly derived = new Map<string, ItemSessionState>();
@@ -208,7 +204,6 @@ export class SessionFold {
 
   apply(event: SessionEvent): void {
     this.audio.apply(event);
-    if (CodingFold.applies(event)) this.coding.apply(event);
     this.lastSeq = event.seq;
     const timedBefore = this.openItem?.item_id;
     this.followOpenItem(event);

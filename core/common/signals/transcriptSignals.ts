@@ -1,4 +1,3 @@
-import type { ParseResult } from '../parser/parseTypes';
 import { hesitationSignals, type HesitationSettings } from './hesitation';
 import { timeAtOffset, type SegmentSpan } from '../transcript/joinSegments';
 import type { TranscriptSignals } from './signalTypes';
@@ -58,7 +57,7 @@ export interface TranscriptSignalLists extends HesitationSettings {
  */
 export function computeTranscriptSignals(
   transcript: string,
-  parse: ParseResult,
+  parse: CommittedLabels,
   lists: TranscriptSignalLists,
   timing?: TranscriptTiming,
 ): TranscriptSignals {
@@ -96,6 +95,11 @@ export function computeTranscriptSignals(
     time_to_first_commit_ms: first === undefined ? null : commitTime(first.end),
     time_to_final_commit_ms: final === undefined ? null : commitTime(final.end),
   };
+}
+
+/** What the signals read of a parse (the parser's ParseResult fits): each commitment's label and end offset, in order. */
+export interface CommittedLabels {
+  readonly commitments: readonly { readonly label: string; readonly end: number }[];
 }
 
 /**

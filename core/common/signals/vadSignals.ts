@@ -1,4 +1,4 @@
-import { DEFAULT_SPEECH_THRESHOLD, SPEECH_HYSTERESIS } from '../engine/speechProbe';
+import { DEFAULT_SPEECH_THRESHOLD, SPEECH_HYSTERESIS } from './speechProbe';
 import type { PauseStats } from './signalTypes';
 
 /**

@@ -1,5 +1,4 @@
-import type { ParseDiagnostic } from '../parser/parseTypes';
-import type { CommitmentRecord } from '../session/itemState';
+import type { ParseDiagnostic, CommitmentRecord } from '../parser/parseTypes';
 import { caselessKey } from '../text/textFold';
 
 /** A run of the verbatim transcript, marked where the parser committed a label, noted a mention, or heard a filler. */

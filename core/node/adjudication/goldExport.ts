@@ -12,12 +12,12 @@ import {
 } from '../../common/adjudication/goldRecord';
 import { receiptFileName } from '../../common/export/exportReceipt';
 import { InputError, type InputProblem } from '../../common/io/inputProblem';
-import { appVersion } from '../export/appVersion';
-import { writeExportPair } from '../export/exportTarget';
-import { projectSessionSource } from '../export/projectSessions';
-import { checkReceiptBeside } from '../export/receiptBeside';
-import type { SessionSource } from '../export/sessionSource';
-import { readInputFile } from '../importing/inputFile';
+import { appVersion } from '../exportFiles/appVersion';
+import { writeExportPair } from '../exportFiles/exportTarget';
+import { projectSessionSource } from '../session/projectSessions';
+import { checkReceiptBeside } from '../exportFiles/receiptBeside';
+import type { SessionSource } from '../session/sessionSource';
+import { readInputFile } from '../fs/inputFile';
 import type { OpenProject } from '../project/projectFolder';
 import { configSha256Of } from '../session/sessionStore';
 import { readAdjudication } from './projectAdjudication';

@@ -12,8 +12,8 @@ import {
 } from '../../common/adjudication/adjudicationRules';
 import { foldRoom } from '../../common/rooms/roomFold';
 import { countableSession } from '../agreement/agreementSources';
-import { projectSessionSource } from '../export/projectSessions';
-import type { SessionSource } from '../export/sessionSource';
+import { projectSessionSource } from '../session/projectSessions';
+import type { SessionSource } from '../session/sessionSource';
 import { loadProjectItems, type OpenProject } from '../project/projectFolder';
 import { RoomHost } from '../rooms/roomHost';
 import { readRoomLog, roomPaths } from '../rooms/roomLogFile';

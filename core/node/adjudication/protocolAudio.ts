@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { shownAnnotators } from '../../common/adjudication/adjudicationQueue';
-import { projectSessionSource } from '../export/projectSessions';
-import type { SessionSource } from '../export/sessionSource';
+import { projectSessionSource } from '../session/projectSessions';
+import type { SessionSource } from '../session/sessionSource';
 import { resolveFileInside, type FileLookup } from '../fs/resolveInside';
 import type { OpenProject } from '../project/projectFolder';
 import { readAdjudication } from './projectAdjudication';

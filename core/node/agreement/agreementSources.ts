@@ -10,13 +10,10 @@ import {
 import { isScriptedModel } from '../engine/scriptedEngine';
 import { exportFormatFromFileName } from '../../common/export/exportFormats';
 import { InputError } from '../../common/io/inputProblem';
-import { foldRoom } from '../../common/rooms/roomFold';
-import { roomLabelRecords } from '../../common/rooms/roomViews';
-import { projectSessionSource } from '../export/projectSessions';
-import type { AnnotatorStates, SessionSource } from '../export/sessionSource';
+import { projectSessionSource } from '../session/projectSessions';
+import type { AnnotatorStates, SessionSource } from '../session/sessionSource';
 import { DEFAULT_STREAM_LIMITS, streamInputFile } from '../importing/inputStream';
 import { loadProjectItems, type OpenProject } from '../project/projectFolder';
-import { readRoomLog } from '../rooms/roomLogFile';
 
 /** Labels from one input, with where they came from (for messages and the report). */
 export interface LabelSet {
@@ -119,19 +116,6 @@ export async function exportLabelSet(
   );
   const { records, report } = countExportRecords(countable, rules);
   return { source: file, records, hasBlind: true, warnings: [], counting: report };
-}
-
-/** A norming room's log: the revealed items, blind = the vote before the reveal, final = the vote now. */
-export async function roomLabelSet(file: string): Promise<LabelSet & { labels: string[] }> {
-  const { events, torn } = await readRoomLog(file);
-  const state = foldRoom(events, file);
-  return {
-    source: file,
-    records: roomLabelRecords(state),
-    hasBlind: true,
-    labels: state.labels,
-    warnings: torn ? [`${file}:${torn.line}: torn last line (a crash while writing) left out`] : [],
-  };
 }
 
 /** One record per (item, annotator) across inputs: the same pair in two inputs is a mistake, named with both. */

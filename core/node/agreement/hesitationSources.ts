@@ -3,8 +3,8 @@ import { JsonLinesStream } from '../../common/io/jsonInput';
 import { InputError, type InputProblem } from '../../common/io/inputProblem';
 import { exportFormatFromFileName } from '../../common/export/exportFormats';
 import { type HesitationMeasures, hesitationMeasuresOf } from '../../common/labelModels/hesitationEvidence';
-import { projectSessionSource } from '../export/projectSessions';
-import type { SessionSource } from '../export/sessionSource';
+import { projectSessionSource } from '../session/projectSessions';
+import type { SessionSource } from '../session/sessionSource';
 import { DEFAULT_STREAM_LIMITS, streamInputFile } from '../importing/inputStream';
 import type { OpenProject } from '../project/projectFolder';
 

@@ -1,7 +1,7 @@
 import { LabelModelInputError } from '../../common/labelModels/annotationTable';
 import { type GoldView, goldReport } from '../../common/labelModels/goldReport';
-import { projectSessionSource } from '../export/projectSessions';
-import type { SessionSource } from '../export/sessionSource';
+import { projectSessionSource } from '../session/projectSessions';
+import type { SessionSource } from '../session/sessionSource';
 import type { OpenProject } from '../project/projectFolder';
 import { projectLabelSet } from './agreementSources';
 

@@ -6,7 +6,7 @@ import type { ItemSessionState } from '../../common/session/itemState';
 import { assignedItems } from '../../common/adjudication/adjudicationFold';
 import { readProjectAdjudication } from '../adjudication/adjudicationLog';
 import { adjudicate, readAdjudication } from '../adjudication/projectAdjudication';
-import { projectSessionSource } from '../export/projectSessions';
+import { projectSessionSource } from '../session/projectSessions';
 import type { AppContext } from './appContext';
 
 /**

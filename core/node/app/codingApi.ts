@@ -2,7 +2,7 @@ import { stat } from 'node:fs/promises';
 import { findCode, type CodeDef } from '../../common/codebook/codebook';
 import type { AloudApi } from '../../common/contract/aloudApi';
 import { Refusal } from '../../common/contract/refusal';
-import type { CodeProposal } from '../../common/coding/codingFold';
+import type { CodeProposal, CoderFolds } from '../../common/coding/codingFold';
 import {
   decideCodeAct,
   decideCodingMemo,
@@ -14,10 +14,10 @@ import {
 } from '../../common/coding/codingRules';
 import { sameName } from '../../common/names/personNames';
 import { codingItemView, type CodingItemView, type CodingOverview } from '../../common/coding/codingViews';
-import type { SessionEntry, SessionFold } from '../../common/session/sessionFold';
+import type { SessionEntry } from '../../common/session/sessionFold';
 import { addCodeToCodebook, codingContext, itemTextOf, loadCodebook, projectCodeAgreement, protocolFacts } from '../coding/projectCoding';
-import { projectSessionSource } from '../export/projectSessions';
-import { allSessionNames, type AnnotatorStates, type SessionSource } from '../export/sessionSource';
+import { projectSessionSource } from '../session/projectSessions';
+import { allSessionNames, type AnnotatorStates, type SessionSource } from '../session/sessionSource';
 import type { SessionService } from '../session/sessionService';
 import { normalizeAnnotatorName, sessionPaths } from '../session/sessionPaths';
 import type { AppContext } from './appContext';
@@ -111,7 +111,7 @@ export function codingApi(app: AppContext) {
   const act = (
     annotator: string,
     itemId: string,
-    decide: (fold: SessionFold, context: ReturnType<typeof codingContext>, protocol: ProtocolFacts) => readonly SessionEntry[],
+    decide: (fold: CoderFolds, context: ReturnType<typeof codingContext>, protocol: ProtocolFacts) => readonly SessionEntry[],
     changedUnit: string | null,
   ) =>
     app.calls.run(async () => {

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { AloudApi } from '../../common/contract/aloudApi';
 import { Refusal } from '../../common/contract/refusal';
-import { annotatorSessions } from '../export/projectSessions';
+import { annotatorSessions } from '../session/projectSessions';
 import { loadProjectConfig, loadProjectItems } from '../project/projectFolder';
 import type { AppContext } from './appContext';
 import { collectPack } from './collectPacks';

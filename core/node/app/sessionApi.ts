@@ -3,7 +3,7 @@ import { Refusal } from '../../common/contract/refusal';
 import { existingName as existingAnnotator, lookAlikeOf } from '../../common/names/personNames';
 import { readWav } from '../audio/wavFile';
 import { normalizeAnnotatorName } from '../session/sessionPaths';
-import { projectSessionSource } from '../export/projectSessions';
+import { projectSessionSource } from '../session/projectSessions';
 import type { SessionService } from '../session/sessionService';
 import type { AppContext } from './appContext';
 

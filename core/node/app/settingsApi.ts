@@ -1,6 +1,6 @@
 import type { AloudApi } from '../../common/contract/aloudApi';
 import { Refusal } from '../../common/contract/refusal';
-import { appVersion } from '../export/appVersion';
+import { appVersion } from '../exportFiles/appVersion';
 import type { AppContext } from './appContext';
 import { writeThinkAloudSettings } from './projectSettings';
 

@@ -1,5 +1,5 @@
 import { encodeWavPcm16 } from './wavFile';
-import { describeFsError, nodeSessionFs, SessionWriteError, writeFully, type DurableFile, type SessionFs } from '../session/sessionFs';
+import { describeFsError, nodeSessionFs, SessionWriteError, writeFully, type DurableFile, type SessionFs } from '../fs/sessionFs';
 
 /** Canonical PCM WAV: RIFF header, 16-byte fmt chunk, then the data chunk to the end of the file. */
 export const WAV_HEADER_BYTES = 44;

@@ -6,7 +6,7 @@ import { InputError } from '../../common/io/inputProblem';
 import { QDPX_LIMITS, unzipBounded, ZipLimitError } from '../archives/boundedUnzip';
 import { writeFileAtomic } from '../fs/atomicFile';
 import { sha256Hex } from '../fs/sha256';
-import { ProjectError } from '../project/projectError';
+import { ProjectError } from '../fs/projectError';
 import type { OpenProject } from '../project/projectFolder';
 
 /** A codebook larger than this is not a codebook (the biggest published ones are a few hundred kB). */

@@ -9,13 +9,13 @@ import {
 } from '../../common/codebook/qdaCodebook';
 import { codebookVersion } from '../../common/codebook/codebook';
 import { InputError } from '../../common/io/inputProblem';
-import { appVersion } from '../export/appVersion';
-import { checkExportTarget } from '../export/exportTarget';
-import { stableGuid } from '../export/interop/interopExport';
-import { xsdProblems } from '../export/interop/xsdValidation';
+import { appVersion } from '../exportFiles/appVersion';
+import { checkExportTarget } from '../exportFiles/exportTarget';
+import { stableGuid } from '../exportFiles/stableGuid';
+import { xsdProblems } from '../exportFiles/xsdValidation';
 import { writeFileAtomic } from '../fs/atomicFile';
 import { sha256Hex } from '../fs/sha256';
-import { ProjectError } from '../project/projectError';
+import { ProjectError } from '../fs/projectError';
 import type { OpenProject } from '../project/projectFolder';
 import { loadCodebook } from './projectCoding';
 

@@ -3,9 +3,9 @@ import { decideImportedCodings, parseCodingsCsv, type CodingImportFacts } from '
 import type { ProtocolFacts } from '../../common/coding/codingRules';
 import { asRefusal } from '../../common/contract/refusal';
 import type { SessionEntry } from '../../common/session/sessionFold';
-import { projectSessionSource } from '../export/projectSessions';
-import { allSessionNames, type AnnotatorStates } from '../export/sessionSource';
-import { readInputFile } from '../importing/inputFile';
+import { projectSessionSource } from '../session/projectSessions';
+import { allSessionNames, type AnnotatorStates } from '../session/sessionSource';
+import { readInputFile } from '../fs/inputFile';
 import { loadProjectItems, type OpenProject } from '../project/projectFolder';
 import { normalizeAnnotatorName, sessionPaths } from '../session/sessionPaths';
 import { eachLimited } from '../../common/concurrency/eachLimited';

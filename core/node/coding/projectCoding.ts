@@ -12,8 +12,8 @@ import type { ItemSessionState } from '../../common/session/itemState';
 import { writeFileAtomic } from '../fs/atomicFile';
 import { resolveInside } from '../fs/resolveInside';
 import { sha256Hex } from '../fs/sha256';
-import { allSessionNames, type AnnotatorStates, type SessionSource } from '../export/sessionSource';
-import { ProjectError } from '../project/projectError';
+import { allSessionNames, type AnnotatorStates, type SessionSource } from '../session/sessionSource';
+import { ProjectError } from '../fs/projectError';
 import type { OpenProject } from '../project/projectFolder';
 
 /** The project's codebook with its version, or why there is none to code with. */

@@ -1,9 +1,9 @@
 import { AUDIO_SAMPLE_RATE } from '../../common/audio/sampleRate';
 import { DEIDENTIFY_FILE } from '../../common/deidentify/deidentifyList';
-import type { DeidentificationReceipt } from '../../common/deidentify/deidentifyReceipt';
+import type { DeidentificationReceipt } from '../../common/deidentified/deidentifyReceipt';
 import type { DeidentifiableRecord } from '../../common/deidentify/deidentifyRecord';
 import type { SpanMatcher } from '../../common/deidentify/spanMatcher';
-import { ProjectError } from '../project/projectError';
+import { ProjectError } from '../fs/projectError';
 import type { OpenProject } from '../project/projectFolder';
 import { deidentifiedRecordKey, deidentifyExport } from './deidentifyProject';
 import { requireDeidentifyList } from './deidentifiedRecords';

@@ -1,11 +1,11 @@
 import type { Item } from '../../common/items/item';
 import type { ItemSessionState } from '../../common/session/itemState';
-import type { DeidentificationReceipt } from '../../common/deidentify/deidentifyReceipt';
+import type { DeidentificationReceipt } from '../../common/deidentified/deidentifyReceipt';
 import type { SpanMatcher } from '../../common/deidentify/spanMatcher';
 import { AUDIO_SAMPLE_RATE } from '../../common/audio/sampleRate';
 import { buildExportRecord } from '../../common/export/exportRecord';
 import type { OpenProject } from '../project/projectFolder';
-import type { SessionSource } from '../export/sessionSource';
+import type { SessionSource } from '../session/sessionSource';
 import { deidentifyExport } from './deidentifyProject';
 import { requireDeidentifyList } from './deidentifiedRecords';
 import { loadReviewDecisions } from './reviewLog';

@@ -1,21 +1,22 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { hiddenSampleRanges, maskSamples, type SampleRange } from '../../common/deidentify/audioMask';
-import { DEIDENTIFY_FILE, parseDeidentifyList, type DeidentifyList, type HiddenAudio } from '../../common/deidentify/deidentifyList';
+import { hiddenSampleRanges, maskSamples } from '../../common/deidentify/audioMask';
+import type { SampleRange, HiddenAudio } from '../../common/deidentified/deidentifyTerms';
+import { DEIDENTIFY_FILE, parseDeidentifyList, type DeidentifyList } from '../../common/deidentify/deidentifyList';
 import { deidentifyRecord, NO_DECISIONS, type DeidentifiableRecord, type RecordDecisions } from '../../common/deidentify/deidentifyRecord';
 import {
   DEIDENTIFY_METHOD,
   deidentificationReceipt,
   type DeidentificationReceipt,
   type HiddenAudioEntry,
-} from '../../common/deidentify/deidentifyReceipt';
+} from '../../common/deidentified/deidentifyReceipt';
 import { SpanMatcher } from '../../common/deidentify/spanMatcher';
 import { ConfigError } from '../../common/project/strictYaml';
 import { foldedKey } from '../../common/text/textFold';
 import { recordSegmentText } from './reviewLog';
 import { resolveInside } from '../fs/resolveInside';
 import { sha256Hex } from '../fs/sha256';
-import { ProjectError } from '../project/projectError';
+import { ProjectError } from '../fs/projectError';
 import type { OpenProject } from '../project/projectFolder';
 
 /** A project's deidentify.yaml, read and checked, with the sha256 of its bytes (the receipt's list identity). */

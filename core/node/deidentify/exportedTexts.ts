@@ -3,7 +3,7 @@ import { QDPX_LIMITS, unzipBounded } from '../archives/boundedUnzip';
 import { recordTexts } from '../../common/deidentify/leakCheck';
 import type { SpanMatcher } from '../../common/deidentify/spanMatcher';
 import type { InputProblem } from '../../common/io/inputProblem';
-import { ProjectError } from '../project/projectError';
+import { ProjectError } from '../fs/projectError';
 import { foldedKey } from '../../common/text/textFold';
 
 /** One text an exported file carries, and where (file, member or row and field). */

@@ -12,7 +12,7 @@ import {
 import { CLASS_PATTERN } from '../../common/deidentify/deidentifyList';
 import { resolveInside } from '../fs/resolveInside';
 import { sha256Hex } from '../fs/sha256';
-import { ProjectError } from '../project/projectError';
+import { ProjectError } from '../fs/projectError';
 import type { OpenProject } from '../project/projectFolder';
 import { sessionPaths } from '../session/sessionPaths';
 import type { ReviewDecisionSource } from './deidentifyProject';

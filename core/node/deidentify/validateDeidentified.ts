@@ -1,13 +1,13 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { firstUnmaskedSample } from '../../common/deidentify/audioMask';
-import type { DeidentificationReceipt } from '../../common/deidentify/deidentifyReceipt';
+import type { DeidentificationReceipt } from '../../common/deidentified/deidentifyReceipt';
 import { leaksIn } from '../../common/deidentify/leakCheck';
 import { SpanMatcher } from '../../common/deidentify/spanMatcher';
-import { saysDeidentified } from '../../common/deidentify/deidentifiedMark';
-import { PATTERN_NAMES } from '../../common/deidentify/deidentifyPatterns';
+import { saysDeidentified } from '../../common/deidentified/deidentifiedMark';
+import { PATTERN_NAMES } from '../../common/deidentified/deidentifyTerms';
 import { INTEROP_FORMATS, interopReceiptFileName } from '../../common/export/interop/interopFormats';
-import { TRANSCRIPT_RECEIPT } from '../export/transcriptExport';
+import { TRANSCRIPT_RECEIPT } from '../../common/export/transcriptFormats';
 import { exportedTexts, leakProblems, type ExportedText } from './exportedTexts';
 import type { InputProblem } from '../../common/io/inputProblem';
 import { resolveInside } from '../fs/resolveInside';

@@ -5,7 +5,7 @@ import { decodeLanguageFor } from '../../common/engine/decodeSettings';
 import { projectInitialPrompt } from '../../common/engine/initialPrompt';
 import type { TranscriptionEngine } from '../../common/engine/engineTypes';
 import { type LiveRecordingContext, LiveUtterances } from '../../common/engine/liveUtterances';
-import type { SpeechProbe, WholeRecordingVad } from '../../common/engine/speechProbe';
+import type { SpeechProbe, WholeRecordingVad } from '../../common/signals/speechProbe';
 import type { ModelIdentity } from '../../common/session/sessionEvents';
 import { TranscriptionScheduler, type UtteranceOutcome, type UtteranceRequest } from '../../common/engine/transcriptionScheduler';
 import { UtteranceCutter } from '../../common/engine/utteranceCutter';

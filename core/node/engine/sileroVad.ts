@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { EngineError } from '../../common/engine/engineTypes';
-import type { SpeechProbe } from '../../common/engine/speechProbe';
+import type { SpeechProbe } from '../../common/signals/speechProbe';
 import { type NativeVadModel, loadWhisperAddon } from './whisperAddon';
 
 /** The Silero VAD model file the model manager downloads beside the default whisper model. */

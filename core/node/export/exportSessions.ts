@@ -8,21 +8,20 @@ import { ExportWriteCheck } from '../../common/export/exportValidation';
 import type { Item } from '../../common/items/item';
 import { InputError } from '../../common/io/inputProblem';
 import { sha256Hex } from '../fs/sha256';
-import { exportedWavSha256 } from './wavCheck';
-import { ProjectError } from '../project/projectError';
+import { exportedWavSha256 } from '../audio/wavCheck';
+import { ProjectError } from '../fs/projectError';
 import { loadProjectItems, projectLabelSchema, type OpenProject } from '../project/projectFolder';
-import { appVersion } from './appVersion';
-import { createReasoningExport, type ReasoningExportFields } from '../../common/reasoning/reasoningExport';
+import { appVersion } from '../exportFiles/appVersion';
+import { createReasoningExport, type ReasoningExportFields } from '../../common/export/reasoningExport';
 import type { ItemSessionState } from '../../common/session/itemState';
-import { writeExportPair } from './exportTarget';
-import { allSessionNames, type AnnotatorStates, type SessionSource } from './sessionSource';
+import { writeExportPair, writeExportWithReceipt } from '../exportFiles/exportTarget';
+import { allSessionNames, type AnnotatorStates, type SessionSource } from '../session/sessionSource';
 import { normalizeAnnotatorName } from '../session/sessionPaths';
 import { protocolKey, type ProtocolCoding } from '../../common/coding/codingFold';
-import { protocolCodings, unitsCsv, unitsFileName, type UnitsReceiptV1 } from '../../common/coding/codingExport';
+import { protocolCodings, unitsCsv, unitsFileName, type UnitsReceiptV1 } from '../../common/export/codingExport';
 import { unitsOfItem } from '../../common/coding/codingUnits';
-import { writeExportWithReceipt } from './exportTarget';
 import { deidentifiedRecords } from '../deidentify/deidentifiedRecords';
-import { describeDeidentification } from '../../common/deidentify/deidentifyReceipt';
+import { describeDeidentification } from '../../common/deidentified/deidentifyReceipt';
 
 /** How far an export is: records built of all to build (the slow part: every referenced WAV is read and hashed). */
 export interface ExportProgress {

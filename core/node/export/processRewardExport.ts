@@ -13,12 +13,12 @@ import { parseStrictJson } from '../../common/io/strictJson';
 import { itemModelReasoning } from '../../common/reasoning/reasoningSteps';
 import type { Item } from '../../common/items/item';
 import type { ItemSessionState } from '../../common/session/itemState';
-import { ProjectError } from '../project/projectError';
+import { ProjectError } from '../fs/projectError';
 import { loadProjectItems, type OpenProject } from '../project/projectFolder';
-import { appVersion } from './appVersion';
+import { appVersion } from '../exportFiles/appVersion';
 import { exportAnnotators } from './exportSessions';
-import { writeExportPair } from './exportTarget';
-import type { SessionSource } from './sessionSource';
+import { writeExportPair } from '../exportFiles/exportTarget';
+import type { SessionSource } from '../session/sessionSource';
 import { stepJudgmentAgreement, type StepAgreement } from '../../common/reasoning/stepAgreement';
 
 export interface ProcessRewardExportResult {

@@ -1,20 +1,26 @@
 import { mkdir, realpath, unlink } from 'node:fs/promises';
 import path from 'node:path';
-import { formatSrt, formatTranscriptTxt, formatVtt, type TranscriptFormat } from '../../common/export/transcriptFormats';
+import {
+  formatSrt,
+  formatTranscriptTxt,
+  formatVtt,
+  TRANSCRIPT_RECEIPT,
+  type TranscriptFormat,
+} from '../../common/export/transcriptFormats';
 import { sha256Hex } from '../fs/sha256';
-import { ProjectError } from '../project/projectError';
+import { ProjectError } from '../fs/projectError';
 import { loadProjectItems, type OpenProject } from '../project/projectFolder';
 import { encodeFileName } from '../session/sessionPaths';
-import { appVersion } from './appVersion';
+import { appVersion } from '../exportFiles/appVersion';
 import { writeFileAtomic } from '../fs/atomicFile';
 import { AtomicFileBatch } from '../fs/atomicFileBatch';
 import { resolveInside, writableTarget } from '../fs/resolveInside';
-import { checkExportTarget } from './exportTarget';
-import type { SessionSource } from './sessionSource';
-import type { DeidentificationReceipt } from '../../common/deidentify/deidentifyReceipt';
+import { checkExportTarget } from '../exportFiles/exportTarget';
+import type { SessionSource } from '../session/sessionSource';
+import type { DeidentificationReceipt } from '../../common/deidentified/deidentifyReceipt';
 import { deidentifiedTranscripts } from '../deidentify/deidentifiedTranscripts';
 import { exportedTexts, leakProblems, refuseLeaks } from '../deidentify/exportedTexts';
-import { DEIDENTIFIED_SENTENCE } from '../../common/deidentify/deidentifiedMark';
+import { DEIDENTIFIED_SENTENCE } from '../../common/deidentified/deidentifiedMark';
 
 export interface TranscriptFileEntry {
   annotator: string;
@@ -38,8 +44,6 @@ export interface TranscriptExportReceipt {
   /** present only on a de-identified export (core/common/deidentify) */
   deidentification?: DeidentificationReceipt;
 }
-
-export const TRANSCRIPT_RECEIPT = 'transcripts.receipt.json';
 
 /**
  * Transcript-only export: OUT/<annotator>/<item>.<txt|srt|vtt> for each item with a transcript, names encoded as

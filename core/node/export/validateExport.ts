@@ -2,7 +2,7 @@ import { open, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { exportFormatFromFileName } from '../../common/export/exportFormats';
 import { receiptProblems } from '../../common/export/exportReceipt';
-import { checkReceiptBeside } from './receiptBeside';
+import { checkReceiptBeside } from '../exportFiles/receiptBeside';
 import { ExportRecordsCheck, ExportTextReader, type ExportFileValidation } from '../../common/export/exportValidation';
 import type { AnyExportRecord } from '../../common/export/exportRecord';
 import { InputError, type InputProblem } from '../../common/io/inputProblem';
@@ -12,11 +12,11 @@ import { loadProjectItems, type OpenProject } from '../project/projectFolder';
 import { isScriptedModel } from '../engine/scriptedEngine';
 import { sha256OfFile } from '../fs/sha256';
 import { projectFacts } from './exportSessions';
-import { settleExportPair } from './exportTarget';
-import { type ExportedAudio, exportedWavProblems } from './wavCheck';
+import { settleExportPair } from '../exportFiles/exportTarget';
+import { type ExportedAudio, exportedWavProblems } from '../audio/wavCheck';
 import { isProcessRewardFile, validateProcessRewardFile } from './validateProcessReward';
-import { isUnitsCsvText, unitsReceiptProblems, validateUnitsCsvText } from '../../common/coding/codingExport';
-import { readInputFile } from '../importing/inputFile';
+import { isUnitsCsvText, unitsReceiptProblems, validateUnitsCsvText } from '../../common/export/codingExport';
+import { readInputFile } from '../fs/inputFile';
 import { DeidentifiedExportCheck, receiptDeidentification } from '../deidentify/validateDeidentified';
 
 /** Whether any record of a validated export came from a scripted engine. */

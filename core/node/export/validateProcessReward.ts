@@ -6,7 +6,7 @@ import { ProcessRewardCheck, processRewardReceiptProblems } from '../../common/r
 import { streamInputFile, type StreamLimits } from '../importing/inputStream';
 import { ItemsFileError } from '../project/itemsFile';
 import { loadProjectItems, type OpenProject } from '../project/projectFolder';
-import { checkReceiptBeside } from './receiptBeside';
+import { checkReceiptBeside } from '../exportFiles/receiptBeside';
 import type { ExportFileValidation } from '../../common/export/exportValidation';
 
 /** Stops reading once the kind of a JSON Lines export is known. */

@@ -1,7 +1,7 @@
 import { constants } from 'node:fs';
 import { lstat, open, realpath, stat, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
-import { ProjectError } from '../project/projectError';
+import { ProjectError } from './projectError';
 
 /** Whether `file` lies strictly inside `folder` (both absolute; compared as written, no file system access). */
 export function isInsideFolder(folder: string, file: string): boolean {

@@ -22,7 +22,7 @@ import { itemIdKey } from '../../common/names/nameRules';
 import { writeFileAtomic } from '../fs/atomicFile';
 import { itemsPath, projectLabelSchema, type OpenProject } from '../project/projectFolder';
 import { formatItemsJsonl, readItemsFile } from '../project/itemsFile';
-import { readInputFile } from './inputFile';
+import { readInputFile } from '../fs/inputFile';
 import { itemsWithSessionData } from './sessionItems';
 
 export type ImportKind = 'items' | 'conversations';

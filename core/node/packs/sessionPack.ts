@@ -17,12 +17,12 @@ import {
 import { JsonSyntaxError, parseStrictJson } from '../../common/io/strictJson';
 import { SessionLogError } from '../../common/session/sessionLog';
 import { annotatorNameProblem, clashingName } from '../../common/names/personNames';
-import { appVersion } from '../export/appVersion';
+import { appVersion } from '../exportFiles/appVersion';
 import { projectFacts } from '../export/exportSessions';
 import { moveAllIntoPlace, moveFolderIntoPlace, moveIntoPlace, writeFileAtomicStreamed } from '../fs/atomicFile';
 import { sha256Hex } from '../fs/sha256';
 import { Refusal } from '../../common/contract/refusal';
-import { ProjectError } from '../project/projectError';
+import { ProjectError } from '../fs/projectError';
 import { loadProjectItems, type OpenProject } from '../project/projectFolder';
 import { acquireSessionLock } from '../session/sessionLock';
 import { processIsAlive } from '../process/processAlive';

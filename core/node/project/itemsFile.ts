@@ -3,8 +3,8 @@ import type { LabelSchemaContext } from '../../common/reasoning/modelLabel';
 import { formatFromFileName, parseItemsText } from '../../common/items/itemsSource';
 import { InputError, type InputProblem } from '../../common/io/inputProblem';
 import type { InputLimits } from '../../common/io/inputText';
-import { readInputFile } from '../importing/inputFile';
-import { ProjectError } from './projectError';
+import { readInputFile } from '../fs/inputFile';
+import { ProjectError } from '../fs/projectError';
 
 /** A rejected items file: the message is the first problem (file:line: ...), `problems` has them all. */
 export class ItemsFileError extends ProjectError {

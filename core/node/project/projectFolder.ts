@@ -7,7 +7,7 @@ import { ConfigError, parseProjectConfig, type ProjectConfig } from '../../commo
 import type { Item } from '../../common/items/item';
 import type { LabelSchemaContext } from '../../common/reasoning/modelLabel';
 import { readItemsFile } from './itemsFile';
-import { ProjectError } from './projectError';
+import { ProjectError } from '../fs/projectError';
 
 export const CONFIG_FILE = 'aloud.yaml';
 

@@ -5,7 +5,7 @@ import { RoomLogError, RoomRuleError } from '../../common/rooms/roomFold';
 import type { LeadRoomStatus } from '../../common/rooms/roomViews';
 import { projectLabelSet } from '../agreement/agreementSources';
 import { HUDDLE_COUNTING } from '../../common/agreement/countingRules';
-import { projectSessionSource } from '../export/projectSessions';
+import { projectSessionSource } from '../session/projectSessions';
 import type { OpenProject } from '../project/projectFolder';
 import { RoomHost } from './roomHost';
 import { startRoomListener } from './roomListener';

@@ -3,7 +3,7 @@ import type { AudioSignals } from '../../common/signals/signalTypes';
 import { combineTakeAudioSignals, combineTakeVadSignals, takeBounds } from '../../common/signals/takeSignals';
 import { computeVadSignals, type VadSignals } from '../../common/signals/vadSignals';
 import type { ThinkAloudConfig } from '../../common/project/projectConfig';
-import type { WholeRecordingVad } from '../../common/engine/speechProbe';
+import type { WholeRecordingVad } from '../../common/signals/speechProbe';
 import { readWav } from '../audio/wavFile';
 import { AUDIO_SAMPLE_RATE } from '../../common/audio/sampleRate';
 

@@ -1,5 +1,5 @@
 import { type HeldPidLock, isHeld, type LockOwner, tryAcquirePidLock } from '../process/pidFileLock';
-import { describeFsError } from './sessionFs';
+import { describeFsError } from '../fs/sessionFs';
 import { Refusal } from '../../common/contract/refusal';
 
 export type { LockOwner };

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { ProjectPathError } from '../fs/resolveInside';
-import { ProjectError } from '../project/projectError';
+import { ProjectError } from '../fs/projectError';
 import {
   EVENT_VERSIONS,
   type SessionEvent,
@@ -10,7 +10,7 @@ import {
 } from '../../common/session/sessionEvents';
 import { formatEventLine, parseSessionLogBytes, type TornLine, type UpcasterRegistry } from '../../common/session/sessionLog';
 import { SerialQueue } from '../../common/concurrency/serialQueue';
-import { describeFsError, nodeSessionFs, SessionWriteError, writeFully, type DurableFile, type SessionFs } from './sessionFs';
+import { describeFsError, nodeSessionFs, SessionWriteError, writeFully, type DurableFile, type SessionFs } from '../fs/sessionFs';
 
 const fatalUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 /** The log is UTF-8 as written: a malformed byte is named at its line, never read as U+FFFD. */

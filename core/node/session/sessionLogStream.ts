@@ -2,8 +2,8 @@ import { open } from 'node:fs/promises';
 import { firstInvalidUtf8Offset } from '../../common/io/inputText';
 import type { SessionEvent } from '../../common/session/sessionEvents';
 import { EVENT_UPCASTERS, parseEventLine, SessionLogError, type TornLine, type UpcasterRegistry } from '../../common/session/sessionLog';
-import { ProjectError } from '../project/projectError';
-import { describeFsError, SessionWriteError } from './sessionFs';
+import { ProjectError } from '../fs/projectError';
+import { describeFsError, SessionWriteError } from '../fs/sessionFs';
 
 const fatalUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 const CHUNK_BYTES = 1 << 20;

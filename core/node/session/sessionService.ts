@@ -12,6 +12,7 @@ import type { ItemSessionState, LabelSource } from '../../common/session/itemSta
 import { correctedTextCommitment, decideCompletion, decideLabelAct, decideLabelFromCorrections } from '../../common/session/labelRules';
 import { decideJudgeStep, decideShowReasoning, reasoningViewOf } from '../../common/session/reasoningRules';
 import type { RecordingStopReason, SessionEvent, SessionEventData, SessionEventType } from '../../common/session/sessionEvents';
+import type { CoderFolds } from '../../common/coding/codingFold';
 import type { SessionEntry, SessionFold, SessionState } from '../../common/session/sessionFold';
 import { SessionUsageError } from '../../common/session/sessionRefusals';
 import {
@@ -35,7 +36,7 @@ import type { LiveCutter, SessionEngine } from '../engine/sessionEngine';
 import { sha256Hex } from '../fs/sha256';
 import { audioSignalsOf } from './itemAudioSignals';
 import { PendingTranscriptions } from './pendingTranscriptions';
-import { SessionWriteError } from './sessionFs';
+import { SessionWriteError } from '../fs/sessionFs';
 import type { SessionServiceEvents } from './sessionServiceEvents';
 import { SessionStore, type OpenSessionOptions } from './sessionStore';
 
@@ -331,8 +332,8 @@ export class SessionService extends EventEmitter<SessionServiceEvents> {
    * A coding act of this session's annotator as a coder (the coding rules, core/common/coding/codingRules), decided
    * on their own log in the call queue and appended as one commit point.
    */
-  recordCoding(decide: (facts: SessionFold, at: string) => readonly SessionEntry[]): Promise<SessionEvent[]> {
-    return this.calls.run(() => this.commit(decide));
+  recordCoding(decide: (folds: CoderFolds, at: string) => readonly SessionEntry[]): Promise<SessionEvent[]> {
+    return this.calls.run(() => this.commit((session, at) => decide({ session, coding: this.store.coding }, at)));
   }
 
   /** Words of the open item's text selected (or the selection cleared, null), by the rule in textSelection. */

@@ -1,7 +1,7 @@
 import type { LivePartial } from '../../common/engine/liveUtterances';
 import type { ItemSessionState } from '../../common/session/itemState';
 import type { SessionEvent } from '../../common/session/sessionEvents';
-import type { SessionWriteError } from './sessionFs';
+import type { SessionWriteError } from '../fs/sessionFs';
 
 /** What the UI hears from the service. */
 export interface SessionServiceEvents {

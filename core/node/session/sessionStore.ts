@@ -3,7 +3,7 @@ import { mkdir, readdir, stat } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import path from 'node:path';
 import type { OpenProject } from '../project/projectFolder';
-import type { CodingFold } from '../../common/coding/codingFold';
+import { CodingFold } from '../../common/coding/codingFold';
 import type { ItemSessionState } from '../../common/session/itemState';
 import type { ItemSummary } from '../../common/session/itemSummary';
 import { SessionFold, type FoldOptions, type SessionEntry, type SessionNote, type SessionState } from '../../common/session/sessionFold';
@@ -22,9 +22,9 @@ import { SerialQueue } from '../../common/concurrency/serialQueue';
 import { PARSER_VERSION } from '../../common/parser/parserVersion';
 import { WavWriter } from '../audio/wavWriter';
 import { sha256Hex } from '../fs/sha256';
-import type { WholeRecordingVad } from '../../common/engine/speechProbe';
+import type { WholeRecordingVad } from '../../common/signals/speechProbe';
 import { itemAudioSignals } from './itemAudioSignals';
-import { describeFsError, nodeSessionFs, SessionWriteError, type SessionFs } from './sessionFs';
+import { describeFsError, nodeSessionFs, SessionWriteError, type SessionFs } from '../fs/sessionFs';
 import { resolveInside } from '../fs/resolveInside';
 import { clashingName } from '../../common/names/personNames';
 import { decodeFileName } from './sessionPaths';
@@ -101,6 +101,7 @@ export class SessionStore {
     readonly paths: SessionPaths,
     private readonly log: SessionLogWriter,
     private readonly fold: SessionFold,
+    private readonly codingFold: CodingFold,
     private readonly lock: HeldSessionLock,
     private readonly fs: SessionFs,
     readonly report: SessionOpenReport,
@@ -163,7 +164,12 @@ export class SessionStore {
         ...(options.upcasters ? { upcasters: options.upcasters } : {}),
       });
       const fold = new SessionFold(project.config, paths.events, foldOptionsOf(project));
-      for (const event of events) fold.apply(event);
+      // the coder's coding acts are a fold of their own over the same events, kept beside the session fold
+      const codingFold = new CodingFold();
+      for (const event of events) {
+        fold.apply(event);
+        codingFold.apply(event);
+      }
       const report: SessionOpenReport = {
         created: events.length === 0,
         tookOverLock: lock.tookOverFrom,
@@ -171,11 +177,23 @@ export class SessionStore {
         interruptedRecording: null,
         recoveredAudio: [],
       };
-      const store = new SessionStore(project, annotator, paths, writer, fold, lock, fs, report, options.now ?? (() => new Date()), {
-        reviewer: options.reviewer ?? null,
-        kind: options.kind ?? 'annotator',
-        room: options.room ?? null,
-      });
+      const store = new SessionStore(
+        project,
+        annotator,
+        paths,
+        writer,
+        fold,
+        codingFold,
+        lock,
+        fs,
+        report,
+        options.now ?? (() => new Date()),
+        {
+          reviewer: options.reviewer ?? null,
+          kind: options.kind ?? 'annotator',
+          room: options.room ?? null,
+        },
+      );
       try {
         await store.recover(events.length === 0);
       } catch (e) {
@@ -288,7 +306,10 @@ export class SessionStore {
       // Check against the fold first so an event that would make the log unreadable is never written.
       this.fold.checkAppend(entries, this.log.seq + 1);
       const events = await this.log.appendAll(entries, at);
-      for (const event of events) this.fold.apply(event);
+      for (const event of events) {
+        this.fold.apply(event);
+        this.codingFold.apply(event);
+      }
       return events;
     });
   }
@@ -323,9 +344,9 @@ export class SessionStore {
     return this.fold.notesFrom(start);
   }
 
-  /** What this annotator coded as a coder, as their log holds it (the coding fold beside the items). */
+  /** What this annotator coded as a coder, as their log holds it (the coding fold beside the session fold). */
   get coding(): CodingFold {
-    return this.fold.coding;
+    return this.codingFold;
   }
 
   itemState(itemId: string): ItemSessionState | null {

@@ -1,4 +1,4 @@
-import type { LabelDef } from '../../../core/common/project/projectConfig';
+import type { LabelDef } from '../../../core/common/parser/parseTypes';
 
 /** What a key press asks the label screen to do. */
 export type ShortcutAction =

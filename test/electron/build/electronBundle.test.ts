@@ -78,7 +78,7 @@ describe('scripts/build-electron.mjs', () => {
 
   it('core modules keep finding repo files from the bundle (import.meta.url rewritten to their source location)', async () => {
     const main = await readFile(path.join(outDir, 'main.js'), 'utf8');
-    const relative = path.relative(outDir, path.join(REPO, 'core/node/export/appVersion.ts')).split(path.sep).join('/');
+    const relative = path.relative(outDir, path.join(REPO, 'core/node/exportFiles/appVersion.ts')).split(path.sep).join('/');
     expect(main).toContain(`new URL(${JSON.stringify(relative)}, import.meta.url)`);
     // engineProcessHost keeps the bundle's own URL: it finds the engineProcess.js written beside main.js.
     expect(main).toContain('new URL("./engineProcess.js", import.meta.url)');

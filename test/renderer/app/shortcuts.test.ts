@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { LabelDef } from '../../../core/common/project/projectConfig';
+import type { LabelDef } from '../../../core/common/parser/parseTypes';
 import { reviewShortcut, shortcutAction, shortcutList, stepRate, type KeyPress } from '../../../renderer/src/app/shortcuts';
 
 const labels: LabelDef[] = [

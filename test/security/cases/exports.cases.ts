@@ -3,7 +3,7 @@ import { mkdir, readdir, readFile, stat, symlink, writeFile } from 'node:fs/prom
 import path from 'node:path';
 import { expect } from 'vitest';
 import { AppService } from '../../../core/node/app/appService';
-import { type ExportPairStep, writeExportWithReceipt } from '../../../core/node/export/exportTarget';
+import { type ExportPairStep, writeExportWithReceipt } from '../../../core/node/exportFiles/exportTarget';
 import type { OpenProject } from '../../../core/node/project/projectFolder';
 import { cli } from '../../helpers/cli';
 import { recordSession } from '../../core/node/export/recordSession';

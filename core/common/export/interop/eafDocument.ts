@@ -1,5 +1,5 @@
 import type { ItemTimeline, TimedSpan, TimelineTier } from './itemTimeline';
-import { escapeXmlText, xmlAttributes } from './xmlText';
+import { escapeXmlText, xmlAttributes } from '../../io/xmlText';
 
 /** How long an instant lasts in ELAN, which has no point annotations: up to the next instant of its tier, at most this. */
 export const EAF_INSTANT_MS = 100;

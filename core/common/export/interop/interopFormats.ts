@@ -1,5 +1,5 @@
 import type { ExportGap } from '../exportRecord';
-import type { DeidentificationReceipt } from '../../deidentify/deidentifyReceipt';
+import type { DeidentificationReceipt } from '../../deidentified/deidentifyReceipt';
 
 /** Exports for the tools researchers work in: ELAN, Praat, REFI-QDA (ATLAS.ti, NVivo, MAXQDA, QualCoder), Hugging Face, MAXQDA/NVivo transcripts. */
 export type InteropFormat = 'eaf' | 'textgrid' | 'qdpx' | 'hf' | 'maxqda';

@@ -1,11 +1,11 @@
 import type { CodeDef } from '../../codebook/codebook';
-import { DEIDENTIFIED_SENTENCE } from '../../deidentify/deidentifiedMark';
+import { DEIDENTIFIED_SENTENCE } from '../../deidentified/deidentifiedMark';
 import { codebookGuids, codebookTree } from '../../codebook/qdaCodebook';
 import { protocolUnits } from '../../coding/codingUnits';
 import { commitmentUtf16Span, type ExportRecord } from '../exportRecord';
 import { codePointOffset } from '../../text/codePoints';
 import { joinSegments, timeAtOffset } from '../../transcript/joinSegments';
-import { escapeXmlText, xmlAttributes } from './xmlText';
+import { escapeXmlText, xmlAttributes } from '../../io/xmlText';
 
 export const QDA_PROJECT_NAMESPACE = 'urn:QDA-XML:project:1.0';
 

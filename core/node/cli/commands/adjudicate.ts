@@ -1,7 +1,7 @@
 import { shownAnnotators, type AdjudicationQueue, type ItemStanding } from '../../../common/adjudication/adjudicationQueue';
 import { adjudicate, decideFromRoom, readAdjudication, sendToHuddle } from '../../adjudication/projectAdjudication';
-import { projectSessionSource } from '../../export/projectSessions';
-import type { SessionSource } from '../../export/sessionSource';
+import { projectSessionSource } from '../../session/projectSessions';
+import type { SessionSource } from '../../session/sessionSource';
 import { loadProjectConfig } from '../../project/projectFolder';
 import { type CliCommand, type CliIo, parseOptions, printJson, requireOption, UsageError } from '../cliSupport';
 

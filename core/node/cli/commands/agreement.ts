@@ -8,18 +8,12 @@ import {
   DEFAULT_BOOTSTRAP_RESAMPLES,
   DEFAULT_BOOTSTRAP_SEED,
 } from '../../../common/agreement/krippendorff';
-import {
-  csvLabelSet,
-  exportLabelSet,
-  type LabelSet,
-  mergeLabelSets,
-  projectLabelSet,
-  roomLabelSet,
-} from '../../agreement/agreementSources';
+import { csvLabelSet, exportLabelSet, type LabelSet, mergeLabelSets, projectLabelSet } from '../../agreement/agreementSources';
+import { roomLabelSet } from '../../rooms/roomLabelSet';
 import { DEFAULT_COUNTING, describeCounting, mergeCountingReports, type CountingRules } from '../../../common/agreement/countingRules';
 import type { StepAgreement } from '../../../common/reasoning/stepAgreement';
 import { projectStepAgreement } from '../../export/processRewardExport';
-import { projectSessionSource } from '../../export/projectSessions';
+import { projectSessionSource } from '../../session/projectSessions';
 import { projectCodeAgreement } from '../../coding/projectCoding';
 import { basisNote, codeAgreementHtml } from '../../../common/coding/codeAgreementHtml';
 import { writeFileAtomic } from '../../fs/atomicFile';

@@ -1,6 +1,6 @@
-import { ProjectError } from '../../project/projectError';
+import { ProjectError } from '../../fs/projectError';
 import { loadProjectConfig } from '../../project/projectFolder';
-import { checkSyncedFolder } from '../../project/syncedFolder';
+import { checkSyncedFolder } from '../../session/syncedFolder';
 import { type CliIo, printJson, UsageError } from '../cliSupport';
 
 export const DOCTOR_PROJECT_USAGE =

@@ -4,9 +4,9 @@ import { TRANSCRIPT_FORMATS, type TranscriptFormat } from '../../../common/expor
 import { InputError } from '../../../common/io/inputProblem';
 import { exportSessions } from '../../export/exportSessions';
 import { exportProcessReward } from '../../export/processRewardExport';
-import { checkExportTarget } from '../../export/exportTarget';
-import { projectSessionSource } from '../../export/projectSessions';
-import type { SessionSource } from '../../export/sessionSource';
+import { checkExportTarget } from '../../exportFiles/exportTarget';
+import { projectSessionSource } from '../../session/projectSessions';
+import type { SessionSource } from '../../session/sessionSource';
 import { exportTranscripts } from '../../export/transcriptExport';
 import { INTEROP_FORMATS, isInteropFormat } from '../../../common/export/interop/interopFormats';
 import { exportInteropWithInstalledVad } from '../../export/interop/interopExport';

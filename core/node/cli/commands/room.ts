@@ -5,7 +5,7 @@ import { foldRoom } from '../../../common/rooms/roomFold';
 import { roomMetrics } from '../../../common/rooms/roomViews';
 import { exportLabelSet, mergeLabelSets, projectLabelSet } from '../../agreement/agreementSources';
 import { HUDDLE_COUNTING } from '../../../common/agreement/countingRules';
-import { projectSessionSource } from '../../export/projectSessions';
+import { projectSessionSource } from '../../session/projectSessions';
 import { loadProjectConfig, loadProjectItems, type OpenProject } from '../../project/projectFolder';
 import { RoomHost } from '../../rooms/roomHost';
 import { lanAddress } from '../../rooms/roomHttp';

@@ -12,7 +12,7 @@ import { reparseSession } from '../../session/sessionReparse';
 import { SessionService } from '../../session/sessionService';
 import type { Item } from '../../../common/items/item';
 import { foldOptionsOf, type SessionOpenReport } from '../../session/sessionStore';
-import { projectSessionSource } from '../../export/projectSessions';
+import { projectSessionSource } from '../../session/projectSessions';
 import { type CliCommand, type CliIo, printJson, requireOption, UsageError, parseOptions } from '../cliSupport';
 import { AUDIO_SAMPLE_RATE } from '../../../common/audio/sampleRate';
 import { connectShadowFeed } from '../../rooms/shadowFeedSocket';

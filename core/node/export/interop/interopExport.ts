@@ -1,5 +1,5 @@
 import { spansWithinTakes } from '../../../common/signals/takeSignals';
-import { describeDeidentification } from '../../../common/deidentify/deidentifyReceipt';
+import { describeDeidentification } from '../../../common/deidentified/deidentifyReceipt';
 import { createHash } from 'node:crypto';
 import { readFile, stat, unlink, mkdir } from 'node:fs/promises';
 import path from 'node:path';
@@ -23,7 +23,7 @@ import { buildItemTimeline } from '../../../common/export/interop/itemTimeline';
 import { maxqdaTranscript } from '../../../common/export/interop/maxqdaTranscript';
 import { qdpxProject } from '../../../common/export/interop/qdpxProject';
 import { textGridDocument } from '../../../common/export/interop/textGridDocument';
-import { xmlForbiddenCharacter } from '../../../common/export/interop/xmlText';
+import { xmlForbiddenCharacter } from '../../../common/io/xmlText';
 import { InputError, type InputProblem } from '../../../common/io/inputProblem';
 import type { Item } from '../../../common/items/item';
 import type { ItemSessionState } from '../../../common/session/itemState';
@@ -32,21 +32,22 @@ import { pausesBetween, vadSpeechRuns } from '../../../common/signals/vadSignals
 import { decodeWav } from '../../audio/wavFile';
 import { writeFileAtomic, writeFileAtomicStreamed } from '../../fs/atomicFile';
 import { resolveInside } from '../../fs/resolveInside';
+import { stableGuid } from '../../exportFiles/stableGuid';
 import { sha256Hex } from '../../fs/sha256';
-import { ProjectError } from '../../project/projectError';
+import { ProjectError } from '../../fs/projectError';
 import { itemsPath, type OpenProject } from '../../project/projectFolder';
 import { encodeFileName, SessionNameError } from '../../session/sessionPaths';
-import type { WholeRecordingVad } from '../../../common/engine/speechProbe';
+import type { WholeRecordingVad } from '../../../common/signals/speechProbe';
 import { openVoiceActivity } from '../../engine/sessionEngine';
-import { appVersion } from '../appVersion';
+import { appVersion } from '../../exportFiles/appVersion';
 import { buildExportRecords, exportInputs, projectFacts, type ExportProgress } from '../exportSessions';
-import { checkExportTarget } from '../exportTarget';
-import type { SessionSource } from '../sessionSource';
-import { xsdProblems } from './xsdValidation';
+import { checkExportTarget } from '../../exportFiles/exportTarget';
+import type { SessionSource } from '../../session/sessionSource';
+import { xsdProblems } from '../../exportFiles/xsdValidation';
 import { loadCodebook } from '../../coding/projectCoding';
 import { deidentifiedInterop, type WavMasks } from '../../deidentify/deidentifiedInterop';
 import { exportedTexts, leakProblems, qdeTexts, refuseLeaks } from '../../deidentify/exportedTexts';
-import { DEIDENTIFIED_PROPERTY, DEIDENTIFIED_SENTENCE } from '../../../common/deidentify/deidentifiedMark';
+import { DEIDENTIFIED_PROPERTY, DEIDENTIFIED_SENTENCE } from '../../../common/deidentified/deidentifiedMark';
 import type { SpanMatcher } from '../../../common/deidentify/spanMatcher';
 
 export interface InteropExportOptions {
@@ -84,13 +85,6 @@ type PlannedFile = { path: string } & (
   | { wav: string; sha256: string }
   | { qdpx: { xml: string; files: Array<{ path: string; content: { text: string } | { wav: string; sha256: string } }> } }
 );
-
-/** A stable GUID for a key: sha256 of project and key, laid out as a name-based (version 5 style) UUID. */
-export function stableGuid(project: string, key: string): string {
-  const hex = sha256Hex(`aloud\u0000${project}\u0000${key}`);
-  const variant = ((parseInt(hex[16]!, 16) & 0x3) | 0x8).toString(16);
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
-}
 
 const stateKey = (annotator: string, itemId: string): string => `${annotator}\u0000${itemId}`;
 

@@ -5,7 +5,7 @@ import { interopReceiptFileName, type InteropFileEntry, type InteropFormat } fro
 import type { InputProblem } from '../../../common/io/inputProblem';
 import { XML_LIMITS, xmlGuardProblem } from '../../../common/io/xmlGuard';
 import { sha256Hex } from '../../fs/sha256';
-import { xsdProblems } from './xsdValidation';
+import { xsdProblems } from '../../exportFiles/xsdValidation';
 
 /** The interop files `aloud validate` reads: told by their extension. */
 export function interopFormatOfFile(file: string): Extract<InteropFormat, 'eaf' | 'qdpx'> | null {

@@ -57,10 +57,10 @@ function coder(name: string, facts: Map<string, ProtocolFacts>, work: Record<str
   const ctx = contextFor(name, {}, codebook);
   for (const [item, units] of Object.entries(work)) {
     for (const unit of units)
-      log.append(decideCodeAct(log.fold.coding, ctx, facts.get(item)!, { unit, code: 'Doubts', action: 'apply', source: 'key' }));
-    log.append(decideFinishCoding(log.fold.coding, ctx, facts.get(item)!));
+      log.append(decideCodeAct(log.coding, ctx, facts.get(item)!, { unit, code: 'Doubts', action: 'apply', source: 'key' }));
+    log.append(decideFinishCoding(log.coding, ctx, facts.get(item)!));
   }
-  return { coder: name, protocols: log.fold.coding.codings().protocols };
+  return { coder: name, protocols: log.coding.codings().protocols };
 }
 
 describe('agreement on codes', () => {
@@ -140,12 +140,12 @@ describe('agreement on codes', () => {
     // B finishes with Doubts on u1, sees A's codes, then moves Doubts to u0
     const log = sessionLog('B');
     const ctx = contextFor('B', { blind: true });
-    log.append(decideCodeAct(log.fold.coding, ctx, protocol, { unit: 'u1', code: 'Doubts', action: 'apply', source: 'key' }));
-    log.append(decideFinishCoding(log.fold.coding, ctx, protocol));
-    log.append(decideCodeAct(log.fold.coding, ctx, protocol, { unit: 'u1', code: 'Doubts', action: 'remove', source: 'click' }));
-    log.append(decideCodeAct(log.fold.coding, ctx, protocol, { unit: 'u0', code: 'Doubts', action: 'apply', source: 'click' }));
-    expect(log.fold.coding.protocolCoding('ana', 'demo-01')!.first_finished_codes).toEqual({ u0: [], u1: ['Doubts'], u2: [] });
-    const b = { coder: 'B', protocols: log.fold.coding.codings().protocols };
+    log.append(decideCodeAct(log.coding, ctx, protocol, { unit: 'u1', code: 'Doubts', action: 'apply', source: 'key' }));
+    log.append(decideFinishCoding(log.coding, ctx, protocol));
+    log.append(decideCodeAct(log.coding, ctx, protocol, { unit: 'u1', code: 'Doubts', action: 'remove', source: 'click' }));
+    log.append(decideCodeAct(log.coding, ctx, protocol, { unit: 'u0', code: 'Doubts', action: 'apply', source: 'click' }));
+    expect(log.coding.protocolCoding('ana', 'demo-01')!.first_finished_codes).toEqual({ u0: [], u1: ['Doubts'], u2: [] });
+    const b = { coder: 'B', protocols: log.coding.codings().protocols };
     const options = { codebook: codebookOf().codebook, longPauseMs: 1000 };
 
     // as they stand now, A and B agree on every unit: u0 1 1, u1 0 0, u2 0 0
@@ -167,7 +167,7 @@ describe('agreement on codes', () => {
     const { infos, facts } = anaProtocols();
     const log = sessionLog('D');
     log.append(
-      decideCodeAct(log.fold.coding, contextFor('D'), facts.get('demo-01')!, {
+      decideCodeAct(log.coding, contextFor('D'), facts.get('demo-01')!, {
         unit: 'u0',
         code: 'Doubts',
         action: 'apply',
@@ -175,7 +175,7 @@ describe('agreement on codes', () => {
       }),
     );
     const a = coder('A', facts, { 'demo-01': ['u0'] });
-    const result = codeAgreement([a, { coder: 'D', protocols: log.fold.coding.codings().protocols }], infos, {
+    const result = codeAgreement([a, { coder: 'D', protocols: log.coding.codings().protocols }], infos, {
       codebook: codebookOf().codebook,
       longPauseMs: 1000,
     });

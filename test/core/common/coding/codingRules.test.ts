@@ -9,10 +9,12 @@ import {
   decideUndoCoding,
   type ProtocolFacts,
 } from '../../../../core/common/coding/codingRules';
+import { CodingFold } from '../../../../core/common/coding/codingFold';
 import { unitsOfItem } from '../../../../core/common/coding/codingUnits';
 import { codingItemView } from '../../../../core/common/coding/codingViews';
 import { ConfigError, formatConfigProblem } from '../../../../core/common/project/projectConfig';
 import { checkEventData } from '../../../../core/common/session/sessionEventSchema';
+import type { SessionEvent } from '../../../../core/common/session/sessionEvents';
 import { codebookOf, contextFor, sessionLog, sha256, talkedThrough } from './codingSupport';
 
 function anaProtocol(options: { complete?: boolean } = {}): ProtocolFacts {
@@ -27,7 +29,7 @@ function anaProtocol(options: { complete?: boolean } = {}): ProtocolFacts {
 }
 
 const codesOn = (log: ReturnType<typeof sessionLog>, unit: string): string[] =>
-  log.fold.coding
+  log.coding
     .protocolCoding('ana', 'demo-01')
     ?.units.filter((u) => u.unit === unit)
     .flatMap((u) => u.codes.map((c) => c.code)) ?? [];
@@ -37,8 +39,8 @@ describe('coding rules', () => {
     const protocol = anaProtocol();
     const bob = sessionLog('bob');
     const ctx = contextFor('bob');
-    bob.append(decideCodeAct(bob.fold.coding, ctx, protocol, { unit: 'u0', code: 'doubts', action: 'toggle', source: 'key' }));
-    bob.append(decideCodeAct(bob.fold.coding, ctx, protocol, { unit: 'u0', code: 'Rereads', action: 'apply', source: 'click' }));
+    bob.append(decideCodeAct(bob.coding, ctx, protocol, { unit: 'u0', code: 'doubts', action: 'toggle', source: 'key' }));
+    bob.append(decideCodeAct(bob.coding, ctx, protocol, { unit: 'u0', code: 'Rereads', action: 'apply', source: 'click' }));
     expect(codesOn(bob, 'u0')).toEqual(['Doubts', 'Rereads']);
     const applied = bob.events.filter((e) => e.type === 'code_applied');
     expect(applied.map((e) => e.data)).toEqual([
@@ -58,8 +60,8 @@ describe('coding rules', () => {
     ]);
     for (const e of bob.events) expect(checkEventData(e.type, e.data)).toBeNull();
     // applying a code that stands logs nothing
-    expect(decideCodeAct(bob.fold.coding, ctx, protocol, { unit: 'u0', code: 'Doubts', action: 'apply', source: 'key' })).toEqual([]);
-    bob.append(decideCodeAct(bob.fold.coding, ctx, protocol, { unit: 'u0', code: 'Doubts', action: 'toggle', source: 'key' }));
+    expect(decideCodeAct(bob.coding, ctx, protocol, { unit: 'u0', code: 'Doubts', action: 'apply', source: 'key' })).toEqual([]);
+    bob.append(decideCodeAct(bob.coding, ctx, protocol, { unit: 'u0', code: 'Doubts', action: 'toggle', source: 'key' }));
     expect(codesOn(bob, 'u0')).toEqual(['Rereads']);
   });
 
@@ -77,17 +79,15 @@ describe('coding rules', () => {
     const protocol = anaProtocol();
     expect(
       refusal(() =>
-        decideCodeAct(bob.fold.coding, contextFor('bob'), protocol, { unit: 'u0', code: 'Sarcasm', action: 'apply', source: 'key' }),
+        decideCodeAct(bob.coding, contextFor('bob'), protocol, { unit: 'u0', code: 'Sarcasm', action: 'apply', source: 'key' }),
       ),
     ).toMatch(/"Sarcasm" is not a code of the codebook/);
     expect(
-      refusal(() =>
-        decideCodeAct(bob.fold.coding, contextFor('bob'), protocol, { unit: 'u9', code: 'Doubts', action: 'apply', source: 'key' }),
-      ),
+      refusal(() => decideCodeAct(bob.coding, contextFor('bob'), protocol, { unit: 'u9', code: 'Doubts', action: 'apply', source: 'key' })),
     ).toMatch(/"u9" is not a unit .* \(units: u0, u1, u2\)/);
     expect(
       refusal(() =>
-        decideCodeAct(bob.fold.coding, contextFor('bob'), anaProtocol({ complete: false }), {
+        decideCodeAct(bob.coding, contextFor('bob'), anaProtocol({ complete: false }), {
           unit: 'u0',
           code: 'Doubts',
           action: 'apply',
@@ -97,7 +97,7 @@ describe('coding rules', () => {
     ).toMatch(/not final yet/);
     expect(
       refusal(() =>
-        decideCodeAct(bob.fold.coding, contextFor('ana', { own_protocols: false }), protocol, {
+        decideCodeAct(bob.coding, contextFor('ana', { own_protocols: false }), protocol, {
           unit: 'u0',
           code: 'Doubts',
           action: 'apply',
@@ -106,11 +106,11 @@ describe('coding rules', () => {
       ),
     ).toMatch(/cannot code their own protocol/);
     expect(
-      decideCodeAct(bob.fold.coding, contextFor('ana'), protocol, { unit: 'u0', code: 'Doubts', action: 'apply', source: 'key' }),
+      decideCodeAct(bob.coding, contextFor('ana'), protocol, { unit: 'u0', code: 'Doubts', action: 'apply', source: 'key' }),
     ).toHaveLength(1);
     expect(
       refusal(() =>
-        decideCodeAct(bob.fold.coding, { ...contextFor('bob'), codebook: null }, protocol, {
+        decideCodeAct(bob.coding, { ...contextFor('bob'), codebook: null }, protocol, {
           unit: 'u0',
           code: 'Doubts',
           action: 'apply',
@@ -118,9 +118,9 @@ describe('coding rules', () => {
         }),
       ),
     ).toMatch(/no codebook\.yaml/);
-    expect(
-      refusal(() => decideCodingMemo(bob.fold.coding, contextFor('bob'), protocol, { unit: 'u0', code: 'Doubts', text: 'why' })),
-    ).toMatch(/apply the code first/);
+    expect(refusal(() => decideCodingMemo(bob.coding, contextFor('bob'), protocol, { unit: 'u0', code: 'Doubts', text: 'why' }))).toMatch(
+      /apply the code first/,
+    );
   });
 
   it("an exclusive codebook replaces the unit's code, and undo puts the replaced code back", () => {
@@ -131,8 +131,8 @@ describe('coding rules', () => {
       {},
       codebookOf(`exclusive: true\ncodes:\n  - {name: Doubts, definition: unsure}\n  - {name: Rereads, definition: reads again}\n`),
     );
-    bob.append(decideCodeAct(bob.fold.coding, ctx, protocol, { unit: 'u1', code: 'Doubts', action: 'apply', source: 'key' }));
-    bob.append(decideCodeAct(bob.fold.coding, ctx, protocol, { unit: 'u1', code: 'Rereads', action: 'apply', source: 'key' }));
+    bob.append(decideCodeAct(bob.coding, ctx, protocol, { unit: 'u1', code: 'Doubts', action: 'apply', source: 'key' }));
+    bob.append(decideCodeAct(bob.coding, ctx, protocol, { unit: 'u1', code: 'Rereads', action: 'apply', source: 'key' }));
     expect(codesOn(bob, 'u1')).toEqual(['Rereads']);
     expect(
       bob.events.slice(-2).map((e) => [e.type, (e.data as { code: string; source: string }).code, (e.data as { source: string }).source]),
@@ -140,7 +140,14 @@ describe('coding rules', () => {
       ['code_removed', 'Doubts', 'replaced'],
       ['code_applied', 'Rereads', 'key'],
     ]);
-    bob.append(decideUndoCoding(bob.fold.coding, ctx).entries);
+    // composed beside the session fold, the coding fold sees every event: the session's own between any two change nothing
+    const opened = (e: SessionEvent): SessionEvent =>
+      ({ ...e, type: 'item_opened', data: { item_id: 'demo-02', text_sha256: null } }) as SessionEvent;
+    const beside = new CodingFold();
+    for (const event of bob.events.flatMap((e) => [e, opened(e)])) beside.apply(event);
+    expect(beside.codings()).toEqual(bob.coding.codings());
+    expect(beside.lastUndoable()).toEqual(bob.coding.lastUndoable());
+    bob.append(decideUndoCoding(bob.coding, ctx).entries);
     expect(codesOn(bob, 'u1')).toEqual(['Doubts']);
     expect(
       bob.events.slice(-2).map((e) => [e.type, (e.data as { code: string }).code, (e.data as { source: string; undo_of: number }).undo_of]),
@@ -149,28 +156,26 @@ describe('coding rules', () => {
       ['code_applied', 'Doubts', 3],
     ]);
     // the next undo takes back the first application; then there is nothing left
-    bob.append(decideUndoCoding(bob.fold.coding, ctx).entries);
+    bob.append(decideUndoCoding(bob.coding, ctx).entries);
     expect(codesOn(bob, 'u1')).toEqual([]);
-    expect(() => decideUndoCoding(bob.fold.coding, ctx)).toThrow(/nothing to undo/);
+    expect(() => decideUndoCoding(bob.coding, ctx)).toThrow(/nothing to undo/);
   });
 
   it('memos belong to a coding; finishing lists the units; acts after finishing say so', () => {
     const protocol = anaProtocol();
     const bob = sessionLog('bob');
     const ctx = contextFor('bob');
-    bob.append(
-      decideCodeAct(bob.fold.coding, ctx, protocol, { unit: 'u1', code: 'Cites the guideline', action: 'apply', source: 'click' }),
-    );
-    bob.append(decideCodingMemo(bob.fold.coding, ctx, protocol, { unit: 'u1', code: 'Cites the guideline', text: '  section 2  ' }));
-    expect(bob.fold.coding.protocolCoding('ana', 'demo-01')!.units[0]!.codes[0]).toMatchObject({ memo: 'section 2' });
-    expect(decideCodingMemo(bob.fold.coding, ctx, protocol, { unit: 'u1', code: 'Cites the guideline', text: 'section 2' })).toEqual([]);
-    bob.append(decideFinishCoding(bob.fold.coding, ctx, protocol));
-    expect(bob.fold.coding.protocolCoding('ana', 'demo-01')!.finished).toMatchObject({
+    bob.append(decideCodeAct(bob.coding, ctx, protocol, { unit: 'u1', code: 'Cites the guideline', action: 'apply', source: 'click' }));
+    bob.append(decideCodingMemo(bob.coding, ctx, protocol, { unit: 'u1', code: 'Cites the guideline', text: '  section 2  ' }));
+    expect(bob.coding.protocolCoding('ana', 'demo-01')!.units[0]!.codes[0]).toMatchObject({ memo: 'section 2' });
+    expect(decideCodingMemo(bob.coding, ctx, protocol, { unit: 'u1', code: 'Cites the guideline', text: 'section 2' })).toEqual([]);
+    bob.append(decideFinishCoding(bob.coding, ctx, protocol));
+    expect(bob.coding.protocolCoding('ana', 'demo-01')!.finished).toMatchObject({
       units: ['u0', 'u1', 'u2'],
       codebook_version: ctx.codebook!.version,
     });
-    expect(decideFinishCoding(bob.fold.coding, ctx, protocol)).toEqual([]);
-    bob.append(decideCodeAct(bob.fold.coding, ctx, protocol, { unit: 'u2', code: 'Doubts', action: 'apply', source: 'key' }));
+    expect(decideFinishCoding(bob.coding, ctx, protocol)).toEqual([]);
+    bob.append(decideCodeAct(bob.coding, ctx, protocol, { unit: 'u2', code: 'Doubts', action: 'apply', source: 'key' }));
     expect(bob.events.at(-1)!.data).toMatchObject({ after_finished: true });
   });
 
@@ -178,7 +183,7 @@ describe('coding rules', () => {
     const protocol = anaProtocol();
     const bob = sessionLog('bob');
     bob.append(decideProposeCode(contextFor('bob'), protocol, { unit: 'u1', quote: ' thanks count. ' }));
-    expect(bob.fold.coding.codings().proposals).toEqual([
+    expect(bob.coding.codings().proposals).toEqual([
       expect.objectContaining({
         annotator: 'ana',
         item_id: 'demo-01',
@@ -196,19 +201,19 @@ describe('coding rules', () => {
     const protocol = anaProtocol();
     const bob = sessionLog('bob');
     const cat = sessionLog('cat');
-    cat.append(decideCodeAct(cat.fold.coding, contextFor('cat'), protocol, { unit: 'u0', code: 'Doubts', action: 'apply', source: 'key' }));
-    cat.append(decideFinishCoding(cat.fold.coding, contextFor('cat'), protocol));
-    const others = [{ coder: 'cat', coding: cat.fold.coding.protocolCoding('ana', 'demo-01') }];
+    cat.append(decideCodeAct(cat.coding, contextFor('cat'), protocol, { unit: 'u0', code: 'Doubts', action: 'apply', source: 'key' }));
+    cat.append(decideFinishCoding(cat.coding, contextFor('cat'), protocol));
+    const others = [{ coder: 'cat', coding: cat.coding.protocolCoding('ana', 'demo-01') }];
     const view = () =>
       codingItemView(
         contextFor('bob', { blind: true }),
         { ...protocol, item_text: 'x' },
-        bob.fold.coding.protocolCoding('ana', 'demo-01'),
+        bob.coding.protocolCoding('ana', 'demo-01'),
         others,
       );
     expect(view().others).toBeNull();
     expect(JSON.stringify(view())).not.toContain('cat');
-    bob.append(decideFinishCoding(bob.fold.coding, contextFor('bob', { blind: true }), protocol));
+    bob.append(decideFinishCoding(bob.coding, contextFor('bob', { blind: true }), protocol));
     expect(view().others).toEqual([{ coder: 'cat', finished_at: expect.any(String), codes: { u0: ['Doubts'] } }]);
     // not blind: seen at once
     expect(codingItemView(contextFor('dan'), { ...protocol, item_text: 'x' }, null, others).others).toHaveLength(1);

@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { codebookVersion, parseCodebook, type Codebook } from '../../../../core/common/codebook/codebook';
+import { CodingFold } from '../../../../core/common/coding/codingFold';
 import type { CodingContext } from '../../../../core/common/coding/codingRules';
 import { parseProjectConfig, type CodingConfig } from '../../../../core/common/project/projectConfig';
 import { PARSER_VERSION } from '../../../../core/common/parser/parserVersion';
@@ -40,11 +41,14 @@ export function contextFor(coder: string, coding: Partial<CodingConfig> = {}, co
 export function sessionLog(annotator: string) {
   const events: SessionEvent[] = [];
   const fold = new SessionFold(demoConfig);
+  // the coder's coding acts, folded beside the session fold from the same events
+  const coding = new CodingFold();
   const add = <T extends SessionEventType>(type: T, data: SessionEventData[T]): SessionEvent => {
     const seq = events.length + 1;
     const event = { v: EVENT_VERSIONS[type], seq, ts: new Date(Date.UTC(2025, 0, 6, 9, 0, seq)).toISOString(), type, data } as SessionEvent;
     events.push(event);
     fold.apply(event);
+    coding.apply(event);
     return event;
   };
   const append = (entries: readonly SessionEntry[]): void => {
@@ -60,7 +64,7 @@ export function sessionLog(annotator: string) {
     kind: null,
     room: null,
   });
-  return { events, fold, add, append };
+  return { events, fold, coding, add, append };
 }
 
 /** An item the annotator talked through: one utterance per text, each one second long, then completed. */

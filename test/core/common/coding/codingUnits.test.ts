@@ -79,9 +79,7 @@ describe('units of a protocol', () => {
       final: true,
       units: unitsOfItem(ana.fold.itemState('demo-01')!, 'utterance'),
     });
-    bob.append(
-      decideCodeAct(bob.fold.coding, contextFor('bob'), protocol(), { unit: 'u0', code: 'Doubts', action: 'apply', source: 'key' }),
-    );
+    bob.append(decideCodeAct(bob.coding, contextFor('bob'), protocol(), { unit: 'u0', code: 'Doubts', action: 'apply', source: 'key' }));
 
     // transcribed again (another model): utterance 0 is superseded, the new words are utterance 1
     ana.add('transcripts_superseded', { item_id: 'demo-01', utterances: [0], reason: 'transcribed again' });
@@ -96,7 +94,7 @@ describe('units of a protocol', () => {
     });
     expect(protocol().units.map((u) => [u.unit, u.text])).toEqual([['u1', 'I think it is rather rude.']]);
 
-    const view = codingItemView(contextFor('bob'), { ...protocol(), item_text: 'x' }, bob.fold.coding.protocolCoding('ana', 'demo-01'), []);
+    const view = codingItemView(contextFor('bob'), { ...protocol(), item_text: 'x' }, bob.coding.protocolCoding('ana', 'demo-01'), []);
     // nothing moved onto the new unit; the coding is kept with the words it was given to
     expect(view.mine).toEqual({});
     expect(view.stale).toEqual([{ unit: 'u0', unit_text: 'I think it is rude.', codes: ['Doubts'] }]);

@@ -4,7 +4,7 @@ import { parseDeidentifyList } from '../../../../core/common/deidentify/deidenti
 import { deidentifyRecord } from '../../../../core/common/deidentify/deidentifyRecord';
 import { SpanMatcher } from '../../../../core/common/deidentify/spanMatcher';
 import { joinSegments } from '../../../../core/common/transcript/joinSegments';
-import { NO_REASONING } from '../../../../core/common/reasoning/reasoningExport';
+import { NO_REASONING } from '../../../../core/common/export/reasoningExport';
 
 const matcher = new SpanMatcher(
   parseDeidentifyList('terms:\n  - {text: Sarah, class: PERSON}\n  - {text: Tom, class: PERSON}\n  - {text: Leipzig, class: PLACE}\n'),

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_INITIAL_PROMPT } from '../../../../core/common/engine/decodeSettings';
 import { estimatePromptTokens, PROJECT_PROMPT_TOKEN_CAP, projectInitialPrompt } from '../../../../core/common/engine/initialPrompt';
-import type { LabelDef } from '../../../../core/common/project/projectConfig';
+import type { LabelDef } from '../../../../core/common/parser/parseTypes';
 
 const politeness: LabelDef[] = [
   { name: 'Polite', synonyms: { en: ['courteous'], de: ['höflich'] } },

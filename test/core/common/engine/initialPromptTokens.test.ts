@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_INITIAL_PROMPT } from '../../../../core/common/engine/decodeSettings';
 import { estimatePromptTokens, PROJECT_PROMPT_TOKEN_CAP, projectInitialPrompt } from '../../../../core/common/engine/initialPrompt';
-import type { LabelDef } from '../../../../core/common/project/projectConfig';
+import type { LabelDef } from '../../../../core/common/parser/parseTypes';
 import { readWhisperVocab, whisperTokenCount, type WhisperVocab } from '../../../helpers/whisperVocab';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');

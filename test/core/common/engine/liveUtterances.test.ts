@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import type { EngineTranscription, RequestIdentity, TranscribeInput } from '../../../../core/common/engine/engineTypes';
 import { LiveUtterances, type LivePartial } from '../../../../core/common/engine/liveUtterances';
-import type { SpeechProbe } from '../../../../core/common/engine/speechProbe';
+import type { SpeechProbe } from '../../../../core/common/signals/speechProbe';
 import { type SchedulerEvent, TranscriptionScheduler, type UtteranceOutcome } from '../../../../core/common/engine/transcriptionScheduler';
 import { type Utterance, UtteranceCutter } from '../../../../core/common/engine/utteranceCutter';
 

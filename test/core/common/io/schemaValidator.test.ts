@@ -14,7 +14,7 @@ import { sessionEventDataSchemas } from '../../../../core/common/session/session
 import { packManifestJsonSchema } from '../../../../core/common/packs/sessionPack';
 import { codebookJsonSchema } from '../../../../core/common/codebook/codebook';
 import { deidentifyJsonSchema } from '../../../../core/common/deidentify/deidentifyList';
-import { unitsReceiptSchema } from '../../../../core/common/coding/codingExport';
+import { unitsReceiptSchema } from '../../../../core/common/export/codingExport';
 
 describe("the app's JSON Schemas", () => {
   it('are valid JSON Schema 2020-12 (runs compile them without checking against the meta-schema)', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { LabelDef } from '../../../../core/common/project/projectConfig';
+import type { LabelDef } from '../../../../core/common/parser/parseTypes';
 import { createCommitParser } from '../../../../core/common/parser/commitPhrase';
 import { DEFAULT_STEMS } from '../../../../core/common/parser/defaultStems';
 import type { ParseOptions } from '../../../../core/common/parser/parseTypes';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { editSimilarity, LabelMatcher } from '../../../../core/common/parser/labelMatch';
-import type { LabelDef } from '../../../../core/common/project/projectConfig';
+import type { LabelDef } from '../../../../core/common/parser/parseTypes';
 import { politeness } from './parserTestSupport';
 
 describe('editSimilarity', () => {

@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import type { LabelDef } from '../../../../core/common/project/projectConfig';
+import type { LabelDef } from '../../../../core/common/parser/parseTypes';
 import { parseCommitments } from '../../../../core/common/parser/commitPhrase';
 import type { ParseOptions, ParseResult } from '../../../../core/common/parser/parseTypes';
 

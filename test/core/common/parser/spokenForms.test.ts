@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { spokenFormsOf } from '../../../../core/common/parser/spokenForms';
 import { LabelMatcher } from '../../../../core/common/parser/labelMatch';
-import type { LabelDef } from '../../../../core/common/project/projectConfig';
+import type { LabelDef } from '../../../../core/common/parser/parseTypes';
 import { politeness } from './parserTestSupport';
 
 const texts = (labels: readonly LabelDef[], languages: string[], label: string, source?: string) =>

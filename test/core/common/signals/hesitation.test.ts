@@ -6,7 +6,7 @@ import { computeTranscriptSignals } from '../../../../core/common/signals/transc
 const en = (text: string) => countHesitation(text, 'en', DEFAULT_HESITATION.en!);
 const de = (text: string) => countHesitation(text, 'de', DEFAULT_HESITATION.de!);
 const legacy = (text: string, languages = ['en']) =>
-  computeTranscriptSignals(text, { commitments: [], final_label: null, diagnostics: [] }, { fillers: DEFAULT_FILLERS, languages });
+  computeTranscriptSignals(text, { commitments: [] }, { fillers: DEFAULT_FILLERS, languages });
 
 describe('hesitation by category (English)', () => {
   it('keeps filled pauses, hedges, repetitions and editing terms apart', () => {

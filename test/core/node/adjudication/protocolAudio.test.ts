@@ -6,8 +6,8 @@ import { shownAnnotators } from '../../../../core/common/adjudication/adjudicati
 import { protocolAudioTarget } from '../../../../core/common/http/appPaths';
 import { protocolAudioFile } from '../../../../core/node/adjudication/protocolAudio';
 import { readAdjudication } from '../../../../core/node/adjudication/projectAdjudication';
-import { projectSessionSource } from '../../../../core/node/export/projectSessions';
-import type { SessionSource } from '../../../../core/node/export/sessionSource';
+import { projectSessionSource } from '../../../../core/node/session/projectSessions';
+import type { SessionSource } from '../../../../core/node/session/sessionSource';
 import { loadProjectConfig, type OpenProject } from '../../../../core/node/project/projectFolder';
 import { cli } from '../../../helpers/cli';
 import { recordSession } from '../export/recordSession';

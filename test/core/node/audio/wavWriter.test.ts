@@ -4,7 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { decodeWav, encodeWavPcm16 } from '../../../../core/node/audio/wavFile';
 import { checkPcm16Header, WavWriter } from '../../../../core/node/audio/wavWriter';
-import { SessionWriteError } from '../../../../core/node/session/sessionFs';
+import { SessionWriteError } from '../../../../core/node/fs/sessionFs';
 import { faultyFs } from '../session/faultyFs';
 
 const RATE = 16000;

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { parseCodebook } from '../../../../core/common/codebook/codebook';
 import { DEMO_PROJECT_DIR } from '../../../../core/node/project/projectFolder';
 import { cli } from '../../../helpers/cli';
-import { xsdProblems } from '../../../../core/node/export/interop/xsdValidation';
+import { xsdProblems } from '../../../../core/node/exportFiles/xsdValidation';
 import { QDE_XSD } from '../export/interop/interopSessions';
 
 /** A project as a QDA tool exports it: braces around GUIDs, codes nested three deep, a folder code that is not codable, a source. */

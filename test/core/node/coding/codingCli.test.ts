@@ -14,7 +14,7 @@ import {
 } from '../../../../core/common/export/exportRecord';
 import { parseCsv } from '../../../../core/common/io/csv';
 import { parseSessionLog } from '../../../../core/common/session/sessionLog';
-import { annotatorSessions } from '../../../../core/node/export/projectSessions';
+import { annotatorSessions } from '../../../../core/node/session/projectSessions';
 import { loadProjectConfig } from '../../../../core/node/project/projectFolder';
 import { sessionPaths } from '../../../../core/node/session/sessionPaths';
 import { cli } from '../../../helpers/cli';

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { unzipSync, zipSync } from 'fflate';
 import { parquetWriteBuffer } from 'hyparquet-writer';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { DEIDENTIFY_METHOD } from '../../../../core/common/deidentify/deidentifyReceipt';
+import { DEIDENTIFY_METHOD } from '../../../../core/common/deidentified/deidentifyReceipt';
 import { hfColumns } from '../../../../core/common/export/interop/hfDataset';
 import { sha256Hex } from '../../../../core/node/fs/sha256';
 import { DEMO_PROJECT_DIR, loadProjectConfig, loadProjectItems } from '../../../../core/node/project/projectFolder';

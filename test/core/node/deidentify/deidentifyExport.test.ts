@@ -2,7 +2,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { recordTexts } from '../../../../core/common/deidentify/leakCheck';
-import type { DeidentificationReceipt } from '../../../../core/common/deidentify/deidentifyReceipt';
+import type { DeidentificationReceipt } from '../../../../core/common/deidentified/deidentifyReceipt';
 import type { ExportRecordV2 } from '../../../../core/common/export/exportRecord';
 import { wavDataRange } from '../../../../core/node/deidentify/deidentifyProject';
 import { cli } from '../../../helpers/cli';

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { expect, it } from 'vitest';
 import type { EngineTranscription, TranscribeInput } from '../../../../core/common/engine/engineTypes';
 import type { LivePartial } from '../../../../core/common/engine/liveUtterances';
-import type { SpeechProbe } from '../../../../core/common/engine/speechProbe';
+import type { SpeechProbe } from '../../../../core/common/signals/speechProbe';
 import { TranscriptionScheduler } from '../../../../core/common/engine/transcriptionScheduler';
 import { liveCutterFactory } from '../../../../core/node/engine/sessionEngine';
 import { sha256OfPcm } from '../../../../core/node/engine/whisperEngine';

@@ -9,7 +9,7 @@ import type { ItemSessionState } from '../../../../core/common/session/itemState
 import type { ExportReceiptV1 } from '../../../../core/common/export/exportReceipt';
 import type { InputProblem } from '../../../../core/common/io/inputProblem';
 import { makeExportCommand } from '../../../../core/node/cli/commands/export';
-import { fixedSessionSource } from '../../../../core/node/export/sessionSource';
+import { fixedSessionSource } from '../../../../core/node/session/sessionSource';
 import { loadProjectConfig, type OpenProject } from '../../../../core/node/project/projectFolder';
 import { cli } from '../../../helpers/cli';
 import { recordSession, TEST_MODEL } from './recordSession';

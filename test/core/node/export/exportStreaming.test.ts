@@ -12,9 +12,9 @@ import { EXPORT_FIELDS_V4, type ExportRecord } from '../../../../core/common/exp
 import { validateExportText } from '../../../../core/common/export/exportValidation';
 import { formatCsv } from '../../../../core/common/io/csv';
 import { InputError } from '../../../../core/common/io/inputProblem';
-import { fixedSessionSource } from '../../../../core/node/export/sessionSource';
+import { fixedSessionSource } from '../../../../core/node/session/sessionSource';
 import { buildExportRecords, exportInputs, exportSessions, projectFacts } from '../../../../core/node/export/exportSessions';
-import { projectSessionSource } from '../../../../core/node/export/projectSessions';
+import { projectSessionSource } from '../../../../core/node/session/projectSessions';
 import { validateExportFile } from '../../../../core/node/export/validateExport';
 import { loadProjectConfig, loadProjectItems, type OpenProject } from '../../../../core/node/project/projectFolder';
 import { cli } from '../../../helpers/cli';

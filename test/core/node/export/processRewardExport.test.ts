@@ -9,7 +9,7 @@ import { validateProcessRewardText } from '../../../../core/common/reasoning/pro
 import { loadProjectConfig, type OpenProject } from '../../../../core/node/project/projectFolder';
 import { SessionStore } from '../../../../core/node/session/sessionStore';
 import { projectStepAgreement } from '../../../../core/node/export/processRewardExport';
-import { projectSessionSource } from '../../../../core/node/export/projectSessions';
+import { projectSessionSource } from '../../../../core/node/session/projectSessions';
 import { cli } from '../../../helpers/cli';
 
 const sha256 = (data: Buffer | string): string => createHash('sha256').update(data).digest('hex');

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { InputError } from '../../../../core/common/io/inputProblem';
-import { readInputFile } from '../../../../core/node/importing/inputFile';
+import { readInputFile } from '../../../../core/node/fs/inputFile';
 import { streamInputFile } from '../../../../core/node/importing/inputStream';
 
 const dir = await mkdtemp(path.join(tmpdir(), 'aloud-input-stream-'));

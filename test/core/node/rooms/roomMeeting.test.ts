@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { agreementAnalysis } from '../../../../core/common/agreement/agreementAnalysis';
 import type { RoomView } from '../../../../core/common/rooms/roomViews';
 import { projectLabelSet } from '../../../../core/node/agreement/agreementSources';
-import { annotatorSessions, projectSessionSource } from '../../../../core/node/export/projectSessions';
+import { annotatorSessions, projectSessionSource } from '../../../../core/node/session/projectSessions';
 import { loadProjectConfig } from '../../../../core/node/project/projectFolder';
 import { RoomHost } from '../../../../core/node/rooms/roomHost';
 import type { RoomListener } from '../../../../core/node/rooms/roomHttp';
@@ -284,7 +284,7 @@ describe('a norming room with five members over loopback', () => {
     expect(events[0].data).toMatchObject({ kind: 'room', room: { code: host.code } });
     expect(events.filter((e) => e.type === 'label_committed').map((e) => e.data.source)).toEqual(['room', 'room', 'room', 'room']);
     // not offered to "Continue as"
-    const { projectSessionSource: source } = await import('../../../../core/node/export/projectSessions');
+    const { projectSessionSource: source } = await import('../../../../core/node/session/projectSessions');
     expect((await source.annotators(await loadProjectConfig(dir))).some((a) => a.includes('(room '))).toBe(true);
     expect(await annotatorSessions(await loadProjectConfig(dir))).not.toContainEqual(expect.stringContaining('(room '));
     // the room sessions export and validate like any other (label_source "room")

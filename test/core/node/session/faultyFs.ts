@@ -1,4 +1,4 @@
-import { nodeSessionFs, type DurableFile, type SessionFs } from '../../../../core/node/session/sessionFs';
+import { nodeSessionFs, type DurableFile, type SessionFs } from '../../../../core/node/fs/sessionFs';
 
 /**
  * A SessionFs that behaves like a disk with `budget` bytes of free space left (counted over writes that grow

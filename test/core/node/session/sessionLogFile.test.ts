@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SessionLogError } from '../../../../core/common/session/sessionLog';
-import { SessionWriteError } from '../../../../core/node/session/sessionFs';
+import { SessionWriteError } from '../../../../core/node/fs/sessionFs';
 import { readSessionLog, SessionLogWriter } from '../../../../core/node/session/sessionLogFile';
 import { faultyFs } from './faultyFs';
 

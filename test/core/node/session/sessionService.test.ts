@@ -4,7 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { decodeWav } from '../../../../core/node/audio/wavFile';
 import { DEMO_PROJECT_DIR, loadProjectConfig, loadProjectItems } from '../../../../core/node/project/projectFolder';
-import { SessionWriteError } from '../../../../core/node/session/sessionFs';
+import { SessionWriteError } from '../../../../core/node/fs/sessionFs';
 import { readSessionLog } from '../../../../core/node/session/sessionLogFile';
 import { sessionPaths } from '../../../../core/node/session/sessionPaths';
 import type { SessionEngine } from '../../../../core/node/engine/sessionEngine';

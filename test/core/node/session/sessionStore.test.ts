@@ -9,7 +9,7 @@ import { SessionLockedError } from '../../../../core/node/session/sessionLock';
 import { readSessionLog } from '../../../../core/node/session/sessionLogFile';
 import { sessionPaths } from '../../../../core/node/session/sessionPaths';
 import { SessionStore } from '../../../../core/node/session/sessionStore';
-import { nodeSessionFs, type SessionFs } from '../../../../core/node/session/sessionFs';
+import { nodeSessionFs, type SessionFs } from '../../../../core/node/fs/sessionFs';
 import { faultyFs } from './faultyFs';
 
 async function demoProject() {

@@ -3,7 +3,7 @@ import { eafSpansOf } from '../../../../../core/common/export/interop/eafDocumen
 import { audioMsAtClock, distinctInstants, layIntervals, wordsOf } from '../../../../../core/common/export/interop/itemTimeline';
 import { maxqdaTranscript, paragraphTimestamp } from '../../../../../core/common/export/interop/maxqdaTranscript';
 import { textGridIntervals } from '../../../../../core/common/export/interop/textGridDocument';
-import { escapeXml, xmlForbiddenCharacter } from '../../../../../core/common/export/interop/xmlText';
+import { escapeXml, xmlForbiddenCharacter } from '../../../../../core/common/io/xmlText';
 
 describe('laying the record on the audio timeline', () => {
   it('instants keep their order, 1 ms apart where they share a millisecond, and stay inside the audio', () => {

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { XSD_FILES, xsdProblems } from '../../../../../core/node/export/interop/xsdValidation';
+import { XSD_FILES, xsdProblems } from '../../../../../core/node/exportFiles/xsdValidation';
 import { EAF_XSD, QDE_XSD } from './interopSessions';
 
 const EAF = `<?xml version="1.0" encoding="UTF-8"?>

@@ -1,6 +1,4 @@
-import type { SampleRange } from './audioMask';
-import { HIDDEN_AUDIO, type DeidentifyList, type HiddenAudio } from './deidentifyList';
-import { PATTERN_NAMES, type PatternName } from './deidentifyPatterns';
+import { HIDDEN_AUDIO, PATTERN_NAMES, type HiddenAudio, type PatternName, type SampleRange } from './deidentifyTerms';
 
 /** The rules of this de-identification (matcher, patterns, placeholders, masking); receipts name it. */
 export const DEIDENTIFY_METHOD = 'aloud-deidentify-1';
@@ -35,8 +33,18 @@ export interface DeidentificationReceipt {
   hidden_audio: HiddenAudioEntry[];
 }
 
+/** What a receipt states of the list in force (deidentify/deidentifyList's DeidentifyList), never its terms. */
+export interface StatedList {
+  version: string;
+  terms: readonly unknown[];
+  patterns: readonly PatternName[];
+  languages: readonly string[];
+  audio: HiddenAudio;
+  margin_ms: number;
+}
+
 export function deidentificationReceipt(
-  list: DeidentifyList,
+  list: StatedList,
   listSha256: string,
   spans: Record<string, number>,
   review: DeidentificationReceipt['review'],

@@ -4,13 +4,13 @@
  * (`model` was taken since schema v1 by the whisper model, so the model's side is `model_reasoning`.)
  */
 import type { Item } from '../items/item';
-import type { ReasoningConfig } from '../project/projectConfig';
+import type { ReasoningConfig } from '../reasoning/reasoningConfig';
 import type { ItemSessionState } from '../session/itemState';
-import { createMentionFinder } from './labelMentions';
-import type { LabelSchemaContext } from './modelLabel';
-import { reasoningFeatures, type ReasoningFeatures } from './reasoningFeatures';
-import { itemModelReasoning } from './reasoningSteps';
-import type { StepJudgmentRecord } from './stepJudgments';
+import { createMentionFinder } from '../reasoning/labelMentions';
+import type { LabelSchemaContext } from '../reasoning/modelLabel';
+import { reasoningFeatures, type ReasoningFeatures } from '../reasoning/reasoningFeatures';
+import { itemModelReasoning } from '../reasoning/reasoningSteps';
+import type { StepJudgmentRecord } from '../reasoning/stepJudgments';
 
 /** The model's side of an item as exported: its answer and its steps. */
 export interface ExportModelReasoning {

@@ -1,4 +1,4 @@
-import { openNoFollow } from '../fs/resolveInside';
+import { openNoFollow } from './resolveInside';
 import { Refusal, type RefusalOf } from '../../common/contract/refusal';
 
 /** The part of a FileHandle the session store writes through; tests wrap it to inject ENOSPC or EROFS. */

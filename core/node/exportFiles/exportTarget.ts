@@ -7,12 +7,12 @@ import { exportFormatFromFileName } from '../../common/export/exportFormats';
 import { JsonSyntaxError, parseStrictJson } from '../../common/io/strictJson';
 import type { InputProblem } from '../../common/io/inputProblem';
 import { processRewardReceiptProblems } from '../../common/reasoning/processReward';
-import { unitsReceiptProblems } from '../../common/coding/codingExport';
+import { unitsReceiptProblems } from '../../common/export/codingExport';
 import { CODEBOOK_FILE } from '../../common/codebook/codebook';
 import { syncFolder, writeFileAtomic } from '../fs/atomicFile';
 import { isInsideFolder, realOfNearest } from '../fs/resolveInside';
 import { sha256Hex } from '../fs/sha256';
-import { ProjectError } from '../project/projectError';
+import { ProjectError } from '../fs/projectError';
 import { itemsPath, type OpenProject } from '../project/projectFolder';
 
 /** The project's data folders: no export writes inside them, --force or not (session audio lives in sessions/). */

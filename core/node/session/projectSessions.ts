@@ -1,14 +1,15 @@
 import { open, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { SessionFold } from '../../common/session/sessionFold';
+import { CodingFold } from '../../common/coding/codingFold';
 import type { SessionKind } from '../../common/session/sessionEvents';
 import { EVENT_UPCASTERS } from '../../common/session/sessionLog';
-import { ProjectError } from '../project/projectError';
+import { ProjectError } from '../fs/projectError';
 import type { OpenProject } from '../project/projectFolder';
-import { streamSessionLog } from '../session/sessionLogStream';
+import { streamSessionLog } from './sessionLogStream';
 import { resolveInside } from '../fs/resolveInside';
-import { decodeFileName, normalizeAnnotatorName, sessionPaths } from '../session/sessionPaths';
-import { foldOptionsOf } from '../session/sessionStore';
+import { decodeFileName, normalizeAnnotatorName, sessionPaths } from './sessionPaths';
+import { foldOptionsOf } from './sessionStore';
 import type { AnnotatorStates, SessionSource } from './sessionSource';
 
 /**
@@ -96,7 +97,16 @@ async function loadSession(project: OpenProject, name: string): Promise<Annotato
   // a log that is a link leading out of the project is refused before a byte of it is read (or quoted in an error)
   const real = await resolveInside(project.dir, file, 'read');
   const fold = new SessionFold(project.config, file, foldOptionsOf(project));
-  const { events, torn } = await streamSessionLog(real, (event) => fold.apply(event), { upcasters: EVENT_UPCASTERS });
+  // the coder's codings: a fold of their own over the same events, beside the session fold
+  const coding = new CodingFold();
+  const { events, torn } = await streamSessionLog(
+    real,
+    (event) => {
+      fold.apply(event);
+      coding.apply(event);
+    },
+    { upcasters: EVENT_UPCASTERS },
+  );
   const state = fold.state();
   const warnings = torn ? [`${file}:${torn.line}: torn last line (a crash while writing) left out of the export`] : [];
   if (events === 0)
@@ -113,5 +123,5 @@ async function loadSession(project: OpenProject, name: string): Promise<Annotato
       `${annotator}: some spoken labels were derived under other label phrases than aloud.yaml has now (labels, synonyms, languages or stems); they are exported as recorded (config_changed: true); \`aloud session reparse\` re-derives them`,
     );
   }
-  return { annotator, kind: state.kind, items: state.items, notes: state.notes, warnings, codings: fold.coding.codings() };
+  return { annotator, kind: state.kind, items: state.items, notes: state.notes, warnings, codings: coding.codings() };
 }

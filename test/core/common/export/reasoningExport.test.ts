@@ -9,7 +9,7 @@ import {
   REASONING_EXPORT_FIELDS,
   reasoningExportFieldSchemas,
   type ReasoningExportFields,
-} from '../../../../core/common/reasoning/reasoningExport';
+} from '../../../../core/common/export/reasoningExport';
 import type { ItemSessionState } from '../../../../core/common/session/itemState';
 
 const demo = path.resolve(__dirname, '../../../../demo-project');

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import type { validateXML as ValidateXml } from 'xmllint-wasm';
-import type { InputProblem } from '../../../common/io/inputProblem';
+import type { InputProblem } from '../../common/io/inputProblem';
 
 /** The formats' own schemas, shipped with Aloud so that `validate` needs no Debian tool (copies of ../shared/standards). */
 export const XSD_FILES = {

@@ -1,8 +1,5 @@
 import { open } from 'node:fs/promises';
-import { sha256Hex } from '../fs/sha256';
-
-/** Kept for callers that import it from here; the helper lives in core/node/fs/sha256. */
-export { sha256Hex };
+import { sha256Hex } from './sha256';
 import { InputError } from '../../common/io/inputProblem';
 import { decodeInputBytes, DEFAULT_INPUT_LIMITS, type InputLimits } from '../../common/io/inputText';
 

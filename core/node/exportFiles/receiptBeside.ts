@@ -2,7 +2,7 @@ import { stat } from 'node:fs/promises';
 import { receiptFileName } from '../../common/export/exportReceipt';
 import { InputError, type InputProblem } from '../../common/io/inputProblem';
 import { DEFAULT_INPUT_LIMITS } from '../../common/io/inputText';
-import { readInputFile } from '../importing/inputFile';
+import { readInputFile } from '../fs/inputFile';
 
 /**
  * The receipt beside an export, checked against the export's facts. A receipt lists every gap of the export, so it

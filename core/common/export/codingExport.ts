@@ -1,11 +1,11 @@
 import { compileOnFirstUse, sharedAjv } from '../io/schemaValidator';
-import type { ExportCodings, ExportRecordV2 } from '../export/exportRecord';
-import { checkReceipt } from '../export/exportReceipt';
+import type { ExportCodings, ExportRecordV2 } from './exportRecord';
+import { checkReceipt } from '../io/fileReceipt';
 import { escapeCsvFormula, formatCsv, parseCsv, unescapeCsvFormula } from '../io/csv';
 import type { InputProblem } from '../io/inputProblem';
 import type { CodingUnitKind } from '../project/projectConfig';
-import { compareUnits, type ProtocolCoding } from './codingFold';
-import type { CodingUnit } from './codingUnits';
+import { compareUnits, type ProtocolCoding } from '../coding/codingFold';
+import type { CodingUnit } from '../coding/codingUnits';
 
 /**
  * The `codings` of a protocol's export record: its current units with the codes each coder gave their words, then

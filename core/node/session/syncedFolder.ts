@@ -3,12 +3,12 @@ import path from 'node:path';
 import { SessionFold } from '../../common/session/sessionFold';
 import { SessionLogError } from '../../common/session/sessionLog';
 import { encodedFileName } from '../../common/names/nameRules';
-import { checkSessionWav } from '../export/wavCheck';
-import { ProjectError } from './projectError';
-import type { OpenProject } from './projectFolder';
-import { streamSessionLog } from '../session/sessionLogStream';
-import { decodeFileName } from '../session/sessionPaths';
-import { foldOptionsOf } from '../session/sessionStore';
+import { checkSessionWav } from '../audio/wavCheck';
+import { ProjectError } from '../fs/projectError';
+import type { OpenProject } from '../project/projectFolder';
+import { streamSessionLog } from './sessionLogStream';
+import { decodeFileName } from './sessionPaths';
+import { foldOptionsOf } from './sessionStore';
 import { parseLockOwner } from '../process/pidFileLock';
 
 /** One finding of `aloud doctor --project`. */

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { InputProblem } from '../../common/io/inputProblem';
-import { decodeWav, WavError } from '../audio/wavFile';
+import { decodeWav, WavError } from './wavFile';
 import { ProjectPathError, resolveInside } from '../fs/resolveInside';
 import { sha256Hex } from '../fs/sha256';
 import { AUDIO_SAMPLE_RATE } from '../../common/audio/sampleRate';
