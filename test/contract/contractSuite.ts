@@ -4,7 +4,7 @@ import path from 'node:path';
 import { expect, it } from 'vitest';
 import { encodeChunkFrame } from '../../core/common/audio/chunkFrame';
 import type { AloudEvent, SessionPatch } from '../../core/common/contract/aloudApi';
-import { Refusal as ApiError } from '../../core/common/contract/refusal';
+import { Refusal as ApiError } from '../../core/common/refusal/refusal';
 import { decodeWav } from '../../core/node/audio/wavFile';
 import type { ApiClient } from '../../renderer/src/contract/apiClient';
 import { loadProjectConfig, loadProjectItems } from '../../core/node/project/projectFolder';

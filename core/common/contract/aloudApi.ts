@@ -11,7 +11,6 @@ import type { LabelSchema, ThinkAloudConfig } from '../project/projectConfig';
 import type { ItemSessionState } from '../session/itemState';
 import type { ItemSummary } from '../session/itemSummary';
 import type { ReasoningView } from '../reasoning/reasoningReveal';
-import type { RefusalCode } from './refusal';
 import type { CodeDef } from '../codebook/codebook';
 import type { CodeAgreement } from '../coding/codeAgreement';
 import type { CodingItemView, CodingOverview } from '../coding/codingViews';
@@ -380,9 +379,3 @@ export interface AloudApi {
 export type CodeAgreementReport = CodeAgreement & { codebook_version: string | null; exclusive: boolean; unit: string };
 
 export type AloudMethod = keyof AloudApi;
-
-/** A refusal crossing the contract as data (CallOutcome): a code the UI can act on and a message a person can read. */
-export interface RefusalBody {
-  code: RefusalCode;
-  message: string;
-}

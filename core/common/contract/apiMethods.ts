@@ -1,6 +1,6 @@
 import { EXPORT_FORMATS } from '../export/exportFormats';
 import { INTEROP_FORMATS } from '../export/interop/interopFormats';
-import { Refusal } from './refusal';
+import { Refusal } from '../refusal/refusal';
 import { PATH_KINDS, type AloudApi, type AloudMethod, type SessionPatch } from './aloudApi';
 
 type ArgCheck = (value: unknown, where: string) => void;

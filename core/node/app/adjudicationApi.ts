@@ -1,6 +1,6 @@
 import { adjudicationItemView, adjudicationQueueView, type AdjudicationItemView } from '../../common/adjudication/adjudicationViews';
 import type { AloudApi } from '../../common/contract/aloudApi';
-import { Refusal } from '../../common/contract/refusal';
+import { Refusal } from '../../common/refusal/refusal';
 import type { ProtocolCoding } from '../../common/coding/codingFold';
 import type { ItemSessionState } from '../../common/session/itemState';
 import { assignedItems } from '../../common/adjudication/adjudicationFold';

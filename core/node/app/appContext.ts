@@ -2,7 +2,7 @@ import { EventEmitter } from 'node:events';
 import path from 'node:path';
 import { SerialQueue } from '../../common/concurrency/serialQueue';
 import type { AloudEvent, AppInfo, PathKind, ProjectView } from '../../common/contract/aloudApi';
-import { Refusal } from '../../common/contract/refusal';
+import { Refusal } from '../../common/refusal/refusal';
 import type { Item } from '../../common/items/item';
 import type { ModelManifest } from '../../common/models/modelManifest';
 import { loadProjectItems, type OpenProject } from '../project/projectFolder';

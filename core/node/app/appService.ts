@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { AloudApi, AloudEvent, AloudMethod } from '../../common/contract/aloudApi';
 import { ALOUD_METHODS } from '../../common/contract/apiMethods';
-import { asRefusal } from '../../common/contract/refusal';
+import { asRefusal } from '../../common/refusal/refusal';
 import { loadProjectConfig, loadProjectItems, type OpenProject } from '../project/projectFolder';
 import { protocolAudioFile } from '../adjudication/protocolAudio';
 import type { FileLookup } from '../fs/resolveInside';

@@ -1,7 +1,7 @@
 import { stat } from 'node:fs/promises';
 import { findCode, type CodeDef } from '../../common/codebook/codebook';
 import type { AloudApi } from '../../common/contract/aloudApi';
-import { Refusal } from '../../common/contract/refusal';
+import { Refusal } from '../../common/refusal/refusal';
 import type { CodeProposal } from '../../common/coding/codingFold';
 import {
   decideCodeAct,

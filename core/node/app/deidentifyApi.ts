@@ -1,6 +1,6 @@
 import { PATTERN_CLASSES } from '../../common/deidentify/deidentifyPatterns';
 import type { AloudApi } from '../../common/contract/aloudApi';
-import { Refusal } from '../../common/contract/refusal';
+import { Refusal } from '../../common/refusal/refusal';
 import type { SpanRef } from '../../common/deidentify/deidentifyRecord';
 import { decideReview, ReviewFold } from '../../common/deidentify/reviewDecisions';
 import { buildReviewView, type DeidentifyReviewView } from '../../common/deidentify/reviewView';

@@ -1,11 +1,11 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import { asRefusal, Refusal } from '../../common/contract/refusal';
+import { asRefusal, Refusal } from '../../common/refusal/refusal';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { type AloudEvent, type AloudMethod } from '../../common/contract/aloudApi';
 import { API_METHODS } from '../../common/contract/apiMethods';
-import { errorOutcome, type CallOutcome } from '../../common/contract/callOutcome';
+import { errorOutcome, type CallOutcome } from '../../common/refusal/callOutcome';
 import { SECURITY_HEADERS } from '../../common/contract/securityHeaders';
 import { CLIENT_HEADER, HTTP_ROUTES, HTTP_STATUS_OF } from '../../common/contract/transportNames';
 import { checkFileSegments, decodePathSegments, protocolAudioTarget } from '../../common/http/appPaths';

@@ -1,5 +1,5 @@
 import type { AloudApi, ModelsView } from '../../common/contract/aloudApi';
-import { Refusal } from '../../common/contract/refusal';
+import { Refusal } from '../../common/refusal/refusal';
 import type { AppContext } from './appContext';
 
 /** The models domain of the app API: what is known and installed, downloads (progress as events), import, remove. */

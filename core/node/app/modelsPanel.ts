@@ -1,5 +1,5 @@
 import { rm, stat } from 'node:fs/promises';
-import { Refusal } from '../../common/contract/refusal';
+import { Refusal } from '../../common/refusal/refusal';
 import path from 'node:path';
 import { type AloudEvent, type ModelsView } from '../../common/contract/aloudApi';
 import type { ModelManifest } from '../../common/models/modelManifest';

@@ -1,5 +1,5 @@
 import { parseDocument } from 'yaml';
-import { Refusal } from '../../common/contract/refusal';
+import { Refusal } from '../../common/refusal/refusal';
 import { type ThinkAloudSettings } from '../../common/contract/aloudApi';
 import { parseProjectConfig } from '../../common/project/projectConfig';
 import { writeFileAtomic } from '../models/modelFiles';

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { AloudApi } from '../../common/contract/aloudApi';
-import { Refusal } from '../../common/contract/refusal';
+import { Refusal } from '../../common/refusal/refusal';
 import { annotatorSessions } from '../export/projectSessions';
 import { loadProjectConfig, loadProjectItems } from '../project/projectFolder';
 import type { AppContext } from './appContext';

@@ -1,5 +1,5 @@
 import { mkdir, readFile, stat } from 'node:fs/promises';
-import { Refusal } from '../../common/contract/refusal';
+import { Refusal } from '../../common/refusal/refusal';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import { stringify } from 'yaml';

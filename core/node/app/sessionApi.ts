@@ -1,5 +1,5 @@
 import type { AloudApi, SessionPatch } from '../../common/contract/aloudApi';
-import { Refusal } from '../../common/contract/refusal';
+import { Refusal } from '../../common/refusal/refusal';
 import { existingName as existingAnnotator, lookAlikeOf } from '../../common/names/personNames';
 import { readWav } from '../audio/wavFile';
 import { normalizeAnnotatorName } from '../session/sessionPaths';

@@ -1,5 +1,5 @@
 import type { AloudApi } from '../../common/contract/aloudApi';
-import { Refusal } from '../../common/contract/refusal';
+import { Refusal } from '../../common/refusal/refusal';
 import { appVersion } from '../export/appVersion';
 import type { AppContext } from './appContext';
 import { writeThinkAloudSettings } from './projectSettings';

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { AUDIO_SAMPLE_RATE } from '../../common/audio/sampleRate';
-import { Refusal } from '../../common/contract/refusal';
+import { Refusal } from '../../common/refusal/refusal';
 
 /** A WAV file decoded to mono samples (full scale ±1; float files may exceed it, they are not clipped). */
 export interface DecodedWav {

@@ -22,7 +22,7 @@ import { appVersion } from '../export/appVersion';
 import { projectFacts } from '../export/exportSessions';
 import { syncFolder } from '../fs/atomicFile';
 import { sha256Hex } from '../fs/sha256';
-import { Refusal } from '../../common/contract/refusal';
+import { Refusal } from '../../common/refusal/refusal';
 import { ProjectError } from '../project/projectError';
 import { loadProjectItems, type OpenProject } from '../project/projectFolder';
 import { acquireSessionLock } from '../session/sessionLock';

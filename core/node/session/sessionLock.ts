@@ -2,7 +2,7 @@ import { open, readFile, unlink } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { processIsAlive } from '../process/processAlive';
 import { describeFsError } from './sessionFs';
-import { Refusal } from '../../common/contract/refusal';
+import { Refusal } from '../../common/refusal/refusal';
 
 /** Contents of sessions/<annotator>/.lock. */
 export interface LockOwner {

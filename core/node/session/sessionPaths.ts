@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { annotatorNameProblem, encodedFileName, fileNameProblem, normalizeAnnotatorName } from '../../common/names/nameRules';
 import { isInsideFolder } from '../fs/resolveInside';
-import { Refusal } from '../../common/contract/refusal';
+import { Refusal } from '../../common/refusal/refusal';
 
 export class SessionNameError extends Refusal {
   override name = 'SessionNameError';

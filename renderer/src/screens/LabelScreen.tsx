@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { AloudEvent, ProjectView, SessionPatch, SessionView } from '../../../core/common/contract/aloudApi';
 import { applySessionPatch, type SessionUpdate } from '../../../core/common/contract/sessionPatch';
-import { Refusal } from '../../../core/common/contract/refusal';
+import { Refusal } from '../../../core/common/refusal/refusal';
 import { completionRuleText, spokenLabelRequiredText } from '../../../core/common/session/labelRules';
 import type { ItemSessionState } from '../../../core/common/session/itemState';
 import { SilenceWatch } from '../app/keepTalking';

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { encodeChunkFrame } from '../../../core/common/audio/chunkFrame';
 import type { AloudApi, SessionPatch, SessionView } from '../../../core/common/contract/aloudApi';
-import type { CallOutcome } from '../../../core/common/contract/callOutcome';
+import type { CallOutcome } from '../../../core/common/refusal/callOutcome';
 import { AppService } from '../../../core/node/app/appService';
 import { initProject } from '../../../core/node/project/projectFolder';
 import { createAppRequestHandler } from '../../../electron/main/appRequests';

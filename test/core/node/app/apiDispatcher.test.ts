@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { type AloudApi } from '../../../../core/common/contract/aloudApi';
-import { Refusal as ApiError } from '../../../../core/common/contract/refusal';
+import { Refusal as ApiError } from '../../../../core/common/refusal/refusal';
 import { ALOUD_METHODS, API_METHODS, apiOverCall } from '../../../../core/common/contract/apiMethods';
 import { SessionLogError } from '../../../../core/common/session/sessionLog';
 import { dispatchApiCall } from '../../../../core/node/app/apiDispatcher';
-import { asRefusal as toApiError } from '../../../../core/common/contract/refusal';
+import { asRefusal as toApiError } from '../../../../core/common/refusal/refusal';
 import { AppService } from '../../../../core/node/app/appService';
 import { SessionLockedError } from '../../../../core/node/session/sessionLock';
 import { SessionNameError } from '../../../../core/node/session/sessionPaths';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { AloudEvent } from '../../../../core/common/contract/aloudApi';
-import { Refusal as ApiError } from '../../../../core/common/contract/refusal';
+import { Refusal as ApiError } from '../../../../core/common/refusal/refusal';
 import { AppService } from '../../../../core/node/app/appService';
 import { writeThinkAloudSettings } from '../../../../core/node/app/projectSettings';
 import { readRecent } from '../../../../core/node/app/projectsPanel';

@@ -9,7 +9,7 @@ import { encodeChunkFrame } from '../../../../core/common/audio/chunkFrame';
 import type { AloudMethod, SessionPatch, SessionView } from '../../../../core/common/contract/aloudApi';
 import { SESSION_PATCH_METHODS } from '../../../../core/common/contract/apiMethods';
 import { isSessionPatch, type HeldSessionView } from '../../../../core/common/contract/sessionPatch';
-import { asRefusal } from '../../../../core/common/contract/refusal';
+import { asRefusal } from '../../../../core/common/refusal/refusal';
 import { AppService } from '../../../../core/node/app/appService';
 import { readWav, resampleTo16k } from '../../../../core/node/audio/wavFile';
 import { openSessionEngine, type SessionEngine } from '../../../../core/node/engine/sessionEngine';
