@@ -1,4 +1,4 @@
-import { type AloudApi } from '../../core/common/contract/aloudApi';
+import type { AloudApi } from '../../core/common/contract/aloudApi';
 import { Refusal } from '../../core/common/refusal/refusal';
 import { errorOutcome, type CallOutcome } from '../../core/common/refusal/callOutcome';
 import { dispatchApiCall } from '../../core/node/app/apiDispatcher';

@@ -1,7 +1,9 @@
 import { EventEmitter } from 'node:events';
 import path from 'node:path';
 import { SerialQueue } from '../../common/concurrency/serialQueue';
-import type { AloudEvent, AppInfo, PathKind, ProjectView } from '../../common/contract/aloudApi';
+import type { AloudEvent } from '../../common/contract/aloudApi';
+import type { AppInfo } from '../../common/settings/settingsApi';
+import type { PathKind, ProjectView } from '../../common/project/projectApi';
 import { Refusal } from '../../common/refusal/refusal';
 import type { Item } from '../../common/items/item';
 import type { ModelManifest } from '../../common/models/modelManifest';

@@ -1,4 +1,5 @@
-import type { AloudEvent, CollectSummary } from '../../common/contract/aloudApi';
+import type { AloudEvent } from '../../common/contract/aloudApi';
+import type { CollectSummary } from '../../common/packs/packsApi';
 import { unpackSession } from '../packs/sessionPack';
 import type { OpenProject } from '../project/projectFolder';
 

@@ -1,6 +1,7 @@
 import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { AloudApi, ExportSummary, ProjectExportFormat } from '../../common/contract/aloudApi';
+import type { AloudApi } from '../../common/contract/aloudApi';
+import type { ExportSummary, ProjectExportFormat } from '../../common/export/exportApi';
 import { isInteropFormat } from '../../common/export/interop/interopFormats';
 import { exportSessions } from '../export/exportSessions';
 import { checkExportTarget } from '../export/exportTarget';

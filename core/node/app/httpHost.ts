@@ -3,7 +3,7 @@ import { asRefusal, Refusal } from '../../common/refusal/refusal';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { type AloudEvent, type AloudMethod } from '../../common/contract/aloudApi';
+import type { AloudEvent, AloudMethod } from '../../common/contract/aloudApi';
 import { API_METHODS } from '../../common/contract/apiMethods';
 import { errorOutcome, type CallOutcome } from '../../common/refusal/callOutcome';
 import { SECURITY_HEADERS } from '../../common/contract/securityHeaders';

@@ -1,4 +1,5 @@
-import type { AloudApi, ModelsView } from '../../common/contract/aloudApi';
+import type { AloudApi } from '../../common/contract/aloudApi';
+import type { ModelsView } from '../../common/models/modelsApi';
 import { Refusal } from '../../common/refusal/refusal';
 import type { AppContext } from './appContext';
 

@@ -1,7 +1,8 @@
 import { rm, stat } from 'node:fs/promises';
 import { Refusal } from '../../common/refusal/refusal';
 import path from 'node:path';
-import { type AloudEvent, type ModelsView } from '../../common/contract/aloudApi';
+import type { AloudEvent } from '../../common/contract/aloudApi';
+import type { ModelsView } from '../../common/models/modelsApi';
 import type { ModelManifest } from '../../common/models/modelManifest';
 import { installedVadModel, listInstalledModels } from '../models/installedModels';
 import { loadModelManifest } from '../models/manifestFile';

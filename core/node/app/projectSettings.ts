@@ -1,6 +1,6 @@
 import { parseDocument } from 'yaml';
 import { Refusal } from '../../common/refusal/refusal';
-import { type ThinkAloudSettings } from '../../common/contract/aloudApi';
+import type { ThinkAloudSettings } from '../../common/settings/settingsApi';
 import { parseProjectConfig } from '../../common/project/projectConfig';
 import { writeFileAtomic } from '../models/modelFiles';
 import { loadProjectConfigFile, type OpenProject } from '../project/projectFolder';

@@ -3,7 +3,7 @@ import { Refusal } from '../../common/refusal/refusal';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import { stringify } from 'yaml';
-import { type ImportOutcome, type NewProjectSpec } from '../../common/contract/aloudApi';
+import type { ImportOutcome, NewProjectSpec } from '../../common/project/projectApi';
 import { InputError } from '../../common/io/inputProblem';
 import { parseProjectConfig } from '../../common/project/projectConfig';
 import { importIntoProject } from '../importing/itemsImport';

@@ -1,4 +1,5 @@
-import type { AloudApi, SessionPatch } from '../../common/contract/aloudApi';
+import type { AloudApi } from '../../common/contract/aloudApi';
+import type { SessionPatch } from '../../common/session/sessionApi';
 import { Refusal } from '../../common/refusal/refusal';
 import { existingName as existingAnnotator, lookAlikeOf } from '../../common/names/personNames';
 import { readWav } from '../audio/wavFile';

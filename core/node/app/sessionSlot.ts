@@ -1,6 +1,8 @@
 import { decodeChunkFrame } from '../../common/audio/chunkFrame';
 import { AUDIO_SAMPLE_RATE } from '../../common/audio/sampleRate';
-import type { AloudEvent, AppInfo, SessionNoteView, SessionPatch, SessionView } from '../../common/contract/aloudApi';
+import type { AloudEvent } from '../../common/contract/aloudApi';
+import type { AppInfo } from '../../common/settings/settingsApi';
+import type { SessionNoteView, SessionPatch, SessionView } from '../../common/session/sessionApi';
 import { Refusal } from '../../common/refusal/refusal';
 import type { Item } from '../../common/items/item';
 import type { EngineSupervisorEvent } from '../engine/engineSupervisor';

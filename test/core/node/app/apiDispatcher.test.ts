@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type AloudApi } from '../../../../core/common/contract/aloudApi';
+import type { AloudApi } from '../../../../core/common/contract/aloudApi';
 import { Refusal as ApiError } from '../../../../core/common/refusal/refusal';
 import { ALOUD_METHODS, API_METHODS, apiOverCall } from '../../../../core/common/contract/apiMethods';
 import { SessionLogError } from '../../../../core/common/session/sessionLog';
