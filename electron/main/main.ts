@@ -1,4 +1,4 @@
-import { defaultRecentFile } from '../../core/node/app/projectsPanel';
+import { defaultRecentFile } from '../../core/node/project/projectsPanel';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';

@@ -7,13 +7,14 @@ import type { PathKind, ProjectView } from '../../common/project/projectApi';
 import { Refusal } from '../../common/refusal/refusal';
 import type { Item } from '../../common/items/item';
 import type { ModelManifest } from '../../common/models/modelManifest';
+import { projectSessionSource } from '../export/projectSessions';
 import { loadProjectItems, type OpenProject } from '../project/projectFolder';
 import { RoomController } from '../rooms/roomController';
 import { ShadowController } from '../rooms/shadowController';
 import type { SessionService } from '../session/sessionService';
-import { ModelsPanel } from './modelsPanel';
-import { rememberRecent } from './projectsPanel';
-import { SessionSlot, type SessionSlotOptions } from './sessionSlot';
+import { ModelsPanel } from '../models/modelsPanel';
+import { rememberRecent } from '../project/projectsPanel';
+import { SessionSlot, type SessionSlotOptions } from '../session/sessionSlot';
 
 export interface AppServiceOptions extends SessionSlotOptions {
   projectDir: string;
@@ -90,6 +91,11 @@ export class AppContext {
       thinkaloud: config.thinkaloud,
       items: this.items.map(withoutModelReasoning),
     };
+  }
+
+  /** The annotators with a session in the open project (one spelling each). */
+  sessionNames(): Promise<string[]> {
+    return projectSessionSource.annotators(this.project);
   }
 
   async remember(project: OpenProject): Promise<void> {

@@ -5,8 +5,8 @@ import { describe, expect, it } from 'vitest';
 import type { AloudEvent } from '../../../../core/common/contract/aloudApi';
 import { Refusal as ApiError } from '../../../../core/common/refusal/refusal';
 import { AppService } from '../../../../core/node/app/appService';
-import { writeThinkAloudSettings } from '../../../../core/node/app/projectSettings';
-import { readRecent } from '../../../../core/node/app/projectsPanel';
+import { writeThinkAloudSettings } from '../../../../core/node/settings/projectSettings';
+import { readRecent } from '../../../../core/node/project/projectsPanel';
 import { initProject, loadProjectConfig } from '../../../../core/node/project/projectFolder';
 
 async function demo(): Promise<{ dir: string; work: string }> {

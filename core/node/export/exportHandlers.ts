@@ -1,16 +1,18 @@
 import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { AloudApi } from '../../common/contract/aloudApi';
-import type { ExportSummary, ProjectExportFormat } from '../../common/export/exportApi';
+import type { SerialQueue } from '../../common/concurrency/serialQueue';
+import type { AloudEvent } from '../../common/contract/aloudApi';
+import type { ExportApi, ExportSummary, ProjectExportFormat } from '../../common/export/exportApi';
 import { isInteropFormat } from '../../common/export/interop/interopFormats';
-import { exportSessions } from '../export/exportSessions';
-import { checkExportTarget } from '../export/exportTarget';
-import { exportInteropWithInstalledVad } from '../export/interop/interopExport';
-import { projectSessionSource } from '../export/projectSessions';
+import { exportSessions } from './exportSessions';
+import { checkExportTarget } from './exportTarget';
+import { exportInteropWithInstalledVad } from './interop/interopExport';
+import { projectSessionSource } from './projectSessions';
 import { resolveInside } from '../fs/resolveInside';
 import { sha256Hex } from '../fs/sha256';
 import type { SessionService } from '../session/sessionService';
-import type { AppContext } from './appContext';
+import type { OpenProject } from '../project/projectFolder';
+import type { SessionSlot } from '../session/sessionSlot';
 import { loadDeidentifyList } from '../deidentify/deidentifyProject';
 
 type ExportProgress = (p: { done: number; total: number }) => void;
@@ -19,7 +21,16 @@ type ExportProgress = (p: { done: number; total: number }) => void;
  * The export domain of the app API: the open session, or the project's sessions (one annotator's or everyone's),
  * written by the host into the exports folder (the page never names a path), after the running transcriptions land.
  */
-export function exportApi(app: AppContext) {
+/** What the export handlers use of the app: the call queue, the open project and session, where exports go, the page's events. */
+export interface ExportHost {
+  readonly calls: SerialQueue;
+  readonly project: OpenProject;
+  readonly session: Pick<SessionSlot, 'require'>;
+  readonly options: { readonly exportsDir?: string; now?: () => Date };
+  emit(event: AloudEvent): void;
+}
+
+export function exportHandlers(app: ExportHost): ExportApi {
   /** about a hundred updates for a large project, not one per record */
   const progressEvents = (): ExportProgress => {
     let shown = -1;
@@ -98,7 +109,7 @@ export function exportApi(app: AppContext) {
       ...(await exportAs(format, () => annotator, { progress: true, deidentify: true })),
       annotators: annotator === null ? await projectSessionSource.annotators(app.project) : [annotator],
     }),
-  } satisfies Partial<AloudApi>;
+  };
 }
 
 /**
@@ -106,7 +117,7 @@ export function exportApi(app: AppContext) {
  * and when; a folder of its own for the interop formats. The target policy speaks first (the project's data, links),
  * then the folder is made.
  */
-async function exportTarget(app: AppContext, annotator: string | null, format: ProjectExportFormat): Promise<string> {
+async function exportTarget(app: ExportHost, annotator: string | null, format: ProjectExportFormat): Promise<string> {
   const dir = app.options.exportsDir ?? path.join(app.project.dir, 'exports');
   const stamp = (app.options.now?.() ?? new Date()).toISOString().replace(/[:.]/g, '-');
   const who = annotator === null ? 'all-annotators' : annotator.replace(/[^\p{L}\p{N}_-]+/gu, '_').slice(0, 60) || 'annotator';

@@ -1,6 +1,6 @@
 import type { AloudEvent } from '../../common/contract/aloudApi';
 import type { CollectSummary } from '../../common/packs/packsApi';
-import { unpackSession } from '../packs/sessionPack';
+import { unpackSession } from './sessionPack';
 import type { OpenProject } from '../project/projectFolder';
 
 /**

@@ -8,8 +8,8 @@ import type { Item } from '../../common/items/item';
 import type { EngineSupervisorEvent } from '../engine/engineSupervisor';
 import { openSessionEngine, type SessionEngine } from '../engine/sessionEngine';
 import type { OpenProject } from '../project/projectFolder';
-import { normalizeAnnotatorName, sessionPaths } from '../session/sessionPaths';
-import { SessionService } from '../session/sessionService';
+import { normalizeAnnotatorName, sessionPaths } from './sessionPaths';
+import { SessionService } from './sessionService';
 
 /** How the app opens a session's engine and clock (AppServiceOptions). */
 export interface SessionSlotOptions {

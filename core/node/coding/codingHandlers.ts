@@ -1,6 +1,8 @@
 import { stat } from 'node:fs/promises';
 import { findCode, type CodeDef } from '../../common/codebook/codebook';
-import type { AloudApi } from '../../common/contract/aloudApi';
+import type { SerialQueue } from '../../common/concurrency/serialQueue';
+import type { CodingApi } from '../../common/coding/codingApi';
+import type { Item } from '../../common/items/item';
 import { Refusal } from '../../common/refusal/refusal';
 import type { CodeProposal } from '../../common/coding/codingFold';
 import {
@@ -15,12 +17,21 @@ import {
 } from '../../common/coding/codingRules';
 import { codingItemView, type CodingItemView, type CodingOverview } from '../../common/coding/codingViews';
 import type { SessionEntry, SessionFold } from '../../common/session/sessionFold';
-import { addCodeToCodebook, codingContext, itemTextOf, loadCodebook, projectCodeAgreement, protocolFacts } from '../coding/projectCoding';
+import { addCodeToCodebook, codingContext, itemTextOf, loadCodebook, projectCodeAgreement, protocolFacts } from './projectCoding';
 import { projectSessionSource } from '../export/projectSessions';
 import { allSessionNames, type AnnotatorStates, type SessionSource } from '../export/sessionSource';
 import type { SessionService } from '../session/sessionService';
 import { normalizeAnnotatorName, sessionPaths } from '../session/sessionPaths';
-import type { AppContext } from './appContext';
+import type { OpenProject } from '../project/projectFolder';
+import type { SessionSlot } from '../session/sessionSlot';
+
+/** What the coding handlers use of the app: the call queue, the project and its items (both replaced when another opens), the session. */
+export interface CodingHost {
+  readonly calls: SerialQueue;
+  readonly project: OpenProject;
+  readonly items: Item[];
+  readonly session: Pick<SessionSlot, 'require'>;
+}
 
 /**
  * The annotators' sessions as the coding view reads them: the open session from its live fold, the others from their
@@ -29,7 +40,7 @@ import type { AppContext } from './appContext';
 class SessionReader {
   private readonly cache = new Map<string, { stamp: string; states: AnnotatorStates }>();
 
-  constructor(private readonly app: AppContext) {}
+  constructor(private readonly app: CodingHost) {}
 
   /** every session, coders who are not annotators included (their codings are the others' codes) */
   async annotators(): Promise<string[]> {
@@ -72,7 +83,7 @@ class SessionReader {
  * answered with the protocol's coding view, which holds the other coders' codes only when blind coding allows it:
  * the host leaves them out, the page never has them.
  */
-export function codingApi(app: AppContext) {
+export function codingHandlers(app: CodingHost): CodingApi {
   const reader = new SessionReader(app);
 
   const protocolOf = async (open: SessionService, annotator: string, itemId: string): Promise<ProtocolFacts & { item_text: string }> => {
@@ -225,5 +236,5 @@ export function codingApi(app: AppContext) {
         });
         return report;
       }),
-  } satisfies Partial<AloudApi>;
+  };
 }

@@ -8,7 +8,7 @@ import { InputError } from '../../common/io/inputProblem';
 import { parseProjectConfig } from '../../common/project/projectConfig';
 import { importIntoProject } from '../importing/itemsImport';
 import { writeFileAtomic } from '../models/modelFiles';
-import { CONFIG_FILE, initProject, loadProjectConfig, type OpenProject } from '../project/projectFolder';
+import { CONFIG_FILE, initProject, loadProjectConfig, type OpenProject } from './projectFolder';
 
 const MAX_RECENT = 10;
 

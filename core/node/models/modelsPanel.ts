@@ -4,12 +4,12 @@ import path from 'node:path';
 import type { AloudEvent } from '../../common/contract/aloudApi';
 import type { ModelsView } from '../../common/models/modelsApi';
 import type { ModelManifest } from '../../common/models/modelManifest';
-import { installedVadModel, listInstalledModels } from '../models/installedModels';
-import { loadModelManifest } from '../models/manifestFile';
-import { downloadModel } from '../models/modelDownload';
-import { ModelDownloadError } from '../models/modelErrors';
-import { importModelFile } from '../models/modelImport';
-import { resolveModelsDir } from '../models/modelsDir';
+import { installedVadModel, listInstalledModels } from './installedModels';
+import { loadModelManifest } from './manifestFile';
+import { downloadModel } from './modelDownload';
+import { ModelDownloadError } from './modelErrors';
+import { importModelFile } from './modelImport';
+import { resolveModelsDir } from './modelsDir';
 
 export interface ModelsPanelOptions {
   modelsDir?: string;
