@@ -3,10 +3,8 @@ import path from 'node:path';
 import type { SerialQueue } from '../../common/concurrency/serialQueue';
 import type { AloudEvent } from '../../common/contract/aloudApi';
 import type { ExportApi, ExportSummary, ProjectExportFormat } from '../../common/export/exportApi';
-import { isInteropFormat } from '../../common/export/interop/interopFormats';
-import { exportSessions } from './exportSessions';
+import { exportInFormat, exportTargetKind } from './exportInFormat';
 import { checkExportTarget } from './exportTarget';
-import { exportInteropWithInstalledVad } from './interop/interopExport';
 import { projectSessionSource } from './projectSessions';
 import { resolveInside } from '../fs/resolveInside';
 import { sha256Hex } from '../fs/sha256';
@@ -59,29 +57,7 @@ export function exportHandlers(app: ExportHost): ExportApi {
         !options.deidentify && (await loadDeidentifyList(app.project)) !== null
           ? '; NOT de-identified (the project has deidentify.yaml)'
           : '';
-      if (isInteropFormat(format)) {
-        // a folder per export: the files for the tool, and <format>.receipt.json with each file's sha256
-        const outDir = await exportTarget(app, annotator, format);
-        const result = await exportInteropWithInstalledVad({
-          project: app.project,
-          ...whoseSessions,
-          format,
-          outDir,
-          sessions: projectSessionSource,
-          ...onProgress,
-        });
-        const receiptBytes = await readFile(result.receipt_file);
-        return {
-          file: result.out,
-          folder: true,
-          receipt: result.receipt_file,
-          records: result.receipt.records,
-          gaps: result.receipt.gaps.length,
-          summary: result.summary + plain,
-          sha256: sha256Hex(receiptBytes),
-        };
-      }
-      const result = await exportSessions({
+      const exported = await exportInFormat({
         project: app.project,
         ...whoseSessions,
         format,
@@ -89,14 +65,27 @@ export function exportHandlers(app: ExportHost): ExportApi {
         sessions: projectSessionSource,
         ...onProgress,
       });
-      const { receipt } = result;
+      if (exported.folder) {
+        // a folder per export: the files for the tool, and <format>.receipt.json with each file's sha256
+        const { result } = exported;
+        return {
+          file: result.out,
+          folder: true,
+          receipt: result.receipt_file,
+          records: result.receipt.records,
+          gaps: result.receipt.gaps.length,
+          summary: result.summary + plain,
+          sha256: sha256Hex(await readFile(result.receipt_file)),
+        };
+      }
+      const { result } = exported;
       return {
         file: result.file,
         receipt: result.receipt_file,
-        records: receipt.records,
-        gaps: receipt.counts.gaps,
+        records: result.receipt.records,
+        gaps: result.receipt.counts.gaps,
         summary: result.summary + plain,
-        sha256: receipt.sha256,
+        sha256: result.receipt.sha256,
       };
     });
   return {
@@ -121,9 +110,9 @@ async function exportTarget(app: ExportHost, annotator: string | null, format: P
   const dir = app.options.exportsDir ?? path.join(app.project.dir, 'exports');
   const stamp = (app.options.now?.() ?? new Date()).toISOString().replace(/[:.]/g, '-');
   const who = annotator === null ? 'all-annotators' : annotator.replace(/[^\p{L}\p{N}_-]+/gu, '_').slice(0, 60) || 'annotator';
-  const interop = isInteropFormat(format);
-  const out = path.join(dir, interop ? `${who}-${stamp}-${format}` : `${who}-${stamp}.${format}`);
-  await checkExportTarget(app.project, out, interop ? 'folder' : 'file', { force: false });
+  const kind = exportTargetKind(format);
+  const out = path.join(dir, kind === 'folder' ? `${who}-${stamp}-${format}` : `${who}-${stamp}.${format}`);
+  await checkExportTarget(app.project, out, kind, { force: false });
   await mkdir(dir, { recursive: true });
   if (!app.options.exportsDir) await resolveInside(app.project.dir, dir, 'write');
   return out;
