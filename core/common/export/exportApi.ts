@@ -26,6 +26,9 @@ export interface ExportSummary {
   folder?: boolean;
 }
 
+/** an export running: records built of all (the file and receipt are written when done = total) */
+export type ExportEvent = { type: 'export_progress'; done: number; total: number };
+
 export interface ExportApi {
   exportSession(format: ExportFormat): Promise<ExportSummary>;
   /** every annotator's session (annotator null) or one annotator's */

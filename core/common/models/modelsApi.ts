@@ -25,6 +25,17 @@ export interface ModelsView {
   }>;
 }
 
+/** a model download's progress and outcome */
+export interface ModelsEvent {
+  type: 'model_download';
+  name: string;
+  state: 'running' | 'done' | 'cancelled' | 'failed';
+  received_bytes: number;
+  total_bytes: number | null;
+  percent: number | null;
+  message: string | null;
+}
+
 export interface ModelsApi {
   /** rehash: check every file's checksum again (verify) */
   models(rehash: boolean): Promise<ModelsView>;

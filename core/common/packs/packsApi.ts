@@ -13,6 +13,9 @@ export interface CollectSummary {
   audio_files: number;
 }
 
+/** a session pack being collected: bytes read of all (checked before anything is written) */
+export type PacksEvent = { type: 'collect_progress'; done: number; total: number };
+
 export interface PacksApi {
   /** Project → Collect…: an annotator's session pack (full path) into the open project, checked first; progress as collect_progress events */
   collectPack(file: string): Promise<CollectSummary>;

@@ -84,6 +84,27 @@ export interface SessionPatch {
   stamp: number;
 }
 
+/** What the session pushes to the page besides answering calls (AloudEvent). */
+export type SessionEvent =
+  /** an item changed outside any act (a transcription landing or failing); stamped like patches */
+  | { type: 'item'; item: ItemSessionState; stamp: number }
+  /** the open session was opened again (new settings, items or a model): its whole view replaces the page's */
+  | { type: 'session_reopened'; view: SessionView }
+  | { type: 'recording'; item_id: string | null; stamp: number }
+  /** transcriptions queued or running, in all and per item */
+  | { type: 'transcription'; pending: number; items: Record<string, number>; stamp: number }
+  /** completing this item waits for its transcriptions (null: stopped waiting) */
+  | { type: 'finishing'; item_id: string | null; stamp: number }
+  /**
+   * text of an utterance still being spoken: show it greyed, replace it with the final; never a transcript.
+   * speculative: the speech ended and this is the final text unless speech resumes (shown in the final style, marked
+   * "still listening"; the transcript and any label come only from the final at the cut)
+   */
+  | { type: 'partial'; item_id: string; utterance: number; text: string; speculative: boolean }
+  | { type: 'error'; message: string }
+  /** the transcription engine's process died ('crashed'), came back with its model ('restarted') or gave up ('stopped') */
+  | { type: 'engine'; state: 'crashed' | 'restarted' | 'stopped'; message: string };
+
 /** The session domain's methods: every act on the open session answers with what it changed (a SessionPatch). */
 export interface SessionApi {
   /** opens (or resumes) this annotator's session; recovers after a crash */

@@ -1,8 +1,7 @@
 import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { SerialQueue } from '../../common/concurrency/serialQueue';
-import type { AloudEvent } from '../../common/contract/aloudApi';
-import type { ExportApi, ExportSummary, ProjectExportFormat } from '../../common/export/exportApi';
+import type { ExportApi, ExportEvent, ExportSummary, ProjectExportFormat } from '../../common/export/exportApi';
 import { exportInFormat, exportTargetKind } from './exportInFormat';
 import { checkExportTarget } from './exportTarget';
 import { projectSessionSource } from './projectSessions';
@@ -25,7 +24,7 @@ export interface ExportHost {
   readonly project: OpenProject;
   readonly session: Pick<SessionSlot, 'require'>;
   readonly options: { readonly exportsDir?: string; now?: () => Date };
-  emit(event: AloudEvent): void;
+  emit(event: ExportEvent): void;
 }
 
 export function exportHandlers(app: ExportHost): ExportApi {

@@ -1,5 +1,4 @@
-import type { AloudEvent } from '../../common/contract/aloudApi';
-import type { CollectSummary } from '../../common/packs/packsApi';
+import type { CollectSummary, PacksEvent } from '../../common/packs/packsApi';
 import { unpackSession } from './sessionPack';
 import type { OpenProject } from '../project/projectFolder';
 
@@ -8,7 +7,7 @@ import type { OpenProject } from '../project/projectFolder';
  * check first; a refusal writes nothing and says why), reporting the bytes read as collect_progress events, about a
  * hundred of them for a large pack.
  */
-export async function collectPack(project: OpenProject, file: string, emit: (event: AloudEvent) => void): Promise<CollectSummary> {
+export async function collectPack(project: OpenProject, file: string, emit: (event: PacksEvent) => void): Promise<CollectSummary> {
   let shown = -1;
   let size = 0;
   const result = await unpackSession({

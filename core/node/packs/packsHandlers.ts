@@ -1,6 +1,5 @@
 import type { SerialQueue } from '../../common/concurrency/serialQueue';
-import type { AloudEvent } from '../../common/contract/aloudApi';
-import type { PacksApi } from '../../common/packs/packsApi';
+import type { PacksApi, PacksEvent } from '../../common/packs/packsApi';
 import type { OpenProject } from '../project/projectFolder';
 import { collectPack } from './collectPacks';
 
@@ -8,7 +7,7 @@ import { collectPack } from './collectPacks';
 export interface PacksHost {
   readonly calls: SerialQueue;
   readonly project: OpenProject;
-  emit(event: AloudEvent): void;
+  emit(event: PacksEvent): void;
 }
 
 /** The session packs domain of the app API: Project → Collect… (an annotator's pack into the open project). */
