@@ -1,6 +1,6 @@
-import { type AloudApi } from '../../core/common/contract/aloudApi';
-import { Refusal } from '../../core/common/contract/refusal';
-import { errorOutcome, type CallOutcome } from '../../core/common/contract/callOutcome';
+import type { AloudApi } from '../../core/common/contract/aloudApi';
+import { Refusal } from '../../core/common/refusal/refusal';
+import { errorOutcome, type CallOutcome } from '../../core/common/refusal/callOutcome';
 import { dispatchApiCall } from '../../core/node/app/apiDispatcher';
 import { isTrustedSender } from '../policy/ipcSender';
 

@@ -1,9 +1,10 @@
-import { defaultRecentFile } from '../../core/node/app/projectsPanel';
+import { defaultRecentFile } from '../../core/node/projects/projectsPanel';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { app, BrowserWindow, dialog, ipcMain, protocol, shell } from 'electron';
-import type { ExportSummary, PathKind } from '../../core/common/contract/aloudApi';
+import type { ExportSummary } from '../../core/common/export/exportApi';
+import type { PathKind } from '../../core/common/project/projectApi';
 import { IPC_CALL_CHANNEL, IPC_EVENT_CHANNEL } from '../../core/common/contract/transportNames';
 import { AppService } from '../../core/node/app/appService';
 import type { PreferencesStore } from '../../core/node/preferences/preferences';
@@ -68,22 +69,25 @@ async function openProjectFromDialog(): Promise<void> {
   const picked = await dialog.showOpenDialog(mainWindow, { title: 'Open an Aloud project folder', properties: ['openDirectory'] });
   const projectDir = picked.filePaths[0];
   if (picked.canceled || !projectDir) return;
-  let next: AppService;
+  // one way to open another project: the API's openProject, as the Project screen does (the session and rooms close)
   try {
-    next = await openService(projectDir);
+    if (service) await service.openProject(projectDir);
+    else useService(await openService(projectDir));
   } catch (e) {
     return tell('error', 'This folder cannot be opened as an Aloud project', (e as Error).message);
   }
-  const previous = service;
-  useService(next);
+  projectOpened(projectDir);
+  mainWindow?.webContents.reload();
+}
+
+/** Another project is open (from the menu or the Project screen): the next start opens it, the last export is forgotten. */
+function projectOpened(projectDir: string): void {
   lastExport = null;
-  await previous?.close().catch((e: unknown) => tell('warning', 'The previous session did not close cleanly', (e as Error).message));
   try {
     preferences?.update({ last_project: projectDir });
   } catch (e) {
     tell('warning', 'Aloud could not remember this project for next time', (e as Error).message);
   }
-  mainWindow?.webContents.reload();
 }
 
 function createMainWindow(): BrowserWindow {
@@ -154,6 +158,7 @@ ipcMain.handle(IPC_CALL_CHANNEL, async (event, method: unknown, args: unknown) =
     service,
   );
   if (method === 'exportSession' && outcome.ok) lastExport = (outcome.result as ExportSummary).file;
+  if ((method === 'openProject' || method === 'createProject') && outcome.ok && service) projectOpened(service.projectFolder.dir);
   return outcome;
 });
 

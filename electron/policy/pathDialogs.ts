@@ -1,4 +1,4 @@
-import type { PathKind } from '../../core/common/contract/aloudApi';
+import type { PathKind } from '../../core/common/project/projectApi';
 
 /** Electron's showOpenDialog options, as plain data (no 'electron' import here, so it is tested in Node). */
 export interface OpenDialogSpec {

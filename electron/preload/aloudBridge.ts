@@ -1,5 +1,6 @@
 import type { AloudEvent } from '../../core/common/contract/aloudApi';
-import type { AloudBridge, CallOutcome } from '../../core/common/contract/callOutcome';
+import type { AloudBridge } from '../../core/common/contract/aloudBridge';
+import type { CallOutcome } from '../../core/common/refusal/callOutcome';
 import { IPC_CALL_CHANNEL, IPC_EVENT_CHANNEL } from '../../core/common/contract/transportNames';
 
 /** The part of ipcRenderer the bridge uses; the page never sees it. */

@@ -1,6 +1,7 @@
 import { useState } from 'react';
-import type { ProjectExportFormat, ProjectView } from '../../core/common/contract/aloudApi';
-import { applySessionPatch } from '../../core/common/contract/sessionPatch';
+import type { ProjectExportFormat } from '../../core/common/export/exportApi';
+import type { ProjectView } from '../../core/common/project/projectApi';
+import { applySessionPatch } from '../../core/common/session/sessionPatch';
 import { INTEROP_FORMATS, INTEROP_FORMAT_TITLES } from '../../core/common/export/interop/interopFormats';
 import type { ApiClient } from './contract/apiClient';
 import { AgreementScreen } from './screens/AgreementScreen';

@@ -6,20 +6,6 @@ import { describe, expect, it } from 'vitest';
 const REPO = path.resolve(import.meta.dirname, '../..');
 const ROOTS = ['core/common', 'core/node'];
 
-/**
- * Two-way pairs the api branch removes (Refusal moves to a leaf, the API slices into their domains). Temporary:
- * the lead empties this list after merging that branch, and the test below fails while a listed pair is gone.
- */
-const ALLOWED_UNTIL_API_MERGE: readonly string[] = [
-  'core/common/adjudication <-> core/common/contract',
-  'core/common/agreement <-> core/common/contract',
-  'core/common/coding <-> core/common/contract',
-  'core/common/contract <-> core/common/deidentify',
-  'core/common/contract <-> core/common/project',
-  'core/common/contract <-> core/common/rooms',
-  'core/common/contract <-> core/common/session',
-];
-
 /** Every module a source names: static imports (type-only too), `export … from`, `import()` and `require()` with a literal. */
 function importedSpecifiers(source: string): string[] {
   return ts.preProcessFile(source, true, true).importedFiles.map((f) => f.fileName);
@@ -97,11 +83,7 @@ describe('folder import graph of core/common and core/node', () => {
   const pairs = twoWayPairs(folderEdges(new Map(ROOTS.flatMap((root) => [...sourcesUnder(root)]))));
 
   it('has no two folders that import each other', () => {
-    const unlisted = [...pairs].filter(([pair]) => !ALLOWED_UNTIL_API_MERGE.includes(pair));
+    const unlisted = [...pairs];
     expect(unlisted.map(([pair, imports]) => [pair, ...imports.map((i) => `   ${i}`)].join('\n')).join('\n')).toBe('');
-  });
-
-  it('keeps the temporary allow-list to pairs that still exist (remove a pair once it is gone)', () => {
-    expect(ALLOWED_UNTIL_API_MERGE.filter((pair) => !pairs.has(pair))).toEqual([]);
   });
 });

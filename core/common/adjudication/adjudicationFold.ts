@@ -1,4 +1,4 @@
-import { Refusal } from '../contract/refusal';
+import { Refusal } from '../refusal/refusal';
 import type { AdjudicationEvent, AdjudicationEventData } from './adjudicationEvents';
 
 /** One decision on an item as logged, with whose log and which line holds it. */

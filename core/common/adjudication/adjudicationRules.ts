@@ -1,4 +1,4 @@
-import { Refusal } from '../contract/refusal';
+import { Refusal } from '../refusal/refusal';
 import { annotatorNameProblem, normalizeAnnotatorName } from '../names/personNames';
 import type { AdjudicationConfig } from '../project/projectConfig';
 import { looksAlike } from '../text/textFold';

@@ -7,7 +7,7 @@ import {
   DEFAULT_BOOTSTRAP_RESAMPLES,
   DEFAULT_BOOTSTRAP_SEED,
 } from './krippendorff';
-import { Refusal } from '../contract/refusal';
+import { Refusal } from '../refusal/refusal';
 
 /** One annotator's labels on one item, from any source (session, export, CSV, room). */
 export interface LabelRecord {

@@ -1,4 +1,4 @@
-import type { AgreementReport } from '../contract/aloudApi';
+import type { AgreementReport } from './agreementApi';
 import type { LabelSchema } from '../project/projectConfig';
 import type { ItemSessionState } from '../session/itemState';
 import { krippendorffAlpha } from './krippendorff';

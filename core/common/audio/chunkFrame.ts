@@ -17,7 +17,7 @@
 
 export const CHUNK_FRAME_MAGIC = 'ALCF';
 import { AUDIO_SAMPLE_RATE } from './sampleRate';
-import { Refusal } from '../contract/refusal';
+import { Refusal } from '../refusal/refusal';
 export const CHUNK_FRAME_VERSION = 1;
 export const CHUNK_FRAME_HEADER_BYTES = 24;
 

@@ -1,5 +1,5 @@
 import { findCode, type Codebook } from '../codebook/codebook';
-import { Refusal } from '../contract/refusal';
+import { Refusal } from '../refusal/refusal';
 import { sameName } from '../names/personNames';
 import type { CodingConfig } from '../project/projectConfig';
 import type { SessionEntry } from '../session/sessionFold';

@@ -1,5 +1,5 @@
 import type { AloudMethod } from './aloudApi';
-import type { RefusalCode } from './refusal';
+import type { RefusalCode } from '../refusal/refusal';
 
 /** IPC channel names shared by the preload and main. */
 export const IPC_CALL_CHANNEL = 'aloud:call';

@@ -1,4 +1,4 @@
-import { Refusal } from '../contract/refusal';
+import { Refusal } from '../refusal/refusal';
 import { CLASS_PATTERN } from './deidentifyList';
 import type { RecordDecisions, SpanRef } from './deidentifyRecord';
 import type { SpanMatcher } from './spanMatcher';

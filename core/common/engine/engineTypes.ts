@@ -1,5 +1,5 @@
 import type { Segment } from '../transcript/segment';
-import { Refusal, type RefusalOf } from '../contract/refusal';
+import { Refusal, type RefusalOf } from '../refusal/refusal';
 
 /** How whisper.cpp decodes. Defaults: DEFAULT_DECODE_SETTINGS (decodeSettings.ts). */
 export interface DecodeSettings {

@@ -1,4 +1,4 @@
-import { Refusal } from '../contract/refusal';
+import { Refusal } from '../refusal/refusal';
 /**
  * Where strict input failed. Stages run in this order and a later stage only sees what passed the earlier ones:
  * input (size, UTF-8) | parse (JSON/CSV syntax, duplicate keys, NaN) | schema (JSON Schema) | rule (ids, references, identity).

@@ -1,4 +1,4 @@
-import { Refusal } from '../contract/refusal';
+import { Refusal } from '../refusal/refusal';
 
 /** A model file that cannot be used (missing, truncated, foreign, inconsistent); the message names the file and the problem. */
 export class ModelFileError extends Refusal {

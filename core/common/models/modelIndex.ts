@@ -1,4 +1,4 @@
-import { Refusal } from '../contract/refusal';
+import { Refusal } from '../refusal/refusal';
 /** models.json in the models folder: what was downloaded or imported, with its digests. */
 
 export interface InstalledModelRecord {

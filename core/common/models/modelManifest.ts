@@ -1,5 +1,5 @@
 import type { WhisperSizeClass } from './ggmlFormat';
-import { Refusal } from '../contract/refusal';
+import { Refusal } from '../refusal/refusal';
 
 /** How a manifest entry's checksum was computed; the manifest names it rather than assuming one. */
 export type ChecksumAlgo = 'sha1' | 'sha256';

@@ -3,7 +3,7 @@ import type { AlphaLevel } from '../agreement/krippendorff';
 import { utf8Length } from '../names/nameRules';
 import { MAX_MEMBER_LOG_BYTES, MAX_ROOM_LOG_BYTES, type RoomEvent, type RoomEventData, type RoomItem } from './roomEvents';
 import { chatText, memberNameRefusal } from './roomNames';
-import { Refusal } from '../contract/refusal';
+import { Refusal } from '../refusal/refusal';
 
 export interface RoomMember {
   member_id: string;

@@ -1,7 +1,7 @@
 import { firstInvalidUtf8Offset } from '../io/inputText';
 import { checkEventData } from './sessionEventSchema';
 import { EVENT_VERSIONS, isSessionEventType, type SessionEvent, type SessionEventType } from './sessionEvents';
-import { Refusal } from '../contract/refusal';
+import { Refusal } from '../refusal/refusal';
 
 /** Turns the data of version n of an event type into the data of version n + 1. */
 export type Upcaster = (data: unknown) => unknown;

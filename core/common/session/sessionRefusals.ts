@@ -1,4 +1,4 @@
-import { Refusal } from '../contract/refusal';
+import { Refusal } from '../refusal/refusal';
 
 /** A call that does not fit the session's state (no item open, not recording, unknown item or label). */
 export class SessionUsageError extends Refusal {

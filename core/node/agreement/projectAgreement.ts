@@ -1,7 +1,7 @@
 import { agreementReport } from '../../common/agreement/agreementReport';
 import { countedLabels, DEFAULT_COUNTING, type CountableSession } from '../../common/agreement/countingRules';
 import { countableSession } from './agreementSources';
-import type { AgreementReport } from '../../common/contract/aloudApi';
+import type { AgreementReport } from '../../common/agreement/agreementApi';
 import { projectSessionSource } from '../session/projectSessions';
 import type { SessionSource } from '../session/sessionSource';
 import { loadProjectItems, type OpenProject } from '../project/projectFolder';

@@ -1,7 +1,7 @@
 import type { AloudApi, AloudMethod } from '../../common/contract/aloudApi';
 import { checkApiCall } from '../../common/contract/apiMethods';
-import { errorOutcome, type CallOutcome } from '../../common/contract/callOutcome';
-import { asRefusal, Refusal } from '../../common/contract/refusal';
+import { errorOutcome, type CallOutcome } from '../../common/refusal/callOutcome';
+import { asRefusal, Refusal } from '../../common/refusal/refusal';
 
 export interface DispatchHooks {
   /** runs after the call was checked and before the handler, e.g. a host's own refusal for this method */

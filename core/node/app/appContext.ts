@@ -1,17 +1,20 @@
 import { EventEmitter } from 'node:events';
 import path from 'node:path';
 import { SerialQueue } from '../../common/concurrency/serialQueue';
-import type { AloudEvent, AppInfo, PathKind, ProjectView } from '../../common/contract/aloudApi';
-import { Refusal } from '../../common/contract/refusal';
+import type { AloudEvent } from '../../common/contract/aloudApi';
+import type { AppInfo } from '../../common/settings/settingsApi';
+import type { PathKind, ProjectView } from '../../common/project/projectApi';
+import { Refusal } from '../../common/refusal/refusal';
 import type { Item } from '../../common/items/item';
 import type { ModelManifest } from '../../common/models/modelManifest';
+import { annotatorSessions, projectSessionSource } from '../session/projectSessions';
 import { loadProjectItems, type OpenProject } from '../project/projectFolder';
 import { RoomController } from '../rooms/roomController';
 import { ShadowController } from '../rooms/shadowController';
 import type { SessionService } from '../session/sessionService';
-import { ModelsPanel } from './modelsPanel';
-import { rememberRecent } from './projectsPanel';
-import { SessionSlot, type SessionSlotOptions } from './sessionSlot';
+import { ModelsPanel } from '../models/modelsPanel';
+import { rememberRecent } from '../projects/projectsPanel';
+import { SessionSlot, type SessionSlotOptions } from '../session/sessionSlot';
 
 export interface AppServiceOptions extends SessionSlotOptions {
   projectDir: string;
@@ -88,6 +91,16 @@ export class AppContext {
       thinkaloud: config.thinkaloud,
       items: this.items.map(withoutModelReasoning),
     };
+  }
+
+  /** The annotators with a session in the open project (one spelling each). */
+  sessionNames(): Promise<string[]> {
+    return projectSessionSource.annotators(this.project);
+  }
+
+  /** The annotators' own sessions ("Continue as" offers them), never a room's write-back or a coder's. */
+  annotatorSessions(): Promise<string[]> {
+    return annotatorSessions(this.project);
   }
 
   async remember(project: OpenProject): Promise<void> {

@@ -1,122 +1,116 @@
 import path from 'node:path';
-import type { AloudApi, AloudEvent, AloudMethod } from '../../common/contract/aloudApi';
-import { ALOUD_METHODS } from '../../common/contract/apiMethods';
-import { asRefusal } from '../../common/contract/refusal';
+import type { AloudApi, AloudEvent } from '../../common/contract/aloudApi';
 import { loadProjectConfig, loadProjectItems, type OpenProject } from '../project/projectFolder';
 import { protocolAudioFile } from '../adjudication/protocolAudio';
+import { adjudicationHandlers } from '../adjudication/adjudicationHandlers';
+import { agreementHandlers } from '../agreement/agreementHandlers';
+import { codingHandlers } from '../coding/codingHandlers';
+import { deidentifyHandlers } from '../deidentify/deidentifyHandlers';
+import { exportHandlers } from '../export/exportHandlers';
 import type { FileLookup } from '../fs/resolveInside';
+import { modelsHandlers } from '../models/modelsHandlers';
+import { packsHandlers } from '../packs/packsHandlers';
+import { projectHandlers } from '../projects/projectHandlers';
+import { roomsHandlers } from '../rooms/roomsHandlers';
+import { sessionHandlers } from '../session/sessionHandlers';
+import { settingsHandlers } from '../settings/settingsHandlers';
 import { AppContext, type AppServiceOptions } from './appContext';
-import { adjudicationApi } from './adjudicationApi';
-import { codingApi } from './codingApi';
-import { deidentifyApi } from './deidentifyApi';
-import { exportApi } from './exportApi';
-import { modelsApi } from './modelsApi';
-import { projectsApi } from './projectsApi';
-import { roomsApi } from './roomsApi';
-import { sessionApi } from './sessionApi';
-import { settingsApi } from './settingsApi';
 
-/** The app API's domains, each a file that registers its handlers (in the manner of Actual's server/<domain>/app.ts). */
-const DOMAINS = [sessionApi, exportApi, modelsApi, projectsApi, roomsApi, settingsApi, codingApi, deidentifyApi, adjudicationApi] as const;
-
-type UnionToIntersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void ? I : never;
-/** Every method of the contract has a handler in some domain, with the contract's signature: TypeScript checks it here. */
-const coversTheContract: (handlers: UnionToIntersection<ReturnType<(typeof DOMAINS)[number]>>) => AloudApi = (handlers) => handlers;
-
-/** The domains' handlers as one table keyed like API_METHODS; a method two domains register is a mistake found at start. */
-function handlersOf(app: AppContext): AloudApi {
-  const table: Record<string, unknown> = {};
-  for (const domain of DOMAINS) {
-    for (const [method, handler] of Object.entries(domain(app))) {
-      if (Object.hasOwn(table, method)) throw new Error(`${method}: registered by two domains of the app API`);
-      table[method] = handler;
-    }
-  }
-  return coversTheContract(table as never);
-}
-
-/** One method per entry of the contract's table (API_METHODS) on the prototype, each routed to its domain's handler. */
-abstract class ApiRouter {
-  protected abstract route(method: AloudMethod, args: unknown[]): Promise<unknown>;
-}
-for (const method of ALOUD_METHODS) {
-  Object.defineProperty(ApiRouter.prototype, method, {
-    value: function (this: ApiRouter, ...args: unknown[]) {
-      return this.route(method, args);
-    },
-    writable: true,
-    configurable: true,
-  });
-}
-/** ApiRouter with the contract's methods in its type: what the loop above put on its prototype. */
-const RoutedApi = ApiRouter as unknown as abstract new () => ApiRouter & AloudApi;
+/** Each domain's handlers (core/node/<domain>/<domain>Handlers.ts, in the manner of Actual's server/<domain>/app.ts). */
+export const DOMAIN_HANDLERS = {
+  settings: settingsHandlers,
+  project: projectHandlers,
+  session: sessionHandlers,
+  export: exportHandlers,
+  agreement: agreementHandlers,
+  rooms: roomsHandlers,
+  models: modelsHandlers,
+  packs: packsHandlers,
+  coding: codingHandlers,
+  deidentify: deidentifyHandlers,
+  adjudication: adjudicationHandlers,
+} as const;
 
 /**
- * The app API over the core: one project, one annotator session at a time. Electron's IPC handlers and the
- * browser-mode HTTP host both call this object, so the two transports behave the same. It is a router: each method
- * goes to its domain's handler (sessionApi, exportApi, modelsApi, projectsApi, roomsApi, settingsApi), and whatever
- * a handler refuses leaves as a Refusal.
+ * The app API's handler table: the domains' handlers over the one context they share. TypeScript checks that their
+ * union covers AloudApi; test/core/node/app/apiComposition.test.ts that no method is handled twice.
  */
-export class AppService extends RoutedApi {
-  private readonly handlers: AloudApi;
-  private closing: Promise<void> | null = null;
+export function apiHandlers(app: AppContext): AloudApi {
+  const d = DOMAIN_HANDLERS;
+  return {
+    ...d.settings(app),
+    ...d.project(app),
+    ...d.session(app),
+    ...d.export(app),
+    ...d.agreement(app),
+    ...d.rooms(app),
+    ...d.models(app),
+    ...d.packs(app),
+    ...d.coding(app),
+    ...d.deidentify(app),
+    ...d.adjudication(app),
+  };
+}
 
-  private constructor(private readonly app: AppContext) {
-    super();
-    this.handlers = handlersOf(app);
-  }
-
-  static async open(options: AppServiceOptions): Promise<AppService> {
-    const project = await loadProjectConfig(options.projectDir);
-    const items = await loadProjectItems(project);
-    const app = new AppContext(options, project, items);
-    await app.remember(project);
-    return new AppService(app);
-  }
-
+/** What a host has besides the API's methods: the project, the page's events, audio files, closing. */
+export interface AppHostSide {
   /** The open project (replaced when the app changes aloud.yaml or opens another project). */
-  get projectFolder(): OpenProject {
-    return this.app.project;
-  }
-
+  readonly projectFolder: OpenProject;
   /** Listen to session events; returns the function that stops listening. */
-  subscribe(listener: (event: AloudEvent) => void): () => void {
-    return this.app.subscribe(listener);
-  }
-
+  subscribe(listener: (event: AloudEvent) => void): () => void;
   /** The WAV of an item in the open session (for review playback), or null when it has none. */
-  itemAudioFile(itemId: string): string | null {
-    const audioPath = this.app.session.open?.itemState(itemId)?.audio_path;
-    return audioPath ? path.join(this.app.project.dir, audioPath) : null;
-  }
-
+  itemAudioFile(itemId: string): string | null;
   /**
    * Annotator n's recording of an item for the lead's side-by-side view (protocolAudioFile), checked inside the project;
    * in the call queue, so a session being written is read between calls. Only with a session open (the adjudicator's).
    */
-  protocolAudioFile(itemId: string, protocol: number): Promise<FileLookup> {
-    if (!this.app.session.open) return Promise.resolve({ ok: false, status: 404, reason: 'no session is open' });
-    // a session that cannot be read is said without its message, which may spell out a real path
-    return this.app.calls
-      .run(() => protocolAudioFile(this.app.project, itemId, protocol))
-      .catch((): FileLookup => ({
-        ok: false,
-        status: 404,
-        reason: 'the sessions could not be read (`aloud adjudicate --project DIR --queue` says why)',
-      }));
-  }
+  protocolAudioFile(itemId: string, protocol: number): Promise<FileLookup>;
+  close(): Promise<void>;
+}
 
-  close(): Promise<void> {
-    this.closing ??= this.app.close();
-    return this.closing;
-  }
+/**
+ * The app API over the core: one project, one annotator session at a time. Electron's IPC handlers and the
+ * browser-mode HTTP host both call this object, so the two transports behave the same: its methods are the plain
+ * handler table (apiHandlers), whatever a handler refuses leaves the dispatcher as a Refusal.
+ */
+export type AppService = AloudApi & AppHostSide;
 
-  protected async route(method: AloudMethod, args: unknown[]): Promise<unknown> {
-    const handler = this.handlers[method] as (...callArgs: unknown[]) => Promise<unknown>;
-    try {
-      return await handler(...args);
-    } catch (e) {
-      throw asRefusal(e);
-    }
-  }
+export const AppService = {
+  async open(options: AppServiceOptions): Promise<AppService> {
+    const project = await loadProjectConfig(options.projectDir);
+    const items = await loadProjectItems(project);
+    const app = new AppContext(options, project, items);
+    await app.remember(project);
+    return serviceOver(app);
+  },
+};
+
+function serviceOver(app: AppContext): AppService {
+  let closing: Promise<void> | null = null;
+  const hostSide: AppHostSide = {
+    get projectFolder() {
+      return app.project;
+    },
+    subscribe: (listener) => app.subscribe(listener),
+    itemAudioFile: (itemId) => {
+      const audioPath = app.session.open?.itemState(itemId)?.audio_path;
+      return audioPath ? path.join(app.project.dir, audioPath) : null;
+    },
+    protocolAudioFile: (itemId, protocol) => {
+      if (!app.session.open) return Promise.resolve({ ok: false, status: 404, reason: 'no session is open' });
+      // a session that cannot be read is said without its message, which may spell out a real path
+      return app.calls
+        .run(() => protocolAudioFile(app.project, itemId, protocol))
+        .catch((): FileLookup => ({
+          ok: false,
+          status: 404,
+          reason: 'the sessions could not be read (`aloud adjudicate --project DIR --queue` says why)',
+        }));
+    },
+    close: () => {
+      closing ??= app.close();
+      return closing;
+    },
+  };
+  return Object.defineProperties(apiHandlers(app), Object.getOwnPropertyDescriptors(hostSide)) as AppService;
 }

@@ -1,10 +1,10 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import { asRefusal, Refusal } from '../../common/contract/refusal';
+import { asRefusal, Refusal } from '../../common/refusal/refusal';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
-import { type AloudEvent, type AloudMethod } from '../../common/contract/aloudApi';
+import type { AloudEvent, AloudMethod } from '../../common/contract/aloudApi';
 import { API_METHODS } from '../../common/contract/apiMethods';
-import { errorOutcome, type CallOutcome } from '../../common/contract/callOutcome';
+import { errorOutcome, type CallOutcome } from '../../common/refusal/callOutcome';
 import { CONTENT_SECURITY_POLICY } from '../../common/contract/securityHeaders';
 import { CLIENT_HEADER, HTTP_ROUTES, HTTP_STATUS_OF } from '../../common/contract/transportNames';
 import { checkFileSegments, decodePathSegments, protocolAudioTarget } from '../../common/http/appPaths';

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { AUDIO_SAMPLE_RATE } from '../../common/audio/sampleRate';
 import { resample } from '../../common/audio/sincResampler';
-import { Refusal } from '../../common/contract/refusal';
+import { Refusal } from '../../common/refusal/refusal';
 
 /** A WAV file decoded to mono samples (full scale ±1; float files may exceed it, they are not clipped). */
 export interface DecodedWav {

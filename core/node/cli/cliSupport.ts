@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { Refusal } from '../../common/contract/refusal';
+import { Refusal } from '../../common/refusal/refusal';
 
 /** A mistake in how the CLI was called or in a file it was given: exit 2 with one line. */
 export class UsageError extends Refusal {

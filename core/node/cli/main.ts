@@ -1,4 +1,4 @@
-import { asRefusal, type Refusal } from '../../common/contract/refusal';
+import { asRefusal, type Refusal } from '../../common/refusal/refusal';
 import type { CliCommand, CliIo } from './cliSupport';
 
 /** A command by name and summary; its module is loaded only when it runs, so `--help` and each command load only what they use. */

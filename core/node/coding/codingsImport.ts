@@ -1,7 +1,7 @@
 import { sameNameKey, TakenNames } from '../../common/names/personNames';
 import { decideImportedCodings, parseCodingsCsv, type CodingImportFacts } from '../../common/coding/codingImport';
 import type { ProtocolFacts } from '../../common/coding/codingRules';
-import { asRefusal } from '../../common/contract/refusal';
+import { asRefusal } from '../../common/refusal/refusal';
 import type { SessionEntry } from '../../common/session/sessionFold';
 import { projectSessionSource } from '../session/projectSessions';
 import { allSessionNames, type AnnotatorStates } from '../session/sessionSource';

@@ -12,7 +12,7 @@ import { JsonSyntaxError, parseStrictJson } from '../../common/io/strictJson';
 import type { Segment } from '../../common/transcript/segment';
 import { sha256OfPcm } from './whisperEngine';
 import { AUDIO_SAMPLE_RATE } from '../../common/audio/sampleRate';
-import { Refusal } from '../../common/contract/refusal';
+import { Refusal } from '../../common/refusal/refusal';
 
 /** One scripted result: the text the "engine" returns for the next request of an item, after delay_ms. */
 export interface ScriptedResult {

@@ -2,7 +2,7 @@ import { stat } from 'node:fs/promises';
 import type { OpenProject } from '../project/projectFolder';
 import { listInstalledModels } from '../models/installedModels';
 import { resolveModelsDir } from '../models/modelsDir';
-import { Refusal } from '../../common/contract/refusal';
+import { Refusal } from '../../common/refusal/refusal';
 
 /** No usable whisper model for a session; the message says how to get one. */
 export class SessionEngineError extends Refusal {

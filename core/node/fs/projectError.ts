@@ -1,4 +1,4 @@
-import { Refusal } from '../../common/contract/refusal';
+import { Refusal } from '../../common/refusal/refusal';
 
 /** A problem with a project folder or one of its files; the message names the file. */
 export class ProjectError extends Refusal {

@@ -1,5 +1,5 @@
 import { openNoFollow } from './resolveInside';
-import { Refusal, type RefusalOf } from '../../common/contract/refusal';
+import { Refusal, type RefusalOf } from '../../common/refusal/refusal';
 
 /** The part of a FileHandle the session store writes through; tests wrap it to inject ENOSPC or EROFS. */
 export interface DurableFile {

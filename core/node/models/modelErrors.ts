@@ -1,4 +1,4 @@
-import { Refusal } from '../../common/contract/refusal';
+import { Refusal } from '../../common/refusal/refusal';
 /** Why a download failed; `network` and `incomplete` keep the .part file so the next attempt resumes. */
 export type ModelDownloadFailure = 'url' | 'http' | 'network' | 'incomplete' | 'checksum' | 'file' | 'busy';
 

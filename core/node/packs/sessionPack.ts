@@ -21,7 +21,7 @@ import { appVersion } from '../exportFiles/appVersion';
 import { projectFacts } from '../export/exportSessions';
 import { moveAllIntoPlace, moveFolderIntoPlace, moveIntoPlace, writeFileAtomicStreamed } from '../fs/atomicFile';
 import { sha256Hex } from '../fs/sha256';
-import { Refusal } from '../../common/contract/refusal';
+import { Refusal } from '../../common/refusal/refusal';
 import { ProjectError } from '../fs/projectError';
 import { loadProjectItems, type OpenProject } from '../project/projectFolder';
 import { acquireSessionLock } from '../session/sessionLock';

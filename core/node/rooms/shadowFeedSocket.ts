@@ -3,7 +3,7 @@ import { mkdtemp, readFile, rm, unlink, writeFile } from 'node:fs/promises';
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { Refusal } from '../../common/contract/refusal';
+import { Refusal } from '../../common/refusal/refusal';
 import { checkShadowFeed, ShadowFeedError, type ShadowFeed } from '../../common/rooms/shadowFeed';
 import { roomPaths } from './roomLogFile';
 import type { ShadowHost } from './shadowHost';

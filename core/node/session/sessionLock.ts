@@ -1,6 +1,6 @@
 import { type HeldPidLock, isHeld, type LockOwner, tryAcquirePidLock } from '../process/pidFileLock';
 import { describeFsError } from '../fs/sessionFs';
-import { Refusal } from '../../common/contract/refusal';
+import { Refusal } from '../../common/refusal/refusal';
 
 export type { LockOwner };
 

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { encodedFileName, fileNameProblem } from '../../common/names/nameRules';
 import { annotatorNameProblem, normalizeAnnotatorName } from '../../common/names/personNames';
 import { isInsideFolder } from '../fs/resolveInside';
-import { Refusal } from '../../common/contract/refusal';
+import { Refusal } from '../../common/refusal/refusal';
 
 export class SessionNameError extends Refusal {
   override name = 'SessionNameError';

@@ -7,7 +7,7 @@ import { streamSessionLog } from './sessionLogStream';
 import { sessionPaths } from './sessionPaths';
 import { voiceCommitmentsOf } from '../../common/session/voiceCommitments';
 import { configSha256Of, foldOptionsOf, parserInputsSha256Of, SessionStore } from './sessionStore';
-import { Refusal } from '../../common/contract/refusal';
+import { Refusal } from '../../common/refusal/refusal';
 
 /** What re-deriving one item's voice labels with the current configuration does (or would do). */
 export interface ReparsedItem {

@@ -1,11 +1,8 @@
-import type {
-  AloudEvent,
-  AppInfo,
-  ExportSummary,
-  ProjectExportFormat,
-  ProjectView,
-  SessionView,
-} from '../../../core/common/contract/aloudApi';
+import type { AloudEvent } from '../../../core/common/contract/aloudApi';
+import type { AppInfo } from '../../../core/common/settings/settingsApi';
+import type { ExportSummary, ProjectExportFormat } from '../../../core/common/export/exportApi';
+import type { ProjectView } from '../../../core/common/project/projectApi';
+import type { SessionView } from '../../../core/common/session/sessionApi';
 import {
   isSessionPatch,
   staleView,
@@ -14,7 +11,7 @@ import {
   withItem,
   type HeldSessionView,
   type SessionUpdate,
-} from '../../../core/common/contract/sessionPatch';
+} from '../../../core/common/session/sessionPatch';
 
 export type Tab = 'label' | 'review' | 'agreement' | 'adjudicate' | 'project' | 'settings';
 

@@ -1,4 +1,4 @@
-import type { AloudBridge } from '../../../core/common/contract/callOutcome';
+import type { AloudBridge } from '../../../core/common/contract/aloudBridge';
 import { createApiClient, type ApiClient } from '../contract/apiClient';
 import { bridgeTransport } from '../contract/bridgeTransport';
 import { httpTransport } from '../contract/httpTransport';

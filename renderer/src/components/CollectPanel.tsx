@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import type { CollectSummary } from '../../../core/common/contract/aloudApi';
+import type { CollectSummary } from '../../../core/common/packs/packsApi';
 import type { ApiClient } from '../contract/apiClient';
 import { reportRefusalsTo } from '../app/runCall';
 

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import type { SessionUpdate } from '../../../core/common/contract/sessionPatch';
+import type { SessionUpdate } from '../../../core/common/session/sessionPatch';
 import type { ReasoningView } from '../../../core/common/reasoning/reasoningReveal';
 import { ownStepNumber } from '../../../core/common/reasoning/reasoningSteps';
 import { lastJudgmentPerStep } from '../../../core/common/reasoning/stepJudgments';

@@ -1,5 +1,5 @@
 import { useMemo, type ReactNode } from 'react';
-import type { ProjectView } from '../../../core/common/contract/aloudApi';
+import type { ProjectView } from '../../../core/common/project/projectApi';
 import { createMentionFinder, type LabelMention } from '../../../core/common/reasoning/labelMentions';
 import { reasoningFeatures } from '../../../core/common/reasoning/reasoningFeatures';
 import { ownStepNumber } from '../../../core/common/reasoning/reasoningSteps';

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import type { SessionUpdate } from '../../../core/common/contract/sessionPatch';
+import type { SessionUpdate } from '../../../core/common/session/sessionPatch';
 import type { ItemSessionState } from '../../../core/common/session/itemState';
 import { formatClock } from '../../../core/common/transcript/transcriptMarks';
 import type { RunCall } from '../app/runCall';

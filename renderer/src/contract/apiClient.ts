@@ -1,6 +1,6 @@
 import type { AloudApi, AloudEvent, AloudMethod } from '../../../core/common/contract/aloudApi';
 import { apiOverCall } from '../../../core/common/contract/apiMethods';
-import { unwrapOutcome, type CallOutcome } from '../../../core/common/contract/callOutcome';
+import { unwrapOutcome, type CallOutcome } from '../../../core/common/refusal/callOutcome';
 import { eventSubscriptions, type AloudEventSubscriptions } from '../../../core/common/contract/eventSubscriptions';
 
 /** How calls and events travel: Electron's preload bridge or HTTP on 127.0.0.1. */

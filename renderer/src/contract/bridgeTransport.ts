@@ -1,5 +1,5 @@
 import type { AloudMethod } from '../../../core/common/contract/aloudApi';
-import type { AloudBridge } from '../../../core/common/contract/callOutcome';
+import type { AloudBridge } from '../../../core/common/contract/aloudBridge';
 import { ITEM_AUDIO_ROUTE, PROTOCOL_AUDIO_ROUTE, protocolAudioTail } from '../../../core/common/contract/transportNames';
 import type { ApiTransport } from './apiClient';
 

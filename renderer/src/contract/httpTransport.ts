@@ -1,6 +1,6 @@
 import type { AloudEvent, AloudMethod } from '../../../core/common/contract/aloudApi';
-import { Refusal } from '../../../core/common/contract/refusal';
-import type { CallOutcome } from '../../../core/common/contract/callOutcome';
+import { Refusal } from '../../../core/common/refusal/refusal';
+import type { CallOutcome } from '../../../core/common/refusal/callOutcome';
 import { API_METHODS } from '../../../core/common/contract/apiMethods';
 import {
   binaryRoute,

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useMemo, useReducer } from 'react';
-import type { SessionUpdate } from '../../../core/common/contract/sessionPatch';
+import type { SessionUpdate } from '../../../core/common/session/sessionPatch';
 import { appReducer, initialAppState } from '../app/appState';
 import { loadKeepTalkingSeconds, saveKeepTalkingSeconds } from '../app/keepTalking';
 import { reportRefusalsTo, type RunCall } from '../app/runCall';

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import type { SessionView } from '../../../core/common/contract/aloudApi';
+import type { SessionView } from '../../../core/common/session/sessionApi';
 import type { ItemSessionState } from '../../../core/common/session/itemState';
 import type { ApiClient } from '../contract/apiClient';
 

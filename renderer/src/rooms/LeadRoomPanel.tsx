@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { ProjectView } from '../../../core/common/contract/aloudApi';
+import type { ProjectView } from '../../../core/common/project/projectApi';
 import type { RoomMetrics } from '../../../core/common/rooms/roomViews';
 import type { ApiClient } from '../contract/apiClient';
 import { usePolledRoom } from './usePolledRoom';

@@ -1,5 +1,6 @@
 import { useEffect, useMemo, useState } from 'react';
-import type { AgreementReport, ProjectView } from '../../../core/common/contract/aloudApi';
+import type { AgreementReport } from '../../../core/common/agreement/agreementApi';
+import type { ProjectView } from '../../../core/common/project/projectApi';
 import { type AgreementAnalysis, agreementAnalysis, explainUndefinedAlpha } from '../../../core/common/agreement/agreementAnalysis';
 import type { AlphaResult } from '../../../core/common/agreement/krippendorff';
 import type { ApiClient } from '../contract/apiClient';

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import type { ImportOutcome, PathKind, ProjectView } from '../../../core/common/contract/aloudApi';
+import type { ImportOutcome, PathKind, ProjectView } from '../../../core/common/project/projectApi';
 import type { ApiClient } from '../contract/apiClient';
 import { reportRefusalsTo } from '../app/runCall';
 import { CollectPanel } from '../components/CollectPanel';

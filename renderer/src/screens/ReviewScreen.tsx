@@ -1,6 +1,7 @@
 import { useMemo, useState } from 'react';
-import type { ProjectView, SessionView } from '../../../core/common/contract/aloudApi';
-import type { SessionUpdate } from '../../../core/common/contract/sessionPatch';
+import type { ProjectView } from '../../../core/common/project/projectApi';
+import type { SessionView } from '../../../core/common/session/sessionApi';
+import type { SessionUpdate } from '../../../core/common/session/sessionPatch';
 import type { ItemSessionState, LabelSource } from '../../../core/common/session/itemState';
 import { filterReviewItems, NO_FILTER, playingSegment, segmentStartAfter, STATUS_CHOICES, type ReviewFilter } from '../app/reviewModel';
 import type { RunCall } from '../app/runCall';

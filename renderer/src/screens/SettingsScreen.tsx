@@ -1,5 +1,8 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { AloudEvent, ModelsView, ProjectView, ThinkAloudSettings } from '../../../core/common/contract/aloudApi';
+import type { AloudEvent } from '../../../core/common/contract/aloudApi';
+import type { ModelsView } from '../../../core/common/models/modelsApi';
+import type { ProjectView } from '../../../core/common/project/projectApi';
+import type { ThinkAloudSettings } from '../../../core/common/settings/settingsApi';
 import { WORKLET_URL } from '../app/client';
 import { describeCaptureError } from '../app/recorder';
 import { listInputDevices, type InputDevice } from '../capture/inputDevices';

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { existingName as existingAnnotator } from '../../../core/common/names/personNames';
-import type { ProjectView } from '../../../core/common/contract/aloudApi';
+import type { ProjectView } from '../../../core/common/project/projectApi';
 import type { ApiClient } from '../contract/apiClient';
 
 export function StartScreen({

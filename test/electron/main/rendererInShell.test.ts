@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AloudBridge } from '../../../core/common/contract/callOutcome';
+import type { AloudBridge } from '../../../core/common/contract/aloudBridge';
 import { AppService } from '../../../core/node/app/appService';
 import { initProject } from '../../../core/node/project/projectFolder';
 import { createAppRequestHandler } from '../../../electron/main/appRequests';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PATH_KINDS } from '../../../core/common/contract/aloudApi';
+import { PATH_KINDS } from '../../../core/common/project/projectApi';
 import { CHOOSE_PATH_DIALOGS } from '../../../electron/policy/pathDialogs';
 
 describe("the Project screen's native dialogs", () => {

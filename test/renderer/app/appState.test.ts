@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { ProjectView, SessionView } from '../../../core/common/contract/aloudApi';
+import type { ProjectView } from '../../../core/common/project/projectApi';
+import type { SessionView } from '../../../core/common/session/sessionApi';
 import type { ItemSessionState } from '../../../core/common/session/itemState';
 import { summaryOfItem } from '../../../core/common/session/itemSummary';
 import { appReducer, initialAppState, type AppState } from '../../../renderer/src/app/appState';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { AgreementReport, ProjectView } from '../../../core/common/contract/aloudApi';
+import type { AgreementReport } from '../../../core/common/agreement/agreementApi';
+import type { ProjectView } from '../../../core/common/project/projectApi';
 import { krippendorffAlpha } from '../../../core/common/agreement/krippendorff';
 import { analyseReport } from '../../../renderer/src/screens/AgreementScreen';
 

@@ -3,7 +3,7 @@ import { mkdir, open, readFile, rename, rm, symlink, writeFile } from 'node:fs/p
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { expect } from 'vitest';
-import { Refusal } from '../../../core/common/contract/refusal';
+import { Refusal } from '../../../core/common/refusal/refusal';
 import { AppService } from '../../../core/node/app/appService';
 import { startHttpHost, type HttpHost } from '../../../core/node/app/httpHost';
 import { packSession } from '../../../core/node/packs/sessionPack';

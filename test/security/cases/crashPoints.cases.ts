@@ -3,7 +3,7 @@ import { appendFile, mkdir, readdir, readFile, stat, truncate, writeFile } from 
 import { hostname } from 'node:os';
 import path from 'node:path';
 import { expect } from 'vitest';
-import { asRefusal as toApiError } from '../../../core/common/contract/refusal';
+import { asRefusal as toApiError } from '../../../core/common/refusal/refusal';
 import { AppService } from '../../../core/node/app/appService';
 import { acquireSessionLock, SessionLockedError } from '../../../core/node/session/sessionLock';
 import { readSessionLog } from '../../../core/node/session/sessionLogFile';

@@ -1,15 +1,14 @@
 import { parseArgs } from 'node:util';
-import { EXPORT_FORMATS, type ExportFormat } from '../../../common/export/exportFormats';
+import { EXPORT_FORMATS } from '../../../common/export/exportFormats';
 import { TRANSCRIPT_FORMATS, type TranscriptFormat } from '../../../common/export/transcriptFormats';
 import { InputError } from '../../../common/io/inputProblem';
-import { exportSessions } from '../../export/exportSessions';
+import { exportInFormat, exportTargetKind, type SessionsExportFormat } from '../../export/exportInFormat';
 import { exportProcessReward } from '../../export/processRewardExport';
 import { checkExportTarget } from '../../exportFiles/exportTarget';
 import { projectSessionSource } from '../../session/projectSessions';
 import type { SessionSource } from '../../session/sessionSource';
 import { exportTranscripts } from '../../export/transcriptExport';
 import { INTEROP_FORMATS, isInteropFormat } from '../../../common/export/interop/interopFormats';
-import { exportInteropWithInstalledVad } from '../../export/interop/interopExport';
 import { loadProjectConfig } from '../../project/projectFolder';
 import { exportQdc } from '../../coding/codebookExport';
 import { exportGold } from '../../adjudication/goldExport';
@@ -102,8 +101,8 @@ export function makeExportCommand(sessions: SessionSource): CliCommand {
         return 0;
       }
       const isProcessReward = format === 'process-reward';
-      const isRecords = isProcessReward || (EXPORT_FORMATS as readonly string[]).includes(format);
-      if (!isRecords && !isInteropFormat(format) && !(TRANSCRIPT_FORMATS as readonly string[]).includes(format)) {
+      const isTranscripts = (TRANSCRIPT_FORMATS as readonly string[]).includes(format);
+      if (!isProcessReward && !isTranscripts && !isInteropFormat(format) && !(EXPORT_FORMATS as readonly string[]).includes(format)) {
         throw new UsageError(
           `--format must be one of ${[...EXPORT_FORMATS, ...TRANSCRIPT_FORMATS, 'process-reward', ...INTEROP_FORMATS, 'qdc'].join(', ')} (got "${format}")`,
         );
@@ -119,23 +118,8 @@ export function makeExportCommand(sessions: SessionSource): CliCommand {
           );
         const deidentify = values.deidentify ? { deidentify: true } : {};
         const annotator = values.annotator === undefined ? {} : { annotator: values.annotator };
-        await checkExportTarget(project, out, isRecords ? 'file' : 'folder', { force: values.force });
-        if (isInteropFormat(format)) {
-          const result = await exportInteropWithInstalledVad({
-            project,
-            format,
-            outDir: out,
-            sessions,
-            force: values.force,
-            ...annotator,
-            ...deidentify,
-          });
-          for (const warning of result.warnings) io.err(`aloud export: warning: ${warning}\n`);
-          if (values.json) printResult(result);
-          else io.out(`Exported ${result.summary} to ${out}; receipt ${result.receipt_file}\n`);
-          return 0;
-        }
-        if (!isRecords) {
+        if (isTranscripts) {
+          await checkExportTarget(project, out, 'folder', { force: values.force });
           const receipt = await exportTranscripts({
             project,
             format: format as TranscriptFormat,
@@ -152,6 +136,7 @@ export function makeExportCommand(sessions: SessionSource): CliCommand {
           return 0;
         }
         if (isProcessReward) {
+          await checkExportTarget(project, out, 'file', { force: values.force });
           // one record per annotator per item with model reasoning: {instance_id, annotator, mode, steps: [{index, reward}]}
           const result = await exportProcessReward({ project, out, sessions, force: values.force, ...annotator });
           for (const warning of result.warnings) io.err(`aloud export: warning: ${warning}\n`);
@@ -162,23 +147,26 @@ export function makeExportCommand(sessions: SessionSource): CliCommand {
             );
           return 0;
         }
-        if (values['with-items'] && format !== 'csv')
+        const sessionsFormat = format as SessionsExportFormat;
+        await checkExportTarget(project, out, exportTargetKind(sessionsFormat), { force: values.force });
+        if (values['with-items'] && format !== 'csv' && !isInteropFormat(format))
           throw new UsageError('--with-items adds columns to a csv export (jsonl and json records carry the item hashes)');
-        const progress = progressLine(io, 'aloud export', 'records');
-        const result = await exportSessions({
+        const progress = isInteropFormat(format) ? null : progressLine(io, 'aloud export', 'records');
+        const exported = await exportInFormat({
           project,
-          format: format as ExportFormat,
+          format: sessionsFormat,
           out,
           sessions,
           force: values.force,
-          withItems: values['with-items'],
-          onProgress: ({ done, total }) => progress.report(done, total),
+          ...(progress ? { withItems: values['with-items'], onProgress: ({ done, total }) => progress.report(done, total) } : {}),
           ...annotator,
           ...deidentify,
-        }).finally(progress.end);
-        for (const warning of result.warnings) io.err(`aloud export: warning: ${warning}\n`);
-        if (values.json) printResult(result);
+        }).finally(() => progress?.end());
+        for (const warning of exported.result.warnings) io.err(`aloud export: warning: ${warning}\n`);
+        if (values.json) printResult(exported.result);
+        else if (exported.folder) io.out(`Exported ${exported.result.summary} to ${out}; receipt ${exported.result.receipt_file}\n`);
         else {
+          const { result } = exported;
           const { receipt } = result;
           io.out(
             `Exported ${result.summary} (${receipt.counts.annotators} annotator${receipt.counts.annotators === 1 ? '' : 's'}, ${receipt.counts.items} item${receipt.counts.items === 1 ? '' : 's'}) to ${result.file}; receipt ${result.receipt_file}${result.units_file ? `; units ${result.units_file}` : ''}\n`,

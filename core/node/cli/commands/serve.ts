@@ -1,4 +1,4 @@
-import { defaultRecentFile } from '../../app/projectsPanel';
+import { defaultRecentFile } from '../../projects/projectsPanel';
 import { AppService } from '../../app/appService';
 import { startHttpHost } from '../../app/httpHost';
 import { ensureRendererBuilt } from '../../app/rendererBuild';

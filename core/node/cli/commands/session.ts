@@ -1,4 +1,4 @@
-import { asRefusal } from '../../../common/contract/refusal';
+import { asRefusal } from '../../../common/refusal/refusal';
 import { isTranscriptFinal, unitsOfItem } from '../../../common/coding/codingUnits';
 import type { ItemSessionState } from '../../../common/session/itemState';
 import { foldSession } from '../../../common/session/sessionFold';

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import type { CodeAgreementReport } from '../../../../core/common/contract/aloudApi';
+import type { CodeAgreementReport } from '../../../../core/common/coding/codingApi';
 import { reportRefusalsTo } from '../../app/runCall';
 import { formatClock } from '../../../../core/common/transcript/transcriptMarks';
 import type { ApiClient } from '../../contract/apiClient';

@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { CodeDef } from '../../../../core/common/codebook/codebook';
-import type { ProjectView } from '../../../../core/common/contract/aloudApi';
+import type { ProjectView } from '../../../../core/common/project/projectApi';
 import type { RunCall } from '../../app/runCall';
 import { formatClock } from '../../../../core/common/transcript/transcriptMarks';
 import type { ApiClient } from '../../contract/apiClient';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Refusal } from '../../../../core/common/contract/refusal';
+import { Refusal } from '../../../../core/common/refusal/refusal';
 import { parseDeidentifyList } from '../../../../core/common/deidentify/deidentifyList';
 import { decideReview, ReviewFold, type ReviewCommand } from '../../../../core/common/deidentify/reviewDecisions';
 import { buildReviewView } from '../../../../core/common/deidentify/reviewView';

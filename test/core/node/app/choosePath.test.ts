@@ -2,7 +2,7 @@ import { cp, mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { PathKind } from '../../../../core/common/contract/aloudApi';
+import type { PathKind } from '../../../../core/common/project/projectApi';
 import { dispatchApiCall } from '../../../../core/node/app/apiDispatcher';
 import { AppService } from '../../../../core/node/app/appService';
 import { DEMO_PROJECT_DIR } from '../../../../core/node/project/projectFolder';

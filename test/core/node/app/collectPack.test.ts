@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { AloudEvent } from '../../../../core/common/contract/aloudApi';
-import { Refusal } from '../../../../core/common/contract/refusal';
+import { Refusal } from '../../../../core/common/refusal/refusal';
 import { AppService } from '../../../../core/node/app/appService';
 import { packSession } from '../../../../core/node/packs/sessionPack';
 import { DEMO_PROJECT_DIR, loadProjectConfig } from '../../../../core/node/project/projectFolder';

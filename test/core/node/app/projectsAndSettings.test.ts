@@ -3,10 +3,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { AloudEvent } from '../../../../core/common/contract/aloudApi';
-import { Refusal as ApiError } from '../../../../core/common/contract/refusal';
+import { Refusal as ApiError } from '../../../../core/common/refusal/refusal';
 import { AppService } from '../../../../core/node/app/appService';
-import { writeThinkAloudSettings } from '../../../../core/node/app/projectSettings';
-import { readRecent } from '../../../../core/node/app/projectsPanel';
+import { writeThinkAloudSettings } from '../../../../core/node/settings/projectSettings';
+import { readRecent } from '../../../../core/node/projects/projectsPanel';
 import { initProject, loadProjectConfig } from '../../../../core/node/project/projectFolder';
 
 async function demo(): Promise<{ dir: string; work: string }> {

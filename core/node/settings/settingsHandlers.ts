@@ -1,11 +1,23 @@
-import type { AloudApi } from '../../common/contract/aloudApi';
-import { Refusal } from '../../common/contract/refusal';
+import type { SerialQueue } from '../../common/concurrency/serialQueue';
+import type { ProjectView } from '../../common/project/projectApi';
+import type { AppInfo, SettingsApi } from '../../common/settings/settingsApi';
+import { Refusal } from '../../common/refusal/refusal';
 import { appVersion } from '../exportFiles/appVersion';
-import type { AppContext } from './appContext';
+import type { OpenProject } from '../project/projectFolder';
+import type { SessionSlot } from '../session/sessionSlot';
 import { writeThinkAloudSettings } from './projectSettings';
 
 /** The settings domain of the app API: what this app is and runs with, and the project's thinkaloud settings. */
-export function settingsApi(app: AppContext) {
+/** What the settings handlers use of the app: the call queue, the project (replaced when aloud.yaml changes), the session. */
+export interface SettingsHost {
+  readonly calls: SerialQueue;
+  project: OpenProject;
+  readonly session: Pick<SessionSlot, 'open' | 'reopen' | 'engineInfo'>;
+  readonly options: { readonly mode: AppInfo['mode'] };
+  projectView(): ProjectView;
+}
+
+export function settingsHandlers(app: SettingsHost): SettingsApi {
   return {
     appInfo: async () => ({ app_version: await appVersion(), mode: app.options.mode, engine: app.session.engineInfo() }),
     updateThinkAloud: (patch) =>
@@ -17,5 +29,5 @@ export function settingsApi(app: AppContext) {
         await app.session.reopen();
         return { project: app.projectView(), previous };
       }),
-  } satisfies Partial<AloudApi>;
+  };
 }

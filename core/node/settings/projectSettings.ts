@@ -1,6 +1,6 @@
 import { parseDocument } from 'yaml';
-import { Refusal } from '../../common/contract/refusal';
-import { type ThinkAloudSettings } from '../../common/contract/aloudApi';
+import { Refusal } from '../../common/refusal/refusal';
+import type { ThinkAloudSettings } from '../../common/settings/settingsApi';
 import { parseProjectConfig } from '../../common/project/projectConfig';
 import { writeFileAtomic } from '../fs/atomicFile';
 import { loadProjectConfigFile, type OpenProject } from '../project/projectFolder';

@@ -1,19 +1,21 @@
-import type { AloudApi } from '../../common/contract/aloudApi';
-import { projectAgreement } from '../agreement/projectAgreement';
-import { projectGold } from '../agreement/projectGold';
-import type { AppContext } from './appContext';
+import type { SerialQueue } from '../../common/concurrency/serialQueue';
+import type { RoomsApi } from '../../common/rooms/roomsApi';
+import type { RoomController } from './roomController';
+import type { ShadowController } from './shadowController';
+
+/** What the rooms handlers use of the app: the call queue and the project's two room controllers (replaced when another project opens). */
+export interface RoomsHost {
+  readonly calls: SerialQueue;
+  readonly rooms: RoomController;
+  readonly shadow: ShadowController;
+}
 
 /**
- * The rooms domain of the app API: the project's agreement, the lead's side of a norming room, and the annotator's
+ * The rooms domain of the app API: the lead's side of a norming room, and the annotator's
  * shadow room (the rooms' rules refuse in their own hosts).
  */
-export function roomsApi(app: AppContext) {
+export function roomsHandlers(app: RoomsHost): RoomsApi {
   return {
-    agreement: async () => {
-      const { warnings: _warnings, ...report } = await projectAgreement(app.project);
-      return report;
-    },
-    goldLabels: () => projectGold(app.project),
     openRoom: (itemIds, lan) => app.rooms.openRoom(itemIds, lan),
     room: async () => app.rooms.status(),
     revealRoomItem: (itemId) => app.rooms.reveal(itemId),
@@ -26,5 +28,5 @@ export function roomsApi(app: AppContext) {
     shareShadowAudio: (on) => app.calls.run(() => app.shadow.shareAudio(on)),
     removeShadowTrainee: (memberId) => app.calls.run(() => app.shadow.remove(memberId)),
     closeShadowRoom: () => app.calls.run(() => app.shadow.closeRoom()),
-  } satisfies Partial<AloudApi>;
+  };
 }

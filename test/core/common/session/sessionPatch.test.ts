@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { SessionPatch, SessionView } from '../../../../core/common/contract/aloudApi';
+import type { SessionPatch, SessionView } from '../../../../core/common/session/sessionApi';
 import {
   applySessionPatch,
   isSessionPatch,
@@ -7,7 +7,7 @@ import {
   updateSessionView,
   withFields,
   withItem,
-} from '../../../../core/common/contract/sessionPatch';
+} from '../../../../core/common/session/sessionPatch';
 import type { ItemSessionState } from '../../../../core/common/session/itemState';
 import { summaryOfItem } from '../../../../core/common/session/itemSummary';
 

@@ -1,13 +1,14 @@
 import { decodeChunkFrame } from '../../common/audio/chunkFrame';
 import { AUDIO_SAMPLE_RATE } from '../../common/audio/sampleRate';
-import type { AloudEvent, AppInfo, SessionNoteView, SessionPatch, SessionView } from '../../common/contract/aloudApi';
-import { Refusal } from '../../common/contract/refusal';
+import type { AppInfo } from '../../common/settings/settingsApi';
+import type { SessionEvent, SessionNoteView, SessionPatch, SessionView } from '../../common/session/sessionApi';
+import { Refusal } from '../../common/refusal/refusal';
 import type { Item } from '../../common/items/item';
 import type { EngineSupervisorEvent } from '../engine/engineSupervisor';
 import { openSessionEngine, type SessionEngine } from '../engine/sessionEngine';
 import type { OpenProject } from '../project/projectFolder';
-import { normalizeAnnotatorName, sessionPaths } from '../session/sessionPaths';
-import { SessionService } from '../session/sessionService';
+import { normalizeAnnotatorName, sessionPaths } from './sessionPaths';
+import { SessionService } from './sessionService';
 
 /** How the app opens a session's engine and clock (AppServiceOptions). */
 export interface SessionSlotOptions {
@@ -26,7 +27,7 @@ export interface SessionSlotHost {
   readonly options: SessionSlotOptions;
   readonly project: OpenProject;
   readonly items: Item[];
-  emit(event: AloudEvent): void;
+  emit(event: SessionEvent): void;
   /** the annotator's session opened, or closed (null): what listens to it (a shadow room's tap) follows */
   sessionChanged(session: SessionService | null): Promise<void>;
 }
@@ -247,7 +248,7 @@ export class SessionSlot {
 
   /** The session's own events, as the contract's events. */
   private forward(session: SessionService): void {
-    const emit = (event: AloudEvent) => this.app.emit(event);
+    const emit = (event: SessionEvent) => this.app.emit(event);
     let timed: string | null = session.store.timedItem;
     session.on('event', (event) => {
       const itemId = (event.data as { item_id?: unknown }).item_id;

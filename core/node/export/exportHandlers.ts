@@ -1,15 +1,15 @@
 import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { AloudApi, ExportSummary, ProjectExportFormat } from '../../common/contract/aloudApi';
-import { isInteropFormat } from '../../common/export/interop/interopFormats';
-import { exportSessions } from '../export/exportSessions';
+import type { SerialQueue } from '../../common/concurrency/serialQueue';
+import type { ExportApi, ExportEvent, ExportSummary, ProjectExportFormat } from '../../common/export/exportApi';
+import { exportInFormat, exportTargetKind } from './exportInFormat';
 import { checkExportTarget } from '../exportFiles/exportTarget';
-import { exportInteropWithInstalledVad } from '../export/interop/interopExport';
 import { projectSessionSource } from '../session/projectSessions';
 import { resolveInside } from '../fs/resolveInside';
 import { sha256Hex } from '../fs/sha256';
 import type { SessionService } from '../session/sessionService';
-import type { AppContext } from './appContext';
+import type { OpenProject } from '../project/projectFolder';
+import type { SessionSlot } from '../session/sessionSlot';
 import { loadDeidentifyList } from '../deidentify/deidentifyProject';
 
 type ExportProgress = (p: { done: number; total: number }) => void;
@@ -18,7 +18,16 @@ type ExportProgress = (p: { done: number; total: number }) => void;
  * The export domain of the app API: the open session, or the project's sessions (one annotator's or everyone's),
  * written by the host into the exports folder (the page never names a path), after the running transcriptions land.
  */
-export function exportApi(app: AppContext) {
+/** What the export handlers use of the app: the call queue, the open project and session, where exports go, the page's events. */
+export interface ExportHost {
+  readonly calls: SerialQueue;
+  readonly project: OpenProject;
+  readonly session: Pick<SessionSlot, 'require'>;
+  readonly options: { readonly exportsDir?: string; now?: () => Date };
+  emit(event: ExportEvent): void;
+}
+
+export function exportHandlers(app: ExportHost): ExportApi {
   /** about a hundred updates for a large project, not one per record */
   const progressEvents = (): ExportProgress => {
     let shown = -1;
@@ -47,29 +56,7 @@ export function exportApi(app: AppContext) {
         !options.deidentify && (await loadDeidentifyList(app.project)) !== null
           ? '; NOT de-identified (the project has deidentify.yaml)'
           : '';
-      if (isInteropFormat(format)) {
-        // a folder per export: the files for the tool, and <format>.receipt.json with each file's sha256
-        const outDir = await exportTarget(app, annotator, format);
-        const result = await exportInteropWithInstalledVad({
-          project: app.project,
-          ...whoseSessions,
-          format,
-          outDir,
-          sessions: projectSessionSource,
-          ...onProgress,
-        });
-        const receiptBytes = await readFile(result.receipt_file);
-        return {
-          file: result.out,
-          folder: true,
-          receipt: result.receipt_file,
-          records: result.receipt.records,
-          gaps: result.receipt.gaps.length,
-          summary: result.summary + plain,
-          sha256: sha256Hex(receiptBytes),
-        };
-      }
-      const result = await exportSessions({
+      const exported = await exportInFormat({
         project: app.project,
         ...whoseSessions,
         format,
@@ -77,14 +64,27 @@ export function exportApi(app: AppContext) {
         sessions: projectSessionSource,
         ...onProgress,
       });
-      const { receipt } = result;
+      if (exported.folder) {
+        // a folder per export: the files for the tool, and <format>.receipt.json with each file's sha256
+        const { result } = exported;
+        return {
+          file: result.out,
+          folder: true,
+          receipt: result.receipt_file,
+          records: result.receipt.records,
+          gaps: result.receipt.gaps.length,
+          summary: result.summary + plain,
+          sha256: sha256Hex(await readFile(result.receipt_file)),
+        };
+      }
+      const { result } = exported;
       return {
         file: result.file,
         receipt: result.receipt_file,
-        records: receipt.records,
-        gaps: receipt.counts.gaps,
+        records: result.receipt.records,
+        gaps: result.receipt.counts.gaps,
         summary: result.summary + plain,
-        sha256: receipt.sha256,
+        sha256: result.receipt.sha256,
       };
     });
   return {
@@ -97,7 +97,7 @@ export function exportApi(app: AppContext) {
       ...(await exportAs(format, () => annotator, { progress: true, deidentify: true })),
       annotators: annotator === null ? await projectSessionSource.annotators(app.project) : [annotator],
     }),
-  } satisfies Partial<AloudApi>;
+  };
 }
 
 /**
@@ -105,13 +105,13 @@ export function exportApi(app: AppContext) {
  * and when; a folder of its own for the interop formats. The target policy speaks first (the project's data, links),
  * then the folder is made.
  */
-async function exportTarget(app: AppContext, annotator: string | null, format: ProjectExportFormat): Promise<string> {
+async function exportTarget(app: ExportHost, annotator: string | null, format: ProjectExportFormat): Promise<string> {
   const dir = app.options.exportsDir ?? path.join(app.project.dir, 'exports');
   const stamp = (app.options.now?.() ?? new Date()).toISOString().replace(/[:.]/g, '-');
   const who = annotator === null ? 'all-annotators' : annotator.replace(/[^\p{L}\p{N}_-]+/gu, '_').slice(0, 60) || 'annotator';
-  const interop = isInteropFormat(format);
-  const out = path.join(dir, interop ? `${who}-${stamp}-${format}` : `${who}-${stamp}.${format}`);
-  await checkExportTarget(app.project, out, interop ? 'folder' : 'file', { force: false });
+  const kind = exportTargetKind(format);
+  const out = path.join(dir, kind === 'folder' ? `${who}-${stamp}-${format}` : `${who}-${stamp}.${format}`);
+  await checkExportTarget(app.project, out, kind, { force: false });
   await mkdir(dir, { recursive: true });
   if (!app.options.exportsDir) await resolveInside(app.project.dir, dir, 'write');
   return out;

@@ -1,9 +1,16 @@
-import type { AloudApi, ModelsView } from '../../common/contract/aloudApi';
-import { Refusal } from '../../common/contract/refusal';
-import type { AppContext } from './appContext';
+import type { ModelsApi, ModelsView } from '../../common/models/modelsApi';
+import { Refusal } from '../../common/refusal/refusal';
+import type { ModelsPanel } from './modelsPanel';
+
+/** What the models handlers use of the app: the panel, the project's model, the model the open session transcribes with. */
+export interface ModelsHost {
+  readonly models: ModelsPanel;
+  readonly project: { readonly config: { readonly thinkaloud: { readonly model: string } } };
+  readonly session: { readonly model: { readonly name: string } | null };
+}
 
 /** The models domain of the app API: what is known and installed, downloads (progress as events), import, remove. */
-export function modelsApi(app: AppContext) {
+export function modelsHandlers(app: ModelsHost): ModelsApi {
   const view = (rehash = false): Promise<ModelsView> => app.models.view(app.project.config.thinkaloud.model, rehash);
   return {
     models: (rehash) => view(rehash),
@@ -25,5 +32,5 @@ export function modelsApi(app: AppContext) {
       await app.models.remove(name);
       return view();
     },
-  } satisfies Partial<AloudApi>;
+  };
 }

@@ -1,5 +1,10 @@
-import type { AloudEvent, RefusalBody } from './aloudApi';
-import { Refusal } from './refusal';
+import { Refusal, type RefusalCode } from './refusal';
+
+/** A refusal crossing a transport as data (CallOutcome): a code the UI can act on and a message a person can read. */
+export interface RefusalBody {
+  code: RefusalCode;
+  message: string;
+}
 
 /**
  * What a transport carries back for one call. Errors travel as data (code + message) because neither
@@ -14,13 +19,4 @@ export function errorOutcome(e: Refusal): CallOutcome {
 export function unwrapOutcome(outcome: CallOutcome): unknown {
   if (outcome.ok) return outcome.result;
   throw new Refusal(outcome.error.code, outcome.error.message);
-}
-
-/**
- * What Electron's preload exposes to the page as `window.aloudBridge` (contextBridge): one call function
- * and one event subscription, never ipcRenderer itself.
- */
-export interface AloudBridge {
-  call(method: string, args: unknown[]): Promise<CallOutcome>;
-  onEvent(listener: (event: AloudEvent) => void): () => void;
 }

@@ -1,5 +1,5 @@
-import type { AloudEvent, CollectSummary } from '../../common/contract/aloudApi';
-import { unpackSession } from '../packs/sessionPack';
+import type { CollectSummary, PacksEvent } from '../../common/packs/packsApi';
+import { unpackSession } from './sessionPack';
 import type { OpenProject } from '../project/projectFolder';
 
 /**
@@ -7,7 +7,7 @@ import type { OpenProject } from '../project/projectFolder';
  * check first; a refusal writes nothing and says why), reporting the bytes read as collect_progress events, about a
  * hundred of them for a large pack.
  */
-export async function collectPack(project: OpenProject, file: string, emit: (event: AloudEvent) => void): Promise<CollectSummary> {
+export async function collectPack(project: OpenProject, file: string, emit: (event: PacksEvent) => void): Promise<CollectSummary> {
   let shown = -1;
   let size = 0;
   const result = await unpackSession({

@@ -1,7 +1,8 @@
-import { stat } from 'node:fs/promises';
 import { findCode, type CodeDef } from '../../common/codebook/codebook';
-import type { AloudApi } from '../../common/contract/aloudApi';
-import { Refusal } from '../../common/contract/refusal';
+import type { SerialQueue } from '../../common/concurrency/serialQueue';
+import type { CodingApi } from '../../common/coding/codingApi';
+import type { Item } from '../../common/items/item';
+import { Refusal } from '../../common/refusal/refusal';
 import type { CodeProposal, CoderFolds } from '../../common/coding/codingFold';
 import {
   decideCodeAct,
@@ -15,55 +16,18 @@ import {
 import { sameName } from '../../common/names/personNames';
 import { codingItemView, type CodingItemView, type CodingOverview } from '../../common/coding/codingViews';
 import type { SessionEntry } from '../../common/session/sessionFold';
-import { addCodeToCodebook, codingContext, itemTextOf, loadCodebook, projectCodeAgreement, protocolFacts } from '../coding/projectCoding';
-import { projectSessionSource } from '../session/projectSessions';
-import { allSessionNames, type AnnotatorStates, type SessionSource } from '../session/sessionSource';
+import { addCodeToCodebook, codingContext, itemTextOf, loadCodebook, projectCodeAgreement, protocolFacts } from './projectCoding';
+import { CodingSessionReader } from './codingSessionReader';
 import type { SessionService } from '../session/sessionService';
-import { normalizeAnnotatorName, sessionPaths } from '../session/sessionPaths';
-import type { AppContext } from './appContext';
+import type { OpenProject } from '../project/projectFolder';
+import type { SessionSlot } from '../session/sessionSlot';
 
-/**
- * The annotators' sessions as the coding view reads them: the open session from its live fold, the others from their
- * logs (read-only, no lock), each read again only when its log changed on disk, so a key press costs a stat per log.
- */
-class SessionReader {
-  private readonly cache = new Map<string, { stamp: string; states: AnnotatorStates }>();
-
-  constructor(private readonly app: AppContext) {}
-
-  /** every session, coders who are not annotators included (their codings are the others' codes) */
-  async annotators(): Promise<string[]> {
-    return allSessionNames(projectSessionSource, this.app.project);
-  }
-
-  async load(annotator: string, open: SessionService): Promise<AnnotatorStates> {
-    const name = normalizeAnnotatorName(annotator);
-    if (name === open.store.annotator)
-      return { annotator: name, items: open.state().items, warnings: [], codings: open.store.coding.codings() };
-    const { project } = this.app;
-    const file = sessionPaths(project.dir, name).events;
-    const info = await stat(file).catch(() => null);
-    if (!info) throw new Refusal('not_found', `no session of "${name}" in this project`);
-    const stamp = `${project.dir}\u0000${info.size}\u0000${info.mtimeMs}`;
-    const cached = this.cache.get(name);
-    if (cached?.stamp === stamp) return cached.states;
-    const states = await projectSessionSource.load(project, name);
-    this.cache.set(name, { stamp, states });
-    return states;
-  }
-
-  async all(open: SessionService): Promise<AnnotatorStates[]> {
-    const names = new Set([...(await this.annotators()), open.store.annotator]);
-    return Promise.all([...names].map((n) => this.load(n, open)));
-  }
-
-  /** A SessionSource over this reader (agreement reads every session through it). */
-  source(open: SessionService): SessionSource {
-    return {
-      annotators: async () => [...new Set([...(await this.annotators()), open.store.annotator])].sort(),
-      load: async (_project, name) => this.load(name, open),
-    };
-  }
+/** What the coding handlers use of the app: the call queue, the project and its items (both replaced when another opens), the session. */
+export interface CodingHost {
+  readonly calls: SerialQueue;
+  readonly project: OpenProject;
+  readonly items: Item[];
+  readonly session: Pick<SessionSlot, 'require'>;
 }
 
 /**
@@ -72,8 +36,8 @@ class SessionReader {
  * answered with the protocol's coding view, which holds the other coders' codes only when blind coding allows it:
  * the host leaves them out, the page never has them.
  */
-export function codingApi(app: AppContext) {
-  const reader = new SessionReader(app);
+export function codingHandlers(app: CodingHost): CodingApi {
+  const reader = new CodingSessionReader(app);
 
   const protocolOf = async (open: SessionService, annotator: string, itemId: string): Promise<ProtocolFacts & { item_text: string }> => {
     const states = await reader.load(annotator, open);
@@ -225,5 +189,5 @@ export function codingApi(app: AppContext) {
         });
         return report;
       }),
-  } satisfies Partial<AloudApi>;
+  };
 }

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AloudEvent } from '../../../../core/common/contract/aloudApi';
-import { ModelsPanel } from '../../../../core/node/app/modelsPanel';
+import { ModelsPanel } from '../../../../core/node/models/modelsPanel';
 import { slowModelServer } from '../../../e2e/appHarness';
 import { entryFor, manifestOf, syntheticVocabOnlyModel } from '../models/localModelServer';
 

@@ -1,18 +1,31 @@
 import path from 'node:path';
-import type { AloudApi } from '../../common/contract/aloudApi';
-import { Refusal } from '../../common/contract/refusal';
-import { annotatorSessions } from '../session/projectSessions';
-import { loadProjectConfig, loadProjectItems } from '../project/projectFolder';
-import type { AppContext } from './appContext';
-import { collectPack } from './collectPacks';
+import type { SerialQueue } from '../../common/concurrency/serialQueue';
+import type { Item } from '../../common/items/item';
+import type { PathKind, ProjectApi, ProjectView } from '../../common/project/projectApi';
+import { Refusal } from '../../common/refusal/refusal';
+import { loadProjectConfig, loadProjectItems, type OpenProject } from '../project/projectFolder';
 import { createProjectFolder, importItemsInto, openProjectFolder, readRecent } from './projectsPanel';
 
-/** The projects domain of the app API: the open project, its annotators, recent projects, opening, creating, importing items, collecting session packs. */
-export function projectsApi(app: AppContext) {
+/** What the projects handlers use of the app: the call queue, the project and its items, the session, switching projects. */
+export interface ProjectHost {
+  readonly calls: SerialQueue;
+  readonly project: OpenProject;
+  items: Item[];
+  /** the open session, as far as importing items needs it: sessions are a floor above projects, so only its shape */
+  readonly session: { readonly open: { readonly isRecording: boolean } | null; reopen(): Promise<void> };
+  /** the annotators' own sessions of the open project ("Continue as"), never a room's write-back */
+  annotatorSessions(): Promise<string[]>;
+  readonly options: { readonly recentFile?: string; readonly choosePath?: (kind: PathKind) => Promise<string | null> };
+  projectView(): ProjectView;
+  /** another project: the session and rooms close; inside the call queue */
+  switchProject(project: OpenProject): Promise<void>;
+}
+
+/** The projects domain of the app API: the open project, its annotators, recent projects, opening, creating, importing items. */
+export function projectHandlers(app: ProjectHost): ProjectApi {
   return {
     project: async () => app.projectView(),
-    // "Continue as" offers the annotators' own sessions, never a room's write-back
-    annotators: () => annotatorSessions(app.project),
+    annotators: () => app.annotatorSessions(),
     recentProjects: async () => {
       const dirs = app.options.recentFile ? await readRecent(app.options.recentFile) : [path.resolve(app.project.dir)];
       return Promise.all(
@@ -50,6 +63,5 @@ export function projectsApi(app: AppContext) {
         }
         return { project: app.projectView(), items: outcome };
       }),
-    collectPack: (file) => app.calls.run(() => collectPack(app.project, file, (event) => app.emit(event))),
-  } satisfies Partial<AloudApi>;
+  };
 }

@@ -1,20 +1,31 @@
 import { adjudicationItemView, adjudicationQueueView, type AdjudicationItemView } from '../../common/adjudication/adjudicationViews';
-import type { AloudApi } from '../../common/contract/aloudApi';
-import { Refusal } from '../../common/contract/refusal';
+import type { AdjudicationApi } from '../../common/adjudication/adjudicationApi';
+import type { SerialQueue } from '../../common/concurrency/serialQueue';
+import type { Item } from '../../common/items/item';
+import { Refusal } from '../../common/refusal/refusal';
 import type { ProtocolCoding } from '../../common/coding/codingFold';
 import type { ItemSessionState } from '../../common/session/itemState';
 import { assignedItems } from '../../common/adjudication/adjudicationFold';
-import { readProjectAdjudication } from '../adjudication/adjudicationLog';
-import { adjudicate, readAdjudication } from '../adjudication/projectAdjudication';
+import { readProjectAdjudication } from './adjudicationLog';
+import { adjudicate, readAdjudication } from './projectAdjudication';
 import { projectSessionSource } from '../session/projectSessions';
-import type { AppContext } from './appContext';
+import type { OpenProject } from '../project/projectFolder';
+import type { SessionSlot } from '../session/sessionSlot';
+
+/** What the adjudication handlers use of the app: the call queue, the project and its items, the open session (the lead's). */
+export interface AdjudicationHost {
+  readonly calls: SerialQueue;
+  readonly project: OpenProject;
+  readonly items: Item[];
+  readonly session: Pick<SessionSlot, 'require'>;
+}
 
 /**
  * The adjudication domain of the app API: the lead (the open session's annotator) reads the queue and one item side by
  * side, and decides gold labels in her own adjudication log (core/node/adjudication). Annotators' sessions are only
  * read; with blind_names the names never leave the host.
  */
-export function adjudicationApi(app: AppContext) {
+export function adjudicationHandlers(app: AdjudicationHost): AdjudicationApi {
   const itemView = async (itemId: string): Promise<AdjudicationItemView> => {
     const read = await readAdjudication(app.project);
     const standing = read.queue.items.get(itemId);
@@ -59,5 +70,5 @@ export function adjudicationApi(app: AppContext) {
         });
         return itemView(itemId);
       }),
-  } satisfies Partial<AloudApi>;
+  };
 }

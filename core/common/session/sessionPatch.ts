@@ -1,6 +1,6 @@
-import type { ItemSessionState } from '../session/itemState';
-import { summaryOfItem } from '../session/itemSummary';
-import type { SessionNoteView, SessionPatch, SessionView } from './aloudApi';
+import type { ItemSessionState } from './itemState';
+import { summaryOfItem } from './itemSummary';
+import type { SessionNoteView, SessionPatch, SessionView } from './sessionApi';
 
 /** A call's answer about the session: the whole view (openSession, session) or what changed (every act). */
 export type SessionUpdate = SessionView | SessionPatch;

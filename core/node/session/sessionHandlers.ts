@@ -1,11 +1,21 @@
-import type { AloudApi, SessionPatch } from '../../common/contract/aloudApi';
-import { Refusal } from '../../common/contract/refusal';
+import type { SerialQueue } from '../../common/concurrency/serialQueue';
+import type { SessionApi, SessionPatch } from '../../common/session/sessionApi';
+import { Refusal } from '../../common/refusal/refusal';
 import { existingName as existingAnnotator, lookAlikeOf } from '../../common/names/personNames';
 import { readWav } from '../audio/wavFile';
-import { normalizeAnnotatorName } from '../session/sessionPaths';
-import { projectSessionSource } from '../session/projectSessions';
-import type { SessionService } from '../session/sessionService';
-import type { AppContext } from './appContext';
+import { normalizeAnnotatorName } from './sessionPaths';
+import type { SessionService } from './sessionService';
+import type { OpenProject } from '../project/projectFolder';
+import type { SessionSlot } from './sessionSlot';
+
+/** What the session's handlers use of the app: its call queue, the open project, the session slot, the project's sessions. */
+export interface SessionHost {
+  readonly calls: SerialQueue;
+  readonly project: OpenProject;
+  readonly session: SessionSlot;
+  /** the annotators with a session in the open project (one spelling each) */
+  sessionNames(): Promise<string[]>;
+}
 
 /**
  * The session domain of the app API: the annotator's session, navigation, recording, labels, completion, the model's
@@ -14,23 +24,23 @@ import type { AppContext } from './appContext';
  * session's fields), so an act costs the same at the 10,000th item as at the first; only opening a session answers the
  * whole view. None re-checks a session rule.
  */
-export function sessionApi(app: AppContext) {
+export function sessionHandlers(app: SessionHost): SessionApi {
   /** a call on the open session, in the call queue, answered with what it changed */
   const withPatch = (task: (s: SessionService) => Promise<unknown>): Promise<SessionPatch> => app.calls.run(() => app.session.act(task));
   return {
     openSession: (annotator) =>
       app.calls.run(async () => {
         // one annotator, one spelling: "ana" continues the session of "Ana"
-        const existing = existingAnnotator(annotator, await projectSessionSource.annotators(app.project));
+        const existing = existingAnnotator(annotator, await app.sessionNames());
         return app.session.openSession(existing ?? annotator);
       }),
     reviewSession: (annotator, reviewer) =>
       app.calls.run(async () => {
         // a reviewer opens a session that exists, under its spelling; their own name is theirs (never the annotator's)
-        const existing = existingAnnotator(annotator, await projectSessionSource.annotators(app.project));
+        const existing = existingAnnotator(annotator, await app.sessionNames());
         if (!existing) throw new Refusal('not_found', `"${annotator}" has no session in this project to review`);
         if (normalizeAnnotatorName(reviewer) === existing) return app.session.openSession(existing);
-        const like = lookAlikeOf(normalizeAnnotatorName(reviewer), await projectSessionSource.annotators(app.project));
+        const like = lookAlikeOf(normalizeAnnotatorName(reviewer), await app.sessionNames());
         if (like !== null)
           throw new Refusal(
             'bad_request',
@@ -85,5 +95,5 @@ export function sessionApi(app: AppContext) {
             itemId === null ? 'transcribed later (no model when recorded)' : 'transcribed again from the app',
           );
       }),
-  } satisfies Partial<AloudApi>;
+  };
 }

@@ -1,15 +1,24 @@
 import { PATTERN_CLASSES } from '../../common/deidentify/deidentifyPatterns';
-import type { AloudApi } from '../../common/contract/aloudApi';
-import { Refusal } from '../../common/contract/refusal';
+import type { SerialQueue } from '../../common/concurrency/serialQueue';
+import type { DeidentifyApi } from '../../common/deidentify/deidentifyApi';
+import { Refusal } from '../../common/refusal/refusal';
 import type { SpanRef } from '../../common/deidentify/deidentifyRecord';
 import { decideReview, ReviewFold } from '../../common/deidentify/reviewDecisions';
 import { buildReviewView, type DeidentifyReviewView } from '../../common/deidentify/reviewView';
 import type { ExportRecordV2, ExportSegmentV2 } from '../../common/export/exportRecord';
 import type { ItemSessionState } from '../../common/session/itemState';
-import { loadDeidentifyList } from '../deidentify/deidentifyProject';
-import { appendReviewDecision, readReviewLog, recordSegmentText, recordTextSha256 } from '../deidentify/reviewLog';
+import { loadDeidentifyList } from './deidentifyProject';
+import { appendReviewDecision, readReviewLog, recordSegmentText, recordTextSha256 } from './reviewLog';
 import { sha256Hex } from '../fs/sha256';
-import type { AppContext } from './appContext';
+import type { OpenProject } from '../project/projectFolder';
+import type { SessionSlot } from '../session/sessionSlot';
+
+/** What the review's handlers use of the app: the call queue, the open project and session. */
+export interface DeidentifyHost {
+  readonly calls: SerialQueue;
+  readonly project: OpenProject;
+  readonly session: Pick<SessionSlot, 'require'>;
+}
 
 /** An item's segments and corrections in the shape of an export record (the texts the review decides on). */
 function reviewedTexts(state: ItemSessionState | null): { segments: ExportSegmentV2[]; corrections: ExportRecordV2['corrections'] } {
@@ -37,7 +46,7 @@ function reviewedTexts(state: ItemSessionState | null): { segments: ExportSegmen
  * reviewer's decisions (accept, reject, add), appended to the annotator's review log (sessions/<annotator>/
  * deidentify.jsonl) by the pure rule decideReview. The reviewer is the open session's name.
  */
-export function deidentifyApi(app: AppContext) {
+export function deidentifyHandlers(app: DeidentifyHost): DeidentifyApi {
   const view = async (itemId: string): Promise<DeidentifyReviewView> => {
     const session = app.session.require();
     const loaded = await loadDeidentifyList(app.project);
@@ -90,5 +99,5 @@ export function deidentifyApi(app: AppContext) {
         await appendReviewDecision(app.project, session.store.annotator, data);
         return view(itemId);
       }),
-  } satisfies Partial<AloudApi>;
+  };
 }

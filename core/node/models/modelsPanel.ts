@@ -1,14 +1,14 @@
 import { rm, stat } from 'node:fs/promises';
-import { Refusal } from '../../common/contract/refusal';
+import { Refusal } from '../../common/refusal/refusal';
 import path from 'node:path';
-import { type AloudEvent, type ModelsView } from '../../common/contract/aloudApi';
+import type { ModelsEvent, ModelsView } from '../../common/models/modelsApi';
 import type { ModelManifest } from '../../common/models/modelManifest';
-import { installedVadModel, listInstalledModels } from '../models/installedModels';
-import { loadModelManifest } from '../models/manifestFile';
-import { downloadModel } from '../models/modelDownload';
-import { ModelDownloadError } from '../models/modelErrors';
-import { importModelFile } from '../models/modelImport';
-import { resolveModelsDir } from '../models/modelsDir';
+import { installedVadModel, listInstalledModels } from './installedModels';
+import { loadModelManifest } from './manifestFile';
+import { downloadModel } from './modelDownload';
+import { ModelDownloadError } from './modelErrors';
+import { importModelFile } from './modelImport';
+import { resolveModelsDir } from './modelsDir';
 
 export interface ModelsPanelOptions {
   modelsDir?: string;
@@ -16,7 +16,7 @@ export interface ModelsPanelOptions {
   manifest?: ModelManifest;
   /** tests only: accept plain http to 127.0.0.1 */
   allowLoopbackHttp?: boolean;
-  emit(event: AloudEvent): void;
+  emit(event: ModelsEvent): void;
   /** a model arrived (download or import): the session may now load it */
   onInstalled?(name: string): Promise<void>;
 }
@@ -105,7 +105,7 @@ export class ModelsPanel {
     if (this.downloads.has(name)) throw new Refusal('conflict', `${name} is already downloading`);
     const abort = new AbortController();
     this.downloads.set(name, abort);
-    const emit = (data: Omit<Extract<AloudEvent, { type: 'model_download' }>, 'type' | 'name'>) =>
+    const emit = (data: Omit<ModelsEvent, 'type' | 'name'>) =>
       this.options.emit({ type: 'model_download', name, ...data });
     emit({ state: 'running', received_bytes: 0, total_bytes: entry.bytes, percent: 0, message: null });
     void downloadModel(entry, {

@@ -1,9 +1,9 @@
 import { mkdir, readFile, stat } from 'node:fs/promises';
-import { Refusal } from '../../common/contract/refusal';
+import { Refusal } from '../../common/refusal/refusal';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import { stringify } from 'yaml';
-import { type ImportOutcome, type NewProjectSpec } from '../../common/contract/aloudApi';
+import type { ImportOutcome, NewProjectSpec } from '../../common/project/projectApi';
 import { InputError } from '../../common/io/inputProblem';
 import { parseProjectConfig } from '../../common/project/projectConfig';
 import { importIntoProject } from '../importing/itemsImport';
