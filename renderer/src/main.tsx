@@ -1,9 +1,9 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { App } from './App';
-import { connectClient } from './app/client';
-import { installPointerFocusPolicy } from './app/focusPolicy';
-import './styles.css';
+import { App } from './app/App';
+import { connectClient } from './app/connectClient';
+import { installPointerFocusPolicy } from './shared/focusPolicy';
+import './app/styles.css';
 
 installPointerFocusPolicy(document);
 
