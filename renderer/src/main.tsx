@@ -2,6 +2,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/App';
 import { connectClient } from './app/connectClient';
+import { ApiProvider } from './shared/api';
 import { installPointerFocusPolicy } from './shared/focusPolicy';
 import './app/styles.css';
 
@@ -9,6 +10,8 @@ installPointerFocusPolicy(document);
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
-    <App client={connectClient()} />
+    <ApiProvider client={connectClient()}>
+      <App />
+    </ApiProvider>
   </StrictMode>,
 );

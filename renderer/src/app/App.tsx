@@ -1,8 +1,5 @@
-import { useState } from 'react';
-import type { ProjectExportFormat, ProjectView } from '../../../core/common/contract/aloudApi';
+import type { ProjectView } from '../../../core/common/contract/aloudApi';
 import { applySessionPatch } from '../../../core/common/contract/sessionPatch';
-import { INTEROP_FORMATS, INTEROP_FORMAT_TITLES } from '../../../core/common/export/interop/interopFormats';
-import type { ApiClient } from '../contract/apiClient';
 import { AgreementScreen } from '../features/agreement/AgreementScreen';
 import { AdjudicateScreen } from '../features/adjudicate/AdjudicateScreen';
 import { LabelScreen } from '../features/label/LabelScreen';
@@ -10,9 +7,10 @@ import { ReviewScreen } from '../features/review/ReviewScreen';
 import { ProjectScreen } from '../features/project/ProjectScreen';
 import { SettingsScreen } from '../features/settings/SettingsScreen';
 import { StartScreen } from '../features/start/StartScreen';
-import { exportSummaryWords } from '../features/export/exportSummary';
+import { ExportBanners, ExportToolbar } from '../features/export/ExportToolbar';
 import type { Tab } from './appState';
 import { useAppStore } from './useAppStore';
+import { useApi } from '../shared/api';
 
 const TAB_NAMES: Record<Tab, string> = {
   label: 'Label',
@@ -25,10 +23,10 @@ const TAB_NAMES: Record<Tab, string> = {
 
 const LAST_ANNOTATOR_KEY = 'aloud.lastAnnotator';
 
-export function App({ client }: { client: ApiClient }) {
-  const { state, dispatch, run, showError: setError, keepSession: onSession, chooseDevice, chooseKeepTalking } = useAppStore(client);
+export function App() {
+  const client = useApi();
+  const { state, dispatch, run, showError: setError, keepSession: onSession, chooseDevice, chooseKeepTalking } = useAppStore();
   const { info, project, session, tab, error, notice, choosingProject, exporting, deviceId, keepTalkingSeconds } = state;
-  const [deidentified, setDeidentified] = useState(false);
   const projectOpened = (p: ProjectView) => dispatch({ type: 'projectOpened', project: p });
   const refreshInfo = () =>
     void client.appInfo().then(
@@ -52,15 +50,6 @@ export function App({ client }: { client: ApiClient }) {
     if (view.recovered) dispatch({ type: 'notice', message: `Recovered after a crash: ${view.recovered}` });
     dispatch({ type: 'session', session: view });
     dispatch({ type: 'info', info: await client.appInfo() });
-  };
-
-  const doExport = async () => {
-    dispatch({ type: 'exportStarted' });
-    const whose = exporting.scope === 'all' ? null : (session?.annotator ?? null);
-    const summary = await run(() =>
-      deidentified ? client.exportDeidentified(exporting.format, whose) : client.exportProject(exporting.format, whose),
-    );
-    dispatch({ type: 'exportFinished', summary: summary ?? null });
   };
 
   if (!project || !info) {
@@ -120,39 +109,14 @@ export function App({ client }: { client: ApiClient }) {
               {session.annotator}
               {session.reviewer && <span className="muted"> · reviewed by {session.reviewer}</span>}
             </div>
-            <select
-              aria-label="export whose sessions"
-              value={exporting.scope}
-              onChange={(e) => dispatch({ type: 'exportChoice', scope: e.target.value as 'mine' | 'all' })}
-            >
-              <option value="mine">my session</option>
-              <option value="all">all annotators</option>
-            </select>
-            <select
-              aria-label="export format"
-              value={exporting.format}
-              onChange={(e) => dispatch({ type: 'exportChoice', format: e.target.value as ProjectExportFormat })}
-            >
-              <option value="jsonl">JSONL</option>
-              <option value="json">JSON</option>
-              <option value="csv">CSV</option>
-              <optgroup label="for other tools (a folder)">
-                {INTEROP_FORMATS.map((f) => (
-                  <option key={f} value={f}>
-                    {INTEROP_FORMAT_TITLES[f]}
-                  </option>
-                ))}
-              </optgroup>
-            </select>
-            <label
-              className="deidentified-choice"
-              title="placeholders for what deidentify.yaml lists; those spans silenced in the recordings"
-            >
-              <input type="checkbox" checked={deidentified} onChange={(e) => setDeidentified(e.target.checked)} /> de-identified
-            </label>
-            <button onClick={() => void doExport()} disabled={exporting.busy}>
-              {exporting.busy ? 'Exporting…' : 'Export'}
-            </button>
+            <ExportToolbar
+              exporting={exporting}
+              annotator={session.annotator}
+              run={run}
+              onChoice={(choice) => dispatch({ type: 'exportChoice', ...choice })}
+              onStarted={() => dispatch({ type: 'exportStarted' })}
+              onFinished={(summary) => dispatch({ type: 'exportFinished', summary })}
+            />
           </>
         )}
       </header>
@@ -210,26 +174,7 @@ export function App({ client }: { client: ApiClient }) {
           or stems); they are kept as they were recorded.
         </div>
       )}
-      {exporting.busy && (
-        <div className="banner info" role="status">
-          <span>Exporting…{exporting.progress ? ` ${exporting.progress.done} of ${exporting.progress.total} records` : ''}</span>
-          {exporting.progress ? (
-            <progress aria-label="export progress" value={exporting.progress.done} max={Math.max(1, exporting.progress.total)} />
-          ) : (
-            <progress aria-label="export progress" />
-          )}
-        </div>
-      )}
-      {exporting.done && (
-        <div className="banner info export-summary" role="status">
-          <span>
-            {exportSummaryWords(exporting.done)} {exporting.done.folder ? 'Folder' : 'File'}: <code>{exporting.done.file}</code>
-          </span>
-          <button className="link" onClick={() => dispatch({ type: 'exportFinished', summary: null })} aria-label="dismiss">
-            ✕
-          </button>
-        </div>
-      )}
+      <ExportBanners exporting={exporting} onDismiss={() => dispatch({ type: 'exportFinished', summary: null })} />
       {notice && (
         <div className="banner info" role="status">
           {notice}
@@ -247,7 +192,6 @@ export function App({ client }: { client: ApiClient }) {
               </button>
             </p>
             <ProjectScreen
-              client={client}
               project={project}
               onOpened={projectOpened}
               onImported={(p) => dispatch({ type: 'project', project: p })}
@@ -257,7 +201,6 @@ export function App({ client }: { client: ApiClient }) {
         ) : !session ? (
           <StartScreen
             onChooseProject={() => dispatch({ type: 'choosingProject', choosing: true })}
-            client={client}
             project={project}
             lastAnnotator={localStorage.getItem(LAST_ANNOTATOR_KEY) ?? ''}
             onStart={(name) => void startSession(name)}
@@ -265,7 +208,6 @@ export function App({ client }: { client: ApiClient }) {
           />
         ) : tab === 'label' ? (
           <LabelScreen
-            client={client}
             project={project}
             session={session}
             onSession={onSession}
@@ -275,12 +217,11 @@ export function App({ client }: { client: ApiClient }) {
             keepTalkingSeconds={keepTalkingSeconds}
           />
         ) : tab === 'review' ? (
-          <ReviewScreen client={client} project={project} session={session} onSession={onSession} run={run} />
+          <ReviewScreen project={project} session={session} onSession={onSession} run={run} />
         ) : tab === 'adjudicate' ? (
-          <AdjudicateScreen client={client} />
+          <AdjudicateScreen />
         ) : tab === 'project' ? (
           <ProjectScreen
-            client={client}
             project={project}
             nativeDialogs={info.mode === 'electron'}
             onOpened={projectOpened}
@@ -291,7 +232,6 @@ export function App({ client }: { client: ApiClient }) {
           />
         ) : tab === 'settings' ? (
           <SettingsScreen
-            client={client}
             project={project}
             onProject={(p) => {
               dispatch({ type: 'project', project: p });
@@ -313,7 +253,7 @@ export function App({ client }: { client: ApiClient }) {
             run={run}
           />
         ) : (
-          <AgreementScreen client={client} project={project} />
+          <AgreementScreen project={project} />
         )}
       </main>
     </div>

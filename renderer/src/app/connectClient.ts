@@ -15,6 +15,3 @@ export function connectClient(): ApiClient {
   if (window.aloudBridge) return createApiClient(bridgeTransport(window.aloudBridge, window.location.origin));
   return createApiClient(httpTransport(window.location.origin));
 }
-
-/** The capture worklet, served from our own origin (the CSP allows no blob: scripts). */
-export const WORKLET_URL = '/capture-worklet.js';

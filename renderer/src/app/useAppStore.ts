@@ -3,7 +3,7 @@ import type { SessionUpdate } from '../../../core/common/contract/sessionPatch';
 import { appReducer, initialAppState } from './appState';
 import { loadKeepTalkingSeconds, saveKeepTalkingSeconds } from '../features/label/keepTalking';
 import { reportRefusalsTo, type RunCall } from '../shared/runCall';
-import type { ApiClient } from '../contract/apiClient';
+import { useApi } from '../shared/api';
 
 const DEVICE_KEY = 'aloud.microphone';
 
@@ -11,7 +11,8 @@ const DEVICE_KEY = 'aloud.microphone';
  * The app's one store: the reducer over what the host says and what the annotator chose, fed by the host's events,
  * with `run`, the one wrapper that shows a refused call in the banner, and the choices kept in this browser profile.
  */
-export function useAppStore(client: ApiClient) {
+export function useAppStore() {
+  const client = useApi();
   const [state, dispatch] = useReducer(appReducer, undefined, () =>
     initialAppState({ deviceId: localStorage.getItem(DEVICE_KEY), keepTalkingSeconds: loadKeepTalkingSeconds(localStorage) }),
   );

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { SessionView } from '../../../core/common/contract/aloudApi';
 import type { ItemSessionState } from '../../../core/common/session/itemState';
-import type { ApiClient } from '../contract/apiClient';
+import { useApi } from './api';
 
 /**
  * One item of the session in full, for the screen that shows it. The view holds the open item and every item a patch
@@ -9,7 +9,8 @@ import type { ApiClient } from '../contract/apiClient';
  * A state in the view wins over a fetched one: every change after the fetch reaches the view as a patch or an event.
  * A fetched state belongs to the view it was asked under: a new whole view (a reopened session, new settings) asks again.
  */
-export function useItemState(client: ApiClient, session: SessionView, itemId: string | null, held: boolean): ItemSessionState | undefined {
+export function useItemState(session: SessionView, itemId: string | null, held: boolean): ItemSessionState | undefined {
+  const client = useApi();
   const inView = itemId === null ? undefined : session.item_states[itemId];
   const [fetched, setFetched] = useState<{ state: ItemSessionState; viewStamp: number } | null>(null);
   const need = itemId !== null && held && inView === undefined;

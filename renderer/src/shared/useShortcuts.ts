@@ -1,6 +1,6 @@
 import { useLayoutEffect, useRef } from 'react';
 import { PRESSABLE_CONTROLS } from './focusPolicy';
-import type { KeyPress } from '../features/label/labelKeys';
+import type { KeyPress } from './keyPress';
 
 /** A key press went to something the user types into: then single keys are text, not shortcuts. */
 export function isTypingTarget(target: EventTarget | null): boolean {

@@ -1,10 +1,10 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { AdjudicationItemView, AdjudicationQueueView, ProtocolView } from '../../../../core/common/adjudication/adjudicationViews';
-import type { ApiClient } from '../../contract/apiClient';
 import { adjudicationKey, adjudicationShortcutList, CAUSE_KEYS, EMPTY_DRAFT, type DecisionDraft } from './adjudicationKeys';
 import { reportRefusalsTo } from '../../shared/runCall';
 import { ShortcutHelp } from '../../shared/Dialogs';
 import { useShortcuts } from '../../shared/useShortcuts';
+import { useApi } from '../../shared/api';
 
 const seconds = (s: number | null): string => (s === null ? '—' : `${s.toFixed(1)} s`);
 const clock = (iso: string): string => iso.slice(11, 19);
@@ -123,7 +123,8 @@ function ProtocolColumn({
  * The lead's Adjudicate screen: the queue (lowest agreement first), one item side by side, and the decision made by
  * keyboard (adjudicationKeys) and logged in her own adjudication log through decideGoldLabel.
  */
-export function AdjudicateScreen({ client }: { client: ApiClient }) {
+export function AdjudicateScreen() {
+  const client = useApi();
   const [queue, setQueue] = useState<AdjudicationQueueView | null>(null);
   const [index, setIndex] = useState(0);
   const [item, setItem] = useState<AdjudicationItemView | null>(null);

@@ -1,5 +1,5 @@
 import type { AdjudicationConfidence } from '../../../../core/common/adjudication/adjudicationEvents';
-import type { KeyPress } from '../label/labelKeys';
+import type { KeyPress } from '../../shared/keyPress';
 
 /** The decision being made on the shown item, before Enter sends it. */
 export interface DecisionDraft {

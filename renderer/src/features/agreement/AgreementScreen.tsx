@@ -2,11 +2,11 @@ import { useEffect, useMemo, useState } from 'react';
 import type { AgreementReport, ProjectView } from '../../../../core/common/contract/aloudApi';
 import { type AgreementAnalysis, agreementAnalysis, explainUndefinedAlpha } from '../../../../core/common/agreement/agreementAnalysis';
 import type { AlphaResult } from '../../../../core/common/agreement/krippendorff';
-import type { ApiClient } from '../../contract/apiClient';
 import { LeadRoomPanel } from '../rooms/LeadRoomPanel';
 import { CodeAgreementPanel } from '../coding/CodeAgreementPanel';
 import { GoldPanel } from './GoldPanel';
 import { reportRefusalsTo } from '../../shared/runCall';
+import { useApi } from '../../shared/api';
 
 /** The report's table as the analysis `aloud agreement` prints: same figures, same seed, same intervals. */
 export function analyseReport(report: AgreementReport, project: ProjectView): AgreementAnalysis {
@@ -87,7 +87,8 @@ function AlphaChart({ rows }: { rows: Array<{ name: string; alpha: number | null
 }
 
 /** Calibration: how far annotators agree on first (blind) and final labels, where they disagree, who changed what. */
-export function AgreementScreen({ client, project }: { client: ApiClient; project: ProjectView }) {
+export function AgreementScreen({ project }: { project: ProjectView }) {
+  const client = useApi();
   const [report, setReport] = useState<AgreementReport | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [reloads, setReloads] = useState(0);
@@ -197,7 +198,6 @@ export function AgreementScreen({ client, project }: { client: ApiClient; projec
       </table>
 
       <GoldPanel
-        client={client}
         reloads={reloads}
         itemText={textOf}
         openHuddle={(itemIds) =>
@@ -205,9 +205,9 @@ export function AgreementScreen({ client, project }: { client: ApiClient; projec
         }
       />
 
-      <CodeAgreementPanel client={client} reloads={reloads} />
+      <CodeAgreementPanel reloads={reloads} />
 
-      <LeadRoomPanel key={roomPanel} client={client} project={project} disagreements={analysis.disagreements.map((d) => d.item_id)} />
+      <LeadRoomPanel key={roomPanel} project={project} disagreements={analysis.disagreements.map((d) => d.item_id)} />
     </section>
   );
 }

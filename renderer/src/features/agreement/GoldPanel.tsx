@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { GoldReport, GoldView } from '../../../../core/common/labelModels/goldReport';
-import type { ApiClient } from '../../contract/apiClient';
 import { reportRefusalsTo } from '../../shared/runCall';
+import { useApi } from '../../shared/api';
 
 const f = (x: number): string => x.toFixed(3);
 const interval = (c: readonly [number, number]): string => `[${f(c[0])}, ${f(c[1])}]`;
@@ -29,16 +29,15 @@ export function itemsByUncertainty(report: GoldReport, limit: number): GoldRepor
  * huddle on their items), and which model fits.
  */
 export function GoldPanel({
-  client,
   reloads,
   itemText,
   openHuddle,
 }: {
-  client: ApiClient;
   reloads: number;
   itemText: ReadonlyMap<string, string>;
   openHuddle: (itemIds: string[]) => void;
 }) {
+  const client = useApi();
   const [view, setView] = useState<GoldView | null>(null);
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {

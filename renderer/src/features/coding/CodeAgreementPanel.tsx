@@ -2,8 +2,8 @@ import { useEffect, useState } from 'react';
 import type { CodeAgreementReport } from '../../../../core/common/contract/aloudApi';
 import { reportRefusalsTo } from '../../shared/runCall';
 import { formatClock } from '../../../../core/common/transcript/transcriptMarks';
-import type { ApiClient } from '../../contract/apiClient';
 import './coding.css';
+import { useApi } from '../../shared/api';
 
 const alpha = (x: number | null): string => (x === null ? '—' : x.toFixed(3));
 const interval = (c: [number, number] | null): string => (c ? `[${c[0].toFixed(3)}, ${c[1].toFixed(3)}]` : '—');
@@ -19,7 +19,8 @@ const undefinedWords = (reason: string | null): string =>
  * overall α for an exclusive codebook, the units the coders disagree on most (in blind coding, only of items this
  * coder finished: the host leaves the others out), codes beside the labels and by hesitation.
  */
-export function CodeAgreementPanel({ client, reloads }: { client: ApiClient; reloads: number }) {
+export function CodeAgreementPanel({ reloads }: { reloads: number }) {
+  const client = useApi();
   const [report, setReport] = useState<CodeAgreementReport | null>(null);
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {

@@ -3,10 +3,9 @@ import type { CodeDef } from '../../../../core/common/codebook/codebook';
 import type { CodeProposal } from '../../../../core/common/coding/codingFold';
 import type { CodingOverview } from '../../../../core/common/coding/codingViews';
 import type { RunCall } from '../../shared/runCall';
-import type { ApiClient } from '../../contract/apiClient';
+import { useApi } from '../../shared/api';
 
 interface Props {
-  client: ApiClient;
   run: RunCall;
   overview: CodingOverview;
   onOverview: (overview: CodingOverview) => void;
@@ -24,7 +23,8 @@ interface Props {
  * The codebook beside the units: a button per code (its key, nested under its parent), its definition shown while the
  * pointer or the focus is on it, and the in-vivo proposals the lead can add to codebook.yaml.
  */
-export function CodebookPanel({ client, run, overview, onOverview, onApply, applied, shown, onShow, canApply }: Props) {
+export function CodebookPanel({ run, overview, onOverview, onApply, applied, shown, onShow, canApply }: Props) {
+  const client = useApi();
   const codes = overview.codebook?.codes ?? [];
   const depth = (code: CodeDef): number => {
     let d = 0;

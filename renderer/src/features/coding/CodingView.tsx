@@ -3,7 +3,6 @@ import type { CodeDef } from '../../../../core/common/codebook/codebook';
 import type { ProjectView } from '../../../../core/common/contract/aloudApi';
 import type { RunCall } from '../../shared/runCall';
 import { formatClock } from '../../../../core/common/transcript/transcriptMarks';
-import type { ApiClient } from '../../contract/apiClient';
 import { useShortcuts } from '../../shared/useShortcuts';
 import { Modal, ShortcutTable } from '../../shared/Dialogs';
 import { CodebookPanel } from './CodebookPanel';
@@ -12,7 +11,6 @@ import { sameProtocol, useCodingDesk } from './useCodingDesk';
 import './coding.css';
 
 interface Props {
-  client: ApiClient;
   project: ProjectView;
   run: RunCall;
   onLeave: () => void;
@@ -23,8 +21,8 @@ interface Props {
  * keyboard first (codingKeys), with the definitions at hand. What the page shows of the other coders is what the host
  * sent: in blind coding nothing of theirs until this coder finished the item.
  */
-export function CodingView({ client, project, run, onLeave }: Props) {
-  const desk = useCodingDesk(client, run);
+export function CodingView({ project, run, onLeave }: Props) {
+  const desk = useCodingDesk(run);
   const { overview, view, at, unitIndex, notice, setNotice } = desk;
   const [shownCode, setShownCode] = useState<string | null>(null);
   const [help, setHelp] = useState(false);
@@ -303,7 +301,6 @@ export function CodingView({ client, project, run, onLeave }: Props) {
       </section>
 
       <CodebookPanel
-        client={client}
         run={run}
         overview={overview}
         onOverview={desk.setOverview}

@@ -1,5 +1,5 @@
 import type { CodeDef } from '../../../../core/common/codebook/codebook';
-import type { KeyPress } from '../label/labelKeys';
+import type { KeyPress } from '../../shared/keyPress';
 
 /** What a key press asks the coding view to do. */
 export type CodingAction =

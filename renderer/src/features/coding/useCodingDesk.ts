@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { CodingItemView, CodingOverview, ProtocolSummary } from '../../../../core/common/coding/codingViews';
 import type { RunCall } from '../../shared/runCall';
-import type { ApiClient } from '../../contract/apiClient';
+import { useApi } from '../../shared/api';
 
 export type ProtocolRef = Pick<ProtocolSummary, 'annotator' | 'item_id'>;
 export const sameProtocol = (a: ProtocolRef | null, b: ProtocolRef | null): boolean =>
@@ -24,7 +24,8 @@ const ref = (p: ProtocolRef): ProtocolRef => ({ annotator: p.annotator, item_id:
  * one queue and reads the protocol and unit as the acts before it left them, so keys typed faster than the host answers
  * do what the same keys typed slowly do: a code key after PgDn codes the next protocol, never the one just left.
  */
-export function useCodingDesk(client: ApiClient, run: RunCall) {
+export function useCodingDesk(run: RunCall) {
+  const client = useApi();
   const [overview, setOverviewState] = useState<CodingOverview | null>(null);
   const [view, setViewState] = useState<CodingItemView | null>(null);
   const [at, setAtState] = useState<ProtocolRef | null>(null);

@@ -5,10 +5,9 @@ import type { SpanRef } from '../../../../core/common/deidentify/deidentifyRecor
 import { selectableWords, wordSelectionSpan, type WordSelection } from './deidentifySelection';
 import type { RunCall } from '../../shared/runCall';
 import { formatClock } from '../../../../core/common/transcript/transcriptMarks';
-import type { ApiClient } from '../../contract/apiClient';
+import { useApi } from '../../shared/api';
 
 interface Props {
-  client: ApiClient;
   itemId: string;
   /** changes when the item's transcript or corrections change, so the matches are asked for again */
   version: string;
@@ -27,7 +26,8 @@ const DECISION_WORDS: Record<ReviewDecisionKind, string> = {
  * Review before sharing: every span a de-identified export would hide in this item, with its audio, to accept or
  * reject, and missed words to add by selecting them. Each decision is an event in the annotator's review log.
  */
-export function DeidentifyReview({ client, itemId, version, seek, run }: Props) {
+export function DeidentifyReview({ itemId, version, seek, run }: Props) {
+  const client = useApi();
   const [view, setView] = useState<DeidentifyReviewView | null>(null);
   const [selection, setSelection] = useState<WordSelection | null>(null);
   const [cls, setCls] = useState('PERSON');

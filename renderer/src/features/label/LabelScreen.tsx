@@ -8,8 +8,8 @@ import { SilenceWatch } from './keepTalking';
 import { NavigationQueue, nextOpenItem } from './navigation';
 import { assignedItemsFirst } from '../../../../core/common/adjudication/adjudicationFold';
 import { shortcutAction, shortcutList } from './labelKeys';
-import type { ApiClient } from '../../contract/apiClient';
-import { JumpDialog, ShortcutHelp } from '../../shared/Dialogs';
+import { ShortcutHelp } from '../../shared/Dialogs';
+import { JumpDialog } from './JumpDialog';
 import { ItemList } from '../../shared/ItemList';
 import { ItemTextSelection } from './ItemTextSelection';
 import { ShadowRoomPanel } from '../rooms/ShadowRoomPanel';
@@ -19,6 +19,7 @@ import { METER_FLOOR_DB, useRecorder } from './useRecorder';
 import { useItemState } from '../../shared/useItemState';
 import { useShortcuts } from '../../shared/useShortcuts';
 import type { RunCall } from '../../shared/runCall';
+import { useApi } from '../../shared/api';
 
 const plural = (count: number, word: string): string => `${count} ${word}${count === 1 ? '' : 's'}`;
 
@@ -38,7 +39,6 @@ interface PendingLabelChange {
 }
 
 interface Props {
-  client: ApiClient;
   project: ProjectView;
   session: SessionView;
   onSession: (update: SessionUpdate) => void;
@@ -62,7 +62,8 @@ export function engineNoticeText(event: Extract<AloudEvent, { type: 'engine' }>)
   }
 }
 
-export function LabelScreen({ client, project, session, onSession, onError, run, deviceId = null, keepTalkingSeconds = null }: Props) {
+export function LabelScreen({ project, session, onSession, onError, run, deviceId = null, keepTalkingSeconds = null }: Props) {
+  const client = useApi();
   const [allDone, setAllDone] = useState(false);
   const [note, setNote] = useState('');
   const [overlay, setOverlay] = useState<'jump' | 'help' | null>(null);
@@ -99,7 +100,7 @@ export function LabelScreen({ client, project, session, onSession, onError, run,
   const currentId = session.current_item ?? items[0]?.id ?? null;
   const index = items.findIndex((i) => i.id === currentId);
   const item = index >= 0 ? items[index]! : null;
-  const state: ItemSessionState | undefined = useItemState(client, session, currentId, currentId !== null && states.has(currentId));
+  const state: ItemSessionState | undefined = useItemState(session, currentId, currentId !== null && states.has(currentId));
   const indexRef = useRef(index);
   indexRef.current = index;
   /** the view as last rendered: an act's patch applies to it (a callback made before then holds an older one) */
@@ -107,7 +108,7 @@ export function LabelScreen({ client, project, session, onSession, onError, run,
   sessionRef.current = session;
 
   const watchRef = useRef<SilenceWatch | null>(null);
-  const recorder = useRecorder(client, {
+  const recorder = useRecorder({
     deviceId,
     onError,
     onMeter: (reading, elapsedMs) => {
@@ -366,7 +367,7 @@ export function LabelScreen({ client, project, session, onSession, onError, run,
             void run(() => client.selectText(span?.start ?? null, span?.end ?? null)).then((view) => view && onSession(view))
           }
         />
-        <ShadowRoomPanel client={client} />
+        <ShadowRoomPanel />
 
         <div className="record-row" id="controls" tabIndex={-1}>
           <button
@@ -520,9 +521,7 @@ export function LabelScreen({ client, project, session, onSession, onError, run,
           partial={partial && partial.itemId === currentId ? partial.text : null}
           speculative={partial?.speculative ?? false}
         />
-        {session.current_item && (
-          <ModelReasoningPanel client={client} itemId={session.current_item} state={state} onSession={onSession} run={run} />
-        )}
+        {session.current_item && <ModelReasoningPanel itemId={session.current_item} state={state} onSession={onSession} run={run} />}
 
         {signals && (
           <dl className="signals" aria-label="hesitation signals">

@@ -1,8 +1,8 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { InputMeterReading } from '../../capture/microphoneCapture';
-import { WORKLET_URL } from '../../app/connectClient';
+import { WORKLET_URL } from '../../capture/workletUrl';
 import { describeCaptureError, Recorder } from './recorder';
-import type { ApiClient } from '../../contract/apiClient';
+import { useApi } from '../../shared/api';
 
 export const METER_FLOOR_DB = -60;
 
@@ -40,7 +40,8 @@ export interface RecorderOptions {
  * The microphone on the label screen: one recorder at a time, start guarded against double presses, the level
  * meter and the recording clock. Stopping is left to the caller's `onStopped`, which calls the host.
  */
-export function useRecorder(client: ApiClient, options: RecorderOptions): RecorderControls {
+export function useRecorder(options: RecorderOptions): RecorderControls {
+  const client = useApi();
   const [level, setLevel] = useState(METER_FLOOR_DB);
   const [recording, setRecording] = useState(false);
   const [starting, setStarting] = useState(false);

@@ -1,10 +1,9 @@
 import { useEffect, useState } from 'react';
 import type { CollectSummary } from '../../../../core/common/contract/aloudApi';
-import type { ApiClient } from '../../contract/apiClient';
 import { reportRefusalsTo } from '../../shared/runCall';
+import { useApi } from '../../shared/api';
 
 interface Props {
-  client: ApiClient;
   /** the desktop app: the native dialog picks the pack (a typed path works too) */
   nativeDialogs: boolean;
   /** a pack was collected: the project's annotators changed */
@@ -22,7 +21,8 @@ const says = (r: CollectSummary): string =>
  * Project → Collect…: an annotator's session pack (`aloud session pack` on their laptop) into this project. Every
  * check runs before anything is written; a refusal says what differs, and the project is as it was.
  */
-export function CollectPanel({ client, nativeDialogs, onCollected }: Props) {
+export function CollectPanel({ nativeDialogs, onCollected }: Props) {
+  const client = useApi();
   const [file, setFile] = useState('');
   const [busy, setBusy] = useState(false);
   const [progress, setProgress] = useState<{ done: number; total: number } | null>(null);

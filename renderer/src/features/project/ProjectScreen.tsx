@@ -1,11 +1,10 @@
 import { useEffect, useState } from 'react';
 import type { ImportOutcome, PathKind, ProjectView } from '../../../../core/common/contract/aloudApi';
-import type { ApiClient } from '../../contract/apiClient';
 import { reportRefusalsTo } from '../../shared/runCall';
 import { CollectPanel } from './CollectPanel';
+import { useApi } from '../../shared/api';
 
 interface Props {
-  client: ApiClient;
   project: ProjectView;
   /** the project changed (another one opened or created: the session is closed) */
   onOpened: (project: ProjectView) => void;
@@ -16,17 +15,8 @@ interface Props {
 }
 
 /** "Choose…": the desktop app's native dialog fills the field it stands beside. */
-function ChooseButton({
-  client,
-  kind,
-  label,
-  onPicked,
-}: {
-  client: ApiClient;
-  kind: PathKind;
-  label: string;
-  onPicked: (path: string) => void;
-}) {
+function ChooseButton({ kind, label, onPicked }: { kind: PathKind; label: string; onPicked: (path: string) => void }) {
+  const client = useApi();
   return (
     <button
       type="button"
@@ -87,7 +77,8 @@ function Problems({ outcome }: { outcome: ImportOutcome }) {
   );
 }
 
-export function ProjectScreen({ client, project, onOpened, onImported, nativeDialogs = false }: Props) {
+export function ProjectScreen({ project, onOpened, onImported, nativeDialogs = false }: Props) {
+  const client = useApi();
   const [recent, setRecent] = useState<Array<{ dir: string; name: string | null; problem: string | null }>>([]);
   const [openDir, setOpenDir] = useState('');
   const [problem, setProblem] = useState<string | null>(null);
@@ -145,9 +136,7 @@ export function ProjectScreen({ client, project, onOpened, onImported, nativeDia
         >
           <label htmlFor="open-dir">Open a project folder</label>
           <input id="open-dir" value={openDir} onChange={(e) => setOpenDir(e.target.value)} placeholder="/full/path/to/project" />
-          {nativeDialogs && (
-            <ChooseButton client={client} kind="project-folder" label="choose a project folder" onPicked={(dir) => void open(dir)} />
-          )}
+          {nativeDialogs && <ChooseButton kind="project-folder" label="choose a project folder" onPicked={(dir) => void open(dir)} />}
           <button type="submit" disabled={!openDir.trim()}>
             Open
           </button>
@@ -194,7 +183,7 @@ export function ProjectScreen({ client, project, onOpened, onImported, nativeDia
             onChange={(e) => setImportFile(e.target.value)}
             placeholder="/full/path/to/items.jsonl"
           />
-          {nativeDialogs && <ChooseButton client={client} kind="items-file" label="choose an items file" onPicked={setImportFile} />}
+          {nativeDialogs && <ChooseButton kind="items-file" label="choose an items file" onPicked={setImportFile} />}
           <select aria-label="import mode" value={importMode} onChange={(e) => setImportMode(e.target.value as 'append' | 'replace')}>
             <option value="append">add to the items</option>
             <option value="replace">replace the items</option>
@@ -213,11 +202,7 @@ export function ProjectScreen({ client, project, onOpened, onImported, nativeDia
           ))}
       </section>
 
-      <CollectPanel
-        client={client}
-        nativeDialogs={nativeDialogs}
-        onCollected={() => void client.project().then(onImported, () => undefined)}
-      />
+      <CollectPanel nativeDialogs={nativeDialogs} onCollected={() => void client.project().then(onImported, () => undefined)} />
 
       <section className="panel" aria-labelledby="create-title">
         <h2 id="create-title">Create a project</h2>
@@ -250,7 +235,6 @@ export function ProjectScreen({ client, project, onOpened, onImported, nativeDia
           />
           {nativeDialogs && (
             <ChooseButton
-              client={client}
               kind="new-project-folder"
               label="choose a folder for the new project"
               onPicked={(dir) => setCreate((c) => ({ ...c, dir }))}

@@ -4,11 +4,10 @@ import type { ReasoningView } from '../../../../core/common/reasoning/reasoningR
 import { ownStepNumber } from '../../../../core/common/reasoning/reasoningSteps';
 import { lastJudgmentPerStep } from '../../../../core/common/reasoning/stepJudgments';
 import type { ItemSessionState } from '../../../../core/common/session/itemState';
-import type { ApiClient } from '../../contract/apiClient';
 import type { RunCall } from '../../shared/runCall';
+import { useApi } from '../../shared/api';
 
 interface Props {
-  client: ApiClient;
   itemId: string;
   state: ItemSessionState | undefined;
   onSession: (update: SessionUpdate) => void;
@@ -26,7 +25,8 @@ const VERDICTS = [
  * annotator's own label exists by default. Asks the host again whenever the blind label appears; the host logs
  * the first showing. Each step can be judged by a click, or by voice ("step three is wrong").
  */
-export function ModelReasoningPanel({ client, itemId, state, onSession, run }: Props) {
+export function ModelReasoningPanel({ itemId, state, onSession, run }: Props) {
+  const client = useApi();
   const [view, setView] = useState<ReasoningView | null>(null);
   const blind = state?.blind_label ?? null;
 

@@ -4,9 +4,8 @@ import type { SessionUpdate } from '../../../../core/common/contract/sessionPatc
 import type { ItemSessionState, LabelSource } from '../../../../core/common/session/itemState';
 import { filterReviewItems, NO_FILTER, playingSegment, segmentStartAfter, STATUS_CHOICES, type ReviewFilter } from './reviewModel';
 import type { RunCall } from '../../shared/runCall';
-import { PLAYBACK_RATES, REVIEW_SHORTCUTS, reviewShortcut, stepRate } from '../label/labelKeys';
+import { PLAYBACK_RATES, REVIEW_SHORTCUTS, reviewShortcut, stepRate } from './reviewKeys';
 import { formatClock } from '../../../../core/common/transcript/transcriptMarks';
-import type { ApiClient } from '../../contract/apiClient';
 import { ItemList } from '../../shared/ItemList';
 import { ReviewFacts } from './ReviewFacts';
 import { SegmentCorrections, type SegmentEdit } from './SegmentCorrections';
@@ -19,7 +18,6 @@ import { useItemState } from '../../shared/useItemState';
 import { useWaveform } from './useWaveform';
 
 interface Props {
-  client: ApiClient;
   project: ProjectView;
   session: SessionView;
   onSession?: (update: SessionUpdate) => void;
@@ -30,7 +28,7 @@ interface Props {
 const SOURCES: LabelSource[] = ['voice', 'click', 'key'];
 
 /** Quality checks: every item, filters, the waveform with segments, commitments and pauses, and playback by key. */
-export function ReviewScreen({ client, project, session, onSession, run }: Props) {
+export function ReviewScreen({ project, session, onSession, run }: Props) {
   const states = useMemo(() => new Map(session.items.map((i) => [i.item_id, i])), [session.items]);
   const [filter, setFilter] = useState<ReviewFilter>(NO_FILTER);
   const shown = useMemo(() => filterReviewItems(project.items, states, filter), [filter, project.items, states]);
@@ -38,10 +36,10 @@ export function ReviewScreen({ client, project, session, onSession, run }: Props
   const item = project.items.find((i) => i.id === itemId) ?? null;
   // the item's line (always held) says its label; its whole state (asked of the host when not held) the rest
   const line = itemId ? states.get(itemId) : undefined;
-  const state = useItemState(client, session, itemId, line !== undefined);
+  const state = useItemState(session, itemId, line !== undefined);
   const labels = project.schema.labels.map((l) => l.name);
   const [coding, setCoding] = useState(false);
-  if (coding) return <CodingView client={client} project={project} run={run} onLeave={() => setCoding(false)} />;
+  if (coding) return <CodingView project={project} run={run} onLeave={() => setCoding(false)} />;
 
   return (
     <div className="review-screen">
@@ -118,14 +116,7 @@ export function ReviewScreen({ client, project, session, onSession, run }: Props
           </div>
           <blockquote className="item-text compact">{item.text}</blockquote>
           {state && state.audio_ms > 0 ? (
-            <Waveform
-              key={state.item_id + ':' + state.audio_ms}
-              client={client}
-              project={project}
-              state={state}
-              onSession={onSession}
-              run={run}
-            />
+            <Waveform key={state.item_id + ':' + state.audio_ms} project={project} state={state} onSession={onSession} run={run} />
           ) : (
             <p className="empty">No recording for this item yet. Record it on the Label tab.</p>
           )}
@@ -140,13 +131,11 @@ export function ReviewScreen({ client, project, session, onSession, run }: Props
 
 /** The player of one recording: its lifecycle (useWaveform), the transport, the correction editor and the facts. */
 function Waveform({
-  client,
   project,
   state,
   onSession,
   run,
 }: {
-  client: ApiClient;
   project: ProjectView;
   state: ItemSessionState;
   onSession?: ((update: SessionUpdate) => void) | undefined;
@@ -154,7 +143,7 @@ function Waveform({
 }) {
   const [editing, setEditing] = useState<SegmentEdit>(null);
   const { thinkaloud } = project;
-  const player = useWaveform(client, state, thinkaloud);
+  const player = useWaveform(state, thinkaloud);
   const { ready, playing, nowMs, rate } = player;
   useShortcuts((press, event) => {
     if (editing && !press.inField) return false;
@@ -243,7 +232,6 @@ function Waveform({
         ))}
       </p>
       <SegmentCorrections
-        client={client}
         state={state}
         active={playingSegment(state.segments, nowMs)}
         seek={player.seek}
@@ -255,7 +243,6 @@ function Waveform({
       <ReviewFacts state={state} pauses={player.pauses} ready={ready} seek={player.seek} />
       <TranscriptView state={state} fillers={thinkaloud.fillers} listening={false} />
       <DeidentifyReview
-        client={client}
         itemId={state.item_id}
         version={`${state.segments.length}:${state.corrections.length}`}
         seek={player.seek}

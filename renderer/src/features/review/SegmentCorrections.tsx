@@ -3,13 +3,12 @@ import type { SessionUpdate } from '../../../../core/common/contract/sessionPatc
 import type { ItemSessionState } from '../../../../core/common/session/itemState';
 import { formatClock } from '../../../../core/common/transcript/transcriptMarks';
 import type { RunCall } from '../../shared/runCall';
-import type { ApiClient } from '../../contract/apiClient';
+import { useApi } from '../../shared/api';
 
 /** The segment being corrected and its text so far. */
 export type SegmentEdit = { n: number; text: string } | null;
 
 interface Props {
-  client: ApiClient;
   state: ItemSessionState;
   /** the segment playing now (highlighted) */
   active: number;
@@ -24,7 +23,8 @@ interface Props {
  * The correction editor: the item's segments (click a time or a word to play from there), each correctable as a layer
  * over the verbatim text, which stays beside the correction; and a label from the corrected text.
  */
-export function SegmentCorrections({ client, state, active, seek, editing, onEditing, run, onSession }: Props) {
+export function SegmentCorrections({ state, active, seek, editing, onEditing, run, onSession }: Props) {
+  const client = useApi();
   // the label the button would set, asked of the host (the same rule it applies when pressed)
   const [fromCorrections, setFromCorrections] = useState<{ label: string; quote: string } | null>(null);
   const corrected = state.transcript_corrected;

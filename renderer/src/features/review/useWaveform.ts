@@ -7,14 +7,15 @@ import TimelinePlugin from 'wavesurfer.js/dist/plugins/timeline.esm.js';
 import type { ThinkAloudConfig } from '../../../../core/common/project/projectConfig';
 import type { ItemSessionState } from '../../../../core/common/session/itemState';
 import { pauseSpans, pcm16WavSamples, type PauseSpan } from './reviewModel';
-import type { ApiClient } from '../../contract/apiClient';
+import { useApi } from '../../shared/api';
 
 /**
  * The review player's lifecycle: one WaveSurfer per recording, fed the samples we fetched ourselves (our own-origin
  * URL, so it fetches nothing), with the pauses found in them, the markers of segments, pauses, commitments and cues,
  * and the transport (play, seek, skip, speed). A correction or a new label redraws the markers, not the player.
  */
-export function useWaveform(client: ApiClient, state: ItemSessionState, thinkaloud: ThinkAloudConfig) {
+export function useWaveform(state: ItemSessionState, thinkaloud: ThinkAloudConfig) {
+  const client = useApi();
   const waveRef = useRef<HTMLDivElement | null>(null);
   const timelineRef = useRef<HTMLDivElement | null>(null);
   const audioRef = useRef<HTMLAudioElement | null>(null);

@@ -2,11 +2,13 @@ import { useState } from 'react';
 import type { ProjectView } from '../../../../core/common/contract/aloudApi';
 import type { RoomMetrics } from '../../../../core/common/rooms/roomViews';
 import type { ApiClient } from '../../contract/apiClient';
-import { usePolledRoom } from '../../shared/useFollow';
+import { useFollow } from '../../shared/useFollow';
+import { useApi } from '../../shared/api';
 
-/** The room as the lead sees it, polled while open (members' pages poll the room listener the same way). */
-export function useLeadRoom(client: ApiClient) {
-  return usePolledRoom(client, readLeadRoom);
+/** The room as the lead sees it, followed while open (members vote through the room's own listener: no app event). */
+function useLeadRoom() {
+  const { value, error, act } = useFollow(readLeadRoom, { pollWhile: (room) => room !== null, identity: (room) => room?.code ?? null });
+  return { status: value, error, act };
 }
 const readLeadRoom = (client: ApiClient) => client.room();
 
@@ -25,16 +27,9 @@ function Metrics({ m }: { m: RoomMetrics }) {
  * The lead's panel: open a room over chosen items or a huddle on the current disagreements, show the code and the
  * address to share, reveal items, remove members, close. Votes of unrevealed items never reach this panel either.
  */
-export function LeadRoomPanel({
-  client,
-  project,
-  disagreements,
-}: {
-  client: ApiClient;
-  project: ProjectView;
-  disagreements: readonly string[];
-}) {
-  const { status, error, act } = useLeadRoom(client);
+export function LeadRoomPanel({ project, disagreements }: { project: ProjectView; disagreements: readonly string[] }) {
+  const client = useApi();
+  const { status, error, act } = useLeadRoom();
   const [chosen, setChosen] = useState<string[]>([]);
   const [lan, setLan] = useState(false);
   const [closedCode, setClosedCode] = useState<string | null>(null);

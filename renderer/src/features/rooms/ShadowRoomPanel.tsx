@@ -1,8 +1,9 @@
 import { useRef, useState } from 'react';
 import type { ApiClient } from '../../contract/apiClient';
-import { usePolledRoom } from '../../shared/useFollow';
+import { useFollow } from '../../shared/useFollow';
+import { useApi } from '../../shared/api';
 
-/** The annotator's shadow room as she sees it, polled while open (trainees' pages poll the room's listener). */
+/** The annotator's shadow room as she sees it, followed while open (trainees act through the room's own listener: no app event). */
 const readShadowRoom = (client: ApiClient) => client.shadowRoom();
 
 /**
@@ -30,8 +31,13 @@ function usePointerToggle() {
  * after giving their own), her pauses and the model's reasoning once she has seen it; her audio only if she shares
  * it. Her session is never written by the room.
  */
-export function ShadowRoomPanel({ client }: { client: ApiClient }) {
-  const { status, error, act } = usePolledRoom(client, readShadowRoom);
+export function ShadowRoomPanel() {
+  const client = useApi();
+  const {
+    value: status,
+    error,
+    act,
+  } = useFollow(readShadowRoom, { pollWhile: (room) => room !== null, identity: (room) => room?.code ?? null });
   const [asking, setAsking] = useState(false);
   const [lan, setLan] = useState(false);
   const pointerToggle = usePointerToggle();

@@ -1,17 +1,16 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { AloudEvent, ModelsView, ProjectView, ThinkAloudSettings } from '../../../../core/common/contract/aloudApi';
-import { WORKLET_URL } from '../../app/connectClient';
+import { WORKLET_URL } from '../../capture/workletUrl';
 import { describeCaptureError } from '../label/recorder';
 import { listInputDevices, type InputDevice } from '../../capture/inputDevices';
 import { startCapture, type CaptureSession } from '../../capture/microphoneCapture';
-import type { ApiClient } from '../../contract/apiClient';
 import { METER_FLOOR_DB } from '../label/useRecorder';
 import { reportRefusalsTo, type RunCall } from '../../shared/runCall';
+import { useApi } from '../../shared/api';
 
 type Download = Extract<AloudEvent, { type: 'model_download' }>;
 
 interface Props {
-  client: ApiClient;
   project: ProjectView;
   onProject: (project: ProjectView) => void;
   deviceId: string | null;
@@ -67,7 +66,6 @@ const THRESHOLDS: ReadonlyArray<{
 ];
 
 export function SettingsScreen({
-  client,
   project,
   onProject,
   deviceId,
@@ -80,9 +78,9 @@ export function SettingsScreen({
 }: Props) {
   return (
     <div className="settings-screen">
-      <ModelsPanel client={client} project={project} run={run} untranscribed={untranscribed} />
+      <ModelsPanel project={project} run={run} untranscribed={untranscribed} />
       <MicrophonePanel deviceId={deviceId} onDevice={onDevice} />
-      <ThresholdsPanel client={client} project={project} onProject={onProject} onError={onError} />
+      <ThresholdsPanel project={project} onProject={onProject} onError={onError} />
       <section className="panel" aria-labelledby="cue-title">
         <h2 id="cue-title">Keep-talking cue</h2>
         <p className="muted">
@@ -112,17 +110,8 @@ export function SettingsScreen({
   );
 }
 
-function ModelsPanel({
-  client,
-  project,
-  run,
-  untranscribed,
-}: {
-  client: ApiClient;
-  project: ProjectView;
-  run: RunCall;
-  untranscribed?: Props['untranscribed'];
-}) {
+function ModelsPanel({ project, run, untranscribed }: { project: ProjectView; run: RunCall; untranscribed?: Props['untranscribed'] }) {
+  const client = useApi();
   const [transcribing, setTranscribing] = useState(false);
   const [view, setView] = useState<ModelsView | null>(null);
   const [downloads, setDownloads] = useState<Record<string, Download>>({});
@@ -335,16 +324,15 @@ function MicrophonePanel({ deviceId, onDevice }: { deviceId: string | null; onDe
 }
 
 function ThresholdsPanel({
-  client,
   project,
   onProject,
   onError,
 }: {
-  client: ApiClient;
   project: ProjectView;
   onProject: (p: ProjectView) => void;
   onError: (m: string | null) => void;
 }) {
+  const client = useApi();
   const current = project.thinkaloud;
   const [draft, setDraft] = useState<Record<string, string>>({});
   const [undo, setUndo] = useState<ThinkAloudSettings | null>(null);

@@ -1,17 +1,15 @@
 import { useEffect, useState } from 'react';
 import { existingName as existingAnnotator } from '../../../../core/common/names/personNames';
 import type { ProjectView } from '../../../../core/common/contract/aloudApi';
-import type { ApiClient } from '../../contract/apiClient';
+import { useApi } from '../../shared/api';
 
 export function StartScreen({
-  client,
   project,
   lastAnnotator,
   onStart,
   onReview,
   onChooseProject,
 }: {
-  client: ApiClient;
   project: ProjectView;
   lastAnnotator: string;
   onStart: (annotator: string) => void;
@@ -19,6 +17,7 @@ export function StartScreen({
   onReview?: (annotator: string, reviewer: string) => void;
   onChooseProject?: () => void;
 }) {
+  const client = useApi();
   const [name, setName] = useState(lastAnnotator);
   const [annotators, setAnnotators] = useState<string[]>([]);
   useEffect(() => {

@@ -6,7 +6,7 @@ import {
   EMPTY_DRAFT,
   type DecisionDraft,
 } from '../../../../renderer/src/features/adjudicate/adjudicationKeys';
-import type { KeyPress } from '../../../../renderer/src/features/label/labelKeys';
+import type { KeyPress } from '../../../../renderer/src/shared/keyPress';
 
 const press = (key: string, more: Partial<KeyPress> = {}): KeyPress => ({
   key,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { KeyPress } from '../../../../renderer/src/features/label/labelKeys';
+import type { KeyPress } from '../../../../renderer/src/shared/keyPress';
 import { codingShortcut } from '../../../../renderer/src/features/coding/codingKeys';
 
 const codes = [

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { LabelDef } from '../../../../core/common/project/projectConfig';
-import { reviewShortcut, shortcutAction, shortcutList, stepRate, type KeyPress } from '../../../../renderer/src/features/label/labelKeys';
+import { shortcutAction, shortcutList } from '../../../../renderer/src/features/label/labelKeys';
+import { reviewShortcut, stepRate } from '../../../../renderer/src/features/review/reviewKeys';
+import type { KeyPress } from '../../../../renderer/src/shared/keyPress';
 
 const labels: LabelDef[] = [
   { name: 'Polite', key: '1', synonyms: {} },
