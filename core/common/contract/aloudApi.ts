@@ -229,6 +229,8 @@ export type AloudEvent =
   | { type: 'export_progress'; done: number; total: number }
   /** a session pack being collected: bytes read of all (checked before anything is written) */
   | { type: 'collect_progress'; done: number; total: number }
+  /** a room of the app changed where its lead's page cannot see it (a member joined, voted or left; it closed): read it again */
+  | { type: 'room_changed'; room: 'norming' | 'shadow' }
   | {
       type: 'model_download';
       name: string;

@@ -22,6 +22,8 @@ export class RoomController {
   constructor(
     private readonly project: OpenProject,
     private readonly items: readonly Item[],
+    /** the open room changed (a member's act, or it closed): the app tells the lead's page */
+    private readonly onChange: () => void = () => undefined,
   ) {}
 
   /** itemIds null: a huddle over the items whose final labels differ across the project's sessions now */
@@ -50,15 +52,18 @@ export class RoomController {
     const address = ServedRoom.address(lan);
     const schema = this.project.config.schema;
     await this.served.serve(
-      () =>
-        RoomHost.create(this.project.dir, {
+      async () => {
+        const host = await RoomHost.create(this.project.dir, {
           project: this.project.config.name,
           mode: itemIds === null ? 'huddle' : 'items',
           items: roomItems,
           labels: schema.labels.map((l) => l.name),
           level: schema.ordered ? 'ordinal' : 'nominal',
           max_members: DEFAULT_MAX_MEMBERS,
-        }),
+        });
+        host.onChange(this.onChange);
+        return host;
+      },
       (host) => startRoomListener(host, { address }),
     );
     return this.status()!;
@@ -92,6 +97,8 @@ export class RoomController {
    */
   async closeRoom(): Promise<null> {
     await this.served.close();
+    // said once the room is no longer served, so a page that reads it now reads no room
+    this.onChange();
     return null;
   }
 

@@ -40,6 +40,7 @@ export class RoomHost {
   private metricsCache: { seq: number; metrics: RoomMetrics } | null = null;
   readonly leadToken = randomBytes(24).toString('base64url');
   private readonly tokenIndex = new Map<string, string>();
+  private readonly changeListeners = new Set<() => void>();
 
   private constructor(
     readonly projectDir: string,
@@ -99,6 +100,13 @@ export class RoomHost {
     const event = newRoomEvent(this.state.seq + 1, type, data);
     await this.writer.append(event);
     this.state = applyRoomEvent(this.state, event, this.writer.file);
+    for (const listener of [...this.changeListeners]) listener();
+  }
+
+  /** Hears each event once the room has applied it (members act through the room's listener, which the app does not see). */
+  onChange(listener: () => void): () => void {
+    this.changeListeners.add(listener);
+    return () => this.changeListeners.delete(listener);
   }
 
   /** The viewer a token belongs to, or null (an unknown token, or a removed member). */

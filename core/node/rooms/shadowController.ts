@@ -20,7 +20,11 @@ export class ShadowController {
   private session: TappedSession | null = null;
   private feedProblem: string | null = null;
 
-  constructor(private readonly project: ShadowProject) {}
+  constructor(
+    private readonly project: ShadowProject,
+    /** the open room's trainees or sharing changed, or it closed: the app tells the expert's page */
+    private readonly onChange: () => void = () => undefined,
+  ) {}
 
   /** The app's session opened (or closed: null); the open room follows its expert. */
   async follow(session: TappedSession | null): Promise<void> {
@@ -56,7 +60,11 @@ export class ShadowController {
     const address = ServedRoom.address(lan);
     const annotator = session.store.annotator;
     const host = await this.served.serve(
-      () => ShadowHost.create(this.project, { expert: annotator, maxMembers: DEFAULT_MAX_MEMBERS }),
+      async () => {
+        const made = await ShadowHost.create(this.project, { expert: annotator, maxMembers: DEFAULT_MAX_MEMBERS });
+        made.onRosterChange(this.onChange);
+        return made;
+      },
       (made) => startShadowListener(made, { address }),
     );
     this.feedProblem = null;
@@ -96,6 +104,8 @@ export class ShadowController {
     this.open?.untap?.({ quietly: true });
     this.open = null;
     await this.served.close();
+    // said once the room is no longer served (her session may have closed it, not her page)
+    this.onChange();
     return null;
   }
 

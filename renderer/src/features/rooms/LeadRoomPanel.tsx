@@ -5,9 +5,14 @@ import type { ApiClient } from '../../contract/apiClient';
 import { useFollow } from '../../shared/useFollow';
 import { useApi } from '../../shared/api';
 
-/** The room as the lead sees it, followed while open (members vote through the room's own listener: no app event). */
+/** The room as the lead sees it: read again on each room_changed the host pushes (a member joined, voted, left; it closed). */
 function useLeadRoom() {
-  const { value, error, act } = useFollow(readLeadRoom, { pollWhile: (room) => room !== null, identity: (room) => room?.code ?? null });
+  const { value, error, act } = useFollow(readLeadRoom, {
+    // a shadow room's change reads this one again too: one cheap call, and nothing changes
+    events: ['room_changed'],
+    rereadWhile: (room) => room !== null,
+    identity: (room) => room?.code ?? null,
+  });
   return { status: value, error, act };
 }
 const readLeadRoom = (client: ApiClient) => client.room();

@@ -3,7 +3,7 @@ import type { ApiClient } from '../../contract/apiClient';
 import { useFollow } from '../../shared/useFollow';
 import { useApi } from '../../shared/api';
 
-/** The annotator's shadow room as she sees it, followed while open (trainees act through the room's own listener: no app event). */
+/** The annotator's shadow room as she sees it: read again on each room_changed the host pushes (trainees came or went; it closed). */
 const readShadowRoom = (client: ApiClient) => client.shadowRoom();
 
 /**
@@ -37,7 +37,7 @@ export function ShadowRoomPanel() {
     value: status,
     error,
     act,
-  } = useFollow(readShadowRoom, { pollWhile: (room) => room !== null, identity: (room) => room?.code ?? null });
+  } = useFollow(readShadowRoom, { events: ['room_changed'], rereadWhile: (room) => room !== null, identity: (room) => room?.code ?? null });
   const [asking, setAsking] = useState(false);
   const [lan, setLan] = useState(false);
   const pointerToggle = usePointerToggle();
