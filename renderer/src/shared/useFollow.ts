@@ -23,7 +23,7 @@ export interface FollowOptions<S> {
  * The renderer's one way to follow something a host holds: read it through the app API, then again on each of the
  * host's events that concern it (the pushed stream every screen shares), with the single fallback above. `act` runs an
  * action whose answer is the new value: a refusal is said in `error`, and the value stays as it was shown; a read that
- * started before an act answered never overwrites the act's answer.
+ * started before an act answered never overwrites the act's answer (it is read again instead).
  */
 export function useFollow<S>(read: (client: ApiClient) => Promise<S>, options: FollowOptions<S>) {
   const client = useApi();
@@ -43,8 +43,11 @@ export function useFollow<S>(read: (client: ApiClient) => Promise<S>, options: F
       clearTimeout(timer);
       const actsBefore = acts.current;
       const s = await run(() => latest.current.read(client));
-      if (stopped || s === undefined || acts.current !== actsBefore) return;
+      if (stopped || s === undefined) return;
+      // an act answered meanwhile: this read may be older than its answer, so read once more rather than show it
+      if (acts.current !== actsBefore) return void follow();
       setValue(s);
+      clearTimeout(timer);
       if (latest.current.options.rereadWhile?.(s)) timer = setTimeout(() => void follow(), FALLBACK_REREAD_MS);
     };
     void follow();
