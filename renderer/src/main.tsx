@@ -1,14 +1,17 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { App } from './App';
-import { connectClient } from './app/client';
-import { installPointerFocusPolicy } from './app/focusPolicy';
-import './styles.css';
+import { App } from './app/App';
+import { connectClient } from './app/connectClient';
+import { ApiProvider } from './shared/api';
+import { installPointerFocusPolicy } from './shared/focusPolicy';
+import './app/styles.css';
 
 installPointerFocusPolicy(document);
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
-    <App client={connectClient()} />
+    <ApiProvider client={connectClient()}>
+      <App />
+    </ApiProvider>
   </StrictMode>,
 );

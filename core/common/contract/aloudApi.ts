@@ -12,7 +12,7 @@ import type { GoldApi } from '../labelModels/goldApi';
 import type { ModelsApi, ModelsEvent } from '../models/modelsApi';
 import type { PacksApi, PacksEvent } from '../packs/packsApi';
 import type { ProjectApi } from '../project/projectApi';
-import type { RoomsApi } from '../rooms/roomsApi';
+import type { RoomsApi, RoomsEvent } from '../rooms/roomsApi';
 import type { SessionApi, SessionEvent } from '../session/sessionApi';
 import type { SettingsApi } from '../settings/settingsApi';
 
@@ -33,4 +33,4 @@ export type AloudApi = SettingsApi &
 export type AloudMethod = keyof AloudApi;
 
 /** Events pushed to the renderer (IPC messages in Electron, server-sent events in browser mode): the domains' own. */
-export type AloudEvent = SessionEvent | ExportEvent | PacksEvent | ModelsEvent;
+export type AloudEvent = SessionEvent | ExportEvent | PacksEvent | ModelsEvent | RoomsEvent;

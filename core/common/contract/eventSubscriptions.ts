@@ -14,6 +14,7 @@ const EVENT_TYPES: { readonly [T in AloudEventType]: true } = {
   error: true,
   export_progress: true,
   collect_progress: true,
+  room_changed: true,
   model_download: true,
   engine: true,
 };

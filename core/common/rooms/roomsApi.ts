@@ -8,6 +8,9 @@ import { Refusal } from '../refusal/refusal';
 import type { LeadRoomStatus } from './roomViews';
 import type { ShadowRoomStatus } from './shadowViews';
 
+/** a room of the app changed where its lead's page cannot see it (a member joined, voted or left; it closed): read it again */
+export type RoomsEvent = { type: 'room_changed'; room: 'norming' | 'shadow' };
+
 export interface RoomsApi {
   /** norming rooms, the lead's side (one room at a time, on its own listener); itemIds null: a huddle on today's disagreements */
   openRoom(itemIds: string[] | null, lan: boolean): Promise<LeadRoomStatus>;

@@ -53,8 +53,8 @@ export class AppContext {
     public items: Item[],
   ) {
     this.session = new SessionSlot(this);
-    this.rooms = new RoomController(project, items);
-    this.shadow = new ShadowController({ dir: project.dir, config: project.config, items });
+    this.rooms = new RoomController(project, items, this.roomChanged('norming'));
+    this.shadow = new ShadowController({ dir: project.dir, config: project.config, items }, this.roomChanged('shadow'));
     this.models = new ModelsPanel({
       ...(options.modelsDir ? { modelsDir: options.modelsDir } : {}),
       ...(options.modelManifest ? { manifest: options.modelManifest } : {}),
@@ -74,6 +74,11 @@ export class AppContext {
 
   emit(event: AloudEvent): void {
     this.events.emit('event', event);
+  }
+
+  /** A room's change its lead's page cannot see (members act through the room's own listener). */
+  private roomChanged(room: 'norming' | 'shadow'): () => void {
+    return () => this.emit({ type: 'room_changed', room });
   }
 
   subscribe(listener: (event: AloudEvent) => void): () => void {
@@ -115,8 +120,8 @@ export class AppContext {
     await this.session.close();
     await this.rooms.shutdown();
     await this.shadow.shutdown();
-    this.rooms = new RoomController(project, items);
-    this.shadow = new ShadowController({ dir: project.dir, config: project.config, items });
+    this.rooms = new RoomController(project, items, this.roomChanged('norming'));
+    this.shadow = new ShadowController({ dir: project.dir, config: project.config, items }, this.roomChanged('shadow'));
     this.project = project;
     this.items = items;
     await this.remember(project);

@@ -23,9 +23,11 @@ export class RoomController {
   constructor(
     private readonly project: OpenProject,
     private readonly items: readonly Item[],
-    onStatus?: (status: LeadRoomStatus | null) => void,
+    /** the open room changed (a member's act, or it closed): the app tells the lead's page */
+    onChange: () => void = () => undefined,
   ) {
-    this.served = new ServedRoom<RoomHost>('room', () => onStatus?.(this.status()));
+    // the served room calls it after every change of the room and once it is no longer served
+    this.served = new ServedRoom<RoomHost>('room', onChange);
   }
 
   /** itemIds null: a huddle over the items whose final labels differ across the project's sessions now */
@@ -54,15 +56,17 @@ export class RoomController {
     const address = ServedRoom.address(lan);
     const schema = this.project.config.schema;
     await this.served.serve(
-      () =>
-        RoomHost.create(this.project.dir, {
+      async () => {
+        const host = await RoomHost.create(this.project.dir, {
           project: this.project.config.name,
           mode: itemIds === null ? 'huddle' : 'items',
           items: roomItems,
           labels: schema.labels.map((l) => l.name),
           level: schema.ordered ? 'ordinal' : 'nominal',
           max_members: DEFAULT_MAX_MEMBERS,
-        }),
+        });
+        return host;
+      },
       (host) => startRoomListener(host, { address }),
     );
     return this.status()!;

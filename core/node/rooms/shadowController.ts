@@ -20,12 +20,13 @@ export class ShadowController {
   private session: TappedSession | null = null;
   private feedProblem: string | null = null;
 
-  /** `onStatus`: the expert's status after every change of the served room (null once none is served), to push to her panel */
   constructor(
     private readonly project: ShadowProject,
-    onStatus?: (status: ShadowRoomStatus | null) => void,
+    /** the open room's trainees or sharing changed, or it closed: the app tells the expert's page */
+    private readonly onChange: () => void = () => undefined,
   ) {
-    this.served = new ServedRoom<ShadowHost>('shadow room', () => onStatus?.(this.status()));
+    // not told of every change: her own live feed changes the room many times a second (onRosterChange below instead)
+    this.served = new ServedRoom<ShadowHost>('shadow room');
   }
 
   /** The app's session opened (or closed: null); the open room follows its expert. */
@@ -62,7 +63,11 @@ export class ShadowController {
     const address = ServedRoom.address(lan);
     const annotator = session.store.annotator;
     const host = await this.served.serve(
-      () => ShadowHost.create(this.project, { expert: annotator, maxMembers: DEFAULT_MAX_MEMBERS }),
+      async () => {
+        const made = await ShadowHost.create(this.project, { expert: annotator, maxMembers: DEFAULT_MAX_MEMBERS });
+        made.onRosterChange(this.onChange);
+        return made;
+      },
       (made) => startShadowListener(made, { address }),
     );
     this.feedProblem = null;
@@ -102,6 +107,8 @@ export class ShadowController {
     this.open?.untap?.({ quietly: true });
     this.open = null;
     await this.served.close();
+    // said once the room is no longer served (her session may have closed it, not her page)
+    this.onChange();
     return null;
   }
 

@@ -60,6 +60,9 @@ function toPcm16(pcm: Float32Array): Int16Array {
  * they may not see yet. Her audio is kept in memory only while she shares it, and never logged. The expert's token
  * (for the panel link of `aloud room shadow`) lives only in this process.
  */
+/** The events that change what the expert's panel shows: trainees coming and going, and her audio shared or not. */
+const ROSTER_EVENTS: ReadonlySet<string> = new Set(['trainee_joined', 'trainee_removed', 'audio_shared']);
+
 export class ShadowHost {
   /** every decision, one at a time: each sees the state the previous one left */
   private readonly requests = new SerialQueue(() => new RoomRuleError(409, 'the room is no longer served here'));
@@ -70,6 +73,7 @@ export class ShadowHost {
   private pauses: { item_id: string; watch: LivePauseWatch } | null = null;
   private audio: SharedAudio | null = null;
   private readonly changes = new RoomChanges();
+  private readonly rosterListeners = new Set<() => void>();
 
   private constructor(
     private readonly project: ShadowProject,
@@ -128,6 +132,13 @@ export class ShadowHost {
     for (const event of events) this.state = applyShadowEvent(this.state, event, this.writer.file);
     this.followAudio();
     this.wake();
+    if (entries.some((entry) => ROSTER_EVENTS.has(entry.type))) for (const listener of [...this.rosterListeners]) listener();
+  }
+
+  /** Hears who is in the room and whether her audio is shared changing (what the expert's panel shows; not her own feed). */
+  onRosterChange(listener: () => void): () => void {
+    this.rosterListeners.add(listener);
+    return () => this.rosterListeners.delete(listener);
   }
 
   /** Pauses and shared audio follow the item on view and its recording; what no longer applies is dropped. */

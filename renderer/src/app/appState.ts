@@ -12,6 +12,7 @@ import {
   type HeldSessionView,
   type SessionUpdate,
 } from '../../../core/common/session/sessionPatch';
+import { INITIAL_EXPORT, type ExportScope, type ExportState } from '../features/export/exportState';
 
 export type Tab = 'label' | 'review' | 'agreement' | 'adjudicate' | 'project' | 'settings';
 
@@ -26,13 +27,7 @@ export interface AppState {
   error: string | null;
   notice: string | null;
   choosingProject: boolean;
-  exporting: {
-    format: ProjectExportFormat;
-    scope: 'mine' | 'all';
-    busy: boolean;
-    progress: { done: number; total: number } | null;
-    done: ExportSummary | null;
-  };
+  exporting: ExportState;
   /** microphone chosen in Settings (null: the system default) */
   deviceId: string | null;
   /** seconds of silence before the keep-talking cue; null: off */
@@ -55,7 +50,7 @@ export type AppAction =
   | { type: 'error'; message: string | null }
   | { type: 'notice'; message: string | null }
   | { type: 'choosingProject'; choosing: boolean }
-  | { type: 'exportChoice'; format?: ProjectExportFormat; scope?: 'mine' | 'all' }
+  | { type: 'exportChoice'; format?: ProjectExportFormat; scope?: ExportScope }
   | { type: 'exportStarted' }
   | { type: 'exportFinished'; summary: ExportSummary | null }
   | { type: 'device'; deviceId: string | null }
@@ -70,7 +65,7 @@ export function initialAppState(saved: { deviceId: string | null; keepTalkingSec
     error: null,
     notice: null,
     choosingProject: false,
-    exporting: { format: 'jsonl', scope: 'mine', busy: false, progress: null, done: null },
+    exporting: INITIAL_EXPORT,
     staleViews: 0,
     ...saved,
   };

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 
-const css = readFileSync(path.resolve(import.meta.dirname, '../../../renderer/src/styles.css'), 'utf8');
+const css = readFileSync(path.resolve(import.meta.dirname, '../../../renderer/src/app/styles.css'), 'utf8');
 const variable = (name: string): string => {
   const m = new RegExp(`--${name}:\\s*(#[0-9a-fA-F]{6})`).exec(css);
   if (!m) throw new Error(`styles.css: --${name} is not a #rrggbb colour`);

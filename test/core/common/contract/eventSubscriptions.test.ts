@@ -14,6 +14,7 @@ describe('typed event subscriptions, derived from the contract', () => {
       'onError',
       'onExportProgress',
       'onCollectProgress',
+      'onRoomChanged',
       'onModelDownload',
       'onEngine',
     ]);

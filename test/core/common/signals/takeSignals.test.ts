@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { parseProjectConfig } from '../../../../core/common/project/projectConfig';
 import { energyPauseSpans } from '../../../../core/common/signals/audioSignals';
 import { combineTakeVadSignals, spansWithinTakes, takeBounds } from '../../../../core/common/signals/takeSignals';
-import { pauseSpans } from '../../../../renderer/src/app/reviewModel';
+import { pauseSpans } from '../../../../renderer/src/features/review/reviewModel';
 import { audioSignalsOf } from '../../../../core/node/session/itemAudioSignals';
 import { audio } from './syntheticAudio';
 

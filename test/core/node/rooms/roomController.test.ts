@@ -73,4 +73,31 @@ describe('norming rooms through the app API', () => {
     expect(next.code).not.toBe(status.code);
     await app.closeRoom();
   });
+
+  it("tells the lead's page when members act through the room's own listener, and once the room is no longer served", async () => {
+    const status = await app.openRoom(['demo-04'], false);
+    const heard: string[] = [];
+    /** what the lead's page reads on each event */
+    const reads: Array<ReturnType<AppService['room']>> = [];
+    const stop = app.subscribe((event) => {
+      if (event.type !== 'room_changed') return;
+      heard.push(event.room);
+      reads.push(app.room());
+    });
+    try {
+      const dan = await RoomClient.join(status.url, status.code, 'dan');
+      expect(heard).toEqual(['norming']);
+      expect((await reads[0])!.view.members.map((m) => m.name)).toEqual(['dan']);
+      await dan.vote('demo-04', 'Polite');
+      expect(heard).toEqual(['norming', 'norming']);
+      // the event is sent once the room has applied the vote: the read it starts sees the vote
+      expect((await reads[1])!.view.items[0]!.voted).toEqual(['dan']);
+      await app.closeRoom();
+      // the last event comes once the room is no longer served: the read it starts finds no room
+      expect(heard.length).toBeGreaterThan(2);
+      expect(await reads.at(-1)).toBeNull();
+    } finally {
+      stop();
+    }
+  });
 });

@@ -16,7 +16,7 @@ describe("a served room tells the app of every change (what the lead's panel fol
     const dir = path.join(await mkdtemp(path.join(tmpdir(), 'aloud-room-push-')), 'p');
     await initProject(dir, { demo: true });
     const project = await loadProjectConfig(dir);
-    controller = new RoomController(project, await loadProjectItems(project), (status) => pushed.push(status));
+    controller = new RoomController(project, await loadProjectItems(project), () => pushed.push(controller.status()));
   });
   afterAll(() => controller?.shutdown());
 

@@ -1,0 +1,62 @@
+import type { CodeDef } from '../../../../core/common/codebook/codebook';
+import type { KeyPress } from '../../shared/keyPress';
+
+/** What a key press asks the coding view to do. */
+export type CodingAction =
+  | { kind: 'unit'; delta: number }
+  | { kind: 'protocol'; delta: number }
+  | { kind: 'code'; code: string }
+  | { kind: 'finish' }
+  | { kind: 'undo' }
+  | { kind: 'memo' }
+  | { kind: 'propose' }
+  | { kind: 'help' };
+
+/**
+ * The coding view's keyboard rules: ↓/↑ move between units, PgDn/PgUp between protocols, a code's key toggles it on
+ * the unit, Enter finishes the item, Ctrl/⌘+Z undoes, `m` writes a memo, `n` proposes the selected words as a code,
+ * `?` lists the definitions. A held code key does not toggle again and again; held arrows do move.
+ */
+export function codingShortcut(press: KeyPress, codes: readonly CodeDef[]): CodingAction | null {
+  const command = press.ctrlKey || press.metaKey;
+  if (command && !press.altKey && press.key.toLowerCase() === 'z') return press.repeat ? null : { kind: 'undo' };
+  if (press.inField || command || press.altKey) return null;
+  if (
+    (press.onControl === 'link' && press.key === 'Enter') ||
+    (press.onControl === 'button' && (press.key === 'Enter' || press.key === ' '))
+  )
+    return null;
+  if (press.key === 'ArrowDown') return { kind: 'unit', delta: 1 };
+  if (press.key === 'ArrowUp') return { kind: 'unit', delta: -1 };
+  if (press.key === 'PageDown') return { kind: 'protocol', delta: 1 };
+  if (press.key === 'PageUp') return { kind: 'protocol', delta: -1 };
+  if (press.repeat) return null;
+  if (press.key === '?') return { kind: 'help' };
+  if (press.key === 'Enter') return { kind: 'finish' };
+  if (press.key === 'm' || press.key === 'M') return { kind: 'memo' };
+  if (press.key === 'n' || press.key === 'N') return { kind: 'propose' };
+  const code = codes.find((c) => c.key !== undefined && c.key === press.key);
+  return code ? { kind: 'code', code: code.name } : null;
+}
+
+/** Every shortcut of the coding view, with the codebook's keys, for the `?` list. */
+export function codingShortcutList(codes: readonly CodeDef[]): Array<{ keys: string[]; what: string }> {
+  return [
+    { keys: ['↓', '↑'], what: 'Next / previous unit' },
+    ...(codes.some((c) => c.key !== undefined)
+      ? [
+          {
+            keys: codes.filter((c) => c.key !== undefined).map((c) => c.key!),
+            what: 'Toggle that code on the unit (each code’s key stands beside it)',
+          },
+        ]
+      : []),
+    { keys: ['Enter'], what: 'Finish the item (every unit has the codes it should) and go to the next one' },
+    { keys: ['Ctrl+Z', '⌘Z'], what: 'Undo the last code applied or removed' },
+    { keys: ['m'], what: 'Memo on the unit’s codes' },
+    { keys: ['n'], what: 'Propose the selected words of the unit as a new code (in vivo)' },
+    { keys: ['PgDn', 'PgUp'], what: 'Next / previous protocol' },
+    { keys: ['?'], what: 'The codebook’s definitions and these shortcuts' },
+    { keys: ['Esc'], what: 'Close this list or the memo' },
+  ];
+}
