@@ -207,6 +207,50 @@ describe('adjudication decisions', () => {
   });
 });
 
+describe('spoken rationale', () => {
+  const spoken = {
+    kind: 'spoken' as const,
+    text: ' ben changed his mind twice, so I weigh ana and cleo',
+    audio: 'adjudication/lead/rationales/' + 'a'.repeat(64) + '.wav',
+    audio_sha256: 'a'.repeat(64),
+    audio_ms: 4200,
+    model: { name: 'scripted', sha256: 'scripted:' + 'b'.repeat(64) },
+  };
+
+  it('logs the recording and its verbatim transcript with the decision; the same again logs nothing; another recording revises', () => {
+    const { state, payloads } = run([
+      decide('i2', 'Polite', { spoken_rationale: spoken }),
+      decide('i2', 'Polite', { spoken_rationale: spoken }),
+    ]);
+    expect(payloads).toHaveLength(1);
+    expect(payloads[0]!.data).toMatchObject({ rationale: spoken });
+    expect(currentDecision(state, 'i2')!.rationale).toEqual(spoken);
+    const again = run([
+      decide('i2', 'Polite', { spoken_rationale: spoken }),
+      decide('i2', 'Polite', {
+        spoken_rationale: { ...spoken, audio_sha256: 'c'.repeat(64), audio: spoken.audio.replace(/a{64}/, 'c'.repeat(64)) },
+      }),
+    ]);
+    expect(again.payloads).toHaveLength(2);
+    expect(again.payloads[1]!.data).toMatchObject({ revises: { adjudicator: 'lead', seq: 2 } });
+  });
+
+  it('refuses a typed and a spoken rationale together, and a recording that transcribes to nothing', () => {
+    expect(() => run([decide('i2', 'Polite', { spoken_rationale: spoken, rationale: 'typed too' })])).toThrow(/typed or spoken, not both/);
+    expect(() => run([decide('i2', 'Polite', { spoken_rationale: { ...spoken, text: '  ' } })])).toThrow(/transcribes to no words/);
+  });
+
+  it('reads a version-1 decision (typed rationales only) as it was, and refuses a version it does not know', async () => {
+    const { upcastAdjudicationData } = await import('../../../../core/common/adjudication/adjudicationEvents');
+    const v1 = { item_id: 'i2', label: 'Polite', rationale: { kind: 'typed', text: 'cue' } };
+    expect(upcastAdjudicationData('decision_recorded', 1, v1)).toEqual({ data: v1 });
+    expect(upcastAdjudicationData('decision_recorded', 3, v1)).toEqual({
+      problem: 'decision_recorded version 3 is not known to this version of Aloud',
+    });
+    expect(ADJUDICATION_EVENT_VERSIONS.decision_recorded).toBe(2);
+  });
+});
+
 describe('adjudication routing', () => {
   it('assigns a queued item to an annotator who has not seen it; she finds it first', () => {
     const { state, payloads } = run([
@@ -316,15 +360,16 @@ describe('gold against annotators', () => {
     expect(h2).toBeCloseTo(0.9055, 3);
   });
 
-  it('model labels fill unresolved items only (the seam for label models)', async () => {
+  it('model labels fill unresolved items only, each naming its model, probability and interval', async () => {
     const { goldRecords } = await import('../../../../core/common/adjudication/goldRecord');
     const q = adjudicationQueue(ITEMS, records, defaultAdjudication(), emptyAdjudicationState());
+    const model = (label: string) => ({ label, model: 'dawid-skene', probability: 0.8, ci95: [0.6, 0.9] as [number, number] });
     const gold = goldRecords(
       'p',
       q,
       new Map([
-        ['i1', 'Polite'],
-        ['i3', 'Impolite'],
+        ['i1', model('Polite')],
+        ['i3', model('Impolite')],
       ]),
     );
     expect(gold.map((g) => [g.item_id, g.gold_label, g.gold_source])).toEqual([
@@ -335,6 +380,8 @@ describe('gold against annotators', () => {
       ['i5', null, 'unresolved'],
       ['i6', null, 'unresolved'],
     ]);
+    expect(gold[1]!.label_model).toEqual({ model: 'dawid-skene', probability: 0.8, ci95: [0.6, 0.9] });
+    expect(gold[2]!.label_model).toBeNull();
   });
 });
 
