@@ -12,6 +12,8 @@ export interface AdjudicationQueueRow {
   agreement: number | null;
   labels: Array<{ shown: string; label: string }>;
   gold_label: string | null;
+  /** the label model's posterior entropy over the labels (0 certain, 1 every label alike); null without one */
+  uncertainty: number | null;
 }
 
 export interface AdjudicationQueueView {
@@ -19,7 +21,10 @@ export interface AdjudicationQueueView {
   fast_decision_seconds: number;
   labels: Array<{ name: string; key: string | null }>;
   causes: string[];
-  /** waiting items first (lowest agreement first), then decided ones */
+  /** how the waiting items are ordered (aloud.yaml adjudication.order) and the model behind their uncertainty */
+  order: AdjudicationConfig['order'];
+  label_model: AdjudicationConfig['label_model'];
+  /** waiting items first (in that order), then decided ones */
   rows: AdjudicationQueueRow[];
   counts: AdjudicationQueue['counts'];
 }
@@ -113,6 +118,7 @@ export function adjudicationQueueView(queue: AdjudicationQueue, schema: LabelSch
       agreement: s.agreement,
       labels: s.labels.map((l) => ({ shown: shown.get(l.annotator)!, label: l.label })).sort((a, b) => (a.shown < b.shown ? -1 : 1)),
       gold_label: s.gold_label,
+      uncertainty: s.uncertainty?.entropy ?? null,
     };
   };
   return {
@@ -120,6 +126,8 @@ export function adjudicationQueueView(queue: AdjudicationQueue, schema: LabelSch
     fast_decision_seconds: config.fast_decision_seconds,
     labels: schema.labels.map((l) => ({ name: l.name, key: l.key ?? null })),
     causes: [...config.causes],
+    order: config.order,
+    label_model: config.label_model,
     rows: [...queue.queue, ...queue.decided].map(row),
     counts: queue.counts,
   };

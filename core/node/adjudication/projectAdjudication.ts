@@ -54,7 +54,13 @@ export async function readAdjudication(project: OpenProject, sessions: SessionSo
     records,
     seen,
     state,
-    queue: adjudicationQueue(itemIds, records, project.config.adjudication, state),
+    queue: adjudicationQueue(
+      itemIds,
+      records,
+      project.config.adjudication,
+      state,
+      project.config.schema.labels.map((l) => l.name),
+    ),
     warnings: [...warnings, ...logWarnings],
   };
 }

@@ -264,11 +264,21 @@ export function AdjudicateScreen({ client }: { client: ApiClient }) {
         <p className="muted">
           {c.queued} to adjudicate · {c.decided} decided · {c.unanimous} unanimous (accepted) · {c.too_few} too few labels
         </p>
+        <p className="muted adj-order">
+          {queue.order === 'uncertainty' ? 'Least certain first' : 'Lowest agreement first'} ({queue.label_model} uncertainty
+          {queue.order === 'uncertainty' ? ', then agreement' : ' breaks ties'})
+        </p>
         <ol>
           {queue.rows.map((r, i) => (
             <li key={r.item_id} className={`${i === index ? 'current ' : ''}${r.status}`} aria-current={i === index ? 'true' : undefined}>
               <button onClick={() => setIndex(i)}>
                 <code>{r.item_id}</code> {r.status === 'decided' ? `✓ ${r.gold_label}` : `agreement ${r.agreement?.toFixed(2) ?? '—'}`}
+                {r.status !== 'decided' && r.uncertainty !== null && (
+                  <span className="adj-uncertainty" title={`${queue.label_model}: posterior entropy (0 certain, 1 every label alike)`}>
+                    {' '}
+                    · uncertainty {r.uncertainty.toFixed(2)}
+                  </span>
+                )}
               </button>
             </li>
           ))}

@@ -14,8 +14,10 @@ const USAGE = [
   '       aloud adjudicate --project DIR --as NAME --item ID --assign ANNOTATOR [--json]',
   '       aloud adjudicate --project DIR --as NAME --huddle ID,ID… [--json]',
   '       aloud adjudicate --project DIR --as NAME --from-room CODE --confidence high|medium|low --cause C[,C…] [--rationale TEXT] [--json]',
-  '  --queue       items whose completed labels disagree (below adjudication.threshold), lowest agreement first; unanimous',
-  '                items are accepted (adjudication.accept_unanimous), items with fewer than min_annotators labels listed apart',
+  '  --queue       items whose completed labels disagree (below adjudication.threshold), lowest agreement first (ties: least',
+  '                certain first; adjudication.order: uncertainty puts least certain first); unanimous items are accepted',
+  "                (adjudication.accept_unanimous), items with fewer than min_annotators labels listed apart. Each item's",
+  '                uncertainty: {model, entropy (0 certain, 1 every label alike), label, probability} of adjudication.label_model',
   "  --as NAME     the adjudicator: decisions go to her own log, adjudication/<NAME>/events.jsonl (never an annotator's)",
   '  --label       the gold label; a second decision on an item revises the first (the history stays in the log)',
   "  --rationale-audio  your spoken rationale: transcribed verbatim by the project's whisper model (or --model FILE), kept",
@@ -44,10 +46,11 @@ function queueEntry(s: ItemStanding, blind: boolean) {
     labels: order(s.labels),
     blind_labels: order(s.blind_labels),
     assigned_to: s.assigned_to,
+    uncertainty: s.uncertainty,
   };
 }
 
-function queueReport(queue: AdjudicationQueue, blind: boolean) {
+function queueReport(queue: AdjudicationQueue, blind: boolean, order: string) {
   return {
     items: queue.queue.map((s) => queueEntry(s, blind)),
     decided: queue.decided.map((s) => ({
@@ -60,6 +63,7 @@ function queueReport(queue: AdjudicationQueue, blind: boolean) {
     too_few: queue.too_few.map((s) => queueEntry(s, blind)),
     counts: queue.counts,
     blind_names: blind,
+    order,
   };
 }
 
@@ -106,7 +110,7 @@ export function makeAdjudicateCommand(sessions: SessionSource): CliCommand {
       if (values.queue) {
         const read = await readAdjudication(project, sessions);
         for (const w of read.warnings) io.err(`aloud adjudicate: warning: ${w}\n`);
-        const report = queueReport(read.queue, blind);
+        const report = queueReport(read.queue, blind, project.config.adjudication.order);
         if (values.json) printJson(io, report);
         else {
           const c = report.counts;
@@ -115,7 +119,7 @@ export function makeAdjudicateCommand(sessions: SessionSource): CliCommand {
           );
           for (const item of report.items)
             io.out(
-              `  ${item.item_id}  agreement ${item.agreement!.toFixed(2)}  ${item.labels.map((l) => `${l.annotator}: ${l.label}`).join(', ')}\n`,
+              `  ${item.item_id}  agreement ${item.agreement!.toFixed(2)}${item.uncertainty ? `  uncertainty ${item.uncertainty.entropy.toFixed(2)}` : ''}  ${item.labels.map((l) => `${l.annotator}: ${l.label}`).join(', ')}\n`,
             );
         }
         return 0;

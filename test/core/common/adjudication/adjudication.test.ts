@@ -125,6 +125,63 @@ describe('adjudication queue', () => {
   });
 });
 
+describe('queue order by uncertainty', () => {
+  // A: 1–1 (agreement 0, vote shares ½ ½ 0); B: 2–1–1 of four (agreement 1/6, shares ½ ¼ ¼); C: unanimous
+  const study: LabelRecord[] = [
+    rec('A', 'ana', 'Polite'),
+    rec('A', 'ben', 'Impolite'),
+    rec('B', 'ana', 'Polite'),
+    rec('B', 'ben', 'Polite'),
+    rec('B', 'cleo', 'Impolite'),
+    rec('B', 'dan', 'Neutral'),
+    rec('C', 'ana', 'Neutral'),
+    rec('C', 'ben', 'Neutral'),
+  ];
+  const entropy = (...p: number[]) => -p.reduce((h, x) => h + x * Math.log(x), 0) / Math.log(3);
+  const queueOf = (order: 'agreement' | 'uncertainty') =>
+    adjudicationQueue(
+      ['A', 'B', 'C', 'D'],
+      study,
+      { ...defaultAdjudication(), order, label_model: 'majority' },
+      emptyAdjudicationState(),
+      LABELS,
+    );
+
+  it("gives each labelled item the model's posterior entropy over the labels (majority vote: its vote shares), none to an unlabelled one", () => {
+    const q = queueOf('agreement');
+    expect(q.items.get('A')!.uncertainty).toMatchObject({ model: 'majority', label: 'Polite', probability: 0.5 });
+    expect(q.items.get('A')!.uncertainty!.entropy).toBeCloseTo(entropy(0.5, 0.5), 3);
+    expect(q.items.get('B')!.uncertainty!.entropy).toBeCloseTo(entropy(0.5, 0.25, 0.25), 3);
+    expect(q.items.get('C')!.uncertainty!.entropy).toBe(0);
+    expect(q.items.get('D')!.uncertainty).toBeNull();
+    // without the schema's labels no model is fitted
+    expect(adjudicationQueue(['A'], study, defaultAdjudication(), emptyAdjudicationState()).items.get('A')!.uncertainty).toBeNull();
+  });
+
+  it('order agreement: lowest agreement first; order uncertainty: least certain first', () => {
+    expect(queueOf('agreement').queue.map((s) => s.item_id)).toEqual(['A', 'B']);
+    expect(queueOf('uncertainty').queue.map((s) => s.item_id)).toEqual(['B', 'A']);
+  });
+
+  it('under order agreement, equal agreement puts the less certain item first (the item order would put it second)', () => {
+    // E: 2–2 of four (agreement 1/3, shares ½ ½), F: 2–1 (agreement 1/3, shares ⅔ ⅓): F comes first in item order
+    const tied: LabelRecord[] = [
+      rec('F', 'ana', 'Polite'),
+      rec('F', 'ben', 'Polite'),
+      rec('F', 'cleo', 'Impolite'),
+      rec('E', 'ana', 'Polite'),
+      rec('E', 'ben', 'Polite'),
+      rec('E', 'cleo', 'Impolite'),
+      rec('E', 'dan', 'Impolite'),
+    ];
+    const q = adjudicationQueue(['F', 'E'], tied, { ...defaultAdjudication(), label_model: 'majority' }, emptyAdjudicationState(), LABELS);
+    expect(q.queue.map((s) => [s.item_id, s.agreement])).toEqual([
+      ['E', 1 / 3],
+      ['F', 1 / 3],
+    ]);
+  });
+});
+
 describe('adjudication decisions', () => {
   it('logs the gold label, the annotators it adopts, confidence, causes (configured spelling), rationale and flag', () => {
     const { payloads, state } = run([

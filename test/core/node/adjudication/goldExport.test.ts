@@ -126,11 +126,13 @@ describe('aloud export --gold --gold-model', () => {
       '--json',
     );
     expect([exported.code, exported.err]).toEqual([0, '']);
-    const records = (await readFile(out, 'utf8'))
+    const records: Array<{ item_id: string; gold_label: string | null; label_model: { probability: number; ci95: number[] } }> = (
+      await readFile(out, 'utf8')
+    )
       .trim()
       .split('\n')
       .map((l) => JSON.parse(l));
-    const byId = new Map(records.map((r: { item_id: string }) => [r.item_id, r]));
+    const byId = new Map(records.map((r) => [r.item_id, r]));
     expect(byId.get('demo-01')).toMatchObject({ gold_source: 'unanimous', gold_label: 'Polite', label_model: null });
     expect(byId.get('demo-03')).toMatchObject({ gold_source: 'adjudicated', gold_label: 'Neutral', label_model: null });
     // 2–1 for Polite (queued, undecided) and one label only (too few): the model's label, its probability and interval
@@ -142,7 +144,7 @@ describe('aloud export --gold --gold-model', () => {
       const { probability, ci95 } = r.label_model;
       expect(probability).toBeGreaterThan(1 / 3);
       expect(probability).toBeLessThanOrEqual(1);
-      expect(ci95[0]).toBeLessThanOrEqual(ci95[1]);
+      expect(ci95[0]!).toBeLessThanOrEqual(ci95[1]!);
     }
     // nobody labelled demo-05: no model gives it a label
     expect(byId.get('demo-05')).toMatchObject({ gold_source: 'unresolved', gold_label: null, label_model: null });
