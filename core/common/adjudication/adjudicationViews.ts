@@ -55,7 +55,11 @@ export interface DecisionView {
   label: string;
   confidence: AdjudicationConfidence;
   causes: string[];
+  /** typed, or the verbatim transcript of the spoken rationale */
   rationale: string | null;
+  rationale_kind: 'typed' | 'spoken' | null;
+  /** the spoken rationale's length; null when typed or absent */
+  rationale_audio_ms: number | null;
   guideline_flag: string | null;
   room: string | null;
   decided_at: string;
@@ -94,6 +98,8 @@ function decisionView(d: DecisionRevision): DecisionView {
     confidence: d.confidence,
     causes: [...d.causes],
     rationale: d.rationale?.text ?? null,
+    rationale_kind: d.rationale?.kind ?? null,
+    rationale_audio_ms: d.rationale?.kind === 'spoken' ? d.rationale.audio_ms : null,
     guideline_flag: d.guideline_flag,
     room: d.room,
     decided_at: d.decided_at,

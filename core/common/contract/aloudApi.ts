@@ -374,6 +374,25 @@ export interface AloudApi {
     rationale: string | null,
     guidelineFlag: string | null,
   ): Promise<AdjudicationItemView>;
+  /** the lead is about to speak her rationale for this item (the recording that follows is for it) */
+  beginSpokenRationale(itemId: string): Promise<null>;
+  /** her spoken rationale as a WAV: transcribed verbatim, held (not yet kept) until she decides with it */
+  spokenRationaleAudio(wav: Uint8Array): Promise<SpokenRationaleView>;
+  /** decides (or revises) the item's gold label with the spoken rationale transcribed for it; the WAV is kept then */
+  decideGoldLabelSpoken(
+    itemId: string,
+    label: string,
+    confidence: string,
+    causes: string[],
+    guidelineFlag: string | null,
+  ): Promise<AdjudicationItemView>;
+}
+
+/** A spoken rationale as transcribed, before the decision it goes with. */
+export interface SpokenRationaleView {
+  item_id: string;
+  text: string;
+  audio_ms: number;
 }
 
 /** `agreement --codes` as the Agreement tab gets it: the figures, the codebook it was computed under, the unit rule. */

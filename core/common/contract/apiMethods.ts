@@ -30,7 +30,7 @@ const stepReward: ArgCheck = (value, where) => {
   if (value !== 1 && value !== 0 && value !== -1 && value !== null) throw new Refusal('bad_request', `${where} must be 1, 0, -1 or null`);
 };
 const bytes: ArgCheck = (value, where) => {
-  if (!(value instanceof Uint8Array)) throw new Refusal('bad_request', `${where} must be binary audio (a chunk frame)`);
+  if (!(value instanceof Uint8Array)) throw new Refusal('bad_request', `${where} must be binary audio (a chunk frame or a WAV)`);
 };
 const text: ArgCheck = (value, where) => {
   if (typeof value !== 'string') throw new Refusal('bad_request', `${where} must be a string`);
@@ -321,6 +321,18 @@ export const API_METHODS: { readonly [M in AloudMethod]: MethodSpec & AnswerSpec
       ['confidence', oneOf(['high', 'medium', 'low'])],
       ['causes', nonEmptyStrings(20)],
       ['rationale', nullableText],
+      ['guidelineFlag', nullableText],
+    ],
+    scope: 'session-page',
+  },
+  beginSpokenRationale: { params: [['itemId', nonEmptyString()]], scope: 'session-page' },
+  spokenRationaleAudio: { params: [['wav', bytes]], scope: 'session-page', binary: true },
+  decideGoldLabelSpoken: {
+    params: [
+      ['itemId', nonEmptyString()],
+      ['label', nonEmptyString(200)],
+      ['confidence', oneOf(['high', 'medium', 'low'])],
+      ['causes', nonEmptyStrings(20)],
       ['guidelineFlag', nullableText],
     ],
     scope: 'session-page',

@@ -5,6 +5,7 @@ import { adjudicationKey, adjudicationShortcutList, CAUSE_KEYS, EMPTY_DRAFT, typ
 import { reportRefusalsTo } from '../app/runCall';
 import { ShortcutHelp } from '../components/Dialogs';
 import { useShortcuts } from '../hooks/useShortcuts';
+import { useSpokenRationale } from './useSpokenRationale';
 
 const seconds = (s: number | null): string => (s === null ? '—' : `${s.toFixed(1)} s`);
 const clock = (iso: string): string => iso.slice(11, 19);
@@ -142,6 +143,8 @@ export function AdjudicateScreen({ client }: { client: ApiClient }) {
     return reportRefusalsTo(setError)(task);
   }, []);
 
+  const spoken = useSpokenRationale(client, item?.item_id ?? null, setError);
+
   const reload = useCallback(async () => {
     const q = await run(() => client.adjudicationQueue());
     if (q) setQueue(q);
@@ -161,7 +164,8 @@ export function AdjudicateScreen({ client }: { client: ApiClient }) {
               label: d.label,
               confidence: d.confidence,
               causes: d.causes,
-              rationale: d.rationale ?? '',
+              // a spoken rationale is shown with the decision, not put in the typed field
+              rationale: d.rationale_kind === 'typed' ? (d.rationale ?? '') : '',
               guideline_flag: d.guideline_flag ?? '',
             }
           : EMPTY_DRAFT,
@@ -176,17 +180,24 @@ export function AdjudicateScreen({ client }: { client: ApiClient }) {
       setError('A decision needs a label (1–9 or p), a confidence (h, m, l) and at least one cause.');
       return;
     }
+    const said = spoken.transcribed?.item_id === item.item_id ? spoken.transcribed : null;
+    if (spoken.state !== 'idle') return setError('The spoken rationale is still being recorded or transcribed (Shift+R stops it).');
+    if (said && draft.rationale.trim() !== '')
+      return setError('The rationale is both spoken and typed: clear the typed one, or discard the spoken one.');
     const view = await run(() =>
-      client.decideGoldLabel(
-        item.item_id,
-        draft.label!,
-        draft.confidence!,
-        draft.causes,
-        draft.rationale.trim() || null,
-        draft.guideline_flag.trim() || null,
-      ),
+      said
+        ? client.decideGoldLabelSpoken(item.item_id, draft.label!, draft.confidence!, draft.causes, draft.guideline_flag.trim() || null)
+        : client.decideGoldLabel(
+            item.item_id,
+            draft.label!,
+            draft.confidence!,
+            draft.causes,
+            draft.rationale.trim() || null,
+            draft.guideline_flag.trim() || null,
+          ),
     );
     if (!view) return;
+    if (said) spoken.discard();
     setItem(view);
     setNotice(`${view.item_id}: gold "${view.decision?.label}"${view.history.length > 0 ? ' (revised)' : ''}`);
     const q = await run(() => client.adjudicationQueue());
@@ -202,7 +213,7 @@ export function AdjudicateScreen({ client }: { client: ApiClient }) {
             q.rows.findIndex((r) => r.item_id === view.item_id),
           ),
     );
-  }, [client, draft, item, queue, run]);
+  }, [client, draft, item, queue, run, spoken]);
 
   // a new item: its players start afresh, from annotator 1
   useEffect(() => {
@@ -231,6 +242,9 @@ export function AdjudicateScreen({ client }: { client: ApiClient }) {
   useShortcuts((press) => {
     if (help && press.key === 'Escape') return (setHelp(false), true);
     if (!queue || !item) return false;
+    // Shift+R records the spoken rationale (by the key's place, whatever the layout types with Shift)
+    if (press.shiftKey && press.code === 'KeyR' && !press.inField && !press.ctrlKey && !press.metaKey && !press.altKey && !press.repeat)
+      return (spoken.toggle(), true);
     const action = adjudicationKey(press, draft, {
       shownLabels: item.protocols.map((p) => p.final_label),
       labels: queue.labels.map((l) => l.name),
@@ -298,6 +312,15 @@ export function AdjudicateScreen({ client }: { client: ApiClient }) {
               )}
             </h2>
             <blockquote className="adj-item-text">{item.item_text}</blockquote>
+            {item.decision?.rationale && (
+              <p className="adj-decision-rationale">
+                Rationale (
+                {item.decision.rationale_kind === 'spoken'
+                  ? `spoken, ${((item.decision.rationale_audio_ms ?? 0) / 1000).toFixed(1)} s`
+                  : 'typed'}
+                ): “{item.decision.rationale}”
+              </p>
+            )}
           </header>
           <div className="adj-protocols">
             {item.protocols.map((p, i) => (
@@ -372,6 +395,28 @@ export function AdjudicateScreen({ client }: { client: ApiClient }) {
                 onChange={(e) => setDraft({ ...draft, rationale: e.target.value })}
               />
             </label>
+            <p className="adj-spoken" role="status" aria-label="spoken rationale">
+              {spoken.state === 'recording' && (
+                <>
+                  ● Recording your rationale {(spoken.elapsedMs / 1000).toFixed(1)} s (<kbd>Shift+R</kbd> stops)
+                </>
+              )}
+              {spoken.state === 'starting' && 'Starting the microphone…'}
+              {spoken.state === 'transcribing' && 'Transcribing your rationale…'}
+              {spoken.state === 'idle' &&
+                (spoken.transcribed?.item_id === item.item_id ? (
+                  <>
+                    Spoken rationale ({(spoken.transcribed.audio_ms / 1000).toFixed(1)} s): “{spoken.transcribed.text}”{' '}
+                    <button type="button" onClick={spoken.discard}>
+                      Discard
+                    </button>
+                  </>
+                ) : (
+                  <span className="muted">
+                    <kbd>Shift+R</kbd> speaks the rationale instead (recorded, transcribed verbatim)
+                  </span>
+                ))}
+            </p>
             <label>
               Guideline flag (<kbd>t</kbd>){' '}
               <input
@@ -390,7 +435,15 @@ export function AdjudicateScreen({ client }: { client: ApiClient }) {
               </p>
             )}
           </form>
-          {help && <ShortcutHelp shortcuts={adjudicationShortcutList(queue.causes)} onClose={() => setHelp(false)} />}
+          {help && (
+            <ShortcutHelp
+              shortcuts={[
+                ...adjudicationShortcutList(queue.causes),
+                { keys: ['Shift+R'], what: 'Record your rationale, or stop and transcribe it (Enter then decides with it)' },
+              ]}
+              onClose={() => setHelp(false)}
+            />
+          )}
           {notice && (
             <p className="notice" role="status">
               {notice}
