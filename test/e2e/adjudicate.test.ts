@@ -107,6 +107,22 @@ describe.skipIf(unavailable !== undefined)('adjudicating in Chromium', () => {
         'I label this impolite',
         'I label this neutral',
       ]);
+      // each protocol's waveform over its own player, its commit phrase marked
+      await expect
+        .poll(() => page.locator('.adj-protocol .adj-waveform').evaluateAll((boxes) => boxes.map((b) => b.children.length > 0)), {
+          timeout: 15_000,
+        })
+        .toEqual([true, true, true]);
+      await expect.poll(() => page.locator('.adj-protocol').getByText('▼ commit').count(), { timeout: 15_000 }).toBe(3);
+      // each marker sits on its own wave, not somewhere else on the page
+      for (let n = 0; n < 3; n++) {
+        const wave = (await page.locator('.adj-waveform').nth(n).boundingBox())!;
+        const marker = (await page.locator('.adj-protocol').nth(n).getByText('▼ commit').boundingBox())!;
+        expect(marker.x).toBeGreaterThanOrEqual(wave.x);
+        expect(marker.x).toBeLessThanOrEqual(wave.x + wave.width);
+        expect(marker.y).toBeGreaterThanOrEqual(wave.y - 1);
+        expect(marker.y).toBeLessThanOrEqual(wave.y + wave.height);
+      }
       await shootBoth(browser, page, '40-adjudicate-item');
 
       // hear the protocols by keyboard: Shift+2 plays annotator 2 (not an adoption), Shift+1 switches to annotator 1

@@ -5,6 +5,7 @@ import { adjudicationKey, adjudicationShortcutList, CAUSE_KEYS, EMPTY_DRAFT, typ
 import { reportRefusalsTo } from '../app/runCall';
 import { ShortcutHelp } from '../components/Dialogs';
 import { useShortcuts } from '../hooks/useShortcuts';
+import { ProtocolWaveform } from './ProtocolWaveform';
 import { useSpokenRationale } from './useSpokenRationale';
 
 const seconds = (s: number | null): string => (s === null ? '—' : `${s.toFixed(1)} s`);
@@ -39,12 +40,21 @@ interface PlayerProps {
 
 /** A small player for one protocol: the browser's own controls over the host's ranged WAV; the keys drive it too. */
 function ProtocolPlayer({ protocol, index, player }: { protocol: ProtocolView; index: number; player: PlayerProps }) {
+  // the element for the waveform too; the parent's binder changes every render, the element does not
+  const [media, setMedia] = useState<HTMLAudioElement | null>(null);
+  const bindLatest = useRef(player.bind);
+  bindLatest.current = player.bind;
+  const bind = useCallback((audio: HTMLAudioElement | null) => {
+    bindLatest.current(audio);
+    setMedia(audio);
+  }, []);
   if (protocol.audio_ms <= 0) return <p className="muted adj-no-audio">No recording (labelled without speaking).</p>;
   const commitAt = protocol.commit?.t_ms ?? null;
   return (
     <div className={`adj-player${player.playing ? ' playing' : ''}`}>
+      <ProtocolWaveform src={player.src} media={media} commitMs={commitAt} />
       <audio
-        ref={player.bind}
+        ref={bind}
         src={player.src}
         preload="metadata"
         controls
