@@ -35,7 +35,12 @@ export interface ProjectAdjudication {
  * Reads the annotators' sessions (read-only: no lock, nothing repaired or written) and every adjudicator's log, and
  * derives the queue. The labels are the agreement report's: completed items, each annotator's own acts, no room write-backs.
  */
-export async function readAdjudication(project: OpenProject, sessions: SessionSource = projectSessionSource): Promise<ProjectAdjudication> {
+export async function readAdjudication(
+  project: OpenProject,
+  sessions: SessionSource = projectSessionSource,
+  /** fit the label model for each item's uncertainty (the queue's order): only what shows the queue needs it */
+  options: { uncertainty?: boolean } = {},
+): Promise<ProjectAdjudication> {
   const items = await loadProjectItems(project);
   const countable: CountableSession[] = [];
   const seen = new Map<string, Set<string>>();
@@ -59,7 +64,7 @@ export async function readAdjudication(project: OpenProject, sessions: SessionSo
       records,
       project.config.adjudication,
       state,
-      project.config.schema.labels.map((l) => l.name),
+      options.uncertainty ? project.config.schema.labels.map((l) => l.name) : undefined,
     ),
     warnings: [...warnings, ...logWarnings],
   };

@@ -84,7 +84,7 @@ export function adjudicationApi(app: AppContext) {
     adjudicationQueue: () =>
       app.calls.run(async () => {
         app.session.require();
-        const read = await readAdjudication(app.project);
+        const read = await readAdjudication(app.project, projectSessionSource, { uncertainty: true });
         return adjudicationQueueView(read.queue, app.project.config.schema, app.project.config.adjudication);
       }),
     adjudicationItem: (itemId) => app.calls.run(() => itemView(itemId)),

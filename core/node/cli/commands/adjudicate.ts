@@ -108,7 +108,7 @@ export function makeAdjudicateCommand(sessions: SessionSource): CliCommand {
       ].filter(Boolean).length;
       if (actions !== 1) throw new UsageError('give one of --queue, --label (a decision), --assign, --huddle or --from-room');
       if (values.queue) {
-        const read = await readAdjudication(project, sessions);
+        const read = await readAdjudication(project, sessions, { uncertainty: true });
         for (const w of read.warnings) io.err(`aloud adjudicate: warning: ${w}\n`);
         const report = queueReport(read.queue, blind, project.config.adjudication.order);
         if (values.json) printJson(io, report);
