@@ -1,4 +1,5 @@
-import { readdir, readFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFailed } from 'vitest';
@@ -33,6 +34,8 @@ async function threeAnnotators(dir: string): Promise<void> {
   ]);
 }
 
+const SPOKEN_RATIONALE = ' Ben changed his mind to polite, and two of three hear it as friendly.';
+
 async function sessionBytes(dir: string): Promise<Map<string, string>> {
   const files = new Map<string, string>();
   for (const entry of await readdir(path.join(dir, 'sessions'), { recursive: true, withFileTypes: true })) {
@@ -56,7 +59,10 @@ describe.skipIf(unavailable !== undefined)('adjudicating in Chromium', () => {
 
   beforeAll(async () => {
     const rendererDir = await ensureRendererBuilt(() => undefined);
-    served = await serveProject({ rendererDir, app: { openEngine: null } });
+    // the lead's spoken rationale on demo-02 "transcribes" to this (Chromium's fake microphone plays a beep)
+    const engineScript = path.join(await mkdtemp(path.join(tmpdir(), 'aloud-adj-engine-')), 'engine.json');
+    await writeFile(engineScript, JSON.stringify({ items: { 'demo-02': [{ text: SPOKEN_RATIONALE, delay_ms: 0 }] } }));
+    served = await serveProject({ rendererDir, app: { openEngine: null, engineScript } });
     await threeAnnotators(served.projectDir);
     before = await sessionBytes(served.projectDir);
     browser = await launchChromium({ screenshotsDir });
@@ -101,6 +107,22 @@ describe.skipIf(unavailable !== undefined)('adjudicating in Chromium', () => {
         'I label this impolite',
         'I label this neutral',
       ]);
+      // each protocol's waveform over its own player, its commit phrase marked
+      await expect
+        .poll(() => page.locator('.adj-protocol .adj-waveform').evaluateAll((boxes) => boxes.map((b) => b.children.length > 0)), {
+          timeout: 15_000,
+        })
+        .toEqual([true, true, true]);
+      await expect.poll(() => page.locator('.adj-protocol').getByText('▼ commit').count(), { timeout: 15_000 }).toBe(3);
+      // each marker sits on its own wave, not somewhere else on the page
+      for (let n = 0; n < 3; n++) {
+        const wave = (await page.locator('.adj-waveform').nth(n).boundingBox())!;
+        const marker = (await page.locator('.adj-protocol').nth(n).getByText('▼ commit').boundingBox())!;
+        expect(marker.x).toBeGreaterThanOrEqual(wave.x);
+        expect(marker.x).toBeLessThanOrEqual(wave.x + wave.width);
+        expect(marker.y).toBeGreaterThanOrEqual(wave.y - 1);
+        expect(marker.y).toBeLessThanOrEqual(wave.y + wave.height);
+      }
       await shootBoth(browser, page, '40-adjudicate-item');
 
       // hear the protocols by keyboard: Shift+2 plays annotator 2 (not an adoption), Shift+1 switches to annotator 1
@@ -144,7 +166,16 @@ describe.skipIf(unavailable !== undefined)('adjudicating in Chromium', () => {
       // on to demo-02 (ben changed his mind: blind Neutral, final Polite)
       await expect.poll(() => page.locator('.adj-main h2').textContent(), { timeout: 15_000 }).toContain('demo-02');
       expect(await page.locator('.adj-protocol').nth(1).textContent()).toContain('blind: Neutral');
-      for (const key of ['1', 'h', 's', 'Enter']) await page.keyboard.press(key);
+      for (const key of ['1', 'h', 's']) await page.keyboard.press(key);
+      // her rationale spoken: Shift+R records, Shift+R again stops and the host transcribes it
+      await page.keyboard.press('Shift+KeyR');
+      await expect
+        .poll(() => page.locator('.adj-spoken').textContent(), { timeout: 15_000 })
+        .toMatch(/Recording your rationale [1-9]\.\d s/);
+      await page.keyboard.press('Shift+KeyR');
+      await expect.poll(() => page.locator('.adj-spoken').textContent(), { timeout: 20_000 }).toContain(SPOKEN_RATIONALE.trim());
+      await shootBoth(browser, page, '43-adjudicate-spoken-rationale');
+      await page.keyboard.press('Enter');
       await expect.poll(() => page.locator('.notice').textContent(), { timeout: 15_000 }).toBe('demo-02: gold "Polite"');
       await expect.poll(() => page.locator('.adj-queue li.decided').count(), { timeout: 15_000 }).toBe(2);
       await shootBoth(browser, page, '42-adjudicate-done');
@@ -162,7 +193,13 @@ describe.skipIf(unavailable !== undefined)('adjudicating in Chromium', () => {
               item_id: string;
               gold_label: string;
               gold_source: string;
-              adjudication: { adjudicator: string; causes: string[]; rationale: string | null } | null;
+              adjudication: {
+                adjudicator: string;
+                causes: string[];
+                rationale: string | null;
+                rationale_kind: string | null;
+                rationale_audio: { file: string; audio_ms: number } | null;
+              } | null;
             },
         );
       expect(gold.filter((g) => g.gold_source !== 'unresolved').map((g) => [g.item_id, g.gold_label, g.gold_source])).toEqual([
@@ -174,7 +211,14 @@ describe.skipIf(unavailable !== undefined)('adjudicating in Chromium', () => {
         adjudicator: 'lead',
         causes: ['edge case'],
         rationale: 'cai read the hedge right',
+        rationale_kind: 'typed',
       });
+      const spoken = gold.find((g) => g.item_id === 'demo-02')!.adjudication!;
+      expect(spoken).toMatchObject({ rationale: SPOKEN_RATIONALE.trim(), rationale_kind: 'spoken' });
+      // her recording is in her own folder, a WAV of what the microphone heard
+      expect(spoken.rationale_audio!.file).toMatch(/^adjudication\/lead\/rationales\/[0-9a-f]{64}\.wav$/);
+      expect(spoken.rationale_audio!.audio_ms).toBeGreaterThan(900);
+      expect((await readFile(path.join(served.projectDir, spoken.rationale_audio!.file))).subarray(0, 4).toString()).toBe('RIFF');
       // every file of the annotators' sessions is byte for byte what it was before the lead began
       const after = await sessionBytes(served.projectDir);
       for (const [file, bytes] of before) expect(after.get(file), file).toBe(bytes);

@@ -1,6 +1,6 @@
 /** The adjudication domain of the app API; its handlers are core/node/adjudication/adjudicationHandlers.ts. */
 import type { MethodTable } from '../apiSlice/methodSpec';
-import { nonEmptyString, nonEmptyStrings, nullableText, oneOf } from '../apiSlice/argChecks';
+import { bytes, nonEmptyString, nonEmptyStrings, nullableText, oneOf } from '../apiSlice/argChecks';
 import type { AdjudicationItemView, AdjudicationQueueView } from './adjudicationViews';
 
 export interface AdjudicationApi {
@@ -19,6 +19,25 @@ export interface AdjudicationApi {
     rationale: string | null,
     guidelineFlag: string | null,
   ): Promise<AdjudicationItemView>;
+  /** the lead is about to speak her rationale for this item (the recording that follows is for it) */
+  beginSpokenRationale(itemId: string): Promise<null>;
+  /** her spoken rationale as a WAV: transcribed verbatim, held (not yet kept) until she decides with it */
+  spokenRationaleAudio(wav: Uint8Array): Promise<SpokenRationaleView>;
+  /** decides (or revises) the item's gold label with the spoken rationale transcribed for it; the WAV is kept then */
+  decideGoldLabelSpoken(
+    itemId: string,
+    label: string,
+    confidence: string,
+    causes: string[],
+    guidelineFlag: string | null,
+  ): Promise<AdjudicationItemView>;
+}
+
+/** A spoken rationale as transcribed, before the decision it goes with. */
+export interface SpokenRationaleView {
+  item_id: string;
+  text: string;
+  audio_ms: number;
 }
 
 export const ADJUDICATION_METHODS = {
@@ -32,6 +51,18 @@ export const ADJUDICATION_METHODS = {
       ['confidence', oneOf(['high', 'medium', 'low'])],
       ['causes', nonEmptyStrings(20)],
       ['rationale', nullableText],
+      ['guidelineFlag', nullableText],
+    ],
+    scope: 'session-page',
+  },
+  beginSpokenRationale: { params: [['itemId', nonEmptyString()]], scope: 'session-page' },
+  spokenRationaleAudio: { params: [['wav', bytes]], scope: 'session-page', binary: true },
+  decideGoldLabelSpoken: {
+    params: [
+      ['itemId', nonEmptyString()],
+      ['label', nonEmptyString(200)],
+      ['confidence', oneOf(['high', 'medium', 'low'])],
+      ['causes', nonEmptyStrings(20)],
       ['guidelineFlag', nullableText],
     ],
     scope: 'session-page',

@@ -10,13 +10,29 @@ export interface LabelSeen {
   label: string;
 }
 
-/** The rationale of a decision; only typed rationales exist so far (a spoken one would name its recording). */
+/** A rationale the lead typed. */
 export interface TypedRationale {
   kind: 'typed';
   text: string;
 }
 
-/** The data of every adjudication event type (version 1). One log per adjudicator: adjudication/<name>/events.jsonl. */
+/** A rationale the lead spoke: her recording (kept in her own adjudication folder) and its verbatim transcript. */
+export interface SpokenRationale {
+  kind: 'spoken';
+  /** the transcript exactly as the engine gave it (segments joined), like an annotator's protocol */
+  text: string;
+  /** the WAV, relative to the project folder: adjudication/<adjudicator>/rationales/<sha256>.wav */
+  audio: string;
+  /** sha256 of the WAV file's bytes (its name too) */
+  audio_sha256: string;
+  audio_ms: number;
+  /** the model that transcribed it (scripted:<sha256> for an engine script) */
+  model: { name: string; sha256: string };
+}
+
+export type DecisionRationale = TypedRationale | SpokenRationale;
+
+/** The data of every adjudication event type (decision_recorded version 2: a rationale may be spoken). One log per adjudicator: adjudication/<name>/events.jsonl. */
 export interface AdjudicationEventData {
   /** first event of an adjudicator's log */
   adjudication_started: { adjudicator: string; project: string };
@@ -32,7 +48,7 @@ export interface AdjudicationEventData {
     adopted: string[];
     confidence: AdjudicationConfidence;
     causes: string[];
-    rationale: TypedRationale | null;
+    rationale: DecisionRationale | null;
     guideline_flag: string | null;
     room: string | null;
     revises: { adjudicator: string; seq: number } | null;
@@ -48,7 +64,7 @@ export type AdjudicationEventType = keyof AdjudicationEventData;
 
 export const ADJUDICATION_EVENT_VERSIONS: { readonly [T in AdjudicationEventType]: number } = {
   adjudication_started: 1,
-  decision_recorded: 1,
+  decision_recorded: 2,
   item_assigned: 1,
   items_sent_to_huddle: 1,
 };
@@ -60,4 +76,28 @@ export type AdjudicationPayload = { [T in AdjudicationEventType]: { type: T; dat
 
 export function isAdjudicationEventType(type: unknown): type is AdjudicationEventType {
   return typeof type === 'string' && Object.prototype.hasOwnProperty.call(ADJUDICATION_EVENT_VERSIONS, type);
+}
+
+/** Event type → version it upcasts from → the data at the next version. */
+const ADJUDICATION_UPCASTERS: { readonly [T in AdjudicationEventType]?: Readonly<Record<number, (data: unknown) => unknown>> } = {
+  // v1 held only typed rationales, which v2 keeps as they are
+  decision_recorded: { 1: (data) => data },
+};
+
+/** Data written at `version` brought to the current version of `type`, or the reason it cannot be read. */
+export function upcastAdjudicationData(
+  type: AdjudicationEventType,
+  version: number,
+  data: unknown,
+): { data: unknown } | { problem: string } {
+  const current = ADJUDICATION_EVENT_VERSIONS[type];
+  if (!Number.isInteger(version) || version < 1 || version > current)
+    return { problem: `${type} version ${String(version)} is not known to this version of Aloud` };
+  let upcast = data;
+  for (let v = version; v < current; v++) {
+    const step = ADJUDICATION_UPCASTERS[type]?.[v];
+    if (!step) return { problem: `${type} v${v} cannot be read: no upcaster from v${v} to v${v + 1}` };
+    upcast = step(upcast);
+  }
+  return { data: upcast };
 }

@@ -3,6 +3,7 @@ import { majorityLabel } from '../agreement/agreementAnalysis';
 import type { AdjudicationConfig } from '../project/projectConfig';
 import type { LabelSeen } from './adjudicationEvents';
 import { currentDecision, type AdjudicationState, type DecisionRevision } from './adjudicationFold';
+import { itemUncertainties, type ItemUncertainty } from './itemUncertainty';
 
 /** Where an item's gold label comes from. `majority`: agreement at or above a threshold below 1 (aloud.yaml). */
 export type GoldSource = 'unanimous' | 'majority' | 'adjudicated' | 'model' | 'unresolved';
@@ -27,10 +28,15 @@ export interface ItemStanding {
   revisions: number;
   /** annotators the item was assigned to (and who may not have labelled it yet) */
   assigned_to: string[];
+  /** how unsure the label model (adjudication.label_model) is of its true label; null when nobody labelled it or no model fits */
+  uncertainty: ItemUncertainty | null;
 }
 
 export interface AdjudicationQueue {
-  /** undecided items whose agreement is below the threshold, lowest agreement first (equal: project item order) */
+  /**
+   * undecided items whose agreement is below the threshold, in adjudication.order: lowest agreement first (equal: least
+   * certain first), or least certain first (equal: lowest agreement); then project item order
+   */
   queue: ItemStanding[];
   decided: ItemStanding[];
   accepted: ItemStanding[];
@@ -64,14 +70,17 @@ export function pairwiseAgreement(labels: readonly string[]): number | null {
 /**
  * The adjudication queue as a pure function of the annotators' counted labels and the adjudicators' logs. A decision
  * stands once made (the log is the record), even when later labels would agree; the threshold only decides which
- * undecided items wait for one.
+ * undecided items wait for one. With the schema's `labels`, a label model says how uncertain each item is (the order's
+ * key or tie-break); without them no item has an uncertainty.
  */
 export function adjudicationQueue(
   itemIds: readonly string[],
   records: readonly LabelRecord[],
   config: AdjudicationConfig,
   adjudication: AdjudicationState,
+  labels?: readonly string[],
 ): AdjudicationQueue {
+  const uncertainties = labels ? itemUncertainties(records, labels, config.label_model) : new Map<string, ItemUncertainty>();
   const order: string[] = [...itemIds];
   const known = new Set(order);
   const byItem = new Map<string, LabelRecord[]>();
@@ -99,7 +108,8 @@ export function adjudicationQueue(
     const decision = currentDecision(adjudication, id);
     const assigned = [...new Set(adjudication.assignments.filter((a) => a.item_id === id).map((a) => a.annotator))];
     const revisions = Math.max(0, (adjudication.decisions.get(id)?.length ?? 0) - 1);
-    const base = { item_id: id, agreement, labels, blind_labels: blind, decision, revisions, assigned_to: assigned };
+    const uncertainty = uncertainties.get(id) ?? null;
+    const base = { item_id: id, agreement, labels, blind_labels: blind, decision, revisions, assigned_to: assigned, uncertainty };
     let standing: ItemStanding;
     if (decision) standing = { ...base, status: 'decided', gold_label: decision.label, gold_source: 'adjudicated' };
     else if (labels.length === 0) standing = { ...base, status: 'unlabelled', gold_label: null, gold_source: 'unresolved' };
@@ -116,7 +126,11 @@ export function adjudicationQueue(
   const all = [...items.values()];
   const queue = all.filter((s) => s.status === 'queued');
   const position = new Map(order.map((id, i) => [id, i]));
-  queue.sort((a, b) => a.agreement! - b.agreement! || position.get(a.item_id)! - position.get(b.item_id)!);
+  // least certain first; an item without an uncertainty after those with one
+  const byUncertainty = (a: ItemStanding, b: ItemStanding) => (b.uncertainty?.entropy ?? -1) - (a.uncertainty?.entropy ?? -1);
+  const byAgreement = (a: ItemStanding, b: ItemStanding) => a.agreement! - b.agreement!;
+  const [first, second] = config.order === 'uncertainty' ? [byUncertainty, byAgreement] : [byAgreement, byUncertainty];
+  queue.sort((a, b) => first(a, b) || second(a, b) || position.get(a.item_id)! - position.get(b.item_id)!);
   const accepted = all.filter((s) => s.status === 'accepted');
   const decided = all.filter((s) => s.status === 'decided');
   const tooFew = all.filter((s) => s.status === 'too_few');

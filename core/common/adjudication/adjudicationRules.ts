@@ -2,7 +2,13 @@ import { Refusal } from '../refusal/refusal';
 import { annotatorNameProblem, normalizeAnnotatorName } from '../names/personNames';
 import type { AdjudicationConfig } from '../project/projectConfig';
 import { looksAlike } from '../text/textFold';
-import { ADJUDICATION_CONFIDENCES, type AdjudicationConfidence, type AdjudicationPayload } from './adjudicationEvents';
+import {
+  ADJUDICATION_CONFIDENCES,
+  type AdjudicationConfidence,
+  type AdjudicationPayload,
+  type DecisionRationale,
+  type SpokenRationale,
+} from './adjudicationEvents';
 import type { AdjudicationState } from './adjudicationFold';
 import type { AdjudicationQueue, ItemStanding } from './adjudicationQueue';
 
@@ -15,6 +21,8 @@ export type AdjudicationCommand =
       confidence: string;
       causes: readonly string[];
       rationale?: string | null;
+      /** a rationale she spoke, recorded and transcribed by the host (instead of a typed one) */
+      spoken_rationale?: SpokenRationale | null;
       guideline_flag?: string | null;
       /** the huddle room whose outcome this records */
       room?: string | null;
@@ -110,7 +118,12 @@ export function decideAdjudication(
         );
       if (!causes.includes(cause)) causes.push(cause);
     }
-    const rationale = freeText(command.rationale, 'the rationale');
+    const typed = freeText(command.rationale, 'the rationale');
+    const spoken = command.spoken_rationale ?? null;
+    if (typed !== null && spoken !== null) throw new AdjudicationRefusal('bad_request', 'give the rationale typed or spoken, not both');
+    if (spoken !== null && freeText(spoken.text, 'the spoken rationale') === null)
+      throw new AdjudicationRefusal('bad_request', 'the spoken rationale transcribes to no words (silence?); record it again or type it');
+    const rationale: DecisionRationale | null = spoken ?? (typed === null ? null : { kind: 'typed', text: typed });
     const flag = freeText(command.guideline_flag, 'the guideline flag');
     const room = command.room ?? null;
     const before = standing.decision;
@@ -119,7 +132,7 @@ export function decideAdjudication(
       before.label === label &&
       before.confidence === confidence &&
       JSON.stringify(before.causes) === JSON.stringify(causes) &&
-      (before.rationale?.text ?? null) === rationale &&
+      JSON.stringify(before.rationale) === JSON.stringify(rationale) &&
       before.guideline_flag === flag &&
       before.room === room
     ) {
@@ -135,7 +148,7 @@ export function decideAdjudication(
           adopted,
           confidence,
           causes,
-          rationale: rationale === null ? null : { kind: 'typed', text: rationale },
+          rationale,
           guideline_flag: flag,
           room,
           revises: before ? { adjudicator: before.adjudicator, seq: before.seq } : null,

@@ -12,6 +12,8 @@ export interface AdjudicationQueueRow {
   agreement: number | null;
   labels: Array<{ shown: string; label: string }>;
   gold_label: string | null;
+  /** the label model's posterior entropy over the labels (0 certain, 1 every label alike); null without one */
+  uncertainty: number | null;
 }
 
 export interface AdjudicationQueueView {
@@ -19,7 +21,10 @@ export interface AdjudicationQueueView {
   fast_decision_seconds: number;
   labels: Array<{ name: string; key: string | null }>;
   causes: string[];
-  /** waiting items first (lowest agreement first), then decided ones */
+  /** how the waiting items are ordered (aloud.yaml adjudication.order) and the model behind their uncertainty */
+  order: AdjudicationConfig['order'];
+  label_model: AdjudicationConfig['label_model'];
+  /** waiting items first (in that order), then decided ones */
   rows: AdjudicationQueueRow[];
   counts: AdjudicationQueue['counts'];
 }
@@ -50,7 +55,11 @@ export interface DecisionView {
   label: string;
   confidence: AdjudicationConfidence;
   causes: string[];
+  /** typed, or the verbatim transcript of the spoken rationale */
   rationale: string | null;
+  rationale_kind: 'typed' | 'spoken' | null;
+  /** the spoken rationale's length; null when typed or absent */
+  rationale_audio_ms: number | null;
   guideline_flag: string | null;
   room: string | null;
   decided_at: string;
@@ -89,6 +98,8 @@ function decisionView(d: DecisionRevision): DecisionView {
     confidence: d.confidence,
     causes: [...d.causes],
     rationale: d.rationale?.text ?? null,
+    rationale_kind: d.rationale?.kind ?? null,
+    rationale_audio_ms: d.rationale?.kind === 'spoken' ? d.rationale.audio_ms : null,
     guideline_flag: d.guideline_flag,
     room: d.room,
     decided_at: d.decided_at,
@@ -113,6 +124,7 @@ export function adjudicationQueueView(queue: AdjudicationQueue, schema: LabelSch
       agreement: s.agreement,
       labels: s.labels.map((l) => ({ shown: shown.get(l.annotator)!, label: l.label })).sort((a, b) => (a.shown < b.shown ? -1 : 1)),
       gold_label: s.gold_label,
+      uncertainty: s.uncertainty?.entropy ?? null,
     };
   };
   return {
@@ -120,6 +132,8 @@ export function adjudicationQueueView(queue: AdjudicationQueue, schema: LabelSch
     fast_decision_seconds: config.fast_decision_seconds,
     labels: schema.labels.map((l) => ({ name: l.name, key: l.key ?? null })),
     causes: [...config.causes],
+    order: config.order,
+    label_model: config.label_model,
     rows: [...queue.queue, ...queue.decided].map(row),
     counts: queue.counts,
   };

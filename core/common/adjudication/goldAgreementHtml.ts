@@ -1,5 +1,5 @@
 import { alphaChartSvg, escapeHtml } from '../agreement/agreementHtml';
-import type { GoldAgreementReport } from './goldAgreement';
+import type { GoldAgreementReport, OverturnRate } from './goldAgreement';
 
 const fmt = (x: number | null): string => (x === null ? '—' : x.toFixed(3));
 const ci = (c: [number, number] | null): string => (c ? `[${c[0].toFixed(3)}, ${c[1].toFixed(3)}]` : '—');
@@ -35,6 +35,16 @@ export function goldAgreementHtml(g: GoldAgreementReport): string {
               `<tr><td><code>${escapeHtml(f.item_id)}</code></td><td>${escapeHtml(f.text)}</td><td>${escapeHtml(f.adjudicator)}</td><td>${escapeHtml(f.decided_at)}</td></tr>`,
           )
           .join('')}</table>`;
+  const h = g.hesitation;
+  const overturnRow = (kind: string, r: OverturnRate) =>
+    `<tr><td>${kind}</td><td>${r.labels}</td><td>${r.overturned}</td><td>${percent(r.rate)}</td><td>${ciPercent(r.ci95)}</td></tr>`;
+  const hesitation = h
+    ? `<h3>Hesitant vs confident labels, overturned</h3>
+<p class="muted">${escapeHtml(h.definition)}. Adjudicated items only; Wilson 95% intervals${h.unmeasured > 0 ? `; ${h.unmeasured} labels without hesitation measures left out` : ''}.</p>
+<table class="gold-hesitation"><tr><th>labels</th><th>n</th><th>overturned</th><th>share</th><th>95% interval</th></tr>${overturnRow('hesitant', h.hesitant)}${overturnRow('confident', h.confident)}</table>
+<p>${h.difference ? `Difference (hesitant − confident): ${(100 * h.difference.rate).toFixed(1)} points, 95% [${(100 * h.difference.ci95[0]).toFixed(1)}, ${(100 * h.difference.ci95[1]).toFixed(1)}] (Newcombe)` : 'No difference to show: one of the two kinds has no labels on adjudicated items.'}</p>
+`
+    : '';
   return `<h2>Against the gold labels</h2>
 <p class="muted">${g.gold_items} items with a gold label · sources: ${sources || '—'} · accuracy with Wilson 95% intervals, α of each annotator with the gold labels with bootstrap 95% intervals</p>
 ${alphaChartSvg(g.annotators.map((a) => ({ name: a.annotator, alpha: a.alpha, ci95: a.alpha_ci95 })))}
@@ -43,5 +53,5 @@ ${alphaChartSvg(g.annotators.map((a) => ({ name: a.annotator, alpha: a.alpha, ci
 ${causes}
 <h3>Guideline flags (${g.guideline_flags.length})</h3>
 ${flags}
-`;
+${hesitation}`;
 }

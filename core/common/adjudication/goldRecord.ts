@@ -6,13 +6,30 @@ import { schemaProblems } from '../io/schemaProblems';
 import { ADJUDICATION_CONFIDENCES, type AdjudicationConfidence } from './adjudicationEvents';
 import { GOLD_SOURCES, type AdjudicationQueue, type GoldSource } from './adjudicationQueue';
 
-export const GOLD_SCHEMA_VERSION = 1;
+export const GOLD_SCHEMA_VERSION = 2;
 export type GoldFormat = 'jsonl' | 'json' | 'csv';
 export const GOLD_FORMATS: readonly GoldFormat[] = ['jsonl', 'json', 'csv'];
 
+/** The recording of a spoken rationale, as the gold record names it: the file inside the project and who transcribed it. */
+export interface RationaleAudio {
+  /** relative to the project folder */
+  file: string;
+  sha256: string;
+  audio_ms: number;
+  model: { name: string; sha256: string };
+}
+
+/** A label model's gold label for an item nobody adjudicated: the model, its probability of the label, the interval. */
+export interface ModelGold {
+  label: string;
+  model: string;
+  probability: number;
+  ci95: [number, number];
+}
+
 /** One item's gold label, where it comes from, and the evidence: the annotators' labels and the decision that stands. */
 export interface GoldRecord {
-  schema_version: 1;
+  schema_version: 2;
   project: string;
   item_id: string;
   gold_label: string | null;
@@ -26,7 +43,11 @@ export interface GoldRecord {
     label: string;
     confidence: AdjudicationConfidence;
     causes: string[];
+    /** typed, or the verbatim transcript of the spoken rationale */
     rationale: string | null;
+    rationale_kind: 'typed' | 'spoken' | null;
+    /** the spoken rationale's recording; null when typed or absent */
+    rationale_audio: RationaleAudio | null;
     guideline_flag: string | null;
     adopted: string[];
     decided_at: string;
@@ -35,12 +56,45 @@ export interface GoldRecord {
     /** decisions on the item before this one (revised), oldest first */
     revisions: number;
   } | null;
+  /** gold_source "model": the label model behind the gold label; null otherwise */
+  label_model: Omit<ModelGold, 'label'> | null;
 }
 
 const nullableString = { type: ['string', 'null'] } as const;
+const interval = { type: 'array', minItems: 2, maxItems: 2, items: { type: 'number', minimum: 0, maximum: 1 } } as const;
 
-/** JSON Schema (Draft 2020-12) of a gold record. */
-export const goldRecordJsonSchema = {
+const adjudicationV1Properties = {
+  adjudicator: { type: 'string', minLength: 1 },
+  label: { type: 'string', minLength: 1 },
+  confidence: { enum: [...ADJUDICATION_CONFIDENCES] },
+  causes: { type: 'array', minItems: 1, items: { type: 'string', minLength: 1 } },
+  rationale: nullableString,
+  guideline_flag: nullableString,
+  adopted: { type: 'array', items: { type: 'string', minLength: 1 } },
+  decided_at: { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?Z$' },
+  room: nullableString,
+  revisions: { type: 'integer', minimum: 0 },
+} as const;
+
+const recordV1Properties = {
+  project: { type: 'string', minLength: 1 },
+  item_id: { type: 'string', minLength: 1 },
+  gold_label: nullableString,
+  gold_source: { enum: [...GOLD_SOURCES] },
+  agreement: { type: ['number', 'null'], minimum: 0, maximum: 1 },
+  annotators: {
+    type: 'array',
+    items: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['annotator', 'final_label', 'blind_label'],
+      properties: { annotator: { type: 'string', minLength: 1 }, final_label: nullableString, blind_label: nullableString },
+    },
+  },
+} as const;
+
+/** JSON Schema (Draft 2020-12) of a gold record of schema_version 1 (exports before spoken rationales and model gold). */
+export const goldRecordJsonSchemaV1 = {
   $schema: 'https://json-schema.org/draft/2020-12/schema',
   $id: 'https://aloud.local/schemas/gold-record.v1.json',
   title: 'Aloud gold label record, schema_version 1',
@@ -49,50 +103,72 @@ export const goldRecordJsonSchema = {
   required: ['schema_version', 'project', 'item_id', 'gold_label', 'gold_source', 'agreement', 'annotators', 'adjudication'],
   properties: {
     schema_version: { const: 1 },
-    project: { type: 'string', minLength: 1 },
-    item_id: { type: 'string', minLength: 1 },
-    gold_label: nullableString,
-    gold_source: { enum: [...GOLD_SOURCES] },
-    agreement: { type: ['number', 'null'], minimum: 0, maximum: 1 },
-    annotators: {
-      type: 'array',
-      items: {
-        type: 'object',
-        additionalProperties: false,
-        required: ['annotator', 'final_label', 'blind_label'],
-        properties: { annotator: { type: 'string', minLength: 1 }, final_label: nullableString, blind_label: nullableString },
-      },
-    },
+    ...recordV1Properties,
     adjudication: {
       oneOf: [
         { type: 'null' },
         {
           type: 'object',
           additionalProperties: false,
-          required: [
-            'adjudicator',
-            'label',
-            'confidence',
-            'causes',
-            'rationale',
-            'guideline_flag',
-            'adopted',
-            'decided_at',
-            'room',
-            'revisions',
-          ],
-          properties: {
-            adjudicator: { type: 'string', minLength: 1 },
-            label: { type: 'string', minLength: 1 },
-            confidence: { enum: [...ADJUDICATION_CONFIDENCES] },
-            causes: { type: 'array', minItems: 1, items: { type: 'string', minLength: 1 } },
-            rationale: nullableString,
-            guideline_flag: nullableString,
-            adopted: { type: 'array', items: { type: 'string', minLength: 1 } },
-            decided_at: { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?Z$' },
-            room: nullableString,
-            revisions: { type: 'integer', minimum: 0 },
+          required: Object.keys(adjudicationV1Properties),
+          properties: adjudicationV1Properties,
+        },
+      ],
+    },
+  },
+} as const;
+
+const adjudicationProperties = {
+  ...adjudicationV1Properties,
+  rationale_kind: { enum: ['typed', 'spoken', null] },
+  rationale_audio: {
+    oneOf: [
+      { type: 'null' },
+      {
+        type: 'object',
+        additionalProperties: false,
+        required: ['file', 'sha256', 'audio_ms', 'model'],
+        properties: {
+          file: { type: 'string', minLength: 1 },
+          sha256: { type: 'string', pattern: '^[0-9a-f]{64}$' },
+          audio_ms: { type: 'number', minimum: 0 },
+          model: {
+            type: 'object',
+            additionalProperties: false,
+            required: ['name', 'sha256'],
+            properties: { name: { type: 'string', minLength: 1 }, sha256: { type: 'string' } },
           },
+        },
+      },
+    ],
+  },
+} as const;
+
+/** JSON Schema (Draft 2020-12) of a gold record (schema_version 2: spoken rationales, gold from a label model). */
+export const goldRecordJsonSchema = {
+  $schema: 'https://json-schema.org/draft/2020-12/schema',
+  $id: 'https://aloud.local/schemas/gold-record.v2.json',
+  title: 'Aloud gold label record, schema_version 2',
+  type: 'object',
+  additionalProperties: false,
+  required: ['schema_version', 'project', 'item_id', 'gold_label', 'gold_source', 'agreement', 'annotators', 'adjudication', 'label_model'],
+  properties: {
+    schema_version: { const: 2 },
+    ...recordV1Properties,
+    adjudication: {
+      oneOf: [
+        { type: 'null' },
+        { type: 'object', additionalProperties: false, required: Object.keys(adjudicationProperties), properties: adjudicationProperties },
+      ],
+    },
+    label_model: {
+      oneOf: [
+        { type: 'null' },
+        {
+          type: 'object',
+          additionalProperties: false,
+          required: ['model', 'probability', 'ci95'],
+          properties: { model: { type: 'string', minLength: 1 }, probability: { type: 'number', minimum: 0, maximum: 1 }, ci95: interval },
         },
       ],
     },
@@ -100,12 +176,14 @@ export const goldRecordJsonSchema = {
 } as const;
 
 const validateGold = compileOnFirstUse(() => sharedAjv({ allErrors: true, strict: true }).compile(goldRecordJsonSchema));
+const validateGoldV1 = compileOnFirstUse(() => sharedAjv({ allErrors: true, strict: true }).compile(goldRecordJsonSchemaV1));
 
 /**
- * One gold record per item of the queue, in the project's item order. `modelLabels` (item → label) is where label
- * models will give unresolved items a gold label (gold_source "model"); without it they stay unresolved.
+ * One gold record per item of the queue, in the project's item order. `modelLabels` (item → a label model's label) gives
+ * unresolved items a gold label (gold_source "model"); without it they stay unresolved. Agreed and adjudicated items
+ * keep their source.
  */
-export function goldRecords(project: string, queue: AdjudicationQueue, modelLabels?: ReadonlyMap<string, string>): GoldRecord[] {
+export function goldRecords(project: string, queue: AdjudicationQueue, modelLabels?: ReadonlyMap<string, ModelGold>): GoldRecord[] {
   return [...queue.items.values()].map((s) => {
     const blind = new Map(s.blind_labels.map((l) => [l.annotator, l.label]));
     const finals = new Map(s.labels.map((l) => [l.annotator, l.label]));
@@ -113,10 +191,10 @@ export function goldRecords(project: string, queue: AdjudicationQueue, modelLabe
     const model = s.gold_source === 'unresolved' ? (modelLabels?.get(s.item_id) ?? null) : null;
     const d = s.decision;
     return {
-      schema_version: 1,
+      schema_version: 2,
       project,
       item_id: s.item_id,
-      gold_label: model ?? s.gold_label,
+      gold_label: model?.label ?? s.gold_label,
       gold_source: model !== null ? 'model' : s.gold_source,
       agreement: s.agreement,
       annotators: names.map((annotator) => ({
@@ -131,6 +209,16 @@ export function goldRecords(project: string, queue: AdjudicationQueue, modelLabe
             confidence: d.confidence,
             causes: [...d.causes],
             rationale: d.rationale?.text ?? null,
+            rationale_kind: d.rationale?.kind ?? null,
+            rationale_audio:
+              d.rationale?.kind === 'spoken'
+                ? {
+                    file: d.rationale.audio,
+                    sha256: d.rationale.audio_sha256,
+                    audio_ms: d.rationale.audio_ms,
+                    model: { ...d.rationale.model },
+                  }
+                : null,
             guideline_flag: d.guideline_flag,
             adopted: [...d.adopted],
             decided_at: d.decided_at,
@@ -138,6 +226,7 @@ export function goldRecords(project: string, queue: AdjudicationQueue, modelLabe
             revisions: s.revisions,
           }
         : null,
+      label_model: model ? { model: model.model, probability: model.probability, ci95: [model.ci95[0], model.ci95[1]] } : null,
     };
   });
 }
@@ -151,6 +240,7 @@ export const GOLD_CSV_COLUMNS = [
   'agreement',
   'annotators',
   'adjudication',
+  'label_model',
 ] as const;
 
 /** The file's text: JSON Lines, a JSON array, or CSV whose two structured columns hold JSON (formula-escaped). */
@@ -168,6 +258,7 @@ export function formatGoldFile(records: readonly GoldRecord[], format: GoldForma
       r.agreement === null ? '' : String(r.agreement),
       JSON.stringify(r.annotators),
       JSON.stringify(r.adjudication),
+      JSON.stringify(r.label_model),
     ]),
   );
 }
@@ -184,6 +275,23 @@ export function goldCounts(records: readonly Pick<GoldRecord, 'gold_source'>[]):
   const counts: GoldCounts = { unanimous: 0, majority: 0, adjudicated: 0, model: 0, unresolved: 0 };
   for (const r of records) counts[r.gold_source]++;
   return counts;
+}
+
+/** A gold record as schema_version 1 wrote it. */
+type GoldRecordV1 = Omit<GoldRecord, 'schema_version' | 'adjudication' | 'label_model'> & {
+  schema_version: 1;
+  adjudication: Omit<NonNullable<GoldRecord['adjudication']>, 'rationale_kind' | 'rationale_audio'> | null;
+};
+
+/** A v1 record read as v2: its rationales were typed (v1 had no other), no record came from a label model. */
+function goldRecordFromV1(record: GoldRecordV1): GoldRecord {
+  const a = record.adjudication;
+  return {
+    ...record,
+    schema_version: 2,
+    adjudication: a ? { ...a, rationale_kind: a.rationale === null ? null : 'typed', rationale_audio: null } : null,
+    label_model: null,
+  };
 }
 
 /** Rules beyond the schema: one record per item, the gold label where the source says there is one, the decision's label. */
@@ -212,6 +320,22 @@ function goldRuleProblems(
     at('adjudication.label', `the decision's label "${record.adjudication.label}" is not the gold label "${record.gold_label}"`);
   if (labels && record.gold_label !== null && !labels.has(record.gold_label))
     at('gold_label', `"${record.gold_label}" is not a label of the project's schema`);
+  if ((record.gold_source === 'model') !== (record.label_model !== null))
+    at(
+      'label_model',
+      record.gold_source === 'model' ? 'a model item names its label model' : `a ${record.gold_source} item has no label model`,
+    );
+  const a = record.adjudication;
+  if (a && (a.rationale_kind === 'spoken') !== (a.rationale_audio !== null))
+    at(
+      'adjudication.rationale_audio',
+      a.rationale_kind === 'spoken' ? 'a spoken rationale names its recording' : 'only a spoken rationale has a recording',
+    );
+  if (a && (a.rationale_kind === null) !== (a.rationale === null))
+    at(
+      'adjudication.rationale_kind',
+      a.rationale === null ? 'no rationale has no kind' : 'a rationale says whether it was typed or spoken',
+    );
   return problems;
 }
 
@@ -226,11 +350,14 @@ export function readGoldFile(
   const records: GoldRecord[] = [];
   const seen = new Set<string>();
   const take = (value: unknown, line: number | null) => {
-    if (!validateGold(value)) {
-      problems.push(...schemaProblems(validateGold.errors, file, { value, line: line ?? 1, pointer: '', locate: () => line ?? 1 }));
+    // an export made before schema_version 2 is checked against its own schema, then read as a v2 record
+    const v1 = (value as { schema_version?: unknown } | null)?.schema_version === 1;
+    const validate = v1 ? validateGoldV1 : validateGold;
+    if (!validate(value)) {
+      problems.push(...schemaProblems(validate.errors, file, { value, line: line ?? 1, pointer: '', locate: () => line ?? 1 }));
       return;
     }
-    const record = value as unknown as GoldRecord;
+    const record = v1 ? goldRecordFromV1(value as unknown as GoldRecordV1) : (value as unknown as GoldRecord);
     problems.push(...goldRuleProblems(record, file, line, seen, labels));
     records.push(record);
   };
@@ -257,7 +384,8 @@ export function readGoldFile(
     }
   } else {
     const table = parseCsv(text, file, { rawControls: 'allow' });
-    if (table.header.join(',') !== GOLD_CSV_COLUMNS.join(',')) {
+    const v1Header = GOLD_CSV_COLUMNS.slice(0, -1).join(',');
+    if (table.header.join(',') !== GOLD_CSV_COLUMNS.join(',') && table.header.join(',') !== v1Header) {
       problems.push({
         file,
         line: table.headerLine,
@@ -268,7 +396,7 @@ export function readGoldFile(
       return { records, problems };
     }
     for (const row of table.rows) {
-      const [version, project, itemId, gold, source, agreement, annotators, adjudication] = row.fields as [
+      const [version, project, itemId, gold, source, agreement, annotators, adjudication, labelModel] = row.fields as [
         string,
         string,
         string,
@@ -277,6 +405,7 @@ export function readGoldFile(
         string,
         string,
         string,
+        string | undefined,
       ];
       take(
         {
@@ -288,6 +417,7 @@ export function readGoldFile(
           agreement: agreement === '' ? null : Number(agreement),
           annotators: parse(annotators, row.line),
           adjudication: parse(adjudication, row.line),
+          ...(labelModel === undefined ? {} : { label_model: parse(labelModel, row.line) }),
         },
         row.line,
       );
@@ -300,7 +430,7 @@ export function readGoldFile(
 export interface GoldReceipt {
   receipt_version: 1;
   kind: 'gold';
-  schema_version: 1;
+  schema_version: 1 | 2;
   file: string;
   format: GoldFormat;
   sha256: string;
@@ -310,6 +440,8 @@ export interface GoldReceipt {
   counts: GoldCounts;
   /** the aloud.yaml adjudication settings the sources were derived under */
   adjudication: { threshold: number; min_annotators: number; accept_unanimous: boolean };
+  /** the label model that filled unresolved items (gold_source "model"), with its bootstrap; null: none asked */
+  gold_model?: { model: string; resamples: number; seed: number } | null;
   config_sha256: string;
   app_version: string;
   created_at: string;

@@ -22,7 +22,7 @@ export const nullableString: ArgCheck = (value, where) => {
   if (value !== null) nonEmptyString()(value, where);
 };
 export const bytes: ArgCheck = (value, where) => {
-  if (!(value instanceof Uint8Array)) throw new Refusal('bad_request', `${where} must be binary audio (a chunk frame)`);
+  if (!(value instanceof Uint8Array)) throw new Refusal('bad_request', `${where} must be binary audio (a chunk frame or a WAV)`);
 };
 export const text: ArgCheck = (value, where) => {
   if (typeof value !== 'string') throw new Refusal('bad_request', `${where} must be a string`);

@@ -5,6 +5,7 @@ import { validateStemPattern } from '../parser/stemPattern';
 import { REASONING_SPLITS } from '../reasoning/reasoningSteps';
 import { REASONING_REVEALS, type ReasoningConfig } from '../reasoning/reasoningConfig';
 import { DEFAULT_FILLERS, HESITATION_LIST_NAMES, type HesitationLists } from '../signals/hesitationLists';
+import { LABEL_MODELS, type LabelModelName } from '../labelModels/labelModel';
 import type { LineCounter, Node as YamlNode } from 'yaml';
 import { ConfigError, nodeAt, readStrictYaml, schemaConfigProblems, type ConfigProblem } from './strictYaml';
 import { caselessKey } from '../text/textFold';
@@ -79,7 +80,14 @@ export interface AdjudicationConfig {
   blind_names: boolean;
   /** time on an item below which the side-by-side view marks the decision as fast */
   fast_decision_seconds: number;
+  /** the queue's order: lowest agreement first (ties: least certain first), or least certain first (ties: agreement) */
+  order: AdjudicationOrder;
+  /** the label model whose posterior says how uncertain each item is */
+  label_model: LabelModelName;
 }
+
+export type AdjudicationOrder = 'agreement' | 'uncertainty';
+export const ADJUDICATION_ORDERS: readonly AdjudicationOrder[] = ['agreement', 'uncertainty'];
 
 export function defaultAdjudication(): AdjudicationConfig {
   return {
@@ -89,6 +97,8 @@ export function defaultAdjudication(): AdjudicationConfig {
     causes: [...DEFAULT_ADJUDICATION_CAUSES],
     blind_names: false,
     fast_decision_seconds: 3,
+    order: 'agreement',
+    label_model: 'dawid-skene',
   };
 }
 
@@ -238,6 +248,8 @@ export const projectConfigJsonSchema = {
         },
         blind_names: { type: 'boolean', default: false },
         fast_decision_seconds: { type: 'number', minimum: 0, maximum: 3600, default: 3 },
+        order: { enum: [...ADJUDICATION_ORDERS], default: 'agreement' },
+        label_model: { enum: [...LABEL_MODELS], default: 'dawid-skene' },
       },
     },
   },

@@ -8,6 +8,7 @@ import type { ItemSessionState } from '../../common/session/itemState';
 import { assignedItems } from '../../common/adjudication/adjudicationFold';
 import { readProjectAdjudication } from './adjudicationLog';
 import { adjudicate, readAdjudication } from './projectAdjudication';
+import { transcribeRationale, type TranscribedRationale } from './spokenRationale';
 import { projectSessionSource } from '../session/projectSessions';
 import type { OpenProject } from '../project/projectFolder';
 import type { SessionSlot } from '../session/sessionSlot';
@@ -18,6 +19,8 @@ export interface AdjudicationHost {
   readonly project: OpenProject;
   readonly items: Item[];
   readonly session: Pick<SessionSlot, 'require'>;
+  /** the engine a spoken rationale is transcribed with: the app's model file or engine script */
+  readonly options: { readonly modelFile?: string | null; readonly engineScript?: string | null; readonly modelsDir?: string };
 }
 
 /**
@@ -43,7 +46,49 @@ export function adjudicationHandlers(app: AdjudicationHost): AdjudicationApi {
     const text = app.items.find((i) => i.id === itemId)?.text ?? '';
     return adjudicationItemView(standing, read.state.decisions.get(itemId) ?? [], text, states, app.project.config.adjudication, codings);
   };
+  // the spoken rationale under way: the item it is for, and once transcribed, what the decision will log
+  let spoken: { lead: string; itemId: string; transcribed: TranscribedRationale | null } | null = null;
+  const spokenFor = (lead: string, itemId: string): TranscribedRationale => {
+    if (!spoken || spoken.lead !== lead || spoken.itemId !== itemId || !spoken.transcribed)
+      throw new Refusal('conflict', `no spoken rationale recorded for item "${itemId}" yet (Shift+R on the Adjudicate tab records one)`);
+    return spoken.transcribed;
+  };
   return {
+    beginSpokenRationale: (itemId) =>
+      app.calls.run(async () => {
+        const lead = app.session.require().store.annotator;
+        spoken = { lead, itemId, transcribed: null };
+        return null;
+      }),
+    spokenRationaleAudio: (wav) =>
+      app.calls.run(async () => {
+        const lead = app.session.require().store.annotator;
+        if (!spoken || spoken.lead !== lead)
+          throw new Refusal('conflict', 'say which item the rationale is for first (beginSpokenRationale)');
+        const { itemId } = spoken;
+        const { modelFile, engineScript, modelsDir } = app.options;
+        const transcribed = await transcribeRationale(app.project, lead, itemId, wav, 'the recorded rationale', {
+          modelFile: modelFile ?? null,
+          engineScript: engineScript ?? null,
+          ...(modelsDir ? { modelsDir } : {}),
+        });
+        spoken = { lead, itemId, transcribed };
+        return { item_id: itemId, text: transcribed.rationale.text, audio_ms: transcribed.rationale.audio_ms };
+      }),
+    decideGoldLabelSpoken: (itemId, label, confidence, causes, guidelineFlag) =>
+      app.calls.run(async () => {
+        const lead = app.session.require().store.annotator;
+        const transcribed = spokenFor(lead, itemId);
+        await adjudicate(
+          app.project,
+          lead,
+          { kind: 'decide', item_id: itemId, label, confidence, causes, guideline_flag: guidelineFlag },
+          projectSessionSource,
+          transcribed,
+        );
+        spoken = null;
+        return itemView(itemId);
+      }),
     assignedItems: () =>
       app.calls.run(async () => {
         const annotator = app.session.require().store.annotator;
@@ -52,7 +97,7 @@ export function adjudicationHandlers(app: AdjudicationHost): AdjudicationApi {
     adjudicationQueue: () =>
       app.calls.run(async () => {
         app.session.require();
-        const read = await readAdjudication(app.project);
+        const read = await readAdjudication(app.project, projectSessionSource, { uncertainty: true });
         return adjudicationQueueView(read.queue, app.project.config.schema, app.project.config.adjudication);
       }),
     adjudicationItem: (itemId) => app.calls.run(() => itemView(itemId)),

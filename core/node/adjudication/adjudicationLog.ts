@@ -3,6 +3,7 @@ import path from 'node:path';
 import {
   ADJUDICATION_EVENT_VERSIONS,
   isAdjudicationEventType,
+  upcastAdjudicationData,
   type AdjudicationEvent,
   type AdjudicationPayload,
 } from '../../common/adjudication/adjudicationEvents';
@@ -41,9 +42,10 @@ export function checkAdjudicationEvent(value: unknown, file: string, line: numbe
   ) {
     throw new AdjudicationLogError(`${file}:${line}: not an adjudication event`);
   }
-  if (e.v !== ADJUDICATION_EVENT_VERSIONS[e.type])
-    throw new AdjudicationLogError(`${file}:${line}: ${e.type} version ${String(e.v)} is not known to this version of Aloud`);
-  return e as AdjudicationEvent;
+  const upcast = upcastAdjudicationData(e.type, e.v as number, e.data);
+  if ('problem' in upcast) throw new AdjudicationLogError(`${file}:${line}: ${upcast.problem}`);
+  // read at the current version; the line on disk stays as it was written
+  return { ...e, v: ADJUDICATION_EVENT_VERSIONS[e.type], data: upcast.data } as AdjudicationEvent;
 }
 
 /**

@@ -9,7 +9,15 @@ import {
   type GoldFormat,
   type GoldReceipt,
   type GoldRecord,
+  GOLD_SCHEMA_VERSION,
+  type ModelGold,
 } from '../../common/adjudication/goldRecord';
+import { AdjudicationRefusal } from '../../common/adjudication/adjudicationRules';
+import { modelGoldLabels } from '../../common/adjudication/modelGold';
+import { LabelModelInputError } from '../../common/labelModels/annotationTable';
+import { DEFAULT_GOLD_RESAMPLES } from '../../common/labelModels/bootstrapIntervals';
+import { DEFAULT_GOLD_SEED } from '../../common/labelModels/goldReport';
+import type { LabelModelName } from '../../common/labelModels/labelModel';
 import { receiptFileName } from '../../common/export/exportReceipt';
 import { InputError, type InputProblem } from '../../common/io/inputProblem';
 import { appVersion } from '../exportFiles/appVersion';
@@ -25,7 +33,8 @@ import { readAdjudication } from './projectAdjudication';
 /**
  * `aloud export --gold`: one record per item with its gold label and source, checked against the gold schema and rules
  * before anything is written, then written with its receipt as a pair (writeExportPair). Read-only on the sessions
- * and the adjudication logs. `modelLabels` is the seam for label models (gold_source "model").
+ * and the adjudication logs. With `goldModel`, a label model fitted on the counted final labels fills the items still
+ * unresolved (gold_source "model", its probability and interval in the record); `modelLabels` gives such labels directly.
  */
 export async function exportGold(options: {
   project: OpenProject;
@@ -33,12 +42,27 @@ export async function exportGold(options: {
   out: string;
   force?: boolean;
   sessions?: SessionSource;
-  modelLabels?: ReadonlyMap<string, string>;
+  goldModel?: LabelModelName | null;
+  modelLabels?: ReadonlyMap<string, ModelGold>;
   now?: () => Date;
 }): Promise<{ file: string; receipt_file: string; receipt: GoldReceipt; warnings: string[] }> {
   const { project, format, out } = options;
   const read = await readAdjudication(project, options.sessions ?? projectSessionSource);
-  const records = goldRecords(project.config.name, read.queue, options.modelLabels);
+  const goldModel = options.goldModel ?? null;
+  let modelLabels = options.modelLabels;
+  if (goldModel !== null) {
+    try {
+      modelLabels = modelGoldLabels(
+        read.queue,
+        project.config.schema.labels.map((l) => l.name),
+        goldModel,
+      );
+    } catch (e) {
+      if (!(e instanceof LabelModelInputError)) throw e;
+      throw new AdjudicationRefusal('conflict', `--gold-model ${goldModel}: ${e.message}`);
+    }
+  }
+  const records = goldRecords(project.config.name, read.queue, modelLabels);
   const text = formatGoldFile(records, format);
   const checked = readGoldFile(text, format, out, new Set(project.config.schema.labels.map((l) => l.name)));
   if (checked.problems.length > 0) throw new InputError(checked.problems);
@@ -52,7 +76,7 @@ export async function exportGold(options: {
     (written): GoldReceipt => ({
       receipt_version: 1,
       kind: 'gold',
-      schema_version: 1,
+      schema_version: GOLD_SCHEMA_VERSION,
       file: path.basename(out),
       format,
       sha256: written.sha256,
@@ -65,6 +89,7 @@ export async function exportGold(options: {
         min_annotators: adjudication.min_annotators,
         accept_unanimous: adjudication.accept_unanimous,
       },
+      gold_model: goldModel === null ? null : { model: goldModel, resamples: DEFAULT_GOLD_RESAMPLES, seed: DEFAULT_GOLD_SEED },
       config_sha256: configSha256Of(project),
       app_version: version,
       created_at: (options.now ?? (() => new Date()))().toISOString(),

@@ -18,6 +18,7 @@ import { loadProjectItems, type OpenProject } from '../project/projectFolder';
 import { RoomHost } from '../rooms/roomHost';
 import { readRoomLog, roomPaths } from '../rooms/roomLogFile';
 import { AdjudicationLog, readProjectAdjudication } from './adjudicationLog';
+import { keepRationaleAudio, type TranscribedRationale } from './spokenRationale';
 
 /** What adjudication reads from a project: labels counted as agreement counts them, who has seen what, the logs' fold. */
 export interface ProjectAdjudication {
@@ -34,7 +35,12 @@ export interface ProjectAdjudication {
  * Reads the annotators' sessions (read-only: no lock, nothing repaired or written) and every adjudicator's log, and
  * derives the queue. The labels are the agreement report's: completed items, each annotator's own acts, no room write-backs.
  */
-export async function readAdjudication(project: OpenProject, sessions: SessionSource = projectSessionSource): Promise<ProjectAdjudication> {
+export async function readAdjudication(
+  project: OpenProject,
+  sessions: SessionSource = projectSessionSource,
+  /** fit the label model for each item's uncertainty (the queue's order): only what shows the queue needs it */
+  options: { uncertainty?: boolean } = {},
+): Promise<ProjectAdjudication> {
   const items = await loadProjectItems(project);
   const countable: CountableSession[] = [];
   const seen = new Map<string, Set<string>>();
@@ -53,7 +59,13 @@ export async function readAdjudication(project: OpenProject, sessions: SessionSo
     records,
     seen,
     state,
-    queue: adjudicationQueue(itemIds, records, project.config.adjudication, state),
+    queue: adjudicationQueue(
+      itemIds,
+      records,
+      project.config.adjudication,
+      state,
+      options.uncertainty ? project.config.schema.labels.map((l) => l.name) : undefined,
+    ),
     warnings: [...warnings, ...logWarnings],
   };
 }
@@ -70,18 +82,22 @@ function contextOf(project: OpenProject, adjudicator: string, read: ProjectAdjud
 
 /**
  * One adjudication command: the adjudicator's log is locked first, then everything is read and the pure rules decide,
- * then only what they return is appended to her own log. The annotators' logs are only read.
+ * then only what they return is appended to her own log. The annotators' logs are only read. A decision with a spoken
+ * rationale (transcribed already) keeps its WAV in her folder just before the event that names it.
  */
 export async function adjudicate(
   project: OpenProject,
   adjudicator: string,
   command: AdjudicationCommand,
   sessions: SessionSource = projectSessionSource,
+  spoken: TranscribedRationale | null = null,
 ): Promise<{ events: AdjudicationEvent[]; queue: AdjudicationQueue }> {
   const log = await AdjudicationLog.open(project.dir, adjudicator, project.config.name);
   try {
     const read = await readAdjudication(project, sessions);
-    const payloads = decideAdjudication(read.state, contextOf(project, adjudicator, read), command);
+    const asked = spoken && command.kind === 'decide' ? { ...command, spoken_rationale: spoken.rationale } : command;
+    const payloads = decideAdjudication(read.state, contextOf(project, adjudicator, read), asked);
+    if (spoken && payloads.length > 0) await keepRationaleAudio(project, spoken);
     const events = await log.append(payloads);
     return { events, queue: events.length > 0 ? (await readAdjudication(project, sessions)).queue : read.queue };
   } finally {

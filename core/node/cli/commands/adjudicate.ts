@@ -1,5 +1,7 @@
 import { shownAnnotators, type AdjudicationQueue, type ItemStanding } from '../../../common/adjudication/adjudicationQueue';
 import { adjudicate, decideFromRoom, readAdjudication, sendToHuddle } from '../../adjudication/projectAdjudication';
+import { readRationaleFile, transcribeRationale } from '../../adjudication/spokenRationale';
+import { engineScriptFile } from '../../engine/sessionEngine';
 import { projectSessionSource } from '../../session/projectSessions';
 import type { SessionSource } from '../../session/sessionSource';
 import { loadProjectConfig } from '../../project/projectFolder';
@@ -7,14 +9,20 @@ import { type CliCommand, type CliIo, parseOptions, printJson, requireOption, Us
 
 const USAGE = [
   'adjudicate --project DIR --queue [--json]',
-  '       aloud adjudicate --project DIR --as NAME --item ID --label L --confidence high|medium|low --cause C[,C…] [--rationale TEXT] [--flag-guideline TEXT] [--json]',
+  '       aloud adjudicate --project DIR --as NAME --item ID --label L --confidence high|medium|low --cause C[,C…]',
+  '                        [--rationale TEXT | --rationale-audio FILE.wav [--model FILE] [--engine-script FILE]] [--flag-guideline TEXT] [--json]',
   '       aloud adjudicate --project DIR --as NAME --item ID --assign ANNOTATOR [--json]',
   '       aloud adjudicate --project DIR --as NAME --huddle ID,ID… [--json]',
   '       aloud adjudicate --project DIR --as NAME --from-room CODE --confidence high|medium|low --cause C[,C…] [--rationale TEXT] [--json]',
-  '  --queue       items whose completed labels disagree (below adjudication.threshold), lowest agreement first; unanimous',
-  '                items are accepted (adjudication.accept_unanimous), items with fewer than min_annotators labels listed apart',
+  '  --queue       items whose completed labels disagree (below adjudication.threshold), lowest agreement first (ties: least',
+  '                certain first; adjudication.order: uncertainty puts least certain first); unanimous items are accepted',
+  "                (adjudication.accept_unanimous), items with fewer than min_annotators labels listed apart. Each item's",
+  '                uncertainty: {model, entropy (0 certain, 1 every label alike), label, probability} of adjudication.label_model',
   "  --as NAME     the adjudicator: decisions go to her own log, adjudication/<NAME>/events.jsonl (never an annotator's)",
   '  --label       the gold label; a second decision on an item revises the first (the history stays in the log)',
+  "  --rationale-audio  your spoken rationale: transcribed verbatim by the project's whisper model (or --model FILE), kept",
+  '                in adjudication/<NAME>/rationales/ and logged with the decision; --engine-script (or ALOUD_ENGINE_SCRIPT)',
+  '                gives scripted text instead (tests, demos)',
   '  --assign      ask an annotator who has not seen the item to label it blind (she finds it first)',
   '  --huddle      open a huddle room over queued items (serve it with `aloud room resume CODE --project DIR`)',
   "  --from-room   record a huddle's outcome as your decisions, the room named: its majority on each revealed item",
@@ -38,10 +46,11 @@ function queueEntry(s: ItemStanding, blind: boolean) {
     labels: order(s.labels),
     blind_labels: order(s.blind_labels),
     assigned_to: s.assigned_to,
+    uncertainty: s.uncertainty,
   };
 }
 
-function queueReport(queue: AdjudicationQueue, blind: boolean) {
+function queueReport(queue: AdjudicationQueue, blind: boolean, order: string) {
   return {
     items: queue.queue.map((s) => queueEntry(s, blind)),
     decided: queue.decided.map((s) => ({
@@ -54,6 +63,7 @@ function queueReport(queue: AdjudicationQueue, blind: boolean) {
     too_few: queue.too_few.map((s) => queueEntry(s, blind)),
     counts: queue.counts,
     blind_names: blind,
+    order,
   };
 }
 
@@ -78,6 +88,9 @@ export function makeAdjudicateCommand(sessions: SessionSource): CliCommand {
         confidence: 'string',
         cause: 'string',
         rationale: 'string',
+        'rationale-audio': 'string',
+        model: 'string',
+        'engine-script': 'string',
         'flag-guideline': 'string',
         assign: 'string',
         huddle: 'string',
@@ -95,9 +108,9 @@ export function makeAdjudicateCommand(sessions: SessionSource): CliCommand {
       ].filter(Boolean).length;
       if (actions !== 1) throw new UsageError('give one of --queue, --label (a decision), --assign, --huddle or --from-room');
       if (values.queue) {
-        const read = await readAdjudication(project, sessions);
+        const read = await readAdjudication(project, sessions, { uncertainty: true });
         for (const w of read.warnings) io.err(`aloud adjudicate: warning: ${w}\n`);
-        const report = queueReport(read.queue, blind);
+        const report = queueReport(read.queue, blind, project.config.adjudication.order);
         if (values.json) printJson(io, report);
         else {
           const c = report.counts;
@@ -106,7 +119,7 @@ export function makeAdjudicateCommand(sessions: SessionSource): CliCommand {
           );
           for (const item of report.items)
             io.out(
-              `  ${item.item_id}  agreement ${item.agreement!.toFixed(2)}  ${item.labels.map((l) => `${l.annotator}: ${l.label}`).join(', ')}\n`,
+              `  ${item.item_id}  agreement ${item.agreement!.toFixed(2)}${item.uncertainty ? `  uncertainty ${item.uncertainty.entropy.toFixed(2)}` : ''}  ${item.labels.map((l) => `${l.annotator}: ${l.label}`).join(', ')}\n`,
             );
         }
         return 0;
@@ -145,6 +158,8 @@ export function makeAdjudicateCommand(sessions: SessionSource): CliCommand {
         return 0;
       }
       const item = requireOption(values.item, '--item');
+      if (values['rationale-audio'] !== undefined && (values.assign !== undefined || values.rationale !== undefined))
+        throw new UsageError('--rationale-audio goes with a decision (--label), instead of --rationale');
       if (values.assign !== undefined) {
         const { events } = await adjudicate(project, adjudicator, { kind: 'assign', item_id: item, annotator: values.assign }, sessions);
         if (values.json) printJson(io, { item_id: item, assigned_to: values.assign, logged: events.length > 0 });
@@ -154,6 +169,15 @@ export function makeAdjudicateCommand(sessions: SessionSource): CliCommand {
           );
         return 0;
       }
+      const audioFile = values['rationale-audio'];
+      // transcribed before the log is locked (whisper may take seconds); kept only if the decision is logged
+      const spoken =
+        audioFile === undefined
+          ? null
+          : await transcribeRationale(project, adjudicator, item, await readRationaleFile(audioFile), audioFile, {
+              modelFile: values.model ?? null,
+              engineScript: engineScriptFile(values['engine-script']),
+            });
       const { events } = await adjudicate(
         project,
         adjudicator,
@@ -167,6 +191,7 @@ export function makeAdjudicateCommand(sessions: SessionSource): CliCommand {
           guideline_flag: values['flag-guideline'] ?? null,
         },
         sessions,
+        spoken,
       );
       const event = events[0];
       const decision =
@@ -178,6 +203,8 @@ export function makeAdjudicateCommand(sessions: SessionSource): CliCommand {
               confidence: event.data.confidence,
               causes: event.data.causes,
               rationale: event.data.rationale?.text ?? null,
+              rationale_kind: event.data.rationale?.kind ?? null,
+              rationale_audio: event.data.rationale?.kind === 'spoken' ? event.data.rationale.audio : null,
               guideline_flag: event.data.guideline_flag,
               revises: event.data.revises,
               decided_at: event.ts,

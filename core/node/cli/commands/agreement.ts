@@ -21,9 +21,10 @@ import { loadProjectConfig, type OpenProject } from '../../project/projectFolder
 import { ensureUserDemoProject } from '../../project/userDemoProject';
 import { type CliCommand, printJson, UsageError, withUsageErrors } from '../cliSupport';
 import { progressLine } from '../progressLine';
-import { goldAgreement, type GoldAgreementReport } from '../../../common/adjudication/goldAgreement';
+import { describeHesitationOverturns, goldAgreement, type GoldAgreementReport } from '../../../common/adjudication/goldAgreement';
 import { goldAgreementHtml } from '../../../common/adjudication/goldAgreementHtml';
 import { readAdjudication } from '../../adjudication/projectAdjudication';
+import { pairKey, projectHesitation } from '../../agreement/hesitationSources';
 
 const MAX_RESAMPLES = 100_000;
 
@@ -192,14 +193,18 @@ export const agreementCommand: CliCommand = {
       if (inputs.project && inputs.itemIds && !values['include-incomplete'] && !values['include-reviewers'] && !values['include-rooms']) {
         const read = await readAdjudication(inputs.project);
         // a project nobody adjudicates keeps its report as it was
-        if (read.state.adjudicators.length > 0)
+        if (read.state.adjudicators.length > 0) {
+          // the protocols' hesitation measures say which overturned labels were hesitant ones
+          const measures = await projectHesitation(inputs.project);
           gold = goldAgreement(
             read.queue,
             inputs.project.config.schema.labels.map((l) => l.name),
             level,
             resamples,
             seed,
+            (itemId, annotator) => measures.get(pairKey(itemId, annotator)) ?? null,
           );
+        }
       }
     } catch (e) {
       if (e instanceof Error && e.message.startsWith('krippendorffAlpha:'))
@@ -290,6 +295,7 @@ export const agreementCommand: CliCommand = {
       }
       if (gold.causes.length > 0) io.out(`causes of disagreement: ${gold.causes.map((c) => `${c.cause} ${c.count}`).join(', ')}\n`);
       for (const f of gold.guideline_flags) io.out(`  guideline flag on ${f.item_id}: ${f.text}\n`);
+      if (gold.hesitation) io.out(`${describeHesitationOverturns(gold.hesitation)}\n`);
     }
     if (values.html) io.out(`report: ${values.html}\n`);
     return 0;

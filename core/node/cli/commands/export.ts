@@ -12,6 +12,7 @@ import { INTEROP_FORMATS, isInteropFormat } from '../../../common/export/interop
 import { loadProjectConfig } from '../../project/projectFolder';
 import { exportQdc } from '../../coding/codebookExport';
 import { exportGold } from '../../adjudication/goldExport';
+import { LABEL_MODELS, type LabelModelName } from '../../../common/labelModels/labelModel';
 import { loadDeidentifyList } from '../../deidentify/deidentifyProject';
 import { type CliCommand, type CliIo, printJson, requireOption, UsageError, withUsageErrors } from '../cliSupport';
 import { progressLine } from '../progressLine';
@@ -29,9 +30,11 @@ export function makeExportCommand(sessions: SessionSource): CliCommand {
       '       aloud export --project DIR [--annotator NAME] --format process-reward --out FILE.jsonl [--force] [--json]\n' +
       '       aloud export --project DIR [--annotator NAME] --format eaf|textgrid|qdpx|hf|maxqda --out DIR [--force] [--deidentify] [--json]\n' +
       '       aloud export --project DIR --format qdc --out FILE.qdc [--force] [--json]\n' +
-      '       aloud export --project DIR --gold --format jsonl|json|csv --out FILE [--force] [--json]\n\n' +
+      '       aloud export --project DIR --gold [--gold-model majority|dawid-skene|mace|difficulty] --format jsonl|json|csv --out FILE [--force] [--json]\n\n' +
       '--gold: one record per project item: gold_label, gold_source (unanimous, majority, adjudicated, model, unresolved), the\n' +
       "annotators' final and blind labels, and the decision that stands (aloud adjudicate); schema in core/common/adjudication/goldRecord.ts.\n" +
+      "--gold-model: items nobody agreed on or adjudicated take the label model's label (gold_source model, label_model {model,\n" +
+      'probability, ci95}: its posterior with a bootstrap interval, as `aloud gold` reports); items nobody labelled stay unresolved.\n' +
       'Records: one per annotator and project item, schema core/common/export/exportRecord.v4.schema.json (offsets in code points); every record is\n' +
       'validated first, the file is written atomically, then FILE.receipt.json (counts, gaps, sha256). One invalid record:\n' +
       'exit 1, nothing written. --with-items (csv): the item text, context and further fields in columns of their own. Transcripts: DIR/<annotator>/<item>.<format> and DIR/transcripts.receipt.json.\n' +
@@ -62,6 +65,7 @@ export function makeExportCommand(sessions: SessionSource): CliCommand {
             'with-items': { type: 'boolean', default: false },
             deidentify: { type: 'boolean', default: false },
             gold: { type: 'boolean', default: false },
+            'gold-model': { type: 'string' },
           },
         }),
       );
@@ -71,13 +75,24 @@ export function makeExportCommand(sessions: SessionSource): CliCommand {
       const dir = requireOption(values.project, '--project');
       const format = requireOption(values.format, '--format');
       const out = requireOption(values.out, '--out');
+      if (values['gold-model'] !== undefined && !values.gold) throw new UsageError('--gold-model goes with --gold');
       if (values.gold) {
+        const goldModel = values['gold-model'] ?? null;
+        if (goldModel !== null && !(LABEL_MODELS as readonly string[]).includes(goldModel))
+          throw new UsageError(`--gold-model must be one of ${LABEL_MODELS.join(', ')} (got "${goldModel}")`);
         if (format !== 'jsonl' && format !== 'json' && format !== 'csv')
           throw new UsageError(`--gold: --format must be jsonl, json or csv (got "${format}")`);
         if (values.annotator !== undefined || values.deidentify || values['with-items'])
           throw new UsageError('--gold takes no --annotator, --deidentify or --with-items: it is one record per item of the whole project');
         try {
-          const result = await exportGold({ project: await loadProjectConfig(dir), format, out, force: values.force, sessions });
+          const result = await exportGold({
+            project: await loadProjectConfig(dir),
+            format,
+            out,
+            force: values.force,
+            sessions,
+            goldModel: goldModel as LabelModelName | null,
+          });
           for (const warning of result.warnings) io.err(`aloud export: warning: ${warning}\n`);
           const c = result.receipt.counts;
           if (values.json) printJson(io, result);

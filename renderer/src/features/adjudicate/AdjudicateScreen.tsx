@@ -5,6 +5,8 @@ import { reportRefusalsTo } from '../../shared/runCall';
 import { ShortcutHelp } from '../../shared/Dialogs';
 import { useShortcuts } from '../../shared/useShortcuts';
 import { useApi } from '../../shared/api';
+import { ProtocolWaveform } from './ProtocolWaveform';
+import { useSpokenRationale } from './useSpokenRationale';
 
 const seconds = (s: number | null): string => (s === null ? '—' : `${s.toFixed(1)} s`);
 const clock = (iso: string): string => iso.slice(11, 19);
@@ -38,12 +40,21 @@ interface PlayerProps {
 
 /** A small player for one protocol: the browser's own controls over the host's ranged WAV; the keys drive it too. */
 function ProtocolPlayer({ protocol, index, player }: { protocol: ProtocolView; index: number; player: PlayerProps }) {
+  // the element for the waveform too; the parent's binder changes every render, the element does not
+  const [media, setMedia] = useState<HTMLAudioElement | null>(null);
+  const bindLatest = useRef(player.bind);
+  bindLatest.current = player.bind;
+  const bind = useCallback((audio: HTMLAudioElement | null) => {
+    bindLatest.current(audio);
+    setMedia(audio);
+  }, []);
   if (protocol.audio_ms <= 0) return <p className="muted adj-no-audio">No recording (labelled without speaking).</p>;
   const commitAt = protocol.commit?.t_ms ?? null;
   return (
     <div className={`adj-player${player.playing ? ' playing' : ''}`}>
+      <ProtocolWaveform src={player.src} media={media} commitMs={commitAt} />
       <audio
-        ref={player.bind}
+        ref={bind}
         src={player.src}
         preload="metadata"
         controls
@@ -143,6 +154,8 @@ export function AdjudicateScreen() {
     return reportRefusalsTo(setError)(task);
   }, []);
 
+  const spoken = useSpokenRationale(client, item?.item_id ?? null, setError);
+
   const reload = useCallback(async () => {
     const q = await run(() => client.adjudicationQueue());
     if (q) setQueue(q);
@@ -162,7 +175,8 @@ export function AdjudicateScreen() {
               label: d.label,
               confidence: d.confidence,
               causes: d.causes,
-              rationale: d.rationale ?? '',
+              // a spoken rationale is shown with the decision, not put in the typed field
+              rationale: d.rationale_kind === 'typed' ? (d.rationale ?? '') : '',
               guideline_flag: d.guideline_flag ?? '',
             }
           : EMPTY_DRAFT,
@@ -177,17 +191,24 @@ export function AdjudicateScreen() {
       setError('A decision needs a label (1–9 or p), a confidence (h, m, l) and at least one cause.');
       return;
     }
+    const said = spoken.transcribed?.item_id === item.item_id ? spoken.transcribed : null;
+    if (spoken.state !== 'idle') return setError('The spoken rationale is still being recorded or transcribed (Shift+R stops it).');
+    if (said && draft.rationale.trim() !== '')
+      return setError('The rationale is both spoken and typed: clear the typed one, or discard the spoken one.');
     const view = await run(() =>
-      client.decideGoldLabel(
-        item.item_id,
-        draft.label!,
-        draft.confidence!,
-        draft.causes,
-        draft.rationale.trim() || null,
-        draft.guideline_flag.trim() || null,
-      ),
+      said
+        ? client.decideGoldLabelSpoken(item.item_id, draft.label!, draft.confidence!, draft.causes, draft.guideline_flag.trim() || null)
+        : client.decideGoldLabel(
+            item.item_id,
+            draft.label!,
+            draft.confidence!,
+            draft.causes,
+            draft.rationale.trim() || null,
+            draft.guideline_flag.trim() || null,
+          ),
     );
     if (!view) return;
+    if (said) spoken.discard();
     setItem(view);
     setNotice(`${view.item_id}: gold "${view.decision?.label}"${view.history.length > 0 ? ' (revised)' : ''}`);
     const q = await run(() => client.adjudicationQueue());
@@ -203,7 +224,7 @@ export function AdjudicateScreen() {
             q.rows.findIndex((r) => r.item_id === view.item_id),
           ),
     );
-  }, [client, draft, item, queue, run]);
+  }, [client, draft, item, queue, run, spoken]);
 
   // a new item: its players start afresh, from annotator 1
   useEffect(() => {
@@ -232,6 +253,9 @@ export function AdjudicateScreen() {
   useShortcuts((press) => {
     if (help && press.key === 'Escape') return (setHelp(false), true);
     if (!queue || !item) return false;
+    // Shift+R records the spoken rationale (by the key's place, whatever the layout types with Shift)
+    if (press.shiftKey && press.code === 'KeyR' && !press.inField && !press.ctrlKey && !press.metaKey && !press.altKey && !press.repeat)
+      return (spoken.toggle(), true);
     const action = adjudicationKey(press, draft, {
       shownLabels: item.protocols.map((p) => p.final_label),
       labels: queue.labels.map((l) => l.name),
@@ -265,11 +289,21 @@ export function AdjudicateScreen() {
         <p className="muted">
           {c.queued} to adjudicate · {c.decided} decided · {c.unanimous} unanimous (accepted) · {c.too_few} too few labels
         </p>
+        <p className="muted adj-order">
+          {queue.order === 'uncertainty' ? 'Least certain first' : 'Lowest agreement first'} ({queue.label_model} uncertainty
+          {queue.order === 'uncertainty' ? ', then agreement' : ' breaks ties'})
+        </p>
         <ol>
           {queue.rows.map((r, i) => (
             <li key={r.item_id} className={`${i === index ? 'current ' : ''}${r.status}`} aria-current={i === index ? 'true' : undefined}>
               <button onClick={() => setIndex(i)}>
                 <code>{r.item_id}</code> {r.status === 'decided' ? `✓ ${r.gold_label}` : `agreement ${r.agreement?.toFixed(2) ?? '—'}`}
+                {r.status !== 'decided' && r.uncertainty !== null && (
+                  <span className="adj-uncertainty" title={`${queue.label_model}: posterior entropy (0 certain, 1 every label alike)`}>
+                    {' '}
+                    · uncertainty {r.uncertainty.toFixed(2)}
+                  </span>
+                )}
               </button>
             </li>
           ))}
@@ -289,6 +323,15 @@ export function AdjudicateScreen() {
               )}
             </h2>
             <blockquote className="adj-item-text">{item.item_text}</blockquote>
+            {item.decision?.rationale && (
+              <p className="adj-decision-rationale">
+                Rationale (
+                {item.decision.rationale_kind === 'spoken'
+                  ? `spoken, ${((item.decision.rationale_audio_ms ?? 0) / 1000).toFixed(1)} s`
+                  : 'typed'}
+                ): “{item.decision.rationale}”
+              </p>
+            )}
           </header>
           <div className="adj-protocols">
             {item.protocols.map((p, i) => (
@@ -363,6 +406,28 @@ export function AdjudicateScreen() {
                 onChange={(e) => setDraft({ ...draft, rationale: e.target.value })}
               />
             </label>
+            <p className="adj-spoken" role="status" aria-label="spoken rationale">
+              {spoken.state === 'recording' && (
+                <>
+                  ● Recording your rationale {(spoken.elapsedMs / 1000).toFixed(1)} s (<kbd>Shift+R</kbd> stops)
+                </>
+              )}
+              {spoken.state === 'starting' && 'Starting the microphone…'}
+              {spoken.state === 'transcribing' && 'Transcribing your rationale…'}
+              {spoken.state === 'idle' &&
+                (spoken.transcribed?.item_id === item.item_id ? (
+                  <>
+                    Spoken rationale ({(spoken.transcribed.audio_ms / 1000).toFixed(1)} s): “{spoken.transcribed.text}”{' '}
+                    <button type="button" onClick={spoken.discard}>
+                      Discard
+                    </button>
+                  </>
+                ) : (
+                  <span className="muted">
+                    <kbd>Shift+R</kbd> speaks the rationale instead (recorded, transcribed verbatim)
+                  </span>
+                ))}
+            </p>
             <label>
               Guideline flag (<kbd>t</kbd>){' '}
               <input
@@ -381,7 +446,15 @@ export function AdjudicateScreen() {
               </p>
             )}
           </form>
-          {help && <ShortcutHelp shortcuts={adjudicationShortcutList(queue.causes)} onClose={() => setHelp(false)} />}
+          {help && (
+            <ShortcutHelp
+              shortcuts={[
+                ...adjudicationShortcutList(queue.causes),
+                { keys: ['Shift+R'], what: 'Record your rationale, or stop and transcribe it (Enter then decides with it)' },
+              ]}
+              onClose={() => setHelp(false)}
+            />
+          )}
           {notice && (
             <p className="notice" role="status">
               {notice}

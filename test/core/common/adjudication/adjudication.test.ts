@@ -125,6 +125,63 @@ describe('adjudication queue', () => {
   });
 });
 
+describe('queue order by uncertainty', () => {
+  // A: 1–1 (agreement 0, vote shares ½ ½ 0); B: 2–1–1 of four (agreement 1/6, shares ½ ¼ ¼); C: unanimous
+  const study: LabelRecord[] = [
+    rec('A', 'ana', 'Polite'),
+    rec('A', 'ben', 'Impolite'),
+    rec('B', 'ana', 'Polite'),
+    rec('B', 'ben', 'Polite'),
+    rec('B', 'cleo', 'Impolite'),
+    rec('B', 'dan', 'Neutral'),
+    rec('C', 'ana', 'Neutral'),
+    rec('C', 'ben', 'Neutral'),
+  ];
+  const entropy = (...p: number[]) => -p.reduce((h, x) => h + x * Math.log(x), 0) / Math.log(3);
+  const queueOf = (order: 'agreement' | 'uncertainty') =>
+    adjudicationQueue(
+      ['A', 'B', 'C', 'D'],
+      study,
+      { ...defaultAdjudication(), order, label_model: 'majority' },
+      emptyAdjudicationState(),
+      LABELS,
+    );
+
+  it("gives each labelled item the model's posterior entropy over the labels (majority vote: its vote shares), none to an unlabelled one", () => {
+    const q = queueOf('agreement');
+    expect(q.items.get('A')!.uncertainty).toMatchObject({ model: 'majority', label: 'Polite', probability: 0.5 });
+    expect(q.items.get('A')!.uncertainty!.entropy).toBeCloseTo(entropy(0.5, 0.5), 3);
+    expect(q.items.get('B')!.uncertainty!.entropy).toBeCloseTo(entropy(0.5, 0.25, 0.25), 3);
+    expect(q.items.get('C')!.uncertainty!.entropy).toBe(0);
+    expect(q.items.get('D')!.uncertainty).toBeNull();
+    // without the schema's labels no model is fitted
+    expect(adjudicationQueue(['A'], study, defaultAdjudication(), emptyAdjudicationState()).items.get('A')!.uncertainty).toBeNull();
+  });
+
+  it('order agreement: lowest agreement first; order uncertainty: least certain first', () => {
+    expect(queueOf('agreement').queue.map((s) => s.item_id)).toEqual(['A', 'B']);
+    expect(queueOf('uncertainty').queue.map((s) => s.item_id)).toEqual(['B', 'A']);
+  });
+
+  it('under order agreement, equal agreement puts the less certain item first (the item order would put it second)', () => {
+    // E: 2–2 of four (agreement 1/3, shares ½ ½), F: 2–1 (agreement 1/3, shares ⅔ ⅓): F comes first in item order
+    const tied: LabelRecord[] = [
+      rec('F', 'ana', 'Polite'),
+      rec('F', 'ben', 'Polite'),
+      rec('F', 'cleo', 'Impolite'),
+      rec('E', 'ana', 'Polite'),
+      rec('E', 'ben', 'Polite'),
+      rec('E', 'cleo', 'Impolite'),
+      rec('E', 'dan', 'Impolite'),
+    ];
+    const q = adjudicationQueue(['F', 'E'], tied, { ...defaultAdjudication(), label_model: 'majority' }, emptyAdjudicationState(), LABELS);
+    expect(q.queue.map((s) => [s.item_id, s.agreement])).toEqual([
+      ['E', 1 / 3],
+      ['F', 1 / 3],
+    ]);
+  });
+});
+
 describe('adjudication decisions', () => {
   it('logs the gold label, the annotators it adopts, confidence, causes (configured spelling), rationale and flag', () => {
     const { payloads, state } = run([
@@ -204,6 +261,50 @@ describe('adjudication decisions', () => {
     expect(refusal(decide('nope', 'Polite'))).toMatch(/^item "nope" is not in the adjudication queue/);
     expect(refusal(decide('i1', 'Polite', { rationale: 'a\u0007b' }))).toBe('the rationale contains a control character');
     for (const message of [refusal(decide('i1', 'Rude')), refusal(decide('nope', 'Polite'))]) expect(message).not.toContain('\n');
+  });
+});
+
+describe('spoken rationale', () => {
+  const spoken = {
+    kind: 'spoken' as const,
+    text: ' ben changed his mind twice, so I weigh ana and cleo',
+    audio: 'adjudication/lead/rationales/' + 'a'.repeat(64) + '.wav',
+    audio_sha256: 'a'.repeat(64),
+    audio_ms: 4200,
+    model: { name: 'scripted', sha256: 'scripted:' + 'b'.repeat(64) },
+  };
+
+  it('logs the recording and its verbatim transcript with the decision; the same again logs nothing; another recording revises', () => {
+    const { state, payloads } = run([
+      decide('i2', 'Polite', { spoken_rationale: spoken }),
+      decide('i2', 'Polite', { spoken_rationale: spoken }),
+    ]);
+    expect(payloads).toHaveLength(1);
+    expect(payloads[0]!.data).toMatchObject({ rationale: spoken });
+    expect(currentDecision(state, 'i2')!.rationale).toEqual(spoken);
+    const again = run([
+      decide('i2', 'Polite', { spoken_rationale: spoken }),
+      decide('i2', 'Polite', {
+        spoken_rationale: { ...spoken, audio_sha256: 'c'.repeat(64), audio: spoken.audio.replace(/a{64}/, 'c'.repeat(64)) },
+      }),
+    ]);
+    expect(again.payloads).toHaveLength(2);
+    expect(again.payloads[1]!.data).toMatchObject({ revises: { adjudicator: 'lead', seq: 2 } });
+  });
+
+  it('refuses a typed and a spoken rationale together, and a recording that transcribes to nothing', () => {
+    expect(() => run([decide('i2', 'Polite', { spoken_rationale: spoken, rationale: 'typed too' })])).toThrow(/typed or spoken, not both/);
+    expect(() => run([decide('i2', 'Polite', { spoken_rationale: { ...spoken, text: '  ' } })])).toThrow(/transcribes to no words/);
+  });
+
+  it('reads a version-1 decision (typed rationales only) as it was, and refuses a version it does not know', async () => {
+    const { upcastAdjudicationData } = await import('../../../../core/common/adjudication/adjudicationEvents');
+    const v1 = { item_id: 'i2', label: 'Polite', rationale: { kind: 'typed', text: 'cue' } };
+    expect(upcastAdjudicationData('decision_recorded', 1, v1)).toEqual({ data: v1 });
+    expect(upcastAdjudicationData('decision_recorded', 3, v1)).toEqual({
+      problem: 'decision_recorded version 3 is not known to this version of Aloud',
+    });
+    expect(ADJUDICATION_EVENT_VERSIONS.decision_recorded).toBe(2);
   });
 });
 
@@ -316,15 +417,16 @@ describe('gold against annotators', () => {
     expect(h2).toBeCloseTo(0.9055, 3);
   });
 
-  it('model labels fill unresolved items only (the seam for label models)', async () => {
+  it('model labels fill unresolved items only, each naming its model, probability and interval', async () => {
     const { goldRecords } = await import('../../../../core/common/adjudication/goldRecord');
     const q = adjudicationQueue(ITEMS, records, defaultAdjudication(), emptyAdjudicationState());
+    const model = (label: string) => ({ label, model: 'dawid-skene', probability: 0.8, ci95: [0.6, 0.9] as [number, number] });
     const gold = goldRecords(
       'p',
       q,
       new Map([
-        ['i1', 'Polite'],
-        ['i3', 'Impolite'],
+        ['i1', model('Polite')],
+        ['i3', model('Impolite')],
       ]),
     );
     expect(gold.map((g) => [g.item_id, g.gold_label, g.gold_source])).toEqual([
@@ -335,6 +437,8 @@ describe('gold against annotators', () => {
       ['i5', null, 'unresolved'],
       ['i6', null, 'unresolved'],
     ]);
+    expect(gold[1]!.label_model).toEqual({ model: 'dawid-skene', probability: 0.8, ci95: [0.6, 0.9] });
+    expect(gold[2]!.label_model).toBeNull();
   });
 });
 

@@ -28,13 +28,15 @@ describe('aloud.yaml adjudication', () => {
       causes: ['ambiguous text', 'guideline gap', 'annotator error', 'edge case', 'subjective disagreement'],
       blind_names: false,
       fast_decision_seconds: 3,
+      order: 'agreement',
+      label_model: 'dawid-skene',
     });
     expect(DEFAULT_ADJUDICATION_CAUSES).toHaveLength(5);
   });
 
   it('reads its own causes and settings', () => {
     const config = parseProjectConfig(
-      `${base}adjudication:\n  threshold: 0.6\n  min_annotators: 3\n  causes: [sarcasm, typo in item]\n  blind_names: true\n  fast_decision_seconds: 1.5\n  accept_unanimous: false\n`,
+      `${base}adjudication:\n  threshold: 0.6\n  min_annotators: 3\n  causes: [sarcasm, typo in item]\n  blind_names: true\n  fast_decision_seconds: 1.5\n  accept_unanimous: false\n  order: uncertainty\n  label_model: mace\n`,
     );
     expect(config.adjudication).toEqual({
       threshold: 0.6,
@@ -43,6 +45,8 @@ describe('aloud.yaml adjudication', () => {
       causes: ['sarcasm', 'typo in item'],
       blind_names: true,
       fast_decision_seconds: 1.5,
+      order: 'uncertainty',
+      label_model: 'mace',
     });
   });
 
@@ -52,6 +56,10 @@ describe('aloud.yaml adjudication', () => {
       ['adjudication.blind', 10],
       ['adjudication.threshold', 8],
       ['adjudication.min_annotators', 9],
+    ]);
+    expect(problemsOf(`${base}adjudication:\n  order: certainty\n  label_model: ds\n`).map((p) => [p.path, p.line])).toEqual([
+      ['adjudication.order', 8],
+      ['adjudication.label_model', 9],
     ]);
     expect(problemsOf(`${base}adjudication:\n  causes: [sarcasm, "a, b", Sarcasm]\n`)).toEqual([
       {

@@ -157,6 +157,20 @@ describe('aloud adjudicate', () => {
     expect(await readFile(path.join(dir, 'adjudication', 'lead', 'events.jsonl'), 'utf8')).toBe('');
   });
 
+  it("shows each queued item's uncertainty under the label model, and orders least certain first with order: uncertainty", async () => {
+    const dir = await threeAnnotatorStudy('adjudication:\n  order: uncertainty\n  label_model: majority\n');
+    const queue = JSON.parse((await cli('adjudicate', '--project', dir, '--queue', '--json')).out);
+    expect(queue.order).toBe('uncertainty');
+    // majority vote's posterior is the vote shares: demo-03 all different (entropy 1), demo-02 2–1
+    const h21 = -((2 / 3) * Math.log(2 / 3) + (1 / 3) * Math.log(1 / 3)) / Math.log(3);
+    expect(queue.items.map((i: { item_id: string; uncertainty: { entropy: number } }) => [i.item_id, i.uncertainty.entropy])).toEqual([
+      ['demo-03', 1],
+      ['demo-02', Math.round(h21 * 1e4) / 1e4],
+    ]);
+    expect(queue.items[1].uncertainty).toMatchObject({ model: 'majority', label: 'Polite' });
+    expect((await cli('adjudicate', '--project', dir, '--queue')).out).toContain('demo-03  agreement 0.00  uncertainty 1.00');
+  });
+
   it('blind_names: the queue shows Annotator 1…3, never a name', async () => {
     const dir = await threeAnnotatorStudy('adjudication:\n  blind_names: true\n');
     const { out } = await cli('adjudicate', '--project', dir, '--queue', '--json');

@@ -106,6 +106,67 @@ describe('aloud export --gold', () => {
   });
 });
 
+describe('aloud export --gold --gold-model', () => {
+  it('fills the items nobody agreed on or adjudicated from the label model, with its posterior and interval; the rest keep their source', async () => {
+    const dir = await threeAnnotatorStudy();
+    const decide = ['adjudicate', '--project', dir, '--as', 'lead', '--item', 'demo-03', '--label', 'Neutral'];
+    expect((await cli(...decide, '--confidence', 'low', '--cause', 'edge case')).code).toBe(0);
+    const out = path.join(path.dirname(dir), 'gold-model.jsonl');
+    const exported = await cli(
+      'export',
+      '--project',
+      dir,
+      '--gold',
+      '--gold-model',
+      'dawid-skene',
+      '--format',
+      'jsonl',
+      '--out',
+      out,
+      '--json',
+    );
+    expect([exported.code, exported.err]).toEqual([0, '']);
+    const records: Array<{ item_id: string; gold_label: string | null; label_model: { probability: number; ci95: number[] } }> = (
+      await readFile(out, 'utf8')
+    )
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    const byId = new Map(records.map((r) => [r.item_id, r]));
+    expect(byId.get('demo-01')).toMatchObject({ gold_source: 'unanimous', gold_label: 'Polite', label_model: null });
+    expect(byId.get('demo-03')).toMatchObject({ gold_source: 'adjudicated', gold_label: 'Neutral', label_model: null });
+    // 2–1 for Polite (queued, undecided) and one label only (too few): the model's label, its probability and interval
+    expect(byId.get('demo-02')).toMatchObject({ gold_source: 'model', gold_label: 'Polite' });
+    for (const id of ['demo-02', 'demo-04']) {
+      const r = byId.get(id)!;
+      expect(r).toMatchObject({ gold_source: 'model', adjudication: null, label_model: { model: 'dawid-skene' } });
+      expect(['Polite', 'Impolite', 'Neutral']).toContain(r.gold_label);
+      const { probability, ci95 } = r.label_model;
+      expect(probability).toBeGreaterThan(1 / 3);
+      expect(probability).toBeLessThanOrEqual(1);
+      expect(ci95[0]!).toBeLessThanOrEqual(ci95[1]!);
+    }
+    // nobody labelled demo-05: no model gives it a label
+    expect(byId.get('demo-05')).toMatchObject({ gold_source: 'unresolved', gold_label: null, label_model: null });
+    const receipt = JSON.parse(exported.out).receipt;
+    expect(receipt.counts).toEqual({ unanimous: 1, majority: 0, adjudicated: 1, model: 2, unresolved: 16 });
+    expect(receipt.gold_model).toEqual({ model: 'dawid-skene', resamples: 200, seed: 1 });
+    expect((await cli('validate', out, '--project', dir, '--require-receipt')).out.trim()).toBe('[]');
+    // a model record without its model, or a unanimous one with one: the rules say so
+    await writeFile(out, (await readFile(out, 'utf8')).replace(/"label_model":\{[^}]*\}/, '"label_model":null'));
+    const broken = JSON.parse((await cli('validate', out)).out).map((p: { field: string; message: string }) => `${p.field}: ${p.message}`);
+    expect(broken).toContain('label_model: a model item names its label model');
+
+    const bad = await cli('export', '--project', dir, '--gold', '--gold-model', 'ds', '--format', 'jsonl', '--out', out);
+    expect([bad.code, bad.err]).toEqual([
+      2,
+      'aloud export: --gold-model must be one of majority, dawid-skene, mace, difficulty (got "ds")\n',
+    ]);
+    const alone = await cli('export', '--project', dir, '--gold-model', 'mace', '--format', 'jsonl', '--out', out);
+    expect([alone.code, alone.err]).toEqual([2, 'aloud export: --gold-model goes with --gold\n']);
+  });
+});
+
 describe('the gold split of the Hugging Face export', () => {
   it('writes gold/gold.jsonl (the gold records) beside the recordings, listed in the card and the receipt', async () => {
     const dir = path.join(await mkdtemp(path.join(tmpdir(), 'aloud-hfgold-')), 'p');

@@ -67,8 +67,8 @@ describe('the one dispatcher', () => {
     expect(toApiError(new TypeError('x is undefined')).code).toBe('internal');
   });
 
-  it('marks exactly one binary method and the session-taking methods (open as the annotator, or review as someone else)', () => {
-    expect(ALOUD_METHODS.filter((m) => API_METHODS[m].binary)).toEqual(['appendAudio']);
+  it('marks the binary methods (audio chunks, a spoken rationale) and the session-taking ones (open as the annotator, or review as someone else)', () => {
+    expect(ALOUD_METHODS.filter((m) => API_METHODS[m].binary)).toEqual(['appendAudio', 'spokenRationaleAudio']);
     expect(ALOUD_METHODS.filter((m) => API_METHODS[m].scope === 'takes-session')).toEqual(['openSession', 'reviewSession']);
   });
 });
