@@ -21,7 +21,7 @@ describe('Electron fuses in electron-builder.yml', () => {
   });
 
   it('the shell never relies on ELECTRON_RUN_AS_NODE (runAsNode off would break child_process.fork in main)', async () => {
-    for (const file of ['electron/main/main.ts', 'electron/main/ipcCalls.ts', 'core/node/engine/engineHost.ts']) {
+    for (const file of ['electron/main/main.ts', 'electron/main/ipcCalls.ts', 'electron/main/engineLauncher.ts']) {
       expect(await readFile(path.join(REPO, file), 'utf8'), file).not.toMatch(/\bfork\(|ELECTRON_RUN_AS_NODE/);
     }
   });
