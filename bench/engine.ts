@@ -21,7 +21,7 @@ import { parseArgs, promisify } from 'node:util';
 import type { TranscriptionEngine } from '../core/common/engine/engineTypes';
 import { readWavFor16k } from '../core/node/engine/audioInput';
 import { median } from '../core/node/bench/engineBench';
-import { forkEngineProcess, startEngineProcess } from '../core/node/engine/engineProcessHost';
+import { forkEngineLauncher, forkEngineProcess, startEngineProcess } from '../core/node/engine/engineProcessHost';
 import { startCpuLoad } from '../core/node/bench/liveBench';
 import { leftOutFeatures, loadWhisperAddon, WHISPER_ADDON_ENV, whisperAddonPath } from '../core/node/engine/whisperAddon';
 import { defaultEngineThreads } from '../core/node/engine/whisperEngine';
@@ -90,9 +90,9 @@ async function main(): Promise<void> {
 
   // The engine process, as the app runs it: each model loaded once (and warmed up by load). Threads from the free cores.
   const engines = {
-    f16: startEngineProcess({}),
-    q8_0: startEngineProcess({}),
-    q5_1: startEngineProcess({}),
+    f16: startEngineProcess({ launch: forkEngineLauncher }),
+    q8_0: startEngineProcess({ launch: forkEngineLauncher }),
+    q5_1: startEngineProcess({ launch: forkEngineLauncher }),
   };
   await engines.f16!.load(f16);
   await engines.q8_0!.load(q8);

@@ -17,11 +17,11 @@ import { parseArgs } from 'node:util';
 import type { TranscriptionEngine } from '../core/common/engine/engineTypes';
 import { readWavFor16k } from '../core/node/engine/audioInput';
 import { median } from '../core/node/bench/engineBench';
-import { startEngineWorker } from '../core/node/engine/engineHost';
-import { forkEngineProcess, startEngineProcess } from '../core/node/engine/engineProcessHost';
+import { forkEngineLauncher, forkEngineProcess, startEngineProcess } from '../core/node/engine/engineProcessHost';
 import { benchLive } from '../core/node/bench/liveBench';
 import { WHISPER_ADDON_ENV, whisperAddonPath } from '../core/node/engine/whisperAddon';
 import { BENCH_DIR, ensureBenchModel, ensureSpokenClip, REPO, SHARED } from './benchAssets';
+import { startEngineWorker } from './engineWorkerHost';
 
 const { values } = parseArgs({
   options: {
@@ -62,7 +62,7 @@ async function main(): Promise<void> {
 
   // 1. the 5 s utterance, worker and process in turn
   const worker = startEngineWorker({ threads: 2 });
-  const child = startEngineProcess({ threads: 2 });
+  const child = startEngineProcess({ launch: forkEngineLauncher, threads: 2 });
   await worker.load(model);
   await child.load(model);
   const utterance: Record<'worker' | 'process', number[]> = { worker: [], process: [] };
@@ -87,7 +87,11 @@ async function main(): Promise<void> {
   for (let i = 0; i < liveRounds; i++) {
     const order = i % 2 === 0 ? (['worker', 'process'] as const) : (['process', 'worker'] as const);
     for (const host of order) {
-      const report = await benchLive({ modelPath: model, vadModelPath, pcm: polite, chunkMs: 50, load: 0, threads: 2, engineHost: host });
+      const startEngine =
+        host === 'worker'
+          ? (options: { threads?: number }) => startEngineWorker(options)
+          : (options: { threads?: number }) => startEngineProcess({ launch: forkEngineLauncher, ...options });
+      const report = await benchLive({ modelPath: model, vadModelPath, pcm: polite, chunkMs: 50, load: 0, threads: 2, startEngine });
       live[host].push(...report.utterances.map((u) => u.final_after_speech_end_ms));
       liveRuns[host].push(report.medians.final_after_speech_end_ms);
     }

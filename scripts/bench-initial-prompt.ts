@@ -21,7 +21,7 @@ import { DEFAULT_INITIAL_PROMPT } from '../core/common/engine/decodeSettings';
 import { estimatePromptTokens, projectInitialPrompt } from '../core/common/engine/initialPrompt';
 import { readWavFor16k } from '../core/node/engine/audioInput';
 import { median } from '../core/node/bench/engineBench';
-import { startEngineWorker } from '../core/node/engine/engineHost';
+import { forkEngineLauncher, startEngineProcess } from '../core/node/engine/engineProcessHost';
 import { loadProjectConfig } from '../core/node/project/projectFolder';
 
 const { values } = parseArgs({
@@ -65,7 +65,7 @@ async function main(): Promise<void> {
     await countInstructions(values.callgrind, model, clip, prompts, languages);
     return;
   }
-  const engine = startEngineWorker({});
+  const engine = startEngineProcess({ launch: forkEngineLauncher });
   await engine.load(model);
   const names = Object.keys(prompts);
   const times: Record<string, number[]> = Object.fromEntries(names.map((n) => [n, []]));

@@ -2,7 +2,6 @@
 // Compiles the CLI to JavaScript once, so a command starts without a TypeScript loader:
 //   out/cli/aloud.mjs        the CLI (core/node/cli/bin.ts), and out/cli/aloud-*.mjs the commands it loads when they run
 //                            (beside it: core modules find repo files relative to the bundle's folder)
-//   out/cli/engineWorker.js  the whisper engine worker it starts (engineHost looks for it beside itself)
 //   out/cli/engineProcess.js the whisper engine's own process it forks (engineProcessHost looks for it beside itself)
 //   out/cli/aloud.stamp.json what the bundle was built from and wrote, with each file's size and modification time
 //
@@ -67,7 +66,7 @@ function pruneChunks(outDir, current) {
 }
 
 /**
- * Builds the CLI and the engine's worker and process entries beside it: the CLI is split by command (aloud-*.mjs, named by content), so a
+ * Builds the CLI and the engine process's entry beside it: the CLI is split by command (aloud-*.mjs, named by content), so a
  * start parses only the command it runs. Every file is written under a temporary name and moved into place, chunks
  * first and the entry last, then the stamp; chunks of earlier builds stay an hour for CLIs still running them.
  */
@@ -90,7 +89,7 @@ export async function buildCliBundle({ outDir = CLI_OUT_DIR, logLevel = 'warning
     // development tools the CLI loads only when asked (vite builds the app's pages for `serve`)
     external: ['vite', 'esbuild', 'tsx', 'electron'],
   };
-  const [cli, engine, engineProcess] = await Promise.all([
+  const [cli, engineProcess] = await Promise.all([
     build({
       ...common,
       entryPoints: { aloud: 'core/node/cli/bin.ts' },
@@ -99,15 +98,14 @@ export async function buildCliBundle({ outDir = CLI_OUT_DIR, logLevel = 'warning
       chunkNames: 'aloud-[name]-[hash]',
       outExtension: { '.js': '.mjs' },
     }),
-    build({ ...common, entryPoints: ['core/node/engine/engineWorker.ts'], outfile: path.join(outDir, 'engineWorker.js') }),
     build({ ...common, entryPoints: ['core/node/engine/engineProcess.ts'], outfile: path.join(outDir, 'engineProcess.js') }),
   ]);
   const bundle = path.join(outDir, 'aloud.mjs');
-  const outputs = [...engine.outputFiles, ...engineProcess.outputFiles, ...cli.outputFiles];
+  const outputs = [...engineProcess.outputFiles, ...cli.outputFiles];
   const isEntry = (f) => f.path === bundle;
   for (const output of [...outputs.filter((f) => !isEntry(f)), ...outputs.filter(isEntry)]) writeInPlace(output.path, output.contents);
   const inputs = {};
-  for (const result of [cli, engine, engineProcess]) {
+  for (const result of [cli, engineProcess]) {
     for (const input of Object.keys(result.metafile.inputs)) if (!input.includes('node_modules/')) inputs[input] = fingerprint(input);
   }
   for (const file of BUILD_FILES) inputs[file] = fingerprint(file);
@@ -117,7 +115,6 @@ export async function buildCliBundle({ outDir = CLI_OUT_DIR, logLevel = 'warning
   pruneChunks(outDir, new Set(outputs.map((f) => f.path)));
   return {
     bundle,
-    worker: path.join(outDir, 'engineWorker.js'),
     engineProcess: path.join(outDir, 'engineProcess.js'),
     inputs: Object.keys(inputs).length,
   };

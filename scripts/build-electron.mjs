@@ -21,8 +21,7 @@ export const DEFAULT_OUT_DIR = path.join(REPO_ROOT, 'out/electron');
  * source file's location, relative to the bundle: the app keeps the repo layout (out/, package.json, core/.../native).
  */
 const KEEP_BUNDLE_URL = new Set([
-  // look for the compiled engineWorker.js / engineProcess.js beside themselves, i.e. beside the bundle
-  'core/node/engine/engineHost.ts',
+  // looks for the compiled engineProcess.js beside itself, i.e. beside the bundle
   'core/node/engine/engineProcessHost.ts',
 ]);
 

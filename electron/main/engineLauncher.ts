@@ -1,18 +1,13 @@
 import { app, utilityProcess } from 'electron';
-import {
-  type EngineLauncher,
-  ENGINE_PROCESS_TITLE,
-  engineHandleFromUtilityProcess,
-  engineProcessArgs,
-  type ProcessGone,
-} from '../../core/node/engine/engineProcessHost';
+import { ENGINE_PROCESS_TITLE, engineProcessArgs } from '../../core/node/engine/engineProcessCommandLine';
+import { type EngineLauncher, engineHandleFromUtilityProcess, type ProcessGone } from '../../core/node/engine/engineProcessHost';
 
 /** How long after a utility process's 'exit' Electron's 'child-process-gone' (which names the signal) may still come. */
 const GONE_GRACE_MS = 500;
 
 /**
- * The desktop app's engine launcher: whisper.cpp in an Electron utility process named aloud-engine (entry: the
- * bundled engineProcess.js), so a native fault there ends that process, never the window. Electron reports how a
+ * The desktop app's engine launcher, passed to the app it composes (main.ts): whisper.cpp in an Electron utility
+ * process named aloud-engine (entry: the bundled engineProcess.js), so a native fault there ends that process, never the window. Electron reports how a
  * utility process ended in app 'child-process-gone'; each exit takes the report that came with it.
  */
 export function utilityProcessEngineLauncher(entry: string): EngineLauncher {

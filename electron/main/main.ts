@@ -18,7 +18,6 @@ import { handleIpcCall } from './ipcCalls';
 import { openAppPreferences } from './preferencesStore';
 import { guardSession, guardWebContents } from './sessionGuards';
 import { utilityProcessEngineLauncher } from './engineLauncher';
-import { setEngineLauncher } from '../../core/node/engine/engineProcessHost';
 import { openStartupProject } from './startupProject';
 
 // Layout of the bundle (scripts/build-electron.mjs): out/electron/{main.js,preload.cjs,engineProcess.js}, out/renderer/.
@@ -57,8 +56,11 @@ async function choosePath(kind: PathKind): Promise<string | null> {
   return picked.canceled ? null : (picked.filePaths[0] ?? null);
 }
 
+// whisper.cpp runs in a utility process: a native fault there restarts the engine, never the window
+const engineLauncher = utilityProcessEngineLauncher(ENGINE_PROCESS_FILE);
+
 const openService = (projectDir: string): Promise<AppService> =>
-  AppService.open({ projectDir, mode: 'electron', recentFile: defaultRecentFile(), choosePath });
+  AppService.open({ projectDir, mode: 'electron', recentFile: defaultRecentFile(), choosePath, engineLauncher });
 
 function tell(type: 'warning' | 'error', message: string, detail: string): void {
   if (mainWindow) void dialog.showMessageBox(mainWindow, { type, message, detail });
@@ -111,8 +113,6 @@ async function start(): Promise<void> {
     throw new Error(`${path.join(RENDERER_ROOT, 'index.html')} is missing: build the app first (npm run build)`);
   }
   guardSession(APP_ORIGIN);
-  // whisper.cpp runs in a utility process: a native fault there restarts the engine, never the window
-  setEngineLauncher(utilityProcessEngineLauncher(ENGINE_PROCESS_FILE));
   protocol.handle(
     APP_SCHEME,
     createAppRequestHandler({

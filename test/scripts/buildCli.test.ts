@@ -73,7 +73,7 @@ describe('scripts/build-cli.mjs', () => {
     }
     await buildCliBundle({ outDir });
     expect(cliBundleIsStale({ outDir })).toBe(false);
-    await rm(path.join(outDir, 'engineWorker.js'));
+    await rm(path.join(outDir, 'engineProcess.js'));
     expect(cliBundleIsStale({ outDir })).toBe(true);
   });
 });

@@ -7,8 +7,7 @@ import { isPartialRequestId, type SchedulerEvent, TranscriptionScheduler } from 
 import { DEMO_PROJECT_DIR, loadProjectConfig, loadProjectItems } from '../project/projectFolder';
 import { SessionService } from '../session/sessionService';
 import { median } from './engineBench';
-import { startEngineWorker } from '../engine/engineHost';
-import { startEngineProcess } from '../engine/engineProcessHost';
+import type { TranscriptionEngine } from '../../common/engine/engineTypes';
 import { liveCutterFactory } from '../engine/sessionEngine';
 import { SileroVad } from '../engine/sileroVad';
 import { sha256OfPcm } from '../engine/whisperEngine';
@@ -24,8 +23,8 @@ export interface LiveBenchOptions {
   /** CPU-bound processes to run beside it */
   load: number;
   threads?: number;
-  /** where whisper.cpp runs: its own process, as the app runs it (default), or a worker thread (for comparison) */
-  engineHost?: 'process' | 'worker';
+  /** starts whisper.cpp (closed after the run): its own process, as the app runs it; the benches may compare other hosts */
+  startEngine: (options: { threads?: number }) => TranscriptionEngine;
   /**
    * what was said, per utterance: each final's text (not a partial's) is replaced by it after the engine ran, so the
    * parser and label acts are timed with a model whose own text is meaningless (the bench model); the engine's time is real
@@ -110,7 +109,7 @@ export function startCpuLoad(n: number): ChildProcess[] {
 /**
  * Feeds a WAV in real time (one chunk every chunkMs) through the real session path: SessionService on a
  * temporary copy of the demo project, the live cutter (Silero VAD when given), partials and speculation,
- * the scheduler, the engine (its own process, or a worker thread), the parser and the session log. Times are wall
+ * the scheduler, the engine (as `startEngine` starts it), the parser and the session log. Times are wall
  * times after the audio's start.
  */
 export async function benchLive(options: LiveBenchOptions): Promise<LiveBenchReport> {
@@ -118,7 +117,7 @@ export async function benchLive(options: LiveBenchOptions): Promise<LiveBenchRep
   await cp(DEMO_PROJECT_DIR, dir, { recursive: true });
   const project = await loadProjectConfig(dir);
   const threads = options.threads === undefined ? {} : { threads: options.threads };
-  const engine = options.engineHost === 'worker' ? startEngineWorker(threads) : startEngineProcess(threads);
+  const engine = options.startEngine(threads);
   const vad = options.vadModelPath ? SileroVad.load(options.vadModelPath) : null;
   const load = startCpuLoad(options.load);
   try {

@@ -1,38 +1,16 @@
+// The host side of the engine process (the parent): starts it through a launcher, supervises it (engineSupervisor.ts)
+// and talks the engine protocol to it. The process side is engineProcessServer.ts; neither imports the other.
 import { fork } from 'node:child_process';
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { constants } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { EngineClient } from '../../common/engine/engineClient';
 import { describeEngineExit, type EngineExit } from '../../common/engine/engineRestartPolicy';
-import type { EngineInfo, TranscribeInput, TranscriptionEngine } from '../../common/engine/engineTypes';
-import { isPartialRequestId } from '../../common/engine/transcriptionScheduler';
 import { type EngineProcessHandle, type EngineSupervisorEvent, type HangBound, SupervisedEngine } from './engineSupervisor';
+import { engineProcessArgs } from './engineProcessCommandLine';
 import { EngineRegistryEntry } from './engineRegistry';
 import { enginePortFromChildProcess, enginePortFromUtilityProcess, type UtilityProcessLike } from './nodeEnginePort';
 import type { WhisperEngineOptions } from './whisperEngine';
-
-/** The engine process's title, so that users and scripts find it (`pgrep -f aloud-engine`). */
-export const ENGINE_PROCESS_TITLE = 'aloud-engine';
-
-/**
- * Test hook: a file holding "load" or "transcribe". An engine process started with this variable set deletes the
- * file at the next request of that kind and raises SIGSEGV, as a native fault would (the crash tests).
- */
-export const ENGINE_CRASH_FILE_ENV = 'ALOUD_ENGINE_TEST_CRASH_FILE';
-
-/** The engine process's command line: its title first (visible before the process renames itself), then its options. */
-export function engineProcessArgs(options: WhisperEngineOptions): string[] {
-  return [ENGINE_PROCESS_TITLE, JSON.stringify(options)];
-}
-
-/** The options an engine process was started with (the argument after its title); none when absent or unreadable. */
-export function engineOptionsFromArgv(argv: readonly string[]): WhisperEngineOptions {
-  const at = argv.indexOf(ENGINE_PROCESS_TITLE);
-  const raw = at >= 0 ? argv[at + 1] : undefined;
-  if (!raw) return {};
-  const parsed = JSON.parse(raw) as unknown;
-  return typeof parsed === 'object' && parsed !== null ? (parsed as WhisperEngineOptions) : {};
-}
 
 /** The last few KB a process wrote to stderr: its last line often says why it died (a GGML_ASSERT, an allocation failure). */
 export class StderrTail {
@@ -48,7 +26,10 @@ export class StderrTail {
   }
 }
 
-/** Starts one engine process; the default forks it, the desktop app starts an Electron utility process instead. */
+/**
+ * Starts one engine process. Whoever composes the app passes one in: the CLI and browser mode fork
+ * (forkEngineLauncher), the desktop app starts an Electron utility process (electron/main/engineLauncher.ts).
+ */
 export type EngineLauncher = (options: WhisperEngineOptions) => EngineProcessHandle;
 
 /**
@@ -98,6 +79,9 @@ export function forkEngineProcess(options: WhisperEngineOptions, entry = engineE
   };
 }
 
+/** The launcher of the CLI, browser mode and tests: each engine process forked from the engine entry (engineEntry). */
+export const forkEngineLauncher: EngineLauncher = (options) => forkEngineProcess(options);
+
 /** What Electron's app 'child-process-gone' event says about a utility process that ended. */
 export interface ProcessGone {
   /** 'clean-exit', 'abnormal-exit', 'killed', 'crashed', 'oom', 'launch-failed', … */
@@ -144,90 +128,25 @@ export function engineHandleFromUtilityProcess(child: UtilityProcessLike, whyGon
   return { engine: new EngineClient(enginePortFromUtilityProcess(child, exited)), pid: child.pid ?? null, exited, kill };
 }
 
-let launcher: EngineLauncher = (options) => forkEngineProcess(options);
-
-/** The desktop shell sets its utility-process launcher once at start; everything else forks. */
-export function setEngineLauncher(next: EngineLauncher): void {
-  launcher = next;
-}
-
 export interface StartEngineProcessOptions extends WhisperEngineOptions {
+  /** starts each engine process (the first and every restart): forkEngineLauncher, or the desktop app's utility process */
+  launch: EngineLauncher;
   /** crashes, restarts and giving up, as they happen (the process is also listed for `aloud doctor`) */
   onEvent?: (event: EngineSupervisorEvent) => void;
   /** the model's name in messages (default: its path) */
   modelName?: string;
-  /** tests: another launcher than the host's */
-  launch?: EngineLauncher;
   /** when a silent process is taken as hung (default HANG_BOUND) */
   hangBound?: HangBound;
 }
 
-/** whisper.cpp in a supervised process of its own: restarted with its model when it dies (engineSupervisor.ts). */
-export function startEngineProcess(options: StartEngineProcessOptions = {}): SupervisedEngine {
+/** whisper.cpp in a supervised process of its own, started by `launch`: restarted with its model when it dies (engineSupervisor.ts). */
+export function startEngineProcess(options: StartEngineProcessOptions): SupervisedEngine {
   const { onEvent, modelName, launch, hangBound, ...engineOptions } = options;
-  const start = launch ?? launcher;
   const registry = new EngineRegistryEntry();
-  return new SupervisedEngine(() => start(engineOptions), {
+  return new SupervisedEngine(() => launch(engineOptions), {
     ...(onEvent ? { onEvent } : {}),
     ...(modelName ? { modelName } : {}),
     ...(hangBound ? { hangBound } : {}),
     onSupervision: (supervision) => registry.update(supervision),
-  });
-}
-
-/** `engine` with some of its methods replaced. */
-function engineWith(engine: TranscriptionEngine, replaced: Partial<TranscriptionEngine>): TranscriptionEngine {
-  return {
-    load: (modelPath) => engine.load(modelPath),
-    transcribe: (input) => engine.transcribe(input),
-    encode: (pcm, audioCtx) => engine.encode(pcm, audioCtx),
-    abort: () => engine.abort(),
-    info: () => engine.info(),
-    close: () => engine.close(),
-    ...replaced,
-  };
-}
-
-/** The engine process's own info, added to every load() and info() answer: pid, title and resident memory. */
-export function withProcessInfo(engine: TranscriptionEngine): TranscriptionEngine {
-  const withProcess = (info: EngineInfo): EngineInfo => ({
-    ...info,
-    process: { pid: process.pid, title: process.title, rss_bytes: process.memoryUsage.rss() },
-  });
-  return engineWith(engine, {
-    load: async (modelPath) => withProcess(await engine.load(modelPath)),
-    info: async () => withProcess(await engine.info()),
-  });
-}
-
-/**
- * The crash test hook (ENGINE_CRASH_FILE_ENV) around an engine; without the variable the engine is returned as is.
- * The file names where the process raises SIGSEGV next: `load`, `transcribe` (any job) or `transcribe-final` (the next
- * job that is not a partial, so the job that dies is one the session waits for).
- */
-export function withCrashHook(engine: TranscriptionEngine, env: NodeJS.ProcessEnv = process.env): TranscriptionEngine {
-  const file = env[ENGINE_CRASH_FILE_ENV];
-  if (!file) return engine;
-  const crashAt = (point: 'load' | 'transcribe', input?: TranscribeInput): void => {
-    let said: string;
-    try {
-      said = readFileSync(file, 'utf8').trim();
-    } catch {
-      return;
-    }
-    const final = point === 'transcribe' && !isPartialRequestId(input?.identity?.request_id ?? '');
-    if (said !== point && !(said === 'transcribe-final' && final)) return;
-    rmSync(file, { force: true });
-    process.kill(process.pid, 'SIGSEGV');
-  };
-  return engineWith(engine, {
-    load: (modelPath) => {
-      crashAt('load');
-      return engine.load(modelPath);
-    },
-    transcribe: (input) => {
-      crashAt('transcribe', input);
-      return engine.transcribe(input);
-    },
   });
 }

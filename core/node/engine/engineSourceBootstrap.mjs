@@ -1,7 +1,6 @@
-// Runs a TypeScript engine entry from source (development, tests, CLI through tsx): the engine worker (its entry in
-// workerData) or the engine process (its entry as the first argument). Packaged apps start the bundled .js directly.
-import { workerData } from 'node:worker_threads';
+// Runs the engine process's TypeScript entry (its URL, the first argument) from source: development, tests and the CLI
+// through tsx. Packaged apps and the built CLI start the bundled engineProcess.js directly.
 import { register } from 'tsx/esm/api';
 
 register();
-await import(workerData?.entry ?? process.argv[2]);
+await import(process.argv[2]);

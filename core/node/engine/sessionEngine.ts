@@ -12,7 +12,7 @@ import { UtteranceCutter } from '../../common/engine/utteranceCutter';
 import { resolveModelsDir } from '../models/modelsDir';
 import type { OpenProject } from '../project/projectFolder';
 import type { EngineSupervisorEvent } from './engineSupervisor';
-import { startEngineProcess } from './engineProcessHost';
+import { type EngineLauncher, startEngineProcess } from './engineProcessHost';
 import { loadEngineScript, ScriptedEngine } from './scriptedEngine';
 import { resolveSessionModel, SessionEngineError } from './sessionModel';
 import { SileroVad, VAD_MODEL_FILE } from './sileroVad';
@@ -149,18 +149,26 @@ export function engineScriptFile(flag: string | null | undefined, env: NodeJS.Pr
 }
 
 /**
- * Loads the session's model in the engine process (one load per session; restarted with it after a crash, said
- * through `onEngineEvent`) and wraps it for the SessionService.
+ * What transcribes: an engine script (no process is started), or whisper.cpp in the engine process `launchEngine`
+ * starts (the composer's: forkEngineLauncher, or the desktop app's utility process).
+ */
+export type SessionEngineSource =
+  { engineScript: string; launchEngine?: EngineLauncher } | { engineScript?: string | null; launchEngine: EngineLauncher };
+
+/**
+ * Loads the session's model in the engine process `launchEngine` starts (one load per session; restarted with it after
+ * a crash, said through `onEngineEvent`) and wraps it for the SessionService.
  * With `engineScript`, scripted results replace whisper.cpp (model identity `scripted:<sha256 of the script>`);
  * the cutter is the same (Silero VAD when its model is installed).
  */
-export async function openSessionEngine(options: {
-  project: OpenProject;
-  modelFile: string | null;
-  modelsDir?: string;
-  engineScript?: string | null;
-  onEngineEvent?: (event: EngineSupervisorEvent) => void;
-}): Promise<SessionEngine & { voiceActivity: string }> {
+export async function openSessionEngine(
+  options: {
+    project: OpenProject;
+    modelFile: string | null;
+    modelsDir?: string;
+    onEngineEvent?: (event: EngineSupervisorEvent) => void;
+  } & SessionEngineSource,
+): Promise<SessionEngine & { voiceActivity: string }> {
   const { thinkaloud, schema } = options.project.config;
   const voice = openVoiceActivity(options.modelsDir);
   // whisper hears the project's words: label names, synonyms and commit phrases, then the filler prompt
@@ -179,7 +187,12 @@ export async function openSessionEngine(options: {
     return { ...sessionEngineOver(scripted, scripted.modelIdentity, decode), whisperCpp: info.whisper_cpp, voiceActivity: voice.note };
   }
   const model = await resolveSessionModel(options.project, options.modelFile, options.modelsDir);
-  const engine = startEngineProcess({ modelName: model.name, ...(options.onEngineEvent ? { onEvent: options.onEngineEvent } : {}) });
+  // a source without a script has a launcher (SessionEngineSource)
+  const engine = startEngineProcess({
+    launch: options.launchEngine!,
+    modelName: model.name,
+    ...(options.onEngineEvent ? { onEvent: options.onEngineEvent } : {}),
+  });
   let sha256: string;
   let whisperCpp: string;
   try {

@@ -4,6 +4,7 @@ import type { AppInfo } from '../../common/settings/settingsApi';
 import type { SessionEvent, SessionNoteView, SessionPatch, SessionView } from '../../common/session/sessionApi';
 import { Refusal } from '../../common/refusal/refusal';
 import type { Item } from '../../common/items/item';
+import { type EngineLauncher, forkEngineLauncher } from '../engine/engineProcessHost';
 import type { EngineSupervisorEvent } from '../engine/engineSupervisor';
 import { openSessionEngine, type SessionEngine } from '../engine/sessionEngine';
 import type { OpenProject } from '../project/projectFolder';
@@ -17,6 +18,8 @@ export interface SessionSlotOptions {
   modelsDir?: string;
   /** an engine script replacing whisper.cpp (tests, demos); default ALOUD_ENGINE_SCRIPT when set */
   engineScript?: string | null;
+  /** starts the engine process: the desktop app passes its utility-process launcher; absent: forked (CLI, tests) */
+  engineLauncher?: EngineLauncher;
   /** opens the engine for a session; default: whisper.cpp in the engine process (tests may pass null for audio-only sessions) */
   openEngine?: ((project: OpenProject) => Promise<SessionEngine>) | null;
   now?: () => Date;
@@ -300,7 +303,7 @@ export class SessionSlot {
 
   private defaultEngine(): (project: OpenProject) => Promise<SessionEngine> {
     // only what the host was told (serve's --engine-script or ALOUD_ENGINE_SCRIPT, said on its console): never the environment here
-    const { modelFile, engineScript, modelsDir } = this.app.options;
+    const { modelFile, engineScript, modelsDir, engineLauncher } = this.app.options;
     // the engine process's crashes, restarts and giving up reach the Label screen in words
     const onEngineEvent = (event: EngineSupervisorEvent): void => {
       if (event.type === 'started') return;
@@ -312,6 +315,7 @@ export class SessionSlot {
         project,
         modelFile: modelFile ?? null,
         engineScript: engineScript ?? null,
+        launchEngine: engineLauncher ?? forkEngineLauncher,
         onEngineEvent,
         ...(modelsDir ? { modelsDir } : {}),
       });

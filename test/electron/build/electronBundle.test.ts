@@ -48,6 +48,10 @@ describe('scripts/build-electron.mjs', () => {
     );
     expect(built.inputs.engineProcess).toContain('core/node/engine/engineProcess.ts');
     expect(built.inputs.main).toContain('electron/main/engineLauncher.ts');
+    // the process side imports nothing of the host side (no launcher, supervisor or client in aloud-engine), and the
+    // benches' worker-thread engine is in neither bundle
+    expect(built.inputs.engineProcess.filter((file) => /engineProcessHost|engineSupervisor|engineClient/.test(file))).toEqual([]);
+    expect([...built.inputs.main, ...built.inputs.engineProcess].filter((file) => /engineWorker|^bench\//.test(file))).toEqual([]);
   });
 
   it('runs as a command that lists what it wrote', async () => {

@@ -21,9 +21,13 @@ describe('Electron fuses in electron-builder.yml', () => {
   });
 
   it('the shell never relies on ELECTRON_RUN_AS_NODE (runAsNode off would break child_process.fork in main)', async () => {
-    for (const file of ['electron/main/main.ts', 'electron/main/ipcCalls.ts', 'core/node/engine/engineHost.ts']) {
+    for (const file of ['electron/main/main.ts', 'electron/main/ipcCalls.ts']) {
       expect(await readFile(path.join(REPO, file), 'utf8'), file).not.toMatch(/\bfork\(|ELECTRON_RUN_AS_NODE/);
     }
+    // the desktop app's engine launcher starts a utility process, never a forked Node child
+    const launcher = await readFile(path.join(REPO, 'electron/main/engineLauncher.ts'), 'utf8');
+    expect(launcher).toMatch(/utilityProcess\.fork\(/);
+    expect(launcher).not.toMatch(/child_process|ELECTRON_RUN_AS_NODE/);
   });
 
   it.each(Object.keys(REQUIRED_FUSES))('reports %s left at its default or flipped', (name) => {

@@ -6,7 +6,13 @@
  * the file, keeps repeating its last 10 ms buffer (a later Chromium may send zeros instead, which
  * also repeat). So the test records until clip length + 0.6 s, stops, and finds the file's end in
  * the recording as the point from which the signal repeats exactly with a 10 ms period; real audio,
- * even the clip's dithered silence, never does. The chunks up to there must add up to the clip.
+ * even the clip's dithered silence, never does.
+ *
+ * What is ours is judged against what the audio graph gave the capture worklet, not against the file: a tap worklet
+ * on the same source node (harnessPage.ts) records every quantum the capture saw. On a busy machine Chromium's fake
+ * device slips (pads an under-run, drops a buffer); those slips are in the tap too, so the chunks must equal the tap
+ * exactly (16 kHz) or the tap through our resampler (48 kHz), however loaded the machine is. The file is then only
+ * needed to show the device played it.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -15,6 +21,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeChunkFrame } from '../../../core/common/audio/chunkFrame';
 import { rmsDbfs } from '../../../core/common/signals/frameLevels';
+import { SincResampler } from '../../../renderer/src/capture/sincResampler';
 import { chromiumUnavailableReason, launchChromium } from '../../helpers/chromium';
 import type { ChromiumSession } from '../../helpers/chromium';
 import type { CaptureHarness, HarnessChunkRecord, HarnessStartOptions, HarnessStartResult } from './harness/harnessPage';
@@ -60,6 +67,51 @@ function readClip(file: string): Float32Array {
     offset += 8 + size + (size % 2);
   }
   throw new Error(`${file}: no data chunk`);
+}
+
+/** Float32 samples from the harness's base64. */
+function floatsFromBase64(base64: string): Float32Array {
+  const bytes = Buffer.from(base64, 'base64');
+  return new Float32Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength));
+}
+
+/**
+ * What the capture should have delivered, from what the tap saw: the tap's samples from the quantum the capture's
+ * first chunk starts at (at 16 kHz as they are, else through the worklet's SincResampler). Found by trying each of the
+ * first 200 quanta; null when none gives the first chunk (within 1e-6).
+ */
+function expectedFromTap(tap: Float32Array, tapRate: number, firstChunk: Float32Array): { quantum: number; expected: Float32Array } | null {
+  const render = (from: number, limit: number): Float32Array => {
+    if (tapRate === RATE) return tap.subarray(from, limit === Infinity ? tap.length : from + limit);
+    const resampler = new SincResampler(tapRate, RATE);
+    const out: Float32Array[] = [];
+    let length = 0;
+    for (let at = from; at < tap.length && length < limit; at += 128) {
+      // (process() answers in a buffer of its own that the next call reuses)
+      const block = resampler.process(tap.subarray(at, Math.min(tap.length, at + 128))).slice();
+      out.push(block);
+      length += block.length;
+    }
+    const joined = new Float32Array(length);
+    let k = 0;
+    for (const block of out) {
+      joined.set(block, k);
+      k += block.length;
+    }
+    return joined;
+  };
+  for (let quantum = 0; quantum < 200 && quantum * 128 < tap.length; quantum++) {
+    const head = render(quantum * 128, firstChunk.length);
+    if (head.length >= firstChunk.length && firstChunk.every((x, i) => Math.abs(x - head[i]!) <= 1e-6))
+      return { quantum, expected: render(quantum * 128, Infinity) };
+  }
+  return null;
+}
+
+/** Where `recording` and `expected` first differ by more than 1e-6 over their first `n` samples (-1: nowhere). */
+function firstDifference(recording: Float32Array, expected: Float32Array, n: number): number {
+  for (let i = 0; i < n; i++) if (!(Math.abs(recording[i]! - expected[i]!) <= 1e-6)) return i;
+  return -1;
 }
 
 /** Decodes the chunk frames the page produced and checks they tile one timeline. */
@@ -191,13 +243,15 @@ describe.skipIf(skipReason)(`microphone capture in headless Chromium${skipReason
       page,
       () => captureHarness.status().samples,
       (samples) => samples >= clip.length + 0.6 * RATE,
-      20_000,
+      // the fake device plays in real time, a loaded machine's page answers late: a bound on the wait, not a measure
+      60_000,
       200,
     );
     const totals = await page.evaluate(() => captureHarness.stop());
     const status = await page.evaluate(() => captureHarness.status());
     const records = await page.evaluate(() => captureHarness.chunks());
     const meters = await page.evaluate(() => captureHarness.meterReadings());
+    const tapped = await page.evaluate(() => captureHarness.tapRecording());
     await page.close();
 
     // Chunks: 50 ms each, the last one flushed by stop(); they tile the timeline and add up to the totals.
@@ -211,88 +265,70 @@ describe.skipIf(skipReason)(`microphone capture in headless Chromium${skipReason
     expect(totals.chunks).toBe(records.length);
     expect(totals.durationMs).toBeCloseTo((recording.length * 1000) / RATE, 6);
 
-    // The clip's length: the chunks up to the point where the fake device ran out of file.
+    // Ours, exactly: the chunks are what the graph gave the worklet (the tap), from one quantum on, nothing dropped,
+    // repeated or altered; at 48 kHz, that through the worklet's resampler (the last 50 ms are the resampler's tail,
+    // flushed against silence at stop). Whatever the device slipped is in both.
+    const tap = floatsFromBase64(tapped.pcmBase64);
+    expect(tapped.sampleRate).toBe(started.contextSampleRate);
+    const found = expectedFromTap(tap, tapped.sampleRate, recording.subarray(0, CHUNK));
+    expect(found, 'the first chunk is what the source node delivered from one of its first quanta').not.toBeNull();
+    const compared = recording.length - (started.resampling ? 0.05 * RATE : 0);
+    expect(found!.expected.length).toBeGreaterThanOrEqual(compared);
+    const differs = firstDifference(recording, found!.expected, compared);
+    expect(differs, `the chunks differ from what the worklet was given at ${ms(differs)} ms`).toBe(-1);
+    // Each chunk's level and peak are those of its own samples; each meter reading those of its 50 ms.
+    const sameLevel = (a: number, b: number) => a === b || Math.abs(a - b) < 0.01;
+    const peakOf = (samples: Float32Array) => {
+      const peak = samples.reduce((m, x) => Math.max(m, Math.abs(x)), 0);
+      return peak > 0 ? 20 * Math.log10(peak) : -Infinity;
+    };
+    for (const r of records) {
+      const own = recording.subarray(r.startSample, r.startSample + r.length);
+      expect(sameLevel(r.levelDbfs, rmsDbfs(own)), `level of the chunk at ${ms(r.startSample)} ms`).toBe(true);
+      expect(sameLevel(r.peakDbfs, peakOf(own)), `peak of the chunk at ${ms(r.startSample)} ms`).toBe(true);
+    }
+    expect(meters.map((m) => m.endSample).slice(0, 5)).toEqual([800, 1600, 2400, 3200, 4000]);
+    expect(meters.at(-1)!.endSample).toBe(recording.length);
+    meters.forEach((m, i) => {
+      const from = i === 0 ? 0 : meters[i - 1]!.endSample;
+      expect(sameLevel(m.levelDbfs, rmsDbfs(recording, from, m.endSample)), `meter ending at ${ms(m.endSample)} ms`).toBe(true);
+    });
+
+    // The device's part: it played the file (so the comparison above was of speech, not of silence) and ran out of it
+    // before the stop. Its slips on a loaded machine are Chromium's, counted here and written out, not bounded.
     const fileEnd = fakeFileEnd(recording);
     expect(recording.length - fileEnd, 'the recording goes on past the end of the file').toBeGreaterThan(0.35 * RATE);
-    expect(
-      Math.abs(fileEnd - clip.length),
-      `file ended at ${ms(fileEnd)} ms of recording; clip is ${ms(clip.length)} ms`,
-    ).toBeLessThanOrEqual(0.25 * RATE);
-
-    // 16 kHz, nothing dropped or repeated by us: the clip's opening and its last words sit 6.95 s
-    // apart in the recording too. A loaded machine can make Chromium's capture path slip by whole
-    // 10 ms device buffers (it pads an under-run); a slip of any other size, or more than 3, is ours.
-    // (The first window starts 0.25 s in: the clip's first milliseconds may precede the recording.)
-    // Each end is judged by its best half-second window (locateAround): a slip inside a window is the device's, and
-    // the slips are counted and bounded below, so a loaded machine does not fail the test and a real loss still does.
     const head = locateAround(recording, clip, 0.25, 0);
+    expect(head.correlation, 'the recording opens with the clip').toBeGreaterThan(0.95);
+    expect(Math.abs(head.offset), 'the start of the clip is not lost').toBeLessThanOrEqual(0.05 * RATE);
     const tail = locateAround(recording, clip, 7.2, head.offset);
-    expect(head.correlation).toBeGreaterThan(0.95);
-    expect(tail.correlation).toBeGreaterThan(0.95);
-    /** where clip sample 0 lies in the recording, measured at the start and at the end of the clip */
-    const offsets = [head.offset, tail.offset];
-    expect(Math.abs(offsets[0]!), 'the start of the clip is not lost').toBeLessThanOrEqual(0.05 * RATE);
-    const drift = offsets[1]! - offsets[0]!;
-    const slips = Math.round(drift / FAKE_DEVICE_PERIOD);
-    expect(Math.abs(drift - slips * FAKE_DEVICE_PERIOD), `drift of ${drift} samples is not whole 10 ms buffers`).toBeLessThanOrEqual(2);
-    expect(Math.abs(slips), `drift of ${drift} samples`).toBeLessThanOrEqual(3);
+    const slips = tail.correlation > 0.95 ? Math.round((tail.offset - head.offset) / FAKE_DEVICE_PERIOD) : null;
+    console.info(
+      `[capture] the fake device: ${slips === null ? 'slipped too often to match the last words' : `${slips} slip(s) of 10 ms`}; the file ended at ${ms(fileEnd)} ms (clip ${ms(clip.length)} ms); capture from quantum ${found!.quantum}`,
+    );
 
-    // Levels: the 2 s pause (5.097 s → 7.097 s of the clip) is silent, speech is loud, and each
-    // chunk's level is the clip's own level over the same samples (under either offset, if it slipped).
-    const clipSeconds = (sample: number, offset = offsets[0]!) => (sample - offset) / RATE;
-    const within = (from: number, to: number, lo: number, hi: number) =>
-      offsets.every((o) => clipSeconds(from, o) >= lo && clipSeconds(to, o) <= hi);
-    const inPause = records.filter((r) => within(r.startSample, r.startSample + r.length, 5.097, 7.097));
+    // Levels as the annotator sees them: the middle of the 2 s pause (5.097 s → 7.097 s of the clip) is silent, speech
+    // is loud (margins of 0.3 s leave room for the device's slips before them).
+    const clipSeconds = (sample: number) => (sample - head.offset) / RATE;
+    const within = (from: number, to: number, lo: number, hi: number) => clipSeconds(from) >= lo && clipSeconds(to) <= hi;
+    const inPause = records.filter((r) => within(r.startSample, r.startSample + r.length, 5.4, 6.8));
     expect(inPause.length).toBeGreaterThanOrEqual(9);
     for (const r of inPause) expect(r.levelDbfs, `chunk at ${clipSeconds(r.startSample).toFixed(2)} s`).toBeLessThan(-45);
-    // (50 ms chunks can fall between two words: the last words are loud in most chunks, not in each)
-    const lastWords = records
-      .filter((r) => within(r.startSample, r.startSample + r.length, 7.1, 8.3))
-      .map((r) => r.levelDbfs)
-      .sort((a, b) => a - b);
-    expect(lastWords.length).toBeGreaterThanOrEqual(20);
-    expect(lastWords[Math.floor(lastWords.length / 4)]!).toBeGreaterThan(-35);
     const firstPart = records
       .filter((r) => within(r.startSample, r.startSample + r.length, 0, 4.8))
       .map((r) => r.levelDbfs)
       .sort((a, b) => a - b);
     expect(firstPart[Math.floor(firstPart.length / 2)]!).toBeGreaterThan(-30);
-    // A chunk in which a slip happened holds the pad between two stretches of the clip, so it matches no single
-    // offset: at most one such chunk per slip.
-    const straddling: string[] = [];
-    for (const r of records) {
-      expect(r.peakDbfs).toBeGreaterThanOrEqual(r.levelDbfs);
-      // a slip can fall anywhere between the two offsets: a 50 ms chunk may sit one device buffer either way
-      const candidates = offsets.flatMap((o) => [o - FAKE_DEVICE_PERIOD, o, o + FAKE_DEVICE_PERIOD]);
-      const clipLevels = candidates
-        .map((o) => r.startSample - o)
-        .filter((from) => from >= 0 && from + r.length <= clip.length)
-        .map((from) => rmsDbfs(clip, from, from + r.length));
-      if (clipLevels.length < candidates.length || Math.max(...clipLevels) <= -50) continue;
-      const closest = Math.min(...clipLevels.map((level) => Math.abs(r.levelDbfs - level)));
-      if (closest >= 2)
-        straddling.push(
-          `chunk at ${clipSeconds(r.startSample).toFixed(2)} s: ${r.levelDbfs.toFixed(1)} dBFS vs the clip's ${clipLevels.map((l) => l.toFixed(1))}`,
-        );
-    }
-    expect(straddling.length, `${slips} slip(s): ${straddling.join('; ')}`).toBeLessThanOrEqual(Math.abs(slips));
-
-    // The 50 ms meter covers the same timeline and shows the pause too.
-    expect(meters.map((m) => m.endSample).slice(0, 5)).toEqual([800, 1600, 2400, 3200, 4000]);
-    expect(meters.at(-1)!.endSample).toBe(recording.length);
-    const meterInPause = meters.filter((m) => within(m.endSample - 800, m.endSample, 5.2, 7.0));
-    expect(meterInPause.length).toBeGreaterThan(30);
-    for (const m of meterInPause) expect(m.levelDbfs).toBeLessThan(-45);
     return { started, fileEnd };
   }
 
-  it('delivers the clip as 16 kHz mono 50 ms chunks (the default) at a 16 kHz AudioContext', { timeout: 30_000 }, async () => {
+  it('delivers the clip as 16 kHz mono 50 ms chunks (the default) at a 16 kHz AudioContext', { timeout: 90_000 }, async () => {
     const { started } = await recordClip({});
     expect(started.contextSampleRate).toBe(16_000);
     expect(started.resampling).toBe(false);
   });
 
-  it('delivers the same from a 48 kHz AudioContext, resampled to 16 kHz in the worklet', { timeout: 30_000 }, async () => {
+  it('delivers the same from a 48 kHz AudioContext, resampled to 16 kHz in the worklet', { timeout: 90_000 }, async () => {
     const { started } = await recordClip({ contextSampleRate: 48_000 });
     expect(started.contextSampleRate).toBe(48_000);
     expect(started.resampling).toBe(true);
@@ -327,33 +363,44 @@ describe.skipIf(skipReason)(`microphone capture in headless Chromium${skipReason
     await page.close();
   });
 
+  /** Starts a capture of 200 ms chunks, pulls the plug 1.2 s in, at least 50 ms into a chunk, and collects what came out. */
+  async function loseDevice(dispatchEnded: boolean) {
+    const page = await openHarness();
+    // This one loads the worklet from a file on the page's origin instead of a Blob URL.
+    const started = await start(page, { workletModuleUrl: server.workletUrl, chunkMs: 200 });
+    expect(started.chunkSamples).toBe(LONG_CHUNK);
+    expect(started.resampling).toBe(false);
+    const reached = await waitFor(
+      page,
+      () => captureHarness.meterReadings().at(-1)?.endSample ?? 0,
+      (end) => end >= 19_200 && end % LONG_CHUNK >= 800 && end % LONG_CHUNK <= 2400,
+      15_000,
+      20,
+    );
+    await page.evaluate((ended) => captureHarness.stopTrack({ dispatchEnded: ended }), dispatchEnded);
+    const status = await waitFor(
+      page,
+      () => captureHarness.status(),
+      (s) => s.finished !== null && s.errors.length > 0,
+      15_000,
+      50,
+    );
+    const records = await page.evaluate(() => captureHarness.chunks());
+    const totals = await page.evaluate(() => captureHarness.stop());
+    const loss = await page.evaluate(() => captureHarness.lossTimes());
+    const tapped = await page.evaluate(() => captureHarness.tapRecording());
+    await page.close();
+    return { reached, status, records, totals, loss, tap: floatsFromBase64(tapped.pcmBase64) };
+  }
+
   for (const dispatchEnded of [true, false]) {
     const how = dispatchEnded ? 'its track fires `ended`' : 'its track is stopped by script, without an event';
-    it(`keeps what was recorded when the device is lost (${how}), then reports device_lost`, async () => {
-      const page = await openHarness();
-      // This one loads the worklet from a file on the page's origin instead of a Blob URL.
-      const started = await start(page, { workletModuleUrl: server.workletUrl, chunkMs: 200 });
-      expect(started.chunkSamples).toBe(LONG_CHUNK);
-      expect(started.resampling).toBe(false);
-      // Pull the plug 1.2 s in, at least 50 ms into a chunk, so a partial chunk is pending.
-      const reached = await waitFor(
-        page,
-        () => captureHarness.meterReadings().at(-1)?.endSample ?? 0,
-        (end) => end >= 19_200 && end % LONG_CHUNK >= 800 && end % LONG_CHUNK <= 2400,
-        5000,
-        20,
-      );
-      await page.evaluate((ended) => captureHarness.stopTrack({ dispatchEnded: ended }), dispatchEnded);
-      const status = await waitFor(
-        page,
-        () => captureHarness.status(),
-        (s) => s.finished !== null && s.errors.length > 0,
-        3000,
-        50,
-      );
-      const records = await page.evaluate(() => captureHarness.chunks());
-      const totals = await page.evaluate(() => captureHarness.stop());
-      await page.close();
+    it(`keeps what was recorded when the device is lost (${how}), then reports device_lost`, { timeout: 90_000 }, async () => {
+      // The plug is pulled with part of a chunk pending; on a loaded machine the chunk may fill before the loss is acted
+      // on, and then there is no partial chunk to keep: such a try proves nothing about it, and the loss is tried again.
+      let lost = await loseDevice(dispatchEnded);
+      for (let tries = 1; tries < 3 && lost.records.at(-1)!.length === LONG_CHUNK; tries++) lost = await loseDevice(dispatchEnded);
+      const { reached, status, records, totals, loss, tap } = lost;
 
       expect(status.errors.map((e) => e.code)).toEqual(['device_lost']);
       expect(status.errors[0]!.message).toMatch(/disconnected while recording.*kept/);
@@ -361,14 +408,22 @@ describe.skipIf(skipReason)(`microphone capture in headless Chromium${skipReason
       expect(status.events.at(-1)).toBe('error:device_lost');
       expect(status.events.filter((e) => e.startsWith('chunk:'))).toHaveLength(records.length);
       const recording = joinChunks(records);
-      expect(records.at(-1)!.length).toBeLessThan(LONG_CHUNK);
+      expect(records.at(-1)!.length, 'three tries, and each time the chunk filled before the loss was acted on').toBeLessThan(LONG_CHUNK);
       expect(recording.length).toBeGreaterThanOrEqual(reached);
-      // Nothing invented after the loss: a stopped track feeds the graph digital zeros until the
-      // 50 ms watch notices it; an `ended` event is acted on at once.
-      expect(recording.length).toBeLessThanOrEqual(reached + 0.25 * RATE);
+      // Everything the worklet was given up to the loss is kept, unaltered (the tap saw the same quanta).
+      const found = expectedFromTap(tap, RATE, recording.subarray(0, CHUNK));
+      expect(found, 'the first chunk is what the source node delivered').not.toBeNull();
+      expect(firstDifference(recording, found!.expected, recording.length), 'the kept audio is what the worklet was given').toBe(-1);
+      // Nothing invented after the loss: a stopped track feeds the graph digital zeros until the loss is acted on (at
+      // once on an `ended` event, else at the next 50 ms watch), and no more than the time that took (page clock).
       let trailingZeros = 0;
       while (trailingZeros < recording.length && recording[recording.length - 1 - trailingZeros] === 0) trailingZeros++;
-      expect(trailingZeros).toBeLessThanOrEqual(dispatchEnded ? 3 * 128 : 0.1 * RATE);
+      expect(loss.stoppedAt).not.toBeNull();
+      expect(loss.reportedAt).not.toBeNull();
+      const actedAfterMs = loss.reportedAt! - loss.stoppedAt!;
+      expect(trailingZeros, `zeros after the loss; it was acted on ${actedAfterMs.toFixed(0)} ms after the stop`).toBeLessThanOrEqual(
+        Math.ceil((actedAfterMs * RATE) / 1000) + 2 * 128,
+      );
       expect(totals).toEqual({
         samples: recording.length,
         durationMs: (recording.length * 1000) / RATE,

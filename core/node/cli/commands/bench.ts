@@ -1,6 +1,6 @@
 import { readWavFor16k } from '../../engine/audioInput';
 import { benchEngine } from '../../bench/engineBench';
-import { startEngineProcess } from '../../engine/engineProcessHost';
+import { forkEngineLauncher, startEngineProcess } from '../../engine/engineProcessHost';
 import { benchLive } from '../../bench/liveBench';
 import { type CliCommand, printJson, requireOption, UsageError, parseOptions } from '../cliSupport';
 import { parseThreads } from './transcribe';
@@ -43,7 +43,7 @@ export const benchCommand: CliCommand = {
     const threads = parseThreads(values.threads);
     const audio = await readWavFor16k(audioPath);
     if (audio.pcm.length === 0) throw new UsageError(`${audioPath}: the file holds no audio`);
-    const engine = startEngineProcess(threads === undefined ? {} : { threads });
+    const engine = startEngineProcess({ launch: forkEngineLauncher, ...(threads === undefined ? {} : { threads }) });
     try {
       const report = await benchEngine({ engine, modelPath, pcm: audio.pcm, runs });
       if (values.json) {
@@ -93,6 +93,7 @@ async function runLive(
     modelPath,
     vadModelPath: values['vad-model'] ?? null,
     pcm: audio.pcm,
+    startEngine: (options) => startEngineProcess({ launch: forkEngineLauncher, ...options }),
     chunkMs,
     load,
     ...(threads === undefined ? {} : { threads }),

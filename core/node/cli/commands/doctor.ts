@@ -3,7 +3,7 @@ import { parseArgs } from 'node:util';
 import { EngineError, parseSystemInfo } from '../../../common/engine/engineTypes';
 import { defaultEngineThreads, ENGINE_FLASH_ATTN } from '../../engine/whisperEngine';
 import { type CpuGuardReport, leftOutFeatures, type LeftOutFeature, loadWhisperAddon, whisperAddonPath } from '../../engine/whisperAddon';
-import { startEngineProcess } from '../../engine/engineProcessHost';
+import { forkEngineLauncher, startEngineProcess } from '../../engine/engineProcessHost';
 import { runningEngines } from '../../engine/engineRegistry';
 import { openVoiceActivity } from '../../engine/sessionEngine';
 import { listInstalledModels } from '../../models/installedModels';
@@ -35,7 +35,7 @@ interface EngineProcessCheck {
 
 /** Starts the engine process, reads its pid and memory, loads `model` when there is one, and closes it. */
 async function checkEngineProcess(model: { name: string; path: string } | undefined): Promise<EngineProcessCheck> {
-  const engine = startEngineProcess({ warmUp: false, ...(model ? { modelName: model.name } : {}) });
+  const engine = startEngineProcess({ launch: forkEngineLauncher, warmUp: false, ...(model ? { modelName: model.name } : {}) });
   const check: EngineProcessCheck = {
     pid: null,
     title: null,

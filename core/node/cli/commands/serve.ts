@@ -3,6 +3,7 @@ import { AppService } from '../../app/appService';
 import { startHttpHost } from '../../app/httpHost';
 import { ensureRendererBuilt } from '../../app/rendererBuild';
 import { ensureUserDemoProject } from '../../project/userDemoProject';
+import { forkEngineLauncher } from '../../engine/engineProcessHost';
 import { engineScriptFile } from '../../engine/sessionEngine';
 import { type CliCommand, UsageError, parseOptions } from '../cliSupport';
 
@@ -29,6 +30,8 @@ export const serveCommand: CliCommand = {
       mode: 'browser',
       modelFile: values.model ?? null,
       engineScript,
+      // browser mode: the engine process is a forked child of this one
+      engineLauncher: forkEngineLauncher,
       ...(values['models-dir'] ? { modelsDir: values['models-dir'] } : {}),
       recentFile: defaultRecentFile(),
     });

@@ -4,6 +4,7 @@ import type { ItemSessionState } from '../../../common/session/itemState';
 import { foldSession } from '../../../common/session/sessionFold';
 import { readWav, resampleTo16k } from '../../audio/wavFile';
 import { loadProjectConfig, loadProjectItems, type OpenProject } from '../../project/projectFolder';
+import { forkEngineLauncher } from '../../engine/engineProcessHost';
 import type { EngineSupervisorEvent } from '../../engine/engineSupervisor';
 import { engineScriptFile, openSessionEngine, type SessionEngine } from '../../engine/sessionEngine';
 import { readSessionLog } from '../../session/sessionLogFile';
@@ -85,7 +86,13 @@ async function openTranscribingSession(
   const onEngineEvent = (event: EngineSupervisorEvent) => {
     if (event.type !== 'started' || options.progress) io.err(`aloud session ${command}: ${event.message}\n`);
   };
-  const engine = await openSessionEngine({ project: options.project, modelFile: options.model ?? null, engineScript, onEngineEvent });
+  const engine = await openSessionEngine({
+    project: options.project,
+    modelFile: options.model ?? null,
+    engineScript,
+    launchEngine: forkEngineLauncher,
+    onEngineEvent,
+  });
   let service: SessionService;
   try {
     service = await SessionService.open({ project: options.project, annotator: options.annotator, items: options.items, engine });

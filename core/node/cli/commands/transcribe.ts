@@ -1,5 +1,5 @@
 import { readWavFor16k } from '../../engine/audioInput';
-import { startEngineProcess } from '../../engine/engineProcessHost';
+import { forkEngineLauncher, startEngineProcess } from '../../engine/engineProcessHost';
 import { type CliCommand, printJson, requireOption, UsageError, parseOptions } from '../cliSupport';
 
 export function parseThreads(value: string | undefined): number | undefined {
@@ -28,6 +28,7 @@ export const transcribeCommand: CliCommand = {
     // whisper.cpp in its own process: a native fault there is an error naming the signal, never this process's crash
     const threads = parseThreads(values.threads);
     const engine = startEngineProcess({
+      launch: forkEngineLauncher,
       warmUp: false,
       ...(threads === undefined ? {} : { threads }),
       onEvent: (event) => {

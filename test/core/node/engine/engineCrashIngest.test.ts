@@ -6,7 +6,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodeChunkFrame } from '../../../../core/common/audio/chunkFrame';
 import { decodeWav, encodeWavPcm16, readWav } from '../../../../core/node/audio/wavFile';
-import { ENGINE_CRASH_FILE_ENV } from '../../../../core/node/engine/engineProcessHost';
+import { ENGINE_CRASH_FILE_ENV } from '../../../../core/node/engine/engineProcessCommandLine';
 import { AppService } from '../../../../core/node/app/appService';
 import { DEMO_PROJECT_DIR } from '../../../../core/node/project/projectFolder';
 import { readSessionLog } from '../../../../core/node/session/sessionLogFile';

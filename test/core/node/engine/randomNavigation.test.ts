@@ -2,7 +2,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { TranscriptionEngine } from '../../../../core/common/engine/engineTypes';
 import { offsetSegments, TranscriptionScheduler, type UtteranceOutcome } from '../../../../core/common/engine/transcriptionScheduler';
 import type { Segment } from '../../../../core/common/transcript/segment';
-import { startEngineProcess } from '../../../../core/node/engine/engineProcessHost';
+import { forkEngineLauncher, startEngineProcess } from '../../../../core/node/engine/engineProcessHost';
 import { sha256OfPcm } from '../../../../core/node/engine/whisperEngine';
 import { describeWithModels, testAssets, testClip } from './engineTestModels';
 
@@ -29,7 +29,7 @@ describeWithModels('random navigation while the real engine transcribes (worker,
   beforeAll(async () => {
     // One thread: the identity rules are under test, not speed; on a shared 2-core machine two lockstep ggml
     // threads ran these clips 6× slower than one (18 s vs 2.8 s for the six), and one thread is reproducible.
-    engine = startEngineProcess({ threads: 1, warmUp: false });
+    engine = startEngineProcess({ launch: forkEngineLauncher, threads: 1, warmUp: false });
     modelSha256 = (await engine.load(testAssets().benchModel)).model!.sha256;
     for (const pcm of clips) reference.push((await engine.transcribe({ pcm })).segments);
   }, 180_000);

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { beforeAll, expect, it } from 'vitest';
 import type { QuantizedType } from '../../../../bench/benchAssets';
 import { readWavFor16k } from '../../../../core/node/engine/audioInput';
-import { startEngineProcess } from '../../../../core/node/engine/engineProcessHost';
+import { forkEngineLauncher, startEngineProcess } from '../../../../core/node/engine/engineProcessHost';
 import { whisperAddonPath } from '../../../../core/node/engine/whisperAddon';
 import { cli } from '../../../helpers/cli';
 import { describeWithModels, FOR_TESTS_MODEL, testAssets } from '../engine/engineTestModels';
@@ -88,7 +88,7 @@ describeWithModels('the import check gives the verdict loading would give (craft
   it('every model kind of the manifest (f16, q8_0, q5_1) transcribes speech in the engine process on this machine', { timeout: 300_000 }, async () => {
     const { pcm } = await readWavFor16k(testAssets().spokenClip5s);
     for (const [kind, file] of [['f16', files.f16!], ['q8_0', files.q8_0!], ['q5_1', files.q5_1!]] as const) {
-      const engine = startEngineProcess({ threads: 2, modelName: kind });
+      const engine = startEngineProcess({ launch: forkEngineLauncher, threads: 2, modelName: kind });
       try {
         const info = await engine.load(file);
         const result = await engine.transcribe({ pcm, identity: { request_id: kind, item_id: 'clip', utterance: 0 } });

@@ -3,7 +3,7 @@ import { copyFile, mkdtemp, writeFile } from 'node:fs/promises';
 import { arch, tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, it } from 'vitest';
-import { startEngineProcess } from '../../../../../core/node/engine/engineProcessHost';
+import { forkEngineLauncher, startEngineProcess } from '../../../../../core/node/engine/engineProcessHost';
 import { ENGINE_REGISTRY_ENV } from '../../../../../core/node/engine/engineRegistry';
 import { cli } from '../../../../helpers/cli';
 import { describeWithModels, FOR_TESTS_MODEL } from '../../engine/engineTestModels';
@@ -76,7 +76,7 @@ describeWithModels('aloud doctor', () => {
     const registry = await mkdtemp(path.join(tmpdir(), 'aloud-registry-'));
     const models = await mkdtemp(path.join(tmpdir(), 'aloud-doctor-'));
     process.env[ENGINE_REGISTRY_ENV] = registry;
-    const engine = startEngineProcess({ warmUp: false, modelName: 'for-tests' });
+    const engine = startEngineProcess({ launch: forkEngineLauncher, warmUp: false, modelName: 'for-tests' });
     try {
       await engine.load(FOR_TESTS_MODEL);
       const first = engine.supervision().pid!;

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { beforeAll, expect, it } from 'vitest';
 import type { Segment } from '../../../../../core/common/transcript/segment';
 import { encodeWavPcm16 } from '../../../../../core/node/audio/wavFile';
-import { ENGINE_CRASH_FILE_ENV } from '../../../../../core/node/engine/engineProcessHost';
+import { ENGINE_CRASH_FILE_ENV } from '../../../../../core/node/engine/engineProcessCommandLine';
 import { cli } from '../../../../helpers/cli';
 import { describeWithModels, testAssets, FOR_TESTS_MODEL, REPO, testClip } from '../../engine/engineTestModels';
 

@@ -5,7 +5,6 @@ import { EngineClient } from '../../../../core/common/engine/engineClient';
 import type { EngineReply } from '../../../../core/common/engine/engineProtocol';
 import { serveEngine } from '../../../../core/common/engine/engineService';
 import { EngineError } from '../../../../core/common/engine/engineTypes';
-import { startEngineWorker } from '../../../../core/node/engine/engineHost';
 import { forkEngineProcess } from '../../../../core/node/engine/engineProcessHost';
 import { enginePortFromMessagePort } from '../../../../core/node/engine/nodeEnginePort';
 import { sha256OfPcm, WhisperEngine } from '../../../../core/node/engine/whisperEngine';
@@ -111,18 +110,5 @@ describeWithModels('engine process (real whisper.cpp), as the app and the CLI ru
     expect(error.code).toBe('engine_crashed');
     expect(error.message).toBe('the engine stopped: killed by SIGKILL');
     expect((await rejection(handle.engine.info())).code).toBe('engine_crashed');
-  });
-});
-
-describeWithModels('engine worker thread (real whisper.cpp), kept to measure the engine process against', () => {
-  it('loads, transcribes and closes', { timeout: 120_000 }, async () => {
-    const engine = startEngineWorker({ threads: 2, warmUp: false });
-    try {
-      expect((await engine.load(FOR_TESTS_MODEL)).model!.type).toBe('tiny');
-      expect((await engine.transcribe({ pcm: testClip(2, 9) })).audio_ms).toBe(2000);
-    } finally {
-      await engine.close();
-    }
-    expect((await rejection(engine.info())).code).toBe('engine_closed');
   });
 });
