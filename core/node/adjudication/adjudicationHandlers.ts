@@ -9,6 +9,7 @@ import { assignedItems } from '../../common/adjudication/adjudicationFold';
 import { readProjectAdjudication } from './adjudicationLog';
 import { adjudicate, readAdjudication } from './projectAdjudication';
 import { transcribeRationale, type TranscribedRationale } from './spokenRationale';
+import { forkEngineLauncher, type EngineLauncher } from '../engine/engineProcessHost';
 import { projectSessionSource } from '../session/projectSessions';
 import type { OpenProject } from '../project/projectFolder';
 import type { SessionSlot } from '../session/sessionSlot';
@@ -20,7 +21,12 @@ export interface AdjudicationHost {
   readonly items: Item[];
   readonly session: Pick<SessionSlot, 'require'>;
   /** the engine a spoken rationale is transcribed with: the app's model file or engine script */
-  readonly options: { readonly modelFile?: string | null; readonly engineScript?: string | null; readonly modelsDir?: string };
+  readonly options: {
+    readonly modelFile?: string | null;
+    readonly engineScript?: string | null;
+    readonly modelsDir?: string;
+    readonly engineLauncher?: EngineLauncher;
+  };
 }
 
 /**
@@ -66,10 +72,11 @@ export function adjudicationHandlers(app: AdjudicationHost): AdjudicationApi {
         if (!spoken || spoken.lead !== lead)
           throw new Refusal('conflict', 'say which item the rationale is for first (beginSpokenRationale)');
         const { itemId } = spoken;
-        const { modelFile, engineScript, modelsDir } = app.options;
+        const { modelFile, engineScript, modelsDir, engineLauncher } = app.options;
         const transcribed = await transcribeRationale(app.project, lead, itemId, wav, 'the recorded rationale', {
           modelFile: modelFile ?? null,
           engineScript: engineScript ?? null,
+          launchEngine: engineLauncher ?? forkEngineLauncher,
           ...(modelsDir ? { modelsDir } : {}),
         });
         spoken = { lead, itemId, transcribed };

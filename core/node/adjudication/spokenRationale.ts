@@ -9,7 +9,7 @@ import { projectInitialPrompt } from '../../common/engine/initialPrompt';
 import { decodeWav, resampleTo16k } from '../audio/wavFile';
 import { AUDIO_SAMPLE_RATE } from '../../common/audio/sampleRate';
 import { writeFileAtomic } from '../fs/atomicFile';
-import { startEngineProcess } from '../engine/engineProcessHost';
+import { startEngineProcess, type EngineLauncher } from '../engine/engineProcessHost';
 import { loadEngineScript, ScriptedEngine } from '../engine/scriptedEngine';
 import { resolveSessionModel, SessionEngineError } from '../engine/sessionModel';
 import type { OpenProject } from '../project/projectFolder';
@@ -31,6 +31,8 @@ export interface RationaleEngineOptions {
   modelsDir?: string;
   /** scripted results instead of whisper.cpp (the results of item id <item>, in order) */
   engineScript?: string | null;
+  /** how the engine process is started: given by whoever composes the app (a fork in Node, Electron's utility process) */
+  launchEngine: EngineLauncher;
 }
 
 async function openRationaleEngine(
@@ -43,7 +45,7 @@ async function openRationaleEngine(
     return { engine: scripted, model: scripted.modelIdentity };
   }
   const model = await resolveSessionModel(project, options.modelFile ?? null, options.modelsDir);
-  const engine = startEngineProcess({ modelName: model.name, warmUp: false });
+  const engine = startEngineProcess({ modelName: model.name, warmUp: false, launch: options.launchEngine });
   try {
     const info = await engine.load(model.path);
     return { engine, model: { name: model.name, sha256: info.model?.sha256 ?? '' } };
@@ -64,7 +66,7 @@ export async function transcribeRationale(
   itemId: string,
   wav: Uint8Array,
   source: string,
-  options: RationaleEngineOptions = {},
+  options: RationaleEngineOptions,
 ): Promise<TranscribedRationale> {
   // decodeWav's refusal names the source and what is wrong with it
   const parsed = decodeWav(wav, source);

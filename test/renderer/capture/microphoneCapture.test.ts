@@ -21,7 +21,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeChunkFrame } from '../../../core/common/audio/chunkFrame';
 import { rmsDbfs } from '../../../core/common/signals/frameLevels';
-import { SincResampler } from '../../../renderer/src/capture/sincResampler';
+import { SincResampler } from '../../../core/common/audio/sincResampler';
 import { chromiumUnavailableReason, launchChromium } from '../../helpers/chromium';
 import type { ChromiumSession } from '../../helpers/chromium';
 import type { CaptureHarness, HarnessChunkRecord, HarnessStartOptions, HarnessStartResult } from './harness/harnessPage';

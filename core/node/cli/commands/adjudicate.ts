@@ -2,6 +2,7 @@ import { shownAnnotators, type AdjudicationQueue, type ItemStanding } from '../.
 import { adjudicate, decideFromRoom, readAdjudication, sendToHuddle } from '../../adjudication/projectAdjudication';
 import { readRationaleFile, transcribeRationale } from '../../adjudication/spokenRationale';
 import { engineScriptFile } from '../../engine/sessionEngine';
+import { forkEngineLauncher } from '../../engine/engineProcessHost';
 import { projectSessionSource } from '../../session/projectSessions';
 import type { SessionSource } from '../../session/sessionSource';
 import { loadProjectConfig } from '../../project/projectFolder';
@@ -177,6 +178,7 @@ export function makeAdjudicateCommand(sessions: SessionSource): CliCommand {
           : await transcribeRationale(project, adjudicator, item, await readRationaleFile(audioFile), audioFile, {
               modelFile: values.model ?? null,
               engineScript: engineScriptFile(values['engine-script']),
+              launchEngine: forkEngineLauncher,
             });
       const { events } = await adjudicate(
         project,
