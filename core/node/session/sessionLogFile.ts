@@ -9,7 +9,6 @@ import {
   type SessionEventType,
 } from '../../common/session/sessionEvents';
 import { formatEventLine, parseSessionLogBytes, type TornLine, type UpcasterRegistry } from '../../common/session/sessionLog';
-import { SerialQueue } from '../../common/concurrency/serialQueue';
 import { describeFsError, nodeSessionFs, SessionWriteError, writeFully, type DurableFile, type SessionFs } from './sessionFs';
 
 const fatalUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
@@ -47,7 +46,7 @@ export async function readSessionLog(
  * event is a commit point; a failed append is cut back so the log never keeps half a line it knows about.
  */
 export class SessionLogWriter {
-  private readonly writes = new SerialQueue(() => new Error(`${this.file}: session log is closed`));
+  private closed = false;
 
   private constructor(
     readonly file: string,
@@ -124,12 +123,14 @@ export class SessionLogWriter {
     entries: ReadonlyArray<{ type: SessionEventType; data: SessionEventData[SessionEventType] }>,
     ts?: string,
   ): Promise<SessionEvent[]> {
-    return this.writes.run(() => this.write(entries, ts ?? this.now().toISOString()));
+    // no queue here: the log's one owner (the session's store, under the session's queue) writes one append at a time
+    if (this.closed) return Promise.reject(new Error(`${this.file}: session log is closed`));
+    return this.write(entries, ts ?? this.now().toISOString());
   }
 
   async close(): Promise<void> {
-    if (this.writes.closed) return;
-    await this.writes.close();
+    if (this.closed) return;
+    this.closed = true;
     await this.handle.close();
   }
 

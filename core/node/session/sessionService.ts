@@ -1,5 +1,6 @@
 import { EventEmitter } from 'node:events';
 import { createTranscriptAnalyzer } from '../../common/analysis/transcriptAnalysis';
+import { ChunkFrameError, decodeChunkFrame } from '../../common/audio/chunkFrame';
 import { AUDIO_SAMPLE_RATE } from '../../common/audio/sampleRate';
 import { SerialQueue } from '../../common/concurrency/serialQueue';
 import type { LivePartial } from '../../common/engine/liveUtterances';
@@ -49,6 +50,8 @@ interface Recording {
   utterance_base: number;
   last_flush_ms: number;
   timer: ReturnType<typeof setInterval>;
+  /** the next chunk frame must start at this sample of the recording: frames arrive in order and without gaps */
+  next_frame_sample: number;
 }
 
 /** Audio is made durable (flushed, fsynced, logged) at least this often while recording. */
@@ -184,20 +187,47 @@ export class SessionService extends EventEmitter<SessionServiceEvents> {
         utterance_base: base,
         last_flush_ms: Date.now(),
         timer,
+        next_frame_sample: 0,
       };
     });
   }
 
   /** Adds captured audio (16 kHz mono, full scale 1.0) to the running recording. */
   appendAudio(pcm: Float32Array): Promise<void> {
+    return this.calls.run(() => this.addAudio(this.runningRecording(), pcm));
+  }
+
+  /**
+   * One chunk frame of the running recording (the app's audio call): 16 kHz, numbered from the recording's start, in
+   * order and without gaps. Checked in the session's queue, where frames keep their order up to the log's fsync.
+   */
+  appendFrame(frame: Uint8Array): Promise<void> {
     return this.calls.run(async () => {
-      const rec = this.recording;
-      if (!rec) throw new SessionUsageError('not recording: call startRecording first');
-      rec.writer.append(pcm);
-      this.emit('audio', { item_id: rec.item_id, start_sample: rec.writer.samples + rec.writer.pendingSamples - pcm.length, pcm });
-      for (const utterance of rec.cutter.push(pcm)) this.transcribe(rec, utterance);
-      await this.flushIfDue(false);
+      const rec = this.runningRecording();
+      const chunk = decodeChunkFrame(frame);
+      if (chunk.sampleRate !== AUDIO_SAMPLE_RATE)
+        throw new ChunkFrameError('sampleRate', `must be ${AUDIO_SAMPLE_RATE} Hz (got ${chunk.sampleRate})`);
+      if (chunk.startSample !== rec.next_frame_sample)
+        throw new ChunkFrameError(
+          'startSample',
+          `${chunk.startSample} does not continue the recording (expected ${rec.next_frame_sample})`,
+        );
+      await this.addAudio(rec, chunk.pcm);
+      rec.next_frame_sample += chunk.pcm.length;
     });
+  }
+
+  /** The running recording, or the one refusal for audio sent while none runs. */
+  private runningRecording(): Recording {
+    if (!this.recording) throw new SessionUsageError('not recording: start a recording before sending audio');
+    return this.recording;
+  }
+
+  private async addAudio(rec: Recording, pcm: Float32Array): Promise<void> {
+    rec.writer.append(pcm);
+    this.emit('audio', { item_id: rec.item_id, start_sample: rec.writer.samples + rec.writer.pendingSamples - pcm.length, pcm });
+    for (const utterance of rec.cutter.push(pcm)) this.transcribe(rec, utterance);
+    await this.flushIfDue(false);
   }
 
   /** Stops the recording: the last audio is flushed, the last utterance sent, audio signals computed and logged. */

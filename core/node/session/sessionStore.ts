@@ -18,7 +18,6 @@ import {
 import { SessionUsageError } from '../../common/session/sessionRefusals';
 import type { UpcasterRegistry } from '../../common/session/sessionLog';
 import type { ItemAudio } from '../../common/session/audioLedger';
-import { SerialQueue } from '../../common/concurrency/serialQueue';
 import { PARSER_VERSION } from '../../common/parser/parserVersion';
 import { WavWriter } from '../audio/wavWriter';
 import { sha256Hex } from '../fs/sha256';
@@ -87,8 +86,9 @@ export function foldOptionsOf(project: Pick<OpenProject, 'config' | 'configText'
  */
 export class SessionStore {
   private readonly wavs = new Map<string, WavWriter>();
-  private readonly appends = new SerialQueue(() => new Error(`${this.paths.events}: the session is closed`));
   private closing: Promise<void> | null = null;
+  /** the commit deciding or writing: its owner's queue (SessionService's) lets one run at a time, and this says if not */
+  private committing: Promise<unknown> | null = null;
 
   private constructor(
     readonly project: OpenProject,
@@ -264,26 +264,37 @@ export class SessionStore {
     return event as SessionEventOf<T>;
   }
 
-  /** Appends events as one commit point and applies them to the fold; calls are serialised. */
+  /** Appends events as one commit point and applies them to the fold. */
   appendAll(entries: readonly SessionEntry[]): Promise<SessionEvent[]> {
     return this.commit(() => entries);
   }
 
   /**
-   * Decides and appends in one step of the append queue: `decide` reads the fold as every earlier append left it and
-   * returns the events to append (or throws its refusal), which become one commit point at the time it decided.
+   * Decides and appends in one step: `decide` reads the fold as every earlier append left it and returns the events to
+   * append (or throws its refusal), which become one commit point at the time it decided. The store keeps no queue of
+   * its own: its owner runs commits one at a time (SessionService's queue; a CLI command awaits each), and a second
+   * commit started while one runs is an error, never an interleaving.
    */
   commit(decide: (facts: SessionFold, at: string) => readonly SessionEntry[]): Promise<SessionEvent[]> {
-    return this.appends.run(async () => {
-      const at = this.now().toISOString();
-      const entries = decide(this.fold, at);
-      if (entries.length === 0) return [];
-      // Check against the fold first so an event that would make the log unreadable is never written.
-      this.fold.checkAppend(entries, this.log.seq + 1);
-      const events = await this.log.appendAll(entries, at);
-      for (const event of events) this.fold.apply(event);
-      return events;
+    if (this.closing) return Promise.reject(new SessionUsageError(`${this.paths.events}: the session is closed`));
+    if (this.committing)
+      return Promise.reject(new Error(`${this.paths.events}: a commit started while another was running (commits run one at a time)`));
+    const commit = this.decideAndAppend(decide).finally(() => {
+      this.committing = null;
     });
+    this.committing = commit;
+    return commit;
+  }
+
+  private async decideAndAppend(decide: (facts: SessionFold, at: string) => readonly SessionEntry[]): Promise<SessionEvent[]> {
+    const at = this.now().toISOString();
+    const entries = decide(this.fold, at);
+    if (entries.length === 0) return [];
+    // Check against the fold first so an event that would make the log unreadable is never written.
+    this.fold.checkAppend(entries, this.log.seq + 1);
+    const events = await this.log.appendAll(entries, at);
+    for (const event of events) this.fold.apply(event);
+    return events;
   }
 
   /** What the session's rules read: the fold, as the appends so far left it. */
@@ -424,7 +435,7 @@ export class SessionStore {
   /** Closes the WAVs and the log and releases the lock. */
   close(): Promise<void> {
     this.closing ??= (async () => {
-      await this.appends.close();
+      await this.committing?.catch(() => undefined);
       try {
         for (const itemId of [...this.wavs.keys()]) await this.closeAudio(itemId).catch(() => undefined);
         await this.log.close();
