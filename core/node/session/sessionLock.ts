@@ -1,7 +1,7 @@
 import { open, readFile, unlink } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { processIsAlive } from '../process/processAlive';
-import { describeFsError } from './sessionFs';
+import { describeFsError } from '../fs/durableFile';
 import { Refusal } from '../../common/contract/refusal';
 
 /** Contents of sessions/<annotator>/.lock. */

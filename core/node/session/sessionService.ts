@@ -36,7 +36,7 @@ import type { LiveCutter, SessionEngine } from '../engine/sessionEngine';
 import { sha256Hex } from '../fs/sha256';
 import { audioSignalsOf } from './itemAudioSignals';
 import { PendingTranscriptions } from './pendingTranscriptions';
-import { SessionWriteError } from './sessionFs';
+import { DurableWriteError } from '../fs/durableFile';
 import type { SessionServiceEvents } from './sessionServiceEvents';
 import { SessionStore, type OpenSessionOptions } from './sessionStore';
 
@@ -439,7 +439,7 @@ export class SessionService extends EventEmitter<SessionServiceEvents> {
     try {
       return await write();
     } catch (e) {
-      if (e instanceof SessionWriteError) {
+      if (e instanceof DurableWriteError) {
         await this.abortRecording(e);
         this.emit('write_error', e);
       }
@@ -484,7 +484,7 @@ export class SessionService extends EventEmitter<SessionServiceEvents> {
   }
 
   /** After a write error: keep what is on disk, log the stop if the log still takes it, never throw. */
-  private async abortRecording(error: SessionWriteError): Promise<void> {
+  private async abortRecording(error: DurableWriteError): Promise<void> {
     const rec = this.recording;
     if (!rec) return;
     this.recording = null;
@@ -516,7 +516,7 @@ export class SessionService extends EventEmitter<SessionServiceEvents> {
       .transcribe(request)
       .then((outcome) => this.calls.run(() => this.logTranscription(request, outcome)))
       .catch((e: unknown) => {
-        if (e instanceof SessionWriteError) return;
+        if (e instanceof DurableWriteError) return;
         return this.calls
           .run(() => this.commit(() => decideTranscriptionFailed(request, (e as Error).message)))
           .then(

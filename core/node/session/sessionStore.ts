@@ -23,12 +23,13 @@ import { WavWriter } from '../audio/wavWriter';
 import { sha256Hex } from '../fs/sha256';
 import type { WholeRecordingVad } from '../../common/engine/speechProbe';
 import { itemAudioSignals } from './itemAudioSignals';
-import { describeFsError, nodeSessionFs, SessionWriteError, type SessionFs } from './sessionFs';
+import { describeFsError, nodeDurableFs, DurableWriteError, type DurableFs } from '../fs/durableFile';
 import { resolveInside } from '../fs/resolveInside';
 import { lookAlikeOf } from '../../common/names/personNames';
 import { decodeFileName } from './sessionPaths';
 import { acquireSessionLock, type HeldSessionLock, type LockOwner } from './sessionLock';
-import { SessionLogWriter, type TornLineReport } from './sessionLogFile';
+import { SessionLogWriter } from './sessionLogFile';
+import type { TornTail } from '../log/appendLog';
 import { itemAudioRelativePath, resolveInSession, normalizeAnnotatorName, sessionPaths, type SessionPaths } from './sessionPaths';
 import { AUDIO_SAMPLE_RATE } from '../../common/audio/sampleRate';
 
@@ -38,7 +39,7 @@ export interface SessionOpenReport {
   /** a lock left by a dead process that was taken over */
   tookOverLock: LockOwner | null;
   /** a torn last line of events.jsonl, cut away and kept in a .torn file */
-  torn: TornLineReport | null;
+  torn: TornTail | null;
   /** the recording a crash interrupted, now closed */
   interruptedRecording: string | null;
   /** items whose WAV differed from the log (length or header) and was repaired */
@@ -48,7 +49,7 @@ export interface SessionOpenReport {
 export interface OpenSessionOptions {
   project: OpenProject;
   annotator: string;
-  fs?: SessionFs;
+  fs?: DurableFs;
   now?: () => Date;
   upcasters?: UpcasterRegistry;
   /**
@@ -97,7 +98,7 @@ export class SessionStore {
     private readonly log: SessionLogWriter,
     private readonly fold: SessionFold,
     private readonly lock: HeldSessionLock,
-    private readonly fs: SessionFs,
+    private readonly fs: DurableFs,
     readonly report: SessionOpenReport,
     private readonly now: () => Date,
     private readonly opening: Pick<OpenSessionOptions, 'reviewer' | 'kind' | 'room'>,
@@ -106,7 +107,7 @@ export class SessionStore {
   static async open(options: OpenSessionOptions): Promise<SessionStore> {
     const { project } = options;
     const annotator = normalizeAnnotatorName(options.annotator);
-    const fs = options.fs ?? nodeSessionFs;
+    const fs = options.fs ?? nodeDurableFs;
     const paths = sessionPaths(project.dir, annotator);
     // a reviewer corrects a session that exists; never one of their own making
     if (
@@ -138,7 +139,7 @@ export class SessionStore {
         await mkdir(dir);
       } catch (e) {
         if ((e as NodeJS.ErrnoException).code === 'EEXIST') continue;
-        throw new SessionWriteError(
+        throw new DurableWriteError(
           `cannot create ${dir}: ${describeFsError(e).text}; Aloud needs a writable project folder to record`,
           dir,
           describeFsError(e).code,
@@ -394,7 +395,7 @@ export class SessionStore {
       () => false,
     );
     if (!exists) {
-      throw new SessionWriteError(
+      throw new DurableWriteError(
         `${wavPath}: missing, but ${this.paths.events} records ${audio.samples} samples of "${audio.item_id}" in it; restore the file (Aloud will not record over a lost recording)`,
         wavPath,
         'ENOENT',
