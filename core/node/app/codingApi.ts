@@ -118,7 +118,7 @@ export function codingApi(app: AppContext) {
       const open = app.session.require();
       const protocol = await protocolOf(open, annotator, itemId);
       const context = codingContext(app.project, open.store.annotator, await loadCodebook(app.project));
-      await open.recordCoding((fold) => decide(fold, context, protocol));
+      await open.act((fold) => decide(fold, context, protocol));
       return viewOf(open, protocol.annotator, itemId, changedUnit);
     });
 
@@ -201,7 +201,7 @@ export function codingApi(app: AppContext) {
         const open = app.session.require();
         const context = codingContext(app.project, open.store.annotator, await loadCodebook(app.project));
         let undone: { annotator: string; item_id: string; unit: string } | null = null;
-        await open.recordCoding((fold) => {
+        await open.act((fold) => {
           const decided = decideUndoCoding(fold.coding, context);
           undone = decided.undone.data;
           return decided.entries;

@@ -5,6 +5,9 @@ import { readWav } from '../audio/wavFile';
 import { normalizeAnnotatorName } from '../session/sessionPaths';
 import { projectSessionSource } from '../export/projectSessions';
 import type { SessionService } from '../session/sessionService';
+import { correctSegment, labelFromCorrections, rederiveFromCorrections } from '../corrections/correctionActs';
+import { judgeStep, showReasoning } from '../reasoning/reasoningActs';
+import { selectText } from '../session/textSelectionActs';
 import type { AppContext } from './appContext';
 
 /**
@@ -52,19 +55,19 @@ export function sessionApi(app: AppContext) {
     confirmLabelChange: (label, source) => withPatch((s) => s.commitLabel(label, source, { confirmed: true })),
     /** waits (bounded) for the item's transcriptions outside the session's queue, so other calls go on meanwhile */
     completeItem: () => withPatch((s) => s.completeItem()),
-    showReasoning: () => app.session.require().showReasoning(),
-    judgeStep: (index, reward, source) => withPatch((s) => s.judgeStep(index, reward, source)),
+    showReasoning: () => showReasoning(app.session.require()),
+    judgeStep: (index, reward, source) => withPatch((s) => judgeStep(s, index, reward, source)),
     selectText: (start, end) =>
       withPatch((s) => {
         if ((start === null) !== (end === null))
           throw new Refusal('bad_request', 'selectText: give both start and end, or neither (to clear the selection)');
-        return s.selectText(start === null || end === null ? null : { start, end });
+        return selectText(s, start === null || end === null ? null : { start, end });
       }),
     logCue: (cue, silenceMs) => withPatch((s) => s.logCue(cue, silenceMs)),
     addNote: (text) => withPatch((s) => s.addNote(text)),
-    correctSegment: (itemId, utterance, segment, text) => withPatch((s) => s.correctSegment(itemId, utterance, segment, text)),
-    rederiveLabelsFromCorrections: (itemId) => withPatch((s) => s.rederiveFromCorrections(itemId)),
-    labelFromCorrections: async (itemId) => app.session.require().labelFromCorrections(itemId),
+    correctSegment: (itemId, utterance, segment, text) => withPatch((s) => correctSegment(s, itemId, utterance, segment, text)),
+    rederiveLabelsFromCorrections: (itemId) => withPatch((s) => rederiveFromCorrections(s, itemId)),
+    labelFromCorrections: async (itemId) => labelFromCorrections(app.session.require(), itemId),
     /** audio recorded before a model existed (or any item's, again): transcribed now, earlier transcripts superseded */
     transcribeLater: (itemId) =>
       withPatch(async (s) => {

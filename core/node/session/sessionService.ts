@@ -7,11 +7,8 @@ import type { LivePartial } from '../../common/engine/liveUtterances';
 import type { UtteranceOutcome, UtteranceRequest } from '../../common/engine/transcriptionScheduler';
 import type { Utterance } from '../../common/engine/utteranceCutter';
 import type { Item } from '../../common/items/item';
-import type { StepReward } from '../../common/parser/stepJudgment';
-import type { ReasoningView } from '../../common/reasoning/reasoningReveal';
 import type { ItemSessionState, LabelSource } from '../../common/session/itemState';
-import { correctedTextCommitment, decideCompletion, decideLabelAct, decideLabelFromCorrections } from '../../common/session/labelRules';
-import { decideJudgeStep, decideShowReasoning, reasoningViewOf } from '../../common/session/reasoningRules';
+import { decideCompletion, decideLabelAct } from '../../common/session/labelRules';
 import type { RecordingStopReason, SessionEvent, SessionEventData, SessionEventType } from '../../common/session/sessionEvents';
 import type { SessionEntry, SessionFold, SessionState } from '../../common/session/sessionFold';
 import { SessionUsageError } from '../../common/session/sessionRefusals';
@@ -23,9 +20,7 @@ import {
   decideRecordingStart,
   type SessionRuleContext,
 } from '../../common/session/sessionRules';
-import { decideTextSelection } from '../../common/session/textSelection';
 import {
-  decideCorrection,
   decideTranscribedAgain,
   decideTranscriptionFailed,
   decideTranscriptionLanded,
@@ -39,6 +34,15 @@ import { PendingTranscriptions } from './pendingTranscriptions';
 import { DurableWriteError } from '../fs/durableFile';
 import type { SessionServiceEvents } from './sessionServiceEvents';
 import { SessionStore, type OpenSessionOptions } from './sessionStore';
+
+/** What a feature's act gets of the session (SessionService.act). */
+export interface SessionActContext {
+  rules(): SessionRuleContext;
+  /** samples the item's WAV holds now, the running recording's unflushed ones included */
+  audioSamples(itemId: string): number;
+  /** tells the page the item changed; its state now */
+  itemChanged(itemId: string): ItemSessionState;
+}
 
 interface Recording {
   item_id: string;
@@ -58,9 +62,11 @@ interface Recording {
 export const FLUSH_INTERVAL_MS = 1000;
 
 /**
- * The one session API the UI and headless ingest call. The rules are pure functions in core/common/session; this is
- * their shell: one queue for every call and every landing transcription, the recording (the item's WAV, durable at
- * least every second, and the live cutter), the engine's jobs, and appending what the rules decide.
+ * The session's shell, which the UI and headless ingest call. The rules are pure functions in core/common/session;
+ * this is their shell: one queue for every call and every landing transcription (from the call to the log's fsync),
+ * the recording (the item's WAV, durable at least every second, and the live cutter), the engine's jobs, and appending
+ * what the rules decide. Features beyond recording, labelling and completing (coding, reasoning, corrections, text
+ * selection) are composed over it in their own modules through `act`, so a new feature does not edit this file.
  */
 export class SessionService extends EventEmitter<SessionServiceEvents> {
   private recording: Recording | null = null;
@@ -271,47 +277,6 @@ export class SessionService extends EventEmitter<SessionServiceEvents> {
     });
   }
 
-  /** The current item's model reasoning, shown (and the first showing logged) when aloud.yaml `reasoning.reveal` allows it now. */
-  showReasoning(): Promise<ReasoningView> {
-    return this.calls.run(async () => {
-      const shown = await this.commit((facts) => decideShowReasoning(facts, this.rules, (itemId) => this.audioSamples(itemId)));
-      for (const event of shown) if (event.type === 'reasoning_shown') this.emitItem(event.data.item_id);
-      return reasoningViewOf(this.store.facts, this.rules);
-    });
-  }
-
-  /** A step of the shown reasoning judged by a key or a click (null withdraws the step's judgment). */
-  judgeStep(index: number, reward: StepReward | null, source: 'click' | 'key'): Promise<ItemSessionState> {
-    return this.calls.run(async () => {
-      await this.commit((facts) => decideJudgeStep(facts, { index, reward, source }));
-      return this.emitItem(this.store.facts.currentItemId!);
-    });
-  }
-
-  /** A reviewer's correction of one segment's text, as a layer over the verbatim one (decideCorrection). */
-  correctSegment(itemId: string, utterance: number, segment: number, text: string): Promise<ItemSessionState> {
-    return this.calls.run(async () => {
-      await this.commit((facts) => decideCorrection(facts, this.rules, { itemId, utterance, segment, text }));
-      return this.emitItem(itemId);
-    });
-  }
-
-  /** A label act of source "correction" from the item's corrected transcript, if it commits to one (decideLabelFromCorrections). */
-  rederiveFromCorrections(itemId: string): Promise<{ state: ItemSessionState; label: string | null }> {
-    return this.calls.run(async () => {
-      const events = await this.commit((facts, at) => decideLabelFromCorrections(facts, this.rules, itemId, at));
-      const act = events.find((e) => e.type === 'label_committed');
-      return { state: this.emitItem(itemId), label: act?.type === 'label_committed' ? act.data.label : null };
-    });
-  }
-
-  /** The label a re-derivation from the corrected text would set (correctedTextCommitment), without logging anything. */
-  labelFromCorrections(itemId: string): { label: string; quote: string } | null {
-    const state = this.store.itemState(itemId);
-    const found = state ? correctedTextCommitment(state, this.rules.analyze) : null;
-    return found ? { label: found.label, quote: found.quote } : null;
-  }
-
   /**
    * Transcribes the item's recorded audio again (recorded without a model, or with another one): the whole WAV goes
    * through the cutter and the engine, and the rule for a second transcription (decideTranscribedAgain) logs the
@@ -358,19 +323,35 @@ export class SessionService extends EventEmitter<SessionServiceEvents> {
   }
 
   /**
-   * A coding act of this session's annotator as a coder (the coding rules, core/common/coding/codingRules), decided
-   * on their own log in the call queue and appended as one commit point.
+   * An act of a feature composed over the session (coding, reasoning, corrections, text selection: each in its own
+   * module): `decide` is the feature's pure rule over the fold and the session's rule context; what it returns is
+   * appended as one commit point in the session's queue, and `answer` reads the result there, before any later act.
    */
-  recordCoding(decide: (facts: SessionFold, at: string) => readonly SessionEntry[]): Promise<SessionEvent[]> {
-    return this.calls.run(() => this.commit(decide));
+  act(decide: (facts: SessionFold, at: string, session: SessionActContext) => readonly SessionEntry[]): Promise<SessionEvent[]>;
+  act<T>(
+    decide: (facts: SessionFold, at: string, session: SessionActContext) => readonly SessionEntry[],
+    answer: (events: SessionEvent[], session: SessionActContext) => T,
+  ): Promise<T>;
+  act<T>(
+    decide: (facts: SessionFold, at: string, session: SessionActContext) => readonly SessionEntry[],
+    answer?: (events: SessionEvent[], session: SessionActContext) => T,
+  ): Promise<T | SessionEvent[]> {
+    return this.calls.run(async () => {
+      const events = await this.commit((facts, at) => decide(facts, at, this.actContext));
+      return answer ? answer(events, this.actContext) : events;
+    });
   }
 
-  /** Words of the open item's text selected (or the selection cleared, null), by the rule in textSelection. */
-  selectText(span: { start: number; end: number } | null): Promise<ItemSessionState> {
-    return this.calls.run(async () => {
-      await this.commit((facts) => decideTextSelection(facts, this.rules, span));
-      return this.emitItem(this.store.facts.currentItemId!);
-    });
+  /** What a feature's rule reads besides the fold, and how its act tells the page of an item it changed. */
+  private readonly actContext: SessionActContext = {
+    rules: () => this.rules,
+    audioSamples: (itemId) => this.audioSamples(itemId),
+    itemChanged: (itemId) => this.emitItem(itemId),
+  };
+
+  /** The rules' context of this session (what a feature's read-only answer needs, e.g. the transcript analyzer). */
+  get ruleContext(): SessionRuleContext {
+    return this.rules;
   }
 
   addNote(text: string): Promise<void> {
