@@ -1,4 +1,4 @@
-import type { ParseDiagnostic } from '../parser/parseTypes';
+import type { FoundCommitment, ParseDiagnostic } from '../parser/parseTypes';
 import type { StepJudgmentRecord } from '../reasoning/stepJudgments';
 import type { AudioSignals, TranscriptSignals } from '../signals/signalTypes';
 import type { VadSignals } from '../signals/vadSignals';
@@ -11,14 +11,9 @@ import type { Segment } from '../transcript/segment';
 export type LabelSource = 'voice' | 'click' | 'key' | 'correction' | 'room';
 
 /** A committed label with where it was said (offsets into the item's verbatim transcript). */
-export interface CommitmentRecord {
-  label: string;
-  quote: string;
-  start: number;
-  end: number;
+export interface CommitmentRecord extends FoundCommitment {
   /** time on the item's audio timeline, when segment timestamps exist */
   t_ms: number | null;
-  stem: string;
 }
 
 /** A label given by a click, a key, a correction or a room (voice labels are commitments in the transcript). */
