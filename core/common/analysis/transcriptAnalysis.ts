@@ -26,11 +26,11 @@ export interface TranscriptAnalysis {
   commitments: CommitmentRecord[];
   diagnostics: ParseDiagnostic[];
   parse: ParseResult;
-  signals: TranscriptSignals;
 }
 
 /**
- * Analyses transcripts for one configuration (the commit parser is compiled once). Given segments, the
+ * Analyses transcripts for one configuration (the commit parser is compiled once): the parse and its commitments,
+ * not the transcript signals (transcriptSignalsOf, where they are used). Given segments, the
  * transcript is their verbatim join and commitments get times; given plain text, times are null.
  */
 export function createTranscriptAnalyzer(config: AnalysisConfig): (input: string | readonly Segment[]) => TranscriptAnalysis {
@@ -54,7 +54,15 @@ export function createTranscriptAnalyzer(config: AnalysisConfig): (input: string
       commitments,
       diagnostics: result.diagnostics,
       parse: result,
-      signals: computeTranscriptSignals(transcript, result, config.thinkaloud, joined ? { spans: joined.spans } : undefined),
     };
   };
+}
+
+/**
+ * The transcript signals of an analysis, computed where they are used (`aloud analyze`): a landing utterance's
+ * analysis only needs its commitments, so the analyzer does not compute them for everyone. `timed`: the analysis was of
+ * segments (their times give the timed signals).
+ */
+export function transcriptSignalsOf(analysis: TranscriptAnalysis, config: AnalysisConfig, timed: boolean): TranscriptSignals {
+  return computeTranscriptSignals(analysis.transcript, analysis.parse, config.thinkaloud, timed ? { spans: analysis.spans } : undefined);
 }

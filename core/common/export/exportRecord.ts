@@ -27,6 +27,11 @@ export function offsetUnitOf(schemaVersion: number): 'utf16' | 'code_point' {
   return schemaVersion >= 4 ? 'code_point' : 'utf16';
 }
 
+/**
+ * A commitment as the export record writes it: a deliberately frozen copy, not derived from the session's commitment
+ * types (FoundCommitment, CommitmentRecord), so that a change inside the app can never change a published schema
+ * version unnoticed; a change here is a new schema version (offsetUnitOf, the validators, the schema files).
+ */
 export interface ExportCommitment {
   label: string;
   quote: string;

@@ -18,15 +18,27 @@ export interface Commitment {
   language: string;
 }
 
-/** A committed label with where it was said as an item keeps it (offsets into the item's verbatim transcript; the time from its segments). */
-export interface CommitmentRecord {
-  label: string;
-  quote: string;
-  start: number;
-  end: number;
+/** What the parser found, as every later step keeps it (its language aside: the stem says it): a commitment's one shape. */
+export type FoundCommitment = Omit<Commitment, 'language'>;
+
+/**
+ * A spoken commitment where it was said: THE shape a voice label keeps from the parser to the log. Its fields are
+ * label_committed's data as logged (acts of other sources log them as null), and the fold reads them back as they are.
+ */
+export interface VoiceCommitment extends FoundCommitment {
+  /** when the commit phrase was complete, on the item's audio timeline; null without segment times */
+  audio_ms: number | null;
+  /** the utterance holding the end of the phrase */
+  utterance: number | null;
+}
+
+/** A voice commitment's fields as a label act of any source logs them (label_committed): null where nothing was said. */
+export type CommitmentFields = { [K in Exclude<keyof VoiceCommitment, 'label'>]: VoiceCommitment[K] | null };
+
+/** A committed label with where it was said as an item keeps it (offsets into the item's verbatim transcript). */
+export interface CommitmentRecord extends FoundCommitment {
   /** time on the item's audio timeline, when segment timestamps exist */
   t_ms: number | null;
-  stem: string;
 }
 
 export type DiagnosticKind = 'negated' | 'ambiguous' | 'unknown_label';

@@ -1,3 +1,4 @@
+import type { CommitmentFields } from '../parser/parseTypes';
 import { PARSER_VERSION } from '../parser/parserVersion';
 import type { ProjectConfig } from '../project/projectConfig';
 import type { ItemSessionState, LabelSource } from './itemState';
@@ -5,19 +6,14 @@ import type { SessionDraft, SessionEntry } from './sessionFold';
 import { LabelChangeNeedsConfirmationError, SessionUsageError, SpokenLabelRequiredError } from './sessionRefusals';
 import { requireOpenItem, type SessionFacts, type SessionRuleContext } from './sessionRules';
 
-/** One label act as the log records it; voice acts carry where the phrase was said, the others nulls. */
-export interface LabelActInput {
+/** One label act as the log records it; voice acts carry their commitment's fields (where the phrase was said), the others nulls. */
+export type LabelActInput = {
   label: string;
   source: LabelSource;
-  quote: string | null;
-  start: number | null;
-  end: number | null;
-  stem?: string | null;
-  audio_ms?: number | null;
-  utterance?: number | null;
   /** a reviewer's act (a label from their corrections); absent or null: the annotator's own */
   reviewer?: string | null;
-}
+} & Pick<CommitmentFields, 'quote' | 'start' | 'end'> &
+  Partial<Pick<CommitmentFields, 'stem' | 'audio_ms' | 'utterance'>>;
 
 /**
  * Drafts one label act and, when it changes the item's final label, the label_changed record after it (saying when

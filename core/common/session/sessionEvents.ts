@@ -1,4 +1,4 @@
-import type { ParseDiagnostic } from '../parser/parseTypes';
+import type { CommitmentFields, ParseDiagnostic, VoiceCommitment } from '../parser/parseTypes';
 import type { AudioSignals } from '../signals/signalTypes';
 import type { VadSignals } from '../signals/vadSignals';
 import type { Segment } from '../transcript/segment';
@@ -22,20 +22,6 @@ export const RECORDING_STOP_REASONS: readonly RecordingStopReason[] = [
 ];
 
 export const LABEL_SOURCES: readonly LabelSource[] = ['voice', 'click', 'key', 'correction', 'room'];
-
-/** A voice commitment as the parser found it when a transcription landed (or when labels were re-derived). */
-export interface VoiceCommitmentData {
-  label: string;
-  quote: string;
-  /** offsets into the item's verbatim transcript (its current, not superseded, utterances) */
-  start: number;
-  end: number;
-  stem: string;
-  /** when the commit phrase was complete, on the item's audio timeline; null without segment times */
-  audio_ms: number | null;
-  /** the utterance holding the end of the phrase */
-  utterance: number | null;
-}
 
 /** How a coding act came to be: a key or a click in the coding view, an `import --codings`, an undo; a removal may replace a code (exclusive codebook). */
 export type CodeActSource = 'key' | 'click' | 'import' | 'undo' | 'replaced';
@@ -136,15 +122,9 @@ export interface SessionEventData {
     item_id: string;
     label: string;
     source: LabelSource;
-    quote: string | null;
-    start: number | null;
-    end: number | null;
-    stem: string | null;
-    audio_ms: number | null;
-    utterance: number | null;
     parser_version: string | null;
     reviewer: string | null;
-  };
+  } & CommitmentFields;
   /**
    * the item's final label changed (a record for auditors; the fold derives it); after_completion: the item was
    * already completed; (v3) reviewer: the change is a reviewer's act
@@ -225,7 +205,7 @@ export interface SessionEventData {
     parser_inputs_sha256: string | null;
     from_final: string | null;
     to_final: string | null;
-    commitments: VoiceCommitmentData[];
+    commitments: VoiceCommitment[];
     diagnostics: ParseDiagnostic[];
   };
   /** the app showed the neutral "Please keep talking" cue after silence_ms of silence, at audio_ms on the item's audio timeline */

@@ -1,4 +1,4 @@
-import type { ParseDiagnostic, ParseResult, CommitmentRecord } from '../parser/parseTypes';
+import type { ParseDiagnostic, ParseResult, CommitmentRecord, VoiceCommitment } from '../parser/parseTypes';
 import type { ProjectConfig } from '../project/projectConfig';
 import type { AudioSignals } from '../signals/signalTypes';
 import type { VadSignals } from '../signals/vadSignals';
@@ -20,14 +20,7 @@ import type {
   TextSelection,
 } from './itemState';
 import type { StepJudgmentRecord } from '../reasoning/stepJudgments';
-import {
-  EVENT_VERSIONS,
-  type SessionEvent,
-  type SessionKind,
-  type SessionEventData,
-  type SessionEventType,
-  type VoiceCommitmentData,
-} from './sessionEvents';
+import { EVENT_VERSIONS, type SessionEvent, type SessionKind, type SessionEventData, type SessionEventType } from './sessionEvents';
 import { AUDIO_SAMPLE_RATE } from '../audio/sampleRate';
 import { summaryOfItem, type ItemSummary } from './itemSummary';
 
@@ -101,7 +94,7 @@ interface Utterance {
 }
 
 /** A voice commitment read from the log, with the configuration it was derived under. */
-interface VoiceAct extends VoiceCommitmentData {
+interface VoiceAct extends VoiceCommitment {
   seq: number;
   /** when the act was logged: its time when no recording holds its audio */
   ts: string;

@@ -1,4 +1,4 @@
-import { firstInvalidUtf8Offset } from '../io/inputText';
+import { readJsonlBytes, readJsonlText, type StrictUtf8Decoder, type TornLine } from '../io/jsonlLog';
 import { checkEventData } from './sessionEventSchema';
 import { EVENT_VERSIONS, isSessionEventType, type SessionEvent, type SessionEventType } from './sessionEvents';
 import { Refusal } from '../refusal/refusal';
@@ -67,12 +67,6 @@ export class SessionLogError extends Refusal {
   }
 }
 
-/** The final line of the log that a crash cut mid-write: tolerated, reported, never silently dropped. */
-export interface TornLine {
-  line: number;
-  text: string;
-}
-
 export interface ParsedSessionLog {
   events: SessionEvent[];
   torn: TornLine | null;
@@ -138,37 +132,18 @@ export function parseEventLine(raw: string, file: string, line: number, upcaster
 }
 
 /**
- * Parses the whole text of events.jsonl. A final line without its newline that is not valid JSON is
- * a torn write (returned in `torn`); any other bad line, a gap in seq or an unknown type throws
- * SessionLogError naming the file and line.
+ * Parses the whole text of events.jsonl by the logs' one torn-tail rule (readJsonlText): a final line without its
+ * newline that is not valid JSON is a torn write (returned in `torn`); any other bad line, a gap in seq or an unknown
+ * type throws SessionLogError naming the file and line.
  */
 export function parseSessionLog(text: string, file: string, upcasters: UpcasterRegistry = EVENT_UPCASTERS): ParsedSessionLog {
-  const lines = text.split('\n');
-  // After the last newline: '' for a complete log, else an unterminated final line.
-  const tail = lines.pop()!;
-  const events: SessionEvent[] = [];
-  lines.forEach((raw, index) => {
-    events.push(parseEventLine(raw, file, index + 1, upcasters));
-  });
-  if (tail === '') return { events, torn: null, missingFinalNewline: false };
-  const tailLine = lines.length + 1;
-  try {
-    JSON.parse(tail);
-  } catch {
-    return { events, torn: { line: tailLine, text: tail }, missingFinalNewline: false };
-  }
-  // Valid JSON: the write finished except its newline; it must still be a good event.
-  events.push(parseEventLine(tail, file, tailLine, upcasters));
-  return { events, torn: null, missingFinalNewline: true };
+  const { records, torn, missingFinalNewline } = readJsonlText(text, (raw, line) => parseEventLine(raw, file, line, upcasters));
+  return { events: records, torn, missingFinalNewline };
 }
 
-/** Decodes UTF-8 and throws on any malformed sequence (core/node passes TextDecoder('utf-8', { fatal: true })). */
-export type StrictUtf8Decoder = (bytes: Uint8Array) => string;
-
 /**
- * parseSessionLog on the bytes of events.jsonl, decoded strictly: a malformed UTF-8 sequence in a complete line is a
- * SessionLogError naming that line and byte (never a U+FFFD in the record, never the next line); in the final line
- * without its newline it is a write a crash cut mid-character, so that line is torn.
+ * parseSessionLog on the bytes of events.jsonl, decoded strictly (readJsonlBytes): a malformed UTF-8 sequence in a
+ * complete line is a SessionLogError naming that line and byte; in the final line without its newline it is torn.
  */
 export function parseSessionLogBytes(
   bytes: Uint8Array,
@@ -176,39 +151,13 @@ export function parseSessionLogBytes(
   decode: StrictUtf8Decoder,
   upcasters: UpcasterRegistry = EVENT_UPCASTERS,
 ): ParsedSessionLog {
-  const end = bytes.lastIndexOf(0x0a) + 1;
-  const complete = bytes.subarray(0, end);
-  let text: string;
-  try {
-    text = decode(complete);
-  } catch {
-    const at = Math.max(0, firstInvalidUtf8Offset(complete));
-    let line = 1;
-    let lineStart = 0;
-    for (let i = 0; i < at; i++) {
-      if (complete[i] === 0x0a) {
-        line++;
-        lineStart = i + 1;
-      }
-    }
-    throw new SessionLogError(
-      file,
-      line,
-      `not valid UTF-8: malformed byte 0x${(complete[at] ?? 0).toString(16).padStart(2, '0')} at byte ${at - lineStart + 1} of the line; the log was written as UTF-8, so this line was damaged after it was written`,
-    );
-  }
-  const tail = bytes.subarray(end);
-  let tailText: string;
-  try {
-    tailText = decode(tail);
-  } catch {
-    // the torn line's text, its cut character aside: only its line and bytes are used
-    return {
-      ...parseSessionLog(text, file, upcasters),
-      torn: { line: text.split('\n').length, text: String.fromCharCode(...tail.subarray(0, 4096)) },
-    };
-  }
-  return parseSessionLog(text + tailText, file, upcasters);
+  const { records, torn, missingFinalNewline } = readJsonlBytes(
+    bytes,
+    decode,
+    (raw, line) => parseEventLine(raw, file, line, upcasters),
+    (line, problem) => new SessionLogError(file, line, problem),
+  );
+  return { events: records, torn, missingFinalNewline };
 }
 
 /** The text of one log line (without its newline) for an event. */

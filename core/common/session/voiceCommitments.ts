@@ -1,7 +1,7 @@
 import type { TranscriptAnalysis } from '../analysis/transcriptAnalysis';
 import { joinSegments, timeAtOffsetByTokens } from '../transcript/joinSegments';
 import type { Segment } from '../transcript/segment';
-import type { VoiceCommitmentData } from './sessionEvents';
+import type { VoiceCommitment } from '../parser/parseTypes';
 
 /**
  * The voice commitments the parser finds in an item's current utterances, each with the audio time at the end of
@@ -10,7 +10,7 @@ import type { VoiceCommitmentData } from './sessionEvents';
 export function voiceCommitmentsOf(
   utterances: ReadonlyArray<{ utterance: number; segments: readonly Segment[] }>,
   analyze: (segments: readonly Segment[]) => TranscriptAnalysis,
-): { commitments: VoiceCommitmentData[]; diagnostics: TranscriptAnalysis['diagnostics']; final_label: string | null } {
+): { commitments: VoiceCommitment[]; diagnostics: TranscriptAnalysis['diagnostics']; final_label: string | null } {
   const segments = utterances.flatMap((u) => u.segments);
   const owner = utterances.flatMap((u) => u.segments.map(() => u.utterance));
   const { spans } = joinSegments(segments);

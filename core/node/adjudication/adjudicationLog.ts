@@ -1,4 +1,4 @@
-import { mkdir, open, readdir, stat } from 'node:fs/promises';
+import { mkdir, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import {
   ADJUDICATION_EVENT_VERSIONS,
@@ -16,7 +16,8 @@ import {
 import { encodedFileName } from '../../common/names/nameRules';
 import { annotatorNameProblem, normalizeAnnotatorName } from '../../common/names/personNames';
 import { syncFolder } from '../fs/atomicFile';
-import { lockRoom, readRoomLog, RoomLogWriter } from '../rooms/roomLogFile';
+import { AppendLog } from '../log/appendLog';
+import { lockRoom, readRoomLog, roomLogReading } from '../rooms/roomLogFile';
 import { decodeFileName, SessionNameError } from '../session/sessionPaths';
 
 /** adjudication/<adjudicator>/ inside the project: the adjudicator's own log, never inside sessions/. */
@@ -82,11 +83,11 @@ export async function readProjectAdjudication(projectDir: string): Promise<{ sta
 
 /**
  * The adjudicator's log, open for appending under its lock (one writer at a time); created with its first event when
- * new. Appends go through the rooms' writer: one write and one fdatasync per decision.
+ * new. Appends go through the one append-only log (AppendLog): one write and one fsync per decision.
  */
 export class AdjudicationLog {
   private constructor(
-    private readonly writer: RoomLogWriter<AdjudicationEvent>,
+    private readonly log: AppendLog,
     private readonly unlock: () => Promise<void>,
     private seq: number,
     private readonly started: AdjudicationPayload,
@@ -97,19 +98,10 @@ export class AdjudicationLog {
     await mkdir(paths.dir, { recursive: true });
     const unlock = await lockRoom(paths.lock);
     try {
-      const created = await open(paths.events, 'wx').then(
-        async (handle) => {
-          await handle.close();
-          return true;
-        },
-        (e: NodeJS.ErrnoException) => {
-          if (e.code === 'EEXIST') return false;
-          throw e;
-        },
-      );
-      const { writer, events } = await RoomLogWriter.reopen<AdjudicationEvent>(paths.events, checkAdjudicationEvent);
-      if (created) await syncFolder(paths.dir);
-      return new AdjudicationLog(writer, unlock, events.length === 0 ? 0 : events[events.length - 1]!.seq, {
+      const { log, records } = await AppendLog.open(paths.events, (bytes) => roomLogReading(bytes, paths.events, checkAdjudicationEvent));
+      // a log just created: its folder entry made durable too
+      if (records.length === 0) await syncFolder(paths.dir);
+      return new AdjudicationLog(log, unlock, records.length === 0 ? 0 : records[records.length - 1]!.seq, {
         type: 'adjudication_started',
         data: { adjudicator: normalizeAnnotatorName(adjudicator), project },
       });
@@ -133,13 +125,16 @@ export class AdjudicationLog {
           data: p.data,
         }) as AdjudicationEvent,
     );
-    await this.writer.appendAll(events);
+    await this.log.append(
+      events.map((e) => JSON.stringify(e)),
+      () => `events up to seq ${this.seq} are kept`,
+    );
     this.seq += events.length;
     return events.slice(payloads.length - decided.length);
   }
 
   async close(): Promise<void> {
-    await this.writer.close();
+    await this.log.close();
     await this.unlock();
   }
 }

@@ -33,8 +33,9 @@ export interface AppServiceOptions extends SessionSlotOptions {
 
 /**
  * What every domain of the app API shares: one project and its items, one annotator session, the rooms of the
- * project, the models panel, the events the page hears, and the one queue in which the calls that touch the session
- * or the project run, in arrival order (each handler takes it where it needs it: `calls.run`).
+ * project, the models panel, the events the page hears, and the queue in which the calls that open, switch or close
+ * the project or the session run, in arrival order (`calls.run`). Acts on the open session and its audio do not pass
+ * it: the session's own queue orders them up to the log's fsync (SessionService).
  */
 export class AppContext {
   readonly calls = new SerialQueue(() => new Refusal('conflict', 'the app is closing'));

@@ -1,5 +1,5 @@
 import { encodeWavPcm16 } from './wavFile';
-import { describeFsError, nodeSessionFs, SessionWriteError, writeFully, type DurableFile, type SessionFs } from '../fs/sessionFs';
+import { describeFsError, nodeDurableFs, DurableWriteError, writeFully, type DurableFile, type DurableFs } from '../fs/durableFile';
 
 /** Canonical PCM WAV: RIFF header, 16-byte fmt chunk, then the data chunk to the end of the file. */
 export const WAV_HEADER_BYTES = 44;
@@ -78,9 +78,9 @@ export class WavWriter {
    */
   static async open(
     path: string,
-    options: { sampleRate: number; fs?: SessionFs; existing?: boolean },
+    options: { sampleRate: number; fs?: DurableFs; existing?: boolean },
   ): Promise<{ writer: WavWriter; repair: WavRepair | null }> {
-    const fs = options.fs ?? nodeSessionFs;
+    const fs = options.fs ?? nodeDurableFs;
     if (!options.existing) {
       const created = await createEmptyWav(fs, path, options.sampleRate);
       if (created) return { writer: new WavWriter(path, options.sampleRate, created, 0), repair: null };
@@ -121,7 +121,7 @@ export class WavWriter {
 
   /**
    * Writes the buffered audio, patches the header and fsyncs. On failure the file is cut back to the last
-   * flushed audio (so the header stays true), the buffered audio is dropped, and SessionWriteError says so.
+   * flushed audio (so the header stays true), the buffered audio is dropped, and DurableWriteError says so.
    */
   async flush(): Promise<number> {
     if (this.pendingBytes === 0) return this.durableSamples;
@@ -180,13 +180,13 @@ function formatSeconds(seconds: number): string {
   return `${seconds.toFixed(1)} s`;
 }
 
-function writeError(path: string, what: string, e: unknown, kept: string): SessionWriteError {
+function writeError(path: string, what: string, e: unknown, kept: string): DurableWriteError {
   const { code, text } = describeFsError(e);
-  return new SessionWriteError(`${what} ${path}: ${text}; ${kept}`, path, code);
+  return new DurableWriteError(`${what} ${path}: ${text}; ${kept}`, path, code);
 }
 
 /** Creates `path` with an empty header (fsynced), or answers null when it already exists. */
-async function createEmptyWav(fs: SessionFs, path: string, sampleRate: number): Promise<DurableFile | null> {
+async function createEmptyWav(fs: DurableFs, path: string, sampleRate: number): Promise<DurableFile | null> {
   let file: DurableFile;
   try {
     file = await fs.open(path, 'wx+');
@@ -218,7 +218,7 @@ async function repairOpenWav(file: DurableFile, path: string, sampleRate: number
   }
   const checked = checkPcm16Header(header, sampleRate);
   if ('problem' in checked)
-    throw new SessionWriteError(
+    throw new DurableWriteError(
       `${path}: ${checked.problem}; Aloud only appends to WAV files it wrote, so it leaves this one untouched`,
       path,
       null,

@@ -1,4 +1,4 @@
-import { mkdir, open, readFile, truncate, type FileHandle } from 'node:fs/promises';
+import { access, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { normalizeRoomCode } from '../../common/rooms/roomCode';
 import {
@@ -10,6 +10,8 @@ import {
 } from '../../common/rooms/roomEvents';
 import { RoomLogError } from '../../common/rooms/roomFold';
 import { syncFolder } from '../fs/atomicFile';
+import type { JsonlReading } from '../../common/io/jsonlLog';
+import { AppendLog, readJsonlLog, readLogBytes } from '../log/appendLog';
 import { isHeld, tryAcquirePidLock } from '../process/pidFileLock';
 
 /** rooms/<code>/ inside the project; the code is checked first, so it can never be a path. */
@@ -41,50 +43,45 @@ export function checkRoomEvent(value: unknown, file: string, line: number): Room
   return e as RoomEvent;
 }
 
+/** A room's (or an adjudicator's) log records by the logs' one torn-tail rule (readJsonlLog), each line checked by `check`. */
+export function roomLogReading<E>(bytes: Uint8Array, file: string, check: RoomEventCheck<E>): JsonlReading<E> {
+  return readJsonlLog(
+    bytes,
+    (raw, line) => {
+      let value: unknown;
+      try {
+        value = JSON.parse(raw);
+      } catch {
+        throw new RoomLogError(`${file}:${line}: not JSON`);
+      }
+      return check(value, file, line);
+    },
+    (line, problem) => new RoomLogError(`${file}:${line}: ${problem}`),
+  );
+}
+
 /**
- * Reads a room log. A last line without its newline that does not parse is a write cut by a crash: it is left out
- * and reported; any other bad line throws (the log is an audit trail, it is never silently skipped).
+ * Reads a room log without changing it. Its last line, without its newline and not valid JSON, is a write cut by a
+ * crash (the logs' one torn-tail rule): left out and reported; any other bad line throws (the log is an audit trail,
+ * it is never silently skipped).
  */
 export async function readRoomLog<E = RoomEvent>(
   file: string,
   check: RoomEventCheck<E> = checkRoomEvent as RoomEventCheck<E>,
 ): Promise<{ events: E[]; torn: { line: number; bytes: number } | null }> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') throw new RoomLogError(`${file}: no room log here`);
-    throw e;
-  }
-  const lines = text.split('\n');
-  const last = lines.pop()!; // "" when the file ends with a newline
-  const events: E[] = [];
-  lines.forEach((line, i) => {
-    let value: unknown;
-    try {
-      value = JSON.parse(line);
-    } catch {
-      throw new RoomLogError(`${file}:${i + 1}: not JSON`);
-    }
-    events.push(check(value, file, i + 1));
-  });
-  let torn = null;
-  if (last !== '') {
-    try {
-      events.push(check(JSON.parse(last), file, lines.length + 1));
-    } catch {
-      torn = { line: lines.length + 1, bytes: Buffer.byteLength(last) };
-    }
-  }
-  return { events, torn };
+  const bytes = await readLogBytes(file);
+  if (bytes === null) throw new RoomLogError(`${file}: no room log here`);
+  const { records, torn } = roomLogReading(bytes, file, check);
+  return { events: records, torn: torn ? { line: torn.line, bytes: bytes.length - (bytes.lastIndexOf(0x0a) + 1) } : null };
 }
 
-/** Appends events, each made durable (fdatasync) before the caller acts on it: the log never misses a decision. */
+/** Appends a room's events over the one append-only log (AppendLog): each decision durable (fsynced) before the caller acts on it. */
 export class RoomLogWriter<E extends object = RoomEvent> {
-  private constructor(
-    private readonly handle: FileHandle,
-    readonly file: string,
-  ) {}
+  private constructor(private readonly log: AppendLog) {}
+
+  get file(): string {
+    return this.log.file;
+  }
 
   /** A new room: the folder must not exist yet (a code is never reused); `first` is its opening event. */
   static async create<E extends object>(projectDir: string, code: string, first: E): Promise<RoomLogWriter<E>> {
@@ -96,43 +93,39 @@ export class RoomLogWriter<E extends object = RoomEvent> {
       if ((e as NodeJS.ErrnoException).code === 'EEXIST') throw new RoomLogError(`${paths.dir}: a room with code ${code} exists already`);
       throw e;
     }
-    const handle = await open(paths.events, 'wx');
-    const writer = new RoomLogWriter<E>(handle, paths.events);
+    const { log } = await AppendLog.open(paths.events, () => ({ records: [], torn: null, missingFinalNewline: false }), { create: 'new' });
+    const writer = new RoomLogWriter<E>(log);
     await writer.append(first);
     await syncFolder(paths.dir);
     return writer;
   }
 
-  /** An existing room after a restart: a torn last line is cut (kept beside the log as events.jsonl.torn-<n>). */
+  /** An existing room after a restart: a torn tail is cut (kept beside the log as events.jsonl.line-<n>.<ms>.torn). */
   static async reopen<E extends object = RoomEvent>(
     file: string,
     check: RoomEventCheck<E> = checkRoomEvent as unknown as RoomEventCheck<E>,
   ): Promise<{ writer: RoomLogWriter<E>; events: E[]; repaired: boolean }> {
-    const { events, torn } = await readRoomLog(file, check);
-    if (torn) {
-      const text = await readFile(file);
-      const keep = text.length - torn.bytes;
-      const handle = await open(`${file}.torn-${Date.now()}`, 'wx');
-      await handle.writeFile(text.subarray(keep));
-      await handle.sync();
-      await handle.close();
-      await truncate(file, keep);
-    }
-    return { writer: new RoomLogWriter<E>(await open(file, 'a'), file), events, repaired: torn !== null };
+    await access(file).catch((e: NodeJS.ErrnoException) => {
+      throw e.code === 'ENOENT' ? new RoomLogError(`${file}: no room log here`) : e;
+    });
+    const { log, records, torn } = await AppendLog.open(file, (bytes) => roomLogReading(bytes, file, check));
+    return { writer: new RoomLogWriter<E>(log), events: records, repaired: torn !== null };
   }
 
   async append(event: E): Promise<void> {
     await this.appendAll([event]);
   }
 
-  /** Appends the events of one decision with one write and one fdatasync: they become durable together. */
+  /** Appends the events of one decision with one write and one fsync: they become durable together. */
   async appendAll(events: readonly E[]): Promise<void> {
-    await this.handle.write(events.map((e) => `${JSON.stringify(e)}\n`).join(''));
-    await this.handle.datasync();
+    await this.log.append(
+      events.map((e) => JSON.stringify(e)),
+      () => 'the events before are kept',
+    );
   }
 
   close(): Promise<void> {
-    return this.handle.close();
+    return this.log.close();
   }
 }
 

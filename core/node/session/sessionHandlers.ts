@@ -7,6 +7,9 @@ import { normalizeAnnotatorName } from './sessionPaths';
 import type { SessionService } from './sessionService';
 import type { OpenProject } from '../project/projectFolder';
 import type { SessionSlot } from './sessionSlot';
+import { correctSegment, labelFromCorrections, rederiveFromCorrections } from './correctionActs';
+import { judgeStep, showReasoning } from './reasoningActs';
+import { selectText } from './textSelectionActs';
 
 /** What the session's handlers use of the app: its call queue, the open project, the session slot, the project's sessions. */
 export interface SessionHost {
@@ -20,13 +23,13 @@ export interface SessionHost {
 /**
  * The session domain of the app API: the annotator's session, navigation, recording, labels, completion, the model's
  * reasoning, notes, cues, corrections and transcribing again. Each handler hands the call to the session (where the
- * rules decide) in the app's call queue and answers with what changed (a SessionPatch: the changed items and the
+ * rules decide; its one queue orders the call up to the log's fsync) and answers with what changed (a SessionPatch: the changed items and the
  * session's fields), so an act costs the same at the 10,000th item as at the first; only opening a session answers the
  * whole view. None re-checks a session rule.
  */
 export function sessionHandlers(app: SessionHost): SessionApi {
-  /** a call on the open session, in the call queue, answered with what it changed */
-  const withPatch = (task: (s: SessionService) => Promise<unknown>): Promise<SessionPatch> => app.calls.run(() => app.session.act(task));
+  /** a call on the open session (whose own queue orders it up to the log's fsync), answered with what it changed */
+  const withPatch = (task: (s: SessionService) => Promise<unknown>): Promise<SessionPatch> => app.session.act(task);
   return {
     openSession: (annotator) =>
       app.calls.run(async () => {
@@ -53,30 +56,28 @@ export function sessionHandlers(app: SessionHost): SessionApi {
     sessionItem: (itemId) => app.calls.run(async () => app.session.require().itemState(itemId)),
     // the item left behind keeps its pending transcriptions: they land on it while the annotator goes on
     openItem: (itemId) => withPatch((s) => s.openItem(itemId)),
-    startRecording: (device) => withPatch(() => app.session.startRecording(device)),
-    appendAudio: (frame) => app.calls.run(() => app.session.appendAudio(frame)),
+    startRecording: (device) => withPatch((s) => s.startRecording({ device })),
+    // one queue from here to the log's fsync: the session's (the app's queue is for opening and switching)
+    appendAudio: (frame) => app.session.appendAudio(frame),
     // not waiting for the last utterance here: a click right after stopping is logged when it happens
     stopRecording: () => withPatch((s) => s.stopRecording()),
     commitLabel: (label, source) => withPatch((s) => s.commitLabel(label, source)),
     confirmLabelChange: (label, source) => withPatch((s) => s.commitLabel(label, source, { confirmed: true })),
-    /** waits (bounded) for the item's transcriptions outside the call queue, so other calls go on meanwhile */
-    completeItem: async () => {
-      await app.calls.run(async () => app.session.require());
-      return app.session.act((s) => s.completeItem());
-    },
-    showReasoning: () => app.calls.run(() => app.session.require().showReasoning()),
-    judgeStep: (index, reward, source) => withPatch((s) => s.judgeStep(index, reward, source)),
+    /** waits (bounded) for the item's transcriptions outside the session's queue, so other calls go on meanwhile */
+    completeItem: () => withPatch((s) => s.completeItem()),
+    showReasoning: () => showReasoning(app.session.require()),
+    judgeStep: (index, reward, source) => withPatch((s) => judgeStep(s, index, reward, source)),
     selectText: (start, end) =>
       withPatch((s) => {
         if ((start === null) !== (end === null))
           throw new Refusal('bad_request', 'selectText: give both start and end, or neither (to clear the selection)');
-        return s.selectText(start === null || end === null ? null : { start, end });
+        return selectText(s, start === null || end === null ? null : { start, end });
       }),
     logCue: (cue, silenceMs) => withPatch((s) => s.logCue(cue, silenceMs)),
     addNote: (text) => withPatch((s) => s.addNote(text)),
-    correctSegment: (itemId, utterance, segment, text) => withPatch((s) => s.correctSegment(itemId, utterance, segment, text)),
-    rederiveLabelsFromCorrections: (itemId) => withPatch((s) => s.rederiveFromCorrections(itemId)),
-    labelFromCorrections: (itemId) => app.calls.run(async () => app.session.require().labelFromCorrections(itemId)),
+    correctSegment: (itemId, utterance, segment, text) => withPatch((s) => correctSegment(s, itemId, utterance, segment, text)),
+    rederiveLabelsFromCorrections: (itemId) => withPatch((s) => rederiveFromCorrections(s, itemId)),
+    labelFromCorrections: async (itemId) => labelFromCorrections(app.session.require(), itemId),
     /** audio recorded before a model existed (or any item's, again): transcribed now, earlier transcripts superseded */
     transcribeLater: (itemId) =>
       withPatch(async (s) => {

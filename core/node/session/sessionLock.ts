@@ -1,5 +1,5 @@
 import { type HeldPidLock, isHeld, type LockOwner, tryAcquirePidLock } from '../process/pidFileLock';
-import { describeFsError } from '../fs/sessionFs';
+import { describeFsError } from '../fs/durableFile';
 import { Refusal } from '../../common/refusal/refusal';
 
 export type { LockOwner };

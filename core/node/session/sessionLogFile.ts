@@ -1,5 +1,4 @@
 import { readFile } from 'node:fs/promises';
-import { ProjectPathError } from '../fs/resolveInside';
 import { ProjectError } from '../fs/projectError';
 import {
   EVENT_VERSIONS,
@@ -8,21 +7,10 @@ import {
   type SessionEventOf,
   type SessionEventType,
 } from '../../common/session/sessionEvents';
-import { formatEventLine, parseSessionLogBytes, type TornLine, type UpcasterRegistry } from '../../common/session/sessionLog';
-import { SerialQueue } from '../../common/concurrency/serialQueue';
-import { describeFsError, nodeSessionFs, SessionWriteError, writeFully, type DurableFile, type SessionFs } from '../fs/sessionFs';
-
-const fatalUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
-/** The log is UTF-8 as written: a malformed byte is named at its line, never read as U+FFFD. */
-const strictUtf8 = (bytes: Uint8Array): string => fatalUtf8.decode(bytes);
-
-/** A torn last line found on opening the log for writing: cut from the log, its bytes kept in `tornFile`. */
-export interface TornLineReport {
-  line: number;
-  bytes: number;
-  /** absolute path of the copy of the torn bytes */
-  tornFile: string;
-}
+import type { JsonlReading, TornLine } from '../../common/io/jsonlLog';
+import { formatEventLine, parseSessionLogBytes, type UpcasterRegistry } from '../../common/session/sessionLog';
+import { AppendLog, strictUtf8, type TornTail } from '../log/appendLog';
+import { describeFsError, DurableWriteError, type DurableFs } from '../fs/durableFile';
 
 /** Reads events.jsonl without changing it (for `session show` and exports). A missing file is an empty log. */
 export async function readSessionLog(
@@ -36,77 +24,43 @@ export async function readSessionLog(
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { events: [], torn: null };
     if ((e as NodeJS.ErrnoException).code === 'EISDIR')
       throw new ProjectError(`${file}: is a folder, not a session log; move it out of the project (the session's events are a file)`);
-    throw new SessionWriteError(`cannot read ${file}: ${describeFsError(e).text}`, file, describeFsError(e).code);
+    throw new DurableWriteError(`cannot read ${file}: ${describeFsError(e).text}`, file, describeFsError(e).code);
   }
   const { events, torn } = parseSessionLogBytes(bytes, file, strictUtf8, upcasters);
   return { events, torn };
 }
 
 /**
- * The append-only writer of events.jsonl. Every append is one write of whole lines followed by fsync, so each
- * event is a commit point; a failed append is cut back so the log never keeps half a line it knows about.
+ * The writer of events.jsonl: the session's numbering (seq) and event lines over the one append-only log (AppendLog),
+ * so each append is one write and one fsync, one commit point; a failed append is cut back.
  */
 export class SessionLogWriter {
-  private readonly writes = new SerialQueue(() => new Error(`${this.file}: session log is closed`));
-
   private constructor(
-    readonly file: string,
-    private readonly handle: DurableFile,
-    private size: number,
+    private readonly log: AppendLog,
     private lastSeq: number,
     private readonly now: () => Date,
   ) {}
 
+  get file(): string {
+    return this.log.file;
+  }
+
   /**
-   * Opens (creating) the log for appending. A torn last line is copied to `events.jsonl.line-N.<time>.torn`
-   * and cut away; a complete last event missing only its newline gets it. Any other corruption throws
-   * SessionLogError naming the line, and the file is left as it was.
+   * Opens (creating) the log for appending, repairing its tail by the logs' one rule (AppendLog): a torn last line is
+   * copied to `events.jsonl.line-N.<time>.torn` and cut away; a complete last event missing only its newline gets it.
+   * Any other corruption throws SessionLogError naming the line, and the file is left as it was.
    */
   static async open(
     file: string,
-    options: { fs?: SessionFs; now?: () => Date; upcasters?: UpcasterRegistry } = {},
-  ): Promise<{ writer: SessionLogWriter; events: SessionEvent[]; torn: TornLineReport | null }> {
-    const fs = options.fs ?? nodeSessionFs;
+    options: { fs?: DurableFs; now?: () => Date; upcasters?: UpcasterRegistry } = {},
+  ): Promise<{ writer: SessionLogWriter; events: SessionEvent[]; torn: TornTail | null }> {
     const now = options.now ?? (() => new Date());
-    let handle: DurableFile;
-    try {
-      handle = await fs.open(file, 'a+');
-    } catch (e) {
-      if (e instanceof ProjectPathError) throw e;
-      throw new SessionWriteError(`cannot open ${file} for writing: ${describeFsError(e).text}`, file, describeFsError(e).code);
-    }
-    try {
-      const { size } = await handle.stat();
-      const bytes = Buffer.alloc(size);
-      if (size > 0) await readFully(handle, bytes);
-      const parsed = parseSessionLogBytes(bytes, file, strictUtf8, options.upcasters);
-      let goodSize = size;
-      let torn: TornLineReport | null = null;
-      if (parsed.torn) {
-        goodSize = bytes.lastIndexOf(0x0a) + 1;
-        const tornBytes = bytes.subarray(goodSize);
-        const tornFile = `${file}.line-${parsed.torn.line}.${now().getTime()}.torn`;
-        await keepTornBytes(fs, tornFile, tornBytes);
-        await handle.truncate(goodSize);
-        await handle.sync();
-        torn = { line: parsed.torn.line, bytes: tornBytes.length, tornFile };
-      } else if (parsed.missingFinalNewline) {
-        await writeFully(handle, Buffer.from('\n'), size);
-        await handle.sync();
-        goodSize = size + 1;
-      }
-      const lastSeq = parsed.events.length === 0 ? 0 : parsed.events[parsed.events.length - 1]!.seq;
-      return { writer: new SessionLogWriter(file, handle, goodSize, lastSeq, now), events: parsed.events, torn };
-    } catch (e) {
-      await handle.close().catch(() => undefined);
-      if (e instanceof Error && e.name === 'SessionLogError') throw e;
-      if (e instanceof SessionWriteError) throw e;
-      throw new SessionWriteError(
-        `cannot repair ${file}: ${describeFsError(e).text}; the log was left as it was`,
-        file,
-        describeFsError(e).code,
-      );
-    }
+    const { log, records, torn } = await AppendLog.open(file, (bytes) => sessionLogReading(bytes, file, options.upcasters), {
+      ...(options.fs ? { fs: options.fs } : {}),
+      now,
+    });
+    const lastSeq = records.length === 0 ? 0 : records[records.length - 1]!.seq;
+    return { writer: new SessionLogWriter(log, lastSeq, now), events: records, torn };
   }
 
   get seq(): number {
@@ -120,57 +74,25 @@ export class SessionLogWriter {
   }
 
   /** Appends events as one write and one fsync (one commit point), all at `ts` (default: now); all of them or none are kept. */
-  appendAll(
+  async appendAll(
     entries: ReadonlyArray<{ type: SessionEventType; data: SessionEventData[SessionEventType] }>,
-    ts?: string,
-  ): Promise<SessionEvent[]> {
-    return this.writes.run(() => this.write(entries, ts ?? this.now().toISOString()));
-  }
-
-  async close(): Promise<void> {
-    if (this.writes.closed) return;
-    await this.writes.close();
-    await this.handle.close();
-  }
-
-  private async write(
-    entries: ReadonlyArray<{ type: SessionEventType; data: SessionEventData[SessionEventType] }>,
-    ts: string,
+    ts: string = this.now().toISOString(),
   ): Promise<SessionEvent[]> {
     const events = entries.map(
       (entry, i) => ({ v: EVENT_VERSIONS[entry.type], seq: this.lastSeq + 1 + i, ts, type: entry.type, data: entry.data }) as SessionEvent,
     );
-    const bytes = Buffer.from(events.map((event) => `${formatEventLine(event)}\n`).join(''), 'utf8');
-    try {
-      await writeFully(this.handle, bytes, this.size);
-      await this.handle.sync();
-    } catch (e) {
-      await this.handle.truncate(this.size).catch(() => undefined);
-      await this.handle.sync().catch(() => undefined);
-      const { code, text } = describeFsError(e);
-      throw new SessionWriteError(`cannot write to ${this.file}: ${text}; events up to seq ${this.lastSeq} are kept`, this.file, code);
-    }
-    this.size += bytes.length;
+    await this.log.append(events.map(formatEventLine), () => `events up to seq ${this.lastSeq} are kept`);
     this.lastSeq += events.length;
     return events;
   }
-}
 
-async function readFully(handle: DurableFile, into: Buffer): Promise<void> {
-  let done = 0;
-  while (done < into.length) {
-    const { bytesRead } = await handle.read(into, done, into.length - done, done);
-    if (bytesRead === 0) break;
-    done += bytesRead;
+  close(): Promise<void> {
+    return this.log.close();
   }
 }
 
-async function keepTornBytes(fs: SessionFs, tornFile: string, bytes: Uint8Array): Promise<void> {
-  const copy = await fs.open(tornFile, 'wx+');
-  try {
-    await writeFully(copy, bytes, 0);
-    await copy.sync();
-  } finally {
-    await copy.close();
-  }
+/** The events of a session log's bytes (parseSessionLogBytes: the logs' torn-tail rule, strict UTF-8, upcasting), as a JSONL reading. */
+function sessionLogReading(bytes: Uint8Array, file: string, upcasters?: UpcasterRegistry): JsonlReading<SessionEvent> {
+  const { events, torn, missingFinalNewline } = parseSessionLogBytes(bytes, file, strictUtf8, upcasters);
+  return { records: events, torn, missingFinalNewline };
 }

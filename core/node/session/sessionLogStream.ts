@@ -1,9 +1,10 @@
 import { open } from 'node:fs/promises';
 import { firstInvalidUtf8Offset } from '../../common/io/inputText';
 import type { SessionEvent } from '../../common/session/sessionEvents';
-import { EVENT_UPCASTERS, parseEventLine, SessionLogError, type TornLine, type UpcasterRegistry } from '../../common/session/sessionLog';
+import { judgeTail, type TornLine } from '../../common/io/jsonlLog';
+import { EVENT_UPCASTERS, parseEventLine, SessionLogError, type UpcasterRegistry } from '../../common/session/sessionLog';
 import { ProjectError } from '../fs/projectError';
-import { describeFsError, SessionWriteError } from '../fs/sessionFs';
+import { describeFsError, DurableWriteError } from '../fs/durableFile';
 
 const fatalUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 const CHUNK_BYTES = 1 << 20;
@@ -40,9 +41,8 @@ function decodeLine(bytes: Buffer, file: string, line: number): string {
 /**
  * Reads events.jsonl a chunk at a time, never whole: each complete line is checked and upcast as readSessionLog does
  * (strict UTF-8 named at its line, then parseEventLine) and handed to `onEvent` in order, so a fold advances as the
- * file is read and memory does not grow with the log. The final line without its newline is a torn write when it is
- * not valid JSON (or is cut mid-character), and an event otherwise (missingFinalNewline), as parseSessionLogBytes
- * says. A missing file is an empty log. `onLine` sees every complete line's bytes first (a pack copies them as they are).
+ * file is read and memory does not grow with the log. The final line without its newline is judged by the logs' one
+ * torn-tail rule (judgeTail): torn when not valid JSON (or cut mid-character), an event otherwise (missingFinalNewline). A missing file is an empty log. `onLine` sees every complete line's bytes first (a pack copies them as they are).
  */
 export async function streamSessionLog(
   file: string,
@@ -55,7 +55,7 @@ export async function streamSessionLog(
     handle = await open(file, 'r');
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { events: 0, torn: null, missingFinalNewline: false, completeBytes: 0 };
-    throw new SessionWriteError(`cannot read ${file}: ${describeFsError(e).text}`, file, describeFsError(e).code);
+    throw new DurableWriteError(`cannot read ${file}: ${describeFsError(e).text}`, file, describeFsError(e).code);
   }
   try {
     if ((await handle.stat()).isDirectory())
@@ -83,25 +83,11 @@ export async function streamSessionLog(
     }
     if (carry.length === 0) return { events: line, torn: null, missingFinalNewline: false, completeBytes };
     const tailLine = line + 1;
-    let tail: string;
-    try {
-      tail = fatalUtf8.decode(carry);
-    } catch {
-      return {
-        events: line,
-        torn: { line: tailLine, text: String.fromCharCode(...carry.subarray(0, 4096)) },
-        missingFinalNewline: false,
-        completeBytes,
-      };
-    }
-    try {
-      JSON.parse(tail);
-    } catch {
-      return { events: line, torn: { line: tailLine, text: tail }, missingFinalNewline: false, completeBytes };
-    }
+    const tail = judgeTail(carry, tailLine, (bytes) => fatalUtf8.decode(bytes));
+    if ('torn' in tail) return { events: line, torn: tail.torn, missingFinalNewline: false, completeBytes };
     // valid JSON: the write finished except its newline; it must still be a good event
     options.onLine?.({ line: tailLine, bytes: carry });
-    onEvent(parseEventLine(tail, file, tailLine, upcasters));
+    onEvent(parseEventLine(tail.record, file, tailLine, upcasters));
     return { events: tailLine, torn: null, missingFinalNewline: true, completeBytes };
   } finally {
     await handle.close();

@@ -1,16 +1,14 @@
 import { EventEmitter } from 'node:events';
 import { createTranscriptAnalyzer } from '../../common/analysis/transcriptAnalysis';
+import { ChunkFrameError, decodeChunkFrame } from '../../common/audio/chunkFrame';
 import { AUDIO_SAMPLE_RATE } from '../../common/audio/sampleRate';
 import { SerialQueue } from '../../common/concurrency/serialQueue';
 import type { LivePartial } from '../../common/engine/liveUtterances';
 import type { UtteranceOutcome, UtteranceRequest } from '../../common/engine/transcriptionScheduler';
 import type { Utterance } from '../../common/engine/utteranceCutter';
 import type { Item } from '../../common/items/item';
-import type { StepReward } from '../../common/parser/stepJudgment';
-import type { ReasoningView } from '../../common/reasoning/reasoningReveal';
 import type { ItemSessionState, LabelSource } from '../../common/session/itemState';
-import { correctedTextCommitment, decideCompletion, decideLabelAct, decideLabelFromCorrections } from '../../common/session/labelRules';
-import { decideJudgeStep, decideShowReasoning, reasoningViewOf } from '../../common/session/reasoningRules';
+import { decideCompletion, decideLabelAct } from '../../common/session/labelRules';
 import type { RecordingStopReason, SessionEvent, SessionEventData, SessionEventType } from '../../common/session/sessionEvents';
 import type { CoderFolds } from '../../common/coding/codingFold';
 import type { SessionEntry, SessionFold, SessionState } from '../../common/session/sessionFold';
@@ -23,9 +21,7 @@ import {
   decideRecordingStart,
   type SessionRuleContext,
 } from '../../common/session/sessionRules';
-import { decideTextSelection } from '../../common/session/textSelection';
 import {
-  decideCorrection,
   decideTranscribedAgain,
   decideTranscriptionFailed,
   decideTranscriptionLanded,
@@ -36,9 +32,18 @@ import type { LiveCutter, SessionEngine } from '../engine/sessionEngine';
 import { sha256Hex } from '../fs/sha256';
 import { audioSignalsOf } from './itemAudioSignals';
 import { PendingTranscriptions } from './pendingTranscriptions';
-import { SessionWriteError } from '../fs/sessionFs';
+import { DurableWriteError } from '../fs/durableFile';
 import type { SessionServiceEvents } from './sessionServiceEvents';
 import { SessionStore, type OpenSessionOptions } from './sessionStore';
+
+/** What a feature's act gets of the session (SessionService.act). */
+export interface SessionActContext {
+  rules(): SessionRuleContext;
+  /** samples the item's WAV holds now, the running recording's unflushed ones included */
+  audioSamples(itemId: string): number;
+  /** tells the page the item changed; its state now */
+  itemChanged(itemId: string): ItemSessionState;
+}
 
 interface Recording {
   item_id: string;
@@ -50,15 +55,19 @@ interface Recording {
   utterance_base: number;
   last_flush_ms: number;
   timer: ReturnType<typeof setInterval>;
+  /** the next chunk frame must start at this sample of the recording: frames arrive in order and without gaps */
+  next_frame_sample: number;
 }
 
 /** Audio is made durable (flushed, fsynced, logged) at least this often while recording. */
 export const FLUSH_INTERVAL_MS = 1000;
 
 /**
- * The one session API the UI and headless ingest call. The rules are pure functions in core/common/session; this is
- * their shell: one queue for every call and every landing transcription, the recording (the item's WAV, durable at
- * least every second, and the live cutter), the engine's jobs, and appending what the rules decide.
+ * The session's shell, which the UI and headless ingest call. The rules are pure functions in core/common/session;
+ * this is their shell: one queue for every call and every landing transcription (from the call to the log's fsync),
+ * the recording (the item's WAV, durable at least every second, and the live cutter), the engine's jobs, and appending
+ * what the rules decide. Features beyond recording, labelling and completing (coding, reasoning, corrections, text
+ * selection) are composed over it in their own modules through `act`, so a new feature does not edit this file.
  */
 export class SessionService extends EventEmitter<SessionServiceEvents> {
   private recording: Recording | null = null;
@@ -185,20 +194,47 @@ export class SessionService extends EventEmitter<SessionServiceEvents> {
         utterance_base: base,
         last_flush_ms: Date.now(),
         timer,
+        next_frame_sample: 0,
       };
     });
   }
 
   /** Adds captured audio (16 kHz mono, full scale 1.0) to the running recording. */
   appendAudio(pcm: Float32Array): Promise<void> {
+    return this.calls.run(() => this.addAudio(this.runningRecording(), pcm));
+  }
+
+  /**
+   * One chunk frame of the running recording (the app's audio call): 16 kHz, numbered from the recording's start, in
+   * order and without gaps. Checked in the session's queue, where frames keep their order up to the log's fsync.
+   */
+  appendFrame(frame: Uint8Array): Promise<void> {
     return this.calls.run(async () => {
-      const rec = this.recording;
-      if (!rec) throw new SessionUsageError('not recording: call startRecording first');
-      rec.writer.append(pcm);
-      this.emit('audio', { item_id: rec.item_id, start_sample: rec.writer.samples + rec.writer.pendingSamples - pcm.length, pcm });
-      for (const utterance of rec.cutter.push(pcm)) this.transcribe(rec, utterance);
-      await this.flushIfDue(false);
+      const rec = this.runningRecording();
+      const chunk = decodeChunkFrame(frame);
+      if (chunk.sampleRate !== AUDIO_SAMPLE_RATE)
+        throw new ChunkFrameError('sampleRate', `must be ${AUDIO_SAMPLE_RATE} Hz (got ${chunk.sampleRate})`);
+      if (chunk.startSample !== rec.next_frame_sample)
+        throw new ChunkFrameError(
+          'startSample',
+          `${chunk.startSample} does not continue the recording (expected ${rec.next_frame_sample})`,
+        );
+      await this.addAudio(rec, chunk.pcm);
+      rec.next_frame_sample += chunk.pcm.length;
     });
+  }
+
+  /** The running recording, or the one refusal for audio sent while none runs. */
+  private runningRecording(): Recording {
+    if (!this.recording) throw new SessionUsageError('not recording: start a recording before sending audio');
+    return this.recording;
+  }
+
+  private async addAudio(rec: Recording, pcm: Float32Array): Promise<void> {
+    rec.writer.append(pcm);
+    this.emit('audio', { item_id: rec.item_id, start_sample: rec.writer.samples + rec.writer.pendingSamples - pcm.length, pcm });
+    for (const utterance of rec.cutter.push(pcm)) this.transcribe(rec, utterance);
+    await this.flushIfDue(false);
   }
 
   /** Stops the recording: the last audio is flushed, the last utterance sent, audio signals computed and logged. */
@@ -240,47 +276,6 @@ export class SessionService extends EventEmitter<SessionServiceEvents> {
       await this.commit((facts) => decideCompletion(facts, this.rules, itemId));
       return this.emitItem(itemId);
     });
-  }
-
-  /** The current item's model reasoning, shown (and the first showing logged) when aloud.yaml `reasoning.reveal` allows it now. */
-  showReasoning(): Promise<ReasoningView> {
-    return this.calls.run(async () => {
-      const shown = await this.commit((facts) => decideShowReasoning(facts, this.rules, (itemId) => this.audioSamples(itemId)));
-      for (const event of shown) if (event.type === 'reasoning_shown') this.emitItem(event.data.item_id);
-      return reasoningViewOf(this.store.facts, this.rules);
-    });
-  }
-
-  /** A step of the shown reasoning judged by a key or a click (null withdraws the step's judgment). */
-  judgeStep(index: number, reward: StepReward | null, source: 'click' | 'key'): Promise<ItemSessionState> {
-    return this.calls.run(async () => {
-      await this.commit((facts) => decideJudgeStep(facts, { index, reward, source }));
-      return this.emitItem(this.store.facts.currentItemId!);
-    });
-  }
-
-  /** A reviewer's correction of one segment's text, as a layer over the verbatim one (decideCorrection). */
-  correctSegment(itemId: string, utterance: number, segment: number, text: string): Promise<ItemSessionState> {
-    return this.calls.run(async () => {
-      await this.commit((facts) => decideCorrection(facts, this.rules, { itemId, utterance, segment, text }));
-      return this.emitItem(itemId);
-    });
-  }
-
-  /** A label act of source "correction" from the item's corrected transcript, if it commits to one (decideLabelFromCorrections). */
-  rederiveFromCorrections(itemId: string): Promise<{ state: ItemSessionState; label: string | null }> {
-    return this.calls.run(async () => {
-      const events = await this.commit((facts, at) => decideLabelFromCorrections(facts, this.rules, itemId, at));
-      const act = events.find((e) => e.type === 'label_committed');
-      return { state: this.emitItem(itemId), label: act?.type === 'label_committed' ? act.data.label : null };
-    });
-  }
-
-  /** The label a re-derivation from the corrected text would set (correctedTextCommitment), without logging anything. */
-  labelFromCorrections(itemId: string): { label: string; quote: string } | null {
-    const state = this.store.itemState(itemId);
-    const found = state ? correctedTextCommitment(state, this.rules.analyze) : null;
-    return found ? { label: found.label, quote: found.quote } : null;
   }
 
   /**
@@ -329,19 +324,40 @@ export class SessionService extends EventEmitter<SessionServiceEvents> {
   }
 
   /**
-   * A coding act of this session's annotator as a coder (the coding rules, core/common/coding/codingRules), decided
-   * on their own log in the call queue and appended as one commit point.
+   * An act of a feature composed over the session (coding, reasoning, corrections, text selection: each in its own
+   * module): `decide` is the feature's pure rule over the fold and the session's rule context; what it returns is
+   * appended as one commit point in the session's queue, and `answer` reads the result there, before any later act.
    */
+  /** A coder's act: decided on her session and coding folds as the appends so far left them (CoderFolds), one commit point. */
   recordCoding(decide: (folds: CoderFolds, at: string) => readonly SessionEntry[]): Promise<SessionEvent[]> {
-    return this.calls.run(() => this.commit((session, at) => decide({ session, coding: this.store.coding }, at)));
+    return this.act((session, at) => decide({ session, coding: this.store.coding }, at));
   }
 
-  /** Words of the open item's text selected (or the selection cleared, null), by the rule in textSelection. */
-  selectText(span: { start: number; end: number } | null): Promise<ItemSessionState> {
+  act(decide: (facts: SessionFold, at: string, session: SessionActContext) => readonly SessionEntry[]): Promise<SessionEvent[]>;
+  act<T>(
+    decide: (facts: SessionFold, at: string, session: SessionActContext) => readonly SessionEntry[],
+    answer: (events: SessionEvent[], session: SessionActContext) => T,
+  ): Promise<T>;
+  act<T>(
+    decide: (facts: SessionFold, at: string, session: SessionActContext) => readonly SessionEntry[],
+    answer?: (events: SessionEvent[], session: SessionActContext) => T,
+  ): Promise<T | SessionEvent[]> {
     return this.calls.run(async () => {
-      await this.commit((facts) => decideTextSelection(facts, this.rules, span));
-      return this.emitItem(this.store.facts.currentItemId!);
+      const events = await this.commit((facts, at) => decide(facts, at, this.actContext));
+      return answer ? answer(events, this.actContext) : events;
     });
+  }
+
+  /** What a feature's rule reads besides the fold, and how its act tells the page of an item it changed. */
+  private readonly actContext: SessionActContext = {
+    rules: () => this.rules,
+    audioSamples: (itemId) => this.audioSamples(itemId),
+    itemChanged: (itemId) => this.emitItem(itemId),
+  };
+
+  /** The rules' context of this session (what a feature's read-only answer needs, e.g. the transcript analyzer). */
+  get ruleContext(): SessionRuleContext {
+    return this.rules;
   }
 
   addNote(text: string): Promise<void> {
@@ -410,7 +426,7 @@ export class SessionService extends EventEmitter<SessionServiceEvents> {
     try {
       return await write();
     } catch (e) {
-      if (e instanceof SessionWriteError) {
+      if (e instanceof DurableWriteError) {
         await this.abortRecording(e);
         this.emit('write_error', e);
       }
@@ -455,7 +471,7 @@ export class SessionService extends EventEmitter<SessionServiceEvents> {
   }
 
   /** After a write error: keep what is on disk, log the stop if the log still takes it, never throw. */
-  private async abortRecording(error: SessionWriteError): Promise<void> {
+  private async abortRecording(error: DurableWriteError): Promise<void> {
     const rec = this.recording;
     if (!rec) return;
     this.recording = null;
@@ -487,7 +503,7 @@ export class SessionService extends EventEmitter<SessionServiceEvents> {
       .transcribe(request)
       .then((outcome) => this.calls.run(() => this.logTranscription(request, outcome)))
       .catch((e: unknown) => {
-        if (e instanceof SessionWriteError) return;
+        if (e instanceof DurableWriteError) return;
         return this.calls
           .run(() => this.commit(() => decideTranscriptionFailed(request, (e as Error).message)))
           .then(

@@ -1,7 +1,7 @@
 import type { LivePartial } from '../../common/engine/liveUtterances';
 import type { ItemSessionState } from '../../common/session/itemState';
 import type { SessionEvent } from '../../common/session/sessionEvents';
-import type { SessionWriteError } from '../fs/sessionFs';
+import type { DurableWriteError } from '../fs/durableFile';
 
 /** What the UI hears from the service. */
 export interface SessionServiceEvents {
@@ -10,7 +10,7 @@ export interface SessionServiceEvents {
   /** an item's folded state changed (transcript, labels, audio, signals) */
   item: [ItemSessionState];
   /** a write failed; recording has stopped and what was saved before is intact (not 'error': an unheard 'error' would throw) */
-  write_error: [SessionWriteError];
+  write_error: [DurableWriteError];
   /** completing this item waits for its transcriptions (item id), or stopped waiting (null) */
   finishing: [string | null];
   /** text of the utterance being spoken, for display only: never logged, never parsed */

@@ -1,4 +1,3 @@
-import { decodeChunkFrame } from '../../common/audio/chunkFrame';
 import { AUDIO_SAMPLE_RATE } from '../../common/audio/sampleRate';
 import type { AppInfo } from '../../common/settings/settingsApi';
 import type { SessionEvent, SessionNoteView, SessionPatch, SessionView } from '../../common/session/sessionApi';
@@ -45,8 +44,6 @@ export class SessionSlot {
   private recovered: string | null = null;
   private engineProblem: string | null = null;
   private engineModel: { name: string; sha256: string } | null = null;
-  /** next expected sample of the running recording: chunks must arrive in order and without gaps */
-  private nextSample = 0;
   private lastPending = '{}';
   /** items whose fold changed since the last patch (or the opening), in the order of their first change */
   private readonly changedItems = new Set<string>();
@@ -155,27 +152,9 @@ export class SessionSlot {
     }
   }
 
-  /** Starts recording the open item; its chunks are numbered from 0. */
-  async startRecording(device: string | null): Promise<void> {
-    await this.require().startRecording({ device });
-    this.nextSample = 0;
-  }
-
-  /** One chunk frame of the running recording: 16 kHz, in order and without gaps. */
+  /** One chunk frame of the running recording, handed to the session (its queue checks and orders it up to the log). */
   async appendAudio(frame: Uint8Array): Promise<void> {
-    const s = this.require();
-    if (!s.isRecording) throw new Refusal('conflict', 'not recording: start a recording before sending audio');
-    const chunk = decodeChunkFrame(frame);
-    if (chunk.sampleRate !== AUDIO_SAMPLE_RATE)
-      throw new Refusal('bad_request', `audio chunk frame: sampleRate: must be ${AUDIO_SAMPLE_RATE} Hz (got ${chunk.sampleRate})`);
-    if (chunk.startSample !== this.nextSample) {
-      throw new Refusal(
-        'bad_request',
-        `audio chunk frame: startSample: ${chunk.startSample} does not continue the recording (expected ${this.nextSample})`,
-      );
-    }
-    await s.appendAudio(chunk.pcm);
-    this.nextSample += chunk.pcm.length;
+    await this.require().appendFrame(frame);
     this.emitPending();
   }
 
@@ -211,10 +190,12 @@ export class SessionSlot {
    * (a recording stopped before a refused completion) pushes those items, so the page never misses a change.
    */
   async act(task: (s: SessionService) => Promise<unknown>): Promise<SessionPatch> {
+    const s = this.require();
     this.acting++;
     try {
-      await task(this.require());
-      return this.patch();
+      await task(s);
+      // of the session the act ran on: one opened meanwhile answers with its own view, whose stamp is newer
+      return this.patch(s);
     } catch (e) {
       this.pushChanged();
       throw e;
@@ -227,8 +208,7 @@ export class SessionSlot {
    * What changed since the page last got the view or a patch: each changed item as the fold has it now (after the
    * events were appended), the notes added and the session's fields. Its cost follows the change, not the session.
    */
-  patch(): SessionPatch {
-    const s = this.require();
+  patch(s: SessionService = this.require()): SessionPatch {
     const fields = s.store.fields();
     const changed = [...this.changedItems].flatMap((itemId) => s.itemState(itemId) ?? []);
     this.changedItems.clear();

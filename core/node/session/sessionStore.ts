@@ -18,18 +18,18 @@ import {
 import { SessionUsageError } from '../../common/session/sessionRefusals';
 import type { UpcasterRegistry } from '../../common/session/sessionLog';
 import type { ItemAudio } from '../../common/session/audioLedger';
-import { SerialQueue } from '../../common/concurrency/serialQueue';
 import { PARSER_VERSION } from '../../common/parser/parserVersion';
 import { WavWriter } from '../audio/wavWriter';
 import { sha256Hex } from '../fs/sha256';
 import type { WholeRecordingVad } from '../../common/signals/speechProbe';
 import { itemAudioSignals } from './itemAudioSignals';
-import { describeFsError, nodeSessionFs, SessionWriteError, type SessionFs } from '../fs/sessionFs';
+import { describeFsError, nodeDurableFs, DurableWriteError, type DurableFs } from '../fs/durableFile';
 import { resolveInside } from '../fs/resolveInside';
 import { clashingName } from '../../common/names/personNames';
 import { decodeFileName } from './sessionPaths';
 import { acquireSessionLock, type HeldSessionLock, type LockOwner } from './sessionLock';
-import { SessionLogWriter, type TornLineReport } from './sessionLogFile';
+import { SessionLogWriter } from './sessionLogFile';
+import type { TornTail } from '../log/appendLog';
 import { itemAudioRelativePath, resolveInSession, normalizeAnnotatorName, sessionPaths, type SessionPaths } from './sessionPaths';
 import { AUDIO_SAMPLE_RATE } from '../../common/audio/sampleRate';
 
@@ -39,7 +39,7 @@ export interface SessionOpenReport {
   /** a lock left by a dead process that was taken over */
   tookOverLock: LockOwner | null;
   /** a torn last line of events.jsonl, cut away and kept in a .torn file */
-  torn: TornLineReport | null;
+  torn: TornTail | null;
   /** the recording a crash interrupted, now closed */
   interruptedRecording: string | null;
   /** items whose WAV differed from the log (length or header) and was repaired */
@@ -49,7 +49,7 @@ export interface SessionOpenReport {
 export interface OpenSessionOptions {
   project: OpenProject;
   annotator: string;
-  fs?: SessionFs;
+  fs?: DurableFs;
   now?: () => Date;
   upcasters?: UpcasterRegistry;
   /**
@@ -92,8 +92,9 @@ export function foldOptionsOf(project: Pick<OpenProject, 'config' | 'configText'
  */
 export class SessionStore {
   private readonly wavs = new Map<string, WavWriter>();
-  private readonly appends = new SerialQueue(() => new Error(`${this.paths.events}: the session is closed`));
   private closing: Promise<void> | null = null;
+  /** the commit deciding or writing: its owner's queue (SessionService's) lets one run at a time, and this says if not */
+  private committing: Promise<unknown> | null = null;
 
   private constructor(
     readonly project: OpenProject,
@@ -103,7 +104,7 @@ export class SessionStore {
     private readonly fold: SessionFold,
     private readonly codingFold: CodingFold,
     private readonly lock: HeldSessionLock,
-    private readonly fs: SessionFs,
+    private readonly fs: DurableFs,
     readonly report: SessionOpenReport,
     private readonly now: () => Date,
     private readonly opening: Pick<OpenSessionOptions, 'reviewer' | 'kind' | 'room'>,
@@ -112,7 +113,7 @@ export class SessionStore {
   static async open(options: OpenSessionOptions): Promise<SessionStore> {
     const { project } = options;
     const annotator = normalizeAnnotatorName(options.annotator);
-    const fs = options.fs ?? nodeSessionFs;
+    const fs = options.fs ?? nodeDurableFs;
     const paths = sessionPaths(project.dir, annotator);
     // a reviewer corrects a session that exists; never one of their own making
     if (
@@ -146,7 +147,7 @@ export class SessionStore {
         await mkdir(dir);
       } catch (e) {
         if ((e as NodeJS.ErrnoException).code === 'EEXIST') continue;
-        throw new SessionWriteError(
+        throw new DurableWriteError(
           `cannot create ${dir}: ${describeFsError(e).text}; Aloud needs a writable project folder to record`,
           dir,
           describeFsError(e).code,
@@ -289,29 +290,40 @@ export class SessionStore {
     return event as SessionEventOf<T>;
   }
 
-  /** Appends events as one commit point and applies them to the fold; calls are serialised. */
+  /** Appends events as one commit point and applies them to the fold. */
   appendAll(entries: readonly SessionEntry[]): Promise<SessionEvent[]> {
     return this.commit(() => entries);
   }
 
   /**
-   * Decides and appends in one step of the append queue: `decide` reads the fold as every earlier append left it and
-   * returns the events to append (or throws its refusal), which become one commit point at the time it decided.
+   * Decides and appends in one step: `decide` reads the fold as every earlier append left it and returns the events to
+   * append (or throws its refusal), which become one commit point at the time it decided. The store keeps no queue of
+   * its own: its owner runs commits one at a time (SessionService's queue; a CLI command awaits each), and a second
+   * commit started while one runs is an error, never an interleaving.
    */
   commit(decide: (facts: SessionFold, at: string) => readonly SessionEntry[]): Promise<SessionEvent[]> {
-    return this.appends.run(async () => {
-      const at = this.now().toISOString();
-      const entries = decide(this.fold, at);
-      if (entries.length === 0) return [];
-      // Check against the fold first so an event that would make the log unreadable is never written.
-      this.fold.checkAppend(entries, this.log.seq + 1);
-      const events = await this.log.appendAll(entries, at);
-      for (const event of events) {
-        this.fold.apply(event);
-        this.codingFold.apply(event);
-      }
-      return events;
+    if (this.closing) return Promise.reject(new SessionUsageError(`${this.paths.events}: the session is closed`));
+    if (this.committing)
+      return Promise.reject(new Error(`${this.paths.events}: a commit started while another was running (commits run one at a time)`));
+    const commit = this.decideAndAppend(decide).finally(() => {
+      this.committing = null;
     });
+    this.committing = commit;
+    return commit;
+  }
+
+  private async decideAndAppend(decide: (facts: SessionFold, at: string) => readonly SessionEntry[]): Promise<SessionEvent[]> {
+    const at = this.now().toISOString();
+    const entries = decide(this.fold, at);
+    if (entries.length === 0) return [];
+    // Check against the fold first so an event that would make the log unreadable is never written.
+    this.fold.checkAppend(entries, this.log.seq + 1);
+    const events = await this.log.appendAll(entries, at);
+    for (const event of events) {
+      this.fold.apply(event);
+      this.codingFold.apply(event);
+    }
+    return events;
   }
 
   /** What the session's rules read: the fold, as the appends so far left it. */
@@ -411,7 +423,7 @@ export class SessionStore {
       () => false,
     );
     if (!exists) {
-      throw new SessionWriteError(
+      throw new DurableWriteError(
         `${wavPath}: missing, but ${this.paths.events} records ${audio.samples} samples of "${audio.item_id}" in it; restore the file (Aloud will not record over a lost recording)`,
         wavPath,
         'ENOENT',
@@ -452,7 +464,7 @@ export class SessionStore {
   /** Closes the WAVs and the log and releases the lock. */
   close(): Promise<void> {
     this.closing ??= (async () => {
-      await this.appends.close();
+      await this.committing?.catch(() => undefined);
       try {
         for (const itemId of [...this.wavs.keys()]) await this.closeAudio(itemId).catch(() => undefined);
         await this.log.close();

@@ -1,6 +1,11 @@
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
-import { createTranscriptAnalyzer, parseOptionsOf, type AnalysisConfig } from '../../../common/analysis/transcriptAnalysis';
+import {
+  createTranscriptAnalyzer,
+  parseOptionsOf,
+  transcriptSignalsOf,
+  type AnalysisConfig,
+} from '../../../common/analysis/transcriptAnalysis';
 import { explainCommitRules } from '../../../common/parser/commitExplain';
 import { hesitationListsFor } from '../../../common/signals/hesitationLists';
 import { defaultThinkAloud } from '../../../common/project/projectConfig';
@@ -132,7 +137,7 @@ export const analyzeCommand: CliCommand = {
       final_label: analysis.final_label,
       commitments: analysis.commitments,
       diagnostics: analysis.diagnostics,
-      ...analysis.signals,
+      ...transcriptSignalsOf(analysis, config, typeof input !== 'string'),
       ...audioSignals,
       transcript: analysis.transcript,
       ...(explain ? { explain } : {}),

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { decodeWav, encodeWavPcm16 } from '../../../../core/node/audio/wavFile';
 import { checkPcm16Header, WavWriter } from '../../../../core/node/audio/wavWriter';
-import { SessionWriteError } from '../../../../core/node/fs/sessionFs';
+import { DurableWriteError } from '../../../../core/node/fs/durableFile';
 import { faultyFs } from '../session/faultyFs';
 
 const RATE = 16000;
@@ -98,8 +98,8 @@ describe('WavWriter', () => {
       () => null,
       (e: unknown) => e,
     );
-    expect(error).toBeInstanceOf(SessionWriteError);
-    expect((error as SessionWriteError).code).toBe('ENOSPC');
+    expect(error).toBeInstanceOf(DurableWriteError);
+    expect((error as DurableWriteError).code).toBe('ENOSPC');
     expect((error as Error).message).toBe(
       `cannot write audio to ${file}: no space left on the disk (ENOSPC); the 1.0 s recorded before are kept; the last 1000 ms were not saved`,
     );

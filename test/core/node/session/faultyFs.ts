@@ -1,7 +1,7 @@
-import { nodeSessionFs, type DurableFile, type SessionFs } from '../../../../core/node/fs/sessionFs';
+import { nodeDurableFs, type DurableFile, type DurableFs } from '../../../../core/node/fs/durableFile';
 
 /**
- * A SessionFs that behaves like a disk with `budget` bytes of free space left (counted over writes that grow
+ * A DurableFs that behaves like a disk with `budget` bytes of free space left (counted over writes that grow
  * files matching `affects`): the write that would exceed it writes what fits and then fails with ENOSPC.
  * `failOpen` makes opening matching files fail with the given code (a read-only folder: EROFS).
  */
@@ -9,7 +9,7 @@ export function faultyFs(options: {
   budget?: number;
   affects?: (path: string) => boolean;
   failOpen?: string;
-}): SessionFs & { setBudget(bytes: number): void } {
+}): DurableFs & { setBudget(bytes: number): void } {
   let budget = options.budget ?? Infinity;
   const affects = options.affects ?? (() => true);
   const fail = (code: string): Error => Object.assign(new Error(`${code}: injected`), { code });
@@ -19,7 +19,7 @@ export function faultyFs(options: {
     },
     async open(path, flags) {
       if (options.failOpen && affects(path) && flags !== 'r') throw fail(options.failOpen);
-      const file = await nodeSessionFs.open(path, flags);
+      const file = await nodeDurableFs.open(path, flags);
       if (!affects(path)) return file;
       const wrapped: DurableFile = {
         read: (b, o, l, p) => file.read(b, o, l, p),

@@ -11,6 +11,7 @@ import { SessionService } from '../../../../core/node/session/sessionService';
 import { SessionUsageError } from '../../../../core/common/session/sessionRefusals';
 import { SessionStore } from '../../../../core/node/session/sessionStore';
 import { everySamples } from './everySamples';
+import { judgeStep, showReasoning } from '../../../../core/node/session/reasoningActs';
 
 async function demo(reveal?: string) {
   const dir = path.join(await mkdtemp(path.join(tmpdir(), 'aloud-reasoning-')), 'proj');
@@ -55,21 +56,21 @@ describe('model reasoning in a session', () => {
     const { project, items } = await demo();
     const service = await SessionService.open({ project, annotator: 'ana', items, engine: null });
     await service.openItem('demo-03');
-    expect(await service.showReasoning()).toEqual({
+    expect(await showReasoning(service)).toEqual({
       item_id: 'demo-03',
       reveal: 'after_blind',
       shown: null,
       withheld: 'blind_label_first',
     });
-    await expect(service.judgeStep(1, 1, 'key')).rejects.toThrow(SessionUsageError);
+    await expect(judgeStep(service, 1, 1, 'key')).rejects.toThrow(SessionUsageError);
     await service.commitLabel('Polite', 'key');
-    const view = await service.showReasoning();
+    const view = await showReasoning(service);
     expect(view.withheld).toBeNull();
     expect(view.shown!.steps).toHaveLength(4);
     expect(view.shown!.model_label).toBe('Polite');
-    await service.showReasoning();
+    await showReasoning(service);
     await service.openItem('demo-02');
-    expect((await service.showReasoning()).withheld).toBe('no_reasoning');
+    expect((await showReasoning(service)).withheld).toBe('no_reasoning');
     await service.close();
 
     const { events } = await readSessionLog(sessionPaths(project.dir, 'ana').events);
@@ -95,7 +96,7 @@ describe('model reasoning in a session', () => {
       const { project, items } = await demo(reveal);
       const service = await SessionService.open({ project, annotator: 'ana', items, engine: null });
       await service.openItem('demo-01');
-      const view = await service.showReasoning();
+      const view = await showReasoning(service);
       expect(view.withheld).toBe(withheld);
       expect(view.shown === null).toBe(withheld !== null);
       await service.close();
@@ -114,11 +115,11 @@ describe('model reasoning in a session', () => {
     await service.openItem('demo-03');
     await speak(service, 1); // said before the reasoning could be seen: no judgment
     expect(service.itemState('demo-03')!.final_label).toBe('Polite');
-    expect((await service.showReasoning()).shown!.steps).toHaveLength(4);
-    await service.judgeStep(2, 1, 'key');
+    expect((await showReasoning(service)).shown!.steps).toHaveLength(4);
+    await judgeStep(service, 2, 1, 'key');
     await speak(service, 3);
-    await service.judgeStep(4, 1, 'click');
-    await expect(service.judgeStep(5, 1, 'key')).rejects.toThrow('steps 1 to 4');
+    await judgeStep(service, 4, 1, 'click');
+    await expect(judgeStep(service, 5, 1, 'key')).rejects.toThrow('steps 1 to 4');
     const state = service.itemState('demo-03')!;
     expect(state.step_judgments!.map((j) => [j.index, j.reward, j.source, j.kind, j.quote, j.audio_ms])).toEqual([
       [2, 1, 'key', 'step', null, null],

@@ -11,6 +11,7 @@ import { readSessionLog } from '../../../../core/node/session/sessionLogFile';
 import { sessionPaths } from '../../../../core/node/session/sessionPaths';
 import { SessionService } from '../../../../core/node/session/sessionService';
 import { SpokenLabelRequiredError, TranscriptionPendingError } from '../../../../core/common/session/sessionRefusals';
+import { correctSegment, rederiveFromCorrections } from '../../../../core/node/session/correctionActs';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
 const clipFile = path.resolve(repo, '../shared/fixtures/audio/commit-polite.wav');
@@ -140,12 +141,12 @@ describe.skipIf(!haveClip)('the research record, through the real session path w
       const before = service.itemState('demo-01')!;
       expect(before.final_label).toBeNull();
       const ref = before.segment_refs[before.segments.findIndex((s) => s.text.includes('polar'))]!;
-      const corrected = await service.correctSegment('demo-01', ref.utterance, ref.segment, ' I label this polite.');
+      const corrected = await correctSegment(service, 'demo-01', ref.utterance, ref.segment, ' I label this polite.');
       expect(corrected.transcript).toBe(before.transcript);
       expect(corrected.transcript_corrected).toBe(' Hmm. I label this polite.');
       expect(corrected.final_label).toBeNull();
-      await expect(service.correctSegment('demo-01', 9, 0, 'x')).rejects.toThrow('"demo-01" has no segment 0 in utterance 9');
-      const { state, label } = await service.rederiveFromCorrections('demo-01');
+      await expect(correctSegment(service, 'demo-01', 9, 0, 'x')).rejects.toThrow('"demo-01" has no segment 0 in utterance 9');
+      const { state, label } = await rederiveFromCorrections(service, 'demo-01');
       expect(label).toBe('Polite');
       expect(state).toMatchObject({ final_label: 'Polite', label_source: 'correction' });
       expect(state.label_history.at(-1)).toMatchObject({ source: 'correction', quote: 'I label this polite' });

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SessionLogError } from '../../../../core/common/session/sessionLog';
-import { SessionWriteError } from '../../../../core/node/fs/sessionFs';
+import { DurableWriteError } from '../../../../core/node/fs/durableFile';
 import { readSessionLog, SessionLogWriter } from '../../../../core/node/session/sessionLogFile';
 import { faultyFs } from './faultyFs';
 
@@ -124,7 +124,7 @@ describe('SessionLogWriter', () => {
       () => null,
       (e: unknown) => e,
     );
-    expect(error).toBeInstanceOf(SessionWriteError);
+    expect(error).toBeInstanceOf(DurableWriteError);
     expect((error as Error).message).toBe(`cannot write to ${file}: no space left on the disk (ENOSPC); events up to seq 1 are kept`);
     expect(await readFile(file, 'utf8')).toBe(before);
     fs.setBudget(Infinity);

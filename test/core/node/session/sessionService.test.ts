@@ -4,7 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { decodeWav } from '../../../../core/node/audio/wavFile';
 import { DEMO_PROJECT_DIR, loadProjectConfig, loadProjectItems } from '../../../../core/node/project/projectFolder';
-import { SessionWriteError } from '../../../../core/node/fs/sessionFs';
+import { DurableWriteError } from '../../../../core/node/fs/durableFile';
 import { readSessionLog } from '../../../../core/node/session/sessionLogFile';
 import { sessionPaths } from '../../../../core/node/session/sessionPaths';
 import type { SessionEngine } from '../../../../core/node/engine/sessionEngine';
@@ -140,7 +140,7 @@ describe('SessionService', () => {
     const { project, items } = await demo();
     const fs = faultyFs({ affects: (p) => p.endsWith('.wav') });
     const service = await SessionService.open({ project, annotator: 'ana', items, fs });
-    const errors: SessionWriteError[] = [];
+    const errors: DurableWriteError[] = [];
     service.on('write_error', (e) => errors.push(e));
     await service.openItem('demo-01');
     await service.startRecording();
@@ -152,7 +152,7 @@ describe('SessionService', () => {
         () => null,
         (e: unknown) => e,
       );
-    expect(failure).toBeInstanceOf(SessionWriteError);
+    expect(failure).toBeInstanceOf(DurableWriteError);
     expect((failure as Error).message).toMatch(
       /^cannot write audio to .*demo-01\.wav: no space left on the disk \(ENOSPC\); the 1\.0 s recorded before are kept/,
     );

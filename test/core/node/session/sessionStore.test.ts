@@ -9,7 +9,7 @@ import { SessionLockedError } from '../../../../core/node/session/sessionLock';
 import { readSessionLog } from '../../../../core/node/session/sessionLogFile';
 import { sessionPaths } from '../../../../core/node/session/sessionPaths';
 import { SessionStore } from '../../../../core/node/session/sessionStore';
-import { nodeSessionFs, type SessionFs } from '../../../../core/node/fs/sessionFs';
+import { nodeDurableFs, type DurableFs } from '../../../../core/node/fs/durableFile';
 import { faultyFs } from './faultyFs';
 
 async function demoProject() {
@@ -181,10 +181,10 @@ describe('SessionStore', () => {
     for (let i = 0; i < 150; i++) await record(store, `rec-${i}`, true);
     await store.close();
     const opened: Array<{ file: string; flags: string }> = [];
-    const countingFs: SessionFs = {
+    const countingFs: DurableFs = {
       open: (file, flags) => {
         if (file.endsWith('.wav')) opened.push({ file: path.basename(file), flags });
-        return nodeSessionFs.open(file, flags);
+        return nodeDurableFs.open(file, flags);
       },
     };
     const clean = await SessionStore.open({ project, annotator: 'ana', fs: countingFs });

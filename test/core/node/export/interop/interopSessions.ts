@@ -8,6 +8,8 @@ import { VAD_MODEL_ENV } from '../../../../../core/node/engine/sessionEngine';
 import { DEMO_PROJECT_DIR, loadProjectConfig, loadProjectItems, type OpenProject } from '../../../../../core/node/project/projectFolder';
 import { openSessionEngine } from '../../../../../core/node/engine/sessionEngine';
 import { SessionService } from '../../../../../core/node/session/sessionService';
+import { judgeStep, showReasoning } from '../../../../../core/node/session/reasoningActs';
+import { correctSegment, rederiveFromCorrections } from '../../../../../core/node/session/correctionActs';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../..');
 export const SHARED = path.resolve(repo, '../shared');
@@ -74,14 +76,14 @@ export async function interopStudy(): Promise<{ dir: string; project: OpenProjec
       await zoe.drainTranscriptions();
       const before = zoe.itemState('demo-01')!;
       const ref = before.segment_refs[before.segments.findIndex((s) => s.text.includes('polar'))]!;
-      await zoe.correctSegment('demo-01', ref.utterance, ref.segment, ' I label this polite.');
-      await zoe.rederiveFromCorrections('demo-01');
+      await correctSegment(zoe, 'demo-01', ref.utterance, ref.segment, ' I label this polite.');
+      await rederiveFromCorrections(zoe, 'demo-01');
 
       await zoe.openItem('demo-03');
       await zoe.commitLabel('Polite', 'key');
-      await zoe.showReasoning();
-      await zoe.judgeStep(1, 1, 'key');
-      await zoe.judgeStep(2, -1, 'click');
+      await showReasoning(zoe);
+      await judgeStep(zoe, 1, 1, 'key');
+      await judgeStep(zoe, 2, -1, 'click');
       await record(zoe, pcm);
       await zoe.drainTranscriptions();
       await zoe.completeItem();
@@ -113,8 +115,8 @@ export async function interopStudy(): Promise<{ dir: string; project: OpenProjec
       await bob.transcribeAgain('demo-01', readClip, 'transcribed later');
       await bob.transcribeAgain('demo-08', readClip, 'transcribed later');
       await bob.openItem('demo-08');
-      await bob.showReasoning();
-      await bob.judgeStep(1, 0, 'key');
+      await showReasoning(bob);
+      await judgeStep(bob, 1, 0, 'key');
     } finally {
       await bob.close();
     }

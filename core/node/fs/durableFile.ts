@@ -1,7 +1,7 @@
 import { openNoFollow } from './resolveInside';
 import { Refusal, type RefusalOf } from '../../common/refusal/refusal';
 
-/** The part of a FileHandle the session store writes through; tests wrap it to inject ENOSPC or EROFS. */
+/** The part of a FileHandle the logs and WAVs are written through; tests wrap it to inject ENOSPC or EROFS. */
 export interface DurableFile {
   write(buffer: Uint8Array, offset: number, length: number, position: number): Promise<{ bytesWritten: number }>;
   read(buffer: Uint8Array, offset: number, length: number, position: number): Promise<{ bytesRead: number }>;
@@ -11,19 +11,19 @@ export interface DurableFile {
   close(): Promise<void>;
 }
 
-/** How the store opens files it writes (the seam for fault injection). */
-export interface SessionFs {
+/** How a log or a WAV writer opens the files it writes (the seam for fault injection). */
+export interface DurableFs {
   open(path: string, flags: 'r' | 'r+' | 'w+' | 'wx+' | 'a+'): Promise<DurableFile>;
 }
 
-/** Session files are never opened through a symbolic link (O_NOFOLLOW), and never written through a hard link. */
-export const nodeSessionFs: SessionFs = {
+/** Project files written are never opened through a symbolic link (O_NOFOLLOW), and never written through a hard link. */
+export const nodeDurableFs: DurableFs = {
   open: (path, flags) => openNoFollow(path, flags),
 };
 
-/** A failed write to a session file; the message names the file and says what was kept. */
-export class SessionWriteError extends Error implements RefusalOf {
-  override name = 'SessionWriteError';
+/** A failed write to a log or a WAV; the message names the file and says what was kept. */
+export class DurableWriteError extends Error implements RefusalOf {
+  override name = 'DurableWriteError';
   constructor(
     message: string,
     readonly file: string,
