@@ -100,6 +100,8 @@ export interface CodeAgreement {
   /** units with values from two or more coders */
   pairable_units: number;
   disagreements: UnitDisagreement[];
+  /** units the coders disagree on that this viewer may not see yet (blind coding: items she has not finished coding) */
+  hidden_disagreements: number;
   /** protocols a coder coded without finishing: left out of α (their uncoded units are not "no code" yet) */
   unfinished: number;
   basis: CodesBasis;
@@ -149,6 +151,8 @@ export function codeAgreement(
         if (p.units.some((u) => u.codes.length > 0)) unfinished++;
         continue;
       }
+      // blind: codes first given after the coder chose to see everyone's (as the lead) are not blind codes
+      if (basis === 'blind' && p.first_finished_unblinded) continue;
       for (const unit of p.finished.units) {
         const key = `${protocolKey(p.annotator, p.item_id)}\u0000${unit}`;
         let row = rows.get(key);
@@ -210,16 +214,21 @@ export function codeAgreement(
   }
 
   const visible = options.detailsVisible ?? (() => true);
+  /** how many coder pairs, over every code, one coder gave it and the other did not */
+  const disagreeingPairs = (r: UnitRow): number => {
+    const given = [...r.values.values()];
+    let pairs = 0;
+    for (const code of new Set(given.flat())) {
+      const withCode = given.filter((g) => g.includes(code)).length;
+      pairs += withCode * (given.length - withCode);
+    }
+    return pairs;
+  };
+  const hiddenDisagreements = pairable.filter((r) => !visible(r.annotator, r.item_id) && disagreeingPairs(r) > 0).length;
   const disagreements: UnitDisagreement[] = pairable
     .filter((r) => visible(r.annotator, r.item_id))
     .map((r) => {
-      const given = [...r.values.values()];
-      const all = new Set(given.flat());
-      let pairs = 0;
-      for (const code of all) {
-        const withCode = given.filter((g) => g.includes(code)).length;
-        pairs += withCode * (given.length - withCode);
-      }
+      const pairs = disagreeingPairs(r);
       const unit = info.get(protocolKey(r.annotator, r.item_id))?.units.find((u) => u.unit === r.unit) ?? null;
       const coded =
         coders
@@ -242,6 +251,7 @@ export function codeAgreement(
     .slice(0, options.disagreementLimit ?? 50);
 
   return {
+    hidden_disagreements: hiddenDisagreements,
     coders: coders.map(({ coder, protocols: own }) => ({
       coder,
       finished_items: own.filter((p) => p.finished).length,

@@ -38,6 +38,11 @@ export interface CodingApi {
   addCode(code: CodeDef): Promise<CodingOverview>;
   /** agreement on codes: α per code, overall when exclusive, the units coders disagree on, codes beside labels and pauses */
   codeAgreement(): Promise<CodeAgreementReport>;
+  /**
+   * the lead sees every coder's codes, on items she has not finished coding too (blind coding hides them until then):
+   * logged in her own log (codings_revealed); her own codes from then on are not blind. Answers the agreement as she now sees it.
+   */
+  revealCodingsAsLead(): Promise<CodeAgreementReport>;
 }
 
 const unitId: ArgCheck = (value, where) => {
@@ -79,4 +84,5 @@ export const CODING_METHODS = {
   undoCoding: { params: [], scope: 'session-page' },
   addCode: { params: [['code', codeSpec]], scope: 'session-page' },
   codeAgreement: { params: [], scope: 'session-page' },
+  revealCodingsAsLead: { params: [], scope: 'session-page' },
 } as const satisfies MethodTable<CodingApi>;

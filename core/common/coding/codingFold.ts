@@ -36,6 +36,8 @@ export interface ProtocolCoding {
    * before the other coders' codes were shown (agreement counts these; later changes are the record's too)
    */
   first_finished_codes: Record<string, string[]>;
+  /** she first finished it after choosing to see every coder's codes as the lead: her first codes are not blind */
+  first_finished_unblinded: boolean;
 }
 
 export interface CodeProposal {
@@ -81,6 +83,7 @@ interface ProtocolFold {
   units: Map<string, UnitFold>;
   finished: ProtocolCoding['finished'];
   firstFinished: Map<string, string[]>;
+  firstFinishedUnblinded: boolean;
 }
 
 export const protocolKey = (annotator: string, itemId: string): string => `${annotator}\u0000${itemId}`;
@@ -93,6 +96,7 @@ const CODING_EVENTS: ReadonlySet<string> = new Set([
   'coding_memo',
   'code_proposed',
   'coding_finished',
+  'codings_revealed',
 ]);
 
 /** Unit order: by utterance, then sentence (an utterance unit before its sentences). */
@@ -115,6 +119,8 @@ export class CodingFold {
   private readonly proposals: CodeProposal[] = [];
   private readonly acts: CodeActRecord[] = [];
   private readonly bySeq = new Map<number, CodeActRecord>();
+  /** when the person chose to see every coder's codes as the lead (codings_revealed), or null */
+  private revealedAt: string | null = null;
   /** removals of an exclusive replacement, waiting for the application they make room for (the next event) */
   private replacing: CodeActRecord[] = [];
 
@@ -141,11 +147,16 @@ export class CodingFold {
         if (held && standing) held.codes.set(code, { ...standing, memo: text === '' ? null : text, memo_at: event.ts });
         return;
       }
+      case 'codings_revealed':
+        this.revealedAt ??= event.ts;
+        return;
       case 'code_proposed':
         this.proposals.push({ seq: event.seq, at: event.ts, ...event.data });
         return;
       case 'coding_finished': {
         const protocol = this.protocol(event.data.annotator, event.data.item_id);
+        if (protocol.finished === null && protocol.firstFinished.size === 0 && this.revealedAt !== null)
+          protocol.firstFinishedUnblinded = true;
         protocol.finished = { at: event.ts, units: [...event.data.units], codebook_version: event.data.codebook_version };
         for (const unit of event.data.units) {
           if (protocol.firstFinished.has(unit)) continue;
@@ -201,8 +212,16 @@ export class CodingFold {
     const key = protocolKey(annotator, itemId);
     let found = this.protocols.get(key);
     if (!found)
-      this.protocols.set(key, (found = { annotator, item_id: itemId, units: new Map(), finished: null, firstFinished: new Map() }));
+      this.protocols.set(
+        key,
+        (found = { annotator, item_id: itemId, units: new Map(), finished: null, firstFinished: new Map(), firstFinishedUnblinded: false }),
+      );
     return found;
+  }
+
+  /** When the person chose to see every coder's codes as the lead (codings_revealed), or null: she then codes unblinded. */
+  revealedToLead(): string | null {
+    return this.revealedAt;
   }
 
   /** The coder's work on one protocol, or null when they never coded it. */
@@ -241,6 +260,7 @@ function readProtocol(p: ProtocolFold): ProtocolCoding {
     units,
     finished: p.finished,
     first_finished_codes: Object.fromEntries(p.firstFinished),
+    first_finished_unblinded: p.firstFinishedUnblinded,
   };
 }
 

@@ -114,7 +114,8 @@ export function decideCodeAct(
   // a code removed from the codebook can still be taken off a unit
   const code = command.action === 'remove' && has(command.code) ? command.code : requireCode(codebook, command.code);
   const apply = command.action === 'apply' || (command.action === 'toggle' && !has(code));
-  const afterFinished = fold.protocolCoding(protocol.annotator, protocol.item_id)?.finished != null;
+  // after finishing, or after choosing to see every coder's codes as the lead: not a blind code
+  const afterFinished = fold.protocolCoding(protocol.annotator, protocol.item_id)?.finished != null || fold.revealedToLead() !== null;
   if (!apply)
     return has(code)
       ? [{ type: 'code_removed', data: codeActData(protocol, unit, code, context.coder, version, command.source, afterFinished) }]
@@ -214,7 +215,7 @@ export function decideUndoCoding(
   if (!last) throw new CodingRefusal('nothing to undo: no code was applied or removed in this session');
   const { data } = last;
   const version = context.codebook?.version ?? data.codebook_version;
-  const afterFinished = fold.protocolCoding(data.annotator, data.item_id)?.finished != null;
+  const afterFinished = fold.protocolCoding(data.annotator, data.item_id)?.finished != null || fold.revealedToLead() !== null;
   const inverse = (record: CodeActRecord, type: 'code_applied' | 'code_removed'): SessionEntry => ({
     type,
     data: {
@@ -231,6 +232,18 @@ export function decideUndoCoding(
 }
 
 /** Whether a coder may see the other coders' codes on an item: always, or in blind coding only once they finished it. */
-export function othersCodesVisible(config: Pick<CodingConfig, 'blind'>, own: { finished: unknown } | null): boolean {
-  return !config.blind || (own?.finished ?? null) !== null;
+export function othersCodesVisible(
+  config: Pick<CodingConfig, 'blind'>,
+  own: { finished: unknown } | null,
+  revealedToLead = false,
+): boolean {
+  return !config.blind || revealedToLead || (own?.finished ?? null) !== null;
+}
+
+/**
+ * The person chooses to see every coder's codes as the lead (the Agreement tab's lead view): logged once in her own log;
+ * from then on her own codes are not blind. Nothing to log when she chose it before.
+ */
+export function decideRevealCodings(fold: CodingFold): SessionEntry[] {
+  return fold.revealedToLead() !== null ? [] : [{ type: 'codings_revealed', data: { as: 'lead' } }];
 }

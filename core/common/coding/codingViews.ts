@@ -81,14 +81,15 @@ function codesByUnit(
  * (blind coding: once the coder finished the item); otherwise `others` is null and nothing of theirs is in the view.
  */
 export function codingItemView(
-  context: Pick<CodingContext, 'coder' | 'config'>,
+  /** revealed: she chose to see every coder's codes as the lead (codings_revealed) */
+  context: Pick<CodingContext, 'coder' | 'config'> & { revealed?: boolean },
   protocol: ProtocolFacts & { item_text: string },
   own: ProtocolCoding | null,
   others: ReadonlyArray<{ coder: string; coding: ProtocolCoding | null }>,
   changedUnit: string | null = null,
 ): CodingItemView {
   const mine = codesByUnit(own, protocol.units);
-  const visible = othersCodesVisible(context.config, own);
+  const visible = othersCodesVisible(context.config, own, context.revealed ?? false);
   return {
     annotator: protocol.annotator,
     item_id: protocol.item_id,

@@ -245,6 +245,7 @@ export const sessionEventDataSchemas: { readonly [T in SessionEventType]: Record
     units: { type: 'array', items: unitId, uniqueItems: true },
     codebook_version: text,
   }),
+  codings_revealed: object({ as: { type: 'string', enum: ['lead'] } }),
   // null clears the selection; the object rules apply only to an object
   text_selected: object({
     item_id: itemId,

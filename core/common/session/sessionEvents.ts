@@ -221,6 +221,11 @@ export interface SessionEventData {
   /** the coder has finished coding the item's protocol: every unit listed got the codes it has (no code: none applies) */
   coding_finished: { annotator: string; item_id: string; coder: string; units: string[]; codebook_version: string };
   /**
+   * the person chose to see every coder's codes as the lead, on items she has not finished coding too: from here on her
+   * own codes count as given after seeing the others' (blind coding's α leaves them out, like codes changed after finishing)
+   */
+  codings_revealed: { as: 'lead' };
+  /**
    * the annotator selected words of the item text (UTF-16 offsets into the text she saw, item_opened's text_sha256;
    * quote: the words as they read), or cleared her selection (null); the last one stands
    */
@@ -258,6 +263,7 @@ export const EVENT_VERSIONS: { readonly [T in SessionEventType]: number } = {
   coding_memo: 1,
   code_proposed: 1,
   coding_finished: 1,
+  codings_revealed: 1,
   text_selected: 1,
 };
 

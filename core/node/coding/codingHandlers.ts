@@ -1,6 +1,6 @@
 import { findCode, type CodeDef } from '../../common/codebook/codebook';
 import type { SerialQueue } from '../../common/concurrency/serialQueue';
-import type { CodingApi } from '../../common/coding/codingApi';
+import type { CodeAgreementReport, CodingApi } from '../../common/coding/codingApi';
 import type { Item } from '../../common/items/item';
 import { Refusal } from '../../common/refusal/refusal';
 import type { CodeProposal, CoderFolds } from '../../common/coding/codingFold';
@@ -9,6 +9,7 @@ import {
   decideCodingMemo,
   decideFinishCoding,
   decideProposeCode,
+  decideRevealCodings,
   decideUndoCoding,
   othersCodesVisible,
   type ProtocolFacts,
@@ -56,9 +57,9 @@ export function codingHandlers(app: CodingHost): CodingApi {
     const protocol = await protocolOf(open, annotator, itemId);
     const coder = open.store.annotator;
     const own = open.store.coding.protocolCoding(protocol.annotator, itemId);
-    const context = { coder, config: app.project.config.coding };
+    const context = { coder, config: app.project.config.coding, revealed: open.store.coding.revealedToLead() !== null };
     // blind: the others' logs are not even read for a coder who has not finished the item
-    const others = othersCodesVisible(context.config, own)
+    const others = othersCodesVisible(context.config, own, context.revealed)
       ? (await reader.all(open))
           .filter((s) => s.annotator !== coder)
           .map((s) => ({
@@ -85,6 +86,18 @@ export function codingHandlers(app: CodingHost): CodingApi {
       await open.recordCoding((fold) => decide(fold, context, protocol));
       return viewOf(open, protocol.annotator, itemId, changedUnit);
     });
+
+  /** agreement on codes as the open session's person may see it: in blind coding, units only of items she finished, or all once she chose the lead's view */
+  const agreementAsSeen = async (): Promise<CodeAgreementReport> => {
+    const open = app.session.require();
+    const blind = app.project.config.coding.blind;
+    const coding = open.store.coding;
+    const { warnings: _warnings, ...report } = await projectCodeAgreement(app.project, reader.source(open), {
+      detailsVisible: (annotator, itemId) =>
+        !blind || coding.revealedToLead() !== null || coding.protocolCoding(annotator, itemId)?.finished != null,
+    });
+    return report;
+  };
 
   /** the codebook, the coding settings, every protocol with the coder's progress, the proposals not in the codebook yet */
   const overview = async (): Promise<CodingOverview> => {
@@ -122,7 +135,8 @@ export function codingHandlers(app: CodingHost): CodingApi {
     const named = new Set<string>();
     // blind: another coder's proposal names words they found in a unit, so it waits until this coder finished that item
     const seen = (p: CodeProposal): boolean =>
-      p.coder === coder || othersCodesVisible(coding, open.store.coding.protocolCoding(p.annotator, p.item_id));
+      p.coder === coder ||
+      othersCodesVisible(coding, open.store.coding.protocolCoding(p.annotator, p.item_id), open.store.coding.revealedToLead() !== null);
     for (const p of sessions.flatMap((s) => s.codings?.proposals ?? []).sort((a, b) => (a.at < b.at ? -1 : 1))) {
       const key = p.name.normalize('NFKC').toLowerCase();
       if (!seen(p) || named.has(key) || ('codebook' in loaded && findCode(loaded.codebook, p.name))) continue;
@@ -179,15 +193,11 @@ export function codingHandlers(app: CodingHost): CodingApi {
         await addCodeToCodebook(app.project, code);
         return overview();
       }),
-    codeAgreement: () =>
+    codeAgreement: () => app.calls.run(() => agreementAsSeen()),
+    revealCodingsAsLead: () =>
       app.calls.run(async () => {
-        const open = app.session.require();
-        const blind = app.project.config.coding.blind;
-        const { warnings: _warnings, ...report } = await projectCodeAgreement(app.project, reader.source(open), {
-          // the units list names each coder's codes: in blind coding only on items this coder has finished
-          detailsVisible: (annotator, itemId) => !blind || open.store.coding.protocolCoding(annotator, itemId)?.finished != null,
-        });
-        return report;
+        await app.session.require().recordCoding((folds) => decideRevealCodings(folds.coding));
+        return agreementAsSeen();
       }),
   };
 }

@@ -23,6 +23,11 @@ export function CodeAgreementPanel({ reloads }: { reloads: number }) {
   const client = useApi();
   const [report, setReport] = useState<CodeAgreementReport | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const [confirmingReveal, setConfirmingReveal] = useState(false);
+  const revealAsLead = (): void => {
+    setConfirmingReveal(false);
+    void reportRefusalsTo(setError)(() => client.revealCodingsAsLead()).then((r) => r && setReport(r));
+  };
   useEffect(() => {
     void reportRefusalsTo(setError)(() => client.codeAgreement()).then((r) => r && setReport(r));
   }, [client, reloads]);
@@ -96,6 +101,31 @@ export function CodeAgreementPanel({ reloads }: { reloads: number }) {
       </table>
 
       <h3>Units the coders disagree on most ({report.disagreements.length})</h3>
+      {report.hidden_disagreements > 0 && (
+        <div className="reveal-as-lead" role="group" aria-label="coder disagreements hidden by blind coding">
+          <p className="muted">
+            {report.hidden_disagreements === 1
+              ? '1 more unit the coders disagree on is on an item you have not finished coding (blind coding hides it).'
+              : `${report.hidden_disagreements} more units the coders disagree on are on items you have not finished coding (blind coding hides them).`}
+          </p>
+          {confirmingReveal ? (
+            <p role="alert">
+              Seeing every coder&rsquo;s codes is logged in your session, and codes you give afterwards count as given after seeing the
+              others&rsquo; (blind α leaves them out).{' '}
+              <button type="button" onClick={revealAsLead} autoFocus>
+                Show them as the lead
+              </button>{' '}
+              <button type="button" onClick={() => setConfirmingReveal(false)}>
+                Cancel
+              </button>
+            </p>
+          ) : (
+            <button type="button" onClick={() => setConfirmingReveal(true)}>
+              Show all coders&rsquo; codes (as the lead)…
+            </button>
+          )}
+        </div>
+      )}
       {report.disagreements.length === 0 ? (
         <p className="muted">No unit you can see has differing codes.</p>
       ) : (

@@ -6,7 +6,9 @@ import {
   decideCodingMemo,
   decideFinishCoding,
   decideProposeCode,
+  decideRevealCodings,
   decideUndoCoding,
+  othersCodesVisible,
   type ProtocolFacts,
 } from '../../../../core/common/coding/codingRules';
 import { CodingFold } from '../../../../core/common/coding/codingFold';
@@ -177,6 +179,36 @@ describe('coding rules', () => {
     expect(decideFinishCoding(bob.coding, ctx, protocol)).toEqual([]);
     bob.append(decideCodeAct(bob.coding, ctx, protocol, { unit: 'u2', code: 'Doubts', action: 'apply', source: 'key' }));
     expect(bob.events.at(-1)!.data).toMatchObject({ after_finished: true });
+  });
+
+  it("the lead's choice to see every coder's codes is logged once; her codes after it, and items she finishes after it, are not blind", () => {
+    const protocol = anaProtocol();
+    const lea = sessionLog('lea');
+    const ctx = contextFor('lea', { blind: true });
+    expect(lea.coding.revealedToLead()).toBeNull();
+    lea.append(decideRevealCodings(lea.coding));
+    expect(lea.events.at(-1)).toMatchObject({ type: 'codings_revealed', data: { as: 'lead' } });
+    expect(lea.coding.revealedToLead()).toBe(lea.events.at(-1)!.ts);
+    expect(decideRevealCodings(lea.coding)).toEqual([]);
+    expect(othersCodesVisible(ctx.config, null, true)).toBe(true);
+    expect(othersCodesVisible(ctx.config, null, false)).toBe(false);
+    lea.append(decideCodeAct(lea.coding, ctx, protocol, { unit: 'u1', code: 'Doubts', action: 'apply', source: 'key' }));
+    expect(lea.events.at(-1)!.data).toMatchObject({ after_finished: true });
+    lea.append(decideFinishCoding(lea.coding, ctx, protocol));
+    expect(lea.coding.protocolCoding('ana', 'demo-01')!.first_finished_unblinded).toBe(true);
+    // a coder who never chose it codes blind as before
+    const bob = sessionLog('bob');
+    bob.append(
+      decideCodeAct(bob.coding, contextFor('bob', { blind: true }), protocol, {
+        unit: 'u1',
+        code: 'Doubts',
+        action: 'apply',
+        source: 'key',
+      }),
+    );
+    expect(bob.events.at(-1)!.data).toMatchObject({ after_finished: false });
+    bob.append(decideFinishCoding(bob.coding, contextFor('bob', { blind: true }), protocol));
+    expect(bob.coding.protocolCoding('ana', 'demo-01')!.first_finished_unblinded).toBe(false);
   });
 
   it('in-vivo: the selected words of a unit become a proposed code, never a code of the codebook by themselves', () => {

@@ -60,6 +60,45 @@ describe('coding over the app API', () => {
     await bob.close();
   });
 
+  it("a lead who has not coded sees the coders' disagreements only after a logged choice; her later codes are not blind", async () => {
+    const { dir } = await codingStudy({ configExtra: 'coding:\n  blind: true' });
+    for (const [coder, code] of [
+      ['cat', 'Reasons'],
+      ['bob', 'Doubts'],
+    ] as const) {
+      const app = await open(dir, coder);
+      await app.codeUnit('ana', 'demo-01', 'u1', code, 'apply', 'key');
+      await app.finishCoding('ana', 'demo-01');
+      await app.close();
+    }
+    const lea = await open(dir, 'lea');
+    const blindView = await lea.codeAgreement();
+    expect(blindView.disagreements).toEqual([]);
+    expect(blindView.hidden_disagreements).toBe(1);
+    expect((await lea.codingItem('ana', 'demo-01')).others).toBeNull();
+
+    const asLead = await lea.revealCodingsAsLead();
+    expect(asLead.hidden_disagreements).toBe(0);
+    expect(asLead.disagreements.map((d) => [d.item_id, d.unit, d.codes])).toEqual([
+      ['demo-01', 'u1', { bob: ['Doubts'], cat: ['Reasons'] }],
+    ]);
+    // the coding view shows the others' codes too, and a code she gives now says it came after seeing them
+    expect((await lea.codingItem('ana', 'demo-01')).others).toHaveLength(2);
+    await lea.codeUnit('ana', 'demo-02', 'u0', 'Doubts', 'apply', 'key');
+    // asked again: nothing more is logged
+    await lea.revealCodingsAsLead();
+    await lea.close();
+    const events = (await readFile(path.join(dir, 'sessions', 'lea', 'events.jsonl'), 'utf8'))
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { type: string; data: Record<string, unknown> });
+    expect(events.filter((e) => e.type === 'codings_revealed').map((e) => e.data)).toEqual([{ as: 'lead' }]);
+    expect(events.find((e) => e.type === 'code_applied')!.data).toMatchObject({ code: 'Doubts', after_finished: true });
+    // the coders' own logs are not touched by her choice
+    for (const coder of ['bob', 'cat'])
+      expect(await readFile(path.join(dir, 'sessions', coder, 'events.jsonl'), 'utf8')).not.toContain('codings_revealed');
+  });
+
   it('undo takes back the last code act; memos, proposals and a new code from the lead; refusals travel as data', async () => {
     const { dir } = await codingStudy({ configExtra: 'coding:\n  own_protocols: false' });
     const bob = await open(dir, 'bob');
