@@ -156,16 +156,7 @@ function exportCsvFlatRows(header: readonly string[], headerLine: number, file: 
     ...(version >= 3 ? ITEM_CSV_COLUMNS.map((c) => ({ name: c.name, type: 'string' as const, nullable: true })) : []),
   ];
   const known = new Map(cellTypes.map((c) => [c.name, c]));
-  for (const name of header) {
-    if (!known.has(name))
-      problems.push({
-        file,
-        line: headerLine,
-        field: name,
-        stage: 'schema',
-        message: 'unknown column (no additional properties are allowed)',
-      });
-  }
+  problems.push(...unknownColumnProblems(header, known, headerLine, file));
   const columns = header.map((name) => known.get(name)!);
   return {
     flat: version,
@@ -180,6 +171,24 @@ function exportCsvFlatRows(header: readonly string[], headerLine: number, file: 
   };
 }
 
+/** One schema problem per header column the export version does not have, in header order. */
+function unknownColumnProblems(
+  header: readonly string[],
+  known: { has(name: string): boolean },
+  headerLine: number,
+  file: string,
+): InputProblem[] {
+  return header
+    .filter((name) => !known.has(name))
+    .map((name) => ({
+      file,
+      line: headerLine,
+      field: name,
+      stage: 'schema' as const,
+      message: 'unknown column (no additional properties are allowed)',
+    }));
+}
+
 /**
  * v1 CSV export rows back to record objects for the schema stage: the header must name exactly the v1 export fields;
  * JSON columns are parsed strictly (a bad cell is a parse problem of that column), empty nullable cells are null.
@@ -191,17 +200,7 @@ function exportCsvV1Rows(header: readonly string[], headerLine: number, file: st
     if (!names.has(field))
       problems.push({ file, line: headerLine, field, stage: 'schema', message: `the header has no column "${field}"` });
   }
-  const known: ReadonlySet<string> = new Set(EXPORT_FIELDS);
-  for (const name of header) {
-    if (!known.has(name))
-      problems.push({
-        file,
-        line: headerLine,
-        field: name,
-        stage: 'schema',
-        message: 'unknown column (no additional properties are allowed)',
-      });
-  }
+  problems.push(...unknownColumnProblems(header, new Set(EXPORT_FIELDS), headerLine, file));
   return {
     flat: null,
     headerProblems: problems,
