@@ -47,18 +47,20 @@ export type ExportSummaryRecord = Pick<
   'schema_version' | 'project' | 'annotator' | 'item_id' | 'audio' | 'transcript' | 'final_label'
 >;
 
-export function buildExportReceipt(args: {
+/** What a records receipt says of the file and the export beside the records' counts. */
+export interface ExportReceiptFile {
   file: string;
   format: ExportFormat;
   sha256: string;
   bytes: number;
-  records: readonly ExportSummaryRecord[];
   project: string;
   appVersion: string;
   createdAt: string;
   config?: { sha256: string; yaml: string };
   deidentification?: DeidentificationReceipt;
-}): ExportReceiptV1 {
+}
+
+export function buildExportReceipt(args: ExportReceiptFile & { records: readonly ExportSummaryRecord[] }): ExportReceiptV1 {
   const tally = new ExportReceiptTally();
   for (const record of args.records) tally.add(record);
   return tally.receipt(args);
@@ -103,17 +105,7 @@ export class ExportReceiptTally {
     };
   }
 
-  receipt(args: {
-    file: string;
-    format: ExportFormat;
-    sha256: string;
-    bytes: number;
-    project: string;
-    appVersion: string;
-    createdAt: string;
-    config?: { sha256: string; yaml: string };
-    deidentification?: DeidentificationReceipt;
-  }): ExportReceiptV1 {
+  receipt(args: ExportReceiptFile): ExportReceiptV1 {
     return {
       receipt_version: 1,
       schema_version: EXPORT_SCHEMA_VERSION,
