@@ -9,6 +9,7 @@ import { listInputDevices, type InputDevice } from '../../capture/inputDevices';
 import { startCapture, type CaptureSession } from '../../capture/microphoneCapture';
 import { METER_FLOOR_DB } from '../label/useRecorder';
 import { reportRefusalsTo, type RunCall } from '../../shared/runCall';
+import { PathForm } from '../../shared/PathForm';
 import { useApi } from '../../shared/api';
 
 type Download = Extract<AloudEvent, { type: 'model_download' }>;
@@ -237,24 +238,15 @@ function ModelsPanel({ project, run, untranscribed }: { project: ProjectView; ru
           {verifying ? 'Verifying…' : 'Verify installed models'}
         </button>
       </div>
-      <form
-        className="row"
-        onSubmit={(e) => {
-          e.preventDefault();
-          if (importPath.trim()) void act(() => client.importModel(importPath.trim())).then(() => setImportPath(''));
-        }}
-      >
-        <label htmlFor="import-model">Import a model file</label>
-        <input
-          id="import-model"
-          value={importPath}
-          onChange={(e) => setImportPath(e.target.value)}
-          placeholder="/full/path/to/ggml-model.bin"
-        />
-        <button type="submit" disabled={!importPath.trim()}>
-          Import
-        </button>
-      </form>
+      <PathForm
+        id="import-model"
+        label="Import a model file"
+        value={importPath}
+        onChange={setImportPath}
+        placeholder="/full/path/to/ggml-model.bin"
+        submitLabel="Import"
+        onSubmit={(file) => void act(() => client.importModel(file)).then(() => setImportPath(''))}
+      />
     </section>
   );
 }
