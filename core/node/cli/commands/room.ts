@@ -69,15 +69,7 @@ async function serve(
     address = found;
   }
   const listener = await startRoomListener(host, { address, port: parseCount(values.port, '--port', 0, 0, 65535) });
-  const info = {
-    code: host.code,
-    url: listener.url,
-    lead_url: listener.leadUrl,
-    address: listener.address,
-    port: listener.port,
-    log: host.logFile,
-    lan: address !== '127.0.0.1',
-  };
+  const info = { ...listenerInfo(host, listener), lan: address !== '127.0.0.1' };
   if (values.json) io.out(`${JSON.stringify(info)}\n`);
   else {
     io.out(`room code: ${host.code}\n`);
@@ -88,15 +80,32 @@ async function serve(
       `your lead panel (keep it to yourself): ${listener.leadUrl}\nlog: ${host.logFile}\nCtrl-C closes the listener; \`aloud room resume ${host.code}\` opens it again.\n`,
     );
   }
-  await new Promise<void>((resolve) => {
+  await untilStopped(stop);
+  await listener.close();
+  await host.close();
+  return 0;
+}
+
+/** What a room's or a shadow room's --json start line says of where it listens, in that key order. */
+function listenerInfo(host: { code: string; logFile: string }, listener: RoomListener) {
+  return {
+    code: host.code,
+    url: listener.url,
+    lead_url: listener.leadUrl,
+    address: listener.address,
+    port: listener.port,
+    log: host.logFile,
+  };
+}
+
+/** Resolves on SIGINT/SIGTERM, or when `stop` (tests) settles. */
+function untilStopped(stop?: Promise<void>): Promise<void> {
+  return new Promise<void>((resolve) => {
     const done = () => resolve();
     process.once('SIGINT', done);
     process.once('SIGTERM', done);
     void stop?.then(done);
   });
-  await listener.close();
-  await host.close();
-  return 0;
 }
 
 /** Serves a shadow room and its feed until SIGINT/SIGTERM (or `stop`, for tests); then closes it, so trainees' pages say so. */
@@ -123,16 +132,7 @@ async function serveShadow(
     throw e;
   }
   const lan = options.address !== '127.0.0.1';
-  const info = {
-    code: host.code,
-    url: listener.url,
-    lead_url: listener.leadUrl,
-    address: listener.address,
-    port: listener.port,
-    log: host.logFile,
-    feed: feed.file,
-    lan,
-  };
+  const info = { ...listenerInfo(host, listener), feed: feed.file, lan };
   if (options.json) io.out(`${JSON.stringify(info)}\n`);
   else {
     io.out(`shadow room code: ${host.code}\n`);
@@ -146,12 +146,7 @@ async function serveShadow(
     );
     io.out(`log: ${host.logFile}\nCtrl-C closes the room.\n`);
   }
-  await new Promise<void>((resolve) => {
-    const done = () => resolve();
-    process.once('SIGINT', done);
-    process.once('SIGTERM', done);
-    void stop?.then(done);
-  });
+  await untilStopped(stop);
   if (!host.snapshot().closed) await host.closeRoom().catch(() => undefined);
   // pages waiting on the room hear "closed" at once; a moment for them to get the answer
   await new Promise((resolve) => setTimeout(resolve, 1000));
