@@ -48,6 +48,7 @@ import { GAP_CLAUSE_END, GAP_PUNCTUATION, GAP_QUESTION, matchWords, type MatchWo
 import { compileStemPattern, type CompiledStem } from './stemPattern';
 import { SINGLE_WORD_CUES } from './negationCues';
 import { WordTrie } from './wordTrie';
+import { GERMAN_ARTICLES } from '../text/germanWords';
 
 const CONJUNCTIONS = new Set(['or', 'and', 'oder', 'und']);
 const ALTERNATIVE_CONJUNCTIONS = new Set(['or', 'oder']);
@@ -213,22 +214,12 @@ const NOT_A_LABEL_ATTEMPT = new Set([
   'no',
   'wait',
   'sorry',
-  'das',
+  ...GERMAN_ARTICLES,
   'dies',
   'diese',
   'dieser',
   'dieses',
   'es',
-  'der',
-  'die',
-  'den',
-  'dem',
-  'des',
-  'ein',
-  'eine',
-  'einen',
-  'einem',
-  'einer',
   'mal',
   'dann',
   'jetzt',
