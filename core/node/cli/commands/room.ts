@@ -1,4 +1,3 @@
-import { parseArgs } from 'node:util';
 import { finalLabelDisagreements } from '../../../common/agreement/agreementAnalysis';
 import { DEFAULT_MAX_MEMBERS, type RoomItem } from '../../../common/rooms/roomEvents';
 import { foldRoom } from '../../../common/rooms/roomFold';
@@ -19,7 +18,7 @@ import { serveShadowFeed, type ShadowFeedServer } from '../../rooms/shadowFeedSo
 import { ShadowHost } from '../../rooms/shadowHost';
 import { startShadowListener } from '../../rooms/shadowListener';
 import { checkShadowEvent, roomLogKind } from '../../rooms/shadowLogFile';
-import { type CliCommand, type CliIo, printJson, requireOption, UsageError, withUsageErrors } from '../cliSupport';
+import { type CliCommand, type CliIo, printJson, requireOption, UsageError, parseOptions } from '../cliSupport';
 import { parseCount } from './agreement';
 
 const USAGE = [
@@ -183,24 +182,21 @@ export const roomCommand: CliCommand = {
   usage: USAGE,
   async run(argv, io) {
     const [sub, ...rest] = argv;
-    const { values, positionals } = withUsageErrors(() =>
-      parseArgs({
-        args: rest,
-        strict: true,
-        allowPositionals: true,
-        options: {
-          project: { type: 'string' },
-          items: { type: 'string' },
-          huddle: { type: 'boolean', default: false },
-          export: { type: 'string', multiple: true },
-          lan: { type: 'boolean', default: false },
-          address: { type: 'string' },
-          port: { type: 'string' },
-          'max-members': { type: 'string' },
-          annotator: { type: 'string' },
-          json: { type: 'boolean', default: false },
-        },
-      }),
+    const { values, positionals } = parseOptions(
+      rest,
+      {
+        project: 'string',
+        items: 'string',
+        huddle: false,
+        export: 'strings',
+        lan: false,
+        address: 'string',
+        port: 'string',
+        'max-members': 'string',
+        annotator: 'string',
+        json: false,
+      },
+      { positionals: true },
     );
     if (values.address !== undefined && !values.lan)
       throw new UsageError('--address needs --lan: opening the room beyond this machine must be explicit');
