@@ -48,7 +48,7 @@ import { GAP_CLAUSE_END, GAP_PUNCTUATION, GAP_QUESTION, matchWords, type MatchWo
 import { compileStemPattern, type CompiledStem } from './stemPattern';
 import { SINGLE_WORD_CUES } from './negationCues';
 import { WordTrie } from './wordTrie';
-import { GERMAN_ARTICLES } from '../text/germanWords';
+import { ENGLISH_DETERMINERS, GERMAN_ARTICLES } from '../text/wordClasses';
 
 const CONJUNCTIONS = new Set(['or', 'and', 'oder', 'und']);
 const ALTERNATIVE_CONJUNCTIONS = new Set(['or', 'oder']);
@@ -65,13 +65,7 @@ const FIRST_PERSON = new Set(['i', 'ich']);
 
 /** Everyday words that continue a sentence rather than attempt a label: "I'll say that again". */
 const NOT_A_LABEL_ATTEMPT = new Set([
-  'a',
-  'an',
-  'the',
-  'this',
-  'that',
-  'these',
-  'those',
+  ...ENGLISH_DETERMINERS,
   'it',
   'its',
   "it's",

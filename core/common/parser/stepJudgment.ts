@@ -18,7 +18,7 @@ import { DEFAULT_FILLERS } from '../signals/hesitationLists';
 import { SINGLE_WORD_CUES } from './negationCues';
 import { GAP_CLAUSE_END, GAP_QUESTION, matchWords, normalizeForMatching } from './matchText';
 import { compileStemPattern } from './stemPattern';
-import { GERMAN_NUMBER_WORDS_TO_TWELVE } from '../text/germanWords';
+import { GERMAN_NUMBER_WORDS_TO_TWELVE } from '../text/wordClasses';
 
 /** +1 the step is correct, 0 neutral, −1 wrong: the common process-reward scale. */
 export type StepReward = 1 | 0 | -1;

@@ -22,7 +22,7 @@
 import { hesitationListsFor, type HesitationLists } from './hesitationLists';
 import { offsetsInOriginal, TERM_GAP, WORD_PATTERN } from './wordTokens';
 import { caselessKey } from '../text/textFold';
-import { GERMAN_ARTICLES, GERMAN_NUMBER_WORDS_TO_TWELVE } from '../text/germanWords';
+import { ENGLISH_DETERMINERS, GERMAN_ARTICLES, GERMAN_NUMBER_WORDS_TO_TWELVE } from '../text/wordClasses';
 
 export interface HesitationCounts {
   filled_pause_count: number;
@@ -214,13 +214,7 @@ const EN_COMPARISON_BEFORE = new Set([
   'very',
 ]);
 const EN_NOUN_PHRASE_START = new Set([
-  'a',
-  'an',
-  'the',
-  'this',
-  'that',
-  'these',
-  'those',
+  ...ENGLISH_DETERMINERS,
   'my',
   'your',
   'his',

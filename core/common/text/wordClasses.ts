@@ -1,4 +1,4 @@
-/** German words more than one reader of speech treats as a class; one list each, so a fix reaches every reader. */
+/** Words more than one reader of speech treats as a class; one list each, so a fix reaches every reader. */
 
 /** The German number words from zero to twelve, each at the index of its value. */
 export const GERMAN_NUMBER_WORDS_TO_TWELVE: readonly string[] = [
@@ -19,3 +19,6 @@ export const GERMAN_NUMBER_WORDS_TO_TWELVE: readonly string[] = [
 
 /** The German articles, definite and indefinite, in every case. */
 export const GERMAN_ARTICLES: readonly string[] = ['der', 'die', 'das', 'den', 'dem', 'des', 'ein', 'eine', 'einen', 'einem', 'einer'];
+
+/** The English articles and demonstratives, which open a noun phrase. */
+export const ENGLISH_DETERMINERS: readonly string[] = ['a', 'an', 'the', 'this', 'that', 'these', 'those'];
