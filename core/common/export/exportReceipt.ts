@@ -1,22 +1,15 @@
 import { compileOnFirstUse, sharedAjv } from '../io/schemaValidator';
 import type { InputProblem } from '../io/inputProblem';
-import { checkReceipt } from '../io/fileReceipt';
+import { checkReceipt, type RecordsFileReceipt } from '../io/fileReceipt';
 import { EXPORT_SCHEMA_VERSION, exportGaps, READABLE_SCHEMA_VERSIONS, type AnyExportRecord, type ExportGap } from './exportRecord';
 import type { ExportFormat } from './exportFormats';
 import { deidentificationReceiptJsonSchema, type DeidentificationReceipt } from '../deidentified/deidentifyReceipt';
 
 /** Written as FILE.receipt.json only after FILE is complete on disk: what was exported and how to check it. */
-export interface ExportReceiptV1 {
-  receipt_version: 1;
+export interface ExportReceiptV1 extends RecordsFileReceipt {
   /** the export's schema_version */
   schema_version: number;
-  /** the export's file name, without folder */
-  file: string;
   format: ExportFormat;
-  sha256: string;
-  bytes: number;
-  records: number;
-  project: string;
   counts: {
     annotators: number;
     items: number;
@@ -31,8 +24,6 @@ export interface ExportReceiptV1 {
    * labels from it) with its sha256 (the records' config_sha256); absent in receipts written before it was kept
    */
   config?: { sha256: string; yaml: string };
-  app_version: string;
-  created_at: string;
   /** present only on a de-identified export: the list, the method and what was hidden (core/common/deidentify) */
   deidentification?: DeidentificationReceipt;
 }

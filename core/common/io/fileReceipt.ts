@@ -3,6 +3,19 @@ import { InputError, type InputProblem } from './inputProblem';
 import { parseJsonDocument } from './jsonInput';
 import { schemaProblems } from './schemaProblems';
 
+/** What a records receipt says of the file it describes, its records and where they came from. */
+export interface RecordsFileReceipt {
+  receipt_version: 1;
+  /** the export's file name, without folder */
+  file: string;
+  sha256: string;
+  bytes: number;
+  records: number;
+  project: string;
+  app_version: string;
+  created_at: string;
+}
+
 /**
  * The stages every receipt goes through: parse, its schema, then the rule that it describes this very file (sha256,
  * bytes, name). Returns the problems so far, and — when the schema passed — the receipt and a `rule` that adds a

@@ -7,7 +7,7 @@ import { compileOnFirstUse, sharedAjv } from '../io/schemaValidator';
 import { InputError, type InputProblem } from '../io/inputProblem';
 import { JsonLinesStream, readJsonLines, type LocatedValue } from '../io/jsonInput';
 import { schemaProblems } from '../io/schemaProblems';
-import { checkReceipt } from '../io/fileReceipt';
+import { checkReceipt, type RecordsFileReceipt } from '../io/fileReceipt';
 import type { StepReward } from '../parser/stepJudgment';
 import { stepRewards, type ProcessRewardMode, type StepJudgmentRecord } from './stepJudgments';
 
@@ -206,16 +206,9 @@ export function assertValidProcessReward(text: string, file: string): ProcessRew
 }
 
 /** Written as FILE.receipt.json only after FILE is complete on disk. */
-export interface ProcessRewardReceipt {
-  receipt_version: 1;
+export interface ProcessRewardReceipt extends RecordsFileReceipt {
   kind: 'process-reward';
-  /** the export's file name, without folder */
-  file: string;
   format: 'jsonl';
-  sha256: string;
-  bytes: number;
-  records: number;
-  project: string;
   counts: {
     annotators: number;
     items: number;
@@ -225,8 +218,6 @@ export interface ProcessRewardReceipt {
     judged_steps: number;
     first_error_records: number;
   };
-  app_version: string;
-  created_at: string;
 }
 
 export function buildProcessRewardReceipt(args: {
