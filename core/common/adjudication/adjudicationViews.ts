@@ -1,7 +1,7 @@
 import type { AdjudicationConfig, LabelSchema } from '../project/projectConfig';
 import type { ProtocolCoding } from '../coding/codingFold';
 import type { ItemSessionState } from '../session/itemState';
-import type { AdjudicationConfidence } from './adjudicationEvents';
+import type { DecisionShown } from './adjudicationEvents';
 import type { DecisionRevision } from './adjudicationFold';
 import { shownAnnotators, type AdjudicationQueue, type ItemStanding, type ItemStatus } from './adjudicationQueue';
 
@@ -50,19 +50,9 @@ export interface ProtocolView {
   codes: Array<{ unit_text: string; codes: string[] }>;
 }
 
-export interface DecisionView {
-  adjudicator: string;
-  label: string;
-  confidence: AdjudicationConfidence;
-  causes: string[];
-  /** typed, or the verbatim transcript of the spoken rationale */
-  rationale: string | null;
-  rationale_kind: 'typed' | 'spoken' | null;
+export interface DecisionView extends DecisionShown {
   /** the spoken rationale's length; null when typed or absent */
   rationale_audio_ms: number | null;
-  guideline_flag: string | null;
-  room: string | null;
-  decided_at: string;
 }
 
 export interface AdjudicationItemView {
