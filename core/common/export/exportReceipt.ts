@@ -1,6 +1,6 @@
 import { compileOnFirstUse, sharedAjv } from '../io/schemaValidator';
 import type { InputProblem } from '../io/inputProblem';
-import { checkReceipt, type RecordsFileReceipt } from '../io/fileReceipt';
+import { checkReceipt, RecordsTally, type RecordsFileReceipt } from '../io/fileReceipt';
 import { EXPORT_SCHEMA_VERSION, exportGaps, READABLE_SCHEMA_VERSIONS, type AnyExportRecord, type ExportGap } from './exportRecord';
 import type { ExportFormat } from './exportFormats';
 import { deidentificationReceiptJsonSchema, type DeidentificationReceipt } from '../deidentified/deidentifyReceipt';
@@ -61,10 +61,7 @@ export function buildExportReceipt(args: ExportReceiptFile & { records: readonly
  * A records receipt's counts and gaps kept as records go by (an export writing them, a validator reading them), so
  * nobody holds the records to build or check it.
  */
-export class ExportReceiptTally {
-  records = 0;
-  private readonly annotators = new Set<string>();
-  private readonly items = new Set<string>();
+export class ExportReceiptTally extends RecordsTally {
   private withAudio = 0;
   private withTranscript = 0;
   private withFinalLabel = 0;
@@ -74,9 +71,7 @@ export class ExportReceiptTally {
   readonly schemaVersions = new Set<number>();
 
   add(record: ExportSummaryRecord): void {
-    this.records++;
-    this.annotators.add(record.annotator);
-    this.items.add(record.item_id);
+    this.countRecord(record.annotator, record.item_id);
     if (record.audio !== null) this.withAudio++;
     if (record.transcript !== null && record.transcript !== '') this.withTranscript++;
     if (record.final_label !== null) this.withFinalLabel++;
@@ -87,8 +82,7 @@ export class ExportReceiptTally {
 
   counts(): ExportReceiptV1['counts'] {
     return {
-      annotators: this.annotators.size,
-      items: this.items.size,
+      ...this.distinct(),
       with_audio: this.withAudio,
       with_transcript: this.withTranscript,
       with_final_label: this.withFinalLabel,

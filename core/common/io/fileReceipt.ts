@@ -16,6 +16,23 @@ export interface RecordsFileReceipt {
   created_at: string;
 }
 
+/** The counts every records receipt has, kept as records go by: the records, and the distinct annotators and items. */
+export class RecordsTally {
+  records = 0;
+  private readonly annotators = new Set<string>();
+  private readonly items = new Set<string>();
+
+  protected countRecord(annotator: string, itemId: string): void {
+    this.records++;
+    this.annotators.add(annotator);
+    this.items.add(itemId);
+  }
+
+  protected distinct(): { annotators: number; items: number } {
+    return { annotators: this.annotators.size, items: this.items.size };
+  }
+}
+
 /**
  * The stages every receipt goes through: parse, its schema, then the rule that it describes this very file (sha256,
  * bytes, name). Returns the problems so far, and — when the schema passed — the receipt and a `rule` that adds a
