@@ -2,7 +2,7 @@ import type { AdjudicationConfig, LabelSchema } from '../project/projectConfig';
 import type { ProtocolCoding } from '../coding/codingFold';
 import type { ItemSessionState } from '../session/itemState';
 import type { DecisionShown } from './adjudicationEvents';
-import type { DecisionRevision } from './adjudicationFold';
+import { decisionOpening, type DecisionRevision } from './adjudicationFold';
 import { shownAnnotators, type AdjudicationQueue, type ItemStanding, type ItemStatus } from './adjudicationQueue';
 
 /** One row of the lead's queue: annotators by their shown names only (with blind_names the page never has a name). */
@@ -83,12 +83,7 @@ function codesOf(codings: readonly ProtocolCoding[]): ProtocolView['codes'] {
 
 function decisionView(d: DecisionRevision): DecisionView {
   return {
-    adjudicator: d.adjudicator,
-    label: d.label,
-    confidence: d.confidence,
-    causes: [...d.causes],
-    rationale: d.rationale?.text ?? null,
-    rationale_kind: d.rationale?.kind ?? null,
+    ...decisionOpening(d),
     rationale_audio_ms: d.rationale?.kind === 'spoken' ? d.rationale.audio_ms : null,
     guideline_flag: d.guideline_flag,
     room: d.room,

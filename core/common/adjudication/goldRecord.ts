@@ -5,6 +5,7 @@ import { escapeCsvFormula, formatCsv, parseCsv, unescapeCsvFormula } from '../io
 import { schemaProblems } from '../io/schemaProblems';
 import { ADJUDICATION_CONFIDENCES, type DecisionShown } from './adjudicationEvents';
 import { GOLD_SOURCES, type AdjudicationQueue, type GoldSource } from './adjudicationQueue';
+import { decisionOpening } from './adjudicationFold';
 
 export const GOLD_SCHEMA_VERSION = 2;
 export type GoldFormat = 'jsonl' | 'json' | 'csv';
@@ -195,12 +196,7 @@ export function goldRecords(project: string, queue: AdjudicationQueue, modelLabe
       })),
       adjudication: d
         ? {
-            adjudicator: d.adjudicator,
-            label: d.label,
-            confidence: d.confidence,
-            causes: [...d.causes],
-            rationale: d.rationale?.text ?? null,
-            rationale_kind: d.rationale?.kind ?? null,
+            ...decisionOpening(d),
             rationale_audio:
               d.rationale?.kind === 'spoken'
                 ? {
