@@ -1,6 +1,7 @@
 import type { RoomItemView, RoomView } from '../../core/common/rooms/roomViews';
 import { $, button, el, FOLLOW_GAP_MS, followDelay, RoomFollower, RoomPageShell } from './roomPageBase';
 import { alphaRows, canWrite, changeLine, itemHeading, roomStatePath, roomStatus, votedLine, whoLine } from './roomPageText';
+import './joinForm.css';
 import './room.css';
 
 /**

@@ -22,6 +22,7 @@ import {
   summaryTitle,
   traineeRow,
 } from './shadowPageText';
+import './joinForm.css';
 import './shadow.css';
 
 /**

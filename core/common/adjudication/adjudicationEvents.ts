@@ -32,6 +32,21 @@ export interface SpokenRationale {
 
 export type DecisionRationale = TypedRationale | SpokenRationale;
 
+/** A recorded decision as the lead's queue and the gold export show it: who, which label, how sure, why (the rationale as text), when. */
+export interface DecisionShown {
+  adjudicator: string;
+  label: string;
+  confidence: AdjudicationConfidence;
+  causes: string[];
+  /** typed, or the verbatim transcript of the spoken rationale */
+  rationale: string | null;
+  rationale_kind: 'typed' | 'spoken' | null;
+  guideline_flag: string | null;
+  /** the huddle room the decision came from, null when the lead decided alone */
+  room: string | null;
+  decided_at: string;
+}
+
 /** The data of every adjudication event type (decision_recorded version 2: a rationale may be spoken). One log per adjudicator: adjudication/<name>/events.jsonl. */
 export interface AdjudicationEventData {
   /** first event of an adjudicator's log */

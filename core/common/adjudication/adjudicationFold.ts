@@ -1,5 +1,5 @@
 import { Refusal } from '../refusal/refusal';
-import type { AdjudicationEvent, AdjudicationEventData } from './adjudicationEvents';
+import type { AdjudicationEvent, AdjudicationEventData, DecisionShown } from './adjudicationEvents';
 
 /** One decision on an item as logged, with whose log and which line holds it. */
 export interface DecisionRevision extends Omit<AdjudicationEventData['decision_recorded'], 'item_id'> {
@@ -92,4 +92,18 @@ export function assignedItems(state: AdjudicationState, annotator: string): stri
 /** Her items with the ones assigned to her first (in the items' own order), then the rest as they were. */
 export function assignedItemsFirst<T extends { id: string }>(items: readonly T[], assigned: ReadonlySet<string>): T[] {
   return [...items.filter((i) => assigned.has(i.id)), ...items.filter((i) => !assigned.has(i.id))];
+}
+
+/** Who decided what, how sure and why (the rationale as its text and kind): how the queue and the gold export both open a decision. */
+export function decisionOpening(
+  d: DecisionRevision,
+): Pick<DecisionShown, 'adjudicator' | 'label' | 'confidence' | 'causes' | 'rationale' | 'rationale_kind'> {
+  return {
+    adjudicator: d.adjudicator,
+    label: d.label,
+    confidence: d.confidence,
+    causes: [...d.causes],
+    rationale: d.rationale?.text ?? null,
+    rationale_kind: d.rationale?.kind ?? null,
+  };
 }

@@ -1,8 +1,8 @@
 import type { AdjudicationConfig, LabelSchema } from '../project/projectConfig';
 import type { ProtocolCoding } from '../coding/codingFold';
 import type { ItemSessionState } from '../session/itemState';
-import type { AdjudicationConfidence } from './adjudicationEvents';
-import type { DecisionRevision } from './adjudicationFold';
+import type { DecisionShown } from './adjudicationEvents';
+import { decisionOpening, type DecisionRevision } from './adjudicationFold';
 import { shownAnnotators, type AdjudicationQueue, type ItemStanding, type ItemStatus } from './adjudicationQueue';
 
 /** One row of the lead's queue: annotators by their shown names only (with blind_names the page never has a name). */
@@ -50,19 +50,9 @@ export interface ProtocolView {
   codes: Array<{ unit_text: string; codes: string[] }>;
 }
 
-export interface DecisionView {
-  adjudicator: string;
-  label: string;
-  confidence: AdjudicationConfidence;
-  causes: string[];
-  /** typed, or the verbatim transcript of the spoken rationale */
-  rationale: string | null;
-  rationale_kind: 'typed' | 'spoken' | null;
+export interface DecisionView extends DecisionShown {
   /** the spoken rationale's length; null when typed or absent */
   rationale_audio_ms: number | null;
-  guideline_flag: string | null;
-  room: string | null;
-  decided_at: string;
 }
 
 export interface AdjudicationItemView {
@@ -93,12 +83,7 @@ function codesOf(codings: readonly ProtocolCoding[]): ProtocolView['codes'] {
 
 function decisionView(d: DecisionRevision): DecisionView {
   return {
-    adjudicator: d.adjudicator,
-    label: d.label,
-    confidence: d.confidence,
-    causes: [...d.causes],
-    rationale: d.rationale?.text ?? null,
-    rationale_kind: d.rationale?.kind ?? null,
+    ...decisionOpening(d),
     rationale_audio_ms: d.rationale?.kind === 'spoken' ? d.rationale.audio_ms : null,
     guideline_flag: d.guideline_flag,
     room: d.room,

@@ -3,8 +3,9 @@ import type { InputProblem } from '../io/inputProblem';
 import { parseStrictJson } from '../io/strictJson';
 import { escapeCsvFormula, formatCsv, parseCsv, unescapeCsvFormula } from '../io/csv';
 import { schemaProblems } from '../io/schemaProblems';
-import { ADJUDICATION_CONFIDENCES, type AdjudicationConfidence } from './adjudicationEvents';
+import { ADJUDICATION_CONFIDENCES, type DecisionShown } from './adjudicationEvents';
 import { GOLD_SOURCES, type AdjudicationQueue, type GoldSource } from './adjudicationQueue';
+import { decisionOpening } from './adjudicationFold';
 
 export const GOLD_SCHEMA_VERSION = 2;
 export type GoldFormat = 'jsonl' | 'json' | 'csv';
@@ -38,24 +39,15 @@ export interface GoldRecord {
   agreement: number | null;
   /** every annotator with a counted (completed) label, by name */
   annotators: Array<{ annotator: string; final_label: string | null; blind_label: string | null }>;
-  adjudication: {
-    adjudicator: string;
-    label: string;
-    confidence: AdjudicationConfidence;
-    causes: string[];
-    /** typed, or the verbatim transcript of the spoken rationale */
-    rationale: string | null;
-    rationale_kind: 'typed' | 'spoken' | null;
-    /** the spoken rationale's recording; null when typed or absent */
-    rationale_audio: RationaleAudio | null;
-    guideline_flag: string | null;
-    adopted: string[];
-    decided_at: string;
-    /** the huddle room the decision came from, null when the lead decided alone */
-    room: string | null;
-    /** decisions on the item before this one (revised), oldest first */
-    revisions: number;
-  } | null;
+  adjudication:
+    | (DecisionShown & {
+        /** the spoken rationale's recording; null when typed or absent */
+        rationale_audio: RationaleAudio | null;
+        adopted: string[];
+        /** decisions on the item before this one (revised), oldest first */
+        revisions: number;
+      })
+    | null;
   /** gold_source "model": the label model behind the gold label; null otherwise */
   label_model: Omit<ModelGold, 'label'> | null;
 }
@@ -204,12 +196,7 @@ export function goldRecords(project: string, queue: AdjudicationQueue, modelLabe
       })),
       adjudication: d
         ? {
-            adjudicator: d.adjudicator,
-            label: d.label,
-            confidence: d.confidence,
-            causes: [...d.causes],
-            rationale: d.rationale?.text ?? null,
-            rationale_kind: d.rationale?.kind ?? null,
+            ...decisionOpening(d),
             rationale_audio:
               d.rationale?.kind === 'spoken'
                 ? {

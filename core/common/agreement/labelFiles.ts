@@ -20,18 +20,36 @@ export function parseLabelCsv(text: string, file: string): LabelRecord[] {
   return records;
 }
 
-/** parseLabelCsv a piece of text at a time; every problem is thrown together at the end (a syntax error at once). */
-export class LabelCsvReader {
-  private readonly csv: CsvStream;
-  private readonly headerProblems: InputProblem[] = [];
-  private readonly problems: InputProblem[] = [];
+/**
+ * What the two label readers share: the CSV header's columns, the problems found so far, and the line each
+ * (item, annotator) pair was first given on, so a second one is refused naming it.
+ */
+abstract class PairLabelReader {
+  protected readonly headerProblems: InputProblem[] = [];
+  protected readonly problems: InputProblem[] = [];
+  protected column = new Map<string, number>();
   private readonly firstLine = new Map<string, number>();
-  private column = new Map<string, number>();
+
+  constructor(protected readonly file: string) {}
+
+  /** The line the pair was first given on; undefined when this is its first, which `line` then becomes. */
+  protected earlierLine(item: string, annotator: string, line: number): number | undefined {
+    const key = JSON.stringify([item, annotator]);
+    const before = this.firstLine.get(key);
+    if (before === undefined) this.firstLine.set(key, line);
+    return before;
+  }
+}
+
+/** parseLabelCsv a piece of text at a time; every problem is thrown together at the end (a syntax error at once). */
+export class LabelCsvReader extends PairLabelReader {
+  private readonly csv: CsvStream;
 
   constructor(
-    private readonly file: string,
+    file: string,
     private readonly onRecord: (record: LabelRecord) => void,
   ) {
+    super(file);
     this.csv = new CsvStream(file, {}, { onHeader: (h) => this.header(h), onRow: (r) => this.row(r) });
   }
 
@@ -77,8 +95,7 @@ export class LabelCsvReader {
     if (item === '') problems.push({ file, line: row.line, field: 'item', stage: 'rule', message: 'the item is empty' });
     if (annotator === '') problems.push({ file, line: row.line, field: 'annotator', stage: 'rule', message: 'the annotator is empty' });
     if (item === '' || annotator === '') return;
-    const key = JSON.stringify([item, annotator]);
-    const before = this.firstLine.get(key);
+    const before = this.earlierLine(item!, annotator!, row.line);
     if (before !== undefined) {
       problems.push({
         file,
@@ -89,7 +106,6 @@ export class LabelCsvReader {
       });
       return;
     }
-    this.firstLine.set(key, row.line);
     this.onRecord({ item_id: item!, annotator: annotator!, blind_label: null, final_label: label === '' ? null : label! });
   }
 }
@@ -222,20 +238,17 @@ export function readExportLabels(
  * lines that do not parse (JSON Lines) alone when there are any, else the records it cannot use; a JSON syntax error
  * or a CSV that is not a table at once.
  */
-export class ExportLabelsReader {
+export class ExportLabelsReader extends PairLabelReader {
   private readonly feed: { push(text: string): void; end(): void };
   private readonly parseProblems: InputProblem[] = [];
-  private readonly headerProblems: InputProblem[] = [];
-  private readonly problems: InputProblem[] = [];
-  private readonly firstLine = new Map<string, number>();
-  private column = new Map<string, number>();
 
   constructor(
-    private readonly file: string,
+    file: string,
     format: 'jsonl' | 'json' | 'csv',
     private readonly onRecord: (record: CountableRecord) => void,
     maxRecordBytes?: number,
   ) {
+    super(file);
     if (format === 'jsonl')
       this.feed = new JsonLinesStream(
         file,
@@ -289,8 +302,7 @@ export class ExportLabelsReader {
   private record(located: LocatedValue): void {
     const r = exportRecordLabels(located, this.file, this.problems);
     if (!r) return;
-    const key = JSON.stringify([r.item_id, r.annotator]);
-    const before = this.firstLine.get(key);
+    const before = this.earlierLine(r.item_id, r.annotator, located.line);
     if (before !== undefined) {
       this.problems.push({
         file: this.file,
@@ -301,7 +313,6 @@ export class ExportLabelsReader {
       });
       return;
     }
-    this.firstLine.set(key, located.line);
     this.onRecord(r);
   }
 }

@@ -118,54 +118,41 @@ function exportCsvFlatRows(header: readonly string[], headerLine: number, file: 
   const problems: InputProblem[] = [];
   const names = new Set(header);
   const CSV_COLUMNS = csvColumnsOf(version);
-  for (const c of CSV_COLUMNS) {
-    if (!names.has(c.name) && !c.optional)
-      problems.push({ file, line: headerLine, field: c.name, stage: 'schema', message: `the header has no column "${c.name}"` });
-  }
+  const required = CSV_COLUMNS.filter((c) => !c.optional).map((c) => c.name);
+  problems.push(...missingColumnProblems(required, names, headerLine, file));
   // columns added to v2 later come all together, group by group, or not at all (a file cut down by hand is not a v2 export)
   for (const group of new Set(CSV_COLUMNS.flatMap((c) => (c.optional ? [c.optional] : [])))) {
     const optional = CSV_COLUMNS.filter((c) => c.optional === group);
     const optionalPresent = optional.filter((c) => names.has(c.name));
     if (optionalPresent.length === 0 || optionalPresent.length === optional.length) continue;
-    for (const c of optional) {
-      if (!names.has(c.name))
-        problems.push({
-          file,
-          line: headerLine,
-          field: c.name,
-          stage: 'schema',
-          message: `the header has no column "${c.name}" (it has ${optionalPresent.map((p) => p.name).join(', ')}: the ${group === 'vad' ? 'vad_*' : group} columns come all together)`,
-        });
-    }
+    problems.push(
+      ...missingColumnProblems(
+        optional.map((c) => c.name),
+        names,
+        headerLine,
+        file,
+        ` (it has ${optionalPresent.map((p) => p.name).join(', ')}: the ${group === 'vad' ? 'vad_*' : group} columns come all together)`,
+      ),
+    );
   }
   const itemColumns = version >= 3 ? ITEM_CSV_COLUMNS.filter((c) => names.has(c.name)) : [];
   if (itemColumns.length > 0 && itemColumns.length < ITEM_CSV_COLUMNS.length) {
-    for (const c of ITEM_CSV_COLUMNS) {
-      if (!names.has(c.name))
-        problems.push({
-          file,
-          line: headerLine,
-          field: c.name,
-          stage: 'schema',
-          message: `the header has no column "${c.name}" (the item columns of --with-items come all together)`,
-        });
-    }
+    problems.push(
+      ...missingColumnProblems(
+        ITEM_CSV_COLUMNS.map((c) => c.name),
+        names,
+        headerLine,
+        file,
+        ' (the item columns of --with-items come all together)',
+      ),
+    );
   }
   const cellTypes: Array<Pick<CsvColumn, 'name' | 'type' | 'nullable'>> = [
     ...CSV_COLUMNS,
     ...(version >= 3 ? ITEM_CSV_COLUMNS.map((c) => ({ name: c.name, type: 'string' as const, nullable: true })) : []),
   ];
   const known = new Map(cellTypes.map((c) => [c.name, c]));
-  for (const name of header) {
-    if (!known.has(name))
-      problems.push({
-        file,
-        line: headerLine,
-        field: name,
-        stage: 'schema',
-        message: 'unknown column (no additional properties are allowed)',
-      });
-  }
+  problems.push(...unknownColumnProblems(header, known, headerLine, file));
   const columns = header.map((name) => known.get(name)!);
   return {
     flat: version,
@@ -180,6 +167,43 @@ function exportCsvFlatRows(header: readonly string[], headerLine: number, file: 
   };
 }
 
+/** One schema problem per wanted column the header lacks, in the wanted order; `why` follows the message. */
+function missingColumnProblems(
+  wanted: readonly string[],
+  names: ReadonlySet<string>,
+  headerLine: number,
+  file: string,
+  why = '',
+): InputProblem[] {
+  return wanted
+    .filter((name) => !names.has(name))
+    .map((name) => ({
+      file,
+      line: headerLine,
+      field: name,
+      stage: 'schema' as const,
+      message: `the header has no column "${name}"${why}`,
+    }));
+}
+
+/** One schema problem per header column the export version does not have, in header order. */
+function unknownColumnProblems(
+  header: readonly string[],
+  known: { has(name: string): boolean },
+  headerLine: number,
+  file: string,
+): InputProblem[] {
+  return header
+    .filter((name) => !known.has(name))
+    .map((name) => ({
+      file,
+      line: headerLine,
+      field: name,
+      stage: 'schema' as const,
+      message: 'unknown column (no additional properties are allowed)',
+    }));
+}
+
 /**
  * v1 CSV export rows back to record objects for the schema stage: the header must name exactly the v1 export fields;
  * JSON columns are parsed strictly (a bad cell is a parse problem of that column), empty nullable cells are null.
@@ -187,21 +211,8 @@ function exportCsvFlatRows(header: readonly string[], headerLine: number, file: 
 function exportCsvV1Rows(header: readonly string[], headerLine: number, file: string): ExportCsvRows {
   const problems: InputProblem[] = [];
   const names = new Set(header);
-  for (const field of EXPORT_FIELDS) {
-    if (!names.has(field))
-      problems.push({ file, line: headerLine, field, stage: 'schema', message: `the header has no column "${field}"` });
-  }
-  const known: ReadonlySet<string> = new Set(EXPORT_FIELDS);
-  for (const name of header) {
-    if (!known.has(name))
-      problems.push({
-        file,
-        line: headerLine,
-        field: name,
-        stage: 'schema',
-        message: 'unknown column (no additional properties are allowed)',
-      });
-  }
+  problems.push(...missingColumnProblems(EXPORT_FIELDS, names, headerLine, file));
+  problems.push(...unknownColumnProblems(header, new Set(EXPORT_FIELDS), headerLine, file));
   return {
     flat: null,
     headerProblems: problems,

@@ -1,22 +1,15 @@
 import { compileOnFirstUse, sharedAjv } from '../io/schemaValidator';
 import type { InputProblem } from '../io/inputProblem';
-import { checkReceipt } from '../io/fileReceipt';
+import { checkReceipt, RecordsTally, type RecordsFileReceipt } from '../io/fileReceipt';
 import { EXPORT_SCHEMA_VERSION, exportGaps, READABLE_SCHEMA_VERSIONS, type AnyExportRecord, type ExportGap } from './exportRecord';
 import type { ExportFormat } from './exportFormats';
 import { deidentificationReceiptJsonSchema, type DeidentificationReceipt } from '../deidentified/deidentifyReceipt';
 
 /** Written as FILE.receipt.json only after FILE is complete on disk: what was exported and how to check it. */
-export interface ExportReceiptV1 {
-  receipt_version: 1;
+export interface ExportReceiptV1 extends RecordsFileReceipt {
   /** the export's schema_version */
   schema_version: number;
-  /** the export's file name, without folder */
-  file: string;
   format: ExportFormat;
-  sha256: string;
-  bytes: number;
-  records: number;
-  project: string;
   counts: {
     annotators: number;
     items: number;
@@ -31,8 +24,6 @@ export interface ExportReceiptV1 {
    * labels from it) with its sha256 (the records' config_sha256); absent in receipts written before it was kept
    */
   config?: { sha256: string; yaml: string };
-  app_version: string;
-  created_at: string;
   /** present only on a de-identified export: the list, the method and what was hidden (core/common/deidentify) */
   deidentification?: DeidentificationReceipt;
 }
@@ -47,18 +38,20 @@ export type ExportSummaryRecord = Pick<
   'schema_version' | 'project' | 'annotator' | 'item_id' | 'audio' | 'transcript' | 'final_label'
 >;
 
-export function buildExportReceipt(args: {
+/** What a records receipt says of the file and the export beside the records' counts. */
+export interface ExportReceiptFile {
   file: string;
   format: ExportFormat;
   sha256: string;
   bytes: number;
-  records: readonly ExportSummaryRecord[];
   project: string;
   appVersion: string;
   createdAt: string;
   config?: { sha256: string; yaml: string };
   deidentification?: DeidentificationReceipt;
-}): ExportReceiptV1 {
+}
+
+export function buildExportReceipt(args: ExportReceiptFile & { records: readonly ExportSummaryRecord[] }): ExportReceiptV1 {
   const tally = new ExportReceiptTally();
   for (const record of args.records) tally.add(record);
   return tally.receipt(args);
@@ -68,10 +61,7 @@ export function buildExportReceipt(args: {
  * A records receipt's counts and gaps kept as records go by (an export writing them, a validator reading them), so
  * nobody holds the records to build or check it.
  */
-export class ExportReceiptTally {
-  records = 0;
-  private readonly annotators = new Set<string>();
-  private readonly items = new Set<string>();
+export class ExportReceiptTally extends RecordsTally {
   private withAudio = 0;
   private withTranscript = 0;
   private withFinalLabel = 0;
@@ -81,9 +71,7 @@ export class ExportReceiptTally {
   readonly schemaVersions = new Set<number>();
 
   add(record: ExportSummaryRecord): void {
-    this.records++;
-    this.annotators.add(record.annotator);
-    this.items.add(record.item_id);
+    this.countRecord(record.annotator, record.item_id);
     if (record.audio !== null) this.withAudio++;
     if (record.transcript !== null && record.transcript !== '') this.withTranscript++;
     if (record.final_label !== null) this.withFinalLabel++;
@@ -94,8 +82,7 @@ export class ExportReceiptTally {
 
   counts(): ExportReceiptV1['counts'] {
     return {
-      annotators: this.annotators.size,
-      items: this.items.size,
+      ...this.distinct(),
       with_audio: this.withAudio,
       with_transcript: this.withTranscript,
       with_final_label: this.withFinalLabel,
@@ -103,17 +90,7 @@ export class ExportReceiptTally {
     };
   }
 
-  receipt(args: {
-    file: string;
-    format: ExportFormat;
-    sha256: string;
-    bytes: number;
-    project: string;
-    appVersion: string;
-    createdAt: string;
-    config?: { sha256: string; yaml: string };
-    deidentification?: DeidentificationReceipt;
-  }): ExportReceiptV1 {
+  receipt(args: ExportReceiptFile): ExportReceiptV1 {
     return {
       receipt_version: 1,
       schema_version: EXPORT_SCHEMA_VERSION,

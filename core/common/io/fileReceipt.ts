@@ -3,6 +3,36 @@ import { InputError, type InputProblem } from './inputProblem';
 import { parseJsonDocument } from './jsonInput';
 import { schemaProblems } from './schemaProblems';
 
+/** What a records receipt says of the file it describes, its records and where they came from. */
+export interface RecordsFileReceipt {
+  receipt_version: 1;
+  /** the export's file name, without folder */
+  file: string;
+  sha256: string;
+  bytes: number;
+  records: number;
+  project: string;
+  app_version: string;
+  created_at: string;
+}
+
+/** The counts every records receipt has, kept as records go by: the records, and the distinct annotators and items. */
+export class RecordsTally {
+  records = 0;
+  private readonly annotators = new Set<string>();
+  private readonly items = new Set<string>();
+
+  protected countRecord(annotator: string, itemId: string): void {
+    this.records++;
+    this.annotators.add(annotator);
+    this.items.add(itemId);
+  }
+
+  protected distinct(): { annotators: number; items: number } {
+    return { annotators: this.annotators.size, items: this.items.size };
+  }
+}
+
 /**
  * The stages every receipt goes through: parse, its schema, then the rule that it describes this very file (sha256,
  * bytes, name). Returns the problems so far, and — when the schema passed — the receipt and a `rule` that adds a

@@ -30,15 +30,8 @@ export interface ModelManifestEntry {
 }
 
 /** The voice-activity model (Silero VAD, models/manifest.json `vad`), downloaded with the default whisper model. */
-export interface VadManifestEntry {
+export interface VadManifestEntry extends Pick<ModelManifestEntry, 'name' | 'file' | 'url' | 'bytes' | 'approx_mib' | 'checksum' | 'source'> {
   kind: 'vad';
-  name: string;
-  file: string;
-  url: string;
-  bytes: number | null;
-  approx_mib: number;
-  checksum: ModelChecksum;
-  source: string;
 }
 
 export interface ModelManifest {

@@ -48,6 +48,7 @@ import { GAP_CLAUSE_END, GAP_PUNCTUATION, GAP_QUESTION, matchWords, type MatchWo
 import { compileStemPattern, type CompiledStem } from './stemPattern';
 import { SINGLE_WORD_CUES } from './negationCues';
 import { WordTrie } from './wordTrie';
+import { ENGLISH_DETERMINERS, GERMAN_ARTICLES } from '../text/wordClasses';
 
 const CONJUNCTIONS = new Set(['or', 'and', 'oder', 'und']);
 const ALTERNATIVE_CONJUNCTIONS = new Set(['or', 'oder']);
@@ -64,13 +65,7 @@ const FIRST_PERSON = new Set(['i', 'ich']);
 
 /** Everyday words that continue a sentence rather than attempt a label: "I'll say that again". */
 const NOT_A_LABEL_ATTEMPT = new Set([
-  'a',
-  'an',
-  'the',
-  'this',
-  'that',
-  'these',
-  'those',
+  ...ENGLISH_DETERMINERS,
   'it',
   'its',
   "it's",
@@ -213,22 +208,12 @@ const NOT_A_LABEL_ATTEMPT = new Set([
   'no',
   'wait',
   'sorry',
-  'das',
+  ...GERMAN_ARTICLES,
   'dies',
   'diese',
   'dieser',
   'dieses',
   'es',
-  'der',
-  'die',
-  'den',
-  'dem',
-  'des',
-  'ein',
-  'eine',
-  'einen',
-  'einem',
-  'einer',
   'mal',
   'dann',
   'jetzt',

@@ -18,6 +18,7 @@ import { DEFAULT_FILLERS } from '../signals/hesitationLists';
 import { SINGLE_WORD_CUES } from './negationCues';
 import { GAP_CLAUSE_END, GAP_QUESTION, matchWords, normalizeForMatching } from './matchText';
 import { compileStemPattern } from './stemPattern';
+import { GERMAN_NUMBER_WORDS_TO_TWELVE } from '../text/wordClasses';
 
 /** +1 the step is correct, 0 neutral, −1 wrong: the common process-reward scale. */
 export type StepReward = 1 | 0 | -1;
@@ -124,19 +125,7 @@ export const STEP_PHRASES: Readonly<Record<string, LanguagePhrases>> = {
     intensifiers: 'definitiv/eindeutig/klar/auch/wirklich/völlig/einfach/offensichtlich',
     firstError: '(der) erste (fehler|falsche schritt) (ist|war|:) (in) (schritt)',
     numbers: [
-      'null',
-      'eins',
-      'zwei',
-      'drei',
-      'vier',
-      'fünf',
-      'sechs',
-      'sieben',
-      'acht',
-      'neun',
-      'zehn',
-      'elf',
-      'zwölf',
+      ...GERMAN_NUMBER_WORDS_TO_TWELVE,
       'dreizehn',
       'vierzehn',
       'fünfzehn',

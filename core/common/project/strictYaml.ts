@@ -1,5 +1,6 @@
 import type { ErrorObject } from 'ajv/dist/2020.js';
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, visit, type Node as YamlNode } from 'yaml';
+import { pointerToField } from '../io/inputProblem';
 import { Refusal } from '../refusal/refusal';
 
 /** A problem in a configuration file, located by key path and (where known) line. */
@@ -24,13 +25,8 @@ export function formatConfigProblem(p: ConfigProblem): string {
 
 /** Key path like "thinkaloud.min_pause_ms" or "schema.labels[2].name" from a JSON pointer. */
 export function pointerToPath(pointer: string): string {
-  const parts = pointer
-    .split('/')
-    .slice(1)
-    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
-  let out = '';
-  for (const part of parts) out += /^\d+$/.test(part) ? `[${part}]` : out ? `.${part}` : part;
-  return out;
+  // the same conversion as an input problem's field; a config problem at the top level has the empty path
+  return pointerToField(pointer) ?? '';
 }
 
 export function nodeAt(root: YamlNode | null, segments: string[]): YamlNode | null {

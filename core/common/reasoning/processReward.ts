@@ -7,7 +7,7 @@ import { compileOnFirstUse, sharedAjv } from '../io/schemaValidator';
 import { InputError, type InputProblem } from '../io/inputProblem';
 import { JsonLinesStream, readJsonLines, type LocatedValue } from '../io/jsonInput';
 import { schemaProblems } from '../io/schemaProblems';
-import { checkReceipt } from '../io/fileReceipt';
+import { checkReceipt, RecordsTally, type RecordsFileReceipt } from '../io/fileReceipt';
 import type { StepReward } from '../parser/stepJudgment';
 import { stepRewards, type ProcessRewardMode, type StepJudgmentRecord } from './stepJudgments';
 
@@ -94,18 +94,13 @@ export function validateProcessRewardText(
 }
 
 /** The counts of a process-reward receipt, kept as records go by. */
-export class ProcessRewardTally {
-  records = 0;
-  private readonly annotators = new Set<string>();
-  private readonly items = new Set<string>();
+export class ProcessRewardTally extends RecordsTally {
   private judgedRecords = 0;
   private judgedSteps = 0;
   private firstErrorRecords = 0;
 
   add(record: ProcessRewardRecord): void {
-    this.records++;
-    this.annotators.add(record.annotator);
-    this.items.add(record.instance_id);
+    this.countRecord(record.annotator, record.instance_id);
     const judged = record.steps.filter((s) => s.reward !== null).length;
     if (judged > 0) this.judgedRecords++;
     this.judgedSteps += judged;
@@ -114,8 +109,7 @@ export class ProcessRewardTally {
 
   counts(): ProcessRewardReceipt['counts'] {
     return {
-      annotators: this.annotators.size,
-      items: this.items.size,
+      ...this.distinct(),
       judged_records: this.judgedRecords,
       judged_steps: this.judgedSteps,
       first_error_records: this.firstErrorRecords,
@@ -206,16 +200,9 @@ export function assertValidProcessReward(text: string, file: string): ProcessRew
 }
 
 /** Written as FILE.receipt.json only after FILE is complete on disk. */
-export interface ProcessRewardReceipt {
-  receipt_version: 1;
+export interface ProcessRewardReceipt extends RecordsFileReceipt {
   kind: 'process-reward';
-  /** the export's file name, without folder */
-  file: string;
   format: 'jsonl';
-  sha256: string;
-  bytes: number;
-  records: number;
-  project: string;
   counts: {
     annotators: number;
     items: number;
@@ -225,8 +212,6 @@ export interface ProcessRewardReceipt {
     judged_steps: number;
     first_error_records: number;
   };
-  app_version: string;
-  created_at: string;
 }
 
 export function buildProcessRewardReceipt(args: {

@@ -4,6 +4,7 @@ import {
   MAX_SHADOW_TEXT_CHARS,
   type ShadowCommitment,
   type ShadowDiagnostic,
+  type ShadowEventData,
   type ShadowPriorLabels,
   type ShadowSegment,
 } from './shadowEvents';
@@ -40,16 +41,8 @@ export type ShadowFeed =
       commitments: ShadowCommitment[];
       diagnostics: ShadowDiagnostic[];
     }
-  | {
-      kind: 'label';
-      item_id: string;
-      label: string;
-      source: LabelSource;
-      quote: string | null;
-      audio_ms: number | null;
-      blind_label: string;
-      final_label: string;
-    }
+  /** her label act as the room logs it (the quote then cut to the room's length) */
+  | ({ kind: 'label' } & ShadowEventData['label_act'])
   | { kind: 'selection'; item_id: string; span: { start: number; end: number; quote: string } | null }
   | { kind: 'reasoning'; item_id: string; steps: string[]; model_label: string | null }
   | { kind: 'completed'; item_id: string }

@@ -22,6 +22,7 @@
 import { hesitationListsFor, type HesitationLists } from './hesitationLists';
 import { offsetsInOriginal, TERM_GAP, WORD_PATTERN } from './wordTokens';
 import { caselessKey } from '../text/textFold';
+import { ENGLISH_DETERMINERS, GERMAN_ARTICLES, GERMAN_NUMBER_WORDS_TO_TWELVE } from '../text/wordClasses';
 
 export interface HesitationCounts {
   filled_pause_count: number;
@@ -213,13 +214,7 @@ const EN_COMPARISON_BEFORE = new Set([
   'very',
 ]);
 const EN_NOUN_PHRASE_START = new Set([
-  'a',
-  'an',
-  'the',
-  'this',
-  'that',
-  'these',
-  'those',
+  ...ENGLISH_DETERMINERS,
   'my',
   'your',
   'his',
@@ -260,17 +255,7 @@ const EN_TYPE_QUESTION = new Set([
 ]);
 const DE_AFTER_PREPOSITION = new Set([
   'zu',
-  'der',
-  'die',
-  'das',
-  'den',
-  'dem',
-  'des',
-  'ein',
-  'eine',
-  'einen',
-  'einem',
-  'einer',
+  ...GERMAN_ARTICLES,
   'mich',
   'dich',
   'sich',
@@ -294,19 +279,7 @@ const DE_AFTER_PREPOSITION = new Set([
   'viertel',
   'mitternacht',
   'mittag',
-  'null',
-  'eins',
-  'zwei',
-  'drei',
-  'vier',
-  'fünf',
-  'sechs',
-  'sieben',
-  'acht',
-  'neun',
-  'zehn',
-  'elf',
-  'zwölf',
+  ...GERMAN_NUMBER_WORDS_TO_TWELVE,
   'zwanzig',
   'dreißig',
   'vierzig',

@@ -13,17 +13,19 @@ export function parseByteSize(value: string, option: string): number {
   return Number(match[1]) * unit;
 }
 
+type ByteOption = 'max-file-bytes' | 'max-line-bytes' | 'max-record-bytes';
+
+/** The bytes a --max-…-bytes option gives, or `fallback` when it is not given. */
+function byteOption<T>(values: { [K in ByteOption]?: string | undefined }, name: ByteOption, fallback: T): number | T {
+  const value = values[name];
+  return value === undefined ? fallback : parseByteSize(value, `--${name}`);
+}
+
 /** Limits from --max-file-bytes / --max-line-bytes, defaulting to 64 MiB a file and 1 MiB a line. */
 export function inputLimitsFrom(values: { 'max-file-bytes'?: string | undefined; 'max-line-bytes'?: string | undefined }): InputLimits {
   return {
-    maxFileBytes:
-      values['max-file-bytes'] === undefined
-        ? DEFAULT_INPUT_LIMITS.maxFileBytes
-        : parseByteSize(values['max-file-bytes'], '--max-file-bytes'),
-    maxLineBytes:
-      values['max-line-bytes'] === undefined
-        ? DEFAULT_INPUT_LIMITS.maxLineBytes
-        : parseByteSize(values['max-line-bytes'], '--max-line-bytes'),
+    maxFileBytes: byteOption(values, 'max-file-bytes', DEFAULT_INPUT_LIMITS.maxFileBytes),
+    maxLineBytes: byteOption(values, 'max-line-bytes', DEFAULT_INPUT_LIMITS.maxLineBytes),
   };
 }
 
@@ -37,14 +39,8 @@ export function streamLimitsFrom(values: {
   'max-record-bytes'?: string | undefined;
 }): StreamLimits {
   return {
-    maxFileBytes: values['max-file-bytes'] === undefined ? null : parseByteSize(values['max-file-bytes'], '--max-file-bytes'),
-    maxLineBytes:
-      values['max-line-bytes'] === undefined
-        ? DEFAULT_STREAM_LIMITS.maxLineBytes
-        : parseByteSize(values['max-line-bytes'], '--max-line-bytes'),
-    maxRecordBytes:
-      values['max-record-bytes'] === undefined
-        ? DEFAULT_STREAM_LIMITS.maxRecordBytes
-        : parseByteSize(values['max-record-bytes'], '--max-record-bytes'),
+    maxFileBytes: byteOption(values, 'max-file-bytes', null),
+    maxLineBytes: byteOption(values, 'max-line-bytes', DEFAULT_STREAM_LIMITS.maxLineBytes),
+    maxRecordBytes: byteOption(values, 'max-record-bytes', DEFAULT_STREAM_LIMITS.maxRecordBytes),
   };
 }

@@ -7,7 +7,7 @@ import { pipeline } from 'node:stream/promises';
 import { type GgmlHeaderSummary, summarizeGgmlModel } from '../../common/models/ggmlFormat';
 import { findManifestModel, type ModelManifest, manifestModelWithDigest } from '../../common/models/modelManifest';
 import { checkGgmlModelFile } from './ggmlHeader';
-import { modelNameFromFile } from './installedModels';
+import { type InstalledModel, modelNameFromFile } from './installedModels';
 import { loadModelManifest } from './manifestFile';
 import { ModelStoreError } from './modelErrors';
 import { placeWithoutReplacing } from '../fs/atomicFile';
@@ -23,15 +23,8 @@ export interface ImportModelOptions {
   signal?: AbortSignal;
 }
 
-export interface ImportResult {
-  name: string;
-  file: string;
-  path: string;
-  bytes: number;
-  sha256: string;
-  sha1: string;
-  manifest_name: string | null;
-  verified: boolean;
+/** The imported file as the models list will show it, and what the import did. */
+export interface ImportResult extends Pick<InstalledModel, 'name' | 'file' | 'path' | 'bytes' | 'sha256' | 'sha1' | 'manifest_name' | 'verified'> {
   status: 'imported' | 'already-present';
   /** the whisper model's header; null for the VAD model (a ggml file, but not a whisper model) */
   header: GgmlHeaderSummary | null;

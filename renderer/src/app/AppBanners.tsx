@@ -60,12 +60,14 @@ export function AppBanners({
         </div>
       )}
       {error && (
-        <div className="banner error" role="alert">
+        <DismissibleBanner
+          kind="error"
+          role="alert"
+          dismissLabel="dismiss error"
+          onDismiss={() => dispatch({ type: 'error', message: null })}
+        >
           {error}
-          <button className="link" onClick={() => dispatch({ type: 'error', message: null })} aria-label="dismiss error">
-            ✕
-          </button>
-        </div>
+        </DismissibleBanner>
       )}
       {session?.config_changed && tab !== 'settings' && (
         <div className="banner info" role="status">
@@ -75,13 +77,28 @@ export function AppBanners({
       )}
       <ExportBanners exporting={exporting} onDismiss={() => dispatch({ type: 'exportFinished', summary: null })} />
       {notice && (
-        <div className="banner info" role="status">
+        <DismissibleBanner kind="info" role="status" dismissLabel="dismiss" onDismiss={() => dispatch({ type: 'notice', message: null })}>
           {notice}
-          <button className="link" onClick={() => dispatch({ type: 'notice', message: null })} aria-label="dismiss">
-            ✕
-          </button>
-        </div>
+        </DismissibleBanner>
       )}
     </>
+  );
+}
+
+/** A banner with a ✕ that takes it away (the error, a notice). */
+function DismissibleBanner(props: {
+  kind: 'error' | 'info';
+  role: 'alert' | 'status';
+  dismissLabel: string;
+  onDismiss: () => void;
+  children: React.ReactNode;
+}) {
+  return (
+    <div className={`banner ${props.kind}`} role={props.role}>
+      {props.children}
+      <button className="link" onClick={props.onDismiss} aria-label={props.dismissLabel}>
+        ✕
+      </button>
+    </div>
   );
 }

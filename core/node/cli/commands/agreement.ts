@@ -1,4 +1,3 @@
-import { parseArgs } from 'node:util';
 import { type AgreementAnalysis, agreementAnalysis, explainUndefinedAlpha } from '../../../common/agreement/agreementAnalysis';
 import { agreementHtml } from '../../../common/agreement/agreementHtml';
 import {
@@ -19,7 +18,7 @@ import { basisNote, codeAgreementHtml } from '../../../common/coding/codeAgreeme
 import { writeFileAtomic } from '../../fs/atomicFile';
 import { loadProjectConfig, type OpenProject } from '../../project/projectFolder';
 import { ensureUserDemoProject } from '../../project/userDemoProject';
-import { type CliCommand, printJson, UsageError, withUsageErrors } from '../cliSupport';
+import { type CliCommand, printJson, UsageError, parseOptions } from '../cliSupport';
 import { progressLine } from '../progressLine';
 import { describeHesitationOverturns, goldAgreement, type GoldAgreementReport } from '../../../common/adjudication/goldAgreement';
 import { goldAgreementHtml } from '../../../common/adjudication/goldAgreementHtml';
@@ -115,28 +114,25 @@ export const agreementCommand: CliCommand = {
     '                  undefined_reason, ...}], overall (exclusive codebooks) and coding (the rest).',
   ].join('\n'),
   async run(argv, io) {
-    const { values, positionals } = withUsageErrors(() =>
-      parseArgs({
-        args: argv,
-        strict: true,
-        allowPositionals: true,
-        options: {
-          project: { type: 'string' },
-          export: { type: 'string', multiple: true },
-          csv: { type: 'string', multiple: true },
-          room: { type: 'string', multiple: true },
-          level: { type: 'string' },
-          bootstrap: { type: 'string' },
-          seed: { type: 'string' },
-          html: { type: 'string' },
-          json: { type: 'boolean', default: false },
-          steps: { type: 'boolean', default: false },
-          codes: { type: 'boolean', default: false },
-          'include-incomplete': { type: 'boolean', default: false },
-          'include-reviewers': { type: 'boolean', default: false },
-          'include-rooms': { type: 'boolean', default: false },
-        },
-      }),
+    const { values, positionals } = parseOptions(
+      argv,
+      {
+        project: 'string',
+        export: 'strings',
+        csv: 'strings',
+        room: 'strings',
+        level: 'string',
+        bootstrap: 'string',
+        seed: 'string',
+        html: 'string',
+        json: false,
+        steps: false,
+        codes: false,
+        'include-incomplete': false,
+        'include-reviewers': false,
+        'include-rooms': false,
+      },
+      { positionals: true },
     );
     // `--export a.jsonl b.jsonl`: files after --export are export files too
     if (positionals.length > 0) {

@@ -1,5 +1,4 @@
 import { readFile } from 'node:fs/promises';
-import { parseArgs } from 'node:util';
 import {
   createTranscriptAnalyzer,
   parseOptionsOf,
@@ -14,7 +13,7 @@ import { computeAudioSignals } from '../../../common/signals/audioSignals';
 import type { Segment } from '../../../common/transcript/segment';
 import { readWav } from '../../audio/wavFile';
 import { loadProjectConfigFile } from '../../project/projectFolder';
-import { type CliCommand, printJson, UsageError, withUsageErrors } from '../cliSupport';
+import { type CliCommand, printJson, UsageError, parseOptions } from '../cliSupport';
 import { caselessKey } from '../../../common/text/textFold';
 
 const KNOWN_LANGUAGES = new Set(['en', 'de']);
@@ -78,21 +77,15 @@ export const analyzeCommand: CliCommand = {
   usage:
     'analyze (--labels "Polite,Impolite,Neutral" | --config aloud.yaml) [--lang en,de] (--text "..." | --transcript FILE[.json] | --explain) [--audio FILE.wav] [--explain]',
   async run(argv, io) {
-    const { values } = withUsageErrors(() =>
-      parseArgs({
-        args: argv,
-        strict: true,
-        options: {
-          labels: { type: 'string' },
-          config: { type: 'string' },
-          lang: { type: 'string' },
-          text: { type: 'string' },
-          transcript: { type: 'string' },
-          audio: { type: 'string' },
-          explain: { type: 'boolean', default: false },
-        },
-      }),
-    );
+    const { values } = parseOptions(argv, {
+      labels: 'string',
+      config: 'string',
+      lang: 'string',
+      text: 'string',
+      transcript: 'string',
+      audio: 'string',
+      explain: false,
+    });
     if (values.labels === undefined && values.config === undefined)
       throw new UsageError('give the labels: --labels "A,B,C" or --config aloud.yaml');
     if (values.text !== undefined && values.transcript !== undefined)

@@ -1,5 +1,4 @@
 import { arch, availableParallelism, cpus } from 'node:os';
-import { parseArgs } from 'node:util';
 import { EngineError, parseSystemInfo } from '../../../common/engine/engineTypes';
 import { defaultEngineThreads, ENGINE_FLASH_ATTN } from '../../engine/whisperEngine';
 import { type CpuGuardReport, leftOutFeatures, type LeftOutFeature, loadWhisperAddon, whisperAddonPath } from '../../engine/whisperAddon';
@@ -10,7 +9,7 @@ import { listInstalledModels } from '../../models/installedModels';
 import { loadModelManifest } from '../../models/manifestFile';
 import { digestFile } from '../../models/modelFiles';
 import { resolveModelsDir } from '../../models/modelsDir';
-import { type CliCommand, printJson, withUsageErrors } from '../cliSupport';
+import { type CliCommand, printJson, parseOptions } from '../cliSupport';
 import { doctorProject, DOCTOR_PROJECT_USAGE } from './doctorProject';
 
 /** The SIMD features whisper.cpp must report for this CPU architecture (what the engine build guarantees). */
@@ -68,13 +67,7 @@ export const doctorCommand: CliCommand = {
   name: 'doctor',
   usage: `doctor [--models DIR] [--json]   (exit 1 when the binding is missing, lacks the SIMD it was built for, or its engine process does not start)\n${DOCTOR_PROJECT_USAGE}`,
   async run(argv, io) {
-    const { values } = withUsageErrors(() =>
-      parseArgs({
-        args: argv,
-        strict: true,
-        options: { models: { type: 'string' }, json: { type: 'boolean', default: false }, project: { type: 'string' } },
-      }),
-    );
+    const { values } = parseOptions(argv, { models: 'string', json: false, project: 'string' });
     if (values.project !== undefined) return doctorProject(values.project, values.json, io);
     const problems: string[] = [];
     let engineRuns = true;

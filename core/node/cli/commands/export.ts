@@ -1,4 +1,3 @@
-import { parseArgs } from 'node:util';
 import { EXPORT_FORMATS } from '../../../common/export/exportFormats';
 import { TRANSCRIPT_FORMATS, type TranscriptFormat } from '../../../common/export/transcriptFormats';
 import { InputError } from '../../../common/io/inputProblem';
@@ -14,7 +13,7 @@ import { exportQdc } from '../../coding/codebookExport';
 import { exportGold } from '../../adjudication/goldExport';
 import { LABEL_MODELS, type LabelModelName } from '../../../common/labelModels/labelModel';
 import { loadDeidentifyList } from '../../deidentify/deidentifyProject';
-import { type CliCommand, type CliIo, printJson, requireOption, UsageError, withUsageErrors } from '../cliSupport';
+import { type CliCommand, type CliIo, printJson, requireOption, UsageError, parseOptions } from '../cliSupport';
 import { progressLine } from '../progressLine';
 import { pipelineSummary } from '../../../common/export/pipelineSummary';
 
@@ -50,25 +49,19 @@ export function makeExportCommand(sessions: SessionSource): CliCommand {
       '--json prints a summary for a pipeline: paths, counts, and each list as its count (gaps_count, gaps_by_reason,\n' +
       'files_count, …); the whole receipt is in its file, and --json --full prints the whole result.',
     async run(argv: string[], io: CliIo) {
-      const { values } = withUsageErrors(() =>
-        parseArgs({
-          args: argv,
-          strict: true,
-          options: {
-            project: { type: 'string' },
-            annotator: { type: 'string' },
-            format: { type: 'string' },
-            out: { type: 'string' },
-            json: { type: 'boolean', default: false },
-            full: { type: 'boolean', default: false },
-            force: { type: 'boolean', default: false },
-            'with-items': { type: 'boolean', default: false },
-            deidentify: { type: 'boolean', default: false },
-            gold: { type: 'boolean', default: false },
-            'gold-model': { type: 'string' },
-          },
-        }),
-      );
+      const { values } = parseOptions(argv, {
+        project: 'string',
+        annotator: 'string',
+        format: 'string',
+        out: 'string',
+        json: false,
+        full: false,
+        force: false,
+        'with-items': false,
+        deidentify: false,
+        gold: false,
+        'gold-model': 'string',
+      });
       if (values.full && !values.json) throw new UsageError('--full prints the whole result with --json (add --json)');
       // a pipeline reads counts and paths; the whole receipt is in its file (--full prints it too)
       const printResult = (result: unknown): void => printJson(io, values.full ? result : pipelineSummary(result, SHORT_LISTS));

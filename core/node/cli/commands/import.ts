@@ -1,4 +1,3 @@
-import { parseArgs } from 'node:util';
 import { InputError } from '../../../common/io/inputProblem';
 import { importIntoProject, type ImportKind } from '../../importing/itemsImport';
 import { importCodebook } from '../../codebook/codebookImport';
@@ -6,7 +5,7 @@ import { importCodings } from '../../coding/codingsImport';
 import { inputLimitsFrom } from '../../importing/inputLimitsOption';
 import { ItemsFileError } from '../../project/itemsFile';
 import { loadProjectConfig } from '../../project/projectFolder';
-import { type CliCommand, type CliIo, printJson, requireOption, UsageError, withUsageErrors } from '../cliSupport';
+import { type CliCommand, type CliIo, printJson, requireOption, UsageError, parseOptions, withUsageErrors } from '../cliSupport';
 
 export const importCommand: CliCommand = {
   name: 'import',
@@ -30,25 +29,19 @@ export const importCommand: CliCommand = {
     "  codebook, coder, duplicates, one code per unit when exclusive) and logged as the coder's own coding events\n" +
     '  (code_applied with source "import", coding_memo), each protocol then finished by that coder.',
   async run(argv, io) {
-    const { values } = withUsageErrors(() =>
-      parseArgs({
-        args: argv,
-        strict: true,
-        options: {
-          project: { type: 'string' },
-          items: { type: 'string' },
-          codebook: { type: 'string' },
-          codings: { type: 'string' },
-          kind: { type: 'string', default: 'items' },
-          replace: { type: 'boolean', default: false },
-          force: { type: 'boolean', default: false },
-          'dry-run': { type: 'boolean', default: false },
-          'max-file-bytes': { type: 'string' },
-          'max-line-bytes': { type: 'string' },
-          json: { type: 'boolean', default: false },
-        },
-      }),
-    );
+    const { values } = parseOptions(argv, {
+      project: 'string',
+      items: 'string',
+      codebook: 'string',
+      codings: 'string',
+      kind: { default: 'items' },
+      replace: false,
+      force: false,
+      'dry-run': false,
+      'max-file-bytes': 'string',
+      'max-line-bytes': 'string',
+      json: false,
+    });
     const dir = requireOption(values.project, '--project');
     if (values.codings !== undefined) {
       if (values.items !== undefined || values.codebook !== undefined)

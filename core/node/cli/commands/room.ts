@@ -1,4 +1,3 @@
-import { parseArgs } from 'node:util';
 import { finalLabelDisagreements } from '../../../common/agreement/agreementAnalysis';
 import { DEFAULT_MAX_MEMBERS, type RoomItem } from '../../../common/rooms/roomEvents';
 import { foldRoom } from '../../../common/rooms/roomFold';
@@ -19,7 +18,7 @@ import { serveShadowFeed, type ShadowFeedServer } from '../../rooms/shadowFeedSo
 import { ShadowHost } from '../../rooms/shadowHost';
 import { startShadowListener } from '../../rooms/shadowListener';
 import { checkShadowEvent, roomLogKind } from '../../rooms/shadowLogFile';
-import { type CliCommand, type CliIo, printJson, requireOption, UsageError, withUsageErrors } from '../cliSupport';
+import { type CliCommand, type CliIo, printJson, requireOption, UsageError, parseOptions } from '../cliSupport';
 import { parseCount } from './agreement';
 
 const USAGE = [
@@ -69,15 +68,7 @@ async function serve(
     address = found;
   }
   const listener = await startRoomListener(host, { address, port: parseCount(values.port, '--port', 0, 0, 65535) });
-  const info = {
-    code: host.code,
-    url: listener.url,
-    lead_url: listener.leadUrl,
-    address: listener.address,
-    port: listener.port,
-    log: host.logFile,
-    lan: address !== '127.0.0.1',
-  };
+  const info = { ...listenerInfo(host, listener), lan: address !== '127.0.0.1' };
   if (values.json) io.out(`${JSON.stringify(info)}\n`);
   else {
     io.out(`room code: ${host.code}\n`);
@@ -88,15 +79,32 @@ async function serve(
       `your lead panel (keep it to yourself): ${listener.leadUrl}\nlog: ${host.logFile}\nCtrl-C closes the listener; \`aloud room resume ${host.code}\` opens it again.\n`,
     );
   }
-  await new Promise<void>((resolve) => {
+  await untilStopped(stop);
+  await listener.close();
+  await host.close();
+  return 0;
+}
+
+/** What a room's or a shadow room's --json start line says of where it listens, in that key order. */
+function listenerInfo(host: { code: string; logFile: string }, listener: RoomListener) {
+  return {
+    code: host.code,
+    url: listener.url,
+    lead_url: listener.leadUrl,
+    address: listener.address,
+    port: listener.port,
+    log: host.logFile,
+  };
+}
+
+/** Resolves on SIGINT/SIGTERM, or when `stop` (tests) settles. */
+function untilStopped(stop?: Promise<void>): Promise<void> {
+  return new Promise<void>((resolve) => {
     const done = () => resolve();
     process.once('SIGINT', done);
     process.once('SIGTERM', done);
     void stop?.then(done);
   });
-  await listener.close();
-  await host.close();
-  return 0;
 }
 
 /** Serves a shadow room and its feed until SIGINT/SIGTERM (or `stop`, for tests); then closes it, so trainees' pages say so. */
@@ -123,16 +131,7 @@ async function serveShadow(
     throw e;
   }
   const lan = options.address !== '127.0.0.1';
-  const info = {
-    code: host.code,
-    url: listener.url,
-    lead_url: listener.leadUrl,
-    address: listener.address,
-    port: listener.port,
-    log: host.logFile,
-    feed: feed.file,
-    lan,
-  };
+  const info = { ...listenerInfo(host, listener), feed: feed.file, lan };
   if (options.json) io.out(`${JSON.stringify(info)}\n`);
   else {
     io.out(`shadow room code: ${host.code}\n`);
@@ -146,12 +145,7 @@ async function serveShadow(
     );
     io.out(`log: ${host.logFile}\nCtrl-C closes the room.\n`);
   }
-  await new Promise<void>((resolve) => {
-    const done = () => resolve();
-    process.once('SIGINT', done);
-    process.once('SIGTERM', done);
-    void stop?.then(done);
-  });
+  await untilStopped(stop);
   if (!host.snapshot().closed) await host.closeRoom().catch(() => undefined);
   // pages waiting on the room hear "closed" at once; a moment for them to get the answer
   await new Promise((resolve) => setTimeout(resolve, 1000));
@@ -188,24 +182,21 @@ export const roomCommand: CliCommand = {
   usage: USAGE,
   async run(argv, io) {
     const [sub, ...rest] = argv;
-    const { values, positionals } = withUsageErrors(() =>
-      parseArgs({
-        args: rest,
-        strict: true,
-        allowPositionals: true,
-        options: {
-          project: { type: 'string' },
-          items: { type: 'string' },
-          huddle: { type: 'boolean', default: false },
-          export: { type: 'string', multiple: true },
-          lan: { type: 'boolean', default: false },
-          address: { type: 'string' },
-          port: { type: 'string' },
-          'max-members': { type: 'string' },
-          annotator: { type: 'string' },
-          json: { type: 'boolean', default: false },
-        },
-      }),
+    const { values, positionals } = parseOptions(
+      rest,
+      {
+        project: 'string',
+        items: 'string',
+        huddle: false,
+        export: 'strings',
+        lan: false,
+        address: 'string',
+        port: 'string',
+        'max-members': 'string',
+        annotator: 'string',
+        json: false,
+      },
+      { positionals: true },
     );
     if (values.address !== undefined && !values.lan)
       throw new UsageError('--address needs --lan: opening the room beyond this machine must be explicit');

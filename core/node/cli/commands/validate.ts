@@ -1,4 +1,3 @@
-import { parseArgs } from 'node:util';
 import { stat } from 'node:fs/promises';
 import { hasScriptedModel, validateExportFile } from '../../export/validateExport';
 import { interopFormatOfFile, validateInteropFile } from '../../export/interop/validateInterop';
@@ -7,7 +6,7 @@ import { loadProjectConfig } from '../../project/projectFolder';
 import path from 'node:path';
 import { isGoldFile, validateGoldFile } from '../../adjudication/goldExport';
 import { deidentifiedCopyProblems, deidentifiedInteropProblems } from '../../deidentify/validateDeidentified';
-import { type CliCommand, printJson, UsageError, withUsageErrors } from '../cliSupport';
+import { type CliCommand, printJson, UsageError, parseOptions, withUsageErrors } from '../cliSupport';
 import { progressLine } from '../progressLine';
 import { pipelineSummary } from '../../../common/export/pipelineSummary';
 
@@ -42,20 +41,17 @@ export const validateCommand: CliCommand = {
     'problems_count, problems_by_stage, first_problems (the first 20)};\n' +
     'exit 0 when the list is empty, 1 otherwise, 2 for a bad argument.',
   async run(argv, io) {
-    const { values, positionals } = withUsageErrors(() =>
-      parseArgs({
-        args: argv,
-        strict: true,
-        allowPositionals: true,
-        options: {
-          project: { type: 'string' },
-          'require-receipt': { type: 'boolean', default: false },
-          'max-file-bytes': { type: 'string' },
-          'max-line-bytes': { type: 'string' },
-          'max-record-bytes': { type: 'string' },
-          json: { type: 'boolean', default: false },
-        },
-      }),
+    const { values, positionals } = parseOptions(
+      argv,
+      {
+        project: 'string',
+        'require-receipt': false,
+        'max-file-bytes': 'string',
+        'max-line-bytes': 'string',
+        'max-record-bytes': 'string',
+        json: false,
+      },
+      { positionals: true },
     );
     if (positionals.length !== 1)
       throw new UsageError(positionals.length === 0 ? 'missing FILE to validate' : `expected one FILE, got ${positionals.length}`);

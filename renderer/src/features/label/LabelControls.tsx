@@ -1,5 +1,6 @@
 import type { LabelDef } from '../../../../core/common/parser/parseTypes';
-import { METER_FLOOR_DB, type RecorderControls } from './useRecorder';
+import type { RecorderControls } from './useRecorder';
+import { LevelMeter } from './LevelMeter';
 import type { PendingLabelChange } from './useLabelActs';
 
 /** The item's place in the list and the buttons that move: Go to…, previous, next, and the shortcut list. */
@@ -60,7 +61,6 @@ export function RecordRow({
   cue: boolean;
   onToggle: () => void;
 }) {
-  const meterPct = Math.round((100 * (recorder.level - METER_FLOOR_DB)) / -METER_FLOOR_DB);
   const recorded = audioMs !== undefined && audioMs > 0;
   return (
     <div className="record-row" id="controls" tabIndex={-1}>
@@ -75,16 +75,7 @@ export function RecordRow({
         <span className="record-dot" aria-hidden="true" />
         {recorder.recording ? 'Stop' : recorder.starting ? 'Starting…' : recorded ? 'Record more' : 'Record'}
       </button>
-      <div
-        className="meter"
-        role="meter"
-        aria-label="input level"
-        aria-valuemin={METER_FLOOR_DB}
-        aria-valuemax={0}
-        aria-valuenow={Math.round(recorder.level)}
-      >
-        <div className="meter-fill" style={{ width: `${recorder.recording ? meterPct : 0}%` }} />
-      </div>
+      <LevelMeter label="input level" db={recorder.level} filled={recorder.recording} />
       <span className="clock">
         {recorder.recording
           ? `${(recorder.elapsedMs / 1000).toFixed(1)} s`

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { CollectSummary } from '../../../../core/common/packs/packsApi';
 import { reportRefusalsTo } from '../../shared/runCall';
+import { PathForm } from '../../shared/PathForm';
 import { useApi } from '../../shared/api';
 
 interface Props {
@@ -51,15 +52,16 @@ export function CollectPanel({ nativeDialogs, onCollected }: Props) {
         project already holds an earlier pack. It is checked first (the same project and items, every file's checksum, a log that continues
         the one held); a pack that does not fit changes nothing.
       </p>
-      <form
-        className="row"
-        onSubmit={(e) => {
-          e.preventDefault();
-          if (file.trim()) void collect(file.trim());
-        }}
+      <PathForm
+        id="collect-file"
+        label="Session pack"
+        value={file}
+        onChange={setFile}
+        placeholder="/full/path/to/annotator.aloudpack"
+        submitLabel="Collect"
+        onSubmit={(pack) => void collect(pack)}
+        busy={busy}
       >
-        <label htmlFor="collect-file">Session pack</label>
-        <input id="collect-file" value={file} onChange={(e) => setFile(e.target.value)} placeholder="/full/path/to/annotator.aloudpack" />
         {nativeDialogs && (
           <button
             type="button"
@@ -75,10 +77,7 @@ export function CollectPanel({ nativeDialogs, onCollected }: Props) {
             Collect…
           </button>
         )}
-        <button type="submit" disabled={busy || !file.trim()}>
-          Collect
-        </button>
-      </form>
+      </PathForm>
       {busy &&
         (progress ? (
           <progress aria-label="collect progress" value={progress.done} max={Math.max(1, progress.total)} />

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { ImportOutcome, PathKind, ProjectView } from '../../../../core/common/project/projectApi';
 import { reportRefusalsTo } from '../../shared/runCall';
+import { PathForm } from '../../shared/PathForm';
 import { CollectPanel } from './CollectPanel';
 import { useApi } from '../../shared/api';
 
@@ -127,20 +128,17 @@ export function ProjectScreen({ project, onOpened, onImported, nativeDialogs = f
             ))}
           </ul>
         )}
-        <form
-          className="row"
-          onSubmit={(e) => {
-            e.preventDefault();
-            if (openDir.trim()) void open(openDir.trim());
-          }}
+        <PathForm
+          id="open-dir"
+          label="Open a project folder"
+          value={openDir}
+          onChange={setOpenDir}
+          placeholder="/full/path/to/project"
+          submitLabel="Open"
+          onSubmit={(dir) => void open(dir)}
         >
-          <label htmlFor="open-dir">Open a project folder</label>
-          <input id="open-dir" value={openDir} onChange={(e) => setOpenDir(e.target.value)} placeholder="/full/path/to/project" />
           {nativeDialogs && <ChooseButton kind="project-folder" label="choose a project folder" onPicked={(dir) => void open(dir)} />}
-          <button type="submit" disabled={!openDir.trim()}>
-            Open
-          </button>
-        </form>
+        </PathForm>
         {problem && (
           <p role="alert" className="bad">
             {problem}

@@ -50,41 +50,24 @@ export function ReviewScreen({ project, session, onSession, run }: Props) {
         </button>
         <fieldset className="filters" aria-label="filters">
           <legend>Show items</legend>
-          <label>
-            Label
-            <select value={filter.label ?? ''} onChange={(e) => setFilter({ ...filter, label: e.target.value || null })}>
-              <option value="">any</option>
-              {labels.map((l) => (
-                <option key={l}>{l}</option>
-              ))}
-            </select>
-          </label>
-          <label>
-            Label by
-            <select
-              value={filter.source ?? ''}
-              onChange={(e) => setFilter({ ...filter, source: (e.target.value || null) as LabelSource | null })}
-            >
-              <option value="">any</option>
-              {SOURCES.map((s) => (
-                <option key={s}>{s}</option>
-              ))}
-            </select>
-          </label>
-          <label>
-            Status
-            <select
-              value={filter.status ?? ''}
-              onChange={(e) => setFilter({ ...filter, status: (e.target.value || null) as ReviewFilter['status'] })}
-            >
-              <option value="">any</option>
-              {STATUS_CHOICES.map((s) => (
-                <option key={s.value} value={s.value}>
-                  {s.words}
-                </option>
-              ))}
-            </select>
-          </label>
+          <FilterChoice
+            caption="Label"
+            value={filter.label}
+            choices={labels.map((l) => ({ value: l, words: l }))}
+            onChange={(label) => setFilter({ ...filter, label })}
+          />
+          <FilterChoice
+            caption="Label by"
+            value={filter.source}
+            choices={SOURCES.map((s) => ({ value: s, words: s }))}
+            onChange={(source) => setFilter({ ...filter, source })}
+          />
+          <FilterChoice
+            caption="Status"
+            value={filter.status}
+            choices={STATUS_CHOICES}
+            onChange={(status) => setFilter({ ...filter, status })}
+          />
           <label>
             Longest pause over (s)
             <input
@@ -250,5 +233,27 @@ function Waveform({
         run={run}
       />
     </div>
+  );
+}
+
+/** One filter of the review list: one of `choices`, or any (the empty value, handed on as null). */
+function FilterChoice<T extends string>(props: {
+  caption: string;
+  value: T | null;
+  choices: ReadonlyArray<{ value: T; words: string }>;
+  onChange: (value: T | null) => void;
+}) {
+  return (
+    <label>
+      {props.caption}
+      <select value={props.value ?? ''} onChange={(e) => props.onChange((e.target.value || null) as T | null)}>
+        <option value="">any</option>
+        {props.choices.map((c) => (
+          <option key={c.value} value={c.value}>
+            {c.words}
+          </option>
+        ))}
+      </select>
+    </label>
   );
 }

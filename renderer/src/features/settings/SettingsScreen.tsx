@@ -8,7 +8,9 @@ import { describeCaptureError } from '../label/recorder';
 import { listInputDevices, type InputDevice } from '../../capture/inputDevices';
 import { startCapture, type CaptureSession } from '../../capture/microphoneCapture';
 import { METER_FLOOR_DB } from '../label/useRecorder';
+import { LevelMeter } from '../label/LevelMeter';
 import { reportRefusalsTo, type RunCall } from '../../shared/runCall';
+import { PathForm } from '../../shared/PathForm';
 import { useApi } from '../../shared/api';
 
 type Download = Extract<AloudEvent, { type: 'model_download' }>;
@@ -237,24 +239,15 @@ function ModelsPanel({ project, run, untranscribed }: { project: ProjectView; ru
           {verifying ? 'Verifying…' : 'Verify installed models'}
         </button>
       </div>
-      <form
-        className="row"
-        onSubmit={(e) => {
-          e.preventDefault();
-          if (importPath.trim()) void act(() => client.importModel(importPath.trim())).then(() => setImportPath(''));
-        }}
-      >
-        <label htmlFor="import-model">Import a model file</label>
-        <input
-          id="import-model"
-          value={importPath}
-          onChange={(e) => setImportPath(e.target.value)}
-          placeholder="/full/path/to/ggml-model.bin"
-        />
-        <button type="submit" disabled={!importPath.trim()}>
-          Import
-        </button>
-      </form>
+      <PathForm
+        id="import-model"
+        label="Import a model file"
+        value={importPath}
+        onChange={setImportPath}
+        placeholder="/full/path/to/ggml-model.bin"
+        submitLabel="Import"
+        onSubmit={(file) => void act(() => client.importModel(file)).then(() => setImportPath(''))}
+      />
     </section>
   );
 }
@@ -291,7 +284,6 @@ function MicrophonePanel({ deviceId, onDevice }: { deviceId: string | null; onDe
       setProblem(describeCaptureError(e));
     }
   };
-  const pct = level === null ? 0 : Math.round((100 * (level - METER_FLOOR_DB)) / -METER_FLOOR_DB);
   return (
     <section className="panel" aria-labelledby="mic-title">
       <h2 id="mic-title">Microphone</h2>
@@ -308,16 +300,7 @@ function MicrophonePanel({ deviceId, onDevice }: { deviceId: string | null; onDe
             ))}
         </select>
         <button onClick={() => void toggleTest()}>{level === null ? 'Test level' : 'Stop test'}</button>
-        <div
-          className="meter"
-          role="meter"
-          aria-label="microphone test level"
-          aria-valuemin={METER_FLOOR_DB}
-          aria-valuemax={0}
-          aria-valuenow={Math.round(level ?? METER_FLOOR_DB)}
-        >
-          <div className="meter-fill" style={{ width: `${pct}%` }} />
-        </div>
+        <LevelMeter label="microphone test level" db={level} />
         {level !== null && <span className="small muted">{level <= METER_FLOOR_DB ? 'silence' : `${Math.round(level)} dBFS`}</span>}
       </div>
       {problem && <p className="bad">{problem}</p>}
