@@ -1,6 +1,6 @@
 /** The adjudication domain of the app API; its handlers are core/node/adjudication/adjudicationHandlers.ts. */
 import type { MethodTable } from '../apiSlice/methodSpec';
-import { bytes, nonEmptyString, nonEmptyStrings, nullableText, oneOf } from '../apiSlice/argChecks';
+import { boolean, bytes, nonEmptyString, nonEmptyStrings, nullableText, oneOf } from '../apiSlice/argChecks';
 import type { AdjudicationItemView, AdjudicationQueueView } from './adjudicationViews';
 
 export interface AdjudicationApi {
@@ -31,6 +31,39 @@ export interface AdjudicationApi {
     causes: string[],
     guidelineFlag: string | null,
   ): Promise<AdjudicationItemView>;
+  /**
+   * the lead sends queued items to a huddle room the app serves (one room at a time; lan: open to the local network),
+   * logged in her own adjudication log with the room's code, as `aloud adjudicate --huddle` does
+   */
+  sendToHuddle(itemIds: string[], lan: boolean): Promise<HuddleView>;
+  /** the huddles the lead sent, newest first */
+  huddles(): Promise<HuddleView[]>;
+  /**
+   * a huddle's outcome as the lead's decisions with the room named: the room's majority on each revealed item (as
+   * `aloud adjudicate --from-room`); refused while the app still serves the room (its votes are not final)
+   */
+  decideFromRoom(code: string, confidence: string, causes: string[], rationale: string | null): Promise<HuddleOutcomeView>;
+}
+
+/** A huddle the lead sent, and where it stands. */
+export interface HuddleView {
+  room: string;
+  item_ids: string[];
+  sent_at: string;
+  /** the address members open while the app serves the room; null when it does not */
+  url: string | null;
+  /** the room's log says it was closed: its votes are final */
+  closed: boolean;
+  /** decisions of the lead's log that name this room */
+  decisions: number;
+}
+
+/** What taking a huddle's outcome decided, item by item. */
+export interface HuddleOutcomeView {
+  room: string;
+  outcomes: Array<{ item_id: string; label: string | null; decided: boolean; reason?: string }>;
+  /** decisions logged (an item decided the same way already logs nothing) */
+  decisions: number;
 }
 
 /** A spoken rationale as transcribed, before the decision it goes with. */
@@ -64,6 +97,23 @@ export const ADJUDICATION_METHODS = {
       ['confidence', oneOf(['high', 'medium', 'low'])],
       ['causes', nonEmptyStrings(20)],
       ['guidelineFlag', nullableText],
+    ],
+    scope: 'session-page',
+  },
+  sendToHuddle: {
+    params: [
+      ['itemIds', nonEmptyStrings(1000)],
+      ['lan', boolean],
+    ],
+    scope: 'session-page',
+  },
+  huddles: { params: [], scope: 'session-page' },
+  decideFromRoom: {
+    params: [
+      ['code', nonEmptyString(20)],
+      ['confidence', oneOf(['high', 'medium', 'low'])],
+      ['causes', nonEmptyStrings(20)],
+      ['rationale', nullableText],
     ],
     scope: 'session-page',
   },

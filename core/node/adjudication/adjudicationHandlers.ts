@@ -1,5 +1,9 @@
 import { adjudicationItemView, adjudicationQueueView, type AdjudicationItemView } from '../../common/adjudication/adjudicationViews';
-import type { AdjudicationApi } from '../../common/adjudication/adjudicationApi';
+import type { AdjudicationApi, HuddleView } from '../../common/adjudication/adjudicationApi';
+import type { AdjudicationState } from '../../common/adjudication/adjudicationFold';
+import { foldRoom } from '../../common/rooms/roomFold';
+import { readRoomLog, roomPaths } from '../rooms/roomLogFile';
+import type { RoomController } from '../rooms/roomController';
 import type { SerialQueue } from '../../common/concurrency/serialQueue';
 import type { Item } from '../../common/items/item';
 import { Refusal } from '../../common/refusal/refusal';
@@ -7,7 +11,7 @@ import type { ProtocolCoding } from '../../common/coding/codingFold';
 import type { ItemSessionState } from '../../common/session/itemState';
 import { assignedItems } from '../../common/adjudication/adjudicationFold';
 import { readProjectAdjudication } from './adjudicationLog';
-import { adjudicate, readAdjudication } from './projectAdjudication';
+import { adjudicate, decideFromRoom, readAdjudication, sendToHuddle } from './projectAdjudication';
 import { transcribeRationale, type TranscribedRationale } from './spokenRationale';
 import { forkEngineLauncher, type EngineLauncher } from '../engine/engineProcessHost';
 import { projectSessionSource } from '../session/projectSessions';
@@ -20,6 +24,8 @@ export interface AdjudicationHost {
   readonly project: OpenProject;
   readonly items: Item[];
   readonly session: Pick<SessionSlot, 'require'>;
+  /** the project's norming room (a new controller when another project opens): a huddle is served there */
+  readonly rooms: Pick<RoomController, 'openHuddle' | 'status'>;
   /** the engine a spoken rationale is transcribed with: the app's model file or engine script */
   readonly options: {
     readonly modelFile?: string | null;
@@ -59,7 +65,38 @@ export function adjudicationHandlers(app: AdjudicationHost): AdjudicationApi {
       throw new Refusal('conflict', `no spoken rationale recorded for item "${itemId}" yet (Shift+R on the Adjudicate tab records one)`);
     return spoken.transcribed;
   };
+  const huddleView = async (state: AdjudicationState, lead: string, room: string): Promise<HuddleView> => {
+    const sent = state.huddles.filter((h) => h.adjudicator === lead && h.room === room).at(-1)!;
+    const served = app.rooms.status();
+    const file = roomPaths(app.project.dir, room).events;
+    const closed = foldRoom((await readRoomLog(file)).events, file).closed;
+    const decisions = [...state.decisions.values()].flat().filter((d) => d.adjudicator === lead && d.room === room).length;
+    return { room, item_ids: sent.item_ids, sent_at: sent.sent_at, url: served?.code === room ? served.url : null, closed, decisions };
+  };
   return {
+    sendToHuddle: (itemIds, lan) =>
+      app.calls.run(async () => {
+        const lead = app.session.require().store.annotator;
+        const { room } = await sendToHuddle(app.project, lead, itemIds, projectSessionSource, async (_project, ids) => {
+          return (await app.rooms.openHuddle(ids, lan)).code;
+        });
+        return huddleView((await readProjectAdjudication(app.project.dir)).state, lead, room);
+      }),
+    huddles: () =>
+      app.calls.run(async () => {
+        const lead = app.session.require().store.annotator;
+        const { state } = await readProjectAdjudication(app.project.dir);
+        const rooms = [...new Set(state.huddles.filter((h) => h.adjudicator === lead).map((h) => h.room))].reverse();
+        return Promise.all(rooms.map((room) => huddleView(state, lead, room)));
+      }),
+    decideFromRoom: (code, confidence, causes, rationale) =>
+      app.calls.run(async () => {
+        const lead = app.session.require().store.annotator;
+        if (app.rooms.status()?.code === code)
+          throw new Refusal('conflict', `room ${code} is still open: close it first (the room panel), so its votes are final`);
+        const result = await decideFromRoom(app.project, lead, code, { confidence, causes, rationale });
+        return { room: result.room, outcomes: result.outcomes, decisions: result.events.length };
+      }),
     beginSpokenRationale: (itemId) =>
       app.calls.run(async () => {
         const lead = app.session.require().store.annotator;

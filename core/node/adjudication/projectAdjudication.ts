@@ -105,37 +105,47 @@ export async function adjudicate(
   }
 }
 
+/** Opens the huddle room over the (checked, queued) items and gives its code; the app serves it, the CLI only creates it. */
+export type HuddleRoomOpener = (project: OpenProject, itemIds: readonly string[]) => Promise<string>;
+
+/** The CLI's huddle room: its log is created and closed again (`aloud room resume CODE` serves it). */
+export const createHuddleRoom: HuddleRoomOpener = async (project, itemIds) => {
+  const byId = new Map((await loadProjectItems(project)).map((i) => [i.id, i]));
+  const schema = project.config.schema;
+  const host = await RoomHost.create(project.dir, {
+    project: project.config.name,
+    mode: 'huddle',
+    items: itemIds.map((id) => {
+      const item = byId.get(id);
+      if (!item) throw new AdjudicationRefusal('not_found', `item "${id}" is not in the project's items (a room shows the item's text)`);
+      return { id, text: item.text, ...(item.context !== undefined ? { context: item.context } : {}) };
+    }),
+    labels: schema.labels.map((l) => l.name),
+    level: schema.ordered ? 'ordinal' : 'nominal',
+    max_members: 12,
+  });
+  const room = host.code;
+  await host.close();
+  return room;
+};
+
 /**
- * Sends queued items to a new huddle room: the rules check the items first, then the room log is created (closed
- * again: `aloud room resume CODE` serves it), then the sending is logged with the room's code.
+ * Sends queued items to a new huddle room: the rules check the items first, then the room is opened (`openRoom`), then
+ * the sending is logged with the room's code in the adjudicator's own log.
  */
 export async function sendToHuddle(
   project: OpenProject,
   adjudicator: string,
   itemIds: readonly string[],
   sessions: SessionSource = projectSessionSource,
+  openRoom: HuddleRoomOpener = createHuddleRoom,
 ): Promise<{ room: string; events: AdjudicationEvent[] }> {
   const log = await AdjudicationLog.open(project.dir, adjudicator, project.config.name);
   try {
     const read = await readAdjudication(project, sessions);
     const context = contextOf(project, adjudicator, read);
     decideAdjudication(read.state, context, { kind: 'send_to_huddle', item_ids: itemIds, room: 'check' });
-    const byId = new Map((await loadProjectItems(project)).map((i) => [i.id, i]));
-    const schema = project.config.schema;
-    const host = await RoomHost.create(project.dir, {
-      project: project.config.name,
-      mode: 'huddle',
-      items: [...new Set(itemIds)].map((id) => {
-        const item = byId.get(id);
-        if (!item) throw new AdjudicationRefusal('not_found', `item "${id}" is not in the project's items (a room shows the item's text)`);
-        return { id, text: item.text, ...(item.context !== undefined ? { context: item.context } : {}) };
-      }),
-      labels: schema.labels.map((l) => l.name),
-      level: schema.ordered ? 'ordinal' : 'nominal',
-      max_members: 12,
-    });
-    const room = host.code;
-    await host.close();
+    const room = await openRoom(project, [...new Set(itemIds)]);
     const events = await log.append(decideAdjudication(read.state, context, { kind: 'send_to_huddle', item_ids: itemIds, room }));
     return { room, events };
   } finally {

@@ -47,6 +47,17 @@ export class RoomController {
       ids = itemIds;
       if (ids.length === 0) throw new RoomRuleError(400, 'choose at least one item');
     }
+    return this.serveNew(ids, itemIds === null ? 'huddle' : 'items', lan);
+  }
+
+  /** A huddle over items the lead chose (an adjudicator sending queued items): served here, logged as a huddle. */
+  async openHuddle(itemIds: readonly string[], lan: boolean): Promise<LeadRoomStatus> {
+    this.served.refuseIfOpen();
+    if (itemIds.length === 0) throw new RoomRuleError(400, 'choose at least one item');
+    return this.serveNew(itemIds, 'huddle', lan);
+  }
+
+  private async serveNew(ids: readonly string[], mode: 'huddle' | 'items', lan: boolean): Promise<LeadRoomStatus> {
     const byId = new Map(this.items.map((i) => [i.id, i]));
     const roomItems = ids.map((id) => {
       const item = byId.get(id);
@@ -59,7 +70,7 @@ export class RoomController {
       async () => {
         const host = await RoomHost.create(this.project.dir, {
           project: this.project.config.name,
-          mode: itemIds === null ? 'huddle' : 'items',
+          mode,
           items: roomItems,
           labels: schema.labels.map((l) => l.name),
           level: schema.ordered ? 'ordinal' : 'nominal',
