@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { AdjudicationItemView, AdjudicationQueueView, ProtocolView } from '../../../../core/common/adjudication/adjudicationViews';
+import type { HuddleOutcomeView, HuddleView } from '../../../../core/common/adjudication/adjudicationApi';
 import { adjudicationKey, adjudicationShortcutList, CAUSE_KEYS, EMPTY_DRAFT, type DecisionDraft } from './adjudicationKeys';
 import { reportRefusalsTo } from '../../shared/runCall';
 import { ShortcutHelp } from '../../shared/Dialogs';
@@ -130,6 +131,79 @@ function ProtocolColumn({
   );
 }
 
+/** The lead's latest huddle: where members join while the app serves it, then its outcome taken as her decisions. */
+function HuddlePanel({
+  marked,
+  shownItem,
+  huddle,
+  outcome,
+  lan,
+  onLan,
+  onSend,
+  onTake,
+}: {
+  marked: readonly string[];
+  shownItem: string | null;
+  huddle: HuddleView | null;
+  outcome: HuddleOutcomeView | null;
+  lan: boolean;
+  onLan: (lan: boolean) => void;
+  onSend: () => void;
+  onTake: () => void;
+}) {
+  return (
+    <section className="adj-huddle" aria-label="huddle">
+      <h3>Huddle</h3>
+      <p className="muted">
+        <kbd>Shift+M</kbd> marks items: {marked.length > 0 ? marked.join(', ') : `none (sends ${shownItem ?? 'the shown item'})`}
+      </p>
+      <label>
+        <input type="checkbox" checked={lan} onChange={(e) => onLan(e.target.checked)} /> open to the local network
+      </label>{' '}
+      <button type="button" onClick={onSend}>
+        Send to a huddle… (<kbd>Shift+H</kbd>)
+      </button>
+      {huddle && (
+        <div className="adj-huddle-room" role="status" aria-label="huddle room">
+          <p>
+            Room <strong className="room-code">{huddle.room}</strong> over {huddle.item_ids.join(', ')}
+            {huddle.url !== null ? (
+              <>
+                : members open <code>{huddle.url}</code> and type the code. Reveal and close it in the room panel (Agreement tab).
+              </>
+            ) : huddle.closed ? (
+              ' is closed.'
+            ) : (
+              ' is not served here and not closed (`aloud room resume` serves it).'
+            )}
+          </p>
+          {huddle.closed && (
+            <p>
+              <button type="button" onClick={onTake}>
+                Take the huddle’s outcome (<kbd>Shift+O</kbd>)
+              </button>{' '}
+              <span className="muted">
+                {huddle.decisions > 0
+                  ? `${huddle.decisions} decision(s) taken from it`
+                  : 'with the confidence and causes set below, as a decision'}
+              </span>
+            </p>
+          )}
+          {outcome?.room === huddle.room && (
+            <ul className="adj-huddle-outcome" aria-label="huddle outcome">
+              {outcome.outcomes.map((o) => (
+                <li key={o.item_id}>
+                  <code>{o.item_id}</code>: {o.decided ? `decided “${o.label}”` : `not decided (${o.reason})`}
+                </li>
+              ))}
+            </ul>
+          )}
+        </div>
+      )}
+    </section>
+  );
+}
+
 /**
  * The lead's Adjudicate screen: the queue (lowest agreement first), one item side by side, and the decision made by
  * keyboard (adjudicationKeys) and logged in her own adjudication log through decideGoldLabel.
@@ -149,6 +223,11 @@ export function AdjudicateScreen() {
   const [current, setCurrent] = useState(0);
   const [playing, setPlaying] = useState<number | null>(null);
   const [help, setHelp] = useState(false);
+  // items marked for a huddle, the lead's huddles (newest first), the outcome last taken
+  const [marked, setMarked] = useState<string[]>([]);
+  const [huddles, setHuddles] = useState<HuddleView[]>([]);
+  const [outcome, setOutcome] = useState<HuddleOutcomeView | null>(null);
+  const [huddleLan, setHuddleLan] = useState(false);
   const run = useCallback(<T,>(task: () => Promise<T>) => {
     setError(null);
     return reportRefusalsTo(setError)(task);
@@ -161,6 +240,11 @@ export function AdjudicateScreen() {
     if (q) setQueue(q);
   }, [client, run]);
   useEffect(() => void reload(), [reload]);
+  const reloadHuddles = useCallback(async () => {
+    const h = await run(() => client.huddles());
+    if (h) setHuddles(h);
+  }, [client, run]);
+  useEffect(() => void reloadHuddles(), [reloadHuddles]);
 
   const row = queue?.rows[index] ?? null;
   useEffect(() => {
@@ -226,6 +310,36 @@ export function AdjudicateScreen() {
     );
   }, [client, draft, item, queue, run, spoken]);
 
+  const sendToHuddle = useCallback(async () => {
+    const ids = marked.length > 0 ? marked : item ? [item.item_id] : [];
+    if (ids.length === 0) return setError('No item to send: mark items with Shift+M, or open one.');
+    const sent = await run(() => client.sendToHuddle(ids, huddleLan));
+    if (!sent) return;
+    setMarked([]);
+    setOutcome(null);
+    setNotice(`Huddle room ${sent.room} is open over ${sent.item_ids.join(', ')}`);
+    await reloadHuddles();
+  }, [client, huddleLan, item, marked, reloadHuddles, run]);
+
+  const takeOutcome = useCallback(async () => {
+    const huddle = huddles[0];
+    if (!huddle) return setError('No huddle sent yet (Shift+H sends the marked items).');
+    if (!huddle.closed)
+      return setError(`Room ${huddle.room} is not closed yet: close it in the room panel (Agreement tab), so its votes are final.`);
+    if (draft.confidence === null || draft.causes.length === 0)
+      return setError('Taking the outcome needs a confidence (h, m, l) and at least one cause, as a decision does.');
+    const taken = await run(() => client.decideFromRoom(huddle.room, draft.confidence!, draft.causes, draft.rationale.trim() || null));
+    if (!taken) return;
+    setOutcome(taken);
+    setNotice(`Room ${taken.room}: ${taken.decisions} decision(s) logged`);
+    await reloadHuddles();
+    await reload();
+    if (item) {
+      const view = await run(() => client.adjudicationItem(item.item_id));
+      if (view) setItem(view);
+    }
+  }, [client, draft, huddles, item, reload, reloadHuddles, run]);
+
   // a new item: its players start afresh, from annotator 1
   useEffect(() => {
     setCurrent(0);
@@ -269,6 +383,10 @@ export function AdjudicateScreen() {
     else if (action.kind === 'play') play(action.protocol === 'current' ? current : action.protocol - 1);
     else if (action.kind === 'to-commit') toCommit();
     else if (action.kind === 'help') setHelp((shown) => !shown);
+    else if (action.kind === 'mark')
+      setMarked((m) => (m.includes(item.item_id) ? m.filter((id) => id !== item.item_id) : [...m, item.item_id]));
+    else if (action.kind === 'huddle') void sendToHuddle();
+    else if (action.kind === 'huddle-outcome') void takeOutcome();
     return true;
   });
 
@@ -297,6 +415,11 @@ export function AdjudicateScreen() {
           {queue.rows.map((r, i) => (
             <li key={r.item_id} className={`${i === index ? 'current ' : ''}${r.status}`} aria-current={i === index ? 'true' : undefined}>
               <button onClick={() => setIndex(i)}>
+                {marked.includes(r.item_id) && (
+                  <span className="adj-marked" title="marked for a huddle">
+                    ◆{' '}
+                  </span>
+                )}
                 <code>{r.item_id}</code> {r.status === 'decided' ? `✓ ${r.gold_label}` : `agreement ${r.agreement?.toFixed(2) ?? '—'}`}
                 {r.status !== 'decided' && r.uncertainty !== null && (
                   <span className="adj-uncertainty" title={`${queue.label_model}: posterior entropy (0 certain, 1 every label alike)`}>
@@ -309,6 +432,16 @@ export function AdjudicateScreen() {
           ))}
         </ol>
         {queue.rows.length === 0 && <p>Nothing to adjudicate: every item is unanimous or has too few labels.</p>}
+        <HuddlePanel
+          marked={marked}
+          shownItem={item?.item_id ?? null}
+          huddle={huddles[0] ?? null}
+          outcome={outcome}
+          lan={huddleLan}
+          onLan={setHuddleLan}
+          onSend={() => void sendToHuddle()}
+          onTake={() => void takeOutcome()}
+        />
       </aside>
       {item && (
         <div className="adj-main">
@@ -319,6 +452,7 @@ export function AdjudicateScreen() {
                 <span className="adj-decided">
                   {' '}
                   · decided “{item.decision.label}” by {item.decision.adjudicator}
+                  {item.decision.room !== null && ` (huddle room ${item.decision.room})`}
                 </span>
               )}
             </h2>

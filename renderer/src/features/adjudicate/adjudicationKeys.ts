@@ -25,14 +25,28 @@ export type AdjudicationAction =
   | { kind: 'play'; protocol: number | 'current' }
   /** the protocol last played, from its commit phrase */
   | { kind: 'to-commit' }
-  | { kind: 'help' };
+  | { kind: 'help' }
+  /** mark or unmark the shown item for a huddle */
+  | { kind: 'mark' }
+  /** send the marked items (none marked: the shown one) to a huddle room */
+  | { kind: 'huddle' }
+  /** take the closed huddle's outcome with the draft's confidence, causes and rationale */
+  | { kind: 'huddle-outcome' };
+
+/** Shift+M, Shift+H, Shift+O by the key's place (h, m and o alone are confidence and the commit phrase). */
+const HUDDLE_KEYS: Record<string, AdjudicationAction> = {
+  KeyM: { kind: 'mark' },
+  KeyH: { kind: 'huddle' },
+  KeyO: { kind: 'huddle-outcome' },
+};
 
 /**
  * The screen's keys as one pure rule: 1–9 adopt annotator n's label, p picks the next label of the schema, h/m/l set the
  * confidence, a s d f g … toggle cause n, r and t go to the rationale and guideline-flag fields, Enter decides,
  * j/k or ↓/↑ move through the queue; Shift+1–9 play or pause annotator n's protocol (by the key's place, whatever the
- * layout types with Shift), Space the one last played, o plays it from its commit phrase. null: not a key of this screen
- * (or typed into a field).
+ * layout types with Shift), Space the one last played, o plays it from its commit phrase; Shift+M marks the item for a
+ * huddle, Shift+H sends the marked ones, Shift+O takes the huddle's outcome. null: not a key of this screen (or typed
+ * into a field).
  */
 export function adjudicationKey(
   press: KeyPress,
@@ -44,6 +58,7 @@ export function adjudicationKey(
   if (key === 'Enter') return press.onControl ? null : { kind: 'decide' };
   const digit = /^Digit([1-9])$/.exec(press.code ?? '');
   if (press.shiftKey && digit) return Number(digit[1]) <= context.shownLabels.length ? { kind: 'play', protocol: Number(digit[1]) } : null;
+  if (press.shiftKey && !press.repeat && HUDDLE_KEYS[press.code ?? '']) return HUDDLE_KEYS[press.code ?? '']!;
   if (key === ' ') return press.onControl || press.repeat ? null : { kind: 'play', protocol: 'current' };
   if (key === 'o') return { kind: 'to-commit' };
   if (key === 'j' || key === 'ArrowDown') return { kind: 'move', delta: 1 };
@@ -83,6 +98,9 @@ export function adjudicationShortcutList(causes: readonly string[]): Array<{ key
     { keys: ['Space'], what: 'Play or pause the protocol last played' },
     { keys: ['o'], what: 'Play the protocol last played from its commit phrase' },
     { keys: ['j', 'k', '↓', '↑'], what: 'Next / previous item of the queue' },
+    { keys: ['Shift+M'], what: 'Mark or unmark the item for a huddle' },
+    { keys: ['Shift+H'], what: 'Send the marked items (none marked: this one) to a huddle room' },
+    { keys: ['Shift+O'], what: 'Take the closed huddle’s outcome as your decisions (with the confidence, causes and rationale set)' },
     { keys: ['?'], what: 'Show or hide this list' },
   ];
 }

@@ -35,6 +35,21 @@ function typed(keys: string[]): DecisionDraft {
 }
 
 describe('Adjudicate keys', () => {
+  it('Shift+M marks, Shift+H sends to a huddle, Shift+O takes its outcome, by place; h, m and o alone keep their meaning', () => {
+    const shifted = (code: string, key: string) => adjudicationKey(press(key, { shiftKey: true, code }), EMPTY_DRAFT, context);
+    expect(shifted('KeyM', 'M')).toEqual({ kind: 'mark' });
+    expect(shifted('KeyH', 'H')).toEqual({ kind: 'huddle' });
+    expect(shifted('KeyO', 'O')).toEqual({ kind: 'huddle-outcome' });
+    // another layout types something else with Shift: the key's place decides
+    expect(shifted('KeyH', 'Ĥ')).toEqual({ kind: 'huddle' });
+    expect(adjudicationKey(press('H', { shiftKey: true, code: 'KeyH', repeat: true }), EMPTY_DRAFT, context)).toBeNull();
+    expect(adjudicationKey(press('H', { shiftKey: true, code: 'KeyH', inField: true }), EMPTY_DRAFT, context)).toBeNull();
+    expect(typed(['h', 'm'])).toEqual({ ...EMPTY_DRAFT, confidence: 'medium' });
+    expect(adjudicationKey(press('o', { code: 'KeyO' }), EMPTY_DRAFT, context)).toEqual({ kind: 'to-commit' });
+    const listed = adjudicationShortcutList(context.causes).flatMap((s) => s.keys);
+    expect(listed).toEqual(expect.arrayContaining(['Shift+M', 'Shift+H', 'Shift+O']));
+  });
+
   it('adopt annotator n, pick another label, confidence, causes toggled', () => {
     expect(typed(['2', 'm', 's', 'a', 's'])).toEqual({
       ...EMPTY_DRAFT,
