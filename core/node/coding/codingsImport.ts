@@ -22,15 +22,16 @@ export interface CodingsImportSummary {
   dry_run: boolean;
 }
 
-/**
- * `aloud import --project DIR --codings FILE.csv`: codings made elsewhere become each coder's own coding events, all or
- * nothing. Every row is checked against the project read-only first (no session is made or opened for a refused file);
- * then the coders' sessions are opened (each one's lock; a coder at work in the app refuses the import before anything
- * is written), decided again on the logs as they are now, and each coder's events appended as one commit point.
- */
 /** how many coders' sessions an import makes and writes at once */
 const IMPORT_LANES = 8;
 
+/**
+ * `aloud import --project DIR --codings FILE.csv`: codings made elsewhere become each coder's own coding events, all or
+ * nothing. Every row is checked against the project read-only first (no session is made or opened for a refused file);
+ * then the sessions coders have already are opened (each one's lock; a coder at work in the app refuses the import
+ * before anything is written) and the rows decided again on their logs as locked; the new coders' sessions are made
+ * only then, and each coder's events appended as one commit point.
+ */
 export async function importCodings(options: { project: OpenProject; source: string; dryRun: boolean }): Promise<CodingsImportSummary> {
   const { project, source } = options;
   const input = await readInputFile(source, { lineBased: true });
@@ -107,26 +108,23 @@ export async function importCodings(options: { project: OpenProject; source: str
     codebook_version: 'version' in codebook ? codebook.version : '',
     dry_run: options.dryRun,
   });
-  if (options.dryRun) {
-    return summary(
-      decideImportedCodings(
-        rows,
-        facts((coder) => {
-          const codings = loaded.get(coder)?.codings;
-          return codings ? { protocolCoding: (a, i) => codings.protocols.find((p) => p.annotator === a && p.item_id === i) ?? null } : null;
-        }),
-      ),
-    );
-  }
+  // read-only: a refused file opens no session (opening one logs that it was resumed)
+  const readOnly = decideImportedCodings(
+    rows,
+    facts((coder) => {
+      const codings = loaded.get(coder)?.codings;
+      return codings ? { protocolCoding: (a, i) => codings.protocols.find((p) => p.annotator === a && p.item_id === i) ?? null } : null;
+    }),
+  );
+  if (options.dryRun) return summary(readOnly);
 
-  // The coders who have a session already are locked first (a lock held elsewhere refuses before anything is
-  // written), and the rows are decided once against their logs as locked; a coder new to the project has an empty log,
-  // so her session is made only after every row was accepted: a refused file leaves no session behind.
-  const coderNames = [...new Set(rows.map((r) => r.coder))];
+  // The coders who have a session already are locked (a lock held elsewhere refuses before anything is written) and
+  // the rows decided again on their logs as locked; a coder new to the project has an empty log, so her session is
+  // made only after every row was accepted.
   const stores = new Map<string, SessionStore>();
   try {
-    for (const coder of coderNames.filter((c) => annotators.includes(c)))
-      stores.set(coder, await SessionStore.open({ project, annotator: coder }));
+    for (const coder of readOnly.keys())
+      if (annotators.includes(coder)) stores.set(coder, await SessionStore.open({ project, annotator: coder }));
     const decided = decideImportedCodings(
       rows,
       facts((coder) => stores.get(coder)?.coding ?? null),

@@ -83,6 +83,8 @@ describe('aloud import --codings', () => {
       'demo-99,ana,u0,bob,Doubts,',
       'demo-01,ana,u0,bob,doubts,',
       'demo-01,nobody,u0,bob,Doubts,',
+      // a good row of a coder who has a session already: a refused file must not open (and so log in) her session
+      'demo-02,ana,u0,ana,Doubts,',
     ]);
     const run = await cli('import', '--project', dir, '--codings', file, '--json');
     expect(run.code).toBe(2);
