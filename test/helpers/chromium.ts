@@ -22,6 +22,8 @@ export interface ChromiumLaunchOptions {
   viewport?: { width: number; height: number } | null;
   /** where screenshot() writes; default: `screenshots/` inside the session's temporary folder */
   screenshotsDir?: string;
+  /** the browser's language (navigator.language, Accept-Language), e.g. 'de-DE'; default Chromium's own */
+  locale?: string;
   extraArgs?: string[];
 }
 
@@ -77,6 +79,7 @@ export async function launchChromium(options: ChromiumLaunchOptions = {}): Promi
       headless: true,
       args: chromiumArgs(options),
       viewport: options.viewport === undefined ? { width: 1280, height: 800 } : options.viewport,
+      ...(options.locale ? { locale: options.locale } : {}),
       timeout: 30_000,
     });
   } catch (error) {
