@@ -32,7 +32,7 @@ const TEXT_PROPERTIES = new Set(['textContent', 'innerText', 'title', 'placehold
 
 /** What of a string a person reads: in HTML, the text between the tags (attribute soup is not language). */
 function readable(text: string): string {
-  return /<[a-z!/]/i.test(text) ? text.replace(/<[^>]*>/g, ' ') : text;
+  return /<[a-z!/]/i.test(text) ? text.replace(/<style[^>]*>[^]*?<\/style>/gi, ' ').replace(/<[^>]*>/g, ' ') : text;
 }
 
 /** The string (literal or template) lands on the screen as text, one word or many. */
@@ -119,6 +119,10 @@ const FOLDERS = [
   'core/node/rooms/roomPage.ts',
   'core/node/rooms/shadowPage.ts',
   'core/node/rooms/roomPageBase.ts',
+  // the lead's agreement report (aloud agreement --html [--lang])
+  'core/common/agreement/agreementHtml.ts',
+  'core/common/coding/codeAgreementHtml.ts',
+  'core/common/adjudication/goldAgreementHtml.ts',
 ].filter((dir) => existsSync(path.join(REPO, dir)));
 
 describe('interface strings come from the catalogs', () => {

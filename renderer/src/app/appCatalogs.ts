@@ -1,0 +1,19 @@
+/**
+ * Every catalog the app's screens use, composed by the shell (it composes the features). An area adds its
+ * `messages/{en,de}.json` here (an import pair, an `areas` entry and its ids in AppMessageId); test/i18n/catalogs.test.ts fails on a catalog that is not composed or a key missing in a language.
+ */
+import commonDe from '../../../core/common/i18n/messages/de.json';
+import commonEn from '../../../core/common/i18n/messages/en.json';
+import { mergeCatalogs, type AreaCatalogs } from '../../../core/common/i18n/messageCatalog';
+import appDe from './messages/de.json';
+import appEn from './messages/en.json';
+
+const areas: AreaCatalogs[] = [
+  { en: commonEn, de: commonDe },
+  { en: appEn, de: appDe },
+];
+
+export const appCatalogs = mergeCatalogs(areas);
+
+/** The ids of the English catalogs: react-intl's ids are typed from them, so an unknown id fails `tsc`. */
+export type AppMessageId = keyof typeof commonEn | keyof typeof appEn;
