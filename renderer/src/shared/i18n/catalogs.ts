@@ -6,10 +6,23 @@ import { commonCatalogs } from '../../../../core/common/i18n/commonCatalogs';
 import { mergeCatalogs, type AreaCatalogs } from '../../../../core/common/i18n/messageCatalog';
 import appDe from '../../app/messages/de.json';
 import appEn from '../../app/messages/en.json';
+import codingDe from '../../features/coding/messages/de.json';
+import codingEn from '../../features/coding/messages/en.json';
+import projectDe from '../../features/project/messages/de.json';
+import projectEn from '../../features/project/messages/en.json';
+import roomsDe from '../../features/rooms/messages/de.json';
+import roomsEn from '../../features/rooms/messages/en.json';
 
-const areas: AreaCatalogs[] = [commonCatalogs, { en: appEn, de: appDe }];
+const areas: AreaCatalogs[] = [
+  commonCatalogs,
+  { en: appEn, de: appDe },
+  { en: codingEn, de: codingDe },
+  { en: projectEn, de: projectDe },
+  { en: roomsEn, de: roomsDe },
+];
 
 export const appCatalogs = mergeCatalogs(areas);
 
 /** The ids of the English catalog: react-intl's ids are typed from it, so an unknown id fails `tsc`. */
-export type AppMessageId = keyof typeof appEn | keyof typeof commonCatalogs.en;
+export type AppMessageId =
+  keyof typeof appEn | keyof typeof commonCatalogs.en | keyof typeof codingEn | keyof typeof projectEn | keyof typeof roomsEn;
