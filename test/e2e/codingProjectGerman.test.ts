@@ -120,6 +120,26 @@ describe.skipIf(unavailable !== undefined)('Coding and Project in German for a G
     const room = page.locator('.room-panel');
     expect(await room.locator('h3').textContent()).toBe('Kalibrierungsraum');
     expect(await room.textContent()).toContain('Huddle zu');
+    // the lead's room, open on one item: German words around the code and address, then closed
+    await room.locator('details summary').click();
+    await room.locator('.room-item-choice input').first().check();
+    await expect.poll(() => room.textContent()).toContain('Raum zu 1 gewählten Item öffnen');
+    await room.getByRole('button', { name: 'Raum zu 1 gewählten Item öffnen' }).click();
+    await expect.poll(() => room.locator('.room-code').textContent(), { timeout: 15_000 }).toMatch(/^[A-Z0-9]{6}$/);
+    const open = (await room.textContent()) ?? '';
+    for (const german of [
+      'Mitglieder öffnen',
+      'nur auf diesem Computer',
+      '0 von',
+      'Live-α über 0 aufgedeckte Items',
+      'verborgen bis zum Aufdecken',
+    ])
+      expect(open, german).toContain(german);
+    for (const english of ['Members open', 'hidden until revealed', 'Live α over']) expect(open, english).not.toContain(english);
+    await room.scrollIntoViewIfNeeded();
+    await shootBoth(browser, page, 'de-35-lead-room');
+    await room.getByRole('button', { name: 'Raum schließen' }).click();
+    await expect.poll(() => room.textContent(), { timeout: 15_000 }).toMatch(/Raum [A-Z0-9]{6} ist geschlossen\./);
   });
 
   it('the Project screen and the shadow room offer are German', { timeout: 60_000 }, async () => {
@@ -150,6 +170,14 @@ describe.skipIf(unavailable !== undefined)('Coding and Project in German for a G
     expect(await offer.textContent()).toContain('Lassen Sie Trainees live zusehen.');
     expect(await offer.textContent()).not.toContain('Let trainees watch you');
     await shootBoth(browser, page, 'de-41-shadow-offer');
+    await offer.getByRole('button', { name: 'Hospitationsraum öffnen' }).click();
+    const shadow = page.locator('.shadow-room.open');
+    await expect.poll(() => shadow.textContent(), { timeout: 15_000 }).toContain('noch keine Trainees');
+    expect(await shadow.textContent()).toMatch(/Hospitationsraum [A-Z0-9]{6}/);
+    expect(await shadow.textContent()).toContain('(nur dieser Computer)');
+    await shootBoth(browser, page, 'de-42-shadow-open');
+    await shadow.getByRole('button', { name: 'Raum schließen' }).click();
+    await expect.poll(() => page.locator('.shadow-room button.link').textContent(), { timeout: 15_000 }).toBe('Hospitationsraum…');
   });
 
   it('English chosen in this profile overrides the German system: the same screens in English', { timeout: 90_000 }, async () => {
