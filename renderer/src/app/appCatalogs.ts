@@ -7,13 +7,23 @@ import commonEn from '../../../core/common/i18n/messages/en.json';
 import { mergeCatalogs, type AreaCatalogs } from '../../../core/common/i18n/messageCatalog';
 import appDe from './messages/de.json';
 import appEn from './messages/en.json';
+import codingDe from '../features/coding/messages/de.json';
+import codingEn from '../features/coding/messages/en.json';
+import projectDe from '../features/project/messages/de.json';
+import projectEn from '../features/project/messages/en.json';
+import roomsDe from '../features/rooms/messages/de.json';
+import roomsEn from '../features/rooms/messages/en.json';
 
 const areas: AreaCatalogs[] = [
   { en: commonEn, de: commonDe },
   { en: appEn, de: appDe },
+  { en: codingEn, de: codingDe },
+  { en: projectEn, de: projectDe },
+  { en: roomsEn, de: roomsDe },
 ];
 
 export const appCatalogs = mergeCatalogs(areas);
 
 /** The ids of the English catalogs: react-intl's ids are typed from them, so an unknown id fails `tsc`. */
-export type AppMessageId = keyof typeof commonEn | keyof typeof appEn;
+export type AppMessageId =
+  keyof typeof commonEn | keyof typeof appEn | keyof typeof codingEn | keyof typeof projectEn | keyof typeof roomsEn;
