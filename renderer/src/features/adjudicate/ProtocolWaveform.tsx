@@ -59,11 +59,14 @@ export function ProtocolWaveform({ src, media, commitMs }: { src: string; media:
         <span
           className="adj-commit-marker"
           title={intl.formatMessage({ id: 'adjudicate.commitPhraseAt' }, { time: duration(commitMs!) })}
+          // past the middle the word hangs left of the line, so it stays over the wave (German words are longer)
           style={{
             position: 'absolute',
             top: 0,
-            left: `${at}%`,
-            borderLeft: '2px solid #267349',
+            ...(at > 50
+              ? { right: `${100 - at}%`, borderRight: '2px solid #267349' }
+              : { left: `${at}%`, borderLeft: '2px solid #267349' }),
+            whiteSpace: 'nowrap',
             height: '40px',
             fontSize: '11px',
             color: '#267349',

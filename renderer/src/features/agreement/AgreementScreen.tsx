@@ -77,7 +77,7 @@ function AlphaChart({ rows }: { rows: Array<{ name: string; alpha: number | null
             strokeDasharray={t > 0 && t < 1 ? '4 3' : undefined}
           />
           <text x={x(t)} y={rows.length * 34 + 22} fontSize={11} textAnchor="middle">
-            {intl.formatNumber(t)}
+            {intl.formatNumber(t).replace(/^0(?=\D)/, '') /* .667 and .8: the ticks stay apart */}
           </text>
         </g>
       ))}
@@ -176,7 +176,11 @@ export function AgreementScreen({ project }: { project: ProjectView }) {
             : []),
           intl.formatMessage(
             { id: 'agreement.summary.intervals' },
-            { method: analysis.bootstrap.method, resamples: analysis.bootstrap.resamples, seed: String(analysis.bootstrap.seed) },
+            {
+              method: intl.formatMessage({ id: 'agreement.bootstrapMethod' }),
+              resamples: analysis.bootstrap.resamples,
+              seed: String(analysis.bootstrap.seed),
+            },
           ),
         ].join(' · ')}
       </p>

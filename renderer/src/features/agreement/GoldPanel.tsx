@@ -3,7 +3,7 @@ import { FormattedMessage, useIntl } from 'react-intl';
 import type { GoldReport, GoldView } from '../../../../core/common/labelModels/goldReport';
 import { reportRefusalsTo } from '../../shared/runCall';
 import { useApi } from '../../shared/api';
-import { figure, intervalText, levelText } from './agreementFigures';
+import { figure, intervalText, levelText, modelFitWords } from './agreementFigures';
 
 /** A value and its 95% interval on [0, 1]: whose competence is uncertain shows at a glance. */
 function IntervalBar({ value, ci }: { value: number; ci: readonly [number, number] }) {
@@ -70,7 +70,7 @@ export function GoldPanel({
   return (
     <section className="gold" aria-label={title}>
       <h3>{title}</h3>
-      <p className="model-fit">{view.model_fit.said}.</p>
+      <p className="model-fit">{modelFitWords(intl, view.model_fit)}.</p>
       <p className="muted">
         <FormattedMessage
           id="agreement.gold.about"
@@ -81,7 +81,7 @@ export function GoldPanel({
               { model: view.model.replace('dawid-skene', 'dawidSkene'), scale: view.competence_scale },
             ),
             level: levelText(intl, view.intervals.level),
-            method: view.intervals.method,
+            method: intl.formatMessage({ id: 'agreement.gold.method' }, { model: view.model }),
             resamples: view.intervals.resamples,
             seed: String(view.intervals.seed),
           }}
