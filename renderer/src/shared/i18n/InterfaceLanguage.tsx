@@ -60,6 +60,7 @@ export function InterfaceLanguageProvider({ children }: { children: ReactNode })
 
 export function useInterfaceLanguage(): LanguageContext {
   const context = useContext(Language);
+  // i18n-ignore: a developer's mistake, never shown to a person
   if (!context) throw new Error('useInterfaceLanguage outside InterfaceLanguageProvider');
   return context;
 }
