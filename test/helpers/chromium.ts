@@ -23,6 +23,8 @@ export interface ChromiumLaunchOptions {
   /** where screenshot() writes; default: `screenshots/` inside the session's temporary folder */
   screenshotsDir?: string;
   extraArgs?: string[];
+  /** the browser's language (context locale, navigator.language and Accept-Language); default: Chromium's own (en-US) */
+  locale?: string;
 }
 
 export interface ChromiumSession {
@@ -62,6 +64,7 @@ export function chromiumArgs(options: ChromiumLaunchOptions = {}): string[] {
     if (options.fakeAudioFile.includes('%')) throw new Error(`fake audio file path must not contain "%": ${options.fakeAudioFile}`);
     args.push(`--use-file-for-fake-audio-capture=${options.fakeAudioFile}${options.loopFakeAudio ? '' : '%noloop'}`);
   }
+  if (options.locale) args.push(`--lang=${options.locale}`);
   return [...args, ...(options.extraArgs ?? [])];
 }
 
@@ -78,6 +81,7 @@ export async function launchChromium(options: ChromiumLaunchOptions = {}): Promi
       args: chromiumArgs(options),
       viewport: options.viewport === undefined ? { width: 1280, height: 800 } : options.viewport,
       timeout: 30_000,
+      ...(options.locale ? { locale: options.locale } : {}),
     });
   } catch (error) {
     await rm(userDataDir, { recursive: true, force: true });
