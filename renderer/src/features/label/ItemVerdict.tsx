@@ -1,16 +1,20 @@
 import { FormattedMessage, useIntl } from 'react-intl';
+import { examplePhrase } from './labelKeys';
 import type { ItemSessionState } from '../../../../core/common/session/itemState';
 
 /** The item's label as the log has it (who gave it, what was said first, completed, changed after), or what is awaited. */
 export function ItemVerdict({
   state,
   annotator,
+  languages,
   transcribing,
   recording,
   stopping,
 }: {
   state: ItemSessionState | undefined;
   annotator: string;
+  /** the languages the project's commit phrases are in (the example said) */
+  languages: readonly string[];
   /** utterances of this item still being transcribed */
   transcribing: boolean;
   recording: boolean;
@@ -73,7 +77,7 @@ export function ItemVerdict({
         </span>
       ) : (
         <span className="muted">
-          <FormattedMessage id="label.verdict.none" />
+          <FormattedMessage id="label.verdict.none" values={{ phrase: examplePhrase(languages, '…') }} />
         </span>
       )}
     </div>

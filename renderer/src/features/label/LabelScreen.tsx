@@ -20,7 +20,7 @@ import { JumpDialog } from './JumpDialog';
 import { ItemHead, LabelButtons, LabelChangeConfirm, RecordRow } from './LabelControls';
 import { shortcutList } from './labelKeys';
 import { useAssignedItems } from './useAssignedItems';
-import { exampleLabel } from './labelKeys';
+import { exampleLabel, examplePhrase } from './labelKeys';
 import { type CompletionRefusal, useCompleteItem } from './useCompleteItem';
 import { useHostNotices } from './useHostNotices';
 import { useItemNavigation } from './useItemNavigation';
@@ -182,7 +182,7 @@ export function LabelScreen({ project, session, onSession, onError, run, deviceI
         <p className="rule" id="spoken-rule">
           <FormattedMessage
             id={project.thinkaloud.require_spoken_label ? 'label.rule.spoken' : 'label.rule.any'}
-            values={{ example: exampleLabel(project.schema.labels) }}
+            values={{ phrase: examplePhrase(project.thinkaloud.languages, exampleLabel(project.schema.labels)) }}
           />
         </p>
         {completing && session.finishing_item !== currentId && (
@@ -217,6 +217,7 @@ export function LabelScreen({ project, session, onSession, onError, run, deviceI
         <ItemVerdict
           state={state}
           annotator={session.annotator}
+          languages={project.thinkaloud.languages}
           transcribing={transcribing}
           recording={recorder.recording}
           stopping={recorder.stopping}

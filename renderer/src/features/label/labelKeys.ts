@@ -60,3 +60,13 @@ export function shortcutList(labels: readonly LabelDef[]): Shortcut[] {
 export function exampleLabel(labels: readonly LabelDef[]): string {
   return (labels[0]?.name ?? 'polite').toLowerCase();
 }
+
+/**
+ * A commit phrase to say for `label`, in the language the project listens to (English unless it listens to German
+ * only): the words the parser will hear, whatever the interface language.
+ */
+export function examplePhrase(languages: readonly string[], label: string): string {
+  const german = languages.includes('de') && !languages.includes('en');
+  // i18n-ignore: a commit phrase in the project's spoken language, not interface text
+  return german ? `Ich wähle ${label}` : `I label this ${label}`;
+}

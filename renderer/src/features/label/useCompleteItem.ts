@@ -5,7 +5,7 @@ import { applySessionPatch, type SessionUpdate } from '../../../../core/common/s
 import { Refusal } from '../../../../core/common/refusal/refusal';
 import { useApi } from '../../shared/api';
 import type { MessageRef } from '../../shared/Dialogs';
-import { exampleLabel } from './labelKeys';
+import { exampleLabel, examplePhrase } from './labelKeys';
 import { nextOpenItem, type NavigationQueue } from './navigation';
 import type { RecorderControls } from './useRecorder';
 
@@ -72,7 +72,9 @@ export function useCompleteItem(o: Options) {
             code: e.code,
             message: {
               id: 'label.refusal.spoken',
-              values: { example: (finalLabel ?? exampleLabel(project.schema.labels)).toLowerCase() },
+              values: {
+                phrase: examplePhrase(project.thinkaloud.languages, (finalLabel ?? exampleLabel(project.schema.labels)).toLowerCase()),
+              },
             },
           });
         } else if (e instanceof Refusal && e.code === 'transcription_pending' && currentId) {
