@@ -143,8 +143,8 @@ describe.skipIf(unavailable !== undefined)('the interface language in Chromium',
     await expect.poll(() => page.getByLabel('zu labelnde Antwort').count(), { timeout: 15_000 }).toBe(1);
     await page.getByRole('button', { name: 'Aufnehmen' }).click();
     await expect.poll(() => page.getByRole('button', { name: 'Stopp' }).count(), { timeout: 30_000 }).toBe(1);
-    // the running clock in German number format (a decimal comma)
-    await expect.poll(() => page.locator('.clock').textContent(), { timeout: 20_000 }).toMatch(/^[3-9],\d s$/);
+    // the running clock in German number format (a decimal comma); stop once both utterances (to 5.5 s) are recorded
+    await expect.poll(() => page.locator('.clock').textContent(), { timeout: 20_000 }).toMatch(/^[7-9],\d s$/);
     await page.getByRole('button', { name: 'Stopp' }).click();
     await expect.poll(() => page.locator('.clock').textContent(), { timeout: 15_000 }).toMatch(/^\d+,\d s aufgenommen$/);
     await expect.poll(() => page.locator('.final-label').textContent(), { timeout: 20_000 }).toBe('Polite');
