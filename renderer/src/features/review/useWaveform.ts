@@ -1,3 +1,4 @@
+import { useIntl } from 'react-intl';
 import { spansWithinTakes } from '../../../../core/common/signals/takeSignals';
 import { useEffect, useRef, useState } from 'react';
 import WaveSurfer from 'wavesurfer.js';
@@ -26,7 +27,9 @@ export function useWaveform(state: ItemSessionState, thinkaloud: ThinkAloudConfi
   const [nowMs, setNowMs] = useState(0);
   const [rate, setRate] = useState(1);
   const [pauses, setPauses] = useState<PauseSpan[]>([]);
-  const [problem, setProblem] = useState<string | null>(null);
+  const intl = useIntl();
+  /** why the recording cannot be played: the message, and the technical reason (the browser's or the file's words) */
+  const [problem, setProblem] = useState<{ id: 'review.problem.play' | 'review.problem.load'; reason: string } | null>(null);
   // where each recording of the item begins on its audio (a string, so a new state object with the same takes redraws nothing)
   const takeKey = (state.recordings ?? []).map((r) => r.offset_ms).join(',');
 
@@ -88,9 +91,9 @@ export function useWaveform(state: ItemSessionState, thinkaloud: ThinkAloudConfi
         ws.on('play', () => setPlaying(true));
         ws.on('pause', () => setPlaying(false));
         ws.on('finish', () => setPlaying(false));
-        ws.on('error', (e) => setProblem(`The recording could not be played: ${String((e as Error)?.message ?? e)}`));
+        ws.on('error', (e) => setProblem({ id: 'review.problem.play', reason: String((e as Error)?.message ?? e) }));
       } catch (e) {
-        if (!abort.signal.aborted) setProblem(`The recording could not be loaded: ${(e as Error).message}`);
+        if (!abort.signal.aborted) setProblem({ id: 'review.problem.load', reason: (e as Error).message });
       }
     })();
     return () => {
@@ -127,9 +130,15 @@ export function useWaveform(state: ItemSessionState, thinkaloud: ThinkAloudConfi
         regions.addRegion({ start: c.t_ms / 1000, content: `▼ ${c.label}`, color: '#267349', drag: false, resize: false });
     }
     for (const cue of state.cues ?? []) {
-      regions.addRegion({ start: cue.audio_ms / 1000, content: '“keep talking”', color: '#6a3fb5', drag: false, resize: false });
+      regions.addRegion({
+        start: cue.audio_ms / 1000,
+        content: intl.formatMessage({ id: 'review.marker.cue' }),
+        color: '#6a3fb5',
+        drag: false,
+        resize: false,
+      });
     }
-  }, [ready, pauses, state.segments, state.commitments, state.cues]);
+  }, [ready, pauses, state.segments, state.commitments, state.cues, intl]);
 
   const seek = (ms: number, play = true) => {
     const ws = wsRef.current;
@@ -148,5 +157,6 @@ export function useWaveform(state: ItemSessionState, thinkaloud: ThinkAloudConfi
     wsRef.current?.setPlaybackRate(next, true);
   };
   const playPause = () => void wsRef.current?.playPause();
-  return { waveRef, timelineRef, audioRef, ready, playing, nowMs, rate, pauses, problem, seek, skip, changeRate, playPause };
+  const problemText = problem && intl.formatMessage({ id: problem.id }, { reason: problem.reason });
+  return { waveRef, timelineRef, audioRef, ready, playing, nowMs, rate, pauses, problem: problemText, seek, skip, changeRate, playPause };
 }
