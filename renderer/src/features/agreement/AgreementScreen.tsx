@@ -6,6 +6,7 @@ import type { AlphaResult } from '../../../../core/common/agreement/krippendorff
 import { LeadRoomPanel } from '../rooms/LeadRoomPanel';
 import { CodeAgreementPanel } from '../coding/CodeAgreementPanel';
 import { GoldPanel } from './GoldPanel';
+import { TimeOnItemPanel } from './TimeOnItemPanel';
 import { reportRefusalsTo } from '../../shared/runCall';
 import { useApi } from '../../shared/api';
 
@@ -197,6 +198,8 @@ export function AgreementScreen({ project }: { project: ProjectView }) {
           ))}
         </tbody>
       </table>
+
+      <TimeOnItemPanel report={report.time_on_item} />
 
       <GoldPanel
         reloads={reloads}
