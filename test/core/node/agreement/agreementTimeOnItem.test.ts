@@ -65,6 +65,40 @@ describe('time on item in the agreement figures', () => {
     expect(page).toContain('<tr><td>ana</td><td>2</td><td>15.0 s</td><td>5 min 15 s</td><td>30.0 s</td><td>10 min 30 s</td></tr>');
     expect(page).toContain('<tr><td><code>demo-02</code></td><td>10.0 s / 10 min 10 s</td><td>20.0 s / 20.0 s</td></tr>');
 
+    // the export keeps both figures, named as such, with the bound (JSON Lines and CSV), and validates
+    const jsonl = path.join(path.dirname(dir), 'all.jsonl');
+    expect((await cli('export', '--project', dir, '--format', 'jsonl', '--out', jsonl)).code).toBe(0);
+    const records = (await readFile(jsonl, 'utf8'))
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    const anaOn2 = records.find((r) => r.annotator === 'ana' && r.item_id === 'demo-02')!;
+    expect(anaOn2).toMatchObject({
+      schema_version: 5,
+      time_open_ms: 610_000,
+      time_on_item_active_ms: 10_000,
+      time_on_item_wall_ms: 610_000,
+      time_on_item_idle_gap_ms: 120_000,
+    });
+    // never opened: unknown, not zero
+    expect(records.find((r) => r.annotator === 'ana' && r.item_id === 'demo-03')).toMatchObject({
+      time_on_item_active_ms: null,
+      time_on_item_wall_ms: null,
+    });
+    const csv = path.join(path.dirname(dir), 'all.csv');
+    expect((await cli('export', '--project', dir, '--format', 'csv', '--out', csv)).code).toBe(0);
+    const [header, ...rows] = (await readFile(csv, 'utf8')).trimEnd().split('\r\n');
+    const columns = header!.split(',');
+    const row = rows
+      .map((r) => r.split(','))
+      .find((cells) => cells[columns.indexOf('annotator')] === 'ana' && cells[columns.indexOf('item_id')] === 'demo-02')!;
+    expect(['time_on_item_active_ms', 'time_on_item_wall_ms', 'time_on_item_idle_gap_ms'].map((c) => row[columns.indexOf(c)])).toEqual([
+      '10000',
+      '610000',
+      '120000',
+    ]);
+    for (const file of [jsonl, csv]) expect((await cli('validate', file, '--project', dir)).code).toBe(0);
+
     // a longer bound in aloud.yaml counts ana's break as work
     await writeFile(yaml, `${await readFile(yaml, 'utf8')}\ntime_on_item:\n  idle_gap_seconds: 900\n`);
     const longer = (await projectAgreement(await loadProjectConfig(dir))).time_on_item;
