@@ -189,10 +189,14 @@ export class SessionFold {
   /** the sitting (session_started or session_resumed) the events belong to, and the reviewer working in it, if any */
   private sitting = 0;
   private sittingReviewer: string | null = null;
-  /** the annotator's own acts on the clock (activeTime.ts), each item's active time from them, and whether acts came since */
-  private readonly acts: ActivitySpan[] = [];
-  private activeTimes = new Map<string, number>();
-  private actsChanged = false;
+  /**
+   * the annotator's own acts on the clock (activeTime.ts) by sitting, each sitting's active time per item, their sum
+   * per item, and the sittings with acts since: an act folds its own sitting again, never the whole study
+   */
+  private readonly actsBySitting = new Map<number, ActivitySpan[]>();
+  private readonly activeBySitting = new Map<number, Map<string, number>>();
+  private readonly activeTimes = new Map<string, number>();
+  private readonly sittingsChanged = new Set<number>();
   private readonly idleGapMs: number;
   private readonly labelNames: ReadonlySet<string>;
   private readonly currentConfigSha256: string | null;
@@ -331,17 +335,26 @@ export class SessionFold {
         return;
     }
     if (span === null || (this.sittingReviewer !== null && event.type !== 'utterance_transcribed')) return;
-    this.acts.push({ item_id: itemId, sitting: span[0], start_ms: span[1], end_ms: span[2] });
-    this.actsChanged = true;
+    const acts = this.actsBySitting.get(span[0]) ?? [];
+    acts.push({ item_id: itemId, sitting: span[0], start_ms: span[1], end_ms: span[2] });
+    this.actsBySitting.set(span[0], acts);
+    this.sittingsChanged.add(span[0]);
   }
 
   /** Each item's active time again after new acts; the items whose figure changed are derived again. */
   private refreshActiveTimes(): void {
-    if (!this.actsChanged) return;
-    this.actsChanged = false;
-    const next = activeTimeByItem(this.acts, this.idleGapMs);
-    for (const [itemId, ms] of next) if (this.activeTimes.get(itemId) !== ms) this.derived.delete(itemId);
-    this.activeTimes = next;
+    for (const sitting of this.sittingsChanged) {
+      const before = this.activeBySitting.get(sitting) ?? new Map<string, number>();
+      const after = activeTimeByItem(this.actsBySitting.get(sitting) ?? [], this.idleGapMs);
+      for (const itemId of new Set([...before.keys(), ...after.keys()])) {
+        const change = (after.get(itemId) ?? 0) - (before.get(itemId) ?? 0);
+        if (change === 0) continue;
+        this.activeTimes.set(itemId, (this.activeTimes.get(itemId) ?? 0) + change);
+        this.derived.delete(itemId);
+      }
+      this.activeBySitting.set(sitting, after);
+    }
+    this.sittingsChanged.clear();
   }
 
   /** What one event does to the item it names (a note names an item without changing it). */
