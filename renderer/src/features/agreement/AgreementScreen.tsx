@@ -8,6 +8,7 @@ import { LeadRoomPanel } from '../rooms/LeadRoomPanel';
 import { CodeAgreementPanel } from '../coding/CodeAgreementPanel';
 import { GoldPanel } from './GoldPanel';
 import { figure, intervalText, levelText } from './agreementFigures';
+import { TimeOnItemPanel } from './TimeOnItemPanel';
 import { reportRefusalsTo } from '../../shared/runCall';
 import { useApi } from '../../shared/api';
 
@@ -278,6 +279,8 @@ export function AgreementScreen({ project }: { project: ProjectView }) {
           ))}
         </tbody>
       </table>
+
+      <TimeOnItemPanel report={report.time_on_item} />
 
       <GoldPanel
         reloads={reloads}

@@ -19,6 +19,8 @@ import { DeidentifyReview } from '../deidentify/DeidentifyReview';
 import { useShortcuts } from '../../shared/useShortcuts';
 import { useItemState } from '../../shared/useItemState';
 import { useWaveform } from './useWaveform';
+import { useApi } from '../../shared/api';
+import type { PlayedSpan } from './playbackSpans';
 
 interface Props {
   project: ProjectView;
@@ -118,7 +120,14 @@ export function ReviewScreen({ project, session, onSession, run }: Props) {
           </div>
           <blockquote className="item-text compact">{item.text}</blockquote>
           {state && state.audio_ms > 0 ? (
-            <Waveform key={state.item_id + ':' + state.audio_ms} project={project} state={state} onSession={onSession} run={run} />
+            <Waveform
+              key={state.item_id + ':' + state.audio_ms}
+              project={project}
+              state={state}
+              onSession={onSession}
+              run={run}
+              ownSession={session.reviewer === null}
+            />
           ) : (
             <p className="empty">
               <FormattedMessage id="review.noRecording" />
@@ -141,17 +150,23 @@ function Waveform({
   state,
   onSession,
   run,
+  ownSession,
 }: {
   project: ProjectView;
   state: ItemSessionState;
   onSession?: ((update: SessionUpdate) => void) | undefined;
   run: RunCall;
+  /** the session is the player's own (a reviewer's playback is hers and is not logged in the annotator's log) */
+  ownSession: boolean;
 }) {
   const intl = useIntl();
   const formatClock = useFormatClock();
   const [editing, setEditing] = useState<SegmentEdit>(null);
   const { thinkaloud } = project;
-  const player = useWaveform(state, thinkaloud);
+  const client = useApi();
+  const logPlayed = (p: PlayedSpan) =>
+    void run(() => client.logPlayback(state.item_id, p.audioFromMs, p.audioToMs, p.playedMs)).then((patch) => patch && onSession?.(patch));
+  const player = useWaveform(state, thinkaloud, ownSession ? logPlayed : undefined);
   const { ready, playing, nowMs, rate } = player;
   useShortcuts((press, event) => {
     if (editing && !press.inField) return false;
