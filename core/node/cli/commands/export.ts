@@ -39,8 +39,9 @@ export function makeExportCommand(sessions: SessionSource): CliCommand {
       'exit 1, nothing written. --with-items (csv): the item text, context and further fields in columns of their own. Transcripts: DIR/<annotator>/<item>.<format> and DIR/transcripts.receipt.json.\n' +
       'eaf (ELAN), textgrid (Praat), maxqda (MAXQDA/NVivo transcripts): DIR/<annotator>/<item>.<ext> beside a copy of its WAV;\n' +
       'qdpx (REFI-QDA project for ATLAS.ti, NVivo, MAXQDA, QualCoder): DIR/<project>.qdpx; hf (Hugging Face audiofolder):\n' +
-      'DIR/audio/, metadata.jsonl, parquet/records.parquet, README.md. All checked first (XSDs included), then written,\n' +
-      'then DIR/<format>.receipt.json with the sha256 of every file. Files in DIR that no earlier export wrote: refused without --force.\n' +
+      'DIR/audio/, metadata.jsonl, parquet/records.parquet, README.md. Made and checked (XSDs included) a batch of recordings at a\n' +
+      'time into a hidden folder in DIR, moved into place only when all pass, then DIR/<format>.receipt.json with the sha256 of\n' +
+      'every file; a refusal leaves DIR as it was. Files in DIR that no earlier export wrote: refused without --force.\n' +
       'A CSV export of coded protocols also writes FILE.units.csv (one row per unit, its codes by coder) and its receipt.\n' +
       "qdc: the project's codebook.yaml as a REFI-QDA codebook (.qdc) for QDA tools, checked against the REFI-QDA schema.\n" +
       '--deidentify (every format but process-reward): what deidentify.yaml lists and the built-in patterns become\n' +
