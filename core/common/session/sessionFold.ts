@@ -589,7 +589,11 @@ export class SessionFold {
   }
 
   state(): SessionState {
-    const items = [...this.items.values()].map((item) => this.derivedItem(item));
+    return this.stateWith([...this.items.values()].map((item) => this.derivedItem(item)));
+  }
+
+  /** The session's state holding only `items` (a page of itemState()s): what reads one item need not derive every item. */
+  stateWith(items: ItemSessionState[]): SessionState {
     return {
       annotator: this.annotator,
       project_name: this.projectName,
