@@ -21,8 +21,9 @@
  *
  * With recordings (the default; --keyed-only leaves them out) every item of every annotator holds a 1 s take (WAV and
  * its events), and the study steps add what recordings cost: the interop exports that copy audio (eaf, textgrid,
- * maxqda, qdpx, hf), session show, session ingest of one more take (opening the session for writing), pack and unpack,
- * and the app opening a recorded session after a start (openSession, reviewSession: time, processor time, answer size).
+ * maxqda, qdpx, hf), session show, session ingest of one more take (opening the session for writing), pack and unpack.
+ * Every study, recorded or not, ends with the app opening a session after a start (openSession, reviewSession: time,
+ * processor time, answer size).
  *
  * The sections are a list (SECTIONS): a later section (e.g. label acts through the app's API) is one more entry.
  */
@@ -466,7 +467,7 @@ async function main(): Promise<void> {
             say(`\n3 annotators × ${items} items`);
             const study = await generate(root, items, 3);
             await runSteps('study', study, contenders, runs);
-            if (recordings && (!values.steps || new RegExp(values.steps).test('app openSession'))) await appOpens(study, contenders, runs);
+            if (!values.steps || new RegExp(values.steps).test('app openSession')) await appOpens(study, contenders, runs);
           }
         },
       },
