@@ -50,7 +50,11 @@ export interface UtteranceCutterOptions {
   maxUtteranceMs?: number;
   /** audio kept before the first voiced frame, so soft word onsets are not clipped (default 200 ms) */
   keepBeforeSpeechMs?: number;
-  /** silence kept after the last voiced frame, so word endings are not clipped (default 300 ms; 150 ms with a speech probe, whose speech windows already end late: Silero pads speech by 30 ms) */
+  /**
+   * silence kept after the last voiced frame, so word endings are not clipped (default 300 ms; 96 ms with a speech probe:
+   * three Silero windows, three times whisper.cpp's own 30 ms pad after Silero's speech, whose windows stay speech through
+   * a word's fading end; the speculative final starts once this much silence is heard, so it is what the annotator waits)
+   */
   keepAfterSpeechMs?: number;
   /** an utterance with less voiced audio than this is a click or a breath and is not sent (default 60 ms) */
   minVoicedMs?: number;
@@ -63,6 +67,9 @@ export interface UtteranceCutterOptions {
    */
   adaptiveFloorMs?: number | null;
 }
+
+/** Silence kept after the speech with a speech probe: three 32 ms Silero windows (see keepAfterSpeechMs). */
+export const VAD_KEEP_AFTER_SPEECH_MS = 96;
 
 /** Speech probability over a pause above which the pause may be a breath or a soft sound of speech: no early cut. */
 const CLEAN_SILENCE_PROBABILITY = 0.15;
@@ -160,7 +167,7 @@ export class UtteranceCutter {
     const ms = (value: number): number => Math.round((value * this.sampleRate) / 1000);
     const minSilenceMs = checkMs('minSilenceMs', options.minSilenceMs ?? (this.probe ? 300 : 600), FRAME_MS);
     const maxUtteranceMs = checkMs('maxUtteranceMs', options.maxUtteranceMs ?? 25_000, FORCED_CUT_SEARCH_MS + FRAME_MS);
-    const keepAfterMs = checkMs('keepAfterSpeechMs', options.keepAfterSpeechMs ?? (this.probe ? 150 : 300), 0);
+    const keepAfterMs = checkMs('keepAfterSpeechMs', options.keepAfterSpeechMs ?? (this.probe ? VAD_KEEP_AFTER_SPEECH_MS : 300), 0);
     if (keepAfterMs >= minSilenceMs)
       throw new RangeError(`utterance cutter option keepAfterSpeechMs (${keepAfterMs}) must be below minSilenceMs (${minSilenceMs})`);
     this.silenceFrames = Math.ceil(minSilenceMs / frameMs);

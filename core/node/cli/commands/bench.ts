@@ -114,7 +114,7 @@ async function runLive(
   );
   for (const u of report.utterances) {
     io.out(
-      `utterance ${u.utterance}: ${u.start_ms}–${u.end_ms} ms, speech end ${u.speech_end_ms}, cut ${u.cut_ms}, final ${u.final_ms} (+${u.final_after_cut_ms} after the cut, shown +${u.final_after_speech_end_ms} after speech${u.label_after_speech_end_ms === null ? '' : `, label +${u.label_after_speech_end_ms}`})${u.speculative ? ' speculative' : ''}; partials at ${u.partial_ms.join(', ') || '-'}\n`,
+      `utterance ${u.utterance}: ${u.start_ms}–${u.end_ms} ms, speech end ${u.speech_end_ms}, cut ${u.cut_ms}, final ${u.final_ms} (+${u.final_after_cut_ms} after the cut, shown +${u.final_after_speech_end_ms} after speech${u.label_after_speech_end_ms === null ? '' : `, label +${u.label_after_speech_end_ms}`})${u.speculative ? ' speculative' : ''}${u.engine_ms === null ? '' : `, engine from +${u.engine_started_after_speech_end_ms} for ${u.engine_ms} ms`}; partials at ${u.partial_ms.join(', ') || '-'}\n`,
     );
   }
   io.out(`median final after cut          ${report.medians.final_after_cut_ms} ms\n`);
