@@ -34,6 +34,11 @@ export interface LiveUtterancesOptions {
   partials?: boolean;
   /** no partial before this much of the utterance (default 500 ms) */
   minPartialAudioMs?: number;
+  /**
+   * whether a speculative final's text ends with a commit phrase and a full stop (the cut may then come at its floor);
+   * read for the cut's timing only: its commitments are not kept, and records come from the final at the cut
+   */
+  endsWithCommitment?: (text: string) => boolean;
 }
 
 export interface LiveUtteranceStats {
@@ -139,7 +144,8 @@ export class LiveUtterances {
           if (this.speculated !== speculated) return;
           speculated.shown = text;
           // the cut listens: a sentence that ended may be cut before the full pause (adaptiveFloorMs)
-          cutter.hintSentenceEnd(cutterIndex, endsSentence(text));
+          const sentence = endsSentence(text);
+          cutter.hintSentenceEnd(cutterIndex, sentence, sentence && (this.options.endsWithCommitment?.(text) ?? false));
           this.stats.speculations_shown++;
           context.onPartial?.({ item_id: identity.item_id, utterance: identity.utterance, text, speculative: true });
         });

@@ -9,6 +9,8 @@ import { SessionService } from '../session/sessionService';
 import { median } from './engineBench';
 import type { TranscriptionEngine } from '../../common/engine/engineTypes';
 import { liveCutterFactory } from '../engine/sessionEngine';
+import { createEndsWithCommitment } from '../../common/engine/endsWithCommitment';
+import { parseOptionsOf } from '../../common/analysis/transcriptAnalysis';
 import { SileroVad } from '../engine/sileroVad';
 import { sha256OfPcm } from '../engine/whisperEngine';
 import { AUDIO_SAMPLE_RATE } from '../../common/audio/sampleRate';
@@ -167,6 +169,7 @@ export async function benchLive(options: LiveBenchOptions): Promise<LiveBenchRep
       silenceThresholdDbfs: project.config.thinkaloud.silence_threshold_dbfs,
       speech: vad,
       adaptiveFloorMs: options.cutFloorMs ?? project.config.thinkaloud.cut_floor_ms,
+      endsWithCommitment: createEndsWithCommitment(parseOptionsOf(project.config)),
     });
     const sessionEngine = {
       model,
