@@ -16,7 +16,9 @@ export const benchCommand: CliCommand = {
     '  (utterances that commit), engine_started_after_speech_end_ms and engine_ms (the job whose text became the final) and partial',
     '  times; medians, p95 and the real-time factor; --load N runs N CPU-bound processes beside it.',
     "  --say: what each utterance says, in order; replaces each final's text after the engine ran, so label acts are timed with",
-    "  the bench model (whose own text is meaningless). --cut-floor-ms: the cut's floor after a sentence (default the project's",
+    '  the bench model (whose own text is meaningless); speculative finals hear the whole text too, even at a pause inside the',
+    '  utterance, so the cut that listens may cut there (bench/cutFalseCuts.ts measures where cuts fall).',
+    "  --cut-floor-ms: the cut's floor after a sentence (default the project's",
     '  thinkaloud.cut_floor_ms; 300: the fixed 300 ms cut).',
   ].join('\n'),
   async run(argv, io) {
