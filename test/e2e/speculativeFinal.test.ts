@@ -90,7 +90,7 @@ async function watchTranscript(page: Page, hold: { holdUploadsOn: string; audioR
  * has ended, before the pause is long enough to cut — as final text with the faint still-listening mark, then as the
  * final transcript with its commit phrase marked. The speculative final lasts until the pause is long enough to cut
  * (a few hundred ms); for its screenshots the page's audio uploads are held from the moment it shows (as on a slow
- * host: the host hears no more silence, so it cannot cut yet), then let go. Screenshots: 05-speculative-final and 06-final.
+ * host: the host hears no more silence, so it cannot cut yet), then let go. Screenshots: label-speculative-final and label-final-after-cut.
  */
 describe.skipIf(unavailable !== undefined)('the speculative final on the Label screen', () => {
   let served: Awaited<ReturnType<typeof serveProject>>;
@@ -138,12 +138,12 @@ describe.skipIf(unavailable !== undefined)('the speculative final on the Label s
           const seen = await page.evaluate(() => (window as unknown as { __seen: Seen[] }).__seen);
           throw new Error(`${(e as Error).message}; the transcript's last states: ${JSON.stringify(seen.slice(-6))}`);
         });
-      await shootBoth(browser, page, '05-speculative-final');
+      await shootBoth(browser, page, 'label-speculative-final');
       await page.evaluate(() => (window as unknown as { __release: () => void }).__release());
       await expect
         .poll(() => page.locator('.transcript-text mark.commit.final').textContent(), { timeout: 30_000 })
         .toBe('I label this polite');
-      await shootBoth(browser, page, '06-final');
+      await shootBoth(browser, page, 'label-final-after-cut');
       await page.keyboard.press('Space');
       await expect.poll(() => page.locator('.clock').textContent(), { timeout: 45_000 }).toMatch(/s recorded$/);
 
