@@ -139,6 +139,8 @@ describe.skipIf(unavailable !== undefined)('the speculative final on the Label s
           throw new Error(`${(e as Error).message}; the transcript's last states: ${JSON.stringify(seen.slice(-6))}`);
         });
       await shootBoth(browser, page, 'label-speculative-final');
+      // still shown after both screenshots: saved audio (an item change) does not take it away, only its final does
+      expect(await page.locator('.speculative-final .still-listening').count()).toBe(1);
       await page.evaluate(() => (window as unknown as { __release: () => void }).__release());
       await expect
         .poll(() => page.locator('.transcript-text mark.commit.final').textContent(), { timeout: 30_000 })
