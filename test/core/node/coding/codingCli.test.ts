@@ -314,6 +314,9 @@ describe('codings in the record', () => {
       first_completed_at: _f,
       time_to_complete_ms: _t,
       time_open_ms: _m,
+      time_on_item_active_ms: _ta,
+      time_on_item_wall_ms: _tw,
+      time_on_item_idle_gap_ms: _tg,
       deidentification: _d,
       ...v2Fields
     } = ana01;
