@@ -4,6 +4,8 @@ import type { CodeProposal } from '../../../../core/common/coding/codingFold';
 import type { CodingOverview } from '../../../../core/common/coding/codingViews';
 import type { RunCall } from '../../shared/runCall';
 import { useApi } from '../../shared/api';
+import { textInLanguage } from '../../../../core/common/guidelines/guidelines';
+import { guidelineLanguage } from '../guidelines/guidelineLanguage';
 
 interface Props {
   run: RunCall;
@@ -50,7 +52,7 @@ export function CodebookPanel({ run, overview, onOverview, onApply, applied, sho
               className={`code-btn ${applied.has(c.name) ? 'on' : ''}`}
               aria-pressed={applied.has(c.name)}
               disabled={!canApply}
-              title={c.definition}
+              title={textInLanguage(c.definition, [guidelineLanguage()])}
               aria-describedby={shown?.name === c.name ? 'code-definition' : undefined}
               onMouseEnter={() => onShow(c.name)}
               onFocus={() => onShow(c.name)}
@@ -65,9 +67,9 @@ export function CodebookPanel({ run, overview, onOverview, onApply, applied, sho
         {shown ? (
           <>
             <strong>{shown.name}</strong>
-            <p>{shown.definition || <span className="muted">no definition yet</span>}</p>
-            {shown.example && <p className="muted">Example: “{shown.example}”</p>}
-            {shown.counter_example && <p className="muted">Not this: “{shown.counter_example}”</p>}
+            <p>{textInLanguage(shown.definition, [guidelineLanguage()]) || <span className="muted">no definition yet</span>}</p>
+            {shown.example && <p className="muted">Example: “{textInLanguage(shown.example, [guidelineLanguage()])}”</p>}
+            {shown.counter_example && <p className="muted">Not this: “{textInLanguage(shown.counter_example, [guidelineLanguage()])}”</p>}
           </>
         ) : (
           <p className="muted">

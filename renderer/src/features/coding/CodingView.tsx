@@ -9,6 +9,8 @@ import { CodebookPanel } from './CodebookPanel';
 import { codingShortcut, codingShortcutList } from './codingKeys';
 import { sameProtocol, useCodingDesk } from './useCodingDesk';
 import './coding.css';
+import { textInLanguage } from '../../../../core/common/guidelines/guidelines';
+import { guidelineLanguage } from '../guidelines/guidelineLanguage';
 
 interface Props {
   project: ProjectView;
@@ -225,7 +227,9 @@ export function CodingView({ project, run, onLeave }: Props) {
                           <span
                             key={c.code}
                             className="code-chip mine"
-                            title={codes.find((d) => d.name === c.code)?.definition ?? 'no longer in the codebook'}
+                            title={((d) => (d ? textInLanguage(d.definition, [guidelineLanguage()]) : 'no longer in the codebook'))(
+                              codes.find((d) => d.name === c.code),
+                            )}
                           >
                             {c.code}
                             {c.memo && (
@@ -321,9 +325,9 @@ export function CodingView({ project, run, onLeave }: Props) {
                   {c.parent && <span className="muted"> (under {c.parent})</span>}
                 </dt>
                 <dd>
-                  {c.definition || <span className="muted">no definition yet</span>}
-                  {c.example && <div className="muted">Example: {c.example}</div>}
-                  {c.counter_example && <div className="muted">Not this: {c.counter_example}</div>}
+                  {textInLanguage(c.definition, [guidelineLanguage()]) || <span className="muted">no definition yet</span>}
+                  {c.example && <div className="muted">Example: {textInLanguage(c.example, [guidelineLanguage()])}</div>}
+                  {c.counter_example && <div className="muted">Not this: {textInLanguage(c.counter_example, [guidelineLanguage()])}</div>}
                 </dd>
               </div>
             ))}
