@@ -19,8 +19,11 @@ export interface CsvColumn {
   /** a column added to v2 later, with the others of its group: every export writes it, files written before may lack the group */
   optional?: 'vad' | 'hesitation' | 'deidentification';
   /** the schema version that added the column (absent: 2); a v2 file has none of the later ones */
-  since?: 3 | 4;
+  since?: 3 | 4 | 5;
 }
+
+/** The schema versions whose CSV is flat (one typed column per field). */
+export type CsvFlatVersion = 2 | 3 | 4 | 5;
 
 /** A column written only with `--with-items`: what the annotator saw, from the items file. */
 export interface ItemCsvColumn {
@@ -631,17 +634,27 @@ export const CSV_COLUMNS: readonly CsvColumn[] = [
     meaning: 'classes of the placeholders in this row (PERSON, EMAIL, …), joined with " | "',
     value: (r) => join(r.deidentification?.classes ?? []),
   },
+  // v5: the labels' guideline version the final label was given under (`aloud guidelines history` has its texts)
+  {
+    name: 'guideline_version',
+    type: 'string',
+    nullable: true,
+    since: 5,
+    meaning:
+      "the labels' guideline version (12 hex digits: aloud.yaml's definitions, examples, counter-examples) in force when the final label was given; empty: none logged",
+    value: (r) => r.guideline_version,
+  },
 ];
 
-/** The columns of a flat CSV of one schema version (2, 3 or 4). */
-export function csvColumnsOf(version: 2 | 3 | 4): readonly CsvColumn[] {
+/** The columns of a flat CSV of one schema version (2 to 5). */
+export function csvColumnsOf(version: CsvFlatVersion): readonly CsvColumn[] {
   return CSV_COLUMNS.filter((c) => (c.since ?? 2) <= version);
 }
 
 const TIMESTAMP = '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?(Z|[+-]\\d{2}:\\d{2})$';
 
 /** The JSON Schema of one CSV row of a version read back as an object of typed cells (what `validate` checks a flat CSV against). */
-export function csvRowJsonSchema(version: 2 | 3 | 4): Record<string, unknown> {
+export function csvRowJsonSchema(version: CsvFlatVersion): Record<string, unknown> {
   const properties: Record<string, unknown> = {};
   const columns = csvColumnsOf(version);
   for (const c of columns) {
@@ -659,6 +672,7 @@ export function csvRowJsonSchema(version: 2 | 3 | 4): Record<string, unknown> {
     properties[c.name] = c.name === 'schema_version' ? { const: version } : { ...base, type: c.nullable ? [typeList, 'null'] : typeList };
   }
   properties.label_source = { enum: ['voice', 'click', 'key', 'correction', 'room', null] };
+  if (version >= 5) properties.guideline_version = { type: ['string', 'null'], pattern: '^[0-9a-f]{12}$' };
   if (version >= 4) properties.commitment_spans = { type: ['string', 'null'], pattern: '^\\d+:\\d+( \\| \\d+:\\d+)*$' };
   if (version >= 3) {
     properties.session_kind = { enum: ['annotator', 'room'] };

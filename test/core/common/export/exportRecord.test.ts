@@ -10,24 +10,28 @@ import {
   EXPORT_FIELDS_V2,
   EXPORT_FIELDS_V3,
   EXPORT_FIELDS_V4,
+  EXPORT_FIELDS_V5,
   EXPORT_OPTIONAL_FIELDS_V2,
   EXPORT_OPTIONAL_FIELDS_V3,
   EXPORT_OPTIONAL_FIELDS_V4,
+  EXPORT_OPTIONAL_FIELDS_V5,
   exportGaps,
   exportRecordJsonSchema,
   exportRecordJsonSchemas,
+  upcastExportRecordV4,
 } from '../../../../core/common/export/exportRecord';
 import { labelledState, SHA_AUDIO, validRecords } from './exportFixtures';
 
 const schemaFile = (v: number) =>
   path.resolve(path.dirname(fileURLToPath(import.meta.url)), `../../../../core/common/export/exportRecord.v${v}.schema.json`);
 
-describe('export record v4 (v1, v2 and v3 still read)', () => {
+describe('export record v5 (v1 to v4 still read)', () => {
   it.each([
     [1, EXPORT_FIELDS as readonly string[], [] as readonly string[]],
     [2, EXPORT_FIELDS_V2 as readonly string[], EXPORT_OPTIONAL_FIELDS_V2 as readonly string[]],
     [3, EXPORT_FIELDS_V3 as readonly string[], EXPORT_OPTIONAL_FIELDS_V3 as readonly string[]],
     [4, EXPORT_FIELDS_V4 as readonly string[], EXPORT_OPTIONAL_FIELDS_V4 as readonly string[]],
+    [5, EXPORT_FIELDS_V5 as readonly string[], EXPORT_OPTIONAL_FIELDS_V5 as readonly string[]],
   ])(
     'v%i is a Draft 2020-12 schema in the repo with its schema_version and no additional properties at any level',
     (version, fields, optional) => {
@@ -55,7 +59,7 @@ describe('export record v4 (v1, v2 and v3 still read)', () => {
     const [record] = validRecords();
     const state = labelledState('item-1');
     expect(record).toMatchObject({
-      schema_version: 4,
+      schema_version: 5,
       session_kind: 'annotator',
       item_id: 'item-1',
       final_label: 'Polite',
@@ -79,7 +83,7 @@ describe('export record v4 (v1, v2 and v3 still read)', () => {
       [0, 0],
       [1, 0],
     ]);
-    expect(Object.keys(record!)).toEqual([...EXPORT_FIELDS_V4]);
+    expect(Object.keys(record!)).toEqual([...EXPORT_FIELDS_V5]);
     const validate = new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true }).compile(exportRecordJsonSchema);
     for (const r of validRecords()) expect(validate(r), JSON.stringify(validate.errors)).toBe(true);
   });
@@ -101,7 +105,7 @@ describe('export record v4 (v1, v2 and v3 still read)', () => {
       exportedAt: '2026-01-01T00:00:00Z',
     });
     expect(record.segments).toEqual([{ utterance: 0, index: 0, t0_ms: 0, t1_ms: 1, text: 'a' }]);
-    expect(Object.keys(record)).toEqual([...EXPORT_FIELDS_V4]);
+    expect(Object.keys(record)).toEqual([...EXPORT_FIELDS_V5]);
   });
 
   it("methods metadata: completed, the time on the item, the VAD model, and whose act each one is (a reviewer's never the annotator's own)", () => {
@@ -217,6 +221,31 @@ describe('export record v4 (v1, v2 and v3 still read)', () => {
     });
     expect(record.signals).toMatchObject({ silent_chunks: 3, total_chunks: null, pauses: null, word_count: null });
     expect(exportGaps(record).map((g) => g.reason)).toEqual(['audio_file_missing']);
+  });
+
+  it('v5 carries the guideline version the final label was given under; a v4 record reads as v5 without one', () => {
+    const state = { ...labelledState('g'), guideline_version: '0123456789ab' };
+    const record = buildExportRecord({
+      project: 'p',
+      annotator: 'a',
+      item: { id: 'g', text: 't' },
+      itemTextSha256: '0'.repeat(64),
+      itemContextSha256: null,
+      state,
+      notes: [],
+      audioSha256: null,
+      appVersion: '1',
+      configSha256: '0'.repeat(64),
+      exportedAt: '2026-01-01T00:00:00Z',
+    });
+    expect(record.guideline_version).toBe('0123456789ab');
+    const validate = new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true }).compile(exportRecordJsonSchema);
+    expect(validate(record), JSON.stringify(validate.errors)).toBe(true);
+    expect(validate({ ...record, guideline_version: 'not-a-version' })).toBe(false);
+    const { guideline_version: _none, ...v4 } = { ...record, schema_version: 4 as const };
+    const upcast = upcastExportRecordV4(v4);
+    expect(upcast).toEqual({ ...record, guideline_version: null });
+    expect(validate(upcast)).toBe(true);
   });
 
   it('says the gaps in words', () => {

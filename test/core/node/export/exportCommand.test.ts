@@ -93,7 +93,7 @@ describe('aloud export (records)', () => {
       created_at: printed.receipt.created_at,
     });
     expect(receipt).toMatchObject({
-      schema_version: 4,
+      schema_version: 5,
       file: 'export.jsonl',
       format: 'jsonl',
       sha256: sha256(bytes),
@@ -155,7 +155,7 @@ describe('aloud export (records)', () => {
       .map((l) => JSON.parse(l) as ExportRecord);
     const of = (annotator: string, item: string) => records.find((r) => r.annotator === annotator && r.item_id === item)!;
     expect(of('Ann Example', 'demo-01')).toMatchObject({
-      schema_version: 4,
+      schema_version: 5,
       session_kind: 'annotator',
       completed: true,
       own_final_label: 'Polite',
