@@ -3,6 +3,7 @@ import { createRoot } from 'react-dom/client';
 import { App } from './app/App';
 import { connectClient } from './app/connectClient';
 import { ApiProvider } from './shared/api';
+import { InterfaceLanguageProvider } from './shared/i18n/InterfaceLanguage';
 import { installPointerFocusPolicy } from './shared/focusPolicy';
 import './app/styles.css';
 
@@ -10,8 +11,10 @@ installPointerFocusPolicy(document);
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
-    <ApiProvider client={connectClient()}>
-      <App />
-    </ApiProvider>
+    <InterfaceLanguageProvider>
+      <ApiProvider client={connectClient()}>
+        <App />
+      </ApiProvider>
+    </InterfaceLanguageProvider>
   </StrictMode>,
 );

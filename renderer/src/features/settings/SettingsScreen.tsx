@@ -12,6 +12,8 @@ import { LevelMeter } from '../label/LevelMeter';
 import { reportRefusalsTo, type RunCall } from '../../shared/runCall';
 import { PathForm } from '../../shared/PathForm';
 import { useApi } from '../../shared/api';
+import { FormattedMessage } from 'react-intl';
+import { LanguageChoice } from '../../shared/i18n/LanguageChoice';
 
 type Download = Extract<AloudEvent, { type: 'model_download' }>;
 
@@ -83,6 +85,12 @@ export function SettingsScreen({
 }: Props) {
   return (
     <div className="settings-screen">
+      <section className="panel" aria-labelledby="language-title">
+        <h2 id="language-title">
+          <FormattedMessage id="app.settings.language" />
+        </h2>
+        <LanguageChoice headingId="language-title" />
+      </section>
       <ModelsPanel project={project} run={run} untranscribed={untranscribed} />
       <MicrophonePanel deviceId={deviceId} onDevice={onDevice} />
       <ThresholdsPanel project={project} onProject={onProject} onError={onError} />

@@ -1,0 +1,10 @@
+import type { AppMessageId } from './catalogs';
+
+// react-intl types `id` from this: an id missing in the English catalog fails the typecheck.
+declare global {
+  namespace FormatjsIntl {
+    interface Message {
+      ids: AppMessageId;
+    }
+  }
+}
