@@ -163,7 +163,10 @@ export class GuidelineHistoryFold {
     const versions = [...this.versions.values()].sort(order);
     versions.forEach((r, i) => {
       const before = versions[i - 1];
-      r.changes = before && before.scope === r.scope ? guidelineChanges(before.guidelines, r.guidelines) : [];
+      r.changes =
+        before && before.scope === r.scope
+          ? guidelineChanges(before.guidelines, r.guidelines, { before: before.language, after: r.language })
+          : [];
       r.annotators.sort();
     });
     return { versions };

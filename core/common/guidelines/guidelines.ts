@@ -201,35 +201,52 @@ export function hasRichGuideline(g: {
   );
 }
 
-/** One change between two versions: which label or code, which part, and the text before and after (JSON of the part). */
+/** One change between two versions: which label or code, which part in which language, the text before and after. */
 export interface GuidelineChange {
   name: string;
   part: 'definition' | 'examples' | 'counter_examples' | 'added' | 'removed';
+  /** the language of the texts (null for a label or code added or removed) */
+  language: string | null;
+  /** a definition as written; a list of examples as its items joined with " | "; null: not written */
   from: string | null;
   to: string | null;
 }
 
-const shownPart = (value: unknown): string | null =>
-  value === null || value === undefined ? null : typeof value === 'string' ? value : JSON.stringify(canonical(value as never));
+/** A guideline part as one text per language (a plain text or list in the version's language; a list joined with " | "). */
+function perLanguage(value: LocalizedText | LocalizedList | null, language: string): Map<string, string> {
+  if (value === null) return new Map();
+  const shown = (v: string | readonly string[]) => (typeof v === 'string' ? v : v.join(' | '));
+  if (typeof value === 'string' || Array.isArray(value)) return new Map([[language, shown(value as string | readonly string[])]]);
+  return new Map(Object.entries(value as Readonly<Record<string, string | readonly string[]>>).map(([l, v]) => [l, shown(v)]));
+}
 
-/** What changed from one version's guidelines to the next's, name by name (names compared as people read them). */
-export function guidelineChanges(before: readonly LoggedGuideline[], after: readonly LoggedGuideline[]): GuidelineChange[] {
+/** What changed from one version's guidelines to the next's, name by name (names compared as people read them), part by part and language by language. */
+export function guidelineChanges(
+  before: readonly LoggedGuideline[],
+  after: readonly LoggedGuideline[],
+  languages: { before: string; after: string } = { before: 'en', after: 'en' },
+): GuidelineChange[] {
   const old = new Map(before.map((g) => [caselessKey(g.name), g]));
   const changes: GuidelineChange[] = [];
+  const definitionOf = (g: LoggedGuideline, language: string) => [...perLanguage(g.definition, language).values()].join(' / ') || null;
   for (const g of after) {
     const was = old.get(caselessKey(g.name));
     old.delete(caselessKey(g.name));
     if (!was) {
-      changes.push({ name: g.name, part: 'added', from: null, to: shownPart(g.definition) });
+      changes.push({ name: g.name, part: 'added', language: null, from: null, to: definitionOf(g, languages.after) });
       continue;
     }
     for (const part of ['definition', 'examples', 'counter_examples'] as const) {
-      const from = shownPart(was[part]);
-      const to = shownPart(g[part]);
-      if (from !== to) changes.push({ name: g.name, part, from, to });
+      const from = perLanguage(was[part], languages.before);
+      const to = perLanguage(g[part], languages.after);
+      for (const language of [...new Set([...from.keys(), ...to.keys()])].sort()) {
+        if (from.get(language) !== to.get(language))
+          changes.push({ name: g.name, part, language, from: from.get(language) ?? null, to: to.get(language) ?? null });
+      }
     }
   }
-  for (const g of old.values()) changes.push({ name: g.name, part: 'removed', from: shownPart(g.definition), to: null });
+  for (const g of old.values())
+    changes.push({ name: g.name, part: 'removed', language: null, from: definitionOf(g, languages.before), to: null });
   return changes;
 }
 

@@ -217,7 +217,9 @@ describe('the guideline history', () => {
       ['222222222222', at(6), ['ann'], 1, true],
     ]);
     expect(versions[0]!.changes).toEqual([]);
-    expect(versions[1]!.changes).toEqual([{ name: 'Polite', part: 'definition', from: 'Courteous', to: 'Courteous towards the reader' }]);
+    expect(versions[1]!.changes).toEqual([
+      { name: 'Polite', part: 'definition', language: 'en', from: 'Courteous', to: 'Courteous towards the reader' },
+    ]);
     // item a's last label (bob's, at 7) was given under the first version: the flag names Polite, not the decided Rude
     expect(versions[0]!.flags).toEqual([
       { item_id: 'a', text: 'unclear where polite ends', adjudicator: 'lead', decided_at: at(9), label: 'Polite', version: '111111111111' },
@@ -233,13 +235,14 @@ describe('the guideline history', () => {
   it('names added and removed labels', () => {
     expect(
       guidelineChanges(first.guidelines, [
-        { name: 'polite', definition: 'Courteous', examples: ['Thanks'], counter_examples: null },
+        { name: 'polite', definition: { en: 'Courteous', de: 'Höflich' }, examples: ['Thanks', 'Cheers'], counter_examples: null },
         { name: 'Neutral', definition: 'Neither', examples: null, counter_examples: null },
       ]),
     ).toEqual([
-      { name: 'polite', part: 'examples', from: null, to: '["Thanks"]' },
-      { name: 'Neutral', part: 'added', from: null, to: 'Neither' },
-      { name: 'Rude', part: 'removed', from: 'Dismissive', to: null },
+      { name: 'polite', part: 'definition', language: 'de', from: null, to: 'Höflich' },
+      { name: 'polite', part: 'examples', language: 'en', from: null, to: 'Thanks | Cheers' },
+      { name: 'Neutral', part: 'added', language: null, from: null, to: 'Neither' },
+      { name: 'Rude', part: 'removed', language: null, from: 'Dismissive', to: null },
     ]);
     expect(labelNamedIn('Rude or not?', ['Polite', 'Rude'])).toBe('Rude');
     expect(labelNamedIn('prudence', ['Polite', 'Rude'])).toBeNull();
