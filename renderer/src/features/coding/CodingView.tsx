@@ -11,6 +11,7 @@ import { sameProtocol, useCodingDesk } from './useCodingDesk';
 import './coding.css';
 import { textInLanguage } from '../../../../core/common/guidelines/guidelines';
 import { guidelineLanguage } from '../guidelines/guidelineLanguage';
+import { GuidelinesPanel, useGuidelinesShortcut } from '../guidelines/GuidelinesPanel';
 
 interface Props {
   project: ProjectView;
@@ -33,6 +34,7 @@ export function CodingView({ project, run, onLeave }: Props) {
   const unitRefs = useRef(new Map<string, HTMLLIElement>());
 
   const codes: CodeDef[] = useMemo(() => overview?.codebook?.codes ?? [], [overview]);
+  const guidelinesShortcut = useGuidelinesShortcut(codes);
   const units = view?.units ?? [];
   const unit = units[Math.min(unitIndex, units.length - 1)] ?? null;
 
@@ -332,9 +334,15 @@ export function CodingView({ project, run, onLeave }: Props) {
               </div>
             ))}
           </dl>
-          <ShortcutTable shortcuts={codingShortcutList(codes)} />
+          <ShortcutTable shortcuts={[...codingShortcutList(codes), guidelinesShortcut]} />
         </Modal>
       )}
+      <GuidelinesPanel
+        names={codes}
+        kind="codes"
+        projectLanguage={project.thinkaloud.languages[0] ?? 'en'}
+        emphasis={(unit && view?.mine[unit.unit]?.map((c) => c.code)) ?? []}
+      />
       {memoUnit !== null && view && (
         <MemoDialog
           unit={memoUnit}

@@ -13,6 +13,7 @@ import { SegmentCorrections, type SegmentEdit } from './SegmentCorrections';
 import { ReasoningSideBySide } from '../reasoning/ReasoningSideBySide';
 import { TranscriptView } from '../../shared/TranscriptView';
 import { CodingView } from '../coding/CodingView';
+import { GuidelinesPanel } from '../guidelines/GuidelinesPanel';
 import { DeidentifyReview } from '../deidentify/DeidentifyReview';
 import { useShortcuts } from '../../shared/useShortcuts';
 import { useItemState } from '../../shared/useItemState';
@@ -109,6 +110,12 @@ export function ReviewScreen({ project, session, onSession, run }: Props) {
       ) : (
         <p className="empty">No item matches the filter.</p>
       )}
+      <GuidelinesPanel
+        names={project.schema.labels}
+        kind="labels"
+        projectLanguage={project.thinkaloud.languages[0] ?? 'en'}
+        emphasis={line?.final_label ? [line.final_label] : []}
+      />
     </div>
   );
 }

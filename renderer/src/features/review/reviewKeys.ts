@@ -29,6 +29,7 @@ export const REVIEW_SHORTCUTS: ReadonlyArray<{ keys: string[]; what: string }> =
   { keys: ['J', 'L'], what: 'back / forward 5 s' },
   { keys: ['[', ']'], what: 'slower / faster' },
   { keys: ['Esc'], what: 'leave a field' },
+  { keys: ['i'], what: 'guidelines' },
 ];
 
 /** Playback speeds the review offers, slowest first. */
