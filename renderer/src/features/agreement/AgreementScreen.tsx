@@ -6,6 +6,7 @@ import type { AlphaResult } from '../../../../core/common/agreement/krippendorff
 import { LeadRoomPanel } from '../rooms/LeadRoomPanel';
 import { CodeAgreementPanel } from '../coding/CodeAgreementPanel';
 import { GoldPanel } from './GoldPanel';
+import { GuidelineHistoryPanel } from '../guidelines/GuidelineHistoryPanel';
 import { reportRefusalsTo } from '../../shared/runCall';
 import { useApi } from '../../shared/api';
 
@@ -207,6 +208,8 @@ export function AgreementScreen({ project }: { project: ProjectView }) {
       />
 
       <CodeAgreementPanel reloads={reloads} />
+
+      <GuidelineHistoryPanel reloads={reloads} />
 
       <LeadRoomPanel key={roomPanel} project={project} disagreements={analysis.disagreements.map((d) => d.item_id)} />
     </section>
