@@ -1,6 +1,8 @@
 import type { RoomItemView, RoomView } from '../../core/common/rooms/roomViews';
 import { $, button, el, FOLLOW_GAP_MS, followDelay, RoomFollower, RoomPageShell } from './roomPageBase';
 import { alphaRows, canWrite, changeLine, itemHeading, roomStatePath, roomStatus, votedLine, whoLine } from './roomPageText';
+import { speakPageLanguage } from './pageLanguage';
+import { t } from './roomLanguage';
 import './joinForm.css';
 import './room.css';
 
@@ -9,6 +11,7 @@ import './room.css';
  * (the CSP allows only this file and its stylesheet). Votes and names are always set as text, never as HTML.
  */
 
+speakPageLanguage();
 let chatSeq = 0;
 let lastView: RoomView | null = null;
 
@@ -24,31 +27,32 @@ function renderMetrics(m: RoomView['metrics']): void {
     d.appendChild(el('div', row.note, 'muted'));
     box.appendChild(d);
   }
-  const t = el('table');
+  const table = el('table');
   const h = el('tr');
-  for (const x of ['member', 'votes', 'changes', 'toward the others’ majority']) h.appendChild(el('th', x));
-  t.appendChild(h);
+  for (const x of ['room.conformity.member', 'room.conformity.votes', 'room.conformity.changes', 'room.conformity.towardMajority'] as const)
+    h.appendChild(el('th', t(x)));
+  table.appendChild(h);
   for (const c of m.conformity) {
     const r = el('tr');
     for (const x of [c.name, c.votes, c.changes, c.changes_toward_majority]) r.appendChild(el('td', x));
-    t.appendChild(r);
+    table.appendChild(r);
   }
   const wrap = el('div', null, 'conformity');
-  wrap.appendChild(t);
+  wrap.appendChild(table);
   box.appendChild(wrap);
 }
 
 function votesTable(title: string, votes: Record<string, string>): HTMLDivElement {
   const wrap = el('div');
   wrap.appendChild(el('div', title, 'muted'));
-  const t = el('table');
+  const table = el('table');
   for (const [name, vote] of Object.entries(votes)) {
     const r = el('tr');
     r.appendChild(el('td', name));
     r.appendChild(el('td', vote, 'vote'));
-    t.appendChild(r);
+    table.appendChild(r);
   }
-  wrap.appendChild(t);
+  wrap.appendChild(table);
   return wrap;
 }
 
@@ -58,7 +62,7 @@ function itemCard(view: RoomView, item: RoomItemView): HTMLElement {
   card.appendChild(el('h3', itemHeading(item)));
   if (item.context) card.appendChild(el('div', item.context, 'context'));
   card.appendChild(el('div', item.text, 'text'));
-  card.appendChild(el('div', votedLine(item), 'muted voted'));
+  card.appendChild(el('div', votedLine(item), 'muted voted')); // i18n-ignore: class names
   if (view.me.role === 'member') {
     const buttons = el('div', null, 'labels');
     for (const label of view.labels) {
@@ -70,10 +74,10 @@ function itemCard(view: RoomView, item: RoomItemView): HTMLElement {
     card.appendChild(buttons);
   }
   if (view.me.role === 'lead' && !item.revealed && !view.closed)
-    card.appendChild(button('Reveal', 'reveal', () => void send('/api/lead/reveal', { item_id: item.item_id })));
+    card.appendChild(button(t('room.item.reveal'), 'reveal', () => void send('/api/lead/reveal', { item_id: item.item_id })));
   if (item.revealed) {
-    card.appendChild(votesTable('Blind votes', item.blind_votes ?? {}));
-    card.appendChild(votesTable('Votes now', item.current_votes ?? {}));
+    card.appendChild(votesTable(t('room.item.votesBlind'), item.blind_votes ?? {}));
+    card.appendChild(votesTable(t('room.item.votesNow'), item.current_votes ?? {}));
     if (item.changes?.length) {
       const list = el('ul', null, 'changes');
       for (const c of item.changes) list.appendChild(el('li', changeLine(c)));
@@ -88,7 +92,7 @@ function renderLead(view: RoomView): void {
   box.hidden = view.me.role !== 'lead';
   if (box.hidden) return;
   box.textContent = '';
-  box.appendChild(el('h2', `Lead: members (${view.members.length} of ${view.max_members})`));
+  box.appendChild(el('h2', t('room.lead.members', { count: view.members.length, max: view.max_members })));
   box.appendChild(shell.memberList(view.members));
   shell.closeRoomButton(box, view.closed);
 }
@@ -107,7 +111,7 @@ function render(view: RoomView): void {
   for (const c of view.chat) {
     // who wrote it comes from the room (role), never from the name: a member cannot pass for the lead
     const li = el('li', null, c.role === 'lead' ? 'from-lead' : 'from-member');
-    li.appendChild(c.role === 'lead' ? el('strong', 'Lead', 'lead-badge') : el('span', c.from, 'chat-name'));
+    li.appendChild(c.role === 'lead' ? el('strong', t('room.chat.lead'), 'lead-badge') : el('span', c.from, 'chat-name'));
     li.appendChild(document.createTextNode(`: ${c.text}`));
     $('chat-log').appendChild(li);
     chatSeq = Math.max(chatSeq, c.seq);
@@ -125,17 +129,17 @@ const follower = new RoomFollower<RoomView>({
   more: (view) => view.chat_more,
   gone: (error) => {
     shell.identity.forgetTokens();
-    $('status').textContent = error ?? 'You are no longer in this room.';
+    $('status').textContent = error ?? t('room.gone');
     $('items').textContent = '';
   },
   unreachable: () => {
-    $('status').textContent = 'The room host cannot be reached; retrying…';
+    $('status').textContent = t('room.unreachable');
   },
 });
 
 async function send(path: string, body: unknown): Promise<{ status: number }> {
   const r = await shell.api<{ error?: string }>('POST', path, body);
-  if (r.status >= 400) $('status').textContent = r.data.error ?? `request refused (${r.status})`;
+  if (r.status >= 400) $('status').textContent = r.data.error ?? t('room.refused', { status: r.status });
   else follower.follow();
   return r;
 }

@@ -4,6 +4,7 @@
  * form, and the lead's member list and Close button. The pure rules are exported apart from the DOM so they are
  * unit tested in Node.
  */
+import { t } from './roomLanguage';
 
 /** The tab's storage keys: `<storage>-lead`, `<storage>-token`, `<storage>-name`. */
 export type RoomStorageName = 'aloud-room' | 'aloud-shadow';
@@ -102,17 +103,14 @@ export function rejoinVerdict(
   if (answer.status === 200 && me && me.role !== 'lead' && me.role !== 'expert') return { ok: true, name: me.name ?? null };
   return {
     ok: false,
-    error:
-      answer.status === 200
-        ? 'that key is the lead’s, not a member’s'
-        : 'this rejoin key is not one of this room’s members (or the member was removed): check it, or join under a new name',
+    error: answer.status === 200 ? t('room.join.keyIsLead') : t('room.join.keyUnknown'),
   };
 }
 
 /** Why a join was refused, in words; a taken name (409) points at the rejoin key. */
 export function joinErrorText(status: number, error: unknown): string {
-  const said = typeof error === 'string' && error !== '' ? error : `could not join (${status})`;
-  return said + (status === 409 ? ' — if that is you, type the rejoin key you were shown when you joined.' : '');
+  const said = typeof error === 'string' && error !== '' ? error : t('room.join.failed', { status });
+  return status === 409 ? t('room.join.nameTaken', { said }) : said;
 }
 
 /** Four state requests a second at most: under the listener's budget per member token (5 a second). */
@@ -127,7 +125,7 @@ export function followDelay(answer: { status: number; retry: number }, ok: numbe
 /** A page element by id (the page's HTML holds every id the script uses). */
 export function $<T extends HTMLElement = HTMLElement>(id: string): T {
   const found = document.getElementById(id);
-  if (!found) throw new Error(`the room page has no #${id}`);
+  if (!found) throw new Error(`the room page has no #${id}`); // i18n-ignore: a page built wrong, never shown
   return found as T;
 }
 
@@ -169,7 +167,7 @@ export class RoomPageShell {
     const comeBack = $<HTMLButtonElement>('come-back');
     if (!kept) return;
     comeBack.hidden = false;
-    comeBack.textContent = `Come back as ${kept.name}`;
+    comeBack.textContent = t('room.join.comeBack', { name: kept.name });
     comeBack.addEventListener('click', () => {
       $<HTMLInputElement>('join-key').value = kept.token;
       void this.joinOrRejoin(onEntered);
@@ -221,8 +219,8 @@ export class RoomPageShell {
     for (const m of members) {
       const li = el('li', `${m.name} `);
       li.appendChild(
-        button('Remove', 'remove', () => {
-          if (confirm(`Remove ${m.name}?`)) void this.send('/api/lead/remove', { member_id: m.member_id });
+        button(t('room.lead.remove'), 'remove', () => {
+          if (confirm(t('room.lead.remove.confirm', { name: m.name }))) void this.send('/api/lead/remove', { member_id: m.member_id });
         }),
       );
       list.appendChild(li);
@@ -234,8 +232,8 @@ export class RoomPageShell {
   closeRoomButton(box: HTMLElement, closed: boolean): void {
     if (closed) return;
     box.appendChild(
-      button('Close the room', 'close-room', () => {
-        if (confirm('Close the room for everyone?')) void this.send('/api/lead/close', {});
+      button(t('room.close'), 'close-room', () => {
+        if (confirm(t('room.close.confirm'))) void this.send('/api/lead/close', {});
       }),
     );
   }

@@ -6,7 +6,7 @@ import {
   audioPath,
   divergedLine,
   expertName,
-  HIDDEN_LABEL,
+  hiddenLabel,
   hiddenExpertText,
   itemStateText,
   pcm16ToFloat,
@@ -22,6 +22,8 @@ import {
   summaryTitle,
   traineeRow,
 } from './shadowPageText';
+import { speakPageLanguage } from './pageLanguage';
+import { t } from './roomLanguage';
 import './joinForm.css';
 import './shadow.css';
 
@@ -31,6 +33,7 @@ import './shadow.css';
  * never as HTML.
  */
 
+speakPageLanguage();
 let lastView: ShadowView | null = null;
 const shell = new RoomPageShell('aloud-shadow', send);
 
@@ -55,7 +58,7 @@ function withTitle<T extends HTMLElement>(node: T, title: string): T {
 
 function renderText(item: ShadowItemView): void {
   const s = item.selection;
-  $('selection').textContent = s ? `She selected: “${s.quote}”` : '';
+  $('selection').textContent = s ? t('room.shadow.selected', { quote: s.quote }) : '';
   redraw($('text'), [item.text, s], (box) => {
     if (!s) {
       box.textContent = item.text;
@@ -70,11 +73,11 @@ function renderText(item: ShadowItemView): void {
 function piece(p: ShadowPiece, labelsHidden: boolean): Node {
   switch (p.kind) {
     case 'hidden':
-      return el('span', labelsHidden ? HIDDEN_LABEL : 'label phrase', 'hidden-label');
+      return el('span', labelsHidden ? hiddenLabel() : t('room.shadow.labelPhrase'), 'hidden-label');
     case 'commit':
       return withTitle(
-        el('mark', p.text, p.final ? 'commit final' : 'commit'),
-        p.final ? `gives her label ${p.label}` : `committed ${p.label} (not her final label)`,
+        el('mark', p.text, p.final ? 'commit final' : 'commit'), // i18n-ignore: class names
+        t(p.final ? 'room.shadow.commitFinal' : 'room.shadow.commit', { label: p.label }),
       );
     case 'negation':
       return withTitle(el('span', p.text, 'negation'), p.note);
@@ -93,17 +96,19 @@ function renderTranscript(item: ShadowItemView): void {
   for (const p of item.transcript) box.appendChild(piece(p, hidden));
   if (item.partial) {
     const span = el('span', null, 'partial');
-    span.setAttribute('aria-label', 'still being transcribed');
+    span.setAttribute('aria-label', t('room.shadow.partial'));
     if (item.transcript.length) span.appendChild(document.createTextNode(' '));
     for (const p of item.partial) span.appendChild(piece(p, hidden));
     box.appendChild(span);
   }
-  if (!item.transcript.length && !item.partial) box.appendChild(el('span', item.recording ? 'Listening…' : 'Nothing said yet.', 'muted'));
+  if (!item.transcript.length && !item.partial)
+    box.appendChild(el('span', t(item.recording ? 'room.shadow.listening' : 'room.shadow.nothingSaid'), 'muted'));
   const pauses = clear($('pauses'));
   item.pauses.forEach((p, i) => {
-    if (i === 0) pauses.appendChild(document.createTextNode('Pauses: '));
+    if (i === 0) pauses.appendChild(document.createTextNode(`${t('room.shadow.pauses')} `));
     else pauses.appendChild(document.createTextNode(' · '));
-    pauses.appendChild(el('span', p.ended ? secs(p.ms) : `pausing ${secs(p.ms)}…`, p.ended ? 'pause' : 'pause ongoing'));
+    const text = p.ended ? secs(p.ms) : t('room.shadow.pausing', { duration: secs(p.ms) });
+    pauses.appendChild(el('span', text, p.ended ? 'pause' : 'pause ongoing')); // i18n-ignore: class names
   });
 }
 
@@ -114,17 +119,19 @@ function drawExpert(view: ShadowView, item: ShadowItemView, box: HTMLElement): v
     box.appendChild(el('p', hiddenExpertText(name, e.has_labelled), 'muted'));
     return;
   }
-  box.appendChild(el('h2', 'Her labels'));
+  box.appendChild(el('h2', t('room.shadow.herLabels')));
   if (e.prior)
     box.appendChild(
       el(
         'p',
-        `Labelled before the room: ${e.prior.final_label}${e.prior.blind_label !== e.prior.final_label ? ` (first ${e.prior.blind_label})` : ''}`,
+        e.prior.blind_label !== e.prior.final_label
+          ? t('room.shadow.priorFirst', { label: e.prior.final_label, first: e.prior.blind_label })
+          : t('room.shadow.prior', { label: e.prior.final_label }),
         'muted',
       ),
     );
   if (!e.acts.length && !e.prior) {
-    box.appendChild(el('p', 'No label yet.', 'muted'));
+    box.appendChild(el('p', t('room.shadow.noLabel'), 'muted'));
     return;
   }
   const list = el('ol', null, 'acts');
@@ -132,7 +139,9 @@ function drawExpert(view: ShadowView, item: ShadowItemView, box: HTMLElement): v
     const li = el('li');
     li.appendChild(el('strong', a.label, 'expert-label'));
     li.appendChild(
-      document.createTextNode(` — ${sourceWords(a.source)}${a.quote ? `: “${a.quote}”` : ''} · ${new Date(a.at).toLocaleTimeString()}`),
+      document.createTextNode(
+        ` — ${sourceWords(a.source)}${a.quote ? `: “${a.quote}”` : ''} · ${new Date(a.at).toLocaleTimeString(document.documentElement.lang)}`,
+      ),
     );
     list.appendChild(li);
   }
@@ -141,7 +150,9 @@ function drawExpert(view: ShadowView, item: ShadowItemView, box: HTMLElement): v
     box.appendChild(
       el(
         'p',
-        `Her label: ${e.final_label}${e.blind_label && e.blind_label !== e.final_label ? ` (her first was ${e.blind_label})` : ''}`,
+        e.blind_label && e.blind_label !== e.final_label
+          ? t('room.shadow.herFinalFirst', { label: e.final_label, first: e.blind_label })
+          : t('room.shadow.herFinal', { label: e.final_label }),
         'final-line',
       ),
     );
@@ -159,9 +170,9 @@ function drawPractice(view: ShadowView, item: ShadowItemView, box: HTMLElement, 
   const mine = item.practice.mine;
   if (mine) {
     const p = el('p');
-    p.appendChild(document.createTextNode('Your answer: '));
-    p.appendChild(el('span', mine.label === null ? 'skipped' : mine.label, 'answer'));
-    p.appendChild(document.createTextNode(` after ${secs(mine.ms)}. `));
+    p.appendChild(document.createTextNode(`${t('room.shadow.yourAnswer')} `));
+    p.appendChild(el('span', mine.label ?? t('room.shadow.skipped'), 'answer'));
+    p.appendChild(document.createTextNode(` ${t('room.shadow.yourAnswerAfter', { duration: secs(mine.ms) })} `));
     const verdict = practiceVerdict(mine, item.expert);
     if (verdict) {
       p.appendChild(el('span', verdict.verdict, verdict.agree ? 'agree' : 'differ'));
@@ -171,20 +182,23 @@ function drawPractice(view: ShadowView, item: ShadowItemView, box: HTMLElement, 
     return;
   }
   if (!item.live) {
-    box.appendChild(el('p', 'You did not answer on this item.', 'muted'));
+    box.appendChild(el('p', t('room.shadow.notAnswered'), 'muted'));
     return;
   }
-  box.appendChild(el('h2', 'Your label for this item, before you see hers'));
+  box.appendChild(el('h2', t('room.shadow.yourLabel')));
   const row = el('div', null, 'labels');
   view.labels.forEach((label, i) => {
-    const b = keyButton(i < 9 ? String(i + 1) : '', label, i < 9 ? `Answer ${label} (key ${i + 1})` : `Answer ${label}`, () =>
-      practise(item.item_id, label),
+    const b = keyButton(
+      i < 9 ? String(i + 1) : '',
+      label,
+      i < 9 ? t('room.shadow.answerKey', { label, key: i + 1 }) : t('room.shadow.answer', { label }),
+      () => practise(item.item_id, label),
     );
     b.dataset.label = label;
     b.disabled = !writable;
     row.appendChild(b);
   });
-  const skip = keyButton('S', 'Skip', 'Skip this item (key S)', () => practise(item.item_id, null));
+  const skip = keyButton('S', t('room.shadow.skip'), t('room.shadow.skipTitle'), () => practise(item.item_id, null));
   skip.className = 'skip';
   skip.disabled = !writable;
   row.appendChild(skip);
@@ -208,11 +222,11 @@ function renderReasoning(item: ShadowItemView): void {
   box.hidden = !reasoning;
   if (!reasoning) return;
   redraw(box, reasoning, () => {
-    box.appendChild(el('h2', 'The model’s reasoning (she has seen it)'));
+    box.appendChild(el('h2', t('room.shadow.modelReasoning')));
     const ol = el('ol', null, stepsNumberThemselves(reasoning.steps) ? 'own-numbers' : '');
     for (const s of reasoning.steps) ol.appendChild(el('li', s));
     box.appendChild(ol);
-    if (reasoning.model_label) box.appendChild(el('p', `The model’s answer: ${reasoning.model_label}`, 'muted'));
+    if (reasoning.model_label) box.appendChild(el('p', t('room.shadow.modelAnswer', { label: reasoning.model_label }), 'muted'));
   });
 }
 
@@ -241,22 +255,22 @@ function drawSummary(view: ShadowView, box: HTMLElement): void {
   const m = view.metrics;
   box.appendChild(el('h2', summaryTitle(view)));
   if (!m.trainees.length) {
-    box.appendChild(el('p', 'No trainees yet.', 'muted'));
+    box.appendChild(el('p', t('room.shadow.noTrainees'), 'muted'));
     return;
   }
-  const t = el('table');
+  const table = el('table');
   const h = el('tr');
-  for (const x of ['trainee', 'answered', 'skipped', 'same as her final', 'α vs her final (95% CI)', 'α vs her first', 'median time'])
-    h.appendChild(el('th', x));
-  t.appendChild(h);
+  const heads = ['trainee', 'answered', 'skipped', 'sameAsFinal', 'alphaFinal', 'alphaFirst', 'medianTime'] as const;
+  for (const x of heads) h.appendChild(el('th', t(`room.shadow.table.${x}`)));
+  table.appendChild(h);
   for (const row of m.trainees) {
     const r = el('tr', null, view.me.role === 'trainee' && row.name === view.me.name ? 'me' : '');
     for (const x of traineeRow(row)) r.appendChild(el('td', x));
-    t.appendChild(r);
+    table.appendChild(r);
   }
-  box.appendChild(t);
+  box.appendChild(table);
   if (m.diverged_most.length) {
-    box.appendChild(el('h2', 'Where trainees answered otherwise most (for discussion)'));
+    box.appendChild(el('h2', t('room.shadow.divergedHeading')));
     const ul = el('ul', null, 'diverged');
     for (const d of m.diverged_most) ul.appendChild(el('li', divergedLine(d)));
     box.appendChild(ul);
@@ -268,10 +282,14 @@ function renderLead(view: ShadowView): void {
   box.hidden = view.me.role !== 'expert';
   if (box.hidden) return;
   redraw(box, [view.trainees, view.max_members, view.audio_shared, view.closed], () => {
-    box.appendChild(el('h2', `Your room: ${view.trainees.length} of ${view.max_members} trainees`));
-    const audio = button(view.audio_shared ? 'Stop sharing my audio' : 'Share my audio', view.audio_shared ? 'primary' : '', () => {
-      void send('/api/lead/audio', { on: !view.audio_shared });
-    });
+    box.appendChild(el('h2', t('room.shadow.trainees', { count: view.trainees.length, max: view.max_members })));
+    const audio = button(
+      t(view.audio_shared ? 'room.shadow.audio.stopSharing' : 'room.shadow.audio.share'),
+      view.audio_shared ? 'primary' : '',
+      () => {
+        void send('/api/lead/audio', { on: !view.audio_shared });
+      },
+    );
     audio.disabled = view.closed;
     box.appendChild(audio);
     box.appendChild(shell.memberList(view.trainees));
@@ -298,7 +316,7 @@ function practise(itemId: string, label: string | null): void {
 
 async function send(path: string, body: unknown): Promise<{ status: number }> {
   const r = await shell.api<{ error?: string }>('POST', path, body);
-  if (r.status >= 400) $('status').textContent = r.data.error ?? `request refused (${r.status})`;
+  if (r.status >= 400) $('status').textContent = r.data.error ?? t('room.refused', { status: r.status });
   return r;
 }
 
@@ -319,7 +337,7 @@ function stopListening(): void {
   listening.stop = true;
   void listening.ctx.close();
   listening = null;
-  $('listen').textContent = 'Listen to her';
+  $('listen').textContent = t('room.shadow.audio.listen');
   $('audio-state').textContent = '';
 }
 
@@ -331,7 +349,7 @@ function listen(): void {
   const ctx = new AudioContext();
   const a: Listening = { ctx, next: 0, from: null, stop: false, item: null };
   listening = a;
-  $('listen').textContent = 'Stop listening';
+  $('listen').textContent = t('room.shadow.audio.stop');
   const fetchMore = async (): Promise<void> => {
     const current = lastView?.current;
     if (a.stop || !lastView?.audio_shared || !current?.live) {
@@ -353,7 +371,7 @@ function listen(): void {
       return;
     }
     if (r.status !== 200) {
-      $('audio-state').textContent = 'not available now';
+      $('audio-state').textContent = t('room.shadow.audio.notNow');
       setTimeout(() => void fetchMore(), 1500);
       return;
     }
@@ -370,7 +388,7 @@ function listen(): void {
       a.next = Math.max(a.next, ctx.currentTime + 0.15);
       src.start(a.next);
       a.next += buffer.duration;
-      $('audio-state').textContent = 'listening';
+      $('audio-state').textContent = t('room.shadow.audio.listening');
     }
     setTimeout(() => void fetchMore(), 0);
   };
@@ -386,12 +404,12 @@ const follower = new RoomFollower<ShadowView>({
   closed: stopListening,
   gone: (error) => {
     shell.identity.forgetTokens();
-    $('status').textContent = error ?? 'You are no longer in this room.';
+    $('status').textContent = error ?? t('room.gone');
     $('item').hidden = true;
   },
   unreachable: () => {
     // the host went away for a moment: ask again from the same cursor
-    $('status').textContent = 'The room host cannot be reached; retrying…';
+    $('status').textContent = t('room.unreachable');
     $('status').className = 'away';
   },
 });
@@ -414,8 +432,8 @@ document.addEventListener('keydown', (e) => {
   if (key === null) return;
   const target =
     key === 'skip'
-      ? document.querySelector<HTMLButtonElement>('#practice button.skip')
-      : (document.querySelectorAll<HTMLButtonElement>('#practice button[data-label]')[key.label] ?? null);
+      ? document.querySelector<HTMLButtonElement>('#practice button.skip') // i18n-ignore: a selector
+      : (document.querySelectorAll<HTMLButtonElement>('#practice button[data-label]')[key.label] ?? null); // i18n-ignore: a selector
   if (!target || target.disabled) return;
   e.preventDefault();
   target.click();

@@ -1,47 +1,49 @@
 import type { LabelSource } from '../../core/common/session/itemState';
 import type { ShadowItemView, ShadowMetrics, ShadowView } from '../../core/common/rooms/shadowViews';
+import { fixed, t } from './roomLanguage';
 
 /** The shadow room page's words and rules, apart from the DOM. */
 
 /** Her label's place in the transcript while a trainee has not answered. */
-export const HIDDEN_LABEL = 'her label — hidden until you answer';
+export function hiddenLabel(): string {
+  return t('room.shadow.hiddenLabel');
+}
 
+/** A time in seconds with one decimal, the page language's way ("1.5 s" / "1,5 s"). */
 export function secs(ms: number): string {
-  return `${(ms / 1000).toFixed(1)} s`;
+  return `${fixed(ms / 1000, 1)} s`; // i18n-ignore: the SI symbol, the same in every language
 }
 
 export function alphaText(a: number | null | undefined, ci: readonly [number, number] | null): string {
-  if (a === null || a === undefined) return 'not enough data';
-  return a.toFixed(2) + (ci ? ` [${ci[0].toFixed(2)}, ${ci[1].toFixed(2)}]` : '');
+  if (a === null || a === undefined) return t('room.shadow.noData');
+  return ci ? t('room.shadow.alpha', { alpha: fixed(a, 2), low: fixed(ci[0], 2), high: fixed(ci[1], 2) }) : fixed(a, 2);
 }
 
 export function sourceWords(s: LabelSource): string {
-  return s === 'voice' ? 'said aloud' : s === 'key' ? 'by key' : s === 'click' ? 'by click' : s;
+  return s === 'voice' ? t('room.shadow.saidAloud') : s === 'key' ? t('room.shadow.byKey') : s === 'click' ? t('room.shadow.byClick') : s;
 }
 
 export function expertName(view: Pick<ShadowView, 'expert'>): string {
-  return view.expert.name || 'the expert';
+  return view.expert.name || t('room.shadow.expert');
 }
 
 /** The status line and its class (live, away, closed). */
 export function shadowStatus(view: ShadowView): [string, string] {
   const name = expertName(view);
-  if (view.closed) return ['The room was closed. Thank you for taking part.', 'closed'];
-  if (view.log.feed_stopped) return ['The room log is full: live view has stopped.', 'away'];
-  if (view.log.full) return ['The room log is full: no more answers.', 'away'];
-  if (view.me.role === 'trainee' && view.me.share_full) return ['Your share of the room log is full: no more answers from you.', 'away'];
-  if (!view.expert.present)
-    return [
-      view.current ? `${name} has left. You can read the last item; the room waits for her to come back.` : `Waiting for ${name} to start…`,
-      'away',
-    ];
-  if (view.current && !view.current.live) return [`${name} left this item.`, 'away'];
-  if (!view.current) return [`${name} is here; waiting for her to open an item.`, ''];
-  return [`Live: ${name} is labelling ${view.current.item_id}.`, 'live'];
+  if (view.closed) return [t('room.status.closed'), 'closed'];
+  if (view.log.feed_stopped) return [t('room.shadow.status.feedStopped'), 'away'];
+  if (view.log.full) return [t('room.shadow.status.full'), 'away'];
+  if (view.me.role === 'trainee' && view.me.share_full) return [t('room.shadow.status.shareFull'), 'away'];
+  if (!view.expert.present) return [t(view.current ? 'room.shadow.status.away' : 'room.shadow.status.waiting', { name }), 'away'];
+  if (view.current && !view.current.live) return [t('room.shadow.status.leftItem', { name }), 'away'];
+  if (!view.current) return [t('room.shadow.status.here', { name }), ''];
+  return [t('room.shadow.status.live', { name, item: view.current.item_id }), 'live'];
 }
 
 export function shadowWhoLine(view: ShadowView): string {
-  return view.me.role === 'expert' ? 'You are the expert' : `You are ${view.me.name} · shadowing ${expertName(view)}`;
+  return view.me.role === 'expert'
+    ? t('room.shadow.whoExpert')
+    : t('room.shadow.whoTrainee', { name: view.me.name, expert: expertName(view) });
 }
 
 /** Answers are open to this viewer: the room is not closed and the log (and their share of it) not full. */
@@ -51,31 +53,31 @@ export function practiceWritable(view: ShadowView): boolean {
 
 /** The item's state beside its id: completed, or why its live view ended. */
 export function itemStateText(item: Pick<ShadowItemView, 'live' | 'ended' | 'completed'>): string {
-  if (item.live) return item.completed ? 'completed' : '';
-  const ended =
+  if (item.live) return item.completed ? t('room.shadow.completed') : '';
+  const ended = t(
     item.ended === 'room_closed'
-      ? 'the room closed on this item'
+      ? 'room.shadow.ended.closed'
       : item.ended === 'expert_left'
-        ? 'her session ended on this item'
-        : 'she left this item';
-  return ended + (item.completed ? ' (completed)' : '');
+        ? 'room.shadow.ended.expertLeft'
+        : 'room.shadow.ended.left',
+  );
+  return item.completed ? t('room.shadow.ended.completed', { ended }) : ended;
 }
 
 /** Who answered: names only while the item is live, name and answer once its live view ended. */
 export function answeredText(practice: ShadowItemView['practice']): string {
   if (practice.answers) {
     const names = Object.keys(practice.answers);
-    if (!names.length) return 'Nobody answered on this item.';
-    return `Answers: ${names.map((n) => `${n} ${practice.answers![n] === null ? 'skipped' : practice.answers![n]}`).join(' · ')}`;
+    if (!names.length) return t('room.shadow.answersNobody');
+    const answers = names.map((n) => `${n} ${practice.answers![n] ?? t('room.shadow.skipped')}`).join(' · ');
+    return t('room.shadow.answers', { answers });
   }
-  return practice.answered.length ? `Answered so far: ${practice.answered.join(', ')}` : 'Nobody has answered yet.';
+  return practice.answered.length ? t('room.shadow.answered', { names: practice.answered.join(', ') }) : t('room.shadow.answeredNobody');
 }
 
 /** What the trainee is told of her labels while they are hidden. */
 export function hiddenExpertText(name: string, hasLabelled: boolean): string {
-  return hasLabelled
-    ? `${name} has given her label. Give yours first: hers stays hidden until you answer or skip.`
-    : `${name} has not labelled this item yet.`;
+  return t(hasLabelled ? 'room.shadow.hasLabelled' : 'room.shadow.notLabelled', { name });
 }
 
 /** The trainee's answer against hers: agree or differ, and what her first label was when it changed. */
@@ -88,8 +90,8 @@ export function practiceVerdict(
   if (mine.label === null || !fin) return null;
   const agree = mine.label === fin;
   const firstNote =
-    first && first !== fin ? (mine.label === first ? ` Her first label was yours, ${first}.` : ` Her first label was ${first}.`) : null;
-  return { verdict: agree ? 'Same as hers.' : `She said ${fin}.`, agree, first: firstNote };
+    first && first !== fin ? ' ' + t(mine.label === first ? 'room.shadow.firstWasYours' : 'room.shadow.firstWas', { label: first }) : null;
+  return { verdict: agree ? t('room.shadow.same') : t('room.shadow.said', { label: fin }), agree, first: firstNote };
 }
 
 /** Model reasoning steps that carry their own numbers ("1. …") are not numbered twice. */
@@ -122,7 +124,7 @@ export function traineeRow(row: ShadowMetrics['trainees'][number]): Array<string
     row.name,
     row.answered,
     row.skipped,
-    `${row.agree_final} of ${row.answered}`,
+    t('room.shadow.sameAsFinal', { agree: row.agree_final, answered: row.answered }),
     alphaText(row.alpha_final, row.ci95_final),
     alphaText(row.alpha_blind, null),
     row.median_ms === null ? '—' : secs(row.median_ms),
@@ -131,11 +133,11 @@ export function traineeRow(row: ShadowMetrics['trainees'][number]): Array<string
 
 export function summaryTitle(view: ShadowView): string {
   const m = view.metrics;
-  return `Agreement with ${expertName(view)} (${m.items} item${m.items === 1 ? '' : 's'} done)`;
+  return t('room.shadow.agreementWith', { name: expertName(view), items: m.items });
 }
 
 export function divergedLine(d: ShadowMetrics['diverged_most'][number]): string {
-  return `${d.item_id}: ${d.diverged} of ${d.answered} answered otherwise (she said ${d.expert_final})`;
+  return t('room.shadow.diverged', { item: d.item_id, diverged: d.diverged, answered: d.answered, label: d.expert_final });
 }
 
 /** Her audio can be listened to: she shares it, the viewer is a trainee, and her item is live. */

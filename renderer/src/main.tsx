@@ -1,6 +1,7 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/App';
+import { appCatalogs } from './app/appCatalogs';
 import { connectClient } from './app/connectClient';
 import { ApiProvider } from './shared/api';
 import { InterfaceLanguageProvider } from './shared/i18n/InterfaceLanguage';
@@ -11,7 +12,7 @@ installPointerFocusPolicy(document);
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
-    <InterfaceLanguageProvider>
+    <InterfaceLanguageProvider catalogs={appCatalogs}>
       <ApiProvider client={connectClient()}>
         <App />
       </ApiProvider>

@@ -37,7 +37,8 @@ describe.skipIf(unavailable !== undefined)('the guidelines panel', () => {
   const toLabel = async () => {
     const counter = page.locator('.item-head .counter code');
     const ana = page.getByRole('button', { name: 'Ana', exact: true });
-    const name = page.locator('input[placeholder="e.g. ana"]');
+    // by its id: the placeholder is in the interface language
+    const name = page.locator('input#annotator');
     await expect.poll(async () => (await counter.count()) + (await name.count()), { timeout: 15_000 }).toBeGreaterThan(0);
     if ((await counter.count()) === 0) {
       if ((await ana.count()) > 0) await ana.click();

@@ -22,6 +22,8 @@ export interface ChromiumLaunchOptions {
   viewport?: { width: number; height: number } | null;
   /** where screenshot() writes; default: `screenshots/` inside the session's temporary folder */
   screenshotsDir?: string;
+  /** the browser's language (navigator.language, Accept-Language), e.g. 'de-DE'; default Chromium's own */
+  locale?: string;
   extraArgs?: string[];
 }
 
@@ -62,6 +64,7 @@ export function chromiumArgs(options: ChromiumLaunchOptions = {}): string[] {
     if (options.fakeAudioFile.includes('%')) throw new Error(`fake audio file path must not contain "%": ${options.fakeAudioFile}`);
     args.push(`--use-file-for-fake-audio-capture=${options.fakeAudioFile}${options.loopFakeAudio ? '' : '%noloop'}`);
   }
+  if (options.locale) args.push(`--lang=${options.locale}`);
   return [...args, ...(options.extraArgs ?? [])];
 }
 
@@ -77,6 +80,7 @@ export async function launchChromium(options: ChromiumLaunchOptions = {}): Promi
       headless: true,
       args: chromiumArgs(options),
       viewport: options.viewport === undefined ? { width: 1280, height: 800 } : options.viewport,
+      ...(options.locale ? { locale: options.locale } : {}),
       timeout: 30_000,
     });
   } catch (error) {

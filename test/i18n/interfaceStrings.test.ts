@@ -4,10 +4,10 @@
  * aria-label, alt, …) given a literal with a letter; and any other string literal that reads as words (two words of
  * letters), which is how messages reach the screen through state (`setError('…')`). Not flagged: imports, CSS class
  * names and other non-person attributes, console calls, and a line (or the line after a comment) marked
- * `i18n-ignore: <why>` — for text that is not language (a unit symbol, a keyboard key name, a file extension).
+ * `i18n-ignore: <why>` (a comment line above counts too) — for text that is not language (a unit symbol, a keyboard key name, a file extension).
  * One test per feature folder, so a failure names where to look (`-t features/label`).
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
@@ -26,9 +26,34 @@ const PERSON_ATTRIBUTES = new Set([
   'aria-placeholder',
 ]);
 const WORDS = /\p{L}{2,}[\s\u00a0]+\p{L}{2,}/u;
+/** Where even one word reaches the screen: the argument (by position) of these calls, and these properties. */
+const TEXT_ARGUMENT: Readonly<Record<string, number>> = { el: 1, button: 0, confirm: 0, alert: 0, prompt: 0, createTextNode: 0 };
+const TEXT_PROPERTIES = new Set(['textContent', 'innerText', 'title', 'placeholder', 'ariaLabel', 'alt']);
+
+/** What of a string a person reads: in HTML, the text between the tags (attribute soup is not language). */
+function readable(text: string): string {
+  return /<[a-z!/]/i.test(text) ? text.replace(/<style[^>]*>[^]*?<\/style>/gi, ' ').replace(/<[^>]*>/g, ' ') : text;
+}
+
+/** The string (literal or template) lands on the screen as text, one word or many. */
+function reachesScreen(node: ts.Node, sf: ts.SourceFile): boolean {
+  const parent = node.parent;
+  if (ts.isCallExpression(parent)) {
+    const callee = parent.expression;
+    const name = ts.isPropertyAccessExpression(callee) ? callee.name.text : ts.isIdentifier(callee) ? callee.text : '';
+    const index = parent.arguments.indexOf(node as ts.Expression);
+    if (TEXT_ARGUMENT[name] === index) return true;
+    if (name === 'setAttribute' && index === 1) return PERSON_ATTRIBUTES.has(parent.arguments[0]!.getText(sf).slice(1, -1));
+  }
+  if (ts.isBinaryExpression(parent) && parent.right === node && parent.operatorToken.kind === ts.SyntaxKind.EqualsToken)
+    return ts.isPropertyAccessExpression(parent.left) && TEXT_PROPERTIES.has(parent.left.name.text);
+  if (ts.isConditionalExpression(parent) && parent.condition !== node) return reachesScreen(parent, sf);
+  return false;
+}
 const LETTER = /\p{L}/u;
 
 function walk(dir: string, out: string[] = []): string[] {
+  if (/\.tsx?$/.test(dir)) return [dir];
   for (const entry of readdirSync(path.join(REPO, dir), { withFileTypes: true })) {
     if (entry.name === 'node_modules' || entry.name === 'messages') continue;
     const rel = `${dir}/${entry.name}`;
@@ -44,7 +69,7 @@ export function bareStrings(file: string, source: string): string[] {
   const lines = source.split('\n');
   const ignored = (node: ts.Node) => {
     const line = sf.getLineAndCharacterOfPosition(node.getStart(sf)).line;
-    return /i18n-ignore/.test(lines[line] ?? '') || /i18n-ignore/.test(lines[line - 1] ?? '');
+    return /i18n-ignore/.test(lines[line] ?? '') || /^\s*(\/\/|\{?\/\*).*i18n-ignore/.test(lines[line - 1] ?? '');
   };
   const found: string[] = [];
   const flag = (node: ts.Node, text: string) => {
@@ -67,11 +92,17 @@ export function bareStrings(file: string, source: string): string[] {
     } else if (ts.isJsxAttribute(node) && PERSON_ATTRIBUTES.has(node.name.getText(sf))) {
       const init = node.initializer;
       if (init && ts.isStringLiteral(init) && LETTER.test(init.text)) flag(init, init.text);
-    } else if ((ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) && WORDS.test(node.text)) {
-      if (!ts.isJsxAttribute(node.parent) && !inSkippedContext(node)) flag(node, node.text);
+    } else if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) {
+      const text = readable(node.text);
+      if (
+        (WORDS.test(text) || (LETTER.test(text) && reachesScreen(node, sf))) &&
+        !ts.isJsxAttribute(node.parent) &&
+        !inSkippedContext(node)
+      )
+        flag(node, text);
     } else if (ts.isTemplateExpression(node)) {
-      const pieces = [node.head.text, ...node.templateSpans.map((s) => s.literal.text)].join(' ');
-      if (WORDS.test(pieces) && !inSkippedContext(node)) flag(node, pieces);
+      const pieces = readable([node.head.text, ...node.templateSpans.map((s) => s.literal.text)].join('\u0001')).replaceAll('\u0001', ' ');
+      if ((WORDS.test(pieces) || (LETTER.test(pieces) && reachesScreen(node, sf))) && !inSkippedContext(node)) flag(node, pieces);
     }
     ts.forEachChild(node, visit);
   };
@@ -84,13 +115,16 @@ const FOLDERS = [
   ...readdirSync(path.join(REPO, 'renderer/src/features')).map((f) => `renderer/src/features/${f}`),
   ...['app', 'shared', 'capture', 'contract', 'screens'].map((f) => `renderer/src/${f}`),
   'renderer/roomPages',
-].filter((dir) => {
-  try {
-    return readdirSync(path.join(REPO, dir)).length > 0;
-  } catch {
-    return false;
-  }
-});
+  // the room pages' HTML the host serves
+  'core/node/rooms/roomPage.ts',
+  'core/node/rooms/shadowPage.ts',
+  'core/node/rooms/roomPageBase.ts',
+  // the lead's agreement report (aloud agreement --html [--lang])
+  'core/common/agreement/agreementHtml.ts',
+  'core/common/coding/codeAgreementHtml.ts',
+  'core/common/adjudication/goldAgreementHtml.ts',
+  'core/common/agreement/timeOnItemHtml.ts',
+].filter((dir) => existsSync(path.join(REPO, dir)));
 
 describe('interface strings come from the catalogs', () => {
   it('the scan sees what it must', () => {
@@ -103,12 +137,24 @@ describe('interface strings come from the catalogs', () => {
       "const c = <p>{intl.formatMessage({ id: 'label.stop' })}</p>;",
       "const d = 'kbd'; // one word, not a sentence",
       "const e = <kbd>Esc</kbd>; // i18n-ignore: a key's name",
+      "box.appendChild(el('h2', 'Chat'));",
+      "b.textContent = on ? 'Stop' : 'Listen';",
+      'if (confirm(`Remove ${name}?`)) go();',
+      "span.setAttribute('aria-label', 'partial');",
+      "span.setAttribute('data-kind', 'partial');",
+      'const html = `<section id="a" class="b c"><h2>${t(x)}</h2><p>Say hello</p></section>`;',
     ].join('\n');
     expect(bareStrings('sample.tsx', sample).map((s) => s.split(': ')[1])).toEqual([
       '"Recording stopped"',
       '"Play it"',
       '"The recording could not be played"',
       '"No waveform:"',
+      '"Chat"',
+      '"Stop"',
+      '"Listen"',
+      '"Remove  ?"',
+      '"partial"',
+      '"Say hello"',
     ]);
   });
 

@@ -2,6 +2,7 @@
 import type { MethodTable } from '../apiSlice/methodSpec';
 import type { AlphaResult } from './krippendorff';
 import type { GuidelineHistory } from '../guidelines/guidelineHistory';
+import type { TimeOnItemReport } from './timeOnItem';
 
 export interface AgreementReport {
   annotators: string[];
@@ -10,6 +11,8 @@ export interface AgreementReport {
   final: AlphaResult;
   /** per item: each annotator's blind and final label */
   table: Array<{ item_id: string; labels: Record<string, { blind: string | null; final: string | null }> }>;
+  /** each annotator's active and wall time on the items she completed (timeOnItem.ts) */
+  time_on_item: TimeOnItemReport;
 }
 
 export interface AgreementApi {

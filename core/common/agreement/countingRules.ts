@@ -1,3 +1,4 @@
+import { reportWords, type ReportWords } from './reportWords';
 import type { SessionKind } from '../session/sessionEvents';
 import type { LabelRecord } from './agreementAnalysis';
 
@@ -80,20 +81,25 @@ export function countedLabels(
 }
 
 /** The lines that say what was counted (printed with every agreement, written in the HTML report). */
-export function describeCounting(report: CountingReport): string[] {
+export function describeCounting(report: CountingReport, t: ReportWords = reportWords('en')): string[] {
   const { rules } = report;
-  const lines = [
+  return [
     rules.includeIncomplete
-      ? 'counted: labels of every item, completed or not (--include-incomplete)'
-      : `counted: completed items only${report.incomplete_items > 0 ? ` (${report.incomplete_items} labelled item${report.incomplete_items === 1 ? '' : 's'} never completed left out; --include-incomplete counts them)` : ''}`,
+      ? t('report.counting.everyItem')
+      : report.incomplete_items > 0
+        ? t('report.counting.incompleteLeftOut', { count: report.incomplete_items, n: String(report.incomplete_items) })
+        : t('report.counting.completedOnly'),
     rules.includeReviewers
-      ? "counted: reviewers' labels from their corrections as the annotator's (--include-reviewers)"
-      : `counted: each annotator's own labels${report.reviewer_labels_left_out > 0 ? ` (${report.reviewer_labels_left_out} reviewer label${report.reviewer_labels_left_out === 1 ? '' : 's'} left out; --include-reviewers counts them)` : ''}`,
+      ? t('report.counting.reviewers')
+      : report.reviewer_labels_left_out > 0
+        ? t('report.counting.reviewerLeftOut', { count: report.reviewer_labels_left_out, n: String(report.reviewer_labels_left_out) })
+        : t('report.counting.ownLabels'),
     rules.includeRooms
-      ? 'counted: norming-room write-back sessions as annotators (--include-rooms)'
-      : `counted: annotator sessions only${report.room_sessions_left_out.length > 0 ? ` (room write-backs left out: ${report.room_sessions_left_out.join(', ')}; --include-rooms counts them)` : ''}`,
+      ? t('report.counting.rooms')
+      : report.room_sessions_left_out.length > 0
+        ? t('report.counting.roomsLeftOut', { sessions: report.room_sessions_left_out.join(', ') })
+        : t('report.counting.annotatorsOnly'),
   ];
-  return lines;
 }
 
 /** The reports of several inputs as one (the same rules applied to each). */

@@ -256,7 +256,7 @@ export const CSV_COLUMNS: readonly CsvColumn[] = [
     name: 'schema_version',
     type: 'integer',
     nullable: false,
-    meaning: '4 (3 or 2 in files written before)',
+    meaning: '5 (4, 3 or 2 in files written before)',
     value: (r) => r.schema_version,
   },
   { name: 'project', type: 'string', nullable: false, meaning: 'project name (aloud.yaml `name`)', value: (r) => r.project },
@@ -633,6 +633,32 @@ export const CSV_COLUMNS: readonly CsvColumn[] = [
     optional: 'deidentification',
     meaning: 'classes of the placeholders in this row (PERSON, EMAIL, …), joined with " | "',
     value: (r) => join(r.deidentification?.classes ?? []),
+  },
+  // v5: active time on item beside the wall time, and the idle gap bound it was counted with
+  {
+    name: 'time_on_item_active_ms',
+    type: 'number',
+    nullable: true,
+    since: 5,
+    meaning:
+      "active time on the item, ms: the annotator's own acts (input, speech, playback) and the gaps between them up to time_on_item_idle_gap_ms; a longer gap counts as nothing",
+    value: (r) => r.time_on_item_active_ms,
+  },
+  {
+    name: 'time_on_item_wall_ms',
+    type: 'number',
+    nullable: true,
+    since: 5,
+    meaning: "wall time on the item, ms: how long it was open in the annotator's own sittings (time_open_ms also counts a reviewer's)",
+    value: (r) => r.time_on_item_wall_ms,
+  },
+  {
+    name: 'time_on_item_idle_gap_ms',
+    type: 'number',
+    nullable: true,
+    since: 5,
+    meaning: 'the idle gap bound of the active time, ms (aloud.yaml time_on_item.idle_gap_seconds)',
+    value: (r) => r.time_on_item_idle_gap_ms,
   },
   // v5: the labels' guideline version the final label was given under (`aloud guidelines history` has its texts)
   {

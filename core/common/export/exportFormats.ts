@@ -91,10 +91,13 @@ function csvCell(value: string | number | boolean | null): string {
   return typeof value === 'string' ? escapeCsvFormula(value) : String(value);
 }
 
-/** Which export a CSV header is: v1 (JSON columns such as `commitments`), v2 (flat columns), v3 (flat, with `completed`) v4 (with `commitment_spans`) or v5 (with `guideline_version`). */
+/**
+ * Which export a CSV header is: v1 (JSON columns such as `commitments`), v2 (flat columns), v3 (flat, with `completed`),
+ * v4 (with `commitment_spans`) or v5 (with `time_on_item_active_ms` and `guideline_version`).
+ */
 export function csvExportVersion(header: readonly string[]): 1 | CsvFlatVersion {
   if (header.includes('commitments') && !header.includes('label_history')) return 1;
-  if (header.includes('guideline_version')) return 5;
+  if (header.includes('time_on_item_active_ms') || header.includes('guideline_version')) return 5;
   return header.includes('commitment_spans') ? 4 : header.includes('completed') ? 3 : 2;
 }
 

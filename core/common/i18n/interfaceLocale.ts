@@ -26,3 +26,19 @@ export function pickInterfaceLocale(choice: string | null | undefined, preferred
   }
   return 'en';
 }
+
+/**
+ * The languages an HTTP Accept-Language header asks for, most wanted first (RFC 9110 §12.5.4: q weights, ties
+ * in the header's order; q=0 means "not this"; "*" says nothing we can use).
+ */
+export function acceptedLanguages(header: string | undefined): string[] {
+  if (!header) return [];
+  const ranges: Array<{ tag: string; q: number; at: number }> = [];
+  header.split(',').forEach((part, at) => {
+    const [tag = '', ...params] = part.trim().split(';');
+    const qParam = params.map((p) => p.trim()).find((p) => /^q=/i.test(p));
+    const q = qParam === undefined ? 1 : Number(qParam.slice(2));
+    if (tag && tag !== '*' && Number.isFinite(q) && q > 0) ranges.push({ tag: tag.trim(), q, at });
+  });
+  return ranges.sort((a, b) => b.q - a.q || a.at - b.at).map((r) => r.tag);
+}

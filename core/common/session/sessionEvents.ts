@@ -236,6 +236,11 @@ export interface SessionEventData {
    * codes': codebook.yaml's), logged before the first label or code act under a version this log has not recorded last
    */
   guideline_in_force: GuidelineInForce;
+  /**
+   * the person whose session this is played the item's recording (Review): from audio_from_ms to audio_to_ms on the
+   * item's audio, for played_ms by the clock, ending at the event's time; logged once when the playing stops
+   */
+  audio_played: { item_id: string; audio_from_ms: number; audio_to_ms: number; played_ms: number };
 }
 
 export type SessionEventType = keyof SessionEventData;
@@ -272,6 +277,7 @@ export const EVENT_VERSIONS: { readonly [T in SessionEventType]: number } = {
   codings_revealed: 1,
   text_selected: 1,
   guideline_in_force: 1,
+  audio_played: 1,
 };
 
 export const SESSION_EVENT_TYPES = Object.keys(EVENT_VERSIONS) as SessionEventType[];

@@ -1,3 +1,5 @@
+import { acceptedLanguages, INTERFACE_LOCALES, pickInterfaceLocale, type InterfaceLocale } from '../../common/i18n/interfaceLocale';
+import { roomWords, type RoomWords } from '../../common/rooms/roomWords';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { networkInterfaces } from 'node:os';
 import { RateLimiter, type RateLimit } from '../../common/rooms/rateLimit';
@@ -57,10 +59,14 @@ const ROOM_KEY = 'room';
 /** A room page's three files as the room server serves them: `/`, `/<name>.js` and `/<name>.css`. */
 export function roomPageFiles(
   name: string,
-  page: { html: string; js: string; css: string },
-): Record<string, { body: string; type: string }> {
+  page: { html: (t: RoomWords) => string; js: string; css: string },
+): Record<string, RoomPageFile> {
+  const html = Object.fromEntries(INTERFACE_LOCALES.map((locale) => [locale, page.html(roomWords(locale))])) as Record<
+    InterfaceLocale,
+    string
+  >;
   return {
-    '/': { body: page.html, type: 'text/html; charset=utf-8' },
+    '/': { body: html, type: 'text/html; charset=utf-8' },
     [`/${name}.js`]: { body: page.js, type: 'text/javascript; charset=utf-8' },
     [`/${name}.css`]: { body: page.css, type: 'text/css; charset=utf-8' },
   };
@@ -137,12 +143,18 @@ export function leadRoute<V>(
   };
 }
 
+/** A file of a room page: one body, or one per interface language (chosen by the browser's Accept-Language). */
+export interface RoomPageFile {
+  body: string | Readonly<Record<InterfaceLocale, string>>;
+  type: string;
+}
+
 /** What a room listener serves: the room's own code, tokens and joins, its page files and its API routes. */
 export interface ServedRoom<V> {
   /** the room host itself (RoomHost, ShadowHost): read on each request */
   host: ServedHost<V>;
   /** path → file of the page (GET only) */
-  pages: Readonly<Record<string, { body: string; type: string }>>;
+  pages: Readonly<Record<string, RoomPageFile>>;
   /** path → handler, besides /api/join */
   routes: Readonly<Record<string, (request: RoomRequest<V>) => Promise<void>>>;
   /** what a 404 says */
@@ -218,8 +230,13 @@ export async function startRoomServer<V>(room: ServedRoom<V>, options: RoomListe
     const page = room.pages[url.pathname];
     if (page) {
       request.get();
-      res.writeHead(200, roomHeaders(page.type));
-      return void res.end(page.body);
+      if (typeof page.body === 'string') {
+        res.writeHead(200, roomHeaders(page.type));
+        return void res.end(page.body);
+      }
+      const locale = pickInterfaceLocale(null, acceptedLanguages(req.headers['accept-language']));
+      res.writeHead(200, { ...roomHeaders(page.type), 'Content-Language': locale, Vary: 'Accept-Language' });
+      return void res.end(page.body[locale]);
     }
     if (url.pathname === '/favicon.ico') {
       // browsers ask for it; no icon, and no 404 in the member's console

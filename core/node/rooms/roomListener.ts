@@ -10,7 +10,7 @@ import {
   startRoomServer,
   waitForRoom,
 } from './roomHttp';
-import { ROOM_PAGE_HTML } from './roomPage';
+import { roomPageHtml } from './roomPage';
 import { roomPageAssets } from './roomPageAssets';
 
 function lead(viewer: RoomViewer): void {
@@ -27,7 +27,7 @@ export async function startRoomListener(host: RoomHost, options: RoomListenerOpt
   return startRoomServer<RoomViewer>(
     {
       host,
-      pages: roomPageFiles('room', { html: ROOM_PAGE_HTML, ...(await roomPageAssets('room')) }),
+      pages: roomPageFiles('room', { html: roomPageHtml, ...(await roomPageAssets('room')) }),
       notFound: 'not found: this listener serves only the norming room',
       routes: {
         '/api/state': async (request) => {

@@ -1,3 +1,5 @@
+import { escapeXml } from '../../common/io/xmlText';
+import type { RoomWords } from '../../common/rooms/roomWords';
 import { roomPageStartHtml } from './roomPageBase';
 /**
  * The page members open in their browser, served by the room listener itself: no install, no CDN, no inline
@@ -6,17 +8,19 @@ import { roomPageStartHtml } from './roomPageBase';
 export const ROOM_PAGE_CSP =
   "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
-export const ROOM_PAGE_HTML = `${roomPageStartHtml({ name: 'room', title: 'Aloud norming room', heading: 'Norming room', intro: 'Type the room code the lead read out, and your name.' })}<main id="room" hidden>
+export function roomPageHtml(t: RoomWords): string {
+  return `${roomPageStartHtml({ name: 'room', title: 'room.norming.title', heading: 'room.norming.heading', intro: 'room.norming.intro' }, t)}<main id="room" hidden>
   <p id="status" class="muted" role="status"></p>
-  <section id="metrics" aria-label="agreement"></section>
-  <section id="lead" hidden aria-label="lead"></section>
-  <section id="items" aria-label="items"></section>
-  <section id="chat" aria-label="chat">
-    <h2>Chat</h2>
+  <section id="metrics" aria-label="${escapeXml(t('room.region.agreement'))}"></section>
+  <section id="lead" hidden aria-label="${escapeXml(t('room.region.lead'))}"></section>
+  <section id="items" aria-label="${escapeXml(t('room.region.items'))}"></section>
+  <section id="chat" aria-label="${escapeXml(t('room.region.chat'))}">
+    <h2>${escapeXml(t('room.chat.heading'))}</h2>
     <ol id="chat-log"></ol>
-    <input id="chat-text" maxlength="500" placeholder="Say something to the room">
-    <button id="chat-send" type="button">Send</button>
+    <input id="chat-text" maxlength="500" placeholder="${escapeXml(t('room.chat.placeholder'))}" aria-label="${escapeXml(t('room.chat.placeholder'))}">
+    <button id="chat-send" type="button">${escapeXml(t('room.chat.send'))}</button>
   </section>
 </main>
 </body></html>
 `;
+}

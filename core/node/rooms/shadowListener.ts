@@ -15,7 +15,7 @@ import {
 } from './roomHttp';
 import type { ShadowHost } from './shadowHost';
 import { roomPageAssets } from './roomPageAssets';
-import { SHADOW_PAGE_HTML } from './shadowPage';
+import { shadowPageHtml } from './shadowPage';
 
 /** How long a page's audio fetch waits for new audio while she shares it. */
 const AUDIO_WAIT_MS = 2000;
@@ -45,7 +45,7 @@ export async function startShadowListener(host: ShadowHost, options: RoomListene
   return startRoomServer<ShadowViewer>(
     {
       host,
-      pages: roomPageFiles('shadow', { html: SHADOW_PAGE_HTML, ...(await roomPageAssets('shadow')) }),
+      pages: roomPageFiles('shadow', { html: shadowPageHtml, ...(await roomPageAssets('shadow')) }),
       notFound: 'not found: this listener serves only the shadow room',
       routes: {
         '/api/state': async (request) => {

@@ -1,30 +1,35 @@
+import { escapeXml } from '../../common/io/xmlText';
+import type { RoomMessageId, RoomWords } from '../../common/rooms/roomWords';
 import { roomPageStartHtml } from './roomPageBase';
 /**
  * The page trainees open in their browser, served by the shadow room's listener itself: no install, no CDN, no
  * inline script (the room page's CSP allows only its own files: those built from renderer/roomPages/shadowPage.ts).
  */
-export const SHADOW_PAGE_HTML = `${roomPageStartHtml({ name: 'shadow', title: 'Aloud shadow room', heading: 'Shadow room', intro: 'Watch an expert label and think aloud, live, and practise against her. Type the room code she gave you, and your name.' })}<main id="room" hidden>
+export function shadowPageHtml(t: RoomWords): string {
+  const w = (id: RoomMessageId) => escapeXml(t(id));
+  return `${roomPageStartHtml({ name: 'shadow', title: 'room.shadow.title', heading: 'room.shadow.heading', intro: 'room.shadow.intro' }, t)}<main id="room" hidden>
   <p id="status" role="status"></p>
-  <section id="lead" hidden aria-label="expert"></section>
-  <article id="item" hidden aria-label="the item she is on">
-    <div class="item-head"><code id="item-id"></code><span id="rec" class="rec" hidden>● recording</span><span id="item-state" class="muted"></span></div>
+  <section id="lead" hidden aria-label="${w('room.shadow.region.expert')}"></section>
+  <article id="item" hidden aria-label="${w('room.shadow.region.item')}">
+    <div class="item-head"><code id="item-id"></code><span id="rec" class="rec" hidden>${w('room.shadow.recording')}</span><span id="item-state" class="muted"></span></div>
     <blockquote id="context" class="context" hidden></blockquote>
-    <blockquote id="text" class="text" aria-label="item text"></blockquote>
+    <blockquote id="text" class="text" aria-label="${w('room.shadow.region.itemText')}"></blockquote>
     <p id="selection" class="muted"></p>
-    <section id="practice" aria-label="your practice label"></section>
-    <section id="expert" aria-label="her labels"></section>
-    <section id="transcript" aria-label="her transcript">
-      <h2>Her reasoning, as she says it <span class="muted">(verbatim)</span></h2>
-      <p id="transcript-text" class="transcript-text"></p>
+    <section id="practice" aria-label="${w('room.shadow.region.practice')}"></section>
+    <section id="expert" aria-label="${w('room.shadow.region.herLabels')}"></section>
+    <section id="transcript" aria-label="${w('room.shadow.region.herTranscript')}">
+      <h2>${w('room.shadow.transcript')} <span class="muted">${w('room.shadow.verbatim')}</span></h2>
+      <p id="transcript-text" class="transcript-text" aria-live="polite"></p>
       <p id="pauses" class="pauses muted"></p>
     </section>
-    <section id="reasoning" hidden aria-label="model reasoning"></section>
+    <section id="reasoning" hidden aria-label="${w('room.shadow.region.reasoning')}"></section>
     <p id="answered" class="muted"></p>
   </article>
-  <section id="audio" hidden aria-label="her audio">
-    <button id="listen" type="button">Listen to her</button> <span id="audio-state" class="muted"></span>
+  <section id="audio" hidden aria-label="${w('room.shadow.region.herAudio')}">
+    <button id="listen" type="button">${w('room.shadow.audio.listen')}</button> <span id="audio-state" class="muted"></span>
   </section>
-  <section id="summary" aria-label="agreement with the expert"></section>
+  <section id="summary" aria-label="${w('room.shadow.region.summary')}"></section>
 </main>
 </body></html>
 `;
+}

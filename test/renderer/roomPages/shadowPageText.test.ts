@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ShadowItemView, ShadowView } from '../../../core/common/rooms/shadowViews';
+import { setRoomLanguage } from '../../../renderer/roomPages/roomLanguage';
 import {
   alphaText,
   answeredText,
@@ -11,6 +12,7 @@ import {
   practiceVerdict,
   practiceWritable,
   shadowStatus,
+  secs,
   shadowWhoLine,
   sourceWords,
   stepsNumberThemselves,
@@ -157,5 +159,23 @@ describe("the shadow room page's words and rules", () => {
     expect(audioPath('a b/c', null)).toBe('/api/audio?item=a%20b%2Fc&wait=1');
     expect(audioPath('x', 1600)).toBe('/api/audio?item=x&from=1600&wait=1');
     expect([...pcm16ToFloat(new Int16Array([0, 16384, -32768]))]).toEqual([0, 0.5, -1]);
+  });
+
+  it('speaks German when the page was served in German: plurals, decimal commas, names in place', () => {
+    setRoomLanguage('de');
+    try {
+      expect(summaryTitle(view({ metrics: { items: 1, trainees: [], per_item: [], diverged_most: [] } }))).toBe(
+        'Übereinstimmung mit Eva (1 Item erledigt)',
+      );
+      expect(summaryTitle(view({ metrics: { items: 3, trainees: [], per_item: [], diverged_most: [] } }))).toBe(
+        'Übereinstimmung mit Eva (3 Items erledigt)',
+      );
+      expect(shadowStatus(view({ current: null }))).toEqual(['Eva ist da; wartet darauf, dass sie ein Item öffnet.', '']);
+      expect(secs(2500)).toBe('2,5 s');
+      expect(alphaText(0.6, [0.25, 0.8])).toBe('0,60 [0,25, 0,80]');
+      expect(shadowWhoLine(view())).toBe('Sie sind ben · Sie begleiten Eva');
+    } finally {
+      setRoomLanguage('en');
+    }
   });
 });

@@ -1,3 +1,5 @@
+import { INTERFACE_LOCALES, isInterfaceLocale, type InterfaceLocale } from '../../../common/i18n/interfaceLocale';
+import { reportWords } from '../../../common/agreement/reportWords';
 import { type AgreementAnalysis, agreementAnalysis, explainUndefinedAlpha } from '../../../common/agreement/agreementAnalysis';
 import { agreementHtml } from '../../../common/agreement/agreementHtml';
 import {
@@ -24,6 +26,8 @@ import { describeHesitationOverturns, goldAgreement, type GoldAgreementReport } 
 import { goldAgreementHtml } from '../../../common/adjudication/goldAgreementHtml';
 import { readAdjudication } from '../../adjudication/projectAdjudication';
 import { pairKey, projectHesitation } from '../../agreement/hesitationSources';
+import { formatDuration, timeOnItemReport, type TimeOnItemReport } from '../../../common/agreement/timeOnItem';
+import { timeOnItemHtml } from '../../../common/agreement/timeOnItemHtml';
 
 const MAX_RESAMPLES = 100_000;
 
@@ -91,7 +95,7 @@ export const agreementCommand: CliCommand = {
   name: 'agreement',
   usage: [
     'agreement [--project DIR] [--export FILE…] [--csv FILE] [--room FILE] [--level nominal|ordinal|interval|ratio]',
-    '                 [--bootstrap N] [--seed S] [--html FILE] [--steps] [--codes] [--json] [--include-incomplete] [--include-reviewers] [--include-rooms]',
+    '                 [--bootstrap N] [--seed S] [--html FILE [--lang en|de]] [--steps] [--codes] [--json] [--include-incomplete] [--include-reviewers] [--include-rooms]',
     '  --project DIR   alone: every annotator session of the project; with files: the project only gives the label',
     '                  schema (order for ordinal, known labels). Without any input: your own copy of the demo.',
     '  --export FILE   an `aloud export` file (.jsonl, .json or .csv; schema v1, v2 or v3); repeatable',
@@ -101,6 +105,7 @@ export const agreementCommand: CliCommand = {
     `  --bootstrap N   resamples for the 95% intervals (percentile bootstrap over items; default ${DEFAULT_BOOTSTRAP_RESAMPLES})`,
     `  --seed S        the bootstrap's seed (default ${DEFAULT_BOOTSTRAP_SEED}); the same seed gives the same intervals`,
     '  --html FILE     also write a self-contained report (opens offline)',
+    '  --lang en|de    the language of the --html report (default en; the output here stays English)',
     '  --include-incomplete  count labels of items never completed (default: completed items only)',
     "  --include-reviewers   count a reviewer's label from their corrections as the annotator's (default: the annotator's own)",
     '  --include-rooms       count norming-room write-back sessions as annotators (default: left out)',
@@ -125,6 +130,7 @@ export const agreementCommand: CliCommand = {
         bootstrap: 'string',
         seed: 'string',
         html: 'string',
+        lang: 'string',
         json: false,
         steps: false,
         codes: false,
@@ -139,6 +145,11 @@ export const agreementCommand: CliCommand = {
       if (!values.export) throw new UsageError(`unexpected argument "${positionals[0]}" (input files follow --export, --csv or --room)`);
       values.export.push(...positionals);
     }
+    if (values.lang !== undefined && !isInterfaceLocale(values.lang))
+      throw new UsageError(`--lang must be one of ${INTERFACE_LOCALES.join(', ')}, not "${values.lang}"`);
+    if (values.lang !== undefined && !values.html)
+      throw new UsageError('--lang is the language of the --html report: give --html FILE too');
+    const reportLanguage: InterfaceLocale = isInterfaceLocale(values.lang) ? values.lang : 'en';
     if (values.level !== undefined && !(ALPHA_LEVELS as readonly string[]).includes(values.level)) {
       throw new UsageError(`--level must be one of ${ALPHA_LEVELS.join(', ')}, not "${values.level}"`);
     }
@@ -159,6 +170,7 @@ export const agreementCommand: CliCommand = {
     let steps: StepAgreement | null = null;
     let codes: Awaited<ReturnType<typeof projectCodeAgreement>> | null = null;
     let gold: GoldAgreementReport | null = null;
+    let timeOnItem: TimeOnItemReport | null = null;
     try {
       const rules: CountingRules = {
         includeIncomplete: values['include-incomplete'],
@@ -183,6 +195,15 @@ export const agreementCommand: CliCommand = {
         seed,
         ...(inputs.itemIds ? { itemIds: inputs.itemIds } : {}),
       });
+      // time on item is in the sessions' logs: read with the project's sessions as the input
+      const times = sets.flatMap((s) => s.timeOnItem ?? []);
+      if (inputs.project && inputs.itemIds)
+        timeOnItem = timeOnItemReport(
+          times,
+          analysis.annotators.map((a) => a.annotator),
+          inputs.itemIds,
+          inputs.project.config.time_on_item.idle_gap_seconds * 1000,
+        );
       if (values.steps && inputs.project) steps = await projectStepAgreement(inputs.project, projectSessionSource);
       if (values.codes && inputs.project) codes = await projectCodeAgreement(inputs.project, projectSessionSource, { resamples, seed });
       // the gold labels are the project's (its sessions and adjudication logs): only when the project's sessions are the input
@@ -215,16 +236,28 @@ export const agreementCommand: CliCommand = {
     const counting = counted.length > 0 ? describeCounting(mergeCountingReports(counted)) : [];
     const scriptedItems = sets.reduce((n, s) => n + (s.scriptedItems ?? 0), 0);
     if (values.html) {
+      const words = reportWords(reportLanguage);
       await writeFileAtomic(
         values.html,
-        agreementHtml(analysis, {
-          title: 'Aloud agreement report',
-          sources: sets.map((s) => s.source),
-          generatedAt: new Date().toISOString(),
-          counting,
-          scriptedItems,
-          ...(codes || gold ? { sections: (codes ? codeAgreementHtml(codes) : '') + (gold ? goldAgreementHtml(gold) : '') } : {}),
-        }),
+        agreementHtml(
+          analysis,
+          {
+            title: words('report.agreement.title'),
+            sources: sets.map((s) => s.source),
+            generatedAt: new Date().toISOString(),
+            counting: counted.length > 0 ? describeCounting(mergeCountingReports(counted), words) : [],
+            scriptedItems,
+            ...(codes || gold || timeOnItem
+              ? {
+                  sections:
+                    (timeOnItem ? timeOnItemHtml(timeOnItem, words) : '') +
+                    (codes ? codeAgreementHtml(codes, words) : '') +
+                    (gold ? goldAgreementHtml(gold, words) : ''),
+                }
+              : {}),
+          },
+          words,
+        ),
       );
     }
     if (values.json) {
@@ -237,6 +270,7 @@ export const agreementCommand: CliCommand = {
         ...(steps ? { steps: stepsReport(steps) } : {}),
         ...(codes ? codesReport(codes) : {}),
         ...(gold ? { gold } : {}),
+        ...(timeOnItem ? { time_on_item: timeOnItem } : {}),
       });
       return 0;
     }
@@ -260,6 +294,11 @@ export const agreementCommand: CliCommand = {
     );
     for (const x of a.annotators)
       io.out(`  ${x.annotator}: ${x.labels} labels, ${x.changes} changed, ${x.changes_toward_majority} toward the others' majority\n`);
+    if (timeOnItem) {
+      io.out(`time on item, median active / wall over completed items (idle over ${formatDuration(timeOnItem.idle_gap_ms)}):\n`);
+      for (const t of timeOnItem.annotators)
+        io.out(`  ${t.annotator}: ${formatDuration(t.median_active_ms)} / ${formatDuration(t.median_wall_ms)} (${t.items} items)\n`);
+    }
     if (steps) {
       io.out(`step judgments (ordinal, -1 < 0 < +1), all judged steps: ${formatStepAlpha(steps.all_steps)}\n`);
       for (const p of steps.by_position) io.out(`  step ${p.index}: ${formatStepAlpha(p)}\n`);

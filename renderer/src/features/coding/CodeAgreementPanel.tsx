@@ -1,18 +1,35 @@
 import { useEffect, useState } from 'react';
+import { FormattedMessage, useIntl } from 'react-intl';
 import type { CodeAgreementReport } from '../../../../core/common/coding/codingApi';
 import { reportRefusalsTo } from '../../shared/runCall';
 import { formatClock } from '../../../../core/common/transcript/transcriptMarks';
 import './coding.css';
 import { useApi } from '../../shared/api';
+import type { AppMessageId } from '../../shared/i18n/catalogs';
+import { useFormatDuration } from '../../shared/i18n/useDuration';
 
-const alpha = (x: number | null): string => (x === null ? '—' : x.toFixed(3));
-const interval = (c: [number, number] | null): string => (c ? `[${c[0].toFixed(3)}, ${c[1].toFixed(3)}]` : '—');
-const undefinedWords = (reason: string | null): string =>
-  reason === 'no_variation'
-    ? 'not enough data: the code never varies'
-    : reason === 'fewer_than_two_pairable_units'
-      ? 'not enough data: fewer than two units coded by two coders'
-      : '';
+/** What stands in for α when the data cannot give one (the host's reason). */
+const UNDEFINED_REASONS: Record<string, AppMessageId> = {
+  no_variation: 'coding.agreement.noVariation',
+  fewer_than_two_pairable_units: 'coding.agreement.tooFewUnits',
+};
+
+/** α, its interval and shares in the interface's locale ("0,711", "[0,512; 0,800]", "42 %" in German). */
+function useAgreementFormat() {
+  const intl = useIntl();
+  const alpha = (x: number | null): string =>
+    x === null ? '—' : intl.formatNumber(x, { minimumFractionDigits: 3, maximumFractionDigits: 3 });
+  return {
+    alpha,
+    interval: (c: [number, number] | null): string =>
+      c ? intl.formatMessage({ id: 'coding.agreement.range' }, { low: alpha(c[0]), high: alpha(c[1]) }) : '—',
+    share: (x: number | null): string => (x === null ? '—' : intl.formatNumber(x, { style: 'percent', maximumFractionDigits: 0 })),
+    undefinedWords: (reason: string | null): string => {
+      const id = reason === null ? undefined : UNDEFINED_REASONS[reason];
+      return id ? intl.formatMessage({ id }) : '';
+    },
+  };
+}
 
 /**
  * Agreement on codes on the Agreement tab, as `aloud agreement --codes` computes it: α per code with its interval,
@@ -21,6 +38,9 @@ const undefinedWords = (reason: string | null): string =>
  */
 export function CodeAgreementPanel({ reloads }: { reloads: number }) {
   const client = useApi();
+  const intl = useIntl();
+  const { alpha, interval, share, undefinedWords } = useAgreementFormat();
+  const duration = useFormatDuration();
   const [report, setReport] = useState<CodeAgreementReport | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [confirmingReveal, setConfirmingReveal] = useState(false);
@@ -31,38 +51,60 @@ export function CodeAgreementPanel({ reloads }: { reloads: number }) {
   useEffect(() => {
     void reportRefusalsTo(setError)(() => client.codeAgreement()).then((r) => r && setReport(r));
   }, [client, reloads]);
-  if (error) return <p className="muted">Agreement on codes: {error}</p>;
-  if (!report) return <p className="muted">Computing agreement on codes…</p>;
+  if (error)
+    return (
+      <p className="muted">
+        <FormattedMessage id="coding.agreement.error" values={{ error }} />
+      </p>
+    );
+  if (!report)
+    return (
+      <p className="muted">
+        <FormattedMessage id="coding.agreement.computing" />
+      </p>
+    );
   if (report.codes.length === 0) return null;
   const coders = report.coders.map((c) => c.coder);
   const codeNames = report.codes.map((c) => c.code);
   return (
-    <section className="code-agreement" aria-label="agreement on codes">
-      <h3>Agreement on codes</h3>
+    <section className="code-agreement" aria-label={intl.formatMessage({ id: 'coding.agreement.label' })}>
+      <h3>
+        <FormattedMessage id="coding.agreement.title" />
+      </h3>
       <p className="muted">
-        Krippendorff&rsquo;s α on each code&rsquo;s presence per unit ({report.unit} units), over the coders who finished the item ·
-        codebook {report.codebook_version ?? '—'} · coders: {coders.join(', ') || 'none yet'} · {report.pairable_units} units coded by two
-        or more
-        {report.unfinished > 0 && ` · ${report.unfinished} protocol(s) coded but not finished, left out`}
+        <FormattedMessage
+          id="coding.agreement.summary"
+          values={{
+            unit: report.unit,
+            version: report.codebook_version ?? '—',
+            coders: coders.join(', ') || intl.formatMessage({ id: 'coding.agreement.noCoders' }),
+            pairable: report.pairable_units,
+            unfinished: report.unfinished,
+          }}
+        />
       </p>
       {report.basis === 'blind' && (
         <p className="muted basis">
-          Blind coding: α is on the codes each coder gave before the others&rsquo; were shown to them
-          {report.changed_after_finished === 1 &&
-            ' (1 unit recoded after finishing counts as first given; the export has it as it stands now)'}
-          {report.changed_after_finished > 1 &&
-            ` (${report.changed_after_finished} units recoded after finishing count as first given; the export has them as they stand now)`}
-          .
+          <FormattedMessage id="coding.agreement.blind" values={{ changed: report.changed_after_finished }} />
         </p>
       )}
       <table className="code-alphas">
         <thead>
           <tr>
-            <th>Code</th>
+            <th>
+              <FormattedMessage id="coding.agreement.code" />
+            </th>
+            {/* i18n-ignore: the statistic's symbol, the same in every language */}
             <th>α</th>
-            <th>95% interval</th>
-            <th>Pairable units</th>
-            <th>Codings</th>
+            <th>
+              <FormattedMessage id="coding.agreement.interval" />
+            </th>
+            <th>
+              <FormattedMessage id="coding.agreement.pairable" />
+            </th>
+            <th>
+              <FormattedMessage id="coding.agreement.codings" />
+            </th>
           </tr>
         </thead>
         <tbody>
@@ -70,20 +112,30 @@ export function CodeAgreementPanel({ reloads }: { reloads: number }) {
             <tr key={c.code} data-code={c.code}>
               <td>
                 {c.code}
-                {!c.in_codebook && <span className="muted"> (no longer in the codebook)</span>}
+                {!c.in_codebook && (
+                  <span className="muted">
+                    {' '}
+                    <FormattedMessage id="coding.agreement.gone" />
+                  </span>
+                )}
               </td>
               <td className="alpha">
                 {c.alpha === null ? <span className="undefined">{undefinedWords(c.undefined_reason)}</span> : alpha(c.alpha)}
               </td>
               <td>{interval(c.ci95)}</td>
-              <td>{c.pairable_units}</td>
-              <td>{c.applied}</td>
+              <td>{intl.formatNumber(c.pairable_units)}</td>
+              <td>{intl.formatNumber(c.applied)}</td>
             </tr>
           ))}
           {report.overall && (
             <tr data-code="(overall)">
               <td>
-                <strong>overall</strong> <span className="muted">(one code per unit)</span>
+                <strong>
+                  <FormattedMessage id="coding.agreement.overall" />
+                </strong>{' '}
+                <span className="muted">
+                  <FormattedMessage id="coding.agreement.overallNote" />
+                </span>
               </td>
               <td className="alpha">
                 {report.overall.alpha === null ? (
@@ -93,47 +145,52 @@ export function CodeAgreementPanel({ reloads }: { reloads: number }) {
                 )}
               </td>
               <td>{interval(report.overall.ci95)}</td>
-              <td>{report.overall.pairable_units}</td>
+              <td>{intl.formatNumber(report.overall.pairable_units)}</td>
               <td />
             </tr>
           )}
         </tbody>
       </table>
 
-      <h3>Units the coders disagree on most ({report.disagreements.length})</h3>
+      <h3>
+        <FormattedMessage id="coding.agreement.disagreements" values={{ count: report.disagreements.length }} />
+      </h3>
       {report.hidden_disagreements > 0 && (
-        <div className="reveal-as-lead" role="group" aria-label="coder disagreements hidden by blind coding">
+        <div className="reveal-as-lead" role="group" aria-label={intl.formatMessage({ id: 'coding.agreement.hiddenLabel' })}>
           <p className="muted">
-            {report.hidden_disagreements === 1
-              ? '1 more unit the coders disagree on is on an item you have not finished coding (blind coding hides it).'
-              : `${report.hidden_disagreements} more units the coders disagree on are on items you have not finished coding (blind coding hides them).`}
+            <FormattedMessage id="coding.agreement.hidden" values={{ count: report.hidden_disagreements }} />
           </p>
           {confirmingReveal ? (
             <p role="alert">
-              Seeing every coder&rsquo;s codes is logged in your session, and codes you give afterwards count as given after seeing the
-              others&rsquo; (blind α leaves them out).{' '}
+              <FormattedMessage id="coding.agreement.revealWarning" />{' '}
               <button type="button" onClick={revealAsLead} autoFocus>
-                Show them as the lead
+                <FormattedMessage id="coding.agreement.revealConfirm" />
               </button>{' '}
               <button type="button" onClick={() => setConfirmingReveal(false)}>
-                Cancel
+                <FormattedMessage id="common.cancel" />
               </button>
             </p>
           ) : (
             <button type="button" onClick={() => setConfirmingReveal(true)}>
-              Show all coders&rsquo; codes (as the lead)…
+              <FormattedMessage id="coding.agreement.reveal" />
             </button>
           )}
         </div>
       )}
       {report.disagreements.length === 0 ? (
-        <p className="muted">No unit you can see has differing codes.</p>
+        <p className="muted">
+          <FormattedMessage id="coding.agreement.noDisagreement" />
+        </p>
       ) : (
         <table className="code-disagreements">
           <thead>
             <tr>
-              <th>Unit</th>
-              <th>Words</th>
+              <th>
+                <FormattedMessage id="coding.agreement.unit" />
+              </th>
+              <th>
+                <FormattedMessage id="coding.agreement.words" />
+              </th>
               {coders.map((c) => (
                 <th key={c}>{c}</th>
               ))}
@@ -151,7 +208,15 @@ export function CodeAgreementPanel({ reloads }: { reloads: number }) {
                 </td>
                 <td className="text">{d.text}</td>
                 {coders.map((c) => (
-                  <td key={c}>{d.codes[c] === undefined ? '—' : d.codes[c]!.join(', ') || <span className="muted">none</span>}</td>
+                  <td key={c}>
+                    {d.codes[c] === undefined
+                      ? '—'
+                      : d.codes[c]!.join(', ') || (
+                          <span className="muted">
+                            <FormattedMessage id="coding.agreement.noCodes" />
+                          </span>
+                        )}
+                  </td>
                 ))}
               </tr>
             ))}
@@ -161,14 +226,26 @@ export function CodeAgreementPanel({ reloads }: { reloads: number }) {
 
       {report.codes_by_label.final.length > 0 && (
         <>
-          <h3>Codes beside the labels</h3>
-          <p className="muted">Codings (coder × unit) in the protocols of the items that got each label from their annotator.</p>
+          <h3>
+            <FormattedMessage id="coding.agreement.byLabel" />
+          </h3>
+          <p className="muted">
+            <FormattedMessage id="coding.agreement.byLabelNote" />
+          </p>
           {(['final', 'blind'] as const).map((which) => (
-            <table key={which} className="codes-by-label" aria-label={`codes by ${which} label`}>
+            <table
+              key={which}
+              className="codes-by-label"
+              aria-label={intl.formatMessage({ id: which === 'final' ? 'coding.agreement.byFinalLabel' : 'coding.agreement.byBlindLabel' })}
+            >
               <thead>
                 <tr>
-                  <th>{which === 'final' ? 'Final label' : 'Blind (first) label'}</th>
-                  <th>Protocols</th>
+                  <th>
+                    <FormattedMessage id={which === 'final' ? 'coding.agreement.finalLabel' : 'coding.agreement.blindLabel'} />
+                  </th>
+                  <th>
+                    <FormattedMessage id="coding.agreement.protocols" />
+                  </th>
                   {codeNames.map((c) => (
                     <th key={c}>{c}</th>
                   ))}
@@ -178,9 +255,9 @@ export function CodeAgreementPanel({ reloads }: { reloads: number }) {
                 {report.codes_by_label[which].map((row) => (
                   <tr key={row.label}>
                     <td>{row.label}</td>
-                    <td>{row.protocols}</td>
+                    <td>{intl.formatNumber(row.protocols)}</td>
                     {codeNames.map((c) => (
-                      <td key={c}>{row.codes[c] ?? 0}</td>
+                      <td key={c}>{intl.formatNumber(row.codes[c] ?? 0)}</td>
                     ))}
                   </tr>
                 ))}
@@ -190,27 +267,43 @@ export function CodeAgreementPanel({ reloads }: { reloads: number }) {
         </>
       )}
 
-      <h3>Codes by hesitation</h3>
+      <h3>
+        <FormattedMessage id="coding.agreement.byHesitation" />
+      </h3>
       <p className="muted">
-        {report.codes_by_hesitation.units_before_long_pause} of {report.codes_by_hesitation.units} units are followed by a pause of at least{' '}
-        {report.codes_by_hesitation.long_pause_ms} ms before the next one.
+        <FormattedMessage
+          id="coding.agreement.hesitationNote"
+          values={{
+            before: report.codes_by_hesitation.units_before_long_pause,
+            units: report.codes_by_hesitation.units,
+            pause: duration(report.codes_by_hesitation.long_pause_ms),
+          }}
+        />
       </p>
       <table className="codes-by-hesitation">
         <thead>
           <tr>
-            <th>Code</th>
-            <th>Codings</th>
-            <th>Before a long pause</th>
-            <th>Share</th>
+            <th>
+              <FormattedMessage id="coding.agreement.code" />
+            </th>
+            <th>
+              <FormattedMessage id="coding.agreement.codings" />
+            </th>
+            <th>
+              <FormattedMessage id="coding.agreement.beforePause" />
+            </th>
+            <th>
+              <FormattedMessage id="coding.agreement.share" />
+            </th>
           </tr>
         </thead>
         <tbody>
           {report.codes_by_hesitation.per_code.map((r) => (
             <tr key={r.code}>
               <td>{r.code}</td>
-              <td>{r.codings}</td>
-              <td>{r.before_long_pause}</td>
-              <td>{r.share_before_long_pause === null ? '—' : `${Math.round(100 * r.share_before_long_pause)}%`}</td>
+              <td>{intl.formatNumber(r.codings)}</td>
+              <td>{intl.formatNumber(r.before_long_pause)}</td>
+              <td>{share(r.share_before_long_pause)}</td>
             </tr>
           ))}
         </tbody>

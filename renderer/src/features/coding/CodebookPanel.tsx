@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { FormattedMessage, useIntl } from 'react-intl';
 import type { CodeDef } from '../../../../core/common/codebook/codebook';
 import type { CodeProposal } from '../../../../core/common/coding/codingFold';
 import type { CodingOverview } from '../../../../core/common/coding/codingViews';
@@ -27,6 +28,7 @@ interface Props {
  */
 export function CodebookPanel({ run, overview, onOverview, onApply, applied, shown, onShow, canApply }: Props) {
   const client = useApi();
+  const intl = useIntl();
   const codes = overview.codebook?.codes ?? [];
   const depth = (code: CodeDef): number => {
     let d = 0;
@@ -35,13 +37,17 @@ export function CodebookPanel({ run, overview, onOverview, onApply, applied, sho
   };
   const [adding, setAdding] = useState<CodeProposal | { name: string } | null>(null);
   return (
-    <aside className="codebook-panel" aria-label="codebook">
+    <aside className="codebook-panel" aria-label={intl.formatMessage({ id: 'coding.codebook.label' })}>
       <div className="codebook-head">
-        <strong>Codebook</strong>
+        <strong>
+          <FormattedMessage id="coding.codebook" />
+        </strong>
         {overview.codebook && (
-          <span className="muted" title="changes whenever a definition changes; every coding records it">
-            v {overview.codebook.version}
-            {overview.codebook.exclusive ? ' · one code per unit' : ''}
+          <span className="muted" title={intl.formatMessage({ id: 'coding.codebook.versionTitle' })}>
+            <FormattedMessage
+              id="coding.codebook.version"
+              values={{ version: overview.codebook.version, exclusive: overview.codebook.exclusive ? 'yes' : 'no' }}
+            />
           </span>
         )}
       </div>
@@ -67,28 +73,47 @@ export function CodebookPanel({ run, overview, onOverview, onApply, applied, sho
         {shown ? (
           <>
             <strong>{shown.name}</strong>
-            <p>{textInLanguage(shown.definition, [guidelineLanguage()]) || <span className="muted">no definition yet</span>}</p>
-            {shown.example && <p className="muted">Example: “{textInLanguage(shown.example, [guidelineLanguage()])}”</p>}
-            {shown.counter_example && <p className="muted">Not this: “{textInLanguage(shown.counter_example, [guidelineLanguage()])}”</p>}
+            <p>
+              {textInLanguage(shown.definition, [guidelineLanguage()]) || (
+                <span className="muted">
+                  <FormattedMessage id="coding.definition.none" />
+                </span>
+              )}
+            </p>
+            {shown.example && (
+              <p className="muted">
+                <FormattedMessage id="coding.codebook.example" values={{ example: textInLanguage(shown.example, [guidelineLanguage()]) }} />
+              </p>
+            )}
+            {shown.counter_example && (
+              <p className="muted">
+                <FormattedMessage
+                  id="coding.codebook.counterExample"
+                  values={{ example: textInLanguage(shown.counter_example, [guidelineLanguage()]) }}
+                />
+              </p>
+            )}
           </>
         ) : (
           <p className="muted">
-            Point at a code, or press <kbd>?</kbd>, for its definition.
+            <FormattedMessage id="coding.codebook.point" values={{ kbd: (chunks) => <kbd>{chunks}</kbd> }} />
           </p>
         )}
       </div>
       {overview.proposals.length > 0 && (
         <div className="proposals">
-          <strong>Proposed codes</strong>
+          <strong>
+            <FormattedMessage id="coding.proposals" />
+          </strong>
           <ul>
             {overview.proposals.map((p) => (
               <li key={`${p.coder}:${p.seq}`}>
-                “{p.name}”{' '}
+                <FormattedMessage id="coding.quoted" values={{ text: p.name }} />{' '}
                 <span className="muted">
-                  by {p.coder}, {p.item_id} {p.unit}
+                  <FormattedMessage id="coding.proposal.by" values={{ coder: p.coder, item: p.item_id, unit: p.unit }} />
                 </span>{' '}
                 <button className="link" onClick={() => setAdding(p)}>
-                  Add to codebook…
+                  <FormattedMessage id="coding.proposal.add" />
                 </button>
               </li>
             ))}
@@ -97,7 +122,7 @@ export function CodebookPanel({ run, overview, onOverview, onApply, applied, sho
       )}
       {!adding && (
         <button className="link add-code" onClick={() => setAdding({ name: '' })}>
-          + New code (lead)
+          <FormattedMessage id="coding.newCode" />
         </button>
       )}
       {adding && (
@@ -129,6 +154,7 @@ function AddCodeForm({
   onCancel: () => void;
   onAdd: (code: CodeDef) => Promise<void>;
 }) {
+  const intl = useIntl();
   const [name, setName] = useState(initial);
   const [definition, setDefinition] = useState('');
   const [parent, setParent] = useState('');
@@ -142,38 +168,38 @@ function AddCodeForm({
       }}
     >
       <label>
-        Name
+        <FormattedMessage id="coding.newCode.name" />
         <input value={name} onChange={(e) => setName(e.target.value)} required />
       </label>
       <label>
-        Definition
+        <FormattedMessage id="coding.newCode.definition" />
         <textarea
           value={definition}
           onChange={(e) => setDefinition(e.target.value)}
           rows={3}
           required
-          placeholder="What must a unit show to get this code?"
+          placeholder={intl.formatMessage({ id: 'coding.newCode.definitionPlaceholder' })}
         />
       </label>
       <label>
-        Under
+        <FormattedMessage id="coding.newCode.under" />
         <select value={parent} onChange={(e) => setParent(e.target.value)}>
-          <option value="">(top level)</option>
+          <option value="">{intl.formatMessage({ id: 'coding.newCode.topLevel' })}</option>
           {parents.map((p) => (
             <option key={p}>{p}</option>
           ))}
         </select>
       </label>
       <label>
-        Key
+        <FormattedMessage id="coding.newCode.key" />
         <input value={key} maxLength={1} onChange={(e) => setKey(e.target.value)} className="key-input" />
       </label>
       <div className="form-buttons">
         <button className="primary" type="submit">
-          Add to codebook
+          <FormattedMessage id="coding.newCode.add" />
         </button>
         <button type="button" onClick={onCancel}>
-          Cancel
+          <FormattedMessage id="common.cancel" />
         </button>
       </div>
     </form>

@@ -1,4 +1,5 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
+import { FormattedMessage, useIntl } from 'react-intl';
 import type { CodeDef } from '../../../../core/common/codebook/codebook';
 import type { ProjectView } from '../../../../core/common/project/projectApi';
 import type { RunCall } from '../../shared/runCall';
@@ -25,6 +26,7 @@ interface Props {
  * sent: in blind coding nothing of theirs until this coder finished the item.
  */
 export function CodingView({ project, run, onLeave }: Props) {
+  const intl = useIntl();
   const desk = useCodingDesk(run);
   const { overview, view, at, unitIndex, notice, setNotice } = desk;
   const [shownCode, setShownCode] = useState<string | null>(null);
@@ -45,7 +47,7 @@ export function CodingView({ project, run, onLeave }: Props) {
 
   const propose = () => {
     if (!selection) {
-      setNotice('Select words of a unit with the mouse first, then press n (or the button) to propose them as a new code.');
+      setNotice({ id: 'coding.notice.proposeHow' });
       return;
     }
     desk.propose(selection);
@@ -97,19 +99,30 @@ export function CodingView({ project, run, onLeave }: Props) {
     setSelection(quote ? { unit: unitId, quote } : null);
   };
 
-  if (!overview) return <p className="muted">Loading the codebook…</p>;
+  if (!overview)
+    return (
+      <p className="muted">
+        <FormattedMessage id="coding.loading" />
+      </p>
+    );
   const definition = codes.find((c) => c.name === shownCode) ?? null;
   const textOf = new Map(project.items.map((i) => [i.id, i.text]));
 
   return (
     <div className="coding-screen">
-      <aside className="coding-protocols" aria-label="protocols to code">
+      <aside className="coding-protocols" aria-label={intl.formatMessage({ id: 'coding.protocols.label' })}>
         <div className="coding-side-head">
           <button className="link" onClick={onLeave}>
-            ← Review
+            <FormattedMessage id="coding.back" />
           </button>
           <span className="muted">
-            {overview.protocols.filter((p) => p.finished_at).length} of {overview.protocols.filter((p) => p.final).length} finished
+            <FormattedMessage
+              id="coding.protocols.finished"
+              values={{
+                finished: overview.protocols.filter((p) => p.finished_at).length,
+                final: overview.protocols.filter((p) => p.final).length,
+              }}
+            />
           </span>
         </div>
         <ol>
@@ -124,8 +137,17 @@ export function CodingView({ project, run, onLeave }: Props) {
                   disabled={!p.final}
                   title={
                     p.final
-                      ? `${p.annotator} on ${p.item_id}: ${p.coded_units} of ${p.units} units coded${p.finished_at ? ', finished' : ''}`
-                      : `${p.annotator} has not completed ${p.item_id}: its transcript is not final`
+                      ? intl.formatMessage(
+                          { id: 'coding.protocol.title' },
+                          {
+                            annotator: p.annotator,
+                            item: p.item_id,
+                            coded: p.coded_units,
+                            units: p.units,
+                            finished: p.finished_at ? 'yes' : 'no',
+                          },
+                        )
+                      : intl.formatMessage({ id: 'coding.protocol.notFinalTitle' }, { annotator: p.annotator, item: p.item_id })
                   }
                   onClick={() => desk.openProtocol(p)}
                 >
@@ -133,7 +155,9 @@ export function CodingView({ project, run, onLeave }: Props) {
                   <span className="protocol-name">
                     {p.item_id} <span className="muted">· {p.annotator}</span>
                   </span>
-                  <span className="protocol-count">{p.final ? `${p.coded_units}/${p.units}` : 'not final'}</span>
+                  <span className="protocol-count">
+                    {p.final ? `${p.coded_units}/${p.units}` : intl.formatMessage({ id: 'coding.protocol.notFinal' })}
+                  </span>
                 </button>
               </li>
             );
@@ -141,14 +165,12 @@ export function CodingView({ project, run, onLeave }: Props) {
         </ol>
         {overview.protocols.length === 0 && (
           <p className="empty">
-            {overview.own_protocols
-              ? 'No protocol to code yet: annotators’ completed items appear here.'
-              : 'No protocol of another annotator yet: this project codes only others’ protocols (coding.own_protocols: false), so yours are not listed.'}
+            <FormattedMessage id={overview.own_protocols ? 'coding.protocols.noneOwn' : 'coding.protocols.noneOthers'} />
           </p>
         )}
       </aside>
 
-      <section className="coding-main" aria-label="units of the protocol">
+      <section className="coding-main" aria-label={intl.formatMessage({ id: 'coding.units.label' })}>
         {!overview.codebook && (
           <p className="refusal" role="alert">
             {overview.codebook_problem}
@@ -156,8 +178,8 @@ export function CodingView({ project, run, onLeave }: Props) {
         )}
         {notice && (
           <p className="coding-notice" role="status">
-            {notice}
-            <button className="link" onClick={() => setNotice(null)} aria-label="dismiss">
+            {intl.formatMessage({ id: notice.id }, notice.values)}
+            <button className="link" onClick={() => setNotice(null)} aria-label={intl.formatMessage({ id: 'coding.notice.dismiss' })}>
               ✕
             </button>
           </p>
@@ -166,38 +188,46 @@ export function CodingView({ project, run, onLeave }: Props) {
           <>
             <div className="item-head">
               <span className="counter">
-                <code>{view.item_id}</code> · {view.annotator}&rsquo;s protocol · unit {unit ? <code>{unit.unit}</code> : '–'} (
-                {units.length === 0 ? 0 : Math.min(unitIndex, units.length - 1) + 1} of {units.length})
-                {view.finished_at ? (sameProtocol(desk.editing, view) ? ' · finished, editing' : ' · finished') : ''}
+                <FormattedMessage
+                  id="coding.head"
+                  values={{
+                    item: view.item_id,
+                    annotator: view.annotator,
+                    unit: unit?.unit ?? '–',
+                    position: units.length === 0 ? 0 : Math.min(unitIndex, units.length - 1) + 1,
+                    count: units.length,
+                    state: view.finished_at ? (sameProtocol(desk.editing, view) ? 'editing' : 'finished') : 'open',
+                    code: (chunks) => <code>{chunks}</code>,
+                  }}
+                />
               </span>
               <span className="nav">
-                <button onClick={desk.undo} title="Undo the last code act (Ctrl+Z)">
-                  Undo
+                <button onClick={desk.undo} title={intl.formatMessage({ id: 'coding.undo.title' })}>
+                  <FormattedMessage id="coding.undo" />
                 </button>
-                <button onClick={() => setHelp(true)} title="Definitions and shortcuts (?)">
-                  Definitions
+                <button onClick={() => setHelp(true)} title={intl.formatMessage({ id: 'coding.definitions.title' })}>
+                  <FormattedMessage id="coding.definitions" />
                 </button>
                 {view.finished_at && !sameProtocol(desk.editing, view) && (
-                  <button
-                    onClick={desk.editFinished}
-                    title="Change the codes of this finished protocol (logged as a change after finishing)"
-                  >
-                    Edit codes
+                  <button onClick={desk.editFinished} title={intl.formatMessage({ id: 'coding.edit.title' })}>
+                    <FormattedMessage id="coding.edit" />
                   </button>
                 )}
-                <button className="primary" onClick={desk.finishOrNext} title="Finish the item (Enter)">
-                  {view.finished_at && !sameProtocol(desk.editing, view) ? 'Next protocol' : 'Finish item'} <kbd>Enter</kbd>
+                <button className="primary" onClick={desk.finishOrNext} title={intl.formatMessage({ id: 'coding.finish.title' })}>
+                  <FormattedMessage id={view.finished_at && !sameProtocol(desk.editing, view) ? 'coding.next' : 'coding.finish'} />{' '}
+                  {/* i18n-ignore: the key's name, as printed on keyboards */}
+                  <kbd>Enter</kbd>
                 </button>
               </span>
             </div>
             <blockquote className="item-text compact">{textOf.get(view.item_id) ?? view.item_text}</blockquote>
             <p className="muted unit-note">
-              {overview.unit === 'sentence'
-                ? 'A unit is one sentence of an utterance (u3.s1: sentence 1 of utterance 3, counted from 0): you code each unit with the codes that apply.'
-                : 'A unit is one utterance: a stretch of speech between pauses, as it was recorded (u0 is the first, counted from 0). You code each unit with the codes that apply.'}
+              <FormattedMessage id={overview.unit === 'sentence' ? 'coding.unitNote.sentence' : 'coding.unitNote.utterance'} />
             </p>
             {overview.blind && view.others === null && (
-              <p className="muted blind-note">Blind coding: the other coders&rsquo; codes show once you finish this item.</p>
+              <p className="muted blind-note">
+                <FormattedMessage id="coding.blindNote" />
+              </p>
             )}
             <ol className="coding-units">
               {units.map((u, i) => {
@@ -229,20 +259,21 @@ export function CodingView({ project, run, onLeave }: Props) {
                           <span
                             key={c.code}
                             className="code-chip mine"
-                            title={((d) => (d ? textInLanguage(d.definition, [guidelineLanguage()]) : 'no longer in the codebook'))(
+                            title={((d) =>
+                              d ? textInLanguage(d.definition, [guidelineLanguage()]) : intl.formatMessage({ id: 'coding.code.gone' }))(
                               codes.find((d) => d.name === c.code),
                             )}
                           >
                             {c.code}
                             {c.memo && (
-                              <span className="memo-mark" title={`memo: ${c.memo}`}>
+                              <span className="memo-mark" title={intl.formatMessage({ id: 'coding.code.memo' }, { memo: c.memo })}>
                                 {' '}
                                 ✎
                               </span>
                             )}
                             <button
                               className="link"
-                              aria-label={`remove ${c.code} from ${u.unit}`}
+                              aria-label={intl.formatMessage({ id: 'coding.code.remove' }, { code: c.code, unit: u.unit })}
                               onClick={(e) => {
                                 e.stopPropagation();
                                 desk.toggle(c.code, 'click', u.unit);
@@ -257,7 +288,10 @@ export function CodingView({ project, run, onLeave }: Props) {
                             <span
                               key={`${o.coder}:${code}`}
                               className="code-chip other"
-                              title={`${o.coder}${o.finished_at ? '' : ' (not finished)'}`}
+                              title={intl.formatMessage(
+                                { id: 'coding.code.other' },
+                                { coder: o.coder, finished: o.finished_at ? 'yes' : 'no' },
+                              )}
                             >
                               {o.coder}: {code}
                             </span>
@@ -271,7 +305,8 @@ export function CodingView({ project, run, onLeave }: Props) {
                               propose();
                             }}
                           >
-                            Propose “{selection.quote}” as a code <kbd>n</kbd>
+                            <FormattedMessage id="coding.propose" values={{ quote: selection.quote }} />{' '}
+                            <kbd>n{/* i18n-ignore: the key's name */}</kbd>
                           </button>
                         )}
                       </div>
@@ -280,17 +315,20 @@ export function CodingView({ project, run, onLeave }: Props) {
                 );
               })}
             </ol>
-            {units.length === 0 && <p className="empty">This protocol has no words to code.</p>}
+            {units.length === 0 && (
+              <p className="empty">
+                <FormattedMessage id="coding.units.none" />
+              </p>
+            )}
             {view.stale.length > 0 && (
               <details className="stale">
                 <summary>
-                  {view.stale.length} of your codings belong to an earlier transcript of this item (transcribed again since); they stay with
-                  the words you coded
+                  <FormattedMessage id="coding.stale" values={{ count: view.stale.length }} />
                 </summary>
                 <ul>
                   {view.stale.map((s) => (
                     <li key={`${s.unit}:${s.unit_text}`}>
-                      <code>{s.unit}</code> “{s.unit_text}”: {s.codes.join(', ')}
+                      <code>{s.unit}</code> {intl.formatMessage({ id: 'coding.quoted' }, { text: s.unit_text })}: {s.codes.join(', ')}
                     </li>
                   ))}
                 </ul>
@@ -299,9 +337,7 @@ export function CodingView({ project, run, onLeave }: Props) {
           </>
         ) : (
           <p className="empty">
-            {overview.protocols.some((p) => p.final)
-              ? 'Choose a protocol to code.'
-              : 'No protocol is final yet: an item can be coded once its annotator completed it.'}
+            <FormattedMessage id={overview.protocols.some((p) => p.final) ? 'coding.choose' : 'coding.noneFinal'} />
           </p>
         )}
       </section>
@@ -318,23 +354,46 @@ export function CodingView({ project, run, onLeave }: Props) {
       />
 
       {help && (
-        <Modal title="Codebook and shortcuts" onClose={() => setHelp(false)}>
+        <Modal title={intl.formatMessage({ id: 'coding.help.title' })} onClose={() => setHelp(false)}>
           <dl className="definitions">
             {codes.map((c) => (
               <div key={c.name}>
                 <dt>
                   {c.key && <kbd>{c.key}</kbd>} {c.name}
-                  {c.parent && <span className="muted"> (under {c.parent})</span>}
+                  {c.parent && (
+                    <span className="muted">
+                      {' '}
+                      <FormattedMessage id="coding.definition.under" values={{ parent: c.parent }} />
+                    </span>
+                  )}
                 </dt>
                 <dd>
-                  {textInLanguage(c.definition, [guidelineLanguage()]) || <span className="muted">no definition yet</span>}
-                  {c.example && <div className="muted">Example: {textInLanguage(c.example, [guidelineLanguage()])}</div>}
-                  {c.counter_example && <div className="muted">Not this: {textInLanguage(c.counter_example, [guidelineLanguage()])}</div>}
+                  {textInLanguage(c.definition, [guidelineLanguage()]) || (
+                    <span className="muted">
+                      <FormattedMessage id="coding.definition.none" />
+                    </span>
+                  )}
+                  {c.example && (
+                    <div className="muted">
+                      <FormattedMessage
+                        id="coding.definition.example"
+                        values={{ example: textInLanguage(c.example, [guidelineLanguage()]) }}
+                      />
+                    </div>
+                  )}
+                  {c.counter_example && (
+                    <div className="muted">
+                      <FormattedMessage
+                        id="coding.definition.counterExample"
+                        values={{ example: textInLanguage(c.counter_example, [guidelineLanguage()]) }}
+                      />
+                    </div>
+                  )}
                 </dd>
               </div>
             ))}
           </dl>
-          <ShortcutTable shortcuts={[...codingShortcutList(codes), guidelinesShortcut]} />
+          <ShortcutTable shortcuts={[...codingShortcutList(codes, intl), guidelinesShortcut]} />
         </Modal>
       )}
       <GuidelinesPanel
@@ -367,9 +426,10 @@ function MemoDialog({
   onClose: () => void;
   onSave: (code: string, text: string) => Promise<void>;
 }) {
+  const intl = useIntl();
   const [texts, setTexts] = useState(() => Object.fromEntries(codes.map((c) => [c.code, c.memo ?? ''])));
   return (
-    <Modal title={`Memo on ${unit}`} onClose={onClose}>
+    <Modal title={intl.formatMessage({ id: 'coding.memo.title' }, { unit })} onClose={onClose}>
       <form
         onSubmit={(e) => {
           e.preventDefault();
@@ -386,7 +446,7 @@ function MemoDialog({
           </label>
         ))}
         <button className="primary" type="submit">
-          Save memo
+          <FormattedMessage id="coding.memo.save" />
         </button>
       </form>
     </Modal>

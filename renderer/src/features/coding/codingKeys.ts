@@ -1,4 +1,6 @@
 import type { CodeDef } from '../../../../core/common/codebook/codebook';
+import type { IntlShape } from 'react-intl';
+import type { AppMessageId } from '../../shared/i18n/catalogs';
 import type { KeyPress } from '../../shared/keyPress';
 
 /** What a key press asks the coding view to do. */
@@ -39,24 +41,22 @@ export function codingShortcut(press: KeyPress, codes: readonly CodeDef[]): Codi
   return code ? { kind: 'code', code: code.name } : null;
 }
 
-/** Every shortcut of the coding view, with the codebook's keys, for the `?` list. */
-export function codingShortcutList(codes: readonly CodeDef[]): Array<{ keys: string[]; what: string }> {
+/**
+ * Every shortcut of the coding view, with the codebook's keys, for the `?` list, in the interface's language (the
+ * shared ShortcutTable's shape). Key names that differ by language (Ctrl/Strg, PgDn/Bild↓) come from the catalog.
+ */
+export function codingShortcutList(codes: readonly CodeDef[], intl: IntlShape): Array<{ keys: string[]; what: string }> {
+  const t = (id: AppMessageId) => intl.formatMessage({ id });
+  const keyed = codes.filter((c) => c.key !== undefined).map((c) => c.key!);
   return [
-    { keys: ['↓', '↑'], what: 'Next / previous unit' },
-    ...(codes.some((c) => c.key !== undefined)
-      ? [
-          {
-            keys: codes.filter((c) => c.key !== undefined).map((c) => c.key!),
-            what: 'Toggle that code on the unit (each code’s key stands beside it)',
-          },
-        ]
-      : []),
-    { keys: ['Enter'], what: 'Finish the item (every unit has the codes it should) and go to the next one' },
-    { keys: ['Ctrl+Z', '⌘Z'], what: 'Undo the last code applied or removed' },
-    { keys: ['m'], what: 'Memo on the unit’s codes' },
-    { keys: ['n'], what: 'Propose the selected words of the unit as a new code (in vivo)' },
-    { keys: ['PgDn', 'PgUp'], what: 'Next / previous protocol' },
-    { keys: ['?'], what: 'The codebook’s definitions and these shortcuts' },
-    { keys: ['Esc'], what: 'Close this list or the memo' },
+    { keys: ['↓', '↑'], what: t('coding.shortcut.unit') },
+    ...(keyed.length > 0 ? [{ keys: keyed, what: t('coding.shortcut.code') }] : []),
+    { keys: ['Enter'], what: t('coding.shortcut.finish') },
+    { keys: [t('coding.key.undo'), '⌘Z'], what: t('coding.shortcut.undo') },
+    { keys: ['m'], what: t('coding.shortcut.memo') },
+    { keys: ['n'], what: t('coding.shortcut.propose') },
+    { keys: [t('coding.key.pageDown'), t('coding.key.pageUp')], what: t('coding.shortcut.protocol') },
+    { keys: ['?'], what: t('coding.shortcut.help') },
+    { keys: ['Esc'], what: t('coding.shortcut.close') },
   ];
 }

@@ -2,6 +2,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import type { CodingItemView, CodingOverview, ProtocolSummary } from '../../../../core/common/coding/codingViews';
 import type { RunCall } from '../../shared/runCall';
 import { useApi } from '../../shared/api';
+import type { AppMessageId } from '../../shared/i18n/catalogs';
 
 export type ProtocolRef = Pick<ProtocolSummary, 'annotator' | 'item_id'>;
 export const sameProtocol = (a: ProtocolRef | null, b: ProtocolRef | null): boolean =>
@@ -17,6 +18,12 @@ export function nextOpenProtocol(protocols: readonly ProtocolSummary[], from: Pr
   return null;
 }
 
+/** What the coding view tells the coder, as a catalog message the view formats in the interface's language. */
+export interface CodingNotice {
+  id: AppMessageId;
+  values?: Record<string, string | number>;
+}
+
 const ref = (p: ProtocolRef): ProtocolRef => ({ annotator: p.annotator, item_id: p.item_id });
 
 /**
@@ -30,7 +37,7 @@ export function useCodingDesk(run: RunCall) {
   const [view, setViewState] = useState<CodingItemView | null>(null);
   const [at, setAtState] = useState<ProtocolRef | null>(null);
   const [unitIndex, setUnitIndexState] = useState(0);
-  const [notice, setNotice] = useState<string | null>(null);
+  const [notice, setNotice] = useState<CodingNotice | null>(null);
   /** the finished protocol the coder chose to edit (Edit codes): the only finished one a code act may change */
   const [editing, setEditingState] = useState<ProtocolRef | null>(null);
   const now = useRef<{
@@ -145,20 +152,18 @@ export function useCodingDesk(run: RunCall) {
     const next = nextOpenProtocol(now.current.overview?.protocols ?? [], done);
     // Enter finishes and goes on, as the help says; in blind coding the others' codes on the finished one are now
     // there to compare (PgUp), and keys typed from here on act on the next protocol, never on the revealed one
-    const revealed =
-      done.others && done.others.length > 0
-        ? ` The other coders' codes on ${done.item_id} are shown now${next ? ': PgUp to compare' : ''}.`
-        : '';
+    const revealed = done.others !== null && done.others.length > 0;
+    const item = done.item_id;
     if (next) {
-      setNotice(revealed ? `Finished ${done.item_id}.${revealed}` : null);
+      setNotice(revealed ? { id: 'coding.notice.finishedRevealed', values: { item } } : null);
       await open(next);
-    } else setNotice(`Finished.${revealed} Every protocol you can code is finished.`);
+    } else setNotice({ id: revealed ? 'coding.notice.allFinishedRevealed' : 'coding.notice.allFinished', values: { item } });
   };
 
   /** A code act on a finished protocol is an explicit edit (Edit codes) and is logged as after finishing; else it is refused here. */
   const finishedRefusal = (v: CodingItemView): boolean => {
     if (!v.finished_at || sameProtocol(now.current.editing, v)) return false;
-    setNotice(`${v.item_id} is finished: to change its codes, choose “Edit codes” first (the change is logged as made after finishing).`);
+    setNotice({ id: 'coding.notice.finishedRefusal', values: { item: v.item_id } });
     return true;
   };
 
@@ -200,9 +205,7 @@ export function useCodingDesk(run: RunCall) {
         const v = shown();
         if (!v?.finished_at) return;
         setEditing(ref(v));
-        setNotice(
-          `Editing ${v.item_id}, finished before: each change is logged as made after finishing (in blind coding agreement keeps the codes first given). Enter finishes it again.`,
-        );
+        setNotice({ id: 'coding.notice.editing', values: { item: v.item_id } });
       }),
     /** undo the last code act, wherever it was: that protocol and unit are shown */
     undo: () =>
@@ -219,7 +222,7 @@ export function useCodingDesk(run: RunCall) {
       void inTurn(() => {
         const on = currentUnit();
         if (on && (shown()?.mine[on]?.length ?? 0) > 0) onTarget(on);
-        else setNotice('A memo belongs to a coding: give the unit a code first.');
+        else setNotice({ id: 'coding.notice.memoNeedsCode' });
       }),
     writeMemo: (unit: string, code: string, text: string) =>
       inTurn(async () => {
@@ -231,7 +234,7 @@ export function useCodingDesk(run: RunCall) {
         const v = shown();
         if (!v) return;
         if (!took(await run(() => client.proposeCode(v.annotator, v.item_id, picked.unit, picked.quote)))) return;
-        setNotice(`Proposed “${picked.quote}” as a new code; the lead can add it to the codebook.`);
+        setNotice({ id: 'coding.notice.proposed', values: { quote: picked.quote } });
         await refresh();
       }),
   };

@@ -1,16 +1,18 @@
 import { useEffect, useState } from 'react';
 import type { AloudEvent } from '../../../../core/common/contract/aloudApi';
 import { useApi } from '../../shared/api';
+import type { MessageRef } from '../../shared/Dialogs';
 
 /** The Label screen's line about the transcription engine: a crash, its restart, or transcription stopping for the session. */
-export function engineNoticeText(event: Extract<AloudEvent, { type: 'engine' }>): string {
+export function engineNoticeText(event: Extract<AloudEvent, { type: 'engine' }>): MessageRef {
   switch (event.state) {
     case 'crashed':
-      return 'The transcription engine stopped unexpectedly; it is restarting. Recording goes on and nothing recorded is lost.';
+      return { id: 'label.engine.crashed' };
     case 'restarted':
-      return 'Transcription restarted after the engine stopped unexpectedly. Nothing recorded was lost; waiting utterances are being transcribed now.';
+      return { id: 'label.engine.restarted' };
     case 'stopped':
-      return `Transcription stopped: ${event.message}. Your audio is kept: once the engine runs again, Settings offers to transcribe it.`;
+      // the host's reason stays in its words (refusals and host messages are English for now)
+      return { id: 'label.engine.stopped', values: { reason: event.message } };
   }
 }
 
@@ -20,7 +22,7 @@ export function useHostNotices() {
   /** text of the utterance still being spoken (the engine's partial results): shown greyed, never a transcript */
   const [partial, setPartial] = useState<{ itemId: string; text: string; speculative: boolean } | null>(null);
   /** what happened to the transcription engine, in words: one line, replaced by the next event, never repeated */
-  const [engineNotice, setEngineNotice] = useState<string | null>(null);
+  const [engineNotice, setEngineNotice] = useState<MessageRef | null>(null);
   useEffect(() => {
     // the text of the utterance being spoken, until the item's transcript (its final) replaces it
     const stopPartials = client.onPartial((event) =>

@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { FormattedMessage, useIntl, type IntlShape } from 'react-intl';
 import type { CollectSummary } from '../../../../core/common/packs/packsApi';
 import { reportRefusalsTo } from '../../shared/runCall';
 import { PathForm } from '../../shared/PathForm';
@@ -11,12 +12,15 @@ interface Props {
   onCollected: () => void;
 }
 
-const says = (r: CollectSummary): string =>
-  r.status === 'added'
-    ? `Added the session of ${r.annotator}: ${r.events} events, ${r.audio_files} audio files.`
-    : r.status === 'extended'
-      ? `Extended the session of ${r.annotator}: ${r.appended} new events (${r.events} in all), ${r.audio_files} audio files written.`
-      : `The session of ${r.annotator} is already up to date (${r.events} events).`;
+/** What a collected pack did, in the interface's language. */
+const says = (intl: IntlShape, r: CollectSummary): string =>
+  intl.formatMessage(
+    {
+      id:
+        r.status === 'added' ? 'project.collect.added' : r.status === 'extended' ? 'project.collect.extended' : 'project.collect.upToDate',
+    },
+    { annotator: r.annotator, events: r.events, appended: r.appended, audio: r.audio_files },
+  );
 
 /**
  * Project → Collect…: an annotator's session pack (`aloud session pack` on their laptop) into this project. Every
@@ -24,6 +28,7 @@ const says = (r: CollectSummary): string =>
  */
 export function CollectPanel({ nativeDialogs, onCollected }: Props) {
   const client = useApi();
+  const intl = useIntl();
   const [file, setFile] = useState('');
   const [busy, setBusy] = useState(false);
   const [progress, setProgress] = useState<{ done: number; total: number } | null>(null);
@@ -40,32 +45,32 @@ export function CollectPanel({ nativeDialogs, onCollected }: Props) {
     const result = await run(() => client.collectPack(path));
     setBusy(false);
     if (!result) return;
-    setOutcome({ ok: true, text: says(result) });
+    setOutcome({ ok: true, text: says(intl, result) });
     onCollected();
   };
 
   return (
     <section className="panel" aria-labelledby="collect-title">
-      <h2 id="collect-title">Collect annotators' sessions</h2>
+      <h2 id="collect-title">
+        <FormattedMessage id="project.collect.title" />
+      </h2>
       <p className="muted small">
-        A session pack (<code>aloud session pack</code> on the annotator's computer) adds their session here, or its new events when this
-        project already holds an earlier pack. It is checked first (the same project and items, every file's checksum, a log that continues
-        the one held); a pack that does not fit changes nothing.
+        <FormattedMessage id="project.collect.about" values={{ code: (chunks) => <code>{chunks}</code> }} />
       </p>
       <PathForm
         id="collect-file"
-        label="Session pack"
+        label={intl.formatMessage({ id: 'project.collect.pack' })}
         value={file}
         onChange={setFile}
-        placeholder="/full/path/to/annotator.aloudpack"
-        submitLabel="Collect"
+        placeholder={intl.formatMessage({ id: 'project.collect.packPlaceholder' })}
+        submitLabel={intl.formatMessage({ id: 'project.collect.submit' })}
         onSubmit={(pack) => void collect(pack)}
         busy={busy}
       >
         {nativeDialogs && (
           <button
             type="button"
-            aria-label="choose a session pack"
+            aria-label={intl.formatMessage({ id: 'project.collect.choose' })}
             disabled={busy}
             onClick={() =>
               void client.choosePath('pack-file').then(
@@ -74,15 +79,19 @@ export function CollectPanel({ nativeDialogs, onCollected }: Props) {
               )
             }
           >
-            Collect…
+            <FormattedMessage id="project.collect.chooseButton" />
           </button>
         )}
       </PathForm>
       {busy &&
         (progress ? (
-          <progress aria-label="collect progress" value={progress.done} max={Math.max(1, progress.total)} />
+          <progress
+            aria-label={intl.formatMessage({ id: 'project.collect.progress' })}
+            value={progress.done}
+            max={Math.max(1, progress.total)}
+          />
         ) : (
-          <progress aria-label="collect progress" />
+          <progress aria-label={intl.formatMessage({ id: 'project.collect.progress' })} />
         ))}
       {outcome && (
         <p role={outcome.ok ? 'status' : 'alert'} className={outcome.ok ? 'good' : 'bad'}>

@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { FormattedMessage, useIntl } from 'react-intl';
 import type { ImportOutcome, PathKind, ProjectView } from '../../../../core/common/project/projectApi';
 import { reportRefusalsTo } from '../../shared/runCall';
 import { PathForm } from '../../shared/PathForm';
@@ -29,7 +30,7 @@ function ChooseButton({ kind, label, onPicked }: { kind: PathKind; label: string
         )
       }
     >
-      Choose…
+      <FormattedMessage id="project.choose" />
     </button>
   );
 }
@@ -50,15 +51,26 @@ function Problems({ outcome }: { outcome: ImportOutcome }) {
   return (
     <div role="alert" className="import-problems">
       <p>
-        <strong>Nothing was imported</strong>: the file has {outcome.problems.length} problem(s). Fix them and import again.
+        <FormattedMessage
+          id="project.problems.summary"
+          values={{ count: outcome.problems.length, strong: (chunks) => <strong>{chunks}</strong> }}
+        />
       </p>
       <table>
         <thead>
           <tr>
-            <th>File</th>
-            <th>Line</th>
-            <th>Field</th>
-            <th>Problem</th>
+            <th>
+              <FormattedMessage id="project.problems.file" />
+            </th>
+            <th>
+              <FormattedMessage id="project.problems.line" />
+            </th>
+            <th>
+              <FormattedMessage id="project.problems.field" />
+            </th>
+            <th>
+              <FormattedMessage id="project.problems.problem" />
+            </th>
           </tr>
         </thead>
         <tbody>
@@ -80,10 +92,17 @@ function Problems({ outcome }: { outcome: ImportOutcome }) {
 
 export function ProjectScreen({ project, onOpened, onImported, nativeDialogs = false }: Props) {
   const client = useApi();
+  const intl = useIntl();
   const [recent, setRecent] = useState<Array<{ dir: string; name: string | null; problem: string | null }>>([]);
   const [openDir, setOpenDir] = useState('');
   const [problem, setProblem] = useState<string | null>(null);
-  const [create, setCreate] = useState({ dir: '', name: '', labels: 'Polite 1\nImpolite 2\nNeutral 3', items: '' });
+  // the example labels are in the interface's language: they become the new project's labels unless changed
+  const [create, setCreate] = useState(() => ({
+    dir: '',
+    name: '',
+    labels: intl.formatMessage({ id: 'project.create.labelsExample' }),
+    items: '',
+  }));
   const [createOutcome, setCreateOutcome] = useState<ImportOutcome | null>(null);
   const [importFile, setImportFile] = useState('');
   const [importMode, setImportMode] = useState<'append' | 'replace'>('append');
@@ -104,22 +123,38 @@ export function ProjectScreen({ project, onOpened, onImported, nativeDialogs = f
   return (
     <div className="settings-screen">
       <section className="panel" aria-labelledby="open-title">
-        <h2 id="open-title">Projects</h2>
+        <h2 id="open-title">
+          <FormattedMessage id="project.projects" />
+        </h2>
         <p>
-          Open now: <strong>{project.name}</strong> {project.dir && <code className="small">{project.dir}</code>} · {project.items.length}{' '}
-          items
+          <FormattedMessage
+            id="project.openNow"
+            values={{
+              name: project.name,
+              dir: project.dir ? <code className="small">{project.dir}</code> : '',
+              count: project.items.length,
+              strong: (chunks) => <strong>{chunks}</strong>,
+            }}
+          />
         </p>
         {recent.length > 0 && (
-          <ul className="recent" aria-label="recent projects">
+          <ul className="recent" aria-label={intl.formatMessage({ id: 'project.recent' })}>
             {recent.map((r) => (
               <li key={r.dir}>
                 {r.dir === project.dir ? (
                   <span className="recent-current">
-                    <strong>{r.name}</strong> (open now)
+                    <FormattedMessage
+                      id="project.recent.current"
+                      values={{ name: r.name ?? '', strong: (chunks) => <strong>{chunks}</strong> }}
+                    />
                   </span>
                 ) : (
-                  <button onClick={() => void open(r.dir)} disabled={r.problem !== null} title={r.problem ?? `open ${r.dir}`}>
-                    {r.name ?? '(cannot open)'}
+                  <button
+                    onClick={() => void open(r.dir)}
+                    disabled={r.problem !== null}
+                    title={r.problem ?? intl.formatMessage({ id: 'project.recent.open' }, { dir: r.dir })}
+                  >
+                    {r.name ?? intl.formatMessage({ id: 'project.recent.cannotOpen' })}
                   </button>
                 )}{' '}
                 <code className="small">{r.dir}</code>
@@ -130,14 +165,20 @@ export function ProjectScreen({ project, onOpened, onImported, nativeDialogs = f
         )}
         <PathForm
           id="open-dir"
-          label="Open a project folder"
+          label={intl.formatMessage({ id: 'project.open.label' })}
           value={openDir}
           onChange={setOpenDir}
-          placeholder="/full/path/to/project"
-          submitLabel="Open"
+          placeholder={intl.formatMessage({ id: 'project.open.placeholder' })}
+          submitLabel={intl.formatMessage({ id: 'project.open.submit' })}
           onSubmit={(dir) => void open(dir)}
         >
-          {nativeDialogs && <ChooseButton kind="project-folder" label="choose a project folder" onPicked={(dir) => void open(dir)} />}
+          {nativeDialogs && (
+            <ChooseButton
+              kind="project-folder"
+              label={intl.formatMessage({ id: 'project.open.choose' })}
+              onPicked={(dir) => void open(dir)}
+            />
+          )}
         </PathForm>
         {problem && (
           <p role="alert" className="bad">
@@ -147,9 +188,11 @@ export function ProjectScreen({ project, onOpened, onImported, nativeDialogs = f
       </section>
 
       <section className="panel" aria-labelledby="import-title">
-        <h2 id="import-title">Import items into this project</h2>
+        <h2 id="import-title">
+          <FormattedMessage id="project.import.title" />
+        </h2>
         <p className="muted small">
-          JSON Lines, JSON or CSV with id and text (and optional context). All or nothing: a file with any problem changes nothing.
+          <FormattedMessage id="project.import.about" />
         </p>
         <form
           className="row"
@@ -174,26 +217,37 @@ export function ProjectScreen({ project, onOpened, onImported, nativeDialogs = f
             );
           }}
         >
-          <label htmlFor="import-file">Items file</label>
+          <label htmlFor="import-file">
+            <FormattedMessage id="project.import.file" />
+          </label>
           <input
             id="import-file"
             value={importFile}
             onChange={(e) => setImportFile(e.target.value)}
-            placeholder="/full/path/to/items.jsonl"
+            placeholder={intl.formatMessage({ id: 'project.import.placeholder' })}
           />
-          {nativeDialogs && <ChooseButton kind="items-file" label="choose an items file" onPicked={setImportFile} />}
-          <select aria-label="import mode" value={importMode} onChange={(e) => setImportMode(e.target.value as 'append' | 'replace')}>
-            <option value="append">add to the items</option>
-            <option value="replace">replace the items</option>
+          {nativeDialogs && (
+            <ChooseButton kind="items-file" label={intl.formatMessage({ id: 'project.import.choose' })} onPicked={setImportFile} />
+          )}
+          <select
+            aria-label={intl.formatMessage({ id: 'project.import.mode' })}
+            value={importMode}
+            onChange={(e) => setImportMode(e.target.value as 'append' | 'replace')}
+          >
+            <option value="append">{intl.formatMessage({ id: 'project.import.append' })}</option>
+            <option value="replace">{intl.formatMessage({ id: 'project.import.replace' })}</option>
           </select>
           <button type="submit" disabled={!importFile.trim()}>
-            Import
+            <FormattedMessage id="project.import.submit" />
           </button>
         </form>
         {importOutcome &&
           (importOutcome.ok ? (
             <p role="status" className="good">
-              Imported: {importOutcome.added} new, {importOutcome.unchanged} unchanged, {importOutcome.total} items in all.
+              <FormattedMessage
+                id="project.import.done"
+                values={{ added: importOutcome.added, unchanged: importOutcome.unchanged, total: importOutcome.total }}
+              />
             </p>
           ) : (
             <Problems outcome={importOutcome} />
@@ -203,7 +257,9 @@ export function ProjectScreen({ project, onOpened, onImported, nativeDialogs = f
       <CollectPanel nativeDialogs={nativeDialogs} onCollected={() => void client.project().then(onImported, () => undefined)} />
 
       <section className="panel" aria-labelledby="create-title">
-        <h2 id="create-title">Create a project</h2>
+        <h2 id="create-title">
+          <FormattedMessage id="project.create.title" />
+        </h2>
         <form
           className="create-form"
           onSubmit={(e) => {
@@ -224,33 +280,41 @@ export function ProjectScreen({ project, onOpened, onImported, nativeDialogs = f
             });
           }}
         >
-          <label htmlFor="create-dir">New (or empty) folder</label>
+          <label htmlFor="create-dir">
+            <FormattedMessage id="project.create.dir" />
+          </label>
           <input
             id="create-dir"
             value={create.dir}
             onChange={(e) => setCreate({ ...create, dir: e.target.value })}
-            placeholder="/full/path/to/new-project"
+            placeholder={intl.formatMessage({ id: 'project.create.dirPlaceholder' })}
           />
           {nativeDialogs && (
             <ChooseButton
               kind="new-project-folder"
-              label="choose a folder for the new project"
+              label={intl.formatMessage({ id: 'project.create.choose' })}
               onPicked={(dir) => setCreate((c) => ({ ...c, dir }))}
             />
           )}
-          <label htmlFor="create-name">Name</label>
+          <label htmlFor="create-name">
+            <FormattedMessage id="project.create.name" />
+          </label>
           <input id="create-name" value={create.name} onChange={(e) => setCreate({ ...create, name: e.target.value })} />
-          <label htmlFor="create-labels">Labels, one per line, each with its key</label>
+          <label htmlFor="create-labels">
+            <FormattedMessage id="project.create.labels" />
+          </label>
           <textarea id="create-labels" rows={4} value={create.labels} onChange={(e) => setCreate({ ...create, labels: e.target.value })} />
-          <label htmlFor="create-items">Items file (optional)</label>
+          <label htmlFor="create-items">
+            <FormattedMessage id="project.create.items" />
+          </label>
           <input
             id="create-items"
             value={create.items}
             onChange={(e) => setCreate({ ...create, items: e.target.value })}
-            placeholder="/full/path/to/items.jsonl"
+            placeholder={intl.formatMessage({ id: 'project.import.placeholder' })}
           />
           <button type="submit" className="primary" disabled={!create.dir.trim() || !create.name.trim()}>
-            Create and open
+            <FormattedMessage id="project.create.submit" />
           </button>
         </form>
         {createOutcome && !createOutcome.ok && <Problems outcome={createOutcome} />}

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { FormattedMessage, useIntl } from 'react-intl';
 import type { ProjectView } from '../../../../core/common/project/projectApi';
 import type { RoomMetrics } from '../../../../core/common/rooms/roomViews';
 import type { ApiClient } from '../../contract/apiClient';
@@ -18,15 +19,31 @@ function useLeadRoom() {
 const readLeadRoom = (client: ApiClient) => client.room();
 
 function Metrics({ m }: { m: RoomMetrics }) {
+  const intl = useIntl();
+  const digits = (x: number, n: number) => intl.formatNumber(x, { minimumFractionDigits: n, maximumFractionDigits: n });
   const alpha = (a: number | null, ci: [number, number] | null) =>
-    a === null ? 'not enough data' : `${a.toFixed(3)}${ci ? ` [${ci[0].toFixed(2)}, ${ci[1].toFixed(2)}]` : ''}`;
+    a === null
+      ? intl.formatMessage({ id: 'rooms.alpha.none' })
+      : ci
+        ? intl.formatMessage({ id: 'rooms.alpha.withInterval' }, { alpha: digits(a, 3), low: digits(ci[0], 2), high: digits(ci[1], 2) })
+        : digits(a, 3);
   return (
     <p>
-      Live α over {m.revealed_items} revealed item(s): blind <strong>{alpha(m.alpha_blind, m.ci95_blind)}</strong> · current{' '}
-      <strong>{alpha(m.alpha_current, m.ci95_current)}</strong>
+      <FormattedMessage
+        id="rooms.metrics"
+        values={{
+          count: m.revealed_items,
+          blind: alpha(m.alpha_blind, m.ci95_blind),
+          current: alpha(m.alpha_current, m.ci95_current),
+          strong: (chunks) => <strong>{chunks}</strong>,
+        }}
+      />
     </p>
   );
 }
+
+/** What writing back a closed room's votes gave: the sessions written, or the host's refusal. */
+type WriteBack = { sessions: ReadonlyArray<{ annotator: string; labels: number }> } | { refused: string };
 
 /**
  * The lead's panel: open a room over chosen items or a huddle on the current disagreements, show the code and the
@@ -34,31 +51,43 @@ function Metrics({ m }: { m: RoomMetrics }) {
  */
 export function LeadRoomPanel({ project, disagreements }: { project: ProjectView; disagreements: readonly string[] }) {
   const client = useApi();
+  const intl = useIntl();
   const { status, error, act } = useLeadRoom();
   const [chosen, setChosen] = useState<string[]>([]);
   const [lan, setLan] = useState(false);
   const [closedCode, setClosedCode] = useState<string | null>(null);
-  const [writtenBack, setWrittenBack] = useState<string | null>(null);
+  const [writtenBack, setWrittenBack] = useState<WriteBack | null>(null);
+  const writtenBackWords = (w: WriteBack): string =>
+    'refused' in w
+      ? intl.formatMessage({ id: 'rooms.lead.notWrittenBack' }, { message: w.refused })
+      : w.sessions
+          .map((x) => intl.formatMessage({ id: 'rooms.lead.writtenBack' }, { annotator: x.annotator, labels: x.labels }))
+          .join('; ') || intl.formatMessage({ id: 'rooms.lead.nothingToWriteBack' });
 
   if (!status) {
     return (
-      <section className="room-panel" aria-label="norming room">
-        <h3>Norming room</h3>
-        <p className="muted">Members join from a browser with the room code; votes stay hidden until you reveal an item.</p>
+      <section className="room-panel" aria-label={intl.formatMessage({ id: 'rooms.lead.label' })}>
+        <h3>
+          <FormattedMessage id="rooms.lead.title" />
+        </h3>
+        <p className="muted">
+          <FormattedMessage id="rooms.lead.about" />
+        </p>
         <label>
-          <input type="checkbox" checked={lan} onChange={(e) => setLan(e.target.checked)} /> Open to the local network (otherwise only this
-          computer can join; traffic is not encrypted: use a network you trust)
+          <input type="checkbox" checked={lan} onChange={(e) => setLan(e.target.checked)} /> <FormattedMessage id="rooms.lead.lan" />
         </label>
         <div>
           <button disabled={disagreements.length === 0} onClick={() => void act(() => client.openRoom(null, lan))}>
-            Huddle on the {disagreements.length} disagreement(s)
+            <FormattedMessage id="rooms.lead.huddle" values={{ count: disagreements.length }} />
           </button>
           <button disabled={chosen.length === 0} onClick={() => void act(() => client.openRoom(chosen, lan))}>
-            Open a room on {chosen.length} chosen item(s)
+            <FormattedMessage id="rooms.lead.openOnItems" values={{ count: chosen.length }} />
           </button>
         </div>
         <details>
-          <summary>Choose items</summary>
+          <summary>
+            <FormattedMessage id="rooms.lead.chooseItems" />
+          </summary>
           {project.items.map((item) => (
             <label key={item.id} className="room-item-choice">
               <input
@@ -72,48 +101,68 @@ export function LeadRoomPanel({ project, disagreements }: { project: ProjectView
         </details>
         {closedCode && !writtenBack && (
           <p>
-            Room {closedCode} is closed.{' '}
+            <FormattedMessage id="rooms.lead.closed" values={{ code: closedCode }} />{' '}
             <button
               onClick={() =>
                 void client.writeBackRoom(closedCode).then(
-                  (sessions) =>
-                    setWrittenBack(sessions.map((x) => `${x.annotator}: ${x.labels} label(s)`).join('; ') || 'no votes to write back'),
-                  (e: Error) => setWrittenBack(`not written back: ${e.message}`),
+                  (sessions) => setWrittenBack({ sessions }),
+                  (e: Error) => setWrittenBack({ refused: e.message }),
                 )
               }
             >
-              Write back the final votes as new sessions
+              <FormattedMessage id="rooms.lead.writeBack" />
             </button>
           </p>
         )}
-        {writtenBack && <p className="written-back">{writtenBack}</p>}
+        {writtenBack && <p className="written-back">{writtenBackWords(writtenBack)}</p>}
         {error && <p className="banner error">{error}</p>}
       </section>
     );
   }
   const { view } = status;
   return (
-    <section className="room-panel" aria-label="norming room">
+    <section className="room-panel" aria-label={intl.formatMessage({ id: 'rooms.lead.label' })}>
       <h3>
-        Room <span className="room-code">{status.code}</span>
+        <FormattedMessage
+          id="rooms.lead.room"
+          values={{ code: status.code, roomCode: (chunks) => <span className="room-code">{chunks}</span> }}
+        />
       </h3>
       <p>
-        Members open <code>{status.url}</code> and type the code{status.lan ? ' (on the local network)' : ' (on this computer only)'} ·{' '}
-        {view.members.length} of {view.max_members} members
+        <FormattedMessage
+          id="rooms.lead.address"
+          values={{
+            url: status.url,
+            lan: status.lan ? 'yes' : 'no',
+            members: view.members.length,
+            max: view.max_members,
+            code: (chunks) => <code>{chunks}</code>,
+          }}
+        />
       </p>
       <Metrics m={view.metrics} />
       {view.log.full && (
         <p className="banner room-log-full">
-          The room log is full ({Math.round(view.log.max_bytes / (1024 * 1024))} MB): members can no longer vote, chat or join. Reveal what
-          is left and close the room.
+          <FormattedMessage
+            id="rooms.lead.logFull"
+            values={{
+              size: intl.formatNumber(Math.round(view.log.max_bytes / (1024 * 1024)), { style: 'unit', unit: 'megabyte' }),
+            }}
+          />
         </p>
       )}
       <table>
         <thead>
           <tr>
-            <th>Item</th>
-            <th>Voted</th>
-            <th>Votes</th>
+            <th>
+              <FormattedMessage id="rooms.lead.item" />
+            </th>
+            <th>
+              <FormattedMessage id="rooms.lead.voted" />
+            </th>
+            <th>
+              <FormattedMessage id="rooms.lead.votes" />
+            </th>
             <th />
           </tr>
         </thead>
@@ -132,23 +181,34 @@ export function LeadRoomPanel({ project, disagreements }: { project: ProjectView
                           `${name}: ${item.blind_votes?.[name] && item.blind_votes[name] !== label ? `${item.blind_votes[name]} → ` : ''}${label}`,
                       )
                       .join('; ')
-                  : 'hidden until revealed'}
+                  : intl.formatMessage({ id: 'rooms.lead.hidden' })}
               </td>
-              <td>{!item.revealed && <button onClick={() => void act(() => client.revealRoomItem(item.item_id))}>Reveal</button>}</td>
+              <td>
+                {!item.revealed && (
+                  <button onClick={() => void act(() => client.revealRoomItem(item.item_id))}>
+                    <FormattedMessage id="rooms.lead.reveal" />
+                  </button>
+                )}
+              </td>
             </tr>
           ))}
         </tbody>
       </table>
-      <h4>Members</h4>
+      <h4>
+        <FormattedMessage id="rooms.lead.members" />
+      </h4>
       <ul>
         {view.metrics.conformity.map((c) => {
           const id = view.members.find((m) => m.name === c.name)?.member_id;
           return (
             <li key={c.name}>
-              {c.name}: {c.changes} change(s), {c.changes_toward_majority} toward the others' majority{' '}
+              <FormattedMessage
+                id="rooms.lead.conformity"
+                values={{ name: c.name, changes: c.changes, toward: c.changes_toward_majority }}
+              />{' '}
               {id && (
                 <button className="link" onClick={() => void act(() => client.removeRoomMember(id))}>
-                  remove
+                  <FormattedMessage id="rooms.lead.remove" />
                 </button>
               )}
             </li>
@@ -162,9 +222,11 @@ export function LeadRoomPanel({ project, disagreements }: { project: ProjectView
           void act(() => client.closeRoom());
         }}
       >
-        Close the room
+        <FormattedMessage id="rooms.lead.close" />
       </button>
-      <p className="muted">Log: {status.log}</p>
+      <p className="muted">
+        <FormattedMessage id="rooms.lead.log" values={{ path: status.log }} />
+      </p>
       {error && <p className="banner error">{error}</p>}
     </section>
   );

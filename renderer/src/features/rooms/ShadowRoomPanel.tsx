@@ -1,4 +1,5 @@
 import { useRef, useState } from 'react';
+import { FormattedMessage, useIntl } from 'react-intl';
 import type { ApiClient } from '../../contract/apiClient';
 import { useFollow } from '../../shared/useFollow';
 import { useApi } from '../../shared/api';
@@ -33,6 +34,7 @@ function usePointerToggle() {
  */
 export function ShadowRoomPanel() {
   const client = useApi();
+  const intl = useIntl();
   const {
     value: status,
     error,
@@ -46,19 +48,21 @@ export function ShadowRoomPanel() {
     return (
       <div className="shadow-room">
         {!asking ? (
-          <button type="button" className="link" onClick={() => setAsking(true)} title="Let trainees watch you label and think aloud, live">
-            Shadow room…
+          <button
+            type="button"
+            className="link"
+            onClick={() => setAsking(true)}
+            title={intl.formatMessage({ id: 'rooms.shadow.offerTitle' })}
+          >
+            <FormattedMessage id="rooms.shadow.offer" />
           </button>
         ) : (
-          <section className="shadow-offer" aria-label="shadow room">
+          <section className="shadow-offer" aria-label={intl.formatMessage({ id: 'rooms.shadow.label' })}>
             <p>
-              <strong>Let trainees watch you, live.</strong> They see this item, the words you select, your transcript as it forms, your
-              labels (each trainee only after giving their own), your pauses and the model’s reasoning once you see it. Your audio only if
-              you share it. Your session is not changed.
+              <FormattedMessage id="rooms.shadow.about" values={{ strong: (chunks) => <strong>{chunks}</strong> }} />
             </p>
             <label {...pointerToggle}>
-              <input type="checkbox" checked={lan} onChange={(e) => setLan(e.target.checked)} /> Open to the local network (otherwise only
-              this computer; traffic is not encrypted: use a network you trust)
+              <input type="checkbox" checked={lan} onChange={(e) => setLan(e.target.checked)} /> <FormattedMessage id="rooms.shadow.lan" />
             </label>
             <div>
               <button
@@ -66,10 +70,10 @@ export function ShadowRoomPanel() {
                 className="primary"
                 onClick={() => void act(() => client.openShadowRoom(lan)).then(() => setAsking(false))}
               >
-                Open shadow room
+                <FormattedMessage id="rooms.shadow.open" />
               </button>
               <button type="button" onClick={() => setAsking(false)}>
-                Cancel
+                <FormattedMessage id="common.cancel" />
               </button>
             </div>
             {error && <p className="banner error">{error}</p>}
@@ -81,23 +85,34 @@ export function ShadowRoomPanel() {
   const { view } = status;
   const names = view.trainees.map((t) => t.name);
   return (
-    <section className="shadow-room open" aria-label="shadow room">
+    <section className="shadow-room open" aria-label={intl.formatMessage({ id: 'rooms.shadow.label' })}>
       <div className="shadow-room-info">
         <span>
-          <span className="live-dot" aria-hidden="true" /> Shadow room <strong className="room-code">{status.code}</strong>
+          <span className="live-dot" aria-hidden="true" />{' '}
+          <FormattedMessage
+            id="rooms.shadow.room"
+            values={{ code: status.code, strong: (chunks) => <strong className="room-code">{chunks}</strong> }}
+          />
         </span>
         <span className="muted">
-          trainees open <code>{status.url}</code> {status.lan ? '(local network)' : '(this computer only)'}
+          <FormattedMessage
+            id="rooms.shadow.address"
+            values={{ url: status.url, lan: status.lan ? 'yes' : 'no', code: (chunks) => <code>{chunks}</code> }}
+          />
         </span>
-        <span className="muted">{names.length === 0 ? 'no trainees yet' : `${names.length} watching: ${names.join(', ')}`}</span>
+        <span className="muted">
+          {names.length === 0
+            ? intl.formatMessage({ id: 'rooms.shadow.noTrainees' })
+            : intl.formatMessage({ id: 'rooms.shadow.watching' }, { count: names.length, names: names.join(', ') })}
+        </span>
       </div>
       <div className="shadow-room-actions">
         <label className="share-audio" {...pointerToggle}>
           <input type="checkbox" checked={view.audio_shared} onChange={(e) => void act(() => client.shareShadowAudio(e.target.checked))} />{' '}
-          Share my audio
+          <FormattedMessage id="rooms.shadow.shareAudio" />
         </label>
         <button type="button" onClick={() => void act(() => client.closeShadowRoom())}>
-          Close room
+          <FormattedMessage id="rooms.shadow.close" />
         </button>
       </div>
       {error && <p className="banner error">{error}</p>}

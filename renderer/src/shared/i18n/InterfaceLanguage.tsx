@@ -10,7 +10,6 @@ import {
   type InterfaceLanguageChoice,
   type InterfaceLocale,
 } from '../../../../core/common/i18n/interfaceLocale';
-import { appCatalogs } from './catalogs';
 
 export const LANGUAGE_KEY = 'aloud.interfaceLanguage';
 
@@ -29,7 +28,14 @@ function storedChoice(): InterfaceLanguageChoice {
   return isInterfaceLocale(stored) ? stored : 'system';
 }
 
-export function InterfaceLanguageProvider({ children }: { children: ReactNode }) {
+/** catalogs: every message by language (the shell composes them: app/appCatalogs.ts) */
+export function InterfaceLanguageProvider({
+  catalogs,
+  children,
+}: {
+  catalogs: Readonly<Record<InterfaceLocale, Record<string, string>>>;
+  children: ReactNode;
+}) {
   const [choice, setChoice] = useState<InterfaceLanguageChoice>(storedChoice);
   const systemLocale = pickInterfaceLocale(null, navigator.languages ?? [navigator.language]);
   const locale = choice === 'system' ? systemLocale : choice;
@@ -51,7 +57,7 @@ export function InterfaceLanguageProvider({ children }: { children: ReactNode })
   );
   return (
     <Language.Provider value={value}>
-      <IntlProvider locale={locale} defaultLocale="en" messages={appCatalogs[locale]}>
+      <IntlProvider locale={locale} defaultLocale="en" messages={catalogs[locale]}>
         {children}
       </IntlProvider>
     </Language.Provider>
@@ -60,6 +66,7 @@ export function InterfaceLanguageProvider({ children }: { children: ReactNode })
 
 export function useInterfaceLanguage(): LanguageContext {
   const context = useContext(Language);
+  // i18n-ignore: a developer's mistake, never shown to a person
   if (!context) throw new Error('useInterfaceLanguage outside InterfaceLanguageProvider');
   return context;
 }

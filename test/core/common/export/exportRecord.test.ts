@@ -19,13 +19,14 @@ import {
   exportRecordJsonSchema,
   exportRecordJsonSchemas,
   upcastExportRecordV4,
+  type ExportRecordV4,
 } from '../../../../core/common/export/exportRecord';
 import { labelledState, SHA_AUDIO, validRecords } from './exportFixtures';
 
 const schemaFile = (v: number) =>
   path.resolve(path.dirname(fileURLToPath(import.meta.url)), `../../../../core/common/export/exportRecord.v${v}.schema.json`);
 
-describe('export record v5 (v1 to v4 still read)', () => {
+describe('export record v5 (v1, v2, v3 and v4 still read)', () => {
   it.each([
     [1, EXPORT_FIELDS as readonly string[], [] as readonly string[]],
     [2, EXPORT_FIELDS_V2 as readonly string[], EXPORT_OPTIONAL_FIELDS_V2 as readonly string[]],
@@ -114,6 +115,9 @@ describe('export record v5 (v1 to v4 still read)', () => {
       first_completed_at: '2026-01-02T10:00:09.500Z',
       time_to_complete_ms: 9500,
       time_open_ms: 12000,
+      time_on_item_active_ms: 7250,
+      time_on_item_wall_ms: 11000,
+      time_on_item_idle_gap_ms: 120_000,
       vad_model: { name: 'silero-v6.2.0', sha256: 'e'.repeat(64) },
     };
     state.label_history = [
@@ -161,6 +165,9 @@ describe('export record v5 (v1 to v4 still read)', () => {
       first_completed_at: '2026-01-02T10:00:09.500Z',
       time_to_complete_ms: 9500,
       time_open_ms: 12000,
+      time_on_item_active_ms: 7250,
+      time_on_item_wall_ms: 11000,
+      time_on_item_idle_gap_ms: 120_000,
       vad_model: { name: 'silero-v6.2.0', sha256: 'e'.repeat(64) },
     });
     expect(record.label_history.map((a) => a.reviewer)).toEqual([null, 'lead']);
@@ -242,7 +249,14 @@ describe('export record v5 (v1 to v4 still read)', () => {
     const validate = new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true }).compile(exportRecordJsonSchema);
     expect(validate(record), JSON.stringify(validate.errors)).toBe(true);
     expect(validate({ ...record, guideline_version: 'not-a-version' })).toBe(false);
-    const { guideline_version: _none, ...v4 } = { ...record, schema_version: 4 as const };
+    const {
+      guideline_version: _none,
+      time_on_item_active_ms: _a,
+      time_on_item_wall_ms: _w,
+      time_on_item_idle_gap_ms: _g,
+      ...rest
+    } = record;
+    const v4: ExportRecordV4 = { ...rest, schema_version: 4 };
     const upcast = upcastExportRecordV4(v4);
     expect(upcast).toEqual({ ...record, guideline_version: null });
     expect(validate(upcast)).toBe(true);
@@ -252,5 +266,35 @@ describe('export record v5 (v1 to v4 still read)', () => {
     const gaps = validRecords().flatMap(exportGaps);
     expect(describeExportGaps(2, gaps)).toBe('2 records; 1 has no audio, 1 has no transcript, 1 has no label');
     expect(describeExportGaps(1, [])).toBe('1 record; nothing missing');
+  });
+});
+
+describe('export record v5: active and wall time on item', () => {
+  it('a v4 record read as v5 has no active or wall time (null, never guessed), its keys in v5 order, and validates as v5', () => {
+    const v5 = validRecords()[0]!;
+    const { time_on_item_active_ms: _a, time_on_item_wall_ms: _w, time_on_item_idle_gap_ms: _g, guideline_version: _v, ...rest } = v5;
+    const v4: ExportRecordV4 = { ...rest, schema_version: 4 };
+    const validateV4 = new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true }).compile(exportRecordJsonSchemas[4]!);
+    expect(validateV4(v4), JSON.stringify(validateV4.errors)).toBe(true);
+    const upcast = upcastExportRecordV4(v4);
+    expect(upcast).toMatchObject({
+      schema_version: 5,
+      time_on_item_active_ms: null,
+      time_on_item_wall_ms: null,
+      time_on_item_idle_gap_ms: null,
+      guideline_version: null,
+    });
+    expect(Object.keys(upcast)).toEqual([...EXPORT_FIELDS_V5]);
+    const validate = new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true }).compile(exportRecordJsonSchema);
+    expect(validate(upcast), JSON.stringify(validate.errors)).toBe(true);
+  });
+
+  it('the v5 schema refuses a record without its active time, or with a negative one', () => {
+    const validate = new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true }).compile(exportRecordJsonSchema);
+    const { time_on_item_active_ms: _a, ...without } = validRecords()[0]!;
+    expect(validate(without)).toBe(false);
+    expect(validate.errors?.[0]).toMatchObject({ keyword: 'required', params: { missingProperty: 'time_on_item_active_ms' } });
+    expect(validate({ ...validRecords()[0]!, time_on_item_wall_ms: -1 })).toBe(false);
+    expect(validate.errors?.[0]?.instancePath).toBe('/time_on_item_wall_ms');
   });
 });

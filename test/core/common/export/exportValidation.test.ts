@@ -115,7 +115,7 @@ const cases: Case[] = [
   // schema stage
   {
     name: 'schema_version 6',
-    text: edit0((r) => (r.schema_version = 6 as never)),
+    text: edit0((r) => (r.schema_version = 6)),
     expected: [['schema', 1, 'schema_version']],
     fragment: 'must be 5',
   },
@@ -722,6 +722,9 @@ describe('validateExportText: every stage, every problem, located', () => {
         time_open_ms: _m,
         deidentification: _d,
         guideline_version: _g,
+        time_on_item_active_ms: _ta,
+        time_on_item_wall_ms: _tw,
+        time_on_item_idle_gap_ms: _tg,
         ...rest
       } = r;
       return {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { formatDuration } from '../../../../core/common/i18n/duration';
-import { pickInterfaceLocale } from '../../../../core/common/i18n/interfaceLocale';
+import { acceptedLanguages, pickInterfaceLocale } from '../../../../core/common/i18n/interfaceLocale';
 import { mergeCatalogs } from '../../../../core/common/i18n/messageCatalog';
 
 describe('pickInterfaceLocale', () => {
@@ -34,5 +34,15 @@ describe('formatDuration', () => {
 describe('mergeCatalogs', () => {
   it('refuses a key defined twice', () => {
     expect(() => mergeCatalogs([{ en: { 'a.x': 'X' }, de: { 'a.x': 'X' } }, { en: { 'a.x': 'Y' }, de: {} }])).toThrow(/a\.x/);
+  });
+});
+
+describe('acceptedLanguages', () => {
+  it('orders by q weight, ties in header order, and drops q=0 and *', () => {
+    expect(acceptedLanguages('de-DE,de;q=0.9,en-US;q=0.8,en;q=0.7')).toEqual(['de-DE', 'de', 'en-US', 'en']);
+    expect(acceptedLanguages('en;q=0.5, de')).toEqual(['de', 'en']);
+    expect(acceptedLanguages('de;q=0, fr, *;q=0.1')).toEqual(['fr']);
+    expect(acceptedLanguages(undefined)).toEqual([]);
+    expect(pickInterfaceLocale(null, acceptedLanguages('fr-CH, fr;q=0.9, de;q=0.8, en;q=0.7'))).toBe('de');
   });
 });

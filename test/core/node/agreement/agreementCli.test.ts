@@ -279,6 +279,23 @@ describe('aloud agreement', () => {
     expect(text).not.toMatch(/<script|https?:\/\/(?!www\.w3\.org\/2000\/svg)/);
   });
 
+  it('--lang de writes the report in German (the output here stays English); --lang alone or unknown is refused', async () => {
+    const file = await csvFile('ref-de.csv', referenceCsv);
+    const html = path.join(path.dirname(file), 'bericht.html');
+    const r = await cli('agreement', '--csv', file, '--html', html, '--lang', 'de');
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/alpha/);
+    const text = await readFile(html, 'utf8');
+    expect(text).toContain('<html lang="de">');
+    expect(text).toContain('<title>Aloud-Bericht zur Übereinstimmung</title>');
+    expect(text).toContain('Abweichungen (');
+    expect(text).toContain('Pro Annotator: erstes → endgültiges Label');
+    expect(text).toMatch(/<td>0,\d{3}<\/td>/);
+    for (const english of ['Disagreements', 'Per annotator', 'Sources:', 'final', 'interval']) expect(text).not.toContain(`>${english}`);
+    expect((await cli('agreement', '--csv', file, '--lang', 'de')).err).toMatch(/--lang is the language of the --html report/);
+    expect((await cli('agreement', '--csv', file, '--html', html, '--lang', 'fr')).err).toMatch(/--lang must be one of en, de, not "fr"/);
+  });
+
   it('names an unknown level and a missing file', async () => {
     expect((await cli('agreement', '--csv', 'x.csv', '--level', 'fuzzy')).err).toMatch(
       /--level must be one of nominal, ordinal, interval, ratio/,

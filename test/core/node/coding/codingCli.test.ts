@@ -318,6 +318,9 @@ describe('codings in the record', () => {
       time_to_complete_ms: _t,
       time_open_ms: _m,
       deidentification: _d,
+      time_on_item_active_ms: _ta,
+      time_on_item_wall_ms: _tw,
+      time_on_item_idle_gap_ms: _tg,
       guideline_version: _g,
       ...v2Fields
     } = ana01;

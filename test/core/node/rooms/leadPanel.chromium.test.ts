@@ -62,7 +62,7 @@ describe.skipIf(unavailable !== undefined)("the lead's room panel in the app", (
     await page.getByRole('tab', { name: 'Agreement' }).click();
     await page.getByText('Choose items').click();
     await page.locator('.room-item-choice', { hasText: 'demo-01' }).getByRole('checkbox').check();
-    await page.getByRole('button', { name: 'Open a room on 1 chosen item(s)' }).click();
+    await page.getByRole('button', { name: 'Open a room on 1 chosen item' }).click();
     await expect
       .poll(() => page.locator('.room-code').textContent(), { timeout: 15_000 })
       .toMatch(/^[23456789ABCDEFGHJKMNPQRSTUVWXYZ]{6}$/);
@@ -85,16 +85,14 @@ describe.skipIf(unavailable !== undefined)("the lead's room panel in the app", (
     await expect.poll(() => row.textContent(), { timeout: 15_000 }).toContain('ana: Polite; ben: Impolite');
     await ana.vote('demo-01', 'Impolite');
     await expect.poll(() => row.textContent(), { timeout: 15_000 }).toContain('ana: Polite → Impolite');
-    await expect.poll(() => page.locator('.room-panel').textContent()).toContain("ana: 1 change(s), 1 toward the others' majority");
+    await expect.poll(() => page.locator('.room-panel').textContent()).toContain('ana: 1 change, 1 toward the others’ majority');
     await browser.screenshot(page, 'lead-panel-revealed');
 
     await page.getByRole('button', { name: 'Close the room' }).click();
     await expect.poll(() => page.getByRole('button', { name: /Huddle on the/ }).count()).toBe(1);
     expect(await app.room()).toBeNull();
     await page.getByRole('button', { name: 'Write back the final votes as new sessions' }).click();
-    await expect
-      .poll(() => page.locator('.written-back').textContent())
-      .toBe(`ana (room ${code}): 1 label(s); ben (room ${code}): 1 label(s)`);
+    await expect.poll(() => page.locator('.written-back').textContent()).toBe(`ana (room ${code}): 1 label; ben (room ${code}): 1 label`);
     expect(browser.pageErrors).toEqual([]);
   });
 });

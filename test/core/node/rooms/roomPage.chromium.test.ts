@@ -181,3 +181,60 @@ describe.skipIf(unavailable !== undefined)('a room closed by the lead, on a memb
     },
   );
 });
+
+/** A member whose browser says German gets the room pages in German: the page the host serves and what its script writes. */
+describe.skipIf(unavailable !== undefined)('the room pages in a German browser', () => {
+  let host: RoomHost;
+  let listener: RoomListener;
+  let browser: ChromiumSession;
+
+  beforeAll(async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'aloud-room-de-'));
+    host = await RoomHost.create(dir, {
+      project: 'politeness-demo',
+      mode: 'items',
+      items: [{ id: 'r1', text: 'Danke, das hilft!' }],
+      labels: ['Polite', 'Impolite'],
+      level: 'nominal',
+      max_members: 12,
+    });
+    listener = await startRoomListener(host);
+    browser = await launchChromium({ fakeMediaDevices: false, acceptMediaPrompts: false, locale: 'de-DE' });
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await listener?.close();
+    await host?.close();
+  });
+
+  it('joins, votes and reads the room in German, with no English left', { timeout: 60_000 }, async () => {
+    const page = await browser.newPage();
+    await page.goto(listener.url);
+    expect(await page.evaluate(() => [document.documentElement.lang, navigator.language])).toEqual(['de', 'de-DE']);
+    expect(await page.title()).toBe('Aloud-Kalibrierungsraum');
+    await page.getByLabel('Raumcode').fill(host.code);
+    await page.getByLabel('Ihr Name').fill('ana');
+    await page.getByRole('button', { name: 'Beitreten' }).click();
+    await expect.poll(() => page.locator('#who').textContent()).toBe('Sie sind ana');
+    await page.locator('article[data-item="r1"] button[data-label="Polite"]').click();
+    await expect.poll(() => page.locator('article[data-item="r1"] .voted').textContent()).toBe('Abgestimmt: ana');
+    expect(await page.locator('#status').textContent()).toMatch(/^Stimmen Sie zu jedem Item ab/);
+    expect(await page.getByRole('button', { name: 'Senden' }).count()).toBe(1);
+    const text = (await page.locator('body').innerText()).replace(/Polite|Impolite|politeness-demo/g, '');
+    for (const english of ['Vote on each item', 'You are', 'Voted', 'Send', 'Room code', 'Your name', 'revealed', 'blind'])
+      expect(text).not.toMatch(new RegExp(`\\b${english}\\b`));
+    await browser.screenshot(page, 'room-member-de');
+    expect(browser.pageErrors).toEqual([]);
+  });
+
+  it('serves the page in the language the browser asks for, and says so', async () => {
+    const asked = async (language: string) => {
+      const r = await fetch(listener.url, { headers: { 'Accept-Language': language } });
+      return [r.headers.get('content-language'), r.headers.get('vary'), /<html lang="(\w+)"/.exec(await r.text())?.[1]];
+    };
+    expect(await asked('de-AT,de;q=0.9')).toEqual(['de', 'Accept-Language', 'de']);
+    expect(await asked('fr-FR, en;q=0.5')).toEqual(['en', 'Accept-Language', 'en']);
+    expect(await asked('fr-FR')).toEqual(['en', 'Accept-Language', 'en']);
+  });
+});

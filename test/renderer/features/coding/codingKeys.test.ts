@@ -1,6 +1,8 @@
+import { createIntl } from 'react-intl';
 import { describe, expect, it } from 'vitest';
 import type { KeyPress } from '../../../../renderer/src/shared/keyPress';
-import { codingShortcut } from '../../../../renderer/src/features/coding/codingKeys';
+import { codingShortcut, codingShortcutList } from '../../../../renderer/src/features/coding/codingKeys';
+import { appCatalogs } from '../../../../renderer/src/app/appCatalogs';
 
 const codes = [
   { name: 'Doubts', definition: 'unsure', key: 'd' },
@@ -40,5 +42,37 @@ describe("the coding view's keys", () => {
     expect(codingShortcut(press('Enter', { onControl: 'button' }), codes)).toBeNull();
     expect(codingShortcut(press('d', { ctrlKey: true }), codes)).toBeNull();
     expect(codingShortcut(press('x'), codes)).toBeNull();
+  });
+});
+
+describe("the coding view's shortcut list", () => {
+  const list = (locale: 'en' | 'de') =>
+    codingShortcutList(
+      codes,
+      createIntl({
+        locale,
+        messages: appCatalogs[locale],
+        onError: (e) => {
+          throw e;
+        },
+      }),
+    );
+
+  it("names every key the view answers to, the codebook's keys included", () => {
+    const keys = list('en').flatMap((s) => s.keys);
+    expect(keys).toEqual(['↓', '↑', 'd', '1', 'Enter', 'Ctrl+Z', '⌘Z', 'm', 'n', 'PgDn', 'PgUp', '?', 'Esc']);
+    for (const key of ['d', '1', 'Enter', 'm', 'n', '?']) expect(codingShortcut(press(key), codes), key).not.toBeNull();
+  });
+
+  it('is in German for a German interface, with the key names German keyboards print', () => {
+    const en = list('en');
+    const de = list('de');
+    expect(de.map((s) => s.keys.length)).toEqual(en.map((s) => s.keys.length));
+    expect(de.flatMap((s) => s.keys)).toEqual(expect.arrayContaining(['Strg+Z', 'Bild↓', 'Bild↑']));
+    expect(de.find((s) => s.keys.includes('Enter'))?.what).toBe(
+      'Das Item abschließen (jede Einheit hat die Codes, die sie haben soll) und zum nächsten gehen',
+    );
+    // every line is translated: none is the English one
+    de.forEach((line, n) => expect(line.what).not.toBe(en[n]!.what));
   });
 });

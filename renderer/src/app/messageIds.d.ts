@@ -1,4 +1,4 @@
-import type { AppMessageId } from './catalogs';
+import type { AppMessageId } from './appCatalogs';
 
 // react-intl types `id` from this: an id missing in the English catalog fails the typecheck.
 declare global {
