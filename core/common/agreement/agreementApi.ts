@@ -1,6 +1,7 @@
 /** The agreement domain of the app API (the Agreement tab's figures); its handlers are core/node/agreement/agreementHandlers.ts. */
 import type { MethodTable } from '../apiSlice/methodSpec';
 import type { AlphaResult } from './krippendorff';
+import type { GuidelineHistory } from '../guidelines/guidelineHistory';
 import type { TimeOnItemReport } from './timeOnItem';
 
 export interface AgreementReport {
@@ -16,8 +17,11 @@ export interface AgreementReport {
 
 export interface AgreementApi {
   agreement(): Promise<AgreementReport>;
+  /** every guideline version the project's logs recorded, what changed, and the adjudication flags against each (read only) */
+  guidelineHistory(): Promise<GuidelineHistory>;
 }
 
 export const AGREEMENT_METHODS = {
   agreement: { params: [], scope: 'any-page' },
+  guidelineHistory: { params: [], scope: 'any-page' },
 } as const satisfies MethodTable<AgreementApi>;

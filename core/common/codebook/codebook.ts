@@ -3,6 +3,7 @@ import { stringify } from 'yaml';
 import { ConfigError, lineAt, readStrictYaml, schemaConfigProblems, type ConfigProblem } from '../project/strictYaml';
 import { nameFormProblem, shownName, TakenNames } from '../names/personNames';
 import { caselessKey } from '../text/textFold';
+import { canonicalText, guidelineProblems, type LocalizedList, type LocalizedText } from '../guidelines/guidelines';
 
 /** The project's codebook file, beside aloud.yaml. */
 export const CODEBOOK_FILE = 'codebook.yaml';
@@ -10,10 +11,13 @@ export const CODEBOOK_FILE = 'codebook.yaml';
 /** One code of the codebook: what it means, an example and a counter-example, its parent code, its key while coding. */
 export interface CodeDef {
   name: string;
-  /** what a unit must show to get this code (a QDA tool's code description) */
-  definition: string;
-  example?: string;
-  counter_example?: string;
+  /** what a unit must show to get this code (a QDA tool's code description): plain (the project's language) or per language */
+  definition: LocalizedText;
+  example?: LocalizedText;
+  counter_example?: LocalizedText;
+  /** more examples and counter-examples, plain lists or per language (guidelines) */
+  examples?: LocalizedList;
+  counter_examples?: LocalizedList;
   /** the name of the code this one is nested under */
   parent?: string;
   /** one character that applies the code while coding */
@@ -35,7 +39,6 @@ export const CODING_VIEW_KEYS: Readonly<Record<string, string>> = {
   '?': 'definitions and shortcuts',
 };
 
-const text = { type: 'string' } as const;
 const name = { type: 'string', minLength: 1, pattern: '\\S' } as const;
 /** REFI-QDA's GUIDType: plain or in braces */
 const guid = { type: 'string', pattern: '^\\{?[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\\}?$' } as const;
@@ -57,9 +60,12 @@ export const codebookJsonSchema = {
         required: ['name', 'definition'],
         properties: {
           name,
-          definition: text,
-          example: text,
-          counter_example: text,
+          // shapes (plain or per language) are checked by guidelineProblems: one line per wrong key
+          definition: {},
+          example: {},
+          counter_example: {},
+          examples: {},
+          counter_examples: {},
           parent: name,
           key: { type: 'string', pattern: '^\\S$' },
           guid,
@@ -142,6 +148,13 @@ export function codebookProblems(
           `code name ${shownName(code.name)} looks like the code "${like}" (codes[${byName.get(folded(like))}]); two codes must look different`,
         );
     }
+    // an empty plain definition is a code not defined yet (the coding view says so)
+    const parts = ['definition', 'example', 'counter_example', 'examples', 'counter_examples'].filter(
+      (p) => !(p === 'definition' && code.definition === ''),
+    );
+    for (const [part, message] of guidelineProblems(code as unknown as Record<string, unknown>, parts)) {
+      problems.push({ file, line: lineOf(['codes', String(i), part.split(/[.[]/)[0]!]), path: `codes[${i}].${part}`, message });
+    }
     if (code.key !== undefined) {
       const other = keys.get(code.key);
       const reserved = CODING_VIEW_KEYS[code.key.toLowerCase()];
@@ -182,7 +195,17 @@ export function codebookProblems(
 
 /** codebook.yaml's text: a comment saying what it is, then `codes:` with each code's keys in a fixed order. */
 export function formatCodebook(codebook: Codebook, header: string): string {
-  const order: ReadonlyArray<keyof CodeDef> = ['name', 'definition', 'example', 'counter_example', 'parent', 'key', 'guid'];
+  const order: ReadonlyArray<keyof CodeDef> = [
+    'name',
+    'definition',
+    'example',
+    'counter_example',
+    'examples',
+    'counter_examples',
+    'parent',
+    'key',
+    'guid',
+  ];
   const codes = codebook.codes.map((c) => Object.fromEntries(order.filter((k) => c[k] !== undefined).map((k) => [k, c[k]])));
   const comments = header
     .split('\n')
@@ -199,7 +222,19 @@ export function formatCodebook(codebook: Codebook, header: string): string {
 export function codebookVersion(codebook: Codebook, sha256: (text: string) => string): string {
   const meaning = [...codebook.codes]
     .sort((a, b) => (folded(a.name) < folded(b.name) ? -1 : folded(a.name) > folded(b.name) ? 1 : 0))
-    .map((c) => [c.name, c.definition, c.example ?? null, c.counter_example ?? null, c.parent ?? null]);
+    .map((c) => {
+      const meaning: unknown[] = [
+        c.name,
+        canonicalText(c.definition),
+        canonicalText(c.example),
+        canonicalText(c.counter_example),
+        c.parent ?? null,
+      ];
+      // lists of examples came later: a codebook without them keeps the version it had
+      if (c.examples !== undefined || c.counter_examples !== undefined)
+        meaning.push(canonicalText(c.examples), canonicalText(c.counter_examples));
+      return meaning;
+    });
   return sha256(JSON.stringify({ exclusive: codebook.exclusive ?? false, codes: meaning })).slice(0, 12);
 }
 

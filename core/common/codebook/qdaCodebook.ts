@@ -4,6 +4,7 @@ import { InputError } from '../io/inputProblem';
 import { xmlGuardProblem } from '../io/xmlGuard';
 import { codebookProblems, type CodeDef, type Codebook } from './codebook';
 import { escapeXmlText, xmlAttributes } from '../io/xmlText';
+import { textInLanguage } from '../guidelines/guidelines';
 
 /** The REFI-QDA namespaces a codebook comes in: a codebook file (.qdc) or a project (.qde inside a .qdpx). */
 export const QDA_CODEBOOK_NAMESPACE = 'urn:QDA-XML:codebook:1.0';
@@ -176,9 +177,10 @@ export function describedCode(description: string): Pick<CodeDef, 'definition' |
 /** What a QDA tool shows as the code's description: the definition, then its example, counter-example and key, one per line. */
 export function codeDescription(code: CodeDef): string {
   return [
-    code.definition,
-    code.example !== undefined ? `Example: ${code.example}` : '',
-    code.counter_example !== undefined ? `Counter-example: ${code.counter_example}` : '',
+    // a QDA description is one text: per-language guidelines give their English (else first) text
+    textInLanguage(code.definition, []),
+    code.example !== undefined ? `Example: ${textInLanguage(code.example, [])}` : '',
+    code.counter_example !== undefined ? `Counter-example: ${textInLanguage(code.counter_example, [])}` : '',
     code.key !== undefined ? `Key: ${code.key}` : '',
   ]
     .filter(Boolean)

@@ -22,6 +22,9 @@ export interface CsvColumn {
   since?: 3 | 4 | 5;
 }
 
+/** The schema versions whose CSV is flat (one typed column per field). */
+export type CsvFlatVersion = 2 | 3 | 4 | 5;
+
 /** A column written only with `--with-items`: what the annotator saw, from the items file. */
 export interface ItemCsvColumn {
   name: string;
@@ -657,17 +660,27 @@ export const CSV_COLUMNS: readonly CsvColumn[] = [
     meaning: 'the idle gap bound of the active time, ms (aloud.yaml time_on_item.idle_gap_seconds)',
     value: (r) => r.time_on_item_idle_gap_ms,
   },
+  // v5: the labels' guideline version the final label was given under (`aloud guidelines history` has its texts)
+  {
+    name: 'guideline_version',
+    type: 'string',
+    nullable: true,
+    since: 5,
+    meaning:
+      "the labels' guideline version (12 hex digits: aloud.yaml's definitions, examples, counter-examples) in force when the final label was given; empty: none logged",
+    value: (r) => r.guideline_version,
+  },
 ];
 
-/** The columns of a flat CSV of one schema version (2, 3 or 4). */
-export function csvColumnsOf(version: 2 | 3 | 4 | 5): readonly CsvColumn[] {
+/** The columns of a flat CSV of one schema version (2 to 5). */
+export function csvColumnsOf(version: CsvFlatVersion): readonly CsvColumn[] {
   return CSV_COLUMNS.filter((c) => (c.since ?? 2) <= version);
 }
 
 const TIMESTAMP = '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?(Z|[+-]\\d{2}:\\d{2})$';
 
 /** The JSON Schema of one CSV row of a version read back as an object of typed cells (what `validate` checks a flat CSV against). */
-export function csvRowJsonSchema(version: 2 | 3 | 4 | 5): Record<string, unknown> {
+export function csvRowJsonSchema(version: CsvFlatVersion): Record<string, unknown> {
   const properties: Record<string, unknown> = {};
   const columns = csvColumnsOf(version);
   for (const c of columns) {
@@ -685,6 +698,7 @@ export function csvRowJsonSchema(version: 2 | 3 | 4 | 5): Record<string, unknown
     properties[c.name] = c.name === 'schema_version' ? { const: version } : { ...base, type: c.nullable ? [typeList, 'null'] : typeList };
   }
   properties.label_source = { enum: ['voice', 'click', 'key', 'correction', 'room', null] };
+  if (version >= 5) properties.guideline_version = { type: ['string', 'null'], pattern: '^[0-9a-f]{12}$' };
   if (version >= 4) properties.commitment_spans = { type: ['string', 'null'], pattern: '^\\d+:\\d+( \\| \\d+:\\d+)*$' };
   if (version >= 3) {
     properties.session_kind = { enum: ['annotator', 'room'] };

@@ -3,7 +3,7 @@ import type { InputProblem } from '../io/inputProblem';
 import type { LocatedValue } from '../io/jsonInput';
 import { JsonSyntaxError, parseStrictJson } from '../io/strictJson';
 import type { Item } from '../items/item';
-import { csvColumnsOf, ITEM_CSV_COLUMNS, readCsvCell, type CsvColumn } from './exportCsvColumns';
+import { csvColumnsOf, ITEM_CSV_COLUMNS, readCsvCell, type CsvColumn, type CsvFlatVersion } from './exportCsvColumns';
 import { EXPORT_FIELDS, EXPORT_FIELDS_V5, type ExportRecord } from './exportRecord';
 
 export type ExportFormat = 'jsonl' | 'json' | 'csv';
@@ -81,7 +81,7 @@ export function exportTextWriter(format: ExportFormat, options: ExportTextOption
   return { head: `${formatCsvRecord(names)}\r\n`, record: (r) => `${formatCsvRecord(cells(r))}\r\n`, tail: () => '' };
 }
 
-/** A record's CSV cells, in the v4 column order, formula-escaped as exports write them. */
+/** A record's CSV cells, in the v5 column order, formula-escaped as exports write them. */
 export function csvRowCells(record: ExportRecord): string[] {
   return csvColumnsOf(5).map((c) => csvCell(c.value(record)));
 }
@@ -91,10 +91,13 @@ function csvCell(value: string | number | boolean | null): string {
   return typeof value === 'string' ? escapeCsvFormula(value) : String(value);
 }
 
-/** Which export a CSV header is: v1 (JSON columns such as `commitments`), v2 (flat columns), v3 (flat, with `completed`), v4 (with `commitment_spans`) or v5 (with `time_on_item_active_ms`). */
-export function csvExportVersion(header: readonly string[]): 1 | 2 | 3 | 4 | 5 {
+/**
+ * Which export a CSV header is: v1 (JSON columns such as `commitments`), v2 (flat columns), v3 (flat, with `completed`),
+ * v4 (with `commitment_spans`) or v5 (with `time_on_item_active_ms` and `guideline_version`).
+ */
+export function csvExportVersion(header: readonly string[]): 1 | CsvFlatVersion {
   if (header.includes('commitments') && !header.includes('label_history')) return 1;
-  if (header.includes('time_on_item_active_ms')) return 5;
+  if (header.includes('time_on_item_active_ms') || header.includes('guideline_version')) return 5;
   return header.includes('commitment_spans') ? 4 : header.includes('completed') ? 3 : 2;
 }
 
@@ -104,7 +107,7 @@ export function csvExportVersion(header: readonly string[]): 1 | 2 | 3 | 4 | 5 {
  */
 export interface ExportCsvRows {
   /** a flat CSV (v2 or v3): rows are typed cells, checked by that version's row schema; null: v1 */
-  flat: 2 | 3 | 4 | 5 | null;
+  flat: CsvFlatVersion | null;
   headerProblems: InputProblem[];
   row(row: CsvRow): { value: LocatedValue; problems?: undefined } | { value?: undefined; problems: InputProblem[] };
 }
@@ -115,7 +118,7 @@ export function exportCsvRows(header: readonly string[], headerLine: number, fil
 }
 
 /** Flat (v2, v3) CSV rows back to typed cell objects for the schema stage: the header must be exactly that version's columns. */
-function exportCsvFlatRows(header: readonly string[], headerLine: number, file: string, version: 2 | 3 | 4 | 5): ExportCsvRows {
+function exportCsvFlatRows(header: readonly string[], headerLine: number, file: string, version: CsvFlatVersion): ExportCsvRows {
   const problems: InputProblem[] = [];
   const names = new Set(header);
   const CSV_COLUMNS = csvColumnsOf(version);

@@ -241,9 +241,11 @@ export interface ExportDeidentification {
 }
 
 /**
- * One annotator's work on one item (schema_version 5): v4's fields, and beside the wall time the active time on the
+ * One annotator's work on one item (schema_version 5): v4's fields; beside the wall time the active time on the
  * item (her own acts and the gaps between them up to the idle gap bound, core/common/session/activeTime.ts), with
- * that bound. null: the item was never opened.
+ * that bound (null: the item was never opened); and the labels' guideline version (aloud.yaml's definitions, examples,
+ * counter-examples) the final label was given under, so a paper can say which guideline each label was given under
+ * (`aloud guidelines history` lists every version's texts).
  */
 export interface ExportRecordV5 extends Omit<ExportRecordV4, 'schema_version'> {
   schema_version: 5;
@@ -251,6 +253,8 @@ export interface ExportRecordV5 extends Omit<ExportRecordV4, 'schema_version'> {
   /** how long the item was open in the annotator's own sittings (time_open_ms also counts a reviewer's) */
   time_on_item_wall_ms: number | null;
   time_on_item_idle_gap_ms: number | null;
+  /** null: no guideline was logged in force (the project has none, or the label was given before guidelines were logged) */
+  guideline_version: string | null;
 }
 
 /** The record this Aloud writes. */
@@ -264,7 +268,10 @@ export const EXPORT_OPTIONAL_FIELDS_V5: ReadonlyArray<keyof ExportRecordV5> = ['
 /** A record of any version `validate` reads. */
 export type AnyExportRecord = ExportRecordV1 | ExportRecordV2 | ExportRecordV3 | ExportRecordV4 | ExportRecordV5;
 
-/** A v4 record read as v5: it recorded no active time (null), its wall time not apart from a reviewer's (null). */
+/**
+ * A v4 record read as v5: it recorded no active time (null), its wall time not apart from a reviewer's (null), and no
+ * guideline version with its labels (null).
+ */
 export function upcastExportRecordV4(record: ExportRecordV4): ExportRecordV5 {
   const v5: Record<string, unknown> = {
     ...record,
@@ -272,6 +279,7 @@ export function upcastExportRecordV4(record: ExportRecordV4): ExportRecordV5 {
     time_on_item_active_ms: null,
     time_on_item_wall_ms: null,
     time_on_item_idle_gap_ms: null,
+    guideline_version: null,
   };
   const ordered: Record<string, unknown> = {};
   for (const key of EXPORT_FIELDS_V5) ordered[key] = v5[key];
@@ -408,7 +416,10 @@ export const EXPORT_FIELDS_V3 = [
 /** Key order of v4 JSON records: v3's, then whether the record was de-identified. */
 export const EXPORT_FIELDS_V4 = [...EXPORT_FIELDS_V3, 'deidentification'] as const satisfies ReadonlyArray<keyof ExportRecordV4>;
 
-/** Key order of v5 JSON records: v4's, the active and wall time on item and their idle gap bound beside time_open_ms. */
+/**
+ * Key order of v5 JSON records: v4's, the active and wall time on item and their idle gap bound beside time_open_ms,
+ * and the guideline version of the final label last.
+ */
 export const EXPORT_FIELDS_V5 = [
   ...EXPORT_FIELDS_V3.slice(0, EXPORT_FIELDS_V3.indexOf('time_open_ms') + 1),
   'time_on_item_active_ms',
@@ -416,6 +427,7 @@ export const EXPORT_FIELDS_V5 = [
   'time_on_item_idle_gap_ms',
   ...EXPORT_FIELDS_V3.slice(EXPORT_FIELDS_V3.indexOf('time_open_ms') + 1),
   'deidentification',
+  'guideline_version',
 ] as const satisfies ReadonlyArray<keyof ExportRecordV5>;
 
 /** Column order of v1 CSV exports and key order of v1 JSON records. */
@@ -561,6 +573,7 @@ export function buildExportRecord(input: ExportRecordInput): ExportRecordV5 {
     time_on_item_idle_gap_ms: state?.time_on_item_idle_gap_ms ?? null,
     exported_at: input.exportedAt,
     deidentification: null,
+    guideline_version: state?.guideline_version ?? null,
   };
 }
 

@@ -6,7 +6,7 @@ import { JsonLinesStream, syntaxProblem, type LocatedValue } from '../io/jsonInp
 import { JsonArrayStream } from '../io/jsonArrayStream';
 import { schemaProblems } from '../io/schemaProblems';
 import { parseStrictJson, parseStrictJsonValueAt } from '../io/strictJson';
-import { csvColumnsOf, csvRowJsonSchema } from './exportCsvColumns';
+import { csvColumnsOf, csvRowJsonSchema, type CsvFlatVersion } from './exportCsvColumns';
 import { csvRowCells, exportCsvRows, type ExportCsvRows, type ExportFormat } from './exportFormats';
 import { ExportReceiptTally, type ExportSummaryRecord } from './exportReceipt';
 import { exportRecordJsonSchemas, READABLE_SCHEMA_VERSIONS, type AnyExportRecord, type ExportRecord } from './exportRecord';
@@ -56,7 +56,7 @@ export interface ExportValidation {
 function csvRowSummary(row: Record<string, unknown>): ExportSummaryRecord {
   const audioPath = row.audio_path as string | null;
   return {
-    schema_version: row.schema_version as 2 | 3 | 4 | 5,
+    schema_version: row.schema_version as CsvFlatVersion,
     project: row.project as string,
     annotator: row.annotator as string,
     item_id: row.item_id as string,
@@ -90,13 +90,13 @@ export class ExportRecordsCheck {
     private readonly project: ExportProjectFacts | null,
     /** a record that passed the schema stage (its rule problems, if any, are listed) */
     private readonly onValid?: (record: AnyExportRecord) => void,
-    private flat: 2 | 3 | 4 | 5 | null = null,
+    private flat: CsvFlatVersion | null = null,
   ) {
     this.ruleCheck = flat ? csvRowRuleChecker(file, project) : exportRuleChecker(file, project);
   }
 
   /** From here on the records are the typed rows of a flat (v2, v3) CSV (their own schema and rules). */
-  flatRows(version: 2 | 3 | 4 | 5): void {
+  flatRows(version: CsvFlatVersion): void {
     this.flat = version;
     this.ruleCheck = csvRowRuleChecker(this.file, this.project);
   }

@@ -1,5 +1,7 @@
+import type { GuidelineFields } from '../guidelines/guidelines';
+
 /** One label of the annotation schema, e.g. Polite with key "1" and per-language synonyms. */
-export interface LabelDef {
+export interface LabelDef extends GuidelineFields {
   name: string;
   key?: string;
   /** language code → synonyms, e.g. { de: ["höflich"] } */

@@ -9,6 +9,7 @@ import { LABEL_MODELS, type LabelModelName } from '../labelModels/labelModel';
 import type { LineCounter, Node as YamlNode } from 'yaml';
 import { ConfigError, nodeAt, readStrictYaml, schemaConfigProblems, type ConfigProblem } from './strictYaml';
 import { caselessKey } from '../text/textFold';
+import { guidelineProblems, guidelineSchemaProperties } from '../guidelines/guidelines';
 
 export { ConfigError, formatConfigProblem, type ConfigProblem } from './strictYaml';
 
@@ -175,6 +176,8 @@ export const projectConfigJsonSchema = {
                 propertyNames: { pattern: '^[a-z]{2,3}$' },
                 additionalProperties: stringList,
               },
+              // what the label means, shown beside the item on one key: plain (the project's language) or per language
+              ...guidelineSchemaProperties,
             },
           },
         },
@@ -324,6 +327,14 @@ function checkConfigRules(config: ProjectConfig, file: string, root: YamlNode | 
       });
     }
     names.set(folded, i);
+    for (const [part, message] of guidelineProblems(label as unknown as Record<string, unknown>)) {
+      problems.push({
+        file,
+        line: lineOf(['schema', 'labels', String(i), part.split(/[.[]/)[0]!]),
+        path: `schema.labels[${i}].${part}`,
+        message,
+      });
+    }
     if (label.key !== undefined) {
       if (keys.has(label.key)) {
         problems.push({

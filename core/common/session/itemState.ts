@@ -110,6 +110,8 @@ export interface ItemSessionState {
   labels_not_in_schema: string[];
   /** a label act after the item was completed chose another label than its final one then (even if later undone) */
   changed_after_completion: boolean;
+  /** the labels' guideline version the final label was given under (null: no guideline logged; absent in states built before) */
+  guideline_version?: string | null;
   /** the item's recordings in order: where each begins on the item's audio and when it started and stopped (absent in states built before) */
   recordings?: RecordingRecord[];
   /** when the item was first completed (completed_at is the last time) */

@@ -10,6 +10,7 @@ import {
 } from './sessionEvents';
 import { REASONING_REVEALS } from '../reasoning/reasoningConfig';
 import { STEP_JUDGMENT_SOURCES } from '../reasoning/stepJudgments';
+import { GUIDELINE_SCOPES } from '../guidelines/guidelines';
 
 const itemId = { type: 'string', minLength: 1 } as const;
 const count = { type: 'integer', minimum: 0 } as const;
@@ -82,6 +83,8 @@ const codeAct = object({
   after_finished: { type: 'boolean' },
   undo_of: { type: ['integer', 'null'], minimum: 1 },
 });
+/** a guideline part as aloud.yaml or codebook.yaml wrote it (plain or per language), or null: not written */
+const guidelinePart = { type: ['string', 'array', 'object', 'null'] } as const;
 const modelIdentity = object({ name: { type: 'string', minLength: 1 }, sha256: { type: 'string', minLength: 1 } });
 const nullableModelIdentity = { oneOf: [{ type: 'null' }, modelIdentity] } as const;
 const reviewer = { type: ['string', 'null'], minLength: 1 } as const;
@@ -250,6 +253,15 @@ export const sessionEventDataSchemas: { readonly [T in SessionEventType]: Record
   text_selected: object({
     item_id: itemId,
     span: { ...object({ start: count, end: count, quote: { type: 'string', minLength: 1 } }), type: ['object', 'null'] },
+  }),
+  guideline_in_force: object({
+    scope: { enum: [...GUIDELINE_SCOPES] },
+    version: { type: 'string', pattern: '^[0-9a-f]{12}$' },
+    language: { type: 'string', pattern: '^[a-z]{2,3}$' },
+    guidelines: {
+      type: 'array',
+      items: object({ name, definition: guidelinePart, examples: guidelinePart, counter_examples: guidelinePart }),
+    },
   }),
   // a playback longer than a day is no playback (a clock that jumped)
   audio_played: object({

@@ -7,6 +7,7 @@ import type { ReasoningReveal } from '../reasoning/reasoningConfig';
 import type { AppliedSplit } from '../reasoning/reasoningSteps';
 import type { StepJudgmentSource } from '../reasoning/stepJudgments';
 import type { LoggedEvent } from '../io/loggedEvent';
+import type { GuidelineInForce } from '../guidelines/guidelines';
 
 /** Why a recording ended; everything except 'user' and 'end_of_input' is an interruption. */
 export type RecordingStopReason = 'user' | 'end_of_input' | 'item_changed' | 'device_lost' | 'write_error' | 'closed' | 'recovered';
@@ -231,6 +232,11 @@ export interface SessionEventData {
    */
   text_selected: { item_id: string; span: { start: number; end: number; quote: string } | null };
   /**
+   * the guidelines in force from here on in this log (labels': aloud.yaml's definitions, examples, counter-examples;
+   * codes': codebook.yaml's), logged before the first label or code act under a version this log has not recorded last
+   */
+  guideline_in_force: GuidelineInForce;
+  /**
    * the person whose session this is played the item's recording (Review): from audio_from_ms to audio_to_ms on the
    * item's audio, for played_ms by the clock, ending at the event's time; logged once when the playing stops
    */
@@ -270,6 +276,7 @@ export const EVENT_VERSIONS: { readonly [T in SessionEventType]: number } = {
   coding_finished: 1,
   codings_revealed: 1,
   text_selected: 1,
+  guideline_in_force: 1,
   audio_played: 1,
 };
 

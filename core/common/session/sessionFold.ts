@@ -23,6 +23,7 @@ import type { StepJudgmentRecord } from '../reasoning/stepJudgments';
 import { EVENT_VERSIONS, type SessionEvent, type SessionKind, type SessionEventData, type SessionEventType } from './sessionEvents';
 import { AUDIO_SAMPLE_RATE } from '../audio/sampleRate';
 import { summaryOfItem, type ItemSummary } from './itemSummary';
+import type { GuidelineScope } from '../guidelines/guidelines';
 import { activeTimeByItem, type ActivitySpan } from './activeTime';
 import { DEFAULT_IDLE_GAP_SECONDS } from '../project/projectConfig';
 
@@ -103,6 +104,8 @@ interface VoiceAct extends VoiceCommitment {
   config_sha256: string | null;
   parser_version: string | null;
   parser_inputs_sha256: string | null;
+  /** the labels' guideline version in force in this log when the act was logged (null: none logged) */
+  guideline_version: string | null;
 }
 
 interface OtherAct {
@@ -112,6 +115,7 @@ interface OtherAct {
   ts: string;
   quote: string | null;
   reviewer: string | null;
+  guideline_version: string | null;
 }
 
 /** A recording on the session clock: where its audio starts in the item's WAV and when it started and stopped. */
@@ -183,6 +187,8 @@ export class SessionFold {
   private kind: SessionKind | null = null;
   private room: { code: string; member_id: string } | null = null;
   private hasRoomActs = false;
+  /** the last guideline_in_force of each scope in this log: acts are given under it */
+  private readonly guidelinesInForce: Record<GuidelineScope, string | null> = { labels: null, codes: null };
   /** the item open now and since when (time on item); the time of the last event so far */
   private openItem: { item_id: string; since_ms: number } | null = null;
   private lastEventMs: number | null = null;
@@ -212,6 +218,11 @@ export class SessionFold {
     this.currentConfigSha256 = options.configSha256 ?? null;
     this.currentParserInputs = options.parserInputsSha256 ?? null;
     this.idleGapMs = (config.time_on_item?.idle_gap_seconds ?? DEFAULT_IDLE_GAP_SECONDS) * 1000;
+  }
+
+  /** The version of a scope's guidelines this log recorded last (null: none). */
+  guidelineLogged(scope: GuidelineScope): string | null {
+    return this.guidelinesInForce[scope];
   }
 
   apply(event: SessionEvent): void {
@@ -250,6 +261,9 @@ export class SessionFold {
         return;
       case 'item_opened':
         this.currentItem = event.data.item_id;
+        return;
+      case 'guideline_in_force':
+        this.guidelinesInForce[event.data.scope] = event.data.version;
         return;
       case 'note':
         this.notes.push({ seq: event.seq, ts: event.ts, item_id: event.data.item_id, text: event.data.text });
@@ -418,9 +432,18 @@ export class SessionFold {
             config_sha256: this.configInForce,
             parser_version: event.data.parser_version ?? this.parserInForce,
             parser_inputs_sha256: this.parserInputsInForce,
+            guideline_version: this.guidelinesInForce.labels,
           });
         } else {
-          item.other.push({ label, source, seq: event.seq, ts: event.ts, quote, reviewer: event.data.reviewer });
+          item.other.push({
+            label,
+            source,
+            seq: event.seq,
+            ts: event.ts,
+            quote,
+            reviewer: event.data.reviewer,
+            guideline_version: this.guidelinesInForce.labels,
+          });
           if (source === 'room') this.hasRoomActs = true;
         }
         return;
@@ -433,6 +456,7 @@ export class SessionFold {
           config_sha256: event.data.config_sha256,
           parser_version: event.data.parser_version,
           parser_inputs_sha256: event.data.parser_inputs_sha256,
+          guideline_version: this.guidelinesInForce.labels,
         }));
         item.diagnostics = event.data.diagnostics;
         return;
@@ -665,7 +689,7 @@ export class SessionFold {
    */
   private labelActs(item: ItemFold) {
     const voice = [...item.voice].sort((a, b) => (a.audio_ms ?? 0) - (b.audio_ms ?? 0) || a.seq - b.seq);
-    const acts: Array<LabelAct & { at_ms: number; seq: number }> = [
+    const acts: Array<LabelAct & { at_ms: number; seq: number; guideline_version: string | null }> = [
       ...voice.map((v) => {
         const atMs = (v.audio_ms === null ? null : this.sessionTimeOfAudio(item, v.audio_ms)) ?? Date.parse(v.ts);
         return {
@@ -677,6 +701,7 @@ export class SessionFold {
           quote: v.quote,
           reviewer: null,
           seq: v.seq,
+          guideline_version: v.guideline_version,
         };
       }),
       ...item.other.map((o) => ({
@@ -688,6 +713,7 @@ export class SessionFold {
         quote: o.quote,
         reviewer: o.reviewer,
         seq: o.seq,
+        guideline_version: o.guideline_version,
       })),
     ].sort((a, b) => a.at_ms - b.at_ms || a.seq - b.seq);
     // the final label as it stood when the item was completed, against the final label now
@@ -855,6 +881,7 @@ export class SessionFold {
       config_changed: this.voiceUnderOtherConfig(item),
       labels_not_in_schema: [...new Set(history.map((h) => h.label).filter((l) => !this.labelNames.has(l)))],
       changed_after_completion: changedAfterCompletion,
+      guideline_version: acts.at(-1)?.guideline_version ?? null,
       vad_model: current?.vad_model ?? null,
       first_completed_at: item.first_completed_at,
       time_to_complete_ms:

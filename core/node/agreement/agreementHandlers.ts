@@ -3,6 +3,7 @@ import type { GoldApi } from '../../common/labelModels/goldApi';
 import type { OpenProject } from '../project/projectFolder';
 import { projectAgreement } from './projectAgreement';
 import { projectGold } from './projectGold';
+import { projectGuidelineHistory } from '../guidelines/projectGuidelines';
 
 /** What the agreement handlers use of the app: the open project (replaced when another opens). */
 export interface AgreementHost {
@@ -17,5 +18,9 @@ export function agreementHandlers(app: AgreementHost): AgreementApi & GoldApi {
       return report;
     },
     goldLabels: () => projectGold(app.project),
+    guidelineHistory: async () => {
+      const { warnings: _warnings, project: _project, ...history } = await projectGuidelineHistory(app.project);
+      return history;
+    },
   };
 }

@@ -85,6 +85,12 @@ export const commands: readonly CommandEntry[] = [
     load: async () => (await import('./commands/adjudicate')).adjudicateCommand,
   },
   {
+    name: 'guidelines',
+    summary:
+      "The guideline history: every version of the labels' and codes' definitions, examples and counter-examples the logs recorded, what changed, and the adjudication flags against each; export it as JSON.",
+    load: async () => (await import('./commands/guidelines')).guidelinesCommand,
+  },
+  {
     name: 'room',
     summary:
       'Norming rooms (blind votes, reveal, discussion, live agreement) and shadow rooms (trainees watch an expert live and practise); members join from a browser.',

@@ -8,6 +8,7 @@ import {
   QDA_PROJECT_NAMESPACE,
 } from '../../common/codebook/qdaCodebook';
 import { codebookVersion } from '../../common/codebook/codebook';
+import { hasRichGuideline } from '../../common/guidelines/guidelines';
 import { InputError } from '../../common/io/inputProblem';
 import { appVersion } from '../exportFiles/appVersion';
 import { checkExportTarget } from '../exportFiles/exportTarget';
@@ -36,6 +37,12 @@ export async function exportQdc(options: { project: OpenProject; out: string; fo
   const { project, out } = options;
   const loaded = await loadCodebook(project);
   if ('problem' in loaded) throw new ProjectError(`nothing to export: ${loaded.problem}`);
+  // a QDA description is one text: per-language guidelines or example lists would not come back from a .qdc
+  const rich = loaded.codebook.codes.find(hasRichGuideline);
+  if (rich)
+    throw new ProjectError(
+      `${loaded.file}: code "${rich.name}" has per-language texts or lists of examples, which a .qdc code description cannot hold; export a codebook whose definition, example and counter_example are plain texts`,
+    );
   await checkExportTarget(project, out, 'file', { force: options.force });
   const version = await appVersion();
   const guidOf = (key: string): string => stableGuid(project.config.name, key);

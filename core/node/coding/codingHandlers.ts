@@ -17,7 +17,15 @@ import {
 import { sameName } from '../../common/names/personNames';
 import { codingItemView, type CodingItemView, type CodingOverview } from '../../common/coding/codingViews';
 import type { SessionEntry } from '../../common/session/sessionFold';
-import { addCodeToCodebook, codingContext, itemTextOf, loadCodebook, projectCodeAgreement, protocolFacts } from './projectCoding';
+import {
+  addCodeToCodebook,
+  codeGuidelinesOf,
+  codingContext,
+  itemTextOf,
+  loadCodebook,
+  projectCodeAgreement,
+  protocolFacts,
+} from './projectCoding';
 import { CodingSessionReader } from './codingSessionReader';
 import type { SessionService } from '../session/sessionService';
 import type { OpenProject } from '../project/projectFolder';
@@ -83,6 +91,7 @@ export function codingHandlers(app: CodingHost): CodingApi {
       const open = app.session.require();
       const protocol = await protocolOf(open, annotator, itemId);
       const context = codingContext(app.project, open.store.annotator, await loadCodebook(app.project));
+      open.store.codeGuidelines = codeGuidelinesOf(app.project, context);
       await open.recordCoding((fold) => decide(fold, context, protocol));
       return viewOf(open, protocol.annotator, itemId, changedUnit);
     });
@@ -178,6 +187,7 @@ export function codingHandlers(app: CodingHost): CodingApi {
       app.calls.run(async () => {
         const open = app.session.require();
         const context = codingContext(app.project, open.store.annotator, await loadCodebook(app.project));
+        open.store.codeGuidelines = codeGuidelinesOf(app.project, context);
         let undone: { annotator: string; item_id: string; unit: string } | null = null;
         await open.recordCoding((fold) => {
           const decided = decideUndoCoding(fold.coding, context);

@@ -10,7 +10,7 @@ import { loadProjectItems, type OpenProject } from '../project/projectFolder';
 import { normalizeAnnotatorName, sessionPaths } from '../session/sessionPaths';
 import { eachLimited } from '../../common/concurrency/eachLimited';
 import { SessionStore } from '../session/sessionStore';
-import { codingContext, loadCodebook, protocolFacts } from './projectCoding';
+import { codeGuidelinesOf, codingContext, loadCodebook, protocolFacts } from './projectCoding';
 
 export interface CodingsImportSummary {
   source: string;
@@ -139,7 +139,9 @@ export async function importCodings(options: { project: OpenProject; source: str
         stores.set(coder, await SessionStore.open({ project, annotator: coder, kind: 'coder', lookAlikesJudged: true }));
       },
     );
+    const codeGuidelines = codeGuidelinesOf(project, context);
     await eachLimited(decided, IMPORT_LANES, async ([coder, entries]) => {
+      stores.get(coder)!.codeGuidelines = codeGuidelines;
       await stores.get(coder)!.commit(() => entries);
     });
     return summary(decided);

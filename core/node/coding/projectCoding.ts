@@ -15,6 +15,7 @@ import { sha256Hex } from '../fs/sha256';
 import { allSessionNames, type AnnotatorStates, type SessionSource } from '../session/sessionSource';
 import { ProjectError } from '../fs/projectError';
 import type { OpenProject } from '../project/projectFolder';
+import { codeGuidelinesInForce, type GuidelineInForce } from '../../common/guidelines/guidelines';
 
 /** The project's codebook with its version, or why there is none to code with. */
 export type LoadedCodebook = { codebook: Codebook; version: string; file: string } | { problem: string; file: string; missing: boolean };
@@ -50,6 +51,13 @@ export function codingContext(project: OpenProject, coder: string, loaded: Loade
     codebook: 'codebook' in loaded ? { codebook: loaded.codebook, version: loaded.version } : null,
     problem: 'problem' in loaded ? loaded.problem : null,
   };
+}
+
+/** The codes' guidelines a coding act is given under (null without a codebook): logged before the first act under them. */
+export function codeGuidelinesOf(project: OpenProject, context: CodingContext): GuidelineInForce | null {
+  return context.codebook
+    ? codeGuidelinesInForce(context.codebook.codebook.codes, context.codebook.version, project.config.thinkaloud.languages[0] ?? 'en')
+    : null;
 }
 
 /** An annotator's item as a protocol to code: its current units (by the project's unit rule) and whether they are final. */

@@ -32,6 +32,8 @@ import { SessionLogWriter } from './sessionLogFile';
 import type { TornTail } from '../log/appendLog';
 import { itemAudioRelativePath, resolveInSession, normalizeAnnotatorName, sessionPaths, type SessionPaths } from './sessionPaths';
 import { AUDIO_SAMPLE_RATE } from '../../common/audio/sampleRate';
+import { labelGuidelinesInForce, type GuidelineInForce } from '../../common/guidelines/guidelines';
+import { withGuidelinesInForce } from '../../common/guidelines/guidelineLogging';
 
 /** What opening a session for writing found and repaired; the UI and the CLI report all of it. */
 export interface SessionOpenReport {
@@ -95,6 +97,10 @@ export class SessionStore {
   private closing: Promise<void> | null = null;
   /** the commit deciding or writing: its owner's queue (SessionService's) lets one run at a time, and this says if not */
   private committing: Promise<unknown> | null = null;
+  /** the labels' guidelines of the aloud.yaml this session runs under (null: none written) */
+  private readonly labelGuidelines: GuidelineInForce | null;
+  /** the codebook's guidelines the coding view last decided under (set before each coding commit) */
+  codeGuidelines: GuidelineInForce | null = null;
 
   private constructor(
     readonly project: OpenProject,
@@ -108,7 +114,9 @@ export class SessionStore {
     readonly report: SessionOpenReport,
     private readonly now: () => Date,
     private readonly opening: Pick<OpenSessionOptions, 'reviewer' | 'kind' | 'room'>,
-  ) {}
+  ) {
+    this.labelGuidelines = labelGuidelinesInForce(project.config, sha256Hex);
+  }
 
   static async open(options: OpenSessionOptions): Promise<SessionStore> {
     const { project } = options;
@@ -314,8 +322,15 @@ export class SessionStore {
 
   private async decideAndAppend(decide: (facts: SessionFold, at: string) => readonly SessionEntry[]): Promise<SessionEvent[]> {
     const at = this.now().toISOString();
-    const entries = decide(this.fold, at);
-    if (entries.length === 0) return [];
+    const decided = decide(this.fold, at);
+    if (decided.length === 0) return [];
+    // every label and code act is logged under the guidelines in force: their version first when it is not the last logged
+    const entries = withGuidelinesInForce(
+      decided,
+      (scope) => this.fold.guidelineLogged(scope),
+      { labels: this.labelGuidelines, codes: this.codeGuidelines },
+      (data): SessionEntry => ({ type: 'guideline_in_force', data }),
+    );
     // Check against the fold first so an event that would make the log unreadable is never written.
     this.fold.checkAppend(entries, this.log.seq + 1);
     const events = await this.log.appendAll(entries, at);

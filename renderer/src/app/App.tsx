@@ -3,6 +3,7 @@ import type { ProjectView } from '../../../core/common/project/projectApi';
 import { applySessionPatch } from '../../../core/common/session/sessionPatch';
 import { AgreementScreen } from '../features/agreement/AgreementScreen';
 import { AdjudicateScreen } from '../features/adjudicate/AdjudicateScreen';
+import { GuidelinesPanel } from '../features/guidelines/GuidelinesPanel';
 import { LabelScreen } from '../features/label/LabelScreen';
 import { ReviewScreen } from '../features/review/ReviewScreen';
 import { ProjectScreen } from '../features/project/ProjectScreen';
@@ -113,7 +114,10 @@ export function App() {
         ) : tab === 'review' ? (
           <ReviewScreen project={project} session={session} onSession={onSession} run={run} />
         ) : tab === 'adjudicate' ? (
-          <AdjudicateScreen />
+          <>
+            <AdjudicateScreen />
+            <GuidelinesPanel names={project.schema.labels} kind="labels" projectLanguage={project.thinkaloud.languages[0] ?? 'en'} />
+          </>
         ) : tab === 'project' ? (
           <ProjectScreen
             project={project}

@@ -22,6 +22,8 @@ import deidentifyDe from '../features/deidentify/messages/de.json';
 import deidentifyEn from '../features/deidentify/messages/en.json';
 import exportDe from '../features/export/messages/de.json';
 import exportEn from '../features/export/messages/en.json';
+import guidelinesDe from '../features/guidelines/messages/de.json';
+import guidelinesEn from '../features/guidelines/messages/en.json';
 import labelDe from '../features/label/messages/de.json';
 import labelEn from '../features/label/messages/en.json';
 import projectDe from '../features/project/messages/de.json';
@@ -47,6 +49,7 @@ const areas: AreaCatalogs[] = [
   { en: codingEn, de: codingDe },
   { en: deidentifyEn, de: deidentifyDe },
   { en: exportEn, de: exportDe },
+  { en: guidelinesEn, de: guidelinesDe },
   { en: labelEn, de: labelDe },
   { en: projectEn, de: projectDe },
   { en: reasoningEn, de: reasoningDe },
@@ -69,6 +72,7 @@ export type AppMessageId =
   | keyof typeof codingEn
   | keyof typeof deidentifyEn
   | keyof typeof exportEn
+  | keyof typeof guidelinesEn
   | keyof typeof labelEn
   | keyof typeof projectEn
   | keyof typeof reasoningEn

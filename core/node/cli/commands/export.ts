@@ -34,7 +34,7 @@ export function makeExportCommand(sessions: SessionSource): CliCommand {
       "annotators' final and blind labels, and the decision that stands (aloud adjudicate); schema in core/common/adjudication/goldRecord.ts.\n" +
       "--gold-model: items nobody agreed on or adjudicated take the label model's label (gold_source model, label_model {model,\n" +
       'probability, ci95}: its posterior with a bootstrap interval, as `aloud gold` reports); items nobody labelled stay unresolved.\n' +
-      'Records: one per annotator and project item, schema core/common/export/exportRecord.v4.schema.json (offsets in code points); every record is\n' +
+      'Records: one per annotator and project item, schema core/common/export/exportRecord.v5.schema.json (offsets in code points); every record is\n' +
       'validated first, the file is written atomically, then FILE.receipt.json (counts, gaps, sha256). One invalid record:\n' +
       'exit 1, nothing written. --with-items (csv): the item text, context and further fields in columns of their own. Transcripts: DIR/<annotator>/<item>.<format> and DIR/transcripts.receipt.json.\n' +
       'eaf (ELAN), textgrid (Praat), maxqda (MAXQDA/NVivo transcripts): DIR/<annotator>/<item>.<ext> beside a copy of its WAV;\n' +

@@ -5,6 +5,7 @@ import type { HuddleOutcomeView, HuddleView } from '../../../../core/common/adju
 import { adjudicationKey, adjudicationShortcutList, CAUSE_KEYS, EMPTY_DRAFT, type DecisionDraft } from './adjudicationKeys';
 import { reportRefusalsTo } from '../../shared/runCall';
 import { ShortcutHelp } from '../../shared/Dialogs';
+import { useGuidelinesShortcut } from '../guidelines/GuidelinesPanel';
 import { useShortcuts } from '../../shared/useShortcuts';
 import { useApi } from '../../shared/api';
 import { useFormatDuration } from '../../shared/i18n/useDuration';
@@ -294,6 +295,8 @@ export function AdjudicateScreen() {
   const [current, setCurrent] = useState(0);
   const [playing, setPlaying] = useState<number | null>(null);
   const [help, setHelp] = useState(false);
+  // the guidelines panel beside the screen (mounted with it in App) has its key in this screen's list
+  const guidelinesShortcut = useGuidelinesShortcut(queue?.labels.flatMap((l) => (l.key !== null ? [{ key: l.key }] : [])) ?? []);
   // items marked for a huddle, the lead's huddles (newest first), the outcome last taken
   const [marked, setMarked] = useState<string[]>([]);
   const [huddles, setHuddles] = useState<HuddleView[]>([]);
@@ -718,6 +721,7 @@ export function AdjudicateScreen() {
             <ShortcutHelp
               shortcuts={[
                 ...adjudicationShortcutList(queue.causes, intl),
+                guidelinesShortcut,
                 { keys: ['Shift+R'], what: intl.formatMessage({ id: 'adjudicate.keys.speak' }) },
               ]}
               onClose={() => setHelp(false)}

@@ -7,6 +7,7 @@ import type { AlphaResult } from '../../../../core/common/agreement/krippendorff
 import { LeadRoomPanel } from '../rooms/LeadRoomPanel';
 import { CodeAgreementPanel } from '../coding/CodeAgreementPanel';
 import { GoldPanel } from './GoldPanel';
+import { GuidelineHistoryPanel } from '../guidelines/GuidelineHistoryPanel';
 import { figure, intervalText, levelText } from './agreementFigures';
 import { TimeOnItemPanel } from './TimeOnItemPanel';
 import { reportRefusalsTo } from '../../shared/runCall';
@@ -291,6 +292,8 @@ export function AgreementScreen({ project }: { project: ProjectView }) {
       />
 
       <CodeAgreementPanel reloads={reloads} />
+
+      <GuidelineHistoryPanel reloads={reloads} />
 
       <LeadRoomPanel key={roomPanel} project={project} disagreements={analysis.disagreements.map((d) => d.item_id)} />
     </section>

@@ -5,6 +5,8 @@ import type { CodeProposal } from '../../../../core/common/coding/codingFold';
 import type { CodingOverview } from '../../../../core/common/coding/codingViews';
 import type { RunCall } from '../../shared/runCall';
 import { useApi } from '../../shared/api';
+import { textInLanguage } from '../../../../core/common/guidelines/guidelines';
+import { guidelineLanguage } from '../guidelines/guidelineLanguage';
 
 interface Props {
   run: RunCall;
@@ -56,7 +58,7 @@ export function CodebookPanel({ run, overview, onOverview, onApply, applied, sho
               className={`code-btn ${applied.has(c.name) ? 'on' : ''}`}
               aria-pressed={applied.has(c.name)}
               disabled={!canApply}
-              title={c.definition}
+              title={textInLanguage(c.definition, [guidelineLanguage()])}
               aria-describedby={shown?.name === c.name ? 'code-definition' : undefined}
               onMouseEnter={() => onShow(c.name)}
               onFocus={() => onShow(c.name)}
@@ -72,7 +74,7 @@ export function CodebookPanel({ run, overview, onOverview, onApply, applied, sho
           <>
             <strong>{shown.name}</strong>
             <p>
-              {shown.definition || (
+              {textInLanguage(shown.definition, [guidelineLanguage()]) || (
                 <span className="muted">
                   <FormattedMessage id="coding.definition.none" />
                 </span>
@@ -80,12 +82,15 @@ export function CodebookPanel({ run, overview, onOverview, onApply, applied, sho
             </p>
             {shown.example && (
               <p className="muted">
-                <FormattedMessage id="coding.codebook.example" values={{ example: shown.example }} />
+                <FormattedMessage id="coding.codebook.example" values={{ example: textInLanguage(shown.example, [guidelineLanguage()]) }} />
               </p>
             )}
             {shown.counter_example && (
               <p className="muted">
-                <FormattedMessage id="coding.codebook.counterExample" values={{ example: shown.counter_example }} />
+                <FormattedMessage
+                  id="coding.codebook.counterExample"
+                  values={{ example: textInLanguage(shown.counter_example, [guidelineLanguage()]) }}
+                />
               </p>
             )}
           </>

@@ -10,6 +10,9 @@ import { CodebookPanel } from './CodebookPanel';
 import { codingShortcut, codingShortcutList } from './codingKeys';
 import { sameProtocol, useCodingDesk } from './useCodingDesk';
 import './coding.css';
+import { textInLanguage } from '../../../../core/common/guidelines/guidelines';
+import { guidelineLanguage } from '../guidelines/guidelineLanguage';
+import { GuidelinesPanel, useGuidelinesShortcut } from '../guidelines/GuidelinesPanel';
 
 interface Props {
   project: ProjectView;
@@ -33,6 +36,7 @@ export function CodingView({ project, run, onLeave }: Props) {
   const unitRefs = useRef(new Map<string, HTMLLIElement>());
 
   const codes: CodeDef[] = useMemo(() => overview?.codebook?.codes ?? [], [overview]);
+  const guidelinesShortcut = useGuidelinesShortcut(codes);
   const units = view?.units ?? [];
   const unit = units[Math.min(unitIndex, units.length - 1)] ?? null;
 
@@ -255,7 +259,10 @@ export function CodingView({ project, run, onLeave }: Props) {
                           <span
                             key={c.code}
                             className="code-chip mine"
-                            title={codes.find((d) => d.name === c.code)?.definition ?? intl.formatMessage({ id: 'coding.code.gone' })}
+                            title={((d) =>
+                              d ? textInLanguage(d.definition, [guidelineLanguage()]) : intl.formatMessage({ id: 'coding.code.gone' }))(
+                              codes.find((d) => d.name === c.code),
+                            )}
                           >
                             {c.code}
                             {c.memo && (
@@ -361,28 +368,40 @@ export function CodingView({ project, run, onLeave }: Props) {
                   )}
                 </dt>
                 <dd>
-                  {c.definition || (
+                  {textInLanguage(c.definition, [guidelineLanguage()]) || (
                     <span className="muted">
                       <FormattedMessage id="coding.definition.none" />
                     </span>
                   )}
                   {c.example && (
                     <div className="muted">
-                      <FormattedMessage id="coding.definition.example" values={{ example: c.example }} />
+                      <FormattedMessage
+                        id="coding.definition.example"
+                        values={{ example: textInLanguage(c.example, [guidelineLanguage()]) }}
+                      />
                     </div>
                   )}
                   {c.counter_example && (
                     <div className="muted">
-                      <FormattedMessage id="coding.definition.counterExample" values={{ example: c.counter_example }} />
+                      <FormattedMessage
+                        id="coding.definition.counterExample"
+                        values={{ example: textInLanguage(c.counter_example, [guidelineLanguage()]) }}
+                      />
                     </div>
                   )}
                 </dd>
               </div>
             ))}
           </dl>
-          <ShortcutTable shortcuts={codingShortcutList(codes, intl)} />
+          <ShortcutTable shortcuts={[...codingShortcutList(codes, intl), guidelinesShortcut]} />
         </Modal>
       )}
+      <GuidelinesPanel
+        names={codes}
+        kind="codes"
+        projectLanguage={project.thinkaloud.languages[0] ?? 'en'}
+        emphasis={(unit && view?.mine[unit.unit]?.map((c) => c.code)) ?? []}
+      />
       {memoUnit !== null && view && (
         <MemoDialog
           unit={memoUnit}

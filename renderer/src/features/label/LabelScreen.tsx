@@ -26,6 +26,7 @@ import { useHostNotices } from './useHostNotices';
 import { useItemNavigation } from './useItemNavigation';
 import { useLabelActs } from './useLabelActs';
 import { useLabelKeys } from './useLabelKeys';
+import { GuidelinesPanel, useGuidelinesShortcut } from '../guidelines/GuidelinesPanel';
 import { useLabelRecorder } from './useLabelRecorder';
 
 interface Props {
@@ -111,6 +112,7 @@ export function LabelScreen({ project, session, onSession, onError, run, deviceI
     move,
   });
   const { partial, engineNotice } = useHostNotices();
+  const guidelinesShortcut = useGuidelinesShortcut(project.schema.labels);
 
   if (!item)
     return (
@@ -237,7 +239,15 @@ export function LabelScreen({ project, session, onSession, onError, run, deviceI
         <ItemNotes notes={session.notes} itemId={currentId} run={run} onSession={onSession} />
       </section>
       {overlay === 'jump' && <JumpDialog items={items} onJump={(n) => void go(n)} onClose={() => setOverlay(null)} />}
-      {overlay === 'help' && <ShortcutHelp shortcuts={shortcutList(project.schema.labels)} onClose={() => setOverlay(null)} />}
+      <GuidelinesPanel
+        names={project.schema.labels}
+        kind="labels"
+        projectLanguage={project.thinkaloud.languages[0] ?? 'en'}
+        emphasis={state?.final_label ? [state.final_label] : []}
+      />
+      {overlay === 'help' && (
+        <ShortcutHelp shortcuts={[...shortcutList(project.schema.labels), guidelinesShortcut]} onClose={() => setOverlay(null)} />
+      )}
     </div>
   );
 }

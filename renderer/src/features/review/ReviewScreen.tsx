@@ -15,6 +15,7 @@ import { SegmentCorrections, type SegmentEdit } from './SegmentCorrections';
 import { ReasoningSideBySide } from '../reasoning/ReasoningSideBySide';
 import { TranscriptView } from '../../shared/TranscriptView';
 import { CodingView } from '../coding/CodingView';
+import { GuidelinesPanel } from '../guidelines/GuidelinesPanel';
 import { DeidentifyReview } from '../deidentify/DeidentifyReview';
 import { useShortcuts } from '../../shared/useShortcuts';
 import { useItemState } from '../../shared/useItemState';
@@ -140,6 +141,12 @@ export function ReviewScreen({ project, session, onSession, run }: Props) {
           <FormattedMessage id="review.noMatch" />
         </p>
       )}
+      <GuidelinesPanel
+        names={project.schema.labels}
+        kind="labels"
+        projectLanguage={project.thinkaloud.languages[0] ?? 'en'}
+        emphasis={line?.final_label ? [line.final_label] : []}
+      />
     </div>
   );
 }

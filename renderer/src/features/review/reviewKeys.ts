@@ -30,6 +30,7 @@ export const REVIEW_SHORTCUTS: readonly Shortcut[] = [
   { keys: ['J', 'L'], what: { id: 'review.keys.skip' } },
   { keys: ['[', ']'], what: { id: 'review.keys.speed' } },
   { keys: ['Esc'], what: { id: 'review.keys.leave' } },
+  { keys: ['i'], what: { id: 'review.keys.guidelines' } },
 ];
 
 /** Playback speeds the review offers, slowest first. */

@@ -230,6 +230,38 @@ describe('export record v5 (v1, v2, v3 and v4 still read)', () => {
     expect(exportGaps(record).map((g) => g.reason)).toEqual(['audio_file_missing']);
   });
 
+  it('v5 carries the guideline version the final label was given under; a v4 record reads as v5 without one', () => {
+    const state = { ...labelledState('g'), guideline_version: '0123456789ab' };
+    const record = buildExportRecord({
+      project: 'p',
+      annotator: 'a',
+      item: { id: 'g', text: 't' },
+      itemTextSha256: '0'.repeat(64),
+      itemContextSha256: null,
+      state,
+      notes: [],
+      audioSha256: null,
+      appVersion: '1',
+      configSha256: '0'.repeat(64),
+      exportedAt: '2026-01-01T00:00:00Z',
+    });
+    expect(record.guideline_version).toBe('0123456789ab');
+    const validate = new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true }).compile(exportRecordJsonSchema);
+    expect(validate(record), JSON.stringify(validate.errors)).toBe(true);
+    expect(validate({ ...record, guideline_version: 'not-a-version' })).toBe(false);
+    const {
+      guideline_version: _none,
+      time_on_item_active_ms: _a,
+      time_on_item_wall_ms: _w,
+      time_on_item_idle_gap_ms: _g,
+      ...rest
+    } = record;
+    const v4: ExportRecordV4 = { ...rest, schema_version: 4 };
+    const upcast = upcastExportRecordV4(v4);
+    expect(upcast).toEqual({ ...record, guideline_version: null });
+    expect(validate(upcast)).toBe(true);
+  });
+
   it('says the gaps in words', () => {
     const gaps = validRecords().flatMap(exportGaps);
     expect(describeExportGaps(2, gaps)).toBe('2 records; 1 has no audio, 1 has no transcript, 1 has no label');
@@ -240,7 +272,7 @@ describe('export record v5 (v1, v2, v3 and v4 still read)', () => {
 describe('export record v5: active and wall time on item', () => {
   it('a v4 record read as v5 has no active or wall time (null, never guessed), its keys in v5 order, and validates as v5', () => {
     const v5 = validRecords()[0]!;
-    const { time_on_item_active_ms: _a, time_on_item_wall_ms: _w, time_on_item_idle_gap_ms: _g, ...rest } = v5;
+    const { time_on_item_active_ms: _a, time_on_item_wall_ms: _w, time_on_item_idle_gap_ms: _g, guideline_version: _v, ...rest } = v5;
     const v4: ExportRecordV4 = { ...rest, schema_version: 4 };
     const validateV4 = new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true }).compile(exportRecordJsonSchemas[4]!);
     expect(validateV4(v4), JSON.stringify(validateV4.errors)).toBe(true);
@@ -250,6 +282,7 @@ describe('export record v5: active and wall time on item', () => {
       time_on_item_active_ms: null,
       time_on_item_wall_ms: null,
       time_on_item_idle_gap_ms: null,
+      guideline_version: null,
     });
     expect(Object.keys(upcast)).toEqual([...EXPORT_FIELDS_V5]);
     const validate = new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true }).compile(exportRecordJsonSchema);

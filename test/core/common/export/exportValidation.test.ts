@@ -721,6 +721,7 @@ describe('validateExportText: every stage, every problem, located', () => {
         time_to_complete_ms: _t,
         time_open_ms: _m,
         deidentification: _d,
+        guideline_version: _g,
         time_on_item_active_ms: _ta,
         time_on_item_wall_ms: _tw,
         time_on_item_idle_gap_ms: _tg,

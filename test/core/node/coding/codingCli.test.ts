@@ -132,8 +132,10 @@ describe('aloud import --codings', () => {
       ],
     });
     const bob = await eventsOf(dir, 'bob');
+    // the codebook's guidelines (its texts under the version every coding act carries) before the first act under them
     expect(bob.map((e) => e.type)).toEqual([
       'session_started',
+      'guideline_in_force',
       'code_applied',
       'coding_memo',
       'code_applied',
@@ -141,7 +143,8 @@ describe('aloud import --codings', () => {
       'coding_finished',
       'coding_finished',
     ]);
-    expect(bob[1]!.data).toMatchObject({
+    expect(bob[1]!.data).toMatchObject({ scope: 'codes', version: (bob[2]!.data as { codebook_version: string }).codebook_version });
+    expect(bob[2]!.data).toMatchObject({
       annotator: 'ana',
       item_id: 'demo-01',
       unit: 'u0',
@@ -151,8 +154,8 @@ describe('aloud import --codings', () => {
       source: 'import',
       after_finished: false,
     });
-    expect(bob[2]!.data).toMatchObject({ code: 'Doubts', text: 'hedges: "not sure"' });
-    expect(bob[5]!.data).toMatchObject({ item_id: 'demo-01', units: ['u0', 'u1', 'u2'] });
+    expect(bob[3]!.data).toMatchObject({ code: 'Doubts', text: 'hedges: "not sure"' });
+    expect(bob[6]!.data).toMatchObject({ item_id: 'demo-01', units: ['u0', 'u1', 'u2'] });
     const again = await cli('import', '--project', dir, '--codings', file);
     expect(again.code).toBe(2);
     expect(again.err).toContain('bob has coded "demo-01" by ana in Aloud already');
@@ -318,6 +321,10 @@ describe('codings in the record', () => {
       time_on_item_wall_ms: _tw,
       time_on_item_idle_gap_ms: _tg,
       deidentification: _d,
+      time_on_item_active_ms: _ta,
+      time_on_item_wall_ms: _tw,
+      time_on_item_idle_gap_ms: _tg,
+      guideline_version: _g,
       ...v2Fields
     } = ana01;
     const v2: ExportRecordV2 = {

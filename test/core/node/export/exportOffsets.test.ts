@@ -127,12 +127,13 @@ describe('one offset unit in every export: Unicode code points, as Python and RE
       .map((l) => JSON.parse(l) as ExportRecord)
       .filter((r) => r.item_id === 'demo-01');
     const at = v4!.transcript!.indexOf(PHRASE);
-    // v3 had no deidentification field, nor the active time of v5
+    // v3 had no deidentification field, nor the active time and guideline version of v5
     const {
       deidentification: _d,
       time_on_item_active_ms: _a,
       time_on_item_wall_ms: _w,
       time_on_item_idle_gap_ms: _g,
+      guideline_version: _gv,
       schema_version: _v,
       ...v4Fields
     } = v4!;
