@@ -22,7 +22,8 @@ export function TranscriptView({
   });
   const kinds = new Set(pieces.map((p) => p.kind));
   return (
-    <div className="transcript" aria-label="transcript">
+    // a log: what is added (final text, the partial as it grows) is read out politely
+    <div className="transcript" role="log" aria-label="transcript">
       <h3>
         Transcript <span className="muted">(verbatim)</span>
       </h3>
