@@ -26,6 +26,9 @@ const FAILING = new Set(['serious', 'critical']);
 /** One line per failing node: screen, rule, impact, target and what axe says to fix, so a person can find and fix it. */
 async function axeFindings(page: Page, screen: string): Promise<string[]> {
   const results = await new AxeBuilder({ page }).withTags(WCAG_TAGS).analyze();
+  const lesser = results.violations.filter((v) => !FAILING.has(v.impact ?? '')).map((v) => `${v.id} (${v.impact}, ${v.nodes.length})`);
+  // moderate and minor findings do not fail the screen, but a person should see them
+  if (lesser.length > 0) console.log(`${screen}: also ${lesser.join(', ')}`);
   return results.violations
     .filter((v) => FAILING.has(v.impact ?? ''))
     .flatMap((v) =>
@@ -116,6 +119,13 @@ describe.skipIf(unavailable !== undefined)('every screen passes axe-core in Engl
         await check('label-shortcuts');
         await page.keyboard.press('Escape');
         await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
+
+        // a label given by key: the verdict, a polite live region, says it; the transcript is a log (final and partial text)
+        await page.keyboard.press('1');
+        await expect.poll(() => page.locator('.verdict .final-label').count(), { timeout: 10_000 }).toBe(1);
+        expect(await page.locator('.verdict').getAttribute('aria-live')).toBe('polite');
+        expect(await page.locator('.transcript').getAttribute('role')).toBe('log');
+        await check('label-given');
 
         await tab('review');
         await check('review');
