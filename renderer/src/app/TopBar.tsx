@@ -29,7 +29,7 @@ export function TopBar({
   const labelled = session ? session.items.filter((i) => i.final_label !== null).length : 0;
   return (
     <header className="topbar">
-      <div className="brand">Aloud</div>
+      <h1 className="brand">Aloud</h1>
       <div className="project" title="project">
         {project.name}
       </div>
