@@ -152,6 +152,16 @@ describe.skipIf(unavailable !== undefined)('every screen passes axe-core in Engl
         await tab('settings');
         await check('settings', true);
 
+        // Review of another annotator's session (her recordings, transcripts and commit phrases on screen)
+        await page.goto(host.url);
+        await page.locator('#annotator').fill('rey');
+        await page.locator('.review-as').getByRole('button', { name: 'ana', exact: true }).click();
+        await expect.poll(() => page.locator('.annotator').textContent(), { timeout: 15_000 }).toContain('ana');
+        await tab('review');
+        await page.locator('button.item-link', { has: page.locator('.item-id', { hasText: /^demo-01$/ }) }).click();
+        await expect.poll(() => page.locator('.transcript mark').count(), { timeout: 15_000 }).toBeGreaterThan(0);
+        await check('review-of-another', true);
+
         // a norming room member's page, served by the room listener in the browser's language, joined
         await page.goto(listener.url);
         await check('room-join');

@@ -57,7 +57,7 @@ export function ReasoningSideBySide({ project, state }: { project: ProjectView; 
   });
   return (
     <section className="side-by-side" aria-label="think-aloud beside the model's reasoning">
-      <div className="side human" aria-label="annotator's think-aloud">
+      <div className="side human" role="group" aria-label="annotator's think-aloud">
         <h3>Annotator (think-aloud)</h3>
         {state.segments.length === 0 ? (
           <p className="muted">No transcript.</p>
@@ -79,7 +79,7 @@ export function ReasoningSideBySide({ project, state }: { project: ProjectView; 
           Final label: <strong>{state.final_label ?? 'none'}</strong> · reasoning shown {new Date(shown.shown_at).toLocaleTimeString()}
         </p>
       </div>
-      <div className="side model" aria-label="model's reasoning">
+      <div className="side model" role="group" aria-label="model's reasoning">
         <h3>Model</h3>
         <ol className="model-steps review">
           {shown.steps.map((text, i) => {
