@@ -98,6 +98,20 @@ describe.skipIf(unavailable !== undefined)('every screen passes axe-core in Engl
           findings.push(...(await axeFindings(page, `${language}/${screen}`)));
           if (shoot) await shootBoth(browser, page, `a11y-${language}-${screen}`);
         };
+        // Tab through the first `presses` stops: each focused element must show a ring (an outline or a box shadow)
+        const focusRings = async (screen: string, presses: number) => {
+          for (let i = 0; i < presses; i++) {
+            await page.keyboard.press('Tab');
+            const unseen = await page.evaluate(() => {
+              const el = document.activeElement as HTMLElement | null;
+              if (!el || el === document.body) return null;
+              const style = getComputedStyle(el);
+              const ring = (style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) > 0) || style.boxShadow !== 'none';
+              return ring ? null : `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''}.${el.className}`;
+            });
+            if (unseen) findings.push(`${language}/${screen}: no visible focus on ${unseen}`);
+          }
+        };
         const tab = async (which: keyof typeof TAB) => {
           await page.locator('nav.tabs [role="tab"]').nth(TAB[which]).click();
           await expect.poll(() => page.locator('nav.tabs [role="tab"]').nth(TAB[which]).getAttribute('aria-selected')).toBe('true');
@@ -126,6 +140,7 @@ describe.skipIf(unavailable !== undefined)('every screen passes axe-core in Engl
         expect(await page.locator('.verdict').getAttribute('aria-live')).toBe('polite');
         expect(await page.locator('.transcript').getAttribute('role')).toBe('log');
         await check('label-given');
+        await focusRings('label', 30);
 
         await tab('review');
         await check('review');
@@ -151,6 +166,7 @@ describe.skipIf(unavailable !== undefined)('every screen passes axe-core in Engl
 
         await tab('settings');
         await check('settings', true);
+        await focusRings('settings', 30);
 
         // Review of another annotator's session (her recordings, transcripts and commit phrases on screen)
         await page.goto(host.url);
