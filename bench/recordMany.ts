@@ -4,7 +4,7 @@
  *
  * A generated project of N items; one SessionService (no engine) records each in turn as the app does: open the item,
  * start, 1 s of audio in 50 ms chunks, stop. Prints the time per item at the start and the end of the run and, after
- * it, how long reopening the session takes. With --against, the same with another checkout's code (its TypeScript
+ * it, how long reopening the session takes; beside wall time, the processor time per item (steadier on a shared machine). With --against, the same with another checkout's code (its TypeScript
  * through tsx), interleaved in blocks of 100 items so both share the machine's noise.
  */
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -76,6 +76,7 @@ try {
         config,
         list,
         times: [] as number[],
+        cpu: [] as number[],
         service: await code.SessionService.open({ project: config, annotator: 'ana', items: list }),
       };
     }),
@@ -84,11 +85,14 @@ try {
     for (const run of runs) {
       for (let i = block; i < Math.min(items, block + 100); i++) {
         const started = performance.now();
+        const cpuBefore = process.cpuUsage();
         await run.service.openItem(run.list[i]!.id);
         await run.service.startRecording();
         for (let c = 0; c < 20; c++) await run.service.appendAudio(chunk);
         await run.service.stopRecording();
         run.times.push(performance.now() - started);
+        const cpu = process.cpuUsage(cpuBefore);
+        run.cpu.push((cpu.user + cpu.system) / 1000);
       }
     }
   }
@@ -101,7 +105,7 @@ try {
     const first = run.times.slice(0, 100);
     const last = run.times.slice(-100);
     process.stdout.write(
-      `${run.code.name.padEnd(7)} ${items} items: per item median ${median(first).toFixed(1)} ms (first 100), ${median(last).toFixed(1)} ms (last 100); reopening the session ${openMs.toFixed(0)} ms\n`,
+      `${run.code.name.padEnd(7)} ${items} items: per item median ${median(first).toFixed(1)} ms (first 100), ${median(last).toFixed(1)} ms (last 100); processor time per item median ${median(run.cpu.slice(0, 100)).toFixed(1)} ms (first 100), ${median(run.cpu.slice(-100)).toFixed(1)} ms (last 100); reopening the session ${openMs.toFixed(0)} ms\n`,
     );
   }
 } finally {

@@ -22,6 +22,8 @@
  * With recordings (the default; --keyed-only leaves them out) every item of every annotator holds a 1 s take (WAV and
  * its events), and the study steps add what recordings cost: the interop exports that copy audio (eaf, textgrid,
  * maxqda, qdpx, hf), session show, session ingest of one more take (opening the session for writing), pack and unpack.
+ * Every study, recorded or not, ends with the app opening a session after a start (openSession, reviewSession: time,
+ * processor time, answer size).
  *
  * The sections are a list (SECTIONS): a later section (e.g. label acts through the app's API) is one more entry.
  */
@@ -33,7 +35,7 @@ import path from 'node:path';
 import { parseArgs, promisify } from 'node:util';
 import { DEFAULT_STUDY_SHAPE, studyItemId, writeScaleStudy } from './scaleStudy';
 import { encodeWavPcm16 } from '../core/node/audio/wavFile';
-import { actSection, type ActFigures } from './scaleActs';
+import { actSection, AppProcess, type ActFigures } from './scaleActs';
 import { CLI_BUNDLE, ensureCliBundle } from '../scripts/build-cli.mjs';
 
 const { values } = parseArgs({
@@ -366,6 +368,52 @@ async function runSteps(section: string, study: Study, contenders: readonly Cont
   }
 }
 
+/**
+ * Opening a recorded session in the app (browser mode, the page's HTTP API): each round a freshly started app opens one
+ * annotator's session (openSession) and then reviews another's (reviewSession), as the Label and Review screens do.
+ * Wall time of the call, the app's processor time for it and the answer's size (what the page receives).
+ */
+async function appOpens(study: Study, contenders: readonly Contender[], rounds: number): Promise<void> {
+  const label = studyLabel(study.annotators, study.items);
+  const [annotator, reviewed] = annotatorNames(Math.min(2, study.annotators));
+  const calls: Array<{ step: string; call: (app: AppProcess) => Promise<{ ms: number; bytes: number }> }> = [
+    { step: 'app openSession', call: (app) => app.call('openSession', annotator!) },
+    { step: 'app reviewSession', call: (app) => app.call('reviewSession', reviewed ?? annotator!, 'bench-reviewer') },
+  ];
+  const measures = new Map<string, Measure[]>();
+  const bytes = new Map<string, number[]>();
+  for (let run = 0; run < rounds; run++) {
+    for (const contender of contenders) {
+      for (const { step, call } of calls) {
+        const key = `${step}\u0000${contender.name}`;
+        const app = await AppProcess.start(contender.name === 'aloud' ? REPO : contender.cwd, study.dir);
+        try {
+          const cpuBefore = await app.cpuMs();
+          const answer = await call(app);
+          const cpu = ((await app.cpuMs()) - cpuBefore) / 1000;
+          measures.set(key, [
+            ...(measures.get(key) ?? []),
+            { seconds: answer.ms / 1000, cpu_s: cpu, rss_mb: await app.peakRssMb(), ok: true },
+          ]);
+          bytes.set(key, [...(bytes.get(key) ?? []), answer.bytes]);
+        } catch (e) {
+          const note = (e as Error).message.slice(0, 160);
+          measures.set(key, [...(measures.get(key) ?? []), { seconds: NaN, cpu_s: NaN, rss_mb: NaN, ok: false, note }]);
+        } finally {
+          await app.stop();
+        }
+      }
+    }
+  }
+  for (const { step } of calls)
+    for (const contender of contenders) {
+      const key = `${step}\u0000${contender.name}`;
+      report('study', step, label, contender.name, measures.get(key) ?? []);
+      const answered = bytes.get(key) ?? [];
+      if (answered.length > 0) say(`    (answer ${(median(answered) / 1024 / 1024).toFixed(2)} MB)`);
+    }
+}
+
 async function cliStart(contenders: readonly Contender[], rounds: number): Promise<void> {
   const npmRun: Contender = { name: 'npm run', command: ['npm', 'run', '-s', 'aloud', '--'], cwd: REPO };
   const all = [...contenders, npmRun];
@@ -417,7 +465,9 @@ async function main(): Promise<void> {
         run: async () => {
           for (const items of sizes) {
             say(`\n3 annotators × ${items} items`);
-            await runSteps('study', await generate(root, items, 3), contenders, runs);
+            const study = await generate(root, items, 3);
+            await runSteps('study', study, contenders, runs);
+            if (!values.steps || new RegExp(values.steps).test('app openSession')) await appOpens(study, contenders, runs);
           }
         },
       },

@@ -73,7 +73,7 @@ const quantile = (xs: readonly number[], q: number): number => {
 const median = (xs: readonly number[]): number => quantile(xs, 0.5);
 
 /** One app process in browser mode (bench/scaleActsHost.ts) and a client speaking its HTTP API as the page does. */
-class AppProcess {
+export class AppProcess {
   private events: AbortController | null = null;
 
   private constructor(

@@ -131,7 +131,7 @@ describe.skipIf(unavailable !== undefined)('a huddle from the Adjudicate tab, in
     await expect.poll(() => page.locator('.adj-main .error').textContent(), { timeout: 15_000 }).toMatch(/needs a confidence/);
     for (const key of ['m', 'a']) await page.keyboard.press(key);
     await page.keyboard.press('Shift+KeyO');
-    await expect.poll(() => page.locator('.notice').textContent(), { timeout: 15_000 }).toBe(`Room ${code}: 2 decision(s) logged`);
+    await expect.poll(() => page.locator('.notice').textContent(), { timeout: 15_000 }).toBe(`Room ${code}: 2 decisions logged`);
     const decided = { 'demo-02': 'Polite', 'demo-03': 'Neutral' } as Record<string, string>;
     expect(await page.locator('.adj-huddle-outcome li').allTextContents()).toEqual(order.map((id) => `${id}: decided “${decided[id]}”`));
     await expect.poll(() => page.locator('.adj-queue li.decided').count(), { timeout: 15_000 }).toBe(2);

@@ -64,6 +64,7 @@ export function chromiumArgs(options: ChromiumLaunchOptions = {}): string[] {
     if (options.fakeAudioFile.includes('%')) throw new Error(`fake audio file path must not contain "%": ${options.fakeAudioFile}`);
     args.push(`--use-file-for-fake-audio-capture=${options.fakeAudioFile}${options.loopFakeAudio ? '' : '%noloop'}`);
   }
+  if (options.locale) args.push(`--lang=${options.locale}`);
   return [...args, ...(options.extraArgs ?? [])];
 }
 

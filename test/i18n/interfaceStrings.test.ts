@@ -123,6 +123,7 @@ const FOLDERS = [
   'core/common/agreement/agreementHtml.ts',
   'core/common/coding/codeAgreementHtml.ts',
   'core/common/adjudication/goldAgreementHtml.ts',
+  'core/common/agreement/timeOnItemHtml.ts',
 ].filter((dir) => existsSync(path.join(REPO, dir)));
 
 describe('interface strings come from the catalogs', () => {

@@ -13,7 +13,11 @@ export interface AnnotatorLabels {
  * the final labels, nominal for an unordered schema and ordinal (labels in schema order) for an ordered one.
  * Labels no longer in the schema count as missing, so a renamed label never distorts the figures.
  */
-export function agreementReport(schema: LabelSchema, itemIds: readonly string[], annotators: readonly AnnotatorLabels[]): AgreementReport {
+export function agreementReport(
+  schema: LabelSchema,
+  itemIds: readonly string[],
+  annotators: readonly AnnotatorLabels[],
+): Omit<AgreementReport, 'time_on_item'> {
   const categories = schema.labels.map((l) => l.name);
   const known = new Set(categories);
   const level = schema.ordered ? 'ordinal' : 'nominal';

@@ -28,12 +28,17 @@ export interface LiveUtterancesOptions {
   cutter: UtteranceCutter;
   scheduler: Pick<TranscriptionScheduler, 'partial' | 'partialAllowed' | 'speculate' | 'discardSpeculation'>;
   context: LiveRecordingContext;
-  /** start the final this long into a silence, before the cut (default 150 ms: as soon as the cut's audio, which keeps 150 ms after the speech with the VAD, is complete; null: never) */
+  /** start the final this long into a silence, before the cut (default: as soon as the cut's audio, which keeps 96 ms after the speech with the VAD, is complete; null: never) */
   speculateAfterMs?: number | null;
   /** re-transcribe the open utterance for display (default true) */
   partials?: boolean;
   /** no partial before this much of the utterance (default 500 ms) */
   minPartialAudioMs?: number;
+  /**
+   * whether a speculative final's text ends with a commit phrase and a full stop (the cut may then come at its floor);
+   * read for the cut's timing only: its commitments are not kept, and records come from the final at the cut
+   */
+  endsWithCommitment?: (text: string) => boolean;
 }
 
 export interface LiveUtteranceStats {
@@ -46,8 +51,8 @@ export interface LiveUtteranceStats {
 }
 
 /**
- * The live cutter of one recording, with partial text while an utterance is open and a speculative final once
- * the silence after it passes 150 ms. Pushes return exactly the cutter's utterances (the session transcribes
+ * The live cutter of one recording, with partial text while an utterance is spoken and a speculative final once
+ * the silence after it completes the cut's audio (96 ms with the VAD). Pushes return exactly the cutter's utterances (the session transcribes
  * them); the scheduler adopts a speculation whose span and audio equal the cut, so the final text is often
  * ready at the cut. Partials go only to `onPartial`: never to the scheduler's queue of finals, the log or the parser.
  */
@@ -66,7 +71,10 @@ export class LiveUtterances {
   private speculated: { utterance: number; speechEnd: number; shown: string | null } | null = null;
 
   constructor(private readonly options: LiveUtterancesOptions) {
-    this.speculateAfterMs = options.speculateAfterMs === undefined ? 150 : options.speculateAfterMs;
+    this.speculateAfterMs =
+      options.speculateAfterMs === undefined
+        ? (options.cutter.keepAfterSamples * 1000) / options.cutter.sampleRate
+        : options.speculateAfterMs;
     this.partials = options.partials ?? true;
     this.minPartialSamples = Math.round(((options.minPartialAudioMs ?? 500) * options.cutter.sampleRate) / 1000);
   }
@@ -136,7 +144,8 @@ export class LiveUtterances {
           if (this.speculated !== speculated) return;
           speculated.shown = text;
           // the cut listens: a sentence that ended may be cut before the full pause (adaptiveFloorMs)
-          cutter.hintSentenceEnd(cutterIndex, endsSentence(text));
+          const sentence = endsSentence(text);
+          cutter.hintSentenceEnd(cutterIndex, sentence, sentence && (this.options.endsWithCommitment?.(text) ?? false));
           this.stats.speculations_shown++;
           context.onPartial?.({ item_id: identity.item_id, utterance: identity.utterance, text, speculative: true });
         });
@@ -145,6 +154,8 @@ export class LiveUtterances {
       }
       return;
     }
+    // in a pause nothing new was said, and the speculative final is due: a partial now would only hold the engine
+    if (open.silenceMs > 0) return;
     if (!this.partials || open.samplesSeen - open.startSample < this.minPartialSamples || !scheduler.partialAllowed()) return;
     const started = scheduler.partial(request(open.startSample, open.samplesSeen), (text: string, identity: RequestIdentity) => {
       this.stats.partials_shown++;

@@ -50,7 +50,11 @@ export interface UtteranceCutterOptions {
   maxUtteranceMs?: number;
   /** audio kept before the first voiced frame, so soft word onsets are not clipped (default 200 ms) */
   keepBeforeSpeechMs?: number;
-  /** silence kept after the last voiced frame, so word endings are not clipped (default 300 ms; 150 ms with a speech probe, whose speech windows already end late: Silero pads speech by 30 ms) */
+  /**
+   * silence kept after the last voiced frame, so word endings are not clipped (default 300 ms; 96 ms with a speech probe:
+   * three Silero windows, three times whisper.cpp's own 30 ms pad after Silero's speech, whose windows stay speech through
+   * a word's fading end; the speculative final starts once this much silence is heard, so it is what the annotator waits)
+   */
   keepAfterSpeechMs?: number;
   /** an utterance with less voiced audio than this is a click or a breath and is not sent (default 60 ms) */
   minVoicedMs?: number;
@@ -58,11 +62,15 @@ export interface UtteranceCutterOptions {
    * a cut that listens (speech probe only): the silence needed may drop from minSilenceMs to this floor once the
    * speech has ended a sentence (`hintSentenceEnd`, from the speculative final's punctuation), the silence is clean
    * (the probe's mean speech probability since the last voiced frame below 0.15), and it is longer than this
-   * speaker's own pauses inside utterances (their 90th percentile + 40 ms; before 3 such pauses, never early).
-   * Default: none (fixed).
+   * speaker's own pauses inside utterances (their 90th percentile + 40 ms; before 3 such pauses, never early). A
+   * sentence that ends right after a commit phrase (the label is given: the thought is complete) is cut at the floor
+   * over a clean silence whatever the speaker's pauses. Default: none (fixed).
    */
   adaptiveFloorMs?: number | null;
 }
+
+/** Silence kept after the speech with a speech probe: three 32 ms Silero windows (see keepAfterSpeechMs). */
+export const VAD_KEEP_AFTER_SPEECH_MS = 96;
 
 /** Speech probability over a pause above which the pause may be a breath or a soft sound of speech: no early cut. */
 const CLEAN_SILENCE_PROBABILITY = 0.15;
@@ -125,6 +133,8 @@ export class UtteranceCutter {
   private silentProbabilitySum = 0;
   /** the open utterance whose speech, as transcribed so far, ends a sentence (index), or null */
   private sentenceEndOf: number | null = null;
+  /** that sentence ends right after a commit phrase */
+  private sentenceGivesLabel = false;
   private readonly meter: FrameLevelMeter;
 
   /** samples from absolute index bufferStart; only what a coming utterance may still need is kept */
@@ -160,7 +170,7 @@ export class UtteranceCutter {
     const ms = (value: number): number => Math.round((value * this.sampleRate) / 1000);
     const minSilenceMs = checkMs('minSilenceMs', options.minSilenceMs ?? (this.probe ? 300 : 600), FRAME_MS);
     const maxUtteranceMs = checkMs('maxUtteranceMs', options.maxUtteranceMs ?? 25_000, FORCED_CUT_SEARCH_MS + FRAME_MS);
-    const keepAfterMs = checkMs('keepAfterSpeechMs', options.keepAfterSpeechMs ?? (this.probe ? 150 : 300), 0);
+    const keepAfterMs = checkMs('keepAfterSpeechMs', options.keepAfterSpeechMs ?? (this.probe ? VAD_KEEP_AFTER_SPEECH_MS : 300), 0);
     if (keepAfterMs >= minSilenceMs)
       throw new RangeError(`utterance cutter option keepAfterSpeechMs (${keepAfterMs}) must be below minSilenceMs (${minSilenceMs})`);
     this.silenceFrames = Math.ceil(minSilenceMs / frameMs);
@@ -297,6 +307,7 @@ export class UtteranceCutter {
         if (this.pauses.length > PAUSES_KEPT) this.pauses.shift();
         // speech went on: what was transcribed before no longer ends the utterance
         this.sentenceEndOf = null;
+        this.sentenceGivesLabel = false;
       }
       this.silentProbabilitySum = 0;
       this.lastVoicedFrame = frame;
@@ -310,18 +321,22 @@ export class UtteranceCutter {
   }
 
   /**
-   * The speculative final of the open utterance `index` ends (or does not end) a sentence: with adaptiveFloorMs, a
-   * clean silence longer than the speaker's pauses then cuts before minSilenceMs. Ignored for any other utterance.
+   * The speculative final of the open utterance `index` ends (or does not end) a sentence, and that sentence ends
+   * right after a commit phrase (givesLabel): with adaptiveFloorMs, a clean silence longer than the speaker's pauses
+   * (any clean silence after a commit phrase) then cuts before minSilenceMs. Ignored for any other utterance.
    */
-  hintSentenceEnd(index: number, endsSentence: boolean): void {
+  hintSentenceEnd(index: number, endsSentence: boolean, givesLabel = false): void {
     if (this.speechStartFrame === null || index !== this.nextIndex) return;
     this.sentenceEndOf = endsSentence ? index : null;
+    this.sentenceGivesLabel = endsSentence && givesLabel;
   }
 
   /** The silence (frames) that cuts the open utterance now: minSilenceMs, or less when the cut listens (adaptiveFloorMs). */
   private silenceFramesNeeded(silentFrames: number): number {
     if (this.adaptiveFloorFrames === null || this.sentenceEndOf !== this.nextIndex) return this.silenceFrames;
     if (this.silentProbabilitySum / Math.max(1, silentFrames) >= CLEAN_SILENCE_PROBABILITY) return this.silenceFrames;
+    // the label was just given and the sentence ended: the speaker's pauses inside thoughts do not apply
+    if (this.sentenceGivesLabel) return this.adaptiveFloorFrames;
     // until the speaker has paused a few times inside utterances, their pauses are unknown: the full silence
     if (this.pauses.length < MIN_PAUSES_KNOWN) return this.silenceFrames;
     const sorted = [...this.pauses].sort((a, b) => a - b);
@@ -365,6 +380,7 @@ export class UtteranceCutter {
     }
     this.lastCutEnd = end;
     this.sentenceEndOf = null;
+    this.sentenceGivesLabel = false;
     this.silentProbabilitySum = 0;
     this.speechStartFrame = null;
     this.lastVoicedFrame = -1;

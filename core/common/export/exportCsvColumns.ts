@@ -19,7 +19,7 @@ export interface CsvColumn {
   /** a column added to v2 later, with the others of its group: every export writes it, files written before may lack the group */
   optional?: 'vad' | 'hesitation' | 'deidentification';
   /** the schema version that added the column (absent: 2); a v2 file has none of the later ones */
-  since?: 3 | 4;
+  since?: 3 | 4 | 5;
 }
 
 /** A column written only with `--with-items`: what the annotator saw, from the items file. */
@@ -253,7 +253,7 @@ export const CSV_COLUMNS: readonly CsvColumn[] = [
     name: 'schema_version',
     type: 'integer',
     nullable: false,
-    meaning: '4 (3 or 2 in files written before)',
+    meaning: '5 (4, 3 or 2 in files written before)',
     value: (r) => r.schema_version,
   },
   { name: 'project', type: 'string', nullable: false, meaning: 'project name (aloud.yaml `name`)', value: (r) => r.project },
@@ -631,17 +631,43 @@ export const CSV_COLUMNS: readonly CsvColumn[] = [
     meaning: 'classes of the placeholders in this row (PERSON, EMAIL, …), joined with " | "',
     value: (r) => join(r.deidentification?.classes ?? []),
   },
+  // v5: active time on item beside the wall time, and the idle gap bound it was counted with
+  {
+    name: 'time_on_item_active_ms',
+    type: 'number',
+    nullable: true,
+    since: 5,
+    meaning:
+      "active time on the item, ms: the annotator's own acts (input, speech, playback) and the gaps between them up to time_on_item_idle_gap_ms; a longer gap counts as nothing",
+    value: (r) => r.time_on_item_active_ms,
+  },
+  {
+    name: 'time_on_item_wall_ms',
+    type: 'number',
+    nullable: true,
+    since: 5,
+    meaning: "wall time on the item, ms: how long it was open in the annotator's own sittings (time_open_ms also counts a reviewer's)",
+    value: (r) => r.time_on_item_wall_ms,
+  },
+  {
+    name: 'time_on_item_idle_gap_ms',
+    type: 'number',
+    nullable: true,
+    since: 5,
+    meaning: 'the idle gap bound of the active time, ms (aloud.yaml time_on_item.idle_gap_seconds)',
+    value: (r) => r.time_on_item_idle_gap_ms,
+  },
 ];
 
 /** The columns of a flat CSV of one schema version (2, 3 or 4). */
-export function csvColumnsOf(version: 2 | 3 | 4): readonly CsvColumn[] {
+export function csvColumnsOf(version: 2 | 3 | 4 | 5): readonly CsvColumn[] {
   return CSV_COLUMNS.filter((c) => (c.since ?? 2) <= version);
 }
 
 const TIMESTAMP = '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?(Z|[+-]\\d{2}:\\d{2})$';
 
 /** The JSON Schema of one CSV row of a version read back as an object of typed cells (what `validate` checks a flat CSV against). */
-export function csvRowJsonSchema(version: 2 | 3 | 4): Record<string, unknown> {
+export function csvRowJsonSchema(version: 2 | 3 | 4 | 5): Record<string, unknown> {
   const properties: Record<string, unknown> = {};
   const columns = csvColumnsOf(version);
   for (const c of columns) {

@@ -4,7 +4,7 @@ import type { LocatedValue } from '../io/jsonInput';
 import { JsonSyntaxError, parseStrictJson } from '../io/strictJson';
 import type { Item } from '../items/item';
 import { csvColumnsOf, ITEM_CSV_COLUMNS, readCsvCell, type CsvColumn } from './exportCsvColumns';
-import { EXPORT_FIELDS, EXPORT_FIELDS_V4, type ExportRecord } from './exportRecord';
+import { EXPORT_FIELDS, EXPORT_FIELDS_V5, type ExportRecord } from './exportRecord';
 
 export type ExportFormat = 'jsonl' | 'json' | 'csv';
 export const EXPORT_FORMATS: readonly ExportFormat[] = ['jsonl', 'json', 'csv'];
@@ -22,19 +22,19 @@ const NULLABLE_COLUMNS: ReadonlySet<string> = new Set([
   'completed_at',
 ]);
 
-/** The record with its keys in EXPORT_FIELDS_V4 order (itself when they already are, as buildExportRecord makes them). */
+/** The record with its keys in EXPORT_FIELDS_V5 order (itself when they already are, as buildExportRecord makes them). */
 function inFieldOrder(record: ExportRecord): Record<string, unknown> {
   let i = 0;
   let inOrder = true;
   for (const key in record) {
-    if (key !== EXPORT_FIELDS_V4[i++]) {
+    if (key !== EXPORT_FIELDS_V5[i++]) {
       inOrder = false;
       break;
     }
   }
-  if (inOrder && i === EXPORT_FIELDS_V4.length) return record as unknown as Record<string, unknown>;
+  if (inOrder && i === EXPORT_FIELDS_V5.length) return record as unknown as Record<string, unknown>;
   const ordered: Record<string, unknown> = {};
-  for (const key of EXPORT_FIELDS_V4) ordered[key] = record[key];
+  for (const key of EXPORT_FIELDS_V5) ordered[key] = record[key];
   return ordered;
 }
 
@@ -73,7 +73,7 @@ export function exportTextWriter(format: ExportFormat, options: ExportTextOption
     };
   }
   const items = options.items;
-  const names = [...csvColumnsOf(4).map((c) => c.name), ...(items ? ITEM_CSV_COLUMNS.map((c) => c.name) : [])];
+  const names = [...csvColumnsOf(5).map((c) => c.name), ...(items ? ITEM_CSV_COLUMNS.map((c) => c.name) : [])];
   const cells = (r: ExportRecord) => [
     ...csvRowCells(r),
     ...(items ? ITEM_CSV_COLUMNS.map((c) => csvCell(c.value(items.get(r.item_id)))) : []),
@@ -83,7 +83,7 @@ export function exportTextWriter(format: ExportFormat, options: ExportTextOption
 
 /** A record's CSV cells, in the v4 column order, formula-escaped as exports write them. */
 export function csvRowCells(record: ExportRecord): string[] {
-  return csvColumnsOf(4).map((c) => csvCell(c.value(record)));
+  return csvColumnsOf(5).map((c) => csvCell(c.value(record)));
 }
 
 function csvCell(value: string | number | boolean | null): string {
@@ -91,9 +91,10 @@ function csvCell(value: string | number | boolean | null): string {
   return typeof value === 'string' ? escapeCsvFormula(value) : String(value);
 }
 
-/** Which export a CSV header is: v1 (JSON columns such as `commitments`), v2 (flat columns), v3 (flat, with `completed`) or v4 (with `commitment_spans`). */
-export function csvExportVersion(header: readonly string[]): 1 | 2 | 3 | 4 {
+/** Which export a CSV header is: v1 (JSON columns such as `commitments`), v2 (flat columns), v3 (flat, with `completed`), v4 (with `commitment_spans`) or v5 (with `time_on_item_active_ms`). */
+export function csvExportVersion(header: readonly string[]): 1 | 2 | 3 | 4 | 5 {
   if (header.includes('commitments') && !header.includes('label_history')) return 1;
+  if (header.includes('time_on_item_active_ms')) return 5;
   return header.includes('commitment_spans') ? 4 : header.includes('completed') ? 3 : 2;
 }
 
@@ -103,7 +104,7 @@ export function csvExportVersion(header: readonly string[]): 1 | 2 | 3 | 4 {
  */
 export interface ExportCsvRows {
   /** a flat CSV (v2 or v3): rows are typed cells, checked by that version's row schema; null: v1 */
-  flat: 2 | 3 | 4 | null;
+  flat: 2 | 3 | 4 | 5 | null;
   headerProblems: InputProblem[];
   row(row: CsvRow): { value: LocatedValue; problems?: undefined } | { value?: undefined; problems: InputProblem[] };
 }
@@ -114,7 +115,7 @@ export function exportCsvRows(header: readonly string[], headerLine: number, fil
 }
 
 /** Flat (v2, v3) CSV rows back to typed cell objects for the schema stage: the header must be exactly that version's columns. */
-function exportCsvFlatRows(header: readonly string[], headerLine: number, file: string, version: 2 | 3 | 4): ExportCsvRows {
+function exportCsvFlatRows(header: readonly string[], headerLine: number, file: string, version: 2 | 3 | 4 | 5): ExportCsvRows {
   const problems: InputProblem[] = [];
   const names = new Set(header);
   const CSV_COLUMNS = csvColumnsOf(version);

@@ -6,12 +6,13 @@ import exportRecordSchemaV1 from './exportRecord.v1.schema.json';
 import exportRecordSchemaV2 from './exportRecord.v2.schema.json';
 import exportRecordSchemaV3 from './exportRecord.v3.schema.json';
 import exportRecordSchemaV4 from './exportRecord.v4.schema.json';
+import exportRecordSchemaV5 from './exportRecord.v5.schema.json';
 import { codePointOffset, utf16Offset } from '../text/codePoints';
 import { NO_REASONING, type ReasoningExportFields } from './reasoningExport';
 
 /** The schema version this Aloud writes; `validate` reads this one and every earlier one. */
-export const EXPORT_SCHEMA_VERSION = 4;
-export const READABLE_SCHEMA_VERSIONS: readonly number[] = [1, 2, 3, 4];
+export const EXPORT_SCHEMA_VERSION = 5;
+export const READABLE_SCHEMA_VERSIONS: readonly number[] = [1, 2, 3, 4, 5];
 
 /** The export contract (JSON Schema Draft 2020-12) of each version, versioned in the repo next to this file. */
 export const exportRecordJsonSchemas: Readonly<Record<number, Record<string, unknown>>> = {
@@ -19,8 +20,9 @@ export const exportRecordJsonSchemas: Readonly<Record<number, Record<string, unk
   2: exportRecordSchemaV2,
   3: exportRecordSchemaV3,
   4: exportRecordSchemaV4,
+  5: exportRecordSchemaV5,
 };
-export const exportRecordJsonSchema: Record<string, unknown> = exportRecordSchemaV4;
+export const exportRecordJsonSchema: Record<string, unknown> = exportRecordSchemaV5;
 
 /** How a version counts commitment offsets into the transcript: v1–v3 in UTF-16 code units, v4 on in code points. */
 export function offsetUnitOf(schemaVersion: number): 'utf16' | 'code_point' {
@@ -238,15 +240,43 @@ export interface ExportDeidentification {
   classes: string[];
 }
 
+/**
+ * One annotator's work on one item (schema_version 5): v4's fields, and beside the wall time the active time on the
+ * item (her own acts and the gaps between them up to the idle gap bound, core/common/session/activeTime.ts), with
+ * that bound. null: the item was never opened.
+ */
+export interface ExportRecordV5 extends Omit<ExportRecordV4, 'schema_version'> {
+  schema_version: 5;
+  time_on_item_active_ms: number | null;
+  /** how long the item was open in the annotator's own sittings (time_open_ms also counts a reviewer's) */
+  time_on_item_wall_ms: number | null;
+  time_on_item_idle_gap_ms: number | null;
+}
+
 /** The record this Aloud writes. */
-export type ExportRecord = ExportRecordV4;
+export type ExportRecord = ExportRecordV5;
 
 /** Fields of v3 that its first files (written before coding came to v3) do not have: the schema does not require them. */
 export const EXPORT_OPTIONAL_FIELDS_V3: ReadonlyArray<keyof ExportRecordV3> = ['codings'];
 export const EXPORT_OPTIONAL_FIELDS_V4: ReadonlyArray<keyof ExportRecordV4> = ['codings', 'deidentification'];
+export const EXPORT_OPTIONAL_FIELDS_V5: ReadonlyArray<keyof ExportRecordV5> = ['codings', 'deidentification'];
 
 /** A record of any version `validate` reads. */
-export type AnyExportRecord = ExportRecordV1 | ExportRecordV2 | ExportRecordV3 | ExportRecordV4;
+export type AnyExportRecord = ExportRecordV1 | ExportRecordV2 | ExportRecordV3 | ExportRecordV4 | ExportRecordV5;
+
+/** A v4 record read as v5: it recorded no active time (null), its wall time not apart from a reviewer's (null). */
+export function upcastExportRecordV4(record: ExportRecordV4): ExportRecordV5 {
+  const v5: Record<string, unknown> = {
+    ...record,
+    schema_version: 5,
+    time_on_item_active_ms: null,
+    time_on_item_wall_ms: null,
+    time_on_item_idle_gap_ms: null,
+  };
+  const ordered: Record<string, unknown> = {};
+  for (const key of EXPORT_FIELDS_V5) ordered[key] = v5[key];
+  return ordered as unknown as ExportRecordV5;
+}
 
 /** A v3 record read as v4: the same fields, its commitments' UTF-16 offsets counted again in code points of the transcript. */
 export function upcastExportRecordV3(record: ExportRecordV3): ExportRecordV4 {
@@ -378,6 +408,16 @@ export const EXPORT_FIELDS_V3 = [
 /** Key order of v4 JSON records: v3's, then whether the record was de-identified. */
 export const EXPORT_FIELDS_V4 = [...EXPORT_FIELDS_V3, 'deidentification'] as const satisfies ReadonlyArray<keyof ExportRecordV4>;
 
+/** Key order of v5 JSON records: v4's, the active and wall time on item and their idle gap bound beside time_open_ms. */
+export const EXPORT_FIELDS_V5 = [
+  ...EXPORT_FIELDS_V3.slice(0, EXPORT_FIELDS_V3.indexOf('time_open_ms') + 1),
+  'time_on_item_active_ms',
+  'time_on_item_wall_ms',
+  'time_on_item_idle_gap_ms',
+  ...EXPORT_FIELDS_V3.slice(EXPORT_FIELDS_V3.indexOf('time_open_ms') + 1),
+  'deidentification',
+] as const satisfies ReadonlyArray<keyof ExportRecordV5>;
+
 /** Column order of v1 CSV exports and key order of v1 JSON records. */
 export const EXPORT_FIELDS = [
   'schema_version',
@@ -433,14 +473,14 @@ const exportModel = (m: { name: string; sha256: string; whisper_cpp?: string | n
 });
 
 /** Maps the folded session state to the export record; copies known fields only, so a record is never invented. */
-export function buildExportRecord(input: ExportRecordInput): ExportRecordV4 {
+export function buildExportRecord(input: ExportRecordInput): ExportRecordV5 {
   const { state } = input;
   // an empty transcript with no segments cannot tell "silent" from "not transcribed yet": unknown, so null
   const transcribed = state !== null && (state.segments.length > 0 || state.transcript !== '');
   // the session counts offsets as JavaScript does (UTF-16); the record counts code points
   const spoken = state?.transcript ?? '';
   return {
-    schema_version: 4,
+    schema_version: 5,
     project: input.project,
     annotator: input.annotator,
     session_kind: input.sessionKind ?? 'annotator',
@@ -516,6 +556,9 @@ export function buildExportRecord(input: ExportRecordInput): ExportRecordV4 {
     first_completed_at: state?.first_completed_at ?? state?.completed_at ?? null,
     time_to_complete_ms: state?.time_to_complete_ms ?? null,
     time_open_ms: state ? (state.time_open_ms ?? null) : null,
+    time_on_item_active_ms: state?.time_on_item_active_ms ?? null,
+    time_on_item_wall_ms: state?.time_on_item_wall_ms ?? null,
+    time_on_item_idle_gap_ms: state?.time_on_item_idle_gap_ms ?? null,
     exported_at: input.exportedAt,
     deidentification: null,
   };

@@ -9,6 +9,7 @@ import {
   type ExportRecordV2,
   type ExportRecordV3,
   type ExportRecordV4,
+  type ExportRecordV5,
 } from './exportRecord';
 import { codePointLength } from '../text/codePoints';
 
@@ -94,7 +95,7 @@ export function exportRuleChecker(file: string, project: ExportProjectFacts | nu
         at('/final_label', 'final_label', `final label "${r.final_label}" by voice is not the last commitment's label ("${last.label}")`);
     }
     if (r.schema_version !== 1) timelineProblems(r, at, labels);
-    if (r.schema_version >= 3) methodsProblems(r as ExportRecordV3 | ExportRecordV4, at);
+    if (r.schema_version >= 3) methodsProblems(r as ExportRecordV3 | ExportRecordV4 | ExportRecordV5, at);
     r.segments.forEach((s, i) => {
       if (s.t1_ms < s.t0_ms) at(`/segments/${i}`, `segments[${i}].t1_ms`, `segment ends (${s.t1_ms} ms) before it starts (${s.t0_ms} ms)`);
     });
@@ -123,7 +124,7 @@ export function exportRuleChecker(file: string, project: ExportProjectFacts | nu
 type At = (pointer: string, field: string, message: string) => void;
 
 /** v3: the annotator's own final label is their last act's; completed exactly when there is a completion time. */
-function methodsProblems(r: ExportRecordV3 | ExportRecordV4, at: At): void {
+function methodsProblems(r: ExportRecordV3 | ExportRecordV4 | ExportRecordV5, at: At): void {
   const own = ownFinalLabel(r.label_history);
   if (r.own_final_label !== own)
     at(
@@ -142,7 +143,11 @@ function methodsProblems(r: ExportRecordV3 | ExportRecordV4, at: At): void {
 }
 
 /** v2: the labels are the timeline's — final the last act, blind the first, acts in the order they happened. */
-function timelineProblems(r: ExportRecordV2 | ExportRecordV3 | ExportRecordV4, at: At, labels: ReadonlySet<string> | null): void {
+function timelineProblems(
+  r: ExportRecordV2 | ExportRecordV3 | ExportRecordV4 | ExportRecordV5,
+  at: At,
+  labels: ReadonlySet<string> | null,
+): void {
   const history = r.label_history;
   let changes = 0;
   for (let i = 1; i < history.length; i++) if (history[i]!.label !== history[i - 1]!.label) changes++;

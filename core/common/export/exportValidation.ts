@@ -33,6 +33,7 @@ const csvRowValidators = {
   2: compileOnFirstUse(() => ajv.compile(csvRowJsonSchema(2))),
   3: compileOnFirstUse(() => ajv.compile(csvRowJsonSchema(3))),
   4: compileOnFirstUse(() => ajv.compile(csvRowJsonSchema(4))),
+  5: compileOnFirstUse(() => ajv.compile(csvRowJsonSchema(5))),
 };
 
 /** The schema a record claims (schema_version), or the newest when it claims none this Aloud reads. */
@@ -55,7 +56,7 @@ export interface ExportValidation {
 function csvRowSummary(row: Record<string, unknown>): ExportSummaryRecord {
   const audioPath = row.audio_path as string | null;
   return {
-    schema_version: row.schema_version as 2 | 3 | 4,
+    schema_version: row.schema_version as 2 | 3 | 4 | 5,
     project: row.project as string,
     annotator: row.annotator as string,
     item_id: row.item_id as string,
@@ -89,13 +90,13 @@ export class ExportRecordsCheck {
     private readonly project: ExportProjectFacts | null,
     /** a record that passed the schema stage (its rule problems, if any, are listed) */
     private readonly onValid?: (record: AnyExportRecord) => void,
-    private flat: 2 | 3 | 4 | null = null,
+    private flat: 2 | 3 | 4 | 5 | null = null,
   ) {
     this.ruleCheck = flat ? csvRowRuleChecker(file, project) : exportRuleChecker(file, project);
   }
 
   /** From here on the records are the typed rows of a flat (v2, v3) CSV (their own schema and rules). */
-  flatRows(version: 2 | 3 | 4): void {
+  flatRows(version: 2 | 3 | 4 | 5): void {
     this.flat = version;
     this.ruleCheck = csvRowRuleChecker(this.file, this.project);
   }
@@ -233,7 +234,7 @@ export class ExportWriteCheck {
     this.csvRows =
       format === 'csv'
         ? exportCsvRows(
-            csvColumnsOf(4).map((c) => c.name),
+            csvColumnsOf(5).map((c) => c.name),
             1,
             file,
           )

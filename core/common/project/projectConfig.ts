@@ -111,6 +111,16 @@ export interface ProjectConfig {
   reasoning: ReasoningConfig;
   coding: CodingConfig;
   adjudication: AdjudicationConfig;
+  time_on_item: TimeOnItemConfig;
+}
+
+/** `time_on_item.idle_gap_seconds` when aloud.yaml does not give it: a gap between acts over 2 minutes is idle. */
+export const DEFAULT_IDLE_GAP_SECONDS = 120;
+
+/** aloud.yaml `time_on_item`: how active time on an item is told from idle time (core/common/session/activeTime.ts). */
+export interface TimeOnItemConfig {
+  /** a gap between a person's acts longer than this (seconds) is idle and counts as nothing */
+  idle_gap_seconds: number;
 }
 
 export function defaultThinkAloud(): ThinkAloudConfig {
@@ -250,6 +260,15 @@ export const projectConfigJsonSchema = {
         fast_decision_seconds: { type: 'number', minimum: 0, maximum: 3600, default: 3 },
         order: { enum: [...ADJUDICATION_ORDERS], default: 'agreement' },
         label_model: { enum: [...LABEL_MODELS], default: 'dawid-skene' },
+      },
+    },
+    time_on_item: {
+      type: 'object',
+      additionalProperties: false,
+      default: {},
+      properties: {
+        // a second at least (a shorter bound would call reading idle), a day at most (a longer one is no bound)
+        idle_gap_seconds: { type: 'number', minimum: 1, maximum: 86_400, default: DEFAULT_IDLE_GAP_SECONDS },
       },
     },
   },

@@ -121,6 +121,16 @@ export interface ItemSessionState {
    * ends, or the session is opened again) ends the item's time at the sitting's last event
    */
   time_open_ms?: number;
+  /**
+   * active time on the item, ms: the union of the annotator's own acts on it (keys, clicks, navigation, corrections,
+   * utterances over the time they were said, playbacks over the time they played) and the gaps after them of at most
+   * the idle gap bound, within one sitting (core/common/session/activeTime.ts); absent in states built before
+   */
+  time_on_item_active_ms?: number;
+  /** time_open_ms in the annotator's own sittings only: a reviewer's sitting is the reviewer's time (absent in states built before) */
+  time_on_item_wall_ms?: number;
+  /** the idle gap bound the active time was counted with, ms (aloud.yaml time_on_item.idle_gap_seconds) */
+  time_on_item_idle_gap_ms?: number;
   /** keep-talking cues shown while recording (absent in states built before cues existed) */
   cues?: KeepTalkingCue[];
   /** the model's reasoning as first shown to the annotator (from the reasoning_shown event), null while never shown */

@@ -141,6 +141,8 @@ export interface SessionApi {
   labelFromCorrections(itemId: string): Promise<{ label: string; quote: string } | null>;
   /** transcribes recorded audio again (null: every item with audio and no transcript); earlier transcripts superseded */
   transcribeLater(itemId: string | null): Promise<SessionPatch>;
+  /** the item's recording played (Review) from audioFromMs to audioToMs for playedMs by the clock, now stopped: logged as audio_played */
+  logPlayback(itemId: string, audioFromMs: number, audioToMs: number, playedMs: number): Promise<SessionPatch>;
 }
 
 const stepIndex: ArgCheck = (value, where) => {
@@ -224,4 +226,14 @@ export const SESSION_METHODS = {
   rederiveLabelsFromCorrections: { params: [['itemId', nonEmptyString()]], scope: 'session-page', answer: 'session-patch' },
   labelFromCorrections: { params: [['itemId', nonEmptyString()]], scope: 'session-page' },
   transcribeLater: { params: [['itemId', nullableString]], scope: 'session-page', answer: 'session-patch' },
+  logPlayback: {
+    params: [
+      ['itemId', nonEmptyString()],
+      ['audioFromMs', nonNegativeNumber],
+      ['audioToMs', nonNegativeNumber],
+      ['playedMs', nonNegativeNumber],
+    ],
+    scope: 'session-page',
+    answer: 'session-patch',
+  },
 } as const satisfies MethodTable<SessionApi, SessionPatch>;

@@ -251,6 +251,13 @@ export const sessionEventDataSchemas: { readonly [T in SessionEventType]: Record
     item_id: itemId,
     span: { ...object({ start: count, end: count, quote: { type: 'string', minLength: 1 } }), type: ['object', 'null'] },
   }),
+  // a playback longer than a day is no playback (a clock that jumped)
+  audio_played: object({
+    item_id: itemId,
+    audio_from_ms: { type: 'number', minimum: 0 },
+    audio_to_ms: { type: 'number', minimum: 0 },
+    played_ms: { type: 'number', minimum: 0, maximum: 86_400_000 },
+  }),
 };
 
 const ajv = sharedAjv({ allErrors: false, strict: true, allowUnionTypes: true });

@@ -230,6 +230,11 @@ export interface SessionEventData {
    * quote: the words as they read), or cleared her selection (null); the last one stands
    */
   text_selected: { item_id: string; span: { start: number; end: number; quote: string } | null };
+  /**
+   * the person whose session this is played the item's recording (Review): from audio_from_ms to audio_to_ms on the
+   * item's audio, for played_ms by the clock, ending at the event's time; logged once when the playing stops
+   */
+  audio_played: { item_id: string; audio_from_ms: number; audio_to_ms: number; played_ms: number };
 }
 
 export type SessionEventType = keyof SessionEventData;
@@ -265,6 +270,7 @@ export const EVENT_VERSIONS: { readonly [T in SessionEventType]: number } = {
   coding_finished: 1,
   codings_revealed: 1,
   text_selected: 1,
+  audio_played: 1,
 };
 
 export const SESSION_EVENT_TYPES = Object.keys(EVENT_VERSIONS) as SessionEventType[];

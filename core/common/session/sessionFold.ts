@@ -23,6 +23,8 @@ import type { StepJudgmentRecord } from '../reasoning/stepJudgments';
 import { EVENT_VERSIONS, type SessionEvent, type SessionKind, type SessionEventData, type SessionEventType } from './sessionEvents';
 import { AUDIO_SAMPLE_RATE } from '../audio/sampleRate';
 import { summaryOfItem, type ItemSummary } from './itemSummary';
+import { activeTimeByItem, type ActivitySpan } from './activeTime';
+import { DEFAULT_IDLE_GAP_SECONDS } from '../project/projectConfig';
 
 /** An event to append: its type and data (the log gives it v, seq and ts). */
 export type SessionEntry = { [T in SessionEventType]: { type: T; data: SessionEventData[T] } }[SessionEventType];
@@ -75,7 +77,7 @@ export interface SessionState {
  * What of the project the fold reads: the label schema (to report labels it no longer has) and the filler list
  * (filler counts are a cache over the verbatim text). Labels are never derived from it: they are read from the log.
  */
-export type FoldConfig = Pick<ProjectConfig, 'schema' | 'thinkaloud'>;
+export type FoldConfig = Pick<ProjectConfig, 'schema' | 'thinkaloud'> & Partial<Pick<ProjectConfig, 'time_on_item'>>;
 
 export interface FoldOptions {
   /** sha256 of the current aloud.yaml: recorded labels derived under another one are flagged config_changed */
@@ -115,6 +117,8 @@ interface OtherAct {
 /** A recording on the session clock: where its audio starts in the item's WAV and when it started and stopped. */
 interface RecordingSpan {
   offset_samples: number;
+  /** the sitting it was made in (its utterances are acts of that sitting) */
+  sitting: number;
   started_ms: number;
   stopped_ms: number | null;
 }
@@ -129,6 +133,8 @@ interface ItemFold {
   completed_seq: number | null;
   /** the item was open this long, ms, in the intervals that have ended */
   open_ms: number;
+  /** the same in the annotator's own sittings only (a reviewer's sitting is the reviewer's time) */
+  own_open_ms: number;
   stale_results: number;
   utterances: Map<number, Utterance>;
   superseded: Map<number, { utterance: Utterance; at: string; reason: string }>;
@@ -180,6 +186,18 @@ export class SessionFold {
   /** the item open now and since when (time on item); the time of the last event so far */
   private openItem: { item_id: string; since_ms: number } | null = null;
   private lastEventMs: number | null = null;
+  /** the sitting (session_started or session_resumed) the events belong to, and the reviewer working in it, if any */
+  private sitting = 0;
+  private sittingReviewer: string | null = null;
+  /**
+   * the annotator's own acts on the clock (activeTime.ts) by sitting, each sitting's active time per item, their sum
+   * per item, and the sittings with acts since: an act folds its own sitting again, never the whole study
+   */
+  private readonly actsBySitting = new Map<number, ActivitySpan[]>();
+  private readonly activeBySitting = new Map<number, Map<string, number>>();
+  private readonly activeTimes = new Map<string, number>();
+  private readonly sittingsChanged = new Set<number>();
+  private readonly idleGapMs: number;
   private readonly labelNames: ReadonlySet<string>;
   private readonly currentConfigSha256: string | null;
   private readonly currentParserInputs: string | null;
@@ -193,6 +211,7 @@ export class SessionFold {
     this.labelNames = new Set(config.schema.labels.map((l) => l.name));
     this.currentConfigSha256 = options.configSha256 ?? null;
     this.currentParserInputs = options.parserInputsSha256 ?? null;
+    this.idleGapMs = (config.time_on_item?.idle_gap_seconds ?? DEFAULT_IDLE_GAP_SECONDS) * 1000;
   }
 
   apply(event: SessionEvent): void {
@@ -212,6 +231,7 @@ export class SessionFold {
         this.applyToItem(item, event);
         this.noteConfigChange(item);
       }
+      this.noteAct(event, itemId);
     }
     switch (event.type) {
       case 'session_started':
@@ -251,14 +271,90 @@ export class SessionFold {
       if (!open) return;
       const item = this.items.get(open.item_id);
       if (item) item.open_ms += Math.max(0, until - open.since_ms);
+      if (item && this.sittingReviewer === null) item.own_open_ms += Math.max(0, until - open.since_ms);
       this.openItem = null;
     };
-    if (event.type === 'session_started' || event.type === 'session_resumed') close(this.lastEventMs ?? at);
-    else if (event.type === 'item_opened') {
+    if (event.type === 'session_started' || event.type === 'session_resumed') {
+      close(this.lastEventMs ?? at);
+      this.sitting++;
+      this.sittingReviewer = event.type === 'session_resumed' ? event.data.reviewer : null;
+    } else if (event.type === 'item_opened') {
       close(at);
       this.openItem = { item_id: event.data.item_id, since_ms: at };
     }
     this.lastEventMs = Math.max(this.lastEventMs ?? at, at);
+  }
+
+  /**
+   * The annotator's own acts, each with its span on the clock (activeTime.ts): navigation, keys, clicks, corrections,
+   * selections, completions and notes at their time, each utterance over the time it was said, each playback over the
+   * time it played. What the app does by itself (transcriptions landing, signals, cues) is no act; a voice label is
+   * its utterance's, already counted; a reviewer's sitting holds the reviewer's acts, never the annotator's.
+   */
+  private noteAct(event: SessionEvent, itemId: string): void {
+    const at = Date.parse(event.ts);
+    let span: [number, number, number] | null = null;
+    switch (event.type) {
+      case 'utterance_transcribed': {
+        // said while recording, whenever its transcription landed (even in a later sitting)
+        const item = this.items.get(itemId);
+        let holder: RecordingSpan | null = null;
+        for (const r of item?.recordings ?? []) if (r.offset_samples <= event.data.start_sample) holder = r;
+        if (!holder) return;
+        const clock = (sample: number) => holder.started_ms + ((sample - holder.offset_samples) * 1000) / AUDIO_SAMPLE_RATE;
+        const end = holder.stopped_ms === null ? clock(event.data.end_sample) : Math.min(clock(event.data.end_sample), holder.stopped_ms);
+        span = [holder.sitting, clock(event.data.start_sample), end];
+        break;
+      }
+      case 'item_opened':
+      case 'recording_started':
+      case 'item_completed':
+      case 'text_selected':
+      case 'reasoning_shown':
+        span = [this.sitting, at, at];
+        break;
+      case 'recording_stopped':
+        if (event.data.reason === 'user') span = [this.sitting, at, at];
+        break;
+      case 'label_committed':
+        if (event.data.source !== 'voice' && event.data.reviewer === null) span = [this.sitting, at, at];
+        break;
+      case 'transcript_corrected':
+        if (event.data.reviewer === null) span = [this.sitting, at, at];
+        break;
+      case 'step_judged':
+        if (event.data.source !== 'voice') span = [this.sitting, at, at];
+        break;
+      case 'note':
+        span = [this.sitting, at, at];
+        break;
+      case 'audio_played':
+        span = [this.sitting, at - event.data.played_ms, at];
+        break;
+      default:
+        return;
+    }
+    if (span === null || (this.sittingReviewer !== null && event.type !== 'utterance_transcribed')) return;
+    const acts = this.actsBySitting.get(span[0]) ?? [];
+    acts.push({ item_id: itemId, sitting: span[0], start_ms: span[1], end_ms: span[2] });
+    this.actsBySitting.set(span[0], acts);
+    this.sittingsChanged.add(span[0]);
+  }
+
+  /** Each item's active time again after new acts; the items whose figure changed are derived again. */
+  private refreshActiveTimes(): void {
+    for (const sitting of this.sittingsChanged) {
+      const before = this.activeBySitting.get(sitting) ?? new Map<string, number>();
+      const after = activeTimeByItem(this.actsBySitting.get(sitting) ?? [], this.idleGapMs);
+      for (const itemId of new Set([...before.keys(), ...after.keys()])) {
+        const change = (after.get(itemId) ?? 0) - (before.get(itemId) ?? 0);
+        if (change === 0) continue;
+        this.activeTimes.set(itemId, (this.activeTimes.get(itemId) ?? 0) + change);
+        this.derived.delete(itemId);
+      }
+      this.activeBySitting.set(sitting, after);
+    }
+    this.sittingsChanged.clear();
   }
 
   /** What one event does to the item it names (a note names an item without changing it). */
@@ -271,7 +367,12 @@ export class SessionFold {
         return;
       case 'recording_started':
         item.started_at ??= event.ts;
-        item.recordings.push({ offset_samples: event.data.offset_samples, started_ms: Date.parse(event.ts), stopped_ms: null });
+        item.recordings.push({
+          offset_samples: event.data.offset_samples,
+          sitting: this.sitting,
+          started_ms: Date.parse(event.ts),
+          stopped_ms: null,
+        });
         return;
       case 'recording_stopped': {
         const last = item.recordings.at(-1);
@@ -488,7 +589,11 @@ export class SessionFold {
   }
 
   state(): SessionState {
-    const items = [...this.items.values()].map((item) => this.derivedItem(item));
+    return this.stateWith([...this.items.values()].map((item) => this.derivedItem(item)));
+  }
+
+  /** The session's state holding only `items` (a page of itemState()s): what reads one item need not derive every item. */
+  stateWith(items: ItemSessionState[]): SessionState {
     return {
       annotator: this.annotator,
       project_name: this.projectName,
@@ -531,6 +636,7 @@ export class SessionFold {
 
   /** The item's state, derived once per change: the UI asks for the whole session on every call. */
   private derivedItem(item: ItemFold): ItemSessionState {
+    this.refreshActiveTimes();
     let state = this.derived.get(item.item_id);
     if (!state) {
       state = this.deriveItem(item);
@@ -633,6 +739,10 @@ export class SessionFold {
   }
 
   private deriveItem(item: ItemFold): ItemSessionState {
+    this.refreshActiveTimes();
+    // the open item's time runs to the last event so far
+    const openNow =
+      this.openItem?.item_id === item.item_id && this.lastEventMs !== null ? Math.max(0, this.lastEventMs - this.openItem.since_ms) : 0;
     const audio = this.audio.ledger.items.get(item.item_id);
     const samples = audio?.samples ?? 0;
     const utterances = [...item.utterances.entries()].sort((a, b) => a[0] - b[0]);
@@ -751,9 +861,10 @@ export class SessionFold {
         item.first_completed_at !== null && item.first_opened_at !== null
           ? Math.max(0, Date.parse(item.first_completed_at) - Date.parse(item.first_opened_at))
           : null,
-      time_open_ms:
-        item.open_ms +
-        (this.openItem?.item_id === item.item_id && this.lastEventMs !== null ? Math.max(0, this.lastEventMs - this.openItem.since_ms) : 0),
+      time_open_ms: item.open_ms + openNow,
+      time_on_item_active_ms: this.activeTimes.get(item.item_id) ?? 0,
+      time_on_item_wall_ms: item.own_open_ms + (this.sittingReviewer === null ? openNow : 0),
+      time_on_item_idle_gap_ms: this.idleGapMs,
       recordings: item.recordings.map((r) => ({
         offset_ms: (r.offset_samples * 1000) / AUDIO_SAMPLE_RATE,
         started_at: new Date(r.started_ms).toISOString(),
@@ -804,6 +915,7 @@ function emptyItem(itemId: string): ItemFold {
     first_completed_at: null,
     completed_seq: null,
     open_ms: 0,
+    own_open_ms: 0,
     stale_results: 0,
     utterances: new Map(),
     superseded: new Map(),

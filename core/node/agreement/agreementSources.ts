@@ -14,6 +14,7 @@ import { projectSessionSource } from '../session/projectSessions';
 import type { AnnotatorStates, SessionSource } from '../session/sessionSource';
 import { DEFAULT_STREAM_LIMITS, streamInputFile } from '../importing/inputStream';
 import { loadProjectItems, type OpenProject } from '../project/projectFolder';
+import type { TimeOnItemEntry } from '../../common/agreement/timeOnItem';
 
 /** Labels from one input, with where they came from (for messages and the report). */
 export interface LabelSet {
@@ -26,6 +27,18 @@ export interface LabelSet {
   counting?: CountingReport;
   /** items transcribed by a scripted engine (tests, demos), never by whisper.cpp: a report says so */
   scriptedItems?: number;
+  /** each annotator's active and wall time on the items she completed (sessions only) */
+  timeOnItem?: TimeOnItemEntry[];
+}
+
+/** An annotator's session's times on the items she completed (a room's write-back holds no one's time). */
+export function sessionTimeOnItem(s: AnnotatorStates): TimeOnItemEntry[] {
+  if ((s.kind ?? 'annotator') !== 'annotator') return [];
+  return s.items.flatMap((i) =>
+    i.completed_at !== null && i.time_on_item_active_ms !== undefined && i.time_on_item_wall_ms !== undefined
+      ? [{ item_id: i.item_id, annotator: s.annotator, active_ms: i.time_on_item_active_ms, wall_ms: i.time_on_item_wall_ms }]
+      : [],
+  );
 }
 
 /** A folded session as agreement counts it: completed items (a room's write-back holds finished votes only), each act with whose it is. */
@@ -56,11 +69,13 @@ export async function projectLabelSet(
   const countable: CountableSession[] = [];
   const warnings: string[] = [];
   let scriptedItems = 0;
+  const timeOnItem: TimeOnItemEntry[] = [];
   const names = await sessions.annotators(project);
   for (const [read, name] of names.entries()) {
     onSession?.(read, names.length);
     const session = await sessions.load(project, name);
     countable.push(countableSession(session));
+    timeOnItem.push(...sessionTimeOnItem(session));
     scriptedItems += session.items.filter((i) => isScriptedModel(i.model)).length;
     warnings.push(...session.warnings);
   }
@@ -74,6 +89,7 @@ export async function projectLabelSet(
     itemIds: items.map((i) => i.id),
     counting: report,
     scriptedItems,
+    timeOnItem,
   };
 }
 

@@ -1,6 +1,7 @@
 import { agreementReport } from '../../common/agreement/agreementReport';
 import { countedLabels, DEFAULT_COUNTING, type CountableSession } from '../../common/agreement/countingRules';
-import { countableSession } from './agreementSources';
+import { countableSession, sessionTimeOnItem } from './agreementSources';
+import { timeOnItemReport, type TimeOnItemEntry } from '../../common/agreement/timeOnItem';
 import type { AgreementReport } from '../../common/agreement/agreementApi';
 import { projectSessionSource } from '../session/projectSessions';
 import type { SessionSource } from '../session/sessionSource';
@@ -18,9 +19,11 @@ export async function projectAgreement(
   const items = await loadProjectItems(project);
   const countable: CountableSession[] = [];
   const warnings: string[] = [];
+  const times: TimeOnItemEntry[] = [];
   for (const name of await sessions.annotators(project)) {
     const session = await sessions.load(project, name);
     countable.push(countableSession(session));
+    times.push(...sessionTimeOnItem(session));
     warnings.push(...session.warnings);
   }
   const { records } = countedLabels(countable, DEFAULT_COUNTING);
@@ -28,11 +31,18 @@ export async function projectAgreement(
   const labels = countable
     .filter((s) => s.kind === 'annotator')
     .map(({ annotator }) => ({ annotator, items: records.filter((r) => r.annotator === annotator) }));
+  const annotators = labels.map((l) => l.annotator);
   return {
     ...agreementReport(
       project.config.schema,
       items.map((i) => i.id),
       labels,
+    ),
+    time_on_item: timeOnItemReport(
+      times,
+      annotators,
+      items.map((i) => i.id),
+      project.config.time_on_item.idle_gap_seconds * 1000,
     ),
     warnings,
   };

@@ -9,6 +9,8 @@ import { SessionService } from '../session/sessionService';
 import { median } from './engineBench';
 import type { TranscriptionEngine } from '../../common/engine/engineTypes';
 import { liveCutterFactory } from '../engine/sessionEngine';
+import { createEndsWithCommitment } from '../../common/engine/endsWithCommitment';
+import { parseOptionsOf } from '../../common/analysis/transcriptAnalysis';
 import { SileroVad } from '../engine/sileroVad';
 import { sha256OfPcm } from '../engine/whisperEngine';
 import { AUDIO_SAMPLE_RATE } from '../../common/audio/sampleRate';
@@ -56,6 +58,10 @@ export interface LiveUtteranceFigures {
   label_after_speech_end_ms: number | null;
   /** the final was the speculative one, started before the cut */
   speculative: boolean;
+  /** when the engine began the job whose text became the final (the adopted speculation, else the cut's), after the speech ended */
+  engine_started_after_speech_end_ms: number | null;
+  /** that job's engine time (wall, the engine's own process) */
+  engine_ms: number | null;
   /** wall times of the partial texts shown while it was open */
   partial_ms: number[];
   /** time from the utterance's start to its first partial */
@@ -127,19 +133,30 @@ export async function benchLive(options: LiveBenchOptions): Promise<LiveBenchRep
     let t0 = 0;
     const now = (): number => performance.now() - t0;
     const said = options.said;
-    const heard = said
-      ? {
-          transcribe: async (input: Parameters<typeof engine.transcribe>[0]) => {
-            const result = await engine.transcribe(input);
+    // when the engine began and ended each job, by request id (where the time between speech end and text goes)
+    const jobs = new Map<string, { started: number; ended: number | null }>();
+    const timed = async (input: Parameters<typeof engine.transcribe>[0]): Promise<Awaited<ReturnType<typeof engine.transcribe>>> => {
+      const job = { started: now(), ended: null as number | null };
+      jobs.set(input.identity?.request_id ?? '', job);
+      try {
+        return await engine.transcribe(input);
+      } finally {
+        job.ended = now();
+      }
+    };
+    const heard = {
+      transcribe: said
+        ? async (input: Parameters<typeof engine.transcribe>[0]) => {
+            const result = await timed(input);
             const text = isPartialRequestId(input.identity?.request_id ?? '') ? undefined : said[input.identity?.utterance ?? -1];
             if (text === undefined || result.segments.length === 0) return result;
             const first = result.segments[0]!;
             return { ...result, segments: [{ t0_ms: first.t0_ms, t1_ms: result.segments.at(-1)!.t1_ms, text: ` ${text}` }] };
-          },
-          abort: () => engine.abort(),
-          close: () => engine.close(),
-        }
-      : engine;
+          }
+        : timed,
+      abort: () => engine.abort(),
+      close: () => engine.close(),
+    };
     const transcriber = new TranscriptionScheduler({
       engine: heard,
       model,
@@ -152,6 +169,7 @@ export async function benchLive(options: LiveBenchOptions): Promise<LiveBenchRep
       silenceThresholdDbfs: project.config.thinkaloud.silence_threshold_dbfs,
       speech: vad,
       adaptiveFloorMs: options.cutFloorMs ?? project.config.thinkaloud.cut_floor_ms,
+      endsWithCommitment: createEndsWithCommitment(parseOptionsOf(project.config)),
     });
     const sessionEngine = {
       model,
@@ -197,8 +215,12 @@ export async function benchLive(options: LiveBenchOptions): Promise<LiveBenchRep
     const finals = new Map<number, number>();
     const labels = new Map<number, number>();
     service.on('partial', (p) => partials.push({ ...p, at: now() }));
+    const finalRequest = new Map<number, string>();
     service.on('event', (e) => {
-      if (e.type === 'utterance_transcribed') finals.set(e.data.utterance, now());
+      if (e.type === 'utterance_transcribed') {
+        finals.set(e.data.utterance, now());
+        finalRequest.set(e.data.utterance, e.data.request_id);
+      }
       if (e.type === 'label_committed' && e.data.utterance !== null && !labels.has(e.data.utterance)) labels.set(e.data.utterance, now());
     });
     const itemId = (await loadProjectItems(project))[0]!.id;
@@ -241,6 +263,7 @@ export async function benchLive(options: LiveBenchOptions): Promise<LiveBenchRep
         const final = finals.get(index)!;
         const shown = partials.filter((p) => p.utterance === index && p.at <= c.cut_ms).map((p) => p.at);
         const gaps = shown.slice(1).map((t, i) => t - shown[i]!);
+        const job = jobs.get(finalRequest.get(index) ?? '');
         return {
           utterance: index,
           start_ms: round1(ms(c.start)),
@@ -253,6 +276,8 @@ export async function benchLive(options: LiveBenchOptions): Promise<LiveBenchRep
           logged_after_speech_end_ms: round1(final - ms(c.speech_end)),
           label_after_speech_end_ms: labels.has(index) ? round1(labels.get(index)! - ms(c.speech_end)) : null,
           speculative: adopted.has(index),
+          engine_started_after_speech_end_ms: job ? round1(job.started - ms(c.speech_end)) : null,
+          engine_ms: job?.ended != null ? round1(job.ended - job.started) : null,
           partial_ms: shown.map(round1),
           first_partial_ms: shown.length > 0 ? round1(shown[0]! - ms(c.start)) : null,
           partial_gaps_ms: gaps.map(round1),

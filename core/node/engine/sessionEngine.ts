@@ -2,6 +2,8 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { decodeLanguageFor } from '../../common/engine/decodeSettings';
+import { createEndsWithCommitment } from '../../common/engine/endsWithCommitment';
+import { parseOptionsOf } from '../../common/analysis/transcriptAnalysis';
 import { projectInitialPrompt } from '../../common/engine/initialPrompt';
 import type { TranscriptionEngine } from '../../common/engine/engineTypes';
 import { type LiveRecordingContext, LiveUtterances } from '../../common/engine/liveUtterances';
@@ -94,6 +96,8 @@ export interface CutterSettings {
   speech?: SpeechProbe | null;
   /** the least silence that may cut after a sentence (thinkaloud.cut_floor_ms; null or absent: always the full 300 ms) */
   adaptiveFloorMs?: number | null;
+  /** whether a speculative final ends with a commit phrase and a full stop (the project's phrases; cut timing only) */
+  endsWithCommitment?: (text: string) => boolean;
 }
 
 /**
@@ -114,7 +118,14 @@ export function liveCutterFactory(
       speech: options.speech ?? null,
       adaptiveFloorMs: options.speech ? (options.adaptiveFloorMs ?? null) : null,
     });
-    return context ? new LiveUtterances({ cutter, scheduler, context }) : cutter;
+    return context
+      ? new LiveUtterances({
+          cutter,
+          scheduler,
+          context,
+          ...(options.endsWithCommitment ? { endsWithCommitment: options.endsWithCommitment } : {}),
+        })
+      : cutter;
   };
   return create as ReturnType<typeof liveCutterFactory>;
 }
@@ -177,6 +188,7 @@ export async function openSessionEngine(
     language: decodeLanguageFor(thinkaloud.languages),
     silenceThresholdDbfs: thinkaloud.silence_threshold_dbfs,
     adaptiveFloorMs: thinkaloud.cut_floor_ms,
+    endsWithCommitment: createEndsWithCommitment(parseOptionsOf(options.project.config)),
     speech: voice.probe,
     initialPrompt,
     vadModel: voice.identity,

@@ -10,6 +10,7 @@ import type { SessionSlot } from './sessionSlot';
 import { correctSegment, labelFromCorrections, rederiveFromCorrections } from './correctionActs';
 import { judgeStep, showReasoning } from './reasoningActs';
 import { selectText } from './textSelectionActs';
+import { logPlayback } from './playbackActs';
 
 /** What the session's handlers use of the app: its call queue, the open project, the session slot, the project's sessions. */
 export interface SessionHost {
@@ -74,6 +75,8 @@ export function sessionHandlers(app: SessionHost): SessionApi {
         return selectText(s, start === null || end === null ? null : { start, end });
       }),
     logCue: (cue, silenceMs) => withPatch((s) => s.logCue(cue, silenceMs)),
+    logPlayback: (itemId, audioFromMs, audioToMs, playedMs) =>
+      withPatch((s) => logPlayback(s, { itemId, audioFromMs, audioToMs, playedMs })),
     addNote: (text) => withPatch((s) => s.addNote(text)),
     correctSegment: (itemId, utterance, segment, text) => withPatch((s) => correctSegment(s, itemId, utterance, segment, text)),
     rederiveLabelsFromCorrections: (itemId) => withPatch((s) => rederiveFromCorrections(s, itemId)),

@@ -1,3 +1,4 @@
+import { FormattedMessage, useIntl } from 'react-intl';
 import type { ProjectView } from '../../../core/common/project/projectApi';
 import { applySessionPatch } from '../../../core/common/session/sessionPatch';
 import { AgreementScreen } from '../features/agreement/AgreementScreen';
@@ -17,6 +18,7 @@ const LAST_ANNOTATOR_KEY = 'aloud.lastAnnotator';
 
 export function App() {
   const client = useApi();
+  const intl = useIntl();
   const { state, dispatch, run, showError: setError, keepSession: onSession, chooseDevice, chooseKeepTalking } = useAppStore();
   const { info, project, session, tab, error, choosingProject, exporting, deviceId, keepTalkingSeconds } = state;
   const projectOpened = (p: ProjectView) => dispatch({ type: 'projectOpened', project: p });
@@ -39,13 +41,13 @@ export function App() {
     }
     localStorage.setItem(LAST_ANNOTATOR_KEY, reviewer ?? annotator);
     setError(null);
-    if (view.recovered) dispatch({ type: 'notice', message: `Recovered after a crash: ${view.recovered}` });
+    if (view.recovered) dispatch({ type: 'notice', message: intl.formatMessage({ id: 'app.recovered' }, { what: view.recovered }) });
     dispatch({ type: 'session', session: view });
     dispatch({ type: 'info', info: await client.appInfo() });
   };
 
   if (!project || !info) {
-    return <div className="loading">{error ?? 'Loading…'}</div>;
+    return <div className="loading">{error ?? intl.formatMessage({ id: 'app.loading' })}</div>;
   }
 
   return (
@@ -59,7 +61,7 @@ export function App() {
             document.querySelector<HTMLElement>('#controls button')?.focus();
           }}
         >
-          Skip to controls
+          <FormattedMessage id="app.skipToControls" />
         </a>
       )}
       <TopBar project={project} session={session} tab={tab} onTab={(t) => dispatch({ type: 'tab', tab: t })}>
@@ -80,7 +82,7 @@ export function App() {
           <>
             <p>
               <button className="link" onClick={() => dispatch({ type: 'choosingProject', choosing: false })}>
-                ← Back to {project.name}
+                <FormattedMessage id="app.backTo" values={{ project: project.name }} />
               </button>
             </p>
             <ProjectScreen

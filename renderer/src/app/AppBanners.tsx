@@ -1,3 +1,4 @@
+import { FormattedMessage, useIntl } from 'react-intl';
 import type { Dispatch } from 'react';
 import type { AppInfo } from '../../../core/common/settings/settingsApi';
 import type { ProjectView } from '../../../core/common/project/projectApi';
@@ -17,44 +18,43 @@ export function AppBanners({
   dispatch: Dispatch<AppAction>;
 }) {
   const { session, tab, error, notice, exporting } = state;
+  const intl = useIntl();
+  const b = (text: React.ReactNode) => <strong>{text}</strong>;
   return (
     <>
       {session?.reviewer && (
         <div className="banner info" role="status">
           <span>
-            Reviewing <strong>{session.annotator}</strong>’s session as <strong>{session.reviewer}</strong>: your corrections, and labels
-            you give or derive from them, are recorded as yours — never as {session.annotator}’s own. Recording is off: your voice would
-            become {session.annotator}’s.
+            <FormattedMessage id="app.banner.reviewing" values={{ annotator: session.annotator, reviewer: session.reviewer, b }} />
           </span>
         </div>
       )}
       {info.engine.model?.sha256.startsWith('scripted:') && (
         <div className="banner warn" role="status">
           <span>
-            Transcription is <strong>scripted</strong> (test or demo data from an engine script), not whisper.cpp: nothing said is really
-            transcribed, and exports say so.
+            <FormattedMessage id="app.banner.scripted" values={{ b }} />
           </span>
         </div>
       )}
       {!info.engine.available && session && (
         <div className="banner warn" role="status">
           <span>
-            No transcription yet: the speech model “{project.thinkaloud.model}” is not available. Audio is still recorded and kept, and
-            labels can be given by key or click
-            {project.thinkaloud.require_spoken_label
-              ? '; completing an item needs a spoken label, so it waits until a model is installed'
-              : ''}
-            .
+            <FormattedMessage
+              id="app.banner.noModel"
+              values={{ model: project.thinkaloud.model, spoken: project.thinkaloud.require_spoken_label ? 'yes' : 'no' }}
+            />
             {info.engine.problem && (
               <details className="small">
-                <summary>Details</summary>
+                <summary>
+                  <FormattedMessage id="app.banner.details" />
+                </summary>
                 {info.engine.problem}
               </details>
             )}
           </span>
           {tab !== 'settings' && (
             <button className="primary" onClick={() => dispatch({ type: 'tab', tab: 'settings' })}>
-              Get a model…
+              <FormattedMessage id="app.banner.getModel" />
             </button>
           )}
         </div>
@@ -63,7 +63,7 @@ export function AppBanners({
         <DismissibleBanner
           kind="error"
           role="alert"
-          dismissLabel="dismiss error"
+          dismissLabel={intl.formatMessage({ id: 'app.banner.dismissError' })}
           onDismiss={() => dispatch({ type: 'error', message: null })}
         >
           {error}
@@ -71,13 +71,17 @@ export function AppBanners({
       )}
       {session?.config_changed && tab !== 'settings' && (
         <div className="banner info" role="status">
-          Some spoken labels in this session were recognised under other label phrases than the project has now (labels, synonyms, languages
-          or stems); they are kept as they were recorded.
+          <FormattedMessage id="app.banner.configChanged" />
         </div>
       )}
       <ExportBanners exporting={exporting} onDismiss={() => dispatch({ type: 'exportFinished', summary: null })} />
       {notice && (
-        <DismissibleBanner kind="info" role="status" dismissLabel="dismiss" onDismiss={() => dispatch({ type: 'notice', message: null })}>
+        <DismissibleBanner
+          kind="info"
+          role="status"
+          dismissLabel={intl.formatMessage({ id: 'app.banner.dismiss' })}
+          onDismiss={() => dispatch({ type: 'notice', message: null })}
+        >
           {notice}
         </DismissibleBanner>
       )}

@@ -1,4 +1,5 @@
-import { useCallback, useEffect, useMemo, useReducer } from 'react';
+import { useCallback, useEffect, useMemo, useReducer, useRef } from 'react';
+import { useIntl } from 'react-intl';
 import type { SessionUpdate } from '../../../core/common/session/sessionPatch';
 import { appReducer, initialAppState } from './appState';
 import { loadKeepTalkingSeconds, saveKeepTalkingSeconds } from '../features/label/keepTalking';
@@ -13,13 +14,17 @@ const DEVICE_KEY = 'aloud.microphone';
  */
 export function useAppStore() {
   const client = useApi();
+  const intl = useIntl();
+  // read when the host cannot be reached (the effect runs once per client)
+  const intlRef = useRef(intl);
+  intlRef.current = intl;
   const [state, dispatch] = useReducer(appReducer, undefined, () =>
     initialAppState({ deviceId: localStorage.getItem(DEVICE_KEY), keepTalkingSeconds: loadKeepTalkingSeconds(localStorage) }),
   );
   useEffect(() => {
     Promise.all([client.appInfo(), client.project()]).then(
       ([info, project]) => dispatch({ type: 'loaded', info, project }),
-      (e: Error) => dispatch({ type: 'error', message: `Cannot reach Aloud: ${e.message}` }),
+      (e: Error) => dispatch({ type: 'error', message: intlRef.current.formatMessage({ id: 'app.unreachable' }, { reason: e.message }) }),
     );
     const stopEvents = client.onEvent((event) => dispatch({ type: 'event', event }));
     // a model that arrived may be the one the session transcribes with now

@@ -13,25 +13,35 @@ export type CaptureErrorCode =
   /** the audio graph could not be set up or started (AudioContext, worklet module, autoplay policy) */
   | 'audio_failed';
 
+// i18n-ignore: Error.message for logs and tests; a person sees capture.error.<code> from the catalog (describeCaptureError)
 const guidance: Record<CaptureErrorCode, string> = {
   permission_denied:
+    // i18n-ignore: the log's words (see guidance)
     'Microphone access was denied. Allow microphone access for Aloud in the system or browser settings, then start recording again.',
+  // i18n-ignore: the log's words (see guidance)
   no_device: 'No microphone was found. Connect a microphone (or choose another one in the settings) and start recording again.',
   device_in_use:
+    // i18n-ignore: the log's words (see guidance)
     'The microphone could not be opened; another application may be using it. Close that application or choose another microphone.',
   device_lost:
+    // i18n-ignore: the log's words (see guidance)
     'The microphone was disconnected while recording. What was recorded up to then is kept; reconnect it and start recording again.',
+  // i18n-ignore: the log's words (see guidance)
   unsupported: 'This window cannot record audio (it needs a secure page with microphone and AudioWorklet support).',
+  // i18n-ignore: the log's words (see guidance)
   audio_failed: 'The audio system could not be started.',
 };
 
 export class CaptureError extends Error {
   readonly code: CaptureErrorCode;
+  /** the browser's own name and message (technical, not translated) */
+  readonly detail: string | undefined;
 
   constructor(code: CaptureErrorCode, detail?: string, options?: { cause?: unknown }) {
     super(detail ? `${guidance[code]} (${detail})` : guidance[code], options);
     this.name = 'CaptureError';
     this.code = code;
+    this.detail = detail;
   }
 }
 

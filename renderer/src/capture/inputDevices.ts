@@ -18,6 +18,7 @@ export interface InputDevice {
 export async function listInputDevices(options: { unlockLabels?: boolean } = {}): Promise<InputDevice[]> {
   const mediaDevices = typeof navigator === 'undefined' ? undefined : navigator.mediaDevices;
   if (!mediaDevices || typeof mediaDevices.enumerateDevices !== 'function') {
+    // i18n-ignore: a technical detail for the log, after the person's translated guidance (capture.error.*)
     throw new CaptureError('unsupported', 'navigator.mediaDevices.enumerateDevices is missing (an insecure http: page?)');
   }
   const list = async (): Promise<InputDevice[]> => {

@@ -87,6 +87,7 @@ function linearToDbfs(value: number): number {
 
 function checkRange(name: string, value: number, min: number, max: number): void {
   if (!Number.isFinite(value) || value < min || value > max) {
+    // i18n-ignore: a technical detail for the log, after the person's translated guidance (capture.error.*)
     throw new RangeError(`startCapture: ${name} must be between ${min} and ${max} (got ${value})`);
   }
 }
@@ -107,6 +108,7 @@ async function openAudioGraph(
       contextSampleRate ? { sampleRate: contextSampleRate, latencyHint: 'interactive' } : { latencyHint: 'interactive' },
     );
   } catch (error) {
+    // i18n-ignore: a technical detail for the log, after the person's translated guidance (capture.error.*)
     throw audioFailure(`creating an AudioContext${contextSampleRate ? ` at ${contextSampleRate} Hz` : ''}`, error);
   }
   try {
@@ -132,6 +134,7 @@ async function openAudioGraph(
     return { context, node };
   } catch (error) {
     void context.close().catch(() => undefined);
+    // i18n-ignore: a technical detail for the log, after the person's translated guidance (capture.error.*)
     throw audioFailure('loading the capture AudioWorklet', error);
   }
 }
@@ -163,8 +166,10 @@ export async function startCapture(options: CaptureOptions): Promise<CaptureSess
 
   const mediaDevices = typeof navigator === 'undefined' ? undefined : navigator.mediaDevices;
   if (!mediaDevices || typeof mediaDevices.getUserMedia !== 'function') {
+    // i18n-ignore: a technical detail for the log, after the person's translated guidance (capture.error.*)
     throw new CaptureError('unsupported', 'navigator.mediaDevices.getUserMedia is missing (an insecure http: page?)');
   }
+  // i18n-ignore: a technical detail for the log, after the person's translated guidance (capture.error.*)
   if (typeof AudioWorkletNode === 'undefined') throw new CaptureError('unsupported', 'AudioWorklet is missing');
 
   // The audio graph is ready before the microphone opens, so the first words are not lost to set-up time.
@@ -200,6 +205,7 @@ export async function startCapture(options: CaptureOptions): Promise<CaptureSess
   if (!track || track.readyState === 'ended') {
     stopTracks(stream);
     closeQuietly(graph.context);
+    // i18n-ignore: a technical detail for the log, after the person's translated guidance (capture.error.*)
     throw new CaptureError('no_device', 'the browser returned no live audio track');
   }
 
@@ -215,6 +221,7 @@ export async function startCapture(options: CaptureOptions): Promise<CaptureSess
     } catch {
       closeQuietly(graph.context);
       stopTracks(stream);
+      // i18n-ignore: a technical detail for the log, after the person's translated guidance (capture.error.*)
       throw audioFailure('connecting the microphone to the audio graph', error);
     }
   }
@@ -229,6 +236,7 @@ export async function startCapture(options: CaptureOptions): Promise<CaptureSess
     if (graph.context.state !== 'running') {
       throw new CaptureError(
         'audio_failed',
+        // i18n-ignore: a technical detail for the log, after the person's translated guidance (capture.error.*)
         `the AudioContext stayed "${graph.context.state}"; the browser may want a click before audio starts`,
       );
     }
@@ -236,6 +244,7 @@ export async function startCapture(options: CaptureOptions): Promise<CaptureSess
     source.disconnect();
     stopTracks(stream);
     closeQuietly(graph.context);
+    // i18n-ignore: a technical detail for the log, after the person's translated guidance (capture.error.*)
     throw audioFailure('starting the AudioContext', error);
   }
 
@@ -269,6 +278,7 @@ class MicrophoneCapture implements CaptureSession {
     this.finished = new Promise((resolve) => (this.resolveFinished = resolve));
     graph.node.port.onmessage = (event: MessageEvent<CaptureWorkletMessage>) => this.receive(event.data);
     graph.node.onprocessorerror = () =>
+      // i18n-ignore: a technical detail for the log, after the person's translated guidance (capture.error.*)
       void this.end('audio_failed', new CaptureError('audio_failed', 'the capture worklet stopped with an error'));
     track.addEventListener('ended', this.onTrackEnded);
     // A track stopped by script fires no `ended` event, and the graph then just goes quiet.

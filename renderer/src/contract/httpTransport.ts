@@ -35,6 +35,7 @@ export function httpTransport(baseUrl: string, init: { headers?: Record<string, 
     } catch (e) {
       throw new Refusal(
         'internal',
+        // i18n-ignore: a refusal's message, shown as the host's refusals are (English for now, I18N.md: another helper owns refusals)
         `cannot reach the Aloud host at ${baseUrl} (${(e as Error).message}): is \`aloud serve\` still running? What was saved before is kept; restart it and open the URL it prints`,
       );
     }

@@ -1,10 +1,42 @@
 import { useEffect, useRef } from 'react';
+import { useIntl, type IntlShape } from 'react-intl';
+import type { AppMessageId } from './i18n/catalogs';
+
+/** A message of a catalog with its arguments (a key file's description of what a key does). */
+export interface MessageRef {
+  id: AppMessageId;
+  values?: Record<string, string | number>;
+}
+
+/**
+ * One line of a shortcut list: the keys (as the keyboard names them; "Space", "Ctrl+G" and "Shift+R" are shown in the
+ * interface language) and what they do — a catalog message, or (older lists) a string already in words.
+ */
+export interface Shortcut {
+  keys: string[];
+  what: string | MessageRef;
+}
+
+/** What a shortcut does, in the interface language. */
+export function shortcutText(intl: IntlShape, what: string | MessageRef): string {
+  return typeof what === 'string' ? what : intl.formatMessage({ id: what.id }, what.values);
+}
+
+/** A key's name as the person's keyboard labels it: "Space" is "Leertaste", "Ctrl+G" is "Strg+G" in German. */
+export function keyName(intl: IntlShape, key: string): string {
+  const named: Record<string, AppMessageId> = { Space: 'shared.key.space', Ctrl: 'shared.key.ctrl', Shift: 'shared.key.shift' };
+  return key
+    .split('+')
+    .map((part) => (named[part] ? intl.formatMessage({ id: named[part] }) : part))
+    .join('+');
+}
 
 /**
  * A modal layer: Esc or a click outside closes it; focus goes into it — into its first field when it has one, so what
  * is typed lands there — and comes back when it closes.
  */
 export function Modal({ title, onClose, children }: { title: string; onClose: () => void; children: React.ReactNode }) {
+  const intl = useIntl();
   const boxRef = useRef<HTMLDivElement | null>(null);
   useEffect(() => {
     const before = document.activeElement as HTMLElement | null;
@@ -31,7 +63,7 @@ export function Modal({ title, onClose, children }: { title: string; onClose: ()
       >
         <div className="modal-head">
           <h2>{title}</h2>
-          <button className="link" onClick={onClose} aria-label={`close ${title}`}>
+          <button className="link" onClick={onClose} aria-label={intl.formatMessage({ id: 'shared.dialog.close' }, { title })}>
             ✕
           </button>
         </div>
@@ -41,30 +73,32 @@ export function Modal({ title, onClose, children }: { title: string; onClose: ()
   );
 }
 
-export function ShortcutHelp({ shortcuts, onClose }: { shortcuts: Array<{ keys: string[]; what: string }>; onClose: () => void }) {
+export function ShortcutHelp({ shortcuts, onClose }: { shortcuts: readonly Shortcut[]; onClose: () => void }) {
+  const intl = useIntl();
   return (
-    <Modal title="Keyboard shortcuts" onClose={onClose}>
+    <Modal title={intl.formatMessage({ id: 'shared.shortcuts' })} onClose={onClose}>
       <ShortcutTable shortcuts={shortcuts} />
     </Modal>
   );
 }
 
 /** Keys and what they do, as a table (the shortcut lists of the screens). */
-export function ShortcutTable({ shortcuts }: { shortcuts: ReadonlyArray<{ keys: string[]; what: string }> }) {
+export function ShortcutTable({ shortcuts }: { shortcuts: readonly Shortcut[] }) {
+  const intl = useIntl();
   return (
     <table className="shortcut-table">
       <tbody>
         {shortcuts.map((s) => (
-          <tr key={s.what}>
+          <tr key={s.keys.join(' ')}>
             <td>
               {s.keys.map((k, n) => (
                 <span key={k}>
                   {n > 0 && ' '}
-                  <kbd>{k}</kbd>
+                  <kbd>{keyName(intl, k)}</kbd>
                 </span>
               ))}
             </td>
-            <td>{s.what}</td>
+            <td>{shortcutText(intl, s.what)}</td>
           </tr>
         ))}
       </tbody>

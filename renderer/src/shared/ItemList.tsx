@@ -1,6 +1,8 @@
 import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactElement } from 'react';
 import type { Item } from '../../../core/common/items/item';
 import type { ItemSummary } from '../../../core/common/session/itemSummary';
+import { useIntl } from 'react-intl';
+import type { AppMessageId } from './i18n/catalogs';
 
 export type ItemStatus = 'done' | 'labelled' | 'audio' | 'new';
 
@@ -11,13 +13,19 @@ export function itemStatus(state: ItemSummary | undefined): ItemStatus {
   return state.audio_ms > 0 ? 'audio' : 'new';
 }
 
-const STATUS_WORDS: Record<ItemStatus, string> = { done: 'completed', labelled: 'labelled', audio: 'recorded', new: 'not started' };
+const STATUS_WORDS: Record<ItemStatus, AppMessageId> = {
+  done: 'shared.itemList.done',
+  labelled: 'shared.itemList.labelled',
+  audio: 'shared.itemList.audio',
+  new: 'shared.itemList.new',
+};
 
 interface Props {
   items: readonly Item[];
   states: ReadonlyMap<string, ItemSummary>;
   currentId: string | null;
   onOpen: (index: number) => void;
+  /** the list's accessible name (default: "items" in the interface language) */
   label?: string;
 }
 
@@ -35,7 +43,8 @@ const LIST_PADDING_PX = 4;
  * order except the current one, so Tab does not walk 400 entries before reaching the controls. A long list renders
  * the rows in view only (each at its place in a list as tall as all of them), and always the current one.
  */
-export const ItemList = memo(function ItemList({ items, states, currentId, onOpen, label = 'items' }: Props) {
+export const ItemList = memo(function ItemList({ items, states, currentId, onOpen, label }: Props) {
+  const intl = useIntl();
   const currentRef = useRef<HTMLButtonElement | null>(null);
   const listRef = useRef<HTMLElement | null>(null);
   const windowed = items.length > WINDOWED_FROM;
@@ -79,6 +88,10 @@ export const ItemList = memo(function ItemList({ items, states, currentId, onOpe
     const state = states.get(it.id);
     const status = itemStatus(state);
     const current = it.id === currentId;
+    const statusWords = intl.formatMessage(
+      { id: 'shared.itemList.status' },
+      { status: intl.formatMessage({ id: STATUS_WORDS[status] }), changed: state?.changed_after_completion ? 'yes' : 'no' },
+    );
     return (
       <li
         key={it.id}
@@ -93,14 +106,11 @@ export const ItemList = memo(function ItemList({ items, states, currentId, onOpe
           aria-current={current ? 'true' : undefined}
           tabIndex={current ? 0 : -1}
           onClick={() => onOpen(n)}
-          title={`${it.id}: ${STATUS_WORDS[status]}${state?.changed_after_completion ? ', label changed after completion' : ''}`}
+          title={`${it.id}: ${statusWords}`}
         >
           <span className="dot" aria-hidden="true" />
           <span className="item-id">{it.id}</span>
-          <span className="visually-hidden">
-            , {STATUS_WORDS[status]}
-            {state?.changed_after_completion ? ', label changed after completion' : ''}
-          </span>
+          <span className="visually-hidden">, {statusWords}</span>
           {state?.final_label && (
             <span className="item-label">
               {state.final_label}
@@ -132,7 +142,7 @@ export const ItemList = memo(function ItemList({ items, states, currentId, onOpe
   return (
     <aside
       className={windowed ? 'item-list windowed' : 'item-list'}
-      aria-label={label}
+      aria-label={label ?? intl.formatMessage({ id: 'shared.itemList.name' })}
       ref={listRef}
       onScroll={windowed ? onScroll : undefined}
     >

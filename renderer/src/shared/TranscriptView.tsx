@@ -1,3 +1,4 @@
+import { FormattedMessage, useIntl } from 'react-intl';
 import type { ItemSessionState } from '../../../core/common/session/itemState';
 import { transcriptPieces } from '../../../core/common/transcript/transcriptMarks';
 
@@ -21,14 +22,17 @@ export function TranscriptView({
     finalIsVoice: state?.label_source === 'voice',
   });
   const kinds = new Set(pieces.map((p) => p.kind));
+  const intl = useIntl();
+  const filler = intl.formatMessage({ id: 'shared.transcript.filler' });
+  const commitPhrase = intl.formatMessage({ id: 'shared.transcript.commitPhrase' });
   return (
     // a log: what is added (final text, the partial as it grows) is read out politely
-    <div className="transcript" role="log" aria-label="transcript">
+    <div className="transcript" role="log" aria-label={intl.formatMessage({ id: 'shared.transcript.name' })}>
       <h3>
-        Transcript <span className="muted">(verbatim)</span>
+        <FormattedMessage id="shared.transcript.heading" values={{ muted: (text) => <span className="muted">{text}</span> }} />
       </h3>
       {pieces.length === 0 && !partial ? (
-        <p className="muted">{listening ? 'Listening…' : 'Nothing transcribed yet.'}</p>
+        <p className="muted">{intl.formatMessage({ id: listening ? 'shared.transcript.listening' : 'shared.transcript.empty' })}</p>
       ) : (
         <p className="transcript-text">
           {pieces.map((p, n) => {
@@ -40,7 +44,10 @@ export function TranscriptView({
                   <mark
                     key={n}
                     className={p.final ? 'commit final' : 'commit'}
-                    title={p.final ? `gives the label ${p.label}` : `committed ${p.label} (not the final label)`}
+                    title={intl.formatMessage(
+                      { id: p.final ? 'shared.transcript.commitFinal' : 'shared.transcript.commitEarlier' },
+                      { label: p.label },
+                    )}
                   >
                     {p.text}
                   </mark>
@@ -59,23 +66,23 @@ export function TranscriptView({
                 );
               case 'filler':
                 return (
-                  <span key={n} className="filler" title="filler">
+                  <span key={n} className="filler" title={filler}>
                     {p.text}
                   </span>
                 );
             }
           })}
           {partial && !speculative && (
-            <span className="partial" aria-label="still being transcribed">
+            <span className="partial" aria-label={intl.formatMessage({ id: 'shared.transcript.partial' })}>
               {pieces.length > 0 ? ' ' : ''}
               {partial}
             </span>
           )}
           {partial && speculative && (
-            <span className="speculative-final" aria-label="final text, still listening">
+            <span className="speculative-final" aria-label={intl.formatMessage({ id: 'shared.transcript.speculative' })}>
               {pieces.length > 0 ? ' ' : ''}
               {partial}
-              <span className="still-listening" title="still listening: this becomes the transcript when the pause holds">
+              <span className="still-listening" title={intl.formatMessage({ id: 'shared.transcript.stillListening' })}>
                 {' '}
                 ···
               </span>
@@ -84,28 +91,37 @@ export function TranscriptView({
         </p>
       )}
       {(kinds.has('commit') || kinds.has('negation') || kinds.has('filler') || kinds.has('mention')) && (
-        <p className="mark-key" aria-label="marks">
+        <p className="mark-key" aria-label={intl.formatMessage({ id: 'shared.transcript.marks' })}>
           {kinds.has('commit') && (
             <span>
-              <mark className="commit final">commit phrase</mark> gives the label
+              <FormattedMessage
+                id="shared.transcript.key.final"
+                values={{ phrase: <mark className="commit final">{commitPhrase}</mark> }}
+              />
             </span>
           )}
           {kinds.has('commit') && (
             <span>
-              <mark className="commit">commit phrase</mark> earlier or overridden
+              <FormattedMessage id="shared.transcript.key.earlier" values={{ phrase: <mark className="commit">{commitPhrase}</mark> }} />
             </span>
           )}
           {kinds.has('negation') && (
             <span>
-              <span className="negation">negated</span> commits nothing
+              <FormattedMessage
+                id="shared.transcript.key.negated"
+                values={{ negated: (text) => <span className="negation">{text}</span> }}
+              />
             </span>
           )}
           {kinds.has('mention') && (
             <span>
-              <span className="mention">mention</span> commits nothing
+              <FormattedMessage
+                id="shared.transcript.key.mention"
+                values={{ mention: (text) => <span className="mention">{text}</span> }}
+              />
             </span>
           )}
-          {kinds.has('filler') && <span className="filler">filler</span>}
+          {kinds.has('filler') && <span className="filler">{filler}</span>}
         </p>
       )}
     </div>

@@ -11,6 +11,7 @@ export function ApiProvider({ client, children }: { client: ApiClient; children:
 /** The page's contract client (Electron's bridge or the local HTTP host). */
 export function useApi(): ApiClient {
   const client = useContext(ApiContext);
+  // i18n-ignore: a developer's mistake, never shown to a person
   if (!client) throw new Error('useApi: no ApiProvider above this component (main.tsx wraps the app in one)');
   return client;
 }

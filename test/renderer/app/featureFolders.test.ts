@@ -24,6 +24,8 @@ function folderImports(): Set<string> {
   const edges = new Set<string>();
   for (const file of sourceFiles(src)) {
     for (const [, spec] of readFileSync(file, 'utf8').matchAll(/from '(\.[^']+)'/g)) {
+      // a message catalog is data, composed for every screen by shared/i18n/catalogs.ts (I18N.md): not a code dependency
+      if (/\/messages\/[a-z]{2}\.json$/.test(spec!)) continue;
       const target = path.resolve(path.dirname(file), spec!);
       if (path.relative(src, target).startsWith('..')) continue;
       const [from, to] = [folderOf(file), folderOf(target)];

@@ -26,6 +26,8 @@ import { describeHesitationOverturns, goldAgreement, type GoldAgreementReport } 
 import { goldAgreementHtml } from '../../../common/adjudication/goldAgreementHtml';
 import { readAdjudication } from '../../adjudication/projectAdjudication';
 import { pairKey, projectHesitation } from '../../agreement/hesitationSources';
+import { formatDuration, timeOnItemReport, type TimeOnItemReport } from '../../../common/agreement/timeOnItem';
+import { timeOnItemHtml } from '../../../common/agreement/timeOnItemHtml';
 
 const MAX_RESAMPLES = 100_000;
 
@@ -168,6 +170,7 @@ export const agreementCommand: CliCommand = {
     let steps: StepAgreement | null = null;
     let codes: Awaited<ReturnType<typeof projectCodeAgreement>> | null = null;
     let gold: GoldAgreementReport | null = null;
+    let timeOnItem: TimeOnItemReport | null = null;
     try {
       const rules: CountingRules = {
         includeIncomplete: values['include-incomplete'],
@@ -192,6 +195,15 @@ export const agreementCommand: CliCommand = {
         seed,
         ...(inputs.itemIds ? { itemIds: inputs.itemIds } : {}),
       });
+      // time on item is in the sessions' logs: read with the project's sessions as the input
+      const times = sets.flatMap((s) => s.timeOnItem ?? []);
+      if (inputs.project && inputs.itemIds)
+        timeOnItem = timeOnItemReport(
+          times,
+          analysis.annotators.map((a) => a.annotator),
+          inputs.itemIds,
+          inputs.project.config.time_on_item.idle_gap_seconds * 1000,
+        );
       if (values.steps && inputs.project) steps = await projectStepAgreement(inputs.project, projectSessionSource);
       if (values.codes && inputs.project) codes = await projectCodeAgreement(inputs.project, projectSessionSource, { resamples, seed });
       // the gold labels are the project's (its sessions and adjudication logs): only when the project's sessions are the input
@@ -235,8 +247,13 @@ export const agreementCommand: CliCommand = {
             generatedAt: new Date().toISOString(),
             counting: counted.length > 0 ? describeCounting(mergeCountingReports(counted), words) : [],
             scriptedItems,
-            ...(codes || gold
-              ? { sections: (codes ? codeAgreementHtml(codes, words) : '') + (gold ? goldAgreementHtml(gold, words) : '') }
+            ...(codes || gold || timeOnItem
+              ? {
+                  sections:
+                    (timeOnItem ? timeOnItemHtml(timeOnItem, words) : '') +
+                    (codes ? codeAgreementHtml(codes, words) : '') +
+                    (gold ? goldAgreementHtml(gold, words) : ''),
+                }
               : {}),
           },
           words,
@@ -253,6 +270,7 @@ export const agreementCommand: CliCommand = {
         ...(steps ? { steps: stepsReport(steps) } : {}),
         ...(codes ? codesReport(codes) : {}),
         ...(gold ? { gold } : {}),
+        ...(timeOnItem ? { time_on_item: timeOnItem } : {}),
       });
       return 0;
     }
@@ -276,6 +294,11 @@ export const agreementCommand: CliCommand = {
     );
     for (const x of a.annotators)
       io.out(`  ${x.annotator}: ${x.labels} labels, ${x.changes} changed, ${x.changes_toward_majority} toward the others' majority\n`);
+    if (timeOnItem) {
+      io.out(`time on item, median active / wall over completed items (idle over ${formatDuration(timeOnItem.idle_gap_ms)}):\n`);
+      for (const t of timeOnItem.annotators)
+        io.out(`  ${t.annotator}: ${formatDuration(t.median_active_ms)} / ${formatDuration(t.median_wall_ms)} (${t.items} items)\n`);
+    }
     if (steps) {
       io.out(`step judgments (ordinal, -1 < 0 < +1), all judged steps: ${formatStepAlpha(steps.all_steps)}\n`);
       for (const p of steps.by_position) io.out(`  step ${p.index}: ${formatStepAlpha(p)}\n`);

@@ -13,9 +13,12 @@ export const benchCommand: CliCommand = {
     '  --live feeds the WAV in real time through the session path (cutter, VAD, partials, speculation, scheduler, engine, parser)',
     '  and reports per utterance speech_end_ms, cut_ms, final_ms, final_after_cut_ms, final_after_speech_end_ms (the text shown stops',
     '  changing: the adopted speculative final shown, else the final logged), logged_after_speech_end_ms, label_after_speech_end_ms',
-    '  (utterances that commit) and partial times; medians, p95 and the real-time factor; --load N runs N CPU-bound processes beside it.',
+    '  (utterances that commit), engine_started_after_speech_end_ms and engine_ms (the job whose text became the final) and partial',
+    '  times; medians, p95 and the real-time factor; --load N runs N CPU-bound processes beside it.',
     "  --say: what each utterance says, in order; replaces each final's text after the engine ran, so label acts are timed with",
-    "  the bench model (whose own text is meaningless). --cut-floor-ms: the cut's floor after a sentence (default the project's",
+    '  the bench model (whose own text is meaningless); speculative finals hear the whole text too, even at a pause inside the',
+    '  utterance, so the cut that listens may cut there (bench/cutFalseCuts.ts measures where cuts fall).',
+    "  --cut-floor-ms: the cut's floor after a sentence (default the project's",
     '  thinkaloud.cut_floor_ms; 300: the fixed 300 ms cut).',
   ].join('\n'),
   async run(argv, io) {
@@ -114,7 +117,7 @@ async function runLive(
   );
   for (const u of report.utterances) {
     io.out(
-      `utterance ${u.utterance}: ${u.start_ms}–${u.end_ms} ms, speech end ${u.speech_end_ms}, cut ${u.cut_ms}, final ${u.final_ms} (+${u.final_after_cut_ms} after the cut, shown +${u.final_after_speech_end_ms} after speech${u.label_after_speech_end_ms === null ? '' : `, label +${u.label_after_speech_end_ms}`})${u.speculative ? ' speculative' : ''}; partials at ${u.partial_ms.join(', ') || '-'}\n`,
+      `utterance ${u.utterance}: ${u.start_ms}–${u.end_ms} ms, speech end ${u.speech_end_ms}, cut ${u.cut_ms}, final ${u.final_ms} (+${u.final_after_cut_ms} after the cut, shown +${u.final_after_speech_end_ms} after speech${u.label_after_speech_end_ms === null ? '' : `, label +${u.label_after_speech_end_ms}`})${u.speculative ? ' speculative' : ''}${u.engine_ms === null ? '' : `, engine from +${u.engine_started_after_speech_end_ms} for ${u.engine_ms} ms`}; partials at ${u.partial_ms.join(', ') || '-'}\n`,
     );
   }
   io.out(`median final after cut          ${report.medians.final_after_cut_ms} ms\n`);

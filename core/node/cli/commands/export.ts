@@ -15,21 +15,21 @@ import { LABEL_MODELS, type LabelModelName } from '../../../common/labelModels/l
 import { loadDeidentifyList } from '../../deidentify/deidentifyProject';
 import { type CliCommand, type CliIo, printJson, requireOption, UsageError, parseOptions } from '../cliSupport';
 import { progressLine } from '../progressLine';
-import { pipelineSummary } from '../../../common/export/pipelineSummary';
+import { pipelineSummary, problemsSummary } from '../../../common/export/pipelineSummary';
 
-/** The export command over any session source (tests pass fixed states; the CLI reads the project's sessions). */
-/** Lists short by nature that a summary keeps whole: warnings, and session states of items the project dropped. */
+/** Lists a summary shows (their first 20, with their count): warnings, and session states of items the project dropped. */
 const SHORT_LISTS: ReadonlySet<string> = new Set(['warnings', 'skipped_states']);
 
+/** The export command over any session source (tests pass fixed states; the CLI reads the project's sessions). */
 export function makeExportCommand(sessions: SessionSource): CliCommand {
   return {
     name: 'export',
     usage:
-      'export --project DIR [--annotator NAME] --format jsonl|json|csv --out FILE [--with-items] [--force] [--deidentify] [--json [--full]]\n       aloud export --project DIR [--annotator NAME] --format txt|srt|vtt --out DIR [--deidentify] [--json]\n' +
-      '       aloud export --project DIR [--annotator NAME] --format process-reward --out FILE.jsonl [--force] [--json]\n' +
-      '       aloud export --project DIR [--annotator NAME] --format eaf|textgrid|qdpx|hf|maxqda --out DIR [--force] [--deidentify] [--json]\n' +
-      '       aloud export --project DIR --format qdc --out FILE.qdc [--force] [--json]\n' +
-      '       aloud export --project DIR --gold [--gold-model majority|dawid-skene|mace|difficulty] --format jsonl|json|csv --out FILE [--force] [--json]\n\n' +
+      'export --project DIR [--annotator NAME] --format jsonl|json|csv --out FILE [--with-items] [--force] [--deidentify] [--json [--full]]\n       aloud export --project DIR [--annotator NAME] --format txt|srt|vtt --out DIR [--deidentify] [--json [--full]]\n' +
+      '       aloud export --project DIR [--annotator NAME] --format process-reward --out FILE.jsonl [--force] [--json [--full]]\n' +
+      '       aloud export --project DIR [--annotator NAME] --format eaf|textgrid|qdpx|hf|maxqda --out DIR [--force] [--deidentify] [--json [--full]]\n' +
+      '       aloud export --project DIR --format qdc --out FILE.qdc [--force] [--json [--full]]\n' +
+      '       aloud export --project DIR --gold [--gold-model majority|dawid-skene|mace|difficulty] --format jsonl|json|csv --out FILE [--force] [--json [--full]]\n\n' +
       '--gold: one record per project item: gold_label, gold_source (unanimous, majority, adjudicated, model, unresolved), the\n' +
       "annotators' final and blind labels, and the decision that stands (aloud adjudicate); schema in core/common/adjudication/goldRecord.ts.\n" +
       "--gold-model: items nobody agreed on or adjudicated take the label model's label (gold_source model, label_model {model,\n" +
@@ -39,15 +39,18 @@ export function makeExportCommand(sessions: SessionSource): CliCommand {
       'exit 1, nothing written. --with-items (csv): the item text, context and further fields in columns of their own. Transcripts: DIR/<annotator>/<item>.<format> and DIR/transcripts.receipt.json.\n' +
       'eaf (ELAN), textgrid (Praat), maxqda (MAXQDA/NVivo transcripts): DIR/<annotator>/<item>.<ext> beside a copy of its WAV;\n' +
       'qdpx (REFI-QDA project for ATLAS.ti, NVivo, MAXQDA, QualCoder): DIR/<project>.qdpx; hf (Hugging Face audiofolder):\n' +
-      'DIR/audio/, metadata.jsonl, parquet/records.parquet, README.md. All checked first (XSDs included), then written,\n' +
-      'then DIR/<format>.receipt.json with the sha256 of every file. Files in DIR that no earlier export wrote: refused without --force.\n' +
+      'DIR/audio/, metadata.jsonl, parquet/records.parquet, README.md. Made and checked (XSDs included) a batch of recordings at a\n' +
+      'time into a hidden folder in DIR, moved into place only when all pass, then DIR/<format>.receipt.json with the sha256 of\n' +
+      'every file; a refusal leaves DIR as it was. Files in DIR that no earlier export wrote: refused without --force.\n' +
       'A CSV export of coded protocols also writes FILE.units.csv (one row per unit, its codes by coder) and its receipt.\n' +
       "qdc: the project's codebook.yaml as a REFI-QDA codebook (.qdc) for QDA tools, checked against the REFI-QDA schema.\n" +
       '--deidentify (every format but process-reward): what deidentify.yaml lists and the built-in patterns become\n' +
       'placeholders ([PERSON-1]) in every text field, their audio is silenced (or toned) in copies of the recordings, and the\n' +
       'receipt states it (list version, spans per class, hidden sample ranges); records exports put the copies in FILE.audio/.\n' +
-      '--json prints a summary for a pipeline: paths, counts, and each list as its count (gaps_count, gaps_by_reason,\n' +
-      'files_count, …); the whole receipt is in its file, and --json --full prints the whole result.',
+      '--json prints a summary for a pipeline, a few hundred bytes at any study size: paths, counts, and each list as its\n' +
+      'count (gaps_count, gaps_by_reason, files_count, annotators_count, …; warnings: the first 20 and warnings_count); a refused\n' +
+      'export: problems_count, problems_by_stage, first_problems (the first 20). The whole receipt is in its file;\n' +
+      '--json --full prints the whole result (every gap, file and problem), as before.',
     async run(argv: string[], io: CliIo) {
       const { values } = parseOptions(argv, {
         project: 'string',
@@ -65,6 +68,9 @@ export function makeExportCommand(sessions: SessionSource): CliCommand {
       if (values.full && !values.json) throw new UsageError('--full prints the whole result with --json (add --json)');
       // a pipeline reads counts and paths; the whole receipt is in its file (--full prints it too)
       const printResult = (result: unknown): void => printJson(io, values.full ? result : pipelineSummary(result, SHORT_LISTS));
+      // a refused export's problems: how many, by stage, the first 20 (--full: every one)
+      const printProblems = (problems: InputError['problems']): void =>
+        printJson(io, values.full ? { problems } : problemsSummary(problems));
       const dir = requireOption(values.project, '--project');
       const format = requireOption(values.format, '--format');
       const out = requireOption(values.out, '--out');
@@ -88,7 +94,7 @@ export function makeExportCommand(sessions: SessionSource): CliCommand {
           });
           for (const warning of result.warnings) io.err(`aloud export: warning: ${warning}\n`);
           const c = result.receipt.counts;
-          if (values.json) printJson(io, result);
+          if (values.json) printResult(result);
           else
             io.out(
               `Exported ${result.receipt.records} gold records (${c.unanimous} unanimous, ${c.majority} majority, ${c.adjudicated} adjudicated, ${c.model} model, ${c.unresolved} unresolved) to ${out}; receipt ${result.receipt_file}\n`,
@@ -96,6 +102,7 @@ export function makeExportCommand(sessions: SessionSource): CliCommand {
           return 0;
         } catch (e) {
           if (!(e instanceof InputError)) throw e;
+          if (values.json) printProblems(e.problems);
           io.err(`aloud export: nothing written: ${e.message}\n`);
           return 1;
         }
@@ -184,7 +191,7 @@ export function makeExportCommand(sessions: SessionSource): CliCommand {
       } catch (e) {
         if (e instanceof InputError) {
           // session data that would make an invalid record: the export refuses as a whole and writes nothing
-          if (values.json) printJson(io, { problems: e.problems });
+          if (values.json) printProblems(e.problems);
           io.err(`aloud export: nothing written: ${e.message}\n`);
           return 1;
         }

@@ -1,7 +1,7 @@
 import { asRefusal } from '../../../common/refusal/refusal';
 import { isTranscriptFinal, unitsOfItem } from '../../../common/coding/codingUnits';
 import type { ItemSessionState } from '../../../common/session/itemState';
-import { foldSession } from '../../../common/session/sessionFold';
+import { foldSession, SessionFold } from '../../../common/session/sessionFold';
 import { readWav, resampleTo16k } from '../../audio/wavFile';
 import { loadProjectConfig, loadProjectItems, type OpenProject } from '../../project/projectFolder';
 import { forkEngineLauncher } from '../../engine/engineProcessHost';
@@ -18,7 +18,7 @@ import { type CliCommand, type CliIo, printJson, requireOption, UsageError, pars
 import { AUDIO_SAMPLE_RATE } from '../../../common/audio/sampleRate';
 import { connectShadowFeed } from '../../rooms/shadowFeedSocket';
 import { tapSession } from '../../rooms/shadowTap';
-import { packCommand, PACK_USAGE, unpackCommand } from './sessionPack';
+import { packCommand, PACK_USAGE, UNPACK_JSON_USAGE, unpackCommand } from './sessionPack';
 import { progressLine } from '../progressLine';
 
 /** Audio is fed as the recorder delivers it: 50 ms chunks. */
@@ -26,13 +26,17 @@ const CHUNK_MS = 50;
 
 const usage = [
   'session ingest --project DIR --annotator NAME --item ID --wav FILE.wav [--realtime] [--model FILE | --engine-script FILE.json] [--shadow-room CODE] [--progress] [--json]',
-  '       aloud session show --project DIR --annotator NAME [--item ID | --limit N] [--json]',
+  '       aloud session show --project DIR --annotator NAME [--item ID | [--offset N] [--limit N]] [--json]',
   '       aloud session reparse --project DIR [--annotator NAME] [--dry-run] [--json]',
   '       aloud session transcribe --project DIR --annotator NAME [--item ID] [--all] [--model FILE | --engine-script FILE.json] [--json]',
   PACK_USAGE,
   '       aloud session units --project DIR --annotator NAME [--item ID] [--json]',
   '       aloud session complete --project DIR --annotator NAME (--item ID | --all) [--json]',
   '',
+  'show: the folded state of every item; --item ID: that item alone (its state, not the session around it); --limit N and',
+  '--offset N: a page of the items in the order they were first opened, with items_total and items_offset (only the items',
+  'shown are derived, so a page or one item of a large session is quick).',
+  UNPACK_JSON_USAGE,
   "units: the units of coding of the annotator's protocols (aloud.yaml coding.unit: utterance or sentence) for items whose",
   'transcript is final (completed): item_id, unit (u<utterance>[.s<sentence>]), text (verbatim), t0_ms, t1_ms.',
   'complete: completes items as Enter does in the app (the same rule, decideCompletion, logged the same way: item_opened,',
@@ -209,45 +213,66 @@ async function loggedSession(values: { project?: string | undefined; annotator?:
   return { projectDir, annotator, project, paths, events, torn };
 }
 
+/** A whole number of items from an option (0 or more), or null when the option is not given. */
+function itemCount(value: string | undefined, flag: string): number | null {
+  if (value === undefined) return null;
+  const n = Number(value);
+  if (!(Number.isInteger(n) && n >= 0)) throw new UsageError(`${flag} must be a whole number of items, 0 or more (got "${value}")`);
+  return n;
+}
+
 async function show(argv: string[], io: CliIo): Promise<number> {
-  const { values } = parseOptions(argv, { project: 'string', annotator: 'string', item: 'string', limit: 'string', json: false });
-  const limit = values.limit === undefined ? null : Number(values.limit);
-  if (limit !== null && !(Number.isInteger(limit) && limit >= 0))
-    throw new UsageError(`--limit must be a whole number of items, 0 or more (got "${values.limit}")`);
-  if (limit !== null && values.item !== undefined) throw new UsageError('--limit and --item: give one (--item shows one item)');
+  const { values } = parseOptions(argv, {
+    project: 'string',
+    annotator: 'string',
+    item: 'string',
+    limit: 'string',
+    offset: 'string',
+    json: false,
+  });
+  const limit = itemCount(values.limit, '--limit');
+  const offset = itemCount(values.offset, '--offset');
+  if ((limit !== null || offset !== null) && values.item !== undefined)
+    throw new UsageError('--item shows one item: give --item, or --limit/--offset to page through the items');
   const { projectDir, annotator, project, paths, events, torn } = await loggedSession(values);
   if (torn) {
     io.err(
       `aloud session: ${paths.events}:${torn.line}: torn last line (a crash cut it); it is cut and kept in a .torn file when the session is next opened for writing\n`,
     );
   }
-  const state = foldSession(events, project.config, paths.events, foldOptionsOf(project));
-  if (state.config_changed) {
+  // every event is folded (the log is the truth), but only the items shown are derived: one item of 10,000 costs one
+  const fold = new SessionFold(project.config, paths.events, foldOptionsOf(project));
+  for (const event of events) fold.apply(event);
+  if (fold.configChanged) {
     io.err(
       `aloud session: spoken labels were derived under other label phrases than ${project.configPath} has now (labels, synonyms, languages or stems); they are shown as recorded (re-derive them with: aloud session reparse --project ${projectDir} --annotator ${annotator})\n`,
     );
   }
-  if (state.recording)
-    io.err(`aloud session: the recording of "${state.recording.item_id}" was interrupted; opening the session for writing recovers it\n`);
-  let items: ItemSessionState[] = state.items;
+  const recording = fold.openRecording;
+  if (recording)
+    io.err(`aloud session: the recording of "${recording.item_id}" was interrupted; opening the session for writing recovers it\n`);
   if (values.item !== undefined) {
-    items = state.items.filter((i) => i.item_id === values.item);
-    if (items.length === 0) throw new UsageError(`--item: "${values.item}" has no events in the session of "${annotator}"`);
+    const item = fold.itemState(values.item);
+    if (item === null) throw new UsageError(`--item: "${values.item}" has no events in the session of "${annotator}"`);
+    if (values.json) printJson(io, item);
+    else printItemLines(io, [item]);
+    return 0;
   }
-  // a pipeline pages through a large session; items_total says how many there are
-  if (limit !== null) items = items.slice(0, limit);
-  if (values.json) {
-    printJson(
-      io,
-      values.item !== undefined ? items[0] : { ...state, items, ...(limit !== null ? { items_total: state.items.length } : {}) },
-    );
-  } else {
-    for (const i of items)
-      io.out(
-        `${i.item_id}\t${(i.audio_ms / 1000).toFixed(2)} s\t${i.final_label ?? '(no label)'}\t${i.label_source ?? '-'}\t${i.transcript}\n`,
-      );
-  }
+  // a pipeline pages through a large session: items_total says how many there are, items_offset where this page starts
+  const ids = fold.itemIds();
+  const start = offset ?? 0;
+  const paged = limit !== null || offset !== null;
+  const items = ids.slice(start, limit === null ? undefined : start + limit).map((id) => fold.itemState(id)!);
+  if (values.json) printJson(io, { ...fold.stateWith(items), ...(paged ? { items_total: ids.length, items_offset: start } : {}) });
+  else printItemLines(io, items);
   return 0;
+}
+
+function printItemLines(io: CliIo, items: readonly ItemSessionState[]): void {
+  for (const i of items)
+    io.out(
+      `${i.item_id}\t${(i.audio_ms / 1000).toFixed(2)} s\t${i.final_label ?? '(no label)'}\t${i.label_source ?? '-'}\t${i.transcript}\n`,
+    );
 }
 
 /** `session units`: the annotator's protocols cut into units of coding, as a coder (or `import --codings`) names them. */

@@ -2,11 +2,17 @@ import { packSession, PackRefusedError, PackUnreadableError, unpackSession } fro
 import { loadProjectConfig } from '../../project/projectFolder';
 import { type CliIo, parseOptions, printJson, requireOption, UsageError } from '../cliSupport';
 import { progressLine } from '../progressLine';
+import { pipelineSummary } from '../../../common/export/pipelineSummary';
 
 export const PACK_USAGE = [
   '       aloud session pack --project DIR --annotator NAME --out FILE.aloudpack [--force] [--json]',
-  '       aloud session unpack FILE.aloudpack --project DIR [--json]',
+  '       aloud session unpack FILE.aloudpack --project DIR [--json [--full]]',
 ].join('\n');
+
+/** What `unpack --json` prints, usage text: the pack's stray files as their count (a pack can hold many), all with --full. */
+export const UNPACK_JSON_USAGE =
+  'unpack --json: {file, annotator, status, events_before, events_after, appended, audio_files, stray_files_count,\n' +
+  'stray_files (the first 20)}; --json --full: every stray file. A refused pack: {refused}.';
 
 const size = (bytes: number): string => (bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(1)} MB` : `${Math.ceil(bytes / 1024)} KB`);
 
@@ -29,7 +35,8 @@ export async function packCommand(argv: string[], io: CliIo): Promise<number> {
 
 /** `aloud session unpack`: checks a pack against the project, then adds the session or extends the one held. */
 export async function unpackCommand(argv: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parseOptions(argv, { project: 'string', json: false }, { positionals: true });
+  const { values, positionals } = parseOptions(argv, { project: 'string', json: false, full: false }, { positionals: true });
+  if (values.full && !values.json) throw new UsageError('--full prints the whole result with --json (add --json)');
   if (positionals.length !== 1)
     throw new UsageError(positionals.length === 0 ? 'missing FILE.aloudpack to unpack' : `expected one pack, got ${positionals.length}`);
   const dir = requireOption(values.project, '--project');
@@ -41,7 +48,8 @@ export async function unpackCommand(argv: string[], io: CliIo): Promise<number> 
       io.err(
         `aloud session unpack: left out ${result.stray_files.length} file${result.stray_files.length === 1 ? '' : 's'} of the pack that no event of its log names: ${result.stray_files.join(', ')}\n`,
       );
-    if (values.json) printJson(io, result);
+    // a pipeline reads the status and counts; stray files are listed on stderr above, and whole with --full
+    if (values.json) printJson(io, values.full ? result : pipelineSummary(result, new Set(['stray_files'])));
     else if (result.status === 'added')
       io.out(`Added the session of "${result.annotator}": ${result.events_after} events, ${result.audio_files} audio files\n`);
     else if (result.status === 'extended')

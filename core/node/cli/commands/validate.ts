@@ -8,13 +8,13 @@ import { isGoldFile, validateGoldFile } from '../../adjudication/goldExport';
 import { deidentifiedCopyProblems, deidentifiedInteropProblems } from '../../deidentify/validateDeidentified';
 import { type CliCommand, printJson, UsageError, parseOptions, withUsageErrors } from '../cliSupport';
 import { progressLine } from '../progressLine';
-import { pipelineSummary } from '../../../common/export/pipelineSummary';
+import { problemsSummary } from '../../../common/export/pipelineSummary';
 
 type ValidationProblem = { stage: string };
 
 /** What --json prints: whether the file is valid, how many problems by stage, and the first few. */
 function validationSummary(file: string, problems: readonly ValidationProblem[]): unknown {
-  return { file, valid: problems.length === 0, ...(pipelineSummary({ problems }) as object), first_problems: problems.slice(0, 20) };
+  return { file, valid: problems.length === 0, ...(problemsSummary(problems) as object) };
 }
 
 export const validateCommand: CliCommand = {
@@ -37,8 +37,8 @@ export const validateCommand: CliCommand = {
     "FILE.qdpx|.TextGrid|.txt|.srt|.vtt|.parquet and a dataset's metadata.jsonl: when the file says it is de-identified\n" +
     '(or a receipt beside it or one folder up does; an .srt in a cue 0 that lasts no time), no listed term (with --project) and no\n' +
     'pattern in any of its texts.\n' +
-    'Prints [{file, line, field, stage, message}, ...]; with --json a summary for a pipeline instead: {file, valid,\n' +
-    'problems_count, problems_by_stage, first_problems (the first 20)};\n' +
+    'Prints [{file, line, field, stage, message}, ...] (the whole list); with --json a summary for a pipeline instead, for\n' +
+    'every kind of file: {file, valid, problems_count, problems_by_stage, first_problems (the first 20)};\n' +
     'exit 0 when the list is empty, 1 otherwise, 2 for a bad argument.',
   async run(argv, io) {
     const { values, positionals } = parseOptions(
@@ -73,7 +73,7 @@ export const validateCommand: CliCommand = {
           });
         else io.err(`aloud validate: warning: no receipt (${file}.receipt.json): the file cannot be checked against what Aloud wrote\n`);
       }
-      printJson(io, result.problems);
+      print(result.problems);
       return result.problems.length === 0 ? 0 : 1;
     }
     const interop = interopFormatOfFile(file);
@@ -109,7 +109,7 @@ export const validateCommand: CliCommand = {
         ? await deidentifiedCopyProblems(file, project)
         : null;
     if (copy !== null) {
-      printJson(io, copy);
+      print(copy);
       return copy.length === 0 ? 0 : 1;
     }
     if (path.basename(file) === 'metadata.jsonl') {
@@ -117,7 +117,7 @@ export const validateCommand: CliCommand = {
       io.err(
         `aloud validate: warning: ${file} is a Hugging Face dataset's rows (not a records export); they are checked only when de-identified\n`,
       );
-      printJson(io, []);
+      print([]);
       return 0;
     }
     const progress = progressLine(io, 'aloud validate', 'bytes');

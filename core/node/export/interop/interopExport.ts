@@ -1,7 +1,7 @@
 import { spansWithinTakes } from '../../../common/signals/takeSignals';
 import { describeDeidentification } from '../../../common/deidentified/deidentifyReceipt';
 import { createHash } from 'node:crypto';
-import { readFile, stat, unlink, mkdir } from 'node:fs/promises';
+import { readFile, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Zip, ZipDeflate, ZipPassThrough } from 'fflate';
@@ -30,7 +30,8 @@ import type { ItemSessionState } from '../../../common/session/itemState';
 import { energyPauseSpans } from '../../../common/signals/audioSignals';
 import { pausesBetween, vadSpeechRuns } from '../../../common/signals/vadSignals';
 import { decodeWav } from '../../audio/wavFile';
-import { writeFileAtomic, writeFileAtomicStreamed } from '../../fs/atomicFile';
+import { writeFileAtomic } from '../../fs/atomicFile';
+import { ExportStaging, mapConcurrently } from '../../exportFiles/exportStaging';
 import { resolveInside } from '../../fs/resolveInside';
 import { stableGuid } from '../../exportFiles/stableGuid';
 import { sha256Hex } from '../../fs/sha256';
@@ -67,6 +68,8 @@ export interface InteropExportOptions {
   vad?: WholeRecordingVad | null;
   /** hide what deidentify.yaml lists: placeholders in every text, the recordings' hidden spans silenced (or toned) */
   deidentify?: boolean;
+  /** recordings whose files are made, checked and staged together (memory grows with it); default 200 */
+  recordingsPerBatch?: number;
 }
 
 export interface InteropExportResult {
@@ -88,11 +91,24 @@ type PlannedFile = { path: string } & (
 
 const stateKey = (annotator: string, itemId: string): string => `${annotator}\u0000${itemId}`;
 
+/** Recordings whose files are made, checked and staged together: memory holds one batch of documents, not the export. */
+const RECORDINGS_PER_BATCH = 200;
+/** Files written (and fsynced) into the staging folder at once. */
+const FILES_AT_ONCE = 8;
+
+/** What an export writes, in order, and its files made batch by batch (a whole-project document is one batch). */
+interface ExportPlan {
+  paths: string[];
+  batches: () => AsyncGenerator<PlannedFile[]>;
+}
+
 /**
  * `aloud export --format eaf|textgrid|qdpx|hf|maxqda --out DIR`: from the same records as every export (the v2
  * records of the sessions' fold, validated the same way), files for ELAN, Praat, QDA tools, Hugging Face or
- * MAXQDA/NVivo. Everything is built and checked (file names, characters XML cannot hold, the formats' XSDs) before
- * the first byte is written; then the files, each atomically, and `<format>.receipt.json` (sha256 of every file) last.
+ * MAXQDA/NVivo. The records and file names are checked first; then the documents are made a batch at a time, each
+ * batch checked (characters XML cannot hold, the formats' XSDs, leaks of a de-identified export) and written into a
+ * hidden staging folder; only when every file is made and checked are they renamed into DIR, with
+ * `<format>.receipt.json` (sha256 of every file) last. A refusal at any point leaves DIR as it was.
  */
 export async function exportInterop(options: InteropExportOptions): Promise<InteropExportResult> {
   const { project, format, outDir } = options;
@@ -102,7 +118,7 @@ export async function exportInterop(options: InteropExportOptions): Promise<Inte
   const exportedAt = now().toISOString();
 
   // progress counted in records, as every export says it ("12 of 20 records"): building them, then the documents,
-  // then the files, each a third of the way
+  // then moving the files into place, each a third of the way
   const n = sessions.length * items.length;
   const progress = (phase: 0 | 1 | 2, done: number, of: number): void =>
     options.onProgress?.({ done: Math.floor((phase * n + (done * n) / Math.max(1, of)) / 3), total: n });
@@ -130,64 +146,71 @@ export async function exportInterop(options: InteropExportOptions): Promise<Inte
   const warnings: string[] = [...sessions.flatMap((s) => s.warnings), ...recordWarnings];
   const version = await appVersion();
   const labels = project.config.schema.labels.map((l) => l.name);
-  const planned: PlannedFile[] = [];
-  const xmlDocuments: Array<{ file: string; xml: string }> = [];
   const pauseMisses = { vadMissing: 0 };
+  const perBatch = Math.max(1, options.recordingsPerBatch ?? RECORDINGS_PER_BATCH);
 
-  if (format === 'eaf' || format === 'textgrid') {
-    for (const [i, r] of recorded.entries()) {
-      progress(1, i, recorded.length);
-      const name = names.get(stateKey(r.annotator, r.item_id))!;
-      const state = states.get(stateKey(r.annotator, r.item_id)) ?? null;
-      const pauses = await pauseSpansOf(
-        project,
-        r,
-        (state?.recordings ?? []).map((rec) => rec.offset_ms),
-        options.vad ?? null,
-        warnings,
-        pauseMisses,
-      );
-      const timeline = buildItemTimeline({
-        record: r,
-        labels,
-        recordings: state?.recordings ?? [],
-        reasoningShownAudioMs: state?.reasoning?.audio_ms ?? null,
-        energyPauses: pauses.energy,
-        vadPauses: pauses.vad,
-        longPauseMs: project.config.thinkaloud.long_pause_ms,
-        fillers: project.config.thinkaloud.fillers,
-        hesitation: project.config.thinkaloud,
-      });
-      const wavPath = `${name}.wav`;
-      planned.push({ path: wavPath, wav: r.audio!.path, sha256: r.audio!.sha256! });
-      if (format === 'eaf') {
-        const file = `${name}.eaf`;
-        const xml = eafDocument(timeline, {
-          author: r.annotator,
-          date: exportedAt,
-          mediaUrl: pathToFileURL(path.resolve(outDir, ...wavPath.split('/'))).href,
-          relativeMediaUrl: `./${path.posix.basename(wavPath)}`,
-          properties: [
-            ['aloud:project', project.config.name],
-            ['aloud:item_id', r.item_id],
-            ['aloud:final_label', r.final_label ?? ''],
-            ['aloud:blind_label', r.blind_label ?? ''],
-            ['aloud:app_version', version],
-            ...(deidentified ? [[DEIDENTIFIED_PROPERTY, DEIDENTIFIED_SENTENCE] as [string, string]] : []),
-          ],
-        });
-        xmlDocuments.push({ file, xml });
-        planned.push({ path: file, text: xml });
-      } else planned.push({ path: `${name}.TextGrid`, text: textGridDocument(timeline) });
-    }
-  } else if (format === 'maxqda') {
-    for (const r of recorded) {
-      const name = names.get(stateKey(r.annotator, r.item_id))!;
-      planned.push(
-        { path: `${name}.wav`, wav: r.audio!.path, sha256: r.audio!.sha256! },
-        { path: `${name}.txt`, text: maxqdaTranscript(r.segments, r.annotator) },
-      );
-    }
+  /** The files of one recording: its WAV copy and the document made from its record and audio. */
+  const recordingFiles = async (r: ExportRecord): Promise<PlannedFile[]> => {
+    const name = names.get(stateKey(r.annotator, r.item_id))!;
+    const wav: PlannedFile = { path: `${name}.wav`, wav: r.audio!.path, sha256: r.audio!.sha256! };
+    if (format === 'maxqda') return [wav, { path: `${name}.txt`, text: maxqdaTranscript(r.segments, r.annotator) }];
+    const state = states.get(stateKey(r.annotator, r.item_id)) ?? null;
+    const pauses = await pauseSpansOf(
+      project,
+      r,
+      (state?.recordings ?? []).map((rec) => rec.offset_ms),
+      options.vad ?? null,
+      warnings,
+      pauseMisses,
+    );
+    const timeline = buildItemTimeline({
+      record: r,
+      labels,
+      recordings: state?.recordings ?? [],
+      reasoningShownAudioMs: state?.reasoning?.audio_ms ?? null,
+      energyPauses: pauses.energy,
+      vadPauses: pauses.vad,
+      longPauseMs: project.config.thinkaloud.long_pause_ms,
+      fillers: project.config.thinkaloud.fillers,
+      hesitation: project.config.thinkaloud,
+    });
+    if (format === 'textgrid') return [wav, { path: `${name}.TextGrid`, text: textGridDocument(timeline) }];
+    const xml = eafDocument(timeline, {
+      author: r.annotator,
+      date: exportedAt,
+      mediaUrl: pathToFileURL(path.resolve(outDir, ...wav.path.split('/'))).href,
+      relativeMediaUrl: `./${path.posix.basename(wav.path)}`,
+      properties: [
+        ['aloud:project', project.config.name],
+        ['aloud:item_id', r.item_id],
+        ['aloud:final_label', r.final_label ?? ''],
+        ['aloud:blind_label', r.blind_label ?? ''],
+        ['aloud:app_version', version],
+        ...(deidentified ? [[DEIDENTIFIED_PROPERTY, DEIDENTIFIED_SENTENCE] as [string, string]] : []),
+      ],
+    });
+    return [wav, { path: `${name}.eaf`, text: xml }];
+  };
+
+  let plan: ExportPlan;
+  if (format === 'eaf' || format === 'textgrid' || format === 'maxqda') {
+    const extension = format === 'eaf' ? 'eaf' : format === 'textgrid' ? 'TextGrid' : 'txt';
+    plan = {
+      paths: recorded.flatMap((r) => {
+        const name = names.get(stateKey(r.annotator, r.item_id))!;
+        return [`${name}.wav`, `${name}.${extension}`];
+      }),
+      batches: async function* () {
+        for (let start = 0; start < recorded.length; start += perBatch) {
+          const batch: PlannedFile[] = [];
+          for (const [i, r] of recorded.slice(start, start + perBatch).entries()) {
+            progress(1, start + i, recorded.length);
+            batch.push(...(await recordingFiles(r)));
+          }
+          yield batch;
+        }
+      },
+    };
   } else if (format === 'hf') {
     // the gold split: one gold record per item of the whole project; not in a one-annotator or de-identified dataset
     // (the lead's typed rationales and flags are free text no de-identification pass has read)
@@ -195,7 +218,7 @@ export async function exportInterop(options: InteropExportOptions): Promise<Inte
     if (options.annotator !== undefined || options.deidentify)
       warnings.push('the dataset has no gold split (gold/gold.jsonl): it is made for the whole project and without --deidentify only');
     else gold = formatGoldFile(goldRecords(project.config.name, (await readAdjudication(project, options.sessions)).queue), 'jsonl');
-    planned.push(...hfDataset(project, items, records, recorded, names, version, exportedAt, gold));
+    plan = wholePlan(hfDataset(project, items, records, recorded, names, version, exportedAt, gold));
   } else {
     const loaded = await loadCodebook(project);
     if ('problem' in loaded && !loaded.missing) warnings.push(`the codebook is not in the .qdpx: ${loaded.problem}`);
@@ -210,56 +233,55 @@ export async function exportInterop(options: InteropExportOptions): Promise<Inte
       createdAt: exportedAt,
       deidentified: deidentified !== null,
     });
-    const file = `${names.get('')!}.qdpx`;
-    xmlDocuments.push({ file: `${file}/project.qde`, xml: qdpx.xml });
     const byPath = new Map(recorded.map((r) => [r.audio!.path, r.audio!.sha256!]));
-    planned.push({
-      path: file,
-      qdpx: {
-        xml: qdpx.xml,
-        files: qdpx.files.map((f) => ({
-          path: f.path,
-          content: 'wav' in f.content ? { wav: f.content.wav, sha256: byPath.get(f.content.wav)! } : f.content,
-        })),
+    plan = wholePlan([
+      {
+        path: `${names.get('')!}.qdpx`,
+        qdpx: {
+          xml: qdpx.xml,
+          files: qdpx.files.map((f) => ({
+            path: f.path,
+            content: 'wav' in f.content ? { wav: f.content.wav, sha256: byPath.get(f.content.wav)! } : f.content,
+          })),
+        },
       },
-    });
-  }
-  if (pauseMisses.vadMissing > 0) {
-    warnings.push(
-      `${pauseMisses.vadMissing} recording(s) have VAD pauses but no voice-activity model is installed here, so their "pauses (VAD)" tiers are empty (the counts are in the records)`,
-    );
-  }
-
-  // the last checks before writing: every XML document holds only characters XML allows, and passes its format's XSD
-  const xmlProblems: InputProblem[] = xmlDocuments.flatMap((d) => {
-    const bad = xmlForbiddenCharacter(d.xml);
-    return bad === null
-      ? []
-      : [{ file: d.file, line: null, field: null, stage: 'rule' as const, message: `holds ${bad}, which XML 1.0 cannot carry` }];
-  });
-  if (xmlProblems.length === 0 && xmlDocuments.length > 0)
-    xmlProblems.push(...(await xsdProblems(format === 'eaf' ? 'eaf' : 'qde', xmlDocuments)));
-  if (xmlProblems.length > 0) throw new InputError(xmlProblems);
-
-  if (deidentified) {
-    // every file says inside that it is de-identified, and holds nothing validate would find, before a byte is written
-    markDeidentified(planned);
-    refuseLeaks(await plannedLeaks(planned, deidentified.matcher, deidentified.keptByReview));
+    ]);
   }
 
   const receiptFile = path.join(outDir, interopReceiptFileName(format));
   const earlier = await earlierFiles(receiptFile);
-  await refuseForeignFiles(outDir, planned, earlier, options.force ?? false);
+  await refuseForeignFiles(outDir, plan.paths, earlier, options.force ?? false);
 
-  // writing: the earlier receipt goes first (it must never vouch for new files), then the files, the receipt last
-  await mkdir(outDir, { recursive: true });
-  await unlink(receiptFile).catch((e: NodeJS.ErrnoException) => {
-    if (e.code !== 'ENOENT') throw e;
-  });
+  const staging = await ExportStaging.open(outDir);
   const written: InteropFileEntry[] = [];
-  for (const [i, file] of planned.entries()) {
-    progress(2, i, planned.length);
-    written.push(await writePlanned(project, outDir, file, masks));
+  const wavCopies: Array<{ path: string; wav: string }> = [];
+  try {
+    for await (const batch of plan.batches()) {
+      // the checks before a file leaves: only characters XML allows, the format's XSD, nothing a de-identified export hides
+      await refuseInvalidXml(format, batch);
+      if (deidentified) {
+        markDeidentified(batch);
+        refuseLeaks(await plannedLeaks(batch, deidentified.matcher, deidentified.keptByReview));
+      }
+      written.push(...(await mapConcurrently(batch, FILES_AT_ONCE, (file) => stagePlanned(project, staging, file, masks))));
+      for (const file of batch) if ('wav' in file) wavCopies.push({ path: file.path, wav: file.wav });
+    }
+    if (pauseMisses.vadMissing > 0) {
+      warnings.push(
+        `${pauseMisses.vadMissing} recording(s) have VAD pauses but no voice-activity model is installed here, so their "pauses (VAD)" tiers are empty (the counts are in the records)`,
+      );
+    }
+
+    // every file made and checked: the earlier receipt goes first (it must never vouch for new files), then the files
+    // move into place, the receipt last
+    progress(2, 0, 1);
+    await unlink(receiptFile).catch((e: NodeJS.ErrnoException) => {
+      if (e.code !== 'ENOENT') throw e;
+    });
+    await staging.commit(written.map((w) => w.path));
+  } catch (e) {
+    await staging.discard();
+    throw e;
   }
   const writtenPaths = new Set(written.map((w) => w.path));
   for (const old of earlier.values()) {
@@ -284,15 +306,42 @@ export async function exportInterop(options: InteropExportOptions): Promise<Inte
     warnings,
     app_version: version,
     created_at: now().toISOString(),
-    ...(deidentified
-      ? { deidentification: deidentified.receipt(planned.flatMap((f) => ('wav' in f ? [{ path: f.path, wav: f.wav }] : []))) }
-      : {}),
+    ...(deidentified ? { deidentification: deidentified.receipt(wavCopies) } : {}),
   };
   await writeFileAtomic(receiptFile, `${JSON.stringify(receipt, null, 2)}\n`);
   options.onProgress?.({ done: n, total: n });
   const withoutAudio = records.length - recorded.length;
   const summary = `${recorded.length} recording${recorded.length === 1 ? '' : 's'} of ${receipt.annotators.length} annotator${receipt.annotators.length === 1 ? '' : 's'} in ${written.length} file${written.length === 1 ? '' : 's'}${withoutAudio > 0 ? `; ${withoutAudio} record${withoutAudio === 1 ? '' : 's'} without audio not in them` : ''}${receipt.deidentification ? `; ${describeDeidentification(receipt.deidentification)}` : ''}`;
   return { out: outDir, receipt_file: receiptFile, receipt, summary, warnings };
+}
+
+/** A plan of files all made at once (a dataset's rows and card, a .qdpx's one project document). */
+function wholePlan(planned: PlannedFile[]): ExportPlan {
+  return {
+    paths: planned.map((f) => f.path),
+    batches: async function* () {
+      yield planned;
+    },
+  };
+}
+
+/** The XML documents of a batch (an .eaf, a .qdpx's project.qde) refused unless XML can carry every character and the format's XSD passes. */
+async function refuseInvalidXml(format: InteropFormat, batch: readonly PlannedFile[]): Promise<void> {
+  const documents =
+    format === 'eaf'
+      ? batch.flatMap((f) => ('text' in f && f.path.endsWith('.eaf') ? [{ file: f.path, xml: f.text }] : []))
+      : format === 'qdpx'
+        ? batch.flatMap((f) => ('qdpx' in f ? [{ file: `${f.path}/project.qde`, xml: f.qdpx.xml }] : []))
+        : [];
+  if (documents.length === 0) return;
+  const problems: InputProblem[] = documents.flatMap((d) => {
+    const bad = xmlForbiddenCharacter(d.xml);
+    return bad === null
+      ? []
+      : [{ file: d.file, line: null, field: null, stage: 'rule' as const, message: `holds ${bad}, which XML 1.0 cannot carry` }];
+  });
+  if (problems.length === 0) problems.push(...(await xsdProblems(format === 'eaf' ? 'eaf' : 'qde', documents)));
+  if (problems.length > 0) throw new InputError(problems);
 }
 
 /** `exportInterop` with the installed voice-activity model, freed after (only ELAN and Praat files have a tier for VAD pauses). */
@@ -569,21 +618,21 @@ async function earlierFiles(receiptFile: string): Promise<Map<string, InteropFil
 /** Files already in the folder that this export would replace are refused unless an earlier export of it wrote them (or --force). */
 async function refuseForeignFiles(
   outDir: string,
-  planned: readonly PlannedFile[],
+  paths: readonly string[],
   earlier: ReadonlyMap<string, InteropFileEntry>,
   force: boolean,
 ): Promise<void> {
   if (force) return;
   const foreign: string[] = [];
-  for (const file of planned) {
-    if (earlier.has(file.path)) continue;
+  for (const file of paths) {
+    if (earlier.has(file)) continue;
     if (
-      await stat(path.join(outDir, ...file.path.split('/'))).then(
+      await stat(path.join(outDir, ...file.split('/'))).then(
         () => true,
         () => false,
       )
     )
-      foreign.push(file.path);
+      foreign.push(file);
   }
   if (foreign.length > 0) {
     throw new ProjectError(
@@ -601,33 +650,38 @@ async function sessionWav(project: OpenProject, relative: string, sha256: string
   return masks ? masks.masked(relative, bytes) : bytes;
 }
 
-async function writePlanned(project: OpenProject, outDir: string, file: PlannedFile, masks: WavMasks | null): Promise<InteropFileEntry> {
-  const target = path.join(outDir, ...file.path.split('/'));
-  await mkdir(path.dirname(target), { recursive: true });
-  if ('qdpx' in file) return { path: file.path, ...(await writeQdpx(project, target, file.qdpx, masks)) };
+/** A file of the export made in the staging folder, with the entry the receipt gives it. */
+async function stagePlanned(
+  project: OpenProject,
+  staging: ExportStaging,
+  file: PlannedFile,
+  masks: WavMasks | null,
+): Promise<InteropFileEntry> {
+  if ('qdpx' in file) return { path: file.path, ...(await writeQdpx(project, staging, file.path, file.qdpx, masks)) };
   const bytes =
     'text' in file
       ? Buffer.from(file.text, 'utf8')
       : 'bytes' in file
         ? file.bytes
         : await sessionWav(project, file.wav, file.sha256, masks);
-  await writeFileAtomic(target, bytes);
+  await staging.write(file.path, bytes);
   return { path: file.path, sha256: sha256Hex(bytes), bytes: bytes.length };
 }
 
 /**
  * A .qdpx as the standard lays it out: a zip with `project.qde` and `Sources/<guid>.<ext>`, written as a stream
- * (recordings stored, texts deflated) to a temporary name, fsynced and renamed like every export file.
+ * (recordings stored, texts deflated) into the staging folder, fsynced, moved into place with every export file.
  */
 async function writeQdpx(
   project: OpenProject,
-  target: string,
+  staging: ExportStaging,
+  relative: string,
   qdpx: Extract<PlannedFile, { qdpx: unknown }>['qdpx'],
   masks: WavMasks | null,
 ): Promise<{ sha256: string; bytes: number }> {
   const hash = createHash('sha256');
   let bytes = 0;
-  await writeFileAtomicStreamed(target, async (handle) => {
+  await staging.writeStreamed(relative, async (handle) => {
     const pending: Uint8Array[] = [];
     let failure: Error | null = null;
     const zip = new Zip((error, chunk) => {

@@ -1,4 +1,5 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
+import { FormattedMessage, useIntl } from 'react-intl';
 import type { AdjudicationItemView, AdjudicationQueueView, ProtocolView } from '../../../../core/common/adjudication/adjudicationViews';
 import type { HuddleOutcomeView, HuddleView } from '../../../../core/common/adjudication/adjudicationApi';
 import { adjudicationKey, adjudicationShortcutList, CAUSE_KEYS, EMPTY_DRAFT, type DecisionDraft } from './adjudicationKeys';
@@ -6,23 +7,39 @@ import { reportRefusalsTo } from '../../shared/runCall';
 import { ShortcutHelp } from '../../shared/Dialogs';
 import { useShortcuts } from '../../shared/useShortcuts';
 import { useApi } from '../../shared/api';
+import { useFormatDuration } from '../../shared/i18n/useDuration';
 import { ProtocolWaveform } from './ProtocolWaveform';
 import { useSpokenRationale } from './useSpokenRationale';
 
-const seconds = (s: number | null): string => (s === null ? '—' : `${s.toFixed(1)} s`);
-const clock = (iso: string): string => iso.slice(11, 19);
+/** <kbd>, <strong> and <code> inside catalog messages. */
+const kbd = (chunks: ReactNode[]) => <kbd>{chunks}</kbd>;
+const strong = (chunks: ReactNode[]) => <strong>{chunks}</strong>;
+const code = (chunks: ReactNode[]) => <code>{chunks}</code>;
+/** A time of day to the second, in the interface's locale. */
+const TIME_OF_DAY = { hour: 'numeric', minute: '2-digit', second: '2-digit' } as const;
 
 /** The transcript with the committing phrase marked (its offsets come from the parser's commitment). */
 function Transcript({ protocol }: { protocol: ProtocolView }) {
+  const intl = useIntl();
+  const duration = useFormatDuration();
   const { transcript, commit } = protocol;
-  if (transcript === '') return <p className="muted">No transcript (labelled by key or click).</p>;
+  if (transcript === '')
+    return (
+      <p className="muted">
+        <FormattedMessage id="adjudicate.transcript.none" />
+      </p>
+    );
   if (!commit) return <p className="adj-transcript">{transcript}</p>;
   return (
     <p className="adj-transcript">
       {transcript.slice(0, commit.start)}
       <mark
         className="commit-phrase"
-        title={commit.t_ms === null ? 'commit phrase' : `commit phrase at ${(commit.t_ms / 1000).toFixed(1)} s`}
+        title={
+          commit.t_ms === null
+            ? intl.formatMessage({ id: 'adjudicate.commitPhrase' })
+            : intl.formatMessage({ id: 'adjudicate.commitPhraseAt' }, { time: duration(commit.t_ms) })
+        }
       >
         {transcript.slice(commit.start, commit.end)}
       </mark>
@@ -42,6 +59,8 @@ interface PlayerProps {
 /** A small player for one protocol: the browser's own controls over the host's ranged WAV; the keys drive it too. */
 function ProtocolPlayer({ protocol, index, player }: { protocol: ProtocolView; index: number; player: PlayerProps }) {
   // the element for the waveform too; the parent's binder changes every render, the element does not
+  const intl = useIntl();
+  const duration = useFormatDuration();
   const [media, setMedia] = useState<HTMLAudioElement | null>(null);
   const bindLatest = useRef(player.bind);
   bindLatest.current = player.bind;
@@ -49,7 +68,12 @@ function ProtocolPlayer({ protocol, index, player }: { protocol: ProtocolView; i
     bindLatest.current(audio);
     setMedia(audio);
   }, []);
-  if (protocol.audio_ms <= 0) return <p className="muted adj-no-audio">No recording (labelled without speaking).</p>;
+  if (protocol.audio_ms <= 0)
+    return (
+      <p className="muted adj-no-audio">
+        <FormattedMessage id="adjudicate.player.none" />
+      </p>
+    );
   const commitAt = protocol.commit?.t_ms ?? null;
   return (
     <div className={`adj-player${player.playing ? ' playing' : ''}`}>
@@ -59,18 +83,18 @@ function ProtocolPlayer({ protocol, index, player }: { protocol: ProtocolView; i
         src={player.src}
         preload="metadata"
         controls
-        aria-label={`${protocol.shown}: spoken protocol (Shift+${index + 1})`}
+        aria-label={intl.formatMessage({ id: 'adjudicate.player.label' }, { name: protocol.shown, n: index + 1 })}
         onPlay={() => player.onPlaying(true)}
         onPause={() => player.onPlaying(false)}
         onEnded={() => player.onPlaying(false)}
       />
       <span className="muted">
         {' '}
-        <kbd>Shift+{index + 1}</kbd> play/pause
+        <FormattedMessage id="adjudicate.player.keys" values={{ n: index + 1, kbd }} />
         {commitAt !== null && (
           <>
             {' '}
-            · <kbd>o</kbd> commit phrase at {(commitAt / 1000).toFixed(1)} s
+            · <FormattedMessage id="adjudicate.player.commitKey" values={{ time: duration(commitAt), kbd }} />
           </>
         )}
       </span>
@@ -89,40 +113,61 @@ function ProtocolColumn({
   fastSeconds: number;
   player: PlayerProps;
 }) {
+  const intl = useIntl();
+  const duration = useFormatDuration();
   return (
     <section className="adj-protocol" aria-label={protocol.shown}>
       <h3>
         <kbd>{index + 1}</kbd> {protocol.shown}: <strong className="adj-final">{protocol.final_label ?? '—'}</strong>
         {protocol.blind_label !== null && protocol.blind_label !== protocol.final_label && (
-          <span className="muted"> (blind: {protocol.blind_label})</span>
+          <span className="muted">
+            {' '}
+            <FormattedMessage id="adjudicate.protocol.blind" values={{ label: protocol.blind_label }} />
+          </span>
         )}
       </h3>
       <ProtocolPlayer protocol={protocol} index={index} player={player} />
       <Transcript protocol={protocol} />
-      <ol className="adj-acts" aria-label="label acts">
+      <ol className="adj-acts" aria-label={intl.formatMessage({ id: 'adjudicate.protocol.acts' })}>
         {protocol.acts.map((a, i) => (
           <li key={i}>
-            {i === 0 ? 'first' : 'changed to'} <strong>{a.label}</strong> ({a.source}) at {clock(a.at)}
+            <FormattedMessage
+              id={i === 0 ? 'adjudicate.protocol.firstAct' : 'adjudicate.protocol.changedAct'}
+              values={{
+                label: a.label,
+                source: intl.formatMessage({ id: 'adjudicate.source' }, { source: a.source }),
+                time: intl.formatTime(a.at, TIME_OF_DAY),
+                strong,
+              }}
+            />
           </li>
         ))}
       </ol>
       <p className="adj-signals">
-        time on item {seconds(protocol.seconds_on_item)}
+        <FormattedMessage
+          id="adjudicate.protocol.timeOnItem"
+          values={{ duration: protocol.seconds_on_item === null ? '—' : duration(protocol.seconds_on_item * 1000) }}
+        />
         {protocol.fast && (
-          <span className="adj-fast" title={`under ${fastSeconds} s`}>
+          <span
+            className="adj-fast"
+            title={intl.formatMessage({ id: 'adjudicate.protocol.fastTitle' }, { duration: duration(fastSeconds * 1000) })}
+          >
             {' '}
-            ⚡ fast decision
+            <FormattedMessage id="adjudicate.protocol.fast" />
           </span>
         )}
-        {protocol.pauses && ` · pauses ${protocol.pauses.count} (${protocol.pauses.long_count} long)`}
-        {protocol.filled_pauses !== null && ` · filled pauses ${protocol.filled_pauses}`}
-        {protocol.hedges !== null && ` · hedges ${protocol.hedges}`}
+        {protocol.pauses &&
+          ` · ${intl.formatMessage({ id: 'adjudicate.protocol.pauses' }, { count: protocol.pauses.count, long: protocol.pauses.long_count })}`}
+        {protocol.filled_pauses !== null &&
+          ` · ${intl.formatMessage({ id: 'adjudicate.protocol.filledPauses' }, { count: protocol.filled_pauses })}`}
+        {protocol.hedges !== null && ` · ${intl.formatMessage({ id: 'adjudicate.protocol.hedges' }, { count: protocol.hedges })}`}
       </p>
       {protocol.codes.length > 0 && (
-        <ul className="adj-codes" aria-label="codes">
+        <ul className="adj-codes" aria-label={intl.formatMessage({ id: 'adjudicate.protocol.codes' })}>
           {protocol.codes.map((u, i) => (
             <li key={i}>
-              “{u.unit_text}”: {u.codes.join(', ')}
+              <FormattedMessage id="adjudicate.protocol.codedUnit" values={{ unit: u.unit_text, codes: u.codes.join(', ') }} />
             </li>
           ))}
         </ul>
@@ -151,49 +196,73 @@ function HuddlePanel({
   onSend: () => void;
   onTake: () => void;
 }) {
+  const intl = useIntl();
   return (
-    <section className="adj-huddle" aria-label="huddle">
-      <h3>Huddle</h3>
+    <section className="adj-huddle" aria-label={intl.formatMessage({ id: 'adjudicate.huddle.label' })}>
+      <h3>
+        <FormattedMessage id="adjudicate.huddle.title" />
+      </h3>
       <p className="muted">
-        <kbd>Shift+M</kbd> marks items: {marked.length > 0 ? marked.join(', ') : `none (sends ${shownItem ?? 'the shown item'})`}
+        <FormattedMessage
+          id="adjudicate.huddle.marked"
+          values={{
+            kbd,
+            items:
+              marked.length > 0
+                ? marked.join(', ')
+                : intl.formatMessage(
+                    { id: 'adjudicate.huddle.noneMarked' },
+                    { item: shownItem ?? intl.formatMessage({ id: 'adjudicate.huddle.theShownItem' }) },
+                  ),
+          }}
+        />
       </p>
       <label>
-        <input type="checkbox" checked={lan} onChange={(e) => onLan(e.target.checked)} /> open to the local network
+        <input type="checkbox" checked={lan} onChange={(e) => onLan(e.target.checked)} /> <FormattedMessage id="adjudicate.huddle.lan" />
       </label>{' '}
       <button type="button" onClick={onSend}>
-        Send to a huddle… (<kbd>Shift+H</kbd>)
+        <FormattedMessage id="adjudicate.huddle.send" values={{ kbd }} />
       </button>
       {huddle && (
-        <div className="adj-huddle-room" role="status" aria-label="huddle room">
+        <div className="adj-huddle-room" role="status" aria-label={intl.formatMessage({ id: 'adjudicate.huddle.roomLabel' })}>
           <p>
-            Room <strong className="room-code">{huddle.room}</strong> over {huddle.item_ids.join(', ')}
-            {huddle.url !== null ? (
-              <>
-                : members open <code>{huddle.url}</code> and type the code. Reveal and close it in the room panel (Agreement tab).
-              </>
-            ) : huddle.closed ? (
-              ' is closed.'
-            ) : (
-              ' is not served here and not closed (`aloud room resume` serves it).'
-            )}
+            <FormattedMessage
+              id={
+                huddle.url !== null
+                  ? 'adjudicate.huddle.served'
+                  : huddle.closed
+                    ? 'adjudicate.huddle.closed'
+                    : 'adjudicate.huddle.notServed'
+              }
+              values={{
+                room: huddle.room,
+                items: huddle.item_ids.join(', '),
+                url: huddle.url,
+                strong: (chunks: ReactNode[]) => <strong className="room-code">{chunks}</strong>,
+                code,
+              }}
+            />
           </p>
           {huddle.closed && (
             <p>
               <button type="button" onClick={onTake}>
-                Take the huddle’s outcome (<kbd>Shift+O</kbd>)
+                <FormattedMessage id="adjudicate.huddle.take" values={{ kbd }} />
               </button>{' '}
               <span className="muted">
                 {huddle.decisions > 0
-                  ? `${huddle.decisions} decision(s) taken from it`
-                  : 'with the confidence and causes set below, as a decision'}
+                  ? intl.formatMessage({ id: 'adjudicate.huddle.taken' }, { count: huddle.decisions })
+                  : intl.formatMessage({ id: 'adjudicate.huddle.takeHow' })}
               </span>
             </p>
           )}
           {outcome?.room === huddle.room && (
-            <ul className="adj-huddle-outcome" aria-label="huddle outcome">
+            <ul className="adj-huddle-outcome" aria-label={intl.formatMessage({ id: 'adjudicate.huddle.outcome' })}>
               {outcome.outcomes.map((o) => (
                 <li key={o.item_id}>
-                  <code>{o.item_id}</code>: {o.decided ? `decided “${o.label}”` : `not decided (${o.reason})`}
+                  <code>{o.item_id}</code>:{' '}
+                  {o.decided
+                    ? intl.formatMessage({ id: 'adjudicate.huddle.decided' }, { label: o.label })
+                    : intl.formatMessage({ id: 'adjudicate.huddle.notDecided' }, { reason: o.reason })}
                 </li>
               ))}
             </ul>
@@ -210,6 +279,8 @@ function HuddlePanel({
  */
 export function AdjudicateScreen() {
   const client = useApi();
+  const intl = useIntl();
+  const duration = useFormatDuration();
   const [queue, setQueue] = useState<AdjudicationQueueView | null>(null);
   const [index, setIndex] = useState(0);
   const [item, setItem] = useState<AdjudicationItemView | null>(null);
@@ -272,13 +343,12 @@ export function AdjudicateScreen() {
   const decide = useCallback(async () => {
     if (!item || !queue) return;
     if (draft.label === null || draft.confidence === null || draft.causes.length === 0) {
-      setError('A decision needs a label (1–9 or p), a confidence (h, m, l) and at least one cause.');
+      setError(intl.formatMessage({ id: 'adjudicate.error.incomplete' }));
       return;
     }
     const said = spoken.transcribed?.item_id === item.item_id ? spoken.transcribed : null;
-    if (spoken.state !== 'idle') return setError('The spoken rationale is still being recorded or transcribed (Shift+R stops it).');
-    if (said && draft.rationale.trim() !== '')
-      return setError('The rationale is both spoken and typed: clear the typed one, or discard the spoken one.');
+    if (spoken.state !== 'idle') return setError(intl.formatMessage({ id: 'adjudicate.error.spokenBusy' }));
+    if (said && draft.rationale.trim() !== '') return setError(intl.formatMessage({ id: 'adjudicate.error.twoRationales' }));
     const view = await run(() =>
       said
         ? client.decideGoldLabelSpoken(item.item_id, draft.label!, draft.confidence!, draft.causes, draft.guideline_flag.trim() || null)
@@ -294,7 +364,12 @@ export function AdjudicateScreen() {
     if (!view) return;
     if (said) spoken.discard();
     setItem(view);
-    setNotice(`${view.item_id}: gold "${view.decision?.label}"${view.history.length > 0 ? ' (revised)' : ''}`);
+    setNotice(
+      intl.formatMessage(
+        { id: view.history.length > 0 ? 'adjudicate.notice.revised' : 'adjudicate.notice.decided' },
+        { item: view.item_id, label: view.decision?.label },
+      ),
+    );
     const q = await run(() => client.adjudicationQueue());
     if (!q) return;
     setQueue(q);
@@ -308,37 +383,36 @@ export function AdjudicateScreen() {
             q.rows.findIndex((r) => r.item_id === view.item_id),
           ),
     );
-  }, [client, draft, item, queue, run, spoken]);
+  }, [client, draft, intl, item, queue, run, spoken]);
 
   const sendToHuddle = useCallback(async () => {
     const ids = marked.length > 0 ? marked : item ? [item.item_id] : [];
-    if (ids.length === 0) return setError('No item to send: mark items with Shift+M, or open one.');
+    if (ids.length === 0) return setError(intl.formatMessage({ id: 'adjudicate.error.nothingToSend' }));
     const sent = await run(() => client.sendToHuddle(ids, huddleLan));
     if (!sent) return;
     setMarked([]);
     setOutcome(null);
-    setNotice(`Huddle room ${sent.room} is open over ${sent.item_ids.join(', ')}`);
+    setNotice(intl.formatMessage({ id: 'adjudicate.notice.huddleOpen' }, { room: sent.room, items: sent.item_ids.join(', ') }));
     await reloadHuddles();
-  }, [client, huddleLan, item, marked, reloadHuddles, run]);
+  }, [client, huddleLan, intl, item, marked, reloadHuddles, run]);
 
   const takeOutcome = useCallback(async () => {
     const huddle = huddles[0];
-    if (!huddle) return setError('No huddle sent yet (Shift+H sends the marked items).');
-    if (!huddle.closed)
-      return setError(`Room ${huddle.room} is not closed yet: close it in the room panel (Agreement tab), so its votes are final.`);
+    if (!huddle) return setError(intl.formatMessage({ id: 'adjudicate.error.noHuddle' }));
+    if (!huddle.closed) return setError(intl.formatMessage({ id: 'adjudicate.error.roomOpen' }, { room: huddle.room }));
     if (draft.confidence === null || draft.causes.length === 0)
-      return setError('Taking the outcome needs a confidence (h, m, l) and at least one cause, as a decision does.');
+      return setError(intl.formatMessage({ id: 'adjudicate.error.outcomeIncomplete' }));
     const taken = await run(() => client.decideFromRoom(huddle.room, draft.confidence!, draft.causes, draft.rationale.trim() || null));
     if (!taken) return;
     setOutcome(taken);
-    setNotice(`Room ${taken.room}: ${taken.decisions} decision(s) logged`);
+    setNotice(intl.formatMessage({ id: 'adjudicate.notice.outcomeTaken' }, { room: taken.room, count: taken.decisions }));
     await reloadHuddles();
     await reload();
     if (item) {
       const view = await run(() => client.adjudicationItem(item.item_id));
       if (view) setItem(view);
     }
-  }, [client, draft, huddles, item, reload, reloadHuddles, run]);
+  }, [client, draft, huddles, intl, item, reload, reloadHuddles, run]);
 
   // a new item: its players start afresh, from annotator 1
   useEffect(() => {
@@ -349,18 +423,30 @@ export function AdjudicateScreen() {
   const play = (n: number, from: number | null = null) => {
     const audio = players.current[n];
     setCurrent(n);
-    if (!audio) return setError(`${item?.protocols[n]?.shown ?? `Annotator ${n + 1}`} has no recording of this item.`);
+    if (!audio)
+      return setError(
+        intl.formatMessage(
+          { id: 'adjudicate.error.noRecording' },
+          { name: item?.protocols[n]?.shown ?? intl.formatMessage({ id: 'adjudicate.annotatorN' }, { n: n + 1 }) },
+        ),
+      );
     // one protocol heard at a time
     players.current.forEach((other, i) => i !== n && other && !other.paused && other.pause());
     if (from !== null) audio.currentTime = from;
-    if (audio.paused || from !== null) audio.play().catch((e: Error) => setError(`The recording could not be played: ${e.message}`));
+    if (audio.paused || from !== null)
+      audio.play().catch((e: Error) => setError(intl.formatMessage({ id: 'adjudicate.error.notPlayed' }, { message: e.message })));
     else audio.pause();
   };
 
   const toCommit = () => {
     const commit = item?.protocols[current]?.commit ?? null;
     if (!commit || commit.t_ms === null)
-      return setError(`${item?.protocols[current]?.shown ?? 'This protocol'} has no spoken commit phrase with a time.`);
+      return setError(
+        intl.formatMessage(
+          { id: 'adjudicate.error.noCommitTime' },
+          { name: item?.protocols[current]?.shown ?? intl.formatMessage({ id: 'adjudicate.thisProtocol' }) },
+        ),
+      );
     play(current, commit.t_ms / 1000);
   };
 
@@ -399,39 +485,60 @@ export function AdjudicateScreen() {
     }
   };
 
-  if (!queue) return <p className="muted">{error ?? 'Reading the adjudication queue…'}</p>;
+  if (!queue) return <p className="muted">{error ?? intl.formatMessage({ id: 'adjudicate.queue.reading' })}</p>;
   const c = queue.counts;
+  const agreementWords = (agreement: number | null | undefined) =>
+    intl.formatMessage(
+      { id: 'adjudicate.agreement' },
+      { value: agreement == null ? '—' : intl.formatNumber(agreement, { minimumFractionDigits: 2, maximumFractionDigits: 2 }) },
+    );
   return (
     <div className="adjudicate">
-      <aside className="adj-queue" aria-label="adjudication queue">
+      <aside className="adj-queue" aria-label={intl.formatMessage({ id: 'adjudicate.queue.label' })}>
         <p className="muted">
-          {c.queued} to adjudicate · {c.decided} decided · {c.unanimous} unanimous (accepted) · {c.too_few} too few labels
+          <FormattedMessage
+            id="adjudicate.queue.counts"
+            values={{ queued: c.queued, decided: c.decided, unanimous: c.unanimous, tooFew: c.too_few }}
+          />
         </p>
         <p className="muted adj-order">
-          {queue.order === 'uncertainty' ? 'Least certain first' : 'Lowest agreement first'} ({queue.label_model} uncertainty
-          {queue.order === 'uncertainty' ? ', then agreement' : ' breaks ties'})
+          <FormattedMessage
+            id={queue.order === 'uncertainty' ? 'adjudicate.queue.uncertaintyOrder' : 'adjudicate.queue.agreementOrder'}
+            values={{ model: queue.label_model }}
+          />
         </p>
         <ol>
           {queue.rows.map((r, i) => (
             <li key={r.item_id} className={`${i === index ? 'current ' : ''}${r.status}`} aria-current={i === index ? 'true' : undefined}>
               <button onClick={() => setIndex(i)}>
                 {marked.includes(r.item_id) && (
-                  <span className="adj-marked" title="marked for a huddle">
+                  <span className="adj-marked" title={intl.formatMessage({ id: 'adjudicate.queue.markedTitle' })}>
                     ◆{' '}
                   </span>
                 )}
-                <code>{r.item_id}</code> {r.status === 'decided' ? `✓ ${r.gold_label}` : `agreement ${r.agreement?.toFixed(2) ?? '—'}`}
+                <code>{r.item_id}</code> {r.status === 'decided' ? `✓ ${r.gold_label}` : agreementWords(r.agreement)}
                 {r.status !== 'decided' && r.uncertainty !== null && (
-                  <span className="adj-uncertainty" title={`${queue.label_model}: posterior entropy (0 certain, 1 every label alike)`}>
+                  <span
+                    className="adj-uncertainty"
+                    title={intl.formatMessage({ id: 'adjudicate.queue.uncertaintyTitle' }, { model: queue.label_model })}
+                  >
                     {' '}
-                    · uncertainty {r.uncertainty.toFixed(2)}
+                    ·{' '}
+                    {intl.formatMessage(
+                      { id: 'adjudicate.queue.uncertainty' },
+                      { value: intl.formatNumber(r.uncertainty, { minimumFractionDigits: 2, maximumFractionDigits: 2 }) },
+                    )}
                   </span>
                 )}
               </button>
             </li>
           ))}
         </ol>
-        {queue.rows.length === 0 && <p>Nothing to adjudicate: every item is unanimous or has too few labels.</p>}
+        {queue.rows.length === 0 && (
+          <p>
+            <FormattedMessage id="adjudicate.queue.empty" />
+          </p>
+        )}
         <HuddlePanel
           marked={marked}
           shownItem={item?.item_id ?? null}
@@ -447,23 +554,29 @@ export function AdjudicateScreen() {
         <div className="adj-main">
           <header>
             <h2>
-              <code>{item.item_id}</code> · agreement {item.agreement?.toFixed(2) ?? '—'}
+              <code>{item.item_id}</code> · {agreementWords(item.agreement)}
               {item.decision && (
                 <span className="adj-decided">
                   {' '}
-                  · decided “{item.decision.label}” by {item.decision.adjudicator}
-                  {item.decision.room !== null && ` (huddle room ${item.decision.room})`}
+                  ·{' '}
+                  {intl.formatMessage(
+                    { id: 'adjudicate.item.decided' },
+                    { label: item.decision.label, adjudicator: item.decision.adjudicator },
+                  )}
+                  {item.decision.room !== null &&
+                    ` ${intl.formatMessage({ id: 'adjudicate.item.huddleRoom' }, { room: item.decision.room })}`}
                 </span>
               )}
             </h2>
             <blockquote className="adj-item-text">{item.item_text}</blockquote>
             {item.decision?.rationale && (
               <p className="adj-decision-rationale">
-                Rationale (
                 {item.decision.rationale_kind === 'spoken'
-                  ? `spoken, ${((item.decision.rationale_audio_ms ?? 0) / 1000).toFixed(1)} s`
-                  : 'typed'}
-                ): “{item.decision.rationale}”
+                  ? intl.formatMessage(
+                      { id: 'adjudicate.item.spokenRationale' },
+                      { duration: duration(item.decision.rationale_audio_ms ?? 0), text: item.decision.rationale },
+                    )
+                  : intl.formatMessage({ id: 'adjudicate.item.typedRationale' }, { text: item.decision.rationale })}
               </p>
             )}
           </header>
@@ -483,9 +596,13 @@ export function AdjudicateScreen() {
               />
             ))}
           </div>
-          <form className="adj-decision" aria-label="decision" onSubmit={(e) => (e.preventDefault(), void decide())}>
-            <div role="group" aria-label="gold label">
-              Gold label:{' '}
+          <form
+            className="adj-decision"
+            aria-label={intl.formatMessage({ id: 'adjudicate.form.label' })}
+            onSubmit={(e) => (e.preventDefault(), void decide())}
+          >
+            <div role="group" aria-label={intl.formatMessage({ id: 'adjudicate.form.goldLabelGroup' })}>
+              <FormattedMessage id="adjudicate.form.goldLabel" />{' '}
               {queue.labels.map((l) => (
                 <button
                   type="button"
@@ -497,11 +614,11 @@ export function AdjudicateScreen() {
                 </button>
               ))}{' '}
               <span className="muted">
-                (1–{item.protocols.length} adopt, p another · Shift+1–{item.protocols.length} hear, ? all keys)
+                <FormattedMessage id="adjudicate.form.goldLabelKeys" values={{ n: item.protocols.length }} />
               </span>
             </div>
-            <div role="group" aria-label="confidence">
-              Confidence:{' '}
+            <div role="group" aria-label={intl.formatMessage({ id: 'adjudicate.form.confidenceGroup' })}>
+              <FormattedMessage id="adjudicate.form.confidence" />{' '}
               {(['high', 'medium', 'low'] as const).map((conf) => (
                 <button
                   type="button"
@@ -509,12 +626,12 @@ export function AdjudicateScreen() {
                   aria-pressed={draft.confidence === conf}
                   onClick={() => setDraft({ ...draft, confidence: conf })}
                 >
-                  <kbd>{conf[0]}</kbd> {conf}
+                  <kbd>{conf[0]}</kbd> <FormattedMessage id="adjudicate.confidence" values={{ confidence: conf }} />
                 </button>
               ))}
             </div>
-            <div role="group" aria-label="causes">
-              Causes:{' '}
+            <div role="group" aria-label={intl.formatMessage({ id: 'adjudicate.form.causesGroup' })}>
+              <FormattedMessage id="adjudicate.form.causes" />{' '}
               {queue.causes.map((cause, i) => (
                 <button
                   type="button"
@@ -532,7 +649,7 @@ export function AdjudicateScreen() {
               ))}
             </div>
             <label>
-              Rationale (<kbd>r</kbd>){' '}
+              <FormattedMessage id="adjudicate.form.rationale" values={{ kbd }} />{' '}
               <input
                 ref={rationaleRef}
                 value={draft.rationale}
@@ -540,30 +657,31 @@ export function AdjudicateScreen() {
                 onChange={(e) => setDraft({ ...draft, rationale: e.target.value })}
               />
             </label>
-            <p className="adj-spoken" role="status" aria-label="spoken rationale">
+            <p className="adj-spoken" role="status" aria-label={intl.formatMessage({ id: 'adjudicate.spoken.label' })}>
               {spoken.state === 'recording' && (
-                <>
-                  ● Recording your rationale {(spoken.elapsedMs / 1000).toFixed(1)} s (<kbd>Shift+R</kbd> stops)
-                </>
+                <FormattedMessage id="adjudicate.spoken.recording" values={{ duration: duration(spoken.elapsedMs), kbd }} />
               )}
-              {spoken.state === 'starting' && 'Starting the microphone…'}
-              {spoken.state === 'transcribing' && 'Transcribing your rationale…'}
+              {spoken.state === 'starting' && intl.formatMessage({ id: 'adjudicate.spoken.starting' })}
+              {spoken.state === 'transcribing' && intl.formatMessage({ id: 'adjudicate.spoken.transcribing' })}
               {spoken.state === 'idle' &&
                 (spoken.transcribed?.item_id === item.item_id ? (
                   <>
-                    Spoken rationale ({(spoken.transcribed.audio_ms / 1000).toFixed(1)} s): “{spoken.transcribed.text}”{' '}
+                    <FormattedMessage
+                      id="adjudicate.spoken.transcribed"
+                      values={{ duration: duration(spoken.transcribed.audio_ms), text: spoken.transcribed.text }}
+                    />{' '}
                     <button type="button" onClick={spoken.discard}>
-                      Discard
+                      <FormattedMessage id="adjudicate.spoken.discard" />
                     </button>
                   </>
                 ) : (
                   <span className="muted">
-                    <kbd>Shift+R</kbd> speaks the rationale instead (recorded, transcribed verbatim)
+                    <FormattedMessage id="adjudicate.spoken.hint" values={{ kbd }} />
                   </span>
                 ))}
             </p>
             <label>
-              Guideline flag (<kbd>t</kbd>){' '}
+              <FormattedMessage id="adjudicate.form.guidelineFlag" values={{ kbd }} />{' '}
               <input
                 ref={flagRef}
                 value={draft.guideline_flag}
@@ -572,19 +690,35 @@ export function AdjudicateScreen() {
               />
             </label>
             <button type="submit" className="primary">
-              Decide (Enter)
+              <FormattedMessage id="adjudicate.form.decide" />
             </button>
             {item.history.length > 0 && (
               <p className="muted">
-                Earlier decisions: {item.history.map((h) => `“${h.label}” (${h.confidence}, ${clock(h.decided_at)})`).join(', ')}
+                <FormattedMessage
+                  id="adjudicate.form.earlier"
+                  values={{
+                    list: item.history
+                      .map((h) =>
+                        intl.formatMessage(
+                          { id: 'adjudicate.form.earlierOne' },
+                          {
+                            label: h.label,
+                            confidence: intl.formatMessage({ id: 'adjudicate.confidence' }, { confidence: h.confidence }),
+                            time: intl.formatTime(h.decided_at, TIME_OF_DAY),
+                          },
+                        ),
+                      )
+                      .join(', '),
+                  }}
+                />
               </p>
             )}
           </form>
           {help && (
             <ShortcutHelp
               shortcuts={[
-                ...adjudicationShortcutList(queue.causes),
-                { keys: ['Shift+R'], what: 'Record your rationale, or stop and transcribe it (Enter then decides with it)' },
+                ...adjudicationShortcutList(queue.causes, intl),
+                { keys: ['Shift+R'], what: intl.formatMessage({ id: 'adjudicate.keys.speak' }) },
               ]}
               onClose={() => setHelp(false)}
             />

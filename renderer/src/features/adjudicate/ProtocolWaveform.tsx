@@ -1,5 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
+import { useIntl } from 'react-intl';
 import WaveSurfer from 'wavesurfer.js';
+import { useFormatDuration } from '../../shared/i18n/useDuration';
 import { pcm16WavSamples } from '../review/reviewModel';
 
 /**
@@ -8,8 +10,11 @@ import { pcm16WavSamples } from '../review/reviewModel';
  * fetched once from the same read-only route the player uses; wavesurfer fetches nothing itself.
  */
 export function ProtocolWaveform({ src, media, commitMs }: { src: string; media: HTMLAudioElement | null; commitMs: number | null }) {
+  const intl = useIntl();
+  const duration = useFormatDuration();
   const container = useRef<HTMLDivElement | null>(null);
   const [durationMs, setDurationMs] = useState<number | null>(null);
+  // why there is no waveform (the fetch's or the decoder's own words), shown in a catalog message
   const [problem, setProblem] = useState<string | null>(null);
   useEffect(() => {
     const box = container.current;
@@ -36,7 +41,7 @@ export function ProtocolWaveform({ src, media, commitMs }: { src: string; media:
         });
         setDurationMs(duration * 1000);
       } catch (e) {
-        if (!abort.signal.aborted) setProblem(`No waveform: ${(e as Error).message}`);
+        if (!abort.signal.aborted) setProblem((e as Error).message);
       }
     })();
     return () => {
@@ -49,26 +54,29 @@ export function ProtocolWaveform({ src, media, commitMs }: { src: string; media:
   const at = durationMs !== null && commitMs !== null && commitMs <= durationMs ? (100 * commitMs) / durationMs : null;
   return (
     <div className="adj-wave-box" style={{ position: 'relative' }}>
-      <div className="adj-waveform" ref={container} role="img" aria-label="waveform (click to play from there)" />
+      <div className="adj-waveform" ref={container} role="img" aria-label={intl.formatMessage({ id: 'adjudicate.wave.label' })} />
       {at !== null && (
         <span
           className="adj-commit-marker"
-          title={`commit phrase at ${(commitMs! / 1000).toFixed(1)} s`}
+          title={intl.formatMessage({ id: 'adjudicate.commitPhraseAt' }, { time: duration(commitMs!) })}
+          // past the middle the word hangs left of the line, so it stays over the wave (German words are longer)
           style={{
             position: 'absolute',
             top: 0,
-            left: `${at}%`,
-            borderLeft: '2px solid #267349',
+            ...(at > 50
+              ? { right: `${100 - at}%`, borderRight: '2px solid #267349' }
+              : { left: `${at}%`, borderLeft: '2px solid #267349' }),
+            whiteSpace: 'nowrap',
             height: '40px',
             fontSize: '11px',
             color: '#267349',
             pointerEvents: 'none',
           }}
         >
-          ▼ commit
+          {intl.formatMessage({ id: 'adjudicate.wave.commitMarker' })}
         </span>
       )}
-      {problem && <p className="muted">{problem}</p>}
+      {problem && <p className="muted">{intl.formatMessage({ id: 'adjudicate.wave.failed' }, { message: problem })}</p>}
     </div>
   );
 }

@@ -1,5 +1,7 @@
 import type { AdjudicationConfidence } from '../../../../core/common/adjudication/adjudicationEvents';
+import type { IntlShape } from 'react-intl';
 import type { KeyPress } from '../../shared/keyPress';
+import type { AppMessageId } from '../../shared/i18n/catalogs';
 
 /** The decision being made on the shown item, before Enter sends it. */
 export interface DecisionDraft {
@@ -85,22 +87,23 @@ export function adjudicationKey(
   return null;
 }
 
-/** The Adjudicate screen's keys, for its "?" list (the same rules as adjudicationKey). */
-export function adjudicationShortcutList(causes: readonly string[]): Array<{ keys: string[]; what: string }> {
+/** The Adjudicate screen's keys, for its "?" list (the same rules as adjudicationKey), in the interface's language. */
+export function adjudicationShortcutList(causes: readonly string[], intl: IntlShape): Array<{ keys: string[]; what: string }> {
+  const say = (id: AppMessageId, values?: Record<string, string>) => intl.formatMessage({ id }, values);
   return [
-    { keys: ['1', '…', '9'], what: 'Adopt annotator n’s final label as the gold label' },
-    { keys: ['p'], what: 'Another label: the next one of the schema' },
-    { keys: ['h', 'm', 'l'], what: 'Confidence high, medium, low' },
-    ...causes.slice(0, CAUSE_KEYS.length).map((cause, i) => ({ keys: [CAUSE_KEYS[i]!], what: `Cause “${cause}” on or off` })),
-    { keys: ['r', 't'], what: 'Type the rationale / the guideline flag (Esc leaves the field, Enter decides)' },
-    { keys: ['Enter'], what: 'Decide (logged in your adjudication log); the next waiting item opens' },
-    { keys: ['Shift+1', '…', 'Shift+9'], what: 'Play or pause annotator n’s spoken protocol' },
-    { keys: ['Space'], what: 'Play or pause the protocol last played' },
-    { keys: ['o'], what: 'Play the protocol last played from its commit phrase' },
-    { keys: ['j', 'k', '↓', '↑'], what: 'Next / previous item of the queue' },
-    { keys: ['Shift+M'], what: 'Mark or unmark the item for a huddle' },
-    { keys: ['Shift+H'], what: 'Send the marked items (none marked: this one) to a huddle room' },
-    { keys: ['Shift+O'], what: 'Take the closed huddle’s outcome as your decisions (with the confidence, causes and rationale set)' },
-    { keys: ['?'], what: 'Show or hide this list' },
+    { keys: ['1', '…', '9'], what: say('adjudicate.keys.adopt') },
+    { keys: ['p'], what: say('adjudicate.keys.another') },
+    { keys: ['h', 'm', 'l'], what: say('adjudicate.keys.confidence') },
+    ...causes.slice(0, CAUSE_KEYS.length).map((cause, i) => ({ keys: [CAUSE_KEYS[i]!], what: say('adjudicate.keys.cause', { cause }) })),
+    { keys: ['r', 't'], what: say('adjudicate.keys.fields') },
+    { keys: ['Enter'], what: say('adjudicate.keys.decide') },
+    { keys: ['Shift+1', '…', 'Shift+9'], what: say('adjudicate.keys.play') },
+    { keys: [say('adjudicate.keys.space')], what: say('adjudicate.keys.playLast') },
+    { keys: ['o'], what: say('adjudicate.keys.toCommit') },
+    { keys: ['j', 'k', '↓', '↑'], what: say('adjudicate.keys.move') },
+    { keys: ['Shift+M'], what: say('adjudicate.keys.mark') },
+    { keys: ['Shift+H'], what: say('adjudicate.keys.huddle') },
+    { keys: ['Shift+O'], what: say('adjudicate.keys.outcome') },
+    { keys: ['?'], what: say('adjudicate.keys.help') },
   ];
 }

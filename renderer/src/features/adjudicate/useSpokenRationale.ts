@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
+import { useIntl } from 'react-intl';
 import type { SpokenRationaleView } from '../../../../core/common/adjudication/adjudicationApi';
 import { WORKLET_URL } from '../../capture/workletUrl';
 import { describeCaptureError } from '../label/recorder';
@@ -28,6 +29,7 @@ export interface SpokenRationale {
  * forgets it: a rationale is spoken for one item.
  */
 export function useSpokenRationale(client: ApiClient, itemId: string | null, onError: (message: string) => void): SpokenRationale {
+  const intl = useIntl();
   const [state, setState] = useState<SpokenRationaleState>('idle');
   const [transcribed, setTranscribed] = useState<SpokenRationaleView | null>(null);
   const [elapsedMs, setElapsedMs] = useState(0);
@@ -49,12 +51,12 @@ export function useSpokenRationale(client: ApiClient, itemId: string | null, onE
       const view = await client.spokenRationaleAudio(rationaleWav(chunks.current));
       setTranscribed(view);
     } catch (e) {
-      onError(`The spoken rationale was not transcribed: ${(e as Error).message}`);
+      onError(intl.formatMessage({ id: 'adjudicate.spoken.notTranscribed' }, { message: (e as Error).message }));
     } finally {
       chunks.current = [];
       set('idle');
     }
-  }, [client, onError]);
+  }, [client, intl, onError]);
 
   const start = useCallback(async () => {
     if (itemId === null || stateRef.current !== 'idle') return;
@@ -77,9 +79,9 @@ export function useSpokenRationale(client: ApiClient, itemId: string | null, onE
     } catch (e) {
       capture.current = null;
       set('idle');
-      onError(`The microphone did not start: ${describeCaptureError(e)}`);
+      onError(intl.formatMessage({ id: 'adjudicate.spoken.noMicrophone' }, { reason: describeCaptureError(e) }));
     }
-  }, [client, itemId, onError, stop]);
+  }, [client, intl, itemId, onError, stop]);
 
   const toggle = useCallback(() => {
     if (stateRef.current === 'recording') void stop();

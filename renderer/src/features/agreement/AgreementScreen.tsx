@@ -1,11 +1,14 @@
 import { useEffect, useMemo, useState } from 'react';
+import { FormattedMessage, useIntl, type IntlShape } from 'react-intl';
 import type { AgreementReport } from '../../../../core/common/agreement/agreementApi';
 import type { ProjectView } from '../../../../core/common/project/projectApi';
-import { type AgreementAnalysis, agreementAnalysis, explainUndefinedAlpha } from '../../../../core/common/agreement/agreementAnalysis';
+import { type AgreementAnalysis, agreementAnalysis } from '../../../../core/common/agreement/agreementAnalysis';
 import type { AlphaResult } from '../../../../core/common/agreement/krippendorff';
 import { LeadRoomPanel } from '../rooms/LeadRoomPanel';
 import { CodeAgreementPanel } from '../coding/CodeAgreementPanel';
 import { GoldPanel } from './GoldPanel';
+import { figure, intervalText, levelText } from './agreementFigures';
+import { TimeOnItemPanel } from './TimeOnItemPanel';
 import { reportRefusalsTo } from '../../shared/runCall';
 import { useApi } from '../../shared/api';
 
@@ -24,15 +27,27 @@ export function analyseReport(report: AgreementReport, project: ProjectView): Ag
   });
 }
 
+/** Why α has no value, in words (the same reasons as explainUndefinedAlpha, which the CLI prints in English). */
+function undefinedAlphaWords(intl: IntlShape, result: AlphaResult): string {
+  if (result.undefined_reason === 'fewer_than_two_pairable_units')
+    return intl.formatMessage({ id: result.pairable_units === 0 ? 'agreement.alpha.noPairs' : 'agreement.alpha.onePair' });
+  if (result.undefined_reason === 'no_variation') return intl.formatMessage({ id: 'agreement.alpha.noVariation' });
+  return '';
+}
+
 function AlphaCard({ title, result, ci }: { title: string; result: AlphaResult; ci: [number, number] | null }) {
+  const intl = useIntl();
   return (
     <div className="alpha-card">
       <div className="alpha-title">{title}</div>
-      <div className="alpha-value">{result.alpha === null ? '—' : result.alpha.toFixed(3)}</div>
+      <div className="alpha-value">{result.alpha === null ? '—' : figure(intl, result.alpha)}</div>
       <div className="muted">
         {result.alpha === null
-          ? explainUndefinedAlpha(result)
-          : `95% interval ${ci ? `[${ci[0].toFixed(3)}, ${ci[1].toFixed(3)}]` : '—'} · ${result.pairable_units} items with ≥ 2 labels`}
+          ? undefinedAlphaWords(intl, result)
+          : intl.formatMessage(
+              { id: 'agreement.alpha.detail' },
+              { level: levelText(intl), interval: ci ? intervalText(intl, ci) : '—', items: result.pairable_units },
+            )}
       </div>
     </div>
   );
@@ -40,11 +55,18 @@ function AlphaCard({ title, result, ci }: { title: string; result: AlphaResult; 
 
 /** α blind and final on a −1…1 axis, the interval as a whisker (the same picture as the --html report). */
 function AlphaChart({ rows }: { rows: Array<{ name: string; alpha: number | null; ci: [number, number] | null }> }) {
+  const intl = useIntl();
   const left = 110;
   const plot = 360;
   const x = (a: number) => left + ((Math.max(-1, Math.min(1, a)) + 1) / 2) * plot;
   return (
-    <svg className="alpha-chart" width={left + plot + 60} height={rows.length * 34 + 28} role="img" aria-label="alpha with 95% intervals">
+    <svg
+      className="alpha-chart"
+      width={left + plot + 60}
+      height={rows.length * 34 + 28}
+      role="img"
+      aria-label={intl.formatMessage({ id: 'agreement.chart.label' }, { level: levelText(intl) })}
+    >
       {[-1, 0, 0.667, 0.8, 1].map((t) => (
         <g key={t}>
           <line
@@ -56,7 +78,7 @@ function AlphaChart({ rows }: { rows: Array<{ name: string; alpha: number | null
             strokeDasharray={t > 0 && t < 1 ? '4 3' : undefined}
           />
           <text x={x(t)} y={rows.length * 34 + 22} fontSize={11} textAnchor="middle">
-            {t === 0.667 ? '.667' : t}
+            {intl.formatNumber(t).replace(/^0(?=\D)/, '') /* .667 and .8: the ticks stay apart */}
           </text>
         </g>
       ))}
@@ -67,7 +89,7 @@ function AlphaChart({ rows }: { rows: Array<{ name: string; alpha: number | null
           </text>
           {r.alpha === null ? (
             <text x={x(0) + 6} y={15} fontSize={12}>
-              not enough data
+              {intl.formatMessage({ id: 'agreement.chart.notEnough' })}
             </text>
           ) : (
             <>
@@ -90,6 +112,7 @@ function AlphaChart({ rows }: { rows: Array<{ name: string; alpha: number | null
 /** Calibration: how far annotators agree on first (blind) and final labels, where they disagree, who changed what. */
 export function AgreementScreen({ project }: { project: ProjectView }) {
   const client = useApi();
+  const intl = useIntl();
   const [report, setReport] = useState<AgreementReport | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [reloads, setReloads] = useState(0);
@@ -102,7 +125,12 @@ export function AgreementScreen({ project }: { project: ProjectView }) {
   const analysis = useMemo(() => (report ? analyseReport(report, project) : null), [report, project]);
 
   if (error) return <p className="banner error">{error}</p>;
-  if (!report || !analysis) return <p className="muted">Computing…</p>;
+  if (!report || !analysis)
+    return (
+      <p className="muted">
+        <FormattedMessage id="agreement.computing" />
+      </p>
+    );
   const names = analysis.annotators.map((a) => a.annotator);
   // sessions whose labels are not counted yet (agreement counts completed items only): named, not silently absent
   const notCounted = report.annotators.filter((a) => !names.includes(a));
@@ -110,32 +138,71 @@ export function AgreementScreen({ project }: { project: ProjectView }) {
   return (
     <section className="agreement">
       <div className="alpha-row">
-        <AlphaCard title="First (blind) labels" result={analysis.blind!} ci={analysis.ci95_blind} />
-        <AlphaCard title="Final labels" result={analysis.final} ci={analysis.ci95_final} />
-        <button onClick={() => setReloads((n) => n + 1)}>Refresh</button>
+        <AlphaCard title={intl.formatMessage({ id: 'agreement.blindLabels' })} result={analysis.blind!} ci={analysis.ci95_blind} />
+        <AlphaCard title={intl.formatMessage({ id: 'agreement.finalLabels' })} result={analysis.final} ci={analysis.ci95_final} />
+        <button onClick={() => setReloads((n) => n + 1)}>
+          <FormattedMessage id="agreement.refresh" />
+        </button>
       </div>
       <AlphaChart
         rows={[
-          { name: 'blind', alpha: analysis.alpha_blind, ci: analysis.ci95_blind },
-          { name: 'final', alpha: analysis.alpha_final, ci: analysis.ci95_final },
+          { name: intl.formatMessage({ id: 'agreement.chart.blind' }), alpha: analysis.alpha_blind, ci: analysis.ci95_blind },
+          { name: intl.formatMessage({ id: 'agreement.chart.final' }), alpha: analysis.alpha_final, ci: analysis.ci95_final },
         ]}
       />
       <p className="muted">
-        Krippendorff's α ({analysis.level}) · {names.length} annotator(s): {names.join(', ') || 'none yet'}
-        {notCounted.length > 0 && ` (no completed item yet, so not counted: ${notCounted.join(', ')})`} · {project.items.length} items
-        {analysis.alpha_lift !== null && ` · lift ${analysis.alpha_lift >= 0 ? '+' : ''}${analysis.alpha_lift.toFixed(3)}`} · intervals:{' '}
-        {analysis.bootstrap.method}, {analysis.bootstrap.resamples} resamples, seed {analysis.bootstrap.seed}
+        {[
+          intl.formatMessage({ id: 'agreement.summary.alpha' }, { level: analysis.level }),
+          intl.formatMessage(
+            { id: 'agreement.summary.annotators' },
+            { count: names.length, names: names.join(', ') || intl.formatMessage({ id: 'agreement.summary.noneYet' }) },
+          ) +
+            (notCounted.length > 0
+              ? ` ${intl.formatMessage({ id: 'agreement.summary.notCounted' }, { names: notCounted.join(', ') })}`
+              : ''),
+          intl.formatMessage({ id: 'agreement.summary.items' }, { count: project.items.length }),
+          ...(analysis.alpha_lift !== null
+            ? [
+                intl.formatMessage(
+                  { id: 'agreement.summary.lift' },
+                  {
+                    lift: intl.formatNumber(analysis.alpha_lift, {
+                      minimumFractionDigits: 3,
+                      maximumFractionDigits: 3,
+                      signDisplay: 'always',
+                    }),
+                  },
+                ),
+              ]
+            : []),
+          intl.formatMessage(
+            { id: 'agreement.summary.intervals' },
+            {
+              method: intl.formatMessage({ id: 'agreement.bootstrapMethod' }),
+              resamples: analysis.bootstrap.resamples,
+              seed: String(analysis.bootstrap.seed),
+            },
+          ),
+        ].join(' · ')}
       </p>
 
-      <h3>Disagreements ({analysis.disagreements.length})</h3>
+      <h3>
+        <FormattedMessage id="agreement.disagreements.title" values={{ count: analysis.disagreements.length }} />
+      </h3>
       {analysis.disagreements.length === 0 ? (
-        <p className="muted">No item has differing final labels.</p>
+        <p className="muted">
+          <FormattedMessage id="agreement.disagreements.none" />
+        </p>
       ) : (
         <table className="disagreements">
           <thead>
             <tr>
-              <th>Item</th>
-              <th>Distinct</th>
+              <th>
+                <FormattedMessage id="agreement.disagreements.item" />
+              </th>
+              <th>
+                <FormattedMessage id="agreement.disagreements.distinct" />
+              </th>
               {names.map((a) => (
                 <th key={a}>{a}</th>
               ))}
@@ -151,7 +218,12 @@ export function AgreementScreen({ project }: { project: ProjectView }) {
                 {names.map((a) => (
                   <td key={a}>
                     {d.labels[a] ?? '—'}
-                    {d.blind_labels[a] && d.blind_labels[a] !== d.labels[a] && <span className="muted"> (first {d.blind_labels[a]})</span>}
+                    {d.blind_labels[a] && d.blind_labels[a] !== d.labels[a] && (
+                      <span className="muted">
+                        {' '}
+                        <FormattedMessage id="agreement.disagreements.first" values={{ label: d.blind_labels[a] }} />
+                      </span>
+                    )}
                   </td>
                 ))}
               </tr>
@@ -160,14 +232,24 @@ export function AgreementScreen({ project }: { project: ProjectView }) {
         </table>
       )}
 
-      <h3>Per annotator: first → final</h3>
+      <h3>
+        <FormattedMessage id="agreement.conformity.title" />
+      </h3>
       <table className="conformity">
         <thead>
           <tr>
-            <th>Annotator</th>
-            <th>Labels</th>
-            <th>Changed</th>
-            <th>Toward the others' majority</th>
+            <th>
+              <FormattedMessage id="agreement.conformity.annotator" />
+            </th>
+            <th>
+              <FormattedMessage id="agreement.conformity.labels" />
+            </th>
+            <th>
+              <FormattedMessage id="agreement.conformity.changed" />
+            </th>
+            <th>
+              <FormattedMessage id="agreement.conformity.towardMajority" />
+            </th>
           </tr>
         </thead>
         <tbody>
@@ -197,6 +279,8 @@ export function AgreementScreen({ project }: { project: ProjectView }) {
           ))}
         </tbody>
       </table>
+
+      <TimeOnItemPanel report={report.time_on_item} />
 
       <GoldPanel
         reloads={reloads}

@@ -1,16 +1,16 @@
 import { useEffect, useState } from 'react';
+import { FormattedMessage, useIntl } from 'react-intl';
 import type { GoldReport, GoldView } from '../../../../core/common/labelModels/goldReport';
 import { reportRefusalsTo } from '../../shared/runCall';
 import { useApi } from '../../shared/api';
-
-const f = (x: number): string => x.toFixed(3);
-const interval = (c: readonly [number, number]): string => `[${f(c[0])}, ${f(c[1])}]`;
+import { figure, intervalText, levelText, modelFitWords } from './agreementFigures';
 
 /** A value and its 95% interval on [0, 1]: whose competence is uncertain shows at a glance. */
 function IntervalBar({ value, ci }: { value: number; ci: readonly [number, number] }) {
+  const intl = useIntl();
   const x = (v: number) => 4 + Math.max(0, Math.min(1, v)) * 152;
   return (
-    <svg width={160} height={14} role="img" aria-label={`${f(value)} ${interval(ci)}`}>
+    <svg width={160} height={14} role="img" aria-label={`${figure(intl, value)} ${intervalText(intl, ci)}`}>
       <rect x={4} y={6} width={152} height={2} fill="#ddd" />
       <rect x={x(ci[0])} y={3} width={Math.max(1, x(ci[1]) - x(ci[0]))} height={8} fill="#9bc" />
       <circle cx={x(value)} cy={7} r={3} fill="#124" />
@@ -38,45 +38,79 @@ export function GoldPanel({
   openHuddle: (itemIds: string[]) => void;
 }) {
   const client = useApi();
+  const intl = useIntl();
   const [view, setView] = useState<GoldView | null>(null);
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
     void reportRefusalsTo(setError)(() => client.goldLabels()).then((r) => r && setView(r));
   }, [client, reloads]);
-  if (error) return <p className="muted">Labels with error bars: {error}</p>;
-  if (!view) return <p className="muted">Computing labels with error bars…</p>;
+  const title = intl.formatMessage({ id: 'agreement.gold.title' });
+  if (error)
+    return (
+      <p className="muted">
+        <FormattedMessage id="agreement.gold.failed" values={{ error }} />
+      </p>
+    );
+  if (!view)
+    return (
+      <p className="muted">
+        <FormattedMessage id="agreement.gold.computing" />
+      </p>
+    );
   if ('unavailable' in view)
     return (
-      <section className="gold" aria-label="labels with error bars">
-        <h3>Labels with error bars</h3>
-        <p className="muted unavailable">Not yet: {view.unavailable}.</p>
+      <section className="gold" aria-label={title}>
+        <h3>{title}</h3>
+        <p className="muted unavailable">
+          <FormattedMessage id="agreement.gold.notYet" values={{ reason: view.unavailable }} />
+        </p>
       </section>
     );
   const annotators = [...view.annotators].sort((a, b) => b.competence - a.competence);
   return (
-    <section className="gold" aria-label="labels with error bars">
-      <h3>Labels with error bars</h3>
-      <p className="model-fit">{view.model_fit.said}.</p>
+    <section className="gold" aria-label={title}>
+      <h3>{title}</h3>
+      <p className="model-fit">{modelFitWords(intl, view.model_fit)}.</p>
       <p className="muted">
-        Model {view.model} · competence: {view.competence_scale} · 95% intervals: {view.intervals.method}, {view.intervals.resamples}{' '}
-        resamples, seed {view.intervals.seed}
+        <FormattedMessage
+          id="agreement.gold.about"
+          values={{
+            model: view.model,
+            scale: intl.formatMessage(
+              { id: 'agreement.gold.scale' },
+              { model: view.model.replace('dawid-skene', 'dawidSkene'), scale: view.competence_scale },
+            ),
+            level: levelText(intl, view.intervals.level),
+            method: intl.formatMessage({ id: 'agreement.gold.method' }, { model: view.model }),
+            resamples: view.intervals.resamples,
+            seed: String(view.intervals.seed),
+          }}
+        />
       </p>
       <table className="gold-annotators">
         <thead>
           <tr>
-            <th>Annotator</th>
-            <th>Competence</th>
-            <th>95% interval</th>
+            <th>
+              <FormattedMessage id="agreement.gold.annotator" />
+            </th>
+            <th>
+              <FormattedMessage id="agreement.gold.competence" />
+            </th>
+            <th>
+              <FormattedMessage id="agreement.gold.intervalColumn" values={{ level: levelText(intl, view.intervals.level) }} />
+            </th>
             <th />
-            <th>Labels</th>
+            <th>
+              <FormattedMessage id="agreement.gold.labels" />
+            </th>
           </tr>
         </thead>
         <tbody>
           {annotators.map((a) => (
             <tr key={a.annotator} data-annotator={a.annotator}>
               <td>{a.annotator}</td>
-              <td className="competence">{f(a.competence)}</td>
-              <td>{interval(a.ci95)}</td>
+              <td className="competence">{figure(intl, a.competence)}</td>
+              <td>{intervalText(intl, a.ci95)}</td>
               <td>
                 <IntervalBar value={a.competence} ci={a.ci95} />
               </td>
@@ -86,34 +120,58 @@ export function GoldPanel({
         </tbody>
       </table>
 
-      <h4>Label pairs annotators confuse ({view.confused_pairs.length})</h4>
+      <h4>
+        <FormattedMessage id="agreement.gold.pairsTitle" values={{ count: view.confused_pairs.length }} />
+      </h4>
       {view.confused_pairs.length === 0 ? (
-        <p className="muted">No pair is confused beyond the annotators&rsquo; general error rates.</p>
+        <p className="muted">
+          <FormattedMessage id="agreement.gold.noPairs" />
+        </p>
       ) : (
         <ul className="confused-pairs">
           {view.confused_pairs.map((p) => (
             <li key={p.labels.join('|')}>
-              <strong>
-                {p.labels[0]} and {p.labels[1]}
-              </strong>{' '}
-              are confused by {p.annotators.length} of {p.of} annotators ({p.annotators.join(', ')}); items {p.items.join(', ')}{' '}
+              <FormattedMessage
+                id="agreement.gold.pair"
+                values={{
+                  first: p.labels[0],
+                  second: p.labels[1],
+                  count: p.annotators.length,
+                  of: p.of,
+                  names: p.annotators.join(', '),
+                  items: p.items.join(', '),
+                  strong: (chunks) => <strong>{chunks}</strong>,
+                }}
+              />{' '}
               <button disabled={p.items.length === 0} onClick={() => openHuddle(p.items)}>
-                Open a huddle on these {p.items.length} item(s)
+                <FormattedMessage id="agreement.gold.openHuddle" values={{ count: p.items.length }} />
               </button>
             </li>
           ))}
         </ul>
       )}
 
-      <h4>Least certain items</h4>
+      <h4>
+        <FormattedMessage id="agreement.gold.itemsTitle" />
+      </h4>
       <table className="gold-items">
         <thead>
           <tr>
-            <th>Item</th>
-            <th>Label</th>
-            <th>Probability</th>
-            <th>95% interval</th>
-            <th>Difficulty</th>
+            <th>
+              <FormattedMessage id="agreement.gold.item" />
+            </th>
+            <th>
+              <FormattedMessage id="agreement.gold.label" />
+            </th>
+            <th>
+              <FormattedMessage id="agreement.gold.probability" />
+            </th>
+            <th>
+              <FormattedMessage id="agreement.gold.intervalColumn" values={{ level: levelText(intl, view.intervals.level) }} />
+            </th>
+            <th>
+              <FormattedMessage id="agreement.gold.difficulty" />
+            </th>
           </tr>
         </thead>
         <tbody>
@@ -123,9 +181,9 @@ export function GoldPanel({
                 <code>{i.item_id}</code>
               </td>
               <td>{i.label}</td>
-              <td className="probability">{f(i.probability)}</td>
-              <td>{interval(i.ci95)}</td>
-              <td>{i.difficulty === null ? '—' : i.difficulty.toFixed(2)}</td>
+              <td className="probability">{figure(intl, i.probability)}</td>
+              <td>{intervalText(intl, i.ci95)}</td>
+              <td>{i.difficulty === null ? '—' : figure(intl, i.difficulty, 2)}</td>
             </tr>
           ))}
         </tbody>

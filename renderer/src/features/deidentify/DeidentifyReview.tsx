@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { FormattedMessage, useIntl } from 'react-intl';
 import type { DeidentifyReviewView, ReviewSegmentView, ReviewSpanView } from '../../../../core/common/deidentify/reviewView';
 import type { ReviewDecisionKind } from '../../../../core/common/deidentify/reviewDecisions';
 import type { SpanRef } from '../../../../core/common/deidentify/deidentifyRecord';
@@ -16,18 +17,13 @@ interface Props {
   run: RunCall;
 }
 
-const DECISION_WORDS: Record<ReviewDecisionKind, string> = {
-  accept: 'hidden (accepted)',
-  reject: 'kept (rejected)',
-  add: 'hidden (added)',
-};
-
 /**
  * Review before sharing: every span a de-identified export would hide in this item, with its audio, to accept or
  * reject, and missed words to add by selecting them. Each decision is an event in the annotator's review log.
  */
 export function DeidentifyReview({ itemId, version, seek, run }: Props) {
   const client = useApi();
+  const intl = useIntl();
   const [view, setView] = useState<DeidentifyReviewView | null>(null);
   const [selection, setSelection] = useState<WordSelection | null>(null);
   const [cls, setCls] = useState('PERSON');
@@ -54,24 +50,28 @@ export function DeidentifyReview({ itemId, version, seek, run }: Props) {
   const selected = selection ? wordSelectionSpan(view.segments, selection) : null;
 
   return (
-    <section className="deidentify-review" aria-label="de-identification review">
+    <section className="deidentify-review" aria-label={intl.formatMessage({ id: 'deidentify.review.label' })}>
       <h3>
-        De-identification{' '}
+        <FormattedMessage id="deidentify.review.title" />{' '}
         <span className="muted">
-          (deidentify.yaml version {view.list.version}, {view.list.terms} terms)
+          <FormattedMessage id="deidentify.review.list" values={{ version: view.list.version, terms: view.list.terms }} />
         </span>
       </h3>
       {view.spans.length === 0 ? (
-        <p className="muted">Nothing in this item matches the list or the patterns.</p>
+        <p className="muted">
+          <FormattedMessage id="deidentify.review.nothing" />
+        </p>
       ) : (
-        <ul className="deidentify-spans" aria-label="spans to hide">
+        <ul className="deidentify-spans" aria-label={intl.formatMessage({ id: 'deidentify.spans.label' })}>
           {view.spans.map((s) => (
             <SpanRow key={`${s.span.utterance}/${s.span.segment}/${s.span.layer}/${s.span.start}`} span={s} seek={seek} decide={decide} />
           ))}
         </ul>
       )}
-      <div className="deidentify-add" role="group" aria-label="add a missed span">
-        <p className="muted">Missed something? Click its first word, shift-click its last, choose a class and hide it.</p>
+      <div className="deidentify-add" role="group" aria-label={intl.formatMessage({ id: 'deidentify.add.label' })}>
+        <p className="muted">
+          <FormattedMessage id="deidentify.add.hint" />
+        </p>
         {view.segments.map((segment, n) => (
           <SegmentWords
             key={`${segment.utterance}/${segment.segment}/${segment.layer}`}
@@ -82,9 +82,9 @@ export function DeidentifyReview({ itemId, version, seek, run }: Props) {
           />
         ))}
         <label>
-          Class
+          <FormattedMessage id="deidentify.add.class" />
           <select
-            aria-label="class of the added span"
+            aria-label={intl.formatMessage({ id: 'deidentify.add.classLabel' })}
             value={view.list.classes.includes(cls) ? cls : view.list.classes[0]}
             onChange={(e) => setCls(e.target.value)}
           >
@@ -97,7 +97,7 @@ export function DeidentifyReview({ itemId, version, seek, run }: Props) {
           disabled={!selected}
           onClick={() => selected && void decide('add', selected, view.list!.classes.includes(cls) ? cls : view.list!.classes[0]!)}
         >
-          Hide selected words
+          <FormattedMessage id="deidentify.add.hide" />
         </button>
       </div>
     </section>
@@ -113,31 +113,43 @@ function SpanRow({
   seek: (ms: number) => void;
   decide: (d: ReviewDecisionKind, span: SpanRef, cls: string) => Promise<void>;
 }) {
-  const where = `${s.class} "${s.text}" at ${formatClock(s.t0_ms)}`;
+  const intl = useIntl();
+  const where = intl.formatMessage({ id: 'deidentify.span.where' }, { spanClass: s.class, text: s.text, time: formatClock(s.t0_ms) });
+  const origin = intl.formatMessage({ id: 'deidentify.span.origin' }, { origin: s.origin });
   return (
     <li className={`deidentify-span decision-${s.decision ?? 'open'}`} data-decision={s.decision ?? 'open'}>
       <span className="class-badge">{s.class}</span> <strong className="span-text">{s.text}</strong>{' '}
       <span className="muted">
-        {s.span.layer === 'corrected' ? 'corrected text, ' : ''}
-        {s.origin === 'added' ? 'added by a reviewer' : s.origin === 'term' ? 'listed term' : `pattern ${s.origin}`}
+        {s.span.layer === 'corrected' ? intl.formatMessage({ id: 'deidentify.span.corrected' }, { origin }) : origin}
       </span>{' '}
-      <button className="link" onClick={() => seek(s.t0_ms)} aria-label={`play ${where}`}>
+      <button className="link" onClick={() => seek(s.t0_ms)} aria-label={intl.formatMessage({ id: 'deidentify.span.play' }, { where })}>
         ▶ {formatClock(s.t0_ms)}
       </button>{' '}
-      <span className="decision">{s.decision ? DECISION_WORDS[s.decision] : 'hidden (not reviewed)'}</span>{' '}
+      <span className="decision">{intl.formatMessage({ id: 'deidentify.decision' }, { decision: s.decision ?? 'open' })}</span>{' '}
       {s.origin !== 'added' && (
         <>
-          <button onClick={() => void decide('accept', s.span, s.class)} disabled={s.decision === 'accept'} aria-label={`accept ${where}`}>
-            Accept
+          <button
+            onClick={() => void decide('accept', s.span, s.class)}
+            disabled={s.decision === 'accept'}
+            aria-label={intl.formatMessage({ id: 'deidentify.span.accept' }, { where })}
+          >
+            <FormattedMessage id="deidentify.span.acceptButton" />
           </button>
-          <button onClick={() => void decide('reject', s.span, s.class)} disabled={s.decision === 'reject'} aria-label={`reject ${where}`}>
-            Reject
+          <button
+            onClick={() => void decide('reject', s.span, s.class)}
+            disabled={s.decision === 'reject'}
+            aria-label={intl.formatMessage({ id: 'deidentify.span.reject' }, { where })}
+          >
+            <FormattedMessage id="deidentify.span.rejectButton" />
           </button>
         </>
       )}
       {s.origin === 'added' && (
-        <button onClick={() => void decide('reject', s.span, s.class)} aria-label={`remove ${where}`}>
-          Remove
+        <button
+          onClick={() => void decide('reject', s.span, s.class)}
+          aria-label={intl.formatMessage({ id: 'deidentify.span.remove' }, { where })}
+        >
+          <FormattedMessage id="deidentify.span.removeButton" />
         </button>
       )}
     </li>
@@ -155,6 +167,7 @@ function SegmentWords({
   selection: WordSelection | null;
   onSelect: (s: WordSelection | null) => void;
 }) {
+  const intl = useIntl();
   const words = selectableWords(segment.text);
   const inSelection = (w: number): boolean =>
     selection !== null &&
@@ -164,7 +177,10 @@ function SegmentWords({
   return (
     <p
       className="deidentify-words"
-      aria-label={`words of ${segment.layer === 'corrected' ? 'the correction of ' : ''}segment at ${formatClock(segment.t0_ms)}`}
+      aria-label={intl.formatMessage(
+        { id: segment.layer === 'corrected' ? 'deidentify.words.correction' : 'deidentify.words.segment' },
+        { time: formatClock(segment.t0_ms) },
+      )}
     >
       {words.map((word, w) => (
         <button

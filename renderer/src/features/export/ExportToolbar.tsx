@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { FormattedMessage, useIntl } from 'react-intl';
 import type { ExportSummary, ProjectExportFormat } from '../../../../core/common/export/exportApi';
 import { INTEROP_FORMATS, INTEROP_FORMAT_TITLES } from '../../../../core/common/export/interop/interopFormats';
 import { useApi } from '../../shared/api';
@@ -19,6 +20,7 @@ interface Props {
 /** The top bar's export: whose sessions, the format, de-identified or not, and the button that writes it. */
 export function ExportToolbar({ exporting, annotator, run, onChoice, onStarted, onFinished }: Props) {
   const client = useApi();
+  const intl = useIntl();
   const [deidentified, setDeidentified] = useState(false);
   const doExport = async () => {
     onStarted();
@@ -31,22 +33,25 @@ export function ExportToolbar({ exporting, annotator, run, onChoice, onStarted, 
   return (
     <>
       <select
-        aria-label="export whose sessions"
+        aria-label={intl.formatMessage({ id: 'export.scope.label' })}
         value={exporting.scope}
         onChange={(e) => onChoice({ scope: e.target.value as ExportScope })}
       >
-        <option value="mine">my session</option>
-        <option value="all">all annotators</option>
+        <option value="mine">{intl.formatMessage({ id: 'export.scope.mine' })}</option>
+        <option value="all">{intl.formatMessage({ id: 'export.scope.all' })}</option>
       </select>
       <select
-        aria-label="export format"
+        aria-label={intl.formatMessage({ id: 'export.format.label' })}
         value={exporting.format}
         onChange={(e) => onChoice({ format: e.target.value as ProjectExportFormat })}
       >
-        <option value="jsonl">JSONL</option>
-        <option value="json">JSON</option>
-        <option value="csv">CSV</option>
-        <optgroup label="for other tools (a folder)">
+        {/* the file formats by their names (JSONL, JSON, CSV): the same in every language */}
+        {(['jsonl', 'json', 'csv'] as const).map((f) => (
+          <option key={f} value={f}>
+            {f.toUpperCase()}
+          </option>
+        ))}
+        <optgroup label={intl.formatMessage({ id: 'export.format.otherTools' })}>
           {INTEROP_FORMATS.map((f) => (
             <option key={f} value={f}>
               {INTEROP_FORMAT_TITLES[f]}
@@ -54,11 +59,12 @@ export function ExportToolbar({ exporting, annotator, run, onChoice, onStarted, 
           ))}
         </optgroup>
       </select>
-      <label className="deidentified-choice" title="placeholders for what deidentify.yaml lists; those spans silenced in the recordings">
-        <input type="checkbox" checked={deidentified} onChange={(e) => setDeidentified(e.target.checked)} /> de-identified
+      <label className="deidentified-choice" title={intl.formatMessage({ id: 'export.deidentified.title' })}>
+        <input type="checkbox" checked={deidentified} onChange={(e) => setDeidentified(e.target.checked)} />{' '}
+        <FormattedMessage id="export.deidentified" />
       </label>
       <button onClick={() => void doExport()} disabled={exporting.busy}>
-        {exporting.busy ? 'Exporting…' : 'Export'}
+        {intl.formatMessage({ id: exporting.busy ? 'export.busy' : 'export.button' })}
       </button>
     </>
   );
@@ -66,24 +72,37 @@ export function ExportToolbar({ exporting, annotator, run, onChoice, onStarted, 
 
 /** The export's banners: its progress while it runs, then its summary until dismissed. */
 export function ExportBanners({ exporting, onDismiss }: { exporting: ExportState; onDismiss: () => void }) {
+  const intl = useIntl();
   return (
     <>
       {exporting.busy && (
         <div className="banner info" role="status">
-          <span>Exporting…{exporting.progress ? ` ${exporting.progress.done} of ${exporting.progress.total} records` : ''}</span>
+          <span>
+            {exporting.progress
+              ? intl.formatMessage({ id: 'export.progress' }, { done: exporting.progress.done, total: exporting.progress.total })
+              : intl.formatMessage({ id: 'export.busy' })}
+          </span>
           {exporting.progress ? (
-            <progress aria-label="export progress" value={exporting.progress.done} max={Math.max(1, exporting.progress.total)} />
+            <progress
+              aria-label={intl.formatMessage({ id: 'export.progress.label' })}
+              value={exporting.progress.done}
+              max={Math.max(1, exporting.progress.total)}
+            />
           ) : (
-            <progress aria-label="export progress" />
+            <progress aria-label={intl.formatMessage({ id: 'export.progress.label' })} />
           )}
         </div>
       )}
       {exporting.done && (
         <div className="banner info export-summary" role="status">
           <span>
-            {exportSummaryWords(exporting.done)} {exporting.done.folder ? 'Folder' : 'File'}: <code>{exporting.done.file}</code>
+            {exportSummaryWords(exporting.done, intl)}{' '}
+            <FormattedMessage
+              id="export.written"
+              values={{ folder: exporting.done.folder ? 'yes' : 'no', file: exporting.done.file, code: (chunks) => <code>{chunks}</code> }}
+            />
           </span>
-          <button className="link" onClick={onDismiss} aria-label="dismiss">
+          <button className="link" onClick={onDismiss} aria-label={intl.formatMessage({ id: 'export.dismiss' })}>
             ✕
           </button>
         </div>

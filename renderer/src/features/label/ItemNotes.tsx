@@ -1,3 +1,4 @@
+import { FormattedMessage, useIntl } from 'react-intl';
 import { useState } from 'react';
 import type { SessionView } from '../../../../core/common/session/sessionApi';
 import type { SessionUpdate } from '../../../../core/common/session/sessionPatch';
@@ -17,16 +18,17 @@ export function ItemNotes({
   onSession: (update: SessionUpdate) => void;
 }) {
   const client = useApi();
+  const intl = useIntl();
   const [note, setNote] = useState('');
   return (
     <>
       {notes.some((n) => n.item_id === itemId) && (
-        <ul className="notes" aria-label="notes on this item">
+        <ul className="notes" aria-label={intl.formatMessage({ id: 'label.notes.name' })}>
           {notes
             .filter((n) => n.item_id === itemId)
             .map((n, i) => (
               <li key={i}>
-                <span className="muted">{new Date(n.ts).toLocaleTimeString()}</span> {n.text}
+                <span className="muted">{intl.formatTime(n.ts, { timeStyle: 'medium' })}</span> {n.text}
               </li>
             ))}
         </ul>
@@ -48,13 +50,13 @@ export function ItemNotes({
         }}
       >
         <input
-          aria-label="note"
+          aria-label={intl.formatMessage({ id: 'label.notes.field' })}
           value={note}
           onChange={(e) => setNote(e.target.value)}
-          placeholder="Add a note for this item (optional; Esc leaves the field)"
+          placeholder={intl.formatMessage({ id: 'label.notes.placeholder' })}
         />
         <button type="submit" disabled={!note.trim()}>
-          Add note
+          <FormattedMessage id="label.notes.add" />
         </button>
       </form>
     </>

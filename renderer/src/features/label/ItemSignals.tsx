@@ -1,56 +1,86 @@
+import { FormattedMessage, useIntl } from 'react-intl';
 import type { ThinkAloudConfig } from '../../../../core/common/project/projectConfig';
 import type { ItemSessionState } from '../../../../core/common/session/itemState';
 
-const plural = (count: number, word: string): string => `${count} ${word}${count === 1 ? '' : 's'}`;
-
 /** The item's hesitation signals: pauses, silent chunks, first speech, fillers, hesitation words and label changes. */
 export function ItemSignals({ signals, thinkaloud }: { signals: NonNullable<ItemSessionState['signals']>; thinkaloud: ThinkAloudConfig }) {
+  const intl = useIntl();
   return (
-    <dl className="signals" aria-label="hesitation signals">
+    <dl className="signals" aria-label={intl.formatMessage({ id: 'label.signals.name' })}>
       {signals.pauses && (
         <>
-          <dt>Pauses</dt>
+          <dt>
+            <FormattedMessage id="label.signals.pauses" />
+          </dt>
           <dd>
-            {signals.pauses.count} ({(signals.pauses.total_ms / 1000).toFixed(1)} s, longest {(signals.pauses.longest_ms / 1000).toFixed(1)}{' '}
-            s)
+            <FormattedMessage
+              id="label.signals.pauses.value"
+              values={{ count: signals.pauses.count, total: signals.pauses.total_ms / 1000, longest: signals.pauses.longest_ms / 1000 }}
+            />
           </dd>
         </>
       )}
       {signals.silent_chunks !== undefined && signals.total_chunks !== undefined && (
         <>
-          <dt>Silent chunks</dt>
+          <dt>
+            <FormattedMessage id="label.signals.silentChunks" />
+          </dt>
           <dd>
-            {signals.silent_chunks} of {signals.total_chunks} ({thinkaloud.chunk_seconds} s each, at or below{' '}
-            {thinkaloud.silence_threshold_dbfs} dBFS)
+            <FormattedMessage
+              id="label.signals.silentChunks.value"
+              values={{
+                silent: signals.silent_chunks,
+                total: signals.total_chunks,
+                seconds: thinkaloud.chunk_seconds,
+                dbfs: thinkaloud.silence_threshold_dbfs,
+              }}
+            />
           </dd>
         </>
       )}
       {signals.time_to_first_speech_ms !== undefined && signals.time_to_first_speech_ms !== null && (
         <>
-          <dt>First speech</dt>
-          <dd>{(signals.time_to_first_speech_ms / 1000).toFixed(1)} s</dd>
+          <dt>
+            <FormattedMessage id="label.signals.firstSpeech" />
+          </dt>
+          <dd>
+            <FormattedMessage id="label.signals.seconds" values={{ seconds: signals.time_to_first_speech_ms / 1000 }} />
+          </dd>
         </>
       )}
       {signals.filler_count !== undefined && (
         <>
-          <dt>Fillers</dt>
-          <dd>{signals.filler_count}</dd>
+          <dt>
+            <FormattedMessage id="label.signals.fillers" />
+          </dt>
+          <dd>{intl.formatNumber(signals.filler_count)}</dd>
         </>
       )}
       {signals.filled_pause_count !== undefined && (
         <>
-          <dt>Hesitation</dt>
+          <dt>
+            <FormattedMessage id="label.signals.hesitation" />
+          </dt>
           <dd>
-            {plural(signals.filled_pause_count, 'filled pause')}, {plural(signals.hedge_count ?? 0, 'hedge')},{' '}
-            {plural(signals.repetition_count ?? 0, 'repetition')}, {plural(signals.editing_term_count ?? 0, 'editing term')}
+            <FormattedMessage
+              id="label.signals.hesitation.value"
+              values={{
+                filled: signals.filled_pause_count,
+                hedges: signals.hedge_count ?? 0,
+                repetitions: signals.repetition_count ?? 0,
+                editing: signals.editing_term_count ?? 0,
+              }}
+            />
             {signals.hesitation_language && ` (${signals.hesitation_language})`}
           </dd>
         </>
       )}
       {signals.label_changes !== undefined && (
         <>
-          <dt>Label changes</dt>
-          <dd>{signals.label_changes}</dd>
+          <dt>
+            <FormattedMessage id="label.signals.labelChanges" />
+          </dt>
+          <dd>{intl.formatNumber(signals.label_changes)}</dd>
         </>
       )}
     </dl>

@@ -1,3 +1,4 @@
+import { FormattedMessage, useIntl } from 'react-intl';
 import { useMemo, useState } from 'react';
 import { textWords, type TextSpan } from '../../../../core/common/session/textSelection';
 import type { TextSelection } from '../../../../core/common/session/itemState';
@@ -18,6 +19,7 @@ interface Props {
  * trainees. The text reads exactly as before: words are spans around the same characters.
  */
 export function ItemTextSelection({ text, lead, selection, onSelect }: Props) {
+  const intl = useIntl();
   const words = useMemo(() => textWords(text), [text]);
   /** the word a drag started on, and the one it is over now */
   const [drag, setDrag] = useState<{ from: number; to: number } | null>(null);
@@ -64,18 +66,23 @@ export function ItemTextSelection({ text, lead, selection, onSelect }: Props) {
     <>
       <blockquote
         className="item-text"
-        aria-label="reply to label"
+        aria-label={intl.formatMessage({ id: 'label.text.name' })}
         onMouseLeave={() => setDrag(null)}
-        title="Drag over words (or click one, then shift-click another) to select them"
+        title={intl.formatMessage({ id: 'label.text.title' })}
       >
         {lead}
         {pieces}
       </blockquote>
       {selection && (
-        <p className="selection-note" aria-label="selected words">
-          Selected: “{selection.quote}”{' '}
-          <button type="button" className="link clear-selection" onClick={() => onSelect(null)} title="Clear the words you selected">
-            clear
+        <p className="selection-note" aria-label={intl.formatMessage({ id: 'label.text.selected.name' })}>
+          <FormattedMessage id="label.text.selected" values={{ quote: selection.quote }} />{' '}
+          <button
+            type="button"
+            className="link clear-selection"
+            onClick={() => onSelect(null)}
+            title={intl.formatMessage({ id: 'label.text.clear.title' })}
+          >
+            <FormattedMessage id="label.text.clear" />
           </button>
         </p>
       )}

@@ -1,6 +1,9 @@
+import { FormattedMessage, useIntl } from 'react-intl';
 import type { LabelDef } from '../../../../core/common/parser/parseTypes';
 import type { RecorderControls } from './useRecorder';
 import { LevelMeter } from './LevelMeter';
+import { keyName } from '../../shared/Dialogs';
+
 import type { PendingLabelChange } from './useLabelActs';
 
 /** The item's place in the list and the buttons that move: Go to…, previous, next, and the shortcut list. */
@@ -19,22 +22,27 @@ export function ItemHead({
   onMove: (delta: number) => void;
   onHelp: () => void;
 }) {
+  const intl = useIntl();
   return (
     <div className="item-head">
       <span className="counter">
-        Item {index + 1} of {count} · <code>{itemId}</code>
+        <FormattedMessage id="label.head.counter" values={{ n: index + 1, count, id: <code>{itemId}</code> }} />
       </span>
       <div className="nav">
-        <button onClick={onJump} title="Go to an item by id or text (Ctrl+G)">
-          Go to…
+        <button onClick={onJump} title={intl.formatMessage({ id: 'label.head.jump.title' }, { keys: keyName(intl, 'Ctrl+G') })}>
+          <FormattedMessage id="label.head.jump" />
         </button>
-        <button onClick={() => onMove(-1)} disabled={index <= 0} title="Previous item (←)">
-          ← Prev
+        <button onClick={() => onMove(-1)} disabled={index <= 0} title={intl.formatMessage({ id: 'label.head.prev.title' })}>
+          <FormattedMessage id="label.head.prev" />
         </button>
-        <button onClick={() => onMove(1)} disabled={index >= count - 1} title="Next item (→)">
-          Next →
+        <button onClick={() => onMove(1)} disabled={index >= count - 1} title={intl.formatMessage({ id: 'label.head.next.title' })}>
+          <FormattedMessage id="label.head.next" />
         </button>
-        <button onClick={onHelp} aria-label="keyboard shortcuts" title="Keyboard shortcuts (?)">
+        <button
+          onClick={onHelp}
+          aria-label={intl.formatMessage({ id: 'label.head.help' })}
+          title={intl.formatMessage({ id: 'label.head.help.title' })}
+        >
           ?
         </button>
       </div>
@@ -61,6 +69,7 @@ export function RecordRow({
   cue: boolean;
   onToggle: () => void;
 }) {
+  const intl = useIntl();
   const recorded = audioMs !== undefined && audioMs > 0;
   return (
     <div className="record-row" id="controls" tabIndex={-1}>
@@ -70,30 +79,41 @@ export function RecordRow({
         disabled={reviewing || recorder.starting || recorder.stopping}
         aria-pressed={recorder.recording}
         aria-describedby={reviewing ? 'recording-off' : undefined}
-        title={reviewing ? `Recording is off in review: your voice would become ${annotator}’s` : 'Record / stop (Space)'}
+        title={
+          reviewing
+            ? intl.formatMessage({ id: 'label.record.off.title' }, { annotator })
+            : intl.formatMessage({ id: 'label.record.title' }, { key: keyName(intl, 'Space') })
+        }
       >
         <span className="record-dot" aria-hidden="true" />
-        {recorder.recording ? 'Stop' : recorder.starting ? 'Starting…' : recorded ? 'Record more' : 'Record'}
+        {intl.formatMessage({
+          id: recorder.recording
+            ? 'label.record.stop'
+            : recorder.starting
+              ? 'label.record.starting'
+              : recorded
+                ? 'label.record.more'
+                : 'label.record.start',
+        })}
       </button>
-      <LevelMeter label="input level" db={recorder.level} filled={recorder.recording} />
+      <LevelMeter label={intl.formatMessage({ id: 'label.record.level' })} db={recorder.level} filled={recorder.recording} />
       <span className="clock">
         {recorder.recording
-          ? `${(recorder.elapsedMs / 1000).toFixed(1)} s`
+          ? intl.formatMessage({ id: 'label.record.clock' }, { seconds: recorder.elapsedMs / 1000 })
           : recorder.stopping
-            ? 'saving…'
+            ? intl.formatMessage({ id: 'label.record.saving' })
             : recorded
-              ? `${((audioMs ?? 0) / 1000).toFixed(1)} s recorded`
+              ? intl.formatMessage({ id: 'label.record.recorded' }, { seconds: (audioMs ?? 0) / 1000 })
               : ''}
       </span>
       {reviewing && (
         <span id="recording-off" className={recordingOffShown ? 'recording-off said' : 'recording-off muted'} role="status">
-          Recording is off in review: what you say would become {annotator}’s audio and labels. Label by key or click, or correct the
-          transcript.
+          <FormattedMessage id="label.record.off" values={{ annotator }} />
         </span>
       )}
       {cue && (
         <span className="keep-talking" role="status">
-          Please keep talking
+          <FormattedMessage id="label.keepTalking" />
         </span>
       )}
     </div>
@@ -112,8 +132,9 @@ export function LabelButtons({
   onLabel: (label: string) => void;
   onComplete: () => void;
 }) {
+  const intl = useIntl();
   return (
-    <div className="labels" role="group" aria-label="labels">
+    <div className="labels" role="group" aria-label={intl.formatMessage({ id: 'label.buttons' })}>
       {labels.map((l) => (
         <button
           key={l.name}
@@ -124,8 +145,8 @@ export function LabelButtons({
           {l.key && <kbd>{l.key}</kbd>} {l.name}
         </button>
       ))}
-      <button className="complete" onClick={onComplete} title="Complete and go to the next item (Enter)">
-        Complete ⏎
+      <button className="complete" onClick={onComplete} title={intl.formatMessage({ id: 'label.complete.title' })}>
+        <FormattedMessage id="label.complete" />
       </button>
     </div>
   );
@@ -143,23 +164,25 @@ export function LabelChangeConfirm({
   onConfirm: () => void;
   onKeep: () => void;
 }) {
+  const intl = useIntl();
+  const kbd = (text: React.ReactNode) => <kbd>{text}</kbd>;
   return (
-    <div className="confirm-change" role="alertdialog" aria-label="change a completed item's label">
+    <div className="confirm-change" role="alertdialog" aria-label={intl.formatMessage({ id: 'label.change.name' })}>
       <span>
-        This item is completed with <strong>{change.from}</strong>. Change its label to <strong>{change.label}</strong>? It will be recorded
-        as a change after completion.
+        <FormattedMessage
+          id="label.change.question"
+          values={{ from: change.from, label: change.label, b: (text: React.ReactNode) => <strong>{text}</strong> }}
+        />
       </span>
       <button className="primary" onClick={onConfirm}>
-        Change to {change.label} <kbd>⏎</kbd>
-        {changeKey && (
-          <>
-            {' '}
-            or <kbd>{changeKey}</kbd>
-          </>
+        {changeKey ? (
+          <FormattedMessage id="label.change.confirmOrKey" values={{ label: change.label, key: changeKey, kbd }} />
+        ) : (
+          <FormattedMessage id="label.change.confirm" values={{ label: change.label, kbd }} />
         )}
       </button>
       <button onClick={onKeep}>
-        Keep {change.from} <kbd>Esc</kbd>
+        <FormattedMessage id="label.change.keep" values={{ label: change.from, kbd }} />
       </button>
     </div>
   );

@@ -1,8 +1,8 @@
+import { FormattedMessage, useIntl } from 'react-intl';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { ProjectView } from '../../../../core/common/project/projectApi';
 import type { SessionView } from '../../../../core/common/session/sessionApi';
 import type { SessionUpdate } from '../../../../core/common/session/sessionPatch';
-import { completionRuleText } from '../../../../core/common/session/labelRules';
 import type { ItemSessionState } from '../../../../core/common/session/itemState';
 import { useApi } from '../../shared/api';
 import { ShortcutHelp } from '../../shared/Dialogs';
@@ -20,6 +20,7 @@ import { JumpDialog } from './JumpDialog';
 import { ItemHead, LabelButtons, LabelChangeConfirm, RecordRow } from './LabelControls';
 import { shortcutList } from './labelKeys';
 import { useAssignedItems } from './useAssignedItems';
+import { exampleLabel, examplePhrase } from './labelKeys';
 import { type CompletionRefusal, useCompleteItem } from './useCompleteItem';
 import { useHostNotices } from './useHostNotices';
 import { useItemNavigation } from './useItemNavigation';
@@ -42,6 +43,7 @@ interface Props {
 /** The Label screen: the item list, the open item with its recorder, labels, transcript and signals, and its keys. */
 export function LabelScreen({ project, session, onSession, onError, run, deviceId = null, keepTalkingSeconds = null }: Props) {
   const client = useApi();
+  const intl = useIntl();
   const [overlay, setOverlay] = useState<'jump' | 'help' | null>(null);
   const completingRef = useRef(false);
 
@@ -110,7 +112,12 @@ export function LabelScreen({ project, session, onSession, onError, run, deviceI
   });
   const { partial, engineNotice } = useHostNotices();
 
-  if (!item) return <p className="empty">This project has no items yet. Import some on the Project tab.</p>;
+  if (!item)
+    return (
+      <p className="empty">
+        <FormattedMessage id="label.noItems" />
+      </p>
+    );
   const signals = state?.signals;
   const transcribing = currentId !== null && (session.pending_items?.[currentId] ?? 0) > 0;
   const refusalHolds = (r: CompletionRefusal): boolean =>
@@ -124,7 +131,7 @@ export function LabelScreen({ project, session, onSession, onError, run, deviceI
   return (
     <div className="label-screen">
       <ItemList items={items} states={states} currentId={currentId} onOpen={(n) => void go(n)} />
-      <section className="item-pane" aria-label="current item" aria-busy={navigating > 0 || completing}>
+      <section className="item-pane" aria-label={intl.formatMessage({ id: 'label.item.name' })} aria-busy={navigating > 0 || completing}>
         <ItemHead
           index={index}
           count={items.length}
@@ -134,14 +141,22 @@ export function LabelScreen({ project, session, onSession, onError, run, deviceI
           onHelp={() => setOverlay('help')}
         />
         {item.context && (
-          <blockquote className="context" aria-label="user message">
-            <span className="who">User</span>
+          <blockquote className="context" aria-label={intl.formatMessage({ id: 'label.context.name' })}>
+            <span className="who">
+              <FormattedMessage id="label.context.user" />
+            </span>
             {item.context}
           </blockquote>
         )}
         <ItemTextSelection
           text={item.text}
-          lead={item.context && <span className="who">Reply</span>}
+          lead={
+            item.context && (
+              <span className="who">
+                <FormattedMessage id="label.context.reply" />
+              </span>
+            )
+          }
           selection={state?.selection}
           onSelect={(span) =>
             void run(() => client.selectText(span?.start ?? null, span?.end ?? null)).then((view) => view && onSession(view))
@@ -165,21 +180,24 @@ export function LabelScreen({ project, session, onSession, onError, run, deviceI
           onComplete={() => void complete()}
         />
         <p className="rule" id="spoken-rule">
-          {completionRuleText(project)}
+          <FormattedMessage
+            id={project.thinkaloud.require_spoken_label ? 'label.rule.spoken' : 'label.rule.any'}
+            values={{ phrase: examplePhrase(project.thinkaloud.languages, exampleLabel(project.schema.labels)) }}
+          />
         </p>
         {completing && session.finishing_item !== currentId && (
           <div className="finishing" role="status">
-            {recorder.stopping ? 'Saving the end of the recording before completing the item…' : 'Completing…'}
+            {intl.formatMessage({ id: recorder.stopping ? 'label.completing.saving' : 'label.completing' })}
           </div>
         )}
         {engineNotice && (
           <p className="engine-notice" role="status">
-            {engineNotice}
+            {intl.formatMessage({ id: engineNotice.id }, engineNotice.values)}
           </p>
         )}
         {session.finishing_item === currentId && (
           <div className="finishing" role="status">
-            Finishing the transcript of this item before completing it…
+            <FormattedMessage id="label.completing.transcript" />
           </div>
         )}
         {change && (
@@ -187,18 +205,19 @@ export function LabelScreen({ project, session, onSession, onError, run, deviceI
         )}
         {itemRefusal && (
           <div className="refusal" role="alert">
-            {itemRefusal}
+            {intl.formatMessage({ id: itemRefusal.id }, itemRefusal.values)}
           </div>
         )}
 
         {allDone && (
           <div className="all-done" role="status">
-            All {items.length} items are completed. Export your session with the Export button, or go back to any item to change it.
+            <FormattedMessage id="label.allDone" values={{ count: items.length }} />
           </div>
         )}
         <ItemVerdict
           state={state}
           annotator={session.annotator}
+          languages={project.thinkaloud.languages}
           transcribing={transcribing}
           recording={recorder.recording}
           stopping={recorder.stopping}

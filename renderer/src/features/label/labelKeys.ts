@@ -1,4 +1,5 @@
 import type { LabelDef } from '../../../../core/common/parser/parseTypes';
+import type { Shortcut } from '../../shared/Dialogs';
 import type { KeyPress } from '../../shared/keyPress';
 
 /** What a key press asks the label screen to do. */
@@ -40,15 +41,32 @@ export function shortcutAction(press: KeyPress, labels: readonly LabelDef[]): Sh
 }
 
 /** Every shortcut, for the "?" overlay; label keys come from the project. */
-export function shortcutList(labels: readonly LabelDef[]): Array<{ keys: string[]; what: string }> {
+export function shortcutList(labels: readonly LabelDef[]): Shortcut[] {
   return [
-    { keys: ['Space', 'R'], what: 'Start or stop recording (holding the key does nothing more)' },
-    ...labels.filter((l) => l.key !== undefined).map((l) => ({ keys: [l.key!], what: `Label “${l.name}”` })),
-    { keys: ['Enter'], what: 'Complete the item and go to the next one not completed' },
-    { keys: ['←', '→'], what: 'Previous / next item (presses queue up; none are lost)' },
-    { keys: ['Ctrl+G', '⌘G'], what: 'Jump to an item by id, or search the item texts' },
-    { keys: ['Esc'], what: 'Leave a text field or a button reached with Tab (then the keys above work again), or close a dialog' },
-    { keys: ['?'], what: 'Show or hide this list' },
-    { keys: ['Tab'], what: 'The first Tab reaches “Skip to controls”, which passes the item list' },
+    { keys: ['Space', 'R'], what: { id: 'label.keys.record' } },
+    ...labels
+      .filter((l) => l.key !== undefined)
+      .map((l) => ({ keys: [l.key!], what: { id: 'label.keys.label' as const, values: { label: l.name } } })),
+    { keys: ['Enter'], what: { id: 'label.keys.complete' } },
+    { keys: ['←', '→'], what: { id: 'label.keys.move' } },
+    { keys: ['Ctrl+G', '⌘G'], what: { id: 'label.keys.jump' } },
+    { keys: ['Esc'], what: { id: 'label.keys.leave' } },
+    { keys: ['?'], what: { id: 'label.keys.help' } },
+    { keys: ['Tab'], what: { id: 'label.keys.tab' } },
   ];
+}
+
+/** The label named in the spoken examples ("I label this polite"): the project's first, in lower case. */
+export function exampleLabel(labels: readonly LabelDef[]): string {
+  return (labels[0]?.name ?? 'polite').toLowerCase();
+}
+
+/**
+ * A commit phrase to say for `label`, in the language the project listens to (English unless it listens to German
+ * only): the words the parser will hear, whatever the interface language.
+ */
+export function examplePhrase(languages: readonly string[], label: string): string {
+  const german = languages.includes('de') && !languages.includes('en');
+  // i18n-ignore: a commit phrase in the project's spoken language, not interface text
+  return german ? `Ich wähle ${label}` : `I label this ${label}`;
 }

@@ -2,11 +2,15 @@ import { encodeChunkFrame } from '../../../../core/common/audio/chunkFrame';
 import { CaptureError } from '../../capture/captureErrors';
 import { startCapture, type CaptureSession, type InputMeterReading } from '../../capture/microphoneCapture';
 import type { ApiClient } from '../../contract/apiClient';
+import type { IntlShape } from 'react-intl';
+
+/** Why recording stopped after it started: the microphone (a CaptureError), or the host refused the audio (its message). */
+export type RecorderFailure = { kind: 'capture'; error: CaptureError } | { kind: 'not_saved'; message: string };
 
 export interface RecorderCallbacks {
   onMeter(reading: InputMeterReading): void;
   /** a failure after start (device lost, audio failed, or the host refused audio): recording has stopped */
-  onFailure(message: string): void;
+  onFailure(failure: RecorderFailure): void;
 }
 
 /**
@@ -42,7 +46,7 @@ export class Recorder {
           await this.client.appendAudio(frame);
         } catch (e) {
           this.failed = true;
-          this.callbacks.onFailure(`audio was not saved: ${(e as Error).message}`);
+          this.callbacks.onFailure({ kind: 'not_saved', message: (e as Error).message });
           void this.capture?.stop();
         }
       });
@@ -56,7 +60,7 @@ export class Recorder {
         else pending.push(frame);
       },
       onMeter: (reading) => this.callbacks.onMeter(reading),
-      onError: (error: CaptureError) => this.callbacks.onFailure(error.message),
+      onError: (error: CaptureError) => this.callbacks.onFailure({ kind: 'capture', error }),
     });
     try {
       await this.client.startRecording(capture.device.deviceId || null);
@@ -81,7 +85,19 @@ export class Recorder {
   }
 }
 
-export function describeCaptureError(e: unknown): string {
-  if (e instanceof CaptureError) return e.message;
+/**
+ * A microphone failure in the interface language (what to do, then the browser's own words); other errors as they say.
+ * Without `intl` (older callers): the English of the error's message.
+ */
+export function describeCaptureError(e: unknown, intl?: IntlShape): string {
+  if (e instanceof CaptureError && intl)
+    return intl.formatMessage({ id: `capture.error.${e.code}` }, { detail: e.detail ?? '', hasDetail: e.detail ? 'yes' : 'no' });
   return e instanceof Error ? e.message : String(e);
+}
+
+/** Why recording stopped, in the interface language. */
+export function describeRecorderFailure(failure: RecorderFailure, intl: IntlShape): string {
+  return failure.kind === 'capture'
+    ? describeCaptureError(failure.error, intl)
+    : intl.formatMessage({ id: 'label.record.notSaved' }, { reason: failure.message });
 }

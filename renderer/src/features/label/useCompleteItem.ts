@@ -3,8 +3,9 @@ import type { ProjectView } from '../../../../core/common/project/projectApi';
 import type { SessionPatch, SessionView } from '../../../../core/common/session/sessionApi';
 import { applySessionPatch, type SessionUpdate } from '../../../../core/common/session/sessionPatch';
 import { Refusal } from '../../../../core/common/refusal/refusal';
-import { spokenLabelRequiredText } from '../../../../core/common/session/labelRules';
 import { useApi } from '../../shared/api';
+import type { MessageRef } from '../../shared/Dialogs';
+import { exampleLabel, examplePhrase } from './labelKeys';
 import { nextOpenItem, type NavigationQueue } from './navigation';
 import type { RecorderControls } from './useRecorder';
 
@@ -12,7 +13,7 @@ import type { RecorderControls } from './useRecorder';
 export interface CompletionRefusal {
   itemId: string;
   code: 'spoken_label_required' | 'transcription_pending';
-  message: string;
+  message: MessageRef;
 }
 
 interface Options {
@@ -66,9 +67,19 @@ export function useCompleteItem(o: Options) {
         patch = await client.completeItem();
       } catch (e) {
         if (e instanceof Refusal && e.code === 'spoken_label_required' && currentId) {
-          setRefusal({ itemId: currentId, code: e.code, message: spokenLabelRequiredText(project, finalLabel ?? null) });
+          setRefusal({
+            itemId: currentId,
+            code: e.code,
+            message: {
+              id: 'label.refusal.spoken',
+              values: {
+                phrase: examplePhrase(project.thinkaloud.languages, (finalLabel ?? exampleLabel(project.schema.labels)).toLowerCase()),
+              },
+            },
+          });
         } else if (e instanceof Refusal && e.code === 'transcription_pending' && currentId) {
-          setRefusal({ itemId: currentId, code: e.code, message: `Not completed yet: ${e.message}` });
+          // the host's reason in its words (host messages are English for now)
+          setRefusal({ itemId: currentId, code: e.code, message: { id: 'label.refusal.pending', values: { reason: e.message } } });
         } else onError((e as Error).message);
         return;
       }

@@ -1,7 +1,8 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { InputMeterReading } from '../../capture/microphoneCapture';
 import { WORKLET_URL } from '../../capture/workletUrl';
-import { describeCaptureError, Recorder } from './recorder';
+import { useIntl } from 'react-intl';
+import { describeCaptureError, describeRecorderFailure, Recorder } from './recorder';
 import { useApi } from '../../shared/api';
 
 export const METER_FLOOR_DB = -60;
@@ -42,6 +43,10 @@ export interface RecorderOptions {
  */
 export function useRecorder(options: RecorderOptions): RecorderControls {
   const client = useApi();
+  // the language at the moment a failure is told (the callbacks outlive a render)
+  const intl = useIntl();
+  const intlRef = useRef(intl);
+  intlRef.current = intl;
   const [level, setLevel] = useState(METER_FLOOR_DB);
   const [recording, setRecording] = useState(false);
   const [starting, setStarting] = useState(false);
@@ -89,8 +94,10 @@ export function useRecorder(options: RecorderOptions): RecorderControls {
           setLevel(Math.max(METER_FLOOR_DB, reading.peakDbfs));
           optionsRef.current.onMeter?.(reading, performance.now() - startedAt.current);
         },
-        onFailure: (message) => {
-          optionsRef.current.onError(`Recording stopped: ${message}. What was recorded so far is kept.`);
+        onFailure: (failure) => {
+          optionsRef.current.onError(
+            intlRef.current.formatMessage({ id: 'label.record.stopped' }, { reason: describeRecorderFailure(failure, intlRef.current) }),
+          );
           void stop();
         },
       },
@@ -111,8 +118,8 @@ export function useRecorder(options: RecorderOptions): RecorderControls {
       );
       optionsRef.current.onError(
         reachable
-          ? `Cannot record: ${describeCaptureError(e)}`
-          : 'Cannot reach Aloud: the app is not running any more (or the connection was lost). Start it again and reload this page; what was saved is kept.',
+          ? intlRef.current.formatMessage({ id: 'label.record.cannot' }, { reason: describeCaptureError(e, intlRef.current) })
+          : intlRef.current.formatMessage({ id: 'label.record.unreachable' }),
       );
     } finally {
       startingRef.current = null;

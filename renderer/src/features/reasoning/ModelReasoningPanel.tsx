@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { FormattedMessage, useIntl } from 'react-intl';
 import type { SessionUpdate } from '../../../../core/common/session/sessionPatch';
 import type { ReasoningView } from '../../../../core/common/reasoning/reasoningReveal';
 import { ownStepNumber } from '../../../../core/common/reasoning/reasoningSteps';
@@ -27,6 +28,7 @@ const VERDICTS = [
  */
 export function ModelReasoningPanel({ itemId, state, onSession, run }: Props) {
   const client = useApi();
+  const intl = useIntl();
   const [view, setView] = useState<ReasoningView | null>(null);
   const blind = state?.blind_label ?? null;
 
@@ -48,8 +50,8 @@ export function ModelReasoningPanel({ itemId, state, onSession, run }: Props) {
   if (!view || view.item_id !== itemId || view.withheld === 'no_reasoning' || view.withheld === 'never') return null;
   if (view.withheld === 'blind_label_first' || !view.shown) {
     return (
-      <aside className="model-reasoning withheld" aria-label="model reasoning">
-        The model’s reasoning appears here once you have given your own label.
+      <aside className="model-reasoning withheld" aria-label={intl.formatMessage({ id: 'reasoning.panel.label' })}>
+        <FormattedMessage id="reasoning.panel.withheld" />
       </aside>
     );
   }
@@ -59,13 +61,16 @@ export function ModelReasoningPanel({ itemId, state, onSession, run }: Props) {
     if (next) onSession(next);
   };
   return (
-    <aside className="model-reasoning" aria-label="model reasoning">
+    <aside className="model-reasoning" aria-label={intl.formatMessage({ id: 'reasoning.panel.label' })}>
       <h3>
-        Model’s reasoning
+        <FormattedMessage id="reasoning.panel.title" />
         {view.shown.model_label && (
           <>
             {' '}
-            · answer: <strong className="model-label">{view.shown.model_label}</strong>
+            <FormattedMessage
+              id="reasoning.panel.answer"
+              values={{ label: view.shown.model_label, strong: (chunks) => <strong className="model-label">{chunks}</strong> }}
+            />
           </>
         )}
       </h3>
@@ -80,19 +85,23 @@ export function ModelReasoningPanel({ itemId, state, onSession, run }: Props) {
                 {ownStepNumber(text) !== index && <span className="step-number">{index}.</span>}
                 {text}
               </span>
-              <span className="step-judge" role="group" aria-label={`judge step ${index}`}>
+              <span className="step-judge" role="group" aria-label={intl.formatMessage({ id: 'reasoning.step.judge' }, { index })}>
                 {VERDICTS.map((v) => (
                   <button
                     key={v.reward}
                     aria-pressed={judged?.reward === v.reward}
                     data-verdict={v.name}
-                    title={`Step ${index} is ${v.name} (or say “step ${index} is ${v.name}”)`}
+                    title={intl.formatMessage({ id: 'reasoning.step.verdictTitle' }, { index, verdict: v.name })}
                     onClick={() => void judge(index, judged?.reward === v.reward ? null : v.reward)}
                   >
                     {v.mark}
                   </button>
                 ))}
-                {judged && <span className="step-source">by {judged.source}</span>}
+                {judged && (
+                  <span className="step-source">
+                    <FormattedMessage id="reasoning.step.by" values={{ source: judged.source }} />
+                  </span>
+                )}
               </span>
             </li>
           );

@@ -1,4 +1,5 @@
 import { useMemo, type ReactNode } from 'react';
+import { FormattedMessage, useIntl, type IntlShape } from 'react-intl';
 import type { ProjectView } from '../../../../core/common/project/projectApi';
 import { createMentionFinder, type LabelMention } from '../../../../core/common/reasoning/labelMentions';
 import { reasoningFeatures } from '../../../../core/common/reasoning/reasoningFeatures';
@@ -8,7 +9,7 @@ import type { ItemSessionState } from '../../../../core/common/session/itemState
 import { formatClock } from '../../../../core/common/transcript/transcriptMarks';
 
 /** A text with its label mentions marked (negated ones apart), by the same matcher the export uses. */
-function marked(text: string, mentions: readonly LabelMention[]): ReactNode[] {
+function marked(text: string, mentions: readonly LabelMention[], intl: IntlShape): ReactNode[] {
   const out: ReactNode[] = [];
   let at = 0;
   mentions.forEach((m, n) => {
@@ -17,7 +18,7 @@ function marked(text: string, mentions: readonly LabelMention[]): ReactNode[] {
       <mark
         key={n}
         className={m.negated ? 'mention negated' : 'mention'}
-        title={`${m.negated ? 'negated mention of' : 'mentions'} ${m.label}`}
+        title={intl.formatMessage({ id: m.negated ? 'reasoning.mention.negated' : 'reasoning.mention' }, { label: m.label })}
         data-label={m.label}
       >
         {m.quote}
@@ -29,21 +30,28 @@ function marked(text: string, mentions: readonly LabelMention[]): ReactNode[] {
   return out;
 }
 
-const REWARD_WORDS: Record<string, string> = { '1': '✓ correct', '0': '○ neutral', '-1': '✗ wrong' };
+const REWARD_NAMES: Record<string, string> = { '1': 'correct', '0': 'neutral', '-1': 'wrong' };
 
-const yesNo = (v: boolean | null): string => (v === null ? '—' : v ? 'yes' : 'no');
+const yesNo = (v: boolean | null, intl: IntlShape): string =>
+  v === null ? '—' : intl.formatMessage({ id: v ? 'reasoning.yes' : 'reasoning.no' });
 
 /**
  * Review: the annotator's think-aloud beside the model's steps, with label mentions marked on both sides, each
  * step's standing judgment and its source, and the deterministic features the export carries.
  */
 export function ReasoningSideBySide({ project, state }: { project: ProjectView; state: ItemSessionState }) {
+  const intl = useIntl();
   const mentionsIn = useMemo(
     () => createMentionFinder({ labels: project.schema.labels, languages: project.thinkaloud.languages }),
     [project],
   );
   const shown = state.reasoning;
-  if (!shown) return <p className="muted side-by-side-none">The model’s reasoning was not shown to this annotator for this item.</p>;
+  if (!shown)
+    return (
+      <p className="muted side-by-side-none">
+        <FormattedMessage id="reasoning.notShown" />
+      </p>
+    );
   const stepMentions = shown.steps.map((text, i) => ({ step: i + 1, mentions: mentionsIn(text) }));
   const humanMentions = state.transcript === '' ? [] : mentionsIn(state.transcript);
   const judgments = state.step_judgments ?? [];
@@ -56,31 +64,56 @@ export function ReasoningSideBySide({ project, state }: { project: ProjectView; 
     step_judgments: judgments,
   });
   return (
-    <section className="side-by-side" aria-label="think-aloud beside the model's reasoning">
-      <div className="side human" role="group" aria-label="annotator's think-aloud">
-        <h3>Annotator (think-aloud)</h3>
+    <section className="side-by-side" aria-label={intl.formatMessage({ id: 'reasoning.sideBySide.label' })}>
+      <div className="side human" role="group" aria-label={intl.formatMessage({ id: 'reasoning.sideBySide.human' })}>
+        <h3>
+          <FormattedMessage id="reasoning.sideBySide.humanTitle" />
+        </h3>
         {state.segments.length === 0 ? (
-          <p className="muted">No transcript.</p>
+          <p className="muted">
+            <FormattedMessage id="reasoning.sideBySide.noTranscript" />
+          </p>
         ) : (
           <ol className="utterances">
             {state.segments.map((s, n) => (
               <li key={n}>
-                <span className="time">{formatClock(s.t0_ms)}</span> {marked(s.text, mentionsIn(s.text))}
+                <span className="time">{formatClock(s.t0_ms)}</span> {marked(s.text, mentionsIn(s.text), intl)}
               </li>
             ))}
           </ol>
         )}
         <p className="commitments-line">
-          Commitments: {state.commitments.length === 0 ? 'none' : state.commitments.map((c) => `“${c.quote}” → ${c.label}`).join('; ')}
-          {state.signals?.filler_count != null && ` · fillers ${state.signals.filler_count}`}
-          {state.signals?.pauses && ` · pauses ${state.signals.pauses.count}`}
+          <FormattedMessage
+            id="reasoning.sideBySide.commitments"
+            values={{
+              list:
+                state.commitments.length === 0
+                  ? intl.formatMessage({ id: 'reasoning.none' })
+                  : state.commitments
+                      .map((c) => intl.formatMessage({ id: 'reasoning.sideBySide.commitment' }, { quote: c.quote, label: c.label }))
+                      .join('; '),
+            }}
+          />
+          {state.signals?.filler_count != null &&
+            ` · ${intl.formatMessage({ id: 'reasoning.sideBySide.fillers' }, { count: state.signals.filler_count })}`}
+          {state.signals?.pauses &&
+            ` · ${intl.formatMessage({ id: 'reasoning.sideBySide.pauses' }, { count: state.signals.pauses.count })}`}
         </p>
         <p>
-          Final label: <strong>{state.final_label ?? 'none'}</strong> · reasoning shown {new Date(shown.shown_at).toLocaleTimeString()}
+          <FormattedMessage
+            id="reasoning.sideBySide.final"
+            values={{
+              label: state.final_label ?? intl.formatMessage({ id: 'reasoning.none' }),
+              time: intl.formatTime(shown.shown_at, { hour: 'numeric', minute: '2-digit', second: '2-digit' }),
+              strong: (chunks) => <strong>{chunks}</strong>,
+            }}
+          />
         </p>
       </div>
-      <div className="side model" role="group" aria-label="model's reasoning">
-        <h3>Model</h3>
+      <div className="side model" role="group" aria-label={intl.formatMessage({ id: 'reasoning.sideBySide.model' })}>
+        <h3>
+          <FormattedMessage id="reasoning.sideBySide.modelTitle" />
+        </h3>
         <ol className="model-steps review">
           {shown.steps.map((text, i) => {
             const judged = standing.get(i + 1);
@@ -88,34 +121,59 @@ export function ReasoningSideBySide({ project, state }: { project: ProjectView; 
               <li key={i} data-step={i + 1} data-reward={judged ? String(judged.reward) : ''}>
                 <span className="step-text">
                   {ownStepNumber(text) !== i + 1 && <span className="step-number">{i + 1}.</span>}
-                  {marked(text, stepMentions[i]!.mentions)}
+                  {marked(text, stepMentions[i]!.mentions, intl)}
                 </span>
                 <span className="step-verdict">
                   {judged
-                    ? `${REWARD_WORDS[String(judged.reward)]} (${judged.source}${judged.quote ? `: “${judged.quote}”` : ''})`
-                    : 'not judged'}
+                    ? intl.formatMessage(
+                        { id: judged.quote ? 'reasoning.verdict.quoted' : 'reasoning.verdict' },
+                        {
+                          reward: intl.formatMessage({ id: 'reasoning.reward' }, { reward: REWARD_NAMES[String(judged.reward)] }),
+                          source: intl.formatMessage({ id: 'reasoning.source' }, { source: judged.source }),
+                          quote: judged.quote,
+                        },
+                      )
+                    : intl.formatMessage({ id: 'reasoning.notJudged' })}
                 </span>
               </li>
             );
           })}
         </ol>
         <p>
-          Model’s answer: <strong>{shown.model_label ?? 'none'}</strong>
+          <FormattedMessage
+            id="reasoning.sideBySide.modelAnswer"
+            values={{
+              label: shown.model_label ?? intl.formatMessage({ id: 'reasoning.none' }),
+              strong: (chunks) => <strong>{chunks}</strong>,
+            }}
+          />
         </p>
       </div>
-      <dl className="reasoning-features" aria-label="reasoning features">
-        <dt>Labels mentioned, annotator</dt>
+      <dl className="reasoning-features" aria-label={intl.formatMessage({ id: 'reasoning.features.label' })}>
+        <dt>
+          <FormattedMessage id="reasoning.features.humanMentions" />
+        </dt>
         <dd>{features.human_labels_mentioned.join(' → ') || '—'}</dd>
-        <dt>Labels mentioned, model</dt>
+        <dt>
+          <FormattedMessage id="reasoning.features.modelMentions" />
+        </dt>
         <dd>{features.model_labels_mentioned.join(' → ') || '—'}</dd>
-        <dt>Finals agree</dt>
-        <dd data-feature="finals_agree">{yesNo(features.finals_agree)}</dd>
-        <dt>First step contradicting the annotator’s final</dt>
+        <dt>
+          <FormattedMessage id="reasoning.features.finalsAgree" />
+        </dt>
+        <dd data-feature="finals_agree">{yesNo(features.finals_agree, intl)}</dd>
+        <dt>
+          <FormattedMessage id="reasoning.features.firstContradicting" />
+        </dt>
         <dd data-feature="first_contradicting_step">{features.first_contradicting_step ?? '—'}</dd>
-        <dt>First step judged wrong</dt>
+        <dt>
+          <FormattedMessage id="reasoning.features.firstWrong" />
+        </dt>
         <dd data-feature="first_wrong_step">{features.first_wrong_step ?? '—'}</dd>
-        <dt>Right for a reason judged wrong</dt>
-        <dd data-feature="right_for_wrong_reason">{yesNo(features.right_for_wrong_reason)}</dd>
+        <dt>
+          <FormattedMessage id="reasoning.features.rightForWrongReason" />
+        </dt>
+        <dd data-feature="right_for_wrong_reason">{yesNo(features.right_for_wrong_reason, intl)}</dd>
       </dl>
     </section>
   );

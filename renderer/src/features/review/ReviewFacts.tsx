@@ -1,6 +1,7 @@
+import { FormattedMessage, useIntl } from 'react-intl';
 import type { ItemSessionState } from '../../../../core/common/session/itemState';
 import type { PauseSpan } from './reviewModel';
-import { formatClock } from '../../../../core/common/transcript/transcriptMarks';
+import { useFormatClock } from '../../shared/i18n/useDuration';
 
 /** What the review shows beside the player: the spoken commitments, the keep-talking cues and the pauses, each a link to its moment. */
 export function ReviewFacts({
@@ -14,17 +15,23 @@ export function ReviewFacts({
   ready: boolean;
   seek: (ms: number) => void;
 }) {
+  const intl = useIntl();
+  const formatClock = useFormatClock();
   return (
     <div className="review-facts">
       <div>
-        <h3>Commitments</h3>
+        <h3>
+          <FormattedMessage id="review.facts.commitments" />
+        </h3>
         {state.commitments.length > 0 && state.label_source !== 'voice' && state.final_label && (
           <p className="muted small">
-            The final label, {state.final_label}, was given by {state.label_source} after these: none of them is the final label.
+            <FormattedMessage id="review.facts.notFinal" values={{ label: state.final_label, source: state.label_source ?? 'other' }} />
           </p>
         )}
         {state.commitments.length === 0 ? (
-          <p className="muted">No spoken commitment.</p>
+          <p className="muted">
+            <FormattedMessage id="review.facts.noCommitment" />
+          </p>
         ) : (
           <ul>
             {state.commitments.map((c, n) => (
@@ -42,23 +49,27 @@ export function ReviewFacts({
       </div>
       {(state.cues?.length ?? 0) > 0 && (
         <div>
-          <h3>Keep-talking cues</h3>
-          <ul aria-label="keep-talking cues">
+          <h3>
+            <FormattedMessage id="review.facts.cues" />
+          </h3>
+          <ul aria-label={intl.formatMessage({ id: 'review.facts.cues.name' })}>
             {state.cues!.map((cue, n) => (
               <li key={n}>
                 <button className="link time" onClick={() => seek(cue.audio_ms)}>
                   {formatClock(cue.audio_ms)}
                 </button>{' '}
-                after {(cue.silence_ms / 1000).toFixed(1)} s of silence
+                <FormattedMessage id="review.facts.cue" values={{ seconds: cue.silence_ms / 1000 }} />
               </li>
             ))}
           </ul>
         </div>
       )}
       <div>
-        <h3>Pauses</h3>
+        <h3>
+          <FormattedMessage id="review.facts.pauses" />
+        </h3>
         {pauses.length === 0 ? (
-          <p className="muted">{ready ? 'No pause.' : '…'}</p>
+          <p className="muted">{ready ? intl.formatMessage({ id: 'review.facts.noPause' }) : '…'}</p>
         ) : (
           <ul>
             {pauses.map((p, n) => (
@@ -66,7 +77,10 @@ export function ReviewFacts({
                 <button className="link time" onClick={() => seek(p.start_ms)}>
                   {formatClock(p.start_ms)}
                 </button>{' '}
-                {((p.end_ms - p.start_ms) / 1000).toFixed(1)} s{p.long ? ' (long)' : ''}
+                <FormattedMessage
+                  id="review.facts.pause"
+                  values={{ seconds: (p.end_ms - p.start_ms) / 1000, long: p.long ? 'yes' : 'no' }}
+                />
               </li>
             ))}
           </ul>

@@ -6,7 +6,9 @@ import type { ItemSessionState, LabelSource } from '../../../../core/common/sess
 import { filterReviewItems, NO_FILTER, playingSegment, segmentStartAfter, STATUS_CHOICES, type ReviewFilter } from './reviewModel';
 import type { RunCall } from '../../shared/runCall';
 import { PLAYBACK_RATES, REVIEW_SHORTCUTS, reviewShortcut, stepRate } from './reviewKeys';
-import { formatClock } from '../../../../core/common/transcript/transcriptMarks';
+import { FormattedMessage, useIntl } from 'react-intl';
+import { shortcutText, keyName } from '../../shared/Dialogs';
+import { useFormatClock } from '../../shared/i18n/useDuration';
 import { ItemList } from '../../shared/ItemList';
 import { ReviewFacts } from './ReviewFacts';
 import { SegmentCorrections, type SegmentEdit } from './SegmentCorrections';
@@ -17,6 +19,8 @@ import { DeidentifyReview } from '../deidentify/DeidentifyReview';
 import { useShortcuts } from '../../shared/useShortcuts';
 import { useItemState } from '../../shared/useItemState';
 import { useWaveform } from './useWaveform';
+import { useApi } from '../../shared/api';
+import type { PlayedSpan } from './playbackSpans';
 
 interface Props {
   project: ProjectView;
@@ -30,6 +34,7 @@ const SOURCES: LabelSource[] = ['voice', 'click', 'key'];
 
 /** Quality checks: every item, filters, the waveform with segments, commitments and pauses, and playback by key. */
 export function ReviewScreen({ project, session, onSession, run }: Props) {
+  const intl = useIntl();
   const states = useMemo(() => new Map(session.items.map((i) => [i.item_id, i])), [session.items]);
   const [filter, setFilter] = useState<ReviewFilter>(NO_FILTER);
   const shown = useMemo(() => filterReviewItems(project.items, states, filter), [filter, project.items, states]);
@@ -45,31 +50,33 @@ export function ReviewScreen({ project, session, onSession, run }: Props) {
   return (
     <div className="review-screen">
       <div className="review-side">
-        <button className="code-protocols" onClick={() => setCoding(true)} title="Code the protocols' units with the project's codebook">
-          Code protocols…
+        <button className="code-protocols" onClick={() => setCoding(true)} title={intl.formatMessage({ id: 'review.code.title' })}>
+          <FormattedMessage id="review.code" />
         </button>
-        <fieldset className="filters" aria-label="filters">
-          <legend>Show items</legend>
+        <fieldset className="filters" aria-label={intl.formatMessage({ id: 'review.filters' })}>
+          <legend>
+            <FormattedMessage id="review.filters.legend" />
+          </legend>
           <FilterChoice
-            caption="Label"
+            caption={intl.formatMessage({ id: 'review.filter.label' })}
             value={filter.label}
             choices={labels.map((l) => ({ value: l, words: l }))}
             onChange={(label) => setFilter({ ...filter, label })}
           />
           <FilterChoice
-            caption="Label by"
+            caption={intl.formatMessage({ id: 'review.filter.source' })}
             value={filter.source}
-            choices={SOURCES.map((s) => ({ value: s, words: s }))}
+            choices={SOURCES.map((s) => ({ value: s, words: intl.formatMessage({ id: 'review.source' }, { source: s }) }))}
             onChange={(source) => setFilter({ ...filter, source })}
           />
           <FilterChoice
-            caption="Status"
+            caption={intl.formatMessage({ id: 'review.filter.status' })}
             value={filter.status}
-            choices={STATUS_CHOICES}
+            choices={STATUS_CHOICES.map((c) => ({ value: c.value, words: intl.formatMessage({ id: c.words }) }))}
             onChange={(status) => setFilter({ ...filter, status })}
           />
           <label>
-            Longest pause over (s)
+            <FormattedMessage id="review.filter.pause" />
             <input
               type="number"
               min={0}
@@ -79,35 +86,59 @@ export function ReviewScreen({ project, session, onSession, run }: Props) {
             />
           </label>
           <p className="muted filter-count" role="status">
-            {shown.length} of {project.items.length} items
+            <FormattedMessage id="review.filter.count" values={{ shown: shown.length, count: project.items.length }} />
             {filter !== NO_FILTER && (
               <button className="link" onClick={() => setFilter(NO_FILTER)}>
-                clear
+                <FormattedMessage id="review.filter.clear" />
               </button>
             )}
           </p>
         </fieldset>
-        <ItemList items={shown} states={states} currentId={itemId} onOpen={(n) => setItemId(shown[n]!.id)} label="items to review" />
+        <ItemList
+          items={shown}
+          states={states}
+          currentId={itemId}
+          onOpen={(n) => setItemId(shown[n]!.id)}
+          label={intl.formatMessage({ id: 'review.items' })}
+        />
       </div>
       {item ? (
-        <section className="item-pane" aria-label="review of the item">
+        <section className="item-pane" aria-label={intl.formatMessage({ id: 'review.item.name' })}>
           <div className="item-head">
             <span className="counter">
-              <code>{item.id}</code> · label <strong>{line?.final_label ?? 'none'}</strong>
-              {line?.label_source ? ` by ${line.label_source}` : ''}
-              {line?.completed_at ? ' · completed' : ''}
+              <FormattedMessage
+                id="review.item.head"
+                values={{
+                  id: <code>{item.id}</code>,
+                  label: line?.final_label ?? intl.formatMessage({ id: 'review.item.noLabel' }),
+                  source: line?.label_source ?? 'none',
+                  completed: line?.completed_at ? 'yes' : 'no',
+                  b: (text: React.ReactNode) => <strong>{text}</strong>,
+                }}
+              />
             </span>
           </div>
           <blockquote className="item-text compact">{item.text}</blockquote>
           {state && state.audio_ms > 0 ? (
-            <Waveform key={state.item_id + ':' + state.audio_ms} project={project} state={state} onSession={onSession} run={run} />
+            <Waveform
+              key={state.item_id + ':' + state.audio_ms}
+              project={project}
+              state={state}
+              onSession={onSession}
+              run={run}
+              ownSession={session.reviewer === null}
+            />
           ) : (
-            <p className="empty">No recording for this item yet. Record it on the Label tab.</p>
+            <p className="empty">
+              <FormattedMessage id="review.noRecording" />
+            </p>
           )}
           {state?.reasoning && <ReasoningSideBySide project={project} state={state} />}
         </section>
       ) : (
-        <p className="empty">No item matches the filter.</p>
+        <p className="empty">
+          <FormattedMessage id="review.noMatch" />
+        </p>
       )}
     </div>
   );
@@ -119,15 +150,23 @@ function Waveform({
   state,
   onSession,
   run,
+  ownSession,
 }: {
   project: ProjectView;
   state: ItemSessionState;
   onSession?: ((update: SessionUpdate) => void) | undefined;
   run: RunCall;
+  /** the session is the player's own (a reviewer's playback is hers and is not logged in the annotator's log) */
+  ownSession: boolean;
 }) {
+  const intl = useIntl();
+  const formatClock = useFormatClock();
   const [editing, setEditing] = useState<SegmentEdit>(null);
   const { thinkaloud } = project;
-  const player = useWaveform(state, thinkaloud);
+  const client = useApi();
+  const logPlayed = (p: PlayedSpan) =>
+    void run(() => client.logPlayback(state.item_id, p.audioFromMs, p.audioToMs, p.playedMs)).then((patch) => patch && onSession?.(patch));
+  const player = useWaveform(state, thinkaloud, ownSession ? logPlayed : undefined);
   const { ready, playing, nowMs, rate } = player;
   useShortcuts((press, event) => {
     if (editing && !press.inField) return false;
@@ -156,62 +195,73 @@ function Waveform({
 
   return (
     <div className="review-player">
-      <audio ref={player.audioRef} preload="metadata" aria-label={`recording of ${state.item_id}`} />
+      <audio
+        ref={player.audioRef}
+        preload="metadata"
+        aria-label={intl.formatMessage({ id: 'review.player.recording' }, { id: state.item_id })}
+      />
       <div
         className="waveform"
         ref={player.waveRef}
-        aria-label={`waveform of ${state.item_id}`}
+        aria-label={intl.formatMessage({ id: 'review.player.waveform' }, { id: state.item_id })}
         role="img"
         data-ready={ready ? 'true' : 'false'}
       />
       <div className="timeline" ref={player.timelineRef} aria-hidden="true" />
       {player.problem && <p role="alert">{player.problem}</p>}
-      <div className="transport" role="group" aria-label="playback">
-        <button onClick={player.playPause} disabled={!ready} aria-label={playing ? 'pause' : 'play'} title="Play / pause (Space)">
-          {playing ? '❚❚ Pause' : '▶ Play'}
+      <div className="transport" role="group" aria-label={intl.formatMessage({ id: 'review.player.transport' })}>
+        <button
+          onClick={player.playPause}
+          disabled={!ready}
+          aria-label={intl.formatMessage({ id: playing ? 'review.player.pause.name' : 'review.player.play.name' })}
+          title={intl.formatMessage({ id: 'review.player.play.title' }, { key: keyName(intl, 'Space') })}
+        >
+          {intl.formatMessage({ id: playing ? 'review.player.pause' : 'review.player.play' })}
         </button>
-        <button onClick={() => player.skip(-5)} disabled={!ready} title="Back 5 s (J)">
-          −5 s
+        <button onClick={() => player.skip(-5)} disabled={!ready} title={intl.formatMessage({ id: 'review.player.back.title' })}>
+          <FormattedMessage id="review.player.back" />
         </button>
-        <button onClick={() => player.skip(5)} disabled={!ready} title="Forward 5 s (L)">
-          +5 s
+        <button onClick={() => player.skip(5)} disabled={!ready} title={intl.formatMessage({ id: 'review.player.forward.title' })}>
+          <FormattedMessage id="review.player.forward" />
         </button>
         <label className="rate">
-          Speed
+          <FormattedMessage id="review.player.speed" />
           <select
-            aria-label="playback speed"
+            aria-label={intl.formatMessage({ id: 'review.player.speed.name' })}
             value={rate}
             onChange={(e) => player.changeRate(Number(e.target.value))}
-            title="Slower / faster ([ and ])"
+            title={intl.formatMessage({ id: 'review.player.speed.title' })}
           >
             {PLAYBACK_RATES.map((r) => (
               <option key={r} value={r}>
-                {r}×
+                {intl.formatNumber(r)}×
               </option>
             ))}
           </select>
         </label>
-        <span className="clock" aria-label="position">
+        <span className="clock" aria-label={intl.formatMessage({ id: 'review.player.position' })}>
           {formatClock(nowMs)} / {formatClock(state.audio_ms)}
         </span>
         <span className="legend muted">
-          <span className="swatch seg" /> segment <span className="swatch pause" /> pause <span className="swatch commit" /> commitment
+          <span className="swatch seg" /> <FormattedMessage id="review.legend.segment" /> <span className="swatch pause" />{' '}
+          <FormattedMessage id="review.legend.pause" /> <span className="swatch commit" />{' '}
+          <FormattedMessage id="review.legend.commitment" />
           {(state.cues?.length ?? 0) > 0 && (
             <>
               {' '}
-              <span className="swatch cue" /> keep-talking cue
+              <span className="swatch cue" /> <FormattedMessage id="review.legend.cue" />
             </>
           )}
         </span>
       </div>
-      <p className="muted small review-keys" aria-label="review keys">
+      <p className="muted small review-keys" aria-label={intl.formatMessage({ id: 'review.keys.name' })}>
         {REVIEW_SHORTCUTS.map((k, n) => (
-          <span key={k.what}>
+          <span key={k.keys.join(' ')}>
             {n > 0 && ' · '}
             {k.keys.map((key) => (
-              <kbd key={key}>{key}</kbd>
+              <kbd key={key}>{keyName(intl, key)}</kbd>
             ))}{' '}
-            {k.what}
+            {shortcutText(intl, k.what)}
           </span>
         ))}
       </p>
@@ -243,11 +293,12 @@ function FilterChoice<T extends string>(props: {
   choices: ReadonlyArray<{ value: T; words: string }>;
   onChange: (value: T | null) => void;
 }) {
+  const intl = useIntl();
   return (
     <label>
       {props.caption}
       <select value={props.value ?? ''} onChange={(e) => props.onChange((e.target.value || null) as T | null)}>
-        <option value="">any</option>
+        <option value="">{intl.formatMessage({ id: 'review.filter.any' })}</option>
         {props.choices.map((c) => (
           <option key={c.value} value={c.value}>
             {c.words}

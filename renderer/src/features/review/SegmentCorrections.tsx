@@ -1,7 +1,8 @@
 import { useEffect, useState } from 'react';
 import type { SessionUpdate } from '../../../../core/common/session/sessionPatch';
 import type { ItemSessionState } from '../../../../core/common/session/itemState';
-import { formatClock } from '../../../../core/common/transcript/transcriptMarks';
+import { FormattedMessage, useIntl } from 'react-intl';
+import { useFormatClock } from '../../shared/i18n/useDuration';
 import type { RunCall } from '../../shared/runCall';
 import { useApi } from '../../shared/api';
 
@@ -25,6 +26,8 @@ interface Props {
  */
 export function SegmentCorrections({ state, active, seek, editing, onEditing, run, onSession }: Props) {
   const client = useApi();
+  const intl = useIntl();
+  const formatClock = useFormatClock();
   // the label the button would set, asked of the host (the same rule it applies when pressed)
   const [fromCorrections, setFromCorrections] = useState<{ label: string; quote: string } | null>(null);
   const corrected = state.transcript_corrected;
@@ -53,16 +56,20 @@ export function SegmentCorrections({ state, active, seek, editing, onEditing, ru
     <>
       {state.segments.length === 0 ? (
         <p className="muted">
-          No transcript for this recording{state.stale_results > 0 ? ` (${state.stale_results} result(s) arrived too late)` : ''}.
+          <FormattedMessage id="review.segments.none" values={{ late: state.stale_results }} />
         </p>
       ) : (
-        <ol className="segments" aria-label="segments">
+        <ol className="segments" aria-label={intl.formatMessage({ id: 'review.segments.name' })}>
           {state.segments.map((seg, n) => {
             const correction = correctionOf(n);
             const ref = state.segment_refs[n];
             return (
               <li key={n} className={n === active ? 'segment playing' : 'segment'} aria-current={n === active ? 'true' : undefined}>
-                <button className="link time" onClick={() => seek(seg.t0_ms)} title="play from here">
+                <button
+                  className="link time"
+                  onClick={() => seek(seg.t0_ms)}
+                  title={intl.formatMessage({ id: 'review.segments.playHere' })}
+                >
                   {formatClock(seg.t0_ms)}
                 </button>
                 {editing?.n === n ? (
@@ -77,32 +84,40 @@ export function SegmentCorrections({ state, active, seek, editing, onEditing, ru
                     }}
                   >
                     <input
-                      aria-label={`corrected text of segment ${n + 1}`}
+                      aria-label={intl.formatMessage({ id: 'review.segments.corrected' }, { n: n + 1 })}
                       value={editing.text}
                       onChange={(e) => onEditing({ n, text: e.target.value })}
                       autoFocus
                     />
                     <button type="submit" className="primary">
-                      Save correction
+                      <FormattedMessage id="review.segments.save" />
                     </button>
                     <button type="button" onClick={() => onEditing(null)}>
-                      Cancel
+                      <FormattedMessage id="common.cancel" />
                     </button>
                   </form>
                 ) : (
                   <span className="seg-text">
                     {correction ? (
                       <>
-                        <span className="corrected" aria-label={`corrected text of segment ${n + 1}`}>
+                        <span className="corrected" aria-label={intl.formatMessage({ id: 'review.segments.corrected' }, { n: n + 1 })}>
                           {correction.text}
                         </span>
-                        <span className="verbatim muted" aria-label={`verbatim text of segment ${n + 1}`}>
-                          verbatim: {seg.text}
+                        <span
+                          className="verbatim muted"
+                          aria-label={intl.formatMessage({ id: 'review.segments.verbatim.name' }, { n: n + 1 })}
+                        >
+                          <FormattedMessage id="review.segments.verbatim" values={{ text: seg.text }} />
                         </span>
                       </>
                     ) : seg.tokens && seg.tokens.length > 0 ? (
                       seg.tokens.map((tok, k) => (
-                        <button key={k} className="word" onClick={() => seek(tok.t0_ms)} title={`play from ${formatClock(tok.t0_ms)}`}>
+                        <button
+                          key={k}
+                          className="word"
+                          onClick={() => seek(tok.t0_ms)}
+                          title={intl.formatMessage({ id: 'review.segments.playFrom' }, { clock: formatClock(tok.t0_ms) })}
+                        >
                           {tok.text}
                         </button>
                       ))
@@ -115,9 +130,9 @@ export function SegmentCorrections({ state, active, seek, editing, onEditing, ru
                   <button
                     className="link edit"
                     onClick={() => onEditing({ n, text: correction?.text ?? seg.text.trim() })}
-                    aria-label={`correct segment ${n + 1}`}
+                    aria-label={intl.formatMessage({ id: 'review.segments.correct.name' }, { n: n + 1 })}
                   >
-                    Correct
+                    <FormattedMessage id="review.segments.correct" />
                   </button>
                 )}
               </li>
@@ -129,26 +144,29 @@ export function SegmentCorrections({ state, active, seek, editing, onEditing, ru
         <p className="row">
           {fromCorrections && labelSetFromCorrections(state, fromCorrections.label) ? (
             <span className="muted small">
-              The label {fromCorrections.label} was set from the corrected text (a label of source “correction”; the earlier labels stay in
-              the history).
+              <FormattedMessage id="review.fromCorrections.set" values={{ label: fromCorrections.label }} />
             </span>
           ) : fromCorrections ? (
             <>
               <button onClick={() => void act(() => client.rederiveLabelsFromCorrections(state.item_id))}>
-                Set the label {fromCorrections.label} from the corrected text
+                <FormattedMessage id="review.fromCorrections.button" values={{ label: fromCorrections.label }} />
               </button>
               <span className="muted small">
-                The corrected text commits to {fromCorrections.label} (“{fromCorrections.quote}”). This adds a label of source “correction”
-                {state.final_label === fromCorrections.label
-                  ? ` (the label is ${fromCorrections.label} already)`
-                  : state.final_label
-                    ? ` in place of ${state.final_label}`
-                    : ''}
-                ; the earlier labels stay in the history.
+                <FormattedMessage
+                  id="review.fromCorrections.explain"
+                  values={{
+                    label: fromCorrections.label,
+                    quote: fromCorrections.quote,
+                    current: state.final_label ?? '',
+                    relation: state.final_label === fromCorrections.label ? 'same' : state.final_label ? 'replaces' : 'none',
+                  }}
+                />
               </span>
             </>
           ) : (
-            <span className="muted small">The corrected text commits to no label, so no label can be set from it.</span>
+            <span className="muted small">
+              <FormattedMessage id="review.fromCorrections.none" />
+            </span>
           )}
         </p>
       )}

@@ -1,3 +1,4 @@
+import type { Shortcut } from '../../shared/Dialogs';
 import type { KeyPress } from '../../shared/keyPress';
 
 /** Review tab: play/pause, skip, speed, the next or previous segment, and Esc. */
@@ -23,12 +24,12 @@ export function reviewShortcut(press: KeyPress): ReviewAction | null {
 }
 
 /** The Review tab's keys, for its help line and titles. */
-export const REVIEW_SHORTCUTS: ReadonlyArray<{ keys: string[]; what: string }> = [
-  { keys: ['Space'], what: 'play / pause' },
-  { keys: ['↓', '↑'], what: 'next / previous segment' },
-  { keys: ['J', 'L'], what: 'back / forward 5 s' },
-  { keys: ['[', ']'], what: 'slower / faster' },
-  { keys: ['Esc'], what: 'leave a field' },
+export const REVIEW_SHORTCUTS: readonly Shortcut[] = [
+  { keys: ['Space'], what: { id: 'review.keys.play' } },
+  { keys: ['↓', '↑'], what: { id: 'review.keys.segment' } },
+  { keys: ['J', 'L'], what: { id: 'review.keys.skip' } },
+  { keys: ['[', ']'], what: { id: 'review.keys.speed' } },
+  { keys: ['Esc'], what: { id: 'review.keys.leave' } },
 ];
 
 /** Playback speeds the review offers, slowest first. */

@@ -1,6 +1,7 @@
 import type { Item } from '../../../../core/common/items/item';
 import type { LabelSource } from '../../../../core/common/session/itemState';
 import type { ItemSummary } from '../../../../core/common/session/itemSummary';
+import type { AppMessageId } from '../../shared/i18n/catalogs';
 import { frameLevelsDbfs, samplesPerFrame } from '../../../../core/common/signals/frameLevels';
 
 /** What the review list can be narrowed to. Empty fields do not filter. */
@@ -14,12 +15,12 @@ export interface ReviewFilter {
 
 export const NO_FILTER: ReviewFilter = { label: null, source: null, status: null, longestPauseAboveS: null };
 
-export const STATUS_CHOICES: ReadonlyArray<{ value: NonNullable<ReviewFilter['status']>; words: string }> = [
-  { value: 'no-audio', words: 'no audio' },
-  { value: 'no-transcript', words: 'audio, no transcript' },
-  { value: 'no-label', words: 'no label' },
-  { value: 'completed', words: 'completed' },
-  { value: 'not-completed', words: 'not completed' },
+export const STATUS_CHOICES: ReadonlyArray<{ value: NonNullable<ReviewFilter['status']>; words: AppMessageId }> = [
+  { value: 'no-audio', words: 'review.status.noAudio' },
+  { value: 'no-transcript', words: 'review.status.noTranscript' },
+  { value: 'no-label', words: 'review.status.noLabel' },
+  { value: 'completed', words: 'review.status.completed' },
+  { value: 'not-completed', words: 'review.status.notCompleted' },
 ];
 
 /** Every project item (recorded or not) that passes the filter, in project order. */
@@ -112,7 +113,7 @@ export function segmentStartAfter(segments: ReadonlyArray<{ t0_ms: number }>, no
 export function pcm16WavSamples(bytes: ArrayBuffer): { samples: Float32Array; sampleRate: number } {
   const view = new DataView(bytes);
   const tag = (at: number) => String.fromCharCode(view.getUint8(at), view.getUint8(at + 1), view.getUint8(at + 2), view.getUint8(at + 3));
-  if (bytes.byteLength < 12 || tag(0) !== 'RIFF' || tag(8) !== 'WAVE') throw new Error('not a WAV file');
+  if (bytes.byteLength < 12 || tag(0) !== 'RIFF' || tag(8) !== 'WAVE') throw new Error('not a WAV file'); // i18n-ignore: a technical reason after review.problem.load
   let at = 12;
   let sampleRate = 0;
   let format = 0;
@@ -129,6 +130,7 @@ export function pcm16WavSamples(bytes: ArrayBuffer): { samples: Float32Array; sa
       bits = view.getUint16(body + 14, true);
     } else if (id === 'data') {
       if (format !== 1 || channels !== 1 || bits !== 16)
+        // i18n-ignore: a technical reason after review.problem.load
         throw new Error(`WAV is not 16-bit PCM mono (format ${format}, ${channels} channel(s), ${bits} bits)`);
       // the header may claim more than was written (a recording still open): read what is there
       const end = Math.min(bytes.byteLength, body + size);
@@ -138,5 +140,5 @@ export function pcm16WavSamples(bytes: ArrayBuffer): { samples: Float32Array; sa
     }
     at = body + size + (size % 2);
   }
-  throw new Error('WAV has no data chunk');
+  throw new Error('WAV has no data chunk'); // i18n-ignore: a technical reason after review.problem.load
 }

@@ -1,3 +1,4 @@
+import { useIntl } from 'react-intl';
 import { spansWithinTakes } from '../../../../core/common/signals/takeSignals';
 import { useEffect, useRef, useState } from 'react';
 import WaveSurfer from 'wavesurfer.js';
@@ -8,13 +9,14 @@ import type { ThinkAloudConfig } from '../../../../core/common/project/projectCo
 import type { ItemSessionState } from '../../../../core/common/session/itemState';
 import { pauseSpans, pcm16WavSamples, type PauseSpan } from './reviewModel';
 import { useApi } from '../../shared/api';
+import { PlaybackSpans, type PlayedSpan } from './playbackSpans';
 
 /**
  * The review player's lifecycle: one WaveSurfer per recording, fed the samples we fetched ourselves (our own-origin
  * URL, so it fetches nothing), with the pauses found in them, the markers of segments, pauses, commitments and cues,
  * and the transport (play, seek, skip, speed). A correction or a new label redraws the markers, not the player.
  */
-export function useWaveform(state: ItemSessionState, thinkaloud: ThinkAloudConfig) {
+export function useWaveform(state: ItemSessionState, thinkaloud: ThinkAloudConfig, onPlayed?: (span: PlayedSpan) => void) {
   const client = useApi();
   const waveRef = useRef<HTMLDivElement | null>(null);
   const timelineRef = useRef<HTMLDivElement | null>(null);
@@ -26,7 +28,12 @@ export function useWaveform(state: ItemSessionState, thinkaloud: ThinkAloudConfi
   const [nowMs, setNowMs] = useState(0);
   const [rate, setRate] = useState(1);
   const [pauses, setPauses] = useState<PauseSpan[]>([]);
-  const [problem, setProblem] = useState<string | null>(null);
+  const intl = useIntl();
+  /** why the recording cannot be played: the message, and the technical reason (the browser's or the file's words) */
+  const [problem, setProblem] = useState<{ id: 'review.problem.play' | 'review.problem.load'; reason: string } | null>(null);
+  // each playback is handed on once when it stops (the session logs it as audio_played)
+  const playedRef = useRef(onPlayed);
+  playedRef.current = onPlayed;
   // where each recording of the item begins on its audio (a string, so a new state object with the same takes redraws nothing)
   const takeKey = (state.recordings ?? []).map((r) => r.offset_ms).join(',');
 
@@ -40,6 +47,7 @@ export function useWaveform(state: ItemSessionState, thinkaloud: ThinkAloudConfi
     media.src = url;
     let ws: WaveSurfer | null = null;
     const abort = new AbortController();
+    const spans = new PlaybackSpans((span) => playedRef.current?.(span));
     void (async () => {
       try {
         const response = await fetch(url, { signal: abort.signal, credentials: 'same-origin' });
@@ -85,12 +93,12 @@ export function useWaveform(state: ItemSessionState, thinkaloud: ThinkAloudConfi
         wsRef.current = ws;
         ws.on('ready', () => setReady(true));
         ws.on('timeupdate', (t) => setNowMs(t * 1000));
-        ws.on('play', () => setPlaying(true));
-        ws.on('pause', () => setPlaying(false));
-        ws.on('finish', () => setPlaying(false));
-        ws.on('error', (e) => setProblem(`The recording could not be played: ${String((e as Error)?.message ?? e)}`));
+        ws.on('play', () => (setPlaying(true), spans.play(ws!.getCurrentTime() * 1000)));
+        ws.on('pause', () => (setPlaying(false), spans.stop(ws!.getCurrentTime() * 1000)));
+        ws.on('finish', () => (setPlaying(false), spans.stop(ws!.getCurrentTime() * 1000)));
+        ws.on('error', (e) => setProblem({ id: 'review.problem.play', reason: String((e as Error)?.message ?? e) }));
       } catch (e) {
-        if (!abort.signal.aborted) setProblem(`The recording could not be loaded: ${(e as Error).message}`);
+        if (!abort.signal.aborted) setProblem({ id: 'review.problem.load', reason: (e as Error).message });
       }
     })();
     return () => {
@@ -99,6 +107,7 @@ export function useWaveform(state: ItemSessionState, thinkaloud: ThinkAloudConfi
       regionsRef.current = null;
       setReady(false);
       setPlaying(false);
+      if (ws) spans.stop(ws.getCurrentTime() * 1000);
       ws?.destroy();
     };
     // one waveform per recording: a correction or a new label redraws the markers below, not the player
@@ -127,9 +136,15 @@ export function useWaveform(state: ItemSessionState, thinkaloud: ThinkAloudConfi
         regions.addRegion({ start: c.t_ms / 1000, content: `▼ ${c.label}`, color: '#267349', drag: false, resize: false });
     }
     for (const cue of state.cues ?? []) {
-      regions.addRegion({ start: cue.audio_ms / 1000, content: '“keep talking”', color: '#6a3fb5', drag: false, resize: false });
+      regions.addRegion({
+        start: cue.audio_ms / 1000,
+        content: intl.formatMessage({ id: 'review.marker.cue' }),
+        color: '#6a3fb5',
+        drag: false,
+        resize: false,
+      });
     }
-  }, [ready, pauses, state.segments, state.commitments, state.cues]);
+  }, [ready, pauses, state.segments, state.commitments, state.cues, intl]);
 
   const seek = (ms: number, play = true) => {
     const ws = wsRef.current;
@@ -148,5 +163,6 @@ export function useWaveform(state: ItemSessionState, thinkaloud: ThinkAloudConfi
     wsRef.current?.setPlaybackRate(next, true);
   };
   const playPause = () => void wsRef.current?.playPause();
-  return { waveRef, timelineRef, audioRef, ready, playing, nowMs, rate, pauses, problem, seek, skip, changeRate, playPause };
+  const problemText = problem && intl.formatMessage({ id: problem.id }, { reason: problem.reason });
+  return { waveRef, timelineRef, audioRef, ready, playing, nowMs, rate, pauses, problem: problemText, seek, skip, changeRate, playPause };
 }

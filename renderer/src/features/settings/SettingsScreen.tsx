@@ -12,7 +12,8 @@ import { LevelMeter } from '../label/LevelMeter';
 import { reportRefusalsTo, type RunCall } from '../../shared/runCall';
 import { PathForm } from '../../shared/PathForm';
 import { useApi } from '../../shared/api';
-import { FormattedMessage } from 'react-intl';
+import { FormattedMessage, useIntl, type IntlShape } from 'react-intl';
+import type { AppMessageId } from '../../shared/i18n/catalogs';
 import { LanguageChoice } from '../../shared/i18n/LanguageChoice';
 
 type Download = Extract<AloudEvent, { type: 'model_download' }>;
@@ -31,45 +32,33 @@ interface Props {
   untranscribed?: { count: number; engineReady: boolean; transcribe: () => Promise<void> };
 }
 
-const mib = (bytes: number | null): string =>
-  bytes === null ? '?' : `${(bytes / (1024 * 1024)).toFixed(bytes < 10 * 1024 * 1024 ? 1 : 0)} MiB`;
+/** A size in MiB in the interface's number format ("4,5 MiB"). */
+const mib = (intl: IntlShape, bytes: number | null): string =>
+  bytes === null
+    ? '?'
+    : intl.formatMessage(
+        { id: 'settings.models.mib' },
+        { mib: intl.formatNumber(bytes / (1024 * 1024), { maximumFractionDigits: bytes < 10 * 1024 * 1024 ? 1 : 0 }) },
+      );
 
 /** What each threshold means, in the words the settings show beside it. */
 const THRESHOLDS: ReadonlyArray<{
   key: 'silence_threshold_dbfs' | 'min_pause_ms' | 'long_pause_ms' | 'chunk_seconds';
-  label: string;
+  label: AppMessageId;
   unit: string;
   step: number;
-  meaning: string;
+  meaning: AppMessageId;
 }> = [
   {
     key: 'silence_threshold_dbfs',
-    label: 'Silence threshold',
+    label: 'settings.thresholds.silence',
     unit: 'dBFS',
     step: 1,
-    meaning: 'Audio quieter than this counts as silence (for pauses and silent chunks). Closer to 0 calls more of the audio silence.',
+    meaning: 'settings.thresholds.silence.meaning',
   },
-  {
-    key: 'min_pause_ms',
-    label: 'Shortest pause',
-    unit: 'ms',
-    step: 10,
-    meaning: 'Silence between two stretches of speech counts as a pause only when it lasts at least this long.',
-  },
-  {
-    key: 'long_pause_ms',
-    label: 'Long pause',
-    unit: 'ms',
-    step: 50,
-    meaning: 'Pauses at least this long are counted as long pauses (a hesitation signal).',
-  },
-  {
-    key: 'chunk_seconds',
-    label: 'Chunk length',
-    unit: 's',
-    step: 0.5,
-    meaning: 'Audio is judged silent or not in chunks of this length (the silent-chunk count).',
-  },
+  { key: 'min_pause_ms', label: 'settings.thresholds.minPause', unit: 'ms', step: 10, meaning: 'settings.thresholds.minPause.meaning' },
+  { key: 'long_pause_ms', label: 'settings.thresholds.longPause', unit: 'ms', step: 50, meaning: 'settings.thresholds.longPause.meaning' },
+  { key: 'chunk_seconds', label: 'settings.thresholds.chunk', unit: 's', step: 0.5, meaning: 'settings.thresholds.chunk.meaning' },
 ];
 
 export function SettingsScreen({
@@ -83,6 +72,7 @@ export function SettingsScreen({
   run,
   untranscribed,
 }: Props) {
+  const intl = useIntl();
   return (
     <div className="settings-screen">
       <section className="panel" aria-labelledby="language-title">
@@ -95,27 +85,33 @@ export function SettingsScreen({
       <MicrophonePanel deviceId={deviceId} onDevice={onDevice} />
       <ThresholdsPanel project={project} onProject={onProject} onError={onError} />
       <section className="panel" aria-labelledby="cue-title">
-        <h2 id="cue-title">Keep-talking cue</h2>
+        <h2 id="cue-title">
+          <FormattedMessage id="settings.cue" />
+        </h2>
         <p className="muted">
-          While recording, after this much silence the app shows one neutral “Please keep talking” (the only prompt the think-aloud method
-          allows). Each cue is logged with its time, so analyses can tell prompted from unprompted speech. Off by default.
+          <FormattedMessage id="settings.cue.about" />
         </p>
         <label className="inline">
-          <input type="checkbox" checked={keepTalkingSeconds !== null} onChange={(e) => onKeepTalking(e.target.checked ? 10 : null)} /> Show
-          the cue
+          <input type="checkbox" checked={keepTalkingSeconds !== null} onChange={(e) => onKeepTalking(e.target.checked ? 10 : null)} />{' '}
+          <FormattedMessage id="settings.cue.show" />
         </label>
         {keepTalkingSeconds !== null && (
           <label className="inline">
-            after{' '}
-            <input
-              type="number"
-              aria-label="seconds of silence before the cue"
-              min={2}
-              max={120}
-              value={keepTalkingSeconds}
-              onChange={(e) => onKeepTalking(Math.min(120, Math.max(2, Number(e.target.value) || 10)))}
-            />{' '}
-            s of silence
+            <FormattedMessage
+              id="settings.cue.after"
+              values={{
+                field: (
+                  <input
+                    type="number"
+                    aria-label={intl.formatMessage({ id: 'settings.cue.seconds' })}
+                    min={2}
+                    max={120}
+                    value={keepTalkingSeconds}
+                    onChange={(e) => onKeepTalking(Math.min(120, Math.max(2, Number(e.target.value) || 10)))}
+                  />
+                ),
+              }}
+            />
           </label>
         )}
       </section>
@@ -125,6 +121,7 @@ export function SettingsScreen({
 
 function ModelsPanel({ project, run, untranscribed }: { project: ProjectView; run: RunCall; untranscribed?: Props['untranscribed'] }) {
   const client = useApi();
+  const intl = useIntl();
   const [transcribing, setTranscribing] = useState(false);
   const [view, setView] = useState<ModelsView | null>(null);
   const [downloads, setDownloads] = useState<Record<string, Download>>({});
@@ -149,20 +146,32 @@ function ModelsPanel({ project, run, untranscribed }: { project: ProjectView; ru
 
   return (
     <section className="panel" aria-labelledby="models-title">
-      <h2 id="models-title">Models</h2>
+      <h2 id="models-title">
+        <FormattedMessage id="settings.models" />
+      </h2>
       <p className="muted">
-        Transcription runs on this computer with a whisper model. This project uses <strong>{project.thinkaloud.model}</strong>. Models are
-        kept in <code>{view?.dir ?? '…'}</code>.
+        <FormattedMessage
+          id="settings.models.about"
+          values={{ model: <strong>{project.thinkaloud.model}</strong>, dir: <code>{view?.dir ?? '…'}</code> }}
+        />
       </p>
       {view && (
         <table className="models-table">
           <thead>
             <tr>
-              <th>Model</th>
-              <th>Size</th>
-              <th>State</th>
               <th>
-                <span className="visually-hidden">actions</span>
+                <FormattedMessage id="settings.models.model" />
+              </th>
+              <th>
+                <FormattedMessage id="settings.models.size" />
+              </th>
+              <th>
+                <FormattedMessage id="settings.models.state" />
+              </th>
+              <th>
+                <span className="visually-hidden">
+                  <FormattedMessage id="settings.models.actions" />
+                </span>
               </th>
             </tr>
           </thead>
@@ -174,29 +183,62 @@ function ModelsPanel({ project, run, untranscribed }: { project: ProjectView; ru
                 <tr key={m.name}>
                   <td>
                     <strong>{m.name}</strong>
-                    {m.name === view.project_model && <span className="tag">project model</span>}
-                    {m.kind === 'vad' && <span className="tag">voice activity</span>}
-                    <div className="muted small">{m.english_only ? 'English only' : 'multilingual'}</div>
+                    {m.name === view.project_model && (
+                      <span className="tag">
+                        <FormattedMessage id="settings.models.projectModel" />
+                      </span>
+                    )}
+                    {m.kind === 'vad' && (
+                      <span className="tag">
+                        <FormattedMessage id="settings.models.vad" />
+                      </span>
+                    )}
+                    <div className="muted small">
+                      {intl.formatMessage({ id: m.english_only ? 'settings.models.englishOnly' : 'settings.models.multilingual' })}
+                    </div>
                   </td>
-                  <td>{m.bytes !== null ? mib(m.bytes) : `about ${m.approx_mib} MiB`}</td>
+                  <td>
+                    {m.bytes !== null
+                      ? mib(intl, m.bytes)
+                      : intl.formatMessage({ id: 'settings.models.about.size' }, { mib: m.approx_mib })}
+                  </td>
                   <td>
                     {running ? (
                       <div className="download">
-                        <progress aria-label={`downloading ${m.name}`} max={100} value={d?.percent ?? undefined} />
+                        <progress
+                          aria-label={intl.formatMessage({ id: 'settings.models.downloading' }, { name: m.name })}
+                          max={100}
+                          value={d?.percent ?? undefined}
+                        />
                         <span className="small">
-                          {d ? `${mib(d.received_bytes)}${d.total_bytes ? ` of ${mib(d.total_bytes)}` : ''}` : 'starting…'}
+                          {d
+                            ? d.total_bytes
+                              ? intl.formatMessage(
+                                  { id: 'settings.models.received.of' },
+                                  { received: mib(intl, d.received_bytes), total: mib(intl, d.total_bytes) },
+                                )
+                              : mib(intl, d.received_bytes)
+                            : intl.formatMessage({ id: 'settings.models.starting' })}
                         </span>
                       </div>
                     ) : m.installed ? (
                       m.problem ? (
-                        <span className="bad">unusable: {m.problem}</span>
+                        <span className="bad">
+                          <FormattedMessage id="settings.models.unusable" values={{ problem: m.problem }} />
+                        </span>
                       ) : m.verified ? (
-                        <span className="good">installed, checksum verified</span>
+                        <span className="good">
+                          <FormattedMessage id="settings.models.verified" />
+                        </span>
                       ) : (
-                        <span>installed (not a manifest file)</span>
+                        <span>
+                          <FormattedMessage id="settings.models.installed" />
+                        </span>
                       )
                     ) : (
-                      <span className="muted">not installed</span>
+                      <span className="muted">
+                        <FormattedMessage id="settings.models.notInstalled" />
+                      </span>
                     )}
                     {d && d.state !== 'running' && d.message && (
                       <div className={d.state === 'failed' ? 'bad small' : 'muted small'}>{d.message}</div>
@@ -204,14 +246,21 @@ function ModelsPanel({ project, run, untranscribed }: { project: ProjectView; ru
                   </td>
                   <td className="actions">
                     {running ? (
-                      <button onClick={() => void act(() => client.cancelModelDownload(m.name))}>Cancel</button>
+                      <button onClick={() => void act(() => client.cancelModelDownload(m.name))}>
+                        <FormattedMessage id="common.cancel" />
+                      </button>
                     ) : !m.installed && m.in_manifest ? (
                       <button className="primary" onClick={() => void act(() => client.downloadModel(m.name))}>
-                        {d?.state === 'cancelled' || d?.state === 'failed' ? 'Resume download' : 'Download'}
+                        {intl.formatMessage({
+                          id: d?.state === 'cancelled' || d?.state === 'failed' ? 'settings.models.resume' : 'settings.models.download',
+                        })}
                       </button>
                     ) : m.installed ? (
-                      <button onClick={() => void act(() => client.removeModel(m.name))} aria-label={`remove ${m.name}`}>
-                        Remove
+                      <button
+                        onClick={() => void act(() => client.removeModel(m.name))}
+                        aria-label={intl.formatMessage({ id: 'settings.models.remove.name' }, { name: m.name })}
+                      >
+                        <FormattedMessage id="settings.models.remove" />
                       </button>
                     ) : null}
                   </td>
@@ -223,7 +272,9 @@ function ModelsPanel({ project, run, untranscribed }: { project: ProjectView; ru
       )}
       {untranscribed && untranscribed.count > 0 && untranscribed.engineReady && (
         <div className="row transcribe-later" role="status">
-          <span>{untranscribed.count} recording(s) have no transcript yet (made before a model was installed).</span>
+          <span>
+            <FormattedMessage id="settings.models.untranscribed" values={{ count: untranscribed.count }} />
+          </span>
           <button
             className="primary"
             disabled={transcribing}
@@ -232,7 +283,7 @@ function ModelsPanel({ project, run, untranscribed }: { project: ProjectView; ru
               void untranscribed.transcribe().finally(() => setTranscribing(false));
             }}
           >
-            {transcribing ? 'Transcribing…' : 'Transcribe them now'}
+            {intl.formatMessage({ id: transcribing ? 'settings.models.transcribing' : 'settings.models.transcribe' })}
           </button>
         </div>
       )}
@@ -244,16 +295,16 @@ function ModelsPanel({ project, run, untranscribed }: { project: ProjectView; ru
           }}
           disabled={verifying}
         >
-          {verifying ? 'Verifying…' : 'Verify installed models'}
+          {intl.formatMessage({ id: verifying ? 'settings.models.verifying' : 'settings.models.verify' })}
         </button>
       </div>
       <PathForm
         id="import-model"
-        label="Import a model file"
+        label={intl.formatMessage({ id: 'settings.models.import' })}
         value={importPath}
         onChange={setImportPath}
-        placeholder="/full/path/to/ggml-model.bin"
-        submitLabel="Import"
+        placeholder={intl.formatMessage({ id: 'settings.models.import.placeholder' })}
+        submitLabel={intl.formatMessage({ id: 'settings.models.import.submit' })}
         onSubmit={(file) => void act(() => client.importModel(file)).then(() => setImportPath(''))}
       />
     </section>
@@ -261,14 +312,16 @@ function ModelsPanel({ project, run, untranscribed }: { project: ProjectView; ru
 }
 
 function MicrophonePanel({ deviceId, onDevice }: { deviceId: string | null; onDevice: (id: string | null) => void }) {
+  const intl = useIntl();
   const [devices, setDevices] = useState<InputDevice[]>([]);
   const [problem, setProblem] = useState<string | null>(null);
   const [level, setLevel] = useState<number | null>(null);
   const testRef = useRef<CaptureSession | null>(null);
 
   useEffect(() => {
-    listInputDevices({ unlockLabels: true }).then(setDevices, (e: unknown) => setProblem(describeCaptureError(e)));
+    listInputDevices({ unlockLabels: true }).then(setDevices, (e: unknown) => setProblem(describeCaptureError(e, intl)));
     return () => void testRef.current?.stop();
+    // the devices are listed once; a problem is told in the language of that moment
   }, []);
 
   const toggleTest = async () => {
@@ -289,30 +342,44 @@ function MicrophonePanel({ deviceId, onDevice }: { deviceId: string | null; onDe
       });
       setLevel(METER_FLOOR_DB);
     } catch (e) {
-      setProblem(describeCaptureError(e));
+      setProblem(describeCaptureError(e, intl));
     }
   };
   return (
     <section className="panel" aria-labelledby="mic-title">
-      <h2 id="mic-title">Microphone</h2>
+      <h2 id="mic-title">
+        <FormattedMessage id="settings.mic" />
+      </h2>
       <div className="row">
-        <label htmlFor="mic">Record from</label>
+        <label htmlFor="mic">
+          <FormattedMessage id="settings.mic.from" />
+        </label>
         <select id="mic" value={deviceId ?? ''} onChange={(e) => onDevice(e.target.value || null)}>
-          <option value="">System default</option>
+          <option value="">{intl.formatMessage({ id: 'settings.mic.default' })}</option>
           {devices
             .filter((d) => !d.isDefault)
             .map((d, n) => (
               <option key={d.deviceId} value={d.deviceId}>
-                {d.label || `Microphone ${n + 1}`}
+                {d.label || intl.formatMessage({ id: 'settings.mic.numbered' }, { n: n + 1 })}
               </option>
             ))}
         </select>
-        <button onClick={() => void toggleTest()}>{level === null ? 'Test level' : 'Stop test'}</button>
-        <LevelMeter label="microphone test level" db={level} />
-        {level !== null && <span className="small muted">{level <= METER_FLOOR_DB ? 'silence' : `${Math.round(level)} dBFS`}</span>}
+        <button onClick={() => void toggleTest()}>
+          {intl.formatMessage({ id: level === null ? 'settings.mic.test' : 'settings.mic.stop' })}
+        </button>
+        <LevelMeter label={intl.formatMessage({ id: 'settings.mic.level' })} db={level} />
+        {level !== null && (
+          <span className="small muted">
+            {level <= METER_FLOOR_DB
+              ? intl.formatMessage({ id: 'settings.mic.silence' })
+              : intl.formatMessage({ id: 'settings.mic.dbfs' }, { db: Math.round(level) })}
+          </span>
+        )}
       </div>
       {problem && <p className="bad">{problem}</p>}
-      <p className="muted small">The test only shows the level: nothing is recorded or saved.</p>
+      <p className="muted small">
+        <FormattedMessage id="settings.mic.about" />
+      </p>
     </section>
   );
 }
@@ -327,11 +394,12 @@ function ThresholdsPanel({
   onError: (m: string | null) => void;
 }) {
   const client = useApi();
+  const intl = useIntl();
   const current = project.thinkaloud;
   const [draft, setDraft] = useState<Record<string, string>>({});
   const [undo, setUndo] = useState<ThinkAloudSettings | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
-  const [saved, setSaved] = useState<string | null>(null);
+  const [saved, setSaved] = useState<AppMessageId | null>(null);
   const changed = THRESHOLDS.filter((t) => draft[t.key] !== undefined && Number(draft[t.key]) !== current[t.key]);
 
   const apply = async (patch: Partial<ThinkAloudSettings>, isUndo: boolean) => {
@@ -342,22 +410,23 @@ function ThresholdsPanel({
     onProject(change.project);
     setDraft({});
     setUndo(isUndo ? null : change.previous);
-    setSaved(isUndo ? 'Undone: aloud.yaml has its earlier values again.' : 'Saved to aloud.yaml.');
+    setSaved(isUndo ? 'settings.thresholds.undone' : 'settings.thresholds.saved');
     onError(null);
   };
 
   return (
     <section className="panel" aria-labelledby="thresholds-title">
-      <h2 id="thresholds-title">Think-aloud thresholds of this project</h2>
+      <h2 id="thresholds-title">
+        <FormattedMessage id="settings.thresholds" />
+      </h2>
       <p className="muted small">
-        Changes are written to the project’s aloud.yaml after the same checks as when it is loaded. They apply to audio recorded from now
-        on.
+        <FormattedMessage id="settings.thresholds.about" />
       </p>
       <div className="thresholds">
         {THRESHOLDS.map((t) => (
           <div key={t.key} className="threshold">
             <label htmlFor={`t-${t.key}`}>
-              {t.label} ({t.unit})
+              <FormattedMessage id="settings.thresholds.field" values={{ label: intl.formatMessage({ id: t.label }), unit: t.unit }} />
             </label>
             <input
               id={`t-${t.key}`}
@@ -366,7 +435,9 @@ function ThresholdsPanel({
               value={draft[t.key] ?? String(current[t.key])}
               onChange={(e) => setDraft({ ...draft, [t.key]: e.target.value })}
             />
-            <p className="muted small">{t.meaning}</p>
+            <p className="muted small">
+              <FormattedMessage id={t.meaning} />
+            </p>
           </div>
         ))}
       </div>
@@ -376,7 +447,7 @@ function ThresholdsPanel({
           checked={current.require_spoken_label}
           onChange={(e) => void apply({ require_spoken_label: e.target.checked }, false)}
         />{' '}
-        An item is completed only with a spoken label
+        <FormattedMessage id="settings.thresholds.spoken" />
       </label>
       <div className="row">
         <button
@@ -384,18 +455,22 @@ function ThresholdsPanel({
           disabled={changed.length === 0}
           onClick={() => void apply(Object.fromEntries(changed.map((t) => [t.key, Number(draft[t.key])])), false)}
         >
-          Save {changed.length > 0 ? `${changed.length} change(s)` : ''}
+          <FormattedMessage id="settings.thresholds.save" values={{ count: changed.length }} />
         </button>
-        {undo && <button onClick={() => void apply(undo, true)}>Undo last change</button>}
+        {undo && (
+          <button onClick={() => void apply(undo, true)}>
+            <FormattedMessage id="settings.thresholds.undo" />
+          </button>
+        )}
         {saved && !problem && (
           <span role="status" className="good small">
-            {saved}
+            <FormattedMessage id={saved} />
           </span>
         )}
       </div>
       {problem && (
         <p role="alert" className="bad">
-          Not saved: {problem}
+          <FormattedMessage id="settings.thresholds.notSaved" values={{ problem }} />
         </p>
       )}
     </section>

@@ -1,7 +1,14 @@
 import { useEffect, useState } from 'react';
+import { FormattedMessage, useIntl } from 'react-intl';
 import { existingName as existingAnnotator } from '../../../../core/common/names/personNames';
 import type { ProjectView } from '../../../../core/common/project/projectApi';
 import { useApi } from '../../shared/api';
+
+/** three label names for the spoken examples (the first again when the schema has fewer) */
+function exampleLabels(names: string[]): { first: string; second: string; third: string } {
+  const at = (n: number) => names[n] ?? names[0] ?? '…';
+  return { first: at(0), second: at(1), third: at(2) };
+}
 
 export function StartScreen({
   project,
@@ -18,6 +25,7 @@ export function StartScreen({
   onChooseProject?: () => void;
 }) {
   const client = useApi();
+  const intl = useIntl();
   const [name, setName] = useState(lastAnnotator);
   const [annotators, setAnnotators] = useState<string[]>([]);
   useEffect(() => {
@@ -30,19 +38,30 @@ export function StartScreen({
     <section className="start">
       <h1>{project.name}</h1>
       <p className="lead">
-        {project.items.length} items · labels {project.schema.labels.map((l) => l.name).join(', ')}
+        <FormattedMessage
+          id="start.summary"
+          values={{
+            count: project.items.length,
+            labels: intl.formatList(
+              project.schema.labels.map((l) => l.name),
+              { type: 'unit' },
+            ),
+          }}
+        />
         {onChooseProject && (
           <>
             {' · '}
             <button className="link" onClick={onChooseProject}>
-              Open or create another project…
+              <FormattedMessage id="start.otherProject" />
             </button>
           </>
         )}
       </p>
       {annotators.length > 0 && (
-        <div className="annotators" role="group" aria-label="existing annotators">
-          <span className="muted">Continue as</span>
+        <div className="annotators" role="group" aria-label={intl.formatMessage({ id: 'start.existingAnnotators' })}>
+          <span className="muted">
+            <FormattedMessage id="start.continueAsLead" />
+          </span>
           {annotators.map((a) => (
             <button key={a} onClick={() => onStart(a)}>
               {a}
@@ -56,32 +75,36 @@ export function StartScreen({
           if (trimmed) onStart(existing ?? trimmed);
         }}
       >
-        <label htmlFor="annotator">Your annotator name</label>
+        <label htmlFor="annotator">
+          <FormattedMessage id="start.name" />
+        </label>
         <input
           id="annotator"
           autoFocus
           value={name}
           onChange={(e) => setName(e.target.value)}
-          placeholder="e.g. ana"
+          placeholder={intl.formatMessage({ id: 'start.name.placeholder' })}
           maxLength={200}
           aria-describedby="annotator-hint"
         />
         <span id="annotator-hint" className="muted small">
           {existing && existing !== trimmed
-            ? `Continues the session of “${existing}” (names differing only in capitals or spaces are one annotator).`
+            ? intl.formatMessage({ id: 'start.hint.sameAnnotator' }, { name: existing })
             : existing
-              ? `Continues your session.`
+              ? intl.formatMessage({ id: 'start.hint.continues' })
               : trimmed
-                ? 'Starts a new session under this name.'
+                ? intl.formatMessage({ id: 'start.hint.new' })
                 : '\u00a0'}
         </span>
         <button type="submit" disabled={!trimmed}>
-          {existing ? `Continue as ${existing}` : 'Start labelling'}
+          {existing ? intl.formatMessage({ id: 'start.continueAs' }, { name: existing }) : intl.formatMessage({ id: 'start.begin' })}
         </button>
       </form>
       {onReview && trimmed && annotators.some((a) => a !== existing) && (
-        <div className="annotators review-as" role="group" aria-label="review a session">
-          <span className="muted">Review, as {trimmed}, the session of</span>
+        <div className="annotators review-as" role="group" aria-label={intl.formatMessage({ id: 'start.reviewGroup' })}>
+          <span className="muted">
+            <FormattedMessage id="start.reviewAs" values={{ name: trimmed }} />
+          </span>
           {annotators
             .filter((a) => a !== existing)
             .map((a) => (
@@ -92,27 +115,43 @@ export function StartScreen({
         </div>
       )}
       <div className="howto">
-        <h2>How it works</h2>
+        <h2>
+          <FormattedMessage id="start.howto" />
+        </h2>
         <ol>
           <li>
-            Read the reply and press <kbd>Space</kbd> to record. Think aloud: hesitations and second thoughts are welcome.
+            <FormattedMessage
+              id="start.howto.record"
+              values={{ kbd: (k) => <kbd>{k}</kbd>, space: intl.formatMessage({ id: 'shared.key.space' }) }}
+            />
           </li>
           <li>
-            Commit a label by saying it: <q>I label this polite</q>, <q>My answer is impolite</q>, <q>Final answer: neutral</q>. The last
-            one counts.
+            {/* the example phrases are in the language the project listens to, not the interface's */}
+            {project.thinkaloud.languages.includes('en') || !project.thinkaloud.languages.includes('de') ? (
+              <FormattedMessage id="start.howto.say" values={{ q: (k) => <q>{k}</q> }} />
+            ) : (
+              <FormattedMessage
+                id="start.howto.say.german"
+                values={{ q: (k) => <q>{k}</q>, ...exampleLabels(project.schema.labels.map((l) => l.name.toLowerCase())) }}
+              />
+            )}
           </li>
           <li>
-            Or press a label key (
-            {project.schema.labels
-              .filter((l) => l.key)
-              .map((l) => `${l.key} ${l.name}`)
-              .join(', ')}
-            ). <kbd>Enter</kbd> completes the item and moves on
-            {project.thinkaloud.require_spoken_label ? ' (in this project, only once you have said a label aloud)' : ''}; <kbd>←</kbd>{' '}
-            <kbd>→</kbd> move between items, <kbd>?</kbd> lists every shortcut.
+            <FormattedMessage
+              id={project.thinkaloud.require_spoken_label ? 'start.howto.keys.spoken' : 'start.howto.keys'}
+              values={{
+                keys: intl.formatList(
+                  project.schema.labels.filter((l) => l.key).map((l) => `${l.key} ${l.name}`),
+                  { type: 'unit' },
+                ),
+                kbd: (k) => <kbd>{k}</kbd>,
+              }}
+            />
           </li>
         </ol>
-        <p className="privacy">Audio and transcripts stay on this computer.</p>
+        <p className="privacy">
+          <FormattedMessage id="start.privacy" />
+        </p>
       </div>
     </section>
   );

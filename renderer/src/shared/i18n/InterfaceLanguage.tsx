@@ -66,6 +66,7 @@ export function InterfaceLanguageProvider({
 
 export function useInterfaceLanguage(): LanguageContext {
   const context = useContext(Language);
+  // i18n-ignore: a developer's mistake, never shown to a person
   if (!context) throw new Error('useInterfaceLanguage outside InterfaceLanguageProvider');
   return context;
 }

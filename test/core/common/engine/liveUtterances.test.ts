@@ -262,7 +262,7 @@ describe('identity check under partials', () => {
 });
 
 describe('speculative finals', () => {
-  it('by default the final starts once 150 ms of silence complete the cut audio, and the cut comes at 300 ms', async () => {
+  it('by default the final starts once 96 ms of silence complete the cut audio, and the cut comes at 300 ms', async () => {
     const { engine, feed, cuts } = setup(50);
     feed(speech(600)); // the last speech window ends at 608 ms (32 ms windows)
     for (const c of engine.calls) c.answer(' partial');
@@ -275,11 +275,11 @@ describe('speculative finals', () => {
       if (speculatedAt === null && engine.calls.length > before) speculatedAt = fed;
       if (cuts.length > 0) cutAt = fed;
     }
-    // silence counted from the last speech window (608 ms) in whole windows: 192 ms ≥ 150 after 200 ms fed
-    // (128 ms after 150); the cut after 10 windows (320 ms) of silence, within the chunk that ends 350 ms into it
-    expect(speculatedAt).toBe(200);
+    // silence counted from the last speech window (608 ms) in whole windows: 128 ms ≥ 96 after 150 ms fed
+    // (64 ms after 100); the cut after 10 windows (320 ms) of silence, within the chunk that ends 350 ms into it
+    expect(speculatedAt).toBe(150);
     expect(cutAt).toBe(350);
-    expect(cuts[0]!.endSample).toBe(608 * 16 + 150 * 16);
+    expect(cuts[0]!.endSample).toBe(608 * 16 + 96 * 16);
   });
 
   it('are not started for a click: too little voiced audio to be sent at its cut', async () => {
@@ -298,8 +298,8 @@ describe('speculative finals', () => {
     await flush();
     const before = engine.calls.length;
     feed(silence(100));
-    expect(engine.calls).toHaveLength(before); // under 150 ms past the last speech window: not yet
-    feed(silence(100)); // ≥ 150 ms: the final starts, before the cut
+    expect(engine.calls).toHaveLength(before); // under 96 ms past the last speech window: not yet
+    feed(silence(100)); // ≥ 96 ms: the final starts, before the cut
     expect(engine.calls).toHaveLength(before + 1);
     feed(silence(100));
     expect(cuts).toHaveLength(0);

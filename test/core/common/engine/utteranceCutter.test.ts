@@ -298,6 +298,42 @@ describe('a cut that listens (adaptiveFloorMs)', () => {
     expect(listening[0]!.at).toBeLessThanOrEqual(fixed[0]!.at);
   });
 
+  it('a sentence that ends right after a commit phrase is cut at the floor over a clean pause, whatever the speaker’s pauses', () => {
+    const commitment = (cutter: UtteranceCutter): void => {
+      const open = cutter.openUtterance;
+      if (open && open.silenceMs >= 96) cutter.hintSentenceEnd(open.index, true, true);
+    };
+    // a speaker who has not yet paused inside an utterance: a plain sentence end waits the full 300 ms, a commitment does not
+    const unknown = signal([{ speech: 1500 }, { zero: 600 }]);
+    const fixed = cutTimes(unknown, () => undefined);
+    const committed = cutTimes(unknown, commitment);
+    expect(committed).toHaveLength(1);
+    expect(committed[0]!.end).toBe(fixed[0]!.end);
+    expect(fixed[0]!.at - committed[0]!.at).toBeGreaterThanOrEqual(64);
+    // a speaker whose pauses inside utterances are 250 ms: still the floor after a commitment
+    const parts: Part[] = [];
+    for (let i = 0; i < 4; i++) parts.push({ speech: 400 }, { zero: 250 });
+    parts.push({ speech: 400 }, { zero: 600 });
+    const slow = signal(parts);
+    const slowCommitted = cutTimes(slow, (cutter) => {
+      const open = cutter.openUtterance;
+      // the commitment is only heard at the end (after the fifth stretch of speech)
+      if (open && open.silenceMs >= 96 && open.speechEndSample > ms(3000)) cutter.hintSentenceEnd(open.index, true, true);
+    });
+    expect(slowCommitted).toHaveLength(1);
+    expect(cutTimes(slow, () => undefined)[0]!.at - slowCommitted[0]!.at).toBeGreaterThanOrEqual(64);
+    // not over breath-like sound, and not without a sentence end
+    const breath = signal([{ speech: 1500 }, { quiet: 600 }]);
+    expect(cutTimes(breath, commitment)).toEqual(cutTimes(breath, () => undefined));
+    const noSentence = (cutter: UtteranceCutter): void => {
+      const open = cutter.openUtterance;
+      if (open && open.silenceMs >= 96) cutter.hintSentenceEnd(open.index, false, true);
+    };
+    expect(cutTimes(unknown, noSentence)).toEqual(fixed);
+    // without a floor the cut is fixed
+    expect(cutTimes(unknown, commitment, null)).toEqual(fixed);
+  });
+
   it('speech after the hint clears it: the next pause waits the full 300 ms again', () => {
     const cutter = new UtteranceCutter({ silenceThresholdDbfs: THRESHOLD, speech: probe, adaptiveFloorMs: 200 });
     const pcm = signal([

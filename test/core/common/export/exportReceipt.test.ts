@@ -20,7 +20,7 @@ describe('export receipts', () => {
     const r = receipt();
     expect(r).toMatchObject({
       receipt_version: 1,
-      schema_version: 4,
+      schema_version: 5,
       records: 2,
       counts: { annotators: 1, items: 2, with_audio: 1, with_transcript: 1, with_final_label: 1, gaps: 3 },
     });

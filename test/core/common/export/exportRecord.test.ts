@@ -10,24 +10,29 @@ import {
   EXPORT_FIELDS_V2,
   EXPORT_FIELDS_V3,
   EXPORT_FIELDS_V4,
+  EXPORT_FIELDS_V5,
   EXPORT_OPTIONAL_FIELDS_V2,
   EXPORT_OPTIONAL_FIELDS_V3,
   EXPORT_OPTIONAL_FIELDS_V4,
+  EXPORT_OPTIONAL_FIELDS_V5,
   exportGaps,
   exportRecordJsonSchema,
   exportRecordJsonSchemas,
+  upcastExportRecordV4,
+  type ExportRecordV4,
 } from '../../../../core/common/export/exportRecord';
 import { labelledState, SHA_AUDIO, validRecords } from './exportFixtures';
 
 const schemaFile = (v: number) =>
   path.resolve(path.dirname(fileURLToPath(import.meta.url)), `../../../../core/common/export/exportRecord.v${v}.schema.json`);
 
-describe('export record v4 (v1, v2 and v3 still read)', () => {
+describe('export record v5 (v1, v2, v3 and v4 still read)', () => {
   it.each([
     [1, EXPORT_FIELDS as readonly string[], [] as readonly string[]],
     [2, EXPORT_FIELDS_V2 as readonly string[], EXPORT_OPTIONAL_FIELDS_V2 as readonly string[]],
     [3, EXPORT_FIELDS_V3 as readonly string[], EXPORT_OPTIONAL_FIELDS_V3 as readonly string[]],
     [4, EXPORT_FIELDS_V4 as readonly string[], EXPORT_OPTIONAL_FIELDS_V4 as readonly string[]],
+    [5, EXPORT_FIELDS_V5 as readonly string[], EXPORT_OPTIONAL_FIELDS_V5 as readonly string[]],
   ])(
     'v%i is a Draft 2020-12 schema in the repo with its schema_version and no additional properties at any level',
     (version, fields, optional) => {
@@ -55,7 +60,7 @@ describe('export record v4 (v1, v2 and v3 still read)', () => {
     const [record] = validRecords();
     const state = labelledState('item-1');
     expect(record).toMatchObject({
-      schema_version: 4,
+      schema_version: 5,
       session_kind: 'annotator',
       item_id: 'item-1',
       final_label: 'Polite',
@@ -79,7 +84,7 @@ describe('export record v4 (v1, v2 and v3 still read)', () => {
       [0, 0],
       [1, 0],
     ]);
-    expect(Object.keys(record!)).toEqual([...EXPORT_FIELDS_V4]);
+    expect(Object.keys(record!)).toEqual([...EXPORT_FIELDS_V5]);
     const validate = new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true }).compile(exportRecordJsonSchema);
     for (const r of validRecords()) expect(validate(r), JSON.stringify(validate.errors)).toBe(true);
   });
@@ -101,7 +106,7 @@ describe('export record v4 (v1, v2 and v3 still read)', () => {
       exportedAt: '2026-01-01T00:00:00Z',
     });
     expect(record.segments).toEqual([{ utterance: 0, index: 0, t0_ms: 0, t1_ms: 1, text: 'a' }]);
-    expect(Object.keys(record)).toEqual([...EXPORT_FIELDS_V4]);
+    expect(Object.keys(record)).toEqual([...EXPORT_FIELDS_V5]);
   });
 
   it("methods metadata: completed, the time on the item, the VAD model, and whose act each one is (a reviewer's never the annotator's own)", () => {
@@ -110,6 +115,9 @@ describe('export record v4 (v1, v2 and v3 still read)', () => {
       first_completed_at: '2026-01-02T10:00:09.500Z',
       time_to_complete_ms: 9500,
       time_open_ms: 12000,
+      time_on_item_active_ms: 7250,
+      time_on_item_wall_ms: 11000,
+      time_on_item_idle_gap_ms: 120_000,
       vad_model: { name: 'silero-v6.2.0', sha256: 'e'.repeat(64) },
     };
     state.label_history = [
@@ -157,6 +165,9 @@ describe('export record v4 (v1, v2 and v3 still read)', () => {
       first_completed_at: '2026-01-02T10:00:09.500Z',
       time_to_complete_ms: 9500,
       time_open_ms: 12000,
+      time_on_item_active_ms: 7250,
+      time_on_item_wall_ms: 11000,
+      time_on_item_idle_gap_ms: 120_000,
       vad_model: { name: 'silero-v6.2.0', sha256: 'e'.repeat(64) },
     });
     expect(record.label_history.map((a) => a.reviewer)).toEqual([null, 'lead']);
@@ -223,5 +234,34 @@ describe('export record v4 (v1, v2 and v3 still read)', () => {
     const gaps = validRecords().flatMap(exportGaps);
     expect(describeExportGaps(2, gaps)).toBe('2 records; 1 has no audio, 1 has no transcript, 1 has no label');
     expect(describeExportGaps(1, [])).toBe('1 record; nothing missing');
+  });
+});
+
+describe('export record v5: active and wall time on item', () => {
+  it('a v4 record read as v5 has no active or wall time (null, never guessed), its keys in v5 order, and validates as v5', () => {
+    const v5 = validRecords()[0]!;
+    const { time_on_item_active_ms: _a, time_on_item_wall_ms: _w, time_on_item_idle_gap_ms: _g, ...rest } = v5;
+    const v4: ExportRecordV4 = { ...rest, schema_version: 4 };
+    const validateV4 = new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true }).compile(exportRecordJsonSchemas[4]!);
+    expect(validateV4(v4), JSON.stringify(validateV4.errors)).toBe(true);
+    const upcast = upcastExportRecordV4(v4);
+    expect(upcast).toMatchObject({
+      schema_version: 5,
+      time_on_item_active_ms: null,
+      time_on_item_wall_ms: null,
+      time_on_item_idle_gap_ms: null,
+    });
+    expect(Object.keys(upcast)).toEqual([...EXPORT_FIELDS_V5]);
+    const validate = new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true }).compile(exportRecordJsonSchema);
+    expect(validate(upcast), JSON.stringify(validate.errors)).toBe(true);
+  });
+
+  it('the v5 schema refuses a record without its active time, or with a negative one', () => {
+    const validate = new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true }).compile(exportRecordJsonSchema);
+    const { time_on_item_active_ms: _a, ...without } = validRecords()[0]!;
+    expect(validate(without)).toBe(false);
+    expect(validate.errors?.[0]).toMatchObject({ keyword: 'required', params: { missingProperty: 'time_on_item_active_ms' } });
+    expect(validate({ ...validRecords()[0]!, time_on_item_wall_ms: -1 })).toBe(false);
+    expect(validate.errors?.[0]?.instancePath).toBe('/time_on_item_wall_ms');
   });
 });

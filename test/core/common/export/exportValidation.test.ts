@@ -48,7 +48,7 @@ const cases: Case[] = [
   { name: 'a line that is not JSON', text: `${firstLine}\nnot json\n`, expected: [['parse', 2, null]], fragment: 'unexpected word "not"' },
   {
     name: 'a duplicate key',
-    text: `${firstLine.replace('{"schema_version":4,', '{"schema_version":4,"schema_version":4,')}\n`,
+    text: `${firstLine.replace('{"schema_version":5,', '{"schema_version":5,"schema_version":5,')}\n`,
     expected: [['parse', 1, 'schema_version']],
     fragment: 'duplicate key',
   },
@@ -114,10 +114,10 @@ const cases: Case[] = [
   },
   // schema stage
   {
-    name: 'schema_version 5',
-    text: edit0((r) => (r.schema_version = 5)),
+    name: 'schema_version 6',
+    text: edit0((r) => (r.schema_version = 6)),
     expected: [['schema', 1, 'schema_version']],
-    fragment: 'must be 4',
+    fragment: 'must be 5',
   },
   {
     name: 'a missing exported_at',
@@ -554,9 +554,9 @@ const cases: Case[] = [
   {
     name: 'a CSV schema_version that is not a number',
     format: 'csv',
-    text: csv.replace(/\r\n4,/, '\r\none,'),
+    text: csv.replace(/\r\n5,/, '\r\none,'),
     expected: [['schema', 2, 'schema_version']],
-    fragment: 'must be 4',
+    fragment: 'must be 5',
   },
   {
     name: 'a v3 CSV row completed without a completion time',
@@ -648,7 +648,7 @@ describe('validateExportText: every stage, every problem, located', () => {
     const [row] = validateExportText(csv, 'e.csv', 'csv', null).records as unknown as Array<Record<string, unknown>>;
     const [record] = validRecords();
     expect(row).toMatchObject({
-      schema_version: 4,
+      schema_version: 5,
       session_kind: 'annotator',
       own_final_label: 'Polite',
       reviewed_by: null,
@@ -721,6 +721,9 @@ describe('validateExportText: every stage, every problem, located', () => {
         time_to_complete_ms: _t,
         time_open_ms: _m,
         deidentification: _d,
+        time_on_item_active_ms: _ta,
+        time_on_item_wall_ms: _tw,
+        time_on_item_idle_gap_ms: _tg,
         ...rest
       } = r;
       return {
@@ -799,7 +802,7 @@ describe('validateExportText: every stage, every problem, located', () => {
   it('lists every problem across records and stages in one run', () => {
     const rs = records();
     rs[1]!.label_source = 'voice';
-    const text = `${jsonl(rs)}{"broken": \n${JSON.stringify({ ...rs[0], schema_version: 5 })}\n`;
+    const text = `${jsonl(rs)}{"broken": \n${JSON.stringify({ ...rs[0], schema_version: 6 })}\n`;
     const { problems } = validateExportText(text, 'e.jsonl', 'jsonl', null);
     expect(problems.map((p) => [p.stage, p.line, p.field])).toEqual([
       ['parse', 3, 'broken'],

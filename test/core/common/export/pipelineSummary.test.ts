@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { pipelineSummary } from '../../../../core/common/export/pipelineSummary';
+import { pipelineSummary, problemsSummary } from '../../../../core/common/export/pipelineSummary';
 
 describe('pipelineSummary', () => {
   it('keeps fields and names, turns each list into its count and counts by reason, stage or kind, and long texts into their length', () => {
@@ -31,15 +31,29 @@ describe('pipelineSummary', () => {
         config: { sha256: 'f00', yaml_chars: 500 },
       },
       warnings: ['one'],
+      warnings_count: 1,
       problems_count: 3,
       problems_by_stage: { schema: 1, rule: 2 },
     });
   });
 
-  it('an empty list is a count of 0 with no groups; kept lists stay whole', () => {
+  it('an empty list is a count of 0 with no groups; kept lists keep their first 20 elements, with their count', () => {
     expect(pipelineSummary({ gaps: [], skipped: [{ item_id: 'x' }] }, new Set(['skipped']))).toEqual({
       gaps_count: 0,
       skipped: [{ item_id: 'x' }],
+      skipped_count: 1,
     });
+    const many = Array.from({ length: 1000 }, (_, i) => `warning ${i}`);
+    expect(pipelineSummary({ warnings: many })).toEqual({ warnings: many.slice(0, 20), warnings_count: 1000 });
+  });
+
+  it('problemsSummary: how many, by stage, and the first 20 however many there are', () => {
+    const problems = Array.from({ length: 5000 }, (_, i) => ({ line: i + 1, stage: i % 2 ? 'schema' : 'rule' }));
+    expect(problemsSummary(problems)).toEqual({
+      problems_count: 5000,
+      problems_by_stage: { rule: 2500, schema: 2500 },
+      first_problems: problems.slice(0, 20),
+    });
+    expect(problemsSummary([])).toEqual({ problems_count: 0, first_problems: [] });
   });
 });

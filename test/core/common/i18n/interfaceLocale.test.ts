@@ -33,7 +33,12 @@ describe('formatDuration', () => {
 
 describe('mergeCatalogs', () => {
   it('refuses a key defined twice', () => {
-    expect(() => mergeCatalogs([{ en: { 'a.x': 'X' }, de: { 'a.x': 'X' } }, { en: { 'a.x': 'Y' }, de: {} }])).toThrow(/a\.x/);
+    expect(() =>
+      mergeCatalogs([
+        { en: { 'a.x': 'X' }, de: { 'a.x': 'X' } },
+        { en: { 'a.x': 'Y' }, de: {} },
+      ]),
+    ).toThrow(/a\.x/);
   });
 });
 

@@ -154,3 +154,87 @@ it('a speculative final is shown as final text marked still listening, but never
   expect(log).not.toContain('Impolite');
   expect(log.match(/"type":"label_committed"/g)).toHaveLength(1);
 });
+
+/** A session over an engine double whose first final-kind job (the speculation) hears `speculated` and later ones `final`. */
+async function speculatingSession(speculated: string, final: string) {
+  const dir = path.join(await mkdtemp(path.join(tmpdir(), 'aloud-speculative-')), 'proj');
+  await cp(DEMO_PROJECT_DIR, dir, { recursive: true });
+  const project = await loadProjectConfig(dir);
+  let clock = 0;
+  let finals = 0;
+  const engine = {
+    async transcribe(input: TranscribeInput): Promise<EngineTranscription> {
+      await new Promise((resolve) => setImmediate(resolve));
+      const partial = /p\d+$/.test(input.identity!.request_id);
+      const text = partial ? ' Hmm' : finals++ === 0 ? speculated : final;
+      return {
+        segments: [{ t0_ms: 0, t1_ms: 500, text }],
+        identity: { ...input.identity!, audio_sha256: sha256OfPcm(input.pcm), model_sha256: MODEL.sha256 },
+        audio_ms: input.pcm.length / 16,
+        audio_ctx: 200,
+        elapsed_ms: 1,
+      };
+    },
+    async close() {},
+  };
+  const transcriber = new TranscriptionScheduler({ engine, model: MODEL, hashAudio: sha256OfPcm, now: () => clock, requestIdPrefix: 't' });
+  const sessionEngine = {
+    model: MODEL,
+    transcriber,
+    createCutter: liveCutterFactory(transcriber, { silenceThresholdDbfs: -45, speech: loudProbe }),
+  };
+  const service = await SessionService.open({ project, annotator: 'ana', items: await loadProjectItems(project), engine: sessionEngine });
+  const shown: LivePartial[] = [];
+  service.on('partial', (p) => shown.push(p));
+  await service.openItem('demo-01');
+  await service.startRecording();
+  /** `ms` of speech or silence in 50 ms chunks, as the app captures, letting the engine double answer between chunks */
+  const say = async (loud: boolean, ms: number): Promise<void> => {
+    for (let fed = 0; fed < ms; fed += 50) {
+      clock += 50;
+      await service.appendAudio(Float32Array.from({ length: 800 }, (_, i) => (loud ? 0.3 * Math.sin(i / 2) : 0)));
+      for (let turn = 0; turn < 3; turn++) await new Promise((resolve) => setImmediate(resolve));
+    }
+  };
+  const log = (): Promise<string> => readFile(sessionPaths(project.dir, 'ana').events, 'utf8');
+  return { service, shown, say, log };
+}
+
+it('a speculative final holding a commit phrase makes no record before the cut; the label is committed from the final at the cut', async () => {
+  const { service, shown, say, log } = await speculatingSession(' I label this polite.', ' I label this polite.');
+  await say(true, 1000);
+  await say(false, 250); // past the speculation (the cut audio is complete), short of the 300 ms cut
+  expect(shown.at(-1)).toEqual({ item_id: 'demo-01', utterance: 0, text: 'I label this polite.', speculative: true });
+  // shown as final text, yet nothing is parsed, folded or logged: no transcript, no commitment, no label act
+  expect(service.itemState('demo-01')?.transcript ?? '').toBe('');
+  expect(service.itemState('demo-01')?.commitments ?? []).toEqual([]);
+  expect(await log()).not.toMatch(/label_committed|utterance_transcribed|I label this polite/);
+  await say(false, 500); // the pause holds: the cut adopts the speculation, its text is now the final and parsed once
+  await service.drainTranscriptions();
+  const item = service.itemState('demo-01')!;
+  expect(item.transcript).toBe(' I label this polite.');
+  expect(item.final_label).toBe('Polite');
+  expect((await log()).match(/"type":"label_committed"/g)).toHaveLength(1);
+  await service.stopRecording();
+  await service.close();
+});
+
+it('a speculative final holding a commit phrase makes no record at all when speech resumes and the final says otherwise', async () => {
+  const { service, shown, say, log } = await speculatingSession(' I label this polite.', ' I label this, hmm, let me think.');
+  await say(true, 1000);
+  await say(false, 250);
+  expect(shown).toContainEqual({ item_id: 'demo-01', utterance: 0, text: 'I label this polite.', speculative: true });
+  await say(true, 600); // speech resumes before the cut: the shown text goes back to a partial's look
+  expect(shown.filter((p) => p.text === 'I label this polite.').map((p) => p.speculative)).toEqual([true, false]);
+  await say(false, 800);
+  await service.stopRecording();
+  await service.drainTranscriptions();
+  const item = service.itemState('demo-01')!;
+  expect(item.transcript).toBe(' I label this, hmm, let me think.');
+  expect(item.commitments).toEqual([]);
+  expect(item.final_label).toBeNull();
+  await service.close();
+  const written = await log();
+  expect(written).not.toContain('label_committed');
+  expect(written).not.toContain('I label this polite');
+});

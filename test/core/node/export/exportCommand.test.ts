@@ -93,7 +93,7 @@ describe('aloud export (records)', () => {
       created_at: printed.receipt.created_at,
     });
     expect(receipt).toMatchObject({
-      schema_version: 4,
+      schema_version: 5,
       file: 'export.jsonl',
       format: 'jsonl',
       sha256: sha256(bytes),
@@ -155,7 +155,7 @@ describe('aloud export (records)', () => {
       .map((l) => JSON.parse(l) as ExportRecord);
     const of = (annotator: string, item: string) => records.find((r) => r.annotator === annotator && r.item_id === item)!;
     expect(of('Ann Example', 'demo-01')).toMatchObject({
-      schema_version: 4,
+      schema_version: 5,
       session_kind: 'annotator',
       completed: true,
       own_final_label: 'Polite',
@@ -245,7 +245,20 @@ describe('aloud export (records)', () => {
     expect(code).toBe(1);
     expect(err).toContain('nothing written');
     expect(err).toContain('refused.jsonl:2: quote "I label this polite" is not the transcript text at 2..21');
-    expect((JSON.parse(stdout) as { problems: InputProblem[] }).problems).toEqual([
+    // --json: how many problems, by stage, and the first ones (a pipeline's stdout stays bounded); --full: every one
+    expect(JSON.parse(stdout)).toEqual({
+      problems_count: 1,
+      problems_by_stage: { rule: 1 },
+      first_problems: [expect.objectContaining({ line: 2, field: 'commitments[0].quote', stage: 'rule' })],
+    });
+    let full = '';
+    expect(
+      await command.run(['--project', dir, '--format', 'jsonl', '--out', out, '--json', '--full'], {
+        out: (t) => (full += t),
+        err: () => undefined,
+      }),
+    ).toBe(1);
+    expect((JSON.parse(full) as { problems: InputProblem[] }).problems).toEqual([
       expect.objectContaining({ line: 2, field: 'commitments[0].quote', stage: 'rule' }),
     ]);
     expect(existsSync(out)).toBe(false);
@@ -321,8 +334,62 @@ describe('aloud export (records)', () => {
         err: (t) => (err += t),
       }),
     ).toBe(0);
-    expect((JSON.parse(stdout) as { skipped_states: unknown[] }).skipped_states).toEqual([{ annotator: 'x', item_id: 'gone-1' }]);
+    expect(JSON.parse(stdout)).toMatchObject({ skipped_states: [{ annotator: 'x', item_id: 'gone-1' }], skipped_states_count: 1 });
     expect(err).toContain('warning: a warning');
+  });
+
+  it('--json is a summary whose size does not grow with the study; --full prints every gap, warning and skipped state', async () => {
+    const orphan = (item_id: string) => ({
+      item_id,
+      audio_path: null,
+      audio_ms: 0,
+      transcript: '',
+      segments: [],
+      commitments: [],
+      final_label: null,
+      label_source: null,
+      blind_label: null,
+      signals: null,
+      model: null,
+      started_at: null,
+      completed_at: null,
+      stale_results: 0,
+      ...NOTHING_MORE,
+    });
+    const run = async (annotators: number, ...flags: string[]) => {
+      const sessions = Array.from({ length: annotators }, (_, a) => ({
+        annotator: `annotator-${a}`,
+        items: [orphan(`gone-${a}`)],
+        warnings: [`warning ${a}`],
+      }));
+      let stdout = '';
+      const out = path.join(dir, `bounded-${annotators}.jsonl`);
+      const code = await makeExportCommand(fixedSessionSource(sessions)).run(
+        ['--project', dir, '--format', 'jsonl', '--out', out, '--force', '--json', ...flags],
+        { out: (t) => (stdout += t), err: () => undefined },
+      );
+      expect(code).toBe(0);
+      return { stdout, receipt: await readJson<ExportReceiptV1>(`${out}.receipt.json`) };
+    };
+    const small = await run(2);
+    const large = await run(60);
+    // 60 annotators × every item of the project: hundreds of gaps in the receipt, a summary of the same few fields
+    expect(large.receipt.gaps.length).toBeGreaterThan(20 * small.receipt.gaps.length);
+    const summary = JSON.parse(large.stdout) as Record<string, unknown> & { receipt: Record<string, unknown> };
+    expect(summary).toMatchObject({ warnings_count: 60, skipped_states_count: 60 });
+    expect(summary.warnings).toHaveLength(20);
+    expect(summary.skipped_states).toHaveLength(20);
+    expect(summary.receipt).toMatchObject({ gaps_count: large.receipt.gaps.length, records: large.receipt.records });
+    expect(Object.values(summary.receipt.gaps_by_reason as Record<string, number>).reduce((a, b) => a + b, 0)).toBe(
+      large.receipt.gaps.length,
+    );
+    expect(summary.receipt).not.toHaveProperty('gaps');
+    expect(large.stdout.length).toBeLessThan(6000);
+    // what grows with the study is only the kept lists' first 20 elements: 30 times the annotators, not 30 times the bytes
+    expect(large.stdout.length).toBeLessThan(3 * small.stdout.length);
+    const full = await run(60, '--full');
+    expect(JSON.parse(full.stdout).receipt.gaps).toHaveLength(large.receipt.gaps.length);
+    expect(full.stdout.length).toBeGreaterThan(5 * large.stdout.length);
   });
 
   it('bad arguments exit 2 with one line', async () => {

@@ -127,8 +127,15 @@ describe('one offset unit in every export: Unicode code points, as Python and RE
       .map((l) => JSON.parse(l) as ExportRecord)
       .filter((r) => r.item_id === 'demo-01');
     const at = v4!.transcript!.indexOf(PHRASE);
-    // v3 had no deidentification field
-    const { deidentification: _d, ...v4Fields } = v4!;
+    // v3 had no deidentification field, nor the active time of v5
+    const {
+      deidentification: _d,
+      time_on_item_active_ms: _a,
+      time_on_item_wall_ms: _w,
+      time_on_item_idle_gap_ms: _g,
+      schema_version: _v,
+      ...v4Fields
+    } = v4!;
     const v3: ExportRecordV3 = {
       ...v4Fields,
       schema_version: 3,

@@ -8,7 +8,7 @@ import { DEFAULT_STUDY_SHAPE, writeScaleStudy } from '../../../../bench/scaleStu
 import { CSV_COLUMNS } from '../../../../core/common/export/exportCsvColumns';
 import { csvRowCells, type ExportFormat } from '../../../../core/common/export/exportFormats';
 import { buildExportReceipt } from '../../../../core/common/export/exportReceipt';
-import { EXPORT_FIELDS_V4, type ExportRecord } from '../../../../core/common/export/exportRecord';
+import { EXPORT_FIELDS_V5, type ExportRecord } from '../../../../core/common/export/exportRecord';
 import { validateExportText } from '../../../../core/common/export/exportValidation';
 import { formatCsv } from '../../../../core/common/io/csv';
 import { InputError } from '../../../../core/common/io/inputProblem';
@@ -25,7 +25,7 @@ const EXPORTED_AT = new Date('2026-02-03T04:05:06.000Z');
 
 /** The export texts as they were written before exports streamed: the whole record list, serialized at once. */
 function wholeText(records: readonly ExportRecord[], format: ExportFormat): string {
-  const ordered = records.map((r) => Object.fromEntries(EXPORT_FIELDS_V4.map((k) => [k, r[k]])));
+  const ordered = records.map((r) => Object.fromEntries(EXPORT_FIELDS_V5.map((k) => [k, r[k]])));
   if (format === 'jsonl') return ordered.map((r) => `${JSON.stringify(r)}\n`).join('');
   if (format === 'json') return `${JSON.stringify(ordered, null, 2)}\n`;
   return formatCsv(

@@ -197,7 +197,8 @@ describe('session pack and unpack', () => {
       expect((await cli('session', 'pack', '--project', laptopProject.dir, '--annotator', annotator, '--out', packed)).code).toBe(0);
       const unpacked = await cli('session', 'unpack', packed, '--project', merged.dir, '--json');
       expect(unpacked.code, unpacked.err).toBe(0);
-      expect(JSON.parse(unpacked.out)).toMatchObject({ annotator, status: 'added' });
+      // --json: the status and counts, stray files as their count (and the first 20)
+      expect(JSON.parse(unpacked.out)).toMatchObject({ annotator, status: 'added', stray_files: [], stray_files_count: 0 });
     }
     const out = path.join(root, 'merged.jsonl');
     expect((await cli('export', '--project', merged.dir, '--format', 'jsonl', '--out', out)).code).toBe(0);

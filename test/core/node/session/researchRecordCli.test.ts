@@ -87,7 +87,7 @@ describe.skipIf(!existsSync(clip))('the research record from the CLI (scripted e
     expect(exported.err).toContain('config_changed');
     const record = JSON.parse((await readFile(out, 'utf8')).split('\n')[0]!);
     expect(record).toMatchObject({
-      schema_version: 4,
+      schema_version: 5,
       final_label: 'Polite',
       config_changed: true,
       labels_not_in_schema: ['Polite'],

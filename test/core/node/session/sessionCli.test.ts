@@ -104,6 +104,86 @@ describe('aloud session show', () => {
   });
 });
 
+/** A session that labelled `count` items by voice, as the service logs it. */
+async function writeLongLog(dir: string, count: number): Promise<void> {
+  const paths = sessionPaths(dir, 'ana');
+  await mkdir(paths.dir, { recursive: true });
+  const lines = [line(1, 'session_started', { annotator: 'ana', project_name: 'politeness-demo', sample_rate: 16000 })];
+  for (let i = 0; i < count; i++) {
+    const item_id = `item-${String(i).padStart(5, '0')}`;
+    const seq = 2 + 3 * i;
+    const text = ' Hmm, kind of polite. I label this polite.';
+    lines.push(
+      line(seq, 'item_opened', { item_id }),
+      line(seq + 1, 'utterance_transcribed', {
+        item_id,
+        utterance: 0,
+        request_id: `r${i}`,
+        start_sample: 0,
+        end_sample: 28800,
+        segments: [{ t0_ms: 0, t1_ms: 1800, text }],
+        model: { name: 'tiny.en', sha256: 'x' },
+      }),
+      line(seq + 2, 'label_committed', {
+        item_id,
+        label: 'Polite',
+        source: 'voice',
+        quote: 'I label this polite',
+        start: 23,
+        end: 42,
+        stem: 'i label (this|it)',
+      }),
+    );
+  }
+  await writeFile(paths.events, lines.join(''));
+}
+
+describe('aloud session show for a pipeline: one item, or a page of items', () => {
+  it('--item and --offset/--limit print what the whole state holds for those items, at a size that does not grow with the session', async () => {
+    const sizes: number[] = [];
+    for (const count of [30, 600]) {
+      const dir = await project();
+      await writeLongLog(dir, count);
+      const show = (...args: string[]) => cli('session', 'show', '--project', dir, '--annotator', 'ana', '--json', ...args);
+      const whole = JSON.parse((await show()).out) as { items: Array<{ item_id: string }> } & Record<string, unknown>;
+      expect(whole.items).toHaveLength(count);
+
+      const one = await show('--item', 'item-00017');
+      expect(one.code, one.err).toBe(0);
+      expect(JSON.parse(one.out)).toEqual(whole.items[17]);
+
+      const page = await show('--offset', '10', '--limit', '3');
+      expect(page.code, page.err).toBe(0);
+      const paged = JSON.parse(page.out) as typeof whole;
+      expect(paged).toEqual({ ...whole, items: whole.items.slice(10, 13), items_total: count, items_offset: 10 });
+      // past the end: an empty page, still with the total
+      expect(JSON.parse((await show('--offset', String(count), '--limit', '3')).out)).toMatchObject({ items: [], items_total: count });
+      expect(JSON.parse((await show('--limit', '2')).out).items.map((i: { item_id: string }) => i.item_id)).toEqual([
+        'item-00000',
+        'item-00001',
+      ]);
+      sizes.push(one.out.length, page.out.length);
+    }
+    // the same item and page of a 20 times longer session: within a few digits (items_total)
+    expect(Math.abs(sizes[0]! - sizes[2]!)).toBeLessThanOrEqual(4);
+    expect(Math.abs(sizes[1]! - sizes[3]!)).toBeLessThanOrEqual(4);
+  });
+
+  it('--item with --limit or --offset, and a count that is not a whole number: one line, exit 2', async () => {
+    const dir = await project();
+    await writeLongLog(dir, 3);
+    const show = (...args: string[]) => cli('session', 'show', '--project', dir, '--annotator', 'ana', '--json', ...args);
+    expect(await show('--item', 'item-00001', '--limit', '1')).toMatchObject({
+      code: 2,
+      err: 'aloud session: --item shows one item: give --item, or --limit/--offset to page through the items\n',
+    });
+    expect(await show('--offset', '1.5')).toMatchObject({
+      code: 2,
+      err: 'aloud session: --offset must be a whole number of items, 0 or more (got "1.5")\n',
+    });
+  });
+});
+
 describe('aloud session ingest arguments', () => {
   it('without a model: exit 2 and a line saying how to get one', async () => {
     const dir = await project();

@@ -50,7 +50,7 @@ describe('a session log written before the record became the log (v1 events)', (
     expect(exported.code, exported.err).toBe(0);
     const record = JSON.parse((await readFile(out, 'utf8')).split('\n')[0]!);
     expect(record).toMatchObject({
-      schema_version: 4,
+      schema_version: 5,
       item_id: 'demo-01',
       final_label: 'Neutral',
       blind_label: 'Polite',

@@ -1,3 +1,4 @@
+import { createIntl } from 'react-intl';
 import { describe, expect, it } from 'vitest';
 import {
   adjudicationKey,
@@ -7,6 +8,7 @@ import {
   type DecisionDraft,
 } from '../../../../renderer/src/features/adjudicate/adjudicationKeys';
 import type { KeyPress } from '../../../../renderer/src/shared/keyPress';
+import { appCatalogs } from '../../../../renderer/src/app/appCatalogs';
 
 const press = (key: string, more: Partial<KeyPress> = {}): KeyPress => ({
   key,
@@ -18,6 +20,8 @@ const press = (key: string, more: Partial<KeyPress> = {}): KeyPress => ({
   onControl: null,
   ...more,
 });
+const english = createIntl({ locale: 'en', messages: appCatalogs.en });
+const german = createIntl({ locale: 'de', messages: appCatalogs.de });
 const context = {
   shownLabels: ['Polite', 'Impolite', 'Neutral'],
   labels: ['Polite', 'Impolite', 'Neutral'],
@@ -46,7 +50,7 @@ describe('Adjudicate keys', () => {
     expect(adjudicationKey(press('H', { shiftKey: true, code: 'KeyH', inField: true }), EMPTY_DRAFT, context)).toBeNull();
     expect(typed(['h', 'm'])).toEqual({ ...EMPTY_DRAFT, confidence: 'medium' });
     expect(adjudicationKey(press('o', { code: 'KeyO' }), EMPTY_DRAFT, context)).toEqual({ kind: 'to-commit' });
-    const listed = adjudicationShortcutList(context.causes).flatMap((s) => s.keys);
+    const listed = adjudicationShortcutList(context.causes, english).flatMap((s) => s.keys);
     expect(listed).toEqual(expect.arrayContaining(['Shift+M', 'Shift+H', 'Shift+O']));
   });
 
@@ -90,10 +94,19 @@ describe('Adjudicate keys', () => {
   });
 
   it('the "?" list names a key no other rule of the screen takes for itself', () => {
-    const list = adjudicationShortcutList(context.causes);
+    const list = adjudicationShortcutList(context.causes, english);
     const single = list.flatMap((s) => s.keys).filter((k) => k.length === 1 && k !== '…');
     expect(new Set(single).size).toBe(single.length);
     expect(single).not.toContain(CAUSE_KEYS[3]); // three causes configured: the fourth key is not listed
     expect(list.map((s) => s.what)).toContain('Play or pause annotator n’s spoken protocol');
+  });
+
+  it('the "?" list speaks the interface language, with the same keys', () => {
+    const de = adjudicationShortcutList(context.causes, german);
+    expect(de.map((s) => s.what)).toContain('Gesprochenes Protokoll von Annotator n abspielen oder pausieren');
+    expect(de.map((s) => s.what)).toContain('Ursache „guideline gap“ an oder aus');
+    expect(de.flatMap((s) => s.keys)).toEqual(
+      adjudicationShortcutList(context.causes, english).flatMap((s) => (s.keys[0] === 'Space' ? ['Leertaste'] : s.keys)),
+    );
   });
 });

@@ -27,6 +27,7 @@ const report = (table: AgreementReport['table']): AgreementReport => ({
   blind: krippendorffAlpha([], ['Polite', 'Impolite']),
   final: krippendorffAlpha([], ['Polite', 'Impolite']),
   table,
+  time_on_item: { idle_gap_ms: 120_000, annotators: [], items: [] },
 });
 
 describe('the Agreement screen analysis', () => {
