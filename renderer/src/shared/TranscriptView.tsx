@@ -91,7 +91,7 @@ export function TranscriptView({
         </p>
       )}
       {(kinds.has('commit') || kinds.has('negation') || kinds.has('filler') || kinds.has('mention')) && (
-        <p className="mark-key" aria-label={intl.formatMessage({ id: 'shared.transcript.marks' })}>
+        <p className="mark-key" role="note" aria-label={intl.formatMessage({ id: 'shared.transcript.marks' })}>
           {kinds.has('commit') && (
             <span>
               <FormattedMessage
