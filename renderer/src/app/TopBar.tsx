@@ -33,7 +33,7 @@ export function TopBar({
   return (
     <header className="topbar">
       {/* i18n-ignore: the product's name */}
-      <div className="brand">Aloud</div>
+      <h1 className="brand">Aloud</h1>
       <div className="project" title={intl.formatMessage({ id: 'app.project' })}>
         {project.name}
       </div>

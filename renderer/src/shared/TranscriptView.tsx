@@ -26,7 +26,8 @@ export function TranscriptView({
   const filler = intl.formatMessage({ id: 'shared.transcript.filler' });
   const commitPhrase = intl.formatMessage({ id: 'shared.transcript.commitPhrase' });
   return (
-    <div className="transcript" aria-label={intl.formatMessage({ id: 'shared.transcript.name' })}>
+    // a log: what is added (final text, the partial as it grows) is read out politely
+    <div className="transcript" role="log" aria-label={intl.formatMessage({ id: 'shared.transcript.name' })}>
       <h3>
         <FormattedMessage id="shared.transcript.heading" values={{ muted: (text) => <span className="muted">{text}</span> }} />
       </h3>
@@ -90,7 +91,7 @@ export function TranscriptView({
         </p>
       )}
       {(kinds.has('commit') || kinds.has('negation') || kinds.has('filler') || kinds.has('mention')) && (
-        <p className="mark-key" aria-label={intl.formatMessage({ id: 'shared.transcript.marks' })}>
+        <p className="mark-key" role="note" aria-label={intl.formatMessage({ id: 'shared.transcript.marks' })}>
           {kinds.has('commit') && (
             <span>
               <FormattedMessage

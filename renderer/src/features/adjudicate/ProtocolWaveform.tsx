@@ -54,7 +54,7 @@ export function ProtocolWaveform({ src, media, commitMs }: { src: string; media:
   const at = durationMs !== null && commitMs !== null && commitMs <= durationMs ? (100 * commitMs) / durationMs : null;
   return (
     <div className="adj-wave-box" style={{ position: 'relative' }}>
-      <div className="adj-waveform" ref={container} aria-label={intl.formatMessage({ id: 'adjudicate.wave.label' })} />
+      <div className="adj-waveform" ref={container} role="img" aria-label={intl.formatMessage({ id: 'adjudicate.wave.label' })} />
       {at !== null && (
         <span
           className="adj-commit-marker"

@@ -65,7 +65,7 @@ export function ReasoningSideBySide({ project, state }: { project: ProjectView; 
   });
   return (
     <section className="side-by-side" aria-label={intl.formatMessage({ id: 'reasoning.sideBySide.label' })}>
-      <div className="side human" aria-label={intl.formatMessage({ id: 'reasoning.sideBySide.human' })}>
+      <div className="side human" role="group" aria-label={intl.formatMessage({ id: 'reasoning.sideBySide.human' })}>
         <h3>
           <FormattedMessage id="reasoning.sideBySide.humanTitle" />
         </h3>
@@ -110,7 +110,7 @@ export function ReasoningSideBySide({ project, state }: { project: ProjectView; 
           />
         </p>
       </div>
-      <div className="side model" aria-label={intl.formatMessage({ id: 'reasoning.sideBySide.model' })}>
+      <div className="side model" role="group" aria-label={intl.formatMessage({ id: 'reasoning.sideBySide.model' })}>
         <h3>
           <FormattedMessage id="reasoning.sideBySide.modelTitle" />
         </h3>
