@@ -242,7 +242,7 @@ describe.skipIf(unavailable !== undefined)('browser mode, end to end in Chromium
 
   it('agreement and export with a summary in words', async () => {
     await page.getByRole('tab', { name: 'Agreement' }).click();
-    await expect.poll(() => page.locator('main').textContent()).toContain('annotator(s): ana');
+    await expect.poll(() => page.locator('main').textContent()).toContain('1 annotator: ana');
     await shootBoth(browser, page, '09-agreement');
     await page.getByRole('tab', { name: 'Label' }).click();
     await page.getByRole('button', { name: 'Export' }).click();

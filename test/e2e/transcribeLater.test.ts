@@ -87,7 +87,7 @@ describe.skipIf(unavailable !== undefined)('transcribe later, from Settings, in 
     await expect.poll(async () => (await app.appInfo()).engine.available, { timeout: 15_000 }).toBe(true);
     await page.getByRole('tab', { name: 'Settings' }).click();
     const offer = page.locator('.transcribe-later');
-    await expect.poll(() => offer.textContent(), { timeout: 15_000 }).toContain('1 recording(s) have no transcript yet');
+    await expect.poll(() => offer.textContent(), { timeout: 15_000 }).toContain('1 recording has no transcript yet');
     await page.getByRole('button', { name: 'Transcribe them now' }).click();
     // the app: the transcript, the label from the voice
     await expect.poll(async () => (await app.sessionItem('demo-01'))?.final_label ?? null, { timeout: 20_000 }).toBe('Polite');
