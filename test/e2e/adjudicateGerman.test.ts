@@ -148,6 +148,8 @@ describe.skipIf(unavailable !== undefined)('Adjudicate and Agreement in German',
   it('in English once the person chooses English (kept in this profile)', { timeout: 90_000 }, async () => {
     await page.evaluate((key) => localStorage.setItem(key, 'en'), LANGUAGE_KEY);
     await page.reload();
+    // the reloaded page shows the start screen or the session, once it has rendered either
+    await page.locator('#annotator, nav.tabs').first().waitFor({ timeout: 15_000 });
     if (await page.locator('#annotator').count()) await enterAsLead();
     expect(await page.locator('html').getAttribute('lang')).toBe('en');
     await tab('adjudicate').click();
