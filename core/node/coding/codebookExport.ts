@@ -18,6 +18,7 @@ import { sha256Hex } from '../fs/sha256';
 import { ProjectError } from '../fs/projectError';
 import type { OpenProject } from '../project/projectFolder';
 import { loadCodebook } from './projectCoding';
+import { say } from '../../common/refusal/refusalMessage';
 
 export interface QdcExportSummary {
   file: string;
@@ -35,7 +36,7 @@ export interface QdcExportSummary {
 export async function exportQdc(options: { project: OpenProject; out: string; force: boolean }): Promise<QdcExportSummary> {
   const { project, out } = options;
   const loaded = await loadCodebook(project);
-  if ('problem' in loaded) throw new ProjectError(`nothing to export: ${loaded.problem}`);
+  if ('problem' in loaded) throw new ProjectError(say('refusal.coding.nothingToExport', { problem: loaded.problem }));
   await checkExportTarget(project, out, 'file', { force: options.force });
   const version = await appVersion();
   const guidOf = (key: string): string => stableGuid(project.config.name, key);
@@ -62,10 +63,7 @@ export async function exportQdc(options: { project: OpenProject; out: string; fo
       b.guid !== guids.get(c.name)
     );
   });
-  if (differs)
-    throw new ProjectError(
-      `${loaded.file}: code "${differs.name}" would not come back the same from a .qdc (its definition, example or counter-example begins or ends with spaces or line breaks, or holds a line starting "Example: ", "Counter-example: " or "Key: "); edit it and export again`,
-    );
+  if (differs) throw new ProjectError(say('refusal.coding.codeWouldNotComeBack', { file: loaded.file, name: differs.name }));
   if (codebookVersion(back, sha256Hex) !== loaded.version || back.codes.length !== loaded.codebook.codes.length)
     throw new Error('the .qdc does not read back as the codebook it was written from');
   await writeFileAtomic(out, xml);

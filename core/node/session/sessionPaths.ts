@@ -3,10 +3,11 @@ import { encodedFileName, fileNameProblem } from '../../common/names/nameRules';
 import { annotatorNameProblem, normalizeAnnotatorName } from '../../common/names/personNames';
 import { isInsideFolder } from '../fs/resolveInside';
 import { Refusal } from '../../common/refusal/refusal';
+import { say, type RefusalMessage } from '../../common/refusal/refusalMessage';
 
 export class SessionNameError extends Refusal {
   override name = 'SessionNameError';
-  constructor(message: string) {
+  constructor(message: string | RefusalMessage) {
     super('bad_request', message);
   }
 }
@@ -65,7 +66,7 @@ export function itemAudioRelativePath(paths: SessionPaths, itemId: string): stri
 export function resolveInSession(paths: SessionPaths, relative: string): string {
   const absolute = path.resolve(paths.projectDir, ...relative.split('/'));
   if (!isInsideFolder(paths.dir, absolute)) {
-    throw new SessionNameError(`path ${JSON.stringify(relative)} points outside ${paths.dir}`);
+    throw new SessionNameError(say('refusal.session.pathPointsOutside', { relative: JSON.stringify(relative), dir: paths.dir }));
   }
   return absolute;
 }

@@ -35,6 +35,7 @@ import { PendingTranscriptions } from './pendingTranscriptions';
 import { DurableWriteError } from '../fs/durableFile';
 import type { SessionServiceEvents } from './sessionServiceEvents';
 import { SessionStore, type OpenSessionOptions } from './sessionStore';
+import { say } from '../../common/refusal/refusalMessage';
 
 /** What a feature's act gets of the session (SessionService.act). */
 export interface SessionActContext {
@@ -74,7 +75,7 @@ export class SessionService extends EventEmitter<SessionServiceEvents> {
   private readonly transcriptions = new PendingTranscriptions(() => this.emit('pending', this.transcriptions.counts()));
   private readonly rules: SessionRuleContext;
   /** every call and every landing transcription, one at a time; refused once the session is closed */
-  private readonly calls = new SerialQueue(() => new SessionUsageError('the session is closed'));
+  private readonly calls = new SerialQueue(() => new SessionUsageError(say('refusal.session.theSessionIsClosed2')));
 
   private constructor(
     readonly store: SessionStore,
@@ -226,7 +227,7 @@ export class SessionService extends EventEmitter<SessionServiceEvents> {
 
   /** The running recording, or the one refusal for audio sent while none runs. */
   private runningRecording(): Recording {
-    if (!this.recording) throw new SessionUsageError('not recording: start a recording before sending audio');
+    if (!this.recording) throw new SessionUsageError(say('refusal.session.notRecordingStartARecording'));
     return this.recording;
   }
 
@@ -240,7 +241,7 @@ export class SessionService extends EventEmitter<SessionServiceEvents> {
   /** Stops the recording: the last audio is flushed, the last utterance sent, audio signals computed and logged. */
   stopRecording(reason: RecordingStopReason = 'user'): Promise<void> {
     return this.calls.run(async () => {
-      if (!this.recording) throw new SessionUsageError('not recording');
+      if (!this.recording) throw new SessionUsageError(say('refusal.session.notRecording'));
       await this.stop(reason);
     });
   }
@@ -285,7 +286,7 @@ export class SessionService extends EventEmitter<SessionServiceEvents> {
    */
   async transcribeAgain(itemId: string, read: (absolutePath: string) => Promise<Float32Array>, reason: string): Promise<ItemSessionState> {
     const engine = this.engine;
-    if (!engine) throw new SessionUsageError('no transcription engine is loaded: install or import a whisper model first');
+    if (!engine) throw new SessionUsageError(say('refusal.session.noTranscriptionEngineIsLoaded'));
     // The cut and the VAD signals run in the call queue, where no recording can start: both use the session's one
     // VAD, whose stream state a running recording's cutter depends on.
     const { cuts, base, signals } = await this.calls.run(async () => {
@@ -296,7 +297,7 @@ export class SessionService extends EventEmitter<SessionServiceEvents> {
             : `"${this.recording.item_id}" is being recorded; stop the recording before transcribing "${itemId}" again`,
         );
       }
-      if (!this.store.itemState(itemId)?.audio_path) throw new SessionUsageError(`"${itemId}" has no recorded audio to transcribe`);
+      if (!this.store.itemState(itemId)?.audio_path) throw new SessionUsageError(say('refusal.session.hasNoRecordedAudioTo', { itemId }));
       const pcm = await read(this.store.absoluteAudioPath(itemId));
       const cutter = engine.createCutter();
       // recorded before the VAD model was there: its vad_* signals come with this pass (over the audio just read)
