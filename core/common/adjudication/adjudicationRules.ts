@@ -82,8 +82,7 @@ function notQueued(itemId: string, standing: ItemStanding | undefined, minAnnota
     'conflict',
     say('refusal.adjudication.itemIsNotInThe4', {
       itemId,
-      length: standing.labels.length,
-      value: standing.labels.length === 1 ? '' : 's',
+      count: standing.labels.length,
       minAnnotators,
     }),
   );

@@ -24,11 +24,15 @@ export function say(id: RefusalMessageId, values?: RefusalValues): RefusalMessag
 let english: Translator | null = null;
 
 /**
- * The English text of a refusal message. Arguments are formatted as text (a number as String(n)), so the English
- * stays byte-identical to the messages written before the catalog and the CLI's output does not move.
+ * The English text of a refusal message. Plain arguments are formatted as text (a number as String(n), no digit
+ * grouping), so the English stays byte-identical to the messages written before the catalog and the CLI's output does
+ * not move; a plural's count stays a number.
  */
 export function englishRefusal(message: RefusalMessage): string {
   english ??= createTranslator('en', refusalEn);
-  const values = Object.fromEntries(Object.entries(message.values ?? {}).map(([k, v]) => [k, String(v)]));
+  const text = refusalEn[message.id];
+  const values = Object.fromEntries(
+    Object.entries(message.values ?? {}).map(([k, v]) => [k, typeof v === 'number' && text.includes(`{${k}, plural,`) ? v : String(v)]),
+  );
   return english.formatMessage({ id: message.id }, values);
 }

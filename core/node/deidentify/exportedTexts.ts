@@ -143,8 +143,7 @@ export function refuseLeaks(problems: readonly InputProblem[]): void {
     say('refusal.deidentify.suchTextTheExportRefused', {
       file: first.file,
       message: first.message,
-      length: problems.length,
-      value: problems.length === 1 ? '' : 's',
+      count: problems.length,
     }),
   );
 }

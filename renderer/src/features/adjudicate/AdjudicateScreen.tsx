@@ -301,7 +301,7 @@ export function AdjudicateScreen() {
   const [huddleLan, setHuddleLan] = useState(false);
   const run = useCallback(<T,>(task: () => Promise<T>) => {
     setError(null);
-    return reportRefusalsTo(setError)(task);
+    return reportRefusalsTo(setError, intl)(task);
   }, []);
 
   const spoken = useSpokenRationale(client, item?.item_id ?? null, setError);
