@@ -176,7 +176,7 @@ export function decideAdjudication(
   if (command.kind === 'assign') {
     const annotator = normalizeAnnotatorName(command.annotator);
     const problem = annotatorNameProblem(annotator);
-    if (problem !== null) throw new AdjudicationRefusal('bad_request', problem);
+    if (problem !== null) throw new AdjudicationRefusal('bad_request', problem); // i18n-ignore: the problem is core/common/names' rule text (shared with the CLI's import checks), not yet a catalog message
     const standing = queue.items.get(command.item_id);
     if (!standing || (standing.status !== 'queued' && standing.status !== 'too_few' && standing.status !== 'unlabelled')) {
       throw standing?.status === 'decided'

@@ -40,8 +40,8 @@ export interface ProtocolFacts {
 export function requireCodable(context: CodingContext, protocol: ProtocolFacts): { codebook: Codebook; version: string } {
   if (!context.codebook)
     throw new CodingRefusal(
-      context.problem ??
-        'the project has no codebook.yaml: write one beside aloud.yaml (codes: name, definition) or import a QDA codebook (aloud import --codebook)',
+      context.problem ?? // the codebook's own problem stays in the words of its check (core/common/codebook)
+        say('refusal.coding.noCodebookYaml'),
     );
   if (!context.config.own_protocols && sameName(protocol.annotator, context.coder)) {
     throw new CodingRefusal(say('refusal.coding.cannotCodeTheirOwnProtocol', { coder: context.coder }));

@@ -221,7 +221,7 @@ export function decideJoin(state: RoomState, name: string, memberId: string, tok
   roomInLog(state, null);
   const clean = name.normalize('NFC').trim();
   const refusal = memberNameRefusal(clean, state.code, state.members.values());
-  if (refusal) throw new RoomRuleError(refusal.status, refusal.message);
+  if (refusal) throw new RoomRuleError(refusal.status, refusal.say);
   const active = [...state.members.values()].filter((m) => !m.removed);
   if (active.length >= state.max_members)
     throw new RoomRuleError(409, say('refusal.rooms.theRoomIsFullMembers', { maxMembers: state.max_members }));
@@ -267,7 +267,7 @@ export function decideChat(state: RoomState, from: string | null, text: string):
   openRoom(state);
   const member = from === null ? null : openMember(state, from);
   const checked = chatText(text);
-  if ('problem' in checked) throw new RoomRuleError(400, checked.problem);
+  if ('say' in checked) throw new RoomRuleError(400, checked.say);
   roomInLog(state, member);
   return { from, text: checked.text };
 }

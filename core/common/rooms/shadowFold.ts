@@ -340,7 +340,7 @@ export function decideTraineeJoin(
   const clean = name.normalize('NFC').trim();
   const members = [...state.trainees.values()];
   const refusal = memberNameRefusal(clean, state.code, members);
-  if (refusal) throw new RoomRuleError(refusal.status, refusal.message);
+  if (refusal) throw new RoomRuleError(refusal.status, refusal.say);
   if (looksLikeWord(clean, 'expert')) throw new RoomRuleError(400, say('refusal.rooms.readsAsExpertTheExpert', { clean }));
   const expert = state.expert ?? state.expert_present?.annotator ?? null;
   if (expert !== null && looksAlike(expert, clean)) throw new RoomRuleError(409, say('refusal.rooms.isOrLooksLikeThe', { clean }));

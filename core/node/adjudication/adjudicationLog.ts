@@ -25,7 +25,7 @@ import { say } from '../../common/refusal/refusalMessage';
 export function adjudicationPaths(projectDir: string, adjudicator: string): { dir: string; events: string; lock: string } {
   const name = normalizeAnnotatorName(adjudicator);
   const problem = annotatorNameProblem(name);
-  if (problem !== null) throw new SessionNameError(problem);
+  if (problem !== null) throw new SessionNameError(problem); // i18n-ignore: the problem is core/common/names' rule text (shared with the CLI's import checks), not yet a catalog message
   const dir = path.join(path.resolve(projectDir), 'adjudication', encodedFileName(name));
   return { dir, events: path.join(dir, 'events.jsonl'), lock: path.join(dir, '.lock') };
 }

@@ -57,7 +57,7 @@ export async function loadDeidentifyList(project: OpenProject): Promise<LoadedDe
     const list = parseDeidentifyList(text, file);
     return { file, list, sha256: sha256Hex(bytes), matcher: new SpanMatcher(list) };
   } catch (e) {
-    if (e instanceof ConfigError) throw new ProjectError(e.message);
+    if (e instanceof ConfigError) throw new ProjectError(e.say ?? e.message);
     throw e;
   }
 }

@@ -143,8 +143,8 @@ export async function downloadModel(entry: DownloadableModel, options: DownloadM
   if (!isHeld(lock)) {
     const message =
       lock.reason === 'unreadable'
-        ? `${entry.name}: the download lock ${finalPath}.lock is unreadable; if no download is running, delete that file`
-        : `${entry.name} is already being downloaded into ${dir} by another process`;
+        ? say('refusal.models.downloadLockUnreadable', { name: entry.name, lockFile: `${finalPath}.lock` })
+        : say('refusal.models.downloadingInAnotherProcess', { name: entry.name, dir });
     throw new ModelDownloadError('busy', message);
   }
   const release = lock.release;

@@ -154,7 +154,7 @@ export class ModelsPanel {
   async importFile(file: string): Promise<string> {
     if (!path.isAbsolute(file)) throw new Refusal('bad_request', say('refusal.models.modelFileGiveTheFull', { file }));
     const result = await importModelFile(file, { dir: this.dir, manifest: await this.loadManifest() }).catch((e: Error) => {
-      throw new Refusal('bad_request', e.message);
+      throw new Refusal('bad_request', e instanceof Refusal ? (e.say ?? e.message) : e.message);
     });
     await this.options.onInstalled?.(result.name).catch(() => undefined);
     return result.name;

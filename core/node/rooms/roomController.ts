@@ -122,7 +122,7 @@ export class RoomController {
     try {
       host = await RoomHost.resume(this.project.dir, code);
     } catch (e) {
-      if (e instanceof RoomLogError) throw new RoomRuleError(404, e.message);
+      if (e instanceof RoomLogError) throw new RoomRuleError(404, e.say ?? e.message);
       throw e;
     }
     try {

@@ -15,7 +15,7 @@ export class SessionNameError extends Refusal {
 /** The file name of an annotator name or item id (core/common/names/nameRules), or SessionNameError saying why not. */
 export function encodeFileName(name: string, what: string): string {
   const problem = fileNameProblem(name, what);
-  if (problem !== null) throw new SessionNameError(problem);
+  if (problem !== null) throw new SessionNameError(problem); // i18n-ignore: the problem is core/common/names' rule text (shared with the CLI's import checks), not yet a catalog message
   return encodedFileName(name);
 }
 
@@ -44,7 +44,7 @@ export { normalizeAnnotatorName };
 export function sessionPaths(projectDir: string, annotator: string): SessionPaths {
   annotator = normalizeAnnotatorName(annotator);
   const problem = annotatorNameProblem(annotator);
-  if (problem !== null) throw new SessionNameError(problem);
+  if (problem !== null) throw new SessionNameError(problem); // i18n-ignore: the problem is core/common/names' rule text (shared with the CLI's import checks), not yet a catalog message
   const root = path.resolve(projectDir);
   const dir = path.join(root, 'sessions', encodedFileName(annotator));
   return {

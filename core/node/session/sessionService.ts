@@ -293,8 +293,8 @@ export class SessionService extends EventEmitter<SessionServiceEvents> {
       if (this.recording) {
         throw new SessionUsageError(
           this.recording.item_id === itemId
-            ? `"${itemId}" is being recorded; stop the recording first`
-            : `"${this.recording.item_id}" is being recorded; stop the recording before transcribing "${itemId}" again`,
+            ? say('refusal.session.beingRecordedStopFirst', { itemId })
+            : say('refusal.session.beingRecordedStopBeforeTranscribing', { recording: this.recording.item_id, itemId }),
         );
       }
       if (!this.store.itemState(itemId)?.audio_path) throw new SessionUsageError(say('refusal.session.hasNoRecordedAudioTo', { itemId }));
