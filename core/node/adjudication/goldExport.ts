@@ -66,6 +66,7 @@ export async function exportGold(options: {
   const records = goldRecords(project.config.name, read.queue, modelLabels);
   const text = formatGoldFile(records, format);
   const checked = readGoldFile(text, format, out, new Set(project.config.schema.labels.map((l) => l.name)));
+  // i18n-ignore: the strict import's problem list (file:line per row), English like every importer (io/inputProblem) for now
   if (checked.problems.length > 0) throw new InputError(checked.problems);
   const version = await appVersion();
   const { adjudication } = project.config;

@@ -46,6 +46,7 @@ export async function exportQdc(options: { project: OpenProject; out: string; fo
     .replace(/ origin="[^"]*">/, '>')
     .replace('</CodeBook>', '</CodeBook></Project>');
   const problems = await xsdProblems('qde', [{ file: path.basename(out), xml: asProject }]);
+  // i18n-ignore: the strict import's problem list (file:line per row), English like every importer (io/inputProblem) for now
   if (problems.length > 0) throw new InputError(problems);
   // read back, the file must be the same codebook: same version (names, definitions, examples, nesting), keys and GUIDs
   const back = parseQdaCodebook(xml, out).codebook;

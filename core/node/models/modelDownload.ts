@@ -141,11 +141,12 @@ export async function downloadModel(entry: DownloadableModel, options: DownloadM
   const partPath = `${finalPath}.part`;
   const lock = await tryAcquirePidLock(`${finalPath}.lock`);
   if (!isHeld(lock)) {
-    const message =
+    throw new ModelDownloadError(
+      'busy',
       lock.reason === 'unreadable'
         ? say('refusal.models.downloadLockUnreadable', { name: entry.name, lockFile: `${finalPath}.lock` })
-        : say('refusal.models.downloadingInAnotherProcess', { name: entry.name, dir });
-    throw new ModelDownloadError('busy', message);
+        : say('refusal.models.downloadingInAnotherProcess', { name: entry.name, dir }),
+    );
   }
   const release = lock.release;
   try {

@@ -31,6 +31,7 @@ function decodeLine(bytes: Buffer, file: string, line: number): string {
     return fatalUtf8.decode(bytes);
   } catch {
     const at = Math.max(0, firstInvalidUtf8Offset(bytes));
+    // i18n-ignore: a damaged log's line: the problem is the event check's text (sessionEvents), English for now
     throw new SessionLogError(
       file,
       line,

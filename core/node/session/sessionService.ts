@@ -214,8 +214,10 @@ export class SessionService extends EventEmitter<SessionServiceEvents> {
       const rec = this.runningRecording();
       const chunk = decodeChunkFrame(frame);
       if (chunk.sampleRate !== AUDIO_SAMPLE_RATE)
+        // i18n-ignore: an audio frame from the app's own capture code: a bug, not a person's act
         throw new ChunkFrameError('sampleRate', `must be ${AUDIO_SAMPLE_RATE} Hz (got ${chunk.sampleRate})`);
       if (chunk.startSample !== rec.next_frame_sample)
+        // i18n-ignore: an audio frame from the app's own capture code: a bug, not a person's act
         throw new ChunkFrameError(
           'startSample',
           `${chunk.startSample} does not continue the recording (expected ${rec.next_frame_sample})`,
