@@ -1,6 +1,6 @@
 import type { IntlShape } from 'react-intl';
 import { Refusal } from '../../../core/common/refusal/refusal';
-import type { AppMessageId } from '../app/appCatalogs';
+import type { AppMessageId } from './i18n/catalogs';
 
 /**
  * What a refusal says to this person: its catalog message in the interface language when it carries one the app
