@@ -1,5 +1,6 @@
 import { Refusal } from '../refusal/refusal';
 import type { AdjudicationEvent, AdjudicationEventData, DecisionShown } from './adjudicationEvents';
+import { say, type RefusalMessage } from '../refusal/refusalMessage';
 
 /** One decision on an item as logged, with whose log and which line holds it. */
 export interface DecisionRevision extends Omit<AdjudicationEventData['decision_recorded'], 'item_id'> {
@@ -37,7 +38,7 @@ export interface AdjudicationState {
 /** An adjudication log that cannot be read (damaged, from a newer Aloud). */
 export class AdjudicationLogError extends Refusal {
   override name = 'AdjudicationLogError';
-  constructor(message: string) {
+  constructor(message: string | RefusalMessage) {
     super('conflict', message);
   }
 }
@@ -51,14 +52,15 @@ export function foldAdjudicationLog(state: AdjudicationState, events: readonly A
   const first = events[0];
   if (!first) return state;
   if (first.type !== 'adjudication_started')
-    throw new AdjudicationLogError(`${file}:1: an adjudication log starts with adjudication_started`);
+    throw new AdjudicationLogError(say('refusal.adjudication.anAdjudicationLogStartsWith', { file }));
   const adjudicator = first.data.adjudicator;
-  if (state.adjudicators.includes(adjudicator)) throw new AdjudicationLogError(`${file}: a second log for adjudicator "${adjudicator}"`);
+  if (state.adjudicators.includes(adjudicator))
+    throw new AdjudicationLogError(say('refusal.adjudication.aSecondLogForAdjudicator', { file, adjudicator }));
   state.adjudicators.push(adjudicator);
   let seq = 0;
   events.forEach((event, i) => {
     if (event.seq !== seq + 1)
-      throw new AdjudicationLogError(`${file}:${i + 1}: seq ${event.seq} after ${seq} (a line is missing or repeated)`);
+      throw new AdjudicationLogError(say('refusal.adjudication.seqAfterALineIs', { file, value: i + 1, seq: event.seq, seq2: seq }));
     seq = event.seq;
     if (event.type === 'decision_recorded') {
       const list = state.decisions.get(event.data.item_id) ?? [];

@@ -11,6 +11,7 @@ import {
 } from './adjudicationEvents';
 import type { AdjudicationState } from './adjudicationFold';
 import type { AdjudicationQueue, ItemStanding } from './adjudicationQueue';
+import { say } from '../refusal/refusalMessage';
 
 /** What an adjudicator asks for; the rules answer with the events to log or a refusal. */
 export type AdjudicationCommand =
@@ -59,26 +60,31 @@ function freeText(value: string | null | undefined, what: string): string | null
   if (value === null || value === undefined) return null;
   const text = value.trim();
   if (text === '') return null;
-  if (CONTROL.test(text)) throw new AdjudicationRefusal('bad_request', `${what} contains a control character`);
+  if (CONTROL.test(text)) throw new AdjudicationRefusal('bad_request', say('refusal.adjudication.containsAControlCharacter', { what }));
   if (text.length > MAX_ADJUDICATION_TEXT)
-    throw new AdjudicationRefusal('bad_request', `${what} is ${text.length} characters long (at most ${MAX_ADJUDICATION_TEXT})`);
+    throw new AdjudicationRefusal(
+      'bad_request',
+      say('refusal.adjudication.isCharactersLongAtMost', { what, length: text.length, MAX_ADJUDICATION_TEXT }),
+    );
   return text;
 }
 
 /** Why an item cannot be decided, in the words of where it stands. */
 function notQueued(itemId: string, standing: ItemStanding | undefined, minAnnotators: number): AdjudicationRefusal {
-  if (!standing)
-    return new AdjudicationRefusal('not_found', `item "${itemId}" is not in the adjudication queue (no such item, and nobody labelled it)`);
-  if (standing.status === 'unlabelled')
-    return new AdjudicationRefusal('conflict', `item "${itemId}" is not in the adjudication queue: nobody completed a label on it yet`);
+  if (!standing) return new AdjudicationRefusal('not_found', say('refusal.adjudication.itemIsNotInThe', { itemId }));
+  if (standing.status === 'unlabelled') return new AdjudicationRefusal('conflict', say('refusal.adjudication.itemIsNotInThe2', { itemId }));
   if (standing.status === 'accepted')
     return new AdjudicationRefusal(
       'conflict',
-      `item "${itemId}" is not in the adjudication queue: accepted as "${standing.gold_label}" (${standing.gold_source})`,
+      say('refusal.adjudication.itemIsNotInThe3', { itemId, goldLabel: String(standing.gold_label), goldSource: standing.gold_source }),
     );
   return new AdjudicationRefusal(
     'conflict',
-    `item "${itemId}" is not in the adjudication queue: ${standing.labels.length} completed label${standing.labels.length === 1 ? '' : 's'}, adjudication needs at least ${minAnnotators} (adjudication.min_annotators)`,
+    say('refusal.adjudication.itemIsNotInThe4', {
+      itemId,
+      count: standing.labels.length,
+      minAnnotators,
+    }),
   );
 }
 
@@ -98,31 +104,41 @@ export function decideAdjudication(
       throw notQueued(command.item_id, standing, context.config.min_annotators);
     const label = pick(command.label, context.labels);
     if (label === null)
-      throw new AdjudicationRefusal('bad_request', `"${command.label}" is not one of the labels (${context.labels.join(', ')})`);
+      throw new AdjudicationRefusal(
+        'bad_request',
+        say('refusal.adjudication.isNotOneOfThe', { label: command.label, labels: context.labels.join(', ') }),
+      );
     const confidence = ADJUDICATION_CONFIDENCES.find((c) => c === command.confidence.trim().toLowerCase()) as
       AdjudicationConfidence | undefined;
     if (confidence === undefined)
       throw new AdjudicationRefusal(
         'bad_request',
-        `confidence "${command.confidence}" is not one of ${ADJUDICATION_CONFIDENCES.join(', ')}`,
+        say('refusal.adjudication.confidenceIsNotOneOf', {
+          confidence: command.confidence,
+          ADJUDICATION_CONFIDENCES: ADJUDICATION_CONFIDENCES.join(', '),
+        }),
       );
     if (command.causes.length === 0)
-      throw new AdjudicationRefusal('bad_request', `give at least one cause (${context.config.causes.join(', ')})`);
+      throw new AdjudicationRefusal(
+        'bad_request',
+        say('refusal.adjudication.giveAtLeastOneCause', { causes: context.config.causes.join(', ') }),
+      );
     const causes: string[] = [];
     for (const typed of command.causes) {
       const cause = pick(typed.trim(), context.config.causes);
       if (cause === null)
         throw new AdjudicationRefusal(
           'bad_request',
-          `cause "${typed}" is not one of the causes (${context.config.causes.join(', ')}; aloud.yaml adjudication.causes)`,
+          say('refusal.adjudication.causeIsNotOneOf', { typed, causes: context.config.causes.join(', ') }),
         );
       if (!causes.includes(cause)) causes.push(cause);
     }
     const typed = freeText(command.rationale, 'the rationale');
     const spoken = command.spoken_rationale ?? null;
-    if (typed !== null && spoken !== null) throw new AdjudicationRefusal('bad_request', 'give the rationale typed or spoken, not both');
+    if (typed !== null && spoken !== null)
+      throw new AdjudicationRefusal('bad_request', say('refusal.adjudication.giveTheRationaleTypedOr'));
     if (spoken !== null && freeText(spoken.text, 'the spoken rationale') === null)
-      throw new AdjudicationRefusal('bad_request', 'the spoken rationale transcribes to no words (silence?); record it again or type it');
+      throw new AdjudicationRefusal('bad_request', say('refusal.adjudication.theSpokenRationaleTranscribesTo'));
     const rationale: DecisionRationale | null = spoken ?? (typed === null ? null : { kind: 'typed', text: typed });
     const flag = freeText(command.guideline_flag, 'the guideline flag');
     const room = command.room ?? null;
@@ -160,13 +176,13 @@ export function decideAdjudication(
   if (command.kind === 'assign') {
     const annotator = normalizeAnnotatorName(command.annotator);
     const problem = annotatorNameProblem(annotator);
-    if (problem !== null) throw new AdjudicationRefusal('bad_request', problem);
+    if (problem !== null) throw new AdjudicationRefusal('bad_request', problem); // i18n-ignore: the problem is core/common/names' rule text (shared with the CLI's import checks), not yet a catalog message
     const standing = queue.items.get(command.item_id);
     if (!standing || (standing.status !== 'queued' && standing.status !== 'too_few' && standing.status !== 'unlabelled')) {
       throw standing?.status === 'decided'
         ? new AdjudicationRefusal(
             'conflict',
-            `item "${command.item_id}" is decided already ("${standing.gold_label}"); assign items still in the queue`,
+            say('refusal.adjudication.itemIsDecidedAlreadyAssign', { itemId: command.item_id, goldLabel: String(standing.gold_label) }),
           )
         : notQueued(command.item_id, standing, context.config.min_annotators);
     }
@@ -174,12 +190,12 @@ export function decideAdjudication(
     if (context.hasSeen(annotator, command.item_id)) {
       throw new AdjudicationRefusal(
         'conflict',
-        `"${annotator}" has seen item "${command.item_id}" already; assign it to an annotator who has not (her label would not be blind)`,
+        say('refusal.adjudication.hasSeenItemAlreadyAssign', { annotator, itemId: command.item_id }),
       );
     }
     return [{ type: 'item_assigned', data: { item_id: command.item_id, annotator } }];
   }
-  if (command.item_ids.length === 0) throw new AdjudicationRefusal('bad_request', 'give the items to send to the huddle');
+  if (command.item_ids.length === 0) throw new AdjudicationRefusal('bad_request', say('refusal.adjudication.giveTheItemsToSend'));
   for (const id of command.item_ids) {
     const standing = queue.items.get(id);
     if (!standing || standing.status !== 'queued') throw notQueued(id, standing, context.config.min_annotators);

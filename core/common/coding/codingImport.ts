@@ -32,6 +32,7 @@ export interface CodingRow {
 export function parseCodingsCsv(text: string, file: string, maxRows: number = MAX_CODINGS_ROWS): CodingRow[] {
   const table = parseCsv(text, file);
   if (table.rows.length > maxRows)
+    // i18n-ignore: the strict import's problem list (file:line per row), English like every importer (io/inputProblem) for now
     throw new InputError([
       {
         file,
@@ -58,6 +59,7 @@ export function parseCodingsCsv(text: string, file: string, maxRows: number = MA
     if (![...CODINGS_CSV_COLUMNS, ...CODINGS_CSV_OPTIONAL].includes(name as never))
       problems.push({ file, line: table.headerLine, field: name, stage: 'schema', message: `unknown column "${name}" (${expected})` });
   }
+  // i18n-ignore: the strict import's problem list (file:line per row), English like every importer (io/inputProblem) for now
   if (problems.length > 0) throw new InputError(problems);
   const rows: CodingRow[] = [];
   for (const row of table.rows) {
@@ -76,14 +78,17 @@ export function parseCodingsCsv(text: string, file: string, maxRows: number = MA
     const memo = column.has('memo') ? cell('memo') : '';
     if (ok) rows.push({ line: row.line, ...values, memo: memo === '' ? null : memo });
   }
+  // i18n-ignore: the strict import's problem list (file:line per row), English like every importer (io/inputProblem) for now
   if (problems.length > 0) throw new InputError(problems);
   if (rows.length === 0)
+    // i18n-ignore: the strict import's problem list (file:line per row), English like every importer (io/inputProblem) for now
     throw new InputError([{ file, line: table.headerLine, field: null, stage: 'rule', message: 'the table has no codings' }]);
   const coders = new Set<string>();
   for (const row of rows) {
     coders.add(row.coder);
     if (coders.size > MAX_CODINGS_CODERS) {
       const total = new Set(rows.map((r) => r.coder)).size;
+      // i18n-ignore: the strict import's problem list (file:line per row), English like every importer (io/inputProblem) for now
       throw new InputError([
         {
           file,
@@ -125,6 +130,7 @@ export function decideImportedCodings(rows: readonly CodingRow[], facts: CodingI
   };
   const codebook = context.codebook;
   if (!codebook)
+    // i18n-ignore: the strict import's problem list (file:line per row), English like every importer (io/inputProblem) for now
     throw new InputError([
       {
         file,
@@ -205,6 +211,7 @@ export function decideImportedCodings(rows: readonly CodingRow[], facts: CodingI
     }
     accepted.push({ row, protocol, code: def.name, unit });
   }
+  // i18n-ignore: the strict import's problem list (file:line per row), English like every importer (io/inputProblem) for now
   if (problems.length > 0) throw new InputError(problems);
 
   const byCoder = new Map<string, SessionEntry[]>();

@@ -6,11 +6,12 @@ import type { SessionEntry } from '../session/sessionFold';
 import type { CodeActData, CodeActSource } from '../session/sessionEvents';
 import type { CodeActRecord, CodingFold } from './codingFold';
 import type { CodingUnit } from './codingUnits';
+import { say, type RefusalMessage } from '../refusal/refusalMessage';
 
 /** A coding act that does not fit the codebook, the protocol or the project's coding rules. */
 export class CodingRefusal extends Refusal {
   override name = 'CodingRefusal';
-  constructor(message: string) {
+  constructor(message: string | RefusalMessage) {
     super('conflict', message);
   }
 }
@@ -39,18 +40,14 @@ export interface ProtocolFacts {
 export function requireCodable(context: CodingContext, protocol: ProtocolFacts): { codebook: Codebook; version: string } {
   if (!context.codebook)
     throw new CodingRefusal(
-      context.problem ??
-        'the project has no codebook.yaml: write one beside aloud.yaml (codes: name, definition) or import a QDA codebook (aloud import --codebook)',
+      context.problem ?? // the codebook's own problem stays in the words of its check (core/common/codebook)
+        say('refusal.coding.noCodebookYaml'),
     );
   if (!context.config.own_protocols && sameName(protocol.annotator, context.coder)) {
-    throw new CodingRefusal(
-      `"${context.coder}" cannot code their own protocol: this project codes only other annotators' protocols (aloud.yaml coding.own_protocols: false)`,
-    );
+    throw new CodingRefusal(say('refusal.coding.cannotCodeTheirOwnProtocol', { coder: context.coder }));
   }
   if (!protocol.final)
-    throw new CodingRefusal(
-      `the transcript of "${protocol.item_id}" by ${protocol.annotator} is not final yet (the item is not completed), so its units could still change`,
-    );
+    throw new CodingRefusal(say('refusal.coding.theTranscriptOfByIs', { itemId: protocol.item_id, annotator: protocol.annotator }));
   return context.codebook;
 }
 
@@ -58,14 +55,19 @@ function requireUnit(protocol: ProtocolFacts, unit: string): CodingUnit {
   const found = protocol.units.find((u) => u.unit === unit);
   if (!found)
     throw new CodingRefusal(
-      `"${unit}" is not a unit of the protocol of "${protocol.item_id}" by ${protocol.annotator} (units: ${protocol.units.map((u) => u.unit).join(', ') || 'none'})`,
+      say('refusal.coding.isNotAUnitOf', {
+        unit,
+        itemId: protocol.item_id,
+        annotator: protocol.annotator,
+        value: protocol.units.map((u) => u.unit).join(', ') || 'none',
+      }),
     );
   return found;
 }
 
 function requireCode(codebook: Codebook, code: string): string {
   const def = findCode(codebook, code);
-  if (!def) throw new CodingRefusal(`"${code}" is not a code of the codebook (codes: ${codebook.codes.map((c) => c.name).join(', ')})`);
+  if (!def) throw new CodingRefusal(say('refusal.coding.isNotACodeOf', { code, codes: codebook.codes.map((c) => c.name).join(', ') }));
   return def.name;
 }
 
@@ -143,8 +145,7 @@ export function decideCodingMemo(
   const { version } = requireCodable(context, protocol);
   const unit = requireUnit(protocol, command.unit);
   const standing = fold.codesOn(protocol.annotator, protocol.item_id, unit.unit, unit.text).find((c) => c.code === command.code);
-  if (!standing)
-    throw new CodingRefusal(`"${command.code}" is not on unit ${unit.unit}: a memo belongs to a coding, so apply the code first`);
+  if (!standing) throw new CodingRefusal(say('refusal.coding.isNotOnUnitA', { code: command.code, unit: unit.unit }));
   const text = command.text.trim();
   if ((standing.memo ?? '') === text) return [];
   return [
@@ -172,12 +173,12 @@ export function decideProposeCode(
   const { codebook } = requireCodable(context, protocol);
   const unit = requireUnit(protocol, command.unit);
   const quote = command.quote.replace(/\s+/gu, ' ').trim();
-  if (quote === '') throw new CodingRefusal('select some words of the unit to propose them as a code');
+  if (quote === '') throw new CodingRefusal(say('refusal.coding.selectSomeWordsOfThe'));
   if (!unit.text.replace(/\s+/gu, ' ').includes(quote))
-    throw new CodingRefusal(`"${quote}" is not in unit ${unit.unit}: an in-vivo code is named by the unit's own words`);
+    throw new CodingRefusal(say('refusal.coding.isNotInUnitAn', { quote, unit: unit.unit }));
   const name = quote.replace(/^[\p{P}\s]+|[\p{P}\s]+$/gu, '').slice(0, 200);
-  if (name === '') throw new CodingRefusal('the selected words are only punctuation');
-  if (findCode(codebook, name)) throw new CodingRefusal(`"${name}" is a code of the codebook already: apply it instead`);
+  if (name === '') throw new CodingRefusal(say('refusal.coding.theSelectedWordsAreOnly'));
+  if (findCode(codebook, name)) throw new CodingRefusal(say('refusal.coding.isACodeOfThe', { name }));
   return [
     {
       type: 'code_proposed',
@@ -212,7 +213,7 @@ export function decideUndoCoding(
   context: Pick<CodingContext, 'coder' | 'codebook'>,
 ): { entries: SessionEntry[]; undone: CodeActRecord } {
   const last = fold.lastUndoable();
-  if (!last) throw new CodingRefusal('nothing to undo: no code was applied or removed in this session');
+  if (!last) throw new CodingRefusal(say('refusal.coding.nothingToUndoNoCode'));
   const { data } = last;
   const version = context.codebook?.version ?? data.codebook_version;
   const afterFinished = fold.protocolCoding(data.annotator, data.item_id)?.finished != null || fold.revealedToLead() !== null;

@@ -131,6 +131,7 @@ export function parseDeidentifyList(source: string, file = DEIDENTIFY_FILE): Dei
     }
   }
   const { value, root, lineCounter } = readStrictYaml(source, file, DEIDENTIFY_FILE);
+  // i18n-ignore: schema and rule problems (ajv's words, the config checks) stay English; one-line YAML problems are catalog messages
   if (!validateList(value)) throw new ConfigError(schemaConfigProblems(validateList.errors, file, root, lineCounter));
   return checkedList(value, file, (keys) => lineAt(root, lineCounter, keys));
 }
@@ -167,6 +168,7 @@ function checkedList(value: unknown, file: string, lineOf: (keys: string[]) => n
     for (const k of keys) seen.set(k, i);
     return undefined;
   });
+  // i18n-ignore: schema and rule problems (ajv's words, the config checks) stay English; one-line YAML problems are catalog messages
   if (problems.length > 0) throw new ConfigError(problems);
   return {
     version: raw.version === undefined ? 'unversioned' : String(raw.version),

@@ -2,6 +2,7 @@ import { Refusal } from '../refusal/refusal';
 import { CLASS_PATTERN } from './deidentifyList';
 import type { RecordDecisions, SpanRef } from './deidentifyRecord';
 import type { SpanMatcher } from './spanMatcher';
+import { say } from '../refusal/refusalMessage';
 
 /**
  * The review of what an export will hide, as events in the annotator's own de-identification log
@@ -63,29 +64,40 @@ export function decideReview(
   addedHere = false,
 ): ReviewDecisionData {
   const { span } = command;
-  if (reviewer.trim() === '') throw new Refusal('bad_request', 'a review decision needs a reviewer name');
+  if (reviewer.trim() === '') throw new Refusal('bad_request', say('refusal.deidentify.aReviewDecisionNeedsA'));
   if (!reviewed)
     throw new Refusal(
       'not_found',
-      `"${command.item_id}" has no ${span.layer} text at utterance ${span.utterance}, segment ${span.segment}`,
+      say('refusal.deidentify.hasNoTextAtUtterance', {
+        itemId: command.item_id,
+        layer: span.layer,
+        utterance: span.utterance,
+        segment: span.segment,
+      }),
     );
   const { text } = reviewed;
   if (!Number.isInteger(span.start) || !Number.isInteger(span.end) || span.start < 0 || span.end > text.length || span.start >= span.end) {
-    throw new Refusal('bad_request', `span ${span.start}–${span.end} is not inside the segment's text (0–${text.length})`);
+    throw new Refusal(
+      'bad_request',
+      say('refusal.deidentify.spanIsNotInsideThe', { start: span.start, end: span.end, length: text.length }),
+    );
   }
   if (!new RegExp(CLASS_PATTERN, 'u').test(command.class))
-    throw new Refusal('bad_request', `class "${command.class}" must be capitals, digits or _ (PERSON, PLACE, ORG, …)`);
+    throw new Refusal('bad_request', say('refusal.deidentify.classMustBeCapitalsDigits', { class: command.class }));
   if (command.decision === 'add') {
     const word = /[\p{L}\p{N}]/u;
     const edge = (i: number): boolean => i <= 0 || i >= text.length || !word.test(text[i - 1]!) || !word.test(text[i]!);
     if (!edge(span.start) || !edge(span.end) || !word.test(text.slice(span.start, span.end)))
-      throw new Refusal('bad_request', 'an added span is whole words: it must start and end at word edges');
+      throw new Refusal('bad_request', say('refusal.deidentify.anAddedSpanIsWhole'));
   } else {
     const match = matcher.find(text).find((m) => m.start === span.start && m.end === span.end);
     if (!match && !addedHere && command.decision === 'reject')
-      throw new Refusal('bad_request', `nothing the list hides starts and ends at ${span.start}–${span.end} of this segment`);
+      throw new Refusal('bad_request', say('refusal.deidentify.nothingTheListHidesStarts', { start: span.start, end: span.end }));
     if (match && match.class !== command.class)
-      throw new Refusal('bad_request', `the match at ${span.start}–${span.end} is ${match.class}, not ${command.class}`);
+      throw new Refusal(
+        'bad_request',
+        say('refusal.deidentify.theMatchAtIsNot', { start: span.start, end: span.end, class: match.class, class2: command.class }),
+      );
   }
   return {
     item_id: command.item_id,

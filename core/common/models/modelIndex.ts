@@ -1,4 +1,5 @@
 import { Refusal } from '../refusal/refusal';
+import type { RefusalMessage } from '../refusal/refusalMessage';
 /** models.json in the models folder: what was downloaded or imported, with its digests. */
 
 export interface InstalledModelRecord {
@@ -30,7 +31,7 @@ export function emptyModelIndex(): ModelIndex {
 /** A damaged models.json: a person must repair or remove it. */
 export class ModelIndexError extends Refusal {
   override name = 'ModelIndexError';
-  constructor(message: string) {
+  constructor(message: string | RefusalMessage) {
     super('conflict', message);
   }
 }

@@ -286,6 +286,7 @@ const validateConfig = compileOnFirstUse(() => ajv.compile(projectConfigJsonSche
  */
 export function parseProjectConfig(text: string, file = 'aloud.yaml'): ProjectConfig {
   const { value, root, lineCounter } = readStrictYaml(text, file, 'aloud.yaml');
+  // i18n-ignore: schema and rule problems (ajv's words, the config checks) stay English; one-line YAML problems are catalog messages
   if (!validateConfig(value)) throw new ConfigError(schemaConfigProblems(validateConfig.errors, file, root, lineCounter));
   const config = value as unknown as ProjectConfig;
   checkConfigRules(config, file, root, lineCounter);
@@ -459,5 +460,6 @@ function checkConfigRules(config: ProjectConfig, file: string, root: YamlNode | 
       message: `must be at least min_pause_ms (${config.thinkaloud.min_pause_ms})`,
     });
   }
+  // i18n-ignore: schema and rule problems (ajv's words, the config checks) stay English; one-line YAML problems are catalog messages
   if (problems.length > 0) throw new ConfigError(problems);
 }

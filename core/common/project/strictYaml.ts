@@ -2,6 +2,7 @@ import type { ErrorObject } from 'ajv/dist/2020.js';
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, visit, type Node as YamlNode } from 'yaml';
 import { pointerToField } from '../io/inputProblem';
 import { Refusal } from '../refusal/refusal';
+import { say, type RefusalMessage } from '../refusal/refusalMessage';
 
 /** A problem in a configuration file, located by key path and (where known) line. */
 export interface ConfigProblem {
@@ -9,13 +10,23 @@ export interface ConfigProblem {
   line: number | null;
   path: string;
   message: string;
+  /** the message as a catalog message whose text is the whole line, `{where}: {field}: …` (ConfigError fills both) */
+  say?: RefusalMessage;
 }
 
 export class ConfigError extends Refusal {
   constructor(readonly problems: ConfigProblem[]) {
-    super('bad_request', problems.map(formatConfigProblem).join('\n'));
+    super('bad_request', problems.map(formatConfigProblem).join('\n'), configProblemMessage(problems));
     this.name = 'ConfigError';
   }
+}
+
+/** One problem with catalog words is said in the person's language; several stay the English list (one line each). */
+function configProblemMessage(problems: readonly ConfigProblem[]): RefusalMessage | undefined {
+  const [p] = problems;
+  if (problems.length !== 1 || !p?.say) return undefined;
+  const where = p.line === null ? p.file : `${p.file}:${p.line}`;
+  return { id: p.say.id, values: { ...p.say.values, where, field: p.path || '(top level)' } };
 }
 
 export function formatConfigProblem(p: ConfigProblem): string {
@@ -85,6 +96,7 @@ export function readStrictYaml(
         line: err.linePos?.[0]?.line ?? lineCounter.linePos(err.pos[0]).line,
         path: '',
         message: `YAML syntax: ${err.message.split('\n')[0] ?? err.code}`,
+        say: say('refusal.config.yamlSyntax', { detail: err.message.split('\n')[0] ?? err.code }),
       })),
     );
   }
@@ -97,6 +109,7 @@ export function readStrictYaml(
         line: unknownTag.linePos?.[0]?.line ?? lineCounter.linePos(unknownTag.pos[0]).line,
         path: '',
         message: `YAML: ${unknownTag.message.split('\n')[0]} (${what} uses plain YAML: no tags)`,
+        say: say('refusal.config.yamlUnknownTag', { detail: String(unknownTag.message.split('\n')[0]), what }),
       },
     ]);
   }
@@ -112,7 +125,15 @@ export function readStrictYaml(
   });
   if (foreignTag !== null) {
     const { tag, line } = foreignTag as { tag: string; line: number | null };
-    throw new ConfigError([{ file, line, path: '', message: `YAML: the tag ${tag} is not used in ${what} (plain YAML: no tags)` }]);
+    throw new ConfigError([
+      {
+        file,
+        line,
+        path: '',
+        message: `YAML: the tag ${tag} is not used in ${what} (plain YAML: no tags)`,
+        say: say('refusal.config.yamlForeignTag', { tag, what }),
+      },
+    ]);
   }
   let value: unknown;
   try {
@@ -133,6 +154,7 @@ export function readStrictYaml(
         line,
         path: '',
         message: `YAML: too many aliases expand (more than ${MAX_YAML_ALIASES}: an alias bomb?); write the values out`,
+        say: say('refusal.config.yamlAliasBomb', { max: MAX_YAML_ALIASES }),
       },
     ]);
   }

@@ -1,9 +1,14 @@
 import { Refusal, type RefusalCode } from './refusal';
+import type { RefusalMessage } from './refusalMessage';
 
-/** A refusal crossing a transport as data (CallOutcome): a code the UI can act on and a message a person can read. */
+/**
+ * A refusal crossing a transport as data (CallOutcome): a code the UI can act on, the English message (logs, the CLI,
+ * older clients) and, when the refusal has one, the catalog message the app shows in the person's language.
+ */
 export interface RefusalBody {
   code: RefusalCode;
   message: string;
+  say?: { id: string; values?: Readonly<Record<string, string | number>> };
 }
 
 /**
@@ -13,10 +18,14 @@ export interface RefusalBody {
 export type CallOutcome = { ok: true; result: unknown } | { ok: false; error: RefusalBody };
 
 export function errorOutcome(e: Refusal): CallOutcome {
-  return { ok: false, error: { code: e.code, message: e.message } };
+  const error: RefusalBody = { code: e.code, message: e.message };
+  if (e.say) error.say = e.say.values === undefined ? { id: e.say.id } : { id: e.say.id, values: { ...e.say.values } };
+  return { ok: false, error };
 }
 
 export function unwrapOutcome(outcome: CallOutcome): unknown {
   if (outcome.ok) return outcome.result;
-  throw new Refusal(outcome.error.code, outcome.error.message);
+  const { code, message, say } = outcome.error;
+  // the id is the host's: the renderer checks it against its catalogs before showing it (refusalText)
+  throw new Refusal(code, message, say as RefusalMessage | undefined);
 }

@@ -1,3 +1,5 @@
+import { englishRefusal, type RefusalMessage } from './refusalMessage';
+
 /** What a refusal means to whoever hears it: the HTTP status (transportNames), the CLI's exit, the UI's next step. */
 export type RefusalCode =
   | 'bad_request'
@@ -19,11 +21,20 @@ export type RefusalCode =
  */
 export class Refusal extends Error {
   override name = 'Refusal';
+  /** what to say to a person, from the catalog (absent: the English message is all there is) */
+  readonly say?: RefusalMessage;
+  /**
+   * `message` is English text, or a catalog message whose English becomes the Error's message; `said` is the catalog
+   * message a refusal carried across a transport (the client rebuilds the refusal from its English and its message).
+   */
   constructor(
     readonly code: RefusalCode,
-    message: string,
+    message: string | RefusalMessage,
+    said?: RefusalMessage,
   ) {
-    super(message);
+    super(typeof message === 'string' ? message : englishRefusal(message));
+    const say = typeof message === 'string' ? said : message;
+    if (say !== undefined) this.say = say;
   }
 }
 

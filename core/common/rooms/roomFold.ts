@@ -4,6 +4,7 @@ import { utf8Length } from '../names/nameRules';
 import { MAX_MEMBER_LOG_BYTES, MAX_ROOM_LOG_BYTES, type RoomEvent, type RoomEventData, type RoomItem } from './roomEvents';
 import { chatText, memberNameRefusal } from './roomNames';
 import { Refusal } from '../refusal/refusal';
+import { say, type RefusalMessage } from '../refusal/refusalMessage';
 
 export interface RoomMember {
   member_id: string;
@@ -66,7 +67,7 @@ export class RoomRuleError extends Refusal {
   override name = 'RoomRuleError';
   constructor(
     readonly status: 400 | 403 | 404 | 409,
-    message: string,
+    message: string | RefusalMessage,
   ) {
     super(status === 404 ? 'not_found' : status === 409 ? 'conflict' : 'bad_request', message);
   }
@@ -75,7 +76,7 @@ export class RoomRuleError extends Refusal {
 /** A room log that cannot be read (missing, damaged). */
 export class RoomLogError extends Refusal {
   override name = 'RoomLogError';
-  constructor(message: string) {
+  constructor(message: string | RefusalMessage) {
     super('conflict', message);
   }
 }
@@ -119,24 +120,25 @@ function authorOf(event: RoomEvent): string | null {
 /** Applies one logged event (mutating the state); the log was written by the rules below, so it is trusted but checked for order. */
 export function applyRoomEvent(state: RoomState | null, event: RoomEvent, where = 'room log'): RoomState {
   if (state === null) {
-    if (event.type !== 'room_opened') throw new RoomLogError(`${where}: the first event must be room_opened, not ${event.type}`);
+    if (event.type !== 'room_opened') throw new RoomLogError(say('refusal.rooms.theFirstEventMustBe', { where, type: event.type }));
     const room = emptyRoom(event.data);
     room.seq = event.seq;
     room.log_bytes = roomEventBytes(event);
     return room;
   }
-  if (event.seq !== state.seq + 1) throw new RoomLogError(`${where}: event seq ${event.seq} follows ${state.seq} (a gap or a repeat)`);
+  if (event.seq !== state.seq + 1)
+    throw new RoomLogError(say('refusal.rooms.eventSeqFollowsAGap', { where, seq: event.seq, seq2: state.seq }));
   state.seq = event.seq;
   const bytes = roomEventBytes(event);
   state.log_bytes += bytes;
   const itemOf = (id: string) => {
     const item = state.items.get(id);
-    if (!item) throw new RoomLogError(`${where}: seq ${event.seq} names unknown item "${id}"`);
+    if (!item) throw new RoomLogError(say('refusal.rooms.seqNamesUnknownItem', { where, seq: event.seq, id }));
     return item;
   };
   switch (event.type) {
     case 'room_opened':
-      throw new RoomLogError(`${where}: a second room_opened at seq ${event.seq}`);
+      throw new RoomLogError(say('refusal.rooms.aSecondRoomOpenedAt', { where, seq: event.seq }));
     case 'member_joined':
       state.members.set(event.data.member_id, { ...event.data, removed: false, log_bytes: 0 });
       break;
@@ -177,7 +179,7 @@ export function applyRoomEvent(state: RoomState | null, event: RoomEvent, where 
 export function foldRoom(events: readonly RoomEvent[], where?: string): RoomState {
   let state: RoomState | null = null;
   for (const e of events) state = applyRoomEvent(state, e, where);
-  if (state === null) throw new RoomLogError(`${where ?? 'room log'}: empty`);
+  if (state === null) throw new RoomLogError(say('refusal.rooms.empty', { value: where ?? 'room log' }));
   return state;
 }
 
@@ -191,12 +193,12 @@ export function majorityOfOthers(state: RoomState, item: RoomItemState, memberId
 
 function openMember(state: RoomState, memberId: string): RoomMember {
   const m = state.members.get(memberId);
-  if (!m || m.removed) throw new RoomRuleError(403, 'you are not a member of this room (removed by the lead, or never joined)');
+  if (!m || m.removed) throw new RoomRuleError(403, say('refusal.rooms.youAreNotAMember'));
   return m;
 }
 
 function openRoom(state: RoomState): void {
-  if (state.closed) throw new RoomRuleError(409, 'the room is closed');
+  if (state.closed) throw new RoomRuleError(409, say('refusal.rooms.theRoomIsClosed'));
 }
 
 /** Whether the log has room left for the room as a whole (false: the "room log full" state). */
@@ -207,16 +209,10 @@ export function roomLogHasRoom(state: RoomState): boolean {
 /** Refuses an event that would grow a full log, or a member's full share of it (reveal, remove and close never are). */
 function roomInLog(state: RoomState, member: RoomMember | null): void {
   if (!roomLogHasRoom(state)) {
-    throw new RoomRuleError(
-      409,
-      `the room log is full (${MAX_ROOM_LOG_BYTES / (1024 * 1024)} MB): no more votes, chat or members; the lead can still reveal items and close the room`,
-    );
+    throw new RoomRuleError(409, say('refusal.rooms.theRoomLogIsFull', { value: MAX_ROOM_LOG_BYTES / (1024 * 1024) }));
   }
   if (member && member.log_bytes >= MAX_MEMBER_LOG_BYTES) {
-    throw new RoomRuleError(
-      409,
-      `your share of the room log is full (${MAX_MEMBER_LOG_BYTES / 1024} KB of votes and chat); the lead can still reveal items and close the room`,
-    );
+    throw new RoomRuleError(409, say('refusal.rooms.yourShareOfTheRoom', { value: MAX_MEMBER_LOG_BYTES / 1024 }));
   }
 }
 
@@ -225,9 +221,10 @@ export function decideJoin(state: RoomState, name: string, memberId: string, tok
   roomInLog(state, null);
   const clean = name.normalize('NFC').trim();
   const refusal = memberNameRefusal(clean, state.code, state.members.values());
-  if (refusal) throw new RoomRuleError(refusal.status, refusal.message);
+  if (refusal) throw new RoomRuleError(refusal.status, refusal.say);
   const active = [...state.members.values()].filter((m) => !m.removed);
-  if (active.length >= state.max_members) throw new RoomRuleError(409, `the room is full (${state.max_members} members)`);
+  if (active.length >= state.max_members)
+    throw new RoomRuleError(409, say('refusal.rooms.theRoomIsFullMembers', { maxMembers: state.max_members }));
   return { member_id: memberId, name: clean, token_sha256: tokenSha256 };
 }
 
@@ -235,8 +232,9 @@ export function decideVote(state: RoomState, memberId: string, itemId: string, l
   openRoom(state);
   const member = openMember(state, memberId);
   const item = state.items.get(itemId);
-  if (!item) throw new RoomRuleError(404, `no item "${itemId}" in this room`);
-  if (!state.labels.includes(label)) throw new RoomRuleError(400, `"${label}" is not one of the labels (${state.labels.join(', ')})`);
+  if (!item) throw new RoomRuleError(404, say('refusal.rooms.noItemInThisRoom', { itemId }));
+  if (!state.labels.includes(label))
+    throw new RoomRuleError(400, say('refusal.adjudication.isNotOneOfThe', { label, labels: state.labels.join(', ') }));
   const previous = item.current.get(memberId) ?? null;
   if (previous === label) return null; // the same vote again changes nothing, so nothing is logged
   roomInLog(state, member);
@@ -254,8 +252,8 @@ export function decideVote(state: RoomState, memberId: string, itemId: string, l
 export function decideReveal(state: RoomState, itemId: string): RoomEventData['item_revealed'] {
   openRoom(state);
   const item = state.items.get(itemId);
-  if (!item) throw new RoomRuleError(404, `no item "${itemId}" in this room`);
-  if (item.revealed) throw new RoomRuleError(409, `item "${itemId}" is already revealed`);
+  if (!item) throw new RoomRuleError(404, say('refusal.rooms.noItemInThisRoom', { itemId }));
+  if (item.revealed) throw new RoomRuleError(409, say('refusal.rooms.itemIsAlreadyRevealed', { itemId }));
   return { item_id: itemId, blind_votes: item.blind.size };
 }
 
@@ -269,7 +267,7 @@ export function decideChat(state: RoomState, from: string | null, text: string):
   openRoom(state);
   const member = from === null ? null : openMember(state, from);
   const checked = chatText(text);
-  if ('problem' in checked) throw new RoomRuleError(400, checked.problem);
+  if ('say' in checked) throw new RoomRuleError(400, checked.say);
   roomInLog(state, member);
   return { from, text: checked.text };
 }

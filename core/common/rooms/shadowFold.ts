@@ -19,6 +19,7 @@ import {
   type ShadowPriorLabels,
   type ShadowSegment,
 } from './shadowEvents';
+import { say } from '../refusal/refusalMessage';
 
 export interface ShadowTrainee {
   member_id: string;
@@ -143,13 +144,14 @@ const METRICS_EVENTS = new Set<ShadowEvent['type']>(['item_left', 'item_shown', 
 /** Applies one logged event (mutating the state); the log was written by the rules below, so it is trusted but checked for order. */
 export function applyShadowEvent(state: ShadowState | null, event: ShadowEvent, where = 'shadow room log'): ShadowState {
   if (state === null) {
-    if (event.type !== 'shadow_opened') throw new RoomLogError(`${where}: the first event must be shadow_opened, not ${event.type}`);
+    if (event.type !== 'shadow_opened') throw new RoomLogError(say('refusal.rooms.theFirstEventMustBe2', { where, type: event.type }));
     const room = emptyShadowRoom(event.data);
     room.seq = event.seq;
     room.log_bytes = room.feed_bytes = shadowEventBytes(event);
     return room;
   }
-  if (event.seq !== state.seq + 1) throw new RoomLogError(`${where}: event seq ${event.seq} follows ${state.seq} (a gap or a repeat)`);
+  if (event.seq !== state.seq + 1)
+    throw new RoomLogError(say('refusal.rooms.eventSeqFollowsAGap', { where, seq: event.seq, seq2: state.seq }));
   state.seq = event.seq;
   const bytes = shadowEventBytes(event);
   state.log_bytes += bytes;
@@ -160,12 +162,12 @@ export function applyShadowEvent(state: ShadowState | null, event: ShadowEvent, 
   if (METRICS_EVENTS.has(event.type) || endedItemVote) state.metrics_version++;
   const itemOf = (id: string): ShadowItemState => {
     const item = state.items.get(id);
-    if (!item) throw new RoomLogError(`${where}: seq ${event.seq} names item "${id}", which was never shown`);
+    if (!item) throw new RoomLogError(say('refusal.rooms.seqNamesItemWhichWas', { where, seq: event.seq, id }));
     return item;
   };
   switch (event.type) {
     case 'shadow_opened':
-      throw new RoomLogError(`${where}: a second shadow_opened at seq ${event.seq}`);
+      throw new RoomLogError(say('refusal.rooms.aSecondShadowOpenedAt', { where, seq: event.seq }));
     case 'expert_joined':
       state.expert ??= event.data.annotator;
       state.expert_present = { annotator: event.data.annotator, via: event.data.via };
@@ -298,31 +300,28 @@ function dropTrailingSilence(item: ShadowItemState): void {
 export function foldShadowRoom(events: readonly ShadowEvent[], where?: string): ShadowState {
   let state: ShadowState | null = null;
   for (const e of events) state = applyShadowEvent(state, e, where);
-  if (state === null) throw new RoomLogError(`${where ?? 'shadow room log'}: empty`);
+  if (state === null) throw new RoomLogError(say('refusal.rooms.empty', { value: where ?? 'shadow room log' }));
   return state;
 }
 
 // ——— the rules: each checks a request against the state and returns what to log ———
 
 function openRoom(state: ShadowState): void {
-  if (state.closed) throw new RoomRuleError(409, 'the room is closed');
+  if (state.closed) throw new RoomRuleError(409, say('refusal.rooms.theRoomIsClosed'));
 }
 
 function activeTrainee(state: ShadowState, memberId: string): ShadowTrainee {
   const t = state.trainees.get(memberId);
-  if (!t || t.removed) throw new RoomRuleError(403, 'you are not a trainee of this room (removed by the expert, or never joined)');
+  if (!t || t.removed) throw new RoomRuleError(403, say('refusal.rooms.youAreNotATrainee'));
   return t;
 }
 
 /** Refuses a trainee's event that would grow their share, or the trainees' part of the log, past its bound. */
 function traineeRoomInLog(state: ShadowState, trainee: ShadowTrainee | null): void {
   if (state.trainee_bytes >= MAX_ROOM_LOG_BYTES)
-    throw new RoomRuleError(
-      409,
-      `the room log is full (${MAX_ROOM_LOG_BYTES / (1024 * 1024)} MB of trainees' events): no more trainees or practice labels`,
-    );
+    throw new RoomRuleError(409, say('refusal.rooms.theRoomLogIsFull2', { value: MAX_ROOM_LOG_BYTES / (1024 * 1024) }));
   if (trainee && trainee.log_bytes >= MAX_MEMBER_LOG_BYTES)
-    throw new RoomRuleError(409, `your share of the room log is full (${MAX_MEMBER_LOG_BYTES / 1024} KB)`);
+    throw new RoomRuleError(409, say('refusal.rooms.yourShareOfTheRoom2', { value: MAX_MEMBER_LOG_BYTES / 1024 }));
 }
 
 /**
@@ -341,14 +340,12 @@ export function decideTraineeJoin(
   const clean = name.normalize('NFC').trim();
   const members = [...state.trainees.values()];
   const refusal = memberNameRefusal(clean, state.code, members);
-  if (refusal) throw new RoomRuleError(refusal.status, refusal.message);
-  if (looksLikeWord(clean, 'expert'))
-    throw new RoomRuleError(400, `"${clean}" reads as "expert": the expert is marked by the room itself; choose your own name`);
+  if (refusal) throw new RoomRuleError(refusal.status, refusal.say);
+  if (looksLikeWord(clean, 'expert')) throw new RoomRuleError(400, say('refusal.rooms.readsAsExpertTheExpert', { clean }));
   const expert = state.expert ?? state.expert_present?.annotator ?? null;
-  if (expert !== null && looksAlike(expert, clean))
-    throw new RoomRuleError(409, `"${clean}" is, or looks like, the expert's name; choose your own name`);
+  if (expert !== null && looksAlike(expert, clean)) throw new RoomRuleError(409, say('refusal.rooms.isOrLooksLikeThe', { clean }));
   if (members.filter((m) => !m.removed).length >= state.max_members)
-    throw new RoomRuleError(409, `the room is full (${state.max_members} trainees)`);
+    throw new RoomRuleError(409, say('refusal.rooms.theRoomIsFullTrainees', { maxMembers: state.max_members }));
   return { member_id: memberId, name: clean, token_sha256: tokenSha256 };
 }
 
@@ -372,13 +369,11 @@ export function decidePractice(
   openRoom(state);
   const trainee = activeTrainee(state, memberId);
   const item = state.items.get(itemId);
-  if (!item) throw new RoomRuleError(404, `the expert has not shown an item "${itemId}" in this room`);
-  if (!isLive(state, itemId))
-    throw new RoomRuleError(409, `the expert has left "${itemId}": its practice is over; answer on the item she is on`);
+  if (!item) throw new RoomRuleError(404, say('refusal.rooms.theExpertHasNotShown', { itemId }));
+  if (!isLive(state, itemId)) throw new RoomRuleError(409, say('refusal.rooms.theExpertHasLeftIts', { itemId }));
   if (label !== null && !state.labels.includes(label))
-    throw new RoomRuleError(400, `"${label}" is not one of the labels (${state.labels.join(', ')})`);
-  if (item.votes.has(memberId))
-    throw new RoomRuleError(409, `your answer on "${itemId}" is given; it is final (you have seen the expert's label since)`);
+    throw new RoomRuleError(400, say('refusal.adjudication.isNotOneOfThe', { label, labels: state.labels.join(', ') }));
+  if (item.votes.has(memberId)) throw new RoomRuleError(409, say('refusal.rooms.yourAnswerOnIsGiven', { itemId }));
   traineeRoomInLog(state, trainee);
   return {
     member_id: memberId,
@@ -397,7 +392,7 @@ export function decideAudioShared(state: ShadowState, on: boolean): ShadowEventD
 
 /** Closing ends live view of the item on view first, so the log says how it ended. */
 export function decideCloseShadow(state: ShadowState): ShadowEntry[] {
-  if (state.closed) throw new RoomRuleError(409, 'the room is closed already');
+  if (state.closed) throw new RoomRuleError(409, say('refusal.rooms.theRoomIsClosedAlready'));
   const current = state.current;
   return [
     ...(current !== null && isLive(state, current)
@@ -440,13 +435,16 @@ export function decideFeed(state: ShadowState, feed: Exclude<ShadowFeed, { kind:
   if (feed.kind === 'expert') {
     const expert = state.expert;
     if (expert !== null && expert.normalize('NFC').toLowerCase() !== feed.annotator.normalize('NFC').toLowerCase()) {
-      throw new RoomRuleError(403, `this room shadows ${expert}, not ${feed.annotator}`);
+      throw new RoomRuleError(403, say('refusal.rooms.thisRoomShadowsNot', { expert, annotator: feed.annotator }));
     }
     if (state.expert_present)
-      throw new RoomRuleError(409, `the room is fed by ${state.expert_present.annotator}'s session already (${state.expert_present.via})`);
+      throw new RoomRuleError(
+        409,
+        say('refusal.rooms.theRoomIsFedBy', { annotator: state.expert_present.annotator, via: state.expert_present.via }),
+      );
     return [{ type: 'expert_joined', data: { annotator: feed.annotator, via: feed.via } }];
   }
-  if (!state.expert_present) throw new RoomRuleError(409, "the feed must name the expert's session first");
+  if (!state.expert_present) throw new RoomRuleError(409, say('refusal.rooms.theFeedMustNameThe'));
   if (state.feed_stopped) return [];
   if (state.feed_bytes >= MAX_SHADOW_FEED_BYTES) return [{ type: 'feed_stopped', data: { log_bytes: state.log_bytes } }];
   if (feed.kind === 'left') return decideExpertGone(state, 'session_closed');
@@ -457,7 +455,7 @@ export function decideFeed(state: ShadowState, feed: Exclude<ShadowFeed, { kind:
     case 'item': {
       if (live) return [];
       const known = context.items.get(itemId);
-      if (!known) throw new RoomRuleError(404, `item "${itemId}" is not in the project's items`);
+      if (!known) throw new RoomRuleError(404, say('refusal.session.itemIsNotInThe', { itemId }));
       const current = state.current;
       const entries: ShadowEntry[] = [];
       if (current !== null && isLive(state, current))

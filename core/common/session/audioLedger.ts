@@ -48,6 +48,7 @@ export class AudioLedgerFold {
   apply(event: SessionEvent): void {
     const { ledger } = this;
     const fail = (problem: string): never => {
+      // i18n-ignore: a damaged log's line: the problem is the event check's text (sessionEvents), English for now
       throw new SessionLogError(this.file, event.seq, `${event.type}: ${problem}`);
     };
     switch (event.type) {

@@ -5,6 +5,7 @@ import type { ItemSessionState, LabelSource } from './itemState';
 import type { SessionDraft, SessionEntry } from './sessionFold';
 import { LabelChangeNeedsConfirmationError, SessionUsageError, SpokenLabelRequiredError } from './sessionRefusals';
 import { requireOpenItem, type SessionFacts, type SessionRuleContext } from './sessionRules';
+import { say } from '../refusal/refusalMessage';
 
 /** One label act as the log records it; voice acts carry their commitment's fields (where the phrase was said), the others nulls. */
 export type LabelActInput = {
@@ -68,11 +69,11 @@ export function decideLabelAct(
   const itemId = requireOpenItem(facts, 'label');
   const known = context.config.schema.labels.map((l) => l.name);
   if (!known.includes(command.label))
-    throw new SessionUsageError(`"${command.label}" is not a label of this project (labels: ${known.join(', ')})`);
+    throw new SessionUsageError(say('refusal.session.isNotALabelOf', { label: command.label, known: known.join(', ') }));
   const state = facts.itemState(itemId);
   if (state?.completed_at && state.final_label !== null && state.final_label !== command.label && !command.confirmed) {
     throw new LabelChangeNeedsConfirmationError(
-      `"${itemId}" is completed with the label ${state.final_label}: changing it to ${command.label} is a change after completion, so it needs your confirmation`,
+      say('refusal.session.isCompletedWithTheLabel', { itemId, finalLabel: state.final_label, label: command.label }),
       itemId,
       state.final_label,
       command.label,
@@ -104,9 +105,7 @@ export function decideCompletion(
   const state = facts.itemState(itemId);
   const { config } = context;
   if (config.thinkaloud.require_spoken_label && (state?.commitments.length ?? 0) === 0) {
-    throw new SpokenLabelRequiredError(
-      `"${itemId}" needs a spoken label before it can be completed: say, for example, "I label this ${exampleLabel(config)}". Keys and clicks are kept but do not complete an item in this project.`,
-    );
+    throw new SpokenLabelRequiredError(say('refusal.session.needsASpokenLabelBefore', { itemId, exampleLabel: exampleLabel(config) }));
   }
   if (state?.completed_at && !state.changed_after_completion) return [];
   return [{ type: 'item_completed', data: { item_id: itemId } }];
@@ -141,7 +140,7 @@ export function decideLabelFromCorrections(
 ): readonly SessionEntry[] {
   const state = facts.itemState(itemId);
   if (!state || state.transcript_corrected === null)
-    throw new SessionUsageError(`"${itemId}" has no corrected transcript to derive a label from`);
+    throw new SessionUsageError(say('refusal.session.hasNoCorrectedTranscriptTo', { itemId }));
   const final = correctedTextCommitment(state, context.analyze);
   if (!final) return [];
   const draft = facts.draft(itemId, at);

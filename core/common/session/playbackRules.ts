@@ -2,6 +2,7 @@ import { AUDIO_SAMPLE_RATE } from '../audio/sampleRate';
 import type { SessionEntry } from './sessionFold';
 import type { SessionRuleContext } from './sessionRules';
 import { SessionUsageError } from './sessionRefusals';
+import { say } from '../refusal/refusalMessage';
 
 /** A playback of an item's recording as the page measured it: where on the audio it ran and how long it played by the clock. */
 export interface Playback {
@@ -26,12 +27,11 @@ export function decidePlayback(
   play: Playback,
 ): SessionEntry[] {
   if (context.reviewer !== null)
-    throw new SessionUsageError(
-      `${context.reviewer} is reviewing ${context.annotator}'s session: a playback is ${context.reviewer}'s own act and is not logged in ${context.annotator}'s log`,
-    );
-  if (context.items && !context.items.has(play.itemId)) throw new SessionUsageError(`item "${play.itemId}" is not in the project's items`);
-  if (audioSamples === 0) throw new SessionUsageError(`item "${play.itemId}" has no recording to play`);
-  if (!(play.playedMs <= MAX_PLAYED_MS)) throw new SessionUsageError(`a playback of ${play.playedMs} ms is longer than a day`);
+    throw new SessionUsageError(say('refusal.session.isReviewingSOwnAct', { reviewer: context.reviewer, annotator: context.annotator }));
+  if (context.items && !context.items.has(play.itemId))
+    throw new SessionUsageError(say('refusal.session.itemIsNotInThe', { itemId: play.itemId }));
+  if (audioSamples === 0) throw new SessionUsageError(say('refusal.session.itemHasNoRecordingTo', { itemId: play.itemId }));
+  if (!(play.playedMs <= MAX_PLAYED_MS)) throw new SessionUsageError(say('refusal.session.aPlaybackOfMsIs', { playedMs: play.playedMs }));
   const audioMs = (audioSamples * 1000) / AUDIO_SAMPLE_RATE;
   const within = (ms: number) => Math.round(Math.min(Math.max(0, ms), audioMs));
   if (Math.round(play.playedMs) === 0) return [];

@@ -4,6 +4,7 @@ import { itemModelReasoning } from '../reasoning/reasoningSteps';
 import type { SessionEntry } from './sessionFold';
 import { SessionUsageError } from './sessionRefusals';
 import { requireOpenItem, type SessionFacts, type SessionRuleContext } from './sessionRules';
+import { say } from '../refusal/refusalMessage';
 
 /** The open item's model reasoning, as the items file holds it, and whether aloud.yaml `reasoning.reveal` withholds it now. */
 function reasoningAccess(facts: SessionFacts, context: Pick<SessionRuleContext, 'config' | 'items'>) {
@@ -68,10 +69,10 @@ export function decideJudgeStep(
 ): readonly SessionEntry[] {
   const itemId = requireOpenItem(facts, 'judge a step');
   const shown = facts.itemState(itemId)?.reasoning;
-  if (!shown) throw new SessionUsageError(`the model's reasoning of "${itemId}" has not been shown: steps can be judged once it is`);
+  if (!shown) throw new SessionUsageError(say('refusal.session.theModelSReasoningOf', { itemId }));
   const { index, reward, source } = command;
   if (!Number.isInteger(index) || index < 1 || index > shown.steps.length) {
-    throw new SessionUsageError(`step ${index} is not a step of the shown reasoning (steps 1 to ${shown.steps.length})`);
+    throw new SessionUsageError(say('refusal.session.stepIsNotAStep', { index, length: shown.steps.length }));
   }
   return [
     {

@@ -583,6 +583,7 @@ export class SessionFold {
     );
     entries.forEach((entry, i) => {
       const problem = checkEventData(entry.type, entry.data);
+      // i18n-ignore: a damaged log's line: the problem is the event check's text (sessionEvents), English for now
       if (problem !== null) throw new SessionLogError(this.file, firstSeq + i, `${entry.type}: ${problem}`);
       audio.apply({ v: EVENT_VERSIONS[entry.type], seq: firstSeq + i, ts: '', type: entry.type, data: entry.data } as SessionEvent);
     });

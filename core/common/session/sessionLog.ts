@@ -104,6 +104,7 @@ export function upcastEventData(
  */
 export function parseEventLine(raw: string, file: string, line: number, upcasters: UpcasterRegistry = EVENT_UPCASTERS): SessionEvent {
   const fail = (problem: string): never => {
+    // i18n-ignore: a damaged log's line: the problem is the event check's text (sessionEvents), English for now
     throw new SessionLogError(file, line, problem);
   };
   let value: unknown;
@@ -155,6 +156,7 @@ export function parseSessionLogBytes(
     bytes,
     decode,
     (raw, line) => parseEventLine(raw, file, line, upcasters),
+    // i18n-ignore: a damaged log's line: the problem is the event check's text (sessionEvents), English for now
     (line, problem) => new SessionLogError(file, line, problem),
   );
   return { events: records, torn, missingFinalNewline };

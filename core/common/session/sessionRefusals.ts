@@ -1,9 +1,10 @@
 import { Refusal } from '../refusal/refusal';
+import type { RefusalMessage } from '../refusal/refusalMessage';
 
 /** A call that does not fit the session's state (no item open, not recording, unknown item or label). */
 export class SessionUsageError extends Refusal {
   override name = 'SessionUsageError';
-  constructor(message: string) {
+  constructor(message: string | RefusalMessage) {
     super('conflict', message);
   }
 }
@@ -11,7 +12,7 @@ export class SessionUsageError extends Refusal {
 /** Completing an item needs a spoken label (thinkaloud.require_spoken_label) and it has none. */
 export class SpokenLabelRequiredError extends Refusal {
   override name = 'SpokenLabelRequiredError';
-  constructor(message: string) {
+  constructor(message: string | RefusalMessage) {
     super('spoken_label_required', message);
   }
 }
@@ -19,7 +20,7 @@ export class SpokenLabelRequiredError extends Refusal {
 /** Completing an item waited for its transcriptions longer than thinkaloud.complete_wait_seconds. */
 export class TranscriptionPendingError extends Refusal {
   override name = 'TranscriptionPendingError';
-  constructor(message: string) {
+  constructor(message: string | RefusalMessage) {
     super('transcription_pending', message);
   }
 }
@@ -28,7 +29,7 @@ export class TranscriptionPendingError extends Refusal {
 export class LabelChangeNeedsConfirmationError extends Refusal {
   override name = 'LabelChangeNeedsConfirmationError';
   constructor(
-    message: string,
+    message: string | RefusalMessage,
     readonly itemId: string,
     readonly from: string,
     readonly to: string,

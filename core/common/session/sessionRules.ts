@@ -6,6 +6,7 @@ import type { ItemSessionState } from './itemState';
 import type { RecordingStopReason } from './sessionEvents';
 import type { SessionDraft, SessionEntry } from './sessionFold';
 import { SessionUsageError } from './sessionRefusals';
+import { say } from '../refusal/refusalMessage';
 
 /**
  * The session's rules decide in pure functions, as the rooms' do (roomFold's decideVote): each takes what the log
@@ -42,7 +43,7 @@ export interface SessionRuleContext {
 /** The item being worked on, or the refusal that says to open one first. */
 export function requireOpenItem(facts: Pick<SessionFacts, 'currentItemId'>, toDo: string): string {
   const itemId = facts.currentItemId;
-  if (itemId === null) throw new SessionUsageError(`no item is open: open one before you ${toDo}`);
+  if (itemId === null) throw new SessionUsageError(say('refusal.session.noItemIsOpenOpen', { toDo }));
   return itemId;
 }
 
@@ -55,7 +56,7 @@ export function decideOpenItem(
   command: { itemId: string; recording: boolean },
 ): { stopRecording: RecordingStopReason | null; entries: SessionEntry[] } {
   const { itemId } = command;
-  if (context.items && !context.items.has(itemId)) throw new SessionUsageError(`item "${itemId}" is not in the project's items`);
+  if (context.items && !context.items.has(itemId)) throw new SessionUsageError(say('refusal.session.itemIsNotInThe', { itemId }));
   const item = context.items?.get(itemId);
   return {
     stopRecording: command.recording ? 'item_changed' : null,
@@ -75,11 +76,11 @@ export function decideRecordingStart(
 ): string {
   if (context.reviewer !== null) {
     throw new SessionUsageError(
-      `${context.reviewer} is reviewing ${context.annotator}'s session: recording is off in review (speech would be ${context.annotator}'s audio, transcript and labels); label by key, click or correction`,
+      say('refusal.session.isReviewingSAudioTranscript', { reviewer: context.reviewer, annotator: context.annotator }),
     );
   }
   const itemId = requireOpenItem(facts, 'record');
-  if (recording) throw new SessionUsageError(`already recording "${recording.item_id}"`);
+  if (recording) throw new SessionUsageError(say('refusal.session.alreadyRecording', { itemId: recording.item_id }));
   return itemId;
 }
 
@@ -101,7 +102,7 @@ export function decideNote(facts: Pick<SessionFacts, 'currentItemId'>, text: str
  * far), so analyses can tell prompted speech; without a recording there is no cue.
  */
 export function decideCue(recording: { item_id: string; audio_ms: number } | null, cue: 'keep_talking', silenceMs: number): SessionEntry[] {
-  if (!recording) throw new SessionUsageError('the keep-talking cue is only shown while recording');
+  if (!recording) throw new SessionUsageError(say('refusal.session.theKeepTalkingCueIs'));
   return [
     { type: 'cue_shown', data: { item_id: recording.item_id, cue, silence_ms: Math.round(silenceMs), audio_ms: recording.audio_ms } },
   ];

@@ -2,6 +2,7 @@ import type { SessionEntry } from './sessionFold';
 import type { SessionFacts, SessionRuleContext } from './sessionRules';
 import { requireOpenItem } from './sessionRules';
 import { SessionUsageError } from './sessionRefusals';
+import { say } from '../refusal/refusalMessage';
 
 /** Words the annotator can select in an item text: letters, marks, digits and "_", joined by an inner apostrophe. */
 const WORD = /[\p{L}\p{M}\p{N}_]+(?:['\u2019][\p{L}\p{M}\p{N}_]+)*/gu;
@@ -44,18 +45,14 @@ export function decideTextSelection(
   const current = facts.itemState(itemId)?.selection ?? null;
   if (span === null) return current === null ? [] : [{ type: 'text_selected', data: { item_id: itemId, span: null } }];
   const item = context.items?.get(itemId);
-  if (!item) throw new SessionUsageError(`the text of "${itemId}" is not known to this session: words cannot be selected`);
+  if (!item) throw new SessionUsageError(say('refusal.session.theTextOfIsNot', { itemId }));
   const { start, end } = span;
   if (!Number.isInteger(start) || !Number.isInteger(end) || start < 0 || end > item.text.length || start >= end) {
-    throw new SessionUsageError(
-      `a selection of "${itemId}" runs from an offset to a later one within its text (0–${item.text.length}); got ${start}–${end}`,
-    );
+    throw new SessionUsageError(say('refusal.session.aSelectionOfRunsFrom', { itemId, length: item.text.length, start, end }));
   }
   const words = textWords(item.text);
   if (!words.some((w) => w.start === start) || !words.some((w) => w.end === end)) {
-    throw new SessionUsageError(
-      `a selection covers whole words: ${start}–${end} of "${itemId}" starts or ends inside a word or between words`,
-    );
+    throw new SessionUsageError(say('refusal.session.aSelectionCoversWholeWords', { start, end, itemId }));
   }
   if (current && current.start === start && current.end === end) return [];
   return [{ type: 'text_selected', data: { item_id: itemId, span: { start, end, quote: item.text.slice(start, end) } } }];

@@ -11,6 +11,7 @@ import type { ModelIdentity, SessionEventData } from './sessionEvents';
 import { SessionUsageError } from './sessionRefusals';
 import type { SessionFacts, SessionRuleContext } from './sessionRules';
 import { voiceCommitmentsOf } from './voiceCommitments';
+import { say } from '../refusal/refusalMessage';
 
 /** An utterance the engine transcribed: where its audio lies on the item's timeline, and what came back. */
 export interface LandedTranscription {
@@ -90,7 +91,7 @@ export function decideTranscribedAgain(
   const { itemId } = command;
   const stale = command.transcriptions.find((t) => t.outcome.kind === 'stale')?.outcome;
   if (stale?.kind === 'stale')
-    throw new SessionUsageError(`"${itemId}" was not transcribed again: ${stale.reason}; its transcript and labels are unchanged`);
+    throw new SessionUsageError(say('refusal.session.wasNotTranscribedAgainIts', { itemId, reason: stale.reason }));
   const before = facts.itemState(itemId)?.final_label ?? null;
   const current = facts.utterancesOf(itemId).map((u) => u.utterance);
   const draft = facts.draft(itemId, at);
@@ -178,10 +179,7 @@ export function decideCorrection(
 ): readonly SessionEntry[] {
   const { itemId, utterance, segment, text } = command;
   const original = facts.utterancesOf(itemId).find((u) => u.utterance === utterance)?.segments[segment];
-  if (!original)
-    throw new SessionUsageError(
-      `"${itemId}" has no segment ${segment} in utterance ${utterance} (is it transcribed, or was it superseded?)`,
-    );
+  if (!original) throw new SessionUsageError(say('refusal.session.hasNoSegmentInUtterance', { itemId, segment, utterance }));
   return [
     {
       type: 'transcript_corrected',

@@ -17,6 +17,7 @@ import { forkEngineLauncher, type EngineLauncher } from '../engine/engineProcess
 import { projectSessionSource } from '../session/projectSessions';
 import type { OpenProject } from '../project/projectFolder';
 import type { SessionSlot } from '../session/sessionSlot';
+import { say } from '../../common/refusal/refusalMessage';
 
 /** What the adjudication handlers use of the app: the call queue, the project and its items, the open session (the lead's). */
 export interface AdjudicationHost {
@@ -44,7 +45,7 @@ export function adjudicationHandlers(app: AdjudicationHost): AdjudicationApi {
   const itemView = async (itemId: string): Promise<AdjudicationItemView> => {
     const read = await readAdjudication(app.project);
     const standing = read.queue.items.get(itemId);
-    if (!standing) throw new Refusal('not_found', `item "${itemId}" has no labels and no decision to adjudicate`);
+    if (!standing) throw new Refusal('not_found', say('refusal.adjudication.itemHasNoLabelsAnd', { itemId }));
     const states = new Map<string, ItemSessionState>();
     const labelled = new Set(standing.labels.map((l) => l.annotator));
     const codings: ProtocolCoding[] = [];
@@ -62,7 +63,7 @@ export function adjudicationHandlers(app: AdjudicationHost): AdjudicationApi {
   let spoken: { lead: string; itemId: string; transcribed: TranscribedRationale | null } | null = null;
   const spokenFor = (lead: string, itemId: string): TranscribedRationale => {
     if (!spoken || spoken.lead !== lead || spoken.itemId !== itemId || !spoken.transcribed)
-      throw new Refusal('conflict', `no spoken rationale recorded for item "${itemId}" yet (Shift+R on the Adjudicate tab records one)`);
+      throw new Refusal('conflict', say('refusal.adjudication.noSpokenRationaleRecordedFor', { itemId }));
     return spoken.transcribed;
   };
   const huddleView = async (state: AdjudicationState, lead: string, room: string): Promise<HuddleView> => {
@@ -92,8 +93,7 @@ export function adjudicationHandlers(app: AdjudicationHost): AdjudicationApi {
     decideFromRoom: (code, confidence, causes, rationale) =>
       app.calls.run(async () => {
         const lead = app.session.require().store.annotator;
-        if (app.rooms.status()?.code === code)
-          throw new Refusal('conflict', `room ${code} is still open: close it first (the room panel), so its votes are final`);
+        if (app.rooms.status()?.code === code) throw new Refusal('conflict', say('refusal.adjudication.roomIsStillOpenClose', { code }));
         const result = await decideFromRoom(app.project, lead, code, { confidence, causes, rationale });
         return { room: result.room, outcomes: result.outcomes, decisions: result.events.length };
       }),
@@ -106,8 +106,7 @@ export function adjudicationHandlers(app: AdjudicationHost): AdjudicationApi {
     spokenRationaleAudio: (wav) =>
       app.calls.run(async () => {
         const lead = app.session.require().store.annotator;
-        if (!spoken || spoken.lead !== lead)
-          throw new Refusal('conflict', 'say which item the rationale is for first (beginSpokenRationale)');
+        if (!spoken || spoken.lead !== lead) throw new Refusal('conflict', say('refusal.adjudication.sayWhichItemTheRationale'));
         const { itemId } = spoken;
         const { modelFile, engineScript, modelsDir, engineLauncher } = app.options;
         const transcribed = await transcribeRationale(app.project, lead, itemId, wav, 'the recorded rationale', {

@@ -19,12 +19,13 @@ import { syncFolder } from '../fs/atomicFile';
 import { AppendLog } from '../log/appendLog';
 import { lockRoom, readRoomLog, roomLogReading } from '../rooms/roomLogFile';
 import { decodeFileName, SessionNameError } from '../session/sessionPaths';
+import { say } from '../../common/refusal/refusalMessage';
 
 /** adjudication/<adjudicator>/ inside the project: the adjudicator's own log, never inside sessions/. */
 export function adjudicationPaths(projectDir: string, adjudicator: string): { dir: string; events: string; lock: string } {
   const name = normalizeAnnotatorName(adjudicator);
   const problem = annotatorNameProblem(name);
-  if (problem !== null) throw new SessionNameError(problem);
+  if (problem !== null) throw new SessionNameError(problem); // i18n-ignore: the problem is core/common/names' rule text (shared with the CLI's import checks), not yet a catalog message
   const dir = path.join(path.resolve(projectDir), 'adjudication', encodedFileName(name));
   return { dir, events: path.join(dir, 'events.jsonl'), lock: path.join(dir, '.lock') };
 }
@@ -41,10 +42,10 @@ export function checkAdjudicationEvent(value: unknown, file: string, line: numbe
     typeof e.data !== 'object' ||
     e.data === null
   ) {
-    throw new AdjudicationLogError(`${file}:${line}: not an adjudication event`);
+    throw new AdjudicationLogError(say('refusal.adjudication.notAnAdjudicationEvent', { file, line }));
   }
   const upcast = upcastAdjudicationData(e.type, e.v as number, e.data);
-  if ('problem' in upcast) throw new AdjudicationLogError(`${file}:${line}: ${upcast.problem}`);
+  if ('problem' in upcast) throw new AdjudicationLogError(say('refusal.rooms.message', { file, line, problem: upcast.problem }));
   // read at the current version; the line on disk stays as it was written
   return { ...e, v: ADJUDICATION_EVENT_VERSIONS[e.type], data: upcast.data } as AdjudicationEvent;
 }
@@ -74,7 +75,13 @@ export async function readProjectAdjudication(projectDir: string): Promise<{ sta
     if (torn) warnings.push(`${file}:${torn.line}: torn last line (a crash while writing) left out`);
     const first = events[0];
     if (first?.type === 'adjudication_started' && normalizeAnnotatorName(first.data.adjudicator) !== decodeFileName(entry.name)) {
-      throw new AdjudicationLogError(`${file}:1: the log of "${decodeFileName(entry.name)}" says it is "${first.data.adjudicator}"'s`);
+      throw new AdjudicationLogError(
+        say('refusal.adjudication.theLogOfSaysIt', {
+          file,
+          decodeFileName: decodeFileName(entry.name),
+          adjudicator: first.data.adjudicator,
+        }),
+      );
     }
     foldAdjudicationLog(state, events, file);
   }

@@ -29,6 +29,7 @@ import { readInputFile } from '../fs/inputFile';
 import type { OpenProject } from '../project/projectFolder';
 import { configSha256Of } from '../session/sessionStore';
 import { readAdjudication } from './projectAdjudication';
+import { say } from '../../common/refusal/refusalMessage';
 
 /**
  * `aloud export --gold`: one record per item with its gold label and source, checked against the gold schema and rules
@@ -59,12 +60,13 @@ export async function exportGold(options: {
       );
     } catch (e) {
       if (!(e instanceof LabelModelInputError)) throw e;
-      throw new AdjudicationRefusal('conflict', `--gold-model ${goldModel}: ${e.message}`);
+      throw new AdjudicationRefusal('conflict', say('refusal.adjudication.goldModel', { goldModel, message: e.message }));
     }
   }
   const records = goldRecords(project.config.name, read.queue, modelLabels);
   const text = formatGoldFile(records, format);
   const checked = readGoldFile(text, format, out, new Set(project.config.schema.labels.map((l) => l.name)));
+  // i18n-ignore: the strict import's problem list (file:line per row), English like every importer (io/inputProblem) for now
   if (checked.problems.length > 0) throw new InputError(checked.problems);
   const version = await appVersion();
   const { adjudication } = project.config;

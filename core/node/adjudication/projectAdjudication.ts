@@ -19,6 +19,7 @@ import { RoomHost } from '../rooms/roomHost';
 import { readRoomLog, roomPaths } from '../rooms/roomLogFile';
 import { AdjudicationLog, readProjectAdjudication } from './adjudicationLog';
 import { keepRationaleAudio, type TranscribedRationale } from './spokenRationale';
+import { say } from '../../common/refusal/refusalMessage';
 
 /** What adjudication reads from a project: labels counted as agreement counts them, who has seen what, the logs' fold. */
 export interface ProjectAdjudication {
@@ -117,7 +118,7 @@ export const createHuddleRoom: HuddleRoomOpener = async (project, itemIds) => {
     mode: 'huddle',
     items: itemIds.map((id) => {
       const item = byId.get(id);
-      if (!item) throw new AdjudicationRefusal('not_found', `item "${id}" is not in the project's items (a room shows the item's text)`);
+      if (!item) throw new AdjudicationRefusal('not_found', say('refusal.adjudication.itemIsNotInThe5', { id }));
       return { id, text: item.text, ...(item.context !== undefined ? { context: item.context } : {}) };
     }),
     labels: schema.labels.map((l) => l.name),

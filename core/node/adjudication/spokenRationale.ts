@@ -14,6 +14,7 @@ import { loadEngineScript, ScriptedEngine } from '../engine/scriptedEngine';
 import { resolveSessionModel, SessionEngineError } from '../engine/sessionModel';
 import type { OpenProject } from '../project/projectFolder';
 import { adjudicationPaths } from './adjudicationLog';
+import { say } from '../../common/refusal/refusalMessage';
 
 /** Longest spoken rationale (ms): a few sentences, not a session (whisper reads it in one call). */
 export const MAX_RATIONALE_MS = 5 * 60_000;
@@ -51,7 +52,9 @@ async function openRationaleEngine(
     return { engine, model: { name: model.name, sha256: info.model?.sha256 ?? '' } };
   } catch (e) {
     await engine.close().catch(() => undefined);
-    throw new SessionEngineError(`cannot load the whisper model ${model.path}: ${(e as Error).message}`);
+    throw new SessionEngineError(
+      say('refusal.adjudication.cannotLoadTheWhisperModel', { path: model.path, message: (e as Error).message }),
+    );
   }
 }
 
@@ -72,11 +75,11 @@ export async function transcribeRationale(
   const parsed = decodeWav(wav, source);
   const pcm = resampleTo16k(parsed.samples, parsed.sampleRate);
   const audioMs = Math.round((pcm.length / AUDIO_SAMPLE_RATE) * 1000);
-  if (pcm.length === 0) throw new AdjudicationRefusal('bad_request', `${source}: the file holds no audio`);
+  if (pcm.length === 0) throw new AdjudicationRefusal('bad_request', say('refusal.adjudication.theFileHoldsNoAudio', { source }));
   if (audioMs > MAX_RATIONALE_MS)
     throw new AdjudicationRefusal(
       'bad_request',
-      `${source}: ${Math.round(audioMs / 1000)} s long; a spoken rationale is at most ${MAX_RATIONALE_MS / 1000} s`,
+      say('refusal.adjudication.sLongASpokenRationale', { source, value: Math.round(audioMs / 1000), value2: MAX_RATIONALE_MS / 1000 }),
     );
   const { thinkaloud, schema } = project.config;
   const { engine, model } = await openRationaleEngine(project, options);
@@ -116,8 +119,9 @@ export async function transcribeRationale(
 /** Reads a WAV file the lead names (CLI): its bytes, or a one-line refusal naming the file. */
 export async function readRationaleFile(file: string): Promise<Uint8Array> {
   const found = await stat(file).catch(() => null);
-  if (!found?.isFile()) throw new AdjudicationRefusal('bad_request', `--rationale-audio: ${file} is not a file`);
-  if (found.size > 64 * 1024 * 1024) throw new AdjudicationRefusal('bad_request', `--rationale-audio: ${file} is over 64 MB`);
+  if (!found?.isFile()) throw new AdjudicationRefusal('bad_request', say('refusal.adjudication.rationaleAudioIsNotA', { file }));
+  if (found.size > 64 * 1024 * 1024)
+    throw new AdjudicationRefusal('bad_request', say('refusal.adjudication.rationaleAudioIsOverMb', { file }));
   return readFile(file);
 }
 

@@ -19,6 +19,7 @@ import { sha256Hex } from '../fs/sha256';
 import { ProjectError } from '../fs/projectError';
 import type { OpenProject } from '../project/projectFolder';
 import { loadCodebook } from './projectCoding';
+import { say } from '../../common/refusal/refusalMessage';
 
 export interface QdcExportSummary {
   file: string;
@@ -36,13 +37,10 @@ export interface QdcExportSummary {
 export async function exportQdc(options: { project: OpenProject; out: string; force: boolean }): Promise<QdcExportSummary> {
   const { project, out } = options;
   const loaded = await loadCodebook(project);
-  if ('problem' in loaded) throw new ProjectError(`nothing to export: ${loaded.problem}`);
+  if ('problem' in loaded) throw new ProjectError(say('refusal.coding.nothingToExport', { problem: loaded.problem }));
   // a QDA description is one text: per-language guidelines or example lists would not come back from a .qdc
   const rich = loaded.codebook.codes.find(hasRichGuideline);
-  if (rich)
-    throw new ProjectError(
-      `${loaded.file}: code "${rich.name}" has per-language texts or lists of examples, which a .qdc code description cannot hold; export a codebook whose definition, example and counter_example are plain texts`,
-    );
+  if (rich) throw new ProjectError(say('refusal.coding.richGuideline', { file: loaded.file, code: rich.name }));
   await checkExportTarget(project, out, 'file', { force: options.force });
   const version = await appVersion();
   const guidOf = (key: string): string => stableGuid(project.config.name, key);
@@ -52,6 +50,7 @@ export async function exportQdc(options: { project: OpenProject; out: string; fo
     .replace(/ origin="[^"]*">/, '>')
     .replace('</CodeBook>', '</CodeBook></Project>');
   const problems = await xsdProblems('qde', [{ file: path.basename(out), xml: asProject }]);
+  // i18n-ignore: the strict import's problem list (file:line per row), English like every importer (io/inputProblem) for now
   if (problems.length > 0) throw new InputError(problems);
   // read back, the file must be the same codebook: same version (names, definitions, examples, nesting), keys and GUIDs
   const back = parseQdaCodebook(xml, out).codebook;
@@ -69,10 +68,7 @@ export async function exportQdc(options: { project: OpenProject; out: string; fo
       b.guid !== guids.get(c.name)
     );
   });
-  if (differs)
-    throw new ProjectError(
-      `${loaded.file}: code "${differs.name}" would not come back the same from a .qdc (its definition, example or counter-example begins or ends with spaces or line breaks, or holds a line starting "Example: ", "Counter-example: " or "Key: "); edit it and export again`,
-    );
+  if (differs) throw new ProjectError(say('refusal.coding.codeWouldNotComeBack', { file: loaded.file, name: differs.name }));
   if (codebookVersion(back, sha256Hex) !== loaded.version || back.codes.length !== loaded.codebook.codes.length)
     throw new Error('the .qdc does not read back as the codebook it was written from');
   await writeFileAtomic(out, xml);

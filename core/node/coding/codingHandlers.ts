@@ -30,6 +30,7 @@ import { CodingSessionReader } from './codingSessionReader';
 import type { SessionService } from '../session/sessionService';
 import type { OpenProject } from '../project/projectFolder';
 import type { SessionSlot } from '../session/sessionSlot';
+import { say } from '../../common/refusal/refusalMessage';
 
 /** What the coding handlers use of the app: the call queue, the project and its items (both replaced when another opens), the session. */
 export interface CodingHost {
@@ -52,7 +53,7 @@ export function codingHandlers(app: CodingHost): CodingApi {
     const states = await reader.load(annotator, open);
     const state = states.items.find((i) => i.item_id === itemId);
     if (!state || state.segments.length === 0)
-      throw new Refusal('not_found', `${states.annotator} has no transcript of "${itemId}" to code`);
+      throw new Refusal('not_found', say('refusal.coding.hasNoTranscriptOfTo', { annotator: states.annotator, itemId }));
     return { ...protocolFacts(app.project, states.annotator, state), item_text: itemTextOf(app.items, itemId) };
   };
 
@@ -195,7 +196,7 @@ export function codingHandlers(app: CodingHost): CodingApi {
           return decided.entries;
         });
         const at = undone as { annotator: string; item_id: string; unit: string } | null;
-        if (!at) throw new Refusal('conflict', 'nothing to undo');
+        if (!at) throw new Refusal('conflict', say('refusal.coding.nothingToUndo'));
         return viewOf(open, at.annotator, at.item_id, at.unit);
       }),
     addCode: (code: CodeDef) =>

@@ -5,6 +5,7 @@ import { allSessionNames, type AnnotatorStates, type SessionSource } from '../se
 import type { OpenProject } from '../project/projectFolder';
 import { normalizeAnnotatorName, sessionPaths } from '../session/sessionPaths';
 import type { SessionService } from '../session/sessionService';
+import { say } from '../../common/refusal/refusalMessage';
 
 /**
  * The annotators' sessions as the coding view reads them: the open session from its live fold, the others from their
@@ -27,7 +28,7 @@ export class CodingSessionReader {
     const { project } = this.app;
     const file = sessionPaths(project.dir, name).events;
     const info = await stat(file).catch(() => null);
-    if (!info) throw new Refusal('not_found', `no session of "${name}" in this project`);
+    if (!info) throw new Refusal('not_found', say('refusal.coding.noSessionOfInThis', { name }));
     const stamp = `${project.dir}\u0000${info.size}\u0000${info.mtimeMs}`;
     const cached = this.cache.get(name);
     if (cached?.stamp === stamp) return cached.states;

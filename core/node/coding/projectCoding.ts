@@ -16,6 +16,7 @@ import { allSessionNames, type AnnotatorStates, type SessionSource } from '../se
 import { ProjectError } from '../fs/projectError';
 import type { OpenProject } from '../project/projectFolder';
 import { codeGuidelinesInForce, type GuidelineInForce } from '../../common/guidelines/guidelines';
+import { say } from '../../common/refusal/refusalMessage';
 
 /** The project's codebook with its version, or why there is none to code with. */
 export type LoadedCodebook = { codebook: Codebook; version: string; file: string } | { problem: string; file: string; missing: boolean };
@@ -86,14 +87,17 @@ export async function addCodeToCodebook(project: OpenProject, code: CodeDef): Pr
     const real = await resolveInside(project.dir, CODEBOOK_FILE, 'write');
     const doc = parseDocument(await readFile(real, 'utf8'));
     const codes = doc.get('codes');
-    if (!isSeq(codes)) throw new ProjectError(`${file}: has no list of codes to add "${code.name}" to; fix the file first`);
+    if (!isSeq(codes)) throw new ProjectError(say('refusal.coding.hasNoListOfCodes', { file, name: code.name }));
     codes.add(doc.createNode(Object.fromEntries(Object.entries(code).filter(([, v]) => v !== undefined && v !== ''))));
     text = doc.toString({ lineWidth: 0 });
   }
   try {
     parseCodebook(text, file);
   } catch (e) {
-    if (e instanceof ConfigError) throw new ProjectError(`"${code.name}" was not added: ${e.problems.map(formatConfigProblem).join('; ')}`);
+    if (e instanceof ConfigError)
+      throw new ProjectError(
+        say('refusal.coding.wasNotAdded', { name: code.name, problems: e.problems.map(formatConfigProblem).join('; ') }),
+      );
     throw e;
   }
   await writeFileAtomic(exists ? await resolveInside(project.dir, CODEBOOK_FILE, 'write') : file, text);

@@ -8,6 +8,7 @@ import type { OpenProject } from '../project/projectFolder';
 import { deidentifiedRecordKey, deidentifyExport } from './deidentifyProject';
 import { requireDeidentifyList } from './deidentifiedRecords';
 import { loadReviewDecisions } from './reviewLog';
+import { say } from '../../common/refusal/refusalMessage';
 
 /** The masked copy of each session recording an interop export writes, by its path in the project. */
 export interface WavMasks {
@@ -35,7 +36,7 @@ export async function deidentifiedInterop<R extends DeidentifiableRecord>(
   const hit = loaded.matcher.find(project.config.name)[0];
   if (hit)
     throw new ProjectError(
-      `project name ${JSON.stringify(project.config.name)} holds what ${DEIDENTIFY_FILE} hides as ${hit.class}; de-identified files are named and titled by it, so nothing was written (rename the project in aloud.yaml)`,
+      say('refusal.deidentify.projectNameHoldsWhatHides', { name: JSON.stringify(project.config.name), DEIDENTIFY_FILE, class: hit.class }),
     );
   const review = await loadReviewDecisions(project, [...new Set(records.map((r) => r.annotator))]);
   const deidentified = deidentifyExport(loaded, records, review, AUDIO_SAMPLE_RATE);
@@ -47,7 +48,7 @@ export async function deidentifiedInterop<R extends DeidentifiableRecord>(
     masks: {
       masked(sessionRelative, bytes) {
         const r = bySessionPath.get(sessionRelative);
-        if (!r) throw new ProjectError(`${sessionRelative}: no record of this export holds this recording, so it cannot be de-identified`);
+        if (!r) throw new ProjectError(say('refusal.deidentify.noRecordOfThisExport', { sessionRelative }));
         return deidentified.maskWav(r.annotator, r.item_id, bytes, sessionRelative);
       },
     },

@@ -15,14 +15,13 @@ import { Deidentifier, deidentifiedRecordKey, loadDeidentifyList, refuseHiddenNa
 import { loadReviewDecisions } from './reviewLog';
 import { leakProblems, refuseLeaks } from './exportedTexts';
 import { recordTexts } from '../../common/deidentify/leakCheck';
+import { say } from '../../common/refusal/refusalMessage';
 
 /** The project's list, required: a de-identified export without one would hide nothing and say it did. */
 export async function requireDeidentifyList(project: OpenProject): Promise<LoadedDeidentifyList> {
   const loaded = await loadDeidentifyList(project);
   if (!loaded)
-    throw new ProjectError(
-      `${path.join(project.dir, DEIDENTIFY_FILE)}: not found; --deidentify needs the project's list of what to hide (terms: [{text, class}]; see docs/data-protection.md, "What to hide")`,
-    );
+    throw new ProjectError(say('refusal.deidentify.notFoundDeidentifyNeedsThe', { path: path.join(project.dir, DEIDENTIFY_FILE) }));
   return loaded;
 }
 
@@ -83,7 +82,7 @@ export async function deidentifiedRecords(
       }
       const bytes = await readFile(await resolveInside(project.dir, path.join(...r.audio.path.split('/')), 'read'));
       if (sha256Hex(bytes) !== r.audio.sha256)
-        throw new ProjectError(`${r.audio.path}: changed while exporting (its sha256 is no longer the one recorded); export again`);
+        throw new ProjectError(say('refusal.deidentify.changedWhileExportingItsSha', { path: r.audio.path }));
       const masked = deidentifier.maskWav(r.annotator, r.item_id, bytes, r.audio.path);
       const relative = `${path.basename(folder)}/${encodeFileName(r.annotator, 'annotator name')}/${encodeFileName(r.item_id, 'item id')}.wav`;
       const target = path.join(path.dirname(folder), ...relative.split('/'));

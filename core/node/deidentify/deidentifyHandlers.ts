@@ -12,6 +12,7 @@ import { appendReviewDecision, readReviewLog, recordSegmentText, recordTextSha25
 import { sha256Hex } from '../fs/sha256';
 import type { OpenProject } from '../project/projectFolder';
 import type { SessionSlot } from '../session/sessionSlot';
+import { say } from '../../common/refusal/refusalMessage';
 
 /** What the review's handlers use of the app: the call queue, the open project and session. */
 export interface DeidentifyHost {
@@ -77,7 +78,7 @@ export function deidentifyHandlers(app: DeidentifyHost): DeidentifyApi {
       app.calls.run(async () => {
         const session = app.session.require();
         const loaded = await loadDeidentifyList(app.project);
-        if (!loaded) throw new Refusal('not_found', 'this project has no deidentify.yaml: there is nothing to review');
+        if (!loaded) throw new Refusal('not_found', say('refusal.deidentify.thisProjectHasNoDeidentify'));
         const text = recordSegmentText(reviewedTexts(session.itemState(itemId)), span);
         const before = await view(itemId);
         const addedHere = before.spans.some(

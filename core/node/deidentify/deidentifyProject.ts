@@ -18,6 +18,7 @@ import { resolveInside } from '../fs/resolveInside';
 import { sha256Hex } from '../fs/sha256';
 import { ProjectError } from '../fs/projectError';
 import type { OpenProject } from '../project/projectFolder';
+import { say } from '../../common/refusal/refusalMessage';
 
 /** A project's deidentify.yaml, read and checked, with the sha256 of its bytes (the receipt's list identity). */
 export interface LoadedDeidentifyList {
@@ -42,21 +43,21 @@ export async function loadDeidentifyList(project: OpenProject): Promise<LoadedDe
     bytes = await readFile(await resolveInside(project.dir, DEIDENTIFY_FILE, 'read'));
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT' || (e as { status?: number }).status === 404) return null;
-    throw new ProjectError(`${file}: cannot read (${(e as Error).message})`);
+    throw new ProjectError(say('refusal.deidentify.cannotRead', { file, message: (e as Error).message }));
   }
   if (bytes.length > MAX_LIST_BYTES)
-    throw new ProjectError(`${file}: ${bytes.length} bytes, more than a list of what to hide needs (at most ${MAX_LIST_BYTES})`);
+    throw new ProjectError(say('refusal.deidentify.bytesMoreThanAList', { file, length: bytes.length, MAX_LIST_BYTES }));
   let text: string;
   try {
     text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch {
-    throw new ProjectError(`${file}: not valid UTF-8`);
+    throw new ProjectError(say('refusal.deidentify.notValidUtf', { file }));
   }
   try {
     const list = parseDeidentifyList(text, file);
     return { file, list, sha256: sha256Hex(bytes), matcher: new SpanMatcher(list) };
   } catch (e) {
-    if (e instanceof ConfigError) throw new ProjectError(e.message);
+    if (e instanceof ConfigError) throw new ProjectError(e.say ?? e.message);
     throw e;
   }
 }
@@ -65,19 +66,19 @@ export async function loadDeidentifyList(project: OpenProject): Promise<LoadedDe
 export function wavDataRange(bytes: Uint8Array, name: string): { offset: number; samples: number; sampleRate: number } {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const tag = (at: number): string => String.fromCharCode(...bytes.subarray(at, at + 4));
-  if (bytes.length < 12 || tag(0) !== 'RIFF' || tag(8) !== 'WAVE') throw new ProjectError(`${name}: not a WAV file`);
+  if (bytes.length < 12 || tag(0) !== 'RIFF' || tag(8) !== 'WAVE') throw new ProjectError(say('refusal.deidentify.notAWavFile', { name }));
   let sampleRate = 0;
   for (let at = 12; at + 8 <= bytes.length;) {
     const size = view.getUint32(at + 4, true);
     if (tag(at) === 'fmt ') {
       if (view.getUint16(at + 8, true) !== 1 || view.getUint16(at + 10, true) !== 1 || view.getUint16(at + 22, true) !== 16)
-        throw new ProjectError(`${name}: not 16-bit PCM mono, which de-identification writes`);
+        throw new ProjectError(say('refusal.deidentify.notBitPcmMonoWhich', { name }));
       sampleRate = view.getUint32(at + 12, true);
     }
     if (tag(at) === 'data') return { offset: at + 8, samples: Math.floor(Math.min(size, bytes.length - at - 8) / 2), sampleRate };
     at += 8 + size + (size % 2);
   }
-  throw new ProjectError(`${name}: the WAV has no data chunk`);
+  throw new ProjectError(say('refusal.deidentify.theWavHasNoData', { name }));
 }
 
 /** A 16-bit WAV's samples, as they are in its data chunk. */
@@ -127,7 +128,7 @@ export function refuseHiddenNames(matcher: SpanMatcher, names: ReadonlyArray<rea
     const found = matcher.find(name)[0];
     if (found)
       throw new ProjectError(
-        `${what} ${JSON.stringify(name)} holds what ${DEIDENTIFY_FILE} hides as ${found.class}; a de-identified export names files and records by it, so nothing was written (rename it)`,
+        say('refusal.deidentify.holdsWhatHidesAsA', { what, name: JSON.stringify(name), DEIDENTIFY_FILE, class: found.class }),
       );
   }
 }

@@ -5,6 +5,7 @@ import type { SpanMatcher } from '../../common/deidentify/spanMatcher';
 import type { InputProblem } from '../../common/io/inputProblem';
 import { ProjectError } from '../fs/projectError';
 import { foldedKey } from '../../common/text/textFold';
+import { say } from '../../common/refusal/refusalMessage';
 
 /** One text an exported file carries, and where (file, member or row and field). */
 export interface ExportedText {
@@ -139,6 +140,10 @@ export function refuseLeaks(problems: readonly InputProblem[]): void {
   const first = problems[0];
   if (!first) return;
   throw new ProjectError(
-    `${first.file}: ${first.message} (${problems.length} such text${problems.length === 1 ? '' : 's'}); the export refused to write a de-identified file that is not, and nothing was written`,
+    say('refusal.deidentify.suchTextTheExportRefused', {
+      file: first.file,
+      message: first.message,
+      count: problems.length,
+    }),
   );
 }

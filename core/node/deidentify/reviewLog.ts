@@ -16,6 +16,7 @@ import { ProjectError } from '../fs/projectError';
 import type { OpenProject } from '../project/projectFolder';
 import { sessionPaths } from '../session/sessionPaths';
 import type { ReviewDecisionSource } from './deidentifyProject';
+import { say } from '../../common/refusal/refusalMessage';
 
 /** The annotator's de-identification review log, beside the session's events.jsonl. */
 export const REVIEW_LOG_FILE = 'deidentify.jsonl';
@@ -30,7 +31,7 @@ const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isI
 /** One line's decision, checked field by field; a bad line is an error naming file, line and field. */
 function decisionOf(line: string, file: string, n: number): ReviewDecisionData {
   const fail = (what: string): never => {
-    throw new ProjectError(`${file}:${n}: ${what}`);
+    throw new ProjectError(say('refusal.deidentify.message', { file, n, what }));
   };
   let event: unknown;
   try {
@@ -69,7 +70,7 @@ export async function readReviewLog(project: OpenProject, annotator: string): Pr
     text = await readFile(await resolveInside(project.dir, path.relative(project.dir, file), 'read'), 'utf8');
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT' || (e as { status?: number }).status === 404) return [];
-    throw new ProjectError(`${file}: cannot read (${(e as Error).message})`);
+    throw new ProjectError(say('refusal.deidentify.cannotRead', { file, message: (e as Error).message }));
   }
   const lines = text.split('\n');
   // a last line without its newline is one a crash cut: left out, as the session log does

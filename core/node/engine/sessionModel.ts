@@ -3,11 +3,12 @@ import type { OpenProject } from '../project/projectFolder';
 import { listInstalledModels } from '../models/installedModels';
 import { resolveModelsDir } from '../models/modelsDir';
 import { Refusal } from '../../common/refusal/refusal';
+import type { RefusalMessage } from '../../common/refusal/refusalMessage';
 
 /** No usable whisper model for a session; the message says how to get one. */
 export class SessionEngineError extends Refusal {
   override name = 'SessionEngineError';
-  constructor(message: string) {
+  constructor(message: string | RefusalMessage) {
     super('engine', message);
   }
 }

@@ -14,12 +14,16 @@ export async function checkGgmlModelFile(file: string): Promise<GgmlModelInfo> {
     handle = await open(file, 'r');
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
+    // i18n-ignore: a model file's check (ggmlHeader), shared with `aloud model import`: not converted yet
     if (code === 'ENOENT') throw new ModelFileError(file, 'not found');
+    // i18n-ignore: a model file's check (ggmlHeader), shared with `aloud model import`: not converted yet
     if (code === 'EACCES' || code === 'EPERM') throw new ModelFileError(file, 'cannot be read (permission denied)');
+    // i18n-ignore: a model file's check (ggmlHeader), shared with `aloud model import`: not converted yet
     throw new ModelFileError(file, `cannot be opened (${code ?? (e as Error).message})`);
   }
   try {
     const stats = await handle.stat();
+    // i18n-ignore: a model file's check (ggmlHeader), shared with `aloud model import`: not converted yet
     if (!stats.isFile()) throw new ModelFileError(file, 'is not a regular file');
     const fh = handle;
     return await inspectGgmlModel(
@@ -36,7 +40,9 @@ export async function checkGgmlModelFile(file: string): Promise<GgmlModelInfo> {
   } catch (e) {
     if (e instanceof ModelFileError) throw e;
     const code = (e as NodeJS.ErrnoException).code;
+    // i18n-ignore: a model file's check (ggmlHeader), shared with `aloud model import`: not converted yet
     if (code === 'EISDIR') throw new ModelFileError(file, 'is a folder, not a model file');
+    // i18n-ignore: a model file's check (ggmlHeader), shared with `aloud model import`: not converted yet
     throw new ModelFileError(file, `cannot be read (${code ?? (e as Error).message})`);
   } finally {
     await handle.close();

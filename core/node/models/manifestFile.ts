@@ -11,6 +11,7 @@ export async function loadModelManifest(file: string = MANIFEST_PATH): Promise<M
   try {
     text = await readFile(file, 'utf8');
   } catch (e) {
+    // i18n-ignore: the model manifest's own problems: not converted yet
     throw new ManifestError(file, [`cannot read the model manifest (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`]);
   }
   return parseModelManifest(text, file);

@@ -15,6 +15,7 @@ import { moveIntoPlace } from '../fs/atomicFile';
 import { isHeld, tryAcquirePidLock } from '../process/pidFileLock';
 import { recordInstalledModel } from './modelIndexFile';
 import { resolveModelsDir } from './modelsDir';
+import { say } from '../../common/refusal/refusalMessage';
 
 export interface DownloadProgress {
   /** bytes in the .part file so far, including any resumed from an earlier attempt */
@@ -73,11 +74,11 @@ export function assertDownloadUrlAllowed(url: string, allowLoopbackHttp = false)
   try {
     parsed = new URL(url);
   } catch {
-    throw new ModelDownloadError('url', `not a valid URL: ${url}`);
+    throw new ModelDownloadError('url', say('refusal.models.notAValidUrl', { url }));
   }
   if (parsed.protocol === 'https:') return parsed;
   if (parsed.protocol === 'http:' && allowLoopbackHttp && LOOPBACK_HOSTS.has(parsed.hostname)) return parsed;
-  throw new ModelDownloadError('url', `refusing to download from ${url}: only https URLs (from the model manifest) are allowed`);
+  throw new ModelDownloadError('url', say('refusal.models.refusingToDownloadFromOnly', { url }));
 }
 
 function requestOnce(url: URL, headers: Record<string, string>, signal: AbortSignal | undefined, idleTimeoutMs: number): Promise<IncomingMessage> {
@@ -98,7 +99,7 @@ async function httpGet(url: string, headers: Record<string, string>, options: Do
     const location = response.headers.location;
     if (status >= 300 && status < 400 && location) {
       response.resume();
-      if (hop >= MAX_REDIRECTS) throw new ModelDownloadError('http', `too many redirects starting at ${url}`);
+      if (hop >= MAX_REDIRECTS) throw new ModelDownloadError('http', say('refusal.models.tooManyRedirectsStartingAt', { url }));
       current = assertDownloadUrlAllowed(new URL(location, current).toString(), options.allowLoopbackHttp);
       continue;
     }
@@ -140,11 +141,12 @@ export async function downloadModel(entry: DownloadableModel, options: DownloadM
   const partPath = `${finalPath}.part`;
   const lock = await tryAcquirePidLock(`${finalPath}.lock`);
   if (!isHeld(lock)) {
-    const message =
+    throw new ModelDownloadError(
+      'busy',
       lock.reason === 'unreadable'
-        ? `${entry.name}: the download lock ${finalPath}.lock is unreadable; if no download is running, delete that file`
-        : `${entry.name} is already being downloaded into ${dir} by another process`;
-    throw new ModelDownloadError('busy', message);
+        ? say('refusal.models.downloadLockUnreadable', { name: entry.name, lockFile: `${finalPath}.lock` })
+        : say('refusal.models.downloadingInAnotherProcess', { name: entry.name, dir }),
+    );
   }
   const release = lock.release;
   try {
@@ -162,7 +164,7 @@ export async function downloadModel(entry: DownloadableModel, options: DownloadM
       await rm(partPath, { force: true });
       throw new ModelDownloadError(
         'checksum',
-        `${entry.file}: checksum mismatch: expected ${entry.checksum.algo} ${entry.checksum.value}, got ${actual} (${digests.bytes} bytes); the partial file was deleted`,
+        say('refusal.models.checksumMismatchExpectedGotBytes', { file: entry.file, algo: entry.checksum.algo, value: entry.checksum.value, actual, bytes: digests.bytes }),
         { expected: entry.checksum.value, actual },
       );
     }
@@ -172,7 +174,7 @@ export async function downloadModel(entry: DownloadableModel, options: DownloadM
     } catch (e) {
       if (!(e instanceof ModelFileError)) throw e;
       await rm(partPath, { force: true });
-      throw new ModelDownloadError('file', `${entry.file}: checksum matches but the file is not a usable whisper model (${e.reason}); the partial file was deleted`);
+      throw new ModelDownloadError('file', say('refusal.models.checksumMatchesButTheFile', { file: entry.file, reason: e.reason }));
     }
     await moveIntoPlace(partPath, finalPath);
     const finalStat = await stat(finalPath);
@@ -210,7 +212,7 @@ async function transferToPart(entry: DownloadableModel, partPath: string, option
     const have = await fileSize(partPath);
     const response = await httpGet(entry.url, have > 0 ? { range: `bytes=${have}-` } : {}, options).catch((e: unknown) => {
       if (isAbort(e, options.signal) || e instanceof ModelDownloadError) throw e;
-      throw new ModelDownloadError('network', `cannot reach ${entry.url}: ${(e as Error).message}`);
+      throw new ModelDownloadError('network', say('refusal.models.cannotReach', { url: entry.url, message: (e as Error).message }));
     });
     const status = response.statusCode ?? 0;
     const range = parseContentRange(response.headers['content-range']);
@@ -229,13 +231,13 @@ async function transferToPart(entry: DownloadableModel, partPath: string, option
     }
     if (status !== 200 && status !== 206) {
       response.resume();
-      throw new ModelDownloadError('http', `HTTP ${status}${response.statusMessage ? ` ${response.statusMessage}` : ''} from ${entry.url}`, { status });
+      throw new ModelDownloadError('http', say('refusal.models.httpFrom', { status, value: response.statusMessage ? ` ${response.statusMessage}` : '', url: entry.url }), { status });
     }
 
     const resuming = status === 206 && have > 0 && range?.start === have;
     if (status === 206 && !resuming) {
       response.resume();
-      throw new ModelDownloadError('http', `${entry.url}: the server sent a partial response (${response.headers['content-range'] ?? 'no Content-Range'}) that does not continue the ${have} bytes on disk`);
+      throw new ModelDownloadError('http', say('refusal.models.theServerSentAPartial', { url: entry.url, value: response.headers['content-range'] ?? 'no Content-Range', have }));
     }
     if (have > 0 && !resuming) restarted = true;
     const resumedFrom = resuming ? have : 0;
@@ -243,7 +245,7 @@ async function transferToPart(entry: DownloadableModel, partPath: string, option
     const serverTotal = resuming ? (range?.total ?? (contentLength === null ? null : have + contentLength)) : contentLength;
     if (entry.bytes !== null && serverTotal !== null && serverTotal !== entry.bytes) {
       response.resume();
-      throw new ModelDownloadError('http', `${entry.url}: the server offers ${serverTotal} bytes but the manifest says ${entry.bytes}`);
+      throw new ModelDownloadError('http', say('refusal.models.theServerOffersBytesBut', { url: entry.url, serverTotal, bytes: entry.bytes }));
     }
     const total = entry.bytes ?? serverTotal;
 
@@ -271,18 +273,18 @@ async function transferToPart(entry: DownloadableModel, partPath: string, option
       if (isAbort(e, options.signal)) throw e;
       throw new ModelDownloadError(
         'network',
-        `connection to ${new URL(entry.url).host} lost after ${digester.bytes}${total ? ` of ${total}` : ''} bytes (${(e as Error).message}); run the download again to resume`,
+        say('refusal.models.connectionToLostAfterBytes', { host: new URL(entry.url).host, bytes: digester.bytes, value: total ? ` of ${total}` : '', message: (e as Error).message }),
         { received_bytes: digester.bytes, total_bytes: total },
       );
     }
     if (total !== null && digester.bytes !== total) {
       throw new ModelDownloadError(
         'incomplete',
-        `${entry.url}: the connection closed after ${digester.bytes} of ${total} bytes; run the download again to resume`,
+        say('refusal.models.theConnectionClosedAfterOf', { url: entry.url, bytes: digester.bytes, total }),
         { received_bytes: digester.bytes, total_bytes: total },
       );
     }
     return { digests: digester.digest(), resumedFrom, restarted };
   }
-  throw new ModelDownloadError('http', `${entry.url}: the server refused to resume or restart the download`);
+  throw new ModelDownloadError('http', say('refusal.models.theServerRefusedToResume', { url: entry.url }));
 }

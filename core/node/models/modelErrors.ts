@@ -1,4 +1,5 @@
 import { Refusal } from '../../common/refusal/refusal';
+import type { RefusalMessage } from '../../common/refusal/refusalMessage';
 /** Why a download failed; `network` and `incomplete` keep the .part file so the next attempt resumes. */
 export type ModelDownloadFailure = 'url' | 'http' | 'network' | 'incomplete' | 'checksum' | 'file' | 'busy';
 
@@ -6,7 +7,7 @@ export class ModelDownloadError extends Refusal {
   override name = 'ModelDownloadError';
   constructor(
     readonly kind: ModelDownloadFailure,
-    message: string,
+    message: string | RefusalMessage,
     readonly details: { status?: number; expected?: string; actual?: string; received_bytes?: number; total_bytes?: number | null } = {},
   ) {
     // the source failing (HTTP, network, a short or mismatched file) is a service unavailable: try again
@@ -17,7 +18,7 @@ export class ModelDownloadError extends Refusal {
 /** A conflict in the models folder (a different file already under that name, a name taken by a manifest model, …). */
 export class ModelStoreError extends Refusal {
   override name = 'ModelStoreError';
-  constructor(message: string) {
+  constructor(message: string | RefusalMessage) {
     super('conflict', message);
   }
 }

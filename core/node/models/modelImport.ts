@@ -14,6 +14,7 @@ import { placeWithoutReplacing } from '../fs/atomicFile';
 import { type FileDigests, digestFile, ModelDigester } from './modelFiles';
 import { readModelIndex, recordInstalledModel } from './modelIndexFile';
 import { resolveModelsDir } from './modelsDir';
+import { say } from '../../common/refusal/refusalMessage';
 
 export interface ImportModelOptions {
   dir?: string;
@@ -47,7 +48,7 @@ export async function importModelFile(source: string, options: ImportModelOption
   const vad = vadEntry && vadEntry.checksum.value === (await digestFile(sourcePath, options.signal))[vadEntry.checksum.algo] ? vadEntry : null;
   if (!vad) await checkGgmlModelFile(sourcePath);
   if (options.name !== undefined && !PLAIN_NAME.test(options.name)) {
-    throw new ModelStoreError(`--name "${options.name}": use letters, digits, dots, dashes and underscores only`);
+    throw new ModelStoreError(say('refusal.models.nameUseLettersDigitsDots', { name: options.name }));
   }
   const dir = resolveModelsDir(options.dir);
   await mkdir(dir, { recursive: true });
@@ -65,7 +66,7 @@ export async function importModelFile(source: string, options: ImportModelOption
     const digests = digester.digest();
     // The copy is what gets loaded later, so its header is the one that must be right.
     const header = vad ? null : summarizeGgmlModel(await checkGgmlModelFile(temp));
-    if (vad && digests[vad.checksum.algo] !== vad.checksum.value) throw new ModelStoreError(`${sourcePath}: the file changed while it was imported; nothing was changed`);
+    if (vad && digests[vad.checksum.algo] !== vad.checksum.value) throw new ModelStoreError(say('refusal.models.theFileChangedWhileIt', { sourcePath }));
 
     const match = vad ? undefined : manifestModelWithDigest(manifest, digests);
     let name: string;
@@ -81,12 +82,12 @@ export async function importModelFile(source: string, options: ImportModelOption
       const taken = findManifestModel(manifest, name);
       if (taken) {
         throw new ModelStoreError(
-          `${sourcePath}: "${name}" is a manifest model, but this file does not match its ${taken.checksum.algo} checksum ${taken.checksum.value}; import it under another --name`,
+          say('refusal.models.isAManifestModelBut', { sourcePath, name, algo: taken.checksum.algo, value: taken.checksum.value }),
         );
       }
       file = `ggml-${name}.bin`;
       const fileTaken = manifest.models.find((m) => m.file === file);
-      if (fileTaken) throw new ModelStoreError(`${sourcePath}: file name ${file} belongs to manifest model "${fileTaken.name}"; import it under another --name`);
+      if (fileTaken) throw new ModelStoreError(say('refusal.models.fileNameBelongsToManifest', { sourcePath, file, name: fileTaken.name }));
     }
     const finalPath = path.join(dir, file);
     const base = { name, file, path: finalPath, bytes: digests.bytes, sha256: digests.sha256, sha1: digests.sha1, manifest_name: vad?.name ?? match?.name ?? null, verified: vad !== null || match !== undefined, header, kind: vad ? ('vad' as const) : ('whisper' as const) };
@@ -95,7 +96,7 @@ export async function importModelFile(source: string, options: ImportModelOption
     if (sourcePath === finalPath || (await placeWithoutReplacing(temp, finalPath)) === 'exists') {
       const existing: FileDigests = await digestFile(finalPath, options.signal);
       if (existing.sha256 !== digests.sha256) {
-        throw new ModelStoreError(`${finalPath} already holds a different model (sha256 ${existing.sha256}); nothing was changed — import under another --name`);
+        throw new ModelStoreError(say('refusal.models.alreadyHoldsADifferentModel', { finalPath, sha256: existing.sha256 }));
       }
       status = 'already-present';
     }

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { emptyModelIndex, type InstalledModelRecord, type ModelIndex, ModelIndexError, parseModelIndex, withModelRecord } from '../../common/models/modelIndex';
 import { writeFileAtomic } from '../fs/atomicFile';
+import { say } from '../../common/refusal/refusalMessage';
 
 export const MODEL_INDEX_FILE = 'models.json';
 
@@ -13,7 +14,7 @@ export async function readModelIndex(dir: string): Promise<ModelIndex> {
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return emptyModelIndex();
-    throw new ModelIndexError(`${file}: cannot read (${code ?? (e as Error).message})`);
+    throw new ModelIndexError(say('refusal.models.cannotRead', { file, value: code ?? (e as Error).message }));
   }
   return parseModelIndex(text, file);
 }

@@ -1,6 +1,7 @@
 import type { ModelsApi, ModelsView } from '../../common/models/modelsApi';
 import { Refusal } from '../../common/refusal/refusal';
 import type { ModelsPanel } from './modelsPanel';
+import { say } from '../../common/refusal/refusalMessage';
 
 /** What the models handlers use of the app: the panel, the project's model, the model the open session transcribes with. */
 export interface ModelsHost {
@@ -28,7 +29,7 @@ export function modelsHandlers(app: ModelsHost): ModelsApi {
     },
     removeModel: async (name) => {
       if (app.session.model?.name === name)
-        throw new Refusal('conflict', `${name} is the model this session transcribes with: choose another default model first`);
+        throw new Refusal('conflict', say('refusal.models.isTheModelThisSession', { name }));
       await app.models.remove(name);
       return view();
     },

@@ -9,6 +9,7 @@ import { downloadModel } from './modelDownload';
 import { ModelDownloadError } from './modelErrors';
 import { importModelFile } from './modelImport';
 import { resolveModelsDir } from './modelsDir';
+import { say } from '../../common/refusal/refusalMessage';
 
 export interface ModelsPanelOptions {
   modelsDir?: string;
@@ -100,9 +101,9 @@ export class ModelsPanel {
     if (!entry)
       throw new Refusal(
         'not_found',
-        `no model "${name}" in the models manifest (known: ${[...manifest.models.map((m) => m.name), ...(manifest.vad ? [manifest.vad.name] : [])].join(', ')})`,
+        say('refusal.models.noModelInTheModels', { name, value: [...manifest.models.map((m) => m.name), ...(manifest.vad ? [manifest.vad.name] : [])].join(', ') }),
       );
-    if (this.downloads.has(name)) throw new Refusal('conflict', `${name} is already downloading`);
+    if (this.downloads.has(name)) throw new Refusal('conflict', say('refusal.models.isAlreadyDownloading', { name }));
     const abort = new AbortController();
     this.downloads.set(name, abort);
     const emit = (data: Omit<ModelsEvent, 'type' | 'name'>) =>
@@ -146,14 +147,14 @@ export class ModelsPanel {
 
   cancel(name: string): void {
     const abort = this.downloads.get(name);
-    if (!abort) throw new Refusal('conflict', `${name} is not downloading`);
+    if (!abort) throw new Refusal('conflict', say('refusal.models.isNotDownloading', { name }));
     abort.abort();
   }
 
   async importFile(file: string): Promise<string> {
-    if (!path.isAbsolute(file)) throw new Refusal('bad_request', `model file: give the full path of the file (got "${file}")`);
+    if (!path.isAbsolute(file)) throw new Refusal('bad_request', say('refusal.models.modelFileGiveTheFull', { file }));
     const result = await importModelFile(file, { dir: this.dir, manifest: await this.loadManifest() }).catch((e: Error) => {
-      throw new Refusal('bad_request', e.message);
+      throw new Refusal('bad_request', e instanceof Refusal ? (e.say ?? e.message) : e.message);
     });
     await this.options.onInstalled?.(result.name).catch(() => undefined);
     return result.name;
@@ -167,7 +168,7 @@ export class ModelsPanel {
     ];
     const model = installed.find((i) => i.name === name || i.manifest_name === name);
     if (!model || !(await stat(path.join(this.dir, path.basename(model.file))).catch(() => null)))
-      throw new Refusal('not_found', `model "${name}" is not installed in ${this.dir}`);
+      throw new Refusal('not_found', say('refusal.models.modelIsNotInstalledIn', { name, dir: this.dir }));
     // the file name comes from the folder listing, never from the caller
     await rm(path.join(this.dir, path.basename(model.file)), { force: true });
   }

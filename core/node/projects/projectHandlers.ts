@@ -5,6 +5,7 @@ import type { PathKind, ProjectApi, ProjectView } from '../../common/project/pro
 import { Refusal } from '../../common/refusal/refusal';
 import { loadProjectConfig, loadProjectItems, type OpenProject } from '../project/projectFolder';
 import { createProjectFolder, importItemsInto, openProjectFolder, readRecent } from './projectsPanel';
+import { say } from '../../common/refusal/refusalMessage';
 
 /** What the projects handlers use of the app: the call queue, the project and its items, the session, switching projects. */
 export interface ProjectHost {
@@ -38,8 +39,7 @@ export function projectHandlers(app: ProjectHost): ProjectApi {
       );
     },
     choosePath: async (kind) => {
-      if (!app.options.choosePath)
-        throw new Refusal('not_found', 'this window has no file dialog (browser mode): type the full path instead');
+      if (!app.options.choosePath) throw new Refusal('not_found', say('refusal.projects.thisWindowHasNoFile'));
       return app.options.choosePath(kind);
     },
     openProject: (dir) =>
@@ -55,7 +55,7 @@ export function projectHandlers(app: ProjectHost): ProjectApi {
       }),
     importItems: (file, mode) =>
       app.calls.run(async () => {
-        if (app.session.open?.isRecording) throw new Refusal('conflict', 'stop the recording before importing items');
+        if (app.session.open?.isRecording) throw new Refusal('conflict', say('refusal.projects.stopTheRecordingBeforeImporting'));
         const outcome = await importItemsInto(app.project, file, mode);
         if (outcome.ok) {
           app.items = await loadProjectItems(app.project);

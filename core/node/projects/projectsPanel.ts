@@ -9,6 +9,7 @@ import { parseProjectConfig } from '../../common/project/projectConfig';
 import { importIntoProject } from '../importing/itemsImport';
 import { writeFileAtomic } from '../fs/atomicFile';
 import { CONFIG_FILE, initProject, loadProjectConfig, type OpenProject } from '../project/projectFolder';
+import { say } from '../../common/refusal/refusalMessage';
 
 const MAX_RECENT = 10;
 
@@ -35,15 +36,15 @@ export async function rememberRecent(file: string, dir: string): Promise<void> {
 
 /** A folder typed by a person: absolute, and an Aloud project (its aloud.yaml loads). */
 export async function openProjectFolder(dir: string): Promise<OpenProject> {
-  if (!path.isAbsolute(dir)) throw new Refusal('bad_request', `project folder: give the full path (got "${dir}")`);
+  if (!path.isAbsolute(dir)) throw new Refusal('bad_request', say('refusal.projects.projectFolderGiveTheFull', { dir }));
   const info = await stat(dir).catch(() => null);
-  if (!info?.isDirectory()) throw new Refusal('not_found', `${dir}: no such folder`);
+  if (!info?.isDirectory()) throw new Refusal('not_found', say('refusal.projects.noSuchFolder', { dir }));
   return loadProjectConfig(dir);
 }
 
 /** Problems of an import, by file, line and field, or the counts of a finished one: the import is all or nothing. */
 export async function importItemsInto(project: OpenProject, file: string, mode: 'append' | 'replace'): Promise<ImportOutcome> {
-  if (!path.isAbsolute(file)) throw new Refusal('bad_request', `items file: give the full path (got "${file}")`);
+  if (!path.isAbsolute(file)) throw new Refusal('bad_request', say('refusal.projects.itemsFileGiveTheFull', { file }));
   try {
     const s = await importIntoProject({ project, source: file, kind: 'items', mode, force: false, dryRun: false });
     return {
@@ -75,7 +76,7 @@ export async function importItemsInto(project: OpenProject, file: string, mode: 
  * loading), and items through the strict import when a file is given. A refused items file leaves the project without items.
  */
 export async function createProjectFolder(spec: NewProjectSpec): Promise<{ project: OpenProject; items: ImportOutcome | null }> {
-  if (!path.isAbsolute(spec.dir)) throw new Refusal('bad_request', `project folder: give the full path (got "${spec.dir}")`);
+  if (!path.isAbsolute(spec.dir)) throw new Refusal('bad_request', say('refusal.projects.projectFolderGiveTheFull', { dir: spec.dir }));
   const labels = spec.labels.map((l) => ({ name: l.name.trim(), ...(l.key ? { key: l.key } : {}) }));
   const config = {
     name: spec.name.trim(),

@@ -11,6 +11,7 @@ import { RoomHost } from './roomHost';
 import { startRoomListener } from './roomListener';
 import { ServedRoom } from './servedRoom';
 import { writeBackRoomVotes } from './roomWriteBack';
+import { say } from '../../common/refusal/refusalMessage';
 
 /**
  * The app's one norming room at a time: opens it over chosen items or as a huddle, serves it on its own listener
@@ -42,10 +43,10 @@ export class RoomController {
         hasBlind: true,
         itemIds: set.itemIds,
       }).map((d) => d.item_id);
-      if (ids.length === 0) throw new RoomRuleError(409, 'no disagreements to huddle on: every item has one final label across annotators');
+      if (ids.length === 0) throw new RoomRuleError(409, say('refusal.rooms.noDisagreementsToHuddleOn'));
     } else {
       ids = itemIds;
-      if (ids.length === 0) throw new RoomRuleError(400, 'choose at least one item');
+      if (ids.length === 0) throw new RoomRuleError(400, say('refusal.rooms.chooseAtLeastOneItem'));
     }
     return this.serveNew(ids, itemIds === null ? 'huddle' : 'items', lan);
   }
@@ -53,7 +54,7 @@ export class RoomController {
   /** A huddle over items the lead chose (an adjudicator sending queued items): served here, logged as a huddle. */
   async openHuddle(itemIds: readonly string[], lan: boolean): Promise<LeadRoomStatus> {
     this.served.refuseIfOpen();
-    if (itemIds.length === 0) throw new RoomRuleError(400, 'choose at least one item');
+    if (itemIds.length === 0) throw new RoomRuleError(400, say('refusal.rooms.chooseAtLeastOneItem'));
     return this.serveNew(itemIds, 'huddle', lan);
   }
 
@@ -61,7 +62,7 @@ export class RoomController {
     const byId = new Map(this.items.map((i) => [i.id, i]));
     const roomItems = ids.map((id) => {
       const item = byId.get(id);
-      if (!item) throw new RoomRuleError(404, `item "${id}" is not in the project's items`);
+      if (!item) throw new RoomRuleError(404, say('refusal.rooms.itemIsNotInThe', { id }));
       return { id, text: item.text, ...(item.context !== undefined ? { context: item.context } : {}) };
     });
     const address = ServedRoom.address(lan);
@@ -116,16 +117,16 @@ export class RoomController {
 
   /** Final votes of a room (closed, or at least not open here) as new annotator sessions, source "room". */
   async writeBack(code: string): Promise<RoomEventData['written_back']['sessions']> {
-    if (this.served.host?.code === code) throw new RoomRuleError(409, `room ${code} is still open: close it first, so the votes are final`);
+    if (this.served.host?.code === code) throw new RoomRuleError(409, say('refusal.rooms.roomIsStillOpenClose', { code }));
     let host: RoomHost;
     try {
       host = await RoomHost.resume(this.project.dir, code);
     } catch (e) {
-      if (e instanceof RoomLogError) throw new RoomRuleError(404, e.message);
+      if (e instanceof RoomLogError) throw new RoomRuleError(404, e.say ?? e.message);
       throw e;
     }
     try {
-      if (host.snapshot().written_back) throw new RoomRuleError(409, `room ${code} was written back already`);
+      if (host.snapshot().written_back) throw new RoomRuleError(409, say('refusal.rooms.roomWasWrittenBackAlready', { code }));
       const { sessions } = await writeBackRoomVotes(this.project, host.snapshot());
       await host.recordWriteBack(sessions);
       return sessions;

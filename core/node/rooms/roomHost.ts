@@ -18,6 +18,7 @@ import {
 import { type RoomMetrics, roomMetrics, type RoomView, roomView } from '../../common/rooms/roomViews';
 import { SerialQueue } from '../../common/concurrency/serialQueue';
 import { lockRoom, newRoomEvent, RoomLogWriter, roomPaths } from './roomLogFile';
+import { say } from '../../common/refusal/refusalMessage';
 
 export type RoomViewer = { role: 'member'; member_id: string } | { role: 'lead' };
 
@@ -37,7 +38,7 @@ export function newRoomCode(): string {
  */
 export class RoomHost {
   /** requests run one at a time: each decision sees the state the previous one left */
-  private readonly requests = new SerialQueue(() => new RoomRuleError(409, 'the room is no longer served here'));
+  private readonly requests = new SerialQueue(() => new RoomRuleError(409, say('refusal.rooms.theRoomIsNoLonger')));
   private metricsCache: { seq: number; metrics: RoomMetrics } | null = null;
   readonly leadToken = randomBytes(24).toString('base64url');
   private readonly tokenIndex = new Map<string, string>();
@@ -69,7 +70,7 @@ export class RoomHost {
       (s) => s.isFile(),
       () => false,
     );
-    if (!exists) throw new RoomLogError(`${paths.events}: no room ${code} in this project`);
+    if (!exists) throw new RoomLogError(say('refusal.rooms.noRoomInThisProject', { events: paths.events, code }));
     const unlock = await lockRoom(paths.lock);
     try {
       const { writer, events, repaired } = await RoomLogWriter.reopen(paths.events);
@@ -147,7 +148,7 @@ export class RoomHost {
 
   closeRoom(): Promise<void> {
     return this.requests.run(async () => {
-      if (this.state.closed) throw new RoomRuleError(409, 'the room is closed already');
+      if (this.state.closed) throw new RoomRuleError(409, say('refusal.rooms.theRoomIsClosedAlready'));
       await this.log('room_closed', {});
     });
   }

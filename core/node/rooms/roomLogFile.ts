@@ -13,11 +13,12 @@ import { syncFolder } from '../fs/atomicFile';
 import type { JsonlReading } from '../../common/io/jsonlLog';
 import { AppendLog, readJsonlLog, readLogBytes } from '../log/appendLog';
 import { isHeld, tryAcquirePidLock } from '../process/pidFileLock';
+import { say } from '../../common/refusal/refusalMessage';
 
 /** rooms/<code>/ inside the project; the code is checked first, so it can never be a path. */
 export function roomPaths(projectDir: string, code: string): { dir: string; events: string; lock: string } {
   const normal = normalizeRoomCode(code);
-  if (normal === null) throw new RoomLogError(`"${code}" is not a room code (six characters from ${'23456789ABCDEFGHJKMNPQRSTUVWXYZ'})`);
+  if (normal === null) throw new RoomLogError(say('refusal.rooms.isNotARoomCode', { code, value: '23456789ABCDEFGHJKMNPQRSTUVWXYZ' }));
   const dir = path.join(path.resolve(projectDir), 'rooms', normal);
   return { dir, events: path.join(dir, 'events.jsonl'), lock: path.join(dir, '.lock') };
 }
@@ -36,10 +37,10 @@ export function checkRoomEvent(value: unknown, file: string, line: number): Room
     typeof e.data !== 'object' ||
     e.data === null
   ) {
-    throw new RoomLogError(`${file}:${line}: not a room event`);
+    throw new RoomLogError(say('refusal.rooms.notARoomEvent', { file, line }));
   }
   if (e.v !== ROOM_EVENT_VERSIONS[e.type])
-    throw new RoomLogError(`${file}:${line}: ${e.type} version ${String(e.v)} is not known to this version of Aloud`);
+    throw new RoomLogError(say('refusal.rooms.versionIsNotKnownTo', { file, line, type: e.type, String: String(e.v) }));
   return e as RoomEvent;
 }
 
@@ -52,11 +53,11 @@ export function roomLogReading<E>(bytes: Uint8Array, file: string, check: RoomEv
       try {
         value = JSON.parse(raw);
       } catch {
-        throw new RoomLogError(`${file}:${line}: not JSON`);
+        throw new RoomLogError(say('refusal.rooms.notJson', { file, line }));
       }
       return check(value, file, line);
     },
-    (line, problem) => new RoomLogError(`${file}:${line}: ${problem}`),
+    (line, problem) => new RoomLogError(say('refusal.rooms.message', { file, line, problem })),
   );
 }
 
@@ -70,7 +71,7 @@ export async function readRoomLog<E = RoomEvent>(
   check: RoomEventCheck<E> = checkRoomEvent as RoomEventCheck<E>,
 ): Promise<{ events: E[]; torn: { line: number; bytes: number } | null }> {
   const bytes = await readLogBytes(file);
-  if (bytes === null) throw new RoomLogError(`${file}: no room log here`);
+  if (bytes === null) throw new RoomLogError(say('refusal.rooms.noRoomLogHere', { file }));
   const { records, torn } = roomLogReading(bytes, file, check);
   return { events: records, torn: torn ? { line: torn.line, bytes: bytes.length - (bytes.lastIndexOf(0x0a) + 1) } : null };
 }
@@ -90,7 +91,8 @@ export class RoomLogWriter<E extends object = RoomEvent> {
     try {
       await mkdir(paths.dir);
     } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === 'EEXIST') throw new RoomLogError(`${paths.dir}: a room with code ${code} exists already`);
+      if ((e as NodeJS.ErrnoException).code === 'EEXIST')
+        throw new RoomLogError(say('refusal.rooms.aRoomWithCodeExists', { dir: paths.dir, code }));
       throw e;
     }
     const { log } = await AppendLog.open(paths.events, () => ({ records: [], torn: null, missingFinalNewline: false }), { create: 'new' });
@@ -106,7 +108,7 @@ export class RoomLogWriter<E extends object = RoomEvent> {
     check: RoomEventCheck<E> = checkRoomEvent as unknown as RoomEventCheck<E>,
   ): Promise<{ writer: RoomLogWriter<E>; events: E[]; repaired: boolean }> {
     await access(file).catch((e: NodeJS.ErrnoException) => {
-      throw e.code === 'ENOENT' ? new RoomLogError(`${file}: no room log here`) : e;
+      throw e.code === 'ENOENT' ? new RoomLogError(say('refusal.rooms.noRoomLogHere', { file })) : e;
     });
     const { log, records, torn } = await AppendLog.open(file, (bytes) => roomLogReading(bytes, file, check));
     return { writer: new RoomLogWriter<E>(log), events: records, repaired: torn !== null };
@@ -139,13 +141,13 @@ export async function lockRoom(lockFile: string): Promise<() => Promise<void>> {
   if (isHeld(result)) return result.release;
   switch (result.reason) {
     case 'alive':
-      if (result.owner.pid === process.pid) throw new RoomLogError(`${lockFile}: the room is open already in this process`);
-      throw new RoomLogError(`${lockFile}: the room is open in another process (pid ${result.owner.pid})`);
+      if (result.owner.pid === process.pid) throw new RoomLogError(say('refusal.rooms.theRoomIsOpenAlready', { lockFile }));
+      throw new RoomLogError(say('refusal.rooms.theRoomIsOpenIn', { lockFile, pid: result.owner.pid }));
     case 'other-host':
-      throw new RoomLogError(`${lockFile}: the room is open on another computer (${result.owner.host}, pid ${result.owner.pid})`);
+      throw new RoomLogError(say('refusal.rooms.theRoomIsOpenOn', { lockFile, host: result.owner.host, pid: result.owner.pid }));
     case 'unreadable':
-      throw new RoomLogError(`${lockFile}: the room lock is unreadable; if no Aloud is running on this room, delete that file`);
+      throw new RoomLogError(say('refusal.rooms.theRoomLockIsUnreadable', { lockFile }));
     case 'contended':
-      throw new RoomLogError(`${lockFile}: could not take the room lock`);
+      throw new RoomLogError(say('refusal.rooms.couldNotTakeTheRoom', { lockFile }));
   }
 }

@@ -7,6 +7,7 @@ import { loadProjectItems, type OpenProject } from '../project/projectFolder';
 import { readSessionLog } from '../session/sessionLogFile';
 import { SessionService } from '../session/sessionService';
 import { sessionPaths } from '../session/sessionPaths';
+import { say } from '../../common/refusal/refusalMessage';
 
 interface WriteBackPlan {
   member: RoomMember;
@@ -70,7 +71,7 @@ async function earlierWriteBack(
   if (other) {
     throw new RoomRuleError(
       409,
-      `a session "${plan.annotator}" exists already and holds more than this room's votes (${paths.events}:${other.seq}, ${other.type}): room votes are written back once, never over existing labels`,
+      say('refusal.rooms.aSessionExistsAlreadyAnd', { annotator: plan.annotator, events: paths.events, seq: other.seq, type: other.type }),
     );
   }
   return { labelled, blindLogged, noted };

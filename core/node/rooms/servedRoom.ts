@@ -1,5 +1,6 @@
 import { RoomRuleError } from '../../common/rooms/roomFold';
 import { lanAddress, type RoomListener, servedStatus } from './roomHttp';
+import { say } from '../../common/refusal/refusalMessage';
 
 /** How long a closed room's listener keeps answering, so every member's page learns the room was closed. */
 export const CLOSED_ROOM_LINGER_MS = 5 * 60_000;
@@ -38,14 +39,14 @@ export class ServedRoom<H extends ServableHost> {
 
   /** Refuses when a room of this kind is open already. */
   refuseIfOpen(): void {
-    if (this.current) throw new RoomRuleError(409, `${this.what} ${this.current.host.code} is open; close it first`);
+    if (this.current)
+      throw new RoomRuleError(409, say('refusal.rooms.isOpenCloseItFirst', { what: this.what, code: this.current.host.code }));
   }
 
   /** Where a room listens: 127.0.0.1, or the machine's first address on a network (refused in words when it has none). */
   static address(lan: boolean): string {
     const address = lan ? lanAddress() : '127.0.0.1';
-    if (address === null)
-      throw new RoomRuleError(409, 'this machine has no network address besides loopback: the room cannot be opened to the local network');
+    if (address === null) throw new RoomRuleError(409, say('refusal.rooms.thisMachineHasNoNetwork'));
     return address;
   }
 
@@ -68,7 +69,7 @@ export class ServedRoom<H extends ServableHost> {
 
   /** The open room's host, or a refusal: no room of this kind is open. */
   require(): H {
-    if (!this.current) throw new RoomRuleError(409, `no ${this.what} is open`);
+    if (!this.current) throw new RoomRuleError(409, say('refusal.rooms.noIsOpen', { what: this.what }));
     return this.current.host;
   }
 

@@ -6,6 +6,7 @@ import { ShadowHost, type ShadowProject } from './shadowHost';
 import { ServedRoom } from './servedRoom';
 import { startShadowListener } from './shadowListener';
 import { tapSession, type TappedSession } from './shadowTap';
+import { say } from '../../common/refusal/refusalMessage';
 
 /**
  * The app's shadow room (one at a time): the annotator opts in from the Label screen, trainees watch her session
@@ -59,7 +60,7 @@ export class ShadowController {
   async openRoom(lan: boolean): Promise<ShadowRoomStatus> {
     this.served.refuseIfOpen();
     const session = this.session;
-    if (!session) throw new RoomRuleError(409, 'open your session first: a shadow room shows your annotating');
+    if (!session) throw new RoomRuleError(409, say('refusal.rooms.openYourSessionFirstA'));
     const address = ServedRoom.address(lan);
     const annotator = session.store.annotator;
     const host = await this.served.serve(

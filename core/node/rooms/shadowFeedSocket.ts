@@ -7,6 +7,7 @@ import { Refusal } from '../../common/refusal/refusal';
 import { checkShadowFeed, ShadowFeedError, type ShadowFeed } from '../../common/rooms/shadowFeed';
 import { roomPaths } from './roomLogFile';
 import type { ShadowHost } from './shadowHost';
+import { say } from '../../common/refusal/refusalMessage';
 
 /**
  * How a `session ingest` in another process feeds a shadow room that `aloud room shadow` serves: a local socket (a
@@ -157,14 +158,11 @@ export async function connectShadowFeed(projectDir: string, code: string, onProb
     pointer = JSON.parse(await readFile(file, 'utf8')) as typeof pointer;
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT')
-      throw new Refusal(
-        'not_found',
-        `--shadow-room: room ${code} is not being served by \`aloud room shadow\` in this project (no ${file})`,
-      );
-    throw new Refusal('bad_request', `${file}: not a shadow room's feed pointer`);
+      throw new Refusal('not_found', say('refusal.rooms.shadowRoomRoomIsNot', { code, file }));
+    throw new Refusal('bad_request', say('refusal.rooms.notAShadowRoomS', { file }));
   }
   if (typeof pointer.socket !== 'string' || typeof pointer.token !== 'string')
-    throw new Refusal('bad_request', `${file}: not a shadow room's feed pointer`);
+    throw new Refusal('bad_request', say('refusal.rooms.notAShadowRoomS', { file }));
   const socket = connect(pointer.socket);
   let problem: string | null = null;
   const report = (message: string) => {
@@ -173,7 +171,7 @@ export async function connectShadowFeed(projectDir: string, code: string, onProb
     onProblem(message);
   };
   await new Promise<void>((resolve, reject) => {
-    const fail = (message: string) => reject(new Refusal('conflict', `--shadow-room: ${message}`));
+    const fail = (message: string) => reject(new Refusal('conflict', say('refusal.rooms.shadowRoom', { message })));
     const timer = setTimeout(() => fail(`room ${code} did not answer`), 10_000);
     socket.once('error', (e) => {
       clearTimeout(timer);

@@ -28,6 +28,7 @@ import { shadowMetrics, shadowView, type ShadowMetrics, type ShadowView, type Sh
 import { newRoomCode } from './roomHost';
 import { lockRoom, RoomLogWriter, roomPaths } from './roomLogFile';
 import { newShadowEvent } from './shadowLogFile';
+import { say } from '../../common/refusal/refusalMessage';
 
 const sha256 = (s: string): string => createHash('sha256').update(s).digest('hex');
 
@@ -65,7 +66,7 @@ const ROSTER_EVENTS: ReadonlySet<string> = new Set(['trainee_joined', 'trainee_r
 
 export class ShadowHost {
   /** every decision, one at a time: each sees the state the previous one left */
-  private readonly requests = new SerialQueue(() => new RoomRuleError(409, 'the room is no longer served here'));
+  private readonly requests = new SerialQueue(() => new RoomRuleError(409, say('refusal.rooms.theRoomIsNoLonger')));
   readonly leadToken = randomBytes(24).toString('base64url');
   private readonly tokenIndex = new Map<string, string>();
   private readonly context: ShadowContext;
@@ -250,9 +251,9 @@ export class ShadowHost {
    * 16-bit mono samples at 16 kHz and where they start. Refused unless she shares it.
    */
   sharedAudio(itemId: string, from: number | null, maxMs = 2000): { start_sample: number; samples: Int16Array } {
-    if (!this.state.audio_shared) throw new RoomRuleError(403, 'the expert has not shared her audio');
+    if (!this.state.audio_shared) throw new RoomRuleError(403, say('refusal.rooms.theExpertHasNotShared'));
     const audio = this.audio;
-    if (!isLive(this.state, itemId)) throw new RoomRuleError(409, `"${itemId}" is not on view: its audio is not shared`);
+    if (!isLive(this.state, itemId)) throw new RoomRuleError(409, say('refusal.rooms.isNotOnViewIts', { itemId }));
     if (!audio || audio.item_id !== itemId) return { start_sample: from ?? 0, samples: new Int16Array(0) };
     const end = audio.start_sample + audio.length;
     const start = Math.max(audio.start_sample, Math.min(end, from ?? end - AUDIO_SAMPLE_RATE));

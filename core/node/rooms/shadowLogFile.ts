@@ -8,6 +8,7 @@ import {
   type ShadowEventData,
   type ShadowEventType,
 } from '../../common/rooms/shadowEvents';
+import { say } from '../../common/refusal/refusalMessage';
 
 /** One line of a shadow room log: a shadow event at a version this Aloud knows (throws RoomLogError naming the line). */
 export function checkShadowEvent(value: unknown, file: string, line: number): ShadowEvent {
@@ -21,10 +22,10 @@ export function checkShadowEvent(value: unknown, file: string, line: number): Sh
     typeof e.data !== 'object' ||
     e.data === null
   ) {
-    throw new RoomLogError(`${file}:${line}: not a shadow room event`);
+    throw new RoomLogError(say('refusal.rooms.notAShadowRoomEvent', { file, line }));
   }
   if (e.v !== SHADOW_EVENT_VERSIONS[e.type])
-    throw new RoomLogError(`${file}:${line}: ${e.type} version ${String(e.v)} is not known to this version of Aloud`);
+    throw new RoomLogError(say('refusal.rooms.versionIsNotKnownTo', { file, line, type: e.type, String: String(e.v) }));
   return e as ShadowEvent;
 }
 
@@ -42,7 +43,7 @@ export async function roomLogKind(file: string): Promise<'norming' | 'shadow'> {
       break;
     }
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') throw new RoomLogError(`${file}: no room log here`);
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') throw new RoomLogError(say('refusal.rooms.noRoomLogHere', { file }));
     throw e;
   }
   let type: unknown;
@@ -53,5 +54,5 @@ export async function roomLogKind(file: string): Promise<'norming' | 'shadow'> {
   }
   if (type === 'shadow_opened') return 'shadow';
   if (type === 'room_opened') return 'norming';
-  throw new RoomLogError(`${file}:1: neither a norming room (room_opened) nor a shadow room (shadow_opened)`);
+  throw new RoomLogError(say('refusal.rooms.neitherANormingRoomRoom', { file }));
 }

@@ -1,4 +1,5 @@
 import { TranscriptionPendingError } from '../../common/session/sessionRefusals';
+import { say } from '../../common/refusal/refusalMessage';
 
 /**
  * The transcriptions a session has sent to the engine and not yet logged (or found stale), per item, and the
@@ -87,7 +88,11 @@ export class PendingTranscriptions {
     try {
       if (!(await this.settleWithin(itemId, waitMs))) {
         throw new TranscriptionPendingError(
-          `"${itemId}" is still being transcribed (${this.pendingFor(itemId)} utterance(s) after ${(waitMs / 1000).toFixed(1)} s); its audio is saved — press Enter again in a moment`,
+          say('refusal.session.isStillBeingTranscribedUtterance', {
+            itemId,
+            pendingFor: this.pendingFor(itemId),
+            value: (waitMs / 1000).toFixed(1),
+          }),
         );
       }
     } finally {

@@ -11,6 +11,7 @@ import { resolveInside } from '../fs/resolveInside';
 import { decodeFileName, normalizeAnnotatorName, sessionPaths } from './sessionPaths';
 import { foldOptionsOf } from './sessionStore';
 import type { AnnotatorStates, SessionSource } from './sessionSource';
+import { say } from '../../common/refusal/refusalMessage';
 
 /**
  * The annotators' own sessions, the names "Continue as" offers: a norming room's write-back (session_started says
@@ -83,8 +84,7 @@ async function sessionFolders(project: OpenProject): Promise<string[]> {
     if (!entry.isDirectory()) continue;
     const log = path.join(root, entry.name, 'events.jsonl');
     const info = await stat(log).catch(() => null);
-    if (info && !info.isFile())
-      throw new ProjectError(`${log}: is not a file, so this session cannot be exported; move it out of the project`);
+    if (info && !info.isFile()) throw new ProjectError(say('refusal.session.isNotAFileSo', { log }));
     if (info) names.push(decodeFileName(entry.name));
   }
   return names.sort();
@@ -109,10 +109,7 @@ async function loadSession(project: OpenProject, name: string): Promise<Annotato
   );
   const state = fold.state();
   const warnings = torn ? [`${file}:${torn.line}: torn last line (a crash while writing) left out of the export`] : [];
-  if (events === 0)
-    throw new ProjectError(
-      `${file}: the session log is empty (the session was never started, or a crash cut it when it was created); open the session once, or move the folder out of the project`,
-    );
+  if (events === 0) throw new ProjectError(say('refusal.session.theSessionLogIsEmpty', { file }));
   if (state.recording) {
     warnings.push(
       `${annotator} is recording "${state.recording.item_id}" (or was, when a crash stopped it; opening the session recovers it): that item's audio in this export is incomplete`,

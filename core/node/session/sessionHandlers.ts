@@ -11,6 +11,7 @@ import { correctSegment, labelFromCorrections, rederiveFromCorrections } from '.
 import { judgeStep, showReasoning } from './reasoningActs';
 import { selectText } from './textSelectionActs';
 import { logPlayback } from './playbackActs';
+import { say } from '../../common/refusal/refusalMessage';
 
 /** What the session's handlers use of the app: its call queue, the open project, the session slot, the project's sessions. */
 export interface SessionHost {
@@ -42,13 +43,13 @@ export function sessionHandlers(app: SessionHost): SessionApi {
       app.calls.run(async () => {
         // a reviewer opens a session that exists, under its spelling; their own name is theirs (never the annotator's)
         const existing = existingAnnotator(annotator, await app.sessionNames());
-        if (!existing) throw new Refusal('not_found', `"${annotator}" has no session in this project to review`);
+        if (!existing) throw new Refusal('not_found', say('refusal.session.hasNoSessionInThis', { annotator }));
         if (normalizeAnnotatorName(reviewer) === existing) return app.session.openSession(existing);
         const like = lookAlikeOf(normalizeAnnotatorName(reviewer), await app.sessionNames());
         if (like !== null)
           throw new Refusal(
             'bad_request',
-            `the reviewer "${normalizeAnnotatorName(reviewer)}" looks like the existing annotator "${like}"; use that name, or one that looks different`,
+            say('refusal.session.theReviewerLooksLikeThe', { normalizeAnnotatorName: normalizeAnnotatorName(reviewer), like }),
           );
         return app.session.openSession(existing, normalizeAnnotatorName(reviewer));
       }),
@@ -70,8 +71,7 @@ export function sessionHandlers(app: SessionHost): SessionApi {
     judgeStep: (index, reward, source) => withPatch((s) => judgeStep(s, index, reward, source)),
     selectText: (start, end) =>
       withPatch((s) => {
-        if ((start === null) !== (end === null))
-          throw new Refusal('bad_request', 'selectText: give both start and end, or neither (to clear the selection)');
+        if ((start === null) !== (end === null)) throw new Refusal('bad_request', say('refusal.session.selecttextGiveBothStartAnd'));
         return selectText(s, start === null || end === null ? null : { start, end });
       }),
     logCue: (cue, silenceMs) => withPatch((s) => s.logCue(cue, silenceMs)),

@@ -1,6 +1,7 @@
 import { type HeldPidLock, isHeld, type LockOwner, tryAcquirePidLock } from '../process/pidFileLock';
 import { describeFsError } from '../fs/durableFile';
 import { Refusal } from '../../common/refusal/refusal';
+import { say, type RefusalMessage } from '../../common/refusal/refusalMessage';
 
 export type { LockOwner };
 
@@ -8,7 +9,7 @@ export type { LockOwner };
 export class SessionLockedError extends Refusal {
   override name = 'SessionLockedError';
   constructor(
-    message: string,
+    message: string | RefusalMessage,
     readonly lockFile: string,
     readonly owner: LockOwner | null,
   ) {
@@ -31,27 +32,23 @@ export async function acquireSessionLock(
   try {
     result = await tryAcquirePidLock(file, options);
   } catch (e) {
-    throw new SessionLockedError(`cannot create the lock ${file}: ${describeFsError(e).text}`, file, null);
+    throw new SessionLockedError(say('refusal.session.cannotCreateTheLock', { file, text: describeFsError(e).text }), file, null);
   }
   if (isHeld(result)) return result;
   const held = `${options.sessionLabel} is already open for writing`;
   switch (result.reason) {
     case 'unreadable':
-      throw new SessionLockedError(`${held}: the lock ${file} is unreadable; if no Aloud is running on it, delete that file`, file, null);
+      throw new SessionLockedError(say('refusal.session.theLockIsUnreadableIf', { held, file }), file, null);
     case 'contended':
-      throw new SessionLockedError(`${options.sessionLabel}: could not take the lock ${file}; another process keeps taking it`, file, null);
+      throw new SessionLockedError(say('refusal.session.couldNotTakeTheLock', { sessionLabel: options.sessionLabel, file }), file, null);
     case 'other-host':
     case 'alive': {
       const { owner } = result;
       const who = `by process ${owner.pid} on ${owner.host} since ${owner.started_at}`;
       if (result.reason === 'other-host') {
-        throw new SessionLockedError(
-          `${held} ${who} (another computer); close Aloud there, or delete ${file} if it is no longer running`,
-          file,
-          owner,
-        );
+        throw new SessionLockedError(say('refusal.session.anotherComputerCloseAloudThere', { held, who, file }), file, owner);
       }
-      throw new SessionLockedError(`${held} ${who}; close that Aloud window or command first`, file, owner);
+      throw new SessionLockedError(say('refusal.session.closeThatAloudWindowOr', { held, who }), file, owner);
     }
   }
 }

@@ -11,6 +11,7 @@ import type { JsonlReading, TornLine } from '../../common/io/jsonlLog';
 import { formatEventLine, parseSessionLogBytes, type UpcasterRegistry } from '../../common/session/sessionLog';
 import { AppendLog, strictUtf8, type TornTail } from '../log/appendLog';
 import { describeFsError, DurableWriteError, type DurableFs } from '../fs/durableFile';
+import { say } from '../../common/refusal/refusalMessage';
 
 /** Reads events.jsonl without changing it (for `session show` and exports). A missing file is an empty log. */
 export async function readSessionLog(
@@ -22,8 +23,7 @@ export async function readSessionLog(
     bytes = await readFile(file);
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { events: [], torn: null };
-    if ((e as NodeJS.ErrnoException).code === 'EISDIR')
-      throw new ProjectError(`${file}: is a folder, not a session log; move it out of the project (the session's events are a file)`);
+    if ((e as NodeJS.ErrnoException).code === 'EISDIR') throw new ProjectError(say('refusal.session.isAFolderNotA', { file }));
     throw new DurableWriteError(`cannot read ${file}: ${describeFsError(e).text}`, file, describeFsError(e).code);
   }
   const { events, torn } = parseSessionLogBytes(bytes, file, strictUtf8, upcasters);

@@ -5,6 +5,7 @@ import { judgeTail, type TornLine } from '../../common/io/jsonlLog';
 import { EVENT_UPCASTERS, parseEventLine, SessionLogError, type UpcasterRegistry } from '../../common/session/sessionLog';
 import { ProjectError } from '../fs/projectError';
 import { describeFsError, DurableWriteError } from '../fs/durableFile';
+import { say } from '../../common/refusal/refusalMessage';
 
 const fatalUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 const CHUNK_BYTES = 1 << 20;
@@ -30,6 +31,7 @@ function decodeLine(bytes: Buffer, file: string, line: number): string {
     return fatalUtf8.decode(bytes);
   } catch {
     const at = Math.max(0, firstInvalidUtf8Offset(bytes));
+    // i18n-ignore: a damaged log's line: the problem is the event check's text (sessionEvents), English for now
     throw new SessionLogError(
       file,
       line,
@@ -58,8 +60,7 @@ export async function streamSessionLog(
     throw new DurableWriteError(`cannot read ${file}: ${describeFsError(e).text}`, file, describeFsError(e).code);
   }
   try {
-    if ((await handle.stat()).isDirectory())
-      throw new ProjectError(`${file}: is a folder, not a session log; move it out of the project (the session's events are a file)`);
+    if ((await handle.stat()).isDirectory()) throw new ProjectError(say('refusal.session.isAFolderNotA', { file }));
     const chunkBytes = options.chunkBytes ?? CHUNK_BYTES;
     const chunk = Buffer.alloc(chunkBytes);
     let carry: Buffer = Buffer.alloc(0);

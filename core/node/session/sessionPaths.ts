@@ -3,10 +3,11 @@ import { encodedFileName, fileNameProblem } from '../../common/names/nameRules';
 import { annotatorNameProblem, normalizeAnnotatorName } from '../../common/names/personNames';
 import { isInsideFolder } from '../fs/resolveInside';
 import { Refusal } from '../../common/refusal/refusal';
+import { say, type RefusalMessage } from '../../common/refusal/refusalMessage';
 
 export class SessionNameError extends Refusal {
   override name = 'SessionNameError';
-  constructor(message: string) {
+  constructor(message: string | RefusalMessage) {
     super('bad_request', message);
   }
 }
@@ -14,7 +15,7 @@ export class SessionNameError extends Refusal {
 /** The file name of an annotator name or item id (core/common/names/nameRules), or SessionNameError saying why not. */
 export function encodeFileName(name: string, what: string): string {
   const problem = fileNameProblem(name, what);
-  if (problem !== null) throw new SessionNameError(problem);
+  if (problem !== null) throw new SessionNameError(problem); // i18n-ignore: the problem is core/common/names' rule text (shared with the CLI's import checks), not yet a catalog message
   return encodedFileName(name);
 }
 
@@ -43,7 +44,7 @@ export { normalizeAnnotatorName };
 export function sessionPaths(projectDir: string, annotator: string): SessionPaths {
   annotator = normalizeAnnotatorName(annotator);
   const problem = annotatorNameProblem(annotator);
-  if (problem !== null) throw new SessionNameError(problem);
+  if (problem !== null) throw new SessionNameError(problem); // i18n-ignore: the problem is core/common/names' rule text (shared with the CLI's import checks), not yet a catalog message
   const root = path.resolve(projectDir);
   const dir = path.join(root, 'sessions', encodedFileName(annotator));
   return {
@@ -65,7 +66,7 @@ export function itemAudioRelativePath(paths: SessionPaths, itemId: string): stri
 export function resolveInSession(paths: SessionPaths, relative: string): string {
   const absolute = path.resolve(paths.projectDir, ...relative.split('/'));
   if (!isInsideFolder(paths.dir, absolute)) {
-    throw new SessionNameError(`path ${JSON.stringify(relative)} points outside ${paths.dir}`);
+    throw new SessionNameError(say('refusal.session.pathPointsOutside', { relative: JSON.stringify(relative), dir: paths.dir }));
   }
   return absolute;
 }

@@ -8,6 +8,7 @@ import { sessionPaths } from './sessionPaths';
 import { voiceCommitmentsOf } from '../../common/session/voiceCommitments';
 import { configSha256Of, foldOptionsOf, parserInputsSha256Of, SessionStore } from './sessionStore';
 import { Refusal } from '../../common/refusal/refusal';
+import { say, type RefusalMessage } from '../../common/refusal/refusalMessage';
 
 /** What re-deriving one item's voice labels with the current configuration does (or would do). */
 export interface ReparsedItem {
@@ -47,7 +48,8 @@ export async function reparseSession(project: OpenProject, annotator: string, op
   const plan = async (): Promise<Array<{ item: ReparsedItem; data: SessionEventData['labels_rederived'] }>> => {
     const fold = new SessionFold(project.config, paths.events, foldOptionsOf(project));
     const { events } = await streamSessionLog(paths.events, (event) => fold.apply(event));
-    if (events === 0) throw new SessionReparseError(`no session of "${annotator}" in ${project.dir} (${paths.events} not found)`);
+    if (events === 0)
+      throw new SessionReparseError(say('refusal.session.noSessionOfInNot', { annotator, dir: project.dir, events: paths.events }));
     let seq = events;
     const planned: Array<{ item: ReparsedItem; data: SessionEventData['labels_rederived'] }> = [];
     for (const itemId of fold.itemIds()) {
@@ -111,7 +113,7 @@ export async function reparseSession(project: OpenProject, annotator: string, op
 
 export class SessionReparseError extends Refusal {
   override name = 'SessionReparseError';
-  constructor(message: string) {
+  constructor(message: string | RefusalMessage) {
     super('not_found', message);
   }
 }

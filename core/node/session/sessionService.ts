@@ -35,6 +35,7 @@ import { PendingTranscriptions } from './pendingTranscriptions';
 import { DurableWriteError } from '../fs/durableFile';
 import type { SessionServiceEvents } from './sessionServiceEvents';
 import { SessionStore, type OpenSessionOptions } from './sessionStore';
+import { say } from '../../common/refusal/refusalMessage';
 
 /** What a feature's act gets of the session (SessionService.act). */
 export interface SessionActContext {
@@ -74,7 +75,7 @@ export class SessionService extends EventEmitter<SessionServiceEvents> {
   private readonly transcriptions = new PendingTranscriptions(() => this.emit('pending', this.transcriptions.counts()));
   private readonly rules: SessionRuleContext;
   /** every call and every landing transcription, one at a time; refused once the session is closed */
-  private readonly calls = new SerialQueue(() => new SessionUsageError('the session is closed'));
+  private readonly calls = new SerialQueue(() => new SessionUsageError(say('refusal.session.theSessionIsClosed2')));
 
   private constructor(
     readonly store: SessionStore,
@@ -213,8 +214,10 @@ export class SessionService extends EventEmitter<SessionServiceEvents> {
       const rec = this.runningRecording();
       const chunk = decodeChunkFrame(frame);
       if (chunk.sampleRate !== AUDIO_SAMPLE_RATE)
+        // i18n-ignore: an audio frame from the app's own capture code: a bug, not a person's act
         throw new ChunkFrameError('sampleRate', `must be ${AUDIO_SAMPLE_RATE} Hz (got ${chunk.sampleRate})`);
       if (chunk.startSample !== rec.next_frame_sample)
+        // i18n-ignore: an audio frame from the app's own capture code: a bug, not a person's act
         throw new ChunkFrameError(
           'startSample',
           `${chunk.startSample} does not continue the recording (expected ${rec.next_frame_sample})`,
@@ -226,7 +229,7 @@ export class SessionService extends EventEmitter<SessionServiceEvents> {
 
   /** The running recording, or the one refusal for audio sent while none runs. */
   private runningRecording(): Recording {
-    if (!this.recording) throw new SessionUsageError('not recording: start a recording before sending audio');
+    if (!this.recording) throw new SessionUsageError(say('refusal.session.notRecordingStartARecording'));
     return this.recording;
   }
 
@@ -240,7 +243,7 @@ export class SessionService extends EventEmitter<SessionServiceEvents> {
   /** Stops the recording: the last audio is flushed, the last utterance sent, audio signals computed and logged. */
   stopRecording(reason: RecordingStopReason = 'user'): Promise<void> {
     return this.calls.run(async () => {
-      if (!this.recording) throw new SessionUsageError('not recording');
+      if (!this.recording) throw new SessionUsageError(say('refusal.session.notRecording'));
       await this.stop(reason);
     });
   }
@@ -285,18 +288,18 @@ export class SessionService extends EventEmitter<SessionServiceEvents> {
    */
   async transcribeAgain(itemId: string, read: (absolutePath: string) => Promise<Float32Array>, reason: string): Promise<ItemSessionState> {
     const engine = this.engine;
-    if (!engine) throw new SessionUsageError('no transcription engine is loaded: install or import a whisper model first');
+    if (!engine) throw new SessionUsageError(say('refusal.session.noTranscriptionEngineIsLoaded'));
     // The cut and the VAD signals run in the call queue, where no recording can start: both use the session's one
     // VAD, whose stream state a running recording's cutter depends on.
     const { cuts, base, signals } = await this.calls.run(async () => {
       if (this.recording) {
         throw new SessionUsageError(
           this.recording.item_id === itemId
-            ? `"${itemId}" is being recorded; stop the recording first`
-            : `"${this.recording.item_id}" is being recorded; stop the recording before transcribing "${itemId}" again`,
+            ? say('refusal.session.beingRecordedStopFirst', { itemId })
+            : say('refusal.session.beingRecordedStopBeforeTranscribing', { recording: this.recording.item_id, itemId }),
         );
       }
-      if (!this.store.itemState(itemId)?.audio_path) throw new SessionUsageError(`"${itemId}" has no recorded audio to transcribe`);
+      if (!this.store.itemState(itemId)?.audio_path) throw new SessionUsageError(say('refusal.session.hasNoRecordedAudioTo', { itemId }));
       const pcm = await read(this.store.absoluteAudioPath(itemId));
       const cutter = engine.createCutter();
       // recorded before the VAD model was there: its vad_* signals come with this pass (over the audio just read)

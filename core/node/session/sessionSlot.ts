@@ -9,6 +9,7 @@ import { openSessionEngine, type SessionEngine } from '../engine/sessionEngine';
 import type { OpenProject } from '../project/projectFolder';
 import { normalizeAnnotatorName, sessionPaths } from './sessionPaths';
 import { SessionService } from './sessionService';
+import { say } from '../../common/refusal/refusalMessage';
 
 /** How the app opens a session's engine and clock (AppServiceOptions). */
 export interface SessionSlotOptions {
@@ -71,7 +72,7 @@ export class SessionSlot {
 
   /** The open session, or the refusal that says to choose an annotator first. */
   require(): SessionService {
-    if (!this.current) throw new Refusal('conflict', 'no session is open: choose an annotator first');
+    if (!this.current) throw new Refusal('conflict', say('refusal.session.noSessionIsOpenChoose'));
     return this.current;
   }
 

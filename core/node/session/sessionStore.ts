@@ -34,6 +34,7 @@ import { itemAudioRelativePath, resolveInSession, normalizeAnnotatorName, sessio
 import { AUDIO_SAMPLE_RATE } from '../../common/audio/sampleRate';
 import { labelGuidelinesInForce, type GuidelineInForce } from '../../common/guidelines/guidelines';
 import { withGuidelinesInForce } from '../../common/guidelines/guidelineLogging';
+import { say } from '../../common/refusal/refusalMessage';
 
 /** What opening a session for writing found and repaired; the UI and the CLI report all of it. */
 export interface SessionOpenReport {
@@ -131,7 +132,7 @@ export class SessionStore {
         () => false,
       ))
     )
-      throw new SessionUsageError(`"${annotator}" has no session to review in ${project.dir}`);
+      throw new SessionUsageError(say('refusal.session.hasNoSessionToReview', { annotator, dir: project.dir }));
     // a new session must not be one the project holds spelled another way ("ana" beside "Ana": one person, two
     // sessions) nor look like one ("bоb" beside "bob"): two people or one, nobody could tell
     if (
@@ -143,9 +144,7 @@ export class SessionStore {
     ) {
       const like = clashingName(annotator, await sessionNames(project.dir));
       if (like !== null)
-        throw new SessionUsageError(
-          `"${annotator}" looks like the existing annotator "${like}" in ${project.dir}; use that name, or one that looks different`,
-        );
+        throw new SessionUsageError(say('refusal.session.looksLikeTheExistingAnnotator', { annotator, like, dir: project.dir }));
     }
     // One level at a time: a recursive mkdir reports ENOENT instead of EROFS on a read-only file system.
     for (const dir of [path.dirname(paths.dir), paths.dir, paths.audioDir]) {
@@ -310,7 +309,8 @@ export class SessionStore {
    * commit started while one runs is an error, never an interleaving.
    */
   commit(decide: (facts: SessionFold, at: string) => readonly SessionEntry[]): Promise<SessionEvent[]> {
-    if (this.closing) return Promise.reject(new SessionUsageError(`${this.paths.events}: the session is closed`));
+    if (this.closing)
+      return Promise.reject(new SessionUsageError(say('refusal.session.theSessionIsClosed', { events: this.paths.events })));
     if (this.committing)
       return Promise.reject(new Error(`${this.paths.events}: a commit started while another was running (commits run one at a time)`));
     const commit = this.decideAndAppend(decide).finally(() => {

@@ -10,6 +10,7 @@ import { streamSessionLog } from './sessionLogStream';
 import { decodeFileName } from './sessionPaths';
 import { foldOptionsOf } from './sessionStore';
 import { parseLockOwner } from '../process/pidFileLock';
+import { say } from '../../common/refusal/refusalMessage';
 
 /** One finding of `aloud doctor --project`. */
 export interface FolderFinding {
@@ -70,7 +71,7 @@ export async function checkSyncedFolder(project: OpenProject): Promise<FolderRep
   const root = path.join(project.dir, 'sessions');
   const entries = await readdir(root, { withFileTypes: true }).catch((e: NodeJS.ErrnoException) => {
     if (e.code === 'ENOENT') return [];
-    throw new ProjectError(`${root}: cannot be read (${e.code ?? e.message})`);
+    throw new ProjectError(say('refusal.session.cannotBeRead', { root, value: e.code ?? e.message }));
   });
   let sessions = 0;
   for (const entry of entries) {

@@ -4,6 +4,7 @@ import type { ThinkAloudSettings } from '../../common/settings/settingsApi';
 import { parseProjectConfig } from '../../common/project/projectConfig';
 import { writeFileAtomic } from '../fs/atomicFile';
 import { loadProjectConfigFile, type OpenProject } from '../project/projectFolder';
+import { say } from '../../common/refusal/refusalMessage';
 
 /** The thinkaloud settings the app may change; the rest of aloud.yaml is the researcher's to edit. */
 export const EDITABLE_THINKALOUD: ReadonlyArray<keyof ThinkAloudSettings> = [
@@ -40,7 +41,7 @@ export async function writeThinkAloudSettings(
   const doc = parseDocument(project.configText);
   for (const [key, value] of Object.entries(patch)) {
     if (!EDITABLE_THINKALOUD.includes(key as keyof ThinkAloudSettings))
-      throw new Refusal('bad_request', `thinkaloud.${key} cannot be changed from the app (edit ${project.configPath})`);
+      throw new Refusal('bad_request', say('refusal.settings.thinkaloudCannotBeChangedFrom', { key, configPath: project.configPath }));
     doc.setIn(['thinkaloud', key], value);
   }
   const text = doc.toString();

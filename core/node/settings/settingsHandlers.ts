@@ -6,6 +6,7 @@ import { appVersion } from '../exportFiles/appVersion';
 import type { OpenProject } from '../project/projectFolder';
 import type { SessionSlot } from '../session/sessionSlot';
 import { writeThinkAloudSettings } from './projectSettings';
+import { say } from '../../common/refusal/refusalMessage';
 
 /** The settings domain of the app API: what this app is and runs with, and the project's thinkaloud settings. */
 /** What the settings handlers use of the app: the call queue, the project (replaced when aloud.yaml changes), the session. */
@@ -22,7 +23,7 @@ export function settingsHandlers(app: SettingsHost): SettingsApi {
     appInfo: async () => ({ app_version: await appVersion(), mode: app.options.mode, engine: app.session.engineInfo() }),
     updateThinkAloud: (patch) =>
       app.calls.run(async () => {
-        if (app.session.open?.isRecording) throw new Refusal('conflict', 'stop the recording before changing the project settings');
+        if (app.session.open?.isRecording) throw new Refusal('conflict', say('refusal.settings.stopTheRecordingBeforeChanging'));
         const { project, previous } = await writeThinkAloudSettings(app.project, patch);
         app.project = project;
         // the open session continues with the new settings (the log keeps what was recorded under the old ones)

@@ -38,6 +38,8 @@ import settingsDe from '../features/settings/messages/de.json';
 import settingsEn from '../features/settings/messages/en.json';
 import startDe from '../features/start/messages/de.json';
 import startEn from '../features/start/messages/en.json';
+import refusalDe from '../../../core/common/refusal/messages/de.json';
+import refusalEn from '../../../core/common/refusal/messages/en.json';
 
 const areas: AreaCatalogs[] = [
   { en: commonEn, de: commonDe },
@@ -57,6 +59,7 @@ const areas: AreaCatalogs[] = [
   { en: roomsEn, de: roomsDe },
   { en: settingsEn, de: settingsDe },
   { en: startEn, de: startDe },
+  { en: refusalEn, de: refusalDe },
 ];
 
 export const appCatalogs = mergeCatalogs(areas);
@@ -79,4 +82,5 @@ export type AppMessageId =
   | keyof typeof reviewEn
   | keyof typeof roomsEn
   | keyof typeof settingsEn
-  | keyof typeof startEn;
+  | keyof typeof startEn
+  | keyof typeof refusalEn;

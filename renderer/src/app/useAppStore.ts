@@ -48,7 +48,7 @@ export function useAppStore() {
       () => undefined,
     );
   }, [client, state.staleViews]);
-  const run: RunCall = useMemo(() => reportRefusalsTo((message) => dispatch({ type: 'error', message })), []);
+  const run: RunCall = useMemo(() => reportRefusalsTo((message) => dispatch({ type: 'error', message }), intlRef), []);
   // stable across renders, like the setters they replace: screens keep them in their callbacks' dependencies
   const showError = useCallback((message: string | null) => dispatch({ type: 'error', message }), []);
   // a call's answer about the session: a whole view replaces the one kept, an act's patch is applied to it

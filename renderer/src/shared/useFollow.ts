@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
+import { useIntl } from 'react-intl';
 import type { AloudEventType } from '../../../core/common/contract/eventSubscriptions';
 import type { ApiClient } from '../contract/apiClient';
 import { useApi } from './api';
@@ -29,6 +30,10 @@ export function useFollow<S>(read: (client: ApiClient) => Promise<S>, options: F
   const client = useApi();
   const [value, setValue] = useState<S | null>(null);
   const [error, setError] = useState<string | null>(null);
+  // the language is read when a refusal is shown, so the follow does not restart when it changes
+  const intl = useIntl();
+  const intlRef = useRef(intl);
+  intlRef.current = intl;
   const latest = useRef({ read, options });
   latest.current = { read, options };
   /** answers of acts so far: a read that began before the last one is older than what is shown */
@@ -38,7 +43,7 @@ export function useFollow<S>(read: (client: ApiClient) => Promise<S>, options: F
   useEffect(() => {
     let stopped = false;
     let timer: ReturnType<typeof setTimeout> | undefined;
-    const run = reportRefusalsTo((message) => !stopped && setError(message));
+    const run = reportRefusalsTo((message) => !stopped && setError(message), intlRef);
     const follow = async () => {
       clearTimeout(timer);
       const actsBefore = acts.current;
@@ -62,7 +67,7 @@ export function useFollow<S>(read: (client: ApiClient) => Promise<S>, options: F
     };
   }, [client, identity, eventKey]);
   const act = useCallback(async (action: () => Promise<S>) => {
-    const s = await reportRefusalsTo(setError)(action);
+    const s = await reportRefusalsTo(setError, intlRef)(action);
     if (s === undefined) return;
     acts.current += 1;
     setError(null);

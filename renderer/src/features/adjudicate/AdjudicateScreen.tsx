@@ -304,7 +304,7 @@ export function AdjudicateScreen() {
   const [huddleLan, setHuddleLan] = useState(false);
   const run = useCallback(<T,>(task: () => Promise<T>) => {
     setError(null);
-    return reportRefusalsTo(setError)(task);
+    return reportRefusalsTo(setError, intl)(task);
   }, []);
 
   const spoken = useSpokenRationale(client, item?.item_id ?? null, setError);

@@ -121,7 +121,7 @@ export function AgreementScreen({ project }: { project: ProjectView }) {
   const [roomPanel, setRoomPanel] = useState(0);
 
   useEffect(() => {
-    void reportRefusalsTo(setError)(() => client.agreement()).then((r) => r && setReport(r));
+    void reportRefusalsTo(setError, intl)(() => client.agreement()).then((r) => r && setReport(r));
   }, [client, reloads]);
   const analysis = useMemo(() => (report ? analyseReport(report, project) : null), [report, project]);
 
@@ -287,7 +287,7 @@ export function AgreementScreen({ project }: { project: ProjectView }) {
         reloads={reloads}
         itemText={textOf}
         openHuddle={(itemIds) =>
-          void reportRefusalsTo(setError)(() => client.openRoom(itemIds, false)).then(() => setRoomPanel((n) => n + 1))
+          void reportRefusalsTo(setError, intl)(() => client.openRoom(itemIds, false)).then(() => setRoomPanel((n) => n + 1))
         }
       />
 

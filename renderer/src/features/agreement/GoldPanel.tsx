@@ -42,7 +42,7 @@ export function GoldPanel({
   const [view, setView] = useState<GoldView | null>(null);
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
-    void reportRefusalsTo(setError)(() => client.goldLabels()).then((r) => r && setView(r));
+    void reportRefusalsTo(setError, intl)(() => client.goldLabels()).then((r) => r && setView(r));
   }, [client, reloads]);
   const title = intl.formatMessage({ id: 'agreement.gold.title' });
   if (error)

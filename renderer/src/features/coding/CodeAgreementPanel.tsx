@@ -46,10 +46,10 @@ export function CodeAgreementPanel({ reloads }: { reloads: number }) {
   const [confirmingReveal, setConfirmingReveal] = useState(false);
   const revealAsLead = (): void => {
     setConfirmingReveal(false);
-    void reportRefusalsTo(setError)(() => client.revealCodingsAsLead()).then((r) => r && setReport(r));
+    void reportRefusalsTo(setError, intl)(() => client.revealCodingsAsLead()).then((r) => r && setReport(r));
   };
   useEffect(() => {
-    void reportRefusalsTo(setError)(() => client.codeAgreement()).then((r) => r && setReport(r));
+    void reportRefusalsTo(setError, intl)(() => client.codeAgreement()).then((r) => r && setReport(r));
   }, [client, reloads]);
   if (error)
     return (

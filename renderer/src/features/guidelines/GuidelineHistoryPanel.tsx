@@ -15,7 +15,7 @@ export function GuidelineHistoryPanel({ reloads }: { reloads: number }) {
   const [history, setHistory] = useState<GuidelineHistory | null>(null);
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
-    void reportRefusalsTo(setError)(() => client.guidelineHistory()).then((h) => h && setHistory(h));
+    void reportRefusalsTo(setError, intl)(() => client.guidelineHistory()).then((h) => h && setHistory(h));
   }, [client, reloads]);
   const date = (iso: string) => intl.formatDate(iso, { dateStyle: 'medium', timeStyle: 'short' });
   const title = intl.formatMessage({ id: 'guidelines.history.title' });

@@ -1,3 +1,5 @@
+import { useIntl } from 'react-intl';
+import { refusalText } from '../../shared/refusalText';
 import { useCallback, useEffect, useState, type MutableRefObject } from 'react';
 import type { ProjectView } from '../../../../core/common/project/projectApi';
 import type { SessionPatch, SessionView } from '../../../../core/common/session/sessionApi';
@@ -41,6 +43,7 @@ interface Options {
  */
 export function useCompleteItem(o: Options) {
   const client = useApi();
+  const intl = useIntl();
   const { project, items, currentId, finalLabel, indexRef, sessionRef, completingRef, recorder, queue, go, onStart, onSession, onError } =
     o;
   /** Enter is being carried out: the recording is being saved, then the host completes */
@@ -78,9 +81,13 @@ export function useCompleteItem(o: Options) {
             },
           });
         } else if (e instanceof Refusal && e.code === 'transcription_pending' && currentId) {
-          // the host's reason in its words (host messages are English for now)
-          setRefusal({ itemId: currentId, code: e.code, message: { id: 'label.refusal.pending', values: { reason: e.message } } });
-        } else onError((e as Error).message);
+          // the host's reason in the interface language when it carries a catalog message
+          setRefusal({
+            itemId: currentId,
+            code: e.code,
+            message: { id: 'label.refusal.pending', values: { reason: refusalText(intl, e) } },
+          });
+        } else onError(refusalText(intl, e));
         return;
       }
       setRefusal(null);
@@ -105,6 +112,7 @@ export function useCompleteItem(o: Options) {
     finalLabel,
     go,
     indexRef,
+    intl,
     items,
     onError,
     onSession,

@@ -1,3 +1,5 @@
+import { useIntl } from 'react-intl';
+import { refusalText } from '../../shared/refusalText';
 import { useCallback, useMemo, useState, type MutableRefObject } from 'react';
 import type { ProjectView } from '../../../../core/common/project/projectApi';
 import type { SessionUpdate } from '../../../../core/common/session/sessionPatch';
@@ -17,6 +19,7 @@ export function useItemNavigation(
   onError: (message: string | null) => void,
 ) {
   const client = useApi();
+  const intl = useIntl();
   const queue = useMemo(
     () =>
       new NavigationQueue(
@@ -42,12 +45,12 @@ export function useItemNavigation(
       try {
         await to();
       } catch (e) {
-        onError((e as Error).message);
+        onError(refusalText(intl, e));
       } finally {
         setNavigating((n) => n - 1);
       }
     },
-    [onError],
+    [intl, onError],
   );
   const go = useCallback((to: number) => navigate(() => queue.goTo(to)), [navigate, queue]);
   const move = useCallback((delta: number) => navigate(() => queue.move(delta)), [navigate, queue]);

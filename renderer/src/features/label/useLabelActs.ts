@@ -1,3 +1,5 @@
+import { useIntl } from 'react-intl';
+import { refusalText } from '../../shared/refusalText';
 import { useCallback, useState } from 'react';
 import type { SessionUpdate } from '../../../../core/common/session/sessionPatch';
 import { Refusal } from '../../../../core/common/refusal/refusal';
@@ -24,6 +26,7 @@ export function useLabelActs(
   run: RunCall,
 ) {
   const client = useApi();
+  const intl = useIntl();
   /** a key or click that would change a completed item's label, waiting for the annotator's yes */
   const [pendingChange, setPendingChange] = useState<PendingLabelChange | null>(null);
 
@@ -48,10 +51,10 @@ export function useLabelActs(
       } catch (e) {
         if (e instanceof Refusal && e.code === 'confirmation_required' && currentId) {
           setPendingChange({ itemId: currentId, label, source, from: finalLabel ?? '' });
-        } else onError((e as Error).message);
+        } else onError(refusalText(intl, e));
       }
     },
-    [client, confirmChange, currentId, onError, onSession, pendingChange, finalLabel],
+    [client, confirmChange, currentId, intl, onError, onSession, pendingChange, finalLabel],
   );
   return { pendingChange, setPendingChange, confirmChange, commit };
 }

@@ -37,7 +37,7 @@ export function CollectPanel({ nativeDialogs, onCollected }: Props) {
   useEffect(() => client.onCollectProgress((event) => setProgress({ done: event.done, total: event.total })), [client]);
 
   // a refusal (what differs, a lock, a damaged pack) is said in this panel, beside the pack
-  const run = reportRefusalsTo((message) => setOutcome({ ok: false, text: message }));
+  const run = reportRefusalsTo((message) => setOutcome({ ok: false, text: message }), intl);
   const collect = async (path: string) => {
     setBusy(true);
     setOutcome(null);

@@ -113,7 +113,7 @@ export function ProjectScreen({ project, onOpened, onImported, nativeDialogs = f
   }, [client, project.dir]);
 
   // a refusal is said on this screen, beside what was asked
-  const run = reportRefusalsTo(setProblem);
+  const run = reportRefusalsTo(setProblem, intl);
   const open = async (dir: string) => {
     setProblem(null);
     const opened = await run(() => client.openProject(dir));

@@ -5,6 +5,7 @@ import type { RoomMetrics } from '../../../../core/common/rooms/roomViews';
 import type { ApiClient } from '../../contract/apiClient';
 import { useFollow } from '../../shared/useFollow';
 import { useApi } from '../../shared/api';
+import { refusalText } from '../../shared/refusalText';
 
 /** The room as the lead sees it: read again on each room_changed the host pushes (a member joined, voted, left; it closed). */
 function useLeadRoom() {
@@ -106,7 +107,7 @@ export function LeadRoomPanel({ project, disagreements }: { project: ProjectView
               onClick={() =>
                 void client.writeBackRoom(closedCode).then(
                   (sessions) => setWrittenBack({ sessions }),
-                  (e: Error) => setWrittenBack({ refused: e.message }),
+                  (e: Error) => setWrittenBack({ refused: refusalText(intl, e) }),
                 )
               }
             >

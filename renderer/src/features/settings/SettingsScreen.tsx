@@ -405,7 +405,7 @@ function ThresholdsPanel({
   const apply = async (patch: Partial<ThinkAloudSettings>, isUndo: boolean) => {
     setProblem(null);
     // a refused change is said beside the thresholds, not in the banner
-    const change = await reportRefusalsTo(setProblem)(() => client.updateThinkAloud(patch));
+    const change = await reportRefusalsTo(setProblem, intl)(() => client.updateThinkAloud(patch));
     if (!change) return;
     onProject(change.project);
     setDraft({});

@@ -108,6 +108,7 @@ describe('every act on the session answers with a patch', () => {
         'correctSegment',
         'judgeStep',
         'logCue',
+        'logPlayback',
         'openItem',
         'rederiveLabelsFromCorrections',
         'selectText',
