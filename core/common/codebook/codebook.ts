@@ -3,21 +3,13 @@ import { stringify } from 'yaml';
 import { ConfigError, lineAt, readStrictYaml, schemaConfigProblems, type ConfigProblem } from '../project/strictYaml';
 import { nameFormProblem, shownName, TakenNames } from '../names/personNames';
 import { caselessKey } from '../text/textFold';
-import { canonicalText, guidelineProblems, type LocalizedList, type LocalizedText } from '../guidelines/guidelines';
+import { canonicalText, guidelineProblems, type CodeGuidelineFields } from '../guidelines/guidelines';
 
 /** The project's codebook file, beside aloud.yaml. */
 export const CODEBOOK_FILE = 'codebook.yaml';
 
-/** One code of the codebook: what it means, an example and a counter-example, its parent code, its key while coding. */
-export interface CodeDef {
-  name: string;
-  /** what a unit must show to get this code (a QDA tool's code description): plain (the project's language) or per language */
-  definition: LocalizedText;
-  example?: LocalizedText;
-  counter_example?: LocalizedText;
-  /** more examples and counter-examples, plain lists or per language (guidelines) */
-  examples?: LocalizedList;
-  counter_examples?: LocalizedList;
+/** One code of the codebook: what it means, an example and a counter-example (its guideline), its parent code, its key while coding. */
+export interface CodeDef extends CodeGuidelineFields {
   /** the name of the code this one is nested under */
   parent?: string;
   /** one character that applies the code while coding */

@@ -260,12 +260,14 @@ export function labelGuidelinesInForce(
   return version === null ? null : { scope: 'labels', version, language, guidelines: loggedGuidelines(config.schema.labels) };
 }
 
-/** A code as the guidelines see it: a single example and counter-example are the first of their lists. */
-interface CodeGuidelineFields {
+/** A code as the guidelines see it (the codebook's CodeDef extends it): a single example and counter-example are the first of their lists. */
+export interface CodeGuidelineFields {
   name: string;
+  /** what a unit must show to get this code (a QDA tool's code description): plain (the project's language) or per language */
   definition: LocalizedText;
   example?: LocalizedText;
   counter_example?: LocalizedText;
+  /** more examples and counter-examples, plain lists or per language (guidelines) */
   examples?: LocalizedList;
   counter_examples?: LocalizedList;
 }
