@@ -11,6 +11,14 @@ import type { JsonlReading, TornLine } from '../../common/io/jsonlLog';
 import { formatEventLine, parseSessionLogBytes, type UpcasterRegistry } from '../../common/session/sessionLog';
 import { AppendLog, strictUtf8, type TornTail } from '../log/appendLog';
 import { describeFsError, DurableWriteError, type DurableFs } from '../fs/durableFile';
+import {
+  checkedPrefixAfterReading,
+  logFileIdentity,
+  readCheckedPrefix,
+  verifyCheckedPrefix,
+  writeCheckedPrefix,
+  type CheckedLogPrefix,
+} from './checkedLogPrefix';
 
 /** Reads events.jsonl without changing it (for `session show` and exports). A missing file is an empty log. */
 export async function readSessionLog(
@@ -55,10 +63,21 @@ export class SessionLogWriter {
     options: { fs?: DurableFs; now?: () => Date; upcasters?: UpcasterRegistry } = {},
   ): Promise<{ writer: SessionLogWriter; events: SessionEvent[]; torn: TornTail | null }> {
     const now = options.now ?? (() => new Date());
-    const { log, records, torn } = await AppendLog.open(file, (bytes) => sessionLogReading(bytes, file, options.upcasters), {
-      ...(options.fs ? { fs: options.fs } : {}),
-      now,
-    });
+    // what an earlier open found checked (a derived note, trusted only when it fits these bytes); not with other upcasters
+    const trustNote = options.upcasters === undefined;
+    const [note, identity] = trustNote ? await Promise.all([readCheckedPrefix(file), logFileIdentity(file)]) : [null, null];
+    let checked: CheckedLogPrefix | null = null;
+    const { log, records, torn } = await AppendLog.open(
+      file,
+      (bytes) => {
+        const verified = verifyCheckedPrefix(bytes, note, identity);
+        const reading = sessionLogReading(bytes, file, options.upcasters, verified.lines);
+        if (trustNote) checked = checkedPrefixAfterReading(bytes, verified, identity);
+        return reading;
+      },
+      { ...(options.fs ? { fs: options.fs } : {}), now },
+    );
+    if (checked) await writeCheckedPrefix(file, checked);
     const lastSeq = records.length === 0 ? 0 : records[records.length - 1]!.seq;
     return { writer: new SessionLogWriter(log, lastSeq, now), events: records, torn };
   }
@@ -92,7 +111,7 @@ export class SessionLogWriter {
 }
 
 /** The events of a session log's bytes (parseSessionLogBytes: the logs' torn-tail rule, strict UTF-8, upcasting), as a JSONL reading. */
-function sessionLogReading(bytes: Uint8Array, file: string, upcasters?: UpcasterRegistry): JsonlReading<SessionEvent> {
-  const { events, torn, missingFinalNewline } = parseSessionLogBytes(bytes, file, strictUtf8, upcasters);
+function sessionLogReading(bytes: Uint8Array, file: string, upcasters?: UpcasterRegistry, checkedLines = 0): JsonlReading<SessionEvent> {
+  const { events, torn, missingFinalNewline } = parseSessionLogBytes(bytes, file, strictUtf8, upcasters, checkedLines);
   return { records: events, torn, missingFinalNewline };
 }
