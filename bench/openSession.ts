@@ -67,17 +67,22 @@ async function compare(dir: string, bundles: string[], rounds: number): Promise<
   const paths = sessionPaths(dir, ANNOTATOR);
   const pristine = `${paths.events}.pristine`;
   const results = new Map<string, { cold: Figures[]; next: Figures[] }>(bundles.map((b) => [b, { cold: [], next: [] }]));
-  const run = (bundle: string): Figures => JSON.parse(execFileSync(process.execPath, [bundle, '--child', '--dir', dir], { encoding: 'utf8' })) as Figures;
+  const run = (bundle: string): Figures =>
+    JSON.parse(execFileSync(process.execPath, [bundle, '--child', '--dir', dir], { encoding: 'utf8' })) as Figures;
   for (let r = 0; r < rounds; r++) {
     for (const bundle of bundles) {
       // the log as the study wrote it, and nothing derived from it beside it
       await copyFile(pristine, paths.events);
-      for (const name of await readdir(paths.dir)) if (name !== 'events.jsonl' && name !== 'events.jsonl.pristine' && name !== 'audio') await rm(path.join(paths.dir, name), { recursive: true });
+      for (const name of await readdir(paths.dir))
+        if (name !== 'events.jsonl' && name !== 'events.jsonl.pristine' && name !== 'audio')
+          await rm(path.join(paths.dir, name), { recursive: true });
       const cold = run(bundle);
       const next = run(bundle);
       results.get(bundle)!.cold.push(cold);
       results.get(bundle)!.next.push(next);
-      console.log(`round ${r + 1} ${path.basename(bundle)}: first open ${cold.cpu_ms.toFixed(0)} ms cpu / ${cold.wall_ms.toFixed(0)} ms wall; next process ${next.cpu_ms.toFixed(0)} / ${next.wall_ms.toFixed(0)}; same process again ${cold.again_cpu_ms.toFixed(0)} / ${cold.again_wall_ms.toFixed(0)}`);
+      console.log(
+        `round ${r + 1} ${path.basename(bundle)}: first open ${cold.cpu_ms.toFixed(0)} ms cpu / ${cold.wall_ms.toFixed(0)} ms wall; next process ${next.cpu_ms.toFixed(0)} / ${next.wall_ms.toFixed(0)}; same process again ${cold.again_cpu_ms.toFixed(0)} / ${cold.again_wall_ms.toFixed(0)}`,
+      );
     }
   }
   for (const [bundle, { cold, next }] of results) {

@@ -22,7 +22,10 @@ export interface ActivitySpan {
 
 /** Each item's active time, ms, from the acts of one person's log and the idle gap bound (ms). */
 export function activeTimeByItem(acts: readonly ActivitySpan[], idleGapMs: number): Map<string, number> {
-  const sorted = [...acts].sort((a, b) => a.sitting - b.sitting || a.start_ms - b.start_ms || a.end_ms - b.end_ms);
+  // a log's acts come nearly always in order: one pass says so, and a sort is paid only when they do not
+  let inOrder = true;
+  for (let k = 1; k < acts.length && inOrder; k++) inOrder = byTime(acts[k - 1]!, acts[k]!) <= 0;
+  const sorted = inOrder ? acts : [...acts].sort(byTime);
   const intervals = new Map<string, Array<[number, number]>>();
   const add = (itemId: string, from: number, to: number) => {
     const list = intervals.get(itemId);
@@ -52,9 +55,15 @@ export function activeTimeByItem(acts: readonly ActivitySpan[], idleGapMs: numbe
   return active;
 }
 
+function byTime(a: ActivitySpan, b: ActivitySpan): number {
+  return a.sitting - b.sitting || a.start_ms - b.start_ms || a.end_ms - b.end_ms;
+}
+
 /** The length of a union of intervals (overlaps counted once). */
 function unionLength(intervals: Array<[number, number]>): number {
-  intervals.sort((a, b) => a[0] - b[0]);
+  let inOrder = true;
+  for (let k = 1; k < intervals.length && inOrder; k++) inOrder = intervals[k - 1]![0] <= intervals[k]![0];
+  if (!inOrder) intervals.sort((a, b) => a[0] - b[0]);
   let total = 0;
   let from = -Infinity;
   let to = -Infinity;

@@ -97,7 +97,11 @@ export function verifyCheckedPrefix(bytes: Uint8Array, note: CheckedLogPrefix | 
  * The note for the whole lines of `bytes` once every line has passed its checks: the verified prefix's hash extended
  * over the lines after it. Null when nothing changed since the note read (no write needed) or the log has no whole line.
  */
-export function checkedPrefixAfterReading(bytes: Uint8Array, verified: VerifiedPrefix, fileIdentity: string | null): CheckedLogPrefix | null {
+export function checkedPrefixAfterReading(
+  bytes: Uint8Array,
+  verified: VerifiedPrefix,
+  fileIdentity: string | null,
+): CheckedLogPrefix | null {
   const end = bytes.lastIndexOf(0x0a) + 1;
   if (fileIdentity === null || end === 0 || end === verified.bytes) return null;
   verified.hash.update(bytes.subarray(verified.bytes, end));
