@@ -94,18 +94,32 @@ export function verifyCheckedPrefix(bytes: Uint8Array, note: CheckedLogPrefix | 
 }
 
 /**
- * The note for the whole lines of `bytes` once every line has passed its checks: the verified prefix's hash extended
- * over the lines after it. Null when nothing changed since the note read (no write needed) or the log has no whole line.
+ * Extends the verified prefix over the whole lines of `bytes` after it, once every line has passed its checks; says
+ * whether it grew (the note on disk is then behind).
  */
-export function checkedPrefixAfterReading(
-  bytes: Uint8Array,
-  verified: VerifiedPrefix,
-  fileIdentity: string | null,
-): CheckedLogPrefix | null {
+export function extendOverReading(bytes: Uint8Array, verified: VerifiedPrefix): boolean {
   const end = bytes.lastIndexOf(0x0a) + 1;
-  if (fileIdentity === null || end === 0 || end === verified.bytes) return null;
+  if (end <= verified.bytes) return false;
   verified.hash.update(bytes.subarray(verified.bytes, end));
-  return { format: 1, checks: eventChecksIdentity(), file: fileIdentity, bytes: end, sha256: verified.hash.digest('hex') };
+  verified.bytes = end;
+  return true;
+}
+
+/** Extends the verified prefix over lines just appended (their exact bytes), each of which passed its checks. */
+export function extendOverAppended(verified: VerifiedPrefix, appended: Uint8Array): void {
+  verified.hash.update(appended);
+  verified.bytes += appended.length;
+}
+
+/** The note for a verified prefix of the log file `fileIdentity` (the hash goes on being extendable). */
+export function noteOf(verified: VerifiedPrefix, fileIdentity: string): CheckedLogPrefix {
+  return {
+    format: 1,
+    checks: eventChecksIdentity(),
+    file: fileIdentity,
+    bytes: verified.bytes,
+    sha256: verified.hash.copy().digest('hex'),
+  };
 }
 
 /**

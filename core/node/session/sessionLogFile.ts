@@ -11,13 +11,16 @@ import type { JsonlReading, TornLine } from '../../common/io/jsonlLog';
 import { formatEventLine, parseSessionLogBytes, type UpcasterRegistry } from '../../common/session/sessionLog';
 import { AppendLog, strictUtf8, type TornTail } from '../log/appendLog';
 import { describeFsError, DurableWriteError, type DurableFs } from '../fs/durableFile';
+import { checkEventData } from '../../common/session/sessionEventSchema';
 import {
-  checkedPrefixAfterReading,
+  extendOverAppended,
+  extendOverReading,
   logFileIdentity,
+  noteOf,
   readCheckedPrefix,
   verifyCheckedPrefix,
   writeCheckedPrefix,
-  type CheckedLogPrefix,
+  type VerifiedPrefix,
 } from './checkedLogPrefix';
 
 /** Reads events.jsonl without changing it (for `session show` and exports). A missing file is an empty log. */
@@ -47,6 +50,8 @@ export class SessionLogWriter {
     private readonly log: AppendLog,
     private lastSeq: number,
     private readonly now: () => Date,
+    /** the prefix of the log known checked (the note beside it), extended by every append; null: no note is kept */
+    private checked: { prefix: VerifiedPrefix; file: string; behind: boolean } | null,
   ) {}
 
   get file(): string {
@@ -66,20 +71,22 @@ export class SessionLogWriter {
     // what an earlier open found checked (a derived note, trusted only when it fits these bytes); not with other upcasters
     const trustNote = options.upcasters === undefined;
     const [note, identity] = trustNote ? await Promise.all([readCheckedPrefix(file), logFileIdentity(file)]) : [null, null];
-    let checked: CheckedLogPrefix | null = null;
+    let checked: { prefix: VerifiedPrefix; file: string; behind: boolean } | null = null;
     const { log, records, torn } = await AppendLog.open(
       file,
       (bytes) => {
-        const verified = verifyCheckedPrefix(bytes, note, identity);
-        const reading = sessionLogReading(bytes, file, options.upcasters, verified.lines);
-        if (trustNote) checked = checkedPrefixAfterReading(bytes, verified, identity);
+        const prefix = verifyCheckedPrefix(bytes, note, identity);
+        const reading = sessionLogReading(bytes, file, options.upcasters, prefix.lines);
+        // a last line missing its newline gets one now: the bytes after the prefix are no longer those read
+        if (trustNote && identity !== null && !reading.missingFinalNewline)
+          checked = { prefix, file: identity, behind: extendOverReading(bytes, prefix) };
         return reading;
       },
       { ...(options.fs ? { fs: options.fs } : {}), now },
     );
-    if (checked) await writeCheckedPrefix(file, checked);
-    const lastSeq = records.length === 0 ? 0 : records[records.length - 1]!.seq;
-    return { writer: new SessionLogWriter(log, lastSeq, now), events: records, torn };
+    const writer = new SessionLogWriter(log, records.length === 0 ? 0 : records[records.length - 1]!.seq, now, checked);
+    await writer.writeNote();
+    return { writer, events: records, torn };
   }
 
   get seq(): number {
@@ -100,12 +107,28 @@ export class SessionLogWriter {
     const events = entries.map(
       (entry, i) => ({ v: EVENT_VERSIONS[entry.type], seq: this.lastSeq + 1 + i, ts, type: entry.type, data: entry.data }) as SessionEvent,
     );
-    await this.log.append(events.map(formatEventLine), () => `events up to seq ${this.lastSeq} are kept`);
+    const lines = events.map(formatEventLine);
+    await this.log.append(lines, () => `events up to seq ${this.lastSeq} are kept`);
     this.lastSeq += events.length;
+    if (this.checked) {
+      // the note extends over these lines only when each passes the check a reading would make (a store checks first)
+      if (events.every((event) => checkEventData(event.type, event.data) === null)) {
+        extendOverAppended(this.checked.prefix, Buffer.from(lines.map((line) => `${line}\n`).join(''), 'utf8'));
+        this.checked.behind = true;
+      } else this.checked = null;
+    }
     return events;
   }
 
-  close(): Promise<void> {
+  /** Writes the note of the checked prefix when it is behind the log (never an error: it is derived). */
+  private async writeNote(): Promise<void> {
+    if (!this.checked?.behind || this.checked.prefix.bytes === 0) return;
+    await writeCheckedPrefix(this.log.file, noteOf(this.checked.prefix, this.checked.file));
+    this.checked.behind = false;
+  }
+
+  async close(): Promise<void> {
+    await this.writeNote();
     return this.log.close();
   }
 }

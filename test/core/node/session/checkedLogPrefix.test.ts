@@ -116,10 +116,9 @@ describe('the checked prefix of a session log (a derived note beside events.json
     const { dir, file, lines } = await study();
     await openLog(file);
     const before = (await readCheckedPrefix(file))!;
-    const { writer } = await SessionLogWriter.open(file);
-    await writer.append('note', { item_id: null, text: 'one more' });
-    await writer.close();
-    // the open itself appended nothing; the note appended one line after the prefix
+    // a line written by another hand after the note was made
+    const note = { v: 1, seq: lines + 1, ts: '2025-01-01T00:00:00.000Z', type: 'note', data: { item_id: null, text: 'one more' } };
+    await appendFile(file, `${JSON.stringify(note)}\n`);
     const extended = await openLog(file);
     expect(extended.checks).toBe(1);
     expect(extended.events).toHaveLength(lines + 1);
@@ -134,6 +133,20 @@ describe('the checked prefix of a session log (a derived note beside events.json
       `${JSON.stringify({ v: 2, seq: lines + 2, ts: '2025-01-01T00:00:00.000Z', type: 'item_opened', data: { item_id: '' } })}\n`,
     );
     await expect(SessionLogWriter.open(file)).rejects.toThrow(new RegExp(`:${lines + 2}: item_opened: `));
+  });
+
+  it('what the writer appends (each event checked) extends the note when it closes; the next open checks nothing again', async () => {
+    const { file } = await study();
+    await openLog(file);
+    const { writer } = await SessionLogWriter.open(file);
+    await writer.append('note', { item_id: null, text: 'one more' });
+    await writer.appendAll([
+      { type: 'item_opened', data: { item_id: 'item-000001', text_sha256: null } },
+      { type: 'note', data: { item_id: 'item-000001', text: 'and another' } },
+    ]);
+    await writer.close();
+    expect(await noteFits(file)).toBe(true);
+    expect((await openLog(file)).checks).toBe(0);
   });
 
   it('a note that does not fit (another hash, other schemas, another file, a torn or foreign note) is ignored and rebuilt', async () => {
