@@ -26,11 +26,11 @@ export function activeTimeByItem(acts: readonly ActivitySpan[], idleGapMs: numbe
   let inOrder = true;
   for (let k = 1; k < acts.length && inOrder; k++) inOrder = byTime(acts[k - 1]!, acts[k]!) <= 0;
   const sorted = inOrder ? acts : [...acts].sort(byTime);
-  const intervals = new Map<string, Array<[number, number]>>();
+  const unions = new Map<string, ItemUnion>();
   const add = (itemId: string, from: number, to: number) => {
-    const list = intervals.get(itemId);
-    if (list) list.push([from, to]);
-    else intervals.set(itemId, [[from, to]]);
+    const union = unions.get(itemId);
+    if (union) addToUnion(union, from, to);
+    else unions.set(itemId, { closed: [], from, to });
   };
   let sitting: number | null = null;
   // the end of what she had done so far in this sitting, and the item of the act that reached it
@@ -51,8 +51,27 @@ export function activeTimeByItem(acts: readonly ActivitySpan[], idleGapMs: numbe
     }
   }
   const active = new Map<string, number>();
-  for (const [itemId, list] of intervals) active.set(itemId, unionLength(list));
+  for (const [itemId, union] of unions) active.set(itemId, unionLength([...union.closed, [union.from, union.to]]));
   return active;
+}
+
+/**
+ * An item's spans so far, merged as they come (they come in order of start within a sitting): the disjoint spans
+ * closed so far and the one still open to overlaps; a span that starts earlier is kept as it is, for unionLength.
+ */
+interface ItemUnion {
+  closed: Array<[number, number]>;
+  from: number;
+  to: number;
+}
+
+function addToUnion(union: ItemUnion, from: number, to: number): void {
+  if (from < union.from) union.closed.push([from, to]);
+  else if (from > union.to) {
+    union.closed.push([union.from, union.to]);
+    union.from = from;
+    union.to = to;
+  } else if (to > union.to) union.to = to;
 }
 
 function byTime(a: ActivitySpan, b: ActivitySpan): number {
