@@ -22,12 +22,15 @@ export interface ActivitySpan {
 
 /** Each item's active time, ms, from the acts of one person's log and the idle gap bound (ms). */
 export function activeTimeByItem(acts: readonly ActivitySpan[], idleGapMs: number): Map<string, number> {
-  const sorted = [...acts].sort((a, b) => a.sitting - b.sitting || a.start_ms - b.start_ms || a.end_ms - b.end_ms);
-  const intervals = new Map<string, Array<[number, number]>>();
+  // a log's acts come nearly always in order: one pass says so, and a sort is paid only when they do not
+  let inOrder = true;
+  for (let k = 1; k < acts.length && inOrder; k++) inOrder = byTime(acts[k - 1]!, acts[k]!) <= 0;
+  const sorted = inOrder ? acts : [...acts].sort(byTime);
+  const unions = new Map<string, ItemUnion>();
   const add = (itemId: string, from: number, to: number) => {
-    const list = intervals.get(itemId);
-    if (list) list.push([from, to]);
-    else intervals.set(itemId, [[from, to]]);
+    const union = unions.get(itemId);
+    if (union) addToUnion(union, from, to);
+    else unions.set(itemId, { closed: [], from, to });
   };
   let sitting: number | null = null;
   // the end of what she had done so far in this sitting, and the item of the act that reached it
@@ -48,13 +51,38 @@ export function activeTimeByItem(acts: readonly ActivitySpan[], idleGapMs: numbe
     }
   }
   const active = new Map<string, number>();
-  for (const [itemId, list] of intervals) active.set(itemId, unionLength(list));
+  for (const [itemId, union] of unions) active.set(itemId, unionLength([...union.closed, [union.from, union.to]]));
   return active;
+}
+
+/**
+ * An item's spans so far, merged as they come (they come in order of start within a sitting): the disjoint spans
+ * closed so far and the one still open to overlaps; a span that starts earlier is kept as it is, for unionLength.
+ */
+interface ItemUnion {
+  closed: Array<[number, number]>;
+  from: number;
+  to: number;
+}
+
+function addToUnion(union: ItemUnion, from: number, to: number): void {
+  if (from < union.from) union.closed.push([from, to]);
+  else if (from > union.to) {
+    union.closed.push([union.from, union.to]);
+    union.from = from;
+    union.to = to;
+  } else if (to > union.to) union.to = to;
+}
+
+function byTime(a: ActivitySpan, b: ActivitySpan): number {
+  return a.sitting - b.sitting || a.start_ms - b.start_ms || a.end_ms - b.end_ms;
 }
 
 /** The length of a union of intervals (overlaps counted once). */
 function unionLength(intervals: Array<[number, number]>): number {
-  intervals.sort((a, b) => a[0] - b[0]);
+  let inOrder = true;
+  for (let k = 1; k < intervals.length && inOrder; k++) inOrder = intervals[k - 1]![0] <= intervals[k]![0];
+  if (!inOrder) intervals.sort((a, b) => a[0] - b[0]);
   let total = 0;
   let from = -Infinity;
   let to = -Infinity;

@@ -100,9 +100,17 @@ export function upcastEventData(
 
 /**
  * One line of events.jsonl, checked and upcast to the current version; `expectedSeq` is the line's
- * own number because seq counts lines from 1.
+ * own number because seq counts lines from 1. `dataChecked`: these very bytes already passed checkEventData at this
+ * version under these schemas (a verified prefix of the log); the schema check is skipped only for a line written at
+ * the current version, every other check still runs.
  */
-export function parseEventLine(raw: string, file: string, line: number, upcasters: UpcasterRegistry = EVENT_UPCASTERS): SessionEvent {
+export function parseEventLine(
+  raw: string,
+  file: string,
+  line: number,
+  upcasters: UpcasterRegistry = EVENT_UPCASTERS,
+  dataChecked = false,
+): SessionEvent {
   const fail = (problem: string): never => {
     // i18n-ignore: a damaged log's line: the problem is the event check's text (sessionEvents), English for now
     throw new SessionLogError(file, line, problem);
@@ -127,7 +135,7 @@ export function parseEventLine(raw: string, file: string, line: number, upcaster
   if (line > 1 && eventType === 'session_started') fail('session_started may only be the first event');
   const upcast = upcastEventData(eventType, v as number, data, upcasters);
   if ('problem' in upcast) return fail(upcast.problem);
-  const problem = checkEventData(eventType, upcast.data);
+  const problem = dataChecked && v === EVENT_VERSIONS[eventType] ? null : checkEventData(eventType, upcast.data);
   if (problem !== null) fail(`${eventType}: ${problem}`);
   return { v: EVENT_VERSIONS[eventType], seq: line, ts: ts as string, type: eventType, data: upcast.data } as SessionEvent;
 }
@@ -145,17 +153,20 @@ export function parseSessionLog(text: string, file: string, upcasters: UpcasterR
 /**
  * parseSessionLog on the bytes of events.jsonl, decoded strictly (readJsonlBytes): a malformed UTF-8 sequence in a
  * complete line is a SessionLogError naming that line and byte; in the final line without its newline it is torn.
+ * `checkedLines`: the first lines are a prefix whose bytes were verified to be ones that passed every check before
+ * (parseEventLine's dataChecked); 0 checks every line.
  */
 export function parseSessionLogBytes(
   bytes: Uint8Array,
   file: string,
   decode: StrictUtf8Decoder,
   upcasters: UpcasterRegistry = EVENT_UPCASTERS,
+  checkedLines = 0,
 ): ParsedSessionLog {
   const { records, torn, missingFinalNewline } = readJsonlBytes(
     bytes,
     decode,
-    (raw, line) => parseEventLine(raw, file, line, upcasters),
+    (raw, line) => parseEventLine(raw, file, line, upcasters, line <= checkedLines),
     // i18n-ignore: a damaged log's line: the problem is the event check's text (sessionEvents), English for now
     (line, problem) => new SessionLogError(file, line, problem),
   );

@@ -12,6 +12,17 @@ import { formatEventLine, parseSessionLogBytes, type UpcasterRegistry } from '..
 import { AppendLog, strictUtf8, type TornTail } from '../log/appendLog';
 import { describeFsError, DurableWriteError, type DurableFs } from '../fs/durableFile';
 import { say } from '../../common/refusal/refusalMessage';
+import { checkEventData } from '../../common/session/sessionEventSchema';
+import {
+  extendOverAppended,
+  extendOverReading,
+  logFileIdentity,
+  noteOf,
+  readCheckedPrefix,
+  verifyCheckedPrefix,
+  writeCheckedPrefix,
+  type VerifiedPrefix,
+} from './checkedLogPrefix';
 
 /** Reads events.jsonl without changing it (for `session show` and exports). A missing file is an empty log. */
 export async function readSessionLog(
@@ -39,6 +50,8 @@ export class SessionLogWriter {
     private readonly log: AppendLog,
     private lastSeq: number,
     private readonly now: () => Date,
+    /** the prefix of the log known checked (the note beside it), extended by every append; null: no note is kept */
+    private checked: { prefix: VerifiedPrefix; file: string; behind: boolean } | null,
   ) {}
 
   get file(): string {
@@ -55,12 +68,25 @@ export class SessionLogWriter {
     options: { fs?: DurableFs; now?: () => Date; upcasters?: UpcasterRegistry } = {},
   ): Promise<{ writer: SessionLogWriter; events: SessionEvent[]; torn: TornTail | null }> {
     const now = options.now ?? (() => new Date());
-    const { log, records, torn } = await AppendLog.open(file, (bytes) => sessionLogReading(bytes, file, options.upcasters), {
-      ...(options.fs ? { fs: options.fs } : {}),
-      now,
-    });
-    const lastSeq = records.length === 0 ? 0 : records[records.length - 1]!.seq;
-    return { writer: new SessionLogWriter(log, lastSeq, now), events: records, torn };
+    // what an earlier open found checked (a derived note, trusted only when it fits these bytes); not with other upcasters
+    const trustNote = options.upcasters === undefined;
+    const [note, identity] = trustNote ? await Promise.all([readCheckedPrefix(file), logFileIdentity(file)]) : [null, null];
+    let checked: { prefix: VerifiedPrefix; file: string; behind: boolean } | null = null;
+    const { log, records, torn } = await AppendLog.open(
+      file,
+      (bytes) => {
+        const prefix = verifyCheckedPrefix(bytes, note, identity);
+        const reading = sessionLogReading(bytes, file, options.upcasters, prefix.lines);
+        // a last line missing its newline gets one now: the bytes after the prefix are no longer those read
+        if (trustNote && identity !== null && !reading.missingFinalNewline)
+          checked = { prefix, file: identity, behind: extendOverReading(bytes, prefix) };
+        return reading;
+      },
+      { ...(options.fs ? { fs: options.fs } : {}), now },
+    );
+    const writer = new SessionLogWriter(log, records.length === 0 ? 0 : records[records.length - 1]!.seq, now, checked);
+    await writer.writeNote();
+    return { writer, events: records, torn };
   }
 
   get seq(): number {
@@ -81,18 +107,34 @@ export class SessionLogWriter {
     const events = entries.map(
       (entry, i) => ({ v: EVENT_VERSIONS[entry.type], seq: this.lastSeq + 1 + i, ts, type: entry.type, data: entry.data }) as SessionEvent,
     );
-    await this.log.append(events.map(formatEventLine), () => `events up to seq ${this.lastSeq} are kept`);
+    const lines = events.map(formatEventLine);
+    await this.log.append(lines, () => `events up to seq ${this.lastSeq} are kept`);
     this.lastSeq += events.length;
+    if (this.checked) {
+      // the note extends over these lines only when each passes the check a reading would make (a store checks first)
+      if (events.every((event) => checkEventData(event.type, event.data) === null)) {
+        extendOverAppended(this.checked.prefix, Buffer.from(lines.map((line) => `${line}\n`).join(''), 'utf8'));
+        this.checked.behind = true;
+      } else this.checked = null;
+    }
     return events;
   }
 
-  close(): Promise<void> {
+  /** Writes the note of the checked prefix when it is behind the log (never an error: it is derived). */
+  private async writeNote(): Promise<void> {
+    if (!this.checked?.behind || this.checked.prefix.bytes === 0) return;
+    await writeCheckedPrefix(this.log.file, noteOf(this.checked.prefix, this.checked.file));
+    this.checked.behind = false;
+  }
+
+  async close(): Promise<void> {
+    await this.writeNote();
     return this.log.close();
   }
 }
 
 /** The events of a session log's bytes (parseSessionLogBytes: the logs' torn-tail rule, strict UTF-8, upcasting), as a JSONL reading. */
-function sessionLogReading(bytes: Uint8Array, file: string, upcasters?: UpcasterRegistry): JsonlReading<SessionEvent> {
-  const { events, torn, missingFinalNewline } = parseSessionLogBytes(bytes, file, strictUtf8, upcasters);
+function sessionLogReading(bytes: Uint8Array, file: string, upcasters?: UpcasterRegistry, checkedLines = 0): JsonlReading<SessionEvent> {
+  const { events, torn, missingFinalNewline } = parseSessionLogBytes(bytes, file, strictUtf8, upcasters, checkedLines);
   return { records: events, torn, missingFinalNewline };
 }

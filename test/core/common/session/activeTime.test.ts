@@ -53,3 +53,66 @@ describe('active time on item', () => {
     expect(activeTimeByItem([], 120_000).size).toBe(0);
   });
 });
+
+/** The rule as first written: every span of every item kept, sorted and unioned at the end (the reference). */
+function referenceActiveTime(acts: readonly ActivitySpan[], idleGapMs: number): Map<string, number> {
+  const sorted = [...acts].sort((a, b) => a.sitting - b.sitting || a.start_ms - b.start_ms || a.end_ms - b.end_ms);
+  const spans = new Map<string, Array<[number, number]>>();
+  const add = (id: string, from: number, to: number) => spans.set(id, [...(spans.get(id) ?? []), [from, to]]);
+  let sitting: number | null = null;
+  let frontier = 0;
+  let frontierItem: string | null = null;
+  for (const act of sorted) {
+    const end = Math.max(act.start_ms, act.end_ms);
+    if (act.sitting !== sitting) {
+      sitting = act.sitting;
+      frontierItem = null;
+    } else if (frontierItem !== null && act.start_ms > frontier && act.start_ms - frontier <= idleGapMs)
+      add(frontierItem, frontier, act.start_ms);
+    add(act.item_id, act.start_ms, end);
+    if (frontierItem === null || end >= frontier) {
+      frontier = end;
+      frontierItem = act.item_id;
+    }
+  }
+  const active = new Map<string, number>();
+  for (const [id, list] of spans) {
+    list.sort((a, b) => a[0] - b[0]);
+    let total = 0;
+    let from = -Infinity;
+    let to = -Infinity;
+    for (const [start, stop] of list) {
+      if (start > to) {
+        if (to > from) total += to - from;
+        from = start;
+        to = stop;
+      } else if (stop > to) to = stop;
+    }
+    if (to > from) total += to - from;
+    active.set(id, Math.round(total));
+  }
+  return active;
+}
+
+describe('active time on item, merged as the acts come', () => {
+  it('equals the reference on random logs: acts in order and not, overlapping spans, several sittings, clocks that jump back', () => {
+    let seed = 42;
+    const random = () => (seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648) / 2_147_483_648;
+    for (let run = 0; run < 300; run++) {
+      const acts: ActivitySpan[] = [];
+      let clock = 1_700_000_000_000;
+      for (let k = 0; k < 60; k++) {
+        clock += Math.floor(random() * 200_000) - (random() < 0.1 ? 400_000 : 0);
+        const length = random() < 0.3 ? random() * 50_000 : 0;
+        acts.push({
+          item_id: `i${Math.floor(random() * 5)}`,
+          sitting: Math.floor(k / 20) + (random() < 0.05 ? 1 : 0),
+          start_ms: clock,
+          end_ms: clock + length,
+        });
+      }
+      if (run % 2 === 0) acts.sort((a, b) => a.sitting - b.sitting || a.start_ms - b.start_ms || a.end_ms - b.end_ms);
+      expect(activeTimeByItem(acts, 120_000)).toEqual(referenceActiveTime(acts, 120_000));
+    }
+  });
+});
