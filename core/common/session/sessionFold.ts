@@ -306,8 +306,8 @@ export class SessionFold {
    * its utterance's, already counted; a reviewer's sitting holds the reviewer's acts, never the annotator's.
    */
   private noteAct(event: SessionEvent, itemId: string): void {
-    const at = Date.parse(event.ts);
-    let span: [number, number, number] | null = null;
+    // the reviewer's sitting holds no act of the annotator's, but an utterance said in her own recording still counts
+    if (this.sittingReviewer !== null && event.type !== 'utterance_transcribed') return;
     switch (event.type) {
       case 'utterance_transcribed': {
         // said while recording, whenever its transcription landed (even in a later sitting)
@@ -317,42 +317,48 @@ export class SessionFold {
         if (!holder) return;
         const clock = (sample: number) => holder.started_ms + ((sample - holder.offset_samples) * 1000) / AUDIO_SAMPLE_RATE;
         const end = holder.stopped_ms === null ? clock(event.data.end_sample) : Math.min(clock(event.data.end_sample), holder.stopped_ms);
-        span = [holder.sitting, clock(event.data.start_sample), end];
-        break;
+        this.addAct(itemId, holder.sitting, clock(event.data.start_sample), end);
+        return;
       }
       case 'item_opened':
       case 'recording_started':
       case 'item_completed':
       case 'text_selected':
       case 'reasoning_shown':
-        span = [this.sitting, at, at];
+      case 'note':
         break;
       case 'recording_stopped':
-        if (event.data.reason === 'user') span = [this.sitting, at, at];
+        if (event.data.reason !== 'user') return;
         break;
       case 'label_committed':
-        if (event.data.source !== 'voice' && event.data.reviewer === null) span = [this.sitting, at, at];
+        if (event.data.source === 'voice' || event.data.reviewer !== null) return;
         break;
       case 'transcript_corrected':
-        if (event.data.reviewer === null) span = [this.sitting, at, at];
+        if (event.data.reviewer !== null) return;
         break;
       case 'step_judged':
-        if (event.data.source !== 'voice') span = [this.sitting, at, at];
+        if (event.data.source === 'voice') return;
         break;
-      case 'note':
-        span = [this.sitting, at, at];
-        break;
-      case 'audio_played':
-        span = [this.sitting, at - event.data.played_ms, at];
-        break;
+      case 'audio_played': {
+        const at = Date.parse(event.ts);
+        this.addAct(itemId, this.sitting, at - event.data.played_ms, at);
+        return;
+      }
       default:
         return;
     }
-    if (span === null || (this.sittingReviewer !== null && event.type !== 'utterance_transcribed')) return;
-    const acts = this.actsBySitting.get(span[0]) ?? [];
-    acts.push({ item_id: itemId, sitting: span[0], start_ms: span[1], end_ms: span[2] });
-    this.actsBySitting.set(span[0], acts);
-    this.sittingsChanged.add(span[0]);
+    const at = Date.parse(event.ts);
+    this.addAct(itemId, this.sitting, at, at);
+  }
+
+  private addAct(itemId: string, sitting: number, startMs: number, endMs: number): void {
+    let acts = this.actsBySitting.get(sitting);
+    if (acts === undefined) {
+      acts = [];
+      this.actsBySitting.set(sitting, acts);
+    }
+    acts.push({ item_id: itemId, sitting, start_ms: startMs, end_ms: endMs });
+    this.sittingsChanged.add(sitting);
   }
 
   /** Each item's active time again after new acts; the items whose figure changed are derived again. */
@@ -690,13 +696,14 @@ export class SessionFold {
    */
   private labelActs(item: ItemFold) {
     const voice = [...item.voice].sort((a, b) => (a.audio_ms ?? 0) - (b.audio_ms ?? 0) || a.seq - b.seq);
-    const acts: Array<LabelAct & { at_ms: number; seq: number; guideline_version: string | null }> = [
+    // `at` (ISO) of a voice act is its time on the clock, formatted only when the history asks (the item list does not)
+    const acts: Array<Omit<LabelAct, 'at'> & { logged_at: string | null; at_ms: number; seq: number; guideline_version: string | null }> = [
       ...voice.map((v) => {
         const atMs = (v.audio_ms === null ? null : this.sessionTimeOfAudio(item, v.audio_ms)) ?? Date.parse(v.ts);
         return {
           label: v.label,
           source: 'voice' as const,
-          at: new Date(atMs).toISOString(),
+          logged_at: null,
           at_ms: atMs,
           audio_ms: v.audio_ms,
           quote: v.quote,
@@ -708,7 +715,7 @@ export class SessionFold {
       ...item.other.map((o) => ({
         label: o.label,
         source: o.source,
-        at: o.ts,
+        logged_at: o.ts,
         at_ms: Date.parse(o.ts),
         audio_ms: null,
         quote: o.quote,
@@ -792,10 +799,10 @@ export class SessionFold {
           ).text;
 
     const { voice, acts, changedAfterCompletion } = this.labelActs(item);
-    const history: LabelAct[] = acts.map(({ label, source, at, audio_ms, quote, reviewer }) => ({
+    const history: LabelAct[] = acts.map(({ label, source, logged_at, at_ms, audio_ms, quote, reviewer }) => ({
       label,
       source,
-      at,
+      at: logged_at ?? new Date(at_ms).toISOString(),
       audio_ms,
       quote,
       reviewer,
