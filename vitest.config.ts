@@ -6,7 +6,8 @@ export default defineConfig({
     environment: 'node',
     include: ['test/**/*.test.ts', 'test/**/*.test.tsx'],
     // generated models and clips are made once before the suites, never inside a test's timeout
-    globalSetup: ['test/setup/testAssets.ts'],
+    // every temporary folder under one folder of this run, removed at its end (test/setup/runTempFolder.ts)
+    globalSetup: ['test/setup/runTempFolder.ts', 'test/setup/testAssets.ts'],
     testTimeout: 30_000,
     hookTimeout: 120_000,
   },
