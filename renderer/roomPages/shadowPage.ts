@@ -1,5 +1,5 @@
 import type { ShadowItemView, ShadowPiece, ShadowView } from '../../core/common/rooms/shadowViews';
-import { $, button, el, FOLLOW_GAP_MS, followDelay, RoomFollower, RoomPageShell } from './roomPageBase';
+import { $, button, el, FOLLOW_GAP_MS, followDelay, refusalText, RoomFollower, RoomPageShell } from './roomPageBase';
 import {
   answeredText,
   audioOffered,
@@ -315,8 +315,8 @@ function practise(itemId: string, label: string | null): void {
 }
 
 async function send(path: string, body: unknown): Promise<{ status: number }> {
-  const r = await shell.api<{ error?: string }>('POST', path, body);
-  if (r.status >= 400) $('status').textContent = r.data.error ?? t('room.refused', { status: r.status });
+  const r = await shell.api('POST', path, body);
+  if (r.status >= 400) $('status').textContent = refusalText(r.data) ?? t('room.refused', { status: r.status });
   return r;
 }
 

@@ -119,6 +119,11 @@ const FOLDERS = [
   'core/node/rooms/roomPage.ts',
   'core/node/rooms/shadowPage.ts',
   'core/node/rooms/roomPageBase.ts',
+  // the room servers' refusals a person reads (the room page shows them, a browser opens them as a page)
+  'core/node/rooms/roomHttp.ts',
+  'core/node/rooms/roomListener.ts',
+  'core/node/rooms/shadowListener.ts',
+  'core/node/http/localHttpServer.ts',
   // the lead's agreement report (aloud agreement --html [--lang])
   'core/common/agreement/agreementHtml.ts',
   'core/common/coding/codeAgreementHtml.ts',
@@ -143,6 +148,8 @@ describe('interface strings come from the catalogs', () => {
       "span.setAttribute('aria-label', 'partial');",
       "span.setAttribute('data-kind', 'partial');",
       'const html = `<section id="a" class="b c"><h2>${t(x)}</h2><p>Say hello</p></section>`;',
+      "if (!viewer) throw new HttpFailure(401, 'join the room first');",
+      "throw roomFailure(403, 'room.error.wrongCode');",
     ].join('\n');
     expect(bareStrings('sample.tsx', sample).map((s) => s.split(': ')[1])).toEqual([
       '"Recording stopped"',
@@ -155,6 +162,7 @@ describe('interface strings come from the catalogs', () => {
       '"Remove  ?"',
       '"partial"',
       '"Say hello"',
+      '"join the room first"',
     ]);
   });
 
