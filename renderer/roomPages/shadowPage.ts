@@ -9,6 +9,7 @@ import {
   hiddenLabel,
   hiddenExpertText,
   itemStateText,
+  parserNoteText,
   pcm16ToFloat,
   practiceKey,
   practiceVerdict,
@@ -80,9 +81,9 @@ function piece(p: ShadowPiece, labelsHidden: boolean): Node {
         t(p.final ? 'room.shadow.commitFinal' : 'room.shadow.commit', { label: p.label }),
       );
     case 'negation':
-      return withTitle(el('span', p.text, 'negation'), p.note);
+      return withTitle(el('span', p.text, 'negation'), parserNoteText(p));
     case 'mention':
-      return withTitle(el('span', p.text, 'mention'), p.note);
+      return withTitle(el('span', p.text, 'mention'), parserNoteText(p));
     case 'filler':
       return el('span', p.text, 'filler');
     default:
