@@ -1,6 +1,7 @@
 import type { ShadowItemView, ShadowPiece, ShadowView } from '../../core/common/rooms/shadowViews';
 import { $, button, el, FOLLOW_GAP_MS, followDelay, refusalText, RoomFollower, RoomPageShell } from './roomPageBase';
 import {
+  actLine,
   answeredText,
   audioOffered,
   audioPath,
@@ -18,7 +19,6 @@ import {
   shadowStatePath,
   shadowStatus,
   shadowWhoLine,
-  sourceWords,
   stepsNumberThemselves,
   summaryTitle,
   traineeRow,
@@ -139,11 +139,7 @@ function drawExpert(view: ShadowView, item: ShadowItemView, box: HTMLElement): v
   for (const a of e.acts) {
     const li = el('li');
     li.appendChild(el('strong', a.label, 'expert-label'));
-    li.appendChild(
-      document.createTextNode(
-        ` — ${sourceWords(a.source)}${a.quote ? `: “${a.quote}”` : ''} · ${new Date(a.at).toLocaleTimeString(document.documentElement.lang)}`,
-      ),
-    );
+    li.appendChild(document.createTextNode(actLine(a)));
     list.appendChild(li);
   }
   box.appendChild(list);

@@ -1,7 +1,7 @@
 import type { LabelSource } from '../../core/common/session/itemState';
 import type { ShadowItemView, ShadowMetrics, ShadowView } from '../../core/common/rooms/shadowViews';
 import type { ParserNote } from '../../core/common/transcript/transcriptMarks';
-import { fixed, t } from './roomLanguage';
+import { fixed, pageLocale, t } from './roomLanguage';
 
 /** The shadow room page's words and rules, apart from the DOM. */
 
@@ -23,6 +23,12 @@ export function alphaText(a: number | null | undefined, ci: readonly [number, nu
 /** Why the parser committed nothing at a mention, in the page's language (the parser's own reason as logged). */
 export function parserNoteText(note: ParserNote): string {
   return t(`room.shadow.note.${note.note_kind}`, { reason: note.reason });
+}
+
+/** How and when she gave a label, after the label itself: " — said aloud: “…” · 10:42:07", the page language's way. */
+export function actLine(a: { source: LabelSource; quote: string | null; at: string }): string {
+  const values = { source: sourceWords(a.source), time: new Date(a.at).toLocaleTimeString(pageLocale()) };
+  return a.quote ? t('room.shadow.actQuoted', { ...values, quote: a.quote }) : t('room.shadow.act', values);
 }
 
 export function sourceWords(s: LabelSource): string {
