@@ -121,7 +121,8 @@ const failureTranslators = new Map<InterfaceLocale, Translator>();
 /** What a refusal says to a person in `locale`: its catalog message, else (a failure without one) its English. */
 export function failureText(failure: HttpFailure, locale: InterfaceLocale): string {
   const say = failure.say;
-  if (!say || !Object.hasOwn(failureCatalogs[locale], say.id)) return failure.message;
+  // the English is the message itself, formatted from the same catalog when it was made (numbers as programs read them)
+  if (locale === 'en' || !say || !Object.hasOwn(failureCatalogs[locale], say.id)) return failure.message;
   let intl = failureTranslators.get(locale);
   if (!intl) failureTranslators.set(locale, (intl = createTranslator(locale, failureCatalogs[locale])));
   try {

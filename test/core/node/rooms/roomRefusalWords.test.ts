@@ -75,6 +75,21 @@ describe("a room listener's refusals, in the asker's language", () => {
     ]);
   });
 
+  it('a body over the limit says its limit in both languages, the English as programs always read it', async () => {
+    const big = { code: 'x'.repeat(5000) };
+    const english = await request(listener.url, 'POST', '/api/join', { body: big });
+    const german = await request(listener.url, 'POST', '/api/join', { body: big, headers: GERMAN });
+    expect([english.status, english.body.error, english.body.message]).toEqual([
+      413,
+      'a request body has at most 4096 bytes',
+      'a request body has at most 4096 bytes',
+    ]);
+    expect([german.body.error, german.body.message]).toEqual([
+      'a request body has at most 4096 bytes',
+      'Eine Anfrage darf höchstens 4096 Bytes enthalten',
+    ]);
+  });
+
   it("the room's rules refusing (a taken name, a lead who votes) say so in German, the English error unchanged", async () => {
     const first = await request(listener.url, 'POST', '/api/join', { body: { code: room.code, name: 'ana' } });
     expect(first.status).toBe(200);
