@@ -1,5 +1,5 @@
 import type { RoomItemView, RoomView } from '../../core/common/rooms/roomViews';
-import { $, button, el, FOLLOW_GAP_MS, followDelay, RoomFollower, RoomPageShell } from './roomPageBase';
+import { $, button, el, FOLLOW_GAP_MS, followDelay, refusalText, RoomFollower, RoomPageShell } from './roomPageBase';
 import { alphaRows, canWrite, changeLine, itemHeading, roomStatePath, roomStatus, votedLine, whoLine } from './roomPageText';
 import { speakPageLanguage } from './pageLanguage';
 import { t } from './roomLanguage';
@@ -138,8 +138,8 @@ const follower = new RoomFollower<RoomView>({
 });
 
 async function send(path: string, body: unknown): Promise<{ status: number }> {
-  const r = await shell.api<{ error?: string }>('POST', path, body);
-  if (r.status >= 400) $('status').textContent = r.data.error ?? t('room.refused', { status: r.status });
+  const r = await shell.api('POST', path, body);
+  if (r.status >= 400) $('status').textContent = refusalText(r.data) ?? t('room.refused', { status: r.status });
   else follower.follow();
   return r;
 }

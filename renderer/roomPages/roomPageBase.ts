@@ -4,7 +4,7 @@
  * form, and the lead's member list and Close button. The pure rules are exported apart from the DOM so they are
  * unit tested in Node.
  */
-import { t } from './roomLanguage';
+import { pageLocale, t } from './roomLanguage';
 
 /** The tab's storage keys: `<storage>-lead`, `<storage>-token`, `<storage>-name`. */
 export type RoomStorageName = 'aloud-room' | 'aloud-shadow';
@@ -82,10 +82,13 @@ export class RoomIdentity {
   }
 }
 
-/** The room's API over fetch: the viewer's token as a bearer, JSON both ways, nothing cached. */
+/**
+ * The room's API over fetch: the viewer's token as a bearer, JSON both ways, nothing cached, and the page's language
+ * as the one asked for, so a refusal comes back in the words of the page around it.
+ */
 export function roomApi(token: () => string | null, fetchFn: typeof fetch = (...args) => fetch(...args)): RoomApi {
   return async <T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<ApiAnswer<T>> => {
-    const headers: Record<string, string> = { Accept: 'application/json' };
+    const headers: Record<string, string> = { Accept: 'application/json', 'Accept-Language': pageLocale() };
     const t = token();
     if (t) headers.Authorization = `Bearer ${t}`;
     if (body !== undefined) headers['Content-Type'] = 'application/json';
@@ -105,6 +108,17 @@ export function rejoinVerdict(
     ok: false,
     error: answer.status === 200 ? t('room.join.keyIsLead') : t('room.join.keyUnknown'),
   };
+}
+
+/**
+ * What a refusal of the room's API says to the person: its `message` (the room's words in the page's language, which
+ * the API was asked for), else its English `error`, else nothing.
+ */
+export function refusalText(data: unknown): string | null {
+  const answer = (typeof data === 'object' && data !== null ? data : {}) as { message?: unknown; error?: unknown };
+  if (typeof answer.message === 'string' && answer.message !== '') return answer.message;
+  if (typeof answer.error === 'string' && answer.error !== '') return answer.error;
+  return null;
 }
 
 /** Why a join was refused, in words; a taken name (409) points at the rejoin key. */
@@ -193,12 +207,12 @@ export class RoomPageShell {
       $('join-error').textContent = verdict.error;
       return;
     }
-    const r = await this.api<{ token?: string; name?: string; error?: string }>('POST', '/api/join', {
+    const r = await this.api<{ token?: string; name?: string }>('POST', '/api/join', {
       code: $<HTMLInputElement>('join-code').value,
       name: $<HTMLInputElement>('join-name').value,
     });
     if (r.status !== 200 || typeof r.data.token !== 'string') {
-      $('join-error').textContent = joinErrorText(r.status, r.data.error);
+      $('join-error').textContent = joinErrorText(r.status, refusalText(r.data));
       return;
     }
     this.identity.keepMemberToken(r.data.token, r.data.name ?? null);
@@ -317,7 +331,7 @@ export class RoomFollower<V extends { seq: number; closed: boolean }> {
     this.inflight = false;
     if (r.status === 401 || r.status === 403) {
       this.stopped = true;
-      this.options.gone(typeof r.data.error === 'string' ? r.data.error : null);
+      this.options.gone(refusalText(r.data));
       return;
     }
     if (r.status === 200 && r.data.unchanged !== true) {

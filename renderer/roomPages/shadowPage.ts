@@ -1,6 +1,7 @@
 import type { ShadowItemView, ShadowPiece, ShadowView } from '../../core/common/rooms/shadowViews';
-import { $, button, el, FOLLOW_GAP_MS, followDelay, RoomFollower, RoomPageShell } from './roomPageBase';
+import { $, button, el, FOLLOW_GAP_MS, followDelay, refusalText, RoomFollower, RoomPageShell } from './roomPageBase';
 import {
+  actLine,
   answeredText,
   audioOffered,
   audioPath,
@@ -9,6 +10,7 @@ import {
   hiddenLabel,
   hiddenExpertText,
   itemStateText,
+  parserNoteText,
   pcm16ToFloat,
   practiceKey,
   practiceVerdict,
@@ -17,7 +19,6 @@ import {
   shadowStatePath,
   shadowStatus,
   shadowWhoLine,
-  sourceWords,
   stepsNumberThemselves,
   summaryTitle,
   traineeRow,
@@ -80,9 +81,9 @@ function piece(p: ShadowPiece, labelsHidden: boolean): Node {
         t(p.final ? 'room.shadow.commitFinal' : 'room.shadow.commit', { label: p.label }),
       );
     case 'negation':
-      return withTitle(el('span', p.text, 'negation'), p.note);
+      return withTitle(el('span', p.text, 'negation'), parserNoteText(p));
     case 'mention':
-      return withTitle(el('span', p.text, 'mention'), p.note);
+      return withTitle(el('span', p.text, 'mention'), parserNoteText(p));
     case 'filler':
       return el('span', p.text, 'filler');
     default:
@@ -138,11 +139,7 @@ function drawExpert(view: ShadowView, item: ShadowItemView, box: HTMLElement): v
   for (const a of e.acts) {
     const li = el('li');
     li.appendChild(el('strong', a.label, 'expert-label'));
-    li.appendChild(
-      document.createTextNode(
-        ` — ${sourceWords(a.source)}${a.quote ? `: “${a.quote}”` : ''} · ${new Date(a.at).toLocaleTimeString(document.documentElement.lang)}`,
-      ),
-    );
+    li.appendChild(document.createTextNode(actLine(a)));
     list.appendChild(li);
   }
   box.appendChild(list);
@@ -315,8 +312,8 @@ function practise(itemId: string, label: string | null): void {
 }
 
 async function send(path: string, body: unknown): Promise<{ status: number }> {
-  const r = await shell.api<{ error?: string }>('POST', path, body);
-  if (r.status >= 400) $('status').textContent = r.data.error ?? t('room.refused', { status: r.status });
+  const r = await shell.api('POST', path, body);
+  if (r.status >= 400) $('status').textContent = refusalText(r.data) ?? t('room.refused', { status: r.status });
   return r;
 }
 

@@ -1,6 +1,7 @@
 import type { LabelSource } from '../../core/common/session/itemState';
 import type { ShadowItemView, ShadowMetrics, ShadowView } from '../../core/common/rooms/shadowViews';
-import { fixed, t } from './roomLanguage';
+import type { ParserNote } from '../../core/common/transcript/transcriptMarks';
+import { fixed, pageLocale, t } from './roomLanguage';
 
 /** The shadow room page's words and rules, apart from the DOM. */
 
@@ -17,6 +18,17 @@ export function secs(ms: number): string {
 export function alphaText(a: number | null | undefined, ci: readonly [number, number] | null): string {
   if (a === null || a === undefined) return t('room.shadow.noData');
   return ci ? t('room.shadow.alpha', { alpha: fixed(a, 2), low: fixed(ci[0], 2), high: fixed(ci[1], 2) }) : fixed(a, 2);
+}
+
+/** Why the parser committed nothing at a mention, in the page's language (the parser's own reason as logged). */
+export function parserNoteText(note: ParserNote): string {
+  return t(`room.shadow.note.${note.note_kind}`, { reason: note.reason });
+}
+
+/** How and when she gave a label, after the label itself: " — said aloud: “…” · 10:42:07", the page language's way. */
+export function actLine(a: { source: LabelSource; quote: string | null; at: string }): string {
+  const values = { source: sourceWords(a.source), time: new Date(a.at).toLocaleTimeString(pageLocale()) };
+  return a.quote ? t('room.shadow.actQuoted', { ...values, quote: a.quote }) : t('room.shadow.act', values);
 }
 
 export function sourceWords(s: LabelSource): string {

@@ -110,6 +110,38 @@ export function bareStrings(file: string, source: string): string[] {
   return found;
 }
 
+/** A module's exported constants (objects, arrays) holding a string that reads as words, with that string. */
+function wordTablesIn(file: string, source: string): Map<string, string> {
+  const sf = ts.createSourceFile(file, source, ts.ScriptTarget.Latest, true);
+  const tables = new Map<string, string>();
+  for (const statement of sf.statements) {
+    if (!ts.isVariableStatement(statement) || !statement.modifiers?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword)) continue;
+    for (const d of statement.declarationList.declarations) {
+      let init = d.initializer;
+      while (init && (ts.isAsExpression(init) || ts.isSatisfiesExpression(init))) init = init.expression;
+      if (!init || !ts.isIdentifier(d.name) || !(ts.isObjectLiteralExpression(init) || ts.isArrayLiteralExpression(init))) continue;
+      let phrase: string | null = null;
+      const look = (node: ts.Node): void => {
+        if (phrase === null && (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) && WORDS.test(node.text))
+          phrase = node.text;
+        ts.forEachChild(node, look);
+      };
+      look(init);
+      if (phrase !== null) tables.set(d.name.text, phrase);
+    }
+  }
+  return tables;
+}
+const wordTableCache = new Map<string, Map<string, string>>();
+function wordTables(file: string): Map<string, string> {
+  if (!wordTableCache.has(file))
+    wordTableCache.set(
+      file,
+      existsSync(path.join(REPO, file)) ? wordTablesIn(file, readFileSync(path.join(REPO, file), 'utf8')) : new Map(),
+    );
+  return wordTableCache.get(file)!;
+}
+
 /** Folders judged one by one: each feature, and the renderer's other top folders, and the room pages. */
 const FOLDERS = [
   ...readdirSync(path.join(REPO, 'renderer/src/features')).map((f) => `renderer/src/features/${f}`),
@@ -119,6 +151,11 @@ const FOLDERS = [
   'core/node/rooms/roomPage.ts',
   'core/node/rooms/shadowPage.ts',
   'core/node/rooms/roomPageBase.ts',
+  // the room servers' refusals a person reads (the room page shows them, a browser opens them as a page)
+  'core/node/rooms/roomHttp.ts',
+  'core/node/rooms/roomListener.ts',
+  'core/node/rooms/shadowListener.ts',
+  'core/node/http/localHttpServer.ts',
   // the lead's agreement report (aloud agreement --html [--lang])
   'core/common/agreement/agreementHtml.ts',
   'core/common/coding/codeAgreementHtml.ts',
@@ -143,6 +180,8 @@ describe('interface strings come from the catalogs', () => {
       "span.setAttribute('aria-label', 'partial');",
       "span.setAttribute('data-kind', 'partial');",
       'const html = `<section id="a" class="b c"><h2>${t(x)}</h2><p>Say hello</p></section>`;',
+      "if (!viewer) throw new HttpFailure(401, 'join the room first');",
+      "throw roomFailure(403, 'room.error.wrongCode');",
     ].join('\n');
     expect(bareStrings('sample.tsx', sample).map((s) => s.split(': ')[1])).toEqual([
       '"Recording stopped"',
@@ -155,7 +194,37 @@ describe('interface strings come from the catalogs', () => {
       '"Remove  ?"',
       '"partial"',
       '"Say hello"',
+      '"join the room first"',
     ]);
+  });
+
+  it("no screen shows core's English word tables (a constant of phrases imported from core/)", () => {
+    const found: string[] = [];
+    for (const file of FOLDERS.filter((f) => f.startsWith('renderer/')).flatMap((dir) => walk(dir))) {
+      const source = readFileSync(path.join(REPO, file), 'utf8');
+      const sf = ts.createSourceFile(file, source, ts.ScriptTarget.Latest, true);
+      for (const statement of sf.statements) {
+        if (!ts.isImportDeclaration(statement) || statement.importClause?.isTypeOnly) continue;
+        const from = (statement.moduleSpecifier as ts.StringLiteral).text;
+        const target = path.posix.normalize(path.posix.join(path.posix.dirname(file), from));
+        const bindings = statement.importClause?.namedBindings;
+        if (!target.startsWith('core/') || !bindings || !ts.isNamedImports(bindings)) continue;
+        const words = wordTables(`${target}.ts`);
+        for (const e of bindings.elements) {
+          const name = (e.propertyName ?? e.name).text;
+          if (!e.isTypeOnly && words.has(name)) found.push(`${file}: ${name} from ${target} (${words.get(name)})`);
+        }
+      }
+    }
+    expect(found, 'give each phrase a catalog id at the screen, and keep the table for the CLI').toEqual([]);
+  });
+
+  it('the word-table check sees a table of phrases, and not a table of names', () => {
+    const tables = wordTablesIn(
+      't.ts',
+      "export const TITLES = { a: 'REFI-QDA project (.qdpx)' };\nexport const FORMATS = ['eaf', 'qdpx'];",
+    );
+    expect([...tables.keys()]).toEqual(['TITLES']);
   });
 
   for (const dir of FOLDERS) {

@@ -2,6 +2,7 @@
 import type { MethodTable } from '../apiSlice/methodSpec';
 import { boolean, bytes, nonEmptyString, nonEmptyStrings, nullableText, oneOf } from '../apiSlice/argChecks';
 import type { AdjudicationItemView, AdjudicationQueueView } from './adjudicationViews';
+import type { RefusalMessage } from '../refusal/refusalMessage';
 
 export interface AdjudicationApi {
   /** items an adjudicator assigned to the open session's annotator, in the order assigned (the Label screen shows them first) */
@@ -58,10 +59,23 @@ export interface HuddleView {
   decisions: number;
 }
 
+/**
+ * Why a huddle's item was not decided: no strict majority, not revealed, or the decision refused (its refusal's
+ * catalog message in `say`); `reason` is the same in English, as the CLI prints it.
+ */
+export type HuddleUndecided = 'no_majority' | 'not_revealed' | 'refused';
+
 /** What taking a huddle's outcome decided, item by item. */
 export interface HuddleOutcomeView {
   room: string;
-  outcomes: Array<{ item_id: string; label: string | null; decided: boolean; reason?: string }>;
+  outcomes: Array<{
+    item_id: string;
+    label: string | null;
+    decided: boolean;
+    reason?: string;
+    why?: HuddleUndecided;
+    say?: RefusalMessage;
+  }>;
   /** decisions logged (an item decided the same way already logs nothing) */
   decisions: number;
 }

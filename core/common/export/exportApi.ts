@@ -6,6 +6,7 @@ import type { MethodTable } from '../apiSlice/methodSpec';
 import { nullableString, oneOf } from '../apiSlice/argChecks';
 import { EXPORT_FORMATS } from './exportFormats';
 import { INTEROP_FORMATS } from './interop/interopFormats';
+import type { ExportSummaryFacts } from './exportSummaryFacts';
 
 export type ExportFormat = 'jsonl' | 'json' | 'csv';
 /** What the Export menu offers: records, or a folder for another tool (core/common/export/interop/interopFormats). */
@@ -17,8 +18,10 @@ export interface ExportSummary {
   receipt: string;
   records: number;
   gaps: number;
-  /** the gaps in words: "26 records; 12 have no audio, 13 have no label" */
+  /** the gaps in words: "26 records; 12 have no audio, 13 have no label" (English, as the CLI prints it) */
   summary: string;
+  /** the same as facts, which the app says in the person's language */
+  facts: ExportSummaryFacts;
   sha256: string;
   /** whose sessions the file holds */
   annotators?: string[];

@@ -1,4 +1,4 @@
-import type { ParseDiagnostic, CommitmentRecord } from '../parser/parseTypes';
+import type { DiagnosticKind, ParseDiagnostic, CommitmentRecord } from '../parser/parseTypes';
 import { caselessKey } from '../text/textFold';
 
 /** A run of the verbatim transcript, marked where the parser committed a label, noted a mention, or heard a filler. */
@@ -6,9 +6,20 @@ export type TranscriptPiece =
   | { kind: 'text'; text: string }
   /** final: this commitment gave the item's label (false when a later key or click overrode it) */
   | { kind: 'commit'; text: string; label: string; final: boolean }
-  | { kind: 'negation'; text: string; note: string }
-  | { kind: 'mention'; text: string; note: string }
+  | ({ kind: 'negation'; text: string } & ParserNote)
+  | ({ kind: 'mention'; text: string } & ParserNote)
   | { kind: 'filler'; text: string };
+
+/**
+ * Why the parser committed nothing at a mention: `note` is its English line ("negated: …"), as it always read; a screen
+ * says `note_kind` in the person's language from its own catalog, with `reason` — the parser's logged words, which stay
+ * as they were logged (English).
+ */
+export interface ParserNote {
+  note: string;
+  note_kind: DiagnosticKind;
+  reason: string;
+}
 
 export interface TranscriptMarkOptions {
   /** the item's final label came from the voice (otherwise no commitment is shown as the final one) */
@@ -77,6 +88,8 @@ export function transcriptPieces(
         kind: d.kind === 'negated' ? 'negation' : 'mention',
         text,
         note: `${d.kind.replace('_', ' ')}: ${d.message}`,
+        note_kind: d.kind,
+        reason: d.message,
       }),
     })),
     ...fillerSpans(transcript, options.fillers ?? []).map((f) => ({

@@ -19,7 +19,8 @@ import { RoomHost } from '../rooms/roomHost';
 import { readRoomLog, roomPaths } from '../rooms/roomLogFile';
 import { AdjudicationLog, readProjectAdjudication } from './adjudicationLog';
 import { keepRationaleAudio, type TranscribedRationale } from './spokenRationale';
-import { say } from '../../common/refusal/refusalMessage';
+import { say, type RefusalMessage } from '../../common/refusal/refusalMessage';
+import type { HuddleUndecided } from '../../common/adjudication/adjudicationApi';
 
 /** What adjudication reads from a project: labels counted as agreement counts them, who has seen what, the logs' fold. */
 export interface ProjectAdjudication {
@@ -159,7 +160,11 @@ export interface RoomOutcome {
   /** the room's current majority; null: no strict majority (or not revealed), so nothing was decided */
   label: string | null;
   decided: boolean;
+  /** why not decided, in English (the CLI's words) */
   reason?: string;
+  /** the same for the app to say in the person's language */
+  why?: HuddleUndecided;
+  say?: RefusalMessage;
 }
 
 /**
@@ -191,6 +196,7 @@ export async function decideFromRoom(
           label: null,
           decided: false,
           reason: item.revealed ? 'the room has no majority on it' : 'not revealed in the room',
+          why: item.revealed ? 'no_majority' : 'not_revealed',
         });
         continue;
       }
@@ -199,7 +205,7 @@ export async function decideFromRoom(
         outcomes.push({ item_id: itemId, label, decided: true });
       } catch (e) {
         if (!(e instanceof AdjudicationRefusal) || e.code === 'bad_request') throw e; // a bad confidence or cause is the command's, for every item
-        outcomes.push({ item_id: itemId, label, decided: false, reason: e.message });
+        outcomes.push({ item_id: itemId, label, decided: false, reason: e.message, why: 'refused', ...(e.say ? { say: e.say } : {}) });
       }
     }
     const written = await log.append(payloads);

@@ -2,6 +2,7 @@ import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { SerialQueue } from '../../common/concurrency/serialQueue';
 import type { ExportApi, ExportEvent, ExportSummary, ProjectExportFormat } from '../../common/export/exportApi';
+import { exportSummaryFacts } from '../../common/export/exportSummaryFacts';
 import { exportInFormat, exportTargetKind } from './exportInFormat';
 import { checkExportTarget } from '../exportFiles/exportTarget';
 import { projectSessionSource } from '../session/projectSessions';
@@ -52,10 +53,8 @@ export function exportHandlers(app: ExportHost): ExportApi {
       const onProgress = options.progress ? { onProgress: progressEvents() } : {};
       const whoseSessions = { ...(annotator === null ? {} : { annotator }), ...(options.deidentify ? { deidentify: true } : {}) };
       // a project with a list whose export is not de-identified says so, in one line of the summary
-      const plain =
-        !options.deidentify && (await loadDeidentifyList(app.project)) !== null
-          ? '; NOT de-identified (the project has deidentify.yaml)'
-          : '';
+      const notDeidentified = !options.deidentify && (await loadDeidentifyList(app.project)) !== null;
+      const plain = notDeidentified ? '; NOT de-identified (the project has deidentify.yaml)' : '';
       const exported = await exportInFormat({
         project: app.project,
         ...whoseSessions,
@@ -74,6 +73,14 @@ export function exportHandlers(app: ExportHost): ExportApi {
           records: result.receipt.records,
           gaps: result.receipt.gaps.length,
           summary: result.summary + plain,
+          facts: exportSummaryFacts(result.receipt, {
+            interop: {
+              recordings: result.receipt.recordings,
+              annotators: result.receipt.annotators.length,
+              files: result.receipt.files.length,
+            },
+            notDeidentified,
+          }),
           sha256: sha256Hex(await readFile(result.receipt_file)),
         };
       }
@@ -84,6 +91,7 @@ export function exportHandlers(app: ExportHost): ExportApi {
         records: result.receipt.records,
         gaps: result.receipt.counts.gaps,
         summary: result.summary + plain,
+        facts: exportSummaryFacts(result.receipt, { notDeidentified }),
         sha256: result.receipt.sha256,
       };
     });

@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { SECURITY_HEADERS } from '../../common/contract/securityHeaders';
+import { englishHttpWords, type HttpMessageId } from './httpWords';
 
 /**
  * The one HTTP host under the app's browser mode (app/httpHost.ts) and the rooms' listeners (rooms/roomHttp.ts):
@@ -12,15 +13,30 @@ export function hostSecurityHeaders(csp: string): Readonly<Record<string, string
   return { ...SECURITY_HEADERS, 'Content-Security-Policy': csp, 'X-Frame-Options': 'DENY' };
 }
 
-/** An answer other than 200, with its status and headers (429 carries Retry-After). */
+/** What a failure says as a catalog message (a host that answers people formats it in their language). */
+export interface HttpFailureSay {
+  id: string;
+  values?: Readonly<Record<string, string | number>>;
+}
+
+/**
+ * An answer other than 200, with its status and headers (429 carries Retry-After). `message` is the English text
+ * programs read; `say`, when present, is the same words as a catalog message.
+ */
 export class HttpFailure extends Error {
   constructor(
     readonly status: number,
     message: string,
     readonly headers: Record<string, string> = {},
+    readonly say?: HttpFailureSay,
   ) {
     super(message);
   }
+}
+
+/** A failure of the server's own rules, its words from the http catalog (httpWords.ts): English message, catalog id. */
+function ownFailure(status: number, id: HttpMessageId, headers: Record<string, string> = {}, values?: Record<string, number>): HttpFailure {
+  return new HttpFailure(status, englishHttpWords(id, values), headers, values === undefined ? { id } : { id, values });
 }
 
 /** The client hung up before its request was read: nobody is left to answer, and nothing went wrong here. */
@@ -44,8 +60,7 @@ export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
     req.on('data', (chunk: Buffer) => {
       if (settled) return;
       size += chunk.length;
-      if (size > limit)
-        return settle(() => reject(new HttpFailure(413, `a request body has at most ${limit} bytes`, { Connection: 'close' })));
+      if (size > limit) return settle(() => reject(ownFailure(413, 'http.bodyTooLarge', { Connection: 'close' }, { limit })));
       chunks.push(chunk);
     });
     req.on('end', () => settle(() => resolve(Buffer.concat(chunks))));
@@ -64,15 +79,15 @@ export function mediaType(req: IncomingMessage): string {
  * cross-origin write needs a preflight we never grant), at most `limit` bytes, an object.
  */
 export async function readJsonObject(req: IncomingMessage, limit: number): Promise<Record<string, unknown>> {
-  if (mediaType(req) !== 'application/json') throw new HttpFailure(415, 'send JSON (Content-Type: application/json)');
+  if (mediaType(req) !== 'application/json') throw ownFailure(415, 'http.sendJson');
   const body = await readBody(req, limit);
   let value: unknown;
   try {
     value = JSON.parse(body.toString('utf8'));
   } catch {
-    throw new HttpFailure(400, 'the body is not JSON');
+    throw ownFailure(400, 'http.notJson');
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new HttpFailure(400, 'the body must be a JSON object');
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw ownFailure(400, 'http.notObject');
   return value as Record<string, unknown>;
 }
 
@@ -100,8 +115,10 @@ export interface LocalHttpServerOptions {
   port?: number;
   /** what a request for another host name is told (421) */
   wrongHost: string;
+  /** the same words as a catalog message, for a host that answers in the asker's language */
+  wrongHostSay?: HttpFailureSay;
   /** answers a failure in the host's own form (JSON error, text), with its security headers: errors carry them too */
-  fail(res: ServerResponse, failure: HttpFailure): void;
+  fail(res: ServerResponse, failure: HttpFailure, req: IncomingMessage): void;
   /** the routes; throw HttpFailure to answer otherwise than 200, anything else is a 500 */
   handle(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void>;
 }
@@ -125,29 +142,30 @@ export interface LocalHttpServer {
  */
 export async function startLocalHttpServer(options: LocalHttpServerOptions): Promise<LocalHttpServer> {
   let hosts = new Set<string>();
-  const failWith = (res: ServerResponse, failure: HttpFailure) => {
+  const failWith = (req: IncomingMessage, res: ServerResponse, failure: HttpFailure) => {
     if (res.headersSent) return void res.destroy();
-    options.fail(res, failure);
+    options.fail(res, failure, req);
   };
   const server: Server = createServer((req, res) => {
     const method = req.method ?? 'GET';
     void (async () => {
-      if (!hosts.has((req.headers.host ?? '').toLowerCase())) throw new HttpFailure(421, options.wrongHost);
+      if (!hosts.has((req.headers.host ?? '').toLowerCase())) throw new HttpFailure(421, options.wrongHost, {}, options.wrongHostSay);
       let url: URL;
       try {
         url = new URL(req.url ?? '/', `http://${req.headers.host}`);
       } catch {
-        throw new HttpFailure(400, 'bad request path');
+        throw ownFailure(400, 'http.badPath');
       }
       await options.handle(req, res, url);
     })().catch((e: unknown) => {
       if (e instanceof ClientGone) return void res.destroy();
-      if (e instanceof HttpFailure) return failWith(res, e);
+      if (e instanceof HttpFailure) return failWith(req, res, e);
       const where = (req.url ?? '/').split('?')[0];
       process.stderr.write(
+        // i18n-ignore: the terminal's one line for the operator, English like all CLI output
         `${options.name}: internal error on ${method} ${where}: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}\n`,
       );
-      failWith(res, new HttpFailure(500, 'internal error'));
+      failWith(req, res, ownFailure(500, 'http.internal'));
     });
   });
   server.headersTimeout = 10_000;

@@ -1,5 +1,11 @@
 import { acceptedLanguages, INTERFACE_LOCALES, pickInterfaceLocale, type InterfaceLocale } from '../../common/i18n/interfaceLocale';
-import { roomWords, type RoomWords } from '../../common/rooms/roomWords';
+import { mergeCatalogs } from '../../common/i18n/messageCatalog';
+import { createTranslator, type Translator } from '../../common/i18n/translator';
+import { escapeXml } from '../../common/io/xmlText';
+import refusalDe from '../../common/refusal/messages/de.json';
+import refusalEn from '../../common/refusal/messages/en.json';
+import { roomCatalogs, roomWords, type RoomMessageId, type RoomWords } from '../../common/rooms/roomWords';
+import { httpCatalogs } from '../http/httpWords';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { networkInterfaces } from 'node:os';
 import { RateLimiter, type RateLimit } from '../../common/rooms/rateLimit';
@@ -96,10 +102,86 @@ export function roomHeaders(contentType: string): Record<string, string> {
   return { ...ROOM_HEADERS, 'Content-Type': contentType };
 }
 
+const englishRoomWords = roomWords('en');
+
+/** A refusal of the room's own rules: English for programs (`error`), the room catalog's message for the person. */
+export function roomFailure(
+  status: number,
+  id: RoomMessageId,
+  values?: Readonly<Record<string, string | number>>,
+  headers: Record<string, string> = {},
+): HttpFailure {
+  return new HttpFailure(status, englishRoomWords(id, values), headers, values === undefined ? { id } : { id, values });
+}
+
+/** Every message a room's refusal can carry: the room's own, the HTTP server's, and the room rules' (refusal catalog). */
+const failureCatalogs = mergeCatalogs([roomCatalogs, httpCatalogs, { en: refusalEn, de: refusalDe }]);
+const failureTranslators = new Map<InterfaceLocale, Translator>();
+
+/** What a refusal says to a person in `locale`: its catalog message, else (a failure without one) its English. */
+export function failureText(failure: HttpFailure, locale: InterfaceLocale): string {
+  const say = failure.say;
+  // the English is the message itself, formatted from the same catalog when it was made (numbers as programs read them)
+  if (locale === 'en' || !say || !Object.hasOwn(failureCatalogs[locale], say.id)) return failure.message;
+  let intl = failureTranslators.get(locale);
+  if (!intl) failureTranslators.set(locale, (intl = createTranslator(locale, failureCatalogs[locale])));
+  try {
+    return intl.formatMessage({ id: say.id }, say.values);
+  } catch {
+    // an answer already failing must still be given: the English rather than none (the catalog tests catch the cause)
+    return failure.message;
+  }
+}
+
+/** The interface language a request asks for (its Accept-Language; the room page's script sends the page's). */
+export function requestLocale(req: IncomingMessage): InterfaceLocale {
+  return pickInterfaceLocale(null, acceptedLanguages(req.headers['accept-language']));
+}
+
+/** A browser opening a page (not the page's script calling the API): it is answered with a page, not JSON. */
+function opensPage(req: IncomingMessage): boolean {
+  return (req.method ?? 'GET') === 'GET' && !(req.url ?? '/').startsWith('/api/') && /\btext\/html\b/i.test(req.headers.accept ?? '');
+}
+
+/** A refusal's page, in the person's language: what went wrong and the way to the room page. */
+export function failurePageHtml(status: number, text: string, locale: InterfaceLocale): string {
+  const t = roomWords(locale);
+  const title = escapeXml(t('room.error.pageTitle', { status: String(status) }));
+  return `<!doctype html>
+<html lang="${locale}"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${title}</title>
+</head><body>
+<main><h1>${title}</h1><p>${escapeXml(text)}</p><p><a href="/">${escapeXml(t('room.error.toRoom'))}</a></p></main>
+</body></html>
+`;
+}
+
+/**
+ * A refusal as the room answers it, in the asker's language (Content-Language, Vary: Accept-Language): a page to a
+ * browser opening one; to the API, JSON with the English `error` programs read, the catalog message (`say`: id and
+ * values) and `message`, its words in the asked language, which the room page shows.
+ */
+function answerFailure(res: ServerResponse, failure: HttpFailure, req: IncomingMessage): void {
+  const locale = requestLocale(req);
+  const headers = { ...ROOM_HEADERS, ...failure.headers, 'Content-Language': locale, Vary: 'Accept-Language' };
+  const message = failureText(failure, locale);
+  if (opensPage(req)) {
+    const html = failurePageHtml(failure.status, message, locale);
+    res.writeHead(failure.status, {
+      ...headers,
+      'Content-Type': 'text/html; charset=utf-8',
+      'Content-Length': String(Buffer.byteLength(html)),
+    });
+    return void res.end(html);
+  }
+  answerJson(res, failure.status, { error: failure.message, ...(failure.say ? { say: failure.say } : {}), message }, headers);
+}
+
 /** A string field of a request body, or a 400 naming the field. */
 export function bodyText(body: Record<string, unknown>, key: string): string {
   const v = body[key];
-  if (typeof v !== 'string') throw new HttpFailure(400, `"${key}" must be a string`);
+  if (typeof v !== 'string') throw roomFailure(400, 'room.error.stringField', { key });
   return v;
 }
 
@@ -158,7 +240,7 @@ export interface ServedRoom<V> {
   /** path → handler, besides /api/join */
   routes: Readonly<Record<string, (request: RoomRequest<V>) => Promise<void>>>;
   /** what a 404 says */
-  notFound: string;
+  notFound: RoomMessageId;
 }
 
 /**
@@ -177,8 +259,8 @@ export async function startRoomServer<V>(room: ServedRoom<V>, options: RoomListe
   const wrongCodeRoomLimiter = new RateLimiter(limits.wrongCodeRoom);
   let origins: ReadonlySet<string> = new Set();
 
-  const tooMany = (wait: number, what: string) => new HttpFailure(429, `${what}; try again in ${wait} s`, { 'Retry-After': String(wait) });
-  const limit = (limiter: RateLimiter, key: string, what = 'too many requests') => {
+  const tooMany = (wait: number, what: RoomMessageId) => roomFailure(429, what, { wait }, { 'Retry-After': String(wait) });
+  const limit = (limiter: RateLimiter, key: string, what: RoomMessageId = 'room.error.tooMany') => {
     const wait = limiter.take(key);
     if (wait !== null) throw tooMany(wait, what);
   };
@@ -193,8 +275,8 @@ export async function startRoomServer<V>(room: ServedRoom<V>, options: RoomListe
     }
     const viewer = room.host.authenticate(token);
     if (!viewer) {
-      limit(wrongTokenLimiter, ip, 'too many requests with a token that is not in the room');
-      throw new HttpFailure(403, 'this token is not (or no longer) a member of the room');
+      limit(wrongTokenLimiter, ip, 'room.error.tooManyWrongToken');
+      throw roomFailure(403, 'room.error.wrongToken');
     }
     limit(memberLimiter, token);
     return viewer;
@@ -203,8 +285,7 @@ export async function startRoomServer<V>(room: ServedRoom<V>, options: RoomListe
   async function route(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
     const method = req.method ?? 'GET';
     const origin = req.headers.origin;
-    if (method !== 'GET' && origin !== undefined && !origins.has(origin.toLowerCase()))
-      throw new HttpFailure(403, 'cross-origin requests are refused');
+    if (method !== 'GET' && origin !== undefined && !origins.has(origin.toLowerCase())) throw roomFailure(403, 'room.error.crossOrigin');
     const ip = req.socket.remoteAddress ?? '?';
     const viewer = viewerOf(req, ip);
     const request: RoomRequest<V> = {
@@ -214,15 +295,15 @@ export async function startRoomServer<V>(room: ServedRoom<V>, options: RoomListe
       method,
       viewer,
       joined: () => {
-        if (!viewer) throw new HttpFailure(401, 'join the room first');
+        if (!viewer) throw roomFailure(401, 'room.error.joinFirst');
         return viewer;
       },
       body: () => readJsonObject(req, MAX_BODY_BYTES),
       get: () => {
-        if (method !== 'GET') throw new HttpFailure(405, 'GET only');
+        if (method !== 'GET') throw roomFailure(405, 'room.error.getOnly');
       },
       post: () => {
-        if (method !== 'POST') throw new HttpFailure(405, 'POST only');
+        if (method !== 'POST') throw roomFailure(405, 'room.error.postOnly');
       },
       json: (status, body) => answerJson(res, status, body, ROOM_HEADERS),
     };
@@ -234,7 +315,7 @@ export async function startRoomServer<V>(room: ServedRoom<V>, options: RoomListe
         res.writeHead(200, roomHeaders(page.type));
         return void res.end(page.body);
       }
-      const locale = pickInterfaceLocale(null, acceptedLanguages(req.headers['accept-language']));
+      const locale = requestLocale(req);
       res.writeHead(200, { ...roomHeaders(page.type), 'Content-Language': locale, Vary: 'Accept-Language' });
       return void res.end(page.body[locale]);
     }
@@ -247,32 +328,33 @@ export async function startRoomServer<V>(room: ServedRoom<V>, options: RoomListe
       request.post();
       // checked before the code is: while a budget is spent, the right code waits like a wrong one
       const addressWait = wrongCodeLimiter.wait(ip);
-      if (addressWait !== null) throw tooMany(addressWait, 'too many wrong room codes from this address');
+      if (addressWait !== null) throw tooMany(addressWait, 'room.error.tooManyWrongCodesAddress');
       const roomWait = wrongCodeRoomLimiter.wait(ROOM_KEY);
-      if (roomWait !== null) throw tooMany(roomWait, 'too many wrong room codes for this room');
+      if (roomWait !== null) throw tooMany(roomWait, 'room.error.tooManyWrongCodesRoom');
       const body = await request.body();
       if (normalizeRoomCode(bodyText(body, 'code')) !== room.host.code) {
         wrongCodeLimiter.take(ip);
         wrongCodeRoomLimiter.take(ROOM_KEY);
-        throw new HttpFailure(403, 'wrong room code');
+        throw roomFailure(403, 'room.error.wrongCode');
       }
       return request.json(200, await room.host.join(bodyText(body, 'name')));
     }
     const handler = Object.hasOwn(room.routes, url.pathname) ? room.routes[url.pathname] : undefined;
-    if (!handler) throw new HttpFailure(404, room.notFound);
+    if (!handler) throw roomFailure(404, room.notFound);
     return handler(request);
   }
 
   const server = await startLocalHttpServer({
-    name: 'room listener',
+    name: 'room listener', // i18n-ignore: the server's name in a terminal line, never shown in a page
     address: options.address ?? '127.0.0.1',
     port: options.port,
-    wrongHost: 'this listener answers only at its own address',
-    fail: (res, failure) => answerJson(res, failure.status, { error: failure.message }, { ...ROOM_HEADERS, ...failure.headers }),
+    wrongHost: englishRoomWords('room.error.wrongHost'),
+    wrongHostSay: { id: 'room.error.wrongHost' },
+    fail: answerFailure,
     // a room's rule refusing a request is an answer in words, with the rule's status
     handle: (req, res, url) =>
       route(req, res, url).catch((e: unknown) => {
-        throw e instanceof RoomRuleError ? new HttpFailure(e.status, e.message) : e;
+        throw e instanceof RoomRuleError ? new HttpFailure(e.status, e.message, {}, e.say) : e;
       }),
   });
   origins = server.origins;
@@ -299,5 +381,5 @@ export async function waitForRoom<V>(
   request.res.once('close', () => hungUp.abort());
   const until = Date.now() + ms;
   while (!ready() && !hungUp.signal.aborted && Date.now() < until) await host.waitForChange(host.seq, until - Date.now(), hungUp.signal);
-  if (!host.admits(request.joined())) throw new HttpFailure(403, 'this token is not (or no longer) a member of the room');
+  if (!host.admits(request.joined())) throw roomFailure(403, 'room.error.wrongToken');
 }

@@ -1,8 +1,8 @@
 import type { RoomHost, RoomViewer } from './roomHost';
-import { HttpFailure } from '../http/localHttpServer';
 import {
   bodyText,
   leadRoute,
+  roomFailure,
   ROOM_POLL_WAIT_MS,
   roomPageFiles,
   type RoomListener,
@@ -14,7 +14,7 @@ import { roomPageHtml } from './roomPage';
 import { roomPageAssets } from './roomPageAssets';
 
 function lead(viewer: RoomViewer): void {
-  if (viewer.role !== 'lead') throw new HttpFailure(403, 'only the lead can do this');
+  if (viewer.role !== 'lead') throw roomFailure(403, 'room.error.onlyLead');
 }
 
 /**
@@ -28,15 +28,14 @@ export async function startRoomListener(host: RoomHost, options: RoomListenerOpt
     {
       host,
       pages: roomPageFiles('room', { html: roomPageHtml, ...(await roomPageAssets('room')) }),
-      notFound: 'not found: this listener serves only the norming room',
+      notFound: 'room.error.notFound.norming',
       routes: {
         '/api/state': async (request) => {
           request.get();
           const viewer = request.joined();
           const after = Number(request.url.searchParams.get('after') ?? '0');
           const chatAfter = Number(request.url.searchParams.get('chat_after') ?? '0');
-          if (!Number.isInteger(after) || !Number.isInteger(chatAfter))
-            throw new HttpFailure(400, 'after and chat_after are event numbers');
+          if (!Number.isInteger(after) || !Number.isInteger(chatAfter)) throw roomFailure(400, 'room.error.eventNumbers');
           // the page follows the room the way the shadow page does: the answer waits until the room changes (at most 10 s)
           if (request.url.searchParams.get('wait') === '1') await waitForRoom(request, host, ROOM_POLL_WAIT_MS, () => host.seq > after);
           if (after >= host.seq) return request.json(200, { seq: host.seq, unchanged: true });
@@ -45,7 +44,7 @@ export async function startRoomListener(host: RoomHost, options: RoomListenerOpt
         '/api/vote': async (request) => {
           request.post();
           const viewer = request.joined();
-          if (viewer.role !== 'member') throw new HttpFailure(403, 'the lead does not vote; join as a member to vote');
+          if (viewer.role !== 'member') throw roomFailure(403, 'room.error.leadDoesNotVote');
           const body = await request.body();
           await host.vote(viewer.member_id, bodyText(body, 'item_id'), bodyText(body, 'label'));
           request.json(200, { seq: host.seq });

@@ -1,6 +1,5 @@
 import { AUDIO_SAMPLE_RATE } from '../../common/audio/sampleRate';
 import type { ShadowViewer } from '../../common/rooms/shadowViews';
-import { HttpFailure } from '../http/localHttpServer';
 import {
   bodyText,
   roomPageFiles,
@@ -9,6 +8,7 @@ import {
   type RoomListenerOptions,
   type RoomRequest,
   leadRoute,
+  roomFailure,
   ROOM_POLL_WAIT_MS,
   startRoomServer,
   waitForRoom,
@@ -21,7 +21,7 @@ import { shadowPageHtml } from './shadowPage';
 const AUDIO_WAIT_MS = 2000;
 
 function expert(viewer: ShadowViewer): void {
-  if (viewer.role !== 'expert') throw new HttpFailure(403, 'only the expert can do this');
+  if (viewer.role !== 'expert') throw roomFailure(403, 'room.error.onlyExpert');
 }
 
 /** A whole number from the query, or null when absent. */
@@ -29,7 +29,7 @@ function queryNumber(request: RoomRequest<ShadowViewer>, key: string): number | 
   const raw = request.url.searchParams.get(key);
   if (raw === null) return null;
   const n = Number(raw);
-  if (!Number.isSafeInteger(n) || n < 0) throw new HttpFailure(400, `${key} must be a whole number ≥ 0`);
+  if (!Number.isSafeInteger(n) || n < 0) throw roomFailure(400, 'room.error.wholeNumber', { key });
   return n;
 }
 
@@ -46,7 +46,7 @@ export async function startShadowListener(host: ShadowHost, options: RoomListene
     {
       host,
       pages: roomPageFiles('shadow', { html: shadowPageHtml, ...(await roomPageAssets('shadow')) }),
-      notFound: 'not found: this listener serves only the shadow room',
+      notFound: 'room.error.notFound.shadow',
       routes: {
         '/api/state': async (request) => {
           request.get();
@@ -59,10 +59,10 @@ export async function startShadowListener(host: ShadowHost, options: RoomListene
         '/api/practice': async (request) => {
           request.post();
           const viewer = request.joined();
-          if (viewer.role !== 'trainee') throw new HttpFailure(403, 'the expert does not practise; join as a trainee');
+          if (viewer.role !== 'trainee') throw roomFailure(403, 'room.error.expertDoesNotPractise');
           const body = await request.body();
           const label = body.label;
-          if (label !== null && typeof label !== 'string') throw new HttpFailure(400, '"label" must be a label, or null to skip');
+          if (label !== null && typeof label !== 'string') throw roomFailure(400, 'room.error.labelOrNull');
           await host.practise(viewer.member_id, bodyText(body, 'item_id'), label);
           request.json(200, { seq: host.seq });
         },
@@ -90,7 +90,7 @@ export async function startShadowListener(host: ShadowHost, options: RoomListene
           request.res.end(Buffer.from(audio.samples.buffer, audio.samples.byteOffset, audio.samples.byteLength));
         },
         '/api/lead/audio': expertAct(async (body) => {
-          if (typeof body.on !== 'boolean') throw new HttpFailure(400, '"on" must be true or false');
+          if (typeof body.on !== 'boolean') throw roomFailure(400, 'room.error.onOff');
           await host.shareAudio(body.on);
         }),
         '/api/lead/remove': expertAct((body) => host.remove(bodyText(body, 'member_id'))),

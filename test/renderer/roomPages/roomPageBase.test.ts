@@ -7,10 +7,12 @@ import {
   leadTokenInHash,
   rejoinVerdict,
   RoomFollower,
+  refusalText,
   RoomIdentity,
   roomApi,
   type RoomApi,
 } from '../../../renderer/roomPages/roomPageBase';
+import { setRoomLanguage } from '../../../renderer/roomPages/roomLanguage';
 
 function store(): KeyValueStore & { map: Map<string, string> } {
   const map = new Map<string, string>();
@@ -87,14 +89,41 @@ describe("a room page's API and join form", () => {
     expect(await api('POST', '/api/vote', { item_id: 'r1', label: 'Polite' })).toEqual({ status: 200, data: { seq: 3 }, retry: 1 });
     expect(seen[0]!.init.headers).toEqual({
       Accept: 'application/json',
+      'Accept-Language': 'en',
       Authorization: 'Bearer TOKEN',
       'Content-Type': 'application/json',
     });
     expect(seen[0]!.init.body).toBe('{"item_id":"r1","label":"Polite"}');
     token = null;
     expect(await api('GET', '/api/state')).toEqual({ status: 429, data: {}, retry: 7 });
-    expect(seen[1]!.init.headers).toEqual({ Accept: 'application/json' });
+    expect(seen[1]!.init.headers).toEqual({ Accept: 'application/json', 'Accept-Language': 'en' });
     expect(seen[1]!.init.body).toBeUndefined();
+  });
+
+  it("asks the room for its words in the page's language", async () => {
+    const seen: RequestInit[] = [];
+    const api = roomApi(
+      () => null,
+      async (_url, init) => {
+        seen.push(init!);
+        return new Response('{}', { status: 200 });
+      },
+    );
+    setRoomLanguage('de');
+    try {
+      await api('GET', '/api/state');
+    } finally {
+      setRoomLanguage('en');
+    }
+    expect(seen[0]!.headers).toEqual({ Accept: 'application/json', 'Accept-Language': 'de' });
+  });
+
+  it("shows a refusal's words in the page's language (message), else its English (error), else nothing", () => {
+    expect(refusalText({ error: 'wrong room code', message: 'Falscher Raumcode' })).toBe('Falscher Raumcode');
+    expect(refusalText({ error: 'wrong room code' })).toBe('wrong room code');
+    expect(refusalText({ error: '', message: '' })).toBeNull();
+    expect(refusalText({})).toBeNull();
+    expect(refusalText(null)).toBeNull();
   });
 
   it('a rejoin key brings back a member, never the lead or expert; a refused key says why', () => {
@@ -222,11 +251,21 @@ describe('following a room (the same for both member pages)', () => {
   });
 
   it('a refused viewer (403) stops following and hears why; a closed room stops after its last view', async () => {
-    const refused = harness([view(2), { status: 403, data: { error: 'this token is not (or no longer) a member of the room' }, retry: 1 }]);
+    const refused = harness([
+      view(2),
+      {
+        status: 403,
+        data: {
+          error: 'this token is not (or no longer) a member of the room',
+          message: 'Dieser Schlüssel gehört keinem Mitglied des Raums (mehr)',
+        },
+        retry: 1,
+      },
+    ]);
     refused.follower.follow();
     await refused.settle();
     expect(await refused.fire()).toBe(0);
-    expect(refused.events).toEqual(['gone: this token is not (or no longer) a member of the room']);
+    expect(refused.events).toEqual(['gone: Dieser Schlüssel gehört keinem Mitglied des Raums (mehr)']);
     expect(await refused.fire()).toBeNull();
 
     const closed = harness([{ status: 200, data: { seq: 9, closed: true }, retry: 1 }]);

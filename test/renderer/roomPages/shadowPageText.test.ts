@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { ShadowItemView, ShadowView } from '../../../core/common/rooms/shadowViews';
 import { setRoomLanguage } from '../../../renderer/roomPages/roomLanguage';
 import {
+  actLine,
   alphaText,
   answeredText,
   audioOffered,
@@ -161,6 +162,13 @@ describe("the shadow room page's words and rules", () => {
     expect([...pcm16ToFloat(new Int16Array([0, 16384, -32768]))]).toEqual([0, 0.5, -1]);
   });
 
+  it('says how and when she gave a label, in English as it always read', () => {
+    const at = '2026-01-02T10:42:07.000Z';
+    const time = new Date(at).toLocaleTimeString('en');
+    expect(actLine({ source: 'voice', quote: 'I label this polite', at })).toBe(` — said aloud: “I label this polite” · ${time}`);
+    expect(actLine({ source: 'click', quote: null, at })).toBe(` — by click · ${time}`);
+  });
+
   it('speaks German when the page was served in German: plurals, decimal commas, names in place', () => {
     setRoomLanguage('de');
     try {
@@ -174,6 +182,10 @@ describe("the shadow room page's words and rules", () => {
       expect(secs(2500)).toBe('2,5 s');
       expect(alphaText(0.6, [0.25, 0.8])).toBe('0,60 [0,25, 0,80]');
       expect(shadowWhoLine(view())).toBe('Sie sind ben · Sie begleiten Eva');
+      const at = '2026-01-02T10:42:07.000Z';
+      const time = new Date(at).toLocaleTimeString('de');
+      expect(actLine({ source: 'voice', quote: 'ich sage höflich', at })).toBe(` – laut gesagt: „ich sage höflich“ · ${time}`);
+      expect(actLine({ source: 'key', quote: null, at })).toBe(` – per Taste · ${time}`);
     } finally {
       setRoomLanguage('en');
     }

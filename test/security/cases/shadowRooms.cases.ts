@@ -212,7 +212,12 @@ for (const [what, type, body, status] of [
       const before = await logOf(room);
       const r = await raw(room, 'POST', '/api/practice', { headers: { ...auth(ben), 'Content-Type': type }, body });
       expect(r.status, r.text).toBe(status);
-      expect(JSON.parse(r.text)).toEqual({ error: expect.any(String) });
+      // the refusal in words and nothing else: English for programs, its catalog message and its words for the page
+      expect(JSON.parse(r.text)).toEqual({
+        error: expect.any(String),
+        say: expect.objectContaining({ id: expect.any(String) }),
+        message: expect.any(String),
+      });
       expect(await logOf(room)).toBe(before);
     }),
   );

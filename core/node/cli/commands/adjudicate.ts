@@ -153,7 +153,9 @@ export function makeAdjudicateCommand(sessions: SessionSource): CliCommand {
           },
           sessions,
         );
-        if (values.json) printJson(io, { room: result.room, outcomes: result.outcomes, decisions: result.events.length });
+        // --json keeps its fields: what an item lacked in English (the app's catalog fields stay the app's)
+        const outcomes = result.outcomes.map(({ why: _why, say: _say, ...o }) => o);
+        if (values.json) printJson(io, { room: result.room, outcomes, decisions: result.events.length });
         else
           for (const o of result.outcomes) io.out(`  ${o.item_id}: ${o.decided ? `decided "${o.label}"` : `not decided (${o.reason})`}\n`);
         return 0;

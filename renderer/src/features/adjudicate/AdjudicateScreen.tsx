@@ -11,6 +11,7 @@ import { useApi } from '../../shared/api';
 import { useFormatDuration } from '../../shared/i18n/useDuration';
 import { ProtocolWaveform } from './ProtocolWaveform';
 import { useSpokenRationale } from './useSpokenRationale';
+import { undecidedWords } from './huddleOutcome';
 
 /** <kbd>, <strong> and <code> inside catalog messages. */
 const kbd = (chunks: ReactNode[]) => <kbd>{chunks}</kbd>;
@@ -263,7 +264,7 @@ function HuddlePanel({
                   <code>{o.item_id}</code>:{' '}
                   {o.decided
                     ? intl.formatMessage({ id: 'adjudicate.huddle.decided' }, { label: o.label })
-                    : intl.formatMessage({ id: 'adjudicate.huddle.notDecided' }, { reason: o.reason })}
+                    : intl.formatMessage({ id: 'adjudicate.huddle.notDecided' }, { reason: undecidedWords(o, intl) })}
                 </li>
               ))}
             </ul>

@@ -2,11 +2,10 @@ import { useEffect, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import type { CodeAgreementReport } from '../../../../core/common/coding/codingApi';
 import { reportRefusalsTo } from '../../shared/runCall';
-import { formatClock } from '../../../../core/common/transcript/transcriptMarks';
 import './coding.css';
 import { useApi } from '../../shared/api';
 import type { AppMessageId } from '../../shared/i18n/catalogs';
-import { useFormatDuration } from '../../shared/i18n/useDuration';
+import { useFormatClock, useFormatDuration } from '../../shared/i18n/useDuration';
 
 /** What stands in for α when the data cannot give one (the host's reason). */
 const UNDEFINED_REASONS: Record<string, AppMessageId> = {
@@ -39,6 +38,7 @@ function useAgreementFormat() {
 export function CodeAgreementPanel({ reloads }: { reloads: number }) {
   const client = useApi();
   const intl = useIntl();
+  const formatClock = useFormatClock();
   const { alpha, interval, share, undefinedWords } = useAgreementFormat();
   const duration = useFormatDuration();
   const [report, setReport] = useState<CodeAgreementReport | null>(null);

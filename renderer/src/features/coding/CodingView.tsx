@@ -3,7 +3,6 @@ import { FormattedMessage, useIntl } from 'react-intl';
 import type { CodeDef } from '../../../../core/common/codebook/codebook';
 import type { ProjectView } from '../../../../core/common/project/projectApi';
 import type { RunCall } from '../../shared/runCall';
-import { formatClock } from '../../../../core/common/transcript/transcriptMarks';
 import { useShortcuts } from '../../shared/useShortcuts';
 import { Modal, ShortcutTable } from '../../shared/Dialogs';
 import { CodebookPanel } from './CodebookPanel';
@@ -13,6 +12,7 @@ import './coding.css';
 import { textInLanguage } from '../../../../core/common/guidelines/guidelines';
 import { guidelineLanguage } from '../guidelines/guidelineLanguage';
 import { GuidelinesPanel, useGuidelinesShortcut } from '../guidelines/GuidelinesPanel';
+import { useFormatClock } from '../../shared/i18n/useDuration';
 
 interface Props {
   project: ProjectView;
@@ -27,6 +27,7 @@ interface Props {
  */
 export function CodingView({ project, run, onLeave }: Props) {
   const intl = useIntl();
+  const formatClock = useFormatClock();
   const desk = useCodingDesk(run);
   const { overview, view, at, unitIndex, notice, setNotice } = desk;
   const [shownCode, setShownCode] = useState<string | null>(null);

@@ -5,8 +5,8 @@ import type { ReviewDecisionKind } from '../../../../core/common/deidentify/revi
 import type { SpanRef } from '../../../../core/common/deidentify/deidentifyRecord';
 import { selectableWords, wordSelectionSpan, type WordSelection } from './deidentifySelection';
 import type { RunCall } from '../../shared/runCall';
-import { formatClock } from '../../../../core/common/transcript/transcriptMarks';
 import { useApi } from '../../shared/api';
+import { useFormatClock } from '../../shared/i18n/useDuration';
 
 interface Props {
   itemId: string;
@@ -114,6 +114,7 @@ function SpanRow({
   decide: (d: ReviewDecisionKind, span: SpanRef, cls: string) => Promise<void>;
 }) {
   const intl = useIntl();
+  const formatClock = useFormatClock();
   const where = intl.formatMessage({ id: 'deidentify.span.where' }, { spanClass: s.class, text: s.text, time: formatClock(s.t0_ms) });
   const origin = intl.formatMessage({ id: 'deidentify.span.origin' }, { origin: s.origin });
   return (
@@ -168,6 +169,7 @@ function SegmentWords({
   onSelect: (s: WordSelection | null) => void;
 }) {
   const intl = useIntl();
+  const formatClock = useFormatClock();
   const words = selectableWords(segment.text);
   const inSelection = (w: number): boolean =>
     selection !== null &&

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import type { ExportSummary, ProjectExportFormat } from '../../../../core/common/export/exportApi';
-import { INTEROP_FORMATS, INTEROP_FORMAT_TITLES } from '../../../../core/common/export/interop/interopFormats';
+import { INTEROP_FORMATS } from '../../../../core/common/export/interop/interopFormats';
 import { useApi } from '../../shared/api';
 import type { RunCall } from '../../shared/runCall';
 import { exportSummaryWords } from './exportSummary';
@@ -54,7 +54,7 @@ export function ExportToolbar({ exporting, annotator, run, onChoice, onStarted, 
         <optgroup label={intl.formatMessage({ id: 'export.format.otherTools' })}>
           {INTEROP_FORMATS.map((f) => (
             <option key={f} value={f}>
-              {INTEROP_FORMAT_TITLES[f]}
+              {intl.formatMessage({ id: `export.format.${f}` })}
             </option>
           ))}
         </optgroup>

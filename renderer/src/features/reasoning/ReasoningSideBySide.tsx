@@ -6,7 +6,7 @@ import { reasoningFeatures } from '../../../../core/common/reasoning/reasoningFe
 import { ownStepNumber } from '../../../../core/common/reasoning/reasoningSteps';
 import { lastJudgmentPerStep } from '../../../../core/common/reasoning/stepJudgments';
 import type { ItemSessionState } from '../../../../core/common/session/itemState';
-import { formatClock } from '../../../../core/common/transcript/transcriptMarks';
+import { useFormatClock } from '../../shared/i18n/useDuration';
 
 /** A text with its label mentions marked (negated ones apart), by the same matcher the export uses. */
 function marked(text: string, mentions: readonly LabelMention[], intl: IntlShape): ReactNode[] {
@@ -41,6 +41,7 @@ const yesNo = (v: boolean | null, intl: IntlShape): string =>
  */
 export function ReasoningSideBySide({ project, state }: { project: ProjectView; state: ItemSessionState }) {
   const intl = useIntl();
+  const formatClock = useFormatClock();
   const mentionsIn = useMemo(
     () => createMentionFinder({ labels: project.schema.labels, languages: project.thinkaloud.languages }),
     [project],

@@ -75,7 +75,7 @@ describe('a huddle from the Adjudicate tab, through the app API', () => {
       room: sent.room,
       outcomes: [
         { item_id: 'demo-02', label: 'Impolite', decided: true },
-        { item_id: 'demo-03', label: null, decided: false, reason: 'the room has no majority on it' },
+        { item_id: 'demo-03', label: null, decided: false, reason: 'the room has no majority on it', why: 'no_majority' },
       ],
       decisions: 1,
     });

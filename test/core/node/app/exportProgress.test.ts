@@ -30,6 +30,10 @@ describe('export from the app', () => {
       expect(progress.map((p) => p.done)).toEqual([...progress.map((p) => p.done)].sort((a, b) => a - b));
       expect(progress.at(-1)).toEqual({ done: 2 * items, total: 2 * items });
       expect(summary.summary).toMatch(/^\d+ records; /);
+      // the same summary as facts, for the app to say in the person's language
+      expect(summary.facts.records).toBe(summary.records);
+      expect(Object.values(summary.facts.gaps).reduce((a, b) => a + b, 0)).toBe(summary.gaps);
+      expect(summary.facts.interop).toBeUndefined();
     } finally {
       await app.close();
     }
@@ -48,6 +52,7 @@ describe('export from the app', () => {
       await app.openSession('ana');
       const summary = await app.exportProject('eaf', null);
       expect(summary.summary).toBe('1 recording of 1 annotator in 2 files; 19 records without audio not in them');
+      expect(summary.facts).toMatchObject({ records: 20, interop: { recordings: 1, annotators: 1, files: 2 } });
       expect(path.basename(summary.file)).toMatch(/^all-annotators-.*-eaf$/);
       expect((await readdir(path.join(summary.file, 'ana'))).sort()).toEqual(['demo-01.eaf', 'demo-01.wav']);
       expect(path.basename(summary.receipt)).toBe('eaf.receipt.json');

@@ -228,6 +228,22 @@ describe.skipIf(unavailable !== undefined)('the room pages in a German browser',
     expect(browser.pageErrors).toEqual([]);
   });
 
+  it("says a refusal in the page's language: a wrong room code, a page that is not there", { timeout: 60_000 }, async () => {
+    const page = await browser.newPage();
+    await page.goto(listener.url);
+    await page.getByLabel('Raumcode').fill('ZZZZZZ');
+    await page.getByLabel('Ihr Name').fill('ben');
+    await page.getByRole('button', { name: 'Beitreten' }).click();
+    await expect.poll(() => page.locator('#join-error').textContent()).toBe('Falscher Raumcode');
+    const missing = await page.goto(new URL('/nowhere', listener.url).toString());
+    expect(missing?.status()).toBe(404);
+    expect(await page.locator('html').getAttribute('lang')).toBe('de');
+    expect(await page.locator('main p').first().textContent()).toBe(
+      'Nicht gefunden: Dieser Dienst stellt nur den Kalibrierungsraum bereit',
+    );
+    expect(await page.getByRole('link', { name: 'Zur Raumseite' }).count()).toBe(1);
+  });
+
   it('serves the page in the language the browser asks for, and says so', async () => {
     const asked = async (language: string) => {
       const r = await fetch(listener.url, { headers: { 'Accept-Language': language } });
