@@ -75,8 +75,8 @@ describe.skipIf(unavailable !== undefined)('browser mode, end to end in Chromium
       await page.keyboard.up(' ');
       await expect.poll(() => page.getByRole('button', { name: 'Stop' }).count(), { timeout: 30_000 }).toBe(1);
       // while the first utterance is still being spoken, its partial text shows greyed (and is never the transcript)
-      await expect.poll(() => page.getByLabel('still being transcribed').count(), { timeout: 15_000, interval: 50 }).toBeGreaterThan(0);
-      expect(await page.getByLabel('still being transcribed').first().textContent()).toContain('Hmm, well.');
+      await expect.poll(() => page.locator('.transcript-text .partial').count(), { timeout: 15_000, interval: 50 }).toBeGreaterThan(0);
+      expect(await page.locator('.transcript-text .partial').first().textContent()).toContain('Hmm, well.');
       await expect.poll(() => page.locator('.clock').textContent(), { timeout: 20_000 }).toMatch(/^(9|1\d)\.\d s$/);
       await shootBoth(browser, page, '02-recording');
       await page.keyboard.press('Space');
@@ -138,8 +138,8 @@ describe.skipIf(unavailable !== undefined)('browser mode, end to end in Chromium
       await page.keyboard.press('Space');
       await expect.poll(() => page.getByRole('button', { name: 'Stop' }).count(), { timeout: 30_000 }).toBe(1);
       // while the first utterance is still being spoken, its partial text shows greyed (and is never the transcript)
-      await expect.poll(() => page.getByLabel('still being transcribed').count(), { timeout: 15_000, interval: 50 }).toBeGreaterThan(0);
-      expect(await page.getByLabel('still being transcribed').first().textContent()).toContain('Hmm, well.');
+      await expect.poll(() => page.locator('.transcript-text .partial').count(), { timeout: 15_000, interval: 50 }).toBeGreaterThan(0);
+      expect(await page.locator('.transcript-text .partial').first().textContent()).toContain('Hmm, well.');
       await expect.poll(() => page.locator('.clock').textContent(), { timeout: 20_000 }).toMatch(/^(9|1\d)\.\d s$/);
       await page.keyboard.press('Space');
       await page.keyboard.press('2'); // while the transcripts are still on their way

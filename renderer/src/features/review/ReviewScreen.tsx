@@ -282,7 +282,7 @@ function Waveform({
         onSession={onSession}
       />
       <ReviewFacts state={state} pauses={player.pauses} ready={ready} seek={player.seek} />
-      <TranscriptView state={state} fillers={thinkaloud.fillers} listening={false} />
+      <TranscriptView itemId={state.item_id} state={state} fillers={thinkaloud.fillers} listening={false} />
       <DeidentifyReview
         itemId={state.item_id}
         version={`${state.segments.length}:${state.corrections.length}`}
