@@ -141,7 +141,8 @@ export function SegmentCorrections({ state, active, seek, editing, onEditing, ru
         </ol>
       )}
       {state.transcript_corrected !== null && (
-        <p className="row">
+        // polite: the label set from the corrections replaces the button, and is said
+        <p className="row" aria-live="polite">
           {fromCorrections && labelSetFromCorrections(state, fromCorrections.label) ? (
             <span className="muted small">
               <FormattedMessage id="review.fromCorrections.set" values={{ label: fromCorrections.label }} />
