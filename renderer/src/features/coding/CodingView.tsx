@@ -6,6 +6,7 @@ import type { RunCall } from '../../shared/runCall';
 import { formatClock } from '../../../../core/common/transcript/transcriptMarks';
 import { useShortcuts } from '../../shared/useShortcuts';
 import { Modal, ShortcutTable } from '../../shared/Dialogs';
+import { useCodeChangeAnnouncement } from './useCodeChangeAnnouncement';
 import { CodebookPanel } from './CodebookPanel';
 import { codingShortcut, codingShortcutList } from './codingKeys';
 import { sameProtocol, useCodingDesk } from './useCodingDesk';
@@ -417,32 +418,6 @@ export function CodingView({ project, run, onLeave }: Props) {
       )}
     </div>
   );
-}
-
-/** The last code given or taken back on the item shown, found by comparing its codes with the ones shown before. */
-function useCodeChangeAnnouncement(
-  view: { item_id: string; mine: Record<string, ReadonlyArray<{ code: string }>> } | null | undefined,
-): { id: 'coding.announce.added' | 'coding.announce.removed'; code: string; unit: string } | null {
-  const before = useRef<{ item: string; mine: Record<string, ReadonlyArray<{ code: string }>> } | null>(null);
-  const [said, setSaid] = useState<{ id: 'coding.announce.added' | 'coding.announce.removed'; code: string; unit: string } | null>(null);
-  useEffect(() => {
-    const was = before.current;
-    before.current = view ? { item: view.item_id, mine: view.mine } : null;
-    // another item (or the first shown) is not a change anybody made
-    if (!view || !was || was.item !== view.item_id) {
-      setSaid(null);
-      return;
-    }
-    for (const unit of new Set([...Object.keys(was.mine), ...Object.keys(view.mine)])) {
-      const old = new Set((was.mine[unit] ?? []).map((c) => c.code));
-      const now = new Set((view.mine[unit] ?? []).map((c) => c.code));
-      const added = [...now].find((c) => !old.has(c));
-      const removed = [...old].find((c) => !now.has(c));
-      if (added !== undefined) return setSaid({ id: 'coding.announce.added', code: added, unit });
-      if (removed !== undefined) return setSaid({ id: 'coding.announce.removed', code: removed, unit });
-    }
-  }, [view]);
-  return said;
 }
 
 /** A memo per code on the unit: saved one by one (an empty memo clears it). */
