@@ -210,6 +210,25 @@ describe.skipIf(unavailable !== undefined)('every screen passes axe-core in Engl
         await expect.poll(() => page.locator('.transcript mark').count(), { timeout: 15_000 }).toBeGreaterThan(0);
         await check('review-of-another', true);
 
+        // by keyboard: correct her last segment, then set the label from the corrected text; what was set is said politely
+        const corrected = { en: 'impolite', de: 'neutral' }[language];
+        const setWords = {
+          en: /^The label (Impolite|Neutral) was set from the corrected text/,
+          de: /^Das Label (Impolite|Neutral) wurde aus dem korrigierten Text gesetzt/,
+        };
+        await page.locator('ol.segments > li').last().locator('button.edit').focus();
+        await page.keyboard.press('Enter');
+        await expect.poll(() => page.evaluate(() => document.activeElement?.closest('.correct-form') !== null)).toBe(true);
+        await page.keyboard.press('ControlOrMeta+a');
+        await page.keyboard.type(`I label this ${corrected}.`);
+        await page.keyboard.press('Enter');
+        const fromCorrections = page.locator('p.row[aria-live="polite"]');
+        await expect.poll(() => fromCorrections.locator('button').count(), { timeout: 15_000 }).toBe(1);
+        await check('review-corrected');
+        await fromCorrections.locator('button').focus();
+        await page.keyboard.press('Enter');
+        await expect.poll(() => fromCorrections.textContent(), { timeout: 15_000 }).toMatch(setWords[language]);
+
         // a norming room member's page, served by the room listener in the browser's language, joined
         await page.goto(listener.url);
         await check('room-join');
@@ -229,8 +248,8 @@ describe.skipIf(unavailable !== undefined)('every screen passes axe-core in Engl
 
 /** What a screen reader is told while the annotator speaks, in each language. */
 const SPOKEN = {
-  en: { partial: 'still being transcribed', speculative: 'final text, still listening', verdict: /Polite/ },
-  de: { partial: 'wird noch transkribiert', speculative: 'endgültiger Text, hört noch zu', verdict: /Polite/ },
+  en: { partial: 'still being transcribed', speculative: 'final text, still listening', verdict: /^Label: Polite by voice/ },
+  de: { partial: 'wird noch transkribiert', speculative: 'endgültiger Text, hört noch zu', verdict: /^Label: Polite per Sprache/ },
 } as const;
 
 /**
