@@ -222,6 +222,13 @@ describe.skipIf(unavailable !== undefined)('every screen passes axe-core in Engl
         await page.keyboard.press('ControlOrMeta+a');
         await page.keyboard.type(`I label this ${corrected}.`);
         await page.keyboard.press('Enter');
+        // the correction is named in words a screen reader says (a name on a plain span is not read)
+        const lastSegment = page.locator('ol.segments > li').last();
+        await expect.poll(() => lastSegment.locator('.corrected').textContent(), { timeout: 15_000 }).toBe(`I label this ${corrected}.`);
+        expect(await lastSegment.locator('.visually-hidden').textContent()).toMatch(
+          { en: /^corrected text of segment \d+$/, de: /^korrigierter Text von Segment \d+$/ }[language],
+        );
+        expect(await lastSegment.locator('span[aria-label]').count()).toBe(0);
         const fromCorrections = page.locator('p.row[aria-live="polite"]');
         await expect.poll(() => fromCorrections.locator('button').count(), { timeout: 15_000 }).toBe(1);
         await check('review-corrected');

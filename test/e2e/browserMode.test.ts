@@ -204,8 +204,10 @@ describe.skipIf(unavailable !== undefined)('browser mode, end to end in Chromium
     await page.getByRole('button', { name: 'correct segment 2' }).click();
     await page.getByLabel('corrected text of segment 2').fill('I label this polite, definitely.');
     await page.getByRole('button', { name: 'Save correction' }).click();
-    await expect.poll(() => page.getByLabel('corrected text of segment 2').textContent()).toBe('I label this polite, definitely.');
-    expect(await page.getByLabel('verbatim text of segment 2').textContent()).toContain('I label this polite.');
+    await expect
+      .poll(() => page.locator('ol.segments > li').nth(1).locator('.corrected').textContent())
+      .toBe('I label this polite, definitely.');
+    expect(await page.locator('ol.segments > li').nth(1).locator('.verbatim').textContent()).toContain('I label this polite.');
     const corrected = (await served.app.sessionItem('demo-01'))!;
     expect(corrected.corrections).toMatchObject([{ utterance: 1, segment: 0, text: 'I label this polite, definitely.' }]);
     expect(corrected.segments[1]!.text).toBe(' I label this polite.');
@@ -234,7 +236,7 @@ describe.skipIf(unavailable !== undefined)('browser mode, end to end in Chromium
     await page.getByRole('tab', { name: 'Review' }).click();
     await page.getByRole('button', { name: /^demo-01/ }).click();
     await expect
-      .poll(() => page.getByLabel('corrected text of segment 2').textContent(), { timeout: 15_000 })
+      .poll(() => page.locator('ol.segments > li').nth(1).locator('.corrected').textContent(), { timeout: 15_000 })
       .toBe('I label this polite, definitely.');
     expect(await page.locator('.review-screen .item-head').textContent()).toContain('label Polite by voice');
     await page.getByRole('tab', { name: 'Label' }).click();
