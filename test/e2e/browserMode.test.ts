@@ -186,7 +186,7 @@ describe.skipIf(unavailable !== undefined)('browser mode, end to end in Chromium
     await expect.poll(() => wave.getAttribute('data-ready'), { timeout: 20_000 }).toBe('true');
     // the segments and the commitment are on the timeline; the pauses are listed and marked
     await expect.poll(() => page.locator('.review-facts').textContent()).toContain('(long)');
-    const position = () => page.getByLabel('position').textContent();
+    const position = () => page.locator('.clock').textContent();
     await page.locator('.word', { hasText: 'label' }).last().click();
     await expect.poll(position).toMatch(/^0:0[6-9]\.\d/);
     await page.keyboard.press('Space'); // pause (the click played)
