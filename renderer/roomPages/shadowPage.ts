@@ -91,19 +91,52 @@ function piece(p: ShadowPiece, labelsHidden: boolean): Node {
   }
 }
 
+/** Her final transcript as drawn, piece by piece: what she says next is appended, never redrawn, so it is read once. */
+let drawnFinals: { item: string; hidden: boolean; pieces: Array<{ piece: ShadowPiece; nodes: Node[] }> } | null = null;
+
+function renderFinals(box: HTMLElement, item: ShadowItemView, hidden: boolean): void {
+  if (drawnFinals?.item !== item.item_id || drawnFinals.hidden !== hidden) {
+    clear(box);
+    drawnFinals = { item: item.item_id, hidden, pieces: [] };
+  }
+  const drawn = drawnFinals.pieces;
+  const next = item.transcript;
+  let n = 0;
+  while (n < drawn.length && n < next.length && JSON.stringify(drawn[n]!.piece) === JSON.stringify(next[n])) n++;
+  const old = drawn[n];
+  const grown = next[n];
+  // the last plain text grew by a final: only its new words are added
+  if (n === drawn.length - 1 && old?.piece.kind === 'text' && grown?.kind === 'text' && grown.text.startsWith(old.piece.text)) {
+    const rest = document.createTextNode(grown.text.slice(old.piece.text.length));
+    box.appendChild(rest);
+    drawn[n] = { piece: grown, nodes: [...old.nodes, rest] };
+    n++;
+  }
+  for (const gone of drawn.splice(n)) for (const node of gone.nodes) node.parentNode?.removeChild(node);
+  for (const p of next.slice(n)) drawn.push({ piece: p, nodes: [box.appendChild(piece(p, hidden))] });
+}
+
 function renderTranscript(item: ShadowItemView): void {
-  const box = clear($('transcript-text'));
+  const box = $('transcript-text');
   const hidden = !item.expert.shown;
-  for (const p of item.transcript) box.appendChild(piece(p, hidden));
+  const finals = box.querySelector<HTMLElement>(':scope > .finals') ?? box.appendChild(el('span', null, 'finals'));
+  renderFinals(finals, item, hidden);
+  // the partial is seen, not read (a growing utterance read word by word is noise): the status below says its state
+  box.querySelector(':scope > .partial')?.remove();
   if (item.partial) {
     const span = el('span', null, 'partial');
-    span.setAttribute('aria-label', t('room.shadow.partial'));
+    span.setAttribute('aria-hidden', 'true');
     if (item.transcript.length) span.appendChild(document.createTextNode(' '));
     for (const p of item.partial) span.appendChild(piece(p, hidden));
     box.appendChild(span);
   }
-  if (!item.transcript.length && !item.partial)
-    box.appendChild(el('span', t(item.recording ? 'room.shadow.listening' : 'room.shadow.nothingSaid'), 'muted'));
+  const said = item.transcript.length > 0 || item.partial !== null;
+  const placeholder = box.querySelector<HTMLElement>(':scope > .muted') ?? box.appendChild(el('span', null, 'muted'));
+  placeholder.hidden = said;
+  const waiting = said ? '' : t(item.recording ? 'room.shadow.listening' : 'room.shadow.nothingSaid');
+  if (placeholder.textContent !== waiting) placeholder.textContent = waiting;
+  const state = item.partial ? t('room.shadow.partial') : '';
+  if ($('transcript-state').textContent !== state) $('transcript-state').textContent = state;
   const pauses = clear($('pauses'));
   item.pauses.forEach((p, i) => {
     if (i === 0) pauses.appendChild(document.createTextNode(`${t('room.shadow.pauses')} `));

@@ -1,4 +1,4 @@
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
@@ -14,7 +14,8 @@ import { startRoomListener } from '../../core/node/rooms/roomListener';
 import { codingStudy } from '../core/node/coding/codingStudy';
 import { recordSession } from '../core/node/export/recordSession';
 import { chromiumUnavailableReason, launchChromium, type ChromiumSession } from '../helpers/chromium';
-import { screenshotsDir, shootBoth } from './appHarness';
+import { binaryRoute } from '../../core/common/contract/transportNames';
+import { screenshotsDir, serveProject, shootBoth, toneAndSilenceWav } from './appHarness';
 
 const unavailable = chromiumUnavailableReason();
 if (unavailable) console.warn(`skipping the accessibility E2E: ${unavailable}`);
@@ -138,7 +139,7 @@ describe.skipIf(unavailable !== undefined)('every screen passes axe-core in Engl
         await page.keyboard.press('1');
         await expect.poll(() => page.locator('.verdict .final-label').count(), { timeout: 10_000 }).toBe(1);
         expect(await page.locator('.verdict').getAttribute('aria-live')).toBe('polite');
-        expect(await page.locator('.transcript').getAttribute('role')).toBe('log');
+        expect(await page.locator('.transcript [role="log"]').getAttribute('aria-live')).toBe('polite');
         await check('label-given');
         await focusRings('label', 30);
 
@@ -152,6 +153,37 @@ describe.skipIf(unavailable !== undefined)('every screen passes axe-core in Engl
         await check('coding-shortcuts');
         await page.keyboard.press('Escape');
         await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
+
+        // a code by key is said politely in the interface's language (the other language's run took it back first)
+        const unit = (await page.locator('.coding-unit.current').getAttribute('data-unit'))!;
+        const chips = () => page.locator('.coding-unit.current .code-chip.mine').count();
+        const codeSaid = () => page.locator('[data-code-change]').textContent();
+        const said = {
+          en: { added: `Doubts set on ${unit}`, removed: `Doubts removed from ${unit}` },
+          de: { added: `Doubts auf ${unit} gesetzt`, removed: `Doubts von ${unit} entfernt` },
+        }[language];
+        expect(await page.locator('[data-code-change]').getAttribute('role')).toBe('status');
+        if ((await chips()) > 0) {
+          await page.keyboard.press('d');
+          await expect.poll(codeSaid, { timeout: 10_000 }).toBe(said.removed);
+        }
+        await page.keyboard.press('d');
+        await expect.poll(codeSaid, { timeout: 10_000 }).toBe(said.added);
+        // the memo dialog by keyboard alone: m opens it from the focused control, focus goes in and stays in, Esc gives it back
+        await page.locator('.protocol-link.current').focus();
+        await page.locator('.protocol-link.current').evaluate((el) => el.setAttribute('data-opener', ''));
+        await page.keyboard.press('m');
+        await expect.poll(() => page.getByRole('dialog').count()).toBe(1);
+        const focusInDialog = () => page.evaluate(() => document.activeElement?.closest('[role="dialog"]') !== null);
+        expect(await page.evaluate(() => document.activeElement?.tagName)).toBe('TEXTAREA');
+        await check('coding-memo', true);
+        for (const key of [...Array<string>(6).fill('Tab'), ...Array<string>(6).fill('Shift+Tab')]) {
+          await page.keyboard.press(key);
+          if (!(await focusInDialog())) findings.push(`${language}/coding-memo: ${key} left the dialog`);
+        }
+        await page.keyboard.press('Escape');
+        await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
+        expect(await page.evaluate(() => document.activeElement?.hasAttribute('data-opener'))).toBe(true);
 
         await tab('agreement');
         await expect.poll(() => page.locator('main table').count(), { timeout: 20_000 }).toBeGreaterThan(0);
@@ -178,6 +210,32 @@ describe.skipIf(unavailable !== undefined)('every screen passes axe-core in Engl
         await expect.poll(() => page.locator('.transcript mark').count(), { timeout: 15_000 }).toBeGreaterThan(0);
         await check('review-of-another', true);
 
+        // by keyboard: correct her last segment, then set the label from the corrected text; what was set is said politely
+        const corrected = { en: 'impolite', de: 'neutral' }[language];
+        const setWords = {
+          en: /^The label (Impolite|Neutral) was set from the corrected text/,
+          de: /^Das Label (Impolite|Neutral) wurde aus dem korrigierten Text gesetzt/,
+        };
+        await page.locator('ol.segments > li').last().locator('button.edit').focus();
+        await page.keyboard.press('Enter');
+        await expect.poll(() => page.evaluate(() => document.activeElement?.closest('.correct-form') !== null)).toBe(true);
+        await page.keyboard.press('ControlOrMeta+a');
+        await page.keyboard.type(`I label this ${corrected}.`);
+        await page.keyboard.press('Enter');
+        // the correction is named in words a screen reader says (a name on a plain span is not read)
+        const lastSegment = page.locator('ol.segments > li').last();
+        await expect.poll(() => lastSegment.locator('.corrected').textContent(), { timeout: 15_000 }).toBe(`I label this ${corrected}.`);
+        expect(await lastSegment.locator('.visually-hidden').textContent()).toMatch(
+          { en: /^corrected text of segment \d+$/, de: /^korrigierter Text von Segment \d+$/ }[language],
+        );
+        expect(await lastSegment.locator('span[aria-label]').count()).toBe(0);
+        const fromCorrections = page.locator('p.row[aria-live="polite"]');
+        await expect.poll(() => fromCorrections.locator('button').count(), { timeout: 15_000 }).toBe(1);
+        await check('review-corrected');
+        await fromCorrections.locator('button').focus();
+        await page.keyboard.press('Enter');
+        await expect.poll(() => fromCorrections.textContent(), { timeout: 15_000 }).toMatch(setWords[language]);
+
         // a norming room member's page, served by the room listener in the browser's language, joined
         await page.goto(listener.url);
         await check('room-join');
@@ -192,5 +250,205 @@ describe.skipIf(unavailable !== undefined)('every screen passes axe-core in Engl
       if (findings.length > 0) console.log(`axe-core findings (${language}):\n${findings.join('\n')}`);
       expect(findings).toEqual([]);
     });
+  }
+});
+
+/** What a screen reader is told while the annotator speaks, in each language. */
+const SPOKEN = {
+  en: { partial: 'still being transcribed', speculative: 'final text, still listening', verdict: /^Label: Polite by voice/ },
+  de: { partial: 'wird noch transkribiert', speculative: 'endgültiger Text, hört noch zu', verdict: /^Label: Polite per Sprache/ },
+} as const;
+
+/**
+ * The screens while something is live, in English and German, by axe-core and by keyboard alone: the Label screen while
+ * the microphone records (the fake microphone plays two stretches of "speech", a scripted engine answers) with a
+ * partial on screen and after each final, and a shadow room's trainee page, joined and answered by keyboard, as her
+ * transcript arrives. The partial is hidden from the transcript log and its state is said by a status; each final is
+ * added to the log once, the text already there stays the same nodes.
+ */
+describe.skipIf(unavailable !== undefined)('recording and the shadow room page pass axe-core, by keyboard, in English and German', () => {
+  let rendererDir: string;
+  let clip: string;
+  let script: string;
+
+  beforeAll(async () => {
+    rendererDir = await ensureRendererBuilt(() => undefined);
+    const work = await mkdtemp(path.join(tmpdir(), 'aloud-a11y-live-'));
+    clip = path.join(work, 'two-utterances.wav');
+    // two long stretches of "speech" (a tone): a partial stays on screen long enough to be checked
+    await writeFile(
+      clip,
+      toneAndSilenceWav([
+        [0.5, 'silence'],
+        [4, 'tone'],
+        [1.5, 'silence'],
+        [3, 'tone'],
+        [6, 'silence'],
+      ]),
+    );
+    script = path.join(work, 'engine-script.json');
+    await writeFile(
+      script,
+      JSON.stringify({
+        items: {
+          'demo-01': [
+            { text: ' Hmm, well. This reply is, um, kind of polite, I guess.', delay_ms: 150 },
+            { text: ' I label this polite.', delay_ms: 150 },
+          ],
+        },
+      }),
+    );
+  }, 180_000);
+
+  for (const language of ['en', 'de'] as const) {
+    it(
+      `${language}: recording with partials, and the trainee's page, 0 serious or critical; keyboard alone`,
+      { timeout: 300_000 },
+      async () => {
+        const served = await serveProject({ rendererDir, app: { engineScript: script } });
+        const browser = await launchChromium({
+          screenshotsDir,
+          fakeAudioFile: clip,
+          ...(language === 'de' ? { locale: 'de-DE', extraArgs: ['--lang=de-DE', '--accept-lang=de-DE,de'] } : { locale: 'en-US' }),
+        });
+        const findings: string[] = [];
+        try {
+          const page = await browser.newPage();
+          const check = async (on: Page, screen: string, shoot = false) => {
+            await on.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+            findings.push(...(await axeFindings(on, `${language}/${screen}`)));
+            if (shoot) await shootBoth(browser, on, `a11y-${language}-${screen}`);
+          };
+          await page.goto(served.host.url);
+          await expect.poll(() => page.locator('#annotator').count(), { timeout: 15_000 }).toBe(1);
+          await page.locator('#annotator').fill('ana');
+          await page.locator('#annotator').press('Enter');
+          await expect.poll(() => page.locator('.annotator').textContent(), { timeout: 15_000 }).toBe('ana');
+
+          // she opens a shadow room; a trainee joins it by keyboard alone
+          await page.locator('.shadow-room > button.link').click();
+          await page.locator('.shadow-offer button.primary').click();
+          await expect.poll(() => page.locator('.shadow-room .room-code').count(), { timeout: 15_000 }).toBe(1);
+          const code = (await page.locator('.shadow-room .room-code').textContent())!;
+          const url = (await page.locator('.shadow-room code').textContent())!;
+          const trainee = await browser.newPage();
+          await trainee.goto(url);
+          expect(await trainee.evaluate(() => document.documentElement.lang)).toBe(language);
+          await check(trainee, 'shadow-join');
+          const focusedId = () => trainee.evaluate(() => document.activeElement?.id ?? '');
+          for (let i = 0; i < 10 && (await focusedId()) !== 'join-code'; i++) await trainee.keyboard.press('Tab');
+          expect(await focusedId()).toBe('join-code');
+          await trainee.keyboard.type(code);
+          await trainee.keyboard.press('Tab');
+          expect(await focusedId()).toBe('join-name');
+          await trainee.keyboard.type(`ben-${language}`);
+          await trainee.keyboard.press('Enter');
+          await expect.poll(() => trainee.locator('#practice button[data-label]').count(), { timeout: 15_000 }).toBe(3);
+          await check(trainee, 'shadow-trainee', true);
+          // she answers by Tab and Enter on the second label, the focus ring visible on it
+          let ring = true;
+          for (let i = 0; i < 30; i++) {
+            const on = await trainee.evaluate(() => {
+              const el = document.activeElement as HTMLElement | null;
+              const style = el ? getComputedStyle(el) : null;
+              return {
+                label: el?.closest('#practice') ? (el.dataset.label ?? null) : null,
+                ring:
+                  style !== null && ((style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) > 0) || style.boxShadow !== 'none'),
+              };
+            });
+            if (on.label === 'Impolite') {
+              ring = on.ring;
+              break;
+            }
+            await trainee.keyboard.press('Tab');
+          }
+          expect(await trainee.evaluate(() => (document.activeElement as HTMLElement | null)?.dataset.label)).toBe('Impolite');
+          if (!ring) findings.push(`${language}/shadow-trainee: no visible focus on the label button`);
+          await trainee.keyboard.press('Enter');
+          await expect.poll(() => trainee.locator('#practice .answer').textContent(), { timeout: 10_000 }).toBe('Impolite');
+          await check(trainee, 'shadow-trainee-answered');
+
+          // she records: her uploads are held while a partial is on screen, so the recording state can be checked
+          await page.evaluate((audioRoute) => {
+            const w = window as unknown as { __holding: boolean; __release: () => void };
+            w.__holding = false;
+            let letGo: () => void = () => undefined;
+            const held = new Promise<void>((resolve) => (letGo = resolve));
+            w.__release = () => {
+              w.__holding = false;
+              letGo();
+            };
+            const fetchOf = window.fetch.bind(window);
+            window.fetch = async (input, init) => {
+              if (w.__holding && String(input instanceof Request ? input.url : input).includes(audioRoute)) await held;
+              return fetchOf(input, init);
+            };
+          }, binaryRoute('appendAudio'));
+          await page.bringToFront();
+          await page.locator('body').click({ position: { x: 5, y: 400 } });
+          await page.keyboard.press('Space');
+          await expect.poll(() => page.locator('button.record.on').count(), { timeout: 30_000 }).toBe(1);
+          await expect.poll(() => page.locator('.transcript-text .partial').count(), { timeout: 30_000, interval: 50 }).toBe(1);
+          await page.evaluate(() => ((window as unknown as { __holding: boolean }).__holding = true));
+          const log = page.locator('.transcript [role="log"]');
+          expect(await log.getAttribute('aria-live')).toBe('polite');
+          expect(await log.getAttribute('aria-relevant')).toBe('additions');
+          expect(await page.locator('.transcript-text .partial').getAttribute('aria-hidden')).toBe('true');
+          expect(await page.locator('.transcript + [role="status"]').textContent()).toMatch(
+            new RegExp(`^(${SPOKEN[language].partial}|${SPOKEN[language].speculative})$`),
+          );
+          await check(page, 'label-recording-partial', true);
+          // the trainee's page shows her partial too: seen, not read; its state in the page's status
+          await expect.poll(() => trainee.locator('#transcript-text .partial').count(), { timeout: 15_000 }).toBe(1);
+          expect(await trainee.locator('#transcript-text .partial').getAttribute('aria-hidden')).toBe('true');
+          expect(await trainee.locator('#transcript-text').getAttribute('role')).toBe('log');
+          expect(await trainee.locator('#transcript-state').textContent()).toBe(SPOKEN[language].partial);
+          await check(trainee, 'shadow-trainee-live', true);
+          await page.evaluate(() => (window as unknown as { __release: () => void }).__release());
+
+          // the first final: in the log; marked, so the second final can be shown to leave it where it is
+          const finals = log.locator('.transcript-text > :not(.partial):not(.speculative-final)');
+          await expect.poll(async () => (await finals.allTextContents()).join(''), { timeout: 30_000 }).toContain('kind of polite');
+          await log
+            .locator('.transcript-text > span')
+            .first()
+            .evaluate((el) => el.setAttribute('data-first-final', ''));
+          await expect
+            .poll(() => trainee.locator('#transcript-text .finals').textContent(), { timeout: 15_000 })
+            .toContain('kind of polite');
+          await trainee.evaluate(() => {
+            (window as unknown as { __firstFinal: Node | null }).__firstFinal =
+              document.querySelector('#transcript-text .finals')?.firstChild ?? null;
+          });
+          await expect
+            .poll(() => page.locator('.transcript-text mark.commit.final').textContent(), { timeout: 45_000 })
+            .toBe('I label this polite');
+          expect(await log.locator('[data-first-final]').count()).toBe(1);
+          expect(await page.locator('.transcript + [role="status"]').textContent()).toBe('');
+          await expect.poll(() => page.locator('.verdict').textContent(), { timeout: 15_000 }).toMatch(SPOKEN[language].verdict);
+          expect(await page.locator('.verdict').getAttribute('aria-live')).toBe('polite');
+          await check(page, 'label-recording-final', true);
+          await page.keyboard.press('Space');
+          await expect.poll(() => page.locator('button.record.on').count(), { timeout: 45_000 }).toBe(0);
+          await check(page, 'label-recorded');
+
+          await expect.poll(() => trainee.locator('#transcript-text .finals').textContent(), { timeout: 20_000 }).toContain('I label');
+          expect(
+            await trainee.evaluate(() => {
+              const first = (window as unknown as { __firstFinal: Node | null }).__firstFinal;
+              return first !== null && first.isConnected;
+            }),
+          ).toBe(true);
+          expect(await trainee.locator('#transcript-state').textContent()).toBe('');
+          await check(trainee, 'shadow-trainee-after', true);
+        } finally {
+          await browser.close();
+          await served.close();
+        }
+        if (findings.length > 0) console.log(`axe-core findings, live (${language}):\n${findings.join('\n')}`);
+        expect(findings).toEqual([]);
+      },
+    );
   }
 });

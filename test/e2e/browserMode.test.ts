@@ -75,8 +75,8 @@ describe.skipIf(unavailable !== undefined)('browser mode, end to end in Chromium
       await page.keyboard.up(' ');
       await expect.poll(() => page.getByRole('button', { name: 'Stop' }).count(), { timeout: 30_000 }).toBe(1);
       // while the first utterance is still being spoken, its partial text shows greyed (and is never the transcript)
-      await expect.poll(() => page.getByLabel('still being transcribed').count(), { timeout: 15_000, interval: 50 }).toBeGreaterThan(0);
-      expect(await page.getByLabel('still being transcribed').first().textContent()).toContain('Hmm, well.');
+      await expect.poll(() => page.locator('.transcript-text .partial').count(), { timeout: 15_000, interval: 50 }).toBeGreaterThan(0);
+      expect(await page.locator('.transcript-text .partial').first().textContent()).toContain('Hmm, well.');
       await expect.poll(() => page.locator('.clock').textContent(), { timeout: 20_000 }).toMatch(/^(9|1\d)\.\d s$/);
       await shootBoth(browser, page, '02-recording');
       await page.keyboard.press('Space');
@@ -138,8 +138,8 @@ describe.skipIf(unavailable !== undefined)('browser mode, end to end in Chromium
       await page.keyboard.press('Space');
       await expect.poll(() => page.getByRole('button', { name: 'Stop' }).count(), { timeout: 30_000 }).toBe(1);
       // while the first utterance is still being spoken, its partial text shows greyed (and is never the transcript)
-      await expect.poll(() => page.getByLabel('still being transcribed').count(), { timeout: 15_000, interval: 50 }).toBeGreaterThan(0);
-      expect(await page.getByLabel('still being transcribed').first().textContent()).toContain('Hmm, well.');
+      await expect.poll(() => page.locator('.transcript-text .partial').count(), { timeout: 15_000, interval: 50 }).toBeGreaterThan(0);
+      expect(await page.locator('.transcript-text .partial').first().textContent()).toContain('Hmm, well.');
       await expect.poll(() => page.locator('.clock').textContent(), { timeout: 20_000 }).toMatch(/^(9|1\d)\.\d s$/);
       await page.keyboard.press('Space');
       await page.keyboard.press('2'); // while the transcripts are still on their way
@@ -186,7 +186,7 @@ describe.skipIf(unavailable !== undefined)('browser mode, end to end in Chromium
     await expect.poll(() => wave.getAttribute('data-ready'), { timeout: 20_000 }).toBe('true');
     // the segments and the commitment are on the timeline; the pauses are listed and marked
     await expect.poll(() => page.locator('.review-facts').textContent()).toContain('(long)');
-    const position = () => page.getByLabel('position').textContent();
+    const position = () => page.locator('.clock').textContent();
     await page.locator('.word', { hasText: 'label' }).last().click();
     await expect.poll(position).toMatch(/^0:0[6-9]\.\d/);
     await page.keyboard.press('Space'); // pause (the click played)
@@ -204,8 +204,10 @@ describe.skipIf(unavailable !== undefined)('browser mode, end to end in Chromium
     await page.getByRole('button', { name: 'correct segment 2' }).click();
     await page.getByLabel('corrected text of segment 2').fill('I label this polite, definitely.');
     await page.getByRole('button', { name: 'Save correction' }).click();
-    await expect.poll(() => page.getByLabel('corrected text of segment 2').textContent()).toBe('I label this polite, definitely.');
-    expect(await page.getByLabel('verbatim text of segment 2').textContent()).toContain('I label this polite.');
+    await expect
+      .poll(() => page.locator('ol.segments > li').nth(1).locator('.corrected').textContent())
+      .toBe('I label this polite, definitely.');
+    expect(await page.locator('ol.segments > li').nth(1).locator('.verbatim').textContent()).toContain('I label this polite.');
     const corrected = (await served.app.sessionItem('demo-01'))!;
     expect(corrected.corrections).toMatchObject([{ utterance: 1, segment: 0, text: 'I label this polite, definitely.' }]);
     expect(corrected.segments[1]!.text).toBe(' I label this polite.');
@@ -234,7 +236,7 @@ describe.skipIf(unavailable !== undefined)('browser mode, end to end in Chromium
     await page.getByRole('tab', { name: 'Review' }).click();
     await page.getByRole('button', { name: /^demo-01/ }).click();
     await expect
-      .poll(() => page.getByLabel('corrected text of segment 2').textContent(), { timeout: 15_000 })
+      .poll(() => page.locator('ol.segments > li').nth(1).locator('.corrected').textContent(), { timeout: 15_000 })
       .toBe('I label this polite, definitely.');
     expect(await page.locator('.review-screen .item-head').textContent()).toContain('label Polite by voice');
     await page.getByRole('tab', { name: 'Label' }).click();

@@ -195,7 +195,7 @@ describe.skipIf(unavailable !== undefined)('the Label screen says what is going 
     await page.getByRole('tab', { name: 'Review' }).click();
     await page.getByRole('button', { name: /^demo-02/ }).click();
     await poll(() => page.getByLabel('waveform of demo-02').getAttribute('data-ready'), { timeout: 20_000 }).toBe('true');
-    const position = () => page.getByLabel('position').textContent();
+    const position = () => page.locator('.clock').textContent();
     const item = (await itemOf('demo-02'))!;
     const second = item.segments[1]!.t0_ms;
     expect(second).toBeGreaterThan(3000);

@@ -19,7 +19,8 @@ export function shadowPageHtml(t: RoomWords): string {
     <section id="expert" aria-label="${w('room.shadow.region.herLabels')}"></section>
     <section id="transcript" aria-label="${w('room.shadow.region.herTranscript')}">
       <h2>${w('room.shadow.transcript')} <span class="muted">${w('room.shadow.verbatim')}</span></h2>
-      <p id="transcript-text" class="transcript-text" aria-live="polite"></p>
+      <p id="transcript-text" class="transcript-text" role="log" aria-live="polite" aria-relevant="additions" aria-label="${w('room.shadow.transcript')}"></p>
+      <p id="transcript-state" class="visually-hidden" role="status" aria-live="polite" aria-atomic="true"></p>
       <p id="pauses" class="pauses muted"></p>
     </section>
     <section id="reasoning" hidden aria-label="${w('room.shadow.region.reasoning')}"></section>

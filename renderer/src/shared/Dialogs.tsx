@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, type KeyboardEvent } from 'react';
 import { useIntl, type IntlShape } from 'react-intl';
 import type { AppMessageId } from './i18n/catalogs';
 
@@ -35,6 +35,26 @@ export function keyName(intl: IntlShape, key: string): string {
  * A modal layer: Esc or a click outside closes it; focus goes into it — into its first field when it has one, so what
  * is typed lands there — and comes back when it closes.
  */
+// i18n-ignore: a selector
+const FOCUSABLE =
+  'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
+
+/** Tab past the last control comes back to the first (Shift+Tab the other way): a modal keeps the keyboard inside it. */
+function keepFocusInside(box: HTMLElement, e: KeyboardEvent): void {
+  const stops = [...box.querySelectorAll<HTMLElement>(FOCUSABLE)].filter((el) => el.closest('[hidden]') === null);
+  if (stops.length === 0) return;
+  const first = stops[0]!;
+  const last = stops[stops.length - 1]!;
+  const at = document.activeElement;
+  if (e.shiftKey && (at === first || !box.contains(at))) {
+    e.preventDefault();
+    last.focus();
+  } else if (!e.shiftKey && (at === last || !box.contains(at))) {
+    e.preventDefault();
+    first.focus();
+  }
+}
+
 export function Modal({ title, onClose, children }: { title: string; onClose: () => void; children: React.ReactNode }) {
   const intl = useIntl();
   const boxRef = useRef<HTMLDivElement | null>(null);
@@ -58,7 +78,7 @@ export function Modal({ title, onClose, children }: { title: string; onClose: ()
             e.preventDefault();
             e.stopPropagation();
             onClose();
-          }
+          } else if (e.key === 'Tab' && boxRef.current) keepFocusInside(boxRef.current, e);
         }}
       >
         <div className="modal-head">

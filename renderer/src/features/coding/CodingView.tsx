@@ -5,6 +5,7 @@ import type { ProjectView } from '../../../../core/common/project/projectApi';
 import type { RunCall } from '../../shared/runCall';
 import { useShortcuts } from '../../shared/useShortcuts';
 import { Modal, ShortcutTable } from '../../shared/Dialogs';
+import { useCodeChangeAnnouncement } from './useCodeChangeAnnouncement';
 import { CodebookPanel } from './CodebookPanel';
 import { codingShortcut, codingShortcutList } from './codingKeys';
 import { sameProtocol, useCodingDesk } from './useCodingDesk';
@@ -35,6 +36,7 @@ export function CodingView({ project, run, onLeave }: Props) {
   const [memoUnit, setMemoUnit] = useState<string | null>(null);
   const [selection, setSelection] = useState<{ unit: string; quote: string } | null>(null);
   const unitRefs = useRef(new Map<string, HTMLLIElement>());
+  const codeChange = useCodeChangeAnnouncement(view);
 
   const codes: CodeDef[] = useMemo(() => overview?.codebook?.codes ?? [], [overview]);
   const guidelinesShortcut = useGuidelinesShortcut(codes);
@@ -177,6 +179,10 @@ export function CodingView({ project, run, onLeave }: Props) {
             {overview.codebook_problem}
           </p>
         )}
+        {/* a code given or taken back (by key, click or undo), said politely in the interface's language */}
+        <p className="visually-hidden" role="status" aria-live="polite" aria-atomic="true" data-code-change>
+          {codeChange && intl.formatMessage({ id: codeChange.id }, { code: codeChange.code, unit: codeChange.unit })}
+        </p>
         {notice && (
           <p className="coding-notice" role="status">
             {intl.formatMessage({ id: notice.id }, notice.values)}

@@ -226,6 +226,7 @@ export function LabelScreen({ project, session, onSession, onError, run, deviceI
         />
 
         <TranscriptView
+          itemId={currentId}
           state={state}
           fillers={project.thinkaloud.fillers}
           listening={recorder.recording}

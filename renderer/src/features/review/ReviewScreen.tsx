@@ -246,7 +246,9 @@ function Waveform({
             ))}
           </select>
         </label>
-        <span className="clock" aria-label={intl.formatMessage({ id: 'review.player.position' })}>
+        {/* said, not shown: a name on a plain span is not read */}
+        <span className="visually-hidden">{intl.formatMessage({ id: 'review.player.position' })}</span>
+        <span className="clock">
           {formatClock(nowMs)} / {formatClock(state.audio_ms)}
         </span>
         <span className="legend muted">
@@ -282,7 +284,7 @@ function Waveform({
         onSession={onSession}
       />
       <ReviewFacts state={state} pauses={player.pauses} ready={ready} seek={player.seek} />
-      <TranscriptView state={state} fillers={thinkaloud.fillers} listening={false} />
+      <TranscriptView itemId={state.item_id} state={state} fillers={thinkaloud.fillers} listening={false} />
       <DeidentifyReview
         itemId={state.item_id}
         version={`${state.segments.length}:${state.corrections.length}`}

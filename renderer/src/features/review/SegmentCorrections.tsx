@@ -100,13 +100,10 @@ export function SegmentCorrections({ state, active, seek, editing, onEditing, ru
                   <span className="seg-text">
                     {correction ? (
                       <>
-                        <span className="corrected" aria-label={intl.formatMessage({ id: 'review.segments.corrected' }, { n: n + 1 })}>
-                          {correction.text}
-                        </span>
-                        <span
-                          className="verbatim muted"
-                          aria-label={intl.formatMessage({ id: 'review.segments.verbatim.name' }, { n: n + 1 })}
-                        >
+                        {/* said before the correction (a name on a plain span is not read); the verbatim line names itself */}
+                        <span className="visually-hidden">{intl.formatMessage({ id: 'review.segments.corrected' }, { n: n + 1 })}</span>
+                        <span className="corrected">{correction.text}</span>
+                        <span className="verbatim muted">
                           <FormattedMessage id="review.segments.verbatim" values={{ text: seg.text }} />
                         </span>
                       </>
@@ -141,7 +138,8 @@ export function SegmentCorrections({ state, active, seek, editing, onEditing, ru
         </ol>
       )}
       {state.transcript_corrected !== null && (
-        <p className="row">
+        // polite: the label set from the corrections replaces the button, and is said
+        <p className="row" aria-live="polite">
           {fromCorrections && labelSetFromCorrections(state, fromCorrections.label) ? (
             <span className="muted small">
               <FormattedMessage id="review.fromCorrections.set" values={{ label: fromCorrections.label }} />
