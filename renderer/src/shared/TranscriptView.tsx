@@ -1,6 +1,7 @@
 import { FormattedMessage, useIntl } from 'react-intl';
 import type { ItemSessionState } from '../../../core/common/session/itemState';
 import { transcriptPieces, type TranscriptPiece } from '../../../core/common/transcript/transcriptMarks';
+import { parserNoteText } from './i18n/parserNote';
 
 /** A piece with its offset in the transcript, the key React keeps it by (so an older piece is never re-inserted). */
 type PlacedPiece = TranscriptPiece & { start: number };
@@ -100,13 +101,13 @@ export function TranscriptView({
                     );
                   case 'negation':
                     return (
-                      <span key={key} className="negation" title={p.note}>
+                      <span key={key} className="negation" title={parserNoteText(p, intl)}>
                         {p.text}
                       </span>
                     );
                   case 'mention':
                     return (
-                      <span key={key} className="mention" title={p.note}>
+                      <span key={key} className="mention" title={parserNoteText(p, intl)}>
                         {p.text}
                       </span>
                     );

@@ -153,4 +153,15 @@ describe('TranscriptView for a screen reader: finals in a log once, the partial 
     );
     expect(screen.getAllByRole('status')[1]?.textContent).toBe('endgültiger Text, hört noch zu');
   });
+
+  it("says why a mention committed nothing in the interface's language, with the parser's logged reason", () => {
+    const state = {
+      ...stateSaid('demo-01', ['It is not polite.']),
+      parse_diagnostics: [{ kind: 'negated', quote: 'not polite', start: 6, end: 16, stem: 'polite', message: 'negated by "not"' }],
+    } as ItemSessionState;
+    render(inLanguage(<TranscriptView itemId="demo-01" state={state} fillers={[]} listening={false} />, 'de'));
+    expect(document.querySelector('.negation')?.getAttribute('title')).toBe(
+      'Verneint – nichts festgelegt. Begründung des Parsers (englisch): negated by "not"',
+    );
+  });
 });
