@@ -162,7 +162,7 @@ export class SessionStore {
       }
     }
     const lock = await acquireSessionLock(paths.lock, {
-      sessionLabel: `the session of "${annotator}" in ${project.dir}`,
+      sessionLabel: say('refusal.session.lock.sessionOf', { annotator, dir: project.dir }),
       ...(options.now ? { now: options.now } : {}),
     });
     try {

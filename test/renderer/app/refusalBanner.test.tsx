@@ -45,7 +45,7 @@ describe('the error banner speaks the interface language', () => {
   it('German: the refusal from the German catalog, not the English message', async () => {
     const html = await bannerFor('de', noItem);
     expect(html).toContain('role="alert"');
-    expect(html).toContain('Kein Item ist geöffnet: Öffnen Sie eines, bevor Sie record');
+    expect(html).toContain('Kein Item ist geöffnet: Öffnen Sie eines, bevor Sie aufnehmen');
     expect(html).not.toContain('no item is open');
   });
 
