@@ -1,7 +1,7 @@
 import { AUDIO_SAMPLE_RATE } from '../../common/audio/sampleRate';
 import type { AppInfo } from '../../common/settings/settingsApi';
 import type { SessionEvent, SessionNoteView, SessionPatch, SessionView } from '../../common/session/sessionApi';
-import { Refusal } from '../../common/refusal/refusal';
+import { Refusal, asRefusal } from '../../common/refusal/refusal';
 import type { Item } from '../../common/items/item';
 import { type EngineLauncher, forkEngineLauncher } from '../engine/engineProcessHost';
 import type { EngineSupervisorEvent } from '../engine/engineSupervisor';
@@ -9,7 +9,7 @@ import { openSessionEngine, type SessionEngine } from '../engine/sessionEngine';
 import type { OpenProject } from '../project/projectFolder';
 import { normalizeAnnotatorName, sessionPaths } from './sessionPaths';
 import { SessionService } from './sessionService';
-import { say } from '../../common/refusal/refusalMessage';
+import { englishRefusal, say, type RefusalMessage } from '../../common/refusal/refusalMessage';
 
 /** How the app opens a session's engine and clock (AppServiceOptions). */
 export interface SessionSlotOptions {
@@ -44,6 +44,8 @@ export class SessionSlot {
   private current: SessionService | null = null;
   private recovered: string | null = null;
   private engineProblem: string | null = null;
+  /** the engine problem as a catalog message, when it has one */
+  private engineProblemSaid: RefusalMessage | null = null;
   private engineModel: { name: string; sha256: string } | null = null;
   private lastPending = '{}';
   /** items whose fold changed since the last patch (or the opening), in the order of their first change */
@@ -77,7 +79,12 @@ export class SessionSlot {
   }
 
   engineInfo(): AppInfo['engine'] {
-    return { available: this.engineModel !== null, model: this.engineModel, problem: this.engineProblem };
+    return {
+      available: this.engineModel !== null,
+      model: this.engineModel,
+      problem: this.engineProblem,
+      problem_said: this.engineProblemSaid,
+    };
   }
 
   /** The model the open session transcribes with, if any. */
@@ -94,10 +101,11 @@ export class SessionSlot {
     const reopening = previous !== null && previous.store.annotator === normalizeAnnotatorName(annotator);
     sessionPaths(project.dir, annotator);
     if (reopening) await this.close();
-    const engineBefore = { problem: this.engineProblem, model: this.engineModel };
+    const engineBefore = { problem: this.engineProblem, said: this.engineProblemSaid, model: this.engineModel };
     let engine: SessionEngine | null = null;
     const openEngine = options.openEngine === undefined ? this.defaultEngine() : options.openEngine;
     this.engineProblem = null;
+    this.engineProblemSaid = null;
     this.engineModel = null;
     if (openEngine) {
       try {
@@ -105,16 +113,18 @@ export class SessionSlot {
       } catch (e) {
         // Recording still works without a model: audio is kept and can be transcribed later.
         this.engineProblem = (e as Error).message;
+        this.engineProblemSaid = asRefusal(e).say ?? null;
       }
     } else {
-      this.engineProblem = 'transcription is off for this session';
+      this.engineProblemSaid = say('refusal.engine.transcriptionOff');
+      this.engineProblem = englishRefusal(this.engineProblemSaid);
     }
     let session: SessionService;
     try {
       session = await SessionService.open({ project, annotator, items, engine, reviewer, ...(options.now ? { now: options.now } : {}) });
     } catch (e) {
       await engine?.transcriber.close().catch(() => undefined);
-      if (!reopening) ({ problem: this.engineProblem, model: this.engineModel } = engineBefore);
+      if (!reopening) ({ problem: this.engineProblem, said: this.engineProblemSaid, model: this.engineModel } = engineBefore);
       throw e;
     }
     if (!reopening) await this.close();
@@ -288,7 +298,7 @@ export class SessionSlot {
     // the engine process's crashes, restarts and giving up reach the Label screen in words
     const onEngineEvent = (event: EngineSupervisorEvent): void => {
       if (event.type === 'started') return;
-      if (event.type === 'stopped') this.engineProblem = event.message;
+      if (event.type === 'stopped') [this.engineProblem, this.engineProblemSaid] = [event.message, null];
       this.app.emit({ type: 'engine', state: event.type, message: event.message });
     };
     return (project) =>
