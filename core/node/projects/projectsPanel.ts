@@ -5,6 +5,7 @@ import path from 'node:path';
 import { stringify } from 'yaml';
 import type { ImportOutcome, NewProjectSpec } from '../../common/project/projectApi';
 import { InputError } from '../../common/io/inputProblem';
+import { inputProblemSaid } from '../../common/io/schemaProblems';
 import { parseProjectConfig } from '../../common/project/projectConfig';
 import { importIntoProject } from '../importing/itemsImport';
 import { writeFileAtomic } from '../fs/atomicFile';
@@ -65,7 +66,10 @@ export async function importItemsInto(project: OpenProject, file: string, mode: 
         changed: 0,
         removed: 0,
         total: 0,
-        problems: e.problems.map(({ file: f, line, field, message }) => ({ file: f, line, field, message })),
+        problems: e.problems.map((p) => {
+          const said = inputProblemSaid(p);
+          return { file: p.file, line: p.line, field: p.field, message: p.message, said: typeof said === 'object' ? said : null };
+        }),
       };
     throw e;
   }
