@@ -184,3 +184,22 @@ describe('the engine problem in the banner', () => {
     );
   });
 });
+
+describe('a damaged session log opened in the app', () => {
+  it('the line and its problem: the English as before, the German from the catalog', async () => {
+    const { parseEventLine } = await import('../../core/common/session/sessionLog');
+    const sayOf = async (raw: string, line: number): Promise<Refusal> => refusalOf(async () => parseEventLine(raw, 'events.jsonl', line));
+    const seq = await sayOf('{"v":1,"seq":3,"ts":"2026-01-01T00:00:00Z","type":"session_started","data":{}}', 1);
+    expect(seq.message).toBe('events.jsonl:1: field "seq" is 3 but must be 1: seq counts events from 1 without gaps');
+    expect(englishRefusal(seq.say!)).toBe(seq.message);
+    expect(inGerman(seq.say!)).toBe('events.jsonl:1: das Feld „seq“ ist 3, muss aber 1 sein: seq zählt die Ereignisse lückenlos ab 1');
+    const notObject = await sayOf('[1]', 2);
+    expect(notObject.message).toBe('events.jsonl:2: an event must be a JSON object {v, seq, ts, type, data}');
+    expect(inGerman(notObject.say!)).toBe('events.jsonl:2: ein Ereignis muss ein JSON-Objekt {v, seq, ts, type, data} sein');
+    const newer = await sayOf('{"v":99,"seq":1,"ts":"2026-01-01T00:00:00Z","type":"session_started","data":{}}', 1);
+    expect(newer.message).toMatch(
+      /^events\.jsonl:1: session_started v99 is newer than this version of Aloud understands \(v\d+\); update Aloud to open this session$/,
+    );
+    expect(inGerman(newer.say!)).toMatch(/aktualisieren Sie Aloud, um diese Sitzung zu öffnen$/);
+  });
+});

@@ -2,6 +2,7 @@ import { readJsonlBytes, readJsonlText, type StrictUtf8Decoder, type TornLine } 
 import { checkEventData } from './sessionEventSchema';
 import { EVENT_VERSIONS, isSessionEventType, type SessionEvent, type SessionEventType } from './sessionEvents';
 import { Refusal } from '../refusal/refusal';
+import { englishRefusal, say, type RefusalMessage, type RefusalValue } from '../refusal/refusalMessage';
 
 /** Turns the data of version n of an event type into the data of version n + 1. */
 export type Upcaster = (data: unknown) => unknown;
@@ -58,12 +59,16 @@ export const EVENT_UPCASTERS: UpcasterRegistry = {
 /** A corrupt session log, located by file and line; nothing is dropped silently. */
 export class SessionLogError extends Refusal {
   override name = 'SessionLogError';
+  /** the problem in English */
+  readonly problem: string;
   constructor(
     readonly file: string,
     readonly line: number,
-    readonly problem: string,
+    /** the problem: a catalog message (said in the person's language when the app opens the session) or English text */
+    problem: RefusalValue,
   ) {
-    super('conflict', `${file}:${line}: ${problem}`);
+    super('conflict', say('refusal.sessionLog.line', { file, line: String(line), problem }));
+    this.problem = typeof problem === 'object' ? englishRefusal(problem) : String(problem);
   }
 }
 
@@ -82,17 +87,14 @@ export function upcastEventData(
   version: number,
   data: unknown,
   upcasters: UpcasterRegistry = EVENT_UPCASTERS,
-): { data: unknown } | { problem: string } {
+): { data: unknown } | { problem: RefusalMessage } {
   const current = EVENT_VERSIONS[type];
-  if (version > current) {
-    return {
-      problem: `${type} v${version} is newer than this version of Aloud understands (v${current}); update Aloud to open this session`,
-    };
-  }
+  if (version > current)
+    return { problem: say('refusal.sessionLog.newerVersion', { type, version: String(version), current: String(current) }) };
   let upcast = data;
   for (let v = version; v < current; v++) {
     const step = upcasters[type]?.[v];
-    if (!step) return { problem: `${type} v${v} cannot be read: no upcaster from v${v} to v${v + 1}` };
+    if (!step) return { problem: say('refusal.sessionLog.noUpcaster', { type, version: String(v), next: String(v + 1) }) };
     upcast = step(upcast);
   }
   return { data: upcast };
@@ -103,32 +105,32 @@ export function upcastEventData(
  * own number because seq counts lines from 1.
  */
 export function parseEventLine(raw: string, file: string, line: number, upcasters: UpcasterRegistry = EVENT_UPCASTERS): SessionEvent {
-  const fail = (problem: string): never => {
-    // i18n-ignore: a damaged log's line: the problem is the event check's text (sessionEvents), English for now
+  const fail = (problem: RefusalMessage): never => {
     throw new SessionLogError(file, line, problem);
   };
   let value: unknown;
   try {
     value = JSON.parse(raw);
   } catch (e) {
-    fail(`not valid JSON (${(e as Error).message})`);
+    fail(say('refusal.sessionLog.notJson', { detail: (e as Error).message }));
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) fail('an event must be a JSON object {v, seq, ts, type, data}');
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) fail(say('refusal.sessionLog.notObject'));
   const record = value as Record<string, unknown>;
-  for (const key of Object.keys(record)) if (!EVENT_KEYS.has(key)) fail(`unknown field "${key}" (an event has v, seq, ts, type, data)`);
+  for (const key of Object.keys(record)) if (!EVENT_KEYS.has(key)) fail(say('refusal.sessionLog.unknownField', { key }));
   const { v, seq, ts, type, data } = record;
-  if (typeof type !== 'string') fail('field "type" must be a string');
-  if (!isSessionEventType(type as string)) fail(`unknown event type "${String(type)}"`);
+  if (typeof type !== 'string') fail(say('refusal.sessionLog.typeNotString'));
+  if (!isSessionEventType(type as string)) fail(say('refusal.sessionLog.unknownType', { type: String(type) }));
   const eventType = type as SessionEventType;
-  if (!Number.isInteger(v) || (v as number) < 0) fail('field "v" must be a non-negative integer');
-  if (seq !== line) fail(`field "seq" is ${JSON.stringify(seq)} but must be ${line}: seq counts events from 1 without gaps`);
-  if (typeof ts !== 'string' || Number.isNaN(Date.parse(ts))) fail('field "ts" must be an ISO 8601 time');
-  if (line === 1 && eventType !== 'session_started') fail(`the first event must be session_started, not ${eventType}`);
-  if (line > 1 && eventType === 'session_started') fail('session_started may only be the first event');
+  if (!Number.isInteger(v) || (v as number) < 0) fail(say('refusal.sessionLog.badVersion'));
+  if (seq !== line) fail(say('refusal.sessionLog.badSeq', { seq: String(JSON.stringify(seq)), line: String(line) }));
+  if (typeof ts !== 'string' || Number.isNaN(Date.parse(ts))) fail(say('refusal.sessionLog.badTs'));
+  if (line === 1 && eventType !== 'session_started') fail(say('refusal.sessionLog.firstEvent', { type: eventType }));
+  if (line > 1 && eventType === 'session_started') fail(say('refusal.sessionLog.startedNotFirst'));
   const upcast = upcastEventData(eventType, v as number, data, upcasters);
   if ('problem' in upcast) return fail(upcast.problem);
   const problem = checkEventData(eventType, upcast.data);
-  if (problem !== null) fail(`${eventType}: ${problem}`);
+  // the event data's own check (its schema) says its problem in English, inside the catalog line
+  if (problem !== null) fail(say('refusal.sessionLog.eventProblem', { type: eventType, problem }));
   return { v: EVENT_VERSIONS[eventType], seq: line, ts: ts as string, type: eventType, data: upcast.data } as SessionEvent;
 }
 
