@@ -165,3 +165,22 @@ describe('a refused configuration file in the app', () => {
     expect(JSON.stringify(typeProblem)).not.toContain('said');
   });
 });
+
+describe('the import problem table', () => {
+  it("an items file refused by the app's import: each row carries its catalog message (German in the app)", async () => {
+    const { cp, mkdtemp, writeFile } = await import('node:fs/promises');
+    const { tmpdir } = await import('node:os');
+    const path = await import('node:path');
+    const { loadProjectConfig } = await import('../../core/node/project/projectFolder');
+    const { importItemsInto } = await import('../../core/node/projects/projectsPanel');
+    const dir = await mkdtemp(path.join(tmpdir(), 'aloud-import-said-'));
+    await cp(path.resolve(import.meta.dirname, '../../demo-project'), dir, { recursive: true });
+    const file = path.join(dir, 'bad.jsonl');
+    await writeFile(file, '{"id": 5, "text": "x"}\n');
+    const outcome = await importItemsInto(await loadProjectConfig(dir), file, 'append');
+    expect(outcome.ok).toBe(false);
+    const row = outcome.problems.find((p) => p.field === 'id')!;
+    expect(row.message).toBe('must be string, not number');
+    expect(formatRefusal(german, row.said!)).toBe('muss vom Typ string sein, nicht number');
+  });
+});

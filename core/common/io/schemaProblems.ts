@@ -46,6 +46,13 @@ export function schemaProblems(errors: readonly ErrorObject[] | null | undefined
 /** A problem's catalog message, kept beside it (not in it: `aloud validate --json` prints problems as they are). */
 const SAID = new WeakMap<InputProblem, RefusalMessage>();
 
+/** A problem of ours with its catalog message kept beside it; the message is the catalog message's English. */
+export function saidProblem(problem: Omit<InputProblem, 'message'>, said: RefusalMessage): InputProblem {
+  const withMessage: InputProblem = { ...problem, message: englishRefusal(said) };
+  SAID.set(withMessage, said);
+  return withMessage;
+}
+
 /** What a problem says, as a refusal value: its catalog message when it has one, else its English message. */
 export function inputProblemSaid(problem: InputProblem): RefusalValue {
   return SAID.get(problem) ?? problem.message;

@@ -228,7 +228,10 @@ export async function readGgmlPreamble(source: ByteSource, file: string): Promis
   if (source.size === 0) throw new ModelFileError(file, say('refusal.modelFile.empty'));
   if (source.size < 4) throw new ModelFileError(file, say('refusal.modelFile.tooSmall', { size: source.size }));
   const first = await source.read(0, Math.min(source.size, 64));
-  if (view(first).getUint32(0, true) !== GGML_FILE_MAGIC) throw new ModelFileError(file, describeForeignMagic(first));
+  if (view(first).getUint32(0, true) !== GGML_FILE_MAGIC) {
+    const said = describeForeignMagic(first);
+    throw new ModelFileError(file, said);
+  }
 
   const reader = new PreambleReader(source, file);
   const header = await reader.take(HEADER_BYTES, say('refusal.modelFile.part.hparams'));

@@ -105,8 +105,8 @@ export function upcastEventData(
  * own number because seq counts lines from 1.
  */
 export function parseEventLine(raw: string, file: string, line: number, upcasters: UpcasterRegistry = EVENT_UPCASTERS): SessionEvent {
-  const fail = (problem: RefusalMessage): never => {
-    throw new SessionLogError(file, line, problem);
+  const fail = (said: RefusalMessage): never => {
+    throw new SessionLogError(file, line, said);
   };
   let value: unknown;
   try {

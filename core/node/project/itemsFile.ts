@@ -2,6 +2,8 @@ import { MODEL_FIELDS, type Item } from '../../common/items/item';
 import type { LabelSchemaContext } from '../../common/reasoning/modelLabel';
 import { formatFromFileName, parseItemsText } from '../../common/items/itemsSource';
 import { InputError, type InputProblem } from '../../common/io/inputProblem';
+import { saidProblem } from '../../common/io/schemaProblems';
+import { say } from '../../common/refusal/refusalMessage';
 import type { InputLimits } from '../../common/io/inputText';
 import { readInputFile } from '../fs/inputFile';
 import { ProjectError } from '../fs/projectError';
@@ -17,6 +19,7 @@ export class ItemsFileError extends ProjectError {
 }
 
 function asProjectError(e: unknown): never {
+  // i18n-ignore: the refusal's line stays English; the app shows each problem's catalog message (ImportOutcome.problems[].said)
   if (e instanceof InputError) throw new ItemsFileError(e.problems, e.message);
   throw e;
 }
@@ -35,9 +38,7 @@ export async function readItemsFile(file: string, limits?: InputLimits, schema?:
   const format = formatFromFileName(file);
   try {
     if (format === null) {
-      throw new InputError([
-        { file, line: null, field: null, stage: 'input', message: 'unknown items file type: use .jsonl, .json or .csv' },
-      ]);
+      throw new InputError([saidProblem({ file, line: null, field: null, stage: 'input' }, say('refusal.items.unknownFileType'))]);
     }
     const input = await readInputFile(file, { lineBased: format !== 'json', ...(limits ? { limits } : {}) });
     return parseItemsText(input.text, file, format, schema);
