@@ -30,6 +30,7 @@ const FOLDERS = [
   'core/common/models',
   'core/node/engine',
   'core/node/project',
+  'core/common/codebook',
 ];
 
 function sources(dir: string, out: string[] = []): string[] {

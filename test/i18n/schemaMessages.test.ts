@@ -184,3 +184,23 @@ describe('the import problem table', () => {
     expect(formatRefusal(german, row.said!)).toBe('muss vom Typ string sein, nicht number');
   });
 });
+
+describe('our own kinds of config problem', () => {
+  it('aloud.yaml rules and codebook rules: English as before, German in the app', () => {
+    const config = refusalOf(() =>
+      parseProjectConfig('name: t\nitems: ../items.jsonl\nschema:\n  name: s\n  labels:\n    - name: a\n    - name: A\n', 'aloud.yaml'),
+    ) as ConfigError;
+    expect(config.message).toBe(
+      'aloud.yaml:7: schema.labels[1].name: duplicate label name "A" (also labels[0])\naloud.yaml:2: items: must be a path inside the project folder (relative, without "..")',
+    );
+    expect(englishRefusal(config.say!)).toBe(config.message);
+    expect(inGerman(config.say!)).toBe(
+      'aloud.yaml:7: schema.labels[1].name: doppelter Labelname „A“ (auch labels[0])\naloud.yaml:2: items: muss ein Pfad innerhalb des Projektordners sein (relativ, ohne „..“)',
+    );
+    const codebook = refusalOf(() =>
+      parseCodebook('codes:\n  - name: x\n    definition: d\n    parent: y\n', 'codebook.yaml'),
+    ) as ConfigError;
+    expect(codebook.message).toBe('codebook.yaml:4: codes[0].parent: parent "y" is not a code of this codebook');
+    expect(inGerman(codebook.say!)).toBe('codebook.yaml:4: codes[0].parent: das übergeordnete Element „y“ ist kein Code dieses Codebuchs');
+  });
+});

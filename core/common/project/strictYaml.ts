@@ -44,6 +44,11 @@ export function configProblemsSaid(problems: readonly ConfigProblem[], list: 'li
 /** How the lines of a list are joined: one a line (the refusal), or after semicolons (a problem in a sentence). */
 const LIST_MESSAGE = { lines: 'refusal.config.lines', inline: 'refusal.config.linesInline' } as const;
 
+/** A problem of ours: its English message and its catalog line (`{where}: {field}: …`, filled in by ConfigError). */
+export function configProblemWords(problem: RefusalMessage): { message: string; say: RefusalMessage } {
+  return { message: englishRefusal(problem), say: say('refusal.config.line', { problem }) };
+}
+
 export function formatConfigProblem(p: ConfigProblem): string {
   const where = p.line === null ? p.file : `${p.file}:${p.line}`;
   return `${where}: ${p.path || '(top level)'}: ${p.message}`;
