@@ -203,3 +203,17 @@ describe('a damaged session log opened in the app', () => {
     expect(inGerman(newer.say!)).toMatch(/aktualisieren Sie Aloud, um diese Sitzung zu öffnen$/);
   });
 });
+
+describe('what the opening of a session repaired (the notice)', () => {
+  it('the English list as before, German in the app', () => {
+    const torn = say('refusal.session.recovered.torn', { line: '7', file: 'events.jsonl.torn' });
+    const audio = say('refusal.session.recovered.audio', { itemId: 'a', seconds: '2.5' });
+    const notice = say('refusal.session.recovered.end', { what: say('refusal.session.recovered.list', { first: torn, rest: audio }) });
+    expect(englishRefusal(notice)).toBe(
+      'the last line of the session log was torn (line 7) and set aside in events.jsonl.torn; the audio of "a" was repaired (2.5 s kept).',
+    );
+    expect(inGerman(notice)).toBe(
+      'die letzte Zeile des Sitzungsprotokolls war abgerissen (Zeile 7) und wurde in events.jsonl.torn beiseitegelegt; die Audiodaten von „a“ wurden repariert (2.5 s behalten).',
+    );
+  });
+});

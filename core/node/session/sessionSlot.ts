@@ -42,7 +42,7 @@ export interface SessionSlotHost {
  */
 export class SessionSlot {
   private current: SessionService | null = null;
-  private recovered: string | null = null;
+  private recovered: RefusalMessage | null = null;
   private engineProblem: string | null = null;
   /** the engine problem as a catalog message, when it has one */
   private engineProblemSaid: RefusalMessage | null = null;
@@ -131,11 +131,16 @@ export class SessionSlot {
     this.engineModel = engine ? (engine.model ?? null) : null;
     const { torn, interruptedRecording, recoveredAudio } = session.store.report;
     const recovered = [
-      ...(torn ? [`the last line of the session log was torn (line ${torn.line}) and set aside in ${torn.tornFile}`] : []),
-      ...(interruptedRecording ? [`the recording of "${interruptedRecording}" was interrupted and has been closed`] : []),
-      ...recoveredAudio.map((a) => `the audio of "${a.item_id}" was repaired (${(a.samples_total / AUDIO_SAMPLE_RATE).toFixed(1)} s kept)`),
+      ...(torn ? [say('refusal.session.recovered.torn', { line: String(torn.line), file: torn.tornFile })] : []),
+      ...(interruptedRecording ? [say('refusal.session.recovered.interrupted', { itemId: interruptedRecording })] : []),
+      ...recoveredAudio.map((a) =>
+        say('refusal.session.recovered.audio', { itemId: a.item_id, seconds: (a.samples_total / AUDIO_SAMPLE_RATE).toFixed(1) }),
+      ),
     ];
-    this.recovered = recovered.length > 0 ? `${recovered.join('; ')}.` : null;
+    const last = recovered.pop();
+    // what the opening repaired, one message: the parts after semicolons, then a full stop
+    const list = last && recovered.reduceRight((rest, first) => say('refusal.session.recovered.list', { first, rest }), last);
+    this.recovered = list ? say('refusal.session.recovered.end', { what: list }) : null;
     this.forward(session);
     this.current = session;
     // the page that opened it gets every note in the view; patches add those after them
@@ -186,7 +191,8 @@ export class SessionSlot {
       item_states: open ? { [open.item_id]: open } : {},
       pending_transcriptions: s.pendingTranscriptions,
       pending_items: s.pendingByItem,
-      recovered: this.recovered,
+      recovered: this.recovered && englishRefusal(this.recovered),
+      recovered_said: this.recovered,
       finishing_item: s.finishing,
       config_changed: fields.config_changed,
       notes: s.store.notesFrom(0).map(noteView),
