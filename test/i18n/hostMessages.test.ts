@@ -217,3 +217,37 @@ describe('what the opening of a session repaired (the notice)', () => {
     );
   });
 });
+
+describe('a project path refused', () => {
+  it('a link leading out of the project: the English as before, German with the hint in German', async () => {
+    const { mkdir, symlink } = await import('node:fs/promises');
+    const { resolveInside } = await import('../../core/node/fs/resolveInside');
+    const root = await mkdtemp(path.join(tmpdir(), 'aloud-hostmsg-path-'));
+    await mkdir(path.join(root, 'project'));
+    await writeFile(path.join(root, 'secret.txt'), 'x');
+    await symlink(path.join(root, 'secret.txt'), path.join(root, 'project', 'items.jsonl'));
+    const e = await refusalOf(() => resolveInside(path.join(root, 'project'), 'items.jsonl', 'read'));
+    expect(e.message).toMatch(
+      /: is a link that leads outside the project \(to .*secret\.txt\); Aloud does not read or write project data through links \(projects travel as archives and git repos, so a link is input\); replace it with the real file$/,
+    );
+    expect(englishRefusal(e.say!)).toBe(e.message);
+    expect(inGerman(e.say!)).toMatch(
+      /: ist eine Verknüpfung, die aus dem Projekt hinausführt \(nach .*secret\.txt\); Aloud liest und schreibt Projektdaten nicht/,
+    );
+  });
+});
+
+describe('a storage failure', () => {
+  it('the disk is full while writing: the refusal the app shows is German, the English as before', async () => {
+    const { DurableWriteError } = await import('../../core/node/fs/durableFile');
+    const { asRefusal } = await import('../../core/common/refusal/refusal');
+    const full = describeFsError(Object.assign(new Error('ENOSPC'), { code: 'ENOSPC' }));
+    const e = new DurableWriteError(say('refusal.storage.cannotOpen', { file: 'events.jsonl', text: full.say }), 'events.jsonl', full.code);
+    expect(e.message).toBe('cannot open events.jsonl for writing: no space left on the disk (ENOSPC)');
+    const refusal = asRefusal(e);
+    expect([refusal.code, refusal.message]).toEqual(['storage', e.message]);
+    expect(inGerman(refusal.say!)).toBe(
+      'events.jsonl kann nicht zum Schreiben geöffnet werden: Kein Speicherplatz mehr auf dem Datenträger (ENOSPC)',
+    );
+  });
+});

@@ -31,6 +31,8 @@ const FOLDERS = [
   'core/node/engine',
   'core/node/project',
   'core/common/codebook',
+  'core/node/fs',
+  'core/node/audio',
 ];
 
 function sources(dir: string, out: string[] = []): string[] {

@@ -62,6 +62,7 @@ export async function readWav(path: string): Promise<DecodedWav> {
     bytes = await readFile(path);
   } catch (e) {
     const err = e as NodeJS.ErrnoException;
+    // i18n-ignore: the WAV decoder's problems (ingest, transcribe, a pack's check) stay English for now
     throw new WavError(path, `cannot read the file (${err.code ?? err.message})`);
   }
   return decodeWav(bytes, path);
@@ -81,6 +82,7 @@ interface FmtChunk {
  */
 export function decodeWav(bytes: Uint8Array, name: string): DecodedWav {
   const fail = (problem: string): never => {
+    // i18n-ignore: the WAV decoder's problems (ingest, transcribe, a pack's check) stay English for now
     throw new WavError(name, problem);
   };
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);

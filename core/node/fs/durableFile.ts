@@ -1,6 +1,6 @@
 import { openNoFollow } from './resolveInside';
 import { Refusal, type RefusalOf } from '../../common/refusal/refusal';
-import { englishRefusal, say, type RefusalMessageId, type RefusalValue } from '../../common/refusal/refusalMessage';
+import { englishRefusal, say, type RefusalMessage, type RefusalMessageId, type RefusalValue } from '../../common/refusal/refusalMessage';
 
 /** The part of a FileHandle the logs and WAVs are written through; tests wrap it to inject ENOSPC or EROFS. */
 export interface DurableFile {
@@ -25,17 +25,20 @@ export const nodeDurableFs: DurableFs = {
 /** A failed write to a log or a WAV; the message names the file and says what was kept. */
 export class DurableWriteError extends Error implements RefusalOf {
   override name = 'DurableWriteError';
+  /** what to say to a person, from the catalog (absent: the English message is all there is) */
+  readonly say?: RefusalMessage;
   constructor(
-    message: string,
+    message: string | RefusalMessage,
     readonly file: string,
     /** the file system's error code (ENOSPC, EROFS, …) */
     readonly code: string | null,
   ) {
-    super(message);
+    super(typeof message === 'string' ? message : englishRefusal(message));
+    if (typeof message !== 'string') this.say = message;
   }
 
   toRefusal(): Refusal {
-    return new Refusal('storage', this.message);
+    return new Refusal('storage', this.message, this.say);
   }
 }
 

@@ -56,7 +56,7 @@ export async function streamSessionLog(
     handle = await open(file, 'r');
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { events: 0, torn: null, missingFinalNewline: false, completeBytes: 0 };
-    throw new DurableWriteError(`cannot read ${file}: ${describeFsError(e).text}`, file, describeFsError(e).code);
+    throw new DurableWriteError(say('refusal.storage.cannotRead', { file, text: describeFsError(e).say }), file, describeFsError(e).code);
   }
   try {
     if ((await handle.stat()).isDirectory()) throw new ProjectError(say('refusal.session.isAFolderNotA', { file }));

@@ -155,7 +155,7 @@ export class SessionStore {
       } catch (e) {
         if ((e as NodeJS.ErrnoException).code === 'EEXIST') continue;
         throw new DurableWriteError(
-          `cannot create ${dir}: ${describeFsError(e).text}; Aloud needs a writable project folder to record`,
+          say('refusal.storage.cannotCreateFolder', { dir, text: describeFsError(e).say }),
           dir,
           describeFsError(e).code,
         );
@@ -439,7 +439,7 @@ export class SessionStore {
     );
     if (!exists) {
       throw new DurableWriteError(
-        `${wavPath}: missing, but ${this.paths.events} records ${audio.samples} samples of "${audio.item_id}" in it; restore the file (Aloud will not record over a lost recording)`,
+        say('refusal.storage.wavMissing', { wavPath, events: this.paths.events, samples: String(audio.samples), itemId: audio.item_id }),
         wavPath,
         'ENOENT',
       );
