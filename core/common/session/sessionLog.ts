@@ -158,7 +158,7 @@ export function parseSessionLogBytes(
     bytes,
     decode,
     (raw, line) => parseEventLine(raw, file, line, upcasters),
-    // i18n-ignore: a damaged log's line: the problem is the event check's text (sessionEvents), English for now
+    // i18n-ignore: the JSONL reader's problem (a line that is not UTF-8) stays English inside the catalog line
     (line, problem) => new SessionLogError(file, line, problem),
   );
   return { events: records, torn, missingFinalNewline };
