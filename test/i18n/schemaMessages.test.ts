@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { codebookJsonSchema, parseCodebook } from '../../core/common/codebook/codebook';
 import { deidentifyJsonSchema } from '../../core/common/deidentify/deidentifyList';
 import { createTranslator } from '../../core/common/i18n/translator';
-import { inputProblemSaid } from '../../core/common/io/schemaProblems';
+import { inputProblemSaid } from '../../core/common/io/inputProblem';
 import { AJV_KEYWORDS_SAID, ajvMessage } from '../../core/common/io/schemaMessages';
 import { InputError } from '../../core/common/io/inputProblem';
 import { conversationMessageJsonSchema } from '../../core/common/items/conversations';
@@ -202,5 +202,14 @@ describe('our own kinds of config problem', () => {
     ) as ConfigError;
     expect(codebook.message).toBe('codebook.yaml:4: codes[0].parent: parent "y" is not a code of this codebook');
     expect(inGerman(codebook.say!)).toBe('codebook.yaml:4: codes[0].parent: das übergeordnete Element „y“ ist kein Code dieses Codebuchs');
+  });
+});
+
+describe('an input refusal line (the first problem and how many more)', () => {
+  it('English as summarizeProblems wrote it, German in the app', () => {
+    const e = refusalOf(() => parseItemsText('{"id": 5, "text": "x"}\n{"id": 6, "text": "y"}\n', 'items.jsonl', 'jsonl')) as InputError;
+    expect(e.message).toBe('items.jsonl:1: must be string, not number (field "id", stage schema) (+1 more problem)');
+    expect(englishRefusal(e.say!)).toBe(e.message);
+    expect(inGerman(e.say!)).toBe('items.jsonl:1: muss vom Typ string sein, nicht number (Feld „id“, Stufe schema) (+1 weiteres Problem)');
   });
 });

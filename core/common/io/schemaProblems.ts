@@ -1,7 +1,7 @@
 import type { ErrorObject } from 'ajv/dist/2020.js';
-import { childPointer, pointerToField, type InputProblem } from './inputProblem';
+import { childPointer, pointerToField, SAID_BESIDE, type InputProblem } from './inputProblem';
 import type { LocatedValue } from './jsonInput';
-import { englishRefusal, say, type RefusalMessage, type RefusalValue } from '../refusal/refusalMessage';
+import { englishRefusal, say, type RefusalValue } from '../refusal/refusalMessage';
 import { ajvMessage, oneOfValues } from './schemaMessages';
 
 /**
@@ -37,25 +37,10 @@ export function schemaProblems(errors: readonly ErrorObject[] | null | undefined
     if (seen.has(key)) continue;
     seen.add(key);
     const problem: InputProblem = { file, line: record.locate(pointer), field, stage: 'schema', message };
-    if (typeof said === 'object') SAID.set(problem, said);
+    if (typeof said === 'object') SAID_BESIDE.set(problem, said);
     problems.push(problem);
   }
   return problems;
-}
-
-/** A problem's catalog message, kept beside it (not in it: `aloud validate --json` prints problems as they are). */
-const SAID = new WeakMap<InputProblem, RefusalMessage>();
-
-/** A problem of ours with its catalog message kept beside it; the message is the catalog message's English. */
-export function saidProblem(problem: Omit<InputProblem, 'message'>, said: RefusalMessage): InputProblem {
-  const withMessage: InputProblem = { ...problem, message: englishRefusal(said) };
-  SAID.set(withMessage, said);
-  return withMessage;
-}
-
-/** What a problem says, as a refusal value: its catalog message when it has one, else its English message. */
-export function inputProblemSaid(problem: InputProblem): RefusalValue {
-  return SAID.get(problem) ?? problem.message;
 }
 
 function valueAt(root: unknown, pointer: string): unknown {

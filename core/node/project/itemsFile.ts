@@ -2,7 +2,7 @@ import { MODEL_FIELDS, type Item } from '../../common/items/item';
 import type { LabelSchemaContext } from '../../common/reasoning/modelLabel';
 import { formatFromFileName, parseItemsText } from '../../common/items/itemsSource';
 import { InputError, type InputProblem } from '../../common/io/inputProblem';
-import { saidProblem } from '../../common/io/schemaProblems';
+import { saidProblem } from '../../common/io/inputProblem';
 import { say } from '../../common/refusal/refusalMessage';
 import type { InputLimits } from '../../common/io/inputText';
 import { readInputFile } from '../fs/inputFile';
