@@ -3,7 +3,7 @@ import type { LabelSchemaContext } from '../../common/reasoning/modelLabel';
 import { formatFromFileName, parseItemsText } from '../../common/items/itemsSource';
 import { InputError, type InputProblem } from '../../common/io/inputProblem';
 import { saidProblem } from '../../common/io/inputProblem';
-import { say } from '../../common/refusal/refusalMessage';
+import { say, type RefusalMessage } from '../../common/refusal/refusalMessage';
 import type { InputLimits } from '../../common/io/inputText';
 import { readInputFile } from '../fs/inputFile';
 import { ProjectError } from '../fs/projectError';
@@ -12,15 +12,14 @@ import { ProjectError } from '../fs/projectError';
 export class ItemsFileError extends ProjectError {
   constructor(
     readonly problems: InputProblem[],
-    message: string,
+    message: string | RefusalMessage,
   ) {
     super(message);
   }
 }
 
 function asProjectError(e: unknown): never {
-  // i18n-ignore: the refusal's line stays English; the app shows each problem's catalog message (ImportOutcome.problems[].said)
-  if (e instanceof InputError) throw new ItemsFileError(e.problems, e.message);
+  if (e instanceof InputError) throw new ItemsFileError(e.problems, e.say ?? e.message);
   throw e;
 }
 
