@@ -251,3 +251,29 @@ describe('a storage failure', () => {
     );
   });
 });
+
+describe('a WAV file refused', () => {
+  it('an unsupported sample size: English as before, German with the hint in German', async () => {
+    const { decodeWav } = await import('../../core/node/audio/wavFile');
+    const header = new Uint8Array(44);
+    const v = new DataView(header.buffer);
+    header.set(ascii('RIFF'), 0);
+    v.setUint32(4, 36, true);
+    header.set(ascii('WAVEfmt '), 8);
+    v.setUint32(16, 16, true);
+    v.setUint16(20, 1, true);
+    v.setUint16(22, 1, true);
+    v.setUint32(24, 16000, true);
+    v.setUint32(28, 16000 * 2, true);
+    v.setUint16(32, 2, true);
+    v.setUint16(34, 12, true);
+    header.set(ascii('data'), 36);
+    const e = await refusalOf(async () => decodeWav(header, 'x.wav'));
+    expect(e.message).toBe(
+      'x.wav: unsupported PCM sample size of 12 bits (supported: 8, 16, 24, 32); convert it to 16-bit PCM first, e.g. `sox in.wav -b 16 -e signed-integer out.wav`',
+    );
+    expect(inGerman(e.say!)).toBe(
+      'x.wav: nicht unterstützte PCM-Samplegröße von 12 Bit (unterstützt: 8, 16, 24, 32); wandeln Sie sie zuerst in 16-Bit-PCM um, z. B. `sox in.wav -b 16 -e signed-integer out.wav`',
+    );
+  });
+});
