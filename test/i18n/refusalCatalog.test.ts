@@ -1,8 +1,8 @@
 /**
  * Refusals a person meets in the app say what they say from the refusal catalog (core/common/refusal/messages): the
  * scan reads the folders of the app's acts with TypeScript's parser and fails on a construction of a Refusal class
- * whose arguments hold no catalog message — neither a `say(…)` call nor a carried `….say` (a refusal re-thrown as
- * another). Allowed: an argument-shape check (a function typed ArgCheck: a caller's bug, not a person's act) and a
+ * whose arguments hold no catalog message — neither a `say(…)` call, a carried `….say` (a refusal re-thrown as
+ * another) nor a message carried by name (`said`, `…Said`). Allowed: an argument-shape check (a function typed ArgCheck: a caller's bug, not a person's act) and a
  * line marked `// i18n-ignore: <why>` (on the line or the line above). The CLI's own UsageError is not scanned.
  */
 import { readdirSync, readFileSync } from 'node:fs';
@@ -27,6 +27,12 @@ const FOLDERS = [
   'core/node/models',
   'core/common/project',
   'core/node/settings',
+  'core/common/models',
+  'core/node/engine',
+  'core/node/project',
+  'core/common/codebook',
+  'core/node/fs',
+  'core/node/audio',
 ];
 
 function sources(dir: string, out: string[] = []): string[] {
@@ -52,6 +58,8 @@ const REFUSALS = refusalClasses();
 function saysFromCatalog(node: ts.Node): boolean {
   if (ts.isCallExpression(node) && ts.isIdentifier(node.expression) && node.expression.text === 'say') return true;
   if (ts.isPropertyAccessExpression(node) && node.name.text === 'say') return true;
+  // a catalog message carried by name: `said`, `reasonSaid` (typed RefusalMessage where it is made)
+  if (ts.isIdentifier(node) && /^said$|Said$/.test(node.text) && !ts.isPropertyAccessExpression(node.parent)) return true;
   return ts.forEachChild(node, (child) => saysFromCatalog(child) || undefined) ?? false;
 }
 
@@ -94,12 +102,14 @@ describe('refusals a person meets come from the refusal catalog', () => {
         "throw new SessionUsageError('no item is open');",
         "throw new SessionUsageError(say('refusal.session.notRecording'));",
         'throw new RoomRuleError(404, e.say ?? e.message);',
+        'throw new ModelFileError(file, reasonSaid);',
+        'throw new ModelFileError(file, said.reason);',
         "const check: ArgCheck = (v) => { throw new Refusal('bad_request', 'must be a number'); };",
         "throw new ProjectError(problem); // i18n-ignore: a test's reason",
         'throw new Error(`not a refusal`);',
       ].join('\n'),
     );
-    expect(flagged).toEqual(["x.ts:1: new SessionUsageError('no item is open')"]);
+    expect(flagged).toEqual(["x.ts:1: new SessionUsageError('no item is open')", 'x.ts:5: new ModelFileError(file, said.reason)']);
   });
 
   for (const folder of FOLDERS) {

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { createTranslator } from '../../core/common/i18n/translator';
 import { errorOutcome, unwrapOutcome, type CallOutcome } from '../../core/common/refusal/callOutcome';
 import { Refusal } from '../../core/common/refusal/refusal';
-import { englishRefusal, type RefusalMessage } from '../../core/common/refusal/refusalMessage';
+import { englishRefusal, formatRefusal, type RefusalMessage } from '../../core/common/refusal/refusalMessage';
 import refusalDe from '../../core/common/refusal/messages/de.json';
 import { chatText, memberNameRefusal } from '../../core/common/rooms/roomNames';
 import { ConfigError, readStrictYaml } from '../../core/common/project/strictYaml';
@@ -14,7 +14,7 @@ import { requireOpenItem } from '../../core/common/session/sessionRules';
 import { decideCue } from '../../core/common/session/sessionRules';
 
 const german = createTranslator('de', refusalDe);
-const inGerman = (m: RefusalMessage): string => german.formatMessage({ id: m.id }, m.values);
+const inGerman = (m: RefusalMessage): string => formatRefusal(german, m)!;
 
 function refusalOf(act: () => unknown): Refusal {
   try {
@@ -30,8 +30,8 @@ describe('a refusal from the catalog', () => {
   it('keeps the English text it had before the catalog, and says something else in German', () => {
     const noItem = refusalOf(() => requireOpenItem({ currentItemId: null }, 'record'));
     expect(noItem.message).toBe('no item is open: open one before you record');
-    expect(noItem.say).toEqual({ id: 'refusal.session.noItemIsOpenOpen', values: { toDo: 'record' } });
-    expect(inGerman(noItem.say!)).toBe('Kein Item ist geöffnet: Öffnen Sie eines, bevor Sie record');
+    expect(noItem.say).toEqual({ id: 'refusal.session.noItemIsOpenOpen', values: { toDo: { id: 'refusal.session.act.record' } } });
+    expect(inGerman(noItem.say!)).toBe('Kein Item ist geöffnet: Öffnen Sie eines, bevor Sie aufnehmen');
 
     const cue = refusalOf(() => decideCue(null, 'keep_talking', 4000));
     expect(cue.message).toBe('the keep-talking cue is only shown while recording');
@@ -65,7 +65,11 @@ describe('a refusal from the catalog', () => {
     const outcome = JSON.parse(JSON.stringify(errorOutcome(sent))) as CallOutcome;
     expect(outcome).toEqual({
       ok: false,
-      error: { code: 'conflict', message: sent.message, say: { id: 'refusal.session.noItemIsOpenOpen', values: { toDo: 'complete' } } },
+      error: {
+        code: 'conflict',
+        message: sent.message,
+        say: { id: 'refusal.session.noItemIsOpenOpen', values: { toDo: { id: 'refusal.session.act.complete' } } },
+      },
     });
     const received = refusalOf(() => unwrapOutcome(outcome));
     expect([received.code, received.message, received.say]).toEqual([sent.code, sent.message, sent.say]);

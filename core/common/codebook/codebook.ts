@@ -1,6 +1,7 @@
 import { compileOnFirstUse, sharedAjv } from '../io/schemaValidator';
 import { stringify } from 'yaml';
-import { ConfigError, lineAt, readStrictYaml, schemaConfigProblems, type ConfigProblem } from '../project/strictYaml';
+import { ConfigError, configProblemWords, lineAt, readStrictYaml, schemaConfigProblems, type ConfigProblem } from '../project/strictYaml';
+import { say, type RefusalMessage } from '../refusal/refusalMessage';
 import { nameFormProblem, shownName, TakenNames } from '../names/personNames';
 import { caselessKey } from '../text/textFold';
 import { canonicalText, guidelineProblems, type CodeGuidelineFields } from '../guidelines/guidelines';
@@ -80,18 +81,21 @@ const folded = caselessKey;
  */
 export function parseCodebook(source: string, file = CODEBOOK_FILE): Codebook {
   if (source.length > CODEBOOK_LIMITS.chars)
+    // i18n-ignore: not English: ConfigError says its problems' catalog lines (each problem's say, test/i18n/schemaMessages.test.ts)
     throw new ConfigError([
       {
         file,
         line: null,
         path: '',
-        message: `${source.length} characters is too large for a codebook (at most ${CODEBOOK_LIMITS.chars}; the largest published ones are a few hundred kB)`,
+        ...configProblemWords(say('refusal.codebook.tooLarge', { length: String(source.length), max: String(CODEBOOK_LIMITS.chars) })),
       },
     ]);
   const { value, root, lineCounter } = readStrictYaml(source, file, CODEBOOK_FILE);
+  // i18n-ignore: not English: ConfigError says its problems' catalog lines (each problem's say, test/i18n/schemaMessages.test.ts)
   if (!validateCodebook(value)) throw new ConfigError(schemaConfigProblems(validateCodebook.errors, file, root, lineCounter));
   const codebook = value as unknown as Codebook;
   const problems = codebookProblems(codebook, file, (segments) => lineAt(root, lineCounter, segments));
+  // i18n-ignore: not English: ConfigError says its problems' catalog lines (each problem's say, test/i18n/schemaMessages.test.ts)
   if (problems.length > 0) throw new ConfigError(problems);
   return codebook;
 }
@@ -106,8 +110,10 @@ export function codebookProblems(
   lineOf: (segments: string[]) => number | null = () => null,
 ): ConfigProblem[] {
   const problems: ConfigProblem[] = [];
-  const at = (i: number, key: string, message: string): void => {
-    problems.push({ file, line: lineOf(['codes', String(i), key]), path: `codes[${i}].${key}`, message });
+  // a problem of ours is a catalog message; another check's words (name form, guideline) stay its English
+  const at = (i: number, key: string, problem: string | RefusalMessage): void => {
+    const words = typeof problem === 'string' ? { message: problem } : configProblemWords(problem);
+    problems.push({ file, line: lineOf(['codes', String(i), key]), path: `codes[${i}].${key}`, ...words });
   };
   if (codebook.codes.length > CODEBOOK_LIMITS.codes) {
     return [
@@ -115,7 +121,9 @@ export function codebookProblems(
         file,
         line: lineOf(['codes']),
         path: 'codes',
-        message: `${codebook.codes.length} codes are more than a codebook holds (at most ${CODEBOOK_LIMITS.codes})`,
+        ...configProblemWords(
+          say('refusal.codebook.tooManyCodes', { count: String(codebook.codes.length), max: String(CODEBOOK_LIMITS.codes) }),
+        ),
       },
     ];
   }
@@ -127,18 +135,14 @@ export function codebookProblems(
     // the one rule for names of people and codes: no controls, invisibles or text-direction characters, not over-long
     const formProblem = nameFormProblem(code.name, 'code name');
     if (formProblem) at(i, 'name', formProblem);
-    if (code.name !== code.name.trim()) at(i, 'name', `code name ${shownName(code.name)} has leading or trailing spaces`);
+    if (code.name !== code.name.trim()) at(i, 'name', say('refusal.codebook.spaces', { name: shownName(code.name) }));
     const seen = byName.get(folded(code.name));
-    if (seen !== undefined) at(i, 'name', `duplicate code name "${code.name}" (also codes[${seen}])`);
+    if (seen !== undefined) at(i, 'name', say('refusal.codebook.duplicateName', { name: code.name, other: String(seen) }));
     else {
       byName.set(folded(code.name), i);
       const like = lookAlikes.add(code.name);
       if (like !== null)
-        at(
-          i,
-          'name',
-          `code name ${shownName(code.name)} looks like the code "${like}" (codes[${byName.get(folded(like))}]); two codes must look different`,
-        );
+        at(i, 'name', say('refusal.codebook.looksLike', { name: shownName(code.name), like, other: String(byName.get(folded(like))) }));
     }
     // an empty plain definition is a code not defined yet (the coding view says so)
     const parts = ['definition', 'example', 'counter_example', 'examples', 'counter_examples'].filter(
@@ -151,13 +155,13 @@ export function codebookProblems(
       const other = keys.get(code.key);
       const reserved = CODING_VIEW_KEYS[code.key.toLowerCase()];
       if (reserved !== undefined) at(i, 'key', `key "${code.key}" is the coding view's shortcut for the ${reserved}; choose another`);
-      else if (other !== undefined) at(i, 'key', `key "${code.key}" is already used by codes[${other}]`);
+      else if (other !== undefined) at(i, 'key', say('refusal.codebook.keyUsed', { key: code.key, other: String(other) }));
       else keys.set(code.key, i);
     }
     if (code.guid !== undefined) {
       const bare = code.guid.replace(/^\{|\}$/g, '').toLowerCase();
       const other = guids.get(bare);
-      if (other !== undefined) at(i, 'guid', `guid ${code.guid} is also the guid of codes[${other}]`);
+      if (other !== undefined) at(i, 'guid', say('refusal.codebook.guidUsed', { guid: code.guid, other: String(other) }));
       else guids.set(bare, i);
     }
   });
@@ -165,14 +169,14 @@ export function codebookProblems(
   codebook.codes.forEach((code, i) => {
     if (code.parent === undefined) return;
     const parent = byName.get(folded(code.parent));
-    if (parent === undefined) return at(i, 'parent', `parent "${code.parent}" is not a code of this codebook`);
-    if (parent === i) return at(i, 'parent', `code "${code.name}" cannot be its own parent`);
+    if (parent === undefined) return at(i, 'parent', say('refusal.codebook.noParent', { parent: code.parent }));
+    if (parent === i) return at(i, 'parent', say('refusal.codebook.ownParent', { name: code.name }));
     // walk up, at most the depth limit: a cycle would make a code its own ancestor, a chain past it is refused once
     const visited = new Set<number>([i]);
     for (let up: number | undefined = parent; up !== undefined;) {
-      if (visited.has(up)) return at(i, 'parent', `parents form a cycle through "${code.name}"`);
+      if (visited.has(up)) return at(i, 'parent', say('refusal.codebook.cycle', { name: code.name }));
       if (visited.size >= CODEBOOK_LIMITS.depth) {
-        if (!tooDeep) at(i, 'parent', `code "${code.name}" is nested more than ${CODEBOOK_LIMITS.depth} levels deep under its parents`);
+        if (!tooDeep) at(i, 'parent', say('refusal.codebook.tooDeep', { name: code.name, depth: String(CODEBOOK_LIMITS.depth) }));
         tooDeep = true;
         return undefined;
       }

@@ -47,9 +47,11 @@ type XmlNode = Record<string, unknown>;
  */
 export function parseQdaCodebook(xml: string, file: string): QdaCodebookImport {
   const hazard = xmlGuardProblem(xml);
+  // i18n-ignore: a .qdc file's problems (the QDA reader's words) stay English for now
   if (hazard) throw new InputError([{ file, line: hazard.line, field: null, stage: 'input', message: hazard.message }]);
   const syntax = XMLValidator.validate(xml, { allowBooleanAttributes: false });
   if (syntax !== true)
+    // i18n-ignore: a .qdc file's problems (the QDA reader's words) stay English for now
     throw new InputError([{ file, line: syntax.err.line, field: null, stage: 'parse', message: `not well-formed XML: ${syntax.err.msg}` }]);
   const parser = new XMLParser({
     ignoreAttributes: false,
@@ -63,6 +65,7 @@ export function parseQdaCodebook(xml: string, file: string): QdaCodebookImport {
   const doc = parser.parse(xml) as XmlNode;
   const rootName = Object.keys(doc).find((k) => !k.startsWith('?') && !k.startsWith('#'));
   const fail = (message: string, field: string | null = null): never => {
+    // i18n-ignore: a .qdc file's problems (the QDA reader's words) stay English for now
     throw new InputError([{ file, line: null, field, stage: 'schema', message }]);
   };
   if (rootName === undefined) return fail('no root element');
@@ -82,6 +85,7 @@ export function parseQdaCodebook(xml: string, file: string): QdaCodebookImport {
     codebookNode = root[tag('CodeBook')] as XmlNode | undefined;
     // CodeBook is optional in a REFI-QDA project: a valid file, just not one that carries codes
     if (codebookNode === undefined || typeof codebookNode !== 'object')
+      // i18n-ignore: a .qdc file's problems (the QDA reader's words) stay English for now
       throw new InputError([
         {
           file,
@@ -127,6 +131,7 @@ export function parseQdaCodebook(xml: string, file: string): QdaCodebookImport {
   walk(codesNode[tag('Code')], []);
   if (codes.length === 0 && problems.length === 0)
     problems.push({ file, line: null, field: 'CodeBook', stage: 'schema', message: 'the CodeBook has no codes' });
+  // i18n-ignore: a .qdc file's problems (the QDA reader's words) stay English for now
   if (problems.length > 0) throw new InputError(problems);
 
   const origin =
@@ -153,6 +158,7 @@ export function parseQdaCodebook(xml: string, file: string): QdaCodebookImport {
       message: `${p.message.replace(/\(also codes\[(\d+)\]\)/, (_m, j: string) => `(also ${[...codes[Number(j)]!.path, codes[Number(j)]!.name].join(' / ')})`)}; Aloud's codebook names each code once`,
     };
   });
+  // i18n-ignore: a .qdc file's problems (the QDA reader's words) stay English for now
   if (rules.length > 0) throw new InputError(rules);
   return { codebook, originVersion: origin?.[1] ?? null, codes, kind };
 }

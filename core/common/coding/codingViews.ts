@@ -1,5 +1,6 @@
 import type { CodeDef } from '../codebook/codebook';
 import type { CodingUnitKind } from '../project/projectConfig';
+import type { SaidMessage } from '../refusal/refusalMessage';
 import type { CodeProposal, ProtocolCoding } from './codingFold';
 import { othersCodesVisible, type CodingContext, type ProtocolFacts } from './codingRules';
 import type { CodingUnit } from './codingUnits';
@@ -28,6 +29,8 @@ export interface CodingOverview {
   codebook: CodebookView | null;
   /** why there is no codebook to code with (none, or codebook.yaml does not validate) */
   codebook_problem: string | null;
+  /** the problem as a catalog message, said in the person's language */
+  codebook_problem_said?: SaidMessage | null;
   unit: CodingUnitKind;
   blind: boolean;
   own_protocols: boolean;

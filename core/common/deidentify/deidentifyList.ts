@@ -1,8 +1,9 @@
 import yaml from 'js-yaml';
 import { compileOnFirstUse, sharedAjv } from '../io/schemaValidator';
-import { ConfigError, lineAt, readStrictYaml, schemaConfigProblems, type ConfigProblem } from '../project/strictYaml';
+import { ConfigError, configProblemWords, lineAt, readStrictYaml, schemaConfigProblems, type ConfigProblem } from '../project/strictYaml';
 import { foldedKey, foldedKeys } from '../text/textFold';
 import { HIDDEN_AUDIO, PATTERN_NAMES, type HiddenAudio, type PatternName } from '../deidentified/deidentifyTerms';
+import { say, type RefusalMessage } from '../refusal/refusalMessage';
 
 /** The project's de-identification list, beside aloud.yaml. */
 export const DEIDENTIFY_FILE = 'deidentify.yaml';
@@ -131,7 +132,7 @@ export function parseDeidentifyList(source: string, file = DEIDENTIFY_FILE): Dei
     }
   }
   const { value, root, lineCounter } = readStrictYaml(source, file, DEIDENTIFY_FILE);
-  // i18n-ignore: schema and rule problems (ajv's words, the config checks) stay English; one-line YAML problems are catalog messages
+  // i18n-ignore: not English: ConfigError says its problems' catalog lines (each problem's say, test/i18n/schemaMessages.test.ts)
   if (!validateList(value)) throw new ConfigError(schemaConfigProblems(validateList.errors, file, root, lineCounter));
   return checkedList(value, file, (keys) => lineAt(root, lineCounter, keys));
 }
@@ -147,28 +148,23 @@ function checkedList(value: unknown, file: string, lineOf: (keys: string[]) => n
     margin_ms?: number;
   };
   const problems: ConfigProblem[] = [];
-  const at = (i: number, key: string, message: string): void => {
-    problems.push({ file, line: lineOf(['terms', String(i), key]), path: `terms[${i}].${key}`, message });
+  const at = (i: number, key: string, problem: RefusalMessage): void => {
+    problems.push({ file, line: lineOf(['terms', String(i), key]), path: `terms[${i}].${key}`, ...configProblemWords(problem) });
   };
   const seen = new Map<string, number>();
   raw.terms.forEach((term, i) => {
     if (CONTROL_CHARACTER.test(term.text))
-      return at(i, 'text', `term ${JSON.stringify(term.text)} contains a control or invisible character`);
-    if (term.text !== term.text.trim()) return at(i, 'text', `term ${JSON.stringify(term.text)} has leading or trailing spaces`);
-    if (!WORD_CHARACTER.test(term.text))
-      return at(i, 'text', `term ${JSON.stringify(term.text)} has no letter or digit, so it can never stand on word boundaries`);
+      return at(i, 'text', say('refusal.deidentify.termControlCharacter', { term: JSON.stringify(term.text) }));
+    if (term.text !== term.text.trim()) return at(i, 'text', say('refusal.deidentify.termSpaces', { term: JSON.stringify(term.text) }));
+    if (!WORD_CHARACTER.test(term.text)) return at(i, 'text', say('refusal.deidentify.termNoWord', { term: JSON.stringify(term.text) }));
     const keys = termKeys(term);
     const other = keys.map((k) => seen.get(k)).find((o) => o !== undefined);
     if (other !== undefined)
-      return at(
-        i,
-        'text',
-        `term ${JSON.stringify(term.text)} is listed twice (also terms[${other}], compared as the matcher reads them: case, accents and look-alikes folded)`,
-      );
+      return at(i, 'text', say('refusal.deidentify.termTwice', { term: JSON.stringify(term.text), other: String(other) }));
     for (const k of keys) seen.set(k, i);
     return undefined;
   });
-  // i18n-ignore: schema and rule problems (ajv's words, the config checks) stay English; one-line YAML problems are catalog messages
+  // i18n-ignore: not English: ConfigError says its problems' catalog lines (each problem's say, test/i18n/schemaMessages.test.ts)
   if (problems.length > 0) throw new ConfigError(problems);
   return {
     version: raw.version === undefined ? 'unversioned' : String(raw.version),

@@ -1,4 +1,5 @@
 import { Refusal } from '../refusal/refusal';
+import { englishRefusal, say, type RefusalMessage, type RefusalValue } from '../refusal/refusalMessage';
 /**
  * Where strict input failed. Stages run in this order and a later stage only sees what passed the earlier ones:
  * input (size, UTF-8) | parse (JSON/CSV syntax, duplicate keys, NaN) | schema (JSON Schema) | rule (ids, references, identity).
@@ -19,7 +20,7 @@ export interface InputProblem {
 /** Thrown when a file is rejected; carries every problem found by the stage that failed. */
 export class InputError extends Refusal {
   constructor(readonly problems: InputProblem[]) {
-    super('bad_request', summarizeProblems(problems));
+    super('bad_request', summarizeProblems(problems), problemsSaid(problems));
     this.name = 'InputError';
   }
 }
@@ -37,6 +38,34 @@ export function summarizeProblems(problems: readonly InputProblem[]): string {
   if (!first) return 'no problems';
   const more = problems.length - 1;
   return more > 0 ? `${formatInputProblem(first)} (+${more} more problem${more === 1 ? '' : 's'})` : formatInputProblem(first);
+}
+
+/** A problem's catalog message, kept beside it (not in it: `aloud validate --json` prints problems as they are). */
+export const SAID_BESIDE = new WeakMap<InputProblem, RefusalMessage>();
+
+/** A problem of ours with its catalog message kept beside it; the message is the catalog message's English. */
+export function saidProblem(problem: Omit<InputProblem, 'message'>, said: RefusalMessage): InputProblem {
+  const withMessage: InputProblem = { ...problem, message: englishRefusal(said) };
+  SAID_BESIDE.set(withMessage, said);
+  return withMessage;
+}
+
+/** What a problem says, as a refusal value: its catalog message when it has one, else its English message. */
+export function inputProblemSaid(problem: InputProblem): RefusalValue {
+  return SAID_BESIDE.get(problem) ?? problem.message;
+}
+
+/** The refusal line as a catalog message (the first problem, how many more), its English equal to summarizeProblems. */
+function problemsSaid(problems: readonly InputProblem[]): RefusalMessage | undefined {
+  const [first] = problems;
+  if (!first) return undefined;
+  const where = first.line === null ? first.file : `${first.file}:${first.line}`;
+  const problem = inputProblemSaid(first);
+  const line =
+    first.field === null
+      ? say('refusal.input.problem', { where, problem, stage: first.stage })
+      : say('refusal.input.problemInField', { where, problem, field: first.field, stage: first.stage });
+  return problems.length > 1 ? say('refusal.input.andMore', { first: line, more: problems.length - 1 }) : line;
 }
 
 /** JSON pointer ("/commitments/0/quote") → field path ("commitments[0].quote"); "" → null. */

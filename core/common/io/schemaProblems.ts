@@ -1,6 +1,8 @@
 import type { ErrorObject } from 'ajv/dist/2020.js';
-import { childPointer, pointerToField, type InputProblem } from './inputProblem';
+import { childPointer, pointerToField, SAID_BESIDE, type InputProblem } from './inputProblem';
 import type { LocatedValue } from './jsonInput';
+import { englishRefusal, say, type RefusalValue } from '../refusal/refusalMessage';
+import { ajvMessage, oneOfValues } from './schemaMessages';
 
 /**
  * Ajv errors of one value → schema-stage problems with field paths relative to the file and their lines.
@@ -11,28 +13,32 @@ export function schemaProblems(errors: readonly ErrorObject[] | null | undefined
   const seen = new Set<string>();
   for (const e of errors ?? []) {
     let pointer = e.instancePath;
-    let message = `${e.message ?? 'is invalid'}`;
+    let said: RefusalValue = ajvMessage(e);
     if (e.keyword === 'additionalProperties') {
       const key = String((e.params as { additionalProperty: string }).additionalProperty);
       pointer = childPointer(pointer, key);
-      message = 'unknown field (no additional properties are allowed)';
+      said = say('refusal.schema.unknownField');
     } else if (e.keyword === 'required') {
       const key = String((e.params as { missingProperty: string }).missingProperty);
       pointer = childPointer(pointer, key);
-      message = 'required field is missing';
+      said = say('refusal.schema.requiredField');
     } else if (e.keyword === 'enum') {
-      const allowed = (e.params as { allowedValues: unknown[] }).allowedValues;
-      message = `must be one of ${allowed.map((v) => JSON.stringify(v)).join(', ')}`;
+      said = oneOfValues((e.params as { allowedValues: unknown[] }).allowedValues);
     } else if (e.keyword === 'const') {
-      message = `must be ${JSON.stringify((e.params as { allowedValue: unknown }).allowedValue)}`;
+      said = say('refusal.schema.constValue', { value: JSON.stringify((e.params as { allowedValue: unknown }).allowedValue) });
     } else if (e.keyword === 'type') {
-      message = `must be ${String((e.params as { type: string | string[] }).type).replace(',', ' or ')}, not ${describeValue(valueAt(record.value, pointer))}`;
+      const [first = '', ...more] = String((e.params as { type: string | string[] }).type).split(',');
+      const type = more.length === 0 ? first : say('refusal.schema.typeOr', { first, second: more.join(',') });
+      said = say('refusal.schema.typeNot', { type, actual: describeValue(valueAt(record.value, pointer)) });
     }
+    const message = typeof said === 'object' ? englishRefusal(said) : String(said);
     const field = pointerToField(record.pointer + pointer);
     const key = `${field ?? ''}|${message}`;
     if (seen.has(key)) continue;
     seen.add(key);
-    problems.push({ file, line: record.locate(pointer), field, stage: 'schema', message });
+    const problem: InputProblem = { file, line: record.locate(pointer), field, stage: 'schema', message };
+    if (typeof said === 'object') SAID_BESIDE.set(problem, said);
+    problems.push(problem);
   }
   return problems;
 }
@@ -47,8 +53,8 @@ function valueAt(root: unknown, pointer: string): unknown {
   return node;
 }
 
-function describeValue(value: unknown): string {
+function describeValue(value: unknown): RefusalValue {
   if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  return typeof value === 'object' ? 'an object' : typeof value;
+  if (Array.isArray(value)) return say('refusal.schema.value.array');
+  return typeof value === 'object' ? say('refusal.schema.value.object') : typeof value;
 }

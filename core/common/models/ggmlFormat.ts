@@ -1,4 +1,5 @@
 import { ModelFileError } from './modelFileError';
+import { say, type RefusalMessage } from '../refusal/refusalMessage';
 
 /**
  * The whisper.cpp ggml model file, read the way whisper.cpp's loader (whisper_model_load) reads it:
@@ -176,16 +177,16 @@ function ascii(bytes: Uint8Array, start = 0, end = bytes.length): string {
 }
 
 /** Names what a file with the wrong magic most likely is, so the person knows what they picked. */
-export function describeForeignMagic(first: Uint8Array): string {
+export function describeForeignMagic(first: Uint8Array): RefusalMessage {
   const head = ascii(first, 0, Math.min(first.length, 64));
-  const hex = first.length >= 4 ? `0x${view(first).getUint32(0, true).toString(16).padStart(8, '0')}` : 'missing';
-  if (head.startsWith('GGUF')) return 'is a GGUF file (llama.cpp-style container), not a whisper.cpp ggml model';
-  if (head.startsWith('PK\x03\x04')) return "is a ZIP archive (a PyTorch checkpoint?), not a whisper.cpp ggml model; convert it with whisper.cpp's models/convert-pt-to-ggml.py";
-  if (head.startsWith('version https://git-lfs')) return 'is a Git LFS pointer file, not the model itself; fetch the real file (git lfs pull) or download it again';
-  if (head.startsWith('ggml')) return 'has a byte-swapped (big-endian) ggml magic; whisper.cpp reads little-endian models only';
-  if (head.startsWith('tjgg') || head.startsWith('fmgg') || head.startsWith('algg')) return 'is a llama.cpp legacy model (ggjt/ggmf/ggla), not a whisper model';
-  if (/^\s*[<{[]/.test(head)) return 'is a text (HTML/JSON) document, not a model; perhaps an error page was saved instead of the file';
-  return `is not a whisper.cpp ggml model (magic ${hex}, expected 0x67676d6c "ggml")`;
+  const hex = first.length >= 4 ? `0x${view(first).getUint32(0, true).toString(16).padStart(8, '0')}` : say('refusal.modelFile.magic.missing');
+  if (head.startsWith('GGUF')) return say('refusal.modelFile.magic.gguf');
+  if (head.startsWith('PK\x03\x04')) return say('refusal.modelFile.magic.zip');
+  if (head.startsWith('version https://git-lfs')) return say('refusal.modelFile.magic.lfs');
+  if (head.startsWith('ggml')) return say('refusal.modelFile.magic.byteSwapped');
+  if (head.startsWith('tjgg') || head.startsWith('fmgg') || head.startsWith('algg')) return say('refusal.modelFile.magic.llamaLegacy');
+  if (/^\s*[<{[]/.test(head)) return say('refusal.modelFile.magic.text');
+  return say('refusal.modelFile.magic.other', { hex });
 }
 
 /** Reads the preamble front to back in large blocks; a read past the end of the file is a truncation named after what was being read. */
@@ -199,24 +200,24 @@ class PreambleReader {
     private readonly file: string,
   ) {}
 
-  async take(n: number, what: string): Promise<DataView> {
+  async take(n: number, what: RefusalMessage): Promise<DataView> {
     const end = this.pos + n;
     if (end > this.source.size) {
-      throw new ModelFileError(this.file, `truncated: the file ends at byte ${this.source.size} inside ${what} (${this.source.size} bytes on disk)`);
+      throw new ModelFileError(this.file, say('refusal.modelFile.truncatedInside', { size: this.source.size, what }));
     }
     if (this.pos < this.blockStart || end > this.blockStart + this.block.length) {
       this.block = await this.source.read(this.pos, Math.max(n, 1 << 20));
       this.blockStart = this.pos;
-      if (this.block.length < n) throw new ModelFileError(this.file, `short read at byte ${this.pos} inside ${what}`);
+      if (this.block.length < n) throw new ModelFileError(this.file, say('refusal.modelFile.shortRead', { pos: this.pos, what }));
     }
     const at = this.pos - this.blockStart;
     this.pos = end;
     return new DataView(this.block.buffer, this.block.byteOffset + at, n);
   }
 
-  skip(n: number, what: string): void {
+  skip(n: number, what: RefusalMessage): void {
     if (this.pos + n > this.source.size) {
-      throw new ModelFileError(this.file, `truncated: the file ends at byte ${this.source.size} inside ${what}`);
+      throw new ModelFileError(this.file, say('refusal.modelFile.truncatedSkip', { size: this.source.size, what }));
     }
     this.pos += n;
   }
@@ -224,50 +225,53 @@ class PreambleReader {
 
 /** Parses magic, hparams, mel filters and vocabulary, checking each against what whisper models look like. */
 export async function readGgmlPreamble(source: ByteSource, file: string): Promise<GgmlPreamble> {
-  if (source.size === 0) throw new ModelFileError(file, 'is empty (0 bytes), not a whisper model');
-  if (source.size < 4) throw new ModelFileError(file, `is only ${source.size} bytes, not a whisper model`);
+  if (source.size === 0) throw new ModelFileError(file, say('refusal.modelFile.empty'));
+  if (source.size < 4) throw new ModelFileError(file, say('refusal.modelFile.tooSmall', { size: source.size }));
   const first = await source.read(0, Math.min(source.size, 64));
-  if (view(first).getUint32(0, true) !== GGML_FILE_MAGIC) throw new ModelFileError(file, describeForeignMagic(first));
+  if (view(first).getUint32(0, true) !== GGML_FILE_MAGIC) {
+    const said = describeForeignMagic(first);
+    throw new ModelFileError(file, said);
+  }
 
   const reader = new PreambleReader(source, file);
-  const header = await reader.take(HEADER_BYTES, 'the header (hparams)');
+  const header = await reader.take(HEADER_BYTES, say('refusal.modelFile.part.hparams'));
   const raw = HPARAM_NAMES.map((_, i) => header.getInt32(4 + 4 * i, true));
   const hparams = Object.fromEntries(HPARAM_NAMES.map((name, i) => [name, raw[i]])) as unknown as WhisperHparams;
 
-  const problem = (reason: string): ModelFileError => new ModelFileError(file, `header: ${reason}`);
+  const problem = (reason: RefusalMessage): ModelFileError => new ModelFileError(file, say('refusal.modelFile.header', { reason }));
   for (const name of HPARAM_NAMES) {
     const range = PLAUSIBLE[name];
     const value = hparams[name];
     if (range && (value < range[0] || value > range[1])) {
-      throw problem(`${name} = ${value} is outside the range of whisper models (${range[0]}–${range[1]}); this is not a whisper model or its header is damaged`);
+      throw problem(say('refusal.modelFile.hparamRange', { name, value, min: range[0], max: range[1] }));
     }
   }
-  if (hparams.n_mels !== 80 && hparams.n_mels !== 128) throw problem(`n_mels = ${hparams.n_mels}; whisper models have 80 (or 128 for large-v3) mel bands`);
-  if (hparams.n_text_state !== hparams.n_audio_state) throw problem(`n_text_state = ${hparams.n_text_state} differs from n_audio_state = ${hparams.n_audio_state}; whisper.cpp requires them equal`);
-  if (hparams.n_audio_state % hparams.n_audio_head !== 0) throw problem(`n_audio_state = ${hparams.n_audio_state} is not divisible by n_audio_head = ${hparams.n_audio_head}`);
-  if (hparams.n_text_state % hparams.n_text_head !== 0) throw problem(`n_text_state = ${hparams.n_text_state} is not divisible by n_text_head = ${hparams.n_text_head}`);
-  if (hparams.ftype < 0) throw problem(`ftype = ${hparams.ftype} is negative`);
+  if (hparams.n_mels !== 80 && hparams.n_mels !== 128) throw problem(say('refusal.modelFile.nMels', { value: hparams.n_mels }));
+  if (hparams.n_text_state !== hparams.n_audio_state) throw problem(say('refusal.modelFile.textStateDiffers', { text: hparams.n_text_state, audio: hparams.n_audio_state }));
+  if (hparams.n_audio_state % hparams.n_audio_head !== 0) throw problem(say('refusal.modelFile.notDivisible', { state: 'n_audio_state', value: hparams.n_audio_state, head: 'n_audio_head', heads: hparams.n_audio_head }));
+  if (hparams.n_text_state % hparams.n_text_head !== 0) throw problem(say('refusal.modelFile.notDivisible', { state: 'n_text_state', value: hparams.n_text_state, head: 'n_text_head', heads: hparams.n_text_head }));
+  if (hparams.ftype < 0) throw problem(say('refusal.modelFile.ftypeNegative', { ftype: hparams.ftype }));
   const quantization_version = Math.floor(hparams.ftype / QUANTIZATION_VERSION_FACTOR);
   hparams.ftype %= QUANTIZATION_VERSION_FACTOR;
   const weight_type = FTYPE_WEIGHT_TYPE.get(hparams.ftype);
-  if (weight_type === undefined) throw problem(`ftype = ${hparams.ftype} is not a weight type whisper.cpp can load`);
+  if (weight_type === undefined) throw problem(say('refusal.modelFile.ftypeUnknown', { ftype: hparams.ftype }));
   if (weight_type === 'f32') {
     // whisper.cpp 1.9.1 loads it, then aborts in the encoder: GGML_ASSERT(src0->type == GGML_TYPE_F16) in im2col
-    throw problem('ftype = 0 (f32 weights): whisper.cpp 1.9.1 cannot run an f32 model (its encoder convolution takes f16 kernels only); use an f16 or quantized file of the model');
+    throw problem(say('refusal.modelFile.f32'));
   }
 
-  const melHead = await reader.take(8, 'the mel filter header');
+  const melHead = await reader.take(8, say('refusal.modelFile.part.melHeader'));
   const mel = { n_mel: melHead.getInt32(0, true), n_fft: melHead.getInt32(4, true) };
-  if (mel.n_mel !== hparams.n_mels) throw problem(`mel filters have ${mel.n_mel} bands but n_mels = ${hparams.n_mels}`);
-  if (mel.n_fft < 1 || mel.n_fft > 4096) throw problem(`mel filters claim n_fft = ${mel.n_fft}; whisper uses 201`);
-  reader.skip(mel.n_mel * mel.n_fft * 4, 'the mel filters');
+  if (mel.n_mel !== hparams.n_mels) throw problem(say('refusal.modelFile.melBands', { bands: mel.n_mel, nMels: hparams.n_mels }));
+  if (mel.n_fft < 1 || mel.n_fft > 4096) throw problem(say('refusal.modelFile.melFft', { nFft: mel.n_fft }));
+  reader.skip(mel.n_mel * mel.n_fft * 4, say('refusal.modelFile.part.melFilters'));
 
-  const vocabCount = (await reader.take(4, 'the vocabulary size')).getInt32(0, true);
-  if (vocabCount < 1 || vocabCount > hparams.n_vocab) throw problem(`vocabulary holds ${vocabCount} tokens; expected 1–${hparams.n_vocab} (n_vocab)`);
+  const vocabCount = (await reader.take(4, say('refusal.modelFile.part.vocabSize'))).getInt32(0, true);
+  if (vocabCount < 1 || vocabCount > hparams.n_vocab) throw problem(say('refusal.modelFile.vocabCount', { count: vocabCount, max: hparams.n_vocab }));
   for (let i = 0; i < vocabCount; i++) {
-    const what = `vocabulary token ${i} of ${vocabCount}`;
+    const what = say('refusal.modelFile.part.vocabToken', { i, count: vocabCount });
     const length = (await reader.take(4, what)).getUint32(0, true);
-    if (length > 1024) throw problem(`${what} claims ${length} bytes; whisper tokens are short, so the vocabulary is damaged`);
+    if (length > 1024) throw problem(say('refusal.modelFile.tokenTooLong', { i, count: vocabCount, length }));
     reader.skip(length, what);
   }
   return { hparams, quantization_version, weight_type, mel, vocab_tokens: vocabCount, tensors_offset: reader.pos };
@@ -374,33 +378,32 @@ export const MAX_TENSOR_RECORD_HEADER_BYTES = 12 + 16 + 256;
  * record header (or everything up to the end of the file, which then means the record is cut short).
  */
 export function parseTensorRecord(bytes: Uint8Array, offset: number, file: string): TensorRecord {
-  const at = `tensor record at byte ${offset}`;
-  const cut = (): ModelFileError => new ModelFileError(file, `truncated: the file ends inside the ${at} (${bytes.length} bytes left)`);
+  const cut = (): ModelFileError => new ModelFileError(file, say('refusal.modelFile.recordCut', { offset, left: bytes.length }));
   if (bytes.length < 12) throw cut();
   const v = view(bytes);
   const nDims = v.getInt32(0, true);
   const nameLength = v.getInt32(4, true);
   const typeId = v.getInt32(8, true);
-  if (nDims < 1 || nDims > 4) throw new ModelFileError(file, `${at}: n_dims = ${nDims} (expected 1–4); the tensor data is damaged`);
-  if (nameLength < 1 || nameLength > 256) throw new ModelFileError(file, `${at}: name length ${nameLength} (expected 1–256); the tensor data is damaged`);
+  if (nDims < 1 || nDims > 4) throw new ModelFileError(file, say('refusal.modelFile.nDims', { offset, nDims }));
+  if (nameLength < 1 || nameLength > 256) throw new ModelFileError(file, say('refusal.modelFile.nameLength', { offset, length: nameLength }));
   const type = TYPE_BY_ID.get(typeId);
-  if (type === undefined) throw new ModelFileError(file, `${at}: unknown ggml tensor type ${typeId}`);
+  if (type === undefined) throw new ModelFileError(file, say('refusal.modelFile.unknownType', { offset, typeId }));
   const headerBytes = 12 + 4 * nDims + nameLength;
   if (bytes.length < headerBytes) throw cut();
   const ne: number[] = [];
   for (let i = 0; i < nDims; i++) {
     const d = v.getInt32(12 + 4 * i, true);
-    if (d < 1) throw new ModelFileError(file, `${at}: dimension ${i} is ${d}`);
+    if (d < 1) throw new ModelFileError(file, say('refusal.modelFile.dimension', { offset, i, d }));
     ne.push(d);
   }
   const nameStart = 12 + 4 * nDims;
   for (let i = nameStart; i < headerBytes; i++) {
     const c = bytes[i] ?? 0;
-    if (c < 0x20 || c > 0x7e) throw new ModelFileError(file, `${at}: tensor name is not printable ASCII; the tensor data is damaged`);
+    if (c < 0x20 || c > 0x7e) throw new ModelFileError(file, say('refusal.modelFile.nameNotAscii', { offset }));
   }
   const name = ascii(bytes, nameStart, headerBytes);
   const dataBytes = tensorDataBytes(type, ne);
-  if (dataBytes === null) throw new ModelFileError(file, `tensor '${name}' at byte ${offset}: row of ${ne[0]} elements is not a whole number of ${type} blocks`);
+  if (dataBytes === null) throw new ModelFileError(file, say('refusal.modelFile.rowBlocks', { name, offset, n: ne[0] ?? 1, type }));
   const dataOffset = offset + headerBytes;
   return { name, type, ne, offset, data_offset: dataOffset, end: dataOffset + dataBytes };
 }
@@ -425,7 +428,13 @@ export async function inspectGgmlModel(source: ByteSource, file: string): Promis
     const block = TENSOR_TYPES[ragged.type].block;
     throw new ModelFileError(
       file,
-      `a ${ragged.type} model needs rows of whole ${block}-value blocks, but '${ragged.name}' has rows of ${ragged.ne[0]} values (n_audio_state = ${preamble.hparams.n_audio_state}): whisper.cpp cannot load it; quantize this model as q4_0, q4_1, q5_0, q5_1 or q8_0`,
+      say('refusal.modelFile.ragged', {
+        type: ragged.type,
+        block,
+        name: ragged.name,
+        n: ragged.ne[0] ?? 1,
+        state: preamble.hparams.n_audio_state,
+      }),
     );
   }
   const byName = new Map(expected.map((t) => [t.name, t]));
@@ -437,19 +446,25 @@ export async function inspectGgmlModel(source: ByteSource, file: string): Promis
     const chunk = await source.read(offset, Math.min(MAX_TENSOR_RECORD_HEADER_BYTES, source.size - offset));
     const record = parseTensorRecord(chunk, offset, file);
     const want = byName.get(record.name);
-    if (!want) throw new ModelFileError(file, `unknown tensor '${record.name}' at byte ${offset}; whisper.cpp would refuse this file`);
+    if (!want) throw new ModelFileError(file, say('refusal.modelFile.unknownTensor', { name: record.name, offset }));
     const first = seen.get(record.name);
-    if (first !== undefined) throw new ModelFileError(file, `tensor '${record.name}' appears twice (bytes ${first} and ${offset})`);
+    if (first !== undefined) throw new ModelFileError(file, say('refusal.modelFile.twice', { name: record.name, first, offset }));
     if (!sameShape(record.ne, want.ne)) {
-      throw new ModelFileError(file, `tensor '${record.name}' has shape ${shape(record.ne)} but this header implies ${shape(want.ne)}`);
+      throw new ModelFileError(file, say('refusal.modelFile.shape', { name: record.name, shape: shape(record.ne), want: shape(want.ne) }));
     }
     if (record.type !== want.type) {
-      throw new ModelFileError(file, `tensor '${record.name}' is stored as ${record.type} but a ${preamble.weight_type} model needs ${want.type}`);
+      throw new ModelFileError(file, say('refusal.modelFile.type', { name: record.name, type: record.type, weightType: preamble.weight_type, want: want.type }));
     }
     if (record.end > source.size) {
       throw new ModelFileError(
         file,
-        `truncated: tensor '${record.name}' needs bytes ${record.data_offset}–${record.end} but the file ends at ${source.size}; a complete file with this header is ${expectedBytes} bytes`,
+        say('refusal.modelFile.truncatedTensor', {
+          name: record.name,
+          from: record.data_offset,
+          to: record.end,
+          size: source.size,
+          expected: expectedBytes,
+        }),
       );
     }
     seen.set(record.name, offset);
@@ -460,7 +475,13 @@ export async function inspectGgmlModel(source: ByteSource, file: string): Promis
     const missing = expected.filter((t) => !seen.has(t.name));
     throw new ModelFileError(
       file,
-      `truncated: ${seen.size} of ${expected.length} tensors present (first missing: '${missing[0]?.name}'); the file has ${source.size} bytes, a complete one ${expectedBytes}`,
+      say('refusal.modelFile.missingTensors', {
+        present: seen.size,
+        expected: expected.length,
+        missing: String(missing[0]?.name),
+        size: source.size,
+        expectedBytes,
+      }),
     );
   }
 
@@ -471,7 +492,12 @@ export async function inspectGgmlModel(source: ByteSource, file: string): Promis
     const gb = (expectedBytes - preamble.tensors_offset) / 1e9;
     throw new ModelFileError(
       file,
-      `holds no weights (a vocab-only file) and its dimensions match no whisper model (n_audio_state = ${h.n_audio_state}, ${h.n_audio_layer} encoder and ${h.n_text_layer} decoder layers): whisper.cpp would allocate ${gb >= 1 ? `about ${gb.toFixed(0)} GB` : `${(gb * 1000).toFixed(0)} MB`} for weights the file does not hold`,
+      say('refusal.modelFile.vocabOnly', {
+        state: h.n_audio_state,
+        encoder: h.n_audio_layer,
+        decoder: h.n_text_layer,
+        amount: gb >= 1 ? say('refusal.modelFile.aboutGb', { gb: gb.toFixed(0) }) : say('refusal.modelFile.mb', { mb: (gb * 1000).toFixed(0) }),
+      }),
     );
   }
   return {

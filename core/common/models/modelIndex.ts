@@ -44,9 +44,11 @@ export function parseModelIndex(text: string, file: string): ModelIndex {
   try {
     value = JSON.parse(text);
   } catch (e) {
+    // i18n-ignore: models.json is Aloud's own index; a damaged one's field problems stay English
     throw new ModelIndexError(`${file}: not valid JSON (${(e as Error).message}); fix or delete it (the model files themselves are kept)`);
   }
   const fail = (field: string, message: string): never => {
+    // i18n-ignore: models.json is Aloud's own index; a damaged one's field problems stay English
     throw new ModelIndexError(`${file}: ${field}: ${message}`);
   };
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return fail('(top level)', 'must be a JSON object');

@@ -72,9 +72,11 @@ export function parseModelManifest(text: string, file: string): ModelManifest {
   try {
     value = JSON.parse(text);
   } catch (e) {
+    // i18n-ignore: models/manifest.json ships with Aloud (a developer's file); its field problems stay English
     throw new ManifestError(file, [`not valid JSON (${(e as Error).message})`]);
   }
   const problems: string[] = [];
+  // i18n-ignore: models/manifest.json ships with Aloud (a developer's file); its field problems stay English
   if (!isRecord(value)) throw new ManifestError(file, ['(top level): must be a JSON object']);
   for (const key of Object.keys(value)) {
     if (!['manifest_version', 'default', 'models', 'vad'].includes(key)) problems.push(`${key}: unknown key (not allowed here)`);
@@ -82,6 +84,7 @@ export function parseModelManifest(text: string, file: string): ModelManifest {
   if (value.manifest_version !== 1) problems.push(`manifest_version: must be 1 (got ${JSON.stringify(value.manifest_version)})`);
   if (!Array.isArray(value.models) || value.models.length === 0) {
     problems.push('models: must be a non-empty array');
+    // i18n-ignore: models/manifest.json ships with Aloud (a developer's file); its field problems stay English
     throw new ManifestError(file, problems);
   }
   const names = new Map<string, number>();
@@ -138,6 +141,7 @@ export function parseModelManifest(text: string, file: string): ModelManifest {
   if ('vad' in value) checkVadEntry(value.vad, files, problems);
   if (typeof value.default !== 'string') problems.push('default: must be the name of one of the models');
   else if (!names.has(value.default)) problems.push(`default: "${value.default}" is not one of the models`);
+  // i18n-ignore: models/manifest.json ships with Aloud (a developer's file); its field problems stay English
   if (problems.length > 0) throw new ManifestError(file, problems);
   return value as unknown as ModelManifest;
 }

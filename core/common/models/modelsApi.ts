@@ -1,6 +1,7 @@
 /** The models domain of the app API: what is known and installed, downloads, import, remove; handlers in core/node/models/modelsHandlers.ts. */
 import type { MethodTable } from '../apiSlice/methodSpec';
 import { boolean, nonEmptyString } from '../apiSlice/argChecks';
+import type { SaidMessage } from '../refusal/refusalMessage';
 
 /** The app's view of the whisper (and VAD) models: the manifest's, and any imported file. */
 export interface ModelsView {
@@ -20,6 +21,8 @@ export interface ModelsView {
     /** the file matches the manifest's checksum; null when not installed */
     verified: boolean | null;
     problem: string | null;
+    /** the problem as a catalog message, said in the person's language (problem keeps the English) */
+    problem_said: SaidMessage | null;
     downloading: boolean;
     in_manifest: boolean;
   }>;
@@ -34,6 +37,8 @@ export interface ModelsEvent {
   total_bytes: number | null;
   percent: number | null;
   message: string | null;
+  /** the message as a catalog message, said in the person's language */
+  message_said?: SaidMessage | null;
 }
 
 export interface ModelsApi {

@@ -3,6 +3,7 @@
  * creating, importing items; its handlers are core/node/projects/projectHandlers.ts.
  */
 import type { MethodTable } from '../apiSlice/methodSpec';
+import type { SaidMessage } from '../refusal/refusalMessage';
 import { type ArgCheck, nonEmptyString, nullableString, oneOf } from '../apiSlice/argChecks';
 import type { Item } from '../items/item';
 import { Refusal } from '../refusal/refusal';
@@ -25,7 +26,8 @@ export interface ImportOutcome {
   changed: number;
   removed: number;
   total: number;
-  problems: Array<{ file: string; line: number | null; field: string | null; message: string }>;
+  /** `said`: the problem as a catalog message when it has one (the app says it in the person's language) */
+  problems: Array<{ file: string; line: number | null; field: string | null; message: string; said?: SaidMessage | null }>;
 }
 
 export interface NewProjectSpec {

@@ -7,7 +7,8 @@ import { REASONING_REVEALS, type ReasoningConfig } from '../reasoning/reasoningC
 import { DEFAULT_FILLERS, HESITATION_LIST_NAMES, type HesitationLists } from '../signals/hesitationLists';
 import { LABEL_MODELS, type LabelModelName } from '../labelModels/labelModel';
 import type { LineCounter, Node as YamlNode } from 'yaml';
-import { ConfigError, nodeAt, readStrictYaml, schemaConfigProblems, type ConfigProblem } from './strictYaml';
+import { ConfigError, configProblemWords, nodeAt, readStrictYaml, schemaConfigProblems, type ConfigProblem } from './strictYaml';
+import { say } from '../refusal/refusalMessage';
 import { caselessKey } from '../text/textFold';
 import { guidelineProblems, guidelineSchemaProperties } from '../guidelines/guidelines';
 
@@ -286,7 +287,7 @@ const validateConfig = compileOnFirstUse(() => ajv.compile(projectConfigJsonSche
  */
 export function parseProjectConfig(text: string, file = 'aloud.yaml'): ProjectConfig {
   const { value, root, lineCounter } = readStrictYaml(text, file, 'aloud.yaml');
-  // i18n-ignore: schema and rule problems (ajv's words, the config checks) stay English; one-line YAML problems are catalog messages
+  // i18n-ignore: not English: ConfigError says its problems' catalog lines (each problem's say, test/i18n/schemaMessages.test.ts)
   if (!validateConfig(value)) throw new ConfigError(schemaConfigProblems(validateConfig.errors, file, root, lineCounter));
   const config = value as unknown as ProjectConfig;
   checkConfigRules(config, file, root, lineCounter);
@@ -315,7 +316,7 @@ function checkConfigRules(config: ProjectConfig, file: string, root: YamlNode | 
         file,
         line: lineOf(['schema', 'labels', String(i), 'name']),
         path: `schema.labels[${i}].name`,
-        message: `label name ${JSON.stringify(label.name)} contains a control character`,
+        ...configProblemWords(say('refusal.config.labelControlCharacter', { name: JSON.stringify(label.name) })),
       });
     }
     const folded = caselessKey(label.name);
@@ -324,7 +325,7 @@ function checkConfigRules(config: ProjectConfig, file: string, root: YamlNode | 
         file,
         line: lineOf(['schema', 'labels', String(i), 'name']),
         path: `schema.labels[${i}].name`,
-        message: `duplicate label name "${label.name}" (also labels[${names.get(folded)}])`,
+        ...configProblemWords(say('refusal.config.duplicateLabel', { name: label.name, other: String(names.get(folded)) })),
       });
     }
     names.set(folded, i);
@@ -342,7 +343,7 @@ function checkConfigRules(config: ProjectConfig, file: string, root: YamlNode | 
           file,
           line: lineOf(['schema', 'labels', String(i), 'key']),
           path: `schema.labels[${i}].key`,
-          message: `key "${label.key}" is already used by labels[${keys.get(label.key)}]`,
+          ...configProblemWords(say('refusal.config.keyUsed', { key: label.key, other: String(keys.get(label.key)) })),
         });
       }
       keys.set(label.key, i);
@@ -361,7 +362,7 @@ function checkConfigRules(config: ProjectConfig, file: string, root: YamlNode | 
             file,
             line: lineOf(['schema', 'labels', String(i), 'synonyms', lang]),
             path: `schema.labels[${i}].synonyms.${lang}`,
-            message: `synonym "${synonym}" also names label "${owner}"`,
+            ...configProblemWords(say('refusal.config.synonymOwned', { synonym, owner })),
           });
         }
         synonymOwner.set(`${lang}:${folded}`, label.name);
@@ -376,7 +377,7 @@ function checkConfigRules(config: ProjectConfig, file: string, root: YamlNode | 
           file,
           line: lineOf(['thinkaloud', 'stems', lang, String(i)]),
           path: `thinkaloud.stems.${lang}[${i}]`,
-          message: `bad commit phrase pattern: ${problem}`,
+          ...configProblemWords(say('refusal.config.badStemPattern', { problem })),
         });
       }
     });
@@ -389,7 +390,7 @@ function checkConfigRules(config: ProjectConfig, file: string, root: YamlNode | 
             file,
             line: lineOf(['thinkaloud', 'hesitation', lang, list, String(i)]),
             path: `thinkaloud.hesitation.${lang}.${list}[${i}]`,
-            message: `${JSON.stringify(term)} has no word to count`,
+            ...configProblemWords(say('refusal.config.noWordToCount', { term: JSON.stringify(term) })),
           });
         }
       });
@@ -401,7 +402,7 @@ function checkConfigRules(config: ProjectConfig, file: string, root: YamlNode | 
         file,
         line: lineOf(['schema', 'labels', String(i), 'key']),
         path: `schema.labels[${i}].key`,
-        message: `"${label.key}" is the record shortcut; choose another key`,
+        ...configProblemWords(say('refusal.config.recordShortcut', { key: label.key })),
       });
     }
   });
@@ -411,7 +412,7 @@ function checkConfigRules(config: ProjectConfig, file: string, root: YamlNode | 
         file,
         line: lineOf(['thinkaloud', 'languages', String(i)]),
         path: `thinkaloud.languages[${i}]`,
-        message: `no commit phrases for "${lang}": built in are ${Object.keys(DEFAULT_STEMS).join(', ')}; add thinkaloud.stems.${lang} to use another language`,
+        ...configProblemWords(say('refusal.config.noCommitPhrases', { lang, builtIn: Object.keys(DEFAULT_STEMS).join(', ') })),
       });
     }
   });
@@ -421,7 +422,7 @@ function checkConfigRules(config: ProjectConfig, file: string, root: YamlNode | 
       file,
       line: lineOf(['items']),
       path: 'items',
-      message: 'must be a path inside the project folder (relative, without "..")',
+      ...configProblemWords(say('refusal.config.itemsInsideProject')),
     });
   }
   const causes = new Map<string, number>();
@@ -433,7 +434,7 @@ function checkConfigRules(config: ProjectConfig, file: string, root: YamlNode | 
         file,
         line: lineOf(['adjudication', 'causes', String(i)]),
         path,
-        message: `cause ${JSON.stringify(cause)} contains a control character`,
+        ...configProblemWords(say('refusal.config.causeControlCharacter', { cause: JSON.stringify(cause) })),
       });
     // the CLI takes causes as --cause a,b: a comma inside one would split it in two
     else if (cause.includes(','))
@@ -441,14 +442,14 @@ function checkConfigRules(config: ProjectConfig, file: string, root: YamlNode | 
         file,
         line: lineOf(['adjudication', 'causes', String(i)]),
         path,
-        message: `cause ${JSON.stringify(cause)} contains a comma (causes are given as --cause a,b)`,
+        ...configProblemWords(say('refusal.config.causeComma', { cause: JSON.stringify(cause) })),
       });
     else if (causes.has(folded))
       problems.push({
         file,
         line: lineOf(['adjudication', 'causes', String(i)]),
         path,
-        message: `duplicate cause "${cause}" (also causes[${causes.get(folded)}])`,
+        ...configProblemWords(say('refusal.config.duplicateCause', { cause, other: String(causes.get(folded)) })),
       });
     causes.set(folded, i);
   });
@@ -457,9 +458,9 @@ function checkConfigRules(config: ProjectConfig, file: string, root: YamlNode | 
       file,
       line: lineOf(['thinkaloud', 'long_pause_ms']),
       path: 'thinkaloud.long_pause_ms',
-      message: `must be at least min_pause_ms (${config.thinkaloud.min_pause_ms})`,
+      ...configProblemWords(say('refusal.config.longPauseTooShort', { minPauseMs: String(config.thinkaloud.min_pause_ms) })),
     });
   }
-  // i18n-ignore: schema and rule problems (ajv's words, the config checks) stay English; one-line YAML problems are catalog messages
+  // i18n-ignore: not English: ConfigError says its problems' catalog lines (each problem's say, test/i18n/schemaMessages.test.ts)
   if (problems.length > 0) throw new ConfigError(problems);
 }

@@ -2,7 +2,8 @@ import type { ErrorObject } from 'ajv/dist/2020.js';
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, visit, type Node as YamlNode } from 'yaml';
 import { pointerToField } from '../io/inputProblem';
 import { Refusal } from '../refusal/refusal';
-import { say, type RefusalMessage } from '../refusal/refusalMessage';
+import { englishRefusal, say, type RefusalMessage, type RefusalValue } from '../refusal/refusalMessage';
+import { ajvMessage, oneOfValues } from '../io/schemaMessages';
 
 /** A problem in a configuration file, located by key path and (where known) line. */
 export interface ConfigProblem {
@@ -16,17 +17,36 @@ export interface ConfigProblem {
 
 export class ConfigError extends Refusal {
   constructor(readonly problems: ConfigProblem[]) {
-    super('bad_request', problems.map(formatConfigProblem).join('\n'), configProblemMessage(problems));
+    super('bad_request', problems.map(formatConfigProblem).join('\n'), configProblemsSaid(problems, 'lines'));
     this.name = 'ConfigError';
   }
 }
 
-/** One problem with catalog words is said in the person's language; several stay the English list (one line each). */
-function configProblemMessage(problems: readonly ConfigProblem[]): RefusalMessage | undefined {
-  const [p] = problems;
-  if (problems.length !== 1 || !p?.say) return undefined;
-  const where = p.line === null ? p.file : `${p.file}:${p.line}`;
-  return { id: p.say.id, values: { ...p.say.values, where, field: p.path || '(top level)' } };
+/**
+ * The problems as one catalog message, one line each (a list is nested messages: the first line, then the rest); a
+ * problem without catalog words keeps its English line among the others.
+ */
+export function configProblemsSaid(problems: readonly ConfigProblem[], list: 'lines' | 'inline'): RefusalMessage | undefined {
+  const lines = problems.map((p): RefusalValue => {
+    if (!p.say) return formatConfigProblem(p);
+    const where = p.line === null ? p.file : `${p.file}:${p.line}`;
+    return { id: p.say.id, values: { ...p.say.values, where, field: p.path || '(top level)' } };
+  });
+  const last = lines.at(-1);
+  if (last === undefined || lines.every((line) => typeof line === 'string')) return undefined;
+  // a list ends in a message: an English-only last line is wrapped as the words it is
+  const tail: RefusalMessage = typeof last === 'object' ? last : say('refusal.config.asWritten', { text: last });
+  return lines.length === 1
+    ? tail
+    : lines.slice(0, -1).reduceRight<RefusalMessage>((rest, first) => say(LIST_MESSAGE[list], { first, rest }), tail);
+}
+
+/** How the lines of a list are joined: one a line (the refusal), or after semicolons (a problem in a sentence). */
+const LIST_MESSAGE = { lines: 'refusal.config.lines', inline: 'refusal.config.linesInline' } as const;
+
+/** A problem of ours: its English message and its catalog line (`{where}: {field}: …`, filled in by ConfigError). */
+export function configProblemWords(problem: RefusalMessage): { message: string; say: RefusalMessage } {
+  return { message: englishRefusal(problem), say: say('refusal.config.line', { problem }) };
 }
 
 export function formatConfigProblem(p: ConfigProblem): string {
@@ -58,21 +78,21 @@ export function nodeAt(root: YamlNode | null, segments: string[]): YamlNode | nu
   return node;
 }
 
-export function describeAjvError(e: ErrorObject): { path: string; message: string; pointer: string } {
+export function describeAjvError(e: ErrorObject): { path: string; message: string; pointer: string; said: RefusalValue } {
   let pointer = e.instancePath;
-  let message = e.message ?? 'is invalid';
+  let said: RefusalValue = ajvMessage(e);
   if (e.keyword === 'additionalProperties') {
     const key = String((e.params as { additionalProperty: string }).additionalProperty);
     pointer = `${pointer}/${key}`;
-    message = 'unknown key (not allowed here)';
+    said = say('refusal.config.unknownKey');
   } else if (e.keyword === 'required') {
-    message = `missing required key "${String((e.params as { missingProperty: string }).missingProperty)}"`;
+    said = say('refusal.config.missingKey', { key: String((e.params as { missingProperty: string }).missingProperty) });
   } else if (e.keyword === 'enum') {
-    message = `must be one of ${(e.params as { allowedValues: unknown[] }).allowedValues.map((v) => JSON.stringify(v)).join(', ')}`;
+    said = oneOfValues((e.params as { allowedValues: unknown[] }).allowedValues);
   } else if (e.keyword === 'propertyNames') {
-    message = `key ${String((e.params as { propertyName: string }).propertyName)} must be a language code like "en"`;
+    said = say('refusal.config.languageKey', { name: String((e.params as { propertyName: string }).propertyName) });
   }
-  return { path: pointerToPath(pointer), message, pointer };
+  return { path: pointerToPath(pointer), message: typeof said === 'object' ? englishRefusal(said) : String(said), pointer, said };
 }
 
 const MAX_YAML_ALIASES = 100;
@@ -173,13 +193,19 @@ export function schemaConfigProblems(
   for (const e of errors ?? []) {
     // propertyNames reports twice (the name and the wrapper); keep the informative one.
     if (e.keyword === 'propertyNames' && e.propertyName === undefined) continue;
-    const { path, message, pointer } = describeAjvError(e);
+    const { path, message, pointer, said } = describeAjvError(e);
     const key = `${path}|${message}`;
     if (seen.has(key)) continue;
     seen.add(key);
     const node = nodeAt(root, pointer.split('/').slice(1));
     const offset = node?.range?.[0];
-    problems.push({ file, line: offset === undefined ? null : lineCounter.linePos(offset).line, path, message });
+    problems.push({
+      file,
+      line: offset === undefined ? null : lineCounter.linePos(offset).line,
+      path,
+      message,
+      say: say('refusal.config.line', { problem: said }),
+    });
   }
   return problems;
 }

@@ -1,5 +1,5 @@
 import { Refusal, type RefusalCode } from './refusal';
-import type { RefusalMessage } from './refusalMessage';
+import type { RefusalMessage, SaidMessage } from './refusalMessage';
 
 /**
  * A refusal crossing a transport as data (CallOutcome): a code the UI can act on, the English message (logs, the CLI,
@@ -8,7 +8,7 @@ import type { RefusalMessage } from './refusalMessage';
 export interface RefusalBody {
   code: RefusalCode;
   message: string;
-  say?: { id: string; values?: Readonly<Record<string, string | number>> };
+  say?: SaidMessage;
 }
 
 /**
@@ -19,8 +19,17 @@ export type CallOutcome = { ok: true; result: unknown } | { ok: false; error: Re
 
 export function errorOutcome(e: Refusal): CallOutcome {
   const error: RefusalBody = { code: e.code, message: e.message };
-  if (e.say) error.say = e.say.values === undefined ? { id: e.say.id } : { id: e.say.id, values: { ...e.say.values } };
+  if (e.say) error.say = plainMessage(e.say);
   return { ok: false, error };
+}
+
+/** A catalog message as plain data (its nested messages too): what JSON and structured clone carry unchanged. */
+function plainMessage(m: SaidMessage): SaidMessage {
+  if (m.values === undefined) return { id: m.id };
+  return {
+    id: m.id,
+    values: Object.fromEntries(Object.entries(m.values).map(([k, v]) => [k, typeof v === 'object' ? plainMessage(v) : v])),
+  };
 }
 
 export function unwrapOutcome(outcome: CallOutcome): unknown {

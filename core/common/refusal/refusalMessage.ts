@@ -7,8 +7,12 @@ import refusalEn from './messages/en.json';
 
 export type RefusalMessageId = keyof typeof refusalEn;
 
-/** Plain arguments only (a name, a file, a count): a message that needs another message is two messages. */
-export type RefusalValues = Readonly<Record<string, string | number>>;
+/**
+ * An argument: plain (a name, a file, a count) or another catalog message (a verb, a lock's owner, a file's problem),
+ * said in the same language as the message that holds it.
+ */
+export type RefusalValue = string | number | RefusalMessage;
+export type RefusalValues = Readonly<Record<string, RefusalValue>>;
 
 /** A catalog message: its id and its arguments. Crossing a transport the id is a plain string (RefusalBody.say). */
 export interface RefusalMessage {
@@ -32,7 +36,40 @@ export function englishRefusal(message: RefusalMessage): string {
   english ??= createTranslator('en', refusalEn);
   const text = refusalEn[message.id];
   const values = Object.fromEntries(
-    Object.entries(message.values ?? {}).map(([k, v]) => [k, typeof v === 'number' && text.includes(`{${k}, plural,`) ? v : String(v)]),
+    Object.entries(message.values ?? {}).map(([k, v]) => [
+      k,
+      typeof v === 'object' ? englishRefusal(v) : typeof v === 'number' && text.includes(`{${k}, plural,`) ? v : String(v),
+    ]),
   );
   return english.formatMessage({ id: message.id }, values);
+}
+
+/** What formats one catalog message in a language: react-intl's IntlShape and the translator both are one. */
+export interface MessageFormatter {
+  readonly messages: Readonly<Record<string, unknown>>;
+  formatMessage(descriptor: { id: string }, values?: Record<string, string | number>): string;
+}
+
+/** A message as it arrived from a host: its id is a plain string until a catalog is asked (RefusalBody.say). */
+export interface SaidMessage {
+  id: string;
+  values?: Readonly<Record<string, string | number | SaidMessage>>;
+}
+
+/**
+ * A refusal message in the formatter's language, its nested messages in the same language; null when the catalog
+ * lacks one of its ids (a newer host's message: the caller shows the English text instead).
+ */
+export function formatRefusal(format: MessageFormatter, message: SaidMessage): string | null {
+  if (!Object.hasOwn(format.messages, message.id)) return null;
+  const values: Record<string, string | number> = {};
+  for (const [k, v] of Object.entries(message.values ?? {})) {
+    if (typeof v !== 'object') values[k] = v;
+    else {
+      const nested = formatRefusal(format, v);
+      if (nested === null) return null;
+      values[k] = nested;
+    }
+  }
+  return format.formatMessage({ id: message.id }, values);
 }

@@ -179,7 +179,7 @@ export function applyRoomEvent(state: RoomState | null, event: RoomEvent, where 
 export function foldRoom(events: readonly RoomEvent[], where?: string): RoomState {
   let state: RoomState | null = null;
   for (const e of events) state = applyRoomEvent(state, e, where);
-  if (state === null) throw new RoomLogError(say('refusal.rooms.empty', { value: where ?? 'room log' }));
+  if (state === null) throw new RoomLogError(say('refusal.rooms.empty', { value: where ?? say('refusal.rooms.roomLog') }));
   return state;
 }
 

@@ -300,7 +300,7 @@ function dropTrailingSilence(item: ShadowItemState): void {
 export function foldShadowRoom(events: readonly ShadowEvent[], where?: string): ShadowState {
   let state: ShadowState | null = null;
   for (const e of events) state = applyShadowEvent(state, e, where);
-  if (state === null) throw new RoomLogError(say('refusal.rooms.empty', { value: where ?? 'shadow room log' }));
+  if (state === null) throw new RoomLogError(say('refusal.rooms.empty', { value: where ?? say('refusal.rooms.shadowRoomLog') }));
   return state;
 }
 
@@ -440,7 +440,10 @@ export function decideFeed(state: ShadowState, feed: Exclude<ShadowFeed, { kind:
     if (state.expert_present)
       throw new RoomRuleError(
         409,
-        say('refusal.rooms.theRoomIsFedBy', { annotator: state.expert_present.annotator, via: state.expert_present.via }),
+        say('refusal.rooms.theRoomIsFedBy', {
+          annotator: state.expert_present.annotator,
+          via: say(`refusal.rooms.via.${state.expert_present.via}`),
+        }),
       );
     return [{ type: 'expert_joined', data: { annotator: feed.annotator, via: feed.via } }];
   }

@@ -1,5 +1,6 @@
 import { SessionLogError } from './sessionLog';
 import type { SessionEvent } from './sessionEvents';
+import { say } from '../refusal/refusalMessage';
 
 /** What the log says about one item's WAV. */
 export interface ItemAudio {
@@ -48,8 +49,8 @@ export class AudioLedgerFold {
   apply(event: SessionEvent): void {
     const { ledger } = this;
     const fail = (problem: string): never => {
-      // i18n-ignore: a damaged log's line: the problem is the event check's text (sessionEvents), English for now
-      throw new SessionLogError(this.file, event.seq, `${event.type}: ${problem}`);
+      // the ledger's problem stays English, inside the catalog line
+      throw new SessionLogError(this.file, event.seq, say('refusal.sessionLog.eventProblem', { type: event.type, problem }));
     };
     switch (event.type) {
       case 'recording_started': {

@@ -15,6 +15,7 @@ import {
   text,
 } from '../apiSlice/argChecks';
 import { Refusal } from '../refusal/refusal';
+import type { SaidMessage } from '../refusal/refusalMessage';
 import type { ReasoningView } from '../reasoning/reasoningReveal';
 import type { ItemSessionState } from './itemState';
 import type { ItemSummary } from './itemSummary';
@@ -37,6 +38,8 @@ export interface SessionView {
   pending_items: Record<string, number>;
   /** a torn last log line found (and set aside) when the session was opened */
   recovered: string | null;
+  /** what was recovered, as a catalog message said in the person's language */
+  recovered_said?: SaidMessage | null;
   /** the item whose completion waits for its last transcriptions ("finishing transcription…"), if any */
   finishing_item: string | null;
   /** some recorded voice labels were derived under other parser inputs (labels, synonyms, languages, stems) than the current aloud.yaml's (kept as recorded) */

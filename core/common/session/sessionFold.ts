@@ -26,6 +26,7 @@ import { summaryOfItem, type ItemSummary } from './itemSummary';
 import type { GuidelineScope } from '../guidelines/guidelines';
 import { activeTimeByItem, type ActivitySpan } from './activeTime';
 import { DEFAULT_IDLE_GAP_SECONDS } from '../project/projectConfig';
+import { say } from '../refusal/refusalMessage';
 
 /** An event to append: its type and data (the log gives it v, seq and ts). */
 export type SessionEntry = { [T in SessionEventType]: { type: T; data: SessionEventData[T] } }[SessionEventType];
@@ -589,8 +590,9 @@ export class SessionFold {
     );
     entries.forEach((entry, i) => {
       const problem = checkEventData(entry.type, entry.data);
-      // i18n-ignore: a damaged log's line: the problem is the event check's text (sessionEvents), English for now
-      if (problem !== null) throw new SessionLogError(this.file, firstSeq + i, `${entry.type}: ${problem}`);
+      // the event data's own check says its problem in English, inside the catalog line
+      if (problem !== null)
+        throw new SessionLogError(this.file, firstSeq + i, say('refusal.sessionLog.eventProblem', { type: entry.type, problem }));
       audio.apply({ v: EVENT_VERSIONS[entry.type], seq: firstSeq + i, ts: '', type: entry.type, data: entry.data } as SessionEvent);
     });
   }

@@ -2,6 +2,7 @@ import { readJsonlBytes, readJsonlText, type StrictUtf8Decoder, type TornLine } 
 import { checkEventData } from './sessionEventSchema';
 import { EVENT_VERSIONS, isSessionEventType, type SessionEvent, type SessionEventType } from './sessionEvents';
 import { Refusal } from '../refusal/refusal';
+import { englishRefusal, say, type RefusalMessage, type RefusalValue } from '../refusal/refusalMessage';
 
 /** Turns the data of version n of an event type into the data of version n + 1. */
 export type Upcaster = (data: unknown) => unknown;
@@ -58,12 +59,16 @@ export const EVENT_UPCASTERS: UpcasterRegistry = {
 /** A corrupt session log, located by file and line; nothing is dropped silently. */
 export class SessionLogError extends Refusal {
   override name = 'SessionLogError';
+  /** the problem in English */
+  readonly problem: string;
   constructor(
     readonly file: string,
     readonly line: number,
-    readonly problem: string,
+    /** the problem: a catalog message (said in the person's language when the app opens the session) or English text */
+    problem: RefusalValue,
   ) {
-    super('conflict', `${file}:${line}: ${problem}`);
+    super('conflict', say('refusal.sessionLog.line', { file, line: String(line), problem }));
+    this.problem = typeof problem === 'object' ? englishRefusal(problem) : String(problem);
   }
 }
 
@@ -82,17 +87,14 @@ export function upcastEventData(
   version: number,
   data: unknown,
   upcasters: UpcasterRegistry = EVENT_UPCASTERS,
-): { data: unknown } | { problem: string } {
+): { data: unknown } | { problem: RefusalMessage } {
   const current = EVENT_VERSIONS[type];
-  if (version > current) {
-    return {
-      problem: `${type} v${version} is newer than this version of Aloud understands (v${current}); update Aloud to open this session`,
-    };
-  }
+  if (version > current)
+    return { problem: say('refusal.sessionLog.newerVersion', { type, version: String(version), current: String(current) }) };
   let upcast = data;
   for (let v = version; v < current; v++) {
     const step = upcasters[type]?.[v];
-    if (!step) return { problem: `${type} v${v} cannot be read: no upcaster from v${v} to v${v + 1}` };
+    if (!step) return { problem: say('refusal.sessionLog.noUpcaster', { type, version: String(v), next: String(v + 1) }) };
     upcast = step(upcast);
   }
   return { data: upcast };
@@ -115,23 +117,20 @@ export function parseEventLine(
   try {
     value = JSON.parse(raw);
   } catch (e) {
-    return failLine(file, line, `not valid JSON (${(e as Error).message})`);
+    return failLine(file, line, say('refusal.sessionLog.notJson', { detail: (e as Error).message }));
   }
   // checked field by field without allocating: a log is read whole on every open (72,000 lines at 10,000 items)
-  if (typeof value !== 'object' || value === null || Array.isArray(value))
-    return failLine(file, line, 'an event must be a JSON object {v, seq, ts, type, data}');
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return failLine(file, line, say('refusal.sessionLog.notObject'));
   const record = value as Record<string, unknown>;
-  for (const key in record)
-    if (!EVENT_KEYS.has(key)) return failLine(file, line, `unknown field "${key}" (an event has v, seq, ts, type, data)`);
+  for (const key in record) if (!EVENT_KEYS.has(key)) return failLine(file, line, say('refusal.sessionLog.unknownField', { key }));
   const { v, seq, ts, type, data } = record;
-  if (typeof type !== 'string') return failLine(file, line, 'field "type" must be a string');
-  if (!isSessionEventType(type)) return failLine(file, line, `unknown event type "${type}"`);
-  if (!Number.isInteger(v) || (v as number) < 0) return failLine(file, line, 'field "v" must be a non-negative integer');
-  if (seq !== line)
-    return failLine(file, line, `field "seq" is ${JSON.stringify(seq)} but must be ${line}: seq counts events from 1 without gaps`);
-  if (typeof ts !== 'string' || Number.isNaN(Date.parse(ts))) return failLine(file, line, 'field "ts" must be an ISO 8601 time');
-  if (line === 1 && type !== 'session_started') return failLine(file, line, `the first event must be session_started, not ${type}`);
-  if (line > 1 && type === 'session_started') return failLine(file, line, 'session_started may only be the first event');
+  if (typeof type !== 'string') return failLine(file, line, say('refusal.sessionLog.typeNotString'));
+  if (!isSessionEventType(type)) return failLine(file, line, say('refusal.sessionLog.unknownType', { type }));
+  if (!Number.isInteger(v) || (v as number) < 0) return failLine(file, line, say('refusal.sessionLog.badVersion'));
+  if (seq !== line) return failLine(file, line, say('refusal.sessionLog.badSeq', { seq: String(JSON.stringify(seq)), line: String(line) }));
+  if (typeof ts !== 'string' || Number.isNaN(Date.parse(ts))) return failLine(file, line, say('refusal.sessionLog.badTs'));
+  if (line === 1 && type !== 'session_started') return failLine(file, line, say('refusal.sessionLog.firstEvent', { type }));
+  if (line > 1 && type === 'session_started') return failLine(file, line, say('refusal.sessionLog.startedNotFirst'));
   const current = EVENT_VERSIONS[type];
   let upcastData = data;
   if (v !== current) {
@@ -140,13 +139,13 @@ export function parseEventLine(
     upcastData = upcast.data;
   }
   const problem = dataChecked && v === current ? null : checkEventData(type, upcastData);
-  if (problem !== null) return failLine(file, line, `${type}: ${problem}`);
+  // the event data's own check (its schema) says its problem in English, inside the catalog line
+  if (problem !== null) return failLine(file, line, say('refusal.sessionLog.eventProblem', { type, problem }));
   return { v: current, seq: line, ts, type, data: upcastData } as SessionEvent;
 }
 
-function failLine(file: string, line: number, problem: string): never {
-  // i18n-ignore: a damaged log's line: the problem is the event check's text (sessionEvents), English for now
-  throw new SessionLogError(file, line, problem);
+function failLine(file: string, line: number, said: RefusalMessage): never {
+  throw new SessionLogError(file, line, said);
 }
 
 /**
@@ -176,7 +175,7 @@ export function parseSessionLogBytes(
     bytes,
     decode,
     (raw, line) => parseEventLine(raw, file, line, upcasters, line <= checkedLines),
-    // i18n-ignore: a damaged log's line: the problem is the event check's text (sessionEvents), English for now
+    // i18n-ignore: the JSONL reader's problem (a line that is not UTF-8) stays English inside the catalog line
     (line, problem) => new SessionLogError(file, line, problem),
   );
   return { events: records, torn, missingFinalNewline };

@@ -40,10 +40,21 @@ export interface SessionRuleContext {
   sha256(text: string): string;
 }
 
+/** What a person does to an open item, as the refusal names it ("open one before you record"). */
+const ITEM_ACTS = {
+  record: 'refusal.session.act.record',
+  complete: 'refusal.session.act.complete',
+  label: 'refusal.session.act.label',
+  'show its reasoning': 'refusal.session.act.showReasoning',
+  'judge a step': 'refusal.session.act.judgeAStep',
+  'select words of its text': 'refusal.session.act.selectWords',
+} as const;
+export type ItemAct = keyof typeof ITEM_ACTS;
+
 /** The item being worked on, or the refusal that says to open one first. */
-export function requireOpenItem(facts: Pick<SessionFacts, 'currentItemId'>, toDo: string): string {
+export function requireOpenItem(facts: Pick<SessionFacts, 'currentItemId'>, toDo: ItemAct): string {
   const itemId = facts.currentItemId;
-  if (itemId === null) throw new SessionUsageError(say('refusal.session.noItemIsOpenOpen', { toDo }));
+  if (itemId === null) throw new SessionUsageError(say('refusal.session.noItemIsOpenOpen', { toDo: say(ITEM_ACTS[toDo]) }));
   return itemId;
 }
 

@@ -6,12 +6,19 @@ import type { MethodTable } from '../apiSlice/methodSpec';
 import type { ArgCheck } from '../apiSlice/argChecks';
 import type { ProjectView } from '../project/projectApi';
 import { Refusal } from '../refusal/refusal';
+import type { SaidMessage } from '../refusal/refusalMessage';
 
 export interface AppInfo {
   app_version: string;
   /** how this renderer is hosted */
   mode: 'electron' | 'browser';
-  engine: { available: boolean; model: { name: string; sha256: string } | null; problem: string | null };
+  engine: {
+    available: boolean;
+    model: { name: string; sha256: string } | null;
+    problem: string | null;
+    /** the problem as a catalog message when it has one, said in the person's language (problem keeps the English) */
+    problem_said: SaidMessage | null;
+  };
 }
 
 /** The thinkaloud settings the app can change (written to aloud.yaml through its validation). */

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { AUDIO_SAMPLE_RATE } from '../../common/audio/sampleRate';
 import { resample } from '../../common/audio/sincResampler';
 import { Refusal } from '../../common/refusal/refusal';
+import { say, type RefusalMessage } from '../../common/refusal/refusalMessage';
 
 /** A WAV file decoded to mono samples (full scale ±1; float files may exceed it, they are not clipped). */
 export interface DecodedWav {
@@ -25,9 +26,10 @@ export class WavError extends Refusal {
   override name = 'WavError';
   constructor(
     readonly file: string,
-    problem: string,
+    /** the problem as a catalog message, said in the person's language in the app */
+    problemSaid: RefusalMessage,
   ) {
-    super('conflict', `${file}: ${problem}`);
+    super('conflict', say('refusal.wav.problem', { file, problem: problemSaid }));
   }
 }
 
@@ -54,7 +56,7 @@ const knownFormats: Record<number, string> = {
 export const MIN_WAV_SAMPLE_RATE = 4_000;
 export const MAX_WAV_SAMPLE_RATE = 384_000;
 
-const convertHint = 'convert it to 16-bit PCM first, e.g. `sox in.wav -b 16 -e signed-integer out.wav`';
+const convertHint = say('refusal.wav.convertHint');
 
 export async function readWav(path: string): Promise<DecodedWav> {
   let bytes: Uint8Array;
@@ -62,7 +64,7 @@ export async function readWav(path: string): Promise<DecodedWav> {
     bytes = await readFile(path);
   } catch (e) {
     const err = e as NodeJS.ErrnoException;
-    throw new WavError(path, `cannot read the file (${err.code ?? err.message})`);
+    throw new WavError(path, say('refusal.wav.cannotRead', { detail: err.code ?? err.message }));
   }
   return decodeWav(bytes, path);
 }
@@ -80,17 +82,17 @@ interface FmtChunk {
  * order (odd sizes padded to even), mixed down to mono as the mean of the channels. `name` is used in error messages.
  */
 export function decodeWav(bytes: Uint8Array, name: string): DecodedWav {
-  const fail = (problem: string): never => {
-    throw new WavError(name, problem);
+  const fail = (said: RefusalMessage): never => {
+    throw new WavError(name, said);
   };
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const tag = (at: number): string => String.fromCharCode(bytes[at]!, bytes[at + 1]!, bytes[at + 2]!, bytes[at + 3]!);
 
-  if (bytes.length < 12) fail(bytes.length === 0 ? 'not a WAV file (the file is empty)' : 'not a WAV file (too short for a RIFF header)');
+  if (bytes.length < 12) fail(say(bytes.length === 0 ? 'refusal.wav.empty' : 'refusal.wav.tooShort'));
   const riff = tag(0);
-  if (riff === 'RIFX') fail('big-endian WAV (RIFX) is not supported; ' + convertHint);
-  if (riff !== 'RIFF') fail('not a WAV file (no RIFF header)');
-  if (tag(8) !== 'WAVE') fail(`not a WAV file (RIFF type is ${JSON.stringify(tag(8))}, not "WAVE")`);
+  if (riff === 'RIFX') fail(say('refusal.wav.rifx', { hint: convertHint }));
+  if (riff !== 'RIFF') fail(say('refusal.wav.noRiff'));
+  if (tag(8) !== 'WAVE') fail(say('refusal.wav.notWave', { type: JSON.stringify(tag(8)) }));
 
   let fmt: FmtChunk | null = null;
   let data: { start: number; end: number } | null = null;
@@ -111,15 +113,15 @@ export function decodeWav(bytes: Uint8Array, name: string): DecodedWav {
       data = { start: body, end: body + size };
     } else if (body + size > bytes.length) {
       if (fmt !== null && data !== null) break; // damaged metadata after the audio cannot change the audio
-      fail(`chunk "${printable(id)}" at byte ${at} claims ${size} bytes but the file ends ${bytes.length - body} bytes later`);
+      fail(say('refusal.wav.chunkPastEnd', { id: printable(id), at: String(at), size: String(size), left: String(bytes.length - body) }));
     } else if (id === 'fmt ') {
-      if (fmt !== null) fail(`more than one "fmt " chunk (a second one at byte ${at})`);
+      if (fmt !== null) fail(say('refusal.wav.secondFmt', { at: String(at) }));
       fmt = parseFmt(view, body, size, fail);
     }
     at = body + size + (size % 2);
   }
-  if (fmt === null) return fail('no "fmt " chunk (the format of the audio is unknown)');
-  if (data === null) return fail('no "data" chunk (the file holds no audio)');
+  if (fmt === null) return fail(say('refusal.wav.noFmt'));
+  if (data === null) return fail(say('refusal.wav.noData'));
 
   const { formatTag, channels, sampleRate, blockAlign, bitsPerSample } = fmt;
   const format = formatTag === WAVE_FORMAT_IEEE_FLOAT ? 'float' : 'pcm';
@@ -137,7 +139,10 @@ export function decodeWav(bytes: Uint8Array, name: string): DecodedWav {
     // NaN or Infinity is no sound at all: refusing it beats ingesting a damaged file as silence.
     if (format === 'float' && !Number.isFinite(sum))
       fail(
-        `float sample ${f} (byte ${pos - channels * bytesPerSample}) is ${Number.isNaN(sum) ? 'NaN' : 'infinite'}: the audio is damaged`,
+        say(Number.isNaN(sum) ? 'refusal.wav.floatNaN' : 'refusal.wav.floatInfinite', {
+          frame: String(f),
+          at: String(pos - channels * bytesPerSample),
+        }),
       );
     samples[f] = channels === 1 ? sum : sum / channels;
     pos += blockAlign - channels * bytesPerSample;
@@ -153,8 +158,8 @@ export function decodeWav(bytes: Uint8Array, name: string): DecodedWav {
   };
 }
 
-function parseFmt(view: DataView, at: number, size: number, fail: (problem: string) => never): FmtChunk {
-  if (size < 16) fail(`"fmt " chunk is ${size} bytes, shorter than the 16 a WAV format needs`);
+function parseFmt(view: DataView, at: number, size: number, fail: (said: RefusalMessage) => never): FmtChunk {
+  if (size < 16) fail(say('refusal.wav.fmtShort', { size: String(size) }));
   let formatTag = view.getUint16(at, true);
   const channels = view.getUint16(at + 2, true);
   const sampleRate = view.getUint32(at + 4, true);
@@ -162,30 +167,33 @@ function parseFmt(view: DataView, at: number, size: number, fail: (problem: stri
   const bitsPerSample = view.getUint16(at + 14, true);
   if (formatTag === WAVE_FORMAT_EXTENSIBLE) {
     const cbSize = size >= 18 ? view.getUint16(at + 16, true) : 0;
-    if (size < 40 || cbSize < 22) fail(`WAVE_FORMAT_EXTENSIBLE "fmt " chunk is too short (${size} bytes) to hold its sub-format`);
+    if (size < 40 || cbSize < 22) fail(say('refusal.wav.extensibleShort', { size: String(size) }));
     formatTag = view.getUint16(at + 24, true);
     const tail = KSDATAFORMAT_GUID_TAIL.every((b, k) => view.getUint8(at + 26 + k) === b);
-    if (!tail) fail('unsupported WAVE_FORMAT_EXTENSIBLE sub-format (not a standard KSDATAFORMAT GUID); ' + convertHint);
+    if (!tail) fail(say('refusal.wav.extensibleGuid', { hint: convertHint }));
   }
   if (formatTag !== WAVE_FORMAT_PCM && formatTag !== WAVE_FORMAT_IEEE_FLOAT) {
     const known = knownFormats[formatTag];
     const hex = `0x${formatTag.toString(16).padStart(4, '0').toUpperCase()}`;
-    fail(`unsupported format ${hex}${known ? ` (${known})` : ''}; only PCM and IEEE float are read: ${convertHint}`);
+    fail(known ? say('refusal.wav.formatKnown', { hex, known, hint: convertHint }) : say('refusal.wav.format', { hex, hint: convertHint }));
   }
-  if (channels === 0) fail('"fmt " chunk says 0 channels');
+  if (channels === 0) fail(say('refusal.wav.noChannels'));
   if (sampleRate < MIN_WAV_SAMPLE_RATE || sampleRate > MAX_WAV_SAMPLE_RATE) {
-    fail(
-      `sample rate of ${sampleRate} Hz is outside ${MIN_WAV_SAMPLE_RATE}–${MAX_WAV_SAMPLE_RATE} Hz (a damaged header, or not speech audio); resample it, e.g. \`sox in.wav -r 16000 out.wav\``,
-    );
+    fail(say('refusal.wav.sampleRate', { rate: String(sampleRate), min: String(MIN_WAV_SAMPLE_RATE), max: String(MAX_WAV_SAMPLE_RATE) }));
   }
   const supportedBits = formatTag === WAVE_FORMAT_PCM ? [8, 16, 24, 32] : [32, 64];
   if (!supportedBits.includes(bitsPerSample)) {
     fail(
-      `unsupported ${formatTag === WAVE_FORMAT_PCM ? 'PCM' : 'float'} sample size of ${bitsPerSample} bits (supported: ${supportedBits.join(', ')}); ${convertHint}`,
+      say('refusal.wav.sampleSize', {
+        kind: formatTag === WAVE_FORMAT_PCM ? 'PCM' : 'float',
+        bits: String(bitsPerSample),
+        supported: supportedBits.join(', '),
+        hint: convertHint,
+      }),
     );
   }
   if (blockAlign < channels * (bitsPerSample / 8)) {
-    fail(`"fmt " chunk block align ${blockAlign} is too small for ${channels} channel(s) of ${bitsPerSample} bits`);
+    fail(say('refusal.wav.blockAlign', { blockAlign: String(blockAlign), channels: String(channels), bits: String(bitsPerSample) }));
   }
   return { formatTag, channels, sampleRate, blockAlign, bitsPerSample };
 }

@@ -37,7 +37,7 @@ export interface QdcExportSummary {
 export async function exportQdc(options: { project: OpenProject; out: string; force: boolean }): Promise<QdcExportSummary> {
   const { project, out } = options;
   const loaded = await loadCodebook(project);
-  if ('problem' in loaded) throw new ProjectError(say('refusal.coding.nothingToExport', { problem: loaded.problem }));
+  if ('problem' in loaded) throw new ProjectError(say('refusal.coding.nothingToExport', { problem: loaded.problemSaid }));
   // a QDA description is one text: per-language guidelines or example lists would not come back from a .qdc
   const rich = loaded.codebook.codes.find(hasRichGuideline);
   if (rich) throw new ProjectError(say('refusal.coding.richGuideline', { file: loaded.file, code: rich.name }));

@@ -160,6 +160,7 @@ export function codingHandlers(app: CodingHost): CodingApi {
           ? { codes: loaded.codebook.codes, exclusive: loaded.codebook.exclusive === true, version: loaded.version }
           : null,
       codebook_problem: 'problem' in loaded ? loaded.problem : null,
+      codebook_problem_said: 'problem' in loaded && typeof loaded.problemSaid === 'object' ? loaded.problemSaid : null,
       unit: coding.unit,
       blind: coding.blind,
       own_protocols: coding.own_protocols,

@@ -16,10 +16,14 @@ import { allSessionNames, type AnnotatorStates, type SessionSource } from '../se
 import { ProjectError } from '../fs/projectError';
 import type { OpenProject } from '../project/projectFolder';
 import { codeGuidelinesInForce, type GuidelineInForce } from '../../common/guidelines/guidelines';
-import { say } from '../../common/refusal/refusalMessage';
+import { englishRefusal, say, type RefusalMessage, type RefusalValue } from '../../common/refusal/refusalMessage';
+import { configProblemsSaid } from '../../common/project/strictYaml';
 
 /** The project's codebook with its version, or why there is none to code with. */
-export type LoadedCodebook = { codebook: Codebook; version: string; file: string } | { problem: string; file: string; missing: boolean };
+export type LoadedCodebook =
+  | { codebook: Codebook; version: string; file: string }
+  /** problemSaid: the problem as a catalog message, said in the person's language */
+  | { problem: string; problemSaid: RefusalValue; file: string; missing: boolean };
 
 /** codebook.yaml beside aloud.yaml, read strictly (never through a link out of the project); a missing file is not an error here. */
 export async function loadCodebook(project: OpenProject): Promise<LoadedCodebook> {
@@ -28,20 +32,27 @@ export async function loadCodebook(project: OpenProject): Promise<LoadedCodebook
     () => true,
     () => false,
   );
-  if (!exists)
-    return {
-      problem: `the project has no ${CODEBOOK_FILE}: write one beside aloud.yaml (codes: a list of name, definition) or import a QDA codebook (aloud import --codebook FILE.qdc)`,
-      file,
-      missing: true,
-    };
+  if (!exists) return { ...problemOf(say('refusal.coding.noCodebook', { file: CODEBOOK_FILE })), file, missing: true };
   const text = await readFile(await resolveInside(project.dir, CODEBOOK_FILE, 'read'), 'utf8');
   try {
     const codebook = parseCodebook(text, file);
     return { codebook, version: codebookVersion(codebook, sha256Hex), file };
   } catch (e) {
-    if (e instanceof ConfigError) return { problem: `${e.problems.map(formatConfigProblem).join('; ')}`, file, missing: false };
+    if (e instanceof ConfigError) {
+      const said = configProblemsSaid(e.problems, 'inline');
+      return {
+        problem: e.problems.map(formatConfigProblem).join('; '),
+        problemSaid: said ?? e.problems.map(formatConfigProblem).join('; '),
+        file,
+        missing: false,
+      };
+    }
     throw e;
   }
+}
+
+function problemOf(said: RefusalMessage): { problem: string; problemSaid: RefusalMessage } {
+  return { problem: englishRefusal(said), problemSaid: said };
 }
 
 /** The coding rules' context for a coder, from the project's settings and its codebook. */
@@ -96,7 +107,10 @@ export async function addCodeToCodebook(project: OpenProject, code: CodeDef): Pr
   } catch (e) {
     if (e instanceof ConfigError)
       throw new ProjectError(
-        say('refusal.coding.wasNotAdded', { name: code.name, problems: e.problems.map(formatConfigProblem).join('; ') }),
+        say('refusal.coding.wasNotAdded', {
+          name: code.name,
+          problems: configProblemsSaid(e.problems, 'inline') ?? e.problems.map(formatConfigProblem).join('; '),
+        }),
       );
     throw e;
   }

@@ -51,10 +51,12 @@ export function parseEngineScript(text: string, file: string, sha256: string): E
   try {
     value = parseStrictJson(text).value;
   } catch (e) {
+    // i18n-ignore: an engine script (tests, demos: --engine-script) is a developer's file; its problems stay English
     if (e instanceof JsonSyntaxError) throw new EngineScriptError(`${file}:${e.line}: ${e.message}`);
     throw e;
   }
   const fail = (field: string, problem: string): never => {
+    // i18n-ignore: an engine script (tests, demos: --engine-script) is a developer's file; its problems stay English
     throw new EngineScriptError(`${file}: ${field}: ${problem}`);
   };
   const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -89,6 +91,7 @@ export async function loadEngineScript(file: string): Promise<EngineScript> {
   try {
     bytes = await readFile(file);
   } catch (e) {
+    // i18n-ignore: an engine script (tests, demos: --engine-script) is a developer's file; its problems stay English
     throw new EngineScriptError(`${file}: cannot read the engine script (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
   }
   return parseEngineScript(bytes.toString('utf8'), file, createHash('sha256').update(bytes).digest('hex'));

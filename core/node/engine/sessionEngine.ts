@@ -19,6 +19,8 @@ import { loadEngineScript, ScriptedEngine } from './scriptedEngine';
 import { resolveSessionModel, SessionEngineError } from './sessionModel';
 import { SileroVad, VAD_MODEL_FILE } from './sileroVad';
 import { sha256OfPcm } from './whisperEngine';
+import { asRefusal } from '../../common/refusal/refusal';
+import { say } from '../../common/refusal/refusalMessage';
 
 /** The live utterance cutter of one recording (the engine's utteranceCutter). */
 export type LiveCutter = Pick<UtteranceCutter, 'push' | 'flush'>;
@@ -213,7 +215,8 @@ export async function openSessionEngine(
     whisperCpp = info.whisper_cpp;
   } catch (e) {
     await engine.close().catch(() => undefined);
-    throw new SessionEngineError(`cannot load the whisper model ${model.path}: ${(e as Error).message}`);
+    const refusal = asRefusal(e);
+    throw new SessionEngineError(say('refusal.engine.cannotLoad', { path: model.path, message: refusal.say ?? refusal.message }));
   }
   return { ...sessionEngineOver(engine, { name: model.name, sha256 }, decode), whisperCpp, voiceActivity: voice.note };
 }

@@ -1,9 +1,9 @@
 import { stat } from 'node:fs/promises';
 import type { OpenProject } from '../project/projectFolder';
-import { listInstalledModels } from '../models/installedModels';
+import { inspectInstalledModels } from '../models/installedModels';
 import { resolveModelsDir } from '../models/modelsDir';
 import { Refusal } from '../../common/refusal/refusal';
-import type { RefusalMessage } from '../../common/refusal/refusalMessage';
+import { say, type RefusalMessage } from '../../common/refusal/refusalMessage';
 
 /** No usable whisper model for a session; the message says how to get one. */
 export class SessionEngineError extends Refusal {
@@ -24,7 +24,7 @@ export async function resolveSessionModel(
 ): Promise<{ path: string; name: string }> {
   if (modelFile !== null) {
     const found = await stat(modelFile).catch(() => null);
-    if (!found?.isFile()) throw new SessionEngineError(`--model: ${modelFile} is not a file`);
+    if (!found?.isFile()) throw new SessionEngineError(say('refusal.engine.modelArgNotAFile', { file: modelFile }));
     return {
       path: modelFile,
       name: modelFile
@@ -34,15 +34,13 @@ export async function resolveSessionModel(
     };
   }
   const wanted = project.config.thinkaloud.model;
-  const installed = await listInstalledModels(modelsDir);
-  const usable = installed.find((m) => m.name === wanted && m.problem === null);
-  if (usable) return { path: usable.path, name: usable.name };
-  const broken = installed.find((m) => m.name === wanted);
+  const installed = await inspectInstalledModels(modelsDir);
+  const usable = installed.find(({ model }) => model.name === wanted && model.problem === null);
+  if (usable) return { path: usable.model.path, name: usable.model.name };
+  const broken = installed.find(({ model }) => model.name === wanted);
   const folder = resolveModelsDir(modelsDir);
   const why = broken
-    ? `the model "${wanted}" in ${folder} cannot be used (${broken.problem})`
-    : `no whisper model "${wanted}" (thinkaloud.model in ${project.configPath}) in ${folder}`;
-  throw new SessionEngineError(
-    `${why}: get it with \`aloud models download ${wanted}\`, import a file with \`aloud models import FILE --name ${wanted}\`, or pass --model FILE`,
-  );
+    ? say('refusal.engine.modelUnusable', { model: wanted, folder, problem: broken.problemSaid ?? String(broken.model.problem) })
+    : say('refusal.engine.noModel', { model: wanted, configPath: project.configPath, folder });
+  throw new SessionEngineError(say('refusal.engine.getModel', { why, model: wanted }));
 }

@@ -1,5 +1,6 @@
 import { openNoFollow } from './resolveInside';
 import { Refusal, type RefusalOf } from '../../common/refusal/refusal';
+import { englishRefusal, say, type RefusalMessage, type RefusalMessageId, type RefusalValue } from '../../common/refusal/refusalMessage';
 
 /** The part of a FileHandle the logs and WAVs are written through; tests wrap it to inject ENOSPC or EROFS. */
 export interface DurableFile {
@@ -24,35 +25,45 @@ export const nodeDurableFs: DurableFs = {
 /** A failed write to a log or a WAV; the message names the file and says what was kept. */
 export class DurableWriteError extends Error implements RefusalOf {
   override name = 'DurableWriteError';
+  /** what to say to a person, from the catalog (absent: the English message is all there is) */
+  readonly say?: RefusalMessage;
   constructor(
-    message: string,
+    message: string | RefusalMessage,
     readonly file: string,
     /** the file system's error code (ENOSPC, EROFS, …) */
     readonly code: string | null,
   ) {
-    super(message);
+    super(typeof message === 'string' ? message : englishRefusal(message));
+    if (typeof message !== 'string') this.say = message;
   }
 
   toRefusal(): Refusal {
-    return new Refusal('storage', this.message);
+    return new Refusal('storage', this.message, this.say);
   }
 }
 
-const CODE_TEXT: Record<string, string> = {
-  ENOSPC: 'no space left on the disk',
-  EDQUOT: 'disk quota exceeded',
-  EROFS: 'the folder is on a read-only file system',
-  EACCES: 'permission denied',
-  EPERM: 'operation not permitted',
-  EIO: 'input/output error from the disk',
+const CODE_SAY: Record<string, RefusalMessageId> = {
+  ENOSPC: 'refusal.fs.ENOSPC',
+  EDQUOT: 'refusal.fs.EDQUOT',
+  EROFS: 'refusal.fs.EROFS',
+  EACCES: 'refusal.fs.EACCES',
+  EPERM: 'refusal.fs.EPERM',
+  EIO: 'refusal.fs.EIO',
 };
 
-/** "no space left on the disk (ENOSPC)" for an fs error, or its message. */
-export function describeFsError(e: unknown): { code: string | null; text: string } {
+/**
+ * "no space left on the disk (ENOSPC)" for an fs error, or its message; `say` is the same as a refusal's value (a
+ * catalog message for the codes we name, else the system's own words).
+ */
+export function describeFsError(e: unknown): { code: string | null; text: string; say: RefusalValue } {
   const code = (e as NodeJS.ErrnoException | null)?.code ?? null;
-  const known = code !== null ? CODE_TEXT[code] : undefined;
-  if (known) return { code, text: `${known} (${code})` };
-  return { code, text: code !== null ? `${(e as Error).message}` : String((e as Error | null)?.message ?? e) };
+  const known = code !== null ? CODE_SAY[code] : undefined;
+  if (code !== null && known) {
+    const message = say(known, { code });
+    return { code, text: englishRefusal(message), say: message };
+  }
+  const text = code !== null ? `${(e as Error).message}` : String((e as Error | null)?.message ?? e);
+  return { code, text, say: text };
 }
 
 /** Writes all of `bytes` at `position`, looping over short writes. */

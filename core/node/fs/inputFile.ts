@@ -21,6 +21,7 @@ const fatalUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 export async function readInputFile(file: string, options: { limits?: InputLimits; lineBased: boolean }): Promise<InputFile> {
   const limits = options.limits ?? DEFAULT_INPUT_LIMITS;
   const fail = (message: string): never => {
+    // i18n-ignore: the input stage's words (size limits, UTF-8) stay English for now
     throw new InputError([{ file, line: null, field: null, stage: 'input', message }]);
   };
   let handle;

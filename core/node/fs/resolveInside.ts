@@ -2,6 +2,7 @@ import { constants } from 'node:fs';
 import { lstat, open, realpath, stat, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { ProjectError } from './projectError';
+import { englishRefusal, say, type RefusalMessage } from '../../common/refusal/refusalMessage';
 
 /** Whether `file` lies strictly inside `folder` (both absolute; compared as written, no file system access). */
 export function isInsideFolder(folder: string, file: string): boolean {
@@ -15,21 +16,27 @@ export function isInsideFolder(folder: string, file: string): boolean {
  */
 export class ProjectPathError extends ProjectError {
   override name = 'ProjectPathError';
+  /** the reason in English */
+  readonly reason: string;
   constructor(
     readonly file: string,
     readonly status: 403 | 404,
-    readonly reason: string,
-    hint: string,
+    /** what is wrong with the path, as a catalog message */
+    readonly reasonSaid: RefusalMessage,
+    /** a link: add the hint that Aloud reads and writes no project data through links */
+    linkHint: boolean,
   ) {
-    super(`${file}: ${reason}${hint ? `; ${hint}` : ''}`);
+    super(
+      linkHint
+        ? say('refusal.path.problemWithHint', { file, reason: reasonSaid, hint: say('refusal.path.linkHint') })
+        : say('refusal.path.problem', { file, reason: reasonSaid }),
+    );
+    this.reason = englishRefusal(reasonSaid);
   }
 }
 
 /** O_NOFOLLOW where the platform has it (not on Windows, where the lstat check below stands alone). */
 export const O_NOFOLLOW: number = constants.O_NOFOLLOW ?? 0;
-
-const LINK_HINT =
-  'Aloud does not read or write project data through links (projects travel as archives and git repos, so a link is input); replace it with the real file';
 
 /** Real path of the nearest existing ancestor of `p`, joined with the rest of `p`. */
 export async function realOfNearest(p: string): Promise<string> {
@@ -56,24 +63,25 @@ export async function realOfNearest(p: string): Promise<string> {
  */
 export async function resolveInside(folder: string, candidate: string, mode: 'read' | 'write'): Promise<string> {
   const lexical = path.resolve(folder, candidate);
-  if (!isInsideFolder(path.resolve(folder), lexical)) throw new ProjectPathError(lexical, 403, `is outside ${folder}`, '');
+  if (!isInsideFolder(path.resolve(folder), lexical))
+    throw new ProjectPathError(lexical, 403, say('refusal.path.outside', { folder }), false);
   const realFolder = await realpath(folder).catch(() => {
-    throw new ProjectPathError(folder, 404, 'folder not found', '');
+    throw new ProjectPathError(folder, 404, say('refusal.path.folderNotFound'), false);
   });
   if (mode === 'read') {
     let real: string;
     try {
       real = await realpath(lexical);
     } catch {
-      throw new ProjectPathError(lexical, 404, 'not found', '');
+      throw new ProjectPathError(lexical, 404, say('refusal.path.notFound'), false);
     }
     if (!isInsideFolder(realFolder, real))
-      throw new ProjectPathError(lexical, 403, `is a link that leads outside the project (to ${real})`, LINK_HINT);
+      throw new ProjectPathError(lexical, 403, say('refusal.path.linkOutside', { target: real }), true);
     return real;
   }
   const realParent = await realOfNearest(path.dirname(lexical));
   if (realParent !== realFolder && !isInsideFolder(realFolder, realParent)) {
-    throw new ProjectPathError(lexical, 403, `lies in a folder that is a link leading outside the project (to ${realParent})`, LINK_HINT);
+    throw new ProjectPathError(lexical, 403, say('refusal.path.inLinkedFolder', { target: realParent }), true);
   }
   return writableTarget(realParent, path.basename(lexical), lexical);
 }
@@ -85,9 +93,9 @@ export async function resolveInside(folder: string, candidate: string, mode: 're
 export async function writableTarget(realFolder: string, name: string, shownAs: string = path.join(realFolder, name)): Promise<string> {
   const target = path.join(realFolder, name);
   const info = await lstat(target).catch(() => null);
-  if (info?.isSymbolicLink()) throw new ProjectPathError(shownAs, 403, 'is a symbolic link; refusing to write through it', LINK_HINT);
+  if (info?.isSymbolicLink()) throw new ProjectPathError(shownAs, 403, say('refusal.path.symlinkWrite'), true);
   if (info?.isFile() && info.nlink > 1)
-    throw new ProjectPathError(shownAs, 403, `is a hard link (${info.nlink} names for one file); refusing to write through it`, LINK_HINT);
+    throw new ProjectPathError(shownAs, 403, say('refusal.path.hardLink', { names: String(info.nlink) }), true);
   return target;
 }
 
@@ -127,7 +135,7 @@ export async function openNoFollow(file: string, flags: keyof typeof FLAGS): Pro
     handle = await open(file, FLAGS[flags] | O_NOFOLLOW, 0o666);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    if (code === 'ELOOP' || code === 'EMLINK') throw new ProjectPathError(file, 403, 'is a symbolic link; refusing to open it', LINK_HINT);
+    if (code === 'ELOOP' || code === 'EMLINK') throw new ProjectPathError(file, 403, say('refusal.path.symlinkOpen'), true);
     throw e;
   }
   if (O_NOFOLLOW === 0 || flags !== 'r') {
@@ -144,10 +152,8 @@ export async function openNoFollow(file: string, flags: keyof typeof FLAGS): Pro
       throw new ProjectPathError(
         file,
         403,
-        linked
-          ? 'is a symbolic link; refusing to open it'
-          : `is a hard link (${info!.nlink} names for one file); refusing to write through it`,
-        LINK_HINT,
+        linked ? say('refusal.path.symlinkOpen') : say('refusal.path.hardLink', { names: String(info!.nlink) }),
+        true,
       );
     }
   }

@@ -1,3 +1,4 @@
+import type { SaidMessage } from '../../common/refusal/refusalMessage';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { SECURITY_HEADERS } from '../../common/contract/securityHeaders';
@@ -13,11 +14,8 @@ export function hostSecurityHeaders(csp: string): Readonly<Record<string, string
   return { ...SECURITY_HEADERS, 'Content-Security-Policy': csp, 'X-Frame-Options': 'DENY' };
 }
 
-/** What a failure says as a catalog message (a host that answers people formats it in their language). */
-export interface HttpFailureSay {
-  id: string;
-  values?: Readonly<Record<string, string | number>>;
-}
+/** What a failure says as a catalog message (a host that answers people formats it in their language); values may nest. */
+export type HttpFailureSay = SaidMessage;
 
 /**
  * An answer other than 200, with its status and headers (429 carries Retry-After). `message` is the English text

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { readJsonlBytes, type JsonlLineReader, type JsonlReading } from '../../common/io/jsonlLog';
 import { describeFsError, DurableWriteError, nodeDurableFs, writeFully, type DurableFile, type DurableFs } from '../fs/durableFile';
 import { ProjectPathError } from '../fs/resolveInside';
+import { say } from '../../common/refusal/refusalMessage';
 
 const fatalUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 /** A log is UTF-8 as written: a malformed byte is named at its line, never read as U+FFFD. */
@@ -67,12 +68,12 @@ export class AppendLog {
     } catch (e) {
       if (e instanceof ProjectPathError) throw e;
       if ((e as NodeJS.ErrnoException).code === 'EEXIST') throw e;
-      throw new DurableWriteError(`cannot open ${file} for writing: ${describeFsError(e).text}`, file, describeFsError(e).code);
+      throw new DurableWriteError(say('refusal.storage.cannotOpen', { file, text: describeFsError(e).say }), file, describeFsError(e).code);
     }
     const bytes = await readAll(handle).catch(async (e: unknown) => {
       await handle.close().catch(() => undefined);
       throw new DurableWriteError(
-        `cannot repair ${file}: ${describeFsError(e).text}; the log was left as it was`,
+        say('refusal.storage.cannotRepair', { file, text: describeFsError(e).say }),
         file,
         describeFsError(e).code,
       );
@@ -104,7 +105,7 @@ export class AppendLog {
     } catch (e) {
       await handle.close().catch(() => undefined);
       throw new DurableWriteError(
-        `cannot repair ${file}: ${describeFsError(e).text}; the log was left as it was`,
+        say('refusal.storage.cannotRepair', { file, text: describeFsError(e).say }),
         file,
         describeFsError(e).code,
       );
@@ -124,8 +125,9 @@ export class AppendLog {
     } catch (e) {
       await this.handle.truncate(this.size).catch(() => undefined);
       await this.handle.sync().catch(() => undefined);
-      const { code, text } = describeFsError(e);
-      throw new DurableWriteError(`cannot write to ${this.file}: ${text}; ${kept()}`, this.file, code);
+      const { code, say: text } = describeFsError(e);
+      // what the log still holds is the caller's English
+      throw new DurableWriteError(say('refusal.storage.cannotWrite', { file: this.file, text, kept: kept() }), this.file, code);
     }
     this.size += bytes.length;
   }

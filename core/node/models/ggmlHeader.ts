@@ -1,6 +1,7 @@
 import { open } from 'node:fs/promises';
 import { type GgmlModelInfo, inspectGgmlModel } from '../../common/models/ggmlFormat';
 import { ModelFileError } from '../../common/models/modelFileError';
+import { say } from '../../common/refusal/refusalMessage';
 
 /**
  * Checks a whisper.cpp ggml model file before anything loads it: magic, hparams in plausible ranges,
@@ -14,17 +15,13 @@ export async function checkGgmlModelFile(file: string): Promise<GgmlModelInfo> {
     handle = await open(file, 'r');
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    // i18n-ignore: a model file's check (ggmlHeader), shared with `aloud model import`: not converted yet
-    if (code === 'ENOENT') throw new ModelFileError(file, 'not found');
-    // i18n-ignore: a model file's check (ggmlHeader), shared with `aloud model import`: not converted yet
-    if (code === 'EACCES' || code === 'EPERM') throw new ModelFileError(file, 'cannot be read (permission denied)');
-    // i18n-ignore: a model file's check (ggmlHeader), shared with `aloud model import`: not converted yet
-    throw new ModelFileError(file, `cannot be opened (${code ?? (e as Error).message})`);
+    if (code === 'ENOENT') throw new ModelFileError(file, say('refusal.modelFile.notFound'));
+    if (code === 'EACCES' || code === 'EPERM') throw new ModelFileError(file, say('refusal.modelFile.permissionDenied'));
+    throw new ModelFileError(file, say('refusal.modelFile.cannotOpen', { detail: code ?? (e as Error).message }));
   }
   try {
     const stats = await handle.stat();
-    // i18n-ignore: a model file's check (ggmlHeader), shared with `aloud model import`: not converted yet
-    if (!stats.isFile()) throw new ModelFileError(file, 'is not a regular file');
+    if (!stats.isFile()) throw new ModelFileError(file, say('refusal.modelFile.notRegular'));
     const fh = handle;
     return await inspectGgmlModel(
       {
@@ -40,10 +37,8 @@ export async function checkGgmlModelFile(file: string): Promise<GgmlModelInfo> {
   } catch (e) {
     if (e instanceof ModelFileError) throw e;
     const code = (e as NodeJS.ErrnoException).code;
-    // i18n-ignore: a model file's check (ggmlHeader), shared with `aloud model import`: not converted yet
-    if (code === 'EISDIR') throw new ModelFileError(file, 'is a folder, not a model file');
-    // i18n-ignore: a model file's check (ggmlHeader), shared with `aloud model import`: not converted yet
-    throw new ModelFileError(file, `cannot be read (${code ?? (e as Error).message})`);
+    if (code === 'EISDIR') throw new ModelFileError(file, say('refusal.modelFile.isFolder'));
+    throw new ModelFileError(file, say('refusal.modelFile.cannotRead', { detail: code ?? (e as Error).message }));
   } finally {
     await handle.close();
   }

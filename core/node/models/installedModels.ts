@@ -9,6 +9,7 @@ import { loadModelManifest } from './manifestFile';
 import { type FileDigests, digestFile } from './modelFiles';
 import { readModelIndex } from './modelIndexFile';
 import { resolveModelsDir } from './modelsDir';
+import { englishRefusal, say, type RefusalMessage } from '../../common/refusal/refusalMessage';
 
 export interface InstalledModel {
   /** the manifest name when the checksum matches one, else the name recorded at import, else from the file name */
@@ -51,11 +52,22 @@ async function digestsOf(file: string, size: number, mtimeMs: number, record: In
   return digestFile(file, options.signal);
 }
 
+/** A model as listed, with its problem as a catalog message (the app says it in the person's language; the CLI prints `problem`). */
+export interface InspectedModel<T> {
+  model: T;
+  problemSaid: RefusalMessage | null;
+}
+
 /**
  * Every model file in the models folder with its digests, whether it is a verified manifest model,
  * and its ggml header summary (or the problem that makes it unusable). Reads only; `aloud doctor` calls it.
  */
 export async function listInstalledModels(dir?: string, options: ListInstalledOptions = {}): Promise<InstalledModel[]> {
+  return (await inspectInstalledModels(dir, options)).map((i) => i.model);
+}
+
+/** listInstalledModels with each problem's catalog message beside it (kept out of the model: the CLI's --json prints it whole). */
+export async function inspectInstalledModels(dir?: string, options: ListInstalledOptions = {}): Promise<Array<InspectedModel<InstalledModel>>> {
   const folder = resolveModelsDir(dir);
   const entries = await readdir(folder, { withFileTypes: true }).catch((e: NodeJS.ErrnoException) => {
     if (e.code === 'ENOENT') return [];
@@ -63,7 +75,7 @@ export async function listInstalledModels(dir?: string, options: ListInstalledOp
   });
   const manifest = options.manifest ?? (await loadModelManifest());
   const index = await readModelIndex(folder);
-  const models: InstalledModel[] = [];
+  const models: Array<InspectedModel<InstalledModel>> = [];
   for (const entry of entries) {
     if (!entry.isFile() || entry.name.startsWith('.') || !entry.name.toLowerCase().endsWith('.bin')) continue;
     // the Silero VAD model lives beside the whisper models but is not one (see vadModelIn)
@@ -75,17 +87,21 @@ export async function listInstalledModels(dir?: string, options: ListInstalledOp
     const match = manifestModelWithDigest(manifest, digests);
     const filedAs = match ?? manifest.models.find((m) => m.file === entry.name);
     let header: GgmlHeaderSummary | null = null;
-    let problem: string | null = null;
+    let problemSaid: RefusalMessage | null = null;
     try {
       header = summarizeGgmlModel(await checkGgmlModelFile(file));
     } catch (e) {
       if (!(e instanceof ModelFileError)) throw e;
-      problem = e.reason;
+      problemSaid = e.reasonSaid;
     }
     // The index holds the digest taken at import or download: different bytes now are not the model that was checked.
     // (a manifest model is checked against its published checksum instead, which names the mismatch)
-    if (record && !filedAs && record.sha256 !== digests.sha256) problem = `the file's bytes changed since it was ${record.source === 'import' ? 'imported' : 'installed'} (sha256 then ${record.sha256}, now ${digests.sha256}); import or download it again`;
-    models.push({
+    if (record && !filedAs && record.sha256 !== digests.sha256) {
+      const changed = record.source === 'import' ? 'refusal.models.bytesChangedImported' : 'refusal.models.bytesChangedInstalled';
+      problemSaid = say(changed, { then: record.sha256, now: digests.sha256 });
+    }
+    const problem = problemSaid && englishRefusal(problemSaid);
+    const model: InstalledModel = {
       name: match?.name ?? record?.name ?? modelNameFromFile(entry.name),
       file: entry.name,
       path: file,
@@ -98,9 +114,10 @@ export async function listInstalledModels(dir?: string, options: ListInstalledOp
       source: record?.source ?? 'unrecorded',
       header,
       problem,
-    });
+    };
+    models.push({ model, problemSaid });
   }
-  return models.sort((a, b) => a.name.localeCompare(b.name));
+  return models.sort((a, b) => a.model.name.localeCompare(b.model.name));
 }
 
 /** The Silero VAD model the manifest names, as installed in the models folder (or not). */
@@ -120,6 +137,11 @@ export interface InstalledVadModel {
 
 /** The VAD model's row (null when the manifest names none): present, and verified against the manifest's checksum. */
 export async function installedVadModel(dir?: string, options: ListInstalledOptions = {}): Promise<InstalledVadModel | null> {
+  return (await inspectVadModel(dir, options))?.model ?? null;
+}
+
+/** installedVadModel with its problem's catalog message beside it. */
+export async function inspectVadModel(dir?: string, options: ListInstalledOptions = {}): Promise<InspectedModel<InstalledVadModel> | null> {
   const manifest = options.manifest ?? (await loadModelManifest());
   const entry = manifest.vad;
   if (!entry) return null;
@@ -127,16 +149,25 @@ export async function installedVadModel(dir?: string, options: ListInstalledOpti
   const file = path.join(folder, entry.file);
   const base = { name: entry.name, file: entry.file, path: file, approx_mib: entry.approx_mib, expected_checksum: entry.checksum };
   const stats = await stat(file).catch(() => null);
-  if (!stats?.isFile()) return { ...base, present: false, bytes: null, sha256: null, verified: null, problem: null };
+  if (!stats?.isFile()) return { model: { ...base, present: false, bytes: null, sha256: null, verified: null, problem: null }, problemSaid: null };
   const record = (await readModelIndex(folder)).models.find((m) => m.file === entry.file);
   const digests = await digestsOf(file, stats.size, stats.mtimeMs, record, options);
   const verified = digests[entry.checksum.algo] === entry.checksum.value;
-  return {
+  const problemSaid = verified
+    ? null
+    : say('refusal.models.vadChecksumMismatch', {
+        algo: entry.checksum.algo,
+        expected: entry.checksum.value,
+        got: digests[entry.checksum.algo],
+        name: entry.name,
+      });
+  const model: InstalledVadModel = {
     ...base,
     present: true,
     bytes: digests.bytes,
     sha256: digests.sha256,
     verified,
-    problem: verified ? null : `checksum mismatch: expected ${entry.checksum.algo} ${entry.checksum.value}, got ${digests[entry.checksum.algo]}; download it again (aloud models download ${entry.name})`,
+    problem: problemSaid && englishRefusal(problemSaid),
   };
+  return { model, problemSaid };
 }

@@ -11,7 +11,7 @@ export async function loadModelManifest(file: string = MANIFEST_PATH): Promise<M
   try {
     text = await readFile(file, 'utf8');
   } catch (e) {
-    // i18n-ignore: the model manifest's own problems: not converted yet
+    // i18n-ignore: models/manifest.json ships with Aloud (a developer's file); its problems stay English
     throw new ManifestError(file, [`cannot read the model manifest (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`]);
   }
   return parseModelManifest(text, file);

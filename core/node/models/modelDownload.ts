@@ -174,7 +174,7 @@ export async function downloadModel(entry: DownloadableModel, options: DownloadM
     } catch (e) {
       if (!(e instanceof ModelFileError)) throw e;
       await rm(partPath, { force: true });
-      throw new ModelDownloadError('file', say('refusal.models.checksumMatchesButTheFile', { file: entry.file, reason: e.reason }));
+      throw new ModelDownloadError('file', say('refusal.models.checksumMatchesButTheFile', { file: entry.file, reason: e.reasonSaid }));
     }
     await moveIntoPlace(partPath, finalPath);
     const finalStat = await stat(finalPath);

@@ -3,13 +3,17 @@ import { Refusal } from '../../common/refusal/refusal';
 import path from 'node:path';
 import type { ModelsEvent, ModelsView } from '../../common/models/modelsApi';
 import type { ModelManifest } from '../../common/models/modelManifest';
-import { installedVadModel, listInstalledModels } from './installedModels';
+import { inspectInstalledModels, inspectVadModel, listInstalledModels } from './installedModels';
 import { loadModelManifest } from './manifestFile';
 import { downloadModel } from './modelDownload';
-import { ModelDownloadError } from './modelErrors';
 import { importModelFile } from './modelImport';
 import { resolveModelsDir } from './modelsDir';
-import { say } from '../../common/refusal/refusalMessage';
+import { englishRefusal, say, type RefusalMessage } from '../../common/refusal/refusalMessage';
+
+/** An event's words: the English message and its catalog message (the app says it in the person's language). */
+function said(message: RefusalMessage | null): { message: string | null; message_said: RefusalMessage | null } {
+  return { message: message && englishRefusal(message), message_said: message };
+}
 
 export interface ModelsPanelOptions {
   modelsDir?: string;
@@ -40,7 +44,9 @@ export class ModelsPanel {
 
   async view(projectModel: string, rehash = false): Promise<ModelsView> {
     const manifest = await this.loadManifest();
-    const installed = await listInstalledModels(this.dir, { manifest, rehash });
+    const inspected = await inspectInstalledModels(this.dir, { manifest, rehash });
+    const installed = inspected.map((i) => i.model);
+    const saidOf = (file: string): RefusalMessage | null => inspected.find((i) => i.model.file === file)?.problemSaid ?? null;
     const known = manifest.models.map((m) => {
       const file = installed.find((i) => i.file === m.file || i.manifest_name === m.name);
       return {
@@ -53,6 +59,7 @@ export class ModelsPanel {
         installed: file !== undefined,
         verified: file ? file.verified : null,
         problem: file?.problem ?? null,
+        problem_said: file ? saidOf(file.file) : null,
         downloading: this.downloads.has(m.name),
         in_manifest: true,
       };
@@ -69,11 +76,13 @@ export class ModelsPanel {
         installed: true,
         verified: i.verified,
         problem: i.problem,
+        problem_said: saidOf(i.file),
         downloading: false,
         in_manifest: false,
       }));
     // the Silero VAD model: its own row (it cuts utterances and gives the vad_* signals), downloadable and verifiable
-    const vad = await installedVadModel(this.dir, { manifest, rehash });
+    const vadInspected = await inspectVadModel(this.dir, { manifest, rehash });
+    const vad = vadInspected?.model ?? null;
     const vadRow = vad
       ? [
           {
@@ -86,6 +95,7 @@ export class ModelsPanel {
             installed: vad.present,
             verified: vad.verified,
             problem: vad.problem,
+            problem_said: vadInspected?.problemSaid ?? null,
             downloading: this.downloads.has(vad.name),
             in_manifest: true,
           },
@@ -108,13 +118,13 @@ export class ModelsPanel {
     this.downloads.set(name, abort);
     const emit = (data: Omit<ModelsEvent, 'type' | 'name'>) =>
       this.options.emit({ type: 'model_download', name, ...data });
-    emit({ state: 'running', received_bytes: 0, total_bytes: entry.bytes, percent: 0, message: null });
+    emit({ state: 'running', received_bytes: 0, total_bytes: entry.bytes, percent: 0, message: null, message_said: null });
     void downloadModel(entry, {
       dir: this.dir,
       signal: abort.signal,
       ...(this.options.allowLoopbackHttp ? { allowLoopbackHttp: true } : {}),
       onProgress: (p) =>
-        emit({ state: 'running', received_bytes: p.received_bytes, total_bytes: p.total_bytes, percent: p.percent, message: null }),
+        emit({ state: 'running', received_bytes: p.received_bytes, total_bytes: p.total_bytes, percent: p.percent, message: null, message_said: null }),
     }).then(
       async (result) => {
         this.downloads.delete(name);
@@ -124,7 +134,7 @@ export class ModelsPanel {
           received_bytes: result.bytes,
           total_bytes: result.bytes,
           percent: 100,
-          message: result.resumed_from_bytes > 0 ? `resumed from ${result.resumed_from_bytes} bytes` : null,
+          ...said(result.resumed_from_bytes > 0 ? say('refusal.models.resumedFrom', { bytes: result.resumed_from_bytes }) : null),
         });
       },
       (e: unknown) => {
@@ -135,11 +145,9 @@ export class ModelsPanel {
           received_bytes: 0,
           total_bytes: entry.bytes,
           percent: null,
-          message: cancelled
-            ? 'cancelled: what arrived is kept, and the next download continues from there'
-            : e instanceof ModelDownloadError || e instanceof Error
-              ? e.message
-              : String(e),
+          ...(cancelled
+            ? said(say('refusal.models.downloadCancelled'))
+            : { message: e instanceof Error ? e.message : String(e), message_said: e instanceof Refusal ? (e.say ?? null) : null }),
         });
       },
     );

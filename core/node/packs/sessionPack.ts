@@ -22,6 +22,7 @@ import { projectFacts } from '../export/exportSessions';
 import { moveAllIntoPlace, moveFolderIntoPlace, moveIntoPlace, writeFileAtomicStreamed } from '../fs/atomicFile';
 import { sha256Hex } from '../fs/sha256';
 import { Refusal } from '../../common/refusal/refusal';
+import { say } from '../../common/refusal/refusalMessage';
 import { ProjectError } from '../fs/projectError';
 import { loadProjectItems, type OpenProject } from '../project/projectFolder';
 import { acquireSessionLock } from '../session/sessionLock';
@@ -144,7 +145,9 @@ export async function packSession(options: {
   )
     throw new ProjectError(`--out ${options.out}: file exists; choose another name or pass --force to replace it`);
   const items = await loadProjectItems(project);
-  const lock = await acquireSessionLock(paths.lock, { sessionLabel: `the session of "${annotator}" in ${project.dir}` });
+  const lock = await acquireSessionLock(paths.lock, {
+    sessionLabel: say('refusal.session.lock.sessionOf', { annotator, dir: project.dir }),
+  });
   try {
     // the log's complete lines, read as the store reads them (a torn last line is not an event and stays behind)
     const logHash = createHash('sha256');
@@ -444,7 +447,9 @@ export async function unpackSession(options: {
         stray_files: strayFiles,
       };
     }
-    const lock = await acquireSessionLock(paths.lock, { sessionLabel: `the session of "${annotator}" in ${project.dir}` });
+    const lock = await acquireSessionLock(paths.lock, {
+      sessionLabel: say('refusal.session.lock.sessionOf', { annotator, dir: project.dir }),
+    });
     try {
       let heldLines;
       try {

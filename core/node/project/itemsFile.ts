@@ -2,6 +2,8 @@ import { MODEL_FIELDS, type Item } from '../../common/items/item';
 import type { LabelSchemaContext } from '../../common/reasoning/modelLabel';
 import { formatFromFileName, parseItemsText } from '../../common/items/itemsSource';
 import { InputError, type InputProblem } from '../../common/io/inputProblem';
+import { saidProblem } from '../../common/io/inputProblem';
+import { say, type RefusalMessage } from '../../common/refusal/refusalMessage';
 import type { InputLimits } from '../../common/io/inputText';
 import { readInputFile } from '../fs/inputFile';
 import { ProjectError } from '../fs/projectError';
@@ -10,14 +12,14 @@ import { ProjectError } from '../fs/projectError';
 export class ItemsFileError extends ProjectError {
   constructor(
     readonly problems: InputProblem[],
-    message: string,
+    message: string | RefusalMessage,
   ) {
     super(message);
   }
 }
 
 function asProjectError(e: unknown): never {
-  if (e instanceof InputError) throw new ItemsFileError(e.problems, e.message);
+  if (e instanceof InputError) throw new ItemsFileError(e.problems, e.say ?? e.message);
   throw e;
 }
 
@@ -35,9 +37,7 @@ export async function readItemsFile(file: string, limits?: InputLimits, schema?:
   const format = formatFromFileName(file);
   try {
     if (format === null) {
-      throw new InputError([
-        { file, line: null, field: null, stage: 'input', message: 'unknown items file type: use .jsonl, .json or .csv' },
-      ]);
+      throw new InputError([saidProblem({ file, line: null, field: null, stage: 'input' }, say('refusal.items.unknownFileType'))]);
     }
     const input = await readInputFile(file, { lineBased: format !== 'json', ...(limits ? { limits } : {}) });
     return parseItemsText(input.text, file, format, schema);

@@ -8,6 +8,7 @@ import type { Item } from '../../common/items/item';
 import type { LabelSchemaContext } from '../../common/reasoning/modelLabel';
 import { readItemsFile } from './itemsFile';
 import { ProjectError } from '../fs/projectError';
+import { say } from '../../common/refusal/refusalMessage';
 
 export const CONFIG_FILE = 'aloud.yaml';
 
@@ -34,6 +35,7 @@ function configTextOf(bytes: Uint8Array, configPath: string): string {
       decode: (b) => strictUtf8.decode(b),
     });
   } catch (e) {
+    // i18n-ignore: aloud.yaml's size and UTF-8 checks (the input stage's words) stay English
     if (e instanceof InputError) throw new ProjectError(e.problems.map(formatInputProblem).join('; '));
     throw e;
   }
@@ -52,15 +54,14 @@ export async function loadProjectConfigFile(configPath: string): Promise<OpenPro
   } catch (e) {
     if (e instanceof ProjectError) throw e;
     const code = (e as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT')
-      throw new ProjectError(`${configPath}: not found — is ${dir} an Aloud project? Create one with: aloud init --project ${dir}`);
-    if (code === 'EISDIR') throw new ProjectError(`${configPath}: is a folder, not a config file`);
-    throw new ProjectError(`${configPath}: cannot read (${code ?? (e as Error).message})`);
+    if (code === 'ENOENT') throw new ProjectError(say('refusal.project.configNotFound', { configPath, dir }));
+    if (code === 'EISDIR') throw new ProjectError(say('refusal.project.configIsFolder', { configPath }));
+    throw new ProjectError(say('refusal.project.configCannotRead', { configPath, detail: code ?? (e as Error).message }));
   }
   try {
     return { dir, configPath, config: parseProjectConfig(configText, configPath), configText };
   } catch (e) {
-    if (e instanceof ConfigError) throw new ProjectError(e.message);
+    if (e instanceof ConfigError) throw new ProjectError(e.say ?? e.message);
     throw e;
   }
 }
@@ -82,9 +83,9 @@ export function projectLabelSchema(project: OpenProject, unresolved: 'reject' | 
 /** Create a project folder: an empty one with a starter aloud.yaml, or a copy of the demo. */
 export async function initProject(dir: string, options: { demo: boolean }): Promise<OpenProject> {
   const existing = await stat(dir).catch(() => null);
-  if (existing && !existing.isDirectory()) throw new ProjectError(`${dir}: exists and is not a folder`);
+  if (existing && !existing.isDirectory()) throw new ProjectError(say('refusal.project.notAFolder', { dir }));
   if (existing && (await readdir(dir)).length > 0) {
-    throw new ProjectError(`${dir}: folder is not empty; init never overwrites files — choose a new or empty folder`);
+    throw new ProjectError(say('refusal.project.folderNotEmpty', { dir }));
   }
   await mkdir(dir, { recursive: true });
   if (options.demo) {

@@ -4,7 +4,7 @@ import { homedir } from 'node:os';
 import path from 'node:path';
 import { stringify } from 'yaml';
 import type { ImportOutcome, NewProjectSpec } from '../../common/project/projectApi';
-import { InputError } from '../../common/io/inputProblem';
+import { InputError, inputProblemSaid } from '../../common/io/inputProblem';
 import { parseProjectConfig } from '../../common/project/projectConfig';
 import { importIntoProject } from '../importing/itemsImport';
 import { writeFileAtomic } from '../fs/atomicFile';
@@ -65,7 +65,10 @@ export async function importItemsInto(project: OpenProject, file: string, mode: 
         changed: 0,
         removed: 0,
         total: 0,
-        problems: e.problems.map(({ file: f, line, field, message }) => ({ file: f, line, field, message })),
+        problems: e.problems.map((p) => {
+          const said = inputProblemSaid(p);
+          return { file: p.file, line: p.line, field: p.field, message: p.message, said: typeof said === 'object' ? said : null };
+        }),
       };
     throw e;
   }

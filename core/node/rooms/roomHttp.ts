@@ -1,3 +1,4 @@
+import { formatRefusal } from '../../common/refusal/refusalMessage';
 import { acceptedLanguages, INTERFACE_LOCALES, pickInterfaceLocale, type InterfaceLocale } from '../../common/i18n/interfaceLocale';
 import { mergeCatalogs } from '../../common/i18n/messageCatalog';
 import { createTranslator, type Translator } from '../../common/i18n/translator';
@@ -126,7 +127,8 @@ export function failureText(failure: HttpFailure, locale: InterfaceLocale): stri
   let intl = failureTranslators.get(locale);
   if (!intl) failureTranslators.set(locale, (intl = createTranslator(locale, failureCatalogs[locale])));
   try {
-    return intl.formatMessage({ id: say.id }, say.values);
+    // a room rule's refusal may carry a nested message (formatted in the same language)
+    return formatRefusal(intl, say) ?? failure.message;
   } catch {
     // an answer already failing must still be given: the English rather than none (the catalog tests catch the cause)
     return failure.message;

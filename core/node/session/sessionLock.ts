@@ -1,7 +1,7 @@
 import { type HeldPidLock, isHeld, type LockOwner, tryAcquirePidLock } from '../process/pidFileLock';
 import { describeFsError } from '../fs/durableFile';
 import { Refusal } from '../../common/refusal/refusal';
-import { say, type RefusalMessage } from '../../common/refusal/refusalMessage';
+import { say, type RefusalMessage, type RefusalValue } from '../../common/refusal/refusalMessage';
 
 export type { LockOwner };
 
@@ -26,16 +26,16 @@ export type HeldSessionLock = HeldPidLock;
  */
 export async function acquireSessionLock(
   file: string,
-  options: { sessionLabel: string; pid?: number; host?: string; now?: () => Date } = { sessionLabel: file },
+  options: { sessionLabel: RefusalValue; pid?: number; host?: string; now?: () => Date } = { sessionLabel: file },
 ): Promise<HeldSessionLock> {
   let result;
   try {
     result = await tryAcquirePidLock(file, options);
   } catch (e) {
-    throw new SessionLockedError(say('refusal.session.cannotCreateTheLock', { file, text: describeFsError(e).text }), file, null);
+    throw new SessionLockedError(say('refusal.session.cannotCreateTheLock', { file, text: describeFsError(e).say }), file, null);
   }
   if (isHeld(result)) return result;
-  const held = `${options.sessionLabel} is already open for writing`;
+  const held = say('refusal.session.lock.held', { session: options.sessionLabel });
   switch (result.reason) {
     case 'unreadable':
       throw new SessionLockedError(say('refusal.session.theLockIsUnreadableIf', { held, file }), file, null);
@@ -44,7 +44,7 @@ export async function acquireSessionLock(
     case 'other-host':
     case 'alive': {
       const { owner } = result;
-      const who = `by process ${owner.pid} on ${owner.host} since ${owner.started_at}`;
+      const who = say('refusal.session.lock.heldBy', { pid: owner.pid, host: owner.host, startedAt: owner.started_at });
       if (result.reason === 'other-host') {
         throw new SessionLockedError(say('refusal.session.anotherComputerCloseAloudThere', { held, who, file }), file, owner);
       }

@@ -35,7 +35,7 @@ export async function readSessionLog(
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { events: [], torn: null };
     if ((e as NodeJS.ErrnoException).code === 'EISDIR') throw new ProjectError(say('refusal.session.isAFolderNotA', { file }));
-    throw new DurableWriteError(`cannot read ${file}: ${describeFsError(e).text}`, file, describeFsError(e).code);
+    throw new DurableWriteError(say('refusal.storage.cannotRead', { file, text: describeFsError(e).say }), file, describeFsError(e).code);
   }
   const { events, torn } = parseSessionLogBytes(bytes, file, strictUtf8, upcasters);
   return { events, torn };

@@ -31,11 +31,10 @@ function decodeLine(bytes: Buffer, file: string, line: number): string {
     return fatalUtf8.decode(bytes);
   } catch {
     const at = Math.max(0, firstInvalidUtf8Offset(bytes));
-    // i18n-ignore: a damaged log's line: the problem is the event check's text (sessionEvents), English for now
     throw new SessionLogError(
       file,
       line,
-      `not valid UTF-8: malformed byte 0x${(bytes[at] ?? 0).toString(16).padStart(2, '0')} at byte ${at + 1} of the line; the log was written as UTF-8, so this line was damaged after it was written`,
+      say('refusal.sessionLog.notUtf8', { hex: (bytes[at] ?? 0).toString(16).padStart(2, '0'), at: String(at + 1) }),
     );
   }
 }
@@ -57,7 +56,7 @@ export async function streamSessionLog(
     handle = await open(file, 'r');
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { events: 0, torn: null, missingFinalNewline: false, completeBytes: 0 };
-    throw new DurableWriteError(`cannot read ${file}: ${describeFsError(e).text}`, file, describeFsError(e).code);
+    throw new DurableWriteError(say('refusal.storage.cannotRead', { file, text: describeFsError(e).say }), file, describeFsError(e).code);
   }
   try {
     if ((await handle.stat()).isDirectory()) throw new ProjectError(say('refusal.session.isAFolderNotA', { file }));

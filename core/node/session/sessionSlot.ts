@@ -1,7 +1,7 @@
 import { AUDIO_SAMPLE_RATE } from '../../common/audio/sampleRate';
 import type { AppInfo } from '../../common/settings/settingsApi';
 import type { SessionEvent, SessionNoteView, SessionPatch, SessionView } from '../../common/session/sessionApi';
-import { Refusal } from '../../common/refusal/refusal';
+import { Refusal, asRefusal } from '../../common/refusal/refusal';
 import type { Item } from '../../common/items/item';
 import { type EngineLauncher, forkEngineLauncher } from '../engine/engineProcessHost';
 import type { EngineSupervisorEvent } from '../engine/engineSupervisor';
@@ -9,7 +9,7 @@ import { openSessionEngine, type SessionEngine } from '../engine/sessionEngine';
 import type { OpenProject } from '../project/projectFolder';
 import { normalizeAnnotatorName, sessionPaths } from './sessionPaths';
 import { SessionService } from './sessionService';
-import { say } from '../../common/refusal/refusalMessage';
+import { englishRefusal, say, type RefusalMessage } from '../../common/refusal/refusalMessage';
 
 /** How the app opens a session's engine and clock (AppServiceOptions). */
 export interface SessionSlotOptions {
@@ -42,8 +42,10 @@ export interface SessionSlotHost {
  */
 export class SessionSlot {
   private current: SessionService | null = null;
-  private recovered: string | null = null;
+  private recovered: RefusalMessage | null = null;
   private engineProblem: string | null = null;
+  /** the engine problem as a catalog message, when it has one */
+  private engineProblemSaid: RefusalMessage | null = null;
   private engineModel: { name: string; sha256: string } | null = null;
   private lastPending = '{}';
   /** items whose fold changed since the last patch (or the opening), in the order of their first change */
@@ -77,7 +79,12 @@ export class SessionSlot {
   }
 
   engineInfo(): AppInfo['engine'] {
-    return { available: this.engineModel !== null, model: this.engineModel, problem: this.engineProblem };
+    return {
+      available: this.engineModel !== null,
+      model: this.engineModel,
+      problem: this.engineProblem,
+      problem_said: this.engineProblemSaid,
+    };
   }
 
   /** The model the open session transcribes with, if any. */
@@ -94,10 +101,11 @@ export class SessionSlot {
     const reopening = previous !== null && previous.store.annotator === normalizeAnnotatorName(annotator);
     sessionPaths(project.dir, annotator);
     if (reopening) await this.close();
-    const engineBefore = { problem: this.engineProblem, model: this.engineModel };
+    const engineBefore = { problem: this.engineProblem, said: this.engineProblemSaid, model: this.engineModel };
     let engine: SessionEngine | null = null;
     const openEngine = options.openEngine === undefined ? this.defaultEngine() : options.openEngine;
     this.engineProblem = null;
+    this.engineProblemSaid = null;
     this.engineModel = null;
     if (openEngine) {
       try {
@@ -105,27 +113,34 @@ export class SessionSlot {
       } catch (e) {
         // Recording still works without a model: audio is kept and can be transcribed later.
         this.engineProblem = (e as Error).message;
+        this.engineProblemSaid = asRefusal(e).say ?? null;
       }
     } else {
-      this.engineProblem = 'transcription is off for this session';
+      this.engineProblemSaid = say('refusal.engine.transcriptionOff');
+      this.engineProblem = englishRefusal(this.engineProblemSaid);
     }
     let session: SessionService;
     try {
       session = await SessionService.open({ project, annotator, items, engine, reviewer, ...(options.now ? { now: options.now } : {}) });
     } catch (e) {
       await engine?.transcriber.close().catch(() => undefined);
-      if (!reopening) ({ problem: this.engineProblem, model: this.engineModel } = engineBefore);
+      if (!reopening) ({ problem: this.engineProblem, said: this.engineProblemSaid, model: this.engineModel } = engineBefore);
       throw e;
     }
     if (!reopening) await this.close();
     this.engineModel = engine ? (engine.model ?? null) : null;
     const { torn, interruptedRecording, recoveredAudio } = session.store.report;
     const recovered = [
-      ...(torn ? [`the last line of the session log was torn (line ${torn.line}) and set aside in ${torn.tornFile}`] : []),
-      ...(interruptedRecording ? [`the recording of "${interruptedRecording}" was interrupted and has been closed`] : []),
-      ...recoveredAudio.map((a) => `the audio of "${a.item_id}" was repaired (${(a.samples_total / AUDIO_SAMPLE_RATE).toFixed(1)} s kept)`),
+      ...(torn ? [say('refusal.session.recovered.torn', { line: String(torn.line), file: torn.tornFile })] : []),
+      ...(interruptedRecording ? [say('refusal.session.recovered.interrupted', { itemId: interruptedRecording })] : []),
+      ...recoveredAudio.map((a) =>
+        say('refusal.session.recovered.audio', { itemId: a.item_id, seconds: (a.samples_total / AUDIO_SAMPLE_RATE).toFixed(1) }),
+      ),
     ];
-    this.recovered = recovered.length > 0 ? `${recovered.join('; ')}.` : null;
+    const last = recovered.pop();
+    // what the opening repaired, one message: the parts after semicolons, then a full stop
+    const list = last && recovered.reduceRight((rest, first) => say('refusal.session.recovered.list', { first, rest }), last);
+    this.recovered = list ? say('refusal.session.recovered.end', { what: list }) : null;
     this.forward(session);
     this.current = session;
     // the page that opened it gets every note in the view; patches add those after them
@@ -176,7 +191,8 @@ export class SessionSlot {
       item_states: open ? { [open.item_id]: open } : {},
       pending_transcriptions: s.pendingTranscriptions,
       pending_items: s.pendingByItem,
-      recovered: this.recovered,
+      recovered: this.recovered && englishRefusal(this.recovered),
+      recovered_said: this.recovered,
       finishing_item: s.finishing,
       config_changed: fields.config_changed,
       notes: s.store.notesFrom(0).map(noteView),
@@ -288,7 +304,7 @@ export class SessionSlot {
     // the engine process's crashes, restarts and giving up reach the Label screen in words
     const onEngineEvent = (event: EngineSupervisorEvent): void => {
       if (event.type === 'started') return;
-      if (event.type === 'stopped') this.engineProblem = event.message;
+      if (event.type === 'stopped') [this.engineProblem, this.engineProblemSaid] = [event.message, null];
       this.app.emit({ type: 'engine', state: event.type, message: event.message });
     };
     return (project) =>

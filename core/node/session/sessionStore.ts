@@ -155,14 +155,14 @@ export class SessionStore {
       } catch (e) {
         if ((e as NodeJS.ErrnoException).code === 'EEXIST') continue;
         throw new DurableWriteError(
-          `cannot create ${dir}: ${describeFsError(e).text}; Aloud needs a writable project folder to record`,
+          say('refusal.storage.cannotCreateFolder', { dir, text: describeFsError(e).say }),
           dir,
           describeFsError(e).code,
         );
       }
     }
     const lock = await acquireSessionLock(paths.lock, {
-      sessionLabel: `the session of "${annotator}" in ${project.dir}`,
+      sessionLabel: say('refusal.session.lock.sessionOf', { annotator, dir: project.dir }),
       ...(options.now ? { now: options.now } : {}),
     });
     try {
@@ -439,7 +439,7 @@ export class SessionStore {
     );
     if (!exists) {
       throw new DurableWriteError(
-        `${wavPath}: missing, but ${this.paths.events} records ${audio.samples} samples of "${audio.item_id}" in it; restore the file (Aloud will not record over a lost recording)`,
+        say('refusal.storage.wavMissing', { wavPath, events: this.paths.events, samples: String(audio.samples), itemId: audio.item_id }),
         wavPath,
         'ENOENT',
       );

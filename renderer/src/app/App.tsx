@@ -14,6 +14,7 @@ import { AppBanners } from './AppBanners';
 import { TopBar } from './TopBar';
 import { useAppStore } from './useAppStore';
 import { useApi } from '../shared/api';
+import { saidText } from '../shared/refusalText';
 
 const LAST_ANNOTATOR_KEY = 'aloud.lastAnnotator';
 
@@ -42,7 +43,11 @@ export function App() {
     }
     localStorage.setItem(LAST_ANNOTATOR_KEY, reviewer ?? annotator);
     setError(null);
-    if (view.recovered) dispatch({ type: 'notice', message: intl.formatMessage({ id: 'app.recovered' }, { what: view.recovered }) });
+    if (view.recovered)
+      dispatch({
+        type: 'notice',
+        message: intl.formatMessage({ id: 'app.recovered' }, { what: saidText(intl, view.recovered_said, view.recovered) }),
+      });
     dispatch({ type: 'session', session: view });
     dispatch({ type: 'info', info: await client.appInfo() });
   };

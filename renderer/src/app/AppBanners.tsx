@@ -3,6 +3,7 @@ import type { Dispatch } from 'react';
 import type { AppInfo } from '../../../core/common/settings/settingsApi';
 import type { ProjectView } from '../../../core/common/project/projectApi';
 import { ExportBanners } from '../features/export/ExportToolbar';
+import { saidText } from '../shared/refusalText';
 import type { AppAction, AppState } from './appState';
 
 /** The app's banners under the top bar: review, scripted or missing transcription, the error, old label phrases, the export, a notice. */
@@ -48,7 +49,7 @@ export function AppBanners({
                 <summary>
                   <FormattedMessage id="app.banner.details" />
                 </summary>
-                {info.engine.problem}
+                {saidText(intl, info.engine.problem_said, info.engine.problem)}
               </details>
             )}
           </span>

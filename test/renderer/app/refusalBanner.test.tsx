@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import type { ProjectView } from '../../../core/common/project/projectApi';
 import { errorOutcome, unwrapOutcome, type CallOutcome } from '../../../core/common/refusal/callOutcome';
 import { Refusal } from '../../../core/common/refusal/refusal';
+import { englishRefusal, say } from '../../../core/common/refusal/refusalMessage';
 import type { AppInfo } from '../../../core/common/settings/settingsApi';
 import { requireOpenItem } from '../../../core/common/session/sessionRules';
 import { AppBanners } from '../../../renderer/src/app/AppBanners';
@@ -45,7 +46,7 @@ describe('the error banner speaks the interface language', () => {
   it('German: the refusal from the German catalog, not the English message', async () => {
     const html = await bannerFor('de', noItem);
     expect(html).toContain('role="alert"');
-    expect(html).toContain('Kein Item ist geöffnet: Öffnen Sie eines, bevor Sie record');
+    expect(html).toContain('Kein Item ist geöffnet: Öffnen Sie eines, bevor Sie aufnehmen');
     expect(html).not.toContain('no item is open');
   });
 
@@ -65,5 +66,32 @@ describe('the error banner speaks the interface language', () => {
         throw unknown;
       }),
     ).toContain('a newer host says so');
+  });
+});
+
+describe('the no-model banner says the engine problem in the interface language', () => {
+  it("a model that cannot be used: its problem, and the file's problem inside it, in German", () => {
+    const problem = say('refusal.engine.getModel', {
+      why: say('refusal.engine.modelUnusable', { model: 'tiny.en', folder: '/m', problem: say('refusal.modelFile.empty') }),
+      model: 'tiny.en',
+    });
+    const engine = { available: false, model: null, problem: englishRefusal(problem), problem_said: problem };
+    const state = {
+      ...initialAppState({ deviceId: null, keepTalkingSeconds: null }),
+      session: { annotator: 'ana', reviewer: null },
+    } as unknown as AppState;
+    const html = (locale: 'en' | 'de'): string =>
+      renderToStaticMarkup(
+        <IntlProvider locale={locale} messages={appCatalogs[locale]}>
+          <AppBanners
+            state={state}
+            info={{ engine } as unknown as AppInfo}
+            project={{ thinkaloud: { model: 'tiny.en', require_spoken_label: false } } as ProjectView}
+            dispatch={() => undefined}
+          />
+        </IntlProvider>,
+      );
+    expect(html('de')).toContain('Das Modell „tiny.en“ in /m kann nicht verwendet werden (ist leer (0 Byte), kein Whisper-Modell)');
+    expect(html('en')).toContain('the model &quot;tiny.en&quot; in /m cannot be used (is empty (0 bytes), not a whisper model)');
   });
 });

@@ -3,6 +3,7 @@ import { FormattedMessage, useIntl } from 'react-intl';
 import type { CodeDef } from '../../../../core/common/codebook/codebook';
 import type { ProjectView } from '../../../../core/common/project/projectApi';
 import type { RunCall } from '../../shared/runCall';
+import { saidText } from '../../shared/refusalText';
 import { useShortcuts } from '../../shared/useShortcuts';
 import { Modal, ShortcutTable } from '../../shared/Dialogs';
 import { useCodeChangeAnnouncement } from './useCodeChangeAnnouncement';
@@ -176,7 +177,7 @@ export function CodingView({ project, run, onLeave }: Props) {
       <section className="coding-main" aria-label={intl.formatMessage({ id: 'coding.units.label' })}>
         {!overview.codebook && (
           <p className="refusal" role="alert">
-            {overview.codebook_problem}
+            {saidText(intl, overview.codebook_problem_said, overview.codebook_problem ?? '')}
           </p>
         )}
         {/* a code given or taken back (by key, click or undo), said politely in the interface's language */}

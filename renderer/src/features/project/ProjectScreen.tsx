@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import type { ImportOutcome, PathKind, ProjectView } from '../../../../core/common/project/projectApi';
 import { reportRefusalsTo } from '../../shared/runCall';
+import { refusalText, saidText } from '../../shared/refusalText';
 import { PathForm } from '../../shared/PathForm';
 import { CollectPanel } from './CollectPanel';
 import { useApi } from '../../shared/api';
@@ -48,6 +49,7 @@ export function parseLabelLines(text: string): Array<{ name: string; key: string
 }
 
 function Problems({ outcome }: { outcome: ImportOutcome }) {
+  const intl = useIntl();
   return (
     <div role="alert" className="import-problems">
       <p>
@@ -81,7 +83,7 @@ function Problems({ outcome }: { outcome: ImportOutcome }) {
               </td>
               <td>{p.line ?? '—'}</td>
               <td>{p.field ? <code>{p.field}</code> : '—'}</td>
-              <td>{p.message}</td>
+              <td>{saidText(intl, p.said, p.message)}</td>
             </tr>
           ))}
         </tbody>
@@ -212,7 +214,7 @@ export function ProjectScreen({ project, onOpened, onImported, nativeDialogs = f
                   changed: 0,
                   removed: 0,
                   total: 0,
-                  problems: [{ file: importFile, line: null, field: null, message: err.message }],
+                  problems: [{ file: importFile, line: null, field: null, message: refusalText(intl, err) }],
                 }),
             );
           }}

@@ -10,6 +10,7 @@ import { startCapture, type CaptureSession } from '../../capture/microphoneCaptu
 import { METER_FLOOR_DB } from '../label/useRecorder';
 import { LevelMeter } from '../label/LevelMeter';
 import { reportRefusalsTo, type RunCall } from '../../shared/runCall';
+import { saidText } from '../../shared/refusalText';
 import { PathForm } from '../../shared/PathForm';
 import { useApi } from '../../shared/api';
 import { FormattedMessage, useIntl, type IntlShape } from 'react-intl';
@@ -224,7 +225,7 @@ function ModelsPanel({ project, run, untranscribed }: { project: ProjectView; ru
                     ) : m.installed ? (
                       m.problem ? (
                         <span className="bad">
-                          <FormattedMessage id="settings.models.unusable" values={{ problem: m.problem }} />
+                          <FormattedMessage id="settings.models.unusable" values={{ problem: saidText(intl, m.problem_said, m.problem) }} />
                         </span>
                       ) : m.verified ? (
                         <span className="good">
@@ -241,7 +242,7 @@ function ModelsPanel({ project, run, untranscribed }: { project: ProjectView; ru
                       </span>
                     )}
                     {d && d.state !== 'running' && d.message && (
-                      <div className={d.state === 'failed' ? 'bad small' : 'muted small'}>{d.message}</div>
+                      <div className={d.state === 'failed' ? 'bad small' : 'muted small'}>{saidText(intl, d.message_said, d.message)}</div>
                     )}
                   </td>
                   <td className="actions">

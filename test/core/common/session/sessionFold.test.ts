@@ -13,7 +13,6 @@ import {
   type SessionEventData,
   type SessionEventType,
 } from '../../../../core/common/session/sessionEvents';
-import { SessionLogError } from '../../../../core/common/session/sessionLog';
 import type { Segment } from '../../../../core/common/transcript/segment';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -429,7 +428,7 @@ describe('foldSession', () => {
     add('audio_appended', { item_id: 'a', offset_samples: 0, samples: 100 });
     add('audio_appended', { item_id: 'a', offset_samples: 50, samples: 100 });
     expect(() => foldSession(events, config, 'sessions/ana/events.jsonl')).toThrow(
-      new SessionLogError('sessions/ana/events.jsonl', 4, "audio_appended: offset_samples 50 but the item's audio has 100 samples"),
+      "sessions/ana/events.jsonl:4: audio_appended: offset_samples 50 but the item's audio has 100 samples",
     );
     events.pop();
     add('recording_started', { item_id: 'b', audio_path: 'sessions/ana/audio/b.wav', offset_samples: 0, device: null });

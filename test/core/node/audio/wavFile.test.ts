@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { decodeWav, encodeWavPcm16, readWav, resampleTo16k, WavError } from '../../../../core/node/audio/wavFile';
+import { decodeWav, encodeWavPcm16, readWav, resampleTo16k } from '../../../../core/node/audio/wavFile';
 
 interface Chunk {
   id: string;
@@ -246,7 +246,7 @@ describe('decodeWav: errors name the file and the problem', () => {
   ];
   for (const [what, bytes, message] of cases) {
     it(what, () => {
-      expect(() => decodeWav(bytes, 'x.wav')).toThrow(new WavError('x.wav', message.slice('x.wav: '.length)));
+      expect(() => decodeWav(bytes, 'x.wav')).toThrow(expect.objectContaining({ name: 'WavError', message }));
     });
   }
 
