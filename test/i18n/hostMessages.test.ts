@@ -277,3 +277,14 @@ describe('a WAV file refused', () => {
     );
   });
 });
+
+describe('which room a room refusal names', () => {
+  it('is a word of the sentence in each language (the CLI keeps "room" and "shadow room")', () => {
+    expect(englishRefusal(say('refusal.rooms.noIsOpen', { what: 'shadow' }))).toBe('no shadow room is open');
+    expect(englishRefusal(say('refusal.rooms.isOpenCloseItFirst', { what: 'room', code: 'K7P' }))).toBe('room K7P is open; close it first');
+    expect(inGerman(say('refusal.rooms.noIsOpen', { what: 'shadow' }))).toBe('Kein Shadow-Raum ist offen');
+    expect(inGerman(say('refusal.rooms.isOpenCloseItFirst', { what: 'room', code: 'K7P' }))).toBe(
+      'Der Raum K7P ist offen; schließen Sie ihn zuerst',
+    );
+  });
+});

@@ -25,11 +25,11 @@ export class ServedRoom<H extends ServableHost> {
   private closed: { listener: RoomListener; timer: ReturnType<typeof setTimeout> } | null = null;
 
   /**
-   * `what` names the room in refusals: "room", "shadow room". `changed` is called after every change of the served
+   * `kind` names the room in refusals ("room", "shadow room", each in the person's language). `changed` is called after every change of the served
    * room and once it is no longer served, so the app can push the lead's panel the new status instead of being polled.
    */
   constructor(
-    private readonly what: string,
+    private readonly kind: 'room' | 'shadow',
     private readonly changed: () => void = () => undefined,
   ) {}
 
@@ -40,7 +40,7 @@ export class ServedRoom<H extends ServableHost> {
   /** Refuses when a room of this kind is open already. */
   refuseIfOpen(): void {
     if (this.current)
-      throw new RoomRuleError(409, say('refusal.rooms.isOpenCloseItFirst', { what: this.what, code: this.current.host.code }));
+      throw new RoomRuleError(409, say('refusal.rooms.isOpenCloseItFirst', { what: this.kind, code: this.current.host.code }));
   }
 
   /** Where a room listens: 127.0.0.1, or the machine's first address on a network (refused in words when it has none). */
@@ -69,7 +69,7 @@ export class ServedRoom<H extends ServableHost> {
 
   /** The open room's host, or a refusal: no room of this kind is open. */
   require(): H {
-    if (!this.current) throw new RoomRuleError(409, say('refusal.rooms.noIsOpen', { what: this.what }));
+    if (!this.current) throw new RoomRuleError(409, say('refusal.rooms.noIsOpen', { what: this.kind }));
     return this.current.host;
   }
 

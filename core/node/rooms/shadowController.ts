@@ -27,7 +27,7 @@ export class ShadowController {
     private readonly onChange: () => void = () => undefined,
   ) {
     // not told of every change: her own live feed changes the room many times a second (onRosterChange below instead)
-    this.served = new ServedRoom<ShadowHost>('shadow room');
+    this.served = new ServedRoom<ShadowHost>('shadow');
   }
 
   /** The app's session opened (or closed: null); the open room follows its expert. */
