@@ -753,8 +753,7 @@ export class SessionFold {
   /** One item's line, read from the fold (summaryOfItem of its derived state gives the same). */
   private summaryOf(item: ItemFold): ItemSummary {
     const samples = this.audio.ledger.items.get(item.item_id)?.samples ?? 0;
-    const { acts, changedAfterCompletion } = this.labelActs(item);
-    const last = acts.at(-1);
+    const { last, changedAfterCompletion } = this.lastLabelAct(item);
     let segments = 0;
     let words = false;
     for (const u of item.utterances.values()) {
@@ -772,6 +771,37 @@ export class SessionFold {
       longest_pause_ms: this.currentAudioSignals(item, samples)?.audio.pauses?.longest_ms ?? null,
       changed_after_completion: changedAfterCompletion,
     };
+  }
+
+  /**
+   * labelActs' last act and changedAfterCompletion without building the acts (the item list asks it of every item on
+   * open): the last act is the latest by (time on the clock, seq), as labelActs orders them; the same figures (tested).
+   */
+  private lastLabelAct(item: ItemFold): { last: { label: string; source: LabelAct['source'] } | null; changedAfterCompletion: boolean } {
+    const completedSeq = item.completed_seq;
+    let last: { label: string; source: LabelAct['source']; at_ms: number; seq: number } | null = null;
+    let atCompletion: { label: string; at_ms: number; seq: number } | null = null;
+    const consider = (label: string, source: LabelAct['source'], atMs: number, seq: number): void => {
+      if (last === null || atMs > last.at_ms || (atMs === last.at_ms && seq > last.seq)) last = { label, source, at_ms: atMs, seq };
+      if (
+        completedSeq !== null &&
+        seq < completedSeq &&
+        (atCompletion === null || atMs > atCompletion.at_ms || (atMs === atCompletion.at_ms && seq > atCompletion.seq))
+      )
+        atCompletion = { label, at_ms: atMs, seq };
+    };
+    for (const v of item.voice)
+      consider(v.label, 'voice', (v.audio_ms === null ? null : this.sessionTimeOfAudio(item, v.audio_ms)) ?? Date.parse(v.ts), v.seq);
+    for (const o of item.other) consider(o.label, o.source, Date.parse(o.ts), o.seq);
+    let changedAfterCompletion = false;
+    if (completedSeq !== null) {
+      // any act logged after completion with another label than the final one then (a change later undone still counts)
+      const finalThen = (atCompletion as { label: string } | null)?.label ?? null;
+      for (const v of item.voice) if (v.seq > completedSeq && v.label !== finalThen) changedAfterCompletion = true;
+      for (const o of item.other) if (o.seq > completedSeq && o.label !== finalThen) changedAfterCompletion = true;
+    }
+    const found = last as { label: string; source: LabelAct['source'] } | null;
+    return { last: found === null ? null : { label: found.label, source: found.source }, changedAfterCompletion };
   }
 
   private deriveItem(item: ItemFold): ItemSessionState {
