@@ -111,9 +111,11 @@ export function segmentStartAfter(segments: ReadonlyArray<{ t0_ms: number }>, no
  * and hands the samples to the waveform, so the page never needs a blob: URL (the CSP allows media from our origin only).
  */
 export function pcm16WavSamples(bytes: ArrayBuffer): { samples: Float32Array; sampleRate: number } {
+  // the English message is for a log or console; the page says `say` in the person's language
   const view = new DataView(bytes);
   const tag = (at: number) => String.fromCharCode(view.getUint8(at), view.getUint8(at + 1), view.getUint8(at + 2), view.getUint8(at + 3));
-  if (bytes.byteLength < 12 || tag(0) !== 'RIFF' || tag(8) !== 'WAVE') throw new Error('not a WAV file'); // i18n-ignore: a technical reason after review.problem.load
+  if (bytes.byteLength < 12 || tag(0) !== 'RIFF' || tag(8) !== 'WAVE')
+    throw new WavReadError('not a WAV file', { id: 'review.problem.wav.notWav' }); // i18n-ignore: the console's English
   let at = 12;
   let sampleRate = 0;
   let format = 0;
@@ -130,8 +132,10 @@ export function pcm16WavSamples(bytes: ArrayBuffer): { samples: Float32Array; sa
       bits = view.getUint16(body + 14, true);
     } else if (id === 'data') {
       if (format !== 1 || channels !== 1 || bits !== 16)
-        // i18n-ignore: a technical reason after review.problem.load
-        throw new Error(`WAV is not 16-bit PCM mono (format ${format}, ${channels} channel(s), ${bits} bits)`);
+        throw new WavReadError(
+          `WAV is not 16-bit PCM mono (format ${format}, ${channels} channel(s), ${bits} bits)`, // i18n-ignore: the console's English
+          { id: 'review.problem.wav.notPcm16Mono', values: { format, channels, bits } },
+        );
       // the header may claim more than was written (a recording still open): read what is there
       const end = Math.min(bytes.byteLength, body + size);
       const samples = new Float32Array(Math.floor((end - body) / 2));
@@ -140,5 +144,18 @@ export function pcm16WavSamples(bytes: ArrayBuffer): { samples: Float32Array; sa
     }
     at = body + size + (size % 2);
   }
-  throw new Error('WAV has no data chunk'); // i18n-ignore: a technical reason after review.problem.load
+  throw new WavReadError('WAV has no data chunk', { id: 'review.problem.wav.noData' }); // i18n-ignore: the console's English
+}
+
+/** A recording the review cannot read, with what it says to a person (a catalog message of the review area). */
+export class WavReadError extends Error {
+  constructor(
+    message: string,
+    readonly say: {
+      id: 'review.problem.wav.notWav' | 'review.problem.wav.notPcm16Mono' | 'review.problem.wav.noData';
+      values?: Record<string, number>;
+    },
+  ) {
+    super(message);
+  }
 }

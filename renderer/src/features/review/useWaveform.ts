@@ -7,7 +7,7 @@ import RegionsPlugin from 'wavesurfer.js/dist/plugins/regions.esm.js';
 import TimelinePlugin from 'wavesurfer.js/dist/plugins/timeline.esm.js';
 import type { ThinkAloudConfig } from '../../../../core/common/project/projectConfig';
 import type { ItemSessionState } from '../../../../core/common/session/itemState';
-import { pauseSpans, pcm16WavSamples, type PauseSpan } from './reviewModel';
+import { pauseSpans, pcm16WavSamples, WavReadError, type PauseSpan } from './reviewModel';
 import { useApi } from '../../shared/api';
 import { PlaybackSpans, type PlayedSpan } from './playbackSpans';
 
@@ -98,7 +98,12 @@ export function useWaveform(state: ItemSessionState, thinkaloud: ThinkAloudConfi
         ws.on('finish', () => (setPlaying(false), spans.stop(ws!.getCurrentTime() * 1000)));
         ws.on('error', (e) => setProblem({ id: 'review.problem.play', reason: String((e as Error)?.message ?? e) }));
       } catch (e) {
-        if (!abort.signal.aborted) setProblem({ id: 'review.problem.load', reason: (e as Error).message });
+        if (!abort.signal.aborted)
+          setProblem({
+            id: 'review.problem.load',
+            // the file's words in the person's language; the browser's own (a failed fetch) as it gives them
+            reason: e instanceof WavReadError ? intl.formatMessage({ id: e.say.id }, e.say.values) : (e as Error).message,
+          });
       }
     })();
     return () => {

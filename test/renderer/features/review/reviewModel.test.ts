@@ -149,3 +149,44 @@ describe('segment keys', () => {
     expect(segmentStartAfter([], 100, -1)).toBeNull();
   });
 });
+
+describe('a recording the review cannot read', () => {
+  it("says why in the person's language (the English stays the error's message)", async () => {
+    const { createIntl } = await import('react-intl');
+    const { appCatalogs } = await import('../../../../renderer/src/app/appCatalogs');
+    const { pcm16WavSamples, WavReadError } = await import('../../../../renderer/src/features/review/reviewModel');
+    const header = (format: number, channels: number, bits: number): ArrayBuffer => {
+      const view = new DataView(new ArrayBuffer(44));
+      const put = (at: number, tag: string) => [...tag].forEach((c, i) => view.setUint8(at + i, c.charCodeAt(0)));
+      put(0, 'RIFF');
+      put(8, 'WAVE');
+      put(12, 'fmt ');
+      view.setUint32(16, 16, true);
+      view.setUint16(20, format, true);
+      view.setUint16(22, channels, true);
+      view.setUint32(24, 44100, true);
+      view.setUint16(34, bits, true);
+      put(36, 'data');
+      return view.buffer;
+    };
+    const german = createIntl({ locale: 'de', messages: appCatalogs.de });
+    const said = (bytes: ArrayBuffer): { english: string; german: string } => {
+      try {
+        pcm16WavSamples(bytes);
+      } catch (e) {
+        if (!(e instanceof WavReadError)) throw e;
+        return { english: e.message, german: german.formatMessage({ id: e.say.id }, e.say.values) };
+      }
+      throw new Error('read');
+    };
+    expect(said(new ArrayBuffer(8))).toEqual({ english: 'not a WAV file', german: 'keine WAV-Datei' });
+    expect(said(header(1, 2, 16))).toEqual({
+      english: 'WAV is not 16-bit PCM mono (format 1, 2 channel(s), 16 bits)',
+      german: 'die WAV-Datei ist nicht 16-Bit-PCM mono (Format 1, 2 Kanäle, 16 Bit)',
+    });
+    expect(said(header(1, 1, 16).slice(0, 36))).toEqual({
+      english: 'WAV has no data chunk',
+      german: 'die WAV-Datei hat keinen Datenblock',
+    });
+  });
+});
