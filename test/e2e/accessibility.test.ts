@@ -235,6 +235,10 @@ describe.skipIf(unavailable !== undefined)('every screen passes axe-core in Engl
         await fromCorrections.locator('button').focus();
         await page.keyboard.press('Enter');
         await expect.poll(() => fromCorrections.textContent(), { timeout: 15_000 }).toMatch(setWords[language]);
+        // the button is gone: the keyboard goes on from the segments, not from the top of the page
+        await expect
+          .poll(() => page.evaluate(() => document.activeElement?.matches('ol.segments') ?? false), { timeout: 5_000 })
+          .toBe(true);
 
         // a norming room member's page, served by the room listener in the browser's language, joined
         await page.goto(listener.url);

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { SessionUpdate } from '../../../../core/common/session/sessionPatch';
 import type { ItemSessionState } from '../../../../core/common/session/itemState';
 import { FormattedMessage, useIntl } from 'react-intl';
@@ -31,6 +31,7 @@ export function SegmentCorrections({ state, active, seek, editing, onEditing, ru
   // the label the button would set, asked of the host (the same rule it applies when pressed)
   const [fromCorrections, setFromCorrections] = useState<{ label: string; quote: string } | null>(null);
   const corrected = state.transcript_corrected;
+  const segmentsRef = useRef<HTMLOListElement>(null);
   useEffect(() => {
     let live = true;
     setFromCorrections(null);
@@ -59,7 +60,7 @@ export function SegmentCorrections({ state, active, seek, editing, onEditing, ru
           <FormattedMessage id="review.segments.none" values={{ late: state.stale_results }} />
         </p>
       ) : (
-        <ol className="segments" aria-label={intl.formatMessage({ id: 'review.segments.name' })}>
+        <ol className="segments" ref={segmentsRef} tabIndex={-1} aria-label={intl.formatMessage({ id: 'review.segments.name' })}>
           {state.segments.map((seg, n) => {
             const correction = correctionOf(n);
             const ref = state.segment_refs[n];
@@ -146,7 +147,12 @@ export function SegmentCorrections({ state, active, seek, editing, onEditing, ru
             </span>
           ) : fromCorrections ? (
             <>
-              <button onClick={() => void act(() => client.rederiveLabelsFromCorrections(state.item_id))}>
+              <button
+                onClick={() =>
+                  // the button goes once the label is set: the keyboard goes on from the segments, not from the page's top
+                  void act(() => client.rederiveLabelsFromCorrections(state.item_id)).then((done) => done && segmentsRef.current?.focus())
+                }
+              >
                 <FormattedMessage id="review.fromCorrections.button" values={{ label: fromCorrections.label }} />
               </button>
               <span className="muted small">
