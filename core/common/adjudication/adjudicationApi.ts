@@ -65,17 +65,23 @@ export interface HuddleView {
  */
 export type HuddleUndecided = 'no_majority' | 'not_revealed' | 'refused';
 
+/** One item of a huddle's outcome: the room's majority, whether it was decided, and if not why. */
+export interface HuddleItemOutcome {
+  item_id: string;
+  /** the room's current majority; null: no strict majority (or not revealed), so nothing was decided */
+  label: string | null;
+  decided: boolean;
+  /** why not decided, in English (the CLI's words) */
+  reason?: string;
+  /** the same for the app to say in the person's language */
+  why?: HuddleUndecided;
+  say?: RefusalMessage;
+}
+
 /** What taking a huddle's outcome decided, item by item. */
 export interface HuddleOutcomeView {
   room: string;
-  outcomes: Array<{
-    item_id: string;
-    label: string | null;
-    decided: boolean;
-    reason?: string;
-    why?: HuddleUndecided;
-    say?: RefusalMessage;
-  }>;
+  outcomes: HuddleItemOutcome[];
   /** decisions logged (an item decided the same way already logs nothing) */
   decisions: number;
 }

@@ -19,8 +19,8 @@ import { RoomHost } from '../rooms/roomHost';
 import { readRoomLog, roomPaths } from '../rooms/roomLogFile';
 import { AdjudicationLog, readProjectAdjudication } from './adjudicationLog';
 import { keepRationaleAudio, type TranscribedRationale } from './spokenRationale';
-import { say, type RefusalMessage } from '../../common/refusal/refusalMessage';
-import type { HuddleUndecided } from '../../common/adjudication/adjudicationApi';
+import { say } from '../../common/refusal/refusalMessage';
+import type { HuddleItemOutcome } from '../../common/adjudication/adjudicationApi';
 
 /** What adjudication reads from a project: labels counted as agreement counts them, who has seen what, the logs' fold. */
 export interface ProjectAdjudication {
@@ -155,17 +155,8 @@ export async function sendToHuddle(
   }
 }
 
-export interface RoomOutcome {
-  item_id: string;
-  /** the room's current majority; null: no strict majority (or not revealed), so nothing was decided */
-  label: string | null;
-  decided: boolean;
-  /** why not decided, in English (the CLI's words) */
-  reason?: string;
-  /** the same for the app to say in the person's language */
-  why?: HuddleUndecided;
-  say?: RefusalMessage;
-}
+/** One item of a huddle's outcome, as the app's API answers it. */
+export type RoomOutcome = HuddleItemOutcome;
 
 /**
  * A huddle's outcome as the lead's decisions: each revealed item of the room whose current votes have a strict
