@@ -701,7 +701,7 @@ export class SessionFold {
     // `at` (ISO) of a voice act is its time on the clock, formatted only when the history asks (the item list does not)
     const acts: Array<Omit<LabelAct, 'at'> & { logged_at: string | null; at_ms: number; seq: number; guideline_version: string | null }> = [
       ...voice.map((v) => {
-        const atMs = (v.audio_ms === null ? null : this.sessionTimeOfAudio(item, v.audio_ms)) ?? Date.parse(v.ts);
+        const atMs = this.voiceActMs(item, v);
         return {
           label: v.label,
           source: 'voice' as const,
@@ -726,12 +726,8 @@ export class SessionFold {
         guideline_version: o.guideline_version,
       })),
     ].sort((a, b) => a.at_ms - b.at_ms || a.seq - b.seq);
-    // the final label as it stood when the item was completed, against the final label now
-    const completedSeq = item.completed_seq;
-    const finalAtCompletion = completedSeq === null ? null : (acts.filter((a) => a.seq < completedSeq).at(-1)?.label ?? null);
-    // any act logged after completion with another label than the final one then (a change later undone still counts)
-    const changedAfterCompletion = completedSeq !== null && acts.some((a) => a.seq > completedSeq && a.label !== finalAtCompletion);
-    return { voice, acts, changedAfterCompletion };
+    // the one rule of a change after completion, shared with the item list's line
+    return { voice, acts, changedAfterCompletion: this.lastLabelAct(item).changedAfterCompletion };
   }
 
   /** The audio signals computed for the item's audio as it is now (null when none were, or the audio grew since). */
@@ -774,34 +770,36 @@ export class SessionFold {
   }
 
   /**
-   * labelActs' last act and changedAfterCompletion without building the acts (the item list asks it of every item on
-   * open): the last act is the latest by (time on the clock, seq), as labelActs orders them; the same figures (tested).
+   * The item's last label act and whether an act after completion changed the label, in one pass without formatting or
+   * sorting the acts (the item list asks it of every item on open): the last act is the latest by (time on the clock,
+   * seq), as labelActs orders them (tested against the derived states). The one rule of a change after completion.
    */
   private lastLabelAct(item: ItemFold): { last: { label: string; source: LabelAct['source'] } | null; changedAfterCompletion: boolean } {
+    type Act = { label: string; source: LabelAct['source']; at_ms: number; seq: number };
     const completedSeq = item.completed_seq;
-    let last: { label: string; source: LabelAct['source']; at_ms: number; seq: number } | null = null;
-    let atCompletion: { label: string; at_ms: number; seq: number } | null = null;
-    const consider = (label: string, source: LabelAct['source'], atMs: number, seq: number): void => {
-      if (last === null || atMs > last.at_ms || (atMs === last.at_ms && seq > last.seq)) last = { label, source, at_ms: atMs, seq };
-      if (
-        completedSeq !== null &&
-        seq < completedSeq &&
-        (atCompletion === null || atMs > atCompletion.at_ms || (atMs === atCompletion.at_ms && seq > atCompletion.seq))
-      )
-        atCompletion = { label, at_ms: atMs, seq };
+    const later = (act: Act, than: Act | null): boolean =>
+      than === null || act.at_ms > than.at_ms || (act.at_ms === than.at_ms && act.seq > than.seq);
+    let last = null as Act | null;
+    let atCompletion = null as Act | null;
+    const consider = (act: Act): void => {
+      if (later(act, last)) last = act;
+      if (completedSeq !== null && act.seq < completedSeq && later(act, atCompletion)) atCompletion = act;
     };
-    for (const v of item.voice)
-      consider(v.label, 'voice', (v.audio_ms === null ? null : this.sessionTimeOfAudio(item, v.audio_ms)) ?? Date.parse(v.ts), v.seq);
-    for (const o of item.other) consider(o.label, o.source, Date.parse(o.ts), o.seq);
+    for (const v of item.voice) consider({ label: v.label, source: 'voice', at_ms: this.voiceActMs(item, v), seq: v.seq });
+    for (const o of item.other) consider({ label: o.label, source: o.source, at_ms: Date.parse(o.ts), seq: o.seq });
     let changedAfterCompletion = false;
     if (completedSeq !== null) {
       // any act logged after completion with another label than the final one then (a change later undone still counts)
-      const finalThen = (atCompletion as { label: string } | null)?.label ?? null;
-      for (const v of item.voice) if (v.seq > completedSeq && v.label !== finalThen) changedAfterCompletion = true;
-      for (const o of item.other) if (o.seq > completedSeq && o.label !== finalThen) changedAfterCompletion = true;
+      const finalThen = atCompletion?.label ?? null;
+      for (const act of [...item.voice, ...item.other])
+        if (act.seq > completedSeq && act.label !== finalThen) changedAfterCompletion = true;
     }
-    const found = last as { label: string; source: LabelAct['source'] } | null;
-    return { last: found === null ? null : { label: found.label, source: found.source }, changedAfterCompletion };
+    return { last: last === null ? null : { label: last.label, source: last.source }, changedAfterCompletion };
+  }
+
+  /** When a voice act happened on the clock: when its phrase was said, else (no recording holds it) when it was logged. */
+  private voiceActMs(item: ItemFold, v: VoiceAct): number {
+    return (v.audio_ms === null ? null : this.sessionTimeOfAudio(item, v.audio_ms)) ?? Date.parse(v.ts);
   }
 
   private deriveItem(item: ItemFold): ItemSessionState {
