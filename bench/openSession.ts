@@ -10,12 +10,10 @@
  * system) and wall time of `openSession`, and of a second `openSession` in the same process; medians are printed.
  */
 import { execFileSync } from 'node:child_process';
-import { copyFile, readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { AppService } from '../core/node/app/appService';
-import { sessionPaths } from '../core/node/session/sessionPaths';
-import { DEFAULT_STUDY_SHAPE, writeScaleStudy } from './scaleStudy';
+import { DEFAULT_STUDY_SHAPE, keepPristineLog, restorePristineLog, writeScaleStudy } from './scaleStudy';
 
 const { values } = parseArgs({
   options: {
@@ -64,18 +62,13 @@ async function child(dir: string): Promise<void> {
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 async function compare(dir: string, bundles: string[], rounds: number): Promise<void> {
-  const paths = sessionPaths(dir, ANNOTATOR);
-  const pristine = `${paths.events}.pristine`;
   const results = new Map<string, { cold: Figures[]; next: Figures[] }>(bundles.map((b) => [b, { cold: [], next: [] }]));
   const run = (bundle: string): Figures =>
     JSON.parse(execFileSync(process.execPath, [bundle, '--child', '--dir', dir], { encoding: 'utf8' })) as Figures;
   for (let r = 0; r < rounds; r++) {
     for (const bundle of bundles) {
       // the log as the study wrote it, and nothing derived from it beside it
-      await copyFile(pristine, paths.events);
-      for (const name of await readdir(paths.dir))
-        if (name !== 'events.jsonl' && name !== 'events.jsonl.pristine' && name !== 'audio')
-          await rm(path.join(paths.dir, name), { recursive: true });
+      await restorePristineLog(dir, ANNOTATOR);
       const cold = run(bundle);
       const next = run(bundle);
       results.get(bundle)!.cold.push(cold);
@@ -95,8 +88,7 @@ async function compare(dir: string, bundles: string[], rounds: number): Promise<
 
 if (values.prepare) {
   await writeScaleStudy(values.prepare, { ...DEFAULT_STUDY_SHAPE, items: Number(values.items), annotators: [ANNOTATOR], recordings: true });
-  const { events } = sessionPaths(values.prepare, ANNOTATOR);
-  await copyFile(events, `${events}.pristine`);
+  await keepPristineLog(values.prepare, ANNOTATOR);
   console.log(`wrote ${values.prepare} (${values.items} recorded items of "${ANNOTATOR}")`);
 } else if (values.child) await child(values.dir!);
 else await compare(values.dir!, values.bundles!.split(','), Number(values.rounds));

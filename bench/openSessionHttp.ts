@@ -7,29 +7,22 @@
  * started and the session opened (the first open ever), then a second app started and the session opened again
  * (whatever the first left beside the log). Wall time (what the annotator waits), the host's processor time, answer size.
  */
-import { copyFile, readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { AppProcess } from './scaleActs';
-import { sessionPaths } from '../core/node/session/sessionPaths';
+import { restorePristineLog } from './scaleStudy';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const { values } = parseArgs({
   options: { dir: { type: 'string' }, against: { type: 'string' }, rounds: { type: 'string', default: '5' } },
 });
 const dir = path.resolve(values.dir!);
-const paths = sessionPaths(dir, 'ana');
 const checkouts = [REPO, ...(values.against ? [path.resolve(values.against)] : [])];
 type Figure = { wall_ms: number; cpu_ms: number; mb: number };
 const figures = new Map<string, Figure[]>();
 
-async function pristine(): Promise<void> {
-  await copyFile(`${paths.events}.pristine`, paths.events);
-  for (const name of await readdir(paths.dir))
-    if (name !== 'events.jsonl' && name !== 'events.jsonl.pristine' && name !== 'audio')
-      await rm(path.join(paths.dir, name), { recursive: true });
-}
+const pristine = (): Promise<void> => restorePristineLog(dir, 'ana');
 
 async function openOnce(repo: string): Promise<Figure> {
   const app = await AppProcess.start(repo, dir);

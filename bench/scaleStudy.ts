@@ -1,5 +1,5 @@
 import { createWriteStream } from 'node:fs';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { once } from 'node:events';
 import { createTranscriptAnalyzer } from '../core/common/analysis/transcriptAnalysis';
@@ -199,4 +199,19 @@ export async function writeScaleStudy(dir: string, shape: ScaleStudyShape): Prom
     out.end();
     await once(out, 'close');
   }
+}
+
+/** Keeps a copy of a session's log as the study wrote it (events.jsonl.pristine), for benchmarks that open it again and again. */
+export async function keepPristineLog(dir: string, annotator: string): Promise<void> {
+  const { events } = sessionPaths(dir, annotator);
+  await copyFile(events, `${events}.pristine`);
+}
+
+/** Puts the pristine log back and removes whatever an open left beside it (the audio stays): the next open is a first open. */
+export async function restorePristineLog(dir: string, annotator: string): Promise<void> {
+  const paths = sessionPaths(dir, annotator);
+  await copyFile(`${paths.events}.pristine`, paths.events);
+  for (const name of await readdir(paths.dir))
+    if (name !== 'events.jsonl' && name !== 'events.jsonl.pristine' && name !== 'audio')
+      await rm(path.join(paths.dir, name), { recursive: true });
 }
