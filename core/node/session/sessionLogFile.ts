@@ -99,10 +99,15 @@ export class SessionLogWriter {
     return event as SessionEventOf<T>;
   }
 
-  /** Appends events as one write and one fsync (one commit point), all at `ts` (default: now); all of them or none are kept. */
+  /**
+   * Appends events as one write and one fsync (one commit point), all at `ts` (default: now); all of them or none are
+   * kept. `dataChecked`: the caller has run checkEventData on every entry (a store's SessionFold.checkAppend), so the
+   * checked-prefix note extends over them without checking them twice.
+   */
   async appendAll(
     entries: ReadonlyArray<{ type: SessionEventType; data: SessionEventData[SessionEventType] }>,
     ts: string = this.now().toISOString(),
+    dataChecked = false,
   ): Promise<SessionEvent[]> {
     const events = entries.map(
       (entry, i) => ({ v: EVENT_VERSIONS[entry.type], seq: this.lastSeq + 1 + i, ts, type: entry.type, data: entry.data }) as SessionEvent,
@@ -111,8 +116,8 @@ export class SessionLogWriter {
     await this.log.append(lines, () => `events up to seq ${this.lastSeq} are kept`);
     this.lastSeq += events.length;
     if (this.checked) {
-      // the note extends over these lines only when each passes the check a reading would make (a store checks first)
-      if (events.every((event) => checkEventData(event.type, event.data) === null)) {
+      // the note extends over these lines only when each passes the check a reading would make
+      if (dataChecked || events.every((event) => checkEventData(event.type, event.data) === null)) {
         extendOverAppended(this.checked.prefix, Buffer.from(lines.map((line) => `${line}\n`).join(''), 'utf8'));
         this.checked.behind = true;
       } else this.checked = null;
